@@ -1,0 +1,36 @@
+"""Pure estimator functions: numbers in, numbers out, each with the formula it used.
+
+Every public estimator returns :class:`Term` objects (or a small dataclass of them) so a
+report can print the formula, the inputs and the arithmetic behind every figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Term:
+    """One estimated quantity with the formula and the inputs that produced it."""
+
+    name: str
+    value: float
+    unit: str
+    formula: str
+    inputs: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "value": self.value,
+            "unit": self.unit,
+            "formula": self.formula,
+            "inputs": self.inputs,
+            "note": self.note,
+        }
+
+
+GB = 1e9
+GiB = 1024**3

@@ -1,0 +1,389 @@
+"""Memory per GPU: weights, gradients, optimizer state, activations, KV cache, overhead.
+
+The layouts modelled (name them when you read a figure):
+
+* ``torch-amp`` — PyTorch autocast (HF Trainer ``bf16=True``), no ZeRO: fp32 weights (4 B),
+  fp32 gradients (4 B), fp32 Adam moments (8 B); autocast caches a bf16 copy of every
+  matmul weight during forward/backward. ``torch.optim.AdamW``'s default multi-tensor
+  step allocates one param-sized fp32 temporary (measured: 20 B/param at the first step);
+  ``fused=True`` does not.
+* ``torch-pure`` — everything in the training precision (bf16 AdamW: 2+2+4 = 8 B/param).
+* ``deepspeed`` — ZeRO 1/2/3 with mixed precision: bf16 weights and gradients plus an
+  fp32 master copy and fp32 moments (2+2+4+8 = 16 B/param); stage 1 shards the 12 B of
+  optimizer state, stage 2 also the gradients, stage 3 also the weights, across the
+  data-parallel GPUs. Offload moves the optimizer state (stage 3: the weights too) to
+  host RAM or NVMe.
+
+Activations are the tensors autograd saves for backward in the Hugging Face Llama/
+Mistral implementation, counted per token and layer from the ops (RMSNorm, projections,
+RoPE, SDPA, SwiGLU) and checked with PyTorch's MemTracker (torch 2.13, transformers 5.24):
+
+    saved bytes per token per layer = c_h * hidden + c_kv * kv_dim + c_f * ffn
+
+with (c_h, c_kv, c_f) = (30, 8, 8) under autocast with fp32 weights, (20, 4, 8) in pure
+16-bit, and for a frozen 16-bit base with LoRA adapters (16.5, 4, 6) on q/v,
+(20.8, 4, 6) on q/k/v/o and (27.3, 4, 8) on all linear layers. Eager attention adds the
+b x heads x s^2 score matrices (6 B per element: fp32 softmax output and its bf16 copy).
+The loss upcasts logits to fp32: log-softmax keeps 4 B x vocab per token and its
+backward briefly needs 8 B more (Korthikanti et al. 2022 give the same structure for
+Megatron's layers: "Reducing Activation Recomputation in Large Transformer Models").
+Gradient checkpointing keeps each layer's input and recomputes one layer at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..shape import Shape
+from . import Term
+
+BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
+
+# (c_h, c_kv, c_f): saved activation bytes per token per layer (see module docstring)
+ACT_COEFF = {
+    "amp": (30.0, 8.0, 8.0),
+    "pure16": (20.0, 4.0, 8.0),
+    "pure32": (40.0, 8.0, 16.0),
+    "lora-qv": (16.5, 4.0, 6.0),
+    "lora-attention": (20.8, 4.0, 6.0),
+    "lora-all-linear": (27.3, 4.0, 8.0),
+}
+EAGER_SAVED_PER_SCORE = 6.0  # fp32 softmax output + bf16 probabilities, per b*heads*s^2 element
+EAGER_PREFILL_PER_SCORE = 9.0  # inference: scores, masked scores, fp32 softmax and its bf16 copy
+LORA_RANK_BYTES = 10.0  # per rank per adapted module per token (adapter intermediates)
+LOGITS_SAVED = 4.0  # fp32 log-softmax output per vocab entry per token
+LOGITS_TEMP = 8.0  # its backward: two more fp32 tensors of the same size
+PREFILL_PER_TOKEN = (8.0, 6.0)  # inference working set of one layer: 8 B x hidden + 6 B x ffn
+
+
+@dataclass(frozen=True)
+class TrainSetup:
+    """What the memory of one training step depends on, besides the model shape."""
+
+    method: Literal["full", "lora", "qlora"]
+    precision: str  # fp32 | fp16 | bf16 | fp8
+    mixed: bool
+    optimizer: str
+    batch: int
+    seq: int
+    checkpointing: bool
+    attention: str
+    zero: int
+    offload: str
+    dp: int  # data-parallel GPUs the ZeRO stages shard across
+    lora_rank: int = 16
+    lora_targets: str = "all-linear"
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """Bytes per GPU at the peak of a step, by kind, with the formula behind each."""
+
+    weights: Term
+    gradients: Term
+    optimizer: Term
+    activations: Term
+    kv_cache: Term
+    overhead: Term
+    layout: str
+    peak_phase: str
+    phases: dict[str, float] = field(default_factory=dict)
+    host_bytes: float = 0.0  # host RAM (or NVMe) needed per GPU for offloaded state
+    offload_target: str = "none"
+    trainable_params: float = 0.0
+    notes: tuple[str, ...] = ()
+
+    @property
+    def tensor_bytes(self) -> float:
+        return (self.weights.value + self.gradients.value + self.optimizer.value
+                + self.activations.value + self.kv_cache.value)
+
+    @property
+    def per_gpu(self) -> float:
+        return self.tensor_bytes + self.overhead.value
+
+    def breakdown(self) -> dict[str, int]:
+        return {t: int(round(getattr(self, t).value)) for t in
+                ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")}
+
+    def terms(self) -> list[Term]:
+        return [self.weights, self.gradients, self.optimizer, self.activations, self.kv_cache, self.overhead]
+
+
+# ------------------------------------------------------------------------ weights
+def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
+    """Weights in a storage format. Quantized formats keep embeddings, head and norms at 16 bit."""
+    if fmt in ("fp32", "fp16", "bf16"):
+        b = BYTES[fmt]
+        return Term("weights", shape.params * b, "B", f"params x {b} B ({fmt})",
+                    {"params": shape.params, "bytes_per_param": b})
+    q = (quant or {})[fmt]
+    bits = q.bits_per_weight
+    kept = shape.embedding_params + shape.lm_head_params
+    quantized = shape.params - kept
+    value = quantized * bits / 8 + kept * 2
+    return Term(
+        "weights", value, "B",
+        f"quantized params x {bits} bits / 8 + (embeddings + head) x 2 B",
+        {"quantized_params": quantized, "bits_per_weight": bits, "kept_16bit_params": kept,
+         "format": q.example},
+    )
+
+
+def lora_adapter_params(shape: Shape, rank: int, targets: str) -> float:
+    """r x (in + out) per adapted matrix, summed over layers (and experts for MLP targets)."""
+    h, kv, q, f = shape.hidden, shape.kv_dim, shape.q_dim, shape.ffn
+    attn_qv = (h + q) + (h + kv)
+    attn_all = attn_qv + (h + kv) + (q + h)
+    mlp = shape.mlp_matrices * (h + f) * shape.experts
+    per_layer = {"qv": attn_qv, "attention": attn_all, "all-linear": attn_all + mlp}[targets]
+    return float(rank * per_layer * shape.layers)
+
+
+def _lora_modules(targets: str, shape: Shape) -> int:
+    return {"qv": 2, "attention": 4, "all-linear": 4 + shape.mlp_matrices}[targets]
+
+
+# -------------------------------------------------------------------- activations
+def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: str) -> tuple[Term, str]:
+    """Peak activation bytes on one GPU during backward, and which moment sets it."""
+    T = s.batch * s.seq
+    ch, ckv, cf = ACT_COEFF[mode]
+    f_eff = shape.ffn * shape.experts_per_token * (shape.mlp_matrices / 3 if shape.mlp_matrices == 2 else 1)
+    per_layer = ch * shape.hidden + ckv * shape.kv_dim + cf * f_eff
+    if s.method != "full":
+        per_layer += LORA_RANK_BYTES * s.lora_rank * _lora_modules(s.lora_targets, shape)
+    layers_all = per_layer * T * shape.layers
+    eager = EAGER_SAVED_PER_SCORE * s.batch * shape.heads * s.seq * s.seq if s.attention == "eager" else 0.0
+    logits = (LOGITS_SAVED + LOGITS_TEMP) * shape.vocab * T
+    other = 2 * residual_bytes * shape.hidden * T  # embedding output and final norm
+    cache_all = 2.0 * (shape.linear_params + shape.vocab * shape.hidden) if mode == "amp" else 0.0
+    cache_head = 2.0 * shape.vocab * shape.hidden if mode == "amp" else 0.0
+    inputs = {
+        "tokens_per_gpu": T, "layers": shape.layers, "bytes_per_token_layer": per_layer,
+        "coefficients": {"hidden": ch, "kv_dim": ckv, "ffn": cf}, "hidden": shape.hidden,
+        "kv_dim": shape.kv_dim, "ffn": f_eff, "vocab": shape.vocab,
+    }
+    if not s.checkpointing:
+        value = layers_all + shape.layers * eager + logits + other + cache_all
+        formula = ("tokens x layers x (c_h*hidden + c_kv*kv_dim + c_f*ffn) + logits 12 B x vocab x tokens"
+                   + (" + layers x 6 B x batch x heads x seq^2 (eager)" if eager else "")
+                   + (" + bf16 weight copies 2 B x matmul params (autocast)" if cache_all else ""))
+        return Term("activations", value, "B", formula, inputs), "backward"
+    # checkpointing: each layer keeps its input; the peak is at the loss or while one layer recomputes
+    kept = residual_bytes * shape.hidden * T * shape.layers
+    at_loss = kept + logits + other + cache_head
+    layer_params = shape.linear_params / shape.layers
+    at_recompute = kept + per_layer * T + eager + other + 3 * residual_bytes * shape.hidden * T + (
+        2.0 * layer_params if mode == "amp" else 0.0) + cache_head
+    value = max(at_loss, at_recompute)
+    inputs.update({"kept_layer_inputs": kept, "at_loss": at_loss, "at_recompute": at_recompute})
+    formula = ("checkpointing: layers x tokens x hidden x residual bytes, plus max(logits 12 B x vocab x "
+               "tokens, one layer recomputed)")
+    return Term("activations", value, "B", formula, inputs), "backward"
+
+
+# --------------------------------------------------------------------- training
+def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple[float, float]
+                    ) -> MemoryEstimate:
+    """Peak bytes per GPU of one training step (see the module docstring for the layouts)."""
+    P = shape.params
+    notes: list[str] = []
+    ctx_bytes, alloc_frac = overhead
+    prec_b = BYTES[s.precision] if s.precision in ("fp32", "fp16", "bf16") else 2
+    host = 0.0
+
+    if s.method in ("lora", "qlora"):
+        Pa = lora_adapter_params(shape, s.lora_rank, s.lora_targets)
+        if s.method == "qlora":
+            base = weight_bytes(shape, "int4", {"int4": quant["nf4"]})
+            base = Term("weights", base.value + Pa * 4, "B",
+                        "NF4 base (4.127 bits x quantized params + 16-bit embeddings/head) + adapters x 4 B",
+                        {**base.inputs, "adapter_params": Pa})
+        else:
+            base_b = 4 if s.precision == "fp32" else 2
+            base = Term("weights", P * base_b + Pa * 4, "B", f"frozen base params x {base_b} B + adapters x 4 B",
+                        {"params": P, "adapter_params": Pa})
+        grads = Term("gradients", Pa * 4, "B", "adapter params x 4 B (fp32)", {"adapter_params": Pa})
+        opt, step_temp = _optimizer_bytes(s.optimizer, Pa, 4, shape, master=False)
+        mode = f"lora-{s.lora_targets}"
+        residual = 4 if s.precision == "fp32" else 2
+        act, _ = activation_bytes(shape, s, residual, mode)
+        if s.method == "qlora":  # one layer's largest matrix is dequantized to 16 bit at a time
+            act = Term(act.name, act.value + 2 * shape.hidden * shape.ffn * max(1, shape.experts_per_token),
+                       act.unit, act.formula + " + one dequantized weight matrix", act.inputs)
+        phase_a = base.value + opt.value + act.value
+        phase_b = base.value + grads.value + opt.value + step_temp
+        layout = f"{s.method} (frozen {'NF4' if s.method == 'qlora' else '16-bit'} base, fp32 adapters)"
+        return _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
+                         host, s.offload, Pa, notes)
+
+    deepspeed = s.zero >= 1
+    dp = max(1, s.dp)
+    if deepspeed:
+        wb = 2 if s.precision in ("bf16", "fp16", "fp8") else 4
+        master = s.mixed and wb == 2
+        shard_w = dp if s.zero >= 3 else 1
+        shard_g = dp if s.zero >= 2 else 1
+        weights = Term("weights", P * wb / shard_w, "B",
+                       f"params x {wb} B" + (f" / {dp} GPUs (ZeRO-3)" if shard_w > 1 else ""),
+                       {"params": P, "bytes_per_param": wb, "shards": shard_w})
+        grads = Term("gradients", P * wb / shard_g, "B",
+                     f"params x {wb} B" + (f" / {dp} GPUs (ZeRO-2+)" if shard_g > 1 else ""),
+                     {"params": P, "bytes_per_param": wb, "shards": shard_g})
+        opt_full, _ = _optimizer_bytes(s.optimizer, P, 4 if master else wb, shape, master=master)
+        opt = Term("optimizer", opt_full.value / dp, "B", opt_full.formula + f" / {dp} GPUs (ZeRO-1+)",
+                   {**opt_full.inputs, "shards": dp})
+        step_temp = 0.0
+        mode = "pure16" if wb == 2 else "pure32"
+        act, _ = activation_bytes(shape, s, wb, mode)
+        layout = f"deepspeed ZeRO-{s.zero} ({'bf16 + fp32 master' if master else f'{wb} B'} weights)"
+        if s.offload in ("cpu", "nvme"):
+            host = opt.value
+            opt = Term("optimizer", 0.0, "B", f"optimizer state offloaded to {s.offload}", opt.inputs)
+            if s.zero >= 3:
+                host += weights.value
+                layer_bytes = P / shape.layers * wb
+                weights = Term("weights", 2 * layer_bytes, "B",
+                               "ZeRO-3 parameter offload: two layers' weights resident", {"layer_bytes": layer_bytes})
+        phase_a = weights.value + grads.value + opt.value + act.value
+        phase_b = weights.value + grads.value + opt.value
+    else:
+        if s.mixed and s.precision in ("bf16", "fp16", "fp8"):
+            wb, mode = 4, "amp"
+            layout = "torch-amp (fp32 weights and grads, bf16 autocast)"
+        else:
+            wb = prec_b
+            mode = "pure16" if wb == 2 else "pure32"
+            layout = f"torch-pure ({s.precision} weights, grads and optimizer state)"
+        weights = Term("weights", P * wb, "B", f"params x {wb} B", {"params": P, "bytes_per_param": wb})
+        grads = Term("gradients", P * wb, "B", f"params x {wb} B", {"params": P, "bytes_per_param": wb})
+        opt, step_temp = _optimizer_bytes(s.optimizer, P, wb, shape, master=False)
+        act, _ = activation_bytes(shape, s, wb, mode)
+        phase_a = weights.value + opt.value + act.value  # grads are freed between steps (set_to_none)
+        phase_b = weights.value + grads.value + opt.value + step_temp
+        if s.offload != "none":
+            notes.append("offload needs DeepSpeed ZeRO (zero_stage >= 1); ignored with zero_stage 0")
+    return _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
+                     host, s.offload if host else "none", P, notes)
+
+
+def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: Shape, *, master: bool
+                     ) -> tuple[Term, float]:
+    """Optimizer state (and the step's temporary) for ``trainable`` parameters."""
+    m = 4.0 if master else 0.0  # fp32 master weights kept by the optimizer (DeepSpeed layout)
+    inputs = {"trainable_params": trainable, "state_bytes": state_bytes, "master_bytes": m}
+    if optimizer in ("adamw", "adamw-fused"):
+        per = 2 * state_bytes + m
+        temp = trainable * state_bytes if optimizer == "adamw" and not master else 0.0
+        formula = f"trainable x ({'4 master + ' if m else ''}2 moments x {state_bytes} B)"
+        if temp:
+            formula += f"; the foreach step adds trainable x {state_bytes} B"
+        return Term("optimizer", trainable * per, "B", formula, inputs), temp
+    if optimizer == "adamw-8bit":
+        per = 2.0 + m
+        return Term("optimizer", trainable * per, "B",
+                    f"trainable x ({'4 master + ' if m else ''}2 x 1 B 8-bit moments)", inputs), 0.0
+    if optimizer == "sgd":
+        per = state_bytes + m
+        return Term("optimizer", trainable * per, "B",
+                    f"trainable x ({'4 master + ' if m else ''}1 momentum x {state_bytes} B)", inputs), 0.0
+    # adafactor: factored second moment, rows + columns per matrix, no first moment
+    h, kv, f, q = shape.hidden, shape.kv_dim, shape.ffn, shape.q_dim
+    per_layer = (h + q) * 2 + (h + kv) * 2 + shape.mlp_matrices * (h + f) * shape.experts
+    factored = (per_layer * shape.layers + 2 * (shape.vocab + h)) * 4
+    frac = min(1.0, trainable / shape.params) if shape.params else 1.0
+    value = factored * frac + trainable * m
+    return Term("optimizer", value, "B", "Adafactor: (rows + columns) x 4 B per matrix"
+                + (" + 4 B master per param" if m else ""), {**inputs, "factored_bytes": factored}), 0.0
+
+
+def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, phase_b: float,
+              step_temp: float, layout: str, ctx_bytes: float, alloc_frac: float, host: float,
+              offload: str, trainable: float, notes: list[str]) -> MemoryEstimate:
+    """Pick the peak moment and express the breakdown at that moment."""
+    if phase_b >= phase_a:
+        peak = "optimizer step"
+        opt = Term(opt.name, opt.value + step_temp, opt.unit, opt.formula, opt.inputs)
+        act = Term("activations", 0.0, "B", "freed before the optimizer step", act.inputs,
+                   note=f"{act.value:.0f} B at the start of backward, below the step's peak")
+        tensors = phase_b
+    else:
+        peak = "backward"
+        grads = Term(grads.name, grads.value if "ZeRO" in layout or "deepspeed" in layout else 0.0,
+                     grads.unit, grads.formula, grads.inputs,
+                     note="" if "deepspeed" in layout else "gradients are allocated as activations are freed")
+        tensors = phase_a
+        if "deepspeed" in layout:
+            tensors = weights.value + grads.value + opt.value + act.value
+    over = ctx_bytes + alloc_frac * tensors
+    overhead = Term("overhead", over, "B", "CUDA context and workspaces + allocator allowance x tensor bytes",
+                    {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+    return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", "training keeps no KV cache"),
+                          overhead, layout, peak, {"backward": phase_a, "optimizer step": phase_b}, host,
+                          offload, trainable, tuple(notes))
+
+
+# -------------------------------------------------------------------- inference
+def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0) -> Term:
+    """2 x layers x kv_heads x head_dim x tokens x bytes (MLA: its compressed width, once)."""
+    if shape.kv_elements_override:
+        per_token = shape.layers * shape.kv_elements_override * bytes_per
+        formula = "layers x compressed KV elements x bytes x tokens (MLA)"
+    else:
+        per_token = 2 * shape.layers * shape.kv_heads * shape.head_dim * bytes_per
+        formula = "2 x layers x kv_heads x head_dim x bytes x tokens"
+    return Term("kv_cache", per_token * tokens, "B", formula,
+                {"layers": shape.layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
+                 "bytes": bytes_per, "tokens": tokens, "bytes_per_token": per_token})
+
+
+def inference_memory(shape: Shape, precision: str, context_len: int, concurrent: int, attention: str,
+                     tp: int, *, quant: dict, overhead: tuple[float, float]) -> MemoryEstimate:
+    """Weights + KV cache for ``concurrent`` sequences of ``context_len`` + a prefill working set.
+
+    With ``tp`` GPUs (tensor parallel) weights, cache and working set are split across them.
+    """
+    ctx_bytes, alloc_frac = overhead
+    w = weight_bytes(shape, precision, quant)
+    kv_b = 4.0 if precision == "fp32" else 2.0
+    kv = kv_cache_bytes(shape, float(context_len) * concurrent, kv_b)
+    T = context_len * concurrent
+    ph, pf = PREFILL_PER_TOKEN
+    work = (ph * shape.hidden + pf * shape.ffn * shape.experts_per_token) * T * (kv_b / 2)
+    if attention == "eager":
+        work += EAGER_PREFILL_PER_SCORE * concurrent * shape.heads * context_len * context_len
+    work += 4.0 * shape.vocab * concurrent  # last position's logits in fp32
+    act = Term("activations", work / tp, "B",
+               "prefill working set of one layer: tokens x (8 B x hidden + 6 B x ffn)"
+               + (" + 9 B x heads x seq^2 (eager)" if attention == "eager" else "") + (f" / {tp} GPUs" if tp > 1 else ""),
+               {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn})
+    if tp > 1:
+        w = Term(w.name, w.value / tp, w.unit, w.formula + f" / {tp} GPUs (tensor parallel)", w.inputs)
+        kv = Term(kv.name, kv.value / tp, kv.unit, kv.formula + f" / {tp} GPUs", kv.inputs)
+    tensors = w.value + kv.value + act.value
+    over = Term("overhead", ctx_bytes + alloc_frac * tensors, "B",
+                "CUDA context and workspaces + allocator allowance x tensor bytes",
+                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+    zero = Term("gradients", 0.0, "B", "inference keeps no gradients")
+    return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", "inference keeps no optimizer state"),
+                          act, kv, over, f"inference ({precision} weights, {'fp32' if kv_b == 4 else '16-bit'} KV cache)",
+                          "prefill", {"prefill": tensors}, 0.0, "none", 0.0, ())
+
+
+def weights_only_memory(params: float, precision: str, training: bool, *, overhead: tuple[float, float]
+                        ) -> MemoryEstimate:
+    """For models whose activations gpuwise does not model (diffusion): states only, a lower bound."""
+    ctx_bytes, alloc_frac = overhead
+    b = BYTES.get(precision, 2) if precision in ("fp32", "fp16", "bf16") else 2
+    w = Term("weights", params * (4 if training else b), "B", "params x bytes", {"params": params})
+    g = Term("gradients", params * 4 if training else 0.0, "B", "params x 4 B" if training else "none")
+    o = Term("optimizer", params * 8 if training else 0.0, "B", "params x 8 B (Adam)" if training else "none")
+    a = Term("activations", 0.0, "B", "not modelled for diffusion models (lower bound)")
+    tensors = w.value + g.value + o.value
+    over = Term("overhead", ctx_bytes + alloc_frac * tensors, "B", "CUDA context + allocator allowance",
+                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+    return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", "none"), over, "weights and states only",
+                          "n/a", {}, 0.0, "none", params if training else 0.0,
+                          ("activations of diffusion models are not modelled: treat the figure as a lower bound",))

@@ -1,0 +1,310 @@
+"""The input files users write: requirements (``recommend``/``estimate``/``ask``) and
+proposals (``audit``), as strict pydantic models.
+
+Every field except ``workload.task`` and one of ``model``/``params_b`` has a default
+here, and the defaults are documented in README.md.  Unknown keys are errors.  The
+loader turns validation errors into one line naming the file and the field, with a
+close match for a misspelt key.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import math
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .errors import UserError
+
+Task = Literal["pretrain", "finetune", "inference"]
+Method = Literal["full", "lora", "qlora"]
+Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4"]
+Optimizer = Literal["adamw", "adamw-fused", "adamw-8bit", "sgd", "adafactor"]
+Attention = Literal["sdpa", "flash", "eager"]
+LoraTargets = Literal["all-linear", "attention", "qv"]
+
+MAX_GPUS = 100_000
+
+PosInt = Annotated[int, Field(ge=1)]
+
+
+def _finite(v: float | None) -> float | None:
+    if v is not None and not math.isfinite(v):
+        raise ValueError("must be a finite number")
+    return v
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_default=True)
+
+
+class Architecture(Strict):
+    """A custom transformer's shape (with ``params_b``)."""
+
+    layers: int = Field(ge=1, le=1000)
+    hidden_size: int = Field(ge=1, le=1_000_000)
+    heads: int = Field(ge=1, le=10_000)
+    kv_heads: int | None = Field(default=None, ge=1, le=10_000, description="default: heads")
+    ffn_size: int | None = Field(default=None, ge=1, le=10_000_000, description="default: 4 x hidden")
+    vocab_size: int = Field(default=32000, ge=1, le=10_000_000)
+    tied_embeddings: bool = False
+
+    @model_validator(mode="after")
+    def _kv(self) -> Architecture:
+        if self.kv_heads is not None and self.kv_heads > self.heads:
+            raise ValueError("kv_heads cannot exceed heads")
+        return self
+
+
+class Workload(Strict):
+    task: Task
+    method: Method = "full"
+    lora_rank: int = Field(default=16, ge=1, le=4096)
+    lora_targets: LoraTargets = "all-linear"
+    model: str | None = Field(default=None, min_length=1, max_length=200)
+    params_b: float | None = Field(default=None, gt=0, le=100_000)
+    architecture: Architecture | None = None
+    precision: Precision = "bf16"
+    mixed_precision: bool = True
+    optimizer: Optimizer = "adamw"
+    batch_size: int = Field(default=1, ge=1, le=1_000_000)
+    seq_len: int = Field(default=2048, ge=1, le=10_000_000)
+    gradient_checkpointing: bool | Literal["auto"] = False
+    attention: Attention = "sdpa"
+    zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
+    offload: Literal["none", "cpu", "nvme"] = "none"
+    train_tokens: float | None = Field(default=None, gt=0, le=1e16)
+    context_len: int = Field(default=4096, ge=1, le=10_000_000)
+    concurrent_requests: int = Field(default=1, ge=1, le=1_000_000)
+    target_tokens_per_s: float = Field(default=0, ge=0, le=1e9)
+
+    _v = field_validator("params_b", "train_tokens", "target_tokens_per_s")(_finite)
+
+    @model_validator(mode="after")
+    def _model_given(self) -> Workload:
+        if self.model is None and self.params_b is None:
+            raise ValueError("give 'model' (a catalog name) or 'params_b' (size in billions)")
+        if self.architecture is not None and self.params_b is None and self.model is None:
+            raise ValueError("'architecture' needs 'params_b'")
+        if self.method != "full" and self.task != "finetune":
+            raise ValueError(f"method '{self.method}' applies to task finetune only")
+        if self.method == "qlora" and self.precision in ("fp32", "int8", "int4", "fp8"):
+            raise ValueError("qlora computes in bf16/fp16: set precision bf16 or fp16")
+        return self
+
+    @property
+    def training(self) -> bool:
+        return self.task != "inference"
+
+
+class Environment(Strict):
+    os: str | None = Field(default=None, max_length=100)
+    driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$")
+    cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$")
+    pytorch: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$")
+
+    @field_validator("driver", "cuda", "pytorch", mode="before")
+    @classmethod
+    def _str(cls, v: Any) -> Any:
+        return str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+
+
+class Constraints(Strict):
+    gpus: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(default=[], max_length=200)
+    max_gpus: int = Field(default=64, ge=1, le=MAX_GPUS)
+    deadline_days: float | None = Field(default=None, gt=0, le=36500)
+    budget_usd: float | None = Field(default=None, gt=0, le=1e13)
+    acquisition: Literal["rent", "buy", "either"] = "either"
+    project_months: float = Field(default=6, gt=0, le=600)
+    electricity_usd_per_kwh: float = Field(default=0.15, ge=0, le=100)
+
+    _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh")(_finite)
+
+    @field_validator("gpus", mode="before")
+    @classmethod
+    def _gpus_str(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            return [str(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in v]
+        return v
+
+
+class Requirements(Strict):
+    workload: Workload
+    constraints: Constraints = Constraints()
+    environment: Environment = Environment()
+
+
+# ------------------------------------------------------------------------- proposals
+Link = Literal["nvlink", "nvswitch", "pcie-3", "pcie-4", "pcie-5"]
+
+
+class Hardware(Strict):
+    gpu: str = Field(min_length=1, max_length=100)
+    count: int = Field(ge=1, le=MAX_GPUS)
+    nodes: int = Field(default=1, ge=1, le=MAX_GPUS)
+    link: Link | None = None
+    network: str | None = Field(default=None, max_length=50)
+    host_ram_gb: float | None = Field(default=None, gt=0, le=1e7)
+
+    _v = field_validator("host_ram_gb")(_finite)
+
+    @model_validator(mode="after")
+    def _nodes(self) -> Hardware:
+        if self.nodes > self.count:
+            raise ValueError("more nodes than GPUs")
+        return self
+
+
+class Acquisition(Strict):
+    mode: Literal["buy", "rent"]
+    condition: Literal["new", "used", "refurbished"] = "new"
+    unit_price_usd: float | None = Field(default=None, gt=0, le=1e9)
+    hourly_usd: float | None = Field(default=None, gt=0, le=1e6)
+    spot: bool = False
+    provider: str | None = Field(default=None, max_length=50)
+    instance: str | None = Field(default=None, max_length=100)
+    months: float = Field(default=6, gt=0, le=600)
+    checkpointing: bool | None = Field(default=None, description="the job checkpoints and restarts automatically")
+    region: str | None = Field(default=None, max_length=50)
+
+    _v = field_validator("unit_price_usd", "hourly_usd", "months")(_finite)
+
+
+def _yyyymm(v: Any) -> Any:
+    if isinstance(v, dt.date):
+        return v.strftime("%Y-%m")
+    return v
+
+
+class UsedCard(Strict):
+    serial: str | None = Field(default=None, max_length=100)
+    manufactured: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
+    purchased: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
+    nvidia_smi: str | None = Field(default=None, max_length=4096)
+    fan_speed_percent: list[float] = Field(default=[], max_length=100_000)
+    power_under_load_w: list[float] = Field(default=[], max_length=100_000)
+
+    _d = field_validator("manufactured", "purchased", mode="before")(_yyyymm)
+
+    @field_validator("fan_speed_percent", "power_under_load_w")
+    @classmethod
+    def _samples(cls, v: list[float]) -> list[float]:
+        for x in v:
+            if not math.isfinite(x) or x < 0:
+                raise ValueError("samples must be finite, non-negative numbers")
+        return v
+
+
+class Storage(Strict):
+    kind: Literal["premium-ssd", "standard-ssd", "object"] = "premium-ssd"
+    tb: float = Field(default=0, ge=0, le=1e6)
+
+
+class Cloud(Strict):
+    egress_tb_per_month: float = Field(default=0, ge=0, le=1e6)
+    cross_region_tb_per_month: float = Field(default=0, ge=0, le=1e6)
+    storage: Storage = Storage()
+
+
+class Facility(Strict):
+    power_kw_available: float | None = Field(default=None, gt=0, le=1e6)
+    rack_units: int | None = Field(default=None, ge=1, le=100_000)
+    cooling: Literal["air", "liquid"] | None = None
+
+
+class Proposal(Strict):
+    title: str = Field(default="(untitled proposal)", max_length=500)
+    workload: Workload
+    constraints: Constraints = Constraints()
+    environment: Environment = Environment()
+    hardware: Hardware
+    acquisition: Acquisition
+    used_cards: list[UsedCard] = Field(default=[], max_length=10_000)
+    cloud: Cloud = Cloud()
+    facility: Facility = Facility()
+
+
+# ----------------------------------------------------------------------------- loading
+def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """Field names valid at ``loc`` (for a 'did you mean' on unknown keys)."""
+    current: Any = model
+    for key in loc[:-1]:
+        if isinstance(key, int) or current is None:
+            continue
+        fld = current.model_fields.get(key) if hasattr(current, "model_fields") else None
+        if fld is None:
+            return []
+        ann = fld.annotation
+        current = None
+        for cand in getattr(ann, "__args__", (ann,)):
+            inner = getattr(cand, "__args__", None)
+            for c in (cand, *(inner or ())):
+                if isinstance(c, type) and issubclass(c, BaseModel):
+                    current = c
+    return list(current.model_fields) if current is not None else []
+
+
+def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
+    err = exc.errors()[0]
+    loc = tuple(err["loc"])
+    field = ".".join(str(p) for p in loc) if loc else "(top level)"
+    msg = err["msg"].replace("Value error, ", "")
+    hint = None
+    if err["type"] == "extra_forbidden":
+        valid = _fields_of(model, loc)
+        close = difflib.get_close_matches(str(loc[-1]), valid, n=1)
+        msg = "unknown key"
+        hint = f"did you mean '{close[0]}'?" if close else (f"valid keys: {', '.join(valid)}" if valid else None)
+    elif err["type"] == "missing":
+        msg = "required field is missing"
+    elif err["type"] == "literal_error":
+        expected = err.get("ctx", {}).get("expected", "")
+        close = difflib.get_close_matches(str(err.get("input")), [e.strip(" '") for e in str(expected).split(",")])
+        msg = f"{_short(err.get('input'))} is not one of {expected}"
+        hint = f"did you mean {close[0]}?" if close else None
+    elif "input" in err and err["type"] not in ("model_type", "dict_type"):
+        msg = f"{msg} (got {_short(err['input'])})"
+    more = len(exc.errors()) - 1
+    if more:
+        msg += f"; {more} more problem{'s' if more > 1 else ''}"
+    return UserError(msg, where=f"{where}: {field}", hint=hint)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def parse(model: type[BaseModel], data: Any, where: str) -> Any:
+    """Validate ``data`` against ``model``; errors become one-line UserErrors."""
+    if data is None:
+        raise UserError("the file is empty", where=where)
+    if not isinstance(data, dict):
+        raise UserError(f"expected a mapping of sections, got {type(data).__name__}", where=where)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise explain_validation(exc, model, where) from None
+    except RecursionError:
+        raise UserError("nested too deeply", where=where) from None
+
+
+def load_file(model: type[BaseModel], path: str | Path) -> Any:
+    from .knowledge import read_yaml
+
+    p = Path(path)
+    return parse(model, read_yaml(p, what="input file"), str(p))
+
+
+def coerce(model: type[BaseModel], source: Any) -> Any:
+    """A path, a dict or an instance of ``model`` -> an instance of ``model``."""
+    if isinstance(source, model):
+        return source
+    if isinstance(source, str | Path):
+        return load_file(model, source)
+    if isinstance(source, dict):
+        return parse(model, source, "<dict>")
+    raise UserError(f"expected a path, a dict or a {model.__name__}, got {type(source).__name__}")

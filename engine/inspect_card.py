@@ -1,0 +1,555 @@
+"""Read an ``nvidia-smi -q -x`` report into typed facts about each GPU.
+
+This module only extracts and computes numbers; the rules decide what they mean.
+
+The XML varies with the driver, and every variant seen in real reports is read:
+
+* clock limiters were ``<clocks_throttle_reasons>`` (``clocks_throttle_reason_*``) and became
+  ``<clocks_event_reasons>`` (``clocks_event_reason_*``) in newer drivers (535 and later);
+* power was ``<power_readings>`` (``power_limit``, ``power_draw``) and became
+  ``<gpu_power_readings>`` (``current_power_limit``; ``power_draw``, later
+  ``average_power_draw``/``instant_power_draw``), next to ``<module_power_readings>``;
+* ECC counts were ``single_bit``/``double_bit`` blocks with a ``total`` entry, and became flat
+  ``sram_*``/``dram_*`` correctable/uncorrectable counters;
+* memory repair is ``<retired_pages>`` (page retirement, up to Turing) or ``<remapped_rows>``
+  (row remapping, Ampere and later, mostly data-center and workstation boards); the other one is
+  ``N/A``, and ``<remapped_rows>`` itself is ``N/A`` on many cards (also an A100 in MIG mode);
+* any value may be ``N/A``, ``[N/A]``, ``Not Supported``, ``Requested functionality has been
+  deprecated`` and the like: all of them read as ``None`` (unknown), never as zero.
+
+The XML is parsed with ``defusedxml``: entity declarations (billion laughs) and external
+entities are refused, and the ``<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_vXX.dtd">`` line is
+accepted without the DTD ever being fetched.
+
+Manufacture date: NVIDIA documents no scheme that encodes a manufacture date in the board serial
+nvidia-smi reports (``<serial>``, read from the InfoROM; 13 digits on data-center boards, ``N/A``
+on most GeForce cards).  The date codes on board partners' label serials are vendor-specific and
+only informally described, so this module decodes no serial: the manufacture date has to be asked
+for (label, box or seller) and passed to :func:`months_between`.
+
+VBIOS: there is no public registry of stock VBIOS versions, so the version string and the board
+part number are exposed as read; comparing them with a known list is the rule layer's business.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import os
+import re
+import statistics
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import defusedxml
+import defusedxml.ElementTree as SafeET
+from pydantic import BaseModel, ConfigDict
+
+from engine.errors import UserError
+
+MAX_XML_BYTES = 32 * 1024 * 1024
+"""A real report is about 20-70 KB per GPU; anything far larger is refused unread."""
+
+_UNKNOWN = {
+    "n/a",
+    "not supported",
+    "unknown error",
+    "insufficient permissions",
+    "requested functionality has been deprecated",
+    "not found",
+    "",
+}
+_REASON_PREFIXES = ("clocks_event_reason_", "clocks_throttle_reason_")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GpuReading(_Frozen):
+    """What one ``<gpu>`` block says. ``None`` everywhere means the report did not say."""
+
+    pci_bus_id: str | None = None
+    product_name: str | None = None
+    product_architecture: str | None = None
+    serial: str | None = None
+    uuid: str | None = None
+    vbios_version: str | None = None
+    board_part_number: str | None = None
+    gpu_part_number: str | None = None
+    """Older drivers report the board's 900-... number here and have no ``board_part_number``."""
+    driver_version: str | None = None
+    cuda_version: str | None = None
+
+    memory_total_mib: int | None = None
+    pcie_gen_current: int | None = None
+    pcie_gen_max: int | None = None
+    link_width_current: int | None = None
+    link_width_max: int | None = None
+    pcie_replay_count: int | None = None
+
+    ecc_mode_current: bool | None = None
+    ecc_volatile_sbe: int | None = None
+    """Correctable ECC errors since the driver loaded (single-bit; ``*_correctable``)."""
+    ecc_volatile_dbe: int | None = None
+    """Uncorrectable ECC errors since the driver loaded (double-bit; ``*_uncorrectable*``)."""
+    ecc_aggregate_sbe: int | None = None
+    """Correctable ECC errors over the board's life (kept in the InfoROM)."""
+    ecc_aggregate_dbe: int | None = None
+    """Uncorrectable ECC errors over the board's life (kept in the InfoROM)."""
+    retired_pages_sbe: int | None = None
+    retired_pages_dbe: int | None = None
+    retired_pages_pending: bool | None = None
+    remapped_rows_correctable: int | None = None
+    remapped_rows_uncorrectable: int | None = None
+    remapped_rows_pending: bool | None = None
+    remapped_rows_failure: bool | None = None
+
+    power_draw_w: float | None = None
+    power_limit_w: float | None = None
+    default_power_limit_w: float | None = None
+    min_power_limit_w: float | None = None
+    max_power_limit_w: float | None = None
+
+    clocks_graphics_mhz: int | None = None
+    clocks_sm_mhz: int | None = None
+    clocks_mem_mhz: int | None = None
+    applications_clocks_graphics_mhz: int | None = None
+    applications_clocks_mem_mhz: int | None = None
+    default_applications_clocks_graphics_mhz: int | None = None
+    default_applications_clocks_mem_mhz: int | None = None
+    max_clocks_graphics_mhz: int | None = None
+    max_clocks_sm_mhz: int | None = None
+    max_clocks_mem_mhz: int | None = None
+
+    active_clock_event_reasons: list[str] = []
+    """Names of the clock limiters reported ``Active`` (``hw_slowdown``, ``sw_power_cap`` ...),
+    without their ``clocks_event_reason_``/``clocks_throttle_reason_`` prefix and without
+    ``gpu_idle``, which is in :attr:`gpu_idle`."""
+    gpu_idle: bool | None = None
+    temperature_c: int | None = None
+    fan_speed_percent: int | None = None
+    performance_state: str | None = None
+    utilization_gpu_percent: int | None = None
+
+
+class SmiLog(_Frozen):
+    """A whole ``nvidia-smi -q -x`` report."""
+
+    driver_version: str | None = None
+    cuda_version: str | None = None
+    timestamp: str | None = None
+    gpus: list[GpuReading]
+
+
+# ----------------------------------------------------------------------------- reading values
+def _text(node: ET.Element | None, path: str) -> str | None:
+    """The stripped text at ``path`` under ``node``; ``None`` when absent or an N/A-like marker."""
+    if node is None:
+        return None
+    found = node.find(path)
+    if found is None or found.text is None:
+        return None
+    text = found.text.strip()
+    if text.strip("[]").strip().lower() in _UNKNOWN:
+        return None
+    return text
+
+
+def _number(text: str | None, unit: str = "") -> float | None:
+    """``"300.00 W"`` with unit ``W`` -> 300.0; ``None`` for unknowns and for a different unit."""
+    if text is None:
+        return None
+    match = re.fullmatch(r"([-+]?\d+(?:\.\d+)?)\s*" + re.escape(unit), text, flags=re.IGNORECASE)
+    return float(match.group(1)) if match else None
+
+
+def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
+    value = _number(_text(node, path), unit)
+    return None if value is None else int(value)
+
+
+def _float(node: ET.Element | None, path: str, unit: str = "") -> float | None:
+    return _number(_text(node, path), unit)
+
+
+def _flag(node: ET.Element | None, path: str) -> bool | None:
+    """``Yes``/``Enabled``/``Active`` -> True, ``No``/``Disabled``/``Not Active`` -> False."""
+    text = _text(node, path)
+    if text is None:
+        return None
+    return {"yes": True, "enabled": True, "active": True,
+            "no": False, "disabled": False, "not active": False}.get(text.lower())
+
+
+def _sum(values: list[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+# ----------------------------------------------------------------------------- sections
+def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
+    """(correctable, uncorrectable) from a ``<volatile>`` or ``<aggregate>`` block, any format."""
+    if block is None:
+        return None, None
+    single, double = block.find("single_bit"), block.find("double_bit")
+    if single is not None or double is not None:  # older drivers: per-kind counts plus a total
+        return _kind_total(single), _kind_total(double)
+    correctable: list[int | None] = []
+    uncorrectable: list[int | None] = []
+    for child in block:  # newer drivers: sram_correctable, dram_uncorrectable, sram_uncorrectable_parity ...
+        if "_uncorrectable" in child.tag:
+            uncorrectable.append(_int(block, child.tag))
+        elif child.tag.endswith("_correctable"):
+            correctable.append(_int(block, child.tag))
+    return _sum(correctable), _sum(uncorrectable)
+
+
+def _kind_total(block: ET.Element | None) -> int | None:
+    """The ``total`` entry when it is a number, else the sum of the memory kinds reported."""
+    if block is None:
+        return None
+    total = _int(block, "total")
+    if total is not None:
+        return total
+    return _sum([_int(block, child.tag) for child in block if child.tag != "total"])
+
+
+def _power(gpu: ET.Element) -> dict[str, float | None]:
+    """Power figures from the first section that holds any number.
+
+    ``gpu_power_readings`` (newer drivers) comes first, then ``power_readings`` (older), then
+    ``module_power_readings`` (whole module, e.g. Grace Hopper); figures are never mixed across
+    sections, so a limit is always compared with the default of the same section.
+    """
+    for name in ("gpu_power_readings", "power_readings", "module_power_readings"):
+        section = gpu.find(name)
+        if section is None:
+            continue
+        values = {
+            "power_draw_w": _first_float(section, ("power_draw", "average_power_draw", "instant_power_draw")),
+            "power_limit_w": _first_float(section, ("current_power_limit", "power_limit")),
+            "default_power_limit_w": _float(section, "default_power_limit", "W"),
+            "min_power_limit_w": _float(section, "min_power_limit", "W"),
+            "max_power_limit_w": _float(section, "max_power_limit", "W"),
+        }
+        if any(v is not None for v in values.values()):
+            return values
+    return {}
+
+
+def _first_float(section: ET.Element, tags: Sequence[str]) -> float | None:
+    for tag in tags:
+        value = _float(section, tag, "W")
+        if value is not None:
+            return value
+    return None
+
+
+def _clock_reasons(gpu: ET.Element) -> tuple[list[str], bool | None]:
+    """(active limiter names without gpu_idle, gpu_idle) from either element name."""
+    section = gpu.find("clocks_event_reasons")
+    if section is None:
+        section = gpu.find("clocks_throttle_reasons")
+    if section is None:
+        return [], None
+    active: list[str] = []
+    idle: bool | None = None
+    for child in section:
+        name = child.tag
+        for prefix in _REASON_PREFIXES:
+            name = name.removeprefix(prefix)
+        state = _flag(section, child.tag)
+        if name == "gpu_idle":
+            idle = state
+        elif state:
+            active.append(name)
+    return active, idle
+
+
+def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReading:
+    link = gpu.find("pci/pci_gpu_link_info")
+    errors = gpu.find("ecc_errors")
+    vol_sbe, vol_dbe = _ecc_counts(errors.find("volatile") if errors is not None else None)
+    agg_sbe, agg_dbe = _ecc_counts(errors.find("aggregate") if errors is not None else None)
+    retired = gpu.find("retired_pages")
+    pending_retire = _flag(retired, "pending_retirement")
+    if pending_retire is None:
+        pending_retire = _flag(retired, "pending_blacklist")
+    remap = gpu.find("remapped_rows")
+    reasons, idle = _clock_reasons(gpu)
+    defaults = "default_applications_clocks"
+    return GpuReading(
+        pci_bus_id=gpu.get("id"),
+        product_name=_text(gpu, "product_name"),
+        product_architecture=_text(gpu, "product_architecture"),
+        serial=_text(gpu, "serial"),
+        uuid=_text(gpu, "uuid"),
+        vbios_version=_text(gpu, "vbios_version"),
+        board_part_number=_text(gpu, "board_part_number"),
+        gpu_part_number=_text(gpu, "gpu_part_number"),
+        driver_version=driver,
+        cuda_version=cuda,
+        memory_total_mib=_int(gpu, "fb_memory_usage/total", "MiB"),
+        pcie_gen_current=_int(link, "pcie_gen/current_link_gen"),
+        pcie_gen_max=_int(link, "pcie_gen/max_link_gen"),
+        link_width_current=_int(link, "link_widths/current_link_width", "x"),
+        link_width_max=_int(link, "link_widths/max_link_width", "x"),
+        pcie_replay_count=_int(gpu, "pci/replay_counter"),
+        ecc_mode_current=_flag(gpu, "ecc_mode/current_ecc"),
+        ecc_volatile_sbe=vol_sbe,
+        ecc_volatile_dbe=vol_dbe,
+        ecc_aggregate_sbe=agg_sbe,
+        ecc_aggregate_dbe=agg_dbe,
+        retired_pages_sbe=_int(retired, "multiple_single_bit_retirement/retired_count"),
+        retired_pages_dbe=_int(retired, "double_bit_retirement/retired_count"),
+        retired_pages_pending=pending_retire,
+        remapped_rows_correctable=_int(remap, "remapped_row_corr"),
+        remapped_rows_uncorrectable=_int(remap, "remapped_row_unc"),
+        remapped_rows_pending=_flag(remap, "remapped_row_pending"),
+        remapped_rows_failure=_flag(remap, "remapped_row_failure"),
+        **_power(gpu),
+        clocks_graphics_mhz=_int(gpu, "clocks/graphics_clock", "MHz"),
+        clocks_sm_mhz=_int(gpu, "clocks/sm_clock", "MHz"),
+        clocks_mem_mhz=_int(gpu, "clocks/mem_clock", "MHz"),
+        applications_clocks_graphics_mhz=_int(gpu, "applications_clocks/graphics_clock", "MHz"),
+        applications_clocks_mem_mhz=_int(gpu, "applications_clocks/mem_clock", "MHz"),
+        default_applications_clocks_graphics_mhz=_int(gpu, f"{defaults}/graphics_clock", "MHz"),
+        default_applications_clocks_mem_mhz=_int(gpu, f"{defaults}/mem_clock", "MHz"),
+        max_clocks_graphics_mhz=_int(gpu, "max_clocks/graphics_clock", "MHz"),
+        max_clocks_sm_mhz=_int(gpu, "max_clocks/sm_clock", "MHz"),
+        max_clocks_mem_mhz=_int(gpu, "max_clocks/mem_clock", "MHz"),
+        active_clock_event_reasons=reasons,
+        gpu_idle=idle,
+        temperature_c=_int(gpu, "temperature/gpu_temp", "C"),
+        fan_speed_percent=_int(gpu, "fan_speed", "%"),
+        performance_state=_text(gpu, "performance_state"),
+        utilization_gpu_percent=_int(gpu, "utilization/gpu_util", "%"),
+    )
+
+
+# ----------------------------------------------------------------------------- entry point
+def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str | None = None) -> SmiLog:
+    """Parse ``nvidia-smi -q -x`` output: a file path (``str`` or path-like) or the raw ``bytes``.
+
+    Raises :class:`~engine.errors.UserError` -- and nothing else -- for an unreadable or oversized
+    file, malformed or hostile XML (entity declarations, external entities), a root element other
+    than ``<nvidia_smi_log>``, or a report without any ``<gpu>``.  ``where`` names the input in
+    the message; it defaults to the path, or to ``nvidia-smi XML`` for bytes.
+    """
+    if isinstance(source, (bytes, bytearray)):
+        data = bytes(source)
+        where = where or "nvidia-smi XML"
+    else:
+        where = where or os.fspath(source) or "(empty path)"
+        try:
+            with Path(source).open("rb") as handle:
+                data = handle.read(MAX_XML_BYTES + 1)
+        except (OSError, ValueError) as exc:
+            message = f"cannot read nvidia-smi XML: {exc.__class__.__name__}: {exc}"
+            raise UserError(message, where=where) from exc
+    if len(data) > MAX_XML_BYTES:
+        raise UserError(f"not valid nvidia-smi XML: larger than {MAX_XML_BYTES} bytes", where=where)
+    try:
+        root = SafeET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    except defusedxml.DefusedXmlException as exc:
+        raise UserError(f"not valid nvidia-smi XML: refused unsafe XML ({exc})", where=where) from exc
+    except (ET.ParseError, ValueError, LookupError) as exc:  # LookupError: unknown encoding declared
+        raise UserError(f"not valid nvidia-smi XML: {exc}", where=where) from exc
+    if root.tag != "nvidia_smi_log":
+        raise UserError(
+            f"not valid nvidia-smi XML: root element is <{root.tag}>, expected <nvidia_smi_log>",
+            where=where,
+            hint="save the output of `nvidia-smi -q -x`",
+        )
+    driver, cuda = _text(root, "driver_version"), _text(root, "cuda_version")
+    gpus = [_reading(gpu, driver, cuda) for gpu in root.findall("gpu")]
+    if not gpus:
+        raise UserError("not valid nvidia-smi XML: the report lists no <gpu>", where=where)
+    return SmiLog(driver_version=driver, cuda_version=cuda, timestamp=_text(root, "timestamp"), gpus=gpus)
+
+
+# ----------------------------------------------------------------------------- derived signals
+class PcieLink(_Frozen):
+    """The PCIe link compared with what the card supports (see :func:`pcie_degraded`)."""
+
+    gen_below_max: bool | None
+    width_below_max: bool | None
+    at_idle: bool | None
+    degraded: bool | None
+    """True if the width is below max, or the generation is below max while the card is busy."""
+
+
+def _pstate(reading: GpuReading) -> int | None:
+    match = re.fullmatch(r"P(\d+)", reading.performance_state or "")
+    return int(match.group(1)) if match else None
+
+
+def pcie_degraded(reading: GpuReading) -> PcieLink | None:
+    """Whether the PCIe link runs below the card's maximum generation or width.
+
+    Indicates a bad slot, riser, bent contacts or a damaged edge connector -- common on cards
+    that ran in mining rigs on x1 risers -- or a board whose link no longer trains fully.
+    Many cards lower the link *generation* at idle to save power (P8 and lower power states, or
+    the ``gpu_idle`` limiter active), so a lower generation at idle is normal; a lower *width*
+    does not come from power saving.  ``None`` when the report gives no link figures at all.
+    The host slot can also be the limit: the rule layer should ask what slot the card sat in.
+    """
+    gen = _below(reading.pcie_gen_current, reading.pcie_gen_max)
+    width = _below(reading.link_width_current, reading.link_width_max)
+    if gen is None and width is None:
+        return None
+    pstate = _pstate(reading)
+    if reading.gpu_idle or (pstate is not None and pstate >= 8):
+        at_idle: bool | None = True
+    elif reading.gpu_idle is None and pstate is None:
+        at_idle = None
+    else:
+        at_idle = False
+    if width:
+        degraded: bool | None = True
+    elif gen:
+        degraded = None if at_idle is None else not at_idle
+    else:
+        degraded = False
+    return PcieLink(gen_below_max=gen, width_below_max=width, at_idle=at_idle, degraded=degraded)
+
+
+def _below(current: int | None, maximum: int | None) -> bool | None:
+    return None if current is None or maximum is None else current < maximum
+
+
+def power_limit_changed(reading: GpuReading) -> bool | None:
+    """Whether the active power limit differs from the board's default by more than 1 %.
+
+    A lowered limit is the usual mark of mining tuning (efficiency at reduced power); a raised
+    one of overclocking.  Either way the card was run outside its stock settings.  The limit
+    resets with a driver reload on most systems, so a changed limit says the seller's tooling is
+    still applied.  ``None`` when either figure is missing.
+    """
+    limit, default = reading.power_limit_w, reading.default_power_limit_w
+    if limit is None or default is None or default <= 0:
+        return None
+    return abs(limit - default) > 0.01 * default
+
+
+def clocks_changed(reading: GpuReading) -> bool | None:
+    """Whether the application clocks (graphics or memory) differ from their defaults.
+
+    Changed application clocks show someone set clocks with ``nvidia-smi -ac`` -- a tuning
+    step common on compute and mining setups.  Pairs the report leaves unknown are skipped;
+    ``None`` when no pair can be compared (GeForce cards often report N/A, newer drivers
+    report the field as deprecated).
+    """
+    pairs = [
+        (reading.applications_clocks_graphics_mhz, reading.default_applications_clocks_graphics_mhz),
+        (reading.applications_clocks_mem_mhz, reading.default_applications_clocks_mem_mhz),
+    ]
+    known = [(now, default) for now, default in pairs if now is not None and default is not None]
+    if not known:
+        return None
+    return any(now != default for now, default in known)
+
+
+class MemoryErrors(_Frozen):
+    """Memory wear in one place (see :func:`memory_errors`)."""
+
+    mechanism: str | None
+    """``retired_pages`` or ``remapped_rows``: which repair the card reports; ``None`` if neither."""
+    retired_pages: int | None
+    remapped_rows: int | None
+    remapped_rows_uncorrectable: int | None
+    pending: bool | None
+    """A retirement or a row remap waits for the next GPU reset."""
+    remap_failure: bool | None
+    uncorrectable_ecc: int | None
+    """Lifetime (aggregate) uncorrectable ECC errors; the volatile count when lifetime is unknown."""
+    correctable_ecc: int | None
+
+
+def memory_errors(reading: GpuReading) -> MemoryErrors:
+    """Summarise retired pages, remapped rows, pending repairs and uncorrectable errors.
+
+    The GPU hides worn memory by retiring pages (up to Turing) or remapping rows (Ampere and
+    later).  Any retired page or remapped row means the memory has failed somewhere; a pending
+    repair means errors occurred since the last reset; a remap failure means the spare rows of a
+    bank ran out; uncorrectable (double-bit) errors corrupted data.  Counts add the single- and
+    double-bit (correctable and uncorrectable) sides; ``None`` means the card does not report it.
+    """
+    retired = _sum([reading.retired_pages_sbe, reading.retired_pages_dbe])
+    remapped = _sum([reading.remapped_rows_correctable, reading.remapped_rows_uncorrectable])
+    flags = [reading.retired_pages_pending, reading.remapped_rows_pending]
+    pending = True if any(flags) else (False if any(f is False for f in flags) else None)
+    mechanism = None
+    if remapped is not None:
+        mechanism = "remapped_rows"
+    elif retired is not None:
+        mechanism = "retired_pages"
+    uncorrectable = _first_known(reading.ecc_aggregate_dbe, reading.ecc_volatile_dbe)
+    correctable = _first_known(reading.ecc_aggregate_sbe, reading.ecc_volatile_sbe)
+    return MemoryErrors(
+        mechanism=mechanism,
+        retired_pages=retired,
+        remapped_rows=remapped,
+        remapped_rows_uncorrectable=reading.remapped_rows_uncorrectable,
+        pending=pending,
+        remap_failure=reading.remapped_rows_failure,
+        uncorrectable_ecc=uncorrectable,
+        correctable_ecc=correctable,
+    )
+
+
+def _first_known(*values: int | None) -> int | None:
+    return next((v for v in values if v is not None), None)
+
+
+def variability(samples: Sequence[float]) -> dict[str, float | None]:
+    """How much a series of readings moves: ``n``, ``mean``, ``stdev``, ``cv``, ``min``, ``max``,
+    ``relative_swing``.
+
+    Used on fan speed and on power draw sampled under a steady load: on a healthy card both
+    hold steady, while a worn fan hunting for speed, or power that swings under an unchanging
+    load, are among the signs of a card run hard (the seed article's mining-card signs).
+    ``stdev`` is the sample standard deviation (n - 1); ``cv`` = stdev / mean and
+    ``relative_swing`` = (max - min) / mean are ``None`` when the mean is 0.  Needs at least two
+    finite readings, else :class:`~engine.errors.UserError`.
+    """
+    values = [float(v) for v in samples]
+    if len(values) < 2:
+        raise UserError(f"variability needs at least 2 readings, got {len(values)}")
+    if not all(math.isfinite(v) for v in values):
+        raise UserError("variability needs finite readings (no NaN or infinity)")
+    mean = statistics.fmean(values)
+    stdev = statistics.stdev(values)
+    low, high = min(values), max(values)
+    return {
+        "n": float(len(values)),
+        "mean": mean,
+        "stdev": stdev,
+        "cv": stdev / mean if mean else None,
+        "min": low,
+        "max": high,
+        "relative_swing": (high - low) / mean if mean else None,
+    }
+
+
+def months_between(manufactured: str | _dt.date, purchased: str | _dt.date) -> int:
+    """Whole calendar months from manufacture to purchase: ``('2020-11', '2023-05')`` -> 30.
+
+    Takes ``YYYY-MM`` (or ``YYYY-MM-DD``, the day ignored) or a date.  The age of a used card at
+    purchase bounds how long it can have been worked; the result is negative when the purchase
+    precedes the manufacture date -- an inconsistency for the rule layer to flag.
+    """
+    start, end = _year_month(manufactured), _year_month(purchased)
+    return (end[0] - start[0]) * 12 + (end[1] - start[1])
+
+
+def _year_month(value: Any) -> tuple[int, int]:
+    if isinstance(value, _dt.date):
+        return value.year, value.month
+    match = re.fullmatch(r"(\d{4})-(\d{2})(?:-\d{2})?", str(value).strip())
+    if not match or not 1 <= int(match.group(2)) <= 12:
+        raise UserError(f"not a year and month: {value!r}", hint="write it as YYYY-MM, e.g. 2021-03")
+    return int(match.group(1)), int(match.group(2))

@@ -1,0 +1,468 @@
+"""Tests for engine.inspect_card against real nvidia-smi XML (see tests/data/nvidia_smi/SOURCES.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import socket
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from engine import inspect_card
+from engine.errors import UserError
+from engine.inspect_card import (
+    GpuReading,
+    clocks_changed,
+    memory_errors,
+    months_between,
+    parse_nvidia_smi_xml,
+    pcie_degraded,
+    power_limit_changed,
+    variability,
+)
+
+DATA = Path(__file__).parent / "data" / "nvidia_smi"
+
+
+def gpu0(name: str) -> GpuReading:
+    log = parse_nvidia_smi_xml(DATA / name)
+    assert len(log.gpus) == 1
+    return log.gpus[0]
+
+
+def minimal(gpu_body: str, root_extra: str = "") -> bytes:
+    """A hand-written report for cases the real files do not cover."""
+    return (
+        '<?xml version="1.0" ?>\n<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v12.dtd">\n'
+        f'<nvidia_smi_log>{root_extra}<gpu id="00000000:01:00.0">{gpu_body}</gpu></nvidia_smi_log>'
+    ).encode()
+
+
+# ----------------------------------------------------------------------------- real files
+def test_tesla_p100_old_format_data_center():
+    """netdata/netdata src/go/plugin/go.d/modules/nvidia_smi/testdata/tesla-p100.xml (driver 510)."""
+    log = parse_nvidia_smi_xml(DATA / "netdata_tesla-p100.xml")
+    assert (log.driver_version, log.cuda_version) == ("510.47.03", "11.6")
+    assert log.timestamp == "Sat Sep 17 17:06:50 2022"
+    g = log.gpus[0]
+    assert g.pci_bus_id == "00000000:00:04.0"
+    assert g.product_name == "Tesla P100-PCIE-16GB"
+    assert g.serial == "0324217145110"
+    assert g.uuid == "GPU-d3da8716-eaab-75db-efc1-60e88e1cd55e"
+    assert g.vbios_version == "86.00.52.00.02"
+    assert g.board_part_number is None  # this driver has no <board_part_number> ...
+    assert g.gpu_part_number == "900-2H400-6300-031"  # ... and gives the board's number here
+    assert (g.driver_version, g.cuda_version) == ("510.47.03", "11.6")
+    assert g.memory_total_mib == 16384
+    assert (g.pcie_gen_current, g.pcie_gen_max, g.link_width_current, g.link_width_max) == (3, 3, 16, 16)
+    assert g.ecc_mode_current is True
+    assert (g.ecc_volatile_sbe, g.ecc_volatile_dbe) == (0, 0)
+    assert (g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (3, 0)  # the <total> entries
+    assert (g.retired_pages_sbe, g.retired_pages_dbe, g.retired_pages_pending) == (0, 0, False)
+    assert g.remapped_rows_correctable is None and g.remapped_rows_failure is None  # <remapped_rows>N/A
+    assert g.power_draw_w == 26.16
+    assert (g.power_limit_w, g.default_power_limit_w, g.max_power_limit_w) == (250.0, 250.0, 250.0)
+    assert g.min_power_limit_w == 125.0
+    assert (g.clocks_graphics_mhz, g.clocks_sm_mhz, g.clocks_mem_mhz) == (405, 405, 715)
+    assert (g.applications_clocks_graphics_mhz, g.applications_clocks_mem_mhz) == (1189, 715)
+    assert (g.default_applications_clocks_graphics_mhz, g.default_applications_clocks_mem_mhz) == (1189, 715)
+    assert (g.max_clocks_graphics_mhz, g.max_clocks_sm_mhz, g.max_clocks_mem_mhz) == (1328, 1328, 715)
+    assert g.active_clock_event_reasons == []  # only gpu_idle is Active, and it is kept apart
+    assert g.gpu_idle is True
+    assert g.temperature_c == 38
+    assert g.fan_speed_percent is None  # passively cooled: N/A
+    assert g.performance_state == "P0"
+
+
+def test_a10g_remapped_rows_and_flat_ecc():
+    """influxdata/telegraf plugins/inputs/nvidia_smi/testdata/a10g.xml (driver 515)."""
+    g = gpu0("telegraf_a10g.xml")
+    assert g.product_name == "NVIDIA A10G"
+    assert g.serial == "0000000000000"  # as the cloud VM reports it
+    assert g.vbios_version == "94.02.75.00.01"
+    assert g.ecc_mode_current is True
+    assert (g.ecc_volatile_sbe, g.ecc_volatile_dbe, g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (0, 0, 0, 0)
+    assert (g.remapped_rows_correctable, g.remapped_rows_uncorrectable) == (0, 0)
+    assert (g.remapped_rows_pending, g.remapped_rows_failure) == (False, False)
+    assert g.retired_pages_sbe is None and g.retired_pages_pending is None  # N/A on Ampere
+    assert (g.pcie_gen_current, g.pcie_gen_max, g.link_width_current, g.link_width_max) == (1, 4, 8, 16)
+    assert g.fan_speed_percent == 0  # "0 %" is a reading, not unknown
+    assert g.performance_state == "P8"
+    assert g.power_draw_w == 25.58 and g.power_limit_w == 300.0
+    assert g.temperature_c == 17
+    link = pcie_degraded(g)
+    assert link is not None
+    assert (link.gen_below_max, link.width_below_max, link.at_idle) == (True, True, True)
+    assert link.degraded is True  # the width, not the idle generation, makes it degraded
+    errors = memory_errors(g)
+    assert errors.mechanism == "remapped_rows"
+    assert (errors.remapped_rows, errors.pending, errors.remap_failure) == (0, False, False)
+    assert errors.uncorrectable_ecc == 0
+
+
+def test_a100_new_format_535():
+    """influxdata/telegraf plugins/inputs/nvidia_smi/testdata/a100-sxm4-v12.xml (driver 535, MIG on)."""
+    log = parse_nvidia_smi_xml(DATA / "telegraf_a100-sxm4-v12.xml")
+    assert (log.driver_version, log.cuda_version) == ("535.54.03", "12.2")
+    assert log.timestamp == "Fri Aug  4 11:44:30 2023"
+    g = log.gpus[0]
+    assert g.product_name == "NVIDIA A100-SXM4-80GB"
+    assert g.serial == "1650522003820"
+    assert g.board_part_number == "692-2G506-0212-002"
+    assert g.gpu_part_number == "20B2-895-A1"
+    assert g.vbios_version == "92.00.36.00.02"
+    assert g.memory_total_mib == 81920  # the card's, not a MIG slice's 19968 MiB
+    assert g.ecc_mode_current is True
+    assert (g.ecc_volatile_sbe, g.ecc_volatile_dbe, g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (0, 0, 0, 0)
+    assert g.remapped_rows_pending is None  # <remapped_rows>N/A</remapped_rows> in MIG mode
+    assert g.power_draw_w == 67.03  # gpu_power_readings/power_draw
+    assert (g.power_limit_w, g.default_power_limit_w, g.max_power_limit_w) == (500.0, 500.0, 500.0)
+    assert (g.clocks_graphics_mhz, g.clocks_mem_mhz, g.max_clocks_graphics_mhz) == (1275, 1593, 1410)
+    assert g.active_clock_event_reasons == [] and g.gpu_idle is False
+    assert g.temperature_c == 27 and g.fan_speed_percent is None
+    assert g.utilization_gpu_percent is None
+    assert memory_errors(g).mechanism is None
+    assert power_limit_changed(g) is False and clocks_changed(g) is False
+
+
+def test_rtx3080_newest_format_consumer():
+    """influxdata/telegraf plugins/inputs/nvidia_smi/testdata/rtx-3080-v13.xml (driver 595)."""
+    log = parse_nvidia_smi_xml(DATA / "telegraf_rtx-3080-v13.xml")
+    assert (log.driver_version, log.cuda_version) == ("595.58.03", "13.2")
+    g = log.gpus[0]
+    assert g.product_name == "NVIDIA GeForce RTX 3080"
+    assert g.serial == "REDACTED"  # as committed
+    assert g.board_part_number is None and g.gpu_part_number == "2216-202-A1"
+    assert g.vbios_version == "94.02.71.40.72"
+    assert g.memory_total_mib == 10240
+    assert g.ecc_mode_current is None  # GeForce: N/A
+    assert (g.ecc_volatile_sbe, g.ecc_volatile_dbe, g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (None,) * 4
+    assert g.fan_speed_percent == 0
+    assert g.performance_state == "P2" and g.utilization_gpu_percent == 65
+    assert g.power_draw_w == 139.62  # average_power_draw: there is no <power_draw> any more
+    assert (g.power_limit_w, g.default_power_limit_w, g.max_power_limit_w) == (320.0, 320.0, 336.0)
+    # "Requested functionality has been deprecated" reads as unknown
+    assert g.applications_clocks_graphics_mhz is None and g.default_applications_clocks_mem_mhz is None
+    assert clocks_changed(g) is None
+    assert (g.clocks_graphics_mhz, g.clocks_mem_mhz, g.max_clocks_mem_mhz) == (1950, 9251, 9501)
+    assert g.active_clock_event_reasons == [] and g.gpu_idle is False
+    assert memory_errors(g).pending is None
+    link = pcie_degraded(g)
+    assert link is not None and link.degraded is False and link.at_idle is False
+
+
+def test_old_and_new_format_give_the_same_fields():
+    """clocks_throttle_reasons/power_readings (P100, driver 510) vs
+    clocks_event_reasons/gpu_power_readings (A100, driver 535): the same facts come out."""
+    old, new = gpu0("netdata_tesla-p100.xml"), gpu0("telegraf_a100-sxm4-v12.xml")
+    for field in ("power_draw_w", "power_limit_w", "default_power_limit_w", "max_power_limit_w",
+                  "ecc_aggregate_sbe", "ecc_aggregate_dbe", "gpu_idle", "clocks_graphics_mhz",
+                  "applications_clocks_graphics_mhz", "pcie_gen_current", "link_width_max"):
+        assert getattr(old, field) is not None, field
+        assert getattr(new, field) is not None, field
+    # the throttle-format derived file and the event-format derived file name reasons alike
+    throttled = gpu0("derived_tesla-p100_throttled-tuned.xml")
+    evented = gpu0("derived_rtx-3080-v13_event-reasons.xml")
+    assert throttled.active_clock_event_reasons == ["hw_slowdown", "hw_thermal_slowdown"]
+    assert evented.active_clock_event_reasons == ["sw_power_cap", "hw_slowdown", "sw_thermal_slowdown"]
+
+
+# ----------------------------------------------------------------------------- degraded (derived)
+def test_retired_pages_pending():
+    """derived_tesla-p100_retired-pages.xml: values changed from netdata's tesla-p100.xml."""
+    g = gpu0("derived_tesla-p100_retired-pages.xml")
+    assert (g.retired_pages_sbe, g.retired_pages_dbe, g.retired_pages_pending) == (3, 2, True)
+    assert (g.ecc_volatile_dbe, g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (2, 41, 2)
+    errors = memory_errors(g)
+    assert errors.mechanism == "retired_pages"
+    assert errors.retired_pages == 5
+    assert errors.pending is True
+    assert errors.uncorrectable_ecc == 2 and errors.correctable_ecc == 41
+    assert errors.remapped_rows is None and errors.remap_failure is None
+
+
+def test_throttled_and_tuned_card():
+    """derived_tesla-p100_throttled-tuned.xml: busy (P0, no gpu_idle), x4 gen 1, HW slowdown."""
+    g = gpu0("derived_tesla-p100_throttled-tuned.xml")
+    assert g.gpu_idle is False and g.utilization_gpu_percent == 100
+    link = pcie_degraded(g)
+    assert link is not None
+    assert (link.gen_below_max, link.width_below_max) == (True, True)
+    assert (link.at_idle, link.degraded) == (False, True)
+    assert (g.power_limit_w, g.default_power_limit_w) == (200.0, 250.0)
+    assert power_limit_changed(g) is True
+    assert (g.applications_clocks_graphics_mhz, g.default_applications_clocks_graphics_mhz) == (1328, 1189)
+    assert clocks_changed(g) is True
+    assert g.temperature_c == 84 and g.power_draw_w == 181.4
+
+
+def test_remap_failure():
+    """derived_a10g_remap-failure.xml: values changed from telegraf's a10g.xml."""
+    g = gpu0("derived_a10g_remap-failure.xml")
+    assert (g.remapped_rows_correctable, g.remapped_rows_uncorrectable) == (5, 3)
+    assert (g.remapped_rows_pending, g.remapped_rows_failure) == (True, True)
+    assert (g.ecc_volatile_dbe, g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (3, 17, 3)
+    errors = memory_errors(g)
+    assert errors.mechanism == "remapped_rows"
+    assert (errors.remapped_rows, errors.remapped_rows_uncorrectable) == (8, 3)
+    assert (errors.pending, errors.remap_failure, errors.uncorrectable_ecc) == (True, True, 3)
+
+
+def test_event_reasons_newest_format():
+    """derived_rtx-3080-v13_event-reasons.xml: values changed from telegraf's rtx-3080-v13.xml."""
+    g = gpu0("derived_rtx-3080-v13_event-reasons.xml")
+    assert "hw_slowdown" in g.active_clock_event_reasons
+    assert g.fan_speed_percent == 100 and g.temperature_c == 91
+    assert power_limit_changed(g) is True  # 240 W against a 320 W default
+    link = pcie_degraded(g)
+    assert link is not None
+    assert (link.gen_below_max, link.width_below_max, link.degraded) == (False, True, True)
+
+
+# ----------------------------------------------------------------------------- N/A and formats
+@pytest.mark.parametrize("marker", ["N/A", "[N/A]", "Not Supported", "[Not Supported]", "Unknown Error",
+                                    "Requested functionality has been deprecated", "", "  "])
+def test_unknown_markers_read_as_none(marker):
+    body = (f"<fan_speed>{marker}</fan_speed><temperature><gpu_temp>{marker}</gpu_temp></temperature>"
+            f"<power_readings><power_limit>{marker}</power_limit></power_readings>"
+            f"<ecc_mode><current_ecc>{marker}</current_ecc></ecc_mode><serial>{marker}</serial>")
+    g = parse_nvidia_smi_xml(minimal(body)).gpus[0]
+    assert g.fan_speed_percent is None and g.temperature_c is None and g.power_limit_w is None
+    assert g.ecc_mode_current is None and g.serial is None
+
+
+def test_numbers_with_units():
+    body = ("<fan_speed>30 %</fan_speed><temperature><gpu_temp>45 C</gpu_temp></temperature>"
+            "<gpu_power_readings><current_power_limit>300.00 W</current_power_limit>"
+            "<instant_power_draw>99.5 W</instant_power_draw></gpu_power_readings>"
+            "<clocks><graphics_clock>1410 MHz</graphics_clock></clocks>"
+            "<pci><pci_gpu_link_info><link_widths><current_link_width>16x</current_link_width>"
+            "</link_widths></pci_gpu_link_info></pci>")
+    g = parse_nvidia_smi_xml(minimal(body)).gpus[0]
+    assert (g.fan_speed_percent, g.temperature_c, g.power_limit_w) == (30, 45, 300.0)
+    assert (g.power_draw_w, g.clocks_graphics_mhz, g.link_width_current) == (99.5, 1410, 16)
+    assert g.link_width_max is None  # absent element
+
+
+def test_wrong_unit_is_unknown_not_misread():
+    body = "<power_readings><power_limit>300 mW</power_limit></power_readings>"
+    g = parse_nvidia_smi_xml(minimal(body)).gpus[0]
+    assert g.power_limit_w is None
+
+
+def test_old_ecc_total_na_sums_the_kinds():
+    body = ("<ecc_errors><aggregate><single_bit><device_memory>4</device_memory><l1_cache>N/A</l1_cache>"
+            "<l2_cache>1</l2_cache><total>N/A</total></single_bit>"
+            "<double_bit><device_memory>N/A</device_memory><total>N/A</total></double_bit>"
+            "</aggregate></ecc_errors>")
+    g = parse_nvidia_smi_xml(minimal(body)).gpus[0]
+    assert (g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (5, None)
+    assert g.ecc_volatile_sbe is None
+
+
+def test_old_ecc_total_wins_over_the_kinds_listed():
+    """The total may count kinds the file does not list, so it is used where it is a number."""
+    body = ("<ecc_errors><volatile><single_bit><device_memory>4</device_memory><total>7</total></single_bit>"
+            "</volatile></ecc_errors>")
+    assert parse_nvidia_smi_xml(minimal(body)).gpus[0].ecc_volatile_sbe == 7
+
+
+def test_flat_ecc_sums_sram_and_dram_including_split_sram_uncorrectable():
+    """The layout of driver 555+ (an L4 report): sram_uncorrectable split into parity and secded."""
+    body = ("<ecc_errors><volatile><sram_correctable>2</sram_correctable>"
+            "<sram_uncorrectable_parity>1</sram_uncorrectable_parity>"
+            "<sram_uncorrectable_secded>0</sram_uncorrectable_secded><dram_correctable>7</dram_correctable>"
+            "<dram_uncorrectable>1</dram_uncorrectable></volatile>"
+            "<aggregate><sram_threshold_exceeded>No</sram_threshold_exceeded></aggregate></ecc_errors>")
+    g = parse_nvidia_smi_xml(minimal(body)).gpus[0]
+    assert (g.ecc_volatile_sbe, g.ecc_volatile_dbe) == (9, 2)
+    assert (g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (None, None)
+
+
+def test_power_sections_are_not_mixed():
+    na = "<current_power_limit>N/A</current_power_limit><default_power_limit>N/A</default_power_limit>"
+    body = (f"<gpu_power_readings>{na}</gpu_power_readings>"
+            "<module_power_readings><current_power_limit>900.00 W</current_power_limit>"
+            "<default_power_limit>1000.00 W</default_power_limit></module_power_readings>")
+    g = parse_nvidia_smi_xml(minimal(body)).gpus[0]
+    assert (g.power_limit_w, g.default_power_limit_w) == (900.0, 1000.0)
+
+
+def test_gpu_power_section_comes_before_module_and_legacy():
+    body = ("<power_readings><power_limit>250.00 W</power_limit></power_readings>"
+            "<gpu_power_readings><current_power_limit>500.00 W</current_power_limit></gpu_power_readings>"
+            "<module_power_readings><current_power_limit>1000.00 W</current_power_limit>"
+            "</module_power_readings>")
+    assert parse_nvidia_smi_xml(minimal(body)).gpus[0].power_limit_w == 500.0
+
+
+def test_several_gpus_and_missing_sections():
+    data = (b"<nvidia_smi_log><driver_version>550.54.14</driver_version>"
+            b"<cuda_version>Not Found</cuda_version>"
+            b'<gpu id="0"><product_name>A</product_name></gpu>'
+            b'<gpu id="1"><product_name>B</product_name></gpu>'
+            b"</nvidia_smi_log>")
+    log = parse_nvidia_smi_xml(data)
+    assert [g.product_name for g in log.gpus] == ["A", "B"]
+    assert log.cuda_version is None and log.gpus[1].driver_version == "550.54.14"
+    g = log.gpus[0]
+    assert pcie_degraded(g) is None and power_limit_changed(g) is None and clocks_changed(g) is None
+    assert memory_errors(g).mechanism is None and g.active_clock_event_reasons == [] and g.gpu_idle is None
+
+
+def test_reading_is_frozen():
+    g = gpu0("telegraf_a10g.xml")
+    with pytest.raises(ValidationError):
+        g.temperature_c = 5  # type: ignore[misc]
+
+
+def test_external_dtd_is_never_fetched(monkeypatch):
+    """The DOCTYPE line names a DTD; parsing must not try to load it."""
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    data = (b'<?xml version="1.0" ?>\n<!DOCTYPE nvidia_smi_log SYSTEM "http://example.invalid/nvsmi_device_v12.dtd">'
+            b"<nvidia_smi_log><gpu><product_name>X</product_name></gpu></nvidia_smi_log>")
+    assert parse_nvidia_smi_xml(data).gpus[0].product_name == "X"
+    assert parse_nvidia_smi_xml(DATA / "telegraf_a10g.xml").gpus[0].product_name == "NVIDIA A10G"
+
+
+# ----------------------------------------------------------------------------- refused input
+BOMB = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<nvidia_smi_log><gpu><product_name>&lol4;</product_name></gpu></nvidia_smi_log>"""
+
+XXE = b"""<?xml version="1.0"?>
+<!DOCTYPE nvidia_smi_log [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<nvidia_smi_log><gpu><product_name>&xxe;</product_name></gpu></nvidia_smi_log>"""
+
+BAD_INPUTS = {
+    "truncated": (DATA / "telegraf_a10g.xml").read_bytes()[:5000],
+    "not-xml": b"No devices were found\n",
+    "empty": b"",
+    "wrong-root": b'<?xml version="1.0"?><html><body>nvidia</body></html>',
+    "no-gpu": b"<nvidia_smi_log><driver_version>550.54.14</driver_version></nvidia_smi_log>",
+    "billion-laughs": BOMB,
+    "external-entity": XXE,
+    "unknown-encoding": b'<?xml version="1.0" encoding="klingon"?><nvidia_smi_log><gpu/></nvidia_smi_log>',
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_INPUTS))
+def test_bad_file_is_a_user_error_naming_the_path(tmp_path, kind):
+    path = tmp_path / f"{kind}.xml"
+    path.write_bytes(BAD_INPUTS[kind])
+    with pytest.raises(UserError) as caught:
+        parse_nvidia_smi_xml(path)
+    assert caught.value.where == str(path)
+    assert str(path) in str(caught.value)
+    assert "not valid nvidia-smi XML" in caught.value.message
+
+
+def test_hostile_xml_says_it_was_refused(tmp_path):
+    for name, data in (("bomb.xml", BOMB), ("xxe.xml", XXE)):
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(UserError, match="refused unsafe XML"):
+            parse_nvidia_smi_xml(path)
+
+
+def test_unreadable_paths(tmp_path):
+    for path in (tmp_path / "missing.xml", tmp_path):
+        with pytest.raises(UserError, match="cannot read nvidia-smi XML") as caught:
+            parse_nvidia_smi_xml(path)
+        assert caught.value.where == str(path)
+
+
+def test_oversized_file_is_refused(monkeypatch):
+    monkeypatch.setattr(inspect_card, "MAX_XML_BYTES", 1000)
+    with pytest.raises(UserError, match="larger than 1000 bytes"):
+        parse_nvidia_smi_xml(DATA / "telegraf_a10g.xml")
+
+
+def test_bytes_input_names_itself():
+    with pytest.raises(UserError) as caught:
+        parse_nvidia_smi_xml(b"<oops")
+    assert caught.value.where == "nvidia-smi XML"
+    with pytest.raises(UserError) as caught:
+        parse_nvidia_smi_xml(b"<oops", where="upload #3")
+    assert caught.value.where == "upload #3"
+
+
+# ----------------------------------------------------------------------------- derived signals
+@pytest.mark.parametrize(("limit", "default", "expected"), [
+    (250.0, 250.0, False),
+    (252.5, 250.0, False),  # exactly 1 %: not more than 1 %
+    (252.6, 250.0, True),
+    (247.0, 250.0, True),
+    (None, 250.0, None),
+    (250.0, None, None),
+])
+def test_power_limit_changed(limit, default, expected):
+    assert power_limit_changed(GpuReading(power_limit_w=limit, default_power_limit_w=default)) is expected
+
+
+def test_clocks_changed_uses_the_pairs_it_can_read():
+    same = GpuReading(applications_clocks_mem_mhz=5001, default_applications_clocks_mem_mhz=5001)
+    lowered = GpuReading(applications_clocks_mem_mhz=5001, default_applications_clocks_mem_mhz=6251)
+    assert clocks_changed(same) is False
+    assert clocks_changed(lowered) is True
+    assert clocks_changed(GpuReading(applications_clocks_graphics_mhz=1710)) is None
+
+
+@pytest.mark.parametrize(("pstate", "idle", "at_idle", "degraded"), [
+    ("P8", None, True, False),  # generation lowered at idle: power saving
+    ("P0", True, True, False),  # gpu_idle limiter active
+    ("P0", False, False, True),  # busy and still on a lower generation
+    ("P2", None, False, True),
+    (None, None, None, None),  # cannot tell whether it idles
+])
+def test_pcie_generation_below_max(pstate, idle, at_idle, degraded):
+    reading = GpuReading(pcie_gen_current=1, pcie_gen_max=4, link_width_current=16, link_width_max=16,
+                         performance_state=pstate, gpu_idle=idle)
+    link = pcie_degraded(reading)
+    assert link is not None
+    assert (link.gen_below_max, link.width_below_max) == (True, False)
+    assert (link.at_idle, link.degraded) == (at_idle, degraded)
+
+
+def test_variability_hand_computed():
+    # fan speed readings: mean (30+85+40+90)/4 = 61.25; squared deviations from the mean
+    # 31.25^2 + 23.75^2 + 21.25^2 + 28.75^2 = 976.5625 + 564.0625 + 451.5625 + 826.5625 = 2818.75
+    stats = variability([30, 85, 40, 90])
+    assert stats["n"] == 4
+    assert stats["mean"] == 61.25
+    assert stats["stdev"] == pytest.approx(math.sqrt(2818.75 / 3))  # 30.6526...
+    assert stats["cv"] == pytest.approx(math.sqrt(2818.75 / 3) / 61.25)  # 0.50045...
+    assert (stats["min"], stats["max"]) == (30, 90)
+    assert stats["relative_swing"] == pytest.approx(60 / 61.25)  # 0.97959...
+
+
+def test_variability_steady_and_edge_cases():
+    steady = variability([182.0, 182.0, 182.0])
+    assert (steady["stdev"], steady["cv"], steady["relative_swing"]) == (0.0, 0.0, 0.0)
+    zero = variability([-1.0, 1.0])
+    assert zero["mean"] == 0.0 and zero["cv"] is None and zero["relative_swing"] is None
+    with pytest.raises(UserError, match="at least 2"):
+        variability([40.0])
+    with pytest.raises(UserError, match="finite"):
+        variability([40.0, float("nan")])
+
+
+def test_months_between():
+    assert months_between("2020-11", "2023-05") == 30
+    assert months_between("2023-05", "2023-05") == 0
+    assert months_between("2021-03-17", dt.date(2022, 3, 1)) == 12
+    assert months_between("2023-05", "2020-11") == -30  # purchase before manufacture: flagged by rules
+    for bad in ("2020-13", "Nov 2020", "20-11", ""):
+        with pytest.raises(UserError, match="not a year and month"):
+            months_between(bad, "2023-05")
