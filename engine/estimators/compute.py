@@ -1,0 +1,131 @@
+"""Compute: training FLOPs and time, prefill and decode speed.
+
+* Training FLOPs = 6 x N x D for full training (forward 2ND + backward 4ND), where N counts
+  the parameters a token is multiplied through (the input embedding is a lookup, the
+  output head a matmul; MoE: active experts only), plus causal attention 6 x layers x
+  seq x hidden per token. LoRA/QLoRA skip the frozen weights' gradients: 4ND. Gradient
+  checkpointing recomputes the forward: +2ND. (Kaplan et al. 2020; Chowdhery et al. 2022,
+  PaLM appendix B; Korthikanti et al. 2022 for recomputation.)
+* Time = FLOPs / (GPUs x dense peak x MFU x scaling efficiency).
+* Decode of one token reads every active weight once and the KV cache of the context:
+  time = bytes / (bandwidth x efficiency) + layers x per-layer overhead, or the FLOP time
+  2 x N x batch / (peak x utilisation) when a large batch makes it compute-bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..kbschema import Gpu
+from ..shape import Shape
+from . import Term
+
+
+def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:
+    n = shape.matmul_params_active
+    attn = 6.0 * shape.layers * seq * shape.q_dim  # causal: half of the 12 L s h of a full mask
+    if method == "full":
+        mult, what = 6.0, "6 (forward 2 + backward 4)"
+    else:
+        mult, what = 4.0, "4 (forward 2 + activation gradients 2; frozen weights need no weight gradients)"
+    if checkpointing:
+        mult += 2.0
+        what += " + 2 (checkpointing recomputes the forward)"
+    per_token = mult * n + attn * (mult / 6.0)
+    return Term(
+        "training_flops", per_token * tokens, "FLOP",
+        f"tokens x ({what} x matmul params + causal attention {mult:g} x layers x seq x hidden)",
+        {"tokens": tokens, "matmul_params": n, "multiplier": mult, "layers": shape.layers, "seq": seq,
+         "attention_flops_per_token": attn * mult / 6.0},
+    )
+
+
+@dataclass(frozen=True)
+class Peak:
+    tflops: float
+    kind: str  # which datasheet figure was used
+    note: str = ""
+
+
+def peak_for(gpu: Gpu, precision: str) -> Peak:
+    """The dense peak a job in ``precision`` runs at, with graceful fallbacks.
+
+    bf16 without hardware support runs at the FP32 rate (emulated); fp16 without tensor
+    cores at the packed-half rate; fp32 matmuls use FP32 (PyTorch disables TF32 for
+    matmuls by default since 1.12); fp8 without FP8 units falls back to bf16/fp16.
+    """
+    p = gpu.peaks
+    if precision in ("fp8",):
+        if p.fp8:
+            return Peak(p.fp8, "fp8 tensor")
+        precision = "bf16"
+    if precision in ("bf16", "int8", "int4"):
+        if p.bf16:
+            return Peak(p.bf16, "bf16 tensor")
+        if precision != "bf16" and p.fp16:
+            return Peak(p.fp16, "fp16 tensor")
+        return Peak(p.fp32, "fp32 (no bf16 units: emulated)", "this GPU has no bf16 hardware path")
+    if precision == "fp16":
+        if p.fp16:
+            return Peak(p.fp16, "fp16 tensor")
+        if p.fp16_nontensor:
+            return Peak(p.fp16_nontensor, "fp16 packed (no tensor cores)", "no tensor cores")
+        return Peak(p.fp32, "fp32", "no fp16 hardware path")
+    return Peak(p.fp32, "fp32")
+
+
+def training_time(flops: float, gpus: int, peak_tflops: float, mfu: float, efficiency: float,
+                  slowdown: float = 1.0) -> tuple[Term, Term]:
+    """(GPU-hours, wall hours) for ``flops`` on ``gpus`` GPUs."""
+    per_gpu = peak_tflops * 1e12 * mfu * efficiency / slowdown
+    wall_s = flops / (gpus * per_gpu)
+    inputs = {"flops": flops, "gpus": gpus, "peak_tflops": peak_tflops, "mfu": mfu,
+              "scaling_efficiency": efficiency, "slowdown": slowdown}
+    wall = Term("wall_hours", wall_s / 3600, "h",
+                "FLOPs / (GPUs x peak x MFU x scaling efficiency" + (" / offload slowdown" if slowdown != 1 else "")
+                + ") / 3600", inputs)
+    hours = Term("gpu_hours", wall_s * gpus / 3600, "GPU-h", "wall hours x GPUs", inputs)
+    return hours, wall
+
+
+def decode_bytes_per_token(shape: Shape, weight_bytes: float, batch: int, precision: str) -> float:
+    """Weight bytes read per decode step: everything but the input embedding (a row lookup;
+    quantized formats keep it at 16 bit); MoE: the experts that ``batch`` tokens route to."""
+    embed = shape.embedding_params * (4 if precision == "fp32" else 2) if not shape.tied else 0.0
+    readable = weight_bytes - embed
+    if shape.moe:
+        e, k = shape.experts, shape.experts_per_token
+        touched = e * (1 - (1 - k / e) ** batch)
+        expert_share = max(shape.params - shape.active_params, 0.0) / shape.params * (e / (e - k))
+        expert_bytes = readable * expert_share
+        readable = readable - expert_bytes + expert_bytes * touched / e
+    return readable
+
+
+def decode_speed(shape: Shape, gpu: Gpu, *, weight_bytes: float, kv_bytes_per_seq: float, batch: int,
+                 tp: int, precision: str, bw_eff: float, layer_overhead_us: float, util: float,
+                 tp_latency_us: float = 0.0) -> tuple[Term, Term]:
+    """(tokens/s of one sequence, aggregate tokens/s) at ``batch`` sequences decoded together."""
+    read = decode_bytes_per_token(shape, weight_bytes, batch, precision) + kv_bytes_per_seq * batch
+    bw = gpu.memory.bandwidth_gb_s * 1e9 * bw_eff * tp
+    mem_s = read / bw
+    flop_s = 2 * shape.matmul_params_active * batch / (peak_for(gpu, precision).tflops * 1e12 * util * tp)
+    overhead_s = shape.layers * (layer_overhead_us + 2 * tp_latency_us) * 1e-6
+    step = max(mem_s, flop_s) + overhead_s
+    bound = "memory bandwidth" if mem_s >= flop_s else "compute"
+    inputs = {"bytes_read_per_step": read, "bandwidth_gb_s": gpu.memory.bandwidth_gb_s, "efficiency": bw_eff,
+              "gpus": tp, "batch": batch, "layers": shape.layers, "layer_overhead_us": layer_overhead_us,
+              "memory_time_ms": mem_s * 1e3, "compute_time_ms": flop_s * 1e3, "bound": bound}
+    single = Term("decode_tokens_per_s", 1 / step, "tok/s",
+                  "1 / (max(bytes read / (bandwidth x efficiency), 2 x params x batch / (peak x util)) "
+                  "+ layers x overhead)", inputs, note=f"{bound}-bound")
+    total = Term("decode_tokens_per_s_total", batch / step, "tok/s", "batch / step time", inputs)
+    return single, total
+
+
+def prefill_speed(shape: Shape, gpu: Gpu, precision: str, tokens: int, tp: int, util: float) -> Term:
+    flops = 2 * shape.matmul_params_active * tokens + 2 * shape.layers * tokens * tokens * shape.q_dim
+    per_s = peak_for(gpu, precision).tflops * 1e12 * util * tp
+    return Term("prefill_tokens_per_s", tokens / (flops / per_s), "tok/s",
+                "tokens / ((2 x params x tokens + attention) / (peak x utilisation))",
+                {"tokens": tokens, "flops": flops, "utilisation": util, "gpus": tp})
