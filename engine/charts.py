@@ -1,0 +1,313 @@
+"""Chart geometry for the HTML report: series in, SVG coordinates out.
+
+Each function takes the series a result carries in ``result.charts`` and returns a plain
+dict of numbers (rounded to 0.1 px) and labels that a template only has to place; it
+returns ``None`` when there is nothing to draw (missing, empty or malformed series), so a
+report never fails because a chart could not be drawn.  Labels on the axes are made by the
+``fmt_*`` callables the caller passes (the report's own number formatting and language);
+nothing here knows about languages, currencies or HTML.
+
+Coordinates are SVG user units with the origin at the top left.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+MEMORY_KINDS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
+"""The order of the memory parts in a stacked bar (unknown kinds follow, in first-seen order)."""
+
+Fmt = Callable[[float], str]
+
+
+def _r(v: float) -> float:
+    return round(float(v), 1)
+
+
+def _number(v: Any) -> float | None:
+    """A finite float, or None for anything else (None, strings, NaN, booleans)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    f = float(v)
+    return f if math.isfinite(f) else None
+
+
+# ------------------------------------------------------------------------------------ ticks
+def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """Round tick values (1, 2, 2.5 or 5 x 10^k steps) covering ``[lo, hi]``, about ``count`` of them."""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return []
+    if hi < lo:
+        lo, hi = hi, lo
+    if hi == lo:
+        hi = lo + (abs(lo) or 1.0)
+    raw = (hi - lo) / max(1, count)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    start = math.floor(lo / step + 1e-9) * step
+    ticks = []
+    v = start
+    while v <= hi + step * 1e-9 and len(ticks) < 50:
+        ticks.append(round(v, 10))
+        v += step
+    if ticks and ticks[-1] < hi - step * 1e-9:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Ticks for a log axis over ``[lo, hi]`` (both > 0): 1-2-5 per decade, or decades alone when wide."""
+    if not (lo > 0 and hi > 0 and math.isfinite(lo) and math.isfinite(hi)):
+        return []
+    if hi < lo:
+        lo, hi = hi, lo
+    e0, e1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    mults = (1, 2, 5) if e1 - e0 <= 3 else (1,)
+    ticks = [m * 10.0**e for e in range(e0, e1 + 1) for m in mults]
+    inside = [t for t in ticks if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9)]
+    return inside if len(inside) >= 2 else [10.0**e0, 10.0**e1]
+
+
+class _Axis:
+    """Maps data values to pixels, linear or logarithmic."""
+
+    def __init__(self, lo: float, hi: float, p0: float, p1: float, log: bool = False):
+        self.log = log
+        self.p0, self.p1 = p0, p1
+        if log:
+            lo, hi = math.log10(lo), math.log10(hi)
+        if hi == lo:
+            hi = lo + 1.0
+        self.lo, self.hi = lo, hi
+
+    def __call__(self, v: float) -> float:
+        if self.log:
+            v = math.log10(v)
+        return _r(self.p0 + (v - self.lo) / (self.hi - self.lo) * (self.p1 - self.p0))
+
+
+def _floor125(v: float) -> float:
+    e = math.floor(math.log10(v))
+    return next(m * 10.0**e for m in (5, 2, 1) if m * 10.0**e <= v * (1 + 1e-9))
+
+
+def _ceil125(v: float) -> float:
+    e = math.floor(math.log10(v))
+    return next(m * 10.0**e for m in (1, 2, 5, 10) if m * 10.0**e >= v * (1 - 1e-9))
+
+
+def _range(values: Sequence[float], log: bool) -> tuple[float, float, list[float]]:
+    """Axis bounds and ticks that include every value (a linear axis starts at 0; a log axis
+    runs between the neighbouring 1-2-5 values)."""
+    lo, hi = min(values), max(values)
+    if log:
+        lo_t, hi_t = _floor125(lo), _ceil125(hi)
+        return lo_t, hi_t, log_ticks(lo_t, hi_t)
+    ticks = nice_ticks(min(0.0, lo), hi)
+    return ticks[0], ticks[-1], ticks
+
+
+def _wide(values: Sequence[float], ratio: float = 20.0) -> bool:
+    """A log axis is worth it when every value is positive and they span more than ``ratio``."""
+    return bool(values) and min(values) > 0 and max(values) / min(values) > ratio
+
+
+# ----------------------------------------------------------------------------- memory bars
+def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 760, label_h: int = 16, bar_h: int = 20,
+                gap: int = 14, left: int = 12, right: int = 150, max_rows: int = 16) -> dict | None:
+    """Stacked horizontal bars of each candidate's memory per GPU, by kind, with its capacity.
+
+    ``series``: ``[{"label", "capacity", "usable", "parts": {kind: bytes}}]``.  Rows whose parts
+    are all missing are skipped; at most ``max_rows`` rows are drawn (``omitted`` counts the rest).
+    Each row has its label above the bar, the segments (``kind``, ``x``, ``w``, ``value``), the
+    ``capacity_x`` and ``usable_x`` marker positions and ``over`` when the total exceeds the usable
+    memory (or the capacity when no usable figure is given).
+    """
+    if not isinstance(series, (list, tuple)):
+        return None
+    rows_in = []
+    for item in series:
+        if not isinstance(item, dict):
+            continue
+        parts_raw = item.get("parts") or {}
+        parts = {str(k): v for k, v in ((k, _number(v)) for k, v in parts_raw.items())
+                 if v is not None and v > 0} if isinstance(parts_raw, dict) else {}
+        if not parts:
+            continue
+        rows_in.append((str(item.get("label", "")), _number(item.get("capacity")),
+                        _number(item.get("usable")), parts))
+    if not rows_in:
+        return None
+    omitted = max(0, len(rows_in) - max_rows)
+    rows_in = rows_in[:max_rows]
+    kinds = [k for k in MEMORY_KINDS if any(k in r[3] for r in rows_in)]
+    kinds += [k for r in rows_in for k in r[3] if k not in kinds and k not in MEMORY_KINDS]
+    kinds = list(dict.fromkeys(kinds))
+    top_value = max(max(sum(r[3].values()), r[1] or 0, r[2] or 0) for r in rows_in)
+    ticks = nice_ticks(0, top_value)
+    x0, x1 = left, width - right
+    axis = _Axis(0, ticks[-1], x0, x1)
+    row_h = label_h + bar_h + gap
+    top = 8
+    rows = []
+    for i, (label, capacity, usable, parts) in enumerate(rows_in):
+        y_label = top + i * row_h + label_h - 4
+        y_bar = top + i * row_h + label_h
+        segments, acc = [], 0.0
+        for kind in kinds:
+            v = parts.get(kind)
+            if not v:
+                continue
+            xa, xb = axis(acc), axis(acc + v)
+            acc += v
+            segments.append({"kind": kind, "x": xa, "w": _r(max(xb - xa, 0.5)), "value": v,
+                             "label": fmt(v), "show_label": xb - xa >= 58, "tx": _r((xa + xb) / 2)})
+        limit = usable if usable is not None else capacity
+        rows.append({
+            "label": label, "y_label": _r(y_label), "y": _r(y_bar), "h": bar_h,
+            "ty": _r(y_bar + bar_h / 2 + 4), "segments": segments, "total": acc, "total_label": fmt(acc),
+            "end_x": axis(acc),
+            "capacity": capacity, "capacity_label": fmt(capacity) if capacity is not None else "",
+            "capacity_x": axis(capacity) if capacity is not None else None,
+            "usable": usable, "usable_label": fmt(usable) if usable is not None else "",
+            "usable_x": axis(usable) if usable is not None else None,
+            "marker_y0": _r(y_bar - 4), "marker_y1": _r(y_bar + bar_h + 4),
+            "over": bool(limit is not None and acc > limit),
+        })
+    plot_bottom = top + len(rows) * row_h - gap + 6
+    return {
+        "width": width, "height": int(plot_bottom + 24),
+        "x0": x0, "x1": x1, "y0": top, "y1": _r(plot_bottom), "text_x": x1 + 10,
+        "ticks": [{"x": axis(t), "label": fmt(t)} for t in ticks],
+        "tick_label_y": _r(plot_bottom + 16),
+        "kinds": kinds, "rows": rows, "omitted": omitted,
+    }
+
+
+# ------------------------------------------------------------------------------ cost curve
+def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 760, height: int = 320,
+               left: int = 78, right: int = 70, top: int = 16, bottom: int = 42,
+               keys: Iterable[str] = ("rent", "buy")) -> dict | None:
+    """Cumulative cost over months, one polyline per series, with the break-even point marked.
+
+    ``curve``: ``{"months": [0..N], "rent": [...], "buy": [...], "break_even_month": int | None}``.
+    Points whose month or value is not a finite number are dropped; a series with fewer than two
+    points is left out; ``None`` when no series is left.  ``break_even`` is the marker (on the
+    ``buy`` line at that month) or ``None`` when the month is missing or outside the curve.
+    """
+    if not isinstance(curve, dict) or not isinstance(curve.get("months"), (list, tuple)):
+        return None
+    months = [_number(m) for m in curve["months"]]
+    data: dict[str, list[tuple[float, float]]] = {}
+    for key in keys:
+        values = curve.get(key)
+        if not isinstance(values, (list, tuple)):
+            continue
+        pts = [(m, v) for m, v in zip(months, (_number(v) for v in values), strict=False)
+               if m is not None and v is not None]
+        if len(pts) >= 2:
+            data[key] = pts
+    if not data:
+        return None
+    all_x = [p[0] for pts in data.values() for p in pts]
+    all_y = [p[1] for pts in data.values() for p in pts]
+    xt = nice_ticks(min(all_x), max(all_x), 6)
+    xt = [t for t in xt if min(all_x) <= t <= max(all_x)] or [min(all_x), max(all_x)]
+    y_lo, y_hi, yt = _range(all_y, log=False)
+    x0, x1, y0, y1 = left, width - right, top, height - bottom
+    ax = _Axis(min(all_x), max(all_x), x0, x1)
+    ay = _Axis(y_lo, y_hi, y1, y0)
+    series = []
+    for key, pts in data.items():
+        coords = [(ax(m), ay(v)) for m, v in pts]
+        step = max(1, math.ceil(len(coords) / 25))
+        series.append({
+            "key": key,
+            "points": " ".join(f"{x:g},{y:g}" for x, y in coords),
+            "markers": [{"x": x, "y": y} for x, y in coords[::step]],
+            "end_x": coords[-1][0], "end_y": coords[-1][1], "end_value": pts[-1][1],
+            "end_label": fmt_y(pts[-1][1]),
+        })
+    # keep the end labels of the series apart
+    ends = sorted(series, key=lambda s: s["end_y"])
+    for a, b in zip(ends, ends[1:], strict=False):
+        if b["end_y"] - a["end_y"] < 14:
+            b["end_y"] = _r(a["end_y"] + 14)
+    be = None
+    month = _number(curve.get("break_even_month"))
+    if month is not None and min(all_x) <= month <= max(all_x):
+        ref = data.get("buy") or next(iter(data.values()))
+        value = next((v for m, v in ref if m == month), None)
+        if value is None:  # between points: interpolate on the reference line
+            before = [p for p in ref if p[0] <= month]
+            after = [p for p in ref if p[0] >= month]
+            if before and after:
+                (ma, va), (mb, vb) = before[-1], after[0]
+                value = va if mb == ma else va + (vb - va) * (month - ma) / (mb - ma)
+        if value is not None:
+            x = ax(month)
+            be = {"month": month, "value": value, "x": x, "y": ay(value), "y0": y0, "y1": y1,
+                  "label_x": _r(x + 6 if x < (x0 + x1) / 2 else x - 6),
+                  "anchor": "start" if x < (x0 + x1) / 2 else "end", "month_label": fmt_x(month),
+                  "value_label": fmt_y(value)}
+    return {
+        "width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
+        "xticks": [{"x": ax(t), "label": fmt_x(t)} for t in xt],
+        "yticks": [{"y": ay(t), "label": fmt_y(t)} for t in yt],
+        "series": series, "break_even": be,
+        "x_title_x": _r((x0 + x1) / 2), "x_title_y": height - 6,
+    }
+
+
+# ------------------------------------------------------------------------ time vs cost
+def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 760, height: int = 360,
+              left: int = 78, right: int = 150, top: int = 16, bottom: int = 46) -> dict | None:
+    """A scatter of the candidates: wall-clock time (x) against cost (y), log axes where wide.
+
+    ``points``: ``[{"label", "wall_days", "cost_usd", "feasible", "chosen"}]``.  A point without a
+    positive time or cost cannot be placed and is listed in ``omitted``.  Each placed point
+    carries its label position, nudged down where it would overlap an earlier label.
+    """
+    if not isinstance(points, (list, tuple)):
+        return None
+    placed, omitted = [], []
+    for p in points:
+        if not isinstance(p, dict):
+            continue
+        x, y = _number(p.get("wall_days")), _number(p.get("cost_usd"))
+        label = str(p.get("label", ""))
+        if x is None or y is None or x <= 0 or y <= 0:
+            omitted.append(label)
+            continue
+        placed.append({"label": label, "xv": x, "yv": y, "feasible": bool(p.get("feasible", True)),
+                       "chosen": bool(p.get("chosen", False))})
+    if not placed:
+        return None
+    xs, ys = [p["xv"] for p in placed], [p["yv"] for p in placed]
+    xlog, ylog = _wide(xs), _wide(ys)
+    x_lo, x_hi, xt = _range(xs, xlog)
+    y_lo, y_hi, yt = _range(ys, ylog)
+    x0, x1, y0, y1 = left, width - right, top, height - bottom
+    ax = _Axis(x_lo, x_hi, x0, x1, xlog)
+    ay = _Axis(y_lo, y_hi, y1, y0, ylog)
+    taken: list[tuple[float, float]] = []
+    for p in sorted(placed, key=lambda q: (not q["chosen"], q["yv"])):
+        p["x"], p["y"] = ax(p["xv"]), ay(p["yv"])
+        p["anchor"] = "start" if p["x"] < x1 - 40 else "end"
+        p["lx"] = _r(p["x"] + 9 if p["anchor"] == "start" else p["x"] - 9)
+        ly = p["y"] + 4
+        while any(abs(ly - ty) < 13 and abs(p["lx"] - tx) < 120 for tx, ty in taken):
+            ly += 13
+        p["ly"] = _r(min(ly, height - 4))
+        taken.append((p["lx"], p["ly"]))
+    placed.sort(key=lambda q: q["chosen"])  # the chosen point is drawn last, on top
+    return {
+        "width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
+        "xlog": xlog, "ylog": ylog,
+        "xticks": [{"x": ax(t), "label": fmt_x(t)} for t in xt],
+        "yticks": [{"y": ay(t), "label": fmt_y(t)} for t in yt],
+        "points": placed, "omitted": omitted,
+        "x_title_x": _r((x0 + x1) / 2), "x_title_y": height - 6,
+    }

@@ -1,0 +1,112 @@
+"""``gpuwise estimate``: the numbers alone, with the formula behind each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import knowledge as knowledge_mod
+from .errors import UserError
+from .estimators import Term
+from .evaluate import Evaluation, evaluate, memory_for, requested_strategy
+from .inputs import Requirements, coerce
+from .job import Job, resolve
+from .results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
+from .estimators import compute as C
+
+
+def term_out(t: Term) -> FormulaTerm:
+    return FormulaTerm(name=t.name, value=float(t.value), unit=t.unit, formula=t.formula,
+                       inputs=_jsonable(t.inputs), note=t.note)
+
+
+def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, float) and v != v:  # NaN
+            v = None
+        elif isinstance(v, float) and v in (float("inf"), float("-inf")):
+            v = None
+        elif isinstance(v, dict):
+            v = _jsonable(v)
+        out[k] = v
+    return out
+
+
+def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryOut:
+    nodes = ev.nodes if ev else 1
+    host = ev.numbers.get("host_ram_needed_bytes_per_node", 0.0) if ev else 0.0
+    return MemoryOut(
+        per_gpu_bytes=int(round(mem.per_gpu)),
+        total_bytes=int(round(mem.per_gpu * count)),
+        breakdown=mem.breakdown(),
+        usable_per_gpu_bytes=int(ev.usable) if ev else None,
+        capacity_per_gpu_bytes=int(ev.capacity) if ev else None,
+        layout=mem.layout,
+        peak_phase=mem.peak_phase,
+        phases={k: int(round(v)) for k, v in mem.phases.items()},
+        host_ram_bytes_per_node=int(round(host)) if nodes else 0,
+        offload_target=mem.offload_target,
+        terms=[term_out(t) for t in mem.terms()],
+        notes=list(mem.notes),
+    )
+
+
+def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = None,
+             knowledge: str | None = None) -> EstimateResult:
+    req: Requirements = coerce(Requirements, requirements)
+    kb = knowledge_mod.load(knowledge)
+    where = str(requirements) if isinstance(requirements, str) else "requirements"
+    job = resolve(req, kb, where)
+    if gpus is not None and gpus < 1:
+        raise UserError("--gpus must be at least 1")
+    count = gpus or 1
+    assumptions = list(job.assumptions)
+    if gpu is None:  # memory alone: the requested strategy on `count` GPUs
+        mem = memory_for(job, _gpu_stub(kb), count, requested_strategy(job))
+        flops = _flops(job)
+        return EstimateResult(memory=memory_out(job, None, mem, count), compute=flops, gpu=None,
+                              workload=job.question(), assumptions=assumptions,
+                              knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
+    r = kb.gpu(gpu, where="--gpu")
+    if r.note:
+        from .results import Assumption
+
+        assumptions.append(Assumption(field="--gpu", value=gpu, reason=r.note))
+    g = kb.gpus[r.id]
+    ev = evaluate(job, g, count)
+    n = ev.numbers
+    terms = [term_out(t) for t in ev.terms.values() if isinstance(t, Term)]
+    cost = {"rent_usd": n.get("rent_usd"), "buy_usd": n.get("buy_usd"), "acquisition": n.get("acquisition"),
+            "break_even_month": n.get("break_even_month"), "usd_per_gpu_hour": n.get("usd_per_gpu_hour"),
+            "provider": n.get("provider"), "instance": n.get("instance"), "price_as_of": n.get("price_as_of")}
+    if ev.buy:
+        cost["buy_lines"] = ev.buy.lines
+    out = GpuOut(
+        id=g.id, name=g.name, count=count, nodes=ev.nodes, fits=ev.fits,
+        gpu_hours=n.get("gpu_hours"), wall_hours=n.get("wall_hours"),
+        decode_tokens_per_s=n.get("decode_tokens_per_s"),
+        decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
+        prefill_tokens_per_s=n.get("prefill_tokens_per_s"),
+        cost_usd=n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.strategy.label(),
+        scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"), peak_kind=n.get("peak_kind", ""),
+        mfu=n.get("mfu"), terms=terms, cost=cost,
+    )
+    return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
+                          workload=job.question(), assumptions=assumptions,
+                          knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
+
+
+def _flops(job: Job) -> ComputeOut:
+    w = job.w
+    if job.training:
+        t = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, w.gradient_checkpointing is True)
+        return ComputeOut(flops=t.value, terms=[term_out(t)])
+    per_token = 2 * job.shape.matmul_params_active
+    t = Term("flops_per_generated_token", per_token, "FLOP", "2 x matmul params per token",
+             {"matmul_params": job.shape.matmul_params_active})
+    return ComputeOut(flops=per_token, terms=[term_out(t)])
+
+
+def _gpu_stub(kb: Any) -> Any:
+    """Memory does not depend on the GPU; any catalog entry serves as the carrier."""
+    return next(iter(kb.gpus.values()))

@@ -1,0 +1,381 @@
+"""Evaluate one candidate (GPU type x count x strategy) for a job: the numbers of all four
+steps, flattened into a fact for the rules. Nothing here decides; it only computes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .estimators import GB, Term
+from .estimators import compute as C
+from .estimators import cost as K
+from .estimators import interconnect as I
+from .estimators import memory as M
+from .job import Job
+from .kbschema import Gpu
+
+HOURS_PER_MONTH = K.HOURS_PER_MONTH
+
+
+@dataclass(frozen=True)
+class Strategy:
+    checkpointing: bool
+    zero: int
+    offload: str = "none"
+
+    def label(self) -> str:
+        parts = []
+        if self.checkpointing:
+            parts.append("gradient checkpointing")
+        if self.zero:
+            parts.append(f"ZeRO-{self.zero}")
+        if self.offload != "none":
+            parts.append(f"{self.offload.upper()} offload")
+        return " + ".join(parts) or "plain data parallel"
+
+    def changes_from(self, base: Strategy) -> list[str]:
+        out = []
+        if self.checkpointing and not base.checkpointing:
+            out.append("turn on gradient checkpointing")
+        if self.zero != base.zero:
+            out.append(f"use ZeRO stage {self.zero}")
+        if self.offload != base.offload:
+            out.append(f"offload optimizer state to {self.offload}")
+        return out
+
+
+def requested_strategy(job: Job) -> Strategy:
+    w = job.w
+    ckpt = w.gradient_checkpointing is True
+    zero = w.zero_stage if isinstance(w.zero_stage, int) else 0
+    return Strategy(ckpt, zero, w.offload)
+
+
+def strategy_ladder(job: Job, count: int) -> list[Strategy]:
+    """Strategies to try, from the requested one towards more memory saving (and more cost):
+    ZeRO stages first (same traffic as data parallelism up to stage 2), then gradient
+    checkpointing (+1/3 compute) with them, then offload (slowest)."""
+    key = ("ladder", count)
+    if key not in job.memo:
+        job.memo[key] = _ladder(job, count)
+    return job.memo[key]
+
+
+def _ladder(job: Job, count: int) -> list[Strategy]:
+    base = requested_strategy(job)
+    w = job.w
+    ladder = [base]
+    can_ckpt = w.gradient_checkpointing in (False, "auto") and not base.checkpointing
+    ckpts = [base.checkpointing] + ([True] if can_ckpt else [])
+    zero_fixed = isinstance(w.zero_stage, int) and w.zero_stage > 0
+    zeros = [base.zero] if zero_fixed else ([0, 1, 2, 3] if count > 1 else [0])
+    for ck in ckpts:
+        for z in zeros:
+            s = Strategy(ck, z, base.offload)
+            if s not in ladder:
+                ladder.append(s)
+    if w.method == "full" and base.offload == "none":
+        z = base.zero if zero_fixed else (3 if count > 1 else 1)
+        for target in ("cpu", "nvme"):
+            for ck in ckpts:
+                s = Strategy(ck, max(z, 1), target)
+                if s not in ladder:
+                    ladder.append(s)
+    return ladder
+
+
+@dataclass
+class Evaluation:
+    """All the numbers for one candidate; ``fact`` is what the rules see."""
+
+    gpu: Gpu
+    count: int
+    nodes: int
+    strategy: Strategy
+    requested: Strategy
+    memory: M.MemoryEstimate
+    requested_memory_per_gpu: float
+    capacity: float
+    usable: float
+    fits: bool
+    fits_requested: bool
+    terms: dict[str, Term] = field(default_factory=dict)
+    numbers: dict[str, Any] = field(default_factory=dict)
+    topology: I.Topology | None = None
+    offer: K.Offer | None = None
+    buy: K.BuyCost | None = None
+    curves: dict[str, list[float]] | None = None
+    fact: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"{self.gpu.id}x{self.count}"
+
+
+def capacity_bytes(gpu: Gpu) -> float:
+    if gpu.memory.smi_mib:
+        return gpu.memory.smi_mib * 1024 * 1024
+    return gpu.memory.gb * GB
+
+
+def _overhead(job: Job) -> tuple[float, float]:
+    rt = job.kb.runtime
+    return rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value
+
+
+def memory_for(job: Job, gpu: Gpu, count: int, strategy: Strategy, tp: int = 1) -> M.MemoryEstimate:
+    """Peak memory per GPU. It does not depend on which GPU, so it is memoised per job."""
+    key = (count, strategy, tp)
+    cached = job.memo.get(key)
+    if cached is None:
+        cached = job.memo[key] = _memory(job, count, strategy, tp)
+    return cached
+
+
+def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstimate:
+    w = job.w
+    kb = job.kb
+    if job.shape.diffusion:
+        return M.weights_only_memory(job.shape.params, w.precision, job.training, overhead=_overhead(job))
+    if not job.training:
+        return M.inference_memory(job.shape, w.precision, w.context_len, _per_replica_requests(job, count, tp),
+                                  w.attention, tp, quant=kb.runtime.quantization, overhead=_overhead(job))
+    precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+    setup = M.TrainSetup(
+        method=w.method, precision=precision, mixed=w.mixed_precision, optimizer=w.optimizer,
+        batch=w.batch_size, seq=w.seq_len, checkpointing=strategy.checkpointing, attention=w.attention,
+        zero=strategy.zero, offload=strategy.offload, dp=count, lora_rank=w.lora_rank, lora_targets=w.lora_targets,
+    )
+    return M.training_memory(job.shape, setup, quant=kb.runtime.quantization, overhead=_overhead(job))
+
+
+def _per_replica_requests(job: Job, count: int, tp: int) -> int:
+    replicas = max(1, count // tp)
+    return max(1, math.ceil(job.w.concurrent_requests / replicas))
+
+
+def choose_tp(job: Job, gpu: Gpu, count: int, usable: float) -> int:
+    """Inference: the fewest GPUs (a power of two, up to ``count``) one model copy needs."""
+    tp = 1
+    while tp < count:
+        if memory_for(job, gpu, count, Strategy(False, 0), tp).per_gpu <= usable:
+            return tp
+        tp *= 2
+    return min(tp, count)
+
+
+def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None, nodes: int | None = None,
+             network: str | None = None, link: str | None = None, host_ram_gb: float | None = None,
+             unit_price: float | None = None, hourly_usd: float | None = None, spot: bool = False,
+             provider: str | None = None, instance: str | None = None, condition: str = "new",
+             acquisition: str | None = None) -> Evaluation:
+    """Every number of the four steps for ``count`` x ``gpu`` running ``job``."""
+    kb = job.kb
+    rt = kb.runtime
+    w = job.w
+    capacity = capacity_bytes(gpu)
+    usable = capacity * (1 - rt.headroom_fraction.value)
+    requested = requested_strategy(job)
+    tp = 1
+    if job.training and not job.shape.diffusion:
+        req_mem = memory_for(job, gpu, count, requested)
+        if strategy is None:
+            strategy = requested
+            mem = req_mem
+            if mem.per_gpu > usable:
+                for s in strategy_ladder(job, count)[1:]:
+                    m = memory_for(job, gpu, count, s)
+                    if m.per_gpu <= usable:
+                        strategy, mem = s, m
+                        break
+                else:
+                    best = min((memory_for(job, gpu, count, s) for s in strategy_ladder(job, count)),
+                               key=lambda m: m.per_gpu)
+                    mem = best
+        else:
+            mem = memory_for(job, gpu, count, strategy)
+    else:
+        strategy = strategy or requested
+        if not job.training:
+            tp = choose_tp(job, gpu, count, usable)
+        mem = memory_for(job, gpu, count, strategy, tp)
+        req_mem = mem
+    fits = mem.per_gpu <= usable
+    topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
+    ev = Evaluation(gpu=gpu, count=count, nodes=topo.nodes, strategy=strategy, requested=requested, memory=mem,
+                    requested_memory_per_gpu=req_mem.per_gpu, capacity=capacity, usable=usable, fits=fits,
+                    fits_requested=req_mem.per_gpu <= usable, topology=topo)
+    ev.numbers["tp"] = tp
+    ev.numbers["replicas"] = max(1, count // tp)
+    host_needed = mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value if mem.host_bytes else 0.0
+    ev.numbers["host_ram_needed_bytes_per_node"] = host_needed
+    _compute_step(job, ev)
+    _cost_step(job, ev, unit_price=unit_price, hourly_usd=hourly_usd, spot=spot, provider=provider,
+               instance=instance, condition=condition, acquisition=acquisition)
+    ev.fact = _fact(job, ev, host_ram_gb)
+    return ev
+
+
+def _compute_step(job: Job, ev: Evaluation) -> None:
+    kb, rt, w, gpu = job.kb, job.kb.runtime, job.w, ev.gpu
+    mfu = rt.mfu[gpu.architecture].value
+    precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+    peak = C.peak_for(gpu, precision if job.training else ("bf16" if w.precision in ("int8", "int4") else precision))
+    ev.numbers.update({"mfu": mfu, "peak_tflops": peak.tflops, "peak_kind": peak.kind})
+    topo = ev.topology
+    assert topo is not None
+    if job.training:
+        flops = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, ev.strategy.checkpointing)
+        ev.terms["flops"] = flops
+        eff = 1.0
+        if ev.count > 1:
+            trainable = ev.memory.trainable_params
+            grad_b = 4 if ("torch-amp" in ev.memory.layout or "fp32" in ev.memory.layout) else 2
+            if w.method != "full":
+                grad_b = 4
+            grad_bytes = trainable * grad_b
+            comm = I.allreduce_seconds(grad_bytes, topo, rt.link_efficiency.value, zero3=ev.strategy.zero >= 3)
+            tokens_step = w.batch_size * w.seq_len
+            step_s = flops.value / job.tokens * tokens_step / (peak.tflops * 1e12 * mfu) if job.tokens else 0.0
+            eff_t = I.scaling_efficiency(step_s, comm, rt.comm_overlap_fraction.value)
+            ev.terms["allreduce"] = comm
+            ev.terms["scaling_efficiency"] = eff_t
+            eff = eff_t.value
+        slowdown = rt.offload_slowdown[ev.strategy.offload].value if ev.strategy.offload != "none" else 1.0
+        hours, wall = C.training_time(flops.value, ev.count, peak.tflops, mfu, eff, slowdown)
+        ev.terms["gpu_hours"] = hours
+        ev.terms["wall_hours"] = wall
+        ev.numbers.update({"efficiency": eff, "gpu_hours": hours.value, "wall_hours": wall.value,
+                           "wall_days": wall.value / 24, "slowdown": slowdown})
+        return
+    tp, replicas = ev.numbers["tp"], ev.numbers["replicas"]
+    batch = _per_replica_requests(job, ev.count, tp)
+    w_bytes = M.weight_bytes(job.shape, w.precision, rt.quantization).value if not job.shape.diffusion else 0.0
+    kv_seq = M.kv_cache_bytes(job.shape, w.context_len / 2, 4.0 if w.precision == "fp32" else 2.0).value
+    latency = 0.0
+    if tp > 1:
+        latency = 10.0 if topo.intra_kind in ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric") else 25.0
+        if tp > topo.per_node:
+            latency = 50.0
+    if job.shape.diffusion:
+        ev.numbers.update({"decode_tokens_per_s": None, "decode_tokens_per_s_total": None, "efficiency": 1.0})
+        return
+    one, total = C.decode_speed(job.shape, gpu, weight_bytes=w_bytes, kv_bytes_per_seq=kv_seq, batch=batch,
+                                tp=tp, precision=w.precision, bw_eff=rt.decode_bandwidth_efficiency.value,
+                                layer_overhead_us=rt.decode_layer_overhead_us.value, util=rt.prefill_mfu.value,
+                                tp_latency_us=latency)
+    pre = C.prefill_speed(job.shape, gpu, "bf16" if w.precision in ("int8", "int4") else w.precision,
+                          min(w.context_len, 2048), tp, rt.prefill_mfu.value)
+    ev.terms.update({"decode": one, "decode_total": total, "prefill": pre})
+    ev.numbers.update({"decode_tokens_per_s": one.value, "decode_tokens_per_s_total": total.value * replicas,
+                       "prefill_tokens_per_s": pre.value, "efficiency": 1.0, "batch_per_replica": batch})
+
+
+def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,
+               provider: str | None, instance: str | None, condition: str, acquisition: str | None) -> None:
+    kb, c = job.kb, job.c
+    months = c.project_months
+    if job.training:
+        busy = ev.numbers["wall_hours"]
+        rent_hours = busy
+    else:
+        busy = months * HOURS_PER_MONTH
+        rent_hours = busy
+    offers = K.rent_offers(kb.clouds, ev.gpu.id, ev.count)
+    if provider:
+        offers = [o for o in offers if o.provider == provider] or offers
+    if instance:
+        offers = [o for o in offers if o.instance == instance] or offers
+    offer = offers[0] if offers else None
+    if hourly_usd is not None:
+        offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
+                        None, "proposal", "the proposal's own price", "U")
+    ev.offer = offer
+    rent = K.rent_cost(offer, rent_hours, kb.clouds, spot=spot) if offer else None
+    buy = K.buy_cost(ev.gpu, ev.count, months=months, busy_hours=busy, electricity=c.electricity_usd_per_kwh,
+                     tco=kb.tco, unit_price=unit_price, condition=condition)
+    ev.buy = buy
+    if rent:
+        ev.terms["rent"] = rent
+    if buy:
+        ev.terms["buy"] = buy.total
+    be = None
+    if offer and buy:
+        price_total = buy.cards.value
+        be = K.break_even_month(offer.usd_per_hour * HOURS_PER_MONTH, buy, price_total, kb.tco)
+        horizon = int(max(12, min(60, math.ceil(months * 2))))
+        ev.curves = K.cumulative_curves(offer.usd_per_hour * HOURS_PER_MONTH, buy, price_total, kb.tco, horizon)
+    mode = acquisition or c.acquisition
+    rent_v = rent.value if rent else None
+    buy_v = buy.total.value if buy else None
+    if mode == "rent":
+        chosen, cost = ("rent", rent_v)
+    elif mode == "buy":
+        chosen, cost = ("buy", buy_v)
+    else:
+        options = [(v, m) for v, m in ((rent_v, "rent"), (buy_v, "buy")) if v is not None]
+        cost, chosen = min(options) if options else (None, None)
+    ev.numbers.update({"rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
+                       "break_even_month": be, "rent_hours": rent_hours,
+                       "usd_per_gpu_hour": offer.per_gpu_hour if offer else None,
+                       "provider": offer.provider if offer else None, "instance": offer.instance if offer else None,
+                       "price_as_of": offer.as_of if offer else None,
+                       "buy_price_as_of": ev.gpu.price.as_of.isoformat() if ev.gpu.price else None})
+
+
+def _n(v: Any, default: float = -1.0) -> float:
+    return float(v) if v is not None else default
+
+
+def _fact(job: Job, ev: Evaluation, host_ram_gb: float | None) -> dict[str, Any]:
+    """The candidate as the rules see it: flat, units converted once (GB, days, USD)."""
+    g, w, c, n = ev.gpu, job.w, job.c, ev.numbers
+    topo = ev.topology
+    assert topo is not None
+    cc = float(g.compute_capability) if g.compute_capability else 0.0
+    deadline = job.deadline_days
+    strategy_cost = []
+    if ev.strategy.checkpointing and not ev.requested.checkpointing:
+        strategy_cost.append("about 33% more compute for the recomputed forward pass")
+    if ev.strategy.zero >= 3 and ev.requested.zero < 3:
+        strategy_cost.append("50% more communication for ZeRO-3 parameter gathers")
+    if ev.strategy.offload != "none" and ev.requested.offload == "none":
+        strategy_cost.append(f"~{n.get('slowdown', 1):.1f}x slower steps from {ev.strategy.offload} offload")
+    return {
+        "gpu": g.id, "gpu_name": g.name, "count": ev.count, "nodes": topo.nodes, "per_node": topo.per_node,
+        "task": w.task, "method": w.method, "training": job.training, "precision": w.precision,
+        "vendor": g.vendor, "segment": g.segment, "architecture": g.architecture, "cc": cc,
+        "cuda_device": g.vendor == "nvidia",
+        "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
+        "wants_bf16": w.precision == "bf16", "wants_fp8": w.precision == "fp8",
+        "wants_flash": w.attention == "flash", "ecc": bool(g.memory.ecc),
+        "need_gb": ev.requested_memory_per_gpu / GB, "need_best_gb": ev.memory.per_gpu / GB,
+        "usable_gb": ev.usable / GB, "capacity_gb": ev.capacity / GB,
+        "fits": ev.fits, "fits_requested": ev.fits_requested,
+        "strategy": ev.strategy.label(), "strategy_changed": ev.strategy != ev.requested,
+        "strategy_changes": "; ".join(ev.strategy.changes_from(ev.requested)) or "none",
+        "strategy_cost": "; ".join(strategy_cost) or "none",
+        "offload": ev.strategy.offload, "zero": ev.strategy.zero,
+        "host_ram_needed_gb": n.get("host_ram_needed_bytes_per_node", 0.0) / GB,
+        "host_ram_gb": _n(host_ram_gb),
+        "wall_days": _n(n.get("wall_days")), "gpu_hours": _n(n.get("gpu_hours")),
+        "deadline_days": _n(deadline), "has_deadline": deadline is not None,
+        "efficiency": _n(n.get("efficiency"), 1.0), "efficiency_pct": 100 * _n(n.get("efficiency"), 1.0),
+        "link_kind": topo.intra_kind, "link": topo.description, "p2p": topo.p2p,
+        "intra_gb_s": topo.intra_gb_s if math.isfinite(topo.intra_gb_s) else -1.0,
+        "network": topo.network or "none", "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
+        "multi_node": topo.nodes > 1, "multi_gpu": ev.count > 1,
+        "tp": n.get("tp", 1), "tp_domain": topo.tp_domain, "tp_outside_domain": n.get("tp", 1) > max(1, topo.tp_domain),
+        "tp_across_nodes": n.get("tp", 1) > topo.per_node,
+        "decode_tps": _n(n.get("decode_tokens_per_s")), "aggregate_tps": _n(n.get("decode_tokens_per_s_total")),
+        "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
+        "rent_usd": _n(n.get("rent_usd")), "buy_usd": _n(n.get("buy_usd")), "cost_usd": _n(n.get("cost_usd")),
+        "rent_known": n.get("rent_usd") is not None, "buy_known": n.get("buy_usd") is not None,
+        "acquisition": n.get("acquisition") or "none", "acquisition_wanted": c.acquisition,
+        "budget_usd": _n(c.budget_usd), "has_budget": c.budget_usd is not None,
+        "break_even_month": _n(n.get("break_even_month")), "project_months": c.project_months,
+        "usd_per_gpu_hour": _n(n.get("usd_per_gpu_hour")), "provider": n.get("provider") or "none",
+        "tdp_w": g.power.tdp_w, "launch_year": g.launch_year,
+    }

@@ -1,0 +1,113 @@
+"""The only module that imports durable-rules. It owns the engine's quirks:
+
+* rulesets are global by name in the process, so they are registered once (names carry
+  the rule book's digest, so a changed rule book gets new names);
+* more than 1,024 live sessions in a ruleset raise MemoryError and can crash the
+  process, so every consultation runs in its own session whose state is deleted
+  afterwards, also on error;
+* asserting a fact equal to a live one raises MessageObservedException and big sessions
+  refuse distinct facts, so every fact carries a unique id and sessions stay small
+  (each fact carries only the fields its ruleset's conditions read);
+* a fact that no rule matches raises MessageNotHandledException: asserted one at a time
+  that is harmless and simply means "no rule fired" (asserted in a batch it corrupted
+  the session and crashed the process here, so facts are never batched);
+* an exception inside an action would be stored in the session rather than raised, so
+  the action only records the firing, and the consequences run afterwards in Python
+  (``engine.actions``), where errors surface normally;
+* access is serialised with one lock: durable-rules is not thread-safe.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from typing import Any
+
+from durable import engine as _durable
+
+from .actions import Firing
+from .errors import EngineError
+from .rulebook import Rulebook
+
+_LOCK = threading.RLock()
+_SIDS = itertools.count(1)
+_registered: set[str] = set()
+_sessions: dict[str, list[Firing]] = {}
+
+
+class _Host(_durable.Host):
+    """A durable-rules host without its background dispatch threads (all calls are synchronous)."""
+
+    def _run(self) -> None:
+        return
+
+    def get_action(self, action_name: str):  # noqa: ANN201 - durable's callback signature
+        def act(c: Any) -> None:
+            m = c.m
+            firings = _sessions.get(m["sid"])
+            if firings is not None:
+                firings.append((action_name, int(m["id"][1:])))
+
+        return act
+
+
+_host: _Host | None = None
+
+
+def _ensure(book: Rulebook) -> _Host:
+    global _host
+    if _host is None:
+        _host = _Host()
+    new = {name: d for name, d in book.rulesets().items() if name not in _registered}
+    if new:
+        _host.set_rulesets(new)
+        _registered.update(new)
+    return _host
+
+
+def run(book: Rulebook, facts: list[dict[str, Any]]) -> list[Firing]:
+    """Assert every fact into every ruleset that has rules for its type, in rule-file (step)
+    order, in a fresh session; return the firings as (rule id, index into ``facts``)."""
+    with _LOCK:
+        host = _ensure(book)
+        sid = f"c{next(_SIDS)}"
+        firings: list[Firing] = []
+        _sessions[sid] = firings
+        used: list[str] = []
+        try:
+            for _, rf in book.files:
+                name = book.durable_name(rf.ruleset)
+                fields = book.condition_fields(rf.ruleset)
+                asserted = False
+                for i, f in enumerate(facts):
+                    wanted = fields.get(f["t"])
+                    if wanted is None:
+                        continue
+                    msg = {k: _plain(f[k]) for k in wanted if k in f}
+                    msg.update(t=f["t"], sid=sid, id=f"f{i}")
+                    if not asserted:
+                        used.append(name)
+                        asserted = True
+                    try:
+                        host.assert_fact(name, msg)
+                    except _durable.MessageNotHandledException:
+                        pass  # no rule matched this fact
+                    except _durable.MessageObservedException as exc:  # pragma: no cover - ids are unique
+                        raise EngineError(f"rule engine refused fact {msg['id']} as a duplicate") from exc
+            return firings
+        finally:
+            for name in used:
+                try:
+                    host.delete_state(name, sid)
+                except Exception:  # noqa: BLE001 - cleanup must not mask the original error
+                    pass
+            _sessions.pop(sid, None)
+
+
+def _plain(v: Any) -> Any:
+    return int(v) if v is True or v is False else v
+
+
+def live_sessions() -> int:
+    """Sessions not yet cleaned up (0 between consultations); used by the load tests."""
+    return len(_sessions)
