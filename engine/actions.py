@@ -48,7 +48,7 @@ def fact_key(fact: dict[str, Any]) -> str:
     """Which subject a fact is about: a candidate, a GPU's environment, a card, the job..."""
     t = fact.get("t")
     if t == "candidate":
-        return f"{fact['gpu']}x{fact['count']}"
+        return f"{fact.get('tag', '')}{fact['gpu']}x{fact['count']}"
     if t == "environment":
         return f"env:{fact['gpu']}"
     if t == "card":

@@ -109,14 +109,42 @@ def _range(values: Sequence[float], log: bool) -> tuple[float, float, list[float
     return ticks[0], ticks[-1], ticks
 
 
+def _star(x: float, y: float, r: float = 10.0) -> str:
+    """An SVG path of a five-pointed star centred on (x, y): the chosen candidate's marker."""
+    pts = []
+    for i in range(10):
+        rad = r if i % 2 == 0 else r * 0.45
+        a = math.pi / 2 + i * math.pi / 5
+        pts.append(f"{_r(x + rad * math.cos(a)):g} {_r(y - rad * math.sin(a)):g}")
+    return "M" + "L".join(pts) + "Z"
+
+
+def _cross(x: float, y: float, r: float = 5.0) -> str:
+    """An SVG path of an x-shaped cross: a rejected candidate's marker."""
+    return (f"M{_r(x - r):g} {_r(y - r):g}L{_r(x + r):g} {_r(y + r):g}"
+            f"M{_r(x - r):g} {_r(y + r):g}L{_r(x + r):g} {_r(y - r):g}")
+
+
+def _axes(ax: _Axis, ay: _Axis, xt: Sequence[float], yt: Sequence[float], fmt_x: Fmt, fmt_y: Fmt,
+          x0: float, y0: float, y1: float, height: float, x1: float) -> dict:
+    """Tick marks, tick labels and axis-title positions shared by the line and scatter charts."""
+    mid = _r((y0 + y1) / 2)
+    return {
+        "xticks": [{"x": ax(t), "label": fmt_x(t), "ly": _r(y1 + 16)} for t in xt],
+        "yticks": [{"y": ay(t), "label": fmt_y(t), "lx": _r(x0 - 6), "ly": _r(ay(t) + 4)} for t in yt],
+        "x_title": {"x": _r((x0 + x1) / 2), "y": _r(height - 6)},
+        "y_title": {"x": 14, "y": mid, "transform": f"rotate(-90 14 {mid:g})"},
+    }
+
+
 def _wide(values: Sequence[float], ratio: float = 20.0) -> bool:
     """A log axis is worth it when every value is positive and they span more than ``ratio``."""
     return bool(values) and min(values) > 0 and max(values) / min(values) > ratio
 
 
 # ----------------------------------------------------------------------------- memory bars
-def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 760, label_h: int = 16, bar_h: int = 20,
-                gap: int = 14, left: int = 12, right: int = 150, max_rows: int = 16) -> dict | None:
+def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int = 16, bar_h: int = 20,
+                gap: int = 14, left: int = 12, right: int = 215, max_rows: int = 16) -> dict | None:
     """Stacked horizontal bars of each candidate's memory per GPU, by kind, with its capacity.
 
     ``series``: ``[{"label", "capacity", "usable", "parts": {kind: bytes}}]``.  Rows whose parts
@@ -162,9 +190,13 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 760, label_h: int =
                 continue
             xa, xb = axis(acc), axis(acc + v)
             acc += v
-            segments.append({"kind": kind, "x": xa, "w": _r(max(xb - xa, 0.5)), "value": v,
+            segments.append({"kind": kind, "pattern": kind if kind in MEMORY_KINDS else "other", "x": xa, "w": _r(max(xb - xa, 0.5)), "value": v,
                              "label": fmt(v), "show_label": xb - xa >= 58, "tx": _r((xa + xb) / 2)})
         limit = usable if usable is not None else capacity
+        markers = [axis(v) for v in (capacity, usable) if v is not None]
+        for seg in segments:  # a marker line through a value label would make it unreadable
+            if seg["show_label"] and any(abs(m - seg["tx"]) < 30 for m in markers):
+                seg["show_label"] = False
         rows.append({
             "label": label, "y_label": _r(y_label), "y": _r(y_bar), "h": bar_h,
             "ty": _r(y_bar + bar_h / 2 + 4), "segments": segments, "total": acc, "total_label": fmt(acc),
@@ -183,6 +215,7 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 760, label_h: int =
         "ticks": [{"x": axis(t), "label": fmt(t)} for t in ticks],
         "tick_label_y": _r(plot_bottom + 16),
         "kinds": kinds, "rows": rows, "omitted": omitted,
+        "legend": [{"kind": k, "pattern": k if k in MEMORY_KINDS else "other"} for k in kinds],
     }
 
 
@@ -226,8 +259,8 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
         series.append({
             "key": key,
             "points": " ".join(f"{x:g},{y:g}" for x, y in coords),
-            "markers": [{"x": x, "y": y} for x, y in coords[::step]],
-            "end_x": coords[-1][0], "end_y": coords[-1][1], "end_value": pts[-1][1],
+            "markers": [{"x": x, "y": y, "rx": _r(x - 3.5), "ry": _r(y - 3.5)} for x, y in coords[::step]],
+            "end_x": coords[-1][0], "end_y": coords[-1][1], "end_value": pts[-1][1], "lx": _r(coords[-1][0] + 8),
             "end_label": fmt_y(pts[-1][1]),
         })
     # keep the end labels of the series apart
@@ -235,6 +268,8 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
     for a, b in zip(ends, ends[1:], strict=False):
         if b["end_y"] - a["end_y"] < 14:
             b["end_y"] = _r(a["end_y"] + 14)
+    for s in series:
+        s["ly"] = _r(s["end_y"] + 4)
     be = None
     month = _number(curve.get("break_even_month"))
     if month is not None and min(all_x) <= month <= max(all_x):
@@ -249,15 +284,13 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
         if value is not None:
             x = ax(month)
             be = {"month": month, "value": value, "x": x, "y": ay(value), "y0": y0, "y1": y1,
-                  "label_x": _r(x + 6 if x < (x0 + x1) / 2 else x - 6),
+                  "label_x": _r(x + 10 if x < (x0 + x1) / 2 else x - 10), "label_y": _r(y0 + 14),
                   "anchor": "start" if x < (x0 + x1) / 2 else "end", "month_label": fmt_x(month),
                   "value_label": fmt_y(value)}
     return {
         "width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
-        "xticks": [{"x": ax(t), "label": fmt_x(t)} for t in xt],
-        "yticks": [{"y": ay(t), "label": fmt_y(t)} for t in yt],
+        **_axes(ax, ay, xt, yt, fmt_x, fmt_y, x0, y0, y1, height, x1),
         "series": series, "break_even": be,
-        "x_title_x": _r((x0 + x1) / 2), "x_title_y": height - 6,
     }
 
 
@@ -295,8 +328,11 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
     taken: list[tuple[float, float]] = []
     for p in sorted(placed, key=lambda q: (not q["chosen"], q["yv"])):
         p["x"], p["y"] = ax(p["xv"]), ay(p["yv"])
+        p["shape"] = "star" if p["chosen"] else ("circle" if p["feasible"] else "cross")
+        p["d"] = _star(p["x"], p["y"]) if p["chosen"] else ("" if p["feasible"] else _cross(p["x"], p["y"]))
         p["anchor"] = "start" if p["x"] < x1 - 40 else "end"
-        p["lx"] = _r(p["x"] + 9 if p["anchor"] == "start" else p["x"] - 9)
+        gap = 14 if p["chosen"] else 9
+        p["lx"] = _r(p["x"] + gap if p["anchor"] == "start" else p["x"] - gap)
         ly = p["y"] + 4
         while any(abs(ly - ty) < 13 and abs(p["lx"] - tx) < 120 for tx, ty in taken):
             ly += 13
@@ -306,8 +342,6 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
     return {
         "width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
         "xlog": xlog, "ylog": ylog,
-        "xticks": [{"x": ax(t), "label": fmt_x(t)} for t in xt],
-        "yticks": [{"y": ay(t), "label": fmt_y(t)} for t in yt],
+        **_axes(ax, ay, xt, yt, fmt_x, fmt_y, x0, y0, y1, height, x1),
         "points": placed, "omitted": omitted,
-        "x_title_x": _r((x0 + x1) / 2), "x_title_y": height - 6,
     }

@@ -108,10 +108,11 @@ class Evaluation:
     buy: K.BuyCost | None = None
     curves: dict[str, list[float]] | None = None
     fact: dict[str, Any] = field(default_factory=dict)
+    tag: str = ""  # "proposed:" for the configuration an audit checks
 
     @property
     def key(self) -> str:
-        return f"{self.gpu.id}x{self.count}"
+        return f"{self.tag}{self.gpu.id}x{self.count}"
 
 
 def capacity_bytes(gpu: Gpu) -> float:
@@ -170,7 +171,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
              network: str | None = None, link: str | None = None, host_ram_gb: float | None = None,
              unit_price: float | None = None, hourly_usd: float | None = None, spot: bool = False,
              provider: str | None = None, instance: str | None = None, condition: str = "new",
-             acquisition: str | None = None) -> Evaluation:
+             acquisition: str | None = None, tag: str = "") -> Evaluation:
     """Every number of the four steps for ``count`` x ``gpu`` running ``job``."""
     kb = job.kb
     rt = kb.runtime
@@ -206,7 +207,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
     ev = Evaluation(gpu=gpu, count=count, nodes=topo.nodes, strategy=strategy, requested=requested, memory=mem,
                     requested_memory_per_gpu=req_mem.per_gpu, capacity=capacity, usable=usable, fits=fits,
-                    fits_requested=req_mem.per_gpu <= usable, topology=topo)
+                    fits_requested=req_mem.per_gpu <= usable, topology=topo, tag=tag)
     ev.numbers["tp"] = tp
     ev.numbers["replicas"] = max(1, count // tp)
     host_needed = mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value if mem.host_bytes else 0.0
@@ -344,7 +345,7 @@ def _fact(job: Job, ev: Evaluation, host_ram_gb: float | None) -> dict[str, Any]
     if ev.strategy.offload != "none" and ev.requested.offload == "none":
         strategy_cost.append(f"~{n.get('slowdown', 1):.1f}x slower steps from {ev.strategy.offload} offload")
     return {
-        "gpu": g.id, "gpu_name": g.name, "count": ev.count, "nodes": topo.nodes, "per_node": topo.per_node,
+        "tag": ev.tag, "gpu": g.id, "gpu_name": g.name, "count": ev.count, "nodes": topo.nodes, "per_node": topo.per_node,
         "task": w.task, "method": w.method, "training": job.training, "precision": w.precision,
         "vendor": g.vendor, "segment": g.segment, "architecture": g.architecture, "cc": cc,
         "cuda_device": g.vendor == "nvidia",

@@ -9,7 +9,7 @@ that silently never fires. Units are in the names: ``_gb`` decimal gigabytes, ``
 from __future__ import annotations
 
 CANDIDATE = {
-    "gpu", "gpu_name", "count", "nodes", "per_node", "task", "method", "training", "precision",
+    "tag", "gpu", "gpu_name", "count", "nodes", "per_node", "task", "method", "training", "precision",
     "vendor", "segment", "architecture", "cc", "cuda_device", "tensor_cores", "bf16_hw", "fp8_hw",
     "wants_bf16", "wants_fp8", "wants_flash", "ecc",
     "need_gb", "need_best_gb", "usable_gb", "capacity_gb", "fits", "fits_requested",

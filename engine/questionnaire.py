@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import copy
 import difflib
 import math
 import operator
@@ -625,11 +626,19 @@ class _Session:
         from pydantic import ValidationError
 
         model = _section_models()[section]
-        data = dict(self.answers.get(section) or {})
+        # the answers as they would be, answers that would stop applying dropped (task finetune ->
+        # inference drops the method): validate what would be saved, not an impossible mixture
+        trial = copy.deepcopy(self.answers)
         for k in update.drop:
-            data.pop(k.partition(".")[2], None)
+            _drop(trial, k)
+        _put(trial, update.key, update.value)
+        kept, self.answers = self.answers, trial
+        try:
+            self.prune()
+        finally:
+            self.answers = kept
+        data = dict(trial.get(section) or {})
         name = update.key.partition(".")[2]
-        data[name] = update.value
         if section == "workload":  # placeholders for what is not asked yet; they never reach the file
             data.setdefault("task", "finetune")
             if data.get("model") is None and data.get("params_b") is None:
@@ -687,7 +696,7 @@ class _Session:
                 _drop(self.answers, k)
             _put(self.answers, update.key, update.value)
             notes.extend(update.notes)
-        check = _ordered(self.answers)
+        check = copy.deepcopy(self.answers)  # as read: unknown keys must fail here
         work = check.setdefault("workload", {})
         work.setdefault("task", "finetune")
         if work.get("model") is None and work.get("params_b") is None:
@@ -1069,13 +1078,16 @@ def _edit(session: _Session, prompter: _Prompter, asker: _Asker) -> None:
 
 
 def _finish(session: _Session, report: Path, knowledge: str | None, console: Any) -> int:
-    from . import recommend
+    from . import recommend as api
 
+    # `engine.recommend` is the public function until the submodule of the same name is imported,
+    # which rebinds the package attribute to the module: take the function either way
+    recommend = getattr(api, "recommend", api)
     console.print(f"Answers saved to [cyan]{session.path}[/] "
                   f"(replay with `gpuwise recommend {session.path}`).")
-    with console.status("Working out the recommendation..."):
-        # the saved file itself, as `gpuwise recommend FILE` reads it: the run is reproducible exactly
-        result = recommend(str(session.path), knowledge=knowledge)
+    console.print("Working out the recommendation...")  # no spinner: no second thread near durable-rules
+    # the saved file itself, as `gpuwise recommend FILE` reads it: the run is reproducible exactly
+    result = recommend(str(session.path), knowledge=knowledge)
     _show_result(console, result)
     from .errors import UserError
     from .report import write_report

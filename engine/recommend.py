@@ -224,8 +224,9 @@ def build_result(job: Job, evaluations: list[Evaluation], con: Consultation,
             mine = [e for e in feasible if e.gpu.id == gid] or [e for e in evaluations if e.gpu.id == gid][:1]
             shown += mine[:1]
     relevant = {e.key for e in shown} | {f"price:{p['what']}" for p in price_facts(job, shown)}
+    relevant |= {f"env:{e.gpu.id}" for e in shown}
     con.detail(list({e.key: e for e in shown}.values()))
-    outcome = con.outcome(lambda key: key in relevant or not _is_candidate_key(key))
+    outcome = con.outcome(lambda key: key in relevant or not _per_subject(key))
     candidates = [_candidate(e, outcome, ranks.get(e.key)) for e in evaluations]
     candidates.sort(key=lambda c: (c.rank is None, c.rank or 0, c.gpu, c.count))
     findings: list[Finding] = []
@@ -262,9 +263,10 @@ def build_result(job: Job, evaluations: list[Evaluation], con: Consultation,
     )
 
 
-def _is_candidate_key(key: str) -> bool:
-    """Candidates and prices are shown for the subjects a result presents; the rest always."""
-    return not key.startswith(("env:", "card:")) and key not in ("job", "proposal")
+def _per_subject(key: str) -> bool:
+    """Candidates, prices and GPU environments are detailed only for the subjects a result
+    presents; consultation-wide facts (the job, a proposal, its cards) always."""
+    return not key.startswith("card:") and key not in ("job", "proposal")
 
 
 def _estimate_of(job: Job, e: Evaluation) -> EstimateResult:

@@ -77,6 +77,8 @@ STEP_TITLES = {
     "interconnect": N_("Step 3: Interconnect"), "tco": N_("Step 4: Cost of ownership (rent or buy)"),
     "pitfalls": N_("Pitfall checks"),
 }
+STEP_NAMES = {"memory": N_("memory"), "compute": N_("compute"), "interconnect": N_("interconnect"),
+              "tco": N_("cost"), "pitfalls": N_("pitfalls")}
 SEVERITY_LABELS = {"blocker": N_("Blockers"), "warning": N_("Warnings"), "info": N_("Information")}
 SEVERITY_ONE = {"blocker": N_("blocker"), "warning": N_("warning"), "info": N_("info")}
 TOPIC_LABELS = {
@@ -218,6 +220,9 @@ class Fmt:
         text = self.tr.gettext(message)
         return text % kw if kw else text
 
+    def ngettext(self, singular: str, plural: str, n: int, **kw: Any) -> str:
+        return self.tr.ngettext(singular, plural, n) % {"n": n, **kw}
+
     # plain numbers -------------------------------------------------------------------
     @staticmethod
     def num(v: float | None, digits: int = 1) -> str:
@@ -269,7 +274,7 @@ class Fmt:
             else:
                 text = f"{a:g}"
             return f"{sign}{sym}{text}"
-        text = f"{a:,.0f}" if a >= 100 else f"{a:,.2f}"
+        text = f"{a:,.0f}" if a >= 100 or a == 0 else f"{a:,.2f}"
         return f"{sign}{sym}{text}"
 
     def to_local(self, usd: float | None) -> float | None:
@@ -383,7 +388,7 @@ def substitute(formula: str, inputs: dict[str, Any]) -> str:
         v = inputs[key]
         if isinstance(v, (dict, list, tuple)) or v is None:
             continue
-        out = re.sub(rf"(?<![\w.]){re.escape(key)}(?![\w])", lambda _m, v=v: input_text(v), out)
+        out = re.sub(rf"(?<![\w.-]){re.escape(key)}(?![\w-])", lambda _m, v=v: input_text(v), out)
     return out
 
 
@@ -466,15 +471,13 @@ class _View:
                 continue
             seen.add(field)
             rows.append({"field": field, "value": input_text(value if a is None or a.value is None else a.value),
-                         "assumed": a is not None, "reason": " ".join(a.reason.split()) if a else ""})
+                         "assumed": a is not None, "reason": _reason(a.reason) if a else ""})
         for field, a in assumed.items():
             if field not in seen:
                 rows.append({"field": field, "value": input_text(a.value), "assumed": True,
-                             "reason": " ".join(a.reason.split())})
+                             "reason": _reason(a.reason)})
         return rows
 
-    def assumed_label(self) -> str:
-        return self._("default")
 
     def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"id": i, "source": self.sources.get(i, "")} for i in dict.fromkeys(ids)]
@@ -495,7 +498,10 @@ class _View:
             items = [self.finding(x) for x in findings if x.severity == sev]
             if items:
                 groups.append({"severity": sev, "label": self._(SEVERITY_LABELS[sev]), "entries": items})
-        counts = [f"{sum(1 for x in findings if x.severity == s)} {self._(SEVERITY_ONE[s])}" for s in SEVERITIES]
+        n = {s: sum(1 for x in findings if x.severity == s) for s in SEVERITIES}
+        counts = [self.f.ngettext("%(n)s blocker", "%(n)s blockers", n["blocker"]),
+                  self.f.ngettext("%(n)s warning", "%(n)s warnings", n["warning"]),
+                  self.f.ngettext("%(n)s note", "%(n)s notes", n["info"])]
         return {"groups": groups, "count": len(findings), "summary": ", ".join(counts),
                 "none": self._("No findings.")}
 
@@ -518,16 +524,22 @@ class _View:
                                 "it.", what=s.get("what", "?"), as_of=s.get("as_of", "?"),
                                 age=f"{age:,.0f}" if isinstance(age, (int, float)) else "?"))
         return {"dates": dates, "stale": stale,
-                "stale_banner": self._("%(n)s price(s) used here are more than a year old; see Data "
-                                       "freshness.", n=len(stale)) if stale else ""}
+                "stale_banner": self.f.ngettext(
+                    "%(n)s price used here is more than a year old; see Data freshness.",
+                    "%(n)s prices used here are more than a year old; see Data freshness.", len(stale))
+                if stale else ""}
 
     def trace_table(self) -> dict[str, Any] | None:
         trace = getattr(self.r, "trace", [])
         if not trace:
             return None
-        rows = [[e.rule, self._(STEP_TITLES[e.step]) if e.step in STEP_TITLES else e.step,
+        rows = [[e.rule, self._(STEP_NAMES[e.step]) if e.step in STEP_NAMES else e.step,
                  " ".join(e.conclusion.split()), " ".join(e.source.split())] for e in trace]
         return table([self._("Rule"), self._("Step"), self._("Conclusion"), self._("Source")], rows)
+
+    def gpus_on_nodes(self, count: int, nodes: int) -> str:
+        gpus = self.f.ngettext("%(n)s GPU", "%(n)s GPUs", count)
+        return self.f.ngettext("%(gpus)s on %(n)s node", "%(gpus)s on %(n)s nodes", nodes, gpus=gpus)
 
     def candidate_name(self, c: Candidate | Recommendation) -> str:
         name = c.gpu_name or c.gpu
@@ -617,15 +629,22 @@ class _View:
                     **table([self._("Candidate"), self._("Strategy"), self._("Needed"), self._("Usable"),
                              self._("Capacity"), self._("Fits")], rows, right=(2, 3, 4), classes=classes)})
         elif sid == "compute":
-            rows = [[self.candidate_name(c), c.strategy or DASH,
-                     f.num(c.gpu_hours, 0) if c.gpu_hours is not None else f.na(), f.days(c.wall_days),
-                     f.num(c.decode_tokens_per_s) if c.decode_tokens_per_s is not None else f.na()]
-                    for c in shown]
-            if rows:
+            cols: list[tuple[str, Callable[[Candidate], str], bool]] = [
+                (self._("Candidate"), self.candidate_name, False),
+                (self._("Strategy"), lambda c: c.strategy or DASH, False),
+                (self._("GPU-hours"), lambda c: f.num(c.gpu_hours, 0), True),
+                (self._("Wall-clock time"), lambda c: f.days(c.wall_days), True),
+                (self._("Tokens/s, one sequence"), lambda c: f.num(c.decode_tokens_per_s), True),
+                (self._("Tokens/s, all sequences"), lambda c: f.num(c.decode_tokens_per_s_total), True),
+            ]
+            keep = [0, 1] + [i for i, attr in ((2, "gpu_hours"), (3, "wall_days"), (4, "decode_tokens_per_s"),
+                                               (5, "decode_tokens_per_s_total"))
+                             if any(getattr(c, attr) is not None for c in shown)]
+            if shown:
                 step["tables"].append({
                     "caption": self._("Time on each feasible candidate"),
-                    **table([self._("Candidate"), self._("Strategy"), self._("GPU-hours"), self._("Wall-clock time"),
-                             self._("Decode tokens/s")], rows, right=(2, 3, 4))})
+                    **table([cols[i][0] for i in keep], [[cols[i][1](c) for i in keep] for c in shown],
+                            right=[n for n, i in enumerate(keep) if cols[i][2]])})
         elif sid == "interconnect":
             rows = [[self.candidate_name(c), f.num(c.nodes), c.strategy or DASH, f.pct(c.scaling_efficiency),
                      "; ".join(c.strategy_changes) or DASH] for c in shown]
@@ -643,15 +662,6 @@ class _View:
                     "caption": self._("Rent or buy"),
                     **table([self._("Candidate"), self._("Rent"), self._("Buy"), self._("Break-even"),
                              self._("Cheaper"), self._("Total cost")], rows, right=(1, 2, 5))})
-            if estimate is not None and estimate.gpu is not None:
-                lines = [(k, v) for k, v in estimate.gpu.cost.items() if isinstance(v, (int, float))
-                         and not isinstance(v, bool) and k.endswith("_usd")]
-                if lines:
-                    step["tables"].append({
-                        "caption": self._("Cost lines"),
-                        **table([self._("Item"), self._("Amount")],
-                                [[self._(TERM_LABELS[k]) if k in TERM_LABELS else k, f.money(v)] for k, v in lines],
-                                right=(1,))})
 
     def rejected(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
         out = []
@@ -660,8 +670,8 @@ class _View:
                 continue
             need = ""
             if c.usable_per_gpu_bytes:
-                need = self._("Needs %(need)s per GPU; %(usable)s usable.", need=self.f.bytes(c.memory_per_gpu_bytes),
-                              usable=self.f.bytes(c.usable_per_gpu_bytes))
+                need = self._("Memory per GPU: %(need)s needed, %(usable)s usable.",
+                              need=self.f.bytes(c.memory_per_gpu_bytes), usable=self.f.bytes(c.usable_per_gpu_bytes))
             out.append({"title": self.candidate_name(c), "gpu": c.gpu, "count": str(c.count),
                         "reasons": [" ".join(r.split()) for r in c.reasons] or [self._("No reason recorded.")],
                         "rules": self.rules_of(c.rules), "memory": need})
@@ -673,13 +683,13 @@ class _View:
             return None
         rows, classes = [], []
         for c in candidates:
-            rows.append([str(c.rank) if c.rank is not None else DASH, self.candidate_name(c), f.num(c.nodes),
+            rows.append([self.candidate_name(c), str(c.rank) if c.rank is not None else DASH, f.num(c.nodes),
                          f.bytes(c.memory_per_gpu_bytes), f.days(c.wall_days), f.money(c.total_cost_usd),
                          f.acquisition(c.acquisition), self._("feasible") if c.feasible else self._("rejected")])
             classes.append("chosen" if c is chosen else ("" if c.feasible else "bad"))
-        return table([self._("Rank"), self._("Candidate"), self._("Nodes"), self._("Memory per GPU"),
+        return table([self._("Candidate"), self._("Rank"), self._("Nodes"), self._("Memory per GPU"),
                       self._("Wall-clock time"), self._("Cost"), self._("Acquisition"), self._("Status")],
-                     rows, right=(0, 2, 3, 4, 5), classes=classes)
+                     rows, right=(1, 2, 3, 4, 5), classes=classes)
 
     def answer(self, rec: Recommendation) -> dict[str, Any]:
         f = self.f
@@ -687,7 +697,7 @@ class _View:
         where = " / ".join(x for x in (rec.provider, rec.instance) if x)
         rows = [
             [self._("GPU"), f"{name} ({rec.gpu})" if rec.gpu_name else rec.gpu],
-            [self._("Count"), self._("%(count)s GPUs on %(nodes)s node(s)", count=rec.count, nodes=rec.nodes)],
+            [self._("Count"), self.gpus_on_nodes(rec.count, rec.nodes)],
             [self._("Rent or buy"), f.acquisition(rec.acquisition)],
             [self._("Wall-clock time"), f.days(rec.wall_days)],
             [self._("Total cost"), f.money(rec.total_cost_usd)],
@@ -735,15 +745,17 @@ class _View:
                  r["total_label"], r["usable_label"] or DASH, r["capacity_label"] or DASH, r["status"]]
                 for r in geo["rows"]]
         over = [r["label"] for r in geo["rows"] if r["over"]]
-        alt = self._("%(n)s candidate(s) shown; %(over)s exceed the usable memory of their GPU.",
-                     n=len(geo["rows"]), over=len(over))
+        alt = self.f.ngettext("%(n)s candidate shown", "%(n)s candidates shown", len(geo["rows"])) + "; " + \
+            self.f.ngettext("%(n)s exceeds the usable memory of its GPU.",
+                            "%(n)s exceed the usable memory of their GPU.", len(over))
         return {"geo": geo, "id": "chart-memory", "title": self._("Memory per GPU by part, against the card"),
                 "desc": alt + (" " + ", ".join(over) if over else ""),
                 "alt": alt, "over": over,
-                "legend": [{"kind": k, "label": f.kind(k)} for k in geo["kinds"]],
+                "legend": [{**entry, "label": f.kind(entry["kind"])} for entry in geo["legend"]],
                 "capacity_label": self._("capacity"), "usable_label": self._("usable"),
                 "axis_title": self._("Memory per GPU"),
-                "omitted": self._("%(n)s more candidate(s) not drawn.", n=geo["omitted"]) if geo["omitted"] else "",
+                "omitted": self.f.ngettext("%(n)s more candidate not drawn.", "%(n)s more candidates not drawn.",
+                                       geo["omitted"]) if geo["omitted"] else "",
                 "table": table([self._("Candidate"), *[f.kind(k) for k in geo["kinds"]], self._("Total"),
                                 self._("Usable"), self._("Capacity"), self._("Fits")], rows,
                                right=tuple(range(1, len(geo["kinds"]) + 4)))}
@@ -767,7 +779,8 @@ class _View:
             s["end_label"] = f"{s['name']} {f.local(s['end_value'])}"
         be = geo["break_even"]
         last = {s["key"]: s for s in geo["series"]}
-        months = geo["xticks"][-1]["label"] if geo["xticks"] else ""
+        numeric = [m for m in curve.get("months") or [] if isinstance(m, (int, float))]
+        months = f"{max(numeric):g}" if numeric else "?"
         parts = []
         if "rent" in last and "buy" in last:
             parts.append(self._("Over %(months)s months, renting costs %(rent)s and buying %(buy)s.", months=months,
@@ -911,7 +924,7 @@ class _View:
 
         spec: list[tuple[str, Callable[[Candidate], str]]] = [
             (self._("GPU"), lambda c: c.gpu_name or c.gpu),
-            (self._("Count"), lambda c: self._("%(count)s GPUs on %(nodes)s node(s)", count=c.count, nodes=c.nodes)),
+            (self._("Count"), lambda c: self.gpus_on_nodes(c.count, c.nodes)),
             (self._("Strategy"), lambda c: c.strategy or DASH),
             (self._("Memory per GPU"), lambda c: f.bytes(c.memory_per_gpu_bytes)),
             (self._("Usable per GPU"), lambda c: f.bytes(c.usable_per_gpu_bytes or None)),
@@ -965,7 +978,7 @@ class _View:
         if r.gpu is not None:
             g = r.gpu
             rows = [[self._("GPU"), f"{g.name} ({g.id})" if g.name else g.id],
-                    [self._("Count"), self._("%(count)s GPUs on %(nodes)s node(s)", count=g.count, nodes=g.nodes)],
+                    [self._("Count"), self.gpus_on_nodes(g.count, g.nodes)],
                     [self._("Fits"), self._("fits") if g.fits else self._("does not fit")]]
             if g.strategy:
                 rows.append([self._("Strategy"), g.strategy])
@@ -1003,6 +1016,12 @@ class _View:
                                     for k, v in r.knowledge_dates.items()], "stale": [], "stale_banner": ""},
         })
         return vm
+
+
+def _reason(text: str) -> str:
+    """An assumption's reason without a leading "default:" (the report marks defaults itself)."""
+    text = " ".join(text.split())
+    return text[len("default:"):].strip() if text.lower().startswith("default:") else text
 
 
 def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:

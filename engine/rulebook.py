@@ -117,6 +117,11 @@ def compile_condition(cond: list[Any]) -> dict[str, Any]:
     return {durable_op: {field: rhs}}
 
 
+OPEN = "__open"
+"""A session's first fact in every ruleset. durable-rules creates a session on its first
+fact; if no fact of a session was ever handled, deleting it crashed the process here and
+keeping it leaks (1,024 sessions, then MemoryError). The sentinel is always handled."""
+
 DETAILED = {"candidate"}
 """Fact types with many instances per consultation. Their reject rules run over every
 instance; their other rules (findings, conclusions) only over the instances a result
@@ -158,7 +163,9 @@ class Rulebook:
         """ruleset name -> durable JSON definition (names are global per process, so versioned)."""
         out: dict[str, dict[str, Any]] = {}
         for _, rf in self.files:
-            out[self.durable_name(rf.ruleset)] = {r.id: compile_rule(r) for r in rf.rules}
+            rules = {r.id: compile_rule(r) for r in rf.rules}
+            rules[OPEN] = {"all": [{"m": {"t": OPEN}}], "run": OPEN}
+            out[self.durable_name(rf.ruleset)] = rules
         return out
 
     def condition_fields(self, ruleset: str) -> dict[str, tuple[str, ...]]:
@@ -227,4 +234,6 @@ def load(directory: str | None = None) -> Rulebook:
     paths = sorted(base.glob("*.yaml"))
     if not paths:
         raise RuleError("no rule files found", where=str(base))
-    return Rulebook([(p, load_rulefile(p)) for p in paths])
+    files = [(p, load_rulefile(p)) for p in paths]
+    files.sort(key=lambda f: (STEPS.index(f[1].step), f[0].name))  # memory, compute, interconnect, tco, pitfalls
+    return Rulebook(files)

@@ -10,7 +10,9 @@
   (each fact carries only the fields its ruleset's conditions read);
 * a fact that no rule matches raises MessageNotHandledException: asserted one at a time
   that is harmless and simply means "no rule fired" (asserted in a batch it corrupted
-  the session and crashed the process here, so facts are never batched);
+  the session and crashed the process here, so facts are never batched); but a session
+  whose facts were *all* unhandled can be neither kept (leak) nor deleted (crash), so
+  every session opens each ruleset with a sentinel fact that a built-in rule handles;
 * an exception inside an action would be stored in the session rather than raised, so
   the action only records the firing, and the consequences run afterwards in Python
   (``engine.actions``), where errors surface normally;
@@ -27,7 +29,7 @@ from durable import engine as _durable
 
 from .actions import Firing
 from .errors import EngineError
-from .rulebook import Rulebook
+from .rulebook import OPEN, Rulebook
 
 _LOCK = threading.RLock()
 _SIDS = itertools.count(1)
@@ -45,7 +47,7 @@ class _Host(_durable.Host):
         def act(c: Any) -> None:
             m = c.m
             firings = _sessions.get(m["sid"])
-            if firings is not None:
+            if firings is not None and action_name != OPEN:
                 firings.append((action_name, int(m["id"][1:])))
 
         return act
@@ -86,6 +88,7 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> list[Firing]:
                     msg = {k: _plain(f[k]) for k in wanted if k in f}
                     msg.update(t=f["t"], sid=sid, id=f"f{i}")
                     if not asserted:
+                        host.assert_fact(name, {"t": OPEN, "sid": sid, "id": OPEN})
                         used.append(name)
                         asserted = True
                     try:

@@ -1,0 +1,7 @@
+"""``python -m engine`` is the ``gpuwise`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

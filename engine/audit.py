@@ -1,0 +1,296 @@
+"""``gpuwise audit``: a purchase or rental proposal -> the four steps on the proposed
+hardware, every pitfall family, the used-card inspection -> verdict, findings and the
+best feasible alternative with its savings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import knowledge as knowledge_mod
+from . import rulebook
+from .errors import UserError
+from .estimators import GB
+from .estimators import cost as K
+from .evaluate import evaluate
+from .inputs import Proposal, Requirements, coerce
+from .job import resolve
+from .recommend import build_result, candidate_gpus, consult, counts_for
+from .results import Assumption, AuditResult, Candidate, Finding
+
+HYPERSCALERS = {"aws", "gcp", "azure"}
+LICENCE_BUNDLED = {"h100-80gb-pcie", "h200-nvl-141gb"}
+MERGE_DATE = dt.date(2022, 9, 15)  # Ethereum's switch to proof-of-stake ended GPU mining
+
+
+def _link_for(p: Proposal) -> str | None:
+    return p.hardware.link
+
+
+def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
+    """The proposal as the pitfall rules see it (cloud fees, power and cooling, licensing)."""
+    hw, acq = p.hardware, p.acquisition
+    v = kb.tco.values
+    months = acq.months
+    rent = ev.numbers.get("rent_usd") or 0.0
+    fees = K.cloud_fees(kb.clouds, acq.provider, egress_tb=p.cloud.egress_tb_per_month,
+                        cross_region_tb=p.cloud.cross_region_tb_per_month, storage_kind=p.cloud.storage.kind,
+                        storage_tb=p.cloud.storage.tb, months=months)
+    fi = fees.inputs
+    per_node = math.ceil(hw.count / hw.nodes)
+    host_w = v["host_power_w_per_gpu"].value
+    node_kw = (gpu.power.tdp_w + host_w) * per_node / 1000
+    total_kw = node_kw * hw.nodes
+    market = gpu.price.usd if gpu.price else None
+    market_hourly = ev.numbers.get("usd_per_gpu_hour") if acq.hourly_usd is not None else None
+    if acq.hourly_usd is not None:
+        from .estimators.cost import rent_offers
+
+        offers = rent_offers(kb.clouds, gpu.id, hw.count)
+        market_hourly = offers[0].per_gpu_hour if offers else None
+    rent_cost = rent if acq.mode == "rent" else 0.0
+    return {
+        "title": p.title, "gpu": gpu.id, "gpu_name": gpu.name, "count": hw.count, "nodes": hw.nodes,
+        "per_node": per_node, "mode": acq.mode, "condition": acq.condition, "spot": acq.spot, "months": months,
+        "checkpointing": bool(acq.checkpointing), "checkpointing_known": acq.checkpointing is not None,
+        "wall_days": ev.numbers.get("wall_days") or -1.0, "rent_usd": rent_cost,
+        "provider": acq.provider or "none", "hyperscaler": (acq.provider or "") in HYPERSCALERS,
+        "egress_usd": fi["egress_usd_per_month"] * months, "cross_region_usd": fi["cross_region_usd_per_month"] * months,
+        "storage_usd": fi["storage_usd_per_month"] * months, "fees_usd": fees.value,
+        "fees_pct": 100 * fees.value / rent_cost if rent_cost > 0 else -1.0,
+        "storage_kind": p.cloud.storage.kind, "storage_tb": p.cloud.storage.tb,
+        "egress_tb": p.cloud.egress_tb_per_month, "cross_region_tb": p.cloud.cross_region_tb_per_month,
+        "node_kw": node_kw, "facility_kw": p.facility.power_kw_available or -1.0,
+        "has_facility": p.facility.power_kw_available is not None, "rack_kw": total_kw,
+        "air_cooled_limit_kw": v["max_air_cooled_kw_per_rack"].value,
+        "cfm_needed": total_kw * v["cfm_per_kw_20f"].value,
+        "consumer": gpu.segment == "consumer", "segment": gpu.segment, "tdp_w": gpu.power.tdp_w,
+        "datacenter": acq.mode == "buy" and (p.facility.power_kw_available is not None or hw.nodes > 1 or hw.count >= 8),
+        "license_bundle": gpu.id in LICENCE_BUNDLED, "nvaie_usd_per_gpu_year": v["nvaie_usd_per_gpu_year"].value,
+        "unit_price_usd": acq.unit_price_usd or -1.0, "market_price_usd": market or -1.0,
+        "price_ratio": (acq.unit_price_usd / market) if (acq.unit_price_usd and market) else -1.0,
+        "hourly_usd": acq.hourly_usd or -1.0, "market_hourly_usd": market_hourly or -1.0,
+        "hourly_ratio": (acq.hourly_usd / market_hourly) if (acq.hourly_usd and market_hourly) else -1.0,
+        "spot_availability": kb.clouds.spot.availability,
+        "link": ev.topology.description if ev.topology else "", "network": hw.network or "none",
+        "network_gb_s": ev.fact.get("network_gb_s", -1.0), "host_ram_gb": hw.host_ram_gb or -1.0,
+        "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
+        "liquid_only": gpu.power.tdp_w >= 1000,
+    }
+
+
+def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str) -> tuple[list[dict[str, Any]], list[dict]]:
+    """One fact per used card: the seed article's mining signs and what nvidia-smi shows."""
+    from . import inspect_card as ic
+
+    facts, views = [], []
+    for i, c in enumerate(p.used_cards):
+        f: dict[str, Any] = {
+            "card": i + 1, "serial": c.serial or f"card {i + 1}", "gpu": gpu.id,
+            "consumer": gpu.segment == "consumer", "manufactured": c.manufactured or "",
+            "has_dates": bool(c.manufactured and c.purchased), "months_to_sale": -1,
+            "fan_cv": -1.0, "fan_swing": -1.0, "fan_samples": len(c.fan_speed_percent),
+            "power_cv": -1.0, "power_swing": -1.0, "power_samples": len(c.power_under_load_w),
+            "has_smi": False, "smi_error": "", "retired_pages": -1, "remapped_rows": -1, "pending": False,
+            "remap_failure": False, "uncorrectable_ecc": -1, "correctable_ecc": -1,
+            "width_below_max": False, "gen_below_max": False, "at_idle": False, "link_width": -1,
+            "link_width_max": -1, "link_gen": -1, "link_gen_max": -1, "power_limit_changed": False,
+            "power_limit_w": -1.0, "default_power_limit_w": -1.0, "clocks_changed": False,
+            "throttle_reasons": "", "throttling": False, "hw_slowdown": False, "vbios": "", "product_name": "",
+            "mining_era": False,
+        }
+        if c.manufactured and c.purchased:
+            f["months_to_sale"] = ic.months_between(c.manufactured, c.purchased)
+        if c.manufactured:
+            made = dt.date.fromisoformat(c.manufactured + ("-01" if len(c.manufactured) == 7 else ""))
+            f["mining_era"] = gpu.segment in ("consumer", "workstation") and made < MERGE_DATE
+        for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):
+            if len(samples) >= 2:
+                var = ic.variability(samples)
+                f[f"{name}_cv"] = var["cv"] if var["cv"] is not None else -1.0
+                f[f"{name}_swing"] = var["relative_swing"] if var["relative_swing"] is not None else -1.0
+        if c.nvidia_smi:
+            path = Path(c.nvidia_smi)
+            if not path.is_absolute():
+                path = base_dir / path
+            log = ic.parse_nvidia_smi_xml(str(path), where=f"{where}: used_cards[{i}].nvidia_smi ({path})")
+            r = log.gpus[0]
+            if c.serial:
+                r = next((g for g in log.gpus if g.serial == c.serial), r)
+            f["has_smi"] = True
+            mem = ic.memory_errors(r)
+            f["retired_pages"] = mem.retired_pages if mem.retired_pages is not None else -1
+            f["remapped_rows"] = mem.remapped_rows if mem.remapped_rows is not None else -1
+            f["pending"] = bool(mem.pending)
+            f["remap_failure"] = bool(mem.remap_failure)
+            f["uncorrectable_ecc"] = mem.uncorrectable_ecc if mem.uncorrectable_ecc is not None else -1
+            f["correctable_ecc"] = mem.correctable_ecc if mem.correctable_ecc is not None else -1
+            link = ic.pcie_degraded(r)
+            if link is not None:
+                f["width_below_max"] = bool(link.width_below_max)
+                f["gen_below_max"] = bool(link.gen_below_max)
+                f["at_idle"] = bool(link.at_idle)
+            f["link_width"] = r.link_width_current or -1
+            f["link_width_max"] = r.link_width_max or -1
+            f["link_gen"] = r.pcie_gen_current or -1
+            f["link_gen_max"] = r.pcie_gen_max or -1
+            f["power_limit_changed"] = bool(ic.power_limit_changed(r))
+            f["power_limit_w"] = r.power_limit_w or -1.0
+            f["default_power_limit_w"] = r.default_power_limit_w or -1.0
+            f["clocks_changed"] = bool(ic.clocks_changed(r))
+            reasons = [x for x in r.active_clock_event_reasons if x not in ("applications_clocks_setting",)]
+            f["throttle_reasons"] = ", ".join(reasons)
+            f["throttling"] = bool(reasons)
+            f["hw_slowdown"] = any("hw" in x or "thermal" in x for x in reasons)
+            f["vbios"] = r.vbios_version or ""
+            f["product_name"] = r.product_name or ""
+        facts.append(f)
+        views.append({k: f[k] for k in f if k not in ("gpu",)})
+    return facts, views
+
+
+def _as_requirements(p: Proposal) -> Requirements:
+    c = p.constraints
+    if "project_months" not in c.model_fields_set:
+        c = c.model_copy(update={"project_months": p.acquisition.months})
+    return Requirements(workload=p.workload, constraints=c, environment=p.environment)
+
+
+def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None) -> AuditResult:
+    p: Proposal = coerce(Proposal, proposal)
+    where = str(proposal) if isinstance(proposal, (str, Path)) else "proposal"
+    base = Path(base_dir) if base_dir else (Path(proposal).parent if isinstance(proposal, (str, Path)) else Path.cwd())
+    kb = knowledge_mod.load(knowledge)
+    req = _as_requirements(p)
+    job = resolve(req, kb, where)
+    r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
+    notes = [Assumption(field="hardware.gpu", value=p.hardware.gpu, reason=r.note)] if r.note else []
+    gpu = kb.gpus[r.id]
+    hw, acq = p.hardware, p.acquisition
+    if hw.network is not None and hw.network not in kb.runtime.networks:
+        import difflib
+
+        close = difflib.get_close_matches(hw.network, list(kb.runtime.networks), n=1)
+        raise UserError(f"unknown network '{hw.network}'", where=f"{where}: hardware.network",
+                        hint=f"did you mean {close[0]}?" if close else f"one of {', '.join(kb.runtime.networks)}")
+    proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
+                        host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
+                        spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
+                        acquisition=acq.mode, tag="proposed:")
+    # the alternative: the decision engine over the catalog (or the proposal's short list)
+    gpu_ids, more_notes = candidate_gpus(job)
+    alternatives = [evaluate(job, kb.gpus[gid], n) for gid in gpu_ids for n in counts_for(job.c.max_gpus)]
+    cards, views = card_facts(p, gpu, base, where)
+    prop_fact = proposal_fact(p, job, gpu, proposed, kb)
+    con = consult(job, [proposed, *alternatives], proposed_total_gb=proposed.capacity * hw.count / GB,
+                  extra_facts={"proposal": [prop_fact], "card": cards}, price_subjects=[proposed])
+    rec = build_result(job, alternatives, con, [*notes, *more_notes])
+    con.detail([proposed])
+    mine = {proposed.key, f"env:{gpu.id}"}
+    outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
+    findings: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+    for _key, f in outcome.findings:
+        if (f.rule, f.subject) in seen:
+            continue
+        seen.add((f.rule, f.subject))
+        findings.append(f)
+    order = {"blocker": 0, "warning": 1, "info": 2}
+    findings.sort(key=lambda f: order[f.severity])
+    from .recommend import _candidate, _steps
+
+    prop_cand = _candidate(proposed, outcome, None)
+    alt = _best_alternative(rec.candidates)
+    savings = None
+    pc = proposed.numbers.get("cost_usd")
+    if alt is not None and alt.total_cost_usd is not None and pc is not None:
+        savings = pc - alt.total_cost_usd
+    verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
+        "revise" if any(f.severity == "warning" for f in findings) else "approve")
+    return AuditResult(
+        verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
+        proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
+        assumptions=[*job.assumptions, *notes], trace=outcome.trace, steps=_steps(job, proposed, outcome),
+        charts=rec.charts, knowledge_dates=rec.knowledge_dates, cards=views,
+    )
+
+
+def _alternative_key(key: str) -> bool:
+    """Keys about the alternatives (candidates, their GPUs' environments): summarised, not detailed."""
+    return not key.startswith(("proposed:", "card:", "price:")) and key not in ("job", "proposal")
+
+
+def _best_alternative(cands: list[Candidate]) -> Candidate | None:
+    for c in cands:
+        if c.feasible and c.rank == 1:
+            return c
+    return None
+
+
+def audit_many(paths: list[str], args: Any) -> int:
+    """The CLI's audit: one report, or a summary table / JSON lines for several files."""
+    import json
+
+    from . import report
+
+    if len(paths) == 1:
+        result = audit(paths[0], knowledge=args.knowledge)
+        from .cli import _emit
+
+        _emit(result, args, "audit")
+        return 1 if result.verdict == "reject" else 0
+    fmt = report.format_for(args.output, args.format)
+    results: list[tuple[str, AuditResult | None, str]] = []
+    show = sys.stderr.isatty() and len(paths) > 1
+    for i, path in enumerate(paths, 1):
+        if show:
+            _progress(i, len(paths))
+        try:
+            results.append((path, audit(path, knowledge=args.knowledge), ""))
+        except UserError as exc:
+            results.append((path, None, exc.line()))
+    if show:
+        sys.stderr.write("\n")
+    if fmt == "json":
+        lines = []
+        for path, res, err in results:
+            doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
+            lines.append(json.dumps(doc))
+        text = "\n".join(lines) + "\n"
+    else:
+        text = report.render_audit_summary(results, fmt, lang=args.lang, currency=args.currency, fx_rate=args.fx_rate) \
+            if hasattr(report, "render_audit_summary") else _summary_text(results)
+    if args.output:
+        report.write_text(args.output, text) if hasattr(report, "write_text") else Path(args.output).write_text(text)
+        print(f"gpuwise: wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    if any(res is None for _, res, _ in results):
+        for path, res, err in results:
+            if res is None:
+                print(f"gpuwise: {err}", file=sys.stderr)
+        return 2
+    return 1 if any(res.verdict == "reject" for _, res, _ in results if res) else 0
+
+
+def _progress(i: int, n: int) -> None:
+    width = 30
+    done = int(width * i / n)
+    sys.stderr.write(f"\raudit [{'#' * done}{'.' * (width - done)}] {i}/{n}")
+    sys.stderr.flush()
+
+
+def _summary_text(results: list[tuple[str, AuditResult | None, str]]) -> str:
+    rows = [f"{'file':40} {'verdict':8} {'blockers':>8} {'warnings':>8}  title"]
+    for path, res, err in results:
+        if res is None:
+            rows.append(f"{path[-40:]:40} {'error':8} {'-':>8} {'-':>8}  {err}")
+            continue
+        b = sum(f.severity == "blocker" for f in res.findings)
+        w = sum(f.severity == "warning" for f in res.findings)
+        rows.append(f"{path[-40:]:40} {res.verdict:8} {b:>8} {w:>8}  {res.title}")
+    return "\n".join(rows) + "\n"

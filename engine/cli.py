@@ -1,0 +1,195 @@
+"""The ``gpuwise`` command: argument parsing, the one exception boundary, exit codes.
+
+Exit status: 0 done; 1 ``audit`` found a blocker or ``recommend`` found no feasible
+option (the report still says why); 2 bad input or usage (one line on stderr); 130
+interrupted. Heavy modules are imported inside the commands so ``--version`` is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, NoReturn
+
+from . import __version__
+
+FORMATS = ("text", "md", "html", "json")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--knowledge", metavar="DIR", help="overlay your own YAML (prices, GPUs, models) on the built-in knowledge base")
+
+
+def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
+    p.add_argument("--format", choices=formats, help="output format (default: text, or from the -o suffix)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (.md, .html, .json, .txt)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="report language (default: en)")
+    p.add_argument("--currency", choices=("USD", "CNY"), default="USD", help="report currency (default: USD)")
+    p.add_argument("--fx-rate", type=float, metavar="RATE", help="CNY per USD (default: the knowledge base's dated rate)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gpuwise", description="Which GPUs to rent or buy for large-model work, and why.")
+    parser.add_argument("--version", action="version", version=f"gpuwise {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("ask", help="guided questionnaire in the terminal")
+    p.add_argument("--answers", metavar="FILE", help="answers file to resume and save (default: ./gpuwise-answers.yaml)")
+    p.add_argument("-o", "--output", metavar="REPORT", help="where to write the report (default: beside the answers)")
+    _common(p)
+
+    p = sub.add_parser("recommend", help="the four-step decision with explanations")
+    p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
+    _report_opts(p)
+    _common(p)
+
+    p = sub.add_parser("audit", help="audit purchase or rental proposals")
+    p.add_argument("proposals", metavar="PROPOSAL.yaml", nargs="+")
+    _report_opts(p)
+    _common(p)
+
+    p = sub.add_parser("estimate", help="the numbers alone: memory, time, throughput, cost")
+    p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
+    p.add_argument("--gpu", metavar="GPU", help="a GPU name (e.g. H100-80G, A100 80GB, 4090)")
+    p.add_argument("--gpus", type=int, metavar="N", help="how many GPUs (default 1)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    _common(p)
+
+    p = sub.add_parser("gpus", help="the GPU catalog with specs and sources")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    _common(p)
+
+    p = sub.add_parser("rules", help="the rule base")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+    p = sub.add_parser("explain", help="one rule with its rationale and source")
+    p.add_argument("rule_id", metavar="RULE_ID")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(_dispatch(args) or 0)
+    except KeyboardInterrupt:
+        print("gpuwise: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # the one exception boundary
+        from .errors import UserError
+
+        if isinstance(exc, UserError):
+            print(f"gpuwise: {exc.line()}", file=sys.stderr)
+            return 2
+        if os.environ.get("GPUWISE_DEBUG"):
+            raise
+        print(f"gpuwise: internal error: {type(exc).__name__}: {exc} "
+              "(a bug in gpuwise; rerun with GPUWISE_DEBUG=1 for details)", file=sys.stderr)
+        return 3
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    cmd = args.command
+    if cmd == "ask":
+        from .questionnaire import run_ask
+
+        return run_ask(args.answers, args.output, knowledge=args.knowledge)
+    if cmd == "recommend":
+        return _recommend(args)
+    if cmd == "audit":
+        return _audit(args)
+    if cmd == "estimate":
+        return _estimate(args)
+    if cmd == "gpus":
+        return _gpus(args)
+    if cmd == "rules":
+        return _rules(args)
+    if cmd == "explain":
+        return _explain(args)
+    raise AssertionError(cmd)
+
+
+def _emit(result: Any, args: argparse.Namespace, kind: str) -> None:
+    from . import report
+
+    fmt = report.format_for(args.output, args.format)
+    opts = {"lang": args.lang, "currency": args.currency, "fx_rate": args.fx_rate}
+    if args.fx_rate is not None and args.fx_rate <= 0:
+        from .errors import UserError
+
+        raise UserError("--fx-rate must be a positive number of CNY per USD")
+    if args.output:
+        path = report.write_report(result, args.output, fmt, kind=kind, **opts)
+        print(f"gpuwise: wrote {path}", file=sys.stderr)
+    else:
+        sys.stdout.write(report.render(result, fmt, kind=kind, **opts))
+
+
+def _recommend(args: argparse.Namespace) -> int:
+    from .recommend import recommend
+
+    result = recommend(args.requirements, knowledge=args.knowledge)
+    _emit(result, args, "recommend")
+    return 0 if result.recommendation is not None else 1
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from .audit import audit_many
+
+    return audit_many(args.proposals, args)
+
+
+def _estimate(args: argparse.Namespace) -> int:
+    import json
+
+    from .estimate import estimate
+
+    if args.gpus is not None and args.gpus < 1:
+        from .errors import UserError
+
+        raise UserError("--gpus must be at least 1")
+    result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
+    else:
+        from . import report
+
+        sys.stdout.write(report.render(result, "text", kind="estimate"))
+    return 0
+
+
+def _gpus(args: argparse.Namespace) -> int:
+    from . import listing
+
+    sys.stdout.write(listing.gpus(args.format, knowledge=args.knowledge))
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from . import listing
+
+    sys.stdout.write(listing.rules(args.format))
+    return 0
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from . import listing
+
+    sys.stdout.write(listing.explain(args.rule_id, args.format))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
