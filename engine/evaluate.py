@@ -232,12 +232,7 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
         ev.terms["flops"] = flops
         eff = 1.0
         if ev.count > 1:
-            trainable = ev.memory.trainable_params
-            grad_b = 4 if ("torch-amp" in ev.memory.layout or "fp32" in ev.memory.layout) else 2
-            if w.method != "full":
-                grad_b = 4
-            grad_bytes = trainable * grad_b
-            comm = I.allreduce_seconds(grad_bytes, topo, rt.link_efficiency.value, zero3=ev.strategy.zero >= 3)
+            comm = I.allreduce_seconds(ev.memory.comm_bytes, topo, rt.link_efficiency.value)
             tokens_step = w.batch_size * w.seq_len
             step_s = flops.value / job.tokens * tokens_step / (peak.tflops * 1e12 * mfu) if job.tokens else 0.0
             eff_t = I.scaling_efficiency(step_s, comm, rt.comm_overlap_fraction.value)

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import knowledge as knowledge_mod
 from . import rulebook, rules
-from .actions import Firing, Outcome, fact_key, materialize
+from .actions import Firing, Outcome, fact_key, fill, materialize
 from .compat import environment_facts
 from .estimate import memory_out, term_out
 from .estimators import GB
@@ -104,10 +104,10 @@ def price_facts(job: Job, evaluations: list[Evaluation]) -> list[dict[str, Any]]
     return list(seen.values())
 
 
-def _candidate(e: Evaluation, outcome: Outcome, rank: int | None) -> Candidate:
+def _candidate(e: Evaluation, outcome: Outcome, rank: int | None, env: list[str] | None = None) -> Candidate:
     key = e.key
     n = e.numbers
-    reasons = [msg for _, msg in outcome.rejections.get(key, [])]
+    reasons = [msg for _, msg in outcome.rejections.get(key, [])] + [f"environment: {m}" for m in env or []]
     return Candidate(
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=not reasons, rank=rank,
         memory_per_gpu_bytes=int(round(e.memory.per_gpu)), capacity_per_gpu_bytes=int(e.capacity),
@@ -170,6 +170,17 @@ class Consultation:
         book = rulebook.load()
         return {fact_key(self.facts[i]) for rid, i in self.firings if book.rules[rid].then.action == "reject"}
 
+    def environment_blockers(self) -> dict[str, list[str]]:
+        """GPU id -> messages of blocker findings on the user's software environment for it.
+        The user named that environment, so a GPU it cannot drive is not recommended."""
+        book = rulebook.load()
+        out: dict[str, list[str]] = {}
+        for rid, i in self.firings:
+            f, rule = self.facts[i], book.rules[rid]
+            if f["t"] == "environment" and rule.then.severity == "blocker":
+                out.setdefault(f["gpu"], []).append(fill(rule.then.message, f))
+        return out
+
     def detail(self, evaluations: list[Evaluation]) -> None:
         """Pass two over the candidates to show."""
         more = [{"t": "candidate", **e.fact, "detail": 1} for e in evaluations]
@@ -213,7 +224,8 @@ def recommend(requirements: Any, *, knowledge: str | None = None) -> RecommendRe
 def build_result(job: Job, evaluations: list[Evaluation], con: Consultation,
                  notes: list[Assumption]) -> RecommendResult:
     rejected = con.rejected()
-    feasible = [e for e in evaluations if e.key not in rejected]
+    env_blocked = con.environment_blockers()
+    feasible = [e for e in evaluations if e.key not in rejected and e.gpu.id not in env_blocked]
     feasible.sort(key=lambda e: rank_key(job, e))
     ranks = {e.key: i + 1 for i, e in enumerate(feasible)}
     best = feasible[0] if feasible else None
@@ -227,7 +239,7 @@ def build_result(job: Job, evaluations: list[Evaluation], con: Consultation,
     relevant |= {f"env:{e.gpu.id}" for e in shown}
     con.detail(list({e.key: e for e in shown}.values()))
     outcome = con.outcome(lambda key: key in relevant or not _per_subject(key))
-    candidates = [_candidate(e, outcome, ranks.get(e.key)) for e in evaluations]
+    candidates = [_candidate(e, outcome, ranks.get(e.key), env_blocked.get(e.gpu.id, [])) for e in evaluations]
     candidates.sort(key=lambda c: (c.rank is None, c.rank or 0, c.gpu, c.count))
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()

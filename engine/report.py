@@ -745,7 +745,7 @@ class _View:
                  r["total_label"], r["usable_label"] or DASH, r["capacity_label"] or DASH, r["status"]]
                 for r in geo["rows"]]
         over = [r["label"] for r in geo["rows"] if r["over"]]
-        alt = self.f.ngettext("%(n)s candidate shown", "%(n)s candidates shown", len(geo["rows"])) + "; " + \
+        alt = self.f.ngettext("%(n)s candidate shown.", "%(n)s candidates shown.", len(geo["rows"])) + " " + \
             self.f.ngettext("%(n)s exceeds the usable memory of its GPU.",
                             "%(n)s exceed the usable memory of their GPU.", len(over))
         return {"geo": geo, "id": "chart-memory", "title": self._("Memory per GPU by part, against the card"),

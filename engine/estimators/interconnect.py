@@ -82,14 +82,15 @@ def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = 
         else:
             net_gb_s = net.gb_s * (per_node if net.shared_by == "gpu" else 1)
         desc += f"; {n_nodes} nodes over {network}"
-    tp_domain = gpu.link.domain_gpus if kind in ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric") else 1
+    tp_domain = gpu.link.domain_gpus if kind in ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric", "roce") else 1
     return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc)
 
 
-def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, zero3: bool = False,
-                      latency_us: float = 5.0) -> Term:
-    """Seconds to all-reduce ``grad_bytes`` (per GPU) once, hierarchical over nodes."""
-    factor = 1.5 if zero3 else 1.0
+def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, latency_us: float = 5.0) -> Term:
+    """Seconds to all-reduce ``grad_bytes`` (per GPU) once, hierarchical over nodes.
+
+    ZeRO-3's extra parameter gathers are passed in as a larger equivalent size."""
+    factor = 1.0
     t_intra = 0.0
     if topo.per_node > 1 and math.isfinite(topo.intra_gb_s):
         n = topo.per_node
@@ -101,8 +102,7 @@ def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, zero3:
         t_inter = factor * 2 * (m - 1) / m * grad_bytes / (topo.network_gb_s * 1e9 * link_eff)
         t_inter += 2 * (m - 1) * 20e-6
     return Term("allreduce_seconds", t_intra + t_inter, "s",
-                "2 x (n-1)/n x gradient bytes / (link GB/s x efficiency), inside the node then across nodes"
-                + (" x 1.5 (ZeRO-3 all-gathers)" if zero3 else ""),
+                "2 x (n-1)/n x bytes per step / (link GB/s x efficiency), inside the node then across nodes",
                 {"gradient_bytes": grad_bytes, "gpus_per_node": topo.per_node, "nodes": topo.nodes,
                  "intra_gb_s": topo.intra_gb_s, "network_gb_s": topo.network_gb_s, "link_efficiency": link_eff,
                  "intra_seconds": t_intra, "inter_seconds": t_inter})

@@ -78,7 +78,12 @@ class TrainSetup:
 
 @dataclass(frozen=True)
 class MemoryEstimate:
-    """Bytes per GPU at the peak of a step, by kind, with the formula behind each."""
+    """Bytes per GPU at the peak of a step, by kind, with the formula behind each.
+
+    ``comm_bytes`` is what one optimizer step moves per GPU, as the size of an equivalent
+    all-reduce: the gradients for data parallelism, 1.5x that with ZeRO-3's parameter
+    gathers, and for LoRA/QLoRA with a sharded base the base weights gathered twice.
+    """
 
     weights: Term
     gradients: Term
@@ -93,6 +98,7 @@ class MemoryEstimate:
     offload_target: str = "none"
     trainable_params: float = 0.0
     notes: tuple[str, ...] = ()
+    comm_bytes: float = 0.0
 
     @property
     def tensor_bytes(self) -> float:
@@ -195,18 +201,30 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
     host = 0.0
 
     if s.method in ("lora", "qlora"):
+        dp = max(1, s.dp)
         Pa = lora_adapter_params(shape, s.lora_rank, s.lora_targets)
         if s.method == "qlora":
-            base = weight_bytes(shape, "int4", {"int4": quant["nf4"]})
-            base = Term("weights", base.value + Pa * 4, "B",
-                        "NF4 base (4.127 bits x quantized params + 16-bit embeddings/head) + adapters x 4 B",
-                        {**base.inputs, "adapter_params": Pa})
+            frozen = weight_bytes(shape, "int4", {"int4": quant["nf4"]})
+            what = "NF4 base (4.127 bits x quantized params + 16-bit embeddings/head)"
         else:
             base_b = 4 if s.precision == "fp32" else 2
-            base = Term("weights", P * base_b + Pa * 4, "B", f"frozen base params x {base_b} B + adapters x 4 B",
-                        {"params": P, "adapter_params": Pa})
-        grads = Term("gradients", Pa * 4, "B", "adapter params x 4 B (fp32)", {"adapter_params": Pa})
+            frozen = Term("weights", P * base_b, "B", f"frozen base params x {base_b} B", {"params": P})
+            what = f"frozen base params x {base_b} B"
+        if s.zero >= 3 and dp > 1:  # FSDP / ZeRO-3 shards the frozen base; a layer is gathered at a time
+            gathered = 2 * frozen.value / shape.layers
+            base = Term("weights", frozen.value / dp + gathered + Pa * 4 / dp, "B",
+                        f"({what} + adapters x 4 B) / {dp} GPUs (ZeRO-3) + two gathered layers",
+                        {**frozen.inputs, "adapter_params": Pa, "shards": dp})
+        else:
+            base = Term("weights", frozen.value + Pa * 4, "B", f"{what} + adapters x 4 B",
+                        {**frozen.inputs, "adapter_params": Pa})
+        shard_g = dp if s.zero >= 2 else 1
+        grads = Term("gradients", Pa * 4 / shard_g, "B", "adapter params x 4 B (fp32)"
+                     + (f" / {dp} GPUs (ZeRO-2+)" if shard_g > 1 else ""), {"adapter_params": Pa})
         opt, step_temp = _optimizer_bytes(s.optimizer, Pa, 4, shape, master=False)
+        if s.zero >= 1 and dp > 1:  # DeepSpeed/FSDP shard the adapters' optimizer state too
+            opt = Term("optimizer", opt.value / dp, "B", opt.formula + f" / {dp} GPUs (ZeRO-1+)", opt.inputs)
+            step_temp = 0.0
         mode = f"lora-{s.lora_targets}"
         residual = 4 if s.precision == "fp32" else 2
         act, _ = activation_bytes(shape, s, residual, mode)
@@ -215,9 +233,11 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
                        act.unit, act.formula + " + one dequantized weight matrix", act.inputs)
         phase_a = base.value + opt.value + act.value
         phase_b = base.value + grads.value + opt.value + step_temp
-        layout = f"{s.method} (frozen {'NF4' if s.method == 'qlora' else '16-bit'} base, fp32 adapters)"
+        layout = (f"{s.method} (frozen {'NF4' if s.method == 'qlora' else '16-bit'} base"
+                  + (f" sharded over {dp} GPUs" if s.zero >= 3 and dp > 1 else "") + ", fp32 adapters)")
+        comm = Pa * 4 + (frozen.value if s.zero >= 3 and dp > 1 else 0.0)
         return _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
-                         host, s.offload, Pa, notes)
+                         host, s.offload, Pa, notes, comm)
 
     deepspeed = s.zero >= 1
     dp = max(1, s.dp)
@@ -265,8 +285,10 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         phase_b = weights.value + grads.value + opt.value + step_temp
         if s.offload != "none":
             notes.append("offload needs DeepSpeed ZeRO (zero_stage >= 1); ignored with zero_stage 0")
+    grad_b = 4 if ("torch-amp" in layout or "fp32" in layout or wb == 4) else 2
+    comm = P * grad_b * (1.5 if s.zero >= 3 else 1.0)
     return _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
-                     host, s.offload if host else "none", P, notes)
+                     host, s.offload if host else "none", P, notes, comm)
 
 
 def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: Shape, *, master: bool
@@ -301,7 +323,7 @@ def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: 
 
 def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, phase_b: float,
               step_temp: float, layout: str, ctx_bytes: float, alloc_frac: float, host: float,
-              offload: str, trainable: float, notes: list[str]) -> MemoryEstimate:
+              offload: str, trainable: float, notes: list[str], comm: float) -> MemoryEstimate:
     """Pick the peak moment and express the breakdown at that moment."""
     if phase_b >= phase_a:
         peak = "optimizer step"
@@ -322,7 +344,7 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
                     {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
     return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", "training keeps no KV cache"),
                           overhead, layout, peak, {"backward": phase_a, "optimizer step": phase_b}, host,
-                          offload, trainable, tuple(notes))
+                          offload, trainable, tuple(notes), comm)
 
 
 # -------------------------------------------------------------------- inference
