@@ -83,7 +83,19 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     }
 
 
-def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str) -> tuple[list[dict[str, Any]], list[dict]]:
+def _product_matches(product: str | None, gpu_id: str, kb: Any) -> int:
+    """1 when the report's product name is the proposal's GPU, 0 when it is another, -1 unknown."""
+    if not product:
+        return -1
+    try:
+        r = kb.gpu(product)
+    except UserError:
+        name = product.lower()
+        return 0 if any(ch.isdigit() for ch in name) and gpu_id.split("-")[-1] not in name else -1
+    return 1 if r.id == gpu_id else 0
+
+
+def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tuple[list[dict[str, Any]], list[dict]]:
     """One fact per used card: the seed article's mining signs and what nvidia-smi shows."""
     from . import inspect_card as ic
 
@@ -101,7 +113,7 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str) -> tuple[list[
             "link_width_max": -1, "link_gen": -1, "link_gen_max": -1, "power_limit_changed": False,
             "power_limit_w": -1.0, "default_power_limit_w": -1.0, "clocks_changed": False,
             "throttle_reasons": "", "throttling": False, "hw_slowdown": False, "vbios": "", "product_name": "",
-            "mining_era": False,
+            "mining_era": False, "product_matches": -1,
         }
         if c.manufactured and c.purchased:
             f["months_to_sale"] = ic.months_between(c.manufactured, c.purchased)
@@ -148,6 +160,7 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str) -> tuple[list[
             f["hw_slowdown"] = any("hw" in x or "thermal" in x for x in reasons)
             f["vbios"] = r.vbios_version or ""
             f["product_name"] = r.product_name or ""
+            f["product_matches"] = _product_matches(r.product_name, gpu.id, kb)
         facts.append(f)
         views.append({k: f[k] for k in f if k not in ("gpu",)})
     return facts, views
@@ -184,7 +197,7 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
     # the alternative: the decision engine over the catalog (or the proposal's short list)
     gpu_ids, more_notes = candidate_gpus(job)
     alternatives = [evaluate(job, kb.gpus[gid], n) for gid in gpu_ids for n in counts_for(job.c.max_gpus)]
-    cards, views = card_facts(p, gpu, base, where)
+    cards, views = card_facts(p, gpu, base, where, kb)
     prop_fact = proposal_fact(p, job, gpu, proposed, kb)
     con = consult(job, [proposed, *alternatives], proposed_total_gb=proposed.capacity * hw.count / GB,
                   extra_facts={"proposal": [prop_fact], "card": cards}, price_subjects=[proposed])

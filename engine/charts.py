@@ -12,6 +12,7 @@ Coordinates are SVG user units with the origin at the top left.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -190,7 +191,8 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int =
                 continue
             xa, xb = axis(acc), axis(acc + v)
             acc += v
-            segments.append({"kind": kind, "pattern": kind if kind in MEMORY_KINDS else "other", "x": xa, "w": _r(max(xb - xa, 0.5)), "value": v,
+            segments.append({"kind": kind, "pattern": kind if kind in MEMORY_KINDS else "other",
+                             "x": xa, "w": _r(max(xb - xa, 0.5)), "value": v,
                              "label": fmt(v), "show_label": xb - xa >= 58, "tx": _r((xa + xb) / 2)})
         limit = usable if usable is not None else capacity
         markers = [axis(v) for v in (capacity, usable) if v is not None]
@@ -260,12 +262,13 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
             "key": key,
             "points": " ".join(f"{x:g},{y:g}" for x, y in coords),
             "markers": [{"x": x, "y": y, "rx": _r(x - 3.5), "ry": _r(y - 3.5)} for x, y in coords[::step]],
-            "end_x": coords[-1][0], "end_y": coords[-1][1], "end_value": pts[-1][1], "lx": _r(coords[-1][0] + 8),
+            "end_x": coords[-1][0], "end_y": coords[-1][1], "end_value": pts[-1][1],
+            "lx": _r(coords[-1][0] + 8),
             "end_label": fmt_y(pts[-1][1]),
         })
     # keep the end labels of the series apart
     ends = sorted(series, key=lambda s: s["end_y"])
-    for a, b in zip(ends, ends[1:], strict=False):
+    for a, b in itertools.pairwise(ends):
         if b["end_y"] - a["end_y"] < 14:
             b["end_y"] = _r(a["end_y"] + 14)
     for s in series:

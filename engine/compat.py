@@ -143,6 +143,8 @@ def environment_facts(job: Any, gpu_ids: list[str]) -> list[dict[str, Any]]:
             "gpu_min_driver": gmin or "", "gpu_min_driver_num": version_num(gmin),
             "gpu_min_driver_branch": int(version_num(gmin)) if gmin else -1,
             "pytorch": env.pytorch or "", "pytorch_known": env.pytorch is not None,
+            "torch_release_known": bool(env.pytorch) and any(
+                b.pytorch == _major_minor(env.pytorch) for b in sw.torch_builds),
             "torch_build_known": built, "torch_has_kernels": kernels, "torch_arch_list": archs,
             "torch_cuda": tcuda,
             "wants_bf16": w.precision == "bf16", "wants_flash": w.attention == "flash",

@@ -231,15 +231,24 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
         flops = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, ev.strategy.checkpointing)
         ev.terms["flops"] = flops
         eff = 1.0
+        tokens_step = w.batch_size * w.seq_len
+        step_s = flops.value / job.tokens * tokens_step / (peak.tflops * 1e12 * mfu) if job.tokens else 0.0
         if ev.count > 1:
             comm = I.allreduce_seconds(ev.memory.comm_bytes, topo, rt.link_efficiency.value)
-            tokens_step = w.batch_size * w.seq_len
-            step_s = flops.value / job.tokens * tokens_step / (peak.tflops * 1e12 * mfu) if job.tokens else 0.0
             eff_t = I.scaling_efficiency(step_s, comm, rt.comm_overlap_fraction.value)
             ev.terms["allreduce"] = comm
             ev.terms["scaling_efficiency"] = eff_t
             eff = eff_t.value
-        slowdown = rt.offload_slowdown[ev.strategy.offload].value if ev.strategy.offload != "none" else 1.0
+        slowdown = 1.0
+        if ev.strategy.offload != "none" and step_s > 0:
+            gen = str(gpu.link.pcie_gen)
+            pcie = rt.pcie_gb_s[gen].value if gen in rt.pcie_gb_s else 31.5
+            off = C.offload_step_seconds(
+                ev.memory.trainable_params / max(1, ev.count), ev.strategy.offload, pcie_gb_s=pcie,
+                host_gb_s_per_gpu=rt.host_memory_gb_s.value / topo.per_node,
+                nvme_gb_s_per_gpu=rt.nvme_gb_s.value / topo.per_node)
+            ev.terms["offload"] = off
+            slowdown = (step_s + off.value) / step_s
         hours, wall = C.training_time(flops.value, ev.count, peak.tflops, mfu, eff, slowdown)
         ev.terms["gpu_hours"] = hours
         ev.terms["wall_hours"] = wall

@@ -38,7 +38,7 @@ ENVIRONMENT = {
     "cuda_family_floor", "cuda_family_floor_num", "driver_in_minor_compat",
     "gpu_first_cuda", "gpu_first_cuda_num", "gpu_last_cuda", "gpu_last_cuda_num",
     "gpu_min_driver", "gpu_min_driver_num", "gpu_min_driver_branch",
-    "pytorch", "pytorch_known", "torch_build_known", "torch_has_kernels", "torch_arch_list", "torch_cuda",
+    "pytorch", "pytorch_known", "torch_release_known", "torch_build_known", "torch_has_kernels", "torch_arch_list", "torch_cuda",
     "wants_bf16", "wants_flash", "wants_fp8", "bf16_hw", "fp8_hw", "flash_ok", "tensor_cores",
 }
 
@@ -60,7 +60,7 @@ CARD = {
     "pending", "remap_failure", "uncorrectable_ecc", "correctable_ecc", "width_below_max", "gen_below_max",
     "at_idle", "link_width", "link_width_max", "link_gen", "link_gen_max", "power_limit_changed",
     "power_limit_w", "default_power_limit_w", "clocks_changed", "throttle_reasons", "throttling",
-    "hw_slowdown", "vbios", "product_name", "consumer", "mining_era", "manufactured",
+    "hw_slowdown", "vbios", "product_name", "product_matches", "consumer", "mining_era", "manufactured",
 }
 
 PRICE = {"what", "as_of", "age_days", "source", "used"}

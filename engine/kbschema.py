@@ -358,7 +358,8 @@ class RuntimeFile(Strict):
     headroom_fraction: Factor
     comm_overlap_fraction: Factor
     link_efficiency: Factor
-    offload_slowdown: dict[str, Factor]
+    host_memory_gb_s: Factor
+    nvme_gb_s: Factor
     quantization: dict[str, QuantFormat]
     pcie_gb_s: dict[str, Factor] = Field(description="PCIe generation -> x16 one-direction GB/s")
     networks: dict[str, Network]

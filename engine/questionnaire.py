@@ -937,21 +937,29 @@ def _show_result(console: Any, result: Any) -> None:
         console.print("[bold red]No feasible option[/] for these requirements; the report says why.")
     else:
         t = Table(title="Recommendation", title_justify="left")
-        for col in ("GPU", "count", "nodes", "acquire", "wall days", "total cost"):
+        row = {"GPU": rec.gpu_name or rec.gpu, "count": str(rec.count), "nodes": str(rec.nodes),
+               "acquire": rec.acquisition, "wall days": _fmt_days(rec.wall_days),
+               "total cost": _fmt_money(rec.total_cost_usd)}
+        if rec.wall_days is None:  # serving: the summary line gives the speed
+            del row["wall days"]
+        for col in row:
             t.add_column(col)
-        t.add_row(rec.gpu_name or rec.gpu, str(rec.count), str(rec.nodes), rec.acquisition,
-                  _fmt_days(rec.wall_days), _fmt_money(rec.total_cost_usd))
+        t.add_row(*row.values())
         console.print(t)
         if rec.summary:
             console.print(rec.summary)
     cands = sorted(result.candidates, key=lambda c: (not c.feasible, 1 << 30 if c.rank is None else c.rank))
     if cands:
+        serving = all(c.wall_days is None for c in cands)  # inference: speed, not duration
         t = Table(title="Candidates considered", title_justify="left")
-        for col in ("rank", "GPU", "count", "fits", "wall days", "total cost", "why"):
+        speed_col = "tokens/s" if serving else "wall days"
+        for col in ("rank", "GPU", "count", "fits", speed_col, "total cost", "why"):
             t.add_column(col)
         for c in cands[:10]:
-            t.add_row("—" if c.rank is None else str(c.rank), c.gpu_name or c.gpu, str(c.count),
-                      "yes" if c.feasible else "[red]no[/]", _fmt_days(c.wall_days),
+            speed = c.decode_tokens_per_s_total or c.decode_tokens_per_s
+            t.add_row("—" if c.rank is None else str(c.rank), c.gpu, str(c.count),
+                      "yes" if c.feasible else "[red]no[/]",
+                      ("—" if speed is None else f"{speed:,.0f}") if serving else _fmt_days(c.wall_days),
                       _fmt_money(c.total_cost_usd), c.reasons[0] if c.reasons else "")
         if len(cands) > 10:
             t.caption = f"and {len(cands) - 10} more in the report"

@@ -10,6 +10,7 @@ deadline (or the fastest within budget when only a budget is given).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -93,11 +94,12 @@ def price_facts(job: Job, evaluations: list[Evaluation]) -> list[dict[str, Any]]
     today = TODAY()
     for e in evaluations:
         n = e.numbers
-        for what, as_of, source in (
-            (f"rent {e.gpu.id} ({n.get('provider')})", n.get("price_as_of"), "knowledge/clouds.yaml"),
-            (f"buy {e.gpu.id}", n.get("buy_price_as_of"), "knowledge/gpus.yaml"),
+        acq = n.get("acquisition")
+        for mode, what, as_of, source in (
+            ("rent", f"rent {e.gpu.id} ({n.get('provider')})", n.get("price_as_of"), "knowledge/clouds.yaml"),
+            ("buy", f"buy {e.gpu.id}", n.get("buy_price_as_of"), "knowledge/gpus.yaml"),
         ):
-            if not as_of or as_of == "proposal" or what in seen:
+            if mode != acq or not as_of or as_of == "proposal" or what in seen:
                 continue
             age = (today - dt.date.fromisoformat(as_of)).days
             seen[what] = {"what": what, "as_of": as_of, "age_days": age, "source": source, "used": True}
@@ -123,12 +125,18 @@ def _candidate(e: Evaluation, outcome: Outcome, rank: int | None, env: list[str]
     )
 
 
+COST_STEP = 1.02  # costs within 2% of each other count as equal; then fewer GPUs win
+
+
 def rank_key(job: Job, e: Evaluation) -> tuple:
+    """Cheapest first (2% cost buckets, then fewer GPUs, then faster); with a budget and no
+    deadline, fastest first."""
     cost = e.numbers.get("cost_usd")
     days = e.numbers.get("wall_days") or 0.0
+    bucket = math.floor(math.log(cost) / math.log(COST_STEP)) if cost and cost > 0 else (0 if cost == 0 else 10**9)
     if job.c.deadline_days is None and job.c.budget_usd is not None and job.training:
-        return (days, cost if cost is not None else float("inf"), e.count)
-    return (cost if cost is not None else float("inf"), days, e.count)
+        return (round(days, 3), bucket, e.count)
+    return (bucket, e.count, days)
 
 
 def summary_of(job: Job, e: Evaluation) -> str:

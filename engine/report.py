@@ -83,7 +83,8 @@ SEVERITY_LABELS = {"blocker": N_("Blockers"), "warning": N_("Warnings"), "info":
 SEVERITY_ONE = {"blocker": N_("blocker"), "warning": N_("warning"), "info": N_("info")}
 TOPIC_LABELS = {
     "memory": N_("memory"), "compute": N_("compute"), "interconnect": N_("interconnect"), "cost": N_("cost"),
-    "compatibility": N_("compatibility"), "used-hardware": N_("used hardware"), "cloud-fees": N_("cloud fees"),
+    "compatibility": N_("compatibility"), "used-hardware": N_("used hardware"),
+    "cloud-fees": N_("cloud fees"),
     "power-cooling": N_("power and cooling"), "licensing": N_("licensing"),
     "data-freshness": N_("data freshness"),
 }
@@ -107,7 +108,8 @@ TERM_LABELS = {
 }
 DATE_LABELS = {"oldest": N_("Oldest dated figure"), "newest": N_("Newest dated figure")}
 CARD_LABELS = {
-    "serial": N_("Serial"), "gpu": N_("GPU"), "product_name": N_("Product"), "manufactured": N_("Manufactured"),
+    "serial": N_("Serial"), "gpu": N_("GPU"), "product_name": N_("Product"),
+    "manufactured": N_("Manufactured"),
     "purchased": N_("Purchased"), "age_months": N_("Age at purchase (months)"), "status": N_("Result"),
     "verdict": N_("Result"), "nvidia_smi": N_("nvidia-smi report"), "findings": N_("Rules that fired"),
     "signals": N_("Signals"), "fan_speed_cv": N_("Fan speed variation (CV)"),
@@ -128,7 +130,7 @@ def _lang(lang: str | None) -> str:
     return _LANGS[key]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The gettext catalog for ``lang`` (``en``: none, the messages are English)."""
     locale = _LOCALES[_lang(lang)]
@@ -137,7 +139,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[locale])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def environment(lang: str = "en") -> Any:
     """The Jinja2 environment for ``lang``: strict undefined, HTML autoescaped, i18n installed."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -188,7 +190,7 @@ class Currency:
 
 def currency_for(currency: str | None = "USD", fx_rate: float | None = None,
                  knowledge: str | os.PathLike[str] | None = None) -> Currency:
-    """USD as is; CNY at ``fx_rate`` or at the knowledge base's ``usd_cny`` rate (with its date and source)."""
+    """USD as is; CNY at ``fx_rate``, or at the knowledge base's ``usd_cny`` rate with its date and source."""
     code = (currency or "USD").strip().upper()
     if code not in ("USD", "CNY"):
         raise UserError(f"unknown report currency '{currency}'", hint="use USD or CNY")
@@ -260,10 +262,7 @@ class Fmt:
             return self.na()
         sign = "-" if amount < 0 else ""
         a = abs(amount)
-        if self.cur.code == "USD":
-            sym = "$"
-        else:
-            sym = "¥" if self.lang == "zh" else "CN¥"
+        sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
         if compact:
             if self.lang == "zh" and a >= 1e4:
                 text = f"{a / 1e8:g}亿" if a >= 1e8 else f"{a / 1e4:g}万"
@@ -295,19 +294,19 @@ class Fmt:
             return self.na()
         if d < 1:
             return self.hours(d * 24)
-        return self._("%(n)s days", n=f"{d:,.1f}")
+        return self._("%(n)s days", n=format(d, ",.1f"))
 
     def hours(self, h: float | None) -> str:
         if h is None or not math.isfinite(h):
             return self.na()
         if h >= 48:
-            return self._("%(n)s hours", n=f"{h:,.0f}")
-        return self._("%(n)s hours", n=f"{h:,.1f}")
+            return self._("%(n)s hours", n=format(h, ",.0f"))
+        return self._("%(n)s hours", n=format(h, ",.1f"))
 
     def month(self, m: float | None) -> str:
         if m is None:
             return self.na()
-        return self._("month %(n)s", n=f"{m:g}")
+        return self._("month %(n)s", n=format(m, "g"))
 
     @staticmethod
     def pct(x: float | None, digits: int = 0) -> str:
@@ -337,7 +336,7 @@ class Fmt:
         if unit == "h":
             return self.hours(value)
         if unit == "GPU-h":
-            return self._("%(n)s GPU-hours", n=self.num(value, 0) if value >= 10 else f"{value:.2f}")
+            return self._("%(n)s GPU-hours", n=self.num(value, 0) if value >= 10 else format(value, ".2f"))
         if unit == "tok/s":
             return self._("%(n)s tokens/s", n=self.num(value))
         if unit == "s":
@@ -450,10 +449,11 @@ class _View:
             note = self._("Amounts are in US dollars.")
         elif cur.given:
             note = self._("Amounts are in Chinese yuan at %(rate)s CNY per USD, the rate given for this "
-                          "report.", rate=f"{cur.rate:g}")
+                          "report.", rate=format(cur.rate, "g"))
         else:
             note = self._("Amounts are in Chinese yuan at %(rate)s CNY per USD (as of %(date)s; source: "
-                          "%(source)s).", rate=f"{cur.rate:g}", date=cur.as_of or f.na(), source=cur.source)
+                          "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(),
+                          source=cur.source)
         return {
             "kind": self.kind, "lang": f.lang, "html_lang": _HTML_LANG[f.lang],
             "currency": {"code": cur.code, "rate": f"{cur.rate:g}", "as_of": cur.as_of, "source": cur.source,
@@ -470,14 +470,14 @@ class _View:
             if value is None and a is None:
                 continue
             seen.add(field)
-            rows.append({"field": field, "value": input_text(value if a is None or a.value is None else a.value),
-                         "assumed": a is not None, "reason": _reason(a.reason) if a else ""})
+            shown = value if a is None or a.value is None else a.value
+            rows.append({"field": field, "value": input_text(shown), "assumed": a is not None,
+                         "reason": _reason(a.reason) if a else ""})
         for field, a in assumed.items():
             if field not in seen:
                 rows.append({"field": field, "value": input_text(a.value), "assumed": True,
                              "reason": _reason(a.reason)})
         return rows
-
 
     def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"id": i, "source": self.sources.get(i, "")} for i in dict.fromkeys(ids)]
@@ -520,9 +520,9 @@ class _View:
         stale = []
         for s in getattr(self.r, "stale_prices", []) or []:
             age = s.get("age_days")
-            stale.append(self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before relying on "
-                                "it.", what=s.get("what", "?"), as_of=s.get("as_of", "?"),
-                                age=f"{age:,.0f}" if isinstance(age, (int, float)) else "?"))
+            stale.append(self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before "
+                                "relying on it.", what=s.get("what", "?"), as_of=s.get("as_of", "?"),
+                                age=format(age, ",.0f") if isinstance(age, (int, float)) else "?"))
         return {"dates": dates, "stale": stale,
                 "stale_banner": self.f.ngettext(
                     "%(n)s price used here is more than a year old; see Data freshness.",
@@ -584,7 +584,7 @@ class _View:
         if sid == "memory":
             return list(estimate.memory.terms)
         if sid == "compute":
-            gpu_terms = [t for t in estimate.gpu.terms if not t.unit == "USD"] if estimate.gpu else []
+            gpu_terms = [t for t in estimate.gpu.terms if t.unit != "USD"] if estimate.gpu else []
             return [*estimate.compute.terms, *gpu_terms]
         if sid == "tco" and estimate.gpu:
             return [t for t in estimate.gpu.terms if t.unit == "USD"]
@@ -598,7 +598,8 @@ class _View:
         if sid == "memory":
             if focus is not None and focus.memory_breakdown:
                 total = sum(focus.memory_breakdown.values()) or 1
-                rows = [[f.kind(k), f.bytes(v), f.pct(v / total)] for k, v in _ordered(focus.memory_breakdown)]
+                rows = [[f.kind(k), f.bytes(v), f.pct(v / total)]
+                        for k, v in _ordered(focus.memory_breakdown)]
                 rows.append([self._("Total per GPU"), f.bytes(focus.memory_per_gpu_bytes), ""])
                 if focus.usable_per_gpu_bytes:
                     rows.append([self._("Usable per GPU"), f.bytes(focus.usable_per_gpu_bytes), ""])
@@ -612,7 +613,8 @@ class _View:
                 if m.layout:
                     step["notes"].append(self._("Memory layout modelled: %(layout)s.", layout=m.layout))
                 if m.peak_phase:
-                    step["notes"].append(self._("Peak memory is reached during: %(phase)s.", phase=m.peak_phase))
+                    step["notes"].append(self._("Peak memory is reached during: %(phase)s.",
+                                                phase=m.peak_phase))
                 if m.host_ram_bytes_per_node:
                     step["notes"].append(self._("Host RAM needed per node for offload: %(b)s.",
                                                 b=f.bytes(m.host_ram_bytes_per_node)))
@@ -620,7 +622,8 @@ class _View:
             rows, classes = [], []
             for c in candidates:
                 rows.append([self.candidate_name(c), c.strategy or DASH, f.bytes(c.memory_per_gpu_bytes),
-                             f.bytes(c.usable_per_gpu_bytes or None), f.bytes(c.capacity_per_gpu_bytes or None),
+                             f.bytes(c.usable_per_gpu_bytes or None),
+                             f.bytes(c.capacity_per_gpu_bytes or None),
                              self._("fits") if _fits(c) else self._("does not fit")])
                 classes.append("" if _fits(c) else "bad")
             if rows:
@@ -651,8 +654,9 @@ class _View:
             if rows:
                 step["tables"].append({
                     "caption": self._("Scaling across GPUs and nodes"),
-                    **table([self._("Candidate"), self._("Nodes"), self._("Strategy"), self._("Scaling efficiency"),
-                             self._("Changes from the question")], rows, right=(1, 3))})
+                    **table([self._("Candidate"), self._("Nodes"), self._("Strategy"),
+                             self._("Scaling efficiency"), self._("Changes from the question")],
+                            rows, right=(1, 3))})
         elif sid == "tco":
             rows = [[self.candidate_name(c), f.money(c.rent_cost_usd), f.money(c.buy_cost_usd),
                      f.month(c.break_even_month) if c.break_even_month is not None else self._("never"),
@@ -661,7 +665,7 @@ class _View:
                 step["tables"].append({
                     "caption": self._("Rent or buy"),
                     **table([self._("Candidate"), self._("Rent"), self._("Buy"), self._("Break-even"),
-                             self._("Cheaper"), self._("Total cost")], rows, right=(1, 2, 5))})
+                             self._("Acquisition"), self._("Total cost")], rows, right=(1, 2, 5))})
 
     def rejected(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
         out = []
@@ -671,13 +675,16 @@ class _View:
             need = ""
             if c.usable_per_gpu_bytes:
                 need = self._("Memory per GPU: %(need)s needed, %(usable)s usable.",
-                              need=self.f.bytes(c.memory_per_gpu_bytes), usable=self.f.bytes(c.usable_per_gpu_bytes))
+                              need=self.f.bytes(c.memory_per_gpu_bytes),
+                              usable=self.f.bytes(c.usable_per_gpu_bytes))
             out.append({"title": self.candidate_name(c), "gpu": c.gpu, "count": str(c.count),
-                        "reasons": [" ".join(r.split()) for r in c.reasons] or [self._("No reason recorded.")],
+                        "reasons": [" ".join(r.split()) for r in c.reasons]
+                        or [self._("No reason recorded.")],
                         "rules": self.rules_of(c.rules), "memory": need})
         return out
 
-    def candidates_table(self, candidates: list[Candidate], chosen: Candidate | None) -> dict[str, Any] | None:
+    def candidates_table(self, candidates: list[Candidate], chosen: Candidate | None
+                         ) -> dict[str, Any] | None:
         f = self.f
         if not candidates:
             return None
@@ -685,7 +692,8 @@ class _View:
         for c in candidates:
             rows.append([self.candidate_name(c), str(c.rank) if c.rank is not None else DASH, f.num(c.nodes),
                          f.bytes(c.memory_per_gpu_bytes), f.days(c.wall_days), f.money(c.total_cost_usd),
-                         f.acquisition(c.acquisition), self._("feasible") if c.feasible else self._("rejected")])
+                         f.acquisition(c.acquisition),
+                         self._("feasible") if c.feasible else self._("rejected")])
             classes.append("chosen" if c is chosen else ("" if c.feasible else "bad"))
         return table([self._("Candidate"), self._("Rank"), self._("Nodes"), self._("Memory per GPU"),
                       self._("Wall-clock time"), self._("Cost"), self._("Acquisition"), self._("Status")],
@@ -720,7 +728,8 @@ class _View:
         return {"memory": self.memory_chart(data.get("memory"), candidates),
                 "cost": self.cost_chart(data.get("cost_curve")),
                 "scatter": self.scatter_chart(data.get("time_cost"), candidates, chosen),
-                "log_scale": self._("log scale"), "kinds": [{"kind": k, "label": f.kind(k)} for k in C.MEMORY_KINDS]}
+                "log_scale": self._("log scale"),
+                "kinds": [{"kind": k, "label": f.kind(k)} for k in C.MEMORY_KINDS]}
 
     def memory_chart(self, series: Any, candidates: list[Candidate]) -> dict[str, Any] | None:
         f = self.f
@@ -736,14 +745,17 @@ class _View:
                 s["kind_label"] = f.kind(s["kind"])
                 s["label"] = f.bytes(s["value"])
             row["total_label"] = f.bytes(row["total"])
-            limit = row["usable_label"] and f.bytes(row["usable"]) or row["capacity_label"] and f.bytes(row["capacity"])
+            limit = row["usable"] if row["usable"] is not None else row["capacity"]
+            limit = f.bytes(limit) if limit is not None else ""
             row["side"] = (f"{row['total_label']} / {limit}" if limit else row["total_label"])
             row["status"] = self._("exceeds") if row["over"] else self._("fits")
             row["capacity_label"] = f.bytes(row["capacity"]) if row["capacity"] is not None else ""
             row["usable_label"] = f.bytes(row["usable"]) if row["usable"] is not None else ""
-        rows = [[r["label"], *[next((s["label"] for s in r["segments"] if s["kind"] == k), DASH) for k in geo["kinds"]],
-                 r["total_label"], r["usable_label"] or DASH, r["capacity_label"] or DASH, r["status"]]
-                for r in geo["rows"]]
+        rows = []
+        for r in geo["rows"]:
+            parts = {s["kind"]: s["label"] for s in r["segments"]}
+            rows.append([r["label"], *[parts.get(k, DASH) for k in geo["kinds"]], r["total_label"],
+                         r["usable_label"] or DASH, r["capacity_label"] or DASH, r["status"]])
         over = [r["label"] for r in geo["rows"] if r["over"]]
         alt = self.f.ngettext("%(n)s candidate shown.", "%(n)s candidates shown.", len(geo["rows"])) + " " + \
             self.f.ngettext("%(n)s exceeds the usable memory of its GPU.",
@@ -753,9 +765,9 @@ class _View:
                 "alt": alt, "over": over,
                 "legend": [{**entry, "label": f.kind(entry["kind"])} for entry in geo["legend"]],
                 "capacity_label": self._("capacity"), "usable_label": self._("usable"),
-                "axis_title": self._("Memory per GPU"),
-                "omitted": self.f.ngettext("%(n)s more candidate not drawn.", "%(n)s more candidates not drawn.",
-                                       geo["omitted"]) if geo["omitted"] else "",
+                "omitted": self.f.ngettext("%(n)s more candidate not drawn.",
+                                           "%(n)s more candidates not drawn.", geo["omitted"])
+                if geo["omitted"] else "",
                 "table": table([self._("Candidate"), *[f.kind(k) for k in geo["kinds"]], self._("Total"),
                                 self._("Usable"), self._("Capacity"), self._("Fits")], rows,
                                right=tuple(range(1, len(geo["kinds"]) + 4)))}
@@ -768,8 +780,7 @@ class _View:
         for key in ("rent", "buy"):
             values = curve.get(key)
             if isinstance(values, (list, tuple)):
-                local[key] = [v * f.cur.rate if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-                              for v in values]
+                local[key] = [_scaled(v, f.cur.rate) for v in values]
         geo = C.cost_curve(local, fmt_y=lambda v: f.local(v, compact=True), fmt_x=lambda m: f"{m:g}")
         if geo is None:
             return None
@@ -783,8 +794,9 @@ class _View:
         months = f"{max(numeric):g}" if numeric else "?"
         parts = []
         if "rent" in last and "buy" in last:
-            parts.append(self._("Over %(months)s months, renting costs %(rent)s and buying %(buy)s.", months=months,
-                                rent=f.local(last["rent"]["end_value"]), buy=f.local(last["buy"]["end_value"])))
+            parts.append(self._("Over %(months)s months, renting costs %(rent)s and buying %(buy)s.",
+                                months=months, rent=f.local(last["rent"]["end_value"]),
+                                buy=f.local(last["buy"]["end_value"])))
         if be:
             parts.append(self._("Buying becomes cheaper than renting from month %(m)s.", m=be["month_label"]))
             be["label"] = self._("break-even: month %(m)s", m=be["month_label"])
@@ -811,14 +823,15 @@ class _View:
                       ) -> dict[str, Any] | None:
         f = self.f
         if not points:
-            points = [{"label": self.candidate_name(c), "wall_days": c.wall_days, "cost_usd": c.total_cost_usd,
-                       "feasible": c.feasible, "chosen": c is chosen} for c in candidates]
+            points = [{"label": self.candidate_name(c), "wall_days": c.wall_days,
+                       "cost_usd": c.total_cost_usd, "feasible": c.feasible, "chosen": c is chosen}
+                      for c in candidates]
         if not isinstance(points, (list, tuple)):
             return None
-        local = [{**p, "cost_usd": p["cost_usd"] * f.cur.rate
-                  if isinstance(p.get("cost_usd"), (int, float)) else None} for p in points if isinstance(p, dict)]
+        local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate)}
+                 for p in points if isinstance(p, dict)]
         geo = C.time_cost(local, fmt_x=lambda d: f"{d:g}", fmt_y=lambda v: f.local(v, compact=True))
-        if geo is None:
+        if geo is None or len(geo["points"]) < 2:  # one point compares nothing
             return None
         rows = []
         for p in geo["points"]:
@@ -837,8 +850,8 @@ class _View:
         if feasible:
             fastest = min(feasible, key=lambda p: p["xv"])
             cheapest = min(feasible, key=lambda p: p["yv"])
-            alt += " " + self._("Fastest feasible: %(fast)s; cheapest feasible: %(cheap)s.", fast=fastest["label"],
-                                cheap=cheapest["label"])
+            alt += " " + self._("Fastest feasible: %(fast)s; cheapest feasible: %(cheap)s.",
+                                fast=fastest["label"], cheap=cheapest["label"])
         x_title = self._("Wall-clock time, days")
         y_title = self._("Cost")
         if geo["xlog"]:
@@ -851,8 +864,8 @@ class _View:
                            "rejected": self._("rejected")},
                 "omitted": self._("Not placed (no time or cost): %(names)s.", names=", ".join(geo["omitted"]))
                 if geo["omitted"] else "",
-                "table": table([self._("Candidate"), self._("Wall-clock time"), self._("Cost"), self._("Status")],
-                               rows, right=(1, 2))}
+                "table": table([self._("Candidate"), self._("Wall-clock time"), self._("Cost"),
+                                self._("Status")], rows, right=(1, 2))}
 
     # whole reports -------------------------------------------------------------------
     def recommend(self) -> dict[str, Any]:
@@ -957,7 +970,8 @@ class _View:
             out.append({
                 "title": self._("Card %(n)s: %(serial)s", n=i, serial=card.get("serial") or self.f.na()),
                 "status": status.lower(),
-                "status_label": self._(CARD_STATUS[status.lower()]) if status.lower() in CARD_STATUS else status,
+                "status_label": self._(CARD_STATUS[status.lower()])
+                if status.lower() in CARD_STATUS else status,
                 **table([self._("Check"), self._("Value")], rows),
             })
         return out
@@ -1010,12 +1024,19 @@ class _View:
                        "layout": m.layout, "peak_phase": m.peak_phase,
                        "notes": [" ".join(n.split()) for n in m.notes],
                        "terms": [self.term(t) for t in m.terms]},
-            "compute": {"flops": f"{eng(r.compute.flops)} FLOP", "terms": [self.term(t) for t in r.compute.terms]},
+            "compute": {"flops": f"{eng(r.compute.flops)} FLOP",
+                        "terms": [self.term(t) for t in r.compute.terms]},
             "gpu": gpu,
-            "knowledge": {"dates": [{"label": self._(DATE_LABELS[k]) if k in DATE_LABELS else k, "date": str(v)}
-                                    for k, v in r.knowledge_dates.items()], "stale": [], "stale_banner": ""},
+            "knowledge": self.knowledge(),
         })
         return vm
+
+
+def _scaled(v: Any, rate: float) -> float | None:
+    """A money figure in the report's currency; None for anything that is not a number."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return v * rate
 
 
 def _reason(text: str) -> str:
@@ -1066,7 +1087,8 @@ def _kind_of(result: Any, kind: str | None) -> tuple[Any, str]:
             kind = ("audit" if "verdict" in result else "recommend" if "recommendation" in result
                     else "estimate" if "memory" in result else None)
         if kind is None:
-            raise UserError("cannot tell what kind of result this is", hint="pass kind=recommend|audit|estimate")
+            raise UserError("cannot tell what kind of result this is",
+                            hint="pass kind=recommend|audit|estimate")
         return types[kind].model_validate(result), kind
     for name, cls in types.items():
         if isinstance(result, cls):
@@ -1091,8 +1113,8 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> s
         return "text"
     suffix = Path(path).suffix.lower()
     if suffix not in _SUFFIXES:
-        raise UserError(f"cannot tell the report format from the suffix '{suffix or '(none)'}'", where=str(path),
-                        hint="name the file .md, .html, .json or .txt, or give --format")
+        raise UserError(f"cannot tell the report format from the suffix '{suffix or '(none)'}'",
+                        where=str(path), hint="name the file .md, .html, .json or .txt, or give --format")
     return _SUFFIXES[suffix]
 
 
@@ -1121,7 +1143,10 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
         raise UserError(f"an estimate is reported as text or json, not {fmt}")
     vm = view_model(result, lang=lang, currency=currency, fx_rate=fx_rate, kind=kind, knowledge=knowledge)
     suffix = {"text": "txt", "md": "md", "html": "html"}[fmt]
-    return environment(lang).get_template(f"{kind}.{suffix}").render(vm=vm)
+    out = environment(lang).get_template(f"{kind}.{suffix}").render(vm=vm)
+    if fmt != "html":  # the templates' section blocks leave runs of blank lines behind
+        out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
+    return out
 
 
 def write_report(result: Any, path: str | os.PathLike[str], fmt: str | None = None, **kw: Any) -> Path:

@@ -327,7 +327,8 @@ def test_bad_answers_file_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.
     assert rc == 2 and "did you mean 'workload'" in capsys.readouterr().err
 
 
-def test_invalid_value_in_answers_file_is_asked_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_invalid_value_in_answers_file_is_asked_again(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "answers.yaml"
     path.write_text("workload:\n  task: inference\n  model: lama-2-7b\n", encoding="utf-8")
     rc, _ = drive(tmp_path, [text("llama-2-7b"), CTRL_C], answers=path)

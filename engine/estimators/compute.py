@@ -129,3 +129,21 @@ def prefill_speed(shape: Shape, gpu: Gpu, precision: str, tokens: int, tp: int, 
     return Term("prefill_tokens_per_s", tokens / (flops / per_s), "tok/s",
                 "tokens / ((2 x params x tokens + attention) / (peak x utilisation))",
                 {"tokens": tokens, "flops": flops, "utilisation": util, "gpus": tp})
+
+
+def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, host_gb_s_per_gpu: float,
+                         nvme_gb_s_per_gpu: float) -> Term:
+    """Seconds one optimizer step spends on offloaded state (ZeRO-Offload / ZeRO-Infinity).
+
+    4 B per parameter cross PCIe (16-bit gradients down, 16-bit weights up); CPU Adam moves
+    about 28 B per parameter through host memory; with NVMe the 16 B of fp32 state per
+    parameter is also read and written from the drives.
+    """
+    pcie = params_local * 4 / (pcie_gb_s * 1e9)
+    cpu = params_local * 28 / (host_gb_s_per_gpu * 1e9)
+    nvme = params_local * 32 / (nvme_gb_s_per_gpu * 1e9) if target == "nvme" else 0.0
+    return Term("offload_seconds", pcie + cpu + nvme, "s",
+                "params x 4 B / PCIe + params x 28 B / host memory bandwidth" + (" + params x 32 B / NVMe" if nvme else ""),
+                {"params_offloaded_per_gpu": params_local, "pcie_gb_s": pcie_gb_s,
+                 "host_gb_s_per_gpu": host_gb_s_per_gpu, "nvme_gb_s_per_gpu": nvme_gb_s_per_gpu,
+                 "pcie_s": pcie, "cpu_s": cpu, "nvme_s": nvme})
