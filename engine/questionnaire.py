@@ -676,6 +676,7 @@ class _Session:
             if body is not None and not isinstance(body, dict):
                 raise UserError(f"expected a mapping, got {type(body).__name__}", where=f"{where}: {section}")
             self.answers[section] = dict(body or {})
+        as_read = copy.deepcopy(self.answers)
         notes: list[str] = []
         for q in self.qn.questions:
             if q.type == "section" or not self.answered(q):
@@ -696,7 +697,9 @@ class _Session:
                 _drop(self.answers, k)
             _put(self.answers, update.key, update.value)
             notes.extend(update.notes)
-        check = copy.deepcopy(self.answers)  # as read: unknown keys must fail here
+        for q in self.prune():
+            notes.append(f"{q.key}: dropped, as the question does not apply with these answers")
+        check = copy.deepcopy(self.answers)  # unknown keys (never pruned) must fail here
         work = check.setdefault("workload", {})
         work.setdefault("task", "finetune")
         if work.get("model") is None and work.get("params_b") is None:
@@ -707,7 +710,8 @@ class _Session:
             Requirements.model_validate(check)
         except ValidationError as exc:
             raise explain_validation(exc, Requirements, where) from None
-        self.prune()
+        if self.answers != as_read:  # names normalised, answers dropped: the file says so at once
+            self.save()
         return notes
 
 

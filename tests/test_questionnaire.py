@@ -401,3 +401,14 @@ def test_render_answers_reads_back_identically() -> None:
     text = render_answers(data, QN)
     assert yaml.safe_load(text) == data
     assert text.index("workload:") < text.index("environment:")
+
+
+def test_resume_drops_answers_that_do_not_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "answers.yaml"
+    path.write_text("workload:\n  task: inference\n  method: lora\n  lora_rank: 8\n  model: llama-2-7b\n",
+                    encoding="utf-8")
+    rc, _ = drive(tmp_path, [CTRL_C], answers=path)
+    assert rc == 130
+    out = capsys.readouterr().out
+    assert "workload.method: dropped" in out and "workload.lora_rank: dropped" in out
+    assert saved(path) == {"workload": {"task": "inference", "model": "llama-2-7b"}}
