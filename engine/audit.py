@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from . import knowledge as knowledge_mod
-from . import rulebook
 from .errors import UserError
 from .estimators import GB
 from .estimators import cost as K
@@ -59,7 +58,8 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "checkpointing": bool(acq.checkpointing), "checkpointing_known": acq.checkpointing is not None,
         "wall_days": ev.numbers.get("wall_days") or -1.0, "rent_usd": rent_cost,
         "provider": acq.provider or "none", "hyperscaler": (acq.provider or "") in HYPERSCALERS,
-        "egress_usd": fi["egress_usd_per_month"] * months, "cross_region_usd": fi["cross_region_usd_per_month"] * months,
+        "egress_usd": fi["egress_usd_per_month"] * months,
+        "cross_region_usd": fi["cross_region_usd_per_month"] * months,
         "storage_usd": fi["storage_usd_per_month"] * months, "fees_usd": fees.value,
         "fees_pct": 100 * fees.value / rent_cost if rent_cost > 0 else -1.0,
         "storage_kind": p.cloud.storage.kind, "storage_tb": p.cloud.storage.tb,
@@ -69,7 +69,8 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "air_cooled_limit_kw": v["max_air_cooled_kw_per_rack"].value,
         "cfm_needed": total_kw * v["cfm_per_kw_20f"].value,
         "consumer": gpu.segment == "consumer", "segment": gpu.segment, "tdp_w": gpu.power.tdp_w,
-        "datacenter": acq.mode == "buy" and (p.facility.power_kw_available is not None or hw.nodes > 1 or hw.count >= 8),
+        "datacenter": acq.mode == "buy" and (p.facility.power_kw_available is not None or hw.nodes > 1
+                                             or hw.count >= 8),
         "license_bundle": gpu.id in LICENCE_BUNDLED, "nvaie_usd_per_gpu_year": v["nvaie_usd_per_gpu_year"].value,
         "unit_price_usd": acq.unit_price_usd or -1.0, "market_price_usd": market or -1.0,
         "price_ratio": (acq.unit_price_usd / market) if (acq.unit_price_usd and market) else -1.0,
@@ -283,7 +284,7 @@ def audit_many(paths: list[str], args: Any) -> int:
     else:
         sys.stdout.write(text)
     if any(res is None for _, res, _ in results):
-        for path, res, err in results:
+        for _path, res, err in results:
             if res is None:
                 print(f"gpuwise: {err}", file=sys.stderr)
         return 2

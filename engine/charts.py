@@ -144,7 +144,7 @@ def _wide(values: Sequence[float], ratio: float = 20.0) -> bool:
 
 
 # ----------------------------------------------------------------------------- memory bars
-def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int = 16, bar_h: int = 20,
+def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int = 18, bar_h: int = 20,
                 gap: int = 14, left: int = 12, right: int = 215, max_rows: int = 16) -> dict | None:
     """Stacked horizontal bars of each candidate's memory per GPU, by kind, with its capacity.
 
@@ -182,7 +182,7 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int =
     top = 8
     rows = []
     for i, (label, capacity, usable, parts) in enumerate(rows_in):
-        y_label = top + i * row_h + label_h - 4
+        y_label = top + i * row_h + label_h - 6
         y_bar = top + i * row_h + label_h
         segments, acc = [], 0.0
         for kind in kinds:
@@ -207,7 +207,7 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int =
             "capacity_x": axis(capacity) if capacity is not None else None,
             "usable": usable, "usable_label": fmt(usable) if usable is not None else "",
             "usable_x": axis(usable) if usable is not None else None,
-            "marker_y0": _r(y_bar - 4), "marker_y1": _r(y_bar + bar_h + 4),
+            "marker_y0": _r(y_bar - 3), "marker_y1": _r(y_bar + bar_h + 3),
             "over": bool(limit is not None and acc > limit),
         })
     plot_bottom = top + len(rows) * row_h - gap + 6
@@ -298,13 +298,35 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
 
 
 # ------------------------------------------------------------------------ time vs cost
+def pareto(points: Sequence[dict]) -> list[dict]:
+    """The points no other point beats on both ``xv`` (time) and ``yv`` (cost)."""
+    return [p for p in points
+            if not any(q is not p and q["xv"] <= p["xv"] and q["yv"] <= p["yv"]
+                       and (q["xv"] < p["xv"] or q["yv"] < p["yv"]) for q in points)]
+
+
+def _label_box(lx: float, ly: float, anchor: str, text: str, bold: bool) -> tuple[float, float, float, float]:
+    """An estimate of a 12 px label's box (x0, y0, x1, y1): about 0.6 em per character."""
+    w = len(text) * (7.4 if bold else 6.8)
+    x = lx if anchor == "start" else lx - w
+    return x, ly - 11, x + w, ly + 3
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 760, height: int = 360,
-              left: int = 78, right: int = 150, top: int = 16, bottom: int = 46) -> dict | None:
+              left: int = 78, right: int = 40, top: int = 16, bottom: int = 46, label_all: int = 10,
+              chosen_suffix: str = "") -> dict | None:
     """A scatter of the candidates: wall-clock time (x) against cost (y), log axes where wide.
 
     ``points``: ``[{"label", "wall_days", "cost_usd", "feasible", "chosen"}]``.  A point without a
-    positive time or cost cannot be placed and is listed in ``omitted``.  Each placed point
-    carries its label position, nudged down where it would overlap an earlier label.
+    positive time or cost cannot be placed and is listed in ``omitted``.  With more than
+    ``label_all`` points only the chosen point and the feasible points on the time/cost
+    frontier (``pareto``) are labelled; a label is placed right, left, above or below its
+    point, wherever it overlaps no other label or marker, and left out where none is free
+    (the chosen point's label always stays).  ``show_label`` tells which points have one.
     """
     if not isinstance(points, (list, tuple)):
         return None
@@ -328,23 +350,36 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
     x0, x1, y0, y1 = left, width - right, top, height - bottom
     ax = _Axis(x_lo, x_hi, x0, x1, xlog)
     ay = _Axis(y_lo, y_hi, y1, y0, ylog)
-    taken: list[tuple[float, float]] = []
-    for p in sorted(placed, key=lambda q: (not q["chosen"], q["yv"])):
+    for p in placed:
         p["x"], p["y"] = ax(p["xv"]), ay(p["yv"])
         p["shape"] = "star" if p["chosen"] else ("circle" if p["feasible"] else "cross")
         p["d"] = _star(p["x"], p["y"]) if p["chosen"] else ("" if p["feasible"] else _cross(p["x"], p["y"]))
-        p["anchor"] = "start" if p["x"] < x1 - 40 else "end"
+        p["text"] = p["label"] + (chosen_suffix if p["chosen"] else "")
+        p["show_label"], p["lx"], p["ly"], p["anchor"] = False, p["x"], p["y"], "start"
+    front = {id(p) for p in pareto([p for p in placed if p["feasible"]])}
+    wanted = [p for p in placed if len(placed) <= label_all or p["chosen"] or id(p) in front]
+    taken = [(p["x"] - 7, p["y"] - 7, p["x"] + 7, p["y"] + 7) for p in placed]  # the markers
+    for p in sorted(wanted, key=lambda q: (not q["chosen"], q["yv"], q["xv"])):
         gap = 14 if p["chosen"] else 9
-        p["lx"] = _r(p["x"] + gap if p["anchor"] == "start" else p["x"] - gap)
-        ly = p["y"] + 4
-        while any(abs(ly - ty) < 13 and abs(p["lx"] - tx) < 120 for tx, ty in taken):
-            ly += 13
-        p["ly"] = _r(min(ly, height - 4))
-        taken.append((p["lx"], p["ly"]))
+        spots = [(p["x"] + gap, p["y"] + 4, "start"), (p["x"] - gap, p["y"] + 4, "end"),
+                 (p["x"] + 4, p["y"] - gap, "start"), (p["x"] + 4, p["y"] + gap + 10, "start"),
+                 (p["x"] - 4, p["y"] - gap, "end"), (p["x"] - 4, p["y"] + gap + 10, "end")]
+        for lx, ly, anchor in spots:
+            box = _label_box(lx, ly, anchor, p["text"], p["chosen"])
+            inside = x0 <= box[0] and box[2] <= width - 2 and box[1] >= 0 and box[3] <= y1 + 2
+            if inside and not any(_overlap(box, t) for t in taken):
+                break
+        else:
+            if not p["chosen"]:
+                continue
+            lx, ly, anchor = spots[0] if p["x"] < (x0 + x1) / 2 else spots[1]
+            box = _label_box(lx, ly, anchor, p["text"], True)
+        p.update(show_label=True, lx=_r(lx), ly=_r(ly), anchor=anchor)
+        taken.append(box)
     placed.sort(key=lambda q: q["chosen"])  # the chosen point is drawn last, on top
     return {
         "width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
         "xlog": xlog, "ylog": ylog,
         **_axes(ax, ay, xt, yt, fmt_x, fmt_y, x0, y0, y1, height, x1),
-        "points": placed, "omitted": omitted,
+        "points": placed, "omitted": omitted, "labelled": sum(p["show_label"] for p in placed),
     }

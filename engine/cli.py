@@ -23,7 +23,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--knowledge", metavar="DIR", help="overlay your own YAML (prices, GPUs, models) on the built-in knowledge base")
+    p.add_argument("--knowledge", metavar="DIR",
+                   help="overlay your own YAML (prices, GPUs, models) on the built-in knowledge base")
 
 
 def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
@@ -31,7 +32,8 @@ def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS)
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (.md, .html, .json, .txt)")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="report language (default: en)")
     p.add_argument("--currency", choices=("USD", "CNY"), default="USD", help="report currency (default: USD)")
-    p.add_argument("--fx-rate", type=float, metavar="RATE", help="CNY per USD (default: the knowledge base's dated rate)")
+    p.add_argument("--fx-rate", type=float, metavar="RATE",
+                   help="CNY per USD (default: the knowledge base's dated rate)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("ask", help="guided questionnaire in the terminal")
-    p.add_argument("--answers", metavar="FILE", help="answers file to resume and save (default: ./gpuwise-answers.yaml)")
+    p.add_argument("--answers", metavar="FILE",
+                   help="answers file to resume and save (default: ./gpuwise-answers.yaml)")
     p.add_argument("-o", "--output", metavar="REPORT", help="where to write the report (default: beside the answers)")
     _common(p)
 

@@ -7,11 +7,11 @@ from typing import Any
 from . import knowledge as knowledge_mod
 from .errors import UserError
 from .estimators import Term
+from .estimators import compute as C
 from .evaluate import Evaluation, evaluate, memory_for, requested_strategy
 from .inputs import Requirements, coerce
 from .job import Job, resolve
 from .results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
-from .estimators import compute as C
 
 
 def term_out(t: Term) -> FormulaTerm:
@@ -22,9 +22,7 @@ def term_out(t: Term) -> FormulaTerm:
 def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in d.items():
-        if isinstance(v, float) and v != v:  # NaN
-            v = None
-        elif isinstance(v, float) and v in (float("inf"), float("-inf")):
+        if (isinstance(v, float) and v != v) or (isinstance(v, float) and v in (float("inf"), float("-inf"))):  # NaN
             v = None
         elif isinstance(v, dict):
             v = _jsonable(v)
@@ -36,15 +34,15 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
     nodes = ev.nodes if ev else 1
     host = ev.numbers.get("host_ram_needed_bytes_per_node", 0.0) if ev else 0.0
     return MemoryOut(
-        per_gpu_bytes=int(round(mem.per_gpu)),
-        total_bytes=int(round(mem.per_gpu * count)),
+        per_gpu_bytes=round(mem.per_gpu),
+        total_bytes=round(mem.per_gpu * count),
         breakdown=mem.breakdown(),
         usable_per_gpu_bytes=int(ev.usable) if ev else None,
         capacity_per_gpu_bytes=int(ev.capacity) if ev else None,
         layout=mem.layout,
         peak_phase=mem.peak_phase,
-        phases={k: int(round(v)) for k, v in mem.phases.items()},
-        host_ram_bytes_per_node=int(round(host)) if nodes else 0,
+        phases={k: round(v) for k, v in mem.phases.items()},
+        host_ram_bytes_per_node=round(host) if nodes else 0,
         offload_target=mem.offload_target,
         terms=[term_out(t) for t in mem.terms()],
         notes=list(mem.notes),

@@ -175,7 +175,6 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     """Every number of the four steps for ``count`` x ``gpu`` running ``job``."""
     kb = job.kb
     rt = kb.runtime
-    w = job.w
     capacity = capacity_bytes(gpu)
     usable = capacity * (1 - rt.headroom_fraction.value)
     requested = requested_strategy(job)
@@ -220,7 +219,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
 
 
 def _compute_step(job: Job, ev: Evaluation) -> None:
-    kb, rt, w, gpu = job.kb, job.kb.runtime, job.w, ev.gpu
+    rt, w, gpu = job.kb.runtime, job.w, ev.gpu
     mfu = rt.mfu[gpu.architecture].value
     precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
     peak = C.peak_for(gpu, precision if job.training else ("bf16" if w.precision in ("int8", "int4") else precision))
@@ -349,7 +348,8 @@ def _fact(job: Job, ev: Evaluation, host_ram_gb: float | None) -> dict[str, Any]
     if ev.strategy.offload != "none" and ev.requested.offload == "none":
         strategy_cost.append(f"~{n.get('slowdown', 1):.1f}x slower steps from {ev.strategy.offload} offload")
     return {
-        "tag": ev.tag, "gpu": g.id, "gpu_name": g.name, "count": ev.count, "nodes": topo.nodes, "per_node": topo.per_node,
+        "tag": ev.tag, "gpu": g.id, "gpu_name": g.name, "count": ev.count, "nodes": topo.nodes,
+        "per_node": topo.per_node,
         "task": w.task, "method": w.method, "training": job.training, "precision": w.precision,
         "vendor": g.vendor, "segment": g.segment, "architecture": g.architecture, "cc": cc,
         "cuda_device": g.vendor == "nvidia",
@@ -370,7 +370,8 @@ def _fact(job: Job, ev: Evaluation, host_ram_gb: float | None) -> dict[str, Any]
         "efficiency": _n(n.get("efficiency"), 1.0), "efficiency_pct": 100 * _n(n.get("efficiency"), 1.0),
         "link_kind": topo.intra_kind, "link": topo.description, "p2p": topo.p2p,
         "intra_gb_s": topo.intra_gb_s if math.isfinite(topo.intra_gb_s) else -1.0,
-        "network": topo.network or "none", "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
+        "network": topo.network or "none",
+        "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
         "multi_node": topo.nodes > 1, "multi_gpu": ev.count > 1,
         "tp": n.get("tp", 1), "tp_domain": topo.tp_domain, "tp_outside_domain": n.get("tp", 1) > max(1, topo.tp_domain),
         "tp_across_nodes": n.get("tp", 1) > topo.per_node,

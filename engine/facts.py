@@ -38,7 +38,8 @@ ENVIRONMENT = {
     "cuda_family_floor", "cuda_family_floor_num", "driver_in_minor_compat",
     "gpu_first_cuda", "gpu_first_cuda_num", "gpu_last_cuda", "gpu_last_cuda_num",
     "gpu_min_driver", "gpu_min_driver_num", "gpu_min_driver_branch",
-    "pytorch", "pytorch_known", "torch_release_known", "torch_build_known", "torch_has_kernels", "torch_arch_list", "torch_cuda",
+    "pytorch", "pytorch_known", "torch_release_known", "torch_build_known", "torch_has_kernels", "torch_arch_list",
+    "torch_cuda",
     "wants_bf16", "wants_flash", "wants_fp8", "bf16_hw", "fp8_hw", "flash_ok", "tensor_cores",
 }
 

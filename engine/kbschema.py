@@ -158,7 +158,7 @@ class Model(Strict):
         return [a.lower() for a in v]
 
     @model_validator(mode="after")
-    def _shape(self) -> "Model":
+    def _shape(self) -> Model:
         if self.kind != "diffusion":
             missing = [
                 f for f in ("layers", "hidden_size", "heads", "kv_heads", "ffn_size", "vocab_size")

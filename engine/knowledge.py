@@ -59,7 +59,7 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
     if "\x00" in text:
         raise UserError("contains NUL bytes (binary file?)", where=str(path))
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         pos = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""

@@ -24,7 +24,7 @@ import operator
 import os
 import re
 import sys
-import tempfile
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,7 +216,10 @@ def load_questions(path: str | Path | None = None) -> Questionnaire:
     import yaml
 
     p = Path(path) if path else QUESTIONS_FILE
-    data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise QuestionsError(f"{p}: not valid YAML: {' '.join(str(exc).split())}") from None
     if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
         raise QuestionsError(f"{p}: schema_version must be {SCHEMA_VERSION}")
     unknown = set(data) - {"schema_version", "glossary", "questions"}
@@ -238,9 +241,9 @@ def load_questions(path: str | Path | None = None) -> Questionnaire:
                 raise QuestionsError(f"{where}: {need!r} is required")
         q = _build_question(raw, where, fields, glossary)
         if q.when is not None:
-            later = sorted(n for n in q.when.names if n not in owned and n not in _all_paths(fields))
-            if later:
-                raise QuestionsError(f"{where}: condition names unknown key {later[0]!r}")
+            unknown = sorted(n for n in q.when.names if n not in owned and n not in _all_paths(fields))
+            if unknown:
+                raise QuestionsError(f"{where}: condition names unknown key {unknown[0]!r}")
             ahead = sorted(n for n in q.when.names if n not in owned and _owned_by_later(n, data, i))
             if ahead:
                 raise QuestionsError(f"{where}: condition uses {ahead[0]!r}, which is asked later")
@@ -433,9 +436,11 @@ def save_answers(path: str | Path, answers: dict, questionnaire: Questionnaire |
     """Write the answers atomically: a temporary file beside ``path``, then ``os.replace``."""
     p = Path(path)
     text = render_answers(answers, questionnaire)
-    fd, tmp = tempfile.mkstemp(dir=p.parent or Path("."), prefix=f".{p.name}.", suffix=".tmp")
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        # created like any new file (0666 less the umask; mkstemp's 0600 would stick to the answers)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -763,7 +768,7 @@ class _Prompter:
         return self._help_key(question).unsafe_ask()
 
     def confirm(self, message: str, default: bool) -> Any:
-        instruction = "(Y/n, ? explains)" if default else "(y/N, ? explains)"
+        instruction = "(Y/n, ? explains) " if default else "(y/N, ? explains) "
         question = self.questionary.confirm(message, default=default, instruction=instruction, **self.kw)
         return self._help_key(question).unsafe_ask()
 
@@ -795,10 +800,15 @@ def _show_value(q: Question | None, key: str, value: Any, kb: Any = None) -> str
             return "all GPUs in the catalog"
         return ", ".join(str(v) for v in value)
     if isinstance(value, float):
-        if value.is_integer() and abs(value) >= 1e6:
-            return f"{value:.3g}"
-        return f"{value:g}"
+        return _short_float(value)
     return str(value)
+
+
+def _short_float(value: float) -> str:
+    """``2e9`` as ``2e9``, ``0.15`` as ``0.15``, ``6.0`` as ``6``: as a user would type it."""
+    if value.is_integer() and abs(value) >= 1e6:
+        return f"{value:.4g}".replace("e+0", "e").replace("e+", "e")
+    return f"{value:g}"
 
 
 def _default_text(q: Question, value: Any) -> str:
@@ -809,7 +819,7 @@ def _default_text(q: Question, value: Any) -> str:
     if q.parse == "model" and isinstance(value, int | float) and not isinstance(value, bool):
         return f"{value:g}b"
     if isinstance(value, float):
-        return f"{value:.3g}" if value.is_integer() and abs(value) >= 1e6 else f"{value:g}"
+        return _short_float(value)
     return str(value)
 
 
@@ -874,6 +884,7 @@ class _Asker:
         completions = meta = None
         if q.type == "autocomplete" and q.source == "models":
             completions, meta = self._model_completions()
+            instruction = f"(Tab completes, Enter = {_default_text(q, current)}, ? explains)"
         text = self.p.text(q.question, instruction, completions, meta).strip()
         if text.startswith("?"):
             self.show_help(q, text[1:])
@@ -1004,22 +1015,21 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
         print("gpuwise ask: needs an interactive terminal (stdin is not one); write a requirements file "
               "and run `gpuwise recommend FILE` instead", file=sys.stderr)
         return EXIT_USAGE
-    try:
-        session, notes = _start(path, knowledge)
-    except UserError as exc:
-        print(f"gpuwise ask: {exc.line()}", file=sys.stderr)
-        return EXIT_USAGE
     report = Path(report_path) if report_path else path.with_name(f"{path.stem}-report.md")
 
     from rich.console import Console
 
     console = Console(highlight=False)
     try:
+        session, notes = _start(path, knowledge)
         return _interact(session, notes, report, knowledge, _Prompter(input, output), console)
     except (KeyboardInterrupt, EOFError):
         console.print()
-        print(f"Interrupted: the answers so far are saved in {path}; resume with "
-              f"`gpuwise ask --answers {path}`", file=sys.stderr)
+        if path.exists():
+            print(f"Interrupted: the answers so far are saved in {path}; resume with "
+                  f"`gpuwise ask --answers {path}`", file=sys.stderr)
+        else:
+            print("Interrupted before the first answer; nothing was saved", file=sys.stderr)
         return EXIT_INTERRUPTED
     except UserError as exc:
         print(f"gpuwise ask: {exc.line()}", file=sys.stderr)

@@ -112,7 +112,7 @@ def _candidate(e: Evaluation, outcome: Outcome, rank: int | None, env: list[str]
     reasons = [msg for _, msg in outcome.rejections.get(key, [])] + [f"environment: {m}" for m in env or []]
     return Candidate(
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=not reasons, rank=rank,
-        memory_per_gpu_bytes=int(round(e.memory.per_gpu)), capacity_per_gpu_bytes=int(e.capacity),
+        memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
         wall_days=n.get("wall_days"), gpu_hours=n.get("gpu_hours"), total_cost_usd=n.get("cost_usd"),
         acquisition=n.get("acquisition"), rent_cost_usd=n.get("rent_usd"), buy_cost_usd=n.get("buy_usd"),

@@ -60,6 +60,8 @@ SEVERITIES = ("blocker", "warning", "info")
 CORE_STEPS = ("memory", "compute", "interconnect", "tco")
 STEP_ORDER = (*CORE_STEPS, "pitfalls")
 DASH = "—"
+LEADING = 8
+"""How many candidates the per-step tables show (the best-ranked feasible ones)."""
 
 
 def N_(message: str) -> str:
@@ -264,8 +266,8 @@ class Fmt:
         a = abs(amount)
         sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
         if compact:
-            if self.lang == "zh" and a >= 1e4:
-                text = f"{a / 1e8:g}亿" if a >= 1e8 else f"{a / 1e4:g}万"
+            if self.lang == "zh":  # Chinese groups by 10^4 (万) and 10^8 (亿)
+                text = f"{a / 1e8:g}亿" if a >= 1e8 else f"{a / 1e4:g}万" if a >= 1e4 else f"{a:,.0f}"
             elif a >= 1e6:
                 text = f"{a / 1e6:g}M"
             elif a >= 1e3:
@@ -594,7 +596,12 @@ class _View:
                       estimate: EstimateResult | None) -> None:
         f = self.f
         sid = step["id"]
-        shown = [c for c in candidates if c.feasible] or candidates
+        shown = _leading(candidates, focus, LEADING)
+        feasible = sum(1 for c in candidates if c.feasible)
+        if sid in CORE_STEPS and feasible > len([c for c in shown if c.feasible]):
+            step["notes"].append(self._("The tables in this step show the %(n)s best-ranked of %(total)s feasible "
+                                        "candidates; every candidate is in the table of all candidates.",
+                                        n=len([c for c in shown if c.feasible]), total=feasible))
         if sid == "memory":
             if focus is not None and focus.memory_breakdown:
                 total = sum(focus.memory_breakdown.values()) or 1
@@ -620,7 +627,7 @@ class _View:
                                                 b=f.bytes(m.host_ram_bytes_per_node)))
                 step["notes"] += [" ".join(n.split()) for n in m.notes]
             rows, classes = [], []
-            for c in candidates:
+            for c in shown:
                 rows.append([self.candidate_name(c), c.strategy or DASH, f.bytes(c.memory_per_gpu_bytes),
                              f.bytes(c.usable_per_gpu_bytes or None),
                              f.bytes(c.capacity_per_gpu_bytes or None),
@@ -628,7 +635,7 @@ class _View:
                 classes.append("" if _fits(c) else "bad")
             if rows:
                 step["tables"].append({
-                    "caption": self._("Memory per GPU of every candidate"),
+                    "caption": self._("Memory per GPU of the leading candidates"),
                     **table([self._("Candidate"), self._("Strategy"), self._("Needed"), self._("Usable"),
                              self._("Capacity"), self._("Fits")], rows, right=(2, 3, 4), classes=classes)})
         elif sid == "compute":
@@ -645,7 +652,7 @@ class _View:
                              if any(getattr(c, attr) is not None for c in shown)]
             if shown:
                 step["tables"].append({
-                    "caption": self._("Time on each feasible candidate"),
+                    "caption": self._("Time on the leading candidates"),
                     **table([cols[i][0] for i in keep], [[cols[i][1](c) for i in keep] for c in shown],
                             right=[n for n, i in enumerate(keep) if cols[i][2]])})
         elif sid == "interconnect":
@@ -668,19 +675,24 @@ class _View:
                              self._("Acquisition"), self._("Total cost")], rows, right=(1, 2, 5))})
 
     def rejected(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
-        out = []
+        """Why not X: the rejected candidates grouped by GPU, reasons shared by every count said once."""
+        groups: dict[str, list[Candidate]] = {}
         for c in candidates:
-            if c.feasible:
-                continue
-            need = ""
-            if c.usable_per_gpu_bytes:
-                need = self._("Memory per GPU: %(need)s needed, %(usable)s usable.",
-                              need=self.f.bytes(c.memory_per_gpu_bytes),
-                              usable=self.f.bytes(c.usable_per_gpu_bytes))
-            out.append({"title": self.candidate_name(c), "gpu": c.gpu, "count": str(c.count),
-                        "reasons": [" ".join(r.split()) for r in c.reasons]
-                        or [self._("No reason recorded.")],
-                        "rules": self.rules_of(c.rules), "memory": need})
+            if not c.feasible:
+                groups.setdefault(c.gpu, []).append(c)
+        out = []
+        for gpu, cands in groups.items():
+            reasons = [[" ".join(r.split()) for r in c.reasons] for c in cands]
+            common = [r for r in reasons[0] if all(r in rs for rs in reasons[1:])] if len(cands) > 1 else []
+            items = []
+            for c, rs in zip(cands, reasons, strict=True):
+                own = [r for r in rs if r not in common]
+                if own or not common:
+                    items.append({"title": self.candidate_name(c), "count": str(c.count),
+                                  "reasons": own or [self._("No reason recorded.")]})
+            out.append({"title": cands[0].gpu_name or gpu, "gpu": gpu,
+                        "counts": ", ".join(str(c.count) for c in cands), "common": common, "items": items,
+                        "rules": self.rules_of(r for c in cands for r in c.rules)})
         return out
 
     def candidates_table(self, candidates: list[Candidate], chosen: Candidate | None
@@ -830,18 +842,20 @@ class _View:
             return None
         local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate)}
                  for p in points if isinstance(p, dict)]
-        geo = C.time_cost(local, fmt_x=lambda d: f"{d:g}", fmt_y=lambda v: f.local(v, compact=True))
+        chosen_word = self._("chosen")
+        geo = C.time_cost(local, fmt_x=lambda d: f"{d:g}", fmt_y=lambda v: f.local(v, compact=True),
+                          chosen_suffix=f" ({chosen_word})")
         if geo is None or len(geo["points"]) < 2:  # one point compares nothing
             return None
-        rows = []
         for p in geo["points"]:
             p["time"] = f.days(p["xv"])
             p["cost"] = f.local(p["yv"])
             p["status"] = (self._("chosen") if p["chosen"] else
                            self._("feasible") if p["feasible"] else self._("rejected"))
             p["tip"] = f"{p['label']}: {p['time']}, {p['cost']} ({p['status']})"
-        for p in sorted(geo["points"], key=lambda q: q["xv"]):
-            rows.append([p["label"], p["time"], p["cost"], p["status"]])
+        some = geo["labelled"] < len(geo["points"])
+        listed = [p for p in geo["points"] if p["show_label"] or not some]
+        rows = [[p["label"], p["time"], p["cost"], p["status"]] for p in sorted(listed, key=lambda q: q["xv"])]
         pick = next((p for p in geo["points"] if p["chosen"]), None)
         alt = (self._("The chosen option, %(name)s, takes %(time)s and costs %(cost)s.", name=pick["label"],
                       time=pick["time"], cost=pick["cost"]) if pick else
@@ -852,6 +866,10 @@ class _View:
             cheapest = min(feasible, key=lambda p: p["yv"])
             alt += " " + self._("Fastest feasible: %(fast)s; cheapest feasible: %(cheap)s.",
                                 fast=fastest["label"], cheap=cheapest["label"])
+        if some:
+            alt += " " + self._("Labelled, and listed below: the chosen option and the feasible options that no "
+                                "other beats on both time and cost. Every candidate is in the table of all "
+                                "candidates.")
         x_title = self._("Wall-clock time, days")
         y_title = self._("Cost")
         if geo["xlog"]:
@@ -1061,6 +1079,16 @@ def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
 def _ordered(parts: dict[str, int]) -> list[tuple[str, int]]:
     known = [(k, parts[k]) for k in C.MEMORY_KINDS if k in parts]
     return known + [(k, v) for k, v in parts.items() if k not in C.MEMORY_KINDS]
+
+
+def _leading(cands: list[Candidate], focus: Candidate | None, n: int) -> list[Candidate]:
+    """The ``n`` best-ranked feasible candidates (in rank order), with ``focus`` first when it is not
+    among them (an audit's proposal); all candidates when none is feasible."""
+    feasible = [c for c in cands if c.feasible]
+    if not feasible:
+        return cands[:n] if focus is None or focus in cands[:n] else [focus, *cands[: n - 1]]
+    best = sorted(feasible, key=lambda c: c.rank if c.rank is not None else 1 << 30)[:n]
+    return best if focus is None or focus in best else [focus, *best]
 
 
 def _fits(c: Candidate) -> bool:

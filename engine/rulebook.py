@@ -9,6 +9,7 @@ given, at least one of those must hold too.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -220,11 +221,9 @@ def load_rulefile(path: Path) -> RuleFile:
         loc = list(err["loc"])
         label = ".".join(str(p) for p in loc)
         if len(loc) >= 2 and loc[0] == "rules" and isinstance(loc[1], int):
-            try:
+            with contextlib.suppress(IndexError, AttributeError, KeyError, TypeError):
                 label = f"rule {data['rules'][loc[1]].get('id', '#' + str(loc[1]))}" + (
                     "." + ".".join(str(p) for p in loc[2:]) if loc[2:] else "")
-            except (IndexError, AttributeError, KeyError, TypeError):
-                pass
         raise RuleError(err["msg"].replace("Value error, ", ""), where=f"{path}: {label}") from None
 
 

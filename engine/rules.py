@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from typing import Any
@@ -43,7 +44,7 @@ class _Host(_durable.Host):
     def _run(self) -> None:
         return
 
-    def get_action(self, action_name: str):  # noqa: ANN201 - durable's callback signature
+    def get_action(self, action_name: str):
         def act(c: Any) -> None:
             m = c.m
             firings = _sessions.get(m["sid"])
@@ -100,10 +101,8 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> list[Firing]:
             return firings
         finally:
             for name in used:
-                try:
+                with contextlib.suppress(Exception):
                     host.delete_state(name, sid)
-                except Exception:  # noqa: BLE001 - cleanup must not mask the original error
-                    pass
             _sessions.pop(sid, None)
 
 

@@ -128,7 +128,7 @@ def guess_shape(params: float, name: str | None = None) -> Shape:
     """
     vocab = 32000
     h = (params * 128 / 12.1) ** (1 / 3)
-    h = max(128, int(round(h / 128)) * 128)
+    h = max(128, round(h / 128) * 128)
     layers = max(1, round(max(params - 2 * vocab * h, params * 0.5) / (12.1 * h * h)))
     heads = max(1, h // 128)
     return Shape(
@@ -140,7 +140,7 @@ def guess_shape(params: float, name: str | None = None) -> Shape:
         heads=heads,
         kv_heads=heads,
         head_dim=h // heads,
-        ffn=int(round(h * 2.6875 / 256)) * 256,
+        ffn=round(h * 2.6875 / 256) * 256,
         vocab=vocab,
         tied=False,
         assumed=(

@@ -412,3 +412,56 @@ def test_resume_drops_answers_that_do_not_apply(tmp_path: Path, capsys: pytest.C
     out = capsys.readouterr().out
     assert "workload.method: dropped" in out and "workload.lora_rank: dropped" in out
     assert saved(path) == {"workload": {"task": "inference", "model": "llama-2-7b"}}
+
+
+def test_interrupt_before_any_answer_saves_nothing(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    rc, path = drive(tmp_path, [CTRL_C])
+    assert rc == 130
+    assert "nothing was saved" in capsys.readouterr().err
+    assert not path.exists()
+
+
+def test_answers_in_a_missing_directory_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc, _ = drive(tmp_path, [], answers=tmp_path / "no" / "such" / "answers.yaml")
+    assert rc == 2
+    assert "directory does not exist" in capsys.readouterr().err
+
+
+TASK_Q = "- {key: workload.task, type: select, label: T, question: T, help: H., choices: [{value: x}]}\n"
+SEQ = "- {key: workload.seq_len, type: int, label: S, question: S, help: H."
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (SEQ + ", colour: red}\n", "unknown field 'colour'"),
+        (SEQ.replace("seq_len", "seqlen") + "}\n", "not a requirements-file key"),
+        (SEQ + ", when: 'workload.batch_size > 1'}\n"
+         "- {key: workload.batch_size, type: int, label: B, question: B, help: H.}\n", "asked later"),
+        (SEQ + ", terms: [flops]}\n", "not in the glossary"),
+        (SEQ + ", when: 'open(1)'}\n", "not allowed"),
+        ("- {key: workload.method, type: select, label: M, question: M, help: H., default: half,"
+         " choices: [{value: full}]}\n", "not one of the choices"),
+    ],
+)
+def test_malformed_questions_file_is_refused(tmp_path: Path, extra: str, message: str) -> None:
+    path = tmp_path / "questions.yaml"
+    path.write_text("schema_version: 1\nquestions:\n" + TASK_Q + extra, encoding="utf-8")
+    with pytest.raises(QuestionsError, match=message):
+        load_questions(path)
+    path.write_text("schema_version: 2\nquestions:\n" + TASK_Q, encoding="utf-8")
+    with pytest.raises(QuestionsError, match="schema_version"):
+        load_questions(path)
+
+
+def test_importing_the_module_is_cheap() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, engine.questionnaire; "
+            "print(sorted(m for m in ('pydantic', 'questionary', 'prompt_toolkit', 'rich', 'yaml') "
+            "if m in sys.modules))")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True)
+    assert out.stdout.strip() == "[]"

@@ -143,7 +143,8 @@ def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, 
     cpu = params_local * 28 / (host_gb_s_per_gpu * 1e9)
     nvme = params_local * 32 / (nvme_gb_s_per_gpu * 1e9) if target == "nvme" else 0.0
     return Term("offload_seconds", pcie + cpu + nvme, "s",
-                "params x 4 B / PCIe + params x 28 B / host memory bandwidth" + (" + params x 32 B / NVMe" if nvme else ""),
+                "params x 4 B / PCIe + params x 28 B / host memory bandwidth"
+                + (" + params x 32 B / NVMe" if nvme else ""),
                 {"params_offloaded_per_gpu": params_local, "pcie_gb_s": pcie_gb_s,
                  "host_gb_s_per_gpu": host_gb_s_per_gpu, "nvme_gb_s_per_gpu": nvme_gb_s_per_gpu,
                  "pcie_s": pcie, "cpu_s": cpu, "nvme_s": nvme})

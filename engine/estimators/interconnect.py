@@ -77,12 +77,10 @@ def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = 
             network = (runtime.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
                        else runtime.default_network_other)
         net = runtime.networks.get(network)
-        if net is None:
-            net_gb_s = 1.25
-        else:
-            net_gb_s = net.gb_s * (per_node if net.shared_by == "gpu" else 1)
+        net_gb_s = 1.25 if net is None else net.gb_s * (per_node if net.shared_by == "gpu" else 1)
         desc += f"; {n_nodes} nodes over {network}"
-    tp_domain = gpu.link.domain_gpus if kind in ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric", "roce") else 1
+    fast = ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric", "roce")
+    tp_domain = gpu.link.domain_gpus if kind in fast else 1
     return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc)
 
 

@@ -110,7 +110,7 @@ class MemoryEstimate:
         return self.tensor_bytes + self.overhead.value
 
     def breakdown(self) -> dict[str, int]:
-        return {t: int(round(getattr(self, t).value)) for t in
+        return {t: round(getattr(self, t).value) for t in
                 ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")}
 
     def terms(self) -> list[Term]:
@@ -379,7 +379,8 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     work += 4.0 * shape.vocab * concurrent  # last position's logits in fp32
     act = Term("activations", work / tp, "B",
                "prefill working set of one layer: tokens x (8 B x hidden + 6 B x ffn)"
-               + (" + 9 B x heads x seq^2 (eager)" if attention == "eager" else "") + (f" / {tp} GPUs" if tp > 1 else ""),
+               + (" + 9 B x heads x seq^2 (eager)" if attention == "eager" else "")
+               + (f" / {tp} GPUs" if tp > 1 else ""),
                {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn})
     if tp > 1:
         w = Term(w.name, w.value / tp, w.unit, w.formula + f" / {tp} GPUs (tensor parallel)", w.inputs)
@@ -390,7 +391,8 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                 {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
     zero = Term("gradients", 0.0, "B", "inference keeps no gradients")
     return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", "inference keeps no optimizer state"),
-                          act, kv, over, f"inference ({precision} weights, {'fp32' if kv_b == 4 else '16-bit'} KV cache)",
+                          act, kv, over,
+                          f"inference ({precision} weights, {'fp32' if kv_b == 4 else '16-bit'} KV cache)",
                           "prefill", {"prefill": tensors}, 0.0, "none", 0.0, ())
 
 

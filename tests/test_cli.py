@@ -1,0 +1,160 @@
+"""The command line as users and scripts meet it: the contract's commands, JSON keys, exit
+codes, and one clear line (never a traceback) on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+EX = ROOT / "examples"
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+def test_version():
+    p = run("--version")
+    assert p.returncode == 0 and p.stdout.strip().startswith("gpuwise ")
+
+
+def test_estimate_json_has_the_contract_keys():
+    p = run("estimate", str(EX / "finetune-full-13b.yaml"), "--gpu", "H100-80G", "--gpus", "8", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert set(d["memory"]) >= {"per_gpu_bytes", "total_bytes", "breakdown"}
+    assert set(d["memory"]["breakdown"]) == {"weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"}
+    assert isinstance(d["memory"]["per_gpu_bytes"], int)
+    assert sum(d["memory"]["breakdown"].values()) == pytest.approx(d["memory"]["per_gpu_bytes"], abs=8)
+    assert d["memory"]["total_bytes"] == pytest.approx(8 * d["memory"]["per_gpu_bytes"], abs=8)
+    assert d["compute"]["flops"] > 0
+    g = d["gpu"]
+    assert g["id"] == "h100-80gb-sxm" and g["count"] == 8
+    assert set(g) >= {"fits", "gpu_hours", "wall_hours", "decode_tokens_per_s", "cost_usd"}
+    assert g["gpu_hours"] == pytest.approx(8 * g["wall_hours"])
+
+
+def test_estimate_inference_reports_decode_speed():
+    p = run("estimate", str(EX / "inference-8b-int4.yaml"), "--gpu", "4090", "--format", "json")
+    g = json.loads(p.stdout)["gpu"]
+    assert g["decode_tokens_per_s"] > 50 and g["gpu_hours"] is None
+
+
+def test_estimate_without_gpu_has_no_gpu_block():
+    d = json.loads(run("estimate", str(EX / "lora-70b.yaml"), "--format", "json").stdout)
+    assert "gpu" not in d or d["gpu"] is None
+
+
+def test_recommend_json_has_the_contract_keys():
+    p = run("recommend", str(EX / "finetune-full-13b.yaml"), "--format", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    rec = d["recommendation"]
+    assert set(rec) >= {"gpu", "count", "nodes", "acquisition", "wall_days", "total_cost_usd", "summary"}
+    c = d["candidates"][0]
+    assert set(c) >= {"gpu", "count", "feasible", "rank", "memory_per_gpu_bytes", "wall_days", "total_cost_usd",
+                      "reasons"}
+    assert c["rank"] == 1 and c["feasible"] and c["gpu"] == rec["gpu"]
+    rejected = [x for x in d["candidates"] if not x["feasible"]]
+    assert rejected and all(x["reasons"] for x in rejected)
+    for f in d["findings"]:
+        assert set(f) >= {"rule", "severity", "topic", "message", "evidence", "fix", "source"}
+    for t in d["trace"]:
+        assert set(t) >= {"rule", "step", "conclusion", "facts", "source"}
+
+
+def test_recommend_exit_1_when_nothing_is_feasible(tmp_path):
+    req = tmp_path / "r.yaml"
+    req.write_text("workload: {task: inference, model: llama-3.1-405b}\nconstraints: {gpus: [RTX 4090], max_gpus: 2}\n")
+    p = run("recommend", str(req), "--format", "json")
+    assert p.returncode == 1
+    assert json.loads(p.stdout)["recommendation"] is None
+
+
+def test_output_file_format_from_suffix(tmp_path):
+    out = tmp_path / "r.json"
+    p = run("recommend", str(EX / "inference-8b-int4.yaml"), "-o", str(out))
+    assert p.returncode == 0 and json.loads(out.read_text())["recommendation"]
+    md = tmp_path / "r.md"
+    assert run("recommend", str(EX / "inference-8b-int4.yaml"), "-o", str(md)).returncode == 0
+    assert md.read_text().lstrip().startswith("#")
+
+
+@pytest.mark.parametrize("body,expect", [
+    ("workload: {task: finetune, model: llama-2-7b, batch_sise: 2}\n",
+     ["workload.batch_sise", "did you mean 'batch_size'"]),
+    ("workload: {task: finetune, model: lama-2-7b}\n", ["workload.model", "did you mean llama-2-7b"]),
+    ("workload: {task: finetune, model: llama-2-7b}\nconstraints: {gpus: [A100]}\n", ["ambiguous", "a100-80gb-sxm"]),
+    ("workload: {task: finetune, model: llama-2-7b}\nconstraints: {gpus: [RTX 4900]}\n", ["did you mean rtx-4090"]),
+    ("workload: {task: finetune, model: llama-2-7b, seq_len: -5}\n", ["workload.seq_len"]),
+    ("workload: {task: train, model: llama-2-7b}\n", ["workload.task"]),
+    ("workload: {task: finetune}\n", ["params_b"]),
+    ("", ["empty"]),
+    ("workload: [1, 2\n", ["invalid YAML"]),
+    ("workload: !!python/object/apply:os.system ['echo hi']\n", ["r.yaml"]),
+])
+def test_bad_input_is_one_line_with_file_and_field(tmp_path, body, expect):
+    req = tmp_path / "r.yaml"
+    req.write_text(body)
+    out = tmp_path / "out.html"
+    p = run("recommend", str(req), "-o", str(out))
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1, p.stderr
+    assert "Traceback" not in p.stderr and str(req) in lines[0]
+    for e in expect:
+        assert e in lines[0]
+    assert not out.exists()  # no partial output file
+
+
+def test_missing_file_and_bad_usage():
+    p = run("recommend", "no-such-file.yaml")
+    assert p.returncode == 2 and "no such file" in p.stderr
+    p = run("estimate", str(EX / "lora-70b.yaml"), "--gpus", "0")
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    p = run("frobnicate")
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_gpus_rules_explain():
+    p = run("gpus", "--format", "json")
+    gpus = json.loads(p.stdout)["gpus"]
+    assert len(gpus) >= 30 and all(g["peaks"]["source"] for g in gpus)
+    assert "h100-80gb-sxm" in run("gpus").stdout
+    rules = json.loads(run("rules", "--format", "json").stdout)["rules"]
+    assert len(rules) > 50
+    p = run("explain", "MEM-NO-FIT")
+    assert p.returncode == 0 and "Why it matters" in p.stdout and "Source" in p.stdout
+    p = run("explain", "MEM-NOFIT")
+    assert p.returncode == 2 and "did you mean MEM-NO-FIT" in p.stderr
+
+
+def test_audit_exit_status_and_json_lines():
+    good = run("audit", str(EX / "proposal-good-lora-8xh100.yaml"), "--format", "json")
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout)["verdict"] in ("approve", "revise")
+    bad = run("audit", str(EX / "proposal-h100-old-driver.yaml"), "--format", "json")
+    assert bad.returncode == 1
+    d = json.loads(bad.stdout)
+    assert d["verdict"] == "reject" and set(d) >= {"verdict", "findings", "alternative"}
+    many = run("audit", str(EX / "proposal-good-lora-8xh100.yaml"), str(EX / "proposal-h100-old-driver.yaml"),
+               "--format", "json")
+    assert many.returncode == 1
+    docs = [json.loads(line) for line in many.stdout.splitlines()]
+    assert [d["verdict"] for d in docs][1] == "reject" and len(docs) == 2
+
+
+def test_knowledge_overlay_from_the_command_line(tmp_path):
+    d = tmp_path / "kb"
+    d.mkdir()
+    (d / "clouds.yaml").write_text("""gpu_hour_prices:
+  - {provider: runpod, gpu: rtx-4090, usd_per_gpu_hour: 0.01, as_of: 2026-11-01, source: our negotiated price}
+""")
+    p = run("estimate", str(EX / "inference-8b-int4.yaml"), "--gpu", "4090", "--format", "json", "--knowledge", str(d))
+    assert json.loads(p.stdout)["gpu"]["cost"]["usd_per_gpu_hour"] == 0.01

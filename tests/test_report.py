@@ -1,0 +1,673 @@
+"""Tests for the report layer: engine/report.py, engine/charts.py, reports/templates, engine/locale.
+
+The results rendered here are built by hand in ``fixtures_results.py`` (no engine run).
+Golden files live in ``tests/golden``; regenerate them after an intended change with
+``GPUWISE_REGEN_GOLDEN=1 python -m pytest tests/test_report.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import gettext
+import html.parser
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from engine import charts, report
+from engine.errors import UserError
+from engine.paths import templates_dir
+from tests.fixtures_results import (
+    CANDIDATES,
+    COST_CURVE,
+    audit_result,
+    estimate_result,
+    no_feasible_result,
+    recommend_result,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).parent / "golden"
+LOCALE = ROOT / "engine" / "locale"
+REGEN = os.environ.get("GPUWISE_REGEN_GOLDEN") == "1"
+
+RESULTS = {"recommend": recommend_result, "audit": audit_result}
+FORMATS = ("text", "md", "html")
+
+# Headings and labels a reader sees; none may survive in a Chinese report.
+ENGLISH_HEADINGS = [
+    "GPU recommendation", "GPU proposal audit", "Recommendation", "Runner-up", "The question as understood",
+    "The proposal as understood", "Step 1: Memory", "Step 2: Compute", "Step 3: Interconnect",
+    "Step 4: Cost of ownership", "Why not the others", "All candidates", "Findings", "Blockers", "Warnings",
+    "Information", "Data freshness", "Rule trace", "Rules that fired", "Formulas", "Verdict",
+    "Proposed setup and the best feasible alternative", "Used-card inspection", "Wall-clock time",
+    "Total cost", "Memory per GPU", "Oldest dated figure", "Amounts are in", "with numbers", "Fix:",
+    "Source:", "break-even: month", "Cumulative cost", "Time against cost",
+]
+CHINESE_HEADINGS = {
+    "recommend": ["GPU 选型建议", "推荐方案", "次优方案", "对需求的理解", "第一步：显存", "第二步：计算",
+                  "第三步：互联", "第四步：总拥有成本", "为何不选其他方案", "全部候选方案", "检查发现",
+                  "阻断问题", "数据时效",
+                  "规则触发记录", "触发的规则"],
+    "audit": ["GPU 采购方案审计", "结论", "否决", "原方案与最佳可行替代方案", "对方案的理解", "二手卡检测",
+              "检查发现", "数据时效"],
+}
+
+
+def render(kind: str, fmt: str, **kw) -> str:
+    return report.render(RESULTS[kind](), fmt, **kw)
+
+
+# ------------------------------------------------------------------------------ every format
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("kind", sorted(RESULTS))
+def test_renders_without_template_syntax_left(kind, fmt, lang):
+    out = render(kind, fmt, lang=lang)
+    assert len(out) > 1000
+    for token in ("{{", "}}", "{%", "%}", "{#", "#}"):
+        assert token not in out, token
+    assert "Undefined" not in out and "None" not in out.replace("none", "")
+    assert out.endswith("\n")
+
+
+def test_text_recommendation_up_front_with_numbers_rules_and_sources():
+    out = render("recommend", "text")
+    head = out[:800]
+    assert "32 × NVIDIA H100 SXM5 80GB, rent: 2.5 days, $5,719" in head  # the answer comes first
+    assert "Runner-up: 32 × NVIDIA A100 SXM4 80GB" in head
+    assert "Count: 32 GPUs on 4 nodes" in out
+    # the question, with filled-in defaults marked
+    assert "workload.model: llama-2-70b" in out
+    assert "workload.optimizer: adamw  [default: torch.optim.AdamW" in out
+    # memory step: breakdown, formula with the numbers put in, rules and their sources
+    assert "Optimizer state   25.9 GB    60%" in out
+    assert "formula: params x 2 B / 32 GPUs (ZeRO-3)" in out
+    assert "with numbers: 69e9 x 2 B / 32 GPUs (ZeRO-3)" in out
+    assert "mem.zero3-shards-state: 70B training state" in out
+    assert "source: Rajbhandari et al., ZeRO (SC20), table 1" in out
+    # compute, interconnect, TCO
+    assert "Training FLOPs = 2.85e21 FLOP" in out
+    assert "with numbers: 2.85e21 / (32 x 989e12 x 0.45 x 0.93) / 3600" in out
+    assert "Scaling efficiency = 0.93" in out
+    assert "Buying becomes cheaper than renting from month 17." in out
+    assert "$612,400  month 17" in out
+    # why not X, for every rejected candidate
+    why = out.split("=== Why not the others ===")[1].split("===")[0]
+    for c in CANDIDATES:
+        assert (c.gpu in why) == (not c.feasible)
+        for reason in c.reasons:
+            assert reason in why
+    assert "rule compute.deadline-missed (requirements: constraints.deadline_days)" in why
+    # findings grouped by severity, in order, with fixes and sources
+    blockers, warnings, info = (out.index(h) for h in ("Blockers:", "Warnings:", "Information:"))
+    assert blockers < warnings < info
+    assert "Findings (1 blocker, 2 warnings, 1 note)" in out
+    assert "Fix: Use a data-center card (L40S, A100, H100) for a hosted cluster." in out
+    assert "Source: NVIDIA GeForce software licence, section 2.1.3" in out
+    # knowledge dates and the old price, also flagged at the top
+    assert "Oldest dated figure: 2024-06-01" in out and "Newest dated figure: 2026-01-08" in out
+    assert "price as of 2024-06-01, 586 days old" in out
+    assert head.index("1 price used here is more than a year old") < head.index("=== Recommendation ===")
+    assert "Amounts are in US dollars." in out
+
+
+def test_text_tables_align_in_columns():
+    lines = render("recommend", "text").splitlines()
+    i = next(n for n, line in enumerate(lines) if line.strip().startswith("Part ") and "Share" in line)
+    rule = lines[i + 1]
+    assert set(rule.strip()) <= {"-", " "}
+    # right-aligned numbers end in the same column as their rule
+    ends = {len(lines[j]) for j in range(i + 2, i + 8)}
+    assert ends == {len(rule)}
+
+
+def test_markdown_structure_and_escaping():
+    out = render("recommend", "md")
+    assert out.startswith("# GPU recommendation\n")
+    assert "\n## Step 1: Memory\n" in out and "\n## Why not the others\n" in out
+    assert "| Part | Per GPU | Share |\n| --- | ---: | ---: |\n| Weights | 4.3 GB | 10% |" in out
+    assert "- `mem.exceeds-usable`: rtx-4090 x 64" in out
+    assert "`69e9 x 2 B / 32 GPUs (ZeRO-3)`" in out
+    assert "| **default**: torch.optim.AdamW" in out
+    # a table row has as many cells as its header
+    rows = [line for line in out.splitlines() if line.startswith("|")]
+    assert all(line.endswith("|") for line in rows)
+    assert report.md_escape("a | b *c* <x>") == "a \\| b \\*c\\* &lt;x&gt;"
+    assert report.md_code("x|y") == "`x\\|y`"
+    assert report.md_code("a`b") == "`` a`b ``"
+
+
+def test_markdown_cells_count_matches_header():
+    out = render("audit", "md")
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("| ---") or line.startswith("| ---:"):
+            n = lines[i - 1].count(" |")
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("|"):
+                assert lines[j].replace("\\|", "").count(" |") == n, lines[j]
+                j += 1
+
+
+# ------------------------------------------------------------------------------------ audit
+def test_audit_verdict_first_alternative_savings_and_cards():
+    out = render("audit", "text")
+    assert out.index("REJECT: At least one blocker") < out.index("=== Findings")
+    assert "2 blockers, 2 warnings, 1 note" in out
+    assert "The alternative saves $18,131 (76% of the proposed cost)." in out
+    assert re.search(r"Total cost\s+\$23,850\s+\$5,719", out)
+    assert re.search(r"Memory per GPU\s+146.2 GB\s+43.3 GB", out)
+    assert "CPU offload would need 828 GB of host RAM" in out
+    assert "Card 1: 1324520012345: failed" in out and "Card 2: 1324520012399: passed" in out
+    assert re.search(r"Signals: Fan speed variation \(CV\)\s+0.46", out)
+    assert "hardware.gpu: rtx-3090" in out
+    html_out = render("audit", "html")
+    assert 'class="verdict verdict-reject"' in html_out
+    assert "Verdict: REJECT" in html_out
+
+
+@pytest.mark.parametrize("verdict,label", [("approve", "APPROVE"), ("revise", "REVISE")])
+def test_audit_other_verdicts(verdict, label):
+    r = audit_result().model_copy(update={"verdict": verdict, "alternative": None, "savings_usd": None})
+    out = report.render(r, "text")
+    assert f"{label}: " in out
+    assert "No feasible alternative was found in the catalog." in out
+
+
+# ------------------------------------------------------------------------------------- html
+class _Checker(html.parser.HTMLParser):
+    """Balanced tags, and every external reference noted."""
+
+    VOID: ClassVar[set[str]] = {"meta", "br", "hr", "img", "input", "link", "source", "wbr", "col", "area",
+                                "base"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.refs: list[str] = []
+        self.ids: list[str] = []
+        self.labelledby: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self._attrs(attrs)
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self._attrs(attrs)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:]}")
+            return
+        self.stack.pop()
+
+    def _attrs(self, attrs):
+        for k, v in attrs:
+            if k in ("src", "href", "xlink:href", "action", "poster", "data") and v and not v.startswith("#"):
+                self.refs.append(v)
+            if k == "id":
+                self.ids.append(v)
+            if k == "aria-labelledby":
+                self.labelledby += v.split()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("kind", sorted(RESULTS))
+def test_html_is_well_formed_self_contained_and_printable(kind, lang):
+    out = render(kind, "html", lang=lang)
+    checker = _Checker()
+    checker.feed(out)
+    checker.close()
+    assert checker.errors == []
+    assert checker.stack == []
+    assert checker.refs == []  # no src/href outside the page
+    assert not re.search(r"https?://", out)
+    assert "<script" not in out and "@import" not in out and "url(http" not in out
+    assert len(checker.ids) == len(set(checker.ids)), "duplicate ids"
+    assert set(checker.labelledby) <= set(checker.ids)
+    assert "@media print" in out and "<style>" in out
+    assert out.startswith("<!DOCTYPE html>\n<html lang=")
+    assert f'<html lang="{"zh-CN" if lang == "zh" else "en"}">' in out
+
+
+def test_html_charts_are_present_accessible_and_have_text_alternatives():
+    out = render("recommend", "html")
+    figures = re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', out, re.S)
+    assert [f[0] for f in figures] == ["chart-memory", "chart-cost", "chart-time-cost"]
+    for cid, body in figures:
+        assert '<svg viewBox="0 0 ' in body and 'role="img"' in body
+        assert f'<title id="{cid}-title">' in body and f'<desc id="{cid}-desc">' in body
+        assert f'aria-labelledby="{cid}-title {cid}-desc"' in body
+        alt = body.split('<div class="chart-alt">')[1]
+        assert "<p>" in alt and "<table" in alt  # visible text alternative
+    memory, cost, scatter = (f[1] for f in figures)
+    # stacked bars by kind, patterned as well as coloured, and the capacity markers
+    assert memory.count('<rect class="seg"') == sum(
+        sum(1 for v in c.memory_breakdown.values() if v > 0) for c in CANDIDATES)
+    for kind in ("weights", "gradients", "optimizer", "activations", "overhead"):
+        assert f'fill="url(#pat-{kind})"' in memory
+        assert f'<pattern id="pat-{kind}"' in memory
+    assert memory.count('<line class="capacity"') == 5 and memory.count('<line class="usable"') == 5
+    assert "25.8 GB / 23.2 GB ✗ exceeds" in memory
+    # rent and buy lines, the break-even point marked and labelled
+    assert '<polyline class="line-rent"' in cost and '<polyline class="line-buy"' in cost
+    assert '<circle class="be-dot"' in cost and "break-even: month 17" in cost
+    assert "Buying becomes cheaper than renting from month 17." in cost
+    # scatter: the chosen point is a star and says so; rejected ones are crosses
+    assert cost.count("<polyline") == 2
+    assert scatter.count('class="pt-chosen"') == 1 and "h100-80gb-sxm x 32 (chosen)" in scatter
+    assert scatter.count('class="pt-rejected"') == 2  # the rtx-4090 has no time: not placed
+    assert "Not placed (no time or cost): rtx-4090 x 64." in scatter
+
+
+def test_html_escapes_data():
+    r = recommend_result()
+    bad = r.findings[0].model_copy(update={"message": "<script>alert(1)</script> & <b>"})
+    out = report.render(r.model_copy(update={"findings": [bad, *r.findings[1:]]}), "html")
+    assert "<script>alert" not in out and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;" in out
+
+
+def _luminance(hex_colour: str) -> float:
+    rgb = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_colours_meet_wcag_aa():
+    css = (templates_dir() / "_style.css").read_text()
+    var = dict(re.findall(r"--([a-z]+):\s*(#[0-9a-fA-F]{6})", css))
+    for name in ("ink", "muted", "red", "amber", "blue", "ok", "green", "purple", "brown", "grey", "orange"):
+        assert _contrast(var[name], "#ffffff") >= 4.5, name  # text on white, and white text on it
+    assert _contrast(var["muted"], var["soft"]) >= 4.5
+    macros = (templates_dir() / "_macros.html").read_text()
+    fills = re.findall(r'<pattern id="pat-[a-z_]+"[^>]*><rect [^>]*fill="(#[0-9a-fA-F]{6})"', macros)
+    assert len(fills) == 7
+    for fill in fills:  # chart marks >= 3:1 against the page; white value labels on them >= 4.5:1
+        assert _contrast(fill, "#ffffff") >= 4.5, fill
+
+
+# ---------------------------------------------------------------------------------- language
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("kind", sorted(RESULTS))
+def test_chinese_report_has_no_english_template_strings(kind, fmt):
+    out = render(kind, fmt, lang="zh")
+    for heading in CHINESE_HEADINGS[kind]:
+        assert heading in out, heading
+    for english in ENGLISH_HEADINGS:
+        assert english not in out, english
+    # every translatable phrase of three words or more is absent (data may repeat single words)
+    catalog = read_po((LOCALE / "gpuwise.pot").open("rb"))
+    for message in catalog:
+        for msgid in (message.id if isinstance(message.id, tuple) else (message.id,)):
+            text = re.sub(r"%\(\w+\)s", "\0", msgid or "")
+            for piece in text.split("\0"):
+                if len(piece.split()) >= 3:
+                    assert piece.strip() not in out, piece
+
+
+def test_chinese_numbers_and_units():
+    out = render("recommend", "text", lang="zh")
+    assert "2.5 天" in out and "1,913 GPU 小时" in out and "第 17 个月" in out
+    assert "32 块 GPU，分布在 4 个节点" in out
+
+
+def test_template_text_outside_translation_calls_is_not_english():
+    """Every word a template writes goes through _() / ngettext(); the rest is markup."""
+    allowed = {"gpuwise"}
+    for path in sorted(templates_dir().iterdir()):
+        if path.suffix not in (".txt", ".md", ".html"):
+            continue
+        text = path.read_text()
+        text = re.sub(r"\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}", " ", text, flags=re.S)
+        if path.suffix == ".html":
+            text = re.sub(r"<!DOCTYPE[^>]*>|<[^>]*>", " ", text)
+        words = set(re.findall(r"[A-Za-z]{2,}", text)) - allowed
+        assert not words, f"{path.name}: untranslated words {sorted(words)}"
+
+
+def test_unknown_language_is_a_user_error():
+    with pytest.raises(UserError, match="language"):
+        render("recommend", "text", lang="fr")
+    assert report.render(recommend_result(), "text", lang="zh-CN") == render("recommend", "text", lang="zh")
+
+
+# ---------------------------------------------------------------------------------- catalogs
+def _catalog_ids(path: Path) -> set:
+    return {m.id for m in read_po(path.open("rb")) if m.id}
+
+
+def test_pot_has_every_message_in_the_sources():
+    method_map = [("engine/report.py", "python"), ("reports/templates/**.html", "jinja2"),
+                  ("reports/templates/**.md", "jinja2"), ("reports/templates/**.txt", "jinja2")]
+    options = {pattern: {"extensions": "jinja2.ext.i18n", "trim_blocks": "True", "lstrip_blocks": "True"}
+               for pattern, method in method_map if method == "jinja2"}
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+    found = set()
+    for _file, _line, msg, _comments, _ctx in extract_from_dir(str(ROOT), method_map, options, keywords):
+        found.add(msg if isinstance(msg, str) else tuple(msg))
+    pot = _catalog_ids(LOCALE / "gpuwise.pot")
+    assert found - pot == set(), "run the pybabel commands in engine/locale/README.md"
+    assert pot - found == set(), "the .pot has messages no source uses any more"
+
+
+def test_zh_catalog_is_complete_and_compiled():
+    po = read_po((LOCALE / "zh_CN" / "LC_MESSAGES" / "gpuwise.po").open("rb"))
+    assert _catalog_ids(LOCALE / "gpuwise.pot") == {m.id for m in po if m.id}
+    mo = gettext.GNUTranslations((LOCALE / "zh_CN" / "LC_MESSAGES" / "gpuwise.mo").open("rb"))
+    for m in po:
+        if not m.id:
+            continue
+        assert not m.fuzzy, m.id
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strs = m.string if isinstance(m.string, tuple) else (m.string,)
+        assert all(strs), f"untranslated: {m.id}"
+        for s in strs:  # the same placeholders, none lost or misspelt
+            assert set(re.findall(r"%\(\w+\)s", s)) == set(re.findall(r"%\(\w+\)s", ids[-1])), m.id
+        if isinstance(m.id, tuple):
+            assert mo.ngettext(ids[0], ids[1], 2) == strs[0]
+        else:
+            assert mo.gettext(m.id) == m.string, f".mo is stale for {m.id!r}: run pybabel compile"
+
+
+# ---------------------------------------------------------------------------------- currency
+def test_cny_at_a_given_rate():
+    out = render("recommend", "text", currency="CNY", fx_rate=7.0)
+    assert "CN¥40,031" in out  # 5,718.7 USD x 7.0
+    assert "Amounts are in Chinese yuan at 7 CNY per USD, the rate given for this report." in out
+    assert "Rent = CN¥40,031 (US$5,719)" in out  # converted figures keep their USD beside them
+    zh = render("recommend", "html", lang="zh", currency="cny", fx_rate=7.0)
+    assert "¥40,031" in zh and "CN¥" not in zh and "$5,719<" not in zh
+    assert "¥6,944,000" in zh  # buying's month 0 in the cost table: 992,000 USD at x7
+
+
+def test_cny_at_the_knowledge_base_rate_states_date_and_source():
+    from engine.knowledge import load
+
+    v = load().tco_value("usd_cny")
+    out = render("audit", "md", currency="CNY")
+    assert f"CN¥{round(23_850 * v.value):,}" in out
+    assert f"at {v.value:g} CNY per USD (as of {v.as_of.isoformat()}; source: " in out
+    assert " ".join(v.source.split())[:40] in out
+    assert f"CN¥{round((23_850.0 - 5718.7) * v.value):,}" in out  # the savings
+
+
+@pytest.mark.parametrize("kw,match", [({"currency": "EUR"}, "currency"),
+                                      ({"currency": "CNY", "fx_rate": -1}, "rate"),
+                                      ({"currency": "CNY", "fx_rate": math.nan}, "rate"),
+                                      ({"currency": "USD", "fx_rate": 7.1}, "exchange rate")])
+def test_bad_currency_options_are_user_errors(kw, match):
+    with pytest.raises(UserError, match=match):
+        render("recommend", "text", **kw)
+
+
+# -------------------------------------------------------------------------------------- json
+def test_json_is_the_models_dump_whatever_the_options():
+    r = recommend_result()
+    out = report.render(r, "json", lang="zh", currency="CNY", fx_rate=7)
+    assert json.loads(out) == r.model_dump(mode="json")
+    data = json.loads(report.render(audit_result(), "json"))
+    assert data["verdict"] == "reject" and data["alternative"]["gpu"] == "h100-80gb-sxm"
+    assert {"recommendation", "candidates", "findings", "trace"} <= json.loads(out).keys()
+
+
+# ---------------------------------------------------------------------------------- estimate
+def test_estimate_text():
+    out = report.render(estimate_result(), "text")
+    assert out.startswith("GPU memory and time estimate\n")
+    assert re.search(r"Optimizer state\s+25.9 GB", out) and re.search(r"Total over all GPUs\s+1.39 TB", out)
+    assert "Layout: deepspeed ZeRO-3" in out
+    assert re.search(r"Dense peak\s+989.4 TFLOP/s bf16", out) and re.search(r"Cost\s+\$5,719 \(rent\)", out)
+    assert "Total FLOPs: 2.85e21 FLOP" in out
+    assert "Wall-clock time = 60 hours" in out
+    with pytest.raises(UserError, match="text or json"):
+        report.render(estimate_result(), "html")
+    assert json.loads(report.render(estimate_result(), "json"))["gpu"]["id"] == "h100-80gb-sxm"
+
+
+# --------------------------------------------------------------------------- odd results
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_feasible_option(fmt):
+    out = report.render(no_feasible_result(), fmt)
+    assert "No feasible option" in out
+    assert "No candidate meets the requirements." in out
+    assert "Why not the others" in out
+    if fmt == "html":  # no chart series given: the memory chart comes from the candidates
+        assert 'id="chart-memory"' in out and 'id="chart-cost"' not in out
+
+
+def test_result_as_dict_and_kind():
+    data = recommend_result().model_dump(mode="json")
+    assert report.render(data, "text") == render("recommend", "text")
+    assert report.render(data, "md", kind="recommend") == render("recommend", "md")
+    with pytest.raises(UserError, match="cannot be rendered"):
+        report.render(recommend_result(), "text", kind="audit")
+    with pytest.raises(UserError, match="kind"):
+        report.render({"x": 1}, "text")
+    with pytest.raises(UserError, match="kind"):
+        report.render(recommend_result(), "text", kind="nonsense")
+
+
+def test_missing_and_malformed_chart_series_are_tolerated():
+    r = recommend_result()
+    broken = {"cost_curve": {"months": [0, 1, 2], "rent": [0, None, "x"], "buy": None},
+              "memory": "nonsense", "time_cost": [{"label": "a"}, 3]}
+    out = report.render(r.model_copy(update={"charts": broken}), "html")
+    assert 'id="chart-cost"' not in out  # too few points to draw a line
+    assert 'id="chart-memory"' not in out  # a non-list series: no chart rather than a guess
+    assert 'id="chart-time-cost"' not in out
+    out = report.render(r.model_copy(update={"charts": {}, "estimate": None, "steps": []}), "html")
+    assert 'id="chart-memory"' in out and 'id="chart-time-cost"' in out  # rebuilt from the candidates
+
+
+# ------------------------------------------------------------------------------ writing files
+@pytest.mark.parametrize("name,fmt", [("r.md", "md"), ("r.HTML", "html"), ("r.json", "json"),
+                                      ("r.txt", "text"), ("r.markdown", "md"), ("-", "text"), (None, "text")])
+def test_format_for_suffix(name, fmt):
+    assert report.format_for(name, None) == fmt
+
+
+def test_format_for_errors_and_overrides():
+    with pytest.raises(UserError) as err:
+        report.format_for("report.pdf", None)
+    assert err.value.where == "report.pdf" and ".md, .html, .json or .txt" in err.value.line()
+    with pytest.raises(UserError):
+        report.format_for("report", None)
+    assert report.format_for("report.pdf", "html") == "html"
+    assert report.format_for("r.md", "JSON") == "json"
+    with pytest.raises(UserError, match="format"):
+        report.format_for("r.md", "docx")
+
+
+def test_write_report(tmp_path):
+    path = report.write_report(recommend_result(), tmp_path / "rec.html")
+    assert path == tmp_path / "rec.html"
+    assert path.read_text(encoding="utf-8") == render("recommend", "html")
+    out = report.write_report(audit_result(), tmp_path / "audit.out", fmt="md", lang="zh")
+    assert out.read_text(encoding="utf-8").startswith("# GPU 采购方案审计")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["audit.out", "rec.html"]
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # like any new file, not mkstemp's 0600
+
+
+def test_write_report_leaves_nothing_behind_on_failure(tmp_path, monkeypatch):
+    target = tmp_path / "rec.md"
+    with pytest.raises(UserError):  # bad option: nothing written
+        report.write_report(recommend_result(), target, currency="EUR")
+    with pytest.raises(UserError):  # unknown suffix
+        report.write_report(recommend_result(), tmp_path / "rec.pdf")
+    with pytest.raises(UserError, match="directory"):
+        report.write_report(recommend_result(), tmp_path / "missing" / "rec.md")
+    target.write_text("old report")
+
+    def boom(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report.os, "replace", boom)
+    with pytest.raises(UserError, match="No space left"):
+        report.write_report(recommend_result(), target)
+    assert target.read_text() == "old report"  # the old file is untouched
+    assert [p.name for p in tmp_path.iterdir()] == ["rec.md"]  # and no temporary file is left
+
+
+def test_write_report_interrupted_while_writing(tmp_path, monkeypatch):
+    real_fdopen = os.fdopen
+
+    class Exploding:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def write(self, text):
+            self.fh.write(text[:100])
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(report.os, "fdopen", lambda *a, **k: Exploding(real_fdopen(*a, **k)))
+    with pytest.raises(KeyboardInterrupt):
+        report.write_report(recommend_result(), tmp_path / "rec.txt")
+    assert list(tmp_path.iterdir()) == []
+
+
+# -------------------------------------------------------------------------------------- charts
+def test_nice_and_log_ticks():
+    assert charts.nice_ticks(0, 85.5e9) == [0, 20e9, 40e9, 60e9, 80e9, 100e9]
+    assert charts.nice_ticks(0, 1) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert charts.nice_ticks(5, 5) and charts.nice_ticks(math.nan, 1) == []
+    assert charts.log_ticks(2, 300) == [2, 5, 10, 20, 50, 100, 200]
+    assert charts.log_ticks(2, 3000) == [10, 100, 1000]  # four decades: decades only
+    assert charts.log_ticks(1, 1e6) == [1, 10, 100, 1000, 1e4, 1e5, 1e6]
+    assert charts.log_ticks(0, 10) == []
+
+
+def test_memory_bars_geometry():
+    series = [{"label": "a", "capacity": 80e9, "usable": 72e9, "parts": {"weights": 40e9, "optimizer": 20e9}},
+              {"label": "b", "capacity": 24e9, "usable": None, "parts": {"weights": 30e9, "mystery": 1e9}},
+              {"label": "c", "parts": {}}, "junk"]
+    g = charts.memory_bars(series)
+    assert [r["label"] for r in g["rows"]] == ["a", "b"]
+    a, b = g["rows"]
+    assert [s["kind"] for s in a["segments"]] == ["weights", "optimizer"]
+    s0, s1 = a["segments"]
+    assert s1["x"] == pytest.approx(s0["x"] + s0["w"], abs=0.2)  # stacked
+    assert s0["w"] == pytest.approx(2 * s1["w"], abs=0.2)  # proportional
+    assert g["x0"] < a["usable_x"] < a["capacity_x"] <= g["x1"]
+    assert not a["over"] and b["over"]  # b exceeds its capacity when no usable figure is known
+    assert b["usable_x"] is None and b["segments"][-1]["pattern"] == "other"
+    assert g["kinds"] == ["weights", "optimizer", "mystery"]
+    assert g["ticks"][-1]["x"] == g["x1"]
+    for bad in (None, [], {}, "x", [{"parts": {"weights": -1}}]):
+        assert charts.memory_bars(bad) is None
+    many = charts.memory_bars([{"label": str(i), "parts": {"weights": 1}} for i in range(20)], max_rows=16)
+    assert len(many["rows"]) == 16 and many["omitted"] == 4
+
+
+def test_cost_curve_geometry():
+    g = charts.cost_curve(COST_CURVE)
+    rent, buy = (s for s in g["series"])
+    assert rent["key"] == "rent" and buy["key"] == "buy"
+    assert len(rent["points"].split()) == 25
+    be = g["break_even"]
+    assert be["month"] == 17 and g["x0"] < be["x"] < g["x1"] and g["y0"] <= be["y"] <= g["y1"]
+    first = buy["points"].split()[17]
+    assert first == f"{be['x']:g},{be['y']:g}"  # the marker sits on the buy line
+    assert g["yticks"][0]["label"] == "0"
+    # between points: interpolated; outside the curve or missing: no marker
+    g = charts.cost_curve({"months": [0, 10], "rent": [0, 100], "buy": [50, 70], "break_even_month": 5})
+    assert g["break_even"]["value"] == pytest.approx(60)
+    assert charts.cost_curve({**COST_CURVE, "break_even_month": 99})["break_even"] is None
+    assert charts.cost_curve({**COST_CURVE, "break_even_month": None})["break_even"] is None
+    only_rent = charts.cost_curve({"months": [0, 1, 2], "rent": [0, 1, 2]})
+    assert [s["key"] for s in only_rent["series"]] == ["rent"]
+    short = charts.cost_curve({"months": [0, 1, 2, 3], "rent": [0, 1], "buy": [5, None, 6, 7]})
+    assert [len(s["points"].split()) for s in short["series"]] == [2, 3]
+    for bad in (None, {}, {"months": "x"}, {"months": [0, 1], "rent": [1]}, {"months": [0], "rent": [1]}):
+        assert charts.cost_curve(bad) is None
+
+
+def test_time_cost_scatter_uses_log_axes_when_wide():
+    pts = [{"label": "fast", "wall_days": 0.5, "cost_usd": 90_000, "feasible": True, "chosen": True},
+           {"label": "slow", "wall_days": 60, "cost_usd": 2_000, "feasible": True},
+           {"label": "bad", "wall_days": 5, "cost_usd": 9_000, "feasible": False},
+           {"label": "none", "wall_days": None, "cost_usd": 1.0}]
+    g = charts.time_cost(pts)
+    assert g["xlog"] and g["ylog"]
+    assert g["omitted"] == ["none"]
+    by = {p["label"]: p for p in g["points"]}
+    assert by["fast"]["x"] < by["bad"]["x"] < by["slow"]["x"]
+    assert by["fast"]["y"] < by["bad"]["y"] < by["slow"]["y"]  # dearer is higher (smaller y)
+    assert g["points"][-1]["label"] == "fast"  # the chosen point is drawn last
+    assert by["fast"]["shape"] == "star" and by["bad"]["shape"] == "cross" and by["slow"]["shape"] == "circle"
+    # geometric midpoint on a log axis lands in the middle
+    g = charts.time_cost([{"label": "a", "wall_days": 1, "cost_usd": 1}, {"label": "b", "wall_days": 100,
+                                                                         "cost_usd": 100},
+                          {"label": "m", "wall_days": 10, "cost_usd": 10}])
+    a, b, m = sorted(g["points"], key=lambda p: p["label"])
+    assert m["x"] == pytest.approx((a["x"] + b["x"]) / 2, abs=0.2)
+    narrow = charts.time_cost([{"label": "a", "wall_days": 2, "cost_usd": 10}, {"label": "b", "wall_days": 3,
+                                                                              "cost_usd": 12}])
+    assert not narrow["xlog"] and not narrow["ylog"]
+    labels = [(p["lx"], p["ly"]) for p in charts.time_cost(
+        [{"label": str(i), "wall_days": 1 + i * 0.01, "cost_usd": 100} for i in range(4)])["points"]]
+    assert len({ly for _, ly in labels}) == 4  # overlapping labels are nudged apart
+    assert charts.time_cost([]) is None and charts.time_cost(None) is None
+
+
+# --------------------------------------------------------------------------------------- golden
+GOLDEN_CASES = [(kind, fmt) for kind in ("recommend", "audit") for fmt in FORMATS] + [("estimate", "text")]
+
+
+@pytest.mark.parametrize("kind,fmt", GOLDEN_CASES)
+def test_golden(kind, fmt):
+    result = {"recommend": recommend_result, "audit": audit_result, "estimate": estimate_result}[kind]()
+    out = report.render(result, fmt)
+    path = GOLDEN / f"{kind}.{'txt' if fmt == 'text' else fmt}"
+    if REGEN or not path.exists():
+        if not REGEN:
+            pytest.fail(f"{path} is missing: run with GPUWISE_REGEN_GOLDEN=1")
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(out, encoding="utf-8")
+    assert out == path.read_text(encoding="utf-8"), f"{path.name} changed: review it, then regenerate"
+
+
+# ------------------------------------------------------------------------------------ browser
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no headless Chromium installed (apt-get install chromium)")
+def test_html_renders_in_headless_chromium(tmp_path):
+    page = report.write_report(recommend_result(), tmp_path / "rec.html")
+    flags = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=90)
+    assert dom.returncode == 0
+    assert dom.stdout.count("<svg") >= 3 and "be-dot" in dom.stdout
+    shot = tmp_path / "rec.png"
+    subprocess.run([*flags, f"--screenshot={shot}", "--window-size=1200,3000", page.as_uri()],
+                   capture_output=True, timeout=90, check=True)
+    assert shot.stat().st_size > 20_000
+    pdf = tmp_path / "rec.pdf"
+    subprocess.run([*flags, f"--print-to-pdf={pdf}", "--no-pdf-header-footer", page.as_uri()],
+                   capture_output=True, timeout=90, check=True)
+    assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 20_000

@@ -1,0 +1,161 @@
+"""The rule base: every rule fires when its conditions hold and stays silent when one of
+them does not, through the real durable-rules engine; every rule explains itself; bad rule
+files are errors that name the file and the rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import listing, rulebook, rules
+from engine.errors import RuleError
+from engine.rulebook import _ref
+
+BOOK = rulebook.load()
+KEY_FIELDS = {"candidate": {"gpu": "h100-80gb-sxm", "count": 8, "detail": 1}, "environment": {"gpu": "h100-80gb-sxm"},
+              "card": {"card": 1}, "price": {"what": "rent h100"}, "job": {}, "proposal": {}}
+
+
+def _satisfy(rule: rulebook.Rule) -> dict:
+    """A fact meeting every `when` condition and the first `any` condition."""
+    fact: dict = {"t": rule.fact, **KEY_FIELDS[rule.fact]}
+    conds = [*rule.when, *rule.any[:1]]
+    bounds: dict[str, list[float]] = {}
+    for field, op, value in conds:  # literals first
+        if _ref(value) is not None:
+            continue
+        if op == "==":
+            fact[field] = value
+        elif op == "!=":
+            fact[field] = "something-else" if isinstance(value, str) else value + 1
+        elif op == "in":
+            fact[field] = value[0]
+        else:
+            lo, hi = bounds.setdefault(field, [-1e9, 1e9])
+            if op in (">", ">="):
+                bounds[field][0] = max(lo, value + (1e-3 if op == ">" else 0))
+            else:
+                bounds[field][1] = min(hi, value - (1e-3 if op == "<" else 0))
+    for field, (lo, hi) in bounds.items():
+        fact[field] = (lo + hi) / 2 if lo > -1e9 and hi < 1e9 else (lo + 1 if lo > -1e9 else hi - 1)
+    for field, op, value in conds:  # then fields compared with other fields
+        ref = _ref(value)
+        if ref is None:
+            continue
+        other, times = ref
+        if field in fact and other not in fact:  # the field is pinned: move the other side instead
+            a = fact[field]
+            fact[other] = {">": a - 1, ">=": a, "<": a + 1, "<=": a, "==": a, "!=": a + 1}[op] / times
+            continue
+        base = fact.setdefault(other, 10.0)
+        target = base * times
+        fact[field] = {">": target + 1, ">=": target, "<": target - 1, "<=": target, "==": target,
+                       "!=": target + 1}[op]
+    return fact
+
+
+def _violate(rule: rulebook.Rule, fact: dict) -> dict:
+    field, op, value = rule.when[0]
+    bad = dict(fact)
+    ref = _ref(value)
+    target = fact[ref[0]] * ref[1] if ref else value
+    if op == "==":
+        bad[field] = (not value) if isinstance(value, bool) else ("zzz" if isinstance(value, str) else target + 1)
+    elif op == "!=":
+        bad[field] = target
+    elif op == "in":
+        bad[field] = "zzz"
+    elif op in (">", ">="):
+        bad[field] = target - 1
+    else:
+        bad[field] = target + 1
+    return bad
+
+
+def _fired(fact: dict) -> set[str]:
+    return {rid for rid, _ in rules.run(BOOK, [fact])}
+
+
+@pytest.mark.parametrize("rule_id", list(BOOK.rules))
+def test_rule_fires_and_stays_silent(rule_id: str) -> None:
+    rule = BOOK.rules[rule_id]
+    fact = _satisfy(rule)
+    assert rule_id in _fired(fact), f"{rule_id} did not fire on {fact}"
+    assert rule_id not in _fired(_violate(rule, fact)), f"{rule_id} fired with its first condition broken"
+
+
+@pytest.mark.parametrize("rule_id", list(BOOK.rules))
+def test_explain_every_rule(rule_id: str) -> None:
+    text = listing.explain(rule_id.lower())
+    rule = BOOK.rules[rule_id]
+    assert text.startswith(f"{rule_id} - {rule.title}")
+    assert rule.source in text and rule.rationale.split()[0] in text
+
+
+def test_rule_files_follow_the_steps() -> None:
+    steps = [rf.step for _, rf in BOOK.files]
+    order = ["memory", "compute", "interconnect", "tco", "pitfalls"]
+    assert steps == sorted(steps, key=order.index)
+    assert {rf.ruleset for _, rf in BOOK.files} >= {
+        "memory", "compute", "interconnect", "tco", "compatibility", "used-hardware", "cloud-fees",
+        "power-cooling", "licensing"}
+
+
+def test_no_gpu_figure_in_a_rule() -> None:
+    """Rules compare facts; thresholds are policy (fractions, days, percentages), never a card's spec."""
+    import re
+
+    for path, _ in BOOK.files:
+        text = path.read_text()
+        for spec in ("989.5", "312", "3350", "2039", "80 GB", "24 GB"):
+            assert not re.search(rf"\[\s*\w+,\s*\"[<>=!]+\",\s*{re.escape(spec)}\s*\]", text), (path, spec)
+
+
+def _write(tmp_path: Path, body: str) -> Path:
+    p = tmp_path / "bad.yaml"
+    p.write_text(body)
+    return p
+
+
+def test_malformed_rule_file_names_file_and_rule(tmp_path: Path) -> None:
+    p = _write(tmp_path, """schema_version: 1
+ruleset: memory
+step: memory
+rules:
+  - id: MEM-TYPO
+    title: A rule with a misspelt field
+    fact: candidate
+    when:
+      - [need_bets_gb, ">", 1]
+    then: {action: finding, severity: warning, topic: memory, message: "x {count}"}
+    rationale: "Rationale long enough."
+    source: "test"
+""")
+    with pytest.raises(RuleError) as err:
+        rulebook.load_rulefile(p)
+    line = err.value.line()
+    assert str(p) in line and "MEM-TYPO" in line and "need_bets_gb" in line
+
+
+def test_rule_file_unknown_placeholder(tmp_path: Path) -> None:
+    p = _write(tmp_path, """schema_version: 1
+ruleset: memory
+step: memory
+rules:
+  - id: MEM-X
+    title: Placeholder typo
+    fact: candidate
+    when: [[fits, "==", true]]
+    then: {action: finding, severity: warning, topic: memory, message: "{gpu_nmae} fits"}
+    rationale: "Rationale long enough."
+    source: "test"
+""")
+    with pytest.raises(RuleError, match="gpu_nmae"):
+        rulebook.load_rulefile(p)
+
+
+def test_sessions_are_cleaned_up() -> None:
+    for _ in range(50):
+        rules.run(BOOK, [{"t": "job", "full_training": False}])
+    assert rules.live_sessions() == 0

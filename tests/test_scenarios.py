@@ -1,0 +1,89 @@
+"""Scenarios from the seed articles, run as a user would, with the conclusions the corrected
+knowledge requires (reference seed-claims.md)."""
+
+from __future__ import annotations
+
+from engine import audit, estimate, recommend
+
+
+def _rules(result) -> set[str]:
+    return {f.rule for f in result.findings}
+
+
+def test_70b_full_finetune_does_not_fit_8_a100_80gb_without_sharding_or_offload():
+    """A1-14/A1-15: the articles size 70B full training at 672 GB on 8 x 80 GB; mixed-precision AdamW
+    needs ~1.1 TB of states, so 8 x A100 80GB only works with ZeRO-3 and CPU offload."""
+    req = {"workload": {"task": "finetune", "model": "llama-2-70b", "batch_size": 1, "seq_len": 2048,
+                        "train_tokens": 1e8}}
+    est = estimate(req, gpu="A100-80G", gpus=8)
+    assert est.gpu.fits  # only because...
+    assert "ZeRO-3" in est.gpu.strategy and "offload" in est.gpu.strategy
+    assert est.memory.host_ram_bytes_per_node > 1.0e12  # ...1.1 TB of optimizer state moves to host RAM
+    res = audit({**req, "hardware": {"gpu": "A100-80G", "count": 8, "link": "nvswitch", "host_ram_gb": 512},
+                 "acquisition": {"mode": "rent", "provider": "aws", "months": 1}})
+    assert res.verdict == "reject"
+    assert {"MEM-HOST-RAM-SHORT", "MEM-MYTH-8-BYTES"} <= _rules(res)
+
+
+def test_7b_on_p100s_is_flagged_for_tensor_cores_and_bf16():
+    """A1-02/A1-04: P100 has no tensor cores and no bf16."""
+    res = recommend({"workload": {"task": "finetune", "method": "lora", "model": "llama-2-7b",
+                                  "train_tokens": 1e7},
+                     "constraints": {"gpus": ["P100"], "max_gpus": 8}})
+    found = {(f.rule, f.subject) for f in res.findings}
+    assert ("CMP-NO-TENSOR-CORES", "p100-16gb-pcie") in found
+    assert ("CMP-NO-BF16", "p100-16gb-pcie") in found
+
+
+def test_8x3090_over_pcie_gets_an_interconnect_warning_with_the_figure():
+    """A1-25: 8 x RTX 3090 over PCIe scale poorly; the warning quotes the efficiency."""
+    res = audit({"workload": {"task": "finetune", "model": "llama-2-7b", "batch_size": 1, "seq_len": 2048,
+                              "train_tokens": 1e8, "gradient_checkpointing": True, "zero_stage": 3},
+                 "hardware": {"gpu": "RTX 3090", "count": 8, "link": "pcie-4", "host_ram_gb": 1024},
+                 "acquisition": {"mode": "buy", "months": 6}})
+    net = [f for f in res.findings if f.topic == "interconnect" and f.rule in ("NET-LOW-EFFICIENCY", "NET-COMM-BOUND")]
+    assert net, [f.rule for f in res.findings]
+    assert "% scaling efficiency" in net[0].message and "efficiency" in net[0].evidence
+
+
+def test_h100_with_a_driver_older_than_hopper_is_a_blocker():
+    res = audit({"workload": {"task": "inference", "model": "llama-3.1-8b"},
+                 "environment": {"driver": "470.182.03", "cuda": "11.4"},
+                 "hardware": {"gpu": "H100-80G", "count": 1},
+                 "acquisition": {"mode": "buy", "months": 12}})
+    blockers = {f.rule for f in res.findings if f.severity == "blocker"}
+    assert "CPT-DRIVER-TOO-OLD-FOR-GPU" in blockers and res.verdict == "reject"
+
+
+def test_70b_at_4_bit_does_not_fit_one_24gb_card():
+    """A1-46: 70B at 4 bits is 35-42 GB; one RTX 4090 has 24 GB."""
+    res = recommend({"workload": {"task": "inference", "model": "llama-2-70b", "precision": "int4"},
+                     "constraints": {"gpus": ["RTX 4090"], "max_gpus": 1}})
+    assert res.recommendation is None
+    only = res.candidates[0]
+    assert not only.feasible and only.memory_per_gpu_bytes > 35e9
+    assert {"MEM-NO-FIT", "MEM-MYTH-4BIT-24GB"} <= _rules(res)
+
+
+def test_rtx_5090_needs_a_pytorch_with_sm120_kernels():
+    res = recommend({"workload": {"task": "finetune", "method": "qlora", "model": "llama-3.1-8b", "train_tokens": 1e7},
+                     "constraints": {"gpus": ["RTX 5090"], "max_gpus": 1},
+                     "environment": {"driver": "560.35.03", "cuda": "12.4", "pytorch": "2.6.0"}})
+    assert res.recommendation is None  # the stated environment cannot drive the card
+    assert "CPT-TORCH-NO-KERNELS" in _rules(res)
+    assert any("no kernel image" in r for r in res.candidates[0].reasons)
+
+
+def test_spot_without_checkpointing_for_a_long_run_is_a_blocker():
+    res = audit({"workload": {"task": "pretrain", "params_b": 1.0, "train_tokens": 5e10, "batch_size": 8},
+                 "hardware": {"gpu": "H100-80G", "count": 8, "link": "nvswitch"},
+                 "acquisition": {"mode": "rent", "spot": True, "provider": "aws", "months": 2, "checkpointing": False}})
+    assert "FEE-SPOT-NO-CHECKPOINT" in {f.rule for f in res.findings if f.severity == "blocker"}
+
+
+def test_full_finetune_of_13b_on_one_48gb_card_is_not_feasible():
+    """A1-07/A2-19: 13B full fine-tuning needs ~208 GB of states, not 48 GB."""
+    res = recommend({"workload": {"task": "finetune", "model": "llama-2-13b", "train_tokens": 1e8},
+                     "constraints": {"gpus": ["RTX 6000 Ada"], "max_gpus": 1}})
+    c = res.candidates[0]
+    assert c.memory_per_gpu_bytes > 48e9 or "offload" in c.strategy
