@@ -141,7 +141,7 @@ def _emit(result: Any, args: argparse.Namespace, kind: str) -> None:
 
 
 def _recommend(args: argparse.Namespace) -> int:
-    from .recommend import recommend
+    from .recommendation import recommend
 
     result = recommend(args.requirements, knowledge=args.knowledge)
     _emit(result, args, "recommend")
@@ -149,7 +149,7 @@ def _recommend(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from .audit import audit_many
+    from .auditing import audit_many
 
     return audit_many(args.proposals, args)
 
@@ -157,7 +157,7 @@ def _audit(args: argparse.Namespace) -> int:
 def _estimate(args: argparse.Namespace) -> int:
     import json
 
-    from .estimate import estimate
+    from .estimation import estimate
 
     if args.gpus is not None and args.gpus < 1:
         from .errors import UserError

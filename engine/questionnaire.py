@@ -1100,11 +1100,7 @@ def _edit(session: _Session, prompter: _Prompter, asker: _Asker) -> None:
 
 
 def _finish(session: _Session, report: Path, knowledge: str | None, console: Any) -> int:
-    from . import recommend as api
-
-    # `engine.recommend` is the public function until the submodule of the same name is imported,
-    # which rebinds the package attribute to the module: take the function either way
-    recommend = getattr(api, "recommend", api)
+    from . import recommend
     console.print(f"Answers saved to [cyan]{session.path}[/] "
                   f"(replay with `gpuwise recommend {session.path}`).")
     console.print("Working out the recommendation...")  # no spinner: no second thread near durable-rules

@@ -438,10 +438,15 @@ class _View:
 
     # shared pieces --------------------------------------------------------------------
     def _rule_sources(self) -> dict[str, str]:
+        """Rule id -> source: from the trace and the findings, else from the rule files themselves."""
         out: dict[str, str] = {}
         for entry in [*getattr(self.r, "trace", []), *getattr(self.r, "findings", [])]:
             if entry.source and entry.rule not in out:
                 out[entry.rule] = " ".join(entry.source.split())
+        named = {r for c in _all_candidates(self.r) for r in c.rules}
+        named |= {r for s in getattr(self.r, "steps", []) for r in s.rules}
+        if named - out.keys():
+            out.update({k: v for k, v in _rulebook_sources().items() if k in named and k not in out})
         return out
 
     def base(self) -> dict[str, Any]:
@@ -683,15 +688,17 @@ class _View:
         out = []
         for gpu, cands in groups.items():
             reasons = [[" ".join(r.split()) for r in c.reasons] for c in cands]
-            common = [r for r in reasons[0] if all(r in rs for rs in reasons[1:])] if len(cands) > 1 else []
+            common = [r for r in reasons[0] if all(r in rs for rs in reasons[1:])]
             items = []
             for c, rs in zip(cands, reasons, strict=True):
-                own = [r for r in rs if r not in common]
+                own = [_strip_subject(r, c) for r in rs if r not in common]
                 if own or not common:
                     items.append({"title": self.candidate_name(c), "count": str(c.count),
                                   "reasons": own or [self._("No reason recorded.")]})
             out.append({"title": cands[0].gpu_name or gpu, "gpu": gpu,
-                        "counts": ", ".join(str(c.count) for c in cands), "common": common, "items": items,
+                        "counts": self._("GPU counts tried: %(counts)s",
+                                         counts=", ".join(str(c.count) for c in cands)),
+                        "common": common, "entries": items,
                         "rules": self.rules_of(r for c in cands for r in c.rules)})
         return out
 
@@ -1079,6 +1086,33 @@ def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
 def _ordered(parts: dict[str, int]) -> list[tuple[str, int]]:
     known = [(k, parts[k]) for k in C.MEMORY_KINDS if k in parts]
     return known + [(k, v) for k, v in parts.items() if k not in C.MEMORY_KINDS]
+
+
+def _all_candidates(result: Any) -> list[Candidate]:
+    if isinstance(result, RecommendResult):
+        return list(result.candidates)
+    if isinstance(result, AuditResult):
+        return [c for c in (result.proposed, result.alternative) if c is not None]
+    return []
+
+
+@functools.cache
+def _rulebook_sources() -> dict[str, str]:
+    """Each rule's source from ``rules/*.yaml``; empty when the rule files cannot be read (the report
+    then names the rule without its source rather than failing)."""
+    try:
+        from .rulebook import load
+
+        return {rid: " ".join(rule.source.split()) for rid, rule in load().rules.items()}
+    except Exception:  # a broken rule base is reported by the commands that use it, not here
+        return {}
+
+
+def _strip_subject(reason: str, c: Candidate) -> str:
+    """A reason without the leading "2 x NVIDIA A10 24GB:" that repeats the line's own title."""
+    name = re.escape(c.gpu_name or c.gpu)
+    short = re.sub(rf"^\s*{c.count}\s*[x×]\s*{name}\s*:?\s*", "", reason)
+    return short if short and short != reason else reason
 
 
 def _leading(cands: list[Candidate], focus: Candidate | None, n: int) -> list[Candidate]:

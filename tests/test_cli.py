@@ -158,3 +158,15 @@ def test_knowledge_overlay_from_the_command_line(tmp_path):
 """)
     p = run("estimate", str(EX / "inference-8b-int4.yaml"), "--gpu", "4090", "--format", "json", "--knowledge", str(d))
     assert json.loads(p.stdout)["gpu"]["cost"]["usd_per_gpu_hour"] == 0.01
+
+
+def test_public_api_names_stay_functions():
+    """`from engine import estimate, recommend, audit` gives the functions even after the modules
+    behind them are imported (a submodule of the same name would rebind the package attribute)."""
+    code = ("import engine; from engine import recommend, estimate, audit\n"
+            "r = recommend('examples/inference-8b-int4.yaml')\n"
+            "from engine import recommend as again, estimate as e2, audit as a2\n"
+            "assert callable(again) and callable(e2) and callable(a2)\n"
+            "assert again('examples/inference-8b-int4.yaml').model_dump(mode='json')['recommendation']\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 0, p.stderr

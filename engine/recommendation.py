@@ -19,7 +19,7 @@ from . import knowledge as knowledge_mod
 from . import rulebook, rules
 from .actions import Firing, Outcome, fact_key, fill, materialize
 from .compat import environment_facts
-from .estimate import memory_out, term_out
+from .estimation import memory_out, term_out
 from .estimators import GB
 from .estimators import memory as M
 from .evaluate import Evaluation, evaluate
@@ -290,7 +290,7 @@ def _per_subject(key: str) -> bool:
 
 
 def _estimate_of(job: Job, e: Evaluation) -> EstimateResult:
-    from .estimate import _flops
+    from .estimation import _flops
 
     n = e.numbers
     gpu = GpuOut(id=e.gpu.id, name=e.gpu.name, count=e.count, nodes=e.nodes, fits=e.fits,

@@ -18,7 +18,7 @@ from .estimators import cost as K
 from .evaluate import evaluate
 from .inputs import Proposal, Requirements, coerce
 from .job import resolve
-from .recommend import build_result, candidate_gpus, consult, counts_for
+from .recommendation import build_result, candidate_gpus, consult, counts_for
 from .results import Assumption, AuditResult, Candidate, Finding
 
 HYPERSCALERS = {"aws", "gcp", "azure"}
@@ -215,7 +215,7 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
         findings.append(f)
     order = {"blocker": 0, "warning": 1, "info": 2}
     findings.sort(key=lambda f: order[f.severity])
-    from .recommend import _candidate, _steps
+    from .recommendation import _candidate, _steps
 
     prop_cand = _candidate(proposed, outcome, None)
     alt = _best_alternative(rec.candidates)
