@@ -358,7 +358,8 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
         p["show_label"], p["lx"], p["ly"], p["anchor"] = False, p["x"], p["y"], "start"
     front = {id(p) for p in pareto([p for p in placed if p["feasible"]])}
     wanted = [p for p in placed if len(placed) <= label_all or p["chosen"] or id(p) in front]
-    taken = [(p["x"] - 7, p["y"] - 7, p["x"] + 7, p["y"] + 7) for p in placed]  # the markers
+    markers = {id(p): (p["x"] - 6, p["y"] - 6, p["x"] + 6, p["y"] + 6) for p in placed}
+    taken: list[tuple[float, float, float, float]] = []  # the labels placed so far
     for p in sorted(wanted, key=lambda q: (not q["chosen"], q["yv"], q["xv"])):
         gap = 14 if p["chosen"] else 9
         spots = [(p["x"] + gap, p["y"] + 4, "start"), (p["x"] - gap, p["y"] + 4, "end"),
@@ -367,7 +368,8 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
         for lx, ly, anchor in spots:
             box = _label_box(lx, ly, anchor, p["text"], p["chosen"])
             inside = x0 <= box[0] and box[2] <= width - 2 and box[1] >= 0 and box[3] <= y1 + 2
-            if inside and not any(_overlap(box, t) for t in taken):
+            if inside and not any(_overlap(box, t) for t in taken) and not any(
+                    _overlap(box, m) for k, m in markers.items() if k != id(p)):
                 break
         else:
             if not p["chosen"]:

@@ -109,15 +109,39 @@ TERM_LABELS = {
     "cloud_fees_usd": N_("Cloud fees"), "per_gpu": N_("Memory per GPU"),
 }
 DATE_LABELS = {"oldest": N_("Oldest dated figure"), "newest": N_("Newest dated figure")}
-CARD_LABELS = {
-    "serial": N_("Serial"), "gpu": N_("GPU"), "product_name": N_("Product"),
-    "manufactured": N_("Manufactured"),
-    "purchased": N_("Purchased"), "age_months": N_("Age at purchase (months)"), "status": N_("Result"),
-    "verdict": N_("Result"), "nvidia_smi": N_("nvidia-smi report"), "findings": N_("Rules that fired"),
-    "signals": N_("Signals"), "fan_speed_cv": N_("Fan speed variation (CV)"),
-    "power_cv": N_("Power draw variation (CV)"), "vbios_version": N_("VBIOS"),
-    "pcie": N_("PCIe link"), "ecc": N_("ECC errors"), "retired_pages": N_("Retired pages"),
-    "remapped_rows": N_("Remapped rows"), "clocks": N_("Clocks"), "power_limit": N_("Power limit"),
+CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
+    # key in the audit's card dict, label, how to show it ("text", "count", "ratio", "bool", "match")
+    ("serial", N_("Serial"), "text"),
+    ("product_name", N_("Product reported by nvidia-smi"), "text"),
+    ("product_matches", N_("Product matches the proposal"), "match"),
+    ("manufactured", N_("Manufactured"), "text"),
+    ("purchased", N_("Purchased"), "text"),
+    ("months_to_sale", N_("Months from manufacture to sale"), "count"),
+    ("age_months", N_("Months from manufacture to sale"), "count"),
+    ("mining_era", N_("Made during the GPU-mining boom"), "bool"),
+    ("fan_cv", N_("Fan speed variation under load (CV)"), "ratio"),
+    ("fan_swing", N_("Fan speed swing under load, of the mean"), "pct"),
+    ("power_cv", N_("Power draw variation under load (CV)"), "ratio"),
+    ("power_swing", N_("Power draw swing under load, of the mean"), "pct"),
+    ("has_smi", N_("nvidia-smi report given"), "bool"),
+    ("smi_error", N_("nvidia-smi report problem"), "text"),
+    ("retired_pages", N_("Retired memory pages"), "smi-count"),
+    ("remapped_rows", N_("Remapped memory rows"), "smi-count"),
+    ("pending", N_("Memory repair pending"), "smi-bool"),
+    ("remap_failure", N_("Row remapping failed"), "smi-bool"),
+    ("uncorrectable_ecc", N_("Uncorrectable ECC errors"), "smi-count"),
+    ("correctable_ecc", N_("Correctable ECC errors"), "smi-count"),
+    ("pcie", N_("PCIe link"), "pcie"),
+    ("power_limit", N_("Power limit"), "power"),
+    ("clocks_changed", N_("Clocks changed from their defaults"), "smi-bool"),
+    ("throttle_reasons", N_("Active clock limiters"), "text"),
+    ("vbios", N_("VBIOS"), "text"),
+    ("vbios_version", N_("VBIOS"), "text"),
+)
+CARD_INTERNAL = {  # derived flags the rules use; the rows above already show what they come from
+    "card", "gpu", "consumer", "has_dates", "throttling", "hw_slowdown", "at_idle", "width_below_max",
+    "gen_below_max", "link_width", "link_width_max", "link_gen", "link_gen_max", "power_limit_w",
+    "default_power_limit_w", "power_limit_changed", "fan_samples", "power_samples", "status", "verdict",
 }
 CARD_STATUS = {"ok": N_("passed"), "pass": N_("passed"), "passed": N_("passed"), "suspect": N_("suspect"),
                "warn": N_("suspect"), "warning": N_("suspect"), "fail": N_("failed"), "failed": N_("failed"),
@@ -657,7 +681,8 @@ class _View:
                              if any(getattr(c, attr) is not None for c in shown)]
             if shown:
                 step["tables"].append({
-                    "caption": self._("Time on the leading candidates"),
+                    "caption": self._("Time on the leading candidates") if any(i in keep for i in (2, 3))
+                    else self._("Decode speed on the leading candidates"),
                     **table([cols[i][0] for i in keep], [[cols[i][1](c) for i in keep] for c in shown],
                             right=[n for n, i in enumerate(keep) if cols[i][2]])})
         elif sid == "interconnect":
@@ -718,24 +743,33 @@ class _View:
                       self._("Wall-clock time"), self._("Cost"), self._("Acquisition"), self._("Status")],
                      rows, right=(1, 2, 3, 4, 5), classes=classes)
 
-    def answer(self, rec: Recommendation) -> dict[str, Any]:
+    def answer(self, rec: Recommendation, cand: Candidate | None) -> dict[str, Any]:
+        """The answer up front. ``cand`` is the matching candidate, for an inference job's speed."""
         f = self.f
         name = rec.gpu_name or rec.gpu
         where = " / ".join(x for x in (rec.provider, rec.instance) if x)
+        speed = cand.decode_tokens_per_s if cand is not None and rec.wall_days is None else None
+        if speed is not None:
+            label, time = self._("Decode speed, one sequence"), self._("%(n)s tokens/s", n=f.num(speed))
+        else:
+            label, time = self._("Wall-clock time"), f.days(rec.wall_days)
         rows = [
             [self._("GPU"), f"{name} ({rec.gpu})" if rec.gpu_name else rec.gpu],
             [self._("Count"), self.gpus_on_nodes(rec.count, rec.nodes)],
             [self._("Rent or buy"), f.acquisition(rec.acquisition)],
-            [self._("Wall-clock time"), f.days(rec.wall_days)],
+            [label, time],
             [self._("Total cost"), f.money(rec.total_cost_usd)],
         ]
+        if speed is not None and cand is not None and cand.decode_tokens_per_s_total is not None:
+            rows.insert(4, [self._("Decode speed, all sequences"),
+                            self._("%(n)s tokens/s", n=f.num(cand.decode_tokens_per_s_total))])
         if rec.strategy:
             rows.append([self._("Strategy"), rec.strategy])
         if where:
             rows.append([self._("Where"), where])
         return {
             "headline": self._("%(count)s × %(gpu)s, %(mode)s: %(time)s, %(cost)s", count=rec.count, gpu=name,
-                               mode=f.acquisition(rec.acquisition), time=f.days(rec.wall_days),
+                               mode=f.acquisition(rec.acquisition), time=time,
                                cost=f.money(rec.total_cost_usd)),
             "rows": rows, "summary": " ".join(rec.summary.split()), "gpu": rec.gpu,
         }
@@ -902,8 +936,8 @@ class _View:
         vm.update({
             "title": self._("GPU recommendation"),
             "question": self.question(r.question),
-            "answer": self.answer(r.recommendation) if r.recommendation else None,
-            "runner_up": self.answer(r.runner_up) if r.runner_up else None,
+            "answer": self.answer(r.recommendation, chosen) if r.recommendation else None,
+            "runner_up": self.answer(r.runner_up, _chosen(cands, r.runner_up)) if r.runner_up else None,
             "no_answer": self._("No candidate meets the requirements. The reasons each one was rejected are "
                                 "listed below."),
             "steps": self.steps(focus, cands, r.estimate),
@@ -978,28 +1012,82 @@ class _View:
                 "reasons": reasons, "reasons_title": self._("Why the proposal falls short")}
 
     def cards(self, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Used-card inspection: the known readings of each card, and the findings about it."""
         out = []
+        findings = list(getattr(self.r, "findings", []))
         for i, card in enumerate(cards, 1):
-            status = str(card.get("status", card.get("verdict", "")) or "")
-            rows = []
-            for key, value in card.items():
-                if key in ("status", "verdict"):
-                    continue
-                label = self._(CARD_LABELS[key]) if key in CARD_LABELS else key
-                if isinstance(value, dict):
-                    for k, v in value.items():
-                        sub = self._(CARD_LABELS[k]) if k in CARD_LABELS else k
-                        rows.append([f"{label}: {sub}", input_text(v)])
-                else:
-                    rows.append([label, input_text(value)])
+            serial = str(card.get("serial") or "")
+            about = [x for x in findings if serial and (x.evidence.get("serial") == serial or serial in x.subject)]
+            rows = self._card_rows(card)
+            if about:
+                rows.append([self._("Findings on this card"),
+                             ", ".join(f"{x.rule} ({self._(SEVERITY_ONE[x.severity])})" for x in about)])
+            status = str(card.get("status") or card.get("verdict") or "").lower()
+            if not status:  # the worst finding about the card, as the report's summary of it
+                worst = min((SEVERITIES.index(x.severity) for x in about), default=len(SEVERITIES))
+                status = {0: "fail", 1: "suspect"}.get(worst, "ok" if _card_checked(card) else "unknown")
             out.append({
-                "title": self._("Card %(n)s: %(serial)s", n=i, serial=card.get("serial") or self.f.na()),
-                "status": status.lower(),
-                "status_label": self._(CARD_STATUS[status.lower()])
-                if status.lower() in CARD_STATUS else status,
+                "title": self._("Card %(n)s: %(serial)s", n=i, serial=serial or self.f.na()),
+                "status": status,
+                "status_label": self._(CARD_STATUS[status]) if status in CARD_STATUS else status,
                 **table([self._("Check"), self._("Value")], rows),
             })
         return out
+
+    def _card_rows(self, card: dict[str, Any]) -> list[list[str]]:
+        f = self.f
+        unknown = self._("not known")
+        has_smi = card.get("has_smi", True) is not False
+
+        known = _known
+        rows, seen = [], set()
+        for key, label, how in CARD_FIELDS:
+            text = None
+            if how == "pcie" and "link_width" in card:
+                w, wm, g, gm = (card.get(k) for k in ("link_width", "link_width_max", "link_gen", "link_gen_max"))
+                if has_smi:
+                    text = self._("Gen %(gen)s x%(width)s (the card supports Gen %(gen_max)s x%(width_max)s)",
+                                  gen=g if known(g) else "?", width=w if known(w) else "?",
+                                  gen_max=gm if known(gm) else "?", width_max=wm if known(wm) else "?")
+            elif how == "power" and "power_limit_w" in card:
+                lim, default = card.get("power_limit_w"), card.get("default_power_limit_w")
+                if has_smi and known(lim):
+                    text = self._("%(limit)s W (default %(default)s W)", limit=format(lim, "g"),
+                                  default=format(default, "g") if known(default) else "?")
+            elif key in card:
+                v = card[key]
+                seen.add(key)
+                if how.startswith("smi-") and not has_smi:
+                    continue
+                if key == "mining_era" and not _known(card.get("manufactured", "?")):
+                    continue  # without a manufacture date the flag says nothing
+                kind = how.removeprefix("smi-")
+                if kind == "text":
+                    text = input_text(v) if known(v) else None
+                elif kind == "bool":
+                    text = f.yes_no(bool(v))
+                elif kind == "match":
+                    text = {1: self._("yes"), 0: self._("no")}.get(v, unknown) if has_smi else None
+                elif not known(v):
+                    text = unknown
+                elif kind == "count":
+                    text = f.num(v, 0)
+                elif kind == "ratio":
+                    n = card.get(key.replace("_cv", "_samples"))
+                    text = self._("%(value)s from %(n)s readings", value=format(v, ".2f"), n=n) if n else \
+                        format(v, ".2f")
+                elif kind == "pct":
+                    text = f.pct(v)
+            if text is not None:
+                rows.append([self._(label), text])
+        for key, value in card.items():  # anything the list above does not know yet, as it came
+            if key in seen or key in CARD_INTERNAL or key in {k for k, _, _ in CARD_FIELDS}:
+                continue
+            if isinstance(value, dict):
+                rows += [[f"{key}: {k}", input_text(v)] for k, v in value.items()]
+            elif key != "findings":
+                rows.append([key, input_text(value)])
+        return rows
 
     def estimate(self) -> dict[str, Any]:
         r: EstimateResult = self.r
@@ -1086,6 +1174,16 @@ def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
 def _ordered(parts: dict[str, int]) -> list[tuple[str, int]]:
     known = [(k, parts[k]) for k in C.MEMORY_KINDS if k in parts]
     return known + [(k, v) for k, v in parts.items() if k not in C.MEMORY_KINDS]
+
+
+def _known(v: Any) -> bool:
+    """False for the audit's "not known" markers in a card: None, "" and negative numbers."""
+    return v is not None and v != "" and not (isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0)
+
+
+def _card_checked(card: dict[str, Any]) -> bool:
+    """Whether anything was measured on a used card (an nvidia-smi report, fan or power readings)."""
+    return bool(card.get("has_smi")) or any(_known(card.get(k)) for k in ("fan_cv", "power_cv", "fan_speed_cv"))
 
 
 def _all_candidates(result: Any) -> list[Candidate]:

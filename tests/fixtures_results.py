@@ -119,9 +119,7 @@ COMPUTE_TERMS = [
         formula="FLOPs / (GPUs x peak x MFU x scaling efficiency) / 3600",
         inputs={"FLOPs": 2.85e21, "GPUs": 32, "peak": 989e12, "MFU": 0.45, "scaling efficiency": 0.93},
     ),
-    FormulaTerm(
-        name="gpu_hours", value=1912.6, unit="GPU-h", formula="wall hours x GPUs", inputs={"GPUs": 32}
-    ),
+    FormulaTerm(name="gpu_hours", value=1912.6, unit="GPU-h", formula="wall hours x GPUs", inputs={"GPUs": 32}),
 ]
 INTERCONNECT_TERMS = [
     FormulaTerm(
@@ -270,8 +268,7 @@ FINDINGS = [
         topic="cost",
         step="tco",
         subject="h100-80gb-sxm",
-        message="The job keeps 32 GPUs busy for 2.5 days; "
-        "buying them pays off only after 17 months of full use.",
+        message="The job keeps 32 GPUs busy for 2.5 days; buying them pays off only after 17 months of full use.",
         source="knowledge/tco.yaml (server share, PUE, hosting, resale)",
     ),
 ]
@@ -594,9 +591,7 @@ def recommend_result() -> RecommendResult:
             ],
         },
         knowledge_dates=KNOWLEDGE_DATES,
-        stale_prices=[
-            {"what": "lambda gpu_8x_h100_sxm5 hourly price", "as_of": "2024-06-01", "age_days": 586}
-        ],
+        stale_prices=[{"what": "lambda gpu_8x_h100_sxm5 hourly price", "as_of": "2024-06-01", "age_days": 586}],
         estimate=estimate_result(),
     )
 
@@ -635,6 +630,69 @@ PROPOSED = Candidate(
     ],
     rules=["mem.exceeds-usable", "mem.offload-host-ram"],
 )
+
+
+def _card(n: int, serial: str, made: str, *, has_smi: bool = True, **readings) -> dict:
+    """A used card as the audit reports it: its fact, with -1 and "" for what is not known."""
+    card = {
+        "card": n,
+        "serial": serial,
+        "consumer": True,
+        "manufactured": made,
+        "has_dates": bool(made),
+        "months_to_sale": 30 if made else -1,
+        "fan_cv": -1.0,
+        "fan_swing": -1.0,
+        "fan_samples": 4 if made else 0,
+        "power_cv": -1.0,
+        "power_swing": -1.0,
+        "power_samples": 4 if made else 0,
+        "has_smi": has_smi,
+        "smi_error": "",
+        "retired_pages": 0,
+        "remapped_rows": -1,
+        "pending": False,
+        "remap_failure": False,
+        "uncorrectable_ecc": -1,
+        "correctable_ecc": -1,
+        "width_below_max": False,
+        "gen_below_max": False,
+        "at_idle": False,
+        "link_width": 16,
+        "link_width_max": 16,
+        "link_gen": 4,
+        "link_gen_max": 4,
+        "power_limit_changed": False,
+        "power_limit_w": 350.0,
+        "default_power_limit_w": 350.0,
+        "clocks_changed": False,
+        "throttle_reasons": "",
+        "throttling": False,
+        "hw_slowdown": False,
+        "vbios": "94.02.42.00.A9",
+        "product_name": "NVIDIA GeForce RTX 3090",
+        "mining_era": bool(made),
+        "product_matches": 1,
+    }
+    card.update(readings)
+    if not has_smi:
+        card.update(
+            {
+                k: -1
+                for k in (
+                    "retired_pages",
+                    "link_width",
+                    "link_width_max",
+                    "link_gen",
+                    "link_gen_max",
+                    "product_matches",
+                )
+            }
+        )
+        card.update(vbios="", product_name="", power_limit_w=-1.0, default_power_limit_w=-1.0)
+    card["width_below_max"] = card["link_width"] < card["link_width_max"]
+    card["power_limit_changed"] = card["power_limit_w"] != card["default_power_limit_w"]
+    return card
 
 
 def audit_result() -> AuditResult:
@@ -696,7 +754,7 @@ def audit_result() -> AuditResult:
                 "a worn fan, or a card run hard (mining).",
                 fix="Return the card or replace its fans, then test again under load.",
                 source="seed article A3, used-card checklist",
-                evidence={"fan_speed_cv": 0.46},
+                evidence={"fan_cv": 0.46, "serial": "1324520012345"},
             ),
             Finding(
                 rule="ic.pcie-no-nvlink",
@@ -704,8 +762,7 @@ def audit_result() -> AuditResult:
                 topic="interconnect",
                 step="interconnect",
                 subject="rtx-3090 x 8",
-                message="Eight cards over PCIe 4.0 without NVLink: "
-                "the gradient all-reduce takes 9.7 s per step.",
+                message="Eight cards over PCIe 4.0 without NVLink: the gradient all-reduce takes 9.7 s per step.",
                 fix="Prefer NVLink/NVSwitch systems for multi-GPU training of large models.",
                 source="NCCL tests all_reduce_perf; PCIe 4.0 x16 = 32 GB/s per direction",
             ),
@@ -783,35 +840,19 @@ def audit_result() -> AuditResult:
         charts={},
         knowledge_dates=KNOWLEDGE_DATES,
         cards=[
-            {
-                "serial": "1324520012345",
-                "product_name": "NVIDIA GeForce RTX 3090",
-                "manufactured": "2020-11",
-                "purchased": "2023-05",
-                "age_months": 30,
-                "status": "fail",
-                "signals": {
-                    "fan_speed_cv": 0.46,
-                    "power_cv": 0.27,
-                    "vbios_version": "94.02.42.00.A9",
-                    "pcie": "Gen4 x8 of x16",
-                },
-                "findings": ["used.fan-hunting"],
-            },
-            {
-                "serial": "1324520012399",
-                "product_name": "NVIDIA GeForce RTX 3090",
-                "manufactured": "2021-02",
-                "purchased": "2023-05",
-                "age_months": 27,
-                "status": "ok",
-                "signals": {
-                    "fan_speed_cv": 0.03,
-                    "power_cv": 0.02,
-                    "vbios_version": "94.02.42.00.A9",
-                    "pcie": "Gen4 x16",
-                },
-                "findings": [],
-            },
+            _card(
+                1,
+                "1324520012345",
+                "2020-11",
+                fan_cv=0.46,
+                fan_swing=0.98,
+                power_cv=0.27,
+                power_swing=0.55,
+                link_width=8,
+                power_limit_w=280.0,
+                throttle_reasons="sw_power_cap, hw_slowdown",
+            ),
+            _card(2, "1324520012399", "2021-02", fan_cv=0.03, fan_swing=0.06, power_cv=0.02, power_swing=0.04),
+            _card(3, "1324520099999", "", has_smi=False),
         ],
     )

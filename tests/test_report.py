@@ -168,11 +168,26 @@ def test_audit_verdict_first_alternative_savings_and_cards():
     assert re.search(r"Memory per GPU\s+146.2 GB\s+43.3 GB", out)
     assert "CPU offload would need 828 GB of host RAM" in out
     assert "Card 1: 1324520012345: failed" in out and "Card 2: 1324520012399: passed" in out
-    assert re.search(r"Signals: Fan speed variation \(CV\)\s+0.46", out)
+    assert "Card 3: 1324520099999: could not check" in out
+    assert re.search(r"Fan speed variation under load \(CV\)\s+0.46 from 4 readings", out)
+    assert re.search(r"PCIe link\s+Gen 4 x8 \(the card supports Gen 4 x16\)", out)
+    assert re.search(r"Power limit\s+280 W \(default 350 W\)", out)
+    assert re.search(r"Findings on this card\s+used.fan-hunting \(blocker\)", out)
+    assert re.search(r"Uncorrectable ECC errors\s+not known", out)  # -1 is "not known", never "-1"
     assert "hardware.gpu: rtx-3090" in out
     html_out = render("audit", "html")
     assert 'class="verdict verdict-reject"' in html_out
     assert "Verdict: REJECT" in html_out
+
+
+def test_audit_cards_of_another_shape_still_render():
+    r = audit_result().model_copy(update={"cards": [
+        {"serial": "X1", "status": "warn", "age_months": 14, "signals": {"fan_speed_cv": 0.4, "note": "odd"},
+         "new_check": 3}]})
+    out = report.render(r, "text")
+    assert "Card 1: X1: suspect" in out
+    assert re.search(r"Months from manufacture to sale\s+14", out)
+    assert re.search(r"signals: fan_speed_cv\s+0.4", out) and re.search(r"new_check\s+3", out)
 
 
 @pytest.mark.parametrize("verdict,label", [("approve", "APPROVE"), ("revise", "REVISE")])
@@ -627,9 +642,23 @@ def test_time_cost_scatter_uses_log_axes_when_wide():
     narrow = charts.time_cost([{"label": "a", "wall_days": 2, "cost_usd": 10}, {"label": "b", "wall_days": 3,
                                                                               "cost_usd": 12}])
     assert not narrow["xlog"] and not narrow["ylog"]
-    labels = [(p["lx"], p["ly"]) for p in charts.time_cost(
-        [{"label": str(i), "wall_days": 1 + i * 0.01, "cost_usd": 100} for i in range(4)])["points"]]
-    assert len({ly for _, ly in labels}) == 4  # overlapping labels are nudged apart
+    # crowded points: the labels that are shown never overlap; the chosen one is always shown
+    crowd = [{"label": f"candidate {i}", "wall_days": 1 + i * 0.01, "cost_usd": 100 + i, "chosen": i == 3}
+             for i in range(6)]
+    pts = charts.time_cost(crowd)["points"]
+    boxes = [charts._label_box(p["lx"], p["ly"], p["anchor"], p["text"], p["chosen"])
+             for p in pts if p["show_label"]]
+    assert all(not charts._overlap(x, y) for i, x in enumerate(boxes) for y in boxes[i + 1:])
+    assert next(p for p in pts if p["chosen"])["show_label"]
+    # many points: only the chosen one and the time/cost frontier are labelled
+    many = [{"label": f"c{i}", "wall_days": 1 + i, "cost_usd": 1000 - 10 * i + (500 if i % 2 else 0),
+             "feasible": True, "chosen": i == 7} for i in range(30)]
+    g = charts.time_cost(many)
+    front = {p["label"] for p in charts.pareto(g["points"])}
+    assert front == {f"c{i}" for i in range(0, 30, 2)}
+    assert {p["label"] for p in g["points"] if p["show_label"]} <= front | {"c7"}
+    assert next(p for p in g["points"] if p["label"] == "c7")["show_label"]
+    assert g["labelled"] == sum(p["show_label"] for p in g["points"])
     assert charts.time_cost([]) is None and charts.time_cost(None) is None
 
 
