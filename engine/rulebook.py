@@ -97,9 +97,7 @@ def _ref(value: Any) -> tuple[str, float] | None:
 
 
 def _literal(v: Any) -> Any:
-    if isinstance(v, bool):
-        return int(v)
-    return v
+    return v  # durable-rules compares JSON booleans, numbers and strings natively
 
 
 def compile_condition(cond: list[Any]) -> dict[str, Any]:
@@ -158,7 +156,7 @@ class Rulebook:
             json.dumps([rf.model_dump(mode="json") for _, rf in files], sort_keys=True).encode()
         ).hexdigest()[:10]
         self.digest = digest
-        self._fields: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._fields: dict[tuple[str, bool], dict[str, tuple[str, ...]]] = {}
 
     def rulesets(self) -> dict[str, dict[str, Any]]:
         """ruleset name -> durable JSON definition (names are global per process, so versioned)."""
@@ -169,19 +167,24 @@ class Rulebook:
             out[self.durable_name(rf.ruleset)] = rules
         return out
 
-    def condition_fields(self, ruleset: str) -> dict[str, tuple[str, ...]]:
-        """fact type -> the fields this ruleset's conditions read (what the engine must see)."""
-        cached = self._fields.get(ruleset)
+    def condition_fields(self, ruleset: str, rejects_only: bool = False) -> dict[str, tuple[str, ...]]:
+        """fact type -> the fields this ruleset's conditions read (what the engine must see);
+        with ``rejects_only``, what its reject rules read (a first-pass candidate needs no more)."""
+        key = (ruleset, rejects_only)
+        cached = self._fields.get(key)
         if cached is None:
-            cached = self._fields[ruleset] = {k: tuple(sorted(v)) for k, v in self._condition_fields(ruleset).items()}
+            fields = self._condition_fields(ruleset, rejects_only)
+            cached = self._fields[key] = {k: tuple(sorted(v)) for k, v in fields.items()}
         return cached
 
-    def _condition_fields(self, ruleset: str) -> dict[str, set[str]]:
+    def _condition_fields(self, ruleset: str, rejects_only: bool) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
         for _, rf in self.files:
             if rf.ruleset != ruleset:
                 continue
             for r in rf.rules:
+                if rejects_only and r.then.action != "reject":
+                    continue
                 names = out.setdefault(r.fact, set())
                 if r.fact in DETAILED:
                     names.add("detail")

@@ -81,12 +81,13 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> list[Firing]:
             for _, rf in book.files:
                 name = book.durable_name(rf.ruleset)
                 fields = book.condition_fields(rf.ruleset)
+                first_pass = book.condition_fields(rf.ruleset, rejects_only=True)
                 asserted = False
                 for i, f in enumerate(facts):
-                    wanted = fields.get(f["t"])
+                    wanted = (first_pass if f.get("detail") == 0 else fields).get(f["t"])
                     if wanted is None:
                         continue
-                    msg = {k: _plain(f[k]) for k in wanted if k in f}
+                    msg = {k: f[k] for k in wanted if k in f}
                     msg.update(t=f["t"], sid=sid, id=f"f{i}")
                     if not asserted:
                         host.assert_fact(name, {"t": OPEN, "sid": sid, "id": OPEN})
@@ -104,10 +105,6 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> list[Firing]:
                 with contextlib.suppress(Exception):
                     host.delete_state(name, sid)
             _sessions.pop(sid, None)
-
-
-def _plain(v: Any) -> Any:
-    return int(v) if v is True or v is False else v
 
 
 def live_sessions() -> int:
