@@ -83,7 +83,10 @@ class Outcome:
 
 
 def _finding(rule: Rule, step: str, fact: dict[str, Any], message: str) -> Finding:
-    subject = str(fact.get("gpu") or fact.get("card") or fact.get("what") or fact.get("t"))
+    if fact.get("t") == "card":
+        subject = str(fact.get("serial") or f"card {fact.get('card')}")
+    else:
+        subject = str(fact.get("gpu") or fact.get("what") or fact.get("t"))
     return Finding(rule=rule.id, severity=rule.then.severity, topic=rule.then.topic, message=message,
                    evidence=evidence(rule, fact), fix=fill(rule.then.fix, fact), source=rule.source,
                    step=step, subject=subject)  # type: ignore[arg-type]

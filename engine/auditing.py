@@ -18,7 +18,7 @@ from .estimators import cost as K
 from .evaluate import evaluate
 from .inputs import Proposal, Requirements, coerce
 from .job import resolve
-from .recommendation import build_result, candidate_gpus, consult, counts_for
+from .recommendation import build_result, candidate_gpus, consult, counts_for, price_facts
 from .results import Assumption, AuditResult, Candidate, Finding
 
 HYPERSCALERS = {"aws", "gcp", "azure"}
@@ -130,7 +130,11 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
             path = Path(c.nvidia_smi)
             if not path.is_absolute():
                 path = base_dir / path
-            log = ic.parse_nvidia_smi_xml(str(path), where=f"{where}: used_cards[{i}].nvidia_smi ({path})")
+            smi_where = f"{where}: used_cards[{i}].nvidia_smi ({path})"
+            try:
+                log = ic.parse_nvidia_smi_xml(str(path), where=smi_where)
+            except (ValueError, ArithmeticError, RecursionError) as exc:  # e.g. a 400-digit reading
+                raise UserError(f"not valid nvidia-smi XML: {type(exc).__name__}: {exc}", where=smi_where) from None
             r = log.gpus[0]
             if c.serial:
                 r = next((g for g in log.gpus if g.serial == c.serial), r)
@@ -230,6 +234,7 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
         proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
         assumptions=[*job.assumptions, *notes], trace=outcome.trace, steps=_steps(job, proposed, outcome),
         charts=rec.charts, knowledge_dates=rec.knowledge_dates, cards=views,
+        stale_prices=[p for p in price_facts(job, [proposed]) if p["age_days"] > 365],
     )
 
 

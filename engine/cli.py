@@ -94,13 +94,25 @@ def main(argv: list[str] | None = None) -> int:
         from .errors import UserError
 
         if isinstance(exc, UserError):
-            print(f"gpuwise: {exc.line()}", file=sys.stderr)
+            print(f"gpuwise: {_one_line(exc.line())}", file=sys.stderr)
             return 2
         if os.environ.get("GPUWISE_DEBUG"):
             raise
-        print(f"gpuwise: internal error: {type(exc).__name__}: {exc} "
+        print(f"gpuwise: internal error: {_one_line(f'{type(exc).__name__}: {exc}')} "
               "(a bug in gpuwise; rerun with GPUWISE_DEBUG=1 for details)", file=sys.stderr)
         return 3
+
+
+MAX_MESSAGE = 2000
+
+
+def _one_line(text: str) -> str:
+    """One printable line, whatever a hostile file or path put in the message: whitespace (every
+    line break included) collapsed, other control characters escaped (no terminal escapes reach the
+    terminal), and the length capped (the file name comes first, so it survives)."""
+    text = " ".join(text.split())
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 def _dispatch(args: argparse.Namespace) -> int:

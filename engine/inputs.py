@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import math
+import reprlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -38,7 +39,9 @@ def _finite(v: float | None) -> float | None:
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_default=True)
+    # allow_inf_nan=False: .nan, .inf and -.inf are refused as "not a finite number" by every
+    # float field (and its lists), before any range check could give a confusing message
+    model_config = ConfigDict(extra="forbid", validate_default=True, allow_inf_nan=False)
 
 
 class Architecture(Strict):
@@ -179,6 +182,16 @@ def _yyyymm(v: Any) -> Any:
     return v
 
 
+def _real_month(v: str | None) -> str | None:
+    """``2020-13`` and ``2021-02-30`` match the pattern but are no dates."""
+    if v is not None:
+        try:
+            dt.date.fromisoformat(v if len(v) == 10 else v + "-01")
+        except ValueError:
+            raise ValueError("not a real year and month (write YYYY-MM, e.g. 2021-03)") from None
+    return v
+
+
 class UsedCard(Strict):
     serial: str | None = Field(default=None, max_length=100)
     manufactured: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
@@ -188,6 +201,7 @@ class UsedCard(Strict):
     power_under_load_w: list[float] = Field(default=[], max_length=100_000)
 
     _d = field_validator("manufactured", "purchased", mode="before")(_yyyymm)
+    _m = field_validator("manufactured", "purchased")(_real_month)
 
     @field_validator("fan_speed_percent", "power_under_load_w")
     @classmethod
@@ -250,7 +264,7 @@ def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
     err = exc.errors()[0]
     loc = tuple(err["loc"])
-    field = ".".join(str(p) for p in loc) if loc else "(top level)"
+    field = ".".join(_short(p) if not isinstance(p, str) else _clip(p) for p in loc) if loc else "(top level)"
     msg = err["msg"].replace("Value error, ", "")
     hint = None
     if err["type"] == "extra_forbidden":
@@ -262,7 +276,9 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         msg = "required field is missing"
     elif err["type"] == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
-        close = difflib.get_close_matches(str(err.get("input")), [e.strip(" '") for e in str(expected).split(",")])
+        given = err.get("input")
+        choices = [e.strip(" '") for e in str(expected).split(",")]
+        close = difflib.get_close_matches(given, choices) if isinstance(given, str) and len(given) <= 100 else []
         msg = f"{_short(err.get('input'))} is not one of {expected}"
         hint = f"did you mean {close[0]}?" if close else None
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
@@ -273,9 +289,22 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     return UserError(msg, where=f"{where}: {field}", hint=hint)
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 6, 12, 60, 60
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    """A short repr of what the user gave; bounded in time and size whatever it is (an alias bomb's
+    shared lists, a recursive structure, a huge string)."""
+    try:
+        text = _REPR.repr(value)
+    except Exception:  # a repr that fails cannot be allowed to hide the real message
+        text = f"a {type(value).__name__}"
+    return _clip(text)
 
 
 def parse(model: type[BaseModel], data: Any, where: str) -> Any:

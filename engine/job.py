@@ -44,6 +44,17 @@ class Job:
     def question(self) -> dict[str, Any]:
         """The question as understood: every field with its value; defaults are listed in assumptions."""
         out = self.req.model_dump(mode="json")
+        w = out["workload"]
+        only_inference = ("context_len", "concurrent_requests", "target_tokens_per_s")
+        only_training = ("optimizer", "batch_size", "seq_len", "gradient_checkpointing", "zero_stage", "offload",
+                         "train_tokens", "mixed_precision", "method")
+        for k in only_training if self.w.task == "inference" else only_inference:
+            w.pop(k, None)
+        if self.w.method == "full" or self.w.task == "inference":
+            w.pop("lora_rank", None)
+            w.pop("lora_targets", None)
+        if not self.c.gpus:
+            out["constraints"].pop("gpus", None)
         out["resolved_model"] = {"id": self.model_id, "name": self.shape.name, "params": self.shape.params,
                                  "active_params": self.shape.active_params, "layers": self.shape.layers,
                                  "hidden": self.shape.hidden, "heads": self.shape.heads,

@@ -159,7 +159,9 @@ def _rec(job: Job, e: Evaluation) -> Recommendation:
     return Recommendation(gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes,
                           acquisition=n.get("acquisition") or "rent", wall_days=n.get("wall_days"),
                           total_cost_usd=n.get("cost_usd"), summary=summary_of(job, e),
-                          strategy=e.strategy.label(), provider=n.get("provider"), instance=n.get("instance"))
+                          strategy=e.strategy.label(), provider=n.get("provider"), instance=n.get("instance"),
+                          decode_tokens_per_s=n.get("decode_tokens_per_s"),
+                          decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"))
 
 
 @dataclass

@@ -149,6 +149,8 @@ class Recommendation(Frozen):
     strategy: str = ""
     provider: str | None = None
     instance: str | None = None
+    decode_tokens_per_s: float | None = None
+    decode_tokens_per_s_total: float | None = None
 
 
 class StepSummary(Frozen):
@@ -187,4 +189,5 @@ class AuditResult(Frozen):
     steps: list[StepSummary] = []
     charts: dict[str, Any] = {}
     knowledge_dates: dict[str, str] = {}
+    stale_prices: list[dict[str, Any]] = []
     cards: list[dict[str, Any]] = []

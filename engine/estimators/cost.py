@@ -169,10 +169,10 @@ def break_even_month(rent_per_month: float, buy: BuyCost, card_price_total: floa
 
 def cumulative_curves(rent_per_month: float, buy: BuyCost, card_price_total: float, tco: TcoFile,
                       months: int) -> dict[str, list[float]]:
-    """Cumulative cost by month (0..months) for the rent-vs-buy chart."""
+    """Cumulative cost by month (0..months) for the rent-vs-buy chart: renting around the clock,
+    and owning if the cards were resold at that month (the same definition as the break-even)."""
     rent = [rent_per_month * m for m in range(months + 1)]
-    own = [buy.capex + buy.monthly_opex * m - (card_price_total * resale_fraction(tco, m) if m else 0.0)
-           for m in range(months + 1)]
+    own = [buy.capex + buy.monthly_opex * m - card_price_total * resale_fraction(tco, m) for m in range(months + 1)]
     return {"rent": rent, "buy": own}
 
 

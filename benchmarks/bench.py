@@ -1,0 +1,646 @@
+"""Timings for gpuwise, and gpuwise's figures beside its peers' on the same cases.
+
+Run from a checkout (gpuwise need not be installed; the checkout is put on sys.path)::
+
+    python benchmarks/bench.py                       # aligned tables, ~1.5 minutes
+    python benchmarks/bench.py --json > bench.json   # the same as one JSON document
+    python benchmarks/bench.py --only recommend startup --runs 10
+    python benchmarks/bench.py --peer-python /path/to/venv-with-llm-analysis/bin/python \\
+                               --peer-python /path/to/venv-with-deepspeed/bin/python
+
+Sections and their targets:
+
+1. ``recommend``: the full-catalog decision, ``recommend(path)`` in one warm process, median
+   and p90 over ``--runs`` runs per example requirements file. Target: well under 100 ms.
+2. ``estimate``: ``estimate(req, gpu=G, gpus=N)`` for every GPU in the knowledge base x counts
+   1, 2, 4 ... 64 and x every count 1..64, for a training and an inference example. Given a
+   path, each call reads and validates the file again; given the validated
+   ``engine.inputs.Requirements`` it does not (it still resolves the job). Target: a few ms per
+   candidate at most.
+3. ``startup``: wall time of a new process: ``python -m engine --version`` (and the ``gpuwise``
+   console script, when one is on PATH) against a bare ``python -c pass``, and a cold
+   ``recommend --format json``. Target: ``--version`` within 0.3 s of bare Python. "Cold"
+   means a new interpreter; the OS file cache and ``__pycache__`` are warm (one discarded
+   warm-up run first).
+4. ``audit``: one ``python -m engine audit FILES... --format json`` over copies of the example
+   proposals (``--audits``, ~200 files); proposals per second. stderr is not a terminal, so
+   the CLI draws no progress bar.
+5. ``peers``: gpuwise's numbers beside llm-analysis (PyPI ``llm-analysis``) and DeepSpeed's
+   model-state memory estimators on four cases, with measured figures from
+   ``../shared/validation/`` where they exist. A peer is imported in this interpreter if it
+   can be, else in each ``--peer-python`` interpreter in turn; it is reported "not installed"
+   when none has it. Each peer models different things; the table says what.
+
+Exit status: 0, or 1 when a section failed (its error is printed and the others still run).
+Missed targets are reported, not turned into a failure: timings depend on the machine.
+GB here is 10^9 bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import datetime as dt
+import json
+import math
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+VALIDATION = ROOT.parent / "shared" / "validation"
+GB = 1e9
+
+RECOMMEND_TARGET_MS = 100.0
+ESTIMATE_TARGET_MS = 5.0  # "a few ms per candidate at most"
+STARTUP_TARGET_S = 0.3
+TRAIN_EXAMPLE = "pretrain-7b.yaml"
+INFER_EXAMPLE = "inference-70b.yaml"
+COLD_RECOMMEND_EXAMPLE = "lora-70b.yaml"
+POWERS = (1, 2, 4, 8, 16, 32, 64)
+SECTIONS = ("recommend", "estimate", "startup", "audit", "peers")
+
+
+# ------------------------------------------------------------------------------ helpers
+def _engine() -> Any:
+    """Import gpuwise from this checkout (before any installed copy)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import engine
+
+    return engine
+
+
+def _env() -> dict[str, str]:
+    """Environment for child processes: this checkout first on the import path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def stats(samples: Sequence[float]) -> dict[str, float]:
+    """Median, p90 (nearest rank), min and max of the samples, in the samples' unit."""
+    s = sorted(samples)
+    return {"n": len(s), "median": statistics.median(s), "p90": s[max(0, math.ceil(0.9 * len(s)) - 1)],
+            "min": s[0], "max": s[-1]}
+
+
+def timed(fn: Callable[[], Any], runs: int) -> tuple[Any, list[float]]:
+    """The last result of ``fn`` and the wall time of each of ``runs`` calls, in seconds."""
+    out, times = None, []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return out, times
+
+
+def run_cmd(argv: list[str], *, cwd: Path = ROOT, ok: tuple[int, ...] = (0,),
+            timeout: float = 600) -> tuple[float, subprocess.CompletedProcess]:
+    """Run a command (stdout and stderr captured, so neither is a terminal); its wall time."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, cwd=cwd, env=_env(), capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    if proc.returncode not in ok:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        raise RuntimeError(f"{' '.join(argv[:4])}... exited {proc.returncode}: {' | '.join(tail)}")
+    return wall, proc
+
+
+def time_cmd(argv: list[str], runs: int, **kw: Any) -> list[float]:
+    run_cmd(argv, **kw)  # warm-up: page cache, __pycache__
+    return [run_cmd(argv, **kw)[0] for _ in range(runs)]
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:
+    """Rows as aligned text; ``align`` gives 'l' or 'r' per column (default: left, then right)."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    align = (align or "l").ljust(len(headers), "r")[:len(headers)]
+
+    def line(vals: Sequence[str]) -> str:
+        pairs = zip(vals, widths, align, strict=True)
+        return "  ".join(v.ljust(w) if a == "l" else v.rjust(w) for v, w, a in pairs).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in cells)])
+
+
+def ms(seconds: float | None, digits: int = 1) -> str:
+    return "-" if seconds is None else f"{seconds * 1e3:,.{digits}f}"
+
+
+def gb(nbytes: float | None) -> str:
+    return "-" if nbytes is None else f"{nbytes / GB:,.2f}"
+
+
+def heading(title: str) -> str:
+    return f"\n{title}\n{'=' * len(title)}"
+
+
+def requirement_files() -> list[Path]:
+    return sorted(p for p in EXAMPLES.glob("*.yaml") if not p.name.startswith("proposal-"))
+
+
+# ------------------------------------------------------------------ 1. recommendation time
+def bench_recommend(args: argparse.Namespace) -> tuple[dict, str]:
+    engine = _engine()
+    rows, data = [], []
+    for path in requirement_files():
+        t0 = time.perf_counter()
+        result = engine.recommend(str(path))  # the first call also loads the knowledge base and rules
+        first = time.perf_counter() - t0
+        _, times = timed(lambda p=str(path): engine.recommend(p), args.runs)
+        st = stats(times)
+        n = len(result.candidates)
+        status = "ok" if st["median"] * 1e3 < RECOMMEND_TARGET_MS else "OVER"
+        data.append({"file": path.name, "candidates": n, "first_s": first, **{f"{k}_s": v for k, v in st.items()
+                                                                           if k != "n"},
+                     "runs": st["n"], "per_candidate_s": st["median"] / n if n else None, "status": status})
+        rows.append([path.name, n, ms(first), ms(st["median"]), ms(st["p90"]), ms(st["median"] / n if n else None, 2),
+                     status])
+    text = "\n".join([
+        heading(f"1. Full-catalog recommendation: recommend(path), one warm process, {args.runs} runs per file"),
+        f"target: well under {RECOMMEND_TARGET_MS:.0f} ms (median); 'first' includes loading the knowledge base "
+        "and compiling the rules when it is the process's first call",
+        table(["requirements", "candidates", "first ms", "median ms", "p90 ms", "ms/candidate", "target"], rows,
+              "lrrrrrl"),
+    ])
+    return {"target_ms": RECOMMEND_TARGET_MS, "runs": args.runs, "files": data}, text
+
+
+# ------------------------------------------------------------- 2. whole-catalog estimate
+def bench_estimate(args: argparse.Namespace) -> tuple[dict, str]:
+    engine = _engine()
+    from engine.inputs import Requirements, coerce
+    from engine.knowledge import load
+
+    kb = load()
+    gpu_ids = list(kb.gpus)
+    count_sets = {"1,2,4..64": list(POWERS), "every 1..64": list(range(1, 65))}
+    rows, data = [], []
+    for kind, name in (("training", TRAIN_EXAMPLE), ("inference", INFER_EXAMPLE)):
+        path = str(EXAMPLES / name)
+        validated = coerce(Requirements, path)
+        engine.estimate(validated, gpu=gpu_ids[0], gpus=1)  # warm-up
+        for label, counts in count_sets.items():
+            for source, req in (("path (re-parsed)", path), ("Requirements", validated)):
+                errors: list[str] = []
+                fits = 0
+                t0 = time.perf_counter()
+                for gid in gpu_ids:
+                    for n in counts:
+                        try:
+                            fits += bool(engine.estimate(req, gpu=gid, gpus=n).gpu.fits)
+                        except Exception as exc:  # count, keep going
+                            errors.append(f"{gid} x {n}: {type(exc).__name__}: {exc}")
+                total = time.perf_counter() - t0
+                calls = len(gpu_ids) * len(counts)
+                per = total / calls
+                status = "ok" if per * 1e3 <= ESTIMATE_TARGET_MS else "OVER"
+                data.append({"example": name, "kind": kind, "counts": label, "input": source, "gpus": len(gpu_ids),
+                             "candidates": calls, "total_s": total, "per_candidate_s": per, "fits": fits,
+                             "errors": len(errors), "first_error": errors[0] if errors else None, "status": status})
+                rows.append([f"{kind} ({name})", label, source, calls, f"{total:.2f}", ms(per, 2), fits,
+                             len(errors), status])
+    text = "\n".join([
+        heading(f"2. estimate() over the whole catalog: {len(gpu_ids)} GPUs x counts, one process"),
+        f"target: a few ms per candidate at most (<= {ESTIMATE_TARGET_MS:g} ms); a path is read and validated "
+        "on every call, a validated Requirements is not (the job is still resolved each call)",
+        table(["example", "counts", "input", "candidates", "total s", "ms/candidate", "fit", "errors", "target"],
+              rows, "lllrrrrrl"),
+    ])
+    for d in data:
+        if d["first_error"]:
+            text += f"\n  first error ({d['example']}, {d['counts']}): {d['first_error']}"
+    return {"target_ms_per_candidate": ESTIMATE_TARGET_MS, "cases": data}, text
+
+
+# --------------------------------------------------------------------- 3. CLI cold start
+def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
+    py = sys.executable
+    runs = args.start_runs
+    bare = stats(time_cmd([py, "-c", "pass"], runs))
+    commands: list[tuple[str, list[str]]] = [("python -m engine --version", [py, "-m", "engine", "--version"])]
+    script = shutil.which("gpuwise") or (str(Path(py).with_name("gpuwise")) if Path(py).with_name("gpuwise").exists()
+                                         else None)
+    if script:
+        commands.append((f"gpuwise --version ({script})", [script, "--version"]))
+    rows = [["python -c pass", runs, ms(bare["median"]), ms(bare["p90"]), "-", "(baseline)"]]
+    data: dict[str, Any] = {"target_s_over_bare": STARTUP_TARGET_S, "python": py, "bare_python": bare,
+                            "commands": [], "console_script": script}
+    for label, argv in commands:
+        st = stats(time_cmd(argv, runs))
+        diff = st["median"] - bare["median"]
+        status = "ok" if diff <= STARTUP_TARGET_S else "OVER"
+        data["commands"].append({"command": label, **st, "over_bare_s": diff, "status": status})
+        rows.append([label, runs, ms(st["median"]), ms(st["p90"]), f"+{ms(diff)}", status])
+    cold_runs = 5
+    example = f"examples/{COLD_RECOMMEND_EXAMPLE}"
+    argv = [py, "-m", "engine", "recommend", example, "--format", "json"]
+    st = stats(time_cmd(argv, cold_runs, ok=(0, 1)))
+    data["cold_recommend"] = {"command": " ".join(["python", *argv[1:]]), **st}
+    rows.append([f"python -m engine recommend {example} --format json", cold_runs, ms(st["median"]), ms(st["p90"]),
+                 f"+{ms(st['median'] - bare['median'])}", "(no target)"])
+    lines = [heading("3. CLI cold start: a new process each run (median of the runs after one warm-up)"),
+             f"target: --version within {STARTUP_TARGET_S * 1e3:.0f} ms of bare Python; interpreter {py}",
+             table(["command", "runs", "median ms", "p90 ms", "vs bare ms", "target"], rows, "lrrrrl")]
+    if not script:
+        lines.append("gpuwise console script: not on PATH (pip install -e . adds it); timed python -m engine only")
+    return data, "\n".join(lines)
+
+
+# ---------------------------------------------------------------- 4. batch audit throughput
+def bench_audit(args: argparse.Namespace) -> tuple[dict, str]:
+    proposals = sorted(EXAMPLES.glob("proposal-*.yaml"))
+    if not proposals:
+        raise RuntimeError(f"no proposal-*.yaml in {EXAMPLES}")
+    copies = max(1, math.ceil(args.audits / len(proposals)))
+    with tempfile.TemporaryDirectory(prefix="gpuwise-bench-") as tmp:
+        tmpdir = Path(tmp)
+        for sub in (p for p in EXAMPLES.iterdir() if p.is_dir()):  # files the proposals refer to (nvidia-smi/)
+            shutil.copytree(sub, tmpdir / sub.name)
+        files = []
+        for k in range(copies):
+            for p in proposals:
+                dest = tmpdir / f"{k:03d}-{p.name}"
+                shutil.copyfile(p, dest)
+                files.append(dest.name)
+        argv = [sys.executable, "-m", "engine", "audit", *files, "--format", "json"]
+        wall, proc = run_cmd(argv, cwd=tmpdir, ok=(0, 1))  # 1: some proposal has a blocker (expected)
+    docs = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    verdicts: dict[str, int] = {}
+    for d in docs:
+        v = d.get("verdict", "error" if "error" in d else "?")
+        verdicts[v] = verdicts.get(v, 0) + 1
+    if len(docs) != len(files):
+        raise RuntimeError(f"expected {len(files)} JSON lines, got {len(docs)}")
+    rate = len(files) / wall
+    data = {"files": len(files), "distinct_proposals": len(proposals), "copies": copies, "wall_s": wall,
+            "proposals_per_s": rate, "ms_per_proposal": wall / len(files) * 1e3, "exit_status": proc.returncode,
+            "verdicts": verdicts}
+    rows = [[f"{len(files)} files ({copies} x {len(proposals)} proposals)", f"{wall:.2f}", f"{rate:.1f}",
+             ms(wall / len(files)), proc.returncode, ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items()))]]
+    text = "\n".join([
+        heading("4. Batch audit: one `python -m engine audit FILES... --format json` command"),
+        "stderr is not a terminal, so no progress bar; includes process start and knowledge-base load",
+        table(["files", "wall s", "proposals/s", "ms/proposal", "exit", "verdicts"], rows, "lrrrrl"),
+    ])
+    return data, text
+
+
+# -------------------------------------------------------------------------------- 5. peers
+LLM_ANALYSIS_SNIPPET = r'''
+import contextlib, dataclasses, json, statistics, sys, time
+spec = json.loads(sys.argv[1])
+t0 = time.perf_counter()
+try:
+    with contextlib.redirect_stdout(sys.stderr):
+        from importlib.metadata import version
+        from llm_analysis import analysis as la
+        from llm_analysis import config as lac
+except Exception as exc:
+    print("BENCH-JSON " + json.dumps({"missing": f"{type(exc).__name__}: {exc}"}))
+    raise SystemExit(0)
+out = {"import_s": time.perf_counter() - t0, "version": version("llm-analysis"), "cases": {}}
+for case in spec["cases"]:
+    fn = la.train if case["kind"] == "train" else la.infer
+    kw = dict(case["kwargs"], log_level="ERROR")
+    res = {"fits_on_gpu": True, "refusal": "", "gpu": kw["gpu_name"]}
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            try:
+                fn(**kw)
+            except AssertionError as exc:  # it refuses a case that does not fit; read its figure anyway
+                res.update(fits_on_gpu=False, refusal=str(exc)[:160])
+                name = kw["gpu_name"] + "-unbounded"
+                lac.gpu_configs[name] = dataclasses.replace(lac.gpu_configs[kw["gpu_name"]], name=name,
+                                                            mem_per_GPU_in_GB=1e6)
+                kw["gpu_name"] = name
+            times = []
+            for _ in range(spec["reps"]):
+                t = time.perf_counter()
+                summary = fn(**kw)
+                times.append(time.perf_counter() - t)
+        res["s_per_call"] = statistics.median(times)
+        res["result"] = {k: summary.get(k) for k in case["keys"]}
+    except Exception as exc:
+        res["error"] = f"{type(exc).__name__}: {exc}"
+    out["cases"][case["id"]] = res
+print("BENCH-JSON " + json.dumps(out))
+'''
+
+DEEPSPEED_SNIPPET = r'''
+import contextlib, json, sys, time
+spec = json.loads(sys.argv[1])
+t0 = time.perf_counter()
+try:
+    with contextlib.redirect_stdout(sys.stderr):
+        import deepspeed
+        from deepspeed.runtime.zero.stage_1_and_2 import estimate_zero2_model_states_mem_needs as z2
+        from deepspeed.runtime.zero.stage3 import estimate_zero3_model_states_mem_needs as z3
+except Exception as exc:
+    print("BENCH-JSON " + json.dumps({"missing": f"{type(exc).__name__}: {exc}"}))
+    raise SystemExit(0)
+out = {"import_s": time.perf_counter() - t0, "version": deepspeed.__version__, "cases": {}}
+for case in spec["cases"]:
+    fn = z2 if case["stage"] == 2 else z3
+    try:
+        r = fn(**case["kwargs"])
+        n = 2000
+        t = time.perf_counter()
+        for _ in range(n):
+            fn(**case["kwargs"])
+        out["cases"][case["id"]] = {"cpu_bytes": r[0], "gpu_bytes": r[1], "s_per_call": (time.perf_counter() - t) / n,
+                                    "function": fn.__name__, "kwargs": case["kwargs"]}
+    except Exception as exc:
+        out["cases"][case["id"]] = {"error": f"{type(exc).__name__}: {exc}"}
+print("BENCH-JSON " + json.dumps(out))
+'''
+
+MARKER = "BENCH-JSON "
+
+
+def run_peer(snippet: str, spec: dict, pythons: list[str]) -> dict:
+    """Run a peer's snippet in the first interpreter that has the peer; {'missing': why} if none."""
+    tried = []
+    for py in pythons:
+        if not Path(py).exists():
+            tried.append(f"{py}: no such interpreter")
+            continue
+        proc = subprocess.run([py, "-c", snippet, json.dumps(spec)], capture_output=True, text=True, timeout=300,
+                              stdin=subprocess.DEVNULL)
+        found = [ln[len(MARKER):] for ln in proc.stdout.splitlines() if ln.startswith(MARKER)]
+        if not found:
+            tail = " | ".join(proc.stderr.strip().splitlines()[-2:])
+            tried.append(f"{py}: exited {proc.returncode} {tail}")
+            continue
+        doc = json.loads(found[-1])
+        if "missing" in doc:
+            tried.append(f"{py}: {doc['missing']}")
+            continue
+        return {"python": py, **doc}
+    return {"missing": tried}
+
+
+def _validation_row(name: str, key: str, value: str) -> dict | None:
+    path = VALIDATION / name
+    if not path.exists():
+        return None
+    with path.open(newline="", encoding="utf-8") as f:
+        return next((row for row in csv.DictReader(f) if row.get(key) == value), None)
+
+
+def _train_workload(model: str, zero: int) -> dict:
+    return {"task": "finetune", "method": "full", "model": model, "precision": "bf16", "mixed_precision": True,
+            "optimizer": "adamw", "batch_size": 1, "seq_len": 2048, "attention": "sdpa",
+            "gradient_checkpointing": False, "zero_stage": zero, "offload": "none"}
+
+
+def bench_peers(args: argparse.Namespace) -> tuple[dict, str]:
+    engine = _engine()
+    from engine.knowledge import load
+
+    kb = load()
+    m7, m70 = kb.models["llama-2-7b"], kb.models["llama-2-70b"]
+    p7, p70 = m7.params_b * 1e9, m70.params_b * 1e9
+    largest70 = m70.vocab_size * m70.hidden_size  # embedding (= lm_head): the largest single layer
+    reps = 20
+
+    # ---- gpuwise
+    gw: dict[str, dict] = {}
+    w7 = _train_workload("llama-2-7b", 0)
+    res, t = timed(lambda: engine.estimate({"workload": w7}), reps)
+    bd = res.memory.breakdown
+    states = bd["weights"] + bd["gradients"] + bd["optimizer"]
+    on_a100 = engine.estimate({"workload": w7}, gpu="A100-80G", gpus=1).gpu
+    gw["7b_ft"] = {"total_bytes": res.memory.per_gpu_bytes, "no_overhead_bytes": res.memory.per_gpu_bytes
+                   - bd["overhead"], "states_bytes": states, "peak_phase": res.memory.peak_phase,
+                   "s_per_call": statistics.median(t), "a100_strategy": on_a100.strategy}
+    w70 = _train_workload("llama-2-70b", 3)
+    for n in (8, 64):
+        res, t = timed(lambda n=n: engine.estimate({"workload": w70}, gpus=n), reps)
+        bd = res.memory.breakdown
+        on_a100 = engine.estimate({"workload": w70}, gpu="A100-80G", gpus=n).gpu
+        gw[f"70b_z3_{n}"] = {"states_bytes": bd["weights"] + bd["gradients"] + bd["optimizer"],
+                             "total_bytes": res.memory.per_gpu_bytes, "activations_bytes": bd["activations"],
+                             "s_per_call": statistics.median(t), "a100_strategy": on_a100.strategy}
+    wi = {"task": "inference", "model": "llama-2-7b", "precision": "bf16", "context_len": 640,
+          "concurrent_requests": 1}
+    res, t = timed(lambda: engine.estimate({"workload": wi}, gpu="A100-80G", gpus=1), reps)
+    gw["7b_decode"] = {"decode_tokens_per_s": res.gpu.decode_tokens_per_s, "gpu": res.gpu.name,
+                       "s_per_call": statistics.median(t), "total_bytes": res.memory.per_gpu_bytes}
+
+    # ---- peers
+    pythons = list(dict.fromkeys([sys.executable, *args.peer_python]))
+    mem_keys = ["num_params_total", "weight_memory_per_gpu", "gradient_memory_per_gpu",
+                "optimizer_state_memory_per_gpu", "(weight+op_state+grad)_memory_per_gpu", "activation_memory_per_gpu",
+                "(weight+op_state+grad+act)_memory_per_gpu"]
+    train = {"dtype_name": "w16a16e16", "batch_size_per_gpu": 1, "gradient_accumulation_steps": 1, "seq_len": 2048,
+             "flash_attn": True, "activation_recomputation": 0}
+    la_spec = {"reps": 5, "cases": [
+        {"id": "7b_ft", "kind": "train", "keys": mem_keys,
+         "kwargs": {**train, "model_name": "NousResearch_Llama-2-7b-hf", "gpu_name": "a100-sxm-80gb",
+                    "total_num_gpus": 1, "ds_zero": 0}},
+        *({"id": f"70b_z3_{n}", "kind": "train", "keys": mem_keys,
+           "kwargs": {**train, "model_name": "upstage_Llama-2-70b-instruct-v2", "gpu_name": "a100-sxm-80gb",
+                      "total_num_gpus": n, "ds_zero": 3}} for n in (8, 64)),
+        {"id": "7b_decode", "kind": "infer",
+         "keys": ["decode_tokens_per_sec", "prefill_tokens_per_sec", "weight_memory_per_gpu",
+                  "kv_cache_memory_per_gpu", "hbm_memory_efficiency"],
+         "kwargs": {"model_name": "NousResearch_Llama-2-7b-hf", "gpu_name": "a100-sxm-80gb",
+                    "dtype_name": "w16a16e16", "batch_size_per_gpu": 1, "seq_len": 512,
+                    "num_tokens_to_generate": 128}},
+    ]}
+    ds_spec = {"cases": [
+        {"id": "7b_ft", "stage": 2, "kwargs": {"total_params": int(p7), "num_gpus_per_node": 1, "num_nodes": 1,
+                                               "cpu_offload": False, "additional_buffer_factor": 1.5}},
+        *({"id": f"70b_z3_{n}", "stage": 3,
+           "kwargs": {"total_params": int(p70), "largest_layer_params": largest70, "num_gpus_per_node": 8,
+                      "num_nodes": n // 8, "cpu_offload": False, "cpu_offload_params": False, "zero_init": True,
+                      "additional_buffer_factor": 1.5}} for n in (8, 64)),
+    ]}
+    la = run_peer(LLM_ANALYSIS_SNIPPET, la_spec, pythons)
+    ds = run_peer(DEEPSPEED_SNIPPET, ds_spec, pythons)
+
+    # ---- measured
+    p054 = _validation_row("memory_pytorch.csv", "id", "P054")
+    i16 = _validation_row("inference_speed.csv", "id", "I16")
+    measured = {
+        "7b_ft": {"bytes": float(p054["measured_peak_bytes"]), "phase": p054["peak_phase"]} if p054 else None,
+        "7b_decode": {"tokens_per_s": float(i16["decode_tok_s"]), "backend": i16["backend"],
+                      "quantization": i16["quantization"], "hardware": i16["hardware"]} if i16 else None,
+    }
+
+    text = [heading("5. Peers on the same cases (figures per GPU; time per call in one warm process)")]
+    for name, peer, hint in (("llm-analysis", la, "pip install llm-analysis"),
+                             ("DeepSpeed", ds, "pip install deepspeed torch")):
+        if "missing" in peer:
+            text.append(f"{name}: not installed ({hint})" + (f"; tried: {'; '.join(peer['missing'])}"
+                                                            if len(pythons) > 1 else ""))
+        else:
+            text.append(f"{name} {peer['version']}: run in {peer['python']} (import {peer['import_s']:.2f} s)")
+
+    def la_case(cid: str) -> dict | None:
+        c = la.get("cases", {}).get(cid)
+        return c if c and "error" not in c else None
+
+    def la_err(cid: str) -> str | None:
+        c = la.get("cases", {}).get(cid)
+        return c["error"] if c and "error" in c else None
+
+    # A. Llama-2-7B full fine-tune on one GPU
+    rows = []
+    if measured["7b_ft"]:
+        rows.append(["measured (PyTorch MemTracker, P054)", gb(measured["7b_ft"]["bytes"]), "-", "-",
+                     f"tensor bytes at the peak ({measured['7b_ft']['phase']}: 1st optimizer step); no CUDA context"])
+    g = gw["7b_ft"]
+    rows.append(["gpuwise", gb(g["total_bytes"]), gb(g["states_bytes"]), ms(g["s_per_call"], 2),
+                 f"peak phase '{g['peak_phase']}'; {gb(g['no_overhead_bytes'])} GB without its CUDA-context/"
+                 "allocator allowance"])
+    c = la_case("7b_ft")
+    if c:
+        r = c["result"]
+        rows.append(["llm-analysis", gb(r["(weight+op_state+grad+act)_memory_per_gpu"]),
+                     gb(r["(weight+op_state+grad)_memory_per_gpu"]), ms(c["s_per_call"], 2),
+                     f"{r['num_params_total'] / 1e9:.2f}B params; bf16 weights, fp32 grads, Adam + fp32 master, "
+                     f"activations{'; refuses on ' + c['gpu'] if not c['fits_on_gpu'] else ''}"])
+    elif la_err("7b_ft"):
+        rows.append(["llm-analysis", "error", "-", "-", la_err("7b_ft")[:80]])
+    d = ds.get("cases", {}).get("7b_ft")
+    if d and "error" not in d:
+        rows.append(["DeepSpeed ZeRO-2 estimator (1 GPU)", gb(d["gpu_bytes"]), gb(d["gpu_bytes"]),
+                     ms(d["s_per_call"], 4), "model states only: 2 + 18 B/param; no activations, no temporaries"])
+    text += ["", "A. Llama-2-7B full fine-tune, bf16 autocast + AdamW, batch 1, seq 2048, 1 GPU: peak memory per GPU",
+             table(["source", "total GB", "states GB", "ms/call", "what it counts"], rows, "lrrrl"),
+             f"   gpuwise on one A100-80G switches to: {g['a100_strategy']}"]
+
+    # B/C. Llama-2-70B ZeRO-3
+    for n in (8, 64):
+        cid = f"70b_z3_{n}"
+        g = gw[cid]
+        rows = [["gpuwise", gb(g["states_bytes"]), gb(g["total_bytes"]), ms(g["s_per_call"], 2),
+                 f"states = bf16 weights + grads + optimizer shards; total adds {gb(g['activations_bytes'])} GB "
+                 "activations + allowance"]]
+        c = la_case(cid)
+        if c:
+            r = c["result"]
+            rows.append(["llm-analysis", gb(r["(weight+op_state+grad)_memory_per_gpu"]),
+                         gb(r["(weight+op_state+grad+act)_memory_per_gpu"]), ms(c["s_per_call"], 2),
+                         f"{r['num_params_total'] / 1e9:.2f}B params (its shipped config); fp32 grads"
+                         f"{'; refuses on ' + c['gpu'] if not c['fits_on_gpu'] else ''}"])
+        elif la_err(cid):
+            rows.append(["llm-analysis", "error", "-", "-", la_err(cid)[:80]])
+        d = ds.get("cases", {}).get(cid)
+        if d and "error" not in d:
+            rows.append(["DeepSpeed ZeRO-3 estimator", gb(d["gpu_bytes"]), "-", ms(d["s_per_call"], 4),
+                         f"model states only: 18 B/param / {n} + 4 B x largest layer ({largest70 / 1e6:.0f}M); "
+                         "no activations"])
+        text += ["", f"{'B' if n == 8 else 'C'}. Llama-2-70B full fine-tune, ZeRO-3 over {n} GPUs "
+                 f"({n // 8} node{'s' if n > 8 else ''} of 8), batch 1, seq 2048: per GPU (no measured figure)",
+                 table(["source", "states GB", "total GB", "ms/call", "what it counts"], rows, "lrrrl"),
+                 f"   gpuwise on {n} x A100-80G switches to: {g['a100_strategy']}"]
+
+    # D. decode speed
+    rows = []
+    if measured["7b_decode"]:
+        mm = measured["7b_decode"]
+        rows.append(["measured (I16)", f"{mm['tokens_per_s']:.1f}", "-",
+                     f"{mm['backend']} {mm['quantization']} on {mm['hardware']}"])
+    g = gw["7b_decode"]
+    rows.append(["gpuwise", f"{g['decode_tokens_per_s']:.1f}", ms(g["s_per_call"], 2),
+                 f"{g['gpu']}; bandwidth x runtime efficiency, per-layer overhead"])
+    c = la_case("7b_decode")
+    if c:
+        r = c["result"]
+        rows.append(["llm-analysis", f"{r['decode_tokens_per_sec']:.1f}", ms(c["s_per_call"], 2),
+                     f"a100-sxm-80gb roofline at {100 * r['hbm_memory_efficiency']:.0f}% of peak HBM bandwidth "
+                     "(its default)"])
+    elif la_err("7b_decode"):
+        rows.append(["llm-analysis", "error", "-", la_err("7b_decode")[:80]])
+    if "missing" not in ds:
+        rows.append(["DeepSpeed", "-", "-", "its estimators cover training model states only"])
+    text += ["", "D. Llama-2-7B bf16 decode, batch 1, prompt 512 + 128 generated, one A100 80GB: tokens/s per sequence",
+             table(["source", "tokens/s", "ms/call", "notes"], rows, "lrrl")]
+    text.append("\nNot like for like: each tool models different things (see 'what it counts'). llm-analysis uses its "
+                "shipped\nLlama-2 configs (2-matrix MLP of 4 x hidden, tied embeddings), hence fewer parameters; it "
+                "refuses a case that\ndoes not fit its GPU, so its figure is read from the same GPU with unbounded "
+                "memory. gpuwise's times include\nvalidating the requirements dict.")
+    data = {"gpuwise": gw, "llm_analysis": la, "deepspeed": ds, "measured": measured,
+            "params": {"llama-2-7b": p7, "llama-2-70b": p70, "llama-2-70b_largest_layer": largest70}}
+    return data, "\n".join(text)
+
+
+# ---------------------------------------------------------------------------------- main
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description="gpuwise timings and peer comparison (see the module docstring).")
+    p.add_argument("--runs", type=int, default=30, help="recommend() runs per requirements file (default 30)")
+    p.add_argument("--start-runs", type=int, default=15, help="runs per cold-start command (default 15)")
+    p.add_argument("--audits", type=int, default=200,
+                   help="about how many proposal files to audit in one command (default 200)")
+    p.add_argument("--peer-python", action="append", default=[], metavar="PATH",
+                   help="another interpreter to look for peers in (repeatable)")
+    p.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION",
+                   help=f"run only these sections: {', '.join(SECTIONS)}")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+    args = p.parse_args(argv)
+    for name in ("runs", "start_runs", "audits"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be at least 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    engine = _engine()
+    started = time.perf_counter()
+    doc: dict[str, Any] = {"meta": {
+        "gpuwise": engine.__version__, "python": sys.version.split()[0], "executable": sys.executable,
+        "platform": platform.platform(), "cpus": os.cpu_count(),
+        "date": dt.datetime.now().isoformat(timespec="seconds"),
+        "args": {k: v for k, v in vars(args).items() if k != "json"}}}
+    if not args.json:
+        print(f"gpuwise {engine.__version__} benchmarks: Python {doc['meta']['python']} ({sys.executable}), "
+              f"{doc['meta']['platform']}, {os.cpu_count()} CPUs, {doc['meta']['date']}")
+    sections: dict[str, Callable[[argparse.Namespace], tuple[dict, str]]] = {
+        "recommend": bench_recommend, "estimate": bench_estimate, "startup": bench_startup,
+        "audit": bench_audit, "peers": bench_peers}
+    failed = False
+    for name, fn in sections.items():
+        if args.only and name not in args.only:
+            continue
+        t0 = time.perf_counter()
+        try:
+            data, text = fn(args)
+        except Exception as exc:  # a failing section reports and the others still run
+            failed = True
+            data = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+            text = f"\n{name}: FAILED: {type(exc).__name__}: {exc}"
+        data["section_s"] = time.perf_counter() - t0
+        doc[name] = data
+        if not args.json:
+            print(text, flush=True)
+    doc["meta"]["total_s"] = time.perf_counter() - started
+    if args.json:
+        json.dump(doc, sys.stdout, indent=2, default=str)
+        sys.stdout.write("\n")
+    else:
+        print(f"\ntotal {doc['meta']['total_s']:.1f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(main())
+    sys.exit(130)
