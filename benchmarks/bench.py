@@ -370,6 +370,20 @@ print("BENCH-JSON " + json.dumps(out))
 '''
 
 MARKER = "BENCH-JSON "
+PEERS_NOTE = """\
+What each models:
+  gpuwise: the peak over training phases (forward, backward, optimizer step) of weights, gradients,
+    optimizer states (with the foreach AdamW temporary) and activations, plus an allowance for the
+    CUDA context and allocator; decode speed from memory bandwidth x a runtime efficiency, compute,
+    and a per-layer overhead. Its times include validating the requirements dict.
+  llm-analysis: the sum of weights, fp32 gradients, Adam states with fp32 master weights and
+    activations (no phases, temporaries or CUDA context), from its shipped Llama-2 configs (2-matrix
+    MLP of 4 x hidden, tied embeddings: fewer parameters); decode as a roofline at its default 100%
+    of peak HBM bandwidth. It refuses a case that does not fit its GPU; the figure is then read from
+    the same GPU with unbounded memory.
+  DeepSpeed's estimators: model states only (2 + 18 B/param; ZeRO-3 adds 4 B x the largest layer);
+    no activations, no temporaries, no inference.
+"""
 
 
 def run_peer(snippet: str, spec: dict, pythons: list[str]) -> dict:
@@ -427,7 +441,7 @@ def bench_peers(args: argparse.Namespace) -> tuple[dict, str]:
     on_a100 = engine.estimate({"workload": w7}, gpu="A100-80G", gpus=1).gpu
     gw["7b_ft"] = {"total_bytes": res.memory.per_gpu_bytes, "no_overhead_bytes": res.memory.per_gpu_bytes
                    - bd["overhead"], "states_bytes": states, "peak_phase": res.memory.peak_phase,
-                   "s_per_call": statistics.median(t), "a100_strategy": on_a100.strategy}
+                   "s_per_call": statistics.median(t), "a100_strategy": on_a100.strategy, "layout": res.memory.layout}
     w70 = _train_workload("llama-2-70b", 3)
     for n in (8, 64):
         res, t = timed(lambda n=n: engine.estimate({"workload": w70}, gpus=n), reps)
@@ -435,7 +449,8 @@ def bench_peers(args: argparse.Namespace) -> tuple[dict, str]:
         on_a100 = engine.estimate({"workload": w70}, gpu="A100-80G", gpus=n).gpu
         gw[f"70b_z3_{n}"] = {"states_bytes": bd["weights"] + bd["gradients"] + bd["optimizer"],
                              "total_bytes": res.memory.per_gpu_bytes, "activations_bytes": bd["activations"],
-                             "s_per_call": statistics.median(t), "a100_strategy": on_a100.strategy}
+                             "s_per_call": statistics.median(t), "a100_strategy": on_a100.strategy,
+                             "layout": res.memory.layout}
     wi = {"task": "inference", "model": "llama-2-7b", "precision": "bf16", "context_len": 640,
           "concurrent_requests": 1}
     res, t = timed(lambda: engine.estimate({"workload": wi}, gpu="A100-80G", gpus=1), reps)
@@ -483,7 +498,8 @@ def bench_peers(args: argparse.Namespace) -> tuple[dict, str]:
                       "quantization": i16["quantization"], "hardware": i16["hardware"]} if i16 else None,
     }
 
-    text = [heading("5. Peers on the same cases (figures per GPU; time per call in one warm process)")]
+    text = [heading("5. Peers on the same cases (per GPU; ms/call = one call in a warm process, median)"),
+            PEERS_NOTE.rstrip()]
     for name, peer, hint in (("llm-analysis", la, "pip install llm-analysis"),
                              ("DeepSpeed", ds, "pip install deepspeed torch")):
         if "missing" in peer:
@@ -492,91 +508,70 @@ def bench_peers(args: argparse.Namespace) -> tuple[dict, str]:
         else:
             text.append(f"{name} {peer['version']}: run in {peer['python']} (import {peer['import_s']:.2f} s)")
 
-    def la_case(cid: str) -> dict | None:
-        c = la.get("cases", {}).get(cid)
-        return c if c and "error" not in c else None
+    def peer_case(peer: dict, cid: str) -> dict | None:
+        return peer.get("cases", {}).get(cid)
 
-    def la_err(cid: str) -> str | None:
-        c = la.get("cases", {}).get(cid)
-        return c["error"] if c and "error" in c else None
+    def la_row(cid: str, first: str, second: str) -> list | None:
+        c = peer_case(la, cid)
+        if not c:
+            return None
+        if "error" in c:
+            return ["llm-analysis", "error", "-", "-", c["error"][:70]]
+        r = c["result"]
+        note = f"{r['num_params_total'] / 1e9:.2f}B params" + ("" if c["fits_on_gpu"] else f"; refuses on {c['gpu']}")
+        return ["llm-analysis", gb(r[first]), gb(r[second]), ms(c["s_per_call"], 2), note]
 
     # A. Llama-2-7B full fine-tune on one GPU
-    rows = []
-    if measured["7b_ft"]:
-        rows.append(["measured (PyTorch MemTracker, P054)", gb(measured["7b_ft"]["bytes"]), "-", "-",
-                     f"tensor bytes at the peak ({measured['7b_ft']['phase']}: 1st optimizer step); no CUDA context"])
     g = gw["7b_ft"]
+    rows: list[list] = []
+    if measured["7b_ft"]:
+        rows.append(["measured: PyTorch, P054", gb(measured["7b_ft"]["bytes"]), "-", "-",
+                     f"tensors at the peak ({measured['7b_ft']['phase']} = 1st optimizer step)"])
     rows.append(["gpuwise", gb(g["total_bytes"]), gb(g["states_bytes"]), ms(g["s_per_call"], 2),
-                 f"peak phase '{g['peak_phase']}'; {gb(g['no_overhead_bytes'])} GB without its CUDA-context/"
-                 "allocator allowance"])
-    c = la_case("7b_ft")
-    if c:
-        r = c["result"]
-        rows.append(["llm-analysis", gb(r["(weight+op_state+grad+act)_memory_per_gpu"]),
-                     gb(r["(weight+op_state+grad)_memory_per_gpu"]), ms(c["s_per_call"], 2),
-                     f"{r['num_params_total'] / 1e9:.2f}B params; bf16 weights, fp32 grads, Adam + fp32 master, "
-                     f"activations{'; refuses on ' + c['gpu'] if not c['fits_on_gpu'] else ''}"])
-    elif la_err("7b_ft"):
-        rows.append(["llm-analysis", "error", "-", "-", la_err("7b_ft")[:80]])
-    d = ds.get("cases", {}).get("7b_ft")
-    if d and "error" not in d:
-        rows.append(["DeepSpeed ZeRO-2 estimator (1 GPU)", gb(d["gpu_bytes"]), gb(d["gpu_bytes"]),
-                     ms(d["s_per_call"], 4), "model states only: 2 + 18 B/param; no activations, no temporaries"])
+                 f"peak at '{g['peak_phase']}'; {gb(g['no_overhead_bytes'])} without the allowance"])
+    rows.append(la_row("7b_ft", "(weight+op_state+grad+act)_memory_per_gpu", "(weight+op_state+grad)_memory_per_gpu"))
+    d = peer_case(ds, "7b_ft")
+    if d:
+        rows.append(["DeepSpeed ZeRO-2 est.", gb(d["gpu_bytes"]), gb(d["gpu_bytes"]), ms(d["s_per_call"], 4),
+                     "model states only"] if "error" not in d else ["DeepSpeed", "error", "-", "-", d["error"][:70]])
     text += ["", "A. Llama-2-7B full fine-tune, bf16 autocast + AdamW, batch 1, seq 2048, 1 GPU: peak memory per GPU",
-             table(["source", "total GB", "states GB", "ms/call", "what it counts"], rows, "lrrrl"),
-             f"   gpuwise on one A100-80G switches to: {g['a100_strategy']}"]
+             table(["source", "total GB", "states GB", "ms/call", "notes"], [r for r in rows if r], "lrrrl"),
+             f"   gpuwise layout: {g['layout']}", f"   on one A100-80G gpuwise switches to: {g['a100_strategy']}"]
 
     # B/C. Llama-2-70B ZeRO-3
     for n in (8, 64):
         cid = f"70b_z3_{n}"
         g = gw[cid]
         rows = [["gpuwise", gb(g["states_bytes"]), gb(g["total_bytes"]), ms(g["s_per_call"], 2),
-                 f"states = bf16 weights + grads + optimizer shards; total adds {gb(g['activations_bytes'])} GB "
-                 "activations + allowance"]]
-        c = la_case(cid)
-        if c:
-            r = c["result"]
-            rows.append(["llm-analysis", gb(r["(weight+op_state+grad)_memory_per_gpu"]),
-                         gb(r["(weight+op_state+grad+act)_memory_per_gpu"]), ms(c["s_per_call"], 2),
-                         f"{r['num_params_total'] / 1e9:.2f}B params (its shipped config); fp32 grads"
-                         f"{'; refuses on ' + c['gpu'] if not c['fits_on_gpu'] else ''}"])
-        elif la_err(cid):
-            rows.append(["llm-analysis", "error", "-", "-", la_err(cid)[:80]])
-        d = ds.get("cases", {}).get(cid)
-        if d and "error" not in d:
-            rows.append(["DeepSpeed ZeRO-3 estimator", gb(d["gpu_bytes"]), "-", ms(d["s_per_call"], 4),
-                         f"model states only: 18 B/param / {n} + 4 B x largest layer ({largest70 / 1e6:.0f}M); "
-                         "no activations"])
+                 f"{g['layout']}; activations {gb(g['activations_bytes'])}"],
+                la_row(cid, "(weight+op_state+grad)_memory_per_gpu", "(weight+op_state+grad+act)_memory_per_gpu")]
+        d = peer_case(ds, cid)
+        if d:
+            rows.append(["DeepSpeed ZeRO-3 est.", gb(d["gpu_bytes"]), "-", ms(d["s_per_call"], 4),
+                         f"model states only; largest layer {largest70 / 1e6:.0f}M params"]
+                        if "error" not in d else ["DeepSpeed", "error", "-", "-", d["error"][:70]])
         text += ["", f"{'B' if n == 8 else 'C'}. Llama-2-70B full fine-tune, ZeRO-3 over {n} GPUs "
-                 f"({n // 8} node{'s' if n > 8 else ''} of 8), batch 1, seq 2048: per GPU (no measured figure)",
-                 table(["source", "states GB", "total GB", "ms/call", "what it counts"], rows, "lrrrl"),
-                 f"   gpuwise on {n} x A100-80G switches to: {g['a100_strategy']}"]
+                 f"({n // 8} node{'s' if n > 8 else ''} of 8), batch 1, seq 2048: per GPU (nothing measured)",
+                 table(["source", "states GB", "total GB", "ms/call", "notes"], [r for r in rows if r], "lrrrl"),
+                 f"   on {n} x A100-80G gpuwise switches to: {g['a100_strategy']}"]
 
     # D. decode speed
     rows = []
     if measured["7b_decode"]:
         mm = measured["7b_decode"]
-        rows.append(["measured (I16)", f"{mm['tokens_per_s']:.1f}", "-",
-                     f"{mm['backend']} {mm['quantization']} on {mm['hardware']}"])
+        rows.append(["measured: I16", f"{mm['tokens_per_s']:.1f}", "-",
+                     f"{mm['backend']} {mm['quantization']}, {mm['hardware']}"])
     g = gw["7b_decode"]
-    rows.append(["gpuwise", f"{g['decode_tokens_per_s']:.1f}", ms(g["s_per_call"], 2),
-                 f"{g['gpu']}; bandwidth x runtime efficiency, per-layer overhead"])
-    c = la_case("7b_decode")
+    rows.append(["gpuwise", f"{g['decode_tokens_per_s']:.1f}", ms(g["s_per_call"], 2), g["gpu"]])
+    c = peer_case(la, "7b_decode")
     if c:
-        r = c["result"]
-        rows.append(["llm-analysis", f"{r['decode_tokens_per_sec']:.1f}", ms(c["s_per_call"], 2),
-                     f"a100-sxm-80gb roofline at {100 * r['hbm_memory_efficiency']:.0f}% of peak HBM bandwidth "
-                     "(its default)"])
-    elif la_err("7b_decode"):
-        rows.append(["llm-analysis", "error", "-", la_err("7b_decode")[:80]])
+        rows.append(["llm-analysis", f"{c['result']['decode_tokens_per_sec']:.1f}", ms(c["s_per_call"], 2),
+                     f"{c['gpu']}, {100 * c['result']['hbm_memory_efficiency']:.0f}% of peak HBM bandwidth"]
+                    if "error" not in c else ["llm-analysis", "error", "-", c["error"][:70]])
     if "missing" not in ds:
-        rows.append(["DeepSpeed", "-", "-", "its estimators cover training model states only"])
+        rows.append(["DeepSpeed", "-", "-", "not modelled (training model states only)"])
     text += ["", "D. Llama-2-7B bf16 decode, batch 1, prompt 512 + 128 generated, one A100 80GB: tokens/s per sequence",
              table(["source", "tokens/s", "ms/call", "notes"], rows, "lrrl")]
-    text.append("\nNot like for like: each tool models different things (see 'what it counts'). llm-analysis uses its "
-                "shipped\nLlama-2 configs (2-matrix MLP of 4 x hidden, tied embeddings), hence fewer parameters; it "
-                "refuses a case that\ndoes not fit its GPU, so its figure is read from the same GPU with unbounded "
-                "memory. gpuwise's times include\nvalidating the requirements dict.")
     data = {"gpuwise": gw, "llm_analysis": la, "deepspeed": ds, "measured": measured,
             "params": {"llama-2-7b": p7, "llama-2-70b": p70, "llama-2-70b_largest_layer": largest70}}
     return data, "\n".join(text)

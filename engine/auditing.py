@@ -281,10 +281,10 @@ def audit_many(paths: list[str], args: Any) -> int:
             lines.append(json.dumps(doc))
         text = "\n".join(lines) + "\n"
     else:
-        text = report.render_audit_summary(results, fmt, lang=args.lang, currency=args.currency, fx_rate=args.fx_rate) \
-            if hasattr(report, "render_audit_summary") else _summary_text(results)
+        text = report.render_audit_summary(results, fmt, lang=args.lang, currency=args.currency,
+                                           fx_rate=args.fx_rate, knowledge=args.knowledge)
     if args.output:
-        report.write_text(args.output, text) if hasattr(report, "write_text") else Path(args.output).write_text(text)
+        report.write_text(args.output, text)
         print(f"gpuwise: wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -301,15 +301,3 @@ def _progress(i: int, n: int) -> None:
     done = int(width * i / n)
     sys.stderr.write(f"\raudit [{'#' * done}{'.' * (width - done)}] {i}/{n}")
     sys.stderr.flush()
-
-
-def _summary_text(results: list[tuple[str, AuditResult | None, str]]) -> str:
-    rows = [f"{'file':40} {'verdict':8} {'blockers':>8} {'warnings':>8}  title"]
-    for path, res, err in results:
-        if res is None:
-            rows.append(f"{path[-40:]:40} {'error':8} {'-':>8} {'-':>8}  {err}")
-            continue
-        b = sum(f.severity == "blocker" for f in res.findings)
-        w = sum(f.severity == "warning" for f in res.findings)
-        rows.append(f"{path[-40:]:40} {res.verdict:8} {b:>8} {w:>8}  {res.title}")
-    return "\n".join(rows) + "\n"

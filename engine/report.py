@@ -1309,6 +1309,50 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
     return out
 
 
+def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, lang: str = "en",
+                       currency: str = "USD", fx_rate: float | None = None,
+                       knowledge: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The view model of a batch audit: one row per proposal file, and the verdict counts."""
+    f = Fmt(lang, currency_for(currency, fx_rate, knowledge))
+    _ = f._
+    rows, counts = [], {"approve": 0, "revise": 0, "reject": 0, "error": 0}
+    for path, res, err in results:
+        if res is None:
+            counts["error"] += 1
+            rows.append([path, _("input error"), "-", "-", err, "-"])
+            continue
+        counts[res.verdict] += 1
+        blockers = sum(x.severity == "blocker" for x in res.findings)
+        warnings = sum(x.severity == "warning" for x in res.findings)
+        alt = res.alternative
+        better = (f"{alt.count} x {alt.gpu_name or alt.gpu}" if alt else f.na)
+        if alt and res.savings_usd is not None and res.savings_usd > 0:
+            better += " (" + _("saves %(amount)s", amount=f.money(res.savings_usd)) + ")"
+        rows.append([path, _(VERDICT_LABELS[res.verdict]), str(blockers), str(warnings), res.title, better])
+    headers = [_("File"), _("Verdict"), _("Blockers"), _("Warnings"), _("Title"), _("Best alternative")]
+    totals = _("%(n)s proposals: %(approve)s approve, %(revise)s revise, %(reject)s reject, %(error)s input errors",
+               n=len(results), **counts)
+    return {"title": _("Audit of %(n)s proposals", n=len(results)), "html_lang": _HTML_LANG[_lang(lang)],
+            "totals": totals, "table": table(headers, rows, right=(2, 3))}
+
+
+def render_audit_summary(results: list[tuple[str, AuditResult | None, str]], fmt: str, **kw: Any) -> str:
+    """A batch audit's summary table as text, Markdown or HTML (JSON lines are written by the CLI)."""
+    fmt = normalise_format(fmt)
+    if fmt == "json":
+        raise UserError("a batch audit's JSON is one document per line; use --format json")
+    lang = _lang(kw.get("lang"))
+    vm = audit_summary_view(results, **kw)
+    suffix = {"text": "txt", "md": "md", "html": "html"}[fmt]
+    out = environment(lang).get_template(f"audit-summary.{suffix}").render(vm=vm)
+    return re.sub(r"\n{3,}", "\n\n", out).lstrip("\n") if fmt != "html" else out
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write already-rendered text atomically (see write_report)."""
+    return _atomic_write(Path(path), text)
+
+
 def write_report(result: Any, path: str | os.PathLike[str], fmt: str | None = None, **kw: Any) -> Path:
     """Render and write atomically: a temporary file beside ``path``, then ``os.replace``.
 
@@ -1317,7 +1361,10 @@ def write_report(result: Any, path: str | os.PathLike[str], fmt: str | None = No
     """
     target = Path(path)
     fmt = format_for(target, fmt)
-    text = render(result, fmt, **kw)
+    return _atomic_write(target, render(result, fmt, **kw))
+
+
+def _atomic_write(target: Path, text: str) -> Path:
     directory = target.parent
     if not directory.is_dir():
         raise UserError("the report's directory does not exist", where=str(target))

@@ -170,3 +170,17 @@ def test_public_api_names_stay_functions():
             "assert again('examples/inference-8b-int4.yaml').model_dump(mode='json')['recommendation']\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert p.returncode == 0, p.stderr
+
+
+def test_batch_audit_summary_table(tmp_path):
+    files = [str(EX / "proposal-good-lora-8xh100.yaml"), str(EX / "proposal-spot-h100-pretrain.yaml")]
+    p = run("audit", *files)
+    assert p.returncode == 1
+    lines = p.stdout.splitlines()
+    assert lines[0] == "Audit of 2 proposals"
+    assert any("proposal-good-lora-8xh100.yaml" in x and "APPROVE" in x for x in lines)
+    assert any("proposal-spot-h100-pretrain.yaml" in x and "REJECT" in x for x in lines)
+    assert "2 proposals: 1 approve, 0 revise, 1 reject, 0 input errors" in p.stdout
+    out = tmp_path / "summary.md"
+    assert run("audit", *files, "-o", str(out)).returncode == 1
+    assert out.read_text().startswith("# Audit of 2 proposals")
