@@ -2,7 +2,7 @@
 
 Run from a checkout (gpuwise need not be installed; the checkout is put on sys.path)::
 
-    python benchmarks/bench.py                       # aligned tables, ~1.5 minutes
+    python benchmarks/bench.py                       # aligned tables, about a minute
     python benchmarks/bench.py --json > bench.json   # the same as one JSON document
     python benchmarks/bench.py --only recommend startup --runs 10
     python benchmarks/bench.py --peer-python /path/to/venv-with-llm-analysis/bin/python \\
@@ -96,6 +96,11 @@ def stats(samples: Sequence[float]) -> dict[str, float]:
             "min": s[0], "max": s[-1]}
 
 
+def seconds(st: dict[str, float]) -> dict[str, float]:
+    """``stats`` with its times labelled as seconds (``median_s``...) for the JSON document."""
+    return {k if k == "n" else f"{k}_s": v for k, v in st.items()}
+
+
 def timed(fn: Callable[[], Any], runs: int) -> tuple[Any, list[float]]:
     """The last result of ``fn`` and the wall time of each of ``runs`` calls, in seconds."""
     out, times = None, []
@@ -165,15 +170,14 @@ def bench_recommend(args: argparse.Namespace) -> tuple[dict, str]:
         st = stats(times)
         n = len(result.candidates)
         status = "ok" if st["median"] * 1e3 < RECOMMEND_TARGET_MS else "OVER"
-        data.append({"file": path.name, "candidates": n, "first_s": first, **{f"{k}_s": v for k, v in st.items()
-                                                                           if k != "n"},
-                     "runs": st["n"], "per_candidate_s": st["median"] / n if n else None, "status": status})
+        data.append({"file": path.name, "candidates": n, "first_s": first, **seconds(st),
+                     "per_candidate_s": st["median"] / n if n else None, "status": status})
         rows.append([path.name, n, ms(first), ms(st["median"]), ms(st["p90"]), ms(st["median"] / n if n else None, 2),
                      status])
     text = "\n".join([
         heading(f"1. Full-catalog recommendation: recommend(path), one warm process, {args.runs} runs per file"),
-        f"target: well under {RECOMMEND_TARGET_MS:.0f} ms (median); 'first' includes loading the knowledge base "
-        "and compiling the rules when it is the process's first call",
+        f"target: well under {RECOMMEND_TARGET_MS:.0f} ms (median). 'first' is each file's first call; the\n"
+        "process's first call also loads the knowledge base and compiles the rules",
         table(["requirements", "candidates", "first ms", "median ms", "p90 ms", "ms/candidate", "target"], rows,
               "lrrrrrl"),
     ])
@@ -216,8 +220,8 @@ def bench_estimate(args: argparse.Namespace) -> tuple[dict, str]:
                              len(errors), status])
     text = "\n".join([
         heading(f"2. estimate() over the whole catalog: {len(gpu_ids)} GPUs x counts, one process"),
-        f"target: a few ms per candidate at most (<= {ESTIMATE_TARGET_MS:g} ms); a path is read and validated "
-        "on every call, a validated Requirements is not (the job is still resolved each call)",
+        f"target: a few ms per candidate at most (<= {ESTIMATE_TARGET_MS:g} ms). A path is read and validated on "
+        "every call;\na validated engine.inputs.Requirements is not (the job is still resolved on each call)",
         table(["example", "counts", "input", "candidates", "total s", "ms/candidate", "fit", "errors", "target"],
               rows, "lllrrrrrl"),
     ])
@@ -238,19 +242,19 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
     if script:
         commands.append((f"gpuwise --version ({script})", [script, "--version"]))
     rows = [["python -c pass", runs, ms(bare["median"]), ms(bare["p90"]), "-", "(baseline)"]]
-    data: dict[str, Any] = {"target_s_over_bare": STARTUP_TARGET_S, "python": py, "bare_python": bare,
+    data: dict[str, Any] = {"target_s_over_bare": STARTUP_TARGET_S, "python": py, "bare_python": seconds(bare),
                             "commands": [], "console_script": script}
     for label, argv in commands:
         st = stats(time_cmd(argv, runs))
         diff = st["median"] - bare["median"]
         status = "ok" if diff <= STARTUP_TARGET_S else "OVER"
-        data["commands"].append({"command": label, **st, "over_bare_s": diff, "status": status})
+        data["commands"].append({"command": label, **seconds(st), "over_bare_s": diff, "status": status})
         rows.append([label, runs, ms(st["median"]), ms(st["p90"]), f"+{ms(diff)}", status])
     cold_runs = 5
     example = f"examples/{COLD_RECOMMEND_EXAMPLE}"
     argv = [py, "-m", "engine", "recommend", example, "--format", "json"]
     st = stats(time_cmd(argv, cold_runs, ok=(0, 1)))
-    data["cold_recommend"] = {"command": " ".join(["python", *argv[1:]]), **st}
+    data["cold_recommend"] = {"command": " ".join(["python", *argv[1:]]), **seconds(st)}
     rows.append([f"python -m engine recommend {example} --format json", cold_runs, ms(st["median"]), ms(st["p90"]),
                  f"+{ms(st['median'] - bare['median'])}", "(no target)"])
     lines = [heading("3. CLI cold start: a new process each run (median of the runs after one warm-up)"),
