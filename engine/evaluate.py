@@ -139,7 +139,8 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
     w = job.w
     kb = job.kb
     if job.shape.diffusion:
-        return M.weights_only_memory(job.shape.params, w.precision, job.training, overhead=_overhead(job))
+        return M.weights_only_memory(job.shape.params, w.precision, job.training, overhead=_overhead(job),
+                                     method=w.method)
     if not job.training:
         return M.inference_memory(job.shape, w.precision, w.context_len, _per_replica_requests(job, count, tp),
                                   w.attention, tp, quant=kb.runtime.quantization, overhead=_overhead(job))
@@ -190,10 +191,9 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
                     if m.per_gpu <= usable:
                         strategy, mem = s, m
                         break
-                else:
-                    best = min((memory_for(job, gpu, count, s) for s in strategy_ladder(job, count)),
-                               key=lambda m: m.per_gpu)
-                    mem = best
+                else:  # nothing fits: report the most frugal strategy's needs
+                    strategy, mem = min(((s, memory_for(job, gpu, count, s)) for s in strategy_ladder(job, count)),
+                                        key=lambda sm: sm[1].per_gpu)
         else:
             mem = memory_for(job, gpu, count, strategy)
     else:

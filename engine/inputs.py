@@ -261,11 +261,35 @@ def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return list(current.model_fields) if current is not None else []
 
 
+def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``loc`` without the union-member tags pydantic appends below a leaf field
+    (``workload.gradient_checkpointing.bool`` -> ``workload.gradient_checkpointing``)."""
+    current: Any = model
+    for i, key in enumerate(loc):
+        if isinstance(key, int):
+            continue
+        if current is None:  # below a leaf: a tag such as 'bool' or "literal['auto']"
+            return loc[:i]
+        fld = current.model_fields.get(key)
+        if fld is None:  # an unknown key: keep it, it is the point
+            return loc[: i + 1]
+        current = None
+        ann = fld.annotation
+        for cand in getattr(ann, "__args__", (ann,)):
+            for c in (cand, *(getattr(cand, "__args__", None) or ())):
+                if isinstance(c, type) and issubclass(c, BaseModel):
+                    current = c
+    return loc
+
+
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
-    err = exc.errors()[0]
-    loc = tuple(err["loc"])
+    errors = exc.errors()
+    err = errors[0]
+    loc = _field_loc(model, tuple(err["loc"]))
     field = ".".join(_short(p) if not isinstance(p, str) else _clip(p) for p in loc) if loc else "(top level)"
-    msg = err["msg"].replace("Value error, ", "")
+    bases = [_field_loc(model, tuple(e["loc"])) for e in errors]
+    alternatives = [e["msg"] for e, b in zip(errors[1:], bases[1:], strict=True) if b == loc]  # the other union members
+    msg = "; or ".join([err["msg"], *alternatives]).replace("Value error, ", "")
     hint = None
     if err["type"] == "extra_forbidden":
         valid = _fields_of(model, loc)
@@ -283,7 +307,7 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         hint = f"did you mean {close[0]}?" if close else None
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
         msg = f"{msg} (got {_short(err['input'])})"
-    more = len(exc.errors()) - 1
+    more = len(set(bases) - {loc})
     if more:
         msg += f"; {more} more problem{'s' if more > 1 else ''}"
     return UserError(msg, where=f"{where}: {field}", hint=hint)

@@ -13,7 +13,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -56,17 +56,22 @@ class _DataLoader(_Loader):  # type: ignore[misc, valid-type]
     ``!!pairs``; no Python objects), a key given twice in one mapping is an error, and a scalar
     that cannot be read (``2020-02-30``, a 5,000-digit integer) is a YAML error with its position."""
 
-    yaml_constructors = {k: v for k, v in _Loader.yaml_constructors.items()
-                         if k not in {_TAG + t for t in ("binary", "set", "omap", "pairs")}}
+    yaml_constructors: ClassVar[dict[Any, Any]] = {
+        k: v for k, v in _Loader.yaml_constructors.items()
+        if k not in {_TAG + t for t in ("binary", "set", "omap", "pairs")}
+    }
 
     def construct_object(self, node: Any, deep: bool = False) -> Any:
         try:
             return super().construct_object(node, deep=deep)
-        except (ValueError, OverflowError) as exc:
+        except (yaml.YAMLError, RecursionError, MemoryError):
+            raise
+        except Exception as exc:  # e.g. !!bool maybe (KeyError), !!timestamp nope (AttributeError)
             kind = str(node.tag).removeprefix(_TAG)
-            reason = str(exc).split(";")[0]
+            reason = str(exc).split(";")[0] if isinstance(exc, ValueError | OverflowError) else ""
             raise yaml.constructor.ConstructorError(
-                None, None, f"{_clip(node.value)} is not a valid {kind} ({reason})", node.start_mark
+                None, None, f"{_clip(node.value)} is not a valid {kind}" + (f" ({reason})" if reason else ""),
+                node.start_mark,
             ) from None
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
@@ -95,6 +100,7 @@ def _check_shape(text: str) -> None:
     documents = 0
     open_: list[tuple[str | None, int]] = []  # (anchor, total before) of each open collection
     sizes: dict[str, int] = {}  # anchor -> expanded size
+    aliases = False
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, ev.DocumentStartEvent):
             documents += 1
@@ -120,10 +126,11 @@ def _check_shape(text: str) -> None:
                 raise yaml.MarkedYAMLError(problem=f"recursive alias *{_clip(event.anchor)}",
                                            problem_mark=event.start_mark)
             total += sizes.get(event.anchor, 1)  # an undefined alias is reported by the loader
+            aliases = True
         if total > MAX_YAML_VALUES:
-            raise yaml.MarkedYAMLError(
-                problem=f"more than {MAX_YAML_VALUES} values once aliases are expanded (alias bomb?)",
-                problem_mark=event.start_mark)
+            why = "once aliases are expanded (an alias bomb?)" if aliases else "(far more than a real file holds)"
+            raise yaml.MarkedYAMLError(problem=f"more than {MAX_YAML_VALUES} values {why}",
+                                       problem_mark=event.start_mark)
 
 
 def read_yaml(path: Path, *, what: str = "file") -> Any:

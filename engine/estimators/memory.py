@@ -396,18 +396,22 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                           "prefill", {"prefill": tensors}, 0.0, "none", 0.0, ())
 
 
-def weights_only_memory(params: float, precision: str, training: bool, *, overhead: tuple[float, float]
-                        ) -> MemoryEstimate:
-    """For models whose activations gpuwise does not model (diffusion): states only, a lower bound."""
+def weights_only_memory(params: float, precision: str, training: bool, *, overhead: tuple[float, float],
+                        method: str = "full") -> MemoryEstimate:
+    """For models whose activations gpuwise does not model (diffusion): states only, a lower bound.
+    Full training keeps fp32 weights, gradients and Adam moments (16 B/param); LoRA a frozen
+    16-bit base and QLoRA a 4-bit one (their small adapters are not counted)."""
     ctx_bytes, alloc_frac = overhead
     b = BYTES.get(precision, 2) if precision in ("fp32", "fp16", "bf16") else 2
-    w = Term("weights", params * (4 if training else b), "B", "params x bytes", {"params": params})
-    g = Term("gradients", params * 4 if training else 0.0, "B", "params x 4 B" if training else "none")
-    o = Term("optimizer", params * 8 if training else 0.0, "B", "params x 8 B (Adam)" if training else "none")
+    full = training and method == "full"
+    frozen_b = {"lora": 2.0, "qlora": 4.127 / 8}.get(method, 4.0) if training else b
+    w = Term("weights", params * frozen_b, "B", f"params x {frozen_b:g} B", {"params": params})
+    g = Term("gradients", params * 4 if full else 0.0, "B", "params x 4 B" if full else "none")
+    o = Term("optimizer", params * 8 if full else 0.0, "B", "params x 8 B (Adam)" if full else "none")
     a = Term("activations", 0.0, "B", "not modelled for diffusion models (lower bound)")
     tensors = w.value + g.value + o.value
     over = Term("overhead", ctx_bytes + alloc_frac * tensors, "B", "CUDA context + allocator allowance",
                 {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
     return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", "none"), over, "weights and states only",
-                          "n/a", {}, 0.0, "none", params if training else 0.0,
+                          "n/a", {}, 0.0, "none", params if full else 0.0,
                           ("activations of diffusion models are not modelled: treat the figure as a lower bound",))

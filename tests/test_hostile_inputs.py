@@ -1,0 +1,756 @@
+"""Hostile and malformed input files (issue 7): property-based tests through the real CLI.
+
+Whatever a requirements or proposal file holds -- wrong types, unknown keys, absurd or non-finite
+numbers, binary junk, bombs, Python-object tags, duplicate keys, several documents, huge files,
+things that are not files -- the contract's answer is the same: exit status 2, exactly one line on
+stderr naming the file (and the field, where there is one), never a traceback, no output file.
+
+Most cases run in-process through ``engine.cli.main`` (it returns the exit code); a handful run the
+real ``python -m engine`` in a subprocess.  Everything runs sequentially: durable-rules is not
+re-entrant.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import string
+import subprocess
+import sys
+import time
+import types
+import typing
+import uuid
+from pathlib import Path
+from typing import Any
+
+import annotated_types as at
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from engine.cli import main
+from engine.inputs import Proposal, Requirements
+
+ROOT = Path(__file__).parent.parent
+
+SETTINGS = settings(max_examples=80, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+# ----------------------------------------------------------------------------- valid baselines
+REQUIREMENTS: dict[str, Any] = {
+    "workload": {
+        "task": "finetune", "method": "lora", "lora_rank": 16, "lora_targets": "all-linear",
+        "params_b": 7, "architecture": {"layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 8,
+                                        "ffn_size": 11008, "vocab_size": 32000, "tied_embeddings": False},
+        "precision": "bf16", "mixed_precision": True, "optimizer": "adamw", "batch_size": 1, "seq_len": 2048,
+        "gradient_checkpointing": False, "attention": "sdpa", "zero_stage": 0, "offload": "none",
+        "train_tokens": 1.0e8, "context_len": 4096, "concurrent_requests": 1, "target_tokens_per_s": 0,
+    },
+    "constraints": {"gpus": ["rtx-4090"], "max_gpus": 8, "deadline_days": 30, "budget_usd": 100000,
+                    "acquisition": "either", "project_months": 6, "electricity_usd_per_kwh": 0.15},
+    "environment": {"os": "ubuntu-22.04", "driver": "535.104.05", "cuda": "12.1", "pytorch": "2.1.0"},
+}
+PROPOSAL: dict[str, Any] = {
+    "title": "hostile", "workload": copy.deepcopy(REQUIREMENTS["workload"]),
+    "constraints": copy.deepcopy(REQUIREMENTS["constraints"]),
+    "environment": copy.deepcopy(REQUIREMENTS["environment"]),
+    "hardware": {"gpu": "rtx-4090", "count": 2, "nodes": 1, "link": "pcie-4", "network": None, "host_ram_gb": 128},
+    "acquisition": {"mode": "buy", "condition": "used", "unit_price_usd": 1500, "hourly_usd": None, "spot": False,
+                    "provider": None, "instance": None, "months": 6, "checkpointing": None, "region": None},
+    "used_cards": [{"serial": "1", "manufactured": "2021-01", "purchased": "2023-01", "nvidia_smi": None,
+                    "fan_speed_percent": [50, 51], "power_under_load_w": [300, 301]}],
+    "cloud": {"egress_tb_per_month": 0, "cross_region_tb_per_month": 0, "storage": {"kind": "object", "tb": 0}},
+    "facility": {"power_kw_available": None, "rack_units": None, "cooling": None},
+}
+KINDS = {"requirements": (Requirements, REQUIREMENTS), "proposal": (Proposal, PROPOSAL)}
+
+
+# ----------------------------------------------------------------------------- running the CLI
+def cli(capsys, *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()  # drop whatever an earlier example left
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def command(kind: str, path: Path, out: Path, which: int = 0) -> list[str]:
+    """The CLI call that reads ``path``: recommend/estimate for requirements, audit for proposals."""
+    if kind == "proposal":
+        return ["audit", str(path), "-o", str(out.with_suffix(".md"))]
+    if which % 2:
+        return ["estimate", str(path), "--gpu", "4090"]
+    return ["recommend", str(path), "-o", str(out.with_suffix(".html"))]
+
+
+def assert_refused(code: int, out: str, err: str, path: Path | str, *, field: str | None = None,
+                   output: Path | None = None) -> str:
+    """The contract for bad input; returns the one line for further checks."""
+    assert code == 2, f"exit {code}, stderr: {err!r}"
+    assert "Traceback" not in err, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and err.endswith("\n"), f"not exactly one line: {err!r}"
+    line = lines[0]
+    assert line.startswith("gpuwise: "), line
+    assert str(path) in line, f"file not named: {line}"
+    if field is not None:
+        assert field in line, f"field {field!r} not named: {line}"
+    assert "internal error" not in line
+    assert out == "", "nothing may be written to stdout"
+    if output is not None:
+        for suffix in (".html", ".md", ".json", ".txt"):
+            assert not output.with_suffix(suffix).exists(), "an output file was left behind"
+        assert not [p for p in output.parent.iterdir() if p.name.endswith(".tmp")], "a temporary file was left"
+    return line
+
+
+def run_bytes(capsys, tmp_path: Path, data: bytes, kind: str = "requirements", which: int = 0,
+              field: str | None = None, name: str = "input.yaml", fresh: bool = True) -> str:
+    """Write ``data`` (in a directory of its own: hypothesis reuses ``tmp_path``) and run the CLI on it."""
+    if fresh:
+        tmp_path = tmp_path / uuid.uuid4().hex
+        tmp_path.mkdir()
+    path = tmp_path / name
+    path.write_bytes(data)
+    out = tmp_path / "out.html"
+    code, stdout, err = cli(capsys, *command(kind, path, out, which))
+    return assert_refused(code, stdout, err, path, field=field, output=out)
+
+
+def dump(doc: Any) -> bytes:
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True).encode("utf-8")
+
+
+def dotted(path: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def set_at(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    doc = copy.deepcopy(doc)
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return doc
+
+
+def get_at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+# ----------------------------------------------------------------------------- the models' fields
+def _strip_optional(ann: Any) -> Any:
+    args = [a for a in typing.get_args(ann) if a is not type(None)]
+    if typing.get_origin(ann) in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0]
+    return ann
+
+
+def _submodel(ann: Any) -> tuple[type[BaseModel] | None, bool]:
+    """(model, is_list) when ``ann`` is a model or a list of models."""
+    ann = _strip_optional(ann)
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        return ann, False
+    if typing.get_origin(ann) is list:
+        (inner,) = typing.get_args(ann)
+        if isinstance(inner, type) and issubclass(inner, BaseModel):
+            return inner, True
+    return None, False
+
+
+def mapping_paths(model: type[BaseModel], prefix: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], type]]:
+    """Every mapping in a file of this model, with its model: the top level and every section."""
+    found = [(prefix, model)]
+    for name, f in model.model_fields.items():
+        sub, is_list = _submodel(f.annotation)
+        if sub is not None:
+            found += mapping_paths(sub, (*prefix, name, 0) if is_list else (*prefix, name))
+    return found
+
+
+def leaf_fields(model: type[BaseModel], prefix: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every field (sections included, as fields of their parent) with its FieldInfo."""
+    found = []
+    for name, f in model.model_fields.items():
+        path = (*prefix, name)
+        found.append((path, f))
+        sub, is_list = _submodel(f.annotation)
+        if sub is not None:
+            found += leaf_fields(sub, (*path, 0) if is_list else path)
+    return found
+
+
+BOOL_WORDS = {"true", "false", "yes", "no", "on", "off", "y", "n", "t", "f", "1", "0", "auto"}
+words = st.text(alphabet=string.ascii_letters + "-_", min_size=1, max_size=12).filter(
+    lambda s: s.lower() not in BOOL_WORDS and s.lower() not in ("nan", "inf", "infinity"))
+HUGE = [1e308, -1e308, 10**400, -(10**400), 2**64, math.nan, math.inf, -math.inf]
+mappings = st.dictionaries(words, st.integers(), min_size=0, max_size=3)
+lists = st.lists(st.integers() | words, min_size=0, max_size=3)
+
+
+def _bounds(f: Any) -> dict[str, float]:
+    b: dict[str, float] = {}
+    for m in f.metadata:
+        for attr in ("gt", "ge", "lt", "le"):
+            if isinstance(m, getattr(at, attr.capitalize())):
+                b[attr] = getattr(m, attr)
+    return b
+
+
+def invalid_values(path: tuple[Any, ...], f: Any) -> st.SearchStrategy[Any]:
+    """Values that the field at ``path`` must refuse."""
+    ann = _strip_optional(f.annotation)
+    sub, is_list = _submodel(ann)
+    origin = typing.get_origin(ann)
+    if sub is not None:  # a section: scalars or the wrong container
+        return st.one_of(words, st.integers(), st.floats(allow_nan=True), lists if not is_list else mappings)
+    if ann in (int, float):
+        b = _bounds(f)
+        bad = [v for v in HUGE if (isinstance(v, float) and not math.isfinite(v)) or v > b.get("le", math.inf)
+               or v < b.get("ge", -math.inf) or v <= b.get("gt", -math.inf)]
+        low = b.get("ge", b.get("gt"))
+        if low is not None:
+            below = low - 1 if "ge" in b else low
+            bad += [below, -1]
+        if ann is int:
+            bad.append(2.5)
+        return st.one_of(st.sampled_from(bad), words, lists, mappings)
+    if ann is str:
+        if path[0] == "environment" and path[-1] != "os":  # numbers are read as versions; patterns refuse the rest
+            return st.one_of(lists, mappings, st.sampled_from(["x.y", "1.2.3.4.5", "-1", "1e308"]))
+        too_long = [m.max_length for m in f.metadata if isinstance(m, at.MaxLen)]
+        extra = [st.just("x" * (too_long[0] + 1))] if too_long else []
+        return st.one_of(st.integers(), st.floats(allow_nan=True), st.booleans(), lists, mappings, *extra)
+    if ann is bool:
+        return st.one_of(words, lists, mappings, st.sampled_from([2, -1, 0.5]))
+    if origin is typing.Literal or "Literal" in repr(ann):  # also bool | Literal["auto"]
+        choices = set(typing.get_args(ann)) | {c for a in typing.get_args(ann) for c in typing.get_args(a)}
+        return st.one_of(words.filter(lambda s: s not in choices), lists, mappings, st.sampled_from([7, -1, 1e308]))
+    if origin is list:
+        (inner,) = typing.get_args(ann)
+        if _strip_optional(inner) is float or inner is float:
+            elements = st.sampled_from([-1, math.nan, math.inf, -math.inf, "abc", [1], {"a": 1}])
+        else:
+            elements = st.one_of(lists.filter(bool), mappings.filter(bool), st.just(""))
+        return st.one_of(words, mappings, st.integers(),
+                         st.lists(elements, min_size=1, max_size=3))
+    raise AssertionError(f"no strategy for {dotted(path)}: {ann!r}")
+
+
+FIELDS = {kind: leaf_fields(model) for kind, (model, _) in KINDS.items()}
+SECTIONS = {kind: mapping_paths(model) for kind, (model, _) in KINDS.items()}
+
+
+def test_the_baselines_are_valid(capsys, tmp_path):
+    """The mutations below start from files that pass, so each refusal is the mutation's doing."""
+    for kind, (model, doc) in KINDS.items():
+        model.model_validate(doc)
+        path = tmp_path / f"{kind}.yaml"
+        path.write_bytes(dump(doc))
+        code, _out, err = cli(capsys, *command(kind, path, tmp_path / "ok", which=1 if kind == "requirements" else 0))
+        assert code in (0, 1), err
+
+
+# ----------------------------------------------------------------------------- wrong values, unknown keys
+@st.composite
+def mutated_field(draw, kind: str):
+    path, f = draw(st.sampled_from(FIELDS[kind]))
+    value = draw(invalid_values(path, f))
+    return path, value
+
+
+@pytest.mark.parametrize("kind", ["requirements", "proposal"])
+@SETTINGS
+@given(data=st.data())
+def test_a_wrong_value_in_any_field_is_refused_naming_it(capsys, tmp_path, kind, data):
+    path, value = data.draw(mutated_field(kind), label="field and value")
+    doc = set_at(KINDS[kind][1], path, value)
+    which = data.draw(st.integers(0, 1), label="command")
+    run_bytes(capsys, tmp_path, dump(doc), kind, which, field=dotted(path))
+
+
+@pytest.mark.parametrize("kind", ["requirements", "proposal"])
+@SETTINGS
+@given(data=st.data())
+def test_an_unknown_key_at_any_level_is_refused_naming_it(capsys, tmp_path, kind, data):
+    where, model = data.draw(st.sampled_from(SECTIONS[kind]), label="section")
+    key = data.draw(words.filter(lambda k: k not in model.model_fields), label="key")
+    value = data.draw(st.one_of(st.integers(), words, st.none(), lists, mappings), label="value")
+    doc = copy.deepcopy(KINDS[kind][1])
+    get_at(doc, where)[key] = value
+    line = run_bytes(capsys, tmp_path, dump(doc), kind, data.draw(st.integers(0, 1)), field=dotted((*where, key)))
+    assert "unknown key" in line
+
+
+@pytest.mark.parametrize("kind", ["requirements", "proposal"])
+@SETTINGS
+@given(data=st.data())
+def test_a_non_string_key_is_refused(capsys, tmp_path, kind, data):
+    where, _model = data.draw(st.sampled_from(SECTIONS[kind]), label="section")
+    key = data.draw(st.one_of(st.integers(), st.booleans(), st.none(), st.floats(allow_nan=False)), label="key")
+    doc = copy.deepcopy(KINDS[kind][1])
+    get_at(doc, where)[key] = 1
+    run_bytes(capsys, tmp_path, dump(doc), kind, data.draw(st.integers(0, 1)), field=dotted(where) or None)
+
+
+@pytest.mark.parametrize("kind", ["requirements", "proposal"])
+@SETTINGS
+@given(doc=st.one_of(st.none(), st.integers(), st.floats(), st.text(max_size=20), st.booleans(),
+                     st.lists(st.integers(), max_size=3), st.dates()))
+def test_a_file_that_is_not_a_mapping_is_refused(capsys, tmp_path, kind, doc):
+    run_bytes(capsys, tmp_path, dump(doc), kind)
+
+
+@pytest.mark.parametrize("literal, field", [
+    ("10" + "0" * 400, "workload.seq_len"),  # 10**400 as a YAML int
+    ("-" + "9" * 400, "workload.batch_size"),
+    ("1" + "0" * 400, "workload.params_b"),
+    (".nan", "workload.train_tokens"), (".NaN", "workload.params_b"), (".inf", "workload.train_tokens"),
+    ("-.inf", "workload.target_tokens_per_s"), (".Inf", "workload.seq_len"), ("1e400", "workload.params_b"),
+    ("1.0e+308", "workload.train_tokens"), ("0", "workload.params_b"), ("-0.0", "workload.train_tokens"),
+    ("0x7fffffffffffffffffff", "workload.context_len"), ("'12'x", None),
+])
+def test_raw_yaml_numbers_are_refused(capsys, tmp_path, literal, field):
+    body = f"workload:\n  task: finetune\n  model: llama-2-7b\n  {(field or 'workload.seq_len').split('.')[1]}: "
+    body = body.replace("  model: llama-2-7b\n", "") if field == "workload.params_b" else body
+    line = run_bytes(capsys, tmp_path, (body + literal + "\n").encode(), field=field)
+    if "nan" in literal.lower() or "inf" in literal.lower():
+        assert "finite" in line
+
+
+def test_a_ten_thousand_digit_integer_is_a_yaml_error_not_a_crash(capsys, tmp_path):
+    line = run_bytes(capsys, tmp_path, b"workload: {task: finetune, params_b: " + b"9" * 10_000 + b"}\n")
+    assert "line 1" in line
+
+
+@pytest.mark.parametrize("value", ["2020-02-30", "2021-13-01", "2020-01-01 25:61:00"])
+def test_an_impossible_date_is_a_yaml_error_not_a_crash(capsys, tmp_path, value):
+    run_bytes(capsys, tmp_path, f"workload: {{task: finetune, model: {value}}}\n".encode())
+
+
+@pytest.mark.parametrize("month", ["2020-13", "2020-00", "2021-02-30", "0000-01"])
+def test_a_used_card_month_that_does_not_exist_is_refused(capsys, tmp_path, month):
+    doc = set_at(PROPOSAL, ("used_cards", 0, "manufactured"), month)
+    run_bytes(capsys, tmp_path, dump(doc), "proposal", field="used_cards.0.manufactured")
+
+
+# ----------------------------------------------------------------------------- bytes that are no YAML text
+@SETTINGS
+@given(data=st.binary(min_size=1, max_size=200), which=st.integers(0, 2))
+def test_random_bytes_are_refused(capsys, tmp_path, data, which):
+    run_bytes(capsys, tmp_path, data, "proposal" if which == 2 else "requirements", which)
+
+
+BAD_UTF8 = [b"\xff", b"\xfe\xff", b"\x80", b"\xc3\x28", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82"]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_invalid_utf8_or_nul_anywhere_is_refused(capsys, tmp_path, data):
+    good = dump(REQUIREMENTS)
+    at_ = data.draw(st.integers(0, len(good)), label="position")
+    junk = data.draw(st.sampled_from([*BAD_UTF8, b"\x00", b"\x00\x00\x00"]), label="junk")
+    line = run_bytes(capsys, tmp_path, good[:at_] + junk + good[at_:], which=data.draw(st.integers(0, 1)))
+    assert ("UTF-8" in line) or ("NUL" in line)
+
+
+@SETTINGS
+@given(text=st.text(alphabet=" \t\r\n\x0b\x0c\u00a0\u2028\u2029\u3000\ufeff", max_size=40))
+def test_empty_and_whitespace_only_files_are_refused(capsys, tmp_path, text):
+    run_bytes(capsys, tmp_path, text.encode("utf-8"))
+
+
+def test_a_utf16_file_is_refused(capsys, tmp_path):
+    run_bytes(capsys, tmp_path, "workload: {task: finetune, model: llama-2-7b}\n".encode("utf-16"))
+
+
+# ----------------------------------------------------------------------------- nesting, bombs, tags
+@SETTINGS
+@given(depth=st.integers(65, 6000), style=st.sampled_from(["[", "{a: ", "- ", "map"]), closed=st.booleans(),
+       where=st.sampled_from(["top", "model", "gpus"]))
+def test_deep_nesting_is_refused_quickly(capsys, tmp_path, depth, style, closed, where):
+    if style == "[":
+        deep = "[" * depth + ("]" * depth if closed else "")
+    elif style == "{a: ":
+        deep = "{a: " * depth + "1" + ("}" * depth if closed else "")
+    elif style == "- ":  # block sequences: "- - - - 1"
+        deep = "- " * depth + "1"
+    else:  # block mappings, one indentation level each
+        deep = "\n" + "".join(" " * i + "a:\n" for i in range(min(depth, 2000))) + " " * min(depth, 2000) + "1"
+    if where == "top":
+        body = deep
+    elif where == "model":
+        body = f"workload:\n  task: finetune\n  model: {deep}" if style in ("[", "{a: ") else \
+            f"workload:\n  task: finetune\n  model:\n    {deep.replace(chr(10), chr(10) + '    ')}"
+    else:
+        flow = deep if style in ("[", "{a: ") else 1
+        body = f"workload: {{task: finetune, model: llama-2-7b}}\nconstraints:\n  gpus: {flow}"
+    start = time.perf_counter()
+    run_bytes(capsys, tmp_path, (body + "\n").encode())
+    assert time.perf_counter() - start < 5
+
+
+def alias_bomb(levels: int, width: int, target: str) -> bytes:
+    """Billion laughs: each level lists the previous one ``width`` times (``width ** levels`` strings)."""
+    lines = ['x0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, levels):
+        lines.append(f"x{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]")
+    top = f"*a{levels - 1}"
+    if target == "model":  # the anchors under a key of their own, the bomb where a name is expected
+        return ("\n".join(["anchors:", *("  " + ln for ln in lines)])
+                + f"\nworkload: {{task: finetune, model: {top}}}\n").encode()
+    return ("\n".join(lines) + f"\nworkload: {top}\n").encode()
+
+
+@SETTINGS
+@given(levels=st.integers(5, 12), width=st.integers(9, 20), target=st.sampled_from(["model", "workload"]))
+def test_alias_bombs_are_refused_quickly(capsys, tmp_path, levels, width, target):
+    start = time.perf_counter()
+    line = run_bytes(capsys, tmp_path, alias_bomb(levels, width, target))
+    assert time.perf_counter() - start < 5
+    assert len(line) < 2100
+
+
+def test_billion_laughs_is_named_as_such(capsys, tmp_path):
+    line = run_bytes(capsys, tmp_path, alias_bomb(10, 10, "workload"))
+    assert "alias" in line
+
+
+def test_an_alias_bomb_in_used_cards_is_refused(capsys, tmp_path):
+    samples = "[" + ", ".join(["50"] * 2000) + "]"
+    body = ("workload: {task: inference, model: llama-2-7b}\nhardware: {gpu: rtx-4090, count: 1}\n"
+            "acquisition: {mode: buy, condition: used}\n"
+            f"used_cards: [{{fan_speed_percent: &s {samples}}}, " + ", ".join(["{fan_speed_percent: *s}"] * 5000)
+            + "]\n")
+    start = time.perf_counter()
+    line = run_bytes(capsys, tmp_path, body.encode(), "proposal")
+    assert time.perf_counter() - start < 5 and "alias" in line
+
+
+@pytest.mark.parametrize("body", [
+    "workload: &w {task: finetune, model: llama-2-7b, architecture: *w}\n",
+    "workload: {task: finetune, model: &m [*m]}\n",
+    "constraints: &c {gpus: [*c]}\nworkload: {task: finetune, model: llama-2-7b}\n",
+])
+def test_recursive_aliases_are_refused(capsys, tmp_path, body):
+    run_bytes(capsys, tmp_path, body.encode())
+
+
+def test_an_undefined_alias_is_refused(capsys, tmp_path):
+    run_bytes(capsys, tmp_path, b"workload: *nowhere\n")
+
+
+def test_anchors_and_merge_keys_within_limits_still_work(capsys, tmp_path):
+    body = ("workload: &w {task: finetune, model: llama-2-7b}\n"
+            "constraints: {gpus: &g [rtx-4090], max_gpus: 8}\n")
+    path = tmp_path / "ok.yaml"
+    path.write_text(body + "environment: {<<: {os: ubuntu-22.04}, cuda: '12.1'}\n")
+    code, _out, err = cli(capsys, "estimate", str(path), "--gpu", "4090")
+    assert code == 0, err
+
+
+HOSTILE_TAGS = [
+    "!!python/object/apply:os.system [{cmd}]",
+    "!!python/object/apply:subprocess.check_output [[sh, -c, {cmd}]]",
+    "!!python/object/new:os.system [{cmd}]",
+    "!!python/object/apply:builtins.exec [{code}]",
+    "!!python/object/apply:builtins.eval [{code}]",
+    "!!python/name:os.system",
+    "!!python/module:os",
+    "!!python/object:engine.inputs.Workload {{task: finetune}}",
+    "!!python/tuple [1, 2]",
+    "!!python/bytes aGk=",
+    "!!binary aGVsbG8=",
+    "!!binary '@@@not base64'",
+    "!!set {{a, b}}",
+    "!!omap [task: finetune, model: llama-2-7b]",
+    "!!pairs [task: finetune]",
+    "!mine {cmd}",
+    "!<tag:example.com,2000:app/foo> bar",
+    "!!timestamp 2020-02-30",
+    "!!int 99999999999999999999999999999999999999999999999999",
+    "!!float nope",
+    "!!bool maybe",
+    "!!timestamp nope",
+    "!!int xyz",
+    "!!seq scalar",
+    "!!map scalar",
+    "!!str [1]",
+    "!!merge x",
+    "!!value x",
+]
+
+
+@SETTINGS
+@given(tag=st.sampled_from(HOSTILE_TAGS), where=st.sampled_from(["workload", "model", "task", "gpus", "top"]))
+def test_tags_never_build_objects_or_run_code(capsys, tmp_path, tag, where):
+    marker = tmp_path / "PWNED"
+    value = tag.format(cmd=json.dumps(f"touch {marker}"), code=json.dumps(f"open({str(marker)!r}, 'w')"))
+    body = {
+        "workload": f"workload: {value}\n",
+        "model": f"workload:\n  task: finetune\n  model: {value}\n",
+        "task": f"workload:\n  task: {value}\n  model: llama-2-7b\n",
+        "gpus": f"workload: {{task: finetune, model: llama-2-7b}}\nconstraints:\n  gpus:\n    - {value}\n",
+        "top": f"--- {value}\n",
+    }[where]
+    run_bytes(capsys, tmp_path, body.encode())
+    assert not marker.exists(), "loading YAML ran code"
+
+
+def test_loading_yaml_never_executes_code_even_through_the_api(tmp_path):
+    from engine import estimate
+    from engine.errors import UserError
+
+    marker = tmp_path / "MARKER"
+    for tag in ("!!python/object/apply:os.system", "!!python/object/new:os.system"):
+        path = tmp_path / "r.yaml"
+        path.write_text(f"workload: {tag} [{json.dumps('touch ' + str(marker))}]\n")
+        with pytest.raises(UserError):
+            estimate(str(path))
+    assert not marker.exists()
+
+
+# ----------------------------------------------------------------------------- duplicate keys, documents
+def emit(node: Any) -> str:
+    """Flow-style YAML for pair lists (so a key can be given twice), lists and JSON scalars."""
+    if isinstance(node, tuple) and node and node[0] == "pairs":
+        return "{" + ", ".join(f"{json.dumps(k)}: {emit(v)}" for k, v in node[1]) + "}"
+    if isinstance(node, list):
+        return "[" + ", ".join(emit(v) for v in node) + "]"
+    return json.dumps(node)
+
+
+def as_pairs(node: Any) -> Any:
+    if isinstance(node, dict):
+        return ("pairs", [(k, as_pairs(v)) for k, v in node.items()])
+    if isinstance(node, list):
+        return [as_pairs(v) for v in node]
+    return node
+
+
+@pytest.mark.parametrize("kind", ["requirements", "proposal"])
+@SETTINGS
+@given(data=st.data())
+def test_a_duplicate_key_at_any_level_is_refused_naming_it(capsys, tmp_path, kind, data):
+    doc = as_pairs(KINDS[kind][1])
+    where, _model = data.draw(st.sampled_from(SECTIONS[kind]), label="section")
+    node = doc
+    for key in where:
+        node = dict(node[1])[key] if isinstance(key, str) else node[key]
+    pairs = node[1]
+    i = data.draw(st.integers(0, len(pairs) - 1), label="which key")
+    j = data.draw(st.integers(0, len(pairs)), label="where again")
+    key, value = pairs[i]
+    pairs.insert(j, (key, value))
+    line = run_bytes(capsys, tmp_path, (emit(doc) + "\n").encode(), kind, data.draw(st.integers(0, 1)))
+    assert f"duplicate key '{key}'" in line
+
+
+@SETTINGS
+@given(second=st.sampled_from(["", "foo: 1", "workload: {task: inference, model: llama-2-7b}", "...", "--- x"]),
+       separator=st.sampled_from(["---\n", "...\n---\n", "--- |\n  text\n"]))
+def test_several_yaml_documents_are_refused(capsys, tmp_path, second, separator):
+    first = dump(REQUIREMENTS).decode()
+    line = run_bytes(capsys, tmp_path, (first + separator + second + "\n").encode())
+    assert "document" in line
+
+
+# ----------------------------------------------------------------------------- big files, odd paths
+def test_an_enormous_file_is_refused_unread(capsys, tmp_path):
+    path = tmp_path / "huge.yaml"
+    with path.open("wb") as fh:
+        fh.write(b"workload:\n  task: finetune\n  model: llama-2-7b\ncomment: '")
+        fh.write(b"x" * (20 * 1024 * 1024))
+        fh.write(b"'\n")
+    start = time.perf_counter()
+    code, out, err = cli(capsys, "recommend", str(path), "-o", str(tmp_path / "out.html"))
+    assert_refused(code, out, err, path, output=tmp_path / "out.html")
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize("shape", ["list", "cards", "long-string", "long-key", "comments"])
+def test_a_big_file_under_the_size_limit_is_refused_quickly(capsys, tmp_path, shape):
+    head = "workload: {task: finetune, model: llama-2-7b}\n"
+    if shape == "list":
+        body = head + "constraints: {gpus: [" + ", ".join(["a"] * 2_000_000) + "]}\n"
+    elif shape == "cards":
+        body = head.replace("finetune", "inference") + "hardware: {gpu: rtx-4090, count: 1}\n" \
+            "acquisition: {mode: buy}\nused_cards:\n" + "  - {serial: x, fan_speed_percent: [1, 2]}\n" * 150_000
+    elif shape == "long-string":
+        body = "workload: {task: finetune, model: '" + "m" * 7_000_000 + "'}\n"
+    elif shape == "long-key":
+        body = head + "k" * 7_000_000 + ": 1\n"
+    else:
+        body = head + "# comment\n" * 600_000 + "seq_len: lots\n"
+    kind = "proposal" if shape == "cards" else "requirements"
+    start = time.perf_counter()
+    line = run_bytes(capsys, tmp_path, body.encode(), kind)
+    assert time.perf_counter() - start < 10
+    assert len(line) < 2100
+
+
+def test_a_directory_is_refused(capsys, tmp_path):
+    d = tmp_path / "dir.yaml"
+    d.mkdir()
+    for args in (["recommend", str(d), "-o", str(tmp_path / "o.html")], ["estimate", str(d), "--gpu", "4090"],
+                 ["audit", str(d), "-o", str(tmp_path / "o.md")]):
+        code, out, err = cli(capsys, *args)
+        line = assert_refused(code, out, err, d, output=tmp_path / "o.html")
+        assert "directory" in line
+
+
+def test_a_missing_file_is_refused(capsys, tmp_path):
+    path = tmp_path / "nope.yaml"
+    for args in (["recommend", str(path), "-o", str(tmp_path / "o.html")], ["estimate", str(path), "--gpu", "4090"],
+                 ["audit", str(path), "-o", str(tmp_path / "o.md")]):
+        code, out, err = cli(capsys, *args)
+        assert "no such file" in assert_refused(code, out, err, path, output=tmp_path / "o.html")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_file_is_refused(capsys, tmp_path):
+    path = tmp_path / "secret.yaml"
+    path.write_bytes(dump(REQUIREMENTS))
+    path.chmod(0)
+    try:
+        code, out, err = cli(capsys, "recommend", str(path), "-o", str(tmp_path / "o.html"))
+        assert "permission" in assert_refused(code, out, err, path, output=tmp_path / "o.html").lower()
+    finally:
+        path.chmod(0o600)
+
+
+def test_dev_zero_is_refused_without_reading_it_all(capsys, tmp_path):
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    code, out, err = cli(capsys, "estimate", "/dev/zero", "--gpu", "4090")
+    assert_refused(code, out, err, "/dev/zero")
+
+
+@SETTINGS
+@given(name=st.text(alphabet=string.ascii_letters + " \n\t\x1b\u2028\x85[;", min_size=1, max_size=20))
+def test_odd_file_names_still_give_one_printable_line(capsys, tmp_path, name):
+    path = tmp_path / f"{name}.yaml"
+    path.write_bytes(b"workload: [1]\n")
+    code, _out, err = cli(capsys, "estimate", str(path), "--gpu", "4090")
+    assert code == 2 and len(err.splitlines()) == 1 and "\x1b" not in err and "Traceback" not in err
+
+
+@SETTINGS
+@given(value=st.text(alphabet=string.printable + "\x1b\x07\x85\u2028\u2029\x00", min_size=1, max_size=80)
+       .filter(lambda s: any(c in s for c in "\x1b\x07\x00")))
+def test_hostile_text_in_a_name_stays_on_one_printable_line(capsys, tmp_path, value):
+    """A model name is echoed back as the user wrote it: terminal escapes and line breaks in it
+    must not reach the terminal."""
+    doc = copy.deepcopy(REQUIREMENTS)
+    del doc["workload"]["params_b"], doc["workload"]["architecture"]
+    doc["workload"]["model"] = value
+    line = run_bytes(capsys, tmp_path, dump(doc), which=1, field="workload.model")
+    assert all(c.isprintable() for c in line)
+
+
+# ----------------------------------------------------------------------------- nvidia-smi reports
+GOOD_XML = (ROOT / "examples" / "nvidia-smi" / "rtx3080-like-healthy.xml").read_bytes()
+XML_CASES = {
+    "missing": None,
+    "directory": "dir",
+    "empty": b"",
+    "malformed": b"<nvidia_smi_log><gpu>",
+    "binary": bytes(range(256)),
+    "wrong-root": b"<html><body/></html>",
+    "no-gpu": b"<nvidia_smi_log><driver_version>535</driver_version></nvidia_smi_log>",
+    "entity-bomb": b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+                   + b"".join(b'<!ENTITY lol%d "%s">' % (i, (b"&lol%d;" % (i - 1) if i > 1 else b"&lol;") * 10)
+                              for i in range(1, 10))
+                   + b"]><nvidia_smi_log>&lol9;</nvidia_smi_log>",
+    "external-entity": b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+                       b"<nvidia_smi_log>&e;</nvidia_smi_log>",
+    "external-dtd": b'<?xml version="1.0"?><!DOCTYPE x SYSTEM "http://example.invalid/x.dtd"><nvidia_smi_log>'
+                    b"&undefined;</nvidia_smi_log>",
+    "huge-number": GOOD_XML.replace(b"<current_link_width>", b"<current_link_width>" + b"9" * 400, 1),
+    "bad-encoding": b'<?xml version="1.0" encoding="no-such-codec"?><nvidia_smi_log/>',
+    "utf16-lie": b'<?xml version="1.0" encoding="utf-16"?><nvidia_smi_log/>',
+}
+
+
+@pytest.mark.parametrize("case", sorted(XML_CASES))
+def test_a_bad_nvidia_smi_report_is_refused_naming_the_card(capsys, tmp_path, case):
+    xml = tmp_path / "smi.xml"
+    content = XML_CASES[case]
+    if content == "dir":
+        xml.mkdir()
+    elif content is not None:
+        xml.write_bytes(content)
+    doc = set_at(PROPOSAL, ("used_cards", 0, "nvidia_smi"), xml.name)
+    line = run_bytes(capsys, tmp_path, dump(doc), "proposal", field="used_cards[0].nvidia_smi", fresh=False,
+                     name="proposal.yaml")
+    assert "smi.xml" in line
+
+
+@SETTINGS
+@given(junk=st.binary(max_size=300))
+def test_random_bytes_as_an_nvidia_smi_report_are_refused(capsys, tmp_path, junk):
+    (tmp_path / "smi.xml").write_bytes(junk)
+    doc = set_at(PROPOSAL, ("used_cards", 0, "nvidia_smi"), "smi.xml")
+    run_bytes(capsys, tmp_path, dump(doc), "proposal", field="used_cards[0].nvidia_smi", name="proposal.yaml",
+              fresh=False)
+
+
+# ----------------------------------------------------------------------------- knowledge overlays
+@pytest.mark.parametrize("body", [
+    alias_bomb(9, 9, "none").decode(), "gpus: [\n", "gpus: !!python/object/apply:os.system [true]\n",
+    "gpus: []\ngpus: []\n", "[" * 3000,
+])
+def test_a_hostile_knowledge_overlay_is_refused(capsys, tmp_path, body):
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "gpus.yaml").write_text(body)
+    req = tmp_path / "r.yaml"
+    req.write_bytes(dump(REQUIREMENTS))
+    code, out, err = cli(capsys, "estimate", str(req), "--gpu", "4090", "--knowledge", str(kb))
+    assert_refused(code, out, err, kb / "gpus.yaml")
+
+
+# ----------------------------------------------------------------------------- the real command
+def gpuwise(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+SUBPROCESS_CASES = {
+    "empty.yaml": b"",
+    "binary.yaml": bytes(range(256)) * 4,
+    "laughs.yaml": alias_bomb(10, 10, "workload"),
+    "deep.yaml": b"workload: " + b"[" * 100_000 + b"\n",
+    "tag.yaml": b"workload: !!python/object/apply:os.system ['touch PWNED']\n",
+    "dup.yaml": b"workload: {task: finetune, model: llama-2-7b}\nworkload: {task: inference, model: llama-2-7b}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SUBPROCESS_CASES))
+def test_the_real_command_refuses_hostile_files(tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(SUBPROCESS_CASES[name])
+    out = tmp_path / "OUT.html"
+    p = gpuwise("recommend", str(path), "-o", str(out), cwd=tmp_path)
+    assert_refused(p.returncode, p.stdout, p.stderr, path, output=out)
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_the_real_command_refuses_a_directory_a_missing_file_and_a_bad_report(tmp_path):
+    (tmp_path / "d").mkdir()
+    p = gpuwise("estimate", str(tmp_path / "d"), "--gpu", "4090", cwd=tmp_path)
+    assert_refused(p.returncode, p.stdout, p.stderr, tmp_path / "d")
+    p = gpuwise("estimate", str(tmp_path / "missing.yaml"), "--gpu", "4090", cwd=tmp_path)
+    assert_refused(p.returncode, p.stdout, p.stderr, tmp_path / "missing.yaml")
+    (tmp_path / "smi.xml").write_bytes(XML_CASES["entity-bomb"])
+    prop = tmp_path / "p.yaml"
+    prop.write_bytes(dump(set_at(PROPOSAL, ("used_cards", 0, "nvidia_smi"), "smi.xml")))
+    out = tmp_path / "OUT.md"
+    p = gpuwise("audit", str(prop), "-o", str(out), cwd=tmp_path)
+    assert_refused(p.returncode, p.stdout, p.stderr, prop, field="used_cards[0].nvidia_smi", output=out)
