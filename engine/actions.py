@@ -110,6 +110,20 @@ def conclude(rule: Rule, step: str, fact: dict[str, Any], key: str, message: str
 ACTIONS: dict[str, Callable[..., None]] = {"reject": reject, "finding": finding, "conclude": conclude}
 
 
+SEVERITY_ORDER = {"blocker": 0, "warning": 1, "info": 2}
+
+
+def ordered_findings(outcome: Outcome) -> list[Finding]:
+    """The findings once each per (rule, subject), blockers first."""
+    seen: set[tuple[str, str]] = set()
+    out: list[Finding] = []
+    for _key, f in outcome.findings:
+        if (f.rule, f.subject) not in seen:
+            seen.add((f.rule, f.subject))
+            out.append(f)
+    return sorted(out, key=lambda f: SEVERITY_ORDER[f.severity])
+
+
 def materialize(book: Rulebook, firings: list[Firing], facts: list[dict[str, Any]],
                 detail: Callable[[str], bool] = lambda key: True) -> Outcome:
     """Apply each firing's consequence; fill messages in for rejections and detailed subjects."""

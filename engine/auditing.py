@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import knowledge as knowledge_mod
+from .actions import ordered_findings
 from .errors import UserError
 from .estimators import GB
 from .estimators import cost as K
@@ -19,15 +20,11 @@ from .evaluate import evaluate
 from .inputs import Proposal, Requirements, coerce
 from .job import resolve
 from .recommendation import build_result, candidate_gpus, consult, counts_for, price_facts
-from .results import Assumption, AuditResult, Candidate, Finding
+from .results import Assumption, AuditResult, Candidate
 
 HYPERSCALERS = {"aws", "gcp", "azure"}
 LICENCE_BUNDLED = {"h100-80gb-pcie", "h200-nvl-141gb"}
 MERGE_DATE = dt.date(2022, 9, 15)  # Ethereum's switch to proof-of-stake ended GPU mining
-
-
-def _link_for(p: Proposal) -> str | None:
-    return p.hardware.link
 
 
 def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
@@ -210,15 +207,7 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
     con.detail([proposed])
     mine = {proposed.key, f"env:{gpu.id}"}
     outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
-    findings: list[Finding] = []
-    seen: set[tuple[str, str]] = set()
-    for _key, f in outcome.findings:
-        if (f.rule, f.subject) in seen:
-            continue
-        seen.add((f.rule, f.subject))
-        findings.append(f)
-    order = {"blocker": 0, "warning": 1, "info": 2}
-    findings.sort(key=lambda f: order[f.severity])
+    findings = ordered_findings(outcome)
     from .recommendation import _candidate, _steps
 
     prop_cand = _candidate(proposed, outcome, None)
@@ -288,10 +277,10 @@ def audit_many(paths: list[str], args: Any) -> int:
         print(f"gpuwise: wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    if any(res is None for _, res, _ in results):
-        for _path, res, err in results:
-            if res is None:
-                print(f"gpuwise: {err}", file=sys.stderr)
+    errors = [err for _, res, err in results if res is None]
+    if errors:  # the summary lists every file's error; stderr gets one line
+        more = f" (and {len(errors) - 1} more files with input errors; see the summary)" if len(errors) > 1 else ""
+        print(f"gpuwise: {errors[0]}{more}", file=sys.stderr)
         return 2
     return 1 if any(res.verdict == "reject" for _, res, _ in results if res) else 0
 

@@ -109,10 +109,18 @@ class Environment(Strict):
     cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$")
     pytorch: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$")
 
-    @field_validator("driver", "cuda", "pytorch", mode="before")
+    @field_validator("driver", "cuda", mode="before")
     @classmethod
     def _str(cls, v: Any) -> Any:
         return str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+
+    @field_validator("pytorch", mode="before")
+    @classmethod
+    def _quoted(cls, v: Any) -> Any:
+        """YAML reads an unquoted 2.10 as the number 2.1: PyTorch 2.10 exists, so ask for quotes."""
+        if isinstance(v, float):
+            raise ValueError(f"write the version in quotes (pytorch: \"{v}\"): YAML reads 2.10 as the number 2.1")
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
 
 class Constraints(Strict):

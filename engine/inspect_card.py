@@ -163,7 +163,10 @@ def _number(text: str | None, unit: str = "") -> float | None:
     if text is None:
         return None
     match = re.fullmatch(r"([-+]?\d+(?:\.\d+)?)\s*" + re.escape(unit), text, flags=re.IGNORECASE)
-    return float(match.group(1)) if match else None
+    if not match:
+        return None
+    value = float(match.group(1))
+    return value if math.isfinite(value) else None  # a 400-digit reading is not a reading
 
 
 def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:

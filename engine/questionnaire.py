@@ -16,7 +16,6 @@ pydantic) happen inside functions, so importing this module costs next to nothin
 from __future__ import annotations
 
 import ast
-import contextlib
 import copy
 import difflib
 import math
@@ -24,7 +23,6 @@ import operator
 import os
 import re
 import sys
-import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -434,21 +432,9 @@ def render_answers(answers: dict, questionnaire: Questionnaire | None = None) ->
 
 def save_answers(path: str | Path, answers: dict, questionnaire: Questionnaire | None = None) -> None:
     """Write the answers atomically: a temporary file beside ``path``, then ``os.replace``."""
-    p = Path(path)
-    text = render_answers(answers, questionnaire)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
-    try:
-        # created like any new file (0666 less the umask; mkstemp's 0600 would stick to the answers)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    from .files import atomic_write_text
+
+    atomic_write_text(path, render_answers(answers, questionnaire))
 
 
 # -------------------------------------------------------------------------------- parsing

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import knowledge as knowledge_mod
 from . import rulebook, rules
-from .actions import Firing, Outcome, fact_key, fill, materialize
+from .actions import Firing, Outcome, fact_key, fill, materialize, ordered_findings
 from .compat import environment_facts
 from .estimation import memory_out, term_out
 from .estimators import GB
@@ -29,7 +29,6 @@ from .results import (
     Assumption,
     Candidate,
     EstimateResult,
-    Finding,
     GpuOut,
     Recommendation,
     RecommendResult,
@@ -251,15 +250,7 @@ def build_result(job: Job, evaluations: list[Evaluation], con: Consultation,
     outcome = con.outcome(lambda key: key in relevant or not _per_subject(key))
     candidates = [_candidate(e, outcome, ranks.get(e.key), env_blocked.get(e.gpu.id, [])) for e in evaluations]
     candidates.sort(key=lambda c: (c.rank is None, c.rank or 0, c.gpu, c.count))
-    findings: list[Finding] = []
-    seen: set[tuple[str, str]] = set()
-    for _key, f in outcome.findings:
-        if (f.rule, f.subject) in seen:
-            continue
-        seen.add((f.rule, f.subject))
-        findings.append(f)
-    order = {"blocker": 0, "warning": 1, "info": 2}
-    findings.sort(key=lambda f: order[f.severity])
+    findings = ordered_findings(outcome)
     stale = [p for p in price_facts(job, shown) if p["age_days"] > 365]
     estimate = None
     steps: list[StepSummary] = []

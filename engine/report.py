@@ -17,7 +17,6 @@ Public API: :func:`render`, :func:`write_report`, :func:`format_for`.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gettext
 import json
@@ -25,7 +24,6 @@ import math
 import os
 import re
 import unicodedata
-import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +31,7 @@ from typing import Any
 
 from . import charts as C
 from .errors import UserError
+from .files import atomic_write_text
 from .paths import templates_dir
 from .results import (
     AuditResult,
@@ -1365,22 +1364,9 @@ def write_report(result: Any, path: str | os.PathLike[str], fmt: str | None = No
 
 
 def _atomic_write(target: Path, text: str) -> Path:
-    directory = target.parent
-    if not directory.is_dir():
+    if not target.parent.is_dir():
         raise UserError("the report's directory does not exist", where=str(target))
-    tmp = directory / f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
     try:
-        # created like any new file (mode 0666 less the umask), never seen under the final name
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise UserError(f"cannot write the report: {exc.strerror or exc}", where=str(target)) from None
-        raise
-    return target
+        return atomic_write_text(target, text)
+    except OSError as exc:
+        raise UserError(f"cannot write the report: {exc.strerror or exc}", where=str(target)) from None
