@@ -166,7 +166,9 @@ def _number(text: str | None, unit: str = "") -> float | None:
     if not match:
         return None
     value = float(match.group(1))
-    return value if math.isfinite(value) else None  # a 400-digit reading is not a reading
+    if not math.isfinite(value) or abs(value) > 1e15:
+        raise ValueError(f"reading '{text[:40]}' is not a plausible number")
+    return value
 
 
 def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
@@ -368,7 +370,10 @@ def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str |
             hint="save the output of `nvidia-smi -q -x`",
         )
     driver, cuda = _text(root, "driver_version"), _text(root, "cuda_version")
-    gpus = [_reading(gpu, driver, cuda) for gpu in root.findall("gpu")]
+    try:
+        gpus = [_reading(gpu, driver, cuda) for gpu in root.findall("gpu")]
+    except (ValueError, OverflowError) as exc:
+        raise UserError(f"not valid nvidia-smi XML: {exc}", where=where) from exc
     if not gpus:
         raise UserError("not valid nvidia-smi XML: the report lists no <gpu>", where=where)
     return SmiLog(driver_version=driver, cuda_version=cuda, timestamp=_text(root, "timestamp"), gpus=gpus)
