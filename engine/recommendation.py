@@ -240,10 +240,11 @@ def build_result(job: Job, evaluations: list[Evaluation], con: Consultation,
     best = feasible[0] if feasible else None
     runner = next((e for e in feasible[1:] if best and e.gpu.id != best.gpu.id), None)
     shown = [e for e in (best, runner) if e is not None]
-    if job.c.gpus:  # the user's short list: the best configuration of each listed GPU, or its smallest
+    if job.c.gpus:  # the user's short list: each listed GPU's best configuration and its largest one
         for gid in dict.fromkeys(e.gpu.id for e in evaluations):
-            mine = [e for e in feasible if e.gpu.id == gid] or [e for e in evaluations if e.gpu.id == gid][:1]
-            shown += mine[:1]
+            mine = [e for e in evaluations if e.gpu.id == gid]
+            good = [e for e in feasible if e.gpu.id == gid]
+            shown += [good[0] if good else mine[0], max(mine, key=lambda e: e.count)]
     relevant = {e.key for e in shown} | {f"price:{p['what']}" for p in price_facts(job, shown)}
     relevant |= {f"env:{e.gpu.id}" for e in shown}
     con.detail(list({e.key: e for e in shown}.values()))
@@ -260,6 +261,11 @@ def build_result(job: Job, evaluations: list[Evaluation], con: Consultation,
         steps = _steps(job, best, outcome)
         charts = _charts(job, best, feasible, evaluations)
     kb = job.kb
+    networks = {e.topology.network for e in (best, runner) if e is not None and e.nodes > 1 and e.topology}
+    for net in sorted(n for n in networks if n):
+        desc = kb.runtime.networks[net].description if net in kb.runtime.networks else net
+        notes = [*notes, Assumption(field="network", value=net,
+                                    reason=f"multi-node candidates assume {desc} between nodes (no network given)")]
     return RecommendResult(
         recommendation=_rec(job, best) if best else None,
         runner_up=_rec(job, runner) if runner else None,

@@ -87,3 +87,12 @@ def test_full_finetune_of_13b_on_one_48gb_card_is_not_feasible():
                      "constraints": {"gpus": ["RTX 6000 Ada"], "max_gpus": 1}})
     c = res.candidates[0]
     assert c.memory_per_gpu_bytes > 48e9 or "offload" in c.strategy
+
+
+def test_short_list_of_3090s_warns_about_pcie_scaling_at_eight():
+    """Asked about RTX 3090s, the user also learns what 8 of them over PCIe would do."""
+    res = recommend({"workload": {"task": "finetune", "model": "llama-2-7b", "batch_size": 1, "seq_len": 2048,
+                                  "train_tokens": 1e8, "zero_stage": 3, "gradient_checkpointing": True},
+                     "constraints": {"gpus": ["RTX 3090"], "max_gpus": 8}})
+    net = [f for f in res.findings if f.rule in ("NET-LOW-EFFICIENCY", "NET-COMM-BOUND", "NET-NO-P2P")]
+    assert any(f.message.startswith("8 x") for f in net), [(f.rule, f.message[:40]) for f in res.findings]
