@@ -40,8 +40,17 @@ class _Fmt(string.Formatter):
 _FMT = _Fmt()
 
 
+class _Known(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
 def fill(template: str, fact: dict[str, Any]) -> str:
-    return _FMT.vformat(template, (), fact)
+    """A rule's message with the fact's values put in; never fails (see _Fmt)."""
+    try:
+        return template.format_map(_Known(fact))
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return _FMT.vformat(template, (), fact)
 
 
 def fact_key(fact: dict[str, Any]) -> str:

@@ -106,9 +106,16 @@ class Evaluation:
     topology: I.Topology | None = None
     offer: K.Offer | None = None
     buy: K.BuyCost | None = None
-    curves: dict[str, list[float]] | None = None
     fact: dict[str, Any] = field(default_factory=dict)
     tag: str = ""  # "proposed:" for the configuration an audit checks
+
+    def cost_curves(self, tco: Any, months: float) -> dict[str, list[float]] | None:
+        """Cumulative rent vs own by month, for the chart (computed only for what a report shows)."""
+        if self.offer is None or self.buy is None:
+            return None
+        horizon = int(max(12, min(60, math.ceil(months * 2))))
+        return K.cumulative_curves(self.offer.usd_per_hour * HOURS_PER_MONTH, self.buy, self.buy.cards.value,
+                                   tco, horizon)
 
     @property
     def key(self) -> str:
@@ -309,8 +316,6 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     if offer and buy:
         price_total = buy.cards.value
         be = K.break_even_month(offer.usd_per_hour * HOURS_PER_MONTH, buy, price_total, kb.tco)
-        horizon = int(max(12, min(60, math.ceil(months * 2))))
-        ev.curves = K.cumulative_curves(offer.usd_per_hour * HOURS_PER_MONTH, buy, price_total, kb.tco, horizon)
     mode = acquisition or c.acquisition
     rent_v = rent.value if rent else None
     buy_v = buy.total.value if buy else None

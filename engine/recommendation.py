@@ -364,8 +364,9 @@ def _charts(job: Job, best: Evaluation, feasible: list[Evaluation], evaluations:
                   "cost_usd": e.numbers.get("cost_usd"), "feasible": True, "chosen": e is best}
                  for e in feasible[:40] if e.numbers.get("cost_usd") is not None]
     charts: dict[str, Any] = {"memory": memory, "time_cost": time_cost}
-    if best.curves:
-        charts["cost_curve"] = {"months": list(range(len(best.curves["rent"]))), "rent": best.curves["rent"],
-                                "buy": best.curves["buy"], "break_even_month": best.numbers.get("break_even_month"),
+    curves = best.cost_curves(job.kb.tco, job.c.project_months)
+    if curves:
+        charts["cost_curve"] = {"months": list(range(len(curves["rent"]))), "rent": curves["rent"],
+                                "buy": curves["buy"], "break_even_month": best.numbers.get("break_even_month"),
                                 "label": f"{best.count} x {best.gpu.name}"}
     return charts

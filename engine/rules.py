@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import threading
 from typing import Any
 
+import durable_rules_engine as _c_engine
 from durable import engine as _durable
 
 from .actions import Firing
@@ -90,21 +92,41 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> list[Firing]:
                     msg = {k: f[k] for k in wanted if k in f}
                     msg.update(t=f["t"], sid=sid, id=f"f{i}")
                     if not asserted:
-                        host.assert_fact(name, {"t": OPEN, "sid": sid, "id": OPEN})
+                        ruleset = host.get_ruleset(name)
+                        _assert(ruleset, {"t": OPEN, "sid": sid, "id": OPEN})
                         used.append(name)
                         asserted = True
-                    try:
-                        host.assert_fact(name, msg)
-                    except _durable.MessageNotHandledException:
-                        pass  # no rule matched this fact
-                    except _durable.MessageObservedException as exc:  # pragma: no cover - ids are unique
-                        raise EngineError(f"rule engine refused fact {msg['id']} as a duplicate") from exc
+                    _assert(ruleset, msg)
             return firings
         finally:
             for name in used:
                 with contextlib.suppress(Exception):
                     host.delete_state(name, sid)
             _sessions.pop(sid, None)
+
+
+def _assert(ruleset: Any, msg: dict[str, Any]) -> None:
+    """Assert one fact and run the actions it triggers.
+
+    The same calls ``Host.assert_fact`` makes, without building a MessageNotHandledException
+    for every fact no rule matches (most facts, in a consultation): result code 1 means "no
+    rule matched", 2 "an identical fact is live", 3 "stored, nothing to run".
+    """
+    result = _c_engine.assert_fact(ruleset._handle, json.dumps(msg))
+    code = result[0]
+    if code == 1 or code == 3:
+        return
+    if code == 2:  # pragma: no cover - every fact carries a unique id
+        raise EngineError(f"rule engine refused fact {msg['id']} as a duplicate")
+    errors: list[BaseException] = []
+
+    def done(error: BaseException | None, _state: Any) -> None:
+        if error:
+            errors.append(error)
+
+    ruleset.do_actions(result[1], done)
+    if errors:
+        raise EngineError(f"rule action failed: {errors[0]}")
 
 
 def live_sessions() -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..kbschema import CloudFile, Gpu, TcoFile
 from . import Term
@@ -33,18 +34,27 @@ class Offer:
         return self.usd_per_hour / self.gpus
 
 
+def _offers_by_gpu(clouds: CloudFile) -> dict[str, tuple[list, list]]:
+    def make() -> dict[str, tuple[list, list]]:
+        by: dict[str, tuple[list, list]] = {}
+        for p in clouds.gpu_hour_prices:
+            by.setdefault(p.gpu, ([], []))[0].append(p)
+        for inst in clouds.instances:
+            by.setdefault(inst.gpu, ([], []))[1].append(inst)
+        return by
+
+    return _derived(clouds, "offers", make)
+
+
 def rent_offers(clouds: CloudFile, gpu_id: str, count: int) -> list[Offer]:
     """Every way to rent ``count`` GPUs of a type, cheapest first."""
     offers: list[Offer] = []
-    for p in clouds.gpu_hour_prices:
-        if p.gpu != gpu_id:
-            continue
+    per_gpu, instances = _offers_by_gpu(clouds).get(gpu_id, ([], []))
+    for p in per_gpu:
         n = max(count, p.min_gpus)
         offers.append(Offer(p.provider, None, n, p.usd_per_gpu_hour * n, None, p.as_of.isoformat(),
                             p.source, p.check))
-    for inst in clouds.instances:
-        if inst.gpu != gpu_id:
-            continue
+    for inst in instances:
         k = math.ceil(count / inst.gpus)
         spot = inst.spot_usd_per_hour * k if inst.spot_usd_per_hour else None
         offers.append(Offer(inst.provider, inst.id, k * inst.gpus, inst.usd_per_hour * k, spot,
@@ -106,6 +116,23 @@ def server_share_key(gpu: Gpu) -> str:
     return "server_share_usd_per_gpu_pcie"
 
 
+_DERIVED: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+
+def _derived(source: Any, what: str, make: Any) -> Any:
+    """Memoise a value derived from a knowledge object (they are immutable and live for the process)."""
+    key = (id(source), what)
+    hit = _DERIVED.get(key)
+    if hit is None or hit[0] is not source:
+        hit = _DERIVED[key] = (source, make())
+    return hit[1]
+
+
+def _resale_series(tco: TcoFile, max_months: int) -> tuple[float, ...]:
+    return _derived(tco, f"resale{max_months}",
+                    lambda: tuple(resale_fraction(tco, m) for m in range(max_months + 1)))
+
+
 def resale_fraction(tco: TcoFile, months: float, condition: str = "new") -> float:
     per_year = tco.values["resale_fraction_per_year"].value
     floor = tco.values["resale_floor_fraction"].value
@@ -160,8 +187,9 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
 def break_even_month(rent_per_month: float, buy: BuyCost, card_price_total: float, tco: TcoFile,
                      max_months: int = 120) -> int | None:
     """First month at which renting around the clock has cost more than owning (net of resale)."""
+    resale = _resale_series(tco, max_months)
     for m in range(1, max_months + 1):
-        own = buy.capex + buy.monthly_opex * m - card_price_total * resale_fraction(tco, m)
+        own = buy.capex + buy.monthly_opex * m - card_price_total * resale[m]
         if rent_per_month * m >= own:
             return m
     return None
