@@ -77,7 +77,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "link": ev.topology.description if ev.topology else "", "network": hw.network or "none",
         "network_gb_s": ev.fact.get("network_gb_s", -1.0), "host_ram_gb": hw.host_ram_gb or -1.0,
         "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
-        "liquid_only": gpu.power.tdp_w >= 1000,
+        "liquid_only": gpu.power.tdp_w > 1000,  # DGX B200 (1000 W per GPU) is still air-cooled
     }
 
 

@@ -34,9 +34,10 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
     per_token = mult * n + attn * (mult / 6.0)
     return Term(
         "training_flops", per_token * tokens, "FLOP",
-        f"tokens x ({what} x matmul params + causal attention {mult:g} x layers x seq x hidden)",
-        {"tokens": tokens, "matmul_params": n, "multiplier": mult, "layers": shape.layers, "seq": seq,
-         "attention_flops_per_token": attn * mult / 6.0},
+        "tokens x (multiplier x matmul_params + attention_flops_per_token)",
+        {"tokens": tokens, "matmul_params": n, "multiplier": mult, "multiplier_is": what, "layers": shape.layers,
+         "seq": seq, "attention_flops_per_token": attn * mult / 6.0,
+         "attention_formula": f"{mult:g} x layers x seq x hidden (causal)"},
     )
 
 

@@ -173,9 +173,10 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     }
     if not s.checkpointing:
         value = layers_all + shape.layers * eager + logits + other + cache_all
-        formula = ("tokens x layers x (c_h*hidden + c_kv*kv_dim + c_f*ffn) + logits 12 B x vocab x tokens"
+        formula = ("tokens_per_gpu x layers x bytes_per_token_layer + 12 B x vocab x tokens_per_gpu (logits)"
                    + (" + layers x 6 B x batch x heads x seq^2 (eager)" if eager else "")
                    + (" + bf16 weight copies 2 B x matmul params (autocast)" if cache_all else ""))
+        inputs["bytes_per_token_layer_formula"] = f"{ch:g} x hidden + {ckv:g} x kv_dim + {cf:g} x ffn"
         return Term("activations", value, "B", formula, inputs), "backward"
     # checkpointing: each layer keeps its input; the peak is at the loss or while one layer recomputes
     kept = residual_bytes * shape.hidden * T * shape.layers
@@ -185,8 +186,9 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
         2.0 * layer_params if mode == "amp" else 0.0) + cache_head
     value = max(at_loss, at_recompute)
     inputs.update({"kept_layer_inputs": kept, "at_loss": at_loss, "at_recompute": at_recompute})
-    formula = ("checkpointing: layers x tokens x hidden x residual bytes, plus max(logits 12 B x vocab x "
-               "tokens, one layer recomputed)")
+    inputs["residual_bytes"] = residual_bytes
+    formula = ("checkpointing: layers x tokens_per_gpu x hidden x residual_bytes, plus the larger of the logits "
+               "(12 B x vocab x tokens_per_gpu) and one layer recomputed (tokens_per_gpu x bytes_per_token_layer)")
     return Term("activations", value, "B", formula, inputs), "backward"
 
 
@@ -299,9 +301,10 @@ def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: 
     if optimizer in ("adamw", "adamw-fused"):
         per = 2 * state_bytes + m
         temp = trainable * state_bytes if optimizer == "adamw" and not master else 0.0
-        formula = f"trainable x ({'4 master + ' if m else ''}2 moments x {state_bytes} B)"
+        formula = ("trainable_params x (master_bytes + 2 moments x state_bytes)" if m
+                   else "trainable_params x 2 moments x state_bytes")
         if temp:
-            formula += f"; the foreach step adds trainable x {state_bytes} B"
+            formula += "; at the step the foreach AdamW adds trainable_params x state_bytes"
         return Term("optimizer", trainable * per, "B", formula, inputs), temp
     if optimizer == "adamw-8bit":
         per = 2.0 + m
