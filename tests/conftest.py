@@ -19,6 +19,17 @@ def kb():
     return knowledge.load()
 
 
+@pytest.fixture(scope="session")
+def accuracy():
+    """benchmarks/accuracy.py: the one place that maps validation rows to estimator calls."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gpuwise_accuracy", ROOT / "benchmarks" / "accuracy.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def validation_rows(name: str) -> list[dict]:
     with open(DATA / "validation" / name, newline="") as fh:
         return list(csv.DictReader(fh))

@@ -8,10 +8,10 @@ import statistics
 import pytest
 
 from engine.estimators.compute import decode_speed, peak_for, training_flops, training_time
-from engine.estimators.memory import kv_cache_bytes, weight_bytes
-from engine.shape import from_catalog, guess_shape
+from engine.estimators.memory import weight_bytes
+from engine.shape import from_catalog
 
-from .conftest import validation_rows
+from .conftest import DATA
 
 
 def test_six_n_d_by_hand(kb):
@@ -49,51 +49,22 @@ def test_training_time_arithmetic():
     assert hours.value == pytest.approx(wall.value * 8)
 
 
-GPU_OF = {"A100-80GB": "a100-80gb-sxm", "A100-40GB": "a100-40gb-sxm", "H100-80GB": "h100-80gb-sxm"}
+def _errors(cases: list[tuple[str, float, float]]) -> list[float]:
+    return [abs(est / measured - 1) for _, est, measured in cases]
 
 
-def test_gpu_hours_of_published_pretraining_runs(kb):
+def test_gpu_hours_of_published_pretraining_runs(kb, accuracy):
     """Median error within 25% over the published runs in training_compute.csv (LLaMA: Touvron et al.
     2023 Table 15; Pythia: Biderman et al. 2023 Table 5; Phi model cards; SmolLM3 blog)."""
-    errors = []
-    for row in validation_rows("training_compute.csv"):
-        if row["row_type"] != "full_pretraining_run":
-            continue
-        gpu = kb.gpus[GPU_OF[row["accelerator"]]]
-        shape = guess_shape(float(row["params_total_B"]) * 1e9)
-        flops = training_flops(shape, float(row["training_tokens_B"]) * 1e9, 2048, "full", False)
-        hours, _ = training_time(flops.value, 1, peak_for(gpu, "bf16").tflops,
-                                 kb.runtime.mfu[gpu.architecture].value, 1.0)
-        errors.append(abs(hours.value / float(row["accelerator_hours"]) - 1))
+    errors = _errors(accuracy.training_cases(kb, DATA / "validation"))
     assert len(errors) >= 15
     assert statistics.median(errors) < 0.25
 
 
-HW = {"RTX 3090 24GB": "rtx-3090", "RTX 4090 24GB": "rtx-4090", "RTX A6000 48GB": "rtx-a6000",
-      "RTX 6000 Ada 48GB": "rtx-6000-ada", "A100 80GB (RunPod; PCIe/SXM not stated)": "a100-80gb-pcie",
-      "H100 PCIe 80GB": "h100-80gb-pcie", "RTX 3090 Ti 24GB": "rtx-3090"}
-MODEL = {"Llama 2 7B": "llama-2-7b", "LLaMA 7B": "llama-2-7b", "Llama2-7B": "llama-2-7b",
-         "LLaMA 7B (codellama-7b)": "llama-2-7b", "Llama2-13B": "llama-2-13b", "LLaMA 13B (v1)": "llama-2-13b"}
-
-
-def test_single_stream_decode_against_published_measurements(kb):
+def test_single_stream_decode_against_published_measurements(kb, accuracy):
     """Median error within 30% against llama.cpp, MLC LLM and ExLlama single-stream decode
     (XiongjieDai/GPU-Benchmarks-on-LLM-Inference; llama.cpp discussions; MLC blog; ExLlama README)."""
-    rt = kb.runtime
-    errors = []
-    for row in validation_rows("inference_speed.csv"):
-        gpu_id, model_id = HW.get(row["hardware"]), MODEL.get(row["model"])
-        if not gpu_id or not model_id or not row["decode_tok_s"]:
-            continue
-        shape = from_catalog(kb.models[model_id])
-        precision = "bf16" if row["quantization"].startswith("F16") else "int4"
-        w = weight_bytes(shape, precision, rt.quantization).value
-        ctx = int(row["prompt_tokens"] or 0) + int(row["gen_tokens"] or 128)
-        kv = kv_cache_bytes(shape, ctx / 2).value
-        one, _ = decode_speed(shape, kb.gpus[gpu_id], weight_bytes=w, kv_bytes_per_seq=kv,
-                              batch=1, tp=1, precision=precision, bw_eff=rt.decode_bandwidth_efficiency.value,
-                              layer_overhead_us=rt.decode_layer_overhead_us.value, util=rt.prefill_mfu.value)
-        errors.append(abs(one.value / float(row["decode_tok_s"]) - 1))
+    errors = _errors(accuracy.decode_cases(kb, DATA / "validation"))
     assert len(errors) >= 15
     assert statistics.median(errors) < 0.30
 

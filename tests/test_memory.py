@@ -6,7 +6,6 @@ runtime overhead) within 10% on average and 25% at worst.
 
 from __future__ import annotations
 
-import json
 import statistics
 
 import pytest
@@ -24,7 +23,7 @@ from engine.estimators.memory import (
 from engine.inputs import Workload
 from engine.shape import from_catalog, from_workload
 
-from .conftest import memtracker_rows, validation_rows
+from .conftest import DATA, memtracker_rows
 
 NO_OVERHEAD = (0.0, 0.0)
 
@@ -41,13 +40,10 @@ def _estimate(w: Workload, kb, lora_targets: str | None = None):
     return training_memory(shape, s, quant=kb.runtime.quantization, overhead=NO_OVERHEAD)
 
 
-def test_against_pytorch_memtracker_validation_set(kb):
+def test_against_pytorch_memtracker_validation_set(kb, accuracy):
     """84 cases of ../shared/validation/memory_pytorch.csv (MemTracker, torch 2.13, transformers 5.24)."""
-    errors = []
-    for row in validation_rows("memory_pytorch.csv"):
-        w = Workload(**json.loads(row["workload_json"]))
-        est = _estimate(w, kb)
-        errors.append(abs(est.tensor_bytes / float(row["measured_peak_bytes"]) - 1))
+    cases = accuracy.memory_cases(kb, DATA / "validation")
+    errors = [abs(est / measured - 1) for _, est, measured in cases]
     assert len(errors) == 84
     assert statistics.mean(errors) < 0.02  # measured: 0.5%
     assert max(errors) < 0.05  # measured: 3.1%
