@@ -35,8 +35,8 @@ from engine.estimators.memory import (  # noqa: E402
     training_memory,
     weight_bytes,
 )
-from engine.inputs import Workload  # noqa: E402
-from engine.shape import from_catalog, from_workload, guess_shape  # noqa: E402
+from engine.inputs.schema import Workload  # noqa: E402
+from engine.inputs.shape import from_catalog, from_workload, guess_shape  # noqa: E402
 
 GPU_OF_RUN = {"A100-80GB": "a100-80gb-sxm", "A100-40GB": "a100-40gb-sxm", "H100-80GB": "h100-80gb-sxm"}
 GPU_OF_BENCH = {"RTX 3090 24GB": "rtx-3090", "RTX 4090 24GB": "rtx-4090", "RTX A6000 48GB": "rtx-a6000",

@@ -15,7 +15,7 @@ Sections and their targets:
 2. ``estimate``: ``estimate(req, gpu=G, gpus=N)`` for every GPU in the knowledge base x counts
    1, 2, 4 ... 64 and x every count 1..64, for a training and an inference example. Given a
    path, each call reads and validates the file again; given the validated
-   ``engine.inputs.Requirements`` it does not (it still resolves the job). Target: a few ms per
+   ``engine.inputs.schema.Requirements`` it does not (it still resolves the job). Target: a few ms per
    candidate at most.
 3. ``startup``: wall time of a new process: ``python -m engine --version`` (and the ``gpuwise``
    console script, when one is on PATH) against a bare ``python -c pass``, and a cold
@@ -187,7 +187,7 @@ def bench_recommend(args: argparse.Namespace) -> tuple[dict, str]:
 # ------------------------------------------------------------- 2. whole-catalog estimate
 def bench_estimate(args: argparse.Namespace) -> tuple[dict, str]:
     engine = _engine()
-    from engine.inputs import Requirements, coerce
+    from engine.inputs.schema import Requirements, coerce
     from engine.knowledge import load
 
     kb = load()
@@ -221,7 +221,7 @@ def bench_estimate(args: argparse.Namespace) -> tuple[dict, str]:
     text = "\n".join([
         heading(f"2. estimate() over the whole catalog: {len(gpu_ids)} GPUs x counts, one process"),
         f"target: a few ms per candidate at most (<= {ESTIMATE_TARGET_MS:g} ms). A path is read and validated on "
-        "every call;\na validated engine.inputs.Requirements is not (the job is still resolved on each call)",
+        "every call;\na validated engine.inputs.schema.Requirements is not (the job is still resolved on each call)",
         table(["example", "counts", "input", "candidates", "total s", "ms/candidate", "fit", "errors", "target"],
               rows, "lllrrrrrl"),
     ])

@@ -20,20 +20,20 @@ __all__ = ["__version__", "audit", "estimate", "recommend"]
 def estimate(requirements: Any, gpu: str | None = None, gpus: int | None = None, *,
              knowledge: str | None = None) -> Any:
     """The numbers alone: memory, and with ``gpu`` also time, throughput and cost."""
-    from .estimation import estimate as _estimate
+    from .decide.estimate import estimate as _estimate
 
     return _estimate(requirements, gpu=gpu, gpus=gpus, knowledge=knowledge)
 
 
 def recommend(requirements: Any, *, knowledge: str | None = None) -> Any:
     """The four-step decision over the catalog (or the user's short list)."""
-    from .recommendation import recommend as _recommend
+    from .decide.recommend import recommend as _recommend
 
     return _recommend(requirements, knowledge=knowledge)
 
 
 def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None) -> Any:
     """Audit a purchase or rental proposal: verdict, findings, the best alternative."""
-    from .auditing import audit as _audit
+    from .decide.audit import audit as _audit
 
     return _audit(proposal, knowledge=knowledge, base_dir=base_dir)

@@ -118,7 +118,7 @@ def _one_line(text: str) -> str:
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
     if cmd == "ask":
-        from .questionnaire import run_ask
+        from .ask.questionnaire import run_ask
 
         return run_ask(args.answers, args.output, knowledge=args.knowledge)
     if cmd == "recommend":
@@ -137,7 +137,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _emit(result: Any, args: argparse.Namespace, kind: str) -> None:
-    from . import report
+    from .render import report
 
     fmt = report.format_for(args.output, args.format)
     opts = {"lang": args.lang, "currency": args.currency, "fx_rate": args.fx_rate}
@@ -153,7 +153,7 @@ def _emit(result: Any, args: argparse.Namespace, kind: str) -> None:
 
 
 def _recommend(args: argparse.Namespace) -> int:
-    from .recommendation import recommend
+    from .decide.recommend import recommend
 
     result = recommend(args.requirements, knowledge=args.knowledge)
     _emit(result, args, "recommend")
@@ -161,15 +161,21 @@ def _recommend(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from .auditing import audit_many
+    if len(args.proposals) > 1:
+        from .batch import audit_many
 
-    return audit_many(args.proposals, args)
+        return audit_many(args.proposals, args)
+    from .decide.audit import audit
+
+    result = audit(args.proposals[0], knowledge=args.knowledge)
+    _emit(result, args, "audit")
+    return 1 if result.verdict == "reject" else 0
 
 
 def _estimate(args: argparse.Namespace) -> int:
     import json
 
-    from .estimation import estimate
+    from .decide.estimate import estimate
 
     if args.gpus is not None and args.gpus < 1:
         from .errors import UserError
@@ -179,28 +185,28 @@ def _estimate(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
     else:
-        from . import report
+        from .render import report
 
         sys.stdout.write(report.render(result, "text", kind="estimate"))
     return 0
 
 
 def _gpus(args: argparse.Namespace) -> int:
-    from . import listing
+    from .render import listing
 
     sys.stdout.write(listing.gpus(args.format, knowledge=args.knowledge))
     return 0
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from . import listing
+    from .render import listing
 
     sys.stdout.write(listing.rules(args.format))
     return 0
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from . import listing
+    from .render import listing
 
     sys.stdout.write(listing.explain(args.rule_id, args.format))
     return 0

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.questionnaire import load_questions
+from engine.ask.questionnaire import load_questions
 
 pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
@@ -38,7 +38,7 @@ def _command(answers: Path, report: Path | None = None) -> list[str]:
         cmd = [sys.executable, "-m", "engine", "ask", "--answers", str(answers)]
         return [*cmd, "-o", str(report)] if report else cmd
     # until engine/__main__.py exists: the same entry point the CLI calls
-    code = ("import sys; from engine.questionnaire import run_ask; "
+    code = ("import sys; from engine.ask.questionnaire import run_ask; "
             f"sys.exit(run_ask({str(answers)!r}, {str(report) if report else None!r}))")
     return [sys.executable, "-c", code]
 

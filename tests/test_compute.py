@@ -9,7 +9,7 @@ import pytest
 
 from engine.estimators.compute import decode_speed, peak_for, training_flops, training_time
 from engine.estimators.memory import weight_bytes
-from engine.shape import from_catalog
+from engine.inputs.shape import from_catalog
 
 from .conftest import DATA
 

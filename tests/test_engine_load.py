@@ -5,7 +5,9 @@ from __future__ import annotations
 import resource
 import threading
 
-from engine import recommend, rulebook, rules
+from engine import recommend
+from engine.decide import engine as rules
+from engine.decide import rulebook
 
 BOOK = rulebook.load()
 

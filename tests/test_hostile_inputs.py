@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from engine.cli import main
-from engine.inputs import Proposal, Requirements
+from engine.inputs.schema import Proposal, Requirements
 
 ROOT = Path(__file__).parent.parent
 
@@ -463,7 +463,7 @@ HOSTILE_TAGS = [
     "!!python/object/apply:builtins.eval [{code}]",
     "!!python/name:os.system",
     "!!python/module:os",
-    "!!python/object:engine.inputs.Workload {{task: finetune}}",
+    "!!python/object:engine.inputs.schema.Workload {{task: finetune}}",
     "!!python/tuple [1, 2]",
     "!!python/bytes aGk=",
     "!!binary aGVsbG8=",

@@ -1,4 +1,4 @@
-"""Tests for engine.inspect_card against real nvidia-smi XML (see tests/data/nvidia_smi/SOURCES.md)."""
+"""Tests for engine.decide.inspect_card against real nvidia-smi XML (see tests/data/nvidia_smi/SOURCES.md)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from engine import inspect_card
-from engine.errors import UserError
-from engine.inspect_card import (
+from engine.decide import inspect_card
+from engine.decide.inspect_card import (
     GpuReading,
     clocks_changed,
     memory_errors,
@@ -22,6 +21,7 @@ from engine.inspect_card import (
     power_limit_changed,
     variability,
 )
+from engine.errors import UserError
 
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
 

@@ -20,8 +20,8 @@ from engine.estimators.memory import (
     training_memory,
     weight_bytes,
 )
-from engine.inputs import Workload
-from engine.shape import from_catalog, from_workload
+from engine.inputs.schema import Workload
+from engine.inputs.shape import from_catalog, from_workload
 
 from .conftest import DATA, memtracker_rows
 

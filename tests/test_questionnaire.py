@@ -16,8 +16,7 @@ import yaml
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from engine.inputs import Requirements
-from engine.questionnaire import (
+from engine.ask.questionnaire import (
     Condition,
     QuestionsError,
     load_questions,
@@ -25,6 +24,7 @@ from engine.questionnaire import (
     render_answers,
     run_ask,
 )
+from engine.inputs.schema import Requirements
 
 QN = load_questions()
 UP, DOWN, ENTER, CTRL_C = "\x1b[A", "\x1b[B", "\r", "\x03"
@@ -459,7 +459,7 @@ def test_importing_the_module_is_cheap() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, engine.questionnaire; "
+    code = ("import sys, engine.ask.questionnaire; "
             "print(sorted(m for m in ('pydantic', 'questionary', 'prompt_toolkit', 'rich', 'yaml') "
             "if m in sys.modules))")
     root = Path(__file__).resolve().parents[1]

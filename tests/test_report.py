@@ -1,4 +1,4 @@
-"""Tests for the report layer: engine/report.py, engine/charts.py, reports/templates, engine/locale.
+"""Tests for the report layer: engine/report.py, engine/charts.py, reports/templates, engine/render/locale.
 
 The results rendered here are built by hand in ``fixtures_results.py`` (no engine run).
 Golden files live in ``tests/golden``; regenerate them after an intended change with
@@ -22,9 +22,9 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from engine import charts, report
 from engine.errors import UserError
 from engine.paths import templates_dir
+from engine.render import charts, report
 from tests.fixtures_results import (
     CANDIDATES,
     COST_CURVE,
@@ -36,7 +36,7 @@ from tests.fixtures_results import (
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).parent / "golden"
-LOCALE = ROOT / "engine" / "locale"
+LOCALE = ROOT / "engine" / "render" / "locale"
 REGEN = os.environ.get("GPUWISE_REGEN_GOLDEN") == "1"
 
 RESULTS = {"recommend": recommend_result, "audit": audit_result}
@@ -368,7 +368,7 @@ def _catalog_ids(path: Path) -> set:
 
 
 def test_pot_has_every_message_in_the_sources():
-    method_map = [("engine/report.py", "python"), ("reports/templates/**.html", "jinja2"),
+    method_map = [("engine/render/report.py", "python"), ("reports/templates/**.html", "jinja2"),
                   ("reports/templates/**.md", "jinja2"), ("reports/templates/**.txt", "jinja2")]
     options = {pattern: {"extensions": "jinja2.ext.i18n", "trim_blocks": "True", "lstrip_blocks": "True"}
                for pattern, method in method_map if method == "jinja2"}
@@ -377,7 +377,7 @@ def test_pot_has_every_message_in_the_sources():
     for _file, _line, msg, _comments, _ctx in extract_from_dir(str(ROOT), method_map, options, keywords):
         found.add(msg if isinstance(msg, str) else tuple(msg))
     pot = _catalog_ids(LOCALE / "gpuwise.pot")
-    assert found - pot == set(), "run the pybabel commands in engine/locale/README.md"
+    assert found - pot == set(), "run the pybabel commands in engine/render/locale/README.md"
     assert pot - found == set(), "the .pot has messages no source uses any more"
 
 

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import listing, rulebook, rules
+from engine.decide import engine as rules
+from engine.decide import rulebook
+from engine.decide.rulebook import _ref
 from engine.errors import RuleError
-from engine.rulebook import _ref
+from engine.render import listing
 
 BOOK = rulebook.load()
 KEY_FIELDS = {"candidate": {"gpu": "h100-80gb-sxm", "count": 8, "detail": 1}, "environment": {"gpu": "h100-80gb-sxm"},

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..kbschema import Gpu
-from ..shape import Shape
+from ..inputs.shape import Shape
+from ..knowledge.schema import Gpu
 from . import Term
 
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..kbschema import CloudFile, Gpu, TcoFile
+from ..knowledge.schema import CloudFile, Gpu, TcoFile
 from . import Term
 
 HOURS_PER_MONTH = 730.0

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..kbschema import Gpu, RuntimeFile
+from ..knowledge.schema import Gpu, RuntimeFile
 from . import Term
 
 GPUS_PER_NODE = 8

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .kbschema import Gpu, SoftwareFile
+from .schema import Gpu, SoftwareFile
 
 
 def version_num(v: str | None) -> float:

@@ -30,8 +30,8 @@ from typing import Any
 import durable_rules_engine as _c_engine
 from durable import engine as _durable
 
+from ..errors import EngineError
 from .actions import Firing
-from .errors import EngineError
 from .rulebook import OPEN, Rulebook
 
 _LOCK = threading.RLock()

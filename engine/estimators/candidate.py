@@ -8,13 +8,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from .estimators import GB, Term
-from .estimators import compute as C
-from .estimators import cost as K
-from .estimators import interconnect as I
-from .estimators import memory as M
-from .job import Job
-from .kbschema import Gpu
+from ..inputs.job import Job
+from ..knowledge.schema import Gpu
+from . import GB, Term
+from . import compute as C
+from . import cost as K
+from . import interconnect as I
+from . import memory as M
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import UserError
-from .inputs import Constraints, Requirements, Workload
-from .knowledge import Knowledge
-from .results import Assumption
+from ..errors import UserError
+from ..knowledge import Knowledge
+from ..results import Assumption
+from .schema import Constraints, Requirements, Workload
 from .shape import Shape, from_workload
 
 FINETUNE_DEFAULT_TOKENS = 1.0e8

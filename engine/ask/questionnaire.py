@@ -312,7 +312,7 @@ def _build_question(raw: dict, where: str, fields: dict[str, list[str]],
 
 
 def _section_models() -> dict[str, Any]:
-    from .inputs import Constraints, Environment, Workload
+    from ..inputs.schema import Constraints, Environment, Workload
 
     return {"workload": Workload, "constraints": Constraints, "environment": Environment}
 
@@ -432,7 +432,7 @@ def render_answers(answers: dict, questionnaire: Questionnaire | None = None) ->
 
 def save_answers(path: str | Path, answers: dict, questionnaire: Questionnaire | None = None) -> None:
     """Write the answers atomically: a temporary file beside ``path``, then ``os.replace``."""
-    from .files import atomic_write_text
+    from ..render.output import atomic_write_text
 
     atomic_write_text(path, render_answers(answers, questionnaire))
 
@@ -569,7 +569,7 @@ class _Session:
         return update
 
     def _convert_model(self, q: Question, value: Any) -> _Update:
-        from .errors import UserError
+        from ..errors import UserError
 
         alt = q.alt_key or q.key
         if isinstance(value, int | float) and not isinstance(value, bool):
@@ -587,7 +587,7 @@ class _Session:
         return _Update(q.key, resolved.id, drop=(alt,) if alt != q.key else (), notes=notes)
 
     def _convert_gpus(self, q: Question, value: Any) -> _Update:
-        from .errors import UserError
+        from ..errors import UserError
 
         if value is None:
             items: list[str] = []
@@ -650,8 +650,8 @@ class _Session:
         Unknown sections or keys, and values of keys no question asks that do not validate,
         are a UserError (exit 2): resuming must not silently change what a file says.
         """
-        from .errors import UserError
-        from .inputs import Requirements, explain_validation
+        from ..errors import UserError
+        from ..inputs.schema import Requirements, explain_validation
 
         where = str(self.path)
         if data is None:
@@ -994,7 +994,7 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
     Exit status: 0 done; 1 nothing feasible (as ``recommend``); 2 bad input, or no terminal;
     130 interrupted (Ctrl-C or end of input), with the answers so far saved.
     """
-    from .errors import UserError
+    from ..errors import UserError
 
     path = Path(answers_path or DEFAULT_ANSWERS)
     if input is None and not sys.stdin.isatty():
@@ -1026,8 +1026,9 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
 
 
 def _start(path: Path, knowledge: str | None) -> tuple[_Session, list[str]]:
-    from .errors import UserError
-    from .knowledge import load, read_yaml
+    from ..errors import UserError
+    from ..knowledge import load
+    from ..yamlio import read_yaml
 
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
@@ -1086,15 +1087,15 @@ def _edit(session: _Session, prompter: _Prompter, asker: _Asker) -> None:
 
 
 def _finish(session: _Session, report: Path, knowledge: str | None, console: Any) -> int:
-    from . import recommend
+    from .. import recommend
     console.print(f"Answers saved to [cyan]{session.path}[/] "
                   f"(replay with `gpuwise recommend {session.path}`).")
     console.print("Working out the recommendation...")  # no spinner: no second thread near durable-rules
     # the saved file itself, as `gpuwise recommend FILE` reads it: the run is reproducible exactly
     result = recommend(str(session.path), knowledge=knowledge)
     _show_result(console, result)
-    from .errors import UserError
-    from .report import write_report
+    from ..errors import UserError
+    from ..render.report import write_report
 
     try:
         write_report(result, str(report), fmt=None, lang="en")

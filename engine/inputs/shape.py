@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .inputs import Workload
-from .kbschema import Model
+from ..knowledge.schema import Model
+from .schema import Workload
 
 
 @dataclass(frozen=True)

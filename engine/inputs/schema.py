@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .errors import UserError
+from ..errors import UserError
 
 Task = Literal["pretrain", "finetune", "inference"]
 Method = Literal["full", "lora", "qlora"]
@@ -354,7 +354,7 @@ def parse(model: type[BaseModel], data: Any, where: str) -> Any:
 
 
 def load_file(model: type[BaseModel], path: str | Path) -> Any:
-    from .knowledge import read_yaml
+    from ..yamlio import read_yaml
 
     p = Path(path)
     return parse(model, read_yaml(p, what="input file"), str(p))

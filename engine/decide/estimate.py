@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import knowledge as knowledge_mod
-from .errors import UserError
-from .estimators import Term
-from .estimators import compute as C
-from .evaluate import Evaluation, evaluate, memory_for, requested_strategy
-from .inputs import Requirements, coerce
-from .job import Job, resolve
-from .results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
+from .. import knowledge as knowledge_mod
+from ..errors import UserError
+from ..estimators import Term
+from ..estimators import compute as C
+from ..estimators.candidate import Evaluation, evaluate, memory_for, requested_strategy
+from ..inputs.job import Job, resolve
+from ..inputs.schema import Requirements, coerce
+from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
 
 
 def term_out(t: Term) -> FormulaTerm:
@@ -67,7 +67,7 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
                               knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
     r = kb.gpu(gpu, where="--gpu")
     if r.note:
-        from .results import Assumption
+        from ..results import Assumption
 
         assumptions.append(Assumption(field="--gpu", value=gpu, reason=r.note))
     g = kb.gpus[r.id]

@@ -29,11 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import charts as C
-from .errors import UserError
-from .files import atomic_write_text
-from .paths import templates_dir
-from .results import (
+from ..errors import UserError
+from ..paths import templates_dir
+from ..results import (
     AuditResult,
     Candidate,
     EstimateResult,
@@ -42,6 +40,8 @@ from .results import (
     Recommendation,
     RecommendResult,
 )
+from . import charts as C
+from .output import atomic_write_text
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "gpuwise"
@@ -228,7 +228,7 @@ def currency_for(currency: str | None = "USD", fx_rate: float | None = None,
         if not math.isfinite(rate) or rate <= 0:
             raise UserError(f"exchange rate must be a positive number, got {fx_rate!r}")
         return Currency("CNY", rate, given=True)
-    from .knowledge import load
+    from ..knowledge import load
 
     v = load(knowledge).tco_value("usd_cny")
     return Currency("CNY", float(v.value), v.as_of.isoformat() if v.as_of else "", " ".join(v.source.split()))
@@ -1198,7 +1198,7 @@ def _rulebook_sources() -> dict[str, str]:
     """Each rule's source from ``rules/*.yaml``; empty when the rule files cannot be read (the report
     then names the rule without its source rather than failing)."""
     try:
-        from .rulebook import load
+        from ..decide.rulebook import load
 
         return {rid: " ".join(rule.source.split()) for rid, rule in load().rules.items()}
     except Exception:  # a broken rule base is reported by the commands that use it, not here

@@ -7,13 +7,13 @@ import difflib
 import json
 from typing import Any
 
-from .errors import UserError
+from ..errors import UserError
 
 
 def _env() -> Any:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-    from .paths import templates_dir
+    from ..paths import templates_dir
 
     return Environment(loader=FileSystemLoader(str(templates_dir() / "catalog")), undefined=StrictUndefined,
                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
@@ -27,7 +27,7 @@ def _num(v: float | None, unit: str = "") -> str:
 
 
 def gpus(fmt: str = "text", *, knowledge: str | None = None) -> str:
-    from .knowledge import load
+    from ..knowledge import load
 
     kb = load(knowledge)
     if fmt == "json":
@@ -47,7 +47,7 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None) -> str:
 
 
 def _rule_view(rid: str) -> dict[str, Any]:
-    from .rulebook import load
+    from ..decide.rulebook import load
 
     book = load()
     r = book.rules[rid]
@@ -61,7 +61,7 @@ def _rule_view(rid: str) -> dict[str, Any]:
 
 
 def rules(fmt: str = "text") -> str:
-    from .rulebook import load
+    from ..decide.rulebook import load
 
     book = load()
     views = [_rule_view(rid) for rid in book.rules]
@@ -71,7 +71,7 @@ def rules(fmt: str = "text") -> str:
 
 
 def explain(rule_id: str, fmt: str = "text") -> str:
-    from .rulebook import load
+    from ..decide.rulebook import load
 
     book = load()
     rid = rule_id.strip().upper()

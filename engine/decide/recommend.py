@@ -15,17 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import knowledge as knowledge_mod
-from . import rulebook, rules
-from .actions import Firing, Outcome, fact_key, fill, materialize, ordered_findings
-from .compat import environment_facts
-from .estimation import memory_out, term_out
-from .estimators import GB
-from .estimators import memory as M
-from .evaluate import Evaluation, evaluate
-from .inputs import Requirements, coerce
-from .job import Job, resolve
-from .results import (
+from .. import knowledge as knowledge_mod
+from ..estimators import GB
+from ..estimators import memory as M
+from ..estimators.candidate import Evaluation, evaluate
+from ..inputs.job import Job, resolve
+from ..inputs.schema import Requirements, coerce
+from ..knowledge.compat import environment_facts
+from ..results import (
     Assumption,
     Candidate,
     EstimateResult,
@@ -34,6 +31,10 @@ from .results import (
     RecommendResult,
     StepSummary,
 )
+from . import engine as rules
+from . import rulebook
+from .actions import Firing, Outcome, fact_key, fill, materialize, ordered_findings
+from .estimate import memory_out, term_out
 
 NODE = 8
 TODAY = dt.date.today
@@ -289,7 +290,7 @@ def _per_subject(key: str) -> bool:
 
 
 def _estimate_of(job: Job, e: Evaluation) -> EstimateResult:
-    from .estimation import _flops
+    from .estimate import _flops
 
     n = e.numbers
     gpu = GpuOut(id=e.gpu.id, name=e.gpu.name, count=e.count, nodes=e.nodes, fits=e.fits,

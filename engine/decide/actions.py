@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .results import Finding, TraceEntry
+from ..results import Finding, TraceEntry
 from .rulebook import _PLACEHOLDER, Rule, Rulebook, _ref
 
 Firing = tuple[str, int]  # (rule id, index of the fact)

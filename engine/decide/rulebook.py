@@ -19,9 +19,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .errors import RuleError
+from ..errors import RuleError
+from ..paths import rules_dir
 from .facts import FACT_TYPES
-from .paths import rules_dir
 
 Op = Literal["==", "!=", "<", "<=", ">", ">=", "in"]
 OPS = {"==": None, "!=": "$neq", "<": "$lt", "<=": "$lte", ">": "$gt", ">=": "$gte"}
@@ -212,7 +212,7 @@ class Rulebook:
 
 
 def load_rulefile(path: Path) -> RuleFile:
-    from .knowledge import read_yaml
+    from ..yamlio import read_yaml
 
     data = read_yaml(path, what="rule file")
     if not isinstance(data, dict):

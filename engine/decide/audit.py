@@ -7,20 +7,19 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
-from . import knowledge as knowledge_mod
+from .. import knowledge as knowledge_mod
+from ..errors import UserError
+from ..estimators import GB
+from ..estimators import cost as K
+from ..estimators.candidate import evaluate
+from ..inputs.job import resolve
+from ..inputs.schema import Proposal, Requirements, coerce
+from ..results import Assumption, AuditResult, Candidate
 from .actions import ordered_findings
-from .errors import UserError
-from .estimators import GB
-from .estimators import cost as K
-from .evaluate import evaluate
-from .inputs import Proposal, Requirements, coerce
-from .job import resolve
-from .recommendation import build_result, candidate_gpus, consult, counts_for, price_facts
-from .results import Assumption, AuditResult, Candidate
+from .recommend import build_result, candidate_gpus, consult, counts_for, price_facts
 
 HYPERSCALERS = {"aws", "gcp", "azure"}
 LICENCE_BUNDLED = {"h100-80gb-pcie", "h200-nvl-141gb"}
@@ -44,7 +43,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     market = gpu.price.usd if gpu.price else None
     market_hourly = ev.numbers.get("usd_per_gpu_hour") if acq.hourly_usd is not None else None
     if acq.hourly_usd is not None:
-        from .estimators.cost import rent_offers
+        from ..estimators.cost import rent_offers
 
         offers = rent_offers(kb.clouds, gpu.id, hw.count)
         market_hourly = offers[0].per_gpu_hour if offers else None
@@ -208,7 +207,7 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
     mine = {proposed.key, f"env:{gpu.id}"}
     outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
     findings = ordered_findings(outcome)
-    from .recommendation import _candidate, _steps
+    from .recommend import _candidate, _steps
 
     prop_cand = _candidate(proposed, outcome, None)
     alt = _best_alternative(rec.candidates)
@@ -237,56 +236,3 @@ def _best_alternative(cands: list[Candidate]) -> Candidate | None:
         if c.feasible and c.rank == 1:
             return c
     return None
-
-
-def audit_many(paths: list[str], args: Any) -> int:
-    """The CLI's audit: one report, or a summary table / JSON lines for several files."""
-    import json
-
-    from . import report
-
-    if len(paths) == 1:
-        result = audit(paths[0], knowledge=args.knowledge)
-        from .cli import _emit
-
-        _emit(result, args, "audit")
-        return 1 if result.verdict == "reject" else 0
-    fmt = report.format_for(args.output, args.format)
-    results: list[tuple[str, AuditResult | None, str]] = []
-    show = sys.stderr.isatty() and len(paths) > 1
-    for i, path in enumerate(paths, 1):
-        if show:
-            _progress(i, len(paths))
-        try:
-            results.append((path, audit(path, knowledge=args.knowledge), ""))
-        except UserError as exc:
-            results.append((path, None, exc.line()))
-    if show:
-        sys.stderr.write("\n")
-    if fmt == "json":
-        lines = []
-        for path, res, err in results:
-            doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
-            lines.append(json.dumps(doc))
-        text = "\n".join(lines) + "\n"
-    else:
-        text = report.render_audit_summary(results, fmt, lang=args.lang, currency=args.currency,
-                                           fx_rate=args.fx_rate, knowledge=args.knowledge)
-    if args.output:
-        report.write_text(args.output, text)
-        print(f"gpuwise: wrote {args.output}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    errors = [err for _, res, err in results if res is None]
-    if errors:  # the summary lists every file's error; stderr gets one line
-        more = f" (and {len(errors) - 1} more files with input errors; see the summary)" if len(errors) > 1 else ""
-        print(f"gpuwise: {errors[0]}{more}", file=sys.stderr)
-        return 2
-    return 1 if any(res.verdict == "reject" for _, res, _ in results if res) else 0
-
-
-def _progress(i: int, n: int) -> None:
-    width = 30
-    done = int(width * i / n)
-    sys.stderr.write(f"\raudit [{'#' * done}{'.' * (width - done)}] {i}/{n}")
-    sys.stderr.flush()

@@ -1,0 +1,1 @@
+"""The guided questionnaire (``gpuwise ask``): questions as data, answers saved as a requirements file."""

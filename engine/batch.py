@@ -1,0 +1,59 @@
+"""Many proposals at once (``gpuwise audit A.yaml B.yaml ...``): the loop, the progress bar on a
+terminal, one result or one input error per file, and the summary report or JSON lines."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from .decide.audit import audit
+from .errors import UserError
+from .results import AuditResult
+
+
+def audit_many(paths: list[str], args: Any) -> int:
+    """Several proposals: a summary table (or JSON lines), one line per file; an input error in
+    one file is reported for that file and the others are still audited."""
+    import json
+
+    from .render import report
+
+    fmt = report.format_for(args.output, args.format)
+    results: list[tuple[str, AuditResult | None, str]] = []
+    show = sys.stderr.isatty() and len(paths) > 1
+    for i, path in enumerate(paths, 1):
+        if show:
+            _progress(i, len(paths))
+        try:
+            results.append((path, audit(path, knowledge=args.knowledge), ""))
+        except UserError as exc:
+            results.append((path, None, exc.line()))
+    if show:
+        sys.stderr.write("\n")
+    if fmt == "json":
+        lines = []
+        for path, res, err in results:
+            doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
+            lines.append(json.dumps(doc))
+        text = "\n".join(lines) + "\n"
+    else:
+        text = report.render_audit_summary(results, fmt, lang=args.lang, currency=args.currency,
+                                           fx_rate=args.fx_rate, knowledge=args.knowledge)
+    if args.output:
+        report.write_text(args.output, text)
+        print(f"gpuwise: wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    errors = [err for _, res, err in results if res is None]
+    if errors:  # the summary lists every file's error; stderr gets one line
+        more = f" (and {len(errors) - 1} more files with input errors; see the summary)" if len(errors) > 1 else ""
+        print(f"gpuwise: {errors[0]}{more}", file=sys.stderr)
+        return 2
+    return 1 if any(res.verdict == "reject" for _, res, _ in results if res) else 0
+
+
+def _progress(i: int, n: int) -> None:
+    width = 30
+    done = int(width * i / n)
+    sys.stderr.write(f"\raudit [{'#' * done}{'.' * (width - done)}] {i}/{n}")
+    sys.stderr.flush()

@@ -1,0 +1,155 @@
+"""Reading YAML safely: one document of plain data, bounded in size, depth and alias expansion.
+
+Every failure is a one-line :class:`UserError` naming the file (the CLI prints it and exits 2).
+Used for knowledge files, rule files and the user's input files alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import yaml
+
+from .errors import UserError
+
+try:  # the C loader is several times faster; fall back when libyaml is absent
+    _Loader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_YAML_DEPTH = 64
+"""Collections nested deeper than this are refused before anything is built (real files nest < 10)."""
+MAX_YAML_VALUES = 100_000
+"""Values in a document once every alias is expanded: caps alias bombs ("billion laughs") and the
+time a huge-but-small-enough file can take (the largest built-in knowledge file has about 4,000)."""
+
+_TAG = "tag:yaml.org,2002:"
+
+
+def _clip(value: Any, limit: int = 60) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class _DataLoader(_Loader):  # type: ignore[misc, valid-type]
+    """The safe loader, stricter still: plain data only (no ``!!binary``, ``!!set``, ``!!omap``,
+    ``!!pairs``; no Python objects), a key given twice in one mapping is an error, and a scalar
+    that cannot be read (``2020-02-30``, a 5,000-digit integer) is a YAML error with its position."""
+
+    yaml_constructors: ClassVar[dict[Any, Any]] = {
+        k: v for k, v in _Loader.yaml_constructors.items()
+        if k not in {_TAG + t for t in ("binary", "set", "omap", "pairs")}
+    }
+
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except (yaml.YAMLError, RecursionError, MemoryError):
+            raise
+        except Exception as exc:  # e.g. !!bool maybe (KeyError), !!timestamp nope (AttributeError)
+            kind = str(node.tag).removeprefix(_TAG)
+            reason = str(exc).split(";")[0] if isinstance(exc, ValueError | OverflowError) else ""
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{_clip(node.value)} is not a valid {kind}" + (f" ({reason})" if reason else ""),
+                node.start_mark,
+            ) from None
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _value in node.value:
+                if key_node.tag == _TAG + "merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    if key in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"duplicate key {_clip(key)!r}", key_node.start_mark)
+                    seen.add(key)
+                except TypeError:  # an unhashable key: the base class reports it
+                    pass
+        return super().construct_mapping(node, deep=deep)
+
+
+def _check_shape(text: str) -> None:
+    """Walk the event stream (nothing is built) and refuse, with a position, what would be costly
+    or dangerous to build: several documents, deep nesting, too many values after alias expansion,
+    recursive aliases."""
+    ev = yaml.events
+    total = 0
+    documents = 0
+    open_: list[tuple[str | None, int]] = []  # (anchor, total before) of each open collection
+    sizes: dict[str, int] = {}  # anchor -> expanded size
+    aliases = False
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, ev.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                raise yaml.MarkedYAMLError(problem="more than one YAML document in the file ('---')",
+                                           problem_mark=event.start_mark)
+        elif isinstance(event, ev.CollectionStartEvent):
+            open_.append((event.anchor, total))
+            total += 1
+            if len(open_) > MAX_YAML_DEPTH:
+                raise yaml.MarkedYAMLError(problem=f"nested more than {MAX_YAML_DEPTH} levels deep",
+                                           problem_mark=event.start_mark)
+        elif isinstance(event, ev.CollectionEndEvent):
+            anchor, before = open_.pop()
+            if anchor is not None:
+                sizes[anchor] = total - before
+        elif isinstance(event, ev.ScalarEvent):
+            total += 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, ev.AliasEvent):
+            if any(a == event.anchor for a, _ in open_):
+                raise yaml.MarkedYAMLError(problem=f"recursive alias *{_clip(event.anchor)}",
+                                           problem_mark=event.start_mark)
+            total += sizes.get(event.anchor, 1)  # an undefined alias is reported by the loader
+            aliases = True
+        if total > MAX_YAML_VALUES:
+            why = "once aliases are expanded (an alias bomb?)" if aliases else "(far more than a real file holds)"
+            raise yaml.MarkedYAMLError(problem=f"more than {MAX_YAML_VALUES} values {why}",
+                                       problem_mark=event.start_mark)
+
+
+def read_yaml(path: Path, *, what: str = "file") -> Any:
+    """Parse one YAML document safely; every failure is a one-line UserError naming the file.
+
+    Refused before anything is built: files over ``MAX_FILE_BYTES``, non-UTF-8 or NUL bytes, more
+    than one document, nesting deeper than ``MAX_YAML_DEPTH``, more than ``MAX_YAML_VALUES`` values
+    after alias expansion.  Then only plain data is built (see :class:`_DataLoader`).
+    """
+    try:
+        with path.open("rb") as fh:  # a bounded read: /dev/zero or a growing file cannot exhaust memory
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise UserError("no such file", where=str(path)) from None
+    except IsADirectoryError:
+        raise UserError("is a directory, not a YAML file", where=str(path)) from None
+    except OSError as exc:
+        raise UserError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
+    except ValueError as exc:  # e.g. an embedded NUL byte in the path
+        raise UserError(f"cannot read: {exc}", where=str(path)) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise UserError(f"{what} is larger than the limit of {MAX_FILE_BYTES} bytes", where=str(path))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"not UTF-8 text (binary file?): bad byte at offset {exc.start}", where=str(path)) from None
+    if "\x00" in text:
+        raise UserError("contains NUL bytes (binary file?)", where=str(path))
+    try:
+        _check_shape(text)
+        return yaml.load(text, Loader=_DataLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        pos = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = (exc.problem or str(exc)).strip()
+        raise UserError(f"invalid YAML at {pos}{problem}", where=str(path)) from None
+    except yaml.YAMLError as exc:
+        raise UserError(f"invalid YAML: {str(exc).splitlines()[0]}", where=str(path)) from None
+    except RecursionError:
+        raise UserError("YAML nested too deeply", where=str(path)) from None
