@@ -1,0 +1,14 @@
+"""Schemas of the knowledge files under ``knowledge/``, one module per file.
+
+Every figure block carries a ``source``; anything that drifts (prices, exchange rates) carries an
+``as_of`` date.  Peaks are *dense* (no 2:4 sparsity) and each precision is kept separate.  Models
+are strict: an unknown key is an error, so a typo in a knowledge file never silently drops a number.
+"""
+
+from .base import SCHEMA_VERSION, Check, Sourced, Strict  # noqa: F401
+from .clouds import CloudFile, DiscountSchedule, GpuHourPrice, Instance, Provider, SpotModel, Tier  # noqa: F401
+from .gpus import Gpu, GpuFile, GpuLink, GpuMemory, GpuPeaks, GpuPower, Price  # noqa: F401
+from .models import Model, ModelFile, MoE  # noqa: F401
+from .runtime import Factor, Network, QuantFormat, RuntimeFile  # noqa: F401
+from .software import ArchSupport, CudaDriver, FeatureFloor, OsDriver, SoftwareFile, TorchBuild  # noqa: F401
+from .tco import SourcedValue, TcoFile  # noqa: F401

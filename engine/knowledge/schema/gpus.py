@@ -1,0 +1,101 @@
+"""``gpus.yaml``: the GPU catalog (dense peaks per precision, memory, links, power, how each is sold)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from .base import Check, Sourced, Strict
+
+
+class GpuMemory(Sourced):
+    gb: float = Field(gt=0, description="capacity as marketed, decimal GB")
+    smi_mib: int | None = Field(
+        default=None, gt=0, description="total as nvidia-smi reports it, MiB (exact bytes)"
+    )
+    type: str
+    bandwidth_gb_s: float = Field(gt=0)
+    ecc: bool | None = None
+
+
+class GpuPeaks(Sourced):
+    """Dense peak throughput, TFLOP/s (TOPS for int8). ``None`` = no hardware path."""
+
+    fp64: float | None = Field(default=None, ge=0)
+    fp32: float = Field(gt=0, description="non-tensor FP32")
+    tf32: float | None = Field(default=None, ge=0)
+    fp16: float | None = Field(default=None, ge=0, description="FP16 tensor, FP32 accumulate")
+    bf16: float | None = Field(default=None, ge=0, description="BF16 tensor, FP32 accumulate")
+    fp8: float | None = Field(default=None, ge=0, description="FP8 tensor, FP32 accumulate")
+    int8: float | None = Field(default=None, ge=0, description="INT8 tensor, TOPS")
+    fp16_nontensor: float | None = Field(
+        default=None, ge=0, description="packed-half FP16 on GPUs without tensor cores"
+    )
+    sparse_halved: bool = Field(
+        default=False, description="the vendor headline was sparse and was halved here"
+    )
+
+
+class GpuLink(Sourced):
+    """How this GPU talks to its peers inside one server."""
+
+    kind: Literal["nvswitch", "nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "roce"]
+    bandwidth_gb_s: float = Field(gt=0, description="per GPU, both directions together")
+    domain_gpus: int = Field(ge=1, description="GPUs that share the fast link (2 for a bridge)")
+    pcie_gen: int = Field(ge=3, le=6)
+    p2p: bool = Field(description="peer-to-peer over PCIe works with the stock driver")
+
+
+class GpuPower(Sourced):
+    tdp_w: float = Field(gt=0)
+
+
+class Price(Strict):
+    usd: float = Field(gt=0)
+    as_of: _dt.date
+    source: str = Field(min_length=3)
+    check: Check = "U"
+    kind: Literal["msrp", "list", "street", "estimate"] = "street"
+
+
+class Gpu(Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
+    name: str
+    vendor: Literal["nvidia", "amd", "intel"]
+    aliases: list[str] = []
+    default_for: list[str] = Field(
+        default=[], description="ambiguous short names this variant is the clear default for"
+    )
+    architecture: str = Field(description="e.g. pascal, volta, turing, ampere, ada, hopper, blackwell, cdna3")
+    compute_capability: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+$", description="NVIDIA SM version; None for non-CUDA"
+    )
+    isa: str | None = Field(default=None, description="AMD gfx target, Gaudi generation...")
+    launch_year: int = Field(ge=2010, le=2030)
+    segment: Literal["datacenter", "workstation", "consumer", "cloud-only"]
+    form_factor: Literal["sxm", "pcie", "oam", "mezzanine"]
+    export_variant_of: str | None = Field(
+        default=None, description="id of the unrestricted part this export-market card derives from"
+    )
+    memory: GpuMemory
+    peaks: GpuPeaks
+    link: GpuLink
+    power: GpuPower
+    price: Price | None = None
+    tensor_cores: bool
+    min_driver: str | None = Field(
+        default=None, description="explicit minimum Linux driver when stricter than the CUDA floor"
+    )
+    notes: str = ""
+
+    @field_validator("aliases", "default_for")
+    @classmethod
+    def _lower(cls, v: list[str]) -> list[str]:
+        return [a.lower() for a in v]
+
+
+class GpuFile(Strict):
+    schema_version: int
+    gpus: list[Gpu]
