@@ -184,7 +184,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     kb = job.kb
     rt = kb.runtime
     capacity = capacity_bytes(gpu)
-    usable = capacity * (1 - rt.headroom_fraction.value)
+    usable = capacity * (1 - float(kb.policy_value("memory_headroom_fraction")))
     requested = requested_strategy(job)
     tp = 1
     if job.training and not job.shape.diffusion:

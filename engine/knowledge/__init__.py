@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import math
 import re
 import threading
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ FILES: dict[str, type[BaseModel]] = {
     "tco.yaml": S.TcoFile,
     "software.yaml": S.SoftwareFile,
     "runtime.yaml": S.RuntimeFile,
+    "policy.yaml": S.PolicyFile,
 }
 
 def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
@@ -75,28 +77,37 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
         raise KnowledgeError(f"{err['msg']}{more}", where=where) from None
 
 
-def _merge(base: dict, over: dict, path: Path) -> dict:
-    """Overlay ``over`` on ``base``: lists of entries with an ``id`` merge by id, mappings merge."""
-    out = dict(base)
-    for key, value in over.items():
-        if key not in out:
-            out[key] = value
-            continue
-        old = out[key]
-        if isinstance(old, list) and isinstance(value, list):
-            keyed = all(isinstance(e, dict) and "id" in e for e in old + value)
-            if keyed:
-                merged = {e["id"]: e for e in old}
-                for e in value:
-                    merged[e["id"]] = e
-                out[key] = list(merged.values())
-            else:
-                out[key] = old + value
-        elif isinstance(old, dict) and isinstance(value, dict):
-            out[key] = {**old, **value}
-        else:
-            out[key] = value
-    return out
+def _merge(base: Any, over: Any, path: Path, where: str = "") -> Any:
+    """Overlay ``over`` on ``base`` field by field.
+
+    Mappings merge key by key (recursively); lists of entries that carry an ``id`` merge entry by
+    entry: an entry whose id exists is patched field by field (a price patch is a few lines), a
+    new id is added whole (the schema then checks it is complete). An id given twice in one
+    overlay list is an error. Any other value (a number, a string, a plain list) replaces the
+    built-in one.
+    """
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for key, value in over.items():
+            out[key] = _merge(base[key], value, path, f"{where}.{key}" if where else str(key)) if key in base else value
+        return out
+    if isinstance(base, list) and isinstance(over, list) and _keyed(base) and _keyed(over):
+        merged = {e["id"]: e for e in base}
+        seen: set[Any] = set()
+        for i, e in enumerate(over):
+            ident = e["id"]
+            if ident in seen:
+                raise KnowledgeError(f"duplicate id {ident!r} in the overlay", where=f"{path}: {where}[{i}]")
+            seen.add(ident)
+            merged[ident] = _merge(merged[ident], e, path, f"{where}[{i}]") if ident in merged else e
+        return list(merged.values())
+    if isinstance(base, list) and isinstance(over, list) and all(isinstance(e, dict) for e in base + over):
+        return base + over  # entries without ids (per-GPU-hour offers...): the overlay adds to them
+    return over
+
+
+def _keyed(entries: list) -> bool:
+    return bool(entries) and all(isinstance(e, dict) and "id" in e for e in entries)
 
 
 _NORM = re.compile(r"[\s_\-/.()]+")
@@ -168,6 +179,7 @@ class Knowledge:
     tco: S.TcoFile
     software: S.SoftwareFile
     runtime: S.RuntimeFile
+    policy: dict[str, S.PolicyValue]
     files: dict[str, Path]
     gpu_names: _NameIndex
     model_names: _NameIndex
@@ -177,6 +189,13 @@ class Knowledge:
 
     def model(self, name: str, *, where: str | None = None) -> Resolved:
         return self.model_names.resolve(name, where=where)
+
+    def policy_value(self, name: str) -> float | str:
+        """One policy value by name (see ``knowledge/policy.yaml``)."""
+        try:
+            return self.policy[name].value
+        except KeyError:
+            raise KnowledgeError(f"policy value '{name}' missing", where=str(self.files["policy.yaml"])) from None
 
     def tco_value(self, key: str) -> S.SourcedValue:
         try:
@@ -221,6 +240,8 @@ def _load(overlay: Path | None) -> Knowledge:
             extra = read_yaml(overlay / fname, what="knowledge file")
             if not isinstance(extra, dict):
                 raise KnowledgeError("expected a mapping at the top level", where=str(overlay / fname))
+            if fname == "policy.yaml":
+                extra = policy_overlay(extra, data, overlay / fname)
             data = _merge(data, extra, overlay / fname)
             path = overlay / fname
             files[fname] = path
@@ -250,12 +271,47 @@ def _load(overlay: Path | None) -> Knowledge:
         tco=parsed["tco.yaml"],  # type: ignore[arg-type]
         software=parsed["software.yaml"],  # type: ignore[arg-type]
         runtime=parsed["runtime.yaml"],  # type: ignore[arg-type]
+        policy=parsed["policy.yaml"].policy,  # type: ignore[attr-defined]
         files=files,
         gpu_names=gpu_names,
         model_names=model_names,
     )
     _check_references(kb)
     return kb
+
+
+def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
+    """An overlay's ``policy.yaml`` in any of the forms a user writes: the full form
+    (``schema_version`` + ``policy: {name: {value: ...}}``), or only the values to change, with or
+    without the ``policy:`` level (``memory_headroom_fraction: 0.5``). Unknown names are refused
+    with a close match; values outside a policy's ``min``/``max`` are refused."""
+    body = extra.get("policy", extra) if isinstance(extra.get("policy"), dict) else extra
+    known = base.get("policy", {})
+    out: dict[str, Any] = {}
+    for name, value in body.items():
+        if name == "schema_version":
+            continue
+        if name not in known:
+            close = difflib.get_close_matches(str(name), list(known), n=1)
+            raise KnowledgeError(f"unknown policy '{name}'", where=f"{path}: {name}",
+                                 hint=f"did you mean {close[0]}?" if close else "knowledge/policy.yaml lists them")
+        patch = value if isinstance(value, dict) else {"value": value}
+        new = patch.get("value", known[name].get("value"))
+        if isinstance(new, bool) or not isinstance(new, int | float | str):
+            raise KnowledgeError(f"expected a number, got {_clip(new)}", where=f"{path}: {name}")
+        if isinstance(new, int | float):
+            lo, hi = known[name].get("min"), known[name].get("max")
+            if not math.isfinite(new) or (lo is not None and new < lo) or (hi is not None and new > hi):
+                bounds = f"between {lo:g} and {hi:g}" if lo is not None and hi is not None else (
+                    f"at least {lo:g}" if lo is not None else f"at most {hi:g}" if hi is not None else "finite")
+                raise KnowledgeError(f"{_clip(new)} is out of range: must be {bounds}", where=f"{path}: {name}")
+        out[name] = patch
+    return {"policy": out}
+
+
+def _clip(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _unique(entries: list, path: Path, what: str) -> dict:

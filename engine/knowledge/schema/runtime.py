@@ -42,7 +42,6 @@ class RuntimeFile(Strict):
     prefill_mfu: Factor
     cuda_context_bytes: Factor
     allocator_overhead_fraction: Factor
-    headroom_fraction: Factor
     comm_overlap_fraction: Factor
     link_efficiency: Factor
     host_memory_gb_s: Factor
