@@ -46,13 +46,18 @@ REQUIREMENTS: dict[str, Any] = {
     "workload": {
         "task": "finetune", "method": "lora", "lora_rank": 16, "lora_targets": "all-linear",
         "params_b": 7, "architecture": {"layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 8,
-                                        "ffn_size": 11008, "vocab_size": 32000, "tied_embeddings": False},
+                                        "ffn_size": 11008, "vocab_size": 32000, "tied_embeddings": False,
+                                        "experts": None, "experts_per_token": None, "shared_experts": 0,
+                                        "active_params_b": None},
         "precision": "bf16", "mixed_precision": True, "optimizer": "adamw", "batch_size": 1, "seq_len": 2048,
         "gradient_checkpointing": False, "attention": "sdpa", "zero_stage": 0, "offload": "none",
         "train_tokens": 1.0e8, "context_len": 4096, "concurrent_requests": 1, "target_tokens_per_s": 0,
+        "global_batch_tokens": "auto", "parallelism": {"tp": 1, "pp": 1, "ep": 1, "cp": 1}, "framework": "vllm",
+        "prompt_tokens": None, "output_tokens": None, "max_ttft_ms": None, "max_tpot_ms": None,
     },
     "constraints": {"gpus": ["rtx-4090"], "max_gpus": 8, "deadline_days": 30, "budget_usd": 100000,
-                    "acquisition": "either", "project_months": 6, "electricity_usd_per_kwh": 0.15},
+                    "acquisition": "either", "project_months": 6, "electricity_usd_per_kwh": 0.15,
+                    "currency": "USD", "hosting": None, "market": None},
     "environment": {"os": "ubuntu-22.04", "driver": "535.104.05", "cuda": "12.1", "pytorch": "2.1.0"},
 }
 PROPOSAL: dict[str, Any] = {
@@ -229,6 +234,8 @@ def invalid_values(path: tuple[Any, ...], f: Any) -> st.SearchStrategy[Any]:
         return st.one_of(st.integers(), st.floats(allow_nan=True), st.booleans(), lists, mappings, *extra)
     if ann is bool:
         return st.one_of(words, lists, mappings, st.sampled_from([2, -1, 0.5]))
+    if float in typing.get_args(ann):  # a number or a word (global_batch_tokens: auto)
+        return st.one_of(words.filter(lambda s: s != "auto"), lists, mappings, st.sampled_from([-1, 0, 1e308]))
     if origin is typing.Literal or "Literal" in repr(ann):  # also bool | Literal["auto"]
         choices = set(typing.get_args(ann)) | {c for a in typing.get_args(ann) for c in typing.get_args(a)}
         return st.one_of(words.filter(lambda s: s not in choices), lists, mappings, st.sampled_from([7, -1, 1e308]))

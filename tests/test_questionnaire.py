@@ -205,7 +205,7 @@ def test_bad_values_show_pydantic_message_and_are_asked_again(tmp_path: Path,
         text("0"),                                # LoRA rank 0: the model says >= 1
         text("16"),
         text("llama-2-7b"),
-        choose("workload.precision", "int4"),     # qlora computes in bf16/fp16: model validator
+        choose("workload.precision", "fp8"),      # qlora keeps an NF4 base: model validator
         choose("workload.precision", "fp16"),
         ENTER,                                    # mixed precision
         text("lots"),                             # not a number
@@ -217,7 +217,7 @@ def test_bad_values_show_pydantic_message_and_are_asked_again(tmp_path: Path,
     out = capsys.readouterr().out
     assert rc == 130
     assert "greater than or equal to 1 (got 0)" in out
-    assert "qlora computes in bf16/fp16" in out
+    assert "qlora keeps a 4-bit NF4 base" in out
     assert "'lots' is not a number" in out
     assert "greater than 0 (got -5.0)" in out
     assert saved(path) == {"workload": {"task": "finetune", "method": "qlora", "lora_rank": 16,

@@ -22,7 +22,8 @@ from ..errors import UserError
 
 Task = Literal["pretrain", "finetune", "inference"]
 Method = Literal["full", "lora", "qlora"]
-Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4"]
+Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
+Framework = Literal["vllm", "sglang", "tensorrt-llm", "llama.cpp", "exllama", "mlc", "transformers"]
 Optimizer = Literal["adamw", "adamw-fused", "adamw-8bit", "sgd", "adafactor"]
 Attention = Literal["sdpa", "flash", "eager"]
 LoraTargets = Literal["all-linear", "attention", "qv"]
@@ -54,12 +55,31 @@ class Architecture(Strict):
     ffn_size: int | None = Field(default=None, ge=1, le=10_000_000, description="default: 4 x hidden")
     vocab_size: int = Field(default=32000, ge=1, le=10_000_000)
     tied_embeddings: bool = False
+    experts: int | None = Field(default=None, ge=2, le=100_000, description="MoE: routed experts per MoE layer")
+    experts_per_token: int | None = Field(default=None, ge=1, le=100_000, description="MoE: experts per token")
+    shared_experts: int = Field(default=0, ge=0, le=1000, description="MoE: experts every token uses")
+    active_params_b: float | None = Field(default=None, gt=0, le=100_000, description="MoE: parameters used per token")
+
+    _v = field_validator("active_params_b")(_finite)
 
     @model_validator(mode="after")
     def _kv(self) -> Architecture:
         if self.kv_heads is not None and self.kv_heads > self.heads:
             raise ValueError("kv_heads cannot exceed heads")
+        if (self.experts is None) != (self.experts_per_token is None):
+            raise ValueError("a MoE architecture needs both 'experts' and 'experts_per_token'")
+        if self.experts is not None and self.experts_per_token is not None and self.experts_per_token > self.experts:
+            raise ValueError("experts_per_token cannot exceed experts")
         return self
+
+
+class Parallelism(Strict):
+    """Pinned parts of a training layout; absent parts are chosen by gpuwise."""
+
+    tp: int | None = Field(default=None, ge=1, le=1024, description="tensor parallel")
+    pp: int | None = Field(default=None, ge=1, le=1024, description="pipeline parallel")
+    ep: int | None = Field(default=None, ge=1, le=100_000, description="expert parallel (MoE)")
+    cp: int | None = Field(default=None, ge=1, le=1024, description="context (sequence) parallel")
 
 
 class Workload(Strict):
@@ -83,8 +103,23 @@ class Workload(Strict):
     context_len: int = Field(default=4096, ge=1, le=10_000_000)
     concurrent_requests: int = Field(default=1, ge=1, le=1_000_000)
     target_tokens_per_s: float = Field(default=0, ge=0, le=1e9)
+    global_batch_tokens: float | Literal["auto"] = Field(
+        default="auto", description="training: tokens per optimizer step across all GPUs")
+    parallelism: Parallelism | None = None
+    framework: Framework = "vllm"
+    prompt_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
+    max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
 
-    _v = field_validator("params_b", "train_tokens", "target_tokens_per_s")(_finite)
+    _v = field_validator("params_b", "train_tokens", "target_tokens_per_s", "max_ttft_ms", "max_tpot_ms")(_finite)
+
+    @field_validator("global_batch_tokens")
+    @classmethod
+    def _gbt(cls, v: float | str) -> float | str:
+        if isinstance(v, float | int) and (not math.isfinite(v) or v < 1 or v > 1e12):
+            raise ValueError("must be 'auto' or a number of tokens between 1 and 1e12")
+        return v
 
     @model_validator(mode="after")
     def _model_given(self) -> Workload:
@@ -94,8 +129,8 @@ class Workload(Strict):
             raise ValueError("'architecture' needs 'params_b'")
         if self.method != "full" and self.task != "finetune":
             raise ValueError(f"method '{self.method}' applies to task finetune only")
-        if self.method == "qlora" and self.precision in ("fp32", "int8", "int4", "fp8"):
-            raise ValueError("qlora computes in bf16/fp16: set precision bf16 or fp16")
+        if self.method == "qlora" and self.precision in ("fp32", "int8", "fp8", "fp4"):
+            raise ValueError("qlora keeps a 4-bit NF4 base and computes in bf16/fp16: set precision int4, bf16 or fp16")
         return self
 
     @property
@@ -131,6 +166,11 @@ class Constraints(Strict):
     acquisition: Literal["rent", "buy", "either"] = "either"
     project_months: float = Field(default=6, gt=0, le=600)
     electricity_usd_per_kwh: float = Field(default=0.15, ge=0, le=100)
+    currency: Literal["USD", "CNY"] = Field(default="USD", description="the currency of every amount in this file")
+    hosting: Literal["office", "colocation", "datacenter"] | None = Field(
+        default=None, description="where bought hardware runs (default: chosen per candidate, stated)")
+    market: Literal["global", "china"] | None = Field(
+        default=None, description="where the hardware is bought or rented (default: china with CNY, else global)")
 
     _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh")(_finite)
 
