@@ -25,15 +25,17 @@ def estimate(requirements: Any, gpu: str | None = None, gpus: int | None = None,
     return _estimate(requirements, gpu=gpu, gpus=gpus, knowledge=knowledge)
 
 
-def recommend(requirements: Any, *, knowledge: str | None = None) -> Any:
-    """The four-step decision over the catalog (or the user's short list)."""
+def recommend(requirements: Any, *, knowledge: str | None = None, rules: str | None = None) -> Any:
+    """The four-step decision over the catalog (or the user's short list); ``rules`` adds a
+    directory of house rules."""
     from .decide.recommend import recommend as _recommend
 
-    return _recommend(requirements, knowledge=knowledge)
+    return _recommend(requirements, knowledge=knowledge, rules=rules)
 
 
-def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None) -> Any:
+def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
+          rules: str | None = None) -> Any:
     """Audit a purchase or rental proposal: verdict, findings, the best alternative."""
     from .decide.audit import audit as _audit
 
-    return _audit(proposal, knowledge=knowledge, base_dir=base_dir)
+    return _audit(proposal, knowledge=knowledge, base_dir=base_dir, rules=rules)

@@ -25,7 +25,7 @@ def audit_many(paths: list[str], args: Any) -> int:
         if show:
             _progress(i, len(paths))
         try:
-            results.append((path, audit(path, knowledge=args.knowledge), ""))
+            results.append((path, audit(path, knowledge=args.knowledge, rules=args.rules), ""))
         except UserError as exc:
             results.append((path, None, exc.line()))
     if show:

@@ -27,6 +27,11 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="overlay your own YAML (prices, GPUs, models) on the built-in knowledge base")
 
 
+def _rules_opt(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", metavar="DIR",
+                   help="add your own rule files (same format as rules/*.yaml); a rule with a built-in id replaces it")
+
+
 def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
     p.add_argument("--format", choices=formats, help="output format (default: text, or from the -o suffix)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (.md, .html, .json, .txt)")
@@ -51,11 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
     _report_opts(p)
     _common(p)
+    _rules_opt(p)
 
     p = sub.add_parser("audit", help="audit purchase or rental proposals")
     p.add_argument("proposals", metavar="PROPOSAL.yaml", nargs="+")
     _report_opts(p)
     _common(p)
+    _rules_opt(p)
 
     p = sub.add_parser("estimate", help="the numbers alone: memory, time, throughput, cost")
     p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
@@ -70,10 +77,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="the rule base")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--facts", action="store_true", help="list the fact types and fields rules may test")
+    _rules_opt(p)
+    _common(p)
 
     p = sub.add_parser("explain", help="one rule with its rationale and source")
     p.add_argument("rule_id", metavar="RULE_ID")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    _rules_opt(p)
+    _common(p)
     return parser
 
 
@@ -155,7 +167,7 @@ def _emit(result: Any, args: argparse.Namespace, kind: str) -> None:
 def _recommend(args: argparse.Namespace) -> int:
     from .decide.recommend import recommend
 
-    result = recommend(args.requirements, knowledge=args.knowledge)
+    result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
     _emit(result, args, "recommend")
     return 0 if result.recommendation is not None else 1
 
@@ -167,7 +179,7 @@ def _audit(args: argparse.Namespace) -> int:
         return audit_many(args.proposals, args)
     from .decide.audit import audit
 
-    result = audit(args.proposals[0], knowledge=args.knowledge)
+    result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
     _emit(result, args, "audit")
     return 1 if result.verdict == "reject" else 0
 
@@ -201,14 +213,17 @@ def _gpus(args: argparse.Namespace) -> int:
 def _rules(args: argparse.Namespace) -> int:
     from .render import listing
 
-    sys.stdout.write(listing.rules(args.format))
+    if args.facts:
+        sys.stdout.write(listing.facts(args.format))
+        return 0
+    sys.stdout.write(listing.rules(args.format, rules=args.rules, knowledge=args.knowledge))
     return 0
 
 
 def _explain(args: argparse.Namespace) -> int:
     from .render import listing
 
-    sys.stdout.write(listing.explain(args.rule_id, args.format))
+    sys.stdout.write(listing.explain(args.rule_id, args.format, rules=args.rules, knowledge=args.knowledge))
     return 0
 
 

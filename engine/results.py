@@ -21,7 +21,10 @@ class Frozen(BaseModel):
 
 
 class Finding(Frozen):
-    """One judgement a rule made: what is wrong (or notable), the evidence, the fix, the source."""
+    """One judgement a rule made: what is wrong (or notable), the evidence, the fix, the source.
+
+    ``message`` and ``fix`` are the English sentences (amounts in USD); ``template``,
+    ``fix_template`` and ``values`` let a report write them in its own language and currency."""
 
     rule: str
     severity: Severity
@@ -32,14 +35,50 @@ class Finding(Frozen):
     source: str = ""
     step: Step = "pitfalls"
     subject: str = Field(default="", description="what the finding is about: a GPU, a candidate, a card")
+    house: bool = Field(default=False, description="a rule from the user's --rules directory")
+    template: str = ""
+    fix_template: str = ""
+    values: dict[str, Any] = {}
 
 
 class TraceEntry(Frozen):
+    """One rule firing: which rule, at which step and stage, what it concluded and from what."""
+
     rule: str
     step: str
     conclusion: str
     facts: dict[str, Any] = {}
     source: str = ""
+    subject: str = ""
+    stage: str | None = None
+    action: str = ""
+    template: str = ""
+    values: dict[str, Any] = {}
+
+
+class Sentence(Frozen):
+    """A sentence by id: its English text, its template and the values that fill it."""
+
+    id: str
+    text: str
+    template: str
+    values: dict[str, Any] = {}
+
+
+class CurrencyInfo(Frozen):
+    """The exchange rate a result carries, so a report in CNY needs nothing else."""
+
+    usd_cny: float
+    as_of: str = ""
+    source: str = ""
+
+
+class HouseRules(Frozen):
+    """The user's own rules (--rules DIR): which were added, which replaced a built-in rule."""
+
+    directory: str = ""
+    added: list[str] = []
+    replaced: dict[str, str] = Field(default={}, description="built-in rule id -> the house file replacing it")
 
 
 class FormulaTerm(Frozen):
@@ -55,6 +94,8 @@ class Assumption(Frozen):
     field: str
     value: Any
     reason: str
+    message_id: str = ""
+    values: dict[str, Any] = {}
 
 
 class MemoryOut(Frozen):
@@ -135,6 +176,8 @@ class Candidate(Frozen):
     instance: str | None = None
     reasons: list[str] = []
     rules: list[str] = []
+    score_usd: float | None = None
+    stage: str = Field(default="", description="the furthest step the candidate reached in the rule chain")
 
 
 class Recommendation(Frozen):
@@ -146,6 +189,8 @@ class Recommendation(Frozen):
     wall_days: float | None
     total_cost_usd: float | None
     summary: str
+    summary_sentence: Sentence | None = None
+    score_usd: float | None = Field(default=None, description="ranking score: cost + wall days x the value of a day")
     strategy: str = ""
     provider: str | None = None
     instance: str | None = None
@@ -154,8 +199,14 @@ class Recommendation(Frozen):
 
 
 class StepSummary(Frozen):
+    """A step's conclusion for the chosen candidate: the rule that passed it (or concluded), with
+    its sentence, the other rules that fired at the step, and the formulas behind the numbers."""
+
     step: str
     conclusion: str
+    rule: str = ""
+    template: str = ""
+    values: dict[str, Any] = {}
     rules: list[str] = []
     terms: list[FormulaTerm] = []
 
@@ -173,6 +224,10 @@ class RecommendResult(Frozen):
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[dict[str, Any]] = []
     estimate: EstimateResult | None = None
+    currency: CurrencyInfo | None = None
+    house_rules: HouseRules | None = None
+    policy: dict[str, Any] = Field(default={}, description="the policy values the decision used")
+    ranking: Sentence | None = None
 
 
 class AuditResult(Frozen):
@@ -191,3 +246,7 @@ class AuditResult(Frozen):
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[dict[str, Any]] = []
     cards: list[dict[str, Any]] = []
+    currency: CurrencyInfo | None = None
+    house_rules: HouseRules | None = None
+    policy: dict[str, Any] = Field(default={}, description="the policy values the decision used")
+    ranking: Sentence | None = None

@@ -14,10 +14,12 @@ BOOK = rulebook.load()
 
 def _small_facts(i: int) -> list[dict]:
     return [
-        {"t": "candidate", "tag": "", "gpu": "h100-80gb-sxm", "count": 8, "detail": i % 2, "fits": i % 3 != 0,
-         "fits_requested": i % 2 == 0, "need_best_gb": 70.0, "usable_gb": 76.0, "training": True,
-         "multi_gpu": True, "efficiency": 0.45 + (i % 5) / 10, "wall_days": 3.0, "deadline_days": 2.0,
-         "has_deadline": True, "cuda_device": True, "tensor_cores": True},
+        {"t": "candidate", "stage": "memory", "tag": "", "gpu": "h100-80gb-sxm", "count": 8, "acquisition": "rent",
+         "need_gb": 70.0 + (i % 3) * 10, "need_requested_gb": 90.0 if i % 2 else 70.0, "capacity_gb": 81.0,
+         "training": True, "multi_gpu": True, "efficiency": 0.45 + (i % 5) / 10, "wall_days": 3.0,
+         "deadline_days": 2.0 + i % 2 * 5, "has_deadline": True, "cuda_device": True, "tensor_cores": True,
+         "acquisition_wanted": "rent", "rent_known": True, "buy_known": False, "tp_across_nodes": False,
+         "has_budget": False},
         {"t": "job", "full_training": True, "task": "finetune", "single_node_feasible": i % 2 == 0},
         {"t": "price", "what": f"p{i}", "used": True, "age_days": 400},
     ]
@@ -30,7 +32,7 @@ def test_ten_thousand_consultations_from_four_threads():
     def worker(k: int) -> None:
         try:
             for i in range(2500):
-                fired[k] += len(rules.run(BOOK, _small_facts(i)))
+                fired[k] += len(rules.run(BOOK, _small_facts(i)).firings)
         except BaseException as exc:
             errors.append(exc)
 

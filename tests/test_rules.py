@@ -10,23 +10,41 @@ import pytest
 
 from engine.decide import engine as rules
 from engine.decide import rulebook
-from engine.decide.rulebook import _ref
+from engine.decide.rulebook import _policy_ref, _ref, policy_expression
 from engine.errors import RuleError
 from engine.render import listing
 
 BOOK = rulebook.load()
-KEY_FIELDS = {"candidate": {"gpu": "h100-80gb-sxm", "count": 8, "detail": 1}, "environment": {"gpu": "h100-80gb-sxm"},
-              "card": {"card": 1}, "price": {"what": "rent h100"}, "job": {}, "proposal": {}}
+KEY_FIELDS = {"candidate": {"gpu": "h100-80gb-sxm", "count": 8, "acquisition": "rent"},
+              "environment": {"gpu": "h100-80gb-sxm"}, "card": {"card": 1}, "price": {"what": "rent h100"},
+              "job": {}, "proposal": {}}
+
+
+def _lit(value):
+    """A condition's value with policy references put in (numbers, as the compiled rule sees them)."""
+    name = _policy_ref(value)
+    return BOOK.policy[name] if name else value
+
+
+def _ref_(value):
+    ref = _ref(value)
+    if ref is None:
+        return None
+    other, times = ref
+    return other, policy_expression(times, BOOK.policy) if isinstance(times, str) else float(times)
 
 
 def _satisfy(rule: rulebook.Rule) -> dict:
     """A fact meeting every `when` condition and the first `any` condition."""
     fact: dict = {"t": rule.fact, **KEY_FIELDS[rule.fact]}
+    if rule.fact == "candidate":
+        fact["stage"] = BOOK.stage(rule.id)
     conds = [*rule.when, *rule.any[:1]]
     bounds: dict[str, list[float]] = {}
     for field, op, value in conds:  # literals first
         if _ref(value) is not None:
             continue
+        value = _lit(value)
         if op == "==":
             fact[field] = value
         elif op == "!=":
@@ -41,8 +59,15 @@ def _satisfy(rule: rulebook.Rule) -> dict:
                 bounds[field][1] = min(hi, value - (1e-3 if op == "<" else 0))
     for field, (lo, hi) in bounds.items():
         fact[field] = (lo + hi) / 2 if lo > -1e9 and hi < 1e9 else (lo + 1 if lo > -1e9 else hi - 1)
+    refb: dict[str, list[float]] = {}
+    # others compared from below get smaller values than others compared from above
+    order = sorted((c for c in conds if _ref_(c[2])), key=lambda c: c[1] in ("<", "<="))
+    for i, (_f, _op, value) in enumerate(order):
+        other = _ref_(value)[0]
+        if other not in fact and _f not in fact:
+            fact[other] = 10.0 * (i + 1)
     for field, op, value in conds:  # then fields compared with other fields
-        ref = _ref(value)
+        ref = _ref_(value)
         if ref is None:
             continue
         other, times = ref
@@ -50,18 +75,24 @@ def _satisfy(rule: rulebook.Rule) -> dict:
             a = fact[field]
             fact[other] = {">": a - 1, ">=": a, "<": a + 1, "<=": a, "==": a, "!=": a + 1}[op] / times
             continue
-        base = fact.setdefault(other, 10.0)
-        target = base * times
-        fact[field] = {">": target + 1, ">=": target, "<": target - 1, "<=": target, "==": target,
-                       "!=": target + 1}[op]
+        target = fact.setdefault(other, 10.0 * (1 + len(refb) + sum(1 for c in conds if c[0] == other))) * times
+        lo, hi = refb.setdefault(field, [-1e9, 1e9])
+        if op in (">", ">="):
+            refb[field][0] = max(lo, target + (1e-3 if op == ">" else 0))
+        elif op in ("<", "<="):
+            refb[field][1] = min(hi, target - (1e-3 if op == "<" else 0))
+        else:
+            refb[field] = [target + (1 if op == "!=" else 0)] * 2
+    for field, (lo, hi) in refb.items():
+        fact[field] = (lo + hi) / 2 if lo > -1e9 and hi < 1e9 else (lo + 1 if lo > -1e9 else hi - 1)
     return fact
 
 
 def _violate(rule: rulebook.Rule, fact: dict) -> dict:
     field, op, value = rule.when[0]
     bad = dict(fact)
-    ref = _ref(value)
-    target = fact[ref[0]] * ref[1] if ref else value
+    ref = _ref_(value)
+    target = fact[ref[0]] * ref[1] if ref else _lit(value)
     if op == "==":
         bad[field] = (not value) if isinstance(value, bool) else ("zzz" if isinstance(value, str) else target + 1)
     elif op == "!=":
@@ -76,7 +107,7 @@ def _violate(rule: rulebook.Rule, fact: dict) -> dict:
 
 
 def _fired(fact: dict) -> set[str]:
-    return {rid for rid, _ in rules.run(BOOK, [fact])}
+    return {rid for rid, _, _ in rules.run(BOOK, [fact]).firings}
 
 
 @pytest.mark.parametrize("rule_id", list(BOOK.rules))
@@ -135,7 +166,7 @@ rules:
     source: "test"
 """)
     with pytest.raises(RuleError) as err:
-        rulebook.load_rulefile(p)
+        rulebook.load_rulefile(p, BOOK.policy)
     line = err.value.line()
     assert str(p) in line and "MEM-TYPO" in line and "need_bets_gb" in line
 
@@ -148,13 +179,13 @@ rules:
   - id: MEM-X
     title: Placeholder typo
     fact: candidate
-    when: [[fits, "==", true]]
+    when: [[count, "==", 1]]
     then: {action: finding, severity: warning, topic: memory, message: "{gpu_nmae} fits"}
     rationale: "Rationale long enough."
     source: "test"
 """)
     with pytest.raises(RuleError, match="gpu_nmae"):
-        rulebook.load_rulefile(p)
+        rulebook.load_rulefile(p, BOOK.policy)
 
 
 def test_sessions_are_cleaned_up() -> None:

@@ -1,63 +1,37 @@
-"""The named consequents rules refer to (``then.action``), registered in one place.
+"""The named consequents rules refer to (``then.action``), applied in one place.
 
-* ``reject``   — the subject is infeasible; the message is kept as its reason, and as a
-  finding about it.
+* ``reject``   — the subject is infeasible; the message is its reason (and a blocker finding
+  about it). A reject on an ``environment`` fact excludes every candidate of that GPU.
 * ``finding``  — a judgement with severity, topic, evidence, fix and source.
 * ``conclude`` — a step's conclusion, kept in the trace.
+* ``pass``     — the candidate passes the step; the engine asserted it at the next stage
+  (:mod:`engine.decide.engine`); here the firing becomes the step's conclusion.
 
-The rule engine records each firing as (rule id, fact); the consequences are applied
-here, after the session, so an error in them surfaces normally instead of being stored
-inside durable-rules' session state. Messages are filled in for the subjects a result
-shows in detail; every other firing is still counted against its subject.
+The engine records each firing as (rule id, fact, stage); the consequences are applied here,
+after the session, so an error in them surfaces normally. Messages are filled in for every
+rejection (they are the candidates' reasons) and for the subjects a result shows in detail;
+every other firing is still counted against its subject.
 """
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..messages import fill, placeholders
 from ..results import Finding, TraceEntry
-from .rulebook import _PLACEHOLDER, Rule, Rulebook, _ref
+from .engine import Session
+from .rulebook import Rule, Rulebook, _ref
 
-Firing = tuple[str, int]  # (rule id, index of the fact)
-
-
-class _Fmt(string.Formatter):
-    """str.format over a fact that never fails: unknown or ill-typed fields print as '?'."""
-
-    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
-        return kwargs.get(key, "?") if isinstance(key, str) else "?"
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        try:
-            return super().format_field(value, format_spec)
-        except (ValueError, TypeError):
-            return str(value)
-
-
-_FMT = _Fmt()
-
-
-class _Known(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def fill(template: str, fact: dict[str, Any]) -> str:
-    """A rule's message with the fact's values put in; never fails (see _Fmt)."""
-    try:
-        return template.format_map(_Known(fact))
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-        return _FMT.vformat(template, (), fact)
+SEVERITY_ORDER = {"blocker": 0, "warning": 1, "info": 2}
 
 
 def fact_key(fact: dict[str, Any]) -> str:
-    """Which subject a fact is about: a candidate, a GPU's environment, a card, the job..."""
+    """Which subject a fact is about: a candidate, a GPU's environment, a card, a price, the job."""
     t = fact.get("t")
     if t == "candidate":
-        return f"{fact.get('tag', '')}{fact['gpu']}x{fact['count']}"
+        return f"{fact.get('tag') or ''}{fact['gpu']}x{fact['count']}:{fact['acquisition']}"
     if t == "environment":
         return f"env:{fact['gpu']}"
     if t == "card":
@@ -67,17 +41,31 @@ def fact_key(fact: dict[str, Any]) -> str:
     return str(t)
 
 
-def evidence(rule: Rule, fact: dict[str, Any]) -> dict[str, Any]:
+def evidence(rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
     """The facts a rule looked at: its condition fields and its message's placeholders."""
     names = [c[0] for c in (*rule.when, *rule.any)]
     names += [r[0] for c in (*rule.when, *rule.any) if (r := _ref(c[2])) is not None]
-    names += _PLACEHOLDER.findall(rule.then.message)
+    names += placeholders(rule.then.message)
     out: dict[str, Any] = {}
     for n in dict.fromkeys(names):
-        if n in fact:
-            v = fact[n]
+        if n in values:
+            v = values[n]
             out[n] = round(v, 4) if isinstance(v, float) else v
     return out
+
+
+def _values(rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
+    """What the rule's message and fix need."""
+    return {n: values[n] for n in dict.fromkeys(placeholders(rule.then.message) + placeholders(rule.then.fix))
+            if n in values}
+
+
+@dataclass
+class Conclusion:
+    rule: str
+    template: str
+    values: dict[str, Any]
+    text: str
 
 
 @dataclass
@@ -86,74 +74,92 @@ class Outcome:
     findings: list[tuple[str, Finding]] = field(default_factory=list)  # (subject key, finding)
     rejections: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # key -> [(rule, reason)]
     fired: dict[str, list[str]] = field(default_factory=dict)  # key -> rule ids
+    conclusions: dict[str, dict[str, Conclusion]] = field(default_factory=dict)  # key -> step -> conclusion
+    reached: dict[str, str] = field(default_factory=dict)  # candidate key -> furthest stage
+    gpu_rejections: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # gpu id -> [(rule, reason)]
 
     def rules_for(self, key: str) -> list[str]:
         return self.fired.get(key, [])
 
+    def decided(self, key: str) -> bool:
+        """A candidate is feasible when it reached the end of the chain and nothing rejected it."""
+        return self.reached.get(key) == "decided" and not self.rejections.get(key)
 
-def _finding(rule: Rule, step: str, fact: dict[str, Any], message: str) -> Finding:
+
+def _subject(fact: dict[str, Any]) -> str:
     if fact.get("t") == "card":
-        subject = str(fact.get("serial") or f"card {fact.get('card')}")
-    else:
-        subject = str(fact.get("gpu") or fact.get("what") or fact.get("t"))
-    return Finding(rule=rule.id, severity=rule.then.severity, topic=rule.then.topic, message=message,
-                   evidence=evidence(rule, fact), fix=fill(rule.then.fix, fact), source=rule.source,
-                   step=step, subject=subject)  # type: ignore[arg-type]
+        return str(fact.get("serial") or f"card {fact.get('card')}")
+    return str(fact.get("gpu") or fact.get("what") or fact.get("t"))
 
 
-def reject(rule: Rule, step: str, fact: dict[str, Any], key: str, message: str, out: Outcome, detail: bool) -> None:
-    out.rejections.setdefault(key, []).append((rule.id, message))
-    if detail:
-        out.findings.append((key, _finding(rule, step, fact, message)))
+def _finding(book: Rulebook, rule: Rule, step: str, values: dict[str, Any], message: str,
+             subject: str) -> Finding:
+    return Finding(rule=rule.id, severity="blocker" if rule.then.action == "reject" else rule.then.severity,
+                   topic=rule.then.topic, message=message, evidence=evidence(rule, values),
+                   fix=fill(rule.then.fix, values), source=rule.source, step=step, subject=subject,  # type: ignore[arg-type]
+                   house=rule.id in book.house, template=rule.then.message, fix_template=rule.then.fix,
+                   values=_values(rule, values))
 
 
-def finding(rule: Rule, step: str, fact: dict[str, Any], key: str, message: str, out: Outcome, detail: bool) -> None:
-    if detail:
-        out.findings.append((key, _finding(rule, step, fact, message)))
-
-
-def conclude(rule: Rule, step: str, fact: dict[str, Any], key: str, message: str, out: Outcome, detail: bool) -> None:
-    return  # the trace entry made for every detailed firing is the whole consequence
-
-
-ACTIONS: dict[str, Callable[..., None]] = {"reject": reject, "finding": finding, "conclude": conclude}
-
-
-SEVERITY_ORDER = {"blocker": 0, "warning": 1, "info": 2}
-
-
-def ordered_findings(outcome: Outcome) -> list[Finding]:
-    """The findings once each per (rule, subject), blockers first."""
-    seen: set[tuple[str, str]] = set()
-    out: list[Finding] = []
-    for _key, f in outcome.findings:
-        if (f.rule, f.subject) not in seen:
-            seen.add((f.rule, f.subject))
-            out.append(f)
-    return sorted(out, key=lambda f: SEVERITY_ORDER[f.severity])
-
-
-def materialize(book: Rulebook, firings: list[Firing], facts: list[dict[str, Any]],
+def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
                 detail: Callable[[str], bool] = lambda key: True) -> Outcome:
     """Apply each firing's consequence; fill messages in for rejections and detailed subjects."""
     out = Outcome()
+    keys = [fact_key(f) for f in facts]
     order = {rid: i for i, rid in enumerate(book.rules)}
     seen: set[tuple[str, str]] = set()
-    for rule_id, idx in sorted(firings, key=lambda f: (f[1], order.get(f[0], 0))):
+    for idx, stage in session.reached.items():
+        out.reached[keys[idx]] = stage
+    for rule_id, idx, stage in sorted(session.firings, key=lambda f: (f[1], order.get(f[0], 0))):
         rule = book.rules[rule_id]
         fact = facts[idx]
-        key = fact_key(fact)
-        if (rule_id, key) in seen:  # a detailed subject is asserted twice
+        key = keys[idx]
+        if (rule_id, key) in seen:
             continue
         seen.add((rule_id, key))
         out.fired.setdefault(key, []).append(rule_id)
+        action = rule.then.action
         show = detail(key)
-        if not show and rule.then.action != "reject":
+        if not show and action != "reject":
             continue
-        message = fill(rule.then.message, fact)
+        values = fact
+        if stage is not None and any((idx, s) in session.stage_values for s in ("compute", "interconnect", "tco",
+                                                                               "decided")):
+            values = {**fact}
+            for s in ("compute", "interconnect", "tco", "decided"):
+                values.update(session.stage_values.get((idx, s), {}))
+        message = fill(rule.then.message, values)
         step = book.step_of[rule_id]
         if show:
-            out.trace.append(TraceEntry(rule=rule_id, step=step, conclusion=message,
-                                        facts=evidence(rule, fact), source=rule.source))
-        ACTIONS[rule.then.action](rule, step, fact, key, message, out, show)
+            out.trace.append(TraceEntry(rule=rule_id, step=step, conclusion=message, facts=evidence(rule, values),
+                                        source=rule.source, subject=key, stage=stage, action=action,
+                                        template=rule.then.message, values=_values(rule, values)))
+        if action == "reject":
+            subject = _subject(fact)
+            if fact.get("t") == "environment":
+                out.gpu_rejections.setdefault(fact["gpu"], []).append((rule_id, message))
+            else:
+                out.rejections.setdefault(key, []).append((rule_id, message))
+            if show:
+                out.findings.append((key, _finding(book, rule, step, values, message, subject)))
+        elif action == "finding":
+            out.findings.append((key, _finding(book, rule, step, values, message, _subject(fact))))
+        elif action in ("pass", "conclude") and stage is not None:
+            out.conclusions.setdefault(key, {}).setdefault(
+                step, Conclusion(rule_id, rule.then.message, _values(rule, values), message))
+    # an environment reject excludes every candidate of that GPU
+    for idx, fact in enumerate(facts):
+        if fact.get("t") == "candidate" and fact["gpu"] in out.gpu_rejections:
+            out.rejections.setdefault(keys[idx], []).extend(out.gpu_rejections[fact["gpu"]])
     return out
+
+
+def ordered_findings(outcome: Outcome, keep: Callable[[str], bool] = lambda key: True) -> list[Finding]:
+    """The findings once each per (rule, subject), blockers first."""
+    seen: set[tuple[str, str]] = set()
+    out: list[Finding] = []
+    for key, f in outcome.findings:
+        if keep(key) and (f.rule, f.subject) not in seen:
+            seen.add((f.rule, f.subject))
+            out.append(f)
+    return sorted(out, key=lambda f: SEVERITY_ORDER[f.severity])

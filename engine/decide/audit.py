@@ -5,7 +5,6 @@ best feasible alternative with its savings.
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,20 @@ from ..estimators.candidate import evaluate
 from ..inputs.job import resolve
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..results import Assumption, AuditResult, Candidate
-from .actions import ordered_findings
-from .recommend import build_result, candidate_gpus, consult, counts_for, price_facts
-
-HYPERSCALERS = {"aws", "gcp", "azure"}
-LICENCE_BUNDLED = {"h100-80gb-pcie", "h200-nvl-141gb"}
-MERGE_DATE = dt.date(2022, 9, 15)  # Ethereum's switch to proof-of-stake ended GPU mining
+from .actions import fact_key, ordered_findings
+from .recommend import (
+    build_result,
+    candidate_gpus,
+    candidate_out,
+    consult,
+    counts_for,
+    currency_info,
+    house_rules,
+    ranking_sentence,
+    rulebook_for,
+    step_summaries,
+)
+from .subjects import price_facts
 
 
 def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
@@ -49,11 +56,12 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         market_hourly = offers[0].per_gpu_hour if offers else None
     rent_cost = rent if acq.mode == "rent" else 0.0
     return {
-        "title": p.title, "gpu": gpu.id, "gpu_name": gpu.name, "count": hw.count, "nodes": hw.nodes,
+        "t": "proposal", "title": p.title, "gpu": gpu.id, "gpu_name": gpu.name, "vendor": gpu.vendor,
+        "count": hw.count, "nodes": hw.nodes,
         "per_node": per_node, "mode": acq.mode, "condition": acq.condition, "spot": acq.spot, "months": months,
         "checkpointing": bool(acq.checkpointing), "checkpointing_known": acq.checkpointing is not None,
         "wall_days": ev.numbers.get("wall_days") or -1.0, "rent_usd": rent_cost,
-        "provider": acq.provider or "none", "hyperscaler": (acq.provider or "") in HYPERSCALERS,
+        "provider": acq.provider or "none", "hyperscaler": _kind_of(kb, acq.provider) == "hyperscaler",
         "egress_usd": fi["egress_usd_per_month"] * months,
         "cross_region_usd": fi["cross_region_usd_per_month"] * months,
         "storage_usd": fi["storage_usd_per_month"] * months, "fees_usd": fees.value,
@@ -62,22 +70,28 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "egress_tb": p.cloud.egress_tb_per_month, "cross_region_tb": p.cloud.cross_region_tb_per_month,
         "node_kw": node_kw, "facility_kw": p.facility.power_kw_available or -1.0,
         "has_facility": p.facility.power_kw_available is not None, "rack_kw": total_kw,
-        "air_cooled_limit_kw": v["max_air_cooled_kw_per_rack"].value,
+        "air_cooled_limit_kw": float(kb.policy_value("air_cooled_rack_kw_max")),
         "cfm_needed": total_kw * v["cfm_per_kw_20f"].value,
         "consumer": gpu.segment == "consumer", "segment": gpu.segment, "tdp_w": gpu.power.tdp_w,
         "datacenter": acq.mode == "buy" and (p.facility.power_kw_available is not None or hw.nodes > 1
                                              or hw.count >= 8),
-        "license_bundle": gpu.id in LICENCE_BUNDLED, "nvaie_usd_per_gpu_year": v["nvaie_usd_per_gpu_year"].value,
+        "license_bundle": getattr(gpu, "licence_bundle", None) is not None,
+        "nvaie_usd_per_gpu_year": v["nvaie_usd_per_gpu_year"].value,
         "unit_price_usd": acq.unit_price_usd or -1.0, "market_price_usd": market or -1.0,
         "price_ratio": (acq.unit_price_usd / market) if (acq.unit_price_usd and market) else -1.0,
         "hourly_usd": acq.hourly_usd or -1.0, "market_hourly_usd": market_hourly or -1.0,
         "hourly_ratio": (acq.hourly_usd / market_hourly) if (acq.hourly_usd and market_hourly) else -1.0,
         "spot_availability": kb.clouds.spot.availability,
         "link": ev.topology.description if ev.topology else "", "network": hw.network or "none",
-        "network_gb_s": ev.fact.get("network_gb_s", -1.0), "host_ram_gb": hw.host_ram_gb or -1.0,
+        "network_gb_s": ev.topology.network_gb_s if ev.topology and math.isfinite(ev.topology.network_gb_s) else -1.0,
+        "host_ram_gb": hw.host_ram_gb or -1.0,
         "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
-        "liquid_only": gpu.power.tdp_w > 1000,  # DGX B200 (1000 W per GPU) is still air-cooled
     }
+
+
+def _kind_of(kb: Any, provider: str | None) -> str:
+    prov = next((p for p in kb.clouds.providers if p.id == provider), None)
+    return prov.kind if prov else ""
 
 
 def _product_matches(product: str | None, gpu_id: str, kb: Any) -> int:
@@ -115,8 +129,8 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
         if c.manufactured and c.purchased:
             f["months_to_sale"] = ic.months_between(c.manufactured, c.purchased)
         if c.manufactured:
-            made = dt.date.fromisoformat(c.manufactured + ("-01" if len(c.manufactured) == 7 else ""))
-            f["mining_era"] = gpu.segment in ("consumer", "workstation") and made < MERGE_DATE
+            f["mining_era"] = gpu.segment in ("consumer", "workstation") and c.manufactured[:7] < str(
+                kb.policy_value("mining_boom_end"))
         for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):
             if len(samples) >= 2:
                 var = ic.variability(samples)
@@ -174,13 +188,15 @@ def _as_requirements(p: Proposal) -> Requirements:
     return Requirements(workload=p.workload, constraints=c, environment=p.environment)
 
 
-def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None) -> AuditResult:
+def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
+          rules: str | None = None) -> AuditResult:
     p: Proposal = coerce(Proposal, proposal)
     where = str(proposal) if isinstance(proposal, (str, Path)) else "proposal"
     base = Path(base_dir) if base_dir else (Path(proposal).parent if isinstance(proposal, (str, Path)) else Path.cwd())
     kb = knowledge_mod.load(knowledge)
     req = _as_requirements(p)
     job = resolve(req, kb, where)
+    book = rulebook_for(job, rules)
     r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
     notes = [Assumption(field="hardware.gpu", value=p.hardware.gpu, reason=r.note)] if r.note else []
     gpu = kb.gpus[r.id]
@@ -195,24 +211,23 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
                         host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
                         spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
                         acquisition=acq.mode, tag="proposed:")
+    proposed.numbers["host_ram_gb"] = hw.host_ram_gb
     # the alternative: the decision engine over the catalog (or the proposal's short list)
     gpu_ids, more_notes = candidate_gpus(job)
     alternatives = [evaluate(job, kb.gpus[gid], n) for gid in gpu_ids for n in counts_for(job.c.max_gpus)]
     cards, views = card_facts(p, gpu, base, where, kb)
     prop_fact = proposal_fact(p, job, gpu, proposed, kb)
-    con = consult(job, [proposed, *alternatives], proposed_total_gb=proposed.capacity * hw.count / GB,
-                  extra_facts={"proposal": [prop_fact], "card": cards}, price_subjects=[proposed])
-    rec = build_result(job, alternatives, con, [*notes, *more_notes])
-    con.detail([proposed])
-    mine = {proposed.key, f"env:{gpu.id}"}
+    con = consult(job, [proposed, *alternatives], book, proposed_total_gb=proposed.capacity * hw.count / GB,
+                  extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)], modes={0: [acq.mode]})
+    rec = build_result(job, con, [*notes, *more_notes], rules)
+    mine_key = next(k for k in con.options if k.startswith("proposed"))
+    mine = {mine_key, f"env:{gpu.id}", *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode)]))}
     outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
-    findings = ordered_findings(outcome)
-    from .recommend import _candidate, _steps
-
-    prop_cand = _candidate(proposed, outcome, None)
+    findings = ordered_findings(outcome, lambda key: key in mine or not _alternative_key(key))
+    prop_cand = candidate_out(con, outcome, mine_key, None, [])
     alt = _best_alternative(rec.candidates)
     savings = None
-    pc = proposed.numbers.get("cost_usd")
+    pc = prop_cand.total_cost_usd
     if alt is not None and alt.total_cost_usd is not None and pc is not None:
         savings = pc - alt.total_cost_usd
     verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
@@ -220,15 +235,21 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
     return AuditResult(
         verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
         proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
-        assumptions=[*job.assumptions, *notes], trace=outcome.trace, steps=_steps(job, proposed, outcome),
-        charts=rec.charts, knowledge_dates=rec.knowledge_dates, cards=views,
-        stale_prices=[p for p in price_facts(job, [proposed]) if p["age_days"] > 365],
+        assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
+                                                       or not _alternative_key(e.subject)],
+        steps=step_summaries(job, con, outcome, mine_key), charts=rec.charts,
+        knowledge_dates=rec.knowledge_dates, cards=views,
+        stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
+                       "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
+        currency=currency_info(kb), house_rules=house_rules(book, rules), policy=kb.policy_values(),
+        ranking=ranking_sentence(kb.policy_values()),
     )
 
 
 def _alternative_key(key: str) -> bool:
-    """Keys about the alternatives (candidates, their GPUs' environments): summarised, not detailed."""
-    return not key.startswith(("proposed:", "card:", "price:")) and key not in ("job", "proposal")
+    """Keys about the alternatives (candidates, their GPUs' environments, their prices): summarised,
+    not detailed."""
+    return not key.startswith(("proposed", "card:")) and key not in ("job", "proposal")
 
 
 def _best_alternative(cands: list[Candidate]) -> Candidate | None:

@@ -1,70 +1,330 @@
-"""The fact types the rules match, and their fields.
+"""The fact vocabulary: one typed definition per fact type the rules match.
 
-Rule files may only name these fields (in conditions and in message placeholders); the
-rule loader checks it, so a typo in a rule is an error at load time rather than a rule
-that silently never fires. Units are in the names: ``_gb`` decimal gigabytes, ``_days``,
-``_usd``, ``_pct``; ``-1`` means "not known / not given" for numbers.
+Rule files may only name these fields (in conditions, ``set`` values and message placeholders);
+the rule loader checks every rule against them, so a typo in a rule (built-in or house) is an
+error at load time rather than a rule that silently never fires. ``gpuwise rules --facts`` prints
+this vocabulary.
+
+Units are in the names: ``_gb`` decimal gigabytes, ``_days``, ``_usd``, ``_pct``, ``_w``; ``-1``
+means "not known / not given" for numbers, ``""`` for text.
+
+Candidates flow through the four steps as a chain (see :mod:`engine.decide.rulebook`): a
+candidate fact is asserted at the ``memory`` stage; each step's ``pass`` rule asserts it again at
+the next stage (``compute``, ``interconnect``, ``tco``) and finally ``decided``, adding the
+verdict fields it ``set``s. Fields marked ``set_by`` exist from that stage on; a rule that reads
+one earlier is refused at load time.
 """
 
 from __future__ import annotations
 
-CANDIDATE = {
-    "tag", "gpu", "gpu_name", "count", "nodes", "per_node", "task", "method", "training", "precision",
-    "vendor", "segment", "architecture", "cc", "cuda_device", "tensor_cores", "bf16_hw", "fp8_hw",
-    "wants_bf16", "wants_fp8", "wants_flash", "ecc",
-    "need_gb", "need_best_gb", "usable_gb", "capacity_gb", "fits", "fits_requested",
-    "strategy", "strategy_changed", "strategy_changes", "strategy_cost", "offload", "zero",
-    "host_ram_needed_gb", "host_ram_gb",
-    "wall_days", "gpu_hours", "deadline_days", "has_deadline",
-    "efficiency", "efficiency_pct", "link_kind", "link", "p2p", "intra_gb_s", "network", "network_gb_s",
-    "multi_node", "multi_gpu", "tp", "tp_domain", "tp_outside_domain", "tp_across_nodes",
-    "decode_tps", "aggregate_tps", "target_tps", "has_target",
-    "rent_usd", "buy_usd", "cost_usd", "rent_known", "buy_known", "acquisition", "acquisition_wanted",
-    "budget_usd", "has_budget", "break_even_month", "project_months", "usd_per_gpu_hour", "provider",
-    "tdp_w", "launch_year", "detail",
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+STAGES = ("memory", "compute", "interconnect", "tco", "decided")
+"""The stages a candidate passes through, in order; rules of step ``pitfalls`` see ``decided``."""
+
+
+def _f(description: str, *, set_by: str | None = None, default: Any = None) -> Any:
+    extra = {"set_by": set_by} if set_by else None
+    return Field(default=default, description=description, json_schema_extra=extra)
+
+
+class FactModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CandidateFact(FactModel):
+    """One way to get the job done: a GPU type x count, rented or bought (recommend's options, and
+    the configuration an audit checks, tagged ``proposed``)."""
+
+    stage: Literal["memory", "compute", "interconnect", "tco", "decided"] = _f("the step the candidate is at")
+    tag: str = _f("'proposed' for the configuration an audit checks, else ''")
+    gpu: str = _f("GPU id (knowledge/gpus.yaml)")
+    gpu_name: str = _f("GPU display name")
+    vendor: Literal["nvidia", "amd", "intel", "huawei"] = _f("GPU vendor")
+    segment: Literal["datacenter", "workstation", "consumer", "cloud-only"] = _f("market segment")
+    form_factor: Literal["sxm", "pcie", "oam", "mezzanine"] = _f("module form factor")
+    architecture: str = _f("architecture name (hopper, ampere, cdna3...)")
+    cc: float = _f("CUDA compute capability as a number (0 for non-CUDA devices)")
+    cuda_device: bool = _f("runs CUDA (an NVIDIA GPU)")
+    tensor_cores: bool = _f("has tensor (matrix) cores")
+    bf16_hw: bool = _f("has BF16 tensor math")
+    fp8_hw: bool = _f("has FP8 tensor math")
+    fp4_hw: bool = _f("has FP4 tensor math")
+    ecc: bool = _f("memory has ECC")
+    launch_year: int = _f("year the GPU launched")
+    tdp_w: float = _f("board power, W")
+    count: int = _f("GPUs in the candidate")
+    nodes: int = _f("servers the GPUs sit in")
+    per_node: int = _f("GPUs per server")
+    multi_gpu: bool = _f("more than one GPU")
+    multi_node: bool = _f("more than one server")
+    task: Literal["pretrain", "finetune", "inference"] = _f("the job's task")
+    method: Literal["full", "lora", "qlora"] = _f("fine-tuning method")
+    training: bool = _f("a training task (pretrain or finetune)")
+    precision: str = _f("weights / compute precision asked for")
+    wants_bf16: bool = _f("precision is bf16")
+    wants_fp8: bool = _f("precision is fp8")
+    wants_fp4: bool = _f("precision is fp4")
+    wants_flash: bool = _f("attention: flash (FlashAttention-2) asked for")
+    flash_ok: bool = _f("FlashAttention-2 runs on this GPU (knowledge/software.yaml feature floors)")
+    need_gb: float = _f("memory per GPU with the layout gpuwise would use (the most frugal one if none fits), GB")
+    need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB")
+    capacity_gb: float = _f("memory of one GPU, GB")
+    usable_gb: float = _f("capacity less the headroom policy, GB (for messages: rules compare with the policy)")
+    fits: bool = _f("the job fits in memory (with what gpuwise would change)", set_by="compute")
+    fits_as_requested: bool = _f("the job fits exactly as the user asked", set_by="compute")
+    strategy: str = _f("the layout / memory strategy in short notation (e.g. 'TP8 PP2 DP4 ZeRO-1')")
+    strategy_changed: bool = _f("gpuwise changed something the user left open or asked for")
+    strategy_changes: str = _f("what gpuwise would change, in short notation ('none' if nothing)")
+    offload: Literal["none", "cpu", "nvme"] = _f("optimizer/parameter offload in the chosen layout")
+    zero: int = _f("ZeRO stage in the chosen layout")
+    tp: int = _f("tensor-parallel degree (inference: GPUs per model copy)")
+    tp_domain: int = _f("GPUs that share the fast intra-node link")
+    tp_outside_domain: bool = _f("tensor parallelism spans GPUs outside the fast-link domain")
+    tp_across_nodes: bool = _f("one model copy spans several servers")
+    host_ram_needed_gb: float = _f("host RAM per server the offload needs, GB")
+    host_ram_gb: float = _f("host RAM per server as given (-1 unknown), GB")
+    wall_days: float = _f("wall-clock days of the training run (-1 for inference)")
+    gpu_hours: float = _f("GPU-hours of the training run (-1 for inference)")
+    deadline_days: float = _f("deadline in days (-1 none)")
+    has_deadline: bool = _f("a deadline applies")
+    efficiency: float = _f("scaling efficiency, fraction of ideal speed-up")
+    efficiency_pct: float = _f("scaling efficiency in percent")
+    link_kind: str = _f("slowest intra-node link kind (nvswitch, nvlink, pcie...)")
+    link: str = _f("the links, described")
+    p2p: bool = _f("peer-to-peer works between the GPUs")
+    intra_gb_s: float = _f("intra-node bandwidth per GPU, one direction, GB/s (-1 single GPU)")
+    network: str = _f("network between servers ('none' for one server)")
+    network_gb_s: float = _f("network bandwidth per server, one direction, GB/s (-1 none)")
+    decode_tps: float = _f("one sequence's decode speed, tokens/s (-1 training)")
+    aggregate_tps: float = _f("output tokens/s of the whole system at the asked concurrency (-1 training)")
+    target_tps: float = _f("throughput target, tokens/s (0 none)")
+    has_target: bool = _f("a throughput target applies")
+    acquisition: Literal["rent", "buy"] = _f("how this candidate is acquired")
+    acquisition_wanted: Literal["rent", "buy", "either"] = _f("what the user allows")
+    cost_usd: float = _f("total cost of this candidate over the job or project, USD (-1 unknown)")
+    price_known: bool = _f("a dated price exists for this candidate")
+    rent_usd: float = _f("cost if rented, USD (-1 unknown)")
+    buy_usd: float = _f("cost if bought, net of resale, USD (-1 unknown)")
+    rent_known: bool = _f("a rental offer exists for this GPU and count")
+    buy_known: bool = _f("a purchase price exists for this GPU and count")
+    budget_usd: float = _f("the budget, USD (-1 none)")
+    has_budget: bool = _f("a budget applies")
+    break_even_month: float = _f("month from which owning beats renting around the clock (-1 never/unknown)")
+    project_months: float = _f("project length, months")
+    usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
+    provider: str = _f("rental provider ('none' when bought)")
+
+
+class JobFact(FactModel):
+    """The job itself, once per consultation."""
+
+    task: Literal["pretrain", "finetune", "inference"] = _f("the task")
+    method: Literal["full", "lora", "qlora"] = _f("fine-tuning method")
+    model: str = _f("model name")
+    params_b: float = _f("parameters, billions")
+    precision: str = _f("precision asked for")
+    mixed_precision: bool = _f("fp32 master weights with 16-bit compute")
+    optimizer: str = _f("optimizer")
+    zero: int = _f("ZeRO stage asked for (-1 auto)")
+    full_training: bool = _f("training all weights (pretrain or full fine-tune)")
+    state_gb: float = _f("weights + gradients + optimizer state of full mixed-precision training, GB")
+    state_gb_myth: float = _f("the articles' params x 8 B x 1.2, GB")
+    feasible_candidates: int = _f("candidates that fit in memory")
+    single_node_feasible: bool = _f("some candidate of at most one server fits")
+    best_single_gpu_need_gb: float = _f("memory one GPU would need, GB")
+    largest_usable_gb: float = _f("the largest usable memory of any candidate GPU, GB")
+    seq_len: int = _f("training sequence length")
+    batch_size: int = _f("micro-batch per GPU")
+    context_len: int = _f("inference context length")
+    weights_gb: float = _f("16-bit weights, GB")
+    int4_weights_gb: float = _f("4-bit weights, GB")
+    explicit_gpus: bool = _f("the user gave a short list of GPUs")
+    proposed_total_gb: float = _f("memory of the proposed hardware in total, GB (-1 not an audit)")
+
+
+class EnvironmentFact(FactModel):
+    """The user's software environment against one GPU type (when an environment is given).
+    A ``reject`` on it excludes every candidate of that GPU."""
+
+    gpu: str = _f("GPU id")
+    gpu_name: str = _f("GPU display name")
+    vendor: str = _f("GPU vendor")
+    architecture: str = _f("architecture")
+    cc: float = _f("compute capability (0 non-CUDA)")
+    cuda_device: bool = _f("an NVIDIA GPU")
+    launch_year: int = _f("launch year")
+    os: str = _f("operating system as given")
+    os_known: bool = _f("an OS was given")
+    os_driver_branch: int = _f("the OS's default driver branch (-1 unknown)")
+    driver: str = _f("driver version as given")
+    driver_known: bool = _f("a driver was given")
+    driver_num: float = _f("driver version as a number")
+    driver_branch: int = _f("driver branch (major)")
+    cuda: str = _f("CUDA version as given")
+    cuda_known: bool = _f("a CUDA version was given")
+    cuda_num: float = _f("CUDA version as a number")
+    cuda_major: int = _f("CUDA major version")
+    cuda_min_driver: str = _f("driver the CUDA toolkit needs")
+    cuda_min_driver_num: float = _f("that driver as a number")
+    cuda_family_floor: str = _f("minimum driver under minor-version compatibility")
+    cuda_family_floor_num: float = _f("that driver as a number")
+    driver_in_minor_compat: bool = _f("the driver works only through minor-version compatibility")
+    gpu_first_cuda: str = _f("first CUDA toolkit that supports the GPU")
+    gpu_first_cuda_num: float = _f("as a number")
+    gpu_last_cuda: str = _f("last CUDA toolkit that supports the GPU")
+    gpu_last_cuda_num: float = _f("as a number (999 none)")
+    gpu_min_driver: str = _f("minimum driver for the GPU")
+    gpu_min_driver_num: float = _f("as a number")
+    gpu_min_driver_branch: int = _f("its branch")
+    pytorch: str = _f("PyTorch version as given")
+    pytorch_known: bool = _f("a PyTorch version was given")
+    torch_release_known: bool = _f("the release is in gpuwise's table")
+    torch_build_known: bool = _f("a wheel for that PyTorch and CUDA exists")
+    torch_has_kernels: bool = _f("the wheel has kernels for the GPU's architecture")
+    torch_arch_list: str = _f("architectures the wheel ships")
+    torch_cuda: str = _f("the wheel's CUDA version")
+    wants_bf16: bool = _f("bf16 asked for")
+    wants_flash: bool = _f("FlashAttention asked for")
+    wants_fp8: bool = _f("fp8 asked for")
+    bf16_hw: bool = _f("has BF16 math")
+    fp8_hw: bool = _f("has FP8 math")
+    flash_ok: bool = _f("FlashAttention-2 runs on it")
+    tensor_cores: bool = _f("has tensor cores")
+
+
+class ProposalFact(FactModel):
+    """The proposal an audit checks (cloud fees, power and cooling, licensing, prices)."""
+
+    title: str = _f("proposal title")
+    gpu: str = _f("GPU id")
+    gpu_name: str = _f("GPU display name")
+    vendor: str = _f("GPU vendor")
+    count: int = _f("GPUs")
+    nodes: int = _f("servers")
+    per_node: int = _f("GPUs per server")
+    mode: Literal["buy", "rent"] = _f("buy or rent")
+    condition: Literal["new", "used", "refurbished"] = _f("condition of the hardware")
+    spot: bool = _f("spot / preemptible capacity")
+    months: float = _f("months of use")
+    checkpointing: bool = _f("the job checkpoints and restarts automatically")
+    checkpointing_known: bool = _f("the proposal says whether it checkpoints")
+    wall_days: float = _f("training wall days on the proposed hardware (-1 inference)")
+    rent_usd: float = _f("rental bill, USD (0 when bought)")
+    provider: str = _f("rental provider ('none')")
+    hyperscaler: bool = _f("the provider is AWS, GCP or Azure")
+    egress_usd: float = _f("internet egress fees over the project, USD")
+    cross_region_usd: float = _f("cross-region transfer fees, USD")
+    storage_usd: float = _f("storage fees, USD")
+    fees_usd: float = _f("all transfer and storage fees, USD")
+    fees_pct: float = _f("fees as a percentage of the rental bill (-1 not rented)")
+    storage_kind: str = _f("storage kind")
+    storage_tb: float = _f("storage, TB")
+    egress_tb: float = _f("egress per month, TB")
+    cross_region_tb: float = _f("cross-region transfer per month, TB")
+    node_kw: float = _f("power of one server at full load, kW")
+    facility_kw: float = _f("power available, kW (-1 unknown)")
+    has_facility: bool = _f("facility power was given")
+    rack_kw: float = _f("power of all servers, kW")
+    air_cooled_limit_kw: float = _f("what air cooling removes per rack, kW (for messages)")
+    cfm_needed: float = _f("airflow needed, CFM")
+    consumer: bool = _f("consumer (GeForce) cards")
+    segment: str = _f("market segment")
+    tdp_w: float = _f("board power per GPU, W")
+    datacenter: bool = _f("bought for a data center (facility given, several nodes or >= 8 GPUs)")
+    license_bundle: bool = _f("the card ships with a software licence bundle")
+    nvaie_usd_per_gpu_year: float = _f("NVIDIA AI Enterprise list price per GPU-year, USD")
+    unit_price_usd: float = _f("proposed price per GPU, USD (-1 none)")
+    market_price_usd: float = _f("known street price per GPU, USD (-1 unknown)")
+    price_ratio: float = _f("proposed / known price (-1 unknown)")
+    hourly_usd: float = _f("proposed price per GPU-hour, USD (-1 none)")
+    market_hourly_usd: float = _f("cheapest known offer per GPU-hour, USD (-1 unknown)")
+    hourly_ratio: float = _f("proposed / cheapest hourly price (-1 unknown)")
+    spot_availability: float = _f("fraction of time spot capacity is there")
+    link: str = _f("intra-node link, described")
+    network: str = _f("network between servers as proposed ('none')")
+    network_gb_s: float = _f("network bandwidth per server, GB/s (-1 none)")
+    host_ram_gb: float = _f("host RAM per server, GB (-1 unknown)")
+    used_cards: int = _f("used cards described")
+    inspected_cards: int = _f("used cards with an nvidia-smi report")
+
+
+class CardFact(FactModel):
+    """One used card of a proposal: dates, samples under load and what nvidia-smi reports."""
+
+    card: int = _f("position in the proposal's list, from 1")
+    serial: str = _f("serial number")
+    gpu: str = _f("GPU id claimed")
+    has_dates: bool = _f("manufacture and purchase dates given")
+    months_to_sale: int = _f("months from manufacture to sale (-1 unknown)")
+    manufactured: str = _f("manufacture month, YYYY-MM ('' unknown)")
+    mining_era: bool = _f("a consumer/workstation card made before the end of GPU mining")
+    consumer: bool = _f("a consumer card")
+    fan_cv: float = _f("fan speed coefficient of variation (-1 unknown)")
+    fan_swing: float = _f("fan speed swing, fraction of the mean (-1 unknown)")
+    fan_samples: int = _f("fan samples given")
+    power_cv: float = _f("power draw coefficient of variation (-1 unknown)")
+    power_swing: float = _f("power draw swing, fraction of the mean (-1 unknown)")
+    power_samples: int = _f("power samples given")
+    has_smi: bool = _f("an nvidia-smi report was given")
+    smi_error: str = _f("what was wrong with the report")
+    retired_pages: int = _f("retired memory pages (-1 unknown)")
+    remapped_rows: int = _f("remapped memory rows (-1 unknown)")
+    pending: bool = _f("a memory repair waits for a reset")
+    remap_failure: bool = _f("row remapping failed")
+    uncorrectable_ecc: int = _f("uncorrectable ECC errors (-1 unknown)")
+    correctable_ecc: int = _f("correctable ECC errors (-1 unknown)")
+    width_below_max: bool = _f("PCIe link narrower than the card supports")
+    gen_below_max: bool = _f("PCIe generation below the card's maximum")
+    at_idle: bool = _f("the card was idle when the report was taken")
+    link_width: int = _f("PCIe width now (-1 unknown)")
+    link_width_max: int = _f("PCIe width supported")
+    link_gen: int = _f("PCIe generation now")
+    link_gen_max: int = _f("PCIe generation supported")
+    power_limit_changed: bool = _f("power limit differs from the default")
+    power_limit_w: float = _f("power limit, W")
+    default_power_limit_w: float = _f("default power limit, W")
+    clocks_changed: bool = _f("application clocks differ from the defaults")
+    throttle_reasons: str = _f("active clock limiters")
+    throttling: bool = _f("a clock limiter is active")
+    hw_slowdown: bool = _f("a hardware or thermal slowdown is active")
+    vbios: str = _f("VBIOS version")
+    product_name: str = _f("product name the report gives")
+    product_matches: int = _f("1 the report's product is the claimed GPU, 0 another, -1 unknown")
+
+
+class PriceFact(FactModel):
+    """A dated price a result relies on."""
+
+    what: str = _f("what the price is for")
+    as_of: str = _f("date of the price, YYYY-MM-DD")
+    age_days: int = _f("days since as_of")
+    source: str = _f("where the price comes from")
+    used: bool = _f("the result relies on it")
+
+
+FACT_MODELS: dict[str, type[FactModel]] = {
+    "candidate": CandidateFact,
+    "job": JobFact,
+    "environment": EnvironmentFact,
+    "proposal": ProposalFact,
+    "card": CardFact,
+    "price": PriceFact,
 }
 
-JOB = {
-    "task", "method", "model", "params_b", "precision", "mixed_precision", "optimizer", "zero",
-    "full_training", "state_gb", "state_gb_myth", "feasible_candidates", "single_node_feasible",
-    "best_single_gpu_need_gb", "largest_usable_gb", "seq_len", "batch_size", "context_len",
-    "weights_gb", "int4_weights_gb", "explicit_gpus", "proposed_total_gb",
-}
 
-ENVIRONMENT = {
-    "gpu", "gpu_name", "vendor", "architecture", "cc", "cuda_device", "launch_year",
-    "os", "os_known", "os_driver_branch", "driver", "driver_known", "driver_num", "driver_branch",
-    "cuda", "cuda_known", "cuda_num", "cuda_major", "cuda_min_driver", "cuda_min_driver_num",
-    "cuda_family_floor", "cuda_family_floor_num", "driver_in_minor_compat",
-    "gpu_first_cuda", "gpu_first_cuda_num", "gpu_last_cuda", "gpu_last_cuda_num",
-    "gpu_min_driver", "gpu_min_driver_num", "gpu_min_driver_branch",
-    "pytorch", "pytorch_known", "torch_release_known", "torch_build_known", "torch_has_kernels", "torch_arch_list",
-    "torch_cuda",
-    "wants_bf16", "wants_flash", "wants_fp8", "bf16_hw", "fp8_hw", "flash_ok", "tensor_cores",
-}
+def _fields(model: type[FactModel]) -> set[str]:
+    return set(model.model_fields)
 
-PROPOSAL = {
-    "title", "gpu", "gpu_name", "count", "nodes", "per_node", "mode", "condition", "spot", "months",
-    "checkpointing", "checkpointing_known", "wall_days", "rent_usd", "provider", "hyperscaler",
-    "egress_usd", "cross_region_usd", "storage_usd", "fees_usd", "fees_pct", "storage_kind", "storage_tb",
-    "egress_tb", "cross_region_tb",
-    "node_kw", "facility_kw", "has_facility", "rack_kw", "air_cooled_limit_kw", "cfm_needed",
-    "consumer", "segment", "tdp_w", "datacenter", "license_bundle", "nvaie_usd_per_gpu_year",
-    "unit_price_usd", "market_price_usd", "price_ratio", "hourly_usd", "market_hourly_usd", "hourly_ratio",
-    "spot_availability", "link", "network", "network_gb_s", "host_ram_gb", "used_cards", "inspected_cards",
-    "liquid_only",
-}
 
-CARD = {
-    "card", "serial", "gpu", "has_dates", "months_to_sale", "fan_cv", "fan_swing", "fan_samples",
-    "power_cv", "power_swing", "power_samples", "has_smi", "smi_error", "retired_pages", "remapped_rows",
-    "pending", "remap_failure", "uncorrectable_ecc", "correctable_ecc", "width_below_max", "gen_below_max",
-    "at_idle", "link_width", "link_width_max", "link_gen", "link_gen_max", "power_limit_changed",
-    "power_limit_w", "default_power_limit_w", "clocks_changed", "throttle_reasons", "throttling",
-    "hw_slowdown", "vbios", "product_name", "product_matches", "consumer", "mining_era", "manufactured",
-}
-
-PRICE = {"what", "as_of", "age_days", "source", "used"}
+CANDIDATE = _fields(CandidateFact)
+JOB = _fields(JobFact)
+ENVIRONMENT = _fields(EnvironmentFact)
+PROPOSAL = _fields(ProposalFact)
+CARD = _fields(CardFact)
+PRICE = _fields(PriceFact)
 
 FACT_TYPES: dict[str, set[str]] = {
     "candidate": CANDIDATE,
@@ -74,3 +334,29 @@ FACT_TYPES: dict[str, set[str]] = {
     "card": CARD,
     "price": PRICE,
 }
+
+
+def set_by(fact: str, field: str) -> str | None:
+    """The stage from which a candidate field exists (None: from the start)."""
+    model = FACT_MODELS.get(fact)
+    if model is None or field not in model.model_fields:
+        return None
+    extra = model.model_fields[field].json_schema_extra
+    return extra.get("set_by") if isinstance(extra, dict) else None  # type: ignore[return-value]
+
+
+def vocabulary() -> dict[str, dict[str, dict[str, str]]]:
+    """fact type -> field -> {type, description, set_by}: what ``gpuwise rules --facts`` prints."""
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for name, model in FACT_MODELS.items():
+        fields: dict[str, dict[str, str]] = {}
+        for fname, f in model.model_fields.items():
+            ann = f.annotation
+            args = getattr(ann, "__args__", ())
+            type_name = ("text: " + "|".join(str(a) for a in args)) if str(ann).startswith("typing.Literal") else (
+                {"str": "text", "bool": "yes/no", "int": "integer", "float": "number"}.get(
+                    getattr(ann, "__name__", ""), str(ann)))
+            fields[fname] = {"type": type_name, "description": f.description or "",
+                             "set_by": set_by(name, fname) or ""}
+        out[name] = fields
+    return out

@@ -1,43 +1,82 @@
-"""The rule files (``rules/*.yaml``): their schema, loading, and compilation into the
-JSON ruleset form durable-rules understands. Nothing here imports durable-rules.
+"""The rule files (``rules/*.yaml`` and a user's house rules): their schema, loading, checking
+against the fact vocabulary, and compilation into the JSON ruleset form durable-rules understands.
+Nothing here imports durable-rules.
 
-A condition is ``[field, op, value]``: ``op`` is one of == != < <= > >= in; ``value`` is
-a literal, ``"$other_field"`` (another field of the same fact), or
-``{ref: other_field, times: 0.9}``. ``when`` conditions must all hold; if ``any`` is
-given, at least one of those must hold too.
+A rule matches one fact type (``fact``) and holds when every ``when`` condition holds and, if
+``any`` is given, at least one of those. A condition is ``[field, op, value]``: ``op`` is one of
+== != < <= > >= in; ``value`` is
+
+* a literal (number, string, boolean; a list for ``in``),
+* ``"$other_field"`` (another field of the same fact),
+* ``{ref: other_field, times: 0.9}`` (a field times a factor), or
+* ``{policy: name}`` (a value from ``knowledge/policy.yaml``).
+
+``times`` may also be a policy expression: ``times: "1 - memory_headroom_fraction"`` (numbers,
+policy names, + - * / and parentheses). Policy values are put in when the rule book is compiled,
+so a policy overlay changes the decisions without touching a rule.
+
+Actions (``then.action``): ``reject`` (the subject is infeasible; the message is its reason),
+``finding`` (a judgement with severity, topic and fix), ``conclude`` (a step's conclusion, kept in
+the trace), and ``pass`` (a candidate passes this step: it is asserted again at the next stage,
+with the fields in ``then.set``). Candidates flow memory -> compute -> interconnect -> tco ->
+decided; a rule on candidates sees the stage of its file's step (``pitfalls`` sees ``decided``)
+unless it says ``at: <stage>``.
+
+House rules (``--rules DIR``) use the same format; a house rule whose id is a built-in rule's
+replaces it, and the result says so.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import json
+import operator
 import re
-from functools import lru_cache
+import string
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import RuleError
 from ..paths import rules_dir
-from .facts import FACT_TYPES
+from ..yamlio import read_yaml
+from .facts import FACT_TYPES, STAGES, set_by
 
 Op = Literal["==", "!=", "<", "<=", ">", ">=", "in"]
 OPS = {"==": None, "!=": "$neq", "<": "$lt", "<=": "$lte", ">": "$gt", ">=": "$gte"}
 STEPS = ("memory", "compute", "interconnect", "tco", "pitfalls")
-_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?:[:!][^}]*)?\}")
+STEP_STAGE = {"memory": "memory", "compute": "compute", "interconnect": "interconnect", "tco": "tco",
+              "pitfalls": "decided"}
+ACTIONS = ("reject", "finding", "conclude", "pass")
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?:[:!][^}]*)?\}")
+FORMAT_SPECS = {"money", "money2", "pct", "int", "gb"}
+"""Format specs of our own in message placeholders (``{cost_usd:money}``); see engine/messages.py."""
+
+CHAINED = "candidate"
+"""The fact type that flows through the steps."""
+OPEN = "__open"
+"""A session's first fact: durable-rules creates a session on its first fact; if no fact of a
+session was ever handled, deleting it crashed the process here and keeping it leaks (1,024
+sessions, then MemoryError). The sentinel rule always handles it."""
+DECIDED = "__decided"
+"""The engine's own rule at the end of the chain: every candidate that reaches ``decided`` is
+handled (an unhandled fact asserted inside an action would fail the action)."""
 
 
 class Then(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    action: Literal["reject", "finding", "conclude"]
+    action: Literal["reject", "finding", "conclude", "pass"]
     severity: Literal["blocker", "warning", "info"] = "info"
     topic: Literal["memory", "compute", "interconnect", "cost", "compatibility", "used-hardware",
                    "cloud-fees", "power-cooling", "licensing", "data-freshness"]
     message: str = Field(min_length=3)
     fix: str = ""
+    set: dict[str, Any] = Field(default_factory=dict, description="pass: fields the next stage gets")
 
 
 class Rule(BaseModel):
@@ -46,6 +85,7 @@ class Rule(BaseModel):
     id: str = Field(pattern=r"^[A-Z]+-[A-Z0-9-]+$")
     title: str = Field(min_length=3)
     fact: str
+    at: Literal["memory", "compute", "interconnect", "tco", "decided"] | None = None
     when: list[list[Any]] = Field(min_length=1)
     any: list[list[Any]] = []
     then: Then
@@ -53,29 +93,12 @@ class Rule(BaseModel):
     source: str = Field(min_length=3)
     example: str = ""
 
-    @model_validator(mode="after")
-    def _check(self) -> Rule:
-        fields = FACT_TYPES.get(self.fact)
-        if fields is None:
-            raise ValueError(f"unknown fact type '{self.fact}' (known: {', '.join(FACT_TYPES)})")
-        for cond in [*self.when, *self.any]:
-            if len(cond) != 3:
-                raise ValueError(f"condition {cond!r} must be [field, op, value]")
-            field, op, value = cond
-            if field not in fields:
-                raise ValueError(f"condition names unknown field '{field}' of a {self.fact} fact")
-            if op not in OPS and op != "in":
-                raise ValueError(f"unknown operator '{op}' in {cond!r}")
-            ref = _ref(value)
-            if ref is not None and ref[0] not in fields:
-                raise ValueError(f"condition refers to unknown field '{ref[0]}'")
-            if op == "in" and not isinstance(value, list):
-                raise ValueError(f"'in' needs a list in {cond!r}")
-        for text in (self.then.message, self.then.fix):
-            for name in _PLACEHOLDER.findall(text):
-                if name not in fields:
-                    raise ValueError(f"message names unknown field '{{{name}}}' of a {self.fact} fact")
-        return self
+    @field_validator("fact")
+    @classmethod
+    def _known_fact(cls, v: str) -> str:
+        if v not in FACT_TYPES:
+            raise ValueError(f"unknown fact type '{v}' (known: {', '.join(FACT_TYPES)})")
+        return v
 
 
 class RuleFile(BaseModel):
@@ -88,115 +111,256 @@ class RuleFile(BaseModel):
     rules: list[Rule] = Field(min_length=1)
 
 
-def _ref(value: Any) -> tuple[str, float] | None:
+# ------------------------------------------------------------------------------ policy values
+_ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+
+def policy_expression(text: str, policy: dict[str, Any]) -> float:
+    """A small arithmetic expression over policy names (``1 - memory_headroom_fraction``)."""
+
+    def ev(node: ast.AST) -> float:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+            return float(node.value)
+        if isinstance(node, ast.Name):
+            if node.id not in policy:
+                raise ValueError(f"unknown policy '{node.id}'")
+            value = policy[node.id]
+            if not isinstance(value, int | float):
+                raise ValueError(f"policy '{node.id}' is not a number")
+            return float(value)
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
+            return _ARITH[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -ev(node.operand)
+        raise ValueError(f"not allowed in a policy expression: {ast.dump(node)[:40]}")
+
+    try:
+        return ev(ast.parse(str(text), mode="eval"))
+    except SyntaxError:
+        raise ValueError(f"cannot read the expression {text!r}") from None
+    except ZeroDivisionError:
+        raise ValueError(f"{text!r} divides by zero") from None
+
+
+def _ref(value: Any) -> tuple[str, Any] | None:
+    """(field, factor) for a reference to another field; the factor may be a policy expression."""
     if isinstance(value, str) and value.startswith("$"):
         return value[1:], 1.0
     if isinstance(value, dict) and "ref" in value:
-        return str(value["ref"]), float(value.get("times", 1.0))
+        return str(value["ref"]), value.get("times", 1.0)
     return None
 
 
+def _policy_ref(value: Any) -> str | None:
+    if isinstance(value, dict) and set(value) == {"policy"}:
+        return str(value["policy"])
+    return None
+
+
+# ------------------------------------------------------------------------------ checking
+def stage_of(rule: Rule, step: str) -> str | None:
+    """The stage a rule on candidates runs at (None for other fact types)."""
+    if rule.fact != CHAINED:
+        return None
+    return rule.at or STEP_STAGE[step]
+
+
+def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
+    """Every name a rule uses must be a field of its fact (available at its stage), a policy, a
+    known action; a ``pass`` must have a next stage; message placeholders must be fields."""
+    fields = FACT_TYPES[rule.fact]
+    stage = stage_of(rule, step)
+    if rule.at is not None and rule.fact != CHAINED:
+        raise ValueError(f"'at' applies to candidate rules only (this rule is on a {rule.fact} fact)")
+
+    def known(name: str, what: str) -> None:
+        if name not in fields:
+            close = _close(name, fields)
+            raise ValueError(f"{what} names unknown field '{name}' of a {rule.fact} fact" + close)
+        origin = set_by(rule.fact, name)
+        if stage is not None and origin is not None and STAGES.index(stage) < STAGES.index(origin):
+            raise ValueError(f"{what} reads '{name}', which exists from the {origin} stage on; "
+                             f"this rule runs at the {stage} stage")
+
+    for cond in [*rule.when, *rule.any]:
+        if len(cond) != 3:
+            raise ValueError(f"condition {cond!r} must be [field, op, value]")
+        name, op, value = cond
+        if not isinstance(name, str):
+            raise ValueError(f"condition {cond!r}: the field must be a name")
+        known(name, "a condition")
+        if op not in OPS and op != "in":
+            raise ValueError(f"unknown operator '{op}' in {cond!r} (use one of {', '.join([*OPS, 'in'])})")
+        if op == "in" and not isinstance(value, list):
+            raise ValueError(f"'in' needs a list in {cond!r}")
+        ref = _ref(value)
+        if ref is not None:
+            known(ref[0], "a condition")
+            times = ref[1]
+            if isinstance(times, str):
+                policy_expression(times, policy)
+            elif isinstance(times, bool) or not isinstance(times, int | float):
+                raise ValueError(f"'times' must be a number or a policy expression in {cond!r}")
+        pname = _policy_ref(value)
+        if pname is not None and pname not in policy:
+            raise ValueError(f"unknown policy '{pname}'" + _close(pname, set(policy)))
+        if isinstance(value, dict) and ref is None and pname is None:
+            raise ValueError(f"a condition value {value!r} must be a literal, '$field', {{ref: field}} "
+                             "or {policy: name}")
+    then = rule.then
+    if then.action == "finding" and then.severity == "blocker" and rule.fact in (CHAINED, "environment"):
+        raise ValueError(f"a blocker on a {rule.fact} fact must reject it: use action: reject")
+    if then.action == "pass":
+        if rule.fact != CHAINED:
+            raise ValueError("'pass' moves a candidate to the next step: it applies to candidate rules only")
+        if stage == "decided":
+            raise ValueError("'pass' has no next stage after 'decided'")
+    elif then.set:
+        raise ValueError("'set' belongs to 'pass' rules")
+    for name, value in then.set.items():
+        if name not in fields:
+            raise ValueError(f"'set' names unknown field '{name}' of a {rule.fact} fact" + _close(name, fields))
+        if isinstance(value, str) and value.startswith("$"):
+            known(value[1:], "'set'")
+    for text, what in ((then.message, "the message"), (then.fix, "the fix")):
+        for name, spec in _placeholders(text):
+            if name not in fields:
+                raise ValueError(f"{what} names unknown field '{{{name}}}' of a {rule.fact} fact"
+                                 + _close(name, fields))
+            if spec and spec not in FORMAT_SPECS:
+                with contextlib.suppress(ValueError):
+                    format(1.5, spec)
+                    continue
+                raise ValueError(f"{what}: unknown format '{spec}' in {{{name}:{spec}}}")
+
+
+def _placeholders(text: str) -> list[tuple[str, str]]:
+    out = []
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise ValueError(f"cannot read the placeholders of {text!r}: {exc}") from None
+    for _lit, name, spec, _conv in parsed:
+        if name is None:
+            continue
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            raise ValueError(f"placeholder {{{name}}} must be a field name")
+        out.append((name, spec or ""))
+    return out
+
+
+def _close(name: str, names: set[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(names), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# ------------------------------------------------------------------------------ compiling
 def _literal(v: Any) -> Any:
     return v  # durable-rules compares JSON booleans, numbers and strings natively
 
 
-def compile_condition(cond: list[Any]) -> dict[str, Any]:
-    field, op, value = cond
+def compile_condition(cond: list[Any], policy: dict[str, Any]) -> dict[str, Any]:
+    name, op, value = cond
     if op == "in":
-        return {"$or": [{field: _literal(v)} for v in value]}
+        return {"$or": [{name: _literal(v)} for v in value]}
     ref = _ref(value)
+    pname = _policy_ref(value)
     if ref is not None:
-        name, times = ref
-        rhs: Any = {"$m": name} if times == 1.0 else {"$mul": {"$l": {"$m": name}, "$r": times}}
+        other, times = ref
+        factor = policy_expression(times, policy) if isinstance(times, str) else float(times)
+        rhs: Any = {"$m": other} if factor == 1.0 else {"$mul": {"$l": {"$m": other}, "$r": factor}}
+    elif pname is not None:
+        rhs = policy[pname]
     else:
         rhs = _literal(value)
     durable_op = OPS[op]
-    if durable_op is None:
-        return {field: rhs}
-    return {durable_op: {field: rhs}}
+    return {name: rhs} if durable_op is None else {durable_op: {name: rhs}}
 
 
-OPEN = "__open"
-"""A session's first fact in every ruleset. durable-rules creates a session on its first
-fact; if no fact of a session was ever handled, deleting it crashed the process here and
-keeping it leaks (1,024 sessions, then MemoryError). The sentinel is always handled."""
-
-DETAILED = {"candidate"}
-"""Fact types with many instances per consultation. Their reject rules run over every
-instance; their other rules (findings, conclusions) only over the instances a result
-shows in detail, which are asserted again with ``detail: 1`` once the ranking is known."""
-
-
-def compile_rule(rule: Rule) -> dict[str, Any]:
-    parts: list[dict[str, Any]] = [{"t": rule.fact}]
-    if rule.fact in DETAILED and rule.then.action != "reject":
-        parts.append({"detail": 1})
-    parts += [compile_condition(c) for c in rule.when]
-    if rule.any:
-        parts.append({"$or": [compile_condition(c) for c in rule.any]})
-    return {"all": [{"m": {"$and": parts}}], "run": rule.id}
-
-
+@dataclass
 class Rulebook:
-    """All rule files, validated, with each file compiled to one durable-rules ruleset."""
+    """Built-in and house rule files, checked, with every rule compiled into one ruleset (so a
+    candidate's facts chain from step to step inside one durable-rules session)."""
 
-    def __init__(self, files: list[tuple[Path, RuleFile]]):
-        self.files = files
-        self.rules: dict[str, Rule] = {}
-        self.step_of: dict[str, str] = {}
-        self.ruleset_of: dict[str, str] = {}
-        for path, rf in files:
+    files: list[tuple[Path, RuleFile]]
+    policy: dict[str, Any]
+    house: set[str] = field(default_factory=set)  # ids of the rules that come from --rules
+    replaced: dict[str, str] = field(default_factory=dict)  # built-in id -> the house file replacing it
+    rules: dict[str, Rule] = field(default_factory=dict)
+    step_of: dict[str, str] = field(default_factory=dict)
+    ruleset_of: dict[str, str] = field(default_factory=dict)
+    origin: dict[str, str] = field(default_factory=dict)  # rule id -> file it comes from
+    digest: str = ""
+
+    def __post_init__(self) -> None:
+        for path, rf in self.files:
             for r in rf.rules:
-                if r.id in self.rules:
-                    raise RuleError(f"duplicate rule id '{r.id}'", where=f"{path}: {r.id}")
                 self.rules[r.id] = r
                 self.step_of[r.id] = rf.step
                 self.ruleset_of[r.id] = rf.ruleset
-        digest = hashlib.sha1(
-            json.dumps([rf.model_dump(mode="json") for _, rf in files], sort_keys=True).encode()
-        ).hexdigest()[:10]
-        self.digest = digest
-        self._fields: dict[tuple[str, bool], dict[str, tuple[str, ...]]] = {}
+                self.origin[r.id] = str(path)
+        payload = [[rf.model_dump(mode="json") for _, rf in self.files], sorted(self.policy.items())]
+        self.digest = hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:12]
+        self._fields: dict[str, tuple[str, ...]] = {}
+        self._definition: dict[str, Any] | None = None
 
-    def rulesets(self) -> dict[str, dict[str, Any]]:
-        """ruleset name -> durable JSON definition (names are global per process, so versioned)."""
-        out: dict[str, dict[str, Any]] = {}
-        for _, rf in self.files:
-            rules = {r.id: compile_rule(r) for r in rf.rules}
-            rules[OPEN] = {"all": [{"m": {"t": OPEN}}], "run": OPEN}
-            out[self.durable_name(rf.ruleset)] = rules
-        return out
+    @property
+    def durable_name(self) -> str:
+        """Rulesets are global by name in a process: the name carries the digest of rules and policy."""
+        return f"gpuwise_{self.digest}"
 
-    def condition_fields(self, ruleset: str, rejects_only: bool = False) -> dict[str, tuple[str, ...]]:
-        """fact type -> the fields this ruleset's conditions read (what the engine must see);
-        with ``rejects_only``, what its reject rules read (a first-pass candidate needs no more)."""
-        key = (ruleset, rejects_only)
-        cached = self._fields.get(key)
+    def stage(self, rule_id: str) -> str | None:
+        return stage_of(self.rules[rule_id], self.step_of[rule_id])
+
+    def definition(self) -> dict[str, Any]:
+        """The durable-rules JSON of the whole rule book."""
+        if self._definition is None:
+            out: dict[str, Any] = {}
+            for rid, rule in self.rules.items():
+                parts: list[dict[str, Any]] = [{"t": rule.fact}]
+                stage = self.stage(rid)
+                if stage is not None:
+                    parts.append({"stage": stage})
+                parts += [compile_condition(c, self.policy) for c in rule.when]
+                if rule.any:
+                    parts.append({"$or": [compile_condition(c, self.policy) for c in rule.any]})
+                out[rid] = {"all": [{"m": {"$and": parts}}], "run": rid}
+            out[OPEN] = {"all": [{"m": {"t": OPEN}}], "run": OPEN}
+            out[DECIDED] = {"all": [{"m": {"$and": [{"t": CHAINED}, {"stage": "decided"}]}}], "run": DECIDED}
+            self._definition = out
+        return self._definition
+
+    def fields_read(self, fact: str) -> tuple[str, ...]:
+        """The fields of a fact type that some rule reads (all the engine must see of it)."""
+        cached = self._fields.get(fact)
         if cached is None:
-            fields = self._condition_fields(ruleset, rejects_only)
-            cached = self._fields[key] = {k: tuple(sorted(v)) for k, v in fields.items()}
-        return cached
-
-    def _condition_fields(self, ruleset: str, rejects_only: bool) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = {}
-        for _, rf in self.files:
-            if rf.ruleset != ruleset:
-                continue
-            for r in rf.rules:
-                if rejects_only and r.then.action != "reject":
+            names: set[str] = set()
+            for r in self.rules.values():
+                if r.fact != fact:
                     continue
-                names = out.setdefault(r.fact, set())
-                if r.fact in DETAILED:
-                    names.add("detail")
                 for c in (*r.when, *r.any):
                     names.add(c[0])
                     ref = _ref(c[2])
                     if ref is not None:
                         names.add(ref[0])
-        return out
+                for v in r.then.set.values():
+                    if isinstance(v, str) and v.startswith("$"):
+                        names.add(v[1:])
+            cached = self._fields[fact] = tuple(sorted(names))
+        return cached
 
-    def durable_name(self, ruleset: str) -> str:
-        return f"gpuwise_{ruleset.replace('-', '_')}_{self.digest}"
+    def set_by_stage(self, stage: str) -> list[str]:
+        """Candidate fields that the pass rules into ``stage`` set (the verdicts of the step before)."""
+        from .facts import FACT_MODELS
+
+        return [f for f in FACT_MODELS[CHAINED].model_fields if set_by(CHAINED, f) == stage]
+
+    def fact_types(self) -> set[str]:
+        return {r.fact for r in self.rules.values()}
 
     def by_step(self) -> dict[str, list[Rule]]:
         out: dict[str, list[Rule]] = {s: [] for s in STEPS}
@@ -204,38 +368,93 @@ class Rulebook:
             out[self.step_of[rid]].append(r)
         return out
 
-    def fact_types_of(self, ruleset: str) -> set[str]:
-        for _, rf in self.files:
-            if rf.ruleset == ruleset:
-                return {r.fact for r in rf.rules}
-        return set()
+    def sources(self) -> dict[str, str]:
+        return {rid: r.source for rid, r in self.rules.items()}
 
 
-def load_rulefile(path: Path) -> RuleFile:
-    from ..yamlio import read_yaml
-
+# ------------------------------------------------------------------------------ loading
+def load_rulefile(path: Path, policy: dict[str, Any]) -> RuleFile:
     data = read_yaml(path, what="rule file")
     if not isinstance(data, dict):
         raise RuleError("expected a mapping at the top level", where=str(path))
     try:
-        return RuleFile.model_validate(data)
+        rf = RuleFile.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = list(err["loc"])
-        label = ".".join(str(p) for p in loc)
+        label = ".".join(str(p) for p in loc) or "(top level)"
         if len(loc) >= 2 and loc[0] == "rules" and isinstance(loc[1], int):
             with contextlib.suppress(IndexError, AttributeError, KeyError, TypeError):
-                label = f"rule {data['rules'][loc[1]].get('id', '#' + str(loc[1]))}" + (
-                    "." + ".".join(str(p) for p in loc[2:]) if loc[2:] else "")
-        raise RuleError(err["msg"].replace("Value error, ", ""), where=f"{path}: {label}") from None
+                rule_id = data["rules"][loc[1]].get("id", "#" + str(loc[1]))
+                label = f"rule {rule_id}" + ("." + ".".join(str(p) for p in loc[2:]) if loc[2:] else "")
+        msg = err["msg"].replace("Value error, ", "")
+        if err["type"] == "literal_error":
+            msg = f"{str(err.get('input'))[:40]!r} is not one of {err.get('ctx', {}).get('expected', '')}"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        raise RuleError(msg, where=f"{path}: {label}") from None
+    for r in rf.rules:
+        try:
+            _check(r, rf.step, policy)
+        except ValueError as exc:
+            raise RuleError(str(exc), where=f"{path}: rule {r.id}") from None
+    return rf
 
 
-@lru_cache(maxsize=4)
-def load(directory: str | None = None) -> Rulebook:
-    base = Path(directory) if directory else rules_dir()
+_CACHE: dict[tuple[str | None, str], Rulebook] = {}
+
+
+def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) -> Rulebook:
+    """The built-in rule files, with the house rules of directory ``house`` on top, compiled with
+    ``policy`` (name -> value; default: the built-in knowledge base's). Cached per process."""
+    if policy is None:
+        from ..knowledge import load as load_kb
+
+        policy = {k: v.value for k, v in load_kb().policy.items()}
+    key = (str(Path(house).resolve()) if house else None, json.dumps(sorted(policy.items()), default=str))
+    book = _CACHE.get(key)
+    if book is None:
+        book = _CACHE[key] = _load(Path(house) if house else None, policy)
+    return book
+
+
+def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
+    base = rules_dir()
     paths = sorted(base.glob("*.yaml"))
     if not paths:
         raise RuleError("no rule files found", where=str(base))
-    files = [(p, load_rulefile(p)) for p in paths]
-    files.sort(key=lambda f: (STEPS.index(f[1].step), f[0].name))  # memory, compute, interconnect, tco, pitfalls
-    return Rulebook(files)
+    files = [(p, load_rulefile(p, policy)) for p in paths]
+    seen: dict[str, Path] = {}
+    for p, rf in files:
+        for r in rf.rules:
+            if r.id in seen:
+                raise RuleError(f"duplicate rule id '{r.id}' (also in {seen[r.id].name})", where=f"{p}: rule {r.id}")
+            seen[r.id] = p
+    house_ids: set[str] = set()
+    replaced: dict[str, str] = {}
+    if house is not None:
+        if not house.is_dir():
+            raise RuleError("--rules must be a directory of rule files (*.yaml)", where=str(house))
+        house_paths = sorted([*house.glob("*.yaml"), *house.glob("*.yml")])
+        if not house_paths:
+            raise RuleError("no rule files (*.yaml) in the directory", where=str(house))
+        house_files = [(p, load_rulefile(p, policy)) for p in house_paths]
+        mine: dict[str, Path] = {}
+        for p, rf in house_files:
+            for r in rf.rules:
+                if r.id in mine:
+                    raise RuleError(f"duplicate rule id '{r.id}' (also in {mine[r.id].name})",
+                                    where=f"{p}: rule {r.id}")
+                mine[r.id] = p
+                house_ids.add(r.id)
+                if r.id in seen:
+                    replaced[r.id] = str(p)
+        # a replaced built-in rule is dropped from its file; the house rule takes its place
+        kept: list[tuple[Path, RuleFile]] = []
+        for p, rf in files:
+            rules = [r for r in rf.rules if r.id not in replaced]
+            if rules:
+                kept.append((p, rf.model_copy(update={"rules": rules})))
+        files = kept + house_files
+    files.sort(key=lambda f: STEPS.index(f[1].step))  # memory, compute, interconnect, tco, pitfalls
+    return Rulebook(files=files, policy=dict(policy), house=house_ids, replaced=replaced)

@@ -190,6 +190,10 @@ class Knowledge:
     def model(self, name: str, *, where: str | None = None) -> Resolved:
         return self.model_names.resolve(name, where=where)
 
+    def policy_values(self) -> dict[str, float | str]:
+        """Every policy value by name."""
+        return {k: v.value for k, v in self.policy.items()}
+
     def policy_value(self, name: str) -> float | str:
         """One policy value by name (see ``knowledge/policy.yaml``)."""
         try:

@@ -46,40 +46,74 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None) -> str:
     return _env().get_template("gpus.txt.j2").render(rows=rows, files=kb.files)
 
 
-def _rule_view(rid: str) -> dict[str, Any]:
+def _book(rules: str | None, knowledge: str | None) -> Any:
     from ..decide.rulebook import load
+    from ..knowledge import load as load_kb
 
-    book = load()
+    return load(rules, {k: v.value for k, v in load_kb(knowledge).policy.items()})
+
+
+def _value(v: Any, policy: dict[str, Any]) -> str:
+    if isinstance(v, str) and v.startswith("$"):
+        return v[1:]
+    if isinstance(v, dict) and "policy" in v:
+        return f"policy {v['policy']} (= {policy.get(v['policy'], '?')})"
+    if isinstance(v, dict) and "ref" in v:
+        times = v.get("times", 1)
+        return f"{v['ref']} x ({times})" if isinstance(times, str) else f"{v['ref']} x {times:g}"
+    if isinstance(v, list):
+        return "[" + ", ".join(str(x) for x in v) + "]"
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _cond(c: list[Any], policy: dict[str, Any]) -> str:
+    return f"{c[0]} {c[1]} {_value(c[2], policy)}"
+
+
+def _rule_view(book: Any, rid: str) -> dict[str, Any]:
     r = book.rules[rid]
     return {
         "id": r.id, "title": r.title, "step": book.step_of[rid], "ruleset": book.ruleset_of[rid],
-        "fact": r.fact, "when": [" ".join(str(x) for x in c) for c in r.when],
-        "any": [" ".join(str(x) for x in c) for c in r.any], "action": r.then.action,
-        "severity": r.then.severity, "topic": r.then.topic, "message": r.then.message, "fix": r.then.fix,
+        "stage": book.stage(rid) or "", "fact": r.fact, "when": [_cond(c, book.policy) for c in r.when],
+        "any": [_cond(c, book.policy) for c in r.any], "action": r.then.action,
+        "severity": "blocker" if r.then.action == "reject" else r.then.severity, "topic": r.then.topic,
+        "message": r.then.message, "fix": r.then.fix, "set": dict(r.then.set),
         "rationale": r.rationale, "source": r.source, "example": r.example,
+        "origin": "house" if rid in book.house else "built-in", "file": book.origin[rid],
+        "replaces": rid in book.replaced,
     }
 
 
-def rules(fmt: str = "text") -> str:
-    from ..decide.rulebook import load
-
-    book = load()
-    views = [_rule_view(rid) for rid in book.rules]
+def rules(fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None) -> str:
+    """The rule base (built-in, plus the house rules of ``rules``), by step."""
+    book = _book(rules, knowledge)
+    views = [_rule_view(book, rid) for rid in book.rules]
     if fmt == "json":
-        return json.dumps({"rules": views}, indent=2) + "\n"
-    return _env().get_template("rules.txt.j2").render(rules=views)
+        return json.dumps({"rules": views, "house": {"added": sorted(book.house - set(book.replaced)),
+                                                     "replaced": book.replaced}}, indent=2) + "\n"
+    return _env().get_template("rules.txt.j2").render(rules=views, house=sorted(book.house),
+                                                      replaced=book.replaced)
 
 
-def explain(rule_id: str, fmt: str = "text") -> str:
-    from ..decide.rulebook import load
-
-    book = load()
+def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None) -> str:
+    book = _book(rules, knowledge)
     rid = rule_id.strip().upper()
     if rid not in book.rules:
         close = difflib.get_close_matches(rid, list(book.rules), n=3, cutoff=0.5)
         hint = f"did you mean {' or '.join(close)}?" if close else "see `gpuwise rules` for the list"
         raise UserError(f"unknown rule '{rule_id}'", hint=hint)
-    view = _rule_view(rid)
+    view = _rule_view(book, rid)
     if fmt == "json":
         return json.dumps(view, indent=2) + "\n"
     return _env().get_template("explain.txt.j2").render(r=view)
+
+
+def facts(fmt: str = "text") -> str:
+    """The fact vocabulary: every fact type and field a rule may test (``gpuwise rules --facts``)."""
+    from ..decide.facts import FACT_MODELS, STAGES, vocabulary
+
+    vocab = vocabulary()
+    if fmt == "json":
+        return json.dumps({"stages": list(STAGES), "facts": vocab}, indent=2) + "\n"
+    docs = {name: " ".join((m.__doc__ or "").split()) for name, m in FACT_MODELS.items()}
+    return _env().get_template("facts.txt.j2").render(facts=vocab, docs=docs, stages=STAGES)

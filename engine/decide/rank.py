@@ -1,0 +1,53 @@
+"""The ranking policy: which of the feasible candidates (those the rules let through every step)
+comes first. A documented trade-off, its numbers in ``knowledge/policy.yaml``:
+
+* score = total cost (USD) + wall-clock days x ``value_of_a_day_usd`` (training; a service runs
+  for the whole project, so its score is its cost);
+* candidates whose scores lie within ``ranking_tie_fraction`` of each other are tied: the tie goes
+  to fewer GPUs, then to more free memory (the headroom policy is a floor, not a target), then to
+  the faster one;
+* a candidate the rules rejected (over the headroom, past the deadline, over budget...) is never
+  ranked, whatever its score.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Scored:
+    key: str
+    score: float
+    count: int
+    free_fraction: float
+    days: float
+
+
+def score(fact: dict[str, Any], value_of_a_day: float) -> float:
+    cost = fact["cost_usd"] if fact["cost_usd"] >= 0 else math.inf
+    days = fact["wall_days"] if fact["training"] and fact["wall_days"] > 0 else 0.0
+    return cost + value_of_a_day * days
+
+
+def rank(facts: list[dict[str, Any]], keys: list[str], policy: dict[str, Any]) -> list[Scored]:
+    """The feasible candidates' facts, best first under the ranking policy."""
+    value = float(policy["value_of_a_day_usd"])
+    tie = float(policy["ranking_tie_fraction"])
+    scored = [Scored(k, score(f, value), f["count"], 1 - f["need_gb"] / f["capacity_gb"] if f["capacity_gb"] else 0.0,
+                     f["wall_days"] if f["wall_days"] > 0 else 0.0) for f, k in zip(facts, keys, strict=True)]
+    if not scored:
+        return []
+    ordered = sorted(scored, key=lambda s: s.score)
+    out: list[Scored] = []
+    rest = ordered
+    while rest:  # take the tie group of the best remaining score, order it by the tie-breaks
+        best = rest[0].score
+        group = [s for s in rest if s.score <= best * (1 + tie) or (math.isinf(best) and math.isinf(s.score))]
+        group.sort(key=lambda s: (s.count, -s.free_fraction, s.days, s.score))
+        out += group
+        taken = {id(s) for s in group}
+        rest = [s for s in rest if id(s) not in taken]
+    return out

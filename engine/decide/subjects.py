@@ -1,0 +1,149 @@
+"""The subjects the rules judge, as facts of the vocabulary in :mod:`engine.decide.facts`: one
+candidate per way of doing the job (GPU type x count x rent or buy), the job, the software
+environment per GPU type, the dated prices a result relies on.
+
+Everything here is a number or a name taken from an estimate or the knowledge base, with units
+converted once (GB, days, USD); nothing here decides. "Unknown" is -1 for numbers (see facts.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+from ..estimators import GB
+from ..estimators import memory as M
+from ..estimators.candidate import Evaluation
+from ..inputs.job import Job
+from ..knowledge.compat import environment_facts
+from .facts import CandidateFact
+
+NODE = 8
+TODAY = dt.date.today
+
+
+def _n(v: Any, default: float = -1.0) -> float:
+    if v is None:
+        return default
+    v = float(v)
+    return v if math.isfinite(v) else default
+
+
+def flash_ok(job: Job, gpu: Any) -> bool:
+    """FlashAttention-2 runs on the GPU: its compute capability meets the feature floor."""
+    floor = next((f.min_compute_capability for f in job.kb.software.feature_floors
+                  if f.feature == "flash_attention_2"), None)
+    if not gpu.compute_capability or floor is None:
+        return False
+    return float(gpu.compute_capability) >= float(floor)
+
+
+def modes_for(job: Job, ev: Evaluation) -> list[str]:
+    """The acquisition modes to judge for an estimate: the ones the user allows that have a price,
+    or, when none has, the one the user asked for (so the rules can say why it cannot be costed)."""
+    wanted = job.c.acquisition
+    allowed = ["rent", "buy"] if wanted == "either" else [wanted]
+    n = ev.numbers
+    priced = [m for m in allowed if n.get(f"{m}_usd") is not None]
+    if priced:
+        return priced
+    return [allowed[0]]
+
+
+def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
+    """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
+    g, w, c, n = ev.gpu, job.w, job.c, ev.numbers
+    topo = ev.topology
+    assert topo is not None
+    cc = float(g.compute_capability) if g.compute_capability else 0.0
+    deadline = job.deadline_days
+    rent, buy = n.get("rent_usd"), n.get("buy_usd")
+    cost = rent if mode == "rent" else buy
+    changes = ev.strategy.changes_from(ev.requested) if hasattr(ev.strategy, "changes_from") else []
+    tp = int(n.get("tp", 1) or 1)
+    fact: dict[str, Any] = {
+        "t": "candidate", "stage": "memory", "tag": "proposed" if ev.tag else "",
+        "gpu": g.id, "gpu_name": g.name, "vendor": g.vendor, "segment": g.segment, "form_factor": g.form_factor,
+        "architecture": g.architecture, "cc": cc, "cuda_device": g.vendor == "nvidia",
+        "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
+        "fp4_hw": bool(getattr(g.peaks, "fp4", None)), "ecc": bool(g.memory.ecc), "launch_year": g.launch_year,
+        "tdp_w": g.power.tdp_w,
+        "count": ev.count, "nodes": topo.nodes, "per_node": topo.per_node, "multi_gpu": ev.count > 1,
+        "multi_node": topo.nodes > 1,
+        "task": w.task, "method": w.method, "training": job.training, "precision": w.precision,
+        "wants_bf16": w.precision == "bf16", "wants_fp8": w.precision == "fp8", "wants_fp4": w.precision == "fp4",
+        "wants_flash": w.attention == "flash", "flash_ok": flash_ok(job, g),
+        "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
+        "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
+        "strategy": ev.strategy.label() if hasattr(ev.strategy, "label") else str(ev.strategy),
+        "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
+        "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
+        "tp": tp, "tp_domain": topo.tp_domain, "tp_outside_domain": tp > max(1, topo.tp_domain),
+        "tp_across_nodes": tp > topo.per_node,
+        "host_ram_needed_gb": _n(n.get("host_ram_needed_bytes_per_node"), 0.0) / GB,
+        "host_ram_gb": _n(ev.numbers.get("host_ram_gb")),
+        "wall_days": _n(n.get("wall_days")), "gpu_hours": _n(n.get("gpu_hours")),
+        "deadline_days": _n(deadline), "has_deadline": deadline is not None and job.training,
+        "efficiency": _n(n.get("efficiency"), 1.0), "efficiency_pct": 100 * _n(n.get("efficiency"), 1.0),
+        "link_kind": topo.intra_kind, "link": topo.description, "p2p": topo.p2p,
+        "intra_gb_s": topo.intra_gb_s if math.isfinite(topo.intra_gb_s) else -1.0,
+        "network": topo.network or "none",
+        "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
+        "decode_tps": _n(n.get("decode_tokens_per_s")), "aggregate_tps": _n(n.get("decode_tokens_per_s_total")),
+        "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
+        "acquisition": mode, "acquisition_wanted": c.acquisition,
+        "cost_usd": _n(cost), "price_known": cost is not None,
+        "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
+        "budget_usd": _n(c.budget_usd), "has_budget": c.budget_usd is not None,
+        "break_even_month": _n(n.get("break_even_month")), "project_months": c.project_months,
+        "usd_per_gpu_hour": _n(n.get("usd_per_gpu_hour")) if mode == "rent" else -1.0,
+        "provider": (n.get("provider") or "none") if mode == "rent" else "none",
+    }
+    CandidateFact.model_construct(**{k: v for k, v in fact.items() if k != "t"})  # names only; typed in tests
+    return fact
+
+
+def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float = -1.0) -> dict[str, Any]:
+    w, shape = job.w, job.shape
+    quant = job.kb.runtime.quantization
+    state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
+    headroom = float(job.kb.policy_value("memory_headroom_fraction"))
+    fits = [e for e in evaluations if e.memory.per_gpu <= e.capacity * (1 - headroom)]
+    return {
+        "t": "job",
+        "task": w.task, "method": w.method, "model": shape.name, "params_b": shape.params / 1e9,
+        "precision": w.precision, "mixed_precision": w.mixed_precision, "optimizer": w.optimizer,
+        "zero": w.zero_stage if isinstance(w.zero_stage, int) else -1,
+        "full_training": job.training and w.method == "full",
+        "state_gb": shape.params * state_b / GB, "state_gb_myth": shape.params * 8 * 1.2 / GB,
+        "feasible_candidates": len(fits), "single_node_feasible": any(e.count <= NODE for e in fits),
+        "best_single_gpu_need_gb": min((e.memory.per_gpu for e in evaluations if e.count == 1), default=0) / GB,
+        "largest_usable_gb": max((e.capacity * (1 - headroom) for e in evaluations), default=0) / GB,
+        "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
+        "weights_gb": shape.params * 2 / GB,
+        "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
+        "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
+    }
+
+
+def environment(job: Job, gpu_ids: list[str]) -> list[dict[str, Any]]:
+    return [{"t": "environment", **f} for f in environment_facts(job, gpu_ids)]
+
+
+def price_facts(job: Job, chosen: list[tuple[Evaluation, str]]) -> list[dict[str, Any]]:
+    """Dated prices the shown candidates rely on, with their age, for the data-freshness rules."""
+    seen: dict[str, dict[str, Any]] = {}
+    today = TODAY()
+    for e, mode in chosen:
+        n = e.numbers
+        if mode == "rent":
+            what, as_of, source = f"rent {e.gpu.id} ({n.get('provider')})", n.get("price_as_of"), "clouds"
+        else:
+            what, as_of, source = f"buy {e.gpu.id}", n.get("buy_price_as_of"), "prices"
+        if not as_of or as_of == "proposal" or what in seen:
+            continue
+        age = (today - dt.date.fromisoformat(str(as_of))).days
+        seen[what] = {"t": "price", "what": what, "as_of": str(as_of), "age_days": age, "source": source,
+                      "used": True}
+    return list(seen.values())

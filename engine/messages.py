@@ -1,0 +1,95 @@
+"""Sentences with ids: every sentence gpuwise writes comes from a template, never from code.
+
+Two kinds of templates exist: a rule's ``message`` and ``fix`` (in rules/*.yaml, id = the rule's
+id) and the sentences of ``reports/messages.yaml`` (id -> English template), for what is not a
+rule's (a recommendation's summary, an assumption's reason). A result keeps each message's id,
+template and values, and the English text filled in; a report translates the template with the
+gettext catalog (the English template is the msgid) and fills it in its own currency.
+
+Placeholders are Python format fields, with a few specs of our own:
+``{x:money}`` an amount in the report's currency (whole units), ``{x:money2}`` with cents,
+``{x:pct}`` a fraction as a percentage, ``{x:int}`` a count with thousands separators,
+``{x:gb}`` a size in GB. A value that is missing or of the wrong type prints as "?" (a message is
+never allowed to fail).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from .paths import data_dir
+from .yamlio import read_yaml
+
+Money = Callable[[float, int], str]
+
+
+def usd(amount: float, decimals: int = 0) -> str:
+    sign = "-" if amount < 0 else ""
+    return f"{sign}${abs(amount):,.{decimals}f}"
+
+
+class Filler(string.Formatter):
+    """str.format that knows our specs and never fails."""
+
+    def __init__(self, money: Money = usd):
+        super().__init__()
+        self.money = money
+
+    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
+        return kwargs.get(key, "?") if isinstance(key, str) else "?"
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        try:
+            if format_spec in ("money", "money2"):
+                return self.money(float(value), 2 if format_spec == "money2" else 0) if number else str(value)
+            if format_spec == "pct":
+                return f"{100 * value:.0f}%" if number else str(value)
+            if format_spec == "int":
+                return f"{round(value):,}" if number else str(value)
+            if format_spec == "gb":
+                return f"{value:,.1f} GB" if number else str(value)
+            return super().format_field(value, format_spec)
+        except (ValueError, TypeError):
+            return str(value)
+
+
+_USD = Filler()
+
+
+def fill(template: str, values: dict[str, Any], money: Money | None = None) -> str:
+    """A template with its values put in (USD unless ``money`` says otherwise)."""
+    filler = _USD if money is None else Filler(money)
+    try:
+        return filler.vformat(template, (), values)
+    except (ValueError, IndexError, KeyError, AttributeError):
+        return template
+
+
+def placeholders(template: str) -> list[str]:
+    try:
+        return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+    except ValueError:
+        return []
+
+
+@lru_cache(maxsize=1)
+def catalog() -> dict[str, str]:
+    """id -> English template, from reports/messages.yaml."""
+    data = read_yaml(data_dir("reports") / "messages.yaml", what="message catalog")
+    return {str(k): str(v) for k, v in (data or {}).get("messages", {}).items()}
+
+
+def template(message_id: str) -> str:
+    try:
+        return catalog()[message_id]
+    except KeyError:
+        raise KeyError(f"no message '{message_id}' in reports/messages.yaml") from None
+
+
+def text(message_id: str, values: dict[str, Any]) -> str:
+    """The English sentence of a catalog message."""
+    return fill(template(message_id), values)
