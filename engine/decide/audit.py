@@ -73,8 +73,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "air_cooled_limit_kw": float(kb.policy_value("air_cooled_rack_kw_max")),
         "cfm_needed": total_kw * v["cfm_per_kw_20f"].value,
         "consumer": gpu.segment == "consumer", "segment": gpu.segment, "tdp_w": gpu.power.tdp_w,
-        "datacenter": acq.mode == "buy" and (p.facility.power_kw_available is not None or hw.nodes > 1
-                                             or hw.count >= 8),
+        "hosting": p.constraints.hosting or "unknown",
         "license_bundle": getattr(gpu, "licence_bundle", None) is not None,
         "nvaie_usd_per_gpu_year": v["nvaie_usd_per_gpu_year"].value,
         "unit_price_usd": acq.unit_price_usd or -1.0, "market_price_usd": market or -1.0,
@@ -132,7 +131,7 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
             f["mining_era"] = gpu.segment in ("consumer", "workstation") and c.manufactured[:7] < str(
                 kb.policy_value("mining_boom_end"))
         for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):
-            if len(samples) >= 2:
+            if len(samples) > 1:  # a spread needs two samples
                 var = ic.variability(samples)
                 f[f"{name}_cv"] = var["cv"] if var["cv"] is not None else -1.0
                 f[f"{name}_swing"] = var["relative_swing"] if var["relative_swing"] is not None else -1.0

@@ -58,6 +58,7 @@ class Session:
     candidate got."""
 
     book: Rulebook
+    facts: list[dict[str, Any]] = field(default_factory=list)
     firings: list[tuple[str, int, str | None]] = field(default_factory=list)  # (rule id, fact index, stage)
     stage_values: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)  # (index, stage) -> set
     reached: dict[int, str] = field(default_factory=dict)  # candidate index -> furthest stage
@@ -84,7 +85,7 @@ def engine_number(v: float) -> float:
 
 
 def _clean(value: Any) -> Any:
-    if isinstance(value, float):
+    if value.__class__ is float:
         return engine_number(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
         return engine_number(float(value))
@@ -130,16 +131,24 @@ def _fire(rule_id: str, c: Any) -> None:
     nxt = STAGES[STAGES.index(stage) + 1]
     if (idx, nxt) in session.stage_values:  # another pass rule of this step already moved it on
         return
-    new = dict(m)
+    values = {**session.facts[idx], **_verdicts(session, idx, nxt)}
     for name, value in rule.then.set.items():
-        new[name] = _clean(m.get(value[1:]) if isinstance(value, str) and value.startswith("$") else value)
-    new.update(stage=nxt, id=f"f{idx}@{nxt}")
-    session.stage_values[(idx, nxt)] = {k: new[k] for k in rule.then.set}
+        values[name] = values.get(value[1:]) if isinstance(value, str) and value.startswith("$") else value
+    session.stage_values[(idx, nxt)] = {k: values[k] for k in rule.then.set}
     session.reached[idx] = nxt
+    new = message(session.book, {**values, "stage": nxt}, idx, m["sid"])
     try:
         c.assert_fact(new)
     except _durable.MessageNotHandledException:
         session.stalled[idx] = nxt
+
+
+def _verdicts(session: Session, idx: int, upto: str) -> dict[str, Any]:
+    """What the pass rules set for a candidate on its way to ``upto``."""
+    out: dict[str, Any] = {}
+    for s in STAGES[1:STAGES.index(upto)]:
+        out.update(session.stage_values.get((idx, s), {}))
+    return out
 
 
 def _ensure(book: Rulebook) -> _Host:
@@ -157,9 +166,10 @@ _host: _Host | None = None
 
 
 def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str) -> dict[str, Any]:
-    """What the engine sees of a fact: the fields some rule reads, numbers in its range, ids."""
+    """What the engine sees of a fact: the fields some rule reads (for a candidate, the rules of
+    its stage), numbers in its range, ids."""
     t = fact["t"]
-    msg = {k: _clean(fact[k]) for k in book.fields_read(t) if k in fact}
+    msg = {k: _clean(fact[k]) for k in book.fields_read(t, fact.get("stage")) if k in fact}
     msg.update(t=t, sid=sid, id=f"f{index}" + (f"@{fact['stage']}" if t == CHAINED else ""))
     if t == CHAINED:
         msg["stage"] = fact["stage"]
@@ -174,7 +184,7 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
         host = _ensure(book)
         name = book.durable_name
         sid = f"c{next(_SIDS)}"
-        session = Session(book)
+        session = Session(book, facts)
         _sessions[sid] = session
         try:
             host.assert_fact(name, {"t": OPEN, "sid": sid, "id": OPEN})
@@ -215,15 +225,12 @@ def _carry(host: _Host, name: str, msg: dict[str, Any], session: Session, i: int
     while session.reached.get(i) != "decided":
         stage = session.reached.get(i, msg["stage"])
         nxt = STAGES[STAGES.index(stage) + 1]
-        new = dict(msg)
-        for s in STAGES[1:STAGES.index(nxt) + 1]:
-            new.update(session.stage_values.get((i, s), {}))
         failed = {k: False for k in session.book.set_by_stage(nxt)}
-        new.update(failed, stage=nxt, id=f"f{i}@{nxt}")
         session.stage_values[(i, nxt)] = failed
         session.reached[i] = nxt
         session.carried.append((i, nxt))
-        _assert(host, name, new, session, i)
+        values = {**session.facts[i], **_verdicts(session, i, nxt), **failed, "stage": nxt}
+        _assert(host, name, message(session.book, values, i, msg["sid"]), session, i)
 
 
 def live_sessions() -> int:

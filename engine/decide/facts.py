@@ -233,7 +233,7 @@ class ProposalFact(FactModel):
     consumer: bool = _f("consumer (GeForce) cards")
     segment: str = _f("market segment")
     tdp_w: float = _f("board power per GPU, W")
-    datacenter: bool = _f("bought for a data center (facility given, several nodes or >= 8 GPUs)")
+    hosting: str = _f("where bought hardware runs: office, colocation, datacenter or unknown")
     license_bundle: bool = _f("the card ships with a software licence bundle")
     nvaie_usd_per_gpu_year: float = _f("NVIDIA AI Enterprise list price per GPU-year, USD")
     unit_price_usd: float = _f("proposed price per GPU, USD (-1 none)")

@@ -334,13 +334,15 @@ class Rulebook:
             self._definition = out
         return self._definition
 
-    def fields_read(self, fact: str) -> tuple[str, ...]:
-        """The fields of a fact type that some rule reads (all the engine must see of it)."""
-        cached = self._fields.get(fact)
+    def fields_read(self, fact: str, stage: str | None = None) -> tuple[str, ...]:
+        """The fields of a fact type that some rule reads (all the engine must see of it); with
+        ``stage``, only what the candidate rules of that stage read."""
+        key = f"{fact}@{stage}"
+        cached = self._fields.get(key)
         if cached is None:
             names: set[str] = set()
-            for r in self.rules.values():
-                if r.fact != fact:
+            for rid, r in self.rules.items():
+                if r.fact != fact or (stage is not None and self.stage(rid) != stage):
                     continue
                 for c in (*r.when, *r.any):
                     names.add(c[0])
@@ -350,7 +352,7 @@ class Rulebook:
                 for v in r.then.set.values():
                     if isinstance(v, str) and v.startswith("$"):
                         names.add(v[1:])
-            cached = self._fields[fact] = tuple(sorted(names))
+            cached = self._fields[key] = tuple(sorted(names))
         return cached
 
     def set_by_stage(self, stage: str) -> list[str]:

@@ -17,7 +17,6 @@ from ..estimators import memory as M
 from ..estimators.candidate import Evaluation
 from ..inputs.job import Job
 from ..knowledge.compat import environment_facts
-from .facts import CandidateFact
 
 NODE = 8
 TODAY = dt.date.today
@@ -100,7 +99,6 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "usd_per_gpu_hour": _n(n.get("usd_per_gpu_hour")) if mode == "rent" else -1.0,
         "provider": (n.get("provider") or "none") if mode == "rent" else "none",
     }
-    CandidateFact.model_construct(**{k: v for k, v in fact.items() if k != "t"})  # names only; typed in tests
     return fact
 
 
