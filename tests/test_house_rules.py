@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import audit, recommend
+from engine import recommend
 from engine.cli import main
 from engine.decide import engine, rulebook
 from engine.errors import RuleError
@@ -123,8 +123,8 @@ def test_rules_facts_prints_the_vocabulary(capsys) -> None:
 
 BAD = {
     "unknown field": ('when: [[vendorr, "==", amd]]', "vendorr", "did you mean 'vendor'"),
-    "unknown action": ('when: [[vendor, "==", amd]]\n    then: {action: veto, topic: cost, message: "not here"}', "veto",
-                       "not one of"),
+    "unknown action": ('when: [[vendor, "==", amd]]\n    then: {action: veto, topic: cost, message: "not here"}',
+                       "veto", "not one of"),
     "bad placeholder": ('when: [[vendor, "==", amd]]\n    then: {action: reject, topic: cost, message: "{gpu_nam}"}',
                         "gpu_nam", "unknown field"),
     "too early": ('when: [[fits, "==", true]]', "fits", "exists from the compute stage on"),
@@ -147,7 +147,8 @@ rules:
     source: "test"
 """
     if "then:" not in when:
-        body = body.replace("    rationale:", '    then: {action: reject, topic: cost, message: "not here"}\n    rationale:')
+        then = '    then: {action: reject, topic: cost, message: "not here"}\n'
+        body = body.replace("    rationale:", then + "    rationale:")
     d = _house(tmp_path, body)
     code, out, err = _run(capsys, "recommend", str(ROOT / "examples" / "lora-70b.yaml"), "--rules", str(d))
     assert code == 2 and out == ""
