@@ -10,10 +10,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Severity = Literal["blocker", "warning", "info"]
-Topic = Literal["memory", "compute", "interconnect", "cost", "compatibility", "used-hardware",
-                "cloud-fees", "power-cooling", "licensing", "data-freshness"]
-Step = Literal["memory", "compute", "interconnect", "tco", "pitfalls"]
+SEVERITIES = ("blocker", "warning", "info")
+TOPICS = ("memory", "compute", "interconnect", "cost", "compatibility", "used-hardware", "cloud-fees",
+          "power-cooling", "licensing", "data-freshness")
+CORE_STEPS = ("memory", "compute", "interconnect", "tco")
+STEPS = (*CORE_STEPS, "pitfalls")
+STAGES = (*CORE_STEPS, "decided")
+"""The stages a candidate passes through in the rule chain; rules of step ``pitfalls`` see ``decided``."""
+MEMORY_PARTS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
+"""One definition each: the finding topics, the decision steps and the memory breakdown's parts."""
+
+Severity = Literal[SEVERITIES]  # type: ignore[valid-type]
+Topic = Literal[TOPICS]  # type: ignore[valid-type]
+Step = Literal[STEPS]  # type: ignore[valid-type]
+Stage = Literal[STAGES]  # type: ignore[valid-type]
 
 
 class Frozen(BaseModel):
@@ -175,6 +185,7 @@ class Candidate(Frozen):
     provider: str | None = None
     instance: str | None = None
     reasons: list[str] = []
+    reason_sentences: list[Sentence] = Field(default=[], description="the reasons with their templates and values")
     rules: list[str] = []
     score_usd: float | None = None
     stage: str = Field(default="", description="the furthest step the candidate reached in the rule chain")

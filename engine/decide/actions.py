@@ -60,6 +60,14 @@ def _values(rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
             if n in values}
 
 
+@dataclass(frozen=True)
+class Rejection:
+    rule: str
+    message: str
+    template: str
+    values: dict[str, Any]
+
+
 @dataclass
 class Conclusion:
     rule: str
@@ -72,11 +80,11 @@ class Conclusion:
 class Outcome:
     trace: list[TraceEntry] = field(default_factory=list)
     findings: list[tuple[str, Finding]] = field(default_factory=list)  # (subject key, finding)
-    rejections: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # key -> [(rule, reason)]
+    rejections: dict[str, list[Rejection]] = field(default_factory=dict)  # key -> why it is out
     fired: dict[str, list[str]] = field(default_factory=dict)  # key -> rule ids
     conclusions: dict[str, dict[str, Conclusion]] = field(default_factory=dict)  # key -> step -> conclusion
     reached: dict[str, str] = field(default_factory=dict)  # candidate key -> furthest stage
-    gpu_rejections: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # gpu id -> [(rule, reason)]
+    gpu_rejections: dict[str, list[Rejection]] = field(default_factory=dict)  # gpu id -> why its candidates are out
 
     def rules_for(self, key: str) -> list[str]:
         return self.fired.get(key, [])
@@ -136,10 +144,11 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
                                         template=rule.then.message, values=_values(rule, values)))
         if action == "reject":
             subject = _subject(fact)
+            why = Rejection(rule_id, message, rule.then.message, _values(rule, values))
             if fact.get("t") == "environment":
-                out.gpu_rejections.setdefault(fact["gpu"], []).append((rule_id, message))
+                out.gpu_rejections.setdefault(fact["gpu"], []).append(why)
             else:
-                out.rejections.setdefault(key, []).append((rule_id, message))
+                out.rejections.setdefault(key, []).append(why)
             if show:
                 out.findings.append((key, _finding(book, rule, step, values, message, subject)))
         elif action == "finding":

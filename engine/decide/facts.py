@@ -21,8 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-STAGES = ("memory", "compute", "interconnect", "tco", "decided")
-"""The stages a candidate passes through, in order; rules of step ``pitfalls`` see ``decided``."""
+from ..results import STAGES, Stage  # noqa: F401 - the stages are part of the vocabulary
 
 
 def _f(description: str, *, set_by: str | None = None, default: Any = None) -> Any:
@@ -38,7 +37,7 @@ class CandidateFact(FactModel):
     """One way to get the job done: a GPU type x count, rented or bought (recommend's options, and
     the configuration an audit checks, tagged ``proposed``)."""
 
-    stage: Literal["memory", "compute", "interconnect", "tco", "decided"] = _f("the step the candidate is at")
+    stage: Stage = _f("the step the candidate is at")
     tag: str = _f("'proposed' for the configuration an audit checks, else ''")
     gpu: str = _f("GPU id (knowledge/gpus.yaml)")
     gpu_name: str = _f("GPU display name")

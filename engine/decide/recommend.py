@@ -20,6 +20,7 @@ from ..estimators.candidate import Evaluation, evaluate
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..results import (
+    CORE_STEPS,
     Assumption,
     Candidate,
     CurrencyInfo,
@@ -246,10 +247,12 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
                   order: list[Scored]) -> Candidate:
     e, mode = con.options[key]
     n = e.numbers
-    reasons = [msg for _, msg in outcome.rejections.get(key, [])]
+    why = [Sentence(id=r.rule, text=r.message, template=r.template, values=r.values)
+           for r in outcome.rejections.get(key, [])]
     stage = outcome.reached.get(key, "memory")
-    if not reasons and stage != "decided":
-        reasons = [messages.text("reason.stalled", {"stage": stage})]
+    if not why and stage != "decided":
+        why = [Sentence(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
+                        template=messages.template("reason.stalled"), values={"stage": stage})]
     cost = n.get("rent_usd") if mode == "rent" else n.get("buy_usd")
     scored = next((s.score for s in order if s.key == key), None)
     return Candidate(
@@ -263,7 +266,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         decode_tokens_per_s=n.get("decode_tokens_per_s"),
         decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
         provider=n.get("provider") if mode == "rent" else None,
-        instance=n.get("instance") if mode == "rent" else None, reasons=reasons,
+        instance=n.get("instance") if mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
     )
 
@@ -337,7 +340,7 @@ def step_summaries(job: Job, con: Consultation, outcome: Outcome, key: str) -> l
         by_step.setdefault(book.step_of[rid], []).append(rid)
     concl = outcome.conclusions.get(key, {})
     out = []
-    for step in ("memory", "compute", "interconnect", "tco"):
+    for step in CORE_STEPS:
         c = concl.get(step)
         terms = [term_out(t) for t in e.memory.terms()] if step == "memory" else [
             term_out(e.terms[k]) for k in STEP_TERMS[step] if k in e.terms]

@@ -43,12 +43,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..errors import RuleError
 from ..paths import rules_dir
+from ..results import STEPS, Severity, Stage, Step, Topic
 from ..yamlio import read_yaml
 from .facts import FACT_TYPES, STAGES, set_by
 
 Op = Literal["==", "!=", "<", "<=", ">", ">=", "in"]
 OPS = {"==": None, "!=": "$neq", "<": "$lt", "<=": "$lte", ">": "$gt", ">=": "$gte"}
-STEPS = ("memory", "compute", "interconnect", "tco", "pitfalls")
 STEP_STAGE = {"memory": "memory", "compute": "compute", "interconnect": "interconnect", "tco": "tco",
               "pitfalls": "decided"}
 ACTIONS = ("reject", "finding", "conclude", "pass")
@@ -71,9 +71,8 @@ class Then(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     action: Literal["reject", "finding", "conclude", "pass"]
-    severity: Literal["blocker", "warning", "info"] = "info"
-    topic: Literal["memory", "compute", "interconnect", "cost", "compatibility", "used-hardware",
-                   "cloud-fees", "power-cooling", "licensing", "data-freshness"]
+    severity: Severity = "info"
+    topic: Topic
     message: str = Field(min_length=3)
     fix: str = ""
     set: dict[str, Any] = Field(default_factory=dict, description="pass: fields the next stage gets")
@@ -85,7 +84,7 @@ class Rule(BaseModel):
     id: str = Field(pattern=r"^[A-Z]+-[A-Z0-9-]+$")
     title: str = Field(min_length=3)
     fact: str
-    at: Literal["memory", "compute", "interconnect", "tco", "decided"] | None = None
+    at: Stage | None = None
     when: list[list[Any]] = Field(min_length=1)
     any: list[list[Any]] = []
     then: Then
@@ -106,7 +105,7 @@ class RuleFile(BaseModel):
 
     schema_version: Literal[1]
     ruleset: str = Field(pattern=r"^[a-z][a-z-]*$")
-    step: Literal["memory", "compute", "interconnect", "tco", "pitfalls"]
+    step: Step
     description: str = ""
     rules: list[Rule] = Field(min_length=1)
 

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..inputs.shape import Shape
+from ..results import MEMORY_PARTS
 from . import Term
 
 BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
@@ -111,7 +112,7 @@ class MemoryEstimate:
 
     def breakdown(self) -> dict[str, int]:
         return {t: round(getattr(self, t).value) for t in
-                ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")}
+                MEMORY_PARTS}
 
     def terms(self) -> list[Term]:
         return [self.weights, self.gradients, self.optimizer, self.activations, self.kv_cache, self.overhead]

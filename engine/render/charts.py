@@ -17,7 +17,9 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-MEMORY_KINDS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
+from ..results import MEMORY_PARTS
+
+MEMORY_KINDS = MEMORY_PARTS
 """The order of the memory parts in a stacked bar (unknown kinds follow, in first-seen order)."""
 
 Fmt = Callable[[float], str]

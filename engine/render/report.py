@@ -10,7 +10,9 @@ instead of a blank).  Chart geometry comes from :mod:`engine.charts`.  JSON is t
 Languages: English, and Simplified Chinese with ``lang="zh"``, through gettext catalogs in
 ``engine/locale`` (see its README).  Strings written here are marked with ``N_`` so that
 ``pybabel extract`` finds them; they are translated when the view model is built.
-Messages that rules produce (findings, conclusions, reasons) are data and stay in English.
+Sentences that rules and the decision produce (findings, step conclusions, the summary) arrive
+with their template and values: the template is translated through the same catalog (its English
+text is the msgid) and filled in the report's currency; a house rule's own sentence stays as written.
 
 Public API: :func:`render`, :func:`write_report`, :func:`format_for`.
 """
@@ -30,8 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..messages import fill
 from ..paths import templates_dir
 from ..results import (
+    CORE_STEPS,
+    SEVERITIES,
+    STEPS,
     AuditResult,
     Candidate,
     EstimateResult,
@@ -55,9 +61,7 @@ _LANGS = {"en": "en", "en_us": "en", "en_gb": "en", "zh": "zh", "zh_cn": "zh", "
 _LOCALES = {"en": None, "zh": "zh_CN"}
 _HTML_LANG = {"en": "en", "zh": "zh-CN"}
 KINDS = ("recommend", "audit", "estimate")
-SEVERITIES = ("blocker", "warning", "info")
-CORE_STEPS = ("memory", "compute", "interconnect", "tco")
-STEP_ORDER = (*CORE_STEPS, "pitfalls")
+STEP_ORDER = STEPS
 DASH = "—"
 LEADING = 8
 """How many candidates the per-step tables show (the best-ranked feasible ones)."""
@@ -214,8 +218,9 @@ class Currency:
 
 
 def currency_for(currency: str | None = "USD", fx_rate: float | None = None,
-                 knowledge: str | os.PathLike[str] | None = None) -> Currency:
-    """USD as is; CNY at ``fx_rate``, or at the knowledge base's ``usd_cny`` rate with its date and source."""
+                 knowledge: str | os.PathLike[str] | None = None, info: Any = None) -> Currency:
+    """USD as is; CNY at ``fx_rate``, or at the rate the result carries (``info``: its
+    ``currency`` block, with date and source), or else the knowledge base's ``usd_cny``."""
     code = (currency or "USD").strip().upper()
     if code not in ("USD", "CNY"):
         raise UserError(f"unknown report currency '{currency}'", hint="use USD or CNY")
@@ -228,6 +233,8 @@ def currency_for(currency: str | None = "USD", fx_rate: float | None = None,
         if not math.isfinite(rate) or rate <= 0:
             raise UserError(f"exchange rate must be a positive number, got {fx_rate!r}")
         return Currency("CNY", rate, given=True)
+    if info is not None:
+        return Currency("CNY", float(info.usd_cny), info.as_of, " ".join(info.source.split()))
     from ..knowledge import load
 
     v = load(knowledge).tco_value("usd_cny")
@@ -246,6 +253,21 @@ class Fmt:
     def _(self, message: str, **kw: Any) -> str:
         text = self.tr.gettext(message)
         return text % kw if kw else text
+
+    def sentence(self, template: str, values: dict[str, Any], english: str = "") -> str:
+        """A rule's or the decision's sentence in this language and currency: the template
+        translated (the English template is the msgid), filled with its values. Without a template
+        (an old result) the English text is shown as it came."""
+        if not template:
+            return " ".join(english.split())
+        return " ".join(fill(self.tr.gettext(template), values, self._money).split())
+
+    def _money(self, usd: float, decimals: int = 0) -> str:
+        local = self.to_local(usd)
+        if decimals and local is not None and abs(local) < 100:
+            sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
+            return f"{'-' if local < 0 else ''}{sym}{abs(local):,.2f}"
+        return self.local(local)
 
     def ngettext(self, singular: str, plural: str, n: int, **kw: Any) -> str:
         return self.tr.ngettext(singular, plural, n) % {"n": n, **kw}
@@ -461,15 +483,12 @@ class _View:
 
     # shared pieces --------------------------------------------------------------------
     def _rule_sources(self) -> dict[str, str]:
-        """Rule id -> source: from the trace and the findings, else from the rule files themselves."""
+        """Rule id -> source, from the result itself (its trace and findings): a report needs no
+        rule files."""
         out: dict[str, str] = {}
         for entry in [*getattr(self.r, "trace", []), *getattr(self.r, "findings", [])]:
             if entry.source and entry.rule not in out:
                 out[entry.rule] = " ".join(entry.source.split())
-        named = {r for c in _all_candidates(self.r) for r in c.rules}
-        named |= {r for s in getattr(self.r, "steps", []) for r in s.rules}
-        if named - out.keys():
-            out.update({k: v for k, v in _rulebook_sources().items() if k in named and k not in out})
         return out
 
     def base(self) -> dict[str, Any]:
@@ -539,10 +558,17 @@ class _View:
         return {
             "rule": x.rule, "severity": x.severity, "severity_label": self._(SEVERITY_ONE[x.severity]),
             "topic": self._(TOPIC_LABELS[x.topic]) if x.topic in TOPIC_LABELS else x.topic,
-            "subject": x.subject, "message": " ".join(x.message.split()), "fix": " ".join(x.fix.split()),
+            "subject": x.subject, "message": self.f.sentence(x.template, x.values, x.message),
+            "fix": self.f.sentence(x.fix_template, x.values, x.fix),
             "source": " ".join(x.source.split()),
             "evidence": ", ".join(f"{k} = {input_text(v)}" for k, v in x.evidence.items()),
         }
+
+    def reasons(self, c: Candidate) -> list[str]:
+        """Why a candidate is out, in this language and currency."""
+        if c.reason_sentences:
+            return [self.f.sentence(s.template, s.values, s.text) for s in c.reason_sentences]
+        return [" ".join(r.split()) for r in c.reasons]
 
     def knowledge(self) -> dict[str, Any]:
         dates = [{"label": self._(DATE_LABELS[k]) if k in DATE_LABELS else k, "date": str(v)}
@@ -564,7 +590,7 @@ class _View:
         if not trace:
             return None
         rows = [[e.rule, self._(STEP_NAMES[e.step]) if e.step in STEP_NAMES else e.step,
-                 " ".join(e.conclusion.split()), " ".join(e.source.split())] for e in trace]
+                 self.f.sentence(e.template, e.values, e.conclusion), " ".join(e.source.split())] for e in trace]
         return table([self._("Rule"), self._("Step"), self._("Conclusion"), self._("Source")], rows)
 
     def gpus_on_nodes(self, count: int, nodes: int) -> str:
@@ -592,7 +618,7 @@ class _View:
                 key = (e.rule, e.conclusion)
                 if key not in seen:
                     seen.add(key)
-                    rules.append({"id": e.rule, "conclusion": " ".join(e.conclusion.split()),
+                    rules.append({"id": e.rule, "conclusion": self.f.sentence(e.template, e.values, e.conclusion),
                                   "source": " ".join(e.source.split()) or self.sources.get(e.rule, "")})
             for rid in summary.rules if summary else []:
                 if rid not in {r["id"] for r in rules}:
@@ -600,7 +626,7 @@ class _View:
             terms = list(summary.terms) if summary and summary.terms else self._fallback_terms(sid, estimate)
             step = {
                 "id": sid, "title": self._(STEP_TITLES[sid]) if sid in STEP_TITLES else sid,
-                "conclusion": " ".join(summary.conclusion.split()) if summary else "",
+                "conclusion": self.f.sentence(summary.template, summary.values, summary.conclusion) if summary else "",
                 "rules": rules, "terms": [self.term(t) for t in terms], "tables": [], "notes": [],
             }
             self._step_details(step, focus, candidates, estimate)
@@ -711,7 +737,7 @@ class _View:
                 groups.setdefault(c.gpu, []).append(c)
         out = []
         for gpu, cands in groups.items():
-            reasons = [[" ".join(r.split()) for r in c.reasons] for c in cands]
+            reasons = [self.reasons(c) for c in cands]
             common = [r for r in reasons[0] if all(r in rs for rs in reasons[1:])]
             items = []
             for c, rs in zip(cands, reasons, strict=True):
@@ -770,7 +796,9 @@ class _View:
             "headline": self._("%(count)s × %(gpu)s, %(mode)s: %(time)s, %(cost)s", count=rec.count, gpu=name,
                                mode=f.acquisition(rec.acquisition), time=time,
                                cost=f.money(rec.total_cost_usd)),
-            "rows": rows, "summary": " ".join(rec.summary.split()), "gpu": rec.gpu,
+            "rows": rows, "gpu": rec.gpu,
+            "summary": self.f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)
+            if rec.summary_sentence else " ".join(rec.summary.split()),
         }
 
     # charts --------------------------------------------------------------------------
@@ -1006,7 +1034,7 @@ class _View:
             (self._("Feasible"), lambda c: f.yes_no(c.feasible)),
         ]
         rows = [[label, cell(proposed, get), cell(alternative, get)] for label, get in spec]
-        reasons = [" ".join(x.split()) for x in proposed.reasons] if proposed else []
+        reasons = self.reasons(proposed) if proposed else []
         return {**table(["", self._("Proposed"), self._("Best feasible alternative")], rows),
                 "reasons": reasons, "reasons_title": self._("Why the proposal falls short")}
 
@@ -1193,18 +1221,6 @@ def _all_candidates(result: Any) -> list[Candidate]:
     return []
 
 
-@functools.cache
-def _rulebook_sources() -> dict[str, str]:
-    """Each rule's source from ``rules/*.yaml``; empty when the rule files cannot be read (the report
-    then names the rule without its source rather than failing)."""
-    try:
-        from ..decide.rulebook import load
-
-        return {rid: " ".join(rule.source.split()) for rid, rule in load().rules.items()}
-    except Exception:  # a broken rule base is reported by the commands that use it, not here
-        return {}
-
-
 def _strip_subject(reason: str, c: Candidate) -> str:
     """A reason without the leading "2 x NVIDIA A10 24GB:" that repeats the line's own title."""
     name = re.escape(c.gpu_name or c.gpu)
@@ -1281,7 +1297,7 @@ def view_model(result: Any, *, lang: str = "en", currency: str = "USD", fx_rate:
                kind: str | None = None, knowledge: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """The dict the templates receive (exposed for tests and for other front ends)."""
     result, kind = _kind_of(result, kind)
-    f = Fmt(lang, currency_for(currency, fx_rate, knowledge))
+    f = Fmt(lang, currency_for(currency, fx_rate, knowledge, getattr(result, "currency", None)))
     return getattr(_View(result, kind, f), kind)()
 
 
