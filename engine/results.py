@@ -224,6 +224,9 @@ class StepSummary(Frozen):
 
 class RecommendResult(Frozen):
     recommendation: Recommendation | None
+    alternatives: list[Candidate] = Field(default=[], description="why not these: the best of each other GPU family "
+                                          "and every GPU the user listed")
+    ranking_note: Sentence | None = Field(default=None, description="why the answer won a tie")
     runner_up: Recommendation | None = None
     candidates: list[Candidate]
     findings: list[Finding]

@@ -129,6 +129,7 @@ class Ranking:
     best: str | None
     runner: str | None
     shown: list[str]
+    why_not: list[str] = field(default_factory=list)
 
 
 def ranking(job: Job, con: Consultation, outcome: Outcome) -> Ranking:
@@ -148,7 +149,35 @@ def ranking(job: Job, con: Consultation, outcome: Outcome) -> Ranking:
                 continue
             good = [s.key for s in order if gpu_of[s.key] == gid]
             shown += [good[0] if good else mine[0], max(mine, key=lambda k: con.options[k][0].count)]
-    return Ranking(order, ranks, best, runner, list(dict.fromkeys(shown)))
+    return Ranking(order, ranks, best, runner, list(dict.fromkeys(shown)), why_not(job, con, order, outcome, best))
+
+
+def why_not(job: Job, con: Consultation, order: list[Scored], outcome: Outcome, best: str | None) -> list[str]:
+    """The alternatives worth naming beside the answer: the best candidate of each other GPU
+    family (architecture), best first; every GPU the user listed, feasible or not (its best or its
+    largest candidate, with the reason); at most ``why_not_count`` (policy) besides the listed ones."""
+    limit = int(job.kb.policy_values().get("why_not_count", 6))
+    family = {k: con.options[k][0].gpu.architecture for k in con.options}
+    gpu_of = {k: con.options[k][0].gpu.id for k in con.options}
+    taken_families = {family[best]} if best else set()
+    out: list[str] = []
+    for s in order:
+        if s.key == best or family[s.key] in taken_families:
+            continue
+        taken_families.add(family[s.key])
+        out.append(s.key)
+        if len(out) >= limit:
+            break
+    listed = set(gpu_of[k] for k in con.options) if job.c.gpus else set()
+    for gid in sorted(listed):
+        if any(gpu_of[k] == gid for k in out) or (best and gpu_of[best] == gid):
+            continue
+        mine = [s.key for s in order if gpu_of[s.key] == gid]
+        if not mine:
+            mine = [max((k for k in con.options if gpu_of[k] == gid and not k.startswith("proposed")),
+                        key=lambda k: con.options[k][0].count, default=None)]
+        out += [k for k in mine[:1] if k]
+    return out
 
 
 def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: str | None = None) -> RecommendResult:
@@ -179,7 +208,10 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
                 desc = kb.runtime.networks[net].description if net in kb.runtime.networks else net
                 notes = [*notes, Assumption(field="network", value=net, reason=messages.text(
                     "assume.network", {"network": desc}), message_id="assume.network", values={"network": desc})]
+    by_key = {f"{c.gpu}x{c.count}:{c.acquisition}": c for c in candidates}
     return RecommendResult(
+        alternatives=[by_key[k] for k in r.why_not if k in by_key],
+        ranking_note=tie_note(r, con),
         recommendation=recommendation(job, con, r.best, r) if r.best else None,
         runner_up=recommendation(job, con, r.runner, r) if r.runner else None,
         candidates=candidates,
@@ -235,6 +267,23 @@ def house_rules(book: rulebook.Rulebook, rules: str | None) -> HouseRules | None
         return None
     return HouseRules(directory=str(rules or ""), added=sorted(book.house - set(book.replaced)),
                       replaced=dict(sorted(book.replaced.items())))
+
+
+def tie_note(r: Ranking, con: Consultation) -> Sentence | None:
+    """When the runner-up ties with the answer under the ranking policy, say why the answer won."""
+    if not r.best or len(r.order) < 2:
+        return None
+    first, second = r.order[0], r.order[1]
+    tie = float(con.book.policy.get("ranking_tie_fraction", 0))
+    if not (second.score <= first.score * (1 + tie) and first.score <= second.score * (1 + tie)):
+        return None
+    a, b = con.options[first.key][0], con.options[second.key][0]
+    why = "fewer GPUs" if first.count < second.count else (
+        "more free memory" if first.free_fraction > second.free_fraction else "faster")
+    values = {"best": f"{a.count} x {a.gpu.name}", "other": f"{b.count} x {b.gpu.name}",
+              "tie_fraction": tie, "why": why, "best_score": first.score, "other_score": second.score}
+    mid = f"ranking.tie.{why.replace(' ', '_')}"
+    return Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
 
 
 def ranking_sentence(policy: dict[str, Any]) -> Sentence:

@@ -1,0 +1,43 @@
+"""Babel extractors for the sentences that live in YAML: rule titles, messages and fixes
+(``rules/*.yaml``) and the decision's sentences (``reports/messages.yaml``). Their English text is
+the msgid; a report translates a result's templates through the same catalog.
+
+Used from ``engine/render/locale/babel.cfg`` (``[engine.render.i18n_extract:extract_yaml: ...]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import yaml
+
+
+def _lines(text: str) -> dict[str, int]:
+    """First line on which each string value appears (for the catalog's references)."""
+    out: dict[str, int] = {}
+    for node in yaml.compose_all(text):
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, yaml.ScalarNode):
+                out.setdefault(str(n.value), n.start_mark.line + 1)
+            elif isinstance(n, yaml.SequenceNode):
+                stack += n.value
+            elif isinstance(n, yaml.MappingNode):
+                stack += [v for pair in n.value for v in pair]
+    return out
+
+
+def extract_yaml(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple]:
+    text = fileobj.read().decode("utf-8")
+    data = yaml.safe_load(text) or {}
+    lines = _lines(text)
+    found: list[str] = []
+    if isinstance(data.get("messages"), dict):  # reports/messages.yaml
+        found += [str(v) for v in data["messages"].values()]
+    for rule in data.get("rules", []) or []:  # a rule file
+        then = rule.get("then", {}) or {}
+        found += [s for s in (rule.get("title"), then.get("message"), then.get("fix")) if s]
+    for s in found:
+        yield lines.get(s, 0), "gettext", s, []
