@@ -271,7 +271,7 @@ def house_rules(book: rulebook.Rulebook, rules: str | None) -> HouseRules | None
 
 def tie_note(r: Ranking, con: Consultation) -> Sentence | None:
     """When the runner-up ties with the answer under the ranking policy, say why the answer won."""
-    if not r.best or len(r.order) < 2:
+    if not r.best or len(r.order) <= 1:
         return None
     first, second = r.order[0], r.order[1]
     tie = float(con.book.policy.get("ranking_tie_fraction", 0))
