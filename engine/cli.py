@@ -45,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answers", metavar="FILE",
                    help="answers file to resume and save (default: ./gpuwise-answers.yaml)")
     p.add_argument("-o", "--output", metavar="REPORT", help="where to write the report (default: beside the answers)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en",
+                   help="language of the questions, the summary and the report (default: en)")
+    p.add_argument("--currency", choices=("USD", "CNY"),
+                   help="currency the amounts are asked and saved in, and the report's "
+                        "(default: the answers file's, else USD)")
     _common(p)
 
     p = sub.add_parser("recommend", help="the four-step decision with explanations")
@@ -120,7 +125,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if cmd == "ask":
         from .ask.questionnaire import run_ask
 
-        return run_ask(args.answers, args.output, knowledge=args.knowledge)
+        return run_ask(args.answers, args.output, knowledge=args.knowledge, lang=args.lang,
+                       currency=args.currency)
     if cmd == "recommend":
         return _recommend(args)
     if cmd == "audit":
