@@ -22,6 +22,10 @@ CANDIDATE = {
     "rent_usd", "buy_usd", "cost_usd", "rent_known", "buy_known", "acquisition", "acquisition_wanted",
     "budget_usd", "has_budget", "break_even_month", "project_months", "usd_per_gpu_hour", "provider",
     "tdp_w", "launch_year", "detail",
+    # market / units / hosting / network / spot (engine/estimators/candidate.py _cost_step, rules/market.yaml)
+    "market", "currency", "sold_in_china", "sold_in_china_known", "china_part", "china_rule",
+    "buy_unit_ok", "buy_unavailable_reason", "buy_sold_as", "buy_units", "hosting", "hosting_assumed",
+    "it_kw", "office_circuit_kw", "network_assumed", "network_name", "spot", "spot_wall_days", "rent_provider",
 }
 
 JOB = {
