@@ -17,7 +17,7 @@ import reprlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from ..errors import UserError
 
@@ -144,6 +144,25 @@ class Environment(Strict):
     driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$")
     cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$")
     pytorch: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$")
+    kernel_modules: Literal["open", "proprietary"] | None = Field(
+        default=None, description="NVIDIA kernel module flavour: open (nvidia-open) or proprietary")
+    rocm: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$", description="AMD ROCm release, e.g. '6.4.1'")
+    synapse: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?(-\d+)?$", description="Intel Gaudi software release, e.g. '1.21.0'")
+    cann: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.(\d+|[Rr][Cc]\d+))?(\.\d+)?$", description="Huawei CANN, e.g. '8.1.RC1'")
+    torch_npu: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+\.\d+(\.post\d+|\.?rc\d+)?$", description="Ascend torch_npu, e.g. 2.5.1.post1")
+    bitsandbytes: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?(\.post\d+|\.dev\d+)?$", description="bitsandbytes release")
+
+    @field_validator("rocm", "synapse", "bitsandbytes", "cann", "torch_npu", mode="before")
+    @classmethod
+    def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
+        """Versions such as ROCm 7.10, Gaudi 1.20 or bitsandbytes 0.50 lose their zero as YAML numbers."""
+        if isinstance(v, float):
+            raise ValueError(f"write the version in quotes ({info.field_name}: \"{v}\"): YAML reads 1.20 as 1.2")
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
     @field_validator("driver", "cuda", mode="before")
     @classmethod
