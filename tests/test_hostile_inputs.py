@@ -58,7 +58,9 @@ REQUIREMENTS: dict[str, Any] = {
     "constraints": {"gpus": ["rtx-4090"], "max_gpus": 8, "deadline_days": 30, "budget_usd": 100000,
                     "acquisition": "either", "project_months": 6, "electricity_usd_per_kwh": 0.15,
                     "currency": "USD", "hosting": None, "market": None},
-    "environment": {"os": "ubuntu-22.04", "driver": "535.104.05", "cuda": "12.1", "pytorch": "2.1.0"},
+    "environment": {"os": "ubuntu-22.04", "driver": "535.104.05", "cuda": "12.1", "pytorch": "2.1.0",
+                    "kernel_modules": "open", "rocm": "6.4.1", "synapse": "1.21.0", "cann": "8.1.RC1",
+                    "torch_npu": "2.5.1", "bitsandbytes": "0.45.0"},
 }
 PROPOSAL: dict[str, Any] = {
     "title": "hostile", "workload": copy.deepcopy(REQUIREMENTS["workload"]),

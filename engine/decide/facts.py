@@ -22,6 +22,10 @@ CANDIDATE = {
     "rent_usd", "buy_usd", "cost_usd", "rent_known", "buy_known", "acquisition", "acquisition_wanted",
     "budget_usd", "has_budget", "break_even_month", "project_months", "usd_per_gpu_hour", "provider",
     "tdp_w", "launch_year", "detail",
+    # market / units / hosting / network / spot (engine/estimators/candidate.py _cost_step, rules/market.yaml)
+    "market", "currency", "sold_in_china", "sold_in_china_known", "china_part", "china_rule",
+    "buy_unit_ok", "buy_unavailable_reason", "buy_sold_as", "buy_units", "hosting", "hosting_assumed",
+    "it_kw", "office_circuit_kw", "network_assumed", "network_name", "spot", "spot_wall_days", "rent_provider",
 }
 
 JOB = {
@@ -41,6 +45,24 @@ ENVIRONMENT = {
     "pytorch", "pytorch_known", "torch_release_known", "torch_build_known", "torch_has_kernels", "torch_arch_list",
     "torch_cuda",
     "wants_bf16", "wants_flash", "wants_fp8", "bf16_hw", "fp8_hw", "flash_ok", "tensor_cores",
+    # added for issue 14 (non-CUDA stacks, driver ceilings, kernel modules, PyTorch outside the tables);
+    # produced by engine/knowledge/compat.py
+    "stack", "stack_name", "gpu_last_driver_branch", "kernel_modules", "kernel_modules_known", "gpu_kernel_modules",
+    "torch_release", "torch_flavor", "torch_flavor_ok", "gpu_first_pytorch", "torch_too_old_for_gpu",
+    "torch_table_known", "torch_oldest_known", "torch_newest_known",
+    "gfx", "rocm", "rocm_known", "rocm_given", "rocm_release_known", "rocm_gfx_ok", "rocm_gfx_complete",
+    "rocm_gfx_list", "rocm_first_for_gfx", "rocm_oldest_known", "rocm_newest_known", "rocm_torch_list",
+    "rocm_driver_list", "amd_driver_listed", "torch_rocm_release_known", "torch_rocm_wheels", "torch_rocm_wheel",
+    "torch_rocm_gfx_ok",
+    "flash_status", "flash_gfx_ok", "flash_gfx_list", "flash_min_stack", "flash_stack_ok", "flash_alternative",
+    "wants_bnb", "bnb_reason", "bitsandbytes", "bnb_known", "bnb_stack_status", "bnb_version_status",
+    "bnb_support_note",
+    "framework", "framework_explicit", "framework_support", "framework_plugin", "framework_gfx_ok",
+    "framework_gfx_list", "framework_min_stack", "framework_stack_ok",
+    "gaudi_device", "synapse", "synapse_known", "synapse_release_known", "synapse_pytorch", "synapse_devices",
+    "gaudi_device_ok", "gaudi_first_synapse", "gaudi_torch_match",
+    "cann", "cann_known", "torch_npu", "torch_npu_known", "torch_npu_release_known", "torch_npu_pytorch",
+    "torch_npu_cann", "torch_npu_cann_all", "npu_torch_match", "npu_cann_match",
 }
 
 PROPOSAL = {

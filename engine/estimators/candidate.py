@@ -221,7 +221,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     _compute_step(job, ev)
     _cost_step(job, ev, unit_price=unit_price, hourly_usd=hourly_usd, spot=spot, provider=provider,
                instance=instance, condition=condition, acquisition=acquisition)
-    ev.fact = _fact(job, ev, host_ram_gb)
+    ev.fact = {**_fact(job, ev, host_ram_gb), **ev.numbers.get("market_fact", {})}
     return ev
 
 
@@ -286,15 +286,20 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
 
 def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,
                provider: str | None, instance: str | None, condition: str, acquisition: str | None) -> None:
+    """Rent and buy figures in USD (CNY prices converted at tco.yaml usd_cny), the units a buyer
+    can get, the network each way of acquiring has, spot wall time, and the China-market facts.
+    The rent-or-buy choice itself is left to the rules; ``acquisition`` is a provisional one."""
     kb, c = job.kb, job.c
     months = c.project_months
-    if job.training:
-        busy = ev.numbers["wall_hours"]
-        rent_hours = busy
-    else:
-        busy = months * HOURS_PER_MONTH
-        rent_hours = busy
-    offers = K.rent_offers(kb.clouds, ev.gpu.id, ev.count)
+    rate = kb.tco_value("usd_cny").value
+    market = c.market or ("china" if c.currency == "CNY" else "global")
+    busy = ev.numbers["wall_hours"] if job.training else months * HOURS_PER_MONTH
+    rent_hours = busy
+    offers = K.rent_offers(kb.clouds, ev.gpu.id, ev.count, rate)
+    if market == "china":  # mainland-China clouds first, when they rent this GPU
+        offers = [o for o in offers if o.market == "china"] or offers
+    else:  # mainland-China platforms need a mainland real-name account: not an option abroad
+        offers = [o for o in offers if o.market != "china"]
     if provider:
         offers = [o for o in offers if o.provider == provider] or offers
     if instance:
@@ -302,20 +307,25 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     offer = offers[0] if offers else None
     if hourly_usd is not None:
         offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
-                        None, "proposal", "the proposal's own price", "U")
+                        None, "proposal", "the proposal's own price", "U",
+                        network=offer.network if offer and offer.provider == provider else None)
     ev.offer = offer
     rent = K.rent_cost(offer, rent_hours, kb.clouds, spot=spot) if offer else None
+    plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
+                               usd_cny=rate, unit_price=unit_price)
     buy = K.buy_cost(ev.gpu, ev.count, months=months, busy_hours=busy, electricity=c.electricity_usd_per_kwh,
-                     tco=kb.tco, unit_price=unit_price, condition=condition)
+                     tco=kb.tco, prices=kb.prices, networks=kb.runtime.networks, hosting=c.hosting,
+                     usd_cny=rate, plan=plan) if plan else None
     ev.buy = buy
     if rent:
         ev.terms["rent"] = rent
     if buy:
         ev.terms["buy"] = buy.total
+        if buy.network is not None and buy.network.value > 0:
+            ev.terms["buy_network"] = buy.network
     be = None
     if offer and buy:
-        price_total = buy.cards.value
-        be = K.break_even_month(offer.usd_per_hour * HOURS_PER_MONTH, buy, price_total, kb.tco)
+        be = K.break_even_month(offer.usd_per_hour * HOURS_PER_MONTH, buy, buy.cards.value, kb.tco)
     mode = acquisition or c.acquisition
     rent_v = rent.value if rent else None
     buy_v = buy.total.value if buy else None
@@ -326,12 +336,59 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     else:
         options = [(v, m) for v, m in ((rent_v, "rent"), (buy_v, "buy")) if v is not None]
         cost, chosen = min(options) if options else (None, None)
-    ev.numbers.update({"rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
-                       "break_even_month": be, "rent_hours": rent_hours,
-                       "usd_per_gpu_hour": offer.per_gpu_hour if offer else None,
-                       "provider": offer.provider if offer else None, "instance": offer.instance if offer else None,
-                       "price_as_of": offer.as_of if offer else None,
-                       "buy_price_as_of": ev.gpu.price.as_of.isoformat() if ev.gpu.price else None})
+    # networks: the offer's stated one for renting, the priced fabric for buying
+    rent_net = (offer.network or kb.clouds.default_network) if offer else None
+    rent_net_assumed = bool(offer) and offer.network is None  # type: ignore[union-attr]
+    buy_net = buy.fabric if buy else None
+    network, assumed = (buy_net, False) if chosen == "buy" else (rent_net, rent_net_assumed)
+    spot_wall = K.spot_wall_hours(kb.clouds, ev.numbers["wall_hours"]) if job.training else None
+    if spot_wall is not None and spot:
+        ev.terms["spot_wall_hours"] = spot_wall
+    mk = next((m for m in kb.prices.markets if m.id == ev.gpu.id), None) if kb.prices else None
+    ev.numbers.update({
+        "rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
+        "break_even_month": be, "rent_hours": rent_hours,
+        "usd_per_gpu_hour": offer.per_gpu_hour if offer else None,
+        # the rental's place only with a rental: a bought plan carries no provider
+        "provider": offer.provider if offer and chosen == "rent" else None,
+        "instance": offer.instance if offer and chosen == "rent" else None,
+        "rent_provider": offer.provider if offer else None, "rent_instance": offer.instance if offer else None,
+        "rent_currency": offer.currency if offer else None,
+        "rent_native_per_hour": offer.native_per_hour if offer else None,
+        "price_as_of": offer.as_of if offer else None,
+        "buy_price_as_of": plan.as_of if plan and plan.as_of != "proposal" else None,
+        "buy_price_source": plan.source if plan else None,
+        "buy_condition": plan.condition if plan else None,
+        "buy_sold_as": plan.sold_as if plan else None, "buy_units": plan.units if plan else None,
+        "buy_unit_gpus": plan.unit_gpus if plan else None, "buy_nodes": plan.nodes if plan else None,
+        "buy_unavailable_reason": why_not,
+        "buy_lines": buy.lines if buy else {},
+        "hosting": buy.hosting_name if buy else None, "hosting_assumed": buy.hosting_assumed if buy else False,
+        "it_kw": buy.it_kw if buy else None,
+        "network": network, "network_assumed": assumed,
+        "rent_network": rent_net, "rent_network_assumed": rent_net_assumed,
+        "rent_network_stated": offer.network_stated if offer else "", "buy_network": buy_net,
+        "spot": spot, "spot_wall_hours": spot_wall.value if spot_wall else None,
+        "spot_wall_days": spot_wall.value / 24 if spot_wall else None,
+        "spot_rent_usd": K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
+        "currency": c.currency, "usd_cny": rate, "market": market,
+        "sold_in_china": mk.sold_in_china if mk else None, "china_part": mk.china_part if mk else False,
+        "china_rule": mk.rule if mk else "",
+    })
+    circuit = kb.tco.hosting["office"].circuit_kw if kb.tco.hosting and "office" in kb.tco.hosting else None
+    n = ev.numbers
+    n["market_fact"] = {
+        "market": market, "currency": c.currency, "sold_in_china": n["sold_in_china"] is not False,
+        "sold_in_china_known": mk is not None, "china_part": bool(n["china_part"]), "china_rule": n["china_rule"],
+        "buy_unit_ok": K.count_sold(kb.prices, ev.gpu.id, ev.count), "buy_unavailable_reason": why_not or "none",
+        "buy_sold_as": n["buy_sold_as"] or "none", "buy_units": n["buy_units"] or 0,
+        "hosting": n["hosting"] or "none", "hosting_assumed": bool(n["hosting_assumed"]),
+        "it_kw": n["it_kw"] if n["it_kw"] is not None else -1.0,
+        "office_circuit_kw": circuit if circuit is not None else -1.0,
+        "network_assumed": bool(assumed), "network_name": network or "none",
+        "spot": bool(spot), "spot_wall_days": n["spot_wall_days"] if n["spot_wall_days"] is not None else -1.0,
+        "rent_provider": n["rent_provider"] or "none",
+    }
 
 
 def _n(v: Any, default: float = -1.0) -> float:

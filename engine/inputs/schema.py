@@ -12,11 +12,12 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import math
+import re
 import reprlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from ..errors import UserError
 
@@ -143,6 +144,25 @@ class Environment(Strict):
     driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$")
     cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$")
     pytorch: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$")
+    kernel_modules: Literal["open", "proprietary"] | None = Field(
+        default=None, description="NVIDIA kernel module flavour: open (nvidia-open) or proprietary")
+    rocm: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$", description="AMD ROCm release, e.g. '6.4.1'")
+    synapse: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?(-\d+)?$", description="Intel Gaudi software release, e.g. '1.21.0'")
+    cann: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.(\d+|[Rr][Cc]\d+))?(\.\d+)?$", description="Huawei CANN, e.g. '8.1.RC1'")
+    torch_npu: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+\.\d+(\.post\d+|\.?rc\d+)?$", description="Ascend torch_npu, e.g. 2.5.1.post1")
+    bitsandbytes: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?(\.post\d+|\.dev\d+)?$", description="bitsandbytes release")
+
+    @field_validator("rocm", "synapse", "bitsandbytes", "cann", "torch_npu", mode="before")
+    @classmethod
+    def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
+        """Versions such as ROCm 7.10, Gaudi 1.20 or bitsandbytes 0.50 lose their zero as YAML numbers."""
+        if isinstance(v, float):
+            raise ValueError(f"write the version in quotes ({info.field_name}: \"{v}\"): YAML reads 1.20 as 1.2")
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
     @field_validator("driver", "cuda", mode="before")
     @classmethod
@@ -156,6 +176,39 @@ class Environment(Strict):
         if isinstance(v, float):
             raise ValueError(f"write the version in quotes (pytorch: \"{v}\"): YAML reads 2.10 as the number 2.1")
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+_MONEY = re.compile(
+    r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>\d[\d,_]*(?:\.\d+)?)\s*"
+    r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元)?\s*$", re.IGNORECASE)
+_CURRENCY = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
+             "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "yuan": "CNY", "元": "CNY"}
+_MULT = {"k": 1e3, "m": 1e6, "万": 1e4, "亿": 1e8}
+
+
+class _Mismatch:
+    """A budget whose written currency contradicts ``currency`` (reported on the field)."""
+
+    def __init__(self, message: str, text: str):
+        self.message, self.text = message, text
+
+    def __repr__(self) -> str:
+        return repr(self.text)
+
+
+def parse_money(text: str) -> tuple[float, str | None]:
+    """An amount as people write it: ``$200,000``, ``¥1500000``, ``1500000 CNY``, ``RMB 1.5m``,
+    ``150万元`` -> (amount, currency or None when no currency is written)."""
+    m = _MONEY.match(text)
+    if m is None:
+        raise ValueError(f"{text!r} is not an amount (write e.g. 200000, \"$200,000\" or \"1500000 CNY\")")
+    pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
+    cur_pre, cur_post = _CURRENCY.get(pre), _CURRENCY.get(post)
+    if cur_pre and cur_post and cur_pre != cur_post:
+        raise ValueError(f"{text!r} names two currencies")
+    amount = float(m.group("num").replace(",", "").replace("_", ""))
+    amount *= _MULT.get((m.group("mult") or "").lower(), 1.0)
+    return amount, cur_pre or cur_post
 
 
 class Constraints(Strict):
@@ -173,6 +226,38 @@ class Constraints(Strict):
         default=None, description="where the hardware is bought or rented (default: china with CNY, else global)")
 
     _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh")(_finite)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _budget_text(cls, data: Any) -> Any:
+        """A budget written with its currency (``¥1500000``, ``1500000 CNY``, ``$200,000``). The
+        currency must agree with ``currency``; when ``currency`` is not given, it sets it. Errors
+        are raised by the field check below, so they name ``budget_usd``."""
+        if not isinstance(data, dict) or not isinstance(data.get("budget_usd"), str):
+            return data
+        text = data["budget_usd"]
+        try:
+            amount, cur = parse_money(text)
+        except ValueError:
+            return data  # the field check names the field and says what an amount looks like
+        given = data.get("currency")
+        if cur is not None and given is not None and given != cur:
+            return {**data, "budget_usd": _Mismatch(f"{text!r} is in {cur} but currency is {given}: "
+                                                    f"every amount in the file is in the one currency", text)}
+        out = {**data, "budget_usd": amount}
+        if cur is not None and given is None:
+            out["currency"] = cur
+        return out
+
+    @field_validator("budget_usd", mode="before")
+    @classmethod
+    def _budget_checked(cls, v: Any) -> Any:
+        if isinstance(v, _Mismatch):
+            raise ValueError(v.message)
+        if isinstance(v, str):
+            parse_money(v)  # raises with the accepted forms; a bare number text parses
+            return parse_money(v)[0]
+        return v
 
     @field_validator("gpus", mode="before")
     @classmethod
