@@ -335,6 +335,15 @@ def test_resume_keeps_the_file_currency(tmp_path: Path, capsys: pytest.CaptureFi
     assert len(err.strip().splitlines()) == 1
 
 
+def test_a_budget_written_with_its_currency_is_resumed_in_it(tmp_path: Path) -> None:
+    path = tmp_path / "answers.yaml"
+    path.write_text("workload: {task: finetune, model: llama-2-7b}\nconstraints: {budget_usd: '¥1,500,000'}\n",
+                    encoding="utf-8")
+    rc, _ = drive(tmp_path, [CTRL_C], answers=path)
+    assert rc == 130
+    assert saved(path)["constraints"] == {"budget_usd": 1500000, "currency": "CNY"}
+
+
 def test_saved_file_is_self_explaining_and_round_trips(tmp_path: Path) -> None:
     rc, path = drive(tmp_path, [*FINETUNE_KEYS, MENU_SAVE_QUIT])
     assert rc == 0

@@ -22,6 +22,7 @@ pydantic) happen inside functions, so importing this module costs next to nothin
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import difflib
 import math
@@ -1003,6 +1004,9 @@ class _Session:
             key = q.key if _has(self.answers, q.key) else q.alt_key
             assert key is not None
             value = _get(self.answers, key)
+            if q.money and isinstance(value, str):  # "¥1,500,000" or "150万" as written by hand: the number
+                with contextlib.suppress(_Invalid):  # if not a number, validation below says what is wrong
+                    value = parse_number(value, currency=self.currency)
             try:
                 update = self.validate(q, value)
             except _Invalid as exc:
@@ -1043,9 +1047,11 @@ class _Session:
         if given is not None and given not in CURRENCIES:
             raise UserError(f"{_short(given)} is not one of {', '.join(map(repr, CURRENCIES))}",
                             where=f"{where}: constraints.currency")
-        in_file = given or "USD"
-        amounts = any(constraints.get(q.key.partition(".")[2]) is not None for q in self.qn.questions
-                      if q.money and q.section == "constraints")
+        money = [constraints.get(q.key.partition(".")[2]) for q in self.qn.questions
+                 if q.money and q.section == "constraints"]
+        marked = {_currency_mark(v)[1] for v in money if isinstance(v, str)} - {None}
+        in_file = given or (marked.pop() if len(marked) == 1 else "USD")  # "¥1500000" says CNY
+        amounts = any(v is not None for v in money)
         if self.requested_currency is None:
             self.currency = in_file
         elif self.requested_currency != in_file and amounts:
