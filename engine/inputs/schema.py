@@ -141,9 +141,13 @@ class Workload(Strict):
 
 class Environment(Strict):
     os: str | None = Field(default=None, max_length=100)
-    driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$")
-    cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$")
-    pytorch: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$")
+    driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$",
+                               description="NVIDIA driver version as nvidia-smi prints it, e.g. '535.104.05'")
+    cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$",
+                             description="CUDA version as torch.version.cuda prints it, e.g. '12.1'")
+    pytorch: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$",
+        description="PyTorch version as torch.__version__ prints it, e.g. '2.1.0' or '2.4.1+cu121'")
     kernel_modules: Literal["open", "proprietary"] | None = Field(
         default=None, description="NVIDIA kernel module flavour: open (nvidia-open) or proprietary")
     rocm: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$", description="AMD ROCm release, e.g. '6.4.1'")
@@ -394,6 +398,27 @@ def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return list(current.model_fields) if current is not None else []
 
 
+def _field_info(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
+    """The pydantic FieldInfo at ``loc`` (None when ``loc`` names no field)."""
+    current: Any = model
+    fld = None
+    for key in loc:
+        if isinstance(key, int):
+            continue
+        if current is None:
+            return None
+        fld = current.model_fields.get(key)
+        if fld is None:
+            return None
+        current = None
+        ann = fld.annotation
+        for cand in getattr(ann, "__args__", (ann,)):
+            for c in (cand, *(getattr(cand, "__args__", None) or ())):
+                if isinstance(c, type) and issubclass(c, BaseModel):
+                    current = c
+    return fld
+
+
 def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
     """``loc`` without the union-member tags pydantic appends below a leaf field
     (``workload.gradient_checkpointing.bool`` -> ``workload.gradient_checkpointing``)."""
@@ -431,6 +456,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         hint = f"did you mean '{close[0]}'?" if close else (f"valid keys: {', '.join(valid)}" if valid else None)
     elif err["type"] == "missing":
         msg = "required field is missing"
+    elif err["type"] == "string_pattern_mismatch":  # the field's own words, not its regular expression
+        info = _field_info(model, loc)
+        what = info.description if info is not None and info.description else None
+        msg = f"{_short(err.get('input'))} is not in the expected form" + (f" ({what})" if what else "")
     elif err["type"] == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         given = err.get("input")
