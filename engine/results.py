@@ -97,6 +97,10 @@ class GpuOut(Frozen):
     mfu: float | None = None
     terms: list[FormulaTerm] = []
     cost: dict[str, Any] = {}
+    # inference (contract version 2): the serving model at the load, with the framework and layout
+    serving: dict[str, Any] | None = Field(
+        default=None, description="max_concurrent_sequences, throughput_tokens_per_s (at concurrent_requests), "
+        "max_throughput_tokens_per_s, ttft_s, tpot_s, framework, layout, targets met, curve")
 
 
 class EstimateResult(Frozen):

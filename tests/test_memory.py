@@ -193,5 +193,6 @@ def test_runtime_overhead_is_stated(kb):
     shape = from_catalog(kb.models["llama-2-7b"])
     est = inference_memory(shape, "bf16", 4096, 1, "sdpa", 1, quant=kb.runtime.quantization,
                            overhead=(kb.runtime.cuda_context_bytes.value, kb.runtime.allocator_overhead_fraction.value))
-    assert est.overhead.value == pytest.approx(2**30 + 0.05 * est.tensor_bytes)
+    # serving allocates weights and the KV cache once: the allocator allowance covers the working set
+    assert est.overhead.value == pytest.approx(2**30 + 0.05 * est.activations.value)
     assert est.per_gpu == pytest.approx(est.tensor_bytes + est.overhead.value)

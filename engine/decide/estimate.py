@@ -9,6 +9,7 @@ from ..errors import UserError
 from ..estimators import Term
 from ..estimators import compute as C
 from ..estimators.candidate import Evaluation, evaluate, memory_for, requested_strategy
+from ..estimators.serving import serving_json
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
@@ -88,6 +89,7 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         cost_usd=n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.strategy.label(),
         scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"), peak_kind=n.get("peak_kind", ""),
         mfu=n.get("mfu"), terms=terms, cost=cost,
+        serving=None if job.training else serving_json(n),
     )
     return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
                           workload=job.question(), assumptions=assumptions,

@@ -15,6 +15,7 @@ from . import compute as C
 from . import cost as K
 from . import interconnect as I
 from . import memory as M
+from . import serving as SV
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 
@@ -148,9 +149,8 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
     if job.shape.diffusion:
         return M.weights_only_memory(job.shape.params, w.precision, job.training, overhead=_overhead(job),
                                      method=w.method)
-    if not job.training:
-        return M.inference_memory(job.shape, w.precision, w.context_len, _per_replica_requests(job, count, tp),
-                                  w.attention, tp, quant=kb.runtime.quantization, overhead=_overhead(job))
+    if not job.training:  # no GPU chosen (estimate without --gpu): the framework on `tp` GPUs per copy
+        return SV.memory_of(job, kb.framework(w.framework), SV.Layout(tp=tp, replicas=max(1, count // tp)))
     precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
     setup = M.TrainSetup(
         method=w.method, precision=precision, mixed=w.mixed_precision, optimizer=w.optimizer,
@@ -166,13 +166,9 @@ def _per_replica_requests(job: Job, count: int, tp: int) -> int:
 
 
 def choose_tp(job: Job, gpu: Gpu, count: int, usable: float) -> int:
-    """Inference: the fewest GPUs (a power of two, up to ``count``) one model copy needs."""
-    tp = 1
-    while tp < count:
-        if memory_for(job, gpu, count, Strategy(False, 0), tp).per_gpu <= usable:
-            return tp
-        tp *= 2
-    return min(tp, count)
+    """Inference: the tensor-parallel degree of the serving layout chosen for ``count`` GPUs
+    (``estimators/serving.py`` chooses tensor, pipeline and expert parallel and the replicas)."""
+    return SV.choose(job, gpu, count).layout.tp
 
 
 def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None, nodes: int | None = None,
@@ -205,9 +201,12 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
             mem = memory_for(job, gpu, count, strategy)
     else:
         strategy = strategy or requested
-        if not job.training:
-            tp = choose_tp(job, gpu, count, usable)
-        mem = memory_for(job, gpu, count, strategy, tp)
+        if not job.training:  # serving: the layout estimators/serving.py chooses for this count
+            serving = SV.choose(job, gpu, count)
+            tp = serving.layout.tp
+            mem = SV.memory(job, serving)
+        else:
+            mem = memory_for(job, gpu, count, strategy, tp)
         req_mem = mem
     fits = mem.per_gpu <= usable
     topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
@@ -261,27 +260,27 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
         ev.numbers.update({"efficiency": eff, "gpu_hours": hours.value, "wall_hours": wall.value,
                            "wall_days": wall.value / 24, "slowdown": slowdown})
         return
-    tp, replicas = ev.numbers["tp"], ev.numbers["replicas"]
-    batch = _per_replica_requests(job, ev.count, tp)
-    w_bytes = M.weight_bytes(job.shape, w.precision, rt.quantization).value if not job.shape.diffusion else 0.0
-    kv_seq = M.kv_cache_bytes(job.shape, w.context_len / 2, 4.0 if w.precision == "fp32" else 2.0).value
-    latency = 0.0
-    if tp > 1:
-        latency = 10.0 if topo.intra_kind in ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric") else 25.0
-        if tp > topo.per_node:
-            latency = 50.0
     if job.shape.diffusion:
         ev.numbers.update({"decode_tokens_per_s": None, "decode_tokens_per_s_total": None, "efficiency": 1.0})
         return
-    one, total = C.decode_speed(job.shape, gpu, weight_bytes=w_bytes, kv_bytes_per_seq=kv_seq, batch=batch,
-                                tp=tp, precision=w.precision, bw_eff=rt.decode_bandwidth_efficiency.value,
-                                layer_overhead_us=rt.decode_layer_overhead_us.value, util=rt.prefill_mfu.value,
-                                tp_latency_us=latency)
-    pre = C.prefill_speed(job.shape, gpu, "bf16" if w.precision in ("int8", "int4") else w.precision,
-                          min(w.context_len, 2048), tp, rt.prefill_mfu.value)
-    ev.terms.update({"decode": one, "decode_total": total, "prefill": pre})
-    ev.numbers.update({"decode_tokens_per_s": one.value, "decode_tokens_per_s_total": total.value * replicas,
-                       "prefill_tokens_per_s": pre.value, "efficiency": 1.0, "batch_per_replica": batch})
+    _serving_numbers(job, ev)
+
+
+def _serving_numbers(job: Job, ev: Evaluation) -> None:
+    """Inference: the serving model's figures for the chosen layout (estimators/serving.py).
+    ``decode_tokens_per_s`` stays one sequence's decode speed at the load's batch;
+    ``decode_tokens_per_s_total`` is the sustained output rate of the whole system at that load
+    (prefill included), the figure a throughput target is compared with."""
+    s = SV.choose(job, ev.gpu, ev.count)
+    ev.terms.update(SV.terms(job, s))
+    ev.numbers.update(SV.numbers(job, s))
+    lay = s.layout
+    per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
+    prompt = ev.numbers["prompt_tokens"]
+    ev.numbers.update({
+        "decode_tokens_per_s": 1 / s.load.decode_step, "decode_tokens_per_s_total": s.load.throughput,
+        "prefill_tokens_per_s": prompt / s.single.ttft if s.single.ttft > 0 else None,
+        "efficiency": 1.0, "batch_per_replica": per_copy})
 
 
 def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,

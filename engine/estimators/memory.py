@@ -32,6 +32,7 @@ Gradient checkpointing keeps each layer's input and recomputes one layer at a ti
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -119,19 +120,22 @@ class MemoryEstimate:
 
 # ------------------------------------------------------------------------ weights
 def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
-    """Weights in a storage format. Quantized formats keep embeddings, head and norms at 16 bit."""
+    """Weights in a storage format. Quantized formats keep what their ``keeps_16bit`` names (usually
+    embeddings, head and norms) at 16 bit; GGUF and MLC formats quantize those too."""
     if fmt in ("fp32", "fp16", "bf16"):
         b = BYTES[fmt]
         return Term("weights", shape.params * b, "B", f"params x {b} B ({fmt})",
                     {"params": shape.params, "bytes_per_param": b})
     q = (quant or {})[fmt]
     bits = q.bits_per_weight
-    kept = shape.embedding_params + shape.lm_head_params
+    keeps = getattr(q, "keeps_16bit", ("embeddings", "lm_head"))
+    kept = (shape.embedding_params if "embeddings" in keeps else 0.0) + (
+        shape.lm_head_params if "lm_head" in keeps else 0.0)
     quantized = shape.params - kept
     value = quantized * bits / 8 + kept * 2
     return Term(
         "weights", value, "B",
-        f"quantized params x {bits} bits / 8 + (embeddings + head) x 2 B",
+        f"quantized params x {bits} bits / 8" + (" + (embeddings + head) x 2 B" if kept else ""),
         {"quantized_params": quantized, "bits_per_weight": bits, "kept_16bit_params": kept,
          "format": q.example},
     )
@@ -351,52 +355,129 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
 
 
 # -------------------------------------------------------------------- inference
-def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0) -> Term:
-    """2 x layers x kv_heads x head_dim x tokens x bytes (MLA: its compressed width, once)."""
+def window_tokens(shape: Shape, tokens: float) -> float:
+    """Tokens of a sequence whose K/V stay cached, averaged over layers: sliding-window layers
+    (``window_layers_fraction`` of them, all when unset) keep at most ``attention_window``."""
+    own = getattr(shape, "kv_cached_tokens", None)
+    if callable(own):
+        return float(own(tokens))
+    win = getattr(shape, "attention_window", None)
+    if not win:
+        return tokens
+    frac = getattr(shape, "window_layers_fraction", None)
+    frac = 1.0 if frac is None else frac
+    return (1 - frac) * tokens + frac * min(tokens, win)
+
+
+def kv_heads_effective(shape: Shape) -> int:
+    """How many ways tensor parallelism can divide a sequence's KV: by KV heads, and not at all for
+    MLA's compressed latent (one 'head' shared by all query heads)."""
+    return 1 if shape.kv_elements_override else shape.kv_heads
+
+
+def routed_expert_params(shape: Shape) -> float:
+    """MoE routed-expert parameters: the active count holds k of E experts, so the total beyond it
+    is (E - k) experts' worth."""
+    own = getattr(shape, "routed_expert_params", None)
+    if isinstance(own, float | int):
+        return float(own)
+    if not shape.moe or shape.experts <= shape.experts_per_token:
+        return 0.0
+    e, k = shape.experts, shape.experts_per_token
+    return max(shape.params - shape.active_params, 0.0) * e / (e - k)
+
+
+def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_sequence: float | None = None
+                   ) -> Term:
+    """2 x layers x kv_heads x head_dim x tokens x bytes (MLA: its compressed width, once).
+
+    With ``per_sequence`` (the length of each sequence) sliding-window layers cap each sequence at
+    their window."""
     if shape.kv_elements_override:
         per_token = shape.layers * shape.kv_elements_override * bytes_per
         formula = "layers x compressed KV elements x bytes x tokens (MLA)"
     else:
         per_token = 2 * shape.layers * shape.kv_heads * shape.head_dim * bytes_per
         formula = "2 x layers x kv_heads x head_dim x bytes x tokens"
-    return Term("kv_cache", per_token * tokens, "B", formula,
+    kept = tokens
+    if per_sequence and getattr(shape, "attention_window", None):
+        kept = tokens * window_tokens(shape, per_sequence) / per_sequence
+        formula += " (sliding-window layers keep at most the window)"
+    return Term("kv_cache", per_token * kept, "B", formula,
                 {"layers": shape.layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
-                 "bytes": bytes_per, "tokens": tokens, "bytes_per_token": per_token})
+                 "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})
 
 
 def inference_memory(shape: Shape, precision: str, context_len: int, concurrent: int, attention: str,
-                     tp: int, *, quant: dict, overhead: tuple[float, float]) -> MemoryEstimate:
-    """Weights + KV cache for ``concurrent`` sequences of ``context_len`` + a prefill working set.
+                     tp: int, *, quant: dict, overhead: tuple[float, float], fmt: str | None = None,
+                     prompt_tokens: int | None = None, prefill_tokens: float | None = None, pp: int = 1,
+                     ep: int = 1, dp_attention: int = 1, kv_bytes: float | None = None,
+                     kv_len: float | None = None) -> MemoryEstimate:
+    """Peak bytes per GPU of serving ``concurrent`` sequences of ``context_len`` tokens.
 
-    With ``tp`` GPUs (tensor parallel) weights, cache and working set are split across them.
+    Two moments compete: the end of prefill (weights + the prompts' KV + the working set of the
+    tokens prefilled in one step: all prompts for a static ``generate()`` batch, one chunk for
+    engines with chunked prefill, ``prefill_tokens``) and the end of decode (weights + the full
+    contexts' KV). Layouts: ``tp`` tensor parallel divides weights, working set and KV (KV only by
+    ``min(tp, kv_heads)``; MLA's latent is held whole by every rank); ``pp`` pipeline stages divide
+    layers; attention data parallel (``dp_attention`` ranks) replicates non-expert weights, spreads
+    the routed experts over ``ep`` GPUs and gives each rank its own sequences. ``fmt`` is the weight
+    format (default: ``precision``); ``kv_bytes`` the cached element size (default 2, fp32 4);
+    ``kv_len`` the tokens a sequence holds at the decode peak (default ``context_len``; engines that
+    admit on current length hold prompt + half the output on average). The allocator allowance
+    applies to the working set: weights and a paged KV pool are allocated once.
     """
     ctx_bytes, alloc_frac = overhead
-    w = weight_bytes(shape, precision, quant)
-    kv_b = 4.0 if precision == "fp32" else 2.0
-    kv = kv_cache_bytes(shape, float(context_len) * concurrent, kv_b)
-    T = context_len * concurrent
+    fmt = fmt or precision
+    w = weight_bytes(shape, fmt, quant)
+    prompt = prompt_tokens if prompt_tokens is not None else context_len
+    kv_b = kv_bytes if kv_bytes is not None else (4.0 if precision == "fp32" else 2.0)
+    seqs = math.ceil(concurrent / dp_attention) if dp_attention > 1 else concurrent
+    split_kv = pp * (1 if dp_attention > 1 else min(tp, kv_heads_effective(shape)))
+    held = float(kv_len if kv_len is not None else context_len)
+    kv = kv_cache_bytes(shape, held * seqs, kv_b, per_sequence=held)
+    kv_prompt = kv_cache_bytes(shape, float(prompt) * seqs, kv_b, per_sequence=prompt).value / split_kv
+    ranks = tp * dp_attention
+    T = prefill_tokens if prefill_tokens is not None else float(prompt) * concurrent
     ph, pf = PREFILL_PER_TOKEN
-    work = (ph * shape.hidden + pf * shape.ffn * shape.experts_per_token) * T * (kv_b / 2)
+    act_b = 2.0 if precision == "fp32" else 1.0
+    work = (ph * shape.hidden + pf * shape.ffn * shape.experts_per_token) * T * act_b
     if attention == "eager":
-        work += EAGER_PREFILL_PER_SCORE * concurrent * shape.heads * context_len * context_len
-    work += 4.0 * shape.vocab * concurrent  # last position's logits in fp32
-    act = Term("activations", work / tp, "B",
+        work += EAGER_PREFILL_PER_SCORE * concurrent * shape.heads * prompt * prompt
+    work += 4.0 * shape.vocab * concurrent  # the last position's logits in fp32
+    act = Term("activations", work / ranks, "B",
                "prefill working set of one layer: tokens x (8 B x hidden + 6 B x ffn)"
-               + (" + 9 B x heads x seq^2 (eager)" if attention == "eager" else "")
-               + (f" / {tp} GPUs" if tp > 1 else ""),
+               + (" + 9 B x heads x prompt^2 (eager)" if attention == "eager" else "")
+               + " + 4 B x vocab x sequences" + (f" / {ranks} GPUs" if ranks > 1 else ""),
                {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn})
-    if tp > 1:
-        w = Term(w.name, w.value / tp, w.unit, w.formula + f" / {tp} GPUs (tensor parallel)", w.inputs)
-        kv = Term(kv.name, kv.value / tp, kv.unit, kv.formula + f" / {tp} GPUs", kv.inputs)
-    tensors = w.value + kv.value + act.value
-    over = Term("overhead", ctx_bytes + alloc_frac * tensors, "B",
-                "CUDA context and workspaces + allocator allowance x tensor bytes",
+    if dp_attention > 1:
+        experts = routed_expert_params(shape) * w.value / max(shape.params, 1.0)
+        w = Term(w.name, (w.value - experts) / pp + experts / (ep * pp), w.unit,
+                 w.formula + f"; non-expert weights on every GPU, experts / {ep} GPUs (expert parallel)"
+                 + (f", / {pp} stages" if pp > 1 else ""), {**w.inputs, "expert_bytes": experts})
+    elif tp * pp > 1:
+        w = Term(w.name, w.value / (tp * pp), w.unit, w.formula + f" / {tp * pp} GPUs"
+                 + (" (tensor parallel)" if pp == 1 else f" ({tp} tensor x {pp} pipeline)"), w.inputs)
+    if split_kv > 1:
+        kv = Term(kv.name, kv.value / split_kv, kv.unit, kv.formula + f" / {split_kv} GPUs", kv.inputs)
+    decode_work = 4.0 * shape.vocab * concurrent / ranks
+    phases = {"prefill": w.value + kv_prompt + act.value, "decode": w.value + kv.value + decode_work}
+    peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
+    if peak == "decode":
+        act = Term("activations", decode_work, "B", "decode working set: 4 B x vocab x sequences (logits)"
+                   + (f" / {ranks} GPUs" if ranks > 1 else ""), {"sequences": concurrent},
+                   note=f"{work / ranks:.0f} B during prefill, with less KV cache")
+    else:
+        kv = Term(kv.name, kv_prompt, kv.unit, kv.formula + " (the prompts' tokens at the end of prefill)",
+                  kv.inputs, note=f"{kv.value:.0f} B at the end of decode, below this peak")
+    over = Term("overhead", ctx_bytes + alloc_frac * act.value, "B",
+                "CUDA context and workspaces + allocator allowance x working set",
                 {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
     zero = Term("gradients", 0.0, "B", "inference keeps no gradients")
+    kv_label = {4.0: "fp32", 1.0: "8-bit"}.get(kv_b, "16-bit")
     return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", "inference keeps no optimizer state"),
-                          act, kv, over,
-                          f"inference ({precision} weights, {'fp32' if kv_b == 4 else '16-bit'} KV cache)",
-                          "prefill", {"prefill": tensors}, 0.0, "none", 0.0, ())
+                          act, kv, over, f"inference ({fmt} weights, {kv_label} KV cache)",
+                          peak, phases, 0.0, "none", 0.0, ())
 
 
 def weights_only_memory(params: float, precision: str, training: bool, *, overhead: tuple[float, float],

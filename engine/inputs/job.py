@@ -45,7 +45,8 @@ class Job:
         """The question as understood: every field with its value; defaults are listed in assumptions."""
         out = self.req.model_dump(mode="json")
         w = out["workload"]
-        only_inference = ("context_len", "concurrent_requests", "target_tokens_per_s")
+        only_inference = ("context_len", "concurrent_requests", "target_tokens_per_s", "framework", "prompt_tokens",
+                          "output_tokens", "max_ttft_ms", "max_tpot_ms")
         only_training = ("optimizer", "batch_size", "seq_len", "gradient_checkpointing", "zero_stage", "offload",
                          "train_tokens", "mixed_precision", "method")
         for k in only_training if self.w.task == "inference" else only_inference:
@@ -76,6 +77,7 @@ _DOC = {
     "zero_stage": "plain data parallel; gpuwise tries ZeRO stages when memory is short",
     "offload": "no offload; gpuwise tries CPU offload as a last resort",
     "context_len": "prompt + output tokens per request",
+    "framework": "vLLM, the most widely deployed open serving engine (knowledge/serving.yaml)",
     "concurrent_requests": "one sequence at a time",
     "lora_rank": "rank 16",
     "lora_targets": "adapters on every linear layer",
@@ -86,6 +88,21 @@ _CDOC = {
     "project_months": "a six-month project",
     "electricity_usd_per_kwh": "USD 0.15 per kWh",
 }
+
+
+def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
+    """A framework that cannot load the precision at all, on any GPU, is an input error
+    (knowledge/serving.yaml lists what each loads and why not); hardware limits are facts for the rules."""
+    if getattr(kb, "serving", None) is None:
+        return
+    fw = kb.framework(w.framework, where=f"{where}: workload.framework")
+    if w.precision not in fw.precisions:
+        ok = [p for p in ("bf16", "fp16", "fp8", "int8", "int4", "fp4", "fp32") if p in fw.precisions]
+        others = [f.id for f in kb.serving.frameworks if w.precision in f.precisions]
+        why = fw.unsupported.get(w.precision, "")
+        raise UserError(f"{fw.name} cannot serve {w.precision} weights" + (f": {why}" if why else ""),
+                        where=f"{where}: workload.framework",
+                        hint=f"use precision {' or '.join(ok)} with {fw.id}, or framework {' or '.join(others)}")
 
 
 def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Job:
@@ -111,12 +128,17 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     set_w = w.model_fields_set
     relevant = {"method", "precision", "batch_size", "seq_len", "optimizer", "gradient_checkpointing",
                 "attention", "zero_stage", "offload", "mixed_precision"} if w.task != "inference" else {
-        "precision", "context_len", "concurrent_requests", "attention"}
+        "precision", "context_len", "concurrent_requests", "attention", "framework"}
     if w.method != "full":
         relevant |= {"lora_rank", "lora_targets"}
     for name in sorted(relevant - set_w):
         assumptions.append(Assumption(field=f"workload.{name}", value=getattr(w, name),
                                       reason=f"default: {_DOC.get(name, 'documented default')}"))
+    if w.task == "inference":
+        _check_framework(w, kb, where)
+        if w.lengths_note:
+            assumptions.append(Assumption(field="workload.prompt_tokens", value=[w.prompt_tokens, w.output_tokens],
+                                          reason=w.lengths_note))
     tokens = 0.0
     if w.task != "inference":
         if w.train_tokens is not None:

@@ -17,7 +17,16 @@ import reprlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from ..errors import UserError
 
@@ -112,6 +121,7 @@ class Workload(Strict):
     output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
+    _lengths_note: str = PrivateAttr(default="")
 
     _v = field_validator("params_b", "train_tokens", "target_tokens_per_s", "max_ttft_ms", "max_tpot_ms")(_finite)
 
@@ -133,6 +143,47 @@ class Workload(Strict):
         if self.method == "qlora" and self.precision in ("fp32", "int8", "fp8", "fp4"):
             raise ValueError("qlora keeps a 4-bit NF4 base and computes in bf16/fp16: set precision int4, bf16 or fp16")
         return self
+
+    @model_validator(mode="after")
+    def _request_lengths(self) -> Workload:
+        """prompt_tokens + output_tokens = context_len. Any two give the third; context_len alone is
+        split evenly (the 1000/1000 shape of the TensorRT-LLM and NIM benchmark tables); one of
+        prompt/output alone is mirrored by the other. The split is stated as an assumption."""
+        given = set(self.model_fields_set)
+        p, o, ctx = self.prompt_tokens, self.output_tokens, self.context_len
+        note = ""
+        if p is not None and o is not None:
+            if "context_len" in given and ctx != p + o:
+                raise ValueError(f"context_len {ctx} is not prompt_tokens + output_tokens ({p} + {o} = {p + o}): "
+                                 "give context_len or the two lengths, or make them agree")
+            self.context_len = p + o
+        elif p is not None or o is not None:
+            name, one = ("prompt_tokens", p) if p is not None else ("output_tokens", o)
+            other = "output_tokens" if p is not None else "prompt_tokens"
+            if "context_len" in given:
+                if ctx <= one:
+                    raise ValueError(f"{name} {one} leaves no room in context_len {ctx} for {other}: "
+                                     f"context_len is prompt + output tokens")
+                rest = ctx - one
+                note = f"{other} = context_len - {name} = {ctx} - {one} = {rest}"
+            else:
+                rest = one
+                self.context_len = 2 * one
+                note = f"{other} = {name} = {one} (only one length given: mirrored; context_len {2 * one})"
+            setattr(self, other, rest)
+        elif self.task == "inference":
+            o = max(1, ctx // 2)
+            p = max(1, ctx - o)
+            self.prompt_tokens, self.output_tokens = p, o
+            note = (f"context_len {ctx} split evenly: prompt_tokens {p} + output_tokens {o} (give prompt_tokens and "
+                    "output_tokens for your real shape: chat, summarisation and generation differ a lot)")
+        self._lengths_note = note
+        return self
+
+    @property
+    def lengths_note(self) -> str:
+        """How prompt/output/context lengths were completed (empty when the user gave them all)."""
+        return self._lengths_note
 
     @property
     def training(self) -> bool:

@@ -31,6 +31,7 @@ FILES: dict[str, type[BaseModel]] = {
     "software.yaml": S.SoftwareFile,
     "runtime.yaml": S.RuntimeFile,
     "policy.yaml": S.PolicyFile,
+    "serving.yaml": S.ServingFile,
     "prices.yaml": S.PricesFile,
 }
 
@@ -185,6 +186,19 @@ class Knowledge:
     gpu_names: _NameIndex
     model_names: _NameIndex
     prices: S.PricesFile | None = None
+    serving: S.ServingFile | None = None
+
+    def framework(self, name: str | None = None, *, where: str | None = None) -> S.Framework:
+        """A serving framework by id (``serving.yaml``); ``None`` = the default one."""
+        assert self.serving is not None, "serving.yaml not loaded"
+        ident = name or self.serving.default_framework
+        for f in self.serving.frameworks:
+            if f.id == ident:
+                return f
+        ids = [f.id for f in self.serving.frameworks]
+        close = difflib.get_close_matches(str(ident), ids, n=1)
+        raise UserError(f"unknown framework '{ident}'", where=where,
+                        hint=f"did you mean {close[0]}?" if close else f"known: {', '.join(ids)}")
 
     def gpu(self, name: str, *, where: str | None = None) -> Resolved:
         return self.gpu_names.resolve(name, where=where)
@@ -280,6 +294,7 @@ def _load(overlay: Path | None) -> Knowledge:
         gpu_names=gpu_names,
         model_names=model_names,
         prices=parsed["prices.yaml"],  # type: ignore[arg-type]
+        serving=parsed["serving.yaml"],  # type: ignore[arg-type]
     )
     _check_references(kb)
     return kb
@@ -343,12 +358,27 @@ def _check_references(kb: Knowledge) -> None:
         if p.network is not None and p.network not in kb.runtime.networks:
             raise KnowledgeError(f"unknown network '{p.network}'", where=f"{path}: gpu_hour_prices[{i}]")
     _check_prices(kb)
+    _check_serving(kb)
     for arch in kb.gpus.values():
         if arch.architecture not in kb.runtime.mfu:
             raise KnowledgeError(
                 f"no default MFU for architecture '{arch.architecture}'",
                 where=f"{kb.files['runtime.yaml']}: mfu",
             )
+
+
+def _check_serving(kb: Knowledge) -> None:
+    """serving.yaml: every framework precision names a weight format gpuwise knows, ids are unique."""
+    if kb.serving is None:
+        return
+    path = kb.files["serving.yaml"]
+    known = {"fp32", "fp16", "bf16"} | set(kb.runtime.quantization) | set(kb.serving.formats)
+    _unique(kb.serving.frameworks, path, "frameworks")
+    for i, f in enumerate(kb.serving.frameworks):
+        for prec, fp in f.precisions.items():
+            if fp.format not in known:
+                raise KnowledgeError(f"unknown weight format '{fp.format}'",
+                                     where=f"{path}: frameworks[{i}] (id {f.id}).precisions.{prec}.format")
 
 
 def _check_prices(kb: Knowledge) -> None:
