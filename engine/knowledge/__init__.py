@@ -187,6 +187,7 @@ class Knowledge:
     model_names: _NameIndex
     prices: S.PricesFile | None = None
     serving: S.ServingFile | None = None
+    shape_guesses: S.ShapeGuesses | None = None  # catalog models a size-only model borrows its shape from
 
     def framework(self, name: str | None = None, *, where: str | None = None) -> S.Framework:
         """A serving framework by id (``serving.yaml``); ``None`` = the default one."""
@@ -294,6 +295,7 @@ def _load(overlay: Path | None) -> Knowledge:
         gpu_names=gpu_names,
         model_names=model_names,
         prices=parsed["prices.yaml"],  # type: ignore[arg-type]
+        shape_guesses=models_f.shape_guesses,
         serving=parsed["serving.yaml"],  # type: ignore[arg-type]
     )
     _check_references(kb)
@@ -359,6 +361,12 @@ def _check_references(kb: Knowledge) -> None:
             raise KnowledgeError(f"unknown network '{p.network}'", where=f"{path}: gpu_hour_prices[{i}]")
     _check_prices(kb)
     _check_serving(kb)
+    if kb.shape_guesses is not None:
+        for ident in kb.shape_guesses.models:
+            m = kb.models.get(ident)
+            if m is None or m.kind != "decoder":
+                raise KnowledgeError(f"shape_guesses names '{ident}', which is not a dense decoder of the catalog",
+                                     where=f"{kb.files['models.yaml']}: shape_guesses")
     for arch in kb.gpus.values():
         if arch.architecture not in kb.runtime.mfu:
             raise KnowledgeError(
