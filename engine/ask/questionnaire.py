@@ -1394,7 +1394,8 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
             speed = c.decode_tokens_per_s_total or c.decode_tokens_per_s
             cells = ["—" if c.rank is None else str(c.rank), escape(c.gpu), str(c.count),
                      s.t("value_yes") if c.feasible else f"[red]{escape(s.t('value_no'))}[/]",
-                     ("—" if speed is None else f"{speed:,.0f}") if serving else _duration(s, c.wall_days),
+                     ("—" if speed is None else f"{speed:,.0f}") if serving else
+                     _duration(s, c.wall_days if c.feasible else None),  # an infeasible run has no duration
                      _money(s, c.total_cost_usd)]
             if s.lang == "en":
                 cells.append(escape(c.reasons[0]) if c.reasons else "")
