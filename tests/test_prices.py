@@ -167,3 +167,10 @@ def test_rented_networks_are_the_providers(kb):
     ev = evaluate(job, kb.gpus["l40s"], 16)
     assert ev.numbers["rent_network"] == kb.clouds.default_network == "ethernet-25"
     assert ev.numbers["network_assumed"] is True and ev.fact["network_assumed"] is True
+
+
+def test_street_price_per_gpu_for_proposal_comparisons(kb):
+    """The HGX H100 quote ($317k for 8, 2024-08-22) is $39,625 per GPU; a 4090 card is its listing."""
+    assert K.street_price(kb.prices, kb.gpus["h100-80gb-sxm"], kb.tco) == (317_000 / 8, "2024-08-22")
+    assert K.street_price(kb.prices, kb.gpus["rtx-4090"], kb.tco) == (3159.99, "2025-07-22")
+    assert K.street_price(kb.prices, kb.gpus["a10g"], kb.tco) is None

@@ -243,6 +243,20 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
                    p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note), None
 
 
+def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition: str = "new",
+                 market: str = "global", usd_cny: float = 7.0) -> tuple[float, str] | None:
+    """USD per GPU at the dated street price (whole-server prices divided by their GPUs), and its
+    date: what a proposal's unit price is compared with (replaces gpus.yaml ``price`` blocks)."""
+    entry = next((g for g in prices.gpus if g.id == gpu.id), None) if prices else None
+    if entry is None:
+        return None
+    plan, _ = buy_plan(prices, gpu, max(entry.units.sizes), tco, condition=condition, market=market,
+                       usd_cny=usd_cny)
+    if plan is None:
+        return None
+    return plan.hardware_usd / plan.count, plan.as_of
+
+
 def count_sold(prices: PricesFile | None, gpu_id: str, count: int) -> bool:
     """Whether ``count`` GPUs can be bought in the units the GPU is sold in (True when unknown)."""
     entry = next((g for g in prices.gpus if g.id == gpu_id), None) if prices else None
