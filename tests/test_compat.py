@@ -84,9 +84,11 @@ def test_b200_with_proprietary_modules_is_refused() -> None:
 
 
 def test_b200_with_unknown_modules_is_an_info() -> None:
-    fired = _run(KB.gpus["b200"], Environment(driver="580.95.05"))
-    assert fired["CPT-KMOD-UNKNOWN"][0] == "info"
+    sev, msg = _run(KB.gpus["b200"], Environment(driver="580.95.05"))["CPT-KMOD-UNKNOWN"]
+    assert sev == "info" and "open GPU kernel modules" in msg
+    assert "proprietary" in _run(KB.gpus["p40"], Environment(driver="580.95.05"))["CPT-KMOD-UNKNOWN"][1]
     assert "CPT-KMOD-UNKNOWN" not in _run(KB.gpus["h100-80gb-sxm"], Environment(driver="580.95.05"))
+    assert "CPT-KMOD-UNKNOWN" in _run(KB.gpus["gh200-96gb"], Environment(driver="580.95.05"))  # Grace Hopper
 
 
 def test_pascal_with_open_modules_is_refused() -> None:

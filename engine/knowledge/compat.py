@@ -14,7 +14,7 @@ from typing import Any
 from .schema import Gpu, SoftwareFile
 from .schema.software import GaudiRelease, LibrarySupport, RocmRelease, TorchNpuRelease
 
-STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "gaudi": "the Intel Gaudi software", "cann": "CANN / torch_npu"}
+STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "gaudi": "Intel Gaudi software", "cann": "Ascend CANN"}
 
 
 def version_num(v: str | None) -> float:
