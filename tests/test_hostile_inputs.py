@@ -53,6 +53,7 @@ REQUIREMENTS: dict[str, Any] = {
         "gradient_checkpointing": False, "attention": "sdpa", "zero_stage": 0, "offload": "none",
         "train_tokens": 1.0e8, "context_len": 4096, "concurrent_requests": 1, "target_tokens_per_s": 0,
         "global_batch_tokens": "auto", "parallelism": {"tp": 1, "pp": 1, "ep": 1, "cp": 1}, "framework": "vllm",
+        "chunked_cross_entropy": False,
         "prompt_tokens": None, "output_tokens": None, "max_ttft_ms": None, "max_tpot_ms": None,
     },
     "constraints": {"gpus": ["rtx-4090"], "max_gpus": 8, "deadline_days": 30, "budget_usd": 100000,

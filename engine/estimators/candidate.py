@@ -10,11 +10,13 @@ from typing import Any
 
 from ..inputs.job import Job
 from ..knowledge.schema import Gpu
+from ..results import Assumption
 from . import GB, Term
 from . import compute as C
 from . import cost as K
 from . import interconnect as I
 from . import memory as M
+from . import planner as P
 from . import serving as SV
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
@@ -25,9 +27,20 @@ class Strategy:
     checkpointing: bool
     zero: int
     offload: str = "none"
+    tp: int = 1
+    pp: int = 1
+    ep: int = 1
+    cp: int = 1
+
+    @classmethod
+    def of(cls, lay: P.Layout) -> Strategy:
+        return cls(lay.checkpointing, lay.zero, lay.offload, lay.tp, lay.pp, lay.ep, lay.cp)
 
     def label(self) -> str:
         parts = []
+        split = [f"{k}{v}" for k, v in (("TP", self.tp), ("PP", self.pp), ("EP", self.ep), ("CP", self.cp)) if v > 1]
+        if split:
+            parts.append(" ".join(split))
         if self.checkpointing:
             parts.append("gradient checkpointing")
         if self.zero:
@@ -44,7 +57,68 @@ class Strategy:
             out.append(f"use ZeRO stage {self.zero}")
         if self.offload != base.offload:
             out.append(f"offload optimizer state to {self.offload}")
+        for name, mine, theirs in (("tensor", self.tp, base.tp), ("pipeline", self.pp, base.pp),
+                                   ("expert", self.ep, base.ep), ("context", self.cp, base.cp)):
+            if mine != theirs:
+                out.append(f"{name} parallel {mine}")
         return out
+
+    def diff(self, base: Strategy) -> list[dict[str, Any]]:
+        """What differs from ``base``, as data: [{"field": ..., "from": ..., "to": ...}]."""
+        names = {"checkpointing": "gradient_checkpointing", "zero": "zero_stage", "offload": "offload",
+                 "tp": "parallelism.tp", "pp": "parallelism.pp", "ep": "parallelism.ep", "cp": "parallelism.cp"}
+        return [{"field": f, "from": getattr(base, k), "to": getattr(self, k)} for k, f in names.items()
+                if getattr(self, k) != getattr(base, k)]
+
+
+def requested_pins(job: Job) -> P.Pins:
+    """The layout settings the user wrote in the file (``auto`` and absent fields are free)."""
+    w = job.w
+    given = w.model_fields_set
+    par = w.parallelism
+    return P.Pins(
+        tp=par.tp if par else None, pp=par.pp if par else None, ep=par.ep if par else None,
+        cp=par.cp if par else None,
+        zero=w.zero_stage if "zero_stage" in given and isinstance(w.zero_stage, int) else None,
+        checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
+                       and isinstance(w.gradient_checkpointing, bool) else None),
+        offload=w.offload if "offload" in given else None,
+    )
+
+
+def _pins_of(s: Strategy) -> P.Pins:
+    return P.Pins(tp=s.tp, pp=s.pp, ep=s.ep, cp=s.cp, zero=s.zero, checkpointing=s.checkpointing, offload=s.offload)
+
+
+def global_batch(job: Job) -> tuple[float, str]:
+    """Tokens per optimizer step: the user's, or published practice for the model size (with why)."""
+    w, f = job.w, job.kb.runtime.training
+    if isinstance(w.global_batch_tokens, int | float):
+        return float(w.global_batch_tokens), ""
+    if w.task == "pretrain":
+        row = f.global_batch_tokens(job.shape.params)
+        return row.tokens, f"default for pretraining a model of this size: {row.source}"
+    seqs = f.finetune_global_batch_sequences
+    return seqs.value * w.seq_len, f"default for fine-tuning: {seqs.value:g} sequences per step ({seqs.source})"
+
+
+def training_job(job: Job) -> P.TrainingJob:
+    """What the layout planner needs from the job (built once; its memo caches layouts)."""
+    tj = job.memo.get("training_job")
+    if tj is None:
+        w, rt = job.w, job.kb.runtime
+        precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+        base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
+        gbt, why = global_batch(job)
+        chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
+        tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
+                           optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
+                           tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
+                           lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks)
+        job.memo["training_job"] = tj
+        if why:
+            job.assumptions.append(Assumption(field="workload.global_batch_tokens", value=gbt, reason=why))
+    return tj
 
 
 def requested_strategy(job: Job) -> Strategy:
@@ -52,39 +126,6 @@ def requested_strategy(job: Job) -> Strategy:
     ckpt = w.gradient_checkpointing is True
     zero = w.zero_stage if isinstance(w.zero_stage, int) else 0
     return Strategy(ckpt, zero, w.offload)
-
-
-def strategy_ladder(job: Job, count: int) -> list[Strategy]:
-    """Strategies to try, from the requested one towards more memory saving (and more cost):
-    ZeRO stages first (same traffic as data parallelism up to stage 2), then gradient
-    checkpointing (+1/3 compute) with them, then offload (slowest)."""
-    key = ("ladder", count)
-    if key not in job.memo:
-        job.memo[key] = _ladder(job, count)
-    return job.memo[key]
-
-
-def _ladder(job: Job, count: int) -> list[Strategy]:
-    base = requested_strategy(job)
-    w = job.w
-    ladder = [base]
-    can_ckpt = w.gradient_checkpointing in (False, "auto") and not base.checkpointing
-    ckpts = [base.checkpointing] + ([True] if can_ckpt else [])
-    zero_fixed = isinstance(w.zero_stage, int) and w.zero_stage > 0
-    zeros = [base.zero] if zero_fixed else ([0, 1, 2, 3] if count > 1 else [0])
-    for ck in ckpts:
-        for z in zeros:
-            s = Strategy(ck, z, base.offload)
-            if s not in ladder:
-                ladder.append(s)
-    if w.method == "full" and base.offload == "none":
-        z = base.zero if zero_fixed else (3 if count > 1 else 1)
-        for target in ("cpu", "nvme"):
-            for ck in ckpts:
-                s = Strategy(ck, max(z, 1), target)
-                if s not in ladder:
-                    ladder.append(s)
-    return ladder
 
 
 @dataclass
@@ -109,6 +150,8 @@ class Evaluation:
     buy: K.BuyCost | None = None
     fact: dict[str, Any] = field(default_factory=dict)
     tag: str = ""  # "proposed:" for the configuration an audit checks
+    plan: P.Plan | None = None  # training: the chosen layout (engine/estimators/planner.py)
+    requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
 
     def cost_curves(self, tco: Any, months: float) -> dict[str, list[float]] | None:
         """Cumulative rent vs own by month, for the chart (computed only for what a report shows)."""
@@ -183,22 +226,14 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     usable = capacity * (1 - float(kb.policy_value("memory_headroom_fraction")))
     requested = requested_strategy(job)
     tp = 1
+    topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
+    plan = req_plan = None
     if job.training and not job.shape.diffusion:
-        req_mem = memory_for(job, gpu, count, requested)
-        if strategy is None:
-            strategy = requested
-            mem = req_mem
-            if mem.per_gpu > usable:
-                for s in strategy_ladder(job, count)[1:]:
-                    m = memory_for(job, gpu, count, s)
-                    if m.per_gpu <= usable:
-                        strategy, mem = s, m
-                        break
-                else:  # nothing fits: report the most frugal strategy's needs
-                    strategy, mem = min(((s, memory_for(job, gpu, count, s)) for s in strategy_ladder(job, count)),
-                                        key=lambda sm: sm[1].per_gpu)
-        else:
-            mem = memory_for(job, gpu, count, strategy)
+        plan, req_plan = plan_training(job, gpu, count, topo, usable, strategy)
+        strategy, requested = Strategy.of(plan.layout), Strategy.of(req_plan.layout)
+        mem = plan.memory
+        fits, fits_req, req_per_gpu = plan.fits, req_plan.fits, req_plan.per_gpu_bytes
+        tp = plan.layout.tp
     else:
         strategy = strategy or requested
         if not job.training:  # serving: the layout estimators/serving.py chooses for this count
@@ -208,13 +243,12 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
         else:
             mem = memory_for(job, gpu, count, strategy, tp)
         req_mem = mem
-    fits = mem.per_gpu <= usable
-    topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
+        fits, fits_req, req_per_gpu = mem.per_gpu <= usable, req_mem.per_gpu <= usable, req_mem.per_gpu
     ev = Evaluation(gpu=gpu, count=count, nodes=topo.nodes, strategy=strategy, requested=requested, memory=mem,
-                    requested_memory_per_gpu=req_mem.per_gpu, capacity=capacity, usable=usable, fits=fits,
-                    fits_requested=req_mem.per_gpu <= usable, topology=topo, tag=tag)
+                    requested_memory_per_gpu=req_per_gpu, capacity=capacity, usable=usable, fits=fits,
+                    fits_requested=fits_req, topology=topo, tag=tag, plan=plan, requested_plan=req_plan)
     ev.numbers["tp"] = tp
-    ev.numbers["replicas"] = max(1, count // tp)
+    ev.numbers["replicas"] = max(1, count // (tp * (plan.layout.pp if plan else 1)))
     host_needed = mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value if mem.host_bytes else 0.0
     ev.numbers["host_ram_needed_bytes_per_node"] = host_needed
     _compute_step(job, ev)
@@ -222,6 +256,26 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
                instance=instance, condition=condition, acquisition=acquisition)
     ev.fact = {**_fact(job, ev, host_ram_gb), **ev.numbers.get("market_fact", {})}
     return ev
+
+
+def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: float,
+                  strategy: Strategy | None = None) -> tuple[P.Plan, P.Plan]:
+    """(chosen, as requested): the fastest layout with exactly the user's settings, and when that
+    does not fit, the fastest with any settings (what gpuwise would change)."""
+    tj = training_job(job)
+    if strategy is None:
+        pins = job.memo.get("pins")
+        if pins is None:
+            pins = job.memo["pins"] = requested_pins(job)
+    else:
+        pins = _pins_of(strategy)
+    req = P.plan(tj, gpu, count, topo, usable, pins)
+    chosen = req
+    if not req.fits and pins.any:
+        free = P.plan(tj, gpu, count, topo, usable, P.Pins())
+        if free.fits or free.per_gpu_bytes < req.per_gpu_bytes:
+            chosen = free
+    return chosen, req
 
 
 def _compute_step(job: Job, ev: Evaluation) -> None:
@@ -232,6 +286,9 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
     ev.numbers.update({"mfu": mfu, "peak_tflops": peak.tflops, "peak_kind": peak.kind})
     topo = ev.topology
     assert topo is not None
+    if job.training and ev.plan is not None:
+        _training_numbers(job, ev, peak.tflops)
+        return
     if job.training:
         flops = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, ev.strategy.checkpointing)
         ev.terms["flops"] = flops
@@ -281,6 +338,34 @@ def _serving_numbers(job: Job, ev: Evaluation) -> None:
         "decode_tokens_per_s": 1 / s.load.decode_step, "decode_tokens_per_s_total": s.load.throughput,
         "prefill_tokens_per_s": prompt / s.single.ttft if s.single.ttft > 0 else None,
         "efficiency": 1.0, "batch_per_replica": per_copy})
+
+
+def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
+    """The planner's figures for the chosen layout, as terms and as numbers for results and rules."""
+    plan, req = ev.plan, ev.requested_plan
+    assert plan is not None and req is not None
+    tj = training_job(job)
+    lay, step = plan.layout, plan.step
+    flops = C.training_flops(job.shape, job.tokens, job.w.seq_len, job.w.method, lay.checkpointing)
+    ev.terms["flops"] = flops
+    ev.terms.update(P.terms(plan, tj))
+    model_flops = flops.value * tj.flops_per_token(False) / tj.flops_per_token(lay.checkpointing)
+    achieved = model_flops / (plan.gpu_hours * 3600 * peak_tflops * 1e12) if plan.gpu_hours > 0 else 0.0
+    exposed = {k: v for k, v in step.as_dict().items() if k in ("tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s",
+                                                                 "cp_s")}
+    ev.numbers.update({
+        "mfu": plan.mfu.value, "mfu_whole_run": achieved,
+        "efficiency": plan.scaling_efficiency, "scaling_efficiency": plan.scaling_efficiency,
+        "gpu_hours": plan.gpu_hours, "wall_hours": plan.wall_hours, "wall_days": plan.wall_hours / 24,
+        "slowdown": step.total / (step.total - step.offload) if step.offload and step.total > step.offload else 1.0,
+        "layout": lay.as_dict(), "layout_notation": lay.notation(), "strategy": ev.strategy.label(),
+        "fits_as_requested": ev.fits_requested, "requested_layout": req.layout.as_dict(),
+        "requested_memory_per_gpu_bytes": req.per_gpu_bytes,
+        "suggested_changes": [] if ev.fits_requested else ev.strategy.diff(ev.requested),
+        "step_terms": step.as_dict(), "exposed_comm_s": exposed, "exposed_comm_share": plan.exposed_comm_share,
+        "goodput": plan.goodput, "global_batch_tokens": lay.global_batch_tokens, "optimizer_steps": plan.steps,
+        "layouts_tried": plan.tried, "pins": requested_pins(job).as_dict(),
+    })
 
 
 def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,

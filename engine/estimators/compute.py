@@ -22,7 +22,7 @@ from . import Term
 
 
 def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:
-    n = shape.matmul_params_active
+    n = min(shape.matmul_params_active, shape.active_params)  # a guessed shape never adds FLOPs
     attn = 6.0 * shape.layers * seq * shape.q_dim  # causal: half of the 12 L s h of a full mask
     if method == "full":
         mult, what = 6.0, "6 (forward 2 + backward 4)"
@@ -149,3 +149,62 @@ def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, 
                 {"params_offloaded_per_gpu": params_local, "pcie_gb_s": pcie_gb_s,
                  "host_gb_s_per_gpu": host_gb_s_per_gpu, "nvme_gb_s_per_gpu": nvme_gb_s_per_gpu,
                  "pcie_s": pcie, "cpu_s": cpu, "nvme_s": nvme})
+
+
+# ------------------------------------------------------------------ training at scale (planner)
+def width_for_mfu(shape: Shape) -> float:
+    """The matmul width that sets how much of a step is memory-bound: the hidden size for dense
+    layers; for MoE expert matmuls (hidden x expert width) the harmonic mean of the two, weighted
+    by their share of the FLOPs. Memory-bound work scales with 1/width, so widths combine as
+    1/w = sum(share_i / w_i)."""
+    h = float(shape.hidden)
+    if not shape.moe:
+        return h
+    attn = shape.attn_params_per_layer()
+    experts = shape.experts_per_token + shape.shared_experts
+    mlp = shape.mlp_matrices * shape.hidden * shape.ffn * experts
+    share = mlp / (attn + mlp) if attn + mlp > 0 else 0.0
+    f = float(shape.ffn)
+    h_moe = min(h, 2 * h * f / (h + f))
+    return 1.0 / ((1 - share) / h + share / h_moe)
+
+
+def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *, reference_hidden: float,
+                 k: float) -> Term:
+    """MFU of a training step's compute for this model on this GPU: the architecture's figure for
+    a model of ``reference_hidden`` width, scaled by the memory-bound share of narrower (or wider)
+    models: MFU = MFU_ref x (1 + k r / ref) / (1 + k r / width), r = peak FLOP/s / bandwidth."""
+    r = peak_tflops * 1e12 / (gpu.memory.bandwidth_gb_s * 1e9)
+    w = width_for_mfu(shape)
+    value = arch_mfu * (1 + k * r / reference_hidden) / (1 + k * r / w)
+    value = min(value, 0.95)
+    return Term("mfu", value, "", "MFU_ref x (1 + k x r / ref_width) / (1 + k x r / width)",
+                {"mfu_ref": arch_mfu, "k": k, "r_flop_per_byte": r, "ref_width": reference_hidden,
+                 "width": w, "architecture": gpu.architecture})
+
+
+def fp8_speedup(shape: Shape, gpu: Gpu, peak_tflops: float, *, gemm_speedup: float, k: float) -> Term:
+    """End-to-end speed-up of FP8 over BF16 compute: the matmuls run ``gemm_speedup`` times faster,
+    the memory-bound share of the step (x = k r / width, as in :func:`training_mfu`) does not."""
+    r = peak_tflops * 1e12 / (gpu.memory.bandwidth_gb_s * 1e9)
+    x = k * r / width_for_mfu(shape)
+    value = (1 + x) / (1 / gemm_speedup + x)
+    return Term("fp8_speedup", value, "", "(1 + x) / (1 / fp8_gemm_speedup + x), x = k x r / width",
+                {"fp8_gemm_speedup": gemm_speedup, "x_memory_bound_over_matmul": x})
+
+
+def optimizer_step_seconds(params: float, bytes_per_param: float, bandwidth_gb_s: float, efficiency: float) -> float:
+    """The optimizer step is memory-bound: every parameter it updates moves ``bytes_per_param``."""
+    return params * bytes_per_param / (bandwidth_gb_s * 1e9 * efficiency) if params > 0 else 0.0
+
+
+def goodput(gpus: int, failures_per_gpu_hour: float, hours_lost_per_failure: float, whole_run: float = 1.0
+            ) -> Term:
+    """Share of wall time spent training at the steady-state rate: ``whole_run`` for what every run
+    loses (evaluations, checkpoints, stalls), and interruptions that arrive in proportion to the GPU
+    count, each costing a restart and the work since the last checkpoint (Llama 3 paper, 3.3.4)."""
+    lost = gpus * failures_per_gpu_hour * hours_lost_per_failure
+    return Term("goodput", whole_run / (1 + lost), "",
+                "whole-run efficiency / (1 + GPUs x failures per GPU-hour x hours lost per failure)",
+                {"gpus": gpus, "failures_per_gpu_hour": failures_per_gpu_hour,
+                 "hours_lost_per_failure": hours_lost_per_failure, "whole_run_efficiency": whole_run})

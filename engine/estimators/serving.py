@@ -43,7 +43,6 @@ from . import memory as M
 from .interconnect import GPUS_PER_NODE, link_bandwidth
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
-MIN_COVERAGE_TOKENS = 1e-9
 
 # reason codes for a framework that cannot serve (ev.numbers["framework_reason"])
 REASONS = {
@@ -169,9 +168,12 @@ class Engine:
     """A framework resolved for one job on one GPU type: every constant of the step formula."""
 
     fw: Framework
+    gpu_id: str
     precision: str
     fp: FrameworkPrecision | None
     weight_format: str
+    bw_fraction: float  # achieved fraction of datasheet bandwidth (vendor override applied)
+    compute_eff: float  # fraction of the dense peak at the compute bound (vendor override applied)
     compute: str
     weight_only: bool
     peak_gemm: float  # FLOP/s of matmuls, x efficiency x compute factor
@@ -228,7 +230,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         max_batch = mb.large_gpu
     rt = kb.runtime
     return Engine(
-        fw=fw, precision=precision, fp=fp, weight_format=fmt, compute=sup.compute, weight_only=sup.weight_only,
+        fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
+        compute=sup.compute, weight_only=sup.weight_only,
         peak_gemm=peak_tflops(gpu, sup.compute) * 1e12 * eff * cf,
         peak_attn=peak_tflops(gpu, "fp32" if sup.compute == "fp32" else "bf16") * 1e12 * eff,
         bw_weights=mem_bw * bwf * (fp.bandwidth_factor if fp else 1.0), bw_kv=mem_bw * bwf,
@@ -454,7 +457,7 @@ class Replica:
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     """Memory of one copy in ``lay`` and how many sequences its KV cache holds (memoised)."""
-    key = ("serving-replica", gpu.id, eng.fw.id, lay.tp, lay.pp, lay.ep, lay.dp_attention)
+    key = ("serving-replica", gpu.id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention)
     got = job.memo.get(key)
     if got is None:
         got = job.memo[key] = _replica(job, gpu, eng, lay)
@@ -631,7 +634,8 @@ def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decod
 
 def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, max_tpot: float | None) -> Point | None:
     """The busiest load one copy sustains within the latency targets (None: not even one request)."""
-    key = (eng.fw.id, rep.layout.tp, rep.layout.pp, rep.layout.ep, rep.layout.dp_attention, max_ttft, max_tpot)
+    key = (eng.gpu_id, eng.fw.id, eng.weight_format, rep.layout.tp, rep.layout.pp, rep.layout.ep,
+           rep.layout.dp_attention, max_ttft, max_tpot)
     cache = job.memo.setdefault("serving-capacity", {})
     if key in cache:
         return cache[key]
@@ -744,10 +748,9 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
 
 
 def _score(s: Serving, job: Any) -> tuple:
-    """Order layouts: it fits and runs; it holds the stated concurrency; latency targets met at the load;
-    throughput target met;
-    throughput at the load (or, when only a rate is asked, what the copies sustain); then capacity;
-    then fewer GPUs per copy (simpler)."""
+    """Order layouts: it fits and runs; it holds the stated concurrency; latency targets met at the
+    load; throughput target met; throughput at the load (or, when only a rate is asked, what the
+    copies sustain); then capacity; then fewer GPUs per copy (simpler)."""
     w = job.w
     _, _, target = _targets(w)
     runs = s.replica.fits and s.support.multi_node_ok
@@ -834,8 +837,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
             {**common, "linear_s": st.gemm, "attention_s": st.attention, "communication_s": st.comm,
              "overhead_s": st.overhead, "bound": st.bound, "weight_bytes_per_gpu": st.weight_bytes_gpu,
              "kv_bytes_per_gpu": st.kv_bytes_gpu, "flops_per_gpu": st.flops_gpu,
-             "bandwidth_fraction": eng.fw.bandwidth_fraction.value,
-             "compute_efficiency": eng.fw.compute_efficiency.value, "compute": eng.compute,
+             "bandwidth_fraction": eng.bw_fraction, "compute_efficiency": eng.compute_eff, "compute": eng.compute,
              "weight_format": eng.weight_format, "sequences_per_copy": per_copy}),
         "serving_throughput": Term(
             "throughput_tokens_per_s", s.load.throughput, "tok/s",

@@ -116,6 +116,9 @@ class Workload(Strict):
     global_batch_tokens: float | Literal["auto"] = Field(
         default="auto", description="training: tokens per optimizer step across all GPUs")
     parallelism: Parallelism | None = None
+    chunked_cross_entropy: bool = Field(
+        default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
+        "so only one chunk is upcast to fp32 at a time")
     framework: Framework = "vllm"
     prompt_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..knowledge.schema import Model
-from .schema import Workload
+from .schema import Architecture, Workload
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class Shape:
     mlp_matrices: int = 3  # SwiGLU/GeGLU: gate, up, down; GELU MLP: 2
     experts: int = 1
     experts_per_token: int = 1
+    shared_experts: int = 0  # MoE: experts of the routed width that every token uses
     kv_elements_override: int | None = None  # MLA: compressed cache elements per token-layer
     diffusion: bool = False
     assumed: str = ""  # non-empty when the shape was inferred rather than known
@@ -72,6 +73,14 @@ class Shape:
         return self.experts > 1
 
     @property
+    def routed_expert_params(self) -> float:
+        """Parameters in the routed experts of all MoE layers: the active count holds k of the E experts,
+        the total all E, so the difference is (E - k) experts' worth."""
+        if not self.moe or self.experts <= self.experts_per_token:
+            return 0.0
+        return max(self.params - self.active_params, 0.0) * self.experts / (self.experts - self.experts_per_token)
+
+    @property
     def moe_layers(self) -> int:
         """Layers that hold routed experts (all layers for a dense model's single 'expert')."""
         if not self.moe:
@@ -113,6 +122,7 @@ def from_catalog(m: Model) -> Shape:
         mlp_matrices=m.mlp_matrices,
         experts=m.moe.experts if m.moe else 1,
         experts_per_token=m.moe.experts_per_token if m.moe else 1,
+        shared_experts=m.moe.shared_experts if m.moe else 0,
         kv_elements_override=m.kv_elements_per_token_layer,
         attention_window=m.attention_window,
         window_layers_fraction=m.window_layers_fraction or 0.0,
@@ -136,7 +146,6 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
         return Shape(
             name=w.model or f"custom {params / 1e9:g}B",
             params=params,
-            active_params=params,
             layers=a.layers,
             hidden=a.hidden_size,
             heads=a.heads,
@@ -145,8 +154,24 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             ffn=a.ffn_size or 4 * a.hidden_size,
             vocab=a.vocab_size,
             tied=a.tied_embeddings,
+            experts=a.experts or 1,
+            experts_per_token=a.experts_per_token or 1,
+            shared_experts=a.shared_experts if a.experts else 0,
+            active_params=_active_params(a, params),
         )
     return guess_shape(params, w.model)
+
+
+def _active_params(a: Architecture, params: float) -> float:
+    """Parameters a token uses: given, or for a MoE architecture the dense parts plus k (+ shared) of the
+    E experts of every layer (``ffn_size`` is one expert's width, a SwiGLU MLP of 3 matrices)."""
+    if a.active_params_b is not None:
+        return min(a.active_params_b * 1e9, params)
+    if not a.experts or not a.experts_per_token:
+        return params
+    ffn = a.ffn_size or 4 * a.hidden_size
+    expert = 3 * a.hidden_size * ffn * a.layers
+    return max(params - expert * (a.experts - a.experts_per_token), params * 0.01)
 
 
 def guess_shape(params: float, name: str | None = None, references: Sequence[Model] | None = None) -> Shape:
