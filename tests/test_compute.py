@@ -7,8 +7,7 @@ import statistics
 
 import pytest
 
-from engine.estimators.compute import decode_speed, peak_for, training_flops, training_time
-from engine.estimators.memory import weight_bytes
+from engine.estimators.compute import peak_for, training_flops, training_time
 from engine.inputs.shape import from_catalog
 
 from .conftest import DATA
@@ -88,18 +87,24 @@ def test_single_stream_decode_against_published_measurements(kb, accuracy):
     assert statistics.median(errors) < 0.30
 
 
-def test_decode_is_bandwidth_bound_at_batch_one(kb):
-    """Llama-2-7B bf16 on an H100 SXM: ~13.2 GB read per token at 3350 GB/s x 0.8 -> ~4.9 ms + overhead."""
-    shape = from_catalog(kb.models["llama-2-7b"])
-    rt = kb.runtime
-    w = weight_bytes(shape, "bf16", rt.quantization).value
-    one, total = decode_speed(shape, kb.gpus["h100-80gb-sxm"], weight_bytes=w, kv_bytes_per_seq=0, batch=1, tp=1,
-                              precision="bf16", bw_eff=0.8, layer_overhead_us=0, util=0.5)
-    read = w - 32000 * 4096 * 2
-    assert one.value == pytest.approx(3350e9 * 0.8 / read, rel=1e-6)
-    big, big_total = decode_speed(shape, kb.gpus["h100-80gb-sxm"], weight_bytes=w, kv_bytes_per_seq=0, batch=512,
-                                  tp=1, precision="bf16", bw_eff=0.8, layer_overhead_us=0, util=0.5)
-    assert big.note == "compute-bound" and big_total.value > 50 * total.value
+def test_decode_is_bandwidth_bound_at_batch_one_and_compute_bound_at_512(kb):
+    """Llama-2-7B BF16 on an H100 SXM with vLLM: one sequence streams ~13.2 GB of weights (all but the input
+    embedding) at 3,350 GB/s x 0.8 -> ~4.9 ms of linear layers; 512 sequences need 2 x 6.6e9 x 512 FLOPs at
+    989.5 TFLOPS x 0.5 -> ~13.7 ms, more than the weights' 4.9 ms (engine/estimators/serving.py step)."""
+    from engine.estimators import serving as SV
+    from engine.inputs.job import resolve
+    from engine.inputs.schema import Requirements
+
+    job = resolve(Requirements.model_validate({"workload": {"task": "inference", "model": "llama-2-7b",
+                                                            "prompt_tokens": 1, "output_tokens": 2}}), kb)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
+    one = SV.step(job, s.engine, s.replica, 1, 0.0, 0.0, 0.0)
+    read = 6_738_415_616 * 2 - 32000 * 4096 * 2
+    assert one.bound == "memory" and one.gemm == pytest.approx(read / (3350e9 * 0.8), rel=1e-6)
+    big = SV.step(job, s.engine, s.replica, 512, 0.0, 0.0, 0.0)
+    n = 6_738_415_616 - 32000 * 4096
+    assert big.bound == "compute" and big.gemm == pytest.approx(2 * n * 512 / (989.5e12 * 0.5), rel=1e-6)
+    assert 512 / big.seconds > 50 / one.seconds
 
 
 def test_mfu_falls_for_narrow_models_by_the_memory_bound_share(kb):

@@ -340,3 +340,13 @@ def test_single_stream_speed_with_the_software_named(kb, accuracy):
     assert len(errors) >= 20
     assert statistics.median(errors) <= 0.30
     assert max(errors) < 1.0
+
+
+def test_each_gpu_type_gets_its_own_capacity(kb):
+    """One job is evaluated on many GPU types in a recommendation: an H100 sustains more than an A100 within
+    the same latency target, and neither borrows the other's figure."""
+    job = job_of(kb, model="llama-3.1-8b", prompt_tokens=1000, output_tokens=1000, max_tpot_ms=40)
+    h100 = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1).capacity
+    a100 = SV.choose(job, kb.gpus["a100-80gb-sxm"], 1).capacity
+    assert a100 is not None and h100 is not None
+    assert a100.throughput < 0.8 * h100.throughput

@@ -1,4 +1,4 @@
-"""Compute: training FLOPs and time, prefill and decode speed.
+"""Compute: training FLOPs and time, and the dense peaks a precision runs at.
 
 * Training FLOPs = 6 x N x D for full training (forward 2ND + backward 4ND), where N counts
   the parameters a token is multiplied through (the input embedding is a lookup, the
@@ -7,9 +7,9 @@
   checkpointing recomputes the forward: +2ND. (Kaplan et al. 2020; Chowdhery et al. 2022,
   PaLM appendix B; Korthikanti et al. 2022 for recomputation.)
 * Time = FLOPs / (GPUs x dense peak x MFU x scaling efficiency).
-* Decode of one token reads every active weight once and the KV cache of the context:
-  time = bytes / (bandwidth x efficiency) + layers x per-layer overhead, or the FLOP time
-  2 x N x batch / (peak x utilisation) when a large batch makes it compute-bound.
+
+Decode, prefill and serving (a batch's step, TTFT, TPOT, throughput at a load, per framework)
+are modelled in ``estimators/serving.py``.
 """
 
 from __future__ import annotations
@@ -87,49 +87,6 @@ def training_time(flops: float, gpus: int, peak_tflops: float, mfu: float, effic
                 + ") / 3600", inputs)
     hours = Term("gpu_hours", wall_s * gpus / 3600, "GPU-h", "wall hours x GPUs", inputs)
     return hours, wall
-
-
-def decode_bytes_per_token(shape: Shape, weight_bytes: float, batch: int, precision: str) -> float:
-    """Weight bytes read per decode step: everything but the input embedding (a row lookup;
-    quantized formats keep it at 16 bit); MoE: the experts that ``batch`` tokens route to."""
-    embed = shape.embedding_params * (4 if precision == "fp32" else 2) if not shape.tied else 0.0
-    readable = weight_bytes - embed
-    if shape.moe:
-        e, k = shape.experts, shape.experts_per_token
-        touched = e * (1 - (1 - k / e) ** batch)
-        expert_share = max(shape.params - shape.active_params, 0.0) / shape.params * (e / (e - k))
-        expert_bytes = readable * expert_share
-        readable = readable - expert_bytes + expert_bytes * touched / e
-    return readable
-
-
-def decode_speed(shape: Shape, gpu: Gpu, *, weight_bytes: float, kv_bytes_per_seq: float, batch: int,
-                 tp: int, precision: str, bw_eff: float, layer_overhead_us: float, util: float,
-                 tp_latency_us: float = 0.0) -> tuple[Term, Term]:
-    """(tokens/s of one sequence, aggregate tokens/s) at ``batch`` sequences decoded together."""
-    read = decode_bytes_per_token(shape, weight_bytes, batch, precision) + kv_bytes_per_seq * batch
-    bw = gpu.memory.bandwidth_gb_s * 1e9 * bw_eff * tp
-    mem_s = read / bw
-    flop_s = 2 * shape.matmul_params_active * batch / (peak_for(gpu, precision).tflops * 1e12 * util * tp)
-    overhead_s = shape.layers * (layer_overhead_us + 2 * tp_latency_us) * 1e-6
-    step = max(mem_s, flop_s) + overhead_s
-    bound = "memory bandwidth" if mem_s >= flop_s else "compute"
-    inputs = {"bytes_read_per_step": read, "bandwidth_gb_s": gpu.memory.bandwidth_gb_s, "efficiency": bw_eff,
-              "gpus": tp, "batch": batch, "layers": shape.layers, "layer_overhead_us": layer_overhead_us,
-              "memory_time_ms": mem_s * 1e3, "compute_time_ms": flop_s * 1e3, "bound": bound}
-    single = Term("decode_tokens_per_s", 1 / step, "tok/s",
-                  "1 / (max(bytes read / (bandwidth x efficiency), 2 x params x batch / (peak x util)) "
-                  "+ layers x overhead)", inputs, note=f"{bound}-bound")
-    total = Term("decode_tokens_per_s_total", batch / step, "tok/s", "batch / step time", inputs)
-    return single, total
-
-
-def prefill_speed(shape: Shape, gpu: Gpu, precision: str, tokens: int, tp: int, util: float) -> Term:
-    flops = 2 * shape.matmul_params_active * tokens + 2 * shape.layers * tokens * tokens * shape.q_dim
-    per_s = peak_for(gpu, precision).tflops * 1e12 * util * tp
-    return Term("prefill_tokens_per_s", tokens / (flops / per_s), "tok/s",
-                "tokens / ((2 x params x tokens + attention) / (peak x utilisation))",
-                {"tokens": tokens, "flops": flops, "utilisation": util, "gpus": tp})
 
 
 def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, host_gb_s_per_gpu: float,
