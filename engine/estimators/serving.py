@@ -18,7 +18,9 @@ applied per operator and per GPU):
                   + all-reduces + all-to-alls + layers/pp x layer overhead ] + step overhead
 
   per GPU, with ``f``, ``e`` and the overheads from the framework (``knowledge/serving.yaml``). MoE
-  layers read only the experts the step's tokens route to: ``E x (1 - (1 - k/E)^tokens)`` of them.
+  layers read only the experts the step's tokens route to: ``E x (1 - (1 - k/E)^tokens)`` of them,
+  as an operator of their own whose GEMMs run on whole 64-row tiles (an expert given a few tokens
+  costs a tile). Host work per running sequence adds to every step.
   Pipelined engines keep ``pp`` micro-batches in flight; layer-split engines (llama.cpp, ExLlama,
   transformers' device_map) run one GPU at a time, so more GPUs add memory, not speed.
 * **At a load** of ``c`` concurrent requests spread over the replicas: TPOT = step time,
@@ -43,6 +45,9 @@ from . import memory as M
 from .interconnect import GPUS_PER_NODE, link_bandwidth
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
+# An expert's GEMM runs on whole tensor-core tiles of rows: Hopper's wgmma instructions are m64nNk16
+# (NVIDIA PTX ISA, warpgroup MMA); an expert that receives 10 tokens costs as many FLOPs as one with 64.
+EXPERT_TILE_TOKENS = 64
 
 # reason codes for a framework that cannot serve (ev.numbers["framework_reason"])
 REASONS = {
@@ -298,6 +303,7 @@ class ShapeConsts:
     """The shape figures a step needs, read once (the step runs thousands of times per recommendation)."""
 
     n_active: float  # parameters a token multiplies through
+    n_experts_active: float  # of which in routed experts (k of E per MoE layer)
     attn_width: float
     layers: int
     hidden: int
@@ -313,7 +319,9 @@ def shape_consts(shape: Any) -> ShapeConsts:
     win = getattr(shape, "attention_window", None)
     frac = getattr(shape, "window_layers_fraction", None)
     return ShapeConsts(
-        n_active=float(shape.matmul_params_active), attn_width=attention_width(shape), layers=shape.layers,
+        n_active=float(shape.matmul_params_active),
+        n_experts_active=M.routed_expert_params(shape) * shape.experts_per_token / shape.experts if shape.moe else 0.0,
+        attn_width=attention_width(shape), layers=shape.layers,
         hidden=shape.hidden, moe=bool(shape.moe), k_over_e=shape.experts_per_token / shape.experts,
         k=shape.experts_per_token, moe_layers=moe_layers(shape), window=float(win) if win else None,
         window_frac=1.0 if frac is None else float(frac))
@@ -550,14 +558,24 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     d_mb, p_mb = decode / m, prefill / m
     mbytes = eng.mbytes
     ranks = tp * dpa
+    # dense linear layers (attention projections, dense/shared MLPs, head), then the routed experts:
+    # separate operators, each at its own roof (the experts' few tokens each keep them memory-bound longer)
     w_gpu = mbytes.dense_read / pp / (1 if dpa > 1 else tp)
-    if sc.moe and mbytes.experts:
-        cov = 1.0 - (1.0 - sc.k_over_e) ** tokens if tokens > 0 else 0.0
-        w_gpu += mbytes.experts / pp / (ep if ep > 1 else tp) * cov
-    flops = 2.0 * sc.n_active * tokens / ranks / pp
+    flops = 2.0 * (sc.n_active - sc.n_experts_active) * tokens / ranks / pp
     t_mem = w_gpu / eng.bw_weights
     t_fl = flops / eng.peak_gemm
     gemm = t_mem if t_mem > t_fl else t_fl
+    if sc.moe and mbytes.experts:
+        cov = 1.0 - (1.0 - sc.k_over_e) ** tokens if tokens > 0 else 0.0
+        w_exp = mbytes.experts / pp / (ep if ep > 1 else tp) * cov
+        per_expert = tokens * sc.k_over_e / cov if cov > 0 else 0.0  # tokens each touched expert receives
+        padded = math.ceil(per_expert / EXPERT_TILE_TOKENS) * EXPERT_TILE_TOKENS if per_expert > 0 else 0.0
+        f_exp = 2.0 * sc.n_experts_active * tokens / ranks / pp * (padded / per_expert if per_expert > 0 else 0.0)
+        e_mem, e_fl = w_exp / eng.bw_weights, f_exp / eng.peak_gemm
+        gemm += e_mem if e_mem > e_fl else e_fl
+        w_gpu += w_exp
+        flops += f_exp
+        t_mem, t_fl = t_mem + e_mem, t_fl + e_fl
     layers = sc.layers / pp
     seqs_gpu = d_mb / dpa if dpa > 1 else d_mb
     kv_gpu = rep.kv_token_gpu * _kept(sc, kv_ctx) * seqs_gpu
