@@ -749,6 +749,8 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
     cap = capacity_point(job, eng, rep, max_ttft, max_tpot) if rep.fits else None
     conc, source = load_concurrency(job, eng, rep, cap)
     load = system_point(job, eng, rep, conc)
+    if not rep.fits:  # not one sequence fits beside the weights: nothing is served (latencies stay as bounds)
+        load = Point(load.concurrency, 0.0, load.tpot, load.ttft, load.decode_step)
     r = lay.replicas
     capacity = None
     if cap is not None:
