@@ -380,7 +380,8 @@ class GpuRates:
     flops: float  # achieved FLOP/s in compute (peak x MFU x FP8 speed-up)
     mfu: Term
     topo: I.Topology
-    intra_bw: tuple[float, ...]  # bytes/s per GPU for a collective among k GPUs of a node (index k)
+    intra: float  # bytes/s per GPU inside a node (switched fabrics; efficiency applied)
+    mesh: float  # bytes/s of one peer link of a point-to-point mesh (0: switched)
     net_bw: float  # bytes/s per GPU across nodes
     intra_lat: float  # seconds per ring step inside a node / across nodes
     net_lat: float
@@ -426,12 +427,13 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     rt = tj.runtime
     flops, mfu = _gpu_speed(tj, gpu)
     eff = rt.link_efficiency.value
-    intra = tuple(topo.group_gb_s(k) * 1e9 * eff if k > 1 else float("inf") for k in range(topo.per_node + 1))
+    intra = topo.intra_gb_s * 1e9 * eff if topo.per_node > 1 else float("inf")
+    mesh = topo.mesh_link_gb_s * 1e9 * eff
     net = topo.network_gb_s_per_gpu * 1e9 * eff if topo.nodes > 1 else float("inf")
     gen = str(gpu.link.pcie_gen)
     pcie = rt.pcie_gb_s[gen].value if gen in rt.pcie_gb_s else 31.5
     f = rt.training
-    return GpuRates(flops, mfu, topo, intra, net, 5e-6, topo.network_latency_us * 1e-6,
+    return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
                     rt.comm_overlap_fraction.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
@@ -444,7 +446,8 @@ def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:
         return 0.0
     t = 0.0
     if local > 1:
-        t = 2 * (local - 1) / local * nbytes / g.intra_bw[local] + 2 * (local - 1) * g.intra_lat
+        bw = g.mesh * (local - 1) if g.mesh else g.intra
+        t = 2 * (local - 1) / local * nbytes / bw + 2 * (local - 1) * g.intra_lat
     m = n // local
     if m > 1:
         t += 2 * (m - 1) / m * (nbytes / local) / g.net_bw + 2 * (m - 1) * g.net_lat
@@ -455,7 +458,7 @@ def _alltoall(g: GpuRates, nbytes: float, n: int, local: int) -> float:
     """:func:`interconnect.alltoall_seconds` with the GPU's bandwidths looked up once."""
     if n <= 1 or nbytes <= 0:
         return 0.0
-    intra = nbytes * (local - 1) / n / g.intra_bw[local] if local > 1 else 0.0
+    intra = nbytes * (local - 1) / n / (g.mesh * (local - 1) if g.mesh else g.intra) if local > 1 else 0.0
     inter = nbytes * (n - local) / n / g.net_bw if n > local else 0.0
     return max(intra, inter) + (local - 1) * g.intra_lat + (g.net_lat if n > local else 0.0)
 
@@ -477,7 +480,7 @@ def _step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         if topo.nodes > 1:
             pp = st.pp_count * (st.pp_bytes / g.net_bw + g.net_lat)
         else:
-            pp = st.pp_count * (st.pp_bytes / g.intra_bw[min(2, per_node)] + g.intra_lat)
+            pp = st.pp_count * (st.pp_bytes / (g.mesh or g.intra) + g.intra_lat)
     if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart
         local = min(lay.ep, max(1, per_node // (lay.tp * lay.cp)))
         ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
@@ -625,14 +628,15 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     best: tuple[Static, tuple[float, ...]] | None = None
     tried = 0
     rate = rates.flops
-    intra, tp_exposed = rates.intra_bw, rates.tp_exposed
+    intra, mesh, tp_exposed = rates.intra, rates.mesh, rates.tp_exposed
     per_node = rates.topo.per_node
     for group in groups:
         if group.bound / rate >= best_t:
             break  # every later group is bounded above this one
         seen_plain = seen_ckpt = False
-        for i in range(len(group.rungs)):
-            st = group.static(i)
+        built = group._statics
+        for i in range(len(built)):
+            st = built[i] or group.static(i)
             if st.per_gpu > usable:
                 continue
             if st.ckpt:
@@ -644,8 +648,9 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
             else:
                 seen_plain = True
             bound = st.flops / rate
-            if st.tp_count:  # a ring all-reduce moves at least its bytes once per GPU
-                bound += st.tp_count * st.tp_bytes / intra[min(st.layout.tp, per_node)] * tp_exposed
+            k = min(st.layout.tp, per_node)
+            if st.tp_count and k > 1:  # a ring all-reduce moves at least its bytes once per GPU
+                bound += st.tp_count * st.tp_bytes / (mesh * (k - 1) if mesh else intra) * tp_exposed
             if bound * (1 + st.bubble) >= best_t:
                 continue
             parts = _step_parts(tj, st, rates)
