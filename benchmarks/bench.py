@@ -10,6 +10,8 @@ Run from a checkout (gpuwise need not be installed; the checkout is put on sys.p
 
 Sections and their targets:
 
+1b. ``planner``: the training layout search alone (every GPU x the counts recommend() tries, a
+   fresh job each run), milliseconds per candidate and layouts timed. Target: well below 0.15 ms.
 1. ``recommend``: the full-catalog decision, ``recommend(path)`` in one warm process, median
    and p90 over ``--runs`` runs per example requirements file. Target: well under 100 ms.
 2. ``estimate``: ``estimate(req, gpu=G, gpus=N)`` for every GPU in the knowledge base x counts
@@ -69,7 +71,8 @@ TRAIN_EXAMPLE = "pretrain-7b.yaml"
 INFER_EXAMPLE = "inference-70b.yaml"
 COLD_RECOMMEND_EXAMPLE = "lora-70b.yaml"
 POWERS = (1, 2, 4, 8, 16, 32, 64)
-SECTIONS = ("recommend", "estimate", "startup", "audit", "peers")
+SECTIONS = ("recommend", "planner", "estimate", "startup", "audit", "peers")
+PLANNER_TARGET_MS = 0.15  # per candidate: the training layout search inside a full-catalog recommendation
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -182,6 +185,50 @@ def bench_recommend(args: argparse.Namespace) -> tuple[dict, str]:
               "lrrrrrl"),
     ])
     return {"target_ms": RECOMMEND_TARGET_MS, "runs": args.runs, "files": data}, text
+
+
+# ------------------------------------------------------- 1b. the training layout planner
+def bench_planner(args: argparse.Namespace) -> tuple[dict, str]:
+    """The layout search alone (engine/estimators/planner.py) for every GPU of the catalog x the counts a
+    recommendation tries, on a freshly resolved job each run (as recommend() does: the layouts' memory
+    is built once per job and count, then shared by all GPU types)."""
+    _engine()
+    from engine.decide.recommend import counts_for
+    from engine.estimators import interconnect as I
+    from engine.estimators.candidate import capacity_bytes, plan_training
+    from engine.inputs.job import resolve
+    from engine.inputs.schema import Requirements, coerce
+    from engine.knowledge import load
+
+    kb = load()
+    rows, data = [], []
+    for path in requirement_files():
+        req = coerce(Requirements, str(path))
+        if req.workload.task == "inference":
+            continue
+        cands = [(g, n, I.topology(g, n, kb.runtime), capacity_bytes(g) * 0.95)
+                 for g in kb.gpus.values() for n in counts_for(req.constraints.max_gpus)]
+        times, tried = [], 0
+        for _ in range(max(3, min(args.runs, 10))):
+            job = resolve(req, kb)
+            t0 = time.perf_counter()
+            tried = 0
+            for g, n, topo, usable in cands:
+                tried += plan_training(job, g, n, topo, usable)[0].tried
+            times.append(time.perf_counter() - t0)
+        st = stats(times)
+        per = st["median"] / len(cands)
+        status = "ok" if per * 1e3 < PLANNER_TARGET_MS else "OVER"
+        data.append({"file": path.name, "candidates": len(cands), **seconds(st), "per_candidate_s": per,
+                     "layouts_timed_per_candidate": tried / len(cands), "status": status})
+        rows.append([path.name, len(cands), ms(st["median"]), ms(per, 3), f"{tried / len(cands):.1f}", status])
+    text = "\n".join([
+        heading("1b. Training layout planner: the search alone, all GPUs x the counts recommend() tries"),
+        f"target: well below {PLANNER_TARGET_MS} ms per candidate (a fresh job each run, so the GPU-independent\n"
+        "layout memory is rebuilt as in a real recommendation); 'timed' = layouts whose step time was computed",
+        table(["requirements", "candidates", "median ms", "ms/candidate", "timed", "target"], rows, "lrrrrl"),
+    ])
+    return {"target_ms_per_candidate": PLANNER_TARGET_MS, "files": data}, text
 
 
 # ------------------------------------------------------------- 2. whole-catalog estimate
@@ -613,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gpuwise {engine.__version__} benchmarks: Python {doc['meta']['python']} ({sys.executable}), "
               f"{doc['meta']['platform']}, {os.cpu_count()} CPUs, {doc['meta']['date']}")
     sections: dict[str, Callable[[argparse.Namespace], tuple[dict, str]]] = {
-        "recommend": bench_recommend, "estimate": bench_estimate, "startup": bench_startup,
+        "recommend": bench_recommend, "planner": bench_planner, "estimate": bench_estimate, "startup": bench_startup,
         "audit": bench_audit, "peers": bench_peers}
     failed = False
     for name, fn in sections.items():

@@ -34,11 +34,39 @@ def _rules_opt(p: argparse.ArgumentParser) -> None:
 
 def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
     p.add_argument("--format", choices=formats, help="output format (default: text, or from the -o suffix)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (.md, .html, .json, .txt)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the report to FILE (.md, .html, .json, .txt); - for standard output")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="report language (default: en)")
     p.add_argument("--currency", choices=("USD", "CNY"), default="USD", help="report currency (default: USD)")
-    p.add_argument("--fx-rate", type=float, metavar="RATE",
+    p.add_argument("--fx-rate", type=_rate, metavar="RATE",
                    help="CNY per USD (default: the knowledge base's dated rate)")
+
+
+def _gpu_count(text: str) -> int:
+    """``--gpus``: a whole number from 1 to the cap a file's ``hardware.count`` has."""
+    from .inputs.schema import MAX_GPUS
+
+    value = text.strip()
+    if not value.isdigit() or len(value) > 9:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of GPUs")
+    n = int(value)
+    if not 1 <= n <= MAX_GPUS:
+        raise argparse.ArgumentTypeError(f"{n} GPUs is out of range: give 1 to {MAX_GPUS:,}")
+    return n
+
+
+MAX_FX_RATE = 1e6
+
+
+def _rate(text: str) -> float:
+    """``--fx-rate``: a finite, positive number of CNY per USD."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if not (0 < value <= MAX_FX_RATE):  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive rate (CNY per USD, at most {MAX_FX_RATE:g})")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answers", metavar="FILE",
                    help="answers file to resume and save (default: ./gpuwise-answers.yaml)")
     p.add_argument("-o", "--output", metavar="REPORT", help="where to write the report (default: beside the answers)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en",
+                   help="language of the questions, the summary and the report (default: en)")
+    p.add_argument("--currency", choices=("USD", "CNY"),
+                   help="currency the amounts are asked and saved in, and the report's "
+                        "(default: the answers file's, else USD)")
     _common(p)
 
     p = sub.add_parser("recommend", help="the four-step decision with explanations")
@@ -67,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("estimate", help="the numbers alone: memory, time, throughput, cost")
     p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
     p.add_argument("--gpu", metavar="GPU", help="a GPU name (e.g. H100-80G, A100 80GB, 4090)")
-    p.add_argument("--gpus", type=int, metavar="N", help="how many GPUs (default 1)")
+    p.add_argument("--gpus", type=_gpu_count, metavar="N", help="how many GPUs (default 1)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     _common(p)
 
@@ -103,11 +136,16 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # the one exception boundary
-        from .errors import UserError
+        from .compat_py import durable_import_hint
+        from .errors import SetupError, UserError
 
         if isinstance(exc, UserError):
             print(f"gpuwise: {_one_line(exc.line())}", file=sys.stderr)
             return 2
+        hint = str(exc) if isinstance(exc, SetupError) else durable_import_hint(exc)
+        if hint:  # a broken installation, not a bug: say how to fix it
+            print(f"gpuwise: {_one_line(hint)}", file=sys.stderr)
+            return 3
         if os.environ.get("GPUWISE_DEBUG"):
             raise
         print(f"gpuwise: internal error: {_one_line(f'{type(exc).__name__}: {exc}')} "
@@ -132,7 +170,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if cmd == "ask":
         from .ask.questionnaire import run_ask
 
-        return run_ask(args.answers, args.output, knowledge=args.knowledge)
+        return run_ask(args.answers, args.output, knowledge=args.knowledge, lang=args.lang,
+                       currency=args.currency)
     if cmd == "recommend":
         return _recommend(args)
     if cmd == "audit":
@@ -148,27 +187,36 @@ def _dispatch(args: argparse.Namespace) -> int:
     raise AssertionError(cmd)
 
 
-def _emit(result: Any, args: argparse.Namespace, kind: str) -> None:
-    from .render import report
+def _write(text: str, args: argparse.Namespace, inputs: list[str]) -> None:
+    """The rendered report to ``-o`` (never onto one of the ``inputs``) or to standard output."""
+    from .render import output
 
-    fmt = report.format_for(args.output, args.format)
-    opts = {"lang": args.lang, "currency": args.currency, "fx_rate": args.fx_rate}
-    if args.fx_rate is not None and args.fx_rate <= 0:
-        from .errors import UserError
-
-        raise UserError("--fx-rate must be a positive number of CNY per USD")
-    if args.output:
-        path = report.write_report(result, args.output, fmt, kind=kind, **opts)
+    path = output.emit(text, args.output, protect=inputs)
+    if path is not None:
         print(f"gpuwise: wrote {path}", file=sys.stderr)
-    else:
-        sys.stdout.write(report.render(result, fmt, kind=kind, **opts))
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """A bad ``-o`` suffix is refused before the work, not after it."""
+    from .render import output
+
+    output.report_format(args.output, args.format)
+
+
+def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -> None:
+    from .render import output, report
+
+    fmt = output.report_format(args.output, args.format)
+    text = report.render(result, fmt, kind=kind, lang=args.lang, currency=args.currency, fx_rate=args.fx_rate)
+    _write(text, args, inputs)
 
 
 def _recommend(args: argparse.Namespace) -> int:
     from .decide.recommend import recommend
 
+    _check_output(args)
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
-    _emit(result, args, "recommend")
+    _emit(result, args, "recommend", [args.requirements])
     return 0 if result.recommendation is not None else 1
 
 
@@ -179,8 +227,9 @@ def _audit(args: argparse.Namespace) -> int:
         return audit_many(args.proposals, args)
     from .decide.audit import audit
 
+    _check_output(args)
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
-    _emit(result, args, "audit")
+    _emit(result, args, "audit", args.proposals)
     return 1 if result.verdict == "reject" else 0
 
 
@@ -189,13 +238,9 @@ def _estimate(args: argparse.Namespace) -> int:
 
     from .decide.estimate import estimate
 
-    if args.gpus is not None and args.gpus < 1:
-        from .errors import UserError
-
-        raise UserError("--gpus must be at least 1")
     result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
+        sys.stdout.write(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
     else:
         from .render import report
 

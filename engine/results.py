@@ -105,6 +105,7 @@ class Assumption(Frozen):
     value: Any
     reason: str
     message_id: str = ""
+    template: str = ""
     values: dict[str, Any] = {}
 
 
@@ -148,6 +149,15 @@ class GpuOut(Frozen):
     mfu: float | None = None
     terms: list[FormulaTerm] = []
     cost: dict[str, Any] = {}
+    # training (contract version 2): the layout chosen, and whether exactly what was asked fits
+    fits_as_requested: bool | None = None
+    layout: dict[str, Any] | None = None
+    training: dict[str, Any] = Field(default={}, description="planner figures: step terms, exposed communication, "
+                                     "goodput, suggested changes as data")
+    # inference (contract version 2): the serving model at the load, with the framework and layout
+    serving: dict[str, Any] | None = Field(
+        default=None, description="max_concurrent_sequences, throughput_tokens_per_s (at concurrent_requests), "
+        "max_throughput_tokens_per_s, ttft_s, tpot_s, framework, layout, targets met, curve")
 
 
 class EstimateResult(Frozen):

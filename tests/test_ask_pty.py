@@ -6,10 +6,12 @@ command runs: raw-mode key handling, Ctrl-C as a key press, exit statuses.
 
 from __future__ import annotations
 
-import importlib.util
+import contextlib
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -23,24 +25,17 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminal
 ROOT = Path(__file__).resolve().parents[1]
 QN = load_questions()
 
-# the questions a fine-tuning run with every default is asked, in order
+# the questions a fine-tuning run with every default is asked, in order: the essentials and
+# the one advanced-settings question (issue 15: it used to be 19 questions)
 DEFAULT_FLOW = [
-    "workload.task", "workload.method", "workload.model", "workload.precision", "workload.mixed_precision",
-    "workload.train_tokens", "workload.batch_size", "workload.seq_len", "workload.optimizer",
-    "workload.gradient_checkpointing", "workload.zero_stage", "constraints.acquisition",
-    "constraints.budget_usd", "constraints.deadline_days", "constraints.project_months",
-    "constraints.electricity_usd_per_kwh", "constraints.max_gpus", "constraints.gpus", "environment",
+    "workload.task", "workload.method", "workload.model", "workload.train_tokens", "constraints.deadline_days",
+    "constraints.budget_usd", "constraints.acquisition", "constraints.hosting", "advanced",
 ]
 
 
-def _command(answers: Path, report: Path | None = None) -> list[str]:
-    if importlib.util.find_spec("engine.__main__") is not None:
-        cmd = [sys.executable, "-m", "engine", "ask", "--answers", str(answers)]
-        return [*cmd, "-o", str(report)] if report else cmd
-    # until engine/__main__.py exists: the same entry point the CLI calls
-    code = ("import sys; from engine.ask.questionnaire import run_ask; "
-            f"sys.exit(run_ask({str(answers)!r}, {str(report) if report else None!r}))")
-    return [sys.executable, "-c", code]
+def _command(answers: Path, report: Path | None = None, *options: str) -> list[str]:
+    cmd = [sys.executable, "-m", "engine", "ask", "--answers", str(answers), *options]
+    return [*cmd, "-o", str(report)] if report else cmd
 
 
 def _env() -> dict[str, str]:
@@ -52,14 +47,14 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _spawn(tmp_path: Path, answers: Path, report: Path | None = None) -> pexpect.spawn:
-    cmd = _command(answers, report)
+def _spawn(tmp_path: Path, answers: Path, report: Path | None = None, *options: str) -> pexpect.spawn:
+    cmd = _command(answers, report, *options)
     return pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), env=_env(), encoding="utf-8", timeout=60,
                          dimensions=(50, 220))
 
 
-def _prompt(key: str) -> str:
-    return QN.by_key(key).question[:30]
+def _prompt(key: str, lang: str = "en") -> str:
+    return QN.by_key(key).question[lang].format(cur="USD", sym="$")[:30]
 
 
 def test_every_default_by_enter(tmp_path: Path) -> None:
@@ -78,11 +73,9 @@ def test_every_default_by_enter(tmp_path: Path) -> None:
     assert child.exitstatus == 0, child.before
     data = yaml.safe_load(answers.read_text(encoding="utf-8"))
     assert data == {
-        "workload": {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "precision": "bf16",
-                     "mixed_precision": True, "optimizer": "adamw", "batch_size": 1, "seq_len": 2048,
-                     "gradient_checkpointing": "auto", "zero_stage": "auto", "train_tokens": 1e9},
-        "constraints": {"gpus": [], "max_gpus": 64, "deadline_days": None, "budget_usd": None,
-                        "acquisition": "either", "project_months": 6, "electricity_usd_per_kwh": 0.15},
+        "workload": {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "train_tokens": 1e8},
+        "constraints": {"deadline_days": None, "budget_usd": None, "acquisition": "either", "currency": "USD",
+                        "hosting": None},
     }
     assert (tmp_path / "answers-report.md").is_file()
 
@@ -97,7 +90,7 @@ def test_ctrl_c_keeps_the_answers_and_exits_130(tmp_path: Path) -> None:
         child.send("\r")
         child.expect_exact(_prompt("workload.model"))
         child.send("llama-2-7b\r")
-        child.expect_exact(_prompt("workload.precision"))
+        child.expect_exact(_prompt("workload.train_tokens"))
         child.send("\x03")
         child.expect_exact("Interrupted")
         child.expect(pexpect.EOF)
@@ -108,7 +101,8 @@ def test_ctrl_c_keeps_the_answers_and_exits_130(tmp_path: Path) -> None:
     assert "Traceback" not in tail
     assert f"--answers {answers}" in " ".join(tail.split())
     assert yaml.safe_load(answers.read_text(encoding="utf-8")) == {
-        "workload": {"task": "finetune", "method": "full", "model": "llama-2-7b"}
+        "workload": {"task": "finetune", "method": "full", "model": "llama-2-7b"},
+        "constraints": {"currency": "USD"},
     }
     assert not list(tmp_path.glob(".*.tmp"))
 
@@ -121,3 +115,65 @@ def test_without_a_terminal_points_to_recommend(tmp_path: Path) -> None:
     assert "gpuwise recommend" in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     assert not answers.exists()
+
+
+def _screen(child: pexpect.spawn, wait: float = 1.0) -> str:
+    """What the program drew since the last match (escape sequences removed)."""
+    with contextlib.suppress(pexpect.TIMEOUT):
+        child.expect("\x00never\x00", timeout=wait)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", " ", child.before or "")
+
+
+def test_model_completion_shows_plain_names(tmp_path: Path) -> None:
+    answers = tmp_path / "answers.yaml"
+    child = _spawn(tmp_path, answers)
+    try:
+        child.expect_exact(_prompt("workload.task"))
+        child.send("\r")
+        child.expect_exact(_prompt("workload.method"))
+        child.send("\r")
+        for attempt in range(2):  # the second time is after ?: questionary's completer wrapped its meta again
+            child.expect_exact(_prompt("workload.model"))
+            child.send("qwen2.5-")
+            time.sleep(0.3)
+            child.send("\t")
+            shown = _screen(child)
+            assert "HTML" not in shown and "<text>" not in shown, shown
+            assert "Qwen2.5 7B, 7.6B" in shown and "Qwen2.5 72B, 72.7B" in shown
+            # one line per model: the catalog id, none of its Hugging Face names or aliases
+            assert "qwen/" not in shown.lower() and "instruct" not in shown.lower()
+            if attempt == 0:
+                child.send("\x15?\r")  # Ctrl-U clears the line; ? shows the help and asks again
+        child.send("\x03")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+
+
+def test_chinese_and_yuan_in_the_terminal(tmp_path: Path) -> None:
+    answers = tmp_path / "answers.yaml"
+    child = _spawn(tmp_path, answers, None, "--lang", "zh", "--currency", "CNY")
+    try:
+        child.expect_exact("金额以 CNY（¥）计")
+        child.expect_exact(_prompt("workload.task", "zh"))
+        child.send("\r")
+        child.expect_exact(_prompt("workload.method", "zh"))
+        child.send("\r")
+        child.expect_exact(_prompt("workload.model", "zh"))
+        child.send("llama-2-7b\r")
+        child.expect_exact(_prompt("workload.train_tokens", "zh"))
+        child.send("\r")
+        child.expect_exact(_prompt("constraints.deadline_days", "zh"))
+        child.send("\r")
+        child.expect_exact("GPU 预算是多少 CNY")
+        child.send("150万\r")
+        child.expect_exact(_prompt("constraints.acquisition", "zh"))
+        child.send("\x03")
+        child.expect_exact("已中止")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    data = yaml.safe_load(answers.read_text(encoding="utf-8"))
+    assert data["constraints"] == {"deadline_days": None, "budget_usd": 1500000, "currency": "CNY"}

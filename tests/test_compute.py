@@ -7,8 +7,7 @@ import statistics
 
 import pytest
 
-from engine.estimators.compute import decode_speed, peak_for, training_flops, training_time
-from engine.estimators.memory import weight_bytes
+from engine.estimators.compute import peak_for, training_flops, training_time
 from engine.inputs.shape import from_catalog
 
 from .conftest import DATA
@@ -54,11 +53,30 @@ def _errors(cases: list[tuple[str, float, float]]) -> list[float]:
 
 
 def test_gpu_hours_of_published_pretraining_runs(kb, accuracy):
-    """Median error within 25% over the published runs in training_compute.csv (LLaMA: Touvron et al.
-    2023 Table 15; Pythia: Biderman et al. 2023 Table 5; Phi model cards; SmolLM3 blog)."""
+    """Median error within 20% over the published runs in training_compute.csv (LLaMA: Touvron et al.
+    2023 Table 15; Pythia: Biderman et al. 2023 Table 5; Phi model cards; SmolLM3 blog), through the
+    path users get: estimate(..., gpus=N) with the published count."""
     errors = _errors(accuracy.training_cases(kb, DATA / "validation"))
     assert len(errors) >= 15
-    assert statistics.median(errors) < 0.25
+    assert statistics.median(errors) <= 0.20  # measured: 12.8%
+
+
+def test_gpu_hours_of_large_moe_and_fp8_runs(kb, accuracy):
+    """tests/data/training_runs.csv (sources per row): Llama 2 and 3.1, DeepSeek-V2/V3 (MoE, FP8),
+    BLOOM, Falcon, MPT, StarCoder, TinyLlama, JetMoE, MLPerf GPT-3 on H100 and Gaudi 2. Median within
+    20%; every run with a published GPU count within 2x either way (runs without one are estimated on
+    the count gpuwise picks for a 90-day deadline)."""
+    cases = accuracy.published_run_cases(kb)
+    assert len(cases) >= 20
+    assert statistics.median(_errors(cases)) <= 0.20  # measured: 18.7%
+    import csv
+
+    with open(accuracy.RUNS, newline="") as fh:
+        counted = {r["id"] for r in csv.DictReader(fh) if r["gpus"] and r["use"] == "1"}
+    assert len(counted) >= 12
+    for label, est, published in cases:
+        if label.split()[0] in counted:
+            assert 0.5 <= est / published <= 2.0, label
 
 
 def test_single_stream_decode_against_published_measurements(kb, accuracy):
@@ -69,15 +87,83 @@ def test_single_stream_decode_against_published_measurements(kb, accuracy):
     assert statistics.median(errors) < 0.30
 
 
-def test_decode_is_bandwidth_bound_at_batch_one(kb):
-    """Llama-2-7B bf16 on an H100 SXM: ~13.2 GB read per token at 3350 GB/s x 0.8 -> ~4.9 ms + overhead."""
-    shape = from_catalog(kb.models["llama-2-7b"])
-    rt = kb.runtime
-    w = weight_bytes(shape, "bf16", rt.quantization).value
-    one, total = decode_speed(shape, kb.gpus["h100-80gb-sxm"], weight_bytes=w, kv_bytes_per_seq=0, batch=1, tp=1,
-                              precision="bf16", bw_eff=0.8, layer_overhead_us=0, util=0.5)
-    read = w - 32000 * 4096 * 2
-    assert one.value == pytest.approx(3350e9 * 0.8 / read, rel=1e-6)
-    big, big_total = decode_speed(shape, kb.gpus["h100-80gb-sxm"], weight_bytes=w, kv_bytes_per_seq=0, batch=512,
-                                  tp=1, precision="bf16", bw_eff=0.8, layer_overhead_us=0, util=0.5)
-    assert big.note == "compute-bound" and big_total.value > 50 * total.value
+def test_decode_is_bandwidth_bound_at_batch_one_and_compute_bound_at_512(kb):
+    """Llama-2-7B BF16 on an H100 SXM with vLLM: one sequence streams ~13.2 GB of weights (all but the input
+    embedding) at 3,350 GB/s x 0.8 -> ~4.9 ms of linear layers; 512 sequences need 2 x 6.6e9 x 512 FLOPs at
+    989.5 TFLOPS x 0.5 -> ~13.7 ms, more than the weights' 4.9 ms (engine/estimators/serving.py step)."""
+    from engine.estimators import serving as SV
+    from engine.inputs.job import resolve
+    from engine.inputs.schema import Requirements
+
+    job = resolve(Requirements.model_validate({"workload": {"task": "inference", "model": "llama-2-7b",
+                                                            "prompt_tokens": 1, "output_tokens": 2}}), kb)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
+    one = SV.step(job, s.engine, s.replica, 1, 0.0, 0.0, 0.0)
+    read = 6_738_415_616 * 2 - 32000 * 4096 * 2
+    assert one.bound == "memory" and one.gemm == pytest.approx(read / (3350e9 * 0.8), rel=1e-6)
+    big = SV.step(job, s.engine, s.replica, 512, 0.0, 0.0, 0.0)
+    n = 6_738_415_616 - 32000 * 4096
+    assert big.bound == "compute" and big.gemm == pytest.approx(2 * n * 512 / (989.5e12 * 0.5), rel=1e-6)
+    assert 512 / big.seconds > 50 / one.seconds
+
+
+def test_mfu_falls_for_narrow_models_by_the_memory_bound_share(kb):
+    """MFU(h) = MFU_ref x (1 + k r / 8192) / (1 + k r / h), r = peak / bandwidth (runtime.yaml training)."""
+    from engine.estimators.compute import training_mfu
+
+    h100 = kb.gpus["h100-80gb-sxm"]
+    f = kb.runtime.training
+    k, ref = f.mfu_memory_bound_k.value, f.mfu_reference_hidden.value
+    r = 989.5e12 / 3350e9
+    l7 = from_catalog(kb.models["llama-2-7b"])
+    got = training_mfu(l7, h100, 0.6, 989.5, reference_hidden=ref, k=k).value
+    assert got == pytest.approx(0.6 * (1 + k * r / ref) / (1 + k * r / 4096))
+    l70 = from_catalog(kb.models["llama-2-70b"])
+    assert training_mfu(l70, h100, 0.6, 989.5, reference_hidden=ref, k=k).value == pytest.approx(0.6)
+    # the published llm-foundry ratio MPT-7B / MPT-70B HFU on H100 is 46.4 / 56.8 = 0.82
+    assert got / 0.6 == pytest.approx(0.82, abs=0.05)
+
+
+def test_moe_expert_matmuls_count_as_narrower(kb):
+    """DeepSeek-V3's experts are 2,048 wide against a 7,168 hidden size: a lower width than hidden."""
+    from engine.estimators.compute import width_for_mfu
+
+    ds = from_catalog(kb.models["deepseek-v3"])
+    assert 2048 < width_for_mfu(ds) < 7168
+    assert width_for_mfu(from_catalog(kb.models["llama-2-7b"])) == 4096
+
+
+def test_fp8_speed_up_is_the_matmul_share(kb):
+    """(1 + x) / (1 / g + x): 1.37 for a 13B GPT on H100 against 1.42 measured (Megatron-LM issue #396)."""
+    from engine.estimators.compute import fp8_speedup
+
+    f = kb.runtime.training
+    l13 = from_catalog(kb.models["llama-2-13b"])
+    s = fp8_speedup(l13, kb.gpus["h100-80gb-sxm"], 989.5, gemm_speedup=f.fp8_gemm_speedup.value,
+                    k=f.mfu_memory_bound_k.value).value
+    assert 1.3 < s < 1.45 < f.fp8_gemm_speedup.value
+
+
+def test_guessed_shapes_never_add_flops(kb):
+    """A guessed shape whose vocabulary outweighs the model (70M parameters, 150k vocabulary) cannot
+    make a token cost more than 6 x its parameters plus attention."""
+    from engine.inputs.shape import guess_shape
+
+    tiny = guess_shape(70e6)
+    t = training_flops(tiny, 1.0, 2048, "full", False)
+    assert t.value <= 6 * 70e6 + t.inputs["attention_flops_per_token"] + 1
+
+
+def test_fp8_gemm_factor_sits_below_the_measured_raw_gemm_ratio(kb):
+    """tests/data/gemm_h200.jsonl (benchmarks/measure_gemm.py on one H200): FP8 over BF16 square GEMMs
+    run 1.57x at n = 4096 and ~1.9x above; the factor gpuwise applies to a step's matmuls is no higher
+    (per-step quantization takes some back) and above 1.5."""
+    import json
+
+    rows = [json.loads(x) for x in (DATA / "gemm_h200.jsonl").read_text().splitlines() if x]
+    tf = {(r["dtype"], r["n"]): r["tflops"] for r in rows}
+    ratios = [tf[("fp8", n)] / tf[("bf16", n)] for n in (4096, 8192, 16384)]
+    g = kb.runtime.training.fp8_gemm_speedup.value
+    assert 1.5 <= g <= min(ratios) + 0.05
+    assert all(1.5 < r < 2.0 for r in ratios)
+    assert 650 < tf[("bf16", 8192)] < 0.85 * 989.5  # BF16 reaches ~75% of the dense peak

@@ -46,15 +46,23 @@ def test_cheapest_offer_pays_whole_instances(kb):
 
 
 def test_buy_cost_lines_by_hand(kb):
+    """Four RTX 4090s in one workstation, hosted in a colocation rack (retail rate, a few kW)."""
     gpu = kb.gpus["rtx-4090"]
     v = kb.tco.values
-    b = buy_cost(gpu, 4, months=12, busy_hours=1000, electricity=0.15, tco=kb.tco)
-    assert b.cards.value == 4 * gpu.price.usd
+    colo = kb.tco.hosting["colocation"]
+    b = buy_cost(gpu, 4, months=12, busy_hours=1000, electricity=0.15, tco=kb.tco, prices=kb.prices,
+                 networks=kb.runtime.networks, hosting="colocation")
+    price = 3159.99  # prices.yaml: UCT Amazon listing, 2025-07-22
+    assert b.plan.sold_as == "workstation" and b.plan.nodes == 1
+    assert b.cards.value == pytest.approx(4 * price)
     assert b.server.value == 4 * v["server_share_usd_per_gpu_consumer"].value
-    kw = (gpu.power.tdp_w + v["host_power_w_per_gpu"].value) * 4 / 1000
-    assert b.power.value == pytest.approx(kw * v["pue"].value * 1000 * 0.15)
-    assert b.hosting.value == pytest.approx(kw * v["hosting_usd_per_kw_month"].value * 12)
-    assert b.resale.value == pytest.approx(-4 * gpu.price.usd * resale_fraction(kb.tco, 12))
+    kw = (4 * gpu.power.tdp_w + v["workstation_host_w"].value) / 1000
+    assert b.it_kw == pytest.approx(kw)
+    assert b.power.value == pytest.approx(kw * colo.pue * 1000 * 0.15)
+    # 2.05 kW is far below the 250 kW wholesale threshold: the retail rate, at least the minimum billed kW
+    assert b.hosting.value == pytest.approx(max(kw, colo.min_billed_kw) * colo.rent_usd_per_kw_month * 12)
+    assert b.resale.value == pytest.approx(-4 * price * resale_fraction(kb.tco, 12))
+    assert b.lines["network"] == 0
     assert b.total.value == pytest.approx(sum(b.lines.values()))
 
 
@@ -66,7 +74,8 @@ def test_resale_never_below_floor(kb):
 
 def test_break_even_month(kb):
     gpu = kb.gpus["h100-80gb-sxm"]
-    b = buy_cost(gpu, 8, months=36, busy_hours=36 * 730, electricity=0.15, tco=kb.tco)
+    b = buy_cost(gpu, 8, months=36, busy_hours=36 * 730, electricity=0.15, tco=kb.tco, prices=kb.prices)
+    assert b.plan.sold_as == "server" and b.plan.units == 1
     month = break_even_month(8 * 2.69 * 730, b, b.cards.value, kb.tco)
     assert month is not None
     own = b.capex + b.monthly_opex * month - b.cards.value * resale_fraction(kb.tco, month)
@@ -91,6 +100,15 @@ def test_aws_egress_tiers(kb):
 def test_prices_are_dated(kb):
     for inst in kb.clouds.instances:
         assert isinstance(inst.as_of, dt.date) and inst.source
-    for g in kb.gpus.values():
-        if g.price:
-            assert isinstance(g.price.as_of, dt.date) and g.price.source
+    for g in kb.prices.gpus:
+        for p in g.prices:
+            assert isinstance(p.as_of, dt.date) and p.source
+
+
+def test_cny_offers_are_converted_and_need_a_rate(kb):
+    """AutoDL prices in CNY: converted at tco.yaml usd_cny, left out without a rate."""
+    rate = kb.tco.values["usd_cny"].value
+    with_rate = [o for o in rent_offers(kb.clouds, "rtx-4090", 1, rate) if o.provider == "autodl"]
+    assert with_rate and with_rate[0].currency == "CNY"
+    assert with_rate[0].usd_per_hour == pytest.approx(1.98 / rate)
+    assert not [o for o in rent_offers(kb.clouds, "rtx-4090", 1) if o.provider == "autodl"]

@@ -53,12 +53,15 @@ REQUIREMENTS: dict[str, Any] = {
         "gradient_checkpointing": False, "attention": "sdpa", "zero_stage": 0, "offload": "none",
         "train_tokens": 1.0e8, "context_len": 4096, "concurrent_requests": 1, "target_tokens_per_s": 0,
         "global_batch_tokens": "auto", "parallelism": {"tp": 1, "pp": 1, "ep": 1, "cp": 1}, "framework": "vllm",
+        "chunked_cross_entropy": False,
         "prompt_tokens": None, "output_tokens": None, "max_ttft_ms": None, "max_tpot_ms": None,
     },
     "constraints": {"gpus": ["rtx-4090"], "max_gpus": 8, "deadline_days": 30, "budget_usd": 100000,
                     "acquisition": "either", "project_months": 6, "electricity_usd_per_kwh": 0.15,
                     "currency": "USD", "hosting": None, "market": None},
-    "environment": {"os": "ubuntu-22.04", "driver": "535.104.05", "cuda": "12.1", "pytorch": "2.1.0"},
+    "environment": {"os": "ubuntu-22.04", "driver": "535.104.05", "cuda": "12.1", "pytorch": "2.1.0",
+                    "kernel_modules": "open", "rocm": "6.4.1", "synapse": "1.21.0", "cann": "8.1.RC1",
+                    "torch_npu": "2.5.1", "bitsandbytes": "0.45.0"},
 }
 PROPOSAL: dict[str, Any] = {
     "title": "hostile", "workload": copy.deepcopy(REQUIREMENTS["workload"]),

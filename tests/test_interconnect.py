@@ -46,3 +46,40 @@ def test_scaling_efficiency_formula():
     assert e.value == pytest.approx(6 / 7)
     hidden = scaling_efficiency(6.0, type("T", (), {"value": 1.0})(), 0.5)
     assert hidden.value == 1.0
+
+
+def test_point_to_point_meshes_are_modelled_per_link(kb):
+    """MI300X: 7 Infinity Fabric links of 128 GB/s (both directions) per GPU, one to each peer (AMD
+    MI300X data sheet): a collective among n GPUs of the 8-GPU mesh uses n - 1 links of 64 GB/s per
+    direction. 2 GPUs get 7x and 4 GPUs 2.3x less than 'half the aggregate' (448)."""
+    mi = kb.gpus["mi300x"]
+    for n, bw in ((2, 64), (4, 192), (8, 448)):
+        topo = topology(mi, n, kb.runtime)
+        assert topo.intra_kind == "infinity-fabric"
+        assert topo.group_gb_s(n) == pytest.approx(bw)
+    eight = topology(mi, 8, kb.runtime)
+    assert eight.group_gb_s(2) == pytest.approx(64)  # a pair inside a full node still has one link
+    # Gaudi 2: 21 of 24 100 GbE ports connect the 8 cards all-to-all, 3 per peer = 37.5 GB/s per direction
+    g2 = topology(kb.gpus["gaudi2"], 8, kb.runtime)
+    assert g2.mesh_link_gb_s == pytest.approx(37.5) and g2.group_gb_s(8) == pytest.approx(262.5)
+
+
+def test_switched_fabrics_give_every_group_the_full_link(kb):
+    h = topology(kb.gpus["h100-80gb-sxm"], 8, kb.runtime)
+    assert h.mesh_link_gb_s == 0 and h.group_gb_s(2) == h.group_gb_s(8) == 450
+
+
+def test_hierarchical_allreduce_and_alltoall_by_hand(kb):
+    """16 H100 on 2 nodes, one 400 Gb/s port per GPU: an all-reduce among 16 with 8 per node
+    reduce-scatters inside the node (2 x 7/8 x B over 450 GB/s) and all-reduces B/8 across the 2 nodes
+    (2 x 1/2 x B/8 over 50 GB/s); an all-to-all over 16 sends 7/16 of B over NVSwitch and 8/16 over
+    the network at once."""
+    from engine.estimators.interconnect import allreduce_group_seconds, alltoall_seconds
+
+    topo = topology(kb.gpus["h100-80gb-sxm"], 16, kb.runtime, network="infiniband-400")
+    b, eff = 1e9, 0.75
+    ar = allreduce_group_seconds(b, 16, 8, topo, eff, latency_us=0.0)
+    expected = 2 * 7 / 8 * b / (450e9 * eff) + 2 * 1 / 2 * (b / 8) / (50e9 * eff) + 2 * topo.network_latency_us * 1e-6
+    assert ar == pytest.approx(expected)
+    a2a = alltoall_seconds(b, 16, 8, topo, eff, latency_us=0.0)
+    assert a2a == pytest.approx(b * 8 / 16 / (50e9 * eff) + topo.network_latency_us * 1e-6)

@@ -15,6 +15,7 @@ from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate
 from ..inputs.job import resolve
+from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..results import Assumption, AuditResult, Candidate
 from .actions import fact_key, ordered_findings
@@ -47,7 +48,8 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     host_w = v["host_power_w_per_gpu"].value
     node_kw = (gpu.power.tdp_w + host_w) * per_node / 1000
     total_kw = node_kw * hw.nodes
-    market = gpu.price.usd if gpu.price else None
+    street = K.street_price(kb.prices, gpu, kb.tco, condition=acq.condition, usd_cny=kb.tco_value("usd_cny").value)
+    market = street[0] if street else None
     market_hourly = ev.numbers.get("usd_per_gpu_hour") if acq.hourly_usd is not None else None
     if acq.hourly_usd is not None:
         from ..estimators.cost import rent_offers
@@ -193,11 +195,12 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
     where = str(proposal) if isinstance(proposal, (str, Path)) else "proposal"
     base = Path(base_dir) if base_dir else (Path(proposal).parent if isinstance(proposal, (str, Path)) else Path.cwd())
     kb = knowledge_mod.load(knowledge)
+    p, money_notes = to_usd(p, kb)
     req = _as_requirements(p)
     job = resolve(req, kb, where)
     book = rulebook_for(job, rules)
     r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
-    notes = [Assumption(field="hardware.gpu", value=p.hardware.gpu, reason=r.note)] if r.note else []
+    notes = [*money_notes, *([Assumption(field="hardware.gpu", value=p.hardware.gpu, reason=r.note)] if r.note else [])]
     gpu = kb.gpus[r.id]
     hw, acq = p.hardware, p.acquisition
     if hw.network is not None and hw.network not in kb.runtime.networks:

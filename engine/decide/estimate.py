@@ -8,7 +8,9 @@ from .. import knowledge as knowledge_mod
 from ..errors import UserError
 from ..estimators import Term
 from ..estimators import compute as C
-from ..estimators.candidate import Evaluation, evaluate, memory_for, requested_strategy
+from ..estimators import interconnect as I
+from ..estimators.candidate import Evaluation, capacity_bytes, evaluate, memory_for, plan_training, requested_strategy
+from ..estimators.serving import serving_json
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
@@ -54,11 +56,30 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     req: Requirements = coerce(Requirements, requirements)
     kb = knowledge_mod.load(knowledge)
     where = str(requirements) if isinstance(requirements, str) else "requirements"
+    from ..inputs.money import to_usd
+
+    req, money_notes = to_usd(req, kb)
     job = resolve(req, kb, where)
-    if gpus is not None and gpus < 1:
-        raise UserError("--gpus must be at least 1")
+    job.assumptions[:0] = money_notes
+    from ..inputs.schema import MAX_GPUS
+    from .recommend import candidate_gpus
+
+    candidate_gpus(job)  # the whole file is checked, as recommend checks it: a misspelt constraints.gpus is an error
+    if gpus is not None and not 1 <= gpus <= MAX_GPUS:
+        raise UserError(f"--gpus must be a whole number from 1 to {MAX_GPUS:,}")
     count = gpus or 1
+    chosen_count_note = None
+    if gpus is None and gpu is not None and job.training and not job.shape.diffusion:
+        count, chosen_count_note = _count_for_deadline(job, kb.gpus[kb.gpu(gpu, where="--gpu").id])
+    if job.training and not job.shape.diffusion:
+        from ..estimators.candidate import training_job
+
+        training_job(job)  # settles the global batch (an assumption when not given)
     assumptions = list(job.assumptions)
+    if chosen_count_note is not None:
+        from ..results import Assumption
+
+        assumptions.append(Assumption(field="--gpus", value=count, reason=chosen_count_note))
     if gpu is None:  # memory alone: the requested strategy on `count` GPUs
         mem = memory_for(job, _gpu_stub(kb), count, requested_strategy(job))
         flops = _flops(job)
@@ -88,10 +109,49 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         cost_usd=n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.strategy.label(),
         scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"), peak_kind=n.get("peak_kind", ""),
         mfu=n.get("mfu"), terms=terms, cost=cost,
+        fits_as_requested=n.get("fits_as_requested") if job.training else None,
+        layout=n.get("layout") if job.training else None,
+        training={k: n[k] for k in _TRAINING_KEYS if k in n} if job.training else {},
+        serving=None if job.training else serving_json(n),
     )
     return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
                           workload=job.question(), assumptions=assumptions,
                           knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
+
+
+_TRAINING_KEYS = ("layout_notation", "requested_layout", "requested_memory_per_gpu_bytes", "suggested_changes",
+                  "step_terms", "exposed_comm_s", "exposed_comm_share", "goodput", "global_batch_tokens",
+                  "optimizer_steps", "mfu_whole_run", "wall_days", "pins", "layouts_tried")
+
+
+def _count_for_deadline(job: Job, g: Any) -> tuple[int, str]:
+    """Training without --gpus: the fewest GPUs (powers of two up to max_gpus) whose best layout fits
+    and finishes within the deadline; failing that, the count that finishes soonest."""
+    kb = job.kb
+    usable = capacity_bytes(g) * (1 - float(kb.policy_value("memory_headroom_fraction")))
+    deadline = job.deadline_days
+    counts = [1]
+    while counts[-1] * 2 <= job.c.max_gpus:
+        counts.append(counts[-1] * 2)
+    if job.c.max_gpus not in counts:
+        counts.append(job.c.max_gpus)
+    best: tuple[float, int] | None = None
+    for n in counts:
+        topo = I.topology(g, n, kb.runtime)
+        plan, _ = plan_training(job, g, n, topo, usable)
+        if not plan.fits:
+            continue
+        days = plan.wall_hours / 24
+        if deadline is None or days <= deadline:
+            return n, (f"no --gpus: the fewest GPUs whose layout fits and finishes within the deadline "
+                       f"({deadline:g} days): {days:.1f} days on {n}" if deadline is not None else
+                       f"no --gpus: the fewest GPUs whose layout fits ({days:.1f} days on {n})")
+        if best is None or days < best[0]:
+            best = (days, n)
+    if best is None:
+        return counts[-1], f"no --gpus and no count up to max_gpus ({job.c.max_gpus}) fits: estimated on {counts[-1]}"
+    return best[1], (f"no --gpus and no count up to max_gpus ({job.c.max_gpus}) meets the deadline "
+                     f"({deadline:g} days): the fastest, {best[0]:.1f} days on {best[1]}")
 
 
 def _flops(job: Job) -> ComputeOut:

@@ -17,7 +17,8 @@ from .. import knowledge as knowledge_mod
 from .. import messages
 from ..estimators import GB
 from ..estimators.candidate import Evaluation, evaluate
-from ..inputs.job import Job, resolve
+from ..inputs.job import Job, note, resolve
+from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
 from ..results import (
     CORE_STEPS,
@@ -95,7 +96,8 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
     facts: list[dict[str, Any]] = []
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
-        for mode in (modes or {}).get(i) or modes_for(job, ev):
+        allowed = (modes or {}).get(i)
+        for mode in [m for m in modes_for(job, ev) if allowed is None or m in allowed] or allowed or []:
             f = candidate_fact(job, ev, mode)
             key = fact_key(f)
             if key in options:
@@ -114,12 +116,39 @@ def recommend(requirements: Any, *, knowledge: str | None = None, rules: str | N
     req: Requirements = coerce(Requirements, requirements)
     kb = knowledge_mod.load(knowledge)
     where = str(requirements) if isinstance(requirements, str) else "requirements"
+    req, money_notes = to_usd(req, kb)
     job = resolve(req, kb, where)
     book = rulebook_for(job, rules)
     gpu_ids, notes = candidate_gpus(job)
-    evaluations = [evaluate(job, kb.gpus[gid], n) for gid in gpu_ids for n in counts_for(job.c.max_gpus)]
-    con = consult(job, evaluations, book)
+    notes = [*money_notes, *notes]
+    evaluations, modes = estimates(job, gpu_ids)
+    con = consult(job, evaluations, book, modes=modes)
     return build_result(job, con, notes, rules)
+
+
+def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int, list[str]]]:
+    """Every GPU type x count of the catalog (or the short list), estimated once per network it
+    would run on: a single server once; several servers once per way of acquiring them when the
+    rental offer's stated network and the fabric a bought cluster gets differ."""
+    from ..estimators.candidate import networks_for
+
+    evaluations: list[Evaluation] = []
+    modes: dict[int, list[str]] = {}
+    wanted = ["rent", "buy"] if job.c.acquisition == "either" else [job.c.acquisition]
+    for gid in gpu_ids:
+        gpu = job.kb.gpus[gid]
+        for n in counts_for(job.c.max_gpus):
+            if n <= NODE:
+                evaluations.append(evaluate(job, gpu, n))
+                continue
+            nets = networks_for(job, gpu, n)
+            by_net: dict[str | None, list[str]] = {}
+            for mode in wanted:
+                by_net.setdefault(nets.get(mode), []).append(mode)
+            for net, ms in by_net.items():
+                modes[len(evaluations)] = ms
+                evaluations.append(evaluate(job, gpu, n, network=net))
+    return evaluations, modes
 
 
 @dataclass
@@ -206,8 +235,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
             net = con.options[k][0].topology.network  # type: ignore[union-attr]
             if net:
                 desc = kb.runtime.networks[net].description if net in kb.runtime.networks else net
-                notes = [*notes, Assumption(field="network", value=net, reason=messages.text(
-                    "assume.network", {"network": desc}), message_id="assume.network", values={"network": desc})]
+                notes = [*notes, note("network", net, "assume.network", {"network": desc})]
     by_key = {f"{c.gpu}x{c.count}:{c.acquisition}": c for c in candidates}
     return RecommendResult(
         alternatives=[by_key[k] for k in r.why_not if k in by_key],

@@ -59,8 +59,11 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     deadline = job.deadline_days
     rent, buy = n.get("rent_usd"), n.get("buy_usd")
     cost = rent if mode == "rent" else buy
-    changes = ev.strategy.changes_from(ev.requested) if hasattr(ev.strategy, "changes_from") else []
+    changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in n.get("suggested_changes") or []]
+    if not changes and job.training and ev.strategy != ev.requested and hasattr(ev.strategy, "diff"):
+        changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in ev.strategy.diff(ev.requested)]
     tp = int(n.get("tp", 1) or 1)
+    has_ttft, has_tpot = w.max_ttft_ms is not None, w.max_tpot_ms is not None
     fact: dict[str, Any] = {
         "t": "candidate", "stage": "memory", "tag": "proposed" if ev.tag else "",
         "gpu": g.id, "gpu_name": g.name, "vendor": g.vendor, "segment": g.segment, "form_factor": g.form_factor,
@@ -75,7 +78,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "wants_flash": w.attention == "flash", "flash_ok": flash_ok(job, g),
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
-        "strategy": ev.strategy.label() if hasattr(ev.strategy, "label") else str(ev.strategy),
+        "strategy": n.get("layout_notation") or n.get("serving_layout_label") or (
+            ev.strategy.label() if hasattr(ev.strategy, "label") else str(ev.strategy)),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain, "tp_outside_domain": tp > max(1, topo.tp_domain),
@@ -91,6 +95,16 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
         "decode_tps": _n(n.get("decode_tokens_per_s")), "aggregate_tps": _n(n.get("decode_tokens_per_s_total")),
         "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
+        "exposed_comm_share": _n(n.get("exposed_comm_share"), 0.0),
+        "framework": w.framework, "framework_supports_gpu": bool(n.get("framework_supports_gpu", True)),
+        "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
+        "framework_multi_node_ok": bool(n.get("framework_multi_node_ok", True)),
+        "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
+        "serving_fits": bool(n.get("serving_fits", True)),
+        "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
+        "max_ttft_ms": _n(w.max_ttft_ms), "has_ttft_target": has_ttft,
+        "max_tpot_ms": _n(w.max_tpot_ms), "has_tpot_target": has_tpot,
+        "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
         "acquisition": mode, "acquisition_wanted": c.acquisition,
         "cost_usd": _n(cost), "price_known": cost is not None,
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
@@ -99,6 +113,13 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "usd_per_gpu_hour": _n(n.get("usd_per_gpu_hour")) if mode == "rent" else -1.0,
         "provider": (n.get("provider") or "none") if mode == "rent" else "none",
     }
+    market = dict(n.get("market_fact") or {})
+    if market:  # per way of acquiring: the rental's own network, or the priced fabric
+        market["network_assumed"] = bool(n.get("rent_network_assumed")) if mode == "rent" else False
+        market["network_name"] = topo.network or "none"
+        market["hosting"] = market.get("hosting", "none") if mode == "buy" else "none"
+        market["hosting_assumed"] = bool(market.get("hosting_assumed")) and mode == "buy"
+    fact.update(market)
     return fact
 
 

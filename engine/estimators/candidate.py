@@ -1,5 +1,5 @@
-"""Evaluate one candidate (GPU type x count x strategy) for a job: the numbers of all four
-steps, flattened into a fact for the rules. Nothing here decides; it only computes.
+"""Evaluate one candidate (GPU type x count) for a job: the numbers of all four steps, for the
+rules to judge (engine/decide/subjects.py turns them into facts). Nothing here decides.
 """
 
 from __future__ import annotations
@@ -10,11 +10,14 @@ from typing import Any
 
 from ..inputs.job import Job
 from ..knowledge.schema import Gpu
+from ..results import Assumption
 from . import GB, Term
 from . import compute as C
 from . import cost as K
 from . import interconnect as I
 from . import memory as M
+from . import planner as P
+from . import serving as SV
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 
@@ -24,9 +27,20 @@ class Strategy:
     checkpointing: bool
     zero: int
     offload: str = "none"
+    tp: int = 1
+    pp: int = 1
+    ep: int = 1
+    cp: int = 1
+
+    @classmethod
+    def of(cls, lay: P.Layout) -> Strategy:
+        return cls(lay.checkpointing, lay.zero, lay.offload, lay.tp, lay.pp, lay.ep, lay.cp)
 
     def label(self) -> str:
         parts = []
+        split = [f"{k}{v}" for k, v in (("TP", self.tp), ("PP", self.pp), ("EP", self.ep), ("CP", self.cp)) if v > 1]
+        if split:
+            parts.append(" ".join(split))
         if self.checkpointing:
             parts.append("gradient checkpointing")
         if self.zero:
@@ -43,7 +57,68 @@ class Strategy:
             out.append(f"use ZeRO stage {self.zero}")
         if self.offload != base.offload:
             out.append(f"offload optimizer state to {self.offload}")
+        for name, mine, theirs in (("tensor", self.tp, base.tp), ("pipeline", self.pp, base.pp),
+                                   ("expert", self.ep, base.ep), ("context", self.cp, base.cp)):
+            if mine != theirs:
+                out.append(f"{name} parallel {mine}")
         return out
+
+    def diff(self, base: Strategy) -> list[dict[str, Any]]:
+        """What differs from ``base``, as data: [{"field": ..., "from": ..., "to": ...}]."""
+        names = {"checkpointing": "gradient_checkpointing", "zero": "zero_stage", "offload": "offload",
+                 "tp": "parallelism.tp", "pp": "parallelism.pp", "ep": "parallelism.ep", "cp": "parallelism.cp"}
+        return [{"field": f, "from": getattr(base, k), "to": getattr(self, k)} for k, f in names.items()
+                if getattr(self, k) != getattr(base, k)]
+
+
+def requested_pins(job: Job) -> P.Pins:
+    """The layout settings the user wrote in the file (``auto`` and absent fields are free)."""
+    w = job.w
+    given = w.model_fields_set
+    par = w.parallelism
+    return P.Pins(
+        tp=par.tp if par else None, pp=par.pp if par else None, ep=par.ep if par else None,
+        cp=par.cp if par else None,
+        zero=w.zero_stage if "zero_stage" in given and isinstance(w.zero_stage, int) else None,
+        checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
+                       and isinstance(w.gradient_checkpointing, bool) else None),
+        offload=w.offload if "offload" in given else None,
+    )
+
+
+def _pins_of(s: Strategy) -> P.Pins:
+    return P.Pins(tp=s.tp, pp=s.pp, ep=s.ep, cp=s.cp, zero=s.zero, checkpointing=s.checkpointing, offload=s.offload)
+
+
+def global_batch(job: Job) -> tuple[float, str]:
+    """Tokens per optimizer step: the user's, or published practice for the model size (with why)."""
+    w, f = job.w, job.kb.runtime.training
+    if isinstance(w.global_batch_tokens, int | float):
+        return float(w.global_batch_tokens), ""
+    if w.task == "pretrain":
+        row = f.global_batch_tokens(job.shape.params)
+        return row.tokens, f"default for pretraining a model of this size: {row.source}"
+    seqs = f.finetune_global_batch_sequences
+    return seqs.value * w.seq_len, f"default for fine-tuning: {seqs.value:g} sequences per step ({seqs.source})"
+
+
+def training_job(job: Job) -> P.TrainingJob:
+    """What the layout planner needs from the job (built once; its memo caches layouts)."""
+    tj = job.memo.get("training_job")
+    if tj is None:
+        w, rt = job.w, job.kb.runtime
+        precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+        base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
+        gbt, why = global_batch(job)
+        chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
+        tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
+                           optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
+                           tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
+                           lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks)
+        job.memo["training_job"] = tj
+        if why:
+            job.assumptions.append(Assumption(field="workload.global_batch_tokens", value=gbt, reason=why))
+    return tj
 
 
 def requested_strategy(job: Job) -> Strategy:
@@ -53,42 +128,9 @@ def requested_strategy(job: Job) -> Strategy:
     return Strategy(ckpt, zero, w.offload)
 
 
-def strategy_ladder(job: Job, count: int) -> list[Strategy]:
-    """Strategies to try, from the requested one towards more memory saving (and more cost):
-    ZeRO stages first (same traffic as data parallelism up to stage 2), then gradient
-    checkpointing (+1/3 compute) with them, then offload (slowest)."""
-    key = ("ladder", count)
-    if key not in job.memo:
-        job.memo[key] = _ladder(job, count)
-    return job.memo[key]
-
-
-def _ladder(job: Job, count: int) -> list[Strategy]:
-    base = requested_strategy(job)
-    w = job.w
-    ladder = [base]
-    can_ckpt = w.gradient_checkpointing in (False, "auto") and not base.checkpointing
-    ckpts = [base.checkpointing] + ([True] if can_ckpt else [])
-    zero_fixed = isinstance(w.zero_stage, int) and w.zero_stage > 0
-    zeros = [base.zero] if zero_fixed else ([0, 1, 2, 3] if count > 1 else [0])
-    for ck in ckpts:
-        for z in zeros:
-            s = Strategy(ck, z, base.offload)
-            if s not in ladder:
-                ladder.append(s)
-    if w.method == "full" and base.offload == "none":
-        z = base.zero if zero_fixed else (3 if count > 1 else 1)
-        for target in ("cpu", "nvme"):
-            for ck in ckpts:
-                s = Strategy(ck, max(z, 1), target)
-                if s not in ladder:
-                    ladder.append(s)
-    return ladder
-
-
 @dataclass
 class Evaluation:
-    """All the numbers for one candidate; ``fact`` is what the rules see."""
+    """All the numbers for one candidate."""
 
     gpu: Gpu
     count: int
@@ -106,8 +148,9 @@ class Evaluation:
     topology: I.Topology | None = None
     offer: K.Offer | None = None
     buy: K.BuyCost | None = None
-    fact: dict[str, Any] = field(default_factory=dict)
     tag: str = ""  # "proposed:" for the configuration an audit checks
+    plan: P.Plan | None = None  # training: the chosen layout (engine/estimators/planner.py)
+    requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
 
     def cost_curves(self, tco: Any, months: float) -> dict[str, list[float]] | None:
         """Cumulative rent vs own by month, for the chart (computed only for what a report shows)."""
@@ -148,9 +191,8 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
     if job.shape.diffusion:
         return M.weights_only_memory(job.shape.params, w.precision, job.training, overhead=_overhead(job),
                                      method=w.method)
-    if not job.training:
-        return M.inference_memory(job.shape, w.precision, w.context_len, _per_replica_requests(job, count, tp),
-                                  w.attention, tp, quant=kb.runtime.quantization, overhead=_overhead(job))
+    if not job.training:  # no GPU chosen (estimate without --gpu): the framework on `tp` GPUs per copy
+        return SV.memory_of(job, kb.framework(w.framework), SV.Layout(tp=tp, replicas=max(1, count // tp)))
     precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
     setup = M.TrainSetup(
         method=w.method, precision=precision, mixed=w.mixed_precision, optimizer=w.optimizer,
@@ -166,13 +208,9 @@ def _per_replica_requests(job: Job, count: int, tp: int) -> int:
 
 
 def choose_tp(job: Job, gpu: Gpu, count: int, usable: float) -> int:
-    """Inference: the fewest GPUs (a power of two, up to ``count``) one model copy needs."""
-    tp = 1
-    while tp < count:
-        if memory_for(job, gpu, count, Strategy(False, 0), tp).per_gpu <= usable:
-            return tp
-        tp *= 2
-    return min(tp, count)
+    """Inference: the tensor-parallel degree of the serving layout chosen for ``count`` GPUs
+    (``estimators/serving.py`` chooses tensor, pipeline and expert parallel and the replicas)."""
+    return SV.choose(job, gpu, count).layout.tp
 
 
 def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None, nodes: int | None = None,
@@ -187,42 +225,84 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     usable = capacity * (1 - float(kb.policy_value("memory_headroom_fraction")))
     requested = requested_strategy(job)
     tp = 1
+    topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
+    plan = req_plan = None
     if job.training and not job.shape.diffusion:
-        req_mem = memory_for(job, gpu, count, requested)
-        if strategy is None:
-            strategy = requested
-            mem = req_mem
-            if mem.per_gpu > usable:
-                for s in strategy_ladder(job, count)[1:]:
-                    m = memory_for(job, gpu, count, s)
-                    if m.per_gpu <= usable:
-                        strategy, mem = s, m
-                        break
-                else:  # nothing fits: report the most frugal strategy's needs
-                    strategy, mem = min(((s, memory_for(job, gpu, count, s)) for s in strategy_ladder(job, count)),
-                                        key=lambda sm: sm[1].per_gpu)
-        else:
-            mem = memory_for(job, gpu, count, strategy)
+        plan, req_plan = plan_training(job, gpu, count, topo, usable, strategy)
+        strategy, requested = Strategy.of(plan.layout), Strategy.of(req_plan.layout)
+        mem = plan.memory
+        fits, fits_req, req_per_gpu = plan.fits, req_plan.fits, req_plan.per_gpu_bytes
+        tp = plan.layout.tp
     else:
         strategy = strategy or requested
-        if not job.training:
-            tp = choose_tp(job, gpu, count, usable)
-        mem = memory_for(job, gpu, count, strategy, tp)
+        if not job.training:  # serving: the layout estimators/serving.py chooses for this count
+            serving = SV.choose(job, gpu, count)
+            tp = serving.layout.tp
+            mem = SV.memory(job, serving)
+        else:
+            mem = memory_for(job, gpu, count, strategy, tp)
         req_mem = mem
-    fits = mem.per_gpu <= usable
-    topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
+        fits, fits_req, req_per_gpu = mem.per_gpu <= usable, req_mem.per_gpu <= usable, req_mem.per_gpu
     ev = Evaluation(gpu=gpu, count=count, nodes=topo.nodes, strategy=strategy, requested=requested, memory=mem,
-                    requested_memory_per_gpu=req_mem.per_gpu, capacity=capacity, usable=usable, fits=fits,
-                    fits_requested=req_mem.per_gpu <= usable, topology=topo, tag=tag)
+                    requested_memory_per_gpu=req_per_gpu, capacity=capacity, usable=usable, fits=fits,
+                    fits_requested=fits_req, topology=topo, tag=tag, plan=plan, requested_plan=req_plan)
     ev.numbers["tp"] = tp
-    ev.numbers["replicas"] = max(1, count // tp)
+    ev.numbers["replicas"] = max(1, count // (tp * (plan.layout.pp if plan else 1)))
     host_needed = mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value if mem.host_bytes else 0.0
     ev.numbers["host_ram_needed_bytes_per_node"] = host_needed
     _compute_step(job, ev)
     _cost_step(job, ev, unit_price=unit_price, hourly_usd=hourly_usd, spot=spot, provider=provider,
                instance=instance, condition=condition, acquisition=acquisition)
-    ev.fact = _fact(job, ev, host_ram_gb)
+    ev.numbers["host_ram_gb"] = host_ram_gb
     return ev
+
+
+def market_of(job: Job) -> str:
+    c = job.c
+    return c.market or ("china" if c.currency == "CNY" else "global")
+
+
+def offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
+    """Rental offers a user in this market can take, cheapest first."""
+    kb = job.kb
+    offers = K.rent_offers(kb.clouds, gpu.id, count, kb.tco_value("usd_cny").value)
+    if market_of(job) == "china":  # mainland-China clouds first, when they rent this GPU
+        return [o for o in offers if o.market == "china"] or offers
+    return [o for o in offers if o.market != "china"]  # mainland platforms need a mainland account
+
+
+def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
+    """The network between servers each way of acquiring ``count`` GPUs has: the cheapest rental
+    offer's stated one (or the clouds' Ethernet-class default), and the fabric a bought cluster is
+    priced with. None where that way does not exist."""
+    kb = job.kb
+    offers = offers_for(job, gpu, count)
+    rent = (offers[0].network or kb.clouds.default_network) if offers else None
+    plan, _why = K.buy_plan(kb.prices, gpu, count, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value)
+    buy = None
+    if plan is not None and kb.prices is not None and plan.sold_as in kb.prices.bought_fabric:
+        buy = kb.prices.bought_fabric[plan.sold_as]
+    return {"rent": rent, "buy": buy}
+
+
+def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: float,
+                  strategy: Strategy | None = None) -> tuple[P.Plan, P.Plan]:
+    """(chosen, as requested): the fastest layout with exactly the user's settings, and when that
+    does not fit, the fastest with any settings (what gpuwise would change)."""
+    tj = training_job(job)
+    if strategy is None:
+        pins = job.memo.get("pins")
+        if pins is None:
+            pins = job.memo["pins"] = requested_pins(job)
+    else:
+        pins = _pins_of(strategy)
+    req = P.plan(tj, gpu, count, topo, usable, pins)
+    chosen = req
+    if not req.fits and pins.any:
+        free = P.plan(tj, gpu, count, topo, usable, P.Pins())
+        if free.fits or free.per_gpu_bytes < req.per_gpu_bytes:
+            chosen = free
+    return chosen, req
 
 
 def _compute_step(job: Job, ev: Evaluation) -> None:
@@ -233,6 +313,9 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
     ev.numbers.update({"mfu": mfu, "peak_tflops": peak.tflops, "peak_kind": peak.kind})
     topo = ev.topology
     assert topo is not None
+    if job.training and ev.plan is not None:
+        _training_numbers(job, ev, peak.tflops)
+        return
     if job.training:
         flops = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, ev.strategy.checkpointing)
         ev.terms["flops"] = flops
@@ -261,40 +344,69 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
         ev.numbers.update({"efficiency": eff, "gpu_hours": hours.value, "wall_hours": wall.value,
                            "wall_days": wall.value / 24, "slowdown": slowdown})
         return
-    tp, replicas = ev.numbers["tp"], ev.numbers["replicas"]
-    batch = _per_replica_requests(job, ev.count, tp)
-    w_bytes = M.weight_bytes(job.shape, w.precision, rt.quantization).value if not job.shape.diffusion else 0.0
-    kv_seq = M.kv_cache_bytes(job.shape, w.context_len / 2, 4.0 if w.precision == "fp32" else 2.0).value
-    latency = 0.0
-    if tp > 1:
-        latency = 10.0 if topo.intra_kind in ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric") else 25.0
-        if tp > topo.per_node:
-            latency = 50.0
     if job.shape.diffusion:
         ev.numbers.update({"decode_tokens_per_s": None, "decode_tokens_per_s_total": None, "efficiency": 1.0})
         return
-    one, total = C.decode_speed(job.shape, gpu, weight_bytes=w_bytes, kv_bytes_per_seq=kv_seq, batch=batch,
-                                tp=tp, precision=w.precision, bw_eff=rt.decode_bandwidth_efficiency.value,
-                                layer_overhead_us=rt.decode_layer_overhead_us.value, util=rt.prefill_mfu.value,
-                                tp_latency_us=latency)
-    pre = C.prefill_speed(job.shape, gpu, "bf16" if w.precision in ("int8", "int4") else w.precision,
-                          min(w.context_len, 2048), tp, rt.prefill_mfu.value)
-    ev.terms.update({"decode": one, "decode_total": total, "prefill": pre})
-    ev.numbers.update({"decode_tokens_per_s": one.value, "decode_tokens_per_s_total": total.value * replicas,
-                       "prefill_tokens_per_s": pre.value, "efficiency": 1.0, "batch_per_replica": batch})
+    _serving_numbers(job, ev)
+
+
+def _serving_numbers(job: Job, ev: Evaluation) -> None:
+    """Inference: the serving model's figures for the chosen layout (estimators/serving.py).
+    ``decode_tokens_per_s`` stays one sequence's decode speed at the load's batch;
+    ``decode_tokens_per_s_total`` is the sustained output rate of the whole system at that load
+    (prefill included), the figure a throughput target is compared with."""
+    s = SV.choose(job, ev.gpu, ev.count)
+    ev.terms.update(SV.terms(job, s))
+    ev.numbers.update(SV.numbers(job, s))
+    lay = s.layout
+    per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
+    prompt = ev.numbers["prompt_tokens"]
+    ev.numbers.update({
+        "decode_tokens_per_s": 1 / s.load.decode_step, "decode_tokens_per_s_total": s.load.throughput,
+        "prefill_tokens_per_s": prompt / s.single.ttft if s.single.ttft > 0 else None,
+        "efficiency": 1.0, "batch_per_replica": per_copy})
+
+
+def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
+    """The planner's figures for the chosen layout, as terms and as numbers for results and rules."""
+    plan, req = ev.plan, ev.requested_plan
+    assert plan is not None and req is not None
+    tj = training_job(job)
+    lay, step = plan.layout, plan.step
+    flops = C.training_flops(job.shape, job.tokens, job.w.seq_len, job.w.method, lay.checkpointing)
+    ev.terms["flops"] = flops
+    ev.terms.update(P.terms(plan, tj))
+    model_flops = flops.value * tj.flops_per_token(False) / tj.flops_per_token(lay.checkpointing)
+    achieved = model_flops / (plan.gpu_hours * 3600 * peak_tflops * 1e12) if plan.gpu_hours > 0 else 0.0
+    exposed = {k: v for k, v in step.as_dict().items() if k in ("tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s",
+                                                                 "cp_s")}
+    ev.numbers.update({
+        "mfu": plan.mfu.value, "mfu_whole_run": achieved,
+        "efficiency": plan.scaling_efficiency, "scaling_efficiency": plan.scaling_efficiency,
+        "gpu_hours": plan.gpu_hours, "wall_hours": plan.wall_hours, "wall_days": plan.wall_hours / 24,
+        "slowdown": step.total / (step.total - step.offload) if step.offload and step.total > step.offload else 1.0,
+        "layout": lay.as_dict(), "layout_notation": lay.notation(), "strategy": ev.strategy.label(),
+        "fits_as_requested": ev.fits_requested, "requested_layout": req.layout.as_dict(),
+        "requested_memory_per_gpu_bytes": req.per_gpu_bytes,
+        "suggested_changes": [] if ev.fits_requested else ev.strategy.diff(ev.requested),
+        "step_terms": step.as_dict(), "exposed_comm_s": exposed, "exposed_comm_share": plan.exposed_comm_share,
+        "goodput": plan.goodput, "global_batch_tokens": lay.global_batch_tokens, "optimizer_steps": plan.steps,
+        "layouts_tried": plan.tried, "pins": requested_pins(job).as_dict(),
+    })
 
 
 def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,
                provider: str | None, instance: str | None, condition: str, acquisition: str | None) -> None:
+    """Rent and buy figures in USD (CNY prices converted at tco.yaml usd_cny), the units a buyer
+    can get, the network each way of acquiring has, spot wall time, and the China-market facts.
+    The rent-or-buy choice itself is left to the rules; ``acquisition`` is a provisional one."""
     kb, c = job.kb, job.c
     months = c.project_months
-    if job.training:
-        busy = ev.numbers["wall_hours"]
-        rent_hours = busy
-    else:
-        busy = months * HOURS_PER_MONTH
-        rent_hours = busy
-    offers = K.rent_offers(kb.clouds, ev.gpu.id, ev.count)
+    rate = kb.tco_value("usd_cny").value
+    market = market_of(job)
+    busy = ev.numbers["wall_hours"] if job.training else months * HOURS_PER_MONTH
+    rent_hours = busy
+    offers = offers_for(job, ev.gpu, ev.count)
     if provider:
         offers = [o for o in offers if o.provider == provider] or offers
     if instance:
@@ -302,20 +414,25 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     offer = offers[0] if offers else None
     if hourly_usd is not None:
         offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
-                        None, "proposal", "the proposal's own price", "U")
+                        None, "proposal", "the proposal's own price", "U",
+                        network=offer.network if offer and offer.provider == provider else None)
     ev.offer = offer
     rent = K.rent_cost(offer, rent_hours, kb.clouds, spot=spot) if offer else None
+    plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
+                               usd_cny=rate, unit_price=unit_price)
     buy = K.buy_cost(ev.gpu, ev.count, months=months, busy_hours=busy, electricity=c.electricity_usd_per_kwh,
-                     tco=kb.tco, unit_price=unit_price, condition=condition)
+                     tco=kb.tco, prices=kb.prices, networks=kb.runtime.networks, hosting=c.hosting,
+                     usd_cny=rate, plan=plan) if plan else None
     ev.buy = buy
     if rent:
         ev.terms["rent"] = rent
     if buy:
         ev.terms["buy"] = buy.total
+        if buy.network is not None and buy.network.value > 0:
+            ev.terms["buy_network"] = buy.network
     be = None
     if offer and buy:
-        price_total = buy.cards.value
-        be = K.break_even_month(offer.usd_per_hour * HOURS_PER_MONTH, buy, price_total, kb.tco)
+        be = K.break_even_month(offer.usd_per_hour * HOURS_PER_MONTH, buy, buy.cards.value, kb.tco)
     mode = acquisition or c.acquisition
     rent_v = rent.value if rent else None
     buy_v = buy.total.value if buy else None
@@ -326,67 +443,56 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     else:
         options = [(v, m) for v, m in ((rent_v, "rent"), (buy_v, "buy")) if v is not None]
         cost, chosen = min(options) if options else (None, None)
-    ev.numbers.update({"rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
-                       "break_even_month": be, "rent_hours": rent_hours,
-                       "usd_per_gpu_hour": offer.per_gpu_hour if offer else None,
-                       "provider": offer.provider if offer else None, "instance": offer.instance if offer else None,
-                       "price_as_of": offer.as_of if offer else None,
-                       "buy_price_as_of": ev.gpu.price.as_of.isoformat() if ev.gpu.price else None})
-
-
-def _n(v: Any, default: float = -1.0) -> float:
-    return float(v) if v is not None else default
-
-
-def _fact(job: Job, ev: Evaluation, host_ram_gb: float | None) -> dict[str, Any]:
-    """The candidate as the rules see it: flat, units converted once (GB, days, USD)."""
-    g, w, c, n = ev.gpu, job.w, job.c, ev.numbers
-    topo = ev.topology
-    assert topo is not None
-    cc = float(g.compute_capability) if g.compute_capability else 0.0
-    deadline = job.deadline_days
-    strategy_cost = []
-    if ev.strategy.checkpointing and not ev.requested.checkpointing:
-        strategy_cost.append("about 33% more compute for the recomputed forward pass")
-    if ev.strategy.zero >= 3 and ev.requested.zero < 3:
-        strategy_cost.append("50% more communication for ZeRO-3 parameter gathers")
-    if ev.strategy.offload != "none" and ev.requested.offload == "none":
-        strategy_cost.append(f"~{n.get('slowdown', 1):.1f}x slower steps from {ev.strategy.offload} offload")
-    return {
-        "tag": ev.tag, "gpu": g.id, "gpu_name": g.name, "count": ev.count, "nodes": topo.nodes,
-        "per_node": topo.per_node,
-        "task": w.task, "method": w.method, "training": job.training, "precision": w.precision,
-        "vendor": g.vendor, "segment": g.segment, "architecture": g.architecture, "cc": cc,
-        "cuda_device": g.vendor == "nvidia",
-        "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
-        "wants_bf16": w.precision == "bf16", "wants_fp8": w.precision == "fp8",
-        "wants_flash": w.attention == "flash", "ecc": bool(g.memory.ecc),
-        "need_gb": ev.requested_memory_per_gpu / GB, "need_best_gb": ev.memory.per_gpu / GB,
-        "usable_gb": ev.usable / GB, "capacity_gb": ev.capacity / GB,
-        "fits": ev.fits, "fits_requested": ev.fits_requested,
-        "strategy": ev.strategy.label(), "strategy_changed": ev.strategy != ev.requested,
-        "strategy_changes": "; ".join(ev.strategy.changes_from(ev.requested)) or "none",
-        "strategy_cost": "; ".join(strategy_cost) or "none",
-        "offload": ev.strategy.offload, "zero": ev.strategy.zero,
-        "host_ram_needed_gb": n.get("host_ram_needed_bytes_per_node", 0.0) / GB,
-        "host_ram_gb": _n(host_ram_gb),
-        "wall_days": _n(n.get("wall_days")), "gpu_hours": _n(n.get("gpu_hours")),
-        "deadline_days": _n(deadline), "has_deadline": deadline is not None,
-        "efficiency": _n(n.get("efficiency"), 1.0), "efficiency_pct": 100 * _n(n.get("efficiency"), 1.0),
-        "link_kind": topo.intra_kind, "link": topo.description, "p2p": topo.p2p,
-        "intra_gb_s": topo.intra_gb_s if math.isfinite(topo.intra_gb_s) else -1.0,
-        "network": topo.network or "none",
-        "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
-        "multi_node": topo.nodes > 1, "multi_gpu": ev.count > 1,
-        "tp": n.get("tp", 1), "tp_domain": topo.tp_domain, "tp_outside_domain": n.get("tp", 1) > max(1, topo.tp_domain),
-        "tp_across_nodes": n.get("tp", 1) > topo.per_node,
-        "decode_tps": _n(n.get("decode_tokens_per_s")), "aggregate_tps": _n(n.get("decode_tokens_per_s_total")),
-        "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
-        "rent_usd": _n(n.get("rent_usd")), "buy_usd": _n(n.get("buy_usd")), "cost_usd": _n(n.get("cost_usd")),
-        "rent_known": n.get("rent_usd") is not None, "buy_known": n.get("buy_usd") is not None,
-        "acquisition": n.get("acquisition") or "none", "acquisition_wanted": c.acquisition,
-        "budget_usd": _n(c.budget_usd), "has_budget": c.budget_usd is not None,
-        "break_even_month": _n(n.get("break_even_month")), "project_months": c.project_months,
-        "usd_per_gpu_hour": _n(n.get("usd_per_gpu_hour")), "provider": n.get("provider") or "none",
-        "tdp_w": g.power.tdp_w, "launch_year": g.launch_year,
+    # networks: the offer's stated one for renting, the priced fabric for buying
+    rent_net = (offer.network or kb.clouds.default_network) if offer else None
+    rent_net_assumed = bool(offer) and offer.network is None  # type: ignore[union-attr]
+    buy_net = buy.fabric if buy else None
+    network, assumed = (buy_net, False) if chosen == "buy" else (rent_net, rent_net_assumed)
+    spot_wall = K.spot_wall_hours(kb.clouds, ev.numbers["wall_hours"]) if job.training else None
+    if spot_wall is not None and spot:
+        ev.terms["spot_wall_hours"] = spot_wall
+    mk = next((m for m in kb.prices.markets if m.id == ev.gpu.id), None) if kb.prices else None
+    ev.numbers.update({
+        "rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
+        "break_even_month": be, "rent_hours": rent_hours,
+        "usd_per_gpu_hour": offer.per_gpu_hour if offer else None,
+        # the rental's place only with a rental: a bought plan carries no provider
+        "provider": offer.provider if offer and chosen == "rent" else None,
+        "instance": offer.instance if offer and chosen == "rent" else None,
+        "rent_provider": offer.provider if offer else None, "rent_instance": offer.instance if offer else None,
+        "rent_currency": offer.currency if offer else None,
+        "rent_native_per_hour": offer.native_per_hour if offer else None,
+        "price_as_of": offer.as_of if offer else None,
+        "buy_price_as_of": plan.as_of if plan and plan.as_of != "proposal" else None,
+        "buy_price_source": plan.source if plan else None,
+        "buy_condition": plan.condition if plan else None,
+        "buy_sold_as": plan.sold_as if plan else None, "buy_units": plan.units if plan else None,
+        "buy_unit_gpus": plan.unit_gpus if plan else None, "buy_nodes": plan.nodes if plan else None,
+        "buy_unavailable_reason": why_not,
+        "buy_lines": buy.lines if buy else {},
+        "hosting": buy.hosting_name if buy else None, "hosting_assumed": buy.hosting_assumed if buy else False,
+        "it_kw": buy.it_kw if buy else None,
+        "network": network, "network_assumed": assumed,
+        "rent_network": rent_net, "rent_network_assumed": rent_net_assumed,
+        "rent_network_stated": offer.network_stated if offer else "", "buy_network": buy_net,
+        "spot": spot, "spot_wall_hours": spot_wall.value if spot_wall else None,
+        "spot_wall_days": spot_wall.value / 24 if spot_wall else None,
+        "spot_rent_usd": K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
+        "currency": c.currency, "usd_cny": rate, "market": market,
+        "sold_in_china": mk.sold_in_china if mk else None, "china_part": mk.china_part if mk else False,
+        "china_rule": mk.rule if mk else "",
+    })
+    circuit = kb.tco.hosting["office"].circuit_kw if kb.tco.hosting and "office" in kb.tco.hosting else None
+    n = ev.numbers
+    n["market_fact"] = {
+        "market": market, "currency": c.currency, "sold_in_china": n["sold_in_china"] is not False,
+        "sold_in_china_known": mk is not None, "china_part": bool(n["china_part"]), "china_rule": n["china_rule"],
+        "buy_unit_ok": K.count_sold(kb.prices, ev.gpu.id, ev.count), "buy_unavailable_reason": why_not or "none",
+        "buy_sold_as": n["buy_sold_as"] or "none", "buy_units": n["buy_units"] or 0,
+        "hosting": n["hosting"] or "none", "hosting_assumed": bool(n["hosting_assumed"]),
+        "it_kw": n["it_kw"] if n["it_kw"] is not None else -1.0,
+        "office_circuit_kw": circuit if circuit is not None else -1.0,
+        "network_assumed": bool(assumed), "network_name": network or "none",
+        "spot": bool(spot), "spot_wall_days": n["spot_wall_days"] if n["spot_wall_days"] is not None else -1.0,
+        "rent_provider": n["rent_provider"] or "none",
     }

@@ -1,4 +1,4 @@
-"""Compute: training FLOPs and time, prefill and decode speed.
+"""Compute: training FLOPs and time, and the dense peaks a precision runs at.
 
 * Training FLOPs = 6 x N x D for full training (forward 2ND + backward 4ND), where N counts
   the parameters a token is multiplied through (the input embedding is a lookup, the
@@ -7,9 +7,9 @@
   checkpointing recomputes the forward: +2ND. (Kaplan et al. 2020; Chowdhery et al. 2022,
   PaLM appendix B; Korthikanti et al. 2022 for recomputation.)
 * Time = FLOPs / (GPUs x dense peak x MFU x scaling efficiency).
-* Decode of one token reads every active weight once and the KV cache of the context:
-  time = bytes / (bandwidth x efficiency) + layers x per-layer overhead, or the FLOP time
-  2 x N x batch / (peak x utilisation) when a large batch makes it compute-bound.
+
+Decode, prefill and serving (a batch's step, TTFT, TPOT, throughput at a load, per framework)
+are modelled in ``estimators/serving.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from . import Term
 
 
 def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:
-    n = shape.matmul_params_active
+    n = min(shape.matmul_params_active, shape.active_params)  # a guessed shape never adds FLOPs
     attn = 6.0 * shape.layers * seq * shape.q_dim  # causal: half of the 12 L s h of a full mask
     if method == "full":
         mult, what = 6.0, "6 (forward 2 + backward 4)"
@@ -89,49 +89,6 @@ def training_time(flops: float, gpus: int, peak_tflops: float, mfu: float, effic
     return hours, wall
 
 
-def decode_bytes_per_token(shape: Shape, weight_bytes: float, batch: int, precision: str) -> float:
-    """Weight bytes read per decode step: everything but the input embedding (a row lookup;
-    quantized formats keep it at 16 bit); MoE: the experts that ``batch`` tokens route to."""
-    embed = shape.embedding_params * (4 if precision == "fp32" else 2) if not shape.tied else 0.0
-    readable = weight_bytes - embed
-    if shape.moe:
-        e, k = shape.experts, shape.experts_per_token
-        touched = e * (1 - (1 - k / e) ** batch)
-        expert_share = max(shape.params - shape.active_params, 0.0) / shape.params * (e / (e - k))
-        expert_bytes = readable * expert_share
-        readable = readable - expert_bytes + expert_bytes * touched / e
-    return readable
-
-
-def decode_speed(shape: Shape, gpu: Gpu, *, weight_bytes: float, kv_bytes_per_seq: float, batch: int,
-                 tp: int, precision: str, bw_eff: float, layer_overhead_us: float, util: float,
-                 tp_latency_us: float = 0.0) -> tuple[Term, Term]:
-    """(tokens/s of one sequence, aggregate tokens/s) at ``batch`` sequences decoded together."""
-    read = decode_bytes_per_token(shape, weight_bytes, batch, precision) + kv_bytes_per_seq * batch
-    bw = gpu.memory.bandwidth_gb_s * 1e9 * bw_eff * tp
-    mem_s = read / bw
-    flop_s = 2 * shape.matmul_params_active * batch / (peak_for(gpu, precision).tflops * 1e12 * util * tp)
-    overhead_s = shape.layers * (layer_overhead_us + 2 * tp_latency_us) * 1e-6
-    step = max(mem_s, flop_s) + overhead_s
-    bound = "memory bandwidth" if mem_s >= flop_s else "compute"
-    inputs = {"bytes_read_per_step": read, "bandwidth_gb_s": gpu.memory.bandwidth_gb_s, "efficiency": bw_eff,
-              "gpus": tp, "batch": batch, "layers": shape.layers, "layer_overhead_us": layer_overhead_us,
-              "memory_time_ms": mem_s * 1e3, "compute_time_ms": flop_s * 1e3, "bound": bound}
-    single = Term("decode_tokens_per_s", 1 / step, "tok/s",
-                  "1 / (max(bytes read / (bandwidth x efficiency), 2 x params x batch / (peak x util)) "
-                  "+ layers x overhead)", inputs, note=f"{bound}-bound")
-    total = Term("decode_tokens_per_s_total", batch / step, "tok/s", "batch / step time", inputs)
-    return single, total
-
-
-def prefill_speed(shape: Shape, gpu: Gpu, precision: str, tokens: int, tp: int, util: float) -> Term:
-    flops = 2 * shape.matmul_params_active * tokens + 2 * shape.layers * tokens * tokens * shape.q_dim
-    per_s = peak_for(gpu, precision).tflops * 1e12 * util * tp
-    return Term("prefill_tokens_per_s", tokens / (flops / per_s), "tok/s",
-                "tokens / ((2 x params x tokens + attention) / (peak x utilisation))",
-                {"tokens": tokens, "flops": flops, "utilisation": util, "gpus": tp})
-
-
 def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, host_gb_s_per_gpu: float,
                          nvme_gb_s_per_gpu: float) -> Term:
     """Seconds one optimizer step spends on offloaded state (ZeRO-Offload / ZeRO-Infinity).
@@ -149,3 +106,62 @@ def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, 
                 {"params_offloaded_per_gpu": params_local, "pcie_gb_s": pcie_gb_s,
                  "host_gb_s_per_gpu": host_gb_s_per_gpu, "nvme_gb_s_per_gpu": nvme_gb_s_per_gpu,
                  "pcie_s": pcie, "cpu_s": cpu, "nvme_s": nvme})
+
+
+# ------------------------------------------------------------------ training at scale (planner)
+def width_for_mfu(shape: Shape) -> float:
+    """The matmul width that sets how much of a step is memory-bound: the hidden size for dense
+    layers; for MoE expert matmuls (hidden x expert width) the harmonic mean of the two, weighted
+    by their share of the FLOPs. Memory-bound work scales with 1/width, so widths combine as
+    1/w = sum(share_i / w_i)."""
+    h = float(shape.hidden)
+    if not shape.moe:
+        return h
+    attn = shape.attn_params_per_layer()
+    experts = shape.experts_per_token + shape.shared_experts
+    mlp = shape.mlp_matrices * shape.hidden * shape.ffn * experts
+    share = mlp / (attn + mlp) if attn + mlp > 0 else 0.0
+    f = float(shape.ffn)
+    h_moe = min(h, 2 * h * f / (h + f))
+    return 1.0 / ((1 - share) / h + share / h_moe)
+
+
+def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *, reference_hidden: float,
+                 k: float) -> Term:
+    """MFU of a training step's compute for this model on this GPU: the architecture's figure for
+    a model of ``reference_hidden`` width, scaled by the memory-bound share of narrower (or wider)
+    models: MFU = MFU_ref x (1 + k r / ref) / (1 + k r / width), r = peak FLOP/s / bandwidth."""
+    r = peak_tflops * 1e12 / (gpu.memory.bandwidth_gb_s * 1e9)
+    w = width_for_mfu(shape)
+    value = arch_mfu * (1 + k * r / reference_hidden) / (1 + k * r / w)
+    value = min(value, 0.95)
+    return Term("mfu", value, "", "MFU_ref x (1 + k x r / ref_width) / (1 + k x r / width)",
+                {"mfu_ref": arch_mfu, "k": k, "r_flop_per_byte": r, "ref_width": reference_hidden,
+                 "width": w, "architecture": gpu.architecture})
+
+
+def fp8_speedup(shape: Shape, gpu: Gpu, peak_tflops: float, *, gemm_speedup: float, k: float) -> Term:
+    """End-to-end speed-up of FP8 over BF16 compute: the matmuls run ``gemm_speedup`` times faster,
+    the memory-bound share of the step (x = k r / width, as in :func:`training_mfu`) does not."""
+    r = peak_tflops * 1e12 / (gpu.memory.bandwidth_gb_s * 1e9)
+    x = k * r / width_for_mfu(shape)
+    value = (1 + x) / (1 / gemm_speedup + x)
+    return Term("fp8_speedup", value, "", "(1 + x) / (1 / fp8_gemm_speedup + x), x = k x r / width",
+                {"fp8_gemm_speedup": gemm_speedup, "x_memory_bound_over_matmul": x})
+
+
+def optimizer_step_seconds(params: float, bytes_per_param: float, bandwidth_gb_s: float, efficiency: float) -> float:
+    """The optimizer step is memory-bound: every parameter it updates moves ``bytes_per_param``."""
+    return params * bytes_per_param / (bandwidth_gb_s * 1e9 * efficiency) if params > 0 else 0.0
+
+
+def goodput(gpus: int, failures_per_gpu_hour: float, hours_lost_per_failure: float, whole_run: float = 1.0
+            ) -> Term:
+    """Share of wall time spent training at the steady-state rate: ``whole_run`` for what every run
+    loses (evaluations, checkpoints, stalls), and interruptions that arrive in proportion to the GPU
+    count, each costing a restart and the work since the last checkpoint (Llama 3 paper, 3.3.4)."""
+    lost = gpus * failures_per_gpu_hour * hours_lost_per_failure
+    return Term("goodput", whole_run / (1 + lost), "",
+                "whole-run efficiency / (1 + GPUs x failures per GPU-hour x hours lost per failure)",
+                {"gpus": gpus, "failures_per_gpu_hour": failures_per_gpu_hour,
+                 "hours_lost_per_failure": hours_lost_per_failure, "whole_run_efficiency": whole_run})

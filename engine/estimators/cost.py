@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..knowledge.schema import CloudFile, Gpu, TcoFile
+from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 from . import Term
 
 HOURS_PER_MONTH = 730.0
@@ -23,11 +23,16 @@ class Offer:
     provider: str
     instance: str | None
     gpus: int  # GPUs paid for (whole instances)
-    usd_per_hour: float  # for all paid GPUs
+    usd_per_hour: float  # for all paid GPUs, converted to USD
     spot_usd_per_hour: float | None
     as_of: str
     source: str
     check: str
+    currency: str = "USD"  # the currency the provider prices in
+    native_per_hour: float | None = None  # for all paid GPUs, in `currency`
+    network: str | None = None  # runtime.yaml network id the provider states between nodes
+    network_stated: str = ""
+    market: str = "global"
 
     @property
     def per_gpu_hour(self) -> float:
@@ -46,21 +51,42 @@ def _offers_by_gpu(clouds: CloudFile) -> dict[str, tuple[list, list]]:
     return _derived(clouds, "offers", make)
 
 
-def rent_offers(clouds: CloudFile, gpu_id: str, count: int) -> list[Offer]:
-    """Every way to rent ``count`` GPUs of a type, cheapest first."""
+def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | None = None) -> list[Offer]:
+    """Every way to rent ``count`` GPUs of a type, cheapest first (in USD). CNY offers are
+    converted at ``usd_cny`` (CNY per USD) and left out when no rate is given."""
     offers: list[Offer] = []
     per_gpu, instances = _offers_by_gpu(clouds).get(gpu_id, ([], []))
+    markets = {p.id: p.market for p in clouds.providers}
     for p in per_gpu:
+        native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
+        rate = 1.0 if p.currency == "USD" else usd_cny
+        if native is None or rate is None:
+            continue
         n = max(count, p.min_gpus)
-        offers.append(Offer(p.provider, None, n, p.usd_per_gpu_hour * n, None, p.as_of.isoformat(),
-                            p.source, p.check))
+        offers.append(Offer(p.provider, None, n, native * n / rate, None, p.as_of.isoformat(), p.source, p.check,
+                            p.currency, native * n, p.network, p.network_stated, markets.get(p.provider, "global")))
     for inst in instances:
+        native = inst.usd_per_hour if inst.currency == "USD" else inst.cny_per_hour
+        rate = 1.0 if inst.currency == "USD" else usd_cny
+        if native is None or rate is None:
+            continue
         k = math.ceil(count / inst.gpus)
         spot = inst.spot_usd_per_hour * k if inst.spot_usd_per_hour else None
-        offers.append(Offer(inst.provider, inst.id, k * inst.gpus, inst.usd_per_hour * k, spot,
-                            inst.as_of.isoformat(), inst.source, inst.check))
+        offers.append(Offer(inst.provider, inst.id, k * inst.gpus, native * k / rate, spot, inst.as_of.isoformat(),
+                            inst.source, inst.check, inst.currency, native * k, inst.network, inst.network_stated,
+                            markets.get(inst.provider, "global")))
     offers.sort(key=lambda o: (o.usd_per_hour, o.gpus))
     return offers
+
+
+def spot_wall_hours(clouds: CloudFile, wall_hours: float) -> Term:
+    """Wall time of a job on spot capacity: capacity is there only part of the time, and each
+    preemption redoes some work: wall / availability x (1 + restart overhead)."""
+    sm = clouds.spot
+    value = wall_hours * (1 + sm.restart_overhead) / sm.availability
+    return Term("spot_wall_hours", value, "h", "wall hours x (1 + restart overhead) / spot availability",
+                {"wall_hours": wall_hours, "restart_overhead": sm.restart_overhead, "availability": sm.availability},
+                note="availability and restart overhead are planning assumptions (clouds.yaml spot)")
 
 
 def discount(clouds: CloudFile, hours: float, schedule: str | None = None) -> tuple[float, str]:
@@ -92,20 +118,6 @@ def rent_cost(offer: Offer, hours: float, clouds: CloudFile, *, spot: bool = Fal
                 {"usd_per_hour": offer.usd_per_hour, "hours": hours, "discount": d, "schedule": name,
                  "provider": offer.provider, "instance": offer.instance, "gpus_paid": offer.gpus,
                  "as_of": offer.as_of})
-
-
-@dataclass(frozen=True)
-class BuyCost:
-    cards: Term
-    server: Term
-    power: Term
-    hosting: Term
-    licences: Term
-    resale: Term
-    total: Term
-    monthly_opex: float
-    capex: float
-    lines: dict[str, float] = field(default_factory=dict)
 
 
 def server_share_key(gpu: Gpu) -> str:
@@ -142,46 +154,229 @@ def resale_fraction(tco: TcoFile, months: float, condition: str = "new") -> floa
     return max(floor, frac)
 
 
-def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electricity: float,
-             tco: TcoFile, unit_price: float | None = None, condition: str = "new",
-             licence_per_gpu_year: float = 0.0) -> BuyCost | None:
-    """Owning ``count`` cards for ``months``; None when no dated price is known."""
-    price = unit_price if unit_price is not None else (gpu.price.usd if gpu.price else None)
-    if price is None:
+@dataclass(frozen=True)
+class BuyPlan:
+    """What buying ``count`` GPUs means in units a seller sells, and the price it is bought at."""
+
+    gpu: str
+    count: int
+    sold_as: str  # server | card | workstation
+    units: int  # servers (baseboards) bought, or cards
+    unit_gpus: int  # GPUs per unit bought
+    nodes: int  # servers or workstations the GPUs sit in
+    hardware_usd: float  # what the GPUs (and, for whole servers, the host) cost
+    host_usd: float  # host server / workstation share not in the price
+    host_note: str
+    condition: str  # new | used (what the price is for)
+    price_kind: str
+    currency: str
+    native_amount: float  # one price point as written, in its currency
+    as_of: str
+    source: str
+    check: str
+    note: str = ""
+
+
+def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, condition: str = "new",
+             market: str = "global", usd_cny: float = 7.0, unit_price: float | None = None
+             ) -> tuple[BuyPlan | None, str | None]:
+    """The units a seller sells for ``count`` x ``gpu`` and their dated price; (None, reason)
+    when that count cannot be bought or no dated price is known."""
+    entry = next((g for g in prices.gpus if g.id == gpu.id), None) if prices else None
+    if entry is None:
+        why = next((e.reason for e in prices.excluded if e.id == gpu.id), None) if prices else None
+        return None, f"no dated purchase price for {gpu.name}" + (f": {why}" if why else " in prices.yaml")
+    u = entry.units
+    if u.sold_as == "server":
+        largest = max(u.sizes)
+        if count in u.sizes:
+            unit_gpus, units = count, 1
+        elif count % largest == 0:
+            unit_gpus, units = largest, count // largest
+        else:
+            sizes = " or ".join(str(s) for s in sorted(u.sizes))
+            up = next((s for s in sorted(u.sizes) if s > count), None) or largest * math.ceil(count / largest)
+            return None, (f"{gpu.name} is sold only as {sizes}-GPU baseboards in whole servers "
+                          f"({u.reason}); {count} cannot be bought: buy {up}")
+        nodes = units
+    else:
+        unit_gpus, units = 1, count
+        nodes = math.ceil(count / u.max_per_node)
+    v = tco.values
+    if unit_price is not None:  # the proposal's own price per GPU
+        share_key = server_share_key(gpu)
+        host = v[share_key].value * count
+        return BuyPlan(gpu.id, count, u.sold_as, units, unit_gpus, nodes, unit_price * count, host,
+                       f"host share {share_key}", condition, "proposal", "USD", unit_price, "proposal",
+                       "the proposal's own price", "U"), None
+    wanted = "used" if condition in ("used", "refurbished") else "new"
+    shapes = ("server", "baseboard") if u.sold_as == "server" else ("card",)
+    points = [p for p in entry.prices if p.unit in shapes]
+    chosen = [p for p in points if p.condition == wanted]
+    note = ""
+    if not chosen and wanted == "new":
+        chosen = [p for p in points if p.condition == "used"]
+        note = f"{gpu.name} is not sold new any more: priced used"
+    if not chosen:
+        return None, f"no dated {wanted} price for {gpu.name} in prices.yaml"
+    # the market's own prices first, then the unit size asked for, then the newest
+    chosen.sort(key=lambda p: (p.market != market, u.sold_as == "server" and p.gpus != unit_gpus,
+                               -p.as_of.toordinal()))
+    p = chosen[0]
+    amount = p.amount if p.currency == "USD" else p.amount / usd_cny
+    if u.sold_as == "server":
+        per_unit = amount * unit_gpus / p.gpus
+        if p.gpus != unit_gpus:
+            note = (note + "; " if note else "") + f"{unit_gpus}-GPU unit priced pro rata from the {p.gpus}-GPU price"
+        hardware = per_unit * units
+        if p.unit == "baseboard":
+            host = v["server_share_usd_per_gpu_sxm"].value * count
+            host_note = "server around the baseboard: server_share_usd_per_gpu_sxm x GPUs (estimate)"
+        else:
+            host, host_note = 0.0, "included in the whole-server price"
+    else:
+        hardware = amount * count
+        share_key = server_share_key(gpu)
+        host = v[share_key].value * count
+        host_note = f"host share {share_key} x GPUs"
+    return BuyPlan(gpu.id, count, u.sold_as, units, unit_gpus, nodes, hardware, host, host_note, p.condition,
+                   p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note), None
+
+
+def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition: str = "new",
+                 market: str = "global", usd_cny: float = 7.0) -> tuple[float, str] | None:
+    """USD per GPU at the dated street price (whole-server prices divided by their GPUs), and its
+    date: what a proposal's unit price is compared with (replaces gpus.yaml ``price`` blocks)."""
+    entry = next((g for g in prices.gpus if g.id == gpu.id), None) if prices else None
+    if entry is None:
+        return None
+    plan, _ = buy_plan(prices, gpu, max(entry.units.sizes), tco, condition=condition, market=market,
+                       usd_cny=usd_cny)
+    if plan is None:
+        return None
+    return plan.hardware_usd / plan.count, plan.as_of
+
+
+def count_sold(prices: PricesFile | None, gpu_id: str, count: int) -> bool:
+    """Whether ``count`` GPUs can be bought in the units the GPU is sold in (True when unknown)."""
+    entry = next((g for g in prices.gpus if g.id == gpu_id), None) if prices else None
+    if entry is None or entry.units.sold_as != "server":
+        return True
+    return count in entry.units.sizes or count % max(entry.units.sizes) == 0
+
+
+def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None) -> tuple[str, bool]:
+    """Where bought hardware runs: the user's choice, else an office for one workstation and
+    colocation for anything else (an assumption the result states)."""
+    if wanted:
+        return wanted, False
+    return ("office" if plan.sold_as == "workstation" and plan.nodes == 1 else "colocation"), True
+
+
+def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, Any]) -> tuple[Term, str | None]:
+    """The network a bought multi-node cluster needs, priced: NIC ports, switch ports and links
+    for the fabric its form of purchase gets (prices.yaml bought_fabric)."""
+    if plan.nodes <= 1 or prices is None or plan.sold_as not in prices.bought_fabric:
+        return Term("network_usd", 0.0, "USD", "one node: no scale-out network", {"nodes": plan.nodes}), None
+    fid = prices.bought_fabric[plan.sold_as]
+    fab = next(f for f in prices.fabrics if f.id == fid)
+    net = networks.get(fid)
+    per_gpu = net is not None and net.shared_by == "gpu"
+    ports = plan.count if per_gpu else plan.nodes
+    nic_included = fab.nic_included_in_server and plan.price_kind != "estimate" and plan.host_usd == 0
+    nic = 0.0 if nic_included else fab.nic_usd
+    two_tier = ports > fab.switch_radix
+    switch_ports = ports * (3 if two_tier else 1)
+    links = ports * (2 if two_tier else 1)
+    value = ports * nic + switch_ports * fab.switch_usd_per_port + links * fab.link_usd
+    return Term("network_usd", value, "USD",
+                "ports x NIC + switch ports x $/port + links x $/link (two-tier fat tree above the switch radix: "
+                "3 switch ports and 2 links per endpoint)",
+                {"fabric": fid, "ports": ports, "nic_usd": nic, "nic_in_server_price": nic_included,
+                 "switch_ports": switch_ports, "switch_usd_per_port": fab.switch_usd_per_port, "links": links,
+                 "link_usd": fab.link_usd, "as_of": fab.as_of.isoformat(), "check": fab.check}), fid
+
+
+@dataclass(frozen=True)
+class BuyCost:
+    cards: Term
+    server: Term
+    power: Term
+    hosting: Term
+    licences: Term
+    resale: Term
+    total: Term
+    monthly_opex: float
+    capex: float
+    lines: dict[str, float] = field(default_factory=dict)
+    network: Term | None = None
+    plan: BuyPlan | None = None
+    hosting_name: str = "colocation"
+    hosting_assumed: bool = True
+    it_kw: float = 0.0
+    fabric: str | None = None
+
+
+def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electricity: float, tco: TcoFile,
+             prices: PricesFile | None = None, networks: dict[str, Any] | None = None,
+             unit_price: float | None = None, condition: str = "new", market: str = "global",
+             hosting: str | None = None, usd_cny: float = 7.0, licence_per_gpu_year: float = 0.0,
+             plan: BuyPlan | None = None) -> BuyCost | None:
+    """Owning ``count`` cards for ``months`` in the units they are sold in, hosted where they run;
+    None when the count cannot be bought or no dated price is known (see :func:`buy_plan`)."""
+    if plan is None:
+        plan, _ = buy_plan(prices, gpu, count, tco, condition=condition, market=market, usd_cny=usd_cny,
+                           unit_price=unit_price)
+    if plan is None:
         return None
     v = tco.values
-    cards = Term("cards_usd", price * count, "USD", "unit price x cards",
-                 {"unit_price": price, "cards": count,
-                  "price_as_of": gpu.price.as_of.isoformat() if gpu.price and unit_price is None else "proposal"})
-    share_key = server_share_key(gpu)
-    share = v[share_key].value
-    server = Term("server_usd", share * count, "USD", "server share per GPU x cards",
-                  {"share_per_gpu": share, "kind": share_key})
-    host_w = v["host_power_w_per_gpu"].value
-    pue = v["pue"].value
-    kw = (gpu.power.tdp_w + host_w) * count / 1000
+    cards = Term("cards_usd", plan.hardware_usd, "USD",
+                 "whole servers x server price" if plan.sold_as == "server" and plan.host_usd == 0
+                 else "unit price x units",
+                 {"sold_as": plan.sold_as, "units": plan.units, "gpus_per_unit": plan.unit_gpus,
+                  "price": plan.native_amount, "currency": plan.currency, "condition": plan.condition,
+                  "kind": plan.price_kind, "price_as_of": plan.as_of, "source": plan.source, "check": plan.check},
+                 note=plan.note)
+    server = Term("server_usd", plan.host_usd, "USD", plan.host_note, {"gpus": count})
+    net, fabric = network_cost(plan, prices, networks or {})
+    where, assumed = hosting_for(tco, plan, hosting)
+    h = tco.hosting.get(where) if tco.hosting else None
+    pue = h.pue if h else v["pue"].value
+    if plan.sold_as == "workstation":
+        host_w = v["workstation_host_w"].value * plan.nodes if "workstation_host_w" in v else 0.0
+        kw = (gpu.power.tdp_w * count + host_w) / 1000
+    else:
+        host_w = v["host_power_w_per_gpu"].value * count
+        kw = (gpu.power.tdp_w * count + host_w) / 1000
     energy_kwh = kw * pue * busy_hours
-    power = Term("power_usd", energy_kwh * electricity, "USD",
-                 "(GPU TDP + host share) x cards x PUE x busy hours x $/kWh",
-                 {"tdp_w": gpu.power.tdp_w, "host_w_per_gpu": host_w, "cards": count, "pue": pue,
-                  "busy_hours": busy_hours, "usd_per_kwh": electricity, "kwh": energy_kwh})
-    hosting_rate = v["hosting_usd_per_kw_month"].value
-    hosting = Term("hosting_usd", kw * hosting_rate * months, "USD", "IT kW x colocation $/kW-month x months",
-                   {"kw": kw, "usd_per_kw_month": hosting_rate, "months": months})
+    power = Term("power_usd", energy_kwh * electricity, "USD", "IT kW x PUE x busy hours x $/kWh",
+                 {"tdp_w": gpu.power.tdp_w, "host_w": host_w, "cards": count, "it_kw": kw, "pue": pue,
+                  "hosting": where, "busy_hours": busy_hours, "usd_per_kwh": electricity, "kwh": energy_kwh})
+    if h is None:
+        rate, billed = v["hosting_usd_per_kw_month"].value, kw
+    else:
+        billed = max(kw, h.min_billed_kw) if h.rent_usd_per_kw_month > 0 else kw
+        wholesale = h.wholesale_usd_per_kw_month is not None and h.wholesale_min_kw is not None \
+            and kw >= h.wholesale_min_kw
+        rate = h.wholesale_usd_per_kw_month if wholesale else h.rent_usd_per_kw_month  # type: ignore[assignment]
+    hosting_t = Term("hosting_usd", billed * rate * months, "USD", "billed kW x rent $/kW-month x months",
+                     {"hosting": where, "assumed": assumed, "it_kw": kw, "billed_kw": billed,
+                      "usd_per_kw_month": rate, "months": months,
+                      "circuit_kw": h.circuit_kw if h else None})
     licences = Term("licences_usd", licence_per_gpu_year * count * months / 12, "USD",
-                    "licence $/GPU-year x cards x years",
-                    {"usd_per_gpu_year": licence_per_gpu_year})
-    frac = resale_fraction(tco, months, condition)
-    resale = Term("resale_usd", -(price * count) * frac, "USD", "-(cards) x resale fraction after the project",
+                    "licence $/GPU-year x cards x years", {"usd_per_gpu_year": licence_per_gpu_year})
+    frac = resale_fraction(tco, months, plan.condition)
+    resale = Term("resale_usd", -plan.hardware_usd * frac, "USD", "-(GPU hardware) x resale fraction after the project",
                   {"fraction": frac, "months": months})
-    capex = cards.value + server.value
-    total_value = capex + power.value + hosting.value + licences.value + resale.value
-    total = Term("buy_usd", total_value, "USD", "cards + server + power + hosting + licences - resale",
-                 {"capex": capex})
-    monthly_opex = kw * pue * HOURS_PER_MONTH * electricity + kw * hosting_rate + licence_per_gpu_year * count / 12
-    lines = {"cards": cards.value, "server": server.value, "power": power.value, "hosting": hosting.value,
-             "licences": licences.value, "resale": resale.value}
-    return BuyCost(cards, server, power, hosting, licences, resale, total, monthly_opex, capex, lines)
+    capex = cards.value + server.value + net.value
+    total_value = capex + power.value + hosting_t.value + licences.value + resale.value
+    total = Term("buy_usd", total_value, "USD", "hardware + host + network + power + hosting + licences - resale",
+                 {"capex": capex, "hosting": where})
+    monthly_opex = kw * pue * HOURS_PER_MONTH * electricity + billed * rate + licence_per_gpu_year * count / 12
+    lines = {"cards": cards.value, "server": server.value, "network": net.value, "power": power.value,
+             "hosting": hosting_t.value, "licences": licences.value, "resale": resale.value}
+    return BuyCost(cards, server, power, hosting_t, licences, resale, total, monthly_opex, capex, lines,
+                   net, plan, where, assumed, kw, fabric)
 
 
 def break_even_month(rent_per_month: float, buy: BuyCost, card_price_total: float, tco: TcoFile,
@@ -205,7 +400,7 @@ def cumulative_curves(rent_per_month: float, buy: BuyCost, card_price_total: flo
 
 
 def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, cross_region_tb: float,
-               storage_kind: str, storage_tb: float, months: float) -> Term:
+               storage_kind: str, storage_tb: float, months: float, usd_cny: float = 7.0) -> Term:
     """Monthly transfer and storage fees over the project (the bill's hidden part)."""
     prov = next((p for p in clouds.providers if p.id == provider_id), None)
     if prov is None:
@@ -225,6 +420,8 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
     cross = cross_region_tb * 1000 * prov.cross_region_usd_per_gb
     storage_rate = prov.storage_usd_per_gb_month.get(storage_kind, 0.0)
     storage = storage_tb * 1000 * storage_rate
+    if prov.currency == "CNY":  # the provider's fee table is in CNY
+        egress, cross, storage = egress / usd_cny, cross / usd_cny, storage / usd_cny
     monthly = egress + cross + storage
     return Term("cloud_fees_usd", monthly * months, "USD",
                 "months x (internet egress by tier + cross-region GB x rate + storage GB x rate)",

@@ -8,6 +8,14 @@ data parallelism (Rajbhandari et al. 2020, ZeRO, section 7). Part of the all-red
 behind the backward pass; the rest stretches the step:
 
     efficiency = compute / (compute + max(0, comm - overlap x backward))
+
+Links inside a node come in two shapes. Switched fabrics (NVSwitch, PCIe switches) give every
+GPU its full bandwidth whatever the group size. Point-to-point meshes (AMD Infinity Fabric,
+Intel Gaudi's on-chip RoCE ports) give every GPU one link to each peer: a collective among n
+GPUs of an 8-GPU mesh uses n-1 of the 7 links, so 2 GPUs get 1/7 and 4 GPUs 3/7 of what all
+8 get (AMD MI300X data sheet; Intel Gaudi 2/3 white papers). Between nodes every GPU gets its
+share of the node's network (one port per GPU on rail-optimised fabrics, one per node on plain
+Ethernet).
 """
 
 from __future__ import annotations
@@ -33,6 +41,22 @@ class Topology:
     p2p: bool
     tp_domain: int  # GPUs that share the fast link
     description: str
+    mesh_link_gb_s: float = 0.0  # point-to-point meshes: one link to one peer, one direction (0: switched)
+    network_latency_us: float = 20.0
+
+    def group_gb_s(self, n: int) -> float:
+        """Bandwidth per GPU (one direction) for a collective among ``n`` GPUs of one node: the
+        full link on a switched fabric, n-1 peer links on a point-to-point mesh."""
+        if n <= 1:
+            return float("inf")
+        if self.mesh_link_gb_s > 0:
+            return self.mesh_link_gb_s * (n - 1)
+        return self.intra_gb_s
+
+    @property
+    def network_gb_s_per_gpu(self) -> float:
+        """The node's network bandwidth one GPU gets when all of them communicate at once."""
+        return self.network_gb_s / max(1, self.per_node)
 
 
 def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override: str | None = None
@@ -51,7 +75,13 @@ def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override:
         kind = link.kind
     if per_node <= 1:
         return kind, float("inf"), True, "single GPU"
-    if kind in ("nvswitch", "nvlink", "infinity-fabric", "roce") and per_node <= link.domain_gpus:
+    mesh = runtime.training.meshes.get(kind)
+    if mesh is not None and per_node <= link.domain_gpus:
+        per_link = mesh_link_gb_s(gpu, runtime)
+        bw = per_link * (per_node - 1)
+        return kind, bw, True, (f"{kind} point-to-point mesh: {per_node - 1} of {link.domain_gpus - 1} peer links of "
+                                f"{per_link:g} GB/s per direction")
+    if kind in ("nvswitch", "nvlink") and per_node <= link.domain_gpus:
         bw = link.bandwidth_gb_s / 2
         return kind, bw, True, f"{kind} {link.bandwidth_gb_s:g} GB/s per GPU (both directions)"
     if kind == "nvlink-bridge" and per_node <= link.domain_gpus:
@@ -65,6 +95,15 @@ def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override:
     return "pcie", bw, p2p, desc
 
 
+def mesh_link_gb_s(gpu: Gpu, runtime: RuntimeFile) -> float:
+    """One peer link of a point-to-point mesh, one direction: the GPU's link bandwidth (both
+    directions) / 2, times the share that reaches peers, over the domain's peers."""
+    mesh = runtime.training.meshes.get(gpu.link.kind)
+    if mesh is None or gpu.link.domain_gpus <= 1:
+        return 0.0
+    return gpu.link.bandwidth_gb_s / 2 * mesh.intra_share / (gpu.link.domain_gpus - 1)
+
+
 def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = None,
              network: str | None = None, link_override: str | None = None) -> Topology:
     per_node_max = GPUS_PER_NODE
@@ -72,16 +111,20 @@ def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = 
     per_node = math.ceil(count / n_nodes)
     kind, bw, p2p, desc = link_bandwidth(gpu, per_node, runtime, link_override)
     net_gb_s = float("inf")
+    latency = 20.0
     if n_nodes > 1:
         if network is None:
             network = (runtime.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
                        else runtime.default_network_other)
         net = runtime.networks.get(network)
         net_gb_s = 1.25 if net is None else net.gb_s * (per_node if net.shared_by == "gpu" else 1)
+        latency = 30.0 if net is None else max(net.latency_us, 1.0)
         desc += f"; {n_nodes} nodes over {network}"
     fast = ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric", "roce")
     tp_domain = gpu.link.domain_gpus if kind in fast else 1
-    return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc)
+    mesh = mesh_link_gb_s(gpu, runtime) if kind == gpu.link.kind and per_node <= gpu.link.domain_gpus else 0.0
+    return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc,
+                    mesh, latency)
 
 
 def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, latency_us: float = 5.0) -> Term:
@@ -115,3 +158,47 @@ def scaling_efficiency(step_compute_s: float, comm: Term, overlap: float) -> Ter
                 "compute / (compute + max(0, all-reduce - overlap x backward))",
                 {"step_compute_s": step_compute_s, "allreduce_s": comm.value, "overlap": overlap,
                  "exposed_s": exposed})
+
+
+# ------------------------------------------------------------------ collectives of a layout
+def allreduce_group_seconds(nbytes: float, n: int, local: int, topo: Topology, link_eff: float,
+                            latency_us: float = 5.0) -> float:
+    """Seconds for one all-reduce of ``nbytes`` per GPU among ``n`` GPUs, ``local`` of them on each
+    node: reduce-scatter inside the node, the 1/local shard across nodes, all-gather back
+    (NCCL's hierarchical ring). A reduce-scatter or an all-gather alone is half of it."""
+    if n <= 1 or nbytes <= 0:
+        return 0.0
+    local = max(1, min(local, n))
+    t = 0.0
+    if local > 1:
+        t += 2 * (local - 1) / local * nbytes / (topo.group_gb_s(local) * 1e9 * link_eff)
+        t += 2 * (local - 1) * latency_us * 1e-6
+    m = n // local
+    if m > 1:
+        t += 2 * (m - 1) / m * (nbytes / local) / (topo.network_gb_s_per_gpu * 1e9 * link_eff)
+        t += 2 * (m - 1) * topo.network_latency_us * 1e-6
+    return t
+
+
+def alltoall_seconds(nbytes: float, n: int, local: int, topo: Topology, link_eff: float,
+                     latency_us: float = 5.0) -> float:
+    """Seconds for one all-to-all in which every GPU sends ``nbytes`` spread evenly over ``n`` peers,
+    ``local`` of them (itself included) on its node: the on-node part over the intra-node links,
+    the rest over its share of the network, both at once."""
+    if n <= 1 or nbytes <= 0:
+        return 0.0
+    local = max(1, min(local, n))
+    intra = nbytes * (local - 1) / n / (topo.group_gb_s(local) * 1e9 * link_eff) if local > 1 else 0.0
+    inter = nbytes * (n - local) / n / (topo.network_gb_s_per_gpu * 1e9 * link_eff) if n > local else 0.0
+    lat = (local - 1) * latency_us * 1e-6 + (topo.network_latency_us * 1e-6 if n > local else 0.0)
+    return max(intra, inter) + lat
+
+
+def p2p_seconds(nbytes: float, across_nodes: bool, topo: Topology, link_eff: float) -> float:
+    """Seconds to send ``nbytes`` from one pipeline stage to the next."""
+    if nbytes <= 0:
+        return 0.0
+    if across_nodes:
+        return nbytes / (topo.network_gb_s_per_gpu * 1e9 * link_eff) + topo.network_latency_us * 1e-6
+    bw = topo.group_gb_s(2) if topo.per_node > 1 else topo.network_gb_s_per_gpu
+    return nbytes / (bw * 1e9 * link_eff) + 5e-6

@@ -32,7 +32,8 @@ Gradient checkpointing keeps each layer's input and recomputes one layer at a ti
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..inputs.shape import Shape
@@ -46,6 +47,10 @@ ACT_COEFF = {
     "amp": (30.0, 8.0, 8.0),
     "pure16": (20.0, 4.0, 8.0),
     "pure32": (40.0, 8.0, 16.0),
+    # Megatron-Core with Transformer Engine (fused norms and SwiGLU, flash attention), counted the way
+    # Korthikanti et al. 2022 (Table 2) count a layer: norm inputs 2 x 2h, QKV input 2h, q/k/v 2h + 4 kv,
+    # attention output 2h, MLP input 2h, gate/up outputs 2 x 2f, SwiGLU output 2f; no dropout masks
+    "megatron": (12.0, 4.0, 6.0),
     "lora-qv": (16.5, 4.0, 6.0),
     "lora-attention": (20.8, 4.0, 6.0),
     "lora-all-linear": (27.3, 4.0, 8.0),
@@ -75,6 +80,19 @@ class TrainSetup:
     dp: int  # data-parallel GPUs the ZeRO stages shard across
     lora_rank: int = 16
     lora_targets: str = "all-linear"
+    # model parallelism (a layout of engine/estimators/planner.py); all 1 = one model copy per GPU
+    tp: int = 1  # tensor parallel (with sequence parallelism: activations split too)
+    pp: int = 1  # pipeline stages
+    ep: int = 1  # expert parallel (MoE), carved out of the data-parallel GPUs
+    cp: int = 1  # context parallel: the sequence split across GPUs
+    inflight: float = 1.0  # micro-batches whose activations the first pipeline stage holds
+    base_format: str | None = None  # LoRA: storage format of the frozen base (int8 / int4 = quantized)
+    ce_chunks: int = 0  # chunked cross-entropy (torchtune): fp32 logits one chunk at a time; 0 = off
+    bucket_bytes: float = 1e9  # offload: the gradient bucket a GPU keeps while gradients stream to the host
+
+    @property
+    def model_parallel(self) -> bool:
+        return self.tp * self.pp * self.ep * self.cp > 1
 
 
 @dataclass(frozen=True)
@@ -100,6 +118,9 @@ class MemoryEstimate:
     trainable_params: float = 0.0
     notes: tuple[str, ...] = ()
     comm_bytes: float = 0.0
+    grad_bytes_per_param: float = 0.0  # dtype of the gradients reduced across data-parallel GPUs
+    weight_bytes_per_param: float = 0.0  # dtype of the weights gathered by ZeRO-3 / sent between stages
+    local_params: tuple[float, float] = (0.0, 0.0)  # (dense, routed-expert) parameters on the busiest GPU
 
     @property
     def tensor_bytes(self) -> float:
@@ -120,19 +141,22 @@ class MemoryEstimate:
 
 # ------------------------------------------------------------------------ weights
 def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
-    """Weights in a storage format. Quantized formats keep embeddings, head and norms at 16 bit."""
+    """Weights in a storage format. Quantized formats keep what their ``keeps_16bit`` names (usually
+    embeddings, head and norms) at 16 bit; GGUF and MLC formats quantize those too."""
     if fmt in ("fp32", "fp16", "bf16"):
         b = BYTES[fmt]
         return Term("weights", shape.params * b, "B", f"params x {b} B ({fmt})",
                     {"params": shape.params, "bytes_per_param": b})
     q = (quant or {})[fmt]
     bits = q.bits_per_weight
-    kept = shape.embedding_params + shape.lm_head_params
+    keeps = getattr(q, "keeps_16bit", ("embeddings", "lm_head"))
+    kept = (shape.embedding_params if "embeddings" in keeps else 0.0) + (
+        shape.lm_head_params if "lm_head" in keeps else 0.0)
     quantized = shape.params - kept
     value = quantized * bits / 8 + kept * 2
     return Term(
         "weights", value, "B",
-        f"quantized params x {bits} bits / 8 + (embeddings + head) x 2 B",
+        f"quantized params x {bits} bits / 8" + (" + (embeddings + head) x 2 B" if kept else ""),
         {"quantized_params": quantized, "bits_per_weight": bits, "kept_16bit_params": kept,
          "format": q.example},
     )
@@ -153,17 +177,41 @@ def _lora_modules(targets: str, shape: Shape) -> int:
 
 
 # -------------------------------------------------------------------- activations
+def _per_token_layer(shape: Shape, s: TrainSetup, mode: str) -> tuple[float, float]:
+    """Saved activation bytes per token per layer, and the MLP width they count (MoE: the k routed
+    experts plus the shared ones)."""
+    ch, ckv, cf = ACT_COEFF[mode]
+    f_eff = shape.ffn * (shape.experts_per_token + shape.shared_experts if shape.moe else 1) * (
+        shape.mlp_matrices / 3 if shape.mlp_matrices == 2 else 1)
+    per_layer = ch * shape.hidden + ckv * shape.kv_dim + cf * f_eff
+    if s.method != "full":
+        per_layer += LORA_RANK_BYTES * s.lora_rank * _lora_modules(s.lora_targets, shape)
+    return per_layer, f_eff
+
+
+def logits_bytes_per_token(s: TrainSetup) -> float:
+    """Bytes per vocabulary entry per token the loss holds: the fp32 log-softmax (4 B) and its
+    backward's two fp32 temporaries (8 B); chunked cross-entropy keeps the bf16 logits (2 B) and
+    upcasts one chunk at a time (torchtune CEWithChunkedOutputLoss)."""
+    if s.ce_chunks and s.ce_chunks > 1:
+        return 2.0 + (LOGITS_SAVED + LOGITS_TEMP) / s.ce_chunks
+    return LOGITS_SAVED + LOGITS_TEMP
+
+
+def _logits_formula(s: TrainSetup) -> str:
+    if s.ce_chunks and s.ce_chunks > 1:
+        return f"(2 B + 12 B / {s.ce_chunks} chunks)"
+    return "12 B"
+
+
 def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: str) -> tuple[Term, str]:
     """Peak activation bytes on one GPU during backward, and which moment sets it."""
     T = s.batch * s.seq
     ch, ckv, cf = ACT_COEFF[mode]
-    f_eff = shape.ffn * shape.experts_per_token * (shape.mlp_matrices / 3 if shape.mlp_matrices == 2 else 1)
-    per_layer = ch * shape.hidden + ckv * shape.kv_dim + cf * f_eff
-    if s.method != "full":
-        per_layer += LORA_RANK_BYTES * s.lora_rank * _lora_modules(s.lora_targets, shape)
+    per_layer, f_eff = _per_token_layer(shape, s, mode)
     layers_all = per_layer * T * shape.layers
     eager = EAGER_SAVED_PER_SCORE * s.batch * shape.heads * s.seq * s.seq if s.attention == "eager" else 0.0
-    logits = (LOGITS_SAVED + LOGITS_TEMP) * shape.vocab * T
+    logits = logits_bytes_per_token(s) * shape.vocab * T
     other = 2 * residual_bytes * shape.hidden * T  # embedding output and final norm
     cache_all = 2.0 * (shape.linear_params + shape.vocab * shape.hidden) if mode == "amp" else 0.0
     cache_head = 2.0 * shape.vocab * shape.hidden if mode == "amp" else 0.0
@@ -174,7 +222,8 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     }
     if not s.checkpointing:
         value = layers_all + shape.layers * eager + logits + other + cache_all
-        formula = ("tokens_per_gpu x layers x bytes_per_token_layer + 12 B x vocab x tokens_per_gpu (logits)"
+        formula = ("tokens_per_gpu x layers x bytes_per_token_layer + "
+                   + _logits_formula(s) + " x vocab x tokens_per_gpu (logits)"
                    + (" + layers x 6 B x batch x heads x seq^2 (eager)" if eager else "")
                    + (" + bf16 weight copies 2 B x matmul params (autocast)" if cache_all else ""))
         inputs["bytes_per_token_layer_formula"] = f"{ch:g} x hidden + {ckv:g} x kv_dim + {cf:g} x ffn"
@@ -189,7 +238,8 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     inputs.update({"kept_layer_inputs": kept, "at_loss": at_loss, "at_recompute": at_recompute})
     inputs["residual_bytes"] = residual_bytes
     formula = ("checkpointing: layers x tokens_per_gpu x hidden x residual_bytes, plus the larger of the logits "
-               "(12 B x vocab x tokens_per_gpu) and one layer recomputed (tokens_per_gpu x bytes_per_token_layer)")
+               f"({_logits_formula(s)} x vocab x tokens_per_gpu) and one layer recomputed "
+               "(tokens_per_gpu x bytes_per_token_layer)")
     return Term("activations", value, "B", formula, inputs), "backward"
 
 
@@ -197,6 +247,8 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
 def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple[float, float]
                     ) -> MemoryEstimate:
     """Peak bytes per GPU of one training step (see the module docstring for the layouts)."""
+    if s.model_parallel:
+        return parallel_training_memory(shape, s, quant=quant, overhead=overhead)
     P = shape.params
     notes: list[str] = []
     ctx_bytes, alloc_frac = overhead
@@ -209,6 +261,9 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         if s.method == "qlora":
             frozen = weight_bytes(shape, "int4", {"int4": quant["nf4"]})
             what = "NF4 base (4.127 bits x quantized params + 16-bit embeddings/head)"
+        elif s.base_format in ("int8", "int4") and s.base_format in quant:  # LoRA on a quantized base
+            frozen = weight_bytes(shape, s.base_format, quant)
+            what = f"{s.base_format} base ({quant[s.base_format].bits_per_weight:g} bits x quantized params)"
         else:
             base_b = 4 if s.precision == "fp32" else 2
             frozen = Term("weights", P * base_b, "B", f"frozen base params x {base_b} B", {"params": P})
@@ -236,11 +291,13 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
                        act.unit, act.formula + " + one dequantized weight matrix", act.inputs)
         phase_a = base.value + opt.value + act.value
         phase_b = base.value + grads.value + opt.value + step_temp
-        layout = (f"{s.method} (frozen {'NF4' if s.method == 'qlora' else '16-bit'} base"
+        base_kind = "NF4" if s.method == "qlora" else (s.base_format if s.base_format in ("int8", "int4") else "16-bit")
+        layout = (f"{s.method} (frozen {base_kind} base"
                   + (f" sharded over {dp} GPUs" if s.zero >= 3 and dp > 1 else "") + ", fp32 adapters)")
         comm = Pa * 4 + (frozen.value if s.zero >= 3 and dp > 1 else 0.0)
-        return _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
-                         host, s.offload, Pa, notes, comm)
+        est = _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
+                        host, s.offload, Pa, notes, comm)
+        return _with(est, 4.0, frozen.value / max(P, 1.0), (P, 0.0))
 
     deepspeed = s.zero >= 1
     dp = max(1, s.dp)
@@ -262,9 +319,12 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         mode = "pure16" if wb == 2 else "pure32"
         act, _ = activation_bytes(shape, s, wb, mode)
         layout = f"deepspeed ZeRO-{s.zero} ({'bf16 + fp32 master' if master else f'{wb} B'} weights)"
-        if s.offload in ("cpu", "nvme"):
-            host = opt.value
+        if s.offload in ("cpu", "nvme"):  # ZeRO-Offload / FSDP CPU offload: optimizer state and gradients
+            host = opt.value + grads.value
             opt = Term("optimizer", 0.0, "B", f"optimizer state offloaded to {s.offload}", opt.inputs)
+            kept = min(grads.value, s.bucket_bytes)
+            grads = Term("gradients", kept, "B", f"gradients stream to {s.offload}: one bucket stays on the GPU",
+                         {**grads.inputs, "bucket_bytes": s.bucket_bytes})
             if s.zero >= 3:
                 host += weights.value
                 layer_bytes = P / shape.layers * wb
@@ -288,10 +348,165 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         phase_b = weights.value + grads.value + opt.value + step_temp
         if s.offload != "none":
             notes.append("offload needs DeepSpeed ZeRO (zero_stage >= 1); ignored with zero_stage 0")
-    grad_b = 4 if ("torch-amp" in layout or "fp32" in layout or wb == 4) else 2
+    grad_b = float(wb)  # torch-amp: fp32 gradients; DeepSpeed: gradients in the 16-bit training dtype
     comm = P * grad_b * (1.5 if s.zero >= 3 else 1.0)
-    return _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
-                     host, s.offload if host else "none", P, notes, comm)
+    est = _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
+                    host, s.offload if host else "none", P, notes, comm)
+    return _with(est, grad_b, float(2 if deepspeed and wb == 2 else wb), (P, 0.0))
+
+
+def _with(est: MemoryEstimate, grad_b: float, weight_b: float, local: tuple[float, float]) -> MemoryEstimate:
+    return replace(est, grad_bytes_per_param=grad_b, weight_bytes_per_param=weight_b, local_params=local)
+
+
+# ------------------------------------------------------------ model-parallel training (planner layouts)
+def stage_params(shape: Shape, tp: int, pp: int, ep: int) -> tuple[float, float]:
+    """(dense, routed-expert) parameters held by the busiest GPU of a layout: its pipeline stage's
+    share of the layers split ``tp`` ways (experts also ``ep`` ways), plus the embedding or the
+    output head (both when there is one stage and they are not tied)."""
+    experts = shape.routed_expert_params
+    emb = float(shape.vocab * shape.hidden)
+    dense_layers = max(shape.params - experts - emb - (0.0 if shape.tied else emb), 0.0)
+    stage_emb = emb * (1 if (shape.tied or pp > 1) else 2)
+    return (dense_layers / pp + stage_emb) / tp, experts / (pp * ep * tp)
+
+
+@dataclass(frozen=True)
+class ParallelBytes:
+    """The busiest GPU's bytes under a model-parallel layout (plain floats, for the planner's search)."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    host: float
+    dense: float  # parameters on the GPU (unsharded by ZeRO)
+    expert: float
+    grad_b: float
+    weight_b: float
+    opt_per_param: float
+    at_first_stage: float
+    at_last_stage: float
+
+    @property
+    def tensors(self) -> float:
+        return self.weights + self.gradients + self.optimizer + self.activations
+
+
+def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
+    """Megatron-style mixed precision (bf16 weights, fp32 main gradients, fp32 master weights and
+    Adam moments: 2 + 4 + 12 B per parameter; Narayanan et al. 2021) sharded by the layout:
+    tensor x pipeline parallel split the model, expert parallel the routed experts, ZeRO 1/2/3
+    (Megatron's distributed optimizer is ZeRO-1) the optimizer state / gradients / weights over
+    the data-parallel GPUs (dp x cp; experts over dp x cp / ep). Activations follow Korthikanti et
+    al. 2022: sequence parallelism splits all of a layer's activations by tp, context parallelism
+    by cp, and with 1F1B the first stage holds ``inflight`` micro-batches of its layers."""
+    dense, expert = stage_params(shape, s.tp, s.pp, s.ep)
+    dpc = max(1, s.dp * s.cp)
+    dpe = max(1.0, dpc / s.ep)
+    local = dense + expert
+    sharded = dense / dpc + expert / dpe  # a ZeRO shard of the GPU's parameters
+    lora = s.method in ("lora", "qlora")
+    if lora:
+        if s.method == "qlora":
+            wb = weight_bytes(shape, "int4", {"int4": quant["nf4"]}).value / max(shape.params, 1.0)
+        elif s.base_format in ("int8", "int4") and s.base_format in quant:
+            wb = weight_bytes(shape, s.base_format, quant).value / max(shape.params, 1.0)
+        else:
+            wb = 4.0 if s.precision == "fp32" else 2.0
+        adapters = lora_adapter_params(shape, s.lora_rank, s.lora_targets) / (s.tp * s.pp)
+        gb, opt_pp = 4.0, 0.0
+        weights = (sharded if s.zero >= 3 else local) * wb + adapters * 4
+        grads = adapters * 4 / (dpc if s.zero >= 2 else 1)
+        opt_full = _optimizer_bytes(s.optimizer, adapters, 4, shape, master=False)[0].value
+        optimizer = opt_full / (dpc if s.zero >= 1 else 1)
+        mode = f"lora-{s.lora_targets}"
+    else:
+        pure = not s.mixed or s.precision == "fp32"
+        wb = 4.0 if s.precision == "fp32" else 2.0
+        gb = wb if pure else 4.0  # fp32 main gradients unless everything is held in the training dtype
+        opt_pp = _optimizer_bytes(s.optimizer, 1.0, int(wb) if pure else 4, shape, master=not pure)[0].value
+        weights = (sharded if s.zero >= 3 else local) * wb
+        grads = (sharded if s.zero >= 2 else local) * gb
+        optimizer = (sharded if s.zero >= 1 else local) * opt_pp
+        mode = "pure32" if s.precision == "fp32" else "megatron"
+    layers_stage = math.ceil(shape.layers / s.pp)
+    if s.zero >= 3:  # two layers gathered at a time
+        weights += 2 * local / layers_stage * wb
+    host = 0.0
+    if s.offload in ("cpu", "nvme") and not lora:
+        host = optimizer + grads
+        optimizer, grads = 0.0, min(grads, s.bucket_bytes)
+        if s.zero >= 3:
+            host += weights
+            weights = 2 * local / layers_stage * wb
+    # activations
+    per_layer, _ = _per_token_layer(shape, s, mode)
+    residual = 4.0 if s.precision == "fp32" else 2.0
+    T = s.batch * s.seq / s.cp  # tokens of one micro-batch on a context-parallel rank
+    t_local = T / s.tp  # sequence parallel splits them across the tensor-parallel ranks
+    logits = logits_bytes_per_token(s) * shape.vocab / s.tp * T  # vocabulary-parallel loss
+    other = 2 * residual * shape.hidden * t_local
+    eager = (EAGER_SAVED_PER_SCORE * s.batch * shape.heads / s.tp * (s.seq / s.cp) * s.seq
+             if s.attention == "eager" else 0.0)
+    layer = per_layer * t_local + eager
+    if s.checkpointing:
+        kept = residual * shape.hidden * t_local
+        recompute = layer + 3 * residual * shape.hidden * t_local
+        first = layers_stage * s.inflight * kept + recompute + other
+        last = layers_stage * kept + max(logits, recompute) + other
+    else:
+        first = layers_stage * s.inflight * layer + other
+        last = layers_stage * layer + logits + other
+    if s.pp == 1:
+        first = last = max(first, last) if s.checkpointing else layers_stage * s.inflight * layer + logits + other
+    if s.method == "qlora":  # one dequantized weight matrix at a time
+        first += 2 * shape.hidden * shape.ffn / s.tp
+        last += 2 * shape.hidden * shape.ffn / s.tp
+    return ParallelBytes(weights, grads, optimizer, max(first, last), host, dense, expert, gb, wb, opt_pp,
+                         first, last)
+
+
+def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple[float, float]
+                             ) -> MemoryEstimate:
+    """:func:`parallel_bytes` as a :class:`MemoryEstimate` with the formula behind each figure."""
+    b = parallel_bytes(shape, s, quant)
+    ctx_bytes, alloc_frac = overhead
+    dpc = s.dp * s.cp
+    split = f"TP{s.tp} PP{s.pp}" + (f" EP{s.ep}" if s.ep > 1 else "") + (f" CP{s.cp}" if s.cp > 1 else "")
+    zshard = {1: "optimizer state", 2: "optimizer state and gradients", 3: "optimizer state, gradients and weights"}
+    inputs = {"dense_params_on_gpu": b.dense, "expert_params_on_gpu": b.expert, "tp": s.tp, "pp": s.pp,
+              "ep": s.ep, "cp": s.cp, "zero_shards": dpc, "expert_zero_shards": max(1.0, dpc / s.ep)}
+    where = f"parameters on the busiest GPU ({split}: its stage's layers / tp, experts / (tp x ep), embedding or head)"
+    zs = f"; ZeRO-{s.zero} shards the {zshard[s.zero]} over {dpc} data-parallel GPUs" if s.zero else ""
+    weights = Term("weights", b.weights, "B", f"{where} x {b.weight_b:g} B" + (zs if s.zero >= 3 else ""),
+                   {**inputs, "bytes_per_param": b.weight_b})
+    grads = Term("gradients", b.gradients, "B", f"{where} x {b.grad_b:g} B"
+                 + (" (fp32 main gradients)" if b.grad_b == 4 and s.method == "full" else "")
+                 + (zs if s.zero >= 2 else ""), {**inputs, "bytes_per_param": b.grad_b})
+    opt = Term("optimizer", b.optimizer, "B", f"{where} x {b.opt_per_param:g} B" + (zs if s.zero >= 1 else ""),
+               {**inputs, "bytes_per_param": b.opt_per_param})
+    if s.offload in ("cpu", "nvme") and b.host:
+        opt = Term("optimizer", 0.0, "B", f"optimizer state offloaded to {s.offload}", inputs)
+        grads = Term("gradients", b.gradients, "B", f"gradients stream to {s.offload}: one bucket stays on the GPU",
+                     inputs)
+    act = Term("activations", b.activations, "B",
+               "the busier pipeline stage: layers_per_stage x micro-batches in flight x tokens / (tp x cp) x "
+               "bytes_per_token_layer (checkpointing: the layer inputs) + the vocabulary-parallel loss "
+               "on the last stage",
+               {"first_stage": b.at_first_stage, "last_stage": b.at_last_stage, "inflight": s.inflight,
+                "layers_per_stage": math.ceil(shape.layers / s.pp), "tokens_per_micro_batch": s.batch * s.seq})
+    tensors = b.tensors
+    over = Term("overhead", ctx_bytes + alloc_frac * tensors, "B",
+                "CUDA context and workspaces + allocator allowance x tensor bytes",
+                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+    kind = "lora" if s.method != "full" else "mixed precision"
+    layout = (f"model parallel {split}, ZeRO-{s.zero} ({kind}: {b.weight_b:g} B weights, {b.grad_b:g} B gradients)")
+    trainable = (lora_adapter_params(shape, s.lora_rank, s.lora_targets) if s.method != "full" else shape.params)
+    comm = (b.dense + b.expert) * b.grad_b
+    return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", "training keeps no KV cache"), over,
+                          layout, "backward", {"backward": tensors}, b.host, s.offload if b.host else "none",
+                          trainable, (), comm, b.grad_b, b.weight_b, (b.dense, b.expert))
 
 
 def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: Shape, *, master: bool
@@ -352,52 +567,129 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
 
 
 # -------------------------------------------------------------------- inference
-def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0) -> Term:
-    """2 x layers x kv_heads x head_dim x tokens x bytes (MLA: its compressed width, once)."""
+def window_tokens(shape: Shape, tokens: float) -> float:
+    """Tokens of a sequence whose K/V stay cached, averaged over layers: sliding-window layers
+    (``window_layers_fraction`` of them, all when unset) keep at most ``attention_window``."""
+    own = getattr(shape, "kv_cached_tokens", None)
+    if callable(own):
+        return float(own(tokens))
+    win = getattr(shape, "attention_window", None)
+    if not win:
+        return tokens
+    frac = getattr(shape, "window_layers_fraction", None)
+    frac = 1.0 if frac is None else frac
+    return (1 - frac) * tokens + frac * min(tokens, win)
+
+
+def kv_heads_effective(shape: Shape) -> int:
+    """How many ways tensor parallelism can divide a sequence's KV: by KV heads, and not at all for
+    MLA's compressed latent (one 'head' shared by all query heads)."""
+    return 1 if shape.kv_elements_override else shape.kv_heads
+
+
+def routed_expert_params(shape: Shape) -> float:
+    """MoE routed-expert parameters: the active count holds k of E experts, so the total beyond it
+    is (E - k) experts' worth."""
+    own = getattr(shape, "routed_expert_params", None)
+    if isinstance(own, float | int):
+        return float(own)
+    if not shape.moe or shape.experts <= shape.experts_per_token:
+        return 0.0
+    e, k = shape.experts, shape.experts_per_token
+    return max(shape.params - shape.active_params, 0.0) * e / (e - k)
+
+
+def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_sequence: float | None = None
+                   ) -> Term:
+    """2 x layers x kv_heads x head_dim x tokens x bytes (MLA: its compressed width, once).
+
+    With ``per_sequence`` (the length of each sequence) sliding-window layers cap each sequence at
+    their window."""
     if shape.kv_elements_override:
         per_token = shape.layers * shape.kv_elements_override * bytes_per
         formula = "layers x compressed KV elements x bytes x tokens (MLA)"
     else:
         per_token = 2 * shape.layers * shape.kv_heads * shape.head_dim * bytes_per
         formula = "2 x layers x kv_heads x head_dim x bytes x tokens"
-    return Term("kv_cache", per_token * tokens, "B", formula,
+    kept = tokens
+    if per_sequence and getattr(shape, "attention_window", None):
+        kept = tokens * window_tokens(shape, per_sequence) / per_sequence
+        formula += " (sliding-window layers keep at most the window)"
+    return Term("kv_cache", per_token * kept, "B", formula,
                 {"layers": shape.layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
-                 "bytes": bytes_per, "tokens": tokens, "bytes_per_token": per_token})
+                 "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})
 
 
 def inference_memory(shape: Shape, precision: str, context_len: int, concurrent: int, attention: str,
-                     tp: int, *, quant: dict, overhead: tuple[float, float]) -> MemoryEstimate:
-    """Weights + KV cache for ``concurrent`` sequences of ``context_len`` + a prefill working set.
+                     tp: int, *, quant: dict, overhead: tuple[float, float], fmt: str | None = None,
+                     prompt_tokens: int | None = None, prefill_tokens: float | None = None, pp: int = 1,
+                     ep: int = 1, dp_attention: int = 1, kv_bytes: float | None = None,
+                     kv_len: float | None = None) -> MemoryEstimate:
+    """Peak bytes per GPU of serving ``concurrent`` sequences of ``context_len`` tokens.
 
-    With ``tp`` GPUs (tensor parallel) weights, cache and working set are split across them.
+    Two moments compete: the end of prefill (weights + the prompts' KV + the working set of the
+    tokens prefilled in one step: all prompts for a static ``generate()`` batch, one chunk for
+    engines with chunked prefill, ``prefill_tokens``) and the end of decode (weights + the full
+    contexts' KV). Layouts: ``tp`` tensor parallel divides weights, working set and KV (KV only by
+    ``min(tp, kv_heads)``; MLA's latent is held whole by every rank); ``pp`` pipeline stages divide
+    layers; attention data parallel (``dp_attention`` ranks) replicates non-expert weights, spreads
+    the routed experts over ``ep`` GPUs and gives each rank its own sequences. ``fmt`` is the weight
+    format (default: ``precision``); ``kv_bytes`` the cached element size (default 2, fp32 4);
+    ``kv_len`` the tokens a sequence holds at the decode peak (default ``context_len``; engines that
+    admit on current length hold prompt + half the output on average). The allocator allowance
+    applies to the working set: weights and a paged KV pool are allocated once.
     """
     ctx_bytes, alloc_frac = overhead
-    w = weight_bytes(shape, precision, quant)
-    kv_b = 4.0 if precision == "fp32" else 2.0
-    kv = kv_cache_bytes(shape, float(context_len) * concurrent, kv_b)
-    T = context_len * concurrent
+    fmt = fmt or precision
+    w = weight_bytes(shape, fmt, quant)
+    prompt = prompt_tokens if prompt_tokens is not None else context_len
+    kv_b = kv_bytes if kv_bytes is not None else (4.0 if precision == "fp32" else 2.0)
+    seqs = math.ceil(concurrent / dp_attention) if dp_attention > 1 else concurrent
+    split_kv = pp * (1 if dp_attention > 1 else min(tp, kv_heads_effective(shape)))
+    held = float(kv_len if kv_len is not None else context_len)
+    kv = kv_cache_bytes(shape, held * seqs, kv_b, per_sequence=held)
+    kv_prompt = kv_cache_bytes(shape, float(prompt) * seqs, kv_b, per_sequence=prompt).value / split_kv
+    ranks = tp * dp_attention
+    T = prefill_tokens if prefill_tokens is not None else float(prompt) * concurrent
     ph, pf = PREFILL_PER_TOKEN
-    work = (ph * shape.hidden + pf * shape.ffn * shape.experts_per_token) * T * (kv_b / 2)
+    act_b = 2.0 if precision == "fp32" else 1.0
+    work = (ph * shape.hidden + pf * shape.ffn * shape.experts_per_token) * T * act_b
     if attention == "eager":
-        work += EAGER_PREFILL_PER_SCORE * concurrent * shape.heads * context_len * context_len
-    work += 4.0 * shape.vocab * concurrent  # last position's logits in fp32
-    act = Term("activations", work / tp, "B",
+        work += EAGER_PREFILL_PER_SCORE * concurrent * shape.heads * prompt * prompt
+    work += 4.0 * shape.vocab * concurrent  # the last position's logits in fp32
+    act = Term("activations", work / ranks, "B",
                "prefill working set of one layer: tokens x (8 B x hidden + 6 B x ffn)"
-               + (" + 9 B x heads x seq^2 (eager)" if attention == "eager" else "")
-               + (f" / {tp} GPUs" if tp > 1 else ""),
+               + (" + 9 B x heads x prompt^2 (eager)" if attention == "eager" else "")
+               + " + 4 B x vocab x sequences" + (f" / {ranks} GPUs" if ranks > 1 else ""),
                {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn})
-    if tp > 1:
-        w = Term(w.name, w.value / tp, w.unit, w.formula + f" / {tp} GPUs (tensor parallel)", w.inputs)
-        kv = Term(kv.name, kv.value / tp, kv.unit, kv.formula + f" / {tp} GPUs", kv.inputs)
-    tensors = w.value + kv.value + act.value
-    over = Term("overhead", ctx_bytes + alloc_frac * tensors, "B",
-                "CUDA context and workspaces + allocator allowance x tensor bytes",
+    if dp_attention > 1:
+        experts = routed_expert_params(shape) * w.value / max(shape.params, 1.0)
+        w = Term(w.name, (w.value - experts) / pp + experts / (ep * pp), w.unit,
+                 w.formula + f"; non-expert weights on every GPU, experts / {ep} GPUs (expert parallel)"
+                 + (f", / {pp} stages" if pp > 1 else ""), {**w.inputs, "expert_bytes": experts})
+    elif tp * pp > 1:
+        w = Term(w.name, w.value / (tp * pp), w.unit, w.formula + f" / {tp * pp} GPUs"
+                 + (" (tensor parallel)" if pp == 1 else f" ({tp} tensor x {pp} pipeline)"), w.inputs)
+    if split_kv > 1:
+        kv = Term(kv.name, kv.value / split_kv, kv.unit, kv.formula + f" / {split_kv} GPUs", kv.inputs)
+    decode_work = 4.0 * shape.vocab * concurrent / ranks
+    phases = {"prefill": w.value + kv_prompt + act.value, "decode": w.value + kv.value + decode_work}
+    peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
+    if peak == "decode":
+        act = Term("activations", decode_work, "B", "decode working set: 4 B x vocab x sequences (logits)"
+                   + (f" / {ranks} GPUs" if ranks > 1 else ""), {"sequences": concurrent},
+                   note=f"{work / ranks:.0f} B during prefill, with less KV cache")
+    else:
+        kv = Term(kv.name, kv_prompt, kv.unit, kv.formula + " (the prompts' tokens at the end of prefill)",
+                  kv.inputs, note=f"{kv.value:.0f} B at the end of decode, below this peak")
+    over = Term("overhead", ctx_bytes + alloc_frac * act.value, "B",
+                "CUDA context and workspaces + allocator allowance x working set",
                 {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
     zero = Term("gradients", 0.0, "B", "inference keeps no gradients")
+    kv_label = {4.0: "fp32", 1.0: "8-bit"}.get(kv_b, "16-bit")
     return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", "inference keeps no optimizer state"),
-                          act, kv, over,
-                          f"inference ({precision} weights, {'fp32' if kv_b == 4 else '16-bit'} KV cache)",
-                          "prefill", {"prefill": tensors}, 0.0, "none", 0.0, ())
+                          act, kv, over, f"inference ({fmt} weights, {kv_label} KV cache)",
+                          peak, phases, 0.0, "none", 0.0, ())
 
 
 def weights_only_memory(params: float, precision: str, training: bool, *, overhead: tuple[float, float],

@@ -12,11 +12,21 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import math
+import re
 import reprlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from ..errors import UserError
 
@@ -106,11 +116,15 @@ class Workload(Strict):
     global_batch_tokens: float | Literal["auto"] = Field(
         default="auto", description="training: tokens per optimizer step across all GPUs")
     parallelism: Parallelism | None = None
+    chunked_cross_entropy: bool = Field(
+        default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
+        "so only one chunk is upcast to fp32 at a time")
     framework: Framework = "vllm"
     prompt_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
+    _lengths_note: str = PrivateAttr(default="")
 
     _v = field_validator("params_b", "train_tokens", "target_tokens_per_s", "max_ttft_ms", "max_tpot_ms")(_finite)
 
@@ -133,6 +147,47 @@ class Workload(Strict):
             raise ValueError("qlora keeps a 4-bit NF4 base and computes in bf16/fp16: set precision int4, bf16 or fp16")
         return self
 
+    @model_validator(mode="after")
+    def _request_lengths(self) -> Workload:
+        """prompt_tokens + output_tokens = context_len. Any two give the third; context_len alone is
+        split evenly (the 1000/1000 shape of the TensorRT-LLM and NIM benchmark tables); one of
+        prompt/output alone is mirrored by the other. The split is stated as an assumption."""
+        given = set(self.model_fields_set)
+        p, o, ctx = self.prompt_tokens, self.output_tokens, self.context_len
+        note = ""
+        if p is not None and o is not None:
+            if "context_len" in given and ctx != p + o:
+                raise ValueError(f"context_len {ctx} is not prompt_tokens + output_tokens ({p} + {o} = {p + o}): "
+                                 "give context_len or the two lengths, or make them agree")
+            self.context_len = p + o
+        elif p is not None or o is not None:
+            name, one = ("prompt_tokens", p) if p is not None else ("output_tokens", o)
+            other = "output_tokens" if p is not None else "prompt_tokens"
+            if "context_len" in given:
+                if ctx <= one:
+                    raise ValueError(f"{name} {one} leaves no room in context_len {ctx} for {other}: "
+                                     f"context_len is prompt + output tokens")
+                rest = ctx - one
+                note = f"{other} = context_len - {name} = {ctx} - {one} = {rest}"
+            else:
+                rest = one
+                self.context_len = 2 * one
+                note = f"{other} = {name} = {one} (only one length given: mirrored; context_len {2 * one})"
+            setattr(self, other, rest)
+        elif self.task == "inference":
+            o = max(1, ctx // 2)
+            p = max(1, ctx - o)
+            self.prompt_tokens, self.output_tokens = p, o
+            note = (f"context_len {ctx} split evenly: prompt_tokens {p} + output_tokens {o} (give prompt_tokens and "
+                    "output_tokens for your real shape: chat, summarisation and generation differ a lot)")
+        self._lengths_note = note
+        return self
+
+    @property
+    def lengths_note(self) -> str:
+        """How prompt/output/context lengths were completed (empty when the user gave them all)."""
+        return self._lengths_note
+
     @property
     def training(self) -> bool:
         return self.task != "inference"
@@ -140,9 +195,32 @@ class Workload(Strict):
 
 class Environment(Strict):
     os: str | None = Field(default=None, max_length=100)
-    driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$")
-    cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$")
-    pytorch: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$")
+    driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$",
+                               description="NVIDIA driver version as nvidia-smi prints it, e.g. '535.104.05'")
+    cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$",
+                             description="CUDA version as torch.version.cuda prints it, e.g. '12.1'")
+    pytorch: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$",
+        description="PyTorch version as torch.__version__ prints it, e.g. '2.1.0' or '2.4.1+cu121'")
+    kernel_modules: Literal["open", "proprietary"] | None = Field(
+        default=None, description="NVIDIA kernel module flavour: open (nvidia-open) or proprietary")
+    rocm: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$", description="AMD ROCm release, e.g. '6.4.1'")
+    synapse: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?(-\d+)?$", description="Intel Gaudi software release, e.g. '1.21.0'")
+    cann: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.(\d+|[Rr][Cc]\d+))?(\.\d+)?$", description="Huawei CANN, e.g. '8.1.RC1'")
+    torch_npu: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+\.\d+(\.post\d+|\.?rc\d+)?$", description="Ascend torch_npu, e.g. 2.5.1.post1")
+    bitsandbytes: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?(\.post\d+|\.dev\d+)?$", description="bitsandbytes release")
+
+    @field_validator("rocm", "synapse", "bitsandbytes", "cann", "torch_npu", mode="before")
+    @classmethod
+    def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
+        """Versions such as ROCm 7.10, Gaudi 1.20 or bitsandbytes 0.50 lose their zero as YAML numbers."""
+        if isinstance(v, float):
+            raise ValueError(f"write the version in quotes ({info.field_name}: \"{v}\"): YAML reads 1.20 as 1.2")
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
     @field_validator("driver", "cuda", mode="before")
     @classmethod
@@ -156,6 +234,39 @@ class Environment(Strict):
         if isinstance(v, float):
             raise ValueError(f"write the version in quotes (pytorch: \"{v}\"): YAML reads 2.10 as the number 2.1")
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+_MONEY = re.compile(
+    r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>\d[\d,_]*(?:\.\d+)?)\s*"
+    r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元)?\s*$", re.IGNORECASE)
+_CURRENCY = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
+             "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "yuan": "CNY", "元": "CNY"}
+_MULT = {"k": 1e3, "m": 1e6, "万": 1e4, "亿": 1e8}
+
+
+class _Mismatch:
+    """A budget whose written currency contradicts ``currency`` (reported on the field)."""
+
+    def __init__(self, message: str, text: str):
+        self.message, self.text = message, text
+
+    def __repr__(self) -> str:
+        return repr(self.text)
+
+
+def parse_money(text: str) -> tuple[float, str | None]:
+    """An amount as people write it: ``$200,000``, ``¥1500000``, ``1500000 CNY``, ``RMB 1.5m``,
+    ``150万元`` -> (amount, currency or None when no currency is written)."""
+    m = _MONEY.match(text)
+    if m is None:
+        raise ValueError(f"{text!r} is not an amount (write e.g. 200000, \"$200,000\" or \"1500000 CNY\")")
+    pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
+    cur_pre, cur_post = _CURRENCY.get(pre), _CURRENCY.get(post)
+    if cur_pre and cur_post and cur_pre != cur_post:
+        raise ValueError(f"{text!r} names two currencies")
+    amount = float(m.group("num").replace(",", "").replace("_", ""))
+    amount *= _MULT.get((m.group("mult") or "").lower(), 1.0)
+    return amount, cur_pre or cur_post
 
 
 class Constraints(Strict):
@@ -173,6 +284,38 @@ class Constraints(Strict):
         default=None, description="where the hardware is bought or rented (default: china with CNY, else global)")
 
     _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh")(_finite)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _budget_text(cls, data: Any) -> Any:
+        """A budget written with its currency (``¥1500000``, ``1500000 CNY``, ``$200,000``). The
+        currency must agree with ``currency``; when ``currency`` is not given, it sets it. Errors
+        are raised by the field check below, so they name ``budget_usd``."""
+        if not isinstance(data, dict) or not isinstance(data.get("budget_usd"), str):
+            return data
+        text = data["budget_usd"]
+        try:
+            amount, cur = parse_money(text)
+        except ValueError:
+            return data  # the field check names the field and says what an amount looks like
+        given = data.get("currency")
+        if cur is not None and given is not None and given != cur:
+            return {**data, "budget_usd": _Mismatch(f"{text!r} is in {cur} but currency is {given}: "
+                                                    f"every amount in the file is in the one currency", text)}
+        out = {**data, "budget_usd": amount}
+        if cur is not None and given is None:
+            out["currency"] = cur
+        return out
+
+    @field_validator("budget_usd", mode="before")
+    @classmethod
+    def _budget_checked(cls, v: Any) -> Any:
+        if isinstance(v, _Mismatch):
+            raise ValueError(v.message)
+        if isinstance(v, str):
+            parse_money(v)  # raises with the accepted forms; a bare number text parses
+            return parse_money(v)[0]
+        return v
 
     @field_validator("gpus", mode="before")
     @classmethod
@@ -309,6 +452,27 @@ def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return list(current.model_fields) if current is not None else []
 
 
+def _field_info(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
+    """The pydantic FieldInfo at ``loc`` (None when ``loc`` names no field)."""
+    current: Any = model
+    fld = None
+    for key in loc:
+        if isinstance(key, int):
+            continue
+        if current is None:
+            return None
+        fld = current.model_fields.get(key)
+        if fld is None:
+            return None
+        current = None
+        ann = fld.annotation
+        for cand in getattr(ann, "__args__", (ann,)):
+            for c in (cand, *(getattr(cand, "__args__", None) or ())):
+                if isinstance(c, type) and issubclass(c, BaseModel):
+                    current = c
+    return fld
+
+
 def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
     """``loc`` without the union-member tags pydantic appends below a leaf field
     (``workload.gradient_checkpointing.bool`` -> ``workload.gradient_checkpointing``)."""
@@ -346,6 +510,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         hint = f"did you mean '{close[0]}'?" if close else (f"valid keys: {', '.join(valid)}" if valid else None)
     elif err["type"] == "missing":
         msg = "required field is missing"
+    elif err["type"] == "string_pattern_mismatch":  # the field's own words, not its regular expression
+        info = _field_info(model, loc)
+        what = info.description if info is not None and info.description else None
+        msg = f"{_short(err.get('input'))} is not in the expected form" + (f" ({what})" if what else "")
     elif err["type"] == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         given = err.get("input")

@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..knowledge.schema import Model
-from .schema import Workload
+from .schema import Architecture, Workload
 
 
 @dataclass(frozen=True)
@@ -26,9 +28,17 @@ class Shape:
     mlp_matrices: int = 3  # SwiGLU/GeGLU: gate, up, down; GELU MLP: 2
     experts: int = 1
     experts_per_token: int = 1
+    shared_experts: int = 0  # MoE: experts of the routed width that every token uses
     kv_elements_override: int | None = None  # MLA: compressed cache elements per token-layer
     diffusion: bool = False
     assumed: str = ""  # non-empty when the shape was inferred rather than known
+    # local attention: layers that keep only the last ``attention_window`` tokens (sliding or chunked)
+    attention_window: int | None = None
+    window_layers_fraction: float = 0.0
+    # MoE layer layout: dense layers first (DeepSeek/Kimi/GLM), then every n-th layer MoE (Llama 4 Maverick: 2)
+    first_dense_layers: int = 0
+    moe_layer_interval: int = 1
+    dense_ffn: int | None = None  # MLP width of the dense layers of an MoE model
 
     @property
     def kv_dim(self) -> int:
@@ -62,6 +72,29 @@ class Shape:
     def moe(self) -> bool:
         return self.experts > 1
 
+    @property
+    def routed_expert_params(self) -> float:
+        """Parameters in the routed experts of all MoE layers: the active count holds k of the E experts,
+        the total all E, so the difference is (E - k) experts' worth."""
+        if not self.moe or self.experts <= self.experts_per_token:
+            return 0.0
+        return max(self.params - self.active_params, 0.0) * self.experts / (self.experts - self.experts_per_token)
+
+    @property
+    def moe_layers(self) -> int:
+        """Layers that hold routed experts (all layers for a dense model's single 'expert')."""
+        if not self.moe:
+            return self.layers
+        return max(0, (self.layers - self.first_dense_layers) // self.moe_layer_interval)
+
+    def kv_cached_tokens(self, context: float) -> float:
+        """Tokens of KV cache per layer, averaged over layers: local-attention layers keep at
+        most ``attention_window`` tokens, the others the whole context."""
+        if not self.attention_window:
+            return float(context)
+        f = self.window_layers_fraction
+        return (1 - f) * context + f * min(float(context), float(self.attention_window))
+
     def attn_params_per_layer(self) -> float:
         return float(self.hidden * self.q_dim * 2 + self.hidden * self.kv_dim * 2)
 
@@ -89,7 +122,13 @@ def from_catalog(m: Model) -> Shape:
         mlp_matrices=m.mlp_matrices,
         experts=m.moe.experts if m.moe else 1,
         experts_per_token=m.moe.experts_per_token if m.moe else 1,
+        shared_experts=m.moe.shared_experts if m.moe else 0,
         kv_elements_override=m.kv_elements_per_token_layer,
+        attention_window=m.attention_window,
+        window_layers_fraction=m.window_layers_fraction or 0.0,
+        first_dense_layers=m.moe.first_dense_layers if m.moe else 0,
+        moe_layer_interval=m.moe.moe_layer_interval if m.moe else 1,
+        dense_ffn=m.moe.dense_ffn_size if m.moe else None,
     )
 
 
@@ -107,7 +146,6 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
         return Shape(
             name=w.model or f"custom {params / 1e9:g}B",
             params=params,
-            active_params=params,
             layers=a.layers,
             hidden=a.hidden_size,
             heads=a.heads,
@@ -116,35 +154,63 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             ffn=a.ffn_size or 4 * a.hidden_size,
             vocab=a.vocab_size,
             tied=a.tied_embeddings,
+            experts=a.experts or 1,
+            experts_per_token=a.experts_per_token or 1,
+            shared_experts=a.shared_experts if a.experts else 0,
+            active_params=_active_params(a, params),
         )
     return guess_shape(params, w.model)
 
 
-def guess_shape(params: float, name: str | None = None) -> Shape:
-    """A Llama-like shape for a bare parameter count.
+def _active_params(a: Architecture, params: float) -> float:
+    """Parameters a token uses: given, or for a MoE architecture the dense parts plus k (+ shared) of the
+    E experts of every layer (``ffn_size`` is one expert's width, a SwiGLU MLP of 3 matrices)."""
+    if a.active_params_b is not None:
+        return min(a.active_params_b * 1e9, params)
+    if not a.experts or not a.experts_per_token:
+        return params
+    ffn = a.ffn_size or 4 * a.hidden_size
+    expert = 3 * a.hidden_size * ffn * a.layers
+    return max(params - expert * (a.experts - a.experts_per_token), params * 0.01)
 
-    Llama models keep hidden/layers ~= 128 (4096/32, 5120/40) and a SwiGLU MLP of
-    ~2.7 x hidden, so a layer holds ~12.1 h^2 parameters; solve 12.1 h^3 / 128 = P.
+
+def guess_shape(params: float, name: str | None = None, references: Sequence[Model] | None = None) -> Shape:
+    """The shape of a model known only by its size, borrowed from a published one.
+
+    The nearest of ``references`` in parameter count (on a log scale; by default the catalog's
+    ``shape_guesses``: Llama 3 and Qwen3 sizes from 0.6B to 405B) lends its width, heads, KV heads,
+    head size, MLP width, vocabulary and embedding tying; the layer count is scaled so that the
+    decoder layers hold the requested parameters. Modern families use grouped-query attention
+    (8 KV heads or fewer) and 128k-152k vocabularies, so this is closer than a 2023 Llama 2 shape.
     """
-    vocab = 32000
-    h = (params * 128 / 12.1) ** (1 / 3)
-    h = max(128, round(h / 128) * 128)
-    layers = max(1, round(max(params - 2 * vocab * h, params * 0.5) / (12.1 * h * h)))
-    heads = max(1, h // 128)
-    return Shape(
-        name=name or f"custom {params / 1e9:g}B",
-        params=params,
-        active_params=params,
-        layers=layers,
-        hidden=h,
-        heads=heads,
-        kv_heads=heads,
-        head_dim=h // heads,
-        ffn=round(h * 2.6875 / 256) * 256,
-        vocab=vocab,
-        tied=False,
-        assumed=(
-            f"shape assumed Llama-like for {params / 1e9:g}B parameters: {layers} layers, hidden {h}, "
-            f"{heads} heads, vocab {vocab}; give 'architecture' for exact activation and KV-cache figures"
+    refs = list(references) if references is not None else _default_references()
+    if not refs:
+        raise ValueError("no reference shapes to guess from")
+    ref = min(refs, key=lambda m: abs(math.log(params / (m.params_b * 1e9))))
+    base = from_catalog(ref)
+    embed = base.embedding_params + base.lm_head_params
+    per_layer = max(base.params - embed, 1.0) / base.layers
+    layers = max(1, round(max(params - embed, 0.5 * params) / per_layer))
+    return Shape(**{
+        **base.__dict__,
+        "name": name or f"custom {params / 1e9:g}B",
+        "params": params,
+        "active_params": params,
+        "layers": layers,
+        "assumed": (
+            f"shape assumed from {ref.name} ({ref.id}, the published model nearest to {params / 1e9:g}B "
+            f"parameters): {layers} layers, hidden {base.hidden}, {base.heads} heads, {base.kv_heads} KV heads "
+            f"of {base.head_dim}, MLP {base.ffn}, vocab {base.vocab}; give 'architecture' for exact "
+            "activation and KV-cache figures"
         ),
-    )
+    })
+
+
+def _default_references() -> list[Model]:
+    """The catalog's ``shape_guesses`` models (the default knowledge base, cached per process)."""
+    from ..knowledge import load
+
+    kb = load()
+    if kb.shape_guesses is None:
+        return [m for m in kb.models.values() if m.kind == "decoder"]
+    return [kb.models[i] for i in kb.shape_guesses.models]

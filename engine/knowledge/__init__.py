@@ -31,6 +31,8 @@ FILES: dict[str, type[BaseModel]] = {
     "software.yaml": S.SoftwareFile,
     "runtime.yaml": S.RuntimeFile,
     "policy.yaml": S.PolicyFile,
+    "serving.yaml": S.ServingFile,
+    "prices.yaml": S.PricesFile,
 }
 
 def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
@@ -183,6 +185,21 @@ class Knowledge:
     files: dict[str, Path]
     gpu_names: _NameIndex
     model_names: _NameIndex
+    prices: S.PricesFile | None = None
+    serving: S.ServingFile | None = None
+    shape_guesses: S.ShapeGuesses | None = None  # catalog models a size-only model borrows its shape from
+
+    def framework(self, name: str | None = None, *, where: str | None = None) -> S.Framework:
+        """A serving framework by id (``serving.yaml``); ``None`` = the default one."""
+        assert self.serving is not None, "serving.yaml not loaded"
+        ident = name or self.serving.default_framework
+        for f in self.serving.frameworks:
+            if f.id == ident:
+                return f
+        ids = [f.id for f in self.serving.frameworks]
+        close = difflib.get_close_matches(str(ident), ids, n=1)
+        raise UserError(f"unknown framework '{ident}'", where=where,
+                        hint=f"did you mean {close[0]}?" if close else f"known: {', '.join(ids)}")
 
     def gpu(self, name: str, *, where: str | None = None) -> Resolved:
         return self.gpu_names.resolve(name, where=where)
@@ -212,8 +229,11 @@ class Knowledge:
         found: list[dt.date] = [i.as_of for i in self.clouds.instances]
         found += [p.as_of for p in self.clouds.gpu_hour_prices]
         found += [p.as_of for p in self.clouds.providers]
-        found += [g.price.as_of for g in self.gpus.values() if g.price]
+        if self.prices is not None:
+            found += [pp.as_of for g in self.prices.gpus for pp in g.prices]
         found += [v.as_of for v in self.tco.values.values() if v.as_of]
+        if self.prices is not None:
+            found += [p.as_of for g in self.prices.gpus for p in g.prices]
         return {"oldest": min(found), "newest": max(found)} if found else {}
 
 
@@ -279,6 +299,9 @@ def _load(overlay: Path | None) -> Knowledge:
         files=files,
         gpu_names=gpu_names,
         model_names=model_names,
+        prices=parsed["prices.yaml"],  # type: ignore[arg-type]
+        shape_guesses=models_f.shape_guesses,
+        serving=parsed["serving.yaml"],  # type: ignore[arg-type]
     )
     _check_references(kb)
     return kb
@@ -335,9 +358,62 @@ def _check_references(kb: Knowledge) -> None:
     for i, p in enumerate(kb.clouds.gpu_hour_prices):
         if p.gpu not in kb.gpus:
             raise KnowledgeError(f"unknown gpu '{p.gpu}'", where=f"{path}: gpu_hour_prices[{i}]")
+    for i, inst in enumerate(kb.clouds.instances):
+        if inst.network is not None and inst.network not in kb.runtime.networks:
+            raise KnowledgeError(f"unknown network '{inst.network}'", where=f"{path}: instances[{i}] (id {inst.id})")
+    for i, p in enumerate(kb.clouds.gpu_hour_prices):
+        if p.network is not None and p.network not in kb.runtime.networks:
+            raise KnowledgeError(f"unknown network '{p.network}'", where=f"{path}: gpu_hour_prices[{i}]")
+    _check_prices(kb)
+    _check_serving(kb)
+    if kb.shape_guesses is not None:
+        for ident in kb.shape_guesses.models:
+            m = kb.models.get(ident)
+            if m is None or m.kind != "decoder":
+                raise KnowledgeError(f"shape_guesses names '{ident}', which is not a dense decoder of the catalog",
+                                     where=f"{kb.files['models.yaml']}: shape_guesses")
     for arch in kb.gpus.values():
         if arch.architecture not in kb.runtime.mfu:
             raise KnowledgeError(
                 f"no default MFU for architecture '{arch.architecture}'",
                 where=f"{kb.files['runtime.yaml']}: mfu",
             )
+
+
+def _check_serving(kb: Knowledge) -> None:
+    """serving.yaml: every framework precision names a weight format gpuwise knows, ids are unique."""
+    if kb.serving is None:
+        return
+    path = kb.files["serving.yaml"]
+    known = {"fp32", "fp16", "bf16"} | set(kb.runtime.quantization) | set(kb.serving.formats)
+    _unique(kb.serving.frameworks, path, "frameworks")
+    for i, f in enumerate(kb.serving.frameworks):
+        for prec, fp in f.precisions.items():
+            if fp.format not in known:
+                raise KnowledgeError(f"unknown weight format '{fp.format}'",
+                                     where=f"{path}: frameworks[{i}] (id {f.id}).precisions.{prec}.format")
+
+
+def _check_prices(kb: Knowledge) -> None:
+    """prices.yaml names only catalog GPUs, known networks, and each GPU at most once."""
+    if kb.prices is None:
+        return
+    path = kb.files["prices.yaml"]
+    for section in ("gpus", "excluded", "markets"):
+        seen: set[str] = set()
+        for i, e in enumerate(getattr(kb.prices, section)):
+            if e.id not in kb.gpus:
+                raise KnowledgeError(f"unknown gpu '{e.id}'", where=f"{path}: {section}[{i}]")
+            if e.id in seen:
+                raise KnowledgeError(f"gpu '{e.id}' listed twice", where=f"{path}: {section}[{i}]")
+            seen.add(e.id)
+    both = {g.id for g in kb.prices.gpus} & {e.id for e in kb.prices.excluded}
+    if both:
+        raise KnowledgeError(f"gpu '{sorted(both)[0]}' is both priced and excluded", where=str(path))
+    for i, f in enumerate(kb.prices.fabrics):
+        if f.id not in kb.runtime.networks:
+            raise KnowledgeError(f"unknown network '{f.id}'", where=f"{path}: fabrics[{i}]")
+    fabric_ids = {f.id for f in kb.prices.fabrics}
+    for form, fid in kb.prices.bought_fabric.items():
+        if fid not in fabric_ids:
+            raise KnowledgeError(f"bought_fabric.{form}: no fabric '{fid}'", where=str(path))

@@ -26,6 +26,14 @@ def _num(v: float | None, unit: str = "") -> str:
     return text.replace(".0", "") if text.endswith(".0") else text + unit
 
 
+def _street(kb: Any, g: Any) -> str:
+    """The dated street price per GPU (new), as prices.yaml gives it."""
+    from ..estimators.cost import street_price
+
+    got = street_price(kb.prices, g, kb.tco, usd_cny=kb.tco_value("usd_cny").value)
+    return f"${got[0]:,.0f} ({got[1][:7]})" if got else "-"
+
+
 def gpus(fmt: str = "text", *, knowledge: str | None = None) -> str:
     from ..knowledge import load
 
@@ -40,7 +48,7 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None) -> str:
             "mem": f"{g.memory.gb:g} GB {g.memory.type}", "bw": _num(g.memory.bandwidth_gb_s),
             "bf16": _num(p.bf16 or p.fp16), "fp8": _num(p.fp8), "tdp": _num(g.power.tdp_w),
             "link": f"{g.link.kind} {g.link.bandwidth_gb_s:g}",
-            "price": f"${g.price.usd:,.0f} ({g.price.as_of:%Y-%m})" if g.price else "-",
+            "price": _street(kb, g),
             "sources": sorted({g.memory.source, g.peaks.source, g.link.source, g.power.source}),
         })
     return _env().get_template("gpus.txt.j2").render(rows=rows, files=kb.files)

@@ -521,12 +521,16 @@ class _View:
             seen.add(field)
             shown = value if a is None or a.value is None else a.value
             rows.append({"field": field, "value": input_text(shown), "assumed": a is not None,
-                         "reason": _reason(a.reason) if a else ""})
+                         "reason": self.assumption(a) if a else ""})
         for field, a in assumed.items():
             if field not in seen:
                 rows.append({"field": field, "value": input_text(a.value), "assumed": True,
-                             "reason": _reason(a.reason)})
+                             "reason": self.assumption(a)})
         return rows
+
+    def assumption(self, a: Any) -> str:
+        """An assumption's reason in this language (its sentence template when it has one)."""
+        return self.f.sentence(a.template, a.values, _reason(a.reason)) if a.template else _reason(a.reason)
 
     def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"id": i, "source": self.sources.get(i, "")} for i in dict.fromkeys(ids)]

@@ -7,9 +7,11 @@ are strict: an unknown key is an error, so a typo in a knowledge file never sile
 
 from .base import SCHEMA_VERSION, Check, Sourced, Strict  # noqa: F401
 from .clouds import CloudFile, DiscountSchedule, GpuHourPrice, Instance, Provider, SpotModel, Tier  # noqa: F401
-from .gpus import Gpu, GpuFile, GpuLink, GpuMemory, GpuPeaks, GpuPower, Price  # noqa: F401
-from .models import Model, ModelFile, MoE  # noqa: F401
+from .gpus import Gpu, GpuFile, GpuLink, GpuMemory, GpuPeaks, GpuPower, LicenceBundle  # noqa: F401
+from .models import Model, ModelFile, MoE, ShapeGuesses  # noqa: F401
 from .policy import PolicyFile, PolicyValue  # noqa: F401
+from .prices import Excluded, Fabric, GpuPrices, Market, PricePoint, PricesFile, Units  # noqa: F401
 from .runtime import Factor, Network, QuantFormat, RuntimeFile  # noqa: F401
+from .serving import BatchLimit, Framework, FrameworkPrecision, ServingFile  # noqa: F401
 from .software import ArchSupport, CudaDriver, FeatureFloor, OsDriver, SoftwareFile, TorchBuild  # noqa: F401
-from .tco import SourcedValue, TcoFile  # noqa: F401
+from .tco import Hosting, SourcedValue, TcoFile  # noqa: F401

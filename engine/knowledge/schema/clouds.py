@@ -5,17 +5,33 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .base import Check, Strict
 
+Currency = Literal["USD", "CNY"]
 
-class Instance(Strict):
+
+class _Priced(Strict):
+    """An hourly price in USD or in CNY (exactly one), and the network the provider states."""
+
+    network: str | None = Field(
+        default=None, description="runtime.yaml network id with the bandwidth the provider states between "
+                                  "nodes; None: not stated (an Ethernet-class default is assumed)")
+    network_stated: str = Field(default="", description="the provider's own words for its network")
+
+    def _one_price(self, usd: float | None, cny: float | None) -> None:
+        if (usd is None) == (cny is None):
+            raise ValueError("give exactly one of the USD and the CNY price")
+
+
+class Instance(_Priced):
     id: str
     provider: str
     gpu: str = Field(description="gpu id in gpus.yaml")
     gpus: int = Field(ge=1)
-    usd_per_hour: float = Field(gt=0, description="whole instance, on-demand")
+    usd_per_hour: float | None = Field(default=None, gt=0, description="whole instance, on-demand")
+    cny_per_hour: float | None = Field(default=None, gt=0, description="whole instance, on-demand, in CNY")
     spot_usd_per_hour: float | None = Field(default=None, gt=0)
     region: str = ""
     as_of: _dt.date
@@ -23,18 +39,37 @@ class Instance(Strict):
     check: Check = "S"
     notes: str = ""
 
+    @model_validator(mode="after")
+    def _price(self) -> Instance:
+        self._one_price(self.usd_per_hour, self.cny_per_hour)
+        return self
 
-class GpuHourPrice(Strict):
+    @property
+    def currency(self) -> Currency:
+        return "CNY" if self.cny_per_hour is not None else "USD"
+
+
+class GpuHourPrice(_Priced):
     """A per-GPU-hour offer from a GPU-specialist cloud (no instance shape)."""
 
     provider: str
     gpu: str
-    usd_per_gpu_hour: float = Field(gt=0)
+    usd_per_gpu_hour: float | None = Field(default=None, gt=0)
+    cny_per_gpu_hour: float | None = Field(default=None, gt=0)
     min_gpus: int = 1
     as_of: _dt.date
     source: str = Field(min_length=3)
     check: Check = "S"
     notes: str = ""
+
+    @model_validator(mode="after")
+    def _price(self) -> GpuHourPrice:
+        self._one_price(self.usd_per_gpu_hour, self.cny_per_gpu_hour)
+        return self
+
+    @property
+    def currency(self) -> Currency:
+        return "CNY" if self.cny_per_gpu_hour is not None else "USD"
 
 
 class Tier(Strict):
@@ -46,6 +81,9 @@ class Provider(Strict):
     id: str
     name: str
     kind: Literal["hyperscaler", "gpu-cloud", "marketplace"]
+    currency: Currency = Field(
+        default="USD", description="currency of this provider's fees (the usd_* fee fields hold it)")
+    market: Literal["global", "china"] = Field(default="global", description="china: mainland-China regions")
     egress_free_gb_per_month: float = 0
     egress_tiers: list[Tier] = Field(description="internet egress, per GB, in order")
     cross_region_usd_per_gb: float = Field(ge=0)
@@ -86,3 +124,6 @@ class CloudFile(Strict):
     discount_schedules: list[DiscountSchedule] = []
     default_discount_schedule: str = "none"
     spot: SpotModel
+    default_network: str = Field(
+        default="ethernet-25", description="network assumed between rented nodes when the provider states none")
+    default_network_source: str = ""

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 from typing import Literal
 
 from pydantic import Field, field_validator
 
-from .base import Check, Sourced, Strict
+from .base import Sourced, Strict
 
 
 class GpuMemory(Sourced):
@@ -29,6 +28,10 @@ class GpuPeaks(Sourced):
     fp16: float | None = Field(default=None, ge=0, description="FP16 tensor, FP32 accumulate")
     bf16: float | None = Field(default=None, ge=0, description="BF16 tensor, FP32 accumulate")
     fp8: float | None = Field(default=None, ge=0, description="FP8 tensor, FP32 accumulate")
+    fp4: float | None = Field(
+        default=None, ge=0,
+        description="FP4 tensor (NVFP4 / MXFP4 block-scaled E2M1), dense; None = no FP4 tensor path",
+    )
     int8: float | None = Field(default=None, ge=0, description="INT8 tensor, TOPS")
     fp16_nontensor: float | None = Field(
         default=None, ge=0, description="packed-half FP16 on GPUs without tensor cores"
@@ -41,7 +44,9 @@ class GpuPeaks(Sourced):
 class GpuLink(Sourced):
     """How this GPU talks to its peers inside one server."""
 
-    kind: Literal["nvswitch", "nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "roce"]
+    kind: Literal["nvswitch", "nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "roce", "hccs"] = Field(
+        description="hccs: Huawei's HCCS / Unified Bus links between Ascend NPUs"
+    )
     bandwidth_gb_s: float = Field(gt=0, description="per GPU, both directions together")
     domain_gpus: int = Field(ge=1, description="GPUs that share the fast link (2 for a bridge)")
     pcie_gen: int = Field(ge=3, le=6)
@@ -52,27 +57,28 @@ class GpuPower(Sourced):
     tdp_w: float = Field(gt=0)
 
 
-class Price(Strict):
-    usd: float = Field(gt=0)
-    as_of: _dt.date
-    source: str = Field(min_length=3)
-    check: Check = "U"
-    kind: Literal["msrp", "list", "street", "estimate"] = "street"
+class LicenceBundle(Sourced):
+    """A software subscription the vendor ships with the card (priced into the card, not added on)."""
+
+    name: str = Field(min_length=3, description="e.g. NVIDIA AI Enterprise")
+    years: int | None = Field(default=None, ge=1, description="term of the bundled subscription")
 
 
 class Gpu(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
-    vendor: Literal["nvidia", "amd", "intel"]
+    vendor: Literal["nvidia", "amd", "intel", "huawei"]
     aliases: list[str] = []
     default_for: list[str] = Field(
         default=[], description="ambiguous short names this variant is the clear default for"
     )
-    architecture: str = Field(description="e.g. pascal, volta, turing, ampere, ada, hopper, blackwell, cdna3")
+    architecture: str = Field(
+        description="e.g. pascal, volta, turing, ampere, ada, hopper, blackwell, blackwell-ultra, cdna3, cdna4, davinci"
+    )
     compute_capability: str | None = Field(
         default=None, pattern=r"^\d+\.\d+$", description="NVIDIA SM version; None for non-CUDA"
     )
-    isa: str | None = Field(default=None, description="AMD gfx target, Gaudi generation...")
+    isa: str | None = Field(default=None, description="AMD gfx target, Gaudi generation, Ascend SoC version...")
     launch_year: int = Field(ge=2010, le=2030)
     segment: Literal["datacenter", "workstation", "consumer", "cloud-only"]
     form_factor: Literal["sxm", "pcie", "oam", "mezzanine"]
@@ -83,7 +89,9 @@ class Gpu(Strict):
     peaks: GpuPeaks
     link: GpuLink
     power: GpuPower
-    price: Price | None = None
+    licence_bundle: LicenceBundle | None = Field(
+        default=None, description="software subscription included with the card (None: none, or sold as an add-on)"
+    )
     tensor_cores: bool
     min_driver: str | None = Field(
         default=None, description="explicit minimum Linux driver when stricter than the CUDA floor"

@@ -8,11 +8,33 @@ from pydantic import Field, field_validator, model_validator
 
 from .base import Strict
 
+CheckpointPrecision = Literal["fp32", "bf16", "fp16", "fp8", "mxfp4", "nvfp4", "int4"]
+
 
 class MoE(Strict):
+    """Routed experts. ``ffn_size`` of the model is one expert's width; layers that are not MoE
+    (DeepSeek/Kimi/GLM put dense layers first, Llama 4 Maverick alternates) use ``dense_ffn_size``."""
+
     experts: int = Field(ge=2)
     experts_per_token: int = Field(ge=1)
-    shared_experts: int = 0
+    shared_experts: int = Field(default=0, ge=0, description="always-on experts of the routed width")
+    first_dense_layers: int = Field(
+        default=0, ge=0, description="dense layers before the first MoE layer (first_k_dense_replace)"
+    )
+    moe_layer_interval: int = Field(
+        default=1, ge=1, description="after the dense ones, every n-th layer is MoE (Llama 4 Maverick: 2)"
+    )
+    dense_ffn_size: int | None = Field(
+        default=None, ge=1, description="MLP width of the dense (non-MoE) layers"
+    )
+
+    @model_validator(mode="after")
+    def _dense(self) -> MoE:
+        if self.experts_per_token > self.experts:
+            raise ValueError("experts_per_token exceeds experts")
+        if (self.first_dense_layers or self.moe_layer_interval > 1) and self.dense_ffn_size is None:
+            raise ValueError("a model with dense layers needs dense_ffn_size")
+        return self
 
 
 class Model(Strict):
@@ -36,6 +58,18 @@ class Model(Strict):
         default=None, ge=1, description="override for compressed KV caches (MLA): elements per token per layer"
     )
     moe: MoE | None = None
+    attention_window: int | None = Field(
+        default=None, ge=1, description="tokens a local (sliding-window or chunked) attention layer sees"
+    )
+    window_layers_fraction: float | None = Field(
+        default=None, gt=0, le=1, description="share of layers that use attention_window (the rest attend globally)"
+    )
+    checkpoint_precision: CheckpointPrecision | None = Field(
+        default=None, description="dtype the published weights ship in (the bulk of them)"
+    )
+    checkpoint_gb: float | None = Field(
+        default=None, gt=0, description="published size of the weight files, decimal GB"
+    )
     license: str = ""
     source: str = Field(min_length=3)
     notes: str = ""
@@ -56,9 +90,24 @@ class Model(Strict):
                 raise ValueError(f"transformer shape incomplete: missing {', '.join(missing)}")
         if self.kind == "moe" and (self.moe is None or self.active_params_b is None):
             raise ValueError("a moe model needs 'moe' and 'active_params_b'")
+        if (self.attention_window is None) != (self.window_layers_fraction is None):
+            raise ValueError("attention_window and window_layers_fraction go together")
+        if self.moe and self.layers and self.moe.first_dense_layers >= self.layers:
+            raise ValueError("first_dense_layers must be fewer than layers")
         return self
+
+
+class ShapeGuesses(Strict):
+    """Published dense models whose shapes stand in for a model given only by its size.
+
+    A bare ``params_b`` takes the head layout, width, MLP ratio and vocabulary of the nearest one in
+    size (see ``engine/inputs/shape.py``); the ids must be dense decoders of this catalog."""
+
+    models: list[str] = Field(min_length=1)
+    rationale: str = Field(min_length=10)
 
 
 class ModelFile(Strict):
     schema_version: int
     models: list[Model]
+    shape_guesses: ShapeGuesses | None = None

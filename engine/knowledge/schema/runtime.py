@@ -15,6 +15,30 @@ class Factor(Strict):
     check: Check = "S"
 
 
+class Fraction(Factor):
+    """A utilisation or efficiency: in (0, 1] (0 would divide by zero, above 1 is impossible)."""
+
+    value: float = Field(gt=0, le=1)
+
+
+class Share(Factor):
+    """A share that may be zero: in [0, 1]."""
+
+    value: float = Field(ge=0, le=1)
+
+
+class Positive(Factor):
+    """A bandwidth, a size or a speed-up: above zero."""
+
+    value: float = Field(gt=0)
+
+
+class NonNegative(Factor):
+    """An overhead, a latency or a rate of failures: zero or more."""
+
+    value: float = Field(ge=0)
+
+
 class QuantFormat(Strict):
     bits_per_weight: float = Field(gt=0, le=32, description="for the quantized (linear) weights, scales included")
     keeps_16bit: list[Literal["embeddings", "lm_head", "norms"]] = Field(
@@ -32,23 +56,65 @@ class Network(Strict):
     source: str = Field(min_length=3)
 
 
+class BatchDefault(Strict):
+    """Published global batch (tokens per optimizer step) for pretraining models below a size."""
+
+    below_params_b: float = Field(gt=0, description="applies to models with fewer total parameters (billions)")
+    tokens: float = Field(gt=0)
+    source: str = Field(min_length=3)
+
+
+class Mesh(Strict):
+    """A point-to-point intra-node fabric: every GPU has one link to each peer."""
+
+    intra_share: float = Field(gt=0, le=1, description="share of the GPU's link bandwidth that reaches its peers")
+    source: str = Field(min_length=3)
+
+
+class TrainingFactors(Strict):
+    """What the training layout planner adds to the MFU: width, precision, communication, restarts."""
+
+    mfu_reference_hidden: Positive
+    mfu_memory_bound_k: NonNegative
+    fp8_gemm_speedup: Positive
+    tp_comm_overlap: Share
+    ep_comm_overlap: Share
+    optimizer_bytes_per_param: Positive
+    whole_run_efficiency: Fraction
+    failures_per_gpu_hour: NonNegative
+    hours_lost_per_failure: NonNegative
+    bucket_bytes: Positive
+    ce_chunks: Positive
+    finetune_global_batch_sequences: Positive
+    pretrain_global_batch: list[BatchDefault] = Field(min_length=1)
+    meshes: dict[str, Mesh] = Field(description="link kind -> point-to-point mesh layout")
+
+    def global_batch_tokens(self, params: float) -> BatchDefault:
+        """The published global batch for a model of ``params`` parameters (the largest row applies above)."""
+        for row in sorted(self.pretrain_global_batch, key=lambda r: r.below_params_b):
+            if params < row.below_params_b * 1e9:
+                return row
+        return max(self.pretrain_global_batch, key=lambda r: r.below_params_b)
+
+
 class RuntimeFile(Strict):
     """How hardware performs in practice: utilisation, efficiencies, overheads, links."""
 
     schema_version: int
-    mfu: dict[str, Factor] = Field(description="architecture -> default model-FLOPs utilisation")
-    decode_bandwidth_efficiency: Factor
-    decode_layer_overhead_us: Factor
-    prefill_mfu: Factor
-    cuda_context_bytes: Factor
-    allocator_overhead_fraction: Factor
-    comm_overlap_fraction: Factor
-    link_efficiency: Factor
-    host_memory_gb_s: Factor
-    nvme_gb_s: Factor
+    mfu: dict[str, Fraction] = Field(description="architecture -> default model-FLOPs utilisation")
+    decode_bandwidth_efficiency: Fraction
+    decode_layer_overhead_us: NonNegative
+    prefill_mfu: Fraction
+    cuda_context_bytes: NonNegative
+    allocator_overhead_fraction: Share
+    comm_overlap_fraction: Share
+    link_efficiency: Fraction
+    host_memory_gb_s: Positive
+    nvme_gb_s: Positive
     quantization: dict[str, QuantFormat]
-    pcie_gb_s: dict[str, Factor] = Field(description="PCIe generation -> x16 one-direction GB/s")
+    pcie_gb_s: dict[str, Positive] = Field(description="PCIe generation -> x16 one-direction GB/s")
     networks: dict[str, Network]
     default_network_datacenter: str
     default_network_other: str
-    host_ram_fraction_usable: Factor
+    host_ram_fraction_usable: Fraction
+    training: TrainingFactors

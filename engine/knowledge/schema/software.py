@@ -1,10 +1,17 @@
-"""``software.yaml``: CUDA/driver/PyTorch/architecture compatibility tables."""
+"""``software.yaml``: CUDA/driver/PyTorch/architecture compatibility tables, and the
+non-CUDA stacks (ROCm, Intel Gaudi software, Ascend CANN / torch_npu) with library and
+framework support per stack."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
-from .base import Check, Strict
+from .base import Check, Sourced, Strict
+
+Stack = Literal["cuda", "rocm", "gaudi", "cann"]
+_VERSION = r"^\d+\.\d+(\.\d+)?$"
 
 
 class CudaDriver(Strict):
@@ -43,6 +50,90 @@ class FeatureFloor(Strict):
     source: str
 
 
+class DriverCeiling(Sourced):
+    """The last NVIDIA driver branch that still drives these architectures."""
+
+    compute_capabilities: list[str] = Field(min_length=1)
+    architectures: str
+    last_branch: int = Field(ge=100, le=2000)
+    announced: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
+
+
+class KernelModules(Sourced):
+    """Which flavour of the NVIDIA kernel modules a GPU needs (by compute capability or catalog id)."""
+
+    compute_capabilities: list[str] = []
+    gpus: list[str] = Field(default=[], description="catalog ids (or id prefixes) of platforms, e.g. gh200")
+    requires: Literal["open", "proprietary"]
+
+
+class TorchFloor(Sourced):
+    """The first PyTorch release whose official wheels carry kernels that run on an architecture."""
+
+    compute_capability: str
+    first_pytorch: str = Field(pattern=_VERSION)
+
+
+class RocmRelease(Sourced):
+    """One column of AMD's ROCm compatibility matrix."""
+
+    rocm: list[str] = Field(min_length=1, description="the exact releases this row covers, e.g. 6.4.1")
+    gfx: list[str] = Field(min_length=1, description="supported GPU / LLVM targets")
+    gfx_complete: bool = Field(default=True, description="false: a target missing here is unknown, not refused")
+    pytorch: list[str] = Field(default=[], description="PyTorch releases AMD lists for this ROCm")
+    amdgpu_driver: list[str] = Field(default=[], description="AMD GPU Driver (amdgpu) versions AMD lists")
+
+
+class TorchRocmBuild(Sourced):
+    """The ROCm versions a PyTorch release publishes official wheels for."""
+
+    pytorch: str = Field(pattern=r"^\d+\.\d+$")
+    rocm: list[str] = Field(min_length=1)
+    check: Check = "V"
+
+
+class LibrarySupport(Sourced):
+    """Whether a library (flash-attn, bitsandbytes) runs on a non-CUDA stack, and from which version."""
+
+    library: Literal["flash-attn", "bitsandbytes"]
+    stack: Stack
+    status: Literal["official", "experimental", "none"]
+    from_: str | None = Field(default=None, alias="from", pattern=_VERSION)
+    experimental_from: str | None = Field(default=None, pattern=_VERSION)
+    gfx: list[str] = []
+    min_stack: str | None = Field(default=None, pattern=_VERSION, description="oldest stack release (e.g. ROCm)")
+    alternative: str = Field(default="", description="what to use instead where the library does not run")
+
+
+class FrameworkSupport(Sourced):
+    """Whether an inference framework runs on a non-CUDA stack: natively, through a plugin, or not at all."""
+
+    framework: str
+    stack: Stack
+    support: Literal["native", "plugin", "none"]
+    plugin: str = ""
+    gfx: list[str] = []
+    min_stack: str | None = Field(default=None, pattern=_VERSION)
+
+
+class GaudiRelease(Sourced):
+    """One Intel Gaudi software (SynapseAI) release: the PyTorch it ships and the devices it drives."""
+
+    synapse: str = Field(pattern=r"^\d+\.\d+$", description="release, e.g. 1.21 (patches share the PyTorch)")
+    pytorch: str = Field(pattern=_VERSION)
+    devices: list[str] = Field(min_length=1, description="catalog isa names: gaudi, gaudi2, gaudi3")
+    firmware: str = ""
+
+
+class TorchNpuRelease(Sourced):
+    """One torch_npu (Ascend Extension for PyTorch) release and its matched PyTorch and CANN."""
+
+    torch_npu: str = Field(pattern=r"^\d+\.\d+\.\d+(\.post\d+|\.?rc\d+)?$")
+    pytorch: str = Field(pattern=r"^\d+\.\d+\.\d+$")
+    cann: str = Field(pattern=r"^\d+\.\d+\.(\d+|RC\d+)(\.\d+)?$")
+    branch: str = ""
+
+
 class SoftwareFile(Strict):
     schema_version: int
     cuda_drivers: list[CudaDriver]
@@ -53,4 +144,13 @@ class SoftwareFile(Strict):
     torch_builds: list[TorchBuild]
     os_drivers: list[OsDriver]
     feature_floors: list[FeatureFloor]
+    driver_ceilings: list[DriverCeiling] = []
+    kernel_modules: list[KernelModules] = []
+    torch_floors: list[TorchFloor] = []
+    rocm_releases: list[RocmRelease] = []
+    torch_rocm_builds: list[TorchRocmBuild] = []
+    library_support: list[LibrarySupport] = []
+    framework_support: list[FrameworkSupport] = []
+    gaudi_releases: list[GaudiRelease] = []
+    torch_npu_releases: list[TorchNpuRelease] = []
     source_notes: str = ""

@@ -1,8 +1,10 @@
-"""``tco.yaml``: ownership assumptions (server share, PUE, hosting, resale, licences, exchange rate)."""
+"""``tco.yaml``: ownership assumptions (server share, PUE, hosting by deployment, resale, licences,
+exchange rate)."""
 
 from __future__ import annotations
 
 import datetime as _dt
+from typing import Literal
 
 from pydantic import Field
 
@@ -10,11 +12,29 @@ from .base import Check, Strict
 
 
 class SourcedValue(Strict):
-    value: float
+    value: float = Field(ge=0, description="a price, a rate, a share or a power: never negative")
     unit: str
     source: str = Field(min_length=3)
     as_of: _dt.date | None = None
     check: Check = "S"
+
+
+class Hosting(Strict):
+    """Where bought hardware runs: what the room adds to the power bill and what it charges."""
+
+    description: str
+    pue: float = Field(ge=1, le=3, description="facility power / IT power")
+    rent_usd_per_kw_month: float = Field(ge=0, description="rent per kW of IT load, energy billed apart")
+    wholesale_usd_per_kw_month: float | None = Field(
+        default=None, ge=0, description="rate from `wholesale_min_kw` of IT load up")
+    wholesale_min_kw: float | None = Field(default=None, gt=0)
+    min_billed_kw: float = Field(default=0, ge=0, description="smallest contract (a quarter rack...)")
+    circuit_kw: float | None = Field(
+        default=None, gt=0, description="continuous load one ordinary circuit carries (office)")
+    max_kw: float | None = Field(default=None, gt=0, description="IT load the room can take at all")
+    source: str = Field(min_length=3)
+    as_of: _dt.date | None = None
+    check: Check = "U"
 
 
 class TcoFile(Strict):
@@ -22,3 +42,5 @@ class TcoFile(Strict):
 
     schema_version: int
     values: dict[str, SourcedValue]
+    hosting: dict[Literal["office", "colocation", "datacenter"], Hosting] = Field(
+        default={}, description="constraints.hosting -> its power, cooling and rent")

@@ -1,0 +1,109 @@
+"""``prices.yaml``: how each GPU is sold (the units a buyer can get), dated street prices in USD
+or CNY (new and used), the network parts a bought cluster needs, and the China market facts
+(whether US export rules let the part be sold there, and whether it was made for China).
+
+Prices are what a buyer pays, never a launch list price posing as one: each point names its
+kind (street, reseller, quote, market report, vendor list, or an estimate derived here) and the
+dated source. A server-sold GPU (SXM, OAM) is priced as whole servers; a card-sold GPU per card.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from .base import Check, Strict
+
+Currency = Literal["USD", "CNY"]
+
+
+class PricePoint(Strict):
+    """One dated price for one purchasable unit of a GPU."""
+
+    amount: float = Field(gt=0, description="price of one unit, in `currency`")
+    currency: Currency = "USD"
+    condition: Literal["new", "used"]
+    unit: Literal["card", "server", "baseboard"] = Field(
+        description="card: one GPU; server: a whole server with `gpus` GPUs; baseboard: the GPU board only")
+    gpus: int = Field(default=1, ge=1, le=72, description="GPUs in the unit (8 for an HGX server)")
+    kind: Literal["street", "reseller", "quote", "market-report", "vendor-list", "estimate"]
+    market: Literal["global", "china"] = Field(
+        default="global", description="where the price was observed (china: CNY channel prices)")
+    as_of: _dt.date
+    source: str = Field(min_length=3)
+    check: Check = "S"
+    notes: str = ""
+
+
+class Units(Strict):
+    """How the GPU is bought: the unit sizes a vendor sells, so counts that cannot be bought are not offered."""
+
+    sold_as: Literal["server", "card", "workstation"] = Field(
+        description="server: SXM/OAM modules on a baseboard in a whole server; card: PCIe cards in a server; "
+                    "workstation: cards in a desktop workstation")
+    sizes: list[int] = Field(
+        min_length=1, description="GPUs per unit that can be bought (server: baseboard sizes such as [4, 8]; "
+                                  "card/workstation: [1] since cards are bought one by one)")
+    max_per_node: int = Field(ge=1, le=72, description="GPUs one server or workstation holds")
+    reason: str = Field(min_length=10, description="why: the platform or product as sold")
+    source: str = Field(min_length=3)
+
+    @model_validator(mode="after")
+    def _sizes(self) -> Units:
+        if any(s < 1 or s > self.max_per_node for s in self.sizes):
+            raise ValueError("unit sizes must be between 1 and max_per_node")
+        return self
+
+
+class GpuPrices(Strict):
+    id: str = Field(description="gpu id in gpus.yaml")
+    units: Units
+    prices: list[PricePoint] = Field(min_length=1)
+
+
+class Excluded(Strict):
+    """A catalog GPU deliberately left without a purchase price, and why."""
+
+    id: str
+    reason: str = Field(min_length=10)
+
+
+class Market(Strict):
+    """Whether the part may be sold into China under the US export rules in force."""
+
+    id: str = Field(description="gpu id in gpus.yaml")
+    sold_in_china: bool
+    china_part: bool = Field(default=False, description="made for the China market to fit the export rules")
+    rule: str = Field(min_length=5, description="the rule that decides it, e.g. ECCN 3A090.a (TPP >= 4800)")
+    as_of: _dt.date
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
+class Fabric(Strict):
+    """Priced parts of a bought cluster's network, per endpoint port (a NIC port on a node or GPU)."""
+
+    id: str = Field(description="network id in runtime.yaml networks")
+    description: str
+    nic_usd: float = Field(ge=0, description="one NIC port (adapter price / ports)")
+    switch_usd_per_port: float = Field(ge=0, description="switch price / ports")
+    link_usd: float = Field(ge=0, description="one link: two transceivers and a fibre, or a DAC cable")
+    switch_radix: int = Field(ge=4, description="ports per switch: beyond this a two-tier fat tree is needed")
+    nic_included_in_server: bool = Field(
+        default=False, description="HGX server prices that already include the scale-out NICs")
+    as_of: _dt.date
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
+class PricesFile(Strict):
+    schema_version: int
+    gpus: list[GpuPrices]
+    excluded: list[Excluded] = []
+    markets: list[Market] = []
+    fabrics: list[Fabric] = []
+    bought_fabric: dict[str, str] = Field(
+        description="form of purchase -> fabric id a bought multi-node cluster gets "
+                    "(keys: server, card, workstation)")

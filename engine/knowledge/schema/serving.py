@@ -1,0 +1,130 @@
+"""``serving.yaml``: the serving software (vLLM, SGLang, TensorRT-LLM, llama.cpp, ExLlama, MLC LLM,
+Hugging Face transformers) as data: what each runs on, what each precision means in it and how fast
+its kernels are, how it spreads one model over GPUs, and how it batches.
+
+A precision a framework cannot load at all is simply absent from its ``precisions`` (the reason is
+in ``unsupported``): that is refused at input time, whatever the GPU. Hardware limits (vendor,
+compute capability, FP8 units, one node) are facts the estimators report for the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from .base import Check, Strict
+from .runtime import Factor, QuantFormat
+
+Vendor = Literal["nvidia", "amd", "intel"]
+WorkloadPrecision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
+ComputeKind = Literal["fp32", "fp16", "bf16", "fp8", "int8", "fp4"]
+
+
+class FrameworkPrecision(Strict):
+    """What one ``workload.precision`` means in one framework."""
+
+    format: str = Field(description="weight storage format: fp32/fp16/bf16 or a key of the quantization formats")
+    kernel: str = Field(description="the kernel family that runs it, in words")
+    compute: ComputeKind = Field(description="precision of the matmuls on hardware that has it")
+    fallback_compute: ComputeKind | None = Field(
+        default=None, description="matmul precision of the weight-only path on GPUs without `compute` units; "
+        "None = such GPUs cannot run it")
+    min_compute_capability: float | None = Field(default=None, description="NVIDIA SM floor of this path")
+    vendors: list[Vendor] | None = Field(default=None, description="vendors with this kernel (default: all of "
+                                         "the framework's)")
+    kv_cache_bytes: float = Field(default=2.0, gt=0, le=4, description="bytes per cached K/V element by default")
+    bandwidth_factor: float = Field(default=1.0, gt=0, le=2, description="weight-streaming speed relative to the "
+                                    "framework's 16-bit GEMV (dequantization cost)")
+    compute_factor: float = Field(default=1.0, gt=0, le=2, description="large-batch GEMM speed relative to the "
+                                  "dense peak of `compute` x the framework's compute efficiency")
+    extra_layer_overhead_us: float = Field(default=0.0, ge=0, description="extra fixed cost per layer per step "
+                                           "(per-module Python or dequantization launches)")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
+class BatchLimit(Strict):
+    """Most sequences one engine batches by default (``max_num_seqs`` and its kin)."""
+
+    default: int = Field(ge=1)
+    large_gpu: int | None = Field(default=None, ge=1, description="on GPUs with at least `large_gpu_min_gib`")
+    large_gpu_min_gib: float | None = Field(default=None, gt=0)
+    limit: int | None = Field(default=None, ge=1, description="the most it is raised to in practice (a setting: "
+                              "max_num_seqs, max_batch_size); None = the default is a hard limit")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
+class VendorOverride(Strict):
+    """The framework's constants on another vendor's GPUs (its ROCm or oneAPI build), where they differ."""
+
+    bandwidth_fraction: float | None = Field(default=None, gt=0, le=1)
+    compute_efficiency: float | None = Field(default=None, gt=0, le=1)
+    step_overhead_us: float | None = Field(default=None, ge=0)
+    layer_overhead_us: float | None = Field(default=None, ge=0)
+    sequence_overhead_us: float | None = Field(default=None, ge=0)
+    allreduce_latency_us: float | None = Field(default=None, ge=0)
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
+class Framework(Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
+    name: str
+    vendors: list[Vendor] = Field(min_length=1)
+    min_compute_capability: float = Field(ge=1, description="NVIDIA SM floor of the framework's CUDA build")
+    precisions: dict[WorkloadPrecision, FrameworkPrecision]
+    unsupported: dict[WorkloadPrecision, str] = Field(
+        default={}, description="precisions it cannot load at all, with the reason")
+    split: Literal["tensor", "layer"] = Field(
+        description="how one model copy spans GPUs: tensor parallel (all GPUs work on every token) or layers "
+        "(pipeline stages; one GPU active at a time for a sequence)")
+    parallelism: list[Literal["tensor", "pipeline", "expert", "data-attention", "layer"]]
+    multi_node: bool = Field(description="one model copy may span nodes")
+    continuous_batching: bool = Field(description="requests join and leave a running batch (else static batches)")
+    chunked_prefill: bool = Field(description="prompt chunks ride in decode steps")
+    kv_block_tokens: int = Field(ge=1, description="paged KV-cache block; sequences occupy whole blocks")
+    kv_reserve: Literal["current", "full"] = Field(
+        description="admission: blocks for the tokens a sequence holds now (preempts when full), or for its "
+        "whole prompt + output up front")
+    max_batch: BatchLimit
+    prefill_chunk_tokens: int = Field(ge=1, description="tokens one step processes at most (max_num_batched_tokens)")
+    bandwidth_fraction: Factor = Field(description="achieved fraction of datasheet memory bandwidth when "
+                                       "streaming 16-bit weights and the KV cache")
+    step_overhead_us: Factor = Field(description="fixed cost per step (scheduling, sampling, host sync)")
+    layer_overhead_us: Factor = Field(description="fixed cost per layer per step (kernel launches; small with "
+                                      "CUDA graphs)")
+    sequence_overhead_us: Factor = Field(description="host work per running sequence per step (scheduling, block "
+                                         "tables, sampling, streaming output)")
+    compute_efficiency: Factor = Field(description="fraction of the dense peak its large-batch matmuls reach")
+    allreduce_latency_us: Factor = Field(description="one small tensor-parallel all-reduce inside an NVLink or "
+                                         "Infinity Fabric domain")
+    vendor_overrides: dict[Vendor, VendorOverride] = Field(
+        default={}, description="constants that differ on a vendor's GPUs (e.g. the ROCm build)")
+    source: str = Field(min_length=3)
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _disjoint(self) -> Framework:
+        both = set(self.precisions) & set(self.unsupported)
+        if both:
+            raise ValueError(f"precision {sorted(both)[0]} is both supported and unsupported")
+        missing = {"fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"} - set(self.precisions) - set(self.unsupported)
+        if missing:
+            raise ValueError(f"say for every precision whether it runs: {', '.join(sorted(missing))} missing")
+        return self
+
+
+class ServingFile(Strict):
+    schema_version: int
+    default_framework: str
+    formats: dict[str, QuantFormat] = Field(description="weight formats beyond runtime.yaml's quantization")
+    frameworks: list[Framework]
+
+    @model_validator(mode="after")
+    def _refs(self) -> ServingFile:
+        ids = [f.id for f in self.frameworks]
+        if self.default_framework not in ids:
+            raise ValueError(f"default_framework {self.default_framework!r} is not a framework id")
+        return self

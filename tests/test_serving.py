@@ -1,0 +1,352 @@
+"""Serving: KV-cache capacity, the batched step, TTFT/TPOT, layouts, frameworks and their limits,
+checked by hand and against published whole-system and single-stream figures (sources per row in
+tests/data/serving_published.csv and tests/data/decode_published.csv)."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import types
+
+import pytest
+
+from engine import estimate
+from engine.errors import UserError
+from engine.estimators import memory as M
+from engine.estimators import serving as SV
+from engine.inputs.job import resolve
+from engine.inputs.schema import Requirements, Workload
+from engine.inputs.shape import from_catalog
+
+from .conftest import DATA
+
+
+def job_of(kb, **w):
+    w.setdefault("task", "inference")
+    return resolve(Requirements.model_validate({"workload": w}), kb)
+
+
+def _errors(cases):
+    return [abs(est / pub - 1) for _, est, pub in cases]
+
+
+# --------------------------------------------------------------------------- request lengths
+def test_prompt_and_output_make_the_context():
+    w = Workload(task="inference", model="llama-3.1-8b", prompt_tokens=1500, output_tokens=500)
+    assert w.context_len == 2000 and w.lengths_note == ""
+
+
+def test_context_alone_is_split_evenly_and_said_so():
+    w = Workload(task="inference", model="llama-3.1-8b", context_len=3000)
+    assert (w.prompt_tokens, w.output_tokens) == (1500, 1500)
+    assert "split evenly" in w.lengths_note
+
+
+def test_one_length_with_the_context_gives_the_other():
+    w = Workload(task="inference", model="llama-3.1-8b", context_len=3000, prompt_tokens=2800)
+    assert w.output_tokens == 200
+
+
+def test_inconsistent_lengths_are_an_input_error_naming_the_field(kb):
+    with pytest.raises(UserError) as e:
+        estimate({"workload": {"task": "inference", "model": "llama-3.1-8b", "context_len": 4096,
+                               "prompt_tokens": 1000, "output_tokens": 1000}})
+    assert "context_len" in str(e.value) and "1000 + 1000" in str(e.value)
+
+
+def test_the_split_is_an_assumption_in_the_result(kb):
+    r = estimate({"workload": {"task": "inference", "model": "llama-3.1-8b"}}, gpu="h100-80gb-sxm")
+    reasons = {a.field: a.reason for a in r.assumptions}
+    assert "split evenly" in reasons["workload.prompt_tokens"]
+    assert "vLLM" in reasons["workload.framework"]
+
+
+# ------------------------------------------------------------------------------ frameworks
+def test_every_framework_sources_its_constants(kb):
+    assert {f.id for f in kb.serving.frameworks} == {"vllm", "sglang", "tensorrt-llm", "llama.cpp", "exllama", "mlc",
+                                                      "transformers"}
+    for f in kb.serving.frameworks:
+        for c in (f.bandwidth_fraction, f.step_overhead_us, f.layer_overhead_us, f.sequence_overhead_us,
+                  f.compute_efficiency, f.allreduce_latency_us):
+            assert len(c.source) > 20, f.id
+        for p in f.precisions.values():
+            assert len(p.source) > 10
+
+
+@pytest.mark.parametrize("framework,precision", [("llama.cpp", "fp8"), ("exllama", "fp8"), ("exllama", "fp32"),
+                                                 ("mlc", "fp8")])
+def test_a_precision_the_framework_cannot_load_is_refused_naming_the_field(kb, framework, precision):
+    with pytest.raises(UserError) as e:
+        estimate({"workload": {"task": "inference", "model": "llama-3.1-8b", "precision": precision,
+                               "framework": framework}})
+    assert "workload.framework" in str(e.value.where) and precision in str(e.value)
+
+
+def test_the_cli_exits_2_with_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    f = tmp_path / "r.yaml"
+    f.write_text("workload:\n  task: inference\n  model: llama-3.1-8b\n  precision: fp8\n  framework: llama.cpp\n")
+    p = subprocess.run([sys.executable, "-m", "engine", "estimate", str(f)], capture_output=True, text=True)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    assert "workload.framework" in p.stderr and "GGUF" in p.stderr
+
+
+def _facts(kb, gpu, count, **w):
+    r = estimate({"workload": {"task": "inference", "model": "llama-3.1-8b", **w}}, gpu=gpu, gpus=count)
+    return r.gpu.serving["supports"]
+
+
+def test_tensorrt_llm_on_amd_is_a_fact_for_the_rules(kb):
+    s = _facts(kb, "mi300x", 1, framework="tensorrt-llm")
+    assert s["gpu"] is False and s["reason"] == "gpu_vendor"
+
+
+def test_fp8_on_ampere_runs_weight_only_in_vllm_but_not_in_tensorrt_llm(kb):
+    """vLLM docs: FP8 runs as weight-only W8A16 (FP8 Marlin) below compute capability 8.9; TensorRT-LLM's FP8
+    needs Ada/Hopper/Blackwell."""
+    job = job_of(kb, model="llama-3.1-8b", precision="fp8")
+    s = SV.choose(job, kb.gpus["a100-80gb-sxm"], 1)
+    assert s.support.ok and s.engine.weight_only and s.engine.compute == "bf16"
+    trt = _facts(kb, "a100-80gb-sxm", 1, precision="fp8", framework="tensorrt-llm")
+    assert trt["precision"] is False and trt["reason"] == "precision_compute_capability"
+
+
+def test_bf16_on_volta_is_refused_by_vllm(kb):
+    s = _facts(kb, "v100-32gb-sxm2", 1, framework="vllm")
+    assert s["precision"] is False and "8.0" in s["detail"]
+
+
+def test_exllama_cannot_span_nodes(kb):
+    """llama-3.1-405b in 16-bit (811 GB) needs more than one 8 x 80 GB node for one copy: ExLlama runs on one
+    machine (turboderp/exllamav2: gpu_split over local GPUs)."""
+    r = estimate({"workload": {"task": "inference", "model": "llama-3.1-405b", "precision": "bf16",
+                               "framework": "exllama"}}, gpu="h100-80gb-sxm", gpus=16)
+    s = r.gpu.serving
+    assert s["supports"]["multi_node"] is False and s["supports"]["reason"] == "multi_node"
+    assert s["layout"]["gpus_per_copy"] > 8
+
+
+# ---------------------------------------------------------------------------- by hand
+def test_kv_capacity_by_hand(kb):
+    """Llama-3.1-8B BF16 on one H100 SXM with vLLM, 1000 + 1000 tokens: usable memory after the headroom,
+    less weights (2 B x params), the CUDA context, one 8,192-token prefill chunk's working set and the sampled
+    logits; vLLM admits on current length, so a sequence holds 1000 + 500 tokens (whole 16-token blocks) of
+    2 x 32 layers x 8 KV heads x 128 x 2 B = 131,072 B."""
+    job = job_of(kb, model="llama-3.1-8b", prompt_tokens=1000, output_tokens=1000)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
+    usable = 81559 * 2**20 * (1 - float(kb.policy_value("memory_headroom_fraction")))
+    weights = 8_030_261_248 * 2
+    act = (8 * 4096 + 6 * 14336) * 8192 + 4 * 128256 * 1024
+    overhead = kb.runtime.cuda_context_bytes.value + kb.runtime.allocator_overhead_fraction.value * act
+    per_seq = 131072 * math.ceil(1500 / 16) * 16
+    assert s.max_concurrent == int((usable - weights - act - overhead) // per_seq)
+    assert s.layout.as_dict() == {"tp": 1, "pp": 1, "ep": 1, "dp_attention": 1, "replicas": 1, "gpus_per_copy": 1}
+
+
+def test_one_sequence_by_hand(kb):
+    """Decode of one sequence = weights streamed (all but the input embedding) + its KV at 80% of 3.35 TB/s,
+    + 32 layers x 10 us + 400 us + 12 us (vLLM constants). TTFT = the 1000-token prompt's GEMMs at 50% of the
+    BF16 peak (2 x 7.5e9 matmul params x 1000 tokens) + causal attention + the same overheads."""
+    job = job_of(kb, model="llama-3.1-8b", prompt_tokens=1000, output_tokens=1000)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
+    p = SV.point(job, s.engine, s.replica, 1.0)
+    bw = 3350e9 * 0.8
+    streamed = 8_030_261_248 * 2 - 128256 * 4096 * 2
+    decode = streamed / bw + 1500 * 131072 / bw + 32 * 10e-6 + 400e-6 + 12e-6
+    assert p.decode_step == pytest.approx(decode, rel=1e-3)
+    n = 8_030_261_248 - 128256 * 4096
+    peak = 989.5e12 * 0.5
+    ttft = 2 * n * 1000 / peak + 4 * 32 * 4096 * 500 * 1000 / peak + 32 * 10e-6 + 400e-6
+    assert p.ttft == pytest.approx(ttft, rel=1e-3)
+
+
+def test_moe_expert_coverage_grows_with_the_batch(kb):
+    """E x (1 - (1 - k/E)^tokens) of a layer's routed experts are read: DeepSeek-V3 (256 experts, top-8) reads
+    8 for one token, ~3.1% more than 8 x 2 for two, and nearly all 256 for a batch of 512."""
+    shape = from_catalog(kb.models["deepseek-v3"])
+    assert 256 * SV.coverage(shape, 1) == pytest.approx(8)
+    assert 256 * SV.coverage(shape, 2) == pytest.approx(256 * (1 - (1 - 8 / 256) ** 2))
+    assert SV.coverage(shape, 512) > 0.99
+
+
+def test_mla_cache_is_compressed_and_held_whole_by_every_tensor_parallel_rank(kb):
+    """DeepSeek-V3 MLA caches 512 + 64 elements per token per layer (config kv_lora_rank + qk_rope_head_dim):
+    61 x 576 x 2 B = 70,272 B per token, not 2 x 61 x 128 x 128 x 2 B; tensor parallelism cannot split it."""
+    shape = from_catalog(kb.models["deepseek-v3"])
+    assert M.kv_cache_bytes(shape, 1).value == 61 * 576 * 2
+    assert M.kv_heads_effective(shape) == 1
+
+
+def test_sliding_window_layers_cap_their_cache(kb):
+    """Half the layers with a 4,096-token window: a 32k sequence keeps (0.5 x 32768 + 0.5 x 4096) tokens."""
+    base = from_catalog(kb.models["llama-3.1-8b"])
+    shape = types.SimpleNamespace(**{**base.__dict__, "attention_window": 4096, "window_layers_fraction": 0.5})
+    full = M.kv_cache_bytes(base, 32768).value
+    kept = M.kv_cache_bytes(shape, 32768, per_sequence=32768).value
+    assert kept == pytest.approx(full * (0.5 + 0.5 * 4096 / 32768))
+
+
+def test_deepseek_r1_fp8_fits_on_eight_h200_with_every_expert_held(kb):
+    """671B parameters in FP8 (~0.69 TB) over 8 x 141 GB: every expert is held, and sequences fit beside them."""
+    model = "deepseek-r1" if "deepseek-r1" in kb.models else "deepseek-v3"  # same architecture
+    r = estimate({"workload": {"task": "inference", "model": model, "precision": "fp8",
+                               "prompt_tokens": 1000, "output_tokens": 1000}}, gpu="h200-141gb-sxm", gpus=8)
+    g = r.gpu
+    assert g.fits and g.serving["max_concurrent_sequences"] >= 64
+    lay = g.serving["layout"]
+    weights = r.memory.breakdown["weights"]
+    held = weights * 8 if lay["dp_attention"] == 1 else None
+    if held is not None:
+        assert held >= 671e9
+    else:  # expert parallel: experts spread, the rest on every GPU
+        shape = from_catalog(kb.models[model])
+        experts = M.routed_expert_params(shape)
+        assert weights * 8 >= 671e9 and weights >= experts / 8
+
+
+# ---------------------------------------------------------------------------- mechanisms
+def test_layer_split_adds_memory_not_speed(kb):
+    """llama.cpp splits layers: one GPU works at a time for a sequence. XiongjieDai measured Llama 3 70B
+    Q4_K_M at 19.2 tok/s on 2 x RTX 4090 and 18.9 on 8 (GPU-Benchmarks-on-LLM-Inference)."""
+    job = job_of(kb, model="llama-3-70b", precision="int4", framework="llama.cpp", prompt_tokens=1,
+                 output_tokens=512)
+    two = SV.choose(job, kb.gpus["rtx-4090"], 2)
+    eight = SV.choose(job, kb.gpus["rtx-4090"], 8)
+    one2 = 1 / SV.point(job, two.engine, two.replica, 1.0).decode_step
+    one8 = 1 / SV.point(job, eight.engine, eight.replica, 1.0).decode_step
+    assert one8 <= one2 * 1.05 and one2 == pytest.approx(19.2, rel=0.15)
+
+
+def test_nf4_in_transformers_is_slower_than_bf16_but_4_bit_in_vllm_is_faster(kb):
+    """bitsandbytes NF4 generation runs at ~56% of FP16 speed (bitsandbytes issue #181): the 4-bit weights are
+    read faster but each Linear4bit adds launch work; Marlin W4A16 in vLLM streams 4-bit weights near-ideally."""
+    gpu = kb.gpus["a100-80gb-sxm"]
+
+    def speed(fw, precision):
+        job = job_of(kb, model="llama-2-7b", precision=precision, framework=fw, prompt_tokens=16, output_tokens=128)
+        s = SV.choose(job, gpu, 1)
+        return 1 / SV.point(job, s.engine, s.replica, 1.0).decode_step
+
+    assert speed("transformers", "int4") < speed("transformers", "bf16")
+    assert speed("transformers", "int4") / speed("transformers", "bf16") == pytest.approx(0.56, abs=0.15)
+    assert speed("vllm", "int4") > 2 * speed("vllm", "bf16")
+    assert speed("transformers", "bf16") < speed("vllm", "bf16") / 3  # eager PyTorch is launch-bound
+
+
+def test_throughput_rises_with_concurrency_until_the_memory_is_full(kb):
+    job = job_of(kb, model="llama-3.1-8b", prompt_tokens=1000, output_tokens=1000)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
+    curve = [SV.system_point(job, s.engine, s.replica, c) for c in (1, 4, 16, 64, s.max_concurrent,
+                                                                   2 * s.max_concurrent)]
+    thr = [p.throughput for p in curve]
+    assert thr == sorted(thr) and thr[-1] == pytest.approx(thr[-2])
+    assert curve[-1].ttft > 10 * curve[-2].ttft  # beyond the memory, requests queue for a slot
+    tpot = [p.tpot for p in curve[:-1]]
+    assert tpot == sorted(tpot)
+
+
+@pytest.mark.parametrize("w", [
+    {"model": "llama-3.1-8b", "concurrent_requests": 64},
+    {"model": "llama-3.1-70b", "precision": "fp8", "concurrent_requests": 256},
+    {"model": "llama-3.1-70b", "precision": "int4", "framework": "llama.cpp"},
+    {"model": "mixtral-8x7b", "concurrent_requests": 32, "framework": "sglang"},
+])
+def test_more_gpus_never_serve_less(kb, w):
+    """Every layout of n GPUs is also one of n + 1 (a GPU may idle), so the chosen one can only be better:
+    throughput at the load and the most the memory allows never fall as GPUs are added."""
+    job = job_of(kb, prompt_tokens=1000, output_tokens=500, **w)
+    for gpu in ("h100-80gb-sxm", "rtx-4090", "a100-40gb-sxm"):
+        last_load = last_max = -1.0
+        for n in range(1, 17):
+            s = SV.choose(job, kb.gpus[gpu], n)
+            load = s.load.throughput if s.replica.fits else 0.0
+            top = s.best_capacity.throughput if s.best_capacity else 0.0
+            assert load >= last_load * (1 - 1e-9), (gpu, n)
+            assert top >= last_max * (1 - 1e-9), (gpu, n)
+            last_load, last_max = load, top
+
+
+def test_latency_targets_are_facts_with_the_achieved_values(kb):
+    r = estimate({"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000,
+                               "output_tokens": 1000, "concurrent_requests": 200, "max_tpot_ms": 5,
+                               "max_ttft_ms": 2000, "target_tokens_per_s": 5000}}, gpu="h100-80gb-sxm")
+    t = r.gpu.serving["targets"]
+    assert t["meets_tpot"] is False and t["meets_ttft"] is True and t["meets_throughput_target"] is True
+    assert r.gpu.serving["tpot_s"] > 0.005
+
+
+def test_a_rate_alone_sets_the_load(kb):
+    """With target_tokens_per_s and no concurrent_requests, the load is the fewest requests reaching it."""
+    job = job_of(kb, model="llama-3.1-8b", prompt_tokens=1000, output_tokens=1000, target_tokens_per_s=3000)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 2)
+    assert s.meets_throughput and s.load.throughput >= 3000
+    below = SV.system_point(job, s.engine, s.replica, s.load.concurrency - 1)
+    assert below.throughput < 3000
+
+
+def test_estimate_json_has_the_serving_block(kb):
+    r = estimate({"workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8",
+                               "concurrent_requests": 32}}, gpu="h100-80gb-sxm", gpus=4)
+    s = r.model_dump(mode="json")["gpu"]["serving"]
+    for k in ("max_concurrent_sequences", "throughput_tokens_per_s", "max_throughput_tokens_per_s", "ttft_s",
+              "tpot_s", "framework", "layout"):
+        assert k in s
+    assert s["max_throughput_tokens_per_s"] >= s["throughput_tokens_per_s"] > 0
+    assert {"tp", "ep", "replicas"} <= set(s["layout"])
+    assert s["curve"] and {"concurrency", "throughput_tokens_per_s", "tpot_s", "ttft_s"} == set(s["curve"][0])
+    json.dumps(s)
+
+
+# ------------------------------------------------------------------------------ memory
+def _h200_inference_rows():
+    rows = [json.loads(line) for line in (DATA / "cuda_h200.jsonl").read_text().splitlines() if line]
+    return [r for r in rows if r["workload"]["task"] == "inference" and r.get("ok")]
+
+
+def test_inference_memory_matches_transformers_generate_on_an_h200(kb):
+    """max_memory_allocated of HF transformers generate() on one H200 (tests/data/cuda_h200.jsonl: Llama 3.1 8B,
+    Llama 3.2 1B, Qwen2.5 7B, batches 1-64, prompts 512-2048): weights + the prompts' KV + the prefill working
+    set of the whole batch. Within 5% for every row (the speeds in that file are CPU-bound and not used)."""
+    rows = _h200_inference_rows()
+    assert len(rows) >= 5
+    fw = kb.framework("transformers")
+    for r in rows:
+        w = {k: v for k, v in r["workload"].items() if k not in ("params_b", "architecture")}
+        job = job_of(kb, **w)
+        mem = SV.memory_of(job, fw, SV.Layout())
+        assert mem.tensor_bytes == pytest.approx(r["max_memory_allocated"], rel=0.05), r["name"]
+
+
+# ------------------------------------------------------------------------- published data
+def test_serving_throughput_against_published_whole_system_figures(kb, accuracy):
+    """Median error within 30% over tests/data/serving_published.csv: TensorRT-LLM performance overview
+    (v0.13.0 and 1.0 tables: 8B-405B, FP16/FP8/FP4, 1-8 GPUs, maximum load), NVIDIA NIM 1.8.0 (70B FP8 on
+    2 x H100 at concurrency 1, 50, 250), vLLM on 8 x MI300X (Oracle OCI blog Oct 2024; AMD Instinct
+    performance results, vLLM 0.10.2)."""
+    errors = _errors(accuracy.serving_cases(kb))
+    assert len(errors) >= 40
+    assert statistics.median(errors) <= 0.30
+
+
+def test_single_stream_speed_with_the_software_named(kb, accuracy):
+    """Median error within 30% over tests/data/decode_published.csv: llama.cpp on 1-8 GPUs (XiongjieDai
+    GPU-Benchmarks-on-LLM-Inference, Llama 3 May 2024 and Llama 2 70B tables), ExLlamaV2 (README table),
+    transformers FP16/LLM.int8 (bitsandbytes issue #347) and eager PyTorch (PyTorch blog, GPT Fast), vLLM on
+    MI300X (Oracle OCI; AMD), TensorRT-LLM via NIM."""
+    errors = _errors(accuracy.single_stream_cases(kb))
+    assert len(errors) >= 20
+    assert statistics.median(errors) <= 0.30
+    assert max(errors) < 1.0
+
+
+def test_each_gpu_type_gets_its_own_capacity(kb):
+    """One job is evaluated on many GPU types in a recommendation: an H100 sustains more than an A100 within
+    the same latency target, and neither borrows the other's figure."""
+    job = job_of(kb, model="llama-3.1-8b", prompt_tokens=1000, output_tokens=1000, max_tpot_ms=40)
+    h100 = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1).capacity
+    a100 = SV.choose(job, kb.gpus["a100-80gb-sxm"], 1).capacity
+    assert a100 is not None and h100 is not None
+    assert a100.throughput < 0.8 * h100.throughput
