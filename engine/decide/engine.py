@@ -17,15 +17,21 @@
   starts none;
 * access is serialised with one lock: durable-rules is not thread-safe.
 
-Chaining: a ``pass`` rule's action asserts the candidate again at the next stage (memory ->
-compute -> interconnect -> tco -> decided) with the fields the rule sets, from inside the action
-with ``Closure.assert_fact``; the next step's rules match it. The order of the steps is the chain
-itself, and the firings record it.
+Chaining: a ``pass`` rule's action asserts the candidates it passed again at the next stage
+(memory -> compute -> interconnect -> tco -> decided) with the fields the rule sets, from inside
+the action with ``Host.assert_facts``; the next step's rules match them. The order of the steps is
+the chain itself, and the firings record it.
+
+Batches: every rule carries a ``cap``, so an action fires once on all the facts it matches in a
+batch (one Python round trip instead of one per fact: five to eight times faster here over a full
+catalog). A batch that holds a fact no rule handles corrupted the session here, so the rule book
+has a catch-all rule (``SEEN``) that handles every fact; its action does nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import math
 import threading
@@ -35,7 +41,7 @@ from typing import Any
 
 from ..errors import EngineError
 from .facts import STAGES
-from .rulebook import CHAINED, DECIDED, OPEN, Rulebook
+from .rulebook import CHAINED, DETAIL, OPEN, SEEN, Rulebook
 
 warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"durable(\..*)?$")
 
@@ -84,14 +90,6 @@ def engine_number(v: float) -> float:
     return v
 
 
-def _clean(value: Any) -> Any:
-    if value.__class__ is float:
-        return engine_number(value)
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
-        return engine_number(float(value))
-    return value
-
-
 class _Host(_durable.Host):
     """A durable-rules host whose actions record firings in the consultation's session."""
 
@@ -99,10 +97,8 @@ class _Host(_durable.Host):
         return
 
     def get_action(self, action_name: str):
-        if action_name == OPEN:
+        if action_name in (OPEN, SEEN):
             return lambda c: None
-        if action_name == DECIDED:
-            return _decided
         return lambda c: _fire(action_name, c)
 
 
@@ -110,37 +106,44 @@ def _index(fact_id: str) -> int:
     return int(fact_id.split("@")[0][1:])
 
 
-def _decided(c: Any) -> None:
-    m = c.m._d
-    session = _sessions.get(m["sid"])
-    if session is not None:
-        session.reached[_index(m["id"])] = "decided"
+def _matched(c: Any) -> list[dict[str, Any]]:
+    """The facts an action fired on: a batch (rules have a ``cap``), or one."""
+    m = c.m
+    return [x._d for x in m] if isinstance(m, list) else [m._d]
 
 
 def _fire(rule_id: str, c: Any) -> None:
-    m = c.m._d
-    session = _sessions.get(m["sid"])
+    """One rule fired on a batch of facts: record each firing; for a ``pass``, assert the batch
+    again at the next stage with the fields the rule sets (the next step's rules match it)."""
+    batch = _matched(c)
+    session = _sessions.get(batch[0]["sid"]) if batch else None
     if session is None:  # pragma: no cover - a session always exists while its facts are asserted
         return
-    idx = _index(m["id"])
-    stage = m.get("stage")
-    session.firings.append((rule_id, idx, stage))
-    rule = session.book.rules[rule_id]
-    if rule.then.action != "pass" or m.get("t") != CHAINED:
-        return
-    nxt = STAGES[STAGES.index(stage) + 1]
-    if (idx, nxt) in session.stage_values:  # another pass rule of this step already moved it on
-        return
-    values = {**session.facts[idx], **_verdicts(session, idx, nxt)}
-    for name, value in rule.then.set.items():
-        values[name] = values.get(value[1:]) if isinstance(value, str) and value.startswith("$") else value
-    session.stage_values[(idx, nxt)] = {k: values[k] for k in rule.then.set}
-    session.reached[idx] = nxt
-    new = message(session.book, {**values, "stage": nxt}, idx, m["sid"])
-    try:
-        c.assert_fact(new)
-    except _durable.MessageNotHandledException:
-        session.stalled[idx] = nxt
+    book = session.book
+    rule = book.rules[rule_id]
+    onward: list[dict[str, Any]] = []
+    for m in batch:
+        idx = _index(m["id"])
+        stage = m.get("stage")
+        session.firings.append((rule_id, idx, stage))
+        if rule.then.action != "pass" or m.get("t") != CHAINED:
+            continue
+        nxt = STAGES[STAGES.index(stage) + 1]
+        if (idx, nxt) in session.stage_values:  # another pass rule of this step already moved it on
+            continue
+        fact = session.facts[idx]
+        verdicts = _verdicts(session, idx, nxt)
+        now = {}
+        for name, value in rule.then.set.items():
+            ref = value[1:] if isinstance(value, str) and value.startswith("$") else None
+            now[name] = (verdicts[ref] if ref in verdicts else fact.get(ref)) if ref else value
+        verdicts.update(now)
+        session.stage_values[(idx, nxt)] = now
+        session.reached[idx] = nxt
+        if book.has_stage(nxt):  # no rule looks at that stage: nothing to assert
+            onward.append(message(book, fact, idx, m["sid"], verdicts, nxt))
+    if onward:
+        c.host.assert_facts(book.durable_name, onward)
 
 
 def _verdicts(session: Session, idx: int, upto: str) -> dict[str, Any]:
@@ -157,7 +160,7 @@ def _ensure(book: Rulebook) -> _Host:
         _host = _Host()
     name = book.durable_name
     if name not in _registered:
-        _host.set_rulesets({name: book.definition()})
+        _host.set_rulesets({name: copy.deepcopy(book.definition())})  # durable-rules edits what it registers
         _registered.add(name)
     return _host
 
@@ -165,14 +168,36 @@ def _ensure(book: Rulebook) -> _Host:
 _host: _Host | None = None
 
 
-def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str) -> dict[str, Any]:
+def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str,
+            override: dict[str, Any] | None = None, stage: str | None = None) -> dict[str, Any]:
     """What the engine sees of a fact: the fields some rule reads (for a candidate, the rules of
-    its stage), numbers in its range, ids."""
+    its stage, ``stage`` or the fact's own), numbers in its range, ids. ``override`` holds what the
+    pass rules set on the way."""
     t = fact["t"]
-    msg = {k: _clean(fact[k]) for k in book.fields_read(t, fact.get("stage")) if k in fact}
-    msg.update(t=t, sid=sid, id=f"f{index}" + (f"@{fact['stage']}" if t == CHAINED else ""))
-    if t == CHAINED:
-        msg["stage"] = fact["stage"]
+    chained = t == CHAINED
+    if chained and stage is None:
+        stage = fact["stage"]
+    msg: dict[str, Any] = {}
+    for k in book.fields_read(t, stage):
+        if override and k in override:
+            v = override[k]
+        elif k in fact:
+            v = fact[k]
+        else:
+            continue
+        if v.__class__ is float and not (v == 0.0 or 1e-4 <= abs(v) < 1e15):
+            v = engine_number(v)
+        elif v.__class__ is int and abs(v) >= 10**15:
+            v = engine_number(float(v))
+        msg[k] = v
+    msg["t"] = t
+    msg["sid"] = sid
+    if chained:
+        msg["id"] = f"f{index}@{stage}"
+        msg["stage"] = stage
+        msg[DETAIL] = fact.get(DETAIL, 1)
+    else:
+        msg["id"] = f"f{index}"
     return msg
 
 
@@ -188,15 +213,19 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
         _sessions[sid] = session
         try:
             host.assert_fact(name, {"t": OPEN, "sid": sid, "id": OPEN})
+            batch, carry = [], []
             for i, f in enumerate(facts):
                 if f["t"] not in types:
                     continue
                 if f["t"] == CHAINED:
                     session.reached.setdefault(i, f["stage"])
-                msg = message(book, f, i, sid)
-                _assert(host, name, msg, session, i)
-                if f["t"] == CHAINED and f.get("tag") == "proposed":
-                    _carry(host, name, msg, session, i)
+                    if f.get("tag") == "proposed":
+                        carry.append(i)
+                batch.append(message(book, f, i, sid))
+            if batch:  # every fact is handled (the SEEN rule matches all): a batch is safe
+                host.assert_facts(name, batch)
+            for i in carry:
+                _carry(host, name, sid, session, i)
             return session
         except EngineError:
             raise
@@ -208,29 +237,29 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
             _sessions.pop(sid, None)
 
 
-def _assert(host: _Host, name: str, msg: dict[str, Any], session: Session, i: int) -> None:
-    try:
-        host.assert_fact(name, msg)
-    except _durable.MessageNotHandledException:
-        if msg["t"] == CHAINED:
-            session.stalled[i] = msg["stage"]
-    except _durable.MessageObservedException:  # pragma: no cover - ids are unique
-        raise EngineError(f"rule engine refused fact {i} as a duplicate") from None
-
-
-def _carry(host: _Host, name: str, msg: dict[str, Any], session: Session, i: int) -> None:
+def _carry(host: _Host, name: str, sid: str, session: Session, i: int) -> None:
     """An audit judges every step of the proposal: where no rule passed it on, the proposal is
     carried to the next stage anyway, its verdict fields for that step false (``fits: false``...),
     so the later steps' rules still look at it. Recommendations never carry a candidate."""
     while session.reached.get(i) != "decided":
-        stage = session.reached.get(i, msg["stage"])
+        stage = session.reached.get(i, session.facts[i]["stage"])
         nxt = STAGES[STAGES.index(stage) + 1]
         failed = {k: False for k in session.book.set_by_stage(nxt)}
         session.stage_values[(i, nxt)] = failed
         session.reached[i] = nxt
         session.carried.append((i, nxt))
-        values = {**session.facts[i], **_verdicts(session, i, nxt), **failed, "stage": nxt}
-        _assert(host, name, message(session.book, values, i, msg["sid"]), session, i)
+        if session.book.has_stage(nxt):
+            verdicts = {**_verdicts(session, i, nxt), **failed}
+            host.assert_facts(name, [message(session.book, session.facts[i], i, sid, verdicts, nxt)])
+
+
+def merge(session: Session, more: Session, index: list[int]) -> None:
+    """Add a second session's firings about some of the first session's facts (``index`` maps the
+    second session's fact positions to the first's): the detail pass."""
+    session.firings += [(rid, index[i], stage) for rid, i, stage in more.firings]
+    for (i, stage), values in more.stage_values.items():
+        session.stage_values.setdefault((index[i], stage), values)
+    session.carried += [(index[i], stage) for i, stage in more.carried]
 
 
 def live_sessions() -> int:

@@ -94,7 +94,7 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     g = kb.gpus[r.id]
     ev = evaluate(job, g, count)
     n = ev.numbers
-    terms = [term_out(t) for t in ev.terms.values() if isinstance(t, Term)]
+    terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]
     cost = {"rent_usd": n.get("rent_usd"), "buy_usd": n.get("buy_usd"), "acquisition": n.get("acquisition"),
             "break_even_month": n.get("break_even_month"), "usd_per_gpu_hour": n.get("usd_per_gpu_hour"),
             "provider": n.get("provider"), "instance": n.get("instance"), "price_as_of": n.get("price_as_of")}

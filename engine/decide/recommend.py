@@ -84,6 +84,18 @@ class Consultation:
     def outcome(self, detail: Any = lambda key: False) -> Outcome:
         return materialize(self.book, self.session, self.facts, detail)
 
+    def detail(self, keys: list[str]) -> None:
+        """Run the candidates a result presents through the chain again with every rule (their
+        findings and step conclusions; the first pass ran only the rules that decide)."""
+        index = [self.keys.index(k) for k in dict.fromkeys(keys) if k in self.keys
+                 and not self.facts[self.keys.index(k)].get("detail")]
+        if not index:
+            return
+        again = [{**self.facts[i], "detail": 1} for i in index]
+        engine.merge(self.session, engine.run(self.book, again), index)
+        for i in index:
+            self.facts[i] = {**self.facts[i], "detail": 1}
+
     def fact(self, key: str) -> dict[str, Any]:
         return self.facts[self.keys.index(key)]
 
@@ -99,6 +111,7 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
         allowed = (modes or {}).get(i)
         for mode in [m for m in modes_for(job, ev) if allowed is None or m in allowed] or allowed or []:
             f = candidate_fact(job, ev, mode)
+            f["detail"] = 1 if ev.tag else 0  # an audit's proposal is judged in full at once
             key = fact_key(f)
             if key in options:
                 continue
@@ -127,28 +140,77 @@ def recommend(requirements: Any, *, knowledge: str | None = None, rules: str | N
 
 
 def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int, list[str]]]:
-    """Every GPU type x count of the catalog (or the short list), estimated once per network it
-    would run on: a single server once; several servers once per way of acquiring them when the
-    rental offer's stated network and the fabric a bought cluster gets differ."""
+    """The GPU types x counts worth judging, each estimated once per network it would run on: a
+    single server once; several servers once per way of acquiring them when the rental offer's
+    stated network and the fabric a bought cluster gets differ.
+
+    Counts double from 1 up to ``max_gpus`` and stop, for a count that fits and is in time, when
+    the ranking score (:func:`engine.decide.rank.score`: cost plus days x the value of a day) stops
+    improving, or when the days are worth less than the ranking's tie fraction of the cost: doubling
+    the GPUs at best halves the days while the GPU-hours paid for never shrink, so once a doubling
+    does not pay, or can gain less than a tie, the next pays less. The counts that do not fit are
+    all judged (the rules say why), and so is every count of a GPU the user listed."""
     from ..estimators.candidate import networks_for
 
     evaluations: list[Evaluation] = []
     modes: dict[int, list[str]] = {}
     wanted = ["rent", "buy"] if job.c.acquisition == "either" else [job.c.acquisition]
+    policy = job.kb.policy_values()
     for gid in gpu_ids:
         gpu = job.kb.gpus[gid]
+        best = math.inf
         for n in counts_for(job.c.max_gpus):
+            mine: list[Evaluation] = []
+            first = len(evaluations)
             if n <= NODE:
-                evaluations.append(evaluate(job, gpu, n))
-                continue
-            nets = networks_for(job, gpu, n)
-            by_net: dict[str | None, list[str]] = {}
-            for mode in wanted:
-                by_net.setdefault(nets.get(mode), []).append(mode)
-            for net, ms in by_net.items():
-                modes[len(evaluations)] = ms
-                evaluations.append(evaluate(job, gpu, n, network=net))
+                mine.append(evaluate(job, gpu, n))
+            else:
+                nets = networks_for(job, gpu, n)
+                by_net: dict[str | None, list[str]] = {}
+                for mode in wanted:  # a way of acquiring that does not exist is judged only if it is the only one asked
+                    if nets.get(mode) is not None or len(wanted) == 1:
+                        by_net.setdefault(nets.get(mode), []).append(mode)
+                if not by_net:  # neither way exists: one estimate, so the rules can say why
+                    by_net[None] = wanted
+                for net, ms in by_net.items():
+                    modes[len(evaluations) + len(mine)] = ms
+                    mine.append(evaluate(job, gpu, n, network=net))
+            evaluations += mine
+            ways = [(e, modes.get(first + k, wanted)) for k, e in enumerate(mine)]
+            s = min((search_score(job, e, policy, ms) for e, ms in ways), default=math.inf)
+            if not job.c.gpus and (s > best or _time_is_cheap(job, ways, policy)):
+                break
+            best = min(best, s)
     return evaluations, modes
+
+
+def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], policy: dict[str, Any]) -> bool:
+    """The days an estimate takes are worth less than a tie of its cost: more GPUs cannot win."""
+    for e, ms in ways:
+        score = search_score(job, e, policy, ms)
+        if math.isinf(score):
+            continue
+        days = (e.numbers.get("wall_days") or 0.0) if job.training else 0.0
+        cost = score - float(policy["value_of_a_day_usd"]) * days
+        if float(policy["value_of_a_day_usd"]) * days <= float(policy["ranking_tie_fraction"]) * cost:
+            return True
+    return False
+
+
+def search_score(job: Job, e: Evaluation, policy: dict[str, Any], ways: list[str] | None = None) -> float:
+    """The ranking score an estimate would have if the rules let it through (inf when it does not
+    fit the headroom policy, misses the deadline, or has no price): what the count search follows."""
+    if not e.fits:
+        return math.inf
+    n = e.numbers
+    days = n.get("wall_days") or 0.0
+    if job.training and job.deadline_days is not None and days > job.deadline_days:
+        return math.inf
+    costs = [n.get(f"{m}_usd") for m in (ways or ("rent", "buy"))]
+    costs = [c for c in costs if c is not None]
+    if not costs:
+        return math.inf
+    return min(costs) + float(policy["value_of_a_day_usd"]) * (days if job.training else 0.0)
 
 
 @dataclass
@@ -177,7 +239,10 @@ def ranking(job: Job, con: Consultation, outcome: Outcome) -> Ranking:
             if not mine:
                 continue
             good = [s.key for s in order if gpu_of[s.key] == gid]
-            shown += [good[0] if good else mine[0], max(mine, key=lambda k: con.options[k][0].count)]
+            first = good[0] if good else mine[0]
+            mode = con.options[first][1]  # its largest count, acquired the same way (not the other mode's twin)
+            same = [k for k in mine if con.options[k][1] == mode] or mine
+            shown += [first, max(same, key=lambda k: con.options[k][0].count)]
     return Ranking(order, ranks, best, runner, list(dict.fromkeys(shown)), why_not(job, con, order, outcome, best))
 
 
@@ -217,6 +282,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     shown_gpus = {con.options[k][0].gpu.id for k in shown}
     prices = {fact_key(f) for f in price_facts(job, [con.options[k] for k in shown])}
     relevant = shown | prices | {f"env:{g}" for g in shown_gpus}
+    con.detail(r.shown)
     outcome = con.outcome(lambda key: key in relevant or not _per_subject(key))
     candidates = [candidate_out(con, outcome, k, r.ranks.get(k), r.order) for k in con.options
                   if not k.startswith("proposed")]
@@ -390,7 +456,7 @@ def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
                  acquisition=n.get("acquisition"), strategy=_label(e),
                  scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"),
                  peak_kind=n.get("peak_kind", ""), mfu=n.get("mfu"),
-                 terms=[term_out(t) for t in e.terms.values()],
+                 terms=[term_out(t) for t in e.all_terms().values()],
                  cost={"rent_usd": n.get("rent_usd"), "buy_usd": n.get("buy_usd"),
                        "break_even_month": n.get("break_even_month"),
                        "usd_per_gpu_hour": n.get("usd_per_gpu_hour"), "provider": n.get("provider"),
@@ -420,7 +486,7 @@ def step_summaries(job: Job, con: Consultation, outcome: Outcome, key: str) -> l
     for step in CORE_STEPS:
         c = concl.get(step)
         terms = [term_out(t) for t in e.memory.terms()] if step == "memory" else [
-            term_out(e.terms[k]) for k in STEP_TERMS[step] if k in e.terms]
+            term_out(e.all_terms()[k]) for k in STEP_TERMS[step] if k in e.all_terms()]
         out.append(StepSummary(step=step, conclusion=c.text if c else "", rule=c.rule if c else "",
                                template=c.template if c else "", values=c.values if c else {},
                                rules=by_step.get(step, []), terms=terms))

@@ -62,9 +62,15 @@ OPEN = "__open"
 """A session's first fact: durable-rules creates a session on its first fact; if no fact of a
 session was ever handled, deleting it crashed the process here and keeping it leaks (1,024
 sessions, then MemoryError). The sentinel rule always handles it."""
-DECIDED = "__decided"
-"""The engine's own rule at the end of the chain: every candidate that reaches ``decided`` is
-handled (an unhandled fact asserted inside an action would fail the action)."""
+SEEN = "__seen"
+"""The engine's catch-all rule: it handles every fact, so no batch holds an unhandled fact."""
+CAP = 1_000_000
+"""Each rule fires once on up to this many matching facts (durable-rules' ``cap``)."""
+DETAIL = "detail"
+"""Candidates are asserted twice: once all of them with ``detail: 0``, when only the rules that
+decide (``reject`` and ``pass``) look at them, and again, with ``detail: 1``, the few a result
+presents, when every rule does (findings, conclusions). Findings about a candidate no one will
+read are not worth an action each: across a full catalog they were a third of all firings."""
 
 
 class Then(BaseModel):
@@ -306,6 +312,7 @@ class Rulebook:
         self.digest = hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:12]
         self._fields: dict[str, tuple[str, ...]] = {}
         self._definition: dict[str, Any] | None = None
+        self._stages: set[str] | None = None
 
     @property
     def durable_name(self) -> str:
@@ -324,12 +331,15 @@ class Rulebook:
                 stage = self.stage(rid)
                 if stage is not None:
                     parts.append({"stage": stage})
+                    if rule.then.action in ("finding", "conclude"):
+                        parts.append({DETAIL: 1})
                 parts += [compile_condition(c, self.policy) for c in rule.when]
                 if rule.any:
                     parts.append({"$or": [compile_condition(c, self.policy) for c in rule.any]})
-                out[rid] = {"all": [{"m": {"$and": parts}}], "run": rid}
+                out[rid] = {"all": [{"m": {"$and": parts}}], "run": rid, "cap": CAP}
             out[OPEN] = {"all": [{"m": {"t": OPEN}}], "run": OPEN}
-            out[DECIDED] = {"all": [{"m": {"$and": [{"t": CHAINED}, {"stage": "decided"}]}}], "run": DECIDED}
+            out[SEEN] = {"all": [{"m": {"$or": [{"t": t} for t in sorted({*self.fact_types(), CHAINED})]}}],
+                         "run": SEEN, "cap": CAP}
             self._definition = out
         return self._definition
 
@@ -353,6 +363,12 @@ class Rulebook:
                         names.add(v[1:])
             cached = self._fields[key] = tuple(sorted(names))
         return cached
+
+    def has_stage(self, stage: str) -> bool:
+        """Some rule looks at candidates at ``stage``."""
+        if self._stages is None:
+            self._stages = {s for rid in self.rules if (s := self.stage(rid)) is not None}
+        return stage in self._stages
 
     def set_by_stage(self, stage: str) -> list[str]:
         """Candidate fields that the pass rules into ``stage`` set (the verdicts of the step before)."""

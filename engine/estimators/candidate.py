@@ -144,6 +144,7 @@ class Evaluation:
     fits: bool
     fits_requested: bool
     terms: dict[str, Term] = field(default_factory=dict)
+    pending_terms: list[Any] = field(default_factory=list)  # callables adding formula terms when shown
     numbers: dict[str, Any] = field(default_factory=dict)
     topology: I.Topology | None = None
     offer: K.Offer | None = None
@@ -151,6 +152,12 @@ class Evaluation:
     tag: str = ""  # "proposed:" for the configuration an audit checks
     plan: P.Plan | None = None  # training: the chosen layout (engine/estimators/planner.py)
     requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
+
+    def all_terms(self) -> dict[str, Term]:
+        """Every formula term, the ones built only for what a result shows included."""
+        while self.pending_terms:
+            self.terms.update(self.pending_terms.pop(0)())
+        return self.terms
 
     def cost_curves(self, tco: Any, months: float) -> dict[str, list[float]] | None:
         """Cumulative rent vs own by month, for the chart (computed only for what a report shows)."""
@@ -263,7 +270,14 @@ def market_of(job: Job) -> str:
 
 
 def offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
-    """Rental offers a user in this market can take, cheapest first."""
+    """Rental offers a user in this market can take, cheapest first (memoised per job)."""
+    key = ("offers", gpu.id, count)
+    if key not in job.memo:
+        job.memo[key] = _offers_for(job, gpu, count)
+    return job.memo[key]
+
+
+def _offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
     kb = job.kb
     offers = K.rent_offers(kb.clouds, gpu.id, count, kb.tco_value("usd_cny").value)
     if market_of(job) == "china":  # mainland-China clouds first, when they rent this GPU
@@ -356,7 +370,7 @@ def _serving_numbers(job: Job, ev: Evaluation) -> None:
     ``decode_tokens_per_s_total`` is the sustained output rate of the whole system at that load
     (prefill included), the figure a throughput target is compared with."""
     s = SV.choose(job, ev.gpu, ev.count)
-    ev.terms.update(SV.terms(job, s))
+    ev.pending_terms.append(lambda: SV.terms(job, s))
     ev.numbers.update(SV.numbers(job, s))
     lay = s.layout
     per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
@@ -375,15 +389,19 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
     lay, step = plan.layout, plan.step
     flops = C.training_flops(job.shape, job.tokens, job.w.seq_len, job.w.method, lay.checkpointing)
     ev.terms["flops"] = flops
-    ev.terms.update(P.terms(plan, tj))
+    ev.pending_terms.append(lambda: P.terms(plan, tj))
     model_flops = flops.value * tj.flops_per_token(False) / tj.flops_per_token(lay.checkpointing)
     achieved = model_flops / (plan.gpu_hours * 3600 * peak_tflops * 1e12) if plan.gpu_hours > 0 else 0.0
     exposed = {k: v for k, v in step.as_dict().items() if k in ("tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s",
                                                                  "cp_s")}
+    setup = job.kb.runtime.training.job_setup_hours.value
+    wall, gpu_hours = plan.wall_hours + setup, plan.gpu_hours + setup * ev.count
+    ev.terms["job_setup"] = Term("job_setup_hours", setup, "h", "start-up and wind-down of the job, on every GPU",
+                                 {"hours": setup, "gpus": ev.count, "gpu_hours": setup * ev.count})
     ev.numbers.update({
         "mfu": plan.mfu.value, "mfu_whole_run": achieved,
         "efficiency": plan.scaling_efficiency, "scaling_efficiency": plan.scaling_efficiency,
-        "gpu_hours": plan.gpu_hours, "wall_hours": plan.wall_hours, "wall_days": plan.wall_hours / 24,
+        "gpu_hours": gpu_hours, "wall_hours": wall, "wall_days": wall / 24, "job_setup_hours": setup,
         "slowdown": step.total / (step.total - step.offload) if step.offload and step.total > step.offload else 1.0,
         "layout": lay.as_dict(), "layout_notation": lay.notation(), "strategy": ev.strategy.label(),
         "fits_as_requested": ev.fits_requested, "requested_layout": req.layout.as_dict(),

@@ -83,6 +83,7 @@ class TrainingFactors(Strict):
     whole_run_efficiency: Fraction
     failures_per_gpu_hour: NonNegative
     hours_lost_per_failure: NonNegative
+    job_setup_hours: NonNegative
     bucket_bytes: Positive
     ce_chunks: Positive
     finetune_global_batch_sequences: Positive
