@@ -395,7 +395,9 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
     exposed = {k: v for k, v in step.as_dict().items() if k in ("tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s",
                                                                  "cp_s")}
     setup = job.kb.runtime.training.job_setup_hours.value
-    wall, gpu_hours = plan.wall_hours + setup, plan.gpu_hours + setup * ev.count
+    # GPU-hours of training, as published runs count them; the wall clock (and the bill) includes
+    # the start-up and wind-down
+    wall, gpu_hours = plan.wall_hours + setup, plan.gpu_hours
     ev.terms["job_setup"] = Term("job_setup_hours", setup, "h", "start-up and wind-down of the job, on every GPU",
                                  {"hours": setup, "gpus": ev.count, "gpu_hours": setup * ev.count})
     ev.numbers.update({
