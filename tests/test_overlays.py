@@ -82,6 +82,6 @@ def test_the_value_of_a_day_changes_the_ranking(tmp_path: Path) -> None:
                                              policy="value_of_a_day_usd: 1000000\n"))
     feasible = [c for c in cheap.candidates if c.feasible]
     assert cheap.recommendation.total_cost_usd == pytest.approx(min(c.total_cost_usd for c in feasible), rel=0.03)
-    best = min((c.total_cost_usd + 1e6 * c.wall_days for c in rush.candidates if c.feasible))
+    best = min(c.total_cost_usd + 1e6 * c.wall_days for c in rush.candidates if c.feasible)
     assert rush.recommendation.score_usd == pytest.approx(best, rel=0.02)
     assert rush.recommendation.wall_days < cheap.recommendation.wall_days
