@@ -238,3 +238,27 @@ def test_a_rule_error_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(RuleError) as err:
         rulebook.load(d)
     assert str(d / "house.yaml") in err.value.line()
+
+
+@pytest.mark.parametrize("value", [1e-5, 1e-300, -1e-7, -0.0, 0.0, 1e22, -1e300, 5e-324, 123.456])
+def test_every_float_reaches_the_rule_engine_in_a_form_it_parses(value: float) -> None:
+    """Fact values of any size go through the real engine without error code 204, and a rule
+    comparing with zero still sees their sign (rules/cloud-fees.yaml FEE-CROSS-REGION: > 0)."""
+    book = rulebook.load()
+    fact = {"t": "proposal", "mode": "rent", "cross_region_tb": value, "title": "t", "gpu": "h100-80gb-sxm"}
+    fired = {rid for rid, _, _ in engine.run(book, [fact]).firings}
+    assert ("FEE-CROSS-REGION" in fired) == (value > 0)
+
+
+def test_tiny_and_huge_numbers_in_a_file_go_through_the_cli(tmp_path: Path, capsys) -> None:
+    """The amounts users write as 0.00001 or 1e12 (Python prints them in exponent form) are judged."""
+    p = tmp_path / "r.yaml"
+    p.write_text("workload: {task: finetune, method: lora, model: llama-3.1-8b, train_tokens: 1.0e+7}\n"
+                 "constraints: {budget_usd: 0.00001, deadline_days: 0.00001, electricity_usd_per_kwh: 0.000001}\n")
+    code, out, err = _run(capsys, "recommend", str(p), "--format", "json")
+    assert code == 1 and "internal error" not in err, err  # nothing is within a $0.00001 budget
+    import json as _json
+
+    doc = _json.loads(out)
+    assert doc["recommendation"] is None
+    assert any("budget" in r or "deadline" in r for c in doc["candidates"] for r in c["reasons"])
