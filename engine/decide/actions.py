@@ -110,8 +110,9 @@ def _finding(book: Rulebook, rule: Rule, step: str, values: dict[str, Any], mess
 
 
 def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
-                detail: Callable[[str], bool] = lambda key: True) -> Outcome:
-    """Apply each firing's consequence; fill messages in for rejections and detailed subjects."""
+                detail: Callable[[str], bool] = lambda key: True, sentences: bool = True) -> Outcome:
+    """Apply each firing's consequence; fill messages in for rejections and detailed subjects
+    (with ``sentences`` false, none: what fired and what was rejected, for the ranking)."""
     out = Outcome()
     keys = [fact_key(f) for f in facts]
     order = {rid: i for i, rid in enumerate(book.rules)}
@@ -129,6 +130,12 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
         action = rule.then.action
         show = detail(key)
         if not show and action != "reject":
+            continue
+        if not sentences:
+            if action == "reject":
+                target = out.gpu_rejections.setdefault(fact["gpu"], []) if fact.get("t") == "environment" else \
+                    out.rejections.setdefault(key, [])
+                target.append(Rejection(rule_id, "", "", {}))
             continue
         values = fact
         if stage is not None and any((idx, s) in session.stage_values for s in ("compute", "interconnect", "tco",

@@ -81,8 +81,8 @@ class Consultation:
     session: engine.Session
     options: dict[str, tuple[Evaluation, str]] = field(default_factory=dict)  # key -> (estimate, mode)
 
-    def outcome(self, detail: Any = lambda key: False) -> Outcome:
-        return materialize(self.book, self.session, self.facts, detail)
+    def outcome(self, detail: Any = lambda key: False, sentences: bool = True) -> Outcome:
+        return materialize(self.book, self.session, self.facts, detail, sentences)
 
     def detail(self, keys: list[str]) -> None:
         """Run the candidates a result presents through the chain again with every rule (their
@@ -276,7 +276,7 @@ def why_not(job: Job, con: Consultation, order: list[Scored], outcome: Outcome, 
 
 def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: str | None = None) -> RecommendResult:
     kb = job.kb
-    first = con.outcome()
+    first = con.outcome(sentences=False)
     r = ranking(job, con, first)
     shown = set(r.shown)
     shown_gpus = {con.options[k][0].gpu.id for k in shown}

@@ -105,7 +105,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "max_ttft_ms": _n(w.max_ttft_ms), "has_ttft_target": has_ttft,
         "max_tpot_ms": _n(w.max_tpot_ms), "has_tpot_target": has_tpot,
         "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
-        "acquisition": mode, "acquisition_wanted": c.acquisition,
+        # an audit judges the proposal the way it is made: its mode is the one wanted
+        "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
         "cost_usd": _n(cost), "price_known": cost is not None,
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
         "budget_usd": _n(c.budget_usd), "has_budget": c.budget_usd is not None,
