@@ -38,7 +38,8 @@ def audit_many(paths: list[str], args: Any) -> int:
         text = "\n".join(lines) + "\n"
     else:
         text = report.render_audit_summary(results, fmt, lang=args.lang, currency=args.currency,
-                                           fx_rate=args.fx_rate, knowledge=args.knowledge)
+                                           fx_rate=args.fx_rate, knowledge=args.knowledge,
+                                           detail=getattr(args, "detail", "brief"))
     if args.output:
         report.write_text(args.output, text)
         print(f"gpuwise: wrote {args.output}", file=sys.stderr)

@@ -40,6 +40,9 @@ def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS)
     p.add_argument("--currency", choices=("USD", "CNY"), default="USD", help="report currency (default: USD)")
     p.add_argument("--fx-rate", type=_rate, metavar="RATE",
                    help="CNY per USD (default: the knowledge base's dated rate)")
+    p.add_argument("--detail", choices=("brief", "full"), default="brief",
+                   help="brief: the answer, the steps in a line each, alternatives, warnings and "
+                        "assumptions (default); full: also every formula, candidate, finding and the rule trace")
 
 
 def _gpu_count(text: str) -> int:
@@ -207,7 +210,8 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
     from .render import output, report
 
     fmt = output.report_format(args.output, args.format)
-    text = report.render(result, fmt, kind=kind, lang=args.lang, currency=args.currency, fx_rate=args.fx_rate)
+    text = report.render(result, fmt, kind=kind, lang=args.lang, currency=args.currency, fx_rate=args.fx_rate,
+                         detail=args.detail)
     _write(text, args, inputs)
 
 

@@ -9,8 +9,9 @@ gettext catalog (the English template is the msgid) and fills it in its own curr
 Placeholders are Python format fields, with a few specs of our own:
 ``{x:money}`` an amount in the report's currency (whole units), ``{x:money2}`` with cents,
 ``{x:pct}`` a fraction as a percentage, ``{x:int}`` a count with thousands separators,
-``{x:gb}`` a size in GB. A value that is missing or of the wrong type prints as "?" (a message is
-never allowed to fail).
+``{x:gb}`` a size in GB, ``{x:days}`` a duration given in days (hours when under a day, "1 day",
+"3.5 days": the report's language words it). A value that is missing or of the wrong type prints
+as "?" (a message is never allowed to fail).
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ from .paths import data_dir
 from .yamlio import read_yaml
 
 Money = Callable[[float, int], str]
+Duration = Callable[[float], str]
+
+
+def days_en(days: float) -> str:
+    """A duration in English: hours under a day, else days with one decimal."""
+    if days < 1:
+        hours = days * 24
+        return f"{hours:,.1f} hours" if hours < 48 else f"{hours:,.0f} hours"
+    return "1 day" if round(days, 1) == 1 else f"{days:,.1f} days"
 
 
 def usd(amount: float, decimals: int = 0) -> str:
@@ -34,9 +44,10 @@ def usd(amount: float, decimals: int = 0) -> str:
 class Filler(string.Formatter):
     """str.format that knows our specs and never fails."""
 
-    def __init__(self, money: Money = usd):
+    def __init__(self, money: Money = usd, duration: Duration = days_en):
         super().__init__()
         self.money = money
+        self.duration = duration
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
         return kwargs.get(key, "?") if isinstance(key, str) else "?"
@@ -50,6 +61,8 @@ class Filler(string.Formatter):
                 return f"{100 * value:.0f}%" if number else str(value)
             if format_spec == "int":
                 return f"{round(value):,}" if number else str(value)
+            if format_spec == "days":
+                return self.duration(float(value)) if number else str(value)
             if format_spec == "gb":
                 return f"{value:,.1f} GB" if number else str(value)
             return super().format_field(value, format_spec)
@@ -60,9 +73,11 @@ class Filler(string.Formatter):
 _USD = Filler()
 
 
-def fill(template: str, values: dict[str, Any], money: Money | None = None) -> str:
-    """A template with its values put in (USD unless ``money`` says otherwise)."""
-    filler = _USD if money is None else Filler(money)
+def fill(template: str, values: dict[str, Any], money: Money | None = None,
+         duration: Duration | None = None) -> str:
+    """A template with its values put in (USD and English durations unless ``money`` and
+    ``duration`` say otherwise)."""
+    filler = _USD if money is None and duration is None else Filler(money or usd, duration or days_en)
     try:
         return filler.vformat(template, (), values)
     except (ValueError, IndexError, KeyError, AttributeError):

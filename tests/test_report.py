@@ -1,6 +1,8 @@
-"""Tests for the report layer: engine/report.py, engine/charts.py, reports/templates, engine/render/locale.
+"""Tests for the report layer: engine/render (report, view, fmt, words, charts), reports/templates,
+engine/render/locale.
 
-The results rendered here are built by hand in ``fixtures_results.py`` (no engine run).
+The results rendered here are built by hand in ``fixtures_results.py`` (no engine run); the brief
+report on real engine results, in both languages and currencies, is tested in test_report_brief.py.
 Golden files live in ``tests/golden``; regenerate them after an intended change with
 ``GPUWISE_REGEN_GOLDEN=1 python -m pytest tests/test_report.py`` and review the diff.
 """
@@ -42,23 +44,26 @@ REGEN = os.environ.get("GPUWISE_REGEN_GOLDEN") == "1"
 RESULTS = {"recommend": recommend_result, "audit": audit_result}
 FORMATS = ("text", "md", "html")
 
-# Headings and labels a reader sees; none may survive in a Chinese report.
+# Headings and labels a reader sees; none may survive in a Chinese report (brief or full).
 ENGLISH_HEADINGS = [
-    "GPU recommendation", "GPU proposal audit", "Recommendation", "Runner-up", "The question as understood",
+    "GPU recommendation", "GPU proposal audit", "Answer", "How it was decided", "Alternatives",
+    "Blockers and warnings", "Assumptions", "Runner-up", "The question as understood",
     "The proposal as understood", "Step 1: Memory", "Step 2: Compute", "Step 3: Interconnect",
     "Step 4: Cost of ownership", "Why not the others", "All candidates", "Findings", "Blockers", "Warnings",
     "Information", "Data freshness", "Rule trace", "Rules that fired", "Formulas", "Verdict",
     "Proposed setup and the best feasible alternative", "Used-card inspection", "Wall-clock time",
     "Total cost", "Memory per GPU", "Oldest dated figure", "Amounts are in", "with numbers", "Fix:",
-    "Source:", "break-even: month", "Cumulative cost", "Time against cost",
+    "Source:", "break-even: month", "Cumulative cost", "Time against cost", "This is the brief report",
 ]
 CHINESE_HEADINGS = {
-    "recommend": ["GPU 选型建议", "推荐方案", "次优方案", "对需求的理解", "第一步：显存", "第二步：计算",
-                  "第三步：互联", "第四步：总拥有成本", "为何不选其他方案", "全部候选方案", "检查发现",
-                  "阻断问题", "数据时效",
-                  "规则触发记录", "触发的规则"],
-    "audit": ["GPU 采购方案审计", "结论", "否决", "原方案与最佳可行替代方案", "对方案的理解", "二手卡检测",
-              "检查发现", "数据时效"],
+    "recommend": ["GPU 选型建议", "结论", "决策过程", "备选方案", "阻断问题与警告", "假设", "数据时效"],
+    "audit": ["GPU 采购方案审计", "否决", "原方案与最佳可行替代方案", "决策过程", "阻断问题与警告",
+              "二手卡检测", "数据时效"],
+}
+CHINESE_FULL_HEADINGS = {
+    "recommend": ["第一步：显存", "第二步：计算", "第三步：互联", "第四步：总拥有成本", "为何不选其他方案",
+                  "全部候选方案", "检查发现", "规则触发记录", "触发的规则"],
+    "audit": ["对方案的理解", "检查发现"],
 }
 
 
@@ -67,11 +72,12 @@ def render(kind: str, fmt: str, **kw) -> str:
 
 
 # ------------------------------------------------------------------------------ every format
+@pytest.mark.parametrize("detail", ["brief", "full"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("kind", sorted(RESULTS))
-def test_renders_without_template_syntax_left(kind, fmt, lang):
-    out = render(kind, fmt, lang=lang)
+def test_renders_without_template_syntax_left(kind, fmt, lang, detail):
+    out = render(kind, fmt, lang=lang, detail=detail)
     assert len(out) > 1000
     for token in ("{{", "}}", "{%", "%}", "{#", "#}"):
         assert token not in out, token
@@ -79,12 +85,40 @@ def test_renders_without_template_syntax_left(kind, fmt, lang):
     assert out.endswith("\n")
 
 
-def test_text_recommendation_up_front_with_numbers_rules_and_sources():
+def test_brief_text_answer_first_then_steps_alternatives_issues_assumptions():
     out = render("recommend", "text")
-    head = out[:800]
-    assert "32 × NVIDIA H100 SXM5 80GB, rent: 2.5 days, $5,719" in head  # the answer comes first
-    assert "Runner-up: 32 × NVIDIA A100 SXM4 80GB" in head
-    assert "Count: 32 GPUs on 4 nodes" in out
+    head = out[:900]
+    assert "Rent 32 x H100 80GB (4 nodes of 8) for 2.5 days" in head  # the recommendation's sentence first
+    assert re.search(r"Rent or buy\s+rent, from lambda / gpu_8x_h100_sxm5", head)
+    assert re.search(r"Wall-clock time\s+2.5 days \(1,913 GPU-hours\)", head)
+    assert re.search(r"Total cost\s+\$5,719", head)
+    order = [out.index(h) for h in ("=== Answer ===", "=== How it was decided ===", "=== Alternatives ===",
+                                     "=== Blockers and warnings", "=== Assumptions ===", "=== Data freshness ===")]
+    assert order == sorted(order)
+    # the four steps in one line each
+    assert re.search(r"\n  Memory\s+Full fine-tuning of 70B needs about 1.1 TB", out)
+    assert re.search(r"\n  Cost\s+Rent: the job is too short for buying to pay off.", out)
+    # alternatives: the answer and the runner-up, one time unit in the column
+    assert re.search(r"32 × NVIDIA H100 SXM5 80GB\s+rent, from lambda\s+2.5\s+\$5,719\s+the answer", out)
+    assert re.search(r"32 × NVIDIA A100 SXM4 80GB\s+rent, from lambda\s+7.3\s+\$10,099\s+runner-up", out)
+    assert "Wall-clock time, days" in out
+    # blockers and warnings with their fixes, each once; notes only counted
+    assert "[blocker] lic.geforce-datacenter: The GeForce driver licence" in out
+    assert "Fix: Use a data-center card (L40S, A100, H100) for a hosted cluster." in out
+    assert "1 note (information only) is in the full report." in out
+    assert "workload.optimizer = adamw — torch.optim.AdamW with its default multi-tensor step" in out
+    # no formulas, no candidate tables, no trace in the brief report
+    for full_only in ("formula:", "=== Step 1: Memory ===", "=== Why not the others ===", "=== Rule trace ===",
+                      "=== All candidates ==="):
+        assert full_only not in out, full_only
+    assert "--detail full" in out
+    assert len(out.splitlines()) <= 80
+
+
+def test_full_text_adds_formulas_candidates_rules_and_sources():
+    out = render("recommend", "text", detail="full")
+    assert out.index("=== Answer ===") < out.index("=== Step 1: Memory ===")
+    assert "Count            32 GPUs on 4 nodes" in out
     # the question, with filled-in defaults marked
     assert "workload.model: llama-2-70b" in out
     assert "workload.optimizer: adamw  [default: torch.optim.AdamW" in out
@@ -100,7 +134,7 @@ def test_text_recommendation_up_front_with_numbers_rules_and_sources():
     assert "Scaling efficiency = 0.93" in out
     assert "Buying becomes cheaper than renting from month 17." in out
     assert "$612,400  month 17" in out
-    # why not X, for every rejected candidate
+    # why not X, for every GPU with no feasible option
     why = out.split("=== Why not the others ===")[1].split("===")[0]
     for c in CANDIDATES:
         assert (c.gpu in why) == (not c.feasible)
@@ -116,12 +150,13 @@ def test_text_recommendation_up_front_with_numbers_rules_and_sources():
     # knowledge dates and the old price, also flagged at the top
     assert "Oldest dated figure: 2024-06-01" in out and "Newest dated figure: 2026-01-08" in out
     assert "price as of 2024-06-01, 586 days old" in out
-    assert head.index("1 price used here is more than a year old") < head.index("=== Recommendation ===")
+    assert out[:300].index("1 price used here is more than a year old") < out.index("=== Answer ===")
     assert "Amounts are in US dollars." in out
+    assert "--detail full" not in out
 
 
 def test_text_tables_align_in_columns():
-    lines = render("recommend", "text").splitlines()
+    lines = render("recommend", "text", detail="full").splitlines()
     i = next(n for n, line in enumerate(lines) if line.strip().startswith("Part ") and "Share" in line)
     rule = lines[i + 1]
     assert set(rule.strip()) <= {"-", " "}
@@ -131,8 +166,9 @@ def test_text_tables_align_in_columns():
 
 
 def test_markdown_structure_and_escaping():
-    out = render("recommend", "md")
+    out = render("recommend", "md", detail="full")
     assert out.startswith("# GPU recommendation\n")
+    assert "\n## Answer\n" in out and "\n## Alternatives\n" in out
     assert "\n## Step 1: Memory\n" in out and "\n## Why not the others\n" in out
     assert "| Part | Per GPU | Share |\n| --- | ---: | ---: |\n| Weights | 4.3 GB | 10% |" in out
     assert "- `mem.exceeds-usable`: rtx-4090 x 64" in out
@@ -141,13 +177,18 @@ def test_markdown_structure_and_escaping():
     # a table row has as many cells as its header
     rows = [line for line in out.splitlines() if line.startswith("|")]
     assert all(line.endswith("|") for line in rows)
+    brief = render("recommend", "md")
+    assert "\n## How it was decided\n" in brief and "\n## Step 1: Memory\n" not in brief
+    assert "1. **Memory**: Full fine-tuning of 70B" in brief
+    assert "| `workload.optimizer` | `adamw` | torch.optim.AdamW" in brief
     assert report.md_escape("a | b *c* <x>") == "a \\| b \\*c\\* &lt;x&gt;"
     assert report.md_code("x|y") == "`x\\|y`"
     assert report.md_code("a`b") == "`` a`b ``"
 
 
-def test_markdown_cells_count_matches_header():
-    out = render("audit", "md")
+@pytest.mark.parametrize("detail", ["brief", "full"])
+def test_markdown_cells_count_matches_header(detail):
+    out = render("audit", "md", detail=detail)
     lines = out.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("| ---") or line.startswith("| ---:"):
@@ -161,20 +202,25 @@ def test_markdown_cells_count_matches_header():
 # ------------------------------------------------------------------------------------ audit
 def test_audit_verdict_first_alternative_savings_and_cards():
     out = render("audit", "text")
-    assert out.index("REJECT: At least one blocker") < out.index("=== Findings")
+    assert out.index("REJECT: At least one blocker") < out.index("=== Blockers and warnings")
     assert "2 blockers, 2 warnings, 1 note" in out
+    # the proposal and the alternative, each in a line, then the savings
+    assert "The proposal: 8 × NVIDIA GeForce RTX 3090, buy: n/a, $23,850 (not feasible)" in out
+    assert "The alternative: 32 × NVIDIA H100 SXM5 80GB, rent, from lambda: 2.5 days, $5,719 (feasible)" in out
     assert "The alternative saves $18,131 (76% of the proposed cost)." in out
     assert re.search(r"Total cost\s+\$23,850\s+\$5,719", out)
-    assert re.search(r"Memory per GPU\s+146.2 GB\s+43.3 GB", out)
+    assert re.search(r"Memory per GPU\s+146.2 GB of 22.9 GB usable\s+43.3 GB of 78.7 GB usable", out)
     assert "CPU offload would need 828 GB of host RAM" in out
-    assert "Card 1: 1324520012345: failed" in out and "Card 2: 1324520012399: passed" in out
-    assert "Card 3: 1324520099999: could not check" in out
-    assert re.search(r"Fan speed variation under load \(CV\)\s+0.46 from 4 readings", out)
-    assert re.search(r"PCIe link\s+Gen 4 x8 \(the card supports Gen 4 x16\)", out)
-    assert re.search(r"Power limit\s+280 W \(default 350 W\)", out)
-    assert re.search(r"Findings on this card\s+used.fan-hunting \(blocker\)", out)
-    assert re.search(r"Uncorrectable ECC errors\s+not known", out)  # -1 is "not known", never "-1"
-    assert "hardware.gpu: rtx-3090" in out
+    # brief: one line per used card, with the findings about it
+    assert "Card 1: 1324520012345: failed (used.fan-hunting (blocker))" in out
+    assert "Card 2: 1324520012399: passed" in out and "Card 3: 1324520099999: could not check" in out
+    full = render("audit", "text", detail="full")
+    assert re.search(r"Fan speed variation under load \(CV\)\s+0.46 from 4 readings", full)
+    assert re.search(r"PCIe link\s+Gen 4 x8 \(the card supports Gen 4 x16\)", full)
+    assert re.search(r"Power limit\s+280 W \(default 350 W\)", full)
+    assert re.search(r"Findings on this card\s+used.fan-hunting \(blocker\)", full)
+    assert re.search(r"Uncorrectable ECC errors\s+not known", full)  # -1 is "not known", never "-1"
+    assert "hardware.gpu: rtx-3090" in full
     html_out = render("audit", "html")
     assert 'class="verdict verdict-reject"' in html_out
     assert "Verdict: REJECT" in html_out
@@ -184,7 +230,7 @@ def test_audit_cards_of_another_shape_still_render():
     r = audit_result().model_copy(update={"cards": [
         {"serial": "X1", "status": "warn", "age_months": 14, "signals": {"fan_speed_cv": 0.4, "note": "odd"},
          "new_check": 3}]})
-    out = report.render(r, "text")
+    out = report.render(r, "text", detail="full")
     assert "Card 1: X1: suspect" in out
     assert re.search(r"Months from manufacture to sale\s+14", out)
     assert re.search(r"signals: fan_speed_cv\s+0.4", out) and re.search(r"new_check\s+3", out)
@@ -237,10 +283,11 @@ class _Checker(html.parser.HTMLParser):
                 self.labelledby += v.split()
 
 
+@pytest.mark.parametrize("detail", ["brief", "full"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("kind", sorted(RESULTS))
-def test_html_is_well_formed_self_contained_and_printable(kind, lang):
-    out = render(kind, "html", lang=lang)
+def test_html_is_well_formed_self_contained_and_printable(kind, lang, detail):
+    out = render(kind, "html", lang=lang, detail=detail)
     checker = _Checker()
     checker.feed(out)
     checker.close()
@@ -252,6 +299,12 @@ def test_html_is_well_formed_self_contained_and_printable(kind, lang):
     assert len(checker.ids) == len(set(checker.ids)), "duplicate ids"
     assert set(checker.labelledby) <= set(checker.ids)
     assert "@media print" in out and "<style>" in out
+    # paper: no heading stranded at a page foot, no table or chart split, closed details left out
+    print_css = out.split("@media print")[1]
+    assert "break-after: avoid" in print_css and "break-inside: avoid" in print_css
+    assert "details:not([open]) { display: none; }" in print_css
+    # narrow screens: field names break after their dots (<wbr>), anywhere only in code cells
+    assert "overflow-wrap: anywhere" not in out.split("@media (max-width: 640px)")[0]
     assert out.startswith("<!DOCTYPE html>\n<html lang=")
     assert f'<html lang="{"zh-CN" if lang == "zh" else "en"}">' in out
 
@@ -267,23 +320,53 @@ def test_html_charts_are_present_accessible_and_have_text_alternatives():
         alt = body.split('<div class="chart-alt">')[1]
         assert "<p>" in alt and "<table" in alt  # visible text alternative
     memory, cost, scatter = (f[1] for f in figures)
-    # stacked bars by kind, patterned as well as coloured, and the capacity markers
-    assert memory.count('<rect class="seg"') == sum(
-        sum(1 for v in c.memory_breakdown.values() if v > 0) for c in CANDIDATES)
+    # brief: the bars of the options in the alternatives table, the answer first and named so
+    r = recommend_result()
+    shown = [c for c in CANDIDATES if c.feasible][:2]
+    assert memory.count('<rect class="seg"') == sum(sum(1 for v in c.memory_breakdown.values() if v > 0)
+                                                    for c in shown)
+    assert "32 × NVIDIA H100 SXM5 80GB (the answer)" in memory
     for kind in ("weights", "gradients", "optimizer", "activations", "overhead"):
         assert f'fill="url(#pat-{kind})"' in memory
         assert f'<pattern id="pat-{kind}"' in memory
-    assert memory.count('<line class="capacity"') == 5 and memory.count('<line class="usable"') == 5
-    assert "25.8 GB / 23.2 GB ✗ exceeds" in memory
-    # rent and buy lines, the break-even point marked and labelled
+    assert memory.count('<line class="capacity"') == 2 and memory.count('<line class="usable"') == 2
+    # rent and buy lines of the answer, the break-even point marked and labelled
+    assert f"Cumulative cost of renting and of buying 32 × {r.recommendation.gpu_name}" in cost
     assert '<polyline class="line-rent"' in cost and '<polyline class="line-buy"' in cost
     assert '<circle class="be-dot"' in cost and "break-even: month 17" in cost
     assert "Buying becomes cheaper than renting from month 17." in cost
-    # scatter: the chosen point is a star and says so; rejected ones are crosses
     assert cost.count("<polyline") == 2
+    # scatter: the answer is a star and says so
+    assert scatter.count('class="pt-chosen"') == 1 and "(the answer)" in scatter
+    # full: every candidate's series as the result carries them, the rejected ones as crosses
+    full = render("recommend", "html", detail="full")
+    figures = dict(re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', full, re.S))
+    memory, scatter = figures["chart-memory"], figures["chart-time-cost"]
+    assert memory.count('<rect class="seg"') == sum(
+        sum(1 for v in c.memory_breakdown.values() if v > 0) for c in CANDIDATES)
+    assert "25.8 GB / 23.2 GB ✗ exceeds" in memory
     assert scatter.count('class="pt-chosen"') == 1 and "h100-80gb-sxm x 32 (chosen)" in scatter
     assert scatter.count('class="pt-rejected"') == 2  # the rtx-4090 has no time: not placed
     assert "Not placed (no time or cost): rtx-4090 x 64." in scatter
+    assert full.count("<details") >= 4 and "<details id=\"details-steps\" open>" in full
+    assert "<details id=\"details-steps\">" in out  # brief: the formulas folded away
+
+
+def test_html_audit_charts_are_about_the_proposal():
+    r = audit_result()
+    curve = {"months": list(range(13)), "rent": [i * 1000.0 for i in range(13)],
+             "buy": [9000.0 + i * 200 for i in range(13)], "break_even_month": 10}
+    charts = {**r.charts, "proposal_cost_curve": curve, "cost_curve": COST_CURVE}
+    out = report.render(r.model_copy(update={"charts": charts}), "html")
+    figures = re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', out, re.S)
+    ids = [f[0] for f in figures]
+    assert ids[:3] == ["chart-memory", "chart-cost", "chart-cost-2"]
+    memory, proposal_cost, alternative_cost = (f[1] for f in figures[:3])
+    rows = re.findall(r'<text class="row-label"[^>]*>([^<]*)</text>', memory)
+    assert rows == ["8 × NVIDIA GeForce RTX 3090 (proposed)", "32 × NVIDIA H100 SXM5 80GB (the alternative)"]
+    assert "8 × NVIDIA GeForce RTX 3090 (proposed)" in proposal_cost and "break-even: month 10" in proposal_cost
+    assert "32 × NVIDIA H100 SXM5 80GB (the alternative)" in alternative_cost
+    assert "chart-time-cost" not in ids  # the brief audit draws no chart of unrelated candidates
 
 
 def test_html_escapes_data():
@@ -318,28 +401,56 @@ def test_colours_meet_wcag_aa():
 
 
 # ---------------------------------------------------------------------------------- language
+@pytest.mark.parametrize("detail", ["brief", "full"])
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("kind", sorted(RESULTS))
-def test_chinese_report_has_no_english_template_strings(kind, fmt):
-    out = render(kind, fmt, lang="zh")
-    for heading in CHINESE_HEADINGS[kind]:
+def test_chinese_report_has_no_english_template_strings(kind, fmt, detail):
+    out = render(kind, fmt, lang="zh", detail=detail)
+    for heading in CHINESE_HEADINGS[kind] + (CHINESE_FULL_HEADINGS[kind] if detail == "full" else []):
         assert heading in out, heading
     for english in ENGLISH_HEADINGS:
         assert english not in out, english
-    # every translatable phrase of three words or more is absent (data may repeat single words)
+    # every phrase of three words or more of the report's own messages is absent (data may repeat single
+    # words; the hand-built results' sentences have no templates, so the rule sentences are checked on real
+    # results in test_report_brief.py)
     catalog = read_po((LOCALE / "gpuwise.pot").open("rb"))
+    yaml_ids = _yaml_msgids()
     for message in catalog:
+        if message.id in yaml_ids:
+            continue
         for msgid in (message.id if isinstance(message.id, tuple) else (message.id,)):
-            text = re.sub(r"%\(\w+\)s", "\0", msgid or "")
+            text = re.sub(r"%\(\w+\)s|\{[^{}]*\}", "\0", msgid or "")
             for piece in text.split("\0"):
                 if len(piece.split()) >= 3:
                     assert piece.strip() not in out, piece
 
 
+def _yaml_msgids() -> set:
+    """The sentences of rules and reports/messages.yaml, and the value phrases of engine/render/words.py
+    (a link or a layout as the estimators word it): data in a hand-built result, not the report's words."""
+    from babel.messages.extract import extract_python
+
+    from engine.render.i18n_extract import extract_yaml
+
+    out: set = set()
+    for path in [*sorted((ROOT / "rules").glob("*.yaml")), ROOT / "reports" / "messages.yaml"]:
+        with path.open("rb") as fh:
+            out |= {m for _, _, m, _ in extract_yaml(fh, None, None, None)}
+    with (ROOT / "engine" / "render" / "words.py").open("rb") as fh:
+        for _, _, m, _ in extract_python(fh, {"_": None, "N_": None, "ngettext": (1, 2)}, [], {}):
+            if isinstance(m, str):
+                out.add(m)
+            elif m and all(isinstance(x, str) for x in m):
+                out.add(tuple(m))
+    return out
+
+
 def test_chinese_numbers_and_units():
     out = render("recommend", "text", lang="zh")
-    assert "2.5 天" in out and "1,913 GPU 小时" in out and "第 17 个月" in out
+    assert "2.5 天（1,913 GPU 小时）" in out
     assert "32 块 GPU，分布在 4 个节点" in out
+    full = render("recommend", "text", lang="zh", detail="full")
+    assert "第 17 个月" in full
 
 
 def test_template_text_outside_translation_calls_is_not_english():
@@ -368,10 +479,16 @@ def _catalog_ids(path: Path) -> set:
 
 
 def test_pot_has_every_message_in_the_sources():
-    method_map = [("engine/render/report.py", "python"), ("reports/templates/**.html", "jinja2"),
-                  ("reports/templates/**.md", "jinja2"), ("reports/templates/**.txt", "jinja2")]
-    options = {pattern: {"extensions": "jinja2.ext.i18n", "trim_blocks": "True", "lstrip_blocks": "True"}
-               for pattern, method in method_map if method == "jinja2"}
+    """The extraction map (babel.cfg) covers the report's code and templates and the YAML sentences:
+    rule titles, messages and fixes, and reports/messages.yaml."""
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with (LOCALE / "babel.cfg").open() as fh:
+        method_map, options = parse_mapping_cfg(fh)
+    patterns = [pattern for pattern, _ in method_map]
+    for needed in ("engine/render/view.py", "engine/render/fmt.py", "engine/render/words.py", "rules/*.yaml",
+                   "reports/messages.yaml", "reports/templates/**.html"):
+        assert needed in patterns, needed
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
     found = set()
     for _file, _line, msg, _comments, _ctx in extract_from_dir(str(ROOT), method_map, options, keywords):
@@ -379,6 +496,12 @@ def test_pot_has_every_message_in_the_sources():
     pot = _catalog_ids(LOCALE / "gpuwise.pot")
     assert found - pot == set(), "run the pybabel commands in engine/render/locale/README.md"
     assert pot - found == set(), "the .pot has messages no source uses any more"
+    # every rule message and fix is in the catalog: a Chinese report can say it
+    from engine.render.i18n_extract import extract_yaml
+
+    for path in sorted((ROOT / "rules").glob("*.yaml")):
+        with path.open("rb") as fh:
+            assert {m for _, _, m, _ in extract_yaml(fh, None, None, None)} <= pot, path.name
 
 
 def test_zh_catalog_is_complete_and_compiled():
@@ -392,8 +515,9 @@ def test_zh_catalog_is_complete_and_compiled():
         ids = m.id if isinstance(m.id, tuple) else (m.id,)
         strs = m.string if isinstance(m.string, tuple) else (m.string,)
         assert all(strs), f"untranslated: {m.id}"
-        for s in strs:  # the same placeholders, none lost or misspelt
+        for s in strs:  # the same placeholders, none lost or misspelt: %(name)s and {name:spec} alike
             assert set(re.findall(r"%\(\w+\)s", s)) == set(re.findall(r"%\(\w+\)s", ids[-1])), m.id
+            assert sorted(re.findall(r"\{[^{}]*\}", s)) == sorted(re.findall(r"\{[^{}]*\}", ids[-1])), m.id
         if isinstance(m.id, tuple):
             assert mo.ngettext(ids[0], ids[1], 2) == strs[0]
         else:
@@ -402,20 +526,23 @@ def test_zh_catalog_is_complete_and_compiled():
 
 # ---------------------------------------------------------------------------------- currency
 def test_cny_at_a_given_rate():
-    out = render("recommend", "text", currency="CNY", fx_rate=7.0)
+    out = render("recommend", "text", currency="CNY", fx_rate=7.0, detail="full")
     assert "CN¥40,031" in out  # 5,718.7 USD x 7.0
     assert "Amounts are in Chinese yuan at 7 CNY per USD, the rate given for this report." in out
     assert "Rent = CN¥40,031 (US$5,719)" in out  # converted figures keep their USD beside them
-    zh = render("recommend", "html", lang="zh", currency="cny", fx_rate=7.0)
+    zh = render("recommend", "html", lang="zh", currency="cny", fx_rate=7.0, detail="full")
     assert "¥40,031" in zh and "CN¥" not in zh and "$5,719<" not in zh
     assert "¥6,944,000" in zh  # buying's month 0 in the cost table: 992,000 USD at x7
+    brief = render("recommend", "text", lang="zh", currency="CNY", fx_rate=7.0)
+    answer = brief.split("=== 结论 ===")[1].split("===")[0]  # the report's own lines (the fixture's
+    assert "$" not in answer and "¥40,031" in answer  # sentences have no templates: they stay as written)
 
 
 def test_cny_at_the_knowledge_base_rate_states_date_and_source():
     from engine.knowledge import load
 
     v = load().tco_value("usd_cny")
-    out = render("audit", "md", currency="CNY")
+    out = render("audit", "md", currency="CNY", detail="full")
     assert f"CN¥{round(23_850 * v.value):,}" in out
     assert f"at {v.value:g} CNY per USD (as of {v.as_of.isoformat()}; source: " in out
     assert " ".join(v.source.split())[:40] in out
@@ -458,7 +585,7 @@ def test_estimate_text():
 # --------------------------------------------------------------------------- odd results
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_no_feasible_option(fmt):
-    out = report.render(no_feasible_result(), fmt)
+    out = report.render(no_feasible_result(), fmt)  # brief: the reasons are the answer, so they are shown
     assert "No feasible option" in out
     assert "No candidate meets the requirements." in out
     assert "Why not the others" in out
@@ -482,12 +609,19 @@ def test_missing_and_malformed_chart_series_are_tolerated():
     r = recommend_result()
     broken = {"cost_curve": {"months": [0, 1, 2], "rent": [0, None, "x"], "buy": None},
               "memory": "nonsense", "time_cost": [{"label": "a"}, 3]}
-    out = report.render(r.model_copy(update={"charts": broken}), "html")
+    out = report.render(r.model_copy(update={"charts": broken}), "html", detail="full")
     assert 'id="chart-cost"' not in out  # too few points to draw a line
     assert 'id="chart-memory"' not in out  # a non-list series: no chart rather than a guess
     assert 'id="chart-time-cost"' not in out
-    out = report.render(r.model_copy(update={"charts": {}, "estimate": None, "steps": []}), "html")
+    out = report.render(r.model_copy(update={"charts": {}, "estimate": None, "steps": []}), "html", detail="full")
     assert 'id="chart-memory"' in out and 'id="chart-time-cost"' in out  # rebuilt from the candidates
+    out = report.render(r.model_copy(update={"charts": broken}), "html")
+    assert 'id="chart-memory"' in out  # brief: the bars come from the candidates the report lists
+
+
+def test_unknown_detail_is_a_user_error():
+    with pytest.raises(UserError, match="detail"):
+        render("recommend", "text", detail="everything")
 
 
 # ------------------------------------------------------------------------------ writing files
@@ -663,14 +797,16 @@ def test_time_cost_scatter_uses_log_axes_when_wide():
 
 
 # --------------------------------------------------------------------------------------- golden
-GOLDEN_CASES = [(kind, fmt) for kind in ("recommend", "audit") for fmt in FORMATS] + [("estimate", "text")]
+GOLDEN_CASES = ([(kind, fmt, "brief") for kind in ("recommend", "audit") for fmt in FORMATS]
+                + [(kind, fmt, "full") for kind in ("recommend", "audit") for fmt in ("text", "html")]
+                + [("estimate", "text", "brief")])
 
 
-@pytest.mark.parametrize("kind,fmt", GOLDEN_CASES)
-def test_golden(kind, fmt):
+@pytest.mark.parametrize("kind,fmt,detail", GOLDEN_CASES)
+def test_golden(kind, fmt, detail):
     result = {"recommend": recommend_result, "audit": audit_result, "estimate": estimate_result}[kind]()
-    out = report.render(result, fmt)
-    path = GOLDEN / f"{kind}.{'txt' if fmt == 'text' else fmt}"
+    out = report.render(result, fmt, detail=detail)
+    path = GOLDEN / f"{kind}{'-full' if detail == 'full' else ''}.{'txt' if fmt == 'text' else fmt}"
     if REGEN or not path.exists():
         if not REGEN:
             pytest.fail(f"{path} is missing: run with GPUWISE_REGEN_GOLDEN=1")

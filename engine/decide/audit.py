@@ -239,13 +239,31 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
         proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
         assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
                                                        or not _alternative_key(e.subject)],
-        steps=step_summaries(job, con, outcome, mine_key), charts=rec.charts,
+        steps=step_summaries(job, con, outcome, mine_key), charts=_with_proposal_curve(rec.charts, proposed, job),
         knowledge_dates=rec.knowledge_dates, cards=views,
         stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
                        "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
         currency=currency_info(kb), house_rules=house_rules(book, rules), policy=kb.policy_values(),
         ranking=ranking_sentence(kb.policy_values()),
     )
+
+
+def _with_proposal_curve(charts: dict[str, Any], proposed: Any, job: Any) -> dict[str, Any]:
+    """The result's charts plus the proposal's own cumulative rent-or-buy curve (the report draws the
+    proposal first; ``cost_curve`` is the alternative's)."""
+    curves = proposed.cost_curves(job.kb.tco, job.c.project_months)
+    if not curves and proposed.buy is not None:  # no rental offer: the cost of owning alone
+        from ..estimators import cost as K
+
+        horizon = int(max(12, min(60, math.ceil(job.c.project_months * 2))))
+        curves = {"buy": K.cumulative_curves(0.0, proposed.buy, proposed.buy.cards.value, job.kb.tco,
+                                             horizon)["buy"]}
+    if not curves:
+        return charts
+    return {**charts, "proposal_cost_curve": {
+        "months": list(range(len(curves["buy"]))), "rent": curves.get("rent"), "buy": curves["buy"],
+        "break_even_month": proposed.numbers.get("break_even_month"),
+        "label": f"{proposed.count} x {proposed.gpu.name}"}}
 
 
 def _alternative_key(key: str) -> bool:

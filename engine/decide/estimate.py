@@ -10,6 +10,7 @@ from ..estimators import Term
 from ..estimators import compute as C
 from ..estimators import interconnect as I
 from ..estimators.candidate import Evaluation, capacity_bytes, evaluate, memory_for, plan_training, requested_strategy
+from ..estimators.cost import HOURS_PER_MONTH
 from ..estimators.serving import serving_json
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
@@ -109,14 +110,45 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         cost_usd=n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.strategy.label(),
         scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"), peak_kind=n.get("peak_kind", ""),
         mfu=n.get("mfu"), terms=terms, cost=cost,
-        fits_as_requested=n.get("fits_as_requested") if job.training else None,
-        layout=n.get("layout") if job.training else None,
-        training={k: n[k] for k in _TRAINING_KEYS if k in n} if job.training else {},
-        serving=None if job.training else serving_json(n),
+        **plan_out(job, n),
     )
     return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
                           workload=job.question(), assumptions=assumptions,
                           knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
+
+
+def plan_out(job: Job, n: dict[str, Any]) -> dict[str, Any]:
+    """The ``GpuOut`` fields of the plan (contract version 2): a training job's layout, whether it fits
+    as asked and what gpuwise would change; an inference job's serving figures, with the cost per
+    million output tokens at the load."""
+    if job.training:
+        return {"fits_as_requested": n.get("fits_as_requested"), "layout": n.get("layout"),
+                "training": {k: n[k] for k in _TRAINING_KEYS if k in n}}
+    serving = serving_json(n)
+    if serving is not None:
+        serving["cost_per_million_output_tokens"] = cost_per_million_tokens(
+            n.get("throughput_tokens_per_s"), n.get("rent_usd"), n.get("buy_usd"), job.c.project_months)
+    return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
+
+
+def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, buy_usd: float | None,
+                            months: float) -> dict[str, Any]:
+    """USD per million output tokens at a sustained load, renting and buying: the cost per hour (the
+    project's cost over its hours, as the serving cost is counted) / (tokens/s x 3600) x 1e6 -- the
+    figure teams compare with a hosted API's price per million tokens."""
+    hours = months * HOURS_PER_MONTH
+    per_hour = {"rent": rent_usd / hours if rent_usd is not None and hours > 0 else None,
+                "buy": buy_usd / hours if buy_usd is not None and hours > 0 else None}
+    ok = tokens_per_s is not None and tokens_per_s > 0
+
+    def per_million(usd_per_hour: float | None) -> float | None:
+        return usd_per_hour / (tokens_per_s * 3600) * 1e6 if ok and usd_per_hour is not None else None
+
+    return {"rent_usd": per_million(per_hour["rent"]), "buy_usd": per_million(per_hour["buy"]),
+            "rent_usd_per_hour": per_hour["rent"], "buy_usd_per_hour": per_hour["buy"],
+            "tokens_per_s": tokens_per_s, "hours": hours,
+            "formula": "cost per hour / (output tokens/s x 3600) x 1e6; cost per hour = project cost / "
+                       "(project months x 730 h)"}
 
 
 _TRAINING_KEYS = ("layout_notation", "requested_layout", "requested_memory_per_gpu_bytes", "suggested_changes",

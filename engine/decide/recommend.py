@@ -35,7 +35,7 @@ from ..results import (
 )
 from . import engine, rulebook
 from .actions import Outcome, fact_key, materialize, ordered_findings
-from .estimate import memory_out, term_out
+from .estimate import memory_out, plan_out, term_out
 from .rank import Scored, rank
 from .subjects import NODE, candidate_fact, environment, job_fact, modes_for, price_facts
 
@@ -461,7 +461,8 @@ def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
                        "break_even_month": n.get("break_even_month"),
                        "usd_per_gpu_hour": n.get("usd_per_gpu_hour"), "provider": n.get("provider"),
                        "instance": n.get("instance"), "price_as_of": n.get("price_as_of"),
-                       "buy_lines": e.buy.lines if e.buy else {}})
+                       "buy_lines": e.buy.lines if e.buy else {}},
+                 **plan_out(job, n))
     return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job), gpu=gpu,
                           workload={}, assumptions=[])
 

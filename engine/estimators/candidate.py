@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..inputs.job import Job
+from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..results import Assumption
 from . import GB, Term
@@ -90,16 +90,20 @@ def _pins_of(s: Strategy) -> P.Pins:
     return P.Pins(tp=s.tp, pp=s.pp, ep=s.ep, cp=s.cp, zero=s.zero, checkpointing=s.checkpointing, offload=s.offload)
 
 
-def global_batch(job: Job) -> tuple[float, str]:
-    """Tokens per optimizer step: the user's, or published practice for the model size (with why)."""
+def global_batch(job: Job) -> tuple[float, Assumption | None]:
+    """Tokens per optimizer step: the user's, or published practice for the model size (the
+    assumption says which, as a sentence of reports/messages.yaml with its source)."""
     w, f = job.w, job.kb.runtime.training
     if isinstance(w.global_batch_tokens, int | float):
-        return float(w.global_batch_tokens), ""
+        return float(w.global_batch_tokens), None
     if w.task == "pretrain":
         row = f.global_batch_tokens(job.shape.params)
-        return row.tokens, f"default for pretraining a model of this size: {row.source}"
+        return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain",
+                                {"source": " ".join(str(row.source).split())})
     seqs = f.finetune_global_batch_sequences
-    return seqs.value * w.seq_len, f"default for fine-tuning: {seqs.value:g} sequences per step ({seqs.source})"
+    tokens = seqs.value * w.seq_len
+    return tokens, note("workload.global_batch_tokens", tokens, "assume.global_batch.finetune",
+                        {"sequences": seqs.value, "source": " ".join(str(seqs.source).split())})
 
 
 def training_job(job: Job) -> P.TrainingJob:
@@ -116,8 +120,8 @@ def training_job(job: Job) -> P.TrainingJob:
                            tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
                            lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks)
         job.memo["training_job"] = tj
-        if why:
-            job.assumptions.append(Assumption(field="workload.global_batch_tokens", value=gbt, reason=why))
+        if why is not None:
+            job.assumptions.append(why)
     return tj
 
 

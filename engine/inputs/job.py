@@ -119,9 +119,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         assumptions.append(note(f"workload.{name}", getattr(w, name), f"assume.default.workload.{name}"))
     if w.task == "inference":
         _check_framework(w, kb, where)
-        if w.lengths_note:
-            assumptions.append(Assumption(field="workload.prompt_tokens", value=[w.prompt_tokens, w.output_tokens],
-                                          reason=w.lengths_note))
+        if w.lengths_message is not None:
+            assumptions.append(note("workload.prompt_tokens", [w.prompt_tokens, w.output_tokens], *w.lengths_message))
     tokens = 0.0
     if w.task != "inference":
         if w.train_tokens is not None:
@@ -136,7 +135,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
                                     {"tokens": tokens}))
     c = req.constraints
     for name in sorted({"max_gpus", "acquisition", "project_months", "electricity_usd_per_kwh"} - c.model_fields_set):
-        assumptions.append(note(f"constraints.{name}", getattr(c, name), f"assume.default.constraints.{name}"))
+        assumptions.append(note(f"constraints.{name}", getattr(c, name), f"assume.default.constraints.{name}",
+                                {"value": getattr(c, name)}))
     deadline = c.deadline_days
     if deadline is None and w.task != "inference":
         deadline = c.project_months * 30.4

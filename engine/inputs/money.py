@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import messages
 from ..knowledge import Knowledge
 from ..results import Assumption
 from .schema import Constraints
@@ -25,9 +26,9 @@ def market_of(c: Constraints) -> tuple[str, Assumption | None]:
     if c.market is not None:
         return c.market, None
     market = "china" if c.currency == "CNY" else "global"
-    return market, Assumption(field="constraints.market", value=market,
-                              reason=f"default: {'the amounts are in CNY' if market == 'china' else 'amounts in USD'}"
-                                     f", so the plan is for the {market} market")
+    message_id = f"assume.market.{market}"
+    return market, Assumption(field="constraints.market", value=market, reason=messages.text(message_id, {}),
+                              message_id=message_id, template=messages.template(message_id))
 
 
 def to_usd(model: Any, kb: Knowledge) -> tuple[Any, list[Assumption]]:

@@ -125,6 +125,7 @@ class Workload(Strict):
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     _lengths_note: str = PrivateAttr(default="")
+    _lengths_message: tuple[str, dict[str, Any]] | None = PrivateAttr(default=None)
 
     _v = field_validator("params_b", "train_tokens", "target_tokens_per_s", "max_ttft_ms", "max_tpot_ms")(_finite)
 
@@ -155,6 +156,7 @@ class Workload(Strict):
         given = set(self.model_fields_set)
         p, o, ctx = self.prompt_tokens, self.output_tokens, self.context_len
         note = ""
+        message: tuple[str, dict[str, Any]] | None = None
         if p is not None and o is not None:
             if "context_len" in given and ctx != p + o:
                 raise ValueError(f"context_len {ctx} is not prompt_tokens + output_tokens ({p} + {o} = {p + o}): "
@@ -168,18 +170,23 @@ class Workload(Strict):
                     raise ValueError(f"{name} {one} leaves no room in context_len {ctx} for {other}: "
                                      f"context_len is prompt + output tokens")
                 rest = ctx - one
-                note = f"{other} = context_len - {name} = {ctx} - {one} = {rest}"
+                message = ("assume.lengths.rest", {"other": other, "name": name, "context": ctx, "one": one,
+                                                   "rest": rest})
             else:
                 rest = one
                 self.context_len = 2 * one
-                note = f"{other} = {name} = {one} (only one length given: mirrored; context_len {2 * one})"
+                message = ("assume.lengths.mirrored", {"other": other, "name": name, "one": one, "context": 2 * one})
             setattr(self, other, rest)
         elif self.task == "inference":
             o = max(1, ctx // 2)
             p = max(1, ctx - o)
             self.prompt_tokens, self.output_tokens = p, o
-            note = (f"context_len {ctx} split evenly: prompt_tokens {p} + output_tokens {o} (give prompt_tokens and "
-                    "output_tokens for your real shape: chat, summarisation and generation differ a lot)")
+            message = ("assume.lengths.split", {"context": ctx, "prompt": p, "output": o})
+        if message is not None:  # a sentence of reports/messages.yaml, so a report can translate it
+            from .. import messages
+
+            self._lengths_message = message
+            note = messages.text(*message)
         self._lengths_note = note
         return self
 
@@ -187,6 +194,11 @@ class Workload(Strict):
     def lengths_note(self) -> str:
         """How prompt/output/context lengths were completed (empty when the user gave them all)."""
         return self._lengths_note
+
+    @property
+    def lengths_message(self) -> tuple[str, dict[str, Any]] | None:
+        """The same as a message id of reports/messages.yaml and its values."""
+        return self._lengths_message
 
     @property
     def training(self) -> bool:

@@ -101,14 +101,15 @@ def _ceil125(v: float) -> float:
     return next(m * 10.0**e for m in (1, 2, 5, 10) if m * 10.0**e >= v * (1 - 1e-9))
 
 
-def _range(values: Sequence[float], log: bool) -> tuple[float, float, list[float]]:
+def _range(values: Sequence[float], log: bool, pad: float = 0.0) -> tuple[float, float, list[float]]:
     """Axis bounds and ticks that include every value (a linear axis starts at 0; a log axis
-    runs between the neighbouring 1-2-5 values)."""
+    runs between the neighbouring 1-2-5 values). ``pad`` keeps the extreme values off the frame:
+    a fraction of the span on a linear axis, a factor on a log one."""
     lo, hi = min(values), max(values)
     if log:
-        lo_t, hi_t = _floor125(lo), _ceil125(hi)
+        lo_t, hi_t = _floor125(lo / (1 + pad)), _ceil125(hi * (1 + pad))
         return lo_t, hi_t, log_ticks(lo_t, hi_t)
-    ticks = nice_ticks(min(0.0, lo), hi)
+    ticks = nice_ticks(min(0.0, lo), hi + pad * (hi - min(0.0, lo)))
     return ticks[0], ticks[-1], ticks
 
 
@@ -347,8 +348,8 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
         return None
     xs, ys = [p["xv"] for p in placed], [p["yv"] for p in placed]
     xlog, ylog = _wide(xs), _wide(ys)
-    x_lo, x_hi, xt = _range(xs, xlog)
-    y_lo, y_hi, yt = _range(ys, ylog)
+    x_lo, x_hi, xt = _range(xs, xlog, pad=0.15)  # no point on the frame: the axes are padded
+    y_lo, y_hi, yt = _range(ys, ylog, pad=0.15)
     x0, x1, y0, y1 = left, width - right, top, height - bottom
     ax = _Axis(x_lo, x_hi, x0, x1, xlog)
     ay = _Axis(y_lo, y_hi, y1, y0, ylog)
@@ -357,27 +358,39 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
         p["shape"] = "star" if p["chosen"] else ("circle" if p["feasible"] else "cross")
         p["d"] = _star(p["x"], p["y"]) if p["chosen"] else ("" if p["feasible"] else _cross(p["x"], p["y"]))
         p["text"] = p["label"] + (chosen_suffix if p["chosen"] else "")
-        p["show_label"], p["lx"], p["ly"], p["anchor"] = False, p["x"], p["y"], "start"
+        p["show_label"], p["lx"], p["ly"], p["anchor"], p["number"] = False, p["x"], p["y"], "start", None
     front = {id(p) for p in pareto([p for p in placed if p["feasible"]])}
     wanted = [p for p in placed if len(placed) <= label_all or p["chosen"] or id(p) in front]
     markers = {id(p): (p["x"] - 6, p["y"] - 6, p["x"] + 6, p["y"] + 6) for p in placed}
     taken: list[tuple[float, float, float, float]] = []  # the labels placed so far
-    for p in sorted(wanted, key=lambda q: (not q["chosen"], q["yv"], q["xv"])):
-        gap = 14 if p["chosen"] else 9
-        spots = [(p["x"] + gap, p["y"] + 4, "start"), (p["x"] - gap, p["y"] + 4, "end"),
-                 (p["x"] + 4, p["y"] - gap, "start"), (p["x"] + 4, p["y"] + gap + 10, "start"),
-                 (p["x"] - 4, p["y"] - gap, "end"), (p["x"] - 4, p["y"] + gap + 10, "end")]
+
+    def free(text: str, bold: bool, spots: list[tuple[float, float, str]], me: int) -> tuple | None:
         for lx, ly, anchor in spots:
-            box = _label_box(lx, ly, anchor, p["text"], p["chosen"])
+            box = _label_box(lx, ly, anchor, text, bold)
             inside = x0 <= box[0] and box[2] <= width - 2 and box[1] >= 0 and box[3] <= y1 + 2
             if inside and not any(_overlap(box, t) for t in taken) and not any(
-                    _overlap(box, m) for k, m in markers.items() if k != id(p)):
-                break
-        else:
-            if not p["chosen"]:
+                    _overlap(box, m) for k, m in markers.items() if k != me):
+                return lx, ly, anchor, box
+        return None
+
+    numbered = 0
+    for p in sorted(wanted, key=lambda q: (not q["chosen"], q["yv"], q["xv"])):
+        gap = 14 if p["chosen"] else 9
+        spots = [(p["x"] + dx * gap, p["y"] + dy, anchor) for ring in (1, 2.5) for dx, dy, anchor in (
+            (ring, 4, "start"), (-ring, 4, "end"), (0.3, -gap * ring, "start"), (0.3, gap * ring + 10, "start"),
+            (-0.3, -gap * ring, "end"), (-0.3, gap * ring + 10, "end"))]
+        spot = free(p["text"], p["chosen"], spots, id(p))
+        if spot is None and not p["chosen"]:  # no room for the name: a number, explained in the table
+            numbered += 1
+            spot = free(str(numbered), False, spots, id(p))
+            if spot is None:
+                numbered -= 1
                 continue
+            p["text"], p["number"] = str(numbered), numbered
+        elif spot is None:
             lx, ly, anchor = spots[0] if p["x"] < (x0 + x1) / 2 else spots[1]
-            box = _label_box(lx, ly, anchor, p["text"], True)
+            spot = (lx, ly, anchor, _label_box(lx, ly, anchor, p["text"], True))
+        lx, ly, anchor, box = spot
         p.update(show_label=True, lx=_r(lx), ly=_r(ly), anchor=anchor)
         taken.append(box)
     placed.sort(key=lambda q: q["chosen"])  # the chosen point is drawn last, on top
@@ -386,4 +399,88 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
         "xlog": xlog, "ylog": ylog,
         **_axes(ax, ay, xt, yt, fmt_x, fmt_y, x0, y0, y1, height, x1),
         "points": placed, "omitted": omitted, "labelled": sum(p["show_label"] for p in placed),
+    }
+
+
+# ---------------------------------------------------------------------------- serving curve
+def serving_curve(points: Any, *, load: Any = None, limit: Any = None, fmt_x: Fmt = str, fmt_tps: Fmt = str,
+                  fmt_ms: Fmt = str, width: int = 760, height: int = 440, left: int = 78, right: int = 40,
+                  top: int = 16, bottom: int = 46, gap: int = 34) -> dict | None:
+    """Throughput and latency against the requests served at once, two panels over one x axis.
+
+    ``points``: ``[{"concurrency", "throughput_tokens_per_s", "tpot_s", "ttft_s"}]`` (the serving
+    model's curve). The upper panel is the output tokens/s of all requests (linear), the lower
+    the time per output token and the time to the first token in ms (log: the first token waits
+    in a queue once the memory is full). The x axis is logarithmic when the requests span more than
+    a factor of 4. ``load`` and ``limit`` (the most sequences the memory holds) are marked across
+    both panels when inside the axis. ``None`` when fewer than two points are usable.
+    """
+    if not isinstance(points, (list, tuple)):
+        return None
+    rows = []
+    for p in points:
+        if not isinstance(p, dict):
+            continue
+        c, tps = _number(p.get("concurrency")), _number(p.get("throughput_tokens_per_s"))
+        tpot, ttft = _number(p.get("tpot_s")), _number(p.get("ttft_s"))
+        if c is None or tps is None or c <= 0 or tps < 0:
+            continue
+        rows.append({"concurrency": c, "throughput": tps, "tpot_s": tpot if tpot and tpot > 0 else None,
+                     "ttft_s": ttft if ttft and ttft > 0 else None})
+    rows.sort(key=lambda r: r["concurrency"])
+    if len(rows) < 2:
+        return None
+    xs = [r["concurrency"] for r in rows]
+    xlog = min(xs) > 0 and max(xs) / min(xs) > 4
+    if xlog:
+        x_lo, x_hi, xt = _floor125(min(xs)), _ceil125(max(xs) * 1.1), []
+        xt = log_ticks(x_lo, x_hi)
+    else:
+        xt = nice_ticks(0, max(xs) * 1.05)
+        x_lo, x_hi = xt[0], xt[-1]
+    x0, x1 = left, width - right
+    panel = (height - top - bottom - gap) / 2
+    t0, t1 = top, top + panel
+    b0, b1 = t1 + gap, height - bottom
+    ax = _Axis(x_lo, x_hi, x0, x1, xlog)
+    _, tps_hi, tps_ticks = _range([r["throughput"] for r in rows], log=False, pad=0.08)
+    ay_top = _Axis(0, tps_hi, t1, t0)
+    ms = [v * 1000 for r in rows for v in (r["tpot_s"], r["ttft_s"]) if v is not None]
+    if not ms:
+        return None
+    ms_lo, ms_hi, ms_ticks = _range(ms, log=max(ms) / min(ms) > 20, pad=0.1)
+    ms_log = max(ms) / min(ms) > 20
+    ay_bot = _Axis(ms_lo, ms_hi, b1, b0, ms_log)
+
+    def line(key: str, axis: _Axis, scale: float = 1.0) -> list[tuple[float, float]]:
+        return [(ax(r["concurrency"]), axis(r[key] * scale)) for r in rows if r[key] is not None]
+
+    series = []
+    for key, axis, scale, panel_id in (("throughput", ay_top, 1.0, "top"), ("tpot", ay_bot, 1000.0, "bottom"),
+                                       ("ttft", ay_bot, 1000.0, "bottom")):
+        pts = line("throughput" if key == "throughput" else f"{key}_s", axis, scale)
+        if len(pts) < 2:
+            continue
+        series.append({"key": key, "panel": panel_id, "points": " ".join(f"{x:g},{y:g}" for x, y in pts),
+                       "markers": [{"x": x, "y": y, "rx": _r(x - 3.5), "ry": _r(y - 3.5)} for x, y in pts],
+                       "lx": _r(pts[-1][0] - 4), "ly": _r(pts[-1][1] - 8)})
+
+    def mark(v: Any) -> dict | None:
+        n = _number(v)
+        if n is None or n <= 0 or not (x_lo <= n <= x_hi):
+            return None
+        return {"x": ax(n), "y0": t0, "y1": b1, "value": n}
+
+    return {
+        "width": width, "height": height, "x0": x0, "x1": x1, "xlog": xlog,
+        "xticks": [{"x": ax(t), "label": fmt_x(t), "ly": _r(b1 + 16)} for t in xt],
+        "top": {"y0": t0, "y1": _r(t1), "yticks": [{"y": ay_top(t), "label": fmt_tps(t), "lx": _r(x0 - 6),
+                                                    "ly": _r(ay_top(t) + 4)} for t in tps_ticks]},
+        "bottom": {"y0": _r(b0), "y1": _r(b1), "log": ms_log,
+                   "yticks": [{"y": ay_bot(t), "label": fmt_ms(t), "lx": _r(x0 - 6), "ly": _r(ay_bot(t) + 4)}
+                              for t in ms_ticks]},
+        "x_title": {"x": _r((x0 + x1) / 2), "y": _r(height - 6)},
+        "y_title_top": {"x": 14, "y": _r((t0 + t1) / 2), "transform": f"rotate(-90 14 {_r((t0 + t1) / 2):g})"},
+        "y_title_bottom": {"x": 14, "y": _r((b0 + b1) / 2), "transform": f"rotate(-90 14 {_r((b0 + b1) / 2):g})"},
+        "series": series, "load": mark(load), "limit": mark(limit), "table": rows,
     }

@@ -1,0 +1,608 @@
+"""The report's vocabulary and number formatting: labels, languages, currency, and the small
+table and formula helpers every view uses. Every string a report shows comes from here or from a
+sentence template; nothing here decides or computes a figure (a currency or unit conversion is
+formatting).
+
+Strings written here are marked with ``N_`` so that ``pybabel extract`` finds them; they are
+translated when the view model is built.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import math
+import os
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from ..messages import fill
+from ..paths import templates_dir
+from ..results import STEPS, Candidate, Recommendation
+from . import charts as C
+from . import words
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "gpuwise"
+_LANGS = {"en": "en", "en_us": "en", "en_gb": "en", "zh": "zh", "zh_cn": "zh", "zh_hans": "zh",
+          "zh_hans_cn": "zh"}
+_LOCALES = {"en": None, "zh": "zh_CN"}
+HTML_LANG = {"en": "en", "zh": "zh-CN"}
+STEP_ORDER = STEPS
+DASH = "—"
+DETAILS = ("brief", "full")
+"""How much a report shows: the brief answer (default), or every formula, candidate and rule."""
+
+def N_(message: str) -> str:
+    """Mark a string for translation (``pybabel extract -k N_``); it is translated later."""
+    return message
+
+
+# ------------------------------------------------------------------------------ labels
+KIND_LABELS = {
+    "weights": N_("Weights"), "gradients": N_("Gradients"), "optimizer": N_("Optimizer state"),
+    "activations": N_("Activations"), "kv_cache": N_("KV cache"), "overhead": N_("Overhead"),
+}
+STEP_TITLES = {
+    "memory": N_("Step 1: Memory"), "compute": N_("Step 2: Compute"),
+    "interconnect": N_("Step 3: Interconnect"), "tco": N_("Step 4: Cost of ownership (rent or buy)"),
+    "pitfalls": N_("Pitfall checks"),
+}
+STEP_NAMES = {"memory": N_("memory"), "compute": N_("compute"), "interconnect": N_("interconnect"),
+              "tco": N_("cost"), "pitfalls": N_("pitfalls")}
+SEVERITY_LABELS = {"blocker": N_("Blockers"), "warning": N_("Warnings"), "info": N_("Information")}
+SEVERITY_ONE = {"blocker": N_("blocker"), "warning": N_("warning"), "info": N_("info")}
+TOPIC_LABELS = {
+    "memory": N_("memory"), "compute": N_("compute"), "interconnect": N_("interconnect"), "cost": N_("cost"),
+    "compatibility": N_("compatibility"), "used-hardware": N_("used hardware"),
+    "cloud-fees": N_("cloud fees"),
+    "power-cooling": N_("power and cooling"), "licensing": N_("licensing"),
+    "data-freshness": N_("data freshness"),
+}
+ACQUISITION_LABELS = {"rent": N_("rent"), "buy": N_("buy"), "either": N_("rent or buy")}
+VERDICT_LABELS = {"approve": N_("APPROVE"), "revise": N_("REVISE"), "reject": N_("REJECT")}
+VERDICT_TEXT = {
+    "approve": N_("No blockers and no warnings: the proposal can go ahead as written."),
+    "revise": N_("Warnings only: revise the proposal before committing money."),
+    "reject": N_("At least one blocker: do not proceed with the proposal as written."),
+}
+TERM_LABELS = {
+    **KIND_LABELS,
+    "training_flops": N_("Training FLOPs"), "flops": N_("FLOPs"), "wall_hours": N_("Wall-clock time"),
+    "gpu_hours": N_("GPU-hours"), "decode_tokens_per_s": N_("Decode speed, one sequence"),
+    "decode_tokens_per_s_total": N_("Decode speed, all sequences"),
+    "prefill_tokens_per_s": N_("Prefill speed"), "allreduce_seconds": N_("All-reduce time per step"),
+    "scaling_efficiency": N_("Scaling efficiency"), "rent_usd": N_("Rent"), "buy_usd": N_("Buy, total"),
+    "cards_usd": N_("Cards"), "server_usd": N_("Server share"), "power_usd": N_("Electricity"),
+    "hosting_usd": N_("Hosting"), "licences_usd": N_("Licences"), "resale_usd": N_("Resale value"),
+    "cloud_fees_usd": N_("Cloud fees"), "per_gpu": N_("Memory per GPU"),
+}
+DATE_LABELS = {"oldest": N_("Oldest dated figure"), "newest": N_("Newest dated figure")}
+CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
+    # key in the audit's card dict, label, how to show it ("text", "count", "ratio", "bool", "match")
+    ("serial", N_("Serial"), "text"),
+    ("product_name", N_("Product reported by nvidia-smi"), "text"),
+    ("product_matches", N_("Product matches the proposal"), "match"),
+    ("manufactured", N_("Manufactured"), "text"),
+    ("purchased", N_("Purchased"), "text"),
+    ("months_to_sale", N_("Months from manufacture to sale"), "count"),
+    ("age_months", N_("Months from manufacture to sale"), "count"),
+    ("mining_era", N_("Made during the GPU-mining boom"), "bool"),
+    ("fan_cv", N_("Fan speed variation under load (CV)"), "ratio"),
+    ("fan_swing", N_("Fan speed swing under load, of the mean"), "pct"),
+    ("power_cv", N_("Power draw variation under load (CV)"), "ratio"),
+    ("power_swing", N_("Power draw swing under load, of the mean"), "pct"),
+    ("has_smi", N_("nvidia-smi report given"), "bool"),
+    ("smi_error", N_("nvidia-smi report problem"), "text"),
+    ("retired_pages", N_("Retired memory pages"), "smi-count"),
+    ("remapped_rows", N_("Remapped memory rows"), "smi-count"),
+    ("pending", N_("Memory repair pending"), "smi-bool"),
+    ("remap_failure", N_("Row remapping failed"), "smi-bool"),
+    ("uncorrectable_ecc", N_("Uncorrectable ECC errors"), "smi-count"),
+    ("correctable_ecc", N_("Correctable ECC errors"), "smi-count"),
+    ("pcie", N_("PCIe link"), "pcie"),
+    ("power_limit", N_("Power limit"), "power"),
+    ("clocks_changed", N_("Clocks changed from their defaults"), "smi-bool"),
+    ("throttle_reasons", N_("Active clock limiters"), "text"),
+    ("vbios", N_("VBIOS"), "text"),
+    ("vbios_version", N_("VBIOS"), "text"),
+)
+CARD_INTERNAL = {  # derived flags the rules use; the rows above already show what they come from
+    "card", "gpu", "consumer", "has_dates", "throttling", "hw_slowdown", "at_idle", "width_below_max",
+    "gen_below_max", "link_width", "link_width_max", "link_gen", "link_gen_max", "power_limit_w",
+    "default_power_limit_w", "power_limit_changed", "fan_samples", "power_samples", "status", "verdict",
+}
+CARD_STATUS = {"ok": N_("passed"), "pass": N_("passed"), "passed": N_("passed"), "suspect": N_("suspect"),
+               "warn": N_("suspect"), "warning": N_("suspect"), "fail": N_("failed"), "failed": N_("failed"),
+               "unknown": N_("could not check")}
+
+STEP_SHORT = {"memory": N_("Memory"), "compute": N_("Compute"), "interconnect": N_("Interconnect"),
+              "tco": N_("Cost"), "pitfalls": N_("Pitfalls")}
+FRAMEWORK_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "llama.cpp": "llama.cpp",
+                   "exllama": "ExLlamaV2", "mlc": "MLC LLM", "transformers": "Hugging Face Transformers"}
+"""Display names of the serving frameworks (knowledge/serving.yaml ids): names, not translated."""
+
+
+# --------------------------------------------------------------------------- languages
+def _lang(lang: str | None) -> str:
+    key = (lang or "en").strip().lower().replace("-", "_")
+    if key not in _LANGS:
+        raise UserError(f"unknown report language '{lang}'", hint="use en or zh")
+    return _LANGS[key]
+
+
+@functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The gettext catalog for ``lang`` (``en``: none, the messages are English)."""
+    locale = _LOCALES[_lang(lang)]
+    if locale is None:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[locale])
+
+
+@functools.cache
+def environment(lang: str = "en") -> Any:
+    """The Jinja2 environment for ``lang``: strict undefined, HTML autoescaped, i18n installed."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+    env = Environment(
+        loader=FileSystemLoader(str(templates_dir())),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.filters["md"] = md_escape
+    env.filters["mdcode"] = md_code
+    env.filters["wbr"] = wbr
+    return env
+
+
+def wbr(value: Any) -> Any:
+    """HTML: a field name or id with a line-break opportunity after each ``.``, ``_`` and ``/``, so a
+    narrow screen breaks ``constraints.electricity_usd_per_kwh`` between its parts, not mid-word."""
+    from markupsafe import Markup, escape
+
+    text = str(escape(" ".join(str(value).split())))
+    return Markup(re.sub(r"([._/])(?=[^\s])", r"\1<wbr>", text))
+
+
+def md_escape(value: Any) -> str:
+    """Text made safe inside a Markdown paragraph or table cell (no tables broken, no HTML)."""
+    text = " ".join(str(value).split())
+    for a, b in (("\\", "\\\\"), ("|", "\\|"), ("*", "\\*"), ("<", "&lt;"), (">", "&gt;"), ("`", "\\`")):
+        text = text.replace(a, b)
+    return text
+
+
+def md_code(value: Any) -> str:
+    """An inline code span that survives any backticks and pipes in ``value``."""
+    text = " ".join(str(value).split()).replace("|", "\\|")
+    if not text:
+        return ""
+    fence = "``" if "`" in text else "`"
+    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
+
+# ---------------------------------------------------------------------------- currency
+@dataclass(frozen=True)
+class Currency:
+    """Which currency the report shows money in, and the rate from USD."""
+
+    code: str = "USD"
+    rate: float = 1.0
+    as_of: str = ""
+    source: str = ""
+    given: bool = False
+
+
+def currency_for(currency: str | None = "USD", fx_rate: float | None = None,
+                 knowledge: str | os.PathLike[str] | None = None, info: Any = None) -> Currency:
+    """USD as is; CNY at ``fx_rate``, or at the rate the result carries (``info``: its
+    ``currency`` block, with date and source), or else the knowledge base's ``usd_cny``."""
+    code = (currency or "USD").strip().upper()
+    if code not in ("USD", "CNY"):
+        raise UserError(f"unknown report currency '{currency}'", hint="use USD or CNY")
+    if code == "USD":
+        if fx_rate is not None and fx_rate != 1:
+            raise UserError("an exchange rate only applies to a non-USD currency", hint="add --currency CNY")
+        return Currency()
+    if fx_rate is not None:
+        rate = float(fx_rate)
+        if not math.isfinite(rate) or rate <= 0:
+            raise UserError(f"exchange rate must be a positive number, got {fx_rate!r}")
+        return Currency("CNY", rate, given=True)
+    if info is not None:
+        return Currency("CNY", float(info.usd_cny), info.as_of, " ".join(info.source.split()))
+    from ..knowledge import load
+
+    v = load(knowledge).tco_value("usd_cny")
+    return Currency("CNY", float(v.value), v.as_of.isoformat() if v.as_of else "", " ".join(v.source.split()))
+
+# ---------------------------------------------------------------------------- formatting
+class Fmt:
+    """Number formatting in one language and currency. Every string the reports show comes from here."""
+
+    def __init__(self, lang: str = "en", currency: Currency | None = None):
+        self.lang = _lang(lang)
+        self.tr = translations(self.lang)
+        self.cur = currency or Currency()
+        self.sep, self.clause = ("，", "；") if self.lang == "zh" else (", ", "; ")
+
+    def _(self, message: str, **kw: Any) -> str:
+        text = self.tr.gettext(message)
+        return text % kw if kw else text
+
+    def sentence(self, template: str, values: dict[str, Any], english: str = "") -> str:
+        """A rule's or the decision's sentence in this language and currency: the template
+        translated (the English template is the msgid), filled with its values (money in the
+        report's currency, durations in its words, layout and link phrases worded by
+        :mod:`words`). Without a template the English text is looked up in the catalog as a
+        whole, and shown as it came when the catalog does not have it."""
+        if not template:
+            plain = " ".join(english.split())
+            return " ".join(self.tr.gettext(plain).split()) if plain else ""
+        shown = {k: words.value(k, v, values, self) for k, v in values.items()}
+        return " ".join(fill(self.tr.gettext(template), shown, self._money, self.days).split())
+
+    def _money(self, usd: float, decimals: int = 0) -> str:
+        local = self.to_local(usd)
+        if decimals and local is not None and abs(local) < 100:
+            sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
+            return f"{'-' if local < 0 else ''}{sym}{abs(local):,.2f}"
+        return self.local(local)
+
+    def ngettext(self, singular: str, plural: str, n: int, **kw: Any) -> str:
+        return self.tr.ngettext(singular, plural, n) % {"n": n, **kw}
+
+    # plain numbers -------------------------------------------------------------------
+    @staticmethod
+    def num(v: float | None, digits: int = 1) -> str:
+        if v is None or not isinstance(v, (int, float)) or not math.isfinite(v):
+            return DASH
+        if abs(v) >= 1e6:
+            return eng(v)
+        if float(v).is_integer():
+            return f"{int(v):,}"
+        return f"{v:,.{digits}f}"
+
+    def na(self) -> str:
+        return self._("n/a")
+
+    def bytes(self, b: float | None) -> str:
+        """Decimal units (1 GB = 10^9 bytes), as the knowledge base and the formulas use."""
+        if b is None:
+            return self.na()
+        a = abs(b)
+        if a == 0:
+            return "0 GB"
+        if a < 1e9:
+            return f"{b / 1e6:,.0f} MB"
+        if a < 1e12:
+            return f"{b / 1e9:,.1f} GB"
+        return f"{b / 1e12:,.2f} TB"
+
+    @staticmethod
+    def bytes_tick(b: float) -> str:
+        return f"{b / 1e9:g} GB" if b else "0"
+
+    def local(self, amount: float | None, *, compact: bool = False) -> str:
+        """An amount already in the report's currency."""
+        if amount is None or not math.isfinite(amount):
+            return self.na()
+        sign = "-" if amount < 0 else ""
+        a = abs(amount)
+        sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
+        if compact:
+            if self.lang == "zh":  # Chinese groups by 10^4 (万) and 10^8 (亿)
+                text = f"{a / 1e8:g}亿" if a >= 1e8 else f"{a / 1e4:g}万" if a >= 1e4 else f"{a:,.0f}"
+            elif a >= 1e6:
+                text = f"{a / 1e6:g}M"
+            elif a >= 1e3:
+                text = f"{a / 1e3:g}k"
+            else:
+                text = f"{a:g}"
+            return f"{sign}{sym}{text}"
+        text = f"{a:,.0f}" if a >= 100 or a == 0 else f"{a:,.2f}"
+        return f"{sign}{sym}{text}"
+
+    def to_local(self, usd: float | None) -> float | None:
+        return None if usd is None else usd * self.cur.rate
+
+    def money(self, usd: float | None) -> str:
+        return self.local(self.to_local(usd))
+
+    def money_shown(self, usd: float | None) -> str:
+        """Money in the report's currency, with the USD figure beside it when converted."""
+        if usd is None or self.cur.code == "USD":
+            return self.money(usd)
+        return f"{self.money(usd)} (US${abs(usd):,.0f})" if abs(usd) >= 100 else \
+            f"{self.money(usd)} (US${usd:,.2f})"
+
+    def days(self, d: float | None) -> str:
+        """A duration given in days: hours under a day ("2.1 hours"), else days ("1 day", "3.5 days")."""
+        if d is None or not math.isfinite(d):
+            return self.na()
+        if d < 1:
+            return self.hours(d * 24)
+        if round(d, 1) == 1:
+            return self._("1 day")
+        return self._("%(n)s days", n=format(d, ",.1f"))
+
+    def hours(self, h: float | None) -> str:
+        if h is None or not math.isfinite(h):
+            return self.na()
+        if round(h, 1) == 1:
+            return self._("1 hour")
+        if h >= 48:
+            return self._("%(n)s hours", n=format(h, ",.0f"))
+        return self._("%(n)s hours", n=format(h, ",.1f"))
+
+    def duration_column(self, values: Sequence[float | None], title: str) -> tuple[str, list[str]]:
+        """A column of durations (in days) in one unit: hours when every one is under two days,
+        else days; the unit goes in the header, the cells are numbers."""
+        known = [v for v in values if v is not None and math.isfinite(v)]
+        in_hours = bool(known) and (max(known) < 2 or (min(known) < 1 and max(known) <= 10))
+        header = self._("%(title)s, hours", title=title) if in_hours else self._("%(title)s, days", title=title)
+        digits = 2 if known and not in_hours and min(known) < 1 else 1
+        cells = [DASH if v is None or not math.isfinite(v) else
+                 format(v * 24, ",.1f" if v * 24 < 100 else ",.0f") if in_hours else format(v, f",.{digits}f")
+                 for v in values]
+        return header, cells
+
+    def seconds(self, s: float | None) -> str:
+        """A latency: milliseconds under a second, seconds above."""
+        if s is None or not isinstance(s, (int, float)) or not math.isfinite(s):
+            return self.na()
+        if s < 1:
+            return f"{s * 1000:,.0f} ms"
+        return f"{s:,.1f} s" if s < 100 else f"{s:,.0f} s"
+
+    def money2(self, usd: float | None) -> str:
+        """Money with cents when small (a price per million tokens, per hour)."""
+        if usd is None:
+            return self.na()
+        return self._money(usd, 2)
+
+    def strategy(self, label: str, count: int | None = None) -> str:
+        return words.strategy(label, count, self) if label else DASH
+
+    def month(self, m: float | None) -> str:
+        if m is None:
+            return self.na()
+        return self._("month %(n)s", n=format(m, "g"))
+
+    @staticmethod
+    def pct(x: float | None, digits: int = 0) -> str:
+        if x is None or not math.isfinite(x):
+            return DASH
+        return f"{x * 100:.{digits}f}%"
+
+    def yes_no(self, v: bool | None) -> str:
+        if v is None:
+            return self.na()
+        return self._("yes") if v else self._("no")
+
+    def acquisition(self, mode: str | None) -> str:
+        if not mode:
+            return self.na()
+        return self._(ACQUISITION_LABELS[mode]) if mode in ACQUISITION_LABELS else mode
+
+    def kind(self, kind: str) -> str:
+        return self._(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
+
+    def quantity(self, value: float, unit: str) -> str:
+        """A formula term's value in its unit."""
+        if unit == "B":
+            return self.bytes(value)
+        if unit == "USD":
+            return self.money_shown(value)
+        if unit == "h":
+            return self.hours(value)
+        if unit == "GPU-h":
+            return self._("%(n)s GPU-hours", n=self.num(value, 0) if value >= 10 else format(value, ".2f"))
+        if unit == "tok/s":
+            return self._("%(n)s tokens/s", n=self.num(value))
+        if unit == "s":
+            return f"{value:,.3g} s" if value < 100 else f"{value:,.0f} s"
+        if unit == "FLOP":
+            return f"{eng(value)} FLOP"
+        if unit in ("", "fraction"):
+            return f"{value:.3g}"
+        return f"{self.num(value)} {unit}"
+
+
+def eng(v: float) -> str:
+    """Engineering notation for large counts: 6.9e10 -> '69e9', 2.1e21 -> '2.1e21'."""
+    if v == 0 or not math.isfinite(v):
+        return str(v)
+    exp = int(math.floor(math.log10(abs(v)) / 3) * 3)
+    mant = v / 10**exp
+    return f"{mant:.3g}e{exp}"
+
+
+def input_text(v: Any) -> str:
+    """A formula input as written in the report: counts, ratios, strings, nested dicts."""
+    if v is None:
+        return DASH
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return eng(v) if abs(v) >= 1e6 else f"{v:,}"
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return str(v)
+        if abs(v) >= 1e6:
+            return eng(v)
+        if v.is_integer():
+            return f"{int(v):,}"
+        return f"{v:.4g}"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}={input_text(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(input_text(x) for x in v) or DASH
+    return " ".join(str(v).split())
+
+
+FORMULA_ALIASES: tuple[tuple[str, str, str], ...] = (
+    # (phrase in a formula, the input it stands for, how to show the value)
+    ("$/h", "usd_per_hour", "usd_per_hour"),
+    ("long-rental discount", "discount", "fraction"),
+)
+_OPERATORS = set("*/+-=(),^×·")
+
+
+def _is_operand(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``text[start:end]`` stands as an operand: an operator (or a bracket)
+    beside it, so "hours" in "$/h x hours" is a variable and "nodes" in "then across nodes" is prose."""
+    before = text[:start].rstrip()
+    after = text[end:].lstrip()
+    times_before = before == "x" or before.endswith(" x")
+    times_after = after == "x" or after.startswith("x ")
+    return bool(times_before or times_after or (before and before[-1] in _OPERATORS)
+                or (after and after[0] in _OPERATORS))
+
+
+def substitute(formula: str, inputs: dict[str, Any]) -> str:
+    """The formula with its inputs put in: named phrases ("$/h") by the value they stand for, a
+    variable-like name (with an underscore or a digit, or a short symbol such as ``tp``) wherever it
+    appears, and a plain word only where it stands as an operand (never the prose around it)."""
+    out = formula
+    for phrase, key, how in FORMULA_ALIASES:
+        v = inputs.get(key)
+        if phrase in out and isinstance(v, (int, float)) and not isinstance(v, bool):
+            shown = f"${v:,.2f}/h" if how == "usd_per_hour" else f"{v:.0%}" if how == "fraction" else input_text(v)
+            out = out.replace(phrase, shown)
+    for key in sorted(inputs, key=len, reverse=True):
+        v = inputs[key]
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            continue  # only numbers go into a formula; a name or a flag stays a word
+        symbol = "_" in key or any(ch.isdigit() for ch in key) or len(key) <= 2
+        unit = " h" if key == "hours" or key.endswith("_hours") else " s" if key.endswith("_s") else ""
+
+        def put(m: re.Match[str], v: Any = v, symbol: bool = symbol, unit: str = unit) -> str:
+            if symbol or _is_operand(m.string, m.start(), m.end()):
+                return input_text(v) + unit
+            return m.group(0)
+
+        out = re.sub(rf"(?<![\w.$-]){re.escape(key)}(?!\w|-(?!\d))", put, out)
+    return out
+
+
+def display_width(text: str) -> int:
+    """Terminal columns: East Asian wide and full-width characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def text_lines(headers: list[str], rows: list[list[str]], right: Iterable[int] = ()) -> list[str]:
+    """A plain-text table: header, a rule, rows; columns in ``right`` aligned right."""
+    right = set(right)
+    cols = len(headers)
+    widths = [max([display_width(headers[i])] + [display_width(r[i]) for r in rows if i < len(r)])
+              for i in range(cols)]
+
+    def line(cells: list[str]) -> str:
+        out = []
+        for i in range(cols):
+            cell = cells[i] if i < len(cells) else ""
+            pad = " " * (widths[i] - display_width(cell))
+            out.append(pad + cell if i in right else cell + pad)
+        return "  ".join(out).rstrip()
+
+    return [line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+
+
+def pairs(rows: list[list[str]]) -> list[str]:
+    """Label-value lines with the values aligned ("GPU          NVIDIA H100 ..."), for text."""
+    if not rows:
+        return []
+    width = max(display_width(r[0]) for r in rows)
+    return [f"{r[0]}{' ' * (width - display_width(r[0]))}  {r[1]}".rstrip() for r in rows]
+
+
+def table(headers: list[str], rows: list[list[str]], *, right: Iterable[int] = (),
+          classes: list[str] | None = None) -> dict[str, Any]:
+    """A table for every format: headers and cells for Markdown and HTML, laid-out lines for text."""
+    right = tuple(right)
+    cls = classes or [""] * len(rows)
+    return {"headers": headers, "rows": [{"cells": r, "cls": c} for r, c in zip(rows, cls, strict=True)],
+            "right": list(right), "lines": text_lines(headers, rows, right)}
+
+def _scaled(v: Any, rate: float) -> float | None:
+    """A money figure in the report's currency; None for anything that is not a number."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return v * rate
+
+
+def _reason(text: str) -> str:
+    """An assumption's reason without a leading "default:" (the report marks defaults itself)."""
+    text = " ".join(text.split())
+    return text[len("default:"):].strip() if text.lower().startswith("default:") else text
+
+
+def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(data, dict):
+        out: list[tuple[str, Any]] = []
+        for k, v in data.items():
+            key = f"{prefix}.{k}" if prefix else str(k)
+            if isinstance(v, dict) and v:
+                out += _flatten(v, key)
+            else:
+                out.append((key, v if v != {} else None))
+        return out
+    return [(prefix, data)] if prefix else []
+
+
+def _ordered(parts: dict[str, int]) -> list[tuple[str, int]]:
+    known = [(k, parts[k]) for k in C.MEMORY_KINDS if k in parts]
+    return known + [(k, v) for k, v in parts.items() if k not in C.MEMORY_KINDS]
+
+
+def _known(v: Any) -> bool:
+    """False for the audit's "not known" markers in a card: None, "" and negative numbers."""
+    return v is not None and v != "" and not (isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0)
+
+
+def _card_checked(card: dict[str, Any]) -> bool:
+    """Whether anything was measured on a used card (an nvidia-smi report, fan or power readings)."""
+    return bool(card.get("has_smi")) or any(_known(card.get(k)) for k in ("fan_cv", "power_cv", "fan_speed_cv"))
+
+
+def _strip_subject(reason: str, c: Candidate) -> str:
+    """A reason without the leading "2 x NVIDIA A10 24GB:" that repeats the line's own title."""
+    name = re.escape(c.gpu_name or c.gpu)
+    short = re.sub(rf"^\s*{c.count}\s*[x×]\s*{name}\s*:?\s*", "", reason)
+    return short if short and short != reason else reason
+
+
+def _leading(cands: list[Candidate], focus: Candidate | None, n: int) -> list[Candidate]:
+    """The ``n`` best-ranked feasible candidates (in rank order), with ``focus`` first when it is not
+    among them (an audit's proposal); all candidates when none is feasible."""
+    feasible = [c for c in cands if c.feasible]
+    if not feasible:
+        return cands[:n] if focus is None or focus in cands[:n] else [focus, *cands[: n - 1]]
+    best = sorted(feasible, key=lambda c: c.rank if c.rank is not None else 1 << 30)[:n]
+    return best if focus is None or focus in best else [focus, *best]
+
+
+def _fits(c: Candidate) -> bool:
+    limit = c.usable_per_gpu_bytes or c.capacity_per_gpu_bytes
+    return not limit or c.memory_per_gpu_bytes <= limit
+
+
+def _chosen(cands: list[Candidate], rec: Recommendation | None) -> Candidate | None:
+    if rec is None:
+        return None
+    same = [c for c in cands if c.feasible and c.gpu == rec.gpu and c.count == rec.count]
+    if same:
+        return min(same, key=lambda c: c.rank if c.rank is not None else 1 << 30)
+    return next((c for c in cands if c.rank == 1), None)
+

@@ -1,0 +1,233 @@
+"""The few values that reach a sentence as English words, worded in the report's language.
+
+A rule's sentence is translated through the catalog, but some of its values are short phrases the
+estimators build: a layout label ("TP4 + gradient checkpointing + ZeRO-1", "tensor parallel 8",
+"plain data parallel") or the description of a link ("nvswitch 900 GB/s per GPU (both
+directions); 2 nodes over ethernet-25"). They come from a small, fixed vocabulary, so each form
+is matched here and rewritten through a catalog message (marked ``N_`` for extraction); anything
+not recognised is left as it came. Layout dicts (a training plan's ``layout``, a serving plan's
+``layout``) are worded here too.
+
+Nothing here computes a number: the figures in a phrase are carried over as written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol
+
+
+class Speaker(Protocol):
+    """What wording needs from the report's formatter (:class:`engine.render.fmt.Fmt`)."""
+
+    sep: str  # between the items of a list (", " or "，")
+    clause: str  # between clauses ("; " or "；")
+
+    def _(self, message: str, **kw: Any) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int, **kw: Any) -> str: ...
+
+
+def N_(message: str) -> str:
+    """Mark a string for translation; it is translated where it is used."""
+    return message
+
+
+# --------------------------------------------------------------------------- layout labels
+_PLAIN = ("plain data parallel",)
+_SPLIT = re.compile(r"^(?:(?:TP|PP|EP|CP)\d+(?:x\d+)?)(?: (?:TP|PP|EP|CP)\d+(?:x\d+)?)*$")
+_COPIES = re.compile(r"^(\d+) x \((.*)\)$")
+_PART_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^gradient checkpointing$"), N_("gradient checkpointing")),
+    (re.compile(r"^(?P<target>CPU|NVME|cpu|nvme) offload$"), N_("%(target)s offload")),
+    (re.compile(r"^tensor parallel (?P<n>\d+)$"), N_("tensor parallel %(n)s")),
+    (re.compile(r"^expert parallel (?P<n>\d+)$"), N_("expert parallel %(n)s")),
+    (re.compile(r"^attention data parallel (?P<n>\d+)$"), N_("attention data parallel %(n)s")),
+    (re.compile(r"^(?P<n>\d+) pipeline stages$"), N_("%(n)s pipeline stages")),
+    (re.compile(r"^one GPU$"), N_("one GPU")),
+)
+
+
+def strategy(label: str, count: int | None, f: Speaker) -> str:
+    """A layout label in the report's language. "plain data parallel" says what it is: one GPU,
+    or data parallel over the GPUs."""
+    _ = f._
+    text = " ".join(str(label).split())
+    if not text:
+        return text
+    m = _COPIES.match(text)
+    if m:
+        return _("%(n)s copies of (%(copy)s)", n=m.group(1), copy=strategy(m.group(2), None, f))
+    parts = []
+    for part in text.split(" + "):
+        if part in _PLAIN:
+            parts.append(_("one GPU") if count == 1 else
+                         _("data parallel over %(n)s GPUs", n=count) if count else _("data parallel"))
+            continue
+        if _SPLIT.match(part) or re.match(r"^ZeRO-\d$", part):
+            parts.append(part)
+            continue
+        for pattern, message in _PART_FORMS:
+            hit = pattern.match(part)
+            if hit:
+                parts.append(_(message, **hit.groupdict()) if hit.groupdict() else _(message))
+                break
+        else:
+            parts.append(part)
+    return " + ".join(parts)
+
+
+def training_layout(layout: dict[str, Any], count: int, f: Speaker) -> str:
+    """A training layout in words: "TP 4 × PP 2 × DP 4, micro-batch 1, 16 accumulation steps
+    (262,144 tokens per step), ZeRO-1, gradient checkpointing"."""
+    _, ngettext = f._, f.ngettext
+
+    def n(key: str, default: int = 1) -> int:
+        v = layout.get(key, default)
+        return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+    split = []
+    for key, name in (("tp", "TP"), ("pp", "PP"), ("ep", "EP"), ("cp", "CP"), ("dp", "DP")):
+        v = n(key)
+        if v > 1:
+            split.append(_("PP %(n)s (%(v)s virtual stages each)", n=v, v=n("interleave"))
+                         if key == "pp" and n("interleave") > 1 else f"{name} {v}")
+    parts = [" × ".join(split) if split else (_("one GPU") if count == 1 else _("no split"))]
+    if "micro_batch" in layout:
+        parts.append(_("micro-batch %(n)s", n=n("micro_batch")))
+    tokens = layout.get("global_batch_tokens")
+    if "grad_accum" in layout and isinstance(tokens, (int, float)) and tokens > 0:
+        parts.append(ngettext("%(n)s accumulation step (%(tokens)s tokens per optimizer step)",
+                              "%(n)s accumulation steps (%(tokens)s tokens per optimizer step)", n("grad_accum"),
+                              tokens=format(round(tokens), ",")))
+    elif "grad_accum" in layout:
+        parts.append(ngettext("%(n)s accumulation step", "%(n)s accumulation steps", n("grad_accum")))
+    if n("zero", 0):
+        parts.append(f"ZeRO-{n('zero', 0)}")
+    if layout.get("checkpointing"):
+        parts.append(_("gradient checkpointing"))
+    offload = str(layout.get("offload") or "none")
+    if offload != "none":
+        parts.append(_("%(target)s offload", target=offload.upper()))
+    return f.sep.join(parts)
+
+
+def serving_layout(layout: dict[str, Any] | None, label: str, f: Speaker) -> str:
+    """A serving layout in words: "1 copy of TP 8" or "4 copies of TP 2"."""
+    _, ngettext = f._, f.ngettext
+    if not isinstance(layout, dict):
+        return strategy(label, None, f)
+
+    def n(key: str) -> int:
+        v = layout.get(key, 1)
+        return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 1
+
+    split = [f"{name} {n(key)}" for key, name in (("dp_attention", "DP-attention"), ("tp", "TP"), ("pp", "PP"),
+                                                  ("ep", "EP")) if n(key) > 1]
+    copy = " × ".join(split) if split else _("one GPU")
+    return ngettext("%(n)s copy of %(copy)s", "%(n)s copies of %(copy)s", n("replicas"), copy=copy)
+
+
+# ------------------------------------------------------------------------------- links
+_LINK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^single GPU$"), N_("a single GPU")),
+    (re.compile(r"^(?P<kind>[\w-]+) (?P<bw>[\d.]+) GB/s per GPU \(both directions\)$"),
+     N_("%(kind)s %(bw)s GB/s per GPU (both directions)")),
+    (re.compile(r"^(?P<kind>[\w-]+) point-to-point mesh: (?P<used>\d+) of (?P<peers>\d+) peer links of "
+                r"(?P<bw>[\d.]+) GB/s per direction$"),
+     N_("%(kind)s point-to-point mesh: %(used)s of %(peers)s peer links of %(bw)s GB/s per direction")),
+    (re.compile(r"^NVLink bridge (?P<bw>[\d.]+) GB/s$"), N_("NVLink bridge %(bw)s GB/s")),
+    (re.compile(r"^PCIe gen(?P<gen>\w+) x16 (?P<bw>[\d.]+) GB/s per direction$"),
+     N_("PCIe gen%(gen)s x16 %(bw)s GB/s per direction")),
+    (re.compile(r"^no peer-to-peer \(via host\)$"), N_("no peer-to-peer (via host)")),
+    (re.compile(r"^the (?P<n>\d+)-way bridges do not span (?P<gpus>\d+) GPUs$"),
+     N_("the %(n)s-way bridges do not span %(gpus)s GPUs")),
+    (re.compile(r"^(?P<n>\d+) nodes over (?P<network>[\w.-]+)$"), N_("%(n)s nodes over %(network)s")),
+)
+
+
+def link(text: str, f: Speaker) -> str:
+    """A link description (engine/estimators/interconnect.py) in the report's language."""
+    _ = f._
+    out = []
+    for chunk in re.split(r"(; |, )", " ".join(str(text).split())):
+        if chunk in ("; ", ", "):
+            out.append(f.clause if chunk == "; " else f.sep)
+            continue
+        for pattern, message in _LINK_FORMS:
+            hit = pattern.match(chunk)
+            if hit:
+                out.append(_(message, **hit.groupdict()) if hit.groupdict() else _(message))
+                break
+        else:
+            out.append(chunk)
+    return "".join(out)
+
+
+# ------------------------------------------------------------------- framework reasons
+_FRAMEWORK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # engine/estimators/serving.py support(): why a framework cannot serve a precision on a GPU
+    (re.compile(r"^(?P<fw>.+?) runs on (?P<vendors>[\w, ]+) GPUs, not (?P<vendor>\w+)$"),
+     N_("%(fw)s runs on %(vendors)s GPUs, not %(vendor)s")),
+    (re.compile(r"^(?P<fw>.+?) needs compute capability (?P<need>[\d.]+)\+; (?P<gpu>.+) has (?P<has>[\d.]+)$"),
+     N_("%(fw)s needs compute capability %(need)s+; %(gpu)s has %(has)s")),
+    (re.compile(r"^(?P<fw>.+?) cannot load (?P<precision>\w+) weights$"),
+     N_("%(fw)s cannot load %(precision)s weights")),
+    (re.compile(r"^(?P<fw>.+?) has no (?P<precision>\w+) kernels \((?P<kernel>.+)\) for (?P<vendor>\w+) GPUs$"),
+     N_("%(fw)s has no %(precision)s kernels (%(kernel)s) for %(vendor)s GPUs")),
+    (re.compile(r"^(?P<fw>.+?) (?P<precision>\w+) \((?P<kernel>.+)\) needs compute capability (?P<need>[\d.]+)\+; "
+                r"(?P<gpu>.+) has (?P<has>[\d.]+)$"),
+     N_("%(fw)s %(precision)s (%(kernel)s) needs compute capability %(need)s+; %(gpu)s has %(has)s")),
+    (re.compile(r"^(?P<fw>.+?) (?P<precision>\w+) needs (?P<units>\w+) tensor cores; (?P<gpu>.+) has none$"),
+     N_("%(fw)s %(precision)s needs %(units)s tensor cores; %(gpu)s has none")),
+    (re.compile(r"^the framework runs this precision on this GPU$"),
+     N_("the framework runs this precision on this GPU")),
+    (re.compile(r"^the framework does not run on this GPU vendor$"),
+     N_("the framework does not run on this GPU vendor")),
+    (re.compile(r"^the GPU is older than the framework's CUDA build supports$"),
+     N_("the GPU is older than the framework's CUDA build supports")),
+    (re.compile(r"^the framework cannot load this precision$"), N_("the framework cannot load this precision")),
+    (re.compile(r"^one model copy would span nodes and the framework runs on one machine only$"),
+     N_("one model copy would span nodes and the framework runs on one machine only")),
+)
+
+
+def framework_reason(text: str, f: Speaker) -> str:
+    """Why a framework cannot serve (engine/estimators/serving.py) in the report's language; a reason
+    quoted from the knowledge base's serving.yaml stays as written."""
+    plain = " ".join(str(text).split())
+    for pattern, message in _FRAMEWORK_FORMS:
+        hit = pattern.match(plain)
+        if hit:
+            return f._(message, **hit.groupdict()) if hit.groupdict() else f._(message)
+    return f"“{plain}”" if f.sep != ", " else plain
+
+
+VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "link", "layout": "strategy",
+                               "framework_reason": "framework_reason"}
+"""Sentence values worded here, by key: which function words them."""
+
+VALUE_TERMS: dict[str, dict[str, str]] = {
+    # a sentence value that is one word of a closed vocabulary (the input schema's or the rule chain's)
+    "acquisition": {"rent": N_("rent"), "buy": N_("buy"), "either": N_("rent or buy")},
+    "condition": {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")},
+    "hosting": {"office": N_("an office"), "colocation": N_("colocation"), "datacenter": N_("a data center")},
+    "stage": {"memory": N_("memory"), "compute": N_("compute"), "interconnect": N_("interconnect"),
+              "tco": N_("cost"), "decided": N_("decided")},
+}
+
+
+def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
+    """A sentence's value in the report's language, where it is one of the phrases above."""
+    terms = VALUE_TERMS.get(key)
+    if terms is not None and isinstance(v, str) and v in terms:
+        return f._(terms[v])
+    how = VALUE_WORDS.get(key)
+    if not isinstance(v, str) or how is None:
+        return v
+    if how == "link":
+        return link(v, f)
+    if how == "framework_reason":
+        return framework_reason(v, f)
+    count = values.get("count")
+    return strategy(v, int(count) if isinstance(count, (int, float)) and not isinstance(count, bool) else None, f)
