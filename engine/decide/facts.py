@@ -84,6 +84,11 @@ CARD = {
     "at_idle", "link_width", "link_width_max", "link_gen", "link_gen_max", "power_limit_changed",
     "power_limit_w", "default_power_limit_w", "clocks_changed", "throttle_reasons", "throttling",
     "hw_slowdown", "vbios", "product_name", "product_matches", "consumer", "mining_era", "manufactured",
+    # issue 16: the card on offer picked by serial, every GPU of a report judged, exact model, the
+    # report's own temperature limits, PCIe replays, the row-remapper histogram
+    "purchase", "primary", "serial_given", "serial_in_report", "gpu_index", "gpus_in_report", "judged_all",
+    "report_serial", "remap_banks_exhausted", "pcie_replays", "memory_mib", "claimed_memory_mib", "memory_ratio",
+    "gpu_temp_c", "gpu_temp_limit_c", "gpu_slowdown_temp_c", "gpu_shutdown_temp_c", "mem_temp_c", "mem_temp_limit_c",
 }
 
 PRICE = {"what", "as_of", "age_days", "source", "used"}
