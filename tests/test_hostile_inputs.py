@@ -240,7 +240,7 @@ def invalid_values(path: tuple[Any, ...], f: Any) -> st.SearchStrategy[Any]:
         return st.one_of(st.integers(), st.floats(allow_nan=True), st.booleans(), lists, mappings, *extra)
     if ann is bool:
         return st.one_of(words, lists, mappings, st.sampled_from([2, -1, 0.5]))
-    if float in typing.get_args(ann):  # a number or a word (global_batch_tokens: auto)
+    if origin is not list and float in typing.get_args(ann):  # a number or a word (global_batch_tokens: auto)
         return st.one_of(words.filter(lambda s: s != "auto"), lists, mappings, st.sampled_from([-1, 0, 1e308]))
     if origin is typing.Literal or "Literal" in repr(ann):  # also bool | Literal["auto"]
         choices = set(typing.get_args(ann)) | {c for a in typing.get_args(ann) for c in typing.get_args(a)}

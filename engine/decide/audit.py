@@ -171,9 +171,10 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
     from . import inspect_card as ic
 
     mem = ic.memory_errors(r)
-    link = ic.pcie_degraded(r)
+    link = ic.pcie_degraded(r, idle_pstate=int(kb.policy_value("idle_pstate_min")))
     reasons = [x for x in r.active_clock_event_reasons if x not in ("applications_clocks_setting",)]
     ratio = ic.memory_ratio(r, gpu.memory.gb)
+    tolerance = float(kb.policy_value("power_limit_tolerance_fraction"))
     return {
         "retired_pages": _known(mem.retired_pages), "remapped_rows": _known(mem.remapped_rows),
         "pending": bool(mem.pending), "remap_failure": bool(mem.remap_failure),
@@ -184,7 +185,7 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
         "link_width": _known(r.link_width_current), "link_width_max": _known(r.link_width_max),
         "link_gen": _known(r.pcie_gen_current), "link_gen_max": _known(r.pcie_gen_max),
         "pcie_replays": _known(r.pcie_replay_count),
-        "power_limit_changed": bool(ic.power_limit_changed(r)),
+        "power_limit_changed": bool(ic.power_limit_changed(r, tolerance)),
         "power_limit_w": _known(r.power_limit_w, -1.0), "default_power_limit_w": _known(r.default_power_limit_w, -1.0),
         "clocks_changed": bool(ic.clocks_changed(r)),
         "throttle_reasons": ", ".join(reasons), "throttling": bool(reasons),

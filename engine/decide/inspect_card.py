@@ -511,7 +511,7 @@ def _pstate(reading: GpuReading) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def pcie_degraded(reading: GpuReading) -> PcieLink | None:
+def pcie_degraded(reading: GpuReading, idle_pstate: int = 8) -> PcieLink | None:
     """Whether the PCIe link runs below the card's maximum generation or width.
 
     Indicates a bad slot, riser, bent contacts or a damaged edge connector -- common on cards
@@ -526,7 +526,7 @@ def pcie_degraded(reading: GpuReading) -> PcieLink | None:
     if gen is None and width is None:
         return None
     pstate = _pstate(reading)
-    if reading.gpu_idle or (pstate is not None and pstate >= 8):
+    if reading.gpu_idle or (pstate is not None and pstate >= idle_pstate):
         at_idle: bool | None = True
     elif reading.gpu_idle is None and pstate is None:
         at_idle = None
@@ -545,7 +545,7 @@ def _below(current: int | None, maximum: int | None) -> bool | None:
     return None if current is None or maximum is None else current < maximum
 
 
-def power_limit_changed(reading: GpuReading) -> bool | None:
+def power_limit_changed(reading: GpuReading, tolerance: float = 0.01) -> bool | None:
     """Whether the active power limit differs from the board's default by more than 1 %.
 
     A lowered limit is the usual mark of mining tuning (efficiency at reduced power); a raised
@@ -556,7 +556,7 @@ def power_limit_changed(reading: GpuReading) -> bool | None:
     limit, default = reading.power_limit_w, reading.default_power_limit_w
     if limit is None or default is None or default <= 0:
         return None
-    return abs(limit - default) > 0.01 * default
+    return abs(limit - default) > tolerance * default
 
 
 def clocks_changed(reading: GpuReading) -> bool | None:

@@ -298,8 +298,8 @@ def _load(overlay: Path | None) -> Knowledge:
         gpu_names=gpu_names,
         model_names=model_names,
         prices=parsed["prices.yaml"],  # type: ignore[arg-type]
-        shape_guesses=models_f.shape_guesses,
         serving=parsed["serving.yaml"],  # type: ignore[arg-type]
+        shape_guesses=models_f.shape_guesses,
     )
     _check_references(kb)
     return kb
