@@ -12,14 +12,20 @@ from .results import AuditResult
 
 
 def audit_many(paths: list[str], args: Any) -> int:
-    """Several proposals: a summary table (or JSON lines), one line per file; an input error in
-    one file is reported for that file and the others are still audited."""
+    """Several proposals: a summary table (or JSON lines), one line per file.
+
+    An error in one file -- bad input, or a failure inside gpuwise while auditing it -- is
+    reported for that file, and every other file is still audited and written.  Exit status: 3
+    when gpuwise failed on a file, else 2 when a file had an input error, else 1 when a proposal
+    was rejected, else 0.
+    """
     import json
 
-    from .render import report
+    from .render import output, report
 
-    fmt = report.format_for(args.output, args.format)
+    fmt = output.report_format(args.output, args.format)
     results: list[tuple[str, AuditResult | None, str]] = []
+    internal: list[str] = []
     show = sys.stderr.isatty() and len(paths) > 1
     for i, path in enumerate(paths, 1):
         if show:
@@ -28,28 +34,32 @@ def audit_many(paths: list[str], args: Any) -> int:
             results.append((path, audit(path, knowledge=args.knowledge, rules=args.rules), ""))
         except UserError as exc:
             results.append((path, None, exc.line()))
+        except (KeyboardInterrupt, MemoryError, RecursionError):
+            raise
+        except Exception as exc:  # a bug met on this file: say so for this file, finish the others
+            line = f"{path}: internal error: {type(exc).__name__}: {exc} (a bug in gpuwise)"
+            results.append((path, None, " ".join(line.split())))
+            internal.append(path)
     if show:
         sys.stderr.write("\n")
     if fmt == "json":
         lines = []
         for path, res, err in results:
             doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
-            lines.append(json.dumps(doc))
+            lines.append(json.dumps(doc, allow_nan=False))
         text = "\n".join(lines) + "\n"
     else:
         text = report.render_audit_summary(results, fmt, lang=args.lang, currency=args.currency,
                                            fx_rate=args.fx_rate, knowledge=args.knowledge,
                                            detail=getattr(args, "detail", "brief"))
-    if args.output:
-        report.write_text(args.output, text)
-        print(f"gpuwise: wrote {args.output}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+    written = output.emit(text, args.output, protect=paths)
+    if written is not None:
+        print(f"gpuwise: wrote {written}", file=sys.stderr)
     errors = [err for _, res, err in results if res is None]
     if errors:  # the summary lists every file's error; stderr gets one line
-        more = f" (and {len(errors) - 1} more files with input errors; see the summary)" if len(errors) > 1 else ""
+        more = f" (and {len(errors) - 1} more files with errors; see the summary)" if len(errors) > 1 else ""
         print(f"gpuwise: {errors[0]}{more}", file=sys.stderr)
-        return 2
+        return 3 if internal else 2
     return 1 if any(res.verdict == "reject" for _, res, _ in results if res) else 0
 
 

@@ -38,5 +38,10 @@ class RuleError(UserError):
     """A rule file is malformed."""
 
 
+class SetupError(GpuwiseError):
+    """gpuwise or a dependency is installed in a way that cannot work (durable-rules built without
+    the Python 3.13 flag, say): one line with the fix, exit status 3, not reported as a bug."""
+
+
 class EngineError(GpuwiseError):
     """The rule engine failed inside an action: a bug, surfaced rather than lost."""

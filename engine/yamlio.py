@@ -73,6 +73,21 @@ class _DataLoader(_Loader):  # type: ignore[misc, valid-type]
         return super().construct_mapping(node, deep=deep)
 
 
+def _no_base_60(construct: Any) -> Any:
+    """YAML 1.1 reads ``1:30`` as the base-60 number 90 (``1:30.5`` as 90.5); YAML 1.2 and every
+    reader but PyYAML read it as text.  Keep it text, so a number field refuses it by name
+    instead of taking 90 GPUs from what looked like a time."""
+    def construct_number(loader: Any, node: Any) -> Any:
+        if isinstance(node.value, str) and ":" in node.value:
+            return loader.construct_scalar(node)
+        return construct(loader, node)
+    return construct_number
+
+
+_DataLoader.add_constructor(_TAG + "int", _no_base_60(_DataLoader.yaml_constructors[_TAG + "int"]))
+_DataLoader.add_constructor(_TAG + "float", _no_base_60(_DataLoader.yaml_constructors[_TAG + "float"]))
+
+
 def _check_shape(text: str) -> None:
     """Walk the event stream (nothing is built) and refuse, with a position, what would be costly
     or dangerous to build: several documents, deep nesting, too many values after alias expansion,

@@ -671,7 +671,7 @@ def _card(n: int, serial: str, made: str, *, has_smi: bool = True, **readings) -
         "hw_slowdown": False,
         "vbios": "94.02.42.00.A9",
         "product_name": "NVIDIA GeForce RTX 3090",
-        "mining_era": bool(made),
+        "segment": "consumer",
         "product_matches": 1,
     }
     card.update(readings)

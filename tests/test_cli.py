@@ -142,7 +142,7 @@ def test_gpus_rules_explain():
 def test_audit_exit_status_and_json_lines():
     good = run("audit", str(EX / "proposal-good-lora-8xh100.yaml"), "--format", "json")
     assert good.returncode == 0, good.stderr
-    assert json.loads(good.stdout)["verdict"] in ("approve", "revise")
+    assert json.loads(good.stdout)["verdict"] == "approve"  # the sound proposal: no blocker, no warning
     bad = run("audit", str(EX / "proposal-h100-old-driver.yaml"), "--format", "json")
     assert bad.returncode == 1
     d = json.loads(bad.stdout)
@@ -188,3 +188,59 @@ def test_batch_audit_summary_table(tmp_path):
     out = tmp_path / "summary.md"
     assert run("audit", *files, "-o", str(out)).returncode == 1
     assert out.read_text().startswith("# Audit of 2 proposals")
+
+
+def test_batch_audit_error_in_one_file_the_others_finish_and_are_written(tmp_path, monkeypatch, capsys):
+    """An input error in one file and a failure inside gpuwise on another are each reported for
+    that file; every other file is audited and the summary is written (exit 3: a bug was met)."""
+    from engine import batch
+    from engine.cli import main
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("workload: {task: finetune, model: llama-2-13b}\nhardware: {gpu: H100-80G, count: yes}\n"
+                   "acquisition: {mode: buy}\n")
+    crash = tmp_path / "crash.yaml"
+    crash.write_text((EX / "proposal-good-lora-8xh100.yaml").read_text())
+    real = batch.audit
+
+    def audit(path, **kw):
+        if path == str(crash):
+            raise ArithmeticError("Could not assert fact, error code: 204")
+        return real(path, **kw)
+
+    monkeypatch.setattr(batch, "audit", audit)
+    good, spot = str(EX / "proposal-good-lora-8xh100.yaml"), str(EX / "proposal-spot-h100-pretrain.yaml")
+    out = tmp_path / "summary.json"
+    code = main(["audit", good, str(bad), str(crash), spot, "--format", "json", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 3
+    docs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [d.get("verdict") for d in docs] == ["approve", None, None, "reject"]
+    assert "hardware.count" in docs[1]["error"] and "internal error" in docs[2]["error"]
+    assert "crash.yaml" in docs[2]["error"] and "2 more" not in err and err.count("\n") == 2  # wrote + one line
+
+
+def test_batch_audit_input_error_alone_exits_2(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("workload: {task: finetune, model: llama-2-13b}\nhardware: {gpu: b2, count: 8}\n"
+                   "acquisition: {mode: buy}\n")
+    p = run("audit", str(EX / "proposal-good-lora-8xh100.yaml"), str(bad))
+    assert p.returncode == 2
+    assert "APPROVE" in p.stdout and "input error" in p.stdout
+    assert "did you mean b200" in p.stderr and len(p.stderr.splitlines()) == 1
+
+
+def test_batch_audit_summary_to_standard_output_with_dash():
+    p = run("audit", str(EX / "proposal-good-lora-8xh100.yaml"), str(EX / "proposal-spot-h100-pretrain.yaml"),
+            "-o", "-", "--format", "md")
+    assert p.returncode == 1 and p.stdout.startswith("# Audit of 2 proposals")
+    assert not (ROOT / "-").exists()
+
+
+def test_batch_audit_never_overwrites_a_proposal(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    for f in (a, b):
+        f.write_text((EX / "proposal-good-lora-8xh100.yaml").read_text())
+    before = b.read_text()
+    p = run("audit", str(a), str(b), "-o", str(b), "--format", "text")
+    assert p.returncode == 2 and "input file" in p.stderr and b.read_text() == before

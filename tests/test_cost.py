@@ -47,23 +47,22 @@ def test_cheapest_offer_pays_whole_instances(kb):
 
 def test_buy_cost_lines_by_hand(kb):
     """Four RTX 4090s in one workstation, hosted in a colocation rack (retail rate, a few kW)."""
-    gpu = kb.gpus["rtx-4090"]
-    v = kb.tco.values
-    colo = kb.tco.hosting["colocation"]
-    b = buy_cost(gpu, 4, months=12, busy_hours=1000, electricity=0.15, tco=kb.tco, prices=kb.prices,
-                 networks=kb.runtime.networks, hosting="colocation")
-    price = 3159.99  # prices.yaml: UCT Amazon listing, 2025-07-22
+    """The figures, written out (knowledge files of 2026-11):
+    cards    4 x $3,159.99 (prices.yaml: RTX 4090, Amazon listing 2025-07-22)          = $12,639.96
+    server   4 x $800 (tco.yaml server_share_usd_per_gpu_consumer)                        =  $3,200.00
+    IT load  4 x 450 W (RTX 4090 TDP, NVIDIA spec) + 250 W workstation host        = 2.05 kW
+    power    2.05 kW x PUE 1.58 x 1,000 busy hours x $0.15/kWh                            =    $485.85
+    hosting  max(2.05, 2.0 minimum billed) kW x $250/kW-month (colocation retail) x 12 =  $6,150.00
+    resale   -$12,639.96 x 0.7 (one year at 0.70 kept per year)                           = -$8,847.97
+    total                                                                                 = $13,627.84
+    """
+    b = buy_cost(kb.gpus["rtx-4090"], 4, months=12, busy_hours=1000, electricity=0.15, tco=kb.tco,
+                 prices=kb.prices, networks=kb.runtime.networks, hosting="colocation")
     assert b.plan.sold_as == "workstation" and b.plan.nodes == 1
-    assert b.cards.value == pytest.approx(4 * price)
-    assert b.server.value == 4 * v["server_share_usd_per_gpu_consumer"].value
-    kw = (4 * gpu.power.tdp_w + v["workstation_host_w"].value) / 1000
-    assert b.it_kw == pytest.approx(kw)
-    assert b.power.value == pytest.approx(kw * colo.pue * 1000 * 0.15)
-    # 2.05 kW is far below the 250 kW wholesale threshold: the retail rate, at least the minimum billed kW
-    assert b.hosting.value == pytest.approx(max(kw, colo.min_billed_kw) * colo.rent_usd_per_kw_month * 12)
-    assert b.resale.value == pytest.approx(-4 * price * resale_fraction(kb.tco, 12))
-    assert b.lines["network"] == 0
-    assert b.total.value == pytest.approx(sum(b.lines.values()))
+    assert b.it_kw == pytest.approx(2.05)
+    assert b.lines == pytest.approx({"cards": 12_639.96, "server": 3_200.00, "network": 0.0, "power": 485.85,
+                                     "hosting": 6_150.00, "licences": 0.0, "resale": -8_847.972})
+    assert b.total.value == pytest.approx(13_627.838)
 
 
 def test_resale_never_below_floor(kb):

@@ -19,7 +19,6 @@ import os
 import string
 import subprocess
 import sys
-import time
 import types
 import typing
 import uuid
@@ -34,6 +33,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from engine.cli import main
+from engine.errors import UserError
 from engine.inputs.schema import Proposal, Requirements
 
 ROOT = Path(__file__).parent.parent
@@ -70,7 +70,7 @@ PROPOSAL: dict[str, Any] = {
     "hardware": {"gpu": "rtx-4090", "count": 2, "nodes": 1, "link": "pcie-4", "network": None, "host_ram_gb": 128},
     "acquisition": {"mode": "buy", "condition": "used", "unit_price_usd": 1500, "hourly_usd": None, "spot": False,
                     "provider": None, "instance": None, "months": 6, "checkpointing": None, "region": None},
-    "used_cards": [{"serial": "1", "manufactured": "2021-01", "purchased": "2023-01", "nvidia_smi": None,
+    "used_cards": [{"serial": "1", "manufactured": "2023-01", "purchased": "2024-01", "nvidia_smi": None,
                     "fan_speed_percent": [50, 51], "power_under_load_w": [300, 301]}],
     "cloud": {"egress_tb_per_month": 0, "cross_region_tb_per_month": 0, "storage": {"kind": "object", "tb": 0}},
     "facility": {"power_kw_available": None, "rack_units": None, "cooling": None},
@@ -81,7 +81,10 @@ KINDS = {"requirements": (Requirements, REQUIREMENTS), "proposal": (Proposal, PR
 # ----------------------------------------------------------------------------- running the CLI
 def cli(capsys, *args: str) -> tuple[int, str, str]:
     capsys.readouterr()  # drop whatever an earlier example left
-    code = main(list(args))
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse refuses bad usage by exiting with status 2
+        code = int(exc.code or 0)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -237,7 +240,7 @@ def invalid_values(path: tuple[Any, ...], f: Any) -> st.SearchStrategy[Any]:
         return st.one_of(st.integers(), st.floats(allow_nan=True), st.booleans(), lists, mappings, *extra)
     if ann is bool:
         return st.one_of(words, lists, mappings, st.sampled_from([2, -1, 0.5]))
-    if float in typing.get_args(ann):  # a number or a word (global_batch_tokens: auto)
+    if origin is not list and float in typing.get_args(ann):  # a number or a word (global_batch_tokens: auto)
         return st.one_of(words.filter(lambda s: s != "auto"), lists, mappings, st.sampled_from([-1, 0, 1e308]))
     if origin is typing.Literal or "Literal" in repr(ann):  # also bool | Literal["auto"]
         choices = set(typing.get_args(ann)) | {c for a in typing.get_args(ann) for c in typing.get_args(a)}
@@ -401,9 +404,7 @@ def test_deep_nesting_is_refused_quickly(capsys, tmp_path, depth, style, closed,
     else:
         flow = deep if style in ("[", "{a: ") else 1
         body = f"workload: {{task: finetune, model: llama-2-7b}}\nconstraints:\n  gpus: {flow}"
-    start = time.perf_counter()
-    run_bytes(capsys, tmp_path, (body + "\n").encode())
-    assert time.perf_counter() - start < 5
+    run_bytes(capsys, tmp_path, (body + "\n").encode())  # how fast: benchmarks/hostile_inputs.py
 
 
 def alias_bomb(levels: int, width: int, target: str) -> bytes:
@@ -421,9 +422,7 @@ def alias_bomb(levels: int, width: int, target: str) -> bytes:
 @SETTINGS
 @given(levels=st.integers(5, 12), width=st.integers(9, 20), target=st.sampled_from(["model", "workload"]))
 def test_alias_bombs_are_refused_quickly(capsys, tmp_path, levels, width, target):
-    start = time.perf_counter()
-    line = run_bytes(capsys, tmp_path, alias_bomb(levels, width, target))
-    assert time.perf_counter() - start < 5
+    line = run_bytes(capsys, tmp_path, alias_bomb(levels, width, target))  # timed in benchmarks/
     assert len(line) < 2100
 
 
@@ -438,9 +437,8 @@ def test_an_alias_bomb_in_used_cards_is_refused(capsys, tmp_path):
             "acquisition: {mode: buy, condition: used}\n"
             f"used_cards: [{{fan_speed_percent: &s {samples}}}, " + ", ".join(["{fan_speed_percent: *s}"] * 5000)
             + "]\n")
-    start = time.perf_counter()
     line = run_bytes(capsys, tmp_path, body.encode(), "proposal")
-    assert time.perf_counter() - start < 5 and "alias" in line
+    assert "alias" in line
 
 
 @pytest.mark.parametrize("body", [
@@ -578,10 +576,9 @@ def test_an_enormous_file_is_refused_unread(capsys, tmp_path):
         fh.write(b"workload:\n  task: finetune\n  model: llama-2-7b\ncomment: '")
         fh.write(b"x" * (20 * 1024 * 1024))
         fh.write(b"'\n")
-    start = time.perf_counter()
     code, out, err = cli(capsys, "recommend", str(path), "-o", str(tmp_path / "out.html"))
     assert_refused(code, out, err, path, output=tmp_path / "out.html")
-    assert time.perf_counter() - start < 5
+    assert "larger than the limit" in err  # refused before reading it all; timed in benchmarks/
 
 
 @pytest.mark.parametrize("shape", ["list", "cards", "long-string", "long-key", "comments"])
@@ -599,9 +596,7 @@ def test_a_big_file_under_the_size_limit_is_refused_quickly(capsys, tmp_path, sh
     else:
         body = head + "# comment\n" * 600_000 + "seq_len: lots\n"
     kind = "proposal" if shape == "cards" else "requirements"
-    start = time.perf_counter()
-    line = run_bytes(capsys, tmp_path, body.encode(), kind)
-    assert time.perf_counter() - start < 10
+    line = run_bytes(capsys, tmp_path, body.encode(), kind)  # timed in benchmarks/hostile_inputs.py
     assert len(line) < 2100
 
 
@@ -724,6 +719,276 @@ def test_a_hostile_knowledge_overlay_is_refused(capsys, tmp_path, body):
     req.write_bytes(dump(REQUIREMENTS))
     code, out, err = cli(capsys, "estimate", str(req), "--gpu", "4090", "--knowledge", str(kb))
     assert_refused(code, out, err, kb / "gpus.yaml")
+
+
+@pytest.mark.parametrize("file, body, field", [
+    ("runtime.yaml", "link_efficiency: {value: 0}", "link_efficiency"),  # would divide by zero
+    ("runtime.yaml", "mfu: {ampere: {value: 0}}", "mfu"),
+    ("runtime.yaml", "mfu: {ampere: {value: -0.4}}", "mfu"),  # a negative cost
+    ("runtime.yaml", "mfu: {ampere: {value: 1.5}}", "mfu"),  # more than the peak
+    ("runtime.yaml", "mfu: {ampere: {value: .nan}}", "mfu"),
+    ("runtime.yaml", "decode_bandwidth_efficiency: {value: .inf}", "decode_bandwidth_efficiency"),
+    ("runtime.yaml", "host_memory_gb_s: {value: -200}", "host_memory_gb_s"),
+    ("runtime.yaml", "pcie_gb_s: {'4': {value: 0}}", "pcie_gb_s"),
+    ("tco.yaml", "values: {pue: {value: -1.5}}", "pue"),
+    ("tco.yaml", "values: {hosting_usd_per_kw_month: {value: .nan}}", "hosting_usd_per_kw_month"),
+    ("gpus.yaml", "gpus: [{id: rtx-4090, memory: {bandwidth_gb_s: .nan}}]", "bandwidth_gb_s"),
+])
+def test_overlay_values_are_finite_and_positive_where_physical(capsys, tmp_path, file, body, field):
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / file).write_text(f"schema_version: 1\n{body}\n")
+    req = tmp_path / "r.yaml"
+    req.write_bytes(dump(REQUIREMENTS))
+    code, out, err = cli(capsys, "estimate", str(req), "--gpu", "4090", "--knowledge", str(kb))
+    line = assert_refused(code, out, err, kb / file)
+    assert field in line
+
+
+def _no_nan(doc: Any) -> str:
+    return json.dumps(doc, allow_nan=False)  # ValueError on NaN or infinity
+
+
+def test_no_result_type_holds_nan_or_infinity():
+    """Every result type, dumped as the JSON output is, with allow_nan=False (NaN is not JSON)."""
+    from engine import audit, estimate, recommend
+
+    examples = ROOT / "examples"
+    for path in sorted(examples.glob("*.yaml")):
+        if path.name.startswith("proposal-"):
+            _no_nan(audit(str(path)).model_dump(mode="json"))
+            continue
+        _no_nan(recommend(str(path)).model_dump(mode="json"))
+        _no_nan(estimate(str(path)).model_dump(mode="json"))
+        _no_nan(estimate(str(path), gpu="H100-80G", gpus=8).model_dump(mode="json"))
+        _no_nan(estimate(str(path), gpu="4090", gpus=1).model_dump(mode="json"))
+
+
+# ----------------------------------------------------------------------------- strict numbers and names
+@pytest.mark.parametrize("kind, path, literal", [
+    ("proposal", ("hardware", "count"), "yes"),
+    ("proposal", ("hardware", "count"), "on"),
+    ("requirements", ("constraints", "max_gpus"), "1:30"),  # YAML 1.1 base 60: 90
+    ("requirements", ("constraints", "max_gpus"), "true"),
+    ("requirements", ("workload", "zero_stage"), "on"),  # not stage 1
+    ("requirements", ("workload", "batch_size"), "1:00"),
+    ("requirements", ("workload", "target_tokens_per_s"), "1:30.5"),  # base-60 float: 90.5
+    ("requirements", ("workload", "train_tokens"), "yes"),
+    ("proposal", ("used_cards", 0, "fan_speed_percent"), "[40, yes]"),
+])
+def test_booleans_and_base_60_are_not_numbers(capsys, tmp_path, kind, path, literal):
+    _, base = KINDS[kind]
+    marker = "__LITERAL__"
+    text = dump(set_at(base, path, marker)).decode().replace(repr(marker), literal).replace(marker, literal)
+    run_bytes(capsys, tmp_path, text.encode(), kind, field=dotted(path))
+
+
+@pytest.mark.parametrize("version", ["1.2.3.4.5", "2.1.0.", "2.1.0+", "2.1.0-rc1", "2.1.0+cu121..x", "v2.1.0"])
+def test_a_pytorch_version_that_is_not_pep_440_is_refused(capsys, tmp_path, version):
+    """Found by hypothesis on 3.10: '1.2.3.4.5' passed the old pattern."""
+    doc = set_at(REQUIREMENTS, ("environment", "pytorch"), version)
+    run_bytes(capsys, tmp_path, dump(doc), field="environment.pytorch")
+
+
+@pytest.mark.parametrize("version", ["2.1.0", "2.1.0+cu121", "2.4.0rc1", "2.5.0.dev20240801+cu121",
+                                     "2.2.0a0+git6c8c5ad"])
+def test_pytorch_versions_as_torch_prints_them_are_accepted(version):
+    assert Requirements.model_validate({"workload": {"task": "inference", "model": "llama-2-7b"},
+                                        "environment": {"pytorch": version}}).environment.pytorch == version
+
+
+@pytest.mark.parametrize("where, value, close", [
+    ("model", "llama-3.1-7", "llama-3.1-70b"),  # a prefix is not the 70b
+    ("gpu", "b2", "b200"),
+    ("gpu", "rtx-409", "rtx-4090"),
+])
+def test_a_name_prefix_is_an_error_with_close_matches(capsys, tmp_path, where, value, close):
+    if where == "model":
+        doc = copy.deepcopy(REQUIREMENTS)
+        del doc["workload"]["params_b"], doc["workload"]["architecture"]
+        doc["workload"]["model"] = value
+        line = run_bytes(capsys, tmp_path, dump(doc), which=1, field="workload.model")
+    else:
+        doc = set_at(REQUIREMENTS, ("constraints", "gpus"), [value])
+        line = run_bytes(capsys, tmp_path, dump(doc), field="constraints.gpus")
+    assert close in line
+
+
+def test_documented_default_variants_still_resolve():
+    from engine import knowledge
+
+    kb = knowledge.load()
+    assert kb.gpu("H100").id == "h100-80gb-sxm" and kb.gpu("H100").note  # the default, and it says so
+    assert kb.gpu("4090").id == "rtx-4090" and kb.gpu("A100-80G").id == "a100-80gb-sxm"
+    with pytest.raises(UserError, match="ambiguous"):
+        kb.gpu("A100")
+
+
+def test_estimate_validates_the_whole_file(capsys, tmp_path):
+    """A misspelt GPU in constraints.gpus is an error for estimate, as it is for recommend."""
+    doc = set_at(REQUIREMENTS, ("constraints", "gpus"), ["rtx-4090", "h100-80gb-sxn"])
+    path = tmp_path / "r.yaml"
+    path.write_bytes(dump(doc))
+    for args in (["estimate", str(path)], ["estimate", str(path), "--gpu", "4090"], ["recommend", str(path)]):
+        code, out, err = cli(capsys, *args)
+        line = assert_refused(code, out, err, path, field="constraints.gpus")
+        assert "h100-80gb-sxm" in line
+
+
+@pytest.mark.parametrize("value", ["1e22", "10000000000000000000000", "0", "-3", "2.5", "100001", "nan", "8x"])
+def test_cli_gpu_counts_are_capped_like_file_counts(capsys, tmp_path, value):
+    path = tmp_path / "r.yaml"
+    path.write_bytes(dump(REQUIREMENTS))
+    code, out, err = cli(capsys, "estimate", str(path), "--gpu", "4090", "--gpus", value)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "--gpus" in err
+    code, out, err = cli(capsys, "estimate", str(path), "--gpu", "4090", "--gpus", "100000")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-7", "0", "1e400"])
+def test_fx_rate_must_be_a_positive_finite_number(capsys, tmp_path, value):
+    path = tmp_path / "r.yaml"
+    path.write_bytes(dump(REQUIREMENTS))
+    code, out, err = cli(capsys, "recommend", str(path), "--currency", "CNY", "--fx-rate", value)
+    assert code == 2 and out == "" and "--fx-rate" in err
+
+
+@pytest.mark.parametrize("card, words", [
+    ({"manufactured": "2024-06", "purchased": "2024-01"}, "before it was manufactured"),
+    ({"purchased": "2999-01"}, "in the future"),
+    ({"manufactured": "2999-01"}, "in the future"),
+    ({"fan_speed_percent": [40, 900]}, "0 to 100"),
+    ({"fan_speed_percent": [-1, 40]}, "0 to 100"),
+    ({"power_under_load_w": [300, 1e9]}, "0 to 5000"),
+])
+def test_impossible_used_card_dates_and_samples_are_refused(capsys, tmp_path, card, words):
+    doc = copy.deepcopy(PROPOSAL)
+    doc["used_cards"][0].update(card)
+    line = run_bytes(capsys, tmp_path, dump(doc), "proposal", field="used_cards")
+    assert words in line
+
+
+def test_a_used_card_made_before_its_gpu_launched_is_refused(capsys, tmp_path):
+    doc = set_at(PROPOSAL, ("used_cards", 0, "manufactured"), "2019-05")  # the RTX 4090 launched in 2022
+    line = run_bytes(capsys, tmp_path, dump(doc), "proposal", field="used_cards[0].manufactured")
+    assert "2022" in line
+
+
+@pytest.mark.parametrize("target", ["fifo", "device", "absolute-outside", "dotdot", "symlink-out"])
+def test_nvidia_smi_paths_only_reach_regular_files_beside_the_proposal(capsys, tmp_path, target):
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.xml"
+    outside.write_bytes(GOOD_XML)
+    value = {"fifo": "smi.xml", "device": "/dev/zero", "absolute-outside": str(outside),
+             "dotdot": f"../{outside.name}", "symlink-out": "link.xml"}[target]
+    if target == "fifo":
+        os.mkfifo(tmp_path / "smi.xml")  # no writer: reading it would hang for ever
+    if target == "symlink-out":
+        (tmp_path / "link.xml").symlink_to(outside)
+    doc = set_at(PROPOSAL, ("used_cards", 0, "nvidia_smi"), value)
+    run_bytes(capsys, tmp_path, dump(doc), "proposal", field="used_cards[0].nvidia_smi", fresh=False,
+              name="proposal.yaml")
+
+
+# ----------------------------------------------------------------------------- output paths
+def _req(tmp_path: Path) -> Path:
+    path = tmp_path / "r.yaml"
+    path.write_bytes(dump(REQUIREMENTS))
+    return path
+
+
+def test_output_never_replaces_the_input(capsys, tmp_path):
+    req = _req(tmp_path)
+    before = req.read_bytes()
+    for extra in (["--format", "md"], ["--format", "json"]):
+        code, out, err = cli(capsys, "recommend", str(req), "-o", str(req), *extra)
+        assert_refused(code, out, err, req)
+        assert req.read_bytes() == before
+    (tmp_path / "link.md").symlink_to(req)  # the input under another name
+    code, out, err = cli(capsys, "recommend", str(req), "-o", str(tmp_path / "link.md"))
+    assert code == 2 and "input" in err and req.read_bytes() == before
+
+
+def test_output_dash_is_standard_output(capsys, tmp_path):
+    req = _req(tmp_path)
+    code, out, _ = cli(capsys, "recommend", str(req), "-o", "-", "--format", "json")
+    assert code in (0, 1) and json.loads(out)["candidates"]
+    assert not (Path.cwd() / "-").exists() and not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/dev/full"])
+def test_output_to_a_device_writes_through_and_keeps_the_device(capsys, tmp_path, device):
+    req = _req(tmp_path)
+    code, out, err = cli(capsys, "recommend", str(req), "-o", device)
+    assert Path(device).is_char_device()  # still a device: never renamed over, even as root
+    if device == "/dev/full":
+        line = assert_refused(code, out, err, device)
+        assert "No space left" in line
+    else:
+        assert code in (0, 1), err
+
+
+def test_output_to_a_fifo_writes_through(capsys, tmp_path):
+    import threading
+
+    req = _req(tmp_path)
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    code, _, err = cli(capsys, "recommend", str(req), "-o", str(fifo), "--format", "json")
+    reader.join(timeout=60)
+    assert code in (0, 1), err
+    assert json.loads(got[0])["candidates"] and fifo.is_fifo()
+
+
+def test_a_long_output_name_is_written(capsys, tmp_path):
+    req = _req(tmp_path)
+    name = tmp_path / ("r" * 250 + ".md")  # 253 bytes: a valid name, too long for a naive temp name
+    code, _, err = cli(capsys, "recommend", str(req), "-o", str(name))
+    assert code in (0, 1), err
+    assert name.read_text().startswith("# ") and [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
+
+
+def test_a_directory_is_never_the_output(capsys, tmp_path):
+    req = _req(tmp_path)
+    out_dir = tmp_path / "d.md"
+    out_dir.mkdir()
+    code, out, err = cli(capsys, "recommend", str(req), "-o", str(out_dir))
+    assert_refused(code, out, err, out_dir)
+    assert out_dir.is_dir()
+
+
+def test_sigterm_during_a_write_leaves_no_temp_file(tmp_path):
+    """SIGTERM arrives while the temporary file exists (from inside fsync): it is removed, the
+    target is untouched, and the process ends by the signal."""
+    target = tmp_path / "report.md"
+    target.write_text("old")
+    script = f"""
+import os, signal, time
+from engine.render import output
+real_fsync = os.fsync
+def fsync(fd):
+    real_fsync(fd)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
+os.fsync = fsync
+output.atomic_write_text({str(target)!r}, "new")
+print("not reached")
+"""
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert p.returncode == -15, (p.returncode, p.stderr)  # died of SIGTERM, as the signal meant
+    assert "not reached" not in p.stdout
+    assert target.read_text() == "old"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["report.md"]
+
+
+def test_temp_names_fit_the_name_limit():
+    from engine.render.output import temp_name
+
+    for name in ("a.md", "x" * 255, "é" * 127 + ".md"):
+        tmp = temp_name(name, 255)
+        assert len(os.fsencode(tmp)) <= 255 and tmp.startswith(".") and tmp.endswith(".tmp")
 
 
 # ----------------------------------------------------------------------------- the real command

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import os
 import socket
 from pathlib import Path
 
@@ -80,7 +81,7 @@ def test_a10g_remapped_rows_and_flat_ecc():
     """influxdata/telegraf plugins/inputs/nvidia_smi/testdata/a10g.xml (driver 515)."""
     g = gpu0("telegraf_a10g.xml")
     assert g.product_name == "NVIDIA A10G"
-    assert g.serial == "0000000000000"  # as the cloud VM reports it
+    assert g.serial is None  # the cloud VM reports 0000000000000: no serial to match a card by
     assert g.vbios_version == "94.02.75.00.01"
     assert g.ecc_mode_current is True
     assert (g.ecc_volatile_sbe, g.ecc_volatile_dbe, g.ecc_aggregate_sbe, g.ecc_aggregate_dbe) == (0, 0, 0, 0)
@@ -133,7 +134,7 @@ def test_rtx3080_newest_format_consumer():
     assert (log.driver_version, log.cuda_version) == ("595.58.03", "13.2")
     g = log.gpus[0]
     assert g.product_name == "NVIDIA GeForce RTX 3080"
-    assert g.serial == "REDACTED"  # as committed
+    assert g.serial is None  # committed as REDACTED: no serial to match a card by
     assert g.board_part_number is None and g.gpu_part_number == "2216-202-A1"
     assert g.vbios_version == "94.02.71.40.72"
     assert g.memory_total_mib == 10240
@@ -466,3 +467,145 @@ def test_months_between():
     for bad in ("2020-13", "Nov 2020", "20-11", ""):
         with pytest.raises(UserError, match="not a year and month"):
             months_between(bad, "2023-05")
+
+
+# ----------------------------------------------------------------------------- issue 16: the card's own report
+def test_dual_gpu_report_reads_both_gpus_and_their_limits():
+    """influxdata/telegraf testdata/dual_a5000-v13.xml (driver 590), two RTX A5000 (see SOURCES.md)."""
+    log = parse_nvidia_smi_xml(DATA / "telegraf_dual-a5000-v13_excerpt.xml")
+    assert [g.serial for g in log.gpus] == ["0123456789012", "1234567890123"]
+    assert [g.pci_bus_id for g in log.gpus] == ["00000000:81:00.0", "00000000:C1:00.0"]
+    for g in log.gpus:
+        assert g.memory_total_mib == 24564
+        assert (g.remap_banks_none, g.remap_banks_low, g.remap_banks_total) == (0, 0, 192)
+        assert (g.gpu_max_operating_temp_c, g.gpu_slowdown_temp_c, g.gpu_shutdown_temp_c) == (90, 95, 98)
+        assert g.memory_temp_c is None and g.memory_max_operating_temp_c is None  # GDDR6: N/A
+        assert (g.pcie_replay_count, g.pcie_replay_rollovers) == (0, 0)
+        link = pcie_degraded(g)
+        assert link is not None and (link.gen_below_max, link.at_idle, link.degraded) == (True, True, False)
+    assert [g.temperature_c for g in log.gpus] == [13, 15]
+
+
+def test_a100_temperature_thresholds_and_hbm_temperature():
+    g = gpu0("telegraf_a100-sxm4-v12.xml")
+    limits = (g.gpu_max_operating_temp_c, g.gpu_slowdown_temp_c, g.gpu_shutdown_temp_c)
+    assert (g.temperature_c, *limits) == (27, 85, 89, 92)
+    assert (g.memory_temp_c, g.memory_max_operating_temp_c) == (44, 95)
+
+
+def test_uncorrectable_errors_since_boot_count_while_the_lifetime_counter_is_zero():
+    """derived_a10g_volatile-uncorrectable.xml: volatile dram_uncorrectable 2, aggregate still 0."""
+    g = gpu0("derived_a10g_volatile-uncorrectable.xml")
+    assert (g.ecc_volatile_dbe, g.ecc_aggregate_dbe) == (2, 0)
+    assert memory_errors(g).uncorrectable_ecc == 2
+
+
+def test_the_larger_of_lifetime_and_since_boot_counts():
+    g = GpuReading(ecc_volatile_sbe=7, ecc_aggregate_sbe=3, ecc_volatile_dbe=0, ecc_aggregate_dbe=1)
+    errors = memory_errors(g)
+    assert (errors.correctable_ecc, errors.uncorrectable_ecc) == (7, 1)
+
+
+def test_row_remapper_histogram_without_spare_rows():
+    g = gpu0("derived_a10g_no-spare-rows.xml")
+    assert (g.remap_banks_none, g.remap_banks_total) == (2, 192)
+    assert memory_errors(g).remap_banks_exhausted == 2
+
+
+@pytest.mark.parametrize("body, what", [
+    ("<retired_pages><double_bit_retirement><retired_count>-1</retired_count></double_bit_retirement>"
+     "</retired_pages>", "retired_count"),
+    ("<pci><replay_counter>-5</replay_counter></pci>", "replay_counter"),
+    ("<ecc_errors><aggregate><dram_uncorrectable>-2</dram_uncorrectable></aggregate></ecc_errors>",
+     "dram_uncorrectable"),
+    ("<fb_memory_usage><total>-80 MiB</total></fb_memory_usage>", "total"),
+    ("<utilization><gpu_util>140 %</gpu_util></utilization>", "gpu_util"),
+])
+def test_impossible_readings_make_the_report_invalid(body, what):
+    with pytest.raises(UserError, match=what):
+        parse_nvidia_smi_xml(minimal(body))
+
+
+def test_a_real_report_with_a_negative_count_is_refused():
+    with pytest.raises(UserError, match="cannot be negative"):
+        parse_nvidia_smi_xml(DATA / "derived_tesla-p100_negative-retired.xml")
+
+
+def test_fan_speed_over_100_percent_is_a_reading():
+    """NVML, nvmlDeviceGetFanSpeed: the intended speed 'may exceed 100% in certain cases'."""
+    assert parse_nvidia_smi_xml(minimal("<fan_speed>104 %</fan_speed>")).gpus[0].fan_speed_percent == 104
+
+
+@pytest.mark.parametrize("text", ["N/A", "REDACTED", "0000000000000", "[N/A]"])
+def test_hidden_serials_are_no_serial(text):
+    assert parse_nvidia_smi_xml(minimal(f"<serial>{text}</serial>")).gpus[0].serial is None
+
+
+def test_select_gpus_by_serial_or_all():
+    log = parse_nvidia_smi_xml(DATA / "telegraf_dual-a5000-v13_excerpt.xml")
+    second = inspect_card.select_gpus(log, "1234567890123")
+    assert (second.how, second.serial_in_report, [i for i, _ in second.gpus]) == ("serial", True, [2])
+    unknown = inspect_card.select_gpus(log, "999")
+    assert (unknown.how, unknown.serial_in_report, [i for i, _ in unknown.gpus]) == ("all", False, [1, 2])
+    none = inspect_card.select_gpus(log, None)
+    assert (none.how, none.serial_in_report, len(none.gpus)) == ("all", None, 2)
+    single = inspect_card.select_gpus(parse_nvidia_smi_xml(DATA / "telegraf_rtx-3080-v13.xml"), "1324620012345")
+    assert (single.how, single.serial_in_report) == ("only", None)  # REDACTED: cannot be checked
+
+
+@pytest.mark.parametrize("product, claimed, expected", [
+    # product_name as nvidia-smi prints it (the real reports in tests/data/nvidia_smi and NVIDIA's
+    # product pages) against the names the catalog gives the claimed card
+    ("Tesla P100-PCIE-12GB", ["v100-32gb-pcie", "NVIDIA Tesla V100 PCIe 32GB", "tesla v100-pcie-32gb"], False),
+    ("Tesla P100-PCIE-16GB", ["p100-16gb-pcie", "NVIDIA Tesla P100 PCIe 16GB"], True),
+    ("NVIDIA GeForce RTX 4090 D", ["rtx-4090", "NVIDIA GeForce RTX 4090 24GB", "4090"], False),
+    ("NVIDIA GeForce RTX 4090", ["rtx-4090", "NVIDIA GeForce RTX 4090 24GB", "4090"], True),
+    ("NVIDIA GeForce RTX 4090 D", ["rtx-4090d", "NVIDIA GeForce RTX 4090D 24GB"], True),
+    ("NVIDIA GeForce RTX 3080", ["rtx-3090", "NVIDIA GeForce RTX 3090 24GB"], False),
+    ("Tesla V100-PCIE-32GB", ["v100-32gb-sxm2", "tesla v100-sxm2-32gb", "v100 32gb"], False),
+    ("NVIDIA H100 80GB HBM3", ["h100-80gb-pcie", "NVIDIA H100 PCIe 80GB", "h100 pcie"], False),
+    ("NVIDIA H100 80GB HBM3", ["h100-80gb-sxm", "NVIDIA H100 SXM5 80GB", "h100-80g"], True),
+    ("NVIDIA A100-SXM4-80GB", ["a100-80gb-sxm", "NVIDIA A100 SXM4 80GB", "a100-sxm4-80gb"], True),
+    ("NVIDIA A100-SXM4-80GB", ["a100-80gb-pcie", "NVIDIA A100 PCIe 80GB", "a100 80gb pcie"], False),
+    ("NVIDIA A10G", ["a10", "NVIDIA A10 24GB"], False),
+    (None, ["a10"], None),
+])
+def test_product_matches_by_series_and_variant(product, claimed, expected):
+    assert inspect_card.product_matches(product, claimed) is expected
+
+
+def test_memory_ratio_by_hand():
+    """fb_memory_usage/total over the marketed size in MiB (GB = GiB for GPU memory)."""
+    p100_12 = gpu0("derived_tesla-p100_12gb.xml")
+    assert inspect_card.memory_ratio(p100_12, 32) == pytest.approx(12288 / 32768)  # 0.375: not a V100 32GB
+    a10g = gpu0("telegraf_a10g.xml")
+    assert inspect_card.memory_ratio(a10g, 24) == pytest.approx(23028 / 24576)  # 0.937: ECC's 1/16 on GDDR6
+    assert inspect_card.memory_ratio(GpuReading(), 24) is None
+
+
+def test_report_path_stays_in_the_proposal_directory(tmp_path):
+    (tmp_path / "cards").mkdir()
+    inside = tmp_path / "cards" / "a.xml"
+    inside.write_text("x")
+    resolve = inspect_card.resolve_report_path
+    assert resolve("cards/a.xml", tmp_path, where="w") == inside.resolve()
+    assert resolve(str(inside), tmp_path, where="w") == inside.resolve()  # absolute but inside
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.xml"
+    outside.write_text("x")
+    (tmp_path / "link.xml").symlink_to(outside)
+    for value in (str(outside), f"../{outside.name}", "link.xml", "/etc/passwd"):
+        with pytest.raises(UserError, match="outside the proposal's directory"):
+            resolve(value, tmp_path, where="w")
+
+
+def test_only_regular_files_are_read(tmp_path):
+    fifo = tmp_path / "fifo.xml"
+    os.mkfifo(fifo)  # no writer: a blocking open would hang here
+    for path in (fifo, tmp_path, Path("/dev/null")):
+        with pytest.raises(UserError, match="not a regular file"):
+            inspect_card.read_regular_file(path, where="w")
+    big = tmp_path / "big.xml"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(UserError, match="larger than 100 bytes"):
+        inspect_card.read_regular_file(big, where="w", limit=100)
+    assert inspect_card.read_regular_file(big, where="w", limit=101) == b"x" * 101

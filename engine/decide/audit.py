@@ -5,6 +5,7 @@ best feasible alternative with its savings.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from pathlib import Path
 from typing import Any
@@ -95,91 +96,145 @@ def _kind_of(kb: Any, provider: str | None) -> str:
     return prov.kind if prov else ""
 
 
-def _product_matches(product: str | None, gpu_id: str, kb: Any) -> int:
-    """1 when the report's product name is the proposal's GPU, 0 when it is another, -1 unknown."""
+def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tuple[list[dict[str, Any]], list[dict]]:
+    """The used-card facts: one flat dict per card and GPU judged, and the same without ``gpu``
+    for the report.
+
+    A card without an nvidia-smi report gives one fact.  A report gives one fact per GPU that
+    stands for the card: the GPU with the card's serial, else the report's only GPU, else every
+    GPU in it (``judged_all``; a fault on any of them is reported).  Card-level signals (dates,
+    fan and power samples, the serial check) are on the card's first fact (``primary``), so a
+    rule about them fires once per card.  Numbers use -1 for "not known".
+
+    Input errors (exit 2) name the card: a manufacture date before the GPU's launch year, a
+    report path outside the proposal's directory or not a regular file, a report that is not
+    nvidia-smi XML or holds impossible readings (a negative count).
+    """
+    from . import inspect_card as ic
+
+    claimed_names = [gpu.id, gpu.name, *gpu.aliases]
+    facts, views = [], []
+    for i, c in enumerate(p.used_cards):
+        label = c.serial or f"card {i + 1}"
+        card_where = f"{where}: used_cards[{i}]"
+        base: dict[str, Any] = {
+            "card": i + 1, "serial": label, "gpu": gpu.id, "consumer": gpu.segment == "consumer",
+            "purchase": p.acquisition.mode == "buy", "primary": True, "manufactured": c.manufactured or "",
+            "has_dates": bool(c.manufactured and c.purchased), "months_to_sale": -1,
+            "fan_cv": -1.0, "fan_swing": -1.0, "fan_samples": len(c.fan_speed_percent),
+            "power_cv": -1.0, "power_swing": -1.0, "power_samples": len(c.power_under_load_w),
+            "segment": gpu.segment, "has_smi": False, "smi_error": "", "serial_given": c.serial is not None,
+            "serial_in_report": -1, "gpu_index": 1, "gpus_in_report": 0, "judged_all": False, "report_serial": "",
+            **_NO_READING,
+        }
+        if c.manufactured:
+            made = dt.date.fromisoformat(f"{c.manufactured}-01"[:10])  # YYYY-MM or YYYY-MM-DD
+            if made.year < gpu.launch_year:
+                raise UserError(f"manufactured {c.manufactured}, before the {gpu.name} launched ({gpu.launch_year})",
+                                where=f"{card_where}.manufactured", hint="check the date on the card's label")
+        if c.manufactured and c.purchased:
+            base["months_to_sale"] = ic.months_between(c.manufactured, c.purchased)
+        for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):
+            if len(samples) > 1:  # a spread needs two samples
+                var = ic.variability(samples)
+                base[f"{name}_cv"] = var["cv"] if var["cv"] is not None else -1.0
+                base[f"{name}_swing"] = var["relative_swing"] if var["relative_swing"] is not None else -1.0
+        if not c.nvidia_smi:
+            facts.append(base)
+            continue
+        smi_where = f"{card_where}.nvidia_smi ({c.nvidia_smi})"
+        path = ic.resolve_report_path(c.nvidia_smi, base_dir, where=smi_where)
+        try:
+            log = ic.parse_nvidia_smi_xml(str(path), where=smi_where)
+        except (ValueError, ArithmeticError, RecursionError) as exc:  # e.g. a 400-digit reading
+            raise UserError(f"not valid nvidia-smi XML: {type(exc).__name__}: {exc}", where=smi_where) from None
+        chosen = ic.select_gpus(log, c.serial)
+        n = len(log.gpus)
+        for k, (index, r) in enumerate(chosen.gpus):
+            f = dict(base)
+            f.update(_reading_fields(r, gpu, claimed_names, kb))
+            f.update(has_smi=True, primary=k == 0, gpu_index=index, gpus_in_report=n,
+                     judged_all=chosen.how == "all" and n > 1, report_serial=r.serial or "",
+                     serial_in_report={True: 1, False: 0, None: -1}[chosen.serial_in_report])
+            if f["judged_all"]:
+                f["serial"] = f"{label} (GPU {index} of {n} in the report, {r.serial or r.pci_bus_id or 'no serial'})"
+            facts.append(f)
+    for f in facts:
+        views.append({k: v for k, v in f.items() if k != "gpu"})
+    return facts, views
+
+
+_NO_READING: dict[str, Any] = {
+    "retired_pages": -1, "remapped_rows": -1, "pending": False, "remap_failure": False, "remap_banks_exhausted": -1,
+    "uncorrectable_ecc": -1, "correctable_ecc": -1, "width_below_max": False, "gen_below_max": False,
+    "at_idle": False, "link_width": -1, "link_width_max": -1, "link_gen": -1, "link_gen_max": -1,
+    "pcie_replays": -1, "power_limit_changed": False, "power_limit_w": -1.0, "default_power_limit_w": -1.0,
+    "clocks_changed": False, "throttle_reasons": "", "throttling": False, "hw_slowdown": False, "vbios": "",
+    "product_name": "", "product_matches": -1, "memory_mib": -1, "claimed_memory_mib": -1, "memory_ratio": -1.0,
+    "gpu_temp_c": -1, "gpu_temp_limit_c": -1, "gpu_slowdown_temp_c": -1, "gpu_shutdown_temp_c": -1,
+    "mem_temp_c": -1, "mem_temp_limit_c": -1,
+}
+"""The reading fields of a card fact when no nvidia-smi report says otherwise (-1: not known)."""
+
+
+def _known(value: Any, default: Any = -1) -> Any:
+    return default if value is None else value
+
+
+def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict[str, Any]:
+    """One GPU's readings as flat fact fields (numbers and booleans the rules compare)."""
+    from . import inspect_card as ic
+
+    mem = ic.memory_errors(r)
+    link = ic.pcie_degraded(r, idle_pstate=int(kb.policy_value("idle_pstate_min")))
+    reasons = [x for x in r.active_clock_event_reasons if x not in ("applications_clocks_setting",)]
+    ratio = ic.memory_ratio(r, gpu.memory.gb)
+    tolerance = float(kb.policy_value("power_limit_tolerance_fraction"))
+    return {
+        "retired_pages": _known(mem.retired_pages), "remapped_rows": _known(mem.remapped_rows),
+        "pending": bool(mem.pending), "remap_failure": bool(mem.remap_failure),
+        "remap_banks_exhausted": _known(mem.remap_banks_exhausted),
+        "uncorrectable_ecc": _known(mem.uncorrectable_ecc), "correctable_ecc": _known(mem.correctable_ecc),
+        "width_below_max": bool(link and link.width_below_max), "gen_below_max": bool(link and link.gen_below_max),
+        "at_idle": bool(link and link.at_idle),
+        "link_width": _known(r.link_width_current), "link_width_max": _known(r.link_width_max),
+        "link_gen": _known(r.pcie_gen_current), "link_gen_max": _known(r.pcie_gen_max),
+        "pcie_replays": _known(r.pcie_replay_count),
+        "power_limit_changed": bool(ic.power_limit_changed(r, tolerance)),
+        "power_limit_w": _known(r.power_limit_w, -1.0), "default_power_limit_w": _known(r.default_power_limit_w, -1.0),
+        "clocks_changed": bool(ic.clocks_changed(r)),
+        "throttle_reasons": ", ".join(reasons), "throttling": bool(reasons),
+        "hw_slowdown": any("hw" in x or "thermal" in x for x in reasons),
+        "vbios": r.vbios_version or "", "product_name": r.product_name or "",
+        "product_matches": _product_matches(r.product_name, gpu.id, claimed_names, kb),
+        "memory_mib": _known(r.memory_total_mib), "claimed_memory_mib": round(gpu.memory.gb * 1024),
+        "memory_ratio": round(ratio, 4) if ratio is not None else -1.0,
+        "gpu_temp_c": _known(r.temperature_c),
+        "gpu_temp_limit_c": _known(r.gpu_max_operating_temp_c if r.gpu_max_operating_temp_c is not None
+                                   else r.gpu_slowdown_temp_c),
+        "gpu_slowdown_temp_c": _known(r.gpu_slowdown_temp_c), "gpu_shutdown_temp_c": _known(r.gpu_shutdown_temp_c),
+        "mem_temp_c": _known(r.memory_temp_c), "mem_temp_limit_c": _known(r.memory_max_operating_temp_c),
+    }
+
+
+def _product_matches(product: str | None, gpu_id: str, claimed_names: list[str], kb: Any) -> int:
+    """1 when the report's product name is the proposal's GPU, 0 when it is another, -1 unknown.
+
+    A product name the catalog knows exactly (an id or alias, not a default variant) decides by
+    id; any other is compared by series and variant words (:func:`inspect_card.product_matches`).
+    """
+    from . import inspect_card as ic
+
     if not product:
         return -1
     try:
         r = kb.gpu(product)
     except UserError:
-        name = product.lower()
-        return 0 if any(ch.isdigit() for ch in name) and gpu_id.split("-")[-1] not in name else -1
-    return 1 if r.id == gpu_id else 0
-
-
-def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tuple[list[dict[str, Any]], list[dict]]:
-    """One fact per used card: the seed article's mining signs and what nvidia-smi shows."""
-    from . import inspect_card as ic
-
-    facts, views = [], []
-    for i, c in enumerate(p.used_cards):
-        f: dict[str, Any] = {
-            "card": i + 1, "serial": c.serial or f"card {i + 1}", "gpu": gpu.id,
-            "consumer": gpu.segment == "consumer", "manufactured": c.manufactured or "",
-            "has_dates": bool(c.manufactured and c.purchased), "months_to_sale": -1,
-            "fan_cv": -1.0, "fan_swing": -1.0, "fan_samples": len(c.fan_speed_percent),
-            "power_cv": -1.0, "power_swing": -1.0, "power_samples": len(c.power_under_load_w),
-            "has_smi": False, "smi_error": "", "retired_pages": -1, "remapped_rows": -1, "pending": False,
-            "remap_failure": False, "uncorrectable_ecc": -1, "correctable_ecc": -1,
-            "width_below_max": False, "gen_below_max": False, "at_idle": False, "link_width": -1,
-            "link_width_max": -1, "link_gen": -1, "link_gen_max": -1, "power_limit_changed": False,
-            "power_limit_w": -1.0, "default_power_limit_w": -1.0, "clocks_changed": False,
-            "throttle_reasons": "", "throttling": False, "hw_slowdown": False, "vbios": "", "product_name": "",
-            "mining_era": False, "product_matches": -1,
-        }
-        if c.manufactured and c.purchased:
-            f["months_to_sale"] = ic.months_between(c.manufactured, c.purchased)
-        if c.manufactured:
-            f["mining_era"] = gpu.segment in ("consumer", "workstation") and c.manufactured[:7] < str(
-                kb.policy_value("mining_boom_end"))
-        for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):
-            if len(samples) > 1:  # a spread needs two samples
-                var = ic.variability(samples)
-                f[f"{name}_cv"] = var["cv"] if var["cv"] is not None else -1.0
-                f[f"{name}_swing"] = var["relative_swing"] if var["relative_swing"] is not None else -1.0
-        if c.nvidia_smi:
-            path = Path(c.nvidia_smi)
-            if not path.is_absolute():
-                path = base_dir / path
-            smi_where = f"{where}: used_cards[{i}].nvidia_smi ({path})"
-            try:
-                log = ic.parse_nvidia_smi_xml(str(path), where=smi_where)
-            except (ValueError, ArithmeticError, RecursionError) as exc:  # e.g. a 400-digit reading
-                raise UserError(f"not valid nvidia-smi XML: {type(exc).__name__}: {exc}", where=smi_where) from None
-            r = log.gpus[0]
-            if c.serial:
-                r = next((g for g in log.gpus if g.serial == c.serial), r)
-            f["has_smi"] = True
-            mem = ic.memory_errors(r)
-            f["retired_pages"] = mem.retired_pages if mem.retired_pages is not None else -1
-            f["remapped_rows"] = mem.remapped_rows if mem.remapped_rows is not None else -1
-            f["pending"] = bool(mem.pending)
-            f["remap_failure"] = bool(mem.remap_failure)
-            f["uncorrectable_ecc"] = mem.uncorrectable_ecc if mem.uncorrectable_ecc is not None else -1
-            f["correctable_ecc"] = mem.correctable_ecc if mem.correctable_ecc is not None else -1
-            link = ic.pcie_degraded(r)
-            if link is not None:
-                f["width_below_max"] = bool(link.width_below_max)
-                f["gen_below_max"] = bool(link.gen_below_max)
-                f["at_idle"] = bool(link.at_idle)
-            f["link_width"] = r.link_width_current or -1
-            f["link_width_max"] = r.link_width_max or -1
-            f["link_gen"] = r.pcie_gen_current or -1
-            f["link_gen_max"] = r.pcie_gen_max or -1
-            f["power_limit_changed"] = bool(ic.power_limit_changed(r))
-            f["power_limit_w"] = r.power_limit_w or -1.0
-            f["default_power_limit_w"] = r.default_power_limit_w or -1.0
-            f["clocks_changed"] = bool(ic.clocks_changed(r))
-            reasons = [x for x in r.active_clock_event_reasons if x not in ("applications_clocks_setting",)]
-            f["throttle_reasons"] = ", ".join(reasons)
-            f["throttling"] = bool(reasons)
-            f["hw_slowdown"] = any("hw" in x or "thermal" in x for x in reasons)
-            f["vbios"] = r.vbios_version or ""
-            f["product_name"] = r.product_name or ""
-            f["product_matches"] = _product_matches(r.product_name, gpu.id, kb)
-        facts.append(f)
-        views.append({k: f[k] for k in f if k not in ("gpu",)})
-    return facts, views
+        r = None
+    if r is not None and r.note is None:
+        return 1 if r.id == gpu_id else 0
+    verdict = ic.product_matches(product, claimed_names)
+    return -1 if verdict is None else int(verdict)
 
 
 def _as_requirements(p: Proposal) -> Requirements:

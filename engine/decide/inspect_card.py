@@ -37,6 +37,7 @@ import datetime as _dt
 import math
 import os
 import re
+import stat
 import statistics
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -89,6 +90,9 @@ class GpuReading(_Frozen):
     link_width_current: int | None = None
     link_width_max: int | None = None
     pcie_replay_count: int | None = None
+    """PCIe transactions the GPU had to resend since the driver loaded (``pci/replay_counter``)."""
+    pcie_replay_rollovers: int | None = None
+    """Times the replay counter wrapped around (``pci/replay_rollover_counter``)."""
 
     ecc_mode_current: bool | None = None
     ecc_volatile_sbe: int | None = None
@@ -106,6 +110,12 @@ class GpuReading(_Frozen):
     remapped_rows_uncorrectable: int | None = None
     remapped_rows_pending: bool | None = None
     remapped_rows_failure: bool | None = None
+    remap_banks_none: int | None = None
+    """Memory banks with no spare rows left (``row_remapper_histogram_none``, driver 510 and later)."""
+    remap_banks_low: int | None = None
+    """Memory banks with few spare rows left (``row_remapper_histogram_low``)."""
+    remap_banks_total: int | None = None
+    """All banks in the histogram (max + high + partial + low + none)."""
 
     power_draw_w: float | None = None
     power_limit_w: float | None = None
@@ -130,7 +140,19 @@ class GpuReading(_Frozen):
     ``gpu_idle``, which is in :attr:`gpu_idle`."""
     gpu_idle: bool | None = None
     temperature_c: int | None = None
+    gpu_shutdown_temp_c: int | None = None
+    """``gpu_temp_max_threshold``: the GPU shuts down at this temperature."""
+    gpu_slowdown_temp_c: int | None = None
+    """``gpu_temp_slow_threshold``: the GPU slows its clocks at this temperature."""
+    gpu_max_operating_temp_c: int | None = None
+    """``gpu_temp_max_gpu_threshold``: the highest temperature the GPU is meant to run at."""
+    memory_temp_c: int | None = None
+    """``memory_temp``: HBM temperature (data-center boards; N/A on GDDR cards)."""
+    memory_max_operating_temp_c: int | None = None
+    """``gpu_temp_max_mem_threshold``: the highest temperature the memory is meant to run at."""
     fan_speed_percent: int | None = None
+    """The fan speed the driver *intends* (NVML, nvmlDeviceGetFanSpeed: "the reported speed is the
+    intended fan speed"; a blocked fan does not change it): it says nothing about a worn fan."""
     performance_state: str | None = None
     utilization_gpu_percent: int | None = None
 
@@ -176,6 +198,34 @@ def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
     return None if value is None else int(value)
 
 
+def _count(node: ET.Element | None, path: str, unit: str = "") -> int | None:
+    """A counter, a size or a percentage: never negative.  A negative one is not a reading a
+    driver writes, so the report is refused rather than read as 'no errors'."""
+    value = _int(node, path, unit)
+    if value is not None and value < 0:
+        raise ValueError(f"<{path}> is {value}: a count cannot be negative")
+    return value
+
+
+def _percent(node: ET.Element | None, path: str) -> int | None:
+    value = _count(node, path, "%")
+    if value is not None and value > 100:
+        raise ValueError(f"<{path}> is {value} %: a percentage cannot exceed 100")
+    return value
+
+
+_NO_SERIAL = {"redacted", "unknown", "none", "hidden", "removed"}
+
+
+def _serial(node: ET.Element | None) -> str | None:
+    """The board serial, or ``None`` where the report hides it (``N/A``, ``REDACTED``, all zeros:
+    cloud instances report 0000000000000)."""
+    text = _text(node, "serial")
+    if text is None or text.lower() in _NO_SERIAL or set(text) <= {"0"}:
+        return None
+    return text
+
+
 def _float(node: ET.Element | None, path: str, unit: str = "") -> float | None:
     return _number(_text(node, path), unit)
 
@@ -206,9 +256,9 @@ def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
     uncorrectable: list[int | None] = []
     for child in block:  # newer drivers: sram_correctable, dram_uncorrectable, sram_uncorrectable_parity ...
         if "_uncorrectable" in child.tag:
-            uncorrectable.append(_int(block, child.tag))
+            uncorrectable.append(_count(block, child.tag))
         elif child.tag.endswith("_correctable"):
-            correctable.append(_int(block, child.tag))
+            correctable.append(_count(block, child.tag))
     return _sum(correctable), _sum(uncorrectable)
 
 
@@ -216,10 +266,10 @@ def _kind_total(block: ET.Element | None) -> int | None:
     """The ``total`` entry when it is a number, else the sum of the memory kinds reported."""
     if block is None:
         return None
-    total = _int(block, "total")
+    total = _count(block, "total")
     if total is not None:
         return total
-    return _sum([_int(block, child.tag) for child in block if child.tag != "total"])
+    return _sum([_count(block, child.tag) for child in block if child.tag != "total"])
 
 
 def _power(gpu: ET.Element) -> dict[str, float | None]:
@@ -284,37 +334,45 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
     if pending_retire is None:
         pending_retire = _flag(retired, "pending_blacklist")
     remap = gpu.find("remapped_rows")
+    histogram = remap.find("row_remapper_histogram") if remap is not None else None
+    banks = {k: _count(histogram, f"row_remapper_histogram_{k}", "bank(s)")
+             for k in ("max", "high", "partial", "low", "none")}
+    temp = gpu.find("temperature")
     reasons, idle = _clock_reasons(gpu)
     defaults = "default_applications_clocks"
     return GpuReading(
         pci_bus_id=gpu.get("id"),
         product_name=_text(gpu, "product_name"),
         product_architecture=_text(gpu, "product_architecture"),
-        serial=_text(gpu, "serial"),
+        serial=_serial(gpu),
         uuid=_text(gpu, "uuid"),
         vbios_version=_text(gpu, "vbios_version"),
         board_part_number=_text(gpu, "board_part_number"),
         gpu_part_number=_text(gpu, "gpu_part_number"),
         driver_version=driver,
         cuda_version=cuda,
-        memory_total_mib=_int(gpu, "fb_memory_usage/total", "MiB"),
+        memory_total_mib=_count(gpu, "fb_memory_usage/total", "MiB"),
         pcie_gen_current=_int(link, "pcie_gen/current_link_gen"),
         pcie_gen_max=_int(link, "pcie_gen/max_link_gen"),
         link_width_current=_int(link, "link_widths/current_link_width", "x"),
         link_width_max=_int(link, "link_widths/max_link_width", "x"),
-        pcie_replay_count=_int(gpu, "pci/replay_counter"),
+        pcie_replay_count=_count(gpu, "pci/replay_counter"),
+        pcie_replay_rollovers=_count(gpu, "pci/replay_rollover_counter"),
         ecc_mode_current=_flag(gpu, "ecc_mode/current_ecc"),
         ecc_volatile_sbe=vol_sbe,
         ecc_volatile_dbe=vol_dbe,
         ecc_aggregate_sbe=agg_sbe,
         ecc_aggregate_dbe=agg_dbe,
-        retired_pages_sbe=_int(retired, "multiple_single_bit_retirement/retired_count"),
-        retired_pages_dbe=_int(retired, "double_bit_retirement/retired_count"),
+        retired_pages_sbe=_count(retired, "multiple_single_bit_retirement/retired_count"),
+        retired_pages_dbe=_count(retired, "double_bit_retirement/retired_count"),
         retired_pages_pending=pending_retire,
-        remapped_rows_correctable=_int(remap, "remapped_row_corr"),
-        remapped_rows_uncorrectable=_int(remap, "remapped_row_unc"),
+        remapped_rows_correctable=_count(remap, "remapped_row_corr"),
+        remapped_rows_uncorrectable=_count(remap, "remapped_row_unc"),
         remapped_rows_pending=_flag(remap, "remapped_row_pending"),
         remapped_rows_failure=_flag(remap, "remapped_row_failure"),
+        remap_banks_none=banks["none"],
+        remap_banks_low=banks["low"],
+        remap_banks_total=_sum(list(banks.values())),
         **_power(gpu),
         clocks_graphics_mhz=_int(gpu, "clocks/graphics_clock", "MHz"),
         clocks_sm_mhz=_int(gpu, "clocks/sm_clock", "MHz"),
@@ -328,14 +386,77 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         max_clocks_mem_mhz=_int(gpu, "max_clocks/mem_clock", "MHz"),
         active_clock_event_reasons=reasons,
         gpu_idle=idle,
-        temperature_c=_int(gpu, "temperature/gpu_temp", "C"),
-        fan_speed_percent=_int(gpu, "fan_speed", "%"),
+        temperature_c=_int(temp, "gpu_temp", "C"),
+        gpu_shutdown_temp_c=_int(temp, "gpu_temp_max_threshold", "C"),
+        gpu_slowdown_temp_c=_int(temp, "gpu_temp_slow_threshold", "C"),
+        gpu_max_operating_temp_c=_int(temp, "gpu_temp_max_gpu_threshold", "C"),
+        memory_temp_c=_int(temp, "memory_temp", "C"),
+        memory_max_operating_temp_c=_int(temp, "gpu_temp_max_mem_threshold", "C"),
+        fan_speed_percent=_count(gpu, "fan_speed", "%"),  # NVML: "may exceed 100% in certain cases"
         performance_state=_text(gpu, "performance_state"),
-        utilization_gpu_percent=_int(gpu, "utilization/gpu_util", "%"),
+        utilization_gpu_percent=_percent(gpu, "utilization/gpu_util"),
     )
 
 
 # ----------------------------------------------------------------------------- entry point
+def resolve_report_path(value: str, base_dir: str | os.PathLike[str], *, where: str) -> Path:
+    """Where a proposal's ``nvidia_smi:`` path points, refused unless it stays in the proposal's
+    directory (or below it).
+
+    A relative path is read from the proposal file's directory, not the working directory, so
+    the same proposal gives the same audit wherever it is run.  An absolute path, a ``..`` or a
+    symbolic link that leads out of that directory is refused: a proposal is often a file from a
+    seller, and auditing it must not read whatever file on the auditor's machine it names (a
+    FIFO that never ends, a device, a private key).  Copy the report next to the proposal.
+    """
+    base = Path(os.path.realpath(base_dir))
+    given = Path(value)
+    try:
+        target = Path(os.path.realpath(given if given.is_absolute() else base / given))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"not a usable path: {exc}", where=where) from None
+    if target != base and base not in target.parents:
+        raise UserError(
+            f"'{value}' is outside the proposal's directory ({base})", where=where,
+            hint="put the nvidia-smi report next to the proposal (or below it) and give a relative path")
+    return target
+
+
+def read_regular_file(path: str | os.PathLike[str], *, where: str, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; every failure a UserError.
+
+    Opened without blocking and checked with ``fstat`` on the open descriptor (no race between
+    a check and the open): a FIFO, a device, a socket or a directory is refused without waiting
+    for a writer or reading a byte, and a larger file is refused after ``limit + 1`` bytes.
+    """
+    limit = MAX_XML_BYTES if limit is None else limit
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UserError(f"cannot read nvidia-smi XML: {reason}", where=where) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError("cannot read nvidia-smi XML: not a regular file (a directory, device, FIFO or socket)",
+                            where=where, hint="save the output of `nvidia-smi -q -x` to a file")
+        if info.st_size > limit:
+            raise UserError(f"not valid nvidia-smi XML: larger than {limit} bytes", where=where)
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UserError(f"cannot read nvidia-smi XML: {exc.strerror or exc}", where=where) from None
+    finally:
+        os.close(fd)
+
+
 def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str | None = None) -> SmiLog:
     """Parse ``nvidia-smi -q -x`` output: a file path (``str`` or path-like) or the raw ``bytes``.
 
@@ -349,12 +470,7 @@ def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str |
         where = where or "nvidia-smi XML"
     else:
         where = where or os.fspath(source) or "(empty path)"
-        try:
-            with Path(source).open("rb") as handle:
-                data = handle.read(MAX_XML_BYTES + 1)
-        except (OSError, ValueError) as exc:
-            message = f"cannot read nvidia-smi XML: {exc.__class__.__name__}: {exc}"
-            raise UserError(message, where=where) from exc
+        data = read_regular_file(source, where=where)
     if len(data) > MAX_XML_BYTES:
         raise UserError(f"not valid nvidia-smi XML: larger than {MAX_XML_BYTES} bytes", where=where)
     try:
@@ -395,7 +511,7 @@ def _pstate(reading: GpuReading) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def pcie_degraded(reading: GpuReading) -> PcieLink | None:
+def pcie_degraded(reading: GpuReading, idle_pstate: int = 8) -> PcieLink | None:
     """Whether the PCIe link runs below the card's maximum generation or width.
 
     Indicates a bad slot, riser, bent contacts or a damaged edge connector -- common on cards
@@ -410,7 +526,7 @@ def pcie_degraded(reading: GpuReading) -> PcieLink | None:
     if gen is None and width is None:
         return None
     pstate = _pstate(reading)
-    if reading.gpu_idle or (pstate is not None and pstate >= 8):
+    if reading.gpu_idle or (pstate is not None and pstate >= idle_pstate):
         at_idle: bool | None = True
     elif reading.gpu_idle is None and pstate is None:
         at_idle = None
@@ -429,7 +545,7 @@ def _below(current: int | None, maximum: int | None) -> bool | None:
     return None if current is None or maximum is None else current < maximum
 
 
-def power_limit_changed(reading: GpuReading) -> bool | None:
+def power_limit_changed(reading: GpuReading, tolerance: float = 0.01) -> bool | None:
     """Whether the active power limit differs from the board's default by more than 1 %.
 
     A lowered limit is the usual mark of mining tuning (efficiency at reduced power); a raised
@@ -440,7 +556,7 @@ def power_limit_changed(reading: GpuReading) -> bool | None:
     limit, default = reading.power_limit_w, reading.default_power_limit_w
     if limit is None or default is None or default <= 0:
         return None
-    return abs(limit - default) > 0.01 * default
+    return abs(limit - default) > tolerance * default
 
 
 def clocks_changed(reading: GpuReading) -> bool | None:
@@ -472,9 +588,15 @@ class MemoryErrors(_Frozen):
     pending: bool | None
     """A retirement or a row remap waits for the next GPU reset."""
     remap_failure: bool | None
+    remap_banks_exhausted: int | None
+    """Memory banks with no spare rows left (row-remapper histogram 'none'): the next failing row
+    in such a bank cannot be remapped."""
     uncorrectable_ecc: int | None
-    """Lifetime (aggregate) uncorrectable ECC errors; the volatile count when lifetime is unknown."""
+    """The larger of the lifetime (aggregate) and since-boot (volatile) uncorrectable ECC counts:
+    errors since boot count even while the InfoROM's lifetime counter still says 0 (it is
+    updated only periodically and at driver unload)."""
     correctable_ecc: int | None
+    """The larger of the lifetime and since-boot correctable ECC counts."""
 
 
 def memory_errors(reading: GpuReading) -> MemoryErrors:
@@ -495,8 +617,6 @@ def memory_errors(reading: GpuReading) -> MemoryErrors:
         mechanism = "remapped_rows"
     elif retired is not None:
         mechanism = "retired_pages"
-    uncorrectable = _first_known(reading.ecc_aggregate_dbe, reading.ecc_volatile_dbe)
-    correctable = _first_known(reading.ecc_aggregate_sbe, reading.ecc_volatile_sbe)
     return MemoryErrors(
         mechanism=mechanism,
         retired_pages=retired,
@@ -504,13 +624,15 @@ def memory_errors(reading: GpuReading) -> MemoryErrors:
         remapped_rows_uncorrectable=reading.remapped_rows_uncorrectable,
         pending=pending,
         remap_failure=reading.remapped_rows_failure,
-        uncorrectable_ecc=uncorrectable,
-        correctable_ecc=correctable,
+        remap_banks_exhausted=reading.remap_banks_none,
+        uncorrectable_ecc=_largest(reading.ecc_aggregate_dbe, reading.ecc_volatile_dbe),
+        correctable_ecc=_largest(reading.ecc_aggregate_sbe, reading.ecc_volatile_sbe),
     )
 
 
-def _first_known(*values: int | None) -> int | None:
-    return next((v for v in values if v is not None), None)
+def _largest(*values: int | None) -> int | None:
+    known = [v for v in values if v is not None]
+    return max(known) if known else None
 
 
 def variability(samples: Sequence[float]) -> dict[str, float | None]:
@@ -561,3 +683,83 @@ def _year_month(value: Any) -> tuple[int, int]:
     if not match or not 1 <= int(match.group(2)) <= 12:
         raise UserError(f"not a year and month: {value!r}", hint="write it as YYYY-MM, e.g. 2021-03")
     return int(match.group(1)), int(match.group(2))
+
+
+# ----------------------------------------------------------------------------- which GPU, which model
+class Selection(_Frozen):
+    """The GPUs of a report that stand for one card on offer (see :func:`select_gpus`)."""
+
+    gpus: list[tuple[int, GpuReading]]
+    """(position in the report, 1-based; reading)."""
+    how: str
+    """``serial``: the GPU whose serial is the card's; ``only``: the report's one GPU; ``all``: no
+    GPU could be picked by serial, so every GPU in the report is judged."""
+    serial_in_report: bool | None
+    """Whether the card's serial is one the report shows; ``None`` when no serial was given or
+    the report shows none (N/A, REDACTED, zeros)."""
+
+
+def _same_serial(a: str, b: str) -> bool:
+    return a.strip().lower() == b.strip().lower()
+
+
+def select_gpus(log: SmiLog, serial: str | None) -> Selection:
+    """Pick the GPU that is the card on offer: the one with its serial.  Without a serial, or
+    when no GPU carries it, a report of several GPUs is judged whole -- a fault on any of them
+    is reported -- rather than read as its first GPU (a bad second card would pass)."""
+    indexed = list(enumerate(log.gpus, 1))
+    if serial:
+        hit = [(i, g) for i, g in indexed if g.serial and _same_serial(g.serial, serial)]
+        if hit:
+            return Selection(gpus=hit[:1], how="serial", serial_in_report=True)
+    known = any(g.serial for g in log.gpus)
+    in_report = (False if known else None) if serial else None
+    return Selection(gpus=indexed, how="only" if len(indexed) == 1 else "all", serial_in_report=in_report)
+
+
+_VENDOR_WORDS = re.compile(r"\b(nvidia|geforce|tesla|quadro|amd|radeon|instinct|intel)\b")
+_MEMORY_SIZE = re.compile(r"(?<![a-z0-9])\d+(\.\d+)?\s*(gb|g|gib)(?![a-z])|\b(hbm\d?e?|gddr\d+x?)\b")
+VARIANT_WORDS = frozenset({"d", "ti", "super", "xt", "nvl", "pcie", "sxm", "sxm2", "sxm3", "sxm4", "sxm5",
+                           "max", "q", "mobile", "laptop", "hgx", "dgx", "ada", "blackwell"})
+"""Words that make another product of the same series (an RTX 4090 D is not an RTX 4090, a V100
+PCIe not a V100 SXM2)."""
+
+
+def model_words(name: str) -> tuple[str | None, frozenset[str]]:
+    """(series, other words) of a GPU name, without vendor words and memory sizes:
+    ``'NVIDIA GeForce RTX 4090 D'`` -> ``('4090', {'rtx', 'd'})``; ``'Tesla P100-PCIE-12GB'`` ->
+    ``('p100', {'pcie'})``.  The series is the first word with a digit."""
+    text = _MEMORY_SIZE.sub(" ", _VENDOR_WORDS.sub(" ", name.lower()))
+    text = re.sub(r"\b(\d+)([a-z]+)\b", r"\1 \2", text)  # 4090d -> 4090 d, 3080ti -> 3080 ti (not a10g)
+    words = [w for w in re.split(r"[^a-z0-9]+", text) if w]
+    series = next((w for w in words if any(ch.isdigit() for ch in w)), None)
+    return series, frozenset(w for w in words if w != series)
+
+
+def product_matches(product: str | None, claimed_names: Sequence[str]) -> bool | None:
+    """Whether a report's ``product_name`` is the claimed GPU, by the names the claimed GPU goes
+    by (catalog id, name, aliases): ``True`` when one of them has the same series and the same
+    variant words; ``False`` when none has (a P100 is not a V100, an RTX 3080 not an RTX 3090, an
+    ``RTX 4090 D`` not an RTX 4090, an ``H100 80GB HBM3`` -- the SXM board -- not an H100 PCIe);
+    ``None`` when the report names no product.  The memory size is compared apart
+    (:func:`memory_ratio`)."""
+    if not product:
+        return None
+    series, words = model_words(product)
+    if series is None:
+        return None
+    claimed = [model_words(n) for n in claimed_names]
+    variants = words & VARIANT_WORDS
+    return any(s == series and w & VARIANT_WORDS == variants for s, w in claimed)
+
+
+def memory_ratio(reading: GpuReading, claimed_gb: float) -> float | None:
+    """The memory the report shows (``fb_memory_usage/total``, MiB) over the claimed card's
+    marketed size (GB as the vendor writes it, which for GPU memory means GiB: 16 GB = 16,384 MiB).
+
+    A genuine card shows a little less than its size: the driver keeps some for itself, and ECC
+    on GDDR memory takes 1/16 (an A10G with ECC on shows 23,028 MiB of 24 GB: 0.937).  A much
+    smaller figure is another card (a P100 12GB shows 12,288 MiB: 0.375 of a V100 32GB)."""
+    if reading.memory_total_mib is None or claimed_gb <= 0:
+        return None
+    return reading.memory_total_mib / (claimed_gb * 1024)

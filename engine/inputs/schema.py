@@ -14,6 +14,7 @@ import difflib
 import math
 import re
 import reprlib
+import typing
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -39,6 +40,8 @@ Attention = Literal["sdpa", "flash", "eager"]
 LoraTargets = Literal["all-linear", "attention", "qv"]
 
 MAX_GPUS = 100_000
+MAX_CARD_POWER_W = 5000
+"""No single GPU board draws more (a GB200 superchip module is about 2,700 W)."""
 
 PosInt = Annotated[int, Field(ge=1)]
 
@@ -49,10 +52,31 @@ def _finite(v: float | None) -> float | None:
     return v
 
 
+def _takes_bool(annotation: Any) -> bool:
+    """Whether a field's type admits a boolean anywhere (``bool``, ``bool | Literal['auto']``)."""
+    if annotation is bool:
+        return True
+    if typing.get_origin(annotation) is Literal:
+        return any(isinstance(a, bool) for a in typing.get_args(annotation))
+    return any(_takes_bool(a) for a in typing.get_args(annotation))
+
+
 class Strict(BaseModel):
     # allow_inf_nan=False: .nan, .inf and -.inf are refused as "not a finite number" by every
     # float field (and its lists), before any range check could give a confusing message
     model_config = ConfigDict(extra="forbid", validate_default=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_as_number(cls, v: Any, info: ValidationInfo) -> Any:
+        """YAML reads yes/no/on/off/true/false as booleans, and pydantic would take True as 1
+        (``count: yes`` as one GPU, ``zero_stage: on`` as stage 1): only fields that hold a
+        yes/no answer take one."""
+        if isinstance(v, bool | list) and not _takes_bool(cls.model_fields[info.field_name].annotation) and (
+                isinstance(v, bool) or any(isinstance(x, bool) for x in v)):
+            raise ValueError("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) "
+                             "is not valid here: write a number, or quote the text")
+        return v
 
 
 class Architecture(Strict):
@@ -212,7 +236,8 @@ class Environment(Strict):
     cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$",
                              description="CUDA version as torch.version.cuda prints it, e.g. '12.1'")
     pytorch: str | None = Field(
-        default=None, pattern=r"^\d+\.\d+(\.\d+)?([+.\-][A-Za-z0-9.]+)?$",
+        default=None, max_length=100,  # PEP 440: 2.1.0+cu121, 2.4.0rc1, 2.5.0.dev20240801
+        pattern=r"^\d+\.\d+(\.\d+)?((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[A-Za-z0-9]+(\.[A-Za-z0-9]+)*)?$",
         description="PyTorch version as torch.__version__ prints it, e.g. '2.1.0' or '2.4.1+cu121'")
     kernel_modules: Literal["open", "proprietary"] | None = Field(
         default=None, description="NVIDIA kernel module flavour: open (nvidia-open) or proprietary")
@@ -408,11 +433,25 @@ class UsedCard(Strict):
 
     @field_validator("fan_speed_percent", "power_under_load_w")
     @classmethod
-    def _samples(cls, v: list[float]) -> list[float]:
+    def _samples(cls, v: list[float], info: ValidationInfo) -> list[float]:
+        top = 100 if info.field_name == "fan_speed_percent" else MAX_CARD_POWER_W
         for x in v:
-            if not math.isfinite(x) or x < 0:
-                raise ValueError("samples must be finite, non-negative numbers")
+            if not math.isfinite(x) or not 0 <= x <= top:
+                unit = "percent" if top == 100 else "W"
+                raise ValueError(f"samples must be numbers from 0 to {top} {unit} (got {x:g})")
         return v
+
+    @model_validator(mode="after")
+    def _dates(self) -> UsedCard:
+        """A card is bought after it is made, and neither happens in the future."""
+        today = dt.date.today().strftime("%Y-%m")
+        for name in ("manufactured", "purchased"):
+            value = getattr(self, name)
+            if value is not None and value[:7] > today:
+                raise ValueError(f"{name} {value} is in the future (today is {today})")
+        if self.manufactured and self.purchased and self.purchased[:7] < self.manufactured[:7]:
+            raise ValueError(f"purchased {self.purchased} before it was manufactured ({self.manufactured})")
+        return self
 
 
 class Storage(Strict):

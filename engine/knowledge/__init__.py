@@ -155,14 +155,17 @@ class _NameIndex:
         if key in self.defaults:
             ident = self.defaults[key]
             return Resolved(ident, f"'{name}' read as {self.labels[ident]} ({ident}), the default variant")
+        # A prefix is never taken for a name: 'llama-3.1-7' is not llama-3.1-70b, 'b2' is not b200.
+        # A name that starts several entries (A100) lists them; one that starts one names it.
         family = sorted({i for k, i in self.exact.items() if k.startswith(key)})
-        if len(family) == 1:
-            return Resolved(family[0])
-        if family:
+        if len(family) > 1:
             choices = ", ".join(family)
             raise UserError(
                 f"'{name}' is ambiguous: it could be {choices}", where=where, hint="give the variant"
             )
+        if family:
+            raise UserError(f"unknown {self.kind} '{name}'", where=where,
+                            hint=f"did you mean {family[0]}? (give the whole name)")
         close = difflib.get_close_matches(key, list(self.exact), n=3, cutoff=0.6)
         ids = list(dict.fromkeys(self.exact[c] for c in close))
         hint = f"did you mean {' or '.join(ids)}?" if ids else f"see `gpuwise {self.kind}s` for the list"
@@ -300,8 +303,8 @@ def _load(overlay: Path | None) -> Knowledge:
         gpu_names=gpu_names,
         model_names=model_names,
         prices=parsed["prices.yaml"],  # type: ignore[arg-type]
-        shape_guesses=models_f.shape_guesses,
         serving=parsed["serving.yaml"],  # type: ignore[arg-type]
+        shape_guesses=models_f.shape_guesses,
     )
     _check_references(kb)
     return kb

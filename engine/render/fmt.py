@@ -92,7 +92,6 @@ CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("purchased", N_("Purchased"), "text"),
     ("months_to_sale", N_("Months from manufacture to sale"), "count"),
     ("age_months", N_("Months from manufacture to sale"), "count"),
-    ("mining_era", N_("Made during the GPU-mining boom"), "bool"),
     ("fan_cv", N_("Fan speed variation under load (CV)"), "ratio"),
     ("fan_swing", N_("Fan speed swing under load, of the mean"), "pct"),
     ("power_cv", N_("Power draw variation under load (CV)"), "ratio"),

@@ -1,31 +1,260 @@
-"""Writing files so that a reader never sees a partial one."""
+"""Writing output files so that a reader never sees a partial one, and nothing else is harmed.
+
+* A regular file (new or existing) is written to a temporary file beside it and renamed into
+  place, so it is either untouched or complete.  A symbolic link is followed: the file it points
+  to is replaced and the link stays.
+* Anything that is not a regular file -- ``/dev/null``, ``/dev/full``, a terminal, a FIFO -- is
+  written through, never renamed over (as root, a rename would replace the device node with a
+  regular file).  ``-``, ``/dev/stdout`` and ``/dev/stderr`` are the process's own streams.
+* The input files are never the output (``protect``), and a directory never is.
+* The temporary name fits the file system's name limit whatever the target's name (a long
+  target name is shortened in the temporary name, not refused), and the temporary file is
+  removed on any failure: an exception, Ctrl-C, or SIGTERM/SIGHUP arriving during the write.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
+import signal
+import stat
+import sys
+import threading
 import uuid
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, TextIO
+
+from ..errors import UserError
+
+STREAMS = {"-": "stdout", "/dev/stdout": "stdout", "/dev/stderr": "stderr"}
+"""Output names that mean one of the process's own streams."""
+
+_DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d{1,9})")
+"""Names of an open descriptor: written to that descriptor, never resolved (``/dev/fd/1`` resolves
+to the file or pipe behind it, and replacing that would cut the descriptor off from it)."""
+
+NAME_MAX = 255
+"""Bytes in one path component on Linux, macOS and the BSDs (the fallback when pathconf cannot say)."""
+
+
+class _Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived while a temporary file existed."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def stream_for(target: str | os.PathLike[str] | None) -> TextIO | None:
+    """``sys.stdout`` for ``-`` and ``/dev/stdout``, ``sys.stderr`` for ``/dev/stderr``, else ``None``."""
+    if target is None:
+        return None
+    name = STREAMS.get(os.fspath(target))
+    return getattr(sys, name) if name else None
+
+
+def descriptor_of(target: str | os.PathLike[str]) -> int | None:
+    """``N`` for ``/dev/fd/N`` or ``/proc/self/fd/N`` when that descriptor is open, else ``None``."""
+    match = _DESCRIPTOR.fullmatch(os.fspath(target))
+    if not match:
+        return None
+    fd = int(match.group(1))
+    try:
+        os.fstat(fd)
+    except OSError:
+        return None
+    return fd
+
+
+def names_a_file(target: str | os.PathLike[str] | None) -> bool:
+    """Whether the output's name should tell the format by its suffix: not for a stream, nor for
+    something that exists and is not a regular file (``/dev/null``, a FIFO): those default to text."""
+    if target is None or stream_for(target) is not None or descriptor_of(target) is not None:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(target).st_mode)
+    except (OSError, ValueError):
+        return True  # a new file: its name is all there is
+
+
+def report_format(target: str | os.PathLike[str] | None, fmt: str | None) -> str:
+    """The report format: ``fmt`` when given, else the suffix of ``target`` (text for standard
+    output, a descriptor, a device or a FIFO)."""
+    from .report import format_for
+
+    return format_for(target if names_a_file(target) else None, fmt)
+
+
+def emit(text: str, target: str | os.PathLike[str] | None, *,
+         protect: Iterable[str | os.PathLike[str]] = ()) -> str | None:
+    """``text`` to ``target`` (see :func:`write_output`), or to standard output when ``target``
+    is ``None``, ``-`` or ``/dev/stdout``; returns the file name written, ``None`` for stdout."""
+    if target is None or stream_for(target) is sys.stdout:
+        sys.stdout.write(text)
+        return None
+    return write_output(target, text, protect=protect)
+
+
+def write_output(target: str | os.PathLike[str], text: str, *,
+                 protect: Iterable[str | os.PathLike[str]] = ()) -> str:
+    """Write a report or summary to ``target`` (see the module notes); returns the name written.
+
+    Every failure is a one-line :class:`~engine.errors.UserError` naming ``target``: the target
+    is one of the ``protect`` paths (the inputs), a directory, in a missing directory, or
+    cannot be written (``/dev/full``: no space left on device).
+    """
+    stream = stream_for(target)
+    where = os.fspath(target)
+    if stream is not None:
+        stream.write(text)
+        stream.flush()
+        return where
+    if not where:
+        raise UserError("empty output file name")
+    for p in protect:
+        if _same_file(target, p):
+            raise UserError("the output would replace an input file", where=where,
+                            hint="write the report to another file")
+    try:
+        if os.path.isdir(target):
+            raise UserError("is a directory, not a file", where=where, hint="give a file name")
+        parent = Path(os.path.realpath(target)).parent
+        if not parent.is_dir():
+            raise UserError("the output's directory does not exist", where=where)
+        return os.fspath(atomic_write_text(target, text))
+    except OSError as exc:
+        raise UserError(f"cannot write the output: {exc.strerror or exc}", where=where) from None
+    except ValueError as exc:  # an embedded NUL in the name
+        raise UserError(f"cannot write the output: {exc}", where=where) from None
 
 
 def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to a temporary file beside ``target``, then rename it into place.
+    """Write ``text`` to ``target`` without a reader ever seeing a partial file.
 
-    The temporary file is created like any new file (0666 less the umask) and removed on any
-    failure, interruptions included, so ``target`` is either untouched or complete. OSError
+    A regular file (or a new one) gets a temporary file beside it, then ``os.replace``; the
+    temporary file is created like any new file (0666 less the umask) and removed on any failure,
+    SIGTERM and SIGHUP included, so ``target`` is either untouched or complete.  An existing
+    target that is not a regular file (a device, a FIFO) is written through instead.  OSError
     propagates to the caller, which knows how to word it.
     """
-    path = Path(target)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+    fd = descriptor_of(target)
+    if fd is not None:
+        _write_fd(fd, text)
+        return Path(target)
+    path = Path(os.path.realpath(target))  # follow a symlink: replace what it points to, keep the link
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(target))
+        _write_through(path, text)
+        return Path(target)
+    tmp = path.with_name(temp_name(path.name, _name_max(path.parent)))
+    created = False
+    try:
+        with _cleanup_on_signals():
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            created = True
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+            created = False
+    except _Signalled as sig:
+        if created:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        _redeliver(sig.signum)
+        raise InterruptedError(errno.EINTR, f"interrupted by signal {sig.signum}", os.fspath(target)) from None
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if created:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise
-    return path
+    return path if os.fspath(target) == os.fspath(path) else Path(target)
+
+
+def temp_name(name: str, name_max: int = NAME_MAX) -> str:
+    """``.NAME.PID.RANDOM.tmp``, with ``NAME`` shortened (on a character boundary) so that the
+    whole name fits in ``name_max`` bytes of the file system's encoding."""
+    suffix = f".{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+    room = name_max - len(os.fsencode(suffix)) - 1
+    stem = name
+    while stem and len(os.fsencode(stem)) > room:
+        stem = stem[: max(0, len(stem) - max(1, (len(os.fsencode(stem)) - room) // 4))]
+    return f".{stem}{suffix}"
+
+
+def _name_max(directory: Path) -> int:
+    try:
+        return int(os.pathconf(directory, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return NAME_MAX
+
+
+def _write_through(path: Path, text: str) -> None:
+    """Write into an existing device or FIFO: opened for writing, never created, renamed or
+    truncated (a FIFO's open waits for a reader, as a shell redirection would)."""
+    fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+        fh.flush()
+
+
+def _write_fd(fd: int, text: str) -> None:
+    """Write all of ``text`` to an open descriptor, leaving it open."""
+    data = text.encode("utf-8")
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+_TERMINATING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+@contextlib.contextmanager
+def _cleanup_on_signals() -> Iterator[None]:
+    """While the temporary file exists, SIGTERM and SIGHUP raise :class:`_Signalled` so the
+    ``except`` clause can remove it; the previous handlers are restored afterwards.  Python lets
+    only the main thread set handlers: elsewhere nothing changes (the signal is delivered to the
+    main thread anyway).  A signal the process ignores stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+
+    def handler(signum: int, _frame: Any) -> None:
+        raise _Signalled(signum)
+
+    try:
+        for sig in _TERMINATING:
+            old = signal.getsignal(sig)
+            if old is signal.SIG_IGN or old is None:  # None: set from C, leave it be
+                continue
+            previous[sig] = old
+            signal.signal(sig, handler)
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _redeliver(signum: int) -> None:
+    """Deliver ``signum`` again now that its old handler is back: with the default action the
+    process ends as the signal meant; a Python handler runs (and may raise)."""
+    old: Callable[..., Any] | int | None = signal.getsignal(signum)
+    if old is signal.SIG_IGN or old is None:
+        return
+    signal.raise_signal(signum)

@@ -1055,8 +1055,6 @@ class View:
                 seen.add(key)
                 if how.startswith("smi-") and not has_smi:
                     continue
-                if key == "mining_era" and not _known(card.get("manufactured", "?")):
-                    continue  # without a manufacture date the flag says nothing
                 kind = how.removeprefix("smi-")
                 if kind == "text":
                     text = input_text(v) if known(v) else None

@@ -13,7 +13,9 @@ Check = Literal["V", "S", "U"]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # allow_inf_nan=False: no knowledge figure (or overlay) may be NaN or infinite; NaN would pass
+    # every range check and end as invalid JSON in a report
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Sourced(Strict):

@@ -1,0 +1,89 @@
+"""How fast hostile input files are refused: deep nesting, alias bombs, an enormous file, big files
+under the size limit. The tests (tests/test_hostile_inputs.py) check that each is refused with one
+line; how long it takes depends on the machine, so it is measured here, not asserted there.
+
+Run from a checkout::
+
+    python benchmarks/hostile_inputs.py            # one line per case: seconds, target, verdict
+    python benchmarks/hostile_inputs.py --json
+
+Targets: 5 s for nesting, alias bombs and the 20 MB file (refused unread); 10 s for a file just
+under the 8 MB limit. A missed target is reported, not turned into a failure (exit status 0
+unless a case was not refused with exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.cli import main  # noqa: E402
+from tests.test_hostile_inputs import alias_bomb  # noqa: E402
+
+HEAD = "workload: {task: finetune, model: llama-2-7b}\n"
+
+
+def _cases() -> dict[str, tuple[float, Callable[[], str]]]:
+    """name -> (target seconds, body maker)."""
+    return {
+        "nesting: 6000 flow sequences": (5, lambda: "[" * 6000 + "]" * 6000),
+        "nesting: 6000 flow mappings": (5, lambda: "{a: " * 6000 + "1" + "}" * 6000),
+        "nesting: 2000 block mappings": (5, lambda: "".join(" " * i + "a:\n" for i in range(2000)) + " " * 2000 + "1"),
+        "alias bomb: 12 levels x 20": (5, lambda: alias_bomb(12, 20, "workload").decode()),
+        "alias bomb: 10 levels x 10 under a name": (5, lambda: alias_bomb(10, 10, "model").decode()),
+        "alias bomb: 5000 used cards": (5, lambda: (
+            "workload: {task: inference, model: llama-2-7b}\nhardware: {gpu: rtx-4090, count: 1}\n"
+            "acquisition: {mode: buy, condition: used}\nused_cards: [{fan_speed_percent: &s ["
+            + ", ".join(["50"] * 2000) + "]}, " + ", ".join(["{fan_speed_percent: *s}"] * 5000) + "]\n")),
+        "20 MB file (refused unread)": (5, lambda: HEAD + "comment: '" + "x" * (20 * 1024 * 1024) + "'\n"),
+        "2,000,000-item list": (10, lambda: HEAD + "constraints: {gpus: [" + ", ".join(["a"] * 2_000_000) + "]}\n"),
+        "150,000 used cards": (10, lambda: HEAD.replace("finetune", "inference")
+                               + "hardware: {gpu: rtx-4090, count: 1}\nacquisition: {mode: buy}\nused_cards:\n"
+                               + "  - {serial: x, fan_speed_percent: [1, 2]}\n" * 150_000),
+        "7 MB string": (10, lambda: "workload: {task: finetune, model: '" + "m" * 7_000_000 + "'}\n"),
+        "600,000 comment lines": (10, lambda: HEAD + "# comment\n" * 600_000 + "seq_len: lots\n"),
+    }
+
+
+def run_case(body: str, directory: Path) -> tuple[int, float]:
+    path = directory / "input.yaml"
+    path.write_text(body)
+    command = "audit" if "used_cards" in body else "recommend"
+    sink = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        code = main([command, str(path)])
+    return code, time.perf_counter() - start
+
+
+def main_(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="one JSON document instead of a table")
+    args = ap.parse_args(argv)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (target, make) in _cases().items():
+            code, seconds = run_case(make(), Path(tmp))
+            rows.append({"case": name, "exit": code, "seconds": round(seconds, 3), "target_s": target,
+                         "met": seconds <= target})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:
+            verdict = "ok" if r["met"] else "MISSED"
+            print(f"{r['case']:<42} exit {r['exit']}  {r['seconds']:7.2f} s  (target {r['target_s']} s) {verdict}")
+    return 0 if all(r["exit"] == 2 for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main_())
