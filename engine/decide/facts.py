@@ -62,6 +62,7 @@ class CandidateFact(FactModel):
     task: Literal["pretrain", "finetune", "inference"] = _f("the job's task")
     method: Literal["full", "lora", "qlora"] = _f("fine-tuning method")
     training: bool = _f("a training task (pretrain or finetune)")
+    diffusion: bool = _f("the model is an image-diffusion model (no token decoding; its speed is not estimated)")
     precision: str = _f("weights / compute precision asked for")
     wants_bf16: bool = _f("precision is bf16")
     wants_fp8: bool = _f("precision is fp8")

@@ -426,7 +426,7 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
     e, mode = con.options[key]
     f = con.fact(key)
     n = e.numbers
-    kind = "training" if job.training else "inference"
+    kind = "training" if job.training else ("diffusion" if job.shape.diffusion else "inference")
     values = {"count": e.count, "gpu_name": e.gpu.name, "nodes": e.nodes, "provider": f["provider"],
               "wall_days": n.get("wall_days"), "cost_usd": f["cost_usd"], "need_gb": f["need_gb"],
               "usable_gb": e.usable / GB, "strategy": _label(e), "decode_tps": n.get("decode_tokens_per_s"),

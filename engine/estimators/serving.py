@@ -210,13 +210,28 @@ def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str 
     return got
 
 
+FP4_FORMATS = ("mxfp4", "nvfp4")
+"""The FP4 weight formats of serving.yaml; a checkpoint shipped in one is served in it."""
+
+
+def format_of(job: Any, fw: Framework) -> str:
+    """The weight format ``fw`` serves the job's precision in: the framework's format for it, except
+    that an FP4 checkpoint (gpt-oss ships MXFP4) is served as it ships, not requantised."""
+    precision = job.w.precision
+    fp = fw.precisions.get(precision)  # type: ignore[call-overload]
+    fmt = fp.format if fp else (precision if precision in ("fp32", "fp16", "bf16") else "bf16")
+    model = job.kb.models.get(job.model_id) if job.model_id else None
+    shipped = model.checkpoint_precision if model is not None else None
+    return shipped if (precision == "fp4" and fmt in FP4_FORMATS and shipped in FP4_FORMATS) else fmt
+
+
 def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None) -> Engine:
     kb, w = job.kb, job.w
     fw = kb.framework(framework or getattr(w, "framework", None))
     precision = w.precision
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
     sup = support(fw, gpu, precision)
-    fmt = weight_format or (fp.format if fp else (precision if precision in ("fp32", "fp16", "bf16") else "bf16"))
+    fmt = weight_format or format_of(job, fw)
     vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
 
     def pick(name: str) -> float:
@@ -618,14 +633,17 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
     b = max(min(conc, cap), 1e-9)
     kv_ctx = prompt + output / 2
     fw = eng.fw
-    pure = step(job, eng, rep, b, 0.0, kv_ctx, 0.0).seconds if (pure_decode or not fw.continuous_batching) else 0.0
+    pure = step(job, eng, rep, b, 0.0, kv_ctx, 0.0).seconds
     if fw.continuous_batching:
-        mixed = step(job, eng, rep, b, b * prompt / output, kv_ctx, prompt / 2).seconds
-        tpot = mixed
-        thr = b / tpot
+        # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it
+        # costs beyond the decode step it joins (little for a memory-bound dense step, every expert
+        # for an MoE one), and the b requests' chunks are spread over their `output` decode steps.
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
         chunk = min(float(prompt), room)
         n = math.ceil(prompt / chunk)
+        joined = step(job, eng, rep, b, chunk, kv_ctx, prompt / 2).seconds
+        tpot = pure + b / output * n * max(joined - pure, 0.0)
+        thr = b / tpot
         ttft = n * step(job, eng, rep, max(b - 1, 0.0), chunk, kv_ctx, prompt / 2).seconds
         req_time = ttft + output * tpot
     else:  # static batches: prefill all prompts, then decode them together
@@ -874,7 +892,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
     working set; static batches prefill every prompt at once."""
     w, kb = job.w, job.kb
     fp = fw.precisions.get(w.precision)  # type: ignore[call-overload]
-    fmt = fp.format if fp else (w.precision if w.precision in ("fp32", "fp16", "bf16") else "bf16")
+    fmt = format_of(job, fw)
     kv_b = fp.kv_cache_bytes if fp else 2.0
     prompt, output = request_lengths(w)
     per_copy = max(1, math.ceil(w.concurrent_requests / max(lay.replicas, 1)))

@@ -562,7 +562,7 @@ class View:
         rows = [
             [self._("Served with"), self._("%(framework)s, %(layout)s", framework=fw, layout=layout)],
             [self._("At the load"), self._(
-                "%(n)s concurrent requests: %(tps)s output tokens/s in total; the first token after %(ttft)s, "
+                "requests in flight: %(n)s; %(tps)s output tokens/s in total; the first token after %(ttft)s, "
                 "then one every %(tpot)s per request", n=f.num(conc, 0),
                 tps=f.num(sv.get("throughput_tokens_per_s"), 0), ttft=f.seconds(sv.get("ttft_s")),
                 tpot=f.seconds(sv.get("tpot_s")))],
