@@ -448,6 +448,7 @@ def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
     from .estimate import _flops
 
     n = e.numbers
+    terms = [term_out(t) for t in e.all_terms().values()]  # first: also fills the serving curve
     gpu = GpuOut(id=e.gpu.id, name=e.gpu.name, count=e.count, nodes=e.nodes, fits=e.fits,
                  gpu_hours=n.get("gpu_hours"), wall_hours=n.get("wall_hours"),
                  decode_tokens_per_s=n.get("decode_tokens_per_s"),
@@ -456,7 +457,7 @@ def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
                  acquisition=n.get("acquisition"), strategy=_label(e),
                  scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"),
                  peak_kind=n.get("peak_kind", ""), mfu=n.get("mfu"),
-                 terms=[term_out(t) for t in e.all_terms().values()],
+                 terms=terms,
                  cost={"rent_usd": n.get("rent_usd"), "buy_usd": n.get("buy_usd"),
                        "break_even_month": n.get("break_even_month"),
                        "usd_per_gpu_hour": n.get("usd_per_gpu_hour"), "provider": n.get("provider"),

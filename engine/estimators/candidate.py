@@ -148,7 +148,8 @@ class Evaluation:
     fits: bool
     fits_requested: bool
     terms: dict[str, Term] = field(default_factory=dict)
-    pending_terms: list[Any] = field(default_factory=list)  # callables adding formula terms when shown
+    pending_terms: list[Any] = field(default_factory=list)  # callables adding formula terms (and the
+    # serving curve) when a result shows the candidate: most candidates are only ranked
     numbers: dict[str, Any] = field(default_factory=dict)
     topology: I.Topology | None = None
     offer: K.Offer | None = None
@@ -376,6 +377,12 @@ def _serving_numbers(job: Job, ev: Evaluation) -> None:
     s = SV.choose(job, ev.gpu, ev.count)
     ev.pending_terms.append(lambda: SV.terms(job, s))
     ev.numbers.update(SV.numbers(job, s))
+
+    def with_curve() -> dict[str, Term]:
+        ev.numbers["serving_curve"] = SV.curve(job, s)
+        return {}
+
+    ev.pending_terms.append(with_curve)
     lay = s.layout
     per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
     prompt = ev.numbers["prompt_tokens"]

@@ -963,7 +963,7 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
         "meets_tpot": s.meets_tpot,
         "achieved_ttft_ms": s.load.ttft * 1e3,
         "achieved_tpot_ms": s.load.tpot * 1e3,
-        "serving_curve": curve(job, s),
+        "serving_curve": None,  # filled when a result shows this candidate (candidate.py, all_terms)
         "serving_alternatives": s.alternatives,
     }
 
