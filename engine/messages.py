@@ -84,11 +84,13 @@ def fill(template: str, values: dict[str, Any], money: Money | None = None,
         return template
 
 
-def placeholders(template: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def placeholders(template: str) -> tuple[str, ...]:
+    """The field names a template fills (cached: rule messages are parsed once per process)."""
     try:
-        return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+        return tuple(name for _, name, _, _ in string.Formatter().parse(template) if name)
     except ValueError:
-        return []
+        return ()
 
 
 @lru_cache(maxsize=1)

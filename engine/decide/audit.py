@@ -281,7 +281,7 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
     mine = {mine_key, f"env:{gpu.id}", *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode)]))}
     outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
     findings = ordered_findings(outcome, lambda key: key in mine or not _alternative_key(key))
-    prop_cand = candidate_out(con, outcome, mine_key, None, [])
+    prop_cand = candidate_out(con, outcome, mine_key, None, None)
     alt = _best_alternative(rec.candidates)
     savings = None
     pc = prop_cand.total_cost_usd

@@ -284,7 +284,8 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     relevant = shown | prices | {f"env:{g}" for g in shown_gpus}
     con.detail(r.shown)
     outcome = con.outcome(lambda key: key in relevant or not _per_subject(key))
-    candidates = [candidate_out(con, outcome, k, r.ranks.get(k), r.order) for k in con.options
+    scores = {s.key: s.score for s in r.order}
+    candidates = [candidate_out(con, outcome, k, r.ranks.get(k), scores.get(k)) for k in con.options
                   if not k.startswith("proposed")]
     candidates.sort(key=lambda c: (c.rank is None, c.rank or 0, c.gpu, c.count, c.acquisition or ""))
     findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key))
@@ -387,7 +388,7 @@ def ranking_sentence(policy: dict[str, Any]) -> Sentence:
 
 
 def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | None,
-                  order: list[Scored]) -> Candidate:
+                  scored: float | None) -> Candidate:
     e, mode = con.options[key]
     n = e.numbers
     why = [Sentence(id=r.rule, text=r.message, template=r.template, values=r.values)
@@ -397,7 +398,6 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         why = [Sentence(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
                         template=messages.template("reason.stalled"), values={"stage": stage})]
     cost = n.get("rent_usd") if mode == "rent" else n.get("buy_usd")
-    scored = next((s.score for s in order if s.key == key), None)
     return Candidate(
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
