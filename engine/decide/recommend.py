@@ -398,7 +398,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         why = [Sentence(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
                         template=messages.template("reason.stalled"), values={"stage": stage})]
     cost = n.get("rent_usd") if mode == "rent" else n.get("buy_usd")
-    return Candidate(
+    return Candidate.model_construct(  # built from typed estimates: no validation per candidate
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
