@@ -107,7 +107,7 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         decode_tokens_per_s=n.get("decode_tokens_per_s"),
         decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
         prefill_tokens_per_s=n.get("prefill_tokens_per_s"),
-        cost_usd=n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.strategy.label(),
+        cost_usd=n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.label(),
         scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"), peak_kind=n.get("peak_kind", ""),
         mfu=n.get("mfu"), terms=terms, cost=cost,
         **plan_out(job, n),

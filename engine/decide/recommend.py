@@ -415,7 +415,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
 
 
 def _label(e: Evaluation) -> str:
-    return e.strategy.label() if hasattr(e.strategy, "label") else str(e.strategy)
+    return e.label()
 
 
 def _changes(e: Evaluation) -> list[str]:

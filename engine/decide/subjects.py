@@ -79,8 +79,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "wants_flash": w.attention == "flash", "flash_ok": flash_ok(job, g),
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
-        "strategy": n.get("layout_notation") or n.get("serving_layout_label") or (
-            ev.strategy.label() if hasattr(ev.strategy, "label") else str(ev.strategy)),
+        "strategy": n.get("layout_notation") or ev.label(),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain, "tp_outside_domain": tp > max(1, topo.tp_domain),

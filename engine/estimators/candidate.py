@@ -158,6 +158,12 @@ class Evaluation:
     plan: P.Plan | None = None  # training: the chosen layout (engine/estimators/planner.py)
     requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
 
+    def label(self) -> str:
+        """The layout in words: the serving layout for inference ("tensor parallel 2"), else the
+        memory strategy ("TP4 + gradient checkpointing + ZeRO-1")."""
+        serving = self.numbers.get("serving_layout_label")
+        return str(serving) if serving else self.strategy.label()
+
     def all_terms(self) -> dict[str, Term]:
         """Every formula term, the ones built only for what a result shows included."""
         while self.pending_terms:
