@@ -27,6 +27,7 @@ from .recommend import (
     consult,
     counts_for,
     currency_info,
+    gc_paused,
     house_rules,
     ranking_sentence,
     rulebook_for,
@@ -246,6 +247,11 @@ def _as_requirements(p: Proposal) -> Requirements:
 
 def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
           rules: str | None = None) -> AuditResult:
+    with gc_paused():
+        return _audit(proposal, knowledge=knowledge, base_dir=base_dir, rules=rules)
+
+
+def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules: str | None) -> AuditResult:
     p: Proposal = coerce(Proposal, proposal)
     where = str(proposal) if isinstance(proposal, (str, Path)) else "proposal"
     base = Path(base_dir) if base_dir else (Path(proposal).parent if isinstance(proposal, (str, Path)) else Path.cwd())

@@ -9,7 +9,10 @@ the end of the chain unrejected.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,14 +84,19 @@ class Consultation:
     session: engine.Session
     options: dict[str, tuple[Evaluation, str]] = field(default_factory=dict)  # key -> (estimate, mode)
 
+    def __post_init__(self) -> None:
+        self.position: dict[str, int] = {}
+        for i, k in enumerate(self.keys):
+            self.position.setdefault(k, i)
+
     def outcome(self, detail: Any = lambda key: False, sentences: bool = True) -> Outcome:
         return materialize(self.book, self.session, self.facts, detail, sentences)
 
     def detail(self, keys: list[str]) -> None:
         """Run the candidates a result presents through the chain again with every rule (their
         findings and step conclusions; the first pass ran only the rules that decide)."""
-        index = [self.keys.index(k) for k in dict.fromkeys(keys) if k in self.keys
-                 and not self.facts[self.keys.index(k)].get("detail")]
+        index = [self.position[k] for k in dict.fromkeys(keys) if k in self.position
+                 and not self.facts[self.position[k]].get("detail")]
         if not index:
             return
         again = [{**self.facts[i], "detail": 1} for i in index]
@@ -97,7 +105,7 @@ class Consultation:
             self.facts[i] = {**self.facts[i], "detail": 1}
 
     def fact(self, key: str) -> dict[str, Any]:
-        return self.facts[self.keys.index(key)]
+        return self.facts[self.position[key]]
 
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
@@ -125,7 +133,26 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
     return Consultation(book, facts, [fact_key(f) for f in facts], session, options)
 
 
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a decision is computed: it allocates many short-lived
+    dicts and none of its garbage is cyclic, and each collection would walk the knowledge base
+    (about a sixth of a full-catalog recommendation's time). The previous state is restored."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def recommend(requirements: Any, *, knowledge: str | None = None, rules: str | None = None) -> RecommendResult:
+    with gc_paused():
+        return _recommend(requirements, knowledge=knowledge, rules=rules)
+
+
+def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None) -> RecommendResult:
     req: Requirements = coerce(Requirements, requirements)
     kb = knowledge_mod.load(knowledge)
     where = str(requirements) if isinstance(requirements, str) else "requirements"
