@@ -158,13 +158,15 @@ def test_spot_wall_time_by_hand(kb):
 
 
 def test_rented_networks_are_the_providers(kb):
-    """AWS p5.48xlarge: 3,200 Gb/s EFA; Azure ND H100 v5: 8 x 400 Gb/s InfiniBand; a RunPod pod
-    states none, so an Ethernet-class default is assumed."""
+    """AWS p5.48xlarge: 3,200 Gb/s EFA; Azure ND H100 v5: 8 x 400 Gb/s InfiniBand; Lambda's
+    on-demand instances state none, so an Ethernet-class default is assumed. A RunPod pod is one
+    machine (pods reach each other at 100 Mbps, docs.runpod.io/pods/networking): not offered for 16."""
     offers = K.rent_offers(kb.clouds, "h100-80gb-sxm", 16)
     by = {o.instance or o.provider: o for o in offers}
     assert by["p5.48xlarge"].network == "roce-400" and "3,200" in by["p5.48xlarge"].network_stated
     assert by["Standard_ND96isr_H100_v5"].network == "infiniband-400"
-    assert by["runpod"].network is None
+    assert by["lambda"].network is None
+    assert "runpod" not in by and any(o.provider == "runpod" for o in K.rent_offers(kb.clouds, "h100-80gb-sxm", 8))
     job = _job(kb, {"acquisition": "rent"}, task="pretrain", model="llama-3.1-8b")
     ev = evaluate(job, kb.gpus["l40s"], 16)
     assert ev.numbers["rent_network"] == kb.clouds.default_network == "ethernet-25"

@@ -30,6 +30,22 @@ def training():
 
 
 @pytest.fixture(scope="module")
+def multinode_pcie():
+    """Rented PCIe nodes over an assumed 25 GbE network: the network warnings fire for two GPUs."""
+    return recommend(str(ROOT / "tests" / "data" / "heldout" / "rent-pcie-multinode-70b-lora.yaml"))
+
+
+@pytest.fixture(scope="module")
+def split_training():
+    """lora-70b.yaml on at most 8 L40S: one 48 GB card cannot hold the 70B base, so the model is split."""
+    import yaml
+
+    req = yaml.safe_load((EXAMPLES / "lora-70b.yaml").read_text())
+    req["constraints"].update({"gpus": ["L40S"], "max_gpus": 8})
+    return recommend(req)
+
+
+@pytest.fixture(scope="module")
 def serving():
     return recommend(str(EXAMPLES / "inference-70b.yaml"))
 
@@ -78,13 +94,13 @@ def test_the_four_steps_are_the_answers_conclusions_one_line_each(training):
         assert re.search(rf"\n  {title}\s+{re.escape(summary.values['count'].__str__())} x ", block), step
 
 
-def test_a_warning_about_several_gpus_is_said_once_naming_them(training):
+def test_a_warning_about_several_gpus_is_said_once_naming_them(multinode_pcie):
     """NET-SLOW-NETWORK fires for the answer and the runner-up: one entry, the other GPU named."""
-    slow = [f for f in training.findings if f.rule == "NET-SLOW-NETWORK"]
+    slow = [f for f in multinode_pcie.findings if f.rule == "NET-SLOW-NETWORK"]
     assert len(slow) >= 2
-    out = report.render(training, "text")
+    out = report.render(multinode_pcie, "text")
     assert out.count("NET-SLOW-NETWORK") == 1
-    others = {f.values["gpu_name"] for f in slow} - {training.recommendation.gpu_name}
+    others = {f.values["gpu_name"] for f in slow} - {multinode_pcie.recommendation.gpu_name}
     assert all(name in out.split("NET-SLOW-NETWORK")[1].split("\n  [")[0] for name in others)
 
 
@@ -97,15 +113,18 @@ def test_one_time_unit_per_column(training):
 
 
 # ------------------------------------------------------------------------- the layout and serving
-def test_the_training_layout_in_words_and_why(training):
-    est = training.estimate
+def test_the_training_layout_in_words_and_why(split_training):
+    est = split_training.estimate
     lay = est.gpu.layout
-    out = report.render(training, "text")
+    out = report.render(split_training, "text")
     line = next(x for x in out.splitlines() if x.strip().startswith("Layout"))
-    assert f"TP {lay['tp']} × DP {lay['dp']}" in line
+    split = [k for k in ("tp", "pp") if lay[k] > 1]
+    assert split  # the 70B base does not fit one L40S
+    for k in split + (["dp"] if lay["dp"] > 1 else []):
+        assert f"{k.upper()} {lay[k]}" in line
     assert f"micro-batch {lay['micro_batch']}" in line and f"{lay['grad_accum']} accumulation steps" in line
     why = next(x for x in out.splitlines() if x.strip().startswith("Why this layout"))
-    assert "does not fit one GPU's memory" in why  # TP > 1 because 1 x H100 cannot hold the job
+    assert "does not fit one GPU's memory" in why  # split because 1 x L40S cannot hold the job
     assert f"of {est.gpu.training['layouts_tried']} tried" in why
 
 

@@ -292,8 +292,28 @@ def _offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
     kb = job.kb
     offers = K.rent_offers(kb.clouds, gpu.id, count, kb.tco_value("usd_cny").value)
     if market_of(job) == "china":  # mainland-China clouds first, when they rent this GPU
-        return [o for o in offers if o.market == "china"] or offers
-    return [o for o in offers if o.market != "china"]  # mainland platforms need a mainland account
+        offers = [o for o in offers if o.market == "china"] or offers
+    else:
+        offers = [o for o in offers if o.market != "china"]  # mainland platforms need a mainland account
+    if job.training and count > NODE_GPUS:
+        offers = _cluster_offers_first(offers, kb.runtime.networks)
+    return offers
+
+
+NODE_GPUS = 8  # GPUs in the largest single server an offer rents (HGX / 8-card PCIe)
+
+
+def _cluster_offers_first(offers: list[K.Offer], networks: dict[str, Any]) -> list[K.Offer]:
+    """Training over several servers is rented as a cluster: offers whose provider states a
+    per-GPU (rail-optimised RDMA) network come first, cheapest first among them; an offer with a
+    per-node or unstated network is taken only where no cluster offer exists. Gradient and
+    pipeline traffic between servers decides the scaling efficiency, and the per-node Ethernet
+    default would leave most of a large job waiting on the network."""
+    def per_gpu(o: K.Offer) -> bool:
+        net = networks.get(o.network) if o.network else None
+        return net is not None and net.shared_by == "gpu"
+
+    return sorted(offers, key=lambda o: not per_gpu(o))  # stable: price order kept within each group
 
 
 def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:

@@ -16,6 +16,7 @@ from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 from . import Term
 
 HOURS_PER_MONTH = 730.0
+SERVER_CARDS = 8  # double-width PCIe cards in one 4U GPU server (tco.yaml server_share_usd_per_gpu_pcie)
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,15 @@ def _offers_by_gpu(clouds: CloudFile) -> dict[str, tuple[list, list]]:
 
 def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | None = None) -> list[Offer]:
     """Every way to rent ``count`` GPUs of a type, cheapest first (in USD). CNY offers are
-    converted at ``usd_cny`` (CNY per USD) and left out when no rate is given."""
+    converted at ``usd_cny`` (CNY per USD) and left out when no rate is given; an offer that
+    cannot give ``count`` GPUs in one rental (``max_gpus``: one machine per pod) is left out."""
     offers: list[Offer] = []
     per_gpu, instances = _offers_by_gpu(clouds).get(gpu_id, ([], []))
     markets = {p.id: p.market for p in clouds.providers}
     for p in per_gpu:
         native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
         rate = 1.0 if p.currency == "USD" else usd_cny
-        if native is None or rate is None:
+        if native is None or rate is None or (p.max_gpus is not None and count > p.max_gpus):
             continue
         n = max(count, p.min_gpus)
         offers.append(Offer(p.provider, None, n, native * n / rate, None, p.as_of.isoformat(), p.source, p.check,
@@ -202,11 +204,15 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     else:
         unit_gpus, units = 1, count
         nodes = math.ceil(count / u.max_per_node)
+    in_server = u.sold_as == "workstation" and count > u.max_per_node
+    if in_server:  # more cards than a desktop holds: they go in 8-card PCIe GPU servers, as PCIe cards do
+        nodes = math.ceil(count / SERVER_CARDS)
     v = tco.values
+    sold_as = "card" if in_server else u.sold_as
     if unit_price is not None:  # the proposal's own price per GPU
-        share_key = server_share_key(gpu)
+        share_key = "server_share_usd_per_gpu_pcie" if in_server else server_share_key(gpu)
         host = v[share_key].value * count
-        return BuyPlan(gpu.id, count, u.sold_as, units, unit_gpus, nodes, unit_price * count, host,
+        return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, unit_price * count, host,
                        f"host share {share_key}", condition, "proposal", "USD", unit_price, "proposal",
                        "the proposal's own price", "U"), None
     wanted = "used" if condition in ("used", "refurbished") else "new"
@@ -236,10 +242,13 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
             host, host_note = 0.0, "included in the whole-server price"
     else:
         hardware = amount * count
-        share_key = server_share_key(gpu)
+        share_key = "server_share_usd_per_gpu_pcie" if in_server else server_share_key(gpu)
         host = v[share_key].value * count
         host_note = f"host share {share_key} x GPUs"
-    return BuyPlan(gpu.id, count, u.sold_as, units, unit_gpus, nodes, hardware, host, host_note, p.condition,
+        if in_server:
+            host_note += (f" ({count} cards are more than a {u.max_per_node}-card workstation holds: "
+                          f"{nodes} PCIe GPU server(s) of up to {SERVER_CARDS})")
+    return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, hardware, host, host_note, p.condition,
                    p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note), None
 
 

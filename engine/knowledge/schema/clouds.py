@@ -57,6 +57,9 @@ class GpuHourPrice(_Priced):
     usd_per_gpu_hour: float | None = Field(default=None, gt=0)
     cny_per_gpu_hour: float | None = Field(default=None, gt=0)
     min_gpus: int = 1
+    max_gpus: int | None = Field(
+        default=None, ge=1, description="the most GPUs one rental of this offer gives (a pod is one machine); "
+                                        "None: any count, over the offer's network")
     as_of: _dt.date
     source: str = Field(min_length=3)
     check: Check = "S"

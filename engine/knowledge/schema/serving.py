@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 from .base import Check, Strict
 from .runtime import Factor, QuantFormat
 
-Vendor = Literal["nvidia", "amd", "intel"]
+Vendor = Literal["nvidia", "amd", "intel", "huawei"]
 WorkloadPrecision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
 ComputeKind = Literal["fp32", "fp16", "bf16", "fp8", "int8", "fp4"]
 
