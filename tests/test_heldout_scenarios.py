@@ -243,3 +243,13 @@ def test_china_shortlist_ends_in_a_priced_purchase_in_cny(kb):
     # vLLM serves on Ascend through the vllm-ascend plugin: the 910B is judged on memory and price,
     # not refused as an unsupported vendor
     assert not any(f.rule == "CMP-FRAMEWORK-GPU" and f.subject == "ascend-910b" for f in res.findings)
+
+
+def test_knowledge_cites_documents_a_user_can_open():
+    """Every price and figure names its primary document or the public tracker that transcribed it,
+    never the project's private working notes (a user of the package has no such file)."""
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted((root / "knowledge").glob("*.yaml")) + sorted((root / "rules").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        for private in ("cloud.md", "seed-claims", "gpus.md", "gpus.csv", "../shared", "software-compat.md"):
+            assert private not in text, (path.name, private)
