@@ -253,3 +253,38 @@ def test_knowledge_cites_documents_a_user_can_open():
         text = path.read_text(encoding="utf-8")
         for private in ("cloud.md", "seed-claims", "gpus.md", "gpus.csv", "../shared", "software-compat.md"):
             assert private not in text, (path.name, private)
+
+
+def test_audit_of_two_h100_sxm_bought_in_china(kb):
+    """Two H100 SXM modules cannot be bought (HGX baseboards hold 4 or 8), and not in mainland China
+    at all (ECCN 3A090.a, licence required since Oct 2022): both are blockers; the unit price in
+    yuan is converted at the dated PBOC rate (250,000 / 7.0197 = $35,614) and said so."""
+    from engine import audit
+
+    res = audit(_file("audit-china-two-h100-sxm.yaml"))
+    assert res.verdict == "reject"
+    blockers = {f.rule for f in res.findings if f.severity == "blocker"}
+    assert {"MARKET-UNIT-NOT-SOLD", "MARKET-EXPORT-BUY"} <= blockers
+    cny = next(a for a in res.assumptions if a.field == "constraints.currency")
+    assert "35,614" in cny.reason
+    alt = res.alternative
+    assert alt is not None and alt.feasible
+    assert kb.prices is not None
+    mk = {m.id: m for m in kb.prices.markets}
+    assert mk[alt.gpu].sold_in_china  # the alternative can be bought there
+
+
+def test_a_bought_two_server_cluster_includes_its_network():
+    """16 H100 SXM bought = two HGX servers (Thinkmate quote, Aug 2024: $317,000 each, 8 x 400G NICs
+    included) and the fabric between them: one NDR port per GPU on a 64-port switch at $36,000
+    (FS.com, $562.5 a port) plus $1,300 of optics and cable per link (public H100 cluster cost
+    sheet, Aug 2024): 16 x (562.5 + 1,300) = $29,800. Colocation bills 16 x (700 + 410) W at
+    $250 per kW-month for the 12 months."""
+    req = {"workload": {"task": "pretrain", "params_b": 7, "train_tokens": 2e11},
+           "constraints": {"acquisition": "buy", "project_months": 12}}
+    est = estimate(req, gpu="H100", gpus=16)
+    lines = est.gpu.cost["buy_lines"]
+    assert est.gpu.nodes == 2
+    assert lines["cards"] == pytest.approx(2 * 317_000)
+    assert lines["network"] == pytest.approx(16 * (562.5 + 1300))
+    assert lines["hosting"] == pytest.approx(16 * 1.110 * 250 * 12, rel=1e-3)
