@@ -24,6 +24,7 @@ def audit_many(paths: list[str], args: Any) -> int:
     from .render import output, report
 
     fmt = output.report_format(args.output, args.format)
+    output.check_target(args.output, protect=paths)  # before the work, not after it
     results: list[tuple[str, AuditResult | None, str]] = []
     internal: list[str] = []
     show = sys.stderr.isatty() and len(paths) > 1
@@ -53,13 +54,17 @@ def audit_many(paths: list[str], args: Any) -> int:
                                            fx_rate=args.fx_rate, knowledge=args.knowledge,
                                            detail=getattr(args, "detail", "brief"))
     written = output.emit(text, args.output, protect=paths)
+    errors = [err for _, res, err in results if res is None]
+    if errors:  # the summary lists every file's error; stderr gets one line, whatever was written
+        n = len(errors) - 1
+        more = f" (and {n} more file{'s' if n > 1 else ''} with errors; see the summary)" if n else ""
+        done = len(results) - len(errors)
+        them = f"the results of the {done} other file{'s' if done != 1 else ''}" if done else "the errors alone"
+        wrote = f"; wrote {written} ({them})" if written else ""
+        print(f"gpuwise: {errors[0]}{more}{wrote}", file=sys.stderr)
+        return 3 if internal else 2
     if written is not None:
         print(f"gpuwise: wrote {written}", file=sys.stderr)
-    errors = [err for _, res, err in results if res is None]
-    if errors:  # the summary lists every file's error; stderr gets one line
-        more = f" (and {len(errors) - 1} more files with errors; see the summary)" if len(errors) > 1 else ""
-        print(f"gpuwise: {errors[0]}{more}", file=sys.stderr)
-        return 3 if internal else 2
     return 1 if any(res.verdict == "reject" for _, res, _ in results if res) else 0
 
 

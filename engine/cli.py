@@ -50,7 +50,7 @@ def _gpu_count(text: str) -> int:
     from .inputs.schema import MAX_GPUS
 
     value = text.strip()
-    if not value.isdigit() or len(value) > 9:
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:  # not '１２', '+8', '8.0' or '1e3'
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of GPUs")
     n = int(value)
     if not 1 <= n <= MAX_GPUS:
@@ -199,11 +199,13 @@ def _write(text: str, args: argparse.Namespace, inputs: list[str]) -> None:
         print(f"gpuwise: wrote {path}", file=sys.stderr)
 
 
-def _check_output(args: argparse.Namespace) -> None:
-    """A bad ``-o`` suffix is refused before the work, not after it."""
+def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:
+    """A bad ``-o`` (its suffix, an input file, a directory, a missing directory) is refused
+    before the work, not after it."""
     from .render import output
 
     output.report_format(args.output, args.format)
+    output.check_target(args.output, protect=inputs)
 
 
 def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -> None:
@@ -218,7 +220,7 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
 def _recommend(args: argparse.Namespace) -> int:
     from .decide.recommend import recommend
 
-    _check_output(args)
+    _check_output(args, [args.requirements])
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
     _emit(result, args, "recommend", [args.requirements])
     return 0 if result.recommendation is not None else 1
@@ -231,7 +233,7 @@ def _audit(args: argparse.Namespace) -> int:
         return audit_many(args.proposals, args)
     from .decide.audit import audit
 
-    _check_output(args)
+    _check_output(args, args.proposals)
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
     _emit(result, args, "audit", args.proposals)
     return 1 if result.verdict == "reject" else 0

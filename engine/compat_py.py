@@ -12,12 +12,14 @@ durable-rules 2.0.28 (the rule engine) is a C extension built from source at ins
   hundred thousand.
 
 The rule-engine adapter (``engine.decide.engine``) imports durable through :func:`import_durable`,
-which turns a failed import into a :class:`~engine.errors.SetupError` with the fix and registers
-the warnings filter.  Nothing here imports durable at module level, so importing this module is cheap.
+which turns a failed import into a :class:`~engine.errors.SetupError` with the fix, gives durable a
+clock that does not call the deprecated function, and registers a warnings filter for any other
+caller.  Nothing here imports durable at module level, so importing this module is cheap.
 """
 
 from __future__ import annotations
 
+import datetime
 import sys
 import warnings
 from types import ModuleType
@@ -61,7 +63,26 @@ def import_durable() -> tuple[ModuleType, ModuleType]:
         hint = durable_import_hint(exc) or f"durable-rules does not import: {exc}"
         raise SetupError(hint) from exc
     silence_durable_warnings()
+    quiet_durable_clock(durable_engine)
     return durable_rules_engine, durable_engine
+
+
+_NAIVE_EPOCH = datetime.datetime(1970, 1, 1)
+"""What ``datetime.datetime.utcfromtimestamp(0)`` returns: the Unix epoch as a naive datetime."""
+
+
+def durable_unix_now() -> float:
+    """``durable.engine._unix_now`` without its deprecated call, returning the same value: the local
+    wall-clock time minus the naive Unix epoch, in seconds (durable only takes differences of it)."""
+    return (datetime.datetime.now() - _NAIVE_EPOCH).total_seconds()
+
+
+def quiet_durable_clock(durable_engine: ModuleType) -> None:
+    """Replace durable's clock (called once per action run) with :func:`durable_unix_now`, so that
+    on Python 3.12+ no DeprecationWarning is raised at all: not even ``-W error`` or a test runner
+    that resets the warning filters can turn it into a failure or a pile of kept warnings."""
+    if getattr(durable_engine, "_unix_now", None) is not None:
+        durable_engine._unix_now = durable_unix_now
 
 
 def silence_durable_warnings() -> None:

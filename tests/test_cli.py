@@ -217,7 +217,8 @@ def test_batch_audit_error_in_one_file_the_others_finish_and_are_written(tmp_pat
     docs = [json.loads(line) for line in out.read_text().splitlines()]
     assert [d.get("verdict") for d in docs] == ["approve", None, None, "reject"]
     assert "hardware.count" in docs[1]["error"] and "internal error" in docs[2]["error"]
-    assert "crash.yaml" in docs[2]["error"] and "2 more" not in err and err.count("\n") == 2  # wrote + one line
+    assert "crash.yaml" in docs[2]["error"] and "1 more file with errors" in err
+    assert err.count("\n") == 1 and f"wrote {out} (the results of the 2 other files)" in err  # one line says both
 
 
 def test_batch_audit_input_error_alone_exits_2(tmp_path):

@@ -267,7 +267,7 @@ def test_the_baselines_are_valid(capsys, tmp_path):
         path = tmp_path / f"{kind}.yaml"
         path.write_bytes(dump(doc))
         code, _out, err = cli(capsys, *command(kind, path, tmp_path / "ok", which=1 if kind == "requirements" else 0))
-        assert code in (0, 1), err
+        assert code == 0, err  # estimate always answers; the used RTX 4090 proposal has no blocker
 
 
 # ----------------------------------------------------------------------------- wrong values, unknown keys
@@ -911,7 +911,7 @@ def test_output_never_replaces_the_input(capsys, tmp_path):
 def test_output_dash_is_standard_output(capsys, tmp_path):
     req = _req(tmp_path)
     code, out, _ = cli(capsys, "recommend", str(req), "-o", "-", "--format", "json")
-    assert code in (0, 1) and json.loads(out)["candidates"]
+    assert code == 0 and json.loads(out)["recommendation"]["gpu"] == "rtx-4090"
     assert not (Path.cwd() / "-").exists() and not (tmp_path / "-").exists()
 
 
@@ -924,7 +924,7 @@ def test_output_to_a_device_writes_through_and_keeps_the_device(capsys, tmp_path
         line = assert_refused(code, out, err, device)
         assert "No space left" in line
     else:
-        assert code in (0, 1), err
+        assert code == 0, err
 
 
 def test_output_to_a_fifo_writes_through(capsys, tmp_path):
@@ -938,15 +938,15 @@ def test_output_to_a_fifo_writes_through(capsys, tmp_path):
     reader.start()
     code, _, err = cli(capsys, "recommend", str(req), "-o", str(fifo), "--format", "json")
     reader.join(timeout=60)
-    assert code in (0, 1), err
-    assert json.loads(got[0])["candidates"] and fifo.is_fifo()
+    assert code == 0, err
+    assert json.loads(got[0])["recommendation"]["gpu"] == "rtx-4090" and fifo.is_fifo()
 
 
 def test_a_long_output_name_is_written(capsys, tmp_path):
     req = _req(tmp_path)
     name = tmp_path / ("r" * 250 + ".md")  # 253 bytes: a valid name, too long for a naive temp name
     code, _, err = cli(capsys, "recommend", str(req), "-o", str(name))
-    assert code in (0, 1), err
+    assert code == 0, err
     assert name.read_text().startswith("# ") and [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
 
 

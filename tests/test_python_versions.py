@@ -3,6 +3,7 @@ deprecation warning on 3.12+, handled in engine/compat_py.py (see README, Python
 
 from __future__ import annotations
 
+import datetime
 import re
 import sys
 import warnings
@@ -60,19 +61,42 @@ def _utc_warnings(caught: list[warnings.WarningMessage]) -> list[warnings.Warnin
     return [w for w in caught if re.match(compat_py.UTCFROMTIMESTAMP_WARNING, str(w.message))]
 
 
+def _durable_original_clock() -> float:
+    """durable-rules 2.0.28's durable.engine._unix_now, as it is written there."""
+    dt = datetime.datetime.now()
+    epoch = datetime.datetime.utcfromtimestamp(0)
+    return (dt - epoch).total_seconds()
+
+
+def test_durable_rules_clock_raises_no_deprecation_warning_and_keeps_its_value():
+    """durable.engine._unix_now calls datetime.utcfromtimestamp, deprecated in 3.12, once per action:
+    gpuwise gives durable the same clock without that call, so not even -W error turns it into a failure."""
+    _, durable_engine = compat_py.import_durable()
+    assert durable_engine._unix_now is compat_py.durable_unix_now
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        original = _durable_original_clock()
+        ours = durable_engine._unix_now()
+    assert len(_utc_warnings(caught)) == (1 if sys.version_info >= (3, 12) else 0)  # from the original alone
+    assert abs(ours - original) < 1.0  # the same clock: local time from the naive epoch
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        durable_engine._unix_now()  # would raise DeprecationWarning on 3.12+ with durable's own clock
+        from engine import recommend
+
+        assert recommend(ROOT / "examples" / "lora-70b.yaml").recommendation is not None
+
+
 def test_durable_rules_deprecation_warning_is_filtered_where_it_arises():
-    """durable.engine._unix_now calls datetime.utcfromtimestamp, deprecated in 3.12."""
+    """Any other call of durable's into utcfromtimestamp is filtered (module durable.engine), nothing else."""
     from durable import engine as durable_engine
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        durable_engine._unix_now()
-        unfiltered = _utc_warnings(caught)
-    assert len(unfiltered) == (1 if sys.version_info >= (3, 12) else 0)  # the warning this test is about
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
         compat_py.silence_durable_warnings()
-        durable_engine._unix_now()
+        warnings.warn_explicit(  # as durable.engine would raise it (3.12's message)
+            "datetime.datetime.utcfromtimestamp() is deprecated and scheduled for removal in a future "
+            "version.", DeprecationWarning, filename=durable_engine.__file__, lineno=1, module="durable.engine")
         warnings.warn("another deprecation", DeprecationWarning, stacklevel=1)
     assert _utc_warnings(caught) == []
     assert [str(w.message) for w in caught] == ["another deprecation"]  # nothing else is hidden

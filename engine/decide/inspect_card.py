@@ -263,13 +263,13 @@ def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
 
 
 def _kind_total(block: ET.Element | None) -> int | None:
-    """The ``total`` entry when it is a number, else the sum of the memory kinds reported."""
+    """The larger of the ``total`` entry and the sum of the memory kinds listed: the total may
+    count kinds the file does not list, and a report whose kinds add up to more than its total
+    contradicts itself -- for a purchase the larger count is the one to judge."""
     if block is None:
         return None
-    total = _count(block, "total")
-    if total is not None:
-        return total
-    return _sum([_count(block, child.tag) for child in block if child.tag != "total"])
+    kinds = _sum([_count(block, child.tag) for child in block if child.tag != "total"])
+    return _largest(_count(block, "total"), kinds)
 
 
 def _power(gpu: ET.Element) -> dict[str, float | None]:

@@ -274,7 +274,7 @@ class Environment(Strict):
 
 
 _MONEY = re.compile(
-    r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>\d[\d,_]*(?:\.\d+)?)\s*"
+    r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>\d[\d,_]*(?:\.\d+)?(?:e[-+]?\d{1,4})?)\s*"
     r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元)?\s*$", re.IGNORECASE)
 _CURRENCY = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
              "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "yuan": "CNY", "元": "CNY"}
@@ -381,6 +381,12 @@ class Hardware(Strict):
     host_ram_gb: float | None = Field(default=None, gt=0, le=1e7)
 
     _v = field_validator("host_ram_gb")(_finite)
+
+    @field_validator("gpu", mode="before")
+    @classmethod
+    def _gpu_str(cls, v: Any) -> Any:
+        """``gpu: 4090`` is a name YAML reads as a number (as in ``constraints.gpus``)."""
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
     @model_validator(mode="after")
     def _nodes(self) -> Hardware:

@@ -112,6 +112,23 @@ def write_output(target: str | os.PathLike[str], text: str, *,
         stream.write(text)
         stream.flush()
         return where
+    check_target(target, protect=protect)
+    try:
+        return os.fspath(atomic_write_text(target, text))
+    except OSError as exc:
+        raise UserError(f"cannot write the output: {exc.strerror or exc}", where=where) from None
+    except ValueError as exc:  # an embedded NUL in the name
+        raise UserError(f"cannot write the output: {exc}", where=where) from None
+
+
+def check_target(target: str | os.PathLike[str] | None, *,
+                 protect: Iterable[str | os.PathLike[str]] = ()) -> None:
+    """Refuse an output that can never be written -- an input file, a directory, a file in a
+    missing directory, an empty name -- with the one-line :class:`~engine.errors.UserError`
+    :func:`write_output` would give, so the command can say so before it does the work."""
+    if target is None or stream_for(target) is not None:
+        return
+    where = os.fspath(target)
     if not where:
         raise UserError("empty output file name")
     for p in protect:
@@ -119,14 +136,12 @@ def write_output(target: str | os.PathLike[str], text: str, *,
             raise UserError("the output would replace an input file", where=where,
                             hint="write the report to another file")
     try:
+        if descriptor_of(target) is not None:
+            return
         if os.path.isdir(target):
             raise UserError("is a directory, not a file", where=where, hint="give a file name")
-        parent = Path(os.path.realpath(target)).parent
-        if not parent.is_dir():
+        if not Path(os.path.realpath(target)).parent.is_dir():
             raise UserError("the output's directory does not exist", where=where)
-        return os.fspath(atomic_write_text(target, text))
-    except OSError as exc:
-        raise UserError(f"cannot write the output: {exc.strerror or exc}", where=where) from None
     except ValueError as exc:  # an embedded NUL in the name
         raise UserError(f"cannot write the output: {exc}", where=where) from None
 
@@ -158,8 +173,9 @@ def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:
     created = False
     try:
         with _cleanup_on_signals():
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            created = True
+            with _signals_held():  # no handler runs between creating the file and noting it
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                created = True
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
                 fh.flush()
@@ -249,6 +265,22 @@ def _cleanup_on_signals() -> Iterator[None]:
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGTERM and SIGHUP wait (blocked in the kernel) until the block ends, then their handler
+    runs: a signal cannot fall between two statements that must happen together.  Where
+    ``pthread_sigmask`` does not exist (Windows) nothing is held."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or not _TERMINATING:
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, _TERMINATING)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
 
 
 def _redeliver(signum: int) -> None:
