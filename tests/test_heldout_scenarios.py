@@ -288,3 +288,20 @@ def test_a_bought_two_server_cluster_includes_its_network():
     assert lines["cards"] == pytest.approx(2 * 317_000)
     assert lines["network"] == pytest.approx(16 * (562.5 + 1300))
     assert lines["hosting"] == pytest.approx(16 * 1.110 * 250 * 12, rel=1e-3)
+
+
+def test_audit_of_16_h100_rented_as_two_runpod_pods(kb):
+    """RunPod pods are single machines joined only by Global Networking at 100 Mbps
+    (docs.runpod.io/pods/networking): a 13B full fine-tune over two pods is priced at RunPod's own
+    rate (the proposal's provider is kept, 16 x $2.69/h) and is blocked as communication-bound;
+    the alternative needs no second server."""
+    from engine import audit
+
+    res = audit(_file("audit-runpod-16-h100.yaml"))
+    assert res.verdict == "reject"
+    rules = {f.rule for f in res.findings if f.severity == "blocker"}
+    assert "NET-COMM-BOUND" in rules
+    prop = res.proposed
+    assert prop.gpu == "h100-80gb-sxm" and prop.count == 16 and prop.provider == "runpod"
+    assert prop.rent_cost_usd == pytest.approx(16 * 2.69 * prop.wall_days * 24, rel=0.02)
+    assert res.alternative is not None and res.alternative.nodes == 1

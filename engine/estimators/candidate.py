@@ -243,6 +243,8 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     usable = capacity * (1 - float(kb.policy_value("memory_headroom_fraction")))
     requested = requested_strategy(job)
     tp = 1
+    if network is None and acquisition == "rent" and provider:  # a proposal renting from a named cloud
+        network = named_network(job, gpu, count, provider)
     topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
     plan = req_plan = None
     if job.training and not job.shape.diffusion:
@@ -314,6 +316,25 @@ def _cluster_offers_first(offers: list[K.Offer], networks: dict[str, Any]) -> li
         return net is not None and net.shared_by == "gpu"
 
     return sorted(offers, key=lambda o: not per_gpu(o))  # stable: price order kept within each group
+
+
+def _named_offers(job: Job, gpu: Gpu, count: int, provider: str) -> list[K.Offer]:
+    """The offers of the provider a proposal names, also beyond one rental's size (pods joined by
+    the provider's own network), cheapest first."""
+    kb = job.kb
+    return [o for o in K.rent_offers(kb.clouds, gpu.id, count, kb.tco_value("usd_cny").value, named=provider)
+            if o.provider == provider]
+
+
+def named_network(job: Job, gpu: Gpu, count: int, provider: str | None) -> str | None:
+    """Between the servers of a rental from a named provider: the network that provider states
+    for its offer, or the clouds' Ethernet-class default; None when it does not rent this GPU."""
+    if not provider:
+        return None
+    offers = _named_offers(job, gpu, count, provider)
+    if not offers:
+        return None
+    return offers[0].network or job.kb.clouds.default_network
 
 
 def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
@@ -465,7 +486,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     rent_hours = busy
     offers = offers_for(job, ev.gpu, ev.count)
     if provider:
-        offers = [o for o in offers if o.provider == provider] or offers
+        offers = _named_offers(job, ev.gpu, ev.count, provider) or offers
     if instance:
         offers = [o for o in offers if o.instance == instance] or offers
     offer = offers[0] if offers else None

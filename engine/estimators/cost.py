@@ -52,17 +52,21 @@ def _offers_by_gpu(clouds: CloudFile) -> dict[str, tuple[list, list]]:
     return _derived(clouds, "offers", make)
 
 
-def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | None = None) -> list[Offer]:
+def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | None = None,
+                named: str | None = None) -> list[Offer]:
     """Every way to rent ``count`` GPUs of a type, cheapest first (in USD). CNY offers are
     converted at ``usd_cny`` (CNY per USD) and left out when no rate is given; an offer that
-    cannot give ``count`` GPUs in one rental (``max_gpus``: one machine per pod) is left out."""
+    cannot give ``count`` GPUs in one rental (``max_gpus``: one machine per pod) is left out,
+    unless its provider is ``named`` (a proposal's own choice: several rentals joined by the
+    network the provider states)."""
     offers: list[Offer] = []
     per_gpu, instances = _offers_by_gpu(clouds).get(gpu_id, ([], []))
     markets = {p.id: p.market for p in clouds.providers}
     for p in per_gpu:
         native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
         rate = 1.0 if p.currency == "USD" else usd_cny
-        if native is None or rate is None or (p.max_gpus is not None and count > p.max_gpus):
+        if native is None or rate is None or (p.max_gpus is not None and count > p.max_gpus
+                                              and p.provider != named):
             continue
         n = max(count, p.min_gpus)
         offers.append(Offer(p.provider, None, n, native * n / rate, None, p.as_of.isoformat(), p.source, p.check,
