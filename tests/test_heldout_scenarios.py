@@ -305,3 +305,18 @@ def test_audit_of_16_h100_rented_as_two_runpod_pods(kb):
     assert prop.gpu == "h100-80gb-sxm" and prop.count == 16 and prop.provider == "runpod"
     assert prop.rent_cost_usd == pytest.approx(16 * 2.69 * prop.wall_days * 24, rel=0.02)
     assert res.alternative is not None and res.alternative.nodes == 1
+
+
+@pytest.mark.parametrize("hosting, usd_per_kw_month, pue", [
+    ("colocation", 250.0, 1.58),   # retail cabinet, 4.44 kW is below the 250 kW wholesale tier
+    ("datacenter", 184.06, 1.3),   # CBRE H2 2024 wholesale rate; new facilities' PUE (Uptime Institute 2024)
+    ("office", 0.0, 1.0),          # no rent, the building's own cooling
+])
+def test_hosting_of_four_h200_by_deployment(hosting, usd_per_kw_month, pue):
+    """constraints.hosting prices where bought hardware runs: 4 x (700 + 410) W = 4.44 kW billed
+    at the deployment's rent for 36 months, energy at its PUE for every hour of the service."""
+    req = {"workload": {"task": "inference", "model": "llama-3.1-70b", "concurrent_requests": 50},
+           "constraints": {"acquisition": "buy", "project_months": 36, "hosting": hosting}}
+    lines = estimate(req, gpu="H200", gpus=4).gpu.cost["buy_lines"]
+    assert lines["hosting"] == pytest.approx(4.44 * usd_per_kw_month * 36, rel=1e-3, abs=1e-6)
+    assert lines["power"] == pytest.approx(4.44 * pue * 36 * 730 * 0.15, rel=1e-3)
