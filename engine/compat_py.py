@@ -33,7 +33,21 @@ UTCFROMTIMESTAMP_WARNING = r"datetime\.datetime\.utcfromtimestamp\(\) is depreca
 
 def durable_import_hint(exc: BaseException) -> str | None:
     """One line saying how to fix a failed import of durable-rules, or ``None`` when ``exc`` is not
-    one (the caller then reports it as it would any other error)."""
+    one (the caller then reports it as it would any other error).  The failed import may be the
+    cause or the context of ``exc`` (a module that imports durable and raises its own error, even
+    ``from None``), so the chain is searched."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen and len(seen) < 10:
+        seen.add(id(link))
+        hint = _import_hint(link)
+        if hint:
+            return hint
+        link = link.__cause__ or link.__context__
+    return None
+
+
+def _import_hint(exc: BaseException) -> str | None:
     text = f"{type(exc).__name__}: {exc}"
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith(("durable", "durable_rules_engine")):
         return f"the rule engine durable-rules is not installed ({text}); install gpuwise with pip, " \

@@ -4,7 +4,9 @@ deprecation warning on 3.12+, handled in engine/compat_py.py (see README, Python
 from __future__ import annotations
 
 import datetime
+import os
 import re
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -100,3 +102,29 @@ def test_durable_rules_deprecation_warning_is_filtered_where_it_arises():
         warnings.warn("another deprecation", DeprecationWarning, stacklevel=1)
     assert _utc_warnings(caught) == []
     assert [str(w.message) for w in caught] == ["another deprecation"]  # nothing else is hidden
+
+
+def test_a_durable_rules_built_without_the_flag_gives_the_hint_from_the_real_command(tmp_path):
+    """Python 3.13 with a default build: the extension module fails to load with the message above
+    wherever gpuwise first imports it (the rule-engine adapter raises its own error from None). The
+    command says how to rebuild on one line, exit 3, not 'internal error'. Simulated on any Python by
+    a finder that refuses the extension module as 3.13's loader does."""
+    script = f"""
+import sys
+class Refuse:
+    def find_spec(self, name, path=None, target=None):
+        if name == "durable_rules_engine":
+            raise ImportError({UNDEFINED!r})
+        return None
+sys.meta_path.insert(0, Refuse())
+from engine.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+    for args in (["recommend", str(ROOT / "examples" / "lora-70b.yaml")],
+                 ["audit", str(ROOT / "examples" / "proposal-good-lora-8xh100.yaml"),
+                  str(ROOT / "examples" / "proposal-spot-h100-pretrain.yaml")]):
+        p = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=tmp_path,
+                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert p.returncode == 3 and p.stdout == "", (p.returncode, p.stderr)
+        assert len(p.stderr.splitlines()) == 1 and "internal error" not in p.stderr, p.stderr
+        assert "built without the Python 3.13 flag" in p.stderr and compat_py.REINSTALL in p.stderr
