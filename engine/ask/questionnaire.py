@@ -1261,7 +1261,8 @@ class _Asker:
             return
         self.say(self.s.t("advanced_defaults"), "dim")
         for q in pending:
-            self.say(f"  {self.s.text(q, 'label')}: {_show_value(self.s, q, q.key, self.s.current(q))}", "dim")
+            colon = "：" if self.s.lang == "zh" else ": "
+            self.say(f"  {self.s.text(q, 'label')}{colon}{_show_value(self.s, q, q.key, self.s.current(q))}", "dim")
 
     def _prompt(self, q: Question, current: Any) -> Any:
         s = self.s
@@ -1361,10 +1362,20 @@ def _duration(s: _Session, days: float | None) -> str:
 
 
 def _show_result(console: Any, s: _Session, result: Any) -> None:
-    """The answer in the terminal, in the session's language and currency; the report has the rest."""
+    """The answer in the terminal, in the session's language and currency; the report has the rest.
+    The engine's sentences (the answer, why an option is out, the warnings) are translated through
+    the report's catalog, so a Chinese session shows them in Chinese."""
     from rich.markup import escape
     from rich.table import Table
 
+    from ..render.fmt import Currency, Fmt, _strip_subject
+    from ..render.view import View
+
+    info = getattr(result, "currency", None)
+    rate_info = (Currency("CNY", s.rate, getattr(info, "as_of", ""), getattr(info, "source", ""))
+                 if s.currency == "CNY" else Currency())
+    f = Fmt(s.lang, rate_info)
+    view = View(result, "recommend", f)
     rec = result.recommendation
     if rec is None:
         console.print(f"[bold red]{escape(s.t('no_feasible'))}[/]")
@@ -1380,42 +1391,42 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
             t.add_column(s.t(col))
         t.add_row(*(escape(v) for v in row.values()))
         console.print(t)
-        if rec.summary and s.lang == "en":  # the rules' own sentence is English data
-            console.print(escape(rec.summary))
+        summary = (f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)
+                   if rec.summary_sentence else rec.summary)
+        if summary:
+            console.print(escape(summary))
     cands = sorted(result.candidates, key=lambda c: (not c.feasible, 1 << 30 if c.rank is None else c.rank))
     if cands:
         serving = all(c.wall_days is None for c in cands)  # inference: speed, not duration
         t = Table(title=s.t("candidates"), title_justify="left")
         cols = ["col_rank", "col_gpu", "col_count", "col_feasible", "col_speed" if serving else "col_duration",
-                "col_cost"] + (["col_why"] if s.lang == "en" else [])
+                "col_cost", "col_why"]
         for col in cols:
-            t.add_column(s.t(col))
+            t.add_column(s.t(col), overflow="fold")
         for c in cands[:10]:
             speed = c.decode_tokens_per_s_total or c.decode_tokens_per_s
-            cells = ["—" if c.rank is None else str(c.rank), escape(c.gpu), str(c.count),
+            cells = ["—" if c.rank is None else str(c.rank), escape(c.gpu_name or c.gpu), str(c.count),
                      s.t("value_yes") if c.feasible else f"[red]{escape(s.t('value_no'))}[/]",
                      ("—" if speed is None else f"{speed:,.0f}") if serving else
                      _duration(s, c.wall_days if c.feasible else None),  # an infeasible run has no duration
                      _money(s, c.total_cost_usd)]
-            if s.lang == "en":
-                cells.append(escape(c.reasons[0]) if c.reasons else "")
+            why = [_strip_subject(x, c) for x in view.reasons(c)]
+            cells.append(escape(why[0]) if why and not c.feasible else "")
             t.add_row(*cells)
         if len(cands) > 10:
             t.caption = s.t("more_in_report", n=len(cands) - 10)
         console.print(t)
-    important = [f for f in result.findings if f.severity in ("blocker", "warning")]
+    # each warning once, its sentence for the answer's GPU and the other GPUs named (as in the report)
+    issues = view.issues(list(result.findings), rec.gpu if rec is not None else "")
+    important = [e for g in issues["groups"] for e in g["entries"]]
     if important:
         t = Table(title=s.t("findings"), title_justify="left")
-        cols = ["col_severity", "col_rule"] + (["col_finding"] if s.lang == "en" else [])
-        for col in cols:
-            t.add_column(s.t(col))
-        for f in important[:12]:
-            colour = "red" if f.severity == "blocker" else "yellow"
-            rule = f"{f.rule} ({f.subject})" if f.subject else f.rule
-            cells = [f"[{colour}]{escape(s.t('sev_' + f.severity))}[/]", escape(rule)]
-            if s.lang == "en":
-                cells.append(escape(f.message))
-            t.add_row(*cells)
+        for col in ("col_severity", "col_rule", "col_finding"):
+            t.add_column(s.t(col), overflow="fold")
+        for e in important[:12]:
+            colour = "red" if e["severity"] == "blocker" else "yellow"
+            text = f"{e['message']}\n{e['also']}" if e["also"] else e["message"]
+            t.add_row(f"[{colour}]{escape(s.t('sev_' + e['severity']))}[/]", escape(e["rule"]), escape(text))
         if len(important) > 12:
             t.caption = s.t("more_in_report", n=len(important) - 12)
         console.print(t)

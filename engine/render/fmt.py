@@ -162,7 +162,22 @@ def environment(lang: str = "en") -> Any:
     env.filters["md"] = md_escape
     env.filters["mdcode"] = md_code
     env.filters["wbr"] = wbr
+    env.filters["code_spans"] = code_spans
+    env.filters["md_spans"] = md_spans
+    # punctuation around a label or a count: full-width in Chinese ("修正建议：", "（2 个警告）")
+    zh = _lang(lang) == "zh"
+    env.globals.update(COLON="：" if zh else ": ", SP="" if zh else " ", LP="（" if zh else " (",
+                       RP="）" if zh else ")", CLAUSE="；" if zh else "; ")
     return env
+
+
+def code_spans(value: Any) -> Any:
+    """HTML: a sentence with its `backticked` commands (a rule's fix: `nvidia-smi -pl`) set as code,
+    not shown with their backticks."""
+    from markupsafe import Markup, escape
+
+    text = str(escape(" ".join(str(value).split())))
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", text))
 
 
 def wbr(value: Any) -> Any:
@@ -180,6 +195,21 @@ def md_escape(value: Any) -> str:
     for a, b in (("\\", "\\\\"), ("|", "\\|"), ("*", "\\*"), ("<", "&lt;"), (">", "&gt;"), ("`", "\\`")):
         text = text.replace(a, b)
     return text
+
+
+def md_spans(value: Any) -> str:
+    """Markdown: a sentence made safe as :func:`md_escape` does, its `backticked` commands kept as
+    code spans (a rule's fix: `nvidia-smi -pl`)."""
+    parts = re.split(r"`([^`]+)`", " ".join(str(value).split()))
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(md_code(part))
+            continue
+        for a, b in (("\\", "\\\\"), ("|", "\\|"), ("*", "\\*"), ("<", "&lt;"), (">", "&gt;"), ("`", "\\`")):
+            part = part.replace(a, b)
+        out.append(part)
+    return "".join(out)
 
 
 def md_code(value: Any) -> str:
@@ -234,6 +264,10 @@ class Fmt:
         self.tr = translations(self.lang)
         self.cur = currency or Currency()
         self.sep, self.clause = ("，", "；") if self.lang == "zh" else (", ", "; ")
+
+    def join(self, sentences: Iterable[str]) -> str:
+        """Sentences one after the other: a space between English ones, none after a Chinese "。"."""
+        return ("" if self.lang == "zh" else " ").join(x for x in sentences if x)
 
     def _(self, message: str, **kw: Any) -> str:
         text = self.tr.gettext(message)
@@ -578,7 +612,7 @@ def _card_checked(card: dict[str, Any]) -> bool:
 def _strip_subject(reason: str, c: Candidate) -> str:
     """A reason without the leading "2 x NVIDIA A10 24GB:" that repeats the line's own title."""
     name = re.escape(c.gpu_name or c.gpu)
-    short = re.sub(rf"^\s*{c.count}\s*[x×]\s*{name}\s*:?\s*", "", reason)
+    short = re.sub(rf"^\s*{c.count}\s*[x×]\s*{name}\s*[:：]\s*", "", reason)  # only a subject: "上的…" stays whole
     return short if short and short != reason else reason
 
 

@@ -177,7 +177,7 @@ def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, la
         alt = res.alternative
         better = (f"{alt.count} × {alt.gpu_name or alt.gpu}" if alt else f.na())
         if alt and res.savings_usd is not None and res.savings_usd > 0:
-            better += " (" + _("saves %(amount)s", amount=f.money(res.savings_usd)) + ")"
+            better = _("%(name)s (%(role)s)", name=better, role=_("saves %(amount)s", amount=f.money(res.savings_usd)))
         rows.append([path, _(VERDICT_LABELS[res.verdict]), str(blockers), str(warnings), res.title, better])
         vm = View(res, "audit", f, detail, normalise_format(fmt)).audit()
         sections.append({"id": anchor, "file": path, "title": res.title or path, "error": "",

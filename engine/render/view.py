@@ -10,6 +10,7 @@ formula, every candidate, every finding and the rule trace. Chart geometry comes
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -71,6 +72,12 @@ BRIEF_ALTERNATIVES = 6
 __all__ = ["LEADING", "View"]
 
 
+def _first_sentence(text: str) -> str:
+    """A source's first sentence, the citation (the brief report's; the full one quotes it whole)."""
+    head = re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(text.split()), maxsplit=1)[0]
+    return head
+
+
 # ---------------------------------------------------------------------------- view model
 class View:
     """Builds the view model of one result in one language and currency, brief or in full."""
@@ -105,7 +112,8 @@ class View:
             return self._("Amounts are in Chinese yuan at %(rate)s CNY per USD, the rate given for this "
                           "report.", rate=format(cur.rate, "g"))
         return self._("Amounts are in Chinese yuan at %(rate)s CNY per USD (as of %(date)s; source: "
-                      "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(), source=cur.source)
+                      "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(),
+                      source=cur.source if self.full else _first_sentence(cur.source))
 
     def base(self) -> dict[str, Any]:
         f = self.f
@@ -142,7 +150,9 @@ class View:
 
     def assumption(self, a: Any) -> str:
         """An assumption's reason in this language (its sentence template when it has one)."""
-        return self.f.sentence(a.template, a.values, _reason(a.reason)) if a.template else _reason(a.reason)
+        if a.template:
+            return self.f.sentence(a.template, a.values, _reason(a.reason))
+        return words.assumption(_reason(a.reason), self.f)
 
     def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"id": i, "source": self.sources.get(i, "")} for i in dict.fromkeys(ids)]
@@ -267,6 +277,10 @@ class View:
     def gpus_on_nodes(self, count: int, nodes: int) -> str:
         gpus = self.f.ngettext("%(n)s GPU", "%(n)s GPUs", count)
         return self.f.ngettext("%(gpus)s on %(n)s node", "%(gpus)s on %(n)s nodes", nodes, gpus=gpus)
+
+    def tagged(self, name: str, role: str) -> str:
+        """A name with its role in brackets: "4 × RTX 3090 (proposed)", "4 × RTX 3090（原方案）"."""
+        return self._("%(name)s (%(role)s)", name=name, role=role) if role else name
 
     def candidate_name(self, c: Candidate | Recommendation) -> str:
         name = c.gpu_name or c.gpu
@@ -670,13 +684,13 @@ class View:
 
     def bars_of(self, rows: Iterable[tuple[Candidate, str]]) -> list[dict[str, Any]]:
         """Memory bars of candidates, each labelled with its role ("the answer", "proposed")."""
-        return [{"label": f"{self.candidate_name(c)} ({role})" if role else self.candidate_name(c),
+        return [{"label": self.tagged(self.candidate_name(c), role),
                  "capacity": c.capacity_per_gpu_bytes or None, "usable": c.usable_per_gpu_bytes or None,
                  "parts": c.memory_breakdown} for c, role in rows if c.memory_breakdown]
 
     def points_of(self, rows: Iterable[tuple[Candidate, str, bool]]) -> list[dict[str, Any]]:
         """Time/cost points of candidates: (candidate, role, starred)."""
-        return [{"label": f"{self.candidate_name(c)} ({role})" if role else self.candidate_name(c),
+        return [{"label": self.tagged(self.candidate_name(c), role),
                  "wall_days": c.wall_days, "cost_usd": c.total_cost_usd, "feasible": c.feasible, "chosen": star}
                 for c, role, star in rows]
 
@@ -707,9 +721,9 @@ class View:
             rows.append([r["label"], *[parts.get(k, DASH) for k in geo["kinds"]], r["total_label"],
                          r["usable_label"] or DASH, r["capacity_label"] or DASH, r["status"]])
         over = [r["label"] for r in geo["rows"] if r["over"]]
-        alt = self.f.ngettext("%(n)s candidate shown.", "%(n)s candidates shown.", len(geo["rows"])) + " " + \
-            self.f.ngettext("%(n)s exceeds the usable memory of its GPU.",
-                            "%(n)s exceed the usable memory of their GPU.", len(over))
+        alt = self.f.join([self.f.ngettext("%(n)s candidate shown.", "%(n)s candidates shown.", len(geo["rows"])),
+                           self.f.ngettext("%(n)s exceeds the usable memory of its GPU.",
+                                           "%(n)s exceed the usable memory of their GPU.", len(over))])
         return {"geo": geo, "id": "chart-memory", "title": self._("Memory per GPU by part, against the card"),
                 "desc": alt + (" " + ", ".join(over) if over else ""),
                 "alt": alt, "over": over,
@@ -752,6 +766,9 @@ class View:
             be["label"] = self._("break-even: month %(m)s", m=be["month_label"])
         else:
             parts.append(self._("No break-even within the months shown."))
+        # the curves price a month of use around the clock, which a job of hours does not need
+        parts.append(self._("Both curves count the GPUs in use around the clock; a shorter job rents for "
+                            "its hours only."))
         # a small table: about a dozen rows of the curve
         mlist = curve.get("months") or []
         step = max(1, math.ceil(len(mlist) / 12))
@@ -765,8 +782,8 @@ class View:
                 row.append(f.local(vals[i]) if i < len(vals) and vals[i] is not None else DASH)
             rows.append(row)
         return {"geo": geo, "id": chart_id, "title": title or self._("Cumulative cost of renting and of buying"),
-                "desc": " ".join(parts), "alt": " ".join(parts),
-                "x_title": self._("Months of use"), "y_title": self._("Cumulative cost"),
+                "desc": self.f.join(parts), "alt": self.f.join(parts),
+                "x_title": self._("Months of use, around the clock"), "y_title": self._("Cumulative cost"),
                 "table": table([self._("Month"), self._("Rent"), self._("Buy")], rows, right=(1, 2))}
 
     def scatter_chart(self, points: Any, candidates: list[Candidate], chosen: Candidate | None,
@@ -781,7 +798,7 @@ class View:
         local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate)}
                  for p in points if isinstance(p, dict)]
         word = chosen_word or self._("chosen")
-        suffix = "" if chosen_word else f" ({word})"
+        suffix = "" if chosen_word else self.tagged("", word)
         geo = C.time_cost(local, fmt_x=lambda d: f"{d:g}", fmt_y=lambda v: f.local(v, compact=True),
                           chosen_suffix=suffix)
         if geo is None or len(geo["points"]) < 2:  # one point compares nothing
@@ -804,21 +821,21 @@ class View:
         if feasible:
             fastest = min(feasible, key=lambda p: p["xv"])
             cheapest = min(feasible, key=lambda p: p["yv"])
-            alt += " " + self._("Fastest feasible: %(fast)s; cheapest feasible: %(cheap)s.",
-                                fast=fastest["label"], cheap=cheapest["label"])
+            alt = f.join([alt, self._("Fastest feasible: %(fast)s; cheapest feasible: %(cheap)s.",
+                                fast=fastest["label"], cheap=cheapest["label"])])
         if some:
-            alt += " " + self._("Labelled, and listed below: the starred option and the feasible options that no "
-                                "other beats on both time and cost.")
+            alt = f.join([alt, self._("Labelled, and listed below: the starred option and the feasible options "
+                                      "that no other beats on both time and cost.")])
         x_title = self._("Wall-clock time, days")
         y_title = self._("Cost")
         if geo["xlog"]:
-            x_title += f" ({self._('log scale')})"
+            x_title = self._("%(title)s (%(scale)s)", title=x_title, scale=self._("log scale"))
         if geo["ylog"]:
-            y_title += f" ({self._('log scale')})"
+            y_title = self._("%(title)s (%(scale)s)", title=y_title, scale=self._("log scale"))
         return {"geo": geo, "id": "chart-time-cost", "title": self._("Time against cost of each option"),
                 "desc": alt, "alt": alt, "x_title": x_title, "y_title": y_title,
                 "legend": {"chosen": word, "feasible": self._("feasible"), "rejected": self._("rejected")},
-                "omitted": self._("Not placed (no time or cost): %(names)s.", names=", ".join(geo["omitted"]))
+                "omitted": self._("Not placed (no time or cost): %(names)s.", names=f.sep.join(geo["omitted"]))
                 if geo["omitted"] else "",
                 "table": table([self._("Option"), time_header, self._("Cost"), self._("Status")], rows,
                                right=(1, 2))}
@@ -910,8 +927,10 @@ class View:
         if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None:
             base_cost = r.proposed.total_cost_usd if r.proposed else None
             if base_cost:
+                share = r.savings_usd / base_cost  # 99.8% is not "100%": the alternative still costs something
                 savings = self._("The alternative saves %(amount)s (%(pct)s of the proposed cost).",
-                                 amount=f.money(r.savings_usd), pct=f.pct(r.savings_usd / base_cost))
+                                 amount=f.money(r.savings_usd),
+                                 pct=f.pct(share, 1 if 0.995 <= share < 1 else 0))
             else:
                 savings = self._("The alternative saves %(amount)s.", amount=f.money(r.savings_usd))
         elif r.alternative is None:
@@ -940,6 +959,9 @@ class View:
             "trace": self.trace_table() if self.full else None,
             "charts": {},
         })
+        if vm["comparison"]:  # a reason the blockers below say already is not said twice
+            said = [e["message"] for g in vm["issues"]["groups"] for e in g["entries"]]
+            vm["comparison"]["reasons"] = [x for x in vm["comparison"]["reasons"] if not any(x in m for m in said)]
         if self.fmt == "html" or self.full:
             data = self.r.charts or {}
             rows = [(c, w) for c, w in ((r.proposed, proposed_word), (r.alternative, alternative_word)) if c]
@@ -955,7 +977,7 @@ class View:
             scatter = None
             if self.full and r.proposed is not None and isinstance(data.get("time_cost"), list):
                 scatter = [*self.points_of([(r.proposed, proposed_word, True)]),
-                           *({**p, "chosen": False, "label": f"{p.get('label', '')} ({alternative_word})"
+                           *({**p, "chosen": False, "label": self.tagged(str(p.get("label", "")), alternative_word)
                               if p.get("chosen") else p.get("label", "")}
                              for p in data["time_cost"] if isinstance(p, dict))]
             vm["charts"] = self.charts(memory=self.bars_of(rows), costs=costs, scatter=scatter,
@@ -1016,14 +1038,14 @@ class View:
             rows = self._card_rows(card)
             if about:
                 rows.append([self._("Findings on this card"),
-                             ", ".join(f"{x.rule} ({self._(SEVERITY_ONE[x.severity])})" for x in about)])
+                             self.f.sep.join(self.tagged(x.rule, self._(SEVERITY_ONE[x.severity])) for x in about)])
             status = str(card.get("status") or card.get("verdict") or "").lower()
             if not status:  # the worst finding about the card, as the report's summary of it
                 worst = min((SEVERITIES.index(x.severity) for x in about), default=len(SEVERITIES))
                 status = {0: "fail", 1: "suspect"}.get(worst, "ok" if _card_checked(card) else "unknown")
             out.append({
                 "title": self._("Card %(n)s: %(serial)s", n=i, serial=serial or self.f.na()),
-                "about": self.f.sep.join(f"{x.rule} ({self._(SEVERITY_ONE[x.severity])})" for x in about),
+                "about": self.f.sep.join(self.tagged(x.rule, self._(SEVERITY_ONE[x.severity])) for x in about),
                 "status": status,
                 "status_label": self._(CARD_STATUS[status]) if status in CARD_STATUS else status,
                 **table([self._("Check"), self._("Value")], rows),

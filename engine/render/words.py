@@ -146,6 +146,37 @@ _LINK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# ------------------------------------------------------------------------------ networks
+# knowledge/runtime.yaml and prices.yaml: how nodes are networked, as a sentence names it
+_NETWORK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^one (?P<port>.+?) port per node$"), N_("one %(port)s port per node")),
+    (re.compile(r"^one (?P<port>.+?) port per GPU$"), N_("one %(port)s port per GPU")),
+    (re.compile(r"^one (?P<port>.+?) port per GPU \((?P<note>.+)\)$"), N_("one %(port)s port per GPU (%(note)s)")),
+    (re.compile(r"^(?P<port>.+?), one port per GPU$"), N_("%(port)s, one port per GPU")),
+    (re.compile(r"^(?P<port>.+?), one port per GPU \((?P<note>.+)\)$"), N_("%(port)s, one port per GPU (%(note)s)")),
+)
+_NETWORK_NOTES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^rail-optimised$"), N_("rail-optimised")),
+    (re.compile(r"^rail-optimised, as DGX/HGX reference designs$"), N_("rail-optimised, as DGX/HGX reference designs")),
+    (re.compile(r"^(?P<system>DGX \w+): (?P<n>\d+) (?P<kind>\w+) ports$"), N_("%(system)s: %(n)s %(kind)s ports")),
+)
+
+
+def network(text: str, f: Speaker) -> str:
+    """A network's description in the report's language; a description not recognised is quoted as
+    written, a network's id left as it is."""
+    plain = " ".join(str(text).split())
+    for pattern, message in _NETWORK_FORMS:
+        hit = pattern.match(plain)
+        if hit:
+            kw = hit.groupdict()
+            if kw.get("note"):
+                kw["note"] = next((f._(m, **h.groupdict()) for p, m in _NETWORK_NOTES if (h := p.match(kw["note"]))),
+                                  kw["note"])
+            return f._(message, **kw)
+    return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare
+
+
 def link(text: str, f: Speaker) -> str:
     """A link description (engine/estimators/interconnect.py) in the report's language."""
     _ = f._
@@ -203,14 +234,63 @@ def framework_reason(text: str, f: Speaker) -> str:
     return f"“{plain}”" if f.sep != ", " else plain
 
 
-VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "link", "layout": "strategy",
-                               "framework_reason": "framework_reason"}
+# ---------------------------------------------------------------- assumptions without a template
+_ASSUMPTION_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # engine/inputs/shape.py guess(): a model given by its size alone borrows a published model's shape
+    (re.compile(r"^shape assumed from (?P<ref>.+?) \((?P<id>[\w.-]+), the published model nearest to "
+                r"(?P<size>[\d.]+)B parameters\): (?P<layers>\d+) layers, hidden (?P<hidden>\d+), "
+                r"(?P<heads>\d+) heads, (?P<kv>\d+) KV heads of (?P<hd>\d+), MLP (?P<ffn>\d+), "
+                r"vocab (?P<vocab>\d+); give 'architecture' for exact activation and KV-cache figures$"),
+     N_("shape assumed from %(ref)s (%(id)s, the published model nearest to %(size)sB parameters): "
+        "%(layers)s layers, hidden %(hidden)s, %(heads)s heads, %(kv)s KV heads of %(hd)s, MLP %(ffn)s, "
+        "vocab %(vocab)s; give 'architecture' for exact activation and KV-cache figures")),
+)
+
+
+# engine/estimators/cost.py buy_plan(): why a count of a server-only GPU cannot be bought
+_BUY_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?P<gpu>.+?) is sold only as (?P<sizes>[\d or]+)-GPU baseboards in whole servers "
+                r"\((?P<why>.+)\); (?P<count>\d+) cannot be bought: buy (?P<up>\d+)$"),
+     N_("%(gpu)s is sold only as %(sizes)s-GPU baseboards in whole servers (%(why)s); %(count)s cannot be "
+        "bought: buy %(up)s")),
+)
+
+
+def buy_unavailable(text: str, f: Speaker) -> str:
+    """Why a count cannot be bought, in the report's language; the knowledge base's own reason in
+    it is quoted."""
+    plain = " ".join(str(text).split())
+    for pattern, message in _BUY_FORMS:
+        hit = pattern.match(plain)
+        if hit:
+            kw = hit.groupdict()
+            if f.sep != ", ":
+                kw["why"] = f"“{kw['why']}”"
+                kw["sizes"] = kw["sizes"].replace(" or ", "/")  # "4/8 卡基板"
+            return f._(message, **kw)
+    return plain if f.sep == ", " or " " not in plain else f"“{plain}”"
+
+
+def assumption(text: str, f: Speaker) -> str:
+    """An assumption the inputs word in English without a template, in the report's language."""
+    plain = " ".join(str(text).split())
+    for pattern, message in _ASSUMPTION_FORMS:
+        hit = pattern.match(plain)
+        if hit:
+            return f._(message, **hit.groupdict())
+    return plain
+
+
+VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "link", "network": "network", "layout": "strategy",
+                               "framework_reason": "framework_reason", "china_rule": "quoted",
+                               "buy_unavailable_reason": "buy_unavailable"}
 """Sentence values worded here, by key: which function words them."""
 
 VALUE_TERMS: dict[str, dict[str, str]] = {
     # a sentence value that is one word of a closed vocabulary (the input schema's or the rule chain's)
     "acquisition": {"rent": N_("rent"), "buy": N_("buy"), "either": N_("rent or buy")},
     "condition": {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")},
+    "offload": {"cpu": N_("CPU"), "nvme": N_("NVMe")},
     "hosting": {"office": N_("an office"), "colocation": N_("colocation"), "datacenter": N_("a data center")},
     "stage": {"memory": N_("memory"), "compute": N_("compute"), "interconnect": N_("interconnect"),
               "tco": N_("cost"), "decided": N_("decided")},
@@ -229,5 +309,12 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
         return link(v, f)
     if how == "framework_reason":
         return framework_reason(v, f)
+    if how == "network":
+        return network(v, f)
+    if how == "buy_unavailable":
+        return buy_unavailable(v, f)
+    if how == "quoted":  # the knowledge base's own wording (an export rule), quoted in another language
+        plain = " ".join(v.split())
+        return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare
     count = values.get("count")
     return strategy(v, int(count) if isinstance(count, (int, float)) and not isinstance(count, bool) else None, f)

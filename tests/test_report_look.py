@@ -1,0 +1,216 @@
+"""The reports as they were looked at in a browser and a terminal (issue 15): what a reader tripped
+on, asserted on the content (no browser here). Real engine results of the examples.
+
+- Chinese punctuation around labels and counts ("修正建议：", "（2 个警告）"), and no "。 " between
+  two Chinese sentences;
+- a reason in Chinese that starts with the GPU's name is not cut to "上的 …";
+- an audit says why the proposal falls short once, not again under its blockers;
+- "saves 100% of the proposed cost" only when it does;
+- the rent-or-buy chart says it counts the GPUs busy around the clock;
+- a fix's `command` is code in HTML, not backticks;
+- the answer's sentence is said once at the top of the HTML;
+- the assumed network and a model shape guessed from its size are worded in Chinese;
+- the brief report quotes the exchange rate's source by its first sentence (the full one whole).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.decide.audit import audit
+from engine.decide.recommend import recommend
+from engine.render import report, words
+from engine.render.fmt import Fmt, _strip_subject
+from engine.results import Candidate
+
+from .test_report_brief import english_runs
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture(scope="module")
+def training():
+    return recommend(str(EXAMPLES / "lora-70b.yaml"))
+
+
+@pytest.fixture(scope="module")
+def offload():
+    """16 x RTX 4090 with CPU offload short of host RAM: a blocker that is also why it is infeasible."""
+    return audit(str(EXAMPLES / "proposal-16x4090-70b-full.yaml"))
+
+
+@pytest.fixture(scope="module")
+def used_cards():
+    return audit(str(EXAMPLES / "proposal-used-3090-mining.yaml"))
+
+
+@pytest.fixture(scope="module")
+def guessed_shape():
+    """A 3B model given by size alone: its shape is borrowed from the nearest published model."""
+    return audit(str(EXAMPLES / "proposal-spot-h100-pretrain.yaml"))
+
+
+# ------------------------------------------------------------------------ Chinese punctuation
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_chinese_labels_and_counts_take_full_width_punctuation(offload, fmt):
+    out = report.render(offload, fmt, lang="zh", currency="CNY")
+    for label in ("修正建议", "方案文件"):
+        assert re.search(rf"{label}(\*\*|</strong>)?：", out), label
+        assert not re.search(rf"{label}(\*\*|</strong>)?:", out), label
+    assert re.search(r"阻断问题与警告(<span class=\"muted\">)?（\d+ 个阻断问题", out)
+    assert ("否决：" if fmt == "text" else "结论：否决") in out and "否决:" not in out
+    en = report.render(offload, fmt)
+    assert re.search(r"Fix(\*\*|</strong>)?: ", en) or "Fix:</strong> " in en
+    assert re.search(r"Blockers and warnings(<span class=\"muted\">)? \(\d+ blockers?", en)
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_a_chinese_batch_audit_takes_full_width_punctuation(offload, used_cards, fmt):
+    batch = [("a.yaml", offload, ""), ("b.yaml", used_cards, "")]
+    out = report.render_audit_summary(batch, fmt, lang="zh", currency="CNY")
+    assert "（节省 ¥" in out and "(节省" not in out  # the summary table's best alternative
+    assert re.search(r"否决(</strong>|\*\*)?：存在至少一个阻断问题", out)
+    assert "。 " not in out
+
+
+def test_chinese_sentences_follow_each_other_without_a_space(training):
+    """Chart descriptions are several sentences: in Chinese no space after "。"."""
+    out = report.render(training, "html", lang="zh", currency="CNY")
+    alts = re.findall(r'<div class="chart-alt">\s*<p>(.*?)</p>', out, re.S)
+    assert len(alts) >= 2 and all("。" in a for a in alts)
+    assert not any("。 " in a for a in alts), alts
+    en = report.render(training, "html")
+    assert any(". " in a for a in re.findall(r'<div class="chart-alt">\s*<p>(.*?)</p>', en, re.S))
+
+
+def test_a_role_in_brackets_is_full_width_in_chinese(used_cards):
+    out = report.render(used_cards, "html", lang="zh")
+    p = used_cards.proposed
+    assert f"{p.count} × {p.gpu_name}（原方案）" in out
+    assert f"{p.count} × {p.gpu_name} (proposed)" in report.render(used_cards, "html")
+
+
+# ------------------------------------------------------------------ a reason without its subject
+def test_a_reason_loses_only_a_leading_subject_with_its_colon():
+    c = Candidate(gpu="rtx-4090", gpu_name="NVIDIA GeForce RTX 4090 24GB", count=16, feasible=False,
+                  memory_per_gpu_bytes=0, wall_days=None, total_cost_usd=None)
+    assert _strip_subject("16 x NVIDIA GeForce RTX 4090 24GB: too slow", c) == "too slow"
+    assert _strip_subject("16 × NVIDIA GeForce RTX 4090 24GB：太慢", c) == "太慢"
+    whole = "16 × NVIDIA GeForce RTX 4090 24GB 上的 cpu 卸载每个节点需要 882 GB 主机内存"
+    assert _strip_subject(whole, c) == whole  # the name is the sentence's own, not a subject
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_why_the_proposal_falls_short_is_said_once(offload, lang):
+    """The blocker that makes the proposal infeasible is under "Blockers and warnings"; the list under
+    the proposal does not repeat it (nor cut its first words off)."""
+    blocker = next(x for x in offload.findings if x.rule == "MEM-HOST-RAM-SHORT")
+    message = Fmt(lang).sentence(blocker.template, blocker.values, blocker.message)
+    for fmt in ("text", "md"):
+        out = report.render(offload, fmt, lang=lang)
+        assert out.count(message.split("；")[0].split(";")[0]) == 1, fmt
+    assert "上的 cpu" not in report.render(offload, "text", lang="zh").replace(
+        f"{offload.proposed.gpu_name} 上的 cpu", "")
+
+
+# ------------------------------------------------------------------------------- numbers
+def test_savings_just_short_of_everything_are_not_rounded_to_all(used_cards):
+    """The alternative costs something: its share of the proposal's cost is not "100%"."""
+    share = used_cards.savings_usd / used_cards.proposed.total_cost_usd
+    assert 0.995 <= share < 1  # the example: renting an hour beats buying four cards
+    out = report.render(used_cards, "text")
+    assert f"({share * 100:.1f}% of the proposed cost)" in out and "(100% of the proposed cost)" not in out
+
+
+def test_the_rent_or_buy_chart_says_it_counts_round_the_clock_use(training):
+    out = report.render(training, "html")
+    chart = re.search(r'<figure class="chart" id="chart-cost">(.*?)</figure>', out, re.S).group(1)
+    assert "Months of use, around the clock" in chart
+    assert "Both curves count the GPUs in use around the clock" in chart
+    zh = report.render(training, "html", lang="zh", currency="CNY")
+    assert "全天候使用的月数" in zh and "两条曲线都按 GPU 全天候运行计算" in zh
+
+
+# ------------------------------------------------------------------------------ the page
+def test_a_fixs_command_is_code_not_backticks(offload):
+    out = report.render(offload, "html")
+    fix = next(x.fix for x in offload.findings if x.rule == "PWR-OVER-FACILITY")
+    assert "`nvidia-smi -pl`" in fix  # the rule writes it in backticks
+    assert "<code>nvidia-smi -pl</code>" in out
+    assert not re.search(r"<p><strong>Fix:</strong>[^<]*`", out)
+    assert "`nvidia-smi -pl`" in report.render(offload, "text")  # plain text keeps them
+
+
+def test_a_fixs_command_is_a_code_span_in_markdown(offload):
+    out = report.render(offload, "md")
+    assert "`nvidia-smi -pl`" in out and "\\`nvidia-smi" not in out
+    assert "\\`" not in report.render(offload, "md", lang="zh")
+
+
+def test_offload_names_its_target_as_written():
+    """"cpu offload on 16 x ..." began a sentence in lower case; the target is a name: CPU, NVMe."""
+    assert words.value("offload", "cpu", {}, Fmt("en")) == "CPU"
+    assert words.value("offload", "nvme", {}, Fmt("zh")) == "NVMe"
+
+
+def test_the_answer_is_said_once_at_the_top(training):
+    out = report.render(training, "html")
+    answer = re.search(r'<section id="answer".*?</section>', out, re.S).group(0)
+    assert answer.count("<p") == 1  # one sentence, then the facts
+    rec = training.recommendation
+    assert f"{rec.count} x {rec.gpu_name}" in answer and "GB per GPU" in answer
+
+
+def test_the_summary_tables_verdict_does_not_break():
+    css = (ROOT / "reports" / "templates" / "_style.css").read_text(encoding="utf-8")
+    assert "#summary td:nth-child(2) { white-space: nowrap; }" in css
+
+
+# ---------------------------------------------------------------------- worded in Chinese
+@pytest.mark.parametrize(("text", "zh"), [
+    ("one 25 GbE port per node", "每个节点一个 25 GbE 端口"),
+    ("one NDR 400 Gb/s InfiniBand port per GPU (DGX H100: 8 NDR ports)",
+     "每块 GPU 一个 NDR 400 Gb/s InfiniBand 端口（DGX H100：8 个 NDR 端口）"),
+    ("NDR 400 Gb/s InfiniBand, one port per GPU (rail-optimised, as DGX/HGX reference designs)",
+     "NDR 400 Gb/s InfiniBand，每块 GPU 一个端口（轨道优化拓扑，与 DGX/HGX 参考设计相同）"),
+    ("a network nobody described here", "“a network nobody described here”"),
+    ("ethernet-25", "ethernet-25"),
+])
+def test_the_assumed_network_in_chinese(text, zh):
+    assert words.network(text, Fmt("zh")) == zh
+    assert words.network(text, Fmt("en")) == text
+
+
+def test_the_assumed_network_in_a_chinese_report(training):
+    out = report.render(training, "text", lang="zh")
+    line = next(x for x in out.splitlines() if x.strip().startswith("network ="))
+    assert english_runs(line, 4) == [], line
+
+
+def test_a_guessed_model_shape_in_chinese(guessed_shape):
+    a = next(x for x in guessed_shape.assumptions if x.field == "workload.architecture")
+    assert a.reason.startswith("shape assumed from")
+    out = report.render(guessed_shape, "text", lang="zh")
+    line = next(x for x in out.splitlines() if "workload.architecture" in x)
+    assert "模型结构参照" in line and english_runs(line, 4) == [], line
+
+
+def test_an_export_rule_is_quoted_in_chinese():
+    f = Fmt("zh")
+    rule = "more advanced than H200: licence applications keep a presumption of denial"
+    assert words.value("china_rule", rule, {}, f) == f"“{rule}”"
+    assert words.value("china_rule", rule, {}, Fmt("en")) == rule
+
+
+# ------------------------------------------------------------------------ the rate's source
+def test_the_brief_report_cites_the_rate_by_its_first_sentence(training):
+    cur = training.currency
+    brief = report.render(training, "text", lang="zh", currency="CNY")
+    full = report.render(training, "text", lang="zh", currency="CNY", detail="full")
+    first = re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(cur.source.split()), maxsplit=1)[0]
+    assert first in brief and cur.as_of in brief and f"{cur.usd_cny:g}" in brief
+    assert " ".join(cur.source.split()) in full
