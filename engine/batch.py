@@ -50,7 +50,8 @@ def audit_many(paths: list[str], args: Any) -> int:
             lines.append(json.dumps(doc, allow_nan=False))
         text = "\n".join(lines) + "\n"
     else:
-        text = report.render_audit_summary(results, fmt, lang=args.lang, currency=args.currency,
+        currency = report.report_currency(args.currency, args.fx_rate, [res for _, res, _ in results])
+        text = report.render_audit_summary(results, fmt, lang=args.lang, currency=currency,
                                            fx_rate=args.fx_rate, knowledge=args.knowledge,
                                            detail=getattr(args, "detail", "brief"))
     written = output.emit(text, args.output, protect=paths)

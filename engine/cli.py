@@ -37,7 +37,9 @@ def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS)
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the report to FILE (.md, .html, .json, .txt); - for standard output")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="report language (default: en)")
-    p.add_argument("--currency", choices=("USD", "CNY"), default="USD", help="report currency (default: USD)")
+    p.add_argument("--currency", choices=("USD", "CNY"),
+                   help="report currency (default: the currency the input file writes its amounts in, "
+                        "constraints.currency; CNY when --fx-rate is given; else USD)")
     p.add_argument("--fx-rate", type=_rate, metavar="RATE",
                    help="CNY per USD (default: the knowledge base's dated rate)")
     p.add_argument("--detail", choices=("brief", "full"), default="brief",
@@ -212,7 +214,8 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
     from .render import output, report
 
     fmt = output.report_format(args.output, args.format)
-    text = report.render(result, fmt, kind=kind, lang=args.lang, currency=args.currency, fx_rate=args.fx_rate,
+    currency = report.report_currency(args.currency, args.fx_rate, [result])
+    text = report.render(result, fmt, kind=kind, lang=args.lang, currency=currency, fx_rate=args.fx_rate,
                          detail=args.detail)
     _write(text, args, inputs)
 

@@ -81,6 +81,8 @@ class CurrencyInfo(Frozen):
     usd_cny: float
     as_of: str = ""
     source: str = ""
+    asked: Literal["USD", "CNY"] = Field(
+        default="USD", description="the currency the input wrote its amounts in: the report's default")
 
 
 class HouseRules(Frozen):

@@ -245,3 +245,20 @@ def test_batch_audit_never_overwrites_a_proposal(tmp_path):
     before = b.read_text()
     p = run("audit", str(a), str(b), "-o", str(b), "--format", "text")
     assert p.returncode == 2 and "input file" in p.stderr and b.read_text() == before
+
+
+def test_a_file_priced_in_yuan_gets_a_report_in_yuan(tmp_path):
+    """constraints.currency: CNY makes CNY the report's default currency (contract v2: the
+    currency of every amount in the file); --currency USD still wins; JSON stays in USD."""
+    req = tmp_path / "cny.yaml"
+    req.write_text("workload: {task: finetune, model: llama-3.1-8b, method: lora}\n"
+                   "constraints: {currency: CNY, budget_usd: 50000}\n")
+    p = run("recommend", str(req))
+    assert p.returncode == 0, p.stderr
+    answer = next(line for line in p.stdout.splitlines() if "Total cost" in line)
+    assert "CN¥" in answer and "$" not in answer
+    p = run("recommend", str(req), "--currency", "USD")
+    answer = next(line for line in p.stdout.splitlines() if "Total cost" in line)
+    assert "$" in answer and "CN¥" not in answer
+    d = json.loads(run("recommend", str(req), "--format", "json").stdout)
+    assert d["currency"]["asked"] == "CNY" and d["recommendation"]["total_cost_usd"] > 0

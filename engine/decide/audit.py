@@ -304,7 +304,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         knowledge_dates=rec.knowledge_dates, cards=views,
         stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
                        "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
-        currency=currency_info(kb), house_rules=house_rules(book, rules), policy=kb.policy_values(),
+        currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules), policy=kb.policy_values(),
         ranking=ranking_sentence(kb.policy_values()),
     )
 

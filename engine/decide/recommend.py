@@ -346,7 +346,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()},
         stale_prices=stale_prices(findings),
         estimate=estimate,
-        currency=currency_info(kb),
+        currency=currency_info(kb, job.c.currency),
         house_rules=house_rules(con.book, rules),
         policy=kb.policy_values(),
         ranking=ranking_sentence(kb.policy_values()),
@@ -375,13 +375,14 @@ def stale_prices(findings: list[Any]) -> list[dict[str, Any]]:
              "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"]
 
 
-def currency_info(kb: Any) -> CurrencyInfo | None:
+def currency_info(kb: Any, asked: str = "USD") -> CurrencyInfo | None:
+    """The rate a report in yuan converts at, and the currency the input was written in."""
     try:
         v = kb.tco_value("usd_cny")
     except Exception:  # an overlay may lack it; the report then asks for --fx-rate
         return None
     return CurrencyInfo(usd_cny=float(v.value), as_of=v.as_of.isoformat() if v.as_of else "",
-                        source=" ".join(v.source.split()))
+                        source=" ".join(v.source.split()), asked=asked)
 
 
 def house_rules(book: rulebook.Rulebook, rules: str | None) -> HouseRules | None:

@@ -117,6 +117,17 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> s
     return _SUFFIXES[suffix]
 
 
+def report_currency(currency: str | None, fx_rate: float | None, results: list[Any]) -> str:
+    """The report's currency: the one asked for; else CNY when a rate is given; else the currency
+    the (first) input file wrote its amounts in, so a file priced in yuan gets a report in yuan."""
+    if currency:
+        return currency
+    if fx_rate is not None:
+        return "CNY"
+    info = next((r.currency for r in results if r is not None and getattr(r, "currency", None) is not None), None)
+    return str(getattr(info, "asked", "USD")) if info is not None else "USD"
+
+
 def view_model(result: Any, *, lang: str = "en", currency: str = "USD", fx_rate: float | None = None,
                kind: str | None = None, knowledge: str | os.PathLike[str] | None = None,
                detail: str = "brief", fmt: str = "text") -> dict[str, Any]:
