@@ -142,6 +142,8 @@ class CandidateFact(FactModel):
     buy_unit_ok: bool = _f("this count can be bought (whole baseboards / servers / cards as sold)")
     buy_unavailable_reason: str = _f("why this count cannot be bought ('none')")
     buy_sold_as: str = _f("how the GPU is sold: baseboard, card, workstation ('none' unknown)")
+    buy_condition: str = _f("the condition the purchase price is for: new, used ('none': no price)")
+    buy_condition_asked: str = _f("the condition asked for: new (recommend), or the proposal's")
     buy_units: int = _f("units (servers, baseboards, workstations) bought for this count")
     hosting: str = _f("where bought hardware runs: office, colocation, datacenter ('none')")
     hosting_assumed: bool = _f("the hosting was not given and gpuwise chose it")

@@ -566,6 +566,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         "market": market, "currency": c.currency, "sold_in_china": n["sold_in_china"] is not False,
         "sold_in_china_known": mk is not None, "china_part": bool(n["china_part"]), "china_rule": n["china_rule"],
         "buy_unit_ok": K.count_sold(kb.prices, ev.gpu.id, ev.count), "buy_unavailable_reason": why_not or "none",
+        "buy_condition": plan.condition if plan else "none", "buy_condition_asked": condition,
         "buy_sold_as": n["buy_sold_as"] or "none", "buy_units": n["buy_units"] or 0,
         "hosting": n["hosting"] or "none", "hosting_assumed": bool(n["hosting_assumed"]),
         "it_kw": n["it_kw"] if n["it_kw"] is not None else -1.0,
