@@ -25,6 +25,7 @@ from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
 from ..results import (
     CORE_STEPS,
+    STAGES,
     Assumption,
     Candidate,
     CurrencyInfo,
@@ -295,10 +296,23 @@ def why_not(job: Job, con: Consultation, order: list[Scored], outcome: Outcome, 
             continue
         mine = [s.key for s in order if gpu_of[s.key] == gid]
         if not mine:
-            mine = [max((k for k in con.options if gpu_of[k] == gid and not k.startswith("proposed")),
-                        key=lambda k: con.options[k][0].count, default=None)]
+            theirs = [k for k in con.options if gpu_of[k] == gid and not k.startswith("proposed")]
+            mine = [_closest(con, outcome, theirs)]
         out += [k for k in mine[:1] if k]
     return out
+
+
+def _closest(con: Consultation, outcome: Outcome, keys: list[str]) -> str | None:
+    """Of a GPU's rejected candidates, the one that says most about it: the one that got furthest
+    in the chain, smallest count first (its rejection is about time, speed, units or cost), or, if
+    none got past the memory step, the largest count (it does not fit even there)."""
+    def furthest(k: str) -> int:
+        return STAGES.index(outcome.reached.get(k, "memory"))
+
+    past = [k for k in keys if furthest(k) > 0]
+    if past:
+        return min(past, key=lambda k: (-furthest(k), con.options[k][0].count))
+    return max(keys, key=lambda k: con.options[k][0].count, default=None)
 
 
 def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: str | None = None) -> RecommendResult:
