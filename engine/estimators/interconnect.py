@@ -59,6 +59,13 @@ class Topology:
         return self.network_gb_s / max(1, self.per_node)
 
 
+SWITCHED = ("nvswitch", "nvlink", "ub")
+"""Link kinds where every GPU of the domain gets its full link to any peer: NVLink through NVSwitch,
+and Huawei's Unified Bus (CloudMatrix 384). Point-to-point meshes are runtime.yaml's ``meshes``."""
+FAST = (*SWITCHED, "nvlink-bridge", "infinity-fabric", "roce", "hccs")
+"""Link kinds fast enough for tensor parallelism inside their domain."""
+
+
 def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override: str | None = None
                    ) -> tuple[str, float, bool, str]:
     """(kind, GB/s one direction, peer-to-peer?, description) of the slowest intra-node hop."""
@@ -81,7 +88,7 @@ def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override:
         bw = per_link * (per_node - 1)
         return kind, bw, True, (f"{kind} point-to-point mesh: {per_node - 1} of {link.domain_gpus - 1} peer links of "
                                 f"{per_link:g} GB/s per direction")
-    if kind in ("nvswitch", "nvlink") and per_node <= link.domain_gpus:
+    if kind in SWITCHED and per_node <= link.domain_gpus:
         bw = link.bandwidth_gb_s / 2
         return kind, bw, True, f"{kind} {link.bandwidth_gb_s:g} GB/s per GPU (both directions)"
     if kind == "nvlink-bridge" and per_node <= link.domain_gpus:
@@ -120,8 +127,7 @@ def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = 
         net_gb_s = 1.25 if net is None else net.gb_s * (per_node if net.shared_by == "gpu" else 1)
         latency = 30.0 if net is None else max(net.latency_us, 1.0)
         desc += f"; {n_nodes} nodes over {network}"
-    fast = ("nvswitch", "nvlink", "nvlink-bridge", "infinity-fabric", "roce")
-    tp_domain = gpu.link.domain_gpus if kind in fast else 1
+    tp_domain = gpu.link.domain_gpus if kind in FAST else 1
     mesh = mesh_link_gb_s(gpu, runtime) if kind == gpu.link.kind and per_node <= gpu.link.domain_gpus else 0.0
     return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc,
                     mesh, latency)

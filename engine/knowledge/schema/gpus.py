@@ -44,7 +44,7 @@ class GpuPeaks(Sourced):
 class GpuLink(Sourced):
     """How this GPU talks to its peers inside one server."""
 
-    kind: Literal["nvswitch", "nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "roce", "hccs"] = Field(
+    kind: Literal["nvswitch", "nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "roce", "hccs", "ub"] = Field(
         description="hccs: Huawei's HCCS / Unified Bus links between Ascend NPUs"
     )
     bandwidth_gb_s: float = Field(gt=0, description="per GPU, both directions together")
