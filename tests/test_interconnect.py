@@ -83,3 +83,13 @@ def test_hierarchical_allreduce_and_alltoall_by_hand(kb):
     assert ar == pytest.approx(expected)
     a2a = alltoall_seconds(b, 16, 8, topo, eff, latency_us=0.0)
     assert a2a == pytest.approx(b * 8 / 16 / (50e9 * eff) + topo.network_latency_us * 1e-6)
+
+
+def test_ascend_910b_hccs_is_a_mesh_and_910c_unified_bus_is_switched(kb):
+    """Atlas 800T A2: 8 x 910B fully connected by HCCS, 392 GB/s per NPU over 7 links (both
+    directions), so one link is 392 / 2 / 7 = 28 GB/s per direction and 4 NPUs use 3 of them:
+    84 GB/s. The 910C's CloudMatrix 384 Unified Bus is switched: each NPU keeps 784 / 2 = 392 GB/s."""
+    b = topology(kb.gpus["ascend-910b"], 4, kb.runtime)
+    assert b.intra_kind == "hccs" and b.intra_gb_s == pytest.approx(3 * 28.0) and b.tp_domain == 4
+    c = topology(kb.gpus["ascend-910c"], 8, kb.runtime)
+    assert c.intra_kind == "ub" and c.intra_gb_s == pytest.approx(392.0) and c.tp_domain == 8
