@@ -315,6 +315,31 @@ def test_a_name_over_the_limit_is_one_line_and_leaves_nothing(capsys, tmp_path):
     no_leftovers(tmp_path, "p.yaml")
 
 
+def test_symbolic_links_as_the_output(capsys, tmp_path):
+    """A link to a new file writes that file and keeps the link; a link into a missing directory and
+    a loop of links are one-line errors."""
+    p = tmp_path / "p.yaml"
+    p.write_text(GOOD)
+    (tmp_path / "to-new.md").symlink_to("new.md")
+    code, _, err = cli(capsys, "audit", str(p), "-o", str(tmp_path / "to-new.md"))
+    assert code == 0, err
+    assert (tmp_path / "to-new.md").is_symlink() and (tmp_path / "new.md").read_text().startswith("# GPU")
+    (tmp_path / "dangling.md").symlink_to("nowhere/x.md")
+    one_line(*cli(capsys, "audit", str(p), "-o", str(tmp_path / "dangling.md")), "does not exist")
+    (tmp_path / "a.md").symlink_to("b.md")
+    (tmp_path / "b.md").symlink_to("a.md")
+    one_line(*cli(capsys, "audit", str(p), "-o", str(tmp_path / "a.md")), "symbolic links")
+    no_leftovers(tmp_path, "p.yaml", "to-new.md", "new.md", "dangling.md", "a.md", "b.md")
+
+
+def test_a_pipe_as_the_input_is_read(tmp_path):
+    """`gpuwise recommend <(...)` and /dev/stdin name a pipe: read like a file."""
+    p = subprocess.run([sys.executable, "-m", "engine", "recommend", "/dev/stdin", "--format", "json"], input=REQ,
+                       capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert strict_json(p.stdout)["recommendation"]["gpu"]
+
+
 def _die_inside(call: str, target: Path, how: str = "kill") -> subprocess.CompletedProcess:
     """Run atomic_write_text in a fresh interpreter where ``os.<call>`` sends the process SIGTERM
     right after doing its work."""
