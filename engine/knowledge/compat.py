@@ -9,6 +9,7 @@ the rules then say "cannot check" instead of passing or refusing silently.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from .schema import Gpu, SoftwareFile
@@ -17,6 +18,7 @@ from .schema.software import GaudiRelease, LibrarySupport, RocmRelease, TorchNpu
 STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "gaudi": "Intel Gaudi software", "cann": "Ascend CANN"}
 
 
+@lru_cache(maxsize=4096)
 def version_num(v: str | None) -> float:
     """'535.104.05' -> 535.104005; '12.1' -> 12.001; comparable as floats (-1 when unknown)."""
     if not v:
@@ -27,6 +29,7 @@ def version_num(v: str | None) -> float:
     return parts[0] + parts[1] / 1000 + parts[2] / 1_000_000
 
 
+@lru_cache(maxsize=4096)
 def cuda_num(v: str | None) -> float:
     """CUDA versions have small minors: '12.1' -> 12.01, '12.10' would be 12.10."""
     if not v:
@@ -37,6 +40,7 @@ def cuda_num(v: str | None) -> float:
     return parts[0] + parts[1] / 100 + parts[2] / 10_000
 
 
+@lru_cache(maxsize=4096)
 def vtuple(v: str | None) -> tuple[int, ...]:
     """'6.4.1' -> (6, 4, 1); '2.10' -> (2, 10, 0): release order without float rounding; () when unknown."""
     if not v:
@@ -47,11 +51,13 @@ def vtuple(v: str | None) -> tuple[int, ...]:
     return tuple(parts)
 
 
+@lru_cache(maxsize=4096)
 def _major_minor(v: str) -> str:
     p = re.findall(r"\d+", v)
     return ".".join(p[:2]) if len(p) >= 2 else (p[0] if p else v)
 
 
+@lru_cache(maxsize=4096)
 def _base(v: str) -> str:
     """'2.5.1+rocm6.2' -> '2.5.1'; '2.1.0.post10' -> '2.1.0'."""
     return ".".join(re.findall(r"\d+", v.split("+")[0])[:3])
