@@ -67,3 +67,15 @@ def test_the_options_considered_are_named(result, tmp_path):
     best = sorted((c for c in result.candidates if c.feasible), key=lambda c: c.rank)[:3]
     for c in best:
         assert c.gpu_name in table, c.gpu_name
+
+
+def test_amounts_as_the_report_writes_them_and_no_empty_why_column(result, tmp_path):
+    """A small cost keeps its cents ("$11.34", not "$11"); the "why" column is there only when an
+    option shown is out."""
+    out, _ = shown(result, tmp_path, "en", "USD")
+    rec = result.recommendation
+    money = Fmt("en").money(rec.total_cost_usd)
+    assert money in out.split("Candidates considered")[0]
+    cands = sorted(result.candidates, key=lambda c: (not c.feasible, 1 << 30 if c.rank is None else c.rank))[:10]
+    header = next(line for line in out.split("Candidates considered")[1].splitlines() if "rank" in line)
+    assert ("why" in header) == any(not c.feasible for c in cands)

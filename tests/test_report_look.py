@@ -214,3 +214,16 @@ def test_the_brief_report_cites_the_rate_by_its_first_sentence(training):
     first = re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(cur.source.split()), maxsplit=1)[0]
     assert first in brief and cur.as_of in brief and f"{cur.usd_cny:g}" in brief
     assert " ".join(cur.source.split()) in full
+
+
+def test_a_narrow_screen_keeps_field_names_and_figures_whole(training):
+    """At 390 px the assumptions table cut "workload.attention" into "work/load./atten/tion" and the
+    alternatives table wrapped "16 × NVIDIA" a word per line: on a narrow screen the field, value and
+    why of an assumption stack, and a table of figures scrolls sideways instead."""
+    out = report.render(training, "html")
+    narrow = out.split("@media (max-width: 640px)")[1].split("@media print")[0]
+    assert "table.question, table.question tbody, table.question tr, table.question th, table.question td " \
+           "{ display: block; }" in narrow
+    assert ".scroll > table:not(.question):not(.terms) th, .scroll > table:not(.question):not(.terms) td " \
+           "{ white-space: nowrap; }" in narrow
+    assert '<table class="question">' in out and '<div class="scroll"><table>' in out

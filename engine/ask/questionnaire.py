@@ -1349,12 +1349,6 @@ def _answer_of(s: _Session, q: Question) -> tuple[str, Any]:
     return key, _get(s.answers, key)
 
 
-def _money(s: _Session, usd: float | None) -> str:
-    if usd is None or not math.isfinite(usd):
-        return "—"
-    return f"{s.sym}{usd * s.rate:,.0f}"
-
-
 def _duration(s: _Session, days: float | None) -> str:
     if days is None or not math.isfinite(days):
         return "—"
@@ -1384,7 +1378,7 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
         t = Table(title=s.t("recommendation"), title_justify="left")
         row = {"col_gpu": rec.gpu_name or rec.gpu, "col_count": str(rec.count), "col_nodes": str(rec.nodes),
                "col_acquire": acq.get(rec.acquisition or "", rec.acquisition or "—"),
-               "col_duration": _duration(s, rec.wall_days), "col_cost": _money(s, rec.total_cost_usd)}
+               "col_duration": _duration(s, rec.wall_days), "col_cost": f.money(rec.total_cost_usd)}
         if rec.wall_days is None:  # serving: no duration
             del row["col_duration"]
         for col in row:
@@ -1399,19 +1393,22 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
     if cands:
         serving = all(c.wall_days is None for c in cands)  # inference: speed, not duration
         t = Table(title=s.t("candidates"), title_justify="left")
+        shown = cands[:10]
+        why_any = any(not c.feasible for c in shown)  # no empty "why" column when every option shown is feasible
         cols = ["col_rank", "col_gpu", "col_count", "col_feasible", "col_speed" if serving else "col_duration",
-                "col_cost", "col_why"]
+                "col_cost"] + (["col_why"] if why_any else [])
         for col in cols:
             t.add_column(s.t(col), overflow="fold")
-        for c in cands[:10]:
+        for c in shown:
             speed = c.decode_tokens_per_s_total or c.decode_tokens_per_s
             cells = ["—" if c.rank is None else str(c.rank), escape(c.gpu_name or c.gpu), str(c.count),
                      s.t("value_yes") if c.feasible else f"[red]{escape(s.t('value_no'))}[/]",
                      ("—" if speed is None else f"{speed:,.0f}") if serving else
                      _duration(s, c.wall_days if c.feasible else None),  # an infeasible run has no duration
-                     _money(s, c.total_cost_usd)]
-            why = [_strip_subject(x, c) for x in view.reasons(c)]
-            cells.append(escape(why[0]) if why and not c.feasible else "")
+                     f.money(c.total_cost_usd)]
+            if why_any:
+                why = [_strip_subject(x, c) for x in view.reasons(c)]
+                cells.append(escape(why[0]) if why and not c.feasible else "")
             t.add_row(*cells)
         if len(cands) > 10:
             t.caption = s.t("more_in_report", n=len(cands) - 10)
