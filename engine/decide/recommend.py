@@ -187,7 +187,10 @@ def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int,
     for gid in gpu_ids:
         gpu = job.kb.gpus[gid]
         best = math.inf
+        skip_below = 0.0
         for n in counts_for(job.c.max_gpus):
+            if n < skip_below:  # certainly past the deadline (see _late_until)
+                continue
             mine: list[Evaluation] = []
             first = len(evaluations)
             if n <= NODE:
@@ -209,7 +212,22 @@ def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int,
             if not job.c.gpus and (s > best or _time_is_cheap(job, ways, policy)):
                 break
             best = min(best, s)
+            if not job.c.gpus:
+                skip_below = _late_until(job, mine, n, policy)
     return evaluations, modes
+
+
+def _late_until(job: Job, mine: list[Evaluation], n: int, policy: dict[str, Any]) -> float:
+    """The count below which a GPU type certainly misses the deadline, from a count ``n`` that fits
+    in memory and misses it: doubling the GPUs at best halves the days, so fewer than
+    ``n x days / deadline`` GPUs cannot finish in time. The policy's slack allows for a layout that
+    more GPUs make cheaper per GPU (no recomputation, no offload). 0 when nothing follows."""
+    if not job.training or not mine or not all(e.fits for e in mine):
+        return 0.0
+    days = min((e.numbers.get("wall_days") or 0.0) for e in mine)
+    if days <= job.deadline_days:
+        return 0.0
+    return n * days / job.deadline_days * float(policy["count_search_speedup_slack"])
 
 
 def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], policy: dict[str, Any]) -> bool:
