@@ -227,3 +227,22 @@ def test_a_narrow_screen_keeps_field_names_and_figures_whole(training):
     assert ".scroll > table:not(.question):not(.terms) th, .scroll > table:not(.question):not(.terms) td " \
            "{ white-space: nowrap; }" in narrow
     assert '<table class="question">' in out and '<div class="scroll"><table>' in out
+
+
+@pytest.mark.parametrize(("note", "zh"), [
+    ("gradients are allocated as activations are freed", "梯度在激活值释放的同时分配"),
+    ("805306368 B at the end of decode, below this peak", "解码结束时为 805306368 B，低于此峰值"),
+    ("memory-bound linear layers; vLLM, tensor parallel 8", "线性层受显存限制；vLLM，张量并行 8"),
+    ("a note nobody worded", "a note nobody worded"),
+])
+def test_a_formulas_note_in_chinese(note, zh):
+    assert words.term_note(note, Fmt("zh")) == zh
+    assert words.term_note(note, Fmt("en")) == note
+
+
+def test_the_formula_notes_of_a_chinese_report_are_chinese(training):
+    out = report.render(training, "html", lang="zh", detail="full")
+    notes = re.findall(r'<span class="inputs">说明：(.*?)</span>', out)
+    assert notes and all(english_runs(n, 4) == [] for n in notes), notes
+    inputs = re.findall(r'<span class="inputs">输入：(.*?)</span>', out)
+    assert inputs and all(i.startswith("<code>") for i in inputs)  # names and values: code

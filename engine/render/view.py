@@ -170,7 +170,7 @@ class View:
             "name": t.name, "label": label, "formula": " ".join(t.formula.split()),
             "with_numbers": with_numbers if with_numbers != t.formula else "",
             "inputs": ", ".join(f"{k} = {input_text(v)}" for k, v in t.inputs.items()),
-            "value": value, "note": t.note,
+            "value": value, "note": words.term_note(t.note, self.f) if t.note else "",
         }
 
     def findings(self, findings: list[Finding]) -> dict[str, Any]:

@@ -271,6 +271,51 @@ def buy_unavailable(text: str, f: Speaker) -> str:
     return plain if f.sep == ", " or " " not in plain else f"“{plain}”"
 
 
+# ------------------------------------------------------------------------- formula notes
+# the notes the estimators put on a formula (engine/estimators/memory.py, serving.py, cost.py)
+_NOTE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^gradients are allocated as activations are freed$"),
+     N_("gradients are allocated as activations are freed")),
+    (re.compile(r"^(?P<n>\d+) B at the start of backward, below the step's peak$"),
+     N_("%(n)s B at the start of backward, below the step's peak")),
+    (re.compile(r"^(?P<n>\d+) B during prefill, with less KV cache$"),
+     N_("%(n)s B during prefill, with less KV cache")),
+    (re.compile(r"^(?P<n>\d+) B at the end of decode, below this peak$"),
+     N_("%(n)s B at the end of decode, below this peak")),
+    (re.compile(r"^(?P<bound>memory|compute)-bound linear layers$"), N_("%(bound)s-bound linear layers")),
+    (re.compile(r"^MLA's compressed KV cache cannot be split by heads: every tensor-parallel rank holds it all$"),
+     N_("MLA's compressed KV cache cannot be split by heads: every tensor-parallel rank holds it all")),
+    (re.compile(r"^(?P<kv>\d+) KV heads over (?P<tp>\d+) GPUs: KV heads are replicated$"),
+     N_("%(kv)s KV heads over %(tp)s GPUs: KV heads are replicated")),
+    (re.compile(r"^availability and restart overhead are planning assumptions \(clouds.yaml spot\)$"),
+     N_("availability and restart overhead are planning assumptions (clouds.yaml spot)")),
+    (re.compile(r"^(?P<gpu>.+) is not sold new any more: priced used$"),
+     N_("%(gpu)s is not sold new any more: priced used")),
+    (re.compile(r"^(?P<unit>\d+)-GPU unit priced pro rata from the (?P<p>\d+)-GPU price$"),
+     N_("%(unit)s-GPU unit priced pro rata from the %(p)s-GPU price")),
+)
+_BOUND = {"memory": N_("memory"), "compute": N_("compute")}
+
+
+def term_note(text: str, f: Speaker) -> str:
+    """A formula's note in the report's language, clause by clause; a serving step's note ends with
+    the framework and its layout ("vLLM, tensor parallel 8"), worded as a layout."""
+    out = []
+    for chunk in " ".join(str(text).split()).split("; "):
+        for pattern, message in _NOTE_FORMS:
+            hit = pattern.match(chunk)
+            if hit:
+                kw = hit.groupdict()
+                if "bound" in kw:
+                    kw["bound"] = f._(_BOUND[kw["bound"]])
+                out.append(f._(message, **kw))
+                break
+        else:
+            fw = re.match(r"^(?P<fw>[^,]+), (?P<layout>.+)$", chunk)
+            out.append(f"{fw.group('fw')}{f.sep}{strategy(fw.group('layout'), None, f)}" if fw else chunk)
+    return f.clause.join(out)
+
+
 def assumption(text: str, f: Speaker) -> str:
     """An assumption the inputs word in English without a template, in the report's language."""
     plain = " ".join(str(text).split())
