@@ -12,7 +12,9 @@
 * its JSON parser refuses numbers in exponent form ("1e-05", "1e+16": error 204), which is how
   Python writes very small and very large floats, so numbers are brought into the range it reads
   (see :func:`engine_number`);
-* on Python 3.12 it emits a ``utcfromtimestamp`` DeprecationWarning for every action: filtered here;
+* on Python 3.12 its clock calls the deprecated ``utcfromtimestamp`` once per action:
+  :func:`engine.compat_py.import_durable` gives it an equivalent clock (and filters that one
+  warning as a backstop);
 * the Host's background dispatch threads are not needed (every call is synchronous), so the host
   starts none;
 * access is serialised with one lock: durable-rules is not thread-safe.
@@ -35,23 +37,15 @@ import copy
 import itertools
 import math
 import threading
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..compat_py import import_durable
 from ..errors import EngineError
 from .facts import STAGES
 from .rulebook import CHAINED, DETAIL, OPEN, SEEN, Rulebook
 
-warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"durable(\..*)?$")
-
-try:
-    from durable import engine as _durable
-except (ImportError, AttributeError) as exc:  # pragma: no cover - depends on how durable-rules was built
-    raise EngineError(
-        f"durable-rules does not load ({exc}). On Python 3.13 build it with "
-        "CPPFLAGS=-DPyEval_CallObject=PyObject_CallObject pip install --no-cache-dir --force-reinstall "
-        "durable-rules==2.0.28 (see README, Python versions)") from None
+_, _durable = import_durable()  # a broken build: SetupError with the rebuild hint (exit 3)
 
 _LOCK = threading.RLock()
 _SIDS = itertools.count(1)
