@@ -246,3 +246,21 @@ def test_the_formula_notes_of_a_chinese_report_are_chinese(training):
     assert notes and all(english_runs(n, 4) == [] for n in notes), notes
     inputs = re.findall(r'<span class="inputs">输入：(.*?)</span>', out)
     assert inputs and all(i.startswith("<code>") for i in inputs)  # names and values: code
+
+
+def test_a_findings_evidence_is_code(used_cards):
+    """Evidence is names and values (link = PCIe gen4 x16 ...), set as code, in both languages."""
+    for lang in ("en", "zh"):
+        out = report.render(used_cards, "html", lang=lang, detail="full")
+        evidence = re.findall(r'<p class="src">(?:Evidence: |证据：)(.*?)</p>', out)
+        assert evidence and all(e.startswith("<code>") and e.endswith("</code>") for e in evidence), lang
+
+
+def test_a_cost_chart_of_buying_alone_speaks_of_one_curve(used_cards):
+    """Used cards have no rental offer: their chart is the buying curve alone, with no break-even and
+    no "both curves"."""
+    out = report.render(used_cards, "html")
+    chart = re.search(r'<figure class="chart" id="chart-cost">(.*?)</figure>', out, re.S).group(1)
+    assert "polyline class=\"line-rent\"" not in chart and "polyline class=\"line-buy\"" in chart
+    assert "The curve counts the GPUs in use around the clock." in chart
+    assert "Both curves" not in chart and "No break-even" not in chart

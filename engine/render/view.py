@@ -761,14 +761,16 @@ class View:
             parts.append(self._("Over %(months)s months, renting costs %(rent)s and buying %(buy)s.",
                                 months=months, rent=f.local(last["rent"]["end_value"]),
                                 buy=f.local(last["buy"]["end_value"])))
+        both = "rent" in last and "buy" in last
         if be:
             parts.append(self._("Buying becomes cheaper than renting from month %(m)s.", m=be["month_label"]))
             be["label"] = self._("break-even: month %(m)s", m=be["month_label"])
-        else:
+        elif both:
             parts.append(self._("No break-even within the months shown."))
         # the curves price a month of use around the clock, which a job of hours does not need
         parts.append(self._("Both curves count the GPUs in use around the clock; a shorter job rents for "
-                            "its hours only."))
+                            "its hours only.") if both else
+                     self._("The curve counts the GPUs in use around the clock."))
         # a small table: about a dozen rows of the curve
         mlist = curve.get("months") or []
         step = max(1, math.ceil(len(mlist) / 12))
