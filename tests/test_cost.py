@@ -72,16 +72,18 @@ def test_resale_never_below_floor(kb):
 
 
 def test_break_even_month(kb):
+    """By hand: an 8 x H100 SXM server bought at $317,000 (prices.yaml), running costs of
+    $3,756.33 a month (power and colocation over 36 months), resale at 0.7 a year, i.e.
+    0.7 ** (1/12) = 0.970714 kept after one month. Owning for one month costs
+    317,000 + 3,756.33 - 317,000 x 0.970714 = $13,039.84; renting 8 GPUs at $2.69/h for a
+    month (730 h) costs $15,709.60, more: renting loses from month 1."""
     gpu = kb.gpus["h100-80gb-sxm"]
     b = buy_cost(gpu, 8, months=36, busy_hours=36 * 730, electricity=0.15, tco=kb.tco, prices=kb.prices)
     assert b.plan.sold_as == "server" and b.plan.units == 1
-    month = break_even_month(8 * 2.69 * 730, b, b.cards.value, kb.tco)
-    assert month is not None
-    own = b.capex + b.monthly_opex * month - b.cards.value * resale_fraction(kb.tco, month)
-    assert 8 * 2.69 * 730 * month >= own
-    prev = month - 1
-    own_prev = b.capex + b.monthly_opex * prev - b.cards.value * resale_fraction(kb.tco, prev)
-    assert prev == 0 or 8 * 2.69 * 730 * prev < own_prev
+    assert b.capex == pytest.approx(317_000)
+    assert b.monthly_opex == pytest.approx(3_756.33, abs=0.01)
+    assert resale_fraction(kb.tco, 1) == pytest.approx(0.970714, abs=1e-6)
+    assert break_even_month(8 * 2.69 * 730, b, b.cards.value, kb.tco) == 1
     assert break_even_month(1.0, b, b.cards.value, kb.tco) is None  # renting at $1/month never loses
 
 
