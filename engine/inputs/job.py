@@ -18,6 +18,10 @@ FINETUNE_DEFAULT_TOKENS = 1.0e8
 CHINCHILLA_TOKENS_PER_PARAM = 20.0
 
 
+CHOSEN_WITH_THE_LAYOUT = ("zero_stage", "offload", "gradient_checkpointing")
+"""Training settings that, when not given, gpuwise chooses with the layout (listed as ``auto``)."""
+
+
 @dataclass
 class Job:
     req: Requirements
@@ -116,7 +120,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     if w.method != "full":
         relevant |= {"lora_rank", "lora_targets"}
     for name in sorted(relevant - set_w):
-        assumptions.append(note(f"workload.{name}", getattr(w, name), f"assume.default.workload.{name}"))
+        value = "auto" if name in CHOSEN_WITH_THE_LAYOUT and w.task != "inference" else getattr(w, name)
+        assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
     if w.task == "inference":
         _check_framework(w, kb, where)
         if w.lengths_message is not None:
