@@ -435,18 +435,24 @@ def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) 
     return book
 
 
+def _load_files(paths: list[Path], policy: dict[str, Any]) -> tuple[list[tuple[Path, RuleFile]], dict[str, Path]]:
+    """Rule files, checked, and where each rule id comes from; an id twice is an error naming both."""
+    files = [(p, load_rulefile(p, policy)) for p in paths]
+    where: dict[str, Path] = {}
+    for p, rf in files:
+        for r in rf.rules:
+            if r.id in where:
+                raise RuleError(f"duplicate rule id '{r.id}' (also in {where[r.id].name})", where=f"{p}: rule {r.id}")
+            where[r.id] = p
+    return files, where
+
+
 def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
     base = rules_dir()
     paths = sorted(base.glob("*.yaml"))
     if not paths:
         raise RuleError("no rule files found", where=str(base))
-    files = [(p, load_rulefile(p, policy)) for p in paths]
-    seen: dict[str, Path] = {}
-    for p, rf in files:
-        for r in rf.rules:
-            if r.id in seen:
-                raise RuleError(f"duplicate rule id '{r.id}' (also in {seen[r.id].name})", where=f"{p}: rule {r.id}")
-            seen[r.id] = p
+    files, seen = _load_files(paths, policy)
     house_ids: set[str] = set()
     replaced: dict[str, str] = {}
     if house is not None:
@@ -455,17 +461,9 @@ def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
         house_paths = sorted([*house.glob("*.yaml"), *house.glob("*.yml")])
         if not house_paths:
             raise RuleError("no rule files (*.yaml) in the directory", where=str(house))
-        house_files = [(p, load_rulefile(p, policy)) for p in house_paths]
-        mine: dict[str, Path] = {}
-        for p, rf in house_files:
-            for r in rf.rules:
-                if r.id in mine:
-                    raise RuleError(f"duplicate rule id '{r.id}' (also in {mine[r.id].name})",
-                                    where=f"{p}: rule {r.id}")
-                mine[r.id] = p
-                house_ids.add(r.id)
-                if r.id in seen:
-                    replaced[r.id] = str(p)
+        house_files, mine = _load_files(house_paths, policy)
+        house_ids = set(mine)
+        replaced = {rid: str(p) for rid, p in mine.items() if rid in seen}
         # a replaced built-in rule is dropped from its file; the house rule takes its place
         kept: list[tuple[Path, RuleFile]] = []
         for p, rf in files:

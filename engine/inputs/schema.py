@@ -490,6 +490,17 @@ class Proposal(Strict):
 
 
 # ----------------------------------------------------------------------------- loading
+def _nested_model(ann: Any) -> type[BaseModel] | None:
+    """The model a field holds, looking through ``X | None``, ``list[X]`` and the like (None for a
+    leaf field): how an error location walks down into nested sections."""
+    found = None
+    for cand in getattr(ann, "__args__", (ann,)):
+        for c in (cand, *(getattr(cand, "__args__", None) or ())):
+            if isinstance(c, type) and issubclass(c, BaseModel):
+                found = c
+    return found
+
+
 def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     """Field names valid at ``loc`` (for a 'did you mean' on unknown keys)."""
     current: Any = model
@@ -499,13 +510,7 @@ def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
         fld = current.model_fields.get(key) if hasattr(current, "model_fields") else None
         if fld is None:
             return []
-        ann = fld.annotation
-        current = None
-        for cand in getattr(ann, "__args__", (ann,)):
-            inner = getattr(cand, "__args__", None)
-            for c in (cand, *(inner or ())):
-                if isinstance(c, type) and issubclass(c, BaseModel):
-                    current = c
+        current = _nested_model(fld.annotation)
     return list(current.model_fields) if current is not None else []
 
 
@@ -521,12 +526,7 @@ def _field_info(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
         fld = current.model_fields.get(key)
         if fld is None:
             return None
-        current = None
-        ann = fld.annotation
-        for cand in getattr(ann, "__args__", (ann,)):
-            for c in (cand, *(getattr(cand, "__args__", None) or ())):
-                if isinstance(c, type) and issubclass(c, BaseModel):
-                    current = c
+        current = _nested_model(fld.annotation)
     return fld
 
 
@@ -542,12 +542,7 @@ def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
         fld = current.model_fields.get(key)
         if fld is None:  # an unknown key: keep it, it is the point
             return loc[: i + 1]
-        current = None
-        ann = fld.annotation
-        for cand in getattr(ann, "__args__", (ann,)):
-            for c in (cand, *(getattr(cand, "__args__", None) or ())):
-                if isinstance(c, type) and issubclass(c, BaseModel):
-                    current = c
+        current = _nested_model(fld.annotation)
     return loc
 
 
