@@ -19,7 +19,9 @@ from typing import Any
 from .. import knowledge as knowledge_mod
 from .. import messages
 from ..estimators import GB
-from ..estimators.candidate import Evaluation, evaluate
+from ..estimators import planner as P
+from ..estimators import serving as SV
+from ..estimators.candidate import Evaluation, evaluate, training_job
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -111,14 +113,17 @@ class Consultation:
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
-            modes: dict[int, list[str]] | None = None) -> Consultation:
+            modes: dict[int, list[str]] | None = None, single_node: bool | None = None) -> Consultation:
     """Run the rule book over every candidate (each estimate once per acquisition mode) and the
     consultation's other facts."""
     facts: list[dict[str, Any]] = []
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
         allowed = (modes or {}).get(i)
-        for mode in [m for m in modes_for(job, ev) if allowed is None or m in allowed] or allowed or []:
+        ways = [m for m in modes_for(job, ev) if allowed is None or m in allowed] or allowed or []
+        if not ev.fits and not ev.tag:  # not fitting is not fitting whichever way it is acquired
+            ways = ways[:1]
+        for mode in ways:
             f = candidate_fact(job, ev, mode)
             f["detail"] = 1 if ev.tag else 0  # an audit's proposal is judged in full at once
             key = fact_key(f)
@@ -126,7 +131,7 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
                 continue
             options[key] = (ev, mode)
             facts.append(f)
-    facts.append(job_fact(job, evaluations, proposed_total_gb))
+    facts.append(job_fact(job, evaluations, proposed_total_gb, single_node))
     facts += environment(job, list(dict.fromkeys(e.gpu.id for e in evaluations)))
     facts += price_facts(job, list(options.values()))
     facts += extra_facts or []
@@ -159,104 +164,211 @@ def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None) -
     where = str(requirements) if isinstance(requirements, str) else "requirements"
     req, money_notes = to_usd(req, kb)
     job = resolve(req, kb, where)
-    book = rulebook_for(job, rules)
-    gpu_ids, notes = candidate_gpus(job)
-    notes = [*money_notes, *notes]
-    evaluations, modes = estimates(job, gpu_ids)
-    con = consult(job, evaluations, book, modes=modes)
-    return build_result(job, con, notes, rules)
+    try:
+        book = rulebook_for(job, rules)
+        gpu_ids, notes = candidate_gpus(job)
+        notes = [*money_notes, *notes]
+        evaluations, modes, single_node = estimates(job, gpu_ids)
+        con = consult(job, evaluations, book, modes=modes, single_node=single_node)
+        return build_result(job, con, notes, rules)
+    finally:
+        job.release()
 
 
-def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int, list[str]]]:
+def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int, list[str]], bool]:
     """The GPU types x counts worth judging, each estimated once per network it would run on: a
     single server once; several servers once per way of acquiring them when the rental offer's
     stated network and the fabric a bought cluster gets differ.
 
-    Counts double from 1 up to ``max_gpus`` and stop, for a count that fits and is in time, when
-    the ranking score (:func:`engine.decide.rank.score`: cost plus days x the value of a day) stops
-    improving, or when the days are worth less than the ranking's tie fraction of the cost: doubling
-    the GPUs at best halves the days while the GPU-hours paid for never shrink, so once a doubling
-    does not pay, or can gain less than a tie, the next pays less. The counts that do not fit are
-    all judged (the rules say why), and so is every count of a GPU the user listed."""
-    from ..estimators.candidate import networks_for
+    Counts double from 1 up to ``max_gpus``. A training job with a deadline leaves out the counts
+    that are certainly late (fewer GPUs than its FLOPs need at the GPU's full rate: no layout is
+    faster). The search starts at the fewest GPUs the job fits on and judges the count below it
+    too, so the rules say why it does not fit (the smaller counts were estimated and do not fit
+    either); a GPU that fits on no count, or is late on every one, is judged on ``max_gpus``.
 
+    From the first count that fits it stops, for a count that fits and is in time, when the
+    ranking score (:func:`engine.decide.rank.score`: cost plus days x the value of a day) stops
+    improving, or when the days are worth less than the ranking's tie fraction of the cost every
+    way of acquiring it: doubling the GPUs at best halves the days while the GPU-hours paid for
+    never shrink, so once a doubling does not pay, or can gain less than a tie, the next pays less.
+    That holds at one price per GPU-hour, so the first count over one server (a cluster rental or a
+    bought network: another, usually higher, price) is compared only with the counts above it. A
+    count that misses the deadline or a serving target has no score: more GPUs may meet it. The
+    search also stops at a count that fits when no larger count could be priced the ways the user
+    allows (no rental offer of this size or larger, no dated purchase price at any size): the rules
+    would reject every one of them for the same reason. Every count of a GPU the user listed is
+    judged.
+
+    Returns the judged estimates, the ways of acquiring each multi-server one allows, and whether
+    the job fits in memory on one server of some GPU type (asked of a server's worth of GPUs where
+    the search skipped it: memory does not depend on the deadline)."""
     evaluations: list[Evaluation] = []
     modes: dict[int, list[str]] = {}
     wanted = ["rent", "buy"] if job.c.acquisition == "either" else [job.c.acquisition]
     policy = job.kb.policy_values()
+    counts = counts_for(job.c.max_gpus)
+    one_server = max(n for n in counts if n <= NODE)
+    single_node = False
+
+    def judge(ways: list[tuple[Evaluation, list[str] | None]]) -> list[tuple[Evaluation, list[str]]]:
+        for e, ms in ways:
+            if ms is not None:
+                modes[len(evaluations)] = ms
+            evaluations.append(e.complete())
+        return [(e, ms or wanted) for e, ms in ways]
+
     for gid in gpu_ids:
-        gpu = job.kb.gpus[gid]
-        best = math.inf
-        skip_below = 0.0
-        for n in counts_for(job.c.max_gpus):
-            if n < skip_below:  # certainly past the deadline (see _late_until)
-                continue
-            mine: list[Evaluation] = []
-            first = len(evaluations)
-            if n <= NODE:
-                mine.append(evaluate(job, gpu, n))
-            else:
-                nets = networks_for(job, gpu, n)
-                by_net: dict[str | None, list[str]] = {}
-                for mode in wanted:  # a way of acquiring that does not exist is judged only if it is the only one asked
-                    if nets.get(mode) is not None or len(wanted) == 1:
-                        by_net.setdefault(nets.get(mode), []).append(mode)
-                if not by_net:  # neither way exists: one estimate, so the rules can say why
-                    by_net[None] = wanted
-                for net, ms in by_net.items():
-                    modes[len(evaluations) + len(mine)] = ms
-                    mine.append(evaluate(job, gpu, n, network=net))
-            evaluations += mine
-            ways = [(e, modes.get(first + k, wanted)) for k, e in enumerate(mine)]
+        probe = _Probe(job, job.kb.gpus[gid], wanted)
+        if job.c.gpus:
+            for n in counts:
+                judge(probe(n))
+            single_node = single_node or any(probe.fits(n) for n in counts if n <= NODE)
+            continue
+        late = _late_below(job, probe.gpu)
+        mine = [n for n in counts if n >= late] or counts[-1:]  # the most GPUs say why none is in time
+        first = probe.first_fitting(mine)
+        if first == len(mine) or first > 0:  # what does not fit: the largest count below the first that does
+            judge(probe(mine[first - 1]))
+        best = {False: math.inf, True: math.inf}  # by regime: one server, several
+        for n in mine[first:]:
+            ways = judge(probe(n))
             s = min((search_score(job, e, policy, ms) for e, ms in ways), default=math.inf)
-            if not job.c.gpus and (s > best or _time_is_cheap(job, ways, policy)):
+            cluster = n > NODE
+            if s > best[cluster] or _time_is_cheap(job, ways, policy) or _never_priced(job, probe.gpu, n, ways):
                 break
-            best = min(best, s)
-            if not job.c.gpus:
-                skip_below = _late_until(job, mine, n, policy)
-    return evaluations, modes
+            best[cluster] = min(best[cluster], s)
+        single_node = single_node or probe.fits(one_server)
+        probe.release(evaluations)
+    return evaluations, modes, single_node
 
 
-def _late_until(job: Job, mine: list[Evaluation], n: int, policy: dict[str, Any]) -> float:
-    """The count below which a GPU type certainly misses the deadline, from a count ``n`` that fits
-    in memory and misses it: doubling the GPUs at best halves the days, so fewer than
-    ``n x days / deadline`` GPUs cannot finish in time. The policy's slack allows for a layout that
-    more GPUs make cheaper per GPU (no recomputation, no offload). 0 when nothing follows."""
-    if not job.training or not mine or not all(e.fits for e in mine):
+class _Probe:
+    """One GPU type's estimates by count, made once each, with the compute and cost steps put off
+    until the count is judged (finding the first count that fits looks only at memory)."""
+
+    def __init__(self, job: Job, gpu: Any, wanted: list[str]) -> None:
+        self.job, self.gpu, self.wanted = job, gpu, wanted
+        self.made: dict[int, list[tuple[Evaluation, list[str] | None]]] = {}
+
+    def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
+        """The estimates of ``n`` GPUs: one for a single server; several servers once per network
+        the allowed ways of acquiring them have, with those ways (None: every way the user allows)."""
+        from ..estimators.candidate import networks_for
+
+        got = self.made.get(n)
+        if got is not None:
+            return got
+        job, gpu, wanted = self.job, self.gpu, self.wanted
+        if n <= NODE:
+            got = [(evaluate(job, gpu, n, defer=True), None)]
+        else:
+            nets = networks_for(job, gpu, n)
+            by_net: dict[str | None, list[str]] = {}
+            for mode in wanted:  # a way of acquiring that does not exist is judged only if it is the only one asked
+                if nets.get(mode) is not None or len(wanted) == 1:
+                    by_net.setdefault(nets.get(mode), []).append(mode)
+            if not by_net:  # neither way exists: one estimate, so the rules can say why
+                by_net[None] = wanted
+            got = [(evaluate(job, gpu, n, network=net, defer=True), ms) for net, ms in by_net.items()]
+        self.made[n] = got
+        return got
+
+    def fits(self, n: int) -> bool:
+        job = self.job
+        if not job.training and not job.shape.diffusion and SV.surely_unfit(job, self.gpu, n):
+            return False  # the weights alone do not fit: no need to search the serving layouts
+        return any(e.fits for e, _ms in self(n))
+
+    def first_fitting(self, counts: list[int]) -> int:
+        """The index of the fewest GPUs that fit (``len(counts)`` when not even the most do). From
+        the fewest up: a larger count costs more to estimate (more layouts to try), and bisection
+        would estimate the largest of every GPU type."""
+        return next((i for i, n in enumerate(counts) if self.fits(n)), len(counts))
+
+    def release(self, judged: list[Evaluation]) -> None:
+        """Estimates the search made but did not judge drop their put-off steps (which refer back
+        to them: no reference cycle is left for the garbage collector)."""
+        kept = {id(e) for e in judged if e.gpu is self.gpu}
+        for ways in self.made.values():
+            for e, _ms in ways:
+                if id(e) not in kept:
+                    e.rest = None
+
+
+def _late_below(job: Job, gpu: Any) -> float:
+    """Training with a deadline: the count below which this GPU type is certainly late (see
+    :func:`engine.estimators.planner.fewest_gpus_in_time`; the job's start-up and wind-down come
+    off the deadline). 0 when there is no deadline or no planner."""
+    if not job.training or job.shape.diffusion or job.deadline_days is None:
         return 0.0
-    days = min((e.numbers.get("wall_days") or 0.0) for e in mine)
-    if days <= job.deadline_days:
-        return 0.0
-    return n * days / job.deadline_days * float(policy["count_search_speedup_slack"])
+    setup = job.kb.runtime.training.job_setup_hours.value
+    return P.fewest_gpus_in_time(training_job(job), gpu, job.deadline_days * 24 - setup)
+
+
+def _never_priced(job: Job, gpu: Any, n: int, ways: list[tuple[Evaluation, list[str]]]) -> bool:
+    """A count that fits has no price any way the user allows, and no larger count can have one:
+    a rental offer that cannot give ``n`` GPUs cannot give more, and a GPU without a dated
+    purchase price has none at any size."""
+    from ..estimators import cost as K
+    from ..estimators.candidate import market_of
+
+    if not any(e.fits for e, _ms in ways):
+        return False
+    for e, ms in ways:
+        for m in ms:
+            if e.numbers.get(f"{m}_usd") is not None:
+                return False
+    if "buy" in {m for _e, ms in ways for m in ms}:
+        kb = job.kb
+        if K.buyable_above(kb.prices, gpu, n, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value):
+            return False
+    return True
 
 
 def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], policy: dict[str, Any]) -> bool:
-    """The days an estimate takes are worth less than a tie of its cost: more GPUs cannot win."""
+    """The days each way of acquiring this count takes are worth less than a tie of its cost: more
+    GPUs cannot win (if one way's days are still worth more, say renting a cluster where buying
+    one is dear, more GPUs may win that way)."""
+    cheap = None
     for e, ms in ways:
         score = search_score(job, e, policy, ms)
         if math.isinf(score):
             continue
         days = (e.numbers.get("wall_days") or 0.0) if job.training else 0.0
         cost = score - float(policy["value_of_a_day_usd"]) * days
-        if float(policy["value_of_a_day_usd"]) * days <= float(policy["ranking_tie_fraction"]) * cost:
-            return True
-    return False
+        if float(policy["value_of_a_day_usd"]) * days > float(policy["ranking_tie_fraction"]) * cost:
+            return False
+        cheap = True
+    return bool(cheap)
 
 
 def search_score(job: Job, e: Evaluation, policy: dict[str, Any], ways: list[str] | None = None) -> float:
     """The ranking score an estimate would have if the rules let it through (inf when it does not
-    fit the headroom policy, misses the deadline, or has no price): what the count search follows."""
+    fit the headroom policy, misses the deadline or a serving target, or has no price): what the
+    count search follows. A count that misses a target is not a turning point: more GPUs may meet it."""
     if not e.fits:
         return math.inf
     n = e.numbers
     days = n.get("wall_days") or 0.0
     if job.training and job.deadline_days is not None and days > job.deadline_days:
         return math.inf
+    if not job.training and not job.shape.diffusion and _misses_serving_target(job, n):
+        return math.inf
     costs = [n.get(f"{m}_usd") for m in (ways or ("rent", "buy"))]
     costs = [c for c in costs if c is not None]
     if not costs:
         return math.inf
     return min(costs) + float(policy["value_of_a_day_usd"]) * (days if job.training else 0.0)
+
+
+def _misses_serving_target(job: Job, n: dict[str, Any]) -> bool:
+    """The estimate serves below the throughput asked, or above a latency limit."""
+    w = job.w
+    if w.target_tokens_per_s > 0 and (n.get("decode_tokens_per_s_total") or 0.0) < w.target_tokens_per_s:
+        return True
+    ttft, tpot = n.get("achieved_ttft_ms"), n.get("achieved_tpot_ms")
+    return ((w.max_ttft_ms is not None and ttft is not None and ttft > w.max_ttft_ms)
+            or (w.max_tpot_ms is not None and tpot is not None and tpot > w.max_tpot_ms))
 
 
 @dataclass

@@ -50,33 +50,61 @@ def modes_for(job: Job, ev: Evaluation) -> list[str]:
     return [allowed[0]]
 
 
+def _job_part(job: Job) -> dict[str, Any]:
+    """What every candidate fact of a job holds alike (built once per job)."""
+    got = job.memo.get("fact:job")
+    if got is None:
+        w, c = job.w, job.c
+        deadline = job.deadline_days
+        got = job.memo["fact:job"] = {
+            "task": w.task, "method": w.method, "training": job.training, "diffusion": job.shape.diffusion,
+            "precision": w.precision,
+            "wants_bf16": w.precision == "bf16", "wants_fp8": w.precision == "fp8", "wants_fp4": w.precision == "fp4",
+            "wants_flash": w.attention == "flash",
+            "deadline_days": _n(deadline), "has_deadline": deadline is not None and job.training,
+            "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
+            "framework": w.framework,
+            "max_ttft_ms": _n(w.max_ttft_ms), "has_ttft_target": w.max_ttft_ms is not None,
+            "max_tpot_ms": _n(w.max_tpot_ms), "has_tpot_target": w.max_tpot_ms is not None,
+            "budget_usd": _n(c.budget_usd), "has_budget": c.budget_usd is not None,
+            "project_months": c.project_months,
+        }
+    return got
+
+
+def _gpu_part(job: Job, g: Any) -> dict[str, Any]:
+    """What every candidate fact of one GPU type holds alike (built once per job and GPU)."""
+    key = ("fact:gpu", g.id)
+    got = job.memo.get(key)
+    if got is None:
+        got = job.memo[key] = {
+            "gpu": g.id, "gpu_name": g.name, "vendor": g.vendor, "segment": g.segment, "form_factor": g.form_factor,
+            "architecture": g.architecture, "cc": float(g.compute_capability) if g.compute_capability else 0.0,
+            "cuda_device": g.vendor == "nvidia",
+            "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
+            "fp4_hw": bool(getattr(g.peaks, "fp4", None)), "ecc": bool(g.memory.ecc), "launch_year": g.launch_year,
+            "tdp_w": g.power.tdp_w, "flash_ok": flash_ok(job, g),
+        }
+    return got
+
+
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
-    g, w, c, n = ev.gpu, job.w, job.c, ev.numbers
+    c, n = job.c, ev.numbers
     topo = ev.topology
     assert topo is not None
-    cc = float(g.compute_capability) if g.compute_capability else 0.0
-    deadline = job.deadline_days
     rent, buy = n.get("rent_usd"), n.get("buy_usd")
     cost = rent if mode == "rent" else buy
     changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in n.get("suggested_changes") or []]
     if not changes and job.training and ev.strategy != ev.requested and hasattr(ev.strategy, "diff"):
         changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in ev.strategy.diff(ev.requested)]
     tp = int(n.get("tp", 1) or 1)
-    has_ttft, has_tpot = w.max_ttft_ms is not None, w.max_tpot_ms is not None
+    efficiency = _n(n.get("efficiency"), 1.0)
     fact: dict[str, Any] = {
         "t": "candidate", "stage": "memory", "tag": "proposed" if ev.tag else "",
-        "gpu": g.id, "gpu_name": g.name, "vendor": g.vendor, "segment": g.segment, "form_factor": g.form_factor,
-        "architecture": g.architecture, "cc": cc, "cuda_device": g.vendor == "nvidia",
-        "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
-        "fp4_hw": bool(getattr(g.peaks, "fp4", None)), "ecc": bool(g.memory.ecc), "launch_year": g.launch_year,
-        "tdp_w": g.power.tdp_w,
+        **_gpu_part(job, ev.gpu), **_job_part(job),
         "count": ev.count, "nodes": topo.nodes, "per_node": topo.per_node, "multi_gpu": ev.count > 1,
         "multi_node": topo.nodes > 1,
-        "task": w.task, "method": w.method, "training": job.training, "diffusion": job.shape.diffusion,
-        "precision": w.precision,
-        "wants_bf16": w.precision == "bf16", "wants_fp8": w.precision == "fp8", "wants_fp4": w.precision == "fp4",
-        "wants_flash": w.attention == "flash", "flash_ok": flash_ok(job, g),
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
         "strategy": n.get("layout_notation") or ev.label(),
@@ -85,46 +113,44 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "tp": tp, "tp_domain": topo.tp_domain, "tp_outside_domain": tp > max(1, topo.tp_domain),
         "tp_across_nodes": tp > topo.per_node,
         "host_ram_needed_gb": _n(n.get("host_ram_needed_bytes_per_node"), 0.0) / GB,
-        "host_ram_gb": _n(ev.numbers.get("host_ram_gb")),
+        "host_ram_gb": _n(n.get("host_ram_gb")),
         "wall_days": _n(n.get("wall_days")), "gpu_hours": _n(n.get("gpu_hours")),
-        "deadline_days": _n(deadline), "has_deadline": deadline is not None and job.training,
-        "efficiency": _n(n.get("efficiency"), 1.0), "efficiency_pct": 100 * _n(n.get("efficiency"), 1.0),
+        "efficiency": efficiency, "efficiency_pct": 100 * efficiency,
         "link_kind": topo.intra_kind, "link": topo.description, "p2p": topo.p2p,
         "intra_gb_s": topo.intra_gb_s if math.isfinite(topo.intra_gb_s) else -1.0,
         "network": topo.network or "none",
         "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
         "decode_tps": _n(n.get("decode_tokens_per_s")), "aggregate_tps": _n(n.get("decode_tokens_per_s_total")),
-        "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
         "exposed_comm_share": _n(n.get("exposed_comm_share"), 0.0),
-        "framework": w.framework, "framework_supports_gpu": bool(n.get("framework_supports_gpu", True)),
+        "framework_supports_gpu": bool(n.get("framework_supports_gpu", True)),
         "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
         "framework_multi_node_ok": bool(n.get("framework_multi_node_ok", True)),
         "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
         "serving_fits": bool(n.get("serving_fits", True)),
         "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
-        "max_ttft_ms": _n(w.max_ttft_ms), "has_ttft_target": has_ttft,
-        "max_tpot_ms": _n(w.max_tpot_ms), "has_tpot_target": has_tpot,
         "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
         "cost_usd": _n(cost), "price_known": cost is not None,
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
-        "budget_usd": _n(c.budget_usd), "has_budget": c.budget_usd is not None,
-        "break_even_month": _n(n.get("break_even_month")), "project_months": c.project_months,
+        "break_even_month": _n(n.get("break_even_month")),
         "usd_per_gpu_hour": _n(n.get("usd_per_gpu_hour")) if mode == "rent" else -1.0,
         "provider": (n.get("provider") or "none") if mode == "rent" else "none",
     }
-    market = dict(n.get("market_fact") or {})
+    market = n.get("market_fact")
     if market:  # per way of acquiring: the rental's own network, or the priced fabric
-        market["network_assumed"] = bool(n.get("rent_network_assumed")) if mode == "rent" else False
-        market["network_name"] = topo.network or "none"
-        market["hosting"] = market.get("hosting", "none") if mode == "buy" else "none"
-        market["hosting_assumed"] = bool(market.get("hosting_assumed")) and mode == "buy"
-    fact.update(market)
+        fact.update(market)
+        fact["network_assumed"] = bool(n.get("rent_network_assumed")) if mode == "rent" else False
+        fact["network_name"] = topo.network or "none"
+        fact["hosting"] = market.get("hosting", "none") if mode == "buy" else "none"
+        fact["hosting_assumed"] = bool(market.get("hosting_assumed")) and mode == "buy"
     return fact
 
 
-def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float = -1.0) -> dict[str, Any]:
+def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float = -1.0,
+             single_node: bool | None = None) -> dict[str, Any]:
+    """The job as the rules see it. ``single_node``: whether it fits on one server of some GPU type,
+    when the caller knows more than ``evaluations`` show (a search that skipped such counts)."""
     w, shape = job.w, job.shape
     quant = job.kb.runtime.quantization
     state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
@@ -137,8 +163,8 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float =
         "zero": w.zero_stage if isinstance(w.zero_stage, int) else -1,
         "full_training": job.training and w.method == "full",
         "state_gb": shape.params * state_b / GB, "state_gb_myth": shape.params * 8 * 1.2 / GB,
-        "feasible_candidates": len(fits), "single_node_feasible": any(e.count <= NODE for e in fits),
-        "best_single_gpu_need_gb": min((e.memory.per_gpu for e in evaluations if e.count == 1), default=0) / GB,
+        "feasible_candidates": len(fits),
+        "single_node_feasible": any(e.count <= NODE for e in fits) if single_node is None else single_node,
         "largest_usable_gb": max((e.capacity * (1 - headroom) for e in evaluations), default=0) / GB,
         "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
         "weights_gb": shape.params * 2 / GB,

@@ -86,6 +86,14 @@ def requested_pins(job: Job) -> P.Pins:
     )
 
 
+def _pins_dict(job: Job) -> dict[str, Any]:
+    """The user's layout settings as reported with every training estimate (built once per job)."""
+    got = job.memo.get("pins-dict")
+    if got is None:
+        got = job.memo["pins-dict"] = requested_pins(job).as_dict()
+    return got
+
+
 def _pins_of(s: Strategy) -> P.Pins:
     return P.Pins(tp=s.tp, pp=s.pp, ep=s.ep, cp=s.cp, zero=s.zero, checkpointing=s.checkpointing, offload=s.offload)
 
@@ -157,6 +165,14 @@ class Evaluation:
     tag: str = ""  # "proposed:" for the configuration an audit checks
     plan: P.Plan | None = None  # training: the chosen layout (engine/estimators/planner.py)
     requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
+    rest: Any = None  # the compute and cost steps, put off until the estimate is judged (``evaluate``)
+
+    def complete(self) -> Evaluation:
+        """Run the compute and cost steps that were put off (see ``evaluate``'s ``defer``)."""
+        rest, self.rest = self.rest, None
+        if rest is not None:
+            rest()
+        return self
 
     def label(self) -> str:
         """The layout in words: the serving layout for inference ("tensor parallel 2"), else the
@@ -235,8 +251,10 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
              network: str | None = None, link: str | None = None, host_ram_gb: float | None = None,
              unit_price: float | None = None, hourly_usd: float | None = None, spot: bool = False,
              provider: str | None = None, instance: str | None = None, condition: str = "new",
-             acquisition: str | None = None, tag: str = "") -> Evaluation:
-    """Every number of the four steps for ``count`` x ``gpu`` running ``job``."""
+             acquisition: str | None = None, tag: str = "", defer: bool = False) -> Evaluation:
+    """Every number of the four steps for ``count`` x ``gpu`` running ``job``. ``defer``: the compute
+    and cost steps wait for :meth:`Evaluation.complete` (a search that may never judge this count
+    need not pay for them)."""
     kb = job.kb
     rt = kb.runtime
     capacity = capacity_bytes(gpu)
@@ -270,11 +288,15 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     ev.numbers["replicas"] = max(1, count // (tp * (plan.layout.pp if plan else 1)))
     host_needed = mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value if mem.host_bytes else 0.0
     ev.numbers["host_ram_needed_bytes_per_node"] = host_needed
-    _compute_step(job, ev)
-    _cost_step(job, ev, unit_price=unit_price, hourly_usd=hourly_usd, spot=spot, provider=provider,
-               instance=instance, condition=condition, acquisition=acquisition)
     ev.numbers["host_ram_gb"] = host_ram_gb
-    return ev
+
+    def rest() -> None:
+        _compute_step(job, ev)
+        _cost_step(job, ev, unit_price=unit_price, hourly_usd=hourly_usd, spot=spot, provider=provider,
+                   instance=instance, condition=condition, acquisition=acquisition)
+
+    ev.rest = rest
+    return ev if defer else ev.complete()
 
 
 def market_of(job: Job) -> str:
@@ -469,7 +491,7 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
         "suggested_changes": [] if ev.fits_requested else ev.strategy.diff(ev.requested),
         "step_terms": step.as_dict(), "exposed_comm_s": exposed, "exposed_comm_share": plan.exposed_comm_share,
         "goodput": plan.goodput, "global_batch_tokens": lay.global_batch_tokens, "optimizer_steps": plan.steps,
-        "layouts_tried": plan.tried, "pins": requested_pins(job).as_dict(),
+        "layouts_tried": plan.tried, "pins": _pins_dict(job),
     })
 
 
@@ -529,7 +551,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     spot_wall = K.spot_wall_hours(kb.clouds, ev.numbers["wall_hours"]) if job.training else None
     if spot_wall is not None and spot:
         ev.terms["spot_wall_hours"] = spot_wall
-    mk = next((m for m in kb.prices.markets if m.id == ev.gpu.id), None) if kb.prices else None
+    mk = K.market_entry(kb.prices, ev.gpu.id)
     ev.numbers.update({
         "rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
         "break_even_month": be, "rent_hours": rent_hours,

@@ -146,6 +146,20 @@ def _derived(source: Any, what: str, make: Any) -> Any:
     return hit[1]
 
 
+def price_entry(prices: PricesFile | None, gpu_id: str) -> Any:
+    """The GPU's purchase entry in prices.yaml (None when it has none), by id."""
+    if prices is None:
+        return None
+    return _derived(prices, "entries", lambda: {g.id: g for g in prices.gpus}).get(gpu_id)
+
+
+def market_entry(prices: PricesFile | None, gpu_id: str) -> Any:
+    """The GPU's China-market entry in prices.yaml (None when it has none), by id."""
+    if prices is None:
+        return None
+    return _derived(prices, "markets", lambda: {m.id: m for m in prices.markets}).get(gpu_id)
+
+
 def _resale_series(tco: TcoFile, max_months: int) -> tuple[float, ...]:
     return _derived(tco, f"resale{max_months}",
                     lambda: tuple(resale_fraction(tco, m) for m in range(max_months + 1)))
@@ -188,7 +202,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
              ) -> tuple[BuyPlan | None, str | None]:
     """The units a seller sells for ``count`` x ``gpu`` and their dated price; (None, reason)
     when that count cannot be bought or no dated price is known."""
-    entry = next((g for g in prices.gpus if g.id == gpu.id), None) if prices else None
+    entry = price_entry(prices, gpu.id)
     if entry is None:
         why = next((e.reason for e in prices.excluded if e.id == gpu.id), None) if prices else None
         return None, f"no dated purchase price for {gpu.name}" + (f": {why}" if why else " in prices.yaml")
@@ -260,7 +274,7 @@ def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition
                  market: str = "global", usd_cny: float = 7.0) -> tuple[float, str] | None:
     """USD per GPU at the dated street price (whole-server prices divided by their GPUs), and its
     date: what a proposal's unit price is compared with (replaces gpus.yaml ``price`` blocks)."""
-    entry = next((g for g in prices.gpus if g.id == gpu.id), None) if prices else None
+    entry = price_entry(prices, gpu.id)
     if entry is None:
         return None
     plan, _ = buy_plan(prices, gpu, max(entry.units.sizes), tco, condition=condition, market=market,
@@ -270,9 +284,21 @@ def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition
     return plan.hardware_usd / plan.count, plan.as_of
 
 
+def buyable_above(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, market: str = "global",
+                  usd_cny: float = 7.0) -> bool:
+    """Whether some count above ``count`` can be bought new (or, no longer sold new, used) at a
+    dated price: false when the GPU has no purchase price at all, whatever the count."""
+    entry = price_entry(prices, gpu.id)
+    if entry is None:
+        return False
+    largest = max(entry.units.sizes) if entry.units.sold_as == "server" else 1
+    above = largest * (count // largest + 1)  # the next count its units add up to
+    return buy_plan(prices, gpu, above, tco, market=market, usd_cny=usd_cny)[0] is not None
+
+
 def count_sold(prices: PricesFile | None, gpu_id: str, count: int) -> bool:
     """Whether ``count`` GPUs can be bought in the units the GPU is sold in (True when unknown)."""
-    entry = next((g for g in prices.gpus if g.id == gpu_id), None) if prices else None
+    entry = price_entry(prices, gpu_id)
     if entry is None or entry.units.sold_as != "server":
         return True
     return count in entry.units.sizes or count % max(entry.units.sizes) == 0

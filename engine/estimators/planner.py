@@ -415,6 +415,19 @@ def _gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
     return got
 
 
+def fewest_gpus_in_time(tj: TrainingJob, gpu: Gpu, hours: float) -> float:
+    """A lower bound on how many GPUs of this type can finish the job within ``hours``: the model's
+    FLOPs (no recomputation) at the GPU's full training rate, with nothing else in a step (no
+    communication, bubble, optimizer or offload time) and no failures. Every layout's wall time is
+    at least that, so fewer GPUs are certainly late. inf when no time is left, 0 when unknown."""
+    if hours <= 0:
+        return math.inf
+    rate, _mfu = _gpu_speed(tj, gpu)
+    if rate <= 0:
+        return 0.0
+    return tj.flops_per_token(False) * tj.tokens / rate / 3600 / hours
+
+
 def gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     key = ("rates", gpu.id, topo.per_node, topo.nodes, topo.intra_gb_s, topo.network_gb_s, topo.mesh_link_gb_s)
     got = tj.memo.get(key)

@@ -627,7 +627,18 @@ class Point:
 
 def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
     """Steady state of one copy with ``conc`` concurrent requests (closed loop). ``pure_decode``:
-    also time a decode-only step (one sequence's decode speed; skipped for curves)."""
+    also time a decode-only step (one sequence's decode speed; skipped for curves). Memoised per
+    job: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of copies differs)."""
+    lay = rep.layout
+    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
+    cache = job.memo.setdefault("serving-points", {})
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _point(job, eng, rep, conc)
+    return got
+
+
+def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     prompt, output = request_lengths(job.w)
     cap = max(rep.max_seqs, 1)
     b = max(min(conc, cap), 1e-9)
@@ -799,6 +810,14 @@ def _score(s: Serving, job: Any) -> tuple:
     rate_only = target > 0 and "concurrent_requests" not in w.model_fields_set
     primary = cap if rate_only else s.load.throughput
     return (runs, holds, lat_ok, thr_ok, round(primary, 6), round(cap, 6), -s.layout.gpus_per_copy)
+
+
+def surely_unfit(job: Any, gpu: Gpu, count: int) -> bool:
+    """No layout of ``count`` GPUs holds the weights: a copy spreads its weights over at most
+    ``count`` GPUs, so each holds at least that share, beside its CUDA context. A test that costs
+    nothing next to :func:`choose`, for a search over counts."""
+    eng = engine(job, gpu)
+    return eng.mbytes.total / count + eng.context_bytes >= eng.usable
 
 
 def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) -> Serving:

@@ -34,6 +34,15 @@ class Job:
     where: str = "requirements"
     memo: dict = field(default_factory=dict)  # memory estimates by (count, strategy, tp)
 
+    def release(self) -> None:
+        """Drop the per-job caches once a result is built. The layout planner's cache (held by the
+        training job in ``memo``) refers back to the job it plans; cleared, the estimates are freed
+        as soon as the result is returned instead of by a later garbage collection."""
+        planner = self.memo.get("training_job")
+        if planner is not None:
+            planner.memo.clear()
+        self.memo.clear()
+
     @property
     def w(self) -> Workload:
         return self.req.workload
