@@ -78,10 +78,34 @@ def fill(template: str, values: dict[str, Any], money: Money | None = None,
     """A template with its values put in (USD and English durations unless ``money`` and
     ``duration`` say otherwise)."""
     filler = _USD if money is None and duration is None else Filler(money or usd, duration or days_en)
+    parts = _plain_fields(template)
+    if parts is not None:  # the usual template: named fields, no nesting (parsed once per process)
+        out: list[str] = []
+        for literal, name, spec, conversion in parts:
+            out.append(literal)
+            if name is not None:
+                value = values.get(name, "?")
+                out.append(filler.format_field(filler.convert_field(value, conversion) if conversion else value,
+                                               spec))
+        return "".join(out)
     try:
         return filler.vformat(template, (), values)
     except (ValueError, IndexError, KeyError, AttributeError):
         return template
+
+
+@lru_cache(maxsize=4096)
+def _plain_fields(template: str) -> tuple[tuple[str, str | None, str, str | None], ...] | None:
+    """A template's (literal, field name, spec, conversion) parts when every field is a plain name
+    with a plain spec; None when it needs ``str.format``'s full machinery (or does not parse)."""
+    try:
+        parts = tuple(string.Formatter().parse(template))
+    except ValueError:
+        return None
+    for _literal, name, spec, _conversion in parts:
+        if name is not None and (not name.isidentifier() or "{" in (spec or "")):
+            return None
+    return tuple((literal, name, spec or "", conversion) for literal, name, spec, conversion in parts)
 
 
 @lru_cache(maxsize=4096)

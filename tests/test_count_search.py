@@ -213,3 +213,25 @@ def test_a_job_late_on_one_server_still_fits_on_one(kb):
     assert evaluate(job, kb.gpus["h100-80gb-sxm"], 8).fits
     result = recommend(q)
     assert "MEM-ALT-LORA" not in {f.rule for f in result.findings}
+
+
+@pytest.mark.parametrize("question", [ROOT / "examples" / "lora-70b.yaml", ROOT / "examples" / "pretrain-7b.yaml",
+                                      ROOT / "examples" / "finetune-full-13b.yaml",
+                                      DATA / "heldout" / "moe-16b-a3b-pretrain-h100.yaml"], ids=lambda p: p.stem)
+def test_the_planner_memory_alone_says_what_the_estimate_says_about_fitting(kb, question):
+    """The search asks P.fits_at_all before estimating a count; it must agree with the estimate."""
+    job = resolve(Requirements.model_validate(yaml.safe_load(question.read_text())), kb)
+    headroom = float(kb.policy_value("memory_headroom_fraction"))
+    from engine.estimators import interconnect as I
+    from engine.estimators.candidate import capacity_bytes
+
+    agree = fits = 0
+    for gpu in kb.gpus.values():
+        for n in (1, 2, 4, 8, 16, 64):
+            usable = capacity_bytes(gpu) * (1 - headroom)
+            quick = P.fits_at_all(training_job(job), n, I.topology(gpu, n, kb.runtime), usable)
+            full = evaluate(job, gpu, n).fits
+            assert quick == full, (gpu.id, n)
+            agree += 1
+            fits += full
+    assert 0 < fits < agree  # both answers occur

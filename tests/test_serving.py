@@ -350,3 +350,34 @@ def test_each_gpu_type_gets_its_own_capacity(kb):
     a100 = SV.choose(job, kb.gpus["a100-80gb-sxm"], 1).capacity
     assert a100 is not None and h100 is not None
     assert a100.throughput < 0.8 * h100.throughput
+
+
+@pytest.mark.parametrize(("workload", "some_untimed"), [
+    ({"task": "inference", "model": "llama-3.1-70b", "precision": "bf16", "concurrent_requests": 16,
+      "target_tokens_per_s": 300}, True),
+    ({"task": "inference", "model": "deepseek-r1", "precision": "fp8", "concurrent_requests": 32, "max_tpot_ms": 50},
+     True),
+    ({"task": "inference", "model": "llama-3.1-8b", "precision": "int4", "concurrent_requests": 1}, False),
+], ids=["70b-target", "r1-tpot", "8b-int4"])
+def test_choose_picks_what_timing_every_layout_picks(kb, workload, some_untimed):
+    """choose() does not time a copy that does not fit when another fits and runs (it cannot win);
+    the pick, the best capacity and the alternatives are those of timing every layout."""
+    from engine.inputs.job import resolve
+    from engine.inputs.schema import Requirements
+
+    job = resolve(Requirements.model_validate({"workload": workload}), kb)
+    untimed = 0
+    for gid in ("h100-80gb-sxm", "a100-40gb-sxm", "l40s", "rtx-4090", "mi300x", "l4"):
+        gpu = kb.gpus[gid]
+        for n in (1, 2, 4, 8, 16):
+            chosen = SV.choose(job, gpu, n)
+            eng = SV.engine(job, gpu)
+            every = [SV.evaluate_layout(job, gpu, eng, lay) for lay in SV.layouts(job, eng, n)]
+            best = max(every, key=lambda s: SV._score(s, job))
+            assert chosen.layout == best.layout and chosen.load == best.load, (gid, n)
+            alts = [{"throughput": o.load.throughput, "max": o.capacity.throughput if o.capacity else 0.0,
+                     "seqs": o.max_concurrent} for o in every if o is not best]
+            assert [{"throughput": a["throughput_tokens_per_s"], "max": a["max_throughput_tokens_per_s"],
+                     "seqs": a["max_concurrent_sequences"]} for a in chosen.alternatives] == alts
+            untimed += sum(1 for a in chosen.alternatives if not a["fits"])
+    assert (untimed > 5) == some_untimed  # an 8B model at 4 bits fits every copy of these GPUs

@@ -19,9 +19,10 @@ from typing import Any
 from .. import knowledge as knowledge_mod
 from .. import messages
 from ..estimators import GB
+from ..estimators import interconnect as I
 from ..estimators import planner as P
 from ..estimators import serving as SV
-from ..estimators.candidate import Evaluation, evaluate, training_job
+from ..estimators.candidate import Evaluation, capacity_bytes, evaluate, training_job
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -274,9 +275,14 @@ class _Probe:
         return got
 
     def fits(self, n: int) -> bool:
-        job = self.job
-        if not job.training and not job.shape.diffusion and SV.surely_unfit(job, self.gpu, n):
-            return False  # the weights alone do not fit: no need to search the serving layouts
+        """Whether ``n`` GPUs fit the job, estimated only as far as that needs."""
+        job, gpu = self.job, self.gpu
+        if n not in self.made and not job.shape.diffusion:
+            if job.training:  # the planner's memory alone (no layout timed, no estimate made)
+                usable = capacity_bytes(gpu) * (1 - float(job.kb.policy_value("memory_headroom_fraction")))
+                return P.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime), usable)
+            if SV.surely_unfit(job, gpu, n):
+                return False  # the weights alone do not fit: no need to search the serving layouts
         return any(e.fits for e, _ms in self(n))
 
     def first_fitting(self, counts: list[int]) -> int:

@@ -676,6 +676,15 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     return (best[0], StepTime(*best[1])), tried
 
 
+def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float) -> bool:
+    """Whether any layout of ``n`` GPUs, with any settings (offload included), needs at most
+    ``usable`` bytes on its busiest GPU: what :func:`plan` with no pins calls fitting, without
+    timing a layout. The layouts' memory does not depend on the GPU type, so across a catalog
+    this costs one comparison per GPU type after the first."""
+    search = _search(tj, n, topo.per_node, topo.tp_domain, Pins())
+    return any(st is not None and st.per_gpu <= usable for st in (search.frugal(False), search.frugal(True)))
+
+
 def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = Pins()) -> Plan:
     """The fastest layout of ``n`` GPUs whose busiest GPU needs at most ``usable`` bytes (or, when
     none fits, the one needing the least memory), honouring ``pins``; offload only when nothing

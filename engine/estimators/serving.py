@@ -796,6 +796,20 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
     )
 
 
+def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica) -> Serving:
+    """A layout whose copy does not fit, listed beside one that fits and runs: nothing is served,
+    so nothing is timed (its latencies would be bounds nobody reads)."""
+    w = job.w
+    max_ttft, max_tpot, target = _targets(w)
+    never = Point(float(w.concurrent_requests), 0.0, math.inf, math.inf, math.inf)
+    return Serving(engine=eng, replica=rep, support=support(eng.fw, gpu, w.precision, lay.gpus_per_copy),
+                   load=never, capacity=None, single=never, max_concurrent=rep.max_seqs * lay.replicas,
+                   meets_throughput=False if target > 0 else None,
+                   meets_ttft=False if max_ttft is not None else None,
+                   meets_tpot=False if max_tpot is not None else None,
+                   load_source="the copy does not fit")
+
+
 def _score(s: Serving, job: Any) -> tuple:
     """Order layouts: it fits and runs; it holds the stated concurrency; latency targets met at the
     load; throughput target met; throughput at the load (or, when only a rate is asked, what the
@@ -827,7 +841,13 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
     if got is not None:
         return got
     eng = engine(job, gpu, weight_format=weight_format)
-    options = [evaluate_layout(job, gpu, eng, lay) for lay in layouts(job, eng, count)]
+    lays = layouts(job, eng, count)
+    reps = [replica(job, gpu, eng, lay) for lay in lays]
+    # a copy that does not fit cannot be chosen over one that fits and runs: it is not timed then
+    runs = any(r.fits and support(eng.fw, gpu, job.w.precision, lay.gpus_per_copy).multi_node_ok
+               for lay, r in zip(lays, reps, strict=True))
+    options = [evaluate_layout(job, gpu, eng, lay) if r.fits or not runs else _unserved(job, gpu, eng, lay, r)
+               for lay, r in zip(lays, reps, strict=True)]
     best = max(options, key=lambda s: _score(s, job))
     top = max(options, key=lambda s: (s.replica.fits and s.support.multi_node_ok,
                                       s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy))

@@ -295,60 +295,76 @@ def _env_given(env: Any) -> bool:
     return any(getattr(env, f) is not None for f in type(env).model_fields)
 
 
-def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any) -> dict[str, Any]:
-    """One environment fact: the user's software (``env``) and workload (``w``) against one GPU."""
-    stack = stack_of(g)
-    cc = g.compute_capability or "0.0"
-    a = arch_entry(sw, cc) if g.compute_capability else None
+def _software_side(sw: SoftwareFile, env: Any, w: Any) -> dict[str, Any]:
+    """What an environment fact holds whatever the GPU: the user's software and workload against
+    the tables (worked out once per consultation, not once per GPU type)."""
     flavor, flavor_version = torch_flavor(env.pytorch)
-    cuda_for_torch = env.cuda or (flavor_version if flavor == "cuda" else None)
     cmin = cuda_min_driver(sw, env.cuda) if env.cuda else None
     major = _major_minor(env.cuda).split(".")[0] if env.cuda else ""
     floor = sw.cuda_family_floor.get(major) if env.cuda else None
-    gmin = gpu_min_driver(sw, g)
-    built, kernels, tcuda, archs = (False, True, "", "")
-    if env.pytorch and g.compute_capability:
-        built, kernels, tcuda, archs = torch_support(sw, env.pytorch, cuda_for_torch, cc)
     dnum = version_num(env.driver)
     release = _major_minor(env.pytorch) if env.pytorch else ""
     cuda_releases = sorted({b.pytorch for b in sw.torch_builds}, key=vtuple)
+    return {
+        "flavor": flavor, "flavor_version": flavor_version, "release": release, "cuda_releases": cuda_releases,
+        "cuda_for_torch": env.cuda or (flavor_version if flavor == "cuda" else None),
+        "torch_release_known": bool(env.pytorch) and release in cuda_releases,
+        "fact": {
+            "os": env.os or "", "os_known": env.os is not None, "os_driver_branch": os_branch(sw, env.os),
+            "driver": env.driver or "", "driver_known": env.driver is not None, "driver_num": dnum,
+            "driver_branch": int(dnum) if dnum > 0 else -1,
+            "cuda": env.cuda or "", "cuda_known": env.cuda is not None, "cuda_num": cuda_num(env.cuda),
+            "cuda_major": int(major) if major else -1,
+            "cuda_min_driver": cmin or "", "cuda_min_driver_num": version_num(cmin),
+            "cuda_family_floor": floor or "", "cuda_family_floor_num": version_num(floor),
+            "driver_in_minor_compat": bool(floor and cmin and version_num(floor) <= dnum < version_num(cmin)),
+            "kernel_modules": env.kernel_modules or "", "kernel_modules_known": env.kernel_modules is not None,
+            "pytorch": env.pytorch or "", "pytorch_known": env.pytorch is not None, "torch_release": release,
+            "torch_release_known": bool(env.pytorch) and release in cuda_releases,
+            "torch_flavor": flavor,
+            "wants_bf16": w.precision == "bf16", "wants_flash": w.attention == "flash",
+            "wants_fp8": w.precision == "fp8",
+        },
+    }
+
+
+def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One environment fact: the user's software (``env``) and workload (``w``) against one GPU.
+    ``side``: :func:`_software_side` of the same ``sw``, ``env`` and ``w``, when already worked out."""
+    side = side or _software_side(sw, env, w)
+    stack = stack_of(g)
+    cc = g.compute_capability or "0.0"
+    a = arch_entry(sw, cc) if g.compute_capability else None
+    gmin = gpu_min_driver(sw, g)
+    built, kernels, tcuda, archs = (False, True, "", "")
+    if env.pytorch and g.compute_capability:
+        built, kernels, tcuda, archs = torch_support(sw, env.pytorch, side["cuda_for_torch"], cc)
+    release, flavor = side["release"], side["flavor"]
     first_torch = torch_floor(sw, g.compute_capability) if stack == "cuda" else ""
-    torch_release_known = bool(env.pytorch) and release in cuda_releases
 
     fact: dict[str, Any] = {
         "gpu": g.id, "gpu_name": g.name, "vendor": g.vendor, "architecture": g.architecture,
         "cc": float(cc), "cuda_device": g.vendor == "nvidia", "launch_year": g.launch_year,
         "stack": stack, "stack_name": STACK_NAMES.get(stack, "no known software stack"),
-        "os": env.os or "", "os_known": env.os is not None, "os_driver_branch": os_branch(sw, env.os),
-        "driver": env.driver or "", "driver_known": env.driver is not None, "driver_num": dnum,
-        "driver_branch": int(dnum) if dnum > 0 else -1,
-        "cuda": env.cuda or "", "cuda_known": env.cuda is not None, "cuda_num": cuda_num(env.cuda),
-        "cuda_major": int(major) if major else -1,
-        "cuda_min_driver": cmin or "", "cuda_min_driver_num": version_num(cmin),
-        "cuda_family_floor": floor or "", "cuda_family_floor_num": version_num(floor),
-        "driver_in_minor_compat": bool(floor and cmin and version_num(floor) <= dnum < version_num(cmin)),
+        **side["fact"],
         "gpu_first_cuda": a.first_cuda if a else "", "gpu_first_cuda_num": cuda_num(a.first_cuda) if a else -1,
         "gpu_last_cuda": (a.last_cuda or "") if a else "",
         "gpu_last_cuda_num": cuda_num(a.last_cuda) if a and a.last_cuda else 999.0,
         "gpu_min_driver": gmin or "", "gpu_min_driver_num": version_num(gmin),
         "gpu_min_driver_branch": int(version_num(gmin)) if gmin else -1,
         "gpu_last_driver_branch": last_driver_branch(sw, g.compute_capability) if stack == "cuda" else -1,
-        "kernel_modules": env.kernel_modules or "", "kernel_modules_known": env.kernel_modules is not None,
         "gpu_kernel_modules": kernel_modules_needed(sw, g) if stack == "cuda" else "either",
-        "pytorch": env.pytorch or "", "pytorch_known": env.pytorch is not None, "torch_release": release,
-        "torch_release_known": torch_release_known,
         "torch_build_known": built, "torch_has_kernels": kernels, "torch_arch_list": archs,
         "torch_cuda": tcuda,
-        "torch_flavor": flavor, "torch_flavor_ok": _flavor_ok(flavor, stack),
+        "torch_flavor_ok": _flavor_ok(flavor, stack),
         "gpu_first_pytorch": first_torch,
-        "torch_too_old_for_gpu": bool(env.pytorch and first_torch and not torch_release_known
+        "torch_too_old_for_gpu": bool(env.pytorch and first_torch and not side["torch_release_known"]
                                       and vtuple(release) < vtuple(first_torch)),
-        "wants_bf16": w.precision == "bf16", "wants_flash": w.attention == "flash",
-        "wants_fp8": w.precision == "fp8", "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
+        "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
         "flash_ok": float(cc) >= 8.0, "tensor_cores": g.tensor_cores,
     }
-    fact.update(_torch_table(sw, stack, release, cuda_releases))
-    fact.update(_rocm_facts(sw, g, env, stack, release, flavor, flavor_version))
+    fact.update(_torch_table(sw, stack, release, side["cuda_releases"]))
+    fact.update(_rocm_facts(sw, g, env, stack, release, flavor, side["flavor_version"]))
     fact.update(_library_facts(sw, g, env, w, stack, fact["rocm"]))
     fact.update(_gaudi_facts(sw, g, env, stack))
     fact.update(_ascend_facts(sw, env, stack))
@@ -473,8 +489,10 @@ def environment_facts(job: Any, gpu_ids: list[str]) -> list[dict[str, Any]]:
                        or "framework" in w.model_fields_set)
     given = _env_given(env)
     out = []
+    side = None
     for gid in gpu_ids:
         g = kb.gpus[gid]
         if given or (stack_sensitive and stack_of(g) not in ("cuda", "")):
-            out.append(environment_fact(kb.software, g, env, w))
+            side = side or _software_side(kb.software, env, w)
+            out.append(environment_fact(kb.software, g, env, w, side))
     return out
