@@ -235,3 +235,21 @@ def test_the_planner_memory_alone_says_what_the_estimate_says_about_fitting(kb, 
             agree += 1
             fits += full
     assert 0 < fits < agree  # both answers occur
+
+
+def test_an_audit_leaves_its_estimates_to_reference_counting():
+    """As a recommendation does: the job's caches are dropped when the audit's result is built."""
+    from engine.decide.audit import audit
+
+    path = str(ROOT / "examples" / "proposal-good-lora-8xh100.yaml")
+    audit(path)
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        audit(path)
+        left = gc.collect()
+    finally:
+        if was:
+            gc.enable()
+    assert left < 1000  # 2,660 before the job's caches were dropped

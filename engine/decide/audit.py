@@ -25,15 +25,15 @@ from .recommend import (
     candidate_gpus,
     candidate_out,
     consult,
-    counts_for,
     currency_info,
+    estimates,
     gc_paused,
     house_rules,
     ranking_sentence,
     rulebook_for,
     step_summaries,
 )
-from .subjects import price_facts
+from .subjects import NODE, price_facts
 
 
 def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
@@ -258,55 +258,59 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
     kb = knowledge_mod.load(knowledge)
     p, money_notes = to_usd(p, kb)
     req = _as_requirements(p)
-    job = resolve(req, kb, where)
-    book = rulebook_for(job, rules)
-    r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
-    notes = [*money_notes, *([Assumption(field="hardware.gpu", value=p.hardware.gpu, reason=r.note)] if r.note else [])]
-    gpu = kb.gpus[r.id]
-    hw, acq = p.hardware, p.acquisition
-    if hw.network is not None and hw.network not in kb.runtime.networks:
-        import difflib
+    with resolve(req, kb, where) as job:  # its caches are dropped when the result is built
+        book = rulebook_for(job, rules)
+        r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
+        named = [Assumption(field="hardware.gpu", value=p.hardware.gpu, reason=r.note)] if r.note else []
+        notes = [*money_notes, *named]
+        gpu = kb.gpus[r.id]
+        hw, acq = p.hardware, p.acquisition
+        if hw.network is not None and hw.network not in kb.runtime.networks:
+            import difflib
 
-        close = difflib.get_close_matches(hw.network, list(kb.runtime.networks), n=1)
-        raise UserError(f"unknown network '{hw.network}'", where=f"{where}: hardware.network",
-                        hint=f"did you mean {close[0]}?" if close else f"one of {', '.join(kb.runtime.networks)}")
-    proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
-                        host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
-                        spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
-                        acquisition=acq.mode, tag="proposed:")
-    proposed.numbers["host_ram_gb"] = hw.host_ram_gb
-    # the alternative: the decision engine over the catalog (or the proposal's short list)
-    gpu_ids, more_notes = candidate_gpus(job)
-    alternatives = [evaluate(job, kb.gpus[gid], n) for gid in gpu_ids for n in counts_for(job.c.max_gpus)]
-    cards, views = card_facts(p, gpu, base, where, kb)
-    prop_fact = proposal_fact(p, job, gpu, proposed, kb)
-    con = consult(job, [proposed, *alternatives], book, proposed_total_gb=proposed.capacity * hw.count / GB,
-                  extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)], modes={0: [acq.mode]})
-    rec = build_result(job, con, [*notes, *more_notes], rules)
-    mine_key = next(k for k in con.options if k.startswith("proposed"))
-    mine = {mine_key, f"env:{gpu.id}", *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode)]))}
-    outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
-    findings = ordered_findings(outcome, lambda key: key in mine or not _alternative_key(key))
-    prop_cand = candidate_out(con, outcome, mine_key, None, None)
-    alt = _best_alternative(rec.candidates)
-    savings = None
-    pc = prop_cand.total_cost_usd
-    if alt is not None and alt.total_cost_usd is not None and pc is not None:
-        savings = pc - alt.total_cost_usd
-    verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
-        "revise" if any(f.severity == "warning" for f in findings) else "approve")
-    return AuditResult(
-        verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
-        proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
-        assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
-                                                       or not _alternative_key(e.subject)],
-        steps=step_summaries(job, con, outcome, mine_key), charts=_with_proposal_curve(rec.charts, proposed, job),
-        knowledge_dates=rec.knowledge_dates, cards=views,
-        stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
-                       "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
-        currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules), policy=kb.policy_values(),
-        ranking=ranking_sentence(kb.policy_values()),
-    )
+            close = difflib.get_close_matches(hw.network, list(kb.runtime.networks), n=1)
+            raise UserError(f"unknown network '{hw.network}'", where=f"{where}: hardware.network",
+                            hint=f"did you mean {close[0]}?" if close else f"one of {', '.join(kb.runtime.networks)}")
+        proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
+                            host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
+                            spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
+                            acquisition=acq.mode, tag="proposed:")
+        proposed.numbers["host_ram_gb"] = hw.host_ram_gb
+        # the alternative: the decision engine over the catalog (or the proposal's short list), with
+        # recommend's count search
+        gpu_ids, more_notes = candidate_gpus(job)
+        alternatives, modes, single_node = estimates(job, gpu_ids)
+        cards, views = card_facts(p, gpu, base, where, kb)
+        prop_fact = proposal_fact(p, job, gpu, proposed, kb)
+        con = consult(job, [proposed, *alternatives], book, proposed_total_gb=proposed.capacity * hw.count / GB,
+                      extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
+                      modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
+                      single_node=single_node or (proposed.fits and proposed.count <= NODE))
+        rec = build_result(job, con, [*notes, *more_notes], rules)
+        mine_key = next(k for k in con.options if k.startswith("proposed"))
+        mine = {mine_key, f"env:{gpu.id}", *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode)]))}
+        outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
+        findings = ordered_findings(outcome, lambda key: key in mine or not _alternative_key(key))
+        prop_cand = candidate_out(con, outcome, mine_key, None, None)
+        alt = _best_alternative(rec.candidates)
+        savings = None
+        pc = prop_cand.total_cost_usd
+        if alt is not None and alt.total_cost_usd is not None and pc is not None:
+            savings = pc - alt.total_cost_usd
+        verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
+            "revise" if any(f.severity == "warning" for f in findings) else "approve")
+        return AuditResult(
+            verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
+            proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
+            assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
+                                                           or not _alternative_key(e.subject)],
+            steps=step_summaries(job, con, outcome, mine_key), charts=_with_proposal_curve(rec.charts, proposed, job),
+            knowledge_dates=rec.knowledge_dates, cards=views,
+            stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
+                           "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
+            currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules), policy=kb.policy_values(),
+            ranking=ranking_sentence(kb.policy_values()),
+        )
 
 
 def _with_proposal_curve(charts: dict[str, Any], proposed: Any, job: Any) -> dict[str, Any]:

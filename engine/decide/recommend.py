@@ -164,16 +164,13 @@ def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None) -
     kb = knowledge_mod.load(knowledge)
     where = str(requirements) if isinstance(requirements, str) else "requirements"
     req, money_notes = to_usd(req, kb)
-    job = resolve(req, kb, where)
-    try:
+    with resolve(req, kb, where) as job:  # its caches are dropped when the result is built
         book = rulebook_for(job, rules)
         gpu_ids, notes = candidate_gpus(job)
         notes = [*money_notes, *notes]
         evaluations, modes, single_node = estimates(job, gpu_ids)
         con = consult(job, evaluations, book, modes=modes, single_node=single_node)
         return build_result(job, con, notes, rules)
-    finally:
-        job.release()
 
 
 def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int, list[str]], bool]:

@@ -447,8 +447,10 @@ def _serving_numbers(job: Job, ev: Evaluation) -> None:
     ev.pending_terms.append(lambda: SV.terms(job, s))
     ev.numbers.update(SV.numbers(job, s))
 
+    numbers = ev.numbers  # not ev itself: a closure over ev would be a reference cycle
+
     def with_curve() -> dict[str, Term]:
-        ev.numbers["serving_curve"] = SV.curve(job, s)
+        numbers["serving_curve"] = SV.curve(job, s)
         return {}
 
     ev.pending_terms.append(with_curve)

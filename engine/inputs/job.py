@@ -34,6 +34,12 @@ class Job:
     where: str = "requirements"
     memo: dict = field(default_factory=dict)  # memory estimates by (count, strategy, tp)
 
+    def __enter__(self) -> Job:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
     def release(self) -> None:
         """Drop the per-job caches once a result is built. The layout planner's cache (held by the
         training job in ``memo``) refers back to the job it plans; cleared, the estimates are freed
