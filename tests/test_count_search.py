@@ -170,23 +170,33 @@ def test_a_serving_copy_is_timed_once_whatever_the_count(kb):
     assert SV._point(job, eng, four, 8.0) == p  # and what it would be if it were
 
 
-def test_a_consultation_leaves_its_facts_and_estimates_to_reference_counting():
-    """durable-rules keeps each action's context in a reference cycle, and the planner's cache
-    referred back to the job: 6,705 objects per full-catalog recommendation were left to the
-    garbage collector (a sixth of the time, paid at the next collection). Now only durable's
-    contexts are (about 390 objects, none holding facts)."""
-    path = str(ROOT / "examples" / "lora-70b.yaml")
-    recommend(path)
+def _left_to_the_collector(run) -> int:
+    """Objects a second call of ``run`` leaves to the cyclic garbage collector."""
+    run()
     was = gc.isenabled()
     gc.collect()
     gc.disable()
     try:
-        recommend(path)
-        left = gc.collect()
+        run()
+        return gc.collect()
     finally:
         if was:
             gc.enable()
-    assert left < 1000
+
+
+@pytest.mark.parametrize(("what", "before"), [("recommend", 6705), ("audit", 2660)])
+def test_a_consultation_leaves_its_facts_and_estimates_to_reference_counting(what, before):
+    """durable-rules keeps each action's context in a reference cycle, and the planner's cache
+    referred back to the job: a full-catalog recommendation of lora-70b left 6,705 objects to the
+    garbage collector (a sixth of its time, paid at the next collection), an audit 2,660. Now only
+    durable's contexts are (about 390 objects, none holding facts)."""
+    from engine.decide.audit import audit
+
+    if what == "recommend":
+        left = _left_to_the_collector(lambda: recommend(str(ROOT / "examples" / "lora-70b.yaml")))
+    else:
+        left = _left_to_the_collector(lambda: audit(str(ROOT / "examples" / "proposal-good-lora-8xh100.yaml")))
+    assert left < 1000 < before
 
 
 def test_durable_is_handed_the_same_json():
@@ -235,21 +245,3 @@ def test_the_planner_memory_alone_says_what_the_estimate_says_about_fitting(kb, 
             agree += 1
             fits += full
     assert 0 < fits < agree  # both answers occur
-
-
-def test_an_audit_leaves_its_estimates_to_reference_counting():
-    """As a recommendation does: the job's caches are dropped when the audit's result is built."""
-    from engine.decide.audit import audit
-
-    path = str(ROOT / "examples" / "proposal-good-lora-8xh100.yaml")
-    audit(path)
-    was = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        audit(path)
-        left = gc.collect()
-    finally:
-        if was:
-            gc.enable()
-    assert left < 1000  # 2,660 before the job's caches were dropped
