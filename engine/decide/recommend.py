@@ -19,10 +19,11 @@ from typing import Any
 from .. import knowledge as knowledge_mod
 from .. import messages
 from ..estimators import GB
+from ..estimators import cost as K
 from ..estimators import interconnect as I
 from ..estimators import planner as P
 from ..estimators import serving as SV
-from ..estimators.candidate import Evaluation, capacity_bytes, evaluate, training_job
+from ..estimators.candidate import Evaluation, capacity_bytes, evaluate, market_of, networks_for, training_job
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -236,7 +237,7 @@ def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int,
                 break
             best[cluster] = min(best[cluster], s)
         single_node = single_node or probe.fits(one_server)
-        probe.release(evaluations)
+        probe.release()
     return evaluations, modes, single_node
 
 
@@ -251,8 +252,6 @@ class _Probe:
     def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
         """The estimates of ``n`` GPUs: one for a single server; several servers once per network
         the allowed ways of acquiring them have, with those ways (None: every way the user allows)."""
-        from ..estimators.candidate import networks_for
-
         got = self.made.get(n)
         if got is not None:
             return got
@@ -288,14 +287,12 @@ class _Probe:
         would estimate the largest of every GPU type."""
         return next((i for i, n in enumerate(counts) if self.fits(n)), len(counts))
 
-    def release(self, judged: list[Evaluation]) -> None:
+    def release(self) -> None:
         """Estimates the search made but did not judge drop their put-off steps (which refer back
-        to them: no reference cycle is left for the garbage collector)."""
-        kept = {id(e) for e in judged if e.gpu is self.gpu}
+        to them: no reference cycle is left for the garbage collector). Judged ones ran theirs."""
         for ways in self.made.values():
             for e, _ms in ways:
-                if id(e) not in kept:
-                    e.rest = None
+                e.rest = None
 
 
 def _late_below(job: Job, gpu: Any) -> float:
@@ -312,9 +309,6 @@ def _never_priced(job: Job, gpu: Any, n: int, ways: list[tuple[Evaluation, list[
     """A count that fits has no price any way the user allows, and no larger count can have one:
     a rental offer that cannot give ``n`` GPUs cannot give more, and a GPU without a dated
     purchase price has none at any size."""
-    from ..estimators import cost as K
-    from ..estimators.candidate import market_of
-
     if not any(e.fits for e, _ms in ways):
         return False
     for e, ms in ways:
