@@ -95,26 +95,30 @@ def fill(template: str, values: dict[str, Any], money: Money | None = None,
 
 
 @lru_cache(maxsize=4096)
-def _plain_fields(template: str) -> tuple[tuple[str, str | None, str, str | None], ...] | None:
-    """A template's (literal, field name, spec, conversion) parts when every field is a plain name
-    with a plain spec; None when it needs ``str.format``'s full machinery (or does not parse)."""
+def _parsed(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...] | None:
+    """A template's (literal, field name, spec, conversion) parts, parsed once per process; None
+    when it does not parse."""
     try:
-        parts = tuple(string.Formatter().parse(template))
+        return tuple(string.Formatter().parse(template))
     except ValueError:
         return None
-    for _literal, name, spec, _conversion in parts:
-        if name is not None and (not name.isidentifier() or "{" in (spec or "")):
-            return None
+
+
+@lru_cache(maxsize=4096)
+def _plain_fields(template: str) -> tuple[tuple[str, str | None, str, str | None], ...] | None:
+    """:func:`_parsed` when every field is a plain name with a plain spec; None when the template
+    needs ``str.format``'s full machinery (or does not parse)."""
+    parts = _parsed(template)
+    if parts is None or any(name is not None and (not name.isidentifier() or "{" in (spec or ""))
+                            for _literal, name, spec, _conversion in parts):
+        return None
     return tuple((literal, name, spec or "", conversion) for literal, name, spec, conversion in parts)
 
 
 @lru_cache(maxsize=4096)
 def placeholders(template: str) -> tuple[str, ...]:
-    """The field names a template fills (cached: rule messages are parsed once per process)."""
-    try:
-        return tuple(name for _, name, _, _ in string.Formatter().parse(template) if name)
-    except ValueError:
-        return ()
+    """The field names a template fills (cached: rule messages are read once per firing)."""
+    return tuple(name for _, name, _, _ in _parsed(template) or () if name)
 
 
 @lru_cache(maxsize=1)

@@ -9,7 +9,7 @@ from ..errors import UserError
 from ..estimators import Term
 from ..estimators import compute as C
 from ..estimators import interconnect as I
-from ..estimators.candidate import Evaluation, capacity_bytes, evaluate, memory_for, plan_training, requested_strategy
+from ..estimators.candidate import Evaluation, evaluate, memory_for, plan_training, requested_strategy, usable_bytes
 from ..estimators.cost import HOURS_PER_MONTH
 from ..estimators.serving import serving_json
 from ..inputs.job import Job, resolve
@@ -160,7 +160,7 @@ def _count_for_deadline(job: Job, g: Any) -> tuple[int, str]:
     """Training without --gpus: the fewest GPUs (powers of two up to max_gpus) whose best layout fits
     and finishes within the deadline; failing that, the count that finishes soonest."""
     kb = job.kb
-    usable = capacity_bytes(g) * (1 - float(kb.policy_value("memory_headroom_fraction")))
+    usable = usable_bytes(kb, g)
     deadline = job.deadline_days
     counts = [1]
     while counts[-1] * 2 <= job.c.max_gpus:

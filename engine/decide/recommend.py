@@ -23,7 +23,7 @@ from ..estimators import cost as K
 from ..estimators import interconnect as I
 from ..estimators import planner as P
 from ..estimators import serving as SV
-from ..estimators.candidate import Evaluation, capacity_bytes, evaluate, market_of, networks_for, training_job
+from ..estimators.candidate import Evaluation, evaluate, market_of, networks_for, training_job, usable_bytes
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -231,9 +231,11 @@ def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int,
         best = {False: math.inf, True: math.inf}  # by regime: one server, several
         for n in mine[first:]:
             ways = judge(probe(n))
-            s = min((search_score(job, e, policy, ms) for e, ms in ways), default=math.inf)
+            scores = [search_score(job, e, policy, ms) for e, ms in ways]
+            s = min(scores, default=math.inf)
             cluster = n > NODE
-            if s > best[cluster] or _time_is_cheap(job, ways, policy) or _never_priced(job, probe.gpu, n, ways):
+            if (s > best[cluster] or _time_is_cheap(job, ways, scores, policy)
+                    or _never_priced(job, probe.gpu, n, ways)):
                 break
             best[cluster] = min(best[cluster], s)
         single_node = single_node or probe.fits(one_server)
@@ -275,8 +277,8 @@ class _Probe:
         job, gpu = self.job, self.gpu
         if n not in self.made and not job.shape.diffusion:
             if job.training:  # the planner's memory alone (no layout timed, no estimate made)
-                usable = capacity_bytes(gpu) * (1 - float(job.kb.policy_value("memory_headroom_fraction")))
-                return P.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime), usable)
+                return P.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
+                                     usable_bytes(job.kb, gpu))
             if SV.surely_unfit(job, gpu, n):
                 return False  # the weights alone do not fit: no need to search the serving layouts
         return any(e.fits for e, _ms in self(n))
@@ -322,13 +324,13 @@ def _never_priced(job: Job, gpu: Any, n: int, ways: list[tuple[Evaluation, list[
     return True
 
 
-def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], policy: dict[str, Any]) -> bool:
+def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], scores: list[float],
+                   policy: dict[str, Any]) -> bool:
     """The days each way of acquiring this count takes are worth less than a tie of its cost: more
     GPUs cannot win (if one way's days are still worth more, say renting a cluster where buying
     one is dear, more GPUs may win that way)."""
     cheap = None
-    for e, ms in ways:
-        score = search_score(job, e, policy, ms)
+    for (e, _ms), score in zip(ways, scores, strict=True):
         if math.isinf(score):
             continue
         days = (e.numbers.get("wall_days") or 0.0) if job.training else 0.0

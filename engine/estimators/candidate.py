@@ -205,6 +205,11 @@ def capacity_bytes(gpu: Gpu) -> float:
     return gpu.memory.gb * GB
 
 
+def usable_bytes(kb: Any, gpu: Gpu) -> float:
+    """What a plan may fill of one GPU: its capacity less the headroom the policy keeps free."""
+    return capacity_bytes(gpu) * (1 - float(kb.policy_value("memory_headroom_fraction")))
+
+
 def _overhead(job: Job) -> tuple[float, float]:
     rt = job.kb.runtime
     return rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value
@@ -258,7 +263,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     kb = job.kb
     rt = kb.runtime
     capacity = capacity_bytes(gpu)
-    usable = capacity * (1 - float(kb.policy_value("memory_headroom_fraction")))
+    usable = usable_bytes(kb, gpu)
     requested = requested_strategy(job)
     tp = 1
     if network is None and acquisition == "rent" and provider:  # a proposal renting from a named cloud
