@@ -35,14 +35,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import estimate, knowledge  # noqa: E402
-from engine.estimators.memory import (  # noqa: E402
+from gpuwise import estimate, knowledge  # noqa: E402
+from gpuwise.estimators.memory import (  # noqa: E402
     TrainSetup,
     inference_memory,
     training_memory,
 )
-from engine.inputs.schema import Workload  # noqa: E402
-from engine.inputs.shape import from_workload  # noqa: E402
+from gpuwise.inputs.schema import Workload  # noqa: E402
+from gpuwise.inputs.shape import from_workload  # noqa: E402
 
 GPU_OF_RUN = {"A100-80GB": "a100-80gb-sxm", "A100-40GB": "a100-40gb-sxm", "H100-80GB": "h100-80gb-sxm"}
 RUNS = ROOT / "tests" / "data" / "training_runs.csv"
@@ -145,8 +145,8 @@ SINGLE = ROOT / "tests" / "data" / "decode_published.csv"
 def serving_job(kb, model: str, precision: str, framework: str, prompt: int, output: int,
                 concurrency: int | None = None, tp: int | None = None, pp: int | None = None):
     """A resolved inference job as a user would write it (a published layout becomes a parallelism pin)."""
-    from engine.inputs.job import resolve
-    from engine.inputs.schema import Requirements
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
 
     w: dict = {"task": "inference", "model": model, "precision": precision, "framework": framework,
                "prompt_tokens": max(1, prompt), "output_tokens": max(1, output)}
@@ -160,7 +160,7 @@ def serving_job(kb, model: str, precision: str, framework: str, prompt: int, out
 def single_stream(kb, job, gpu: str, count: int, weight_format: str | None = None, end_to_end: bool = False) -> float:
     """One sequence's decode speed (tokens/s) through the serving model: the step of a batch of one
     at the mean context prompt + output/2; ``end_to_end`` counts the prefill too (output / latency)."""
-    from engine.estimators import serving as SV
+    from gpuwise.estimators import serving as SV
 
     s = SV.choose(job, kb.gpus[gpu], count, weight_format=weight_format)
     one = SV.point(job, s.engine, s.replica, 1.0)
@@ -206,7 +206,7 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
     """tests/data/serving_published.csv: whole-system output tokens/s. 'max' rows are the throughput
     the memory allows (``max_throughput_tokens_per_s``); the others the throughput at their
     concurrency. Rows with TPOT/TTFT add (label, estimate, published) seconds to ``latency``."""
-    from engine.estimators import serving as SV
+    from gpuwise.estimators import serving as SV
 
     out = []
     with open(path, newline="") as fh:

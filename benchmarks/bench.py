@@ -17,14 +17,14 @@ Sections and their targets:
 2. ``estimate``: ``estimate(req, gpu=G, gpus=N)`` for every GPU in the knowledge base x counts
    1, 2, 4 ... 64 and x every count 1..64, for a training and an inference example. Given a
    path, each call reads and validates the file again; given the validated
-   ``engine.inputs.schema.Requirements`` it does not (it still resolves the job). Target: a few ms per
+   ``gpuwise.inputs.schema.Requirements`` it does not (it still resolves the job). Target: a few ms per
    candidate at most.
-3. ``startup``: wall time of a new process: ``python -m engine --version`` (and the ``gpuwise``
+3. ``startup``: wall time of a new process: ``python -m gpuwise --version`` (and the ``gpuwise``
    console script, when one is on PATH) against a bare ``python -c pass``, and a cold
    ``recommend --format json``. Target: ``--version`` within 0.3 s of bare Python. "Cold"
    means a new interpreter; the OS file cache and ``__pycache__`` are warm (one discarded
    warm-up run first).
-4. ``audit``: one ``python -m engine audit FILES... --format json`` over copies of the example
+4. ``audit``: one ``python -m gpuwise audit FILES... --format json`` over copies of the example
    proposals (``--audits``, ~200 files); proposals per second. stderr is not a terminal, so
    the CLI draws no progress bar.
 5. ``peers``: gpuwise's numbers beside llm-analysis (PyPI ``llm-analysis``) and DeepSpeed's
@@ -80,9 +80,9 @@ def _engine() -> Any:
     """Import gpuwise from this checkout (before any installed copy)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    import engine
+    import gpuwise
 
-    return engine
+    return gpuwise
 
 
 def _env() -> dict[str, str]:
@@ -189,16 +189,16 @@ def bench_recommend(args: argparse.Namespace) -> tuple[dict, str]:
 
 # ------------------------------------------------------- 1b. the training layout planner
 def bench_planner(args: argparse.Namespace) -> tuple[dict, str]:
-    """The layout search alone (engine/estimators/planner.py) for every GPU of the catalog x the counts a
+    """The layout search alone (gpuwise/estimators/planner.py) for every GPU of the catalog x the counts a
     recommendation tries, on a freshly resolved job each run (as recommend() does: the layouts' memory
     is built once per job and count, then shared by all GPU types)."""
     _engine()
-    from engine.decide.recommend import counts_for
-    from engine.estimators import interconnect as I
-    from engine.estimators.candidate import capacity_bytes, plan_training
-    from engine.inputs.job import resolve
-    from engine.inputs.schema import Requirements, coerce
-    from engine.knowledge import load
+    from gpuwise.decide.recommend import counts_for
+    from gpuwise.estimators import interconnect as I
+    from gpuwise.estimators.candidate import capacity_bytes, plan_training
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements, coerce
+    from gpuwise.knowledge import load
 
     kb = load()
     rows, data = [], []
@@ -234,8 +234,8 @@ def bench_planner(args: argparse.Namespace) -> tuple[dict, str]:
 # ------------------------------------------------------------- 2. whole-catalog estimate
 def bench_estimate(args: argparse.Namespace) -> tuple[dict, str]:
     engine = _engine()
-    from engine.inputs.schema import Requirements, coerce
-    from engine.knowledge import load
+    from gpuwise.inputs.schema import Requirements, coerce
+    from gpuwise.knowledge import load
 
     kb = load()
     gpu_ids = list(kb.gpus)
@@ -268,7 +268,7 @@ def bench_estimate(args: argparse.Namespace) -> tuple[dict, str]:
     text = "\n".join([
         heading(f"2. estimate() over the whole catalog: {len(gpu_ids)} GPUs x counts, one process"),
         f"target: a few ms per candidate at most (<= {ESTIMATE_TARGET_MS:g} ms). A path is read and validated on "
-        "every call;\na validated engine.inputs.schema.Requirements is not (the job is still resolved on each call)",
+        "every call;\na validated gpuwise.inputs.schema.Requirements is not (the job is still resolved on each call)",
         table(["example", "counts", "input", "candidates", "total s", "ms/candidate", "fit", "errors", "target"],
               rows, "lllrrrrrl"),
     ])
@@ -283,7 +283,7 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
     py = sys.executable
     runs = args.start_runs
     bare = stats(time_cmd([py, "-c", "pass"], runs))
-    commands: list[tuple[str, list[str]]] = [("python -m engine --version", [py, "-m", "engine", "--version"])]
+    commands: list[tuple[str, list[str]]] = [("python -m gpuwise --version", [py, "-m", "engine", "--version"])]
     script = shutil.which("gpuwise") or (str(Path(py).with_name("gpuwise")) if Path(py).with_name("gpuwise").exists()
                                          else None)
     if script:
@@ -302,13 +302,13 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
     argv = [py, "-m", "engine", "recommend", example, "--format", "json"]
     st = stats(time_cmd(argv, cold_runs, ok=(0, 1)))
     data["cold_recommend"] = {"command": " ".join(["python", *argv[1:]]), **seconds(st)}
-    rows.append([f"python -m engine recommend {example} --format json", cold_runs, ms(st["median"]), ms(st["p90"]),
+    rows.append([f"python -m gpuwise recommend {example} --format json", cold_runs, ms(st["median"]), ms(st["p90"]),
                  f"+{ms(st['median'] - bare['median'])}", "(no target)"])
     lines = [heading("3. CLI cold start: a new process each run (median of the runs after one warm-up)"),
              f"target: --version within {STARTUP_TARGET_S * 1e3:.0f} ms of bare Python; interpreter {py}",
              table(["command", "runs", "median ms", "p90 ms", "vs bare ms", "target"], rows, "lrrrrl")]
     if not script:
-        lines.append("gpuwise console script: not on PATH (pip install -e . adds it); timed python -m engine only")
+        lines.append("gpuwise console script: not on PATH (pip install -e . adds it); timed python -m gpuwise only")
     return data, "\n".join(lines)
 
 
@@ -344,7 +344,7 @@ def bench_audit(args: argparse.Namespace) -> tuple[dict, str]:
     rows = [[f"{len(files)} files ({copies} x {len(proposals)} proposals)", f"{wall:.2f}", f"{rate:.1f}",
              ms(wall / len(files)), proc.returncode, ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items()))]]
     text = "\n".join([
-        heading("4. Batch audit: one `python -m engine audit FILES... --format json` command"),
+        heading("4. Batch audit: one `python -m gpuwise audit FILES... --format json` command"),
         "stderr is not a terminal, so no progress bar; includes process start and knowledge-base load",
         table(["files", "wall s", "proposals/s", "ms/proposal", "exit", "verdicts"], rows, "lrrrrl"),
     ])
@@ -475,7 +475,7 @@ def _train_workload(model: str, zero: int) -> dict:
 
 def bench_peers(args: argparse.Namespace) -> tuple[dict, str]:
     engine = _engine()
-    from engine.knowledge import load
+    from gpuwise.knowledge import load
 
     kb = load()
     m7, m70 = kb.models["llama-2-7b"], kb.models["llama-2-70b"]

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.cli import main  # noqa: E402
+from gpuwise.cli import main  # noqa: E402
 from tests.test_hostile_inputs import alias_bomb  # noqa: E402
 
 HEAD = "workload: {task: finetune, model: llama-2-7b}\n"

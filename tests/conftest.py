@@ -14,7 +14,7 @@ ROOT = Path(__file__).parent.parent
 
 @pytest.fixture(scope="session")
 def kb():
-    from engine import knowledge
+    from gpuwise import knowledge
 
     return knowledge.load()
 

@@ -13,7 +13,7 @@ checkpointing 2 B x hidden x tokens x layers + 12 B x vocab x tokens (+ small te
 
 from __future__ import annotations
 
-from engine.results import (
+from gpuwise.results import (
     Assumption,
     AuditResult,
     Candidate,

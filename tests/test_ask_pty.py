@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.ask.questionnaire import load_questions
+from gpuwise.ask.questionnaire import load_questions
 
 pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
@@ -34,7 +34,7 @@ DEFAULT_FLOW = [
 
 
 def _command(answers: Path, report: Path | None = None, *options: str) -> list[str]:
-    cmd = [sys.executable, "-m", "engine", "ask", "--answers", str(answers), *options]
+    cmd = [sys.executable, "-m", "gpuwise", "ask", "--answers", str(answers), *options]
     return [*cmd, "-o", str(report)] if report else cmd
 
 

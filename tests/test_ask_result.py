@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from engine.ask.questionnaire import _Session, _show_result, load_questions
-from engine.decide.recommend import recommend
-from engine.knowledge import load
-from engine.render.fmt import Currency, Fmt
+from gpuwise.ask.questionnaire import _Session, _show_result, load_questions
+from gpuwise.decide.recommend import recommend
+from gpuwise.knowledge import load
+from gpuwise.render.fmt import Currency, Fmt
 
 from .test_report_brief import english_runs
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine import audit
-from engine.errors import UserError
+from gpuwise import audit
+from gpuwise.errors import UserError
 
 EX = Path(__file__).parent.parent / "examples"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from engine import knowledge
-from engine.errors import KnowledgeError
-from engine.estimators.memory import kv_cache_bytes, weight_bytes
-from engine.inputs.shape import from_catalog, guess_shape
-from engine.knowledge.schema import Model
+from gpuwise import knowledge
+from gpuwise.errors import KnowledgeError
+from gpuwise.estimators.memory import kv_cache_bytes, weight_bytes
+from gpuwise.inputs.shape import from_catalog, guess_shape
+from gpuwise.knowledge.schema import Model
 
 KNOWLEDGE = Path(__file__).resolve().parent.parent / "knowledge"
 GB = 1e9
@@ -158,7 +158,7 @@ def test_qwen3_235b_bf16_is_two_bytes_a_parameter(kb):
 
 def test_fp4_precision_sizes_the_weights_end_to_end():
     """`precision: fp4` in a requirements file: gpt-oss-120b fits one 80 GB GPU (OpenAI model card)."""
-    from engine import estimate
+    from gpuwise import estimate
 
     r = estimate({"workload": {"task": "inference", "model": "gpt-oss-120b", "precision": "fp4",
                                "context_len": 4096, "concurrent_requests": 1}})

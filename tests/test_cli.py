@@ -15,7 +15,7 @@ EX = ROOT / "examples"
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "gpuwise", *args], capture_output=True, text=True, cwd=cwd,
                           timeout=120)
 
 
@@ -165,11 +165,11 @@ def test_knowledge_overlay_from_the_command_line(tmp_path):
 
 
 def test_public_api_names_stay_functions():
-    """`from engine import estimate, recommend, audit` gives the functions even after the modules
+    """`from gpuwise import estimate, recommend, audit` gives the functions even after the modules
     behind them are imported (a submodule of the same name would rebind the package attribute)."""
-    code = ("import engine; from engine import recommend, estimate, audit\n"
+    code = ("import gpuwise; from gpuwise import recommend, estimate, audit\n"
             "r = recommend('examples/inference-8b-int4.yaml')\n"
-            "from engine import recommend as again, estimate as e2, audit as a2\n"
+            "from gpuwise import recommend as again, estimate as e2, audit as a2\n"
             "assert callable(again) and callable(e2) and callable(a2)\n"
             "assert again('examples/inference-8b-int4.yaml').model_dump(mode='json')['recommendation']\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -193,8 +193,8 @@ def test_batch_audit_summary_table(tmp_path):
 def test_batch_audit_error_in_one_file_the_others_finish_and_are_written(tmp_path, monkeypatch, capsys):
     """An input error in one file and a failure inside gpuwise on another are each reported for
     that file; every other file is audited and the summary is written (exit 3: a bug was met)."""
-    from engine import batch
-    from engine.cli import main
+    from gpuwise import batch
+    from gpuwise.cli import main
 
     bad = tmp_path / "bad.yaml"
     bad.write_text("workload: {task: finetune, model: llama-2-13b}\nhardware: {gpu: H100-80G, count: yes}\n"

@@ -2,7 +2,7 @@
 PyTorch releases outside the tables, ROCm gfx targets and wheels, Intel Gaudi and Ascend
 version pairs, flash-attn / bitsandbytes / frameworks per stack.
 
-Every case builds the environment fact with engine/knowledge/compat.py from the real
+Every case builds the environment fact with gpuwise/knowledge/compat.py from the real
 knowledge files and runs it through the real durable-rules engine (as tests/test_rules.py
 does); the expected outcomes are the vendors' published tables named in each test.
 """
@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from engine import knowledge
-from engine.decide import engine as rules
-from engine.decide import rulebook
-from engine.inputs.job import resolve
-from engine.inputs.schema import Environment, Requirements, Workload
-from engine.knowledge.compat import environment_fact, environment_facts, rocm_row, stack_of
-from engine.messages import fill
+from gpuwise import knowledge
+from gpuwise.decide import engine as rules
+from gpuwise.decide import rulebook
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Environment, Requirements, Workload
+from gpuwise.knowledge.compat import environment_fact, environment_facts, rocm_row, stack_of
+from gpuwise.messages import fill
 
 BOOK = rulebook.load()
 KB = knowledge.load(None)

@@ -7,8 +7,8 @@ import statistics
 
 import pytest
 
-from engine.estimators.compute import peak_for, training_flops, training_time
-from engine.inputs.shape import from_catalog
+from gpuwise.estimators.compute import peak_for, training_flops, training_time
+from gpuwise.inputs.shape import from_catalog
 
 from .conftest import DATA
 
@@ -90,10 +90,10 @@ def test_single_stream_decode_against_published_measurements(kb, accuracy):
 def test_decode_is_bandwidth_bound_at_batch_one_and_compute_bound_at_512(kb):
     """Llama-2-7B BF16 on an H100 SXM with vLLM: one sequence streams ~13.2 GB of weights (all but the input
     embedding) at 3,350 GB/s x 0.8 -> ~4.9 ms of linear layers; 512 sequences need 2 x 6.6e9 x 512 FLOPs at
-    989.5 TFLOPS x 0.5 -> ~13.7 ms, more than the weights' 4.9 ms (engine/estimators/serving.py step)."""
-    from engine.estimators import serving as SV
-    from engine.inputs.job import resolve
-    from engine.inputs.schema import Requirements
+    989.5 TFLOPS x 0.5 -> ~13.7 ms, more than the weights' 4.9 ms (gpuwise/estimators/serving.py step)."""
+    from gpuwise.estimators import serving as SV
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
 
     job = resolve(Requirements.model_validate({"workload": {"task": "inference", "model": "llama-2-7b",
                                                             "prompt_tokens": 1, "output_tokens": 2}}), kb)
@@ -109,7 +109,7 @@ def test_decode_is_bandwidth_bound_at_batch_one_and_compute_bound_at_512(kb):
 
 def test_mfu_falls_for_narrow_models_by_the_memory_bound_share(kb):
     """MFU(h) = MFU_ref x (1 + k r / 8192) / (1 + k r / h), r = peak / bandwidth (runtime.yaml training)."""
-    from engine.estimators.compute import training_mfu
+    from gpuwise.estimators.compute import training_mfu
 
     h100 = kb.gpus["h100-80gb-sxm"]
     f = kb.runtime.training
@@ -126,7 +126,7 @@ def test_mfu_falls_for_narrow_models_by_the_memory_bound_share(kb):
 
 def test_moe_expert_matmuls_count_as_narrower(kb):
     """DeepSeek-V3's experts are 2,048 wide against a 7,168 hidden size: a lower width than hidden."""
-    from engine.estimators.compute import width_for_mfu
+    from gpuwise.estimators.compute import width_for_mfu
 
     ds = from_catalog(kb.models["deepseek-v3"])
     assert 2048 < width_for_mfu(ds) < 7168
@@ -135,7 +135,7 @@ def test_moe_expert_matmuls_count_as_narrower(kb):
 
 def test_fp8_speed_up_is_the_matmul_share(kb):
     """(1 + x) / (1 / g + x): 1.37 for a 13B GPT on H100 against 1.42 measured (Megatron-LM issue #396)."""
-    from engine.estimators.compute import fp8_speedup
+    from gpuwise.estimators.compute import fp8_speedup
 
     f = kb.runtime.training
     l13 = from_catalog(kb.models["llama-2-13b"])
@@ -147,7 +147,7 @@ def test_fp8_speed_up_is_the_matmul_share(kb):
 def test_guessed_shapes_never_add_flops(kb):
     """A guessed shape whose vocabulary outweighs the model (70M parameters, 150k vocabulary) cannot
     make a token cost more than 6 x its parameters plus attention."""
-    from engine.inputs.shape import guess_shape
+    from gpuwise.inputs.shape import guess_shape
 
     tiny = guess_shape(70e6)
     t = training_flops(tiny, 1.0, 2048, "full", False)

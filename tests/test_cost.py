@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from engine.estimators.cost import (
+from gpuwise.estimators.cost import (
     Offer,
     break_even_month,
     buy_cost,

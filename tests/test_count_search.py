@@ -1,4 +1,4 @@
-"""The count search of ``recommend`` (``estimates`` in engine/decide/recommend.py): which GPU counts
+"""The count search of ``recommend`` (``estimates`` in gpuwise/decide/recommend.py): which GPU counts
 are judged, the bounds that let it skip the others, and that skipping them never changes what a
 result shows. The reference is the same question with every catalog GPU listed in
 ``constraints.gpus``, which judges every count of every GPU."""
@@ -11,14 +11,14 @@ import json
 import pytest
 import yaml
 
-from engine.decide import engine as rule_engine
-from engine.decide.recommend import counts_for, recommend
-from engine.estimators import cost as K
-from engine.estimators import planner as P
-from engine.estimators import serving as SV
-from engine.estimators.candidate import evaluate, offers_for, training_job
-from engine.inputs.job import resolve
-from engine.inputs.schema import Requirements
+from gpuwise.decide import engine as rule_engine
+from gpuwise.decide.recommend import counts_for, recommend
+from gpuwise.estimators import cost as K
+from gpuwise.estimators import planner as P
+from gpuwise.estimators import serving as SV
+from gpuwise.estimators.candidate import evaluate, offers_for, training_job
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
 
 from .conftest import DATA, ROOT
 
@@ -190,7 +190,7 @@ def test_a_consultation_leaves_its_facts_and_estimates_to_reference_counting(wha
     referred back to the job: a full-catalog recommendation of lora-70b left 6,705 objects to the
     garbage collector (a sixth of its time, paid at the next collection), an audit 2,660. Now only
     durable's contexts are (about 390 objects, none holding facts)."""
-    from engine.decide.audit import audit
+    from gpuwise.decide.audit import audit
 
     if what == "recommend":
         left = _left_to_the_collector(lambda: recommend(str(ROOT / "examples" / "lora-70b.yaml")))
@@ -213,7 +213,7 @@ def test_a_job_late_on_one_server_still_fits_on_one(kb):
     one server, so MEM-ALT-LORA ("more than one 8-GPU node holds") does not fire. Full fine-tuning
     of an 8B model on 100B tokens in 3 days needs more than 8 of any GPU (B200: about 2 x 10^21
     FLOPs at ~1 PFLOP/s is ~560 GPU-hours, 72 hours each), yet its state fits on one H100 server."""
-    from engine.decide.recommend import candidate_gpus, estimates
+    from gpuwise.decide.recommend import candidate_gpus, estimates
 
     q = {"workload": {"task": "finetune", "model": "llama-3.1-8b", "method": "full", "train_tokens": 1e11},
          "constraints": {"acquisition": "rent", "max_gpus": 64, "deadline_days": 3}}
@@ -232,8 +232,8 @@ def test_the_planner_memory_alone_says_what_the_estimate_says_about_fitting(kb, 
     """The search asks P.fits_at_all before estimating a count; it must agree with the estimate."""
     job = resolve(Requirements.model_validate(yaml.safe_load(question.read_text())), kb)
     headroom = float(kb.policy_value("memory_headroom_fraction"))
-    from engine.estimators import interconnect as I
-    from engine.estimators.candidate import capacity_bytes
+    from gpuwise.estimators import interconnect as I
+    from gpuwise.estimators.candidate import capacity_bytes
 
     agree = fits = 0
     for gpu in kb.gpus.values():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import resource
 import threading
 
-from engine import recommend
-from engine.decide import engine as rules
-from engine.decide import rulebook
+from gpuwise import recommend
+from gpuwise.decide import engine as rules
+from gpuwise.decide import rulebook
 
 BOOK = rulebook.load()
 

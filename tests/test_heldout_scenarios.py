@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import estimate, recommend
-from engine.estimators import cost as K
-from engine.knowledge import load
+from gpuwise import estimate, recommend
+from gpuwise.estimators import cost as K
+from gpuwise.knowledge import load
 
 HERE = Path(__file__).parent / "data" / "heldout"
 TODAY_YEAR = 2026

@@ -5,8 +5,8 @@ numbers, binary junk, bombs, Python-object tags, duplicate keys, several documen
 things that are not files -- the contract's answer is the same: exit status 2, exactly one line on
 stderr naming the file (and the field, where there is one), never a traceback, no output file.
 
-Most cases run in-process through ``engine.cli.main`` (it returns the exit code); a handful run the
-real ``python -m engine`` in a subprocess.  Everything runs sequentially: durable-rules is not
+Most cases run in-process through ``gpuwise.cli.main`` (it returns the exit code); a handful run the
+real ``python -m gpuwise`` in a subprocess.  Everything runs sequentially: durable-rules is not
 re-entrant.
 """
 
@@ -32,9 +32,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from engine.cli import main
-from engine.errors import UserError
-from engine.inputs.schema import Proposal, Requirements
+from gpuwise.cli import main
+from gpuwise.errors import UserError
+from gpuwise.inputs.schema import Proposal, Requirements
 
 ROOT = Path(__file__).parent.parent
 
@@ -471,7 +471,7 @@ HOSTILE_TAGS = [
     "!!python/object/apply:builtins.eval [{code}]",
     "!!python/name:os.system",
     "!!python/module:os",
-    "!!python/object:engine.inputs.schema.Workload {{task: finetune}}",
+    "!!python/object:gpuwise.inputs.schema.Workload {{task: finetune}}",
     "!!python/tuple [1, 2]",
     "!!python/bytes aGk=",
     "!!binary aGVsbG8=",
@@ -512,8 +512,8 @@ def test_tags_never_build_objects_or_run_code(capsys, tmp_path, tag, where):
 
 
 def test_loading_yaml_never_executes_code_even_through_the_api(tmp_path):
-    from engine import estimate
-    from engine.errors import UserError
+    from gpuwise import estimate
+    from gpuwise.errors import UserError
 
     marker = tmp_path / "MARKER"
     for tag in ("!!python/object/apply:os.system", "!!python/object/new:os.system"):
@@ -751,7 +751,7 @@ def _no_nan(doc: Any) -> str:
 
 def test_no_result_type_holds_nan_or_infinity():
     """Every result type, dumped as the JSON output is, with allow_nan=False (NaN is not JSON)."""
-    from engine import audit, estimate, recommend
+    from gpuwise import audit, estimate, recommend
 
     examples = ROOT / "examples"
     for path in sorted(examples.glob("*.yaml")):
@@ -815,7 +815,7 @@ def test_a_name_prefix_is_an_error_with_close_matches(capsys, tmp_path, where, v
 
 
 def test_documented_default_variants_still_resolve():
-    from engine import knowledge
+    from gpuwise import knowledge
 
     kb = knowledge.load()
     assert kb.gpu("H100").id == "h100-80gb-sxm" and kb.gpu("H100").note  # the default, and it says so
@@ -966,7 +966,7 @@ def test_sigterm_during_a_write_leaves_no_temp_file(tmp_path):
     target.write_text("old")
     script = f"""
 import os, signal, time
-from engine.render import output
+from gpuwise.render import output
 real_fsync = os.fsync
 def fsync(fd):
     real_fsync(fd)
@@ -984,7 +984,7 @@ print("not reached")
 
 
 def test_temp_names_fit_the_name_limit():
-    from engine.render.output import temp_name
+    from gpuwise.render.output import temp_name
 
     for name in ("a.md", "x" * 255, "é" * 127 + ".md"):
         tmp = temp_name(name, 255)
@@ -993,7 +993,7 @@ def test_temp_names_fit_the_name_limit():
 
 # ----------------------------------------------------------------------------- the real command
 def gpuwise(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "gpuwise", *args], capture_output=True, text=True, cwd=cwd,
                           timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 

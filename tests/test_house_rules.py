@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import recommend
-from engine.cli import main
-from engine.decide import engine, rulebook
-from engine.errors import RuleError
+from gpuwise import recommend
+from gpuwise.cli import main
+from gpuwise.decide import engine, rulebook
+from gpuwise.errors import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "examples" / "house-rules"
@@ -194,17 +194,17 @@ def test_the_steps_chain_and_the_trace_shows_it() -> None:
 
 
 def test_no_gpu_id_and_no_decision_threshold_in_the_engine() -> None:
-    """GPU ids live in knowledge/, decision numbers in policy.yaml: none in engine/. The modules
+    """GPU ids live in knowledge/, decision numbers in policy.yaml: none in gpuwise/. The modules
     that turn facts into a result compare no measured value with a number."""
     import ast
     import re
 
-    from engine import knowledge
+    from gpuwise import knowledge
 
     ids = set(knowledge.load().gpus)
     problems = []
     deciding = {"recommend.py", "audit.py", "actions.py", "subjects.py", "rank.py", "estimate.py"}
-    for path in (ROOT / "engine").rglob("*.py"):
+    for path in (ROOT / "gpuwise").rglob("*.py"):
         text = path.read_text()
         for gid in ids:
             if re.search(rf"[\"']{re.escape(gid)}[\"']", text):

@@ -1,4 +1,4 @@
-"""Tests for engine.decide.inspect_card against real nvidia-smi XML (see tests/data/nvidia_smi/SOURCES.md)."""
+"""Tests for gpuwise.decide.inspect_card against real nvidia-smi XML (see tests/data/nvidia_smi/SOURCES.md)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from engine import audit
-from engine.decide import inspect_card
-from engine.decide.inspect_card import (
+from gpuwise import audit
+from gpuwise.decide import inspect_card
+from gpuwise.decide.inspect_card import (
     GpuReading,
     clocks_changed,
     memory_errors,
@@ -25,7 +25,7 @@ from engine.decide.inspect_card import (
     power_limit_changed,
     variability,
 )
-from engine.errors import UserError
+from gpuwise.errors import UserError
 
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.estimators.interconnect import allreduce_seconds, scaling_efficiency, topology
+from gpuwise.estimators.interconnect import allreduce_seconds, scaling_efficiency, topology
 
 
 def test_nvswitch_ring_allreduce_by_hand(kb):
@@ -74,7 +74,7 @@ def test_hierarchical_allreduce_and_alltoall_by_hand(kb):
     reduce-scatters inside the node (2 x 7/8 x B over 450 GB/s) and all-reduces B/8 across the 2 nodes
     (2 x 1/2 x B/8 over 50 GB/s); an all-to-all over 16 sends 7/16 of B over NVSwitch and 8/16 over
     the network at once."""
-    from engine.estimators.interconnect import allreduce_group_seconds, alltoall_seconds
+    from gpuwise.estimators.interconnect import allreduce_group_seconds, alltoall_seconds
 
     topo = topology(kb.gpus["h100-80gb-sxm"], 16, kb.runtime, network="infiniband-400")
     b, eff = 1e9, 0.75

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import knowledge
-from engine.errors import KnowledgeError, UserError
+from gpuwise import knowledge
+from gpuwise.errors import KnowledgeError, UserError
 
 REQUIRED_GPUS = ["p100-16gb-pcie", "v100-32gb-sxm2", "rtx-3090", "rtx-4090", "rtx-6000-ada", "a10g", "a30",
                  "a100-40gb-sxm", "a100-80gb-sxm", "h100-80gb-sxm", "mi250x", "p40", "t4", "l4", "l40s", "a10", "a40",

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.estimators.memory import (
+from gpuwise.estimators.memory import (
     TrainSetup,
     inference_memory,
     kv_cache_bytes,
@@ -20,8 +20,8 @@ from engine.estimators.memory import (
     training_memory,
     weight_bytes,
 )
-from engine.inputs.schema import Workload
-from engine.inputs.shape import from_catalog, from_workload
+from gpuwise.inputs.schema import Workload
+from gpuwise.inputs.shape import from_catalog, from_workload
 
 from .conftest import DATA, memtracker_rows
 
@@ -202,7 +202,7 @@ def test_zero_offload_moves_gradients_to_the_host_so_13b_trains_on_one_32gb_v100
     """ZeRO-Offload (Ren et al. 2021, arXiv:2101.06840): a 13B model trains on a single 32 GB V100.
     The GPU keeps the fp16 weights (26 GB) and one gradient bucket; gradients and the fp32 optimizer
     state live in host memory."""
-    from engine import estimate
+    from gpuwise import estimate
 
     w = {"task": "finetune", "model": "llama-2-13b", "precision": "fp16", "zero_stage": 2, "offload": "cpu",
          "gradient_checkpointing": True, "seq_len": 1024, "train_tokens": 1e7}
@@ -216,7 +216,7 @@ def test_zero_offload_moves_gradients_to_the_host_so_13b_trains_on_one_32gb_v100
 def test_lora_on_a_quantized_base_and_qlora_written_with_int4(kb):
     """LoRA with precision int8/int4 keeps the frozen base quantized (8 / 4.156 bits per weight); QLoRA
     written as precision int4 is the NF4 base (4.127 bits, Dettmers et al. 2023)."""
-    from engine import estimate
+    from gpuwise import estimate
 
     def weights(w):
         return estimate({"workload": {"task": "finetune", "model": "llama-2-13b", "train_tokens": 1e7, **w}},
@@ -247,7 +247,7 @@ def test_model_parallel_states_by_hand(kb):
     """Megatron mixed precision: 2 B bf16 weights + 4 B fp32 main gradients + 12 B fp32 master and Adam
     moments per parameter; TP8 x PP1 holds 1/8 of the model, ZeRO-1 (distributed optimizer) shards the
     12 B over the 16 data-parallel GPUs."""
-    from engine.estimators.memory import parallel_bytes, stage_params
+    from gpuwise.estimators.memory import parallel_bytes, stage_params
 
     shape = from_catalog(kb.models["llama-2-70b"])
     s = TrainSetup("full", "bf16", True, "adamw-fused", 1, 4096, True, "sdpa", 1, "none", 16, tp=8)

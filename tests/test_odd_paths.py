@@ -4,7 +4,7 @@ command as a user would, and held to CONTRACT.md -- exit status 2 with exactly o
 naming the file (and the field), no traceback, no output or temporary file left behind; or, for a
 valid odd value, the real answer (exit 0 or 1 as the case says) with JSON that parses strictly.
 
-In-process through ``engine.cli.main`` where that is faithful; the real ``python -m engine`` in a
+In-process through ``gpuwise.cli.main`` where that is faithful; the real ``python -m gpuwise`` in a
 subprocess for signals, devices and the exit status of the whole process.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from gpuwise.cli import main
 
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
@@ -240,7 +240,7 @@ def test_dash_is_standard_output_and_no_file_named_dash(capsys, tmp_path, monkey
 
 @pytest.mark.parametrize("how", ["same", "relative", "symlink", "hardlink"])
 def test_the_output_is_never_the_input_and_is_refused_before_the_work(capsys, tmp_path, monkeypatch, how):
-    import engine.decide.audit as audit_module
+    import gpuwise.decide.audit as audit_module
 
     p = tmp_path / "p.yaml"
     p.write_text(GOOD)
@@ -260,7 +260,7 @@ def test_the_output_is_never_the_input_and_is_refused_before_the_work(capsys, tm
 
 
 def test_a_directory_or_a_missing_directory_is_refused_before_the_work(capsys, tmp_path, monkeypatch):
-    import engine.decide.recommend as recommend_module
+    import gpuwise.decide.recommend as recommend_module
 
     r = tmp_path / "r.yaml"
     r.write_text(REQ)
@@ -334,7 +334,7 @@ def test_symbolic_links_as_the_output(capsys, tmp_path):
 
 def test_a_pipe_as_the_input_is_read(tmp_path):
     """`gpuwise recommend <(...)` and /dev/stdin name a pipe: read like a file."""
-    p = subprocess.run([sys.executable, "-m", "engine", "recommend", "/dev/stdin", "--format", "json"], input=REQ,
+    p = subprocess.run([sys.executable, "-m", "gpuwise", "recommend", "/dev/stdin", "--format", "json"], input=REQ,
                        capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert p.returncode == 0, p.stderr
     assert strict_json(p.stdout)["recommendation"]["gpu"]
@@ -345,7 +345,7 @@ def _die_inside(call: str, target: Path, how: str = "kill") -> subprocess.Comple
     right after doing its work."""
     script = f"""
 import os, signal, time
-from engine.render import output
+from gpuwise.render import output
 real = os.{call}
 def patched(*args, **kwargs):
     result = real(*args, **kwargs)
@@ -393,7 +393,7 @@ def test_a_batch_with_broken_files_finishes_the_others_and_writes_them(tmp_path)
     bad.write_text(edit(GOOD, "count: 8", "count: yes"))
     out = tmp_path / "summary.json"
     files = [str(good), str(bad), str(tmp_path / "missing.yaml"), str(rejected)]
-    p = subprocess.run([sys.executable, "-m", "engine", "audit", *files, "-o", str(out)],
+    p = subprocess.run([sys.executable, "-m", "gpuwise", "audit", *files, "-o", str(out)],
                        capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr, p.stderr
     lines = p.stderr.splitlines()
@@ -410,7 +410,7 @@ def test_a_batch_output_onto_one_of_its_inputs_is_refused_before_the_work(tmp_pa
     a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
     a.write_text(GOOD)
     b.write_text(GOOD)
-    p = subprocess.run([sys.executable, "-m", "engine", "audit", str(a), str(b), "-o", str(b), "--format", "md"],
+    p = subprocess.run([sys.executable, "-m", "gpuwise", "audit", str(a), str(b), "-o", str(b), "--format", "md"],
                        capture_output=True, text=True, cwd=tmp_path, timeout=120)
     one_line(p.returncode, p.stdout, p.stderr, str(b), "input")
     assert b.read_text() == GOOD

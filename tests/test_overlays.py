@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import knowledge, recommend
-from engine.errors import KnowledgeError, UserError
-from engine.estimators import cost as K
+from gpuwise import knowledge, recommend
+from gpuwise.errors import KnowledgeError, UserError
+from gpuwise.estimators import cost as K
 
 
 def _overlay(tmp_path: Path, **files: str) -> str:

@@ -1,4 +1,4 @@
-"""Training layouts (engine/estimators/planner.py): the split, the search, the user's settings kept,
+"""Training layouts (gpuwise/estimators/planner.py): the split, the search, the user's settings kept,
 MoE, and the mechanisms of the step time checked by hand."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import estimate
-from engine.estimators import interconnect as I
-from engine.estimators import planner as P
-from engine.estimators.candidate import capacity_bytes, training_job
-from engine.inputs.job import resolve
-from engine.inputs.schema import Requirements
+from gpuwise import estimate
+from gpuwise.estimators import interconnect as I
+from gpuwise.estimators import planner as P
+from gpuwise.estimators.candidate import capacity_bytes, training_job
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
 
 
 def _job(kb, workload: dict, **constraints):
@@ -243,7 +243,7 @@ def test_slow_networks_cost_scaling_efficiency(kb):
 def test_goodput_falls_with_the_gpu_count(kb):
     """Llama 3: about 90% effective training time on 16,384 GPUs (Dubey et al. 2024, 3.3.4), times the
     whole-run efficiency every run loses."""
-    from engine.estimators.compute import goodput
+    from gpuwise.estimators.compute import goodput
 
     f = kb.runtime.training
     at = goodput(16384, f.failures_per_gpu_hour.value, f.hours_lost_per_failure.value).value

@@ -7,14 +7,14 @@ import datetime as dt
 
 import pytest
 
-from engine.decide.recommend import recommend
-from engine.decide.subjects import candidate_fact
-from engine.errors import UserError
-from engine.estimators import cost as K
-from engine.estimators.candidate import evaluate
-from engine.inputs.job import resolve
-from engine.inputs.money import to_usd
-from engine.inputs.schema import Requirements, coerce, parse_money
+from gpuwise.decide.recommend import recommend
+from gpuwise.decide.subjects import candidate_fact
+from gpuwise.errors import UserError
+from gpuwise.estimators import cost as K
+from gpuwise.estimators.candidate import evaluate
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.money import to_usd
+from gpuwise.inputs.schema import Requirements, coerce, parse_money
 
 # The catalog GPUs left without a purchase price, each with its reason in prices.yaml.
 LEFT_OUT = {

@@ -1,5 +1,5 @@
 """What differs between the Pythons gpuwise claims (3.10-3.13): durable-rules' build on 3.13 and its
-deprecation warning on 3.12+, handled in engine/compat_py.py (see README, Python versions)."""
+deprecation warning on 3.12+, handled in gpuwise/compat_py.py (see README, Python versions)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import compat_py
-from engine.cli import main
-from engine.errors import SetupError
+from gpuwise import compat_py
+from gpuwise.cli import main
+from gpuwise.errors import SetupError
 
 ROOT = Path(__file__).parent.parent
 
@@ -47,7 +47,7 @@ def test_import_durable_turns_a_failed_import_into_a_setup_error(monkeypatch):
 
 
 def test_the_command_prints_the_hint_on_one_line_and_exits_3(monkeypatch, capsys):
-    import engine.decide.recommend as rec
+    import gpuwise.decide.recommend as rec
 
     def broken(*args, **kwargs):
         raise ImportError(UNDEFINED)
@@ -84,7 +84,7 @@ def test_durable_rules_clock_raises_no_deprecation_warning_and_keeps_its_value()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         durable_engine._unix_now()  # would raise DeprecationWarning on 3.12+ with durable's own clock
-        from engine import recommend
+        from gpuwise import recommend
 
         assert recommend(ROOT / "examples" / "lora-70b.yaml").recommendation is not None
 
@@ -117,7 +117,7 @@ class Refuse:
             raise ImportError({UNDEFINED!r})
         return None
 sys.meta_path.insert(0, Refuse())
-from engine.cli import main
+from gpuwise.cli import main
 sys.exit(main(sys.argv[1:]))
 """
     for args in (["recommend", str(ROOT / "examples" / "lora-70b.yaml")],

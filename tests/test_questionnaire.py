@@ -20,7 +20,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from engine.ask.questionnaire import (
+from gpuwise.ask.questionnaire import (
     QUESTIONS_FILE,
     Condition,
     QuestionsError,
@@ -32,8 +32,8 @@ from engine.ask.questionnaire import (
     render_answers,
     run_ask,
 )
-from engine.inputs.schema import Requirements
-from engine.knowledge import load
+from gpuwise.inputs.schema import Requirements
+from gpuwise.knowledge import load
 
 QN = load_questions()
 KB = load()
@@ -742,7 +742,7 @@ def test_importing_the_module_is_cheap() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, engine.ask.questionnaire; "
+    code = ("import sys, gpuwise.ask.questionnaire; "
             "print(sorted(m for m in ('pydantic', 'questionary', 'prompt_toolkit', 'rich', 'yaml') "
             "if m in sys.modules))")
     root = Path(__file__).resolve().parents[1]

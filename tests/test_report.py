@@ -1,5 +1,5 @@
-"""Tests for the report layer: engine/render (report, view, fmt, words, charts), reports/templates,
-engine/render/locale.
+"""Tests for the report layer: gpuwise/render (report, view, fmt, words, charts), reports/templates,
+gpuwise/render/locale.
 
 The results rendered here are built by hand in ``fixtures_results.py`` (no engine run); the brief
 report on real engine results, in both languages and currencies, is tested in test_report_brief.py.
@@ -24,9 +24,9 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from engine.errors import UserError
-from engine.paths import templates_dir
-from engine.render import charts, report
+from gpuwise.errors import UserError
+from gpuwise.paths import templates_dir
+from gpuwise.render import charts, report
 from tests.fixtures_results import (
     CANDIDATES,
     COST_CURVE,
@@ -38,7 +38,7 @@ from tests.fixtures_results import (
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).parent / "golden"
-LOCALE = ROOT / "engine" / "render" / "locale"
+LOCALE = ROOT / "gpuwise" / "render" / "locale"
 REGEN = os.environ.get("GPUWISE_REGEN_GOLDEN") == "1"
 
 RESULTS = {"recommend": recommend_result, "audit": audit_result}
@@ -426,17 +426,17 @@ def test_chinese_report_has_no_english_template_strings(kind, fmt, detail):
 
 
 def _yaml_msgids() -> set:
-    """The sentences of rules and reports/messages.yaml, and the value phrases of engine/render/words.py
+    """The sentences of rules and reports/messages.yaml, and the value phrases of gpuwise/render/words.py
     (a link or a layout as the estimators word it): data in a hand-built result, not the report's words."""
     from babel.messages.extract import extract_python
 
-    from engine.render.i18n_extract import extract_yaml
+    from gpuwise.render.i18n_extract import extract_yaml
 
     out: set = set()
     for path in [*sorted((ROOT / "rules").glob("*.yaml")), ROOT / "reports" / "messages.yaml"]:
         with path.open("rb") as fh:
             out |= {m for _, _, m, _ in extract_yaml(fh, None, None, None)}
-    with (ROOT / "engine" / "render" / "words.py").open("rb") as fh:
+    with (ROOT / "gpuwise" / "render" / "words.py").open("rb") as fh:
         for _, _, m, _ in extract_python(fh, {"_": None, "N_": None, "ngettext": (1, 2)}, [], {}):
             if isinstance(m, str):
                 out.add(m)
@@ -486,7 +486,7 @@ def test_pot_has_every_message_in_the_sources():
     with (LOCALE / "babel.cfg").open() as fh:
         method_map, options = parse_mapping_cfg(fh)
     patterns = [pattern for pattern, _ in method_map]
-    for needed in ("engine/render/view.py", "engine/render/fmt.py", "engine/render/words.py", "rules/*.yaml",
+    for needed in ("gpuwise/render/view.py", "gpuwise/render/fmt.py", "gpuwise/render/words.py", "rules/*.yaml",
                    "reports/messages.yaml", "reports/templates/**.html"):
         assert needed in patterns, needed
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
@@ -494,10 +494,10 @@ def test_pot_has_every_message_in_the_sources():
     for _file, _line, msg, _comments, _ctx in extract_from_dir(str(ROOT), method_map, options, keywords):
         found.add(msg if isinstance(msg, str) else tuple(msg))
     pot = _catalog_ids(LOCALE / "gpuwise.pot")
-    assert found - pot == set(), "run the pybabel commands in engine/render/locale/README.md"
+    assert found - pot == set(), "run the pybabel commands in gpuwise/render/locale/README.md"
     assert pot - found == set(), "the .pot has messages no source uses any more"
     # every rule message and fix is in the catalog: a Chinese report can say it
-    from engine.render.i18n_extract import extract_yaml
+    from gpuwise.render.i18n_extract import extract_yaml
 
     for path in sorted((ROOT / "rules").glob("*.yaml")):
         with path.open("rb") as fh:
@@ -539,7 +539,7 @@ def test_cny_at_a_given_rate():
 
 
 def test_cny_at_the_knowledge_base_rate_states_date_and_source():
-    from engine.knowledge import load
+    from gpuwise.knowledge import load
 
     v = load().tco_value("usd_cny")
     out = render("audit", "md", currency="CNY", detail="full")

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.decide.audit import audit
-from engine.decide.recommend import recommend
-from engine.render import report
+from gpuwise.decide.audit import audit
+from gpuwise.decide.recommend import recommend
+from gpuwise.render import report
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

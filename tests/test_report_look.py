@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.decide.audit import audit
-from engine.decide.recommend import recommend
-from engine.render import report, words
-from engine.render.fmt import Fmt, _strip_subject
-from engine.results import Candidate
+from gpuwise.decide.audit import audit
+from gpuwise.decide.recommend import recommend
+from gpuwise.render import report, words
+from gpuwise.render.fmt import Fmt, _strip_subject
+from gpuwise.results import Candidate
 
 from .test_report_brief import english_runs
 

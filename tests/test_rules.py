@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.decide import engine as rules
-from engine.decide import rulebook
-from engine.decide.rulebook import _policy_ref, _ref, policy_expression
-from engine.errors import RuleError
-from engine.render import listing
+from gpuwise.decide import engine as rules
+from gpuwise.decide import rulebook
+from gpuwise.decide.rulebook import _policy_ref, _ref, policy_expression
+from gpuwise.errors import RuleError
+from gpuwise.render import listing
 
 BOOK = rulebook.load()
 KEY_FIELDS = {"candidate": {"gpu": "h100-80gb-sxm", "count": 8, "acquisition": "rent"},

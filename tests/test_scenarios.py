@@ -3,7 +3,7 @@ knowledge requires (reference seed-claims.md)."""
 
 from __future__ import annotations
 
-from engine import audit, estimate, recommend
+from gpuwise import audit, estimate, recommend
 
 
 def _rules(result) -> set[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import UserError
-from engine.inputs.schema import Requirements, parse
+from gpuwise.errors import UserError
+from gpuwise.inputs.schema import Requirements, parse
 
 
 @pytest.mark.parametrize(
@@ -40,7 +40,7 @@ def test_bad_version_string_is_a_sentence(field: str, value: str, words: str) ->
 def test_a_message_is_filled_as_str_format_would_and_never_fails(template, values, expected):
     """messages.fill parses a plain template once and fills its fields; the result is what
     string.Formatter with gpuwise's specs gives (money, pct, int, days, gb; '?' for a missing value)."""
-    from engine.messages import Filler, fill
+    from gpuwise.messages import Filler, fill
 
     assert fill(template, values) == expected
     try:

@@ -11,13 +11,13 @@ import types
 
 import pytest
 
-from engine import estimate
-from engine.errors import UserError
-from engine.estimators import memory as M
-from engine.estimators import serving as SV
-from engine.inputs.job import resolve
-from engine.inputs.schema import Requirements, Workload
-from engine.inputs.shape import from_catalog
+from gpuwise import estimate
+from gpuwise.errors import UserError
+from gpuwise.estimators import memory as M
+from gpuwise.estimators import serving as SV
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements, Workload
+from gpuwise.inputs.shape import from_catalog
 
 from .conftest import DATA
 
@@ -89,7 +89,7 @@ def test_the_cli_exits_2_with_one_line(tmp_path):
 
     f = tmp_path / "r.yaml"
     f.write_text("workload:\n  task: inference\n  model: llama-3.1-8b\n  precision: fp8\n  framework: llama.cpp\n")
-    p = subprocess.run([sys.executable, "-m", "engine", "estimate", str(f)], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-m", "gpuwise", "estimate", str(f)], capture_output=True, text=True)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
     assert "workload.framework" in p.stderr and "GGUF" in p.stderr
 
@@ -362,8 +362,8 @@ def test_each_gpu_type_gets_its_own_capacity(kb):
 def test_choose_picks_what_timing_every_layout_picks(kb, workload, some_untimed):
     """choose() does not time a copy that does not fit when another fits and runs (it cannot win);
     the pick, the best capacity and the alternatives are those of timing every layout."""
-    from engine.inputs.job import resolve
-    from engine.inputs.schema import Requirements
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
 
     job = resolve(Requirements.model_validate({"workload": workload}), kb)
     untimed = 0

@@ -1,14 +1,14 @@
-"""One definition each for topics, steps and memory parts (engine/results.py): every list that
+"""One definition each for topics, steps and memory parts (gpuwise/results.py): every list that
 labels or orders them agrees with it."""
 
 from __future__ import annotations
 
 import typing
 
-from engine.decide import rulebook
-from engine.estimators.memory import MemoryEstimate
-from engine.render import charts, report
-from engine.results import MEMORY_PARTS, STEPS, TOPICS, Finding
+from gpuwise.decide import rulebook
+from gpuwise.estimators.memory import MemoryEstimate
+from gpuwise.render import charts, report
+from gpuwise.results import MEMORY_PARTS, STEPS, TOPICS, Finding
 
 
 def test_topics_steps_and_parts_are_defined_once() -> None:
@@ -21,7 +21,7 @@ def test_topics_steps_and_parts_are_defined_once() -> None:
 
 
 def test_a_memory_breakdown_has_exactly_the_parts() -> None:
-    from engine.estimators import Term
+    from gpuwise.estimators import Term
 
     zero = Term("x", 0.0, "B", "")
     est = MemoryEstimate(zero, zero, zero, zero, zero, zero, "layout", "phase")

@@ -8,7 +8,7 @@ this vocabulary.
 Units are in the names: ``_gb`` decimal gigabytes, ``_days``, ``_usd``, ``_pct``, ``_w``; ``-1``
 means "not known / not given" for numbers, ``""`` for text.
 
-Candidates flow through the four steps as a chain (see :mod:`engine.decide.rulebook`): a
+Candidates flow through the four steps as a chain (see :mod:`gpuwise.decide.rulebook`): a
 candidate fact is asserted at the ``memory`` stage; each step's ``pass`` rule asserts it again at
 the next stage (``compute``, ``interconnect``, ``tco``) and finally ``decided``, adding the
 verdict fields it ``set``s. Fields marked ``set_by`` exist from that stage on; a rule that reads

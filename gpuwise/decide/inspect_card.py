@@ -48,7 +48,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 from pydantic import BaseModel, ConfigDict
 
-from engine.errors import UserError
+from gpuwise.errors import UserError
 
 MAX_XML_BYTES = 32 * 1024 * 1024
 """A real report is about 20-70 KB per GPU; anything far larger is refused unread."""
@@ -460,7 +460,7 @@ def read_regular_file(path: str | os.PathLike[str], *, where: str, limit: int | 
 def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str | None = None) -> SmiLog:
     """Parse ``nvidia-smi -q -x`` output: a file path (``str`` or path-like) or the raw ``bytes``.
 
-    Raises :class:`~engine.errors.UserError` -- and nothing else -- for an unreadable or oversized
+    Raises :class:`~gpuwise.errors.UserError` -- and nothing else -- for an unreadable or oversized
     file, malformed or hostile XML (entity declarations, external entities), a root element other
     than ``<nvidia_smi_log>``, or a report without any ``<gpu>``.  ``where`` names the input in
     the message; it defaults to the path, or to ``nvidia-smi XML`` for bytes.
@@ -644,7 +644,7 @@ def variability(samples: Sequence[float]) -> dict[str, float | None]:
     load, are among the signs of a card run hard (the seed article's mining-card signs).
     ``stdev`` is the sample standard deviation (n - 1); ``cv`` = stdev / mean and
     ``relative_swing`` = (max - min) / mean are ``None`` when the mean is 0.  Needs at least two
-    finite readings, else :class:`~engine.errors.UserError`.
+    finite readings, else :class:`~gpuwise.errors.UserError`.
     """
     values = [float(v) for v in samples]
     if len(values) < 2:

@@ -101,7 +101,7 @@ class ShapeGuesses(Strict):
     """Published dense models whose shapes stand in for a model given only by its size.
 
     A bare ``params_b`` takes the head layout, width, MLP ratio and vocabulary of the nearest one in
-    size (see ``engine/inputs/shape.py``); the ids must be dense decoders of this catalog."""
+    size (see ``gpuwise/inputs/shape.py``); the ids must be dense decoders of this catalog."""
 
     models: list[str] = Field(min_length=1)
     rationale: str = Field(min_length=10)

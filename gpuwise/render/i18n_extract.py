@@ -2,7 +2,7 @@
 (``rules/*.yaml``) and the decision's sentences (``reports/messages.yaml``). Their English text is
 the msgid; a report translates a result's templates through the same catalog.
 
-Used from ``engine/render/locale/babel.cfg`` (``[engine.render.i18n_extract:extract_yaml: ...]``).
+Used from ``gpuwise/render/locale/babel.cfg`` (``[gpuwise.render.i18n_extract:extract_yaml: ...]``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The subjects the rules judge, as facts of the vocabulary in :mod:`engine.decide.facts`: one
+"""The subjects the rules judge, as facts of the vocabulary in :mod:`gpuwise.decide.facts`: one
 candidate per way of doing the job (GPU type x count x rent or buy), the job, the software
 environment per GPU type, the dated prices a result relies on.
 

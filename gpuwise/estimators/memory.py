@@ -80,7 +80,7 @@ class TrainSetup:
     dp: int  # data-parallel GPUs the ZeRO stages shard across
     lora_rank: int = 16
     lora_targets: str = "all-linear"
-    # model parallelism (a layout of engine/estimators/planner.py); all 1 = one model copy per GPU
+    # model parallelism (a layout of gpuwise/estimators/planner.py); all 1 = one model copy per GPU
     tp: int = 1  # tensor parallel (with sequence parallelism: activations split too)
     pp: int = 1  # pipeline stages
     ep: int = 1  # expert parallel (MoE), carved out of the data-parallel GPUs

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 
 class Speaker(Protocol):
-    """What wording needs from the report's formatter (:class:`engine.render.fmt.Fmt`)."""
+    """What wording needs from the report's formatter (:class:`gpuwise.render.fmt.Fmt`)."""
 
     sep: str  # between the items of a list (", " or "，")
     clause: str  # between clauses ("; " or "；")
@@ -178,7 +178,7 @@ def network(text: str, f: Speaker) -> str:
 
 
 def link(text: str, f: Speaker) -> str:
-    """A link description (engine/estimators/interconnect.py) in the report's language."""
+    """A link description (gpuwise/estimators/interconnect.py) in the report's language."""
     _ = f._
     out = []
     for chunk in re.split(r"(; |, )", " ".join(str(text).split())):
@@ -197,7 +197,7 @@ def link(text: str, f: Speaker) -> str:
 
 # ------------------------------------------------------------------- framework reasons
 _FRAMEWORK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # engine/estimators/serving.py support(): why a framework cannot serve a precision on a GPU
+    # gpuwise/estimators/serving.py support(): why a framework cannot serve a precision on a GPU
     (re.compile(r"^(?P<fw>.+?) runs on (?P<vendors>[\w, ]+) GPUs, not (?P<vendor>\w+)$"),
      N_("%(fw)s runs on %(vendors)s GPUs, not %(vendor)s")),
     (re.compile(r"^(?P<fw>.+?) needs compute capability (?P<need>[\d.]+)\+; (?P<gpu>.+) has (?P<has>[\d.]+)$"),
@@ -224,7 +224,7 @@ _FRAMEWORK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def framework_reason(text: str, f: Speaker) -> str:
-    """Why a framework cannot serve (engine/estimators/serving.py) in the report's language; a reason
+    """Why a framework cannot serve (gpuwise/estimators/serving.py) in the report's language; a reason
     quoted from the knowledge base's serving.yaml stays as written."""
     plain = " ".join(str(text).split())
     for pattern, message in _FRAMEWORK_FORMS:
@@ -236,7 +236,7 @@ def framework_reason(text: str, f: Speaker) -> str:
 
 # ---------------------------------------------------------------- assumptions without a template
 _ASSUMPTION_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # engine/inputs/shape.py guess(): a model given by its size alone borrows a published model's shape
+    # gpuwise/inputs/shape.py guess(): a model given by its size alone borrows a published model's shape
     (re.compile(r"^shape assumed from (?P<ref>.+?) \((?P<id>[\w.-]+), the published model nearest to "
                 r"(?P<size>[\d.]+)B parameters\): (?P<layers>\d+) layers, hidden (?P<hidden>\d+), "
                 r"(?P<heads>\d+) heads, (?P<kv>\d+) KV heads of (?P<hd>\d+), MLP (?P<ffn>\d+), "
@@ -247,7 +247,7 @@ _ASSUMPTION_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-# engine/estimators/cost.py buy_plan(): why a count of a server-only GPU cannot be bought
+# gpuwise/estimators/cost.py buy_plan(): why a count of a server-only GPU cannot be bought
 _BUY_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?P<gpu>.+?) is sold only as (?P<sizes>[\d or]+)-GPU baseboards in whole servers "
                 r"\((?P<why>.+)\); (?P<count>\d+) cannot be bought: buy (?P<up>\d+)$"),
@@ -272,7 +272,7 @@ def buy_unavailable(text: str, f: Speaker) -> str:
 
 
 # ------------------------------------------------------------------------- formula notes
-# the notes the estimators put on a formula (engine/estimators/memory.py, serving.py, cost.py)
+# the notes the estimators put on a formula (gpuwise/estimators/memory.py, serving.py, cost.py)
 _NOTE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^gradients are allocated as activations are freed$"),
      N_("gradients are allocated as activations are freed")),

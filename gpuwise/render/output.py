@@ -102,7 +102,7 @@ def write_output(target: str | os.PathLike[str], text: str, *,
                  protect: Iterable[str | os.PathLike[str]] = ()) -> str:
     """Write a report or summary to ``target`` (see the module notes); returns the name written.
 
-    Every failure is a one-line :class:`~engine.errors.UserError` naming ``target``: the target
+    Every failure is a one-line :class:`~gpuwise.errors.UserError` naming ``target``: the target
     is one of the ``protect`` paths (the inputs), a directory, in a missing directory, or
     cannot be written (``/dev/full``: no space left on device).
     """
@@ -124,7 +124,7 @@ def write_output(target: str | os.PathLike[str], text: str, *,
 def check_target(target: str | os.PathLike[str] | None, *,
                  protect: Iterable[str | os.PathLike[str]] = ()) -> None:
     """Refuse an output that can never be written -- an input file, a directory, a file in a
-    missing directory, an empty name -- with the one-line :class:`~engine.errors.UserError`
+    missing directory, an empty name -- with the one-line :class:`~gpuwise.errors.UserError`
     :func:`write_output` would give, so the command can say so before it does the work."""
     if target is None or stream_for(target) is not None:
         return

@@ -11,8 +11,8 @@ durable-rules 2.0.28 (the rule engine) is a C extension built from source at ins
   run, which a long-running process (or a test run that records warnings) keeps by the
   hundred thousand.
 
-The rule-engine adapter (``engine.decide.engine``) imports durable through :func:`import_durable`,
-which turns a failed import into a :class:`~engine.errors.SetupError` with the fix, gives durable a
+The rule-engine adapter (``gpuwise.decide.engine``) imports durable through :func:`import_durable`,
+which turns a failed import into a :class:`~gpuwise.errors.SetupError` with the fix, gives durable a
 clock that does not call the deprecated function, and registers a warnings filter for any other
 caller.  Nothing here imports durable at module level, so importing this module is cheap.
 """
@@ -65,7 +65,7 @@ def _import_hint(exc: BaseException) -> str | None:
 def import_durable() -> tuple[ModuleType, ModuleType]:
     """``(durable_rules_engine, durable.engine)``, with the warnings filter registered.
 
-    A failed import becomes a :class:`~engine.errors.SetupError` whose one line says how to
+    A failed import becomes a :class:`~gpuwise.errors.SetupError` whose one line says how to
     rebuild durable-rules (the usual cause: Python 3.13 without the build flag).
     """
     try:

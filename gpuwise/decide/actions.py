@@ -5,7 +5,7 @@
 * ``finding``  — a judgement with severity, topic, evidence, fix and source.
 * ``conclude`` — a step's conclusion, kept in the trace.
 * ``pass``     — the candidate passes the step; the engine asserted it at the next stage
-  (:mod:`engine.decide.engine`); here the firing becomes the step's conclusion.
+  (:mod:`gpuwise.decide.engine`); here the firing becomes the step's conclusion.
 
 The engine records each firing as (rule id, fact, stage); the consequences are applied here,
 after the session, so an error in them surfaces normally. Messages are filled in for every

@@ -3,7 +3,7 @@
 Candidates are GPU type x count (1, 2, 4, 8 in a node, then whole nodes up to ``max_gpus``) x
 rent or buy. Estimators compute every number of every step; the rule book decides, step by
 step, which candidates pass (memory -> compute -> interconnect -> TCO -> decided) and what to
-say about them; the ranking policy (:mod:`engine.decide.rank`) orders the candidates that reached
+say about them; the ranking policy (:mod:`gpuwise.decide.rank`) orders the candidates that reached
 the end of the chain unrejected.
 """
 
@@ -186,7 +186,7 @@ def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int,
     either); a GPU that fits on no count, or is late on every one, is judged on ``max_gpus``.
 
     From the first count that fits it stops, for a count that fits and is in time, when the
-    ranking score (:func:`engine.decide.rank.score`: cost plus days x the value of a day) stops
+    ranking score (:func:`gpuwise.decide.rank.score`: cost plus days x the value of a day) stops
     improving, or when the days are worth less than the ranking's tie fraction of the cost every
     way of acquiring it: doubling the GPUs at best halves the days while the GPU-hours paid for
     never shrink, so once a doubling does not pay, or can gain less than a tie, the next pays less.
@@ -299,7 +299,7 @@ class _Probe:
 
 def _late_below(job: Job, gpu: Any) -> float:
     """Training with a deadline: the count below which this GPU type is certainly late (see
-    :func:`engine.estimators.planner.fewest_gpus_in_time`; the job's start-up and wind-down come
+    :func:`gpuwise.estimators.planner.fewest_gpus_in_time`; the job's start-up and wind-down come
     off the deadline). 0 when there is no deadline or no planner."""
     if not job.training or job.shape.diffusion or job.deadline_days is None:
         return 0.0

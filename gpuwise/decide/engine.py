@@ -13,7 +13,7 @@
   Python writes very small and very large floats, so numbers are brought into the range it reads
   (see :func:`engine_number`);
 * on Python 3.12 its clock calls the deprecated ``utcfromtimestamp`` once per action:
-  :func:`engine.compat_py.import_durable` gives it an equivalent clock (and filters that one
+  :func:`gpuwise.compat_py.import_durable` gives it an equivalent clock (and filters that one
   warning as a backstop);
 * the Host's background dispatch threads are not needed (every call is synchronous), so the host
   starts none;

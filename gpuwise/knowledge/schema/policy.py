@@ -4,7 +4,7 @@ day, mining-era dates, cooling limits, tolerances...), each with its unit and wh
 Rules read these by name (``{policy: memory_headroom_fraction}`` in a condition); the strategy
 ladder and the ranking read them too. A policy is a choice, not a measurement: each carries a
 rationale, and a source where a published figure backs it. An overlay's ``policy.yaml`` may give
-bare values (``memory_headroom_fraction: 0.5``); see :func:`engine.knowledge.policy_overlay`.
+bare values (``memory_headroom_fraction: 0.5``); see :func:`gpuwise.knowledge.policy_overlay`.
 """
 
 from __future__ import annotations

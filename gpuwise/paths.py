@@ -1,7 +1,7 @@
 """Where the data directories live, in a checkout and after ``pip install .``.
 
 In a source checkout ``knowledge/``, ``rules/`` and ``reports/`` sit beside the
-``engine`` package; a wheel carries them inside it as ``engine/_data/``.
+``gpuwise`` package; a wheel carries them inside it as ``gpuwise/_data/``.
 """
 
 from __future__ import annotations

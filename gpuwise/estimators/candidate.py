@@ -1,5 +1,5 @@
 """Evaluate one candidate (GPU type x count) for a job: the numbers of all four steps, for the
-rules to judge (engine/decide/subjects.py turns them into facts). Nothing here decides.
+rules to judge (gpuwise/decide/subjects.py turns them into facts). Nothing here decides.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ class Evaluation:
     offer: K.Offer | None = None
     buy: K.BuyCost | None = None
     tag: str = ""  # "proposed:" for the configuration an audit checks
-    plan: P.Plan | None = None  # training: the chosen layout (engine/estimators/planner.py)
+    plan: P.Plan | None = None  # training: the chosen layout (gpuwise/estimators/planner.py)
     requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
     rest: Any = None  # the compute and cost steps, put off until the estimate is judged (``evaluate``)
 

@@ -12,7 +12,7 @@ the blockers and warnings (each said once), the assumptions -- and ``detail="ful
 formula, every candidate, every finding and the rule trace (in HTML, in collapsible sections).
 
 Languages: English, and Simplified Chinese with ``lang="zh"``, through gettext catalogs in
-``engine/render/locale`` (see its README).  Sentences that rules and the decision produce
+``gpuwise/render/locale`` (see its README).  Sentences that rules and the decision produce
 (findings, step conclusions, the summary) arrive with their template and values: the template is
 translated through the same catalog (its English text is the msgid) and filled in the report's
 currency; a house rule's own sentence stays as written.

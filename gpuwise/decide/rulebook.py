@@ -54,7 +54,7 @@ STEP_STAGE = {"memory": "memory", "compute": "compute", "interconnect": "interco
 ACTIONS = ("reject", "finding", "conclude", "pass")
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?:[:!][^}]*)?\}")
 FORMAT_SPECS = {"money", "money2", "pct", "int", "gb"}
-"""Format specs of our own in message placeholders (``{cost_usd:money}``); see engine/messages.py."""
+"""Format specs of our own in message placeholders (``{cost_usd:money}``); see gpuwise/messages.py."""
 
 CHAINED = "candidate"
 """The fact type that flows through the steps."""

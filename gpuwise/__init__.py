@@ -3,7 +3,7 @@
 Public API (each takes a path, a dict or the validated model and returns a pydantic
 result whose ``model_dump(mode="json")`` is the contract's JSON)::
 
-    from engine import estimate, recommend, audit
+    from gpuwise import estimate, recommend, audit
 
 Imports are lazy so that ``gpuwise --version`` starts without loading pydantic or
 durable-rules.

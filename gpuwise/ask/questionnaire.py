@@ -6,7 +6,7 @@ module only interprets them.  The essential questions come first; one "advanced 
 question shows the defaults it would use and asks the rest only on yes, so an answer that is
 not given stays out of the file and the documented default (listed in the report as an
 assumption) applies.  Every answer is validated with the same pydantic models that read
-requirements files (:mod:`engine.inputs.schema`), so a value ``ask`` accepts is one
+requirements files (:mod:`gpuwise.inputs.schema`), so a value ``ask`` accepts is one
 ``recommend`` accepts, and saved after each one (a temporary file, then ``os.replace``), so
 Ctrl-C loses nothing and ``--answers FILE`` resumes where it stopped.  A summary lets the
 user confirm or change any answer; then the recommendation runs and the report is written.

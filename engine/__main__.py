@@ -1,7 +1,0 @@
-"""``python -m engine`` is the ``gpuwise`` command."""
-
-import sys
-
-from .cli import main
-
-sys.exit(main())

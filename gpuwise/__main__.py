@@ -1,0 +1,7 @@
+"""``python -m gpuwise`` is the ``gpuwise`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
