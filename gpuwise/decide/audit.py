@@ -279,7 +279,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         # the alternative: the decision engine over the catalog (or the proposal's short list), with
         # recommend's count search
         gpu_ids, more_notes = candidate_gpus(job)
-        alternatives, modes, single_node = estimates(job, gpu_ids)
+        alternatives, modes, single_node = estimates(job, gpu_ids, book)
         cards, views = card_facts(p, gpu, base, where, kb)
         prop_fact = proposal_fact(p, job, gpu, proposed, kb)
         con = consult(job, [proposed, *alternatives], book, proposed_total_gb=proposed.capacity * hw.count / GB,

@@ -23,7 +23,7 @@ from ..estimators import cost as K
 from ..estimators import interconnect as I
 from ..estimators import planner as P
 from ..estimators import serving as SV
-from ..estimators.candidate import Evaluation, evaluate, market_of, networks_for, training_job, usable_bytes
+from ..estimators.candidate import Evaluation, evaluate, market_of, networks_for, training_job
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -41,11 +41,11 @@ from ..results import (
     Sentence,
     StepSummary,
 )
-from . import engine, rulebook
+from . import bounds, engine, rulebook
 from .actions import Outcome, fact_key, materialize, ordered_findings
 from .estimate import memory_out, plan_out, term_out
-from .rank import Scored, rank
-from .subjects import NODE, candidate_fact, environment, job_fact, modes_for, price_facts
+from .rank import Scored, rank, score
+from .subjects import NODE, candidate_fact, environment, job_fact, modes_for, price_facts, probe_fact
 
 
 def counts_for(max_gpus: int) -> list[int]:
@@ -121,11 +121,7 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
     facts: list[dict[str, Any]] = []
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
-        allowed = (modes or {}).get(i)
-        ways = [m for m in modes_for(job, ev) if allowed is None or m in allowed] or allowed or []
-        if not ev.fits and not ev.tag:  # not fitting is not fitting whichever way it is acquired
-            ways = ways[:1]
-        for mode in ways:
+        for mode in ways_judged(job, ev, (modes or {}).get(i), book):
             f = candidate_fact(job, ev, mode)
             f["detail"] = 1 if ev.tag else 0  # an audit's proposal is judged in full at once
             key = fact_key(f)
@@ -169,38 +165,43 @@ def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None) -
         book = rulebook_for(job, rules)
         gpu_ids, notes = candidate_gpus(job)
         notes = [*money_notes, *notes]
-        evaluations, modes, single_node = estimates(job, gpu_ids)
+        evaluations, modes, single_node = estimates(job, gpu_ids, book)
         con = consult(job, evaluations, book, modes=modes, single_node=single_node)
         return build_result(job, con, notes, rules)
 
 
-def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int, list[str]], bool]:
+def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = None) -> tuple[
+        list[Evaluation], dict[int, list[str]], bool]:
     """The GPU types x counts worth judging, each estimated once per network it would run on: a
     single server once; several servers once per way of acquiring them when the rental offer's
     stated network and the fabric a bought cluster gets differ.
 
-    Counts double from 1 up to ``max_gpus``. A training job with a deadline leaves out the counts
-    that are certainly late (fewer GPUs than its FLOPs need at the GPU's full rate: no layout is
-    faster). The search starts at the fewest GPUs the job fits on and judges the count below it
-    too, so the rules say why it does not fit (the smaller counts were estimated and do not fit
-    either); a GPU that fits on no count, or is late on every one, is judged on ``max_gpus``.
+    The rule book is the only decider: a count is left out only where the rules in force (house
+    rules and policy overlays included), asked about what is known of it before it is estimated,
+    would certainly leave it undecided (:mod:`gpuwise.decide.bounds`); judged counts go through
+    the engine. What is known before estimating: the GPU and the job; the fewest days and
+    GPU-hours any layout of a training job takes (its FLOPs at the GPU's full rate,
+    :func:`gpuwise.estimators.planner.fewest_gpus_in_time`, plus the job's start-up); the least
+    memory any layout needs (the planner's frugal layouts, or a copy's share of the weights).
 
-    From the first count that fits it stops, for a count that fits and is in time, when the
-    ranking score (:func:`gpuwise.decide.rank.score`: cost plus days x the value of a day) stops
-    improving, or when the days are worth less than the ranking's tie fraction of the cost every
-    way of acquiring it: doubling the GPUs at best halves the days while the GPU-hours paid for
-    never shrink, so once a doubling does not pay, or can gain less than a tie, the next pays less.
-    That holds at one price per GPU-hour, so the first count over one server (a cluster rental or a
+    Counts double from 1 up to ``max_gpus``. The search starts at the fewest GPUs that may pass the
+    memory rules and judges the count below it too, so the rules say why it does not (the smaller
+    counts were bounded and do not either); a GPU no count of which may pass is judged on
+    ``max_gpus``. From there it stops, for a count the rules let through, when the ranking score
+    (:func:`gpuwise.decide.rank.score`: cost plus days x the value of a day) stops improving, or
+    when the days are worth less than the ranking's tie fraction of the cost every way of
+    acquiring it: doubling the GPUs at best halves the days while the GPU-hours paid for never
+    shrink, so once a doubling does not pay, or can gain less than a tie, the next pays less. That
+    holds at one price per GPU-hour, so the first count over one server (a cluster rental or a
     bought network: another, usually higher, price) is compared only with the counts above it. A
-    count that misses the deadline or a serving target has no score: more GPUs may meet it. The
-    search also stops at a count that fits when no larger count could be priced the ways the user
-    allows (no rental offer of this size or larger, no dated purchase price at any size): the rules
-    would reject every one of them for the same reason. Every count of a GPU the user listed is
-    judged.
+    count the rules do not let through has no score: more GPUs may pass. The search also stops
+    where no larger count can be priced the ways the user allows and the rules would certainly
+    reject a candidate without a price. Every count of a GPU the user listed is judged.
 
     Returns the judged estimates, the ways of acquiring each multi-server one allows, and whether
-    the job fits in memory on one server of some GPU type (asked of a server's worth of GPUs where
-    the search skipped it: memory does not depend on the deadline)."""
+    the job may fit in memory on one server of some GPU type (asked of a server's worth of GPUs
+    where the search skipped it: memory does not depend on the deadline)."""
+    book = book or rulebook_for(job)
     evaluations: list[Evaluation] = []
     modes: dict[int, list[str]] = {}
     wanted = ["rent", "buy"] if job.c.acquisition == "either" else [job.c.acquisition]
@@ -217,25 +218,23 @@ def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int,
         return [(e, ms or wanted) for e, ms in ways]
 
     for gid in gpu_ids:
-        probe = _Probe(job, job.kb.gpus[gid], wanted)
+        probe = _Probe(job, job.kb.gpus[gid], wanted, book)
         if job.c.gpus:
             for n in counts:
                 judge(probe(n))
             single_node = single_node or any(probe.fits(n) for n in counts if n <= NODE)
             continue
-        late = _late_below(job, probe.gpu)
-        mine = [n for n in counts if n >= late] or counts[-1:]  # the most GPUs say why none is in time
+        mine = [n for n in counts if not probe.surely_out(n)] or counts[-1:]  # the most GPUs say why none passes
         first = probe.first_fitting(mine)
-        if first == len(mine) or first > 0:  # what does not fit: the largest count below the first that does
+        if first == len(mine) or first > 0:  # what does not fit: the largest count below the first that may
             judge(probe(mine[first - 1]))
         best = {False: math.inf, True: math.inf}  # by regime: one server, several
         for n in mine[first:]:
             ways = judge(probe(n))
-            scores = [search_score(job, e, policy, ms) for e, ms in ways]
+            scores = probe.scores(ways)
             s = min(scores, default=math.inf)
             cluster = n > NODE
-            if (s > best[cluster] or _time_is_cheap(job, ways, scores, policy)
-                    or _never_priced(job, probe.gpu, n, ways)):
+            if s > best[cluster] or _time_is_cheap(job, ways, scores, policy) or probe.never_priced(n, ways):
                 break
             best[cluster] = min(best[cluster], s)
         single_node = single_node or probe.fits(one_server)
@@ -243,13 +242,40 @@ def estimates(job: Job, gpu_ids: list[str]) -> tuple[list[Evaluation], dict[int,
     return evaluations, modes, single_node
 
 
+def ways_judged(job: Job, ev: Evaluation, allowed: list[str] | None, book: rulebook.Rulebook) -> list[str]:
+    """The acquisition modes a consultation judges an estimate in: the ones allowed that have a
+    price (else the first allowed, so the rules say why), and only one where the memory rules
+    certainly reject it (not fitting is not fitting whichever way it is acquired)."""
+    ways = [m for m in modes_for(job, ev) if allowed is None or m in allowed] or allowed or []
+    if not ev.tag and not memory_may_pass(job, book, ev):
+        ways = ways[:1]
+    return ways
+
+
+def memory_limit(job: Job, book: rulebook.Rulebook, gpu: Any) -> float:
+    """Bytes per GPU from which the rules in force certainly leave a candidate of ``gpu``
+    undecided whatever else holds (see :func:`gpuwise.decide.bounds.memory_limit_gb`)."""
+    key = ("memory-limit", book.digest, gpu.id)
+    got = job.memo.get(key)
+    if got is None:
+        got = job.memo[key] = bounds.memory_limit_gb(book, probe_fact(job, gpu)) * GB
+    return float(got)
+
+
+def memory_may_pass(job: Job, book: rulebook.Rulebook, ev: Evaluation) -> bool:
+    """An estimate's memory (as requested or with gpuwise's changes) is below the rules' limit."""
+    return min(ev.memory.per_gpu, ev.requested_memory_per_gpu) < memory_limit(job, book, ev.gpu)
+
+
 class _Probe:
     """One GPU type's estimates by count, made once each, with the compute and cost steps put off
-    until the count is judged (finding the first count that fits looks only at memory)."""
+    until the count is judged (finding the first count that may fit looks only at memory)."""
 
-    def __init__(self, job: Job, gpu: Any, wanted: list[str]) -> None:
-        self.job, self.gpu, self.wanted = job, gpu, wanted
+    def __init__(self, job: Job, gpu: Any, wanted: list[str], book: rulebook.Rulebook) -> None:
+        self.job, self.gpu, self.wanted, self.book = job, gpu, wanted, book
         self.made: dict[int, list[tuple[Evaluation, list[str] | None]]] = {}
+        self.limit = memory_limit(job, book, gpu)
+        self.known = bounds.Judgement(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
 
     def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
         """The estimates of ``n`` GPUs: one for a single server; several servers once per network
@@ -272,22 +298,83 @@ class _Probe:
         self.made[n] = got
         return got
 
+    def surely_out(self, n: int) -> bool:
+        """The rules certainly leave every candidate of ``n`` GPUs undecided, from what is known
+        before estimating it: the GPU, the job and, for training, the fewest days and GPU-hours
+        any layout takes."""
+        job = self.job
+        more: dict[str, Any] = {"count": n, "multi_gpu": n > 1}
+        if job.training and not job.shape.diffusion:
+            gpu_hours = P.fewest_gpus_in_time(training_job(job), self.gpu, 1.0)  # GPU-hours at full rate
+            if 0 < gpu_hours < math.inf:
+                setup = job.kb.runtime.training.job_setup_hours.value
+                more["wall_days"] = bounds.Range((gpu_hours / n + setup) / 24, math.inf)
+                more["gpu_hours"] = bounds.Range(gpu_hours, math.inf)
+        return self.known.verdict(more) is False
+
     def fits(self, n: int) -> bool:
-        """Whether ``n`` GPUs fit the job, estimated only as far as that needs."""
+        """Whether ``n`` GPUs may pass the memory rules in force, estimated only as far as that
+        needs: the least memory any layout needs against the rules' limit."""
         job, gpu = self.job, self.gpu
         if n not in self.made and not job.shape.diffusion:
             if job.training:  # the planner's memory alone (no layout timed, no estimate made)
                 return P.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
-                                     usable_bytes(job.kb, gpu))
-            if SV.surely_unfit(job, gpu, n):
-                return False  # the weights alone do not fit: no need to search the serving layouts
-        return any(e.fits for e, _ms in self(n))
+                                     math.nextafter(self.limit, 0.0))
+            eng = SV.engine(job, gpu)  # a copy spreads its weights over at most n GPUs
+            if eng.mbytes.total / n + eng.context_bytes >= self.limit:
+                return False
+        return any(memory_may_pass(job, self.book, e) for e, _ms in self(n))
 
     def first_fitting(self, counts: list[int]) -> int:
-        """The index of the fewest GPUs that fit (``len(counts)`` when not even the most do). From
-        the fewest up: a larger count costs more to estimate (more layouts to try), and bisection
-        would estimate the largest of every GPU type."""
+        """The index of the fewest GPUs that may fit (``len(counts)`` when not even the most may).
+        From the fewest up: a larger count costs more to estimate (more layouts to try), and
+        bisection would estimate the largest of every GPU type."""
         return next((i for i, n in enumerate(counts) if self.fits(n)), len(counts))
+
+    def scores(self, ways: list[tuple[Evaluation, list[str]]]) -> list[float]:
+        """Each estimate's ranking score, the best of the ways of acquiring it that the rules let
+        through to the end of the chain (inf when they let none through): the rules are asked
+        exactly as the consultation asks them, with only the rules that decide."""
+        job, book = self.job, self.book
+        facts: list[dict[str, Any]] = []
+        owner: list[int] = []
+        for i, (e, ms) in enumerate(ways):
+            for mode in ways_judged(job, e, ms, book):
+                facts.append({**candidate_fact(job, e, mode), "detail": 0})
+                owner.append(i)
+        out = [math.inf] * len(ways)
+        verdicts = [bounds.Judgement(book, f).verdict() for f in facts]
+        open_ = [i for i, v in enumerate(verdicts) if v is None]  # a field a pass rule sets decides
+        if open_:
+            session = engine.run(book, [facts[i] for i in open_])
+            rejected = {idx for rid, idx, _stage in session.firings if book.rules[rid].then.action == "reject"}
+            for j, i in enumerate(open_):
+                verdicts[i] = session.reached.get(j) == "decided" and j not in rejected
+        value = float(job.kb.policy_values()["value_of_a_day_usd"])
+        for f, i, v in zip(facts, owner, verdicts, strict=True):
+            if v:
+                out[i] = min(out[i], score(f, value))
+        return out
+
+    def never_priced(self, n: int, ways: list[tuple[Evaluation, list[str]]]) -> bool:
+        """No count above ``n`` can be priced any way the user allows (a rental offer that cannot
+        give ``n`` GPUs cannot give more; a GPU without a dated purchase price has none at any
+        size), and the rules in force certainly reject a candidate without its price. Asked only
+        where ``n`` may fit: below that, more GPUs are still worth judging."""
+        if not self.fits(n):
+            return False
+        allowed = list(dict.fromkeys(m for _e, ms in ways for m in ms))
+        for e, ms in ways:
+            for m in ms:
+                if e.numbers.get(f"{m}_usd") is not None:
+                    return False
+        job, kb = self.job, self.job.kb
+        if "buy" in allowed and K.buyable_above(kb.prices, self.gpu, n, kb.tco, market=market_of(job),
+                                                usd_cny=kb.tco_value("usd_cny").value):
+            return False
+        unpriced = {"rent": {"rent_known": False, "rent_usd": -1.0}, "buy": {"buy_known": False, "buy_usd": -1.0}}
+        return all(self.known.verdict({"acquisition": m, "cost_usd": -1.0, "price_known": False, **unpriced[m]})
+                   is False for m in allowed)
 
     def release(self) -> None:
         """Estimates the search made but did not judge drop their put-off steps (which refer back
@@ -297,77 +384,22 @@ class _Probe:
                 e.rest = None
 
 
-def _late_below(job: Job, gpu: Any) -> float:
-    """Training with a deadline: the count below which this GPU type is certainly late (see
-    :func:`gpuwise.estimators.planner.fewest_gpus_in_time`; the job's start-up and wind-down come
-    off the deadline). 0 when there is no deadline or no planner."""
-    if not job.training or job.shape.diffusion or job.deadline_days is None:
-        return 0.0
-    setup = job.kb.runtime.training.job_setup_hours.value
-    return P.fewest_gpus_in_time(training_job(job), gpu, job.deadline_days * 24 - setup)
-
-
-def _never_priced(job: Job, gpu: Any, n: int, ways: list[tuple[Evaluation, list[str]]]) -> bool:
-    """A count that fits has no price any way the user allows, and no larger count can have one:
-    a rental offer that cannot give ``n`` GPUs cannot give more, and a GPU without a dated
-    purchase price has none at any size."""
-    if not any(e.fits for e, _ms in ways):
-        return False
-    for e, ms in ways:
-        for m in ms:
-            if e.numbers.get(f"{m}_usd") is not None:
-                return False
-    if "buy" in {m for _e, ms in ways for m in ms}:
-        kb = job.kb
-        if K.buyable_above(kb.prices, gpu, n, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value):
-            return False
-    return True
-
-
 def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], scores: list[float],
                    policy: dict[str, Any]) -> bool:
     """The days each way of acquiring this count takes are worth less than a tie of its cost: more
     GPUs cannot win (if one way's days are still worth more, say renting a cluster where buying
-    one is dear, more GPUs may win that way)."""
+    one is dear, more GPUs may win that way). A ranking argument, not a rule: the scores are the
+    rules' verdicts (inf for what they do not let through)."""
     cheap = None
-    for (e, _ms), score in zip(ways, scores, strict=True):
-        if math.isinf(score):
+    for (e, _ms), s in zip(ways, scores, strict=True):
+        if math.isinf(s):
             continue
         days = (e.numbers.get("wall_days") or 0.0) if job.training else 0.0
-        cost = score - float(policy["value_of_a_day_usd"]) * days
+        cost = s - float(policy["value_of_a_day_usd"]) * days
         if float(policy["value_of_a_day_usd"]) * days > float(policy["ranking_tie_fraction"]) * cost:
             return False
         cheap = True
     return bool(cheap)
-
-
-def search_score(job: Job, e: Evaluation, policy: dict[str, Any], ways: list[str] | None = None) -> float:
-    """The ranking score an estimate would have if the rules let it through (inf when it does not
-    fit the headroom policy, misses the deadline or a serving target, or has no price): what the
-    count search follows. A count that misses a target is not a turning point: more GPUs may meet it."""
-    if not e.fits:
-        return math.inf
-    n = e.numbers
-    days = n.get("wall_days") or 0.0
-    if job.training and job.deadline_days is not None and days > job.deadline_days:
-        return math.inf
-    if not job.training and not job.shape.diffusion and _misses_serving_target(job, n):
-        return math.inf
-    costs = [n.get(f"{m}_usd") for m in (ways or ("rent", "buy"))]
-    costs = [c for c in costs if c is not None]
-    if not costs:
-        return math.inf
-    return min(costs) + float(policy["value_of_a_day_usd"]) * (days if job.training else 0.0)
-
-
-def _misses_serving_target(job: Job, n: dict[str, Any]) -> bool:
-    """The estimate serves below the throughput asked, or above a latency limit."""
-    w = job.w
-    if w.target_tokens_per_s > 0 and (n.get("decode_tokens_per_s_total") or 0.0) < w.target_tokens_per_s:
-        return True
-    ttft, tpot = n.get("achieved_ttft_ms"), n.get("achieved_tpot_ms")
-    return ((w.max_ttft_ms is not None and ttft is not None and ttft > w.max_ttft_ms)
-            or (w.max_tpot_ms is not None and tpot is not None and tpot > w.max_tpot_ms))
 
 
 @dataclass

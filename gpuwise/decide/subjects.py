@@ -14,7 +14,7 @@ from typing import Any
 
 from ..estimators import GB
 from ..estimators import memory as M
-from ..estimators.candidate import Evaluation
+from ..estimators.candidate import Evaluation, capacity_bytes
 from ..inputs.job import Job
 from ..knowledge.compat import environment_facts
 
@@ -86,6 +86,17 @@ def _gpu_part(job: Job, g: Any) -> dict[str, Any]:
             "tdp_w": g.power.tdp_w, "flash_ok": flash_ok(job, g),
         }
     return got
+
+
+def probe_fact(job: Job, gpu: Any, count: int | None = None) -> dict[str, Any]:
+    """What a candidate fact of ``gpu`` holds before any count of it is estimated (the GPU, the
+    job, the memory of one GPU; the count when given): what the count search asks the rules about
+    (:mod:`gpuwise.decide.bounds`). Every field here has the value ``candidate_fact`` gives it."""
+    fact: dict[str, Any] = {"t": "candidate", "tag": "", **_gpu_part(job, gpu), **_job_part(job),
+                            "capacity_gb": capacity_bytes(gpu) / GB}
+    if count is not None:
+        fact.update(count=count, multi_gpu=count > 1)
+    return fact
 
 
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:

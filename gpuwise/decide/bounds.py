@@ -1,0 +1,276 @@
+"""What the rules in force would certainly decide about a candidate known only in part.
+
+The count search of ``recommend`` skips a count only when the rule book itself, asked about what
+is known of that count before estimating it, would certainly leave it undecided: a ``reject`` rule
+that certainly holds, or a step none of whose ``pass`` rules can hold. What is known is exact
+values (the GPU, the job, the count) and ranges (the fewest days any layout takes, the least
+memory any layout needs); every other field is unknown. A condition is then true, false or
+unknown (three-valued logic over intervals), so a house rule that relaxes or tightens a threshold,
+replaces a rule or adds one moves the bound with it: the search never re-states a rule's threshold.
+
+This reads the compiled rule book's conditions (the same policy values the engine gets); it never
+decides a judged candidate — those go through the engine (:mod:`gpuwise.decide.engine`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .facts import STAGES
+from .rulebook import CHAINED, Rule, Rulebook, _policy_ref, _ref, policy_expression, stage_of
+
+
+@dataclass(frozen=True)
+class Range:
+    """A number known to lie in ``[lo, hi]``."""
+
+    lo: float
+    hi: float
+
+
+UNKNOWN = object()
+_NUMBER = (int, float)
+
+
+@dataclass(frozen=True)
+class _Cond:
+    name: str
+    op: str
+    literal: Any = None  # the value compared with, when it is not another field
+    other: str | None = None  # the other field, for ``$field`` and ``{ref: field, times: f}``
+    factor: float = 1.0
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    rejects: list[tuple[list[_Cond], list[_Cond]]]
+    passes: dict[str, list[tuple[list[_Cond], list[_Cond]]]]  # stage -> pass rules (when, any)
+
+
+_PREPARED: dict[str, _Prepared] = {}
+
+
+def _cond(c: list[Any], policy: dict[str, Any]) -> _Cond:
+    name, op, value = c
+    ref = _ref(value)
+    if ref is not None:
+        times = ref[1]
+        factor = policy_expression(times, policy) if isinstance(times, str) else float(times)
+        return _Cond(name, op, other=ref[0], factor=factor)
+    pname = _policy_ref(value)
+    return _Cond(name, op, literal=policy[pname] if pname is not None else value)
+
+
+def _prepared(book: Rulebook) -> _Prepared:
+    got = _PREPARED.get(book.digest)
+    if got is None:
+        rejects: list[tuple[list[_Cond], list[_Cond]]] = []
+        passes: dict[str, list[tuple[list[_Cond], list[_Cond]]]] = {s: [] for s in STAGES[:-1]}
+        for rid, rule in book.rules.items():
+            if rule.fact != CHAINED or rule.then.action not in ("reject", "pass"):
+                continue
+            conds = _conds(rule, book.policy)
+            if rule.then.action == "reject":
+                rejects.append(conds)
+            else:
+                stage = stage_of(rule, book.step_of[rid])
+                passes.setdefault(str(stage), []).append(conds)
+        got = _PREPARED[book.digest] = _Prepared(rejects, passes)
+    return got
+
+
+def _conds(rule: Rule, policy: dict[str, Any]) -> tuple[list[_Cond], list[_Cond]]:
+    return [_cond(c, policy) for c in rule.when], [_cond(c, policy) for c in rule.any]
+
+
+def _scaled(v: Any, factor: float) -> Any:
+    if v is UNKNOWN or factor == 1.0:
+        return v
+    if isinstance(v, Range):
+        a, b = v.lo * factor, v.hi * factor
+        return Range(min(a, b), max(a, b))
+    if isinstance(v, _NUMBER) and not isinstance(v, bool):
+        return v * factor
+    return UNKNOWN
+
+
+def _span(v: Any) -> tuple[float, float] | None:
+    if isinstance(v, Range):
+        return v.lo, v.hi
+    if isinstance(v, _NUMBER) and not isinstance(v, bool):
+        return float(v), float(v)
+    return None
+
+
+def _equal(a: Any, b: Any) -> bool | None:
+    if isinstance(a, Range) or isinstance(b, Range):
+        sa, sb = _span(a), _span(b)
+        if sa is None or sb is None:
+            return None
+        if sa[1] < sb[0] or sb[1] < sa[0]:
+            return False
+        return True if sa[0] == sa[1] == sb[0] == sb[1] else None
+    if isinstance(a, bool) != isinstance(b, bool):
+        return None  # the engine's JSON does not equate true and 1: do not guess
+    return a == b
+
+
+def compare(op: str, a: Any, b: Any) -> bool | None:
+    """``a op b`` where either side may be a :class:`Range` or unknown: True, False or None."""
+    if a is UNKNOWN or b is UNKNOWN:
+        return None
+    if op == "in":
+        answers = {_equal(a, x) for x in b}
+        return True if True in answers else (False if answers == {False} else None)
+    if op in ("==", "!="):
+        eq = _equal(a, b)
+        return None if eq is None else (eq if op == "==" else not eq)
+    sa, sb = _span(a), _span(b)
+    if sa is None or sb is None:
+        if isinstance(a, str) and isinstance(b, str):
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        return None
+    (alo, ahi), (blo, bhi) = sa, sb
+    if op == ">":
+        return True if alo > bhi else (False if ahi <= blo else None)
+    if op == ">=":
+        return True if alo >= bhi else (False if ahi < blo else None)
+    if op == "<":
+        return True if ahi < blo else (False if alo >= bhi else None)
+    if op == "<=":
+        return True if ahi <= blo else (False if alo > bhi else None)
+    return None
+
+
+def _holds(conds: tuple[list[_Cond], list[_Cond]], known: dict[str, Any]) -> bool | None:
+    when, anyof = conds
+    verdict: bool | None = True
+    for c in when:
+        v = _test(c, known)
+        if v is False:
+            return False
+        if v is None:
+            verdict = None
+    if anyof:
+        answers = [_test(c, known) for c in anyof]
+        if True not in answers:
+            if all(a is False for a in answers):
+                return False
+            verdict = None
+    return verdict
+
+
+def _test(c: _Cond, known: dict[str, Any]) -> bool | None:
+    lhs = known.get(c.name, UNKNOWN)
+    rhs = c.literal if c.other is None else _scaled(known.get(c.other, UNKNOWN), c.factor)
+    return compare(c.op, lhs, rhs)
+
+
+_Conds = tuple[list[_Cond], list[_Cond]]
+
+
+def _residual(conds: _Conds, known: dict[str, Any]) -> bool | _Conds:
+    """A rule with what ``known`` settles taken out: False (cannot hold), True (holds) or the
+    conditions still open."""
+    when, anyof = conds
+    open_when: list[_Cond] = []
+    for c in when:
+        v = _test(c, known)
+        if v is False:
+            return False
+        if v is None:
+            open_when.append(c)
+    open_any: list[_Cond] = []
+    if anyof:
+        answers = [_test(c, known) for c in anyof]
+        if True not in answers:
+            open_any = [c for c, a in zip(anyof, answers, strict=True) if a is None]
+            if not open_any:
+                return False
+    return (open_when, open_any) if open_when or open_any else True
+
+
+class Judgement:
+    """The rule book specialised to what is known of a candidate (``known``): what it settles is
+    taken out once, so asking again with more fields (:meth:`verdict`) looks only at the rest."""
+
+    def __init__(self, book: Rulebook, known: dict[str, Any]) -> None:
+        p = _prepared(book)
+        self.known = known
+        self.out = False
+        self.rejects: list[_Conds] = []
+        for r in p.rejects:
+            got = _residual(r, known)
+            if got is True:
+                self.out = True
+            elif got is not False:
+                self.rejects.append(got)
+        self.stages: list[list[_Conds]] = []  # per step with no pass rule certain yet: the open ones
+        for rules in p.passes.values():
+            left = [_residual(r, known) for r in rules]
+            if True in left:
+                continue
+            open_rules = [r for r in left if r is not False]
+            if not open_rules:
+                self.out = True
+            self.stages.append(open_rules)  # type: ignore[arg-type]
+
+    def verdict(self, more: dict[str, Any] | None = None) -> bool | None:
+        """False: the rules certainly leave the candidate undecided; True: they certainly let it
+        through every step; None: the rest of its fields decide. ``more``: fields not in ``known``."""
+        if self.out:
+            return False
+        known = {**self.known, **more} if more else self.known
+        unsure = False
+        for r in self.rejects:
+            h = _holds(r, known)
+            if h is True:
+                return False
+            unsure = unsure or h is None
+        for rules in self.stages:
+            answers = [_holds(r, known) for r in rules]
+            if True in answers:
+                continue
+            if all(a is False for a in answers):
+                return False
+            unsure = True
+        return None if unsure else True
+
+
+def certainly_out(book: Rulebook, known: dict[str, Any]) -> bool:
+    """The rules would certainly not let a candidate with these fields (values, :class:`Range`s;
+    missing fields unknown) reach the end of the chain: a reject certainly holds, or some step
+    has no pass rule that can hold."""
+    return Judgement(book, known).verdict() is False
+
+
+def memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
+    """The least per-GPU need (GB) from which the rules certainly leave a candidate with these
+    fields undecided, however the rest turns out: a layout whose busiest GPU needs less may pass
+    (``inf`` when no need is too large; 0 when the candidate is out whatever it needs). Found by
+    bisection on ``need_gb`` = ``need_requested_gb`` >= x (both are at least the least any layout
+    needs); the answer is monotone in x because a narrower range is only more certain."""
+    base = {k: v for k, v in known.items() if k not in ("need_gb", "need_requested_gb")}
+    judgement = Judgement(book, base)
+
+    def out(x: float) -> bool:
+        r = Range(x, math.inf)
+        return judgement.verdict({"need_gb": r, "need_requested_gb": r}) is False
+
+    if out(0.0):
+        return 0.0
+    hi = max(1.0, float(known.get("capacity_gb", 1.0)))
+    while not out(hi):
+        hi *= 4
+        if hi > 1e9:
+            return math.inf
+    lo = 0.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if out(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
