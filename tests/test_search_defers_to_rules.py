@@ -71,7 +71,8 @@ def latency(f: float) -> list[tuple[str, dict]]:
 
 def memory(expr: str) -> list[tuple[str, dict]]:
     out = []
-    for rid, fields in (("MEM-FITS", ("need_requested_gb",)), ("MEM-FITS-WITH-CHANGES", ("need_requested_gb", "need_gb")),
+    for rid, fields in (("MEM-FITS", ("need_requested_gb",)),
+                        ("MEM-FITS-WITH-CHANGES", ("need_requested_gb", "need_gb")),
                         ("MEM-NO-FIT", ("need_gb",))):
         step, r = _builtin(rid)
         for c in r["when"]:
