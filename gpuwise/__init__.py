@@ -1,41 +1,61 @@
 """gpuwise: which GPUs to rent or buy for large-model work, with the reasoning shown.
 
-Public API (each takes a path, a dict or the validated model and returns a pydantic
-result whose ``model_dump(mode="json")`` is the contract's JSON)::
+The Python API (documented in docs/api.md; these signatures are the stable surface)::
 
-    from gpuwise import estimate, recommend, audit
+    import gpuwise
 
-Imports are lazy so that ``gpuwise --version`` starts without loading pydantic or
-durable-rules.
+    result = gpuwise.recommend({"workload": {...}, "constraints": {...}})
+    result.recommendation.gpu, result.model_dump(mode="json")   # the contract's JSON
+
+Each function takes a path, a dict or the validated input model and returns a pydantic result
+whose ``model_dump(mode="json")`` is the JSON the command line writes. Bad input raises
+:class:`gpuwise.errors.UserError` (a one-line message naming the file and field).
+
+Imports are lazy so that ``gpuwise --version`` starts without loading pydantic or durable-rules.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .inputs.schema import Proposal, Requirements
+    from .results import AuditResult, EstimateResult, RecommendResult
 
 __version__ = "0.1.0"
 __all__ = ["__version__", "audit", "estimate", "recommend"]
 
 
-def estimate(requirements: Any, gpu: str | None = None, gpus: int | None = None, *,
-             knowledge: str | None = None) -> Any:
-    """The numbers alone: memory, and with ``gpu`` also time, throughput and cost."""
+def _dir(p: str | Path | None) -> str | None:
+    return str(p) if p is not None else None
+
+
+def estimate(requirements: dict[str, Any] | str | Path | Requirements, *, gpu: str | None = None,
+             gpus: int | None = None, knowledge: str | Path | None = None) -> EstimateResult:
+    """The numbers alone: memory per GPU, and with ``gpu`` (a catalog id or name) also time,
+    throughput and cost on ``gpus`` of it (default: 1, or for training with a deadline the fewest
+    in time). No rule decides anything here."""
     from .decide.estimate import estimate as _estimate
 
-    return _estimate(requirements, gpu=gpu, gpus=gpus, knowledge=knowledge)
+    return _estimate(requirements, gpu=gpu, gpus=gpus, knowledge=_dir(knowledge))
 
 
-def recommend(requirements: Any, *, knowledge: str | None = None, rules: str | None = None) -> Any:
-    """The four-step decision over the catalog (or the user's short list); ``rules`` adds a
-    directory of house rules."""
+def recommend(requirements: dict[str, Any] | str | Path | Requirements, *,
+              knowledge: str | Path | None = None, rules: str | Path | None = None) -> RecommendResult:
+    """The four-step decision over the catalog (or the requirements' short list of GPUs):
+    the best option, a runner-up, every judged candidate with its reasons. ``knowledge``: a
+    directory overlaid on the built-in knowledge base; ``rules``: a directory of house rules."""
     from .decide.recommend import recommend as _recommend
 
-    return _recommend(requirements, knowledge=knowledge, rules=rules)
+    return _recommend(requirements, knowledge=_dir(knowledge), rules=_dir(rules))
 
 
-def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
-          rules: str | None = None) -> Any:
-    """Audit a purchase or rental proposal: verdict, findings, the best alternative."""
+def audit(proposal: dict[str, Any] | str | Path | Proposal, *, knowledge: str | Path | None = None,
+          base_dir: str | Path | None = None, rules: str | Path | None = None) -> AuditResult:
+    """Audit a purchase or rental proposal: verdict, findings, the best alternative. ``base_dir``:
+    where the proposal's relative paths (nvidia-smi reports) are read from (default: the
+    proposal file's folder, or the working directory for a dict)."""
     from .decide.audit import audit as _audit
 
-    return _audit(proposal, knowledge=knowledge, base_dir=base_dir, rules=rules)
+    return _audit(proposal, knowledge=_dir(knowledge), base_dir=_dir(base_dir), rules=_dir(rules))

@@ -63,7 +63,7 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     job = resolve(req, kb, where)
     job.assumptions[:0] = money_notes
     from ..inputs.schema import MAX_GPUS
-    from .recommend import candidate_gpus
+    from .subjects import candidate_gpus
 
     candidate_gpus(job)  # the whole file is checked, as recommend checks it: a misspelt constraints.gpus is an error
     if gpus is not None and not 1 <= gpus <= MAX_GPUS:

@@ -43,9 +43,18 @@ from ..results import (
 )
 from . import bounds, engine, rulebook
 from .actions import Outcome, fact_key, materialize, ordered_findings
-from .estimate import memory_out, plan_out, term_out
+from .estimate import _flops, memory_out, plan_out, term_out
 from .rank import Scored, rank, score
-from .subjects import NODE, candidate_fact, environment, job_fact, modes_for, price_facts, probe_fact
+from .subjects import (
+    NODE,
+    candidate_fact,
+    candidate_gpus,
+    environment,
+    job_fact,
+    modes_for,
+    price_facts,
+    probe_fact,
+)
 
 
 def counts_for(max_gpus: int) -> list[int]:
@@ -57,21 +66,6 @@ def counts_for(max_gpus: int) -> list[int]:
     if max_gpus > NODE and max_gpus not in out and max_gpus % NODE == 0:
         out.append(max_gpus)
     return out
-
-
-def candidate_gpus(job: Job) -> tuple[list[str], list[Assumption]]:
-    kb = job.kb
-    notes: list[Assumption] = []
-    if not job.c.gpus:
-        return list(kb.gpus), notes
-    ids: list[str] = []
-    for i, name in enumerate(job.c.gpus):
-        r = kb.gpu(name, where=f"{job.where}: constraints.gpus[{i}]")
-        if r.note:
-            notes.append(Assumption(field=f"constraints.gpus[{i}]", value=name, reason=r.note))
-        if r.id not in ids:
-            ids.append(r.id)
-    return ids, notes
 
 
 def rulebook_for(job: Job, rules: str | None = None) -> rulebook.Rulebook:
@@ -648,8 +642,6 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
 
 
 def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
-    from .estimate import _flops
-
     n = e.numbers
     terms = [term_out(t) for t in e.all_terms().values()]  # first: also fills the serving curve
     gpu = GpuOut(id=e.gpu.id, name=e.gpu.name, count=e.count, nodes=e.nodes, fits=e.fits,

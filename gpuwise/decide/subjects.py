@@ -17,6 +17,7 @@ from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..inputs.job import Job
 from ..knowledge.compat import environment_facts
+from ..results import Assumption
 
 NODE = 8
 TODAY = dt.date.today
@@ -27,6 +28,23 @@ def _n(v: Any, default: float = -1.0) -> float:
         return default
     v = float(v)
     return v if math.isfinite(v) else default
+
+
+def candidate_gpus(job: Job) -> tuple[list[str], list[Assumption]]:
+    """The GPU types a consultation judges: the user's short list (names resolved, each once,
+    with a note where a name was matched loosely), else the whole catalog."""
+    kb = job.kb
+    notes: list[Assumption] = []
+    if not job.c.gpus:
+        return list(kb.gpus), notes
+    ids: list[str] = []
+    for i, name in enumerate(job.c.gpus):
+        r = kb.gpu(name, where=f"{job.where}: constraints.gpus[{i}]")
+        if r.note:
+            notes.append(Assumption(field=f"constraints.gpus[{i}]", value=name, reason=r.note))
+        if r.id not in ids:
+            ids.append(r.id)
+    return ids, notes
 
 
 def flash_ok(job: Job, gpu: Any) -> bool:
