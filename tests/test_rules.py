@@ -112,7 +112,16 @@ def _fired(fact: dict) -> set[str]:
     return {rid for rid, _, _ in rules.run(BOOK, [fact]).firings}
 
 
-@pytest.mark.parametrize("rule_id", list(BOOK.rules))
+def _without_a_case() -> list[str]:
+    """Rules with no realistic case yet (tests/rules/PENDING): until they get one
+    (tests/test_rule_fixtures.py), a fact made from their own conditions at least checks that they
+    compile and fire. A rule with a case is tested by the case instead."""
+    from .test_rule_fixtures import _pending
+
+    return [rid for rid in BOOK.rules if rid in _pending()]
+
+
+@pytest.mark.parametrize("rule_id", _without_a_case())
 def test_rule_fires_and_stays_silent(rule_id: str) -> None:
     rule = BOOK.rules[rule_id]
     fact = _satisfy(rule)

@@ -47,6 +47,7 @@ class _Cond:
 class _Prepared:
     rejects: list[tuple[list[_Cond], list[_Cond]]]
     passes: dict[str, list[tuple[list[_Cond], list[_Cond]]]]  # stage -> pass rules (when, any)
+    chain: dict[str, Any]  # what every pass rule of a step sets alike (fits: true): known past it
 
 
 _PREPARED: dict[str, _Prepared] = {}
@@ -68,6 +69,7 @@ def _prepared(book: Rulebook) -> _Prepared:
     if got is None:
         rejects: list[tuple[list[_Cond], list[_Cond]]] = []
         passes: dict[str, list[tuple[list[_Cond], list[_Cond]]]] = {s: [] for s in STAGES[:-1]}
+        sets: dict[str, list[dict[str, Any]]] = {}
         for rid, rule in book.rules.items():
             if rule.fact != CHAINED or rule.then.action not in ("reject", "pass"):
                 continue
@@ -75,9 +77,16 @@ def _prepared(book: Rulebook) -> _Prepared:
             if rule.then.action == "reject":
                 rejects.append(conds)
             else:
-                stage = stage_of(rule, book.step_of[rid])
-                passes.setdefault(str(stage), []).append(conds)
-        got = _PREPARED[book.digest] = _Prepared(rejects, passes)
+                stage = str(stage_of(rule, book.step_of[rid]))
+                passes.setdefault(stage, []).append(conds)
+                sets.setdefault(stage, []).append(rule.then.set)
+        chain: dict[str, Any] = {}
+        for many in sets.values():  # a literal every pass rule of the step sets: the next steps see it
+            for name, value in many[0].items():
+                literal = not (isinstance(value, str) and value.startswith("$"))
+                if literal and all(name in one and one[name] == value for one in many):
+                    chain[name] = value
+        got = _PREPARED[book.digest] = _Prepared(rejects, passes, chain)
     return got
 
 
@@ -198,6 +207,7 @@ class Judgement:
 
     def __init__(self, book: Rulebook, known: dict[str, Any]) -> None:
         p = _prepared(book)
+        known = {**p.chain, **known}  # a rule reading a step's verdict runs only past that step
         self.known = known
         self.out = False
         self.rejects: list[_Conds] = []

@@ -75,6 +75,9 @@ class CandidateFact(FactModel):
     usable_gb: float = _f("capacity less the headroom policy, GB (for messages: rules compare with the policy)")
     fits: bool = _f("the job fits in memory (with what gpuwise would change)", set_by="compute")
     fits_as_requested: bool = _f("the job fits exactly as the user asked", set_by="compute")
+    fast_enough: bool = _f("the compute step passed it: in time for the deadline, or fast enough to serve",
+                           set_by="interconnect")
+    scales: bool = _f("the interconnect step passed it: its GPUs work together well enough", set_by="tco")
     strategy: str = _f("the layout / memory strategy in short notation (e.g. 'TP8 PP2 DP4 ZeRO-1')")
     strategy_changed: bool = _f("gpuwise changed something the user left open or asked for")
     strategy_changes: str = _f("what gpuwise would change, in short notation ('none' if nothing)")
@@ -485,3 +488,66 @@ def vocabulary() -> dict[str, dict[str, dict[str, str]]]:
                              "set_by": set_by(name, fname) or ""}
         out[name] = fields
     return out
+
+
+# ------------------------------------------------------------------------------ read by no rule
+_HOUSE = "offered to house rules (a team's own policy may read it); no built-in rule needs it"
+_KEY = "names the subject: its key in a consultation and the subject of its findings"
+OUTPUT_ONLY: dict[str, dict[str, str]] = {
+    "candidate": {
+        "stage": "the chain's position: the compiler adds the match on it to every candidate rule",
+        "tag": "tells an audit's proposal from recommend's options (part of the key)",
+        "gpu": _KEY,
+        "vendor": _HOUSE + " (cuda_device is the built-in rules' test)",
+        "form_factor": _HOUSE, "architecture": _HOUSE, "launch_year": _HOUSE, "tdp_w": _HOUSE,
+        "per_node": _HOUSE + " (nodes and tp_across_nodes carry the layout's verdicts)",
+        "method": _HOUSE + " (the job fact's full_training carries it for the built-in rules)",
+        "fits_as_requested": "what the memory step's pass rule set: evidence for the report and house rules",
+        "strategy_changed": _HOUSE + " (strategy_changes is what the messages show)",
+        "zero": _HOUSE, "tp_domain": _HOUSE + " (tp_outside_domain is the built-in test)",
+        "efficiency_pct": _HOUSE + " (efficiency, a fraction, is what the rules compare)",
+        "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
+        "max_concurrent_sequences": _HOUSE + " (serving_fits is the built-in test)",
+        "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
+        "rent_provider": _HOUSE, "currency": _HOUSE + " (market decides the export rules)",
+        "buy_sold_as": _HOUSE + " (buy_unit_ok carries the verdict)", "buy_units": _HOUSE,
+    },
+    "job": {
+        "method": _HOUSE, "params_b": _HOUSE, "precision": _HOUSE, "mixed_precision": _HOUSE,
+        "optimizer": _HOUSE, "zero": _HOUSE, "feasible_candidates": _HOUSE, "largest_usable_gb": _HOUSE,
+        "seq_len": _HOUSE, "batch_size": _HOUSE, "context_len": _HOUSE, "explicit_gpus": _HOUSE,
+    },
+    "environment": {
+        "gpu": _KEY, "vendor": _HOUSE + " (stack is the built-in rules' test)", "launch_year": _HOUSE,
+        "cuda_min_driver_num": _HOUSE + " (the rules compare cuda_family_floor_num, which minor-version "
+                                        "compatibility allows)",
+        "torch_cuda": _HOUSE, "wants_bf16": _HOUSE + " (the candidate rules judge bf16 per candidate)",
+        "wants_fp8": _HOUSE, "bf16_hw": _HOUSE, "fp8_hw": _HOUSE, "flash_ok": _HOUSE, "tensor_cores": _HOUSE,
+    },
+    "proposal": {
+        "title": "the proposal's title, for the report", "gpu": _KEY, "vendor": _HOUSE,
+        "checkpointing_known": _HOUSE, "rent_usd": _HOUSE + " (fees_pct is the built-in test)",
+        "hyperscaler": _HOUSE, "fees_usd": _HOUSE + " (fees_pct is the built-in test)", "segment": _HOUSE,
+        "link": _HOUSE, "network": _HOUSE, "network_gb_s": _HOUSE, "host_ram_gb": _HOUSE,
+        "used_cards": _HOUSE + " (each card is judged as its own fact)",
+    },
+    "card": {
+        "card": _KEY, "gpu": _HOUSE, "consumer": _HOUSE + " (segment is the built-in test)",
+        "power_cv": _HOUSE + " (power_swing is the built-in test)", "smi_error": "why a report could not be read, "
+        "for the report", "throttling": _HOUSE + " (hw_slowdown is the built-in test)", "vbios": _HOUSE,
+        "purchase": _HOUSE, "gpu_index": "which GPU of a report the fact is about, for the report",
+        "report_serial": "the serial the report gives, for the report",
+    },
+    "price": {"source": "which knowledge file the price comes from, for the report"},
+}
+"""Fact fields no rule reads, each with why it is there (tests/test_rule_fixtures.py checks that
+every other field is read by some rule, and that each listed one is not)."""
+
+POLICY_OUTSIDE_RULES: dict[str, str] = {
+    "ranking_tie_fraction": "the ranking policy (gpuwise/decide/rank.py) orders what the rules let through",
+    "value_of_a_day_usd": "the ranking policy (gpuwise/decide/rank.py): a day's worth in the score",
+    "why_not_count": "how many alternatives a result names (gpuwise/decide/recommend.py why_not)",
+    "idle_pstate_min": "the nvidia-smi reader: at or above this P-state a slower link is the card idling",
+    "power_limit_tolerance_fraction": "the nvidia-smi reader: how far from the default a power limit counts as changed",
+}
+"""Policy values read outside the rules, each with where and why."""
