@@ -45,9 +45,15 @@ from . import memory as M
 from .interconnect import GPUS_PER_NODE, link_bandwidth
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
-# An expert's GEMM runs on whole tensor-core tiles of rows: Hopper's wgmma instructions are m64nNk16
-# (NVIDIA PTX ISA, warpgroup MMA); an expert that receives 10 tokens costs as many FLOPs as one with 64.
-EXPERT_TILE_TOKENS = 64
+# Kernels a layer runs beyond a dense GQA layer's (whose fixed cost is the framework's layer overhead),
+# each charged the framework's kernel floor: the latency floor of MoE, MLA and W8A8 layers.
+ROUTER_KERNELS = 4  # router GEMM, top-k (soft-max / sigmoid + bias), token sort/alignment, weighted combine
+SHARED_EXPERT_KERNELS = 3  # the shared expert's gate/up and down GEMMs and its activation, beside the routed ones
+MLA_EXTRA_KERNELS = 6  # q down-projection + norm, latent norm, the absorbed q/v batched GEMMs, split-KV combine
+QUANT_KERNELS_DENSE = 4  # W8A8: the activations of qkv, o, gate/up and down are quantized before each GEMM
+QUANT_KERNELS_MOE = 2  # ... and before each grouped expert GEMM
+QUANT_KERNELS_MLA = 2  # ... and before MLA's extra projections
+W8A8 = ("fp8", "int8")  # Blackwell FP4 MoE kernels fuse the activation quantization (FlashInfer TRT-LLM-gen)
 
 # reason codes for a framework that cannot serve (ev.numbers["framework_reason"])
 REASONS = {
@@ -189,6 +195,10 @@ class Engine:
     layer_overhead: float  # s per layer
     seq_overhead: float  # s per running sequence per step
     allreduce_latency: float  # s
+    kernel_floor: float  # s per extra small kernel (MoE routing, MLA, activation quantization)
+    grouped_floor: float  # s per grouped expert GEMM launched
+    alltoall_latency: float  # s per expert-parallel dispatch or combine
+    expert_tile: int  # rows of the smallest expert GEMM tile
     kv_bytes: float  # per cached element
     max_batch: int  # the framework's default batch limit on this GPU
     batch_cap: int  # the most a tuned deployment batches (the default when it is a hard limit)
@@ -233,10 +243,14 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     sup = support(fw, gpu, precision)
     fmt = weight_format or format_of(job, fw)
     vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
+    mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
 
     def pick(name: str) -> float:
-        own = getattr(vo, name, None) if vo is not None else None
-        return float(own) if own is not None else float(getattr(fw, name).value)
+        for o in (mo, vo):
+            own = getattr(o, name, None) if o is not None else None
+            if own is not None:
+                return float(own)
+        return float(getattr(fw, name).value)
 
     eff = pick("compute_efficiency")
     cf = fp.compute_factor if fp else 1.0
@@ -258,13 +272,21 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         step_overhead=pick("step_overhead_us") * 1e-6,
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
-        allreduce_latency=pick("allreduce_latency_us") * 1e-6, kv_bytes=kv_b, max_batch=max_batch,
+        allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=pick("kernel_floor_us") * 1e-6,
+        grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
+        expert_tile=fw.expert_tile_tokens, kv_bytes=kv_b, max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=fw.prefill_chunk_tokens,
         usable=cap * (1 - float(kb.policy_value("memory_headroom_fraction"))),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=model_bytes(job.shape, fmt, quant_formats(kb)), sc=shape_consts(job.shape),
     )
+
+
+def memory_kind(gpu: Gpu) -> str:
+    """"hbm" or "gddr" (the memory technology the framework's kernels meet), else "other"."""
+    t = (gpu.memory.type or "").lower()
+    return "hbm" if t.startswith("hbm") else "gddr" if t.startswith("gddr") else "other"
 
 
 def capacity_bytes(gpu: Gpu) -> float:
@@ -326,6 +348,8 @@ class ShapeConsts:
     k_over_e: float
     k: int
     moe_layers: int
+    shared: bool  # MoE layers have a shared expert
+    mla: bool  # multi-head latent attention
     window: float | None  # sliding window, when some layers have one
     window_frac: float
 
@@ -338,7 +362,8 @@ def shape_consts(shape: Any) -> ShapeConsts:
         n_experts_active=M.routed_expert_params(shape) * shape.experts_per_token / shape.experts if shape.moe else 0.0,
         attn_width=attention_width(shape), layers=shape.layers,
         hidden=shape.hidden, moe=bool(shape.moe), k_over_e=shape.experts_per_token / shape.experts,
-        k=shape.experts_per_token, moe_layers=moe_layers(shape), window=float(win) if win else None,
+        k=shape.experts_per_token, moe_layers=moe_layers(shape), shared=bool(getattr(shape, "shared_experts", 0)),
+        mla=bool(shape.kv_elements_override), window=float(win) if win else None,
         window_frac=1.0 if frac is None else float(frac))
 
 
@@ -584,7 +609,8 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
         cov = 1.0 - (1.0 - sc.k_over_e) ** tokens if tokens > 0 else 0.0
         w_exp = mbytes.experts / pp / (ep if ep > 1 else tp) * cov
         per_expert = tokens * sc.k_over_e / cov if cov > 0 else 0.0  # tokens each touched expert receives
-        padded = math.ceil(per_expert / EXPERT_TILE_TOKENS) * EXPERT_TILE_TOKENS if per_expert > 0 else 0.0
+        tile = eng.expert_tile
+        padded = math.ceil(per_expert / tile) * tile if per_expert > 0 else 0.0
         f_exp = 2.0 * sc.n_experts_active * tokens / ranks / pp * (padded / per_expert if per_expert > 0 else 0.0)
         e_mem, e_fl = w_exp / eng.bw_weights, f_exp / eng.peak_gemm
         gemm += e_mem if e_mem > e_fl else e_fl
@@ -600,17 +626,36 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     if tp > 1 and dpa == 1:
         size = tokens * sc.hidden * ACT_BYTES
         comm += 2 * layers * (eng.allreduce_latency + 2 * (tp - 1) / tp * size / rep.link_bw)
-    if ep > 1:
+    if ep > 1:  # dispatch and combine: every token to its k experts' ranks and back
         size = 2 * (tokens / dpa) * sc.k * sc.hidden * ACT_BYTES * (ep - 1) / ep
-        comm += sc.moe_layers / pp * (2 * eng.allreduce_latency + size / rep.ep_bw)
+        comm += sc.moe_layers / pp * (2 * eng.alltoall_latency + size / rep.ep_bw)
     if pp > 1:
         comm += rep.hop_latency + tokens * sc.hidden * ACT_BYTES / rep.hop_bw
-    over = layers * eng.layer_overhead
+    over = layers * eng.layer_overhead + floor_per_step(eng) / pp
     stage = gemm + attention + comm + over
     host = eng.step_overhead + eng.seq_overhead * (decode / dpa if dpa > 1 else decode)
     total = pp * stage + host
     return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + host,
                 "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops)
+
+
+def floor_per_step(eng: Engine) -> float:
+    """Seconds of one step's kernels beyond a dense layer's, all stages: MoE routing and the grouped
+    GEMMs' fixed time per MoE layer, MLA's extra projections, and the activation quantization of W8A8
+    paths, each small kernel at the framework's floor. Memoised on the engine's constants."""
+    sc = eng.sc
+    kernels = 0.0
+    w8a8 = eng.compute in W8A8 and not eng.weight_only
+    if w8a8:
+        kernels += QUANT_KERNELS_DENSE * sc.layers
+    if sc.mla:
+        kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
+    grouped = 0.0
+    if sc.moe and sc.moe_layers:
+        per = ROUTER_KERNELS + (SHARED_EXPERT_KERNELS if sc.shared else 0) + (QUANT_KERNELS_MOE if w8a8 else 0)
+        kernels += per * sc.moe_layers
+        grouped = 2 * sc.moe_layers * eng.grouped_floor
+    return kernels * eng.kernel_floor + grouped
 
 
 # ---------------------------------------------------------------------------- at a load
