@@ -463,7 +463,7 @@ def _serving_numbers(job: Job, ev: Evaluation) -> None:
     per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
     prompt = ev.numbers["prompt_tokens"]
     ev.numbers.update({
-        "decode_tokens_per_s": 1 / s.load.decode_step, "decode_tokens_per_s_total": s.load.throughput,
+        "decode_tokens_per_s": ev.numbers["per_sequence_tokens_per_s"], "decode_tokens_per_s_total": s.load.throughput,
         "prefill_tokens_per_s": prompt / s.single.ttft if s.single.ttft > 0 else None,
         "efficiency": 1.0, "batch_per_replica": per_copy})
 

@@ -715,12 +715,21 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
 
 
 def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
-    """The whole system at ``conc`` requests spread over the copies."""
+    """The whole system at ``conc`` requests spread over the copies. Past the throughput peak of a
+    copy the scheduler runs the peak's batch (``max_num_seqs`` set there) and the rest queue: the
+    throughput saturates at the peak and only the wait grows (Little's law), rather than every
+    admitted sequence slowing every step."""
     r = rep.layout.replicas
     if conc <= r:
         p = point(job, eng, rep, 1.0, pure_decode=pure_decode)
         return Point(conc, p.throughput * conc, p.tpot, p.ttft, p.decode_step)
-    p = point(job, eng, rep, conc / r, pure_decode=pure_decode)
+    per = conc / r
+    top = capacity_point(job, eng, rep, None, None) if rep.fits else None
+    if top is not None and per > top.concurrency:
+        _, output = request_lengths(job.w)
+        wait = (top.ttft + output * top.tpot) * (per / top.concurrency - 1)
+        return Point(conc, top.throughput * r, top.tpot, top.ttft + wait, top.decode_step)
+    p = point(job, eng, rep, per, pure_decode=pure_decode)
     return Point(conc, p.throughput * r, p.tpot, p.ttft, p.decode_step)
 
 
@@ -737,10 +746,7 @@ def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, 
         return (max_tpot is None or p.tpot <= max_tpot) and (max_ttft is None or p.ttft <= max_ttft)
 
     hi = max(rep.max_seqs, 1)
-    if max_tpot is None and max_ttft is None:
-        cache[key] = point(job, eng, rep, hi)
-        return cache[key]
-    if ok(hi):
+    if (max_tpot is None and max_ttft is None) or ok(hi):
         best = hi
     elif not ok(1):
         cache[key] = None
@@ -754,8 +760,28 @@ def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, 
             else:
                 hi = mid
         best = lo
-    cache[key] = point(job, eng, rep, best)
+    cache[key] = peak_point(job, eng, rep, best)
     return cache[key]
+
+
+def peak_point(job: Any, eng: Engine, rep: Replica, top: int) -> Point:
+    """The busiest point of one copy's throughput curve between one request and ``top``: past its
+    peak, more sequences cost more per step (host work, attention) than they add, so the peak can
+    lie below what the memory holds. A geometric scan, then the integers around its best."""
+    if top <= 1:
+        return point(job, eng, rep, 1.0)
+    grid = sorted({max(1, round(top ** (i / 24))) for i in range(25)} | {top})
+    best = max(grid, key=lambda c: point(job, eng, rep, float(c)).throughput)
+    i = grid.index(best)
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    while hi - lo > 2:  # the curve is unimodal near its top: narrow the bracket by thirds
+        a, b = lo + (hi - lo) // 3, hi - (hi - lo) // 3
+        if point(job, eng, rep, float(a)).throughput < point(job, eng, rep, float(b)).throughput:
+            lo = a
+        else:
+            hi = b
+    best = max(range(lo, hi + 1), key=lambda c: point(job, eng, rep, float(c)).throughput)
+    return point(job, eng, rep, float(best))
 
 
 # ------------------------------------------------------------------------------- choice
@@ -777,6 +803,7 @@ class Serving:
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     best_capacity: Point | None = None  # the most any layout of this count sustains (within the targets)
     best_capacity_layout: Layout | None = None
+    best_capacity_max_concurrent: int = 0
 
     @property
     def layout(self) -> Layout:
@@ -897,6 +924,7 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
     top = max(options, key=lambda s: (s.replica.fits and s.support.multi_node_ok,
                                       s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy))
     best.best_capacity, best.best_capacity_layout = top.capacity, top.layout
+    best.best_capacity_max_concurrent = top.max_concurrent
     best.alternatives = [
         {"layout": o.layout.as_dict(), "label": o.layout.label(), "fits": o.replica.fits,
          "throughput_tokens_per_s": o.load.throughput,
@@ -913,7 +941,8 @@ def curve(job: Any, s: Serving, points: int = 8) -> list[dict[str, float]]:
     top = max(2 * s.max_concurrent, int(s.load.concurrency), 1)
     ratio = top ** (1 / max(points - 1, 1))
     grid = {max(1, round(ratio ** i)) for i in range(points)}
-    cs = sorted(grid | {max(1, int(s.load.concurrency)), max(1, s.max_concurrent)})
+    peak = int(s.capacity.concurrency) if s.capacity else None
+    cs = sorted(grid | {max(1, int(s.load.concurrency)), max(1, s.max_concurrent)} | ({peak} if peak else set()))
     out = []
     for c in cs:
         p = system_point(job, s.engine, s.replica, float(c), pure_decode=False)
@@ -935,9 +964,9 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
     return {
-        "decode": Term("decode_tokens_per_s", 1 / pure.seconds, "tok/s",
-                       "1 / decode step (prefill excluded) at the load's sequences per copy", decode_inputs,
-                       note=note),
+        "decode": Term("decode_tokens_per_s", 1 / s.load.tpot if s.load.tpot > 0 else 0.0, "tok/s",
+                       "1 / TPOT at the load: one sequence's output speed (its prompt chunks sharing the steps)",
+                       {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note=note),
         "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
                              "sustained output tokens/s of all copies at the load (prefill sharing the GPUs)",
                              {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas}, note=note),
@@ -1003,8 +1032,9 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
     target = _targets(w)[2]
     prompt, output = request_lengths(w)
     lay = s.layout
-    cap = s.best_capacity if s.best_capacity_layout is not None else s.capacity
-    cap_layout = s.best_capacity_layout or lay
+    cap = s.capacity  # every figure below is of the chosen layout; the best layout at full load is apart
+    best = s.best_capacity if s.best_capacity_layout is not None else s.capacity
+    best_layout = s.best_capacity_layout or lay
     return {
         "framework": s.engine.fw.id,
         "framework_name": s.engine.fw.name,
@@ -1031,11 +1061,18 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
         "throughput_tokens_per_s": s.load.throughput,
         "ttft_s": s.load.ttft,
         "tpot_s": s.load.tpot,
+        "per_sequence_tokens_per_s": 1 / s.load.tpot if s.load.tpot > 0 and math.isfinite(s.load.tpot) else None,
         "max_throughput_tokens_per_s": cap.throughput if cap else 0.0,
         "max_throughput_concurrency": cap.concurrency if cap else 0.0,
-        "max_throughput_layout": cap_layout.as_dict(),
-        "max_throughput_layout_label": cap_layout.label(),
+        "max_throughput_layout": lay.as_dict(),
+        "max_throughput_layout_label": lay.label(),
         "chosen_layout_max_throughput_tokens_per_s": s.capacity.throughput if s.capacity else 0.0,
+        "best_layout": best_layout.as_dict(),
+        "best_layout_label": best_layout.label(),
+        "best_layout_max_throughput_tokens_per_s": best.throughput if best else 0.0,
+        "best_layout_max_throughput_concurrency": best.concurrency if best else 0.0,
+        "best_layout_max_concurrent_sequences": (s.best_capacity_max_concurrent if s.best_capacity_layout is not None
+                                                 else s.max_concurrent),
         "max_throughput_ttft_s": cap.ttft if cap else None,
         "max_throughput_tpot_s": cap.tpot if cap else None,
         "single_stream_tokens_per_s": 1 / s.single.decode_step if s.single.decode_step > 0 else None,
@@ -1073,7 +1110,12 @@ def serving_json(n: dict[str, Any]) -> dict[str, Any] | None:
         "output_tokens": n["output_tokens"],
         "max_throughput_concurrency": n["max_throughput_concurrency"],
         "max_throughput_layout": n["max_throughput_layout"],
+        "per_sequence_tokens_per_s": n["per_sequence_tokens_per_s"],
         "single_stream_tokens_per_s": n["single_stream_tokens_per_s"],
+        "best_layout": {"layout": n["best_layout"], "label": n["best_layout_label"],
+                        "max_throughput_tokens_per_s": n["best_layout_max_throughput_tokens_per_s"],
+                        "max_throughput_concurrency": n["best_layout_max_throughput_concurrency"],
+                        "max_concurrent_sequences": n["best_layout_max_concurrent_sequences"]},
         "supports": {"gpu": n["framework_supports_gpu"], "precision": n["framework_supports_precision"],
                      "multi_node": n["framework_multi_node_ok"], "reason": n["framework_reason"],
                      "detail": n["framework_reason_detail"]},
