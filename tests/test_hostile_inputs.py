@@ -1029,3 +1029,153 @@ def test_the_real_command_refuses_a_directory_a_missing_file_and_a_bad_report(tm
     out = tmp_path / "OUT.md"
     p = gpuwise("audit", str(prop), "-o", str(out), cwd=tmp_path)
     assert_refused(p.returncode, p.stdout, p.stderr, prop, field="used_cards[0].nvidia_smi", output=out)
+
+
+# ----------------------------------------------------------------------------- issue 26: rules and overlays
+QLORA = ROOT / "examples" / "qlora-70b-4090.yaml"
+
+
+def house_rule(tmp_path: Path, condition: str, message: str = "{gpu_name} is out", extra: str = "") -> Path:
+    """A directory with one house rule on candidates at the memory step."""
+    d = tmp_path / "house"
+    d.mkdir(exist_ok=True)
+    (d / "h.yaml").write_text(
+        "schema_version: 1\nruleset: house\nstep: memory\nrules:\n"
+        "  - id: HOUSE-X\n    title: A house rule\n    fact: candidate\n"
+        f"    when:\n      - {condition}\n{extra}"
+        f"    then:\n      action: reject\n      topic: compatibility\n      message: {json.dumps(message)}\n"
+        "    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    return d
+
+
+@pytest.mark.parametrize("condition, rejects", [
+    ('[need_gb, ">", 1.0e-7]', True),  # Python writes 1e-07: durable-rules' parser refused it (error 204)
+    ('[need_gb, ">", 0.0000001]', True),
+    ('[need_gb, ">", 1.0e+16]', False),
+    ('[need_gb, ">", 100000000000000000000000000000]', False),  # 10^29: past 64 bits
+    ('[need_gb, ">", -1.0e+300]', True),
+    ('[need_gb, "<", {ref: capacity_gb, times: 1.0e-9}]', False),
+    ('[need_gb, "in", [1.0e-7, 1.0e+20]]', False),
+])
+def test_exponent_and_huge_numbers_in_a_house_rule_are_judged(capsys, tmp_path, condition, rejects):
+    """Every memory need is a few GB: > 1e-7 holds for all candidates, > 1e16 for none."""
+    d = house_rule(tmp_path, condition)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(d), "--format", "json")
+    assert code in (0, 1) and "internal error" not in err, err
+    doc = json.loads(out)
+    rejected = [c for c in doc["candidates"] if "HOUSE-X" in c.get("rules", [])]
+    assert bool(rejected) == rejects, (condition, len(rejected))
+
+
+@pytest.mark.parametrize("condition, message, extra, says", [
+    ('[need_gb, "==", [1, 2]]', "{gpu_name} x", "", "a list is a value for 'in' only"),
+    ('[need_gb, ">", null]', "{gpu_name} x", "", "must be a number, a string or true/false"),
+    ('[need_gb, "in", [[1], 2]]', "{gpu_name} x", "", "must be a number, a string or true/false"),
+    ('[need_gb, ">", 1]', "{gpu_name!z} x", "", "conversions"),
+    ('[need_gb, ">", 1]', "{gpu_name!r} x", "", "conversions"),
+    ('[need_gb, ">", 1]', "{gpu_name:900000000} x", "", "width or precision over 64"),
+    ('[need_gb, ">", 1]', "{need_gb:.900000000f} x", "", "width or precision over 64"),
+    ('[need_gb, ">", 1]', "{need_gb:{gpu_name}} x", "", "nested field"),
+    ('[need_gb, ">", {ref: capacity_gb, times: "' + " + ".join(["memory_headroom_fraction"] * 20000) + '"}]',
+     "{gpu_name} x", "", "longer than 200 characters"),
+    ('[need_gb, ">", {ref: capacity_gb, times: "' + "(" * 90 + "1" + ")" * 90 + '"}]',
+     "{gpu_name} x", "", "need_gb"),  # within the limit: accepted or refused, never a crash
+    ('[need_gb, ">", 1]', "{gpu_name} x", "".join(f"      - [need_gb, \">\", {i}]\n" for i in range(70)),
+     "at most 64"),
+])
+def test_a_hostile_house_rule_is_one_line(capsys, tmp_path, condition, message, extra, says):
+    d = house_rule(tmp_path, condition, message, extra)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(d), "-o", str(tmp_path / "r.md"))
+    if says == "need_gb":
+        assert code in (0, 1, 2) and "internal error" not in err and "Traceback" not in err, err
+        return
+    line = assert_refused(code, out, err, d / "h.yaml", output=tmp_path / "r")
+    assert says in line, line
+
+
+def test_thousands_of_house_rules_are_refused_quickly(capsys, tmp_path):
+    """durable-rules' work grows faster than the rule count (800 rules: over 100 s here)."""
+    import time
+
+    from gpuwise.decide.rulebook import MAX_HOUSE_RULES
+
+    d = tmp_path / "many"
+    d.mkdir()
+    rule = ("  - id: HOUSE-X{i}\n    title: A house rule\n    fact: candidate\n    when:\n"
+            "      - [need_gb, \">\", {i}]\n    then:\n      action: reject\n      topic: compatibility\n"
+            "      message: \"{{gpu_name}} x\"\n    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    for k in range(0, MAX_HOUSE_RULES + 100, 200):
+        body = "".join(rule.format(i=i) for i in range(k, k + 200))
+        (d / f"h{k:05d}.yaml").write_text(f"schema_version: 1\nruleset: house\nstep: memory\nrules:\n{body}")
+    start = time.perf_counter()
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(d))
+    line = assert_refused(code, out, err, d)
+    assert f"more than the limit of {MAX_HOUSE_RULES}" in line
+    assert time.perf_counter() - start < 30
+
+
+@pytest.mark.parametrize("body, rejects", [
+    ("scaling_efficiency_blocker: 0.0000001\n", None),  # in range, tiny: written 1e-07 to the engine
+    ("policy: {scaling_efficiency_blocker: {value: 1.0e-7}}\n", None),
+])
+def test_tiny_policy_values_in_an_overlay_reach_the_engine(capsys, tmp_path, body, rejects):
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "policy.yaml").write_text(body)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--knowledge", str(kb), "--format", "json")
+    assert code in (0, 1) and "internal error" not in err, err
+    assert json.loads(out)["candidates"]
+
+
+def _overlay_case(tmp_path: Path, case: str) -> tuple[Path, Path]:
+    """(the --knowledge directory, the path the one line must name)."""
+    kb = tmp_path / "kb"
+    if case == "dir-loop":
+        kb.symlink_to(kb)
+        return kb, kb
+    if case == "dangling-dir":
+        kb.symlink_to(tmp_path / "nowhere")
+        return kb, kb
+    kb.mkdir()
+    target = kb / ("gpus.yaml" if case.startswith("gpus") else "policy.yaml")
+    if case == "policy-dangling":
+        target.symlink_to(tmp_path / "nowhere.yaml")
+    elif case == "policy-dir":
+        target.mkdir()
+    elif case == "gpus-loop":
+        target.symlink_to(target)
+    elif case == "gpus-id-list":
+        target.write_text("schema_version: 1\ngpus:\n  - id: [a, b]\n")
+    elif case == "gpus-id-map":
+        target.write_text("schema_version: 1\ngpus:\n  - {id: {a: b}, name: x}\n")
+    return kb, target
+
+
+@pytest.mark.parametrize("case", ["dir-loop", "dangling-dir", "policy-dangling", "policy-dir", "gpus-loop",
+                                  "gpus-id-list", "gpus-id-map"])
+def test_a_broken_overlay_directory_is_one_line(capsys, tmp_path, case):
+    kb, named = _overlay_case(tmp_path, case)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--knowledge", str(kb), "-o", str(tmp_path / "r.md"))
+    assert_refused(code, out, err, named, output=tmp_path / "r")
+
+
+@pytest.mark.parametrize("case", ["dir-loop", "dangling-dir"])
+def test_a_broken_house_rule_directory_is_one_line(capsys, tmp_path, case):
+    kb, named = _overlay_case(tmp_path, case)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(kb))
+    assert_refused(code, out, err, named)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any directory")
+def test_an_unreadable_overlay_directory_is_one_line(capsys, tmp_path):
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "gpus.yaml").write_text("schema_version: 1\n")
+    kb.chmod(0)
+    try:
+        code, out, err = cli(capsys, "recommend", str(QLORA), "--knowledge", str(kb))
+        assert_refused(code, out, err, kb)
+        code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(kb))
+        assert_refused(code, out, err, kb)
+    finally:
+        kb.chmod(0o755)

@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import itertools
-import math
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,7 +50,7 @@ import orjson
 from ..compat_py import import_durable
 from ..errors import EngineError
 from .facts import STAGES
-from .rulebook import CHAINED, DETAIL, OPEN, SEEN, Rulebook
+from .rulebook import CHAINED, DETAIL, OPEN, SEEN, Rulebook, engine_number
 
 _, _durable = import_durable()  # a broken build: SetupError with the rebuild hint (exit 3)
 
@@ -89,21 +88,6 @@ class Session:
 
 
 _sessions: dict[str, Session] = {}
-
-
-def engine_number(v: float) -> float:
-    """A float durable-rules' parser reads, in the same order as the original: negative zero is
-    zero; magnitudes below 1e-4 (written in exponent form) become +-1e-4; above 1e15, +-1e15."""
-    if v != v or v in (math.inf, -math.inf):
-        raise EngineError(f"a non-finite number ({v}) reached the rule engine")
-    if v == 0:
-        return 0.0
-    mag = abs(v)
-    if mag < 1e-4:
-        return math.copysign(1e-4, v)
-    if mag >= 1e15:
-        return math.copysign(1e15, v)
-    return v
 
 
 class _Host(_durable.Host):
