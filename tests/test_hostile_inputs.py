@@ -1340,7 +1340,7 @@ def test_ctrl_c_exits_130_and_leaves_the_old_report(tmp_path):
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
         time.sleep(delay)
         p.send_signal(signal.SIGINT)
-        stdout, stderr = p.communicate(timeout=60)
+        _, stderr = p.communicate(timeout=60)
         if p.returncode == 0:  # finished before the signal: the new report is whole
             assert out.read_text() != "old"
             continue
