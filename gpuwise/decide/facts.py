@@ -551,6 +551,8 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "ranking_tie_fraction": "the ranking policy (gpuwise/decide/rank.py) orders what the rules let through",
     "value_of_a_day_usd": "the ranking policy (gpuwise/decide/rank.py): a day's worth in the score",
     "why_not_count": "how many alternatives a result names (gpuwise/decide/recommend.py why_not)",
+    "comparison_tolerance_fraction": "the audit's comparison of the proposal with its alternative (what the "
+                                     "alternative gives up)",
     "idle_pstate_min": "the nvidia-smi reader: at or above this P-state a slower link is the card idling",
     "power_limit_tolerance_fraction": "the nvidia-smi reader: how far from the default a power limit counts as changed",
 }
