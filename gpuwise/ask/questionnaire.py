@@ -17,8 +17,9 @@ CNY) and saved as typed, with ``constraints.currency`` saying which.
 
 The pieces: :mod:`.questions` (the questions as data), :mod:`.answers` (parsing what is typed,
 the answers file), :mod:`.session` (which question next, validation, saving), :mod:`.terminal`
-(prompts and tables); this module runs them.  Public entry: :func:`run_ask`.  Heavy imports (questionary, prompt_toolkit, rich,
-pydantic) happen inside functions, so importing this module costs next to nothing.
+(prompts and tables); this module runs them.  Public entry: :func:`run_ask`.
+Heavy imports (questionary, prompt_toolkit, rich, pydantic) happen inside functions, so importing
+this module costs next to nothing.
 """
 
 

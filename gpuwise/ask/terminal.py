@@ -319,13 +319,13 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
     from rich.table import Table
 
     from ..render.fmt import Currency, Fmt, _strip_subject
-    from ..render.view import View
+    from ..render.views import RecommendView
 
     info = getattr(result, "currency", None)
     rate_info = (Currency("CNY", s.rate, getattr(info, "as_of", ""), getattr(info, "source", ""))
                  if s.currency == "CNY" else Currency())
     f = Fmt(s.lang, rate_info)
-    view = View(result, "recommend", f)
+    view = RecommendView(result, "recommend", f)
     rec = result.recommendation
     if rec is None:
         console.print(f"[bold red]{escape(s.t('no_feasible'))}[/]")
