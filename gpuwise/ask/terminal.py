@@ -170,7 +170,8 @@ class _Asker:
     def say(self, text: str, style: str = "") -> None:
         from rich.markup import escape
 
-        self.console.print(f"[{style}]{escape(text)}[/]" if style else escape(text))
+        # the terminal wraps, not rich: a file name longer than the width stays whole for copy and paste
+        self.console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), soft_wrap=True)
 
     def show_help(self, q: Question | None, typed: str = "") -> None:
         from rich.markup import escape
