@@ -16,7 +16,6 @@ from typing import Any
 
 from .. import knowledge as knowledge_mod
 from ..errors import UserError
-from ..inputs.schema import coerce
 from ..results import Assumption, CurrencyInfo
 from .judge import judge
 from .milp import Solution
@@ -44,11 +43,55 @@ TOL = 1e-6
 
 
 def plan(source: Any, *, knowledge: str | None = None, rules: str | None = None,
-         currency: str | None = None) -> PlanResult:
-    pf: PlanFile = coerce(PlanFile, source)
+         currency: str | None = None, fx_rate: float | None = None) -> PlanResult:
+    """``currency``: the result's (default the file's); ``fx_rate``: CNY per USD instead of the
+    knowledge base's dated rate."""
+    pf: PlanFile = _load(source)
     where = str(source) if isinstance(source, str) else "plan"
     kb = knowledge_mod.load(knowledge)
-    return Planner(pf, kb, where, rules, currency).run()
+    if currency is not None and currency not in ("USD", "CNY"):
+        raise UserError(f"unknown currency '{currency}'", hint="use USD or CNY")
+    return Planner(pf, kb, where, rules, currency, fx_rate).run()
+
+
+class _UnknownKeysFirst:
+    """A validation error's problems with unknown keys first: a misspelt key also makes the key it
+    stands for "missing", and the misspelling is the line worth showing."""
+
+    def __init__(self, exc: Any):
+        self._errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+
+    def errors(self) -> list[dict[str, Any]]:
+        return self._errors
+
+
+def _load(source: Any) -> PlanFile:
+    """A path, a dict or a PlanFile -> a PlanFile; bad input is one UserError naming the field."""
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from ..inputs.schema import explain_validation
+    from ..yamlio import read_yaml
+
+    if isinstance(source, PlanFile):
+        return source
+    if isinstance(source, str | Path):
+        where, data = str(source), read_yaml(Path(source), what="plan file")
+    elif isinstance(source, dict):
+        where, data = "<dict>", source
+    else:
+        raise UserError(f"expected a path, a dict or a PlanFile, got {type(source).__name__}")
+    if data is None:
+        raise UserError("the file is empty", where=where)
+    if not isinstance(data, dict):
+        raise UserError(f"expected a mapping of sections, got {type(data).__name__}", where=where)
+    try:
+        return PlanFile.model_validate(data)
+    except ValidationError as exc:
+        raise explain_validation(_UnknownKeysFirst(exc), PlanFile, where) from None  # type: ignore[arg-type]
+    except RecursionError:
+        raise UserError("nested too deeply", where=where) from None
 
 
 @dataclass
@@ -58,6 +101,7 @@ class Planner:
     where: str
     rules: str | None
     currency: str | None
+    fx_rate: float | None = None
     assumptions: list[Assumption] = field(default_factory=list)
 
     # ------------------------------------------------------------------ inputs
@@ -65,7 +109,7 @@ class Planner:
         pf, kb = self.pf, self.kb
         c = pf.constraints
         rate_v = kb.tco_value("usd_cny")
-        self.rate = float(rate_v.value)
+        self.rate = float(self.fx_rate or rate_v.value)
         to_usd = (1 / self.rate) if c.currency == "CNY" else 1.0
         if c.currency == "CNY":
             self.assumptions.append(Assumption(
@@ -75,7 +119,8 @@ class Planner:
         self.market = market(pf)
         electricity = c.electricity_usd_per_kwh * to_usd
         if "electricity_usd_per_kwh" not in c.model_fields_set:
-            self.assumptions.append(Assumption(field="constraints.electricity_usd_per_kwh", value=c.electricity_usd_per_kwh,
+            self.assumptions.append(Assumption(field="constraints.electricity_usd_per_kwh",
+                                               value=c.electricity_usd_per_kwh,
                                                reason="electricity price not given: the default"))
         owned: dict[str, int] = {}
         owned_hosting: dict[str, str] = {}
@@ -121,10 +166,8 @@ class Planner:
             rent, buy = [], []
             for g, o in sz.options.items():
                 f = fleets[g]
-                if sz.serving:
-                    work = o.count * HOURS / max(o.capacity, 1e-9)  # GPU-hours per unit of load-month
-                else:
-                    work = o.gpu_hours
+                # GPU-hours per run, or per unit of service load for a month
+                work = o.count * HOURS / max(o.capacity, 1e-9) if sz.serving else o.gpu_hours
                 if o.rent_usd_per_hour is not None and self.pf.constraints.acquisition != "buy":
                     rent.append((o.rent_usd_per_hour / max(o.rent_gpus_paid, 1) * work, g))
                 if f.unit:
@@ -249,7 +292,7 @@ class Planner:
             lines.append(_line(H, "resale", f"{k * f.unit} {f.gpu.name} resold after {H - o + 1} months", frac,
                                "-(hardware) x resale fraction (tco.yaml resale curve)",
                                {"hardware_usd": round(k * f.unit_hardware, 2), "months_owned": H - o + 1}))
-        for g, f in inp.fleets.items():
+        for f in inp.fleets.values():
             if f.owned and f.owned_hosting_per_month > 0:
                 for m in range(1, H + 1):
                     lines.append(_line(m, "hosting", f"{f.owned} owned {f.gpu.name} ({f.owned_hosting})",
@@ -301,7 +344,8 @@ class Planner:
                 if not own:
                     o = sz.options[g]
                     if sz.serving:
-                        amount = o.rent_usd_per_hour * sz.hours_per_day * DAYS_PER_MONTH * (1 - o.rent_discount) * round(v)
+                        amount = (o.rent_usd_per_hour * sz.hours_per_day * DAYS_PER_MONTH * (1 - o.rent_discount)
+                                  * round(v))
                         formula = "copies x $/h for the copy's GPUs x hours a day x days x (1 - long-rental discount)"
                         inputs = {"copies": round(v), "usd_per_hour": round(o.rent_usd_per_hour, 4),
                                   "hours_per_day": sz.hours_per_day, "discount": o.rent_discount,
@@ -471,7 +515,8 @@ class Planner:
         for m in ex["months"]:
             for pl in m["placements"]:
                 if pl["acquisition"] == "rent":
-                    r = rent_by_gpu.setdefault(pl["gpu"], {"gpu": pl["gpu"], "gpu_hours": 0.0, "months": [], "amount": 0.0})
+                    r = rent_by_gpu.setdefault(pl["gpu"], {"gpu": pl["gpu"], "gpu_hours": 0.0, "months": [],
+                                                           "amount": 0.0})
                     r["gpu_hours"] += pl["gpu_hours"]
                     if m["month"] not in r["months"]:
                         r["months"].append(m["month"])

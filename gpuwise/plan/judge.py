@@ -65,11 +65,12 @@ def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[s
                     "rented_share": rented / total if total else 0.0, "outgrows_month": outgrows,
                     "outgrows_gpus": gpus_then, "late_purchase": late, "purchase_month": pm, "arrival_month": am,
                     "first_month": first})
-    for name, i in pl.prog.rows.items():
+    for name in pl.prog.rows:
         if not name.startswith("budget"):
             continue
         period = name[len("budget["):-1]
-        months = range(1, H + 1) if period == "total" else range(3 * int(period[1:]) - 2, min(H, 3 * int(period[1:])) + 1)
+        q = int(period[1:]) if period != "total" else 0
+        months = range(1, H + 1) if period == "total" else range(3 * q - 2, min(H, 3 * q) + 1)
         cash = sum(m["capex"] + m["rent"] + m["opex"] + m["fees"] for m in ex["months"] if m["month"] in months)
         budget = inp.budget_total if period == "total" else inp.budget_quarter
         out.append({"t": "plan_budget", "period": period, "cash_usd": cash, "budget_usd": budget,

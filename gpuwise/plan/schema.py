@@ -92,7 +92,8 @@ class Targets(Strict):
     """A service's load and latency targets (the latency ones are also the workload's
     ``max_ttft_ms``/``max_tpot_ms``)."""
 
-    requests_per_s: float | None = Field(default=None, gt=0, le=1e7, description="requests per second in the first month")
+    requests_per_s: float | None = Field(default=None, gt=0, le=1e7,
+                                         description="requests per second in the first month")
     concurrency: int | None = Field(default=None, ge=1, le=10_000_000,
                                     description="sequences served at once in the first month")
     p95_ttft_ms: float | None = Field(default=None, gt=0, le=1e7, description="time to first token target")

@@ -205,7 +205,7 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:
             break
         cap = float(num.get("max_throughput_tokens_per_s") or 0.0) if s.measure == "tokens_per_s" else \
             float(num.get("max_throughput_concurrency") or 0.0)
-        if cap <= 0 or num.get("meets_ttft") is False and num.get("max_ttft_ms"):
+        if cap <= 0 or (num.get("meets_ttft") is False and num.get("max_ttft_ms")):
             last_reason = f"misses the latency targets on {n} GPUs"
             continue
         opt = Option(g.id, n, capacity=cap, layout=ev.label())
