@@ -534,8 +534,8 @@ class Planner:
         answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
                         rent=list(rent_by_gpu.values()), monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
                         saving=(allowed[beats] - M(total)) if beats else 0.0, buy_nothing=not purchases)
-        options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=round(o.wall_hours, 3),
-                          capacity=round(o.capacity, 3),
+        options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours,
+                          capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
                           rent_provider=o.rent_provider, layout=o.layout)
                    for sz in self.sized for g, o in sz.options.items()]
