@@ -219,3 +219,24 @@ def test_quarter_over_budget_is_a_blocker():
     assert any(f.rule == "PLAN-BUDGET-OVER" and f.severity == "blocker" for f in r.findings)
     assert any(b.kind == "budget" and b.binding for b in r.binding)
     assert math.isclose(sum(m.total for m in r.months), r.total)
+
+
+def test_policy_overlay_and_house_rules_apply_to_plans(tmp_path):
+    """A policy overlay changes a plan rule's threshold; a house rule judges the plan's facts."""
+    kdir, rdir = tmp_path / "kb", tmp_path / "rules"
+    kdir.mkdir()
+    rdir.mkdir()
+    (kdir / "policy.yaml").write_text("plan_idle_utilisation: 1.0\n")  # any use below 100% is idle
+    (rdir / "ours.yaml").write_text(
+        "schema_version: 1\nruleset: ours\nstep: pitfalls\nrules:\n"
+        "  - id: OURS-NO-RENTED-TRAINING\n    title: We train on our own GPUs\n    fact: plan_workload\n"
+        "    when:\n      - [kind, '==', training]\n      - [rented_share, '>', 0]\n"
+        "    then: {action: finding, severity: warning, topic: cost, message: '{workload} rents GPUs'}\n"
+        "    rationale: Our data may not leave the building.\n    source: house policy\n")
+    data = {"horizon_months": 2, "owned": [{"gpu": "rtx-4090", "count": 1}],
+            "workloads": [{"name": "pt", "workload": pretrain(2e10), "cadence": {"at_month": 1}, "deadline_days": 2}],
+            "constraints": {"gpus": ["rtx-4090", "h100-80gb-sxm"], "acquisition": "rent"}}
+    r = plan(data, knowledge=str(kdir), rules=str(rdir))
+    rules = {f.rule for f in r.findings}
+    assert "PLAN-FLEET-IDLE" in rules
+    assert "OURS-NO-RENTED-TRAINING" in rules and r.house_rules is not None

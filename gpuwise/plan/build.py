@@ -206,17 +206,19 @@ class Planner:
             bp, bs = pair
             if bs is None:
                 baselines[name] = None
-                details.append(Baseline(name=name, total=None, allowed=False, note="no GPU type can be bought for it"))
+                details.append(Baseline(name=name, total=None, allowed=False, why_not="no_type",
+                                        note="no GPU type can be bought for every workload"))
                 continue
             bx = self._extract(bp, bs)
             btotal = sum(m["total"] for m in bx["months"])
             clean = not bx["unplaced"] and not bx["over"]
             allowed = allowed_mode and clean
             baselines[name] = self._money(btotal)
-            details.append(Baseline(name=name, total=self._money(btotal), allowed=allowed,
-                                    note="" if allowed else ("leaves work unplaced" if bx["unplaced"] else
-                                                             "over a budget" if bx["over"] else
-                                                             "not allowed by constraints.acquisition"),
+            why = "" if allowed else ("unplaced" if bx["unplaced"] else "over_budget" if bx["over"] else
+                                      "acquisition")
+            details.append(Baseline(name=name, total=self._money(btotal), allowed=allowed, why_not=why,  # type: ignore[arg-type]
+                                    note={"": "", "unplaced": "leaves work unplaced", "over_budget": "over a budget",
+                                          "acquisition": "not allowed by constraints.acquisition"}[why],
                                     purchases=[self._purchase(p) for p in bx["purchases"]]))
             if allowed and not ex["unplaced"]:
                 # the invariant: the plan is the program's optimum over a set holding the baseline
@@ -438,6 +440,7 @@ class Planner:
             over = ex["over"].get(name, 0.0)
             tight = abs(dual) > 1e-6 or over > 0
             out.append(Binding(constraint=name, kind="budget", binding=tight, value=round(-dual, 4),
+                               subject=name[len("budget["):-1], over=self._money(over),
                                note=("over by " + f"{over:,.0f} USD") if over else
                                ("the plan would cost less with more budget here" if tight else "slack")))
         per_gpu: dict[str, list[tuple[int, float]]] = {}
@@ -454,6 +457,7 @@ class Planner:
             months = sorted({m for m, _ in items})
             worth = max(abs(d) for _, d in items)
             out.append(Binding(constraint=f"capacity[{g}]", kind="capacity", binding=True, value=round(worth, 4),
+                               subject=g, months=months,
                                note=f"the {self.fleets[g].gpu.name} fleet is full in months "
                                     f"{_ranges(months)}: more of them would lower the cost"))
         for sz in self.sized:
@@ -463,7 +467,7 @@ class Planner:
                     names = ", ".join(self.kb.gpus[g].name for g in hit[:4]) + (" ..." if len(hit) > 4 else "")
                     out.append(Binding(constraint=f"{kind}[{sz.name}]", kind=kind,  # type: ignore[arg-type]
                                        binding=kind != "memory" or any(g in self.owned for g in hit),
-                                       note=f"rules out {names} for {sz.name}"))
+                                       subject=sz.name, gpus=hit, note=f"rules out {names} for {sz.name}"))
         return out
 
     # ------------------------------------------------------------------ the result
@@ -558,6 +562,8 @@ class Planner:
             lines=[Line(month=ln["month"], kind=ln["kind"], item=ln["item"], amount=M(ln["amount"]),
                         formula=ln["formula"], inputs=ln["inputs"]) for ln in ex["lines"]],
             options=options, owned=owned, workloads=workloads,
+            gpu_names={g: f.gpu.name for g, f in self.fleets.items()} | {g: self.kb.gpus[g].name for g in
+                                                                         {b for x in binding for b in x.gpus}},
             solver={"name": "HiGHS", "status": self.sol.status, "objective_usd": self.sol.objective,
                     "variables": len(self.prog.model.names), "rows": len(self.prog.model.rows), "notes": notes,
                     "gpu_types": sorted(self.fleets)},

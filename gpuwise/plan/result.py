@@ -107,6 +107,10 @@ class Binding(Frozen):
     binding: bool
     value: float | None = Field(default=None, description="dual: what one more unit of it is worth (money), or slack")
     note: str = ""
+    subject: str = Field(default="", description="the budget period, the GPU type or the workload")
+    months: list[int] = []
+    gpus: list[str] = Field(default=[], description="GPU types a deadline, latency target or memory rules out")
+    over: float = Field(default=0.0, description="budget: the amount over it")
 
 
 class Baseline(Frozen):
@@ -114,6 +118,7 @@ class Baseline(Frozen):
     total: float | None
     allowed: bool = Field(description="keeps to the plan's constraints (acquisition, budget, every workload placed)")
     note: str = ""
+    why_not: Literal["", "unplaced", "over_budget", "acquisition", "no_type"] = ""
     purchases: list[Purchase] = []
 
 
@@ -160,6 +165,7 @@ class PlanResult(Frozen):
     lines: list[Line] = []
     options: list[Option] = []
     owned: list[dict[str, Any]] = []
+    gpu_names: dict[str, str] = Field(default={}, description="GPU id -> display name, for every type the plan weighed")
     workloads: list[dict[str, Any]] = []
     solver: dict[str, Any] = {}
     assumptions: list[Assumption] = []

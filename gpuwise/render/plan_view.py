@@ -17,6 +17,10 @@ from .report import normalise_format
 
 SEGMENTS = ("capex", "rent", "opex")
 """The stacked parts of a month's cash-flow bar; resale is drawn below the axis."""
+COLORS = {"capex": "#1f4e79", "rent": "#b34700", "opex": "#2e7d32", "resale": "#6a3d9a", "own": "#1f4e79",
+          "rented": "#b34700", "used": "#2e7d32"}
+"""Chart colours (the report stylesheet's blue, orange, green and purple: 3:1 against white)."""
+LINE = "#1a1a1a"
 
 
 def render(result: Any, fmt: str, *, lang: str = "en") -> str:
@@ -41,8 +45,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
     usd = Fmt(lang, Currency(code, r.usd_cny if code == "CNY" else 1.0))  # rule sentences carry USD
     _ = local._
     m = local.local
-    names = {o["gpu"]: o["name"] for o in r.owned}
-    names.update({p.gpu: p.gpu for p in r.purchases if p.gpu not in names})
+    names = dict(r.gpu_names)
+    names.update({o["gpu"]: o["name"] for o in r.owned})
 
     def gpu(g: str) -> str:
         return names.get(g, g)
@@ -78,7 +82,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
     place_rows = []
     for x in r.months:
         for p in x.placements:
-            what = (_("%(n)s copies", n=p.copies) if p.copies else _("%(n)s runs", n=local.num(p.runs, 2)))
+            what = (local.ngettext("%(n)s copy", "%(n)s copies", p.copies) if p.copies else
+                    local.ngettext("%(runs)s run", "%(runs)s runs", max(1, round(p.runs)), runs=local.num(p.runs, 2)))
             place_rows.append([str(x.month), p.workload, f"{p.count} x {gpu(p.gpu)}", _(ACQ[p.acquisition]), what,
                                local.num(p.gpu_hours, 0)])
     placements = table([_("Month"), _("Workload"), _("GPUs"), _("How"), _("Work"), _("GPU-hours")], place_rows,
@@ -89,7 +94,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
     baselines = table([_("Way"), _("Total"), _("Keeps to the constraints"), _("Note")],
                       [[_(BASELINE["plan"]), m(r.total), _("yes"), ""]]
                       + [[_(BASELINE[b.name]), m(b.total) if b.total is not None else DASH,
-                          _("yes") if b.allowed else _("no"), b.note] for b in r.baseline_details], right=(1,))
+                          _("yes") if b.allowed else _("no"), _(WHY_NOT[b.why_not]) if b.why_not else ""]
+                         for b in r.baseline_details], right=(1,))
     api = table([_("Service"), _("Provider"), _("Model as offered"), _("Per million in / out"), _("API a month"),
                  _("Self-hosting a month"), _("Break-even requests/s"), _("Cheaper"), _("Price as of")],
                 [[a.workload, a.provider, a.offered_as,
@@ -99,7 +105,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
                   _("API") if a.cheaper == "api" else _("self-hosting"), a.as_of] for a in r.api],
                 right=(4, 5, 6)) if r.api else None
     binding = [{"name": b.constraint, "binding": b.binding,
-                "text": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=b.note)} for b in r.binding if b.binding]
+                "text": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, gpu))}
+               for b in r.binding if b.binding]
     findings = [{"severity": f.severity, "label": _(SEVERITY[f.severity]), "rule": f.rule,
                  "message": usd.sentence(f.template, f.values, f.message),
                  "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
@@ -128,6 +135,30 @@ KIND = {"budget": N_("budget"), "capacity": N_("capacity"), "deadline": N_("dead
         "memory": N_("memory"), "delivery": N_("delivery")}
 SEVERITY = {"blocker": N_("blocker"), "warning": N_("warning"), "info": N_("info")}
 SOLD = {"server": N_("server"), "card": N_("card"), "workstation": N_("workstation"), "": N_("unit")}
+
+
+WHY_NOT = {"unplaced": N_("leaves work unplaced"), "over_budget": N_("over a budget"),
+           "acquisition": N_("not allowed by constraints.acquisition"),
+           "no_type": N_("no GPU type can be bought for every workload")}
+
+
+def _binding(b: Any, f: Fmt, gpu: Any) -> str:
+    """What a binding constraint means, in the report's words."""
+    _ = f._
+    gpus = ", ".join(gpu(g) for g in b.gpus[:4]) + (" ..." if len(b.gpus) > 4 else "")
+    period = _("the whole plan") if b.subject == "total" else b.subject
+    if b.kind == "budget":
+        if b.over:
+            return _("%(period)s is over budget by %(amount)s", period=period, amount=f.local(b.over))
+        return _("%(period)s: more budget would lower the cost", period=period)
+    if b.kind == "capacity":
+        return _("the %(gpu)s fleet is full in months %(months)s: more of them would lower the cost",
+                 gpu=gpu(b.subject), months=_ranges(b.months))
+    if b.kind == "deadline":
+        return _("the deadline rules out %(gpus)s for %(workload)s", gpus=gpus, workload=b.subject)
+    if b.kind == "latency":
+        return _("the latency targets rule out %(gpus)s for %(workload)s", gpus=gpus, workload=b.subject)
+    return _("%(gpus)s cannot hold %(workload)s", gpus=gpus, workload=b.subject)
 
 
 def _price(v: float, currency: str) -> str:
@@ -195,11 +226,12 @@ def bars(xs: list[int], stacks: dict[str, list[float]], *, below: list[float] | 
         for kind, values in stacks.items():
             v = values[i]
             if v > 0:
-                segs.append({"kind": kind, "x": _r(left), "y": ay(base + v), "w": _r(bw),
-                             "h": _r(ay(base) - ay(base + v)), "label": fmt_y(v)})
+                segs.append({"kind": kind, "color": COLORS.get(kind, LINE), "x": _r(left), "y": ay(base + v),
+                             "w": _r(bw), "h": _r(ay(base) - ay(base + v)), "label": fmt_y(v)})
                 base += v
         if below and below[i] < 0:
-            segs.append({"kind": "resale", "x": _r(left), "y": ay(0), "w": _r(bw), "h": _r(ay(below[i]) - ay(0)),
+            segs.append({"kind": "resale", "color": COLORS["resale"], "x": _r(left), "y": ay(0), "w": _r(bw),
+                         "h": _r(ay(below[i]) - ay(0)),
                          "label": fmt_y(below[i])})
         out_bars.append({"x": x, "cx": _r(left + bw / 2), "segs": segs, "label": str(x)})
     step = max(1, len(xs) // 12)
@@ -208,5 +240,6 @@ def bars(xs: list[int], stacks: dict[str, list[float]], *, below: list[float] | 
         pts = " ".join(f"{_r(x0 + i * slot + slot / 2):g},{ay(v):g}" for i, v in enumerate(line))
     return {"width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1, "zero": ay(0),
             "bars": out_bars, "xticks": [b for i, b in enumerate(out_bars) if i % step == 0],
-            "yticks": [{"y": ay(t), "label": fmt_y(t)} for t in yt], "line": pts, "kinds": list(stacks)
-            + (["resale"] if below and any(v < 0 for v in below) else [])}
+            "yticks": [{"y": ay(t), "label": fmt_y(t)} for t in yt], "line": pts, "line_color": LINE,
+            "legend": [{"kind": k, "color": COLORS.get(k, LINE)} for k in
+                       [*stacks, *(["resale"] if below and any(v < 0 for v in below) else [])]]}
