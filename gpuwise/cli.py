@@ -119,6 +119,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     _common(p)
 
+    p = sub.add_parser("prices", help="every dated price the decision can use, oldest first; "
+                                      "`prices import` refreshes them")
+    p.add_argument("--gpu", metavar="GPU", help="only this GPU (a family name such as A100 lists every variant)")
+    p.add_argument("--provider", metavar="P", help="only this cloud provider's offers")
+    p.add_argument("--currency", choices=("USD", "CNY"), help="only prices written in this currency")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    _common(p)
+    psub = p.add_subparsers(dest="prices_command", metavar="import", parser_class=_Parser)
+    q = psub.add_parser("import", help="read a gpuhunt or SkyPilot catalog CSV (or gpuwise's minimal CSV) into a "
+                                       "knowledge overlay directory")
+    q.add_argument("file", metavar="FILE.csv")
+    q.add_argument("-o", "--output", metavar="DIR", required=True,
+                   help="the overlay directory (use it with --knowledge DIR)")
+    q.add_argument("--provider", dest="import_provider", metavar="P",
+                   help="the provider (default: the file's name, as gpuhunt's {provider}.csv)")
+    q.add_argument("--as-of", metavar="DATE", help="the prices' date (default: the file's modification date)")
+    q.add_argument("--format", dest="import_format", choices=("text", "json"), default="text")
+    q.add_argument("--knowledge", dest="import_knowledge", metavar="DIR",
+                   help="overlay your own YAML (e.g. GPUs) before the names are matched")
+
     p = sub.add_parser("rules", help="the rule base")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--facts", action="store_true", help="list the fact types and fields rules may test")
@@ -195,6 +215,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _gpus(args)
     if cmd == "rules":
         return _rules(args)
+    if cmd == "prices":
+        from .prices.command import run_prices
+
+        return run_prices(args)
     if cmd == "explain":
         return _explain(args)
     raise AssertionError(cmd)

@@ -1,0 +1,334 @@
+"""Reading a price catalog CSV into rental offers for a knowledge overlay.
+
+Three layouts are read, told apart by their header:
+
+* gpuhunt (dstack's ``{provider}.csv``): ``instance_name, location, price, cpu, memory,
+  gpu_count, gpu_name, gpu_memory, spot, disk_size, gpu_vendor, ...``; one row per instance,
+  location and purchase option (``spot`` True or False), price in USD per hour.
+* SkyPilot (``catalogs/<version>/<cloud>/vms.csv``): ``InstanceType, AcceleratorName,
+  AcceleratorCount, vCPUs, MemoryGiB, Price, SpotPrice, Region, ...``, USD per hour, the spot
+  price on the same row.
+* gpuwise's own minimal CSV (docs/knowledge.md): ``gpu, gpus, price`` and optionally
+  ``currency, spot_price, instance, region, provider, gpu_memory, as_of, source``.
+
+Every price is for the whole instance; the per-GPU-hour figure is it divided by the GPU count.
+A row that cannot be read (a missing or negative price, a fractional GPU count) or whose GPU
+is not in the catalog is listed with its line and reason, never fatal. Rows with no GPU are
+counted apart. Of one instance type offered in several locations the cheapest is kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import difflib
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+
+MAX_CSV_BYTES = 64 * 1024 * 1024
+MAX_ROWS = 500_000
+
+FORMATS: dict[str, tuple[str, ...]] = {
+    "gpuhunt": ("instance_name", "price", "gpu_count", "gpu_name"),
+    "skypilot": ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price"),
+    "gpuwise": ("gpu", "gpus", "price"),
+}
+
+# gpuhunt's provider names where gpuwise's clouds.yaml spells them otherwise
+PROVIDER_NAMES = {"lambdalabs": "lambda", "lambdalabs.com": "lambda"}
+_PROVIDER = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_TRUE = {"true", "1", "yes", "y", "t"}
+_FALSE = {"false", "0", "no", "n", "f", ""}
+
+
+@dataclass
+class Skipped:
+    line: int
+    name: str  # the instance or GPU name as written
+    reason: str
+
+
+@dataclass
+class Imported:
+    """One rental offer read from the file (the cheapest location of an instance type)."""
+
+    provider: str
+    instance: str
+    gpu: str  # catalog id
+    gpus: int
+    price: float  # whole instance per hour, on-demand (None when only spot was listed: not kept)
+    currency: str
+    spot_price: float | None
+    region: str
+    line: int
+    as_of: dt.date
+    source: str
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def per_gpu_hour(self) -> float:
+        return self.price / self.gpus
+
+
+@dataclass
+class ImportReport:
+    path: str
+    format: str
+    provider: str
+    as_of: dt.date
+    as_of_from: str  # "--as-of" or "the file's modification date"
+    rows: int = 0
+    no_gpu: int = 0
+    offers: list[Imported] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    spot_only: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.path, "format": self.format, "provider": self.provider,
+            "as_of": self.as_of.isoformat(), "as_of_from": self.as_of_from, "rows": self.rows,
+            "without_gpu": self.no_gpu, "spot_only": self.spot_only,
+            "imported": [{"id": offer_id(o), "gpu": o.gpu, "gpus": o.gpus, "price_per_hour": o.price,
+                          "per_gpu_hour": round(o.per_gpu_hour, 6), "currency": o.currency,
+                          "spot_price_per_hour": o.spot_price, "region": o.region, "line": o.line,
+                          "notes": o.notes} for o in self.offers],
+            "skipped": [{"line": s.line, "name": s.name, "reason": s.reason} for s in self.skipped],
+        }
+
+
+def offer_id(o: Imported) -> str:
+    """The overlay id of an imported offer: re-importing the same provider's file replaces it."""
+    return f"{o.provider}:{o.instance}"
+
+
+def provider_of(path: Path, given: str | None) -> str:
+    """``--provider``, else the file's name as in gpuhunt's ``{provider}.csv`` (SkyPilot's
+    ``<cloud>/vms.csv``: the folder's name)."""
+    raw = given or (path.parent.name if path.stem.lower() in ("vms", "catalog", "prices") else path.stem)
+    name = PROVIDER_NAMES.get(raw.strip().lower(), raw.strip().lower())
+    if not _PROVIDER.match(name):
+        where = "--provider" if given else str(path)
+        raise UserError(f"'{raw[:40]}' is not a provider name (lowercase letters, digits, - and _)", where=where,
+                        hint="name the file {provider}.csv as gpuhunt does, or give --provider")
+    return name
+
+
+def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
+    if as_of:
+        try:
+            return dt.date.fromisoformat(as_of), "--as-of"
+        except ValueError:
+            raise UserError(f"'{as_of[:40]}' is not a date", where="--as-of", hint="give YYYY-MM-DD") from None
+    mtime = os.stat(path).st_mtime
+    return dt.datetime.fromtimestamp(mtime, dt.timezone.utc).date(), "the file's modification date"
+
+
+def _number(text: str | None, what: str) -> float:
+    try:
+        value = float((text or "").strip())
+    except ValueError:
+        raise ValueError(f"{what} {(text or '')[:30]!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{what} is not a finite number")
+    return value
+
+
+def _detect(header: list[str], path: Path) -> str:
+    have = set(header)
+    for name, needed in FORMATS.items():
+        if all(c in have for c in needed):
+            return name
+    best = max(FORMATS, key=lambda n: sum(c in have for c in FORMATS[n]))
+    missing = [c for c in FORMATS[best] if c not in have]
+    close = [difflib.get_close_matches(m, header, n=1) for m in missing]
+    hint = "; ".join(f"did you mean {c[0]!r} for {m!r}?" for m, c in zip(missing, close, strict=True) if c)
+    raise UserError(
+        f"not a price catalog: the header lacks {', '.join(missing)} (read as the {best} layout)", where=str(path),
+        hint=hint or "give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price")
+
+
+def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None = None,
+                 as_of: str | None = None) -> ImportReport:
+    """Read a catalog CSV into offers (cheapest location per instance type) and a list of the rows
+    left out with their reasons."""
+    p = Path(path)
+    if not p.is_file():
+        raise UserError("no such file" if not p.exists() else "not a file", where=str(p))
+    if p.stat().st_size > MAX_CSV_BYTES:
+        raise UserError(f"file larger than {MAX_CSV_BYTES // 2**20} MiB", where=str(p))
+    prov = provider_of(p, provider)
+    date, how = file_date(p, as_of)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"not UTF-8 text (byte {exc.start})", where=str(p)) from None
+    reader = csv.reader(text.splitlines())
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise UserError("empty file", where=str(p)) from None
+    except csv.Error as exc:
+        raise UserError(f"not a CSV file: {exc}", where=str(p)) from None
+    fmt = _detect(header, p)
+    report = ImportReport(str(p), fmt, prov, date, how)
+    source = (f"{fmt} catalog CSV '{p.name}' imported with gpuwise prices import "
+              f"(as_of: {how}{'' if how == '--as-of' else ', not a date the file states'})")
+    best: dict[tuple[str, str], Imported] = {}
+    spot: dict[tuple[str, str, str], float] = {}
+    locations: dict[tuple[str, str], int] = {}
+    line = 1
+    try:
+        for line, raw in enumerate(reader, start=2):
+            if line > MAX_ROWS:
+                raise UserError(f"more than {MAX_ROWS:,} rows", where=str(p))
+            if not any(c.strip() for c in raw):
+                continue
+            report.rows += 1
+            row = {h: (raw[i].strip() if i < len(raw) else "") for i, h in enumerate(header)}
+            if len(raw) != len(header):
+                report.skipped.append(Skipped(line, raw[0] if raw else "", f"{len(raw)} fields, the header has "
+                                                                          f"{len(header)}"))
+                continue
+            _read_row(row, line, fmt, kb, prov, date, source, report, best, spot, locations)
+    except csv.Error as exc:
+        report.skipped.append(Skipped(line, "", f"CSV error, reading stopped: {exc}"))
+    for key, o in best.items():
+        s = spot.get((*key, o.region)) or spot.get((*key, ""))
+        if s is not None:
+            o.spot_price = s
+        n = locations.get(key, 1)
+        if n > 1:
+            o.notes.append(f"cheapest of {n} locations")
+    report.spot_only = sum(1 for k in {(a, b) for a, b, _ in spot} if k not in best)
+    report.offers = sorted(best.values(), key=lambda o: (o.gpu, o.gpus, o.per_gpu_hour))
+    return report
+
+
+def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date: dt.date, source: str,
+              report: ImportReport, best: dict, spot: dict, locations: dict) -> None:
+    currency, is_spot, spot_price, region, mem = "USD", False, None, "", None
+    row_source, row_date = source, date
+    try:
+        if fmt == "gpuhunt":
+            name, instance = row.get("gpu_name", ""), row.get("instance_name", "")
+            count_text, price = row.get("gpu_count", ""), _number(row.get("price"), "price")
+            region = row.get("location", "")
+            flag = row.get("spot", "").lower()
+            if flag not in _TRUE | _FALSE:
+                raise ValueError(f"spot is {row.get('spot')!r}, not True or False")
+            is_spot = flag in _TRUE
+            mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
+        elif fmt == "skypilot":
+            name, instance = row.get("AcceleratorName", ""), row.get("InstanceType", "")
+            count_text, region = row.get("AcceleratorCount", ""), row.get("Region", "")
+            price = _number(row.get("Price"), "Price") if row.get("Price") else math.nan
+            spot_price = _number(row["SpotPrice"], "SpotPrice") if row.get("SpotPrice") else None
+            mem = _skypilot_memory(row.get("GpuInfo", ""))
+        else:
+            name = row.get("gpu", "")
+            count_text, price = row.get("gpus", ""), _number(row.get("price"), "price")
+            currency = (row.get("currency") or "USD").upper()
+            if currency not in ("USD", "CNY"):
+                raise ValueError(f"currency {currency!r} is not USD or CNY")
+            spot_price = _number(row["spot_price"], "spot_price") if row.get("spot_price") else None
+            region = row.get("region", "")
+            mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
+            row_prov = (row.get("provider") or "").lower()
+            if row_prov and row_prov != prov:
+                raise ValueError(f"provider {row_prov!r} is not the file's ({prov}): one provider per file")
+            instance = row.get("instance") or f"{name} x{count_text}"
+            if row.get("as_of"):
+                row_date = dt.date.fromisoformat(row["as_of"])
+            if row.get("source"):
+                row_source = f"{row['source']} (via {source})"
+        if not name and (not count_text or _number(count_text, "gpu count") == 0):
+            report.no_gpu += 1
+            return
+        count_f = _number(count_text, "gpu count")
+        if count_f != int(count_f) or count_f < 1:
+            raise ValueError(f"GPU count {count_text!r} is not a whole number of GPUs (a shared or partial GPU)")
+        gpus = int(count_f)
+        if spot_price is not None and spot_price <= 0:
+            raise ValueError("spot price is not positive")
+    except (ValueError, KeyError) as exc:
+        report.skipped.append(Skipped(line, row.get("instance_name") or row.get("InstanceType") or
+                                      row.get("gpu", ""), str(exc)))
+        return
+    if math.isnan(price) and spot_price is None:
+        report.skipped.append(Skipped(line, instance, "no price"))
+        return
+    if not math.isnan(price) and price <= 0:
+        report.skipped.append(Skipped(line, instance, f"price {price:g} is not positive"))
+        return
+    mapped, why = map_gpu(kb, name, mem, gpus)
+    if mapped is None:
+        report.skipped.append(Skipped(line, instance or name, why or "unknown GPU"))
+        return
+    key = (instance, mapped)
+    if is_spot:
+        old = spot.get((*key, region))
+        spot[(*key, region)] = price if old is None else min(old, price)
+        return
+    if math.isnan(price):  # SkyPilot row with only a spot price
+        spot[(*key, region)] = spot_price  # type: ignore[assignment]
+        return
+    locations[key] = locations.get(key, 0) + 1
+    old = best.get(key)
+    if old is None or price < old.price:
+        notes = [why] if why else []
+        best[key] = Imported(prov, instance, mapped, gpus, price, currency, spot_price, region, line, row_date,
+                             row_source, notes)
+
+
+def _skypilot_memory(info: str) -> float | None:
+    """GPU memory in GB from SkyPilot's GpuInfo (``{'Gpus': [{... 'MemoryInfo': {'SizeInMiB': 81920}}]}``)."""
+    m = re.search(r"SizeInMiB['\"]?\s*:\s*([0-9.]+)", info or "")
+    return float(m.group(1)) / 1024 if m else None
+
+
+def map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[str | None, str | None]:
+    """The catalog id for a catalog's GPU name, told apart by the row's memory where the name is
+    a family (``A100`` with 40 or 80 GB). (id, note) or (None, why not)."""
+    if not name:
+        return None, "no GPU name"
+    try:
+        ident = kb.gpu(name).id
+    except UserError:
+        ident = None
+    family = _family(kb, name) if ident is None or memory_gb else []
+    if ident is not None and (memory_gb is None or _same_memory(kb.gpus[ident].memory.gb, memory_gb)):
+        return ident, None
+    pool = family or ([ident] if ident else [])
+    if memory_gb is not None:
+        pool = [i for i in pool if _same_memory(kb.gpus[i].memory.gb, memory_gb)]
+    if len(pool) == 1:
+        return pool[0], None
+    if not pool:
+        mem = f" with {memory_gb:g} GB" if memory_gb else ""
+        return None, f"GPU '{name}'{mem} is not in the catalog"
+    sxm = [i for i in pool if kb.gpus[i].form_factor in ("sxm", "oam")]
+    if gpus >= 8 and len(sxm) == 1:
+        return sxm[0], (f"'{name}' read as {kb.gpus[sxm[0]].name}: an 8-GPU cloud instance of this part is an "
+                        "HGX (SXM) server")
+    return None, f"GPU '{name}' is ambiguous: it could be {', '.join(sorted(pool))}"
+
+
+def _same_memory(catalog_gb: float, row_gb: float) -> bool:
+    # catalogs write GiB or GB, rounded (80, 79.6, 81.5): 6 % covers it and never joins 40 with 48
+    return abs(catalog_gb - row_gb) <= 0.06 * catalog_gb
+
+
+def _family(kb: Any, name: str) -> list[str]:
+    from ..knowledge import norm
+
+    key = norm(name)
+    idx = kb.gpu_names
+    ids = {i for k, i in idx.exact.items() if k.startswith(key)}
+    ids |= {i for k, i in idx.defaults.items() if k == key}
+    return sorted(ids)

@@ -1,0 +1,73 @@
+"""Writing imported offers into a knowledge overlay directory (``DIR/clouds.yaml``).
+
+The overlay holds only ``instances`` (merged by id into the built-in clouds.yaml when
+``--knowledge DIR`` is given). An overlay already in DIR keeps its other entries; an imported
+offer replaces the one with its id (re-importing a provider's file refreshes it). The file is
+checked against the clouds schema before it is written, and written atomically: a reader sees the
+old file or the new one, never half of either.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import UserError
+from ..knowledge.schema.clouds import Instance
+from ..render.output import atomic_write_text
+from ..yamlio import read_yaml
+from .catalog_csv import ImportReport, offer_id
+
+
+class _NoAliases(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _entry(o: Any) -> dict[str, Any]:
+    e: dict[str, Any] = {"id": offer_id(o), "provider": o.provider, "gpu": o.gpu, "gpus": o.gpus}
+    e["usd_per_hour" if o.currency == "USD" else "cny_per_hour"] = round(o.price, 6)
+    if o.spot_price is not None and o.currency == "USD":
+        e["spot_usd_per_hour"] = round(o.spot_price, 6)
+    if o.region:
+        e["region"] = o.region
+    e.update({"as_of": o.as_of, "source": f"{o.source}, line {o.line}", "check": "S"})
+    if o.notes:
+        e["notes"] = "; ".join(o.notes)
+    Instance.model_validate(e)  # the schema's own check, before anything is written
+    return e
+
+
+def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = None) -> Path:
+    """Merge the report's offers into ``out_dir/clouds.yaml`` (created with its directory)."""
+    d = Path(out_dir)
+    if d.exists() and not d.is_dir():
+        raise UserError("is a file, not a directory", where=out_dir, hint="-o names the overlay directory")
+    if not d.exists():
+        if not d.parent.is_dir():
+            raise UserError("the overlay's parent directory does not exist", where=out_dir)
+        d.mkdir()
+    target = d / "clouds.yaml"
+    existing: dict[str, Any] = {}
+    if target.is_file():
+        existing = read_yaml(target, what="knowledge overlay") or {}
+        if not isinstance(existing, dict):
+            raise UserError("expected a mapping at the top level", where=str(target))
+    new = [_entry(o) for o in report.offers]
+    ids = {e["id"] for e in new}
+    kept = [e for e in existing.get("instances") or [] if not (isinstance(e, dict) and e.get("id") in ids)]
+    data = dict(existing)
+    data["instances"] = kept + new
+    stamp = (today or dt.date.today()).isoformat()
+    head = (f"# Knowledge overlay written by `gpuwise prices import` on {stamp} from {Path(report.path).name}\n"
+            f"# ({report.format} layout, provider {report.provider}, as_of {report.as_of} from {report.as_of_from}).\n"
+            "# Use it with --knowledge DIR; instances merge by id into the built-in clouds.yaml.\n")
+    text = head + yaml.dump(data, Dumper=_NoAliases, sort_keys=False, allow_unicode=True, width=100)
+    try:
+        atomic_write_text(target, text)
+    except OSError as exc:
+        raise UserError(f"cannot write the overlay: {exc.strerror or exc}", where=str(target)) from None
+    return target

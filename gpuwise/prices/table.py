@@ -1,0 +1,148 @@
+"""Every dated price the decision can use, with its age, source and check mark, oldest first:
+rental offers (per GPU-hour, and whole instances per GPU-hour), spot prices, purchase prices of
+cards and servers, the host-server shares and network parts a purchase adds, and the exchange
+rate. What ``gpuwise prices`` prints, so a user sees which figures are old before trusting them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..errors import UserError
+
+
+@dataclass(frozen=True)
+class PriceRow:
+    kind: str  # rent | spot | buy | server | network | host | fx
+    gpu: str | None
+    provider: str | None  # the cloud (rentals) or None
+    item: str  # the instance, offer or purchase unit
+    amount: float
+    currency: str
+    unit: str
+    as_of: str | None
+    age_days: int | None
+    source: str
+    check: str
+    file: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _age(as_of: dt.date | None, today: dt.date) -> tuple[str | None, int | None]:
+    return (as_of.isoformat(), (today - as_of).days) if as_of else (None, None)
+
+
+def _src(text: str) -> str:
+    return " ".join(text.split())
+
+
+def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
+    rows: list[PriceRow] = []
+    add = rows.append
+    for inst in kb.clouds.instances:
+        d, age = _age(inst.as_of, today)
+        native = inst.usd_per_hour if inst.currency == "USD" else inst.cny_per_hour
+        add(PriceRow("rent", inst.gpu, inst.provider, f"{inst.id} ({inst.gpus} GPU{'s' if inst.gpus > 1 else ''}, "
+                     f"{native:g}/h)", native / inst.gpus, inst.currency, "per GPU-hour", d, age, _src(inst.source),
+                     inst.check, "clouds.yaml"))
+        if inst.spot_usd_per_hour:
+            add(PriceRow("spot", inst.gpu, inst.provider, f"{inst.id} spot", inst.spot_usd_per_hour / inst.gpus,
+                         "USD", "per GPU-hour", d, age, _src(inst.source), inst.check, "clouds.yaml"))
+    for p in kb.clouds.gpu_hour_prices:
+        d, age = _age(p.as_of, today)
+        native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
+        size = f"up to {p.max_gpus} GPUs" if p.max_gpus else "any count"
+        tier = f", {re.split(r'[.;:(] ', p.notes)[0][:40]}" if p.notes else ""
+        add(PriceRow("rent", p.gpu, p.provider, f"per GPU ({size}{tier})", native, p.currency,
+                     "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml"))
+    if kb.prices is not None:
+        for g in kb.prices.gpus:
+            for pp in g.prices:
+                d, age = _age(pp.as_of, today)
+                unit = "per card" if pp.unit == "card" else f"per {pp.gpus}-GPU {pp.unit}"
+                kind = "buy" if pp.unit == "card" else "server"
+                item = f"{pp.condition} {pp.unit}, {pp.kind}" + (", China market" if pp.market == "china" else "")
+                add(PriceRow(kind, g.id, None, item, pp.amount, pp.currency, unit, d, age, _src(pp.source),
+                             pp.check, "prices.yaml"))
+        for f in kb.prices.fabrics:
+            d, age = _age(f.as_of, today)
+            for part, amount in (("NIC port", f.nic_usd), ("switch port", f.switch_usd_per_port),
+                                 ("link", f.link_usd)):
+                add(PriceRow("network", None, None, f"{f.id} {part}", amount, "USD", f"per {part}", d, age,
+                             _src(f.source), f.check, "prices.yaml"))
+    for key, v in kb.tco.values.items():
+        if key == "usd_cny":
+            d, age = _age(v.as_of, today)
+            add(PriceRow("fx", None, None, "USD -> CNY exchange rate", v.value, "CNY", "per USD", d, age,
+                         _src(v.source), v.check, "tco.yaml"))
+        elif key.startswith("server_share_usd_per_gpu"):
+            d, age = _age(v.as_of, today)
+            add(PriceRow("host", None, None, key, v.value, "USD", v.unit, d, age, _src(v.source), v.check,
+                         "tco.yaml"))
+    return rows
+
+
+def price_rows(kb: Any, *, gpu: str | None = None, provider: str | None = None, currency: str | None = None,
+               today: dt.date | None = None) -> list[PriceRow]:
+    """The prices that pass the filters, oldest first (undated ones last)."""
+    rows = all_rows(kb, today or dt.date.today())
+    if gpu:
+        ids = _gpu_ids(kb, gpu)
+        rows = [r for r in rows if r.gpu in ids]
+    if provider:
+        known = sorted({p.id for p in kb.clouds.providers} | {r.provider for r in rows if r.provider})
+        want = provider.strip().lower()
+        if want not in known:
+            close = difflib.get_close_matches(want, known, n=1)
+            raise UserError(f"unknown provider '{provider[:40]}'", where="--provider",
+                            hint=f"did you mean {close[0]}?" if close else f"known: {', '.join(known)}")
+        rows = [r for r in rows if r.provider == want]
+    if currency:
+        rows = [r for r in rows if r.currency == currency]
+    return sorted(rows, key=lambda r: (r.as_of is None, r.as_of or "", r.kind, r.gpu or "", r.item))
+
+
+def _gpu_ids(kb: Any, name: str) -> set[str]:
+    """A GPU name as the catalog reads it; a family name (``A100``) stands for all its variants."""
+    from .catalog_csv import _family
+
+    try:
+        return {kb.gpu(name, where="--gpu").id}
+    except UserError as exc:
+        fam = _family(kb, name)
+        if len(fam) > 1:
+            return set(fam)
+        raise exc from None
+
+
+def render_text(rows: list[PriceRow], max_age: float | None = None) -> str:
+    """A table a terminal shows: date, age, what, amount, check; sources follow in a numbered list
+    so the table stays narrow."""
+    if not rows:
+        return "No prices match.\n"
+    head = ("as_of", "age (d)", "kind", "gpu", "provider / item", "amount", "chk", "src")
+    sources: dict[str, int] = {}
+    body = []
+    for r in rows:
+        n = sources.setdefault(r.source, len(sources) + 1)
+        old = "!" if max_age is not None and r.age_days is not None and r.age_days > max_age else ""
+        what = f"{r.provider}: {r.item}" if r.provider else r.item
+        amount = f"{r.amount:,.0f}" if r.amount >= 1000 else f"{r.amount:.4g}"
+        body.append((r.as_of or "undated", f"{r.age_days}{old}" if r.age_days is not None else "-", r.kind,
+                     r.gpu or "-", what, f"{amount} {r.currency} {r.unit}", r.check, f"[{n}]"))
+    widths = [max(len(str(x[i])) for x in (head, *body)) for i in range(len(head))]
+    widths[4] = min(widths[4], 60)
+    lines = ["  ".join(str(c)[:w].ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+             for row in (head, *body)]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    out = "\n".join(lines) + "\n"
+    if max_age is not None and any(r.age_days is not None and r.age_days > max_age for r in rows):
+        out += f"\n! older than the policy's price_max_age_days ({max_age:g} days): check it before committing money\n"
+    out += "\nSources:\n" + "".join(f"[{n}] {s}\n" for s, n in sources.items())
+    return out
