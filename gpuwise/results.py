@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .ledger import Ledger, Timeline
+
 SEVERITIES = ("blocker", "warning", "info")
 TOPICS = ("memory", "compute", "interconnect", "cost", "compatibility", "used-hardware", "cloud-fees",
           "power-cooling", "licensing", "data-freshness")
@@ -151,6 +153,8 @@ class GpuOut(Frozen):
     mfu: float | None = None
     terms: list[FormulaTerm] = []
     cost: dict[str, Any] = {}
+    ledger: Ledger | None = None
+    timeline: Timeline | None = None
     # training (contract version 2): the layout chosen, and whether exactly what was asked fits
     fits_as_requested: bool | None = None
     layout: dict[str, Any] | None = None
@@ -201,6 +205,9 @@ class Candidate(Frozen):
     rules: list[str] = []
     score_usd: float | None = None
     stage: str = Field(default="", description="the furthest step the candidate reached in the rule chain")
+    ledger: Ledger | None = Field(default=None, description="the money of this configuration, line by line")
+    timeline: Timeline | None = Field(default=None, description="its wall-clock hours by part and the hours billed")
+    serving: dict[str, Any] | None = None
 
 
 class Recommendation(Frozen):
@@ -219,6 +226,10 @@ class Recommendation(Frozen):
     instance: str | None = None
     decode_tokens_per_s: float | None = None
     decode_tokens_per_s_total: float | None = None
+    gpu_hours: float | None = None
+    ledger: Ledger | None = None
+    timeline: Timeline | None = None
+    serving: dict[str, Any] | None = None
 
 
 class StepSummary(Frozen):
@@ -256,6 +267,15 @@ class RecommendResult(Frozen):
     ranking: Sentence | None = None
 
 
+class GivenUp(Frozen):
+    """A requirement the audit's alternative meets less well than the proposal (its saving is then
+    not like for like): ``what`` is the key compared, with both values."""
+
+    what: Literal["throughput_tokens_per_s", "tpot_s", "wall_days"]
+    proposed: float
+    alternative: float
+
+
 class AuditResult(Frozen):
     verdict: Literal["approve", "revise", "reject"]
     findings: list[Finding]
@@ -265,6 +285,9 @@ class AuditResult(Frozen):
     proposal: dict[str, Any] = {}
     proposed: Candidate | None = None
     savings_usd: float | None = None
+    savings_comparable: bool = Field(default=False, description="the alternative meets everything the proposal "
+                                     "does: its saving is like for like")
+    alternative_gives_up: list[GivenUp] = []
     assumptions: list[Assumption] = []
     trace: list[TraceEntry] = []
     steps: list[StepSummary] = []

@@ -457,11 +457,15 @@ KNOWLEDGE_DATES = {"oldest": "2024-06-01", "newest": "2026-01-08"}
 
 MONTHS = list(range(25))
 RENT_PER_MONTH = 32 * 730 * 2.99
+# the cost chart's data (gpuwise.estimators.cost.cost_chart): 24 months of renting around the clock
+# against buying's cash out (capital at month 0, then running costs), the resale a step at the end;
+# the lines cross where 69,846.4 m = 992,000 + 9,400 m, at m = 16.41
 COST_CURVE = {
-    "months": MONTHS,
-    "rent": [round(RENT_PER_MONTH * m, 2) for m in MONTHS],
-    "buy": [round(992_000 + 9_400 * m, 2) for m in MONTHS],
-    "break_even_month": 17,
+    "unit": "months", "x": MONTHS, "period": "project", "span": 24,
+    "rent": [round(RENT_PER_MONTH * m, 2) for m in MONTHS], "rent_total": round(RENT_PER_MONTH * 24, 2),
+    "buy": [round(992_000 + 9_400 * m, 2) for m in MONTHS], "buy_cash_out": 992_000 + 9_400 * 24,
+    "resale": -520_000.0, "resale_after_months": 24, "buy_net": 992_000 + 9_400 * 24 - 520_000,
+    "break_even": 992_000 / (RENT_PER_MONTH - 9_400),
 }
 
 

@@ -75,8 +75,8 @@ def strict_json(text: str) -> dict:
     ("count: 8", "count: yes", "hardware.count"),
     ("count: 8", "count: on", "hardware.count"),
     ("count: 8", "count: 1:30", "hardware.count"),  # YAML 1.1 base 60: would be 90
-    ("months: 0.5", "months: 0:30", "acquisition.months"),  # base 60: would be 30
-    ("months: 0.5", "months: 0:30.5", "acquisition.months"),  # base-60 float: 30.5
+    ("  checkpointing: true", "  months: 0:30\n  checkpointing: true", "acquisition.months"),  # base 60: 30
+    ("  checkpointing: true", "  months: 0:30.5\n  checkpointing: true", "acquisition.months"),  # base 60: 30.5
     ("host_ram_gb: 2048", "host_ram_gb: true", "hardware.host_ram_gb"),
     ("hourly_usd: 3.99", "hourly_usd: off", "acquisition.hourly_usd"),
     ("tb: 1}", "tb: no}", "cloud.storage.tb"),

@@ -132,7 +132,7 @@ def test_full_text_adds_formulas_candidates_rules_and_sources():
     assert "Training FLOPs = 2.85e21 FLOP" in out
     assert "with numbers: 2.85e21 / (32 x 989e12 x 0.45 x 0.93) / 3600" in out
     assert "Scaling efficiency = 0.93" in out
-    assert "Buying becomes cheaper than renting from month 17." in out
+    assert "The lines cross at month 16.4: renting for longer than that costs more than buying's cash out." in out
     assert "$612,400  month 17" in out
     # why not X, for every GPU with no feasible option
     why = out.split("=== Why not the others ===")[1].split("===")[0]
@@ -333,9 +333,10 @@ def test_html_charts_are_present_accessible_and_have_text_alternatives():
     # rent and buy lines of the answer, the break-even point marked and labelled
     assert f"Cumulative cost of renting and of buying 32 × {r.recommendation.gpu_name}" in cost
     assert '<polyline class="line-rent"' in cost and '<polyline class="line-buy"' in cost
-    assert '<circle class="be-dot"' in cost and "break-even: month 17" in cost
-    assert "Buying becomes cheaper than renting from month 17." in cost
-    assert cost.count("<polyline") == 2
+    assert '<circle class="be-dot"' in cost and "break-even: month 16.4" in cost
+    assert "The lines cross at month 16.4" in cost
+    assert cost.count("<polyline") == 3  # rent, buy's cash out, and the resale step at the end
+    assert '<polyline class="line-resale"' in cost and "Buy, after resale" in cost
     # scatter: the answer is a star and says so
     assert scatter.count('class="pt-chosen"') == 1 and "(the answer)" in scatter
     # full: every candidate's series as the result carries them, the rejected ones as crosses
@@ -354,8 +355,11 @@ def test_html_charts_are_present_accessible_and_have_text_alternatives():
 
 def test_html_audit_charts_are_about_the_proposal():
     r = audit_result()
-    curve = {"months": list(range(13)), "rent": [i * 1000.0 for i in range(13)],
-             "buy": [9000.0 + i * 200 for i in range(13)], "break_even_month": 10}
+    # renting 1,000 a month against buying 9,000 up front and 200 a month: they cross at 9,000 / 800
+    curve = {"unit": "months", "x": list(range(13)), "period": "project", "span": 12,
+             "rent": [i * 1000.0 for i in range(13)], "rent_total": 12000.0,
+             "buy": [9000.0 + i * 200 for i in range(13)], "buy_cash_out": 11400.0, "resale": -4000.0,
+             "resale_after_months": 12, "buy_net": 7400.0, "break_even": 9000 / 800}
     charts = {**r.charts, "proposal_cost_curve": curve, "cost_curve": COST_CURVE}
     out = report.render(r.model_copy(update={"charts": charts}), "html")
     figures = re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', out, re.S)
@@ -364,7 +368,7 @@ def test_html_audit_charts_are_about_the_proposal():
     memory, proposal_cost, alternative_cost = (f[1] for f in figures[:3])
     rows = re.findall(r'<text class="row-label"[^>]*>([^<]*)</text>', memory)
     assert rows == ["8 × NVIDIA GeForce RTX 3090 (proposed)", "32 × NVIDIA H100 SXM5 80GB (the alternative)"]
-    assert "8 × NVIDIA GeForce RTX 3090 (proposed)" in proposal_cost and "break-even: month 10" in proposal_cost
+    assert "8 × NVIDIA GeForce RTX 3090 (proposed)" in proposal_cost and "break-even: month 11.2" in proposal_cost
     assert "32 × NVIDIA H100 SXM5 80GB (the alternative)" in alternative_cost
     assert "chart-time-cost" not in ids  # the brief audit draws no chart of unrelated candidates
 
@@ -732,7 +736,8 @@ def test_memory_bars_geometry():
 
 
 def test_cost_curve_geometry():
-    g = charts.cost_curve(COST_CURVE)
+    geo_in = {"months": COST_CURVE["x"], "rent": COST_CURVE["rent"], "buy": COST_CURVE["buy"], "break_even_month": 17}
+    g = charts.cost_curve(geo_in)
     rent, buy = (s for s in g["series"])
     assert rent["key"] == "rent" and buy["key"] == "buy"
     assert len(rent["points"].split()) == 25
@@ -744,8 +749,11 @@ def test_cost_curve_geometry():
     # between points: interpolated; outside the curve or missing: no marker
     g = charts.cost_curve({"months": [0, 10], "rent": [0, 100], "buy": [50, 70], "break_even_month": 5})
     assert g["break_even"]["value"] == pytest.approx(60)
-    assert charts.cost_curve({**COST_CURVE, "break_even_month": 99})["break_even"] is None
-    assert charts.cost_curve({**COST_CURVE, "break_even_month": None})["break_even"] is None
+    assert charts.cost_curve({**geo_in, "break_even_month": 99})["break_even"] is None
+    assert charts.cost_curve({**geo_in, "break_even_month": None})["break_even"] is None
+    step = charts.cost_curve({**geo_in, "resale": [5, 2], "resale_x": [24, 24]}, keys=("rent", "buy", "resale"))
+    drop = next(s for s in step["series"] if s["key"] == "resale")["points"].split()
+    assert len(drop) == 2 and drop[0].split(",")[0] == drop[1].split(",")[0]  # a step: one x, two heights
     only_rent = charts.cost_curve({"months": [0, 1, 2], "rent": [0, 1, 2]})
     assert [s["key"] for s in only_rent["series"]] == ["rent"]
     short = charts.cost_curve({"months": [0, 1, 2, 3], "rent": [0, 1], "buy": [5, None, 6, 7]})

@@ -6,7 +6,7 @@ on, asserted on the content (no browser here). Real engine results of the exampl
 - a reason in Chinese that starts with the GPU's name is not cut to "上的 …";
 - an audit says why the proposal falls short once, not again under its blockers;
 - "saves 100% of the proposed cost" only when it does;
-- the rent-or-buy chart says it counts the GPUs busy around the clock;
+- the rent-or-buy chart spans the configuration's own period, buying as cash out and resale as a step;
 - a fix's `command` is code in HTML, not backticks;
 - the answer's sentence is said once at the top of the HTML;
 - the assumed network and a model shape guessed from its size are worded in Chinese;
@@ -126,13 +126,37 @@ def test_savings_just_short_of_everything_are_not_rounded_to_all(used_cards):
     assert f"({share * 100:.1f}% of the proposed cost)" in out and "(100% of the proposed cost)" not in out
 
 
-def test_the_rent_or_buy_chart_says_it_counts_round_the_clock_use(training):
+def test_the_cost_chart_of_a_rental_job_spans_the_jobs_hours(training):
+    """lora-70b is rented for a job of under two hours: its chart spans the job's billed hours (not
+    12-24 months of round-the-clock use), renting ends at the rent ledger's total, buying is drawn
+    as its cash out with the resale as a separate, labelled step, and there is no break-even in so
+    short a period."""
+    rec = training.recommendation
     out = report.render(training, "html")
     chart = re.search(r'<figure class="chart" id="chart-cost">(.*?)</figure>', out, re.S).group(1)
-    assert "Months of use, around the clock" in chart
-    assert "Both curves count the GPUs in use around the clock" in chart
+    assert "Hours of the job" in chart and "around the clock" not in chart
+    assert "polyline class=\"line-resale\"" in chart and "Buy, after resale" in chart
+    assert "no break-even in the period" in chart
+    curve = training.charts["cost_curve"]
+    assert curve["unit"] == "hours" and curve["x"][-1] == pytest.approx(rec.timeline.billed_hours)
+    assert curve["rent"][-1] == pytest.approx(rec.ledger.total)
     zh = report.render(training, "html", lang="zh", currency="CNY")
-    assert "全天候使用的月数" in zh and "两条曲线都按 GPU 全天候运行计算" in zh
+    assert "作业的小时数" in zh and "购买，转售后" in zh
+
+
+def test_the_break_even_is_where_the_lines_cross():
+    """A hand case: renting 100 a month against buying 600 up front and 50 a
+    month: the lines cross at 600 / (100 - 50) = 12 months, interpolated, not the first whole month."""
+    from gpuwise import ledger as L
+    from gpuwise.estimators import cost as K
+
+    rent = L.ledger(L.period_months("project", 24), [L.line("rent", "r", 2400)])
+    buy = L.ledger(L.period_months("project", 24), [L.line("capex", "c", 600), L.line("hosting", "h", 1200),
+                                                    L.line("resale", "back", -300)])
+    curve = K.cost_chart(rent, buy, buy, points=7)  # points every 24/7 months: 12 falls between two
+    assert curve["break_even"] == pytest.approx(12.0)
+    assert curve["buy"][0] == 600 and curve["buy"][-1] == 1800 and curve["resale"] == -300
+    assert buy.cash_out == 1800 and buy.net == buy.total == 1500
 
 
 # ------------------------------------------------------------------------------ the page
@@ -257,10 +281,10 @@ def test_a_findings_evidence_is_code(used_cards):
 
 
 def test_a_cost_chart_of_buying_alone_speaks_of_one_curve(used_cards):
-    """Used cards have no rental offer: their chart is the buying curve alone, with no break-even and
-    no "both curves"."""
+    """Used cards have no rental offer: their chart is the buying curve alone (cash out, then the
+    resale as a step), with no break-even sentence."""
     out = report.render(used_cards, "html")
     chart = re.search(r'<figure class="chart" id="chart-cost">(.*?)</figure>', out, re.S).group(1)
     assert "polyline class=\"line-rent\"" not in chart and "polyline class=\"line-buy\"" in chart
-    assert "The curve counts the GPUs in use around the clock." in chart
-    assert "Both curves" not in chart and "No break-even" not in chart
+    assert "Buying pays" in chart and "Buy, after resale" in chart
+    assert "break-even" not in chart.lower()

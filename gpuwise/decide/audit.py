@@ -18,7 +18,7 @@ from ..estimators.candidate import evaluate
 from ..inputs.job import resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
-from ..results import Assumption, AuditResult, Candidate
+from ..results import Assumption, AuditResult, Candidate, GivenUp
 from .actions import fact_key, ordered_findings
 from .recommend import (
     build_result,
@@ -41,11 +41,11 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     hw, acq = p.hardware, p.acquisition
     v = kb.tco.values
     months = acq.months
-    rent = ev.numbers.get("rent_usd") or 0.0
-    fees = K.cloud_fees(kb.clouds, acq.provider, egress_tb=p.cloud.egress_tb_per_month,
-                        cross_region_tb=p.cloud.cross_region_tb_per_month, storage_kind=p.cloud.storage.kind,
-                        storage_tb=p.cloud.storage.tb, months=months)
-    fi = fees.inputs
+    led = ev.ledger(acq.mode)
+    rent = led.amount("rent", "setup") if led is not None and acq.mode == "rent" else 0.0
+    fees = {item: led.amount("fee", item=item) if led is not None and acq.mode == "rent" else 0.0
+            for item in ("egress", "cross-region", "storage")}
+    tl = ev.timeline
     per_node = math.ceil(hw.count / hw.nodes)
     host_w = v["host_power_w_per_gpu"].value
     node_kw = (gpu.power.tdp_w + host_w) * per_node / 1000
@@ -66,10 +66,12 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "checkpointing": bool(acq.checkpointing), "checkpointing_known": acq.checkpointing is not None,
         "wall_days": ev.numbers.get("wall_days") or -1.0, "rent_usd": rent_cost,
         "provider": acq.provider or "none", "hyperscaler": _kind_of(kb, acq.provider) == "hyperscaler",
-        "egress_usd": fi["egress_usd_per_month"] * months,
-        "cross_region_usd": fi["cross_region_usd_per_month"] * months,
-        "storage_usd": fi["storage_usd_per_month"] * months, "fees_usd": fees.value,
-        "fees_pct": 100 * fees.value / rent_cost if rent_cost > 0 else -1.0,
+        "egress_usd": fees["egress"], "cross_region_usd": fees["cross-region"], "storage_usd": fees["storage"],
+        "fees_usd": sum(fees.values()), "fees_pct": 100 * sum(fees.values()) / rent_cost if rent_cost > 0 else -1.0,
+        "commitment": led is not None and led.period.kind == "commitment",
+        "commitment_hours": tl.billed_hours if tl is not None else -1.0,
+        "job_hours": tl.wall_hours if tl is not None and job.training else -1.0,
+        "idle_fraction": tl.idle_fraction if tl is not None and job.training else 0.0,
         "storage_kind": p.cloud.storage.kind, "storage_tb": p.cloud.storage.tb,
         "egress_tb": p.cloud.egress_tb_per_month, "cross_region_tb": p.cloud.cross_region_tb_per_month,
         "node_kw": node_kw, "facility_kw": p.facility.power_kw_available or -1.0,
@@ -90,6 +92,35 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "host_ram_gb": hw.host_ram_gb or -1.0,
         "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
     }
+
+
+def commitment_months(p: Proposal) -> float | None:
+    """The rental term a proposal commits to: ``acquisition.months`` when the file states it for a
+    rental (not spot capacity, which is not reserved), billed in full; None: billed as used."""
+    acq = p.acquisition
+    if acq.mode != "rent" or acq.spot or "months" not in acq.model_fields_set:
+        return None
+    return acq.months
+
+
+def what_alternative_gives_up(proposed: Candidate, alt: Candidate | None, tolerance: float) -> list[GivenUp]:
+    """What the alternative delivers less of than the proposal, beyond ``tolerance``: output
+    throughput and time per output token for a service, wall-clock time for a training job. A saving
+    is only a like-for-like saving when this list is empty."""
+    if alt is None:
+        return []
+    out: list[GivenUp] = []
+    ps, as_ = proposed.serving or {}, alt.serving or {}
+    pt, at = ps.get("throughput_tokens_per_s"), as_.get("throughput_tokens_per_s")
+    if pt and at is not None and at < pt * (1 - tolerance):
+        out.append(GivenUp(what="throughput_tokens_per_s", proposed=pt, alternative=at))
+    pl, al = ps.get("tpot_s"), as_.get("tpot_s")
+    if pl and al and al > pl * (1 + tolerance):
+        out.append(GivenUp(what="tpot_s", proposed=pl, alternative=al))
+    pw, aw = proposed.wall_days, alt.wall_days
+    if pw and aw is not None and aw > pw * (1 + tolerance):
+        out.append(GivenUp(what="wall_days", proposed=pw, alternative=aw))
+    return out
 
 
 def _kind_of(kb: Any, provider: str | None) -> str:
@@ -271,10 +302,11 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             close = difflib.get_close_matches(hw.network, list(kb.runtime.networks), n=1)
             raise UserError(f"unknown network '{hw.network}'", where=f"{where}: hardware.network",
                             hint=f"did you mean {close[0]}?" if close else f"one of {', '.join(kb.runtime.networks)}")
+        job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
         proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
                             spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
-                            acquisition=acq.mode, tag="proposed:")
+                            acquisition=acq.mode, tag="proposed:", commitment_months=commitment_months(p))
         proposed.numbers["host_ram_gb"] = hw.host_ram_gb
         # the alternative: the decision engine over the catalog (or the proposal's short list), with
         # recommend's count search
@@ -297,14 +329,17 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         pc = prop_cand.total_cost_usd
         if alt is not None and alt.total_cost_usd is not None and pc is not None:
             savings = pc - alt.total_cost_usd
+        gives_up = what_alternative_gives_up(prop_cand, alt, float(kb.policy_value("comparison_tolerance_fraction")))
         verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
             "revise" if any(f.severity == "warning" for f in findings) else "approve")
         return AuditResult(
             verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
             proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
+            savings_comparable=savings is not None and not gives_up, alternative_gives_up=gives_up,
             assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
                                                            or not _alternative_key(e.subject)],
-            steps=step_summaries(job, con, outcome, mine_key), charts=_with_proposal_curve(rec.charts, proposed, job),
+            steps=step_summaries(job, con, outcome, mine_key),
+            charts=_with_proposal_curve(rec.charts, proposed, acq.mode),
             knowledge_dates=rec.knowledge_dates, cards=views,
             stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
                            "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
@@ -313,22 +348,13 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         )
 
 
-def _with_proposal_curve(charts: dict[str, Any], proposed: Any, job: Any) -> dict[str, Any]:
-    """The result's charts plus the proposal's own cumulative rent-or-buy curve (the report draws the
-    proposal first; ``cost_curve`` is the alternative's)."""
-    curves = proposed.cost_curves(job.kb.tco, job.c.project_months)
-    if not curves and proposed.buy is not None:  # no rental offer: the cost of owning alone
-        from ..estimators import cost as K
-
-        horizon = int(max(12, min(60, math.ceil(job.c.project_months * 2))))
-        curves = {"buy": K.cumulative_curves(0.0, proposed.buy, proposed.buy.cards.value, job.kb.tco,
-                                             horizon)["buy"]}
-    if not curves:
+def _with_proposal_curve(charts: dict[str, Any], proposed: Any, mode: str) -> dict[str, Any]:
+    """The result's charts plus the proposal's own cumulative cost of renting and of buying over its
+    period (the report draws the proposal first; ``cost_curve`` is the alternative's)."""
+    curve = proposed.cost_chart(mode)
+    if not curve:
         return charts
-    return {**charts, "proposal_cost_curve": {
-        "months": list(range(len(curves["buy"]))), "rent": curves.get("rent"), "buy": curves["buy"],
-        "break_even_month": proposed.numbers.get("break_even_month"),
-        "label": f"{proposed.count} x {proposed.gpu.name}"}}
+    return {**charts, "proposal_cost_curve": {**curve, "label": f"{proposed.count} x {proposed.gpu.name}"}}
 
 
 def _alternative_key(key: str) -> bool:

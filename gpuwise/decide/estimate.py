@@ -94,27 +94,39 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         assumptions.append(Assumption(field="--gpu", value=gpu, reason=r.note))
     g = kb.gpus[r.id]
     ev = evaluate(job, g, count)
+    out = gpu_out(job, ev)
+    return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
+                          workload=job.question(), assumptions=assumptions,
+                          knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
+
+
+def gpu_out(job: Job, ev: Evaluation) -> GpuOut:
+    """The ``gpu`` block of an estimate: one configuration's numbers, its ledger (the way the cost
+    step chose) and its timeline; the times and GPU-hours are the timeline's."""
     n = ev.numbers
-    terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]
+    terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]  # also fills the curve
     cost = {"rent_usd": n.get("rent_usd"), "buy_usd": n.get("buy_usd"), "acquisition": n.get("acquisition"),
             "break_even_month": n.get("break_even_month"), "usd_per_gpu_hour": n.get("usd_per_gpu_hour"),
             "provider": n.get("provider"), "instance": n.get("instance"), "price_as_of": n.get("price_as_of")}
     if ev.buy:
         cost["buy_lines"] = ev.buy.lines
-    out = GpuOut(
-        id=g.id, name=g.name, count=count, nodes=ev.nodes, fits=ev.fits,
-        gpu_hours=n.get("gpu_hours"), wall_hours=n.get("wall_hours"),
+    tl = ev.timeline
+    training = job.training and n.get("wall_hours") is not None
+    led = ev.ledger(n.get("acquisition"))
+    return GpuOut(
+        id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=ev.fits,
+        # GPU-hours of training as published runs count them (the timeline's billed GPU-hours add the
+        # start-up and wind-down, which a minutes-long benchmark run does not count)
+        gpu_hours=n.get("gpu_hours") if training else None,
+        wall_hours=(tl.wall_hours if tl else n.get("wall_hours")) if training else None,
         decode_tokens_per_s=n.get("decode_tokens_per_s"),
         decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
         prefill_tokens_per_s=n.get("prefill_tokens_per_s"),
-        cost_usd=n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.label(),
+        cost_usd=led.total if led else n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.label(),
         scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"), peak_kind=n.get("peak_kind", ""),
-        mfu=n.get("mfu"), terms=terms, cost=cost,
+        mfu=n.get("mfu"), terms=terms, cost=cost, ledger=led, timeline=tl,
         **plan_out(job, n),
     )
-    return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
-                          workload=job.question(), assumptions=assumptions,
-                          knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
 
 
 def plan_out(job: Job, n: dict[str, Any]) -> dict[str, Any]:

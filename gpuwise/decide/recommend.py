@@ -34,7 +34,6 @@ from ..results import (
     Candidate,
     CurrencyInfo,
     EstimateResult,
-    GpuOut,
     HouseRules,
     Recommendation,
     RecommendResult,
@@ -43,7 +42,7 @@ from ..results import (
 )
 from . import engine, rulebook
 from .actions import Outcome, fact_key, materialize, ordered_findings
-from .estimate import memory_out, plan_out, term_out
+from .estimate import memory_out, term_out
 from .rank import Scored, rank
 from .subjects import NODE, candidate_fact, environment, job_fact, modes_for, price_facts
 
@@ -568,12 +567,13 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
     if not why and stage != "decided":
         why = [Sentence(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
                         template=messages.template("reason.stalled"), values={"stage": stage})]
-    cost = n.get("rent_usd") if mode == "rent" else n.get("buy_usd")
+    led, tl = e.ledger(mode), e.timeline
     return Candidate.model_construct(  # built from typed estimates: no validation per candidate
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
-        wall_days=n.get("wall_days"), gpu_hours=n.get("gpu_hours"), total_cost_usd=cost,
+        wall_days=_wall_days(e), gpu_hours=tl.gpu_hours if tl else None,
+        total_cost_usd=led.total if led else None, ledger=led, timeline=tl, serving=serving_of(e),
         acquisition=mode, rent_cost_usd=n.get("rent_usd"), buy_cost_usd=n.get("buy_usd"),
         break_even_month=n.get("break_even_month"), strategy=_label(e),
         strategy_changes=_changes(e), scaling_efficiency=n.get("efficiency"),
@@ -583,6 +583,25 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         instance=n.get("instance") if mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
     )
+
+
+def _wall_days(e: Evaluation) -> float | None:
+    """A training job's wall-clock days, from its timeline (None for a service, which runs on)."""
+    if e.timeline is None or e.numbers.get("wall_days") is None:
+        return e.numbers.get("wall_days")
+    return e.timeline.wall_days
+
+
+def serving_of(e: Evaluation) -> dict[str, Any] | None:
+    """A serving configuration's figures at the stated load (the curve is left to the estimate):
+    per-sequence speed is one over the time per output token, the figure the reports quote."""
+    sv = SV.serving_json({"serving_curve": None, **e.numbers})
+    if sv is None:
+        return None
+    sv.pop("curve", None)
+    tpot = sv.get("tpot_s")
+    sv.setdefault("per_sequence_tokens_per_s", 1 / tpot if tpot else None)
+    return sv
 
 
 def _label(e: Evaluation) -> str:
@@ -597,16 +616,19 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
     e, mode = con.options[key]
     f = con.fact(key)
     n = e.numbers
+    led = e.ledger(mode)
     kind = "training" if job.training else ("diffusion" if job.shape.diffusion else "inference")
     values = {"count": e.count, "gpu_name": e.gpu.name, "nodes": e.nodes, "provider": f["provider"],
-              "wall_days": n.get("wall_days"), "cost_usd": f["cost_usd"], "need_gb": f["need_gb"],
+              "wall_days": _wall_days(e), "cost_usd": led.total if led else f["cost_usd"], "need_gb": f["need_gb"],
               "usable_gb": e.usable / GB, "strategy": _label(e), "decode_tps": n.get("decode_tokens_per_s"),
               "aggregate_tps": n.get("decode_tokens_per_s_total"), "project_months": job.c.project_months}
     mid = f"summary.{kind}.{mode}"
     sentence = Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
     scored = next((s.score for s in r.order if s.key == key), None)
     return Recommendation(gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, acquisition=mode,
-                          wall_days=n.get("wall_days"), total_cost_usd=f["cost_usd"] if f["cost_usd"] >= 0 else None,
+                          wall_days=_wall_days(e), total_cost_usd=led.total if led else None,
+                          gpu_hours=e.timeline.gpu_hours if e.timeline else None, ledger=led, timeline=e.timeline,
+                          serving=serving_of(e),
                           summary=sentence.text, summary_sentence=sentence,
                           score_usd=None if scored is None or math.isinf(scored) else scored,
                           strategy=_label(e), provider=n.get("provider") if mode == "rent" else None,
@@ -616,26 +638,9 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
 
 
 def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
-    from .estimate import _flops
+    from .estimate import _flops, gpu_out
 
-    n = e.numbers
-    terms = [term_out(t) for t in e.all_terms().values()]  # first: also fills the serving curve
-    gpu = GpuOut(id=e.gpu.id, name=e.gpu.name, count=e.count, nodes=e.nodes, fits=e.fits,
-                 gpu_hours=n.get("gpu_hours"), wall_hours=n.get("wall_hours"),
-                 decode_tokens_per_s=n.get("decode_tokens_per_s"),
-                 decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
-                 prefill_tokens_per_s=n.get("prefill_tokens_per_s"), cost_usd=n.get("cost_usd"),
-                 acquisition=n.get("acquisition"), strategy=_label(e),
-                 scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"),
-                 peak_kind=n.get("peak_kind", ""), mfu=n.get("mfu"),
-                 terms=terms,
-                 cost={"rent_usd": n.get("rent_usd"), "buy_usd": n.get("buy_usd"),
-                       "break_even_month": n.get("break_even_month"),
-                       "usd_per_gpu_hour": n.get("usd_per_gpu_hour"), "provider": n.get("provider"),
-                       "instance": n.get("instance"), "price_as_of": n.get("price_as_of"),
-                       "buy_lines": e.buy.lines if e.buy else {}},
-                 **plan_out(job, n))
-    return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job), gpu=gpu,
+    return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job), gpu=gpu_out(job, e),
                           workload={}, assumptions=[])
 
 
@@ -677,9 +682,7 @@ def _charts(job: Job, con: Consultation, r: Ranking) -> dict[str, Any]:
                   "cost_usd": con.fact(k)["cost_usd"], "feasible": True, "chosen": k == r.best}
                  for k in order[:40] if con.fact(k)["cost_usd"] >= 0]
     charts: dict[str, Any] = {"memory": memory, "time_cost": time_cost}
-    curves = best.cost_curves(job.kb.tco, job.c.project_months)
-    if curves:
-        charts["cost_curve"] = {"months": list(range(len(curves["rent"]))), "rent": curves["rent"],
-                                "buy": curves["buy"], "break_even_month": best.numbers.get("break_even_month"),
-                                "label": f"{best.count} x {best.gpu.name}"}
+    curve = best.cost_chart(con.options[r.order[0].key][1])
+    if curve:
+        charts["cost_curve"] = {**curve, "label": f"{best.count} x {best.gpu.name}"}
     return charts

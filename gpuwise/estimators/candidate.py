@@ -8,8 +8,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import ledger as L
 from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
+from ..ledger import Ledger, Timeline
 from ..results import Assumption
 from . import GB, Term
 from . import compute as C
@@ -166,6 +168,12 @@ class Evaluation:
     plan: P.Plan | None = None  # training: the chosen layout (gpuwise/estimators/planner.py)
     requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
     rest: Any = None  # the compute and cost steps, put off until the estimate is judged (``evaluate``)
+    timeline: Timeline | None = None  # wall-clock hours by part, hours billed (the cost step)
+    ledgers: dict[str, Ledger] = field(default_factory=dict)  # "rent" / "buy": the money of each way
+
+    def ledger(self, mode: str | None) -> Ledger | None:
+        """The ledger of renting or of buying this configuration (None when that way has no price)."""
+        return self.ledgers.get(mode or "")
 
     def complete(self) -> Evaluation:
         """Run the compute and cost steps that were put off (see ``evaluate``'s ``defer``)."""
@@ -186,13 +194,13 @@ class Evaluation:
             self.terms.update(self.pending_terms.pop(0)())
         return self.terms
 
-    def cost_curves(self, tco: Any, months: float) -> dict[str, list[float]] | None:
-        """Cumulative rent vs own by month, for the chart (computed only for what a report shows)."""
-        if self.offer is None or self.buy is None:
+    def cost_chart(self, mode: str | None) -> dict[str, Any] | None:
+        """Cumulative cost of renting and of buying over this configuration's own period, from its
+        two ledgers (None without a ledger for ``mode``); see :func:`cost.cost_chart`."""
+        chosen = self.ledger(mode)
+        if chosen is None:
             return None
-        horizon = int(max(12, min(60, math.ceil(months * 2))))
-        return K.cumulative_curves(self.offer.usd_per_hour * HOURS_PER_MONTH, self.buy, self.buy.cards.value,
-                                   tco, horizon)
+        return K.cost_chart(self.ledgers.get("rent"), self.ledgers.get("buy"), chosen)
 
     @property
     def key(self) -> str:
@@ -256,10 +264,12 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
              network: str | None = None, link: str | None = None, host_ram_gb: float | None = None,
              unit_price: float | None = None, hourly_usd: float | None = None, spot: bool = False,
              provider: str | None = None, instance: str | None = None, condition: str = "new",
-             acquisition: str | None = None, tag: str = "", defer: bool = False) -> Evaluation:
+             acquisition: str | None = None, tag: str = "", defer: bool = False,
+             commitment_months: float | None = None) -> Evaluation:
     """Every number of the four steps for ``count`` x ``gpu`` running ``job``. ``defer``: the compute
     and cost steps wait for :meth:`Evaluation.complete` (a search that may never judge this count
-    need not pay for them)."""
+    need not pay for them). ``commitment_months``: a rental term the proposal commits to, billed in
+    full whatever the job uses of it."""
     kb = job.kb
     rt = kb.runtime
     capacity = capacity_bytes(gpu)
@@ -298,7 +308,8 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     def rest() -> None:
         _compute_step(job, ev)
         _cost_step(job, ev, unit_price=unit_price, hourly_usd=hourly_usd, spot=spot, provider=provider,
-                   instance=instance, condition=condition, acquisition=acquisition)
+                   instance=instance, condition=condition, acquisition=acquisition,
+                   commitment_months=commitment_months)
 
     ev.rest = rest
     return ev if defer else ev.complete()
@@ -463,7 +474,10 @@ def _serving_numbers(job: Job, ev: Evaluation) -> None:
     per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
     prompt = ev.numbers["prompt_tokens"]
     ev.numbers.update({
-        "decode_tokens_per_s": 1 / s.load.decode_step, "decode_tokens_per_s_total": s.load.throughput,
+        # one sequence's speed at the load: one over the time per output token (prefill chunks that
+        # join a decode step slow every sequence in it), the figure the reports quote
+        "decode_tokens_per_s": 1 / (s.load.tpot if s.load.tpot > 0 else s.load.decode_step),
+        "decode_tokens_per_s_total": s.load.throughput,
         "prefill_tokens_per_s": prompt / s.single.ttft if s.single.ttft > 0 else None,
         "efficiency": 1.0, "batch_per_replica": per_copy})
 
@@ -502,8 +516,46 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
     })
 
 
+def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:
+    """The job's wall-clock hours by part, before any spot capacity or commitment: for training the
+    planner's steps split by cause, the goodput loss and the set-up; for serving the project."""
+    n = ev.numbers
+    if not job.training:
+        return [("service", job.c.project_months * HOURS_PER_MONTH)]
+    plan = ev.plan
+    if plan is None:
+        return [("training", n["wall_hours"])]
+    st, k = plan.step, plan.steps / 3600
+    steps_h = st.total * k
+    comm, bubble, offload = (st.tp + st.pp + st.dp + st.ep + st.cp) * k, st.bubble * k, st.offload * k
+    return [("compute", steps_h - comm - bubble - offload), ("communication", comm), ("pipeline bubble", bubble),
+            ("offload", offload), ("failures and restarts", plan.wall_hours - steps_h),
+            ("start-up and wind-down", n.get("job_setup_hours", 0.0))]
+
+
+def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float | None
+              ) -> tuple[Timeline, float, float]:
+    """The configuration's timeline and the set-up hours in it. Spot capacity adds the work redone
+    after reclaims and the time waiting for capacity (clouds.yaml spot); a commitment bills its
+    whole term. Returns the timeline, the set-up hours and the hours the job itself runs."""
+    parts = _run_parts(job, ev)
+    setup = dict(parts).get("start-up and wind-down", 0.0)
+    run = sum(h for _, h in parts) - setup
+    billed = None
+    if spot and job.training:
+        sm = job.kb.clouds.spot
+        redo = run * sm.restart_overhead
+        parts += [("work redone after spot reclaims", redo),
+                  ("waiting for spot capacity", (run + redo) * (1 / sm.availability - 1))]
+        billed = setup + run + redo
+    if commitment_hours is not None:
+        billed = max(billed if billed is not None else run + setup, commitment_hours)
+    return L.timeline(parts, ev.count, billed), setup, run
+
+
 def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,
-               provider: str | None, instance: str | None, condition: str, acquisition: str | None) -> None:
+               provider: str | None, instance: str | None, condition: str, acquisition: str | None,
+               commitment_months: float | None = None) -> None:
     """Rent and buy figures in USD (CNY prices converted at tco.yaml usd_cny), the units a buyer
     can get, the network each way of acquiring has, spot wall time, and the China-market facts.
     The rent-or-buy choice itself is left to the rules; ``acquisition`` is a provisional one."""
@@ -512,7 +564,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     rate = kb.tco_value("usd_cny").value
     market = market_of(job)
     busy = ev.numbers["wall_hours"] if job.training else months * HOURS_PER_MONTH
-    rent_hours = busy
+    commit_h = commitment_months * HOURS_PER_MONTH if commitment_months else None
+    tl, setup, run = _timeline(job, ev, spot=spot, commitment_hours=commit_h)
+    ev.timeline = tl
+    rent_hours = tl.billed_hours
     offers = offers_for(job, ev.gpu, ev.count)
     if provider:
         offers = _named_offers(job, ev.gpu, ev.count, provider) or offers
@@ -524,13 +579,34 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
                         None, "proposal", "the proposal's own price", "U",
                         network=offer.network if offer and offer.provider == provider else None)
     ev.offer = offer
-    rent = K.rent_cost(offer, rent_hours, kb.clouds, spot=spot) if offer else None
+    if commitment_months:
+        rent_period = L.period_months("commitment", commitment_months)
+    elif job.training:
+        rent_period = L.period("job", tl.billed_hours)
+    else:
+        rent_period = L.period_months("project", months)
+    fees = None
+    cloud = getattr(job, "cloud", None)
+    if offer and cloud is not None:
+        fees = K.fee_lines(K.cloud_fees(kb.clouds, offer.provider, egress_tb=cloud.egress_tb_per_month,
+                                        cross_region_tb=cloud.cross_region_tb_per_month,
+                                        storage_kind=cloud.storage.kind, storage_tb=cloud.storage.tb,
+                                        months=months, usd_cny=rate))
+    rent_led = K.rent_ledger(offer, kb.clouds, run_hours=run, setup_hours=setup, period=rent_period,
+                             spot=spot, fees=fees) if offer else None
+    rent = None
+    if rent_led is not None:
+        first = rent_led.lines[0]
+        rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD", first.formula,
+                    {**first.inputs, "hours": tl.billed_hours, "period": rent_period.kind})
     plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
                                usd_cny=rate, unit_price=unit_price)
     buy = K.buy_cost(ev.gpu, ev.count, months=months, busy_hours=busy, electricity=c.electricity_usd_per_kwh,
                      tco=kb.tco, prices=kb.prices, networks=kb.runtime.networks, hosting=c.hosting,
                      usd_cny=rate, plan=plan) if plan else None
     ev.buy = buy
+    buy_led = K.buy_ledger(buy, L.period_months("project", months)) if buy else None
+    ev.ledgers = {k: v for k, v in (("rent", rent_led), ("buy", buy_led)) if v is not None}
     if rent:
         ev.terms["rent"] = rent
     if buy:
@@ -541,8 +617,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     if offer and buy:
         be = K.break_even_month(offer.usd_per_hour * HOURS_PER_MONTH, buy, buy.cards.value, kb.tco)
     mode = acquisition or c.acquisition
-    rent_v = rent.value if rent else None
-    buy_v = buy.total.value if buy else None
+    rent_v = rent_led.total if rent_led else None
+    buy_v = buy_led.total if buy_led else None
     if mode == "rent":
         chosen, cost = ("rent", rent_v)
     elif mode == "buy":

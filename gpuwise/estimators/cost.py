@@ -12,11 +12,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import ledger as L
 from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
+from ..ledger import HOURS_PER_MONTH, Ledger, LedgerLine, Period
 from . import Term
 from .offers import Offer, rent_offers  # noqa: F401  (moved; kept importable from here)
 
-HOURS_PER_MONTH = 730.0
 SERVER_CARDS = 8  # double-width PCIe cards in one 4U GPU server (tco.yaml server_share_usd_per_gpu_pcie)
 
 
@@ -402,3 +403,115 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
                 {"provider": prov.id, "egress_usd_per_month": egress, "cross_region_usd_per_month": cross,
                  "storage_usd_per_month": storage, "months": months, "egress_free_gb": free,
                  "as_of": prov.as_of.isoformat()})
+
+
+# ------------------------------------------------------------------------------ ledgers
+def fee_lines(fees: Term) -> list[LedgerLine]:
+    """The cloud's transfer and storage fees (:func:`cloud_fees`) as ledger lines, one per fee."""
+    i = fees.inputs
+    months = i["months"]
+    common = {"provider": i["provider"], "months": months, "as_of": i["as_of"]}
+    return [
+        L.line("fee", "egress", i["egress_usd_per_month"] * months,
+               "months x internet egress by tier (after the free allowance)",
+               {**common, "usd_per_month": i["egress_usd_per_month"], "free_gb": i["egress_free_gb"]}),
+        L.line("fee", "cross-region", i["cross_region_usd_per_month"] * months,
+               "months x cross-region GB x $/GB", {**common, "usd_per_month": i["cross_region_usd_per_month"]}),
+        L.line("fee", "storage", i["storage_usd_per_month"] * months, "months x storage GB x $/GB-month",
+               {**common, "usd_per_month": i["storage_usd_per_month"]}),
+    ]
+
+
+def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hours: float, period: Period,
+                spot: bool = False, fees: list[LedgerLine] | None = None) -> Ledger:
+    """What renting ``offer`` costs over ``period``: the hours the job runs (or the whole committed
+    term), the start-up and wind-down as their own line, and the cloud's fees.
+
+    A commitment longer than the job is billed in full: the rent line then covers the term less the
+    set-up hours, whatever the job uses of it."""
+    billed_run = max(run_hours, period.hours - setup_hours) if period.kind == "commitment" else run_hours
+    what = f"{offer.gpus} GPUs" + (f" ({offer.instance})" if offer.instance else "") + f" on {offer.provider}"
+    if spot:
+        sm = clouds.spot
+        rate = offer.spot_usd_per_hour or offer.usd_per_hour * (1 - sm.fallback_discount)
+        common = {"usd_per_hour": rate, "provider": offer.provider, "instance": offer.instance,
+                  "gpus_paid": offer.gpus, "as_of": offer.as_of, "restart_overhead": sm.restart_overhead,
+                  "spot_price_known": offer.spot_usd_per_hour is not None}
+        rent = L.line("rent", f"{what}, spot", rate * billed_run * (1 + sm.restart_overhead),
+                      "spot $/h x hours x (1 + restart overhead)", {**common, "hours": billed_run})
+        setup = L.line("setup", "start-up and wind-down", rate * setup_hours, "spot $/h x set-up hours",
+                       {**common, "hours": setup_hours})
+    else:
+        d, schedule = discount(clouds, billed_run + setup_hours)
+        common = {"usd_per_hour": offer.usd_per_hour, "discount": d, "schedule": schedule,
+                  "provider": offer.provider, "instance": offer.instance, "gpus_paid": offer.gpus,
+                  "as_of": offer.as_of, "currency": offer.currency}
+        rent = L.line("rent", what, offer.usd_per_hour * billed_run * (1 - d),
+                      "$/h x hours x (1 - long-rental discount)", {**common, "hours": billed_run})
+        setup = L.line("setup", "start-up and wind-down", offer.usd_per_hour * setup_hours * (1 - d),
+                       "$/h x set-up hours x (1 - long-rental discount)", {**common, "hours": setup_hours})
+    return L.ledger(period, [rent, setup, *(fees or [])])
+
+
+def buy_ledger(buy: BuyCost, period: Period) -> Ledger:
+    """What owning costs over ``period``: the capital items as bought, the network, hosting, power
+    and licences, and the resale at the end as its own (negative) line."""
+    p = buy.plan
+    unit = {"server": "whole servers", "card": "cards", "workstation": "cards"}.get(p.sold_as, p.sold_as) if p else ""
+    capex_item = f"{p.units} x {p.unit_gpus}-GPU {unit}" if p and p.sold_as == "server" else (
+        f"{p.count} {unit}" if p else "hardware")
+    lines = [L.line("capex", capex_item, buy.cards.value, buy.cards.formula, buy.cards.inputs)]
+    for kind, term in (("server", buy.server), ("network", buy.network), ("hosting", buy.hosting),
+                       ("power", buy.power), ("licence", buy.licences), ("resale", buy.resale)):
+        if term is not None:
+            item = {"server": "host server share", "network": "scale-out network", "hosting": buy.hosting_name,
+                    "power": "electricity", "licence": "software licences",
+                    "resale": "resale at the end"}[kind]
+            lines.append(L.line(kind, item, term.value, term.formula, term.inputs))  # type: ignore[arg-type]
+    return L.ledger(period, lines)
+
+
+def crossing(rent: list[float], buy: list[float], xs: list[float]) -> float | None:
+    """Where the rent line first reaches the buy line, interpolated between points (None: never
+    within ``xs``)."""
+    for i in range(1, len(xs)):
+        a0, a1 = rent[i - 1] - buy[i - 1], rent[i] - buy[i]
+        if a0 < 0 <= a1:
+            return xs[i - 1] + (xs[i] - xs[i - 1]) * (-a0 / (a1 - a0))
+        if i == 1 and a0 >= 0:
+            return xs[0]
+    return None
+
+
+def cost_chart(rent: Ledger | None, buy: Ledger | None, chosen: Ledger, *, points: int = 24) -> dict[str, Any]:
+    """Cumulative cost of renting and of buying over the chosen configuration's own period (the
+    job's hours, a committed term, or the project's months), read from the two ledgers: renting
+    accrues over the hours its ledger bills and then stops; buying pays its capital items at the
+    start and its running costs (hosting, power, licences) over its own period; the resale comes
+    back as a step at the end, drawn and labelled, never netted into the line. The break-even is
+    where the rent line reaches the buy line, interpolated, or none within the period."""
+    horizon = max(chosen.period.hours, 1e-9)
+    in_months = chosen.period.kind != "job"
+    scale = HOURS_PER_MONTH if in_months else 1.0
+    hours = [horizon * i / points for i in range(points + 1)]
+    out: dict[str, Any] = {"unit": "months" if in_months else "hours", "x": [h / scale for h in hours],
+                           "period": chosen.period.kind, "span": horizon / scale}
+
+    def accrue(led: Ledger, start: float) -> list[float]:
+        span = max(led.period.hours, 1e-9)
+        running = led.cash_out - start
+        return [start + running * min(h, span) / span for h in hours]
+
+    if rent is not None:
+        out["rent"] = accrue(rent, 0.0)
+        out["rent_total"] = rent.total
+    if buy is not None:
+        out["buy"] = accrue(buy, buy.amount("capex", "server", "network"))
+        out["buy_cash_out"] = buy.cash_out
+        out["resale"] = buy.amount("resale")
+        out["resale_after_months"] = buy.period.months
+        out["buy_net"] = buy.net
+    if "rent" in out and "buy" in out:
+        be = crossing(out["rent"], out["buy"], hours)
+        out["break_even"] = None if be is None else be / scale
+    return out

@@ -33,6 +33,7 @@ class Job:
     assumptions: list[Assumption] = field(default_factory=list)
     where: str = "requirements"
     memo: dict = field(default_factory=dict)  # memory estimates by (count, strategy, tp)
+    cloud: Any = None  # an audited proposal's cloud usage (egress, storage): priced on every rental
 
     def __enter__(self) -> Job:
         return self

@@ -237,12 +237,14 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
     """
     if not isinstance(curve, dict) or not isinstance(curve.get("months"), (list, tuple)):
         return None
-    months = [_number(m) for m in curve["months"]]
     data: dict[str, list[tuple[float, float]]] = {}
     for key in keys:
         values = curve.get(key)
         if not isinstance(values, (list, tuple)):
             continue
+        # a series may carry its own x values (a step drawn at one x), else the curve's
+        xs = curve.get(f"{key}_x") if isinstance(curve.get(f"{key}_x"), (list, tuple)) else curve["months"]
+        months = [_number(m) for m in xs]
         pts = [(m, v) for m, v in zip(months, (_number(v) for v in values), strict=False)
                if m is not None and v is not None]
         if len(pts) >= 2:

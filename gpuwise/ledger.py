@@ -1,0 +1,123 @@
+"""The money and the time of one configuration, as typed records built once and read by every view.
+
+A :class:`Ledger` is a list of postings (rent, the capital items of a purchase, hosting, power,
+licences, cloud fees, set-up, resale), each with the formula and inputs that priced it; its
+``total`` is the sum of its lines and nothing else, ``cash_out`` what must be paid before any
+resale and ``net`` what is left after it. A :class:`Timeline` is the wall-clock time as a sum of
+named parts, the hours billed and the GPU-hours they make. Reports, charts and JSON quote these
+figures; none of them recomputes a total (the plain-text accounting idea: a report is a query over
+the postings, never a second calculation).
+
+Amounts are in USD (``currency``); a report in yuan converts them at the result's dated rate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
+PeriodKind = Literal["job", "commitment", "project"]
+HOURS_PER_MONTH = 730.0
+"""Hours in an average month (8,760 / 12): what a monthly rental or hosting bill covers."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class LedgerLine(_Frozen):
+    """One posting: what it is for, the amount (negative for money coming back), and how it was priced."""
+
+    kind: LineKind
+    item: str
+    amount: float
+    formula: str = ""
+    inputs: dict[str, Any] = {}
+
+
+class Period(_Frozen):
+    """What the ledger covers: the job's own hours, a proposal's committed term, or the project's months."""
+
+    kind: PeriodKind
+    hours: float
+    months: float
+
+
+class Ledger(_Frozen):
+    currency: str = "USD"
+    period: Period
+    lines: list[LedgerLine]
+    total: float
+    cash_out: float
+    net: float
+
+    def amount(self, *kinds: str, item: str | None = None) -> float:
+        """The sum of the lines of these kinds (and, given, this item)."""
+        return sum(ln.amount for ln in self.lines if ln.kind in kinds and (item is None or ln.item == item))
+
+    def line(self, kind: str, item: str | None = None) -> LedgerLine | None:
+        return next((ln for ln in self.lines if ln.kind == kind and (item is None or ln.item == item)), None)
+
+
+class TimelinePart(_Frozen):
+    name: str
+    hours: float
+
+
+class Timeline(_Frozen):
+    wall_hours: float
+    billed_hours: float
+    gpu_hours: float
+    gpus: int
+    parts: list[TimelinePart]
+
+    @property
+    def wall_days(self) -> float:
+        return self.wall_hours / 24
+
+    @property
+    def idle_fraction(self) -> float:
+        """The share of the billed hours the job does not use (a commitment longer than the job)."""
+        return max(0.0, 1 - self.wall_hours / self.billed_hours) if self.billed_hours > 0 else 0.0
+
+
+def line(kind: LineKind, item: str, amount: float, formula: str = "", inputs: dict[str, Any] | None = None
+         ) -> LedgerLine:
+    """A posting, built without validation: the estimators hand over numbers they computed."""
+    return LedgerLine.model_construct(kind=kind, item=item, amount=float(amount), formula=formula,
+                                      inputs=dict(inputs or {}))
+
+
+def ledger(period: Period, lines: Iterable[LedgerLine], currency: str = "USD") -> Ledger:
+    """The ledger of ``lines``: zero lines are dropped (except one, so an empty purchase still has a
+    line), the total is their sum, cash out the sum of all but resale."""
+    kept = [ln for ln in lines if ln.amount != 0 or ln.kind in ("rent", "capex")]
+    for ln in kept:
+        if not math.isfinite(ln.amount):
+            raise ValueError(f"ledger line {ln.item!r} is not a finite amount: {ln.amount}")
+    total = math.fsum(ln.amount for ln in kept)
+    cash_out = math.fsum(ln.amount for ln in kept if ln.kind != "resale")
+    return Ledger.model_construct(currency=currency, period=period, lines=kept, total=total, cash_out=cash_out,
+                                  net=total)
+
+
+def period(kind: PeriodKind, hours: float) -> Period:
+    return Period.model_construct(kind=kind, hours=float(hours), months=float(hours) / HOURS_PER_MONTH)
+
+
+def period_months(kind: PeriodKind, months: float) -> Period:
+    return Period.model_construct(kind=kind, hours=float(months) * HOURS_PER_MONTH, months=float(months))
+
+
+def timeline(parts: Iterable[tuple[str, float]], gpus: int, billed_hours: float | None = None) -> Timeline:
+    """Wall-clock hours as the sum of ``parts`` (zero parts dropped), billed hours (the wall time
+    unless a commitment or a restart policy says otherwise) and GPU-hours = billed hours x GPUs."""
+    kept = [TimelinePart.model_construct(name=n, hours=float(h)) for n, h in parts if h]
+    wall = math.fsum(p.hours for p in kept)
+    billed = wall if billed_hours is None else float(billed_hours)
+    return Timeline.model_construct(wall_hours=wall, billed_hours=billed, gpu_hours=billed * gpus, gpus=gpus,
+                                    parts=kept)
