@@ -92,7 +92,8 @@ class Architecture(Strict):
     experts: int | None = Field(default=None, ge=2, le=100_000, description="MoE: routed experts per MoE layer")
     experts_per_token: int | None = Field(default=None, ge=1, le=100_000, description="MoE: experts per token")
     shared_experts: int = Field(default=0, ge=0, le=1000, description="MoE: experts every token uses")
-    active_params_b: float | None = Field(default=None, gt=0, le=100_000, description="MoE: parameters used per token")
+    active_params_b: float | None = Field(default=None, ge=1e-6, le=100_000,
+                                          description="MoE: parameters used per token")
 
     _v = field_validator("active_params_b")(_finite)
 
@@ -122,7 +123,7 @@ class Workload(Strict):
     lora_rank: int = Field(default=16, ge=1, le=4096)
     lora_targets: LoraTargets = "all-linear"
     model: str | None = Field(default=None, min_length=1, max_length=200)
-    params_b: float | None = Field(default=None, gt=0, le=100_000)
+    params_b: float | None = Field(default=None, ge=1e-6, le=100_000)  # 1,000 parameters at least
     architecture: Architecture | None = None
     precision: Precision = "bf16"
     mixed_precision: bool = True
@@ -250,6 +251,14 @@ class Environment(Strict):
         default=None, pattern=r"^\d+\.\d+\.\d+(\.post\d+|\.?rc\d+)?$", description="Ascend torch_npu, e.g. 2.5.1.post1")
     bitsandbytes: str | None = Field(
         default=None, pattern=r"^\d+\.\d+(\.\d+)?(\.post\d+|\.dev\d+)?$", description="bitsandbytes release")
+
+    @field_validator("driver", "cuda", "rocm", "synapse", "cann", "torch_npu", "bitsandbytes", mode="after")
+    @classmethod
+    def _short(cls, v: str | None) -> str | None:
+        """A version is a few characters; a 5,000-digit one is refused, not turned into a number."""
+        if v is not None and len(v) > 40:
+            raise ValueError(f"a version of {len(v)} characters is not a version (at most 40)")
+        return v
 
     @field_validator("rocm", "synapse", "bitsandbytes", "cann", "torch_npu", mode="before")
     @classmethod
