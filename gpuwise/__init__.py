@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .results import AuditResult, EstimateResult, RecommendResult
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "audit", "estimate", "recommend"]
+__all__ = ["__version__", "audit", "estimate", "plan", "recommend"]
 
 
 def _dir(p: str | Path | None) -> str | None:
@@ -59,3 +59,13 @@ def audit(proposal: dict[str, Any] | str | Path | Proposal, *, knowledge: str | 
     from .decide.audit import audit as _audit
 
     return _audit(proposal, knowledge=_dir(knowledge), base_dir=_dir(base_dir), rules=_dir(rules))
+
+
+def plan(plan_file: Any, *, knowledge: str | None = None, rules: str | None = None,
+         currency: str | None = None) -> Any:
+    """A team's months of work on the GPUs it owns, buys and rents: what to buy and when, what to
+    rent, the cash flow against two baselines and the hosted-API alternative (``gpuwise plan``).
+    ``currency`` (USD or CNY) is the result's; default: the plan file's ``constraints.currency``."""
+    from .plan.build import plan as _plan
+
+    return _plan(plan_file, knowledge=knowledge, rules=rules, currency=currency)

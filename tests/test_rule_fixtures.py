@@ -5,7 +5,7 @@ real commands (``gpuwise.recommend`` / ``gpuwise.audit``), built-in rules only.
 
 ``expected.yaml``::
 
-    command: recommend          # or audit
+    command: recommend          # or audit, or plan
     fires: true                 # false: a near miss the rule must stay silent on
     severity: blocker           # a finding's severity (a reject is a blocker); omitted for pass/conclude
     subject: rtx-4090 x 8       # optional: a candidate (GPU x count) or subject the rule must hit
@@ -64,8 +64,8 @@ def _severity(result: Any, rule_id: str) -> set[str]:
 def run_case(case: Path) -> tuple[dict[str, Any], Any]:
     expected = yaml.safe_load((case / "expected.yaml").read_text())
     source = case / "input.yaml"
-    result = gpuwise.audit(source) if expected["command"] == "audit" else gpuwise.recommend(source)
-    return expected, result
+    run = {"audit": gpuwise.audit, "recommend": gpuwise.recommend, "plan": gpuwise.plan}[expected["command"]]
+    return expected, run(source)
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda p: p.name)

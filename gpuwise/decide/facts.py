@@ -554,6 +554,9 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "report_serial": "the serial the report gives, for the report",
     },
     "price": {"source": "which knowledge file the price comes from, for the report"},
+    "plan_fleet": {"gpu": _KEY},
+    "plan_workload": {"placed": _HOUSE, "unplaced_months": _HOUSE, "rented_share": _HOUSE},
+    "plan_budget": {"ratio": _HOUSE + " (the built-in rule compares the amounts)"},
 }
 """Fact fields no rule reads, each with why it is there (tests/test_rule_fixtures.py checks that
 every other field is read by some rule, and that each listed one is not)."""
@@ -568,3 +571,10 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "power_limit_tolerance_fraction": "the nvidia-smi reader: how far from the default a power limit counts as changed",
 }
 """Policy values read outside the rules, each with where and why."""
+
+
+# the plan's facts (gpuwise plan): defined beside the plan, checked and listed like the others
+from ..plan.facts import PLAN_FACTS  # noqa: E402
+
+FACT_MODELS.update(PLAN_FACTS)  # type: ignore[arg-type]
+FACT_TYPES.update({name: set(model.model_fields) for name, model in PLAN_FACTS.items()})
