@@ -567,6 +567,8 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "why_not_count": "how many alternatives a result names (gpuwise/decide/recommend.py why_not)",
     "comparison_tolerance_fraction": "the audit's comparison of the proposal with its alternative (what the "
                                      "alternative gives up)",
+    "plan_delivery_months": "the capacity plan's schedule (gpuwise/plan/build.py): when bought hardware arrives",
+    "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
     "idle_pstate_min": "the nvidia-smi reader: at or above this P-state a slower link is the card idling",
     "power_limit_tolerance_fraction": "the nvidia-smi reader: how far from the default a power limit counts as changed",
 }
