@@ -26,6 +26,7 @@ from ..results import (
     RecommendResult,
 )
 from . import charts as C
+from . import money_view as MV
 from . import words
 from .fmt import (
     CARD_FIELDS,
@@ -224,6 +225,19 @@ class View:
                 "notes": "" if self.full or not notes else self.f.ngettext(
                     "%(n)s note (information only) is in the full report.",
                     "%(n)s notes (information only) are in the full report.", notes)}
+
+    def answers_findings(self, r: RecommendResult) -> list[Finding]:
+        """The findings a brief recommendation lists: those about the answer and the question, not
+        those about candidates that were not chosen (they stay in the alternatives' "why not" and in
+        the full report). With no answer, every finding says why."""
+        if self.full or r.recommendation is None:
+            return list(r.findings)
+        others = {c.gpu for c in r.candidates} - {r.recommendation.gpu}
+
+        def about_another(x: Finding) -> bool:  # a GPU id, or a price of it: "buy <gpu id>"
+            return any(word in others for word in x.subject.split())
+
+        return [x for x in r.findings if not about_another(x)]
 
     def assumptions(self) -> dict[str, Any]:
         """The defaults and assumptions the answer rests on, one line each."""
@@ -493,16 +507,22 @@ class View:
             [self._("Rent or buy"), self._("%(mode)s, from %(where)s", mode=f.acquisition(rec.acquisition),
                                            where=where) if where else f.acquisition(rec.acquisition)],
         ]
+        led, tl = rec.ledger, rec.timeline
         if rec.wall_days is not None:
             hours = cand.gpu_hours if cand is not None else None
-            rows.append([self._("Wall-clock time"), f.days(rec.wall_days) if hours is None else self._(
-                "%(time)s (%(gpu_hours)s GPU-hours)", time=f.days(rec.wall_days), gpu_hours=f.num(hours, 0))])
+            rows.append([self._("Wall-clock time"), MV.time_row(f, self._, tl) if tl else (
+                f.days(rec.wall_days) if hours is None else self._(
+                    "%(time)s (%(gpu_hours)s GPU-hours)", time=f.days(rec.wall_days), gpu_hours=f.num(hours, 0)))])
         months = (rec.summary_sentence.values.get("project_months") if rec.summary_sentence else None)
-        if rec.wall_days is None and isinstance(months, (int, float)):
+        if led is not None:
+            rows.append([self._("Total cost"), MV.cost_row(f, self._, led)])
+        elif rec.wall_days is None and isinstance(months, (int, float)):
             rows.append([self._("Total cost"), self._("%(cost)s over %(months)s months",
                                                       cost=f.money(rec.total_cost_usd), months=format(months, "g"))])
         else:
             rows.append([self._("Total cost"), f.money(rec.total_cost_usd)])
+        rows += MV.constraint_rows(f, self._, self.r.question if isinstance(self.r, RecommendResult) else {},
+                                   led, tl, rec.serving)
         plan = self.training_plan(est, rec, cands or []) if rec.wall_days is not None else None
         if plan:
             rows += plan
@@ -521,6 +541,8 @@ class View:
                               mode=f.acquisition(rec.acquisition), time=time, cost=f.money(rec.total_cost_usd))
         return {
             "headline": headline, "rows": rows, "lines": pairs(rows), "gpu": rec.gpu,
+            "ledger": MV.ledger_table(f, self._, led) if led is not None else None,
+            "timeline": MV.timeline_table(f, self._, tl) if tl is not None and rec.wall_days is not None else None,
             "summary": self.f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)
             if rec.summary_sentence else " ".join(rec.summary.split()),
         }
@@ -906,7 +928,7 @@ class View:
                                 "listed below."),
             "decision": self.decision(),
             "alternatives": alternatives,
-            "issues": self.issues(list(r.findings), r.recommendation.gpu if r.recommendation else ""),
+            "issues": self.issues(self.answers_findings(r), r.recommendation.gpu if r.recommendation else ""),
             "assumptions": self.assumptions(),
             "knowledge": self.knowledge(),
             "steps": self.steps(focus, cands, est) if self.full or self.fmt == "html" else [],
@@ -941,7 +963,11 @@ class View:
         cands = [c for c in (r.proposed, r.alternative) if c is not None]
         vm = self.base()
         savings = ""
-        if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None:
+        given_up = MV.given_up(f, self._, r.alternative_gives_up)
+        if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None and given_up:
+            savings = self._("The alternative costs %(amount)s less but does not do the same work: %(what)s.",
+                             amount=f.money(r.savings_usd), what=given_up)
+        elif r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None:
             base_cost = r.proposed.total_cost_usd if r.proposed else None
             if base_cost:
                 share = r.savings_usd / base_cost  # 99.8% is not "100%": the alternative still costs something
@@ -964,6 +990,10 @@ class View:
             "alternative": self.option_line(r.alternative, self._("The alternative")) if r.alternative else "",
             "comparison": self.comparison(r.proposed, r.alternative),
             "savings": savings,
+            "ledgers": [{"title": title, "table": MV.ledger_table(f, self._, c.ledger)}
+                        for c, title in ((r.proposed, self._("The proposal's cost, line by line")),
+                                         (r.alternative, self._("The alternative's cost, line by line")))
+                        if c is not None and c.ledger is not None],
             "decision": self.decision(),
             "issues": self.issues(list(r.findings), r.proposed.gpu if r.proposed else ""),
             "assumptions": self.assumptions(),
@@ -1035,7 +1065,8 @@ class View:
                 c is not None and c.wall_days is not None for c in cols) else
             (self._("Output tokens/s"), lambda c: f.num(c.decode_tokens_per_s_total, 0)),
             (self._("Rent or buy"), lambda c: f.acquisition(c.acquisition)),
-            (self._("Total cost"), lambda c: f.money(c.total_cost_usd)),
+            (self._("Total cost"), lambda c: MV.cost_row(f, self._, c.ledger) if c.ledger else f.money(
+                c.total_cost_usd)),
             (self._("Feasible"), lambda c: f.yes_no(c.feasible)),
         ]
         if not self.full:
