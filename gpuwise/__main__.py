@@ -1,7 +1,16 @@
 """``python -m gpuwise`` is the ``gpuwise`` command."""
 
-import sys
+import os
+import signal
 
-from .cli import main
 
-sys.exit(main())
+def _interrupted(_signum: int, _frame: object) -> None:  # Ctrl-C while starting: nothing to clean up yet
+    os.write(2, b"gpuwise: interrupted\n")
+    os._exit(130)
+
+
+signal.signal(signal.SIGINT, _interrupted)
+
+from .cli import run  # noqa: E402
+
+run()

@@ -21,10 +21,12 @@ def audit_many(paths: list[str], args: Any) -> int:
     """
     import json
 
+    from .cli import read_by_run
     from .render import output, report
 
     fmt = output.report_format(args.output, args.format)
-    output.check_target(args.output, protect=paths)  # before the work, not after it
+    protect = read_by_run(args, paths) if args.output else []
+    output.check_target(args.output, protect=protect)  # before the work, not after it
     results: list[tuple[str, AuditResult | None, str]] = []
     internal: list[str] = []
     show = sys.stderr.isatty() and len(paths) > 1
@@ -54,7 +56,7 @@ def audit_many(paths: list[str], args: Any) -> int:
         text = report.render_audit_summary(results, fmt, lang=args.lang, currency=currency,
                                            fx_rate=args.fx_rate, knowledge=args.knowledge,
                                            detail=getattr(args, "detail", "brief"))
-    written = output.emit(text, args.output, protect=paths)
+    written = output.emit(text, args.output, protect=protect)
     errors = [err for _, res, err in results if res is None]
     if errors:  # the summary lists every file's error; stderr gets one line, whatever was written
         n = len(errors) - 1

@@ -8,8 +8,11 @@ interrupted. Heavy modules are imported inside the commands so ``--version`` is 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import stat
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
@@ -102,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     _rules_opt(p)
 
+    p = sub.add_parser("plan", help="a team's months of work: what to buy and when, what to rent, the cash flow")
+    p.add_argument("plan", metavar="PLAN.yaml")
+    _report_opts(p)
+    _common(p)
+    _rules_opt(p)
+
     p = sub.add_parser("estimate", help="the numbers alone: memory, time, throughput, cost")
     p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
     p.add_argument("--gpu", metavar="GPU", help="a GPU name (e.g. H100-80G, A100 80GB, 4090)")
@@ -147,9 +156,59 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _out(text: str) -> None:
+    """A listing or an estimate to standard output: control characters escaped, a closed pipe quiet."""
+    from .render import output
+
+    output.to_stdout(output.escape_controls(text))
+
+
+_FALLBACK = {"×": "x", "¥": "Y", "€": "EUR ", "£": "GBP ", "–": "-", "—": "-", "−": "-", "≤": "<=",
+             "≥": ">=", "≈": "~", "°": " deg", "µ": "u", "…": "...", "‘": "'", "’": "'", "“": '"', "”": '"',
+             "→": "->", "←": "<-", "·": ".", "•": "*", "\u00a0": " ", "✓": "ok", "✗": "x"}
+
+
+def _ascii_fallback(exc: UnicodeError) -> tuple[str, int]:
+    """Where the terminal's encoding cannot show a character (``PYTHONIOENCODING=ascii``, a C
+    locale), an ASCII stand-in (``×`` -> ``x``, ``¥`` -> ``CNY``), else ``?``: never a crash."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    import unicodedata
+
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        alt = _FALLBACK.get(ch)
+        if alt is None:
+            alt = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?"
+        out.append(alt)
+    return "".join(out), exc.end
+
+
+def _safe_streams() -> None:
+    """Standard output and error that never fail on a character their encoding lacks."""
+    import codecs
+
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if stream is None or encoding in ("utf8", "utf8sig", "utf16", "utf32") or not hasattr(stream, "reconfigure"):
+            continue
+        try:
+            codecs.lookup_error("gpuwise-ascii")
+        except LookupError:
+            codecs.register_error("gpuwise-ascii", _ascii_fallback)
+        with contextlib.suppress(ValueError, OSError, AttributeError):
+            stream.reconfigure(errors="gpuwise-ascii")
+
+
 def main(argv: list[str] | None = None) -> int:
+    _safe_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "ask":  # the questionnaire saves the answers given so far on Ctrl-C
+        import signal
+
+        if signal.getsignal(signal.SIGINT) is interrupted:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
@@ -158,7 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gpuwise: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # a listing's reader went away (``| head``): not an error of ours
+        from .render.output import silence_stdout
+
+        silence_stdout()
         return 0
     except Exception as exc:  # the one exception boundary
         from .compat_py import durable_import_hint
@@ -203,6 +265,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _audit(args)
     if cmd == "estimate":
         return _estimate(args)
+    if cmd == "plan":
+        return _plan(args)
     if cmd == "gpus":
         return _gpus(args)
     if cmd == "rules":
@@ -223,6 +287,37 @@ def _write(text: str, args: argparse.Namespace, inputs: list[str]) -> None:
     path = output.emit(text, args.output, protect=inputs)
     if path is not None:
         print(f"gpuwise: wrote {path}", file=sys.stderr)
+
+
+def read_by_run(args: argparse.Namespace, files: list[str]) -> list[str]:
+    """Every file the run may read, which ``-o`` must never replace: the input files, the
+    nvidia-smi reports their used cards name, the knowledge files (built-in and ``--knowledge``)
+    and the rule files (built-in and ``--rules``). Whatever cannot be listed here is left to the
+    loaders, which say what is wrong with it."""
+    from .knowledge import FILES
+    from .paths import knowledge_dir, rules_dir
+    from .yamlio import read_yaml
+
+    out = list(files)
+    for path in files:
+        with contextlib.suppress(Exception):  # a bad proposal is refused by the audit, not here
+            if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO is read once, by the audit
+                continue
+            doc = read_yaml(Path(path))
+            for card in doc.get("used_cards") or []:
+                smi = card.get("nvidia_smi") if isinstance(card, dict) else None
+                if isinstance(smi, str) and smi:
+                    out.append(os.path.join(os.path.dirname(path) or ".", smi))
+    dirs = [(knowledge_dir(), tuple(FILES)), (rules_dir(), None)]
+    if getattr(args, "knowledge", None):
+        dirs.append((Path(args.knowledge), tuple(FILES)))
+    if getattr(args, "rules", None):
+        dirs.append((Path(args.rules), None))
+    for directory, names in dirs:
+        with contextlib.suppress(OSError, ValueError):
+            listed = names or [n for n in os.listdir(directory) if n.endswith((".yaml", ".yml"))]
+            out += [os.path.join(directory, n) for n in listed]
+    return out
 
 
 def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:
@@ -247,9 +342,10 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
 def _recommend(args: argparse.Namespace) -> int:
     from .decide.recommend import recommend
 
-    _check_output(args, [args.requirements])
+    inputs = read_by_run(args, [args.requirements]) if args.output else []
+    _check_output(args, inputs)
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
-    _emit(result, args, "recommend", [args.requirements])
+    _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1
 
 
@@ -260,10 +356,24 @@ def _audit(args: argparse.Namespace) -> int:
         return audit_many(args.proposals, args)
     from .decide.audit import audit
 
-    _check_output(args, args.proposals)
+    inputs = read_by_run(args, args.proposals) if args.output else []
+    _check_output(args, inputs)
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
-    _emit(result, args, "audit", args.proposals)
+    _emit(result, args, "audit", inputs)
     return 1 if result.verdict == "reject" else 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    """``gpuwise plan``: exit 1 when some workload could not be placed (the report says why)."""
+    from .plan.build import plan
+    from .render import output, plan_view
+
+    _check_output(args, [args.plan])
+    currency = args.currency or ("CNY" if args.fx_rate is not None else None)
+    result = plan(args.plan, knowledge=args.knowledge, rules=args.rules, currency=currency, fx_rate=args.fx_rate)
+    text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang)
+    _write(text, args, [args.plan])
+    return 1 if result.unplaced else 0
 
 
 def _estimate(args: argparse.Namespace) -> int:
@@ -273,18 +383,18 @@ def _estimate(args: argparse.Namespace) -> int:
 
     result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
+        _out(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
     else:
         from .render import report
 
-        sys.stdout.write(report.render(result, "text", kind="estimate"))
+        _out(report.render(result, "text", kind="estimate"))
     return 0
 
 
 def _gpus(args: argparse.Namespace) -> int:
     from .render import listing
 
-    sys.stdout.write(listing.gpus(args.format, knowledge=args.knowledge))
+    _out(listing.gpus(args.format, knowledge=args.knowledge))
     return 0
 
 
@@ -292,18 +402,73 @@ def _rules(args: argparse.Namespace) -> int:
     from .render import listing
 
     if args.facts:
-        sys.stdout.write(listing.facts(args.format))
+        _out(listing.facts(args.format))
         return 0
-    sys.stdout.write(listing.rules(args.format, rules=args.rules, knowledge=args.knowledge))
+    _out(listing.rules(args.format, rules=args.rules, knowledge=args.knowledge))
     return 0
 
 
 def _explain(args: argparse.Namespace) -> int:
     from .render import listing
 
-    sys.stdout.write(listing.explain(args.rule_id, args.format, rules=args.rules, knowledge=args.knowledge))
+    _out(listing.explain(args.rule_id, args.format, rules=args.rules, knowledge=args.knowledge))
     return 0
 
 
+def interrupted(_signum: int = 2, _frame: Any = None) -> None:
+    """Ctrl-C in the ``gpuwise`` process: remove the temporary file being written (the old report
+    stays as it was), say so in one line, exit 130 -- at once. Raised as KeyboardInterrupt
+    instead, the interrupt could be caught on the way: pydantic turned it into a validation error
+    (exit 2) and durable-rules printed its own traceback and went on with half a session."""
+    with contextlib.suppress(Exception):
+        from .render.output import remove_pending
+
+        remove_pending()
+    with contextlib.suppress(OSError):
+        os.write(2, b"gpuwise: interrupted\n")
+    os._exit(130)
+
+
+def run() -> NoReturn:
+    """The ``gpuwise`` command as a process: :func:`main` with Ctrl-C handled by
+    :func:`interrupted`, then out at once. Once the work is done an interrupt changes nothing, and
+    the interpreter is not torn down: the rule engine's native state, freed at shutdown, crashed
+    the process (SIGSEGV) when Ctrl-C arrived then, and skipping the teardown saves its time."""
+    import signal
+
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, interrupted)
+
+    def done() -> None:
+        with contextlib.suppress(ValueError, OSError, AttributeError):
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    try:
+        code = main()
+        done()
+    except KeyboardInterrupt:  # it came after main's own handler
+        done()
+        with contextlib.suppress(Exception):
+            print("gpuwise: interrupted", file=sys.stderr)
+        code = 130
+    except SystemExit as exc:  # argparse: --help, --version, bad usage
+        done()
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        if exc.code is not None and not isinstance(exc.code, int):
+            with contextlib.suppress(Exception):
+                print(exc.code, file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except BrokenPipeError:
+            from .render.output import silence_stdout
+
+            silence_stdout()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -6,6 +6,8 @@ Used for knowledge files, rule files and the user's input files alike.
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -73,13 +75,19 @@ class _DataLoader(_Loader):  # type: ignore[misc, valid-type]
         return super().construct_mapping(node, deep=deep)
 
 
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9_]+")
+
+
 def _no_base_60(construct: Any) -> Any:
     """YAML 1.1 reads ``1:30`` as the base-60 number 90 (``1:30.5`` as 90.5); YAML 1.2 and every
     reader but PyYAML read it as text.  Keep it text, so a number field refuses it by name
-    instead of taking 90 GPUs from what looked like a time."""
+    instead of taking 90 GPUs from what looked like a time.  Likewise ``010`` is the octal 8 in
+    YAML 1.1 and 10 in YAML 1.2 and to anyone reading it: read as 10."""
     def construct_number(loader: Any, node: Any) -> Any:
         if isinstance(node.value, str) and ":" in node.value:
             return loader.construct_scalar(node)
+        if isinstance(node.value, str) and _LEADING_ZERO.fullmatch(node.value):
+            return int(node.value.replace("_", ""), 10)
         return construct(loader, node)
     return construct_number
 
@@ -130,6 +138,22 @@ def _check_shape(text: str) -> None:
                                        problem_mark=event.start_mark)
 
 
+def _read_bounded(path: Path) -> bytes:
+    """At most ``MAX_FILE_BYTES + 1`` bytes (/dev/zero or a growing file cannot exhaust memory).
+    Opened without waiting: a FIFO no program writes to reads as empty (and is refused as such)
+    instead of hanging the run -- a batch goes on to its other files; one a program is writing
+    to (``<(...)``) is read as it comes."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        if getattr(os, "O_NONBLOCK", 0):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(MAX_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+
+
 def read_yaml(path: Path, *, what: str = "file") -> Any:
     """Parse one YAML document safely; every failure is a one-line UserError naming the file.
 
@@ -138,8 +162,7 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
     after alias expansion.  Then only plain data is built (see :class:`_DataLoader`).
     """
     try:
-        with path.open("rb") as fh:  # a bounded read: /dev/zero or a growing file cannot exhaust memory
-            raw = fh.read(MAX_FILE_BYTES + 1)
+        raw = _read_bounded(path)
     except FileNotFoundError:
         raise UserError("no such file", where=str(path)) from None
     except IsADirectoryError:

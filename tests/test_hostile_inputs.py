@@ -751,10 +751,13 @@ def _no_nan(doc: Any) -> str:
 
 def test_no_result_type_holds_nan_or_infinity():
     """Every result type, dumped as the JSON output is, with allow_nan=False (NaN is not JSON)."""
-    from gpuwise import audit, estimate, recommend
+    from gpuwise import audit, estimate, plan, recommend
 
     examples = ROOT / "examples"
     for path in sorted(examples.glob("*.yaml")):
+        if path.name.startswith("plan-"):  # a plan file (gpuwise plan)
+            _no_nan(plan(str(path)).model_dump(mode="json"))
+            continue
         if path.name.startswith("proposal-"):
             _no_nan(audit(str(path)).model_dump(mode="json"))
             continue
@@ -1029,3 +1032,322 @@ def test_the_real_command_refuses_a_directory_a_missing_file_and_a_bad_report(tm
     out = tmp_path / "OUT.md"
     p = gpuwise("audit", str(prop), "-o", str(out), cwd=tmp_path)
     assert_refused(p.returncode, p.stdout, p.stderr, prop, field="used_cards[0].nvidia_smi", output=out)
+
+
+# ----------------------------------------------------------------------------- issue 26: rules and overlays
+QLORA = ROOT / "examples" / "qlora-70b-4090.yaml"
+
+
+def house_rule(tmp_path: Path, condition: str, message: str = "{gpu_name} is out", extra: str = "") -> Path:
+    """A directory with one house rule on candidates at the memory step."""
+    d = tmp_path / "house"
+    d.mkdir(exist_ok=True)
+    (d / "h.yaml").write_text(
+        "schema_version: 1\nruleset: house\nstep: memory\nrules:\n"
+        "  - id: HOUSE-X\n    title: A house rule\n    fact: candidate\n"
+        f"    when:\n      - {condition}\n{extra}"
+        f"    then:\n      action: reject\n      topic: compatibility\n      message: {json.dumps(message)}\n"
+        "    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    return d
+
+
+@pytest.mark.parametrize("condition, rejects", [
+    ('[need_gb, ">", 1.0e-7]', True),  # Python writes 1e-07: durable-rules' parser refused it (error 204)
+    ('[need_gb, ">", 0.0000001]', True),
+    ('[need_gb, ">", 1.0e+16]', False),
+    ('[need_gb, ">", 100000000000000000000000000000]', False),  # 10^29: past 64 bits
+    ('[need_gb, ">", -1.0e+300]', True),
+    ('[need_gb, "<", {ref: capacity_gb, times: 1.0e-9}]', False),
+    ('[need_gb, "in", [1.0e-7, 1.0e+20]]', False),
+])
+def test_exponent_and_huge_numbers_in_a_house_rule_are_judged(capsys, tmp_path, condition, rejects):
+    """Every memory need is a few GB: > 1e-7 holds for all candidates, > 1e16 for none."""
+    d = house_rule(tmp_path, condition)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(d), "--format", "json")
+    assert code in (0, 1) and "internal error" not in err, err
+    doc = json.loads(out)
+    rejected = [c for c in doc["candidates"] if "HOUSE-X" in c.get("rules", [])]
+    assert bool(rejected) == rejects, (condition, len(rejected))
+
+
+@pytest.mark.parametrize("condition, message, extra, says", [
+    ('[need_gb, "==", [1, 2]]', "{gpu_name} x", "", "a list is a value for 'in' only"),
+    ('[need_gb, ">", null]', "{gpu_name} x", "", "must be a number, a string or true/false"),
+    ('[need_gb, "in", [[1], 2]]', "{gpu_name} x", "", "must be a number, a string or true/false"),
+    ('[need_gb, ">", 1]', "{gpu_name!z} x", "", "conversions"),
+    ('[need_gb, ">", 1]', "{gpu_name!r} x", "", "conversions"),
+    ('[need_gb, ">", 1]', "{gpu_name:900000000} x", "", "width or precision over 64"),
+    ('[need_gb, ">", 1]', "{need_gb:.900000000f} x", "", "width or precision over 64"),
+    ('[need_gb, ">", 1]', "{need_gb:{gpu_name}} x", "", "nested field"),
+    ('[need_gb, ">", {ref: capacity_gb, times: "' + " + ".join(["memory_headroom_fraction"] * 20000) + '"}]',
+     "{gpu_name} x", "", "longer than 200 characters"),
+    ('[need_gb, ">", {ref: capacity_gb, times: "' + "(" * 90 + "1" + ")" * 90 + '"}]',
+     "{gpu_name} x", "", "need_gb"),  # within the limit: accepted or refused, never a crash
+    ('[need_gb, ">", 1]', "{gpu_name} x", "".join(f"      - [need_gb, \">\", {i}]\n" for i in range(70)),
+     "at most 64"),
+])
+def test_a_hostile_house_rule_is_one_line(capsys, tmp_path, condition, message, extra, says):
+    d = house_rule(tmp_path, condition, message, extra)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(d), "-o", str(tmp_path / "r.md"))
+    if says == "need_gb":
+        assert code in (0, 1, 2) and "internal error" not in err and "Traceback" not in err, err
+        return
+    line = assert_refused(code, out, err, d / "h.yaml", output=tmp_path / "r")
+    assert says in line, line
+
+
+def test_thousands_of_house_rules_are_refused_quickly(capsys, tmp_path):
+    """durable-rules' work grows faster than the rule count (800 rules: over 100 s here)."""
+    import time
+
+    from gpuwise.decide.rulebook import MAX_HOUSE_RULES
+
+    d = tmp_path / "many"
+    d.mkdir()
+    rule = ("  - id: HOUSE-X{i}\n    title: A house rule\n    fact: candidate\n    when:\n"
+            "      - [need_gb, \">\", {i}]\n    then:\n      action: reject\n      topic: compatibility\n"
+            "      message: \"{{gpu_name}} x\"\n    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    for k in range(0, MAX_HOUSE_RULES + 100, 200):
+        body = "".join(rule.format(i=i) for i in range(k, k + 200))
+        (d / f"h{k:05d}.yaml").write_text(f"schema_version: 1\nruleset: house\nstep: memory\nrules:\n{body}")
+    start = time.perf_counter()
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(d))
+    line = assert_refused(code, out, err, d)
+    assert f"more than the limit of {MAX_HOUSE_RULES}" in line
+    assert time.perf_counter() - start < 30
+
+
+@pytest.mark.parametrize("body, rejects", [
+    ("scaling_efficiency_blocker: 0.0000001\n", None),  # in range, tiny: written 1e-07 to the engine
+    ("policy: {scaling_efficiency_blocker: {value: 1.0e-7}}\n", None),
+])
+def test_tiny_policy_values_in_an_overlay_reach_the_engine(capsys, tmp_path, body, rejects):
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "policy.yaml").write_text(body)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--knowledge", str(kb), "--format", "json")
+    assert code in (0, 1) and "internal error" not in err, err
+    assert json.loads(out)["candidates"]
+
+
+def _overlay_case(tmp_path: Path, case: str) -> tuple[Path, Path]:
+    """(the --knowledge directory, the path the one line must name)."""
+    kb = tmp_path / "kb"
+    if case == "dir-loop":
+        kb.symlink_to(kb)
+        return kb, kb
+    if case == "dangling-dir":
+        kb.symlink_to(tmp_path / "nowhere")
+        return kb, kb
+    kb.mkdir()
+    target = kb / ("gpus.yaml" if case.startswith("gpus") else "policy.yaml")
+    if case == "policy-dangling":
+        target.symlink_to(tmp_path / "nowhere.yaml")
+    elif case == "policy-dir":
+        target.mkdir()
+    elif case == "gpus-loop":
+        target.symlink_to(target)
+    elif case == "gpus-id-list":
+        target.write_text("schema_version: 1\ngpus:\n  - id: [a, b]\n")
+    elif case == "gpus-id-map":
+        target.write_text("schema_version: 1\ngpus:\n  - {id: {a: b}, name: x}\n")
+    return kb, target
+
+
+@pytest.mark.parametrize("case", ["dir-loop", "dangling-dir", "policy-dangling", "policy-dir", "gpus-loop",
+                                  "gpus-id-list", "gpus-id-map"])
+def test_a_broken_overlay_directory_is_one_line(capsys, tmp_path, case):
+    kb, named = _overlay_case(tmp_path, case)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--knowledge", str(kb), "-o", str(tmp_path / "r.md"))
+    assert_refused(code, out, err, named, output=tmp_path / "r")
+
+
+@pytest.mark.parametrize("case", ["dir-loop", "dangling-dir"])
+def test_a_broken_house_rule_directory_is_one_line(capsys, tmp_path, case):
+    kb, named = _overlay_case(tmp_path, case)
+    code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(kb))
+    assert_refused(code, out, err, named)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any directory")
+def test_an_unreadable_overlay_directory_is_one_line(capsys, tmp_path):
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "gpus.yaml").write_text("schema_version: 1\n")
+    kb.chmod(0)
+    try:
+        code, out, err = cli(capsys, "recommend", str(QLORA), "--knowledge", str(kb))
+        assert_refused(code, out, err, kb)
+        code, out, err = cli(capsys, "recommend", str(QLORA), "--rules", str(kb))
+        assert_refused(code, out, err, kb)
+    finally:
+        kb.chmod(0o755)
+
+
+# ----------------------------------------------------------------------------- issue 26: what a run touches
+MINING = ROOT / "examples" / "proposal-used-3090-mining.yaml"
+
+
+def _mining_copy(tmp_path: Path) -> Path:
+    import shutil
+
+    shutil.copytree(ROOT / "examples" / "nvidia-smi", tmp_path / "nvidia-smi")
+    return Path(shutil.copy(MINING, tmp_path / "proposal.yaml"))
+
+
+@pytest.mark.parametrize("target", ["nvidia-smi/rtx3080-like-healthy.xml", "kb/policy.yaml", "hr/h.yaml"])
+def test_the_output_never_replaces_a_file_the_run_reads(capsys, tmp_path, target):
+    prop = _mining_copy(tmp_path)
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "policy.yaml").write_text("memory_headroom_fraction: 0.1\n")
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "h.yaml").write_text((ROOT / "examples" / "house-rules" / "cuda-only.yaml").read_text())
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    for command in (["audit", str(prop)], ["audit", str(prop), str(prop)]):
+        code, out, err = cli(capsys, *command, "--knowledge", str(tmp_path / "kb"), "--rules", str(tmp_path / "hr"),
+                             "--format", "md", "-o", str(tmp_path / target))
+        line = assert_refused(code, out, err, tmp_path / target)
+        assert "would replace an input file" in line
+    assert before == {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+
+
+def test_the_output_never_replaces_a_built_in_knowledge_or_rule_file(capsys, tmp_path):
+    for target in (ROOT / "knowledge" / "gpus.yaml", ROOT / "rules" / "memory.yaml"):
+        before = target.read_bytes()
+        code, out, err = cli(capsys, "recommend", str(QLORA), "--format", "md", "-o", str(target))
+        assert_refused(code, out, err, target)
+        assert target.read_bytes() == before
+
+
+def test_an_existing_report_keeps_its_mode(capsys, tmp_path):
+    out = tmp_path / "report.md"
+    out.write_text("old")
+    out.chmod(0o600)
+    code, _, err = cli(capsys, "recommend", str(QLORA), "-o", str(out))
+    assert code == 0, err
+    assert out.read_text() != "old" and (out.stat().st_mode & 0o777) == 0o600
+
+
+def test_control_characters_from_an_input_are_escaped_in_every_format(capsys, tmp_path):
+    """A seller's title with a terminal escape (clear screen, set title, bell) and a bidi override."""
+    prop = _mining_copy(tmp_path)
+    title = "evil \x1b[2J\x1b]0;pwn\x07 \u202e title"
+    prop.write_text(prop.read_text().replace('title: "Four used RTX 3090', f'title: {json.dumps(title)[:-1]} "\n#'))
+    for fmt in ("text", "md", "html", "json"):
+        code, out, err = cli(capsys, "audit", str(prop), "--format", fmt)
+        assert code == 1, err
+        assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+        assert "\\u001b[2J" in out
+        if fmt == "json":
+            assert json.loads(out)["title"].startswith("evil \x1b[2J")  # the JSON string keeps its value
+
+
+@pytest.mark.parametrize("text, count", [("010", 10), ("0010", 10), ("8", 8)])
+def test_a_leading_zero_is_decimal_not_octal(tmp_path, text, count):
+    from gpuwise.yamlio import read_yaml
+
+    p = tmp_path / "c.yaml"
+    p.write_text(f"hardware: {{count: {text}}}\n")
+    assert read_yaml(p)["hardware"]["count"] == count  # YAML 1.1 read 010 as 8
+
+
+@pytest.mark.parametrize("body, field", [
+    ("workload: {task: finetune, method: lora, params_b: 5e-324}\n", "workload.params_b"),
+    ("workload: {task: finetune, method: lora, model: llama-2-7b}\nenvironment: {driver: '" + "5" * 5000 + "'}\n",
+     "environment.driver"),
+    ("workload: {task: finetune, method: lora, model: llama-2-7b}\nenvironment: {cuda: '12." + "1" * 5000 + "'}\n",
+     "environment.cuda"),
+])
+def test_absurd_sizes_and_versions_are_one_line(capsys, tmp_path, body, field):
+    p = tmp_path / "r.yaml"
+    p.write_text(body)
+    code, out, err = cli(capsys, "recommend", str(p))
+    assert_refused(code, out, err, p, field=field)
+
+
+def test_a_fifo_in_a_batch_is_an_error_for_that_file_not_a_hang(capsys, tmp_path):
+    prop = _mining_copy(tmp_path)
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)  # no writer: a blocking open would wait for ever
+    code, out, err = cli(capsys, "audit", str(fifo), str(prop), "--format", "json")
+    assert code == 2, err
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert docs[0]["file"] == str(fifo) and "empty" in docs[0]["error"]
+    assert docs[1]["verdict"] == "reject"
+    assert len(err.splitlines()) == 1 and str(fifo) in err
+
+
+def test_one_report_named_by_forty_cards_is_read_once(tmp_path, monkeypatch):
+    from gpuwise.decide import inspect_card
+
+    prop = _mining_copy(tmp_path)
+    doc = yaml.safe_load(prop.read_text())
+    doc["hardware"]["count"] = 40
+    doc["used_cards"] = [{"serial": f"S{i}", "nvidia_smi": "nvidia-smi/rtx3080-like-healthy.xml"} for i in range(40)]
+    prop.write_text(yaml.safe_dump(doc))
+    reads = []
+    real = inspect_card.read_regular_file
+    monkeypatch.setattr(inspect_card, "read_regular_file", lambda *a, **k: reads.append(a) or real(*a, **k))
+    monkeypatch.setattr(inspect_card, "_PARSED", {})
+    from gpuwise import audit
+
+    audit(str(prop))
+    assert len(reads) == 1
+
+
+def test_a_big_nvidia_smi_report_is_refused_unread(capsys, tmp_path):
+    """Real reports are 20-70 KB per GPU; past 4 MB the file is refused before it is parsed."""
+    from gpuwise.decide.inspect_card import MAX_XML_BYTES
+
+    prop = _mining_copy(tmp_path)
+    smi = tmp_path / "nvidia-smi" / "rtx3080-like-healthy.xml"
+    text = smi.read_text()
+    smi.write_text(text.replace("</nvidia_smi_log>", "<!--" + "x" * MAX_XML_BYTES + "-->\n</nvidia_smi_log>"))
+    code, out, err = cli(capsys, "audit", str(prop))
+    line = assert_refused(code, out, err, prop, field="used_cards[1].nvidia_smi")
+    assert f"larger than {MAX_XML_BYTES} bytes" in line
+
+
+# ----------------------------------------------------------------------------- issue 26: the real process
+def test_a_closed_pipe_keeps_a_rejected_audits_exit_status(tmp_path):
+    """``gpuwise audit bad.yaml | true``: the reader goes away, the verdict (exit 1) stays."""
+    for reader in ("true", "head -c 10"):
+        p = subprocess.run(f"{sys.executable} -m gpuwise audit {MINING} | {reader}; exit ${{PIPESTATUS[0]}}",
+                           shell=True, executable="/bin/bash", capture_output=True, text=True, cwd=tmp_path,
+                           timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert p.returncode == 1, (reader, p.stderr)
+        assert "Traceback" not in p.stderr and "internal error" not in p.stderr and "Exception" not in p.stderr
+
+
+def test_an_ascii_terminal_never_crashes(tmp_path):
+    for args in (["recommend", str(QLORA), "--currency", "CNY"], ["recommend", str(QLORA), "--lang", "zh"],
+                 ["audit", str(MINING)]):
+        p = subprocess.run([sys.executable, "-m", "gpuwise", *args], capture_output=True, cwd=tmp_path, timeout=60,
+                           env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"})
+        assert p.returncode in (0, 1), p.stderr
+        p.stdout.decode("ascii")  # nothing but ASCII reached the terminal
+        assert b"Traceback" not in p.stderr
+
+
+def test_ctrl_c_exits_130_and_leaves_the_old_report(tmp_path):
+    """Interrupted at several moments (loading, the rule engine, rendering): exit 130, one line,
+    the old report as it was, no temporary file left."""
+    import signal
+    import time
+
+    out = tmp_path / "report.md"
+    for delay in (0.4, 0.8, 1.2):
+        out.write_text("old")
+        p = subprocess.Popen([sys.executable, "-m", "gpuwise", "recommend", str(ROOT / "examples" / "lora-70b.yaml"),
+                              "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        time.sleep(delay)
+        p.send_signal(signal.SIGINT)
+        _, stderr = p.communicate(timeout=60)
+        if p.returncode == 0:  # finished before the signal: the new report is whole
+            assert out.read_text() != "old"
+            continue
+        assert p.returncode == 130, (delay, p.returncode, stderr)
+        assert stderr.decode() == "gpuwise: interrupted\n"
+        assert out.read_text() == "old"
+        assert [x.name for x in tmp_path.iterdir()] == ["report.md"]

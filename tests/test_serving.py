@@ -4,6 +4,7 @@ tests/data/serving_published.csv and tests/data/decode_published.csv)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import statistics
@@ -381,3 +382,52 @@ def test_choose_picks_what_timing_every_layout_picks(kb, workload, some_untimed)
                      "seqs": a["max_concurrent_sequences"]} for a in chosen.alternatives] == alts
             untimed += sum(1 for a in chosen.alternatives if not a["fits"])
     assert (untimed > 5) == some_untimed  # an 8B model at 4 bits fits every copy of these GPUs
+
+
+# ------------------------------------------------------------------ MoE latency floor, curve (issue 22)
+def test_moe_mla_w8a8_floor_by_hand(kb):
+    """DeepSeek-R1 FP8 with SGLang: every layer quantizes 4 GEMM inputs and runs MLA's 6 extra kernels
+    (+2 quantizations); the 58 MoE layers add router (4), shared expert (3) and 2 quantizations, and two
+    grouped GEMMs at their floor: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 17 us."""
+    job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang")
+    eng = SV.engine(job, kb.gpus["h200-141gb-sxm"])
+    want = (4 * 61 + 8 * 61 + 9 * 58) * 6e-6 + 2 * 58 * 17e-6
+    assert SV.floor_per_step(eng) == pytest.approx(want, rel=1e-9)
+
+
+def test_deepseek_r1_single_stream_on_one_h200_node_is_tens_of_tokens(kb):
+    """Published single-stream decode of R1/V3 on 8 GPUs without speculative decoding: 30 tok/s
+    (SGLang v0.4.1 on 8 x H200, sgl-project/sglang pull request #2643) to 78 tok/s per user at 8
+    concurrent (SGLang v0.5.7, TPOT 12.8 ms, SemiAnalysisAI/InferenceX issue #870)."""
+    job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang", prompt_tokens=1000,
+                 output_tokens=1000)
+    s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
+    assert 25 <= 1 / s.single.decode_step <= 100
+
+
+def test_one_token_charges_its_experts_not_a_tile(kb):
+    """gpt-oss-20b on an RTX 4090 with llama.cpp at one token: the experts stay memory-bound
+    (matrix-vector kernels read the 4 chosen experts; no 64-row tile of FLOPs per expert)."""
+    job = job_of(kb, model="gpt-oss-20b", precision="fp4", framework="llama.cpp", prompt_tokens=512,
+                 output_tokens=128)
+    s = SV.choose(job, kb.gpus["rtx-4090"], 1)
+    st = SV.step(job, s.engine, s.replica, 1.0, 0.0, 576, 0.0)
+    assert st.bound == "memory"
+    assert 150 <= 1 / st.seconds <= 400  # ~280 tok/s measured with llama.cpp (issue 22)
+
+
+def test_the_curve_rises_to_its_maximum_and_saturates(kb):
+    """The reported maximum is the curve's; the curve never falls before it; past it the
+    scheduler holds the peak's batch; per-sequence speed is 1 / TPOT at the load."""
+    e = estimate({"workload": {"task": "inference", "model": "mixtral-8x7b", "precision": "bf16",
+                               "prompt_tokens": 1000, "output_tokens": 1000}}, gpu="h200-141gb-sxm", gpus=8)
+    sv = e.gpu.serving
+    tps = [p["throughput_tokens_per_s"] for p in sv["curve"]]
+    assert max(tps) == pytest.approx(sv["max_throughput_tokens_per_s"], rel=1e-9)
+    top = tps.index(max(tps))
+    assert all(b >= a * (1 - 1e-9) for a, b in itertools.pairwise(tps[:top + 1]))
+    assert all(t == pytest.approx(max(tps)) for t in tps[top:])
+    assert sv["max_throughput_layout"] == sv["layout"]
+    assert sv["per_sequence_tokens_per_s"] == pytest.approx(1 / sv["tpot_s"])
+    assert e.gpu.decode_tokens_per_s == pytest.approx(sv["per_sequence_tokens_per_s"])
+    assert sv["best_layout"]["max_throughput_tokens_per_s"] >= sv["max_throughput_tokens_per_s"]

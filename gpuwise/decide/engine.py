@@ -41,8 +41,9 @@ from __future__ import annotations
 import contextlib
 import copy
 import itertools
-import math
+import signal
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +52,7 @@ import orjson
 from ..compat_py import import_durable
 from ..errors import EngineError
 from .facts import STAGES
-from .rulebook import CHAINED, DETAIL, OPEN, SEEN, Rulebook
+from .rulebook import CHAINED, DETAIL, OPEN, SEEN, Rulebook, engine_number
 
 _, _durable = import_durable()  # a broken build: SetupError with the rebuild hint (exit 3)
 
@@ -89,21 +90,6 @@ class Session:
 
 
 _sessions: dict[str, Session] = {}
-
-
-def engine_number(v: float) -> float:
-    """A float durable-rules' parser reads, in the same order as the original: negative zero is
-    zero; magnitudes below 1e-4 (written in exponent form) become +-1e-4; above 1e15, +-1e15."""
-    if v != v or v in (math.inf, -math.inf):
-        raise EngineError(f"a non-finite number ({v}) reached the rule engine")
-    if v == 0:
-        return 0.0
-    mag = abs(v)
-    if mag < 1e-4:
-        return math.copysign(1e-4, v)
-    if mag >= 1e15:
-        return math.copysign(1e15, v)
-    return v
 
 
 class _Host(_durable.Host):
@@ -221,9 +207,36 @@ def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str,
     return msg
 
 
+@contextlib.contextmanager
+def _interrupt_held() -> Iterator[None]:
+    """Ctrl-C waits until the consultation is over, then raises KeyboardInterrupt. Raised inside
+    an action, durable-rules caught it, printed its own traceback and went on with half a
+    session: the command could then write another report and exit 0 or 1. A consultation takes
+    milliseconds, so the wait is not felt. Only Python's own SIGINT handler, in the main thread,
+    is replaced (a program embedding gpuwise keeps its handler)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    pending: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if pending:
+            raise KeyboardInterrupt
+
+
 def run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
     """Assert every fact (candidates at their first stage) in a fresh session and let the rules
-    chain; return what fired. Facts of a type no rule reads are not asserted."""
+    chain; return what fired. Facts of a type no rule reads are not asserted. An interrupt waits
+    for the end of the consultation (:func:`_interrupt_held`)."""
+    with _interrupt_held():
+        return _run(book, facts)
+
+
+def _run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
     types = book.fact_types() | {CHAINED}
     with _LOCK:
         host = _ensure(book)

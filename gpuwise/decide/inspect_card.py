@@ -50,8 +50,13 @@ from pydantic import BaseModel, ConfigDict
 
 from gpuwise.errors import UserError
 
-MAX_XML_BYTES = 32 * 1024 * 1024
-"""A real report is about 20-70 KB per GPU; anything far larger is refused unread."""
+MAX_XML_BYTES = 4 * 1024 * 1024
+"""A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
+is refused unread. The report is parsed one ``<gpu>`` at a time, so memory stays near this size."""
+_PARSED: dict[tuple[int, int, int, int], SmiLog] = {}
+"""Reports already read in this process, by file identity (device, inode, size, mtime): forty
+cards that name one report read it once."""
+_PARSED_MAX = 16
 
 _UNKNOWN = {
     "n/a",
@@ -470,29 +475,78 @@ def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str |
         where = where or "nvidia-smi XML"
     else:
         where = where or os.fspath(source) or "(empty path)"
+        key = _identity(source)
+        if key is not None and key in _PARSED and key[2] <= MAX_XML_BYTES:
+            return _PARSED[key]
         data = read_regular_file(source, where=where)
+        if len(data) > MAX_XML_BYTES:
+            raise UserError(f"not valid nvidia-smi XML: larger than {MAX_XML_BYTES} bytes", where=where)
+        log = _parse(data, where)
+        if key is not None and key == _identity(source):  # unchanged while it was read
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.pop(next(iter(_PARSED)))
+            _PARSED[key] = log
+        return log
     if len(data) > MAX_XML_BYTES:
         raise UserError(f"not valid nvidia-smi XML: larger than {MAX_XML_BYTES} bytes", where=where)
+    return _parse(data, where)
+
+
+def _identity(path: str | os.PathLike[str]) -> tuple[int, int, int, int] | None:
     try:
-        root = SafeET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _parse(data: bytes, where: str) -> SmiLog:
+    """The report, read ``<gpu>`` by ``<gpu>``: each is read into a :class:`GpuReading` and then
+    dropped from the tree, so a report of many GPUs never sits in memory as a whole tree."""
+    import io
+
+    driver = cuda = timestamp = None
+    gpus: list[GpuReading] = []
+    depth = 0
+    root: ET.Element | None = None
+    try:
+        events = SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
+                                  forbid_entities=True, forbid_external=True)
+        for event, elem in events:
+            if event == "start":
+                depth += 1
+                if depth == 1:
+                    root = elem
+                    if elem.tag != "nvidia_smi_log":
+                        raise UserError(
+                            f"not valid nvidia-smi XML: root element is <{elem.tag}>, expected <nvidia_smi_log>",
+                            where=where, hint="save the output of `nvidia-smi -q -x`")
+                continue
+            depth -= 1
+            if depth != 1 or root is None:
+                continue
+            if elem.tag == "gpu":
+                gpus.append(_reading(elem, driver, cuda))
+                root.remove(elem)  # done with it: free its subtree
+            elif elem.tag == "driver_version":
+                driver = _text(root, "driver_version")
+            elif elem.tag == "cuda_version":
+                cuda = _text(root, "cuda_version")
+            elif elem.tag == "timestamp":
+                timestamp = _text(root, "timestamp")
     except defusedxml.DefusedXmlException as exc:
         raise UserError(f"not valid nvidia-smi XML: refused unsafe XML ({exc})", where=where) from exc
-    except (ET.ParseError, ValueError, LookupError) as exc:  # LookupError: unknown encoding declared
-        raise UserError(f"not valid nvidia-smi XML: {exc}", where=where) from exc
-    if root.tag != "nvidia_smi_log":
-        raise UserError(
-            f"not valid nvidia-smi XML: root element is <{root.tag}>, expected <nvidia_smi_log>",
-            where=where,
-            hint="save the output of `nvidia-smi -q -x`",
-        )
-    driver, cuda = _text(root, "driver_version"), _text(root, "cuda_version")
-    try:
-        gpus = [_reading(gpu, driver, cuda) for gpu in root.findall("gpu")]
-    except (ValueError, OverflowError) as exc:
+    except (ET.ParseError, ValueError, LookupError, OverflowError) as exc:  # LookupError: unknown encoding
         raise UserError(f"not valid nvidia-smi XML: {exc}", where=where) from exc
     if not gpus:
         raise UserError("not valid nvidia-smi XML: the report lists no <gpu>", where=where)
-    return SmiLog(driver_version=driver, cuda_version=cuda, timestamp=_text(root, "timestamp"), gpus=gpus)
+    # the versions come before the <gpu> elements in every real report; where they do not, the
+    # readings still get them (as reading the whole tree first gave them)
+    gpus = [g if (g.driver_version, g.cuda_version) == (driver, cuda)
+            else g.model_copy(update={"driver_version": driver, "cuda_version": cuda}) for g in gpus]
+    return SmiLog(driver_version=driver, cuda_version=cuda, timestamp=timestamp, gpus=gpus)
 
 
 # ----------------------------------------------------------------------------- derived signals

@@ -32,7 +32,9 @@ import ast
 import contextlib
 import hashlib
 import json
+import math
 import operator
+import os
 import re
 import string
 from dataclasses import dataclass, field
@@ -55,6 +57,18 @@ ACTIONS = ("reject", "finding", "conclude", "pass")
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?:[:!][^}]*)?\}")
 FORMAT_SPECS = {"money", "money2", "pct", "int", "gb"}
 """Format specs of our own in message placeholders (``{cost_usd:money}``); see gpuwise/messages.py."""
+MAX_FORMAT_NUMBER = 64
+"""The largest width or precision a message placeholder may ask for (``{x:900000000}`` would
+build a 900 MB string)."""
+MAX_EXPRESSION = 200
+"""Characters in a ``times:`` policy expression (a 20,000-term one exhausts the parser's stack)."""
+MAX_HOUSE_RULES = 300
+"""House rules in one run. A team's policy is a few dozen; durable-rules' work grows faster than
+the rule count (300 added rules: 3 s more here; 800: over 100 s), so thousands would hang the run."""
+MAX_RULE_FILES = 200
+"""Files in a ``--rules`` directory."""
+ENGINE_MIN = 1e-4
+ENGINE_MAX = 1e15
 
 CHAINED = "candidate"
 """The fact type that flows through the steps."""
@@ -91,8 +105,8 @@ class Rule(BaseModel):
     title: str = Field(min_length=3)
     fact: str
     at: Stage | None = None
-    when: list[list[Any]] = Field(min_length=1)
-    any: list[list[Any]] = []
+    when: list[list[Any]] = Field(min_length=1, max_length=64)
+    any: list[list[Any]] = Field(default_factory=list, max_length=64)
     then: Then
     rationale: str = Field(min_length=10)
     source: str = Field(min_length=3)
@@ -141,8 +155,13 @@ def policy_expression(text: str, policy: dict[str, Any]) -> float:
             return -ev(node.operand)
         raise ValueError(f"not allowed in a policy expression: {ast.dump(node)[:40]}")
 
+    text = str(text)
+    if len(text) > MAX_EXPRESSION:
+        raise ValueError(f"the expression {text[:40]!r}... is longer than {MAX_EXPRESSION} characters")
     try:
-        return ev(ast.parse(str(text), mode="eval"))
+        return ev(ast.parse(text, mode="eval"))
+    except (RecursionError, MemoryError):
+        raise ValueError(f"the expression {text[:40]!r} is nested too deeply") from None
     except SyntaxError:
         raise ValueError(f"cannot read the expression {text!r}") from None
     except ZeroDivisionError:
@@ -200,14 +219,25 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
             raise ValueError(f"unknown operator '{op}' in {cond!r} (use one of {', '.join([*OPS, 'in'])})")
         if op == "in" and not isinstance(value, list):
             raise ValueError(f"'in' needs a list in {cond!r}")
+        if op != "in" and isinstance(value, list):
+            raise ValueError(f"a list is a value for 'in' only, not for '{op}', in {_clip(cond)}")
+        for item in value if op == "in" else [value]:
+            if item is None or (op == "in" and isinstance(item, list | dict)):
+                raise ValueError(f"a condition value must be a number, a string or true/false in {_clip(cond)}")
+            if isinstance(item, float) and not math.isfinite(item):
+                raise ValueError(f"a condition value must be a finite number in {_clip(cond)}")
         ref = _ref(value)
         if ref is not None:
             known(ref[0], "a condition")
             times = ref[1]
             if isinstance(times, str):
-                policy_expression(times, policy)
+                factor = policy_expression(times, policy)
             elif isinstance(times, bool) or not isinstance(times, int | float):
-                raise ValueError(f"'times' must be a number or a policy expression in {cond!r}")
+                raise ValueError(f"'times' must be a number or a policy expression in {_clip(cond)}")
+            else:
+                factor = float(times)
+            if not math.isfinite(factor):
+                raise ValueError(f"'times' must be a finite number in {_clip(cond)}")
         pname = _policy_ref(value)
         if pname is not None and pname not in policy:
             raise ValueError(f"unknown policy '{pname}'" + _close(pname, set(policy)))
@@ -235,6 +265,9 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
                 raise ValueError(f"{what} names unknown field '{{{name}}}' of a {rule.fact} fact"
                                  + _close(name, fields))
             if spec and spec not in FORMAT_SPECS:
+                if any(int(n) > MAX_FORMAT_NUMBER for n in re.findall(r"\d+", spec)):
+                    raise ValueError(f"{what}: the format '{spec[:20]}' in {{{name}}} asks for a width or "
+                                     f"precision over {MAX_FORMAT_NUMBER}")
                 with contextlib.suppress(ValueError):
                     format(1.5, spec)
                     continue
@@ -247,13 +280,23 @@ def _placeholders(text: str) -> list[tuple[str, str]]:
         parsed = list(string.Formatter().parse(text))
     except ValueError as exc:
         raise ValueError(f"cannot read the placeholders of {text!r}: {exc}") from None
-    for _lit, name, spec, _conv in parsed:
+    for _lit, name, spec, conv in parsed:
         if name is None:
             continue
         if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-            raise ValueError(f"placeholder {{{name}}} must be a field name")
+            raise ValueError(f"placeholder {{{_clip(name, 40)}}} must be a field name")
+        if conv is not None:
+            raise ValueError(f"placeholder {{{name}!{conv[:10]}}}: conversions (!r, !s) are not supported; "
+                             "write {" + name + "} or {" + name + ":format}")
+        if spec and ("{" in spec or "}" in spec):
+            raise ValueError(f"placeholder {{{name}}}: a nested field in the format is not supported")
         out.append((name, spec or ""))
     return out
+
+
+def _clip(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _close(name: str, names: set[str]) -> str:
@@ -264,8 +307,32 @@ def _close(name: str, names: set[str]) -> str:
 
 
 # ------------------------------------------------------------------------------ compiling
+def engine_number(v: float) -> float:
+    """A float durable-rules' parser reads, in the same order as the original: negative zero is
+    zero; magnitudes below 1e-4 (Python writes them in exponent form, which its JSON parser
+    refuses: error 204) become +-1e-4; above 1e15 (exponent form too, and integers past 64 bits
+    wrap), +-1e15. Facts and the numbers in rules go through the same map, so a comparison between
+    them keeps its sense."""
+    if v != v or v in (math.inf, -math.inf):
+        raise ValueError(f"a non-finite number ({v}) cannot reach the rule engine")
+    if v == 0:
+        return 0.0
+    mag = abs(v)
+    if mag < ENGINE_MIN:
+        return math.copysign(ENGINE_MIN, v)
+    if mag >= ENGINE_MAX:
+        return math.copysign(ENGINE_MAX, v)
+    return v
+
+
 def _literal(v: Any) -> Any:
-    return v  # durable-rules compares JSON booleans, numbers and strings natively
+    """A condition's value as durable-rules reads it: booleans and strings as they are (it compares
+    them natively), numbers brought into its range (:func:`engine_number`)."""
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return v
+    if isinstance(v, int):  # past 64 bits durable-rules' integers wrap; float() of 10**400 overflows
+        return v if abs(v) < ENGINE_MAX else math.copysign(ENGINE_MAX, v)
+    return engine_number(v)
 
 
 def compile_condition(cond: list[Any], policy: dict[str, Any]) -> dict[str, Any]:
@@ -277,9 +344,9 @@ def compile_condition(cond: list[Any], policy: dict[str, Any]) -> dict[str, Any]
     if ref is not None:
         other, times = ref
         factor = policy_expression(times, policy) if isinstance(times, str) else float(times)
-        rhs: Any = {"$m": other} if factor == 1.0 else {"$mul": {"$l": {"$m": other}, "$r": factor}}
+        rhs: Any = {"$m": other} if factor == 1.0 else {"$mul": {"$l": {"$m": other}, "$r": _literal(factor)}}
     elif pname is not None:
-        rhs = policy[pname]
+        rhs = _literal(policy[pname])
     else:
         rhs = _literal(value)
     durable_op = OPS[op]
@@ -428,7 +495,7 @@ def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) 
         from ..knowledge import load as load_kb
 
         policy = {k: v.value for k, v in load_kb().policy.items()}
-    key = (str(Path(house).resolve()) if house else None, json.dumps(sorted(policy.items()), default=str))
+    key = (_dir_key(house) if house else None, json.dumps(sorted(policy.items()), default=str))
     book = _CACHE.get(key)
     if book is None:
         book = _CACHE[key] = _load(Path(house) if house else None, policy)
@@ -447,6 +514,22 @@ def _load_files(paths: list[Path], policy: dict[str, Any]) -> tuple[list[tuple[P
     return files, where
 
 
+def _house_paths(house: Path) -> list[Path]:
+    """The rule files of a ``--rules`` directory; a directory that cannot be listed (missing, a
+    link loop, unreadable, not a directory) is a one-line error."""
+    try:
+        names = os.listdir(house)
+    except NotADirectoryError:
+        raise RuleError("--rules must be a directory of rule files (*.yaml)", where=str(house)) from None
+    except FileNotFoundError:
+        raise RuleError("--rules: no such directory", where=str(house)) from None
+    except OSError as exc:
+        raise RuleError(f"--rules: cannot read the directory: {exc.strerror or exc}", where=str(house)) from None
+    except ValueError as exc:  # an embedded NUL
+        raise RuleError(f"--rules: not a usable path: {exc}", where=str(house)) from None
+    return sorted(house / n for n in names if n.endswith((".yaml", ".yml")) and not n.startswith("."))
+
+
 def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
     base = rules_dir()
     paths = sorted(base.glob("*.yaml"))
@@ -456,12 +539,15 @@ def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
     house_ids: set[str] = set()
     replaced: dict[str, str] = {}
     if house is not None:
-        if not house.is_dir():
-            raise RuleError("--rules must be a directory of rule files (*.yaml)", where=str(house))
-        house_paths = sorted([*house.glob("*.yaml"), *house.glob("*.yml")])
+        house_paths = _house_paths(house)
         if not house_paths:
             raise RuleError("no rule files (*.yaml) in the directory", where=str(house))
+        if len(house_paths) > MAX_RULE_FILES:
+            raise RuleError(f"{len(house_paths)} rule files: more than the limit of {MAX_RULE_FILES}", where=str(house))
         house_files, mine = _load_files(house_paths, policy)
+        if len(mine) > MAX_HOUSE_RULES:
+            raise RuleError(f"{len(mine)} house rules: more than the limit of {MAX_HOUSE_RULES}",
+                            where=str(house), hint="merge conditions with 'any', or split the work into several runs")
         house_ids = set(mine)
         replaced = {rid: str(p) for rid, p in mine.items() if rid in seen}
         # a replaced built-in rule is dropped from its file; the house rule takes its place
@@ -473,3 +559,12 @@ def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
         files = kept + house_files
     files.sort(key=lambda f: STEPS.index(f[1].step))  # memory, compute, interconnect, tco, pitfalls
     return Rulebook(files=files, policy=dict(policy), house=house_ids, replaced=replaced)
+
+
+def _dir_key(path: str | Path) -> str:
+    """The cache key of a directory argument: its real path, or as given when that cannot be
+    worked out (a link loop: the loader then says what is wrong with it)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError, RuntimeError):
+        return os.path.abspath(path)

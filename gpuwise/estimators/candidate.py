@@ -12,6 +12,7 @@ from .. import ledger as L
 from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..ledger import Ledger, Timeline
+from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 from . import GB, Term
 from . import compute as C
@@ -635,6 +636,11 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     if spot_wall is not None and spot:
         ev.terms["spot_wall_hours"] = spot_wall
     mk = K.market_entry(kb.prices, ev.gpu.id)
+    if chosen == "rent" and ev.numbers.get("host_ram_gb") is None and ev.numbers.get("host_ram_needed_bytes_per_node"):
+        # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml, per GPU)
+        per_gpu = kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
+        if per_gpu and ev.topology is not None:
+            ev.numbers["host_ram_gb"] = per_gpu * ev.topology.per_node
     ev.numbers.update({
         "rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
         "break_even_month": be, "rent_hours": rent_hours,
@@ -680,3 +686,4 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         "spot": bool(spot), "spot_wall_days": n["spot_wall_days"] if n["spot_wall_days"] is not None else -1.0,
         "rent_provider": n["rent_provider"] or "none",
     }
+    n["market_fact"].update(jurisdiction_fields(kb, ev.gpu.id, c))

@@ -45,9 +45,15 @@ from . import memory as M
 from .interconnect import GPUS_PER_NODE, link_bandwidth
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
-# An expert's GEMM runs on whole tensor-core tiles of rows: Hopper's wgmma instructions are m64nNk16
-# (NVIDIA PTX ISA, warpgroup MMA); an expert that receives 10 tokens costs as many FLOPs as one with 64.
-EXPERT_TILE_TOKENS = 64
+# Kernels a layer runs beyond a dense GQA layer's (whose fixed cost is the framework's layer overhead),
+# each charged the framework's kernel floor: the latency floor of MoE, MLA and W8A8 layers.
+ROUTER_KERNELS = 4  # router GEMM, top-k (soft-max / sigmoid + bias), token sort/alignment, weighted combine
+SHARED_EXPERT_KERNELS = 3  # the shared expert's gate/up and down GEMMs and its activation, beside the routed ones
+MLA_EXTRA_KERNELS = 6  # q down-projection + norm, latent norm, the absorbed q/v batched GEMMs, split-KV combine
+QUANT_KERNELS_DENSE = 4  # W8A8: the activations of qkv, o, gate/up and down are quantized before each GEMM
+QUANT_KERNELS_MOE = 2  # ... and before each grouped expert GEMM
+QUANT_KERNELS_MLA = 2  # ... and before MLA's extra projections
+W8A8 = ("fp8", "int8")  # Blackwell FP4 MoE kernels fuse the activation quantization (FlashInfer TRT-LLM-gen)
 
 # reason codes for a framework that cannot serve (ev.numbers["framework_reason"])
 REASONS = {
@@ -189,6 +195,10 @@ class Engine:
     layer_overhead: float  # s per layer
     seq_overhead: float  # s per running sequence per step
     allreduce_latency: float  # s
+    kernel_floor: float  # s per extra small kernel (MoE routing, MLA, activation quantization)
+    grouped_floor: float  # s per grouped expert GEMM launched
+    alltoall_latency: float  # s per expert-parallel dispatch or combine
+    expert_tile: int  # rows of the smallest expert GEMM tile
     kv_bytes: float  # per cached element
     max_batch: int  # the framework's default batch limit on this GPU
     batch_cap: int  # the most a tuned deployment batches (the default when it is a hard limit)
@@ -233,10 +243,14 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     sup = support(fw, gpu, precision)
     fmt = weight_format or format_of(job, fw)
     vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
+    mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
 
     def pick(name: str) -> float:
-        own = getattr(vo, name, None) if vo is not None else None
-        return float(own) if own is not None else float(getattr(fw, name).value)
+        for o in (mo, vo):
+            own = getattr(o, name, None) if o is not None else None
+            if own is not None:
+                return float(own)
+        return float(getattr(fw, name).value)
 
     eff = pick("compute_efficiency")
     cf = fp.compute_factor if fp else 1.0
@@ -258,13 +272,21 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         step_overhead=pick("step_overhead_us") * 1e-6,
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
-        allreduce_latency=pick("allreduce_latency_us") * 1e-6, kv_bytes=kv_b, max_batch=max_batch,
+        allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=pick("kernel_floor_us") * 1e-6,
+        grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
+        expert_tile=fw.expert_tile_tokens, kv_bytes=kv_b, max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=fw.prefill_chunk_tokens,
         usable=cap * (1 - float(kb.policy_value("memory_headroom_fraction"))),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=model_bytes(job.shape, fmt, quant_formats(kb)), sc=shape_consts(job.shape),
     )
+
+
+def memory_kind(gpu: Gpu) -> str:
+    """"hbm" or "gddr" (the memory technology the framework's kernels meet), else "other"."""
+    t = (gpu.memory.type or "").lower()
+    return "hbm" if t.startswith("hbm") else "gddr" if t.startswith("gddr") else "other"
 
 
 def capacity_bytes(gpu: Gpu) -> float:
@@ -326,6 +348,8 @@ class ShapeConsts:
     k_over_e: float
     k: int
     moe_layers: int
+    shared: bool  # MoE layers have a shared expert
+    mla: bool  # multi-head latent attention
     window: float | None  # sliding window, when some layers have one
     window_frac: float
 
@@ -338,7 +362,8 @@ def shape_consts(shape: Any) -> ShapeConsts:
         n_experts_active=M.routed_expert_params(shape) * shape.experts_per_token / shape.experts if shape.moe else 0.0,
         attn_width=attention_width(shape), layers=shape.layers,
         hidden=shape.hidden, moe=bool(shape.moe), k_over_e=shape.experts_per_token / shape.experts,
-        k=shape.experts_per_token, moe_layers=moe_layers(shape), window=float(win) if win else None,
+        k=shape.experts_per_token, moe_layers=moe_layers(shape), shared=bool(getattr(shape, "shared_experts", 0)),
+        mla=bool(shape.kv_elements_override), window=float(win) if win else None,
         window_frac=1.0 if frac is None else float(frac))
 
 
@@ -584,7 +609,8 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
         cov = 1.0 - (1.0 - sc.k_over_e) ** tokens if tokens > 0 else 0.0
         w_exp = mbytes.experts / pp / (ep if ep > 1 else tp) * cov
         per_expert = tokens * sc.k_over_e / cov if cov > 0 else 0.0  # tokens each touched expert receives
-        padded = math.ceil(per_expert / EXPERT_TILE_TOKENS) * EXPERT_TILE_TOKENS if per_expert > 0 else 0.0
+        tile = eng.expert_tile
+        padded = math.ceil(per_expert / tile) * tile if per_expert > 0 else 0.0
         f_exp = 2.0 * sc.n_experts_active * tokens / ranks / pp * (padded / per_expert if per_expert > 0 else 0.0)
         e_mem, e_fl = w_exp / eng.bw_weights, f_exp / eng.peak_gemm
         gemm += e_mem if e_mem > e_fl else e_fl
@@ -600,17 +626,36 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     if tp > 1 and dpa == 1:
         size = tokens * sc.hidden * ACT_BYTES
         comm += 2 * layers * (eng.allreduce_latency + 2 * (tp - 1) / tp * size / rep.link_bw)
-    if ep > 1:
+    if ep > 1:  # dispatch and combine: every token to its k experts' ranks and back
         size = 2 * (tokens / dpa) * sc.k * sc.hidden * ACT_BYTES * (ep - 1) / ep
-        comm += sc.moe_layers / pp * (2 * eng.allreduce_latency + size / rep.ep_bw)
+        comm += sc.moe_layers / pp * (2 * eng.alltoall_latency + size / rep.ep_bw)
     if pp > 1:
         comm += rep.hop_latency + tokens * sc.hidden * ACT_BYTES / rep.hop_bw
-    over = layers * eng.layer_overhead
+    over = layers * eng.layer_overhead + floor_per_step(eng) / pp
     stage = gemm + attention + comm + over
     host = eng.step_overhead + eng.seq_overhead * (decode / dpa if dpa > 1 else decode)
     total = pp * stage + host
     return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + host,
                 "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops)
+
+
+def floor_per_step(eng: Engine) -> float:
+    """Seconds of one step's kernels beyond a dense layer's, all stages: MoE routing and the grouped
+    GEMMs' fixed time per MoE layer, MLA's extra projections, and the activation quantization of W8A8
+    paths, each small kernel at the framework's floor. Memoised on the engine's constants."""
+    sc = eng.sc
+    kernels = 0.0
+    w8a8 = eng.compute in W8A8 and not eng.weight_only
+    if w8a8:
+        kernels += QUANT_KERNELS_DENSE * sc.layers
+    if sc.mla:
+        kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
+    grouped = 0.0
+    if sc.moe and sc.moe_layers:
+        per = ROUTER_KERNELS + (SHARED_EXPERT_KERNELS if sc.shared else 0) + (QUANT_KERNELS_MOE if w8a8 else 0)
+        kernels += per * sc.moe_layers
+        grouped = 2 * sc.moe_layers * eng.grouped_floor
+    return kernels * eng.kernel_floor + grouped
 
 
 # ---------------------------------------------------------------------------- at a load
@@ -670,12 +715,21 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
 
 
 def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
-    """The whole system at ``conc`` requests spread over the copies."""
+    """The whole system at ``conc`` requests spread over the copies. Past the throughput peak of a
+    copy the scheduler runs the peak's batch (``max_num_seqs`` set there) and the rest queue: the
+    throughput saturates at the peak and only the wait grows (Little's law), rather than every
+    admitted sequence slowing every step."""
     r = rep.layout.replicas
     if conc <= r:
         p = point(job, eng, rep, 1.0, pure_decode=pure_decode)
         return Point(conc, p.throughput * conc, p.tpot, p.ttft, p.decode_step)
-    p = point(job, eng, rep, conc / r, pure_decode=pure_decode)
+    per = conc / r
+    top = capacity_point(job, eng, rep, None, None) if rep.fits else None
+    if top is not None and per > top.concurrency:
+        _, output = request_lengths(job.w)
+        wait = (top.ttft + output * top.tpot) * (per / top.concurrency - 1)
+        return Point(conc, top.throughput * r, top.tpot, top.ttft + wait, top.decode_step)
+    p = point(job, eng, rep, per, pure_decode=pure_decode)
     return Point(conc, p.throughput * r, p.tpot, p.ttft, p.decode_step)
 
 
@@ -692,10 +746,7 @@ def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, 
         return (max_tpot is None or p.tpot <= max_tpot) and (max_ttft is None or p.ttft <= max_ttft)
 
     hi = max(rep.max_seqs, 1)
-    if max_tpot is None and max_ttft is None:
-        cache[key] = point(job, eng, rep, hi)
-        return cache[key]
-    if ok(hi):
+    if (max_tpot is None and max_ttft is None) or ok(hi):
         best = hi
     elif not ok(1):
         cache[key] = None
@@ -709,8 +760,28 @@ def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, 
             else:
                 hi = mid
         best = lo
-    cache[key] = point(job, eng, rep, best)
+    cache[key] = peak_point(job, eng, rep, best)
     return cache[key]
+
+
+def peak_point(job: Any, eng: Engine, rep: Replica, top: int) -> Point:
+    """The busiest point of one copy's throughput curve between one request and ``top``: past its
+    peak, more sequences cost more per step (host work, attention) than they add, so the peak can
+    lie below what the memory holds. A geometric scan, then the integers around its best."""
+    if top <= 1:
+        return point(job, eng, rep, 1.0)
+    grid = sorted({max(1, round(top ** (i / 24))) for i in range(25)} | {top})
+    best = max(grid, key=lambda c: point(job, eng, rep, float(c)).throughput)
+    i = grid.index(best)
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    while hi - lo > 2:  # the curve is unimodal near its top: narrow the bracket by thirds
+        a, b = lo + (hi - lo) // 3, hi - (hi - lo) // 3
+        if point(job, eng, rep, float(a)).throughput < point(job, eng, rep, float(b)).throughput:
+            lo = a
+        else:
+            hi = b
+    best = max(range(lo, hi + 1), key=lambda c: point(job, eng, rep, float(c)).throughput)
+    return point(job, eng, rep, float(best))
 
 
 # ------------------------------------------------------------------------------- choice
@@ -732,6 +803,7 @@ class Serving:
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     best_capacity: Point | None = None  # the most any layout of this count sustains (within the targets)
     best_capacity_layout: Layout | None = None
+    best_capacity_max_concurrent: int = 0
 
     @property
     def layout(self) -> Layout:
@@ -852,6 +924,7 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
     top = max(options, key=lambda s: (s.replica.fits and s.support.multi_node_ok,
                                       s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy))
     best.best_capacity, best.best_capacity_layout = top.capacity, top.layout
+    best.best_capacity_max_concurrent = top.max_concurrent
     best.alternatives = [
         {"layout": o.layout.as_dict(), "label": o.layout.label(), "fits": o.replica.fits,
          "throughput_tokens_per_s": o.load.throughput,
@@ -868,7 +941,8 @@ def curve(job: Any, s: Serving, points: int = 8) -> list[dict[str, float]]:
     top = max(2 * s.max_concurrent, int(s.load.concurrency), 1)
     ratio = top ** (1 / max(points - 1, 1))
     grid = {max(1, round(ratio ** i)) for i in range(points)}
-    cs = sorted(grid | {max(1, int(s.load.concurrency)), max(1, s.max_concurrent)})
+    peak = int(s.capacity.concurrency) if s.capacity else None
+    cs = sorted(grid | {max(1, int(s.load.concurrency)), max(1, s.max_concurrent)} | ({peak} if peak else set()))
     out = []
     for c in cs:
         p = system_point(job, s.engine, s.replica, float(c), pure_decode=False)
@@ -890,9 +964,9 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
     return {
-        "decode": Term("decode_tokens_per_s", 1 / pure.seconds, "tok/s",
-                       "1 / decode step (prefill excluded) at the load's sequences per copy", decode_inputs,
-                       note=note),
+        "decode": Term("decode_tokens_per_s", 1 / s.load.tpot if s.load.tpot > 0 else 0.0, "tok/s",
+                       "1 / TPOT at the load: one sequence's output speed (its prompt chunks sharing the steps)",
+                       {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note=note),
         "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
                              "sustained output tokens/s of all copies at the load (prefill sharing the GPUs)",
                              {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas}, note=note),
@@ -958,8 +1032,9 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
     target = _targets(w)[2]
     prompt, output = request_lengths(w)
     lay = s.layout
-    cap = s.best_capacity if s.best_capacity_layout is not None else s.capacity
-    cap_layout = s.best_capacity_layout or lay
+    cap = s.capacity  # every figure below is of the chosen layout; the best layout at full load is apart
+    best = s.best_capacity if s.best_capacity_layout is not None else s.capacity
+    best_layout = s.best_capacity_layout or lay
     return {
         "framework": s.engine.fw.id,
         "framework_name": s.engine.fw.name,
@@ -986,11 +1061,18 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
         "throughput_tokens_per_s": s.load.throughput,
         "ttft_s": s.load.ttft,
         "tpot_s": s.load.tpot,
+        "per_sequence_tokens_per_s": 1 / s.load.tpot if s.load.tpot > 0 and math.isfinite(s.load.tpot) else None,
         "max_throughput_tokens_per_s": cap.throughput if cap else 0.0,
         "max_throughput_concurrency": cap.concurrency if cap else 0.0,
-        "max_throughput_layout": cap_layout.as_dict(),
-        "max_throughput_layout_label": cap_layout.label(),
+        "max_throughput_layout": lay.as_dict(),
+        "max_throughput_layout_label": lay.label(),
         "chosen_layout_max_throughput_tokens_per_s": s.capacity.throughput if s.capacity else 0.0,
+        "best_layout": best_layout.as_dict(),
+        "best_layout_label": best_layout.label(),
+        "best_layout_max_throughput_tokens_per_s": best.throughput if best else 0.0,
+        "best_layout_max_throughput_concurrency": best.concurrency if best else 0.0,
+        "best_layout_max_concurrent_sequences": (s.best_capacity_max_concurrent if s.best_capacity_layout is not None
+                                                 else s.max_concurrent),
         "max_throughput_ttft_s": cap.ttft if cap else None,
         "max_throughput_tpot_s": cap.tpot if cap else None,
         "single_stream_tokens_per_s": 1 / s.single.decode_step if s.single.decode_step > 0 else None,
@@ -1028,7 +1110,12 @@ def serving_json(n: dict[str, Any]) -> dict[str, Any] | None:
         "output_tokens": n["output_tokens"],
         "max_throughput_concurrency": n["max_throughput_concurrency"],
         "max_throughput_layout": n["max_throughput_layout"],
+        "per_sequence_tokens_per_s": n["per_sequence_tokens_per_s"],
         "single_stream_tokens_per_s": n["single_stream_tokens_per_s"],
+        "best_layout": {"layout": n["best_layout"], "label": n["best_layout_label"],
+                        "max_throughput_tokens_per_s": n["best_layout_max_throughput_tokens_per_s"],
+                        "max_throughput_concurrency": n["best_layout_max_throughput_concurrency"],
+                        "max_concurrent_sequences": n["best_layout_max_concurrent_sequences"]},
         "supports": {"gpu": n["framework_supports_gpu"], "precision": n["framework_supports_precision"],
                      "multi_node": n["framework_multi_node_ok"], "reason": n["framework_reason"],
                      "detail": n["framework_reason_detail"]},

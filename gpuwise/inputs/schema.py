@@ -92,7 +92,8 @@ class Architecture(Strict):
     experts: int | None = Field(default=None, ge=2, le=100_000, description="MoE: routed experts per MoE layer")
     experts_per_token: int | None = Field(default=None, ge=1, le=100_000, description="MoE: experts per token")
     shared_experts: int = Field(default=0, ge=0, le=1000, description="MoE: experts every token uses")
-    active_params_b: float | None = Field(default=None, gt=0, le=100_000, description="MoE: parameters used per token")
+    active_params_b: float | None = Field(default=None, ge=1e-6, le=100_000,
+                                          description="MoE: parameters used per token")
 
     _v = field_validator("active_params_b")(_finite)
 
@@ -122,7 +123,7 @@ class Workload(Strict):
     lora_rank: int = Field(default=16, ge=1, le=4096)
     lora_targets: LoraTargets = "all-linear"
     model: str | None = Field(default=None, min_length=1, max_length=200)
-    params_b: float | None = Field(default=None, gt=0, le=100_000)
+    params_b: float | None = Field(default=None, ge=1e-6, le=100_000)  # 1,000 parameters at least
     architecture: Architecture | None = None
     precision: Precision = "bf16"
     mixed_precision: bool = True
@@ -251,6 +252,14 @@ class Environment(Strict):
     bitsandbytes: str | None = Field(
         default=None, pattern=r"^\d+\.\d+(\.\d+)?(\.post\d+|\.dev\d+)?$", description="bitsandbytes release")
 
+    @field_validator("driver", "cuda", "rocm", "synapse", "cann", "torch_npu", "bitsandbytes", mode="after")
+    @classmethod
+    def _short(cls, v: str | None) -> str | None:
+        """A version is a few characters; a 5,000-digit one is refused, not turned into a number."""
+        if v is not None and len(v) > 40:
+            raise ValueError(f"a version of {len(v)} characters is not a version (at most 40)")
+        return v
+
     @field_validator("rocm", "synapse", "bitsandbytes", "cann", "torch_npu", mode="before")
     @classmethod
     def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
@@ -319,6 +328,9 @@ class Constraints(Strict):
         default=None, description="where bought hardware runs (default: chosen per candidate, stated)")
     market: Literal["global", "china"] | None = Field(
         default=None, description="where the hardware is bought or rented (default: china with CNY, else global)")
+    procurement: Literal["any", "domestic"] = Field(
+        default="any", description="domestic: Chinese accelerators only (Huawei Ascend...), as state buyers in "
+                                   "China are asked to buy")
 
     _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh")(_finite)
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import math
+import os
 import re
+import stat
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +35,7 @@ FILES: dict[str, type[BaseModel]] = {
     "policy.yaml": S.PolicyFile,
     "serving.yaml": S.ServingFile,
     "prices.yaml": S.PricesFile,
+    "apis.yaml": S.ApisFile,  # hosted-API token prices (gpuwise plan)
 }
 
 def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
@@ -98,6 +101,8 @@ def _merge(base: Any, over: Any, path: Path, where: str = "") -> Any:
         seen: set[Any] = set()
         for i, e in enumerate(over):
             ident = e["id"]
+            if not isinstance(ident, str | int) or isinstance(ident, bool):
+                raise KnowledgeError(f"an id must be a name, not {_clip(ident)}", where=f"{path}: {where}[{i}].id")
             if ident in seen:
                 raise KnowledgeError(f"duplicate id {ident!r} in the overlay", where=f"{path}: {where}[{i}]")
             seen.add(ident)
@@ -191,6 +196,7 @@ class Knowledge:
     prices: S.PricesFile | None = None
     serving: S.ServingFile | None = None
     shape_guesses: S.ShapeGuesses | None = None  # catalog models a size-only model borrows its shape from
+    apis: S.ApisFile | None = None  # hosted-API token prices (gpuwise plan)
 
     def framework(self, name: str | None = None, *, where: str | None = None) -> S.Framework:
         """A serving framework by id (``serving.yaml``); ``None`` = the default one."""
@@ -246,24 +252,59 @@ _LOCK = threading.Lock()
 
 def load(overlay: str | Path | None = None) -> Knowledge:
     """The knowledge base, with the user's ``overlay`` directory on top. Cached per process."""
-    key = str(Path(overlay).resolve()) if overlay else None
+    key = _dir_key(overlay) if overlay else None
     with _LOCK:
         if key not in _CACHE:
             _CACHE[key] = _load(Path(overlay) if overlay else None)
         return _CACHE[key]
 
 
+def overlay_files(overlay: Path) -> dict[str, Path]:
+    """The knowledge files of an overlay directory, by name. The directory must be listable, and
+    each name gpuwise reads must be a regular file (through links): a directory, a dangling link
+    or a link loop named ``policy.yaml`` is an error, not silently skipped; an unknown ``*.yaml``
+    is an error with the names gpuwise reads."""
+    try:
+        names = os.listdir(overlay)
+    except NotADirectoryError:
+        raise UserError("--knowledge must be a directory of YAML files", where=str(overlay)) from None
+    except FileNotFoundError:
+        raise UserError("--knowledge: no such directory", where=str(overlay)) from None
+    except OSError as exc:
+        raise UserError(f"--knowledge: cannot read the directory: {exc.strerror or exc}", where=str(overlay)) from None
+    except ValueError as exc:
+        raise UserError(f"--knowledge: not a usable path: {exc}", where=str(overlay)) from None
+    found: dict[str, Path] = {}
+    for name in sorted(names):
+        if not name.endswith((".yaml", ".yml")) or name.startswith("."):
+            continue
+        path = overlay / name
+        if name not in FILES:
+            raise UserError(f"unknown knowledge file {name}", where=str(overlay),
+                            hint=f"overlay files are named {', '.join(FILES)}")
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            raise KnowledgeError("a link to nothing (dangling symbolic link)", where=str(path)) from None
+        except OSError as exc:  # a link loop, a permission
+            raise KnowledgeError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise KnowledgeError(f"is {kind}, not a YAML file", where=str(path))
+        found[name] = path
+    return found
+
+
 def _load(overlay: Path | None) -> Knowledge:
     base = knowledge_dir()
-    if overlay is not None and not overlay.is_dir():
-        raise UserError("--knowledge must be a directory of YAML files", where=str(overlay))
+    mine = overlay_files(overlay) if overlay is not None else {}
     parsed: dict[str, BaseModel] = {}
     files: dict[str, Path] = {}
     for fname, schema in FILES.items():
         path = base / fname
         data = read_yaml(path, what="knowledge file")
         files[fname] = path
-        if overlay is not None and (overlay / fname).is_file():
+        if overlay is not None and fname in mine:
             extra = read_yaml(overlay / fname, what="knowledge file")
             if not isinstance(extra, dict):
                 raise KnowledgeError("expected a mapping at the top level", where=str(overlay / fname))
@@ -273,14 +314,6 @@ def _load(overlay: Path | None) -> Knowledge:
             path = overlay / fname
             files[fname] = path
         parsed[fname] = validate_file(path, schema, data)
-    if overlay is not None:
-        unknown = sorted(p.name for p in overlay.glob("*.y*ml") if p.name not in FILES)
-        if unknown:
-            raise UserError(
-                f"unknown knowledge file {unknown[0]}",
-                where=str(overlay),
-                hint=f"overlay files are named {', '.join(FILES)}",
-            )
     gpus_f: S.GpuFile = parsed["gpus.yaml"]  # type: ignore[assignment]
     models_f: S.ModelFile = parsed["models.yaml"]  # type: ignore[assignment]
     gpus = _unique(gpus_f.gpus, files["gpus.yaml"], "gpus")
@@ -305,6 +338,7 @@ def _load(overlay: Path | None) -> Knowledge:
         prices=parsed["prices.yaml"],  # type: ignore[arg-type]
         serving=parsed["serving.yaml"],  # type: ignore[arg-type]
         shape_guesses=models_f.shape_guesses,
+        apis=parsed["apis.yaml"],  # type: ignore[arg-type]
     )
     _check_references(kb)
     return kb
@@ -420,3 +454,12 @@ def _check_prices(kb: Knowledge) -> None:
     for form, fid in kb.prices.bought_fabric.items():
         if fid not in fabric_ids:
             raise KnowledgeError(f"bought_fabric.{form}: no fabric '{fid}'", where=str(path))
+
+
+def _dir_key(path: str | Path) -> str:
+    """The cache key of a directory argument: its real path, or as given when that cannot be
+    worked out (a link loop: the loader then says what is wrong with it)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError, RuntimeError):
+        return os.path.abspath(path)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import UserError
+from .formats import format_for
 
 STREAMS = {"-": "stdout", "/dev/stdout": "stdout", "/dev/stderr": "stderr"}
 """Output names that mean one of the process's own streams."""
@@ -38,6 +39,19 @@ to the file or pipe behind it, and replacing that would cut the descriptor off f
 
 NAME_MAX = 255
 """Bytes in one path component on Linux, macOS and the BSDs (the fallback when pathconf cannot say)."""
+
+
+PENDING: set[str] = set()
+"""Temporary files being written: a process that must end at once (Ctrl-C, see
+``gpuwise.cli.run``) removes them first."""
+
+
+def remove_pending() -> None:
+    """Remove the temporary files being written (the targets stay as they were)."""
+    for name in list(PENDING):
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+    PENDING.clear()
 
 
 class _Signalled(BaseException):
@@ -83,17 +97,58 @@ def names_a_file(target: str | os.PathLike[str] | None) -> bool:
 def report_format(target: str | os.PathLike[str] | None, fmt: str | None) -> str:
     """The report format: ``fmt`` when given, else the suffix of ``target`` (text for standard
     output, a descriptor, a device or a FIFO)."""
-    from .report import format_for
-
     return format_for(target if names_a_file(target) else None, fmt)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""Control characters other than newline and tab, and the bidirectional overrides: a seller's
+title may carry terminal escapes (``\\x1b[2J``) or text that reorders a line."""
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character written as ``\\uXXXX``: what an input file carried
+    is shown, never acted on by a terminal (and a JSON string keeps its value)."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def to_stdout(text: str) -> bool:
+    """Write ``text`` to standard output; ``False`` when the reader has gone (a closed pipe:
+    ``| head -1``, ``| true``) or standard output is closed. The command then keeps its own exit
+    status -- a rejected audit still exits 1 -- and nothing is printed about the pipe."""
+    out = sys.stdout
+    if out is None:
+        return False
+    try:
+        out.write(text)
+        out.flush()
+        return True
+    except BrokenPipeError:
+        silence_stdout()
+        return False
+    except OSError as exc:
+        if exc.errno == errno.EBADF:  # ``>&-``: standard output closed
+            silence_stdout()
+            return False
+        raise
+
+
+def silence_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's final flush does not
+    fail again on the closed pipe (Python would print an error and exit 120)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def emit(text: str, target: str | os.PathLike[str] | None, *,
          protect: Iterable[str | os.PathLike[str]] = ()) -> str | None:
     """``text`` to ``target`` (see :func:`write_output`), or to standard output when ``target``
-    is ``None``, ``-`` or ``/dev/stdout``; returns the file name written, ``None`` for stdout."""
+    is ``None``, ``-`` or ``/dev/stdout``; returns the file name written, ``None`` for stdout.
+    Control characters from the inputs are escaped (:func:`escape_controls`) wherever it goes."""
+    text = escape_controls(text)
     if target is None or stream_for(target) is sys.stdout:
-        sys.stdout.write(text)
+        to_stdout(text)
         return None
     return write_output(target, text, protect=protect)
 
@@ -150,7 +205,8 @@ def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` to ``target`` without a reader ever seeing a partial file.
 
     A regular file (or a new one) gets a temporary file beside it, then ``os.replace``; the
-    temporary file is created like any new file (0666 less the umask) and removed on any failure,
+    temporary file is created like any new file (0666 less the umask; an existing file's own
+    permissions when it replaces one) and removed on any failure,
     SIGTERM and SIGHUP included, so ``target`` is either untouched or complete.  An existing
     target that is not a regular file (a device, a FIFO) is written through instead.  OSError
     propagates to the caller, which knows how to word it.
@@ -176,19 +232,26 @@ def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:
             with _signals_held():  # no handler runs between creating the file and noting it
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
                 created = True
+                PENDING.add(os.fspath(tmp))
+            if mode is not None:  # an existing report keeps its permissions (a 0600 report stays private)
+                with contextlib.suppress(OSError):
+                    os.fchmod(fd, stat.S_IMODE(mode))
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, path)
             created = False
+            PENDING.discard(os.fspath(tmp))
     except _Signalled as sig:
+        PENDING.discard(os.fspath(tmp))
         if created:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
         _redeliver(sig.signum)
         raise InterruptedError(errno.EINTR, f"interrupted by signal {sig.signum}", os.fspath(target)) from None
     except BaseException:
+        PENDING.discard(os.fspath(tmp))
         if created:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)

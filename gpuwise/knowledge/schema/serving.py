@@ -65,6 +65,7 @@ class VendorOverride(Strict):
     layer_overhead_us: float | None = Field(default=None, ge=0)
     sequence_overhead_us: float | None = Field(default=None, ge=0)
     allreduce_latency_us: float | None = Field(default=None, ge=0)
+    kernel_floor_us: float | None = Field(default=None, ge=0)
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -100,8 +101,22 @@ class Framework(Strict):
     compute_efficiency: Factor = Field(description="fraction of the dense peak its large-batch matmuls reach")
     allreduce_latency_us: Factor = Field(description="one small tensor-parallel all-reduce inside an NVLink or "
                                          "Infinity Fabric domain")
+    kernel_floor_us: Factor = Field(description="time one small kernel (a norm, top-k, token sort, activation "
+                                    "quantization, MLA projection) adds to a step: the latency floor of kernels "
+                                    "beyond a dense layer's, counted per layer from the architecture")
+    grouped_gemm_floor_us: Factor = Field(description="fixed time of one grouped expert GEMM launched for a few "
+                                          "tokens (per-expert tile scheduling, alignment), beyond streaming "
+                                          "its experts' weights; two per MoE layer")
+    alltoall_latency_us: Factor = Field(description="latency of one expert-parallel dispatch or combine "
+                                        "(all-to-all) of a few tokens; two per MoE layer")
+    expert_tile_tokens: int = Field(default=16, ge=1, description="rows of the smallest tile an expert GEMM "
+                                    "runs on: an expert given fewer tokens is charged this many rows of FLOPs "
+                                    "(1: matrix-vector kernels charge tokens as they come)")
     vendor_overrides: dict[Vendor, VendorOverride] = Field(
         default={}, description="constants that differ on a vendor's GPUs (e.g. the ROCm build)")
+    memory_overrides: dict[Literal["hbm", "gddr"], VendorOverride] = Field(
+        default={}, description="constants that differ by memory technology (kernels tuned on GDDR cards reach "
+        "a smaller fraction of HBM's bandwidth); applied after the vendor's")
     source: str = Field(min_length=3)
     notes: str = ""
 
