@@ -171,12 +171,12 @@ _TRAINING_KEYS = ("layout_notation", "requested_layout", "requested_memory_per_g
 def _count_for_deadline(job: Job, g: Any) -> tuple[int, str]:
     """Training without --gpus: the fewest GPUs (powers of two up to max_gpus) whose best layout fits
     and finishes within the deadline; failing that, the count that finishes soonest."""
+    from .subjects import counts_for
+
     kb = job.kb
     usable = usable_bytes(kb, g)
     deadline = job.deadline_days
-    counts = [1]
-    while counts[-1] * 2 <= job.c.max_gpus:
-        counts.append(counts[-1] * 2)
+    counts = counts_for(job.c.max_gpus)
     if job.c.max_gpus not in counts:
         counts.append(job.c.max_gpus)
     best: tuple[float, int] | None = None

@@ -68,7 +68,7 @@ class CandidateFact(FactModel):
     wants_fp8: bool = _f("precision is fp8")
     wants_fp4: bool = _f("precision is fp4")
     wants_flash: bool = _f("attention: flash (FlashAttention-2) asked for")
-    flash_ok: bool = _f("FlashAttention-2 runs on this GPU (knowledge/software.yaml feature floors)")
+    flash_min_cc: float = _f("compute capability FlashAttention-2 needs (knowledge/software.yaml; -1 unknown)")
     need_gb: float = _f("memory per GPU with the layout gpuwise would use (the most frugal one if none fits), GB")
     need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB")
     capacity_gb: float = _f("memory of one GPU, GB")

@@ -49,23 +49,13 @@ from .subjects import (
     NODE,
     candidate_fact,
     candidate_gpus,
+    counts_for,
     environment,
     job_fact,
     modes_for,
     price_facts,
     probe_fact,
 )
-
-
-def counts_for(max_gpus: int) -> list[int]:
-    out = [n for n in (1, 2, 4, 8) if n <= max_gpus]
-    n = 16
-    while n <= max_gpus:
-        out.append(n)
-        n *= 2
-    if max_gpus > NODE and max_gpus not in out and max_gpus % NODE == 0:
-        out.append(max_gpus)
-    return out
 
 
 def rulebook_for(job: Job, rules: str | None = None) -> rulebook.Rulebook:

@@ -15,11 +15,13 @@ from typing import Any
 from ..estimators import GB
 from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
+from ..estimators.interconnect import GPUS_PER_NODE
 from ..inputs.job import Job
-from ..knowledge.compat import environment_facts
+from ..knowledge.compat import environment_facts, flash_min_cc
 from ..results import Assumption
 
-NODE = 8
+NODE = GPUS_PER_NODE
+"""GPUs in one server (the interconnect model's node size: one definition)."""
 TODAY = dt.date.today
 
 
@@ -47,13 +49,17 @@ def candidate_gpus(job: Job) -> tuple[list[str], list[Assumption]]:
     return ids, notes
 
 
-def flash_ok(job: Job, gpu: Any) -> bool:
-    """FlashAttention-2 runs on the GPU: its compute capability meets the feature floor."""
-    floor = next((f.min_compute_capability for f in job.kb.software.feature_floors
-                  if f.feature == "flash_attention_2"), None)
-    if not gpu.compute_capability or floor is None:
-        return False
-    return float(gpu.compute_capability) >= float(floor)
+def counts_for(max_gpus: int) -> list[int]:
+    """The GPU counts a consultation judges: 1, 2, 4, 8 in a server, then whole servers doubling
+    up to ``max_gpus`` (and ``max_gpus`` itself when it is whole servers): the one count ladder."""
+    out = [n for n in (1, 2, 4, 8) if n <= max_gpus]
+    n = 16
+    while n <= max_gpus:
+        out.append(n)
+        n *= 2
+    if max_gpus > NODE and max_gpus not in out and max_gpus % NODE == 0:
+        out.append(max_gpus)
+    return out
 
 
 def modes_for(job: Job, ev: Evaluation) -> list[str]:
@@ -101,7 +107,7 @@ def _gpu_part(job: Job, g: Any) -> dict[str, Any]:
             "cuda_device": g.vendor == "nvidia",
             "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
             "fp4_hw": bool(getattr(g.peaks, "fp4", None)), "ecc": bool(g.memory.ecc), "launch_year": g.launch_year,
-            "tdp_w": g.power.tdp_w, "flash_ok": flash_ok(job, g),
+            "tdp_w": g.power.tdp_w, "flash_min_cc": flash_min_cc(job.kb.software),
         }
     return got
 
@@ -183,8 +189,7 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float =
     w, shape = job.w, job.shape
     quant = job.kb.runtime.quantization
     state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
-    headroom = float(job.kb.policy_value("memory_headroom_fraction"))
-    fits = [e for e in evaluations if e.memory.per_gpu <= e.capacity * (1 - headroom)]
+    fits = [e for e in evaluations if e.memory.per_gpu <= e.usable]
     return {
         "t": "job",
         "task": w.task, "method": w.method, "model": shape.name, "params_b": shape.params / 1e9,
@@ -194,7 +199,7 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float =
         "state_gb": shape.params * state_b / GB, "state_gb_myth": shape.params * 8 * 1.2 / GB,
         "feasible_candidates": len(fits),
         "single_node_feasible": any(e.count <= NODE for e in fits) if single_node is None else single_node,
-        "largest_usable_gb": max((e.capacity * (1 - headroom) for e in evaluations), default=0) / GB,
+        "largest_usable_gb": max((e.usable for e in evaluations), default=0) / GB,
         "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
         "weights_gb": shape.params * 2 / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,

@@ -34,3 +34,9 @@ class Term:
 
 GB = 1e9
 GiB = 1024**3
+
+
+def usable_fraction(kb: Any) -> float:
+    """The share of a GPU's memory a plan may fill: 1 - ``memory_headroom_fraction`` (policy). The
+    one place the headroom is read in Python; the memory rules compare with the same policy."""
+    return 1 - float(kb.policy_value("memory_headroom_fraction"))

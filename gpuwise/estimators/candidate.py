@@ -14,7 +14,7 @@ from ..knowledge.schema import Gpu
 from ..ledger import Ledger, Timeline
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
-from . import GB, Term
+from . import GB, Term, usable_fraction
 from . import compute as C
 from . import cost as K
 from . import interconnect as I
@@ -231,7 +231,7 @@ def capacity_bytes(gpu: Gpu) -> float:
 
 def usable_bytes(kb: Any, gpu: Gpu) -> float:
     """What a plan may fill of one GPU: its capacity less the headroom the policy keeps free."""
-    return capacity_bytes(gpu) * (1 - float(kb.policy_value("memory_headroom_fraction")))
+    return capacity_bytes(gpu) * usable_fraction(kb)
 
 
 def _overhead(job: Job) -> tuple[float, float]:
@@ -356,7 +356,7 @@ def _offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
     return offers
 
 
-NODE_GPUS = 8  # GPUs in the largest single server an offer rents (HGX / 8-card PCIe)
+NODE_GPUS = I.GPUS_PER_NODE  # GPUs in the largest single server an offer rents (HGX / 8-card PCIe)
 
 
 def _cluster_offers_first(offers: list[K.Offer], networks: dict[str, Any]) -> list[K.Offer]:

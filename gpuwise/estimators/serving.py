@@ -39,7 +39,7 @@ from typing import Any
 
 from ..knowledge.schema import Gpu
 from ..knowledge.schema.serving import Framework, FrameworkPrecision
-from . import GiB, Term
+from . import GiB, Term, usable_fraction
 from . import compute as C
 from . import memory as M
 from .interconnect import GPUS_PER_NODE, link_bandwidth
@@ -277,7 +277,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         expert_tile=fw.expert_tile_tokens, kv_bytes=kv_b, max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=fw.prefill_chunk_tokens,
-        usable=cap * (1 - float(kb.policy_value("memory_headroom_fraction"))),
+        usable=cap * usable_fraction(kb),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=model_bytes(job.shape, fmt, quant_formats(kb)), sc=shape_consts(job.shape),
     )

@@ -361,7 +361,7 @@ def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str,
         "torch_too_old_for_gpu": bool(env.pytorch and first_torch and not side["torch_release_known"]
                                       and vtuple(release) < vtuple(first_torch)),
         "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
-        "flash_ok": float(cc) >= 8.0, "tensor_cores": g.tensor_cores,
+        "flash_ok": flash_runs(sw, g), "tensor_cores": g.tensor_cores,
     }
     fact.update(_torch_table(sw, stack, release, side["cuda_releases"]))
     fact.update(_rocm_facts(sw, g, env, stack, release, flavor, side["flavor_version"]))
@@ -476,6 +476,19 @@ def _ascend_facts(sw: SoftwareFile, env: Any, stack: str) -> dict[str, Any]:
         or _same_release(env.pytorch, pinned),
         "npu_cann_match": not (row and env.cann) or env.cann.upper() == row.cann.upper(),
     }
+
+
+def flash_min_cc(sw: SoftwareFile) -> float:
+    """The compute capability FlashAttention-2 needs (knowledge/software.yaml feature floors; -1
+    when the table has none): the one place the floor is read."""
+    floor = next((f.min_compute_capability for f in sw.feature_floors if f.feature == "flash_attention_2"), None)
+    return float(floor) if floor is not None else -1.0
+
+
+def flash_runs(sw: SoftwareFile, g: Gpu) -> bool:
+    """FlashAttention-2 runs on the GPU: a CUDA compute capability at or above the floor."""
+    floor = flash_min_cc(sw)
+    return bool(g.compute_capability) and floor >= 0 and float(g.compute_capability) >= floor
 
 
 def environment_facts(job: Any, gpu_ids: list[str]) -> list[dict[str, Any]]:

@@ -1,0 +1,105 @@
+"""One definition each: the node size, the count ladder, usable memory and the FlashAttention floor
+are defined once (in data or one function); a second copy fails here. The planner's quick fit
+check (what the count search asks before estimating) agrees with the full estimate on generated
+jobs."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpuwise.estimators import interconnect as I
+from gpuwise.estimators import planner as P
+from gpuwise.estimators.candidate import capacity_bytes, evaluate, training_job, usable_bytes
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "gpuwise"
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_the_node_size_is_defined_once():
+    """Only the interconnect model says how many GPUs a server holds; the rest import it."""
+    found = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value == 8:
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                if any("NODE" in n for n in names):
+                    found.append(f"{path.relative_to(ROOT)}: {names}")
+    assert found == ["gpuwise/estimators/interconnect.py: ['GPUS_PER_NODE']"], found
+
+
+def test_the_count_ladder_is_defined_once():
+    """The GPU counts a consultation judges come from one function (recommend, audit and estimate)."""
+    found = []
+    for path in sorted((PACKAGE / "decide").rglob("*.py")):
+        text = path.read_text()
+        if "(1, 2, 4, 8)" in text or "counts[-1] * 2" in text:
+            found.append(path.name)
+    assert found == ["subjects.py"], found
+
+
+def test_usable_memory_is_computed_in_one_function():
+    """The headroom policy is read once in Python (gpuwise/estimators usable_fraction: the
+    planner's, the serving model's and the candidates' usable memory); the rules compare with the
+    same policy."""
+    found = [path.relative_to(ROOT).as_posix() for path in _modules()
+             if 'policy_value("memory_headroom_fraction")' in path.read_text()]
+    assert found == ["gpuwise/estimators/__init__.py"], found
+
+
+def test_the_flash_attention_floor_is_read_from_data_once(kb):
+    """The floor lives in knowledge/software.yaml; compat.flash_min_cc is the only reader; the
+    environment fact and the candidate rule both follow a changed floor."""
+    from gpuwise.decide import rulebook
+    from gpuwise.decide.bounds import Judgement
+    from gpuwise.knowledge import compat
+
+    readers = [p.relative_to(ROOT).as_posix() for p in _modules() if "flash_attention_2" in p.read_text()]
+    assert readers == ["gpuwise/knowledge/compat.py"], readers
+    assert compat.flash_min_cc(kb.software) == 8.0  # FlashAttention-2 README: Ampere (sm_80) and newer
+    floors = [f.model_copy(update={"min_compute_capability": "9.0"}) if f.feature == "flash_attention_2" else f
+              for f in kb.software.feature_floors]
+    sw = kb.software.model_copy(update={"feature_floors": floors})
+    assert compat.flash_runs(sw, kb.gpus["h100-80gb-sxm"]) and not compat.flash_runs(sw, kb.gpus["a100-80gb-sxm"])
+    assert compat.flash_runs(kb.software, kb.gpus["a100-80gb-sxm"])
+    assert not compat.flash_runs(kb.software, kb.gpus["v100-32gb-sxm2"])
+    # the rule compares the raw floor with the GPU's compute capability
+    book = rulebook.load()
+    fact = {"wants_flash": True, "cuda_device": True, "training": True}
+    assert Judgement(book, {**fact, "cc": 8.0, "flash_min_cc": 9.0}).verdict() is False
+    assert Judgement(book, {**fact, "cc": 9.0, "flash_min_cc": 9.0}).verdict() is None
+
+
+MODELS = ["llama-3.1-8b", "llama-2-13b", "qwen2.5-14b", "llama-3.1-70b"]
+GPUS = ["rtx-4090", "a100-40gb-pcie", "a100-80gb-sxm", "h100-80gb-sxm", "mi300x"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(model=st.sampled_from(MODELS), method=st.sampled_from(["full", "lora", "qlora"]),
+       batch=st.sampled_from([1, 2, 4, 8]), seq=st.sampled_from([1024, 2048, 4096, 8192]),
+       zero=st.sampled_from([0, 1, 2, 3, "auto"]), gpu=st.sampled_from(GPUS), n=st.sampled_from([1, 2, 4, 8, 16]))
+def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, batch, seq, zero, gpu, n):
+    """A memory term the quick check left out would show here: the count search trusts
+    P.fits_at_all to skip counts, the candidate's fits comes from the full estimate."""
+    q = {"workload": {"task": "finetune", "model": model, "method": method, "batch_size": batch, "seq_len": seq,
+                      "zero_stage": zero, "train_tokens": 1e8}}
+    if method == "qlora" and zero != 0:
+        q["workload"]["zero_stage"] = 0
+    try:
+        job = resolve(Requirements.model_validate(q), kb)
+    except Exception:  # a combination the schema refuses is not a job
+        return
+    g = kb.gpus[gpu]
+    quick = P.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(kb, g))
+    assert quick == evaluate(job, g, n).fits
+    assert usable_bytes(kb, g) < capacity_bytes(g)
