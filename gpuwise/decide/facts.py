@@ -152,6 +152,10 @@ class CandidateFact(FactModel):
     china_import_note: str = _f("what the import guidance says")
     china_import_as_of: str = _f("date of the import guidance (YYYY-MM-DD, none)")
     procurement: str = _f("constraints.procurement: any, or domestic (Chinese parts only)")
+    rent_reserved_only: bool = _f("the rented size is sold only reserved (a multi-node cluster with a minimum term)")
+    rent_term: str = _f("the term the rental is priced on: on-demand, reserved, 1-month, 1-year, 3-year")
+    rent_min_term_days: float = _f("the shortest term the rental is billed for, days (0: none)")
+    rent_term_why: str = _f("why that term, in words")
     buy_unit_ok: bool = _f("this count can be bought (whole baseboards / servers / cards as sold)")
     buy_unavailable_reason: str = _f("why this count cannot be bought ('none')")
     buy_sold_as: str = _f("how the GPU is sold: baseboard, card, workstation ('none' unknown)")
@@ -526,6 +530,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
         "rent_provider": _HOUSE, "currency": _HOUSE + " (market decides the export rules)",
         "buy_sold_as": _HOUSE + " (buy_unit_ok carries the verdict)", "buy_units": _HOUSE,
+        "rent_term": _HOUSE + " (added with the market's rental terms; no built-in rule reads it yet)",
     },
     "job": {
         "method": _HOUSE, "params_b": _HOUSE, "precision": _HOUSE, "mixed_precision": _HOUSE,
