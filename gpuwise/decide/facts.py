@@ -528,7 +528,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
         "max_concurrent_sequences": _HOUSE + " (serving_fits is the built-in test)",
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
-        "rent_provider": _HOUSE, "currency": _HOUSE + " (market decides the export rules)",
+        "currency": _HOUSE + " (market decides the export rules)",
         "buy_sold_as": _HOUSE + " (buy_unit_ok carries the verdict)", "buy_units": _HOUSE,
         "rent_term": _HOUSE + " (added with the market's rental terms; no built-in rule reads it yet)",
     },
