@@ -202,7 +202,7 @@ def test_report_paths_resolve_beside_the_proposal_and_stay_there(tmp_path, monke
 def test_the_gddr6x_junction_finding_reads_the_policy(tmp_path):
     """The throttle point and the fraction come from knowledge/policy.yaml: at 0.99 x 110 = 108.9
     deg C a 108 deg C card is no longer flagged; the message quotes the memory type and its limit."""
-    r, used = used_card_audit(tmp_path, "derived_rtx-3080-v13_as-3090-hot-gddr6x.xml", "rtx-3090")
+    r, _ = used_card_audit(tmp_path, "derived_rtx-3080-v13_as-3090-hot-gddr6x.xml", "rtx-3090")
     hot = [f for f in r.findings if f.rule == "USED-MEMORY-JUNCTION-HOT"]
     assert hot and "GDDR6X memory at 108 °C" in hot[0].message and "110 °C" in hot[0].message
     kb = tmp_path / "kb"

@@ -142,5 +142,6 @@ def test_the_readme_and_ci_install_with_one_line_on_every_python():
     assert len(quick) == 2 and all(line.startswith(flag) for line in quick), quick
     assert quick[1].endswith("&& python -m pytest")
     ci = (root / ".ci" / "run").read_text()
-    assert re.search(r"CPPFLAGS=-DPyEval_CallObject=PyObject_CallObject pip install --quiet --no-cache-dir '\.\[test\]'", ci)
+    assert re.search(r"CPPFLAGS=-DPyEval_CallObject=PyObject_CallObject pip install --quiet --no-cache-dir "
+                     r"'\.\[test\]'", ci)
     assert "python -m pytest" in ci and '"3.13"' not in ci  # no per-version branch left
