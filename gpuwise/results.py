@@ -260,6 +260,9 @@ class RecommendResult(Frozen):
     charts: dict[str, Any] = {}
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[dict[str, Any]] = []
+    prices_used: list[dict[str, Any]] = Field(
+        default=[], description="the prices the answer rests on: item, amount, currency, unit, as_of, age_days, "
+                                "source, check")
     estimate: EstimateResult | None = None
     currency: CurrencyInfo | None = None
     house_rules: HouseRules | None = None
@@ -294,6 +297,9 @@ class AuditResult(Frozen):
     charts: dict[str, Any] = {}
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[dict[str, Any]] = []
+    prices_used: list[dict[str, Any]] = Field(
+        default=[], description="the prices the proposal's cost and the alternative's rest on (alternative's "
+                                "items start 'alternative: ')")
     cards: list[dict[str, Any]] = []
     currency: CurrencyInfo | None = None
     house_rules: HouseRules | None = None

@@ -249,3 +249,20 @@ def test_goodput_falls_with_the_gpu_count(kb):
     at = goodput(16384, f.failures_per_gpu_hour.value, f.hours_lost_per_failure.value).value
     assert at == pytest.approx(0.9, abs=0.01)
     assert goodput(8, f.failures_per_gpu_hour.value, f.hours_lost_per_failure.value).value > 0.999
+
+
+def test_offload_time_by_hand():
+    """ZeRO-3 with CPU offload, 1e9 parameters a GPU owns, 4 micro-batches: 16-bit gradients down
+    every micro-batch and weights up once (2 B x 4 + 2 B), the weights' shard up for every forward
+    and backward (4 B x 4), over 25 GB/s of PCIe = 1.04 s; Adam on 12 cores at 1e7 parameters/s
+    each = 8.33 s (the cores, not the 28 B x 1e9 / 100 GB/s = 0.28 s of memory traffic, set it)."""
+    import types
+
+    from gpuwise.estimators.planner import Layout, offload_seconds
+
+    g = types.SimpleNamespace(pcie_gb_s=25.0, host_gb_s_per_gpu=100.0, nvme_gb_s_per_gpu=1.5,
+                              cpu_adam_params_per_s_per_gpu=12 * 1e7)
+    lay = Layout(zero=3, offload="cpu", grad_accum=4)
+    assert offload_seconds(1e9, lay, g) == pytest.approx(26e9 / 25e9 + 1e9 / 1.2e8)
+    nvme = Layout(zero=3, offload="nvme", grad_accum=4)
+    assert offload_seconds(1e9, nvme, g) == pytest.approx(26e9 / 25e9 + 1e9 / 1.2e8 + 32e9 / 1.5e9)

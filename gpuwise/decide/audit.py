@@ -19,6 +19,7 @@ from ..estimators.candidate import evaluate
 from ..inputs.job import resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
+from ..prices.used import prices_used
 from ..results import Assumption, AuditResult, Candidate, GivenUp
 from .actions import fact_key, ordered_findings
 from .recommend import (
@@ -329,11 +330,14 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                       single_node=single_node or (proposed.fits and proposed.count <= NODE))
         rec = build_result(job, con, [*notes, *more_notes], rules)
         mine_key = next(k for k in con.options if k.startswith("proposed"))
-        mine = {mine_key, f"env:{gpu.id}", *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode)]))}
+        alt = _best_alternative(rec.candidates)
+        alt_key = f"{alt.gpu}x{alt.count}:{alt.acquisition}" if alt is not None else None
+        alt_option = [con.options[alt_key]] if alt_key in con.options else []  # its prices are judged too
+        mine = {mine_key, f"env:{gpu.id}",
+                *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode), *alt_option]))}
         outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
         findings = ordered_findings(outcome, lambda key: key in mine or not _alternative_key(key))
         prop_cand = candidate_out(con, outcome, mine_key, None, None)
-        alt = _best_alternative(rec.candidates)
         savings = None
         pc = prop_cand.total_cost_usd
         if alt is not None and alt.total_cost_usd is not None and pc is not None:
@@ -352,6 +356,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             knowledge_dates=rec.knowledge_dates, cards=views,
             stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
                            "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
+            prices_used=prices_used(job, proposed, acq.mode) + [
+                {**e, "item": f"alternative: {e['item']}"} for o in alt_option for e in prices_used(job, *o)],
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules), policy=kb.policy_values(),
             ranking=ranking_sentence(kb.policy_values()),
         )

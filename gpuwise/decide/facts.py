@@ -430,6 +430,7 @@ class PriceFact(FactModel):
     """A dated price a result relies on."""
 
     what: str = _f("what the price is for")
+    kind: str = _f("rent, buy or fx (the USD to CNY rate the answer converts at)", default="rent")
     as_of: str = _f("date of the price, YYYY-MM-DD")
     age_days: int = _f("days since as_of")
     source: str = _f("where the price comes from")

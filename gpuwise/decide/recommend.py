@@ -27,6 +27,7 @@ from ..estimators.candidate import Evaluation, evaluate, market_of, networks_for
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
+from ..prices.used import prices_used
 from ..results import (
     CORE_STEPS,
     STAGES,
@@ -487,6 +488,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         charts=charts,
         knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()},
         stale_prices=stale_prices(findings),
+        prices_used=prices_used(job, *con.options[r.best]) if r.best else [],
         estimate=estimate,
         currency=currency_info(kb, job.c.currency),
         house_rules=house_rules(con.book, rules),

@@ -181,15 +181,23 @@ def price_facts(job: Job, chosen: list[tuple[Evaluation, str]]) -> list[dict[str
     """Dated prices the shown candidates rely on, with their age, for the data-freshness rules."""
     seen: dict[str, dict[str, Any]] = {}
     today = TODAY()
+    yuan = job.c.currency == "CNY"
     for e, mode in chosen:
         n = e.numbers
         if mode == "rent":
             what, as_of, source = f"rent {e.gpu.id} ({n.get('provider')})", n.get("price_as_of"), "clouds"
+            yuan = yuan or n.get("rent_currency") == "CNY"
         else:
             what, as_of, source = f"buy {e.gpu.id}", n.get("buy_price_as_of"), "prices"
+            yuan = yuan or (e.buy is not None and e.buy.plan is not None and e.buy.plan.currency == "CNY")
         if not as_of or as_of == "proposal" or what in seen:
             continue
         age = (today - dt.date.fromisoformat(str(as_of))).days
-        seen[what] = {"t": "price", "what": what, "as_of": str(as_of), "age_days": age, "source": source,
-                      "used": True}
+        seen[what] = {"t": "price", "what": what, "kind": mode, "as_of": str(as_of), "age_days": age,
+                      "source": source, "used": True}
+    fx = job.kb.tco.values.get("usd_cny")
+    if yuan and chosen and fx is not None and fx.as_of is not None:  # the answer converts at the dated rate
+        what = f"USD to CNY rate {fx.value:g}"
+        seen[what] = {"t": "price", "what": what, "kind": "fx", "as_of": fx.as_of.isoformat(),
+                      "age_days": (today - fx.as_of).days, "source": "tco", "used": True}
     return list(seen.values())

@@ -635,6 +635,11 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     if spot_wall is not None and spot:
         ev.terms["spot_wall_hours"] = spot_wall
     mk = K.market_entry(kb.prices, ev.gpu.id)
+    if chosen == "rent" and ev.numbers.get("host_ram_gb") is None and ev.numbers.get("host_ram_needed_bytes_per_node"):
+        # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml, per GPU)
+        per_gpu = kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
+        if per_gpu and ev.topology is not None:
+            ev.numbers["host_ram_gb"] = per_gpu * ev.topology.per_node
     ev.numbers.update({
         "rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
         "break_even_month": be, "rent_hours": rent_hours,

@@ -96,14 +96,15 @@ def market_entry(prices: PricesFile | None, gpu_id: str) -> Any:
     return _derived(prices, "markets", lambda: {m.id: m for m in prices.markets}).get(gpu_id)
 
 
-def _resale_series(tco: TcoFile, max_months: int) -> tuple[float, ...]:
-    return _derived(tco, f"resale{max_months}",
-                    lambda: tuple(resale_fraction(tco, m) for m in range(max_months + 1)))
+def _resale_series(tco: TcoFile, max_months: int, family: str | None = None) -> tuple[float, ...]:
+    return _derived(tco, f"resale{max_months}:{family}",
+                    lambda: tuple(resale_fraction(tco, m, family=family) for m in range(max_months + 1)))
 
 
-def resale_fraction(tco: TcoFile, months: float, condition: str = "new") -> float:
-    per_year = tco.values["resale_fraction_per_year"].value
-    floor = tco.values["resale_floor_fraction"].value
+def resale_fraction(tco: TcoFile, months: float, condition: str = "new", family: str | None = None) -> float:
+    """Fraction of the price a resale gets back after ``months`` (``family``: the GPU's architecture,
+    whose curve tco.yaml ``resale`` may set)."""
+    per_year, floor, _ = tco.resale_for(family)
     frac = per_year ** (months / 12.0)
     if condition != "new":  # a used card has already lost its first-owner premium
         frac *= per_year
@@ -290,6 +291,7 @@ class BuyCost:
     hosting_assumed: bool = True
     it_kw: float = 0.0
     fabric: str | None = None
+    resale_family: str | None = None  # the GPU's architecture: its resale curve (tco.yaml resale)
 
 
 def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electricity: float, tco: TcoFile,
@@ -340,9 +342,9 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
                       "circuit_kw": h.circuit_kw if h else None})
     licences = Term("licences_usd", licence_per_gpu_year * count * months / 12, "USD",
                     "licence $/GPU-year x cards x years", {"usd_per_gpu_year": licence_per_gpu_year})
-    frac = resale_fraction(tco, months, plan.condition)
+    frac = resale_fraction(tco, months, plan.condition, family=gpu.architecture)
     resale = Term("resale_usd", -plan.hardware_usd * frac, "USD", "-(GPU hardware) x resale fraction after the project",
-                  {"fraction": frac, "months": months})
+                  {"fraction": frac, "months": months, "curve": tco.resale_for(gpu.architecture)[2]})
     capex = cards.value + server.value + net.value
     total_value = capex + power.value + hosting_t.value + licences.value + resale.value
     total = Term("buy_usd", total_value, "USD", "hardware + host + network + power + hosting + licences - resale",
@@ -351,13 +353,13 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
     lines = {"cards": cards.value, "server": server.value, "network": net.value, "power": power.value,
              "hosting": hosting_t.value, "licences": licences.value, "resale": resale.value}
     return BuyCost(cards, server, power, hosting_t, licences, resale, total, monthly_opex, capex, lines,
-                   net, plan, where, assumed, kw, fabric)
+                   net, plan, where, assumed, kw, fabric, gpu.architecture)
 
 
 def break_even_month(rent_per_month: float, buy: BuyCost, card_price_total: float, tco: TcoFile,
                      max_months: int = 120) -> int | None:
     """First month at which renting around the clock has cost more than owning (net of resale)."""
-    resale = _resale_series(tco, max_months)
+    resale = _resale_series(tco, max_months, buy.resale_family)
     for m in range(1, max_months + 1):
         own = buy.capex + buy.monthly_opex * m - card_price_total * resale[m]
         if rent_per_month * m >= own:
@@ -370,7 +372,8 @@ def cumulative_curves(rent_per_month: float, buy: BuyCost, card_price_total: flo
     """Cumulative cost by month (0..months) for the rent-vs-buy chart: renting around the clock,
     and owning if the cards were resold at that month (the same definition as the break-even)."""
     rent = [rent_per_month * m for m in range(months + 1)]
-    own = [buy.capex + buy.monthly_opex * m - card_price_total * resale_fraction(tco, m) for m in range(months + 1)]
+    own = [buy.capex + buy.monthly_opex * m - card_price_total * resale_fraction(tco, m, family=buy.resale_family)
+           for m in range(months + 1)]
     return {"rent": rent, "buy": own}
 
 

@@ -393,6 +393,7 @@ class GpuRates:
     pcie_gb_s: float
     host_gb_s_per_gpu: float
     nvme_gb_s_per_gpu: float
+    cpu_adam_params_per_s_per_gpu: float
 
 
 def _gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
@@ -450,7 +451,30 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
                     rt.comm_overlap_fraction.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
-                    rt.nvme_gb_s.value / topo.per_node)
+                    rt.nvme_gb_s.value / topo.per_node,
+                    rt.cpu_adam_params_per_s_per_core.value * rt.host_cores_per_gpu.value)
+
+
+def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
+    """Seconds an optimizer step spends on offloaded state, for ``p`` parameters a GPU owns
+    (ZeRO-Offload, ZeRO-Infinity, FSDP CPU offload):
+
+    * 16-bit gradients to the host every micro-batch and 16-bit weights back once: 2 B x micro-
+      batches + 2 B per parameter over PCIe;
+    * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
+      crosses PCIe again for every micro-batch's forward and backward: + 4 B x micro-batches;
+    * Adam on the host: the slower of the cores (CPU Adam's measured rate per core x the cores
+      per GPU) and memory (~28 B of traffic per parameter);
+    * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
+      bandwidth (32 B).
+    """
+    pcie = g.pcie_gb_s * 1e9
+    moved = p * 2 * lay.grad_accum + p * 2
+    if lay.zero >= 3:
+        moved += p * 4 * lay.grad_accum
+    adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * 28 / (g.host_gb_s_per_gpu * 1e9))
+    nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
+    return moved / pcie + adam + nvme
 
 
 def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:
@@ -520,11 +544,8 @@ def _step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         if dp < 0:
             dp = 0.0
     optimizer = offload = 0.0
-    if lay.offload != "none":  # compute.offload_step_seconds, plus gradients crossing PCIe every micro-batch
-        p = st.opt_params
-        offload = (p * 4 / (g.pcie_gb_s * 1e9) + p * 28 / (g.host_gb_s_per_gpu * 1e9)
-                   + (p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0)
-                   + (lay.grad_accum - 1) * p * 2 / (g.pcie_gb_s * 1e9))
+    if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
+        offload = offload_seconds(st.opt_params, lay, g)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload

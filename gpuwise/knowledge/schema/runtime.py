@@ -98,6 +98,15 @@ class TrainingFactors(Strict):
         return max(self.pretrain_global_batch, key=lambda r: r.below_params_b)
 
 
+class RentedHostRam(Strict):
+    """Host RAM that comes with each rented GPU, by GPU segment, where an offer does not state its own."""
+
+    per_gpu_gb: dict[Literal["consumer", "workstation", "datacenter", "cloud-only"], float] = Field(
+        description="GB of host RAM per rented GPU")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class RuntimeFile(Strict):
     """How hardware performs in practice: utilisation, efficiencies, overheads, links."""
 
@@ -112,6 +121,10 @@ class RuntimeFile(Strict):
     link_efficiency: Fraction
     host_memory_gb_s: Positive
     nvme_gb_s: Positive
+    cpu_adam_params_per_s_per_core: Positive = Field(
+        description="parameters one host core updates per second with DeepSpeed's CPU Adam (offloaded optimizer)")
+    host_cores_per_gpu: Positive = Field(description="host CPU cores serving each GPU of a training server")
+    rented_host_ram: RentedHostRam = Field(description="host RAM of a rented GPU server, per GPU")
     quantization: dict[str, QuantFormat]
     pcie_gb_s: dict[str, Positive] = Field(description="PCIe generation -> x16 one-direction GB/s")
     networks: dict[str, Network]

@@ -37,6 +37,19 @@ class Hosting(Strict):
     check: Check = "U"
 
 
+class ResaleCurve(Strict):
+    """How fast a GPU family loses its resale value: a family with a thin second-hand market keeps
+    less (fewer buyers, no spare-parts trade), whatever it cost new."""
+
+    id: str
+    architectures: list[str] = Field(min_length=1, description="gpus.yaml architectures the curve applies to")
+    fraction_per_year: float = Field(gt=0, le=1, description="fraction of the previous year's value kept each year")
+    floor: float = Field(ge=0, le=1, description="the lowest fraction of the price assumed")
+    as_of: _dt.date
+    source: str = Field(min_length=3)
+    check: Check = "U"
+
+
 class TcoFile(Strict):
     """Ownership assumptions: server share, PUE, hosting, resale, licences, FX."""
 
@@ -44,3 +57,14 @@ class TcoFile(Strict):
     values: dict[str, SourcedValue]
     hosting: dict[Literal["office", "colocation", "datacenter"], Hosting] = Field(
         default={}, description="constraints.hosting -> its power, cooling and rent")
+    resale: list[ResaleCurve] = Field(
+        default=[], description="per-family resale curves; other families use values.resale_fraction_per_year "
+                                "and values.resale_floor_fraction")
+
+    def resale_for(self, architecture: str | None) -> tuple[float, float, str]:
+        """(fraction kept per year, floor, curve id) for a GPU architecture."""
+        for c in self.resale:
+            if architecture in c.architectures:
+                return c.fraction_per_year, c.floor, c.id
+        return (self.values["resale_fraction_per_year"].value, self.values["resale_floor_fraction"].value,
+                "default")
