@@ -283,7 +283,7 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
     py = sys.executable
     runs = args.start_runs
     bare = stats(time_cmd([py, "-c", "pass"], runs))
-    commands: list[tuple[str, list[str]]] = [("python -m gpuwise --version", [py, "-m", "engine", "--version"])]
+    commands: list[tuple[str, list[str]]] = [("python -m gpuwise --version", [py, "-m", "gpuwise", "--version"])]
     script = shutil.which("gpuwise") or (str(Path(py).with_name("gpuwise")) if Path(py).with_name("gpuwise").exists()
                                          else None)
     if script:
@@ -299,7 +299,7 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
         rows.append([label, runs, ms(st["median"]), ms(st["p90"]), f"+{ms(diff)}", status])
     cold_runs = 5
     example = f"examples/{COLD_RECOMMEND_EXAMPLE}"
-    argv = [py, "-m", "engine", "recommend", example, "--format", "json"]
+    argv = [py, "-m", "gpuwise", "recommend", example, "--format", "json"]
     st = stats(time_cmd(argv, cold_runs, ok=(0, 1)))
     data["cold_recommend"] = {"command": " ".join(["python", *argv[1:]]), **seconds(st)}
     rows.append([f"python -m gpuwise recommend {example} --format json", cold_runs, ms(st["median"]), ms(st["p90"]),
@@ -328,7 +328,7 @@ def bench_audit(args: argparse.Namespace) -> tuple[dict, str]:
                 dest = tmpdir / f"{k:03d}-{p.name}"
                 shutil.copyfile(p, dest)
                 files.append(dest.name)
-        argv = [sys.executable, "-m", "engine", "audit", *files, "--format", "json"]
+        argv = [sys.executable, "-m", "gpuwise", "audit", *files, "--format", "json"]
         wall, proc = run_cmd(argv, cwd=tmpdir, ok=(0, 1))  # 1: some proposal has a blocker (expected)
     docs = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     verdicts: dict[str, int] = {}
