@@ -212,7 +212,7 @@ def test_no_gpu_id_and_no_decision_threshold_in_the_engine() -> None:
         for pattern in (r"\b365\b", r"2022[-, ]0?9", r"\b0\.97\b", r"tdp_w\s*>\s*\d"):
             if re.search(pattern, text):
                 problems.append(f"{path.name}: {pattern}")
-        if path.name not in deciding:
+        if path.name not in deciding or "render" in path.parts:  # the views present, they do not decide
             continue
         for node in ast.walk(ast.parse(text)):  # a comparison with a number other than 0/1/-1 decides in code
             if isinstance(node, ast.Compare):

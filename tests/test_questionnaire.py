@@ -38,7 +38,7 @@ from gpuwise.knowledge import load
 QN = load_questions()
 KB = load()
 UP, DOWN, ENTER, CTRL_C = "\x1b[A", "\x1b[B", "\r", "\x03"
-SOURCE = Path(QUESTIONS_FILE).with_name("questionnaire.py").read_text(encoding="utf-8")
+SOURCE = "\n".join(f.read_text(encoding="utf-8") for f in sorted(Path(QUESTIONS_FILE).parent.glob("*.py")))
 
 
 class RecordingOutput(DummyOutput):

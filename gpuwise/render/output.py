@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import UserError
+from .formats import format_for
 
 STREAMS = {"-": "stdout", "/dev/stdout": "stdout", "/dev/stderr": "stderr"}
 """Output names that mean one of the process's own streams."""
@@ -96,8 +97,6 @@ def names_a_file(target: str | os.PathLike[str] | None) -> bool:
 def report_format(target: str | os.PathLike[str] | None, fmt: str | None) -> str:
     """The report format: ``fmt`` when given, else the suffix of ``target`` (text for standard
     output, a descriptor, a device or a FIFO)."""
-    from .report import format_for
-
     return format_for(target if names_a_file(target) else None, fmt)
 
 

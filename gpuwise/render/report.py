@@ -58,14 +58,11 @@ from .fmt import (  # noqa: F401  (re-exported: the report's vocabulary and form
     text_lines,
     translations,
 )
+from .formats import FORMATS, SUFFIXES, format_for, normalise_detail, normalise_format  # noqa: F401
 from .output import atomic_write_text
-from .view import LEADING, View  # noqa: F401
+from .views import LEADING, build  # noqa: F401
+from .views.batch import audit_summary_view
 
-FORMATS = ("text", "md", "html", "json")
-_FORMAT_ALIASES = {"text": "text", "txt": "text", "md": "md", "markdown": "md", "html": "html",
-                   "htm": "html", "json": "json"}
-_SUFFIXES = {".txt": "text", ".text": "text", ".md": "md", ".markdown": "md", ".html": "html",
-             ".htm": "html", ".json": "json"}
 KINDS = ("recommend", "audit", "estimate")
 
 
@@ -90,33 +87,6 @@ def _kind_of(result: Any, kind: str | None) -> tuple[Any, str]:
     raise UserError(f"cannot render a {type(result).__name__} as a report")
 
 
-def normalise_format(fmt: str) -> str:
-    key = str(fmt).strip().lower().lstrip(".")
-    if key not in _FORMAT_ALIASES:
-        raise UserError(f"unknown report format '{fmt}'", hint="use text, md, html or json")
-    return _FORMAT_ALIASES[key]
-
-
-def _detail(detail: str | None) -> str:
-    key = (detail or "brief").strip().lower()
-    if key not in DETAILS:
-        raise UserError(f"unknown report detail '{detail}'", hint="use brief or full")
-    return key
-
-
-def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
-    """The report format: ``fmt`` when given, else from the suffix of ``path`` (text when neither)."""
-    if fmt:
-        return normalise_format(fmt)
-    if path is None or str(path) == "-":
-        return "text"
-    suffix = Path(path).suffix.lower()
-    if suffix not in _SUFFIXES:
-        raise UserError(f"cannot tell the report format from the suffix '{suffix or '(none)'}'",
-                        where=str(path), hint="name the file .md, .html, .json or .txt, or give --format")
-    return _SUFFIXES[suffix]
-
-
 def report_currency(currency: str | None, fx_rate: float | None, results: list[Any]) -> str:
     """The report's currency: the one asked for; else CNY when a rate is given; else the currency
     the (first) input file wrote its amounts in, so a file priced in yuan gets a report in yuan."""
@@ -134,7 +104,7 @@ def view_model(result: Any, *, lang: str = "en", currency: str = "USD", fx_rate:
     """The dict the templates receive (exposed for tests and for other front ends)."""
     result, kind = _kind_of(result, kind)
     f = Fmt(lang, currency_for(currency, fx_rate, knowledge, getattr(result, "currency", None)))
-    return getattr(View(result, kind, f, _detail(detail), normalise_format(fmt)), kind)()
+    return build(result, kind, f, normalise_detail(detail), normalise_format(fmt))
 
 
 def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx_rate: float | None = None,
@@ -149,7 +119,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
     fmt = normalise_format(fmt)
     result, kind = _kind_of(result, kind)
     lang = _lang(lang)
-    detail = _detail(detail)
+    detail = normalise_detail(detail)
     if fmt == "json":
         return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
     if kind == "estimate" and fmt != "text":
@@ -161,48 +131,6 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
     if fmt != "html":  # the templates' section blocks leave runs of blank lines behind
         out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
     return out
-
-
-def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, lang: str = "en",
-                       currency: str = "USD", fx_rate: float | None = None,
-                       knowledge: str | os.PathLike[str] | None = None, detail: str = "brief",
-                       fmt: str = "text") -> dict[str, Any]:
-    """The view model of a batch audit: one row per proposal file and the verdict counts, then a
-    section per proposal (its verdict, the proposal and the alternative in a line each, its
-    blockers and warnings with their fixes; in full, every finding)."""
-    info = next((res.currency for _, res, _ in results if res is not None and res.currency is not None), None)
-    f = Fmt(lang, currency_for(currency, fx_rate, knowledge, info))
-    _ = f._
-    detail = _detail(detail)
-    rows, counts, sections = [], {"approve": 0, "revise": 0, "reject": 0, "error": 0}, []
-    for i, (path, res, err) in enumerate(results, 1):
-        anchor = f"proposal-{i}"
-        if res is None:
-            counts["error"] += 1
-            rows.append([path, _("input error"), "-", "-", err, "-"])
-            sections.append({"id": anchor, "file": path, "title": path, "error": err, "verdict": None})
-            continue
-        counts[res.verdict] += 1
-        blockers = sum(x.severity == "blocker" for x in res.findings)
-        warnings = sum(x.severity == "warning" for x in res.findings)
-        alt = res.alternative
-        better = (f"{alt.count} × {alt.gpu_name or alt.gpu}" if alt else f.na())
-        if alt and res.savings_usd is not None and res.savings_usd > 0:
-            better = _("%(name)s (%(role)s)", name=better, role=_("saves %(amount)s", amount=f.money(res.savings_usd)))
-        rows.append([path, _(VERDICT_LABELS[res.verdict]), str(blockers), str(warnings), res.title, better])
-        vm = View(res, "audit", f, detail, normalise_format(fmt)).audit()
-        sections.append({"id": anchor, "file": path, "title": res.title or path, "error": "",
-                         "verdict": vm["verdict"], "proposal": vm["proposal"], "alternative": vm["alternative"],
-                         "savings": vm["savings"], "issues": vm["issues"], "findings": vm["findings"],
-                         "reasons": vm["comparison"]["reasons"] if vm["comparison"] else [],
-                         "reasons_title": vm["comparison"]["reasons_title"] if vm["comparison"] else ""})
-    headers = [_("File"), _("Verdict"), _("Blockers"), _("Warnings"), _("Title"), _("Best alternative")]
-    totals = _("%(n)s proposals: %(approve)s approve, %(revise)s revise, %(reject)s reject, %(error)s input errors",
-               n=len(results), **counts)
-    return {"title": _("Audit of %(n)s proposals", n=len(results)), "html_lang": HTML_LANG[_lang(lang)],
-            "totals": totals, "table": table(headers, rows, right=(2, 3)), "sections": sections,
-            "full": detail == "full", "lang": f.lang,
-            "currency": {"note": View(None, "audit", f, detail).currency_note()}}
 
 
 def render_audit_summary(results: list[tuple[str, AuditResult | None, str]], fmt: str, **kw: Any) -> str:

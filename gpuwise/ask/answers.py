@@ -1,0 +1,201 @@
+"""Answers: parsing what is typed (numbers with suffixes and currency marks, ``none``), and the
+answers file (nested keys, ordered, written in the session's currency).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from .questions import SECTIONS, Questionnaire, _section_fields
+
+CURRENCIES = ("USD", "CNY")
+SYMBOLS = {"USD": "$", "CNY": "¥"}
+_NONE_WORDS = ("none", "null", "-", "无", "没有", "不限")
+_STATE = re.compile(r"^# gpuwise-ask: (.*)$", re.MULTILINE)  # the session state a file carries
+
+
+class _Invalid(Exception):
+    """An answer that failed parsing or validation; the message is shown and the question re-asked.
+
+    ``msg`` is a message id from ``questions.yaml`` (filled with ``params``), or ``raw`` text
+    that is already what to show (say, a knowledge-base "did you mean").
+    """
+
+    def __init__(self, msg: str | None = None, *, raw: str | None = None, **params: Any):
+        super().__init__(raw or msg)
+        self.msg = msg
+        self.raw = raw
+        self.params = params
+
+
+# -------------------------------------------------------------------------------- answers
+def _get(answers: dict, path: str, default: Any = None) -> Any:
+    section, _, name = path.partition(".")
+    body = answers.get(section)
+    if not name:
+        return body if section in answers else default
+    return body.get(name, default) if isinstance(body, dict) else default
+
+
+def _has(answers: dict, path: str) -> bool:
+    section, _, name = path.partition(".")
+    if not name:
+        return section in answers
+    body = answers.get(section)
+    return isinstance(body, dict) and name in body
+
+
+def _put(answers: dict, path: str, value: Any) -> None:
+    section, _, name = path.partition(".")
+    if not name:
+        answers.setdefault(section, {})
+        return
+    answers.setdefault(section, {})[name] = value
+
+
+def _drop(answers: dict, path: str) -> None:
+    section, _, name = path.partition(".")
+    if not name:
+        answers.pop(section, None)
+    elif isinstance(answers.get(section), dict):
+        answers[section].pop(name, None)
+
+
+def _ordered(answers: dict) -> dict:
+    """The answers in the contract's order: sections, then each model's field order."""
+    fields = _section_fields()
+    out: dict = {}
+    for section in SECTIONS:
+        if section not in answers:
+            continue
+        body = answers[section] or {}
+        out[section] = {f: body[f] for f in fields[section] if f in body}
+    return out
+
+
+def _yaml_scalar(value: Any, money: bool = False) -> str:
+    import yaml
+
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        if money and abs(value) < 1e15:  # an amount as it was typed: 1500000, not 1.5e+06
+            return str(int(value))
+        if abs(value) >= 1e6:
+            mantissa, exp = f"{value:e}".split("e")
+            mantissa = mantissa.rstrip("0")
+            return f"{mantissa}0e{exp}" if mantissa.endswith(".") else f"{mantissa}e{exp}"
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
+    return text.removesuffix("\n").removesuffix("\n...").strip()
+
+
+def render_answers(answers: dict, questionnaire: Questionnaire | None = None, *, lang: str = "en",
+                   currency: str = "USD", state: str = "") -> str:
+    """The requirements file's text: the contract's sections and keys, each labelled in ``lang``.
+
+    ``state`` (the questionnaire's own answers that are no requirements, such as "advanced
+    settings: no") goes in a comment line, so a resumed session does not ask them again.
+    """
+    import yaml
+
+    labels: dict[str, str] = {}
+    money: set[str] = set()
+    if questionnaire is not None:
+        for q in questionnaire.questions:
+            for k in q.keys:
+                labels[k] = q.label[lang].format(sym=SYMBOLS[currency], cur=currency)
+                if q.money:
+                    money.add(k)
+        if "currency_label" in questionnaire.messages:
+            labels["constraints.currency"] = questionnaire.say("currency_label", lang)
+    data = _ordered(answers)
+    lines = [
+        "# gpuwise requirements, written by `gpuwise ask`.",
+        "# Run it with `gpuwise recommend FILE`; change answers with `gpuwise ask --answers FILE`.",
+    ]
+    if state:
+        lines.append(f"# gpuwise-ask: {state}")
+    head = len(lines)
+    for section, body in data.items():
+        if not body:
+            lines.append(f"{section}: {{}}")
+            continue
+        lines.append(f"{section}:")
+        for name, value in body.items():
+            key = f"{section}.{name}"
+            line = f"  {name}: {_yaml_scalar(value, key in money)}"
+            label = labels.get(key)
+            lines.append(f"{line}  # {label}" if label else line)
+    text = "\n".join(lines) + "\n"
+    if yaml.safe_load(text) != (data or None):  # belt and braces: never save what reads back differently
+        text = "\n".join(lines[:head]) + "\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    return text
+
+
+def save_answers(path: str | Path, answers: dict, questionnaire: Questionnaire | None = None,
+                 **kw: Any) -> None:
+    """Write the answers atomically: a temporary file beside ``path``, then ``os.replace``."""
+    from ..render.output import atomic_write_text
+
+    atomic_write_text(path, render_answers(answers, questionnaire, **kw))
+
+
+# -------------------------------------------------------------------------------- parsing
+_SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "千": 1e3, "万": 1e4, "亿": 1e8}
+_NUMBER = re.compile(r"^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*([kmbgt千万亿])?$", re.IGNORECASE)
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?|\.\d+)\s*b?$", re.IGNORECASE)
+# currency marks a user may type around an amount, longest first
+_MARK_BEFORE = (("us$", "USD"), ("cn¥", "CNY"), ("rmb", "CNY"), ("$", "USD"), ("¥", "CNY"), ("￥", "CNY"))
+_MARK_AFTER = (("人民币", "CNY"), ("dollars", "USD"), ("dollar", "USD"), ("yuan", "CNY"), ("美元", "USD"),
+               ("usd", "USD"), ("cny", "CNY"), ("rmb", "CNY"), ("元", "CNY"))
+
+
+def _currency_mark(text: str) -> tuple[str, str | None]:
+    """``'¥1,500,000'`` -> ``('1,500,000', 'CNY')``; text without a mark -> ``(text, None)``."""
+    s = text.strip()
+    low = s.lower()
+    for mark, code in _MARK_BEFORE:
+        if low.startswith(mark):
+            return s[len(mark):].strip(), code
+    for mark, code in _MARK_AFTER:
+        if low.endswith(mark) and len(s) > len(mark):
+            return s[: -len(mark)].strip(), code
+    return s, None
+
+
+def parse_number(text: str, *, integer: bool = False, currency: str | None = None) -> int | float:
+    """``'2e9'``, ``'2B'``, ``'50k'``, ``'$1,500'``, ``'1_000'``, ``'30万'`` -> a number.
+
+    With ``currency`` (an amount), a currency mark that names another currency is refused
+    rather than silently read in the wrong one.
+    """
+    body, code = _currency_mark(text)
+    if currency is not None and code is not None and code != currency:
+        raise _Invalid("wrong_currency", cur=currency, sym=SYMBOLS[currency], other=code)
+    s = body.replace(",", "").replace("_", "").replace(" ", "")
+    m = _NUMBER.match(s)
+    if not m:
+        raise _Invalid("not_a_number", text=repr(text.strip()))
+    value = float(m.group(1)) * _SUFFIX.get((m.group(2) or "").lower(), 1)
+    if not math.isfinite(value):
+        raise _Invalid("not_finite")
+    if integer:
+        if not value.is_integer():
+            raise _Invalid("not_whole", text=repr(text.strip()))
+        return int(value)
+    return value
+
+
+def _short_float(value: float) -> str:
+    """``2e9`` as ``2e9``, ``0.15`` as ``0.15``, ``6.0`` as ``6``: as a user would type it."""
+    if value.is_integer() and abs(value) >= 1e6:
+        return f"{value:.4g}".replace("e+0", "e").replace("e+", "e")
+    return f"{value:g}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+

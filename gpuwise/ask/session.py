@@ -1,0 +1,443 @@
+"""The questionnaire's flow: the answers so far, which questions apply next, validation and saving,
+in one language and currency.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .answers import (
+    _SIZE,
+    _STATE,
+    CURRENCIES,
+    SYMBOLS,
+    _currency_mark,
+    _drop,
+    _get,
+    _has,
+    _Invalid,
+    _put,
+    _short,
+    parse_number,
+    save_answers,
+)
+from .questions import (
+    _UNSET,
+    SECTIONS,
+    Condition,
+    Question,
+    Questionnaire,
+    Text,
+    _model_default,
+    _section_models,
+)
+
+
+# -------------------------------------------------------------------------------- session
+@dataclass
+class _Update:
+    key: str
+    value: Any
+    drop: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list)
+
+
+class _Session:
+    """The answers so far, which questions apply, validation, and saving, in one language and currency."""
+
+    def __init__(self, questionnaire: Questionnaire, kb: Any, path: Path, *, lang: str = "en",
+                 currency: str | None = None):
+        if lang not in questionnaire.languages:
+            raise ValueError(f"language {lang!r} is not one of {', '.join(questionnaire.languages)}")
+        self.qn = questionnaire
+        self.kb = kb
+        self.path = path
+        self.lang = lang
+        self.requested_currency = currency
+        self.currency = currency or "USD"
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.declined: set[str] = set()  # optional sections answered "no"
+        self.advanced: bool | None = None  # the answer to the advanced-settings question
+        self.owner = {k: q for q in questionnaire.questions for k in q.keys}
+        self._rate: float | None = None
+
+    # ---- language and currency
+    def t(self, msg: str, **params: Any) -> str:
+        return self.qn.say(msg, self.lang, **params)
+
+    def text(self, q: Question, name: str) -> str:
+        """One of ``q``'s texts (label, question, help, invalid) in the session's language and currency."""
+        value: Text | None = getattr(q, name)
+        return "" if value is None else value[self.lang].format(sym=self.sym, cur=self.currency)
+
+    @property
+    def sym(self) -> str:
+        return SYMBOLS[self.currency]
+
+    @property
+    def rate(self) -> float:
+        """Units of the session's currency per USD (the knowledge base's dated ``usd_cny`` for CNY)."""
+        if self._rate is None:
+            self._rate = 1.0 if self.currency == "USD" else float(self.kb.tco_value("usd_cny").value)
+        return self._rate
+
+    def set_currency(self) -> None:
+        _put(self.answers, "constraints.currency", self.currency)
+
+    # ---- state
+    def lookup(self, path: str) -> Any:
+        if "." not in path:
+            return self.answers.get(path)
+        if _has(self.answers, path):
+            return _get(self.answers, path)
+        return _model_default(path)
+
+    def answered(self, q: Question) -> bool:
+        if q.type == "advanced":
+            return self.advanced is not None
+        return any(_has(self.answers, k) for k in q.keys) or q.key in self.declined
+
+    def is_advanced(self, q: Question) -> bool:
+        if isinstance(q.advanced, Condition):
+            return q.advanced.evaluate(self.lookup)
+        return q.advanced
+
+    def applies(self, q: Question, advanced: bool | None = None) -> bool:
+        """Whether ``q`` is to be asked; ``advanced`` overrides the gate's answer (to list the defaults)."""
+        if q.when is not None and not q.when.evaluate(self.lookup):
+            return False
+        if self.is_advanced(q):
+            return (self.advanced if advanced is None else advanced) is True
+        return True
+
+    def _gone(self, q: Question) -> bool:
+        """``q`` cannot apply, and everything that decides so is final (answered, or never asked)."""
+        if not all(self._settled(n) for n in q.names()):
+            return False
+        if q.when is not None and not q.when.evaluate(self.lookup):
+            return True
+        return self.is_advanced(q) and self.advanced is False
+
+    def _settled(self, path: str) -> bool:
+        """Whether ``path``'s value is final: answered, not asked at all, or asked by nothing that applies."""
+        q = self.owner.get(path)
+        return q is None or self.answered(q) or self._gone(q)
+
+    def prune(self) -> list[Question]:
+        """Drop the answers of questions that no longer apply (say, LoRA rank after task -> inference)."""
+        dropped = []
+        for q in self.qn.questions:
+            if q.type != "advanced" and self.answered(q) and self._gone(q):
+                for k in q.keys:
+                    _drop(self.answers, k)
+                self.declined.discard(q.key)
+                dropped.append(q)
+        return dropped
+
+    def pending(self) -> Question | None:
+        for q in self.qn.questions:
+            if not self.answered(q) and self.applies(q):
+                return q
+        return None
+
+    def asked(self) -> list[Question]:
+        return [q for q in self.qn.questions if self.answered(q) and self.applies(q)]
+
+    def advanced_defaults(self) -> list[Question]:
+        """The advanced questions that a yes would put (their defaults apply on no)."""
+        return [q for q in self.qn.questions if self.is_advanced(q) and not self.answered(q)
+                and self.applies(q, advanced=True)]
+
+    def default(self, q: Question) -> Any:
+        """The value offered when ``q`` has no answer: its conditional default, its default, or
+        the model's; money converted from USD at the dated rate."""
+        value = _UNSET
+        for cond, kind, what in q.defaults:
+            if cond.evaluate(self.lookup):
+                value = what if kind == "value" else self._compute(what)
+                if value is not _UNSET:
+                    break
+        if value is _UNSET:
+            value = q.default if q.default is not _UNSET else _model_default(q.key)
+        if q.money and isinstance(value, int | float) and not isinstance(value, bool) and self.currency != "USD":
+            value = round(value * self.rate, 2)
+        return value
+
+    def _compute(self, name: str) -> Any:
+        if name == "chinchilla_tokens":  # 20 tokens per parameter (Hoffmann et al. 2022)
+            params_b = self.lookup("workload.params_b")
+            model = self.lookup("workload.model")
+            if model in self.kb.models:
+                params_b = self.kb.models[model].params_b
+            if params_b is None:
+                return _UNSET
+            return float(f"{20 * params_b * 1e9:.3g}")
+        raise AssertionError(name)
+
+    def current(self, q: Question) -> Any:
+        """The value to offer: the current answer, else the default."""
+        if q.type == "advanced":
+            return self.advanced if self.advanced is not None else bool(q.default)
+        if q.type == "section":
+            if self.answered(q):
+                return q.key in self.answers
+            return bool(q.default) if q.default is not _UNSET else False
+        if q.alt_key and _has(self.answers, q.alt_key) and not _has(self.answers, q.key):
+            return _get(self.answers, q.alt_key)
+        if _has(self.answers, q.key):
+            return _get(self.answers, q.key)
+        return self.default(q)
+
+    def state(self) -> str:
+        """The questionnaire's own answers, for the file's ``# gpuwise-ask:`` line."""
+        parts = []
+        if self.advanced is not None:
+            parts.append(f"advanced={'yes' if self.advanced else 'no'}")
+        parts += [f"{s}=no" for s in sorted(self.declined)]
+        return ", ".join(parts)
+
+    def save(self) -> None:
+        save_answers(self.path, self.answers, self.qn, lang=self.lang, currency=self.currency,
+                     state=self.state())
+
+    def apply(self, q: Question, update: _Update) -> None:
+        if q.type == "advanced":
+            self.advanced = bool(update.value)
+        elif q.type == "section":
+            if update.value:
+                self.answers.setdefault(q.key, {})
+                self.declined.discard(q.key)
+            else:
+                self.answers.pop(q.key, None)
+                self.declined.add(q.key)
+        else:
+            for k in update.drop:
+                _drop(self.answers, k)
+            _put(self.answers, update.key, update.value)
+        self.set_currency()
+        self.prune()
+        self.save()
+
+    # ---- validation
+    def validate(self, q: Question, value: Any) -> _Update:
+        """Convert (named converter) and validate one answer; raises _Invalid with the message to show."""
+        if q.type in ("section", "advanced"):
+            return _Update(q.key, bool(value))
+        update = _Update(q.key, value)
+        if q.parse == "model":
+            update = self._convert_model(q, value)
+        elif q.parse == "gpu_list":
+            update = self._convert_gpus(q, value)
+        if update.value is None and not q.optional:
+            raise _Invalid("need_answer")
+        message = self._check_section(q, update)
+        if message:
+            raise _Invalid(raw=message)
+        return update
+
+    def _convert_model(self, q: Question, value: Any) -> _Update:
+        from ..errors import UserError
+
+        alt = q.alt_key or q.key
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return _Update(alt, float(value), drop=(q.key,))
+        text = str(value or "").strip()
+        if not text:
+            raise _Invalid("model_needed")
+        if _SIZE.match(text):
+            return _Update(alt, float(text.rstrip("bB").strip()), drop=(q.key,))
+        try:
+            resolved = self.kb.model(text)
+        except UserError as exc:
+            raise _Invalid(raw=exc.line()) from None
+        notes = [resolved.note] if resolved.note else []
+        return _Update(q.key, resolved.id, drop=(alt,) if alt != q.key else (), notes=notes)
+
+    def _convert_gpus(self, q: Question, value: Any) -> _Update:
+        from ..errors import UserError
+
+        if value is None:
+            items: list[str] = []
+        elif isinstance(value, str):
+            items = [] if value.strip().lower() in ("", "all", "any", "全部") else re.split(r"[,，、]", value)
+        elif isinstance(value, list):
+            items = [str(v) for v in value]
+        else:
+            raise _Invalid("gpu_list")
+        ids: list[str] = []
+        notes: list[str] = []
+        for name in (i.strip() for i in items):
+            if not name:
+                continue
+            try:
+                resolved = self.kb.gpu(name)
+            except UserError as exc:
+                raise _Invalid(raw=exc.line()) from None
+            if resolved.note:
+                notes.append(resolved.note)
+            if resolved.id not in ids:
+                ids.append(resolved.id)
+        return _Update(q.key, ids, notes=notes)
+
+    def _check_section(self, q: Question, update: _Update) -> str | None:
+        """Validate the section as it would be with ``update``; the first error about it, or None."""
+        from pydantic import ValidationError
+
+        section = q.section
+        model = _section_models()[section]
+        # the answers as they would be, answers that would stop applying dropped (task finetune ->
+        # inference drops the method): validate what would be saved, not an impossible mixture
+        trial = copy.deepcopy(self.answers)
+        for k in update.drop:
+            _drop(trial, k)
+        _put(trial, update.key, update.value)
+        kept, self.answers = self.answers, trial
+        try:
+            self.prune()
+        finally:
+            self.answers = kept
+        data = dict(trial.get(section) or {})
+        name = update.key.partition(".")[2]
+        if section == "workload":  # placeholders for what is not asked yet; they never reach the file
+            data.setdefault("task", "finetune")
+            if data.get("model") is None and data.get("params_b") is None:
+                data["params_b"] = 1.0
+        try:
+            model.model_validate(data)
+        except ValidationError as exc:
+            for err in exc.errors():
+                loc = err.get("loc") or ()
+                if not loc or loc[0] == name:
+                    return self.explain(err, q)
+        return None
+
+    def explain(self, err: Any, q: Question) -> str:
+        """A pydantic error as a sentence in the session's language: the question's own ``invalid``
+        text for the checks a value can fail beyond its range, else from the error's type."""
+        kind = err.get("type")
+        ctx = err.get("ctx") or {}
+        limits = {"greater_than": ("err_gt", "gt"), "greater_than_equal": ("err_ge", "ge"),
+                  "less_than": ("err_lt", "lt"), "less_than_equal": ("err_le", "le"),
+                  "string_too_long": ("err_too_long", "max_length")}
+        if kind in ("value_error", "string_pattern_mismatch", "assertion_error") and q.invalid:
+            msg = self.text(q, "invalid")
+        elif kind in limits and limits[kind][1] in ctx:
+            limit = ctx[limits[kind][1]]
+            msg = self.t(limits[kind][0], limit=f"{limit:g}" if isinstance(limit, float) else limit)
+        elif kind == "literal_error":
+            return self.t("err_literal", input=_short(err.get("input")), expected=ctx.get("expected", ""))
+        elif kind == "value_error":
+            msg = str(err.get("msg", "")).removeprefix("Value error, ")
+        elif kind and kind.endswith(("_type", "_parsing")):
+            msg = self.t("err_type")
+        else:
+            msg = str(err.get("msg", ""))
+        if err.get("loc") and "input" in err and kind not in ("model_type", "dict_type"):
+            return self.t("got", message=msg, input=_short(err["input"]))
+        return msg
+
+    def message(self, exc: _Invalid) -> str:
+        return exc.raw if exc.msg is None else self.t(exc.msg, **exc.params)
+
+    # ---- resume
+    def load(self, data: Any, text: str = "") -> list[str]:
+        """Pre-fill from an answers file's parsed content (and its ``text``, for the state line);
+        returns notes (answers to be asked again).
+
+        Unknown sections or keys, and values of keys no question asks that do not validate,
+        are a UserError (exit 2): resuming must not silently change what a file says.
+        """
+        from ..errors import UserError
+        from ..inputs.schema import Requirements, explain_validation
+
+        where = str(self.path)
+        if data is not None and not isinstance(data, dict):
+            raise UserError("expected a mapping with the sections workload, constraints, environment",
+                            where=where)
+        for section, body in (data or {}).items():
+            if section not in SECTIONS:
+                close = difflib.get_close_matches(str(section), SECTIONS, n=1)
+                hint = f"did you mean '{close[0]}'?" if close else f"sections: {', '.join(SECTIONS)}"
+                raise UserError("unknown section", where=f"{where}: {section}", hint=hint)
+            if body is not None and not isinstance(body, dict):
+                raise UserError(f"expected a mapping, got {type(body).__name__}", where=f"{where}: {section}")
+            self.answers[section] = dict(body or {})
+        self._load_currency(where)
+        state = dict(p.strip().partition("=")[::2] for m in _STATE.finditer(text) for p in m.group(1).split(","))
+        if state.get("advanced") in ("yes", "no"):
+            self.advanced = state["advanced"] == "yes"
+        if any(self.is_advanced(q) and self.answered(q) for q in self.qn.questions):
+            self.advanced = True  # the file sets an advanced value: keep it, never drop it silently
+        for section in SECTIONS:
+            if state.get(section) == "no" and section not in self.answers and section in self.owner:
+                self.declined.add(section)
+        as_read = copy.deepcopy(self.answers)
+        notes: list[str] = []
+        for q in self.qn.questions:
+            if q.type in ("section", "advanced") or not self.answered(q):
+                continue
+            key = q.key if _has(self.answers, q.key) else q.alt_key
+            assert key is not None
+            value = _get(self.answers, key)
+            if q.money and isinstance(value, str):  # "¥1,500,000" or "150万" as written by hand: the number
+                with contextlib.suppress(_Invalid):  # if not a number, validation below says what is wrong
+                    value = parse_number(value, currency=self.currency)
+            try:
+                update = self.validate(q, value)
+            except _Invalid as exc:
+                for k in q.keys:
+                    _drop(self.answers, k)
+                notes.append(self.t("asking_again", key=key, error=self.message(exc)))
+                continue
+            if q.parse == "model" and _has(self.answers, q.key) and _has(self.answers, q.alt_key or q.key):
+                update.drop = ()  # a hand-written file may give both; keep both
+            for k in update.drop:
+                _drop(self.answers, k)
+            _put(self.answers, update.key, update.value)
+            notes.extend(update.notes)
+        for q in self.prune():
+            notes.append(self.t("dropped", key=q.key))
+        check = copy.deepcopy(self.answers)  # unknown keys (never pruned) must fail here
+        work = check.setdefault("workload", {})
+        work.setdefault("task", "finetune")
+        if work.get("model") is None and work.get("params_b") is None:
+            work["params_b"] = 1.0
+        from pydantic import ValidationError
+
+        try:
+            Requirements.model_validate(check)
+        except ValidationError as exc:
+            raise explain_validation(exc, Requirements, where) from None
+        if self.answers != as_read:  # names normalised, answers dropped: the file says so at once
+            self.save()
+        return notes
+
+    def _load_currency(self, where: str) -> None:
+        """The file's currency, reconciled with ``--currency``: a file with amounts in one currency
+        is not resumed in another (its numbers would change meaning)."""
+        from ..errors import UserError
+
+        constraints = self.answers.get("constraints") or {}
+        given = constraints.get("currency")
+        if given is not None and given not in CURRENCIES:
+            raise UserError(f"{_short(given)} is not one of {', '.join(map(repr, CURRENCIES))}",
+                            where=f"{where}: constraints.currency")
+        money = [constraints.get(q.key.partition(".")[2]) for q in self.qn.questions
+                 if q.money and q.section == "constraints"]
+        marked = {_currency_mark(v)[1] for v in money if isinstance(v, str)} - {None}
+        in_file = given or (marked.pop() if len(marked) == 1 else "USD")  # "¥1500000" says CNY
+        amounts = any(v is not None for v in money)
+        if self.requested_currency is None:
+            self.currency = in_file
+        elif self.requested_currency != in_file and amounts:
+            raise UserError(self.t("currency_conflict", file=in_file), where=f"{where}: constraints.currency")
+        if "constraints" in self.answers or given is not None:
+            self.set_currency()
+
+

@@ -1,0 +1,44 @@
+"""Report formats and detail levels: the names a user may give and the file suffixes that imply
+them (shared by the report writer and the output-file helpers, so neither imports the other)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import UserError
+from .fmt import DETAILS
+
+FORMATS = ("text", "md", "html", "json")
+_FORMAT_ALIASES = {"text": "text", "txt": "text", "md": "md", "markdown": "md", "html": "html",
+                   "htm": "html", "json": "json"}
+SUFFIXES = {".txt": "text", ".text": "text", ".md": "md", ".markdown": "md", ".html": "html",
+            ".htm": "html", ".json": "json"}
+"""File suffixes and the report format each means."""
+
+
+def normalise_format(fmt: str) -> str:
+    key = str(fmt).strip().lower().lstrip(".")
+    if key not in _FORMAT_ALIASES:
+        raise UserError(f"unknown report format '{fmt}'", hint="use text, md, html or json")
+    return _FORMAT_ALIASES[key]
+
+
+def normalise_detail(detail: str | None) -> str:
+    key = (detail or "brief").strip().lower()
+    if key not in DETAILS:
+        raise UserError(f"unknown report detail '{detail}'", hint="use brief or full")
+    return key
+
+
+def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
+    """The report format: ``fmt`` when given, else from the suffix of ``path`` (text when neither)."""
+    if fmt:
+        return normalise_format(fmt)
+    if path is None or str(path) == "-":
+        return "text"
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise UserError(f"cannot tell the report format from the suffix '{suffix or '(none)'}'",
+                        where=str(path), hint="name the file .md, .html, .json or .txt, or give --format")
+    return SUFFIXES[suffix]

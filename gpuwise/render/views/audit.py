@@ -1,0 +1,209 @@
+"""The view model of one audited proposal: the verdict, the proposal against the best feasible
+alternative, its blockers, and the used-card inspection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...results import (
+    SEVERITIES,
+    AuditResult,
+    Candidate,
+)
+from ..fmt import (
+    CARD_FIELDS,
+    CARD_INTERNAL,
+    CARD_STATUS,
+    DASH,
+    SEVERITY_ONE,
+    VERDICT_LABELS,
+    VERDICT_TEXT,
+    _card_checked,
+    _fits,
+    _known,
+    _strip_subject,
+    input_text,
+    table,
+)
+from .charts import ChartsView
+from .steps import StepsView
+
+
+class AuditView(StepsView, ChartsView):
+    """An audit's report."""
+
+    def audit(self) -> dict[str, Any]:
+        r: AuditResult = self.r
+        f = self.f
+        cands = [c for c in (r.proposed, r.alternative) if c is not None]
+        vm = self.base()
+        savings = ""
+        if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None:
+            base_cost = r.proposed.total_cost_usd if r.proposed else None
+            if base_cost:
+                share = r.savings_usd / base_cost  # 99.8% is not "100%": the alternative still costs something
+                savings = self._("The alternative saves %(amount)s (%(pct)s of the proposed cost).",
+                                 amount=f.money(r.savings_usd),
+                                 pct=f.pct(share, 1 if 0.995 <= share < 1 else 0))
+            else:
+                savings = self._("The alternative saves %(amount)s.", amount=f.money(r.savings_usd))
+        elif r.alternative is None:
+            savings = self._("No feasible alternative was found in the catalog.")
+        else:
+            savings = self._("The alternative is not cheaper than the proposal.")
+        proposed_word, alternative_word = self._("proposed"), self._("the alternative")
+        vm.update({
+            "title": self._("GPU proposal audit"),
+            "proposal_title": r.title, "file": r.file,
+            "verdict": {"code": r.verdict, "label": self._(VERDICT_LABELS[r.verdict]),
+                        "text": self._(VERDICT_TEXT[r.verdict])},
+            "proposal": self.option_line(r.proposed, self._("The proposal")) if r.proposed else "",
+            "alternative": self.option_line(r.alternative, self._("The alternative")) if r.alternative else "",
+            "comparison": self.comparison(r.proposed, r.alternative),
+            "savings": savings,
+            "decision": self.decision(),
+            "issues": self.issues(list(r.findings), r.proposed.gpu if r.proposed else ""),
+            "assumptions": self.assumptions(),
+            "cards": self.cards(r.cards),
+            "knowledge": self.knowledge(),
+            "question": self.question(r.proposal) if self.full else [],
+            "steps": self.steps(r.proposed, cands, None) if self.full or self.fmt == "html" else [],
+            "rejected": [],
+            "findings": self.findings(list(r.findings)) if self.full else None,
+            "trace": self.trace_table() if self.full else None,
+            "charts": {},
+        })
+        if vm["comparison"]:  # a reason the blockers below say already is not said twice
+            said = [e["message"] for g in vm["issues"]["groups"] for e in g["entries"]]
+            vm["comparison"]["reasons"] = [x for x in vm["comparison"]["reasons"] if not any(x in m for m in said)]
+        if self.fmt == "html" or self.full:
+            data = self.r.charts or {}
+            rows = [(c, w) for c, w in ((r.proposed, proposed_word), (r.alternative, alternative_word)) if c]
+            costs = []
+            if r.proposed is not None:
+                costs.append((data.get("proposal_cost_curve"), self._(
+                    "Cumulative cost of renting and of buying %(name)s (proposed)",
+                    name=self.candidate_name(r.proposed))))
+            if r.alternative is not None:
+                costs.append((data.get("cost_curve"), self._(
+                    "Cumulative cost of renting and of buying %(name)s (the alternative)",
+                    name=self.candidate_name(r.alternative))))
+            scatter = None
+            if self.full and r.proposed is not None and isinstance(data.get("time_cost"), list):
+                scatter = [*self.points_of([(r.proposed, proposed_word, True)]),
+                           *({**p, "chosen": False, "label": self.tagged(str(p.get("label", "")), alternative_word)
+                              if p.get("chosen") else p.get("label", "")}
+                             for p in data["time_cost"] if isinstance(p, dict))]
+            vm["charts"] = self.charts(memory=self.bars_of(rows), costs=costs, scatter=scatter,
+                                       chosen_word=proposed_word)
+        return vm
+
+    def comparison(self, proposed: Candidate | None, alternative: Candidate | None) -> dict[str, Any] | None:
+        f = self.f
+        cols = [c for c in (proposed, alternative)]
+        if not any(cols):
+            return None
+
+        def cell(c: Candidate | None, get: Callable[[Candidate], str]) -> str:
+            return get(c) if c is not None else DASH
+
+        spec: list[tuple[str, Callable[[Candidate], str]]] = [
+            (self._("GPU"), lambda c: c.gpu_name or c.gpu),
+            (self._("Count"), lambda c: self.gpus_on_nodes(c.count, c.nodes)),
+            (self._("Strategy"), self.strategy),
+            (self._("Memory per GPU"), lambda c: self._("%(need)s of %(usable)s usable",
+                                                        need=f.bytes(c.memory_per_gpu_bytes),
+                                                        usable=f.bytes(c.usable_per_gpu_bytes or None))),
+            (self._("Fits in memory"), lambda c: f.yes_no(_fits(c))),
+            (self._("Wall-clock time"), lambda c: f.days(c.wall_days)) if any(
+                c is not None and c.wall_days is not None for c in cols) else
+            (self._("Output tokens/s"), lambda c: f.num(c.decode_tokens_per_s_total, 0)),
+            (self._("Rent or buy"), lambda c: f.acquisition(c.acquisition)),
+            (self._("Total cost"), lambda c: f.money(c.total_cost_usd)),
+            (self._("Feasible"), lambda c: f.yes_no(c.feasible)),
+        ]
+        if not self.full:
+            spec = [spec[i] for i in (0, 1, 3, 5, 6, 7, 8)]
+        rows = [[label, cell(proposed, get), cell(alternative, get)] for label, get in spec]
+        reasons = [_strip_subject(x, proposed) for x in self.reasons(proposed)] if proposed else []
+        return {**table(["", self._("Proposed"), self._("Best feasible alternative")], rows),
+                "reasons": reasons, "reasons_title": self._("Why the proposal falls short")}
+
+    def cards(self, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Used-card inspection: the known readings of each card, and the findings about it."""
+        out = []
+        findings = list(getattr(self.r, "findings", []))
+        for i, card in enumerate(cards, 1):
+            serial = str(card.get("serial") or "")
+            about = [x for x in findings if serial and (x.evidence.get("serial") == serial or serial in x.subject)]
+            rows = self._card_rows(card)
+            if about:
+                rows.append([self._("Findings on this card"),
+                             self.f.sep.join(self.tagged(x.rule, self._(SEVERITY_ONE[x.severity])) for x in about)])
+            status = str(card.get("status") or card.get("verdict") or "").lower()
+            if not status:  # the worst finding about the card, as the report's summary of it
+                worst = min((SEVERITIES.index(x.severity) for x in about), default=len(SEVERITIES))
+                status = {0: "fail", 1: "suspect"}.get(worst, "ok" if _card_checked(card) else "unknown")
+            out.append({
+                "title": self._("Card %(n)s: %(serial)s", n=i, serial=serial or self.f.na()),
+                "about": self.f.sep.join(self.tagged(x.rule, self._(SEVERITY_ONE[x.severity])) for x in about),
+                "status": status,
+                "status_label": self._(CARD_STATUS[status]) if status in CARD_STATUS else status,
+                **table([self._("Check"), self._("Value")], rows),
+            })
+        return out
+
+    def _card_rows(self, card: dict[str, Any]) -> list[list[str]]:
+        f = self.f
+        unknown = self._("not known")
+        has_smi = card.get("has_smi", True) is not False
+
+        known = _known
+        rows, seen = [], set()
+        for key, label, how in CARD_FIELDS:
+            text = None
+            if how == "pcie" and "link_width" in card:
+                w, wm, g, gm = (card.get(k) for k in ("link_width", "link_width_max", "link_gen", "link_gen_max"))
+                if has_smi:
+                    text = self._("Gen %(gen)s x%(width)s (the card supports Gen %(gen_max)s x%(width_max)s)",
+                                  gen=g if known(g) else "?", width=w if known(w) else "?",
+                                  gen_max=gm if known(gm) else "?", width_max=wm if known(wm) else "?")
+            elif how == "power" and "power_limit_w" in card:
+                lim, default = card.get("power_limit_w"), card.get("default_power_limit_w")
+                if has_smi and known(lim):
+                    text = self._("%(limit)s W (default %(default)s W)", limit=format(lim, "g"),
+                                  default=format(default, "g") if known(default) else "?")
+            elif key in card:
+                v = card[key]
+                seen.add(key)
+                if how.startswith("smi-") and not has_smi:
+                    continue
+                kind = how.removeprefix("smi-")
+                if kind == "text":
+                    text = input_text(v) if known(v) else None
+                elif kind == "bool":
+                    text = f.yes_no(bool(v))
+                elif kind == "match":
+                    text = {1: self._("yes"), 0: self._("no")}.get(v, unknown) if has_smi else None
+                elif not known(v):
+                    text = unknown
+                elif kind == "count":
+                    text = f.num(v, 0)
+                elif kind == "ratio":
+                    n = card.get(key.replace("_cv", "_samples"))
+                    text = self._("%(value)s from %(n)s readings", value=format(v, ".2f"), n=n) if n else \
+                        format(v, ".2f")
+                elif kind == "pct":
+                    text = f.pct(v)
+            if text is not None:
+                rows.append([self._(label), text])
+        for key, value in card.items():  # anything the list above does not know yet, as it came
+            if key in seen or key in CARD_INTERNAL or key in {k for k, _, _ in CARD_FIELDS}:
+                continue
+            if isinstance(value, dict):
+                rows += [[f"{key}: {k}", input_text(v)] for k, v in value.items()]
+            elif key != "findings":
+                rows.append([key, input_text(value)])
+        return rows

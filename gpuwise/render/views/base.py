@@ -1,0 +1,287 @@
+"""The pieces every report's view model shares: the currency and units notes, the question as
+understood, formulas, findings and blockers, assumptions, knowledge dates, names of options.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ...results import (
+    CORE_STEPS,
+    SEVERITIES,
+    Candidate,
+    Finding,
+    FormulaTerm,
+    Recommendation,
+)
+from .. import words
+from ..fmt import (
+    DATE_LABELS,
+    HTML_LANG,
+    SEVERITY_LABELS,
+    SEVERITY_ONE,
+    STEP_NAMES,
+    STEP_SHORT,
+    TERM_LABELS,
+    TOPIC_LABELS,
+    Fmt,
+    _flatten,
+    _reason,
+    input_text,
+    pairs,
+    substitute,
+    table,
+)
+
+LEADING = 8
+"""How many candidates the per-step tables of a full report show (the best-ranked feasible ones)."""
+BRIEF_ALTERNATIVES = 6
+"""How many alternatives the brief report's table lists besides the answer and the runner-up."""
+
+
+def _first_sentence(text: str) -> str:
+    """A source's first sentence, the citation (the brief report's; the full one quotes it whole)."""
+    head = re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(text.split()), maxsplit=1)[0]
+    return head
+
+
+class BaseView:
+    """Builds the parts of a view model that every kind of report has, in one language and currency."""
+
+    def __init__(self, result: Any, kind: str, f: Fmt, detail: str = "brief", fmt: str = "text"):
+        self.r = result
+        self.kind = kind
+        self.f = f
+        self._ = f._
+        self.detail = detail
+        self.full = detail == "full"
+        self.fmt = fmt
+        self.sources = self._rule_sources()
+
+    def _rule_sources(self) -> dict[str, str]:
+        """Rule id -> source, from the result itself (its trace and findings): a report needs no
+        rule files."""
+        out: dict[str, str] = {}
+        for entry in [*getattr(self.r, "trace", []), *getattr(self.r, "findings", [])]:
+            if entry.source and entry.rule not in out:
+                out[entry.rule] = " ".join(entry.source.split())
+        return out
+
+    def currency_note(self) -> str:
+        """Which currency the amounts are in, at what rate, of what date, from what source."""
+        f = self.f
+        cur = f.cur
+        if cur.code == "USD":
+            return self._("Amounts are in US dollars.")
+        if cur.given:
+            return self._("Amounts are in Chinese yuan at %(rate)s CNY per USD, the rate given for this "
+                          "report.", rate=format(cur.rate, "g"))
+        return self._("Amounts are in Chinese yuan at %(rate)s CNY per USD (as of %(date)s; source: "
+                      "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(),
+                      source=cur.source if self.full else _first_sentence(cur.source))
+
+    def base(self) -> dict[str, Any]:
+        f = self.f
+        cur = f.cur
+        note = self.currency_note()
+        command = {"recommend": "gpuwise recommend", "audit": "gpuwise audit"}.get(self.kind, "gpuwise")
+        return {
+            "kind": self.kind, "lang": f.lang, "html_lang": HTML_LANG[f.lang], "detail": self.detail,
+            "full": self.full,
+            "currency": {"code": cur.code, "rate": f"{cur.rate:g}", "as_of": cur.as_of, "source": cur.source,
+                         "note": note},
+            "units_note": self._("GB = 10^9 bytes. Times are wall-clock unless marked GPU-hours."),
+            "more": "" if self.full else self._("This is the brief report. Every formula, candidate, finding and "
+                                                "rule: %(command)s ... --detail full.", command=command),
+        }
+
+    def question(self, data: dict[str, Any]) -> list[dict[str, Any]]:
+        """The question as understood: every given field, and each default marked with its reason."""
+        assumed = {a.field: a for a in getattr(self.r, "assumptions", [])}
+        rows, seen = [], set()
+        for field, value in _flatten(data):
+            a = assumed.get(field)
+            if value is None and a is None:
+                continue
+            seen.add(field)
+            shown = value if a is None or a.value is None else a.value
+            rows.append({"field": field, "value": input_text(shown), "assumed": a is not None,
+                         "reason": self.assumption(a) if a else ""})
+        for field, a in assumed.items():
+            if field not in seen:
+                rows.append({"field": field, "value": input_text(a.value), "assumed": True,
+                             "reason": self.assumption(a)})
+        return rows
+
+    def assumption(self, a: Any) -> str:
+        """An assumption's reason in this language (its sentence template when it has one)."""
+        if a.template:
+            return self.f.sentence(a.template, a.values, _reason(a.reason))
+        return words.assumption(_reason(a.reason), self.f)
+
+    def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
+        return [{"id": i, "source": self.sources.get(i, "")} for i in dict.fromkeys(ids)]
+
+    def term(self, t: FormulaTerm, peak: str = "") -> dict[str, str]:
+        """A formula with its value, its inputs and the formula with the numbers put in. A memory part
+        that is 0 at the peak while its formula is not (gradients freed before the peak, say) says so."""
+        label = self._(TERM_LABELS[t.name]) if t.name in TERM_LABELS else t.name
+        with_numbers = substitute(t.formula, t.inputs)
+        value = self.f.quantity(t.value, t.unit)
+        trivial = not t.inputs or t.formula.lower().startswith(("training keeps no", "inference keeps no", "0"))
+        if t.unit == "B" and t.value == 0 and not trivial:
+            value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
+        return {
+            "name": t.name, "label": label, "formula": " ".join(t.formula.split()),
+            "with_numbers": with_numbers if with_numbers != t.formula else "",
+            "inputs": ", ".join(f"{k} = {input_text(v)}" for k, v in t.inputs.items()),
+            "value": value, "note": words.term_note(t.note, self.f) if t.note else "",
+        }
+
+    def findings(self, findings: list[Finding]) -> dict[str, Any]:
+        groups = []
+        for sev in SEVERITIES:
+            items = [self.finding(x) for x in findings if x.severity == sev]
+            if items:
+                groups.append({"severity": sev, "label": self._(SEVERITY_LABELS[sev]), "entries": items})
+        n = {s: sum(1 for x in findings if x.severity == s) for s in SEVERITIES}
+        counts = [self.f.ngettext("%(n)s blocker", "%(n)s blockers", n["blocker"]),
+                  self.f.ngettext("%(n)s warning", "%(n)s warnings", n["warning"]),
+                  self.f.ngettext("%(n)s note", "%(n)s notes", n["info"])]
+        return {"groups": groups, "count": len(findings), "summary": self.f.sep.join(counts),
+                "none": self._("No findings.")}
+
+    def issues(self, findings: list[Finding], first: str = "") -> dict[str, Any]:
+        """Blockers and warnings for the brief report, each said once: findings of one rule with the
+        same fix are one entry, its sentence written for the first subject (``first``, the answer's
+        or the proposal's GPU, when it is one of them) and the others named."""
+        findings = sorted(findings, key=lambda x: x.subject != first) if first else findings
+        groups = []
+        for sev in ("blocker", "warning"):
+            merged: dict[tuple[str, str], dict[str, Any]] = {}
+            for x in findings:
+                if x.severity != sev:
+                    continue
+                fix = self.f.sentence(x.fix_template, x.values, x.fix)
+                entry = merged.get((x.rule, fix))
+                name = str(x.values.get("gpu_name") or x.evidence.get("gpu_name") or x.subject or "")
+                if entry is None:
+                    merged[(x.rule, fix)] = {"rule": x.rule, "severity": sev,
+                                             "message": self.f.sentence(x.template, x.values, x.message),
+                                             "fix": fix, "names": [name], "also": "",
+                                             "label": self._(SEVERITY_ONE[sev])}
+                elif name and name not in entry["names"]:
+                    entry["names"].append(name)
+            entries = list(merged.values())
+            for e in entries:
+                others = [n for n in e["names"][1:] if n]
+                if others:
+                    e["also"] = self._("The same for: %(names)s.", names=self.f.sep.join(others))
+            if entries:
+                groups.append({"severity": sev, "label": self._(SEVERITY_LABELS[sev]), "entries": entries})
+        notes = sum(1 for x in findings if x.severity == "info")
+        n = {s: sum(1 for x in findings if x.severity == s) for s in SEVERITIES}
+        counts = [self.f.ngettext("%(n)s blocker", "%(n)s blockers", n["blocker"]),
+                  self.f.ngettext("%(n)s warning", "%(n)s warnings", n["warning"]),
+                  self.f.ngettext("%(n)s note", "%(n)s notes", n["info"])]
+        return {"groups": groups, "summary": self.f.sep.join(counts),
+                "none": self._("No blockers and no warnings."),
+                "notes": "" if self.full or not notes else self.f.ngettext(
+                    "%(n)s note (information only) is in the full report.",
+                    "%(n)s notes (information only) are in the full report.", notes)}
+
+    def assumptions(self) -> dict[str, Any]:
+        """The defaults and assumptions the answer rests on, one line each."""
+        rows = []
+        for a in getattr(self.r, "assumptions", []):
+            value = input_text(a.value) if a.value is not None else ""
+            rows.append({"field": a.field, "value": value, "reason": self.assumption(a)})
+        return {"rows": rows,
+                "table": table([self._("Field"), self._("Value"), self._("Why")],
+                               [[r["field"], r["value"], r["reason"]] for r in rows])}
+
+    def finding(self, x: Finding) -> dict[str, str]:
+        return {
+            "rule": x.rule, "severity": x.severity, "severity_label": self._(SEVERITY_ONE[x.severity]),
+            "topic": self._(TOPIC_LABELS[x.topic]) if x.topic in TOPIC_LABELS else x.topic,
+            "subject": x.subject, "message": self.f.sentence(x.template, x.values, x.message),
+            "fix": self.f.sentence(x.fix_template, x.values, x.fix),
+            "source": " ".join(x.source.split()),
+            "evidence": ", ".join(f"{k} = {input_text(v)}" for k, v in x.evidence.items()),
+        }
+
+    def reasons(self, c: Candidate) -> list[str]:
+        """Why a candidate is out, in this language and currency."""
+        if c.reason_sentences:
+            return [self.f.sentence(s.template, s.values, s.text) for s in c.reason_sentences]
+        return [" ".join(r.split()) for r in c.reasons]
+
+    def knowledge(self) -> dict[str, Any]:
+        dates = [{"label": self._(DATE_LABELS[k]) if k in DATE_LABELS else k, "date": str(v)}
+                 for k, v in self.r.knowledge_dates.items()]
+        stale = []
+        for s in getattr(self.r, "stale_prices", []) or []:
+            age = s.get("age_days")
+            stale.append(self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before "
+                                "relying on it.", what=s.get("what", "?"), as_of=s.get("as_of", "?"),
+                                age=format(age, ",.0f") if isinstance(age, (int, float)) else "?"))
+        return {"dates": dates, "stale": stale,
+                "stale_banner": self.f.ngettext(
+                    "%(n)s price used here is more than a year old; see Data freshness.",
+                    "%(n)s prices used here are more than a year old; see Data freshness.", len(stale))
+                if stale else ""}
+
+    def trace_table(self) -> dict[str, Any] | None:
+        trace = getattr(self.r, "trace", [])
+        if not trace:
+            return None
+        rows = [[e.rule, self._(STEP_NAMES[e.step]) if e.step in STEP_NAMES else e.step,
+                 self.f.sentence(e.template, e.values, e.conclusion), " ".join(e.source.split())] for e in trace]
+        return table([self._("Rule"), self._("Step"), self._("Conclusion"), self._("Source")], rows)
+
+    def gpus_on_nodes(self, count: int, nodes: int) -> str:
+        gpus = self.f.ngettext("%(n)s GPU", "%(n)s GPUs", count)
+        return self.f.ngettext("%(gpus)s on %(n)s node", "%(gpus)s on %(n)s nodes", nodes, gpus=gpus)
+
+    def tagged(self, name: str, role: str) -> str:
+        """A name with its role in brackets: "4 × RTX 3090 (proposed)", "4 × RTX 3090（原方案）"."""
+        return self._("%(name)s (%(role)s)", name=name, role=role) if role else name
+
+    def candidate_name(self, c: Candidate | Recommendation) -> str:
+        name = c.gpu_name or c.gpu
+        return f"{c.count} × {name}"
+
+    def strategy(self, c: Candidate | Recommendation) -> str:
+        """A candidate's layout in the report's language ("one GPU", not "plain data parallel")."""
+        return self.f.strategy(c.strategy, c.count)
+
+    def option_line(self, c: Candidate, who: str) -> str:
+        """One configuration in a line: "The proposal: 4 × RTX 3090, buy: 3.2 days, $9,000 (not feasible)"."""
+        f = self.f
+        how = f.acquisition(c.acquisition)
+        if c.acquisition == "rent" and c.provider:
+            how = self._("%(mode)s, from %(where)s", mode=how, where=c.provider)
+        time = (f.days(c.wall_days) if c.wall_days is not None else
+                self._("%(n)s output tokens/s in total", n=f.num(c.decode_tokens_per_s_total, 0))
+                if c.decode_tokens_per_s_total is not None else f.na())
+        return self._("%(who)s: %(name)s, %(how)s: %(time)s, %(cost)s (%(status)s)", who=who,
+                      name=self.candidate_name(c), how=how, time=time, cost=f.money(c.total_cost_usd),
+                      status=self._("feasible") if c.feasible else self._("not feasible"))
+
+    def decision(self) -> dict[str, Any]:
+        """The four steps in one line each (the chosen candidate's, or the proposal's, conclusions),
+        and how the candidates were ranked."""
+        rows = []
+        for sid in CORE_STEPS:
+            s = next((x for x in self.r.steps if x.step == sid), None)
+            if s is None or not (s.conclusion or s.template):
+                continue
+            rows.append({"title": self._(STEP_SHORT[sid]), "text": self.f.sentence(s.template, s.values, s.conclusion)})
+        rank = getattr(self.r, "ranking", None)
+        tie = getattr(self.r, "ranking_note", None)
+        return {"steps": rows, "lines": pairs([[r["title"], r["text"]] for r in rows]),
+                "ranking": self.f.sentence(rank.template, rank.values, rank.text) if rank and self.kind == "recommend"
+                else "",
+                "tie": self.f.sentence(tie.template, tie.values, tie.text) if tie else ""}

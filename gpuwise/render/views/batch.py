@@ -1,0 +1,53 @@
+"""The view model of a batch audit: a summary row per proposal file, then a section per proposal."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ...results import AuditResult
+from ..fmt import HTML_LANG, VERDICT_LABELS, Fmt, _lang, currency_for, table
+from ..formats import normalise_detail, normalise_format
+from .audit import AuditView
+
+
+def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, lang: str = "en",
+                       currency: str = "USD", fx_rate: float | None = None,
+                       knowledge: str | os.PathLike[str] | None = None, detail: str = "brief",
+                       fmt: str = "text") -> dict[str, Any]:
+    """The view model of a batch audit: one row per proposal file and the verdict counts, then a
+    section per proposal (its verdict, the proposal and the alternative in a line each, its
+    blockers and warnings with their fixes; in full, every finding)."""
+    info = next((res.currency for _, res, _ in results if res is not None and res.currency is not None), None)
+    f = Fmt(lang, currency_for(currency, fx_rate, knowledge, info))
+    _ = f._
+    detail = normalise_detail(detail)
+    rows, counts, sections = [], {"approve": 0, "revise": 0, "reject": 0, "error": 0}, []
+    for i, (path, res, err) in enumerate(results, 1):
+        anchor = f"proposal-{i}"
+        if res is None:
+            counts["error"] += 1
+            rows.append([path, _("input error"), "-", "-", err, "-"])
+            sections.append({"id": anchor, "file": path, "title": path, "error": err, "verdict": None})
+            continue
+        counts[res.verdict] += 1
+        blockers = sum(x.severity == "blocker" for x in res.findings)
+        warnings = sum(x.severity == "warning" for x in res.findings)
+        alt = res.alternative
+        better = (f"{alt.count} × {alt.gpu_name or alt.gpu}" if alt else f.na())
+        if alt and res.savings_usd is not None and res.savings_usd > 0:
+            better = _("%(name)s (%(role)s)", name=better, role=_("saves %(amount)s", amount=f.money(res.savings_usd)))
+        rows.append([path, _(VERDICT_LABELS[res.verdict]), str(blockers), str(warnings), res.title, better])
+        vm = AuditView(res, "audit", f, detail, normalise_format(fmt)).audit()
+        sections.append({"id": anchor, "file": path, "title": res.title or path, "error": "",
+                         "verdict": vm["verdict"], "proposal": vm["proposal"], "alternative": vm["alternative"],
+                         "savings": vm["savings"], "issues": vm["issues"], "findings": vm["findings"],
+                         "reasons": vm["comparison"]["reasons"] if vm["comparison"] else [],
+                         "reasons_title": vm["comparison"]["reasons_title"] if vm["comparison"] else ""})
+    headers = [_("File"), _("Verdict"), _("Blockers"), _("Warnings"), _("Title"), _("Best alternative")]
+    totals = _("%(n)s proposals: %(approve)s approve, %(revise)s revise, %(reject)s reject, %(error)s input errors",
+               n=len(results), **counts)
+    return {"title": _("Audit of %(n)s proposals", n=len(results)), "html_lang": HTML_LANG[_lang(lang)],
+            "totals": totals, "table": table(headers, rows, right=(2, 3)), "sections": sections,
+            "full": detail == "full", "lang": f.lang,
+            "currency": {"note": AuditView(None, "audit", f, detail).currency_note()}}

@@ -1,0 +1,182 @@
+"""The charts of an HTML report as view models: geometry from :mod:`gpuwise.render.charts`, every
+label, title, description and data table in the report's language and currency.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...results import (
+    Candidate,
+)
+from .. import charts as C
+from ..fmt import (
+    DASH,
+    FRAMEWORK_NAMES,
+    _scaled,
+    table,
+)
+from .cost_chart import CostChartView
+
+
+class ChartsView(CostChartView):
+    """Memory bars, the time/cost scatter and the serving curve (the cost chart: :mod:`.cost_chart`)."""
+
+    def charts(self, *, memory: Any = None, costs: Iterable[tuple[Any, str]] = (), scatter: Any = None,
+               chosen_word: str = "", serving: Any = None) -> dict[str, Any]:
+        """The charts of an HTML report, each about what it is labelled with: ``memory`` a series of
+        bars (the answer or the proposal first), ``costs`` (curve, title) pairs, ``scatter`` time/cost
+        points (the starred one marked ``chosen_word``), ``serving`` the chosen layout's curve."""
+        f = self.f
+        cost_charts = []
+        for curve, title in costs:
+            chart = self.cost_chart(curve, title, f"chart-cost{'-' + str(len(cost_charts) + 1) if cost_charts else ''}")
+            if chart is not None:
+                cost_charts.append(chart)
+        return {"memory": self.memory_chart(memory, []) if memory else None,
+                "costs": cost_charts, "cost": cost_charts[0] if cost_charts else None,
+                "scatter": self.scatter_chart(scatter, [], None, chosen_word) if scatter else None,
+                "serving": self.serving_chart(serving),
+                "log_scale": self._("log scale"),
+                "kinds": [{"kind": k, "label": f.kind(k)} for k in C.MEMORY_KINDS]}
+
+    def bars_of(self, rows: Iterable[tuple[Candidate, str]]) -> list[dict[str, Any]]:
+        """Memory bars of candidates, each labelled with its role ("the answer", "proposed")."""
+        return [{"label": self.tagged(self.candidate_name(c), role),
+                 "capacity": c.capacity_per_gpu_bytes or None, "usable": c.usable_per_gpu_bytes or None,
+                 "parts": c.memory_breakdown} for c, role in rows if c.memory_breakdown]
+
+    def points_of(self, rows: Iterable[tuple[Candidate, str, bool]]) -> list[dict[str, Any]]:
+        """Time/cost points of candidates: (candidate, role, starred)."""
+        return [{"label": self.tagged(self.candidate_name(c), role),
+                 "wall_days": c.wall_days, "cost_usd": c.total_cost_usd, "feasible": c.feasible, "chosen": star}
+                for c, role, star in rows]
+
+    def memory_chart(self, series: Any, candidates: list[Candidate]) -> dict[str, Any] | None:
+        f = self.f
+        if not series:
+            series = [{"label": self.candidate_name(c), "capacity": c.capacity_per_gpu_bytes or None,
+                       "usable": c.usable_per_gpu_bytes or None, "parts": c.memory_breakdown}
+                      for c in candidates if c.memory_breakdown]
+        geo = C.memory_bars(series, fmt=f.bytes_tick)
+        if geo is None:
+            return None
+        for row in geo["rows"]:
+            for s in row["segments"]:
+                s["kind_label"] = f.kind(s["kind"])
+                s["label"] = f.bytes(s["value"])
+            row["total_label"] = f.bytes(row["total"])
+            limit = row["usable"] if row["usable"] is not None else row["capacity"]
+            limit = f.bytes(limit) if limit is not None else ""
+            row["side"] = (f"{row['total_label']} / {limit}" if limit else row["total_label"])
+            row["status"] = self._("no") if row["over"] else self._("yes")
+            row["over_label"] = self._("exceeds")
+            row["capacity_label"] = f.bytes(row["capacity"]) if row["capacity"] is not None else ""
+            row["usable_label"] = f.bytes(row["usable"]) if row["usable"] is not None else ""
+        rows = []
+        for r in geo["rows"]:
+            parts = {s["kind"]: s["label"] for s in r["segments"]}
+            rows.append([r["label"], *[parts.get(k, DASH) for k in geo["kinds"]], r["total_label"],
+                         r["usable_label"] or DASH, r["capacity_label"] or DASH, r["status"]])
+        over = [r["label"] for r in geo["rows"] if r["over"]]
+        alt = self.f.join([self.f.ngettext("%(n)s candidate shown.", "%(n)s candidates shown.", len(geo["rows"])),
+                           self.f.ngettext("%(n)s exceeds the usable memory of its GPU.",
+                                           "%(n)s exceed the usable memory of their GPU.", len(over))])
+        return {"geo": geo, "id": "chart-memory", "title": self._("Memory per GPU by part, against the card"),
+                "desc": alt + (" " + ", ".join(over) if over else ""),
+                "alt": alt, "over": over,
+                "legend": [{**entry, "label": f.kind(entry["kind"])} for entry in geo["legend"]],
+                "capacity_label": self._("capacity"), "usable_label": self._("usable"),
+                "omitted": self.f.ngettext("%(n)s more candidate not drawn.",
+                                           "%(n)s more candidates not drawn.", geo["omitted"])
+                if geo["omitted"] else "",
+                "table": table([self._("Candidate"), *[f.kind(k) for k in geo["kinds"]], self._("Total"),
+                                self._("Usable"), self._("Capacity"), self._("Fits in memory")], rows,
+                               right=tuple(range(1, len(geo["kinds"]) + 4)))}
+
+    def scatter_chart(self, points: Any, candidates: list[Candidate], chosen: Candidate | None,
+                      chosen_word: str = "") -> dict[str, Any] | None:
+        f = self.f
+        if not points:
+            points = [{"label": self.candidate_name(c), "wall_days": c.wall_days,
+                       "cost_usd": c.total_cost_usd, "feasible": c.feasible, "chosen": c is chosen}
+                      for c in candidates]
+        if not isinstance(points, (list, tuple)):
+            return None
+        local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate)}
+                 for p in points if isinstance(p, dict)]
+        word = chosen_word or self._("chosen")
+        suffix = "" if chosen_word else self.tagged("", word)
+        geo = C.time_cost(local, fmt_x=lambda d: f"{d:g}", fmt_y=lambda v: f.local(v, compact=True),
+                          chosen_suffix=suffix)
+        if geo is None or len(geo["points"]) < 2:  # one point compares nothing
+            return None
+        for p in geo["points"]:
+            p["time"] = f.days(p["xv"])
+            p["cost"] = f.local(p["yv"])
+            p["status"] = (word if p["chosen"] else self._("feasible") if p["feasible"] else self._("rejected"))
+            p["tip"] = f"{p['label']}: {p['time']}, {p['cost']} ({p['status']})"
+        some = geo["labelled"] < len(geo["points"])
+        listed = sorted((p for p in geo["points"] if p["show_label"] or not some), key=lambda q: q["xv"])
+        time_header, times = f.duration_column([p["xv"] for p in listed], self._("Wall-clock time"))
+        rows = [[f"{p['number']}: {p['label']}" if p.get("number") else p["label"], t, p["cost"], p["status"]]
+                for p, t in zip(listed, times, strict=True)]
+        pick = next((p for p in geo["points"] if p["chosen"]), None)
+        alt = (self._("The starred option, %(name)s, takes %(time)s and costs %(cost)s.", name=pick["label"],
+                      time=pick["time"], cost=pick["cost"]) if pick else
+               self._("No option is marked as chosen."))
+        feasible = [p for p in geo["points"] if p["feasible"]]
+        if feasible:
+            fastest = min(feasible, key=lambda p: p["xv"])
+            cheapest = min(feasible, key=lambda p: p["yv"])
+            alt = f.join([alt, self._("Fastest feasible: %(fast)s; cheapest feasible: %(cheap)s.",
+                                fast=fastest["label"], cheap=cheapest["label"])])
+        if some:
+            alt = f.join([alt, self._("Labelled, and listed below: the starred option and the feasible options "
+                                      "that no other beats on both time and cost.")])
+        x_title = self._("Wall-clock time, days")
+        y_title = self._("Cost")
+        if geo["xlog"]:
+            x_title = self._("%(title)s (%(scale)s)", title=x_title, scale=self._("log scale"))
+        if geo["ylog"]:
+            y_title = self._("%(title)s (%(scale)s)", title=y_title, scale=self._("log scale"))
+        return {"geo": geo, "id": "chart-time-cost", "title": self._("Time against cost of each option"),
+                "desc": alt, "alt": alt, "x_title": x_title, "y_title": y_title,
+                "legend": {"chosen": word, "feasible": self._("feasible"), "rejected": self._("rejected")},
+                "omitted": self._("Not placed (no time or cost): %(names)s.", names=f.sep.join(geo["omitted"]))
+                if geo["omitted"] else "",
+                "table": table([self._("Option"), time_header, self._("Cost"), self._("Status")], rows,
+                               right=(1, 2))}
+
+    def serving_chart(self, sv: Any) -> dict[str, Any] | None:
+        """Throughput and latency against the number of requests served at once, with the load and
+        the most sequences the memory holds marked (the serving model's curve, as the result has it)."""
+        f = self.f
+        if not isinstance(sv, dict):
+            return None
+        geo = C.serving_curve(sv.get("curve"), load=sv.get("concurrency"), limit=sv.get("max_concurrent_sequences"),
+                              fmt_x=lambda v: f"{v:g}", fmt_tps=lambda v: f.num(v, 0),
+                              fmt_ms=lambda v: f.num(v, 0))
+        if geo is None:
+            return None
+        geo["load_label"] = self._("the load: %(n)s", n=f.num(sv.get("concurrency"), 0))
+        geo["limit_label"] = self._("memory holds %(n)s", n=f.num(sv.get("max_concurrent_sequences"), 0))
+        names = {"throughput": self._("Output tokens/s, all requests"), "tpot": self._("Time per output token, ms"),
+                 "ttft": self._("Time to first token, ms")}
+        for s in geo["series"]:
+            s["name"] = names[s["key"]]
+        rows = [[f.num(p["concurrency"], 0), f.num(p["throughput"], 0), f.seconds(p["tpot_s"]), f.seconds(p["ttft_s"])]
+                for p in geo["table"]]
+        fw = FRAMEWORK_NAMES.get(str(sv.get("framework")), str(sv.get("framework") or ""))
+        alt = self._("With %(framework)s: %(tps)s output tokens/s at %(n)s requests at once (the load); memory holds "
+                     "%(max)s sequences, beyond which requests wait and the time to the first token grows.",
+                     framework=fw, tps=f.num(sv.get("throughput_tokens_per_s"), 0), n=f.num(sv.get("concurrency"), 0),
+                     max=f.num(sv.get("max_concurrent_sequences"), 0))
+        return {"geo": geo, "id": "chart-serving",
+                "title": self._("Throughput and latency against requests served at once"),
+                "desc": alt, "alt": alt, "x_title": self._("Requests served at once (log scale)"),
+                "y_title": self._("Output tokens/s"), "y2_title": self._("Latency, ms (log scale)"),
+                "table": table([self._("Requests at once"), self._("Output tokens/s"),
+                                self._("Time per output token"), self._("Time to first token")], rows,
+                               right=(0, 1, 2, 3))}

@@ -1,0 +1,86 @@
+"""The cost chart's view model: cumulative cost of renting and of buying over months of use.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import charts as C
+from ..fmt import (
+    DASH,
+    _scaled,
+    table,
+)
+from .base import BaseView
+
+
+class CostChartView(BaseView):
+    """The rent-against-buy curve of one configuration."""
+
+    def cost_chart(self, curve: Any, title: str = "", chart_id: str = "chart-cost") -> dict[str, Any] | None:
+        """The cumulative cost of renting and of buying over the configuration's own period (from its
+        ledgers): buying is drawn as cash out, its resale as a labelled step at the end; the
+        break-even is where the lines cross, or the text says there is none in the period."""
+        f = self.f
+        if not isinstance(curve, dict) or not isinstance(curve.get("x"), list):
+            return None
+        xs = curve["x"]
+        hours = curve.get("unit") == "hours"
+        local: dict[str, Any] = {"months": xs, "break_even_month": curve.get("break_even")}
+        for key in ("rent", "buy"):
+            values = curve.get(key)
+            if isinstance(values, (list, tuple)):
+                local[key] = [_scaled(v, f.cur.rate) for v in values]
+        resale = curve.get("resale")
+        if local.get("buy") and isinstance(resale, (int, float)) and resale < 0:
+            end = local["buy"][-1]
+            local["resale"] = [end, _scaled(curve["buy_cash_out"] + resale, f.cur.rate)]
+            local["resale_x"] = [xs[-1], xs[-1]]
+        def fmt_x(x: float) -> str:  # whole months as they are, a crossing between them to a tenth
+            return f"{x:g}" if float(x).is_integer() else f.num(x, 1 if hours and x >= 10 else (2 if hours else 1))
+        geo = C.cost_curve(local, fmt_y=lambda v: f.local(v, compact=True), fmt_x=fmt_x,
+                           keys=("rent", "buy", "resale"))
+        if geo is None:
+            return None
+        names = {"rent": self._("Rent"), "buy": self._("Buy, cash out"), "resale": self._("Buy, after resale")}
+        for s in geo["series"]:
+            s["name"] = names.get(s["key"], s["key"])
+            s["end_label"] = f"{s['name']} {f.local(s['end_value'])}"
+        span = fmt_x(float(curve.get("span") or (xs[-1] if xs else 0)))
+        period = {"job": self._("the job's %(n)s hours", n=span) if hours else "",
+                  "commitment": self._("the committed %(n)s months", n=span),
+                  "project": self._("the project's %(n)s months", n=span)}.get(str(curve.get("period")), span)
+        parts = []
+        if "rent" in local:
+            parts.append(self._("Over %(period)s, renting costs %(rent)s.", period=period,
+                                rent=f.money(curve.get("rent_total"))))
+        if "buy" in local:
+            parts.append(self._("Buying pays %(cash)s in cash; resold after %(months)s months it comes to "
+                                "%(net)s net.", cash=f.money(curve.get("buy_cash_out")),
+                                months=f"{float(curve.get('resale_after_months') or 0):g}",
+                                net=f.money(curve.get("buy_net"))))
+        be = geo["break_even"]
+        if be:
+            at = self._("hour %(x)s", x=be["month_label"]) if hours else self._("month %(x)s", x=be["month_label"])
+            parts.append(self._("The lines cross at %(at)s: renting for longer than that costs more than "
+                                "buying's cash out.", at=at))
+            be["label"] = self._("break-even: %(at)s", at=at)
+        elif "rent" in local and "buy" in local:
+            parts.append(self._("The lines do not cross within %(period)s: no break-even in the period.",
+                                period=period))
+        step = max(1, math.ceil(len(xs) / 12))
+        idx = sorted({*range(0, len(xs), step), len(xs) - 1})
+        rows = []
+        for i in idx:
+            row = [fmt_x(xs[i])]
+            for key in ("rent", "buy"):
+                vals = local.get(key) or []
+                row.append(f.local(vals[i]) if i < len(vals) and vals[i] is not None else DASH)
+            rows.append(row)
+        x_title = self._("Hours of the job") if hours else self._("Months")
+        head = self._("Hour") if hours else self._("Month")
+        return {"geo": geo, "id": chart_id, "title": title or self._("Cumulative cost of renting and of buying"),
+                "desc": self.f.join(parts), "alt": self.f.join(parts),
+                "x_title": x_title, "y_title": self._("Cumulative cost"),
+                "table": table([head, self._("Rent"), self._("Buy, cash out")], rows, right=(1, 2))}

@@ -1,0 +1,76 @@
+"""The view model of an estimate: memory per GPU by part, compute, and a configuration's figures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...results import (
+    EstimateResult,
+)
+from ..fmt import (
+    N_,
+    _ordered,
+    eng,
+    table,
+)
+from .base import BaseView
+
+
+class EstimateView(BaseView):
+    """An estimate's report."""
+
+    def estimate(self) -> dict[str, Any]:
+        r: EstimateResult = self.r
+        f = self.f
+        m = r.memory
+        vm = self.base()
+        mem_rows = [[f.kind(k), f.bytes(v)] for k, v in _ordered(m.breakdown)]
+        mem_rows.append([self._("Total per GPU"), f.bytes(m.per_gpu_bytes)])
+        if m.usable_per_gpu_bytes:
+            mem_rows.append([self._("Usable per GPU"), f.bytes(m.usable_per_gpu_bytes)])
+        if m.capacity_per_gpu_bytes:
+            mem_rows.append([self._("Capacity per GPU"), f.bytes(m.capacity_per_gpu_bytes)])
+        mem_rows.append([self._("Total over all GPUs"), f.bytes(m.total_bytes)])
+        gpu = None
+        if r.gpu is not None:
+            g = r.gpu
+            rows = [[self._("GPU"), f"{g.name} ({g.id})" if g.name else g.id],
+                    [self._("Count"), self.gpus_on_nodes(g.count, g.nodes)],
+                    [self._("Fits in memory"), f.yes_no(g.fits)]]
+            if g.strategy:
+                rows.append([self._("Strategy"), f.strategy(g.strategy, g.count)])
+            if g.gpu_hours is not None:
+                rows.append([self._("GPU-hours"), f.num(g.gpu_hours, 0)])
+            if g.wall_hours is not None:
+                rows.append([self._("Wall-clock time"), f.days(g.wall_hours / 24)])
+            for key, label in (("decode_tokens_per_s", N_("Decode speed, one sequence")),
+                               ("decode_tokens_per_s_total", N_("Decode speed, all sequences")),
+                               ("prefill_tokens_per_s", N_("Prefill speed"))):
+                v = getattr(g, key)
+                if v is not None:
+                    rows.append([self._(label), self._("%(n)s tokens/s", n=f.num(v))])
+            if g.peak_tflops is not None:
+                rows.append([self._("Dense peak"), f"{g.peak_tflops:g} TFLOP/s {g.peak_kind}".rstrip()])
+            if g.mfu is not None:
+                rows.append([self._("Utilisation (MFU)"), f.pct(g.mfu)])
+            if g.scaling_efficiency is not None:
+                rows.append([self._("Scaling efficiency"), f.pct(g.scaling_efficiency)])
+            if g.cost_usd is not None:
+                rows.append([self._("Cost"), f"{f.money(g.cost_usd)} ({f.acquisition(g.acquisition)})"
+                             if g.acquisition else f.money(g.cost_usd)])
+            gpu = {**table([self._("Item"), self._("Value")], rows),
+                   "terms": [self.term(t) for t in g.terms]}
+        vm.update({
+            "title": self._("GPU memory and time estimate"),
+            "question": self.question(r.workload),
+            "memory": {**table([self._("Part"), self._("Per GPU")], mem_rows, right=(1,)),
+                       "layout": m.layout, "peak_phase": m.peak_phase,
+                       "notes": [" ".join(n.split()) for n in m.notes],
+                       "terms": [self.term(t) for t in m.terms]},
+            "compute": {"flops": f"{eng(r.compute.flops)} FLOP",
+                        "terms": [self.term(t) for t in r.compute.terms]},
+            "gpu": gpu,
+            "knowledge": self.knowledge(),
+        })
+        return vm

@@ -1,0 +1,300 @@
+"""The view model of a recommendation: the answer and its layout, the alternatives in a short
+table, why GPUs are out, and (in full) every candidate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...results import (
+    Candidate,
+    EstimateResult,
+    Recommendation,
+    RecommendResult,
+)
+from .. import words
+from ..fmt import (
+    DASH,
+    FRAMEWORK_NAMES,
+    N_,
+    _chosen,
+    _strip_subject,
+    input_text,
+    pairs,
+    table,
+)
+from .base import BRIEF_ALTERNATIVES, LEADING
+from .charts import ChartsView
+from .steps import StepsView
+
+
+class RecommendView(StepsView, ChartsView):
+    """A recommendation's report."""
+
+    def recommend(self) -> dict[str, Any]:
+        r: RecommendResult = self.r
+        cands = list(r.candidates)
+        chosen = _chosen(cands, r.recommendation)
+        focus = chosen or next((c for c in cands if c.feasible), cands[0] if cands else None)
+        est = r.estimate
+        vm = self.base()
+        alternatives = self.alternatives(r, chosen)
+        listed = alternatives["candidates"] if alternatives else ([chosen] if chosen else [])
+        vm.update({
+            "title": self._("GPU recommendation"),
+            "answer": self.answer(r.recommendation, chosen, est, cands) if r.recommendation else None,
+            "no_answer": self._("No candidate meets the requirements. The reasons each one was rejected are "
+                                "listed below."),
+            "decision": self.decision(),
+            "alternatives": alternatives,
+            "issues": self.issues(list(r.findings), r.recommendation.gpu if r.recommendation else ""),
+            "assumptions": self.assumptions(),
+            "knowledge": self.knowledge(),
+            "steps": self.steps(focus, cands, est) if self.full or self.fmt == "html" else [],
+            "question": self.question(r.question) if self.full else [],
+            "rejected": self.rejected(cands) if self.full or r.recommendation is None else [],
+            "candidates": self.candidates_table(cands, chosen) if self.full else None,
+            "findings": self.findings(list(r.findings)) if self.full else None,
+            "trace": self.trace_table() if self.full else None,
+            "charts": {},
+        })
+        if self.fmt == "html" or self.full:
+            data = self.r.charts or {}
+            answer_word = self._("the answer")
+            memory = (data.get("memory") if self.full and data.get("memory") else
+                      self.bars_of((c, answer_word if c is chosen else "") for c in listed) if listed else
+                      self.bars_of((c, "") for c in cands[:LEADING]))
+            cost_title = self._("Cumulative cost of renting and of buying %(name)s",
+                                name=self.candidate_name(r.recommendation)) if r.recommendation else ""
+            scatter = (data.get("time_cost") if self.full and data.get("time_cost") else
+                       self.points_of((c, "", c is chosen) for c in listed) if len(listed) > 1 else
+                       self.points_of((c, "", c is chosen) for c in cands))
+            serving = est.gpu.serving if est is not None and est.gpu is not None and r.recommendation and \
+                est.gpu.id == r.recommendation.gpu and est.gpu.count == r.recommendation.count else None
+            vm["charts"] = self.charts(memory=memory, costs=[(data.get("cost_curve"), cost_title)],
+                                       scatter=scatter, chosen_word=answer_word if not self.full else "",
+                                       serving=serving)
+        return vm
+
+    def alternatives(self, r: RecommendResult, chosen: Candidate | None) -> dict[str, Any] | None:
+        """The short table of the brief report: the answer, the runner-up, and the best of each other
+        GPU family and every GPU asked about (``result.alternatives``), with why each is not the answer."""
+        f = self.f
+        cands = list(r.candidates)
+        rows_in: list[tuple[Candidate, str]] = []
+        if chosen is not None:
+            rows_in.append((chosen, "answer"))
+        ru = _chosen(cands, r.runner_up) if r.runner_up else None
+        if ru is not None and all(ru is not c for c, _ in rows_in):
+            rows_in.append((ru, "runner-up"))
+        alts = list(r.alternatives) if self.full else list(r.alternatives)[:BRIEF_ALTERNATIVES]
+        for c in alts:
+            if all(not (c.gpu == x.gpu and c.count == x.count and c.acquisition == x.acquisition) for x, _ in rows_in):
+                rows_in.append((c, "alternative"))
+        if len(rows_in) < 2:
+            return None
+        feasible = sum(1 for c in cands if c.feasible)
+        inference = all(c.wall_days is None for c, _ in rows_in)
+        if inference:
+            speed_header = self._("Output tokens/s")
+            speed = [f.num(c.decode_tokens_per_s_total, 0) for c, _ in rows_in]
+        else:
+            speed_header, speed = f.duration_column([c.wall_days for c, _ in rows_in], self._("Wall-clock time"))
+        rows, classes = [], []
+        for (c, role), time in zip(rows_in, speed, strict=True):
+            if role == "answer":
+                note = self._("the answer")
+            elif role == "runner-up":
+                note = self._("runner-up")
+            elif c.feasible and c.rank is not None:
+                note = self._("rank %(n)s of %(total)s feasible", n=c.rank, total=feasible)
+            else:
+                reasons = [_strip_subject(x, c) for x in self.reasons(c)]
+                note = reasons[0] if reasons else self._("rejected")
+            how = f.acquisition(c.acquisition)
+            if c.acquisition == "rent" and c.provider:
+                how = self._("%(mode)s, from %(where)s", mode=how, where=c.provider)
+            rows.append([self.candidate_name(c), how, time, f.money(c.total_cost_usd), note])
+            classes.append("chosen" if role == "answer" else ("" if c.feasible else "bad"))
+        return {**table([self._("Option"), self._("Rent or buy"), speed_header, self._("Total cost"),
+                         self._("Why not")], rows, right=(2, 3), classes=classes),
+                "candidates": [c for c, _ in rows_in]}
+
+    def answer(self, rec: Recommendation, cand: Candidate | None, est: EstimateResult | None = None,
+               cands: list[Candidate] | None = None) -> dict[str, Any]:
+        """The answer up front: the recommendation's sentence, its key numbers, and how the job is laid
+        out on the GPUs (a training layout in words, or the serving framework and its figures at the
+        load). ``cand`` is the matching candidate; ``est`` the chosen candidate's estimate, when the
+        result carries it."""
+        f = self.f
+        name = rec.gpu_name or rec.gpu
+        where = " / ".join(x for x in (rec.provider, rec.instance) if x)
+        serving = self.serving(est, rec) if rec.wall_days is None else None
+        total = cand.decode_tokens_per_s_total if cand is not None else rec.decode_tokens_per_s_total
+        if rec.wall_days is None and total is not None:
+            time = self._("%(n)s output tokens/s in total", n=f.num(total, 0))
+        else:
+            time = f.days(rec.wall_days)
+        rows = [
+            [self._("GPU"), f"{name} ({rec.gpu})" if rec.gpu_name else rec.gpu],
+            [self._("Count"), self.gpus_on_nodes(rec.count, rec.nodes)],
+            [self._("Rent or buy"), self._("%(mode)s, from %(where)s", mode=f.acquisition(rec.acquisition),
+                                           where=where) if where else f.acquisition(rec.acquisition)],
+        ]
+        if rec.wall_days is not None:
+            hours = cand.gpu_hours if cand is not None else None
+            rows.append([self._("Wall-clock time"), f.days(rec.wall_days) if hours is None else self._(
+                "%(time)s (%(gpu_hours)s GPU-hours)", time=f.days(rec.wall_days), gpu_hours=f.num(hours, 0))])
+        months = (rec.summary_sentence.values.get("project_months") if rec.summary_sentence else None)
+        if rec.wall_days is None and isinstance(months, (int, float)):
+            rows.append([self._("Total cost"), self._("%(cost)s over %(months)s months",
+                                                      cost=f.money(rec.total_cost_usd), months=format(months, "g"))])
+        else:
+            rows.append([self._("Total cost"), f.money(rec.total_cost_usd)])
+        plan = self.training_plan(est, rec, cands or []) if rec.wall_days is not None else None
+        if plan:
+            rows += plan
+        elif serving:
+            rows += serving["rows"]
+        elif rec.strategy:
+            rows.append([self._("Strategy"), self.strategy(rec)])
+        if rec.acquisition == "rent" and where:
+            headline = self._("Rent %(count)s × %(gpu)s from %(where)s: %(time)s, %(cost)s", count=rec.count,
+                              gpu=name, where=where, time=time, cost=f.money(rec.total_cost_usd))
+        elif rec.acquisition == "buy":
+            headline = self._("Buy %(count)s × %(gpu)s: %(time)s, %(cost)s", count=rec.count, gpu=name, time=time,
+                              cost=f.money(rec.total_cost_usd))
+        else:
+            headline = self._("%(count)s × %(gpu)s, %(mode)s: %(time)s, %(cost)s", count=rec.count, gpu=name,
+                              mode=f.acquisition(rec.acquisition), time=time, cost=f.money(rec.total_cost_usd))
+        return {
+            "headline": headline, "rows": rows, "lines": pairs(rows), "gpu": rec.gpu,
+            "summary": self.f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)
+            if rec.summary_sentence else " ".join(rec.summary.split()),
+        }
+
+    def training_plan(self, est: EstimateResult | None, rec: Recommendation | Candidate,
+                      cands: list[Candidate]) -> list[list[str]]:
+        """A training job's layout in words, why it is laid out so, and what gpuwise would change
+        from the file (a suggestion: explicit settings are the user's)."""
+        g = est.gpu if est is not None else None
+        if g is None or not g.layout or g.id != rec.gpu or g.count != rec.count:
+            return []
+        f = self.f
+        lay, tr = g.layout, g.training or {}
+        rows = [[self._("Layout"), words.training_layout(lay, g.count, f)]]
+        why = []
+        split = 1
+        for key in ("tp", "pp", "ep", "cp"):
+            v = lay.get(key, 1)
+            split *= int(v) if isinstance(v, (int, float)) and v > 0 else 1
+        one = [c for c in cands if c.gpu == g.id and c.count == 1 and not c.feasible and c.stage == "memory"]
+        if split > 1 and one:
+            why.append(self._("the job does not fit one GPU's memory (%(need)s needed, %(usable)s usable)",
+                              need=f.bytes(one[0].memory_per_gpu_bytes), usable=f.bytes(one[0].usable_per_gpu_bytes)))
+        tried = tr.get("layouts_tried")
+        if isinstance(tried, int) and tried > 1:
+            why.append(self._("the fastest layout that fits in memory, of %(n)s tried", n=tried))
+        if est is not None and est.memory.usable_per_gpu_bytes:
+            why.append(self._("%(need)s per GPU of %(usable)s usable", need=f.bytes(est.memory.per_gpu_bytes),
+                              usable=f.bytes(est.memory.usable_per_gpu_bytes)))
+        if why:
+            rows.append([self._("Why this layout"), f.clause.join(why)])
+        changes = tr.get("suggested_changes") or []
+        if g.fits_as_requested is False and changes:
+            asked = tr.get("requested_memory_per_gpu_bytes")
+            shown = f.clause.join(f"{c.get('field')}: {input_text(c.get('from'))} → {input_text(c.get('to'))}"
+                                  for c in changes if isinstance(c, dict))
+            rows.append([self._("Suggested changes"), self._(
+                "as written the job needs %(need)s per GPU, more than is usable; gpuwise would change %(changes)s",
+                need=f.bytes(asked) if isinstance(asked, (int, float)) else f.na(), changes=shown)])
+        return rows
+
+    def serving(self, est: EstimateResult | None, rec: Recommendation | Candidate) -> dict[str, Any] | None:
+        """An inference job's serving figures: the framework and layout, throughput and latency at the
+        load, what the memory holds, the targets, and the cost per million output tokens."""
+        g = est.gpu if est is not None else None
+        sv = g.serving if g is not None else None
+        if not sv or g is None or g.id != rec.gpu or g.count != rec.count:
+            return None
+        f = self.f
+        fw = FRAMEWORK_NAMES.get(str(sv.get("framework")), str(sv.get("framework") or ""))
+        layout = words.serving_layout(sv.get("layout"), str(sv.get("layout_label") or ""), f)
+        conc = sv.get("concurrency")
+        rows = [
+            [self._("Served with"), self._("%(framework)s, %(layout)s", framework=fw, layout=layout)],
+            [self._("At the load"), self._(
+                "requests in flight: %(n)s; %(tps)s output tokens/s in total; the first token after %(ttft)s, "
+                "then one every %(tpot)s per request", n=f.num(conc, 0),
+                tps=f.num(sv.get("throughput_tokens_per_s"), 0), ttft=f.seconds(sv.get("ttft_s")),
+                tpot=f.seconds(sv.get("tpot_s")))],
+            [self._("Capacity"), self._(
+                "memory holds %(n)s sequences at once; at most %(tps)s output tokens/s",
+                n=f.num(sv.get("max_concurrent_sequences"), 0), tps=f.num(sv.get("max_throughput_tokens_per_s"), 0))],
+        ]
+        targets = sv.get("targets") or {}
+        met = []
+        for key, meets, text in (("tokens_per_s", "meets_throughput_target", N_("%(v)s output tokens/s")),
+                                 ("max_ttft_ms", "meets_ttft", N_("first token within %(v)s ms")),
+                                 ("max_tpot_ms", "meets_tpot", N_("%(v)s ms per output token"))):
+            v = targets.get(key)
+            if isinstance(v, (int, float)) and v > 0:
+                what = self._(text, v=f.num(v, 0))
+                met.append(self._("meets the target of %(target)s", target=what) if targets.get(meets) else
+                           self._("misses the target of %(target)s", target=what))
+        if met:
+            rows.append([self._("Targets"), f.clause.join(met)])
+        cost = sv.get("cost_per_million_output_tokens") or {}
+        if cost.get("rent_usd") is not None or cost.get("buy_usd") is not None:
+            rows.append([self._("Cost per million output tokens"), self._(
+                "%(rent)s renting, %(buy)s buying (at this load, all the time)",
+                rent=f.money2(cost.get("rent_usd")), buy=f.money2(cost.get("buy_usd")))])
+        return {"rows": rows, "framework": fw, "layout": layout}
+
+    def rejected(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
+        """Why not X: the GPUs with no feasible option, each with the reasons its counts were rejected
+        (a reason shared by every count said once, a count tried twice -- rent and buy -- shown once)
+        and the rules that rejected them."""
+        feasible_gpus = {c.gpu for c in candidates if c.feasible}
+        groups: dict[str, list[Candidate]] = {}
+        for c in candidates:
+            if not c.feasible and c.gpu not in feasible_gpus:
+                groups.setdefault(c.gpu, []).append(c)
+        out = []
+        for gpu, cands in groups.items():
+            seen: dict[tuple[int, tuple[str, ...]], Candidate] = {}
+            for c in cands:
+                seen.setdefault((c.count, tuple(self.reasons(c))), c)
+            unique = list(seen.values())
+            reasons = [list(k[1]) for k in seen]
+            common = [r for r in reasons[0] if all(r in rs for rs in reasons[1:])]
+            items = []
+            for c, rs in zip(unique, reasons, strict=True):
+                own = [_strip_subject(r, c) for r in rs if r not in common]
+                if own or not common:
+                    items.append({"title": self.candidate_name(c), "count": str(c.count),
+                                  "reasons": own or [self._("No reason recorded.")]})
+            rejecting = [s.id for c in unique for s in c.reason_sentences if s.id] or [
+                r for c in unique for r in c.rules]
+            out.append({"title": cands[0].gpu_name or gpu, "gpu": gpu,
+                        "counts": self._("GPU counts tried: %(counts)s",
+                                         counts=", ".join(dict.fromkeys(str(c.count) for c in cands))),
+                        "common": common, "entries": items, "rules": self.rules_of(rejecting)})
+        return out
+
+    def candidates_table(self, candidates: list[Candidate], chosen: Candidate | None
+                         ) -> dict[str, Any] | None:
+        f = self.f
+        if not candidates:
+            return None
+        time_header, times = f.duration_column([c.wall_days for c in candidates], self._("Wall-clock time"))
+        rows, classes = [], []
+        for c, time in zip(candidates, times, strict=True):
+            rows.append([self.candidate_name(c), str(c.rank) if c.rank is not None else DASH, f.num(c.nodes),
+                         f.bytes(c.memory_per_gpu_bytes), time, f.money(c.total_cost_usd),
+                         f.acquisition(c.acquisition),
+                         self._("feasible") if c.feasible else self._("rejected")])
+            classes.append("chosen" if c is chosen else ("" if c.feasible else "bad"))
+        return table([self._("Candidate"), self._("Rank"), self._("Nodes"), self._("Memory per GPU"),
+                      time_header, self._("Cost"), self._("Acquisition"), self._("Status")],
+                     rows, right=(1, 2, 3, 4, 5), classes=classes)
