@@ -502,3 +502,10 @@ def vocabulary() -> dict[str, dict[str, dict[str, str]]]:
                              "set_by": set_by(name, fname) or ""}
         out[name] = fields
     return out
+
+
+# the plan's facts (gpuwise plan): defined beside the plan, checked and listed like the others
+from ..plan.facts import PLAN_FACTS  # noqa: E402
+
+FACT_MODELS.update(PLAN_FACTS)  # type: ignore[arg-type]
+FACT_TYPES.update({name: set(model.model_fields) for name, model in PLAN_FACTS.items()})
