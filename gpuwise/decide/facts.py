@@ -576,6 +576,7 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
                                      "alternative gives up)",
     "plan_delivery_months": "the capacity plan's schedule (gpuwise/plan/build.py): when bought hardware arrives",
     "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
+    "gddr6x_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): a GDDR6X card's memory limit",
     "idle_pstate_min": "the nvidia-smi reader: at or above this P-state a slower link is the card idling",
     "power_limit_tolerance_fraction": "the nvidia-smi reader: how far from the default a power limit counts as changed",
 }
