@@ -169,6 +169,9 @@ class RecommendView(StepsView, ChartsView):
                               mode=f.acquisition(rec.acquisition), time=time, cost=f.money(rec.total_cost_usd))
         return {
             "headline": headline, "rows": rows, "lines": pairs(rows), "gpu": rec.gpu,
+            # the brief's lines leave out what its headline says (count, rent or buy, time, cost)
+            "brief_lines": pairs([r for r in rows if r[0] not in {
+                self._("Count"), self._("Rent or buy"), self._("Wall-clock time"), self._("Total cost")}]),
             "summary": self.f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)
             if rec.summary_sentence else " ".join(rec.summary.split()),
         }
