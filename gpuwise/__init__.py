@@ -3,7 +3,7 @@
 Public API (each takes a path, a dict or the validated model and returns a pydantic
 result whose ``model_dump(mode="json")`` is the contract's JSON)::
 
-    from gpuwise import estimate, recommend, audit
+    from gpuwise import estimate, recommend, audit, plan
 
 Imports are lazy so that ``gpuwise --version`` starts without loading pydantic or
 durable-rules.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "audit", "estimate", "recommend"]
+__all__ = ["__version__", "audit", "estimate", "plan", "recommend"]
 
 
 def estimate(requirements: Any, gpu: str | None = None, gpus: int | None = None, *,
@@ -39,3 +39,13 @@ def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None =
     from .decide.audit import audit as _audit
 
     return _audit(proposal, knowledge=knowledge, base_dir=base_dir, rules=rules)
+
+
+def plan(plan_file: Any, *, knowledge: str | None = None, rules: str | None = None,
+         currency: str | None = None) -> Any:
+    """A team's months of work on the GPUs it owns, buys and rents: what to buy and when, what to
+    rent, the cash flow against two baselines and the hosted-API alternative (``gpuwise plan``).
+    ``currency`` (USD or CNY) is the result's; default: the plan file's ``constraints.currency``."""
+    from .plan.build import plan as _plan
+
+    return _plan(plan_file, knowledge=knowledge, rules=rules, currency=currency)

@@ -105,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     _rules_opt(p)
 
+    p = sub.add_parser("plan", help="a team's months of work: what to buy and when, what to rent, the cash flow")
+    p.add_argument("plan", metavar="PLAN.yaml")
+    _report_opts(p)
+    _common(p)
+    _rules_opt(p)
+
     p = sub.add_parser("estimate", help="the numbers alone: memory, time, throughput, cost")
     p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
     p.add_argument("--gpu", metavar="GPU", help="a GPU name (e.g. H100-80G, A100 80GB, 4090)")
@@ -259,6 +265,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _audit(args)
     if cmd == "estimate":
         return _estimate(args)
+    if cmd == "plan":
+        return _plan(args)
     if cmd == "gpus":
         return _gpus(args)
     if cmd == "rules":
@@ -353,6 +361,19 @@ def _audit(args: argparse.Namespace) -> int:
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
     _emit(result, args, "audit", inputs)
     return 1 if result.verdict == "reject" else 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    """``gpuwise plan``: exit 1 when some workload could not be placed (the report says why)."""
+    from .plan.build import plan
+    from .render import output, plan_view
+
+    _check_output(args, [args.plan])
+    currency = args.currency or ("CNY" if args.fx_rate is not None else None)
+    result = plan(args.plan, knowledge=args.knowledge, rules=args.rules, currency=currency, fx_rate=args.fx_rate)
+    text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang)
+    _write(text, args, [args.plan])
+    return 1 if result.unplaced else 0
 
 
 def _estimate(args: argparse.Namespace) -> int:

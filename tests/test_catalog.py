@@ -247,13 +247,23 @@ def test_size_only_guess_uses_gqa_and_a_modern_vocabulary(kb):
 
 def test_size_only_guess_between_published_sizes(kb):
     """A 7B given by size against Mistral-7B's real cache (32 layers, 8 KV heads of 128): within 25%.
-    The guess borrows Llama 3.1 8B and scales its depth to the requested size."""
+    The width is fitted to the published models' width against size, the rest borrowed from
+    Llama 3.1 8B; the layers hold the remaining parameters."""
     real = kv_cache_bytes(from_catalog(kb.models["mistral-7b-v0.1"]), 1.0).value
     guess = guess_shape(7e9)
     assert kv_cache_bytes(guess, 1.0).value == pytest.approx(real, rel=0.25)
     emb = guess.embedding_params + guess.lm_head_params
-    per_layer = (kb.models["llama-3.1-8b"].params_b * 1e9 - emb) / 32
+    per_layer = guess.attn_params_per_layer() + 3 * guess.hidden * guess.ffn
     assert guess.layers == round((7e9 - emb) / per_layer)
+
+
+def test_size_only_shapes_of_published_models():
+    """OPT-175B is 96 layers x 12,288 (Zhang et al. 2022, arXiv:2205.01068, Table 1) and LLaMA-65B
+    80 x 8,192 (Touvron et al. 2023, Table 2): the fitted width lands on both; the depth within 10%."""
+    opt = guess_shape(175e9)
+    assert opt.hidden == 12288 and opt.layers == pytest.approx(96, rel=0.10)
+    llama = guess_shape(65.2e9)
+    assert llama.hidden == 8192 and llama.layers == pytest.approx(80, rel=0.10)
     assert guess_shape(0.5e9).vocab == 151936 and guess_shape(0.5e9).kv_heads < guess_shape(0.5e9).heads
 
 

@@ -751,10 +751,13 @@ def _no_nan(doc: Any) -> str:
 
 def test_no_result_type_holds_nan_or_infinity():
     """Every result type, dumped as the JSON output is, with allow_nan=False (NaN is not JSON)."""
-    from gpuwise import audit, estimate, recommend
+    from gpuwise import audit, estimate, plan, recommend
 
     examples = ROOT / "examples"
     for path in sorted(examples.glob("*.yaml")):
+        if path.name.startswith("plan-"):  # a plan file (gpuwise plan)
+            _no_nan(plan(str(path)).model_dump(mode="json"))
+            continue
         if path.name.startswith("proposal-"):
             _no_nan(audit(str(path)).model_dump(mode="json"))
             continue

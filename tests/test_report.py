@@ -107,9 +107,12 @@ def test_brief_text_answer_first_then_steps_alternatives_issues_assumptions():
     assert re.search(r"32 × NVIDIA H100 SXM5 80GB\s+rent, from lambda\s+2.5\s+\$5,719\s+the answer", wide)
     assert re.search(r"32 × NVIDIA A100 SXM4 80GB\s+rent, from lambda\s+7.3\s+\$10,099\s+runner-up", wide)
     assert "Wall-clock time, days" in out
-    # blockers and warnings with their fixes, each once; notes only counted
-    assert "[blocker] lic.geforce-datacenter: The GeForce driver licence" in out
-    assert "Fix: Use a data-center card (L40S, A100, H100) for a hosted cluster." in out
+    # blockers and warnings with their fixes, each once; notes only counted; a finding about a
+    # candidate that was not chosen (the RTX 4090's licence) is not among the answer's blockers
+    assert "lic.geforce-datacenter" not in out.split("=== Blockers and warnings")[1].split("===")[1]
+    full = render("recommend", "text", detail="full")
+    assert "[blocker] lic.geforce-datacenter: The GeForce driver licence" in full
+    assert "Fix: Use a data-center card (L40S, A100, H100) for a hosted cluster." in full
     assert "1 note (information only) is in the full report." in out
     assert "workload.optimizer = adamw — torch.optim.AdamW with its default multi-tensor step" in flat
     # no formulas, no candidate tables, no trace in the brief report
@@ -383,7 +386,7 @@ def test_html_audit_charts_are_about_the_proposal():
 def test_html_escapes_data():
     r = recommend_result()
     bad = r.findings[0].model_copy(update={"message": "<script>alert(1)</script> & <b>"})
-    out = report.render(r.model_copy(update={"findings": [bad, *r.findings[1:]]}), "html")
+    out = report.render(r.model_copy(update={"findings": [bad, *r.findings[1:]]}), "html", detail="full")
     assert "<script>alert" not in out and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;" in out
 
 

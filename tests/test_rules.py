@@ -17,7 +17,8 @@ from gpuwise.render import listing
 BOOK = rulebook.load()
 KEY_FIELDS = {"candidate": {"gpu": "h100-80gb-sxm", "count": 8, "acquisition": "rent"},
               "environment": {"gpu": "h100-80gb-sxm"}, "card": {"card": 1}, "price": {"what": "rent h100"},
-              "job": {}, "proposal": {}}
+              "job": {}, "proposal": {}, "plan_fleet": {"gpu": "rtx-4090"}, "plan_workload": {"workload": "w"},
+              "plan_budget": {"period": "Q1"}, "plan_api": {"workload": "w", "provider": "p"}}
 
 
 def _lit(value):

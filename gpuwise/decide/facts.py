@@ -139,6 +139,16 @@ class CandidateFact(FactModel):
     sold_in_china_known: bool = _f("gpuwise knows the GPU's export status")
     china_part: bool = _f("a part made for the China market (H20, H800, A800, L20, RTX 4090 D...)")
     china_rule: str = _f("the export rule that applies, described")
+    export_licence: str = _f("US export licence policy for China: not-required, required, case-by-case, "
+                             "presumption-of-denial, unknown")
+    export_since: str = _f("date the licence policy took effect (YYYY-MM-DD, none)")
+    export_surcharge_pct: float = _f("share of a licensed sale to China taken by the US government, percent")
+    sold_globally: bool = _f("the part is sold outside mainland China")
+    domestic_part: bool = _f("a Chinese design (Huawei Ascend...)")
+    china_import: str = _f("China's import guidance: allowed, discouraged, blocked, unknown")
+    china_import_note: str = _f("what the import guidance says")
+    china_import_as_of: str = _f("date of the import guidance (YYYY-MM-DD, none)")
+    procurement: str = _f("constraints.procurement: any, or domestic (Chinese parts only)")
     buy_unit_ok: bool = _f("this count can be bought (whole baseboards / servers / cards as sold)")
     buy_unavailable_reason: str = _f("why this count cannot be bought ('none')")
     buy_sold_as: str = _f("how the GPU is sold: baseboard, card, workstation ('none' unknown)")
@@ -490,3 +500,10 @@ def vocabulary() -> dict[str, dict[str, dict[str, str]]]:
                              "set_by": set_by(name, fname) or ""}
         out[name] = fields
     return out
+
+
+# the plan's facts (gpuwise plan): defined beside the plan, checked and listed like the others
+from ..plan.facts import PLAN_FACTS  # noqa: E402
+
+FACT_MODELS.update(PLAN_FACTS)  # type: ignore[arg-type]
+FACT_TYPES.update({name: set(model.model_fields) for name, model in PLAN_FACTS.items()})

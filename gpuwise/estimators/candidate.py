@@ -12,6 +12,7 @@ from .. import ledger as L
 from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..ledger import Ledger, Timeline
+from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 from . import GB, Term
 from . import compute as C
@@ -685,3 +686,4 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         "spot": bool(spot), "spot_wall_days": n["spot_wall_days"] if n["spot_wall_days"] is not None else -1.0,
         "rent_provider": n["rent_provider"] or "none",
     }
+    n["market_fact"].update(jurisdiction_fields(kb, ev.gpu.id, c))

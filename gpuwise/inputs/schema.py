@@ -328,6 +328,9 @@ class Constraints(Strict):
         default=None, description="where bought hardware runs (default: chosen per candidate, stated)")
     market: Literal["global", "china"] | None = Field(
         default=None, description="where the hardware is bought or rented (default: china with CNY, else global)")
+    procurement: Literal["any", "domestic"] = Field(
+        default="any", description="domestic: Chinese accelerators only (Huawei Ascend...), as state buyers in "
+                                   "China are asked to buy")
 
     _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh")(_finite)
 

@@ -175,35 +175,65 @@ def _active_params(a: Architecture, params: float) -> float:
 
 
 def guess_shape(params: float, name: str | None = None, references: Sequence[Model] | None = None) -> Shape:
-    """The shape of a model known only by its size, borrowed from a published one.
+    """The shape of a model known only by its size, fitted to published ones.
 
-    The nearest of ``references`` in parameter count (on a log scale; by default the catalog's
-    ``shape_guesses``: Llama 3 and Qwen3 sizes from 0.6B to 405B) lends its width, heads, KV heads,
-    head size, MLP width, vocabulary and embedding tying; the layer count is scaled so that the
-    decoder layers hold the requested parameters. Modern families use grouped-query attention
-    (8 KV heads or fewer) and 128k-152k vocabularies, so this is closer than a 2023 Llama 2 shape.
+    Published dense decoders widen with size as a power law: a least-squares fit of log(hidden)
+    on log(parameters) over ``references`` (by default the catalog's ``shape_guesses``: Llama 3
+    and Qwen3 sizes from 0.6B to 405B) gives the width (OPT-175B's 12,288 comes out ~11,500, not
+    the 16,384 of the nearest model; SmolLM-135M's 576 ~540). The nearest reference in parameter
+    count (log scale) lends the head size, KV heads, the MLP's width relative to the hidden size,
+    the vocabulary and the tying; the layer count holds the rest of the parameters.
     """
     refs = list(references) if references is not None else _default_references()
     if not refs:
         raise ValueError("no reference shapes to guess from")
     ref = min(refs, key=lambda m: abs(math.log(params / (m.params_b * 1e9))))
     base = from_catalog(ref)
-    embed = base.embedding_params + base.lm_head_params
-    per_layer = max(base.params - embed, 1.0) / base.layers
+    hidden = _fitted_width(params, refs, base)
+    # heads in the reference's proportion to the width, in whole groups of its KV heads (grouped-query)
+    if base.kv_heads >= base.heads:
+        heads = kv_heads = max(1, round(base.heads * hidden / base.hidden))
+    else:
+        kv_heads = base.kv_heads
+        heads = max(kv_heads, round(base.heads * hidden / base.hidden / kv_heads) * kv_heads)
+    ffn = max(64, round(base.ffn / base.hidden * hidden / 64) * 64)
+    trial = Shape(**{**base.__dict__, "hidden": hidden, "heads": heads, "kv_heads": kv_heads, "ffn": ffn, "layers": 1})
+    embed = trial.embedding_params + trial.lm_head_params
+    per_layer = trial.attn_params_per_layer() + trial.mlp_matrices * hidden * ffn
     layers = max(1, round(max(params - embed, 0.5 * params) / per_layer))
     return Shape(**{
-        **base.__dict__,
+        **trial.__dict__,
         "name": name or f"custom {params / 1e9:g}B",
         "params": params,
         "active_params": params,
         "layers": layers,
-        "assumed": (
+        "assumed": (  # the wording render/words.py translates; the width is the fit's (docstring)
             f"shape assumed from {ref.name} ({ref.id}, the published model nearest to {params / 1e9:g}B "
-            f"parameters): {layers} layers, hidden {base.hidden}, {base.heads} heads, {base.kv_heads} KV heads "
-            f"of {base.head_dim}, MLP {base.ffn}, vocab {base.vocab}; give 'architecture' for exact "
+            f"parameters): {layers} layers, hidden {hidden}, {heads} heads, {kv_heads} KV heads "
+            f"of {base.head_dim}, MLP {ffn}, vocab {base.vocab}; give 'architecture' for exact "
             "activation and KV-cache figures"
         ),
     })
+
+
+def _fitted_width(params: float, refs: Sequence[Model], base: Shape) -> int:
+    """Hidden size of a ``params``-parameter decoder: log(hidden) = a + b log(params), least squares
+    over the references' (parameters, hidden size), rounded to whole heads of the nearest model."""
+    pts = [(math.log(m.params_b * 1e9), math.log(m.hidden_size)) for m in refs if m.hidden_size and m.params_b]
+    if len(pts) < 2:
+        return base.hidden
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    b = sum((x - mx) * (y - my) for x, y in pts) / sxx if sxx > 0 else 0.0
+    width = math.exp(my + b * (math.log(params) - mx))
+    if 0.75 <= width / base.hidden <= 4 / 3:  # published widths cluster: near the nearest model's, take its
+        return base.hidden
+    # whole groups of KV heads where the model is wide enough (published widths are multiples of 1,024
+    # at scale), whole heads below that
+    group = base.head_dim * base.kv_heads
+    step = group if width >= 4 * group else base.head_dim
+    return max(base.head_dim, round(width / step) * step)
 
 
 def _default_references() -> list[Model]:

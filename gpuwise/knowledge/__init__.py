@@ -35,6 +35,7 @@ FILES: dict[str, type[BaseModel]] = {
     "policy.yaml": S.PolicyFile,
     "serving.yaml": S.ServingFile,
     "prices.yaml": S.PricesFile,
+    "apis.yaml": S.ApisFile,  # hosted-API token prices (gpuwise plan)
 }
 
 def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
@@ -195,6 +196,7 @@ class Knowledge:
     prices: S.PricesFile | None = None
     serving: S.ServingFile | None = None
     shape_guesses: S.ShapeGuesses | None = None  # catalog models a size-only model borrows its shape from
+    apis: S.ApisFile | None = None  # hosted-API token prices (gpuwise plan)
 
     def framework(self, name: str | None = None, *, where: str | None = None) -> S.Framework:
         """A serving framework by id (``serving.yaml``); ``None`` = the default one."""
@@ -336,6 +338,7 @@ def _load(overlay: Path | None) -> Knowledge:
         prices=parsed["prices.yaml"],  # type: ignore[arg-type]
         serving=parsed["serving.yaml"],  # type: ignore[arg-type]
         shape_guesses=models_f.shape_guesses,
+        apis=parsed["apis.yaml"],  # type: ignore[arg-type]
     )
     _check_references(kb)
     return kb

@@ -5,6 +5,7 @@ Every figure block carries a ``source``; anything that drifts (prices, exchange 
 are strict: an unknown key is an error, so a typo in a knowledge file never silently drops a number.
 """
 
+from .apis import ApiPrice, ApiProvider, ApisFile  # noqa: F401
 from .base import SCHEMA_VERSION, Check, Sourced, Strict  # noqa: F401
 from .clouds import CloudFile, DiscountSchedule, GpuHourPrice, Instance, Provider, SpotModel, Tier  # noqa: F401
 from .gpus import Gpu, GpuFile, GpuLink, GpuMemory, GpuPeaks, GpuPower, LicenceBundle  # noqa: F401

@@ -71,15 +71,43 @@ class Excluded(Strict):
 
 
 class Market(Strict):
-    """Whether the part may be sold into China under the US export rules in force."""
+    """A GPU's dated jurisdiction facts: whether US export rules let it be sold into China (and on
+    what terms, since when), what China's own import guidance says, and whether it is sold outside
+    China at all."""
 
     id: str = Field(description="gpu id in gpus.yaml")
     sold_in_china: bool
     china_part: bool = Field(default=False, description="made for the China market to fit the export rules")
     rule: str = Field(min_length=5, description="the rule that decides it, e.g. ECCN 3A090.a (TPP >= 4800)")
+    licence: Literal["not-required", "required", "case-by-case", "presumption-of-denial"] | None = Field(
+        default=None, description="US export licence policy for China (None: not-required when sold_in_china, "
+                                  "else required)")
+    licence_since: _dt.date | None = Field(default=None, description="when the licence policy took effect")
+    surcharge_pct: float = Field(default=0, ge=0, le=100,
+                                 description="share of a licensed sale to China the US government takes, percent")
+    sold_globally: bool = Field(default=True, description="false: sold only in mainland China")
+    domestic: bool = Field(default=False, description="a Chinese design (constraints.procurement: domestic)")
+    china_import: Literal["allowed", "discouraged", "blocked"] = Field(
+        default="allowed", description="China's own guidance on importing the part")
+    china_import_note: str = ""
+    china_import_as_of: _dt.date | None = None
+    china_import_source: str = ""
     as_of: _dt.date
     source: str = Field(min_length=3)
     check: Check = "S"
+
+    @model_validator(mode="after")
+    def _import_dated(self) -> Market:
+        if self.china_import != "allowed" and not (self.china_import_note and self.china_import_as_of
+                                                   and len(self.china_import_source) >= 3):
+            raise ValueError("china_import other than allowed needs china_import_note, _as_of and _source")
+        if self.licence in ("case-by-case",) and self.licence_since is None:
+            raise ValueError("a case-by-case licence policy needs licence_since")
+        return self
+
+    @property
+    def licence_policy(self) -> str:
+        return self.licence or ("not-required" if self.sold_in_china else "required")
 
 
 class Fabric(Strict):

@@ -13,6 +13,7 @@ from ...results import (
     Candidate,
     Finding,
 )
+from .. import money_view as MV
 from ..fmt import (
     CARD_FIELDS,
     CARD_INTERNAL,
@@ -41,7 +42,11 @@ class AuditView(StepsView, ChartsView):
         cands = [c for c in (r.proposed, r.alternative) if c is not None]
         vm = self.base()
         savings = ""
-        if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None:
+        given_up = MV.given_up(f, self._, r.alternative_gives_up)
+        if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None and given_up:
+            savings = self._("The alternative costs %(amount)s less but does not do the same work: %(what)s.",
+                             amount=f.money(r.savings_usd), what=given_up)
+        elif r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None:
             base_cost = r.proposed.total_cost_usd if r.proposed else None
             if base_cost:
                 share = r.savings_usd / base_cost  # 99.8% is not "100%": the alternative still costs something
@@ -64,6 +69,10 @@ class AuditView(StepsView, ChartsView):
             "alternative": self.option_line(r.alternative, self._("The alternative")) if r.alternative else "",
             "comparison": self.comparison(r.proposed, r.alternative),
             "savings": savings,
+            "ledgers": [{"title": title, "table": MV.ledger_table(f, self._, c.ledger)}
+                        for c, title in ((r.proposed, self._("The proposal's cost, line by line")),
+                                         (r.alternative, self._("The alternative's cost, line by line")))
+                        if c is not None and c.ledger is not None],
             "decision": self.decision(),
             "issues": self.issues(list(r.findings), r.proposed.gpu if r.proposed else ""),
             "assumptions": self.assumptions(),
@@ -122,7 +131,8 @@ class AuditView(StepsView, ChartsView):
                 c is not None and c.wall_days is not None for c in cols) else
             (self._("Output tokens/s"), lambda c: f.num(c.decode_tokens_per_s_total, 0)),
             (self._("Rent or buy"), lambda c: f.acquisition(c.acquisition)),
-            (self._("Total cost"), lambda c: f.money(c.total_cost_usd)),
+            (self._("Total cost"), lambda c: MV.cost_row(f, self._, c.ledger) if c.ledger else f.money(
+                c.total_cost_usd)),
             (self._("Feasible"), lambda c: f.yes_no(c.feasible)),
         ]
         if not self.full:

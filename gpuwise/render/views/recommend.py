@@ -9,9 +9,11 @@ from typing import Any
 from ...results import (
     Candidate,
     EstimateResult,
+    Finding,
     Recommendation,
     RecommendResult,
 )
+from .. import money_view as MV
 from .. import words
 from ..fmt import (
     DASH,
@@ -47,7 +49,7 @@ class RecommendView(StepsView, ChartsView):
                                 "listed below."),
             "decision": self.decision(),
             "alternatives": alternatives,
-            "issues": self.issues(list(r.findings), r.recommendation.gpu if r.recommendation else ""),
+            "issues": self.issues(self.answers_findings(r), r.recommendation.gpu if r.recommendation else ""),
             "assumptions": self.assumptions(),
             "knowledge": self.knowledge(),
             "steps": self.steps(focus, cands, est) if self.full or self.fmt == "html" else [],
@@ -120,6 +122,19 @@ class RecommendView(StepsView, ChartsView):
                          self._("Why not")], rows, right=(2, 3), classes=classes),
                 "candidates": [c for c, _ in rows_in]}
 
+    def answers_findings(self, r: RecommendResult) -> list[Finding]:
+        """The findings a brief recommendation lists: those about the answer and the question, not
+        those about candidates that were not chosen (they stay in the alternatives' "why not" and in
+        the full report). With no answer, every finding says why."""
+        if self.full or r.recommendation is None:
+            return list(r.findings)
+        others = {c.gpu for c in r.candidates} - {r.recommendation.gpu}
+
+        def about_another(x: Finding) -> bool:  # a GPU id, or a price of it: "buy <gpu id>"
+            return any(word in others for word in x.subject.split())
+
+        return [x for x in r.findings if not about_another(x)]
+
     def answer(self, rec: Recommendation, cand: Candidate | None, est: EstimateResult | None = None,
                cands: list[Candidate] | None = None) -> dict[str, Any]:
         """The answer up front: the recommendation's sentence, its key numbers, and how the job is laid
@@ -141,16 +156,22 @@ class RecommendView(StepsView, ChartsView):
             [self._("Rent or buy"), self._("%(mode)s, from %(where)s", mode=f.acquisition(rec.acquisition),
                                            where=where) if where else f.acquisition(rec.acquisition)],
         ]
+        led, tl = rec.ledger, rec.timeline
         if rec.wall_days is not None:
             hours = cand.gpu_hours if cand is not None else None
-            rows.append([self._("Wall-clock time"), f.days(rec.wall_days) if hours is None else self._(
-                "%(time)s (%(gpu_hours)s GPU-hours)", time=f.days(rec.wall_days), gpu_hours=f.num(hours, 0))])
+            rows.append([self._("Wall-clock time"), MV.time_row(f, self._, tl) if tl else (
+                f.days(rec.wall_days) if hours is None else self._(
+                    "%(time)s (%(gpu_hours)s GPU-hours)", time=f.days(rec.wall_days), gpu_hours=f.num(hours, 0)))])
         months = (rec.summary_sentence.values.get("project_months") if rec.summary_sentence else None)
-        if rec.wall_days is None and isinstance(months, (int, float)):
+        if led is not None:
+            rows.append([self._("Total cost"), MV.cost_row(f, self._, led)])
+        elif rec.wall_days is None and isinstance(months, (int, float)):
             rows.append([self._("Total cost"), self._("%(cost)s over %(months)s months",
                                                       cost=f.money(rec.total_cost_usd), months=format(months, "g"))])
         else:
             rows.append([self._("Total cost"), f.money(rec.total_cost_usd)])
+        rows += MV.constraint_rows(f, self._, self.r.question if isinstance(self.r, RecommendResult) else {},
+                                   led, tl, rec.serving)
         plan = self.training_plan(est, rec, cands or []) if rec.wall_days is not None else None
         if plan:
             rows += plan
@@ -172,6 +193,8 @@ class RecommendView(StepsView, ChartsView):
             # the brief's lines leave out what its headline says (count, rent or buy, time, cost)
             "brief_lines": pairs([r for r in rows if r[0] not in {
                 self._("Count"), self._("Rent or buy"), self._("Wall-clock time"), self._("Total cost")}]),
+            "ledger": MV.ledger_table(f, self._, led) if led is not None else None,
+            "timeline": MV.timeline_table(f, self._, tl) if tl is not None and rec.wall_days is not None else None,
             "summary": self.f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)
             if rec.summary_sentence else " ".join(rec.summary.split()),
         }

@@ -1,0 +1,36 @@
+"""``gpuwise plan``: a team's year of workloads on the GPUs it owns, bought and rented over months.
+
+The plan file (:mod:`.schema`) lists the GPUs already owned and the workloads with their cadence;
+each workload is sized per GPU type with the existing estimators (:mod:`.sizing`), a mixed-integer
+program over the months chooses what to buy, when, and what to rent (:mod:`.solve`, HiGHS), the
+rules of ``rules/plan.yaml`` judge the plan (:mod:`.judge`), and :mod:`.build` assembles the typed
+result (:mod:`.result`). This ``__init__`` stays light: the fact vocabulary imports :mod:`.facts`.
+
+``gpuwise.plan`` is both this package and the API function: once the package is imported, Python
+binds the name ``gpuwise.plan`` to it, so the package itself is callable and does what the
+function does (``gpuwise.plan("team.yaml")`` works either way).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+
+def plan(source: Any, *, knowledge: str | None = None, rules: str | None = None,
+         currency: str | None = None) -> Any:
+    """The plan for a plan file (a path, a dict or a :class:`~.schema.PlanFile`): a
+    :class:`~.result.PlanResult`."""
+    from .build import plan as _plan
+
+    return _plan(source, knowledge=knowledge, rules=rules, currency=currency)
+
+
+class _CallableModule(types.ModuleType):
+    def __call__(self, source: Any, *, knowledge: str | None = None, rules: str | None = None,
+                 currency: str | None = None) -> Any:
+        return plan(source, knowledge=knowledge, rules=rules, currency=currency)
+
+
+sys.modules[__name__].__class__ = _CallableModule

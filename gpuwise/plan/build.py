@@ -1,0 +1,612 @@
+"""``gpuwise.plan``: the plan file in, the typed result out.
+
+Steps: validate the file; convert its amounts to USD; size every workload on every candidate GPU
+type (:mod:`.sizing`); price the owned fleet and a unit of each type bought (:mod:`.solve`); solve
+the program for the plan, and for the two baselines as points of the same program (the plan must
+not cost more than either when they keep to the same constraints: checked here); measure what
+each service adds to the plan against the hosted APIs; put the facts before the rules
+(``rules/plan.yaml``); assemble :class:`~.result.PlanResult` in the plan's currency.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import knowledge as knowledge_mod
+from ..errors import UserError
+from ..results import Assumption, CurrencyInfo
+from .judge import judge
+from .milp import Solution
+from .result import (
+    Answer,
+    ApiAlternative,
+    Baseline,
+    Binding,
+    Line,
+    Month,
+    Option,
+    Placement,
+    PlanResult,
+    Purchase,
+    Unplaced,
+)
+from .schema import PlanFile
+from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size
+from .solve import UNPLACED_RUN, UNSERVED, Fleet, Inputs, Program, Setting, fleet_for, solve
+
+KEEP_PER_WORKLOAD = 3
+"""GPU types kept per workload and way of acquiring (cheapest first), besides the owned ones: the
+program's size stays small and the types left out were dearer for every workload."""
+TOL = 1e-6
+
+
+def plan(source: Any, *, knowledge: str | None = None, rules: str | None = None,
+         currency: str | None = None, fx_rate: float | None = None) -> PlanResult:
+    """``currency``: the result's (default the file's); ``fx_rate``: CNY per USD instead of the
+    knowledge base's dated rate."""
+    pf: PlanFile = _load(source)
+    where = str(source) if isinstance(source, str) else "plan"
+    kb = knowledge_mod.load(knowledge)
+    if currency is not None and currency not in ("USD", "CNY"):
+        raise UserError(f"unknown currency '{currency}'", hint="use USD or CNY")
+    return Planner(pf, kb, where, rules, currency, fx_rate).run()
+
+
+class _UnknownKeysFirst:
+    """A validation error's problems with unknown keys first: a misspelt key also makes the key it
+    stands for "missing", and the misspelling is the line worth showing."""
+
+    def __init__(self, exc: Any):
+        self._errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+
+    def errors(self) -> list[dict[str, Any]]:
+        return self._errors
+
+
+def _load(source: Any) -> PlanFile:
+    """A path, a dict or a PlanFile -> a PlanFile; bad input is one UserError naming the field."""
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from ..inputs.schema import explain_validation
+    from ..yamlio import read_yaml
+
+    if isinstance(source, PlanFile):
+        return source
+    if isinstance(source, str | Path):
+        where, data = str(source), read_yaml(Path(source), what="plan file")
+    elif isinstance(source, dict):
+        where, data = "<dict>", source
+    else:
+        raise UserError(f"expected a path, a dict or a PlanFile, got {type(source).__name__}")
+    if data is None:
+        raise UserError("the file is empty", where=where)
+    if not isinstance(data, dict):
+        raise UserError(f"expected a mapping of sections, got {type(data).__name__}", where=where)
+    try:
+        return PlanFile.model_validate(data)
+    except ValidationError as exc:
+        raise explain_validation(_UnknownKeysFirst(exc), PlanFile, where) from None  # type: ignore[arg-type]
+    except RecursionError:
+        raise UserError("nested too deeply", where=where) from None
+
+
+@dataclass
+class Planner:
+    pf: PlanFile
+    kb: Any
+    where: str
+    rules: str | None
+    currency: str | None
+    fx_rate: float | None = None
+    assumptions: list[Assumption] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ inputs
+    def run(self) -> PlanResult:
+        pf, kb = self.pf, self.kb
+        c = pf.constraints
+        rate_v = kb.tco_value("usd_cny")
+        self.rate = float(self.fx_rate or rate_v.value)
+        to_usd = (1 / self.rate) if c.currency == "CNY" else 1.0
+        if c.currency == "CNY":
+            self.assumptions.append(Assumption(
+                field="constraints.currency", value="CNY",
+                reason=f"every amount in the plan file is in CNY, converted at {self.rate:g} CNY per USD "
+                       f"(tco.yaml usd_cny, {rate_v.as_of})"))
+        self.market = market(pf)
+        electricity = c.electricity_usd_per_kwh * to_usd
+        if "electricity_usd_per_kwh" not in c.model_fields_set:
+            self.assumptions.append(Assumption(field="constraints.electricity_usd_per_kwh",
+                                               value=c.electricity_usd_per_kwh,
+                                               reason="electricity price not given: the default"))
+        owned: dict[str, int] = {}
+        owned_hosting: dict[str, str] = {}
+        for i, o in enumerate(pf.owned):
+            r = kb.gpu(o.gpu, where=f"{self.where}: owned[{i}].gpu")
+            owned[r.id] = owned.get(r.id, 0) + o.count
+            owned_hosting.setdefault(r.id, o.hosting)
+        self.owned = owned
+        ids = list(owned)
+        if c.gpus:
+            for i, name in enumerate(c.gpus):
+                r = kb.gpu(name, where=f"{self.where}: constraints.gpus[{i}]")
+                if r.id not in ids:
+                    ids.append(r.id)
+        else:
+            ids += [g for g in kb.gpus if g not in ids]
+        gpus = [kb.gpus[g] for g in ids]
+        sized = size(pf, kb, gpus, owned, self.where)
+        self.sized = sized
+        fleets = {g.id: fleet_for(kb, g, owned.get(g.id, 0), owned_hosting.get(g.id, "office"),
+                                  electricity=electricity, hosting=c.hosting, market=self.market, usd_cny=self.rate)
+                  for g in gpus}
+        if c.acquisition == "rent":
+            for f in fleets.values():
+                f.unit = 0
+        keep = self._prune(sized, fleets)
+        for sz in sized:
+            sz.options = {g: o for g, o in sz.options.items() if g in keep}
+        self.fleets = {g: f for g, f in fleets.items() if g in keep}
+        delivery = int(kb.policy_value("plan_delivery_months"))
+        self.inp = Inputs(H=pf.horizon_months, delivery=delivery,
+                          availability=float(kb.policy_value("plan_owned_availability")),
+                          fleets=self.fleets, sized=sized,
+                          budget_quarter=c.budget_per_quarter_usd * to_usd if c.budget_per_quarter_usd else None,
+                          budget_total=c.budget_total_usd * to_usd if c.budget_total_usd else None, tco=kb.tco)
+        return self._solve_all()
+
+    def _prune(self, sized: list[Sized], fleets: dict[str, Fleet]) -> set[str]:
+        """The owned types, and per workload the cheapest few to rent and to buy."""
+        H = self.pf.horizon_months
+        keep = set(self.owned)
+        for sz in sized:
+            rent, buy = [], []
+            for g, o in sz.options.items():
+                f = fleets[g]
+                # GPU-hours per run, or per unit of service load for a month
+                work = o.count * HOURS / max(o.capacity, 1e-9) if sz.serving else o.gpu_hours
+                if o.rent_usd_per_hour is not None and self.pf.constraints.acquisition != "buy":
+                    rent.append((o.rent_usd_per_hour / max(o.rent_gpus_paid, 1) * work, g))
+                if f.unit:
+                    per_gpu_hour = (f.unit_capex + f.unit_hosting_per_month * H) / (f.unit * H * HOURS)
+                    buy.append((per_gpu_hour * work, g))
+            keep |= {g for _, g in sorted(rent)[:KEEP_PER_WORKLOAD]}
+            keep |= {g for _, g in sorted(buy)[:KEEP_PER_WORKLOAD]}
+        return keep
+
+    # ------------------------------------------------------------------ solving
+    def _solve_all(self) -> PlanResult:
+        c = self.pf.constraints
+        base = Setting(buy=c.acquisition != "rent", rent=c.acquisition != "buy")
+        prog, sol = solve(self.inp, base)
+        if sol.status not in ("Optimal", "Time limit reached"):
+            raise UserError(f"the plan's program could not be solved ({sol.status})", where=self.where)
+        rent_all = solve(self.inp, Setting(buy=False, rent=True, owned=False), duals=False)
+        peak = self._buy_for_peak()
+        chosen = (prog, sol)
+        notes: list[str] = []
+        for name, (bp, bs), setting_ok in (("rent_all", rent_all, c.acquisition != "buy"),
+                                           ("buy_for_peak", peak, c.acquisition != "rent")):
+            if bs is None or not setting_ok:
+                continue
+            if bs.objective < chosen[1].objective - max(1.0, 1e-6 * abs(bs.objective)):
+                notes.append(f"the solver stopped before its optimum; the {name} baseline is cheaper and is the plan")
+                chosen = (bp, bs)
+        prog, sol = chosen
+        self.prog, self.sol = prog, sol
+        ex = self._extract(prog, sol)
+        total = sum(m["total"] for m in ex["months"])
+        baselines: dict[str, float | None] = {}
+        details = []
+        for name, pair, allowed_mode in (("rent_all", rent_all, c.acquisition != "buy"),
+                                         ("buy_for_peak", peak, c.acquisition != "rent")):
+            bp, bs = pair
+            if bs is None:
+                baselines[name] = None
+                details.append(Baseline(name=name, total=None, allowed=False, why_not="no_type",
+                                        note="no GPU type can be bought for every workload"))
+                continue
+            bx = self._extract(bp, bs)
+            btotal = sum(m["total"] for m in bx["months"])
+            clean = not bx["unplaced"] and not bx["over"]
+            allowed = allowed_mode and clean
+            baselines[name] = self._money(btotal)
+            why = "" if allowed else ("unplaced" if bx["unplaced"] else "over_budget" if bx["over"] else
+                                      "acquisition")
+            details.append(Baseline(name=name, total=self._money(btotal), allowed=allowed, why_not=why,  # type: ignore[arg-type]
+                                    note={"": "", "unplaced": "leaves work unplaced", "over_budget": "over a budget",
+                                          "acquisition": "not allowed by constraints.acquisition"}[why],
+                                    purchases=[self._purchase(p) for p in bx["purchases"]]))
+            if allowed and not ex["unplaced"]:
+                # the invariant: the plan is the program's optimum over a set holding the baseline
+                assert sol.objective <= bs.objective + max(1.0, 1e-6 * abs(bs.objective)), (name, sol.objective,
+                                                                                           bs.objective)
+        api = self._api(total)
+        binding = self._binding(prog, sol, ex)
+        findings, trace, house = judge(self, ex, api)
+        return self._result(ex, total, baselines, details, api, binding, findings, trace, house, notes)
+
+    def _buy_for_peak(self) -> tuple[Program, Solution] | tuple[None, None]:
+        """The cheapest single GPU type bought in month 1 in enough units for the peak month's work on
+        the fleet, renting only before it arrives."""
+        inp = self.inp
+        best: tuple[Program, Solution] | None = None
+        for g, f in self.fleets.items():
+            if not f.unit:
+                continue
+            need = 0
+            for m in range(1, inp.H + 1):
+                gpus = 0.0
+                hours = 0.0
+                for sz in inp.sized:
+                    o = sz.options.get(g)
+                    if o is None or not sz.active(m):
+                        continue
+                    if sz.serving:
+                        k = math.ceil(sz.demand[m - 1] / o.capacity - 1e-9)
+                        gpus += k * o.count
+                        hours += k * o.count * sz.hours_per_day / 24 * inp.availability * HOURS
+                    else:
+                        gpus = max(gpus, o.count) if not any(x.serving for x in inp.sized) else gpus + o.count
+                        hours += o.gpu_hours * sz.runs[m - 1]
+                need = max(need, math.ceil(gpus), math.ceil(hours / (inp.availability * HOURS) - 1e-9))
+            if not all(g in sz.options for sz in inp.sized):
+                continue  # this type cannot carry every workload: not a buy-for-the-peak plan
+            units = max(0, math.ceil((need - f.owned) / f.unit))
+            for extra in range(4):
+                s = Setting(buy=True, rent=True, fixed_buy={(g, 1): units + extra}, rent_until=1 + inp.delivery)
+                p, sol = solve(inp, s, duals=False)
+                if sol.status in ("Optimal", "Time limit reached") and not any(
+                        sol.values[j] > 1e-6 for (w, m), j in p.unplaced.items() if m >= 1 + inp.delivery):
+                    if best is None or sol.objective < best[1].objective:
+                        best = (p, sol)
+                    break
+        return best if best is not None else (None, None)
+
+    # ------------------------------------------------------------------ reading a solution
+    def _extract(self, p: Program, sol: Solution) -> dict[str, Any]:
+        inp, x = self.inp, sol.values
+        H, L = inp.H, inp.delivery
+        lines: list[dict[str, Any]] = []
+        purchases = []
+        arrived: dict[str, list[int]] = {g: [0] * (H + 2) for g in inp.fleets}
+        for (g, o), j in p.buy.items():
+            k = round(x[j])
+            if k <= 0:
+                continue
+            f = inp.fleets[g]
+            purchases.append({"month": o, "gpu": g, "units": k, "unit_gpus": f.unit, "count": k * f.unit,
+                              "amount": k * f.unit_capex, "arrives": o + L, "sold_as": f.sold_as,
+                              "as_of": f.buy_as_of, "source": f.buy_source})
+            lines.append(_line(o, "capex", f"{k} x {f.unit} {f.gpu.name} ({f.sold_as})", k * f.unit_capex,
+                               "units x unit price (hardware, host share, network)",
+                               {"units": k, "unit_gpus": f.unit, "unit_usd": round(f.unit_capex, 2),
+                                "price_as_of": f.buy_as_of}))
+            for m in range(o + L, H + 1):
+                arrived[g][m] += k * f.unit
+                lines.append(_line(m, "hosting", f"{k * f.unit} {f.gpu.name} bought ({f.bought_hosting})",
+                                   k * f.unit_hosting_per_month, "units x hosting $/month (billed kW x $/kW-month)",
+                                   {"units": k, "usd_per_unit_month": round(f.unit_hosting_per_month, 2)}))
+            frac = k * f.unit_hardware and (-k * f.unit_hardware * _resale(inp, f, H - o + 1))
+            lines.append(_line(H, "resale", f"{k * f.unit} {f.gpu.name} resold after {H - o + 1} months", frac,
+                               "-(hardware) x resale fraction (tco.yaml resale curve)",
+                               {"hardware_usd": round(k * f.unit_hardware, 2), "months_owned": H - o + 1}))
+        for f in inp.fleets.values():
+            if f.owned and f.owned_hosting_per_month > 0:
+                for m in range(1, H + 1):
+                    lines.append(_line(m, "hosting", f"{f.owned} owned {f.gpu.name} ({f.owned_hosting})",
+                                       f.owned_hosting_per_month, "billed kW x $/kW-month", f.owned_formula))
+        fleet = {g: [f.owned + arrived[g][m] for m in range(H + 1)] for g, f in inp.fleets.items()}
+        placements: dict[int, list[dict[str, Any]]] = {m: [] for m in range(1, H + 1)}
+        used_hours: dict[tuple[str, int], float] = {}
+        in_use: dict[tuple[str, int], int] = {}
+        rented_hours: dict[str, float] = {}
+        total_hours: dict[str, float] = {}
+        by_name = {sz.name: sz for sz in inp.sized}
+
+        def place(sz: Sized, g: str, m: int, value: float, own: bool) -> None:
+            o = sz.options[g]
+            f = inp.fleets[g]
+            if sz.serving:
+                copies = round(value)
+                gpus = copies * o.count
+                hours = gpus * sz.hours_per_day * DAYS_PER_MONTH
+                extra = {"copies": copies}
+            else:
+                gpus = o.count
+                hours = o.gpu_hours * value
+                extra = {"runs": round(value, 4)}
+            total_hours[sz.name] = total_hours.get(sz.name, 0.0) + hours
+            if not own:
+                rented_hours[sz.name] = rented_hours.get(sz.name, 0.0) + hours
+                placements[m].append({"workload": sz.name, "gpu": g, "count": gpus, "acquisition": "rent",
+                                      "gpu_hours": hours, **extra})
+                return
+            used_hours[(g, m)] = used_hours.get((g, m), 0.0) + hours
+            power = _power_rate(f) * hours
+            lines.append(_line(m, "power", f"{sz.name} on {gpus} {f.gpu.name}", power,
+                               "GPU-hours x (TDP + host W) / 1000 x PUE x $/kWh",
+                               {"gpu_hours": round(hours, 2), "usd_per_gpu_hour": round(_power_rate(f), 4)}))
+            start = in_use.get((g, m), 0)
+            in_use[(g, m)] = start + (gpus if sz.serving else 0)
+            acq = "owned" if start + gpus <= f.owned or (not sz.serving and gpus <= f.owned) else "buy"
+            placements[m].append({"workload": sz.name, "gpu": g, "count": gpus, "acquisition": acq,
+                                  "gpu_hours": hours, **extra})
+
+        for table, own in ((p.own_copy, True), (p.own_run, True), (p.rent_copy, False), (p.rent_run, False)):
+            for (name, m, g), j in table.items():
+                v = x[j]
+                if v <= 1e-6:
+                    continue
+                sz = by_name[name]
+                place(sz, g, m, v, own)
+                if not own:
+                    o = sz.options[g]
+                    if sz.serving:
+                        amount = (o.rent_usd_per_hour * sz.hours_per_day * DAYS_PER_MONTH * (1 - o.rent_discount)
+                                  * round(v))
+                        formula = "copies x $/h for the copy's GPUs x hours a day x days x (1 - long-rental discount)"
+                        inputs = {"copies": round(v), "usd_per_hour": round(o.rent_usd_per_hour, 4),
+                                  "hours_per_day": sz.hours_per_day, "discount": o.rent_discount,
+                                  "provider": o.rent_provider, "as_of": o.rent_as_of}
+                    else:
+                        amount = o.rent_usd_per_hour * o.wall_hours * v
+                        formula = "runs x $/h for the run's GPUs x wall hours"
+                        inputs = {"runs": round(v, 4), "usd_per_hour": round(o.rent_usd_per_hour, 4),
+                                  "wall_hours": round(o.wall_hours, 2), "gpus_paid": o.rent_gpus_paid,
+                                  "provider": o.rent_provider, "as_of": o.rent_as_of}
+                    lines.append(_line(m, "rent", f"{name} on {o.rent_gpus_paid or o.count} {inp.fleets[g].gpu.name} "
+                                                  f"({o.rent_provider})", amount, formula, inputs))
+        unplaced: dict[str, list[int]] = {}
+        for (name, m), j in p.unplaced.items():
+            if x[j] > 1e-6:
+                unplaced.setdefault(name, []).append(m)
+        over = {name: x[j] for name, j in p.over.items() if x[j] > 1e-3}
+        months = []
+        for m in range(1, H + 1):
+            ms = [ln for ln in lines if ln["month"] == m]
+
+            def of(*kinds: str, ms: list = ms) -> float:
+                return sum(ln["amount"] for ln in ms if ln["kind"] in kinds)
+
+            cap_hours = sum(fleet[g][m] * HOURS for g in inp.fleets)
+            used = sum(used_hours.get((g, m), 0.0) for g in inp.fleets)
+            months.append({
+                "month": m, "capex": of("capex"), "rent": of("rent"), "hosting": of("hosting"), "power": of("power"),
+                "opex": of("hosting", "power"), "fees": of("fee"), "resale": of("resale"),
+                "total": of("capex", "rent", "hosting", "power", "fee", "resale"),
+                "utilisation": used / cap_hours if cap_hours else 0.0,
+                "utilisation_by_gpu": {g: used_hours.get((g, m), 0.0) / (fleet[g][m] * HOURS)
+                                       for g in inp.fleets if fleet[g][m]},
+                "fleet": {g: fleet[g][m] for g in inp.fleets if fleet[g][m]},
+                "placements": placements[m],
+                "work_hours": sum(pl["gpu_hours"] for pl in placements[m]),
+                "own_hours": used, "capacity_hours": cap_hours * inp.availability,
+            })
+        return {"lines": lines, "purchases": purchases, "months": months, "unplaced": unplaced, "over": over,
+                "rented_hours": rented_hours, "total_hours": total_hours, "fleet": fleet, "used_hours": used_hours}
+
+    # ------------------------------------------------------------------ hosted APIs
+    def _api(self, total_usd: float) -> list[dict[str, Any]]:
+        kb, inp = self.kb, self.inp
+        out: list[dict[str, Any]] = []
+        apis = kb.apis.providers if kb.apis else []
+        for sz in inp.sized:
+            if not sz.serving:
+                continue
+            mid = sz.job.model_id
+            offers = [(prov, pr) for prov in apis for pr in prov.prices if pr.model == mid]
+            if not offers:
+                continue
+            china = self.market == "china"
+            local = [(p, pr) for p, pr in offers if (p.market == "china") == china] or offers
+            active = [m for m in range(1, inp.H + 1) if sz.active(m)]
+            if not sz.requests_per_s or not active:
+                out.append({"workload": sz.name, "note": "give targets.requests_per_s to compare with a hosted API"})
+                continue
+            _, without = solve(inp, Setting(buy=self.pf.constraints.acquisition != "rent",
+                                            rent=self.pf.constraints.acquisition != "buy", skip=frozenset({sz.name})),
+                               duals=False)
+            with_total = self.sol.objective
+            self_host = max(0.0, (with_total - without.objective)) / len(active)
+            prompt, output = sz.job.w.prompt_tokens or 0, sz.job.w.output_tokens or 0
+            seconds = sz.hours_per_day * 3600 * DAYS_PER_MONTH
+            req_month = sum(sz.requests_per_s[m - 1] for m in active) / len(active) * seconds
+            for prov, pr in local:
+                to_usd = 1.0 if prov.currency == "USD" else 1 / self.rate
+                per_req = (prompt * pr.input_per_million + output * pr.output_per_million) / 1e6 * to_usd
+                api_month = per_req * req_month
+                be = self_host / per_req / seconds if per_req > 0 else None
+                out.append({"workload": sz.name, "provider": prov.name, "provider_id": prov.id, "model": mid,
+                            "offered_as": pr.offered_as, "input_per_million": pr.input_per_million,
+                            "output_per_million": pr.output_per_million, "price_currency": prov.currency,
+                            "api_per_month": api_month, "self_host_per_month": self_host,
+                            "input_tokens_per_month": req_month * prompt, "output_tokens_per_month": req_month * output,
+                            "break_even_requests_per_s": be, "note": pr.note, "as_of": pr.as_of.isoformat(),
+                            "source": pr.source})
+        out.sort(key=lambda a: (a["workload"], a.get("api_per_month", math.inf)))
+        return out
+
+    # ------------------------------------------------------------------ what decided the plan
+    def _binding(self, p: Program, sol: Solution, ex: dict[str, Any]) -> list[Binding]:
+        out: list[Binding] = []
+        for name, i in p.rows.items():
+            if not name.startswith("budget"):
+                continue
+            dual = sol.duals[i] if i < len(sol.duals) else 0.0
+            over = ex["over"].get(name, 0.0)
+            tight = abs(dual) > 1e-6 or over > 0
+            out.append(Binding(constraint=name, kind="budget", binding=tight, value=round(-dual, 4),
+                               subject=name[len("budget["):-1], over=self._money(over),
+                               note=("over by " + f"{over:,.0f} USD") if over else
+                               ("the plan would cost less with more budget here" if tight else "slack")))
+        per_gpu: dict[str, list[tuple[int, float]]] = {}
+        for name, i in p.rows.items():
+            if name.startswith(("count[", "hours[")):
+                dual = sol.duals[i] if i < len(sol.duals) else 0.0
+                if abs(dual) > 1e-6:
+                    g, m = name[name.index("[") + 1:-1].split(",")
+                    per_gpu.setdefault(g, []).append((int(m), dual))
+        held = set(self.owned) | {pu["gpu"] for pu in ex["purchases"]}
+        for g, items in per_gpu.items():
+            if g not in held:  # a type with no GPUs: its rows only price what one would be worth
+                continue
+            months = sorted({m for m, _ in items})
+            worth = max(abs(d) for _, d in items)
+            out.append(Binding(constraint=f"capacity[{g}]", kind="capacity", binding=True, value=round(worth, 4),
+                               subject=g, months=months,
+                               note=f"the {self.fleets[g].gpu.name} fleet is full in months "
+                                    f"{_ranges(months)}: more of them would lower the cost"))
+        for sz in self.sized:
+            for kind, word in (("deadline", "deadline"), ("latency", "latency"), ("memory", "memory")):
+                hit = sorted(g for g, why in sz.why_not.items() if word in why)
+                if hit and (kind != "memory" or any(g in self.owned for g in hit)):
+                    names = ", ".join(self.kb.gpus[g].name for g in hit[:4]) + (" ..." if len(hit) > 4 else "")
+                    out.append(Binding(constraint=f"{kind}[{sz.name}]", kind=kind,  # type: ignore[arg-type]
+                                       binding=kind != "memory" or any(g in self.owned for g in hit),
+                                       subject=sz.name, gpus=hit, note=f"rules out {names} for {sz.name}"))
+        return out
+
+    # ------------------------------------------------------------------ the result
+    def _money(self, usd: float) -> float:
+        return usd * self.rate if self.out_currency == "CNY" else usd
+
+    @property
+    def out_currency(self) -> str:
+        return self.currency or self.pf.constraints.currency
+
+    def _purchase(self, p: dict[str, Any]) -> Purchase:
+        return Purchase(month=p["month"], gpu=p["gpu"], count=p["count"], amount=self._money(p["amount"]),
+                        units=p["units"], unit_gpus=p["unit_gpus"], sold_as=p["sold_as"], arrives=p["arrives"],
+                        price_as_of=p["as_of"], source=p["source"])
+
+    def _result(self, ex, total, baselines, details, api, binding, findings, trace, house, notes) -> PlanResult:
+        M = self._money
+        months = [Month(month=m["month"], capex=M(m["capex"]), rent=M(m["rent"]), opex=M(m["opex"]),
+                        fees=M(m["fees"]), total=M(m["total"]), resale=M(m["resale"]), hosting=M(m["hosting"]),
+                        power=M(m["power"]), utilisation=round(m["utilisation"], 6),
+                        utilisation_by_gpu={g: round(v, 6) for g, v in m["utilisation_by_gpu"].items()},
+                        fleet=m["fleet"],
+                        placements=[Placement(workload=pl["workload"], gpu=pl["gpu"], count=pl["count"],
+                                              acquisition=pl["acquisition"], runs=pl.get("runs", 0.0),
+                                              copies=pl.get("copies", 0), gpu_hours=round(pl["gpu_hours"], 3))
+                                    for pl in m["placements"]])
+                  for m in ex["months"]]
+        purchases = [self._purchase(p) for p in ex["purchases"]]
+        unplaced = [Unplaced(workload=name, reason=self._why_unplaced(name, ms), months=ms)
+                    for name, ms in ex["unplaced"].items()]
+        for sz in self.sized:
+            if not sz.options and sz.name not in ex["unplaced"]:
+                unplaced.append(Unplaced(workload=sz.name, reason=self._why_unplaced(sz.name, []), months=[]))
+        api_out = [ApiAlternative(workload=a["workload"], provider=a.get("provider", ""),
+                                  self_host_per_month=M(a.get("self_host_per_month", 0.0)),
+                                  api_per_month=M(a.get("api_per_month", 0.0)), model=a.get("model", ""),
+                                  offered_as=a.get("offered_as", ""), input_per_million=a.get("input_per_million", 0.0),
+                                  output_per_million=a.get("output_per_million", 0.0),
+                                  price_currency=a.get("price_currency", "USD"),
+                                  input_tokens_per_month=a.get("input_tokens_per_month", 0.0),
+                                  output_tokens_per_month=a.get("output_tokens_per_month", 0.0),
+                                  break_even_requests_per_s=a.get("break_even_requests_per_s"),
+                                  cheaper="api" if a.get("provider") and a["api_per_month"] < a["self_host_per_month"]
+                                  else "self-host", note=a.get("note", ""), as_of=a.get("as_of", ""),
+                                  source=a.get("source", ""))
+                   for a in api if a.get("provider")]
+        H = self.pf.horizon_months
+        rent_by_gpu: dict[str, dict[str, Any]] = {}
+        for m in ex["months"]:
+            for pl in m["placements"]:
+                if pl["acquisition"] == "rent":
+                    r = rent_by_gpu.setdefault(pl["gpu"], {"gpu": pl["gpu"], "gpu_hours": 0.0, "months": [],
+                                                           "amount": 0.0})
+                    r["gpu_hours"] += pl["gpu_hours"]
+                    if m["month"] not in r["months"]:
+                        r["months"].append(m["month"])
+        for ln in ex["lines"]:
+            if ln["kind"] == "rent":
+                for r in rent_by_gpu.values():
+                    if self.kb.gpus[r["gpu"]].name in ln["item"]:
+                        r["amount"] += ln["amount"]
+                        break
+        for r in rent_by_gpu.values():
+            r["amount"] = M(r["amount"])
+            r["gpu_hours"] = round(r["gpu_hours"], 1)
+        allowed = {d.name: d.total for d in details if d.allowed and d.total is not None}
+        beats = min(allowed, key=lambda k: allowed[k]) if allowed else ""
+        answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
+                        rent=list(rent_by_gpu.values()), monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
+                        saving=(allowed[beats] - M(total)) if beats else 0.0, buy_nothing=not purchases)
+        options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours,
+                          capacity=o.capacity,
+                          rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
+                          rent_provider=o.rent_provider, layout=o.layout)
+                   for sz in self.sized for g, o in sz.options.items()]
+        rate_v = self.kb.tco_value("usd_cny")
+        info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
+                            source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
+        owned = [{"gpu": g, "name": self.kb.gpus[g].name, "count": n, "hosting": self.fleets[g].owned_hosting,
+                  "hosting_per_month": M(self.fleets[g].owned_hosting_per_month)} for g, n in self.owned.items()]
+        workloads = []
+        for sz in self.sized:
+            workloads.append({"name": sz.name, "task": sz.job.w.task, "model": sz.job.model_id or sz.job.shape.name,
+                              "kind": "serving" if sz.serving else "training", "cadence": sz.w.cadence.kind,
+                              "runs": sz.runs, "demand": [round(d, 3) for d in sz.demand], "measure": sz.measure,
+                              "requests_per_s": [round(r, 4) for r in sz.requests_per_s],
+                              "why_not": dict(sorted(sz.why_not.items())), "owned_reason": sz.owned_reason})
+        return PlanResult(
+            total=M(total), currency=self.out_currency, baselines=baselines, purchases=purchases, months=months,  # type: ignore[arg-type]
+            unplaced=unplaced, api=api_out, findings=findings, trace=trace, answer=answer, horizon_months=H,
+            usd_cny=self.rate, currency_info=info, total_usd=total, baseline_details=details, binding=binding,
+            lines=[Line(month=ln["month"], kind=ln["kind"], item=ln["item"], amount=M(ln["amount"]),
+                        formula=ln["formula"], inputs=ln["inputs"]) for ln in ex["lines"]],
+            options=options, owned=owned, workloads=workloads,
+            gpu_names={g: f.gpu.name for g, f in self.fleets.items()} | {g: self.kb.gpus[g].name for g in
+                                                                         {b for x in binding for b in x.gpus}},
+            solver={"name": "HiGHS", "status": self.sol.status, "objective_usd": self.sol.objective,
+                    "variables": len(self.prog.model.names), "rows": len(self.prog.model.rows), "notes": notes,
+                    "gpu_types": sorted(self.fleets)},
+            assumptions=self.assumptions, house_rules=house,
+            knowledge_dates={k: v.isoformat() for k, v in self.kb.dates().items()},
+        )
+
+    def _why_unplaced(self, name: str, months: list[int]) -> str:
+        sz = next(s for s in self.sized if s.name == name)
+        if not sz.options:
+            reasons = sorted(set(sz.why_not.values()))
+            return "no GPU type can run it: " + "; ".join(reasons[:3])
+        c = self.pf.constraints
+        if c.acquisition == "buy" and not any(self.fleets[g].unit or self.fleets[g].owned for g in sz.options):
+            return "acquisition is buy, and no GPU type that runs it can be bought"
+        return (f"not placed in month{'s' if len(months) > 1 else ''} {_ranges(months)}: the GPUs that run it "
+                f"are not available then (acquisition {c.acquisition}, delivery, budget)")
+
+
+def _line(month: int, kind: str, item: str, amount: float, formula: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    return {"month": month, "kind": kind, "item": item, "amount": float(amount), "formula": formula, "inputs": inputs}
+
+
+def _power_rate(f: Fleet) -> float:
+    return f.owned_power_per_gpu_hour if f.owned else f.bought_power_per_gpu_hour
+
+
+def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:
+    from ..estimators import cost as K
+
+    return K.resale_fraction(inp.tco, months_owned, f.condition)
+
+
+def _ranges(months: list[int]) -> str:
+    out, start = [], None
+    months = sorted(months)
+    for i, m in enumerate(months):
+        if start is None:
+            start = m
+        if i + 1 == len(months) or months[i + 1] != m + 1:
+            out.append(str(start) if start == m else f"{start}-{m}")
+            start = None
+    return ", ".join(out)
+
+
+__all__ = ["UNPLACED_RUN", "UNSERVED", "plan"]

@@ -1,0 +1,81 @@
+"""The facts a plan puts before the rules (``rules/plan.yaml``): one per GPU type owned, one per
+workload, one per budget period, one per hosted-API price compared. Registered in the fact
+vocabulary (:mod:`gpuwise.decide.facts`) so rule files, house rules included, are checked
+against these fields and ``gpuwise rules --facts`` lists them. Money in USD; ``-1`` means "none".
+
+This module imports pydantic only: the vocabulary imports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def _f(description: str) -> Any:
+    return Field(default=None, description=description)
+
+
+class _Fact(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlanFleetFact(_Fact):
+    """A GPU type the team owns, over the plan's months."""
+
+    gpu: str = _f("GPU id")
+    gpu_name: str = _f("GPU display name")
+    owned: int = _f("GPUs owned")
+    utilisation: float = _f("GPU-hours used / GPU-hours owned over the plan (0-1)")
+    idle_months: int = _f("months in which the owned GPUs ran nothing")
+    months: int = _f("months in the plan")
+    hosting_usd: float = _f("hosting and power the owned GPUs cost over the plan, USD")
+
+
+class PlanWorkloadFact(_Fact):
+    """A workload of the plan and where it went."""
+
+    workload: str = _f("workload name")
+    kind: str = _f("training | serving")
+    placed: bool = _f("every run or month of load was placed")
+    unplaced_months: int = _f("months with work left unplaced")
+    owned_any: bool = _f("the team owns GPUs")
+    owned_can_run: bool = _f("some owned GPU type can run it (memory, time, framework), at the owned count")
+    owned_reason: str = _f("why the owned GPUs cannot run it ('' when they can)")
+    owned_gpus: str = _f("the owned GPU types, by name")
+    rented_share: float = _f("share of its GPU-hours rented (0-1)")
+    outgrows_month: int = _f("serving: first month its load needs more than the owned GPUs carry (-1 never)")
+    outgrows_gpus: int = _f("serving: GPUs that month's load needs (-1 never)")
+    late_purchase: bool = _f("hardware bought for it arrives after months in which it ran on rented GPUs")
+    purchase_month: int = _f("month the hardware it uses was ordered (-1 none)")
+    arrival_month: int = _f("month that hardware arrives (-1 none)")
+    first_month: int = _f("first month the workload runs")
+
+
+class PlanBudgetFact(_Fact):
+    """A budget period (a quarter, or the whole plan) and the cash the plan spends in it."""
+
+    period: str = _f("Q1, Q2... or total")
+    cash_usd: float = _f("cash out in the period (capex, rent, hosting, power), USD")
+    budget_usd: float = _f("the budget, USD")
+    ratio: float = _f("cash / budget")
+
+
+class PlanApiFact(_Fact):
+    """A hosted API that serves a planned service's model, at the planned volume."""
+
+    workload: str = _f("workload name")
+    provider: str = _f("API provider")
+    model: str = _f("model id")
+    api_usd_per_month: float = _f("the traffic at the API's token prices, USD per month")
+    self_host_usd_per_month: float = _f("what serving it adds to the plan, USD per month")
+    ratio: float = _f("API cost / self-hosting cost")
+
+
+PLAN_FACTS: dict[str, type[BaseModel]] = {
+    "plan_fleet": PlanFleetFact,
+    "plan_workload": PlanWorkloadFact,
+    "plan_budget": PlanBudgetFact,
+    "plan_api": PlanApiFact,
+}

@@ -1,0 +1,126 @@
+"""The plan before the rules: facts of the solved plan (:mod:`.facts`) asserted through the
+durable-rules adapter (:mod:`gpuwise.decide.engine`) with the whole rule book, house rules and the
+policy overlay included; each firing becomes a finding and a trace entry. The judgements and their
+thresholds are the rules' (``rules/plan.yaml``), not this module's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..decide import engine, rulebook
+from ..decide.actions import SEVERITY_ORDER, evidence
+from ..decide.recommend import house_rules
+from ..messages import fill, placeholders
+from ..results import Finding, HouseRules, TraceEntry
+from .sizing import HOURS
+
+
+def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    inp, kb = pl.inp, pl.kb
+    H = inp.H
+    out: list[dict[str, Any]] = []
+    for g, n in pl.owned.items():
+        f = inp.fleets[g]
+        used = sum(ex["used_hours"].get((g, m), 0.0) for m in range(1, H + 1))
+        # owned first: the owned GPUs' share of the fleet's hours used is what they carried
+        owned_used = min(used, sum(min(ex["used_hours"].get((g, m), 0.0), n * HOURS) for m in range(1, H + 1)))
+        idle = sum(1 for m in range(1, H + 1) if ex["used_hours"].get((g, m), 0.0) <= 1e-6)
+        power = sum(ln["amount"] for ln in ex["lines"] if ln["kind"] == "power" and f.gpu.name in ln["item"])
+        out.append({"t": "plan_fleet", "gpu": g, "gpu_name": f.gpu.name, "owned": n,
+                    "utilisation": owned_used / (n * HOURS * H), "idle_months": idle, "months": H,
+                    "hosting_usd": f.owned_hosting_per_month * H + power})
+    owned_names = ", ".join(f"{n} x {kb.gpus[g].name}" for g, n in pl.owned.items())
+    first_arrival = {}
+    for p in ex["purchases"]:
+        first_arrival.setdefault(p["gpu"], p)
+    for sz in inp.sized:
+        months = ex["unplaced"].get(sz.name, [])
+        can = [g for g in pl.owned if g in sz.options and g not in sz.owned_reason]
+        reason = "; ".join(f"{kb.gpus[g].name}: {sz.owned_reason.get(g) or sz.why_not.get(g, 'no estimate')}"
+                           for g in pl.owned) if not can else ""
+        total = ex["total_hours"].get(sz.name, 0.0)
+        rented = ex["rented_hours"].get(sz.name, 0.0)
+        first = next((m for m in range(1, H + 1) if sz.active(m)), 1)
+        outgrows, gpus_then = -1, -1
+        if sz.serving and can:
+            for m in range(1, H + 1):
+                need = min(_copies(sz, g, m) * sz.options[g].count for g in can)
+                if need > sum(pl.owned[g] for g in can):
+                    outgrows, gpus_then = m, need
+                    break
+        late, pm, am = False, -1, -1
+        for m in range(1, H + 1):
+            for pl_ in ex["months"][m - 1]["placements"]:
+                if pl_["workload"] == sz.name and pl_["acquisition"] == "buy":
+                    p = first_arrival.get(pl_["gpu"])
+                    if p is not None and pm < 0:
+                        pm, am = p["month"], p["arrives"]
+        if pm > 0:
+            late = any(pl_["workload"] == sz.name and pl_["acquisition"] == "rent"
+                       for m in range(first, am) for pl_ in ex["months"][m - 1]["placements"])
+        out.append({"t": "plan_workload", "workload": sz.name, "kind": "serving" if sz.serving else "training",
+                    "placed": not months, "unplaced_months": len(months), "owned_any": bool(pl.owned),
+                    "owned_can_run": bool(can), "owned_reason": reason, "owned_gpus": owned_names or "none",
+                    "rented_share": rented / total if total else 0.0, "outgrows_month": outgrows,
+                    "outgrows_gpus": gpus_then, "late_purchase": late, "purchase_month": pm, "arrival_month": am,
+                    "first_month": first})
+    for name in pl.prog.rows:
+        if not name.startswith("budget"):
+            continue
+        period = name[len("budget["):-1]
+        q = int(period[1:]) if period != "total" else 0
+        months = range(1, H + 1) if period == "total" else range(3 * q - 2, min(H, 3 * q) + 1)
+        cash = sum(m["capex"] + m["rent"] + m["opex"] + m["fees"] for m in ex["months"] if m["month"] in months)
+        budget = inp.budget_total if period == "total" else inp.budget_quarter
+        out.append({"t": "plan_budget", "period": period, "cash_usd": cash, "budget_usd": budget,
+                    "ratio": cash / budget if budget else 0.0})
+    seen: set[str] = set()
+    for a in api:
+        if not a.get("provider") or a["workload"] in seen:
+            continue
+        seen.add(a["workload"])  # the cheapest provider per service (api is sorted cheapest first)
+        self_host = a["self_host_per_month"]
+        out.append({"t": "plan_api", "workload": a["workload"], "provider": a["provider"], "model": a["model"],
+                    "api_usd_per_month": a["api_per_month"], "self_host_usd_per_month": self_host,
+                    "ratio": a["api_per_month"] / self_host if self_host > 0 else 1e6})
+    return out
+
+
+def _copies(sz: Any, g: str, m: int) -> int:
+    from .sizing import replicas_needed
+
+    return replicas_needed(sz, sz.options[g], m)
+
+
+def judge(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> tuple[list[Finding], list[TraceEntry],
+                                                                           HouseRules | None]:
+    book = rulebook.load(pl.rules, {k: v.value for k, v in pl.kb.policy.items()})
+    fs = facts(pl, ex, api)
+    session = engine.run(book, fs)
+    findings: list[Finding] = []
+    trace: list[TraceEntry] = []
+    seen: set[tuple[str, int]] = set()
+    for rule_id, idx, _stage in session.firings:
+        if (rule_id, idx) in seen:
+            continue
+        seen.add((rule_id, idx))
+        rule = book.rules[rule_id]
+        values = fs[idx]
+        message = fill(rule.then.message, values)
+        names = dict.fromkeys(placeholders(rule.then.message) + placeholders(rule.then.fix))
+        shown = {n: values[n] for n in names if n in values}
+        subject = str(values.get("workload") or values.get("gpu") or values.get("period") or values["t"])
+        ev = evidence(rule, values)
+        trace.append(TraceEntry(rule=rule_id, step=book.step_of[rule_id], conclusion=message, facts=ev,
+                                source=rule.source, subject=subject, action=rule.then.action,
+                                template=rule.then.message, values=shown))
+        if rule.then.action in ("finding", "reject"):
+            findings.append(Finding(rule=rule_id, severity="blocker" if rule.then.action == "reject"
+                                    else rule.then.severity, topic=rule.then.topic, message=message, evidence=ev,
+                                    fix=fill(rule.then.fix, values), source=rule.source,
+                                    step=book.step_of[rule_id], subject=subject,  # type: ignore[arg-type]
+                                    house=rule_id in book.house, template=rule.then.message,
+                                    fix_template=rule.then.fix, values=shown))
+    findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+    return findings, trace, house_rules(book, pl.rules)

@@ -1,0 +1,143 @@
+"""A small modelling layer over HiGHS (``highspy``): named variables and rows in, values, row
+activities and duals out. The plan's program (:mod:`.solve`) is written against this; nothing
+here knows about GPUs.
+
+Duals of a mixed-integer program are those of its LP with the integer variables fixed at their
+optimal values (the usual reading: what one more unit of a constraint's right-hand side is worth
+with the purchases as decided).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+INF = math.inf
+_LOCK = threading.Lock()
+_quieted = False
+
+
+def _highs():
+    """A HiGHS instance. The library prints its banner to the process's standard output when the
+    first instance is made (before any option can turn output off): that would corrupt a JSON
+    report on stdout, so the first one is made with file descriptor 1 pointed at the null device."""
+    global _quieted
+    import highspy
+
+    with _LOCK:
+        if _quieted:
+            return highspy.Highs()
+        sys.stdout.flush()
+        saved = os.dup(1)
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 1)
+                h = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        _quieted = True
+        return h
+
+
+@dataclass
+class Solution:
+    status: str
+    objective: float
+    values: list[float]
+    activity: list[float]
+    duals: list[float]
+    optimal: bool
+
+
+@dataclass
+class Model:
+    lb: list[float] = field(default_factory=list)
+    ub: list[float] = field(default_factory=list)
+    cost: list[float] = field(default_factory=list)
+    integer: list[bool] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    rows: list[tuple[str, dict[int, float], float, float]] = field(default_factory=list)
+    offset: float = 0.0
+
+    def var(self, name: str, *, lb: float = 0.0, ub: float = INF, cost: float = 0.0, integer: bool = False) -> int:
+        self.lb.append(lb)
+        self.ub.append(ub)
+        self.cost.append(cost)
+        self.integer.append(integer)
+        self.names.append(name)
+        return len(self.names) - 1
+
+    def row(self, name: str, coefs: dict[int, float], *, lb: float = -INF, ub: float = INF) -> int:
+        self.rows.append((name, {j: a for j, a in coefs.items() if a != 0}, lb, ub))
+        return len(self.rows) - 1
+
+    def solve(self, *, fix: dict[int, float] | None = None, time_limit: float = 20.0, gap: float = 1e-6,
+              duals: bool = True) -> Solution:
+        """Solve (``fix``: variables held at a value); with ``duals``, resolve the LP with the
+        integers fixed to read the row duals."""
+        lb, ub = list(self.lb), list(self.ub)
+        for j, v in (fix or {}).items():
+            lb[j] = ub[j] = v
+        sol = _run(self, lb, ub, self.integer, time_limit, gap)
+        if not duals or sol.status not in ("Optimal", "Time limit reached") or not any(self.integer):
+            return sol
+        lb2, ub2 = list(lb), list(ub)
+        for j, is_int in enumerate(self.integer):
+            if is_int:
+                lb2[j] = ub2[j] = round(sol.values[j])
+        lp = _run(self, lb2, ub2, [False] * len(self.integer), time_limit, gap)
+        if lp.status == "Optimal":
+            sol.duals = lp.duals
+        return sol
+
+
+def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_limit: float, gap: float) -> Solution:
+    import highspy
+
+    n, r = len(m.names), len(m.rows)
+    cols: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+    for i, (_name, coefs, _lo, _hi) in enumerate(m.rows):
+        for j, a in coefs.items():
+            cols[j].append((i, a))
+    start, index, value = [0], [], []
+    for c in cols:
+        for i, a in c:
+            index.append(i)
+            value.append(a)
+        start.append(len(index))
+    h = _highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("time_limit", float(time_limit))
+    h.setOptionValue("mip_rel_gap", float(gap))
+    h.setOptionValue("random_seed", 0)
+    h.setOptionValue("threads", 1)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, r
+    lp.col_cost_ = np.array(m.cost, dtype=float)
+    lp.col_lower_ = np.array(lb, dtype=float)
+    lp.col_upper_ = np.array(ub, dtype=float)
+    lp.row_lower_ = np.array([row[2] for row in m.rows], dtype=float)
+    lp.row_upper_ = np.array([row[3] for row in m.rows], dtype=float)
+    lp.offset_ = m.offset
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.array(start, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(value, dtype=float)
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, r
+    if any(integer):
+        lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous for i in integer]
+    h.passModel(lp)
+    h.run()
+    status = h.modelStatusToString(h.getModelStatus())
+    info = h.getInfo()
+    s = h.getSolution()
+    values = list(s.col_value) if s.value_valid else [0.0] * n
+    activity = list(s.row_value) if s.value_valid else [0.0] * r
+    duals = list(s.row_dual) if s.dual_valid else [0.0] * r
+    return Solution(status, float(info.objective_function_value), values, activity, duals, status == "Optimal")

@@ -1,0 +1,173 @@
+"""What ``gpuwise plan`` returns: ``PlanResult.model_dump(mode="json")`` is the contract's plan JSON
+(``total``, ``currency``, ``baselines``, ``purchases``, ``months``, ``unplaced``, ``api``,
+``findings``, ``trace``) plus what the reports need: the brief answer, the money lines (typed
+records that can become the ledger's), the binding constraints, the options each workload had.
+
+Every amount is in ``currency`` (the plan file's, or the one asked for); ``usd_cny`` is the rate
+used, so ``amount / usd_cny`` is USD for a CNY plan.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
+
+LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Line(Frozen):
+    """One money line of the plan: a month, what it pays for, how it was computed."""
+
+    month: int
+    kind: LineKind
+    item: str
+    amount: float
+    formula: str
+    inputs: dict[str, Any] = {}
+
+
+class Placement(Frozen):
+    workload: str
+    gpu: str
+    count: int = Field(description="GPUs the workload uses at once")
+    acquisition: Literal["owned", "buy", "rent"]
+    runs: float = Field(default=0.0, description="training: runs this month on these GPUs")
+    copies: int = Field(default=0, description="serving: copies of the model on these GPUs")
+    gpu_hours: float = 0.0
+
+
+class Month(Frozen):
+    month: int
+    capex: float
+    rent: float
+    opex: float = Field(description="hosting + power")
+    fees: float
+    total: float = Field(description="capex + rent + opex + fees + resale")
+    resale: float = Field(default=0.0, description="negative: what the hardware bought fetches at the end")
+    hosting: float = 0.0
+    power: float = 0.0
+    utilisation: float = Field(description="GPU-hours used / GPU-hours of the fleet (owned and bought) this month")
+    utilisation_by_gpu: dict[str, float] = {}
+    fleet: dict[str, int] = Field(default={}, description="GPUs owned or arrived, by type")
+    demand_gpus: dict[str, int] = Field(default={}, description="GPUs the month's work uses at once, by type")
+    placements: list[Placement] = []
+
+
+class Purchase(Frozen):
+    month: int
+    gpu: str
+    count: int = Field(description="GPUs bought")
+    amount: float = Field(description="capex: hardware, host and network of the units")
+    units: int = 1
+    unit_gpus: int = 1
+    sold_as: str = ""
+    arrives: int = Field(default=0, description="first month the GPUs run work")
+    price_as_of: str = ""
+    source: str = ""
+
+
+class Unplaced(Frozen):
+    workload: str
+    reason: str
+    months: list[int] = []
+
+
+class ApiAlternative(Frozen):
+    workload: str
+    provider: str
+    self_host_per_month: float = Field(description="what serving this workload adds to the plan, per month")
+    api_per_month: float = Field(description="the same traffic at the API's price, per month")
+    model: str = ""
+    offered_as: str = ""
+    input_per_million: float = 0.0
+    output_per_million: float = 0.0
+    price_currency: str = "USD"
+    input_tokens_per_month: float = 0.0
+    output_tokens_per_month: float = 0.0
+    break_even_requests_per_s: float | None = Field(
+        default=None, description="average request rate at which the API costs what self-hosting does")
+    cheaper: Literal["api", "self-host"] = "self-host"
+    note: str = ""
+    as_of: str = ""
+    source: str = ""
+
+
+class Binding(Frozen):
+    """A constraint of the program and whether it decided the plan."""
+
+    constraint: str
+    kind: Literal["budget", "capacity", "deadline", "latency", "memory", "delivery"]
+    binding: bool
+    value: float | None = Field(default=None, description="dual: what one more unit of it is worth (money), or slack")
+    note: str = ""
+    subject: str = Field(default="", description="the budget period, the GPU type or the workload")
+    months: list[int] = []
+    gpus: list[str] = Field(default=[], description="GPU types a deadline, latency target or memory rules out")
+    over: float = Field(default=0.0, description="budget: the amount over it")
+
+
+class Baseline(Frozen):
+    name: Literal["rent_all", "buy_for_peak"]
+    total: float | None
+    allowed: bool = Field(description="keeps to the plan's constraints (acquisition, budget, every workload placed)")
+    note: str = ""
+    why_not: Literal["", "unplaced", "over_budget", "acquisition", "no_type"] = ""
+    purchases: list[Purchase] = []
+
+
+class Option(Frozen):
+    workload: str
+    gpu: str
+    count: int
+    wall_hours: float = 0.0
+    capacity: float = 0.0
+    rent_per_hour: float | None = None
+    rent_provider: str | None = None
+    layout: str = ""
+
+
+class Answer(Frozen):
+    """The brief answer, as data (the reports word it)."""
+
+    buy_now: list[Purchase] = []
+    buy_later: list[Purchase] = []
+    rent: list[dict[str, Any]] = Field(default=[], description="[{gpu, gpu_hours, months, amount}]")
+    monthly_average: float = 0.0
+    beats: Literal["rent_all", "buy_for_peak", ""] = ""
+    saving: float = 0.0
+    buy_nothing: bool = False
+
+
+class PlanResult(Frozen):
+    total: float
+    currency: Literal["USD", "CNY"]
+    baselines: dict[str, float | None]
+    purchases: list[Purchase]
+    months: list[Month]
+    unplaced: list[Unplaced]
+    api: list[ApiAlternative]
+    findings: list[Finding]
+    trace: list[TraceEntry]
+    answer: Answer
+    horizon_months: int
+    usd_cny: float
+    currency_info: CurrencyInfo | None = None
+    total_usd: float = 0.0
+    baseline_details: list[Baseline] = []
+    binding: list[Binding] = []
+    lines: list[Line] = []
+    options: list[Option] = []
+    owned: list[dict[str, Any]] = []
+    gpu_names: dict[str, str] = Field(default={}, description="GPU id -> display name, for every type the plan weighed")
+    workloads: list[dict[str, Any]] = []
+    solver: dict[str, Any] = {}
+    assumptions: list[Assumption] = []
+    house_rules: HouseRules | None = None
+    knowledge_dates: dict[str, str] = {}

@@ -1,0 +1,193 @@
+"""The plan file (``gpuwise plan PLAN.yaml``): a horizon, the GPUs owned, the workloads with their
+cadence and targets, and the constraints. Strict like the other input files: an unknown key is an
+error naming the field, with a close match.
+
+Every amount is in ``constraints.currency`` (``paid_usd`` and the budgets keep their contract
+names: ``_usd`` says "money", the currency field says which).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from ..inputs.schema import MAX_GPUS, Strict, Workload, _finite, parse_money
+
+Hosting = Literal["office", "colocation", "datacenter"]
+
+
+def _money_text(v: Any) -> Any:
+    """An amount may be written as people write it (``$200,000``, ``150万``); the currency it names
+    is checked against ``constraints.currency`` by :class:`PlanFile`."""
+    if isinstance(v, str):
+        return parse_money(v)[0]
+    return v
+
+
+class Owned(Strict):
+    """GPUs the team already has: they cost no capex, only hosting and power while they run."""
+
+    gpu: str = Field(min_length=1, max_length=100)
+    count: int = Field(ge=1, le=MAX_GPUS)
+    servers: int | None = Field(default=None, ge=1, le=MAX_GPUS, description="machines they sit in")
+    hosting: Hosting = Field(default="office", description="where they run: office | colocation | datacenter")
+    bought: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$",
+                               description="when they were bought, YYYY-MM")
+    paid_usd: float | None = Field(default=None, ge=0, le=1e13,
+                                   description="what was paid for all of them, in constraints.currency")
+
+    _m = field_validator("paid_usd", mode="before")(_money_text)
+    _v = field_validator("paid_usd")(_finite)
+
+    @field_validator("gpu", mode="before")
+    @classmethod
+    def _gpu_str(cls, v: Any) -> Any:
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    @field_validator("bought", mode="before")
+    @classmethod
+    def _date(cls, v: Any) -> Any:
+        return v.strftime("%Y-%m") if isinstance(v, dt.date) else v
+
+    @model_validator(mode="after")
+    def _servers(self) -> Owned:
+        if self.servers is not None and self.servers > self.count:
+            raise ValueError("more servers than GPUs")
+        return self
+
+
+class Cadence(Strict):
+    """How often a workload runs: once at a month, N times a month, or continuously (a service)."""
+
+    at_month: int | None = Field(default=None, ge=1, le=120, description="runs once, in this month (1 = the first)")
+    per_month: float | None = Field(default=None, gt=0, le=1000, description="runs this many times every month")
+    continuous: bool = Field(default=False, description="a service that runs every month")
+    hours_per_day: float = Field(default=24, gt=0, le=24, description="a service's hours a day")
+    growth_per_month: float = Field(default=0, ge=-0.9, le=10,
+                                    description="a service's load growth per month (0.10 = 10%)")
+    start_month: int = Field(default=1, ge=1, le=120, description="per_month and continuous: the first month")
+    end_month: int | None = Field(default=None, ge=1, le=120, description="the last month (default: the horizon)")
+
+    _v = field_validator("per_month", "hours_per_day", "growth_per_month")(_finite)
+
+    @model_validator(mode="after")
+    def _one(self) -> Cadence:
+        given = [n for n, v in (("at_month", self.at_month), ("per_month", self.per_month),
+                                ("continuous", self.continuous or None)) if v is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of at_month, per_month or continuous: true"
+                             + (f" (got {', '.join(given)})" if given else ""))
+        if self.end_month is not None and self.end_month < self.start_month:
+            raise ValueError("end_month is before start_month")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return "once" if self.at_month is not None else "monthly" if self.per_month is not None else "continuous"
+
+
+class Targets(Strict):
+    """A service's load and latency targets (the latency ones are also the workload's
+    ``max_ttft_ms``/``max_tpot_ms``)."""
+
+    requests_per_s: float | None = Field(default=None, gt=0, le=1e7,
+                                         description="requests per second in the first month")
+    concurrency: int | None = Field(default=None, ge=1, le=10_000_000,
+                                    description="sequences served at once in the first month")
+    p95_ttft_ms: float | None = Field(default=None, gt=0, le=1e7, description="time to first token target")
+    max_tpot_ms: float | None = Field(default=None, gt=0, le=1e7, description="time per output token target")
+
+    _v = field_validator("requests_per_s", "p95_ttft_ms", "max_tpot_ms")(_finite)
+
+
+class PlanWorkload(Strict):
+    name: str = Field(min_length=1, max_length=100)
+    workload: Workload
+    cadence: Cadence
+    deadline_days: float | None = Field(default=None, gt=0, le=3650,
+                                        description="a run must finish within this many days (default: the month)")
+    targets: Targets = Targets()
+
+    _v = field_validator("deadline_days")(_finite)
+
+    @model_validator(mode="after")
+    def _fits_kind(self) -> PlanWorkload:
+        serving = self.workload.task == "inference"
+        if serving and self.cadence.kind != "continuous":
+            raise ValueError("an inference workload is a service: give cadence continuous: true")
+        if not serving and self.cadence.kind == "continuous":
+            raise ValueError(f"a {self.workload.task} workload runs at_month or per_month, not continuously")
+        if not serving and (self.targets.requests_per_s or self.targets.concurrency):
+            raise ValueError("targets.requests_per_s and targets.concurrency apply to inference workloads")
+        return self
+
+
+class PlanConstraints(Strict):
+    budget_per_quarter_usd: float | None = Field(default=None, gt=0, le=1e13,
+                                                 description="cash out per quarter, in constraints.currency")
+    budget_total_usd: float | None = Field(default=None, gt=0, le=1e13,
+                                           description="cash out over the horizon, in constraints.currency")
+    acquisition: Literal["rent", "buy", "either"] = "either"
+    hosting: Hosting | None = Field(default=None, description="where bought hardware runs (default colocation)")
+    market: Literal["global", "china"] | None = None
+    currency: Literal["USD", "CNY"] = "USD"
+    electricity_usd_per_kwh: float = Field(default=0.15, ge=0, le=100, description="in constraints.currency")
+    gpus: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(
+        default=[], max_length=200, description="GPU types the plan may buy or rent (default: the catalog)")
+    max_gpus: int = Field(default=64, ge=1, le=MAX_GPUS, description="GPUs one run or one service may use")
+
+    _m = field_validator("budget_per_quarter_usd", "budget_total_usd", mode="before")(_money_text)
+    _v = field_validator("budget_per_quarter_usd", "budget_total_usd", "electricity_usd_per_kwh")(_finite)
+
+    @field_validator("gpus", mode="before")
+    @classmethod
+    def _gpus_str(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            return [str(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in v]
+        return v
+
+
+class PlanFile(Strict):
+    horizon_months: int = Field(ge=1, le=60)
+    owned: list[Owned] = Field(default=[], max_length=100)
+    workloads: list[PlanWorkload] = Field(min_length=1, max_length=50)
+    constraints: PlanConstraints = PlanConstraints()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _money_currency(cls, data: Any) -> Any:
+        """An amount written with a currency sign must be in ``constraints.currency``."""
+        if not isinstance(data, dict):
+            return data
+        cons = data.get("constraints") if isinstance(data.get("constraints"), dict) else {}
+        declared = cons.get("currency", "USD")
+        texts = [v for k, v in cons.items() if k.endswith("_usd") and isinstance(v, str)]
+        for o in data.get("owned") or []:
+            if isinstance(o, dict) and isinstance(o.get("paid_usd"), str):
+                texts.append(o["paid_usd"])
+        for text in texts:
+            try:
+                _, cur = parse_money(text)
+            except ValueError:
+                continue  # the field's own check says what an amount looks like
+            if cur is not None and cur != declared:
+                raise ValueError(f"{text!r} is in {cur} but constraints.currency is {declared}: "
+                                 "every amount in the file is in the one currency")
+        return data
+
+    @model_validator(mode="after")
+    def _names(self) -> PlanFile:
+        seen: set[str] = set()
+        for w in self.workloads:
+            if w.name in seen:
+                raise ValueError(f"workload name '{w.name}' is used twice")
+            seen.add(w.name)
+            c = w.cadence
+            if c.at_month is not None and c.at_month > self.horizon_months:
+                raise ValueError(f"workload '{w.name}': at_month {c.at_month} is after the horizon "
+                                 f"({self.horizon_months} months)")
+            if c.start_month > self.horizon_months:
+                raise ValueError(f"workload '{w.name}': start_month {c.start_month} is after the horizon")
+        return self

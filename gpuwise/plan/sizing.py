@@ -1,0 +1,225 @@
+"""Each workload of a plan, sized per GPU type with the existing estimators
+(:func:`gpuwise.estimators.candidate.evaluate`): for a training or fine-tuning run, the fewest GPUs
+of the type that fit it and finish within its deadline, with the wall hours and the rental price
+of that many; for a service, the GPUs of one copy of the model and the output tokens per second
+(or sequences) that copy sustains within the latency targets. Nothing here decides: the program
+(:mod:`.solve`) chooses among these options, the rules judge the plan.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..estimators import cost as K
+from ..estimators.candidate import evaluate, offers_for
+from ..inputs.job import Job, resolve
+from ..inputs.schema import Constraints, Requirements
+from ..knowledge import Knowledge
+from ..knowledge.schema import Gpu
+from .schema import PlanFile, PlanWorkload
+
+HOURS = K.HOURS_PER_MONTH
+DAYS_PER_MONTH = HOURS / 24
+
+
+@dataclass
+class Option:
+    """One GPU type for one workload: ``count`` GPUs per run (training) or per copy (serving)."""
+
+    gpu: str
+    count: int
+    wall_hours: float = 0.0  # training: one run, start-up included
+    capacity: float = 0.0  # serving: output tokens/s (or sequences) of one copy within the targets
+    rent_usd_per_hour: float | None = None  # for `count` GPUs (whole instances where sold so)
+    rent_gpus_paid: int = 0
+    rent_provider: str | None = None
+    rent_instance: str | None = None
+    rent_as_of: str | None = None
+    rent_discount: float = 0.0  # serving: the long-rental discount of a month's rental
+    layout: str = ""
+
+    @property
+    def gpu_hours(self) -> float:
+        return self.count * self.wall_hours
+
+
+@dataclass
+class Sized:
+    name: str
+    w: PlanWorkload
+    job: Job
+    serving: bool
+    months: int
+    runs: list[float] = field(default_factory=list)  # training: runs per month (index 0 = month 1)
+    demand: list[float] = field(default_factory=list)  # serving: load per month in `measure`
+    measure: str = "tokens_per_s"  # serving: tokens_per_s | sequences
+    requests_per_s: list[float] = field(default_factory=list)  # serving: per month
+    hours_per_day: float = 24.0
+    deadline_hours: float = 0.0
+    options: dict[str, Option] = field(default_factory=dict)
+    why_not: dict[str, str] = field(default_factory=dict)  # gpu id -> why it cannot take this workload
+    owned_reason: dict[str, str] = field(default_factory=dict)  # owned gpu id -> why the owned fleet cannot
+
+    def active(self, m: int) -> bool:
+        return (self.runs[m - 1] > 0) if not self.serving else self.demand[m - 1] > 0
+
+
+def _requirements(pw: PlanWorkload, plan: PlanFile, months: float) -> Requirements:
+    w = pw.workload
+    update: dict[str, Any] = {}
+    t = pw.targets
+    if t.p95_ttft_ms is not None and w.max_ttft_ms is None:
+        update["max_ttft_ms"] = t.p95_ttft_ms
+    if t.max_tpot_ms is not None and w.max_tpot_ms is None:
+        update["max_tpot_ms"] = t.max_tpot_ms
+    if update:
+        w = w.model_copy(update=update)
+    c = plan.constraints
+    cons = Constraints(max_gpus=c.max_gpus, deadline_days=pw.deadline_days, acquisition="either",
+                       project_months=max(1.0, months), currency="USD", hosting=c.hosting, market=market(plan))
+    return Requirements(workload=w, constraints=cons)
+
+
+def market(plan: PlanFile) -> str:
+    c = plan.constraints
+    return c.market or ("china" if c.currency == "CNY" else "global")
+
+
+def counts(max_gpus: int) -> list[int]:
+    out = [n for n in (1, 2, 4, 8) if n <= max_gpus]
+    n = 16
+    while n <= max_gpus:
+        out.append(n)
+        n *= 2
+    return out
+
+
+def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], where: str) -> list[Sized]:
+    H = plan.horizon_months
+    out = []
+    for i, pw in enumerate(plan.workloads):
+        req = _requirements(pw, plan, H)
+        job = resolve(req, kb, f"{where}: workloads[{i}].workload")
+        s = Sized(pw.name, pw, job, not job.training, H)
+        _schedule(s, pw, H)
+        for g in gpus:
+            if s.serving:
+                _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0))
+            else:
+                _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0))
+        out.append(s)
+    return out
+
+
+def _schedule(s: Sized, pw: PlanWorkload, H: int) -> None:
+    c = pw.cadence
+    last = c.end_month or H
+    if not s.serving:
+        s.runs = [0.0] * H
+        if c.at_month is not None:
+            s.runs[c.at_month - 1] = 1.0
+        else:
+            for m in range(c.start_month, min(last, H) + 1):
+                s.runs[m - 1] = float(c.per_month or 0)
+        per = c.per_month or 1.0
+        days = pw.deadline_days if pw.deadline_days is not None else DAYS_PER_MONTH / max(1.0, per)
+        s.deadline_hours = days * 24
+        return
+    w, t = s.job.w, pw.targets
+    s.hours_per_day = c.hours_per_day
+    growth = [(1 + c.growth_per_month) ** (m - c.start_month) if c.start_month <= m <= last else 0.0
+              for m in range(1, H + 1)]
+    out_tokens = w.output_tokens or max(1, w.context_len // 2)
+    if t.requests_per_s is not None:
+        s.measure = "tokens_per_s"
+        s.requests_per_s = [t.requests_per_s * f for f in growth]
+        s.demand = [r * out_tokens for r in s.requests_per_s]
+    elif t.concurrency is not None or w.target_tokens_per_s == 0:
+        s.measure = "sequences"
+        base = t.concurrency if t.concurrency is not None else w.concurrent_requests
+        s.demand = [base * f for f in growth]
+        s.requests_per_s = []
+    else:
+        s.measure = "tokens_per_s"
+        s.demand = [w.target_tokens_per_s * f for f in growth]
+        s.requests_per_s = [d / out_tokens for d in s.demand]
+
+
+def _rent(s: Sized, g: Gpu, n: int, opt: Option) -> None:
+    offers = offers_for(s.job, g, n)
+    if not offers:
+        return
+    o = offers[0]
+    opt.rent_usd_per_hour = o.usd_per_hour
+    opt.rent_gpus_paid = o.gpus
+    opt.rent_provider, opt.rent_instance, opt.rent_as_of = o.provider, o.instance, o.as_of
+    if s.serving:
+        opt.rent_discount, _ = K.discount(s.job.kb.clouds, s.hours_per_day * DAYS_PER_MONTH)
+
+
+def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:
+    last_reason = "does not fit in memory at any count up to max_gpus"
+    for n in counts(max_gpus):
+        ev = evaluate(s.job, g, n, defer=True)
+        if not ev.fits:
+            if owned and n <= owned:
+                s.owned_reason[g.id] = (f"does not fit in memory on {n} of them "
+                                        f"({ev.memory.per_gpu / 1e9:.1f} GB per GPU, {ev.usable / 1e9:.1f} GB usable)")
+            continue
+        ev.complete()
+        wall = float(ev.numbers.get("wall_hours") or 0.0)
+        if wall <= 0:
+            last_reason = "no time estimate"
+            continue
+        if wall > s.deadline_hours:
+            last_reason = f"misses the deadline ({wall / 24:.1f} days on {n} GPUs, {s.deadline_hours / 24:.1f} allowed)"
+            if owned and n <= owned:
+                s.owned_reason[g.id] = (f"{n} of them take {wall / 24:.1f} days, "
+                                        f"longer than the {s.deadline_hours / 24:.1f} days allowed")
+            continue
+        opt = Option(g.id, n, wall_hours=wall, layout=ev.label())
+        _rent(s, g, n, opt)
+        s.options[g.id] = opt
+        if owned and n > owned:
+            s.owned_reason.setdefault(g.id, f"needs {n} at once to finish in time; {owned} owned")
+        elif owned:
+            s.owned_reason.pop(g.id, None)  # an earlier count's reason no longer holds
+        return
+    s.why_not[g.id] = last_reason
+    if owned:
+        s.owned_reason.setdefault(g.id, last_reason)
+
+
+def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:
+    last_reason = "the model does not fit in memory at any count up to max_gpus"
+    for n in counts(min(max_gpus, 16)):
+        ev = evaluate(s.job, g, n, defer=True)
+        if not ev.fits:
+            continue
+        ev.complete()
+        num = ev.numbers
+        if num.get("framework_supports_gpu") is False or num.get("framework_supports_precision") is False:
+            last_reason = str(num.get("framework_reason") or "the serving framework does not support it")
+            break
+        cap = float(num.get("max_throughput_tokens_per_s") or 0.0) if s.measure == "tokens_per_s" else \
+            float(num.get("max_throughput_concurrency") or 0.0)
+        if cap <= 0 or (num.get("meets_ttft") is False and num.get("max_ttft_ms")):
+            last_reason = f"misses the latency targets on {n} GPUs"
+            continue
+        opt = Option(g.id, n, capacity=cap, layout=ev.label())
+        _rent(s, g, n, opt)
+        s.options[g.id] = opt
+        if owned and n > owned:
+            s.owned_reason.setdefault(g.id, f"one copy of the model needs {n} of them; {owned} owned")
+        return
+    s.why_not[g.id] = last_reason
+    if owned:
+        s.owned_reason.setdefault(g.id, last_reason)
+
+
+def replicas_needed(s: Sized, opt: Option, m: int) -> int:
+    """Copies of the model on ``opt`` that carry month ``m``'s load."""
+    d = s.demand[m - 1]
+    return math.ceil(d / opt.capacity - 1e-9) if d > 0 else 0

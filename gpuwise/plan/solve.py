@@ -1,0 +1,294 @@
+"""The plan as a mixed-integer program over the months, solved with HiGHS (:mod:`.milp`).
+
+Variables, per GPU type ``g`` and month ``m``:
+
+* ``buy[g,m]`` - whole units ordered in month ``m`` (servers where the catalog sells servers, cards
+  otherwise), usable from month ``m + delivery``;
+* ``own[w,m,g]`` / ``rent[w,m,g]`` - runs of training workload ``w`` on the fleet or on rented GPUs;
+* ``own[s,m,g]`` / ``rent[s,m,g]`` - copies of service ``s``'s model on the fleet or rented (whole
+  copies, integers);
+* slack for work that cannot be placed and for money over a budget, priced far above any real cost
+  so the program uses them only when nothing else is possible (the result states what was left).
+
+Constraints: each month's runs and service load are placed; the fleet (owned + arrived purchases)
+is never booked beyond its GPUs (a run or a copy needs that many at once) nor beyond its
+schedulable hours (``plan_owned_availability`` of the month); cash out per quarter and in total
+within the budgets. Objective: cash over the horizon - capex, hosting, power, rent - less the
+resale of what was bought, at the end.
+
+Baselines are points of the same program: *rent everything* (no purchase, the fleet unused) and
+*buy for the peak* (the cheapest GPU type bought in the first month in the units that carry the
+peak, renting only before it arrives). The plan is the program's optimum, so it never costs more
+than a baseline that keeps to the same constraints; :func:`plan` checks it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..estimators import cost as K
+from ..knowledge import Knowledge
+from ..knowledge.schema import Gpu
+from .milp import Model, Solution
+from .sizing import DAYS_PER_MONTH, HOURS, Sized, replicas_needed
+
+UNPLACED_RUN = 1e9
+"""Objective weight of a run left unplaced (per run): far above any real plan's cost."""
+UNSERVED = 1e7
+"""Objective weight of a unit of service load (token/s or sequence) not carried in a month."""
+OVER_BUDGET = 10.0
+"""Objective weight of a dollar over a budget: the program spends up to ten dollars elsewhere to
+save one over the budget, and goes over only when the work cannot be done otherwise."""
+
+
+@dataclass
+class Fleet:
+    """One GPU type: what is owned, and what a unit bought costs (USD)."""
+
+    gpu: Gpu
+    owned: int = 0
+    owned_hosting: str = "office"
+    owned_power_per_gpu_hour: float = 0.0
+    owned_hosting_per_month: float = 0.0
+    owned_formula: dict[str, Any] = field(default_factory=dict)
+    unit: int = 0  # GPUs per unit bought (0: cannot be bought)
+    unit_capex: float = 0.0
+    unit_hardware: float = 0.0
+    unit_hosting_per_month: float = 0.0
+    bought_power_per_gpu_hour: float = 0.0
+    bought_hosting: str = "colocation"
+    sold_as: str = ""
+    condition: str = "new"
+    buy_as_of: str = ""
+    buy_source: str = ""
+    buy_reason: str = ""
+
+
+def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electricity: float, hosting: str | None,
+              market: str, usd_cny: float) -> Fleet:
+    """Owned GPUs' running costs and the price of one unit bought, from tco.yaml and prices.yaml
+    (the purchase through :func:`gpuwise.estimators.cost.buy_cost`)."""
+    tco = kb.tco
+    f = Fleet(gpu=gpu, owned=owned, owned_hosting=owned_hosting)
+    host_w = tco.values["host_power_w_per_gpu"].value
+    h = tco.hosting.get(owned_hosting) if tco.hosting else None
+    pue = h.pue if h else tco.values["pue"].value
+    per_gpu_kw = (gpu.power.tdp_w + host_w) / 1000
+    f.owned_power_per_gpu_hour = per_gpu_kw * pue * electricity
+    if owned:
+        kw = per_gpu_kw * owned
+        rate = h.rent_usd_per_kw_month if h else tco.values["hosting_usd_per_kw_month"].value
+        billed = max(kw, h.min_billed_kw) if h and rate > 0 else kw
+        f.owned_hosting_per_month = billed * rate
+        f.owned_formula = {"it_kw": round(kw, 3), "billed_kw": round(billed, 3), "usd_per_kw_month": rate,
+                           "pue": pue, "hosting": owned_hosting, "tdp_w": gpu.power.tdp_w, "host_w": host_w}
+    entry = K.price_entry(kb.prices, gpu.id)
+    if entry is None:
+        f.buy_reason = f"no dated purchase price for {gpu.name}"
+        return f
+    unit = min(entry.units.sizes) if entry.units.sold_as == "server" else 1
+    where = hosting or (owned_hosting if owned else "colocation")
+    bc = K.buy_cost(gpu, unit, months=1, busy_hours=1, electricity=electricity, tco=tco, prices=kb.prices,
+                    networks=kb.runtime.networks, hosting=where, usd_cny=usd_cny, market=market)
+    if bc is None or bc.plan is None:
+        _, why = K.buy_plan(kb.prices, gpu, unit, tco, market=market, usd_cny=usd_cny)
+        f.buy_reason = why or f"{gpu.name} cannot be bought"
+        return f
+    f.unit, f.unit_capex, f.unit_hardware = unit, bc.capex, bc.cards.value
+    f.unit_hosting_per_month = bc.hosting.value
+    f.bought_power_per_gpu_hour = bc.power.value / unit
+    f.bought_hosting, f.sold_as, f.condition = bc.hosting_name, bc.plan.sold_as, bc.plan.condition
+    f.buy_as_of, f.buy_source = bc.plan.as_of, bc.plan.source
+    return f
+
+
+@dataclass
+class Setting:
+    """Which ways of getting capacity a program may use."""
+
+    buy: bool = True
+    rent: bool = True
+    owned: bool = True
+    fixed_buy: dict[tuple[str, int], int] | None = None  # (gpu, month) -> units; all others 0
+    rent_until: int | None = None  # rent only in months before this one
+    skip: frozenset[str] = frozenset()  # workloads left out (what a service costs the plan)
+
+
+@dataclass
+class Program:
+    model: Model
+    buy: dict[tuple[str, int], int] = field(default_factory=dict)
+    own_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    rent_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    own_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    rent_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    unplaced: dict[tuple[str, int], int] = field(default_factory=dict)
+    over: dict[str, int] = field(default_factory=dict)  # budget row name -> slack variable
+    rows: dict[str, int] = field(default_factory=dict)  # named rows: count/hours per (g, m), budgets
+    fixed_cost: float = 0.0
+
+
+@dataclass
+class Inputs:
+    H: int
+    delivery: int
+    availability: float
+    fleets: dict[str, Fleet]
+    sized: list[Sized]
+    budget_quarter: float | None
+    budget_total: float | None
+    tco: Any = None
+
+
+def _arrived(inp: Inputs, g: str, m: int, p: Program) -> dict[int, float]:
+    """Units of ``g`` usable in month ``m``: ordered in months up to ``m - delivery``."""
+    return {p.buy[(g, o)]: 1.0 for o in range(1, m - inp.delivery + 1) if (g, o) in p.buy}
+
+
+def build(inp: Inputs, s: Setting) -> Program:
+    m_ = Model()
+    p = Program(m_)
+    H, L = inp.H, inp.delivery
+    # purchases
+    for g, f in inp.fleets.items():
+        if not (s.buy and f.unit):
+            continue
+        for o in range(1, H - L + 1):
+            months_used = H - (o + L) + 1
+            fixed = s.fixed_buy.get((g, o), 0) if s.fixed_buy is not None else None
+            cost = f.unit_capex + f.unit_hosting_per_month * months_used - f.unit_hardware * _resale(inp, f, H - o + 1)
+            ub = fixed if fixed is not None else 10_000
+            p.buy[(g, o)] = m_.var(f"buy[{g},{o}]", lb=fixed or 0, ub=ub, cost=cost, integer=True)
+    # cash rows per month (capex + rent + power + bought hosting), for the budgets
+    cash: dict[int, dict[int, float]] = {m: {} for m in range(1, H + 1)}
+    fixed_month = sum(f.owned_hosting_per_month for f in inp.fleets.values())
+    p.fixed_cost = fixed_month * H
+
+    def add(m: int, j: int, a: float) -> None:
+        cash[m][j] = cash[m].get(j, 0.0) + a
+
+    for (g, o), j in p.buy.items():
+        f = inp.fleets[g]
+        add(o, j, f.unit_capex)
+        for m in range(o + L, H + 1):
+            add(m, j, f.unit_hosting_per_month)
+    use_count: dict[tuple[str, int], dict[int, float]] = {}
+    use_hours: dict[tuple[str, int], dict[int, float]] = {}
+
+    def use(table: dict, key: tuple[str, int], j: int, a: float) -> None:
+        table.setdefault(key, {})[j] = table.setdefault(key, {}).get(j, 0.0) + a
+
+    for sz in inp.sized:
+        if sz.name in s.skip:
+            continue
+        for m in range(1, H + 1):
+            if not sz.active(m):
+                continue
+            rent_ok = s.rent and (s.rent_until is None or m < s.rent_until)
+            if not sz.serving:
+                R = sz.runs[m - 1]
+                terms: dict[int, float] = {}
+                for g, opt in sz.options.items():
+                    f = inp.fleets[g]
+                    fleet_here = f.owned if s.owned else 0
+                    can_own = fleet_here > 0 or bool(s.buy and f.unit)
+                    if can_own:
+                        power = _power(f, opt.gpu_hours)
+                        j = m_.var(f"own[{sz.name},{m},{g}]", ub=R, cost=power)
+                        p.own_run[(sz.name, m, g)] = j
+                        terms[j] = 1.0
+                        add(m, j, power)
+                        use(use_count, (g, m), j, opt.count / R)
+                        use(use_hours, (g, m), j, opt.gpu_hours)
+                    if rent_ok and opt.rent_usd_per_hour is not None:
+                        price = opt.rent_usd_per_hour * opt.wall_hours
+                        j = m_.var(f"rent[{sz.name},{m},{g}]", ub=R, cost=price)
+                        p.rent_run[(sz.name, m, g)] = j
+                        terms[j] = 1.0
+                        add(m, j, price)
+                j = m_.var(f"unplaced[{sz.name},{m}]", ub=R, cost=UNPLACED_RUN)
+                p.unplaced[(sz.name, m)] = j
+                terms[j] = 1.0
+                m_.row(f"runs[{sz.name},{m}]", terms, lb=R, ub=R)
+            else:
+                D = sz.demand[m - 1]
+                hours = sz.hours_per_day * DAYS_PER_MONTH
+                terms = {}
+                for g, opt in sz.options.items():
+                    f = inp.fleets[g]
+                    top = replicas_needed(sz, opt, m) + 1
+                    can_own = (f.owned if s.owned else 0) > 0 or bool(s.buy and f.unit)
+                    if can_own:
+                        power = _power(f, opt.count * hours)
+                        j = m_.var(f"own[{sz.name},{m},{g}]", ub=top, cost=power, integer=True)
+                        p.own_copy[(sz.name, m, g)] = j
+                        terms[j] = opt.capacity
+                        add(m, j, power)
+                        use(use_count, (g, m), j, opt.count)
+                        use(use_hours, (g, m), j, opt.count * sz.hours_per_day / 24 * inp.availability * HOURS)
+                    if rent_ok and opt.rent_usd_per_hour is not None:
+                        price = opt.rent_usd_per_hour * hours * (1 - opt.rent_discount)
+                        j = m_.var(f"rent[{sz.name},{m},{g}]", ub=top, cost=price, integer=True)
+                        p.rent_copy[(sz.name, m, g)] = j
+                        terms[j] = opt.capacity
+                        add(m, j, price)
+                j = m_.var(f"unserved[{sz.name},{m}]", ub=D, cost=UNSERVED)
+                p.unplaced[(sz.name, m)] = j
+                terms[j] = 1.0
+                m_.row(f"load[{sz.name},{m}]", terms, lb=D)
+    # the fleet: GPUs at once, and schedulable hours
+    for g, f in inp.fleets.items():
+        owned = f.owned if s.owned else 0
+        for m in range(1, H + 1):
+            arrived = _arrived(inp, g, m, p)
+            for table, kind, cap in ((use_count, "count", 1.0), (use_hours, "hours", inp.availability * HOURS)):
+                if (g, m) not in table:
+                    continue
+                coefs = dict(table[(g, m)])
+                for j in arrived:
+                    coefs[j] = coefs.get(j, 0.0) - f.unit * cap
+                p.rows[f"{kind}[{g},{m}]"] = m_.row(f"{kind}[{g},{m}]", coefs, ub=owned * cap)
+    # budgets: cash out (owned hosting included), resale not counted
+    if inp.budget_quarter is not None:
+        for q in range(math.ceil(H / 3)):
+            months = range(3 * q + 1, min(H, 3 * q + 3) + 1)
+            coefs: dict[int, float] = {}
+            for m in months:
+                for j, a in cash[m].items():
+                    coefs[j] = coefs.get(j, 0.0) + a
+            name = f"budget[Q{q + 1}]"
+            slack = m_.var(f"over[{name}]", cost=OVER_BUDGET)
+            p.over[name] = slack
+            coefs[slack] = -1.0
+            p.rows[name] = m_.row(name, coefs, ub=inp.budget_quarter - fixed_month * len(months))
+    if inp.budget_total is not None:
+        coefs = {}
+        for m in range(1, H + 1):
+            for j, a in cash[m].items():
+                coefs[j] = coefs.get(j, 0.0) + a
+        name = "budget[total]"
+        slack = m_.var(f"over[{name}]", cost=OVER_BUDGET)
+        p.over[name] = slack
+        coefs[slack] = -1.0
+        p.rows[name] = m_.row(name, coefs, ub=inp.budget_total - fixed_month * H)
+    m_.offset = p.fixed_cost
+    return p
+
+
+def _power(f: Fleet, gpu_hours: float) -> float:
+    """Power for GPU-hours on the fleet (owned and bought GPUs of a type may be hosted apart: the
+    owned rate while owned GPUs exist, else the bought one)."""
+    rate = f.owned_power_per_gpu_hour if f.owned else f.bought_power_per_gpu_hour
+    return rate * gpu_hours
+
+
+def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:
+    """Fraction of the hardware price a unit bought fetches at the end (tco.yaml resale curve)."""
+    return K.resale_fraction(inp.tco, months_owned, f.condition)
+
+
+def solve(inp: Inputs, s: Setting, *, duals: bool = True) -> tuple[Program, Solution]:
+    p = build(inp, s)
+    return p, p.model.solve(duals=duals)

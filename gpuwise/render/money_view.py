@@ -1,0 +1,125 @@
+"""How a configuration's ledger and timeline read in a report: the answer's cost and time rows, the
+ledger line by line, the timeline by part, and the user's own constraints beside what the answer
+uses of them. Every figure is quoted from the records; nothing here adds up money or hours again
+(a total is the ledger's ``total``, a time the timeline's ``wall_hours``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..ledger import Ledger, Timeline
+from .fmt import Fmt, table
+
+
+def kind_label(_: Callable[..., str], kind: str) -> str:
+    labels = {"rent": _("rent"), "capex": _("hardware"), "server": _("host server"), "network": _("network"),
+              "hosting": _("hosting"), "power": _("power"), "licence": _("licences"), "fee": _("cloud fees"),
+              "setup": _("start-up"), "resale": _("resale")}
+    return labels.get(kind, kind)
+
+
+def item_label(_: Callable[..., str], item: str) -> str:
+    """A ledger item in the report's language: the fixed names are catalog messages; an item that
+    names a provider or a unit count is kept as written."""
+    labels = {"egress": _("internet egress"), "cross-region": _("cross-region transfer"), "storage": _("storage"),
+              "start-up and wind-down": _("start-up and wind-down"), "host server share": _("host server share"),
+              "scale-out network": _("scale-out network"), "electricity": _("electricity"),
+              "software licences": _("software licences"), "resale at the end": _("resale at the end"),
+              "colocation": _("colocation"), "office": _("office"), "datacenter": _("datacenter")}
+    return labels.get(item, item)
+
+
+def part_label(_: Callable[..., str], name: str) -> str:
+    labels = {"compute": _("compute"), "communication": _("communication"), "pipeline bubble": _("pipeline bubble"),
+              "offload": _("offload"), "failures and restarts": _("failures and restarts"),
+              "start-up and wind-down": _("start-up and wind-down"), "service": _("service"),
+              "training": _("training"), "work redone after spot reclaims": _("work redone after spot reclaims"),
+              "waiting for spot capacity": _("waiting for spot capacity")}
+    return labels.get(name, name)
+
+
+def cost_row(f: Fmt, _: Callable[..., str], led: Ledger) -> str:
+    """The answer's total: a purchase shows its cash out and what the resale brings back."""
+    resale = led.amount("resale")
+    if resale < 0:
+        return _("%(net)s net: %(cash)s paid, %(back)s back from resale after %(months)s months",
+                 net=f.money(led.net), cash=f.money(led.cash_out), back=f.money(-resale),
+                 months=f"{led.period.months:g}")
+    if led.period.kind == "commitment":
+        return _("%(total)s for the committed %(months)s months", total=f.money(led.total),
+                 months=f"{led.period.months:g}")
+    if led.period.kind == "project":
+        return _("%(total)s over %(months)s months", total=f.money(led.total), months=f"{led.period.months:g}")
+    return f.money(led.total)
+
+
+def time_row(f: Fmt, _: Callable[..., str], tl: Timeline) -> str:
+    """Wall-clock time and the GPU-hours billed, both the timeline's."""
+    if tl.billed_hours > tl.wall_hours * 1.0005:
+        return _("%(time)s, %(billed)s billed (%(gpu_hours)s GPU-hours)", time=f.days(tl.wall_days),
+                 billed=f.days(tl.billed_hours / 24), gpu_hours=f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1))
+    return _("%(time)s (%(gpu_hours)s GPU-hours billed)", time=f.days(tl.wall_days),
+             gpu_hours=f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1))
+
+
+def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
+    """The ledger line by line, then its total (and, with a purchase, the cash out before resale)."""
+    rows = [[kind_label(_, ln.kind), item_label(_, ln.item), f.money(ln.amount)] for ln in led.lines]
+    if led.amount("resale") < 0:
+        rows.append([_("cash out"), _("before resale"), f.money(led.cash_out)])
+    rows.append([_("total"), _("the sum of the lines"), f.money(led.total)])
+    return table([_("Kind"), _("Item"), _("Amount")], rows, right=(2,))
+
+
+def timeline_table(f: Fmt, _: Callable[..., str], tl: Timeline) -> dict[str, Any]:
+    rows = [[part_label(_, p.name), f.hours(p.hours)] for p in tl.parts]
+    rows.append([_("wall-clock time"), f.hours(tl.wall_hours)])
+    if abs(tl.billed_hours - tl.wall_hours) > 1e-9:
+        rows.append([_("hours billed"), f.hours(tl.billed_hours)])
+    rows.append([_("GPU-hours billed"), f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1)])
+    return table([_("Part"), _("Hours")], rows, right=(1,))
+
+
+def constraint_rows(f: Fmt, _: Callable[..., str], question: dict[str, Any], led: Ledger | None,
+                    tl: Timeline | None, serving: dict[str, Any] | None) -> list[list[str]]:
+    """The user's own limits beside what the answer uses of them: budget, deadline, throughput and
+    latency targets, each only when the question states it."""
+    c, w = question.get("constraints") or {}, question.get("workload") or {}
+    rows: list[list[str]] = []
+    budget = c.get("budget_usd")
+    if budget and led is not None:
+        rows.append([_("Your budget"), _("%(used)s of %(limit)s (%(pct)s)", used=f.money(led.total),
+                                         limit=f.money(budget), pct=f.pct(led.total / budget))])
+    deadline = c.get("deadline_days")
+    if deadline and tl is not None and w.get("task") != "inference":
+        rows.append([_("Your deadline"), _("%(used)s of %(limit)s (%(pct)s)", used=f.days(tl.wall_days),
+                                           limit=f.days(deadline), pct=f.pct(tl.wall_days / deadline))])
+    sv = serving or {}
+    target = w.get("target_tokens_per_s")
+    got = sv.get("throughput_tokens_per_s")
+    if target and got is not None:
+        rows.append([_("Your throughput target"), _("%(got)s of %(want)s output tokens/s", got=f.num(got, 0),
+                                                    want=f.num(target, 0))])
+    for key, value_key, label in (("max_ttft_ms", "ttft_s", _("Your time-to-first-token target")),
+                                  ("max_tpot_ms", "tpot_s", _("Your time-per-output-token target"))):
+        limit, value = w.get(key), sv.get(value_key)
+        if limit and value is not None:
+            rows.append([label, _("%(got)s ms, at most %(want)s ms", got=f.num(value * 1000, 0),
+                                  want=f.num(limit, 0))])
+    return rows
+
+
+def given_up(f: Fmt, _: Callable[..., str], items: list[Any]) -> str:
+    """What an audit's alternative does less of than the proposal, as one phrase ("" when nothing)."""
+    said = []
+    for g in items:
+        if g.what == "throughput_tokens_per_s":
+            said.append(_("%(alt)s output tokens/s instead of %(prop)s", alt=f.num(g.alternative, 0),
+                          prop=f.num(g.proposed, 0)))
+        elif g.what == "tpot_s":
+            said.append(_("%(alt)s ms per output token instead of %(prop)s", alt=f.num(g.alternative * 1000, 0),
+                          prop=f.num(g.proposed * 1000, 0)))
+        elif g.what == "wall_days":
+            said.append(_("%(alt)s instead of %(prop)s", alt=f.days(g.alternative), prop=f.days(g.proposed)))
+    return "; ".join(said)

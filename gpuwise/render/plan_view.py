@@ -1,0 +1,245 @@
+"""The plan report's view model: ``PlanResult`` -> plain dicts of preformatted strings and chart
+geometry that ``reports/templates/plan.*`` place (they never compute). Money arrives in the
+result's currency; rule sentences (in USD, as the facts are) are worded in the report's currency
+and language by :meth:`Fmt.sentence`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..errors import UserError
+from .charts import _Axis, _r, nice_ticks
+from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, environment, table
+from .report import normalise_format
+
+SEGMENTS = ("capex", "rent", "opex")
+"""The stacked parts of a month's cash-flow bar; resale is drawn below the axis."""
+COLORS = {"capex": "#1f4e79", "rent": "#b34700", "opex": "#2e7d32", "resale": "#6a3d9a", "own": "#1f4e79",
+          "rented": "#b34700", "used": "#2e7d32"}
+"""Chart colours (the report stylesheet's blue, orange, green and purple: 3:1 against white)."""
+LINE = "#1a1a1a"
+
+
+def render(result: Any, fmt: str, *, lang: str = "en") -> str:
+    """The plan report: text, md, html or json (the result's own data)."""
+    fmt = normalise_format(fmt)
+    if fmt == "json":
+        return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    vm = view(result, lang=lang, fmt=fmt)
+    suffix = {"text": "txt", "md": "md", "html": "html"}[fmt]
+    out = environment(_lang(lang)).get_template(f"plan.{suffix}").render(vm=vm)
+    if fmt != "html":
+        out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
+    return out
+
+
+def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
+    if r is None:
+        raise UserError("no plan to render")
+    code = r.currency
+    info = r.currency_info
+    local = Fmt(lang, Currency(code, 1.0, info.as_of if info else "", info.source if info else ""))
+    usd = Fmt(lang, Currency(code, r.usd_cny if code == "CNY" else 1.0))  # rule sentences carry USD
+    _ = local._
+    m = local.local
+    names = dict(r.gpu_names)
+    names.update({o["gpu"]: o["name"] for o in r.owned})
+
+    def gpu(g: str) -> str:
+        return names.get(g, g)
+
+    brief = []
+    if r.answer.buy_nothing:
+        brief.append(_("Buy nothing: the GPUs you own and rentals carry the plan."))
+    for p in r.answer.buy_now + r.answer.buy_later:
+        brief.append(_("Buy %(count)s x %(gpu)s in month %(month)s (%(units)s x %(unit)s-GPU %(sold)s) for "
+                       "%(amount)s; they run work from month %(arrives)s.", count=p.count, gpu=gpu(p.gpu),
+                       month=p.month, units=p.units, unit=p.unit_gpus, sold=_(SOLD.get(p.sold_as, SOLD[""])),
+                       amount=m(p.amount), arrives=p.arrives))
+    for x in r.answer.rent:
+        brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in months %(months)s (%(amount)s).",
+                       gpu=gpu(x["gpu"]), hours=local.num(x["gpu_hours"], 0), months=_ranges(x["months"]),
+                       amount=m(x["amount"])))
+    brief.append(_("Cost over %(n)s months: %(total)s, %(monthly)s a month on average.", n=r.horizon_months,
+                   total=m(r.total), monthly=m(r.answer.monthly_average)))
+    if r.answer.beats:
+        brief.append(_("It beats %(baseline)s (%(other)s) by %(saving)s.", baseline=_(BASELINE[r.answer.beats]),
+                       other=m(r.baselines[r.answer.beats]), saving=m(r.answer.saving)))
+    for u in r.unplaced:
+        brief.append(_("Not placed: %(workload)s: %(reason)s", workload=u.workload, reason=u.reason))
+
+    months = table([_("Month"), _("Capex"), _("Rent"), _("Hosting + power"), _("Fees"), _("Resale"), _("Total"),
+                    _("Fleet use")],
+                   [[str(x.month), m(x.capex), m(x.rent), m(x.opex), m(x.fees), m(x.resale) if x.resale else DASH,
+                     m(x.total), local.pct(x.utilisation) if x.fleet else DASH] for x in r.months]
+                   + [[_("Total"), m(sum(x.capex for x in r.months)), m(sum(x.rent for x in r.months)),
+                       m(sum(x.opex for x in r.months)), m(sum(x.fees for x in r.months)),
+                       m(sum(x.resale for x in r.months)), m(r.total), ""]],
+                   right=range(1, 8))
+    place_rows = []
+    for x in r.months:
+        for p in x.placements:
+            what = (local.ngettext("%(n)s copy", "%(n)s copies", p.copies) if p.copies else
+                    local.ngettext("%(runs)s run", "%(runs)s runs", max(1, round(p.runs)), runs=local.num(p.runs, 2)))
+            place_rows.append([str(x.month), p.workload, f"{p.count} x {gpu(p.gpu)}", _(ACQ[p.acquisition]), what,
+                               local.num(p.gpu_hours, 0)])
+    placements = table([_("Month"), _("Workload"), _("GPUs"), _("How"), _("Work"), _("GPU-hours")], place_rows,
+                       right=(0, 5))
+    purchases = table([_("Month"), _("GPUs"), _("Units"), _("Arrives"), _("Amount"), _("Price as of")],
+                      [[str(p.month), f"{p.count} x {gpu(p.gpu)}", f"{p.units} x {p.unit_gpus}", str(p.arrives),
+                        m(p.amount), p.price_as_of] for p in r.purchases], right=(0, 3, 4)) if r.purchases else None
+    baselines = table([_("Way"), _("Total"), _("Keeps to the constraints"), _("Note")],
+                      [[_(BASELINE["plan"]), m(r.total), _("yes"), ""]]
+                      + [[_(BASELINE[b.name]), m(b.total) if b.total is not None else DASH,
+                          _("yes") if b.allowed else _("no"), _(WHY_NOT[b.why_not]) if b.why_not else ""]
+                         for b in r.baseline_details], right=(1,))
+    api = table([_("Service"), _("Provider"), _("Model as offered"), _("Per million in / out"), _("API a month"),
+                 _("Self-hosting a month"), _("Break-even requests/s"), _("Cheaper"), _("Price as of")],
+                [[a.workload, a.provider, a.offered_as,
+                  f"{_price(a.input_per_million, a.price_currency)} / {_price(a.output_per_million, a.price_currency)}",
+                  m(a.api_per_month), m(a.self_host_per_month),
+                  local.num(a.break_even_requests_per_s, 2) if a.break_even_requests_per_s is not None else DASH,
+                  _("API") if a.cheaper == "api" else _("self-hosting"), a.as_of] for a in r.api],
+                right=(4, 5, 6)) if r.api else None
+    binding = [{"name": b.constraint, "binding": b.binding,
+                "text": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, gpu))}
+               for b in r.binding if b.binding]
+    findings = [{"severity": f.severity, "label": _(SEVERITY[f.severity]), "rule": f.rule,
+                 "message": usd.sentence(f.template, f.values, f.message),
+                 "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
+    lines = table([_("Month"), _("Kind"), _("Item"), _("Amount"), _("Formula")],
+                  [[str(x.month), x.kind, x.item, m(x.amount), x.formula] for x in r.lines], right=(0, 3))
+    assumptions = [f"{a.field}: {a.reason}" for a in r.assumptions]
+    rate = (_("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
+              as_of=info.as_of if info else "") if code == "CNY" else "")
+    vm = {
+        "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
+        "brief": brief, "months": months, "placements": placements, "purchases": purchases,
+        "baselines": baselines, "api": api, "binding": binding, "findings": findings, "lines": lines,
+        "assumptions": assumptions, "currency_note": rate,
+        "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
+                    name=r.solver.get("name", ""), status=r.solver.get("status", ""),
+                    vars=r.solver.get("variables", 0), rows=r.solver.get("rows", 0),
+                    types=", ".join(r.solver.get("gpu_types", []))),
+        "charts": charts(r, local) if fmt == "html" else {},
+    }
+    return vm
+
+
+BASELINE = {"plan": N_("this plan"), "rent_all": N_("renting everything"), "buy_for_peak": N_("buying for the peak")}
+ACQ = {"owned": N_("owned"), "buy": N_("bought"), "rent": N_("rented")}
+KIND = {"budget": N_("budget"), "capacity": N_("capacity"), "deadline": N_("deadline"), "latency": N_("latency"),
+        "memory": N_("memory"), "delivery": N_("delivery")}
+SEVERITY = {"blocker": N_("blocker"), "warning": N_("warning"), "info": N_("info")}
+SOLD = {"server": N_("server"), "card": N_("card"), "workstation": N_("workstation"), "": N_("unit")}
+
+
+WHY_NOT = {"unplaced": N_("leaves work unplaced"), "over_budget": N_("over a budget"),
+           "acquisition": N_("not allowed by constraints.acquisition"),
+           "no_type": N_("no GPU type can be bought for every workload")}
+
+
+def _binding(b: Any, f: Fmt, gpu: Any) -> str:
+    """What a binding constraint means, in the report's words."""
+    _ = f._
+    gpus = ", ".join(gpu(g) for g in b.gpus[:4]) + (" ..." if len(b.gpus) > 4 else "")
+    period = _("the whole plan") if b.subject == "total" else b.subject
+    if b.kind == "budget":
+        if b.over:
+            return _("%(period)s is over budget by %(amount)s", period=period, amount=f.local(b.over))
+        return _("%(period)s: more budget would lower the cost", period=period)
+    if b.kind == "capacity":
+        return _("the %(gpu)s fleet is full in months %(months)s: more of them would lower the cost",
+                 gpu=gpu(b.subject), months=_ranges(b.months))
+    if b.kind == "deadline":
+        return _("the deadline rules out %(gpus)s for %(workload)s", gpus=gpus, workload=b.subject)
+    if b.kind == "latency":
+        return _("the latency targets rule out %(gpus)s for %(workload)s", gpus=gpus, workload=b.subject)
+    return _("%(gpus)s cannot hold %(workload)s", gpus=gpus, workload=b.subject)
+
+
+def _price(v: float, currency: str) -> str:
+    return f"{'¥' if currency == 'CNY' else '$'}{v:g}"
+
+
+def _ranges(months: list[int]) -> str:
+    out, start = [], None
+    ms = sorted(months)
+    for i, x in enumerate(ms):
+        if start is None:
+            start = x
+        if i + 1 == len(ms) or ms[i + 1] != x + 1:
+            out.append(str(start) if start == x else f"{start}-{x}")
+            start = None
+    return ", ".join(out)
+
+
+# ------------------------------------------------------------------------------------- charts
+def charts(r: Any, f: Fmt) -> dict[str, Any]:
+    _ = f._
+    money = lambda v: f.local(v, compact=True)  # noqa: E731
+    cash = bars([x.month for x in r.months],
+                {"capex": [x.capex for x in r.months], "rent": [x.rent for x in r.months],
+                 "opex": [x.opex for x in r.months]},
+                below=[x.resale for x in r.months], fmt_y=money)
+    labels = {"capex": _("capex"), "rent": _("rent"), "opex": _("hosting + power"), "resale": _("resale"),
+              "own": _("on the fleet"), "rented": _("rented"), "capacity": _("fleet's schedulable hours"),
+              "used": _("fleet use")}
+    if cash:
+        cash["title"] = _("Cash flow by month")
+    own = [sum(p.gpu_hours for p in x.placements if p.acquisition != "rent") for x in r.months]
+    rented = [sum(p.gpu_hours for p in x.placements if p.acquisition == "rent") for x in r.months]
+    cap = [sum(x.fleet.values()) * 730.0 for x in r.months]
+    work = bars([x.month for x in r.months], {"own": own, "rented": rented}, line=cap,
+                fmt_y=lambda v: f.num(v, 0))
+    if work:
+        work["title"] = _("Fleet capacity and the work, GPU-hours by month")
+    util = bars([x.month for x in r.months], {"used": [min(1.0, x.utilisation) * 100 for x in r.months]},
+                fmt_y=lambda v: f"{v:g}%", top=100.0)
+    if util:
+        util["title"] = _("Fleet use by month (owned and bought GPUs)")
+    return {"cash": cash, "work": work, "util": util, "labels": labels}
+
+
+def bars(xs: list[int], stacks: dict[str, list[float]], *, below: list[float] | None = None,
+         line: list[float] | None = None, fmt_y: Any = str, width: int = 760, height: int = 300,
+         top: float | None = None) -> dict[str, Any] | None:
+    """Stacked bars per month (``stacks`` bottom up), an optional negative bar below the axis and
+    an optional line (a capacity) across the months; SVG coordinates and tick labels."""
+    if not xs:
+        return None
+    totals = [sum(s[i] for s in stacks.values()) for i in range(len(xs))]
+    hi = max(totals + (line or []) + [top or 0.0, 1e-9])
+    lo = min([0.0] + (below or []))
+    yt = nice_ticks(lo, hi, 5)
+    x0, x1, y0, y1 = 78, width - 20, 16, height - 40
+    ay = _Axis(yt[0], yt[-1], y1, y0)
+    slot = (x1 - x0) / len(xs)
+    bw = max(2.0, slot * 0.7)
+    out_bars = []
+    for i, x in enumerate(xs):
+        left = x0 + i * slot + (slot - bw) / 2
+        segs, base = [], 0.0
+        for kind, values in stacks.items():
+            v = values[i]
+            if v > 0:
+                segs.append({"kind": kind, "color": COLORS.get(kind, LINE), "x": _r(left), "y": ay(base + v),
+                             "w": _r(bw), "h": _r(ay(base) - ay(base + v)), "label": fmt_y(v)})
+                base += v
+        if below and below[i] < 0:
+            segs.append({"kind": "resale", "color": COLORS["resale"], "x": _r(left), "y": ay(0), "w": _r(bw),
+                         "h": _r(ay(below[i]) - ay(0)),
+                         "label": fmt_y(below[i])})
+        out_bars.append({"x": x, "cx": _r(left + bw / 2), "segs": segs, "label": str(x)})
+    step = max(1, len(xs) // 12)
+    pts = ""
+    if line:
+        pts = " ".join(f"{_r(x0 + i * slot + slot / 2):g},{ay(v):g}" for i, v in enumerate(line))
+    return {"width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1, "zero": ay(0),
+            "bars": out_bars, "xticks": [b for i, b in enumerate(out_bars) if i % step == 0],
+            "yticks": [{"y": ay(t), "label": fmt_y(t)} for t in yt], "line": pts, "line_color": LINE,
+            "legend": [{"kind": k, "color": COLORS.get(k, LINE)} for k in
+                       [*stacks, *(["resale"] if below and any(v < 0 for v in below) else [])]]}
