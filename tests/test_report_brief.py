@@ -184,7 +184,7 @@ def test_audit_charts_show_the_proposal_first_and_name_the_alternative(which, re
     if result.charts.get("cost_curve"):  # the alternative's own curve, named as the alternative's
         assert f"{a.count} × {a.gpu_name} (the alternative)" in costs[1]
     assert "chart-time-cost" not in dict(figures)  # no chart of unrelated candidates
-    text = report.render(result, "text")
+    text = report.render(result, "text", detail="full")  # the brief may leave it to its table
     assert f"The alternative: {a.count} × {a.gpu_name}" in text
 
 

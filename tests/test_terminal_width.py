@@ -20,7 +20,7 @@ from gpuwise.render.fmt import display_width
 from gpuwise.render.textfit import fit_table, terminal_width, wrap, wrap_line
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.yaml") if not p.name.startswith("plan-"))
 HELDOUT = sorted((ROOT / "tests" / "data" / "heldout").glob("*.yaml"))
 
 
