@@ -240,3 +240,21 @@ def test_policy_overlay_and_house_rules_apply_to_plans(tmp_path):
     rules = {f.rule for f in r.findings}
     assert "PLAN-FLEET-IDLE" in rules
     assert "OURS-NO-RENTED-TRAINING" in rules and r.house_rules is not None
+
+
+def test_a_china_market_plan_buys_only_parts_sold_in_china(kb):
+    """prices.yaml markets: an H100 cannot be sold into China (US export rules), so a China-market
+    plan never buys one; renting one abroad is a warning (PLAN-RENT-ABROAD)."""
+    from gpuwise.estimators import cost as K
+
+    r = plan({"horizon_months": 6,
+              "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "qwen2.5-72b",
+                                                          "precision": "int4"},
+                             "cadence": {"continuous": True}, "targets": {"requests_per_s": 20}}],
+              "constraints": {"currency": "CNY", "market": "china", "gpus": ["h100-80gb-sxm", "h20-96gb-sxm"]}})
+    for p in r.purchases:
+        mk = K.market_entry(kb.prices, p.gpu)
+        assert mk is None or mk.sold_in_china, p.gpu
+    rented = {p.gpu for m in r.months for p in m.placements if p.acquisition == "rent"}
+    if "h100-80gb-sxm" in rented:
+        assert any(f.rule == "PLAN-RENT-ABROAD" for f in r.findings)

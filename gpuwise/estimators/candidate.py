@@ -129,11 +129,26 @@ def training_job(job: Job) -> P.TrainingJob:
         tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
                            optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
                            tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
-                           lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks)
+                           lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
+                           stack_efficiency=stack_efficiency(job))
         job.memo["training_job"] = tj
         if why is not None:
             job.assumptions.append(why)
     return tj
+
+
+def stack_efficiency(job: Job) -> float:
+    """The training stack's speed (runtime.yaml training_stacks); none named: the calibrated middle,
+    said once as an assumption. Lives with the planner's inputs (physics, issue 22)."""
+    stacks = job.kb.runtime.training_stacks
+    stack = getattr(job.w, "stack", None)
+    if stack is None:
+        if not any(a.field == "workload.stack" for a in job.assumptions):
+            from ..inputs.job import note
+
+            job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
+        return stacks["middle"].efficiency
+    return stacks[stack].efficiency if stack in stacks else stacks["middle"].efficiency
 
 
 def requested_strategy(job: Job) -> Strategy:

@@ -133,6 +133,7 @@ class TrainingJob:
     lora_targets: str = "all-linear"
     base_format: str | None = None
     ce_chunks: int = 0
+    stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
     memo: dict = field(default_factory=dict)
 
     def flops_per_token(self, checkpointing: bool) -> float:
@@ -412,7 +413,7 @@ def _gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         if tj.precision == "fp8" and gpu.peaks.fp8:
             speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=f.fp8_gemm_speedup.value,
                                   k=f.mfu_memory_bound_k.value).value
-        got = tj.memo[key] = (peak.tflops * 1e12 * mfu.value * speed, mfu)
+        got = tj.memo[key] = (peak.tflops * 1e12 * mfu.value * speed * tj.stack_efficiency, mfu)
     return got
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from ..decide import engine, rulebook
 from ..decide.actions import SEVERITY_ORDER, evidence
 from ..decide.recommend import house_rules
+from ..estimators import cost as K
 from ..messages import fill, placeholders
 from ..results import Finding, HouseRules, TraceEntry
 from .sizing import HOURS
@@ -59,7 +60,12 @@ def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[s
         if pm > 0:
             late = any(pl_["workload"] == sz.name and pl_["acquisition"] == "rent"
                        for m in range(first, am) for pl_ in ex["months"][m - 1]["placements"])
-        out.append({"t": "plan_workload", "workload": sz.name, "kind": "serving" if sz.serving else "training",
+        abroad = sorted({kb.gpus[p_["gpu"]].name for m in ex["months"] for p_ in m["placements"]
+                         if p_["workload"] == sz.name and p_["acquisition"] == "rent"
+                         and (mk := K.market_entry(kb.prices, p_["gpu"])) is not None and mk.sold_in_china is False})
+        out.append({"t": "plan_workload", "market": pl.market,
+                    "rented_abroad": ", ".join(abroad) if pl.market == "china" else "", "workload": sz.name,
+                    "kind": "serving" if sz.serving else "training",
                     "placed": not months, "unplaced_months": len(months), "owned_any": bool(pl.owned),
                     "owned_can_run": bool(can), "owned_reason": reason, "owned_gpus": owned_names or "none",
                     "rented_share": rented / total if total else 0.0, "outgrows_month": outgrows,

@@ -88,6 +88,13 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     if entry is None:
         f.buy_reason = f"no dated purchase price for {gpu.name}"
         return f
+    mk = K.market_entry(kb.prices, gpu.id)
+    if mk is not None and market == "china" and (not mk.sold_in_china or mk.china_import == "blocked"):
+        f.buy_reason = f"{gpu.name} cannot be bought in mainland China: {mk.rule}"  # prices.yaml markets
+        return f
+    if mk is not None and market != "china" and not mk.sold_globally:
+        f.buy_reason = f"{gpu.name} is sold only in mainland China"
+        return f
     unit = min(entry.units.sizes) if entry.units.sold_as == "server" else 1
     where = hosting or (owned_hosting if owned else "colocation")
     bc = K.buy_cost(gpu, unit, months=1, busy_hours=1, electricity=electricity, tco=tco, prices=kb.prices,

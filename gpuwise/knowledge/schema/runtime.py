@@ -107,6 +107,15 @@ class RentedHostRam(Strict):
     check: Check = "S"
 
 
+class StackSpeed(Strict):
+    """A training stack's speed relative to the middle the training MFU is calibrated on."""
+
+    name: str
+    efficiency: float = Field(gt=0, le=2)
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class RuntimeFile(Strict):
     """How hardware performs in practice: utilisation, efficiencies, overheads, links."""
 
@@ -125,6 +134,8 @@ class RuntimeFile(Strict):
         description="parameters one host core updates per second with DeepSpeed's CPU Adam (offloaded optimizer)")
     host_cores_per_gpu: Positive = Field(description="host CPU cores serving each GPU of a training server")
     rented_host_ram: RentedHostRam = Field(description="host RAM of a rented GPU server, per GPU")
+    training_stacks: dict[str, StackSpeed] = Field(
+        description="stack id -> speed relative to the calibrated middle; 'middle' is used when none is given")
     quantization: dict[str, QuantFormat]
     pcie_gb_s: dict[str, Positive] = Field(description="PCIe generation -> x16 one-direction GB/s")
     networks: dict[str, Network]

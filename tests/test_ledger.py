@@ -1,0 +1,174 @@
+"""One ledger and one timeline per configuration (issue 20): the invariants every view relies on,
+on the examples and on generated questions, and hand calculations of the ledger's lines.
+
+- the lines of a ledger add up to its total; ``total_cost_usd`` is that total; cash out is the
+  total before resale and net the total after it;
+- a timeline's parts add up to its wall-clock hours; GPU-hours = billed hours x GPUs;
+- a serving configuration's per-sequence speed is one over its time per output token;
+- every cloud fee a FEE-* rule prices is a ledger line of the proposal;
+- a rental term the proposal states is billed in full.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpuwise import ledger as L
+from gpuwise.decide.audit import audit
+from gpuwise.decide.recommend import recommend
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+REQUIREMENTS = sorted(p for p in EXAMPLES.glob("*.yaml") if not p.name.startswith(("proposal-", "plan-")))
+PROPOSALS = sorted(EXAMPLES.glob("proposal-*.yaml"))
+
+
+def configurations(result) -> list:
+    """Every configuration object of a recommend or audit result that carries a ledger."""
+    out = []
+    for name in ("recommendation", "runner_up", "proposed", "alternative"):
+        c = getattr(result, name, None)
+        if c is not None:
+            out.append(c)
+    out += list(getattr(result, "alternatives", []) or []) + list(getattr(result, "candidates", []) or [])
+    return out
+
+
+def check_invariants(result) -> int:
+    checked = 0
+    for c in configurations(result):
+        led, tl = c.ledger, c.timeline
+        if led is None:
+            assert c.total_cost_usd is None
+            continue
+        assert math.isclose(sum(x.amount for x in led.lines), led.total, rel_tol=1e-9, abs_tol=1e-6)
+        assert c.total_cost_usd == pytest.approx(led.total, rel=1e-9)
+        assert led.net == pytest.approx(led.total)
+        assert led.cash_out == pytest.approx(sum(x.amount for x in led.lines if x.kind != "resale"))
+        assert led.period.hours == pytest.approx(led.period.months * L.HOURS_PER_MONTH)
+        if tl is not None:
+            assert sum(p.hours for p in tl.parts) == pytest.approx(tl.wall_hours, rel=1e-9)
+            assert tl.gpu_hours == pytest.approx(tl.billed_hours * tl.gpus, rel=1e-9)
+            assert tl.gpus == c.count
+            if c.wall_days is not None:
+                assert c.wall_days * 24 == pytest.approx(tl.wall_hours, rel=1e-9)
+            if c.gpu_hours is not None:
+                assert c.gpu_hours == pytest.approx(tl.gpu_hours, rel=1e-9)
+        sv = c.serving or {}
+        if sv.get("tpot_s"):
+            assert sv["per_sequence_tokens_per_s"] * sv["tpot_s"] == pytest.approx(1.0, rel=0.05)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("path", REQUIREMENTS, ids=lambda p: p.stem)
+def test_every_configuration_of_a_recommendation_adds_up(path):
+    r = recommend(str(path))
+    assert check_invariants(r) > 0
+    if r.recommendation is not None:
+        # the headline quotes the ledger and the timeline
+        assert r.recommendation.total_cost_usd == r.recommendation.ledger.total
+        if r.recommendation.wall_days is not None:
+            assert r.recommendation.wall_days == r.recommendation.timeline.wall_days
+
+
+@pytest.mark.parametrize("path", PROPOSALS, ids=lambda p: p.stem)
+def test_every_configuration_of_an_audit_adds_up(path):
+    r = audit(str(path))
+    assert check_invariants(r) >= 1
+    fees = {"FEE-EGRESS": "egress", "FEE-CROSS-REGION": "cross-region", "FEE-PREMIUM-STORAGE": "storage"}
+    for f in r.findings:
+        if f.rule in fees:  # a fee a rule prices is a line of the proposal's ledger, in its total
+            line = r.proposed.ledger.line("fee", fees[f.rule])
+            assert line is not None and line.amount > 0, f.rule
+
+
+def test_a_two_month_rental_is_costed_for_two_months():
+    """The article's proposal rents a p4de.24xlarge for two months: billed 2 x 730 h whatever the
+    job uses, the idle share named by FEE-COMMITMENT-IDLE; by hand the rent line is
+    1,460 h less the set-up hours at the instance's hourly price."""
+    r = audit(str(EXAMPLES / "proposal-8xa100-70b-article.yaml"))
+    led, tl = r.proposed.ledger, r.proposed.timeline
+    assert led.period.kind == "commitment" and led.period.months == 2 and led.period.hours == 1460
+    assert tl.billed_hours == pytest.approx(1460) and tl.wall_hours < 1460 / 2  # most of it idle
+    rent, setup = led.line("rent"), led.line("setup")
+    rate = rent.inputs["usd_per_hour"] * (1 - rent.inputs["discount"])
+    assert rent.amount + setup.amount == pytest.approx(rate * 1460, rel=1e-9)
+    idle = next(f for f in r.findings if f.rule == "FEE-COMMITMENT-IDLE")
+    assert idle.evidence.get("idle_fraction", idle.values.get("idle_fraction")) == pytest.approx(
+        1 - tl.wall_hours / 1460, abs=1e-4)  # facts reach the rule engine rounded
+
+
+def test_a_rental_on_demand_is_billed_for_the_hours_it_runs():
+    r = audit(str(EXAMPLES / "proposal-good-lora-8xh100.yaml"))
+    led, tl = r.proposed.ledger, r.proposed.timeline
+    assert led.period.kind == "job" and tl.billed_hours == pytest.approx(tl.wall_hours)
+    # 8 GPUs at the proposal's $3.99 per GPU-hour for the job's wall-clock hours
+    assert led.amount("rent", "setup") == pytest.approx(8 * 3.99 * tl.wall_hours, rel=1e-9)
+    assert r.verdict == "approve"
+
+
+def test_an_alternative_that_serves_less_is_not_a_plain_saving():
+    """The old-driver proposal serves 2 x H100 PCIe; the cheapest feasible alternative serves less
+    than half its throughput: the saving is not like for like, and the report says what it gives up."""
+    from gpuwise.render import report
+
+    r = audit(str(EXAMPLES / "proposal-h100-old-driver.yaml"))
+    assert r.savings_usd > 0 and not r.savings_comparable
+    given = {g.what: g for g in r.alternative_gives_up}
+    assert given["throughput_tokens_per_s"].alternative < given["throughput_tokens_per_s"].proposed
+    text = report.render(r, "text")
+    assert "does not do the same work" in text and "saves" not in text.split("=== Verdict ===")[1].split("===")[0]
+
+
+def test_a_purchase_ledger_by_hand():
+    """A purchase: capital items, hosting and power over the period, the resale back at the end.
+    Cash out is what must be paid (before resale), net (= total) after it."""
+    period = L.period_months("project", 12)
+    led = L.ledger(period, [L.line("capex", "8 cards", 16_000), L.line("server", "host", 6_000),
+                            L.line("hosting", "colocation", 3_600), L.line("power", "electricity", 1_051.2),
+                            L.line("licence", "none", 0.0), L.line("resale", "resale at the end", -8_000)])
+    assert [x.kind for x in led.lines] == ["capex", "server", "hosting", "power", "resale"]  # zero dropped
+    assert led.cash_out == pytest.approx(26_651.2) and led.total == led.net == pytest.approx(18_651.2)
+    assert period.hours == 8_760
+
+
+def test_a_timeline_by_hand():
+    tl = L.timeline([("compute", 10.0), ("communication", 1.5), ("start-up and wind-down", 0.25),
+                     ("pipeline bubble", 0.0)], gpus=16, billed_hours=None)
+    assert [p.name for p in tl.parts] == ["compute", "communication", "start-up and wind-down"]
+    assert tl.wall_hours == 11.75 and tl.billed_hours == 11.75 and tl.gpu_hours == 188.0
+    committed = L.timeline([("compute", 10.0)], gpus=8, billed_hours=730.0)
+    assert committed.gpu_hours == 5_840 and committed.idle_fraction == pytest.approx(1 - 10 / 730)
+
+
+QUESTIONS = st.fixed_dictionaries({
+    "task": st.sampled_from(["finetune", "inference", "pretrain"]),
+    "model": st.sampled_from(["llama-3.1-8b", "llama-2-13b", "qwen2.5-7b", "mistral-7b"]),
+    "method": st.sampled_from(["full", "lora", "qlora"]),
+    "acquisition": st.sampled_from(["rent", "buy", "either"]),
+    "max_gpus": st.sampled_from([4, 8, 16]),
+    "months": st.sampled_from([1, 6, 24]),
+    "tokens": st.sampled_from([2e7, 1e8, 5e8]),
+    "concurrency": st.sampled_from([1, 8, 32]),
+})
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(q=QUESTIONS)
+def test_generated_questions_add_up(q):
+    w = {"task": q["task"], "model": q["model"]}
+    if q["task"] == "finetune":
+        w.update(method=q["method"], train_tokens=q["tokens"])
+    elif q["task"] == "pretrain":
+        w.update(train_tokens=q["tokens"] * 10)
+    else:
+        w.update(concurrent_requests=q["concurrency"], prompt_tokens=1000, output_tokens=500)
+    req = {"workload": w, "constraints": {"max_gpus": q["max_gpus"], "acquisition": q["acquisition"],
+                                          "project_months": q["months"]}}
+    check_invariants(recommend(req))
