@@ -431,3 +431,14 @@ def test_the_curve_rises_to_its_maximum_and_saturates(kb):
     assert sv["per_sequence_tokens_per_s"] == pytest.approx(1 / sv["tpot_s"])
     assert e.gpu.decode_tokens_per_s == pytest.approx(sv["per_sequence_tokens_per_s"])
     assert sv["best_layout"]["max_throughput_tokens_per_s"] >= sv["max_throughput_tokens_per_s"]
+
+
+def test_p40_decodes_gguf_through_its_int8_rate(kb):
+    """The Tesla P40 has no fast FP16 (1:64) but 47 TOPS of INT8 DP4A (datasheet): llama.cpp's
+    quantized kernels dot 8-bit activations with it, so Q4_0 decode stays memory-bound. Published:
+    LLaMA 7B Q4_0 tg128 56.8 tok/s on a P40 (ggml-org/llama.cpp pull request #4766)."""
+    job = job_of(kb, model="llama-2-7b", precision="int4", framework="llama.cpp", prompt_tokens=512,
+                 output_tokens=128)
+    s = SV.choose(job, kb.gpus["p40"], 1, weight_format="gguf-q4_0")
+    one = SV.point(job, s.engine, s.replica, 1.0)
+    assert 1 / one.decode_step == pytest.approx(56.8, rel=0.25)

@@ -19,6 +19,7 @@ from . import compute as C
 from . import cost as K
 from . import interconnect as I
 from . import memory as M
+from . import offers as O
 from . import planner as P
 from . import serving as SV
 
@@ -580,21 +581,28 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     rate = kb.tco_value("usd_cny").value
     market = market_of(job)
     busy = ev.numbers["wall_hours"] if job.training else months * HOURS_PER_MONTH
-    commit_h = commitment_months * HOURS_PER_MONTH if commitment_months else None
-    tl, setup, run = _timeline(job, ev, spot=spot, commitment_hours=commit_h)
-    ev.timeline = tl
-    rent_hours = tl.billed_hours
     offers = offers_for(job, ev.gpu, ev.count)
     if provider:
         offers = _named_offers(job, ev.gpu, ev.count, provider) or offers
     if instance:
         offers = [o for o in offers if o.instance == instance] or offers
-    offer = offers[0] if offers else None
+    offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
                         None, "proposal", "the proposal's own price", "U",
                         network=offer.network if offer and offer.provider == provider else None)
+        sold = None
+    if sold is not None and sold.min_hours > busy and not commitment_months and not spot:
+        commitment_months = sold.min_hours / HOURS_PER_MONTH  # the provider bills the whole term
+    commit_h = commitment_months * HOURS_PER_MONTH if commitment_months else None
+    tl, setup, run = _timeline(job, ev, spot=spot, commitment_hours=commit_h)
+    ev.timeline = tl
+    rent_hours = tl.billed_hours
     ev.offer = offer
+    ev.numbers.update({"rent_term": sold.term if sold else "on-demand",
+                       "rent_reserved_only": bool(sold and sold.reserved_only),
+                       "rent_min_term_hours": sold.min_hours if sold else 0.0,
+                       "rent_term_why": sold.why if sold else ""})
     if commitment_months:
         rent_period = L.period_months("commitment", commitment_months)
     elif job.training:
@@ -702,3 +710,5 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         "rent_provider": n["rent_provider"] or "none",
     }
     n["market_fact"].update(jurisdiction_fields(kb, ev.gpu.id, c))
+    n["market_fact"].update({"rent_reserved_only": n["rent_reserved_only"], "rent_term": n["rent_term"],
+                             "rent_min_term_days": n["rent_min_term_hours"] / 24, "rent_term_why": n["rent_term_why"]})

@@ -5,7 +5,7 @@ offer and term can grow without touching how a bill is summed."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..knowledge.schema import CloudFile
@@ -37,6 +37,11 @@ class Offer:
     network: str | None = None  # runtime.yaml network id the provider states between nodes
     network_stated: str = ""
     market: str = "global"
+    max_on_demand_gpus: int | None = None  # the most GPUs rented on demand (None: any count)
+    multi_node: str = "on-demand"  # above that: "on-demand" or "reserved" only
+    reserved_min_hours: float | None = None  # the shortest reservation of the multi-node product
+    reserved_per_hour: tuple[tuple[str, float], ...] = ()  # (term, USD per hour for all paid GPUs)
+    sold_as_source: str = ""
 
     @property
     def per_gpu_hour(self) -> float:
@@ -73,7 +78,8 @@ def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | Non
             continue
         n = max(count, p.min_gpus)
         offers.append(Offer(p.provider, None, n, native * n / rate, None, p.as_of.isoformat(), p.source, p.check,
-                            p.currency, native * n, p.network, p.network_stated, markets.get(p.provider, "global")))
+                            p.currency, native * n, p.network, p.network_stated, markets.get(p.provider, "global"),
+                            **_sold_as(p, n / rate)))
     for inst in instances:
         native = inst.usd_per_hour if inst.currency == "USD" else inst.cny_per_hour
         rate = 1.0 if inst.currency == "USD" else usd_cny
@@ -83,6 +89,66 @@ def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | Non
         spot = inst.spot_usd_per_hour * k if inst.spot_usd_per_hour else None
         offers.append(Offer(inst.provider, inst.id, k * inst.gpus, native * k / rate, spot, inst.as_of.isoformat(),
                             inst.source, inst.check, inst.currency, native * k, inst.network, inst.network_stated,
-                            markets.get(inst.provider, "global")))
+                            markets.get(inst.provider, "global"), **_sold_as(inst, k / rate)))
     offers.sort(key=lambda o: (o.usd_per_hour, o.gpus))
     return offers
+
+
+def _sold_as(entry: Any, scale: float) -> dict[str, Any]:
+    """How an offer is sold, its reserved rates scaled to all paid GPUs in USD (``scale``: units
+    paid / CNY per USD)."""
+    return {"max_on_demand_gpus": entry.max_on_demand_gpus, "multi_node": entry.multi_node,
+            "reserved_min_hours": entry.reserved_min_hours,
+            "reserved_per_hour": tuple((t, v * scale) for t, v in entry.reserved_per_hour.items()),
+            "sold_as_source": " ".join(entry.sold_as_source.split())}
+
+
+TERM_HOURS = {"1-month": 730.0, "1-year": 8760.0, "3-year": 26280.0}
+
+
+@dataclass(frozen=True)
+class SoldTerm:
+    """The term a rental is bought on for a job of ``hours``: on demand, or a reservation."""
+
+    term: str  # on-demand | reserved (multi-node only) | 1-month | 1-year | 3-year
+    usd_per_hour: float  # for all paid GPUs
+    min_hours: float  # the hours billed at least
+    reserved_only: bool  # the size asked for is not rented on demand
+    why: str
+
+
+def term_for(offer: Offer, gpus: int, hours: float) -> SoldTerm:
+    """The term ``gpus`` GPUs of ``offer`` are rented on for ``hours``: a size above the largest
+    on-demand one of a reserved-only product is reserved for at least its minimum term (at the
+    reserved rate when published, else the on-demand rate, said so); otherwise the cheapest of on
+    demand and the published reservations whose term the job fills."""
+    if offer.max_on_demand_gpus is not None and gpus > offer.max_on_demand_gpus and offer.multi_node == "reserved":
+        rates = dict(offer.reserved_per_hour)
+        rate = min(rates.values()) if rates else offer.usd_per_hour
+        floor = offer.reserved_min_hours or 0.0
+        note = "" if rates else "; no reserved rate published: the on-demand rate is assumed"
+        return SoldTerm("reserved", rate, floor, True,
+                        f"more than {offer.max_on_demand_gpus} GPUs from {offer.provider} are rented only as a "
+                        f"reserved cluster, at least {floor:g} h ({offer.sold_as_source}){note}")
+    best = SoldTerm("on-demand", offer.usd_per_hour, 0.0, False, "on demand")
+    for term, rate in offer.reserved_per_hour:
+        h = TERM_HOURS[term]
+        if rate * max(hours, h) < best.usd_per_hour * max(hours, best.min_hours):
+            best = SoldTerm(term, rate, h, False, f"a {term} reservation costs less than on demand for {hours:.0f} h")
+    return best
+
+
+def as_sold(offers: list[Offer], gpus: int, hours: float, networks: dict[str, Any]) -> tuple[Offer, SoldTerm]:
+    """The offer a job of ``hours`` takes, priced on the term it is sold on: of the offers in the
+    first one's network class (a cluster network or not, as ``offers`` are ordered), the one with
+    the lowest bill for the job, minimum terms included. The returned offer carries the term's rate."""
+    def cluster(o: Offer) -> bool:
+        net = networks.get(o.network) if o.network else None
+        return net is not None and getattr(net, "shared_by", None) == "gpu"
+
+    first = cluster(offers[0])
+    priced = [(o, term_for(o, gpus, hours)) for o in offers if cluster(o) == first]
+    o, t = min(priced, key=lambda p: (p[1].usd_per_hour * max(hours, p[1].min_hours), p[0].gpus))
+    if t.usd_per_hour != o.usd_per_hour:
+        o = replace(o, usd_per_hour=t.usd_per_hour, native_per_hour=None)
+    return o, t

@@ -645,7 +645,8 @@ def floor_per_step(eng: Engine) -> float:
     paths, each small kernel at the framework's floor. Memoised on the engine's constants."""
     sc = eng.sc
     kernels = 0.0
-    w8a8 = eng.compute in W8A8 and not eng.weight_only
+    # layer-split engines (llama.cpp, ExLlama) quantize activations inside the per-layer overhead they are measured with
+    w8a8 = eng.compute in W8A8 and not eng.weight_only and eng.fw.split != "layer"
     if w8a8:
         kernels += QUANT_KERNELS_DENSE * sc.layers
     if sc.mla:

@@ -30,7 +30,9 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
         o = ev.offer
         where = f"{o.provider} {o.instance}" if o.instance else f"{o.provider} per GPU-hour"
         native = o.native_per_hour if o.native_per_hour is not None else o.usd_per_hour
-        out.append(_entry(f"rent {ev.gpu.name} ({where})", native / o.gpus, o.currency, "per GPU-hour", o.as_of,
+        cur = o.currency if o.native_per_hour is not None else "USD"
+        term = ev.numbers.get("rent_term") or "on-demand"
+        out.append(_entry(f"rent {ev.gpu.name} ({where}, {term})", native / o.gpus, cur, "per GPU-hour", o.as_of,
                           o.source, o.check, today))
         yuan = yuan or o.currency == "CNY"
     elif mode == "buy" and ev.buy is not None and ev.buy.plan is not None:

@@ -13,12 +13,33 @@ Currency = Literal["USD", "CNY"]
 
 
 class _Priced(Strict):
-    """An hourly price in USD or in CNY (exactly one), and the network the provider states."""
+    """An hourly price in USD or in CNY (exactly one), the network the provider states, and how the
+    offer is sold: the largest size rented on demand, and whether more (several nodes) is rented on
+    demand or only reserved for a minimum term."""
 
     network: str | None = Field(
         default=None, description="runtime.yaml network id with the bandwidth the provider states between "
                                   "nodes; None: not stated (an Ethernet-class default is assumed)")
     network_stated: str = Field(default="", description="the provider's own words for its network")
+    max_on_demand_gpus: int | None = Field(
+        default=None, ge=1, description="the most GPUs rented on demand (one instance or node); None: any count")
+    multi_node: Literal["on-demand", "reserved"] = Field(
+        default="on-demand", description="above max_on_demand_gpus: rented on demand, or only reserved")
+    reserved_min_hours: float | None = Field(
+        default=None, gt=0, description="the shortest reservation of the multi-node product (billed in full)")
+    reserved_per_hour: dict[Literal["1-month", "1-year", "3-year"], float] = Field(
+        default={}, description="published reserved rates in the offer's currency and unit (per GPU-hour for "
+                                "gpu_hour_prices, per instance-hour for instances)")
+    sold_as_source: str = Field(default="", description="where the sizes and terms are stated")
+
+    @model_validator(mode="after")
+    def _sold_as(self) -> _Priced:
+        if self.multi_node == "reserved" and (self.max_on_demand_gpus is None or self.reserved_min_hours is None
+                                              or len(self.sold_as_source) < 3):
+            raise ValueError("multi_node: reserved needs max_on_demand_gpus, reserved_min_hours and sold_as_source")
+        if any(v <= 0 for v in self.reserved_per_hour.values()):
+            raise ValueError("reserved_per_hour rates must be positive")
+        return self
 
     def _one_price(self, usd: float | None, cny: float | None) -> None:
         if (usd is None) == (cny is None):
