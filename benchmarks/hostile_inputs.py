@@ -8,7 +8,8 @@ Run from a checkout::
     python benchmarks/hostile_inputs.py --json
 
 Targets: 5 s for nesting, alias bombs and the 20 MB file (refused unread); 10 s for a file just
-under the 8 MB limit. A missed target is reported, not turned into a failure (exit status 0
+under the 8 MB limit; 30 s for 9,000 house rules and 5 s for a 20,000-term policy expression
+(issue 26: both refused in one line). A missed target is reported, not turned into a failure (exit status 0
 unless a case was not refused with exit status 2).
 """
 
@@ -55,14 +56,48 @@ def _cases() -> dict[str, tuple[float, Callable[[], str]]]:
     }
 
 
-def run_case(body: str, directory: Path) -> tuple[int, float]:
+HOUSE_RULE = ("  - id: HOUSE-X{i}\n    title: A house rule\n    fact: candidate\n    when:\n"
+              "      - [need_gb, \">\", {i}]\n    then:\n      action: reject\n      topic: compatibility\n"
+              "      message: \"{{gpu_name}} x\"\n    rationale: \"Because the team says so.\"\n"
+              "    source: \"ENG-1\"\n")
+
+
+def _house(directory: Path, rules: int, per_file: int = 500) -> list[str]:
+    """Issue 26: thousands of house rules (durable-rules needed minutes for 800) are refused."""
+    d = directory / "house"
+    d.mkdir(exist_ok=True)
+    for k in range(0, rules, per_file):
+        body = "".join(HOUSE_RULE.format(i=i) for i in range(k, min(rules, k + per_file)))
+        (d / f"h{k:05d}.yaml").write_text(f"schema_version: 1\nruleset: house\nstep: memory\nrules:\n{body}")
+    return ["--rules", str(d)]
+
+
+def _expression(directory: Path) -> list[str]:
+    """Issue 26: a 20,000-term policy expression (it exhausted the parser's stack)."""
+    d = directory / "expr"
+    d.mkdir(exist_ok=True)
+    terms = " + ".join(["memory_headroom_fraction"] * 20_000)
+    rule = HOUSE_RULE.format(i=1).replace("[need_gb, \">\", 1]",
+                                          f"[need_gb, \">\", {{ref: capacity_gb, times: \"{terms}\"}}]")
+    (d / "h.yaml").write_text("schema_version: 1\nruleset: house\nstep: memory\nrules:\n" + rule)
+    return ["--rules", str(d)]
+
+
+EXTRA: dict[str, tuple[float, Callable[[Path], list[str]]]] = {
+    "9,000 house rules in 18 files": (30, lambda d: _house(d, 9000)),
+    "a 20,000-term policy expression": (5, _expression),
+}
+"""Cases that are an option's directory, not the input file: name -> (target seconds, setup -> extra args)."""
+
+
+def run_case(body: str, directory: Path, extra: list[str] | None = None) -> tuple[int, float]:
     path = directory / "input.yaml"
     path.write_text(body)
     command = "audit" if "used_cards" in body else "recommend"
     sink = io.StringIO()
     start = time.perf_counter()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-        code = main([command, str(path)])
+        code = main([command, str(path), *(extra or [])])
     return code, time.perf_counter() - start
 
 
@@ -74,6 +109,11 @@ def main_(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name, (target, make) in _cases().items():
             code, seconds = run_case(make(), Path(tmp))
+            rows.append({"case": name, "exit": code, "seconds": round(seconds, 3), "target_s": target,
+                         "met": seconds <= target})
+        for name, (target, setup) in EXTRA.items():
+            code, seconds = run_case("workload: {task: finetune, method: lora, model: llama-3.1-8b}\n", Path(tmp),
+                                     setup(Path(tmp)))
             rows.append({"case": name, "exit": code, "seconds": round(seconds, 3), "target_s": target,
                          "met": seconds <= target})
     if args.json:

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import pytest
+
+# The per-user cache (gpuwise/cache.py) is keyed by the files' bytes; tests that patch loaders or
+# schemas in memory must see a fresh load, so the suite runs without it (tests/test_cache.py
+# turns it on in a directory of its own).
+os.environ.setdefault("GPUWISE_NO_CACHE", "1")
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent

@@ -118,6 +118,8 @@ ONE_FAULT = [
     ("derived_a10g_no-spare-rows.xml", "a10g", ("USED-REMAP-BANKS-EXHAUSTED", "blocker")),
     ("derived_tesla-p100_60-retired.xml", "p100-16gb-pcie", ("USED-RETIRED-PAGES-LIMIT", "blocker")),
     ("derived_a10g_remap-failure.xml", "a10g", ("USED-PENDING-RETIREMENT", "blocker")),
+    # GDDR6X at 108 deg C under load: 0.9 x its 110 deg C throttle point (policy; Igor's Lab) is 99
+    ("derived_rtx-3080-v13_as-3090-hot-gddr6x.xml", "rtx-3090", ("USED-MEMORY-JUNCTION-HOT", "warning")),
 ]
 
 
@@ -133,6 +135,7 @@ def test_one_fault_in_a_real_report_is_found(tmp_path, xml, gpu, expected):
     ("netdata_tesla-p100.xml", "p100-16gb-pcie", "0324217145110"),  # a healthy card
     ("telegraf_a100-sxm4-v12.xml", "a100-80gb-sxm", "1650522003820"),  # a healthy card
     ("derived_tesla-p100_idle-link-gen1.xml", "p100-16gb-pcie", "0324217145110"),  # PCIe gen 1 of 3, idle
+    ("derived_rtx-3080-v13_as-3090-gddr6x-86c.xml", "rtx-3090", None),  # GDDR6X at 86 deg C: below 99
 ])
 def test_controls_stay_clean(tmp_path, xml, gpu, serial):
     _, used = used_card_audit(tmp_path, xml, gpu, serial)
@@ -194,3 +197,17 @@ def test_report_paths_resolve_beside_the_proposal_and_stay_there(tmp_path, monke
     (sub / "proposal.yaml").write_text(yaml.safe_dump(doc))
     with pytest.raises(UserError, match="not a regular file"):
         audit(str(sub / "proposal.yaml"))
+
+
+def test_the_gddr6x_junction_finding_reads_the_policy(tmp_path):
+    """The throttle point and the fraction come from knowledge/policy.yaml: at 0.99 x 110 = 108.9
+    deg C a 108 deg C card is no longer flagged; the message quotes the memory type and its limit."""
+    r, _ = used_card_audit(tmp_path, "derived_rtx-3080-v13_as-3090-hot-gddr6x.xml", "rtx-3090")
+    hot = [f for f in r.findings if f.rule == "USED-MEMORY-JUNCTION-HOT"]
+    assert hot and "GDDR6X memory at 108 °C" in hot[0].message and "110 °C" in hot[0].message
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "policy.yaml").write_text("used_card_memory_junction_warning_fraction: 0.99\n")
+    prop = tmp_path / "proposal.yaml"
+    r2 = audit(str(prop), knowledge=str(kb))
+    assert "USED-MEMORY-JUNCTION-HOT" not in {f.rule for f in r2.findings}

@@ -128,3 +128,20 @@ sys.exit(main(sys.argv[1:]))
         assert p.returncode == 3 and p.stdout == "", (p.returncode, p.stderr)
         assert len(p.stderr.splitlines()) == 1 and "internal error" not in p.stderr, p.stderr
         assert "built without the Python 3.13 flag" in p.stderr and compat_py.REINSTALL in p.stderr
+
+
+def test_the_readme_and_ci_install_with_one_line_on_every_python():
+    """Issue 26: one documented install line serves 3.10-3.13; .ci/run uses the same one."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0].strip().splitlines()
+    flag = "CPPFLAGS=-DPyEval_CallObject=PyObject_CallObject pip install --no-cache-dir"
+    assert len(quick) == 2 and all(line.startswith(flag) for line in quick), quick
+    assert quick[1].endswith("&& python -m pytest")
+    ci = (root / ".ci" / "run").read_text()
+    assert re.search(r"CPPFLAGS=-DPyEval_CallObject=PyObject_CallObject pip install --quiet --no-cache-dir "
+                     r"'\.\[test\]'", ci)
+    assert "python -m pytest" in ci and '"3.13"' not in ci  # no per-version branch left

@@ -442,3 +442,16 @@ def test_p40_decodes_gguf_through_its_int8_rate(kb):
     s = SV.choose(job, kb.gpus["p40"], 1, weight_format="gguf-q4_0")
     one = SV.point(job, s.engine, s.replica, 1.0)
     assert 1 / one.decode_step == pytest.approx(56.8, rel=0.25)
+
+
+def test_fp8_kv_cache_and_prefix_cache(kb):
+    """kv_precision fp8 stores 1 B per cached element instead of vLLM's default 2 B: the KV per token
+    halves, so about twice the sequences fit; a 90% prefix-cache hit prefills a tenth of each prompt,
+    so one request's time to first token falls."""
+    base = dict(model="llama-3.1-8b", precision="bf16", framework="vllm", prompt_tokens=4000, output_tokens=500)
+    a = SV.choose(job_of(kb, **base), kb.gpus["h100-80gb-sxm"], 1)
+    b = SV.choose(job_of(kb, **base, kv_precision="fp8"), kb.gpus["h100-80gb-sxm"], 1)
+    assert b.replica.kv_token_gpu == pytest.approx(a.replica.kv_token_gpu / 2)
+    assert b.max_concurrent == pytest.approx(2 * a.max_concurrent, rel=0.02)
+    c = SV.choose(job_of(kb, **base, prefix_cache_hit_rate=0.9), kb.gpus["h100-80gb-sxm"], 1)
+    assert c.single.ttft < 0.5 * a.single.ttft

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -205,7 +206,7 @@ _NO_READING: dict[str, Any] = {
     "clocks_changed": False, "throttle_reasons": "", "throttling": False, "hw_slowdown": False, "vbios": "",
     "product_name": "", "product_matches": -1, "memory_mib": -1, "claimed_memory_mib": -1, "memory_ratio": -1.0,
     "gpu_temp_c": -1, "gpu_temp_limit_c": -1, "gpu_slowdown_temp_c": -1, "gpu_shutdown_temp_c": -1,
-    "mem_temp_c": -1, "mem_temp_limit_c": -1,
+    "mem_temp_c": -1, "mem_temp_limit_c": -1, "mem_type": "", "mem_throttle_c": -1,
 }
 """The reading fields of a card fact when no nvidia-smi report says otherwise (-1: not known)."""
 
@@ -247,7 +248,15 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
                                    else r.gpu_slowdown_temp_c),
         "gpu_slowdown_temp_c": _known(r.gpu_slowdown_temp_c), "gpu_shutdown_temp_c": _known(r.gpu_shutdown_temp_c),
         "mem_temp_c": _known(r.memory_temp_c), "mem_temp_limit_c": _known(r.memory_max_operating_temp_c),
+        "mem_type": gpu.memory.type, "mem_throttle_c": _memory_throttle(gpu.memory.type, kb),
     }
+
+
+def _memory_throttle(kind: str, kb: Any) -> int:
+    """The throttle point of a memory type (``gddr6x_memory_throttle_c`` in policy), -1 where
+    the policy names none."""
+    name = f"{re.sub(r'[^a-z0-9]', '', kind.lower())}_memory_throttle_c"
+    return int(kb.policy_values()[name]) if name in kb.policy else -1
 
 
 def _product_matches(product: str | None, gpu_id: str, claimed_names: list[str], kb: Any) -> int:

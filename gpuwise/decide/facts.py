@@ -436,6 +436,8 @@ class CardFact(FactModel):
     gpu_shutdown_temp_c: int = _f("GPU shutdown temperature, deg C (-1 unknown)")
     mem_temp_c: int = _f("memory temperature, deg C (-1 unknown)")
     mem_temp_limit_c: int = _f("memory maximum operating temperature, deg C (-1 unknown)")
+    mem_type: str = _f("memory type of the GPU claimed (GDDR6X, HBM3...; empty without a report)")
+    mem_throttle_c: int = _f("temperature at which that memory type throttles, deg C, from policy (-1 unknown)")
 
 
 class PriceFact(FactModel):

@@ -498,8 +498,25 @@ def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) 
     key = (_dir_key(house) if house else None, json.dumps(sorted(policy.items()), default=str))
     book = _CACHE.get(key)
     if book is None:
-        book = _CACHE[key] = _load(Path(house) if house else None, policy)
+        book = _CACHE[key] = _load_cached(Path(house) if house else None, policy, key[1])
     return book
+
+
+def _load_cached(house: Path | None, policy: dict[str, Any], policy_key: str) -> Rulebook:
+    """:func:`_load`, or the rule book an earlier run checked and compiled from the same rule files
+    and policy (see gpuwise/cache.py)."""
+    from .. import cache
+
+    files = sorted(rules_dir().glob("*.yaml"))
+    if house is not None:
+        files += _house_paths(house)
+
+    def build() -> Rulebook:
+        book = _load(house, policy)
+        book.definition()  # compiled once, stored with it
+        return book
+
+    return cache.cached("rules", files, build, extra=policy_key)
 
 
 def _load_files(paths: list[Path], policy: dict[str, Any]) -> tuple[list[tuple[Path, RuleFile]], dict[str, Path]]:

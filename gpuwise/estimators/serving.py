@@ -256,7 +256,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     cf = fp.compute_factor if fp else 1.0
     bwf = pick("bandwidth_fraction")
     mem_bw = gpu.memory.bandwidth_gb_s * 1e9
-    kv_b = fp.kv_cache_bytes if fp else 2.0
+    kv_b = kv_element_bytes(w, fp)
     cap = capacity_bytes(gpu)
     mb = fw.max_batch
     max_batch = mb.default
@@ -281,6 +281,21 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=model_bytes(job.shape, fmt, quant_formats(kb)), sc=shape_consts(job.shape),
     )
+
+
+def kv_element_bytes(w: Any, fp: FrameworkPrecision | None) -> float:
+    """Bytes per cached K/V element: the workload's ``kv_precision``, else the framework's default."""
+    kv = getattr(w, "kv_precision", "auto")
+    if kv == "fp8":
+        return 1.0
+    if kv in ("bf16", "fp16"):
+        return 2.0
+    return fp.kv_cache_bytes if fp else 2.0
+
+
+def prefill_tokens(w: Any, prompt: int) -> float:
+    """Prompt tokens a request prefills: the part the prefix cache does not already hold."""
+    return max(1.0, prompt * (1.0 - float(getattr(w, "prefix_cache_hit_rate", 0.0) or 0.0)))
 
 
 def memory_kind(gpu: Gpu) -> str:
@@ -691,6 +706,7 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     kv_ctx = prompt + output / 2
     fw = eng.fw
     pure = step(job, eng, rep, b, 0.0, kv_ctx, 0.0).seconds
+    full_prompt, prompt = prompt, prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
     if fw.continuous_batching:
         # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it
         # costs beyond the decode step it joins (little for a memory-bound dense step, every expert
@@ -698,13 +714,13 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
         chunk = min(float(prompt), room)
         n = math.ceil(prompt / chunk)
-        joined = step(job, eng, rep, b, chunk, kv_ctx, prompt / 2).seconds
+        joined = step(job, eng, rep, b, chunk, kv_ctx, full_prompt - prompt / 2).seconds
         tpot = pure + b / output * n * max(joined - pure, 0.0)
         thr = b / tpot
-        ttft = n * step(job, eng, rep, max(b - 1, 0.0), chunk, kv_ctx, prompt / 2).seconds
+        ttft = n * step(job, eng, rep, max(b - 1, 0.0), chunk, kv_ctx, full_prompt - prompt / 2).seconds
         req_time = ttft + output * tpot
     else:  # static batches: prefill all prompts, then decode them together
-        pre = step(job, eng, rep, 0.0, b * prompt, 0.0, prompt / 2).seconds
+        pre = step(job, eng, rep, 0.0, b * prompt, 0.0, full_prompt - prompt / 2).seconds
         tpot = pure
         cycle = pre + output * pure
         thr = b * output / cycle
@@ -1007,7 +1023,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
     w, kb = job.w, job.kb
     fp = fw.precisions.get(w.precision)  # type: ignore[call-overload]
     fmt = format_of(job, fw)
-    kv_b = fp.kv_cache_bytes if fp else 2.0
+    kv_b = kv_element_bytes(w, fp)
     prompt, output = request_lengths(w)
     per_copy = max(1, math.ceil(w.concurrent_requests / max(lay.replicas, 1)))
     chunk = fw.prefill_chunk_tokens

@@ -150,6 +150,12 @@ class Workload(Strict):
     framework: Framework = "vllm"
     prompt_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    kv_precision: Literal["auto", "bf16", "fp16", "fp8"] = Field(
+        default="auto", description="inference: KV-cache element type (auto: the framework's default for the "
+        "precision; fp8 halves the cache)")
+    prefix_cache_hit_rate: float = Field(
+        default=0.0, ge=0.0, le=0.99, description="inference: share of each prompt already in the prefix cache "
+        "(shared system prompts, multi-turn chats): only the rest is prefilled")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     _lengths_note: str = PrivateAttr(default="")

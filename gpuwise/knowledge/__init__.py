@@ -255,8 +255,20 @@ def load(overlay: str | Path | None = None) -> Knowledge:
     key = _dir_key(overlay) if overlay else None
     with _LOCK:
         if key not in _CACHE:
-            _CACHE[key] = _load(Path(overlay) if overlay else None)
+            _CACHE[key] = _load_cached(Path(overlay) if overlay else None)
         return _CACHE[key]
+
+
+def _load_cached(overlay: Path | None) -> Knowledge:
+    """:func:`_load`, or the knowledge base an earlier run built from the same files (see
+    gpuwise/cache.py: keyed by their bytes, so an edited file is read afresh)."""
+    from .. import cache
+
+    base = knowledge_dir()
+    files = [base / f for f in FILES]
+    if overlay is not None:
+        files += list(overlay_files(overlay).values())  # a bad overlay directory: its one-line error
+    return cache.cached("knowledge", files, lambda: _load(overlay))
 
 
 def overlay_files(overlay: Path) -> dict[str, Path]:

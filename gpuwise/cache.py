@@ -1,0 +1,127 @@
+"""A per-user cache of what every run builds the same way: the validated knowledge base and the
+checked rule book. Loading and validating the YAML was most of a short run's time.
+
+Entries are keyed by a hash of everything they are built from: the bytes of every file read
+(overlays and house rules included), gpuwise's version, the size and time of each of its source
+files, the Python and pydantic versions. A changed file or schema is never served stale. They
+live in ``$XDG_CACHE_HOME/gpuwise`` (else ``~/.cache/gpuwise``), are written to a temporary file
+and renamed into place (concurrent runs never see half an entry), and an entry that cannot be
+read -- corrupt, truncated, from another version, unreadable -- is ignored and rebuilt.
+``GPUWISE_NO_CACHE=1`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+MAX_ENTRIES = 32
+"""Entries kept per kind; older ones are removed when a new one is written."""
+
+
+def enabled() -> bool:
+    return os.environ.get("GPUWISE_NO_CACHE", "") in ("", "0")
+
+
+def directory() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gpuwise"
+
+
+def key(kind: str, files: Iterable[Path], extra: str = "") -> str | None:
+    """The hash of ``files``' names and bytes and of the versions an entry depends on; ``None``
+    when a file cannot be read (the loader will say why)."""
+    import pydantic
+
+    from . import __version__
+
+    h = hashlib.sha256(f"{kind}\0{__version__}\0{sys.version}\0{pydantic.VERSION}\0{extra}".encode())
+    h.update(_code_stamp())
+    try:
+        for path in files:
+            h.update(os.fsencode(os.path.abspath(path)) + b"\0")
+            with open(path, "rb") as fh:
+                h.update(hashlib.sha256(fh.read()).digest())
+    except (OSError, ValueError):
+        return None
+    return h.hexdigest()[:40]
+
+
+_STAMP: bytes | None = None
+
+
+def _code_stamp() -> bytes:
+    """The name, size and modification time of every source file of gpuwise: an entry holds
+    objects of its schema classes, so an edited schema must not read an old entry."""
+    global _STAMP
+    if _STAMP is None:
+        root = Path(__file__).parent
+        parts = []
+        for dirpath, _dirs, names in os.walk(root):
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    with contextlib.suppress(OSError):
+                        st = os.stat(os.path.join(dirpath, name))
+                        parts.append(f"{os.path.relpath(os.path.join(dirpath, name), root)}:{st.st_size}:"
+                                     f"{st.st_mtime_ns}")
+        _STAMP = "\n".join(sorted(parts)).encode()
+    return _STAMP
+
+
+def get(kind: str, digest: str | None) -> Any | None:
+    if digest is None or not enabled():
+        return None
+    path = directory() / f"{kind}-{digest}.pickle"
+    try:
+        with open(path, "rb") as fh:
+            return pickle.load(fh)
+    except Exception:  # missing, corrupt, truncated, from another version: rebuild
+        return None
+
+
+def put(kind: str, digest: str | None, value: Any) -> None:
+    """Store ``value`` atomically; any failure (read-only home, full disk) is ignored."""
+    if digest is None or not enabled():
+        return
+    d = directory()
+    tmp = None
+    try:
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=d)
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, d / f"{kind}-{digest}.pickle")
+        tmp = None
+        _prune(d, kind)
+    except Exception:
+        pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _prune(d: Path, kind: str) -> None:
+    entries = sorted(d.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime)
+    for old in entries[:-MAX_ENTRIES]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+
+
+def cached(kind: str, files: Iterable[Path], build: Callable[[], T], extra: str = "") -> T:
+    """``build()``, or the entry a run with the same inputs stored."""
+    digest = key(kind, list(files), extra) if enabled() else None
+    hit = get(kind, digest)
+    if hit is not None:
+        return hit
+    value = build()
+    put(kind, digest, value)
+    return value

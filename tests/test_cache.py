@@ -1,0 +1,89 @@
+"""The per-user cache of the validated knowledge base and the checked rule book (gpuwise/cache.py):
+a hit gives what a fresh load gives, an edited file is read afresh, a corrupt entry is ignored,
+GPUWISE_NO_CACHE=1 turns it off, and the command works with it."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpuwise import knowledge
+from gpuwise.decide import rulebook
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "0")
+    monkeypatch.setattr(knowledge, "_CACHE", {})
+    monkeypatch.setattr(rulebook, "_CACHE", {})
+    return tmp_path / "xdg" / "gpuwise"
+
+
+def test_a_second_load_is_served_from_the_cache_and_equal(cache_dir, monkeypatch):
+    first = knowledge.load()
+    entries = sorted(p.name for p in cache_dir.glob("knowledge-*.pickle"))
+    assert len(entries) == 1
+    monkeypatch.setattr(knowledge, "_CACHE", {})
+    monkeypatch.setattr(knowledge, "_load", lambda overlay: pytest.fail("loaded again"))
+    second = knowledge.load()
+    assert second is not first and second.gpus == first.gpus and second.policy == first.policy
+    book = rulebook.load()
+    monkeypatch.setattr(rulebook, "_CACHE", {})
+    monkeypatch.setattr(rulebook, "_load", lambda house, policy: pytest.fail("loaded again"))
+    again = rulebook.load()
+    assert again.digest == book.digest and again.definition() == book.definition()
+
+
+def test_an_edited_overlay_is_read_afresh(cache_dir, tmp_path, monkeypatch):
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "policy.yaml").write_text("memory_headroom_fraction: 0.1\n")
+    assert knowledge.load(str(kb)).policy_value("memory_headroom_fraction") == 0.1
+    monkeypatch.setattr(knowledge, "_CACHE", {})
+    (kb / "policy.yaml").write_text("memory_headroom_fraction: 0.2\n")
+    assert knowledge.load(str(kb)).policy_value("memory_headroom_fraction") == 0.2
+    assert len(list(cache_dir.glob("knowledge-*.pickle"))) == 2
+
+
+def test_a_corrupt_or_unreadable_entry_is_rebuilt(cache_dir, monkeypatch):
+    knowledge.load()
+    (entry,) = cache_dir.glob("knowledge-*.pickle")
+    for junk in (b"", b"not a pickle", pickle.dumps({"a": 1})[:5]):
+        entry.write_bytes(junk)
+        monkeypatch.setattr(knowledge, "_CACHE", {})
+        assert "h100-80gb-sxm" in knowledge.load().gpus
+    assert pickle.loads(entry.read_bytes()).gpus  # rewritten whole
+
+
+def test_no_cache_means_no_files(cache_dir, monkeypatch):
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "1")
+    knowledge.load()
+    rulebook.load()
+    assert not cache_dir.exists()
+
+
+def test_an_unwritable_cache_directory_is_not_an_error(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a file where the directory should be
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "0")
+    monkeypatch.setattr(knowledge, "_CACHE", {})
+    assert knowledge.load().gpus
+
+
+def test_the_command_gives_the_same_answer_cold_and_cached(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path), "GPUWISE_NO_CACHE": "0"}
+    argv = [sys.executable, "-m", "gpuwise", "recommend", str(ROOT / "examples" / "qlora-70b-4090.yaml"),
+            "--format", "json"]
+    cold = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    assert len(list((tmp_path / "gpuwise").glob("*.pickle"))) == 2  # knowledge and rules
+    warm = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    assert cold.returncode == warm.returncode == 0, cold.stderr
+    assert cold.stdout == warm.stdout
