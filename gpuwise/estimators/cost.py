@@ -511,6 +511,7 @@ def cost_chart(rent: Ledger | None, buy: Ledger | None, chosen: Ledger, *, point
     if buy is not None:
         out["buy"] = accrue(buy, buy.amount("capex", "server", "network"))
         out["buy_cash_out"] = buy.cash_out
+        out["buy_upfront"] = buy.amount("capex", "server", "network")
         out["resale"] = buy.amount("resale")
         out["resale_after_months"] = buy.period.months
         out["buy_net"] = buy.net

@@ -43,10 +43,12 @@ class CostChartView(BaseView):
                            keys=("rent", "buy", "resale"))
         if geo is None:
             return None
+        # short names beside the lines' ends, the full ones with their amounts in the legend
+        short = {"rent": self._("Rent"), "buy": self._("Buy"), "resale": self._("Resold")}
         names = {"rent": self._("Rent"), "buy": self._("Buy, cash out"), "resale": self._("Buy, after resale")}
         for s in geo["series"]:
-            s["name"] = names.get(s["key"], s["key"])
-            s["end_label"] = f"{s['name']} {f.local(s['end_value'])}"
+            s["name"] = short.get(s["key"], s["key"])
+            s["end_label"] = f"{names.get(s['key'], s['key'])} {f.local(s['end_value'])}"
         span = fmt_x(float(curve.get("span") or (xs[-1] if xs else 0)))
         period = {"job": self._("the job's %(n)s hours", n=span) if hours else "",
                   "commitment": self._("the committed %(n)s months", n=span),
@@ -55,10 +57,15 @@ class CostChartView(BaseView):
         if "rent" in local:
             parts.append(self._("Over %(period)s, renting costs %(rent)s.", period=period,
                                 rent=f.money(curve.get("rent_total"))))
-        if "buy" in local:
+        owned = f"{float(curve.get('resale_after_months') or 0):g}"
+        if "buy" in local and hours:  # the purchase outlives the job: its costs run on after the chart ends
+            parts.append(self._("Buying pays %(upfront)s up front and %(cash)s in all over the %(months)s months "
+                                "it is owned; resold then, it comes to %(net)s net.",
+                                upfront=f.money(curve.get("buy_upfront")), cash=f.money(curve.get("buy_cash_out")),
+                                months=owned, net=f.money(curve.get("buy_net"))))
+        elif "buy" in local:
             parts.append(self._("Buying pays %(cash)s in cash; resold after %(months)s months it comes to "
-                                "%(net)s net.", cash=f.money(curve.get("buy_cash_out")),
-                                months=f"{float(curve.get('resale_after_months') or 0):g}",
+                                "%(net)s net.", cash=f.money(curve.get("buy_cash_out")), months=owned,
                                 net=f.money(curve.get("buy_net"))))
         be = geo["break_even"]
         if be:
