@@ -10,6 +10,12 @@ from pathlib import Path
 
 import pytest
 
+
+@pytest.fixture(autouse=True)
+def _wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read what the text says, not how it is wrapped (tests/test_terminal_width.py does that)."""
+    monkeypatch.setenv("COLUMNS", "400")
+
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
 

@@ -19,6 +19,12 @@ from gpuwise.decide.audit import audit
 from gpuwise.decide.recommend import recommend
 from gpuwise.render import report
 
+
+@pytest.fixture(autouse=True)
+def _wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read what the text says, not how it is wrapped (tests/test_terminal_width.py does that)."""
+    monkeypatch.setenv("COLUMNS", "400")
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 FORMATS = ("text", "md", "html")
@@ -76,7 +82,7 @@ def test_the_quick_start_answer_fits_two_screens(training):
     assert len(lines) <= 80, len(lines)
     assert lines[0] == "GPU recommendation" and lines[2] == "=== Answer ==="
     rec = training.recommendation
-    assert f"Rent {rec.count} x {rec.gpu_name} from {rec.provider}:" in out  # the sentence, first
+    assert f"Rent {rec.count} × {rec.gpu_name} from {rec.provider}:" in out  # the sentence, first
     for section in ("How it was decided", "Alternatives", "Blockers and warnings", "Assumptions"):
         assert f"=== {section}" in out, section
     assert "formula:" not in out and "=== Rule trace ===" not in out
@@ -91,7 +97,7 @@ def test_the_four_steps_are_the_answers_conclusions_one_line_each(training):
     for step, title in (("memory", "Memory"), ("compute", "Compute"), ("interconnect", "Interconnect"),
                         ("tco", "Cost")):
         summary = next(s for s in training.steps if s.step == step)
-        assert re.search(rf"\n  {title}\s+{re.escape(summary.values['count'].__str__())} x ", block), step
+        assert re.search(rf"\n  {title}\s+{re.escape(summary.values['count'].__str__())} × ", block), step
 
 
 def test_a_warning_about_several_gpus_is_said_once_naming_them(multinode_pcie):
@@ -178,7 +184,7 @@ def test_audit_charts_show_the_proposal_first_and_name_the_alternative(which, re
     if result.charts.get("cost_curve"):  # the alternative's own curve, named as the alternative's
         assert f"{a.count} × {a.gpu_name} (the alternative)" in costs[1]
     assert "chart-time-cost" not in dict(figures)  # no chart of unrelated candidates
-    text = report.render(result, "text")
+    text = report.render(result, "text", detail="full")  # the brief may leave it to its table
     assert f"The alternative: {a.count} × {a.gpu_name}" in text
 
 

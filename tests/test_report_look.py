@@ -28,6 +28,12 @@ from gpuwise.results import Candidate
 
 from .test_report_brief import english_runs
 
+
+@pytest.fixture(autouse=True)
+def _wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read what the text says, not how it is wrapped (tests/test_terminal_width.py does that)."""
+    monkeypatch.setenv("COLUMNS", "400")
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
@@ -166,7 +172,7 @@ def test_a_fixs_command_is_code_not_backticks(offload):
     assert "`nvidia-smi -pl`" in fix  # the rule writes it in backticks
     assert "<code>nvidia-smi -pl</code>" in out
     assert not re.search(r"<p><strong>Fix:</strong>[^<]*`", out)
-    assert "`nvidia-smi -pl`" in report.render(offload, "text")  # plain text keeps them
+    assert "nvidia-smi -pl" in (text := report.render(offload, "text")) and "`" not in text  # plain text: no marks
 
 
 def test_a_fixs_command_is_a_code_span_in_markdown(offload):
@@ -186,7 +192,7 @@ def test_the_answer_is_said_once_at_the_top(training):
     answer = re.search(r'<section id="answer".*?</section>', out, re.S).group(0)
     assert answer.count("<p") == 1  # one sentence, then the facts
     rec = training.recommendation
-    assert f"{rec.count} x {rec.gpu_name}" in answer and "GB per GPU" in answer
+    assert f"{rec.count} × {rec.gpu_name}" in answer and "GB per GPU" in answer
 
 
 def test_the_summary_tables_verdict_does_not_break():

@@ -281,9 +281,9 @@ class Fmt:
         whole, and shown as it came when the catalog does not have it."""
         if not template:
             plain = " ".join(english.split())
-            return " ".join(self.tr.gettext(plain).split()) if plain else ""
+            return times(" ".join(self.tr.gettext(plain).split())) if plain else ""
         shown = {k: words.value(k, v, values, self) for k, v in values.items()}
-        return " ".join(fill(self.tr.gettext(template), shown, self._money, self.days).split())
+        return times(" ".join(fill(self.tr.gettext(template), shown, self._money, self.days).split()))
 
     def _money(self, usd: float, decimals: int = 0) -> str:
         local = self.to_local(usd)
@@ -527,6 +527,14 @@ def substitute(formula: str, inputs: dict[str, Any]) -> str:
 
         out = re.sub(rf"(?<![\w.$-]){re.escape(key)}(?!\w|-(?!\d))", put, out)
     return out
+
+
+_TIMES = re.compile(r"(?<=[\w)]) x (?=[\w(])")
+
+
+def times(text: str) -> str:
+    """One multiplication sign throughout: "8 x H100", "seq x seq" are written with ×."""
+    return _TIMES.sub(" × ", text)
 
 
 def display_width(text: str) -> int:

@@ -56,14 +56,18 @@ from .fmt import (  # noqa: F401  (re-exported: the report's vocabulary and form
     substitute,
     table,
     text_lines,
+    times,
     translations,
 )
 from .formats import FORMATS, SUFFIXES, format_for, normalise_detail, normalise_format  # noqa: F401
 from .output import atomic_write_text
+from .textfit import fit_tables, fit_text, terminal_width
 from .views import LEADING, build  # noqa: F401
 from .views.batch import audit_summary_view
 
 KINDS = ("recommend", "audit", "estimate")
+BRIEF_LINES = 80
+"""The most lines of a brief text answer: two 80 × 40 screens."""
 
 
 # ------------------------------------------------------------------------------ public API
@@ -108,13 +112,15 @@ def view_model(result: Any, *, lang: str = "en", currency: str = "USD", fx_rate:
 
 
 def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx_rate: float | None = None,
-           kind: str | None = None, knowledge: str | os.PathLike[str] | None = None, detail: str = "brief") -> str:
+           kind: str | None = None, knowledge: str | os.PathLike[str] | None = None, detail: str = "brief",
+           width: int | None = None) -> str:
     """The report as a string. ``fmt``: text | md | html | json (an estimate: text or json).
 
     ``detail``: ``brief`` (default) or ``full``.  ``currency="CNY"`` converts money at ``fx_rate``
     or, without one, at the rate the result carries (else the knowledge base's ``usd_cny``;
     ``knowledge``: an overlay directory); the report states the rate, its date and its source.
     JSON ignores ``lang``, ``currency`` and ``detail``: it is the contract's data, in USD.
+    Text fits ``width`` columns (default: ``COLUMNS``, the terminal's width, else 80).
     """
     fmt = normalise_format(fmt)
     result, kind = _kind_of(result, kind)
@@ -126,10 +132,42 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
         raise UserError(f"an estimate is reported as text or json, not {fmt}")
     vm = view_model(result, lang=lang, currency=currency, fx_rate=fx_rate, kind=kind, knowledge=knowledge,
                     detail=detail, fmt=fmt)
+    return _place(vm, kind, fmt, lang, width)
+
+
+def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None) -> str:
+    """The view model put into its template; text laid out for the terminal's width."""
     suffix = {"text": "txt", "md": "md", "html": "html"}[fmt]
-    out = environment(lang).get_template(f"{kind}.{suffix}").render(vm=vm)
-    if fmt != "html":  # the templates' section blocks leave runs of blank lines behind
-        out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
+    cols = terminal_width(width) if fmt == "text" else 0
+    if fmt == "text":
+        vm = {**fit_tables(vm, cols), "width": cols}
+    template = environment(lang).get_template(f"{name}.{suffix}")
+
+    def place(vm: dict[str, Any]) -> str:
+        out = template.render(vm=vm)
+        if fmt != "html":  # the templates' section blocks leave runs of blank lines behind
+            out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
+        if fmt == "text":  # plain text: no Markdown code marks; every line within the width
+            out = fit_text(times(re.sub(r"`([^`\n]+)`", r"\1", out)), cols)
+        elif fmt == "md":
+            out = times(out)
+        return out
+
+    if fmt != "text" or vm.get("full"):
+        return place({**vm, "compact": 0})
+    # the brief answer fits two 80 × 40 screens: when it does not, it says less, step by step -- the
+    # answer's lines without what its sentence says and the steps without its name, then the
+    # assumptions without their reasons, then the warnings past what fits named only
+    out = place({**vm, "compact": 0})
+    issues = vm.get("issues")
+    caps = range(issues["cap"] - 1, issues["floor"] - 1, -1) if isinstance(issues, dict) and "cap" in issues else ()
+    for level, cap in [(1, None), (2, None), *((2, c) for c in caps)]:
+        if out.count("\n") <= BRIEF_LINES:
+            break
+        shown = {**vm, "compact": level}
+        if cap is not None:
+            shown["issues"] = {**issues, "cap": cap}
+        out = place(shown)
     return out
 
 
@@ -140,10 +178,9 @@ def render_audit_summary(results: list[tuple[str, AuditResult | None, str]], fmt
     if fmt == "json":
         raise UserError("a batch audit's JSON is one document per line; use --format json")
     lang = _lang(kw.get("lang"))
+    width = kw.pop("width", None)
     vm = audit_summary_view(results, fmt=fmt, **kw)
-    suffix = {"text": "txt", "md": "md", "html": "html"}[fmt]
-    out = environment(lang).get_template(f"audit-summary.{suffix}").render(vm=vm)
-    return re.sub(r"\n{3,}", "\n\n", out).lstrip("\n") if fmt != "html" else out
+    return _place(vm, "audit-summary", fmt, lang, width)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> Path:

@@ -11,6 +11,7 @@ from ...results import (
     SEVERITIES,
     AuditResult,
     Candidate,
+    Finding,
 )
 from .. import money_view as MV
 from ..fmt import (
@@ -159,11 +160,20 @@ class AuditView(StepsView, ChartsView):
             out.append({
                 "title": self._("Card %(n)s: %(serial)s", n=i, serial=serial or self.f.na()),
                 "about": self.f.sep.join(self.tagged(x.rule, self._(SEVERITY_ONE[x.severity])) for x in about),
+                "counts": self.severity_counts(about),
                 "status": status,
                 "status_label": self._(CARD_STATUS[status]) if status in CARD_STATUS else status,
                 **table([self._("Check"), self._("Value")], rows),
             })
         return out
+
+    def severity_counts(self, findings: list[Finding]) -> str:
+        """"2 blockers, 1 warning": the severities present, counted."""
+        n = {sev: sum(x.severity == sev for x in findings) for sev in SEVERITIES}
+        said = [self.f.ngettext("%(n)s blocker", "%(n)s blockers", n["blocker"]) if n["blocker"] else "",
+                self.f.ngettext("%(n)s warning", "%(n)s warnings", n["warning"]) if n["warning"] else "",
+                self.f.ngettext("%(n)s note", "%(n)s notes", n["info"]) if n["info"] else ""]
+        return self.f.sep.join(t for t in said if t)
 
     def _card_rows(self, card: dict[str, Any]) -> list[list[str]]:
         f = self.f

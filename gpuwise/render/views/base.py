@@ -29,10 +29,12 @@ from ..fmt import (
     Fmt,
     _flatten,
     _reason,
+    _strip_subject,
     input_text,
     pairs,
     substitute,
     table,
+    times,
 )
 
 LEADING = 8
@@ -134,8 +136,8 @@ class BaseView:
         if t.unit == "B" and t.value == 0 and not trivial:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {
-            "name": t.name, "label": label, "formula": " ".join(t.formula.split()),
-            "with_numbers": with_numbers if with_numbers != t.formula else "",
+            "name": t.name, "label": label, "formula": times(" ".join(t.formula.split())),
+            "with_numbers": times(with_numbers) if with_numbers != t.formula else "",
             "inputs": ", ".join(f"{k} = {input_text(v)}" for k, v in t.inputs.items()),
             "value": value, "note": words.term_note(t.note, self.f) if t.note else "",
         }
@@ -186,7 +188,14 @@ class BaseView:
         counts = [self.f.ngettext("%(n)s blocker", "%(n)s blockers", n["blocker"]),
                   self.f.ngettext("%(n)s warning", "%(n)s warnings", n["warning"]),
                   self.f.ngettext("%(n)s note", "%(n)s notes", n["info"])]
-        return {"groups": groups, "summary": self.f.sep.join(counts),
+        flat = [e for g in groups for e in g["entries"]]
+        rest = [self.f.ngettext("%(n)s more in the full report: %(rules)s.",
+                                "%(n)s more in the full report: %(rules)s.", len(flat) - i,
+                                rules=self.f.sep.join(e["rule"] for e in flat[i:])) for i in range(len(flat))]
+        return {"groups": groups, "summary": self.f.sep.join(counts), "entries": flat, "rest": [*rest, ""],
+                "cap": len(flat),
+                # an audit's blockers are all said; a recommendation's are about options it did not choose
+                "floor": sum(1 for e in flat if e["severity"] == "blocker") if self.kind == "audit" else 0,
                 "none": self._("No blockers and no warnings."),
                 "notes": "" if self.full or not notes else self.f.ngettext(
                     "%(n)s note (information only) is in the full report.",
@@ -198,7 +207,10 @@ class BaseView:
         for a in getattr(self.r, "assumptions", []):
             value = input_text(a.value) if a.value is not None else ""
             rows.append({"field": a.field, "value": value, "reason": self.assumption(a)})
+        given = [f"{r['field']} = {r['value']}" if r["value"] else r["field"] for r in rows]
         return {"rows": rows,
+                "brief": self._("Assumed (the reasons are in the full report): %(list)s.",
+                                list=self.f.clause.join(given)) if given else "",
                 "table": table([self._("Field"), self._("Value"), self._("Why")],
                                [[r["field"], r["value"], r["reason"]] for r in rows])}
 
@@ -227,7 +239,10 @@ class BaseView:
             stale.append(self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before "
                                 "relying on it.", what=s.get("what", "?"), as_of=s.get("as_of", "?"),
                                 age=format(age, ",.0f") if isinstance(age, (int, float)) else "?"))
+        span = [str(v) for v in self.r.knowledge_dates.values()]
         return {"dates": dates, "stale": stale,
+                "span": self._("Figures dated %(first)s to %(last)s.", first=min(span), last=max(span))
+                if span else "",
                 "stale_banner": self.f.ngettext(
                     "%(n)s price used here is more than a year old; see Data freshness.",
                     "%(n)s prices used here are more than a year old; see Data freshness.", len(stale))
@@ -278,10 +293,15 @@ class BaseView:
             s = next((x for x in self.r.steps if x.step == sid), None)
             if s is None or not (s.conclusion or s.template):
                 continue
-            rows.append({"title": self._(STEP_SHORT[sid]), "text": self.f.sentence(s.template, s.values, s.conclusion)})
+            text = self.f.sentence(s.template, s.values, s.conclusion)
+            subject = getattr(self.r, "recommendation", None) or getattr(self.r, "proposed", None)
+            rows.append({"title": self._(STEP_SHORT[sid]), "text": text,
+                         # the brief names the answer (or the proposal) above: its lines need not repeat it
+                         "short": _strip_subject(text, subject) if subject is not None else text})
         rank = getattr(self.r, "ranking", None)
         tie = getattr(self.r, "ranking_note", None)
         return {"steps": rows, "lines": pairs([[r["title"], r["text"]] for r in rows]),
+                "short_lines": pairs([[r["title"], r["short"]] for r in rows]),
                 "ranking": self.f.sentence(rank.template, rank.values, rank.text) if rank and self.kind == "recommend"
                 else "",
                 "tie": self.f.sentence(tie.template, tie.values, tie.text) if tie else ""}

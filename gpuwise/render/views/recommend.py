@@ -190,6 +190,9 @@ class RecommendView(StepsView, ChartsView):
                               mode=f.acquisition(rec.acquisition), time=time, cost=f.money(rec.total_cost_usd))
         return {
             "headline": headline, "rows": rows, "lines": pairs(rows), "gpu": rec.gpu,
+            # the brief's lines leave out what its headline says (count, rent or buy, time, cost)
+            "brief_lines": pairs([r for r in rows if r[0] not in {
+                self._("Count"), self._("Rent or buy"), self._("Wall-clock time"), self._("Total cost")}]),
             "ledger": MV.ledger_table(f, self._, led) if led is not None else None,
             "timeline": MV.timeline_table(f, self._, tl) if tl is not None and rec.wall_days is not None else None,
             "summary": self.f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)

@@ -1,0 +1,201 @@
+"""Plain text that fits the terminal: the width to write for, tables laid out to it (their widest
+text columns wrapped inside the cell, or stacked as label/value pairs when even that cannot fit),
+and sentences wrapped with a hanging indent.
+
+Widths are display columns: a Chinese character takes two (:func:`display_width`), and Chinese
+text may break between any two characters, English only at spaces.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from .fmt import display_width
+
+DEFAULT_WIDTH = 80
+"""Columns written for when the output is not a terminal and ``COLUMNS`` does not say."""
+MIN_WIDTH, MAX_WIDTH = 40, 400
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+_CLOSING = set("，。；：！？）」』、”’.,;:!?)")
+"""Punctuation that stays with the character before it."""
+_HANG = re.compile(r"^(\s*)(?:(\[[^\]]+\]\s|[-*!]\s|\d+\.\s)|(\S(?:.*?\S)?\s{2,}(?=\S)))")
+"""What a continuation line lines up under: a bullet's or tag's text, or a label/value line's value."""
+
+
+def terminal_width(width: int | None = None, stream: Any = None) -> int:
+    """The columns to write for: ``width`` when given, else ``COLUMNS``, else the terminal's width
+    when ``stream`` (standard output) is one, else 80."""
+    if width is None:
+        env = os.environ.get("COLUMNS", "").strip()
+        if env.isdigit() and int(env) > 0:
+            width = int(env)
+        else:
+            out = stream if stream is not None else sys.stdout
+            try:
+                tty = out.isatty()
+            except (AttributeError, ValueError):
+                tty = False
+            width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns if tty else DEFAULT_WIDTH
+    return max(MIN_WIDTH, min(MAX_WIDTH, int(width)))
+
+
+def _tokens(text: str) -> list[str]:
+    """Words and the spaces between them; each Chinese character is a token of its own."""
+    out: list[str] = []
+    for piece in re.findall(r"\s+|[^\s]+", text):
+        if piece.isspace() or not _CJK.search(piece):
+            out.append(piece)
+            continue
+        buf = ""
+        for ch in piece:
+            if ch in _CLOSING and (buf or out):  # never at the start of a line
+                if buf:
+                    buf += ch
+                else:
+                    out[-1] += ch
+                continue
+            if _CJK.match(ch):
+                if buf:
+                    out.append(buf)
+                    buf = ""
+                out.append(ch)
+            else:
+                buf += ch
+        if buf:
+            out.append(buf)
+    return out
+
+
+def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, the first prefixed ``first``, the others
+    ``rest`` (``first``'s width in spaces by default). A word longer than a line is cut."""
+    rest = " " * display_width(first) if rest is None else rest
+    lines: list[str] = []
+    line, prefix = "", first
+    room = lambda p: max(1, width - display_width(p))  # noqa: E731
+    for tok in _tokens(" ".join(text.split()) if not text.startswith(" ") else text.strip()):
+        if tok.isspace():
+            if line:
+                line += " "
+            continue
+        while display_width(tok) > room(prefix):  # cut a word that no line holds
+            if line.strip():
+                lines.append(prefix + line.rstrip())
+                line, prefix = "", rest
+            cut, w = "", 0
+            for ch in tok:
+                if w + display_width(ch) > room(prefix):
+                    break
+                cut, w = cut + ch, w + display_width(ch)
+            lines.append(prefix + cut)
+            tok, prefix = tok[len(cut):], rest
+        if display_width(line + tok) > room(prefix) and line.strip():
+            lines.append(prefix + line.rstrip())
+            line, prefix = "", rest
+        line += tok
+    if line.strip() or not lines:
+        lines.append(prefix + line.rstrip())
+    return lines
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """A line of a report that is too wide, wrapped: continuation lines hang under the text of a
+    bullet or ``[tag]``, or under the value of a ``label   value`` line."""
+    if display_width(line) <= width:
+        return [line]
+    m = _HANG.match(line)
+    if m and (m.group(2) or m.group(3)):
+        head = line[: m.end()]
+        hang = display_width(head)
+        if hang > width // 2:  # a label too wide to hang under: indent a little instead
+            hang = display_width(m.group(1)) + 4
+        return wrap(line[m.end():], width, head, " " * hang)
+    indent = line[: len(line) - len(line.lstrip())]
+    return wrap(line.lstrip(), width, indent, indent + "  ")
+
+
+def fit_text(text: str, width: int) -> str:
+    """Every line of a text report at most ``width`` columns."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        out += wrap_line(line, width)
+    return "\n".join(out)
+
+
+def fit_table(headers: list[str], rows: list[list[str]], right: Iterable[int], width: int) -> list[str]:
+    """A table's text lines within ``width`` columns: as it is when it fits; else its widest
+    columns wrapped inside their cells (each at least 12 columns); else each row stacked as its
+    first cell, then ``header: value`` lines."""
+    right = set(right)
+    cols = len(headers)
+    natural = [max([display_width(headers[i])] + [display_width(r[i]) for r in rows if i < len(r)])
+               for i in range(cols)]
+    gap = 2
+    if sum(natural) + gap * (cols - 1) <= width:
+        return _grid(headers, rows, right, natural)
+    # the narrowest each column may become: a column of numbers (right-aligned) keeps its figures
+    # whole, a text column its longest word (up to 14); a header wraps at its spaces
+    def longest_word(i: int) -> int:
+        return max([display_width(w) for r in [headers, *rows] if i < len(r) for w in _tokens(r[i])
+                    if not w.isspace()] or [1])
+
+    floor = [max(display_width(r[i]) for r in rows if i < len(r)) if i in right and rows else
+             min(natural[i], max(8, min(14, longest_word(i)))) for i in range(cols)]
+    floor = [max(f, max((display_width(w) for w in headers[i].split()), default=1)) for i, f in enumerate(floor)]
+    stacked = _stacked(headers, rows, width)
+    if sum(floor) + gap * (cols - 1) > width:
+        return stacked
+    widths = list(natural)
+    while sum(widths) + gap * (cols - 1) > width:
+        i = max((k for k in range(cols) if widths[k] > floor[k]), key=lambda k: widths[k])  # the widest first
+        widths[i] -= 1
+    grid = _grid(headers, rows, right, widths)
+    return grid if len(grid) <= len(stacked) else stacked
+
+
+def _grid(headers: list[str], rows: list[list[str]], right: set[int], widths: list[int]) -> list[str]:
+    def lines(cells: list[str]) -> list[str]:
+        parts = [wrap(cells[i] if i < len(cells) else "", widths[i]) for i in range(len(widths))]
+        out = []
+        for k in range(max(len(p) for p in parts)):
+            row = []
+            for i, p in enumerate(parts):
+                cell = p[k] if k < len(p) else ""
+                pad = " " * (widths[i] - display_width(cell))
+                row.append(pad + cell if i in right else cell + pad)
+            out.append("  ".join(row).rstrip())
+        return out
+
+    body = [line for r in rows for line in lines(r)]
+    return [*lines(headers), "  ".join("-" * w for w in widths), *body]
+
+
+def _stacked(headers: list[str], rows: list[list[str]], width: int) -> list[str]:
+    """Each row as its first cell, then its other cells as ``header: value`` on wrapped lines."""
+    colon = "：" if any(_CJK.search(h) for h in headers) else ": "
+    sep = "；" if colon == "：" else "; "
+    out: list[str] = []
+    for r in rows:
+        out += wrap(r[0] if r else "", width)
+        said = [f"{h}{colon}{v}" if h else v for h, v in zip(headers[1:], r[1:], strict=False) if v]
+        if said:
+            out += wrap(sep.join(said), width, "    ")
+    return out
+
+
+def fit_tables(vm: Any, width: int) -> Any:
+    """The view model with every table's text lines laid out for ``width`` columns (the text
+    templates indent a table by two)."""
+    if isinstance(vm, dict):
+        if "headers" in vm and "rows" in vm and "lines" in vm:
+            rows = [r["cells"] for r in vm["rows"]]
+            vm = {**vm, "lines": fit_table(vm["headers"], rows, vm.get("right", ()), width - 2)}
+        return {k: fit_tables(v, width) for k, v in vm.items()}
+    if isinstance(vm, list):
+        return [fit_tables(v, width) for v in vm]
+    return vm

@@ -1,0 +1,110 @@
+"""Text that fits the terminal: every example's default (brief) answer within two 80 × 40 screens
+at 80 columns (at most 80 lines, no line wider than 80 columns), the width used at 120, no Markdown
+marks and one multiplication sign; tables laid out to the width or stacked; wrapping by display
+columns (a Chinese character takes two)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpuwise.decide.audit import audit
+from gpuwise.decide.recommend import recommend
+from gpuwise.render import report
+from gpuwise.render.fmt import display_width
+from gpuwise.render.textfit import fit_table, terminal_width, wrap, wrap_line
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.yaml") if not p.name.startswith("plan-"))
+HELDOUT = sorted((ROOT / "tests" / "data" / "heldout").glob("*.yaml"))
+
+
+def _result(path: Path):
+    return audit(str(path)) if path.name.startswith(("proposal-", "audit-")) else recommend(str(path))
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {p.name: _result(p) for p in [*EXAMPLES, *HELDOUT]}
+
+
+def _measure(text: str) -> tuple[int, int]:
+    lines = text.rstrip("\n").split("\n")
+    return len(lines), max(display_width(line) for line in lines)
+
+
+@pytest.mark.parametrize("name", [p.name for p in [*EXAMPLES, *HELDOUT]])
+def test_the_brief_answer_fits_two_80_by_40_screens(results, name: str) -> None:
+    for lang, currency in (("en", "USD"), ("zh", "CNY")):
+        text = report.render(results[name], "text", lang=lang, currency=currency, width=80)
+        lines, widest = _measure(text)
+        assert widest <= 80, (name, lang, [x for x in text.split("\n") if display_width(x) > 80])
+        assert lines <= 80, (name, lang, lines)
+        assert "`" not in text, name  # no Markdown code marks in plain text
+        assert not re.search(r"\d x [A-Za-z]", text), name  # "4 × H100", never "4 x H100"
+
+
+@pytest.mark.parametrize("name", [p.name for p in EXAMPLES])
+def test_a_wider_terminal_is_used(results, name: str) -> None:
+    wide = report.render(results[name], "text", width=120)
+    _lines, widest = _measure(wide)
+    assert 80 < widest <= 120, name
+
+
+def test_columns_sets_the_width_and_80_without_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    assert terminal_width() == 100
+    monkeypatch.delenv("COLUMNS")
+    assert terminal_width(stream=open(os.devnull, "w")) == 80  # noqa: SIM115 (not a terminal)
+    assert terminal_width(132) == 132
+
+
+def test_the_command_reads_columns() -> None:
+    """`COLUMNS=80 gpuwise recommend` writes no line wider than 80 columns (was up to 258)."""
+    env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "gpuwise", "audit", str(ROOT / "examples" /
+                          "proposal-used-3090-mining.yaml")], capture_output=True, text=True, env=env, cwd=ROOT)
+    lines, widest = _measure(out.stdout)
+    assert widest <= 80 and lines <= 80, (lines, widest)
+    env["COLUMNS"] = "160"
+    wide = subprocess.run([sys.executable, "-m", "gpuwise", "audit", str(ROOT / "examples" /
+                           "proposal-used-3090-mining.yaml")], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert _measure(wide.stdout)[1] > 80
+
+
+def test_a_table_that_fits_is_left_as_it_is() -> None:
+    lines = fit_table(["GPU", "Cost"], [["H100", "$1"], ["A100", "$22"]], right=(1,), width=80)
+    assert lines == ["GPU   Cost", "----  ----", "H100    $1", "A100   $22"]
+
+
+def test_a_wide_text_column_wraps_inside_its_cell() -> None:
+    why = "no dated purchase price, so buying cannot be costed"
+    rows = [[f"{n} × L40S", "$1,234", why] for n in (1, 2, 4, 8)]
+    lines = fit_table(["Option", "Cost", "Why not"], rows, right=(1,), width=60)
+    assert all(display_width(x) <= 60 for x in lines)
+    assert len(lines) == 2 + 4 * 2  # header and rule, then each row on two lines
+    assert lines[2].startswith("1 × L40S  $1,234  no dated purchase price")
+    assert " ".join(x[18:].strip() for x in lines[2:4]) == why  # every word, in order, in its column
+
+
+def test_a_table_that_cannot_fit_is_stacked_as_label_value_pairs() -> None:
+    headers = ["Option", "Rent or buy", "Wall-clock time", "Total cost", "Why not"]
+    row = ["4 × NVIDIA GeForce RTX 3090 24GB", "buy", "15.9", "$4,631", "the answer"]
+    lines = fit_table(headers, [row], right=(2, 3), width=40)
+    assert lines[0] == "4 × NVIDIA GeForce RTX 3090 24GB"
+    assert "Rent or buy: buy; Wall-clock time: 15.9;" in " ".join(" ".join(lines[1:]).split())
+    assert all(display_width(x) <= 40 for x in lines)
+
+
+def test_wrapping_counts_chinese_characters_as_two_columns_and_hangs_under_the_value() -> None:
+    zh = "每个候选都因显存不足而被排除" * 4
+    lines = wrap(zh, 20)
+    assert all(display_width(x) <= 20 for x in lines) and "".join(lines) == zh
+    hung = wrap_line("  Memory        " + "word " * 30, 40)
+    assert all(x.startswith(" " * 16) for x in hung[1:])
+    assert all(display_width(x) <= 40 for x in hung)
