@@ -17,6 +17,7 @@ from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 from ..ledger import HOURS_PER_MONTH, Ledger, LedgerLine, Period
 from . import Term
 from .offers import Offer, rent_offers  # noqa: F401  (moved; kept importable from here)
+from .offers import derived as _derived
 
 SERVER_CARDS = 8  # double-width PCIe cards in one 4U GPU server (tco.yaml server_share_usd_per_gpu_pcie)
 
@@ -68,18 +69,6 @@ def server_share_key(gpu: Gpu) -> str:
     if gpu.form_factor in ("sxm", "oam", "mezzanine"):
         return "server_share_usd_per_gpu_sxm"
     return "server_share_usd_per_gpu_pcie"
-
-
-_DERIVED: dict[tuple[int, str], tuple[Any, Any]] = {}
-
-
-def _derived(source: Any, what: str, make: Any) -> Any:
-    """Memoise a value derived from a knowledge object (they are immutable and live for the process)."""
-    key = (id(source), what)
-    hit = _DERIVED.get(key)
-    if hit is None or hit[0] is not source:
-        hit = _DERIVED[key] = (source, make())
-    return hit[1]
 
 
 def price_entry(prices: PricesFile | None, gpu_id: str) -> Any:

@@ -13,7 +13,7 @@ from ..knowledge.schema import CloudFile
 _DERIVED: dict[tuple[int, str], tuple[Any, Any]] = {}
 
 
-def _derived(source: Any, what: str, make: Any) -> Any:
+def derived(source: Any, what: str, make: Any) -> Any:
     """Memoise a value derived from a knowledge object (they are immutable and live for the process)."""
     key = (id(source), what)
     hit = _DERIVED.get(key)
@@ -57,7 +57,7 @@ def _offers_by_gpu(clouds: CloudFile) -> dict[str, tuple[list, list]]:
             by.setdefault(inst.gpu, ([], []))[1].append(inst)
         return by
 
-    return _derived(clouds, "offers", make)
+    return derived(clouds, "offers", make)
 
 
 def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | None = None,
