@@ -191,3 +191,19 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
         raise UserError(f"invalid YAML: {str(exc).splitlines()[0]}", where=str(path)) from None
     except RecursionError:
         raise UserError("YAML nested too deeply", where=str(path)) from None
+
+
+def list_directory(path: Path, option: str, what: str, error: type[UserError] = UserError) -> list[str]:
+    """The names in a directory given by ``option`` (``--rules``, ``--knowledge``); a directory that
+    cannot be listed (missing, a link loop, unreadable, not a directory, a NUL in the path) is a
+    one-line ``error`` naming the option."""
+    try:
+        return os.listdir(path)
+    except NotADirectoryError:
+        raise error(f"{option} must be a directory of {what}", where=str(path)) from None
+    except FileNotFoundError:
+        raise error(f"{option}: no such directory", where=str(path)) from None
+    except OSError as exc:
+        raise error(f"{option}: cannot read the directory: {exc.strerror or exc}", where=str(path)) from None
+    except ValueError as exc:  # an embedded NUL
+        raise error(f"{option}: not a usable path: {exc}", where=str(path)) from None

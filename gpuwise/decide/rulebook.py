@@ -46,7 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..errors import RuleError
 from ..paths import rules_dir
 from ..results import STEPS, Severity, Stage, Step, Topic
-from ..yamlio import read_yaml
+from ..yamlio import list_directory, read_yaml
 from .facts import FACT_TYPES, STAGES, set_by
 
 Op = Literal["==", "!=", "<", "<=", ">", ">=", "in"]
@@ -534,16 +534,7 @@ def _load_files(paths: list[Path], policy: dict[str, Any]) -> tuple[list[tuple[P
 def _house_paths(house: Path) -> list[Path]:
     """The rule files of a ``--rules`` directory; a directory that cannot be listed (missing, a
     link loop, unreadable, not a directory) is a one-line error."""
-    try:
-        names = os.listdir(house)
-    except NotADirectoryError:
-        raise RuleError("--rules must be a directory of rule files (*.yaml)", where=str(house)) from None
-    except FileNotFoundError:
-        raise RuleError("--rules: no such directory", where=str(house)) from None
-    except OSError as exc:
-        raise RuleError(f"--rules: cannot read the directory: {exc.strerror or exc}", where=str(house)) from None
-    except ValueError as exc:  # an embedded NUL
-        raise RuleError(f"--rules: not a usable path: {exc}", where=str(house)) from None
+    names = list_directory(house, "--rules", "rule files (*.yaml)", RuleError)
     return sorted(house / n for n in names if n.endswith((".yaml", ".yml")) and not n.startswith("."))
 
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import KnowledgeError, UserError
 from ..paths import knowledge_dir
-from ..yamlio import read_yaml
+from ..yamlio import list_directory, read_yaml
 from . import schema as S
 
 FILES: dict[str, type[BaseModel]] = {
@@ -276,16 +276,7 @@ def overlay_files(overlay: Path) -> dict[str, Path]:
     each name gpuwise reads must be a regular file (through links): a directory, a dangling link
     or a link loop named ``policy.yaml`` is an error, not silently skipped; an unknown ``*.yaml``
     is an error with the names gpuwise reads."""
-    try:
-        names = os.listdir(overlay)
-    except NotADirectoryError:
-        raise UserError("--knowledge must be a directory of YAML files", where=str(overlay)) from None
-    except FileNotFoundError:
-        raise UserError("--knowledge: no such directory", where=str(overlay)) from None
-    except OSError as exc:
-        raise UserError(f"--knowledge: cannot read the directory: {exc.strerror or exc}", where=str(overlay)) from None
-    except ValueError as exc:
-        raise UserError(f"--knowledge: not a usable path: {exc}", where=str(overlay)) from None
+    names = list_directory(overlay, "--knowledge", "YAML files")
     found: dict[str, Path] = {}
     for name in sorted(names):
         if not name.endswith((".yaml", ".yml")) or name.startswith("."):
