@@ -16,7 +16,7 @@ from gpuwise.decide.recommend import counts_for, recommend
 from gpuwise.estimators import cost as K
 from gpuwise.estimators import planner as P
 from gpuwise.estimators import serving as SV
-from gpuwise.estimators.candidate import evaluate, offers_for, training_job
+from gpuwise.estimators.candidate import evaluate, offers_for, requested_pins, training_job
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
@@ -239,7 +239,7 @@ def test_the_planner_memory_alone_says_what_the_estimate_says_about_fitting(kb, 
     for gpu in kb.gpus.values():
         for n in (1, 2, 4, 8, 16, 64):
             usable = capacity_bytes(gpu) * (1 - headroom)
-            quick = P.fits_at_all(training_job(job), n, I.topology(gpu, n, kb.runtime), usable)
+            quick = P.fits_at_all(training_job(job), n, I.topology(gpu, n, kb.runtime), usable, requested_pins(job))
             full = evaluate(job, gpu, n).fits
             assert quick == full, (gpu.id, n)
             agree += 1

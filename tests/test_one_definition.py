@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gpuwise.estimators import interconnect as I
 from gpuwise.estimators import planner as P
-from gpuwise.estimators.candidate import capacity_bytes, evaluate, training_job, usable_bytes
+from gpuwise.estimators.candidate import capacity_bytes, evaluate, requested_pins, training_job, usable_bytes
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
@@ -100,6 +100,7 @@ def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, b
     except Exception:  # a combination the schema refuses is not a job
         return
     g = kb.gpus[gpu]
-    quick = P.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(kb, g))
+    quick = P.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(kb, g),
+                          requested_pins(job))
     assert quick == evaluate(job, g, n).fits
     assert usable_bytes(kb, g) < capacity_bytes(g)

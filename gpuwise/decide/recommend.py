@@ -23,7 +23,14 @@ from ..estimators import cost as K
 from ..estimators import interconnect as I
 from ..estimators import planner as P
 from ..estimators import serving as SV
-from ..estimators.candidate import Evaluation, evaluate, market_of, networks_for, training_job
+from ..estimators.candidate import (
+    Evaluation,
+    evaluate,
+    market_of,
+    networks_for,
+    requested_pins,
+    training_job,
+)
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -303,7 +310,7 @@ class _Probe:
         if n not in self.made and not job.shape.diffusion:
             if job.training:  # the planner's memory alone (no layout timed, no estimate made)
                 return P.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
-                                     math.nextafter(self.limit, 0.0))
+                                     math.nextafter(self.limit, 0.0), requested_pins(job))
             eng = SV.engine(job, gpu)  # a copy spreads its weights over at most n GPUs
             if eng.mbytes.total / n + eng.context_bytes >= self.limit:
                 return False

@@ -698,13 +698,17 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     return (best[0], StepTime(*best[1])), tried
 
 
-def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float) -> bool:
+def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: Pins = Pins()) -> bool:
     """Whether any layout of ``n`` GPUs, with any settings (offload included), needs at most
-    ``usable`` bytes on its busiest GPU: what :func:`plan` with no pins calls fitting, without
-    timing a layout. The layouts' memory does not depend on the GPU type, so across a catalog
-    this costs one comparison per GPU type after the first."""
-    search = _search(tj, n, topo.per_node, topo.tp_domain, Pins())
-    return any(st is not None and st.per_gpu <= usable for st in (search.frugal(False), search.frugal(True)))
+    ``usable`` bytes on its busiest GPU: what :func:`plan` calls fitting, without timing a layout,
+    under the user's ``pins`` or with none (a candidate fits either way: a pinned ZeRO-3 on one GPU
+    may offload parameters the unpinned search does not try). The layouts' memory does not depend
+    on the GPU type, so across a catalog this costs one comparison per GPU type after the first."""
+    for p in (Pins(), pins) if pins.any else (Pins(),):
+        search = _search(tj, n, topo.per_node, topo.tp_domain, p)
+        if any(st is not None and st.per_gpu <= usable for st in (search.frugal(False), search.frugal(True))):
+            return True
+    return False
 
 
 def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = Pins()) -> Plan:
