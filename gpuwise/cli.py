@@ -35,16 +35,21 @@ def _rules_opt(p: argparse.ArgumentParser) -> None:
                    help="add your own rule files (same format as rules/*.yaml); a rule with a built-in id replaces it")
 
 
-def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
-    p.add_argument("--format", choices=formats, help="output format (default: text, or from the -o suffix)")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write the report to FILE (.md, .html, .json, .txt); - for standard output")
+def _lang_opts(p: argparse.ArgumentParser) -> None:
+    """``--lang``, ``--currency`` and ``--fx-rate``: every command that writes sentences or amounts."""
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="report language (default: en)")
     p.add_argument("--currency", choices=("USD", "CNY"),
                    help="report currency (default: the currency the input file writes its amounts in, "
                         "constraints.currency; CNY when --fx-rate is given; else USD)")
     p.add_argument("--fx-rate", type=_rate, metavar="RATE",
                    help="CNY per USD (default: the knowledge base's dated rate)")
+
+
+def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
+    p.add_argument("--format", choices=formats, help="output format (default: text, or from the -o suffix)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the report to FILE (.md, .html, .json, .txt); - for standard output")
+    _lang_opts(p)
     p.add_argument("--detail", choices=("brief", "full"), default="brief",
                    help="brief: the answer, the steps in a line each, alternatives, warnings and "
                         "assumptions (default); full: also every formula, candidate, finding and the rule trace")
@@ -116,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gpu", metavar="GPU", help="a GPU name (e.g. H100-80G, A100 80GB, 4090)")
     p.add_argument("--gpus", type=_gpu_count, metavar="N", help="how many GPUs (default 1)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    _lang_opts(p)
     _common(p)
 
     p = sub.add_parser("gpus", help="the GPU catalog with specs and sources")
@@ -387,7 +393,8 @@ def _estimate(args: argparse.Namespace) -> int:
     else:
         from .render import report
 
-        _out(report.render(result, "text", kind="estimate"))
+        currency = report.report_currency(args.currency, args.fx_rate, [result])
+        _out(report.render(result, "text", kind="estimate", lang=args.lang, currency=currency, fx_rate=args.fx_rate))
     return 0
 
 

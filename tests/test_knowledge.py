@@ -39,15 +39,15 @@ def test_every_figure_block_has_a_source(kb):
 @pytest.mark.parametrize("name,gpu_id", [
     ("A100-80G", "a100-80gb-sxm"), ("A100 80GB", "a100-80gb-sxm"), ("a100-80gb-sxm", "a100-80gb-sxm"),
     ("H100-80G", "h100-80gb-sxm"), ("RTX 4090", "rtx-4090"), ("4090", "rtx-4090"), ("A10G", "a10g"),
-    ("P100", "p100-16gb-pcie"), ("V100", "v100-16gb-sxm2"), ("nvidia h100", "h100-80gb-sxm"),
+    ("P100", "p100-16gb-sxm2"), ("V100", "v100-16gb-sxm2"), ("nvidia h100", "h100-80gb-sxm"),
 ])
 def test_contract_names_resolve(kb, name, gpu_id):
     assert kb.gpu(name).id == gpu_id
 
 
 def test_default_variant_is_said(kb):
-    r = kb.gpu("P100")
-    assert r.note and "default" in r.note
+    r = kb.gpu("P100")  # docs/names.md: a name without the form factor is the SXM module
+    assert r.id == "p100-16gb-sxm2" and r.note and "SXM" in r.note
 
 
 def test_ambiguous_name_lists_choices(kb):

@@ -32,7 +32,7 @@ from gpuwise.ask.questionnaire import (
     render_answers,
     run_ask,
 )
-from gpuwise.inputs.schema import Requirements
+from gpuwise.inputs.schema import Constraints, Requirements
 from gpuwise.knowledge import load
 
 QN = load_questions()
@@ -293,10 +293,10 @@ def test_chinese_cny_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert rc == 0, out  # a LoRA of a 7B model fits a 300,000-yuan purchase
     data = saved(path)
-    assert data["constraints"] == {"deadline_days": 5, "budget_usd": 300000, "acquisition": "buy",
+    assert data["constraints"] == {"deadline_days": 5, "budget_cny": 300000, "acquisition": "buy",
                                    "currency": "CNY", "hosting": None}
     content = path.read_text(encoding="utf-8")
-    assert "budget_usd: 300000  # 预算（CNY）" in content and "# gpuwise-ask: advanced=no" in content
+    assert "budget_cny: 300000  # 预算（CNY）" in content and "# gpuwise-ask: advanced=no" in content
     # the prompts, the defaults list, the summary and the result are Chinese, amounts in yuan
     assert prompt("workload.task", "zh") in output.text and "GPU 预算是多少 CNY" in output.text
     assert "What do you want" not in output.text
@@ -317,7 +317,7 @@ def test_amount_in_the_other_currency_is_asked_again(tmp_path: Path, capsys: pyt
     out = capsys.readouterr().out
     assert rc == 130
     assert "amounts are asked in CNY here" in out
-    assert saved(path)["constraints"] == {"budget_usd": 1500000, "currency": "CNY"}
+    assert saved(path)["constraints"] == {"budget_cny": 1500000, "currency": "CNY"}
 
 
 def test_resume_keeps_the_file_currency(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -342,7 +342,7 @@ def test_a_budget_written_with_its_currency_is_resumed_in_it(tmp_path: Path) -> 
                     encoding="utf-8")
     rc, _ = drive(tmp_path, [CTRL_C], answers=path)
     assert rc == 130
-    assert saved(path)["constraints"] == {"budget_usd": 1500000, "currency": "CNY"}
+    assert saved(path)["constraints"] == {"budget_cny": 1500000, "currency": "CNY"}
 
 
 def test_saved_file_is_self_explaining_and_round_trips(tmp_path: Path) -> None:
@@ -681,9 +681,12 @@ def test_render_answers_reads_back_identically() -> None:
             "workload": {"train_tokens": 1.5e12, "task": "pretrain", "params_b": 7.0},
             "constraints": {"budget_usd": 1_500_000.0, "currency": "CNY"}}
     text = render_answers(data, QN, currency="CNY", state="advanced=no")
-    assert yaml.safe_load(text) == data
+    # a yuan amount is saved in the field named for its currency; read back, it is the same requirement
+    assert yaml.safe_load(text) == {**data, "constraints": {"budget_cny": 1_500_000.0, "currency": "CNY"}}
     assert text.index("workload:") < text.index("constraints:") < text.index("environment:")
-    assert "budget_usd: 1500000  # Budget (CNY)" in text  # an amount as typed, not 1.5e+06
+    assert "budget_cny: 1500000  # Budget (CNY)" in text  # an amount as typed, not 1.5e+06
+    assert "budget_usd" not in text
+    assert Constraints.model_validate(yaml.safe_load(text)["constraints"]).budget_usd == 1_500_000
 
 
 def test_model_completion_shows_names_once_without_markup() -> None:

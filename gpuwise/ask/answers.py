@@ -109,7 +109,15 @@ def render_answers(answers: dict, questionnaire: Questionnaire | None = None, *,
                     money.add(k)
         if "currency_label" in questionnaire.messages:
             labels["constraints.currency"] = questionnaire.say("currency_label", lang)
+    from ..inputs.schema import to_currency_fields
+
     data = _ordered(answers)
+    own = {}  # a yuan amount is saved in the field named for its currency (budget_cny), as the file reads it
+    if isinstance(data.get("constraints"), dict):
+        before = list(data["constraints"])
+        data["constraints"] = to_currency_fields(data["constraints"], currency)
+        own = {f"constraints.{n}": f"constraints.{o}" for o, n in zip(before, data["constraints"], strict=True)
+               if o != n}
     lines = [
         "# gpuwise requirements, written by `gpuwise ask`.",
         "# Run it with `gpuwise recommend FILE`; change answers with `gpuwise ask --answers FILE`.",
@@ -123,7 +131,7 @@ def render_answers(answers: dict, questionnaire: Questionnaire | None = None, *,
             continue
         lines.append(f"{section}:")
         for name, value in body.items():
-            key = f"{section}.{name}"
+            key = own.get(f"{section}.{name}", f"{section}.{name}")
             line = f"  {name}: {_yaml_scalar(value, key in money)}"
             label = labels.get(key)
             lines.append(f"{line}  # {label}" if label else line)

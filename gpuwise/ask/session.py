@@ -368,6 +368,13 @@ class _Session:
             if body is not None and not isinstance(body, dict):
                 raise UserError(f"expected a mapping, got {type(body).__name__}", where=f"{where}: {section}")
             self.answers[section] = dict(body or {})
+        if isinstance(self.answers.get("constraints"), dict):  # budget_cny: the file's own currency field
+            from ..inputs.schema import from_currency_fields
+
+            try:
+                self.answers["constraints"] = from_currency_fields(self.answers["constraints"])
+            except ValueError as exc:
+                raise UserError(str(exc), where=f"{where}: constraints") from None
         self._load_currency(where)
         state = dict(p.strip().partition("=")[::2] for m in _STATE.finditer(text) for p in m.group(1).split(","))
         if state.get("advanced") in ("yes", "no"):

@@ -28,6 +28,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from ..errors import UserError
 
@@ -324,6 +325,39 @@ def parse_money(text: str) -> tuple[float, str | None]:
     return amount, cur_pre or cur_post
 
 
+CURRENCY_FIELDS = {"budget_usd": "budget_{cur}", "electricity_usd_per_kwh": "electricity_{cur}_per_kwh"}
+"""The money fields of ``constraints`` and their name in a file's own currency (``budget_cny``)."""
+
+
+def to_currency_fields(constraints: dict, currency: str) -> dict:
+    """``constraints`` with its money fields named for ``currency`` (``budget_cny`` in a CNY file), in
+    the same order; a USD file keeps the contract's names."""
+    if currency == "USD":
+        return dict(constraints)
+    names = {k: v.format(cur=currency.lower()) for k, v in CURRENCY_FIELDS.items()}
+    return {names.get(k, k): v for k, v in constraints.items()}
+
+
+def from_currency_fields(constraints: dict) -> dict:
+    """The inverse of :func:`to_currency_fields`: ``budget_cny: 300000`` is ``budget_usd: 300000`` with
+    ``currency: CNY``. A yuan field in a file whose currency is USD, or a field given under both
+    names, is an error naming the field."""
+    out = dict(constraints)
+    for usd, pattern in CURRENCY_FIELDS.items():
+        name = pattern.format(cur="cny")
+        if name not in out:
+            continue
+        if usd in out:
+            raise PydanticCustomError("currency_field", f"give {usd} or {name}, not both")
+        if out.get("currency", "CNY") != "CNY":
+            raise PydanticCustomError("currency_field",
+                                      f"{name} is in CNY but currency is {out['currency']}: every amount in the "
+                                      f"file is in the one currency")
+        out = {(usd if k == name else k): v for k, v in out.items()}
+        out["currency"] = "CNY"
+    return out
+
+
 class Constraints(Strict):
     gpus: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(default=[], max_length=200)
     max_gpus: int = Field(default=64, ge=1, le=MAX_GPUS)
@@ -342,6 +376,14 @@ class Constraints(Strict):
                                    "China are asked to buy")
 
     _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh")(_finite)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _own_currency_fields(cls, data: Any) -> Any:
+        """``budget_cny`` / ``electricity_cny_per_kwh``: a yuan amount in a field named for its
+        currency (as ``gpuwise ask`` writes a CNY file) is ``budget_usd`` / ``electricity_usd_per_kwh``
+        of a file whose ``currency`` is CNY."""
+        return from_currency_fields(data) if isinstance(data, dict) else data
 
     @model_validator(mode="before")
     @classmethod

@@ -11,10 +11,9 @@ import datetime as dt
 import difflib
 import math
 import os
-import re
 import stat
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from ..errors import KnowledgeError, UserError
 from ..paths import knowledge_dir
 from ..yamlio import list_directory, read_yaml
 from . import schema as S
+from .names import NameIndex, Resolved, norm  # noqa: F401  (Resolved and norm: re-exported)
 
 FILES: dict[str, type[BaseModel]] = {
     "gpus.yaml": S.GpuFile,
@@ -117,68 +117,6 @@ def _keyed(entries: list) -> bool:
     return bool(entries) and all(isinstance(e, dict) and "id" in e for e in entries)
 
 
-_NORM = re.compile(r"[\s_\-/.()]+")
-
-
-def norm(name: str) -> str:
-    """Normalise a user-typed name: case, separators, 'GB' vs 'G', vendor prefixes."""
-    s = name.lower().strip()
-    for prefix in ("nvidia ", "geforce ", "tesla ", "amd ", "intel ", "instinct "):
-        if s.startswith(prefix):
-            s = s[len(prefix):]
-    s = _NORM.sub("", s)
-    s = re.sub(r"(\d)gb", r"\1g", s)
-    return s
-
-
-@dataclass(frozen=True)
-class Resolved:
-    id: str
-    note: str | None = None  # set when a default variant was chosen for an ambiguous name
-
-
-@dataclass
-class _NameIndex:
-    kind: str
-    exact: dict[str, str] = field(default_factory=dict)
-    defaults: dict[str, str] = field(default_factory=dict)
-    labels: dict[str, str] = field(default_factory=dict)  # id -> display name
-
-    def add(self, ident: str, display: str, names: list[str], defaults: list[str]) -> None:
-        self.labels[ident] = display
-        for n in [ident, display, *names]:
-            self.exact.setdefault(norm(n), ident)
-        for n in defaults:
-            self.defaults[norm(n)] = ident
-
-    def resolve(self, name: str, *, where: str | None = None) -> Resolved:
-        key = norm(str(name))
-        if not key:
-            raise UserError(f"empty {self.kind} name", where=where)
-        if key in self.exact:
-            return Resolved(self.exact[key])
-        if key in self.defaults:
-            ident = self.defaults[key]
-            return Resolved(ident, f"'{name}' read as {self.labels[ident]} ({ident}), the default variant")
-        # A prefix is never taken for a name: 'llama-3.1-7' is not llama-3.1-70b, 'b2' is not b200.
-        # A name that starts several entries (A100) lists them; one that starts one names it.
-        family = sorted({i for k, i in self.exact.items() if k.startswith(key)})
-        if len(family) > 1:
-            choices = ", ".join(family)
-            raise UserError(
-                f"'{name}' is ambiguous: it could be {choices}", where=where, hint="give the variant"
-            )
-        if family:
-            raise UserError(f"unknown {self.kind} '{name}'", where=where,
-                            hint=f"did you mean {family[0]}? (give the whole name)")
-        close = difflib.get_close_matches(key, list(self.exact), n=3, cutoff=0.6)
-        ids = list(dict.fromkeys(self.exact[c] for c in close))
-        hint = f"did you mean {' or '.join(ids)}?" if ids else f"see `gpuwise {self.kind}s` for the list"
-        if self.kind == "model":
-            hint = (f"did you mean {' or '.join(ids)}?" if ids else "give params_b for a model not in the catalog")
-        raise UserError(f"unknown {self.kind} '{name}'", where=where, hint=hint)
-
-
 @dataclass
 class Knowledge:
     """The validated knowledge base, with lookups by id and lenient name resolution."""
@@ -191,8 +129,8 @@ class Knowledge:
     runtime: S.RuntimeFile
     policy: dict[str, S.PolicyValue]
     files: dict[str, Path]
-    gpu_names: _NameIndex
-    model_names: _NameIndex
+    gpu_names: NameIndex
+    model_names: NameIndex
     prices: S.PricesFile | None = None
     serving: S.ServingFile | None = None
     shape_guesses: S.ShapeGuesses | None = None  # catalog models a size-only model borrows its shape from
@@ -321,10 +259,10 @@ def _load(overlay: Path | None) -> Knowledge:
     models_f: S.ModelFile = parsed["models.yaml"]  # type: ignore[assignment]
     gpus = _unique(gpus_f.gpus, files["gpus.yaml"], "gpus")
     models = _unique(models_f.models, files["models.yaml"], "models")
-    gpu_names = _NameIndex("gpu")
+    gpu_names = NameIndex("gpu")
     for g in gpus.values():
-        gpu_names.add(g.id, g.name, g.aliases, g.default_for)
-    model_names = _NameIndex("model")
+        gpu_names.add(g.id, g.name, g.aliases, g.default_for, g)
+    model_names = NameIndex("model")
     for m in models.values():
         model_names.add(m.id, m.name, m.aliases, [])
     kb = Knowledge(

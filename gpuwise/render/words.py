@@ -244,6 +244,13 @@ _ASSUMPTION_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
      N_("shape assumed from %(ref)s (%(id)s, the published model nearest to %(size)sB parameters): "
         "%(layers)s layers, hidden %(hidden)s, %(heads)s heads, %(kv)s KV heads of %(hd)s, MLP %(ffn)s, "
         "vocab %(vocab)s; give 'architecture' for exact activation and KV-cache figures")),
+    # gpuwise/knowledge/names.py: how a name that could mean several cards was read (docs/names.md)
+    (re.compile(r"^'(?P<name>.+)' read as (?P<label>.+) \((?P<id>[\w.-]+)\): a name without the form factor "
+                r"means the SXM \(or OAM\) module; write '(?P<other>.+)' for the PCIe card$"),
+     N_("'%(name)s' read as %(label)s (%(id)s): a name without the form factor means the SXM (or OAM) module; "
+        "write '%(other)s' for the PCIe card")),
+    (re.compile(r"^'(?P<name>.+)' read as (?P<label>.+) \((?P<id>[\w.-]+)\), the default variant$"),
+     N_("'%(name)s' read as %(label)s (%(id)s), the default variant")),
 )
 
 

@@ -16,7 +16,7 @@ from ...results import (
     FormulaTerm,
     Recommendation,
 )
-from .. import words
+from .. import glossary, words
 from ..fmt import (
     DATE_LABELS,
     HTML_LANG,
@@ -95,8 +95,12 @@ class BaseView:
             "currency": {"code": cur.code, "rate": f"{cur.rate:g}", "as_of": cur.as_of, "source": cur.source,
                          "note": note},
             "units_note": self._("GB = 10^9 bytes. Times are wall-clock unless marked GPU-hours."),
+            # the terms the report uses, at its end (an HTML brief report holds the full one's sections)
+            "glossary": {"title": self._("Glossary"),
+                         "entries": glossary.entries(self._) if self.full or self.fmt == "html" else []},
             "more": "" if self.full else self._("This is the brief report. Every formula, candidate, finding and "
-                                                "rule: %(command)s ... --detail full.", command=command),
+                                                "rule, and a glossary of the terms: %(command)s ... --detail full.",
+                                                command=command),
         }
 
     def question(self, data: dict[str, Any]) -> list[dict[str, Any]]:

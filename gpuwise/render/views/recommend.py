@@ -95,6 +95,9 @@ class RecommendView(StepsView, ChartsView):
                 rows_in.append((c, "alternative"))
         if len(rows_in) < 2:
             return None
+        # in rank order: the answer, then the feasible options by rank, then those that are not feasible
+        rows_in.sort(key=lambda x: (x[1] != "answer", not x[0].feasible,
+                                    x[0].rank if x[0].rank is not None else 1 << 30))
         feasible = sum(1 for c in cands if c.feasible)
         inference = all(c.wall_days is None for c, _ in rows_in)
         if inference:

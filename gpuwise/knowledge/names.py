@@ -1,0 +1,131 @@
+"""Name matching: how a GPU or model name a person types becomes a catalog id (docs/names.md).
+
+One policy, applied everywhere a name is read (requirements, proposals, plan files, `--gpu`,
+`prices --gpu`, the questionnaire):
+
+1. Case, spaces, dashes, a vendor prefix and ``GB``/``G`` do not matter (``a100 80gb`` = ``A100-80G``).
+2. A name that does not say the form factor, for a card sold as an SXM (or OAM) module and as a
+   PCIe card, means the SXM module: ``H100`` and ``A100-80G`` are the SXM parts, ``H100 PCIe`` is the
+   PCIe card. The result records which part was read (an assumption the report shows).
+3. A name that still fits several cards (``A100``: 40 or 80 GB) is an error listing them.
+4. A name that fits nothing is an error with the closest names ("did you mean H100?").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import UserError
+
+_NORM = re.compile(r"[\s_\-/.()]+")
+_FORM_WORDS = re.compile(r"sxm|pcie|pci|nvl|oam|hgx|dgx|mezz|superchip|nvl72|nvl16")
+_MODULE = ("sxm", "oam", "mezzanine")  # form factors a bare name means (rule 2)
+_MEMORY = re.compile(r"(\d+)")
+
+
+def norm(name: str) -> str:
+    """Normalise a user-typed name: case, separators, 'GB' vs 'G', vendor prefixes."""
+    s = name.lower().strip()
+    for prefix in ("nvidia ", "geforce ", "tesla ", "amd ", "intel ", "instinct "):
+        if s.startswith(prefix):
+            s = s[len(prefix):]
+    s = _NORM.sub("", s)
+    s = re.sub(r"(\d)gb", r"\1g", s)
+    return s
+
+
+@dataclass(frozen=True)
+class Resolved:
+    id: str
+    note: str | None = None  # how an ambiguous-looking name was read (rule 2 or a listed default)
+
+
+@dataclass
+class _Card:
+    """What rule 2 needs about a GPU: its family (the id before the first dash), form factor, memory."""
+
+    family: str
+    form: str
+    gb: float
+
+
+@dataclass
+class NameIndex:
+    kind: str
+    exact: dict[str, str] = field(default_factory=dict)
+    defaults: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # id -> display name
+    cards: dict[str, _Card] = field(default_factory=dict)  # GPUs only
+
+    def add(self, ident: str, display: str, names: list[str], defaults: list[str], card: Any = None) -> None:
+        """One catalog entry: its id, display name, aliases and the short names it is the default for;
+        ``card`` (a GPU) lets rule 2 see its family, form factor and memory."""
+        self.labels[ident] = display
+        for n in [ident, display, *names]:
+            self.exact.setdefault(norm(n), ident)
+        for n in defaults:
+            self.defaults[norm(n)] = ident
+        if card is not None:
+            self.cards[ident] = _Card(ident.split("-")[0], card.form_factor, float(card.memory.gb))
+
+    # ------------------------------------------------------------------------- rule 2
+    def _other_forms(self, ident: str, key: str) -> list[str]:
+        """PCIe cards of the same family the name could also mean: the name gives no form factor and
+        either no memory size or the same one."""
+        me = self.cards.get(ident)
+        if me is None or me.form not in _MODULE or _FORM_WORDS.search(key):
+            return []
+        sizes = {int(x) for x in _MEMORY.findall(key.removeprefix(norm(me.family)))}
+        return sorted(i for i, c in self.cards.items()
+                      if c.family == me.family and c.form not in _MODULE and (not sizes or int(c.gb) in sizes))
+
+    def _module_note(self, name: str, ident: str, others: list[str]) -> str:
+        return (f"'{name}' read as {self.labels[ident]} ({ident}): a name without the form factor means the "
+                f"SXM (or OAM) module; write '{self.labels[others[0]]}' for the PCIe card")
+
+    # ------------------------------------------------------------------------ resolve
+    def resolve(self, name: str, *, where: str | None = None) -> Resolved:
+        key = norm(str(name))
+        if not key:
+            raise UserError(f"empty {self.kind} name", where=where)
+        ident = self.exact.get(key) or self.defaults.get(key)
+        if ident is not None:
+            others = self._other_forms(ident, key)
+            if others:
+                return Resolved(ident, self._module_note(str(name), ident, others))
+            if key in self.defaults and key not in self.exact:
+                return Resolved(ident, f"'{name}' read as {self.labels[ident]} ({ident}), the default variant")
+            return Resolved(ident)
+        # A prefix is never taken for a name: 'llama-3.1-7' is not llama-3.1-70b, 'b2' is not b200.
+        # A name that starts several entries lists them (unless rule 2 picks one); one that starts
+        # one names it.
+        family = sorted({i for k, i in self.exact.items() if k.startswith(key)})
+        modules = [i for i in family if i in self.cards and self.cards[i].form in _MODULE]
+        if len(family) > 1 and len(modules) == 1 and self._other_forms(modules[0], key):
+            return Resolved(modules[0], self._module_note(str(name), modules[0], self._other_forms(modules[0], key)))
+        if len(family) > 1:
+            raise UserError(f"'{name}' is ambiguous: it could be {', '.join(family)}", where=where,
+                            hint="give the variant; a name without the form factor is the SXM part (docs/names.md)")
+        if family:
+            raise UserError(f"unknown {self.kind} '{name}'", where=where,
+                            hint=f"did you mean {family[0]}? (give the whole name)")
+        ids = self.close(str(name))
+        hint = f"did you mean {' or '.join(ids)}?" if ids else (
+            "give params_b for a model not in the catalog" if self.kind == "model"
+            else f"see `gpuwise {self.kind}s` for the list")
+        raise UserError(f"unknown {self.kind} '{name}'", where=where, hint=hint)
+
+    def close(self, name: str, n: int = 3) -> list[str]:
+        """The ids whose names are closest to ``name`` (ids, display names, aliases and the short
+        names a variant is the default for: ``H10O`` -> h100-80gb-sxm)."""
+        pool = {**self.exact, **{k: v for k, v in self.defaults.items() if k not in self.exact}}
+        key = norm(name)
+        # a letter typed for a digit beside digits ("H10O", "A1OO"): the digit's name first
+        fixed = re.sub(r"(?<=\d)[oO]|[oO](?=\d)", "0", key)
+        fixed = re.sub(r"(?<=\d)[oO]|[oO](?=\d)", "0", fixed)
+        first = [fixed] if fixed != key and fixed in pool else []
+        close = first + difflib.get_close_matches(key, list(pool), n=n * 3, cutoff=0.6)
+        return list(dict.fromkeys(pool[c] for c in close))[:n]
