@@ -176,4 +176,4 @@ def test_chinese_and_yuan_in_the_terminal(tmp_path: Path) -> None:
         child.close()
     assert child.exitstatus == 130
     data = yaml.safe_load(answers.read_text(encoding="utf-8"))
-    assert data["constraints"] == {"deadline_days": None, "budget_usd": 1500000, "currency": "CNY"}
+    assert data["constraints"] == {"deadline_days": None, "budget_cny": 1500000, "currency": "CNY"}
