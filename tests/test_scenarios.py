@@ -29,7 +29,7 @@ def test_7b_on_p100s_is_flagged_for_tensor_cores_and_bf16():
     """A1-02/A1-04: P100 has no tensor cores and no bf16."""
     res = recommend({"workload": {"task": "finetune", "method": "lora", "model": "llama-2-7b",
                                   "train_tokens": 1e7},
-                     "constraints": {"gpus": ["P100"], "max_gpus": 8}})
+                     "constraints": {"gpus": ["P100 PCIe"], "max_gpus": 8}})
     found = {(f.rule, f.subject) for f in res.findings}
     assert ("CMP-NO-TENSOR-CORES", "p100-16gb-pcie") in found
     assert ("CMP-NO-BF16", "p100-16gb-pcie") in found
