@@ -337,6 +337,27 @@ def memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
     (``inf`` when no need is too large; 0 when the candidate is out whatever it needs). Found by
     bisection on ``need_gb`` = ``need_requested_gb`` >= x (both are at least the least any layout
     needs); the answer is monotone in x because a narrower range is only more certain."""
+    try:
+        key: Any = (book.digest, frozenset((k, type(v), v) for k, v in known.items()))  # True is not 1 here
+    except TypeError:  # a field holding a list: not remembered
+        key = None
+    got = _LIMITS.get(key) if key is not None else None
+    if got is None:
+        got = _memory_limit_gb(book, known)
+        if key is not None:
+            if len(_LIMITS) >= MAX_LIMITS:
+                _LIMITS.clear()
+            _LIMITS[key] = got
+    return got
+
+
+_LIMITS: dict[Any, float] = {}
+"""Memory limits by rule book and known fields: a pure function of both, asked again by every
+proposal of a batch that asks about the same job (and by every recommendation of the same job)."""
+MAX_LIMITS = 4096
+
+
+def _memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
     base = {k: v for k, v in known.items() if k not in _NEED}
     judgement = Judgement(book, base).narrowed(_NEED)
 
