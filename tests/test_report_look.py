@@ -243,7 +243,9 @@ def test_the_brief_report_cites_the_rate_by_its_first_sentence(training):
     full = report.render(training, "text", lang="zh", currency="CNY", detail="full")
     first = re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(cur.source.split()), maxsplit=1)[0]
     assert first in brief and cur.as_of in brief and f"{cur.usd_cny:g}" in brief
-    assert " ".join(cur.source.split()) in full
+    # the full report quotes the source whole, less its instruction, which it says in its own language
+    cited = " ".join(cur.source.split()).split(" Refresh it")[0]
+    assert cited in full and "Refresh it" not in full and "--fx-rate" in full
 
 
 def test_a_narrow_screen_keeps_field_names_and_figures_whole(training):

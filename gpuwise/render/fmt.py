@@ -170,7 +170,8 @@ def environment(lang: str = "en") -> Any:
     # punctuation around a label or a count: full-width in Chinese ("修正建议：", "（2 个警告）")
     zh = _lang(lang) == "zh"
     env.globals.update(COLON="：" if zh else ": ", SP="" if zh else " ", LP="（" if zh else " (",
-                       RP="）" if zh else ")", CLAUSE="；" if zh else "; ")
+                       RP="）" if zh else ")", CLAUSE="；" if zh else "; ", LB="［" if zh else "[",
+                       RB="］" if zh else "]", SEP="，" if zh else ", ")
     return env
 
 
@@ -272,6 +273,12 @@ class Fmt:
         """Sentences one after the other: a space between English ones, none after a Chinese "。"."""
         return ("" if self.lang == "zh" else " ").join(x for x in sentences if x)
 
+    def cite(self, source: str) -> str:
+        """A source as the report quotes it: as written in English; in another language within “”,
+        marked as a quotation of the document it names."""
+        text = " ".join(str(source or "").split())
+        return text if not text or self.lang == "en" else f"“{text}”"
+
     def _(self, message: str, **kw: Any) -> str:
         text = self.tr.gettext(message)
         return text % kw if kw else text
@@ -355,12 +362,15 @@ class Fmt:
     def money(self, usd: float | None) -> str:
         return self.local(self.to_local(usd))
 
+    def money_exact(self, usd: float) -> str:
+        """A price with its cents (an hourly rate in a formula: "$61.60", "¥432.41")."""
+        v = self.to_local(usd) or 0.0
+        sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
+        return f"{'-' if v < 0 else ''}{sym}{abs(v):,.2f}"
+
     def money_shown(self, usd: float | None) -> str:
-        """Money in the report's currency, with the USD figure beside it when converted."""
-        if usd is None or self.cur.code == "USD":
-            return self.money(usd)
-        return f"{self.money(usd)} (US${abs(usd):,.0f})" if abs(usd) >= 100 else \
-            f"{self.money(usd)} (US${usd:,.2f})"
+        """Money in the report's currency (one currency throughout: the rate is stated once)."""
+        return self.money(usd)
 
     def days(self, d: float | None) -> str:
         """A duration given in days: hours under a day ("2.1 hours"), else days ("1 day", "3.5 days")."""
@@ -506,7 +516,7 @@ def _is_operand(text: str, start: int, end: int) -> bool:
                 or (after and after[0] in _OPERATORS))
 
 
-def substitute(formula: str, inputs: dict[str, Any]) -> str:
+def substitute(formula: str, inputs: dict[str, Any], money: Any = None) -> str:
     """The formula with its inputs put in: named phrases ("$/h") by the value they stand for, a
     variable-like name (with an underscore or a digit, or a short symbol such as ``tp``) wherever it
     appears, and a plain word only where it stands as an operand (never the prose around it)."""
@@ -514,7 +524,8 @@ def substitute(formula: str, inputs: dict[str, Any]) -> str:
     for phrase, key, how in FORMULA_ALIASES:
         v = inputs.get(key)
         if phrase in out and isinstance(v, (int, float)) and not isinstance(v, bool):
-            shown = f"${v:,.2f}/h" if how == "usd_per_hour" else f"{v:.0%}" if how == "fraction" else input_text(v)
+            shown = ((money(v) if money else f"${v:,.2f}") + "/h" if how == "usd_per_hour" else
+                     f"{v:.0%}" if how == "fraction" else input_text(v))
             out = out.replace(phrase, shown)
     for key in sorted(inputs, key=len, reverse=True):
         v = inputs[key]

@@ -122,4 +122,4 @@ def given_up(f: Fmt, _: Callable[..., str], items: list[Any]) -> str:
                           prop=f.num(g.proposed * 1000, 0)))
         elif g.what == "wall_days":
             said.append(_("%(alt)s instead of %(prop)s", alt=f.days(g.alternative), prop=f.days(g.proposed)))
-    return "; ".join(said)
+    return f.clause.join(said)

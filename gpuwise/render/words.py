@@ -370,3 +370,210 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
         return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare
     count = values.get("count")
     return strategy(v, int(count) if isinstance(count, (int, float)) and not isinstance(count, bool) else None, f)
+
+
+# ------------------------------------------------------------------------------- formulas
+# The words of the estimators' formulas (gpuwise/estimators/*.py: a Term's formula, and the same formula
+# with the numbers put in). A formula's identifiers (``trainable_params``), units and numbers stay as
+# written; its words are catalog messages, replaced longest first, whole words only.
+FORMULA_WORDS: tuple[str, ...] = (
+    N_("CUDA context and workspaces"),
+    N_("CUDA context"),
+    N_("allocator allowance"),
+    N_("tensor bytes"),
+    N_("prefill working set of one layer"),
+    N_("decode working set"),
+    N_("working set"),
+    N_("training keeps no KV cache"),
+    N_("inference keeps no gradients"),
+    N_("inference keeps no optimizer state"),
+    N_("wall hours"),
+    N_("step time"),
+    N_("train tokens"),
+    N_("tokens per step"),
+    N_("failures per GPU-hour"),
+    N_("hours lost per failure"),
+    N_("hours lost"),
+    N_("whole-run efficiency"),
+    N_("unit price"),
+    N_("units"),
+    N_("host share"),
+    N_("IT kW"),
+    N_("busy hours"),
+    N_("GPU hardware"),
+    N_("resale fraction after the project"),
+    N_("server around the baseboard"),
+    N_("estimate"),
+    N_("billed kW"),
+    N_("rent"),
+    N_("whole servers"),
+    N_("server price"),
+    N_("cards are more than a 4-card workstation holds"),
+    N_("PCIe GPU server(s) of up to 8"),
+    N_("ports"),
+    N_("switch ports"),
+    N_("links"),
+    N_("two-tier fat tree above the switch radix"),
+    N_("links per endpoint"),
+    N_("and"),
+    N_("params"),
+    N_("matmul params per token"),
+    N_("quantized params"),
+    N_("adapter params"),
+    N_("frozen base params"),
+    N_("frozen base"),
+    N_("adapters"),
+    N_("GPUs"),
+    N_("tensor parallel"),
+    N_("data-parallel GPUs"),
+    N_("moments"),
+    N_("at the step the foreach AdamW adds"),
+    N_("two gathered layers"),
+    N_("checkpointing"),
+    N_("plus the larger of the logits"),
+    N_("and one layer recomputed"),
+    N_("forward"),
+    N_("backward"),
+    N_("activation gradients"),
+    N_("frozen weights need no weight gradients"),
+    N_("checkpointing recomputes the forward"),
+    N_("causal"),
+    N_("hardware"),
+    N_("host"),
+    N_("network"),
+    N_("power"),
+    N_("hosting"),
+    N_("licences"),
+    N_("resale"),
+    N_("compute"),
+    N_("optimizer"),
+    N_("offload"),
+    N_("sends"),
+    N_("bubble"),
+    N_("exposed DP"),
+    N_("micro-batches"),
+    N_("hours"),
+    N_("set-up hours"),
+    N_("long-rental discount"),
+    N_("restart overhead"),
+    N_("spot"),
+    N_("months"),
+    N_("internet egress by tier"),
+    N_("after the free allowance"),
+    N_("cross-region GB"),
+    N_("storage GB"),
+    N_("start-up and wind-down of the job, on every GPU"),
+    N_("tokens"),
+    N_("multiplier"),
+    N_("layers"),
+    N_("sequences"),
+    N_("bytes"),
+    N_("1 / TPOT at the load: one sequence's output speed (its prompt chunks sharing the steps)"),
+    N_("sustained output tokens/s of all copies at the load (prefill sharing the GPUs)"),
+    N_("prompt tokens / time to first token of one request alone"),
+    N_("replicas"),
+    N_("usable"),
+    N_("weights"),
+    N_("context"),
+    N_("per GPU"),
+    N_("KV per sequence per GPU"),
+    N_("weight bytes"),
+    N_("peak"),
+    N_("KV bytes"),
+    N_("attention FLOPs"),
+    N_("all-reduces"),
+    N_("overhead"),
+    N_("step overhead"),
+    N_("sequences per copy"),
+    N_("cost per hour"),
+    N_("output tokens/s"),
+    N_("project cost"),
+    N_("project months"),
+    N_("embeddings"),
+    N_("head"),
+    N_("bits"),
+    N_("NF4 base"),
+    N_("16-bit embeddings/head"),
+    N_("parameters on the busiest GPU"),
+    N_("its stage's layers"),
+    N_("experts"),
+    N_("embedding or head"),
+    N_("fp32 main gradients"),
+    N_("shards the optimizer state and gradients over"),
+    N_("shards the optimizer state over"),
+    N_("gradients stream to"),
+    N_("one bucket stays on the GPU"),
+    N_("optimizer state offloaded to"),
+    N_("the busier pipeline stage"),
+    N_("micro-batches in flight"),
+    N_("the layer inputs"),
+    N_("the vocabulary-parallel loss on the last stage"),
+    N_("ZeRO-3 parameter offload: two layers' weights resident"),
+    N_("one dequantized weight matrix"),
+    N_("the prompts' tokens at the end of prefill"),
+    N_("frozen 16-bit base sharded over"),
+    N_("frozen NF4 base sharded over"),
+    N_("fp32 adapters"),
+    N_("frozen NF4 base"),
+    N_("master weights"),
+    N_("inference"),
+    N_("16-bit KV cache"),
+    N_("model parallel"),
+    N_("mixed precision"),
+    N_("gradients"),
+    N_("prefill"),
+    N_("decode"),
+)
+_FORMULA_SORTED = sorted(set(FORMULA_WORDS), key=len, reverse=True)
+_FORMULA_RE = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in _FORMULA_SORTED)) \
+    if _FORMULA_SORTED else None
+
+
+def formula(text: str, f: Speaker) -> str:
+    """A formula in the report's language and currency: a price per unit ("$/h", "$/kWh") in the
+    report's currency, its words through the catalog, its punctuation full-width beside Chinese."""
+    cur = getattr(f, "cur", None)
+    if cur is not None and getattr(cur, "code", "USD") != "USD":
+        text = re.sub(r"\$/(?=[A-Za-z])", ("¥" if f.sep != ", " else "CN¥") + "/", text)
+    if f.sep == ", " or _FORMULA_RE is None:
+        return text
+    return fullwidth(_FORMULA_RE.sub(lambda m: f._(m.group(0)), text))
+
+
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+_PUNCT = {",": "，", ";": "；", ":": "："}
+
+
+def fullwidth(text: str) -> str:
+    """Chinese text's punctuation: a bracket pair around Chinese words, and a comma, semicolon or
+    colon beside them, full-width; the brackets of a formula's arithmetic stay as they are."""
+    chars = list(text)
+    stack: list[int] = []
+    for i, ch in enumerate(chars):
+        if ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            j = stack.pop()
+            inner = text[j + 1:i]
+            if _CJK.search(inner[:1] + inner[-1:]) or (j > 0 and _CJK.match(text[j - 1])):
+                chars[j], chars[i] = "（", "）"
+    out = "".join(chars)
+    out = re.sub(r"([,;:]) ?(?=[\u4e00-\u9fff])", lambda m: _PUNCT[m.group(1)], out)
+    return re.sub(r"(?<=[\u4e00-\u9fff])([,;:]) ?", lambda m: _PUNCT[m.group(1)], out)
+
+
+_PHASES = {"backward": N_("the backward pass"), "forward": N_("the forward pass"), "decode": N_("decode"),
+           "prefill": N_("prefill"), "optimizer step": N_("the optimizer step")}
+
+
+def phase(text: str, f: Speaker) -> str:
+    """When memory peaks (gpuwise/estimators/memory.py ``peak_phase``), in the report's language."""
+    return f._(_PHASES[text]) if text in _PHASES else formula(text, f)
+
+
+def input_value(key: str, text: str, f: Speaker) -> str:
+    """A formula input that is text: a source or a format description quoted as the knowledge base
+    writes it; a phrase of the estimators worded like a formula."""
+    if key == "source" or key.endswith("_source") or key == "format":
+        return text if f.sep == ", " else f"“{text}”"
+    return formula(text, f)

@@ -20,6 +20,7 @@ from .. import glossary, words
 from ..fmt import (
     DATE_LABELS,
     HTML_LANG,
+    N_,
     SEVERITY_LABELS,
     SEVERITY_ONE,
     STEP_NAMES,
@@ -36,6 +37,11 @@ from ..fmt import (
     table,
     times,
 )
+
+MONEY_FIELDS = {"constraints.budget_usd": "", "constraints.electricity_usd_per_kwh": "/kWh",
+                "acquisition.unit_price_usd": "", "acquisition.hourly_usd": "/h"}
+"""Input fields that hold an amount of money (in the input file's currency), and its unit."""
+CURRENCY_WORDS = {"USD": N_("US dollars"), "CNY": N_("yuan")}
 
 LEADING = 8
 """How many candidates the per-step tables of a full report show (the best-ranked feasible ones)."""
@@ -68,7 +74,7 @@ class BaseView:
         out: dict[str, str] = {}
         for entry in [*getattr(self.r, "trace", []), *getattr(self.r, "findings", [])]:
             if entry.source and entry.rule not in out:
-                out[entry.rule] = " ".join(entry.source.split())
+                out[entry.rule] = self.f.cite(entry.source)
         return out
 
     def currency_note(self) -> str:
@@ -80,9 +86,15 @@ class BaseView:
         if cur.given:
             return self._("Amounts are in Chinese yuan at %(rate)s CNY per USD, the rate given for this "
                           "report.", rate=format(cur.rate, "g"))
-        return self._("Amounts are in Chinese yuan at %(rate)s CNY per USD (as of %(date)s; source: "
-                      "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(),
-                      source=cur.source if self.full else _first_sentence(cur.source))
+        if not self.full:
+            return self._("Amounts are in Chinese yuan at %(rate)s CNY per USD (as of %(date)s; source: "
+                          "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(),
+                          source=_first_sentence(cur.source))
+        # the source as a citation; what to do about the rate is the report's own sentence, in its language
+        cited = re.sub(r"\s*Refresh it\b[^.]*\.\s*$", "", " ".join(cur.source.split()))
+        return f.join([self._("Amounts are in Chinese yuan at %(rate)s CNY per USD (as of %(date)s; source: "
+                              "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(), source=cited),
+                       self._("Check the rate before quoting these amounts; --fx-rate sets another.")])
 
     def base(self) -> dict[str, Any]:
         f = self.f
@@ -113,13 +125,30 @@ class BaseView:
                 continue
             seen.add(field)
             shown = value if a is None or a.value is None else a.value
-            rows.append({"field": field, "value": input_text(shown), "assumed": a is not None,
-                         "reason": self.assumption(a) if a else ""})
+            rows.append({"field": field, "value": self.value_shown(field, shown, given=a is None or a.value is None),
+                         "assumed": a is not None, "reason": self.assumption(a) if a else ""})
         for field, a in assumed.items():
             if field not in seen:
-                rows.append({"field": field, "value": input_text(a.value), "assumed": True,
+                rows.append({"field": field, "value": self.value_shown(field, a.value, given=False), "assumed": True,
                              "reason": self.assumption(a)})
         return rows
+
+    def value_shown(self, field: str, value: Any, *, given: bool) -> str:
+        """A field's value as the report shows it. An amount of money is in the report's currency; one
+        the input file wrote in another currency is quoted as written, and says so."""
+        unit = MONEY_FIELDS.get(field)
+        if unit is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+            return input_text(value)
+        info = getattr(self.r, "currency", None)
+        wrote = str(getattr(info, "asked", "USD")) if given else "USD"  # a default is in USD
+        usd = value / float(getattr(info, "usd_cny", 1.0) or 1.0) if wrote == "CNY" else float(value)
+        f = self.f
+        local = (f.money_exact(usd) if f.to_local(usd) is not None and abs(f.to_local(usd) or 0) < 100
+                 else f.money(usd)) + unit
+        if wrote == f.cur.code or not given:  # a default is stated in the report's currency
+            return local
+        return self._("%(amount)s %(currency)s as the file writes it (%(local)s)", amount=input_text(value),
+                      currency=self._(CURRENCY_WORDS[wrote]), local=local)
 
     def assumption(self, a: Any) -> str:
         """An assumption's reason in this language (its sentence template when it has one)."""
@@ -134,17 +163,27 @@ class BaseView:
         """A formula with its value, its inputs and the formula with the numbers put in. A memory part
         that is 0 at the peak while its formula is not (gradients freed before the peak, say) says so."""
         label = self._(TERM_LABELS[t.name]) if t.name in TERM_LABELS else t.name
-        with_numbers = substitute(t.formula, t.inputs)
+        with_numbers = substitute(t.formula, t.inputs, money=self.f.money_exact)
         value = self.f.quantity(t.value, t.unit)
         trivial = not t.inputs or t.formula.lower().startswith(("training keeps no", "inference keeps no", "0"))
         if t.unit == "B" and t.value == 0 and not trivial:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {
-            "name": t.name, "label": label, "formula": times(" ".join(t.formula.split())),
-            "with_numbers": times(with_numbers) if with_numbers != t.formula else "",
-            "inputs": ", ".join(f"{k} = {input_text(v)}" for k, v in t.inputs.items()),
+            "name": t.name, "label": label, "formula": words.formula(times(" ".join(t.formula.split())), self.f),
+            "with_numbers": words.formula(times(with_numbers), self.f) if with_numbers != t.formula else "",
+            "inputs": ", ".join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
             "value": value, "note": words.term_note(t.note, self.f) if t.note else "",
         }
+
+    def input_shown(self, key: str, v: Any) -> str:
+        """A formula's input: a number as written, a text in the report's words (a source quoted)."""
+        return words.input_value(key, input_text(v), self.f) if isinstance(v, str) else input_text(v)
+
+    def evidence_shown(self, key: str, v: Any, values: dict[str, Any]) -> str:
+        """A finding's evidence value: a phrase of the estimators (a link) in the report's words."""
+        if isinstance(v, str) and key in words.VALUE_WORDS:
+            return str(words.value(key, v, values, self.f))
+        return input_text(v)
 
     def findings(self, findings: list[Finding]) -> dict[str, Any]:
         groups = []
@@ -209,7 +248,7 @@ class BaseView:
         """The defaults and assumptions the answer rests on, one line each."""
         rows = []
         for a in getattr(self.r, "assumptions", []):
-            value = input_text(a.value) if a.value is not None else ""
+            value = self.value_shown(a.field, a.value, given=False) if a.value is not None else ""
             rows.append({"field": a.field, "value": value, "reason": self.assumption(a)})
         given = [f"{r['field']} = {r['value']}" if r["value"] else r["field"] for r in rows]
         return {"rows": rows,
@@ -224,8 +263,8 @@ class BaseView:
             "topic": self._(TOPIC_LABELS[x.topic]) if x.topic in TOPIC_LABELS else x.topic,
             "subject": x.subject, "message": self.f.sentence(x.template, x.values, x.message),
             "fix": self.f.sentence(x.fix_template, x.values, x.fix),
-            "source": " ".join(x.source.split()),
-            "evidence": ", ".join(f"{k} = {input_text(v)}" for k, v in x.evidence.items()),
+            "source": self.f.cite(x.source),
+            "evidence": ", ".join(f"{k} = {self.evidence_shown(k, v, x.evidence)}" for k, v in x.evidence.items()),
         }
 
     def reasons(self, c: Candidate) -> list[str]:
@@ -257,7 +296,7 @@ class BaseView:
         if not trace:
             return None
         rows = [[e.rule, self._(STEP_NAMES[e.step]) if e.step in STEP_NAMES else e.step,
-                 self.f.sentence(e.template, e.values, e.conclusion), " ".join(e.source.split())] for e in trace]
+                 self.f.sentence(e.template, e.values, e.conclusion), self.f.cite(e.source)] for e in trace]
         return table([self._("Rule"), self._("Step"), self._("Conclusion"), self._("Source")], rows)
 
     def gpus_on_nodes(self, count: int, nodes: int) -> str:

@@ -4,6 +4,7 @@ label, title, description and data table in the report's language and currency.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,6 +17,7 @@ from ..fmt import (
     FRAMEWORK_NAMES,
     _scaled,
     table,
+    times,
 )
 from .cost_chart import CostChartView
 
@@ -95,6 +97,14 @@ class ChartsView(CostChartView):
                                 self._("Usable"), self._("Capacity"), self._("Fits in memory")], rows,
                                right=tuple(range(1, len(geo["kinds"]) + 4)))}
 
+    def point_label(self, label: Any) -> Any:
+        """A chart point's name as the engine writes it ("8 x NVIDIA H100 SXM5 80GB (rent)") in the
+        report's words: one multiplication sign, the way of getting it in the report's language."""
+        m = re.match(r"^(\d+) [x×] (.+?) \((rent|buy)\)$", str(label)) if isinstance(label, str) else None
+        if m is None:
+            return times(label) if isinstance(label, str) else label
+        return self.tagged(f"{m.group(1)} × {m.group(2)}", self.f.acquisition(m.group(3)))
+
     def scatter_chart(self, points: Any, candidates: list[Candidate], chosen: Candidate | None,
                       chosen_word: str = "") -> dict[str, Any] | None:
         f = self.f
@@ -104,7 +114,7 @@ class ChartsView(CostChartView):
                       for c in candidates]
         if not isinstance(points, (list, tuple)):
             return None
-        local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate)}
+        local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate), "label": self.point_label(p.get("label"))}
                  for p in points if isinstance(p, dict)]
         word = chosen_word or self._("chosen")
         suffix = "" if chosen_word else self.tagged("", word)
@@ -116,12 +126,13 @@ class ChartsView(CostChartView):
             p["time"] = f.days(p["xv"])
             p["cost"] = f.local(p["yv"])
             p["status"] = (word if p["chosen"] else self._("feasible") if p["feasible"] else self._("rejected"))
-            p["tip"] = f"{p['label']}: {p['time']}, {p['cost']} ({p['status']})"
+            p["tip"] = self._("%(label)s: %(time)s, %(cost)s (%(status)s)", label=p["label"], time=p["time"],
+                              cost=p["cost"], status=p["status"])
         some = geo["labelled"] < len(geo["points"])
         listed = sorted((p for p in geo["points"] if p["show_label"] or not some), key=lambda q: q["xv"])
-        time_header, times = f.duration_column([p["xv"] for p in listed], self._("Wall-clock time"))
+        time_header, durations = f.duration_column([p["xv"] for p in listed], self._("Wall-clock time"))
         rows = [[f"{p['number']}: {p['label']}" if p.get("number") else p["label"], t, p["cost"], p["status"]]
-                for p, t in zip(listed, times, strict=True)]
+                for p, t in zip(listed, durations, strict=True)]
         pick = next((p for p in geo["points"] if p["chosen"]), None)
         alt = (self._("The starred option, %(name)s, takes %(time)s and costs %(cost)s.", name=pick["label"],
                       time=pick["time"], cost=pick["cost"]) if pick else

@@ -8,6 +8,7 @@ from typing import Any
 from ...results import (
     EstimateResult,
 )
+from .. import words
 from ..fmt import (
     N_,
     _ordered,
@@ -57,7 +58,7 @@ class EstimateView(BaseView):
             if g.scaling_efficiency is not None:
                 rows.append([self._("Scaling efficiency"), f.pct(g.scaling_efficiency)])
             if g.cost_usd is not None:
-                rows.append([self._("Cost"), f"{f.money(g.cost_usd)} ({f.acquisition(g.acquisition)})"
+                rows.append([self._("Cost"), self.tagged(f.money(g.cost_usd), f.acquisition(g.acquisition))
                              if g.acquisition else f.money(g.cost_usd)])
             gpu = {**table([self._("Item"), self._("Value")], rows),
                    "terms": [self.term(t) for t in g.terms]}
@@ -65,7 +66,8 @@ class EstimateView(BaseView):
             "title": self._("GPU memory and time estimate"),
             "question": self.question(r.workload),
             "memory": {**table([self._("Part"), self._("Per GPU")], mem_rows, right=(1,)),
-                       "layout": m.layout, "peak_phase": m.peak_phase,
+                       "layout": words.formula(m.layout, f) if m.layout else "",
+                       "peak_phase": words.phase(m.peak_phase, f) if m.peak_phase else "",
                        "notes": [" ".join(n.split()) for n in m.notes],
                        "terms": [self.term(t) for t in m.terms]},
             "compute": {"flops": f"{eng(r.compute.flops)} FLOP",

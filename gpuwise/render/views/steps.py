@@ -13,6 +13,7 @@ from ...results import (
     EstimateResult,
     FormulaTerm,
 )
+from .. import words
 from ..fmt import (
     DASH,
     STEP_ORDER,
@@ -45,12 +46,13 @@ class StepsView(BaseView):
                 if key not in seen:
                     seen.add(key)
                     rules.append({"id": e.rule, "conclusion": self.f.sentence(e.template, e.values, e.conclusion),
-                                  "source": " ".join(e.source.split()) or self.sources.get(e.rule, "")})
+                                  "source": self.f.cite(e.source) or self.sources.get(e.rule, "")})
             for rid in summary.rules if summary else []:
                 if rid not in {r["id"] for r in rules}:
                     rules.append({"id": rid, "conclusion": "", "source": self.sources.get(rid, "")})
             terms = list(summary.terms) if summary and summary.terms else self._fallback_terms(sid, estimate)
-            peak = estimate.memory.peak_phase if estimate is not None and sid == "memory" else ""
+            peak = words.phase(estimate.memory.peak_phase, self.f) if estimate is not None and sid == "memory" \
+                and estimate.memory.peak_phase else ""
             step = {
                 "id": sid, "title": self._(STEP_TITLES[sid]) if sid in STEP_TITLES else sid,
                 "conclusion": self.f.sentence(summary.template, summary.values, summary.conclusion) if summary else "",
@@ -101,10 +103,11 @@ class StepsView(BaseView):
             if estimate is not None:
                 m = estimate.memory
                 if m.layout:
-                    step["notes"].append(self._("Memory layout modelled: %(layout)s.", layout=m.layout))
+                    step["notes"].append(self._("Memory layout modelled: %(layout)s.",
+                                                layout=words.formula(m.layout, self.f)))
                 if m.peak_phase:
                     step["notes"].append(self._("Peak memory is reached during: %(phase)s.",
-                                                phase=m.peak_phase))
+                                                phase=words.phase(m.peak_phase, self.f)))
                 if m.host_ram_bytes_per_node:
                     step["notes"].append(self._("Host RAM needed per node for offload: %(b)s.",
                                                 b=f.bytes(m.host_ram_bytes_per_node)))
