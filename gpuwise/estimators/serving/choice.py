@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...knowledge.schema import Gpu
+from . import rate as R
 from .engine import Engine, engine
 from .layout import Layout, Replica, layouts, replica
 from .load import Point, capacity_point, point, system_point
+from .rate import RateAnswer
 from .support import Support, support
 
 
@@ -33,6 +35,8 @@ class Serving:
     best_capacity: Point | None = None  # the most any layout of this count sustains (within the targets)
     best_capacity_layout: Layout | None = None
     best_capacity_max_concurrent: int = 0
+    rate: RateAnswer | None = None  # the request-rate answer (requests_per_s, p95 targets, disaggregated)
+    meets_rate: bool | None = None
 
     @property
     def layout(self) -> Layout:
@@ -72,12 +76,25 @@ def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | Non
     return float(hi), "the fewest concurrent requests that reach target_tokens_per_s"
 
 
+def wants_rate(w: Any) -> bool:
+    """The workload asks the request-rate question (a rate, p95 targets, or disaggregated serving)."""
+    return bool(getattr(w, "requests_per_s", None) or getattr(w, "p95_ttft_s", None)
+                or getattr(w, "p95_tpot_s", None) or getattr(w, "disaggregated", False))
+
+
 def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
     rep = replica(job, gpu, eng, lay)
     w = job.w
     max_ttft, max_tpot, target = _targets(w)
     cap = capacity_point(job, eng, rep, max_ttft, max_tpot) if rep.fits else None
-    conc, source = load_concurrency(job, eng, rep, cap)
+    rate = R.answer(job, eng, rep) if rep.fits and wants_rate(w) else None
+    asked = getattr(w, "requests_per_s", None)
+    if rate is not None and rate.at_rate is not None and "concurrent_requests" not in w.model_fields_set:
+        at = rate.at_rate  # Little's law: the sequences in service at the stated rate
+        conc = max(at.batch * (at.decode_copies or lay.replicas), 1.0)
+        source = "workload.requests_per_s (Little's law: rate x time in the batch)"
+    else:
+        conc, source = load_concurrency(job, eng, rep, cap)
     load = system_point(job, eng, rep, conc)
     if not rep.fits:  # not one sequence fits beside the weights: nothing is served (latencies stay as bounds)
         load = Point(load.concurrency, 0.0, load.tpot, load.ttft, load.decode_step)
@@ -93,7 +110,8 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
         meets_throughput=(load.throughput >= target) if target > 0 else None,
         meets_ttft=(load.ttft <= max_ttft) if max_ttft is not None else None,
         meets_tpot=(load.tpot <= max_tpot) if max_tpot is not None else None,
-        load_source=source,
+        load_source=source, rate=rate,
+        meets_rate=(rate.max_requests_per_s >= asked) if (rate is not None and asked) else None,
     )
 
 
@@ -108,13 +126,15 @@ def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica) -> Ser
                    meets_throughput=False if target > 0 else None,
                    meets_ttft=False if max_ttft is not None else None,
                    meets_tpot=False if max_tpot is not None else None,
-                   load_source="the copy does not fit")
+                   load_source="the copy does not fit",
+                   meets_rate=False if getattr(w, "requests_per_s", None) else None)
 
 
 def _score(s: Serving, job: Any) -> tuple:
     """Order layouts: it fits and runs; it holds the stated concurrency; latency targets met at the
-    load; throughput target met; throughput at the load (or, when only a rate is asked, what the
-    copies sustain); then capacity; then fewer GPUs per copy (simpler)."""
+    load; throughput target met; the request rate met; throughput at the load (or, when only a rate is
+    asked, what the copies sustain; with the request-rate question, the most requests/s within the
+    p95 targets); then capacity; then fewer GPUs per copy (simpler)."""
     w = job.w
     _, _, target = _targets(w)
     runs = s.replica.fits and s.support.multi_node_ok
@@ -124,7 +144,10 @@ def _score(s: Serving, job: Any) -> tuple:
     cap = s.capacity.throughput if s.capacity else 0.0
     rate_only = target > 0 and "concurrent_requests" not in w.model_fields_set
     primary = cap if rate_only else s.load.throughput
-    return (runs, holds, lat_ok, thr_ok, round(primary, 6), round(cap, 6), -s.layout.gpus_per_copy)
+    rate_ok = s.meets_rate is not False
+    if s.rate is not None:
+        primary = s.rate.max_requests_per_s
+    return (runs, holds, lat_ok, thr_ok, rate_ok, round(primary, 6), round(cap, 6), -s.layout.gpus_per_copy)
 
 
 def surely_unfit(job: Any, gpu: Gpu, count: int) -> bool:

@@ -10,7 +10,8 @@ from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework, FrameworkPrecision
 from .. import GiB, usable_fraction
 from .. import memory as M
-from .support import peak_tflops, support
+from . import options as O
+from .support import has_units, peak_tflops, support
 
 
 # -------------------------------------------------------------------------------- engine
@@ -48,6 +49,7 @@ class Engine:
     alloc_frac: float
     mbytes: ModelBytes
     sc: ShapeConsts
+    spec: O.Spec | None = None  # speculative decoding the framework runs (None: plain decoding)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -66,8 +68,12 @@ FP4_FORMATS = ("mxfp4", "nvfp4")
 
 def format_of(job: Any, fw: Framework) -> str:
     """The weight format ``fw`` serves the job's precision in: the framework's format for it, except
-    that an FP4 checkpoint (gpt-oss ships MXFP4) is served as it ships, not requantised."""
+    that an FP4 checkpoint (gpt-oss ships MXFP4) is served as it ships, not requantised, and that a
+    ``quantization`` method the framework loads stores its own format."""
     precision = job.w.precision
+    method, _, _ = O.quantization(job.kb, fw, job.w)
+    if method is not None:
+        return method.formats[precision]  # type: ignore[index]
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
     fmt = fp.format if fp else (precision if precision in ("fp32", "fp16", "bf16") else "bf16")
     model = job.kb.models.get(job.model_id) if job.model_id else None
@@ -94,6 +100,16 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
 
     eff = pick("compute_efficiency")
     cf = fp.compute_factor if fp else 1.0
+    bw_factor = fp.bandwidth_factor if fp else 1.0
+    compute, weight_only = sup.compute, sup.weight_only
+    method, kernel, _ = O.quantization(kb, fw, w)
+    if method is not None and weight_format is None and kernel is not None:
+        cf = kernel.compute_factor if kernel.compute_factor is not None else cf
+        bw_factor = kernel.bandwidth_factor if kernel.bandwidth_factor is not None else bw_factor
+        own = kernel.compute or method.compute
+        if own is not None and own != compute and has_units(gpu, own):
+            compute, weight_only = own, own in ("bf16", "fp16") and precision not in ("bf16", "fp16")
+    spec, _ = O.speculative(kb, fw, w)
     bwf = pick("bandwidth_fraction")
     mem_bw = gpu.memory.bandwidth_gb_s * 1e9
     kv_b = kv_element_bytes(w, fp)
@@ -105,10 +121,10 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     rt = kb.runtime
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
-        compute=sup.compute, weight_only=sup.weight_only,
-        peak_gemm=peak_tflops(gpu, sup.compute) * 1e12 * eff * cf,
-        peak_attn=peak_tflops(gpu, "fp32" if sup.compute == "fp32" else "bf16") * 1e12 * eff,
-        bw_weights=mem_bw * bwf * (fp.bandwidth_factor if fp else 1.0), bw_kv=mem_bw * bwf,
+        compute=compute, weight_only=weight_only,
+        peak_gemm=peak_tflops(gpu, compute) * 1e12 * eff * cf,
+        peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
+        bw_weights=mem_bw * bwf * bw_factor, bw_kv=mem_bw * bwf,
         step_overhead=pick("step_overhead_us") * 1e-6,
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
@@ -119,7 +135,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         chunk=fw.prefill_chunk_tokens,
         usable=cap * usable_fraction(kb),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
-        mbytes=model_bytes(job.shape, fmt, quant_formats(kb)), sc=shape_consts(job.shape),
+        mbytes=model_bytes(job.shape, fmt, quant_formats(kb)), sc=shape_consts(job.shape), spec=spec,
     )
 
 

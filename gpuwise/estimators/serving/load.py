@@ -8,7 +8,7 @@ from typing import Any
 
 from .engine import Engine, prefill_tokens
 from .layout import Replica
-from .step import step
+from .step import step, token_time
 from .support import request_lengths
 
 
@@ -43,7 +43,8 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     b = max(min(conc, cap), 1e-9)
     kv_ctx = prompt + output / 2
     fw = eng.fw
-    pure = step(job, eng, rep, b, 0.0, kv_ctx, 0.0).seconds
+    pure = token_time(job, eng, rep, b, kv_ctx)
+    per_step = eng.spec.tokens_per_step if eng.spec is not None else 1.0  # tokens a sequence gains per step
     full_prompt, prompt = prompt, prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
     if fw.continuous_batching:
         # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it
@@ -52,10 +53,12 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
         chunk = min(float(prompt), room)
         n = math.ceil(prompt / chunk)
-        joined = step(job, eng, rep, b, chunk, kv_ctx, full_prompt - prompt / 2).seconds
-        tpot = pure + b / output * n * max(joined - pure, 0.0)
+        joined = token_time(job, eng, rep, b, kv_ctx, chunk, full_prompt - prompt / 2)
+        tpot = pure + b / output * n * max(joined - pure, 0.0) * per_step
         thr = b / tpot
-        ttft = n * step(job, eng, rep, max(b - 1, 0.0), chunk, kv_ctx, full_prompt - prompt / 2).seconds
+        others = max(b - 1, 0.0)
+        ttft = n * (token_time(job, eng, rep, others, kv_ctx, chunk, full_prompt - prompt / 2) * per_step
+                    if others > 0 else step(job, eng, rep, 0.0, chunk, kv_ctx, full_prompt - prompt / 2).seconds)
         req_time = ttft + output * tpot
     else:  # static batches: prefill all prompts, then decode them together
         pre = step(job, eng, rep, 0.0, b * prompt, 0.0, full_prompt - prompt / 2).seconds

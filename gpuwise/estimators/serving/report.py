@@ -9,6 +9,7 @@ from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework
 from .. import Term
 from .. import memory as M
+from . import options as O
 from .choice import Serving, _targets
 from .engine import format_of, kv_element_bytes, quant_formats
 from .layout import Layout
@@ -152,6 +153,59 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
         "achieved_tpot_ms": s.load.tpot * 1e3,
         "serving_curve": None,  # filled when a result shows this candidate (candidate.py, all_terms)
         "serving_alternatives": s.alternatives,
+        **knob_numbers(job, s),
+        **rate_numbers(job, s),
+    }
+
+
+def knob_numbers(job: Any, s: Serving) -> dict[str, Any]:
+    """Speculative decoding and the quantization method as modelled, and whether the framework runs them."""
+    w, kb, fw = job.w, job.kb, s.engine.fw
+    asked = getattr(w, "speculative", None)
+    spec_ok = O.speculative(kb, fw, w)[1]
+    method = getattr(w, "quantization", None)
+    quant_ok = O.quantization(kb, fw, w)[2]
+    return {
+        "speculative": s.engine.spec.as_dict() if s.engine.spec is not None else None,
+        "speculative_method": asked.method if asked is not None else None,
+        "speculative_supported": spec_ok,
+        "speculative_frameworks": O.supported_speculative(kb, asked.method) if asked is not None else [],
+        "quantization_method": method,
+        "quantization_supported": quant_ok,
+        "quantization_frameworks": O.supported_quantization(kb, method) if method else [],
+        "disaggregated": bool(getattr(w, "disaggregated", False)),
+    }
+
+
+def _rate_point(p: Any) -> dict[str, Any] | None:
+    if p is None:
+        return None
+
+    def fin(x: float) -> float | None:
+        return x if math.isfinite(x) else None
+
+    return {"requests_per_s": p.requests_per_s, "p95_ttft_s": fin(p.ttft_p95), "p95_tpot_s": fin(p.tpot_p95),
+            "mean_ttft_s": fin(p.ttft_mean), "mean_tpot_s": fin(p.tpot_mean), "batch_per_copy": p.batch,
+            "slot_utilisation": p.slot_utilisation, "prefill_utilisation": p.prefill_utilisation,
+            "stable": p.stable, "prefill_copies": p.prefill_copies or None, "decode_copies": p.decode_copies or None}
+
+
+def rate_numbers(job: Any, s: Serving) -> dict[str, Any]:
+    """The request-rate answer (``requests_per_s`` with ``p95_ttft_s`` / ``p95_tpot_s``) as flat facts."""
+    w = job.w
+    rate = s.rate
+    asked = getattr(w, "requests_per_s", None)
+    at = rate.at_rate if rate is not None else None
+    return {
+        "requests_per_s": asked,
+        "p95_ttft_target_s": getattr(w, "p95_ttft_s", None),
+        "p95_tpot_target_s": getattr(w, "p95_tpot_s", None),
+        "rate_model": rate.model if rate is not None else None,
+        "rate_note": rate.note if rate is not None else "",
+        "max_requests_per_s": rate.max_requests_per_s if rate is not None else None,
+        "rate_best": _rate_point(rate.best) if rate is not None else None,
+        "rate_at": _rate_point(at),
+        "meets_rate": s.meets_rate,
     }
 
 
@@ -189,4 +243,16 @@ def serving_json(n: dict[str, Any]) -> dict[str, Any] | None:
                     "max_tpot_ms": n["max_tpot_ms"], "meets_throughput_target": n["meets_throughput_target"],
                     "meets_ttft": n["meets_ttft"], "meets_tpot": n["meets_tpot"]},
         "curve": n["serving_curve"],
+        "speculative": ({**(n.get("speculative") or {"method": n.get("speculative_method")}),
+                         "supported": n.get("speculative_supported"),
+                         "frameworks": n.get("speculative_frameworks")} if n.get("speculative_method") else None),
+        "quantization": ({"method": n.get("quantization_method"), "supported": n.get("quantization_supported"),
+                          "frameworks": n.get("quantization_frameworks")} if n.get("quantization_method") else None),
+        "disaggregated": n.get("disaggregated", False),
+        "rate": ({"model": n.get("rate_model"), "note": n.get("rate_note") or None,
+                  "requests_per_s": n.get("requests_per_s"),
+                  "targets": {"p95_ttft_s": n.get("p95_ttft_target_s"), "p95_tpot_s": n.get("p95_tpot_target_s")},
+                  "max_requests_per_s": n.get("max_requests_per_s"), "at_max": n.get("rate_best"),
+                  "at_requests_per_s": n.get("rate_at"), "meets_requests_per_s": n.get("meets_rate")}
+                 if n.get("rate_model") else None),
     }

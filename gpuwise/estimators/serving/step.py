@@ -107,3 +107,37 @@ def floor_per_step(eng: Engine) -> float:
         kernels += per * sc.moe_layers
         grouped = 2 * sc.moe_layers * eng.grouped_floor
     return kernels * eng.kernel_floor + grouped
+
+
+def token_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float, prefill: float = 0.0,
+               prefill_ctx: float = 0.0) -> float:
+    """Seconds per output token of each of ``decode`` sequences in a step that also carries ``prefill``
+    prompt tokens. Plain decoding: the step. With speculative decoding (``eng.spec``): the verify step,
+    which runs each sequence's ``k`` drafted tokens beside its own (attending its context), plus the
+    drafter's ``k`` passes, over the tokens a step yields, (1 - a^(k+1)) / (1 - a)."""
+    spec = eng.spec
+    if spec is None or decode <= 0:
+        return step(job, eng, rep, decode, prefill, kv_ctx, prefill_ctx).seconds
+    drafted = decode * spec.k
+    ctx = (drafted * kv_ctx + prefill * prefill_ctx) / (drafted + prefill)
+    verify = step(job, eng, rep, decode, prefill + drafted, kv_ctx, ctx).seconds
+    return (verify + draft_time(job, eng, rep, decode, kv_ctx)) / spec.tokens_per_step
+
+
+def draft_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float) -> float:
+    """The drafter's seconds per step: ``k`` passes, each ``draft_layers`` of the target's layers (MTP,
+    EAGLE: one decoder layer at the target's width) or a draft model's share of the target's active
+    parameters, priced at what the target's plain decode step costs per layer or per parameter
+    (its host work excepted: the drafter runs inside the same scheduler step). N-gram lookup: nothing."""
+    spec = eng.spec
+    if spec is None:
+        return 0.0
+    lay = rep.layout
+    plain = step(job, eng, rep, decode, 0.0, kv_ctx, 0.0).seconds
+    host = eng.step_overhead + eng.seq_overhead * (decode / lay.dp_attention if lay.dp_attention > 1 else decode)
+    device = max(plain - host, 0.0)
+    if spec.draft_params:
+        share = spec.draft_params / max(eng.sc.n_active, 1.0)
+    else:
+        share = spec.draft_layers / max(eng.sc.layers, 1)
+    return spec.k * share * device
