@@ -142,11 +142,6 @@ class CandidateFact(FactModel):
     has_rate_target: bool = _f("inference: a request rate is asked for")
     max_requests_per_s: float = _f("inference: the highest request rate served within the p95 targets (-1 not "
                                    "computed)")
-    p95_ttft_ms: float = _f("inference: 95th-percentile time to first token at the asked rate, ms (-1 unknown "
-                            "or unbounded)")
-    p95_tpot_ms: float = _f("inference: 95th-percentile time per output token at the asked rate, ms (-1 unknown)")
-    rate_stable: bool = _f("inference: the asked rate is below what the copies can serve at all (else the queue "
-                           "grows without bound)")
     sold_in_china: bool = _f("the GPU may be sold into mainland China under the export rules in force")
     sold_in_china_known: bool = _f("gpuwise knows the GPU's export status")
     china_part: bool = _f("a part made for the China market (H20, H800, A800, L20, RTX 4090 D...)")
@@ -215,8 +210,6 @@ class JobFact(FactModel):
     best_requests_per_s: float = _f("inference: the highest rate any candidate serves within the p95 targets (-1 "
                                     "none computed)")
     rate_met_somewhere: bool = _f("inference: some candidate serves the asked rate within the p95 targets")
-    p95_ttft_target_ms: float = _f("inference: the p95 time-to-first-token target, ms (-1 none)")
-    p95_tpot_target_ms: float = _f("inference: the p95 time-per-output-token target, ms (-1 none)")
 
 
 class EnvironmentFact(FactModel):

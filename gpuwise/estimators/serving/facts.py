@@ -16,14 +16,10 @@ def _num(x: Any) -> float:
 def rate_fact(w: Any, n: dict[str, Any]) -> dict[str, Any]:
     """A candidate's request-rate fields (from its evaluation's numbers)."""
     asked = getattr(w, "requests_per_s", None)
-    at = n.get("rate_at") or {}
     best = n.get("max_requests_per_s")
     return {
         "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
         "max_requests_per_s": _num(best),
-        "p95_ttft_ms": _num(at.get("p95_ttft_s")) * 1e3 if at.get("p95_ttft_s") is not None else -1.0,
-        "p95_tpot_ms": _num(at.get("p95_tpot_s")) * 1e3 if at.get("p95_tpot_s") is not None else -1.0,
-        "rate_stable": bool(at.get("stable", True)),
     }
 
 
@@ -48,6 +44,4 @@ def job_fact(job: Any, numbers: list[dict[str, Any]]) -> dict[str, Any]:
         "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
         "best_requests_per_s": float(best),
         "rate_met_somewhere": bool(asked) and best >= float(asked or 0.0),
-        "p95_ttft_target_ms": w.p95_ttft_s * 1e3 if getattr(w, "p95_ttft_s", None) else -1.0,
-        "p95_tpot_target_ms": w.p95_tpot_s * 1e3 if getattr(w, "p95_tpot_s", None) else -1.0,
     }
