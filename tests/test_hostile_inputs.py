@@ -55,6 +55,7 @@ REQUIREMENTS: dict[str, Any] = {
         "global_batch_tokens": "auto", "parallelism": {"tp": 1, "pp": 1, "ep": 1, "cp": 1}, "framework": "vllm",
         "chunked_cross_entropy": False,
         "prompt_tokens": None, "output_tokens": None, "max_ttft_ms": None, "max_tpot_ms": None,
+        "speculative": {"method": "draft-model", "acceptance_rate": 0.6, "draft_tokens": 4, "draft_params_b": 1},
     },
     "constraints": {"gpus": ["rtx-4090"], "max_gpus": 8, "deadline_days": 30, "budget_usd": 100000,
                     "acquisition": "either", "project_months": 6, "electricity_usd_per_kwh": 0.15,

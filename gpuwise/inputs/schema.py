@@ -124,7 +124,8 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 """The precisions each quantization method stores (knowledge/serving.yaml quantization_methods formats);
 the first is what the method implies when no precision is given."""
 
-SERVING_ONLY = ("speculative", "quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s")
+SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s")
+"""Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
 
 
 class Speculative(Strict):
