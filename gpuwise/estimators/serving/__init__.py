@@ -35,7 +35,7 @@ numbers and JSON).
 
 from __future__ import annotations
 
-from .choice import Serving, _score, choose, curve, evaluate_layout, load_concurrency, surely_unfit  # noqa: F401
+from .choice import Serving, _score, choose, curve, evaluate_layout, least_bytes, load_concurrency, surely_unfit  # noqa: F401
 from .engine import (  # noqa: F401
     FP4_FORMATS,
     Engine,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...knowledge.schema import Gpu
+from .. import memory as M
 from . import rate as R
 from .engine import Engine, engine
 from .layout import Layout, Replica, layouts, replica
@@ -150,12 +151,17 @@ def _score(s: Serving, job: Any) -> tuple:
     return (runs, holds, lat_ok, thr_ok, rate_ok, round(primary, 6), round(cap, 6), -s.layout.gpus_per_copy)
 
 
-def surely_unfit(job: Any, gpu: Gpu, count: int) -> bool:
-    """No layout of ``count`` GPUs holds the weights: a copy spreads its weights over at most
-    ``count`` GPUs, so each holds at least that share, beside its CUDA context. A test that costs
-    nothing next to :func:`choose`, for a search over counts."""
+def least_bytes(job: Any, gpu: Gpu, count: int) -> float:
+    """A floor on the memory total of any layout of ``count`` GPUs: a copy spreads its weights
+    over at most ``count`` GPUs, so each holds at least that share, beside its CUDA context."""
     eng = engine(job, gpu)
-    return eng.mbytes.total / count + eng.context_bytes >= eng.usable
+    return M.total_bytes(eng.mbytes.total / count, 0.0, (eng.context_bytes, eng.alloc_frac))
+
+
+def surely_unfit(job: Any, gpu: Gpu, count: int) -> bool:
+    """No layout of ``count`` GPUs holds the weights (:func:`least_bytes`). A test that costs
+    nothing next to :func:`choose`, for a search over counts."""
+    return least_bytes(job, gpu, count) >= engine(job, gpu).usable
 
 
 def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) -> Serving:

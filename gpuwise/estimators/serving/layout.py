@@ -139,8 +139,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     else:
         act = 4.0 * shape.vocab  # the last position's logits per sequence, counted below
         act_seq = per_token_act * prompt / (tp * dpa) + 4.0 * shape.vocab
-    overhead = eng.context_bytes + eng.alloc_frac * act  # weights and the KV pool are allocated once
-    free = eng.usable - weights - act - overhead
+    # what the KV cache may take: the memory total without it (weights and the KV pool are allocated once)
+    free = eng.usable - M.total_bytes(weights + act, act, (eng.context_bytes, eng.alloc_frac))
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
     seq_tokens = math.ceil(window_tokens(shape, held) / block) * block
