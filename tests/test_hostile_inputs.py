@@ -1352,8 +1352,7 @@ def test_a_batch_under_a_memory_limit_keeps_every_result(tmp_path):
 
 
 def test_an_ascii_terminal_never_crashes(tmp_path):
-    for args in (["recommend", str(QLORA), "--currency", "CNY"], ["recommend", str(QLORA), "--lang", "zh"],
-                 ["audit", str(MINING)]):
+    for args in (["recommend", str(QLORA), "--currency", "CNY", "--lang", "zh"], ["audit", str(MINING)]):
         p = subprocess.run([sys.executable, "-m", "gpuwise", *args], capture_output=True, cwd=tmp_path, timeout=60,
                            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"})
         assert p.returncode in (0, 1), p.stderr
