@@ -1,13 +1,14 @@
-"""One definition each: the node size, the count ladder, usable memory and the FlashAttention floor
-are defined once (in data or one function); a second copy fails here. The planner's quick fit
-check (what the count search asks before estimating) agrees with the full estimate on generated
-jobs."""
+"""One definition each: the node size, the count ladder, usable memory, the memory total and
+the FlashAttention floor are defined once (in data or one function); a second copy fails here.
+The planner's quick fit check (what the count search asks before estimating) agrees with the
+full estimate on generated jobs."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -104,3 +105,47 @@ def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, b
                           requested_pins(job))
     assert quick == evaluate(job, g, n).fits
     assert usable_bytes(kb, g) < capacity_bytes(g)
+
+
+def _multiplies_allocator_fraction(fn: ast.AST) -> bool:
+    def names(node: ast.AST) -> list[str]:
+        return [n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
+                if isinstance(n, ast.Name | ast.Attribute)]
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
+               and any("alloc" in x for x in names(n.left) + names(n.right)) for n in ast.walk(fn))
+
+
+def test_the_memory_total_is_defined_once():
+    """The allowance the allocator adds on top of the tensors (the one term a quick fit check
+    could leave out) is multiplied in one function, memory.overhead_bytes; the breakdowns, the
+    planner's quick check and the serving model's KV budget call it."""
+    found = []
+    for path in _modules():
+        tree = ast.parse(path.read_text())
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and _multiplies_allocator_fraction(fn):
+                found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
+    assert found == ["gpuwise/estimators/memory.py:overhead_bytes"], found
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(model=st.sampled_from(MODELS), method=st.sampled_from(["full", "lora", "qlora"]),
+       batch=st.sampled_from([1, 4]), seq=st.sampled_from([2048, 8192]), zero=st.sampled_from([0, 1, 3, "auto"]),
+       n=st.sampled_from([2, 8, 16]))
+def test_every_layouts_quick_memory_is_its_breakdowns_total(kb, model, method, batch, seq, zero, n):
+    """The planner's fast figure for a layout (what the search compares with usable memory) is the
+    total of the breakdown the report shows for the same layout, for every layout it tries."""
+    from gpuwise.estimators.planner import Pins, _search
+
+    q = {"workload": {"task": "finetune", "model": model, "method": method, "batch_size": batch, "seq_len": seq,
+                      "zero_stage": 0 if method == "qlora" else zero, "train_tokens": 1e8}}
+    try:
+        job = resolve(Requirements.model_validate(q), kb)
+    except Exception:  # a combination the schema refuses is not a job
+        return
+    tj = training_job(job)
+    search = _search(tj, n, 8, 8, Pins())
+    statics = [s for g in (*search.groups, *search.offload) for s in g.statics]
+    assert statics
+    for s in statics:
+        assert s.per_gpu == pytest.approx(tj.memory(s.layout).per_gpu, rel=1e-9), s.layout

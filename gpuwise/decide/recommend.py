@@ -311,8 +311,7 @@ class _Probe:
             if job.training:  # the planner's memory alone (no layout timed, no estimate made)
                 return P.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
                                      math.nextafter(self.limit, 0.0), requested_pins(job))
-            eng = SV.engine(job, gpu)  # a copy spreads its weights over at most n GPUs
-            if eng.mbytes.total / n + eng.context_bytes >= self.limit:
+            if SV.least_bytes(job, gpu, n) >= self.limit:  # no layout of n GPUs holds the weights
                 return False
         return any(memory_may_pass(job, self.book, e) for e, _ms in self(n))
 

@@ -129,6 +129,7 @@ class MemoryEstimate:
 
     @property
     def per_gpu(self) -> float:
+        """The memory total (:func:`total_bytes`: the overhead term holds the allowance)."""
         return self.tensor_bytes + self.overhead.value
 
     def breakdown(self) -> dict[str, int]:
@@ -137,6 +138,28 @@ class MemoryEstimate:
 
     def terms(self) -> list[Term]:
         return [self.weights, self.gradients, self.optimizer, self.activations, self.kv_cache, self.overhead]
+
+
+# ------------------------------------------------------------------------ the total
+def overhead_bytes(working: float, overhead: tuple[float, float]) -> float:
+    """The bytes beyond the tensors: the CUDA context and workspaces plus the allocator's allowance
+    on what is allocated step by step (``working``: every tensor in training; in serving only the
+    working set, as weights and a paged KV pool are allocated once)."""
+    ctx_bytes, alloc_frac = overhead
+    return ctx_bytes + alloc_frac * working
+
+
+def total_bytes(tensors: float, working: float, overhead: tuple[float, float]) -> float:
+    """The memory total of one GPU: its tensors plus :func:`overhead_bytes`. The one definition:
+    the breakdowns below, the planner's quick fit check and the serving model's KV budget all add
+    up here (tests/test_one_definition.py fails on a second copy)."""
+    return tensors + overhead_bytes(working, overhead)
+
+
+def _overhead_term(working: float, overhead: tuple[float, float], formula: str) -> Term:
+    ctx_bytes, alloc_frac = overhead
+    return Term("overhead", overhead_bytes(working, overhead), "B", formula,
+                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
 
 
 # ------------------------------------------------------------------------ weights
@@ -251,7 +274,6 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         return parallel_training_memory(shape, s, quant=quant, overhead=overhead)
     P = shape.params
     notes: list[str] = []
-    ctx_bytes, alloc_frac = overhead
     prec_b = BYTES[s.precision] if s.precision in ("fp32", "fp16", "bf16") else 2
     host = 0.0
 
@@ -295,7 +317,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         layout = (f"{s.method} (frozen {base_kind} base"
                   + (f" sharded over {dp} GPUs" if s.zero >= 3 and dp > 1 else "") + ", fp32 adapters)")
         comm = Pa * 4 + (frozen.value if s.zero >= 3 and dp > 1 else 0.0)
-        est = _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
+        est = _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, overhead,
                         host, s.offload, Pa, notes, comm)
         return _with(est, 4.0, frozen.value / max(P, 1.0), (P, 0.0))
 
@@ -350,7 +372,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
             notes.append("offload needs DeepSpeed ZeRO (zero_stage >= 1); ignored with zero_stage 0")
     grad_b = float(wb)  # torch-amp: fp32 gradients; DeepSpeed: gradients in the 16-bit training dtype
     comm = P * grad_b * (1.5 if s.zero >= 3 else 1.0)
-    est = _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, ctx_bytes, alloc_frac,
+    est = _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, overhead,
                     host, s.offload if host else "none", P, notes, comm)
     return _with(est, grad_b, float(2 if deepspeed and wb == 2 else wb), (P, 0.0))
 
@@ -471,7 +493,6 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
                              ) -> MemoryEstimate:
     """:func:`parallel_bytes` as a :class:`MemoryEstimate` with the formula behind each figure."""
     b = parallel_bytes(shape, s, quant)
-    ctx_bytes, alloc_frac = overhead
     dpc = s.dp * s.cp
     split = f"TP{s.tp} PP{s.pp}" + (f" EP{s.ep}" if s.ep > 1 else "") + (f" CP{s.cp}" if s.cp > 1 else "")
     zshard = {1: "optimizer state", 2: "optimizer state and gradients", 3: "optimizer state, gradients and weights"}
@@ -497,9 +518,7 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
                {"first_stage": b.at_first_stage, "last_stage": b.at_last_stage, "inflight": s.inflight,
                 "layers_per_stage": math.ceil(shape.layers / s.pp), "tokens_per_micro_batch": s.batch * s.seq})
     tensors = b.tensors
-    over = Term("overhead", ctx_bytes + alloc_frac * tensors, "B",
-                "CUDA context and workspaces + allocator allowance x tensor bytes",
-                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+    over = _overhead_term(tensors, overhead, "CUDA context and workspaces + allocator allowance x tensor bytes")
     kind = "lora" if s.method != "full" else "mixed precision"
     layout = (f"model parallel {split}, ZeRO-{s.zero} ({kind}: {b.weight_b:g} B weights, {b.grad_b:g} B gradients)")
     trainable = (lora_adapter_params(shape, s.lora_rank, s.lora_targets) if s.method != "full" else shape.params)
@@ -541,7 +560,7 @@ def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: 
 
 
 def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, phase_b: float,
-              step_temp: float, layout: str, ctx_bytes: float, alloc_frac: float, host: float,
+              step_temp: float, layout: str, overhead: tuple[float, float], host: float,
               offload: str, trainable: float, notes: list[str], comm: float) -> MemoryEstimate:
     """Pick the peak moment and express the breakdown at that moment."""
     if phase_b >= phase_a:
@@ -558,11 +577,9 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
         tensors = phase_a
         if "deepspeed" in layout:
             tensors = weights.value + grads.value + opt.value + act.value
-    over = ctx_bytes + alloc_frac * tensors
-    overhead = Term("overhead", over, "B", "CUDA context and workspaces + allocator allowance x tensor bytes",
-                    {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+    over = _overhead_term(tensors, overhead, "CUDA context and workspaces + allocator allowance x tensor bytes")
     return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", "training keeps no KV cache"),
-                          overhead, layout, peak, {"backward": phase_a, "optimizer step": phase_b}, host,
+                          over, layout, peak, {"backward": phase_a, "optimizer step": phase_b}, host,
                           offload, trainable, tuple(notes), comm)
 
 
@@ -639,7 +656,6 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     admit on current length hold prompt + half the output on average). The allocator allowance
     applies to the working set: weights and a paged KV pool are allocated once.
     """
-    ctx_bytes, alloc_frac = overhead
     fmt = fmt or precision
     w = weight_bytes(shape, fmt, quant)
     prompt = prompt_tokens if prompt_tokens is not None else context_len
@@ -682,9 +698,7 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     else:
         kv = Term(kv.name, kv_prompt, kv.unit, kv.formula + " (the prompts' tokens at the end of prefill)",
                   kv.inputs, note=f"{kv.value:.0f} B at the end of decode, below this peak")
-    over = Term("overhead", ctx_bytes + alloc_frac * act.value, "B",
-                "CUDA context and workspaces + allocator allowance x working set",
-                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+    over = _overhead_term(act.value, overhead, "CUDA context and workspaces + allocator allowance x working set")
     zero = Term("gradients", 0.0, "B", "inference keeps no gradients")
     kv_label = {4.0: "fp32", 1.0: "8-bit"}.get(kv_b, "16-bit")
     return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", "inference keeps no optimizer state"),
@@ -697,7 +711,6 @@ def weights_only_memory(params: float, precision: str, training: bool, *, overhe
     """For models whose activations gpuwise does not model (diffusion): states only, a lower bound.
     Full training keeps fp32 weights, gradients and Adam moments (16 B/param); LoRA a frozen
     16-bit base and QLoRA a 4-bit one (their small adapters are not counted)."""
-    ctx_bytes, alloc_frac = overhead
     b = BYTES.get(precision, 2) if precision in ("fp32", "fp16", "bf16") else 2
     full = training and method == "full"
     frozen_b = {"lora": 2.0, "qlora": 4.127 / 8}.get(method, 4.0) if training else b
@@ -706,8 +719,7 @@ def weights_only_memory(params: float, precision: str, training: bool, *, overhe
     o = Term("optimizer", params * 8 if full else 0.0, "B", "params x 8 B (Adam)" if full else "none")
     a = Term("activations", 0.0, "B", "not modelled for diffusion models (lower bound)")
     tensors = w.value + g.value + o.value
-    over = Term("overhead", ctx_bytes + alloc_frac * tensors, "B", "CUDA context + allocator allowance",
-                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+    over = _overhead_term(tensors, overhead, "CUDA context + allocator allowance")
     return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", "none"), over, "weights and states only",
                           "n/a", {}, 0.0, "none", params if full else 0.0,
                           ("activations of diffusion models are not modelled: treat the figure as a lower bound",))

@@ -327,10 +327,10 @@ def _static(tj: TrainingJob, lay: Layout) -> Static:
         return got
     shape, rt = tj.shape, tj.runtime
     s = tj.setup(lay)
-    ctx, alloc = rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value
-    if s.model_parallel:
+    if s.model_parallel:  # the figures of M.parallel_training_memory, without its formulas
         b = M.parallel_bytes(shape, s, rt.quantization)
-        per_gpu, host = ctx + (1 + alloc) * b.tensors, b.host
+        over = (rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value)
+        per_gpu, host = M.total_bytes(b.tensors, b.tensors, over), b.host
         dense, expert, gb, wb = b.dense, b.expert, b.grad_b, b.weight_b
     else:
         est = tj.memory(lay)

@@ -550,8 +550,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     else:
         act = 4.0 * shape.vocab  # the last position's logits per sequence, counted below
         act_seq = per_token_act * prompt / (tp * dpa) + 4.0 * shape.vocab
-    overhead = eng.context_bytes + eng.alloc_frac * act  # weights and the KV pool are allocated once
-    free = eng.usable - weights - act - overhead
+    # what the KV cache may take: the memory total without it (weights and the KV pool are allocated once)
+    free = eng.usable - M.total_bytes(weights + act, act, (eng.context_bytes, eng.alloc_frac))
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
     seq_tokens = math.ceil(window_tokens(shape, held) / block) * block
@@ -915,12 +915,17 @@ def _score(s: Serving, job: Any) -> tuple:
     return (runs, holds, lat_ok, thr_ok, round(primary, 6), round(cap, 6), -s.layout.gpus_per_copy)
 
 
-def surely_unfit(job: Any, gpu: Gpu, count: int) -> bool:
-    """No layout of ``count`` GPUs holds the weights: a copy spreads its weights over at most
-    ``count`` GPUs, so each holds at least that share, beside its CUDA context. A test that costs
-    nothing next to :func:`choose`, for a search over counts."""
+def least_bytes(job: Any, gpu: Gpu, count: int) -> float:
+    """A floor on the memory total of any layout of ``count`` GPUs: a copy spreads its weights
+    over at most ``count`` GPUs, so each holds at least that share, beside its CUDA context."""
     eng = engine(job, gpu)
-    return eng.mbytes.total / count + eng.context_bytes >= eng.usable
+    return M.total_bytes(eng.mbytes.total / count, 0.0, (eng.context_bytes, eng.alloc_frac))
+
+
+def surely_unfit(job: Any, gpu: Gpu, count: int) -> bool:
+    """No layout of ``count`` GPUs holds the weights (:func:`least_bytes`). A test that costs
+    nothing next to :func:`choose`, for a search over counts."""
+    return least_bytes(job, gpu, count) >= engine(job, gpu).usable
 
 
 def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) -> Serving:
