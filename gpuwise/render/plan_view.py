@@ -125,7 +125,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                        right=(0, 5)) if full else None
     where = table([_("Workload"), _("GPUs"), _("How"), _("Months"), _("GPU-hours")],
                   [[w, f"{n} x {gpu(g)}", h, _ranges(v["months"]), local.num(v["hours"], 0)]
-                   for (w, g, n, h), v in groups.items()], right=(4,))
+                   for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
+                  right=(4,))
     commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
                          _("Whole term"), _("Price as of")],
                         [[c.workload, f"{c.count} x {gpu(c.gpu)}", _(TERM.get(c.term, c.term)), str(c.start),
