@@ -438,9 +438,11 @@ class PlanAsk:
         return t
 
     def _gpu_name(self, g: str) -> str:
+        from ..errors import UserError
+
         try:
             return self.kb.gpus[self.kb.gpu(g).id].name
-        except Exception:
+        except (UserError, KeyError):  # a name the file gave that the catalog lacks: shown as given
             return g
 
     def _describe(self, x: dict[str, Any]) -> str:
