@@ -193,3 +193,25 @@ def test_prices_lists_reserved_and_per_gpu_spot_rates_with_their_own_dates(kb) -
     assert res.as_of == "2025-03-06" and res.age_days == 635 and res.check == "V"
     spot = next(r for r in rows if r.kind == "spot" and r.provider == "coreweave")
     assert spot.amount == pytest.approx(19.71 / 8, rel=1e-4) and spot.as_of == "2026-09-20"
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_the_brief_names_the_prices_it_rests_on_with_their_age(fmt: str) -> None:
+    """The brief's data-freshness block lists prices_used: a purchase of used RTX 3090s rests on the
+    card's street price ($700, 2026-01-01: 334 days before 2026-12-01) and the consumer host share
+    ($800 per GPU, dated 2019-01-01); in Chinese and yuan the same, converted at the answer's rate."""
+    from gpuwise.render import report
+
+    r = recommend({"workload": {"task": "finetune", "method": "qlora", "model": "llama-3.1-70b",
+                                "train_tokens": 2.0e8},
+                   "constraints": {"acquisition": "buy", "gpus": ["rtx-3090"], "max_gpus": 4}})
+    used = {e["kind"]: e for e in r.prices_used}
+    assert used["buy"]["amount"] == 700 and used["buy"]["as_of"] == "2026-01-01"
+    assert used["host"]["amount"] == 800 and used["host"]["as_of"] == "2019-01-01"
+    age = (dt.date.today() - dt.date(2026, 1, 1)).days
+    out = " ".join(report.render(r, fmt).split())  # the terminal's wrapping undone
+    assert "$700 per card" in out and f"as of 2026-01-01, {age:,} days old" in out
+    assert "host server around the GPUs: $800 per GPU" in out
+    zh = "".join(report.render(r, fmt, lang="zh", currency="CNY").split())
+    rate = r.currency.usd_cny
+    assert f"每卡¥{700 * rate:,.0f}" in zh and f"距今{age:,}天" in zh and "$700" not in zh

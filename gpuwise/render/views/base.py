@@ -20,6 +20,7 @@ from .. import words
 from ..fmt import (
     DATE_LABELS,
     HTML_LANG,
+    N_,
     SEVERITY_LABELS,
     SEVERITY_ONE,
     STEP_NAMES,
@@ -36,6 +37,10 @@ from ..fmt import (
     table,
     times,
 )
+
+RENT_TERMS = {"on-demand": N_("on demand"), "reserved": N_("reserved cluster"), "1-month": N_("1-month reservation"),
+              "1-year": N_("1-year commitment"), "3-year": N_("3-year commitment")}
+CONDITIONS = {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")}
 
 LEADING = 8
 """How many candidates the per-step tables of a full report show (the best-ranked feasible ones)."""
@@ -240,13 +245,53 @@ class BaseView:
                                 "relying on it.", what=s.get("what", "?"), as_of=s.get("as_of", "?"),
                                 age=format(age, ",.0f") if isinstance(age, (int, float)) else "?"))
         span = [str(v) for v in self.r.knowledge_dates.values()]
-        return {"dates": dates, "stale": stale,
+        return {"dates": dates, "stale": stale, "prices": self.prices_used(),
                 "span": self._("Figures dated %(first)s to %(last)s.", first=min(span), last=max(span))
                 if span else "",
                 "stale_banner": self.f.ngettext(
                     "%(n)s price used here is more than a year old; see Data freshness.",
                     "%(n)s prices used here are more than a year old; see Data freshness.", len(stale))
                 if stale else ""}
+
+    def prices_used(self) -> list[str]:
+        """The prices the answer rests on, each with its date and age (the result's prices_used),
+        worded in this language; amounts as the source states them, in its own currency."""
+        out = []
+        for e in getattr(self.r, "prices_used", None) or []:
+            kind, cur, amount = e.get("kind"), e.get("currency", "USD"), e.get("amount")
+            rate = getattr(getattr(self.r, "currency", None), "usd_cny", None)
+            if amount is None:
+                shown = self.f.na()
+            elif kind == "fx":
+                shown = f"{amount:.4f}"
+            elif cur == "CNY" and self.f.cur.code == "CNY":
+                shown = self.f.local(amount)
+            else:  # in the report's one currency (a yuan price converted at the answer's dated rate)
+                shown = self.f.money2(amount if cur == "USD" else amount / rate if rate else None)
+            if kind == "rent":
+                term = self._(RENT_TERMS[e["term"]]) if e.get("term") in RENT_TERMS else e.get("term", "")
+                what = self._("rent %(gpu)s from %(provider)s (%(term)s): %(amount)s per GPU-hour", gpu=e["gpu"],
+                              provider=" ".join(x for x in (e.get("provider"), e.get("instance")) if x),
+                              term=term, amount=shown)
+            elif kind == "buy":
+                cond = self._(CONDITIONS[e["condition"]]) if e.get("condition") in CONDITIONS else e.get("condition")
+                what = (self._("buy %(gpu)s (%(condition)s): %(amount)s per card", gpu=e["gpu"], condition=cond,
+                               amount=shown) if e.get("unit_gpus", 1) == 1 else
+                        self._("buy %(gpu)s (%(condition)s): %(amount)s per %(n)s-GPU unit", gpu=e["gpu"],
+                               condition=cond, amount=shown, n=e["unit_gpus"]))
+            elif kind == "host":
+                what = self._("host server around the GPUs: %(amount)s per GPU", amount=shown)
+            elif kind == "fx":
+                what = self._("exchange rate: %(amount)s CNY per USD", amount=shown)
+            else:
+                what = f"{e.get('item', '?')}: {shown} {e.get('unit', '')}".strip()
+            if e.get("alternative"):
+                what = self._("alternative: %(what)s", what=what)
+            age = e.get("age_days")
+            out.append(self._("%(what)s; as of %(as_of)s, %(age)s days old", what=what, as_of=e["as_of"],
+                              age=format(age, ",.0f")) if e.get("as_of") and isinstance(age, (int, float))
+                       else self._("%(what)s; undated", what=what))
+        return out
 
     def trace_table(self) -> dict[str, Any] | None:
         trace = getattr(self.r, "trace", [])
