@@ -209,9 +209,12 @@ def test_the_brief_names_the_prices_it_rests_on_with_their_age(fmt: str) -> None
     assert used["buy"]["amount"] == 700 and used["buy"]["as_of"] == "2026-01-01"
     assert used["host"]["amount"] == 800 and used["host"]["as_of"] == "2019-01-01"
     age = (dt.date.today() - dt.date(2026, 1, 1)).days
-    out = " ".join(report.render(r, fmt).split())  # the terminal's wrapping undone
-    assert "$700 per card" in out and f"as of 2026-01-01, {age:,} days old" in out
-    assert "host server around the GPUs: $800 per GPU" in out
-    zh = "".join(report.render(r, fmt, lang="zh", currency="CNY").split())
+    brief = " ".join(report.render(r, fmt).split())  # the terminal's wrapping undone
+    assert f"buy NVIDIA GeForce RTX 3090 24GB, used (2026-01-01, {age:,} days old)" in brief
+    assert "host server (2019-01-01," in brief
+    full = " ".join(report.render(r, fmt, detail="full").split())  # the amounts, in the full report
+    assert f"buy NVIDIA GeForce RTX 3090 24GB, used: $700 per card (2026-01-01, {age:,} days old)" in full
+    assert "host server: $800 per GPU" in full
+    zh = "".join(report.render(r, fmt, lang="zh", currency="CNY", detail="full").split())
     rate = r.currency.usd_cny
     assert f"每卡¥{700 * rate:,.0f}" in zh and f"距今{age:,}天" in zh and "$700" not in zh

@@ -364,7 +364,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                 {**e, "item": f"alternative: {e['item']}", "alternative": True}
                 for o in alt_option for e in prices_used(job, *o)],
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules),
-            policy=job.kb.policy_values(), ranking=ranking_sentence(job.kb.policy_values()),  # the question's own
+            policy=job.kb.policy_values(), ranking=ranking_sentence(job.kb.policy_values(), job.training),
         )
 
 

@@ -40,10 +40,10 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
         yuan = yuan or o.currency == "CNY"
     elif mode == "buy" and ev.buy is not None and ev.buy.plan is not None:
         p = ev.buy.plan
-        unit = "per card" if p.sold_as in ("card", "workstation") else f"per {p.unit_gpus}-GPU unit"
+        unit = "per card" if p.point_gpus == 1 else f"per {p.point_gpus}-GPU unit"  # the unit the price is for
         out.append(_entry(f"buy {ev.gpu.name} ({p.condition}, {p.price_kind})", p.native_amount, p.currency, unit,
                           p.as_of, p.source, p.check, today, kind="buy", gpu=ev.gpu.name, condition=p.condition,
-                          unit_gpus=1 if p.sold_as in ("card", "workstation") else p.unit_gpus))
+                          unit_gpus=p.point_gpus))
         yuan = yuan or p.currency == "CNY"
         if p.host_usd > 0:
             key = next((k for k in ("server_share_usd_per_gpu_sxm", "server_share_usd_per_gpu_pcie",
