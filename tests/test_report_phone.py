@@ -1,5 +1,5 @@
-"""Every HTML report kind on a 390 px phone and a 1280 px desktop, measured in headless Chromium
-(tests/browser.py): no horizontal scroll, every chart's text at least 11 CSS px after the SVG's
+"""Every HTML report kind on a 390 px phone, a 768 px tablet and a 1280 px desktop, measured in
+headless Chromium (tests/browser.py): no horizontal scroll, every chart's text at least 11 CSS px after the SVG's
 scaling and inside its chart, no table that needs scrolling sideways, and on the phone the phone's
 drawing of each chart.  Skipped where no Chromium is installed (CI); the layout they check is
 also held by the geometry tests at the end, which need no browser.
@@ -22,7 +22,7 @@ from .browser import CHROMIUM, measure
 
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
-PHONE, DESKTOP = 390, 1280
+PHONE, TABLET, DESKTOP = 390, 768, 1280
 MIN_PX = 11.0
 
 
@@ -51,7 +51,7 @@ def figures(tmp_path_factory):
     # the control: the audit as it was before phones had drawings of their own
     pages["audit, wide drawings only"] = re.sub(r'<svg class="narrow".*?</svg>', "",
                                                 pages["audit"].replace('<svg class="wide"', "<svg"), flags=re.S)
-    return pages, measure(pages, (PHONE, DESKTOP), tmp_path_factory.mktemp("chromium"))
+    return pages, measure(pages, (PHONE, TABLET, DESKTOP), tmp_path_factory.mktemp("chromium"))
 
 
 KINDS = ["recommend finetune-full-13b", "recommend inference-70b", "recommend qlora-70b-4090", "recommend full",
@@ -59,7 +59,7 @@ KINDS = ["recommend finetune-full-13b", "recommend inference-70b", "recommend ql
 
 
 @pytest.mark.parametrize("name", KINDS)
-@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+@pytest.mark.parametrize("width", [PHONE, TABLET, DESKTOP])
 def test_no_horizontal_scroll_and_readable_charts(figures, name, width):
     pages, measured = figures
     m = measured[name][width]
@@ -75,7 +75,7 @@ def test_no_horizontal_scroll_and_readable_charts(figures, name, width):
         assert chart["minPx"] >= MIN_PX, (f"{chart['id']}: '{chart['smallest']}' is {chart['minPx']:.1f} px "
                                           f"(drawn at {chart['scale']:.2f} px per unit)")
         assert chart["outside"] == [], f"{chart['id']}: text outside the chart: {chart['outside']}"
-        assert chart["cls"] == ("narrow" if width == PHONE else "wide"), chart["id"]
+        assert chart["cls"] == ("wide" if width == DESKTOP else "narrow"), chart["id"]
 
 
 def test_the_measure_catches_wide_drawings_on_a_phone(figures):
@@ -163,3 +163,13 @@ def test_narrow_cost_curve_leaves_the_break_even_label_to_the_legend():
     wide, narrow = C.cost_curve(curve), C.cost_curve(curve, **C.narrow("cost"))
     assert wide["break_even"]["show_label"] and not narrow["break_even"]["show_label"]
     assert narrow["width"] == 340 and narrow["break_even"]["x"] < 340 - 62
+
+
+def test_wrap_breaks_chinese_between_characters_but_keeps_a_short_aside_whole():
+    # 13 px bold: the name is 32 × 0.64 × 13 = 266 px; with "（推荐方案）" (6 × 13 = 78 px) it is 344
+    assert C.wrap("4 × NVIDIA GeForce RTX 3090 24GB（推荐方案）", 13, 332, True) == [
+        "4 × NVIDIA GeForce RTX 3090 24GB", "（推荐方案）"]
+    # 7 × 13 = 91 px fits in 100, 8 × 13 = 104 does not
+    assert C.wrap("每块显卡的显存构成与容量对比", 13, 100) == ["每块显卡的显存", "构成与容量对比"]
+    assert C.wrap("no、comma，first", 13, 60) == ["no、", "comma，", "first"]  # no line starts with "，"
+    assert C.wrap("short", 13, 300) == ["short"]

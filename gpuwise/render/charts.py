@@ -49,11 +49,21 @@ def text_width(text: str, px: float, bold: bool = False) -> float:
     return sum(px * (1.0 if unicodedata.east_asian_width(ch) in "WF" else narrow) for ch in text)
 
 
+_CLOSING = "）》」』】〕、。，：；！？)]}"
+_OPENING = "（《「『【〔([{"
+
+
 def wrap(text: str, px: float, width: float, bold: bool = False) -> list[str]:
     """``text`` in lines no wider than ``width`` (breaking at spaces, or between wide characters);
     a single word wider than ``width`` keeps a line of its own."""
     wide = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"  # CJK: a line may break between any two
-    tokens = re.findall(f"[{wide}]|[^\\s{wide}]+\\s*|\\s+", text)
+    tokens: list[str] = []
+    for tok in re.findall(f"（[^（）]{{1,10}}）|[{wide}]|[^\\s{wide}]+\\s*|\\s+", text):  # a short （aside） whole
+        # no line starts with closing punctuation, none ends with an opening one: "（推荐）" stays whole
+        if tokens and (tok[0] in _CLOSING or tokens[-1][-1] in _OPENING):
+            tokens[-1] += tok
+        else:
+            tokens.append(tok)
     lines, cur = [], ""
     for tok in tokens:
         if cur and text_width((cur + tok).rstrip(), px, bold) > width:
