@@ -145,8 +145,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "strategy": n.get("layout_notation") or ev.label(),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
-        "tp": tp, "tp_domain": topo.tp_domain, "tp_outside_domain": tp > max(1, topo.tp_domain),
-        "tp_across_nodes": tp > topo.per_node,
+        "tp": tp, "tp_domain": topo.tp_domain,
         "host_ram_needed_gb": _n(n.get("host_ram_needed_bytes_per_node"), 0.0) / GB,
         "host_ram_gb": _n(n.get("host_ram_gb")),
         "wall_days": _n(n.get("wall_days")), "gpu_hours": _n(n.get("gpu_hours")),
@@ -161,7 +160,6 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
         "framework_multi_node_ok": bool(n.get("framework_multi_node_ok", True)),
         "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
-        "serving_fits": bool(n.get("serving_fits", True)),
         "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
         "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
         # an audit judges the proposal the way it is made: its mode is the one wanted
