@@ -57,3 +57,42 @@ def test_lambda_two_nodes_for_two_hours_bill_a_week(kb) -> None:
     one_node = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, provider="lambda", acquisition="rent")
     assert not one_node.numbers["rent_reserved_only"]
     assert one_node.timeline.billed_hours < 24
+
+
+def test_gcp_publishes_one_and_three_year_commitments(kb) -> None:
+    """Google's billing catalog (Cyclenerd pricing.yml, 2025-03-06, us-central1): a3-highgpu-8g at
+    $88.49 an hour on demand, month_1y $44,810.08 and month_3y $28,371.00 per 730 h."""
+    a3 = next(o for o in O.rent_offers(kb.clouds, "h100-80gb-sxm", 8) if o.instance == "a3-highgpu-8g")
+    rates = dict(a3.reserved_per_hour)
+    assert rates["1-year"] == pytest.approx(44810.08 / 730, rel=1e-4)
+    assert rates["3-year"] == pytest.approx(28371.00 / 730, rel=1e-4)
+    assert a3.terms_as_of == "2025-03-06" and "Cloud Billing Catalog" in a3.sold_as_source
+    assert O.term_for(a3, 8, 2000).term == "on-demand"  # $88.49 x 2,000 h < $61.38 x 8,760 h
+    year = O.term_for(a3, 8, 8760)  # a year of serving: the 1-year commitment
+    assert year.term == "1-year" and year.usd_per_hour == pytest.approx(61.3837, rel=1e-4)
+    assert O.term_for(a3, 8, 3 * 8760).term == "3-year"
+
+
+def test_per_gpu_hour_offers_carry_their_published_spot_rate(kb) -> None:
+    """CoreWeave's pricing page (transcribed 2026-09-20): HGX H100 node $49.24 on demand, $19.71 spot."""
+    cw = next(o for o in O.rent_offers(kb.clouds, "h100-80gb-sxm", 16) if o.provider == "coreweave")
+    assert cw.gpus == 16 and cw.spot_usd_per_hour == pytest.approx(16 * 19.71 / 8)
+
+
+def test_a_reserved_answer_cites_the_reserved_rate_and_its_date(kb) -> None:
+    """prices_used names the term and cites where the reserved rate was read, dated apart."""
+    import datetime as dt
+
+    from gpuwise.prices.used import prices_used
+
+    req = Requirements.model_validate({"workload": {"task": "inference", "model": "llama-3.1-70b",
+                                                    "precision": "bf16", "concurrent_requests": 8},
+                                       "constraints": {"acquisition": "rent", "project_months": 12}})
+    job = resolve(req, kb)
+    ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, provider="gcp", instance="a3-highgpu-8g", acquisition="rent")
+    assert ev.numbers["rent_term"] == "1-year"
+    assert ev.offer.usd_per_hour == pytest.approx(61.3837, rel=1e-4)
+    used = prices_used(job, ev, "rent", today=dt.date(2026, 12, 1))
+    assert "1-year" in used[0]["item"] and used[0]["as_of"] == "2025-03-06"
+    assert used[0]["amount"] == pytest.approx(61.3837 / 8, rel=1e-4)
+    assert "committed use" in used[0]["source"]

@@ -210,3 +210,31 @@ def test_prices_table_is_oldest_first_with_ages(kb) -> None:
     a100 = price_rows(kb, gpu="A100", today=dt.date(2026, 12, 1))
     assert {r.gpu for r in a100} >= {"a100-80gb-sxm", "a100-40gb-pcie"}  # a family name lists its variants
     assert all(r.currency == "CNY" for r in price_rows(kb, currency="CNY"))
+
+
+def test_an_imported_provider_without_a_fee_table_is_charged_no_fees_and_says_so(kb) -> None:
+    """An offer from a catalog's provider (not in clouds.yaml providers) is not billed AWS's fees:
+    no fee is counted and the answer states it as an assumption."""
+    from gpuwise.estimators.candidate import evaluate
+    from gpuwise.estimators.cost import cloud_fees
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Proposal, Requirements
+
+    fees = cloud_fees(kb.clouds, "cheapcloud", egress_tb=10, cross_region_tb=5, storage_kind="premium-ssd",
+                      storage_tb=20, months=6)
+    assert fees.value == 0 and fees.inputs["fees_unknown"] and fees.inputs["provider"] == "cheapcloud"
+    aws = cloud_fees(kb.clouds, "aws", egress_tb=10, cross_region_tb=5, storage_kind="premium-ssd",
+                     storage_tb=20, months=6)
+    # by hand, AWS: 9,900 GB x $0.09 + 5,000 GB x $0.02 + 20,000 GB x $0.08 = $2,591 a month
+    assert aws.value == pytest.approx(6 * (9900 * 0.09 + 5000 * 0.02 + 20000 * 0.08))
+    req = Requirements.model_validate({"workload": {"task": "inference", "model": "llama-3.1-8b"},
+                                       "constraints": {"acquisition": "rent"}})
+    job = resolve(req, kb)
+    job.cloud = Proposal.model_validate({"workload": {"task": "inference", "model": "llama-3.1-8b"},
+                                         "hardware": {"gpu": "l4", "count": 1},
+                                         "acquisition": {"mode": "rent", "hourly_usd": 1.0,
+                                                         "provider": "cheapcloud"},
+                                         "cloud": {"egress_tb_per_month": 10}}).cloud
+    evaluate(job, kb.gpus["l4"], 1, provider="cheapcloud", hourly_usd=1.0, acquisition="rent")
+    said = [a for a in job.assumptions if a.field == "cloud.fees"]
+    assert len(said) == 1 and said[0].value == "cheapcloud" and "cheapcloud" in said[0].reason

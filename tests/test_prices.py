@@ -178,3 +178,18 @@ def test_street_price_per_gpu_for_proposal_comparisons(kb):
     assert K.street_price(kb.prices, kb.gpus["h100-80gb-sxm"], kb.tco) == (317_000 / 8, "2024-08-22")
     assert K.street_price(kb.prices, kb.gpus["rtx-4090"], kb.tco) == (3159.99, "2025-07-22")
     assert K.street_price(kb.prices, kb.gpus["a10g"], kb.tco) is None
+
+
+def test_prices_lists_reserved_and_per_gpu_spot_rates_with_their_own_dates(kb) -> None:
+    """Google's 1-year commitment for a3-highgpu-8g (44,810.08 per 730 h, catalog of 2025-03-06) per GPU;
+    CoreWeave's HGX H100 spot node rate ($19.71/h, transcribed 2026-09-20) per GPU."""
+    import datetime as dt
+
+    from gpuwise.prices import price_rows
+
+    rows = price_rows(kb, gpu="h100-80gb-sxm", today=dt.date(2026, 12, 1))
+    res = next(r for r in rows if r.kind == "reserved" and r.item == "a3-highgpu-8g 1-year reservation")
+    assert res.amount == pytest.approx(44810.08 / 730 / 8, rel=1e-4)
+    assert res.as_of == "2025-03-06" and res.age_days == 635 and res.check == "V"
+    spot = next(r for r in rows if r.kind == "spot" and r.provider == "coreweave")
+    assert spot.amount == pytest.approx(19.71 / 8, rel=1e-4) and spot.as_of == "2026-09-20"

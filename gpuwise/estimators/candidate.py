@@ -612,10 +612,16 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     fees = None
     cloud = getattr(job, "cloud", None)
     if offer and cloud is not None:
-        fees = K.fee_lines(K.cloud_fees(kb.clouds, offer.provider, egress_tb=cloud.egress_tb_per_month,
-                                        cross_region_tb=cloud.cross_region_tb_per_month,
-                                        storage_kind=cloud.storage.kind, storage_tb=cloud.storage.tb,
-                                        months=months, usd_cny=rate))
+        fee_term = K.cloud_fees(kb.clouds, offer.provider, egress_tb=cloud.egress_tb_per_month,
+                                cross_region_tb=cloud.cross_region_tb_per_month, storage_kind=cloud.storage.kind,
+                                storage_tb=cloud.storage.tb, months=months, usd_cny=rate)
+        fees = K.fee_lines(fee_term)
+        if fee_term.inputs.get("fees_unknown") and not any(
+                a.field == "cloud.fees" and a.value == offer.provider for a in job.assumptions):
+            from ..inputs.job import note
+
+            job.assumptions.append(note("cloud.fees", offer.provider, "assume.fees.unknown_provider",
+                                        {"provider": offer.provider}))
     rent_led = K.rent_ledger(offer, kb.clouds, run_hours=run, setup_hours=setup, period=rent_period,
                              spot=spot, fees=fees) if offer else None
     rent = None

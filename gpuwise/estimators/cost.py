@@ -368,10 +368,15 @@ def cumulative_curves(rent_per_month: float, buy: BuyCost, card_price_total: flo
 
 def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, cross_region_tb: float,
                storage_kind: str, storage_tb: float, months: float, usd_cny: float = 7.0) -> Term:
-    """Monthly transfer and storage fees over the project (the bill's hidden part)."""
+    """Monthly transfer and storage fees over the project (the bill's hidden part). A provider
+    the knowledge base has no fee table for (an imported catalog's) is charged none, and the
+    term says so (``fees_unknown``) for the result to state as an assumption."""
     prov = next((p for p in clouds.providers if p.id == provider_id), None)
     if prov is None:
-        prov = next(p for p in clouds.providers if p.id == "aws")
+        return Term("cloud_fees_usd", 0.0, "USD", "no fee table for this provider: no fees counted",
+                    {"provider": provider_id or "", "egress_usd_per_month": 0.0, "cross_region_usd_per_month": 0.0,
+                     "storage_usd_per_month": 0.0, "months": months, "egress_free_gb": 0.0, "as_of": "",
+                     "fees_unknown": True})
     gb = egress_tb * 1000
     free = prov.egress_free_gb_per_month
     billable = max(0.0, gb - free)

@@ -42,6 +42,7 @@ class Offer:
     reserved_min_hours: float | None = None  # the shortest reservation of the multi-node product
     reserved_per_hour: tuple[tuple[str, float], ...] = ()  # (term, USD per hour for all paid GPUs)
     sold_as_source: str = ""
+    terms_as_of: str = ""  # when the sizes, terms and reserved rates were read (ISO date; "" not stated)
 
     @property
     def per_gpu_hour(self) -> float:
@@ -77,7 +78,8 @@ def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | Non
                                               and p.provider != named):
             continue
         n = max(count, p.min_gpus)
-        offers.append(Offer(p.provider, None, n, native * n / rate, None, p.as_of.isoformat(), p.source, p.check,
+        spot_gpu = p.spot_usd_per_gpu_hour * n if p.spot_usd_per_gpu_hour else None
+        offers.append(Offer(p.provider, None, n, native * n / rate, spot_gpu, p.as_of.isoformat(), p.source, p.check,
                             p.currency, native * n, p.network, p.network_stated, markets.get(p.provider, "global"),
                             **_sold_as(p, n / rate)))
     for inst in instances:
@@ -100,7 +102,8 @@ def _sold_as(entry: Any, scale: float) -> dict[str, Any]:
     return {"max_on_demand_gpus": entry.max_on_demand_gpus, "multi_node": entry.multi_node,
             "reserved_min_hours": entry.reserved_min_hours,
             "reserved_per_hour": tuple((t, v * scale) for t, v in entry.reserved_per_hour.items()),
-            "sold_as_source": " ".join(entry.sold_as_source.split())}
+            "sold_as_source": " ".join(entry.sold_as_source.split()),
+            "terms_as_of": entry.terms_as_of.isoformat() if entry.terms_as_of else ""}
 
 
 TERM_HOURS = {"1-month": 730.0, "1-year": 8760.0, "3-year": 26280.0}

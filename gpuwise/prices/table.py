@@ -17,7 +17,7 @@ from ..errors import UserError
 
 @dataclass(frozen=True)
 class PriceRow:
-    kind: str  # rent | spot | buy | server | network | host | fx
+    kind: str  # rent | spot | reserved | buy | server | network | host | fx
     gpu: str | None
     provider: str | None  # the cloud (rentals) or None
     item: str  # the instance, offer or purchase unit
@@ -54,6 +54,7 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
         if inst.spot_usd_per_hour:
             add(PriceRow("spot", inst.gpu, inst.provider, f"{inst.id} spot", inst.spot_usd_per_hour / inst.gpus,
                          "USD", "per GPU-hour", d, age, _src(inst.source), inst.check, "clouds.yaml"))
+        rows.extend(_reserved(inst, inst.id, inst.gpus, inst.currency, today))
     for p in kb.clouds.gpu_hour_prices:
         d, age = _age(p.as_of, today)
         native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
@@ -61,6 +62,10 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
         tier = f", {re.split(r'[.;:(] ', p.notes)[0][:40]}" if p.notes else ""
         add(PriceRow("rent", p.gpu, p.provider, f"per GPU ({size}{tier})", native, p.currency,
                      "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml"))
+        if p.spot_usd_per_gpu_hour:
+            add(PriceRow("spot", p.gpu, p.provider, f"per GPU spot ({size})", p.spot_usd_per_gpu_hour, "USD",
+                         "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml"))
+        rows.extend(_reserved(p, "per GPU", 1, p.currency, today))
     if kb.prices is not None:
         for g in kb.prices.gpus:
             for pp in g.prices:
@@ -86,6 +91,16 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
             add(PriceRow("host", None, None, key, v.value, "USD", v.unit, d, age, _src(v.source), v.check,
                          "tco.yaml"))
     return rows
+
+
+def _reserved(entry: Any, item: str, gpus: int, currency: str, today: dt.date) -> list[PriceRow]:
+    """An offer's published reserved rates, per GPU-hour, dated and sourced apart (terms_as_of,
+    sold_as_source)."""
+    d, age = _age(entry.terms_as_of, today)
+    return [PriceRow("reserved", entry.gpu, entry.provider, f"{item} {term} reservation", rate / gpus, currency,
+                     "per GPU-hour", d, age, _src(entry.sold_as_source), entry.terms_check or entry.check,
+                     "clouds.yaml")
+            for term, rate in entry.reserved_per_hour.items()]
 
 
 def price_rows(kb: Any, *, gpu: str | None = None, provider: str | None = None, currency: str | None = None,

@@ -32,8 +32,10 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
         native = o.native_per_hour if o.native_per_hour is not None else o.usd_per_hour
         cur = o.currency if o.native_per_hour is not None else "USD"
         term = ev.numbers.get("rent_term") or "on-demand"
-        out.append(_entry(f"rent {ev.gpu.name} ({where}, {term})", native / o.gpus, cur, "per GPU-hour", o.as_of,
-                          o.source, o.check, today))
+        published = term in ("1-month", "1-year", "3-year") and o.terms_as_of  # a reserved rate, dated apart
+        out.append(_entry(f"rent {ev.gpu.name} ({where}, {term})", native / o.gpus, cur, "per GPU-hour",
+                          o.terms_as_of if published else o.as_of, o.sold_as_source if published else o.source,
+                          o.check, today))
         yuan = yuan or o.currency == "CNY"
     elif mode == "buy" and ev.buy is not None and ev.buy.plan is not None:
         p = ev.buy.plan

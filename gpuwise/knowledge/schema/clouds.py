@@ -30,15 +30,23 @@ class _Priced(Strict):
     reserved_per_hour: dict[Literal["1-month", "1-year", "3-year"], float] = Field(
         default={}, description="published reserved rates in the offer's currency and unit (per GPU-hour for "
                                 "gpu_hour_prices, per instance-hour for instances)")
-    sold_as_source: str = Field(default="", description="where the sizes and terms are stated")
+    sold_as_source: str = Field(default="", description="where the sizes, terms and reserved rates are stated "
+                                                         "(the provider's page or a catalog generated from it)")
+    terms_as_of: _dt.date | None = Field(
+        default=None, description="when the sizes, terms and reserved rates were read (they age apart from the "
+                                  "on-demand price's as_of)")
+    terms_check: Check | None = Field(default=None, description="check mark of the terms' source (None: the "
+                                                                "offer's own check)")
 
     @model_validator(mode="after")
     def _sold_as(self) -> _Priced:
-        if self.multi_node == "reserved" and (self.max_on_demand_gpus is None or self.reserved_min_hours is None
-                                              or len(self.sold_as_source) < 3):
-            raise ValueError("multi_node: reserved needs max_on_demand_gpus, reserved_min_hours and sold_as_source")
+        if self.multi_node == "reserved" and (self.max_on_demand_gpus is None or self.reserved_min_hours is None):
+            raise ValueError("multi_node: reserved needs max_on_demand_gpus and reserved_min_hours")
         if any(v <= 0 for v in self.reserved_per_hour.values()):
             raise ValueError("reserved_per_hour rates must be positive")
+        if (self.multi_node == "reserved" or self.reserved_per_hour) and (
+                len(self.sold_as_source) < 3 or self.terms_as_of is None):
+            raise ValueError("reserved terms need their source and date: sold_as_source and terms_as_of")
         return self
 
     def _one_price(self, usd: float | None, cny: float | None) -> None:
@@ -77,6 +85,8 @@ class GpuHourPrice(_Priced):
     gpu: str
     usd_per_gpu_hour: float | None = Field(default=None, gt=0)
     cny_per_gpu_hour: float | None = Field(default=None, gt=0)
+    spot_usd_per_gpu_hour: float | None = Field(
+        default=None, gt=0, description="the provider's published spot or preemptible rate, same date and source")
     min_gpus: int = 1
     max_gpus: int | None = Field(
         default=None, ge=1, description="the most GPUs one rental of this offer gives (a pod is one machine); "
@@ -89,6 +99,8 @@ class GpuHourPrice(_Priced):
     @model_validator(mode="after")
     def _price(self) -> GpuHourPrice:
         self._one_price(self.usd_per_gpu_hour, self.cny_per_gpu_hour)
+        if self.spot_usd_per_gpu_hour is not None and self.usd_per_gpu_hour is None:
+            raise ValueError("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)")
         return self
 
     @property
