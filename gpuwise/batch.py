@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .decide.audit import audit
+from .decide.audit import audit, sharing
 from .errors import UserError
 from .results import AuditResult
 
@@ -30,19 +30,20 @@ def audit_many(paths: list[str], args: Any) -> int:
     results: list[tuple[str, AuditResult | None, str]] = []
     internal: list[str] = []
     show = sys.stderr.isatty() and len(paths) > 1
-    for i, path in enumerate(paths, 1):
-        if show:
-            _progress(i, len(paths))
-        try:
-            results.append((path, audit(path, knowledge=args.knowledge, rules=args.rules), ""))
-        except UserError as exc:
-            results.append((path, None, exc.line()))
-        except (KeyboardInterrupt, MemoryError, RecursionError):
-            raise
-        except Exception as exc:  # a bug met on this file: say so for this file, finish the others
-            line = f"{path}: internal error: {type(exc).__name__}: {exc} (a bug in gpuwise)"
-            results.append((path, None, " ".join(line.split())))
-            internal.append(path)
+    with sharing():  # proposals asking the same question share the search for the alternative
+        for i, path in enumerate(paths, 1):
+            if show:
+                _progress(i, len(paths))
+            try:
+                results.append((path, audit(path, knowledge=args.knowledge, rules=args.rules), ""))
+            except UserError as exc:
+                results.append((path, None, exc.line()))
+            except (KeyboardInterrupt, MemoryError, RecursionError):
+                raise
+            except Exception as exc:  # a bug met on this file: say so for this file, finish the others
+                line = f"{path}: internal error: {type(exc).__name__}: {exc} (a bug in gpuwise)"
+                results.append((path, None, " ".join(line.split())))
+                internal.append(path)
     if show:
         sys.stderr.write("\n")
     if fmt == "json":

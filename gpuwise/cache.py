@@ -91,16 +91,21 @@ def put(kind: str, digest: str | None, value: Any) -> None:
     """Store ``value`` atomically; any failure (read-only home, full disk) is ignored."""
     if digest is None or not enabled():
         return
+    _store(kind, f"{kind}-{digest}.pickle", lambda fh: pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _store(kind: str, name: str, write: Callable[[Any], None], keep: int = MAX_ENTRIES) -> None:
+    """Write an entry through a temporary file renamed into place; failures are ignored."""
     d = directory()
     tmp = None
     try:
         d.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=d)
         with os.fdopen(fd, "wb") as fh:
-            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, d / f"{kind}-{digest}.pickle")
+            write(fh)
+        os.replace(tmp, d / name)
         tmp = None
-        _prune(d, kind)
+        _prune(d, kind, keep)
     except Exception:
         pass
     finally:
@@ -109,11 +114,46 @@ def put(kind: str, digest: str | None, value: Any) -> None:
                 os.unlink(tmp)
 
 
-def _prune(d: Path, kind: str) -> None:
-    entries = sorted(d.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime)
-    for old in entries[:-MAX_ENTRIES]:
+def _prune(d: Path, kind: str, keep: int = MAX_ENTRIES) -> None:
+    entries = sorted(d.glob(f"{kind}-*.*"), key=lambda p: p.stat().st_mtime)
+    for old in entries[:-keep]:
         with contextlib.suppress(OSError):
             old.unlink()
+
+
+TEMPLATE_ENTRIES = 64
+"""Compiled report templates kept (about 20 templates, a few versions of each)."""
+
+
+def templates() -> Any | None:
+    """A Jinja2 bytecode cache in the same directory (None when the cache is off): compiling the
+    report templates was a tenth of a short run. An entry is keyed by the template's name and
+    gpuwise's source files (the environment's options live there) and carries Jinja's own check
+    of the template's text and of the Jinja and Python versions; a bad entry is compiled afresh."""
+    if not enabled():
+        return None
+    from jinja2.bccache import Bucket, BytecodeCache
+
+    class Templates(BytecodeCache):
+        def _name(self, bucket: Bucket) -> str:
+            from . import __version__
+
+            h = hashlib.sha256(f"{__version__}\0{bucket.key}\0".encode() + _code_stamp())
+            return f"template-{h.hexdigest()[:40]}.jinja"
+
+        def load_bytecode(self, bucket: Bucket) -> None:
+            try:
+                with open(directory() / self._name(bucket), "rb") as fh:
+                    bucket.bytecode_from_string(fh.read())
+            except Exception:  # missing, unreadable, truncated, corrupt: compiled afresh
+                bucket.reset()
+
+        def dump_bytecode(self, bucket: Bucket) -> None:
+            with contextlib.suppress(Exception):
+                data = bucket.bytecode_to_string()
+                _store("template", self._name(bucket), lambda fh: fh.write(data), TEMPLATE_ENTRIES)
+
+    return Templates()
 
 
 def cached(kind: str, files: Iterable[Path], build: Callable[[], T], extra: str = "") -> T:

@@ -26,7 +26,7 @@ HOURS_PER_MONTH = 730.0
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class LedgerLine(_Frozen):

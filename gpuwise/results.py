@@ -29,7 +29,7 @@ Stage = Literal[STAGES]  # type: ignore[valid-type]
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class Finding(Frozen):

@@ -87,3 +87,34 @@ def test_the_command_gives_the_same_answer_cold_and_cached(tmp_path):
     warm = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
     assert cold.returncode == warm.returncode == 0, cold.stderr
     assert cold.stdout == warm.stdout
+
+
+def test_compiled_templates_are_kept_and_give_the_same_report(cache_dir, monkeypatch):
+    """The Jinja2 bytecode cache (cache.templates): a second environment loads the compiled
+    template instead of compiling it, and the report is the same; a corrupt entry is compiled afresh."""
+    import jinja2
+
+    from gpuwise.render import fmt, report
+
+    result = gpuwise_recommend("qlora-70b-4090.yaml")
+    fmt.environment.cache_clear()
+    first = report.render(result, "text", width=100)
+    entries = sorted(cache_dir.glob("template-*.jinja"))
+    assert entries  # recommend.txt and what it includes
+    fmt.environment.cache_clear()
+    monkeypatch.setattr(jinja2.Environment, "_compile", lambda *a, **k: pytest.fail("compiled again"))
+    assert report.render(result, "text", width=100) == first
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_dir.parent))
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "0")
+    for entry in entries:
+        entry.write_bytes(b"junk")
+    fmt.environment.cache_clear()
+    assert report.render(result, "text", width=100) == first
+    fmt.environment.cache_clear()
+
+
+def gpuwise_recommend(example: str):
+    import gpuwise
+
+    return gpuwise.recommend(ROOT / "examples" / example)

@@ -5,9 +5,13 @@ best feasible alternative with its savings.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import hashlib
+import json
 import math
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -321,7 +325,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         # the alternative: the decision engine over the catalog (or the proposal's short list), with
         # recommend's count search
         gpu_ids, more_notes = candidate_gpus(job)
-        alternatives, modes, single_node = estimates(job, gpu_ids, book)
+        alternatives, modes, single_node = _alternatives(job, gpu_ids, book)
         cards, views = card_facts(p, gpu, base, where, kb)
         prop_fact = proposal_fact(p, job, gpu, proposed, kb)
         con = consult(job, [proposed, *alternatives], book, proposed_total_gb=proposed.capacity * hw.count / GB,
@@ -361,6 +365,55 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules), policy=kb.policy_values(),
             ranking=ranking_sentence(kb.policy_values()),
         )
+
+
+_SHARED: dict[str, tuple[Any, list[Any], dict[int, list[str]], bool, list[Assumption]]] | None = None
+"""The alternative searches of a batch (:func:`sharing`), by question; None: not in a batch."""
+SHARED_QUESTIONS = 16
+"""Searches a batch keeps: the oldest is dropped past this (each holds a catalog's estimates)."""
+
+
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Audits inside share the search for the alternative between proposals that ask the same
+    question (the same job, cloud use, knowledge, rules and candidate GPUs: copies of a proposal, or
+    proposals for other hardware for the same work), as a batch does; that search was three
+    quarters of an audit. The results are the ones each audit gives alone (tests/test_audit_batch.py)."""
+    global _SHARED
+    outer, _SHARED = _SHARED, {} if _SHARED is None else _SHARED
+    try:
+        yield
+    finally:
+        _SHARED = outer
+
+
+def _question(job: Any, gpu_ids: list[str], book: Any) -> str:
+    """What the alternative search depends on, as a digest: the requirements as resolved (the
+    proposal's workload, constraints and environment), its cloud use (on every rental's bill), the
+    rules (their digest covers the policy) and the GPUs searched. The knowledge base is compared
+    by identity (one object per overlay in a process)."""
+    cloud = job.cloud.model_dump(mode="json") if job.cloud is not None else None
+    payload = [job.req.model_dump(mode="json"), cloud, book.digest, gpu_ids, job.deadline_days, job.tokens]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _alternatives(job: Any, gpu_ids: list[str], book: Any) -> tuple[list[Any], dict[int, list[str]], bool]:
+    """recommend's count search over the catalog (:func:`estimates`), shared in a batch: a proposal
+    asking a question already searched gets those estimates, and the assumptions the search added."""
+    if _SHARED is None:
+        return estimates(job, gpu_ids, book)
+    key = _question(job, gpu_ids, book)
+    got = _SHARED.get(key)
+    if got is not None and got[0] is job.kb:
+        _, evaluations, modes, single_node, added = got
+        job.assumptions.extend(a for a in added if a not in job.assumptions)
+        return evaluations, modes, single_node
+    before = len(job.assumptions)
+    evaluations, modes, single_node = estimates(job, gpu_ids, book)
+    _SHARED[key] = (job.kb, evaluations, modes, single_node, job.assumptions[before:])
+    while len(_SHARED) > SHARED_QUESTIONS:
+        del _SHARED[next(iter(_SHARED))]
+    return evaluations, modes, single_node
 
 
 def _with_proposal_curve(charts: dict[str, Any], proposed: Any, mode: str) -> dict[str, Any]:

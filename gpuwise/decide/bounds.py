@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .facts import STAGES
+from ..results import STAGES
 from .rulebook import CHAINED, Rule, Rulebook, _policy_ref, _ref, policy_expression, stage_of
 
 
@@ -249,6 +249,81 @@ class Judgement:
         return None if unsure else True
 
 
+    def narrowed(self, names: frozenset[str]) -> _Narrowed:
+        """This judgement asked again with only ``names`` added (:meth:`_Narrowed.verdict`): the
+        open conditions that read none of them stay unknown, so they are answered once here."""
+        return _Narrowed(self, names)
+
+
+_Split = tuple[list[_Cond], bool, list[_Cond], bool, bool]  # when read, when open, any read, any open, has any
+
+
+class _Narrowed:
+    """A :class:`Judgement` specialised to a few fields still to come (the need of memory probed by
+    bisection): each open rule keeps only the conditions that read those fields; the others are
+    unknown whatever they turn out to be. ``verdict`` answers exactly as the judgement's would."""
+
+    def __init__(self, judgement: Judgement, names: frozenset[str]) -> None:
+        self.known, self.out = judgement.known, judgement.out
+
+        def split(conds: _Conds) -> _Split | None:
+            when, anyof = conds
+            w = [c for c in when if c.name in names or c.other in names]
+            a = [c for c in anyof if c.name in names or c.other in names]
+            if not w and not a:
+                return None  # reads none of the fields: unknown, whatever they are
+            return w, len(w) < len(when), a, len(a) < len(anyof), bool(anyof)
+
+        rejects = [split(r) for r in judgement.rejects]
+        self.rejects = [r for r in rejects if r is not None]
+        self.unsure = any(r is None for r in rejects)  # a reject that may hold whatever the fields are
+        self.stages: list[tuple[list[_Split], bool]] = []  # the rules that read the fields; any other open
+        for rules in judgement.stages:
+            split_rules = [split(r) for r in rules]
+            self.stages.append(([r for r in split_rules if r is not None], any(r is None for r in split_rules)))
+
+    def verdict(self, more: dict[str, Any]) -> bool | None:
+        if self.out:
+            return False
+        known = {**self.known, **more}
+        unsure = self.unsure
+        for r in self.rejects:
+            h = _holds_split(r, known)
+            if h is True:
+                return False
+            unsure = unsure or h is None
+        for rules, other_open in self.stages:
+            answers = [_holds_split(r, known) for r in rules]
+            if True in answers:
+                continue
+            if not other_open and all(a is False for a in answers):
+                return False
+            unsure = True
+        return None if unsure else True
+
+
+def _holds_split(r: _Split, known: dict[str, Any]) -> bool | None:
+    """:func:`_holds` of a rule whose conditions left out are unknown."""
+    when, when_open, anyof, any_open, has_any = r
+    verdict: bool | None = None if when_open else True
+    for c in when:
+        v = _test(c, known)
+        if v is False:
+            return False
+        if v is None:
+            verdict = None
+    if has_any:
+        answers = [_test(c, known) for c in anyof]
+        if True not in answers:
+            if not any_open and all(a is False for a in answers):
+                return False
+            verdict = None
+    return verdict
+
+
+_NEED = frozenset(("need_gb", "need_requested_gb"))
+
+
 def certainly_out(book: Rulebook, known: dict[str, Any]) -> bool:
     """The rules would certainly not let a candidate with these fields (values, :class:`Range`s;
     missing fields unknown) reach the end of the chain: a reject certainly holds, or some step
@@ -262,8 +337,29 @@ def memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
     (``inf`` when no need is too large; 0 when the candidate is out whatever it needs). Found by
     bisection on ``need_gb`` = ``need_requested_gb`` >= x (both are at least the least any layout
     needs); the answer is monotone in x because a narrower range is only more certain."""
-    base = {k: v for k, v in known.items() if k not in ("need_gb", "need_requested_gb")}
-    judgement = Judgement(book, base)
+    try:
+        key: Any = (book.digest, frozenset((k, type(v), v) for k, v in known.items()))  # True is not 1 here
+    except TypeError:  # a field holding a list: not remembered
+        key = None
+    got = _LIMITS.get(key) if key is not None else None
+    if got is None:
+        got = _memory_limit_gb(book, known)
+        if key is not None:
+            if len(_LIMITS) >= MAX_LIMITS:
+                _LIMITS.clear()
+            _LIMITS[key] = got
+    return got
+
+
+_LIMITS: dict[Any, float] = {}
+"""Memory limits by rule book and known fields: a pure function of both, asked again by every
+proposal of a batch that asks about the same job (and by every recommendation of the same job)."""
+MAX_LIMITS = 4096
+
+
+def _memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
+    base = {k: v for k, v in known.items() if k not in _NEED}
+    judgement = Judgement(book, base).narrowed(_NEED)
 
     def out(x: float) -> bool:
         r = Range(x, math.inf)

@@ -51,7 +51,7 @@ import orjson
 
 from ..compat_py import import_durable
 from ..errors import EngineError
-from .facts import STAGES
+from ..results import STAGES
 from .rulebook import CHAINED, DETAIL, OPEN, SEEN, Rulebook, engine_number
 
 _, _durable = import_durable()  # a broken build: SetupError with the rebuild hint (exit 3)

@@ -30,7 +30,7 @@ def _f(description: str, *, set_by: str | None = None, default: Any = None) -> A
 
 
 class FactModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class CandidateFact(FactModel):

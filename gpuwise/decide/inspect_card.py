@@ -71,7 +71,7 @@ _REASON_PREFIXES = ("clocks_event_reason_", "clocks_throttle_reason_")
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class GpuReading(_Frozen):

@@ -45,9 +45,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..errors import RuleError
 from ..paths import rules_dir
-from ..results import STEPS, Severity, Stage, Step, Topic
+from ..results import STAGES, STEPS, Severity, Stage, Step, Topic
 from ..yamlio import list_directory, read_yaml
-from .facts import FACT_TYPES, STAGES, set_by
+
+# the fact vocabulary (.facts) is imported where a rule file is checked: a rule book served from the
+# cache (gpuwise/cache.py) does not need it, and building its models was a tenth of a short run
 
 Op = Literal["==", "!=", "<", "<=", ">", ">=", "in"]
 OPS = {"==": None, "!=": "$neq", "<": "$lt", "<=": "$lte", ">": "$gt", ">=": "$gte"}
@@ -88,7 +90,7 @@ read are not worth an action each: across a full catalog they were a third of al
 
 
 class Then(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     action: Literal["reject", "finding", "conclude", "pass"]
     severity: Severity = "info"
@@ -99,7 +101,7 @@ class Then(BaseModel):
 
 
 class Rule(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str = Field(pattern=r"^[A-Z]+-[A-Z0-9-]+$")
     title: str = Field(min_length=3)
@@ -115,13 +117,15 @@ class Rule(BaseModel):
     @field_validator("fact")
     @classmethod
     def _known_fact(cls, v: str) -> str:
+        from .facts import FACT_TYPES
+
         if v not in FACT_TYPES:
             raise ValueError(f"unknown fact type '{v}' (known: {', '.join(FACT_TYPES)})")
         return v
 
 
 class RuleFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     schema_version: Literal[1]
     ruleset: str = Field(pattern=r"^[a-z][a-z-]*$")
@@ -194,6 +198,8 @@ def stage_of(rule: Rule, step: str) -> str | None:
 def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
     """Every name a rule uses must be a field of its fact (available at its stage), a policy, a
     known action; a ``pass`` must have a next stage; message placeholders must be fields."""
+    from .facts import FACT_TYPES, set_by
+
     fields = FACT_TYPES[rule.fact]
     stage = stage_of(rule, step)
     if rule.at is not None and rule.fact != CHAINED:
@@ -438,10 +444,15 @@ class Rulebook:
         return stage in self._stages
 
     def set_by_stage(self, stage: str) -> list[str]:
-        """Candidate fields that the pass rules into ``stage`` set (the verdicts of the step before)."""
-        from .facts import FACT_MODELS
+        """Candidate fields that the pass rules into ``stage`` set (the verdicts of the step before);
+        worked out when the book is built, so that a cached book needs no fact vocabulary."""
+        by_stage: dict[str, list[str]] | None = self.__dict__.get("_set_by")
+        if by_stage is None:
+            from .facts import FACT_MODELS, set_by
 
-        return [f for f in FACT_MODELS[CHAINED].model_fields if set_by(CHAINED, f) == stage]
+            fields = FACT_MODELS[CHAINED].model_fields
+            by_stage = self._set_by = {s: [f for f in fields if set_by(CHAINED, f) == s] for s in STAGES}
+        return by_stage[stage]
 
     def fact_types(self) -> set[str]:
         return {r.fact for r in self.rules.values()}
@@ -514,6 +525,7 @@ def _load_cached(house: Path | None, policy: dict[str, Any], policy_key: str) ->
     def build() -> Rulebook:
         book = _load(house, policy)
         book.definition()  # compiled once, stored with it
+        book.set_by_stage(STAGES[0])
         return book
 
     return cache.cached("rules", files, build, extra=policy_key)

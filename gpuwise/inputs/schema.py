@@ -64,7 +64,7 @@ def _takes_bool(annotation: Any) -> bool:
 class Strict(BaseModel):
     # allow_inf_nan=False: .nan, .inf and -.inf are refused as "not a finite number" by every
     # float field (and its lists), before any range check could give a confusing message
-    model_config = ConfigDict(extra="forbid", validate_default=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", validate_default=True, allow_inf_nan=False, defer_build=True)
 
     @field_validator("*", mode="before")
     @classmethod

@@ -18,7 +18,7 @@ def _f(description: str) -> Any:
 
 
 class _Fact(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class PlanFleetFact(_Fact):

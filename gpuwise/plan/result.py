@@ -19,7 +19,7 @@ LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "li
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class Line(Frozen):

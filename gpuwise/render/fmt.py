@@ -149,6 +149,8 @@ def environment(lang: str = "en") -> Any:
     """The Jinja2 environment for ``lang``: strict undefined, HTML autoescaped, i18n installed."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+    from .. import cache
+
     env = Environment(
         loader=FileSystemLoader(str(templates_dir())),
         undefined=StrictUndefined,
@@ -157,6 +159,7 @@ def environment(lang: str = "en") -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=cache.templates(),  # compiled templates kept in the user's cache (gpuwise/cache.py)
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters["md"] = md_escape
@@ -539,6 +542,8 @@ def times(text: str) -> str:
 
 def display_width(text: str) -> int:
     """Terminal columns: East Asian wide and full-width characters take two."""
+    if text.isascii():
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 

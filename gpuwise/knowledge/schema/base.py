@@ -15,7 +15,7 @@ Check = Literal["V", "S", "U"]
 class Strict(BaseModel):
     # allow_inf_nan=False: no knowledge figure (or overlay) may be NaN or infinite; NaN would pass
     # every range check and end as invalid JSON in a report
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
 
 
 class Sourced(Strict):
