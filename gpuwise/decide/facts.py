@@ -95,6 +95,8 @@ class CandidateFact(FactModel):
     efficiency_pct: float = _f("scaling efficiency in percent")
     link_kind: str = _f("slowest intra-node link kind (nvswitch, nvlink, pcie...)")
     link: str = _f("the links, described")
+    link_phrases: list = _f("the same description as message ids and values ([separator, id, values] parts), "
+                            "which a report words in its language")
     p2p: bool = _f("peer-to-peer works between the GPUs")
     intra_gb_s: float = _f("intra-node bandwidth per GPU, one direction, GB/s (-1 single GPU)")
     network: str = _f("network between servers ('none' for one server)")
@@ -525,6 +527,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "zero": _HOUSE,
         "efficiency_pct": _HOUSE + " (efficiency, a fraction, is what the rules compare)",
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
+        "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
         "currency": _HOUSE + " (market decides the export rules)",
         "buy_sold_as": _HOUSE + " (buy_unit_ok carries the verdict)", "buy_units": _HOUSE,
