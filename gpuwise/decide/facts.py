@@ -406,6 +406,8 @@ class CardFact(FactModel):
     width_below_max: bool = _f("PCIe link narrower than the card supports")
     gen_below_max: bool = _f("PCIe generation below the card's maximum")
     at_idle: bool = _f("the card was idle when the report was taken")
+    pstate: int = _f("performance state of the report (0 busiest ... 12 idle; -1 unknown)")
+    gpu_idle: bool = _f("the report's gpu_idle clock limiter is active")
     link_width: int = _f("PCIe width now (-1 unknown)")
     link_width_max: int = _f("PCIe width supported")
     link_gen: int = _f("PCIe generation now")
@@ -514,6 +516,7 @@ def vocabulary() -> dict[str, dict[str, dict[str, str]]]:
 # ------------------------------------------------------------------------------ read by no rule
 _HOUSE = "offered to house rules (a team's own policy may read it); no built-in rule needs it"
 _KEY = "names the subject: its key in a consultation and the subject of its findings"
+_CARD_VIEW = "kept in the result's card view; the rules compare the readings (link, P-state, power limits) themselves"
 OUTPUT_ONLY: dict[str, dict[str, str]] = {
     "candidate": {
         "stage": "the chain's position: the compiler adds the match on it to every candidate rule",
@@ -551,6 +554,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "used_cards": _HOUSE + " (each card is judged as its own fact)",
     },
     "card": {
+        "width_below_max": _CARD_VIEW, "gen_below_max": _CARD_VIEW, "at_idle": _CARD_VIEW,
+        "power_limit_changed": _CARD_VIEW,
         "card": _KEY, "gpu": _HOUSE, "consumer": _HOUSE + " (segment is the built-in test)",
         "power_cv": _HOUSE + " (power_swing is the built-in test)", "smi_error": "why a report could not be read, "
         "for the report", "throttling": _HOUSE + " (hw_slowdown is the built-in test)", "vbios": _HOUSE,
@@ -574,8 +579,6 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "plan_delivery_months": "the capacity plan's schedule (gpuwise/plan/build.py): when bought hardware arrives",
     "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
     "gddr6x_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): a GDDR6X card's memory limit",
-    "idle_pstate_min": "the nvidia-smi reader: at or above this P-state a slower link is the card idling",
-    "power_limit_tolerance_fraction": "the nvidia-smi reader: how far from the default a power limit counts as changed",
 }
 """Policy values read outside the rules, each with where and why."""
 
