@@ -16,7 +16,8 @@ BOOK = rulebook.load()
 
 GONE = {
     "environment": {"driver_in_minor_compat", "torch_too_old_for_gpu", "flash_stack_ok", "framework_stack_ok",
-                    "rocm_gfx_ok", "flash_gfx_ok", "framework_gfx_ok", "gaudi_device_ok", "gaudi_torch_match"},
+                    "rocm_gfx_ok", "flash_gfx_ok", "framework_gfx_ok", "gaudi_device_ok", "gaudi_torch_match",
+                    "torch_flavor_ok", "npu_cann_match"},
     "candidate": {"tp_outside_domain", "tp_across_nodes", "serving_fits"},
 }
 
@@ -57,6 +58,22 @@ def test_flash_attn_on_an_old_rocm_is_the_rules_comparison(rocm, expected):
     fact = {"t": "environment", "gpu": "mi300x", "wants_flash": True, "stack": "rocm", "rocm_num": rocm,
             "flash_min_stack_num": 6.0}
     assert ("CPT-FLASH-OLD-ROCM" in fired(fact)) is expected
+
+
+@pytest.mark.parametrize("flavor, stack, expected", [
+    ("rocm", "cuda", True), ("cpu", "rocm", True), ("cuda", "cuda", False), ("", "cuda", False),
+    ("cpu", "gaudi", False),  # Gaudi's bridge loads into a plain (CPU) wheel
+])
+def test_a_wheel_for_another_vendor_is_the_rules_choice(flavor, stack, expected):
+    fact = {"t": "environment", "gpu": "g", "pytorch_known": True, "torch_flavor": flavor, "stack": stack}
+    assert ("CPT-TORCH-WRONG-FLAVOR" in fired(fact)) is expected
+
+
+@pytest.mark.parametrize("cann, needs, expected", [("8.0.RC3", "8.0.RC3", False), ("8.0.RC2", "8.0.RC3", True)])
+def test_torch_npu_and_cann_are_matched_by_the_rule(cann, needs, expected):
+    fact = {"t": "environment", "gpu": "ascend-910b", "stack": "cann", "torch_npu_release_known": True,
+            "cann_known": True, "cann_key": cann.upper(), "torch_npu_cann_key": needs.upper()}
+    assert ("CPT-ASCEND-CANN" in fired(fact)) is expected
 
 
 CAND = {"t": "candidate", "stage": "interconnect", "tag": "", "gpu": "rtx-4090", "fast_enough": True,

@@ -250,7 +250,6 @@ class EnvironmentFact(FactModel):
     gpu_kernel_modules: str = _f("kernel modules the GPU needs: open, either ('' unknown)")
     torch_release: str = _f("PyTorch release (major.minor) as given")
     torch_flavor: str = _f("the wheel's flavour: cuda, rocm, cpu... ('' unknown)")
-    torch_flavor_ok: bool = _f("the wheel's flavour suits the GPU's stack")
     gpu_first_pytorch: str = _f("first PyTorch release with kernels for the GPU ('' unknown)")
     torch_release_num: float = _f("the PyTorch release as a number (-1 not given)")
     gpu_first_pytorch_num: float = _f("the first PyTorch release for the GPU as a number (-1 unknown)")
@@ -315,7 +314,8 @@ class EnvironmentFact(FactModel):
     torch_npu_cann: str = _f("the CANN version that torch_npu release needs")
     torch_npu_cann_all: str = _f("CANN versions the torch_npu release supports")
     npu_torch_match: bool = _f("torch_npu and PyTorch versions match")
-    npu_cann_match: bool = _f("torch_npu and CANN versions match")
+    cann_key: str = _f("the CANN version as given, upper-cased for comparison ('' none)")
+    torch_npu_cann_key: str = _f("the CANN version the torch_npu release needs, upper-cased ('' unknown)")
 
 
 class ProposalFact(FactModel):

@@ -356,7 +356,6 @@ def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str,
         "gpu_kernel_modules": kernel_modules_needed(sw, g) if stack == "cuda" else "either",
         "torch_build_known": built, "torch_has_kernels": kernels, "torch_arch_list": archs,
         "torch_cuda": tcuda,
-        "torch_flavor_ok": _flavor_ok(flavor, stack),
         "gpu_first_pytorch": first_torch, "gpu_first_pytorch_num": version_num(first_torch),
         "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
         "flash_ok": flash_runs(sw, g), "tensor_cores": g.tensor_cores,
@@ -367,13 +366,6 @@ def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str,
     fact.update(_gaudi_facts(sw, g, env, stack))
     fact.update(_ascend_facts(sw, env, stack))
     return fact
-
-
-def _flavor_ok(flavor: str, stack: str) -> bool:
-    """A '+cuXXX' wheel drives only CUDA GPUs and '+rocmX' only AMD ones; '+cpu' drives neither."""
-    if not flavor or stack in ("gaudi", "cann", ""):
-        return True
-    return flavor == stack
 
 
 def _torch_table(sw: SoftwareFile, stack: str, release: str, cuda_releases: list[str]) -> dict[str, Any]:
@@ -470,7 +462,7 @@ def _ascend_facts(sw: SoftwareFile, env: Any, stack: str) -> dict[str, Any]:
         "torch_npu_cann_all": ", ".join(cann_for_build),
         "npu_torch_match": not (stack == "cann" and env.torch_npu and env.pytorch)
         or _same_release(env.pytorch, pinned),
-        "npu_cann_match": not (row and env.cann) or env.cann.upper() == row.cann.upper(),
+        "cann_key": (env.cann or "").upper(), "torch_npu_cann_key": row.cann.upper() if row else "",
     }
 
 
