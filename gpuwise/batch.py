@@ -1,8 +1,11 @@
-"""Many proposals at once (``gpuwise audit A.yaml B.yaml ...``): the loop, the progress bar on a
-terminal, one result or one input error per file, and the summary report or JSON lines."""
+"""Many proposals at once (``gpuwise audit A.yaml B.yaml ...`` or ``gpuwise audit DIR``): the
+folder's proposal files, the loop, the progress bar on a terminal, one result or one input error per
+file, and the summary report or JSON lines."""
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from typing import Any
 
@@ -10,14 +13,63 @@ from .decide.audit import audit, sharing
 from .errors import UserError
 from .results import AuditResult
 
+PROPOSAL_SUFFIXES = (".yaml", ".yml")
+"""The files of a folder that ``gpuwise audit DIR`` reads as proposals."""
 
-def audit_many(paths: list[str], args: Any) -> int:
+
+def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
+    """The proposal files the command line names: a file as given, a folder as its ``*.yaml`` and
+    ``*.yml`` files in name order (hidden files and sub-folders left out).  Returns the paths,
+    a one-line error for each folder member that cannot be read as a file without blocking (a
+    named pipe, a socket, a device: reading one could wait for ever), and whether a folder was
+    named (a folder is a batch even when it holds one proposal).  A folder that cannot be listed
+    or holds no proposal file is an input error."""
+    from .yamlio import list_directory
+
+    paths: list[str] = []
+    refused: dict[str, str] = {}
+    folder = False
+    for arg in args:
+        try:
+            is_dir = os.path.isdir(arg)
+        except ValueError:  # a NUL in the path: the audit says so for this file
+            is_dir = False
+        if not is_dir:
+            paths.append(arg)
+            continue
+        folder = True
+        names = sorted(n for n in list_directory(arg, "audit", "proposal files")
+                       if n.endswith(PROPOSAL_SUFFIXES) and not n.startswith("."))
+        members = []
+        for name in names:
+            path = os.path.join(arg, name)
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:  # a broken link, a vanished file: the audit names the problem
+                members.append(path)
+                continue
+            if stat.S_ISDIR(mode):
+                continue
+            members.append(path)
+            if not stat.S_ISREG(mode):
+                kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                        else "a device")
+                refused[path] = (f"{path}: not a regular file but {kind}; a folder's proposals are read "
+                                 f"from regular files only (name it alone on the command line to read it)")
+        if not members:
+            raise UserError(f"no proposal files ({', '.join('*' + s for s in PROPOSAL_SUFFIXES)}) in this folder",
+                            where=arg)
+        paths += members
+    return paths, refused, folder
+
+
+def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = None) -> int:
     """Several proposals: a summary table (or JSON lines), one line per file.
 
     An error in one file -- bad input, or a failure inside gpuwise while auditing it -- is
     reported for that file, and every other file is still audited and written.  Exit status: 3
     when gpuwise failed on a file, else 2 when a file had an input error, else 1 when a proposal
-    was rejected, else 0.
+    was rejected, else 0.  ``refused``: files already known to be unreadable, with their error.
     """
     import json
 
@@ -34,6 +86,9 @@ def audit_many(paths: list[str], args: Any) -> int:
         for i, path in enumerate(paths, 1):
             if show:
                 _progress(i, len(paths))
+            if refused and path in refused:
+                results.append((path, None, refused[path]))
+                continue
             try:
                 results.append((path, audit(path, knowledge=args.knowledge, rules=args.rules), ""))
             except UserError as exc:

@@ -100,7 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_opt(p)
 
     p = sub.add_parser("audit", help="audit purchase or rental proposals")
-    p.add_argument("proposals", metavar="PROPOSAL.yaml", nargs="+")
+    p.add_argument("proposals", metavar="PROPOSAL.yaml", nargs="+",
+                   help="proposal files, or a folder of them (its *.yaml and *.yml files, in name order)")
     _report_opts(p)
     _common(p)
     _rules_opt(p)
@@ -350,10 +351,11 @@ def _recommend(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    if len(args.proposals) > 1:
-        from .batch import audit_many
+    from .batch import audit_many, proposal_files
 
-        return audit_many(args.proposals, args)
+    paths, refused, folder = proposal_files(args.proposals)
+    if len(paths) > 1 or folder:
+        return audit_many(paths, args, refused)
     from .decide.audit import audit
 
     inputs = read_by_run(args, args.proposals) if args.output else []

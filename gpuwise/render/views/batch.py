@@ -1,4 +1,6 @@
-"""The view model of a batch audit: a summary row per proposal file, then a section per proposal."""
+"""The view model of a batch audit: a summary row per proposal file, each linked to its proposal's
+section, then the sections: each one proposal's audit (verdict, the proposal against the best
+alternative, blockers and warnings, used cards, charts) with its ids made unique in the page."""
 
 from __future__ import annotations
 
@@ -15,16 +17,20 @@ def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, la
                        currency: str = "USD", fx_rate: float | None = None,
                        knowledge: str | os.PathLike[str] | None = None, detail: str = "brief",
                        fmt: str = "text") -> dict[str, Any]:
-    """The view model of a batch audit: one row per proposal file and the verdict counts, then a
-    section per proposal (its verdict, the proposal and the alternative in a line each, its
-    blockers and warnings with their fixes; in full, every finding)."""
+    """The view model of a batch audit: one row per proposal file (``href``: the link to its
+    section) and the verdict counts, then a section per proposal (its verdict, the proposal and the
+    alternative in a line each, its blockers and warnings with their fixes; ``audit``: the proposal's
+    whole audit view, for the comparison table, the used cards and the charts; in full, every
+    finding)."""
     info = next((res.currency for _, res, _ in results if res is not None and res.currency is not None), None)
     f = Fmt(lang, currency_for(currency, fx_rate, knowledge, info))
     _ = f._
     detail = normalise_detail(detail)
     rows, counts, sections = [], {"approve": 0, "revise": 0, "reject": 0, "error": 0}, []
+    links: list[str] = []
     for i, (path, res, err) in enumerate(results, 1):
         anchor = f"proposal-{i}"
+        links.append(f"#{anchor}")
         if res is None:
             counts["error"] += 1
             rows.append([path, _("input error"), "-", "-", err, "-"])
@@ -43,11 +49,30 @@ def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, la
                          "verdict": vm["verdict"], "proposal": vm["proposal"], "alternative": vm["alternative"],
                          "savings": vm["savings"], "issues": vm["issues"], "findings": vm["findings"],
                          "reasons": vm["comparison"]["reasons"] if vm["comparison"] else [],
-                         "reasons_title": vm["comparison"]["reasons_title"] if vm["comparison"] else ""})
+                         "reasons_title": vm["comparison"]["reasons_title"] if vm["comparison"] else "",
+                         "audit": {**vm, "charts": _charts_of(vm["charts"], anchor)}})
     headers = [_("File"), _("Verdict"), _("Blockers"), _("Warnings"), _("Title"), _("Best alternative")]
+    summary = table(headers, rows, right=(2, 3))
+    for row, href in zip(summary["rows"], links, strict=True):
+        row["href"] = href
     totals = _("%(n)s proposals: %(approve)s approve, %(revise)s revise, %(reject)s reject, %(error)s input errors",
                n=len(results), **counts)
     return {"title": _("Audit of %(n)s proposals", n=len(results)), "html_lang": HTML_LANG[_lang(lang)],
-            "totals": totals, "table": table(headers, rows, right=(2, 3)), "sections": sections,
+            "totals": totals, "table": summary, "sections": sections,
+            "back": _("Back to the summary"),
             "full": detail == "full", "lang": f.lang,
             "currency": {"note": AuditView(None, "audit", f, detail).currency_note()}}
+
+
+def _charts_of(charts: dict[str, Any], anchor: str) -> dict[str, Any]:
+    """A proposal's charts with ids of their own in the page (``proposal-2-chart-memory``): every
+    section of a batch has a memory chart and cost charts, and an id names one element."""
+    if not charts:
+        return {}
+    out = dict(charts)
+    for key in ("memory", "scatter", "serving"):
+        if out.get(key):
+            out[key] = {**out[key], "id": f"{anchor}-{out[key]['id']}"}
+    out["costs"] = [{**c, "id": f"{anchor}-{c['id']}"} for c in out.get("costs") or []]
+    out["cost"] = out["costs"][0] if out["costs"] else None
+    return out
