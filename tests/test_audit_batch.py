@@ -15,20 +15,17 @@ EXAMPLES = ROOT / "examples"
 
 
 def _batch(tmp_path: Path) -> list[Path]:
-    """The example proposals, a copy of two, and the same questions asked for other hardware."""
+    """A proposal, its copy and the same question asked for other hardware; another proposal and
+    its question for other hardware; a third question (past a bound of two searches kept)."""
     shutil.copytree(EXAMPLES / "nvidia-smi", tmp_path / "nvidia-smi")
+    lora, driver, spot = "proposal-good-lora-8xh100.yaml", "proposal-h100-old-driver.yaml", \
+        "proposal-spot-h100-pretrain.yaml"
     files = []
-    for p in sorted(EXAMPLES.glob("proposal-*.yaml")):
-        files.append(tmp_path / p.name)
-        shutil.copyfile(p, files[-1])
-    for name in ("proposal-good-lora-8xh100.yaml", "proposal-h100-old-driver.yaml"):
-        files.append(tmp_path / f"copy-{name}")
-        shutil.copyfile(EXAMPLES / name, files[-1])
-    for name, hardware in (("proposal-good-lora-8xh100.yaml", {"gpu": "A100-80G", "count": 8}),
-                           ("proposal-h100-old-driver.yaml", {"gpu": "L40S", "count": 2})):
+    for name, prefix, hardware in ((lora, "", None), (lora, "copy-", None), (lora, "other-", {"gpu": "A100-80G"}),
+                                   (driver, "", None), (driver, "other-", {"gpu": "L40S"}), (spot, "", None)):
         doc = yaml.safe_load((EXAMPLES / name).read_text())
-        doc["hardware"].update(hardware)
-        files.append(tmp_path / f"other-{name}")
+        doc["hardware"].update(hardware or {})
+        files.append(tmp_path / f"{prefix}{name}")
         files[-1].write_text(yaml.safe_dump(doc))
     return files
 
@@ -39,18 +36,11 @@ def test_shared_and_unshared_audits_give_the_same_results(tmp_path, monkeypatch)
     searches = []
     real = A.estimates
     monkeypatch.setattr(A, "estimates", lambda *a, **k: searches.append(1) or real(*a, **k))
+    monkeypatch.setattr(A, "SHARED_QUESTIONS", 2)
     with A.sharing():
         shared = [A.audit(str(f)) for f in files]
-    assert len(searches) == len(files) - 4  # the two copies and the two other-hardware proposals shared
+        assert A._SHARED is not None and len(A._SHARED) == 2  # the oldest question was let go
+    assert len(searches) == 3  # the copy and the two other-hardware proposals shared a search
     for f, one, res in zip(files, alone, shared, strict=True):  # compared once all are done: none changed another
         assert res.model_dump(mode="json") == one, f.name
     assert A._SHARED is None  # the batch is over: a later audit searches afresh
-
-
-def test_sharing_keeps_a_bounded_number_of_searches(tmp_path, monkeypatch):
-    monkeypatch.setattr(A, "SHARED_QUESTIONS", 2)
-    files = _batch(tmp_path)[:4]
-    with A.sharing():
-        for f in files:
-            A.audit(str(f))
-        assert A._SHARED is not None and len(A._SHARED) == 2

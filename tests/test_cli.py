@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.clirun import gpuwise, process
+
 
 @pytest.fixture(autouse=True)
 def _wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -21,12 +23,13 @@ EX = ROOT / "examples"
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gpuwise", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+    """The command in this process (tests/clirun.py); the tests that need the real process --
+    the entry point, argparse's exit, a batch's exit status and JSON lines -- call ``process``."""
+    return gpuwise(*args, cwd=cwd)
 
 
 def test_version():
-    p = run("--version")
+    p = process("--version")
     assert p.returncode == 0 and p.stdout.strip().startswith("gpuwise ")
 
 
@@ -128,7 +131,7 @@ def test_missing_file_and_bad_usage():
     assert p.returncode == 2 and "no such file" in p.stderr
     p = run("estimate", str(EX / "lora-70b.yaml"), "--gpus", "0")
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
-    p = run("frobnicate")
+    p = process("frobnicate")
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
 
 
@@ -153,8 +156,8 @@ def test_audit_exit_status_and_json_lines():
     assert bad.returncode == 1
     d = json.loads(bad.stdout)
     assert d["verdict"] == "reject" and set(d) >= {"verdict", "findings", "alternative"}
-    many = run("audit", str(EX / "proposal-good-lora-8xh100.yaml"), str(EX / "proposal-h100-old-driver.yaml"),
-               "--format", "json")
+    many = process("audit", str(EX / "proposal-good-lora-8xh100.yaml"), str(EX / "proposal-h100-old-driver.yaml"),
+                   "--format", "json")
     assert many.returncode == 1
     docs = [json.loads(line) for line in many.stdout.splitlines()]
     assert [d["verdict"] for d in docs][1] == "reject" and len(docs) == 2

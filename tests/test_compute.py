@@ -90,7 +90,7 @@ def test_single_stream_decode_against_published_measurements(kb, accuracy):
 def test_decode_is_bandwidth_bound_at_batch_one_and_compute_bound_at_512(kb):
     """Llama-2-7B BF16 on an H100 SXM with vLLM: one sequence streams ~13.2 GB of weights (all but the input
     embedding) at 3,350 GB/s x 0.8 -> ~4.9 ms of linear layers; 512 sequences need 2 x 6.6e9 x 512 FLOPs at
-    989.5 TFLOPS x 0.5 -> ~13.7 ms, more than the weights' 4.9 ms (gpuwise/estimators/serving.py step)."""
+    989.5 TFLOPS x 0.5 -> ~13.7 ms, more than the weights' 4.9 ms (gpuwise/estimators/serving/step.py)."""
     from gpuwise.estimators import serving as SV
     from gpuwise.inputs.job import resolve
     from gpuwise.inputs.schema import Requirements

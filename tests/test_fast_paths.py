@@ -38,3 +38,33 @@ def test_the_narrowed_judgement_answers_as_the_whole_one(monkeypatch, rules):
     for example in ("lora-70b.yaml", "inference-70b.yaml", "pretrain-7b.yaml"):
         gpuwise.recommend(ROOT / "examples" / example, rules=rules)
     assert seen["asked"] > 100 and 0 < seen["out"] < seen["asked"]  # both answers were met
+
+
+def test_remembered_rule_firings_give_the_answer_a_fresh_session_gives():
+    """engine.remembering: facts met before are not asserted again; what fired on them is replayed.
+    A recommendation made twice inside, and with house rules (another rule book: not mixed up),
+    equals the one made outside, and the second time the engine is handed only what it never saw."""
+    from gpuwise.decide import engine
+
+    example = ROOT / "examples" / "inference-70b.yaml"
+    house = ROOT / "examples" / "house-rules"
+    fresh = gpuwise.recommend(example).model_dump(mode="json")
+    fresh_house = gpuwise.recommend(example, rules=house).model_dump(mode="json")
+    with engine.remembering():
+        first = gpuwise.recommend(example).model_dump(mode="json")
+        asserted = []
+        real = engine._Host.assert_facts
+
+        def counting(self, name, facts):
+            asserted.extend(facts)
+            return real(self, name, facts)
+
+        engine._Host.assert_facts = counting
+        try:
+            again = gpuwise.recommend(example).model_dump(mode="json")
+        finally:
+            engine._Host.assert_facts = real
+        house_inside = gpuwise.recommend(example, rules=house).model_dump(mode="json")
+    assert first == again == fresh and house_inside == fresh_house
+    assert asserted == []  # every fact of the second consultation was remembered
+    assert engine._REMEMBERED is None

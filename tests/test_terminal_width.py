@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from gpuwise.decide.recommend import recommend
 from gpuwise.render import report
 from gpuwise.render.fmt import display_width
 from gpuwise.render.textfit import fit_table, terminal_width, wrap, wrap_line
+from tests.clirun import gpuwise
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.yaml") if not p.name.startswith("plan-"))
@@ -65,15 +64,13 @@ def test_columns_sets_the_width_and_80_without_a_terminal(monkeypatch: pytest.Mo
 
 
 def test_the_command_reads_columns() -> None:
-    """`COLUMNS=80 gpuwise recommend` writes no line wider than 80 columns (was up to 258)."""
-    env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-m", "gpuwise", "audit", str(ROOT / "examples" /
-                          "proposal-used-3090-mining.yaml")], capture_output=True, text=True, env=env, cwd=ROOT)
+    """`COLUMNS=80 gpuwise audit` writes no line wider than 80 columns (was up to 258); the command
+    in this process (tests/clirun.py), COLUMNS set as a shell would."""
+    mining = str(ROOT / "examples" / "proposal-used-3090-mining.yaml")
+    out = gpuwise("audit", mining, env={"COLUMNS": "80"})
     lines, widest = _measure(out.stdout)
     assert widest <= 80 and lines <= 80, (lines, widest)
-    env["COLUMNS"] = "160"
-    wide = subprocess.run([sys.executable, "-m", "gpuwise", "audit", str(ROOT / "examples" /
-                           "proposal-used-3090-mining.yaml")], capture_output=True, text=True, env=env, cwd=ROOT)
+    wide = gpuwise("audit", mining, env={"COLUMNS": "160"})
     assert _measure(wide.stdout)[1] > 80
 
 

@@ -25,6 +25,7 @@ from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import prices_used
 from ..results import Assumption, AuditResult, Candidate, GivenUp
+from . import engine
 from .actions import fact_key, ordered_findings
 from .recommend import (
     build_result,
@@ -384,7 +385,8 @@ def sharing() -> Iterator[None]:
     global _SHARED
     outer, _SHARED = _SHARED, {} if _SHARED is None else _SHARED
     try:
-        yield
+        with engine.remembering():  # and what the rules did with each alternative (engine.remembering)
+            yield
     finally:
         _SHARED = outer
 

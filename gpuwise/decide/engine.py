@@ -236,6 +236,57 @@ def run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
         return _run(book, facts)
 
 
+_Record = tuple[list[tuple[str, str | None]], dict[str, dict[str, Any]], str | None]
+"""What the rules did with one fact: its firings (rule id, stage), what each pass set by stage,
+the stage it reached."""
+_REMEMBERED: dict[str, dict[bytes, _Record]] | None = None  # rule book -> fact -> record, in remembering()
+MAX_REMEMBERED = 50_000
+
+
+@contextlib.contextmanager
+def remembering() -> Iterator[None]:
+    """Consultations inside reuse what the rules did with a fact met before (a batch's proposals
+    that ask the same question judge the same alternatives). Every rule matches one fact, so what
+    fires on a fact -- and on its chain through the steps -- is a function of the fact and the rule
+    book alone; the outcome is the one a fresh session gives (tests/test_audit_batch.py)."""
+    global _REMEMBERED
+    outer, _REMEMBERED = _REMEMBERED, {} if _REMEMBERED is None else _REMEMBERED
+    try:
+        yield
+    finally:
+        _REMEMBERED = outer
+
+
+def _fact_id(fact: dict[str, Any]) -> bytes:
+    """A fact's content as a key: its JSON with sorted keys (1, 1.0 and true stay apart, floats are
+    exact); where JSON would write null for NaN or an infinity, or cannot write a value, its repr."""
+    try:
+        got = orjson.dumps(fact, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        got = b"null"
+    return got if b"null" not in got else repr(sorted(fact.items())).encode()
+
+
+def _records(session: Session, wanted: list[int]) -> dict[int, _Record]:
+    out: dict[int, _Record] = {i: ([], {}, session.reached.get(i)) for i in wanted}
+    for rid, idx, stage in session.firings:
+        if idx in out:
+            out[idx][0].append((rid, stage))
+    for (idx, stage), v in session.stage_values.items():
+        if idx in out:
+            out[idx][1][stage] = dict(v)
+    return out
+
+
+def _replay(session: Session, i: int, rec: _Record) -> None:
+    firings, values, reached = rec
+    session.firings += [(rid, i, stage) for rid, stage in firings]
+    for stage, v in values.items():
+        session.stage_values[(i, stage)] = dict(v)
+    if reached is not None:
+        session.reached[i] = reached
+
+
 def _run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
     types = book.fact_types() | {CHAINED}
     with _LOCK:
@@ -244,21 +295,36 @@ def _run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
         sid = f"c{next(_SIDS)}"
         session = Session(book, facts)
         _sessions[sid] = session
+        memo = None if _REMEMBERED is None else _REMEMBERED.setdefault(name, {})
         try:
             host.assert_fact(name, {"t": OPEN, "sid": sid, "id": OPEN})
-            batch, carry = [], []
+            batch, carry, new = [], [], []
             for i, f in enumerate(facts):
                 if f["t"] not in types:
                     continue
+                proposed = f["t"] == CHAINED and f.get("tag") == "proposed"
                 if f["t"] == CHAINED:
                     session.reached.setdefault(i, f["stage"])
-                    if f.get("tag") == "proposed":
+                    if proposed:
                         carry.append(i)
+                if memo is not None and not proposed:  # a proposal is carried through every step: not reused
+                    key = _fact_id(f)
+                    rec = memo.get(key)
+                    if rec is not None:
+                        _replay(session, i, rec)
+                        continue
+                    new.append((i, key))
                 batch.append(message(book, f, i, sid))
             if batch:  # every fact is handled (the SEEN rule matches all): a batch is safe
                 host.assert_facts(name, batch)
             for i in carry:
                 _carry(host, name, sid, session, i)
+            if memo is not None:
+                if len(memo) + len(new) > MAX_REMEMBERED:
+                    memo.clear()
+                records = _records(session, [i for i, _ in new])
+                for i, key in new:
+                    memo[key] = records[i]
             return session
         except EngineError:
             raise

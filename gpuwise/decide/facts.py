@@ -137,6 +137,10 @@ class CandidateFact(FactModel):
     spot_wall_days: float = _f("wall days on spot capacity (availability and restarts included; -1 none)")
     market: Literal["global", "china"] = _f("where the hardware is bought or rented")
     currency: Literal["USD", "CNY"] = _f("the currency the user wrote amounts in")
+    requests_per_s: float = _f("inference: the request rate asked for, requests/s (-1 none)")
+    has_rate_target: bool = _f("inference: a request rate is asked for")
+    max_requests_per_s: float = _f("inference: the highest request rate served within the p95 targets (-1 not "
+                                   "computed)")
     sold_in_china: bool = _f("the GPU may be sold into mainland China under the export rules in force")
     sold_in_china_known: bool = _f("gpuwise knows the GPU's export status")
     china_part: bool = _f("a part made for the China market (H20, H800, A800, L20, RTX 4090 D...)")
@@ -193,6 +197,18 @@ class JobFact(FactModel):
     int4_weights_gb: float = _f("4-bit weights, GB")
     explicit_gpus: bool = _f("the user gave a short list of GPUs")
     proposed_total_gb: float = _f("memory of the proposed hardware in total, GB (-1 not an audit)")
+    framework_name: str = _f("inference: the serving framework's name")
+    speculative_method: str = _f("inference: the speculative decoding method asked for ('none')")
+    speculative_supported: bool = _f("inference: the framework runs that method (true when none is asked)")
+    speculative_frameworks: str = _f("inference: the frameworks that run that method, listed")
+    quantization_method: str = _f("inference: the weight quantization method asked for ('none')")
+    quantization_supported: bool = _f("inference: the framework loads that method (true when none is asked)")
+    quantization_frameworks: str = _f("inference: the frameworks that load that method, listed")
+    requests_per_s: float = _f("inference: the request rate asked for, requests/s (-1 none)")
+    has_rate_target: bool = _f("inference: a request rate is asked for")
+    best_requests_per_s: float = _f("inference: the highest rate any candidate serves within the p95 targets (-1 "
+                                    "none computed)")
+    rate_met_somewhere: bool = _f("inference: some candidate serves the asked rate within the p95 targets")
 
 
 class EnvironmentFact(FactModel):

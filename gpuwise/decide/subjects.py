@@ -16,6 +16,7 @@ from ..estimators import GB
 from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE
+from ..estimators.serving import facts as SVR
 from ..inputs.job import Job
 from ..knowledge.compat import environment_facts, flash_min_cc
 from ..results import Assumption
@@ -163,6 +164,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
         "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
         "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
+        **SVR.rate_fact(job.w, n),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
         "cost_usd": _n(cost), "price_known": cost is not None,
@@ -203,6 +205,7 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float =
         "weights_gb": shape.params * 2 / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
         "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
+        **SVR.job_fact(job, [e.numbers for e in evaluations]),
     }
 
 

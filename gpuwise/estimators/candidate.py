@@ -273,7 +273,7 @@ def _per_replica_requests(job: Job, count: int, tp: int) -> int:
 
 def choose_tp(job: Job, gpu: Gpu, count: int, usable: float) -> int:
     """Inference: the tensor-parallel degree of the serving layout chosen for ``count`` GPUs
-    (``estimators/serving.py`` chooses tensor, pipeline and expert parallel and the replicas)."""
+    (``estimators/serving/`` chooses tensor, pipeline and expert parallel and the replicas)."""
     return SV.choose(job, gpu, count).layout.tp
 
 
@@ -305,7 +305,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
         tp = plan.layout.tp
     else:
         strategy = strategy or requested
-        if not job.training:  # serving: the layout estimators/serving.py chooses for this count
+        if not job.training:  # serving: the layout estimators/serving/ chooses for this count
             serving = SV.choose(job, gpu, count)
             tp = serving.layout.tp
             mem = SV.memory(job, serving)
@@ -472,7 +472,7 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
 
 
 def _serving_numbers(job: Job, ev: Evaluation) -> None:
-    """Inference: the serving model's figures for the chosen layout (estimators/serving.py).
+    """Inference: the serving model's figures for the chosen layout (estimators/serving/).
     ``decode_tokens_per_s`` stays one sequence's decode speed at the load's batch;
     ``decode_tokens_per_s_total`` is the sustained output rate of the whole system at that load
     (prefill included), the figure a throughput target is compared with."""

@@ -9,7 +9,7 @@
 * Time = FLOPs / (GPUs x dense peak x MFU x scaling efficiency).
 
 Decode, prefill and serving (a batch's step, TTFT, TPOT, throughput at a load, per framework)
-are modelled in ``estimators/serving.py``.
+are modelled in ``estimators/serving/``.
 """
 
 from __future__ import annotations

@@ -135,6 +135,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         "precision", "context_len", "concurrent_requests", "attention", "framework"}
     if w.method != "full":
         relevant |= {"lora_rank", "lora_targets"}
+    if w.task == "inference" and w.requests_per_s:
+        relevant.discard("concurrent_requests")  # the load is the request rate
     for name in sorted(relevant - set_w):
         value = "auto" if name in CHOSEN_WITH_THE_LAYOUT and w.task != "inference" else getattr(w, name)
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))

@@ -117,6 +117,36 @@ class Parallelism(Strict):
     cp: int | None = Field(default=None, ge=1, le=1024, description="context (sequence) parallel")
 
 
+QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
+    "awq": ("int4",), "gptq": ("int4", "int8"), "bitsandbytes": ("int4", "int8"), "fp8": ("fp8",),
+    "w8a8-int8": ("int8",), "nvfp4": ("fp4",), "mxfp4": ("fp4",), "gguf": ("int4", "int8"),
+}
+"""The precisions each quantization method stores (knowledge/serving.yaml quantization_methods formats);
+the first is what the method implies when no precision is given."""
+
+SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s")
+"""Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
+
+
+class Speculative(Strict):
+    """Speculative decoding: the drafting method, and what the user measured of it (defaults per method
+    in knowledge/serving.yaml speculative_methods)."""
+
+    method: Literal["mtp", "eagle", "eagle3", "draft-model", "ngram"]
+    acceptance_rate: float | None = Field(default=None, gt=0, lt=1, description="chance a drafted token is kept")
+    draft_tokens: int | None = Field(default=None, ge=1, le=16, description="tokens drafted per step")
+    draft_params_b: float | None = Field(default=None, gt=0, le=10_000, description="draft-model: its size, "
+                                         "billions of parameters")
+
+    @model_validator(mode="after")
+    def _draft(self) -> Speculative:
+        if self.method == "draft-model" and self.draft_params_b is None:
+            raise ValueError("method draft-model needs draft_params_b (the draft model's size in billions)")
+        if self.method != "draft-model" and self.draft_params_b is not None:
+            raise ValueError(f"draft_params_b applies to method draft-model, not {self.method}")
+        return self
+
+
 class Workload(Strict):
     task: Task
     method: Method = "full"
@@ -158,10 +188,38 @@ class Workload(Strict):
         "(shared system prompts, multi-turn chats): only the rest is prefilled")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
+    speculative: Speculative | None = None
+    quantization: Literal["awq", "gptq", "bitsandbytes", "fp8", "w8a8-int8", "nvfp4", "mxfp4", "gguf"] | None = Field(
+        default=None, description="inference: the weight quantization method (sets the precision when none is given)")
+    disaggregated: bool = Field(default=False, description="inference: prefill and decode on separate copies")
+    requests_per_s: float | None = Field(default=None, gt=0, le=1e7, description="inference: the load as a "
+                                         "request rate (Poisson arrivals)")
+    p95_ttft_s: float | None = Field(default=None, gt=0, le=1e6, description="inference: 95th-percentile time to "
+                                     "first token target at the request rate")
+    p95_tpot_s: float | None = Field(default=None, gt=0, le=1e3, description="inference: 95th-percentile time per "
+                                     "output token target at the request rate")
     _lengths_note: str = PrivateAttr(default="")
     _lengths_message: tuple[str, dict[str, Any]] | None = PrivateAttr(default=None)
 
-    _v = field_validator("params_b", "train_tokens", "target_tokens_per_s", "max_ttft_ms", "max_tpot_ms")(_finite)
+    _v = field_validator("params_b", "train_tokens", "target_tokens_per_s", "max_ttft_ms", "max_tpot_ms",
+                         "requests_per_s", "p95_ttft_s", "p95_tpot_s")(_finite)
+
+    @model_validator(mode="after")
+    def _serving_knobs(self) -> Workload:
+        if self.task != "inference":
+            given = [f for f in SERVING_ONLY if f in self.model_fields_set and getattr(self, f) not in (None, False)]
+            if given:
+                raise ValueError(f"{given[0]} applies to task inference only")
+        q = self.quantization
+        if q is not None:
+            allowed = QUANTIZATION_PRECISIONS[q]
+            if "precision" not in self.model_fields_set:
+                self.precision = allowed[0]  # type: ignore[assignment]
+                self.model_fields_set.add("precision")  # implied by the method, not a default to list
+            elif self.precision not in allowed:
+                raise ValueError(f"quantization {q} stores {' or '.join(allowed)} weights, not precision "
+                                 f"{self.precision}: set precision {allowed[0]} or drop one of the two")
+        return self
 
     @field_validator("global_batch_tokens")
     @classmethod

@@ -176,7 +176,7 @@ def network(text: str, f: Speaker) -> str:
 
 # ------------------------------------------------------------------- framework reasons
 _FRAMEWORK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # gpuwise/estimators/serving.py support(): why a framework cannot serve a precision on a GPU
+    # gpuwise/estimators/serving/support.py support(): why a framework cannot serve a precision on a GPU
     (re.compile(r"^(?P<fw>.+?) runs on (?P<vendors>[\w, ]+) GPUs, not (?P<vendor>\w+)$"),
      N_("%(fw)s runs on %(vendors)s GPUs, not %(vendor)s")),
     (re.compile(r"^(?P<fw>.+?) needs compute capability (?P<need>[\d.]+)\+; (?P<gpu>.+) has (?P<has>[\d.]+)$"),
@@ -203,7 +203,7 @@ _FRAMEWORK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def framework_reason(text: str, f: Speaker) -> str:
-    """Why a framework cannot serve (gpuwise/estimators/serving.py) in the report's language; a reason
+    """Why a framework cannot serve (gpuwise/estimators/serving/) in the report's language; a reason
     quoted from the knowledge base's serving.yaml stays as written."""
     plain = " ".join(str(text).split())
     for pattern, message in _FRAMEWORK_FORMS:
@@ -238,7 +238,7 @@ def buy_unavailable(text: str, f: Speaker) -> str:
 
 
 # ------------------------------------------------------------------------- formula notes
-# the notes the estimators put on a formula (gpuwise/estimators/memory.py, serving.py, cost.py)
+# the notes the estimators put on a formula (gpuwise/estimators/memory.py, serving/, cost.py)
 _NOTE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^gradients are allocated as activations are freed$"),
      N_("gradients are allocated as activations are freed")),

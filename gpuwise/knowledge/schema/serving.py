@@ -131,15 +131,67 @@ class Framework(Strict):
         return self
 
 
+SpeculativeKind = Literal["mtp", "eagle", "eagle3", "draft-model", "ngram"]
+QuantizationKind = Literal["awq", "gptq", "bitsandbytes", "fp8", "w8a8-int8", "nvfp4", "mxfp4", "gguf"]
+
+
+class SpeculativeMethod(Strict):
+    """A speculative-decoding method: what a drafted token costs, how often one is accepted by default,
+    and which frameworks run it."""
+
+    name: str
+    acceptance_rate: float = Field(gt=0, lt=1, description="default chance that one drafted token is accepted "
+                                   "(per token, as in Leviathan et al. 2023)")
+    draft_tokens: int = Field(ge=1, le=16, description="default tokens drafted per step (num_speculative_tokens)")
+    draft_layers: float = Field(ge=0, description="decoder layers of the target's width the drafter runs per "
+                                "drafted token (0: a host-side lookup; a separate draft model is sized by "
+                                "workload.speculative.draft_params_b)")
+    frameworks: list[str] = Field(description="framework ids that run this method")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
+class MethodKernel(Strict):
+    """How a quantization method's kernels in one framework differ from the framework's own for the precision."""
+
+    bandwidth_factor: float | None = Field(default=None, gt=0, le=2)
+    compute_factor: float | None = Field(default=None, gt=0, le=2)
+    compute: ComputeKind | None = Field(default=None, description="matmul precision in this framework, where it "
+                                        "differs from the method's")
+
+
+class QuantizationMethod(Strict):
+    """A weight quantization method: the format it stores per precision, the matmul precision it computes
+    in, and the frameworks that load it."""
+
+    name: str
+    formats: dict[WorkloadPrecision, str] = Field(min_length=1, description="weight format per workload precision "
+                                                  "(a key of the quantization formats)")
+    compute: ComputeKind | None = Field(default=None, description="matmul precision (weight-only methods: bf16); "
+                                        "None: the framework's path for the precision")
+    frameworks: dict[str, MethodKernel] = Field(description="framework ids that load it; an empty entry: the "
+                                                "framework's own kernel speeds for the precision")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class ServingFile(Strict):
     schema_version: int
     default_framework: str
     formats: dict[str, QuantFormat] = Field(description="weight formats beyond runtime.yaml's quantization")
     frameworks: list[Framework]
+    speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
+    quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})
 
     @model_validator(mode="after")
     def _refs(self) -> ServingFile:
         ids = [f.id for f in self.frameworks]
         if self.default_framework not in ids:
             raise ValueError(f"default_framework {self.default_framework!r} is not a framework id")
+        named = [(f"speculative_methods.{k}", fw) for k, m in self.speculative_methods.items() for fw in m.frameworks]
+        named += [(f"quantization_methods.{k}", fw) for k, m in self.quantization_methods.items()
+                  for fw in m.frameworks]
+        for where, fw in named:
+            if fw not in ids:
+                raise ValueError(f"{where}: {fw!r} is not a framework id")
         return self

@@ -1,0 +1,64 @@
+"""Serving: how many sequences fit, how fast a batch steps, and what a service delivers at a load.
+
+The model (the roofline analyses of "How to Scale Your Model", inference chapter, and LLM-Viewer,
+applied per operator and per GPU):
+
+* **Capacity.** Each GPU keeps ``1 - memory_headroom_fraction`` of its memory; weights (its share),
+  the CUDA context, the allocator allowance and one prefill chunk's working set come off the top;
+  the rest is paged KV cache. A sequence occupies whole blocks for its prompt + output (frameworks
+  that reserve at admission) or, on average, prompt + half the output (frameworks that admit on
+  current length and preempt). Tensor parallelism divides a sequence's KV by ``min(tp, kv_heads)``
+  (MLA's compressed cache has one "head": every rank holds it all); attention data parallelism gives
+  each rank its own sequences. Sliding-window layers keep at most the window.
+* **A step** of continuous batching decodes one token for each of ``b`` sequences and carries
+  ``b x prompt/output`` prompt tokens (chunked prefill), so prefill and decode share the GPUs:
+
+      step = pp x [ max(weight bytes / (BW x f), GEMM FLOPs / (peak x e))        (linear layers)
+                  + max(KV bytes / (BW x f), attention FLOPs / (peak x e))       (attention)
+                  + all-reduces + all-to-alls + layers/pp x layer overhead ] + step overhead
+
+  per GPU, with ``f``, ``e`` and the overheads from the framework (``knowledge/serving.yaml``). MoE
+  layers read only the experts the step's tokens route to: ``E x (1 - (1 - k/E)^tokens)`` of them,
+  as an operator of their own whose GEMMs run on whole 64-row tiles (an expert given a few tokens
+  costs a tile). Host work per running sequence adds to every step.
+  Pipelined engines keep ``pp`` micro-batches in flight; layer-split engines (llama.cpp, ExLlama,
+  transformers' device_map) run one GPU at a time, so more GPUs add memory, not speed.
+* **At a load** of ``c`` concurrent requests spread over the replicas: TPOT = step time,
+  throughput = sequences / TPOT, TTFT = the prompt's chunks x the step they ride in, plus, beyond
+  the memory's limit, the wait for a free slot (Little's law in a closed loop).
+
+Modules, by concern: ``support`` (can a framework run it), ``engine`` (its constants; the model's
+bytes and shape figures), ``layout`` (copies and their memory), ``step`` (one batch step),
+``load`` (a copy at a load), ``choice`` (the layout for a GPU count), ``report`` (terms, memory,
+numbers and JSON).
+"""
+
+from __future__ import annotations
+
+from .choice import Serving, _score, choose, curve, evaluate_layout, least_bytes, load_concurrency, surely_unfit  # noqa: F401
+from .engine import (  # noqa: F401
+    FP4_FORMATS,
+    Engine,
+    ModelBytes,
+    ShapeConsts,
+    attention_width,
+    capacity_bytes,
+    coverage,
+    engine,
+    format_of,
+    kv_element_bytes,
+    kv_heads_effective,
+    kv_per_token,
+    memory_kind,
+    model_bytes,
+    moe_layers,
+    prefill_tokens,
+    quant_formats,
+    shape_consts,
+    window_tokens,
+)
+from .layout import Layout, Replica, layouts, replica  # noqa: F401
+from .load import Point, _point, capacity_point, peak_point, point, system_point  # noqa: F401
+from .report import memory, memory_of, numbers, serving_json, terms  # noqa: F401
+from .step import ACT_BYTES, Step, floor_per_step, step  # noqa: F401
+from .support import REASONS, Support, has_units, peak_tflops, request_lengths, support  # noqa: F401

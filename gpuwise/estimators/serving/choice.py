@@ -1,0 +1,208 @@
+"""The layout to serve with on a GPU type x count, and the load it is reported at."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...knowledge.schema import Gpu
+from .. import memory as M
+from . import rate as R
+from .engine import Engine, engine
+from .layout import Layout, Replica, layouts, replica
+from .load import Point, capacity_point, point, system_point
+from .rate import RateAnswer
+from .support import Support, support
+
+
+# ------------------------------------------------------------------------------- choice
+@dataclass
+class Serving:
+    """The chosen way to serve on one GPU type x count, with its numbers."""
+
+    engine: Engine
+    replica: Replica
+    support: Support
+    load: Point  # at the chosen load (concurrent_requests, or what the target needs)
+    capacity: Point | None  # the most the memory allows within the latency targets
+    single: Point  # one request alone
+    max_concurrent: int
+    meets_throughput: bool | None
+    meets_ttft: bool | None
+    meets_tpot: bool | None
+    load_source: str
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
+    best_capacity: Point | None = None  # the most any layout of this count sustains (within the targets)
+    best_capacity_layout: Layout | None = None
+    best_capacity_max_concurrent: int = 0
+    rate: RateAnswer | None = None  # the request-rate answer (requests_per_s, p95 targets, disaggregated)
+    meets_rate: bool | None = None
+
+    @property
+    def layout(self) -> Layout:
+        return self.replica.layout
+
+
+def _targets(w: Any) -> tuple[float | None, float | None, float]:
+    ttft = w.max_ttft_ms / 1e3 if w.max_ttft_ms else None
+    tpot = w.max_tpot_ms / 1e3 if w.max_tpot_ms else None
+    return ttft, tpot, float(w.target_tokens_per_s or 0.0)
+
+
+def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | None) -> tuple[float, str]:
+    """The load to report: ``concurrent_requests`` when given (or when there is no throughput target);
+    otherwise the fewest concurrent requests that reach ``target_tokens_per_s`` within the latency
+    targets (or the most the copies sustain when none does)."""
+    w = job.w
+    _, _, target = _targets(w)
+    given = "concurrent_requests" in w.model_fields_set
+    if given or target <= 0:
+        return float(w.concurrent_requests), "workload.concurrent_requests"
+    r = rep.layout.replicas
+    top = (cap_point.concurrency if cap_point else 1.0) * r
+    if system_point(job, eng, rep, top).throughput < target:
+        return top, "the most the memory and latency targets allow (the throughput target is not reached)"
+    lo, hi = 1.0, top
+    if system_point(job, eng, rep, lo).throughput >= target:
+        return lo, "the fewest concurrent requests that reach target_tokens_per_s"
+    for _ in range(40):
+        if hi - lo <= 1:
+            break
+        mid = math.floor((lo + hi) / 2)
+        if system_point(job, eng, rep, mid).throughput >= target:
+            hi = mid
+        else:
+            lo = mid
+    return float(hi), "the fewest concurrent requests that reach target_tokens_per_s"
+
+
+def wants_rate(w: Any) -> bool:
+    """The workload asks the request-rate question (a rate, p95 targets, or disaggregated serving)."""
+    return bool(getattr(w, "requests_per_s", None) or getattr(w, "p95_ttft_s", None)
+                or getattr(w, "p95_tpot_s", None) or getattr(w, "disaggregated", False))
+
+
+def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
+    rep = replica(job, gpu, eng, lay)
+    w = job.w
+    max_ttft, max_tpot, target = _targets(w)
+    cap = capacity_point(job, eng, rep, max_ttft, max_tpot) if rep.fits else None
+    rate = R.answer(job, eng, rep) if rep.fits and wants_rate(w) else None
+    asked = getattr(w, "requests_per_s", None)
+    if rate is not None and rate.at_rate is not None and "concurrent_requests" not in w.model_fields_set:
+        at = rate.at_rate  # Little's law: the sequences in service at the stated rate
+        conc = max(at.batch * (at.decode_copies or lay.replicas), 1.0)
+        source = "workload.requests_per_s (Little's law: rate x time in the batch)"
+    else:
+        conc, source = load_concurrency(job, eng, rep, cap)
+    load = system_point(job, eng, rep, conc)
+    if not rep.fits:  # not one sequence fits beside the weights: nothing is served (latencies stay as bounds)
+        load = Point(load.concurrency, 0.0, load.tpot, load.ttft, load.decode_step)
+    r = lay.replicas
+    capacity = None
+    if cap is not None:
+        capacity = Point(cap.concurrency * r, cap.throughput * r, cap.tpot, cap.ttft, cap.decode_step)
+    single = point(job, eng, rep, 1.0)
+    sup = support(eng.fw, gpu, w.precision, lay.gpus_per_copy)
+    return Serving(
+        engine=eng, replica=rep, support=sup, load=load, capacity=capacity, single=single,
+        max_concurrent=rep.max_seqs * r,
+        meets_throughput=(load.throughput >= target) if target > 0 else None,
+        meets_ttft=(load.ttft <= max_ttft) if max_ttft is not None else None,
+        meets_tpot=(load.tpot <= max_tpot) if max_tpot is not None else None,
+        load_source=source, rate=rate,
+        meets_rate=(rate.max_requests_per_s >= asked) if (rate is not None and asked) else None,
+    )
+
+
+def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica) -> Serving:
+    """A layout whose copy does not fit, listed beside one that fits and runs: nothing is served,
+    so nothing is timed (its latencies would be bounds nobody reads)."""
+    w = job.w
+    max_ttft, max_tpot, target = _targets(w)
+    never = Point(float(w.concurrent_requests), 0.0, math.inf, math.inf, math.inf)
+    return Serving(engine=eng, replica=rep, support=support(eng.fw, gpu, w.precision, lay.gpus_per_copy),
+                   load=never, capacity=None, single=never, max_concurrent=rep.max_seqs * lay.replicas,
+                   meets_throughput=False if target > 0 else None,
+                   meets_ttft=False if max_ttft is not None else None,
+                   meets_tpot=False if max_tpot is not None else None,
+                   load_source="the copy does not fit",
+                   meets_rate=False if getattr(w, "requests_per_s", None) else None)
+
+
+def _score(s: Serving, job: Any) -> tuple:
+    """Order layouts: it fits and runs; it holds the stated concurrency; latency targets met at the
+    load; throughput target met; the request rate met; throughput at the load (or, when only a rate is
+    asked, what the copies sustain; with the request-rate question, the most requests/s within the
+    p95 targets); then capacity; then fewer GPUs per copy (simpler)."""
+    w = job.w
+    _, _, target = _targets(w)
+    runs = s.replica.fits and s.support.multi_node_ok
+    holds = s.max_concurrent >= w.concurrent_requests  # the stated concurrency fits in memory at once
+    lat_ok = s.meets_ttft is not False and s.meets_tpot is not False
+    thr_ok = s.meets_throughput is not False
+    cap = s.capacity.throughput if s.capacity else 0.0
+    rate_only = target > 0 and "concurrent_requests" not in w.model_fields_set
+    primary = cap if rate_only else s.load.throughput
+    rate_ok = s.meets_rate is not False
+    if s.rate is not None:
+        primary = s.rate.max_requests_per_s
+    return (runs, holds, lat_ok, thr_ok, rate_ok, round(primary, 6), round(cap, 6), -s.layout.gpus_per_copy)
+
+
+def least_bytes(job: Any, gpu: Gpu, count: int) -> float:
+    """A floor on the memory total of any layout of ``count`` GPUs: a copy spreads its weights
+    over at most ``count`` GPUs, so each holds at least that share, beside its CUDA context."""
+    eng = engine(job, gpu)
+    return M.total_bytes(eng.mbytes.total / count, 0.0, (eng.context_bytes, eng.alloc_frac))
+
+
+def surely_unfit(job: Any, gpu: Gpu, count: int) -> bool:
+    """No layout of ``count`` GPUs holds the weights (:func:`least_bytes`). A test that costs
+    nothing next to :func:`choose`, for a search over counts."""
+    return least_bytes(job, gpu, count) >= engine(job, gpu).usable
+
+
+def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) -> Serving:
+    """The layout to serve with on ``count`` x ``gpu`` (memoised per job)."""
+    key = ("serving-choice", gpu.id, count, weight_format)
+    got = job.memo.get(key)
+    if got is not None:
+        return got
+    eng = engine(job, gpu, weight_format=weight_format)
+    lays = layouts(job, eng, count)
+    reps = [replica(job, gpu, eng, lay) for lay in lays]
+    # a copy that does not fit cannot be chosen over one that fits and runs: it is not timed then
+    runs = any(r.fits and support(eng.fw, gpu, job.w.precision, lay.gpus_per_copy).multi_node_ok
+               for lay, r in zip(lays, reps, strict=True))
+    options = [evaluate_layout(job, gpu, eng, lay) if r.fits or not runs else _unserved(job, gpu, eng, lay, r)
+               for lay, r in zip(lays, reps, strict=True)]
+    best = max(options, key=lambda s: _score(s, job))
+    top = max(options, key=lambda s: (s.replica.fits and s.support.multi_node_ok,
+                                      s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy))
+    best.best_capacity, best.best_capacity_layout = top.capacity, top.layout
+    best.best_capacity_max_concurrent = top.max_concurrent
+    best.alternatives = [
+        {"layout": o.layout.as_dict(), "label": o.layout.label(), "fits": o.replica.fits,
+         "throughput_tokens_per_s": o.load.throughput,
+         "max_throughput_tokens_per_s": o.capacity.throughput if o.capacity else 0.0,
+         "max_concurrent_sequences": o.max_concurrent}
+        for o in options if o is not best]
+    job.memo[key] = best
+    return best
+
+
+def curve(job: Any, s: Serving, points: int = 8) -> list[dict[str, float]]:
+    """Throughput, TPOT and TTFT against concurrency for the chosen layout: ``points`` geometric steps
+    from one request to twice what the memory holds, plus the load and the memory's limit."""
+    top = max(2 * s.max_concurrent, int(s.load.concurrency), 1)
+    ratio = top ** (1 / max(points - 1, 1))
+    grid = {max(1, round(ratio ** i)) for i in range(points)}
+    peak = int(s.capacity.concurrency) if s.capacity else None
+    cs = sorted(grid | {max(1, int(s.load.concurrency)), max(1, s.max_concurrent)} | ({peak} if peak else set()))
+    out = []
+    for c in cs:
+        p = system_point(job, s.engine, s.replica, float(c), pure_decode=False)
+        out.append({"concurrency": c, "throughput_tokens_per_s": p.throughput, "tpot_s": p.tpot, "ttft_s": p.ttft})
+    return out

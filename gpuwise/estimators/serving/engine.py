@@ -1,0 +1,280 @@
+"""A framework resolved for one job on one GPU type: the constants of the step formula, and the
+model's bytes and shape figures a step reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...knowledge.schema import Gpu
+from ...knowledge.schema.serving import Framework, FrameworkPrecision
+from .. import GiB, usable_fraction
+from .. import memory as M
+from . import options as O
+from .support import has_units, peak_tflops, support
+
+
+# -------------------------------------------------------------------------------- engine
+@dataclass(frozen=True)
+class Engine:
+    """A framework resolved for one job on one GPU type: every constant of the step formula."""
+
+    fw: Framework
+    gpu_id: str
+    precision: str
+    fp: FrameworkPrecision | None
+    weight_format: str
+    bw_fraction: float  # achieved fraction of datasheet bandwidth (vendor override applied)
+    compute_eff: float  # fraction of the dense peak at the compute bound (vendor override applied)
+    compute: str
+    weight_only: bool
+    peak_gemm: float  # FLOP/s of matmuls, x efficiency x compute factor
+    peak_attn: float  # FLOP/s of attention (16-bit), x efficiency
+    bw_weights: float  # B/s streaming weights
+    bw_kv: float  # B/s streaming the KV cache
+    step_overhead: float  # s
+    layer_overhead: float  # s per layer
+    seq_overhead: float  # s per running sequence per step
+    allreduce_latency: float  # s
+    kernel_floor: float  # s per extra small kernel (MoE routing, MLA, activation quantization)
+    grouped_floor: float  # s per grouped expert GEMM launched
+    alltoall_latency: float  # s per expert-parallel dispatch or combine
+    expert_tile: int  # rows of the smallest expert GEMM tile
+    kv_bytes: float  # per cached element
+    max_batch: int  # the framework's default batch limit on this GPU
+    batch_cap: int  # the most a tuned deployment batches (the default when it is a hard limit)
+    chunk: int
+    usable: float  # bytes per GPU after the headroom policy
+    context_bytes: float
+    alloc_frac: float
+    mbytes: ModelBytes
+    sc: ShapeConsts
+    spec: O.Spec | None = None  # speculative decoding the framework runs (None: plain decoding)
+
+
+def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
+    """The framework's constants for this job on ``gpu`` (memoised per job). ``weight_format``
+    replaces the framework's usual format for the precision (a measured file's own, e.g. GGUF Q4_0)."""
+    key = ("serving-engine", gpu.id, framework, weight_format)
+    got = job.memo.get(key)
+    if got is None:
+        got = job.memo[key] = _engine(job, gpu, framework, weight_format)
+    return got
+
+
+FP4_FORMATS = ("mxfp4", "nvfp4")
+"""The FP4 weight formats of serving.yaml; a checkpoint shipped in one is served in it."""
+
+
+def format_of(job: Any, fw: Framework) -> str:
+    """The weight format ``fw`` serves the job's precision in: the framework's format for it, except
+    that an FP4 checkpoint (gpt-oss ships MXFP4) is served as it ships, not requantised, and that a
+    ``quantization`` method the framework loads stores its own format."""
+    precision = job.w.precision
+    method, _, _ = O.quantization(job.kb, fw, job.w)
+    if method is not None:
+        return method.formats[precision]  # type: ignore[index]
+    fp = fw.precisions.get(precision)  # type: ignore[call-overload]
+    fmt = fp.format if fp else (precision if precision in ("fp32", "fp16", "bf16") else "bf16")
+    model = job.kb.models.get(job.model_id) if job.model_id else None
+    shipped = model.checkpoint_precision if model is not None else None
+    return shipped if (precision == "fp4" and fmt in FP4_FORMATS and shipped in FP4_FORMATS) else fmt
+
+
+def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None) -> Engine:
+    kb, w = job.kb, job.w
+    fw = kb.framework(framework or getattr(w, "framework", None))
+    precision = w.precision
+    fp = fw.precisions.get(precision)  # type: ignore[call-overload]
+    sup = support(fw, gpu, precision)
+    fmt = weight_format or format_of(job, fw)
+    vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
+    mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
+
+    def pick(name: str) -> float:
+        for o in (mo, vo):
+            own = getattr(o, name, None) if o is not None else None
+            if own is not None:
+                return float(own)
+        return float(getattr(fw, name).value)
+
+    eff = pick("compute_efficiency")
+    cf = fp.compute_factor if fp else 1.0
+    bw_factor = fp.bandwidth_factor if fp else 1.0
+    compute, weight_only = sup.compute, sup.weight_only
+    method, kernel, _ = O.quantization(kb, fw, w)
+    if method is not None and weight_format is None and kernel is not None:
+        cf = kernel.compute_factor if kernel.compute_factor is not None else cf
+        bw_factor = kernel.bandwidth_factor if kernel.bandwidth_factor is not None else bw_factor
+        own = kernel.compute or method.compute
+        if own is not None and own != compute and has_units(gpu, own):
+            compute, weight_only = own, own in ("bf16", "fp16") and precision not in ("bf16", "fp16")
+    spec, _ = O.speculative(kb, fw, w)
+    bwf = pick("bandwidth_fraction")
+    mem_bw = gpu.memory.bandwidth_gb_s * 1e9
+    kv_b = kv_element_bytes(w, fp)
+    cap = capacity_bytes(gpu)
+    mb = fw.max_batch
+    max_batch = mb.default
+    if mb.large_gpu and mb.large_gpu_min_gib and cap >= mb.large_gpu_min_gib * GiB:
+        max_batch = mb.large_gpu
+    rt = kb.runtime
+    return Engine(
+        fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
+        compute=compute, weight_only=weight_only,
+        peak_gemm=peak_tflops(gpu, compute) * 1e12 * eff * cf,
+        peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
+        bw_weights=mem_bw * bwf * bw_factor, bw_kv=mem_bw * bwf,
+        step_overhead=pick("step_overhead_us") * 1e-6,
+        layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)) * 1e-6,
+        seq_overhead=pick("sequence_overhead_us") * 1e-6,
+        allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=pick("kernel_floor_us") * 1e-6,
+        grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
+        expert_tile=fw.expert_tile_tokens, kv_bytes=kv_b, max_batch=max_batch,
+        batch_cap=max(max_batch, mb.limit or max_batch),
+        chunk=fw.prefill_chunk_tokens,
+        usable=cap * usable_fraction(kb),
+        context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
+        mbytes=model_bytes(job.shape, fmt, quant_formats(kb)), sc=shape_consts(job.shape), spec=spec,
+    )
+
+
+def kv_element_bytes(w: Any, fp: FrameworkPrecision | None) -> float:
+    """Bytes per cached K/V element: the workload's ``kv_precision``, else the framework's default."""
+    kv = getattr(w, "kv_precision", "auto")
+    if kv == "fp8":
+        return 1.0
+    if kv in ("bf16", "fp16"):
+        return 2.0
+    return fp.kv_cache_bytes if fp else 2.0
+
+
+def prefill_tokens(w: Any, prompt: int) -> float:
+    """Prompt tokens a request prefills: the part the prefix cache does not already hold."""
+    return max(1.0, prompt * (1.0 - float(getattr(w, "prefix_cache_hit_rate", 0.0) or 0.0)))
+
+
+def memory_kind(gpu: Gpu) -> str:
+    """"hbm" or "gddr" (the memory technology the framework's kernels meet), else "other"."""
+    t = (gpu.memory.type or "").lower()
+    return "hbm" if t.startswith("hbm") else "gddr" if t.startswith("gddr") else "other"
+
+
+def capacity_bytes(gpu: Gpu) -> float:
+    if gpu.memory.smi_mib:
+        return gpu.memory.smi_mib * 1024 * 1024
+    return gpu.memory.gb * 1e9
+
+
+def quant_formats(kb: Any) -> dict:
+    """runtime.yaml's quantization formats plus serving.yaml's."""
+    out = dict(kb.runtime.quantization)
+    if getattr(kb, "serving", None) is not None:
+        out.update(kb.serving.formats)
+    return out
+
+
+# ---------------------------------------------------------------------------- the model
+@dataclass(frozen=True)
+class ModelBytes:
+    """A model's weights in one format, split the way a decode step reads them."""
+
+    total: float
+    embed_in: float  # input embedding: a row lookup, not streamed
+    experts: float  # routed experts (MoE)
+    linear_bytes_per_param: float
+
+    @property
+    def non_expert(self) -> float:
+        return self.total - self.experts
+
+    @property
+    def dense_read(self) -> float:
+        return self.total - self.embed_in - self.experts
+
+
+def model_bytes(shape: Any, fmt: str, quant: dict) -> ModelBytes:
+    total = M.weight_bytes(shape, fmt, quant).value
+    if fmt in M.BYTES and fmt in ("fp32", "fp16", "bf16"):
+        lin = float(M.BYTES[fmt])
+        emb_b = lin
+    else:
+        q = quant[fmt]
+        lin = q.bits_per_weight / 8
+        emb_b = 2.0 if "embeddings" in q.keeps_16bit else lin
+    embed_in = 0.0 if shape.tied else shape.embedding_params * emb_b
+    return ModelBytes(total, embed_in, M.routed_expert_params(shape) * lin, lin)
+
+
+@dataclass(frozen=True)
+class ShapeConsts:
+    """The shape figures a step needs, read once (the step runs thousands of times per recommendation)."""
+
+    n_active: float  # parameters a token multiplies through
+    n_experts_active: float  # of which in routed experts (k of E per MoE layer)
+    attn_width: float
+    layers: int
+    hidden: int
+    moe: bool
+    k_over_e: float
+    k: int
+    moe_layers: int
+    shared: bool  # MoE layers have a shared expert
+    mla: bool  # multi-head latent attention
+    window: float | None  # sliding window, when some layers have one
+    window_frac: float
+
+
+def shape_consts(shape: Any) -> ShapeConsts:
+    win = getattr(shape, "attention_window", None)
+    frac = getattr(shape, "window_layers_fraction", None)
+    return ShapeConsts(
+        n_active=float(shape.matmul_params_active),
+        n_experts_active=M.routed_expert_params(shape) * shape.experts_per_token / shape.experts if shape.moe else 0.0,
+        attn_width=attention_width(shape), layers=shape.layers,
+        hidden=shape.hidden, moe=bool(shape.moe), k_over_e=shape.experts_per_token / shape.experts,
+        k=shape.experts_per_token, moe_layers=moe_layers(shape), shared=bool(getattr(shape, "shared_experts", 0)),
+        mla=bool(shape.kv_elements_override), window=float(win) if win else None,
+        window_frac=1.0 if frac is None else float(frac))
+
+
+def _kept(sc: ShapeConsts, tokens: float) -> float:
+    if sc.window is None:
+        return tokens
+    return (1 - sc.window_frac) * tokens + sc.window_frac * min(tokens, sc.window)
+
+
+def coverage(shape: Any, tokens: float) -> float:
+    """Expected fraction of a MoE layer's routed experts that ``tokens`` tokens touch."""
+    if not shape.moe:
+        return 1.0
+    if tokens <= 0:
+        return 0.0
+    return 1.0 - (1.0 - shape.experts_per_token / shape.experts) ** tokens
+
+
+def kv_per_token(shape: Any, kv_bytes: float) -> float:
+    """KV-cache bytes one token adds across all layers (MLA: its compressed width)."""
+    return M.kv_cache_bytes(shape, 1, kv_bytes).value
+
+
+kv_heads_effective = M.kv_heads_effective
+window_tokens = M.window_tokens
+
+
+def moe_layers(shape: Any) -> int:
+    """Layers with routed experts (the shape's own count when it knows its MoE layout)."""
+    if not shape.moe:
+        return 0
+    known = getattr(shape, "moe_layers", None)
+    if isinstance(known, int):
+        return known
+    return max(shape.layers - int(getattr(shape, "first_dense_layers", 0) or 0), 0)
+
+
+def attention_width(shape: Any) -> float:
+    """Per token, per context position and layer, attention costs 4 x this FLOPs (QK and PV).
+    MLA in absorbed form works on the 576-wide latent per head."""
+    if shape.kv_elements_override:
+        return float(shape.heads * shape.kv_elements_override)
+    return float(shape.q_dim)

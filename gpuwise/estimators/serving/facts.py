@@ -1,0 +1,47 @@
+"""The serving figures as the rules see them: the request-rate answer per candidate, and the serving
+knobs (speculative decoding, quantization method, request rate) once per job."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import options as O
+
+
+def _num(x: Any) -> float:
+    return float(x) if isinstance(x, int | float) and math.isfinite(x) else -1.0
+
+
+def rate_fact(w: Any, n: dict[str, Any]) -> dict[str, Any]:
+    """A candidate's request-rate fields (from its evaluation's numbers)."""
+    asked = getattr(w, "requests_per_s", None)
+    best = n.get("max_requests_per_s")
+    return {
+        "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
+        "max_requests_per_s": _num(best),
+    }
+
+
+def job_fact(job: Any, numbers: list[dict[str, Any]]) -> dict[str, Any]:
+    """The job's serving knobs against the chosen framework, and the best rate any candidate serves."""
+    w, kb = job.w, job.kb
+    inference = not job.training and getattr(kb, "serving", None) is not None
+    fw = kb.framework(w.framework) if inference else None
+    spec = getattr(w, "speculative", None)
+    quant = getattr(w, "quantization", None)
+    asked = getattr(w, "requests_per_s", None)
+    rates = [x["max_requests_per_s"] for x in numbers if isinstance(x.get("max_requests_per_s"), int | float)]
+    best = max(rates, default=-1.0)
+    return {
+        "framework_name": fw.name if fw is not None else "",
+        "speculative_method": spec.method if spec is not None else "none",
+        "speculative_supported": fw is None or O.speculative(kb, fw, w)[1],
+        "speculative_frameworks": ", ".join(O.supported_speculative(kb, spec.method)) if spec is not None else "",
+        "quantization_method": quant or "none",
+        "quantization_supported": fw is None or O.quantization(kb, fw, w)[2],
+        "quantization_frameworks": ", ".join(O.supported_quantization(kb, quant)) if quant else "",
+        "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
+        "best_requests_per_s": float(best),
+        "rate_met_somewhere": bool(asked) and best >= float(asked or 0.0),
+    }

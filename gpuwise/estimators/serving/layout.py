@@ -1,0 +1,174 @@
+"""How one model copy spans GPUs (tensor, pipeline, expert parallel, replicas), and what its memory holds."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ...knowledge.schema import Gpu
+from .. import memory as M
+from ..interconnect import GPUS_PER_NODE, link_bandwidth
+from .engine import Engine, kv_heads_effective, kv_per_token, window_tokens
+from .support import request_lengths
+
+
+# ------------------------------------------------------------------------------- layouts
+@dataclass(frozen=True)
+class Layout:
+    """How one model copy spans GPUs, and how many copies serve side by side."""
+
+    tp: int = 1  # tensor parallel (attention and dense layers)
+    pp: int = 1  # pipeline stages (layer split)
+    ep: int = 1  # expert parallel: experts spread over ep GPUs (1 = sharded like dense layers)
+    dp_attention: int = 1  # attention data-parallel ranks inside one copy (with ep)
+    replicas: int = 1
+
+    @property
+    def gpus_per_copy(self) -> int:
+        return self.tp * self.pp * self.dp_attention
+
+    @property
+    def gpus(self) -> int:
+        return self.gpus_per_copy * self.replicas
+
+    def as_dict(self) -> dict[str, int]:
+        return {"tp": self.tp, "pp": self.pp, "ep": self.ep, "dp_attention": self.dp_attention,
+                "replicas": self.replicas, "gpus_per_copy": self.gpus_per_copy}
+
+    def label(self) -> str:
+        parts = []
+        if self.dp_attention > 1:
+            parts.append(f"attention data parallel {self.dp_attention}")
+        if self.tp > 1:
+            parts.append(f"tensor parallel {self.tp}")
+        if self.pp > 1:
+            parts.append(f"{self.pp} pipeline stages")
+        if self.ep > 1:
+            parts.append(f"expert parallel {self.ep}")
+        copy = " + ".join(parts) or "one GPU"
+        return f"{self.replicas} x ({copy})" if self.replicas > 1 else copy
+
+
+def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
+    """The layouts worth comparing on ``count`` GPUs: copies of 1, 2, 4... GPUs (tensor parallel
+    inside a node, pipeline stages across nodes; layer split for llama.cpp-like engines) and, for
+    MoE on engines with expert parallelism, attention data parallel + expert parallel copies.
+    GPUs left over stay idle, so every layout of ``n`` GPUs is also one of ``n + 1``."""
+    shape = job.shape
+    fw = eng.fw
+    out: list[Layout] = []
+    g = 1
+    while g <= count:
+        reps = count // g
+        if fw.split == "layer":
+            out.append(Layout(pp=g, replicas=reps))
+        else:
+            tp = min(g, GPUS_PER_NODE)
+            while tp > 1 and shape.heads % tp:
+                tp //= 2
+            pp = g // tp
+            if pp == 1 or "pipeline" in fw.parallelism:
+                out.append(Layout(tp=tp, pp=pp, replicas=reps))
+            if shape.moe and g > 1 and {"expert", "data-attention"} <= set(fw.parallelism):
+                out.append(Layout(tp=1, pp=1, ep=g, dp_attention=g, replicas=reps))
+        g *= 2
+    return _pinned(job, out)
+
+
+def _pinned(job: Any, options: list[Layout]) -> list[Layout]:
+    """Only the layouts that keep the user's ``parallelism`` pins (all of them when none match)."""
+    par = getattr(job.w, "parallelism", None)
+    if par is None:
+        return options
+    pins = {k: getattr(par, k, None) for k in ("tp", "pp", "ep")}
+    keep = [lay for lay in options if all(v is None or getattr(lay, k) == v for k, v in pins.items())]
+    return keep or options
+
+
+# ------------------------------------------------------------------------------ replica
+@dataclass(frozen=True)
+class Replica:
+    """One model copy on its GPUs: memory and the constants of its step."""
+
+    layout: Layout
+    weights_gpu: float  # bytes held per GPU
+    act_gpu: float  # prefill working set per GPU (chunked engines)
+    act_per_seq_gpu: float  # static engines: per sequence's prompt
+    kv_token_gpu: float  # KV bytes per token per GPU (of a sequence the GPU holds)
+    free_gpu: float  # bytes per GPU left for the KV cache
+    max_seqs: int  # most sequences the copy holds at once
+    seq_tokens: float  # KV tokens a sequence occupies at admission
+    link_bw: float  # B/s for tensor-parallel traffic
+    ep_bw: float  # B/s for expert all-to-all
+    hop_bw: float  # B/s between pipeline stages
+    hop_latency: float  # s
+    fits: bool
+    notes: tuple[str, ...] = ()
+
+
+def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
+    """Memory of one copy in ``lay`` and how many sequences its KV cache holds (memoised)."""
+    key = ("serving-replica", gpu.id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention)
+    got = job.memo.get(key)
+    if got is None:
+        got = job.memo[key] = _replica(job, gpu, eng, lay)
+    if got.layout.replicas != lay.replicas:
+        got = Replica(**{**got.__dict__, "layout": lay})
+    return got
+
+
+def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
+    shape, kb = job.shape, job.kb
+    prompt, output = request_lengths(job.w)
+    mbytes = eng.mbytes
+    tp, pp, ep, dpa = lay.tp, lay.pp, lay.ep, lay.dp_attention
+    # attention data parallel: non-expert weights on every rank, experts spread over ep GPUs
+    weights = mbytes.non_expert / pp + mbytes.experts / (ep * pp) if dpa > 1 else mbytes.total / (tp * pp)
+    kv_tok = kv_per_token(shape, eng.kv_bytes) / pp
+    if dpa == 1:
+        kv_tok /= min(tp, kv_heads_effective(shape))
+    ph, pf = M.PREFILL_PER_TOKEN
+    scale = 2.0 if eng.compute == "fp32" else 1.0  # activations in the compute precision
+    per_token_act = (ph * shape.hidden + pf * shape.ffn * max(1, shape.experts_per_token)) * scale
+    logits = 4.0 * shape.vocab * min(eng.max_batch, eng.chunk) / max(tp, 1)
+    fw = eng.fw
+    if fw.continuous_batching:
+        act = per_token_act * eng.chunk / (tp * dpa) + logits
+        act_seq = 0.0
+    else:
+        act = 4.0 * shape.vocab  # the last position's logits per sequence, counted below
+        act_seq = per_token_act * prompt / (tp * dpa) + 4.0 * shape.vocab
+    # what the KV cache may take: the memory total without it (weights and the KV pool are allocated once)
+    free = eng.usable - M.total_bytes(weights + act, act, (eng.context_bytes, eng.alloc_frac))
+    block = fw.kv_block_tokens
+    held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
+    seq_tokens = math.ceil(window_tokens(shape, held) / block) * block
+    per_seq = kv_tok * seq_tokens + act_seq
+    per_rank = max(0, int(free // per_seq)) if free > 0 and per_seq > 0 else 0
+    per_rank = min(per_rank, eng.batch_cap)
+    max_seqs = per_rank * dpa
+    # links: tensor parallel inside a node; pipeline stages cross nodes when a copy is larger than one
+    rt = kb.runtime
+    eff = rt.link_efficiency.value
+    _, tp_bw, _, _ = link_bandwidth(gpu, max(tp, dpa), rt)
+    link_bw = tp_bw * 1e9 * eff if math.isfinite(tp_bw) else float("inf")
+    ep_bw = link_bw
+    if lay.gpus_per_copy > GPUS_PER_NODE:
+        net = rt.networks.get(rt.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
+                              else rt.default_network_other)
+        net_bw = (net.gb_s if net else 1.25) * 1e9 * eff
+        hop_bw = min(link_bw, net_bw)
+        ep_bw = min(ep_bw, net_bw) if dpa > GPUS_PER_NODE else ep_bw
+        hop_lat = max(eng.allreduce_latency, (net.latency_us if net else 20) * 1e-6)
+    else:
+        hop_bw = link_bw
+        hop_lat = eng.allreduce_latency
+    notes = []
+    if shape.kv_elements_override and tp > 1 and dpa == 1:
+        notes.append("MLA's compressed KV cache cannot be split by heads: every tensor-parallel rank holds it all")
+    if dpa == 1 and tp > shape.kv_heads and not shape.kv_elements_override:
+        notes.append(f"{shape.kv_heads} KV heads over {tp} GPUs: KV heads are replicated")
+    fits = free > 0 and max_seqs >= 1
+    return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
+                   fits, tuple(notes))

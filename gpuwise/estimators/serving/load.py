@@ -1,0 +1,142 @@
+"""One copy, and the system of copies, at a number of concurrent requests (closed loop)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import Engine, prefill_tokens
+from .layout import Replica
+from .step import step, token_time
+from .support import request_lengths
+
+
+# ---------------------------------------------------------------------------- at a load
+@dataclass(frozen=True)
+class Point:
+    """A copy (or the system) at a number of concurrent requests."""
+
+    concurrency: float
+    throughput: float  # output tokens/s
+    tpot: float  # s
+    ttft: float  # s
+    decode_step: float  # s, decode alone (one sequence's speed = 1 / this)
+
+
+def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
+    """Steady state of one copy with ``conc`` concurrent requests (closed loop). ``pure_decode``:
+    also time a decode-only step (one sequence's decode speed; skipped for curves). Memoised per
+    job: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of copies differs)."""
+    lay = rep.layout
+    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
+    cache = job.memo.setdefault("serving-points", {})
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _point(job, eng, rep, conc)
+    return got
+
+
+def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
+    prompt, output = request_lengths(job.w)
+    cap = max(rep.max_seqs, 1)
+    b = max(min(conc, cap), 1e-9)
+    kv_ctx = prompt + output / 2
+    fw = eng.fw
+    pure = token_time(job, eng, rep, b, kv_ctx)
+    per_step = eng.spec.tokens_per_step if eng.spec is not None else 1.0  # tokens a sequence gains per step
+    full_prompt, prompt = prompt, prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
+    if fw.continuous_batching:
+        # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it
+        # costs beyond the decode step it joins (little for a memory-bound dense step, every expert
+        # for an MoE one), and the b requests' chunks are spread over their `output` decode steps.
+        room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
+        chunk = min(float(prompt), room)
+        n = math.ceil(prompt / chunk)
+        joined = token_time(job, eng, rep, b, kv_ctx, chunk, full_prompt - prompt / 2)
+        tpot = pure + b / output * n * max(joined - pure, 0.0) * per_step
+        thr = b / tpot
+        others = max(b - 1, 0.0)
+        ttft = n * (token_time(job, eng, rep, others, kv_ctx, chunk, full_prompt - prompt / 2) * per_step
+                    if others > 0 else step(job, eng, rep, 0.0, chunk, kv_ctx, full_prompt - prompt / 2).seconds)
+        req_time = ttft + output * tpot
+    else:  # static batches: prefill all prompts, then decode them together
+        pre = step(job, eng, rep, 0.0, b * prompt, 0.0, full_prompt - prompt / 2).seconds
+        tpot = pure
+        cycle = pre + output * pure
+        thr = b * output / cycle
+        ttft = pre
+        req_time = cycle
+    if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
+        ttft += req_time * (conc / cap - 1)
+    return Point(conc, thr, tpot, ttft, pure)
+
+
+def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
+    """The whole system at ``conc`` requests spread over the copies. Past the throughput peak of a
+    copy the scheduler runs the peak's batch (``max_num_seqs`` set there) and the rest queue: the
+    throughput saturates at the peak and only the wait grows (Little's law), rather than every
+    admitted sequence slowing every step."""
+    r = rep.layout.replicas
+    if conc <= r:
+        p = point(job, eng, rep, 1.0, pure_decode=pure_decode)
+        return Point(conc, p.throughput * conc, p.tpot, p.ttft, p.decode_step)
+    per = conc / r
+    top = capacity_point(job, eng, rep, None, None) if rep.fits else None
+    if top is not None and per > top.concurrency:
+        _, output = request_lengths(job.w)
+        wait = (top.ttft + output * top.tpot) * (per / top.concurrency - 1)
+        return Point(conc, top.throughput * r, top.tpot, top.ttft + wait, top.decode_step)
+    p = point(job, eng, rep, per, pure_decode=pure_decode)
+    return Point(conc, p.throughput * r, p.tpot, p.ttft, p.decode_step)
+
+
+def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, max_tpot: float | None) -> Point | None:
+    """The busiest load one copy sustains within the latency targets (None: not even one request)."""
+    key = (eng.gpu_id, eng.fw.id, eng.weight_format, rep.layout.tp, rep.layout.pp, rep.layout.ep,
+           rep.layout.dp_attention, max_ttft, max_tpot)
+    cache = job.memo.setdefault("serving-capacity", {})
+    if key in cache:
+        return cache[key]
+
+    def ok(c: float) -> bool:
+        p = point(job, eng, rep, c)
+        return (max_tpot is None or p.tpot <= max_tpot) and (max_ttft is None or p.ttft <= max_ttft)
+
+    hi = max(rep.max_seqs, 1)
+    if (max_tpot is None and max_ttft is None) or ok(hi):
+        best = hi
+    elif not ok(1):
+        cache[key] = None
+        return None
+    else:
+        lo = 1
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if ok(mid):
+                lo = mid
+            else:
+                hi = mid
+        best = lo
+    cache[key] = peak_point(job, eng, rep, best)
+    return cache[key]
+
+
+def peak_point(job: Any, eng: Engine, rep: Replica, top: int) -> Point:
+    """The busiest point of one copy's throughput curve between one request and ``top``: past its
+    peak, more sequences cost more per step (host work, attention) than they add, so the peak can
+    lie below what the memory holds. A geometric scan, then the integers around its best."""
+    if top <= 1:
+        return point(job, eng, rep, 1.0)
+    grid = sorted({max(1, round(top ** (i / 24))) for i in range(25)} | {top})
+    best = max(grid, key=lambda c: point(job, eng, rep, float(c)).throughput)
+    i = grid.index(best)
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    while hi - lo > 2:  # the curve is unimodal near its top: narrow the bracket by thirds
+        a, b = lo + (hi - lo) // 3, hi - (hi - lo) // 3
+        if point(job, eng, rep, float(a)).throughput < point(job, eng, rep, float(b)).throughput:
+            lo = a
+        else:
+            hi = b
+    best = max(range(lo, hi + 1), key=lambda c: point(job, eng, rep, float(c)).throughput)
+    return point(job, eng, rep, float(best))

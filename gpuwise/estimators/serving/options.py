@@ -1,0 +1,80 @@
+"""The serving knobs a user turns beyond the precision: speculative decoding and the weight
+quantization method, resolved against what the chosen framework runs (knowledge/serving.yaml).
+
+A method the framework does not run is not modelled (the figures are without it) and is reported as
+a fact, so a rule can say so; a method it runs replaces the framework's defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...knowledge.schema.serving import Framework, MethodKernel, QuantizationMethod
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Speculative decoding as modelled: ``k`` drafted tokens per step, each kept with chance ``alpha``
+    until the first miss; the drafter's cost per drafted token in target layers (``draft_layers``) or
+    as a model of ``draft_params`` parameters."""
+
+    method: str
+    alpha: float
+    k: int
+    draft_layers: float
+    draft_params: float
+
+    @property
+    def tokens_per_step(self) -> float:
+        """Expected tokens a verify step yields per sequence: (1 - a^(k+1)) / (1 - a) (Leviathan et al.
+        2023, eq. 1): the accepted drafts plus the target's own token."""
+        a = self.alpha
+        return (1.0 - a ** (self.k + 1)) / (1.0 - a)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "acceptance_rate": self.alpha, "draft_tokens": self.k,
+                "tokens_per_step": self.tokens_per_step, "draft_layers": self.draft_layers,
+                "draft_params_b": self.draft_params / 1e9 if self.draft_params else None}
+
+
+def speculative(kb: Any, fw: Framework, w: Any) -> tuple[Spec | None, bool]:
+    """(the speculative decoding to model, whether ``fw`` runs the asked method); (None, True) when none
+    is asked, (None, False) when the framework does not run it."""
+    asked = getattr(w, "speculative", None)
+    if asked is None:
+        return None, True
+    known = getattr(getattr(kb, "serving", None), "speculative_methods", {}) or {}
+    m = known.get(asked.method)
+    if m is None or fw.id not in m.frameworks:
+        return None, False
+    alpha = asked.acceptance_rate if asked.acceptance_rate is not None else m.acceptance_rate
+    k = asked.draft_tokens if asked.draft_tokens is not None else m.draft_tokens
+    draft = (asked.draft_params_b or 0.0) * 1e9
+    return Spec(asked.method, float(alpha), int(k), float(m.draft_layers), draft), True
+
+
+def supported_speculative(kb: Any, method: str) -> list[str]:
+    """Framework ids that run ``method``."""
+    known = getattr(getattr(kb, "serving", None), "speculative_methods", {}) or {}
+    m = known.get(method)
+    return list(m.frameworks) if m is not None else []
+
+
+def quantization(kb: Any, fw: Framework, w: Any) -> tuple[QuantizationMethod | None, MethodKernel | None, bool]:
+    """(the method, its kernel in ``fw``, whether ``fw`` loads it); (None, None, True) when none is asked."""
+    asked = getattr(w, "quantization", None)
+    if asked is None:
+        return None, None, True
+    known = getattr(getattr(kb, "serving", None), "quantization_methods", {}) or {}
+    m = known.get(asked)
+    if m is None or fw.id not in m.frameworks or w.precision not in m.formats:
+        return None, None, False
+    return m, m.frameworks[fw.id], True
+
+
+def supported_quantization(kb: Any, method: str) -> list[str]:
+    """Framework ids that load ``method``."""
+    known = getattr(getattr(kb, "serving", None), "quantization_methods", {}) or {}
+    m = known.get(method)
+    return list(m.frameworks) if m is not None else []

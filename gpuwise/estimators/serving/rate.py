@@ -1,0 +1,237 @@
+"""Serving at a request rate: the highest rate a copy serves within p95 latency targets, and its
+latencies at a stated rate.
+
+A queueing approximation built on the closed-loop step model (:mod:`.load`), stated in every answer
+(:data:`MODEL`). Requests arrive as a Poisson stream of rate ``λ`` per copy:
+
+* **In service.** ``b`` sequences run in the batch, with ``b = λ x R(b)`` (Little's law), ``R(b)`` the
+  time a request spends in the batch: its prefill chunks plus ``output x TPOT(b)``.
+* **Slots.** The scheduler runs at most ``c`` sequences (the batch where the copy's throughput peaks,
+  as the closed-loop model sets ``max_num_seqs``): the wait for a slot is M/D/c, i.e. Erlang C's chance
+  of waiting with the Allen-Cunneen factor ``(1 + cs²)/2 = 1/2`` for a near-constant time in service.
+* **Prefill.** Prompts queue for the step's chunk budget: M/D/m with ``m`` prompts per chunk.
+* **Percentiles.** A wait is zero with chance ``1 - C`` and otherwise exponential (the M/M/c shape),
+  so its 95th percentile is ``mean | waiting x ln(C / 0.05)``; the two waits' percentiles are added
+  (an upper bound). The batch is Poisson (M/G/∞ in service): p95 TPOT is TPOT at ``b + 1.645 √b``.
+* **Disaggregated** prefill and decode: ``p`` of the copies prefill (M/D/m each), the rest decode with
+  no prompt chunks in their steps (M/D/c), and the prompt's KV cache crosses the link between them;
+  every split is tried and the best kept.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..interconnect import GPUS_PER_NODE
+from .engine import Engine, kv_per_token, prefill_tokens
+from .layout import Replica
+from .load import capacity_point, point
+from .step import step, token_time
+from .support import request_lengths
+
+MODEL = ("Poisson arrivals; batch in service from Little's law on the step model; slot wait M/D/c "
+         "(Erlang C x 1/2) and prefill wait M/D/m; p95 from the exponential tail of the waits (added) "
+         "and a Poisson batch")
+MODEL_DISAGGREGATED = MODEL + "; prefill and decode copies apart, the prompt's KV cache sent between them"
+TAIL = 0.05  # the 95th percentile
+Z95 = 1.645  # standard normal 95th percentile (Poisson batch, normal approximation)
+
+
+@dataclass(frozen=True)
+class RatePoint:
+    """One copy layout at a request rate (figures for the whole system)."""
+
+    requests_per_s: float
+    batch: float  # mean sequences in service per decoding copy
+    slot_utilisation: float
+    prefill_utilisation: float
+    ttft_mean: float
+    ttft_p95: float
+    tpot_mean: float
+    tpot_p95: float
+    stable: bool
+    prefill_copies: int = 0  # disaggregated: copies that prefill (0: colocated)
+    decode_copies: int = 0
+
+    def within(self, ttft: float | None, tpot: float | None) -> bool:
+        return self.stable and (ttft is None or self.ttft_p95 <= ttft) and (tpot is None or self.tpot_p95 <= tpot)
+
+
+@dataclass(frozen=True)
+class RateAnswer:
+    """The request-rate answer of one layout: the most it serves within the targets, and at the rate asked."""
+
+    model: str
+    best: RatePoint | None  # the highest rate within the p95 targets (None: not even a trickle)
+    at_rate: RatePoint | None  # at workload.requests_per_s (None: no rate given)
+    note: str = ""
+
+    @property
+    def max_requests_per_s(self) -> float:
+        return self.best.requests_per_s if self.best is not None else 0.0
+
+
+def erlang_c(c: int, a: float) -> float:
+    """Chance that an arrival waits in M/M/c with offered load ``a`` Erlangs (1 when ``a >= c``)."""
+    if a <= 0:
+        return 0.0
+    if a >= c:
+        return 1.0
+    b = 1.0
+    for i in range(1, c + 1):  # Erlang B by its recursion, stable for large c
+        b = a * b / (i + a * b)
+    rho = a / c
+    return b / (1.0 - rho * (1.0 - b))
+
+
+def wait(c: int, a: float, service: float) -> tuple[float, float]:
+    """(mean, p95) wait for one of ``c`` servers at offered load ``a`` with a constant ``service`` time."""
+    if a >= c:
+        return math.inf, math.inf
+    waits = erlang_c(c, a)
+    given = 0.5 * service / (c - a)  # mean wait of those who wait: M/M/c's, halved for constant service
+    p95 = given * math.log(waits / TAIL) if waits > TAIL else 0.0
+    return waits * given, p95
+
+
+def slots(job: Any, eng: Engine, rep: Replica) -> int:
+    """Sequences the scheduler admits per copy: the batch where the copy's throughput peaks."""
+    top = capacity_point(job, eng, rep, None, None) if rep.fits else None
+    return max(1, int(top.concurrency)) if top is not None else max(rep.max_seqs, 1)
+
+
+def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
+    """The system when each copy has ``b`` sequences in service on average (prefill sharing the steps)."""
+    prompt, output = request_lengths(job.w)
+    r = rep.layout.replicas
+    c = slots(job, eng, rep)
+    p = point(job, eng, rep, float(max(1, round(b))))
+    in_batch = p.ttft + output * p.tpot
+    lam = b / in_batch
+    pre = prefill_tokens(job.w, prompt)
+    m = max(1, int(eng.chunk // pre)) if eng.fw.chunked_prefill else 1
+    a_pre = lam * p.ttft
+    slot_mean, slot95 = wait(c, b, in_batch)
+    pre_mean, pre95 = wait(m, a_pre, p.ttft)
+    b95 = min(float(c), b + Z95 * math.sqrt(b))
+    tpot95 = point(job, eng, rep, float(max(1, round(b95)))).tpot
+    stable = b < c and a_pre < m
+    return RatePoint(lam * r, b, b / c, a_pre / m, slot_mean + pre_mean + p.ttft, slot95 + pre95 + p.ttft,
+                     p.tpot, max(tpot95, p.tpot), stable)
+
+
+def _bisect(lo: float, hi: float, good: Any, steps: int = 40) -> float:
+    """The largest x in [lo, hi] with good(x), good monotone decreasing; lo when none."""
+    if good(hi):
+        return hi
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if good(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _targets(w: Any) -> tuple[float | None, float | None]:
+    return getattr(w, "p95_ttft_s", None), getattr(w, "p95_tpot_s", None)
+
+
+def answer(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
+    """The most this layout serves within the p95 targets and, given ``requests_per_s``, its latencies there."""
+    w = job.w
+    if getattr(w, "disaggregated", False):
+        if rep.layout.replicas >= 2:
+            return _disaggregated(job, eng, rep)
+        note = "disaggregated serving needs two copies or more; this layout has one, so it serves colocated"
+    else:
+        note = ""
+    ttft, tpot = _targets(w)
+    c = slots(job, eng, rep)
+    tiny = 1e-6
+
+    def ok(b: float) -> bool:
+        return colocated(job, eng, rep, b).within(ttft, tpot)
+
+    b_best = _bisect(tiny, c * (1 - 1e-6), ok)
+    best = colocated(job, eng, rep, b_best) if ok(b_best) else None
+    at = None
+    rate = getattr(w, "requests_per_s", None)
+    if rate:
+        b_at = _bisect(tiny, c * (1 - 1e-6), lambda b: colocated(job, eng, rep, b).requests_per_s <= rate)
+        at = colocated(job, eng, rep, b_at)
+        if at.requests_per_s < rate * (1 - 1e-3):  # even a full scheduler does not keep up: the queue grows
+            at = RatePoint(rate, float(c), 1.0, at.prefill_utilisation, math.inf, math.inf, at.tpot_mean,
+                           at.tpot_p95, False)
+    return RateAnswer(MODEL, best, at, note)
+
+
+# ----------------------------------------------------------------------------- disaggregated
+def _link_bytes_per_s(job: Any, eng: Engine, rep: Replica) -> float:
+    """Bandwidth the prompt's KV cache crosses from a prefill copy to a decode copy: the node's link when
+    two copies share a node, else the network between nodes."""
+    if 2 * rep.layout.gpus_per_copy <= GPUS_PER_NODE and math.isfinite(rep.link_bw):
+        return rep.link_bw
+    rt = job.kb.runtime
+    gpu = job.kb.gpus[eng.gpu_id]
+    net = rt.networks.get(rt.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
+                          else rt.default_network_other)
+    return (net.gb_s if net else 1.25) * 1e9 * rt.link_efficiency.value
+
+
+def _disaggregated(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
+    w = job.w
+    prompt, output = request_lengths(w)
+    pre = prefill_tokens(w, prompt)
+    chunk = min(pre, float(eng.chunk))
+    n = math.ceil(pre / chunk)
+    service = n * step(job, eng, rep, 0.0, chunk, 0.0, prompt - pre / 2).seconds  # a prompt on an idle copy
+    m = max(1, int(eng.chunk // pre))
+    transfer = kv_per_token(job.shape, eng.kv_bytes) * prompt / max(rep.layout.gpus_per_copy, 1) \
+        / _link_bytes_per_s(job, eng, rep)
+    kv_ctx = prompt + output / 2
+    cache: dict[int, float] = {}
+
+    def tpot(b: float) -> float:
+        k = max(1, round(b))
+        if k not in cache:
+            cache[k] = token_time(job, eng, rep, float(k), kv_ctx)
+        return cache[k]
+
+    top = max(rep.max_seqs, 1)
+    grid = sorted({max(1, round(top ** (i / 16))) for i in range(17)})
+    c = max(grid, key=lambda b: b / tpot(b))  # decode copies run the batch of their throughput peak
+    r = rep.layout.replicas
+    ttft_t, tpot_t = _targets(w)
+
+    def at(lam: float, p: int) -> RatePoint:
+        d = r - p
+        a_pre = lam / p * service
+        pre_mean, pre95 = wait(m, a_pre, service)
+        lam_d = lam / d
+        b = _bisect(1e-6, c * (1 - 1e-6), lambda x: x / (output * tpot(x)) <= lam_d)
+        in_batch = output * tpot(b)
+        slot_mean, slot95 = wait(c, lam_d * in_batch, in_batch)
+        b95 = min(float(c), b + Z95 * math.sqrt(b))
+        stable = a_pre < m and lam_d * in_batch < c
+        return RatePoint(lam, b, lam_d * in_batch / c, a_pre / m, pre_mean + service + transfer + slot_mean,
+                         pre95 + service + transfer + slot95, tpot(b), max(tpot(b95), tpot(b)), stable, p, d)
+
+    best: RatePoint | None = None
+    for p in range(1, r):
+        upper = min(p * m / service, (r - p) * c / (output * tpot(c)))
+        lam = _bisect(upper * 1e-9, upper * (1 - 1e-6), lambda x, p=p: at(x, p).within(ttft_t, tpot_t))
+        got = at(lam, p)
+        if got.within(ttft_t, tpot_t) and (best is None or got.requests_per_s > best.requests_per_s):
+            best = got
+    at_rate = None
+    rate = getattr(w, "requests_per_s", None)
+    if rate:
+        split = best.prefill_copies if best is not None else max(1, r // 2)
+        at_rate = at(rate, split)
+        if not at_rate.stable:
+            at_rate = RatePoint(rate, at_rate.batch, at_rate.slot_utilisation, at_rate.prefill_utilisation,
+                                math.inf, math.inf, at_rate.tpot_mean, at_rate.tpot_p95, False, split, r - split)
+    return RateAnswer(MODEL_DISAGGREGATED, best, at_rate)

@@ -1,0 +1,258 @@
+"""The chosen way to serve as reports and the JSON show it: terms with formulas, memory, numbers."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...knowledge.schema import Gpu
+from ...knowledge.schema.serving import Framework
+from .. import Term
+from .. import memory as M
+from . import options as O
+from .choice import Serving, _targets
+from .engine import format_of, kv_element_bytes, quant_formats
+from .layout import Layout
+from .step import step
+from .support import request_lengths
+
+
+def terms(job: Any, s: Serving) -> dict[str, Term]:
+    """The chosen layout's numbers with their formulas, for reports."""
+    eng, rep, lay = s.engine, s.replica, s.layout
+    prompt, output = request_lengths(job.w)
+    per_copy = max(s.load.concurrency / lay.replicas, 1.0)
+    st = step(job, eng, rep, min(per_copy, max(rep.max_seqs, 1)), min(per_copy, max(rep.max_seqs, 1))
+              * prompt / output if eng.fw.continuous_batching else 0.0, prompt + output / 2, prompt / 2)
+    common = {"framework": eng.fw.id, "layout": lay.label(), "prompt_tokens": prompt, "output_tokens": output}
+    b = min(per_copy, max(rep.max_seqs, 1))
+    pure = step(job, eng, rep, b, 0.0, prompt + output / 2, 0.0)
+    note = f"{pure.bound}-bound linear layers; {eng.fw.name}, {lay.label()}"
+    decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
+                     "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
+    return {
+        "decode": Term("decode_tokens_per_s", 1 / s.load.tpot if s.load.tpot > 0 else 0.0, "tok/s",
+                       "1 / TPOT at the load: one sequence's output speed (its prompt chunks sharing the steps)",
+                       {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note=note),
+        "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
+                             "sustained output tokens/s of all copies at the load (prefill sharing the GPUs)",
+                             {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas}, note=note),
+        "prefill": Term("prefill_tokens_per_s", prompt / s.single.ttft if s.single.ttft > 0 else 0.0, "tok/s",
+                        "prompt tokens / time to first token of one request alone",
+                        {**common, "ttft_s": s.single.ttft}),
+        "kv_capacity": Term(
+            "max_concurrent_sequences", float(s.max_concurrent), "sequences",
+            "replicas x floor((usable - weights - context - working set) per GPU / KV per sequence per GPU)",
+            {**common, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,
+             "kv_free_per_gpu_bytes": rep.free_gpu, "kv_bytes_per_token_per_gpu": rep.kv_token_gpu,
+             "tokens_per_sequence": rep.seq_tokens, "kv_reserve": eng.fw.kv_reserve,
+             "max_batch": eng.max_batch, "replicas": lay.replicas},
+            note="; ".join(rep.notes)),
+        "serving_step": Term(
+            "tpot_s", st.seconds, "s",
+            "pp x [max(weight bytes / (BW x f), GEMM FLOPs / (peak x e)) + max(KV bytes / (BW x f), attention "
+            "FLOPs / (peak x e)) + all-reduces + layers x overhead] + step overhead",
+            {**common, "linear_s": st.gemm, "attention_s": st.attention, "communication_s": st.comm,
+             "overhead_s": st.overhead, "bound": st.bound, "weight_bytes_per_gpu": st.weight_bytes_gpu,
+             "kv_bytes_per_gpu": st.kv_bytes_gpu, "flops_per_gpu": st.flops_gpu,
+             "bandwidth_fraction": eng.bw_fraction, "compute_efficiency": eng.compute_eff, "compute": eng.compute,
+             "weight_format": eng.weight_format, "sequences_per_copy": per_copy}),
+        "serving_throughput": Term(
+            "throughput_tokens_per_s", s.load.throughput, "tok/s",
+            "replicas x sequences per copy / TPOT" if eng.fw.continuous_batching
+            else "replicas x batch x output tokens / (prefill + output tokens x decode step)",
+            {**common, "concurrency": s.load.concurrency, "tpot_s": s.load.tpot, "ttft_s": s.load.ttft}),
+    }
+
+
+# ------------------------------------------------------------------------------ memory
+def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M.MemoryEstimate:
+    """Per-GPU memory of serving ``workload.concurrent_requests`` (spread over the copies) with
+    ``fw`` in ``lay``: the breakdown reports show. Engines with chunked prefill hold one chunk's
+    working set; static batches prefill every prompt at once."""
+    w, kb = job.w, job.kb
+    fp = fw.precisions.get(w.precision)  # type: ignore[call-overload]
+    fmt = format_of(job, fw)
+    kv_b = kv_element_bytes(w, fp)
+    prompt, output = request_lengths(w)
+    per_copy = max(1, math.ceil(w.concurrent_requests / max(lay.replicas, 1)))
+    chunk = fw.prefill_chunk_tokens
+    prefill = min(chunk, prompt * per_copy) if fw.continuous_batching else prompt * per_copy
+    held = prompt + output / 2 if (fw.continuous_batching and fw.kv_reserve == "current") else prompt + output
+    rt = kb.runtime
+    return M.inference_memory(
+        job.shape, w.precision, prompt + output, per_copy, w.attention if fw.id == "transformers" else "sdpa",
+        lay.tp, quant=quant_formats(kb), overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value),
+        fmt=fmt, prompt_tokens=prompt, prefill_tokens=prefill, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
+        kv_bytes=kv_b, kv_len=held)
+
+
+def memory(job: Any, s: Serving) -> M.MemoryEstimate:
+    """Memory per GPU of the chosen way to serve (see :func:`memory_of`)."""
+    return memory_of(job, s.engine.fw, s.layout)
+
+
+# ----------------------------------------------------------------------------- numbers
+def numbers(job: Any, s: Serving) -> dict[str, Any]:
+    """The serving facts for ``ev.numbers`` (flat, JSON-safe)."""
+    w = job.w
+    target = _targets(w)[2]
+    prompt, output = request_lengths(w)
+    lay = s.layout
+    cap = s.capacity  # every figure below is of the chosen layout; the best layout at full load is apart
+    best = s.best_capacity if s.best_capacity_layout is not None else s.capacity
+    best_layout = s.best_capacity_layout or lay
+    return {
+        "framework": s.engine.fw.id,
+        "framework_name": s.engine.fw.name,
+        "framework_supports_gpu": s.support.gpu_ok,
+        "framework_supports_precision": s.support.precision_ok,
+        "framework_multi_node_ok": s.support.multi_node_ok,
+        "framework_reason": s.support.reason,
+        "framework_reason_detail": s.support.detail,
+        "weight_format": s.engine.weight_format,
+        "compute_precision": s.engine.compute,
+        "weight_only_fallback": s.engine.weight_only,
+        "serving_layout": lay.as_dict(),
+        "serving_layout_label": lay.label(),
+        "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp_attention": lay.dp_attention, "replicas": lay.replicas,
+        "gpus_per_copy": lay.gpus_per_copy,
+        "prompt_tokens": prompt, "output_tokens": output,
+        "max_concurrent_sequences": s.max_concurrent,
+        "framework_default_max_batch": s.engine.max_batch,
+        "max_batch_raised": s.max_concurrent > s.engine.max_batch * s.layout.replicas * s.layout.dp_attention,
+        "serving_fits": s.replica.fits,
+        "kv_free_per_gpu_bytes": max(s.replica.free_gpu, 0.0),
+        "load_concurrency": s.load.concurrency,
+        "load_source": s.load_source,
+        "throughput_tokens_per_s": s.load.throughput,
+        "ttft_s": s.load.ttft,
+        "tpot_s": s.load.tpot,
+        "per_sequence_tokens_per_s": 1 / s.load.tpot if s.load.tpot > 0 and math.isfinite(s.load.tpot) else None,
+        "max_throughput_tokens_per_s": cap.throughput if cap else 0.0,
+        "max_throughput_concurrency": cap.concurrency if cap else 0.0,
+        "max_throughput_layout": lay.as_dict(),
+        "max_throughput_layout_label": lay.label(),
+        "chosen_layout_max_throughput_tokens_per_s": s.capacity.throughput if s.capacity else 0.0,
+        "best_layout": best_layout.as_dict(),
+        "best_layout_label": best_layout.label(),
+        "best_layout_max_throughput_tokens_per_s": best.throughput if best else 0.0,
+        "best_layout_max_throughput_concurrency": best.concurrency if best else 0.0,
+        "best_layout_max_concurrent_sequences": (s.best_capacity_max_concurrent if s.best_capacity_layout is not None
+                                                 else s.max_concurrent),
+        "max_throughput_ttft_s": cap.ttft if cap else None,
+        "max_throughput_tpot_s": cap.tpot if cap else None,
+        "single_stream_tokens_per_s": 1 / s.single.decode_step if s.single.decode_step > 0 else None,
+        "single_stream_ttft_s": s.single.ttft,
+        "target_tokens_per_s": target,
+        "max_ttft_ms": w.max_ttft_ms, "max_tpot_ms": w.max_tpot_ms,
+        "meets_throughput_target": s.meets_throughput,
+        "meets_ttft": s.meets_ttft,
+        "meets_tpot": s.meets_tpot,
+        "achieved_ttft_ms": s.load.ttft * 1e3,
+        "achieved_tpot_ms": s.load.tpot * 1e3,
+        "serving_curve": None,  # filled when a result shows this candidate (candidate.py, all_terms)
+        "serving_alternatives": s.alternatives,
+        **knob_numbers(job, s),
+        **rate_numbers(job, s),
+    }
+
+
+def knob_numbers(job: Any, s: Serving) -> dict[str, Any]:
+    """Speculative decoding and the quantization method as modelled, and whether the framework runs them."""
+    w, kb, fw = job.w, job.kb, s.engine.fw
+    asked = getattr(w, "speculative", None)
+    spec_ok = O.speculative(kb, fw, w)[1]
+    method = getattr(w, "quantization", None)
+    quant_ok = O.quantization(kb, fw, w)[2]
+    return {
+        "speculative": s.engine.spec.as_dict() if s.engine.spec is not None else None,
+        "speculative_method": asked.method if asked is not None else None,
+        "speculative_supported": spec_ok,
+        "speculative_frameworks": O.supported_speculative(kb, asked.method) if asked is not None else [],
+        "quantization_method": method,
+        "quantization_supported": quant_ok,
+        "quantization_frameworks": O.supported_quantization(kb, method) if method else [],
+        "disaggregated": bool(getattr(w, "disaggregated", False)),
+    }
+
+
+def _rate_point(p: Any) -> dict[str, Any] | None:
+    if p is None:
+        return None
+
+    def fin(x: float) -> float | None:
+        return x if math.isfinite(x) else None
+
+    return {"requests_per_s": p.requests_per_s, "p95_ttft_s": fin(p.ttft_p95), "p95_tpot_s": fin(p.tpot_p95),
+            "mean_ttft_s": fin(p.ttft_mean), "mean_tpot_s": fin(p.tpot_mean), "batch_per_copy": p.batch,
+            "slot_utilisation": p.slot_utilisation, "prefill_utilisation": p.prefill_utilisation,
+            "stable": p.stable, "prefill_copies": p.prefill_copies or None, "decode_copies": p.decode_copies or None}
+
+
+def rate_numbers(job: Any, s: Serving) -> dict[str, Any]:
+    """The request-rate answer (``requests_per_s`` with ``p95_ttft_s`` / ``p95_tpot_s``) as flat facts."""
+    w = job.w
+    rate = s.rate
+    asked = getattr(w, "requests_per_s", None)
+    at = rate.at_rate if rate is not None else None
+    return {
+        "requests_per_s": asked,
+        "p95_ttft_target_s": getattr(w, "p95_ttft_s", None),
+        "p95_tpot_target_s": getattr(w, "p95_tpot_s", None),
+        "rate_model": rate.model if rate is not None else None,
+        "rate_note": rate.note if rate is not None else "",
+        "max_requests_per_s": rate.max_requests_per_s if rate is not None else None,
+        "rate_best": _rate_point(rate.best) if rate is not None else None,
+        "rate_at": _rate_point(at),
+        "meets_rate": s.meets_rate,
+    }
+
+
+def serving_json(n: dict[str, Any]) -> dict[str, Any] | None:
+    """``gpu.serving`` of the estimate JSON (contract version 2) from an evaluation's numbers."""
+    if "max_concurrent_sequences" not in n:
+        return None
+    return {
+        "max_concurrent_sequences": int(n["max_concurrent_sequences"]),
+        "throughput_tokens_per_s": n["throughput_tokens_per_s"],
+        "max_throughput_tokens_per_s": n["max_throughput_tokens_per_s"],
+        "ttft_s": n["ttft_s"],
+        "tpot_s": n["tpot_s"],
+        "concurrency": n["load_concurrency"],
+        "concurrency_source": n["load_source"],
+        "framework": n["framework"],
+        "layout": n["serving_layout"],
+        "layout_label": n["serving_layout_label"],
+        "weight_format": n["weight_format"],
+        "compute_precision": n["compute_precision"],
+        "prompt_tokens": n["prompt_tokens"],
+        "output_tokens": n["output_tokens"],
+        "max_throughput_concurrency": n["max_throughput_concurrency"],
+        "max_throughput_layout": n["max_throughput_layout"],
+        "per_sequence_tokens_per_s": n["per_sequence_tokens_per_s"],
+        "single_stream_tokens_per_s": n["single_stream_tokens_per_s"],
+        "best_layout": {"layout": n["best_layout"], "label": n["best_layout_label"],
+                        "max_throughput_tokens_per_s": n["best_layout_max_throughput_tokens_per_s"],
+                        "max_throughput_concurrency": n["best_layout_max_throughput_concurrency"],
+                        "max_concurrent_sequences": n["best_layout_max_concurrent_sequences"]},
+        "supports": {"gpu": n["framework_supports_gpu"], "precision": n["framework_supports_precision"],
+                     "multi_node": n["framework_multi_node_ok"], "reason": n["framework_reason"],
+                     "detail": n["framework_reason_detail"]},
+        "targets": {"tokens_per_s": n["target_tokens_per_s"] or None, "max_ttft_ms": n["max_ttft_ms"],
+                    "max_tpot_ms": n["max_tpot_ms"], "meets_throughput_target": n["meets_throughput_target"],
+                    "meets_ttft": n["meets_ttft"], "meets_tpot": n["meets_tpot"]},
+        "curve": n["serving_curve"],
+        "speculative": ({**(n.get("speculative") or {"method": n.get("speculative_method")}),
+                         "supported": n.get("speculative_supported"),
+                         "frameworks": n.get("speculative_frameworks")} if n.get("speculative_method") else None),
+        "quantization": ({"method": n.get("quantization_method"), "supported": n.get("quantization_supported"),
+                          "frameworks": n.get("quantization_frameworks")} if n.get("quantization_method") else None),
+        "disaggregated": n.get("disaggregated", False),
+        "rate": ({"model": n.get("rate_model"), "note": n.get("rate_note") or None,
+                  "requests_per_s": n.get("requests_per_s"),
+                  "targets": {"p95_ttft_s": n.get("p95_ttft_target_s"), "p95_tpot_s": n.get("p95_tpot_target_s")},
+                  "max_requests_per_s": n.get("max_requests_per_s"), "at_max": n.get("rate_best"),
+                  "at_requests_per_s": n.get("rate_at"), "meets_requests_per_s": n.get("meets_rate")}
+                 if n.get("rate_model") else None),
+    }

@@ -1,0 +1,127 @@
+"""Whether a framework runs a precision on a GPU, and the matmul path it takes: facts the rules read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...knowledge.schema import Gpu
+from ...knowledge.schema.serving import Framework
+from .. import compute as C
+from ..interconnect import GPUS_PER_NODE
+
+REASONS = {
+    "ok": "the framework runs this precision on this GPU",
+    "gpu_vendor": "the framework does not run on this GPU vendor",
+    "gpu_compute_capability": "the GPU is older than the framework's CUDA build supports",
+    "precision_unsupported": "the framework cannot load this precision",
+    "precision_vendor": "the framework's kernels for this precision do not exist for this GPU vendor",
+    "precision_compute_capability": "the framework's kernels for this precision need a newer GPU",
+    "precision_hardware": "this precision needs tensor-core units the GPU lacks",
+    "multi_node": "one model copy would span nodes and the framework runs on one machine only",
+}
+
+
+# ----------------------------------------------------------------------------- requests
+def request_lengths(w: Any) -> tuple[int, int]:
+    """(prompt, output) tokens of one request; the schema fills them in (see Workload)."""
+    prompt = w.prompt_tokens or max(1, w.context_len - max(1, w.context_len // 2))
+    output = w.output_tokens or max(1, w.context_len // 2)
+    return int(prompt), int(output)
+
+
+# ------------------------------------------------------------------------------- support
+@dataclass(frozen=True)
+class Support:
+    """Can ``framework`` run ``precision`` on ``gpu``: the facts the rules read."""
+
+    gpu_ok: bool
+    precision_ok: bool
+    multi_node_ok: bool
+    reason: str
+    detail: str
+    compute: str  # the matmul precision actually used ("bf16" for a weight-only fallback)
+    weight_only: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.gpu_ok and self.precision_ok and self.multi_node_ok
+
+
+def _cc(gpu: Gpu) -> float | None:
+    return float(gpu.compute_capability) if gpu.compute_capability else None
+
+
+def has_units(gpu: Gpu, kind: str) -> bool:
+    """Whether ``gpu`` has a hardware path for matmuls in ``kind``."""
+    p = gpu.peaks
+    if kind == "fp32":
+        return True
+    if kind == "fp16":
+        return bool(p.fp16 or p.fp16_nontensor)
+    if kind == "bf16":
+        return bool(p.bf16)
+    if kind == "fp8":
+        return bool(p.fp8)
+    if kind == "int8":
+        return bool(p.int8)
+    if kind == "fp4":
+        return bool(getattr(p, "fp4", None))
+    return False
+
+
+def peak_tflops(gpu: Gpu, kind: str) -> float:
+    """Dense peak for matmuls in ``kind`` (TOPS for int8)."""
+    p = gpu.peaks
+    if kind == "fp8" and p.fp8:
+        return float(p.fp8)
+    if kind == "fp4" and getattr(p, "fp4", None):
+        return float(p.fp4)  # type: ignore[attr-defined]
+    if kind == "int8" and p.int8:
+        return float(p.int8)
+    if kind in ("fp16", "fp32"):
+        return C.peak_for(gpu, kind).tflops
+    return C.peak_for(gpu, "bf16").tflops
+
+
+def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> Support:
+    """The first reason ``fw`` cannot serve ``precision`` on ``gpu`` (or "ok"), and the compute path."""
+    cc = _cc(gpu)
+    fp = fw.precisions.get(precision)  # type: ignore[call-overload]
+    compute = fp.compute if fp else "bf16"
+    weight_only = False
+    gpu_ok, prec_ok, reason, detail = True, True, "ok", REASONS["ok"]
+    if gpu.vendor not in fw.vendors:
+        gpu_ok, reason = False, "gpu_vendor"
+        detail = f"{fw.name} runs on {', '.join(fw.vendors)} GPUs, not {gpu.vendor}"
+    elif gpu.vendor == "nvidia" and cc is not None and cc < fw.min_compute_capability:
+        gpu_ok, reason = False, "gpu_compute_capability"
+        detail = f"{fw.name} needs compute capability {fw.min_compute_capability:.1f}+; {gpu.name} has {cc:.1f}"
+    if fp is None:
+        prec_ok = False
+        if reason == "ok":
+            reason = "precision_unsupported"
+            detail = fw.unsupported.get(precision, f"{fw.name} cannot load {precision} weights")  # type: ignore[call-overload]
+    else:
+        bad = None
+        if fp.vendors is not None and gpu.vendor not in fp.vendors:
+            bad = ("precision_vendor", f"{fw.name} has no {precision} kernels ({fp.kernel}) for {gpu.vendor} GPUs")
+        elif gpu.vendor == "nvidia" and cc is not None and fp.min_compute_capability and cc < fp.min_compute_capability:
+            bad = ("precision_compute_capability", f"{fw.name} {precision} ({fp.kernel}) needs compute capability "
+                   f"{fp.min_compute_capability:.1f}+; {gpu.name} has {cc:.1f}")
+        elif not has_units(gpu, fp.compute):
+            if fp.fallback_compute and has_units(gpu, fp.fallback_compute):
+                compute, weight_only = fp.fallback_compute, True
+            else:
+                bad = ("precision_hardware", f"{fw.name} {precision} needs {fp.compute.upper()} tensor cores; "
+                       f"{gpu.name} has none")
+        if bad:
+            prec_ok = False
+            if reason == "ok":
+                reason, detail = bad
+    multi_ok = fw.multi_node or gpus_per_copy <= GPUS_PER_NODE
+    if not multi_ok and reason == "ok":
+        reason = "multi_node"
+        detail = (f"one copy of the model needs {gpus_per_copy} GPUs, more than one {GPUS_PER_NODE}-GPU node, "
+                  f"and {fw.name} runs on one machine")
+    return Support(gpu_ok, prec_ok, multi_ok, reason, detail, compute, weight_only)
