@@ -89,15 +89,32 @@ def run_estimate(workload: dict, gpu: str, gpus: int | None, deadline_days: floa
     return estimate({"workload": workload, "constraints": constraints}, gpu=gpu, gpus=gpus)
 
 
+def _catalog_model(kb, name: str, params_b: float) -> str | None:
+    """The catalog id a run's model name resolves to, when the catalog's size agrees (within 5%)."""
+    from gpuwise.errors import UserError
+
+    try:
+        r = kb.model(name.split(" (")[0])
+    except UserError:
+        return None
+    m = kb.models[r.id]
+    return r.id if abs(m.params_b / params_b - 1) <= 0.05 else None
+
+
 def training_cases(kb, directory: Path) -> list[tuple[str, float, float]]:
-    """The validation set's pretraining runs (bare parameter counts: the shape is gpuwise's guess)."""
+    """The validation set's pretraining runs: a model the catalog knows by name is given by name (its
+    published shape), the others by bare parameter count (the shape is gpuwise's fit)."""
     out = []
     for row in _rows(directory, "training_compute.csv"):
         if row["row_type"] != "full_pretraining_run" or row["accelerator"] not in GPU_OF_RUN:
             continue
         n = int(row["num_accelerators"]) if row["num_accelerators"] else None
-        w = {"task": "pretrain", "params_b": float(row["params_total_B"]),
-             "train_tokens": float(row["training_tokens_B"]) * 1e9}
+        w = {"task": "pretrain", "train_tokens": float(row["training_tokens_B"]) * 1e9}
+        known = _catalog_model(kb, row["model"], float(row["params_total_B"]))
+        if known:  # the model as a user names it: its published shape
+            w["model"] = known
+        else:  # a bare parameter count: the shape is gpuwise's fit
+            w["params_b"] = float(row["params_total_B"])
         est = run_estimate(w, GPU_OF_RUN[row["accelerator"]], n)
         label = f"{row['id']} {row['model']} on {est.gpu.count} x {est.gpu.id} ({est.gpu.strategy})"
         out.append((label, est.gpu.gpu_hours, float(row["accelerator_hours"])))
@@ -218,6 +235,10 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
             got = s.load if conc else s.capacity
             est = got.throughput if got else 0.0
+            if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
+                # a batch started together: its output over prefill + decode (vLLM benchmark_latency)
+                out_tokens = int(row["output_tokens"])
+                est = conc * out_tokens / (got.ttft + out_tokens * got.tpot)
             label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
                      f"{row['prompt_tokens']}/{row['output_tokens']} c={row['concurrency']} ({row['framework']})")
             out.append((label, est, float(row["output_tokens_per_s"])))

@@ -58,7 +58,7 @@ def test_gpu_hours_of_published_pretraining_runs(kb, accuracy):
     path users get: estimate(..., gpus=N) with the published count."""
     errors = _errors(accuracy.training_cases(kb, DATA / "validation"))
     assert len(errors) >= 15
-    assert statistics.median(errors) <= 0.20  # measured: 12.8%
+    assert statistics.median(errors) <= 0.20  # measured: 11.5% (Pythia by name: its published shape)
 
 
 def test_gpu_hours_of_large_moe_and_fp8_runs(kb, accuracy):

@@ -193,3 +193,28 @@ def test_prices_lists_reserved_and_per_gpu_spot_rates_with_their_own_dates(kb) -
     assert res.as_of == "2025-03-06" and res.age_days == 635 and res.check == "V"
     spot = next(r for r in rows if r.kind == "spot" and r.provider == "coreweave")
     assert spot.amount == pytest.approx(19.71 / 8, rel=1e-4) and spot.as_of == "2026-09-20"
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_the_brief_names_the_prices_it_rests_on_with_their_age(fmt: str) -> None:
+    """The brief's data-freshness block lists prices_used: a purchase of used RTX 3090s rests on the
+    card's street price ($700, 2026-01-01: 334 days before 2026-12-01) and the consumer host share
+    ($800 per GPU, dated 2019-01-01); in Chinese and yuan the same, converted at the answer's rate."""
+    from gpuwise.render import report
+
+    r = recommend({"workload": {"task": "finetune", "method": "qlora", "model": "llama-3.1-70b",
+                                "train_tokens": 2.0e8},
+                   "constraints": {"acquisition": "buy", "gpus": ["rtx-3090"], "max_gpus": 4}})
+    used = {e["kind"]: e for e in r.prices_used}
+    assert used["buy"]["amount"] == 700 and used["buy"]["as_of"] == "2026-01-01"
+    assert used["host"]["amount"] == 800 and used["host"]["as_of"] == "2019-01-01"
+    age = (dt.date.today() - dt.date(2026, 1, 1)).days
+    brief = " ".join(report.render(r, fmt).split())  # the terminal's wrapping undone
+    assert f"buy NVIDIA GeForce RTX 3090 24GB, used (2026-01-01, {age:,} days old)" in brief
+    assert "host server (2019-01-01," in brief
+    full = " ".join(report.render(r, fmt, detail="full").split())  # the amounts, in the full report
+    assert f"buy NVIDIA GeForce RTX 3090 24GB, used: $700 per card (2026-01-01, {age:,} days old)" in full
+    assert "host server: $800 per GPU" in full
+    zh = "".join(report.render(r, fmt, lang="zh", currency="CNY", detail="full").split())
+    rate = r.currency.usd_cny
+    assert f"每卡¥{700 * rate:,.0f}" in zh and f"距今{age:,}天" in zh and "$700" not in zh

@@ -144,7 +144,8 @@ def test_advanced_settings_come_after_the_model_and_only_on_yes(tmp_path: Path) 
     asked, s = flow(tmp_path, {"workload.method": "lora", "advanced": True, "workload.lora_rank": 64})
     assert asked[: len(LORA_ESSENTIALS)] == LORA_ESSENTIALS
     advanced = asked[len(LORA_ESSENTIALS):]
-    assert advanced[:3] == ["constraints.project_months", "workload.lora_rank", "workload.lora_targets"]
+    assert advanced[:4] == ["constraints.project_months", "constraints.value_of_a_day_usd", "workload.lora_rank",
+                            "workload.lora_targets"]
     for key in ("workload.optimizer", "workload.zero_stage", "workload.mixed_precision",
                 "constraints.electricity_usd_per_kwh", "constraints.gpus", "environment"):
         assert key in advanced
@@ -250,6 +251,7 @@ FINETUNE_KEYS = [
     choose("constraints.hosting", "office"),
     YES,                                         # advanced settings
     ENTER,                                       # project months: 6
+    ENTER,                                       # a day sooner: the policy's default
     text("64"),                                  # LoRA rank, after the model
     ENTER,                                       # LoRA targets: all-linear
     ENTER,                                       # precision: bf16
@@ -270,7 +272,8 @@ FINETUNE_FILE = {
                  "optimizer": "adamw-8bit", "batch_size": 4, "seq_len": 4096, "gradient_checkpointing": True,
                  "zero_stage": "auto", "train_tokens": 2e9},
     "constraints": {"gpus": [], "max_gpus": 8, "deadline_days": 7, "budget_usd": None, "acquisition": "buy",
-                    "project_months": 6, "electricity_usd_per_kwh": 0.3, "currency": "USD", "hosting": "office"},
+                    "project_months": 6, "value_of_a_day_usd": None, "electricity_usd_per_kwh": 0.3,
+                    "currency": "USD", "hosting": "office"},
 }
 
 
@@ -385,6 +388,7 @@ def test_bad_values_get_a_sentence_and_are_asked_again(tmp_path: Path,
         ENTER, ENTER, ENTER, ENTER,               # deadline, budget, either, hosting
         YES,                                      # advanced
         ENTER,                                    # months
+        ENTER,                                    # a day sooner
         text("0"),                                # LoRA rank 0: the model says >= 1
         text("16"),
         ENTER,                                    # targets
@@ -467,8 +471,8 @@ def test_edit_from_summary_prunes_answers_that_no_longer_apply(tmp_path: Path) -
 
 
 def test_saying_no_to_advanced_settings_drops_them(tmp_path: Path) -> None:
-    # the gate is the 10th answer in the summary's edit list (after the project length)
-    keys = [*FINETUNE_KEYS, MENU_EDIT, DOWN * 9 + ENTER, NO, MENU_SAVE_QUIT]
+    # the gate is the 11th answer in the summary's edit list (after the project length and a day's value)
+    keys = [*FINETUNE_KEYS, MENU_EDIT, DOWN * 10 + ENTER, NO, MENU_SAVE_QUIT]
     rc, path = drive(tmp_path, keys)
     assert rc == 0
     data = saved(path)

@@ -29,6 +29,14 @@ def test_erlang_c_by_hand():
     assert R.erlang_c(4, 4.0) == 1.0 and R.erlang_c(4, 0.0) == 0.0
 
 
+def test_many_slots_use_the_halfin_whitt_limit():
+    """Beyond 256 slots Erlang C is Halfin-Whitt's C = 1 / (1 + b Phi(b) / phi(b)), b = (c - a) / sqrt(a):
+    c = 1000, a = 950 -> b = 1.622, Phi = 0.9476, phi = 0.1071 -> C = 0.0651; the exact recursion gives
+    0.0683 (within 5%)."""
+    assert R.erlang_c(1000, 950.0) == pytest.approx(0.0651, abs=5e-4)
+    assert R.erlang_c(1000, 950.0) == pytest.approx(0.0683, rel=0.05)
+
+
 def test_wait_is_pollaczek_khinchine_for_one_server():
     """M/D/1 at rho = 0.5, service 1 s: mean wait rho x s / (2 (1 - rho)) = 0.5 s (Pollaczek-Khinchine);
     those who wait (chance 0.5) wait 1 s on average, so p95 = 1 x ln(0.5 / 0.05) = ln 10 s."""

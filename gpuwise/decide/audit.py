@@ -364,9 +364,10 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
                            "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
             prices_used=prices_used(job, proposed, acq.mode) + [
-                {**e, "item": f"alternative: {e['item']}"} for o in alt_option for e in prices_used(job, *o)],
-            currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules), policy=kb.policy_values(),
-            ranking=ranking_sentence(kb.policy_values()),
+                {**e, "item": f"alternative: {e['item']}", "alternative": True}
+                for o in alt_option for e in prices_used(job, *o)],
+            currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules),
+            policy=job.kb.policy_values(), ranking=ranking_sentence(job.kb.policy_values(), job.training),
         )
 
 

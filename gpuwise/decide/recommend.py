@@ -515,7 +515,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         currency=currency_info(kb, job.c.currency),
         house_rules=house_rules(con.book, rules),
         policy=kb.policy_values(),
-        ranking=ranking_sentence(kb.policy_values()),
+        ranking=ranking_sentence(kb.policy_values(), job.training),
     )
 
 
@@ -575,10 +575,12 @@ def tie_note(r: Ranking, con: Consultation) -> Sentence | None:
     return Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
 
 
-def ranking_sentence(policy: dict[str, Any]) -> Sentence:
+def ranking_sentence(policy: dict[str, Any], training: bool = True) -> Sentence:
+    """The ranking policy in words; a service's score has no days in it (rank.score), so its
+    sentence leaves the value of a day out."""
     values = {k: policy[k] for k in ("value_of_a_day_usd", "ranking_tie_fraction")}
-    return Sentence(id="ranking.policy", text=messages.text("ranking.policy", values),
-                    template=messages.template("ranking.policy"), values=values)
+    mid = "ranking.policy" if training else "ranking.policy.serving"
+    return Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
 
 
 def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | None,

@@ -121,6 +121,7 @@ class BuyPlan:
     source: str
     check: str
     note: str = ""
+    point_gpus: int = 1  # GPUs in the unit the price point is for (native_amount buys that many)
 
 
 def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, condition: str = "new",
@@ -193,7 +194,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
             host_note += (f" ({count} cards are more than a {u.max_per_node}-card workstation holds: "
                           f"{nodes} PCIe GPU server(s) of up to {SERVER_CARDS})")
     return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, hardware, host, host_note, p.condition,
-                   p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note), None
+                   p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note, p.gpus), None
 
 
 def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition: str = "new",

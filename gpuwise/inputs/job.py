@@ -4,6 +4,7 @@ and every default that was filled in (each becomes a reported assumption).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,6 +110,19 @@ def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
                         hint=f"use precision {' or '.join(ok)} with {fw.id}, or framework {' or '.join(others)}")
 
 
+def _day_valued(kb: Knowledge, value: float | None) -> Knowledge:
+    """The knowledge base with the question's own value of a day (USD) as the ranking policy's
+    ``value_of_a_day_usd``: everything that ranks reads the policy through the job's knowledge."""
+    if value is None or "value_of_a_day_usd" not in kb.policy:
+        return kb
+    pv = kb.policy["value_of_a_day_usd"]
+    if pv.value == value:
+        return kb
+    mine = pv.model_copy(update={"value": value, "rationale": "the question's constraints.value_of_a_day_usd",
+                                 "source": "the requirements file"})
+    return dataclasses.replace(kb, policy={**kb.policy, "value_of_a_day_usd": mine})
+
+
 def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Job:
     w = req.workload
     assumptions: list[Assumption] = []
@@ -160,6 +174,11 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     for name in sorted({"max_gpus", "acquisition", "project_months", "electricity_usd_per_kwh"} - c.model_fields_set):
         assumptions.append(note(f"constraints.{name}", getattr(c, name), f"assume.default.constraints.{name}",
                                 {"value": getattr(c, name)}))
+    kb = _day_valued(kb, c.value_of_a_day_usd)
+    if c.value_of_a_day_usd is None and w.task != "inference":  # the ranking weighs a training run's days
+        assumptions.append(note("constraints.value_of_a_day_usd", kb.policy_value("value_of_a_day_usd"),
+                                "assume.default.constraints.value_of_a_day_usd",
+                                {"value": kb.policy_value("value_of_a_day_usd")}))
     deadline = c.deadline_days
     if deadline is None and w.task != "inference":
         deadline = c.project_months * 30.4

@@ -49,6 +49,9 @@ def to_usd(model: Any, kb: Knowledge) -> tuple[Any, list[Assumption]]:
     if c.budget_usd is not None:
         cons["budget_usd"] = c.budget_usd / rate
         changed.append(f"budget {c.budget_usd:,.0f} CNY = ${cons['budget_usd']:,.0f}")
+    if c.value_of_a_day_usd is not None:
+        cons["value_of_a_day_usd"] = c.value_of_a_day_usd / rate
+        changed.append(f"a day {c.value_of_a_day_usd:,.0f} CNY = ${cons['value_of_a_day_usd']:,.0f}")
     if "electricity_usd_per_kwh" in c.model_fields_set:
         cons["electricity_usd_per_kwh"] = c.electricity_usd_per_kwh / rate
         changed.append(f"electricity {c.electricity_usd_per_kwh:g} CNY/kWh = ${cons['electricity_usd_per_kwh']:.3f}")

@@ -395,11 +395,16 @@ class Constraints(Strict):
         default=None, description="where bought hardware runs (default: chosen per candidate, stated)")
     market: Literal["global", "china"] | None = Field(
         default=None, description="where the hardware is bought or rented (default: china with CNY, else global)")
+    value_of_a_day_usd: float | None = Field(
+        default=None, ge=0, le=1e9, description="what a training result one wall-clock day earlier is worth, in the "
+                                                "file's currency; the ranking adds it for each day (default: the "
+                                                "policy's value_of_a_day_usd)")
     procurement: Literal["any", "domestic"] = Field(
         default="any", description="domestic: Chinese accelerators only (Huawei Ascend...), as state buyers in "
                                    "China are asked to buy")
 
-    _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh")(_finite)
+    _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh",
+                         "value_of_a_day_usd")(_finite)
 
     @model_validator(mode="before")
     @classmethod

@@ -13,7 +13,7 @@ from .engine import Engine, engine
 from .layout import Layout, Replica, layouts, replica
 from .load import Point, capacity_point, point, system_point
 from .rate import RateAnswer
-from .support import Support, support
+from .support import Support, request_lengths, support
 
 
 # ------------------------------------------------------------------------------- choice
@@ -97,6 +97,10 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
     else:
         conc, source = load_concurrency(job, eng, rep, cap)
     load = system_point(job, eng, rep, conc)
+    if source.startswith("workload.requests_per_s") and rate is not None and rate.at_rate is not None:
+        at = rate.at_rate  # the load is the rate: its output and mean latencies (disaggregated ones too)
+        served = at.requests_per_s * request_lengths(w)[1] if at.stable else load.throughput
+        load = Point(conc, served, at.tpot_mean, at.ttft_mean, load.decode_step)
     if not rep.fits:  # not one sequence fits beside the weights: nothing is served (latencies stay as bounds)
         load = Point(load.concurrency, 0.0, load.tpot, load.ttft, load.decode_step)
     r = lay.replicas

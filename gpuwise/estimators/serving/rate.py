@@ -9,13 +9,15 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
 * **Slots.** The scheduler runs at most ``c`` sequences (the batch where the copy's throughput peaks,
   as the closed-loop model sets ``max_num_seqs``): the wait for a slot is M/D/c, i.e. Erlang C's chance
   of waiting with the Allen-Cunneen factor ``(1 + cs²)/2 = 1/2`` for a near-constant time in service.
+  Beyond 256 slots Erlang C is Halfin and Whitt's heavy-traffic limit (Halfin & Whitt 1981, Operations
+  Research 29(3)), within ~5% of the exact recursion there and far cheaper.
 * **Prefill.** Prompts queue for the step's chunk budget: M/D/m with ``m`` prompts per chunk.
 * **Percentiles.** A wait is zero with chance ``1 - C`` and otherwise exponential (the M/M/c shape),
   so its 95th percentile is ``mean | waiting x ln(C / 0.05)``; the two waits' percentiles are added
   (an upper bound). The batch is Poisson (M/G/∞ in service): p95 TPOT is TPOT at ``b + 1.645 √b``.
 * **Disaggregated** prefill and decode: ``p`` of the copies prefill (M/D/m each), the rest decode with
   no prompt chunks in their steps (M/D/c), and the prompt's KV cache crosses the link between them;
-  every split is tried and the best kept.
+  the splits of :func:`splits` are tried and the best kept.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ MODEL = ("Poisson arrivals; batch in service from Little's law on the step model
          "and a Poisson batch")
 MODEL_DISAGGREGATED = MODEL + "; prefill and decode copies apart, the prompt's KV cache sent between them"
 TAIL = 0.05  # the 95th percentile
+EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-Whitt's limit beyond
 Z95 = 1.645  # standard normal 95th percentile (Poisson batch, normal approximation)
 
 
@@ -79,9 +82,18 @@ def erlang_c(c: int, a: float) -> float:
         return 0.0
     if a >= c:
         return 1.0
+    if c > EXACT_SERVERS:  # Halfin-Whitt: C = 1 / (1 + beta Phi(beta) / phi(beta)), beta = (c - a) / sqrt(a)
+        beta = (c - a) / math.sqrt(a)
+        if beta > 8.0:
+            return 0.0
+        cdf = 0.5 * (1.0 + math.erf(beta / math.sqrt(2.0)))
+        pdf = math.exp(-beta * beta / 2.0) / math.sqrt(2.0 * math.pi)
+        return 1.0 / (1.0 + beta * cdf / pdf)
     b = 1.0
     for i in range(1, c + 1):  # Erlang B by its recursion, stable for large c
         b = a * b / (i + a * b)
+        if b < 1e-15 and i > a:  # it only falls from here: nobody waits
+            return 0.0
     rho = a / c
     return b / (1.0 - rho * (1.0 - b))
 
@@ -181,6 +193,17 @@ def _link_bytes_per_s(job: Any, eng: Engine, rep: Replica) -> float:
     return (net.gb_s if net else 1.25) * 1e9 * rt.link_efficiency.value
 
 
+SPLIT_SHARES = (1 / 16, 1 / 8, 1 / 6, 1 / 4, 1 / 3, 3 / 8, 1 / 2, 5 / 8, 2 / 3, 3 / 4)
+"""Shares of the copies tried as prefill copies (every split when there are few copies)."""
+
+
+def splits(replicas: int) -> list[int]:
+    """Prefill copies to try out of ``replicas``: every split up to 12 copies, else the shares above."""
+    if replicas <= 12:
+        return list(range(1, replicas))
+    return sorted({max(1, min(replicas - 1, round(replicas * f))) for f in SPLIT_SHARES})
+
+
 def _disaggregated(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
     w = job.w
     prompt, output = request_lengths(w)
@@ -220,7 +243,7 @@ def _disaggregated(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
                          pre95 + service + transfer + slot95, tpot(b), max(tpot(b95), tpot(b)), stable, p, d)
 
     best: RatePoint | None = None
-    for p in range(1, r):
+    for p in splits(r):
         upper = min(p * m / service, (r - p) * c / (output * tpot(c)))
         lam = _bisect(upper * 1e-9, upper * (1 - 1e-6), lambda x, p=p: at(x, p).within(ttft_t, tpot_t))
         got = at(lam, p)

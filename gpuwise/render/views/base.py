@@ -20,6 +20,7 @@ from .. import words
 from ..fmt import (
     DATE_LABELS,
     HTML_LANG,
+    N_,
     SEVERITY_LABELS,
     SEVERITY_ONE,
     STEP_NAMES,
@@ -36,6 +37,10 @@ from ..fmt import (
     table,
     times,
 )
+
+RENT_TERMS = {"on-demand": N_("on demand"), "reserved": N_("reserved cluster"), "1-month": N_("1-month reservation"),
+              "1-year": N_("1-year commitment"), "3-year": N_("3-year commitment")}
+CONDITIONS = {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")}
 
 LEADING = 8
 """How many candidates the per-step tables of a full report show (the best-ranked feasible ones)."""
@@ -240,13 +245,62 @@ class BaseView:
                                 "relying on it.", what=s.get("what", "?"), as_of=s.get("as_of", "?"),
                                 age=format(age, ",.0f") if isinstance(age, (int, float)) else "?"))
         span = [str(v) for v in self.r.knowledge_dates.values()]
-        return {"dates": dates, "stale": stale,
+        prices = self.prices_used(brief=not self.full)
+        return {"dates": dates, "stale": stale, "prices": prices,
+                "prices_line": self._("Prices used: %(list)s.", list=self.f.clause.join(prices)) if prices else "",
                 "span": self._("Figures dated %(first)s to %(last)s.", first=min(span), last=max(span))
                 if span else "",
                 "stale_banner": self.f.ngettext(
                     "%(n)s price used here is more than a year old; see Data freshness.",
                     "%(n)s prices used here are more than a year old; see Data freshness.", len(stale))
                 if stale else ""}
+
+    def prices_used(self, brief: bool = False) -> list[str]:
+        """The prices the answer rests on, each with its date and age (the result's prices_used),
+        worded in this language, in the report's currency. The brief leaves out a proposal's own
+        figures (undated: the user's) and the audit alternative's (the full report has them)."""
+        out = []
+        for e in getattr(self.r, "prices_used", None) or []:
+            if brief and (e.get("alternative") or not e.get("as_of")):
+                continue
+            kind, cur, amount = e.get("kind"), e.get("currency", "USD"), e.get("amount")
+            rate = getattr(getattr(self.r, "currency", None), "usd_cny", None)
+            if amount is None:
+                shown = self.f.na()
+            elif kind == "fx":
+                shown = f"{amount:.4f}"
+            elif cur == "CNY" and self.f.cur.code == "CNY":
+                shown = self.f.local(amount)
+            else:  # in the report's one currency (a yuan price converted at the answer's dated rate)
+                shown = self.f.money2(amount if cur == "USD" else amount / rate if rate else None)
+            if kind == "rent":
+                term = self._(RENT_TERMS[e["term"]]) if e.get("term") in RENT_TERMS else e.get("term", "")
+                where = " ".join(x for x in (e.get("provider"), e.get("instance")) if x)
+                what = (self._("rent %(gpu)s on %(provider)s, %(term)s", gpu=e["gpu"], provider=where, term=term)
+                        if brief else
+                        self._("rent %(gpu)s on %(provider)s, %(term)s: %(amount)s per GPU-hour", gpu=e["gpu"],
+                               provider=where, term=term, amount=shown))
+            elif kind == "buy":
+                cond = self._(CONDITIONS[e["condition"]]) if e.get("condition") in CONDITIONS else e.get("condition")
+                what = (self._("buy %(gpu)s, %(condition)s", gpu=e["gpu"], condition=cond) if brief else
+                        self._("buy %(gpu)s, %(condition)s: %(amount)s per card", gpu=e["gpu"], condition=cond,
+                               amount=shown) if e.get("unit_gpus", 1) == 1 else
+                        self._("buy %(gpu)s, %(condition)s: %(amount)s per %(n)s GPUs", gpu=e["gpu"],
+                               condition=cond, amount=shown, n=e["unit_gpus"]))
+            elif kind == "host":
+                what = self._("host server") if brief else self._("host server: %(amount)s per GPU", amount=shown)
+            elif kind == "fx":
+                what = (self._("USD to CNY rate") if brief else
+                        self._("exchange rate: %(amount)s CNY per USD", amount=shown))
+            else:
+                what = f"{e.get('item', '?')}: {shown} {e.get('unit', '')}".strip()
+            if e.get("alternative"):
+                what = self._("alternative: %(what)s", what=what)
+            age = e.get("age_days")
+            out.append(self._("%(what)s (%(as_of)s, %(age)s days old)", what=what, as_of=e["as_of"],
+                              age=format(age, ",.0f")) if e.get("as_of") and isinstance(age, (int, float))
+                       else self._("%(what)s (undated)", what=what))
+        return out
 
     def trace_table(self) -> dict[str, Any] | None:
         trace = getattr(self.r, "trace", [])
