@@ -373,7 +373,8 @@ def _plan(args: argparse.Namespace) -> int:
     _check_output(args, [args.plan])
     currency = args.currency or ("CNY" if args.fx_rate is not None else None)
     result = plan(args.plan, knowledge=args.knowledge, rules=args.rules, currency=currency, fx_rate=args.fx_rate)
-    text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang)
+    text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang,
+                            detail=args.detail)
     _write(text, args, [args.plan])
     return 1 if result.unplaced else 0
 

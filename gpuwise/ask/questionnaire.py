@@ -37,6 +37,7 @@ from .answers import (  # noqa: F401  (the package's API and the tests' entry po
     render_answers,
     save_answers,
 )
+from .plan_ask import StartPlan, is_plan_file, plan_path, run_plan_ask
 from .questions import (  # noqa: F401
     QUESTIONS_FILE,
     Condition,
@@ -98,9 +99,14 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
     from rich.console import Console
 
     console = Console(highlight=False)
+    prompter = _Prompter(input, output)
+    plan, existing = path, True
     try:
-        session, notes = _start(qn, path, knowledge, lang, currency)
-        return _interact(session, notes, report, knowledge, _Prompter(input, output), console)
+        if not (path.is_file() and is_plan_file(path)):
+            session, notes = _start(qn, path, knowledge, lang, currency)
+            return _interact(session, notes, report, knowledge, prompter, console)
+    except StartPlan:  # the first question's plan choice: the plan questions write a plan file
+        plan, existing = plan_path(path, answers_path is not None), False
     except (KeyboardInterrupt, EOFError):
         console.print()
         if path.exists():
@@ -114,6 +120,8 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
     except OSError as exc:
         print(qn.say("cannot_save", lang, path=path, error=exc.strerror or exc), file=sys.stderr)
         return EXIT_USAGE
+    return run_plan_ask(plan, Path(report_path) if report_path else None, knowledge=knowledge, lang=lang,
+                        currency=currency, prompter=prompter, console=console, existing=existing)
 
 
 def _start(qn: Questionnaire, path: Path, knowledge: str | None, lang: str,

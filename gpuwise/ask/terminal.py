@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .answers import _NONE_WORDS, _currency_mark, _get, _has, _Invalid, _ordered, _short_float, parse_number
+from .plan_ask import PLAN_CHOICE, StartPlan
 from .questions import _AGAIN, Question, _index
 from .session import _Session
 
@@ -201,6 +202,8 @@ class _Asker:
             value = self._prompt(q, current)
             if value is _AGAIN:
                 continue
+            if q.key == "workload.task" and value == PLAN_CHOICE:  # a plan: plan_ask.py takes over
+                raise StartPlan
             try:
                 update = self.s.validate(q, value)
             except _Invalid as exc:

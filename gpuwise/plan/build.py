@@ -24,6 +24,7 @@ from .result import (
     ApiAlternative,
     Baseline,
     Binding,
+    Commitment,
     Line,
     Month,
     Option,
@@ -34,7 +35,7 @@ from .result import (
 )
 from .schema import PlanFile
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size
-from .solve import UNPLACED_RUN, UNSERVED, Fleet, Inputs, Program, Setting, fleet_for, solve
+from .solve import UNPLACED_RUN, UNSERVED, Fleet, Inputs, Program, Setting, commitment_span, fleet_for, solve
 
 KEEP_PER_WORKLOAD = 3
 """GPU types kept per workload and way of acquiring (cheapest first), besides the owned ones: the
@@ -117,11 +118,15 @@ class Planner:
                 reason=f"every amount in the plan file is in CNY, converted at {self.rate:g} CNY per USD "
                        f"(tco.yaml usd_cny, {rate_v.as_of})"))
         self.market = market(pf)
-        electricity = c.electricity_usd_per_kwh * to_usd
-        if "electricity_usd_per_kwh" not in c.model_fields_set:
-            self.assumptions.append(Assumption(field="constraints.electricity_usd_per_kwh",
-                                               value=c.electricity_usd_per_kwh,
-                                               reason="electricity price not given: the default"))
+        if "electricity_usd_per_kwh" in c.model_fields_set:
+            electricity = c.electricity_usd_per_kwh * to_usd
+        else:  # the default is a USD tariff, whatever currency the file's amounts are in
+            default = kb.tco_value("electricity_usd_per_kwh_default")
+            electricity = float(default.value)
+            self.assumptions.append(Assumption(
+                field="constraints.electricity_usd_per_kwh", value=electricity,
+                reason=f"electricity price not given: the default {electricity:g} USD per kWh "
+                       f"(tco.yaml electricity_usd_per_kwh_default)"))
         owned: dict[str, int] = {}
         owned_hosting: dict[str, str] = {}
         for i, o in enumerate(pf.owned):
@@ -169,7 +174,8 @@ class Planner:
                 # GPU-hours per run, or per unit of service load for a month
                 work = o.count * HOURS / max(o.capacity, 1e-9) if sz.serving else o.gpu_hours
                 if o.rent_usd_per_hour is not None and self.pf.constraints.acquisition != "buy":
-                    rent.append((o.rent_usd_per_hour / max(o.rent_gpus_paid, 1) * work, g))
+                    rate = min([o.rent_usd_per_hour] + [r.usd_per_hour for r in o.reserved.values()])
+                    rent.append((rate / max(o.rent_gpus_paid, 1) * work, g))
                 if f.unit:
                     per_gpu_hour = (f.unit_capex + f.unit_hosting_per_month * H) / (f.unit * H * HOURS)
                     buy.append((per_gpu_hour * work, g))
@@ -307,7 +313,7 @@ class Planner:
         total_hours: dict[str, float] = {}
         by_name = {sz.name: sz for sz in inp.sized}
 
-        def place(sz: Sized, g: str, m: int, value: float, own: bool) -> None:
+        def place(sz: Sized, g: str, m: int, value: float, own: bool, term: str = "on-demand") -> None:
             o = sz.options[g]
             f = inp.fleets[g]
             if sz.serving:
@@ -323,7 +329,7 @@ class Planner:
             if not own:
                 rented_hours[sz.name] = rented_hours.get(sz.name, 0.0) + hours
                 placements[m].append({"workload": sz.name, "gpu": g, "count": gpus, "acquisition": "rent",
-                                      "gpu_hours": hours, **extra})
+                                      "term": term, "gpu_hours": hours, **extra})
                 return
             used_hours[(g, m)] = used_hours.get((g, m), 0.0) + hours
             power = _power_rate(f) * hours
@@ -360,6 +366,36 @@ class Planner:
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
                     lines.append(_line(m, "rent", f"{name} on {o.rent_gpus_paid or o.count} {inp.fleets[g].gpu.name} "
                                                   f"({o.rent_provider})", amount, formula, inputs))
+        commitments = []
+        for (name, g, term, o), j in p.commit.items():
+            k = round(x[j])
+            if k <= 0:
+                continue
+            sz = by_name[name]
+            opt = sz.options[g]
+            r = opt.reserved[term]
+            per_month = r.usd_per_hour * HOURS * k
+            span = commitment_span(H, o, r.months)
+            inputs = {"copies": k, "usd_per_hour": round(r.usd_per_hour, 4), "hours_per_month": HOURS,
+                      "term": term, "from_month": o, "provider": r.provider, "as_of": r.as_of}
+            for m in span:
+                if sz.active(m):
+                    place(sz, g, m, k, False, term)
+                lines.append(_line(m, "rent", f"{name} on {r.gpus_paid * k} {inp.fleets[g].gpu.name} "
+                                              f"({r.provider}, {term} commitment from month {o})", per_month,
+                                   "copies x committed $/h for the copy's GPUs x 730 h (every hour of the term)",
+                                   inputs))
+            after = o + r.months - 1 - H
+            if after > 0:
+                lines.append(_line(H, "rent", f"{name} on {r.gpus_paid * k} {inp.fleets[g].gpu.name}: the {term} "
+                                              f"commitment's {after} months after the plan ({r.provider})",
+                                   per_month * after,
+                                   "copies x committed $/h x 730 h x months of the term after the horizon",
+                                   {**inputs, "months_after": after}))
+            commitments.append({"workload": name, "gpu": g, "count": r.gpus_paid * k, "copies": k, "term": term,
+                                "months": r.months, "start": o, "provider": r.provider, "instance": r.instance,
+                                "usd_per_hour": r.usd_per_hour * k, "amount": per_month * r.months,
+                                "as_of": r.as_of})
         unplaced: dict[str, list[int]] = {}
         for (name, m), j in p.unplaced.items():
             if x[j] > 1e-6:
@@ -387,7 +423,8 @@ class Planner:
                 "own_hours": used, "capacity_hours": cap_hours * inp.availability,
             })
         return {"lines": lines, "purchases": purchases, "months": months, "unplaced": unplaced, "over": over,
-                "rented_hours": rented_hours, "total_hours": total_hours, "fleet": fleet, "used_hours": used_hours}
+                "rented_hours": rented_hours, "total_hours": total_hours, "fleet": fleet, "used_hours": used_hours,
+                "commitments": commitments}
 
     # ------------------------------------------------------------------ hosted APIs
     def _api(self, total_usd: float) -> list[dict[str, Any]]:
@@ -491,7 +528,8 @@ class Planner:
                         utilisation_by_gpu={g: round(v, 6) for g, v in m["utilisation_by_gpu"].items()},
                         fleet=m["fleet"],
                         placements=[Placement(workload=pl["workload"], gpu=pl["gpu"], count=pl["count"],
-                                              acquisition=pl["acquisition"], runs=pl.get("runs", 0.0),
+                                              acquisition=pl["acquisition"], term=pl.get("term", ""),
+                                              runs=pl.get("runs", 0.0),
                                               copies=pl.get("copies", 0), gpu_hours=round(pl["gpu_hours"], 3))
                                     for pl in m["placements"]])
                   for m in ex["months"]]
@@ -518,14 +556,14 @@ class Planner:
         rent_by_gpu: dict[str, dict[str, Any]] = {}
         for m in ex["months"]:
             for pl in m["placements"]:
-                if pl["acquisition"] == "rent":
+                if pl["acquisition"] == "rent" and pl.get("term", "on-demand") == "on-demand":  # commitments apart
                     r = rent_by_gpu.setdefault(pl["gpu"], {"gpu": pl["gpu"], "gpu_hours": 0.0, "months": [],
                                                            "amount": 0.0})
                     r["gpu_hours"] += pl["gpu_hours"]
                     if m["month"] not in r["months"]:
                         r["months"].append(m["month"])
         for ln in ex["lines"]:
-            if ln["kind"] == "rent":
+            if ln["kind"] == "rent" and "term" not in ln["inputs"]:
                 for r in rent_by_gpu.values():
                     if self.kb.gpus[r["gpu"]].name in ln["item"]:
                         r["amount"] += ln["amount"]
@@ -535,8 +573,11 @@ class Planner:
             r["gpu_hours"] = round(r["gpu_hours"], 1)
         allowed = {d.name: d.total for d in details if d.allowed and d.total is not None}
         beats = min(allowed, key=lambda k: allowed[k]) if allowed else ""
+        commitments = [Commitment(**{**c, "usd_per_hour": M(c["usd_per_hour"]), "amount": M(c["amount"])})
+                       for c in ex["commitments"]]
         answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
-                        rent=list(rent_by_gpu.values()), monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
+                        rent=list(rent_by_gpu.values()), commitments=commitments,
+                        monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
                         saving=(allowed[beats] - M(total)) if beats else 0.0, buy_nothing=not purchases)
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours,
                           capacity=o.capacity,

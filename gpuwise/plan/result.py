@@ -38,6 +38,7 @@ class Placement(Frozen):
     gpu: str
     count: int = Field(description="GPUs the workload uses at once")
     acquisition: Literal["owned", "buy", "rent"]
+    term: str = Field(default="", description="rent: on-demand, or the committed term (1-month, 1-year, 3-year)")
     runs: float = Field(default=0.0, description="training: runs this month on these GPUs")
     copies: int = Field(default=0, description="serving: copies of the model on these GPUs")
     gpu_hours: float = 0.0
@@ -133,12 +134,30 @@ class Option(Frozen):
     layout: str = ""
 
 
+class Commitment(Frozen):
+    """Copies of a service rented on a committed term: paid every hour of the term."""
+
+    workload: str
+    gpu: str
+    count: int = Field(description="GPUs paid for")
+    copies: int
+    term: str = Field(description="1-month | 1-year | 3-year")
+    months: int
+    start: int = Field(description="the month the commitment starts")
+    provider: str
+    instance: str | None = None
+    usd_per_hour: float = Field(description="the committed rate for all its GPUs, in the result's currency")
+    amount: float = Field(description="the whole term, months after the horizon included")
+    as_of: str = ""
+
+
 class Answer(Frozen):
     """The brief answer, as data (the reports word it)."""
 
     buy_now: list[Purchase] = []
     buy_later: list[Purchase] = []
     rent: list[dict[str, Any]] = Field(default=[], description="[{gpu, gpu_hours, months, amount}]")
+    commitments: list[Commitment] = []
     monthly_average: float = 0.0
     beats: Literal["rent_all", "buy_for_peak", ""] = ""
     saving: float = 0.0

@@ -77,8 +77,7 @@ class Cadence(Strict):
         given = [n for n, v in (("at_month", self.at_month), ("per_month", self.per_month),
                                 ("continuous", self.continuous or None)) if v is not None]
         if len(given) != 1:
-            raise ValueError("give exactly one of at_month, per_month or continuous: true"
-                             + (f" (got {', '.join(given)})" if given else ""))
+            raise ValueError("give exactly one of at_month, per_month or continuous: true")
         if self.end_month is not None and self.end_month < self.start_month:
             raise ValueError("end_month is before start_month")
         return self
@@ -133,7 +132,9 @@ class PlanConstraints(Strict):
     hosting: Hosting | None = Field(default=None, description="where bought hardware runs (default colocation)")
     market: Literal["global", "china"] | None = None
     currency: Literal["USD", "CNY"] = "USD"
-    electricity_usd_per_kwh: float = Field(default=0.15, ge=0, le=100, description="in constraints.currency")
+    electricity_usd_per_kwh: float = Field(default=0.15, ge=0, le=100,
+                                           description="in constraints.currency when given; the default is "
+                                                       "0.15 USD (tco.yaml), converted for a CNY plan")
     gpus: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(
         default=[], max_length=200, description="GPU types the plan may buy or rent (default: the catalog)")
     max_gpus: int = Field(default=64, ge=1, le=MAX_GPUS, description="GPUs one run or one service may use")

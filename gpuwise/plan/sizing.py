@@ -14,6 +14,7 @@ from typing import Any
 
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
+from ..estimators.offers import TERM_HOURS
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Constraints, Requirements
 from ..knowledge import Knowledge
@@ -22,6 +23,20 @@ from .schema import PlanFile, PlanWorkload
 
 HOURS = K.HOURS_PER_MONTH
 DAYS_PER_MONTH = HOURS / 24
+
+
+@dataclass(frozen=True)
+class Reserved:
+    """A committed rental of one copy's GPUs: the provider's published rate for a term, paid for
+    every hour of every month of the term whether the copy is busy or not."""
+
+    term: str  # 1-month | 1-year | 3-year (the offers' terms)
+    months: int  # the term in months
+    usd_per_hour: float  # for all paid GPUs
+    gpus_paid: int
+    provider: str
+    instance: str | None
+    as_of: str
 
 
 @dataclass
@@ -38,6 +53,7 @@ class Option:
     rent_instance: str | None = None
     rent_as_of: str | None = None
     rent_discount: float = 0.0  # serving: the long-rental discount of a month's rental
+    reserved: dict[str, Reserved] = field(default_factory=dict)  # serving: term -> the cheapest committed rate
     layout: str = ""
 
     @property
@@ -157,6 +173,19 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option) -> None:
     opt.rent_provider, opt.rent_instance, opt.rent_as_of = o.provider, o.instance, o.as_of
     if s.serving:
         opt.rent_discount, _ = K.discount(s.job.kb.clouds, s.hours_per_day * DAYS_PER_MONTH)
+        opt.reserved = reserved_rates(offers)
+
+
+def reserved_rates(offers: list[Any]) -> dict[str, Reserved]:
+    """Per term, the cheapest committed rate among the offers (``Offer.reserved_per_hour``, read
+    through the offers API only: a term the knowledge base adds is picked up here)."""
+    best: dict[str, Reserved] = {}
+    for o in offers:
+        for term, rate in o.reserved_per_hour:
+            months = round(TERM_HOURS[term] / HOURS)
+            if term not in best or rate < best[term].usd_per_hour:
+                best[term] = Reserved(term, months, rate, o.gpus, o.provider, o.instance, o.as_of)
+    return best
 
 
 def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:

@@ -5,8 +5,12 @@ Variables, per GPU type ``g`` and month ``m``:
 * ``buy[g,m]`` - whole units ordered in month ``m`` (servers where the catalog sells servers, cards
   otherwise), usable from month ``m + delivery``;
 * ``own[w,m,g]`` / ``rent[w,m,g]`` - runs of training workload ``w`` on the fleet or on rented GPUs;
-* ``own[s,m,g]`` / ``rent[s,m,g]`` - copies of service ``s``'s model on the fleet or rented (whole
-  copies, integers);
+* ``own[s,m,g]`` / ``rent[s,m,g]`` - copies of service ``s``'s model on the fleet or rented on
+  demand for the month (whole copies, integers);
+* ``commit[s,g,t,o]`` - copies of service ``s`` rented on a committed term ``t`` (1 month, 1 year,
+  3 years: the rates the offers publish) from month ``o``: they carry its load in every month of
+  the term and are paid for every hour of it, months past the horizon included (in the last
+  month), so the program takes a commitment only where it costs less over the months used;
 * slack for work that cannot be placed and for money over a budget, priced far above any real cost
   so the program uses them only when nothing else is possible (the result states what was left).
 
@@ -121,6 +125,7 @@ class Setting:
     fixed_buy: dict[tuple[str, int], int] | None = None  # (gpu, month) -> units; all others 0
     rent_until: int | None = None  # rent only in months before this one
     skip: frozenset[str] = frozenset()  # workloads left out (what a service costs the plan)
+    commit: bool = True  # services may be rented on committed terms (not with rent_until)
 
 
 @dataclass
@@ -131,6 +136,7 @@ class Program:
     rent_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
     own_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     rent_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    commit: dict[tuple[str, str, str, int], int] = field(default_factory=dict)  # (service, gpu, term, start)
     unplaced: dict[tuple[str, int], int] = field(default_factory=dict)
     over: dict[str, int] = field(default_factory=dict)  # budget row name -> slack variable
     rows: dict[str, int] = field(default_factory=dict)  # named rows: count/hours per (g, m), budgets
@@ -181,6 +187,7 @@ def build(inp: Inputs, s: Setting) -> Program:
         add(o, j, f.unit_capex)
         for m in range(o + L, H + 1):
             add(m, j, f.unit_hosting_per_month)
+    committed = _commitments(inp, s, p, add)
     use_count: dict[tuple[str, int], dict[int, float]] = {}
     use_hours: dict[tuple[str, int], dict[int, float]] = {}
 
@@ -241,6 +248,7 @@ def build(inp: Inputs, s: Setting) -> Program:
                         p.rent_copy[(sz.name, m, g)] = j
                         terms[j] = opt.capacity
                         add(m, j, price)
+                terms.update(committed.get((sz.name, m), {}))
                 j = m_.var(f"unserved[{sz.name},{m}]", ub=D, cost=UNSERVED)
                 p.unplaced[(sz.name, m)] = j
                 terms[j] = 1.0
@@ -282,6 +290,41 @@ def build(inp: Inputs, s: Setting) -> Program:
         p.rows[name] = m_.row(name, coefs, ub=inp.budget_total - fixed_month * H)
     m_.offset = p.fixed_cost
     return p
+
+
+def commitment_span(H: int, start: int, months: int) -> range:
+    """The plan's months a commitment of ``months`` from ``start`` covers."""
+    return range(start, min(H, start + months - 1) + 1)
+
+
+def _commitments(inp: Inputs, s: Setting, p: Program, add: Any) -> dict[tuple[str, int], dict[int, float]]:
+    """The committed-term variables of every service: (service, month) -> {variable: capacity}."""
+    out: dict[tuple[str, int], dict[int, float]] = {}
+    if not (s.rent and s.commit and s.rent_until is None):
+        return out
+    H = inp.H
+    for sz in inp.sized:
+        if not sz.serving or sz.name in s.skip:
+            continue
+        for g, opt in sz.options.items():
+            for term, r in opt.reserved.items():
+                per_month = r.usd_per_hour * HOURS
+                for o in range(1, H + 1):
+                    span = commitment_span(H, o, r.months)
+                    top = max(replicas_needed(sz, opt, m) for m in span)
+                    if not sz.active(o) or top <= 0:
+                        continue
+                    j = p.model.var(f"commit[{sz.name},{g},{term},{o}]", ub=top, cost=per_month * r.months,
+                                    integer=True)
+                    p.commit[(sz.name, g, term, o)] = j
+                    for m in span:
+                        add(m, j, per_month)
+                        if sz.active(m):
+                            out.setdefault((sz.name, m), {})[j] = opt.capacity
+                    after = o + r.months - 1 - H
+                    if after > 0:  # signed for, paid after the plan's months: counted in the last one
+                        add(H, j, per_month * after)
+    return out
 
 
 def _power(f: Fleet, gpu_hours: float) -> float:

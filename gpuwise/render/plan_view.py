@@ -13,7 +13,7 @@ from typing import Any
 from ..errors import UserError
 from .charts import _Axis, _r, nice_ticks
 from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, environment, table
-from .report import normalise_format
+from .report import normalise_detail, normalise_format
 
 SEGMENTS = ("capex", "rent", "opex")
 """The stacked parts of a month's cash-flow bar; resale is drawn below the axis."""
@@ -23,12 +23,18 @@ COLORS = {"capex": "#1f4e79", "rent": "#b34700", "opex": "#2e7d32", "resale": "#
 LINE = "#1a1a1a"
 
 
-def render(result: Any, fmt: str, *, lang: str = "en") -> str:
-    """The plan report: text, md, html or json (the result's own data)."""
+def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief") -> str:
+    """The plan report: text, md, html or json (the result's own data, whatever the detail).
+
+    ``detail="brief"``: the answer, the baselines, what decided the plan, the findings, the cash
+    flow, the purchases and commitments, where each workload runs (months in ranges), the hosted
+    APIs and the assumptions; ``"full"`` adds the placements month by month, every money line with
+    its formula, the options each workload had on each GPU type and the rule trace."""
     fmt = normalise_format(fmt)
+    detail = normalise_detail(detail)
     if fmt == "json":
         return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    vm = view(result, lang=lang, fmt=fmt)
+    vm = view(result, lang=lang, fmt=fmt, detail=detail)
     suffix = {"text": "txt", "md": "md", "html": "html"}[fmt]
     out = environment(_lang(lang)).get_template(f"plan.{suffix}").render(vm=vm)
     if fmt != "html":
@@ -36,7 +42,7 @@ def render(result: Any, fmt: str, *, lang: str = "en") -> str:
     return out
 
 
-def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
+def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") -> dict[str, Any]:
     if r is None:
         raise UserError("no plan to render")
     code = r.currency
@@ -52,7 +58,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
         return names.get(g, g)
 
     brief = []
-    if r.answer.buy_nothing:
+    rented = any(p.acquisition == "rent" for x in r.months for p in x.placements)
+    if r.answer.buy_nothing and not rented:
+        brief.append(_("Buy nothing and rent nothing: the GPUs you own carry the plan."))
+    elif r.answer.buy_nothing:
         brief.append(_("Buy nothing: the GPUs you own and rentals carry the plan."))
     for p in r.answer.buy_now + r.answer.buy_later:
         brief.append(_("Buy %(count)s x %(gpu)s in month %(month)s (%(units)s x %(unit)s-GPU %(sold)s) for "
@@ -63,11 +72,27 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
         brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in months %(months)s (%(amount)s).",
                        gpu=gpu(x["gpu"]), hours=local.num(x["gpu_hours"], 0), months=_ranges(x["months"]),
                        amount=m(x["amount"])))
+    same: dict[tuple[Any, ...], list[Any]] = {}  # back-to-back commitments alike: one sentence
+    for c in r.answer.commitments:
+        same.setdefault((c.workload, c.gpu, c.count, c.term, c.provider, c.usd_per_hour), []).append(c)
+    for (work, g, count, term, provider, rate), cs in same.items():
+        kw = {"count": count, "gpu": gpu(g), "term": _(TERM.get(term, term)), "workload": work, "provider": provider,
+              "rate": m(rate), "amount": m(sum(c.amount for c in cs))}
+        if len(cs) == 1:
+            brief.append(_("Rent %(count)s x %(gpu)s on a %(term)s commitment from month %(start)s for %(workload)s "
+                           "(%(provider)s, %(rate)s an hour): %(amount)s for the term.", start=cs[0].start, **kw))
+        else:
+            brief.append(_("Rent %(count)s x %(gpu)s on %(term)s commitments starting in months %(months)s for "
+                           "%(workload)s (%(provider)s, %(rate)s an hour): %(amount)s in all.",
+                           months=_ranges([c.start for c in cs]), **kw))
     brief.append(_("Cost over %(n)s months: %(total)s, %(monthly)s a month on average.", n=r.horizon_months,
                    total=m(r.total), monthly=m(r.answer.monthly_average)))
-    if r.answer.beats:
+    if r.answer.beats and r.answer.saving >= max(1.0, 1e-3 * abs(r.total)):
         brief.append(_("It beats %(baseline)s (%(other)s) by %(saving)s.", baseline=_(BASELINE[r.answer.beats]),
                        other=m(r.baselines[r.answer.beats]), saving=m(r.answer.saving)))
+    elif r.answer.beats:  # the cheapest baseline is this plan itself (nothing to buy, or renting is all there is)
+        brief.append(_("It costs what %(baseline)s does (%(other)s): no way that keeps to the constraints costs less.",
+                       baseline=_(BASELINE[r.answer.beats]), other=m(r.baselines[r.answer.beats])))
     for u in r.unplaced:
         brief.append(_("Not placed: %(workload)s: %(reason)s", workload=u.workload, reason=u.reason))
 
@@ -79,15 +104,34 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
                        m(sum(x.opex for x in r.months)), m(sum(x.fees for x in r.months)),
                        m(sum(x.resale for x in r.months)), m(r.total), ""]],
                    right=range(1, 8))
+    def how(p: Any) -> str:
+        if p.acquisition == "rent" and p.term and p.term != "on-demand":
+            return _("rented, %(term)s commitment", term=_(TERM.get(p.term, p.term)))
+        return _(ACQ[p.acquisition])
+
+    full = detail == "full"
     place_rows = []
+    groups: dict[tuple[str, str, int, str], dict[str, Any]] = {}
     for x in r.months:
         for p in x.placements:
             what = (local.ngettext("%(n)s copy", "%(n)s copies", p.copies) if p.copies else
                     local.ngettext("%(runs)s run", "%(runs)s runs", max(1, round(p.runs)), runs=local.num(p.runs, 2)))
-            place_rows.append([str(x.month), p.workload, f"{p.count} x {gpu(p.gpu)}", _(ACQ[p.acquisition]), what,
+            place_rows.append([str(x.month), p.workload, f"{p.count} x {gpu(p.gpu)}", how(p), what,
                                local.num(p.gpu_hours, 0)])
+            g = groups.setdefault((p.workload, p.gpu, p.count, how(p)), {"months": [], "hours": 0.0})
+            g["months"].append(x.month)
+            g["hours"] += p.gpu_hours
     placements = table([_("Month"), _("Workload"), _("GPUs"), _("How"), _("Work"), _("GPU-hours")], place_rows,
-                       right=(0, 5))
+                       right=(0, 5)) if full else None
+    where = table([_("Workload"), _("GPUs"), _("How"), _("Months"), _("GPU-hours")],
+                  [[w, f"{n} x {gpu(g)}", h, _ranges(v["months"]), local.num(v["hours"], 0)]
+                   for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
+                  right=(4,))
+    commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
+                         _("Whole term"), _("Price as of")],
+                        [[c.workload, f"{c.count} x {gpu(c.gpu)}", _(TERM.get(c.term, c.term)), str(c.start),
+                          c.provider, m(c.usd_per_hour), m(c.amount), c.as_of] for c in r.answer.commitments],
+                        right=(3, 5, 6)) if r.answer.commitments else None
     purchases = table([_("Month"), _("GPUs"), _("Units"), _("Arrives"), _("Amount"), _("Price as of")],
                       [[str(p.month), f"{p.count} x {gpu(p.gpu)}", f"{p.units} x {p.unit_gpus}", str(p.arrives),
                         m(p.amount), p.price_as_of] for p in r.purchases], right=(0, 3, 4)) if r.purchases else None
@@ -111,12 +155,24 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text") -> dict[str, Any]:
                  "message": usd.sentence(f.template, f.values, f.message),
                  "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
     lines = table([_("Month"), _("Kind"), _("Item"), _("Amount"), _("Formula")],
-                  [[str(x.month), x.kind, x.item, m(x.amount), x.formula] for x in r.lines], right=(0, 3))
+                  [[str(x.month), x.kind, x.item, m(x.amount), x.formula] for x in r.lines],
+                  right=(0, 3)) if full else None
+    options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),
+                     _("Capacity of a copy"), _("Rent per hour"), _("Provider")],
+                    [[o.workload, gpu(o.gpu), str(o.count), local.num(o.wall_hours, 1) if o.wall_hours else DASH,
+                      local.num(o.capacity, 1) if o.capacity else DASH,
+                      m(o.rent_per_hour) if o.rent_per_hour is not None else DASH, o.rent_provider or DASH]
+                     for o in r.options], right=(2, 3, 4, 5)) if full and r.options else None
+    trace = table([_("Rule"), _("Step"), _("Conclusion"), _("Source")],
+                  [[e.rule, e.step, usd.sentence(e.template, e.values, e.conclusion), " ".join(e.source.split())]
+                   for e in r.trace]) if full and r.trace else None
     assumptions = [f"{a.field}: {a.reason}" for a in r.assumptions]
     rate = (_("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
               as_of=info.as_of if info else "") if code == "CNY" else "")
     vm = {
         "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
+        "detail": detail, "full": full, "where": where, "commitments": commitments, "options": options,
+        "trace": trace,
         "brief": brief, "months": months, "placements": placements, "purchases": purchases,
         "baselines": baselines, "api": api, "binding": binding, "findings": findings, "lines": lines,
         "assumptions": assumptions, "currency_note": rate,
@@ -134,6 +190,7 @@ ACQ = {"owned": N_("owned"), "buy": N_("bought"), "rent": N_("rented")}
 KIND = {"budget": N_("budget"), "capacity": N_("capacity"), "deadline": N_("deadline"), "latency": N_("latency"),
         "memory": N_("memory"), "delivery": N_("delivery")}
 SEVERITY = {"blocker": N_("blocker"), "warning": N_("warning"), "info": N_("info")}
+TERM = {"on-demand": N_("on demand"), "1-month": N_("1-month"), "1-year": N_("1-year"), "3-year": N_("3-year")}
 SOLD = {"server": N_("server"), "card": N_("card"), "workstation": N_("workstation"), "": N_("unit")}
 
 

@@ -1,0 +1,574 @@
+"""``gpuwise ask`` for a plan: the questions that write a plan file, then ``gpuwise plan`` on it.
+
+The questionnaire's first question (``workload.task``) offers "a plan: more than one job, or GPUs
+you already own"; choosing it raises :class:`StartPlan`, and :func:`run_plan_ask` takes over: the
+horizon, the GPUs owned (type, count, hosting, when bought, what was paid), the workloads (each a
+requirements-style workload with its cadence, deadline and, for a service, its load, growth and
+latency target) and the limits (budgets, rent/buy, hosting, market). A plan is lists of entries,
+so this flow is code with its words as data (``plan_texts.yaml``), not rows of ``questions.yaml``.
+
+Every answer is checked by the plan file's own pydantic models (:mod:`gpuwise.plan.schema`) as it
+is given, GPU and model names by the knowledge base's name matching (with "did you mean"), and the
+whole file once more before it is written; it is written only complete (temporary file, then
+``os.replace``), never half-written. An answers path that already holds a plan file is shown and
+run as it is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PLAN_CHOICE = "plan"
+"""The value of the first question's plan choice (``questions.yaml``, ``workload.task``)."""
+TEXTS_FILE = Path(__file__).with_name("plan_texts.yaml")
+DEFAULT_PLAN = "gpuwise-plan.yaml"
+EXIT_INTERRUPTED = 130
+EXIT_USAGE = 2
+_AGAIN: Any = object()
+_MONTH = re.compile(r"^\d{4}-\d{2}$")
+_NONE = ("none", "null", "-", "无", "没有", "不限")
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?|\.\d+)\s*b$", re.IGNORECASE)
+
+
+class StartPlan(Exception):
+    """The user chose a plan at the first question: the plan questions take over."""
+
+
+# ------------------------------------------------------------------------------------ texts
+@dataclass(frozen=True)
+class PlanTexts:
+    texts: dict[str, dict[str, str]]
+    languages: tuple[str, ...]
+
+    def get(self, key: str, lang: str, **params: Any) -> str:
+        return self.texts[key][lang].format(**params)
+
+
+def load_texts(path: str | Path | None = None) -> PlanTexts:
+    """``plan_texts.yaml`` read and checked (every text in every language, the same placeholders)."""
+    import yaml
+
+    from .questions import QuestionsError, _text
+
+    p = Path(path) if path else TEXTS_FILE
+    data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or set(data) != {"languages", "texts"}:
+        raise QuestionsError(f"{p}: expected the keys languages and texts")
+    languages = tuple(str(x) for x in data["languages"])
+    if any(not isinstance(k, str) for k in data["texts"] or {}):  # `yes:` unquoted reads as True
+        raise QuestionsError(f"{p}: every text id must be a string (quote yes, no, on, off)")
+    texts = {k: _text(v, f"{p}: texts.{k}", languages) for k, v in (data["texts"] or {}).items()}
+    return PlanTexts(texts, languages)
+
+
+def is_plan_file(path: Path) -> bool:
+    """Whether ``path`` holds a plan file (rather than a requirements answers file)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and ("horizon_months" in data or isinstance(data.get("workloads"), list))
+
+
+def plan_path(answers: Path, explicit: bool) -> Path:
+    """Where a plan chosen at the first question is written: the answers path named on the command
+    line when nothing is there yet; beside an answers file already there (never over it); else
+    ``gpuwise-plan.yaml``."""
+    if answers.exists():
+        return answers.with_name(f"{answers.stem}-plan.yaml")
+    return answers if explicit else answers.with_name(DEFAULT_PLAN)
+
+
+# ----------------------------------------------------------------------------- the session
+class _Refused(Exception):
+    """An answer refused: the sentence to show; the question is put again."""
+
+
+class PlanAsk:
+    """The plan questions on one prompter and console; :meth:`run` returns the exit status."""
+
+    def __init__(self, kb: Any, path: Path, report: Path, *, knowledge: str | None, lang: str, currency: str,
+                 prompter: Any, console: Any):
+        from .questionnaire import load_questions
+
+        self.kb, self.path, self.report, self.knowledge = kb, path, report, knowledge
+        self.lang, self.currency = lang, currency
+        self.sym = {"USD": "$", "CNY": "¥"}[currency]
+        self.p, self.console = prompter, console
+        self.texts = load_texts()
+        self.qn = load_questions()  # its error sentences (numbers, limits) are shared
+        self.written = False  # the plan file is at self.path, complete
+
+    # ---- words
+    def w(self, key: str, **params: Any) -> str:
+        return self.texts.get(key, self.lang, sym=self.sym, cur=self.currency, **params)
+
+    def show(self, text: str, style: str = "") -> None:
+        from rich.markup import escape
+
+        self.console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), soft_wrap=True)
+
+    def help(self, key: str) -> None:
+        from rich.markup import escape
+
+        self.console.print(f"[bold cyan]?[/] {escape(self.w('h_' + key))}")
+
+    # ---- prompts
+    def select(self, key: str, options: list[tuple[Any, str]], default: Any) -> Any:
+        titles = [self.w(t) for _, t in options]
+        start = next((i for i, (v, _) in enumerate(options) if v == default), 0)
+        while True:
+            got = self.p.select(self.w("q_" + key), titles, start, self.w("tip_select"))
+            if got == "?":
+                self.help(key)
+                continue
+            return options[got][0]
+
+    def confirm(self, key: str, default: bool, help_key: str | None = None) -> bool:
+        while True:
+            got = self.p.confirm(self.w("q_" + key), default, self.w("tip_yes" if default else "tip_no"))
+            if got == "?":
+                self.help(help_key or key)
+                continue
+            return bool(got)
+
+    def value(self, key: str, default: Any, *, kind: str = "text", optional: bool = False, money: bool = False,
+              check: Callable[[Any], str | None] | None = None, show: str | None = None) -> Any:
+        """A typed answer: ``kind`` int, float, percent, month or text; Enter takes ``default``
+        (none when ``optional`` and no default); ``check`` says why a value is refused, or None."""
+        from .answers import _currency_mark, _Invalid, parse_number
+
+        while True:
+            if default is None:
+                tip = self.w("tip_optional" if optional else "tip_required")
+            else:
+                tip = self.w("tip_text", default=show if show is not None else self._show(default, money))
+            text = self.p.text(self.w("q_" + key), tip).strip()
+            if text.startswith(("?", "？")):
+                self.help(key)
+                continue
+            try:
+                if not text:
+                    got = default
+                elif optional and text.lower() in _NONE:
+                    got = None
+                elif kind in ("int", "float"):
+                    if not money and _currency_mark(text)[1] is not None:
+                        raise _Invalid("not_money", text=repr(text))
+                    got = parse_number(text, integer=kind == "int", currency=self.currency if money else None)
+                elif kind == "percent":
+                    try:
+                        got = float(parse_number(text.rstrip("%％").strip()))
+                    except _Invalid:
+                        raise _Refused(self.w("not_a_percent", text=repr(text))) from None
+                elif kind == "month":
+                    if not _MONTH.match(text):
+                        raise _Refused(self.w("not_a_month", text=repr(text)))
+                    got = text
+                else:
+                    got = text
+                if got is None and not optional:
+                    raise _Invalid("need_answer")
+                why = check(got) if check is not None and got is not None else None
+                if why:
+                    raise _Refused(why)
+                return got
+            except _Invalid as exc:
+                self.show("✗ " + (exc.raw if exc.msg is None else self.qn.say(exc.msg, self.lang, **exc.params)),
+                          "red")
+            except _Refused as exc:
+                self.show(f"✗ {exc}", "red")
+
+    def _show(self, v: Any, money: bool = False) -> str:
+        if v is None:
+            return self.w("none")
+        if isinstance(v, bool):
+            return self.w("yes" if v else "no")
+        if money and isinstance(v, int | float):
+            return f"{self.sym}{v:,.0f}"
+        if isinstance(v, float):
+            from .answers import _short_float
+
+            return _short_float(v)
+        return str(v)
+
+    # ---- checks by the plan file's own models
+    def field(self, model: Any, base: dict[str, Any], name: str) -> Callable[[Any], str | None]:
+        """A check of one field: ``model`` validated with ``base`` and the value; the first error
+        about that field (errors about fields not asked yet are not this answer's)."""
+        from pydantic import ValidationError
+
+        def check(v: Any) -> str | None:
+            try:
+                model.model_validate({**base, name: v})
+            except ValidationError as exc:
+                for err in exc.errors():
+                    if tuple(err.get("loc") or ())[:1] == (name,):
+                        return self.explain(err)
+            return None
+
+        return check
+
+    def explain(self, err: dict[str, Any]) -> str:
+        kind, ctx = err.get("type", ""), err.get("ctx") or {}
+        limits = {"greater_than": ("err_gt", "gt"), "greater_than_equal": ("err_ge", "ge"),
+                  "less_than": ("err_lt", "lt"), "less_than_equal": ("err_le", "le"),
+                  "string_too_long": ("err_too_long", "max_length")}
+        if kind in limits and limits[kind][1] in ctx:
+            limit = ctx[limits[kind][1]]
+            return self.qn.say(limits[kind][0], self.lang, limit=f"{limit:g}" if isinstance(limit, float) else limit)
+        if kind == "literal_error":
+            return self.qn.say("err_literal", self.lang, input=err.get("input"), expected=ctx.get("expected", ""))
+        return str(err.get("msg", "")).removeprefix("Value error, ")
+
+    def month_check(self, horizon: int) -> Callable[[Any], str | None]:
+        def check(v: Any) -> str | None:
+            if v < 1:
+                return self.qn.say("err_ge", self.lang, limit=1)
+            if v > horizon:
+                return self.qn.say("err_le", self.lang, limit=horizon) + f" ({self.w('months', n=horizon)})"
+            return None
+
+        return check
+
+    # ---- the questions
+    def ask_all(self) -> dict[str, Any]:
+        from ..plan.schema import PlanFile
+
+        data: dict[str, Any] = {}
+        horizon = self.value("horizon", 12, kind="int", check=self.field(PlanFile, {"workloads": []},
+                                                                         "horizon_months"))
+        data["horizon_months"] = horizon
+        owned: list[dict[str, Any]] = []
+        if self.confirm("own_any", False):
+            while True:
+                owned.append(self.ask_owned())
+                if not self.confirm("own_more", False, "own_any"):
+                    break
+        data["owned"] = owned
+        workloads: list[dict[str, Any]] = []
+        while True:
+            workloads.append(self.ask_workload(len(workloads) + 1, horizon, {w["name"] for w in workloads}))
+            if not self.confirm("more_work", False):
+                break
+        data["workloads"] = workloads
+        data["constraints"] = self.ask_constraints()
+        return data
+
+    def ask_owned(self) -> dict[str, Any]:
+        from pydantic import ValidationError
+
+        from ..plan.schema import Owned
+
+        self.show(self.w("section_owned"), "bold")
+        while True:
+            name = self.value("owned_gpu", None, check=self.gpu_check)
+            entry: dict[str, Any] = {"gpu": self.kb.gpu(name).id}
+            entry["count"] = self.value("owned_count", 8, kind="int", check=self.field(Owned, entry, "count"))
+            entry["hosting"] = self.select("owned_hosting", [("office", "host_office"),
+                                                             ("colocation", "host_colocation"),
+                                                             ("datacenter", "host_datacenter")], "office")
+            bought = self.value("owned_bought", None, kind="month", optional=True,
+                                check=self.field(Owned, {"gpu": entry["gpu"], "count": 1}, "bought"))
+            if bought is not None:
+                entry["bought"] = bought
+            paid = self.value("owned_paid", None, kind="float", optional=True, money=True,
+                              check=self.field(Owned, {"gpu": entry["gpu"], "count": 1}, "paid_usd"))
+            if paid is not None:
+                entry["paid_usd"] = paid
+            try:
+                Owned.model_validate(entry)
+            except ValidationError as exc:
+                self.show("✗ " + self.w("entry_refused", what=entry["gpu"], error=self.explain(exc.errors()[0])),
+                          "red")
+                continue
+            return entry
+
+    def gpu_check(self, text: Any) -> str | None:
+        from ..errors import UserError
+
+        name = str(text or "").strip()
+        if not name:
+            return self.w("gpu_needed")
+        try:
+            r = self.kb.gpu(name)
+        except UserError as exc:
+            return exc.line()
+        if r.note:
+            self.show(r.note, "dim")
+        return None
+
+    def model_answer(self) -> dict[str, Any]:
+        from ..errors import UserError
+
+        while True:
+            text = self.value("model", "llama-3.1-8b")
+            text = str(text).strip()
+            if _SIZE.match(text) or re.fullmatch(r"\d+(?:\.\d+)?", text):
+                size = float(text.rstrip("bB").strip())
+                if 1e-6 <= size <= 100_000:
+                    return {"params_b": size}
+                self.show("✗ " + self.w("model_needed"), "red")
+                continue
+            try:
+                r = self.kb.model(text)
+            except UserError as exc:
+                self.show(f"✗ {exc.line()}", "red")
+                continue
+            if r.note:
+                self.show(r.note, "dim")
+            return {"model": r.id}
+
+    def ask_workload(self, n: int, horizon: int, names: set[str]) -> dict[str, Any]:
+        from pydantic import ValidationError
+
+        from ..inputs.schema import Workload
+        from ..plan.schema import Cadence, PlanWorkload, Targets
+
+        self.show(self.w("section_workload", n=n), "bold")
+        while True:
+            task = self.select("task", [("inference", "task_inference"), ("finetune", "task_finetune"),
+                                        ("pretrain", "task_pretrain")], "inference" if n == 1 else "finetune")
+            w: dict[str, Any] = {"task": task}
+            if task == "finetune":
+                w["method"] = self.select("method", [("lora", "method_lora"), ("qlora", "method_qlora"),
+                                                     ("full", "method_full")], "lora")
+            w.update(self.model_answer())
+            entry: dict[str, Any] = {}
+            if task == "inference":
+                precision = self.select("precision", [("bf16", "prec_bf16"), ("fp8", "prec_fp8"),
+                                                      ("int4", "prec_int4")], "bf16")
+                if precision != "bf16":
+                    w["precision"] = precision
+                w["prompt_tokens"] = self.value("prompt", 1000, kind="int", check=self.field(Workload, w,
+                                                                                            "prompt_tokens"))
+                w["output_tokens"] = self.value("output", 300, kind="int", check=self.field(Workload, w,
+                                                                                           "output_tokens"))
+                targets: dict[str, Any] = {"requests_per_s": self.value(
+                    "rps", 1.0, kind="float", check=self.field(Targets, {}, "requests_per_s"))}
+                ttft = self.value("ttft", None, kind="float", optional=True,
+                                  check=self.field(Targets, {}, "p95_ttft_ms"))
+                if ttft is not None:
+                    targets["p95_ttft_ms"] = ttft
+                cadence: dict[str, Any] = {"continuous": True}
+                cadence["hours_per_day"] = self.value("hours", 24.0, kind="float",
+                                                      check=self.field(Cadence, cadence, "hours_per_day"))
+                grows = self.field(Cadence, dict(cadence), "growth_per_month")
+                growth = self.value("growth", 0.0, kind="percent", check=lambda v, grows=grows: grows(v / 100))
+                cadence["growth_per_month"] = round(growth / 100, 6)
+                cadence["start_month"] = self.value("start", 1, kind="int", check=self.month_check(horizon))
+                entry["targets"] = targets
+            else:
+                tokens = self.value("tokens", 2e8 if task == "finetune" else 2e10, kind="float",
+                                    check=self.field(Workload, w, "train_tokens"))
+                w["train_tokens"] = tokens
+                how = self.select("cadence", [("monthly", "cadence_monthly"), ("once", "cadence_once")],
+                                  "monthly" if task == "finetune" else "once")
+                if how == "once":
+                    cadence = {"at_month": self.value("at_month", 1, kind="int", check=self.month_check(horizon))}
+                else:
+                    cadence = {"per_month": self.value("per_month", 1.0, kind="float",
+                                                       check=self.field(Cadence, {}, "per_month"))}
+                    start = self.value("start", 1, kind="int", check=self.month_check(horizon))
+                    if start != 1:
+                        cadence["start_month"] = start
+                deadline = self.value("deadline", None, kind="float", optional=True,
+                                      check=self.field(PlanWorkload, {}, "deadline_days"))
+                if deadline is not None:
+                    entry["deadline_days"] = deadline
+            suggested = _name_for(w, names)
+            name = self.value("name", suggested, check=lambda v: (
+                self.w("name_used", name=v) if v in names else
+                self.field(PlanWorkload, {}, "name")(v)))
+            out = {"name": name, "workload": w, "cadence": cadence, **entry}
+            try:
+                PlanWorkload.model_validate(out)
+            except ValidationError as exc:
+                self.show("✗ " + self.w("entry_refused", what=name, error=self.explain(exc.errors()[0])), "red")
+                continue
+            return out
+
+    def ask_constraints(self) -> dict[str, Any]:
+        from ..plan.schema import PlanConstraints
+
+        self.show(self.w("section_constraints"), "bold")
+        c: dict[str, Any] = {}
+        for key, name in (("budget_quarter", "budget_per_quarter_usd"), ("budget_total", "budget_total_usd")):
+            v = self.value(key, None, kind="float", optional=True, money=True,
+                           check=self.field(PlanConstraints, {}, name))
+            if v is not None:
+                c[name] = v
+        c["acquisition"] = self.select("acquisition", [("either", "way_either"), ("rent", "way_rent"),
+                                                       ("buy", "way_buy")], "either")
+        if c["acquisition"] != "rent":
+            c["hosting"] = self.select("hosting", [("colocation", "host_colocation"), ("office", "host_office"),
+                                                   ("datacenter", "host_datacenter")], "colocation")
+        c["market"] = self.select("market", [("global", "market_global"), ("china", "market_china")],
+                                  "china" if self.currency == "CNY" else "global")
+        c["currency"] = self.currency
+        return c
+
+    # ---- summary, writing, running
+    def summary(self, data: dict[str, Any]) -> Any:
+        from rich.markup import escape
+        from rich.table import Table
+
+        t = Table(title=self.w("summary_title"), title_justify="left")
+        t.add_column(self.w("column_item"))
+        t.add_column(self.w("column_value"), style="bold", overflow="fold")
+        t.add_row(escape(self.w("l_horizon")), escape(self.w("months", n=data["horizon_months"])))
+        for o in data.get("owned") or []:
+            t.add_row(escape(self.w("l_owned_gpu")), escape(self.w("owned_row", count=o["count"], gpu=self._gpu_name(
+                o["gpu"]), hosting=self.w("host_" + o.get("hosting", "office")))))
+        for x in data["workloads"]:
+            t.add_row(escape(x["name"]), escape(self._describe(x)))
+        c = data.get("constraints") or {}
+        for key, name in (("budget_quarter", "budget_per_quarter_usd"), ("budget_total", "budget_total_usd")):
+            if c.get(name) is not None:
+                t.add_row(escape(self.w("l_" + key)), escape(self._show(c[name], money=True)))
+        t.add_row(escape(self.w("l_acquisition")), escape(self.w("way_" + c.get("acquisition", "either"))))
+        return t
+
+    def _gpu_name(self, g: str) -> str:
+        from ..errors import UserError
+
+        try:
+            return self.kb.gpus[self.kb.gpu(g).id].name
+        except (UserError, KeyError):  # a name the file gave that the catalog lacks: shown as given
+            return g
+
+    def _describe(self, x: dict[str, Any]) -> str:
+        w, c = x["workload"], x["cadence"]
+        model = w.get("model") or self.w("custom_model", size=f"{w.get('params_b', 0):g}")
+        head = f"{w['task']}{' ' + w['method'] if w.get('method') else ''}, {model}"
+        if c.get("continuous"):
+            rate = (x.get("targets") or {}).get("requests_per_s")
+            how = self.w("continuous", h=f"{c.get('hours_per_day', 24):g}", m=c.get("start_month", 1),
+                         req=f"{rate:g}" if rate is not None else "-",
+                         g=f"{100 * c.get('growth_per_month', 0):g}")
+        elif c.get("at_month") is not None:
+            how = self.w("once_at", m=c["at_month"])
+        else:
+            how = self.w("per_month", n=f"{c['per_month']:g}", m=c.get("start_month", 1))
+        return f"{head}; {how}"
+
+    def write(self, data: dict[str, Any]) -> None:
+        """The plan file, validated whole first, written complete or not at all."""
+        from ..errors import UserError
+        from ..plan.build import _load
+        from ..render.output import atomic_write_text
+
+        _load(data)  # the same check `gpuwise plan` makes; a UserError here is a bug in these questions
+        text = render_plan(data)
+        try:
+            atomic_write_text(self.path, text)
+        except OSError as exc:
+            raise UserError(f"cannot write the plan file: {exc.strerror or exc}", where=str(self.path)) from None
+
+    def run_plan(self) -> int:
+        from ..errors import UserError
+        from ..plan.build import plan
+        from ..render import plan_view
+        from ..render.output import atomic_write_text, report_format
+
+        self.show(self.w("working"))
+        result = plan(str(self.path), knowledge=self.knowledge)  # the file as `gpuwise plan FILE` reads it
+        vm = plan_view.view(result, lang=self.lang)
+        for line in vm["brief"]:
+            self.show("  " + line)
+        text = plan_view.render(result, report_format(self.report, None), lang=self.lang)
+        try:
+            atomic_write_text(self.report, text)
+        except OSError as exc:
+            raise UserError(f"cannot write the report: {exc.strerror or exc}", where=str(self.report)) from None
+        self.show(self.w("report_written", path=self.report))
+        return 1 if result.unplaced else 0
+
+    def run(self, existing: dict[str, Any] | None = None) -> int:
+        """Ask (or show ``existing``, a plan file already at the path), then write and run it."""
+        if existing is not None:
+            self.show(self.w("resume", path=self.path), "dim")
+        else:
+            self.show(self.w("intro"))
+        data = existing
+        while True:
+            if data is None:
+                data = self.ask_all()
+            self.console.print(self.summary(data))
+            menu = ["run_plan", "write_quit", "start_over"]
+            got = self.p.select(self.w("ready"), [self.w(m) for m in menu], 0, self.w("tip_select"))
+            if got == "?" or menu[got] == "start_over":
+                data, existing = None, None
+                continue
+            if existing is None:
+                self.write(data)
+            self.written = True
+            self.show(self.w("written", path=self.path))
+            if menu[got] == "write_quit":
+                return 0
+            return self.run_plan()
+
+
+def _name_for(w: dict[str, Any], taken: set[str]) -> str:
+    """A default name: the task and the model (``finetune-llama-3.1-8b``), numbered if taken."""
+    model = w.get("model") or f"{w.get('params_b', 0):g}b"
+    base = f"{'serve' if w['task'] == 'inference' else w['task']}-{model}"[:90]
+    name, i = base, 2
+    while name in taken:
+        name, i = f"{base}-{i}", i + 1
+    return name
+
+
+def render_plan(data: dict[str, Any]) -> str:
+    """The plan file's text: a comment saying where it came from, then the YAML, keys in the
+    order the format documents."""
+    import yaml
+
+    head = (f"# A plan written by `gpuwise ask` on {dt.date.today().isoformat()}; "
+            "run it with `gpuwise plan FILE` (the format: docs/formats.md, plan files).\n")
+    body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    text = head + body
+    if yaml.safe_load(text) != data:  # never write what reads back differently
+        raise AssertionError("the plan file does not read back as written")
+    return text
+
+
+def run_plan_ask(path: Path, report: Path | None, *, knowledge: str | None, lang: str, currency: str | None,
+                 prompter: Any, console: Any, existing: bool = False) -> int:
+    """The plan questions (or the plan file at ``path`` when ``existing``): 0 done, 1 some workload
+    not placed (as ``gpuwise plan``), 2 bad input, 130 interrupted (nothing written)."""
+    from ..errors import UserError
+    from ..knowledge import load
+
+    texts = load_texts()
+    session: PlanAsk | None = None
+    try:
+        data = None
+        if existing:
+            from ..plan.build import _load
+
+            pf = _load(str(path))  # a malformed plan file: exit 2 with its one line
+            data = pf.model_dump(mode="json", exclude_unset=True)
+            currency = currency or pf.constraints.currency
+        session = PlanAsk(load(knowledge), path, report or path.with_name(f"{path.stem}-report.md"),
+                          knowledge=knowledge, lang=lang, currency=currency or "USD", prompter=prompter,
+                          console=console)
+        return session.run(data)
+    except (KeyboardInterrupt, EOFError):
+        console.print()
+        if session is not None and session.written:
+            print(texts.get("interrupted_written", lang, path=path), file=sys.stderr)
+        else:
+            print(texts.get("interrupted", lang), file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except UserError as exc:
+        print(f"gpuwise ask: {exc.line()}", file=sys.stderr)
+        return EXIT_USAGE
