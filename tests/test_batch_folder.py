@@ -165,3 +165,14 @@ def test_a_folder_without_proposals_is_one_line_exit_2(tmp_path):
                        capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip() == f"gpuwise: {tmp_path}: no proposal files (*.yaml, *.yml) in this folder"
+
+
+def test_a_folder_of_one_proposal_is_still_a_batch_and_says_one(tmp_path, capsys):
+    from gpuwise.cli import main
+
+    shutil.copy(EX / "proposal-good-lora-8xh100.yaml", tmp_path / "only.yaml")
+    assert main(["audit", str(tmp_path), "--format", "md"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Audit of 1 proposal\n")
+    assert "1 proposal: 1 approve, 0 revise, 0 reject, 0 input errors" in out
+    assert f"[{tmp_path / 'only.yaml'}](#proposal-1)" in out

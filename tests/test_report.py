@@ -319,17 +319,26 @@ def test_html_is_well_formed_self_contained_and_printable(kind, lang, detail):
     assert f'<html lang="{"zh-CN" if lang == "zh" else "en"}">' in out
 
 
+def _wide(figure: str) -> str:
+    """A chart's figure without its phone drawing (the wide drawing, the legend, the data table)."""
+    return re.sub(r'<svg class="narrow".*?</svg>', "", figure, flags=re.S)
+
+
 def test_html_charts_are_present_accessible_and_have_text_alternatives():
     out = render("recommend", "html")
     figures = re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', out, re.S)
     assert [f[0] for f in figures] == ["chart-memory", "chart-cost", "chart-time-cost"]
     for cid, body in figures:
-        assert '<svg viewBox="0 0 ' in body and 'role="img"' in body
-        assert f'<title id="{cid}-title">' in body and f'<desc id="{cid}-desc">' in body
-        assert f'aria-labelledby="{cid}-title {cid}-desc"' in body
+        # two drawings, each titled and described: the wide one and the phone's
+        assert body.count('<svg class="wide" viewBox="0 0 ') == 1
+        assert body.count('<svg class="narrow" viewBox="0 0 340 ') == 1
+        for v in ("", "-narrow"):
+            assert f'<title id="{cid}{v}-title">' in body and f'<desc id="{cid}{v}-desc">' in body
+            assert f'aria-labelledby="{cid}{v}-title {cid}{v}-desc"' in body
+        assert body.count('role="img"') == 2
         alt = body.split('<div class="chart-alt">')[1]
         assert "<p>" in alt and "<table" in alt  # visible text alternative
-    memory, cost, scatter = (f[1] for f in figures)
+    memory, cost, scatter = (_wide(f[1]) for f in figures)
     # brief: the bars of the options in the alternatives table, the answer first and named so
     r = recommend_result()
     shown = [c for c in CANDIDATES if c.feasible][:2]
@@ -352,7 +361,7 @@ def test_html_charts_are_present_accessible_and_have_text_alternatives():
     # full: every candidate's series as the result carries them, the rejected ones as crosses
     full = render("recommend", "html", detail="full")
     figures = dict(re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', full, re.S))
-    memory, scatter = figures["chart-memory"], figures["chart-time-cost"]
+    memory, scatter = _wide(figures["chart-memory"]), _wide(figures["chart-time-cost"])
     assert memory.count('<rect class="seg"') == sum(
         sum(1 for v in c.memory_breakdown.values() if v > 0) for c in CANDIDATES)
     assert "25.8 GB / 23.2 GB ✗ exceeds" in memory
@@ -375,7 +384,7 @@ def test_html_audit_charts_are_about_the_proposal():
     figures = re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', out, re.S)
     ids = [f[0] for f in figures]
     assert ids[:3] == ["chart-memory", "chart-cost", "chart-cost-2"]
-    memory, proposal_cost, alternative_cost = (f[1] for f in figures[:3])
+    memory, proposal_cost, alternative_cost = (_wide(f[1]) for f in figures[:3])
     rows = re.findall(r'<text class="row-label"[^>]*>([^<]*)</text>', memory)
     assert rows == ["8 × NVIDIA GeForce RTX 3090 (proposed)", "32 × NVIDIA H100 SXM5 80GB (the alternative)"]
     assert "8 × NVIDIA GeForce RTX 3090 (proposed)" in proposal_cost and "break-even: month 11.2" in proposal_cost

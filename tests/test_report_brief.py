@@ -175,7 +175,7 @@ def test_audit_charts_show_the_proposal_first_and_name_the_alternative(which, re
     result = request.getfixturevalue(which)
     out = report.render(result, "html")
     figures = re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', out, re.S)
-    memory = dict(figures)["chart-memory"]
+    memory = re.sub(r'<svg class="narrow".*?</svg>', "", dict(figures)["chart-memory"], flags=re.S)  # the wide drawing
     rows = re.findall(r'<text class="row-label"[^>]*>([^<]*)</text>', memory)
     p, a = result.proposed, result.alternative
     assert rows == [f"{p.count} × {p.gpu_name} (proposed)", f"{a.count} × {a.gpu_name} (the alternative)"]
@@ -258,7 +258,7 @@ def test_a_chinese_report_has_no_english_prose(which, fmt, detail, request):
     result = request.getfixturevalue(which)
     out = report.render(result, fmt, lang="zh", detail=detail)
     out = out.replace(getattr(result, "title", "") or "\0", "")  # the proposal's title is the user's own
-    out = re.sub(r'<table class="terms">.*?</table>', "", out, flags=re.S)  # formulas: code, folded in HTML
+    out = re.sub(r'<table class="terms[^"]*">.*?</table>', "", out, flags=re.S)  # formulas: code, folded in HTML
     if detail == "full":
         # formulas, their inputs and notes are code; evidence is data; sources and the trace are citations;
         # the memory step's notes come from the estimators as English text (no templates yet)
@@ -287,13 +287,13 @@ def test_one_currency_throughout(training, fmt):
     its date and its source stated once."""
     out = report.render(training, fmt, lang="zh", currency="CNY")
     cur = training.currency
-    visible = _QUOTED.sub(" ", re.sub(r'<table class="terms">.*?</table>', "", out, flags=re.S))
+    visible = _QUOTED.sub(" ", re.sub(r'<table class="terms[^"]*">.*?</table>', "", out, flags=re.S))
     assert "$" not in visible and "US$" not in visible
     assert f"{cur.usd_cny:g}" in out and cur.as_of in out
     cost = training.recommendation.total_cost_usd * cur.usd_cny
     assert out.count(f"¥{cost:,.0f}") >= 3  # headline, the sentence under it, the facts
     en = report.render(training, fmt, currency="CNY", fx_rate=7.0)
-    en = re.sub(r'<table class="terms">.*?</table>', "", en, flags=re.S)  # formulas keep their USD inputs
+    en = re.sub(r'<table class="terms[^"]*">.*?</table>', "", en, flags=re.S)  # formulas keep their USD inputs
     assert f"CN¥{training.recommendation.total_cost_usd * 7:,.0f}" in en and "$" not in _QUOTED.sub(" ", en)
 
 

@@ -249,14 +249,20 @@ def test_the_brief_report_cites_the_rate_by_its_first_sentence(training):
 def test_a_narrow_screen_keeps_field_names_and_figures_whole(training):
     """At 390 px the assumptions table cut "workload.attention" into "work/load./atten/tion" and the
     alternatives table wrapped "16 × NVIDIA" a word per line: on a narrow screen the field, value and
-    why of an assumption stack, and a table of figures scrolls sideways instead."""
+    why of an assumption stack, and a table of figures becomes cards -- the row's name, then each
+    value after its column's name on a line of its own (measured in Chromium: test_report_phone)."""
     out = report.render(training, "html")
     narrow = out.split("@media (max-width: 640px)")[1].split("@media print")[0]
     assert "table.question, table.question tbody, table.question tr, table.question th, table.question td " \
            "{ display: block; }" in narrow
-    assert ".scroll > table:not(.question):not(.terms) th, .scroll > table:not(.question):not(.terms) td " \
-           "{ white-space: nowrap; }" in narrow
-    assert '<table class="question">' in out and '<div class="scroll"><table>' in out
+    assert "table.stack, table.stack tbody, table.stack tr, table.stack th, table.stack td { display: block; }" \
+           in narrow
+    assert "table.stack td[data-label]::before" in narrow
+    assert '<table class="question">' in out and '<div class="scroll"><table class="stack">' in out
+    alternatives = out.split('id="alternatives-h"')[1].split("</table>")[0]
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', alternatives)
+    cells = re.findall(r'<td[^>]*data-label="([^"]*)"', alternatives.split("</tr>")[1])
+    assert cells == headers[1:]  # each value names its column
 
 
 @pytest.mark.parametrize(("note", "zh"), [

@@ -8,12 +8,21 @@ report never fails because a chart could not be drawn.  Labels on the axes are m
 nothing here knows about languages, currencies or HTML.
 
 Coordinates are SVG user units with the origin at the top left.
+
+Every chart has two layouts: the wide one (760-780 units, for a screen at least as wide, where
+one unit is at least one CSS pixel) and the narrow one (``NARROW`` units, for a phone: a 390 px
+screen shows it at about its own size, so its 12-13 px text stays 12-13 px).  The narrow layout
+keeps the axes, the marks and the short labels; a label that does not fit is left to the legend
+and the data table under the chart.  Text widths are estimated (:func:`text_width`), wide
+characters (Chinese) counted at a full em.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -23,6 +32,67 @@ MEMORY_KINDS = MEMORY_PARTS
 """The order of the memory parts in a stacked bar (unknown kinds follow, in first-seen order)."""
 
 Fmt = Callable[[float], str]
+
+NARROW = 340
+"""The width of a chart's narrow layout: a 390 px phone's page less its margins."""
+
+WIDE_PX, NARROW_PX = 12, 13
+"""The chart text's size in each layout (the stylesheet's ``svg text`` and ``svg.narrow text``);
+tick labels are one pixel smaller."""
+
+
+def text_width(text: str, px: float, bold: bool = False) -> float:
+    """About how wide ``text`` is at ``px``: a full em for a wide (CJK) character, 0.6 em (0.64
+    bold) for the others -- a little more than system-ui's digits and lower case, so a label
+    estimated to fit does fit."""
+    narrow = 0.64 if bold else 0.6
+    return sum(px * (1.0 if unicodedata.east_asian_width(ch) in "WF" else narrow) for ch in text)
+
+
+_CLOSING = "）》」』】〕、。，：；！？)]}"
+_OPENING = "（《「『【〔([{"
+
+
+def wrap(text: str, px: float, width: float, bold: bool = False) -> list[str]:
+    """``text`` in lines no wider than ``width`` (breaking at spaces, or between wide characters);
+    a single word wider than ``width`` keeps a line of its own."""
+    wide = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"  # CJK: a line may break between any two
+    tokens: list[str] = []
+    for tok in re.findall(f"（[^（）]{{1,10}}）|[{wide}]|[^\\s{wide}]+\\s*|\\s+", text):  # a short （aside） whole
+        # no line starts with closing punctuation, none ends with an opening one: "（推荐）" stays whole
+        if tokens and (tok[0] in _CLOSING or tokens[-1][-1] in _OPENING):
+            tokens[-1] += tok
+        else:
+            tokens.append(tok)
+    lines, cur = [], ""
+    for tok in tokens:
+        if cur and text_width((cur + tok).rstrip(), px, bold) > width:
+            lines.append(cur.rstrip())
+            cur = tok.lstrip()
+        else:
+            cur += tok
+    if cur.strip():
+        lines.append(cur.rstrip())
+    return lines or [""]
+
+
+def thin(ticks: list[dict], px: float, width: float, gap: float = 8.0) -> list[dict]:
+    """Tick labels along a horizontal axis, centred on their tick, without overlaps and inside
+    the chart's ``width``: a label at an edge is aligned to it (``anchor``), one that would touch
+    the label before it is left out (``show``; its grid line stays)."""
+    out, right = [], -math.inf
+    for t in ticks:
+        w = text_width(t["label"], px)
+        anchor, lo, hi = "middle", t["x"] - w / 2, t["x"] + w / 2
+        if hi > width - 1:
+            anchor, lo, hi = "end", t["x"] - w, t["x"]
+        elif lo < 1:
+            anchor, lo, hi = "start", t["x"], t["x"] + w
+        show = lo >= right + gap
+        out.append({**t, "show": show, "anchor": anchor})
+        if show:
+            right = hi
+    return out
 
 
 def _r(v: float) -> float:
@@ -130,11 +200,12 @@ def _cross(x: float, y: float, r: float = 5.0) -> str:
 
 
 def _axes(ax: _Axis, ay: _Axis, xt: Sequence[float], yt: Sequence[float], fmt_x: Fmt, fmt_y: Fmt,
-          x0: float, y0: float, y1: float, height: float, x1: float) -> dict:
+          x0: float, y0: float, y1: float, height: float, x1: float, px: float = WIDE_PX,
+          width: float = 760) -> dict:
     """Tick marks, tick labels and axis-title positions shared by the line and scatter charts."""
     mid = _r((y0 + y1) / 2)
     return {
-        "xticks": [{"x": ax(t), "label": fmt_x(t), "ly": _r(y1 + 16)} for t in xt],
+        "xticks": thin([{"x": ax(t), "label": fmt_x(t), "ly": _r(y1 + 16)} for t in xt], px - 1, width),
         "yticks": [{"y": ay(t), "label": fmt_y(t), "lx": _r(x0 - 6), "ly": _r(ay(t) + 4)} for t in yt],
         "x_title": {"x": _r((x0 + x1) / 2), "y": _r(height - 6)},
         "y_title": {"x": 14, "y": mid, "transform": f"rotate(-90 14 {mid:g})"},
@@ -148,7 +219,8 @@ def _wide(values: Sequence[float], ratio: float = 20.0) -> bool:
 
 # ----------------------------------------------------------------------------- memory bars
 def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int = 18, bar_h: int = 20,
-                gap: int = 14, left: int = 12, right: int = 215, max_rows: int = 16) -> dict | None:
+                gap: int = 14, left: int = 12, right: int = 215, max_rows: int = 16, narrow: bool = False,
+                px: float = WIDE_PX) -> dict | None:
     """Stacked horizontal bars of each candidate's memory per GPU, by kind, with its capacity.
 
     ``series``: ``[{"label", "capacity", "usable", "parts": {kind: bytes}}]``.  Rows whose parts
@@ -156,6 +228,9 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int =
     Each row has its label above the bar, the segments (``kind``, ``x``, ``w``, ``value``), the
     ``capacity_x`` and ``usable_x`` marker positions and ``over`` when the total exceeds the usable
     memory (or the capacity when no usable figure is given).
+
+    ``narrow``: the phone layout (pass ``width=NARROW``, ``right`` small): each row's label wraps
+    above its bar and its total sits below it instead of in a right-hand column.
     """
     if not isinstance(series, (list, tuple)):
         return None
@@ -178,15 +253,20 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int =
     kinds += [k for r in rows_in for k in r[3] if k not in kinds and k not in MEMORY_KINDS]
     kinds = list(dict.fromkeys(kinds))
     top_value = max(max(sum(r[3].values()), r[1] or 0, r[2] or 0) for r in rows_in)
-    ticks = nice_ticks(0, top_value)
+    ticks = nice_ticks(0, top_value, 4 if narrow else 5)
     x0, x1 = left, width - right
     axis = _Axis(0, ticks[-1], x0, x1)
-    row_h = label_h + bar_h + gap
+    line_h = px + 4
+    below = line_h + 2 if narrow else 0  # the total's line under the bar
     top = 8
     rows = []
-    for i, (label, capacity, usable, parts) in enumerate(rows_in):
-        y_label = top + i * row_h + label_h - 6
-        y_bar = top + i * row_h + label_h
+    y = top
+    for label, capacity, usable, parts in rows_in:
+        lines = wrap(label, px, width - left - 4, bold=True) if narrow else [label]
+        label_lines = [{"text": t, "x": x0, "y": _r(y + label_h - 6 + k * line_h)} for k, t in enumerate(lines)]
+        y_label = y + label_h - 6
+        y_bar = y + label_h + (len(lines) - 1) * line_h
+        y = y_bar + bar_h + below + gap
         segments, acc = [], 0.0
         for kind in kinds:
             v = parts.get(kind)
@@ -196,14 +276,17 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int =
             acc += v
             segments.append({"kind": kind, "pattern": kind if kind in MEMORY_KINDS else "other",
                              "x": xa, "w": _r(max(xb - xa, 0.5)), "value": v,
-                             "label": fmt(v), "show_label": xb - xa >= 58, "tx": _r((xa + xb) / 2)})
+                             "label": fmt(v), "show_label": xb - xa >= (66 if narrow else 58),
+                             "tx": _r((xa + xb) / 2)})
         limit = usable if usable is not None else capacity
         markers = [axis(v) for v in (capacity, usable) if v is not None]
         for seg in segments:  # a marker line through a value label would make it unreadable
             if seg["show_label"] and any(abs(m - seg["tx"]) < 30 for m in markers):
                 seg["show_label"] = False
         rows.append({
-            "label": label, "y_label": _r(y_label), "y": _r(y_bar), "h": bar_h,
+            "label": label, "label_lines": label_lines, "y_label": _r(y_label), "y": _r(y_bar), "h": bar_h,
+            "side_x": x0 if narrow else x1 + 10,
+            "side_y": _r(y_bar + bar_h + line_h - 1) if narrow else _r(y_bar + bar_h / 2 + 4),
             "ty": _r(y_bar + bar_h / 2 + 4), "segments": segments, "total": acc, "total_label": fmt(acc),
             "end_x": axis(acc),
             "capacity": capacity, "capacity_label": fmt(capacity) if capacity is not None else "",
@@ -213,11 +296,12 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int =
             "marker_y0": _r(y_bar - 3), "marker_y1": _r(y_bar + bar_h + 3),
             "over": bool(limit is not None and acc > limit),
         })
-    plot_bottom = top + len(rows) * row_h - gap + 6
+    plot_bottom = y - gap + 6
     return {
         "width": width, "height": int(plot_bottom + 24),
         "x0": x0, "x1": x1, "y0": top, "y1": _r(plot_bottom), "text_x": x1 + 10,
-        "ticks": [{"x": axis(t), "label": fmt(t)} for t in ticks],
+        "ticks": thin([{"x": axis(t), "label": fmt(t)} for t in ticks], px - 1, width),
+        "narrow": narrow,
         "tick_label_y": _r(plot_bottom + 16),
         "kinds": kinds, "rows": rows, "omitted": omitted,
         "legend": [{"kind": k, "pattern": k if k in MEMORY_KINDS else "other"} for k in kinds],
@@ -227,13 +311,14 @@ def memory_bars(series: Any, *, fmt: Fmt = str, width: int = 780, label_h: int =
 # ------------------------------------------------------------------------------ cost curve
 def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 760, height: int = 320,
                left: int = 78, right: int = 70, top: int = 16, bottom: int = 42,
-               keys: Iterable[str] = ("rent", "buy")) -> dict | None:
+               keys: Iterable[str] = ("rent", "buy"), narrow: bool = False, px: float = WIDE_PX) -> dict | None:
     """Cumulative cost over months, one polyline per series, with the break-even point marked.
 
     ``curve``: ``{"months": [0..N], "rent": [...], "buy": [...], "break_even_month": int | None}``.
     Points whose month or value is not a finite number are dropped; a series with fewer than two
     points is left out; ``None`` when no series is left.  ``break_even`` is the marker (on the
     ``buy`` line at that month) or ``None`` when the month is missing or outside the curve.
+    ``narrow``: the phone layout, with fewer ticks and the break-even's label left to the legend.
     """
     if not isinstance(curve, dict) or not isinstance(curve.get("months"), (list, tuple)):
         return None
@@ -253,7 +338,7 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
         return None
     all_x = [p[0] for pts in data.values() for p in pts]
     all_y = [p[1] for pts in data.values() for p in pts]
-    xt = nice_ticks(min(all_x), max(all_x), 6)
+    xt = nice_ticks(min(all_x), max(all_x), 4 if narrow else 6)
     xt = [t for t in xt if min(all_x) <= t <= max(all_x)] or [min(all_x), max(all_x)]
     y_lo, y_hi, yt = _range(all_y, log=False)
     x0, x1, y0, y1 = left, width - right, top, height - bottom
@@ -274,8 +359,8 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
     # keep the end labels of the series apart
     ends = sorted(series, key=lambda s: s["end_y"])
     for a, b in itertools.pairwise(ends):
-        if b["end_y"] - a["end_y"] < 14:
-            b["end_y"] = _r(a["end_y"] + 14)
+        if b["end_y"] - a["end_y"] < px + 2:
+            b["end_y"] = _r(a["end_y"] + px + 2)
     for s in series:
         s["ly"] = _r(s["end_y"] + 4)
     be = None
@@ -294,10 +379,10 @@ def cost_curve(curve: Any, *, fmt_y: Fmt = str, fmt_x: Fmt = str, width: int = 7
             be = {"month": month, "value": value, "x": x, "y": ay(value), "y0": y0, "y1": y1,
                   "label_x": _r(x + 10 if x < (x0 + x1) / 2 else x - 10), "label_y": _r(y0 + 14),
                   "anchor": "start" if x < (x0 + x1) / 2 else "end", "month_label": fmt_x(month),
-                  "value_label": fmt_y(value)}
+                  "value_label": fmt_y(value), "show_label": not narrow}
     return {
-        "width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
-        **_axes(ax, ay, xt, yt, fmt_x, fmt_y, x0, y0, y1, height, x1),
+        "width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1, "narrow": narrow,
+        **_axes(ax, ay, xt, yt, fmt_x, fmt_y, x0, y0, y1, height, x1, px, width),
         "series": series, "break_even": be,
     }
 
@@ -310,11 +395,12 @@ def pareto(points: Sequence[dict]) -> list[dict]:
                        and (q["xv"] < p["xv"] or q["yv"] < p["yv"]) for q in points)]
 
 
-def _label_box(lx: float, ly: float, anchor: str, text: str, bold: bool) -> tuple[float, float, float, float]:
-    """An estimate of a 12 px label's box (x0, y0, x1, y1): about 0.6 em per character."""
-    w = len(text) * (7.4 if bold else 6.8)
+def _label_box(lx: float, ly: float, anchor: str, text: str, bold: bool,
+               px: float = WIDE_PX) -> tuple[float, float, float, float]:
+    """An estimate of a ``px`` label's box (x0, y0, x1, y1) (see :func:`text_width`)."""
+    w = text_width(text, px, bold)
     x = lx if anchor == "start" else lx - w
-    return x, ly - 11, x + w, ly + 3
+    return x, ly - px + 1, x + w, ly + 3
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -323,7 +409,7 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 760, height: int = 360,
               left: int = 78, right: int = 40, top: int = 16, bottom: int = 46, label_all: int = 10,
-              chosen_suffix: str = "") -> dict | None:
+              chosen_suffix: str = "", narrow: bool = False, px: float = WIDE_PX) -> dict | None:
     """A scatter of the candidates: wall-clock time (x) against cost (y), log axes where wide.
 
     ``points``: ``[{"label", "wall_days", "cost_usd", "feasible", "chosen"}]``.  A point without a
@@ -332,6 +418,8 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
     frontier (``pareto``) are labelled; a label is placed right, left, above or below its
     point, wherever it overlaps no other label or marker, and left out where none is free
     (the chosen point's label always stays).  ``show_label`` tells which points have one.
+    ``narrow``: the phone layout, where a name that finds no free place is left to the table (no
+    numbers, and the chosen point's name too: its star and the legend say which it is).
     """
     if not isinstance(points, (list, tuple)):
         return None
@@ -368,7 +456,7 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
 
     def free(text: str, bold: bool, spots: list[tuple[float, float, str]], me: int) -> tuple | None:
         for lx, ly, anchor in spots:
-            box = _label_box(lx, ly, anchor, text, bold)
+            box = _label_box(lx, ly, anchor, text, bold, px)
             inside = x0 <= box[0] and box[2] <= width - 2 and box[1] >= 0 and box[3] <= y1 + 2
             if inside and not any(_overlap(box, t) for t in taken) and not any(
                     _overlap(box, m) for k, m in markers.items() if k != me):
@@ -382,6 +470,8 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
             (ring, 4, "start"), (-ring, 4, "end"), (0.3, -gap * ring, "start"), (0.3, gap * ring + 10, "start"),
             (-0.3, -gap * ring, "end"), (-0.3, gap * ring + 10, "end"))]
         spot = free(p["text"], p["chosen"], spots, id(p))
+        if spot is None and narrow:
+            continue
         if spot is None and not p["chosen"]:  # no room for the name: a number, explained in the table
             numbered += 1
             spot = free(str(numbered), False, spots, id(p))
@@ -391,15 +481,15 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
             p["text"], p["number"] = str(numbered), numbered
         elif spot is None:
             lx, ly, anchor = spots[0] if p["x"] < (x0 + x1) / 2 else spots[1]
-            spot = (lx, ly, anchor, _label_box(lx, ly, anchor, p["text"], True))
+            spot = (lx, ly, anchor, _label_box(lx, ly, anchor, p["text"], True, px))
         lx, ly, anchor, box = spot
         p.update(show_label=True, lx=_r(lx), ly=_r(ly), anchor=anchor)
         taken.append(box)
     placed.sort(key=lambda q: q["chosen"])  # the chosen point is drawn last, on top
     return {
         "width": width, "height": height, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
-        "xlog": xlog, "ylog": ylog,
-        **_axes(ax, ay, xt, yt, fmt_x, fmt_y, x0, y0, y1, height, x1),
+        "xlog": xlog, "ylog": ylog, "narrow": narrow,
+        **_axes(ax, ay, xt, yt, fmt_x, fmt_y, x0, y0, y1, height, x1, px, width),
         "points": placed, "omitted": omitted, "labelled": sum(p["show_label"] for p in placed),
     }
 
@@ -407,7 +497,8 @@ def time_cost(points: Any, *, fmt_x: Fmt = str, fmt_y: Fmt = str, width: int = 7
 # ---------------------------------------------------------------------------- serving curve
 def serving_curve(points: Any, *, load: Any = None, limit: Any = None, fmt_x: Fmt = str, fmt_tps: Fmt = str,
                   fmt_ms: Fmt = str, width: int = 760, height: int = 440, left: int = 78, right: int = 40,
-                  top: int = 16, bottom: int = 46, gap: int = 34) -> dict | None:
+                  top: int = 16, bottom: int = 46, gap: int = 34, narrow: bool = False,
+                  px: float = WIDE_PX) -> dict | None:
     """Throughput and latency against the requests served at once, two panels over one x axis.
 
     ``points``: ``[{"concurrency", "throughput_tokens_per_s", "tpot_s", "ttft_s"}]`` (the serving
@@ -416,6 +507,7 @@ def serving_curve(points: Any, *, load: Any = None, limit: Any = None, fmt_x: Fm
     in a queue once the memory is full). The x axis is logarithmic when the requests span more than
     a factor of 4. ``load`` and ``limit`` (the most sequences the memory holds) are marked across
     both panels when inside the axis. ``None`` when fewer than two points are usable.
+    ``narrow``: the phone layout, the marks' labels left to the legend.
     """
     if not isinstance(points, (list, tuple)):
         return None
@@ -467,15 +559,19 @@ def serving_curve(points: Any, *, load: Any = None, limit: Any = None, fmt_x: Fm
                        "markers": [{"x": x, "y": y, "rx": _r(x - 3.5), "ry": _r(y - 3.5)} for x, y in pts],
                        "lx": _r(pts[-1][0] - 4), "ly": _r(pts[-1][1] - 8)})
 
-    def mark(v: Any) -> dict | None:
+    def mark(v: Any, right_of: bool) -> dict | None:
+        """A vertical mark at ``v`` with its label beside it (right of the line or left of it)."""
         n = _number(v)
         if n is None or n <= 0 or not (x_lo <= n <= x_hi):
             return None
-        return {"x": ax(n), "y0": t0, "y1": b1, "value": n}
+        x = ax(n)
+        return {"x": x, "y0": t0, "y1": b1, "value": n, "show_label": not narrow,
+                "lx": _r(x + 4 if right_of else x - 4), "ly": _r(b0 - 8 if right_of else t0 + 12),
+                "anchor": "start" if right_of else "end"}
 
     return {
-        "width": width, "height": height, "x0": x0, "x1": x1, "xlog": xlog,
-        "xticks": [{"x": ax(t), "label": fmt_x(t), "ly": _r(b1 + 16)} for t in xt],
+        "width": width, "height": height, "x0": x0, "x1": x1, "xlog": xlog, "narrow": narrow,
+        "xticks": thin([{"x": ax(t), "label": fmt_x(t), "ly": _r(b1 + 16)} for t in xt], px - 1, width),
         "top": {"y0": t0, "y1": _r(t1), "yticks": [{"y": ay_top(t), "label": fmt_tps(t), "lx": _r(x0 - 6),
                                                     "ly": _r(ay_top(t) + 4)} for t in tps_ticks]},
         "bottom": {"y0": _r(b0), "y1": _r(b1), "log": ms_log,
@@ -484,5 +580,20 @@ def serving_curve(points: Any, *, load: Any = None, limit: Any = None, fmt_x: Fm
         "x_title": {"x": _r((x0 + x1) / 2), "y": _r(height - 6)},
         "y_title_top": {"x": 14, "y": _r((t0 + t1) / 2), "transform": f"rotate(-90 14 {_r((t0 + t1) / 2):g})"},
         "y_title_bottom": {"x": 14, "y": _r((b0 + b1) / 2), "transform": f"rotate(-90 14 {_r((b0 + b1) / 2):g})"},
-        "series": series, "load": mark(load), "limit": mark(limit), "table": rows,
+        "series": series, "load": mark(load, False), "limit": mark(limit, True), "table": rows,
     }
+
+
+# ------------------------------------------------------------------------------ phone layouts
+NARROW_LAYOUTS: dict[str, dict[str, Any]] = {
+    "memory": {"width": NARROW, "left": 4, "right": 8, "label_h": 17, "bar_h": 18, "gap": 12},
+    "cost": {"width": NARROW, "height": 250, "left": 58, "right": 62, "top": 14, "bottom": 40},
+    "time_cost": {"width": NARROW, "height": 300, "left": 58, "right": 10, "top": 14, "bottom": 42, "label_all": 6},
+    "serving": {"width": NARROW, "height": 400, "left": 58, "right": 12, "top": 14, "bottom": 42, "gap": 40},
+}
+"""Each chart's narrow layout: the arguments its function takes besides ``narrow`` and ``px``."""
+
+
+def narrow(name: str) -> dict[str, Any]:
+    """The keyword arguments that lay chart ``name`` out for a phone."""
+    return {**NARROW_LAYOUTS[name], "narrow": True, "px": NARROW_PX}

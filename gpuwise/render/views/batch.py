@@ -55,11 +55,13 @@ def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, la
     summary = table(headers, rows, right=(2, 3))
     for row, href in zip(summary["rows"], links, strict=True):
         row["href"] = href
-    totals = _("%(n)s proposals: %(approve)s approve, %(revise)s revise, %(reject)s reject, %(error)s input errors",
-               n=len(results), **counts)
-    return {"title": _("Audit of %(n)s proposals", n=len(results)), "html_lang": HTML_LANG[_lang(lang)],
-            "totals": totals, "table": summary, "sections": sections,
-            "back": _("Back to the summary"),
+    totals = f.ngettext("%(n)s proposal: %(approve)s approve, %(revise)s revise, %(reject)s reject, "
+                        "%(error)s input errors",
+                        "%(n)s proposals: %(approve)s approve, %(revise)s revise, %(reject)s reject, "
+                        "%(error)s input errors", len(results), **counts)
+    title = f.ngettext("Audit of %(n)s proposal", "Audit of %(n)s proposals", len(results))
+    return {"title": title, "html_lang": HTML_LANG[_lang(lang)], "totals": totals, "table": summary,
+            "sections": sections, "back": _("Back to the summary"),
             "full": detail == "full", "lang": f.lang,
             "currency": {"note": AuditView(None, "audit", f, detail).currency_note()}}
 

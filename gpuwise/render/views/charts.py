@@ -1,5 +1,6 @@
 """The charts of an HTML report as view models: geometry from :mod:`gpuwise.render.charts`, every
-label, title, description and data table in the report's language and currency.
+label, title, description and data table in the report's language and currency.  Each chart has a
+wide drawing (``geo``) and a phone's (``narrow``), labelled alike; the data table is one.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ class ChartsView(CostChartView):
         geo = C.memory_bars(series, fmt=f.bytes_tick)
         if geo is None:
             return None
-        for row in geo["rows"]:
+        small = C.memory_bars(series, fmt=f.bytes_tick, **C.narrow("memory"))
+        for row in [*geo["rows"], *(small["rows"] if small else [])]:
             for s in row["segments"]:
                 s["kind_label"] = f.kind(s["kind"])
                 s["label"] = f.bytes(s["value"])
@@ -83,7 +85,8 @@ class ChartsView(CostChartView):
         alt = self.f.join([self.f.ngettext("%(n)s candidate shown.", "%(n)s candidates shown.", len(geo["rows"])),
                            self.f.ngettext("%(n)s exceeds the usable memory of its GPU.",
                                            "%(n)s exceed the usable memory of their GPU.", len(over))])
-        return {"geo": geo, "id": "chart-memory", "title": self._("Memory per GPU by part, against the card"),
+        return {"geo": geo, "narrow": small, "id": "chart-memory",
+                "title": self._("Memory per GPU by part, against the card"),
                 "desc": alt + (" " + ", ".join(over) if over else ""),
                 "alt": alt, "over": over,
                 "legend": [{**entry, "label": f.kind(entry["kind"])} for entry in geo["legend"]],
@@ -112,7 +115,9 @@ class ChartsView(CostChartView):
                           chosen_suffix=suffix)
         if geo is None or len(geo["points"]) < 2:  # one point compares nothing
             return None
-        for p in geo["points"]:
+        small = C.time_cost(local, fmt_x=lambda d: f"{d:g}", fmt_y=lambda v: f.local(v, compact=True),
+                            chosen_suffix=suffix, **C.narrow("time_cost"))
+        for p in [*geo["points"], *(small["points"] if small else [])]:
             p["time"] = f.days(p["xv"])
             p["cost"] = f.local(p["yv"])
             p["status"] = (word if p["chosen"] else self._("feasible") if p["feasible"] else self._("rejected"))
@@ -141,7 +146,8 @@ class ChartsView(CostChartView):
             x_title = self._("%(title)s (%(scale)s)", title=x_title, scale=self._("log scale"))
         if geo["ylog"]:
             y_title = self._("%(title)s (%(scale)s)", title=y_title, scale=self._("log scale"))
-        return {"geo": geo, "id": "chart-time-cost", "title": self._("Time against cost of each option"),
+        return {"geo": geo, "narrow": small, "id": "chart-time-cost",
+                "title": self._("Time against cost of each option"),
                 "desc": alt, "alt": alt, "x_title": x_title, "y_title": y_title,
                 "legend": {"chosen": word, "feasible": self._("feasible"), "rejected": self._("rejected")},
                 "omitted": self._("Not placed (no time or cost): %(names)s.", names=f.sep.join(geo["omitted"]))
@@ -155,17 +161,22 @@ class ChartsView(CostChartView):
         f = self.f
         if not isinstance(sv, dict):
             return None
-        geo = C.serving_curve(sv.get("curve"), load=sv.get("concurrency"), limit=sv.get("max_concurrent_sequences"),
-                              fmt_x=lambda v: f"{v:g}", fmt_tps=lambda v: f.num(v, 0),
-                              fmt_ms=lambda v: f.num(v, 0))
+        def draw(**layout: Any) -> dict[str, Any] | None:
+            return C.serving_curve(sv.get("curve"), load=sv.get("concurrency"),
+                                   limit=sv.get("max_concurrent_sequences"), fmt_x=lambda v: f"{v:g}",
+                                   fmt_tps=lambda v: f.num(v, 0), fmt_ms=lambda v: f.num(v, 0), **layout)
+
+        geo = draw()
         if geo is None:
             return None
-        geo["load_label"] = self._("the load: %(n)s", n=f.num(sv.get("concurrency"), 0))
-        geo["limit_label"] = self._("memory holds %(n)s", n=f.num(sv.get("max_concurrent_sequences"), 0))
+        small = draw(**C.narrow("serving"))
         names = {"throughput": self._("Output tokens/s, all requests"), "tpot": self._("Time per output token, ms"),
                  "ttft": self._("Time to first token, ms")}
-        for s in geo["series"]:
-            s["name"] = names[s["key"]]
+        for g in (geo, small) if small else (geo,):
+            g["load_label"] = self._("the load: %(n)s", n=f.num(sv.get("concurrency"), 0))
+            g["limit_label"] = self._("memory holds %(n)s", n=f.num(sv.get("max_concurrent_sequences"), 0))
+            for s in g["series"]:
+                s["name"] = names[s["key"]]
         rows = [[f.num(p["concurrency"], 0), f.num(p["throughput"], 0), f.seconds(p["tpot_s"]), f.seconds(p["ttft_s"])]
                 for p in geo["table"]]
         fw = FRAMEWORK_NAMES.get(str(sv.get("framework")), str(sv.get("framework") or ""))
@@ -173,7 +184,7 @@ class ChartsView(CostChartView):
                      "%(max)s sequences, beyond which requests wait and the time to the first token grows.",
                      framework=fw, tps=f.num(sv.get("throughput_tokens_per_s"), 0), n=f.num(sv.get("concurrency"), 0),
                      max=f.num(sv.get("max_concurrent_sequences"), 0))
-        return {"geo": geo, "id": "chart-serving",
+        return {"geo": geo, "narrow": small, "id": "chart-serving",
                 "title": self._("Throughput and latency against requests served at once"),
                 "desc": alt, "alt": alt, "x_title": self._("Requests served at once (log scale)"),
                 "y_title": self._("Output tokens/s"), "y2_title": self._("Latency, ms (log scale)"),

@@ -43,10 +43,12 @@ class CostChartView(BaseView):
                            keys=("rent", "buy", "resale"))
         if geo is None:
             return None
+        small = C.cost_curve(local, fmt_y=lambda v: f.local(v, compact=True), fmt_x=fmt_x,
+                             keys=("rent", "buy", "resale"), **C.narrow("cost"))
         # short names beside the lines' ends, the full ones with their amounts in the legend
         short = {"rent": self._("Rent"), "buy": self._("Buy"), "resale": self._("Resold")}
         names = {"rent": self._("Rent"), "buy": self._("Buy, cash out"), "resale": self._("Buy, after resale")}
-        for s in geo["series"]:
+        for s in [*geo["series"], *(small["series"] if small else [])]:
             s["name"] = short.get(s["key"], s["key"])
             s["end_label"] = f"{names.get(s['key'], s['key'])} {f.local(s['end_value'])}"
         span = fmt_x(float(curve.get("span") or (xs[-1] if xs else 0)))
@@ -73,6 +75,8 @@ class CostChartView(BaseView):
             parts.append(self._("The lines cross at %(at)s: renting for longer than that costs more than "
                                 "buying's cash out.", at=at))
             be["label"] = self._("break-even: %(at)s", at=at)
+            if small and small["break_even"]:
+                small["break_even"]["label"] = be["label"]
         elif "rent" in local and "buy" in local:
             parts.append(self._("The lines do not cross within %(period)s: no break-even in the period.",
                                 period=period))
@@ -87,7 +91,8 @@ class CostChartView(BaseView):
             rows.append(row)
         x_title = self._("Hours of the job") if hours else self._("Months")
         head = self._("Hour") if hours else self._("Month")
-        return {"geo": geo, "id": chart_id, "title": title or self._("Cumulative cost of renting and of buying"),
+        return {"geo": geo, "narrow": small, "id": chart_id,
+                "title": title or self._("Cumulative cost of renting and of buying"),
                 "desc": self.f.join(parts), "alt": self.f.join(parts),
                 "x_title": x_title, "y_title": self._("Cumulative cost"),
                 "table": table([head, self._("Rent"), self._("Buy, cash out")], rows, right=(1, 2))}
