@@ -138,3 +138,15 @@ def template(message_id: str) -> str:
 def text(message_id: str, values: dict[str, Any]) -> str:
     """The English sentence of a catalog message."""
     return fill(template(message_id), values)
+
+
+Phrase = tuple[str, str, dict[str, Any]]
+"""A part of a phrase an estimator words (a link description...): the separator before it ("",
+", " or "; "), its message id in reports/messages.yaml and its values. A fact carries the English
+text for the rules and the parts beside it (``<field>_phrases``), so a report words the value in
+its own language from the catalog instead of parsing the English."""
+
+
+def phrase_text(parts: Any) -> str:
+    """A phrase's English text: each part's template filled, after its separator."""
+    return "".join(sep + text(mid, values) for sep, mid, values in parts)

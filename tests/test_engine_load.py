@@ -18,7 +18,7 @@ def _small_facts(i: int) -> list[dict]:
          "need_gb": 70.0 + (i % 3) * 10, "need_requested_gb": 90.0 if i % 2 else 70.0, "capacity_gb": 81.0,
          "training": True, "multi_gpu": True, "efficiency": 0.45 + (i % 5) / 10, "wall_days": 3.0,
          "deadline_days": 2.0 + i % 2 * 5, "has_deadline": True, "cuda_device": True, "tensor_cores": True,
-         "acquisition_wanted": "rent", "rent_known": True, "buy_known": False, "tp_across_nodes": False,
+         "acquisition_wanted": "rent", "rent_known": True, "buy_known": False, "tp": 1, "per_node": 8,
          "has_budget": False},
         {"t": "job", "full_training": True, "task": "finetune", "single_node_feasible": i % 2 == 0},
         {"t": "price", "what": f"p{i}", "used": True, "age_days": 400},

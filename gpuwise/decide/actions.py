@@ -55,9 +55,15 @@ def evidence(rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _values(rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
-    """What the rule's message and fix need."""
-    return {n: values[n] for n in dict.fromkeys(placeholders(rule.then.message) + placeholders(rule.then.fix))
-            if n in values}
+    """What the rule's message and fix need; a value an estimator worded comes with its parts
+    (``<name>_phrases``: message ids and values), which a report words in its own language."""
+    out: dict[str, Any] = {}
+    for n in dict.fromkeys(placeholders(rule.then.message) + placeholders(rule.then.fix)):
+        if n in values:
+            out[n] = values[n]
+            if f"{n}_phrases" in values:
+                out[f"{n}_phrases"] = values[f"{n}_phrases"]
+    return out
 
 
 @dataclass(frozen=True)

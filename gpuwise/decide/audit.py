@@ -206,7 +206,8 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
 _NO_READING: dict[str, Any] = {
     "retired_pages": -1, "remapped_rows": -1, "pending": False, "remap_failure": False, "remap_banks_exhausted": -1,
     "uncorrectable_ecc": -1, "correctable_ecc": -1, "width_below_max": False, "gen_below_max": False,
-    "at_idle": False, "link_width": -1, "link_width_max": -1, "link_gen": -1, "link_gen_max": -1,
+    "at_idle": False, "pstate": -1, "gpu_idle": False, "link_width": -1, "link_width_max": -1, "link_gen": -1,
+    "link_gen_max": -1,
     "pcie_replays": -1, "power_limit_changed": False, "power_limit_w": -1.0, "default_power_limit_w": -1.0,
     "clocks_changed": False, "throttle_reasons": "", "throttling": False, "hw_slowdown": False, "vbios": "",
     "product_name": "", "product_matches": -1, "memory_mib": -1, "claimed_memory_mib": -1, "memory_ratio": -1.0,
@@ -236,6 +237,7 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
         "uncorrectable_ecc": _known(mem.uncorrectable_ecc), "correctable_ecc": _known(mem.correctable_ecc),
         "width_below_max": bool(link and link.width_below_max), "gen_below_max": bool(link and link.gen_below_max),
         "at_idle": bool(link and link.at_idle),
+        "pstate": _known(ic._pstate(r)), "gpu_idle": bool(r.gpu_idle),  # what the rules compare
         "link_width": _known(r.link_width_current), "link_width_max": _known(r.link_width_max),
         "link_gen": _known(r.pcie_gen_current), "link_gen_max": _known(r.pcie_gen_max),
         "pcie_replays": _known(r.pcie_replay_count),

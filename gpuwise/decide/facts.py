@@ -85,8 +85,6 @@ class CandidateFact(FactModel):
     zero: int = _f("ZeRO stage in the chosen layout")
     tp: int = _f("tensor-parallel degree (inference: GPUs per model copy)")
     tp_domain: int = _f("GPUs that share the fast intra-node link")
-    tp_outside_domain: bool = _f("tensor parallelism spans GPUs outside the fast-link domain")
-    tp_across_nodes: bool = _f("one model copy spans several servers")
     host_ram_needed_gb: float = _f("host RAM per server the offload needs, GB")
     host_ram_gb: float = _f("host RAM per server as given (-1 unknown), GB")
     wall_days: float = _f("wall-clock days of the training run (-1 for inference)")
@@ -97,6 +95,8 @@ class CandidateFact(FactModel):
     efficiency_pct: float = _f("scaling efficiency in percent")
     link_kind: str = _f("slowest intra-node link kind (nvswitch, nvlink, pcie...)")
     link: str = _f("the links, described")
+    link_phrases: list = _f("the same description as message ids and values ([separator, id, values] parts), "
+                            "which a report words in its language")
     p2p: bool = _f("peer-to-peer works between the GPUs")
     intra_gb_s: float = _f("intra-node bandwidth per GPU, one direction, GB/s (-1 single GPU)")
     network: str = _f("network between servers ('none' for one server)")
@@ -107,7 +107,6 @@ class CandidateFact(FactModel):
     framework_supports_precision: bool = _f("the serving framework runs the weights' precision here")
     framework_multi_node_ok: bool = _f("the serving framework can span this many servers")
     framework_reason: str = _f("why the framework cannot, described ('none')")
-    serving_fits: bool = _f("at least one sequence fits beside the weights")
     max_concurrent_sequences: float = _f("sequences the KV cache holds at once (-1 training)")
     max_ttft_ms: float = _f("time-to-first-token target, ms (-1 none)")
     has_ttft_target: bool = _f("a time-to-first-token target applies")
@@ -238,7 +237,6 @@ class EnvironmentFact(FactModel):
     cuda_min_driver_num: float = _f("that driver as a number")
     cuda_family_floor: str = _f("minimum driver under minor-version compatibility")
     cuda_family_floor_num: float = _f("that driver as a number")
-    driver_in_minor_compat: bool = _f("the driver works only through minor-version compatibility")
     gpu_first_cuda: str = _f("first CUDA toolkit that supports the GPU")
     gpu_first_cuda_num: float = _f("as a number")
     gpu_last_cuda: str = _f("last CUDA toolkit that supports the GPU")
@@ -268,18 +266,19 @@ class EnvironmentFact(FactModel):
     gpu_kernel_modules: str = _f("kernel modules the GPU needs: open, either ('' unknown)")
     torch_release: str = _f("PyTorch release (major.minor) as given")
     torch_flavor: str = _f("the wheel's flavour: cuda, rocm, cpu... ('' unknown)")
-    torch_flavor_ok: bool = _f("the wheel's flavour suits the GPU's stack")
     gpu_first_pytorch: str = _f("first PyTorch release with kernels for the GPU ('' unknown)")
-    torch_too_old_for_gpu: bool = _f("the PyTorch release predates the GPU's support")
+    torch_release_num: float = _f("the PyTorch release as a number (-1 not given)")
+    gpu_first_pytorch_num: float = _f("the first PyTorch release for the GPU as a number (-1 unknown)")
     torch_table_known: bool = _f("the PyTorch release is in gpuwise's tables")
     torch_oldest_known: str = _f("oldest PyTorch release in gpuwise's tables")
     torch_newest_known: str = _f("newest PyTorch release in gpuwise's tables")
     gfx: str = _f("AMD gfx target of the GPU ('' not AMD)")
     rocm: str = _f("ROCm version as given")
+    rocm_num: float = _f("the ROCm version as a number (-1 unknown)")
     rocm_known: bool = _f("a ROCm version is known")
     rocm_given: bool = _f("a ROCm version was given")
     rocm_release_known: bool = _f("the ROCm release is in gpuwise's table")
-    rocm_gfx_ok: bool = _f("the ROCm release supports the GPU's gfx target")
+    rocm_gfx_listed: bool = _f("the ROCm release's table lists the GPU's gfx target (false: release unknown)")
     rocm_gfx_complete: bool = _f("the table lists every gfx target of that release")
     rocm_gfx_list: str = _f("gfx targets the ROCm release supports")
     rocm_first_for_gfx: str = _f("first ROCm release that supports the gfx target")
@@ -293,10 +292,10 @@ class EnvironmentFact(FactModel):
     torch_rocm_wheel: bool = _f("a PyTorch wheel exists for the ROCm version")
     torch_rocm_gfx_ok: bool = _f("the PyTorch ROCm wheel has kernels for the gfx target")
     flash_status: str = _f("FlashAttention support on the GPU's stack: supported, partial, none, unknown")
-    flash_gfx_ok: bool = _f("FlashAttention supports the gfx target")
+    flash_gfx_listed: bool = _f("FlashAttention's table lists the gfx target")
     flash_gfx_list: str = _f("gfx targets FlashAttention supports")
     flash_min_stack: str = _f("oldest stack version FlashAttention needs")
-    flash_stack_ok: bool = _f("the stack version meets FlashAttention's minimum")
+    flash_min_stack_num: float = _f("that version as a number (-1 none)")
     flash_alternative: str = _f("what to use instead of FlashAttention there")
     wants_bnb: bool = _f("the job needs bitsandbytes (QLoRA, 8-bit optimizer or int8 weights)")
     bnb_reason: str = _f("why bitsandbytes is needed")
@@ -309,19 +308,19 @@ class EnvironmentFact(FactModel):
     framework_explicit: bool = _f("the framework was given")
     framework_support: str = _f("the framework's support on the GPU's stack")
     framework_plugin: str = _f("plugin or fork the framework needs on this stack")
-    framework_gfx_ok: bool = _f("the framework supports the gfx target")
+    framework_gfx_listed: bool = _f("the framework's table lists the gfx target")
     framework_gfx_list: str = _f("gfx targets the framework supports")
     framework_min_stack: str = _f("oldest stack version the framework needs")
-    framework_stack_ok: bool = _f("the stack version meets the framework's minimum")
+    framework_min_stack_num: float = _f("that version as a number (-1 none)")
     gaudi_device: str = _f("Gaudi generation ('' not Gaudi)")
     synapse: str = _f("Intel Gaudi software version as given")
     synapse_known: bool = _f("a Gaudi software version was given")
     synapse_release_known: bool = _f("the Gaudi software release is in the table")
     synapse_pytorch: str = _f("the PyTorch release that Gaudi software release pins")
     synapse_devices: str = _f("Gaudi devices the release supports")
-    gaudi_device_ok: bool = _f("the release supports the Gaudi device")
+    gaudi_device_listed: bool = _f("the release's table lists the Gaudi device (false: release unknown)")
     gaudi_first_synapse: str = _f("first Gaudi software release for the device")
-    gaudi_torch_match: bool = _f("the PyTorch version matches the release's pinned one")
+    synapse_torch_release: str = _f("the PyTorch release (major.minor) the Gaudi software release pins ('')")
     cann: str = _f("Ascend CANN version as given")
     cann_known: bool = _f("a CANN version was given")
     torch_npu: str = _f("torch_npu version as given")
@@ -331,7 +330,8 @@ class EnvironmentFact(FactModel):
     torch_npu_cann: str = _f("the CANN version that torch_npu release needs")
     torch_npu_cann_all: str = _f("CANN versions the torch_npu release supports")
     npu_torch_match: bool = _f("torch_npu and PyTorch versions match")
-    npu_cann_match: bool = _f("torch_npu and CANN versions match")
+    cann_key: str = _f("the CANN version as given, upper-cased for comparison ('' none)")
+    torch_npu_cann_key: str = _f("the CANN version the torch_npu release needs, upper-cased ('' unknown)")
 
 
 class ProposalFact(FactModel):
@@ -422,6 +422,8 @@ class CardFact(FactModel):
     width_below_max: bool = _f("PCIe link narrower than the card supports")
     gen_below_max: bool = _f("PCIe generation below the card's maximum")
     at_idle: bool = _f("the card was idle when the report was taken")
+    pstate: int = _f("performance state of the report (0 busiest ... 12 idle; -1 unknown)")
+    gpu_idle: bool = _f("the report's gpu_idle clock limiter is active")
     link_width: int = _f("PCIe width now (-1 unknown)")
     link_width_max: int = _f("PCIe width supported")
     link_gen: int = _f("PCIe generation now")
@@ -530,6 +532,7 @@ def vocabulary() -> dict[str, dict[str, dict[str, str]]]:
 # ------------------------------------------------------------------------------ read by no rule
 _HOUSE = "offered to house rules (a team's own policy may read it); no built-in rule needs it"
 _KEY = "names the subject: its key in a consultation and the subject of its findings"
+_CARD_VIEW = "kept in the result's card view; the rules compare the readings (link, P-state, power limits) themselves"
 OUTPUT_ONLY: dict[str, dict[str, str]] = {
     "candidate": {
         "stage": "the chain's position: the compiler adds the match on it to every candidate rule",
@@ -537,14 +540,13 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "gpu": _KEY,
         "vendor": _HOUSE + " (cuda_device is the built-in rules' test)",
         "form_factor": _HOUSE, "architecture": _HOUSE, "launch_year": _HOUSE, "tdp_w": _HOUSE,
-        "per_node": _HOUSE + " (nodes and tp_across_nodes carry the layout's verdicts)",
         "method": _HOUSE + " (the job fact's full_training carries it for the built-in rules)",
         "fits_as_requested": "what the memory step's pass rule set: evidence for the report and house rules",
         "strategy_changed": _HOUSE + " (strategy_changes is what the messages show)",
-        "zero": _HOUSE, "tp_domain": _HOUSE + " (tp_outside_domain is the built-in test)",
+        "zero": _HOUSE,
         "efficiency_pct": _HOUSE + " (efficiency, a fraction, is what the rules compare)",
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
-        "max_concurrent_sequences": _HOUSE + " (serving_fits is the built-in test)",
+        "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
         "currency": _HOUSE + " (market decides the export rules)",
         "buy_sold_as": _HOUSE + " (buy_unit_ok carries the verdict)", "buy_units": _HOUSE,
@@ -557,8 +559,6 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
     },
     "environment": {
         "gpu": _KEY, "vendor": _HOUSE + " (stack is the built-in rules' test)", "launch_year": _HOUSE,
-        "cuda_min_driver_num": _HOUSE + " (the rules compare cuda_family_floor_num, which minor-version "
-                                        "compatibility allows)",
         "torch_cuda": _HOUSE, "wants_bf16": _HOUSE + " (the candidate rules judge bf16 per candidate)",
         "wants_fp8": _HOUSE, "bf16_hw": _HOUSE, "fp8_hw": _HOUSE, "flash_ok": _HOUSE, "tensor_cores": _HOUSE,
     },
@@ -570,6 +570,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "used_cards": _HOUSE + " (each card is judged as its own fact)",
     },
     "card": {
+        "width_below_max": _CARD_VIEW, "gen_below_max": _CARD_VIEW, "at_idle": _CARD_VIEW,
+        "power_limit_changed": _CARD_VIEW,
         "card": _KEY, "gpu": _HOUSE, "consumer": _HOUSE + " (segment is the built-in test)",
         "power_cv": _HOUSE + " (power_swing is the built-in test)", "smi_error": "why a report could not be read, "
         "for the report", "throttling": _HOUSE + " (hw_slowdown is the built-in test)", "vbios": _HOUSE,
@@ -593,8 +595,6 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "plan_delivery_months": "the capacity plan's schedule (gpuwise/plan/build.py): when bought hardware arrives",
     "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
     "gddr6x_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): a GDDR6X card's memory limit",
-    "idle_pstate_min": "the nvidia-smi reader: at or above this P-state a slower link is the card idling",
-    "power_limit_tolerance_fraction": "the nvidia-smi reader: how far from the default a power limit counts as changed",
 }
 """Policy values read outside the rules, each with where and why."""
 

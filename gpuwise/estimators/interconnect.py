@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..knowledge.schema import Gpu, RuntimeFile
+from ..messages import Phrase, phrase_text
 from . import Term
 
 GPUS_PER_NODE = 8
@@ -40,9 +42,14 @@ class Topology:
     network_gb_s: float  # per node, one direction
     p2p: bool
     tp_domain: int  # GPUs that share the fast link
-    description: str
+    phrases: tuple[Phrase, ...]  # the links described, as message ids and values
     mesh_link_gb_s: float = 0.0  # point-to-point meshes: one link to one peer, one direction (0: switched)
     network_latency_us: float = 20.0
+
+    @cached_property
+    def description(self) -> str:
+        """The links in English ("nvswitch 900 GB/s per GPU (both directions); 2 nodes over ...")."""
+        return phrase_text(self.phrases)
 
     def group_gb_s(self, n: int) -> float:
         """Bandwidth per GPU (one direction) for a collective among ``n`` GPUs of one node: the
@@ -67,7 +74,7 @@ FAST = (*SWITCHED, "nvlink-bridge", "infinity-fabric", "roce", "hccs")
 
 
 def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override: str | None = None
-                   ) -> tuple[str, float, bool, str]:
+                   ) -> tuple[str, float, bool, tuple[Phrase, ...]]:
     """(kind, GB/s one direction, peer-to-peer?, description) of the slowest intra-node hop."""
     link = gpu.link
     gen = str(link.pcie_gen)
@@ -81,24 +88,26 @@ def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override:
     else:
         kind = link.kind
     if per_node <= 1:
-        return kind, float("inf"), True, "single GPU"
+        return kind, float("inf"), True, (("", "link.single_gpu", {}),)
     mesh = runtime.training.meshes.get(kind)
     if mesh is not None and per_node <= link.domain_gpus:
         per_link = mesh_link_gb_s(gpu, runtime)
         bw = per_link * (per_node - 1)
-        return kind, bw, True, (f"{kind} point-to-point mesh: {per_node - 1} of {link.domain_gpus - 1} peer links of "
-                                f"{per_link:g} GB/s per direction")
+        return kind, bw, True, (("", "link.mesh", {"kind": kind, "used": per_node - 1, "peers": link.domain_gpus - 1,
+                                                   "bw": per_link}),)
     if kind in SWITCHED and per_node <= link.domain_gpus:
         bw = link.bandwidth_gb_s / 2
-        return kind, bw, True, f"{kind} {link.bandwidth_gb_s:g} GB/s per GPU (both directions)"
+        return kind, bw, True, (("", "link.switched", {"kind": kind, "bw": link.bandwidth_gb_s}),)
     if kind == "nvlink-bridge" and per_node <= link.domain_gpus:
-        return kind, link.bandwidth_gb_s / 2, True, f"NVLink bridge {link.bandwidth_gb_s:g} GB/s"
+        return kind, link.bandwidth_gb_s / 2, True, (("", "link.bridge", {"bw": link.bandwidth_gb_s}),)
     # PCIe: without peer-to-peer the data is staged through host memory, halving throughput
     p2p = link.p2p
     bw = pcie if p2p else pcie / 2
-    desc = f"PCIe gen{gen} x16 {pcie:g} GB/s per direction" + ("" if p2p else ", no peer-to-peer (via host)")
+    desc: tuple[Phrase, ...] = (("", "link.pcie", {"gen": gen, "bw": pcie}),)
+    if not p2p:
+        desc += ((", ", "link.no_p2p", {}),)
     if kind == "nvlink-bridge":
-        desc += f"; the {link.domain_gpus}-way bridges do not span {per_node} GPUs"
+        desc += (("; ", "link.bridges_short", {"n": link.domain_gpus, "gpus": per_node}),)
     return "pcie", bw, p2p, desc
 
 
@@ -126,7 +135,7 @@ def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = 
         net = runtime.networks.get(network)
         net_gb_s = 1.25 if net is None else net.gb_s * (per_node if net.shared_by == "gpu" else 1)
         latency = 30.0 if net is None else max(net.latency_us, 1.0)
-        desc += f"; {n_nodes} nodes over {network}"
+        desc += (("; ", "link.nodes", {"n": n_nodes, "network": network}),)
     tp_domain = gpu.link.domain_gpus if kind in FAST else 1
     mesh = mesh_link_gb_s(gpu, runtime) if kind == gpu.link.kind and per_node <= gpu.link.domain_gpus else 0.0
     return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc,

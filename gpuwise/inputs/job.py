@@ -141,8 +141,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             model_id = r.id
             catalog = kb.models[r.id]
     shape = from_workload(w, catalog)
-    if shape.assumed:
-        assumptions.append(Assumption(field="workload.architecture", value=None, reason=shape.assumed))
+    if shape.assumed_values:
+        assumptions.append(note("workload.architecture", None, "assume.shape", dict(shape.assumed_values)))
     set_w = w.model_fields_set
     relevant = {"method", "precision", "batch_size", "seq_len", "optimizer", "gradient_checkpointing",
                 "attention", "zero_stage", "offload", "mixed_precision"} if w.task != "inference" else {

@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .. import messages
 from ..knowledge.schema import Model
 from .schema import Architecture, Workload
 
@@ -31,7 +32,8 @@ class Shape:
     shared_experts: int = 0  # MoE: experts of the routed width that every token uses
     kv_elements_override: int | None = None  # MLA: compressed cache elements per token-layer
     diffusion: bool = False
-    assumed: str = ""  # non-empty when the shape was inferred rather than known
+    # inferred rather than known: the values of reports/messages.yaml's assume.shape (empty: known)
+    assumed_values: tuple[tuple[str, object], ...] = ()
     # local attention: layers that keep only the last ``attention_window`` tokens (sliding or chunked)
     attention_window: int | None = None
     window_layers_fraction: float = 0.0
@@ -39,6 +41,11 @@ class Shape:
     first_dense_layers: int = 0
     moe_layer_interval: int = 1
     dense_ffn: int | None = None  # MLP width of the dense layers of an MoE model
+
+    @property
+    def assumed(self) -> str:
+        """Why the shape is assumed, in English ('' when it is known)."""
+        return messages.text("assume.shape", dict(self.assumed_values)) if self.assumed_values else ""
 
     @property
     def kv_dim(self) -> int:
@@ -207,12 +214,9 @@ def guess_shape(params: float, name: str | None = None, references: Sequence[Mod
         "params": params,
         "active_params": params,
         "layers": layers,
-        "assumed": (  # the wording render/words.py translates; the width is the fit's (docstring)
-            f"shape assumed from {ref.name} ({ref.id}, the published model nearest to {params / 1e9:g}B "
-            f"parameters): {layers} layers, hidden {hidden}, {heads} heads, {kv_heads} KV heads "
-            f"of {base.head_dim}, MLP {ffn}, vocab {base.vocab}; give 'architecture' for exact "
-            "activation and KV-cache figures"
-        ),
+        "assumed_values": (  # the width is the fit's (docstring)
+            ("ref", ref.name), ("id", ref.id), ("size", params / 1e9), ("layers", layers), ("hidden", hidden),
+            ("heads", heads), ("kv", kv_heads), ("hd", base.head_dim), ("ffn", ffn), ("vocab", base.vocab)),
     })
 
 

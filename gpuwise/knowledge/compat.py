@@ -317,9 +317,9 @@ def _software_side(sw: SoftwareFile, env: Any, w: Any) -> dict[str, Any]:
             "cuda_major": int(major) if major else -1,
             "cuda_min_driver": cmin or "", "cuda_min_driver_num": version_num(cmin),
             "cuda_family_floor": floor or "", "cuda_family_floor_num": version_num(floor),
-            "driver_in_minor_compat": bool(floor and cmin and version_num(floor) <= dnum < version_num(cmin)),
             "kernel_modules": env.kernel_modules or "", "kernel_modules_known": env.kernel_modules is not None,
             "pytorch": env.pytorch or "", "pytorch_known": env.pytorch is not None, "torch_release": release,
+            "torch_release_num": version_num(release),
             "torch_release_known": bool(env.pytorch) and release in cuda_releases,
             "torch_flavor": flavor,
             "wants_bf16": w.precision == "bf16", "wants_flash": w.attention == "flash",
@@ -356,26 +356,16 @@ def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str,
         "gpu_kernel_modules": kernel_modules_needed(sw, g) if stack == "cuda" else "either",
         "torch_build_known": built, "torch_has_kernels": kernels, "torch_arch_list": archs,
         "torch_cuda": tcuda,
-        "torch_flavor_ok": _flavor_ok(flavor, stack),
-        "gpu_first_pytorch": first_torch,
-        "torch_too_old_for_gpu": bool(env.pytorch and first_torch and not side["torch_release_known"]
-                                      and vtuple(release) < vtuple(first_torch)),
+        "gpu_first_pytorch": first_torch, "gpu_first_pytorch_num": version_num(first_torch),
         "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
         "flash_ok": flash_runs(sw, g), "tensor_cores": g.tensor_cores,
     }
     fact.update(_torch_table(sw, stack, release, side["cuda_releases"]))
     fact.update(_rocm_facts(sw, g, env, stack, release, flavor, side["flavor_version"]))
-    fact.update(_library_facts(sw, g, env, w, stack, fact["rocm"]))
+    fact.update(_library_facts(sw, g, env, w, stack))
     fact.update(_gaudi_facts(sw, g, env, stack))
     fact.update(_ascend_facts(sw, env, stack))
     return fact
-
-
-def _flavor_ok(flavor: str, stack: str) -> bool:
-    """A '+cuXXX' wheel drives only CUDA GPUs and '+rocmX' only AMD ones; '+cpu' drives neither."""
-    if not flavor or stack in ("gaudi", "cann", ""):
-        return True
-    return flavor == stack
 
 
 def _torch_table(sw: SoftwareFile, stack: str, release: str, cuda_releases: list[str]) -> dict[str, Any]:
@@ -399,9 +389,9 @@ def _rocm_facts(sw: SoftwareFile, g: Gpu, env: Any, stack: str, release: str, fl
     oldest, newest = _rocm_range(sw)
     builds = next((b for b in sw.torch_rocm_builds if b.pytorch == release), None)
     return {
-        "gfx": gfx, "rocm": rocm, "rocm_known": bool(rocm), "rocm_given": env.rocm is not None,
-        "rocm_release_known": row is not None,
-        "rocm_gfx_ok": row is None or gfx in row.gfx, "rocm_gfx_complete": bool(row and row.gfx_complete),
+        "gfx": gfx, "rocm": rocm, "rocm_num": version_num(rocm), "rocm_known": bool(rocm),
+        "rocm_given": env.rocm is not None, "rocm_release_known": row is not None,
+        "rocm_gfx_listed": row is not None and gfx in row.gfx, "rocm_gfx_complete": bool(row and row.gfx_complete),
         "rocm_gfx_list": ", ".join(row.gfx) if row else "",
         "rocm_first_for_gfx": (rocm_first_with(sw, gfx) or "none in gpuwise's table") if gfx else "",
         "rocm_oldest_known": oldest, "rocm_newest_known": newest,
@@ -416,7 +406,7 @@ def _rocm_facts(sw: SoftwareFile, g: Gpu, env: Any, stack: str, release: str, fl
     }
 
 
-def _library_facts(sw: SoftwareFile, g: Gpu, env: Any, w: Any, stack: str, rocm: str) -> dict[str, Any]:
+def _library_facts(sw: SoftwareFile, g: Gpu, env: Any, w: Any, stack: str) -> dict[str, Any]:
     """flash-attn, bitsandbytes and the inference framework on this GPU's stack."""
     gfx = g.isa or ""
     fa = library_row(sw, "flash-attn", stack)
@@ -424,14 +414,12 @@ def _library_facts(sw: SoftwareFile, g: Gpu, env: Any, w: Any, stack: str, rocm:
     reasons = [r for r, on in (("QLoRA (4-bit NF4 base)", w.method == "qlora"),
                                ("8-bit AdamW", w.optimizer == "adamw-8bit")) if on]
     fw = next((r for r in sw.framework_support if r.framework == w.framework and r.stack == stack), None)
-    fw_stack_ok = not (fw and fw.min_stack and stack == "rocm" and rocm and vtuple(rocm) < vtuple(fw.min_stack))
     return {
         "flash_status": fa.status if fa else "unknown",
-        "flash_gfx_ok": not (fa and fa.gfx and stack == "rocm") or gfx in fa.gfx,
+        "flash_gfx_listed": bool(fa and gfx in fa.gfx),
         "flash_gfx_list": ", ".join(fa.gfx) if fa else "",
         "flash_min_stack": (fa.min_stack or "") if fa else "",
-        "flash_stack_ok": not (fa and fa.min_stack and stack == "rocm" and rocm
-                               and vtuple(rocm) < vtuple(fa.min_stack)),
+        "flash_min_stack_num": version_num(fa.min_stack if fa else None),
         "flash_alternative": fa.alternative if fa else "",
         "wants_bnb": bool(reasons), "bnb_reason": " and ".join(reasons),
         "bitsandbytes": env.bitsandbytes or "", "bnb_known": env.bitsandbytes is not None,
@@ -440,10 +428,10 @@ def _library_facts(sw: SoftwareFile, g: Gpu, env: Any, w: Any, stack: str, rocm:
         "bnb_support_note": _support_note(bnb),
         "framework": w.framework, "framework_explicit": "framework" in w.model_fields_set,
         "framework_support": fw.support if fw else "unknown", "framework_plugin": fw.plugin if fw else "",
-        "framework_gfx_ok": not (fw and fw.gfx and stack == "rocm") or gfx in fw.gfx,
+        "framework_gfx_listed": bool(fw and gfx in fw.gfx),
         "framework_gfx_list": ", ".join(fw.gfx) if fw else "",
         "framework_min_stack": (fw.min_stack or "") if fw else "",
-        "framework_stack_ok": fw_stack_ok,
+        "framework_min_stack_num": version_num(fw.min_stack if fw else None),
     }
 
 
@@ -455,9 +443,9 @@ def _gaudi_facts(sw: SoftwareFile, g: Gpu, env: Any, stack: str) -> dict[str, An
         "gaudi_device": device, "synapse": env.synapse or "", "synapse_known": env.synapse is not None,
         "synapse_release_known": row is not None, "synapse_pytorch": row.pytorch if row else "",
         "synapse_devices": ", ".join(row.devices) if row else "",
-        "gaudi_device_ok": row is None or device in row.devices,
+        "gaudi_device_listed": row is not None and device in row.devices,
         "gaudi_first_synapse": min(first, key=vtuple) if first else "",
-        "gaudi_torch_match": not (row and env.pytorch) or _major_minor(env.pytorch) == _major_minor(row.pytorch),
+        "synapse_torch_release": _major_minor(row.pytorch) if row else "",
     }
 
 
@@ -474,7 +462,7 @@ def _ascend_facts(sw: SoftwareFile, env: Any, stack: str) -> dict[str, Any]:
         "torch_npu_cann_all": ", ".join(cann_for_build),
         "npu_torch_match": not (stack == "cann" and env.torch_npu and env.pytorch)
         or _same_release(env.pytorch, pinned),
-        "npu_cann_match": not (row and env.cann) or env.cann.upper() == row.cann.upper(),
+        "cann_key": (env.cann or "").upper(), "torch_npu_cann_key": row.cann.upper() if row else "",
     }
 
 

@@ -114,7 +114,8 @@ CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
 CARD_INTERNAL = {  # derived flags the rules use; the rows above already show what they come from
     "card", "gpu", "consumer", "has_dates", "throttling", "hw_slowdown", "at_idle", "width_below_max",
     "gen_below_max", "link_width", "link_width_max", "link_gen", "link_gen_max", "power_limit_w",
-    "default_power_limit_w", "power_limit_changed", "fan_samples", "power_samples", "status", "verdict",
+    "default_power_limit_w", "power_limit_changed", "pstate", "gpu_idle", "fan_samples", "power_samples", "status",
+    "verdict",
 }
 CARD_STATUS = {"ok": N_("passed"), "pass": N_("passed"), "passed": N_("passed"), "suspect": N_("suspect"),
                "warn": N_("suspect"), "warning": N_("suspect"), "fail": N_("failed"), "failed": N_("failed"),

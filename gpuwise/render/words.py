@@ -1,12 +1,13 @@
 """The few values that reach a sentence as English words, worded in the report's language.
 
-A rule's sentence is translated through the catalog, but some of its values are short phrases the
-estimators build: a layout label ("TP4 + gradient checkpointing + ZeRO-1", "tensor parallel 8",
-"plain data parallel") or the description of a link ("nvswitch 900 GB/s per GPU (both
-directions); 2 nodes over ethernet-25"). They come from a small, fixed vocabulary, so each form
-is matched here and rewritten through a catalog message (marked ``N_`` for extraction); anything
-not recognised is left as it came. Layout dicts (a training plan's ``layout``, a serving plan's
-``layout``) are worded here too.
+A rule's sentence is translated through the catalog, but some of its values are phrases the
+estimators build. A link description travels as message ids with values (gpuwise/messages.py
+``Phrase``; the fact's ``link_phrases`` beside its English ``link``) and is worded here part by
+part from the catalog: nothing about it is parsed back. The others still come as English from a
+small, fixed vocabulary (a layout label "TP4 + gradient checkpointing + ZeRO-1", a network, why a
+serving framework cannot run, formula notes); each form is matched here and rewritten through a
+catalog message (marked ``N_`` for extraction), anything not recognised left as it came. Layout
+dicts (a training plan's ``layout``, a serving plan's ``layout``) are worded here too.
 
 Nothing here computes a number: the figures in a phrase are carried over as written.
 """
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Protocol
+
+from .. import messages
 
 
 class Speaker(Protocol):
@@ -26,6 +29,8 @@ class Speaker(Protocol):
     def _(self, message: str, **kw: Any) -> str: ...
 
     def ngettext(self, singular: str, plural: str, n: int, **kw: Any) -> str: ...
+
+    def sentence(self, template: str, values: dict[str, Any], english: str = "") -> str: ...
 
 
 def N_(message: str) -> str:
@@ -128,22 +133,14 @@ def serving_layout(layout: dict[str, Any] | None, label: str, f: Speaker) -> str
     return ngettext("%(n)s copy of %(copy)s", "%(n)s copies of %(copy)s", n("replicas"), copy=copy)
 
 
-# ------------------------------------------------------------------------------- links
-_LINK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^single GPU$"), N_("a single GPU")),
-    (re.compile(r"^(?P<kind>[\w-]+) (?P<bw>[\d.]+) GB/s per GPU \(both directions\)$"),
-     N_("%(kind)s %(bw)s GB/s per GPU (both directions)")),
-    (re.compile(r"^(?P<kind>[\w-]+) point-to-point mesh: (?P<used>\d+) of (?P<peers>\d+) peer links of "
-                r"(?P<bw>[\d.]+) GB/s per direction$"),
-     N_("%(kind)s point-to-point mesh: %(used)s of %(peers)s peer links of %(bw)s GB/s per direction")),
-    (re.compile(r"^NVLink bridge (?P<bw>[\d.]+) GB/s$"), N_("NVLink bridge %(bw)s GB/s")),
-    (re.compile(r"^PCIe gen(?P<gen>\w+) x16 (?P<bw>[\d.]+) GB/s per direction$"),
-     N_("PCIe gen%(gen)s x16 %(bw)s GB/s per direction")),
-    (re.compile(r"^no peer-to-peer \(via host\)$"), N_("no peer-to-peer (via host)")),
-    (re.compile(r"^the (?P<n>\d+)-way bridges do not span (?P<gpus>\d+) GPUs$"),
-     N_("the %(n)s-way bridges do not span %(gpus)s GPUs")),
-    (re.compile(r"^(?P<n>\d+) nodes over (?P<network>[\w.-]+)$"), N_("%(n)s nodes over %(network)s")),
-)
+# ------------------------------------------------------------------------------- phrases
+def phrase(parts: list[Any], f: Speaker) -> str:
+    """A value an estimator worded as message ids and values (gpuwise/messages.py ``Phrase``: a
+    link description), each part's catalog template translated and filled, after its separator."""
+    out = []
+    for sep, message_id, kw in parts:
+        out.append({"; ": f.clause, ", ": f.sep}.get(sep, sep) + f.sentence(messages.template(message_id), kw))
+    return "".join(out)
 
 
 # ------------------------------------------------------------------------------ networks
@@ -175,24 +172,6 @@ def network(text: str, f: Speaker) -> str:
                                   kw["note"])
             return f._(message, **kw)
     return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare
-
-
-def link(text: str, f: Speaker) -> str:
-    """A link description (gpuwise/estimators/interconnect.py) in the report's language."""
-    _ = f._
-    out = []
-    for chunk in re.split(r"(; |, )", " ".join(str(text).split())):
-        if chunk in ("; ", ", "):
-            out.append(f.clause if chunk == "; " else f.sep)
-            continue
-        for pattern, message in _LINK_FORMS:
-            hit = pattern.match(chunk)
-            if hit:
-                out.append(_(message, **hit.groupdict()) if hit.groupdict() else _(message))
-                break
-        else:
-            out.append(chunk)
-    return "".join(out)
 
 
 # ------------------------------------------------------------------- framework reasons
@@ -236,14 +215,6 @@ def framework_reason(text: str, f: Speaker) -> str:
 
 # ---------------------------------------------------------------- assumptions without a template
 _ASSUMPTION_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # gpuwise/inputs/shape.py guess(): a model given by its size alone borrows a published model's shape
-    (re.compile(r"^shape assumed from (?P<ref>.+?) \((?P<id>[\w.-]+), the published model nearest to "
-                r"(?P<size>[\d.]+)B parameters\): (?P<layers>\d+) layers, hidden (?P<hidden>\d+), "
-                r"(?P<heads>\d+) heads, (?P<kv>\d+) KV heads of (?P<hd>\d+), MLP (?P<ffn>\d+), "
-                r"vocab (?P<vocab>\d+); give 'architecture' for exact activation and KV-cache figures$"),
-     N_("shape assumed from %(ref)s (%(id)s, the published model nearest to %(size)sB parameters): "
-        "%(layers)s layers, hidden %(hidden)s, %(heads)s heads, %(kv)s KV heads of %(hd)s, MLP %(ffn)s, "
-        "vocab %(vocab)s; give 'architecture' for exact activation and KV-cache figures")),
     # gpuwise/knowledge/names.py: how a name that could mean several cards was read (docs/names.md)
     (re.compile(r"^'(?P<name>.+)' read as (?P<label>.+) \((?P<id>[\w.-]+)\): a name without the form factor "
                 r"means the SXM \(or OAM\) module; write '(?P<other>.+)' for the PCIe card$"),
@@ -252,6 +223,17 @@ _ASSUMPTION_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^'(?P<name>.+)' read as (?P<label>.+) \((?P<id>[\w.-]+)\), the default variant$"),
      N_("'%(name)s' read as %(label)s (%(id)s), the default variant")),
 )
+
+
+def assumption(text: str, f: Speaker) -> str:
+    """An assumption worded without a template (how a GPU name was read), in the report's language;
+    any other is shown as it came."""
+    plain = " ".join(str(text).split())
+    for pattern, message in _ASSUMPTION_FORMS:
+        hit = pattern.match(plain)
+        if hit:
+            return f._(message, **hit.groupdict())
+    return plain
 
 
 # gpuwise/estimators/cost.py buy_plan(): why a count of a server-only GPU cannot be bought
@@ -323,16 +305,6 @@ def term_note(text: str, f: Speaker) -> str:
     return f.clause.join(out)
 
 
-def assumption(text: str, f: Speaker) -> str:
-    """An assumption the inputs word in English without a template, in the report's language."""
-    plain = " ".join(str(text).split())
-    for pattern, message in _ASSUMPTION_FORMS:
-        hit = pattern.match(plain)
-        if hit:
-            return f._(message, **hit.groupdict())
-    return plain
-
-
 VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "link", "network": "network", "layout": "strategy",
                                "framework_reason": "framework_reason", "china_rule": "quoted",
                                "buy_unavailable_reason": "buy_unavailable"}
@@ -357,8 +329,9 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
     how = VALUE_WORDS.get(key)
     if not isinstance(v, str) or how is None:
         return v
-    if how == "link":
-        return link(v, f)
+    if how == "link":  # worded by the estimator as message ids: no English is parsed back
+        parts = values.get(f"{key}_phrases")
+        return phrase(parts, f) if isinstance(parts, list) and parts else v
     if how == "framework_reason":
         return framework_reason(v, f)
     if how == "network":
