@@ -185,7 +185,9 @@ class BaseView:
     def evidence_shown(self, key: str, v: Any, values: dict[str, Any]) -> str:
         """A finding's evidence value: a phrase of the estimators (a link) in the report's words."""
         if isinstance(v, str) and key in words.VALUE_WORDS:
-            return str(words.value(key, v, values, self.f))
+            v = str(words.value(key, v, values, self.f))
+            # a phrase still in English is the evidence as recorded: quoted in another language
+            return self.f.cite(v) if re.search(r"[A-Za-z]+ [a-z]+ [a-z]+", v) and "“" not in v else v
         return input_text(v)
 
     def findings(self, findings: list[Finding]) -> dict[str, Any]:
