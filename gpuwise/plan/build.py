@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import knowledge as knowledge_mod
+from .. import messages
 from ..errors import UserError
 from ..results import Assumption, CurrencyInfo
 from .judge import judge
@@ -114,9 +115,10 @@ class Planner:
         to_usd = (1 / self.rate) if c.currency == "CNY" else 1.0
         if c.currency == "CNY":
             self.assumptions.append(Assumption(
-                field="constraints.currency", value="CNY",
-                reason=f"every amount in the plan file is in CNY, converted at {self.rate:g} CNY per USD "
-                       f"(tco.yaml usd_cny, {rate_v.as_of})"))
+                field="constraints.currency", value="CNY", message_id="assume.plan.currency",
+                template=messages.template("assume.plan.currency"),
+                values=(v := {"rate": self.rate, "as_of": rate_v.as_of}),
+                reason=messages.text("assume.plan.currency", v)))
         self.market = market(pf)
         if "electricity_usd_per_kwh" in c.model_fields_set:
             electricity = c.electricity_usd_per_kwh * to_usd
@@ -124,9 +126,9 @@ class Planner:
             default = kb.tco_value("electricity_usd_per_kwh_default")
             electricity = float(default.value)
             self.assumptions.append(Assumption(
-                field="constraints.electricity_usd_per_kwh", value=electricity,
-                reason=f"electricity price not given: the default {electricity:g} USD per kWh "
-                       f"(tco.yaml electricity_usd_per_kwh_default)"))
+                field="constraints.electricity_usd_per_kwh", value=electricity, message_id="assume.plan.electricity",
+                template=messages.template("assume.plan.electricity"), values=(v := {"price": electricity}),
+                reason=messages.text("assume.plan.electricity", v)))
         owned: dict[str, int] = {}
         owned_hosting: dict[str, str] = {}
         for i, o in enumerate(pf.owned):
@@ -288,23 +290,23 @@ class Planner:
                               "amount": k * f.unit_capex, "arrives": o + L, "sold_as": f.sold_as,
                               "as_of": f.buy_as_of, "source": f.buy_source})
             lines.append(_line(o, "capex", f"{k} x {f.unit} {f.gpu.name} ({f.sold_as})", k * f.unit_capex,
-                               "units x unit price (hardware, host share, network)",
+                               "units × unit price (hardware, host share, network)",
                                {"units": k, "unit_gpus": f.unit, "unit_usd": round(f.unit_capex, 2),
                                 "price_as_of": f.buy_as_of}))
             for m in range(o + L, H + 1):
                 arrived[g][m] += k * f.unit
                 lines.append(_line(m, "hosting", f"{k * f.unit} {f.gpu.name} bought ({f.bought_hosting})",
-                                   k * f.unit_hosting_per_month, "units x hosting $/month (billed kW x $/kW-month)",
+                                   k * f.unit_hosting_per_month, "units × hosting $/month (billed kW × $/kW-month)",
                                    {"units": k, "usd_per_unit_month": round(f.unit_hosting_per_month, 2)}))
             frac = k * f.unit_hardware and (-k * f.unit_hardware * _resale(inp, f, H - o + 1))
             lines.append(_line(H, "resale", f"{k * f.unit} {f.gpu.name} resold after {H - o + 1} months", frac,
-                               "-(hardware) x resale fraction (tco.yaml resale curve)",
+                               "-(hardware) × resale fraction (tco.yaml resale curve)",
                                {"hardware_usd": round(k * f.unit_hardware, 2), "months_owned": H - o + 1}))
         for f in inp.fleets.values():
             if f.owned and f.owned_hosting_per_month > 0:
                 for m in range(1, H + 1):
                     lines.append(_line(m, "hosting", f"{f.owned} owned {f.gpu.name} ({f.owned_hosting})",
-                                       f.owned_hosting_per_month, "billed kW x $/kW-month", f.owned_formula))
+                                       f.owned_hosting_per_month, "billed kW × $/kW-month", f.owned_formula))
         fleet = {g: [f.owned + arrived[g][m] for m in range(H + 1)] for g, f in inp.fleets.items()}
         placements: dict[int, list[dict[str, Any]]] = {m: [] for m in range(1, H + 1)}
         used_hours: dict[tuple[str, int], float] = {}
@@ -334,7 +336,7 @@ class Planner:
             used_hours[(g, m)] = used_hours.get((g, m), 0.0) + hours
             power = _power_rate(f) * hours
             lines.append(_line(m, "power", f"{sz.name} on {gpus} {f.gpu.name}", power,
-                               "GPU-hours x (TDP + host W) / 1000 x PUE x $/kWh",
+                               "GPU-hours × (TDP + host W) / 1000 × PUE × $/kWh",
                                {"gpu_hours": round(hours, 2), "usd_per_gpu_hour": round(_power_rate(f), 4)}))
             start = in_use.get((g, m), 0)
             in_use[(g, m)] = start + (gpus if sz.serving else 0)
@@ -354,13 +356,13 @@ class Planner:
                     if sz.serving:
                         amount = (o.rent_usd_per_hour * sz.hours_per_day * DAYS_PER_MONTH * (1 - o.rent_discount)
                                   * round(v))
-                        formula = "copies x $/h for the copy's GPUs x hours a day x days x (1 - long-rental discount)"
+                        formula = "copies × $/h for the copy's GPUs × hours a day × days × (1 - long-rental discount)"
                         inputs = {"copies": round(v), "usd_per_hour": round(o.rent_usd_per_hour, 4),
                                   "hours_per_day": sz.hours_per_day, "discount": o.rent_discount,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
                     else:
                         amount = o.rent_usd_per_hour * o.wall_hours * v
-                        formula = "runs x $/h for the run's GPUs x wall hours"
+                        formula = "runs × $/h for the run's GPUs × wall hours"
                         inputs = {"runs": round(v, 4), "usd_per_hour": round(o.rent_usd_per_hour, 4),
                                   "wall_hours": round(o.wall_hours, 2), "gpus_paid": o.rent_gpus_paid,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
@@ -383,14 +385,14 @@ class Planner:
                     place(sz, g, m, k, False, term)
                 lines.append(_line(m, "rent", f"{name} on {r.gpus_paid * k} {inp.fleets[g].gpu.name} "
                                               f"({r.provider}, {term} commitment from month {o})", per_month,
-                                   "copies x committed $/h for the copy's GPUs x 730 h (every hour of the term)",
+                                   "copies × committed $/h for the copy's GPUs × 730 h (every hour of the term)",
                                    inputs))
             after = o + r.months - 1 - H
             if after > 0:
                 lines.append(_line(H, "rent", f"{name} on {r.gpus_paid * k} {inp.fleets[g].gpu.name}: the {term} "
                                               f"commitment's {after} months after the plan ({r.provider})",
                                    per_month * after,
-                                   "copies x committed $/h x 730 h x months of the term after the horizon",
+                                   "copies × committed $/h × 730 h × months of the term after the horizon",
                                    {**inputs, "months_after": after}))
             commitments.append({"workload": name, "gpu": g, "count": r.gpus_paid * k, "copies": k, "term": term,
                                 "months": r.months, "start": o, "provider": r.provider, "instance": r.instance,

@@ -14,6 +14,7 @@ from ..errors import UserError
 from .charts import NARROW, NARROW_PX, WIDE_PX, _Axis, _r, nice_ticks, thin
 from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, environment, table
 from .report import normalise_detail, normalise_format
+from .words import formula
 
 SEGMENTS = ("capex", "rent", "opex")
 """The stacked parts of a month's cash-flow bar; resale is drawn below the axis."""
@@ -143,7 +144,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     api = table([_("Service"), _("Provider"), _("Model as offered"), _("Per million in / out"), _("API a month"),
                  _("Self-hosting a month"), _("Break-even requests/s"), _("Cheaper"), _("Price as of")],
                 [[a.workload, a.provider, a.offered_as,
-                  f"{_price(a.input_per_million, a.price_currency)} / {_price(a.output_per_million, a.price_currency)}",
+                  f"{_price(a.input_per_million, a.price_currency, local, r.usd_cny)} / "
+                  f"{_price(a.output_per_million, a.price_currency, local, r.usd_cny)}",
                   m(a.api_per_month), m(a.self_host_per_month),
                   local.num(a.break_even_requests_per_s, 2) if a.break_even_requests_per_s is not None else DASH,
                   _("API") if a.cheaper == "api" else _("self-hosting"), a.as_of] for a in r.api],
@@ -155,7 +157,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                  "message": usd.sentence(f.template, f.values, f.message),
                  "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
     lines = table([_("Month"), _("Kind"), _("Item"), _("Amount"), _("Formula")],
-                  [[str(x.month), x.kind, x.item, m(x.amount), x.formula] for x in r.lines],
+                  [[str(x.month), _(LINE_KIND.get(x.kind, x.kind)), x.item, m(x.amount), formula(x.formula, local)]
+                   for x in r.lines],
                   right=(0, 3)) if full else None
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),
                      _("Capacity of a copy"), _("Rent per hour"), _("Provider")],
@@ -164,9 +167,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                       m(o.rent_per_hour) if o.rent_per_hour is not None else DASH, o.rent_provider or DASH]
                      for o in r.options], right=(2, 3, 4, 5)) if full and r.options else None
     trace = table([_("Rule"), _("Step"), _("Conclusion"), _("Source")],
-                  [[e.rule, e.step, usd.sentence(e.template, e.values, e.conclusion), " ".join(e.source.split())]
+                  [[e.rule, e.step, usd.sentence(e.template, e.values, e.conclusion), local.cite(e.source)]
                    for e in r.trace]) if full and r.trace else None
-    assumptions = [f"{a.field}: {a.reason}" for a in r.assumptions]
+    assumptions = [_("%(field)s: %(reason)s", field=a.field, reason=local.sentence(a.template, a.values, a.reason))
+                   for a in r.assumptions]
     rate = (_("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
               as_of=info.as_of if info else "") if code == "CNY" else "")
     vm = {
@@ -191,6 +195,8 @@ KIND = {"budget": N_("budget"), "capacity": N_("capacity"), "deadline": N_("dead
         "memory": N_("memory"), "delivery": N_("delivery")}
 SEVERITY = {"blocker": N_("blocker"), "warning": N_("warning"), "info": N_("info")}
 TERM = {"on-demand": N_("on demand"), "1-month": N_("1-month"), "1-year": N_("1-year"), "3-year": N_("3-year")}
+LINE_KIND = {"capex": N_("capex"), "hosting": N_("hosting"), "resale": N_("resale"), "power": N_("power"),
+             "rent": N_("rent"), "fee": N_("fee")}
 SOLD = {"server": N_("server"), "card": N_("card"), "workstation": N_("workstation"), "": N_("unit")}
 
 
@@ -218,8 +224,13 @@ def _binding(b: Any, f: Fmt, gpu: Any) -> str:
     return _("%(gpus)s cannot hold %(workload)s", gpus=gpus, workload=b.subject)
 
 
-def _price(v: float, currency: str) -> str:
-    return f"{'¥' if currency == 'CNY' else '$'}{v:g}"
+def _price(v: float, currency: str, f: Fmt, usd_cny: float) -> str:
+    """A hosted API's price per million tokens in the report's currency (it is sold in ``currency``)."""
+    code = f.cur.code
+    if currency != code:
+        v = v * usd_cny if code == "CNY" else v / usd_cny
+    sym = "$" if code == "USD" else ("¥" if f.lang == "zh" else "CN¥")
+    return f"{sym}{v:.3g}"
 
 
 def _ranges(months: list[int]) -> str:

@@ -306,7 +306,7 @@ def term_note(text: str, f: Speaker) -> str:
 
 
 VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "link", "network": "network", "layout": "strategy",
-                               "framework_reason": "framework_reason", "china_rule": "quoted",
+                               "framework_reason": "framework_reason", "china_rule": "quoted", "owned_reason": "quoted",
                                "buy_unavailable_reason": "buy_unavailable"}
 """Sentence values worded here, by key: which function words them."""
 
@@ -350,6 +350,12 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
 # with the numbers put in). A formula's identifiers (``trainable_params``), units and numbers stay as
 # written; its words are catalog messages, replaced longest first, whole words only.
 FORMULA_WORDS: tuple[str, ...] = (
+    # a plan's money lines (gpuwise/plan/build.py)
+    N_("units"), N_("unit price"), N_("hardware, host share, network"), N_("hosting"),
+    N_("billed kW"), N_("resale fraction"), N_("tco.yaml resale curve"), N_("hardware"), N_("host W"),
+    N_("copies"), N_("for the copy's GPUs"), N_("hours a day"), N_("days"), N_("long-rental discount"),
+    N_("runs"), N_("for the run's GPUs"), N_("wall hours"), N_("committed"), N_("every hour of the term"),
+    N_("months of the term after the horizon"),
     N_("CUDA context and workspaces"),
     N_("CUDA context"),
     N_("allocator allowance"),
