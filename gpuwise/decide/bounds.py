@@ -154,21 +154,9 @@ def compare(op: str, a: Any, b: Any) -> bool | None:
 
 
 def _holds(conds: tuple[list[_Cond], list[_Cond]], known: dict[str, Any]) -> bool | None:
+    """Whether a rule's conditions hold for these fields: True, False or None (cannot tell)."""
     when, anyof = conds
-    verdict: bool | None = True
-    for c in when:
-        v = _test(c, known)
-        if v is False:
-            return False
-        if v is None:
-            verdict = None
-    if anyof:
-        answers = [_test(c, known) for c in anyof]
-        if True not in answers:
-            if all(a is False for a in answers):
-                return False
-            verdict = None
-    return verdict
+    return _holds_split((when, False, anyof, False, bool(anyof)), known)
 
 
 def _test(c: _Cond, known: dict[str, Any]) -> bool | None:
