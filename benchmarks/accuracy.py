@@ -235,12 +235,16 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
             got = s.load if conc else s.capacity
             est = got.throughput if got else 0.0
+            label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
+                     f"{row['prompt_tokens']}/{row['output_tokens']} c={row['concurrency']} ({row['framework']})")
+            if not row["output_tokens_per_s"]:  # a TPOT-only row: its latency is compared, not a throughput
+                if latency is not None and got is not None and row["tpot_ms"]:
+                    latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
+                continue
             if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
                 # a batch started together: its output over prefill + decode (vLLM benchmark_latency)
                 out_tokens = int(row["output_tokens"])
                 est = conc * out_tokens / (got.ttft + out_tokens * got.tpot)
-            label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
-                     f"{row['prompt_tokens']}/{row['output_tokens']} c={row['concurrency']} ({row['framework']})")
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:
