@@ -245,7 +245,7 @@ def test_the_brief_report_cites_the_rate_by_its_first_sentence(training):
     assert first in brief and cur.as_of in brief and f"{cur.usd_cny:g}" in brief
     # the full report quotes the source whole, less its instruction, which it says in its own language
     cited = " ".join(cur.source.split()).split(" Refresh it")[0]
-    assert cited in full and "Refresh it" not in full and "--fx-rate" in full
+    assert cited in " ".join(full.split()) and "Refresh it" not in full and "--fx-rate" in full  # wrapped lines joined
 
 
 def test_a_narrow_screen_keeps_field_names_and_figures_whole(training):
