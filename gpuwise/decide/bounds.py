@@ -170,7 +170,7 @@ def _test(c: _Cond, known: dict[str, Any]) -> bool | None:
         return None
     op, lt, rt = c.op, lhs.__class__, rhs.__class__
     if op == "==" or op == "!=":
-        if lt is rt and (lt is bool or lt is str) or (lt is float or lt is int) and (rt is float or rt is int):
+        if (lt is rt and (lt is bool or lt is str)) or ((lt is float or lt is int) and (rt is float or rt is int)):
             return (lhs == rhs) if op == "==" else (lhs != rhs)
     elif (rt is float or rt is int) and op != "in":
         if lt is Range:
