@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import os
 from pathlib import Path
@@ -43,3 +44,22 @@ def validation_rows(name: str) -> list[dict]:
 
 def memtracker_rows() -> list[dict]:
     return [json.loads(line) for line in (DATA / "memtracker_cpu.jsonl").read_text().splitlines() if line]
+
+
+@pytest.fixture
+def questions_read_once(monkeypatch):
+    """``gpuwise ask`` reads and checks questions.yaml at every start (0.1 s: PyYAML's pure-Python
+    loader); the test modules that drive it dozens of times share one read of the same file (a
+    frozen Questionnaire, built by the real loader). A call with a path still reads that file."""
+    from gpuwise.ask import questionnaire
+
+    real = questionnaire.load_questions
+    once = _questions()
+    monkeypatch.setattr(questionnaire, "load_questions", lambda path=None: once if path is None else real(path))
+
+
+@functools.cache
+def _questions():
+    from gpuwise.ask.questionnaire import load_questions
+
+    return load_questions()
