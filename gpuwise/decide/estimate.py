@@ -88,10 +88,10 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
                               workload=job.question(), assumptions=assumptions,
                               knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
     r = kb.gpu(gpu, where="--gpu")
-    if r.note:
-        from ..results import Assumption
+    if r.note_id:
+        from ..inputs.job import note
 
-        assumptions.append(Assumption(field="--gpu", value=gpu, reason=r.note))
+        assumptions.append(note("--gpu", gpu, r.note_id, r.note_values))
     g = kb.gpus[r.id]
     ev = evaluate(job, g, count)
     out = gpu_out(job, ev)

@@ -17,7 +17,7 @@ from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE
 from ..estimators.serving import facts as SVR
-from ..inputs.job import Job
+from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
 from ..results import Assumption
 
@@ -44,7 +44,7 @@ def candidate_gpus(job: Job) -> tuple[list[str], list[Assumption]]:
     for i, name in enumerate(job.c.gpus):
         r = kb.gpu(name, where=f"{job.where}: constraints.gpus[{i}]")
         if r.note:
-            notes.append(Assumption(field=f"constraints.gpus[{i}]", value=name, reason=r.note))
+            notes.append(note(f"constraints.gpus[{i}]", name, r.note_id, r.note_values))
         if r.id not in ids:
             ids.append(r.id)
     return ids, notes
@@ -162,6 +162,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
         "framework_multi_node_ok": bool(n.get("framework_multi_node_ok", True)),
         "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
+        "framework_reason_phrases": list(n.get("framework_reason_phrases") or []),
         "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
         "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
         **SVR.rate_fact(job.w, n),

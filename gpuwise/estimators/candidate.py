@@ -12,6 +12,7 @@ from .. import ledger as L
 from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..ledger import Ledger, Timeline
+from ..messages import phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 from . import GB, Term, usable_fraction
@@ -686,7 +687,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         "buy_condition": plan.condition if plan else None,
         "buy_sold_as": plan.sold_as if plan else None, "buy_units": plan.units if plan else None,
         "buy_unit_gpus": plan.unit_gpus if plan else None, "buy_nodes": plan.nodes if plan else None,
-        "buy_unavailable_reason": why_not,
+        "buy_unavailable_reason": phrase_text(why_not) if why_not else None,
         "buy_lines": buy.lines if buy else {},
         "hosting": buy.hosting_name if buy else None, "hosting_assumed": buy.hosting_assumed if buy else False,
         "it_kw": buy.it_kw if buy else None,
@@ -705,7 +706,9 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     n["market_fact"] = {
         "market": market, "currency": c.currency, "sold_in_china": n["sold_in_china"] is not False,
         "sold_in_china_known": mk is not None, "china_part": bool(n["china_part"]), "china_rule": n["china_rule"],
-        "buy_unit_ok": K.count_sold(kb.prices, ev.gpu.id, ev.count), "buy_unavailable_reason": why_not or "none",
+        "buy_unit_ok": K.count_sold(kb.prices, ev.gpu.id, ev.count),
+        "buy_unavailable_reason": phrase_text(why_not) if why_not else "none",
+        "buy_unavailable_reason_phrases": phrase_json(why_not) if why_not else [],
         "buy_condition": plan.condition if plan else "none", "buy_condition_asked": condition,
         "buy_sold_as": n["buy_sold_as"] or "none", "buy_units": n["buy_units"] or 0,
         "hosting": n["hosting"] or "none", "hosting_assumed": bool(n["hosting_assumed"]),

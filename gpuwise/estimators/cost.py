@@ -15,6 +15,7 @@ from typing import Any
 from .. import ledger as L
 from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 from ..ledger import HOURS_PER_MONTH, Ledger, LedgerLine, Period
+from ..messages import Phrase, quoted
 from . import Term
 from .offers import Offer, rent_offers  # noqa: F401  (moved; kept importable from here)
 from .offers import derived as _derived
@@ -126,13 +127,16 @@ class BuyPlan:
 
 def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, condition: str = "new",
              market: str = "global", usd_cny: float = 7.0, unit_price: float | None = None
-             ) -> tuple[BuyPlan | None, str | None]:
-    """The units a seller sells for ``count`` x ``gpu`` and their dated price; (None, reason)
-    when that count cannot be bought or no dated price is known."""
+             ) -> tuple[BuyPlan | None, tuple[Phrase, ...] | None]:
+    """The units a seller sells for ``count`` x ``gpu`` and their dated price; (None, why: message
+    ids and values, reports/messages.yaml buy.*) when that count cannot be bought or no dated price
+    is known."""
     entry = price_entry(prices, gpu.id)
     if entry is None:
         why = next((e.reason for e in prices.excluded if e.id == gpu.id), None) if prices else None
-        return None, f"no dated purchase price for {gpu.name}" + (f": {why}" if why else " in prices.yaml")
+        if why:
+            return None, (("", "buy.no_price_because", {"gpu": gpu.name, "why": [quoted(why)]}),)
+        return None, (("", "buy.no_price", {"gpu": gpu.name}),)
     u = entry.units
     if u.sold_as == "server":
         largest = max(u.sizes)
@@ -141,10 +145,10 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
         elif count % largest == 0:
             unit_gpus, units = largest, count // largest
         else:
-            sizes = " or ".join(str(s) for s in sorted(u.sizes))
             up = next((s for s in sorted(u.sizes) if s > count), None) or largest * math.ceil(count / largest)
-            return None, (f"{gpu.name} is sold only as {sizes}-GPU baseboards in whole servers "
-                          f"({u.reason}); {count} cannot be bought: buy {up}")
+            sizes = [(" or " if i else "", "number", {"n": s}) for i, s in enumerate(sorted(u.sizes))]
+            return None, (("", "buy.server_sizes", {"gpu": gpu.name, "sizes": sizes, "why": [quoted(u.reason)],
+                                                    "count": count, "up": up}),)
         nodes = units
     else:
         unit_gpus, units = 1, count
@@ -169,7 +173,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
         chosen = [p for p in points if p.condition == "used"]
         note = f"{gpu.name} is not sold new any more: priced used"
     if not chosen:
-        return None, f"no dated {wanted} price for {gpu.name} in prices.yaml"
+        return None, (("", "buy.no_condition_price", {"condition": wanted, "gpu": gpu.name}),)
     # the market's own prices first, then the unit size asked for, then the newest
     chosen.sort(key=lambda p: (p.market != market, u.sold_as == "server" and p.gpus != unit_gpus,
                                -p.as_of.toordinal()))

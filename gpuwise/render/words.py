@@ -139,7 +139,9 @@ def phrase(parts: list[Any], f: Speaker) -> str:
     link description), each part's catalog template translated and filled, after its separator."""
     out = []
     for sep, message_id, kw in parts:
-        out.append({"; ": f.clause, ", ": f.sep}.get(sep, sep) + f.sentence(messages.template(message_id), kw))
+        kw = {k: phrase(v, f) if messages.is_phrase(v) else v for k, v in kw.items()}
+        sep = {"; ": f.clause, ", ": f.sep, " or ": " or " if f.sep == ", " else "/"}.get(sep, sep)
+        out.append(sep + f.sentence(messages.template(message_id), kw))
     return "".join(out)
 
 
@@ -172,92 +174,6 @@ def network(text: str, f: Speaker) -> str:
                                   kw["note"])
             return f._(message, **kw)
     return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare
-
-
-# ------------------------------------------------------------------- framework reasons
-_FRAMEWORK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # gpuwise/estimators/serving/support.py support(): why a framework cannot serve a precision on a GPU
-    (re.compile(r"^(?P<fw>.+?) runs on (?P<vendors>[\w, ]+) GPUs, not (?P<vendor>\w+)$"),
-     N_("%(fw)s runs on %(vendors)s GPUs, not %(vendor)s")),
-    (re.compile(r"^(?P<fw>.+?) needs compute capability (?P<need>[\d.]+)\+; (?P<gpu>.+) has (?P<has>[\d.]+)$"),
-     N_("%(fw)s needs compute capability %(need)s+; %(gpu)s has %(has)s")),
-    (re.compile(r"^(?P<fw>.+?) cannot load (?P<precision>\w+) weights$"),
-     N_("%(fw)s cannot load %(precision)s weights")),
-    (re.compile(r"^(?P<fw>.+?) has no (?P<precision>\w+) kernels \((?P<kernel>.+)\) for (?P<vendor>\w+) GPUs$"),
-     N_("%(fw)s has no %(precision)s kernels (%(kernel)s) for %(vendor)s GPUs")),
-    (re.compile(r"^(?P<fw>.+?) (?P<precision>\w+) \((?P<kernel>.+)\) needs compute capability (?P<need>[\d.]+)\+; "
-                r"(?P<gpu>.+) has (?P<has>[\d.]+)$"),
-     N_("%(fw)s %(precision)s (%(kernel)s) needs compute capability %(need)s+; %(gpu)s has %(has)s")),
-    (re.compile(r"^(?P<fw>.+?) (?P<precision>\w+) needs (?P<units>\w+) tensor cores; (?P<gpu>.+) has none$"),
-     N_("%(fw)s %(precision)s needs %(units)s tensor cores; %(gpu)s has none")),
-    (re.compile(r"^the framework runs this precision on this GPU$"),
-     N_("the framework runs this precision on this GPU")),
-    (re.compile(r"^the framework does not run on this GPU vendor$"),
-     N_("the framework does not run on this GPU vendor")),
-    (re.compile(r"^the GPU is older than the framework's CUDA build supports$"),
-     N_("the GPU is older than the framework's CUDA build supports")),
-    (re.compile(r"^the framework cannot load this precision$"), N_("the framework cannot load this precision")),
-    (re.compile(r"^one model copy would span nodes and the framework runs on one machine only$"),
-     N_("one model copy would span nodes and the framework runs on one machine only")),
-)
-
-
-def framework_reason(text: str, f: Speaker) -> str:
-    """Why a framework cannot serve (gpuwise/estimators/serving/) in the report's language; a reason
-    quoted from the knowledge base's serving.yaml stays as written."""
-    plain = " ".join(str(text).split())
-    for pattern, message in _FRAMEWORK_FORMS:
-        hit = pattern.match(plain)
-        if hit:
-            return f._(message, **hit.groupdict()) if hit.groupdict() else f._(message)
-    return f"“{plain}”" if f.sep != ", " else plain
-
-
-# ---------------------------------------------------------------- assumptions without a template
-_ASSUMPTION_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # gpuwise/knowledge/names.py: how a name that could mean several cards was read (docs/names.md)
-    (re.compile(r"^'(?P<name>.+)' read as (?P<label>.+) \((?P<id>[\w.-]+)\): a name without the form factor "
-                r"means the SXM \(or OAM\) module; write '(?P<other>.+)' for the PCIe card$"),
-     N_("'%(name)s' read as %(label)s (%(id)s): a name without the form factor means the SXM (or OAM) module; "
-        "write '%(other)s' for the PCIe card")),
-    (re.compile(r"^'(?P<name>.+)' read as (?P<label>.+) \((?P<id>[\w.-]+)\), the default variant$"),
-     N_("'%(name)s' read as %(label)s (%(id)s), the default variant")),
-)
-
-
-def assumption(text: str, f: Speaker) -> str:
-    """An assumption worded without a template (how a GPU name was read), in the report's language;
-    any other is shown as it came."""
-    plain = " ".join(str(text).split())
-    for pattern, message in _ASSUMPTION_FORMS:
-        hit = pattern.match(plain)
-        if hit:
-            return f._(message, **hit.groupdict())
-    return plain
-
-
-# gpuwise/estimators/cost.py buy_plan(): why a count of a server-only GPU cannot be bought
-_BUY_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^(?P<gpu>.+?) is sold only as (?P<sizes>[\d or]+)-GPU baseboards in whole servers "
-                r"\((?P<why>.+)\); (?P<count>\d+) cannot be bought: buy (?P<up>\d+)$"),
-     N_("%(gpu)s is sold only as %(sizes)s-GPU baseboards in whole servers (%(why)s); %(count)s cannot be "
-        "bought: buy %(up)s")),
-)
-
-
-def buy_unavailable(text: str, f: Speaker) -> str:
-    """Why a count cannot be bought, in the report's language; the knowledge base's own reason in
-    it is quoted."""
-    plain = " ".join(str(text).split())
-    for pattern, message in _BUY_FORMS:
-        hit = pattern.match(plain)
-        if hit:
-            kw = hit.groupdict()
-            if f.sep != ", ":
-                kw["why"] = f"“{kw['why']}”"
-                kw["sizes"] = kw["sizes"].replace(" or ", "/")  # "4/8 卡基板"
-            return f._(message, **kw)
-    return plain if f.sep == ", " or " " not in plain else f"“{plain}”"
 
 
 # ------------------------------------------------------------------------- formula notes
@@ -305,9 +221,9 @@ def term_note(text: str, f: Speaker) -> str:
     return f.clause.join(out)
 
 
-VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "link", "network": "network", "layout": "strategy",
-                               "framework_reason": "framework_reason", "china_rule": "quoted", "owned_reason": "quoted",
-                               "buy_unavailable_reason": "buy_unavailable"}
+VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "network", "layout": "strategy",
+                               "framework_reason": "phrases", "china_rule": "quoted", "owned_reason": "quoted",
+                               "buy_unavailable_reason": "phrases"}
 """Sentence values worded here, by key: which function words them."""
 
 VALUE_TERMS: dict[str, dict[str, str]] = {
@@ -326,18 +242,14 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
     terms = VALUE_TERMS.get(key)
     if terms is not None and isinstance(v, str) and v in terms:
         return f._(terms[v])
+    parts = values.get(f"{key}_phrases")
+    if isinstance(parts, list) and parts:  # worded by an estimator as message ids: no English is parsed back
+        return phrase(parts, f)
     how = VALUE_WORDS.get(key)
-    if not isinstance(v, str) or how is None:
+    if not isinstance(v, str) or how is None or how == "phrases":
         return v
-    if how == "link":  # worded by the estimator as message ids: no English is parsed back
-        parts = values.get(f"{key}_phrases")
-        return phrase(parts, f) if isinstance(parts, list) and parts else v
-    if how == "framework_reason":
-        return framework_reason(v, f)
     if how == "network":
         return network(v, f)
-    if how == "buy_unavailable":
-        return buy_unavailable(v, f)
     if how == "quoted":  # the knowledge base's own wording (an export rule), quoted in another language
         plain = " ".join(v.split())
         return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare

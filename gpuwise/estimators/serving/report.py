@@ -7,6 +7,7 @@ from typing import Any
 
 from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework
+from ...messages import phrase_json
 from .. import Term
 from .. import memory as M
 from . import options as O
@@ -110,6 +111,7 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
         "framework_multi_node_ok": s.support.multi_node_ok,
         "framework_reason": s.support.reason,
         "framework_reason_detail": s.support.detail,
+        "framework_reason_phrases": phrase_json(s.support.detail_phrases),
         "weight_format": s.engine.weight_format,
         "compute_precision": s.engine.compute,
         "weight_only_fallback": s.engine.weight_only,
