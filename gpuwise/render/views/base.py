@@ -157,7 +157,7 @@ class BaseView:
         """An assumption's reason in this language (its sentence template when it has one)."""
         if a.template:
             return self.f.sentence(a.template, a.values, _reason(a.reason))
-        return self.f.sentence("", {}, _reason(a.reason))  # the catalog has it whole, or it is shown as it came
+        return " ".join(_reason(a.reason).split())  # no message id: shown as it came
 
     def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"id": i, "source": self.sources.get(i, "")} for i in dict.fromkeys(ids)]
