@@ -109,10 +109,12 @@ def global_batch(job: Job) -> tuple[float, Assumption | None]:
     w, f = job.w, job.kb.runtime.training
     if isinstance(w.global_batch_tokens, int | float):
         return float(w.global_batch_tokens), None
-    if w.task == "pretrain":
+    if w.task == "pretrain":  # the size's published batch, grown with the cluster (planner.TrainingJob.batch_tokens)
         row = f.global_batch_tokens(job.shape.params)
-        return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain",
-                                {"source": " ".join(str(row.source).split())})
+        return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain_cluster",
+                                {"tokens": row.tokens, "source": " ".join(str(row.source).split()),
+                                 "per_gpu": f.pretrain_tokens_per_gpu.value, "max": f.pretrain_global_batch_max.value,
+                                 "cluster_source": " ".join(str(f.pretrain_tokens_per_gpu.source).split())})
     seqs = f.finetune_global_batch_sequences
     tokens = seqs.value * w.seq_len
     return tokens, note("workload.global_batch_tokens", tokens, "assume.global_batch.finetune",
@@ -133,6 +135,9 @@ def training_job(job: Job) -> P.TrainingJob:
                            tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
                            lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
                            stack_efficiency=stack_efficiency(job))
+        if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
+            f = rt.training
+            tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
         job.memo["training_job"] = tj
         if why is not None:
             job.assumptions.append(why)
@@ -390,16 +395,47 @@ def named_network(job: Job, gpu: Gpu, count: int, provider: str | None) -> str |
     offers = _named_offers(job, gpu, count, provider)
     if not offers:
         return None
-    return offers[0].network or job.kb.clouds.default_network
+    return _rent_network(job, _sold_offer(job, gpu, count, offers))
+
+
+def expected_rent_hours(job: Job, gpu: Gpu, count: int) -> float:
+    """The hours a rental of ``count`` GPUs is expected to run, known before the network is: a
+    service's whole project; a training job's wall time at the GPU's full rate with no
+    communication (the planner's lower bound) plus start-up. It chooses the offer, and so the
+    network, a job is estimated on; the cost step then prices that network's offers for the
+    estimated hours."""
+    if not job.training:
+        return job.c.project_months * HOURS_PER_MONTH
+    if job.shape.diffusion:
+        return 0.0
+    key = ("expected_hours", gpu.id, count)
+    got = job.memo.get(key)
+    if got is None:
+        gpu_hours = P.fewest_gpus_in_time(training_job(job), gpu, 1.0)
+        ideal = gpu_hours / count if 0 < gpu_hours < math.inf else 0.0
+        got = job.memo[key] = ideal + job.kb.runtime.training.job_setup_hours.value
+    return got
+
+
+def _sold_offer(job: Job, gpu: Gpu, count: int, offers: list[K.Offer]) -> K.Offer:
+    """The offer :func:`offers.as_sold` takes for ``count`` GPUs over the expected hours (sizes,
+    minimum terms and reservations counted), before the job is estimated."""
+    offer, _term = O.as_sold(offers, count, expected_rent_hours(job, gpu, count), job.kb.runtime.networks)
+    return offer
+
+
+def _rent_network(job: Job, offer: K.Offer) -> str:
+    return offer.network or job.kb.clouds.default_network
 
 
 def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
-    """The network between servers each way of acquiring ``count`` GPUs has: the cheapest rental
-    offer's stated one (or the clouds' Ethernet-class default), and the fabric a bought cluster is
-    priced with. None where that way does not exist."""
+    """The network between servers each way of acquiring ``count`` GPUs has: that of the rental
+    offer the job would be priced on (the size and term it is sold in, for the expected hours;
+    the offer's stated network or the clouds' Ethernet-class default), and the fabric a bought
+    cluster is priced with. None where that way does not exist."""
     kb = job.kb
     offers = offers_for(job, gpu, count)
-    rent = (offers[0].network or kb.clouds.default_network) if offers else None
+    rent = _rent_network(job, _sold_offer(job, gpu, count, offers)) if offers else None
     plan, _why = K.buy_plan(kb.prices, gpu, count, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value)
     buy = None
     if plan is not None and kb.prices is not None and plan.sold_as in kb.prices.bought_fabric:
@@ -588,6 +624,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         offers = _named_offers(job, ev.gpu, ev.count, provider) or offers
     if instance:
         offers = [o for o in offers if o.instance == instance] or offers
+    topo = ev.topology
+    if topo is not None and topo.nodes > 1 and topo.network is not None:
+        # several servers were estimated on one network: the rental priced is one on that network
+        offers = [o for o in offers if (o.network or kb.clouds.default_network) == topo.network] or offers
     offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
