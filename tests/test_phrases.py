@@ -56,9 +56,40 @@ def test_a_finding_keeps_the_parts_through_json():
     assert "每方向 31.5 GB/s，无点对点通信（经主机中转）" in zh and "per direction" not in zh
 
 
-def test_no_link_pattern_is_left_in_the_wording_module():
-    text = (ROOT / "gpuwise" / "render" / "words.py").read_text()
-    assert "_LINK_FORMS" not in text and "per GPU \\(both directions\\)" not in text
+def _regex_patterns(path):
+    """(line, pattern) of every regular expression written as a string in ``path``."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
+                and node.func.attr in ("compile", "match", "fullmatch", "search", "sub", "findall", "split")
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            yield node.lineno, node.args[0].value
+
+
+# the one pattern over English words left in render/: it trims the advice sentence off the exchange
+# rate's source in knowledge/tco.yaml (the report gives its own advice, in its language)
+KNOWN = {("views/base.py", r"\s*Refresh it\b[^.]*\.\s*$")}
+
+
+def test_no_regular_expression_reads_english_back():
+    """Issue 21: estimators and rules hand the report message ids with values; nothing in render/
+    matches an English phrase to translate it (a pattern with two words in it is such a phrase)."""
+    import re
+
+    render = ROOT / "gpuwise" / "render"
+    found = [(str(p.relative_to(render)), line, pattern) for p in sorted(render.rglob("*.py"))
+             for line, pattern in _regex_patterns(p)
+             if re.search(r"[A-Za-z]{2,} [a-z]{2,}", pattern)
+             and (str(p.relative_to(render)), pattern) not in KNOWN]
+    assert found == []
+    words_py = (render / "words.py").read_text(encoding="utf-8")
+    for table in ("_FORMS", "_SPLIT", "_COPIES", "_NOTES", "term_note", "def network(", "def framework_reason("):
+        assert table not in words_py, table
+    # the test can fail: a phrase pattern of the kind deleted is caught
+    assert re.search(r"[A-Za-z]{2,} [a-z]{2,}", r"^one (?P<port>.+?) port per node$")
 
 
 # ---------------------------------------------------------------- framework reasons (serving/support.py)

@@ -79,6 +79,8 @@ class CandidateFact(FactModel):
                            set_by="interconnect")
     scales: bool = _f("the interconnect step passed it: its GPUs work together well enough", set_by="tco")
     strategy: str = _f("the layout / memory strategy in short notation (e.g. 'TP8 PP2 DP4 ZeRO-1')")
+    strategy_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
+                                "report words in its language")
     strategy_changed: bool = _f("gpuwise changed something the user left open or asked for")
     strategy_changes: str = _f("what gpuwise would change, in short notation ('none' if nothing)")
     offload: Literal["none", "cpu", "nvme"] = _f("optimizer/parameter offload in the chosen layout")
@@ -555,6 +557,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
                                     "rules show)",
         "buy_unavailable_reason_phrases": "the reason's parts, for the report's language "
                                           "(buy_unavailable_reason is what rules show)",
+        "strategy_phrases": "the strategy's parts, for the report's language (strategy is what rules show)",
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
         "currency": _HOUSE + " (market decides the export rules)",
         "buy_sold_as": _HOUSE + " (buy_unit_ok carries the verdict)", "buy_units": _HOUSE,

@@ -144,6 +144,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
         "strategy": n.get("layout_notation") or ev.label(),
+        "strategy_phrases": [["", "verbatim", {"text": n["layout_notation"]}]] if n.get("layout_notation")
+        else ev.label_phrases(),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,

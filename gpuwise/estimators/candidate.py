@@ -12,7 +12,7 @@ from .. import ledger as L
 from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..ledger import Ledger, Timeline
-from ..messages import phrase_json, phrase_text
+from ..messages import Phrase, phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 from . import GB, Term, usable_fraction
@@ -42,17 +42,25 @@ class Strategy:
         return cls(lay.checkpointing, lay.zero, lay.offload, lay.tp, lay.pp, lay.ep, lay.cp)
 
     def label(self) -> str:
-        parts = []
+        """The memory strategy in English ("TP4 + gradient checkpointing + ZeRO-1")."""
+        return phrase_text(self.label_phrases())
+
+    def label_phrases(self) -> tuple[Phrase, ...]:
+        """The memory strategy as message ids and values (reports/messages.yaml layout.*); the
+        notation (TP4, ZeRO-1) is written the same in every language."""
+        parts: list[tuple[str, dict[str, Any]]] = []
         split = [f"{k}{v}" for k, v in (("TP", self.tp), ("PP", self.pp), ("EP", self.ep), ("CP", self.cp)) if v > 1]
         if split:
-            parts.append(" ".join(split))
+            parts.append(("verbatim", {"text": " ".join(split)}))
         if self.checkpointing:
-            parts.append("gradient checkpointing")
+            parts.append(("layout.checkpointing", {}))
         if self.zero:
-            parts.append(f"ZeRO-{self.zero}")
+            parts.append(("verbatim", {"text": f"ZeRO-{self.zero}"}))
         if self.offload != "none":
-            parts.append(f"{self.offload.upper()} offload")
-        return " + ".join(parts) or "plain data parallel"
+            parts.append(("layout.offload", {"target": self.offload.upper()}))
+        if not parts:
+            return (("", "layout.plain", {}),)
+        return tuple((" + " if i else "", mid, kw) for i, (mid, kw) in enumerate(parts))
 
     def changes_from(self, base: Strategy) -> list[str]:
         out = []
@@ -210,6 +218,11 @@ class Evaluation:
         memory strategy ("TP4 + gradient checkpointing + ZeRO-1")."""
         serving = self.numbers.get("serving_layout_label")
         return str(serving) if serving else self.strategy.label()
+
+    def label_phrases(self) -> list[Any]:
+        """The same layout as message ids and values (JSON-ready), which a report words in its language."""
+        serving = self.numbers.get("serving_layout_label_phrases")
+        return list(serving) if serving else phrase_json(self.strategy.label_phrases())
 
     def all_terms(self) -> dict[str, Term]:
         """Every formula term, the ones built only for what a result shows included."""

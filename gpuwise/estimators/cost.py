@@ -30,7 +30,7 @@ def spot_wall_hours(clouds: CloudFile, wall_hours: float) -> Term:
     value = wall_hours * (1 + sm.restart_overhead) / sm.availability
     return Term("spot_wall_hours", value, "h", "wall hours x (1 + restart overhead) / spot availability",
                 {"wall_hours": wall_hours, "restart_overhead": sm.restart_overhead, "availability": sm.availability},
-                note="availability and restart overhead are planning assumptions (clouds.yaml spot)")
+                note_phrases=(("", "note.spot", {}),))
 
 
 def discount(clouds: CloudFile, hours: float, schedule: str | None = None) -> tuple[float, str]:
@@ -121,7 +121,7 @@ class BuyPlan:
     as_of: str
     source: str
     check: str
-    note: str = ""
+    note_phrases: tuple[Phrase, ...] = ()  # how the price was taken (reports/messages.yaml note.*)
     point_gpus: int = 1  # GPUs in the unit the price point is for (native_amount buys that many)
 
 
@@ -168,10 +168,10 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     shapes = ("server", "baseboard") if u.sold_as == "server" else ("card",)
     points = [p for p in entry.prices if p.unit in shapes]
     chosen = [p for p in points if p.condition == wanted]
-    note = ""
+    note: tuple[Phrase, ...] = ()
     if not chosen and wanted == "new":
         chosen = [p for p in points if p.condition == "used"]
-        note = f"{gpu.name} is not sold new any more: priced used"
+        note = (("", "note.priced_used", {"gpu": gpu.name}),)
     if not chosen:
         return None, (("", "buy.no_condition_price", {"condition": wanted, "gpu": gpu.name}),)
     # the market's own prices first, then the unit size asked for, then the newest
@@ -182,7 +182,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     if u.sold_as == "server":
         per_unit = amount * unit_gpus / p.gpus
         if p.gpus != unit_gpus:
-            note = (note + "; " if note else "") + f"{unit_gpus}-GPU unit priced pro rata from the {p.gpus}-GPU price"
+            note += (("; " if note else "", "note.pro_rata", {"unit": unit_gpus, "p": p.gpus}),)
         hardware = per_unit * units
         if p.unit == "baseboard":
             host = v["server_share_usd_per_gpu_sxm"].value * count
@@ -307,7 +307,7 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
                  {"sold_as": plan.sold_as, "units": plan.units, "gpus_per_unit": plan.unit_gpus,
                   "price": plan.native_amount, "currency": plan.currency, "condition": plan.condition,
                   "kind": plan.price_kind, "price_as_of": plan.as_of, "source": plan.source, "check": plan.check},
-                 note=plan.note)
+                 note_phrases=plan.note_phrases)
     server = Term("server_usd", plan.host_usd, "USD", plan.host_note, {"gpus": count})
     net, fabric = network_cost(plan, prices, networks or {})
     where, assumed = hosting_for(tco, plan, hosting)

@@ -1,13 +1,12 @@
-"""The few values that reach a sentence as English words, worded in the report's language.
+"""The values that reach a sentence as words of the estimators, worded in the report's language.
 
-A rule's sentence is translated through the catalog, but some of its values are phrases the
-estimators build. A link description travels as message ids with values (gpuwise/messages.py
-``Phrase``; the fact's ``link_phrases`` beside its English ``link``) and is worded here part by
-part from the catalog: nothing about it is parsed back. The others still come as English from a
-small, fixed vocabulary (a layout label "TP4 + gradient checkpointing + ZeRO-1", a network, why a
-serving framework cannot run, formula notes); each form is matched here and rewritten through a
-catalog message (marked ``N_`` for extraction), anything not recognised left as it came. Layout
-dicts (a training plan's ``layout``, a serving plan's ``layout``) are worded here too.
+A rule's sentence is translated through the catalog, and so is every value in it the estimators
+word: a link description, a layout label, a network, why a serving framework cannot run, why a
+count cannot be bought, a formula's note. Each travels as message ids with values
+(gpuwise/messages.py ``Phrase``: a fact's or result's ``<name>_phrases`` beside its English text)
+and is worded here part by part from the catalog; nothing is parsed back from English. A value
+without parts is shown as it came. Layout dicts (a training plan's ``layout``, a serving plan's
+``layout``) are worded here too, and a formula's words (identifiers, units and numbers stay).
 
 Nothing here computes a number: the figures in a phrase are carried over as written.
 """
@@ -39,47 +38,12 @@ def N_(message: str) -> str:
 
 
 # --------------------------------------------------------------------------- layout labels
-_PLAIN = ("plain data parallel",)
-_SPLIT = re.compile(r"^(?:(?:TP|PP|EP|CP)\d+(?:x\d+)?)(?: (?:TP|PP|EP|CP)\d+(?:x\d+)?)*$")
-_COPIES = re.compile(r"^(\d+) x \((.*)\)$")
-_PART_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^gradient checkpointing$"), N_("gradient checkpointing")),
-    (re.compile(r"^(?P<target>CPU|NVME|cpu|nvme) offload$"), N_("%(target)s offload")),
-    (re.compile(r"^tensor parallel (?P<n>\d+)$"), N_("tensor parallel %(n)s")),
-    (re.compile(r"^expert parallel (?P<n>\d+)$"), N_("expert parallel %(n)s")),
-    (re.compile(r"^attention data parallel (?P<n>\d+)$"), N_("attention data parallel %(n)s")),
-    (re.compile(r"^(?P<n>\d+) pipeline stages$"), N_("%(n)s pipeline stages")),
-    (re.compile(r"^one GPU$"), N_("one GPU")),
-)
-
-
-def strategy(label: str, count: int | None, f: Speaker) -> str:
-    """A layout label in the report's language. "plain data parallel" says what it is: one GPU,
-    or data parallel over the GPUs."""
-    _ = f._
-    text = " ".join(str(label).split())
-    if not text:
-        return text
-    m = _COPIES.match(text)
-    if m:
-        return _("%(n)s copies of (%(copy)s)", n=m.group(1), copy=strategy(m.group(2), None, f))
-    parts = []
-    for part in text.split(" + "):
-        if part in _PLAIN:
-            parts.append(_("one GPU") if count == 1 else
-                         _("data parallel over %(n)s GPUs", n=count) if count else _("data parallel"))
-            continue
-        if _SPLIT.match(part) or re.match(r"^ZeRO-\d$", part):
-            parts.append(part)
-            continue
-        for pattern, message in _PART_FORMS:
-            hit = pattern.match(part)
-            if hit:
-                parts.append(_(message, **hit.groupdict()) if hit.groupdict() else _(message))
-                break
-        else:
-            parts.append(part)
-    return " + ".join(parts)
+def strategy(label: str, count: int | None, f: Speaker, parts: Any = None) -> str:
+    """A layout label in the report's language, from its parts (message ids and values: a
+    candidate's ``strategy_phrases``); a label without parts is shown as it came."""
+    if isinstance(parts, list) and parts:
+        return phrase(parts, f, count)
+    return " ".join(str(label).split())
 
 
 def training_layout(layout: dict[str, Any], count: int, f: Speaker) -> str:
@@ -134,94 +98,31 @@ def serving_layout(layout: dict[str, Any] | None, label: str, f: Speaker) -> str
 
 
 # ------------------------------------------------------------------------------- phrases
-def phrase(parts: list[Any], f: Speaker) -> str:
+def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
     """A value an estimator worded as message ids and values (gpuwise/messages.py ``Phrase``: a
-    link description), each part's catalog template translated and filled, after its separator."""
+    link description, a layout label, why a framework cannot serve...), each part's catalog template
+    translated and filled, after its separator. A value that is a phrase itself rides beside its
+    English text as ``<name>_phrases``, as a sentence's do. A report words two layout parts its own
+    way: "plain data parallel" says what it is (one GPU, or data parallel over ``count`` GPUs), and
+    copies of a layout are counted ("2 copies of (tensor parallel 4)")."""
     out = []
     for sep, message_id, kw in parts:
-        kw = {k: phrase(v, f) if messages.is_phrase(v) else v for k, v in kw.items()}
         sep = {"; ": f.clause, ", ": f.sep, " or ": " or " if f.sep == ", " else "/"}.get(sep, sep)
+        if message_id == "layout.plain":
+            out.append(sep + (f._("one GPU") if count == 1 else f._("data parallel over %(n)s GPUs", n=count)
+                              if count else f._("data parallel")))
+            continue
+        if message_id == "layout.copies":
+            out.append(sep + f._("%(n)s copies of (%(copy)s)", n=kw.get("n"), copy=phrase(kw.get("copy") or [], f)))
+            continue
+        nested = {k: v for k, v in kw.items() if messages.is_phrase(v)}
+        kw = {**kw, **{k: messages.phrase_text(v) for k, v in nested.items()},
+              **{f"{k}_phrases": v for k, v in nested.items()}}
         out.append(sep + f.sentence(messages.template(message_id), kw))
     return "".join(out)
 
 
-# ------------------------------------------------------------------------------ networks
-# knowledge/runtime.yaml and prices.yaml: how nodes are networked, as a sentence names it
-_NETWORK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^one (?P<port>.+?) port per node$"), N_("one %(port)s port per node")),
-    (re.compile(r"^one (?P<port>.+?) port per GPU$"), N_("one %(port)s port per GPU")),
-    (re.compile(r"^one (?P<port>.+?) port per GPU \((?P<note>.+)\)$"), N_("one %(port)s port per GPU (%(note)s)")),
-    (re.compile(r"^(?P<port>.+?), one port per GPU$"), N_("%(port)s, one port per GPU")),
-    (re.compile(r"^(?P<port>.+?), one port per GPU \((?P<note>.+)\)$"), N_("%(port)s, one port per GPU (%(note)s)")),
-)
-_NETWORK_NOTES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^rail-optimised$"), N_("rail-optimised")),
-    (re.compile(r"^rail-optimised, as DGX/HGX reference designs$"), N_("rail-optimised, as DGX/HGX reference designs")),
-    (re.compile(r"^(?P<system>DGX \w+): (?P<n>\d+) (?P<kind>\w+) ports$"), N_("%(system)s: %(n)s %(kind)s ports")),
-)
-
-
-def network(text: str, f: Speaker) -> str:
-    """A network's description in the report's language; a description not recognised is quoted as
-    written, a network's id left as it is."""
-    plain = " ".join(str(text).split())
-    for pattern, message in _NETWORK_FORMS:
-        hit = pattern.match(plain)
-        if hit:
-            kw = hit.groupdict()
-            if kw.get("note"):
-                kw["note"] = next((f._(m, **h.groupdict()) for p, m in _NETWORK_NOTES if (h := p.match(kw["note"]))),
-                                  kw["note"])
-            return f._(message, **kw)
-    return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare
-
-
-# ------------------------------------------------------------------------- formula notes
-# the notes the estimators put on a formula (gpuwise/estimators/memory.py, serving/, cost.py)
-_NOTE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^gradients are allocated as activations are freed$"),
-     N_("gradients are allocated as activations are freed")),
-    (re.compile(r"^(?P<n>\d+) B at the start of backward, below the step's peak$"),
-     N_("%(n)s B at the start of backward, below the step's peak")),
-    (re.compile(r"^(?P<n>\d+) B during prefill, with less KV cache$"),
-     N_("%(n)s B during prefill, with less KV cache")),
-    (re.compile(r"^(?P<n>\d+) B at the end of decode, below this peak$"),
-     N_("%(n)s B at the end of decode, below this peak")),
-    (re.compile(r"^(?P<bound>memory|compute)-bound linear layers$"), N_("%(bound)s-bound linear layers")),
-    (re.compile(r"^MLA's compressed KV cache cannot be split by heads: every tensor-parallel rank holds it all$"),
-     N_("MLA's compressed KV cache cannot be split by heads: every tensor-parallel rank holds it all")),
-    (re.compile(r"^(?P<kv>\d+) KV heads over (?P<tp>\d+) GPUs: KV heads are replicated$"),
-     N_("%(kv)s KV heads over %(tp)s GPUs: KV heads are replicated")),
-    (re.compile(r"^availability and restart overhead are planning assumptions \(clouds.yaml spot\)$"),
-     N_("availability and restart overhead are planning assumptions (clouds.yaml spot)")),
-    (re.compile(r"^(?P<gpu>.+) is not sold new any more: priced used$"),
-     N_("%(gpu)s is not sold new any more: priced used")),
-    (re.compile(r"^(?P<unit>\d+)-GPU unit priced pro rata from the (?P<p>\d+)-GPU price$"),
-     N_("%(unit)s-GPU unit priced pro rata from the %(p)s-GPU price")),
-)
-_BOUND = {"memory": N_("memory"), "compute": N_("compute")}
-
-
-def term_note(text: str, f: Speaker) -> str:
-    """A formula's note in the report's language, clause by clause; a serving step's note ends with
-    the framework and its layout ("vLLM, tensor parallel 8"), worded as a layout."""
-    out = []
-    for chunk in " ".join(str(text).split()).split("; "):
-        for pattern, message in _NOTE_FORMS:
-            hit = pattern.match(chunk)
-            if hit:
-                kw = hit.groupdict()
-                if "bound" in kw:
-                    kw["bound"] = f._(_BOUND[kw["bound"]])
-                out.append(f._(message, **kw))
-                break
-        else:
-            fw = re.match(r"^(?P<fw>[^,]+), (?P<layout>.+)$", chunk)
-            out.append(f"{fw.group('fw')}{f.sep}{strategy(fw.group('layout'), None, f)}" if fw else chunk)
-    return f.clause.join(out)
-
-
-VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "network", "layout": "strategy",
+VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "phrases", "layout": "strategy",
                                "framework_reason": "phrases", "china_rule": "quoted", "owned_reason": "quoted",
                                "buy_unavailable_reason": "phrases"}
 """Sentence values worded here, by key: which function words them."""
@@ -243,13 +144,13 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
     if terms is not None and isinstance(v, str) and v in terms:
         return f._(terms[v])
     parts = values.get(f"{key}_phrases")
-    if isinstance(parts, list) and parts:  # worded by an estimator as message ids: no English is parsed back
-        return phrase(parts, f)
+    count = values.get("count")
+    count = int(count) if isinstance(count, (int, float)) and not isinstance(count, bool) else None
+    if isinstance(parts, (list, tuple)) and parts:  # worded by an estimator as message ids: nothing parsed back
+        return phrase(list(parts), f, count)
     how = VALUE_WORDS.get(key)
     if not isinstance(v, str) or how is None or how == "phrases":
         return v
-    if how == "network":
-        return network(v, f)
     if how == "quoted":  # the knowledge base's own wording (an export rule), quoted in another language
         plain = " ".join(v.split())
         return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare

@@ -175,7 +175,7 @@ class BaseView:
             "name": t.name, "label": label, "formula": words.formula(times(" ".join(t.formula.split())), self.f),
             "with_numbers": words.formula(times(with_numbers), self.f) if with_numbers != t.formula else "",
             "inputs": ", ".join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
-            "value": value, "note": words.term_note(t.note, self.f) if t.note else "",
+            "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
 
     def input_shown(self, key: str, v: Any) -> str:
@@ -368,7 +368,7 @@ class BaseView:
 
     def strategy(self, c: Candidate | Recommendation) -> str:
         """A candidate's layout in the report's language ("one GPU", not "plain data parallel")."""
-        return self.f.strategy(c.strategy, c.count)
+        return self.f.strategy(c.strategy, c.count, c.strategy_phrases)
 
     def option_line(self, c: Candidate, who: str) -> str:
         """One configuration in a line: "The proposal: 4 × RTX 3090, buy: 3.2 days, $9,000 (not feasible)"."""
