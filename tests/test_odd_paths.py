@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from gpuwise.cli import main
+from tests.clirun import gpuwise
 
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
@@ -410,7 +411,6 @@ def test_a_batch_output_onto_one_of_its_inputs_is_refused_before_the_work(tmp_pa
     a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
     a.write_text(GOOD)
     b.write_text(GOOD)
-    p = subprocess.run([sys.executable, "-m", "gpuwise", "audit", str(a), str(b), "-o", str(b), "--format", "md"],
-                       capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    p = gpuwise("audit", str(a), str(b), "-o", str(b), "--format", "md", cwd=tmp_path)  # in this process
     one_line(p.returncode, p.stdout, p.stderr, str(b), "input")
     assert b.read_text() == GOOD
