@@ -570,6 +570,14 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
     })
 
 
+def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
+    """GB of host RAM per GPU of a named rental instance (runtime.yaml rented_host_ram.instance_gib over
+    the instance's GPUs in clouds.yaml), None when the instance or its RAM is not known."""
+    gib = kb.runtime.rented_host_ram.instance_gib.get(instance) if instance else None
+    shape = next((i for i in kb.clouds.instances if i.id == instance), None) if gib else None
+    return gib * 2 ** 30 / 1e9 / shape.gpus if gib and shape else None
+
+
 def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:
     """The job's wall-clock hours by part, before any spot capacity or commitment: for training the
     planner's steps split by cause, the goodput loss and the set-up; for serving the project."""
@@ -707,8 +715,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         ev.terms["spot_wall_hours"] = spot_wall
     mk = K.market_entry(kb.prices, ev.gpu.id)
     if chosen == "rent" and ev.numbers.get("host_ram_gb") is None and ev.numbers.get("host_ram_needed_bytes_per_node"):
-        # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml, per GPU)
-        per_gpu = kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
+        # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml: the named
+        # instance's own, else a typical figure per GPU of its segment)
+        per_gpu = instance_ram_per_gpu_gb(kb, offer.instance if offer else None)
+        per_gpu = per_gpu or kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
         if per_gpu and ev.topology is not None:
             ev.numbers["host_ram_gb"] = per_gpu * ev.topology.per_node
     ev.numbers.update({
