@@ -23,7 +23,7 @@ def run_prices(args: argparse.Namespace) -> int:
         out = {"max_age_days": max_age, "prices": [r.as_dict() for r in rows]}
         sys.stdout.write(json.dumps(out, indent=2, allow_nan=False) + "\n")
     else:
-        sys.stdout.write(render_text(rows, max_age))
+        sys.stdout.write(render_text(rows, max_age, args.lang))
     return 0
 
 
