@@ -65,6 +65,9 @@ def run_case(case: Path) -> tuple[dict[str, Any], Any]:
     expected = yaml.safe_load((case / "expected.yaml").read_text())
     source = case / "input.yaml"
     run = {"audit": gpuwise.audit, "recommend": gpuwise.recommend, "plan": gpuwise.plan}[expected["command"]]
+    overlay = case / "knowledge"  # a case's own dated figures (an old exchange rate), so its verdict keeps
+    if overlay.is_dir():  # holding as the shipped ones are refreshed
+        return expected, run(source, knowledge=str(overlay))
     return expected, run(source)
 
 
