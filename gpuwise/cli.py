@@ -157,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the provider (default: the file's name, as gpuhunt's {provider}.csv)")
     q.add_argument("--as-of", metavar="DATE", help="the prices' date (default: the file's modification date)")
     q.add_argument("--format", dest="import_format", choices=("text", "json"), default="text")
+    q.add_argument("--lang", dest="import_lang", choices=("en", "zh"),
+                   help="language of the summary; JSON is the same in every language (default: en)")
     q.add_argument("--knowledge", dest="import_knowledge", metavar="DIR",
                    help="overlay your own YAML (e.g. GPUs) before the names are matched")
 

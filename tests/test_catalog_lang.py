@@ -213,3 +213,35 @@ def test_an_unknown_language_is_refused_as_on_recommend(args):
     assert r.returncode == 2
     assert "invalid choice: 'fr' (choose from 'en', 'zh')" in r.stderr.replace('"', "'")
     assert r.stdout == ""
+
+
+# ---------------------------------------------------------------------------------- prices import
+def test_prices_import_summary_in_chinese(tmp_path):
+    """The gpuhunt catalog of tests/test_price_import.py: the summary's own words from the catalog,
+    the file's (a row's reason, an offer's notes) quoted; the overlay and the JSON as in English."""
+    from tests.test_price_import import _gpuhunt_csv
+
+    src = tmp_path / "cheapcloud.csv"
+    _gpuhunt_csv(src)
+    en = gpuwise("prices", "import", str(src), "-o", str(tmp_path / "en"))
+    zh = gpuwise("prices", "import", str(src), "-o", str(tmp_path / "zh"), "--lang", "zh")
+    assert en.returncode == zh.returncode == 0
+    assert _zh_problems(zh.stdout.replace(str(tmp_path), "DIR")) == []
+    lines = zh.stdout.splitlines()
+    assert lines[0].endswith("：gpuhunt 格式，提供商 cheapcloud，共 509 行")
+    assert "（文件的修改日期；价格若属于别的日期，请用 --as-of DATE 指定）" in lines[1]
+    assert re.search(r"^  第 \d+ 行：b1：“price -3 is not positive”$", zh.stdout, re.M)
+    assert len(lines) == len(en.stdout.splitlines())
+    assert (tmp_path / "en" / "clouds.yaml").read_text() == (tmp_path / "zh" / "clouds.yaml").read_text()
+    # English as before: the summary's first line and an offer's line
+    first = en.stdout.splitlines()
+    assert first[0] == f"{src}: gpuhunt layout, provider cheapcloud, 509 rows"
+    assert any(re.fullmatch(r"  gx1\.1x {23}1 x h100-80gb-sxm {10}2\.4015 USD/h = 2\.401 per GPU-hour, spot "
+                            r"0\.9606/h  \[cheapest of \d+ locations\]", line) for line in first)
+    js = [gpuwise("prices", "import", str(src), "-o", str(tmp_path / d), "--format", "json", *a).stdout
+          for d, a in (("j1", ()), ("j2", ("--lang", "zh")))]
+    assert json.loads(js[0]) | {"overlay": None} == json.loads(js[1]) | {"overlay": None}
+
+
+def test_prices_import_help_mentions_lang():
+    assert "--lang {en,zh}" in gpuwise("prices", "import", "--help").stdout

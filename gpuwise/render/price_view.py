@@ -125,3 +125,44 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en")
     quoted = {s: s if f.lang == "en" else f.cite(s) for s in sources}
     out += "\n" + f._("Sources:") + "\n" + "".join(f"[{n}] {quoted[s]}\n" for s, n in sources.items())
     return out
+
+
+def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
+    """What ``gpuwise prices import`` says it read, kept and left out, in ``lang``. The file's own
+    words (a row's reason, an offer's notes) are quoted in another language."""
+    f = Fmt(lang)
+    zh = f.lang != "en"
+    quote = (lambda s: f.cite(s)) if zh else (lambda s: s)
+    out = [f._("%(path)s: %(format)s layout, provider %(provider)s, %(rows)s rows", path=report.path,
+               format=report.format, provider=report.provider, rows=report.rows)]
+    given = report.as_of_from == "--as-of"
+    source = f._("the file's modification date") if zh and not given else report.as_of_from
+    if given:
+        out.append(f._("as_of %(date)s (%(from)s)", date=report.as_of.isoformat(), **{"from": source}))
+    else:
+        out.append(f._("as_of %(date)s (%(from)s; give --as-of DATE when the prices are from another day)",
+                       date=report.as_of.isoformat(), **{"from": source}))
+    out.append(f._("imported %(n)s offers (instance price / GPU count = per GPU-hour; the cheapest location of "
+                   "each instance type):", n=len(report.offers)))
+    for o in report.offers:
+        spot = f._(", spot %(price)s/h", price=f"{o.spot_price:g}") if o.spot_price is not None else ""
+        lb, sep, rb, x = ("［", "；", "］", "×") if zh else ("[", "; ", "]", "x")
+        note = f"  {lb}{sep.join(quote(n) for n in o.notes)}{rb}" if o.notes else ""
+        rate = f._("%(price)s %(currency)s/h = %(per_gpu)s per GPU-hour", price=f"{o.price:g}", currency=o.currency,
+                   per_gpu=f"{o.per_gpu_hour:.4g}")
+        out.append(f"  {o.instance:<28} {o.gpus} {x} {o.gpu:<22} {rate}{spot}{note}")
+    if report.no_gpu:
+        out.append(f._("left out %(n)s rows without a GPU", n=report.no_gpu))
+    if report.spot_only:
+        out.append(f._("left out %(n)s instance types listed only as spot (no on-demand price to attach it to)",
+                       n=report.spot_only))
+    if report.skipped:
+        out.append(f._("could not use %(n)s rows:", n=len(report.skipped)))
+        for s in report.skipped:
+            out.append("  " + f._("line %(line)s: %(name)s: %(reason)s", line=s.line, name=s.name,
+                                  reason=quote(s.reason)))
+    if target:
+        from pathlib import Path
+
+        out.append(f._("wrote %(target)s; use it with --knowledge %(dir)s", target=target, dir=Path(target).parent))
+    return "".join(line + "\n" for line in out)
