@@ -99,6 +99,15 @@ class BaseView:
                               "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(), source=cited),
                        self._("Check the rate before quoting these amounts; --fx-rate sets another.")])
 
+    def currency_short(self) -> str:
+        """The rate and its date alone (the source is in the full report): the last thing a brief
+        text answer gives up to fit two 80 × 40 screens."""
+        cur = self.f.cur
+        if cur.code == "USD" or cur.given:
+            return ""
+        return self._("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=format(cur.rate, "g"),
+                      as_of=cur.as_of or self.f.na())
+
     def base(self) -> dict[str, Any]:
         f = self.f
         cur = f.cur
@@ -108,7 +117,7 @@ class BaseView:
             "kind": self.kind, "lang": f.lang, "html_lang": HTML_LANG[f.lang], "detail": self.detail,
             "full": self.full,
             "currency": {"code": cur.code, "rate": f"{cur.rate:g}", "as_of": cur.as_of, "source": cur.source,
-                         "note": note},
+                         "note": note, "short": self.currency_short()},
             "units_note": self._("GB = 10^9 bytes. Times are wall-clock unless marked GPU-hours."),
             # the terms the report uses, at its end (an HTML brief report holds the full one's sections)
             "glossary": {"title": self._("Glossary"),
@@ -157,7 +166,7 @@ class BaseView:
         """An assumption's reason in this language (its sentence template when it has one)."""
         if a.template:
             return self.f.sentence(a.template, a.values, _reason(a.reason))
-        return words.assumption(_reason(a.reason), self.f)  # a name's reading worded; any other as it came
+        return " ".join(_reason(a.reason).split())  # no message id: shown as it came
 
     def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"id": i, "source": self.sources.get(i, "")} for i in dict.fromkeys(ids)]
@@ -175,7 +184,7 @@ class BaseView:
             "name": t.name, "label": label, "formula": words.formula(times(" ".join(t.formula.split())), self.f),
             "with_numbers": words.formula(times(with_numbers), self.f) if with_numbers != t.formula else "",
             "inputs": ", ".join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
-            "value": value, "note": words.term_note(t.note, self.f) if t.note else "",
+            "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
 
     def input_shown(self, key: str, v: Any) -> str:
@@ -184,7 +193,7 @@ class BaseView:
 
     def evidence_shown(self, key: str, v: Any, values: dict[str, Any]) -> str:
         """A finding's evidence value: a phrase of the estimators (a link) in the report's words."""
-        if isinstance(v, str) and key in words.VALUE_WORDS:
+        if isinstance(v, str) and (key in words.VALUE_WORDS or f"{key}_phrases" in values):
             v = str(words.value(key, v, values, self.f))
             # a phrase still in English is the evidence as recorded: quoted in another language
             return self.f.cite(v) if re.search(r"[A-Za-z]+ [a-z]+ [a-z]+", v) and "“" not in v else v
@@ -269,7 +278,8 @@ class BaseView:
             "subject": x.subject, "message": self.f.sentence(x.template, x.values, x.message),
             "fix": self.f.sentence(x.fix_template, x.values, x.fix),
             "source": self.f.cite(x.source),
-            "evidence": ", ".join(f"{k} = {self.evidence_shown(k, v, x.evidence)}" for k, v in x.evidence.items()),
+            "evidence": ", ".join(f"{k} = {self.evidence_shown(k, v, {**x.values, **x.evidence})}"
+                                  for k, v in x.evidence.items()),
         }
 
     def reasons(self, c: Candidate) -> list[str]:
@@ -367,7 +377,7 @@ class BaseView:
 
     def strategy(self, c: Candidate | Recommendation) -> str:
         """A candidate's layout in the report's language ("one GPU", not "plain data parallel")."""
-        return self.f.strategy(c.strategy, c.count)
+        return self.f.strategy(c.strategy, c.count, c.strategy_phrases)
 
     def option_line(self, c: Candidate, who: str) -> str:
         """One configuration in a line: "The proposal: 4 × RTX 3090, buy: 3.2 days, $9,000 (not feasible)"."""
