@@ -106,7 +106,7 @@ CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("correctable_ecc", N_("Correctable ECC errors"), "smi-count"),
     ("pcie", N_("PCIe link"), "pcie"),
     ("power_limit", N_("Power limit"), "power"),
-    ("app_clocks_off_mhz", N_("Application clocks off their defaults, MHz"), "smi-count"),
+    ("app_clocks_off_mhz", N_("Clocks off their defaults, MHz"), "smi-count"),
     ("throttle_reasons", N_("Active clock limiters"), "text"),
     ("vbios", N_("VBIOS"), "text"),
     ("vbios_version", N_("VBIOS"), "text"),
