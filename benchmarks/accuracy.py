@@ -161,7 +161,8 @@ INDEPENDENT = ROOT / "tests" / "data" / "validation" / "serving_independent.csv"
 
 
 def serving_job(kb, model: str, precision: str, framework: str, prompt: int, output: int,
-                concurrency: int | None = None, tp: int | None = None, pp: int | None = None):
+                concurrency: int | None = None, tp: int | None = None, pp: int | None = None,
+                ep: int | None = None):
     """A resolved inference job as a user would write it (a published layout becomes a parallelism pin)."""
     from gpuwise.inputs.job import resolve
     from gpuwise.inputs.schema import Requirements
@@ -171,7 +172,7 @@ def serving_job(kb, model: str, precision: str, framework: str, prompt: int, out
     if concurrency:
         w["concurrent_requests"] = concurrency
     if tp:
-        w["parallelism"] = {"tp": tp, "pp": pp or 1}
+        w["parallelism"] = {"tp": tp, "pp": pp or 1, **({"ep": ep} if ep else {})}
     return resolve(Requirements.model_validate({"workload": w}), kb)
 
 
@@ -231,16 +232,21 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
         for row in csv.DictReader(fh):
             conc = None if row["concurrency"] == "max" else int(row["concurrency"])
             job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                              int(row["output_tokens"]), conc, int(row["tp"]), int(row["pp"]))
+                              int(row["output_tokens"]), conc, int(row["tp"]), int(row["pp"]),
+                              int(row["ep"]) if row.get("ep") else None)
             s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
             got = s.load if conc else s.capacity
             est = got.throughput if got else 0.0
+            label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
+                     f"{row['prompt_tokens']}/{row['output_tokens']} c={row['concurrency']} ({row['framework']})")
+            if not row["output_tokens_per_s"]:  # a TPOT-only row: its latency is compared, not a throughput
+                if latency is not None and got is not None and row["tpot_ms"]:
+                    latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
+                continue
             if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
                 # a batch started together: its output over prefill + decode (vLLM benchmark_latency)
                 out_tokens = int(row["output_tokens"])
                 est = conc * out_tokens / (got.ttft + out_tokens * got.tpot)
-            label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
-                     f"{row['prompt_tokens']}/{row['output_tokens']} c={row['concurrency']} ({row['framework']})")
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:

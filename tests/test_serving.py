@@ -332,6 +332,19 @@ def test_serving_throughput_against_published_whole_system_figures(kb, accuracy)
     assert statistics.median(errors) <= 0.30
 
 
+def test_independent_serving_rows_stay_within_2x(kb, accuracy):
+    """tests/data/validation/serving_independent.csv: whole-system rows from sources the constants were not
+    set on (SGLang's DeepSeek-V3 release post with its --enable-dp-attention layout, SemiAnalysis InferenceX
+    sweeps, vLLM's and ROCm aiter's pull requests, Oracle's MI300X blog, Tenstorrent's GPU reference): none off
+    by more than 2x either way, and the median within 35% (it was 37% over the first 18 rows; the goal is
+    20%). TPOT-only rows are compared on TPOT elsewhere."""
+    cases = accuracy.serving_cases(kb, accuracy.INDEPENDENT)
+    assert len(cases) >= 25
+    ratios = [max(est / got, got / est) for _, est, got in cases]
+    assert max(ratios) <= 2.0, max(zip(ratios, [c[0] for c in cases], strict=True))
+    assert statistics.median(_errors(cases)) <= 0.35
+
+
 def test_single_stream_speed_with_the_software_named(kb, accuracy):
     """Median error within 30% over tests/data/decode_published.csv: llama.cpp on 1-8 GPUs (XiongjieDai
     GPU-Benchmarks-on-LLM-Inference, Llama 3 May 2024 and Llama 2 70B tables), ExLlamaV2 (README table),

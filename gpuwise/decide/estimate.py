@@ -164,7 +164,7 @@ def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, 
 
 
 _TRAINING_KEYS = ("layout_notation", "requested_layout", "requested_memory_per_gpu_bytes", "suggested_changes",
-                  "step_terms", "exposed_comm_s", "exposed_comm_share", "goodput", "global_batch_tokens",
+                  "step_terms", "exposed_comm_s", "dp_traffic", "exposed_comm_share", "goodput", "global_batch_tokens",
                   "optimizer_steps", "mfu_whole_run", "wall_days", "pins", "layouts_tried")
 
 

@@ -527,7 +527,8 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
         "fits_as_requested": ev.fits_requested, "requested_layout": req.layout.as_dict(),
         "requested_memory_per_gpu_bytes": req.per_gpu_bytes,
         "suggested_changes": [] if ev.fits_requested else ev.strategy.diff(ev.requested),
-        "step_terms": step.as_dict(), "exposed_comm_s": exposed, "exposed_comm_share": plan.exposed_comm_share,
+        "step_terms": step.as_dict(), "exposed_comm_s": exposed, "dp_traffic": dict(plan.dp_traffic),
+        "exposed_comm_share": plan.exposed_comm_share,
         "goodput": plan.goodput, "global_batch_tokens": lay.global_batch_tokens, "optimizer_steps": plan.steps,
         "layouts_tried": plan.tried, "pins": _pins_dict(job),
     })

@@ -3,11 +3,16 @@
 A ring all-reduce moves 2 x (n-1)/n x the gradient bytes through every GPU's slowest
 link (Patarasuk & Yuan 2009; NCCL's "bus bandwidth"). Multi-node jobs reduce inside each
 node first and then across nodes, so the network carries 2 x (nodes-1)/nodes x the
-gradient bytes per node. ZeRO-3 adds parameter all-gathers: 1.5x the traffic of plain
-data parallelism (Rajbhandari et al. 2020, ZeRO, section 7). Part of the all-reduce hides
-behind the backward pass; the rest stretches the step:
+gradient bytes per node. Part of the all-reduce hides behind the backward pass; the rest
+stretches the step:
 
     efficiency = compute / (compute + max(0, comm - overlap x backward))
+
+ZeRO-3 and FSDP FULL_SHARD are different in kind: every micro-batch gathers each layer's
+weights in the forward pass, gathers them again in the backward pass and reduce-scatters its
+gradients (Rajbhandari et al. 2020, ZeRO, section 7.2.3: 3 x the parameters per step against
+all-reduce's 2 x; PyTorch FSDP, Zhao et al. 2023, section 3.3), over one flat NCCL ring of all
+the data-parallel GPUs (:func:`ring_seconds`). Gradient accumulation does not amortise them.
 
 Links inside a node come in two shapes. Switched fabrics (NVSwitch, PCIe switches) give every
 GPU its full bandwidth whatever the group size. Point-to-point meshes (AMD Infinity Fabric,
@@ -143,9 +148,9 @@ def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = 
 
 
 def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, latency_us: float = 5.0) -> Term:
-    """Seconds to all-reduce ``grad_bytes`` (per GPU) once, hierarchical over nodes.
-
-    ZeRO-3's extra parameter gathers are passed in as a larger equivalent size."""
+    """Seconds to all-reduce ``grad_bytes`` (per GPU) once, hierarchical over nodes (one micro-batch's
+    traffic for the estimate without a layout plan; ZeRO-3's two gathers and one reduce-scatter of a
+    micro-batch are passed in as 1.5 x the size)."""
     factor = 1.0
     t_intra = 0.0
     if topo.per_node > 1 and math.isfinite(topo.intra_gb_s):
@@ -217,3 +222,30 @@ def p2p_seconds(nbytes: float, across_nodes: bool, topo: Topology, link_eff: flo
         return nbytes / (topo.network_gb_s_per_gpu * 1e9 * link_eff) + topo.network_latency_us * 1e-6
     bw = topo.group_gb_s(2) if topo.per_node > 1 else topo.network_gb_s_per_gpu
     return nbytes / (bw * 1e9 * link_eff) + 5e-6
+
+
+def ring_seconds(nbytes: float, n: int, local: int, topo: Topology, link_eff: float, steps: int = 1,
+                 latency_us: float = 5.0) -> float:
+    """Seconds for one all-gather (or one reduce-scatter) of a ``nbytes`` buffer among ``n`` GPUs,
+    ``local`` of them on each node, on one flat ring, as ZeRO-3 and FSDP run them; ``steps``: how many
+    separate collectives it is cut into (one per layer), each paying the ring's latency.
+
+    Every GPU sends (n-1)/n x ``nbytes``. On one node all of it goes over the GPU's link. Across
+    nodes NCCL lays one ring per channel and spreads the channels over the node's network ports, so
+    of each GPU's traffic 1/local leaves the node (through its share of the network: its own port on
+    a rail-optimised fabric) and (local-1)/local stays on the intra-node link. The two run at once:
+    the slower one sets the time (NCCL ring bus bandwidth: two 8 x H100 nodes with eight 400 Gb/s
+    ports each reach several hundred GB/s, not one port's 50)."""
+    if n <= 1 or nbytes <= 0:
+        return 0.0
+    local = max(1, min(local, n))
+    volume = (n - 1) / n * nbytes
+    if n <= local:
+        t = volume / (topo.group_gb_s(local) * 1e9 * link_eff)
+        lat = latency_us * 1e-6
+    else:
+        intra = volume * (local - 1) / local / (topo.group_gb_s(local) * 1e9 * link_eff) if local > 1 else 0.0
+        inter = volume / local / (topo.network_gb_s_per_gpu * 1e9 * link_eff)
+        t = max(intra, inter)
+        lat = topo.network_latency_us * 1e-6
+    return t + steps * (n - 1) * lat

@@ -20,9 +20,12 @@ Compute runs at the GPU's dense BF16 peak x an MFU for its generation and the mo
 collectives per layer per micro-batch (2 forward, 2 backward, 2 more when the forward is
 recomputed) over the intra-node link, not overlapped unless runtime.yaml says so; data-parallel
 gradients are reduce-scattered (ZeRO-0: all-reduced) once per optimizer step and hide behind the
-last micro-batch's backward; ZeRO-2/3 move gradients (and gathered weights) every micro-batch and
-hide behind every micro-batch. Wall time = steps x step / goodput (restarts grow with the GPU
-count). The planner chooses the fastest layout whose busiest GPU fits in the usable memory; pins
+last micro-batch's backward; ZeRO-2 moves gradients every micro-batch and hides them behind every
+micro-batch; ZeRO-3 (FSDP FULL_SHARD) gathers the weights in every micro-batch's forward and again
+in its backward and reduce-scatters its gradients, on flat rings over all the data-parallel GPUs
+(interconnect.ring_seconds), hidden behind that micro-batch's forward and backward (up to
+runtime.yaml's comm_overlap_fraction of each). Wall time = steps x step / goodput (restarts grow
+with the GPU count). The planner chooses the fastest layout whose busiest GPU fits in the usable memory; pins
 (the user's explicit settings) restrict the search. Everything here is numbers and short
 notations; the words are the reports' business.
 """
@@ -238,6 +241,7 @@ class Plan:
     mfu: Term
     rate_flops: float  # achieved FLOP/s per GPU in compute
     tried: int  # layouts whose step time was computed
+    dp_traffic: dict[str, float] = field(default_factory=dict)  # dp_traffic(): all, hidden, exposed
 
     @property
     def exposed_comm_share(self) -> float:
@@ -525,31 +529,93 @@ def _step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
     bubble = st.bubble * (compute + tp + ep + cp + pp)
-    dp = 0.0
-    if lay.dp > 1:  # data parallel: DP ranks are tp GPUs apart (cp and dp are both in lay.dp)
-        local = min(lay.dp, max(1, per_node // lay.tp))
-        dpe = max(1, lay.dp // lay.ep)
-        local_e = min(dpe, max(1, per_node // (lay.tp * lay.ep)))
-        g_ar = _allreduce(g, st.grad_dense, lay.dp, local) + _allreduce(g, st.grad_expert, dpe, local_e)
-        if lay.zero == 0 or (tj.method != "full" and lay.zero < 3):
-            traffic, window = g_ar, compute / lay.grad_accum * 2 / 3
-        else:
-            w_ar = _allreduce(g, st.weight_dense, lay.dp, local) + _allreduce(g, st.weight_expert, dpe, local_e)
-            if lay.zero == 1:  # reduce-scatter gradients, all-gather weights, once per step
-                traffic, window = 0.5 * g_ar + 0.5 * w_ar, compute / lay.grad_accum
-            elif lay.zero == 2:  # gradients reduce-scattered every micro-batch
-                traffic, window = lay.grad_accum * 0.5 * g_ar + 0.5 * w_ar, compute
-            else:  # weights gathered forward and backward, gradients reduce-scattered, every micro-batch
-                traffic, window = lay.grad_accum * (w_ar + 0.5 * g_ar), compute
-        dp = traffic - g.dp_overlap * window
-        if dp < 0:
-            dp = 0.0
+    dp = _dp_seconds(tj, st, g, compute)[1] if lay.dp > 1 else 0.0
     optimizer = offload = 0.0
     if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
         offload = offload_seconds(st.opt_params, lay, g)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
+
+
+def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tuple[float, float]:
+    """(all data-parallel traffic of a step, the part of it compute does not hide), in seconds.
+
+    DP ranks are tp GPUs apart (cp and dp are both in lay.dp). ZeRO-0 all-reduces gradients once per
+    step behind the last micro-batch's backward; ZeRO-1 reduce-scatters gradients and all-gathers
+    weights once per step; ZeRO-2 reduce-scatters gradients every micro-batch. ZeRO-3 / FSDP
+    FULL_SHARD, every micro-batch: weights all-gathered layer by layer in the forward pass (hidden
+    behind the forward's compute, up to the overlap fraction) and again in the backward pass with
+    the gradients reduce-scattered (hidden behind the backward's, recomputation included), each a
+    flat ring over all the data-parallel GPUs (interconnect.ring_seconds)."""
+    lay, per_node = st.layout, g.topo.per_node
+    if lay.dp <= 1:
+        return 0.0, 0.0
+    local = min(lay.dp, max(1, per_node // lay.tp))
+    dpe = max(1, lay.dp // lay.ep)
+    local_e = min(dpe, max(1, per_node // (lay.tp * lay.ep)))
+    if lay.zero >= 3:
+        gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
+        exposed = (max(0.0, gather - g.dp_overlap * forward)
+                   + max(0.0, gather + scatter - g.dp_overlap * (micro - forward)))
+        return lay.grad_accum * (2 * gather + scatter), lay.grad_accum * exposed
+    g_ar = _allreduce(g, st.grad_dense, lay.dp, local) + _allreduce(g, st.grad_expert, dpe, local_e)
+    if lay.zero == 0 or tj.method != "full":
+        traffic, window = g_ar, compute / lay.grad_accum * 2 / 3
+    else:
+        w_ar = _allreduce(g, st.weight_dense, lay.dp, local) + _allreduce(g, st.weight_expert, dpe, local_e)
+        if lay.zero == 1:  # reduce-scatter gradients, all-gather weights, once per step
+            traffic, window = 0.5 * g_ar + 0.5 * w_ar, compute / lay.grad_accum
+        else:  # ZeRO-2: gradients reduce-scattered every micro-batch
+            traffic, window = lay.grad_accum * 0.5 * g_ar + 0.5 * w_ar, compute
+    return traffic, max(0.0, traffic - g.dp_overlap * window)
+
+
+def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local: int, dpe: int, local_e: int
+                 ) -> tuple[float, float, float, float]:
+    """One micro-batch of ZeRO-3: (seconds of one all-gather of the weights, of one reduce-scatter
+    of the gradients, of the micro-batch's compute, of its forward pass). Each is cut into one
+    collective per layer."""
+    lay = st.layout
+    layers = math.ceil(tj.shape.layers / lay.pp)
+    gather = _ring(g, st.weight_dense, lay.dp, local, layers) + _ring(g, st.weight_expert, dpe, local_e, layers)
+    scatter = _ring(g, st.grad_dense, lay.dp, local, layers) + _ring(g, st.grad_expert, dpe, local_e, layers)
+    micro = compute / lay.grad_accum
+    forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.checkpointing)
+    return gather, scatter, micro, forward
+
+
+def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> dict[str, float]:
+    """The data-parallel traffic of a step for the report: all of it, the part compute hides and
+    the part it does not, and for ZeRO-3 one micro-batch's collectives and the windows hiding them."""
+    traffic, exposed = _dp_seconds(tj, st, g, compute)
+    out = {"traffic_s": traffic, "hidden_s": traffic - exposed, "exposed_s": exposed, "overlap": g.dp_overlap}
+    lay = st.layout
+    if lay.zero >= 3 and lay.dp > 1:
+        per_node = g.topo.per_node
+        local = min(lay.dp, max(1, per_node // lay.tp))
+        dpe = max(1, lay.dp // lay.ep)
+        gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe,
+                                                       min(dpe, max(1, per_node // (lay.tp * lay.ep))))
+        out.update({"micro_batches": lay.grad_accum, "gather_s": gather, "reduce_scatter_s": scatter,
+                    "micro_batch_compute_s": micro, "forward_s": forward,
+                    "weight_bytes": st.weight_dense + st.weight_expert,
+                    "gradient_bytes": st.grad_dense + st.grad_expert, "dp": lay.dp, "gpus_per_node": local,
+                    "bytes_per_gpu": (lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert),
+                    "network_bytes_per_gpu": ((lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert) / local
+                                              if lay.dp > local else 0.0)})
+    return out
+
+
+def _ring(g: GpuRates, nbytes: float, n: int, local: int, steps: int) -> float:
+    """:func:`interconnect.ring_seconds` with the GPU's bandwidths looked up once."""
+    if n <= 1 or nbytes <= 0:
+        return 0.0
+    volume = (n - 1) / n * nbytes
+    bw = (g.mesh * (local - 1) if g.mesh else g.intra) if local > 1 else math.inf
+    if n <= local:
+        return volume / bw + steps * (n - 1) * g.intra_lat
+    return max(volume * (local - 1) / local / bw, volume / local / g.net_bw) + steps * (n - 1) * g.net_lat
 
 
 def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int, rung: tuple[int, bool, str]
@@ -745,7 +811,7 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
     wall_h = steps * t.total / gp / 3600
     eff = t.ideal / t.total if t.total > 0 else 1.0
     return Plan(st.layout, tj.memory(st.layout), t, fits, st.per_gpu, steps, wall_h, wall_h * n, eff, gp,
-                rates.mfu, rates.flops, tried)
+                rates.mfu, rates.flops, tried, dp_traffic(tj, st, rates, t.compute))
 
 
 def evaluate_layout(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, lay: Layout) -> Plan:
@@ -770,6 +836,7 @@ def terms(plan_: Plan, tj: TrainingJob) -> dict[str, Term]:
                           {"pp": lay.pp, "micro_batches": lay.grad_accum, "interleave": lay.interleave}),
         "scaling_efficiency": Term("scaling_efficiency", plan_.scaling_efficiency, "",
                                    "(compute + optimizer) / step time", inputs),
+        "dp_traffic": _dp_term(plan_, tj.method),
         "goodput": Term("goodput", plan_.goodput, "", "1 / (1 + GPUs x failures per GPU-hour x hours lost)",
                         {"gpus": lay.gpus}),
         "steps": Term("optimizer_steps", plan_.steps, "", "train tokens / tokens per step",
@@ -780,3 +847,22 @@ def terms(plan_: Plan, tj: TrainingJob) -> dict[str, Term]:
                           {"wall_hours": plan_.wall_hours, "gpus": lay.gpus}),
     }
     return out
+
+
+def _dp_term(plan_: Plan, method: str) -> Term:
+    """The data-parallel traffic of a step as a Term: all of it, with the hidden and exposed parts."""
+    d, lay = plan_.dp_traffic, plan_.layout
+    if lay.dp <= 1:
+        formula = "no data-parallel traffic"
+    elif lay.zero >= 3:
+        formula = ("micro-batches x (weights all-gather forward + weights all-gather backward + gradients "
+                   "reduce-scatter backward), each (dp-1)/dp x bytes per GPU over the slower link; hidden up to "
+                   "overlap x forward, overlap x backward")
+    elif lay.zero == 0 or method != "full":
+        formula = "gradients all-reduce once per step; hidden up to overlap x backward / micro-batches"
+    elif lay.zero == 2:
+        formula = "micro-batches x gradients reduce-scatter + weights all-gather; hidden up to overlap x compute"
+    else:
+        formula = ("gradients reduce-scatter + weights all-gather once per step; hidden up to overlap x compute / "
+                   "micro-batches")
+    return Term("dp_traffic_seconds", d.get("traffic_s", 0.0), "s", formula, dict(d))

@@ -502,6 +502,9 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("gradients"),
     N_("prefill"),
     N_("decode"),
+    # data-parallel traffic (gpuwise/estimators/planner.py, _dp_term)
+    N_("no data-parallel traffic"), N_("all-gather"), N_("reduce-scatter"), N_("all-reduce"), N_("each"),
+    N_("over the slower link"), N_("hidden up to"), N_("overlap"), N_("once per step"),
 )
 _FORMULA_SORTED = sorted(set(FORMULA_WORDS), key=len, reverse=True)
 _FORMULA_RE = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in _FORMULA_SORTED)) \

@@ -11,6 +11,7 @@ from ...knowledge.schema.serving import Framework, FrameworkPrecision
 from .. import GiB, usable_fraction
 from .. import memory as M
 from . import options as O
+from .draft import Drafter, drafter
 from .support import has_units, peak_tflops, support
 
 
@@ -50,6 +51,7 @@ class Engine:
     mbytes: ModelBytes
     sc: ShapeConsts
     spec: O.Spec | None = None  # speculative decoding the framework runs (None: plain decoding)
+    drafter: Drafter | None = None  # what the drafter holds in memory (None: nothing)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -119,6 +121,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     if mb.large_gpu and mb.large_gpu_min_gib and cap >= mb.large_gpu_min_gib * GiB:
         max_batch = mb.large_gpu
     rt = kb.runtime
+    mbytes = model_bytes(job.shape, fmt, quant_formats(kb))
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
         compute=compute, weight_only=weight_only,
@@ -135,7 +138,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         chunk=fw.prefill_chunk_tokens,
         usable=cap * usable_fraction(kb),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
-        mbytes=model_bytes(job.shape, fmt, quant_formats(kb)), sc=shape_consts(job.shape), spec=spec,
+        mbytes=mbytes, sc=shape_consts(job.shape), spec=spec,
+        drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
     )
 
 

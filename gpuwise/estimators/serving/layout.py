@@ -105,6 +105,8 @@ class Replica:
     hop_latency: float  # s
     fits: bool
     notes: tuple[str, ...] = ()
+    draft_gpu: float = 0.0  # of weights_gpu: the speculative drafter's bytes
+    draft_kv_token_gpu: float = 0.0  # the drafter's KV bytes per token of a sequence (beside kv_token_gpu)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -128,6 +130,11 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     kv_tok = kv_per_token(shape, eng.kv_bytes) / pp
     if dpa == 1:
         kv_tok /= min(tp, kv_heads_effective(shape))
+    # a speculative drafter's weights and KV cache sit beside the last stage's (draft.py)
+    d = eng.drafter
+    draft_w = d.weights_gpu(tp, ep, dpa) if d is not None else 0.0
+    draft_kv = d.kv_token_gpu(tp, dpa) if d is not None else 0.0
+    weights += draft_w
     ph, pf = M.PREFILL_PER_TOKEN
     scale = 2.0 if eng.compute == "fp32" else 1.0  # activations in the compute precision
     per_token_act = (ph * shape.hidden + pf * shape.ffn * max(1, shape.experts_per_token)) * scale
@@ -144,7 +151,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
     seq_tokens = math.ceil(window_tokens(shape, held) / block) * block
-    per_seq = kv_tok * seq_tokens + act_seq
+    per_seq = kv_tok * seq_tokens + draft_kv * math.ceil(held / block) * block + act_seq
     per_rank = max(0, int(free // per_seq)) if free > 0 and per_seq > 0 else 0
     per_rank = min(per_rank, eng.batch_cap)
     max_seqs = per_rank * dpa
@@ -171,4 +178,4 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         notes.append(f"{shape.kv_heads} KV heads over {tp} GPUs: KV heads are replicated")
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
-                   fits, tuple(notes))
+                   fits, tuple(notes), draft_w, draft_kv)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from ...knowledge.schema import Gpu
@@ -11,7 +12,8 @@ from .. import Term
 from .. import memory as M
 from . import options as O
 from .choice import Serving, _targets
-from .engine import format_of, kv_element_bytes, quant_formats
+from .draft import Drafter, drafter
+from .engine import format_of, kv_element_bytes, model_bytes, quant_formats
 from .layout import Layout
 from .step import step
 from .support import request_lengths
@@ -80,11 +82,34 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
     prefill = min(chunk, prompt * per_copy) if fw.continuous_batching else prompt * per_copy
     held = prompt + output / 2 if (fw.continuous_batching and fw.kv_reserve == "current") else prompt + output
     rt = kb.runtime
-    return M.inference_memory(
+    est = M.inference_memory(
         job.shape, w.precision, prompt + output, per_copy, w.attention if fw.id == "transformers" else "sdpa",
         lay.tp, quant=quant_formats(kb), overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value),
         fmt=fmt, prompt_tokens=prompt, prefill_tokens=prefill, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
         kv_bytes=kv_b, kv_len=held)
+    spec, _ = O.speculative(kb, fw, w)
+    mbytes = model_bytes(job.shape, fmt, quant_formats(kb))
+    d = drafter(job, spec, mbytes.linear_bytes_per_param, kv_b)
+    return with_drafter(est, d, lay, per_copy, prompt, held) if d is not None else est
+
+
+def with_drafter(est: M.MemoryEstimate, d: Drafter, lay: Layout, per_copy: int, prompt: float,
+                 held: float) -> M.MemoryEstimate:
+    """``est`` with a speculative drafter's weights and KV cache added to its weights and KV terms."""
+    seqs = math.ceil(per_copy / lay.dp_attention) if lay.dp_attention > 1 else per_copy
+    dw = d.weights_gpu(lay.tp, lay.ep, lay.dp_attention)
+    tokens = prompt if est.peak_phase == "prefill" else held
+    dkv = d.kv_token_gpu(lay.tp, lay.dp_attention) * tokens * seqs
+    weights = replace(est.weights, value=est.weights.value + dw,
+                      formula=est.weights.formula + f"; + {d.method} drafter: {d.formula}"
+                      + (f" / {lay.tp} GPUs" if lay.dp_attention == 1 and lay.tp > 1 else ""),
+                      inputs={**est.weights.inputs, "drafter_bytes": dw, "drafter_params": d.params})
+    kv = replace(est.kv_cache, value=est.kv_cache.value + dkv,
+                 formula=est.kv_cache.formula + f"; + the {d.method} drafter's KV cache",
+                 inputs={**est.kv_cache.inputs, "drafter_kv_bytes": dkv})
+    phases = {k: v + dw + d.kv_token_gpu(lay.tp, lay.dp_attention) * (prompt if k == "prefill" else held) * seqs
+              for k, v in est.phases.items()}
+    return replace(est, weights=weights, kv_cache=kv, phases=phases)
 
 
 def memory(job: Any, s: Serving) -> M.MemoryEstimate:

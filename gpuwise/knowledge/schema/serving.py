@@ -146,6 +146,11 @@ class SpeculativeMethod(Strict):
     draft_layers: float = Field(ge=0, description="decoder layers of the target's width the drafter runs per "
                                 "drafted token (0: a host-side lookup; a separate draft model is sized by "
                                 "workload.speculative.draft_params_b)")
+    draft_fc_inputs: int = Field(default=0, ge=0, le=8, description="EAGLE: the fused hidden states the head "
+                                 "projects back to the model width (2 for EAGLE, 3 for EAGLE-3; 2 for DeepSeek's "
+                                 "MTP eh_proj), each an h x h block of the drafter's weights")
+    draft_vocab: int = Field(default=0, ge=0, description="rows of the drafter's own output head (0: it shares the "
+                             "target's head and embedding)")
     frameworks: list[str] = Field(description="framework ids that run this method")
     source: str = Field(min_length=3)
     check: Check = "S"

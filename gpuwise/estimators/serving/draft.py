@@ -1,0 +1,114 @@
+"""What a speculative drafter holds in GPU memory beside the target: its weights and its KV cache.
+
+Sized from the drafter's parameters (knowledge/serving.yaml ``speculative_methods``):
+
+* **MTP** (DeepSeek-V3/R1, GLM-4.5...): the model's own prediction module, one decoder layer of the
+  model's kind (a MoE layer with all its experts for a MoE model) plus a 2h x h projection of
+  [embedding; hidden]; it shares the embedding and output head. A MoE layer's size is what the
+  decoder's linear weights leave after the dense layers, per MoE layer.
+* **EAGLE / EAGLE-3**: one dense decoder layer at the target's width (attention as the target's, an MLP
+  as wide as the target's dense MLP, or as the k experts a token runs through), a ``fc_inputs`` x h x h
+  projection of the fused features, and, for EAGLE-3, an output head over its own draft vocabulary.
+* **draft model**: ``draft_params_b`` parameters in the target's weight format, with its own KV cache
+  (its shape fitted from its size, :func:`gpuwise.inputs.shape.guess_shape`).
+* **n-gram**: nothing (a host-side lookup).
+
+The drafter is split like the target: tensor-parallel ranks each hold 1/tp of it (its experts spread
+over the expert-parallel GPUs with attention data parallelism); pipeline stages do not split it (it
+sits beside the last stage, so the busiest GPU holds it whole).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import memory as M
+
+
+@dataclass(frozen=True)
+class Drafter:
+    """A drafter's parameters and bytes, before any split over GPUs."""
+
+    method: str
+    params: float  # parameters held beside the target
+    expert_params: float  # of which routed experts (MTP of a MoE model)
+    bytes_per_param: float  # the target's weight format for the drafter's linear weights
+    kv_bytes_per_token: float  # its KV cache per token of a sequence
+    kv_heads: int  # how many ways tensor parallelism divides its KV (1: a latent held whole)
+    formula: str
+
+    @property
+    def weight_bytes(self) -> float:
+        return self.params * self.bytes_per_param
+
+    def weights_gpu(self, tp: int, ep: int, dp_attention: int) -> float:
+        """Bytes on the busiest GPU of a copy in this layout."""
+        if dp_attention > 1:
+            experts = self.expert_params * self.bytes_per_param
+            return (self.weight_bytes - experts) + experts / max(ep, 1)
+        return self.weight_bytes / max(tp, 1)
+
+    def kv_token_gpu(self, tp: int, dp_attention: int) -> float:
+        """KV bytes per token of a sequence on the GPU that holds it."""
+        if dp_attention > 1:
+            return self.kv_bytes_per_token
+        return self.kv_bytes_per_token / max(1, min(tp, self.kv_heads))
+
+
+def dense_layer_params(shape: Any) -> float:
+    """One dense decoder layer at the target's width: its attention and an MLP as wide as its dense MLP
+    (MoE models: the dense layers' width, else the k routed experts a token runs through)."""
+    width = shape.dense_ffn or (shape.ffn * max(1, shape.experts_per_token) if shape.moe else shape.ffn)
+    return shape.attn_params_per_layer() + shape.mlp_matrices * shape.hidden * width
+
+
+def model_layer_params(shape: Any) -> tuple[float, float]:
+    """(parameters, of which routed experts) of one decoder layer of the model's own kind: a MoE layer
+    for a MoE model (what the linear weights leave after its dense layers, per MoE layer), else the
+    mean layer."""
+    if not shape.moe:
+        return shape.linear_params / max(shape.layers, 1), 0.0
+    moe_layers = max(shape.moe_layers, 1)
+    dense = (shape.layers - moe_layers) * (shape.attn_params_per_layer()
+                                           + shape.mlp_matrices * shape.hidden * (shape.dense_ffn or shape.ffn))
+    return max(shape.linear_params - dense, 0.0) / moe_layers, M.routed_expert_params(shape) / moe_layers
+
+
+def layer_kv_bytes(shape: Any, kv_bytes: float) -> float:
+    """KV bytes per token of one of the target's layers (MLA: its compressed latent)."""
+    return M.kv_cache_bytes(shape, 1, kv_bytes).value / max(shape.layers, 1)
+
+
+def drafter(job: Any, spec: Any, bytes_per_param: float, kv_bytes: float) -> Drafter | None:
+    """The drafter ``spec`` (an :class:`options.Spec`) keeps beside ``job``'s model; None for n-gram
+    lookup or no speculative decoding."""
+    if spec is None:
+        return None
+    shape = job.shape
+    h = shape.hidden
+    method = job.kb.serving.speculative_methods.get(spec.method) if getattr(job.kb, "serving", None) else None
+    fc = (method.draft_fc_inputs if method is not None else 0) * h * h
+    vocab = method.draft_vocab if method is not None else 0
+    if spec.draft_params:
+        from ...inputs.shape import guess_shape
+
+        small = guess_shape(spec.draft_params)
+        return Drafter(spec.method, spec.draft_params, 0.0, bytes_per_param,
+                       M.kv_cache_bytes(small, 1, kv_bytes).value, M.kv_heads_effective(small),
+                       f"draft model: {spec.draft_params / 1e9:g}B parameters x {bytes_per_param:g} B, "
+                       f"its own KV cache ({small.layers} layers, {small.kv_heads} KV heads x {small.head_dim})")
+    if spec.draft_layers <= 0:
+        return None
+    if spec.method == "mtp":
+        layer, experts = model_layer_params(shape)
+        what = "MoE layer" if shape.moe else "decoder layer"
+    else:
+        layer, experts = dense_layer_params(shape), 0.0
+        what = "dense decoder layer"
+    n = spec.draft_layers
+    params = n * (layer + fc) + vocab * h
+    formula = (f"{n:g} {what} ({layer / 1e9:.3g}B) + {fc / (h * h):g} x h x h projection"
+               + (f" + own head {vocab} x h" if vocab else "") + f", x {bytes_per_param:g} B")
+    return Drafter(spec.method, params, n * experts, bytes_per_param, n * layer_kv_bytes(shape, kv_bytes),
+                   M.kv_heads_effective(shape), formula)
