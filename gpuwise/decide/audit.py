@@ -36,6 +36,7 @@ from .recommend import (
     estimates,
     gc_paused,
     house_rules,
+    memory_may_pass,
     ranking_sentence,
     rulebook_for,
     step_summaries,
@@ -337,7 +338,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         con = consult(job, [proposed, *alternatives], book, proposed_total_gb=proposed.capacity * hw.count / GB,
                       extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
-                      single_node=single_node or (proposed.fits and proposed.count <= NODE))
+                      single_node=single_node or (proposed.count <= NODE and memory_may_pass(job, book, proposed)))
         rec = build_result(job, con, [*notes, *more_notes], rules)
         mine_key = next(k for k in con.options if k.startswith("proposed"))
         alt = _best_alternative(rec.candidates)

@@ -191,7 +191,8 @@ class JobFact(FactModel):
     state_gb: float = _f("weights + gradients + optimizer state of full mixed-precision training, GB")
     state_gb_myth: float = _f("the articles' params x 8 B x 1.2, GB")
     feasible_candidates: int = _f("candidates that fit in memory")
-    single_node_feasible: bool = _f("the job fits in memory on one server of some GPU type")
+    single_node_feasible: bool = _f("a server's worth of GPUs (up to 8) of some GPU type may pass the memory rules in "
+                                    "force: the rules' own memory limit, as the count search asks it")
     largest_usable_gb: float = _f("the largest usable memory of any candidate GPU, GB")
     seq_len: int = _f("training sequence length")
     batch_size: int = _f("micro-batch per GPU")
@@ -602,7 +603,7 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "value_of_a_day_usd": "the ranking policy (gpuwise/decide/rank.py): a day's worth in the score",
     "why_not_count": "how many alternatives a result names (gpuwise/decide/recommend.py why_not)",
     "comparison_tolerance_fraction": "the audit's comparison of the proposal with its alternative (what the "
-                                     "alternative gives up)",
+                                     "alternative gives up; gpuwise/decide/audit.py)",
     "plan_delivery_months": "the capacity plan's schedule (gpuwise/plan/build.py): when bought hardware arrives",
     "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
     "gddr6x_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): a GDDR6X card's memory limit",
