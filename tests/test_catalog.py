@@ -259,12 +259,35 @@ def test_size_only_guess_between_published_sizes(kb):
 
 def test_size_only_shapes_of_published_models():
     """OPT-175B is 96 layers x 12,288 (Zhang et al. 2022, arXiv:2205.01068, Table 1) and LLaMA-65B
-    80 x 8,192 (Touvron et al. 2023, Table 2): the fitted width lands on both; the depth within 10%."""
+    80 x 8,192 (Touvron et al. 2023, Table 2). The table interpolated in log-log between Llama 3.1 70B
+    (8,192) and 405B (16,384) gives 8,192 x (175 / 70.6)^(ln 2 / ln(405.9 / 70.6)) = 11,720 for 175B,
+    88 heads of 128 (11,264; GPT-3's 12,288 is wider than the 2024 models): within 10%, the depth
+    holding the same parameters within 20%. LLaMA-65B lands on 8,192, its depth within 10%."""
     opt = guess_shape(175e9)
-    assert opt.hidden == 12288 and opt.layers == pytest.approx(96, rel=0.10)
+    assert opt.hidden == pytest.approx(12288, rel=0.10) and opt.layers == pytest.approx(96, rel=0.20)
+    assert opt.hidden == 11264 and opt.heads == 88
     llama = guess_shape(65.2e9)
     assert llama.hidden == 8192 and llama.layers == pytest.approx(80, rel=0.10)
     assert guess_shape(0.5e9).vocab == 151936 and guess_shape(0.5e9).kv_heads < guess_shape(0.5e9).heads
+
+
+def test_small_sizes_land_on_small_model_shapes(kb):
+    """A bare 0.07B gets Pythia-70M's 6 x 512 and 50k vocabulary (EleutherAI/pythia-70m config.json), a
+    bare 0.135B SmolLM2-135M's 30 x 576 and tied 49k vocabulary (HuggingFaceTB/SmolLM2-135M config.json),
+    0.36B SmolLM2-360M's 32 x 960: never a 152k vocabulary, whose embedding alone (151,936 x 640 = 97M)
+    would outweigh a 70M model. The guess says which model it used."""
+    tiny = guess_shape(0.07e9)
+    assert (tiny.layers, tiny.hidden, tiny.vocab) == (6, 512, 50304) and "pythia-70m" in tiny.assumed
+    smol = guess_shape(0.135e9)
+    assert (smol.layers, smol.hidden, smol.heads, smol.kv_heads, smol.vocab) == (30, 576, 9, 3, 49152)
+    assert smol.tied and "smollm2-135m" in smol.assumed
+    mid = guess_shape(0.36e9)
+    assert (mid.layers, mid.hidden) == (32, 960)
+    for size in (0.1e9, 0.2e9, 0.3e9):
+        g = guess_shape(size)
+        assert g.vocab < 60000 and g.embedding_params + g.lm_head_params < 0.5 * size
+    # below the smallest published model in the table its shape is kept, the layers shrunk (at least one)
+    assert guess_shape(0.02e9).vocab == 50304 and guess_shape(0.02e9).layers == 1
 
 
 def test_shape_guesses_must_name_dense_catalog_models(tmp_path):

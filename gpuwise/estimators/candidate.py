@@ -108,10 +108,12 @@ def global_batch(job: Job) -> tuple[float, Assumption | None]:
     w, f = job.w, job.kb.runtime.training
     if isinstance(w.global_batch_tokens, int | float):
         return float(w.global_batch_tokens), None
-    if w.task == "pretrain":
+    if w.task == "pretrain":  # the size's published batch, grown with the cluster (planner.TrainingJob.batch_tokens)
         row = f.global_batch_tokens(job.shape.params)
-        return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain",
-                                {"source": " ".join(str(row.source).split())})
+        return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain_cluster",
+                                {"tokens": row.tokens, "source": " ".join(str(row.source).split()),
+                                 "per_gpu": f.pretrain_tokens_per_gpu.value, "max": f.pretrain_global_batch_max.value,
+                                 "cluster_source": " ".join(str(f.pretrain_tokens_per_gpu.source).split())})
     seqs = f.finetune_global_batch_sequences
     tokens = seqs.value * w.seq_len
     return tokens, note("workload.global_batch_tokens", tokens, "assume.global_batch.finetune",
@@ -132,6 +134,9 @@ def training_job(job: Job) -> P.TrainingJob:
                            tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
                            lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
                            stack_efficiency=stack_efficiency(job))
+        if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
+            f = rt.training
+            tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
         job.memo["training_job"] = tj
         if why is not None:
             job.assumptions.append(why)

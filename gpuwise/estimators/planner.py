@@ -137,7 +137,17 @@ class TrainingJob:
     base_format: str | None = None
     ce_chunks: int = 0
     stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
+    batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
+    batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     memo: dict = field(default_factory=dict)
+
+    def batch_tokens(self, n: int) -> float:
+        """Tokens per optimizer step on ``n`` GPUs: the given or size-based batch, or on a cluster large
+        enough, ``batch_per_gpu`` for every GPU up to ``batch_max`` (published practice grows the batch
+        with the cluster: runtime.yaml training.pretrain_tokens_per_gpu)."""
+        if self.batch_per_gpu <= 0:
+            return self.global_batch_tokens
+        return max(self.global_batch_tokens, min(self.batch_max, self.batch_per_gpu * n))
 
     def flops_per_token(self, checkpointing: bool) -> float:
         key = ("fpt", checkpointing)
@@ -623,7 +633,7 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
     dp = n // (tp * pp)
     replicas = dp // cp
     per_step = tj.micro_batch * tj.seq * replicas
-    ga = max(1, math.ceil(tj.global_batch_tokens / per_step))
+    ga = max(1, math.ceil(tj.batch_tokens(n) / per_step))
     if v > 1 and ga % pp:  # the interleaved schedule runs micro-batches in groups of pp
         ga = math.ceil(ga / pp) * pp
     zero, ck, off = rung

@@ -184,12 +184,13 @@ def _active_params(a: Architecture, params: float) -> float:
 def guess_shape(params: float, name: str | None = None, references: Sequence[Model] | None = None) -> Shape:
     """The shape of a model known only by its size, fitted to published ones.
 
-    Published dense decoders widen with size as a power law: a least-squares fit of log(hidden)
-    on log(parameters) over ``references`` (by default the catalog's ``shape_guesses``: Llama 3
-    and Qwen3 sizes from 0.6B to 405B) gives the width (OPT-175B's 12,288 comes out ~11,500, not
-    the 16,384 of the nearest model; SmolLM-135M's 576 ~540). The nearest reference in parameter
-    count (log scale) lends the head size, KV heads, the MLP's width relative to the hidden size,
-    the vocabulary and the tying; the layer count holds the rest of the parameters.
+    Published dense decoders widen with size: the table of ``references`` (by default the catalog's
+    ``shape_guesses``: Pythia-70M, SmolLM2-135M/360M, then Llama 3 and Qwen3 sizes from 0.6B to 405B),
+    interpolated in log-log, gives the width (OPT-175B's 12,288 comes out ~11,700, not the 16,384 of
+    the nearest model). The nearest reference in parameter count (log scale) lends the head size, KV
+    heads, the MLP's width relative to the hidden size, the vocabulary and the tying (a 0.07B model
+    gets Pythia-70M's 50k vocabulary, not a 152k one); the layer count holds the rest of the
+    parameters. The report names the reference and the shape (``assumed_values``).
     """
     refs = list(references) if references is not None else _default_references()
     if not refs:
@@ -207,7 +208,7 @@ def guess_shape(params: float, name: str | None = None, references: Sequence[Mod
     trial = Shape(**{**base.__dict__, "hidden": hidden, "heads": heads, "kv_heads": kv_heads, "ffn": ffn, "layers": 1})
     embed = trial.embedding_params + trial.lm_head_params
     per_layer = trial.attn_params_per_layer() + trial.mlp_matrices * hidden * ffn
-    layers = max(1, round(max(params - embed, 0.5 * params) / per_layer))
+    layers = max(1, round(max(params - embed, 0.1 * params) / per_layer))  # embeddings can be most of a small model
     return Shape(**{
         **trial.__dict__,
         "name": name or f"custom {params / 1e9:g}B",
@@ -221,16 +222,19 @@ def guess_shape(params: float, name: str | None = None, references: Sequence[Mod
 
 
 def _fitted_width(params: float, refs: Sequence[Model], base: Shape) -> int:
-    """Hidden size of a ``params``-parameter decoder: log(hidden) = a + b log(params), least squares
-    over the references' (parameters, hidden size), rounded to whole heads of the nearest model."""
-    pts = [(math.log(m.params_b * 1e9), math.log(m.hidden_size)) for m in refs if m.hidden_size and m.params_b]
+    """Hidden size of a ``params``-parameter decoder from the table of published (parameters, hidden
+    size): interpolated linearly in log-log between the two references that bracket the size (beyond
+    the table, the end segment's slope carried on), rounded to whole heads of the nearest model. A
+    table, not one power law over all sizes: small models are trained deep and narrow (SmolLM2-135M
+    30 x 576) and one line through 70M-405B bends the large end (OPT-175B would come out 16,384 wide)."""
+    pts = sorted({(math.log(m.params_b * 1e9), math.log(m.hidden_size)) for m in refs
+                  if m.hidden_size and m.params_b})
     if len(pts) < 2:
         return base.hidden
-    mx = sum(x for x, _ in pts) / len(pts)
-    my = sum(y for _, y in pts) / len(pts)
-    sxx = sum((x - mx) ** 2 for x, _ in pts)
-    b = sum((x - mx) * (y - my) for x, y in pts) / sxx if sxx > 0 else 0.0
-    width = math.exp(my + b * (math.log(params) - mx))
+    x = math.log(params)
+    i = next((k for k in range(1, len(pts)) if pts[k][0] >= x), len(pts) - 1)
+    (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+    width = math.exp(y0 + (y1 - y0) * (x - x0) / (x1 - x0)) if x1 > x0 else math.exp(y0)
     if 0.75 <= width / base.hidden <= 4 / 3:  # published widths cluster: near the nearest model's, take its
         return base.hidden
     # whole groups of KV heads where the model is wide enough (published widths are multiples of 1,024

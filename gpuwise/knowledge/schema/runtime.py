@@ -87,6 +87,8 @@ class TrainingFactors(Strict):
     bucket_bytes: Positive
     ce_chunks: Positive
     finetune_global_batch_sequences: Positive
+    pretrain_tokens_per_gpu: Positive = Field(description="tokens per GPU per step a default pretraining batch holds")
+    pretrain_global_batch_max: Positive = Field(description="the largest default pretraining batch, tokens")
     pretrain_global_batch: list[BatchDefault] = Field(min_length=1)
     meshes: dict[str, Mesh] = Field(description="link kind -> point-to-point mesh layout")
 
