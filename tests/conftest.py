@@ -3,16 +3,44 @@
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import os
 from pathlib import Path
 
 import pytest
 
-# The per-user cache (gpuwise/cache.py) is keyed by the files' bytes; tests that patch loaders or
-# schemas in memory must see a fresh load, so the suite runs without it (tests/test_cache.py
-# turns it on in a directory of its own).
-os.environ.setdefault("GPUWISE_NO_CACHE", "1")
+# The per-user cache (gpuwise/cache.py) is keyed by the files' bytes and gpuwise's source files;
+# tests that patch loaders or schemas in memory must see a fresh load, so in the test processes it
+# is off unless a test turns it on (GPUWISE_NO_CACHE=0: tests/test_cache.py). The gpuwise
+# processes the tests start use it as a user's do -- loading and checking the knowledge is most of
+# a short run -- in a directory of this run's own (_cache_for_started_processes below).
+# GPUWISE_NO_CACHE=1 set by whoever runs the suite turns it off everywhere.
+CACHE_OFF = os.environ.get("GPUWISE_NO_CACHE", "") not in ("", "0")
+if not CACHE_OFF:
+    os.environ.pop("GPUWISE_NO_CACHE", None)
+    from gpuwise import cache as _cache
+
+    _cache.enabled = lambda: os.environ.get("GPUWISE_NO_CACHE") == "0"  # in this process
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_for_started_processes(tmp_path_factory):
+    """XDG_CACHE_HOME for the processes the tests start: one directory per run, shared by the
+    pytest-xdist workers (the cache is safe under concurrent runs), never the user's own cache."""
+    if CACHE_OFF:
+        yield
+        return
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "xdg-cache"
+    shared.mkdir(exist_ok=True)
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(shared)
+    yield
+    if saved is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
@@ -43,3 +71,22 @@ def validation_rows(name: str) -> list[dict]:
 
 def memtracker_rows() -> list[dict]:
     return [json.loads(line) for line in (DATA / "memtracker_cpu.jsonl").read_text().splitlines() if line]
+
+
+@pytest.fixture
+def questions_read_once(monkeypatch):
+    """``gpuwise ask`` reads and checks questions.yaml at every start (0.1 s: PyYAML's pure-Python
+    loader); the test modules that drive it dozens of times share one read of the same file (a
+    frozen Questionnaire, built by the real loader). A call with a path still reads that file."""
+    from gpuwise.ask import questionnaire
+
+    real = questionnaire.load_questions
+    once = _questions()
+    monkeypatch.setattr(questionnaire, "load_questions", lambda path=None: once if path is None else real(path))
+
+
+@functools.cache
+def _questions():
+    from gpuwise.ask.questionnaire import load_questions
+
+    return load_questions()

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.clirun import gpuwise
+
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
 PROPOSALS = sorted(EX.glob("proposal-*.yaml"))
@@ -161,8 +163,7 @@ def test_a_named_pipe_in_the_folder_is_an_error_for_that_file_not_a_hang(tmp_pat
 
 def test_a_folder_without_proposals_is_one_line_exit_2(tmp_path):
     (tmp_path / "readme.txt").write_text("nothing here\n")
-    p = subprocess.run([sys.executable, "-m", "gpuwise", "audit", str(tmp_path)],
-                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    p = gpuwise("audit", str(tmp_path))  # in this process (tests/clirun.py)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip() == f"gpuwise: {tmp_path}: no proposal files (*.yaml, *.yml) in this folder"
 

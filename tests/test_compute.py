@@ -63,12 +63,15 @@ def test_gpu_hours_of_published_pretraining_runs(kb, accuracy):
 
 def test_gpu_hours_of_large_moe_and_fp8_runs(kb, accuracy):
     """tests/data/training_runs.csv (sources per row): Llama 2 and 3.1, DeepSeek-V2/V3 (MoE, FP8),
-    BLOOM, Falcon, MPT, StarCoder, TinyLlama, JetMoE, MLPerf GPT-3 on H100 and Gaudi 2. Median within
+    BLOOM, Falcon, MPT, StarCoder, TinyLlama, JetMoE, MLPerf GPT-3 on H100 and Gaudi 2, Nemotron-4 340B
+    (6,144 H100, arXiv:2406.11704 Table 2: within 5% of its iterations x 8.0 s). Median within
     20%; every run with a published GPU count within 2x either way (runs without one are estimated on
     the count gpuwise picks for a 90-day deadline)."""
     cases = accuracy.published_run_cases(kb)
-    assert len(cases) >= 20
-    assert statistics.median(_errors(cases)) <= 0.20  # measured: 18.7%
+    assert len(cases) >= 21
+    assert statistics.median(_errors(cases)) <= 0.20  # measured: 18.4%
+    nemotron = next(est / published for label, est, published in cases if label.startswith("R22 "))
+    assert 1.0 <= nemotron <= 1.10  # failures and restarts counted on top of the steady-state hours
     import csv
 
     with open(accuracy.RUNS, newline="") as fh:

@@ -1368,7 +1368,8 @@ def test_ctrl_c_exits_130_and_leaves_the_old_report(tmp_path):
     import time
 
     out = tmp_path / "report.md"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # without the cache (tests/conftest.py): the moments below fall in loading, the rule engine, rendering
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GPUWISE_NO_CACHE": "1"}
     # An interrupt before the interpreter has started runs no code of ours (Python's own default
     # applies), so the moments are counted from the time a bare start of the package takes now:
     # on a loaded machine that alone can pass 0.4 s.

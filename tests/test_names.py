@@ -5,13 +5,13 @@ module, said in the result; a name that still fits several cards lists them; an 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from gpuwise.errors import UserError
 from gpuwise.knowledge import load
+from tests.clirun import gpuwise
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,8 +59,7 @@ def test_a_misspelt_gpu_gets_did_you_mean(kb, typed, meant):
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gpuwise", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+    return gpuwise(*args, cwd=cwd)  # in this process (tests/clirun.py): the exit status and both streams
 
 
 def test_did_you_mean_in_files_flags_and_price_filters(tmp_path: Path):

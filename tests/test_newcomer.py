@@ -5,7 +5,6 @@ listed, `--lang` on `estimate`, and a CNY answers file with its amounts in the c
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import yaml
 from gpuwise.decide.recommend import recommend
 from gpuwise.inputs.schema import Requirements
 from gpuwise.render import glossary, report
+from tests.clirun import gpuwise
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -70,8 +70,7 @@ def test_alternatives_are_listed_in_rank_order(example):
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gpuwise", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+    return gpuwise(*args, cwd=cwd)  # in this process (tests/clirun.py): the exit status and both streams
 
 
 @pytest.mark.parametrize("command", ["recommend", "audit", "plan"])

@@ -96,3 +96,37 @@ def test_a_reserved_answer_cites_the_reserved_rate_and_its_date(kb) -> None:
     assert "1-year" in used[0]["item"] and used[0]["as_of"] == "2025-03-06"
     assert used[0]["amount"] == pytest.approx(61.3837 / 8, rel=1e-4)
     assert "committed use" in used[0]["source"]
+
+
+def _two_cluster_offers(job, gpu_id: str, n: int) -> tuple[O.Offer, O.Offer]:
+    """A cheaper cluster sold only reserved by the week on InfiniBand, and a dearer one rented by
+    the hour on RoCE: the job's length decides which it is priced on, and so its network."""
+    reserved = _offer(provider="weekly", gpus=n, usd_per_hour=n * 3.0, network="infiniband-400",
+                      max_on_demand_gpus=8, multi_node="reserved", reserved_min_hours=168, sold_as_source="page")
+    hourly = _offer(provider="hourly", gpus=n, usd_per_hour=n * 5.0, network="roce-400")
+    job.memo[("offers", gpu_id, n)] = [reserved, hourly]
+    return reserved, hourly
+
+
+@pytest.mark.parametrize("tokens, provider, network", [
+    (1e6, "hourly", "roce-400"),  # minutes of work: 16 x $5 x ~0.3 h beats 16 x $3 x 168 h
+    (2e11, "weekly", "infiniband-400"),  # over a week of work: $3 beats $5 for every hour
+])
+def test_the_network_estimated_is_that_of_the_offer_priced(kb, tokens, provider, network) -> None:
+    from gpuwise.estimators.candidate import expected_rent_hours, networks_for
+
+    req = Requirements.model_validate({"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b",
+                                                    "train_tokens": tokens},
+                                       "constraints": {"acquisition": "rent"}})
+    job = resolve(req, kb)
+    gpu = kb.gpus["h100-80gb-sxm"]
+    _two_cluster_offers(job, gpu.id, 16)
+    hours = expected_rent_hours(job, gpu, 16)
+    assert (hours < 24) == (provider == "hourly") and (hours > 168) == (provider == "weekly")
+    nets = networks_for(job, gpu, 16)
+    assert nets["rent"] == network  # before: always the cheapest per hour (the weekly cluster's InfiniBand)
+    ev = evaluate(job, gpu, 16, network=nets["rent"], acquisition="rent")
+    n = ev.numbers
+    assert ev.topology.network == network and n["rent_network"] == network and n["rent_provider"] == provider
+    rate = 5.0 if provider == "hourly" else 3.0
+    assert n["usd_per_gpu_hour"] == pytest.approx(rate)

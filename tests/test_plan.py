@@ -185,7 +185,14 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
                           cwd=ROOT, timeout=300)
 
 
-def test_cli_json_is_clean_on_stdout():
+def _cli_here(*args: str) -> subprocess.CompletedProcess:
+    """``gpuwise plan ARGS`` in this process (tests/clirun.py): where no process-level effect is checked."""
+    from tests.clirun import gpuwise
+
+    return gpuwise("plan", *args, cwd=ROOT)
+
+
+def test_cli_json_is_clean_on_stdout():  # a real process: a solver's banner would go to file descriptor 1
     p = _cli(str(EXAMPLE), "--format", "json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["currency"] == "USD"  # nothing (the solver's banner) before the JSON
@@ -194,13 +201,13 @@ def test_cli_json_is_clean_on_stdout():
 def test_malformed_plan_is_exit_2_with_one_line(tmp_path):
     bad = tmp_path / "plan.yaml"
     bad.write_text(EXAMPLE.read_text().replace("horizon_months:", "horizon_month:"))
-    p = _cli(str(bad), "-o", str(tmp_path / "out.html"))
+    p = _cli_here(str(bad), "-o", str(tmp_path / "out.html"))
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and "horizon_month" in lines[0] and "did you mean 'horizon_months'" in lines[0]
     assert not (tmp_path / "out.html").exists()
     bad.write_text(EXAMPLE.read_text().replace("cadence: {per_month: 2}", "cadence: {per_month: 2, at_month: 3}"))
-    p = _cli(str(bad))
+    p = _cli_here(str(bad))
     assert p.returncode == 2 and "workloads.0.cadence" in p.stderr and "exactly one of" in p.stderr
 
 

@@ -22,6 +22,7 @@ from gpuwise.plan.schema import PlanFile
 DOWN, ENTER = "\x1b[B", "\r"
 YES, NO = "y", "n"
 QN = load_questions()
+pytestmark = pytest.mark.usefixtures("questions_read_once")  # tests/conftest.py
 TASKS = [c.value for c in QN.by_key("workload.task").choices]
 # the first question: from its default (fine-tuning) down to the plan choice
 PLAN = DOWN * (TASKS.index("plan") - TASKS.index(QN.by_key("workload.task").default)) + ENTER

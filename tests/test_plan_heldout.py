@@ -6,13 +6,13 @@ Each plan also keeps the invariants of tests/test_plan.py."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from gpuwise.plan.build import plan
 from gpuwise.render import plan_view
+from tests.clirun import gpuwise
 from tests.test_plan import _options, check_invariants
 
 ROOT = Path(__file__).parent.parent
@@ -94,8 +94,7 @@ def test_growing_service_gets_capacity_before_demand_exceeds_it(growing):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gpuwise", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
+    return gpuwise(*args, cwd=ROOT)  # in this process (tests/clirun.py): the exit status and both streams
 
 
 @pytest.mark.parametrize(("text", "names"), [

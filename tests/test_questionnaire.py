@@ -36,6 +36,7 @@ from gpuwise.inputs.schema import Constraints, Requirements
 from gpuwise.knowledge import load
 
 QN = load_questions()
+pytestmark = pytest.mark.usefixtures("questions_read_once")  # tests/conftest.py
 KB = load()
 UP, DOWN, ENTER, CTRL_C = "\x1b[A", "\x1b[B", "\r", "\x03"
 SOURCE = "\n".join(f.read_text(encoding="utf-8") for f in sorted(Path(QUESTIONS_FILE).parent.glob("*.py")))

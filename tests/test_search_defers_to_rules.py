@@ -7,6 +7,7 @@ every catalog GPU listed in ``constraints.gpus``)."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 from pathlib import Path
@@ -24,9 +25,15 @@ from .conftest import DATA, ROOT
 RULES = ROOT / "rules"
 
 
+@functools.cache
+def _rule_files() -> tuple[dict, ...]:
+    """The built-in rule files, read once (the cases below are built at collection, in every worker)."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return tuple(yaml.load(path.read_text(), Loader=loader) for path in sorted(RULES.glob("*.yaml")))
+
+
 def _builtin(rule_id: str) -> tuple[str, dict]:
-    for path in sorted(RULES.glob("*.yaml")):
-        doc = yaml.safe_load(path.read_text())
+    for doc in _rule_files():
         for r in doc["rules"]:
             if r["id"] == rule_id:
                 return doc["step"], copy.deepcopy(r)

@@ -85,12 +85,11 @@ def test_a_precision_the_framework_cannot_load_is_refused_naming_the_field(kb, f
 
 
 def test_the_cli_exits_2_with_one_line(tmp_path):
-    import subprocess
-    import sys
+    from tests.clirun import gpuwise  # the command in this process: exit status and both streams
 
     f = tmp_path / "r.yaml"
     f.write_text("workload:\n  task: inference\n  model: llama-3.1-8b\n  precision: fp8\n  framework: llama.cpp\n")
-    p = subprocess.run([sys.executable, "-m", "gpuwise", "estimate", str(f)], capture_output=True, text=True)
+    p = gpuwise("estimate", str(f))
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
     assert "workload.framework" in p.stderr and "GGUF" in p.stderr
 

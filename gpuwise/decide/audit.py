@@ -19,7 +19,7 @@ from .. import knowledge as knowledge_mod
 from ..errors import UserError
 from ..estimators import GB
 from ..estimators import cost as K
-from ..estimators.candidate import evaluate
+from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
 from ..inputs.job import resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
@@ -328,7 +328,10 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
                             spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
                             acquisition=acq.mode, tag="proposed:", commitment_months=commitment_months(p))
-        proposed.numbers["host_ram_gb"] = hw.host_ram_gb
+        # host RAM as the proposal gives it, or as its named rental instance comes (runtime.yaml); unknown else
+        from_instance = instance_ram_per_gpu_gb(kb, acq.instance) if acq.mode == "rent" else None
+        proposed.numbers["host_ram_gb"] = hw.host_ram_gb or (
+            from_instance * proposed.topology.per_node if from_instance and proposed.topology else None)
         # the alternative: the decision engine over the catalog (or the proposal's short list), with
         # recommend's count search
         gpu_ids, more_notes = candidate_gpus(job)

@@ -394,16 +394,47 @@ def named_network(job: Job, gpu: Gpu, count: int, provider: str | None) -> str |
     offers = _named_offers(job, gpu, count, provider)
     if not offers:
         return None
-    return offers[0].network or job.kb.clouds.default_network
+    return _rent_network(job, _sold_offer(job, gpu, count, offers))
+
+
+def expected_rent_hours(job: Job, gpu: Gpu, count: int) -> float:
+    """The hours a rental of ``count`` GPUs is expected to run, known before the network is: a
+    service's whole project; a training job's wall time at the GPU's full rate with no
+    communication (the planner's lower bound) plus start-up. It chooses the offer, and so the
+    network, a job is estimated on; the cost step then prices that network's offers for the
+    estimated hours."""
+    if not job.training:
+        return job.c.project_months * HOURS_PER_MONTH
+    if job.shape.diffusion:
+        return 0.0
+    key = ("expected_hours", gpu.id, count)
+    got = job.memo.get(key)
+    if got is None:
+        gpu_hours = P.fewest_gpus_in_time(training_job(job), gpu, 1.0)
+        ideal = gpu_hours / count if 0 < gpu_hours < math.inf else 0.0
+        got = job.memo[key] = ideal + job.kb.runtime.training.job_setup_hours.value
+    return got
+
+
+def _sold_offer(job: Job, gpu: Gpu, count: int, offers: list[K.Offer]) -> K.Offer:
+    """The offer :func:`offers.as_sold` takes for ``count`` GPUs over the expected hours (sizes,
+    minimum terms and reservations counted), before the job is estimated."""
+    offer, _term = O.as_sold(offers, count, expected_rent_hours(job, gpu, count), job.kb.runtime.networks)
+    return offer
+
+
+def _rent_network(job: Job, offer: K.Offer) -> str:
+    return offer.network or job.kb.clouds.default_network
 
 
 def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
-    """The network between servers each way of acquiring ``count`` GPUs has: the cheapest rental
-    offer's stated one (or the clouds' Ethernet-class default), and the fabric a bought cluster is
-    priced with. None where that way does not exist."""
+    """The network between servers each way of acquiring ``count`` GPUs has: that of the rental
+    offer the job would be priced on (the size and term it is sold in, for the expected hours;
+    the offer's stated network or the clouds' Ethernet-class default), and the fabric a bought
+    cluster is priced with. None where that way does not exist."""
     kb = job.kb
     offers = offers_for(job, gpu, count)
-    rent = (offers[0].network or kb.clouds.default_network) if offers else None
+    rent = _rent_network(job, _sold_offer(job, gpu, count, offers)) if offers else None
     plan, _why = K.buy_plan(kb.prices, gpu, count, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value)
     buy = None
     if plan is not None and kb.prices is not None and plan.sold_as in kb.prices.bought_fabric:
@@ -539,6 +570,14 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
     })
 
 
+def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
+    """GB of host RAM per GPU of a named rental instance (runtime.yaml rented_host_ram.instance_gib over
+    the instance's GPUs in clouds.yaml), None when the instance or its RAM is not known."""
+    gib = kb.runtime.rented_host_ram.instance_gib.get(instance) if instance else None
+    shape = next((i for i in kb.clouds.instances if i.id == instance), None) if gib else None
+    return gib * 2 ** 30 / 1e9 / shape.gpus if gib and shape else None
+
+
 def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:
     """The job's wall-clock hours by part, before any spot capacity or commitment: for training the
     planner's steps split by cause, the goodput loss and the set-up; for serving the project."""
@@ -601,6 +640,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         offers = _named_offers(job, ev.gpu, ev.count, provider) or offers
     if instance:
         offers = [o for o in offers if o.instance == instance] or offers
+    topo = ev.topology
+    if topo is not None and topo.nodes > 1 and topo.network is not None:
+        # several servers were estimated on one network: the rental priced is one on that network
+        offers = [o for o in offers if (o.network or kb.clouds.default_network) == topo.network] or offers
     offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
@@ -681,8 +724,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         ev.terms["spot_wall_hours"] = spot_wall
     mk = K.market_entry(kb.prices, ev.gpu.id)
     if chosen == "rent" and ev.numbers.get("host_ram_gb") is None and ev.numbers.get("host_ram_needed_bytes_per_node"):
-        # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml, per GPU)
-        per_gpu = kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
+        # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml: the named
+        # instance's own, else a typical figure per GPU of its segment)
+        per_gpu = instance_ram_per_gpu_gb(kb, offer.instance if offer else None)
+        per_gpu = per_gpu or kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
         if per_gpu and ev.topology is not None:
             ev.numbers["host_ram_gb"] = per_gpu * ev.topology.per_node
     ev.numbers.update({

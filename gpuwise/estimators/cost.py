@@ -391,7 +391,7 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
         egress += take * tier.usd_per_gb
         done += take
     cross = cross_region_tb * 1000 * prov.cross_region_usd_per_gb
-    storage_rate = prov.storage_usd_per_gb_month.get(storage_kind, 0.0)
+    storage_rate, priced_kind = storage_rate_for(prov.storage_usd_per_gb_month, storage_kind)
     storage = storage_tb * 1000 * storage_rate
     if prov.currency == "CNY":  # the provider's fee table is in CNY
         egress, cross, storage = egress / usd_cny, cross / usd_cny, storage / usd_cny
@@ -400,7 +400,20 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
                 "months x (internet egress by tier + cross-region GB x rate + storage GB x rate)",
                 {"provider": prov.id, "egress_usd_per_month": egress, "cross_region_usd_per_month": cross,
                  "storage_usd_per_month": storage, "months": months, "egress_free_gb": free,
-                 "as_of": prov.as_of.isoformat()})
+                 "as_of": prov.as_of.isoformat(), "storage_kind": storage_kind, "storage_priced_as": priced_kind})
+
+
+def storage_rate_for(rates: dict[str, float], kind: str) -> tuple[float, str]:
+    """A provider's rate per GB-month for ``kind`` of storage, and the kind it was priced as. The
+    same data is stored wherever the GPUs are rented (an audit's alternative carries the proposal's
+    storage): a provider that does not list that kind is charged at the dearest kind it does list,
+    never nothing (it had been free, which made a provider without the kind look cheaper)."""
+    if kind in rates:
+        return rates[kind], kind
+    if not rates:
+        return 0.0, ""
+    other = max(rates, key=lambda k: rates[k])
+    return rates[other], other
 
 
 # ------------------------------------------------------------------------------ ledgers

@@ -107,6 +107,9 @@ class RentedHostRam(Strict):
         description="GB of host RAM per rented GPU")
     source: str = Field(min_length=3)
     check: Check = "S"
+    instance_gib: dict[str, float] = Field(default_factory=dict,
+                                           description="GiB of RAM of a named instance (clouds.yaml id), whole")
+    instance_source: str = ""
 
 
 class StackSpeed(Strict):
