@@ -21,12 +21,15 @@ Sections and their targets:
    candidate at most.
 3. ``startup``: wall time of a new process: ``python -m gpuwise --version`` (and the ``gpuwise``
    console script, when one is on PATH) against a bare ``python -c pass``, and a cold
-   ``recommend --format json``. Target: ``--version`` within 0.3 s of bare Python. "Cold"
-   means a new interpreter; the OS file cache and ``__pycache__`` are warm (one discarded
-   warm-up run first).
+   ``recommend --format json``. Target: ``--version`` within 0.3 s of bare Python, a whole
+   ``recommend`` within 0.3 s (median). "Cold" means a new interpreter; the OS file cache,
+   ``__pycache__`` and gpuwise's own cache are warm (one discarded warm-up run first; bytecode is
+   written even where ``PYTHONDONTWRITEBYTECODE`` is set). Wall and CPU (user + system) time.
 4. ``audit``: one ``python -m gpuwise audit FILES... --format json`` over copies of the example
    proposals (``--audits``, 120 files); proposals per second. stderr is not a terminal, so
-   the CLI draws no progress bar.
+   the CLI draws no progress bar. Target: 30 proposals/s. ``--audit-runs N``: the median of N.
+   ``--baseline CHECKOUT`` (sections 3 and 4): another checkout of gpuwise is timed too, the two
+   builds taking turns run by run, so load from other work on the machine falls on both alike.
 5. ``peers``: gpuwise's numbers beside llm-analysis (PyPI ``llm-analysis``) and DeepSpeed's
    model-state memory estimators on four cases, with measured figures from
    ``../shared/validation/`` where they exist. A peer is imported in this interpreter if it
@@ -88,10 +91,14 @@ def _engine() -> Any:
     return gpuwise
 
 
-def _env() -> dict[str, str]:
-    """Environment for child processes: this checkout first on the import path."""
+def _env(root: Path = ROOT) -> dict[str, str]:
+    """Environment for child processes: the checkout ``root`` first on the import path, and
+    bytecode written (``PYTHONDONTWRITEBYTECODE`` dropped): an installed gpuwise has its ``.pyc``
+    files, while a checkout run with that variable set compiles every module in every process
+    (about 0.2 s of a whole recommend here), which is not what a user's run costs."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH", "")) if p)
     return env
 
 
@@ -129,13 +136,14 @@ time counts their work too; CPU time is this command's own."""
 
 
 def run_cmd(argv: list[str], *, cwd: Path = ROOT, ok: tuple[int, ...] = (0,),
-            timeout: float = 600, env: dict[str, str] | None = None) -> tuple[float, subprocess.CompletedProcess]:
-    """Run a command (stdout and stderr captured, so neither is a terminal); its wall time (its
-    CPU time in ``LAST_CPU[0]``)."""
+            timeout: float = 600, env: dict[str, str] | None = None,
+            root: Path = ROOT) -> tuple[float, subprocess.CompletedProcess]:
+    """Run a command (stdout and stderr captured, so neither is a terminal) with the checkout
+    ``root`` first on the import path; its wall time (its CPU time in ``LAST_CPU[0]``)."""
     c0 = _children_cpu()
     t0 = time.perf_counter()
-    proc = subprocess.run(argv, cwd=cwd, env={**_env(), **(env or {})}, capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    proc = subprocess.run(argv, cwd=cwd, env={**_env(root), **(env or {})}, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
     wall = time.perf_counter() - t0
     LAST_CPU[0] = _children_cpu() - c0
     if proc.returncode not in ok:
@@ -153,6 +161,26 @@ def time_cmd(argv: list[str], runs: int, cpu: list[float] | None = None, **kw: A
         if cpu is not None:
             cpu.append(LAST_CPU[0])
     return walls
+
+
+def alternate(argv: list[str], runs: int, roots: dict[str, Path], **kw: Any) -> dict[str, dict[str, list[float]]]:
+    """``argv`` run ``runs`` times under each checkout in ``roots``, in turn (a, b, a, b ...), after
+    one warm-up of each: the wall and CPU seconds of every run, by label. Taking turns spreads the
+    load others put on a shared machine evenly over the builds compared."""
+    out: dict[str, dict[str, list[float]]] = {label: {"wall": [], "cpu": []} for label in roots}
+    for root in roots.values():
+        run_cmd(argv, root=root, **kw)  # warm-up: page cache, __pycache__, gpuwise's own cache
+    for _ in range(runs):
+        for label, root in roots.items():
+            wall, _proc = run_cmd(argv, root=root, **kw)
+            out[label]["wall"].append(wall)
+            out[label]["cpu"].append(LAST_CPU[0])
+    return out
+
+
+def _load() -> str:
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}" if load else "load average unknown"
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:
@@ -322,6 +350,7 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
         rows.append([label, runs, ms(st["median"]), ms(st["p90"]), f"+{ms(diff)}", status])
     example = f"examples/{COLD_RECOMMEND_EXAMPLE}"
     data["process_target_s"] = PROCESS_TARGET_S
+    roots = {"this": ROOT, **({"baseline": Path(args.baseline).resolve()} if args.baseline else {})}
     with tempfile.TemporaryDirectory(prefix="gpuwise-bench-cache-") as cache:
         cached = {"XDG_CACHE_HOME": cache, "GPUWISE_NO_CACHE": "0"}
         for key, label, fmt, extra in (
@@ -329,21 +358,30 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
                 ("whole_recommend_json", "cached", ["--format", "json"], cached),
                 ("whole_recommend_no_cache", "GPUWISE_NO_CACHE=1", [], {"GPUWISE_NO_CACHE": "1"})):
             argv = [py, "-m", "gpuwise", "recommend", example, *fmt]
-            cpu: list[float] = []
-            st = stats(time_cmd(argv, runs, cpu, ok=(0, 1), env=extra))  # the warm-up run fills the cache
-            cst = stats(cpu)
-            status = "ok" if st["median"] <= PROCESS_TARGET_S else "OVER"
-            data[key] = {"command": " ".join(["python", *argv[1:]]), **seconds(st), "status": status,
-                         "cpu": seconds(cst)}
-            rows.append([f"python -m gpuwise recommend {example}{' ' if fmt else ''}{' '.join(fmt)} ({label})", runs,
-                         ms(st["median"]), ms(st["p90"]), ms(cst["median"]), f"+{ms(st['median'] - bare['median'])}",
-                         f"{status} (whole process <= {PROCESS_TARGET_S * 1e3:.0f} ms)"])
+            # the warm-up run of each build fills the cache; the builds take turns
+            got = alternate(argv, runs, roots, ok=(0, 1), env=extra)
+            for build, times in got.items():
+                st, cst = stats(times["wall"]), stats(times["cpu"])
+                status = "ok" if st["median"] <= PROCESS_TARGET_S else "OVER"
+                entry = {"command": " ".join(["python", *argv[1:]]), **seconds(st), "status": status,
+                         "cpu": seconds(cst), "checkout": str(roots[build])}
+                if build == "this":
+                    data[key] = entry
+                else:
+                    data.setdefault("baseline", {})[key] = entry
+                who = "" if build == "this" else f" [baseline {roots[build].name}]"
+                rows.append([f"python -m gpuwise recommend {example}{' ' if fmt else ''}{' '.join(fmt)} ({label}){who}",
+                             runs, ms(st["median"]), ms(st["p90"]), ms(cst["median"]),
+                             f"+{ms(st['median'] - bare['median'])}",
+                             f"{status} (whole process <= {PROCESS_TARGET_S * 1e3:.0f} ms)"])
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     data["load_average"] = load
     lines = [heading("3. CLI cold start: a new process each run (median of the runs after one warm-up)"),
              f"target: --version within {STARTUP_TARGET_S * 1e3:.0f} ms of bare Python; interpreter {py}",
              "cpu ms: user + system time of the process (what it costs whatever else the machine runs); "
-             + (f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}" if load else ""),
+             + (f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}" if load else "")
+             + "; bytecode written (PYTHONDONTWRITEBYTECODE is dropped for the runs)"
+             + ("; the builds took turns, run by run" if args.baseline else ""),
              table(["command", "runs", "median ms", "p90 ms", "cpu ms", "vs bare ms", "target"],
                    [r if len(r) == 7 else [*r[:4], "-", *r[4:]] for r in rows], "lrrrrrl")]
     if not script:
@@ -369,8 +407,17 @@ def bench_audit(args: argparse.Namespace) -> tuple[dict, str]:
                 files.append(dest.name)
         files = files[:args.audits]
         argv = [sys.executable, "-m", "gpuwise", "audit", *files, "--format", "json"]
-        wall, proc = run_cmd(argv, cwd=tmpdir, ok=(0, 1))  # 1: some proposal has a blocker (expected)
-        cpu = LAST_CPU[0]
+        roots = {"this": ROOT, **({"baseline": Path(args.baseline).resolve()} if args.baseline else {})}
+        runs: dict[str, dict[str, list[float]]] = {label: {"wall": [], "cpu": []} for label in roots}
+        for _ in range(args.audit_runs):  # the builds take turns; exit 1: some proposal has a blocker (expected)
+            for label, root in roots.items():
+                wall, proc = run_cmd(argv, cwd=tmpdir, ok=(0, 1), root=root)
+                runs[label]["wall"].append(wall)
+                runs[label]["cpu"].append(LAST_CPU[0])
+                if label == "this":
+                    mine = proc
+        proc = mine
+        wall, cpu = statistics.median(runs["this"]["wall"]), statistics.median(runs["this"]["cpu"])
     docs = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     verdicts: dict[str, int] = {}
     for d in docs:
@@ -382,15 +429,23 @@ def bench_audit(args: argparse.Namespace) -> tuple[dict, str]:
     data = {"target_per_s": AUDIT_TARGET_PER_S, "status": "ok" if rate >= AUDIT_TARGET_PER_S else "UNDER",
             "files": len(files), "distinct_proposals": len(proposals), "copies": copies, "wall_s": wall,
             "proposals_per_s": rate, "ms_per_proposal": wall / len(files) * 1e3, "exit_status": proc.returncode,
-            "verdicts": verdicts, "cpu_s": cpu, "proposals_per_cpu_s": len(files) / cpu if cpu > 0 else None}
+            "verdicts": verdicts, "cpu_s": cpu, "proposals_per_cpu_s": len(files) / cpu if cpu > 0 else None,
+            "runs": args.audit_runs, "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None}
     rows = [[f"{len(files)} files ({len(proposals)} proposals, copied)", f"{wall:.2f}", f"{cpu:.2f}", f"{rate:.1f}",
              f"{len(files) / cpu:.1f}" if cpu > 0 else "-", ms(wall / len(files)), proc.returncode,
              ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items()))]]
+    if "baseline" in runs:
+        bw, bc = statistics.median(runs["baseline"]["wall"]), statistics.median(runs["baseline"]["cpu"])
+        data["baseline"] = {"checkout": str(roots["baseline"]), "wall_s": bw, "cpu_s": bc,
+                            "proposals_per_s": len(files) / bw, "proposals_per_cpu_s": len(files) / bc if bc else None}
+        rows.append([f"  baseline {roots['baseline'].name}", f"{bw:.2f}", f"{bc:.2f}", f"{len(files) / bw:.1f}",
+                     f"{len(files) / bc:.1f}" if bc > 0 else "-", ms(bw / len(files)), "", ""])
     text = "\n".join([
         heading("4. Batch audit: one `python -m gpuwise audit FILES... --format json` command"),
         "stderr is not a terminal, so no progress bar; includes process start and knowledge-base load; "
         f"target {AUDIT_TARGET_PER_S:.0f} proposals/s: {'ok' if rate >= AUDIT_TARGET_PER_S else 'UNDER'}; "
-        "cpu s: user + system time of the command",
+        f"cpu s: user + system time of the command; median of {args.audit_runs} run(s)"
+        + (", the builds taking turns" if args.baseline else "") + f"; {_load()}",
         table(["files", "wall s", "cpu s", "proposals/s", "per cpu s", "ms/proposal", "exit", "verdicts"], rows,
               "lrrrrrrl"),
     ])
@@ -681,13 +736,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--start-runs", type=int, default=15, help="runs per cold-start command (default 15)")
     p.add_argument("--audits", type=int, default=120,
                    help="how many proposal files to audit in one command (default 120, the issue's batch)")
+    p.add_argument("--audit-runs", type=int, default=1, help="runs of the batch audit (default 1; the median is shown)")
+    p.add_argument("--baseline", metavar="CHECKOUT",
+                   help="another gpuwise checkout (e.g. `git worktree add /tmp/old main`): the whole-process and "
+                        "batch timings run it too, the two builds taking turns run by run")
     p.add_argument("--peer-python", action="append", default=[], metavar="PATH",
                    help="another interpreter to look for peers in (repeatable)")
     p.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION",
                    help=f"run only these sections: {', '.join(SECTIONS)}")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     args = p.parse_args(argv)
-    for name in ("runs", "start_runs", "audits"):
+    for name in ("runs", "start_runs", "audits", "audit_runs"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     return args

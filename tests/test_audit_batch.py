@@ -36,11 +36,15 @@ def test_shared_and_unshared_audits_give_the_same_results(tmp_path, monkeypatch)
     searches = []
     real = A.estimates
     monkeypatch.setattr(A, "estimates", lambda *a, **k: searches.append(1) or real(*a, **k))
+    ranked = []  # the alternatives judged and ranked (build_result) once per search too
+    real_build = A.build_result
+    monkeypatch.setattr(A, "build_result", lambda *a, **k: ranked.append(1) or real_build(*a, **k))
     monkeypatch.setattr(A, "SHARED_QUESTIONS", 2)
     with A.sharing():
         shared = [A.audit(str(f)) for f in files]
         assert A._SHARED is not None and len(A._SHARED) == 2  # the oldest question was let go
     assert len(searches) == 3  # the copy and the two other-hardware proposals shared a search
+    assert len(ranked) == 3  # ... and the alternatives as the rules judged them
     for f, one, res in zip(files, alone, shared, strict=True):  # compared once all are done: none changed another
         assert res.model_dump(mode="json") == one, f.name
     assert A._SHARED is None  # the batch is over: a later audit searches afresh

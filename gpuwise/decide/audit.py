@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -335,18 +336,31 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         # the alternative: the decision engine over the catalog (or the proposal's short list), with
         # recommend's count search
         gpu_ids, more_notes = candidate_gpus(job)
-        alternatives, modes, single_node = _alternatives(job, gpu_ids, book)
+        search = _alternatives(job, gpu_ids, book)
+        alternatives, modes, single_node = search.evaluations, search.modes, search.single_node
         cards, views = card_facts(p, gpu, base, where, kb)
         prop_fact = proposal_fact(p, job, gpu, proposed, kb)
-        con = consult(job, [proposed, *alternatives], book, proposed_total_gb=proposed.capacity * hw.count / GB,
+        judged = search.judged
+        added = len(job.assumptions)
+        con = consult(job, [proposed, *(alternatives if judged is None else [])], book,
+                      proposed_total_gb=proposed.capacity * hw.count / GB,
                       extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
-                      single_node=single_node or (proposed.count <= NODE and memory_may_pass(job, book, proposed)))
-        rec = build_result(job, con, [*notes, *more_notes], rules)
+                      single_node=single_node or (proposed.count <= NODE and memory_may_pass(job, book, proposed)),
+                      judged_before=None if judged is None else (alternatives, judged.options))
+        if judged is None:  # the alternatives judged and ranked here; a batch keeps what the audit uses
+            rec = build_result(job, con, [*notes, *more_notes], rules)
+            alt = _best_alternative(rec.candidates)
+            alt_key = f"{alt.gpu}x{alt.count}:{alt.acquisition}" if alt is not None else None
+            judged = _Judged(alt, [con.options[alt_key]] if alt_key in con.options else [], rec.charts,
+                             rec.knowledge_dates, [o for k, o in con.options.items() if not k.startswith("proposed")],
+                             job.assumptions[added:])
+            if search.shared:
+                search.judged = judged
+        else:
+            job.assumptions.extend(a for a in judged.added if a not in job.assumptions)
         mine_key = next(k for k in con.options if k.startswith("proposed"))
-        alt = _best_alternative(rec.candidates)
-        alt_key = f"{alt.gpu}x{alt.count}:{alt.acquisition}" if alt is not None else None
-        alt_option = [con.options[alt_key]] if alt_key in con.options else []  # its prices are judged too
+        alt, alt_option = judged.alternative, judged.alt_option  # its prices are judged too
         mine = {mine_key, f"env:{gpu.id}",
                 *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode), *alt_option]))}
         outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
@@ -366,8 +380,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
                                                            or not _alternative_key(e.subject)],
             steps=step_summaries(job, con, outcome, mine_key),
-            charts=_with_proposal_curve(rec.charts, proposed, acq.mode),
-            knowledge_dates=rec.knowledge_dates, cards=views,
+            charts=_with_proposal_curve(judged.charts, proposed, acq.mode),
+            knowledge_dates=judged.knowledge_dates, cards=views,
             stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
                            "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
             prices_used=prices_used(job, proposed, acq.mode) + [
@@ -378,7 +392,36 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         )
 
 
-_SHARED: dict[str, tuple[Any, list[Any], dict[int, list[str]], bool, list[Assumption]]] | None = None
+@dataclass
+class _Judged:
+    """What an audit takes from the alternatives once they are judged and ranked (the same for every
+    proposal asking the same question: every rule reads one fact, and the proposal is never one of
+    them): the best alternative and its option, the charts, the knowledge's dates, every option
+    judged (their prices are facts of each audit) and the assumptions judging them added."""
+
+    alternative: Candidate | None
+    alt_option: list[tuple[Any, str]]
+    charts: dict[str, Any]
+    knowledge_dates: dict[str, str]
+    options: list[tuple[Any, str]]
+    added: list[Assumption]
+
+
+@dataclass
+class _Search:
+    """One question's alternative search (recommend's count search), and once an audit has judged
+    them, what it took from them (``judged``); ``shared``: kept for the batch's later audits."""
+
+    kb: Any
+    evaluations: list[Any]
+    modes: dict[int, list[str]]
+    single_node: bool
+    added: list[Assumption]
+    shared: bool = False
+    judged: _Judged | None = None
+
+
+_SHARED: dict[str, _Search] | None = None
 """The alternative searches of a batch (:func:`sharing`), by question; None: not in a batch."""
 SHARED_QUESTIONS = 16
 """Searches a batch keeps: the oldest is dropped past this (each holds a catalog's estimates)."""
@@ -388,8 +431,9 @@ SHARED_QUESTIONS = 16
 def sharing() -> Iterator[None]:
     """Audits inside share the search for the alternative between proposals that ask the same
     question (the same job, cloud use, knowledge, rules and candidate GPUs: copies of a proposal, or
-    proposals for other hardware for the same work), as a batch does; that search was three
-    quarters of an audit. The results are the ones each audit gives alone (tests/test_audit_batch.py)."""
+    proposals for other hardware for the same work), as a batch does, and the alternatives as the
+    rules judged and ranked them: that was nine tenths of an audit in a batch. The results are the
+    ones each audit gives alone (tests/test_audit_batch.py)."""
     global _SHARED
     outer, _SHARED = _SHARED, {} if _SHARED is None else _SHARED
     try:
@@ -409,23 +453,22 @@ def _question(job: Any, gpu_ids: list[str], book: Any) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _alternatives(job: Any, gpu_ids: list[str], book: Any) -> tuple[list[Any], dict[int, list[str]], bool]:
+def _alternatives(job: Any, gpu_ids: list[str], book: Any) -> _Search:
     """recommend's count search over the catalog (:func:`estimates`), shared in a batch: a proposal
     asking a question already searched gets those estimates, and the assumptions the search added."""
     if _SHARED is None:
-        return estimates(job, gpu_ids, book)
+        before = len(job.assumptions)
+        return _Search(job.kb, *estimates(job, gpu_ids, book), job.assumptions[before:])
     key = _question(job, gpu_ids, book)
     got = _SHARED.get(key)
-    if got is not None and got[0] is job.kb:
-        _, evaluations, modes, single_node, added = got
-        job.assumptions.extend(a for a in added if a not in job.assumptions)
-        return evaluations, modes, single_node
+    if got is not None and got.kb is job.kb:
+        job.assumptions.extend(a for a in got.added if a not in job.assumptions)
+        return got
     before = len(job.assumptions)
-    evaluations, modes, single_node = estimates(job, gpu_ids, book)
-    _SHARED[key] = (job.kb, evaluations, modes, single_node, job.assumptions[before:])
+    got = _SHARED[key] = _Search(job.kb, *estimates(job, gpu_ids, book), job.assumptions[before:], shared=True)
     while len(_SHARED) > SHARED_QUESTIONS:
         del _SHARED[next(iter(_SHARED))]
-    return evaluations, modes, single_node
+    return got
 
 
 def _with_proposal_curve(charts: dict[str, Any], proposed: Any, mode: str) -> dict[str, Any]:

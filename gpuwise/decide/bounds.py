@@ -160,9 +160,38 @@ def _holds(conds: tuple[list[_Cond], list[_Cond]], known: dict[str, Any]) -> boo
 
 
 def _test(c: _Cond, known: dict[str, Any]) -> bool | None:
+    """``compare`` of a condition's two sides; the common cases (an unknown side, two flags, two
+    names, two plain numbers, a range against a number) answered without its general path."""
     lhs = known.get(c.name, UNKNOWN)
+    if lhs is UNKNOWN:
+        return None
     rhs = c.literal if c.other is None else _scaled(known.get(c.other, UNKNOWN), c.factor)
-    return compare(c.op, lhs, rhs)
+    if rhs is UNKNOWN:
+        return None
+    op, lt, rt = c.op, lhs.__class__, rhs.__class__
+    if op == "==" or op == "!=":
+        if (lt is rt and (lt is bool or lt is str)) or ((lt is float or lt is int) and (rt is float or rt is int)):
+            return (lhs == rhs) if op == "==" else (lhs != rhs)
+    elif (rt is float or rt is int) and op != "in":
+        if lt is Range:
+            return _ordered(op, lhs.lo, lhs.hi, float(rhs))
+        if lt is float or lt is int:
+            v = float(lhs)
+            return _ordered(op, v, v, float(rhs))
+    return compare(op, lhs, rhs)
+
+
+def _ordered(op: str, alo: float, ahi: float, b: float) -> bool | None:
+    """``compare``'s ordering of the span ``[alo, ahi]`` against the number ``b``."""
+    if op == ">":
+        return True if alo > b else (False if ahi <= b else None)
+    if op == ">=":
+        return True if alo >= b else (False if ahi < b else None)
+    if op == "<":
+        return True if ahi < b else (False if alo >= b else None)
+    if op == "<=":
+        return True if ahi <= b else (False if alo > b else None)
+    return None
 
 
 _Conds = tuple[list[_Cond], list[_Cond]]

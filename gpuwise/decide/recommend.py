@@ -106,9 +106,12 @@ class Consultation:
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
-            modes: dict[int, list[str]] | None = None, single_node: bool) -> Consultation:
+            modes: dict[int, list[str]] | None = None, single_node: bool,
+            judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None) -> Consultation:
     """Run the rule book over every candidate (each estimate once per acquisition mode) and the
-    consultation's other facts."""
+    consultation's other facts. ``judged_before``: estimates (and their options) an earlier
+    consultation of the same question judged and that are not judged again here (a batch's
+    audits share them): the job fact and the price facts still cover them, as if they were."""
     facts: list[dict[str, Any]] = []
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
@@ -120,9 +123,10 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
                 continue
             options[key] = (ev, mode)
             facts.append(f)
-    facts.append(job_fact(job, evaluations, proposed_total_gb, single_node))
+    before, before_options = judged_before or ([], [])
+    facts.append(job_fact(job, [*evaluations, *before], proposed_total_gb, single_node))
     facts += environment(job, list(dict.fromkeys(e.gpu.id for e in evaluations)))
-    facts += price_facts(job, list(options.values()))
+    facts += price_facts(job, [*options.values(), *before_options])
     facts += extra_facts or []
     session = engine.run(book, facts)
     return Consultation(book, facts, [fact_key(f) for f in facts], session, options)

@@ -13,13 +13,15 @@ applied per operator and per GPU):
 * **A step** of continuous batching decodes one token for each of ``b`` sequences and carries
   ``b x prompt/output`` prompt tokens (chunked prefill), so prefill and decode share the GPUs:
 
-      step = pp x [ max(weight bytes / (BW x f), GEMM FLOPs / (peak x e))        (linear layers)
+      step = pp x [ weight bytes / (BW x f) + GEMM FLOPs / (peak x e)            (linear layers)
                   + max(KV bytes / (BW x f), attention FLOPs / (peak x e))       (attention)
                   + all-reduces + all-to-alls + layers/pp x layer overhead ] + step overhead
 
-  per GPU, with ``f``, ``e`` and the overheads from the framework (``knowledge/serving.yaml``). MoE
+  per GPU, with ``f``, ``e`` and the overheads from the framework (``knowledge/serving.yaml``). A
+  linear layer's weight streaming and its tensor-core work add (few token rows per weight tile: the
+  math waits for each load), so near the roofline's ridge a step costs up to twice the larger roof. MoE
   layers read only the experts the step's tokens route to: ``E x (1 - (1 - k/E)^tokens)`` of them,
-  as an operator of their own whose GEMMs run on whole 64-row tiles (an expert given a few tokens
+  as an operator of their own whose GEMMs run on whole row tiles (an expert given a few tokens
   costs a tile). Host work per running sequence adds to every step.
   Pipelined engines keep ``pp`` micro-batches in flight; layer-split engines (llama.cpp, ExLlama,
   transformers' device_map) run one GPU at a time, so more GPUs add memory, not speed.

@@ -52,7 +52,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
             note="; ".join(rep.notes)),
         "serving_step": Term(
             "tpot_s", st.seconds, "s",
-            "pp x [max(weight bytes / (BW x f), GEMM FLOPs / (peak x e)) + max(KV bytes / (BW x f), attention "
+            "pp x [weight bytes / (BW x f) + GEMM FLOPs / (peak x e) + max(KV bytes / (BW x f), attention "
             "FLOPs / (peak x e)) + all-reduces + layers x overhead] + step overhead",
             {**common, "linear_s": st.gemm, "attention_s": st.attention, "communication_s": st.comm,
              "overhead_s": st.overhead, "bound": st.bound, "weight_bytes_per_gpu": st.weight_bytes_gpu,

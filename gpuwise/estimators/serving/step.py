@@ -54,7 +54,7 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     flops = 2.0 * (sc.n_active - sc.n_experts_active) * tokens / ranks / pp
     t_mem = w_gpu / eng.bw_weights
     t_fl = flops / eng.peak_gemm
-    gemm = t_mem if t_mem > t_fl else t_fl
+    gemm = linear_time(t_mem, t_fl)
     if sc.moe and mbytes.experts:
         cov = 1.0 - (1.0 - sc.k_over_e) ** tokens if tokens > 0 else 0.0
         w_exp = mbytes.experts / pp / (ep if ep > 1 else tp) * cov
@@ -63,7 +63,7 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
         padded = math.ceil(per_expert / tile) * tile if per_expert > 0 else 0.0
         f_exp = 2.0 * sc.n_experts_active * tokens / ranks / pp * (padded / per_expert if per_expert > 0 else 0.0)
         e_mem, e_fl = w_exp / eng.bw_weights, f_exp / eng.peak_gemm
-        gemm += e_mem if e_mem > e_fl else e_fl
+        gemm += linear_time(e_mem, e_fl)
         w_gpu += w_exp
         flops += f_exp
         t_mem, t_fl = t_mem + e_mem, t_fl + e_fl
@@ -87,6 +87,17 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     total = pp * stage + host
     return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + host,
                 "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops)
+
+
+def linear_time(mem: float, comp: float) -> float:
+    """Seconds of a linear layer that streams ``mem`` seconds of weights and does ``comp`` seconds of
+    tensor-core work: their sum. A serving GEMM has few token rows per weight tile, so each tile's math
+    waits for its load and the two do not hide each other: the non-overlapping case of the
+    Execution-Cache-Memory model (Treibig & Hager, "Introducing a Performance Model for Bandwidth-Limited
+    Loop Kernels", PPAM 2009; hpc.fau.de/research/ecm), in which runtime is a sum of contributions rather
+    than the roofline's maximum. Far from the ridge
+    point the larger term is the whole; at it a GEMM reaches half of either roof."""
+    return mem + comp
 
 
 def floor_per_step(eng: Engine) -> float:
