@@ -35,9 +35,14 @@ def _rules_opt(p: argparse.ArgumentParser) -> None:
                    help="add your own rule files (same format as rules/*.yaml); a rule with a built-in id replaces it")
 
 
+def _lang_opt(p: argparse.ArgumentParser, what: str = "report language") -> None:
+    """``--lang``: every command that writes words (JSON is the same in every language)."""
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help=f"{what} (default: en)")
+
+
 def _lang_opts(p: argparse.ArgumentParser) -> None:
     """``--lang``, ``--currency`` and ``--fx-rate``: every command that writes sentences or amounts."""
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="report language (default: en)")
+    _lang_opt(p)
     p.add_argument("--currency", choices=("USD", "CNY"),
                    help="report currency (default: the currency the input file writes its amounts in, "
                         "constraints.currency; CNY when --fx-rate is given; else USD)")
@@ -127,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("gpus", help="the GPU catalog with specs and sources")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    _lang_opt(p, "language of the text listing; JSON is the same in every language")
+    p.add_argument("--currency", choices=("USD", "CNY"),
+                   help="currency of the street prices (default: USD; CNY when --fx-rate is given)")
+    p.add_argument("--fx-rate", type=_rate, metavar="RATE",
+                   help="CNY per USD (default: the knowledge base's dated rate)")
     _common(p)
 
     p = sub.add_parser("prices", help="every dated price the decision can use, oldest first; "
@@ -135,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--provider", metavar="P", help="only this cloud provider's offers")
     p.add_argument("--currency", choices=("USD", "CNY"), help="only prices written in this currency")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    _lang_opt(p, "language of the text table and its notes; amounts stay as their sources write them")
     _common(p)
     psub = p.add_subparsers(dest="prices_command", metavar="import", parser_class=_Parser)
     q = psub.add_parser("import", help="read a gpuhunt or SkyPilot catalog CSV (or gpuwise's minimal CSV) into a "
@@ -146,18 +157,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the provider (default: the file's name, as gpuhunt's {provider}.csv)")
     q.add_argument("--as-of", metavar="DATE", help="the prices' date (default: the file's modification date)")
     q.add_argument("--format", dest="import_format", choices=("text", "json"), default="text")
+    q.add_argument("--lang", dest="import_lang", choices=("en", "zh"),
+                   help="language of the summary; JSON is the same in every language (default: en)")
     q.add_argument("--knowledge", dest="import_knowledge", metavar="DIR",
                    help="overlay your own YAML (e.g. GPUs) before the names are matched")
 
     p = sub.add_parser("rules", help="the rule base")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--facts", action="store_true", help="list the fact types and fields rules may test")
+    _lang_opt(p, "language of the text listing; JSON is the same in every language")
     _rules_opt(p)
     _common(p)
 
     p = sub.add_parser("explain", help="one rule with its rationale and source")
     p.add_argument("rule_id", metavar="RULE_ID")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    _lang_opt(p, "language of the text; a rule's rationale and source are quoted as written")
     _rules_opt(p)
     _common(p)
     return parser
@@ -404,7 +419,8 @@ def _estimate(args: argparse.Namespace) -> int:
 def _gpus(args: argparse.Namespace) -> int:
     from .render import listing
 
-    _out(listing.gpus(args.format, knowledge=args.knowledge))
+    _out(listing.gpus(args.format, knowledge=args.knowledge, lang=args.lang, currency=args.currency,
+                      fx_rate=args.fx_rate))
     return 0
 
 
@@ -412,16 +428,16 @@ def _rules(args: argparse.Namespace) -> int:
     from .render import listing
 
     if args.facts:
-        _out(listing.facts(args.format))
+        _out(listing.facts(args.format, lang=args.lang))
         return 0
-    _out(listing.rules(args.format, rules=args.rules, knowledge=args.knowledge))
+    _out(listing.rules(args.format, rules=args.rules, knowledge=args.knowledge, lang=args.lang))
     return 0
 
 
 def _explain(args: argparse.Namespace) -> int:
     from .render import listing
 
-    _out(listing.explain(args.rule_id, args.format, rules=args.rules, knowledge=args.knowledge))
+    _out(listing.explain(args.rule_id, args.format, rules=args.rules, knowledge=args.knowledge, lang=args.lang))
     return 0
 
 

@@ -90,3 +90,51 @@ def _questions():
     from gpuwise.ask.questionnaire import load_questions
 
     return load_questions()
+
+
+def answer_of(command: str, path: Path | str):
+    """``recommend``, ``audit`` or ``plan`` of a shipped file (examples/, tests/data/) with the
+    built-in knowledge and rules: computed once per test process and shared by the modules that
+    render or check the same answers (a fresh deep copy each call, so no test sees another's
+    changes). Not for a test that patches gpuwise first: it would get the unpatched answer."""
+    return _answer(command, str(Path(path).resolve())).model_copy(deep=True)
+
+
+@functools.cache
+def _answer(command: str, path: str):
+    if command == "plan":
+        from gpuwise.plan.build import plan
+
+        return plan(path)
+    if command == "audit":
+        from gpuwise.decide.audit import audit
+
+        return audit(path)
+    assert command == "recommend", command
+    from gpuwise.decide.recommend import recommend
+
+    return recommend(path)
+
+
+ANSWER_MODULES = {"test_terminal_width.py", "test_report_zh_all.py", "test_report_brief.py", "test_report_look.py",
+                  "test_newcomer.py", "test_ledger.py", "test_report_phone.py"}
+"""Modules that check the same shipped answers (answer_of): one pytest-xdist worker runs them all."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` (pyproject) with ANSWER_MODULES as one file: each module's tests on one
+    worker (its module fixtures computed once), and the modules that check the same shipped answers
+    on one worker together, so each shared answer is computed once in the run. (pytest-xdist's own
+    ``loadgroup`` does not group under pytest 9: the worker's ``item.nodeid`` no longer shows the
+    group it appends.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return "answers" if Path(scope).name in ANSWER_MODULES else scope
+
+    return Scheduling(config, log)

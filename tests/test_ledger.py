@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpuwise import ledger as L
-from gpuwise.decide.audit import audit
 from gpuwise.decide.recommend import recommend
+from tests.conftest import answer_of
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -68,7 +68,7 @@ def check_invariants(result) -> int:
 
 @pytest.mark.parametrize("path", REQUIREMENTS, ids=lambda p: p.stem)
 def test_every_configuration_of_a_recommendation_adds_up(path):
-    r = recommend(str(path))
+    r = answer_of("recommend", path)  # once per test process (tests/conftest.py)
     assert check_invariants(r) > 0
     if r.recommendation is not None:
         # the headline quotes the ledger and the timeline
@@ -79,7 +79,7 @@ def test_every_configuration_of_a_recommendation_adds_up(path):
 
 @pytest.mark.parametrize("path", PROPOSALS, ids=lambda p: p.stem)
 def test_every_configuration_of_an_audit_adds_up(path):
-    r = audit(str(path))
+    r = answer_of("audit", path)
     assert check_invariants(r) >= 1
     fees = {"FEE-EGRESS": "egress", "FEE-CROSS-REGION": "cross-region", "FEE-PREMIUM-STORAGE": "storage"}
     for f in r.findings:
@@ -92,7 +92,7 @@ def test_a_two_month_rental_is_costed_for_two_months():
     """The article's proposal rents a p4de.24xlarge for two months: billed 2 x 730 h whatever the
     job uses, the idle share named by FEE-COMMITMENT-IDLE; by hand the rent line is
     1,460 h less the set-up hours at the instance's hourly price."""
-    r = audit(str(EXAMPLES / "proposal-8xa100-70b-article.yaml"))
+    r = answer_of("audit", EXAMPLES / "proposal-8xa100-70b-article.yaml")
     led, tl = r.proposed.ledger, r.proposed.timeline
     assert led.period.kind == "commitment" and led.period.months == 2 and led.period.hours == 1460
     assert tl.billed_hours == pytest.approx(1460) and tl.wall_hours < 1460 / 2  # most of it idle
@@ -105,7 +105,7 @@ def test_a_two_month_rental_is_costed_for_two_months():
 
 
 def test_a_rental_on_demand_is_billed_for_the_hours_it_runs():
-    r = audit(str(EXAMPLES / "proposal-good-lora-8xh100.yaml"))
+    r = answer_of("audit", EXAMPLES / "proposal-good-lora-8xh100.yaml")
     led, tl = r.proposed.ledger, r.proposed.timeline
     assert led.period.kind == "job" and tl.billed_hours == pytest.approx(tl.wall_hours)
     # 8 GPUs at the proposal's $3.99 per GPU-hour for the job's wall-clock hours
@@ -118,7 +118,7 @@ def test_an_alternative_that_serves_less_is_not_a_plain_saving():
     than half its throughput: the saving is not like for like, and the report says what it gives up."""
     from gpuwise.render import report
 
-    r = audit(str(EXAMPLES / "proposal-h100-old-driver.yaml"))
+    r = answer_of("audit", EXAMPLES / "proposal-h100-old-driver.yaml")
     assert r.savings_usd > 0 and not r.savings_comparable
     given = {g.what: g for g in r.alternative_gives_up}
     assert given["throughput_tokens_per_s"].alternative < given["throughput_tokens_per_s"].proposed

@@ -14,6 +14,7 @@ from gpuwise.decide.recommend import recommend
 from gpuwise.inputs.schema import Requirements
 from gpuwise.render import glossary, report
 from tests.clirun import gpuwise
+from tests.conftest import answer_of
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -26,7 +27,7 @@ def _wide(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def lora():
-    return recommend(str(EXAMPLES / "lora-70b.yaml"))
+    return answer_of("recommend", EXAMPLES / "lora-70b.yaml")  # once per test process (tests/conftest.py)
 
 
 def test_docs_glossary_is_the_reports_glossary():

@@ -16,10 +16,10 @@ PROBE = """
 import sys
 from gpuwise.cli import _no_plugin_search
 _no_plugin_search()
-from gpuwise.decide.recommend import recommend
-result = recommend("examples/lora-70b.yaml")  # builds validators: inputs, results
+from gpuwise.inputs.schema import Requirements, coerce
+req = coerce(Requirements, "examples/lora-70b.yaml")  # builds the input models' validators
 from pydantic.plugin import _loader
-print(result.recommendation.gpu, "importlib.metadata" in sys.modules, list(_loader.get_plugins()) == [],
+print(req.workload.model, "importlib.metadata" in sys.modules, list(_loader.get_plugins()) == [],
       hasattr(_loader, "PYDANTIC_ENTRY_POINT_GROUP"))
 """
 
@@ -31,13 +31,13 @@ def _probe(**env: str) -> list[str]:
     return out.stdout.split()
 
 
-def test_no_plugin_search_by_default_and_the_same_answer():
-    gpu, searched, none, other_names = _probe()
+def test_no_plugin_search_by_default_and_the_same_input():
+    model, searched, none, other_names = _probe()
     assert searched == "False" and none == "True"
     assert other_names == "True"  # a name the stand-in lacks comes from pydantic's real loader
-    assert gpu == _probe(PYDANTIC_DISABLE_PLUGINS="")[0]
+    assert model == "llama-3.1-70b" == _probe(PYDANTIC_DISABLE_PLUGINS="")[0]
 
 
 def test_an_empty_setting_keeps_pydantic_looking_for_plugins():
-    _gpu, searched, none, _other = _probe(PYDANTIC_DISABLE_PLUGINS="")
+    _model, searched, none, _other = _probe(PYDANTIC_DISABLE_PLUGINS="")
     assert searched == "True" and none == "True"  # looked for them; none is installed here

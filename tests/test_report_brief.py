@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from gpuwise.decide.audit import audit
 from gpuwise.decide.recommend import recommend
 from gpuwise.render import report
+from tests.conftest import answer_of
 
 
 @pytest.fixture(autouse=True)
@@ -32,13 +32,13 @@ FORMATS = ("text", "md", "html")
 
 @pytest.fixture(scope="module")
 def training():
-    return recommend(str(EXAMPLES / "lora-70b.yaml"))
+    return answer_of("recommend", EXAMPLES / "lora-70b.yaml")  # once per test process (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
 def multinode_pcie():
     """Rented PCIe nodes over an assumed 25 GbE network: the network warnings fire for two GPUs."""
-    return recommend(str(ROOT / "tests" / "data" / "heldout" / "rent-pcie-multinode-70b-lora.yaml"))
+    return answer_of("recommend", ROOT / "tests" / "data" / "heldout" / "rent-pcie-multinode-70b-lora.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -53,22 +53,22 @@ def split_training():
 
 @pytest.fixture(scope="module")
 def serving():
-    return recommend(str(EXAMPLES / "inference-70b.yaml"))
+    return answer_of("recommend", EXAMPLES / "inference-70b.yaml")
 
 
 @pytest.fixture(scope="module")
 def used_cards():
-    return audit(str(EXAMPLES / "proposal-used-3090-mining.yaml"))
+    return answer_of("audit", EXAMPLES / "proposal-used-3090-mining.yaml")
 
 
 @pytest.fixture(scope="module")
 def old_driver():
-    return audit(str(EXAMPLES / "proposal-h100-old-driver.yaml"))
+    return answer_of("audit", EXAMPLES / "proposal-h100-old-driver.yaml")
 
 
 @pytest.fixture(scope="module")
 def batch(used_cards, old_driver):
-    more = audit(str(EXAMPLES / "proposal-16x4090-70b-full.yaml"))
+    more = answer_of("audit", EXAMPLES / "proposal-16x4090-70b-full.yaml")
     return [("examples/proposal-used-3090-mining.yaml", used_cards, ""),
             ("examples/proposal-h100-old-driver.yaml", old_driver, ""),
             ("examples/proposal-16x4090-70b-full.yaml", more, ""),

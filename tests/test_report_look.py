@@ -20,11 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from gpuwise.decide.audit import audit
-from gpuwise.decide.recommend import recommend
 from gpuwise.render import report, words
 from gpuwise.render.fmt import Fmt, _strip_subject
 from gpuwise.results import Candidate
+from tests.conftest import answer_of
 
 from .test_report_brief import english_runs
 
@@ -40,24 +39,24 @@ EXAMPLES = ROOT / "examples"
 
 @pytest.fixture(scope="module")
 def training():
-    return recommend(str(EXAMPLES / "lora-70b.yaml"))
+    return answer_of("recommend", EXAMPLES / "lora-70b.yaml")  # once per test process (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
 def offload():
     """16 x RTX 4090 with CPU offload short of host RAM: a blocker that is also why it is infeasible."""
-    return audit(str(EXAMPLES / "proposal-16x4090-70b-full.yaml"))
+    return answer_of("audit", EXAMPLES / "proposal-16x4090-70b-full.yaml")
 
 
 @pytest.fixture(scope="module")
 def used_cards():
-    return audit(str(EXAMPLES / "proposal-used-3090-mining.yaml"))
+    return answer_of("audit", EXAMPLES / "proposal-used-3090-mining.yaml")
 
 
 @pytest.fixture(scope="module")
 def guessed_shape():
     """A 3B model given by size alone: its shape is borrowed from the nearest published model."""
-    return audit(str(EXAMPLES / "proposal-spot-h100-pretrain.yaml"))
+    return answer_of("audit", EXAMPLES / "proposal-spot-h100-pretrain.yaml")
 
 
 # ------------------------------------------------------------------------ Chinese punctuation

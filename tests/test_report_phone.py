@@ -31,8 +31,12 @@ def figures(tmp_path_factory):
     if CHROMIUM is None:
         pytest.skip("no headless Chromium installed (apt-get install chromium); the phone layout is "
                     "measured in a browser")
-    from gpuwise import audit, plan, recommend
     from gpuwise.render import plan_view, report
+
+    from .conftest import answer_of  # each answer once per test process
+
+    def recommend(path: str):
+        return answer_of("recommend", path)
 
     pages = {}
     for name in ("finetune-full-13b", "inference-70b", "qlora-70b-4090"):
@@ -40,14 +44,14 @@ def figures(tmp_path_factory):
     full = recommend(str(EX / "pretrain-7b.yaml"))
     pages["recommend full"] = report.render(full, "html", detail="full")
     pages["recommend zh CNY"] = report.render(recommend(str(EX / "lora-70b.yaml")), "html", lang="zh", currency="CNY")
-    used = audit(str(EX / "proposal-used-3090-mining.yaml"))
+    used = answer_of("audit", EX / "proposal-used-3090-mining.yaml")
     pages["audit"] = report.render(used, "html")
     pages["audit full zh"] = report.render(used, "html", detail="full", lang="zh")
     batch = [str(EX / n) for n in ("proposal-16x4090-70b-full.yaml", "proposal-h100-old-driver.yaml",
                                    "proposal-used-3090-mining.yaml")]
     pages["batch audit"] = report.render_audit_summary(
-        [(p, used if p.endswith("mining.yaml") else audit(p), "") for p in batch], "html")
-    pages["plan"] = plan_view.render(plan(str(EX / "plan-team-4090.yaml")), "html")
+        [(p, used if p.endswith("mining.yaml") else answer_of("audit", p), "") for p in batch], "html")
+    pages["plan"] = plan_view.render(answer_of("plan", EX / "plan-team-4090.yaml"), "html")
     # the control: the audit as it was before phones had drawings of their own
     pages["audit, wide drawings only"] = re.sub(r'<svg class="narrow".*?</svg>', "",
                                                 pages["audit"].replace('<svg class="wide"', "<svg"), flags=re.S)

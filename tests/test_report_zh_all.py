@@ -21,12 +21,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpuwise.decide.audit import audit
 from gpuwise.decide.estimate import estimate
-from gpuwise.decide.recommend import recommend
 from gpuwise.knowledge import load
 from gpuwise.render import report
 from gpuwise.render.fmt import times
+from tests.conftest import answer_of
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -42,8 +41,8 @@ def _wide(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @cache
-def result(name: str):
-    return (audit if name.startswith("proposal") else recommend)(str(EXAMPLES / name))
+def result(name: str):  # computed once per test process (tests/conftest.py)
+    return answer_of("audit" if name.startswith("proposal") else "recommend", EXAMPLES / name)
 
 
 # ------------------------------------------------------------------------------ what is allowed

@@ -11,20 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from gpuwise.decide.audit import audit
-from gpuwise.decide.recommend import recommend
 from gpuwise.render import report
 from gpuwise.render.fmt import display_width
 from gpuwise.render.textfit import fit_table, terminal_width, wrap, wrap_line
 from tests.clirun import gpuwise
+from tests.conftest import answer_of
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.yaml") if not p.name.startswith("plan-"))
 HELDOUT = sorted((ROOT / "tests" / "data" / "heldout").glob("*.yaml"))
 
 
-def _result(path: Path):
-    return audit(str(path)) if path.name.startswith(("proposal-", "audit-")) else recommend(str(path))
+def _result(path: Path):  # computed once per test process (tests/conftest.py)
+    return answer_of("audit" if path.name.startswith(("proposal-", "audit-")) else "recommend", path)
 
 
 @pytest.fixture(scope="module")

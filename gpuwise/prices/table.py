@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import UserError
@@ -29,9 +29,14 @@ class PriceRow:
     source: str
     check: str
     file: str
+    said: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What ``item`` and ``unit`` say, as a kind and its values, so that a listing in another
+    language words them itself (gpuwise/render/price_view.py); not part of the JSON."""
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        del out["said"]
+        return out
 
 
 def _age(as_of: dt.date | None, today: dt.date) -> tuple[str | None, int | None]:
@@ -50,21 +55,28 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
         native = inst.usd_per_hour if inst.currency == "USD" else inst.cny_per_hour
         add(PriceRow("rent", inst.gpu, inst.provider, f"{inst.id} ({inst.gpus} GPU{'s' if inst.gpus > 1 else ''}, "
                      f"{native:g}/h)", native / inst.gpus, inst.currency, "per GPU-hour", d, age, _src(inst.source),
-                     inst.check, "clouds.yaml"))
+                     inst.check, "clouds.yaml",
+                     {"item": ("instance", {"instance": inst.id, "n": inst.gpus, "rate": f"{native:g}"}),
+                      "unit": ("gpu_hour", {})}))
         if inst.spot_usd_per_hour:
             add(PriceRow("spot", inst.gpu, inst.provider, f"{inst.id} spot", inst.spot_usd_per_hour / inst.gpus,
-                         "USD", "per GPU-hour", d, age, _src(inst.source), inst.check, "clouds.yaml"))
-        rows.extend(_reserved(inst, inst.id, inst.gpus, inst.currency, today))
+                         "USD", "per GPU-hour", d, age, _src(inst.source), inst.check, "clouds.yaml",
+                         {"item": ("instance_spot", {"instance": inst.id}), "unit": ("gpu_hour", {})}))
+        rows.extend(_reserved(inst, inst.id, inst.gpus, inst.currency, today, instance=inst.id))
     for p in kb.clouds.gpu_hour_prices:
         d, age = _age(p.as_of, today)
         native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
         size = f"up to {p.max_gpus} GPUs" if p.max_gpus else "any count"
-        tier = f", {re.split(r'[.;:(] ', p.notes)[0][:40]}" if p.notes else ""
+        note = re.split(r'[.;:(] ', p.notes)[0][:40] if p.notes else ""
+        tier = f", {note}" if p.notes else ""
+        sized = {"max_gpus": p.max_gpus, "note": note}
         add(PriceRow("rent", p.gpu, p.provider, f"per GPU ({size}{tier})", native, p.currency,
-                     "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml"))
+                     "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml",
+                     {"item": ("per_gpu", sized), "unit": ("gpu_hour", {})}))
         if p.spot_usd_per_gpu_hour:
             add(PriceRow("spot", p.gpu, p.provider, f"per GPU spot ({size})", p.spot_usd_per_gpu_hour, "USD",
-                         "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml"))
+                         "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml",
+                         {"item": ("per_gpu_spot", sized | {"note": ""}), "unit": ("gpu_hour", {})}))
         rows.extend(_reserved(p, "per GPU", 1, p.currency, today))
     if kb.prices is not None:
         for g in kb.prices.gpus:
@@ -74,32 +86,39 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
                 kind = "buy" if pp.unit == "card" else "server"
                 item = f"{pp.condition} {pp.unit}, {pp.kind}" + (", China market" if pp.market == "china" else "")
                 add(PriceRow(kind, g.id, None, item, pp.amount, pp.currency, unit, d, age, _src(pp.source),
-                             pp.check, "prices.yaml"))
+                             pp.check, "prices.yaml",
+                             {"item": ("purchase", {"condition": pp.condition, "unit": pp.unit, "kind": pp.kind,
+                                                    "china": pp.market == "china"}),
+                              "unit": ("card", {}) if pp.unit == "card" else ("unit", {"n": pp.gpus,
+                                                                                       "unit": pp.unit})}))
         for f in kb.prices.fabrics:
             d, age = _age(f.as_of, today)
             for part, amount in (("NIC port", f.nic_usd), ("switch port", f.switch_usd_per_port),
                                  ("link", f.link_usd)):
                 add(PriceRow("network", None, None, f"{f.id} {part}", amount, "USD", f"per {part}", d, age,
-                             _src(f.source), f.check, "prices.yaml"))
+                             _src(f.source), f.check, "prices.yaml",
+                             {"item": ("network", {"fabric": f.id, "part": part}), "unit": ("part", {"part": part})}))
     for key, v in kb.tco.values.items():
         if key == "usd_cny":
             d, age = _age(v.as_of, today)
             add(PriceRow("fx", None, None, "USD -> CNY exchange rate", v.value, "CNY", "per USD", d, age,
-                         _src(v.source), v.check, "tco.yaml"))
+                         _src(v.source), v.check, "tco.yaml", {"item": ("fx", {}), "unit": ("per_usd", {})}))
         elif key.startswith("server_share_usd_per_gpu"):
             d, age = _age(v.as_of, today)
             add(PriceRow("host", None, None, key, v.value, "USD", v.unit, d, age, _src(v.source), v.check,
-                         "tco.yaml"))
+                         "tco.yaml", {"item": ("host", {"key": key}), "unit": ("quoted", {"text": v.unit})}))
     return rows
 
 
-def _reserved(entry: Any, item: str, gpus: int, currency: str, today: dt.date) -> list[PriceRow]:
+def _reserved(entry: Any, item: str, gpus: int, currency: str, today: dt.date,
+              instance: str = "") -> list[PriceRow]:
     """An offer's published reserved rates, per GPU-hour, dated and sourced apart (terms_as_of,
     sold_as_source)."""
     d, age = _age(entry.terms_as_of, today)
     return [PriceRow("reserved", entry.gpu, entry.provider, f"{item} {term} reservation", rate / gpus, currency,
                      "per GPU-hour", d, age, _src(entry.sold_as_source), entry.terms_check or entry.check,
-                     "clouds.yaml")
+                     "clouds.yaml",
+                     {"item": ("reserved", {"instance": instance, "term": term}), "unit": ("gpu_hour", {})})
             for term, rate in entry.reserved_per_hour.items()]
 
 
@@ -136,28 +155,8 @@ def _gpu_ids(kb: Any, name: str) -> set[str]:
         raise exc from None
 
 
-def render_text(rows: list[PriceRow], max_age: float | None = None) -> str:
-    """A table a terminal shows: date, age, what, amount, check; sources follow in a numbered list
-    so the table stays narrow."""
-    if not rows:
-        return "No prices match.\n"
-    head = ("as_of", "age (d)", "kind", "gpu", "provider / item", "amount", "chk", "src")
-    sources: dict[str, int] = {}
-    body = []
-    for r in rows:
-        n = sources.setdefault(r.source, len(sources) + 1)
-        old = "!" if max_age is not None and r.age_days is not None and r.age_days > max_age else ""
-        what = f"{r.provider}: {r.item}" if r.provider else r.item
-        amount = f"{r.amount:,.0f}" if r.amount >= 1000 else f"{r.amount:.4g}"
-        body.append((r.as_of or "undated", f"{r.age_days}{old}" if r.age_days is not None else "-", r.kind,
-                     r.gpu or "-", what, f"{amount} {r.currency} {r.unit}", r.check, f"[{n}]"))
-    widths = [max(len(str(x[i])) for x in (head, *body)) for i in range(len(head))]
-    widths[4] = min(widths[4], 60)
-    lines = ["  ".join(str(c)[:w].ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-             for row in (head, *body)]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    out = "\n".join(lines) + "\n"
-    if max_age is not None and any(r.age_days is not None and r.age_days > max_age for r in rows):
-        out += f"\n! older than the policy's price_max_age_days ({max_age:g} days): check it before committing money\n"
-    out += "\nSources:\n" + "".join(f"[{n}] {s}\n" for s, n in sources.items())
-    return out
+def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en") -> str:
+    """The table a terminal shows (gpuwise/render/price_view.py), in ``lang``."""
+    from ..render.price_view import render_text as view
+
+    return view(rows, max_age, lang)

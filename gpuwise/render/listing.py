@@ -1,22 +1,57 @@
 """``gpuwise gpus``, ``gpuwise rules`` and ``gpuwise explain``: the catalog and the rule base,
-as text (Jinja2 templates under reports/templates/catalog/) or JSON."""
+as text (Jinja2 templates under reports/templates/catalog/) or JSON.
+
+Text is written in the language asked for (``--lang``): labels, headings and instructions come
+from the translation catalog, as in the reports; rule titles, messages and fixes are catalog
+messages too. A rule's rationale and example, a fact field's description and every source are
+English text from the YAML or the code: a Chinese listing quotes them (“…”) and says so. Names,
+ids, conditions and figures stay as written. JSON is the same in every language.
+"""
 
 from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import UserError
+from .fmt import (
+    N_,
+    SEVERITY_ONE,
+    STEP_NAMES,
+    TOPIC_LABELS,
+    Currency,
+    Fmt,
+    currency_for,
+    display_width,
+    environment,
+)
+
+ACTION_LABELS = {"pass": N_("pass"), "finding": N_("finding"), "reject": N_("reject"),
+                 "conclude": N_("conclude")}
+"""A rule's action (``then.action``), as a Chinese listing names it; English shows the id."""
+STAGE_LABELS = {**STEP_NAMES, "decided": N_("decided")}
+FIELD_TYPES = {"text": N_("text"), "number": N_("number"), "integer": N_("integer"), "yes/no": N_("yes/no")}
 
 
-def _env() -> Any:
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+def _env(lang: str) -> Any:
+    return environment(lang)
 
-    from ..paths import templates_dir
 
-    return Environment(loader=FileSystemLoader(str(templates_dir() / "catalog")), undefined=StrictUndefined,
-                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+def columns(cells: Sequence[str], widths: Sequence[int]) -> str:
+    """One row of fixed-width columns: a positive width pads on the right, a negative one on the
+    left (as ``%-16s`` and ``%6s``), by terminal columns (a Chinese character takes two); the last
+    cell is not padded."""
+    out = []
+    for i, cell in enumerate(cells):
+        cell = str(cell)
+        if i == len(cells) - 1:
+            out.append(cell)
+            continue
+        pad = " " * max(0, abs(widths[i]) - display_width(cell))
+        out.append(cell + pad if widths[i] > 0 else pad + cell)
+    return " ".join(out)
 
 
 def _num(v: float | None, unit: str = "") -> str:
@@ -26,32 +61,55 @@ def _num(v: float | None, unit: str = "") -> str:
     return text.replace(".0", "") if text.endswith(".0") else text + unit
 
 
-def _street(kb: Any, g: Any) -> str:
-    """The dated street price per GPU (new), as prices.yaml gives it."""
+def _street(kb: Any, g: Any, f: Fmt) -> str:
+    """The dated street price per GPU (new), as prices.yaml gives it, in the listing's currency."""
     from ..estimators.cost import street_price
 
     got = street_price(kb.prices, g, kb.tco, usd_cny=kb.tco_value("usd_cny").value)
-    return f"${got[0]:,.0f} ({got[1][:7]})" if got else "-"
+    if not got:
+        return "-"
+    amount = f"${got[0]:,.0f}" if f.cur.code == "USD" else f.money(got[0])
+    return f"{amount} ({got[1][:7]})"
 
 
-def gpus(fmt: str = "text", *, knowledge: str | None = None) -> str:
+GPU_COLUMNS = (16, 7, 5, 14, -6, -7, -7, -5, 22, 0)
+GPU_HEADERS = (N_("id"), N_("arch"), N_("cc"), N_("memory"), N_("BW"), N_("BF16"), N_("FP8"), N_("TDP"),
+               N_("link GB/s"), N_("price"))
+
+
+def _currency_note(f: Fmt) -> str:
+    """Where a listing shows yuan: the rate, its date and its source, as a report states them."""
+    cur = f.cur
+    if cur.code == "USD":
+        return ""
+    if cur.given:
+        return f._("Amounts are in Chinese yuan at %(rate)s CNY per USD, the rate given for this report.",
+                   rate=f"{cur.rate:g}")
+    return f._("Amounts are in Chinese yuan at %(rate)s CNY per USD (as of %(date)s; source: %(source)s).",
+               rate=f"{cur.rate:g}", date=cur.as_of or f.na(), source=" ".join(cur.source.split()))
+
+
+def gpus(fmt: str = "text", *, knowledge: str | None = None, lang: str = "en", currency: str | None = None,
+         fx_rate: float | None = None) -> str:
+    """The GPU catalog; ``currency`` (USD or CNY, at ``fx_rate`` or the knowledge base's dated rate)
+    is the street price's."""
     from ..knowledge import load
 
     kb = load(knowledge)
     if fmt == "json":
         return json.dumps({"gpus": [g.model_dump(mode="json") for g in kb.gpus.values()]}, indent=2) + "\n"
+    code = currency or ("CNY" if fx_rate is not None else "USD")
+    f = Fmt(lang, currency_for(code, fx_rate, knowledge) if code != "USD" or fx_rate is not None else Currency())
     rows = []
     for g in kb.gpus.values():
         p = g.peaks
-        rows.append({
-            "id": g.id, "name": g.name, "arch": g.architecture, "cc": g.compute_capability or g.isa or "-",
-            "mem": f"{g.memory.gb:g} GB {g.memory.type}", "bw": _num(g.memory.bandwidth_gb_s),
-            "bf16": _num(p.bf16 or p.fp16), "fp8": _num(p.fp8), "tdp": _num(g.power.tdp_w),
-            "link": f"{g.link.kind} {g.link.bandwidth_gb_s:g}",
-            "price": _street(kb, g),
-            "sources": sorted({g.memory.source, g.peaks.source, g.link.source, g.power.source}),
-        })
-    return _env().get_template("gpus.txt.j2").render(rows=rows, files=kb.files)
+        cells = [g.id, g.architecture, g.compute_capability or g.isa or "-", f"{g.memory.gb:g} GB {g.memory.type}",
+                 _num(g.memory.bandwidth_gb_s), _num(p.bf16 or p.fp16), _num(p.fp8), _num(g.power.tdp_w),
+                 f"{g.link.kind} {g.link.bandwidth_gb_s:g}", _street(kb, g, f)]
+        rows.append(columns(cells, GPU_COLUMNS))
+    header = columns([f._(h) for h in GPU_HEADERS], GPU_COLUMNS)
+    return _env(f.lang).get_template("catalog/gpus.txt.j2").render(
+        header=header, rows=rows, files=kb.files, currency_note=_currency_note(f))
 
 
 def _book(rules: str | None, knowledge: str | None) -> Any:
@@ -61,24 +119,29 @@ def _book(rules: str | None, knowledge: str | None) -> Any:
     return load(rules, {k: v.value for k, v in load_kb(knowledge).policy.items()})
 
 
-def _value(v: Any, policy: dict[str, Any]) -> str:
+def _value(v: Any, policy: dict[str, Any], f: Fmt | None = None) -> str:
+    zh = f is not None and f.lang != "en"
     if isinstance(v, str) and v.startswith("$"):
         return v[1:]
     if isinstance(v, dict) and "policy" in v:
+        if zh:
+            return f._("policy %(name)s (= %(value)s)", name=v["policy"], value=policy.get(v["policy"], "?"))
         return f"policy {v['policy']} (= {policy.get(v['policy'], '?')})"
     if isinstance(v, dict) and "ref" in v:
         times = v.get("times", 1)
-        return f"{v['ref']} x ({times})" if isinstance(times, str) else f"{v['ref']} x {times:g}"
+        x = "×" if zh else "x"
+        return f"{v['ref']} {x} ({times})" if isinstance(times, str) else f"{v['ref']} {x} {times:g}"
     if isinstance(v, list):
         return "[" + ", ".join(str(x) for x in v) + "]"
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def _cond(c: list[Any], policy: dict[str, Any]) -> str:
-    return f"{c[0]} {c[1]} {_value(c[2], policy)}"
+def _cond(c: list[Any], policy: dict[str, Any], f: Fmt | None = None) -> str:
+    return f"{c[0]} {c[1]} {_value(c[2], policy, f)}"
 
 
 def _rule_view(book: Any, rid: str) -> dict[str, Any]:
+    """A rule as data: the JSON of ``rules`` and ``explain`` (the same in every language)."""
     r = book.rules[rid]
     return {
         "id": r.id, "title": r.title, "step": book.step_of[rid], "ruleset": book.ruleset_of[rid],
@@ -92,36 +155,90 @@ def _rule_view(book: Any, rid: str) -> dict[str, Any]:
     }
 
 
-def rules(fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None) -> str:
+def _said(text: str, f: Fmt) -> str:
+    """A rule's title, message or fix in the listing's language: the catalog's translation; a
+    sentence the catalog does not have (a house rule's) is quoted as written."""
+    if not text or f.lang == "en":
+        return text
+    got = f.tr.gettext(text)
+    return got if got != text else f.cite(text)
+
+
+def _label(labels: dict[str, str], value: str, f: Fmt) -> str:
+    """An id as a Chinese listing names it (a step, an action, a topic); English shows the id."""
+    return f._(labels[value]) if f.lang != "en" and value in labels else value
+
+
+def _rule_text(book: Any, rid: str, f: Fmt) -> dict[str, Any]:
+    """What the text templates show of a rule: the JSON view, with its words in the listing's language."""
+    view = _rule_view(book, rid)
+    r = book.rules[rid]
+    return view | {
+        "title": _said(view["title"], f), "message": _said(view["message"], f), "fix": _said(view["fix"], f),
+        "step_label": _label(STEP_NAMES, view["step"], f), "stage_label": _label(STAGE_LABELS, view["stage"], f),
+        "action_label": _label(ACTION_LABELS, view["action"], f),
+        "severity_label": _label(SEVERITY_ONE, view["severity"], f) if view["severity"] else "",
+        "topic_label": _label(TOPIC_LABELS, view["topic"], f),
+        "when": [_cond(c, book.policy, f) for c in r.when], "any": [_cond(c, book.policy, f) for c in r.any],
+        "rationale": _quoted(view["rationale"], f), "example": _quoted(view["example"], f),
+        "source": _quoted(view["source"], f),
+    }
+
+
+def rules(fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None, lang: str = "en") -> str:
     """The rule base (built-in, plus the house rules of ``rules``), by step."""
     book = _book(rules, knowledge)
-    views = [_rule_view(book, rid) for rid in book.rules]
     if fmt == "json":
+        views = [_rule_view(book, rid) for rid in book.rules]
         return json.dumps({"rules": views, "house": {"added": sorted(book.house - set(book.replaced)),
                                                      "replaced": book.replaced}}, indent=2) + "\n"
-    return _env().get_template("rules.txt.j2").render(rules=views, house=sorted(book.house),
-                                                      replaced=book.replaced)
+    f = Fmt(lang)
+    views = [_rule_text(book, rid, f) for rid in book.rules]
+    return _env(f.lang).get_template("catalog/rules.txt.j2").render(
+        rules=views, house=sorted(book.house), replaced=book.replaced, columns=columns)
 
 
-def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None) -> str:
+def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None,
+            lang: str = "en") -> str:
     book = _book(rules, knowledge)
     rid = rule_id.strip().upper()
     if rid not in book.rules:
         close = difflib.get_close_matches(rid, list(book.rules), n=3, cutoff=0.5)
         hint = f"did you mean {' or '.join(close)}?" if close else "see `gpuwise rules` for the list"
         raise UserError(f"unknown rule '{rule_id}'", hint=hint)
-    view = _rule_view(book, rid)
     if fmt == "json":
-        return json.dumps(view, indent=2) + "\n"
-    return _env().get_template("explain.txt.j2").render(r=view)
+        return json.dumps(_rule_view(book, rid), indent=2) + "\n"
+    f = Fmt(lang)
+    return _env(f.lang).get_template("catalog/explain.txt.j2").render(r=_rule_text(book, rid, f))
 
 
-def facts(fmt: str = "text") -> str:
+def _field_type(text: str, f: Fmt) -> str:
+    """A fact field's type as ``rules --facts`` shows it ("text: rent|buy", "yes/no")."""
+    if f.lang == "en":
+        return text
+    head, sep, values = text.partition(": ")
+    if not sep:
+        return _label(FIELD_TYPES, head, f)
+    return f._("%(type)s: %(values)s", type=_label(FIELD_TYPES, head, f), values=values)
+
+
+def _quoted(text: str | None, f: Fmt) -> str:
+    """English text from the YAML or the code (a rationale, a source): as written in English,
+    quoted in another language."""
+    return (text or "") if f.lang == "en" else f.cite(text or "")
+
+
+def facts(fmt: str = "text", *, lang: str = "en") -> str:
     """The fact vocabulary: every fact type and field a rule may test (``gpuwise rules --facts``)."""
     from ..decide.facts import FACT_MODELS, STAGES, vocabulary
 
     vocab = vocabulary()
     if fmt == "json":
         return json.dumps({"stages": list(STAGES), "facts": vocab}, indent=2) + "\n"
-    docs = {name: " ".join((m.__doc__ or "").split()) for name, m in FACT_MODELS.items()}
-    return _env().get_template("facts.txt.j2").render(facts=vocab, docs=docs, stages=STAGES)
+    f = Fmt(lang)
+    docs = {name: _quoted(" ".join((m.__doc__ or "").split()), f) for name, m in FACT_MODELS.items()}
+    widths = (22, 10, 0)
+    shown = {name: [{"line": columns([fname, _field_type(str(x["type"]), f), _quoted(x["description"], f)], widths),
+                     "set_by": x["set_by"]} for fname, x in fields.items()]
+             for name, fields in vocab.items()}
+    return _env(f.lang).get_template("catalog/facts.txt.j2").render(facts=shown, docs=docs, stages=STAGES)

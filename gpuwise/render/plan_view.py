@@ -12,8 +12,9 @@ from typing import Any
 
 from ..errors import UserError
 from .charts import NARROW, NARROW_PX, WIDE_PX, _Axis, _r, nice_ticks, thin
-from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, environment, table
-from .report import normalise_detail, normalise_format
+from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, environment, table, times
+from .report import BRIEF_LINES, normalise_detail, normalise_format
+from .textfit import fit_tables, fit_text, terminal_width
 from .words import formula
 
 SEGMENTS = ("capex", "rent", "opex")
@@ -24,7 +25,7 @@ COLORS = {"capex": "#1f4e79", "rent": "#b34700", "opex": "#2e7d32", "resale": "#
 LINE = "#1a1a1a"
 
 
-def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief") -> str:
+def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", width: int | None = None) -> str:
     """The plan report: text, md, html or json (the result's own data, whatever the detail).
 
     ``detail="brief"``: the answer, the baselines, what decided the plan, the findings, the cash
@@ -37,9 +38,26 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief") ->
         return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     vm = view(result, lang=lang, fmt=fmt, detail=detail)
     suffix = {"text": "txt", "md": "md", "html": "html"}[fmt]
-    out = environment(_lang(lang)).get_template(f"plan.{suffix}").render(vm=vm)
-    if fmt != "html":
-        out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
+    cols = terminal_width(width) if fmt == "text" else 0
+    if fmt == "text":  # tables laid out for the terminal's width, as in the other reports
+        vm = fit_tables(vm, cols)
+    template = environment(_lang(lang)).get_template(f"plan.{suffix}")
+
+    def place(compact: int) -> str:
+        out = template.render(vm={**vm, "compact": compact})
+        if fmt != "html":
+            out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
+        if fmt == "text":  # plain text: no Markdown code marks, one multiplication sign, every line in the width
+            out = fit_text(times(re.sub(r"`([^`\n]+)`", r"\1", out)), cols)
+        return out
+
+    out = place(0)
+    # the brief text answer fits two 80 × 40 screens: when it does not, it says less, step by step --
+    # the findings without their fixes, then the assumptions and the solver's GPU types named only
+    for level in (1, 2) if fmt == "text" and detail == "brief" else ():
+        if out.count("\n") <= BRIEF_LINES:
+            break
+        out = place(level)
     return out
 
 
@@ -105,6 +123,16 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                        m(sum(x.opex for x in r.months)), m(sum(x.fees for x in r.months)),
                        m(sum(x.resale for x in r.months)), m(r.total), ""]],
                    right=range(1, 8))
+    # the brief text at its shortest: back-to-back months with the same figures in one row ("4-12")
+    runs: list[list[str]] = []
+    for row in [rw["cells"] for rw in months["rows"][:-1]]:
+        if runs and runs[-1][1:] == row[1:]:
+            runs[-1][0] = f"{runs[-1][0].split('-')[0]}-{row[0]}"
+        else:
+            runs.append(list(row))
+    months_short = table(months["headers"], [*runs, months["rows"][-1]["cells"]],
+                         right=range(1, 8)) if len(runs) < len(r.months) else None
+
     def how(p: Any) -> str:
         if p.acquisition == "rent" and p.term and p.term != "on-demand":
             return _("rented, %(term)s commitment", term=_(TERM.get(p.term, p.term)))
@@ -150,6 +178,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                   local.num(a.break_even_requests_per_s, 2) if a.break_even_requests_per_s is not None else DASH,
                   _("API") if a.cheaper == "api" else _("self-hosting"), a.as_of] for a in r.api],
                 right=(4, 5, 6)) if r.api else None
+    if api and not full:  # the brief: what each costs a month and which is cheaper; the prices in the full report
+        keep = (0, 1, 4, 5, 7)
+        api = table([api["headers"][i] for i in keep], [[row["cells"][i] for i in keep] for row in api["rows"]],
+                    right=(2, 3))
     binding = [{"name": b.constraint, "binding": b.binding,
                 "text": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, gpu))}
                for b in r.binding if b.binding]
@@ -177,9 +209,15 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
         "detail": detail, "full": full, "where": where, "commitments": commitments, "options": options,
         "trace": trace,
-        "brief": brief, "months": months, "placements": placements, "purchases": purchases,
+        "brief": brief, "months": months, "months_short": months_short, "placements": placements,
+        "purchases": purchases,
         "baselines": baselines, "api": api, "binding": binding, "findings": findings, "lines": lines,
         "assumptions": assumptions, "currency_note": rate,
+        "assumed": _("Assumed (the reasons are in the full report): %(list)s.",
+                     list=local.clause.join(a.field for a in r.assumptions)) if r.assumptions else "",
+        "solver_short": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.",
+                          name=r.solver.get("name", ""), status=r.solver.get("status", ""),
+                          vars=r.solver.get("variables", 0), rows=r.solver.get("rows", 0)),
         "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
                     name=r.solver.get("name", ""), status=r.solver.get("status", ""),
                     vars=r.solver.get("variables", 0), rows=r.solver.get("rows", 0),

@@ -157,11 +157,14 @@ def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None
         return place({**vm, "compact": 0})
     # the brief answer fits two 80 × 40 screens: when it does not, it says less, step by step -- the
     # answer's lines without what its sentence says and the steps without its name, then the
-    # assumptions without their reasons, then the warnings past what fits named only
+    # assumptions without their reasons, then the warnings past what fits named only, then the exchange
+    # rate without its source
     out = place({**vm, "compact": 0})
     issues = vm.get("issues")
     caps = range(issues["cap"] - 1, issues["floor"] - 1, -1) if isinstance(issues, dict) and "cap" in issues else ()
-    for level, cap in [(1, None), (2, None), *((2, c) for c in caps)]:
+    levels = [(1, None), (2, None), *((2, c) for c in caps)]
+    levels.append((3, levels[-1][1]))  # last: the exchange rate's source left to the full report
+    for level, cap in levels:
         if out.count("\n") <= BRIEF_LINES:
             break
         shown = {**vm, "compact": level}

@@ -99,6 +99,15 @@ class BaseView:
                               "%(source)s).", rate=format(cur.rate, "g"), date=cur.as_of or f.na(), source=cited),
                        self._("Check the rate before quoting these amounts; --fx-rate sets another.")])
 
+    def currency_short(self) -> str:
+        """The rate and its date alone (the source is in the full report): the last thing a brief
+        text answer gives up to fit two 80 × 40 screens."""
+        cur = self.f.cur
+        if cur.code == "USD" or cur.given:
+            return ""
+        return self._("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=format(cur.rate, "g"),
+                      as_of=cur.as_of or self.f.na())
+
     def base(self) -> dict[str, Any]:
         f = self.f
         cur = f.cur
@@ -108,7 +117,7 @@ class BaseView:
             "kind": self.kind, "lang": f.lang, "html_lang": HTML_LANG[f.lang], "detail": self.detail,
             "full": self.full,
             "currency": {"code": cur.code, "rate": f"{cur.rate:g}", "as_of": cur.as_of, "source": cur.source,
-                         "note": note},
+                         "note": note, "short": self.currency_short()},
             "units_note": self._("GB = 10^9 bytes. Times are wall-clock unless marked GPU-hours."),
             # the terms the report uses, at its end (an HTML brief report holds the full one's sections)
             "glossary": {"title": self._("Glossary"),

@@ -1,0 +1,168 @@
+"""``gpuwise prices`` as a terminal table, in the language asked for: date, age, what, amount,
+check; the sources follow in a numbered list so the table stays narrow.
+
+Amounts stay in the currency their source writes them in (a price list is the sources' own
+figures; ``--currency`` there filters, it does not convert). A Chinese table words each row's item
+and unit from the row's ``said`` (kind and values) through the translation catalog; names, ids,
+figures and the sources' own words (quoted) stay as written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .fmt import N_, Fmt, display_width
+
+HEAD = (N_("as_of"), N_("age (d)"), N_("kind"), N_("gpu"), N_("provider / item"), N_("amount"), N_("chk"),
+        N_("src"))
+PRICE_KINDS = {"rent": N_("rent"), "spot": N_("spot"), "reserved": N_("reserved"), "buy": N_("buy"),
+               "server": N_("server"), "network": N_("network"), "host": N_("host share"),
+               "fx": N_("exchange rate")}
+CONDITIONS = {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")}
+UNITS = {"card": N_("card"), "server": N_("server"), "baseboard": N_("baseboard")}
+PRICE_SOURCES = {"street": N_("street price"), "reseller": N_("reseller"), "market-report": N_("market report"),
+                 "vendor-list": N_("vendor list price"), "estimate": N_("estimate"), "quote": N_("quote")}
+PARTS = {"NIC port": N_("NIC port"), "switch port": N_("switch port"), "link": N_("link")}
+TERMS = {"1-month": N_("1-month"), "1-year": N_("1-year"), "3-year": N_("3-year")}
+
+
+def _pick(labels: dict[str, str], value: Any, f: Fmt) -> str:
+    return f._(labels[value]) if value in labels else str(value)
+
+
+def _item(r: Any, f: Fmt) -> str:
+    """The row's item in ``f``'s language (English: as the row writes it)."""
+    kind, v = r.said.get("item", ("", {}))
+    if f.lang == "en" or not kind:
+        return r.item
+    if kind == "instance":
+        return f.tr.ngettext("%(instance)s (%(n)s GPU, %(rate)s/h)", "%(instance)s (%(n)s GPUs, %(rate)s/h)",
+                             v["n"]) % v
+    if kind == "instance_spot":
+        return f._("%(instance)s spot", instance=v["instance"])
+    if kind in ("per_gpu", "per_gpu_spot"):
+        size = (f.tr.ngettext("up to %(n)s GPU", "up to %(n)s GPUs", v["max_gpus"]) % {"n": v["max_gpus"]}
+                if v["max_gpus"] else f._("any count"))
+        if v["note"]:
+            size = f._("%(size)s, %(note)s", size=size, note=f.cite(v["note"]))
+        return f._("per GPU (%(size)s)", size=size) if kind == "per_gpu" else f._("per GPU spot (%(size)s)",
+                                                                                   size=size)
+    if kind == "reserved":
+        term = _pick(TERMS, v["term"], f)
+        if v["instance"]:
+            return f._("%(instance)s %(term)s reservation", instance=v["instance"], term=term)
+        return f._("per GPU %(term)s reservation", term=term)
+    if kind == "purchase":
+        text = f._("%(condition)s %(unit)s, %(source)s", condition=_pick(CONDITIONS, v["condition"], f),
+                   unit=_pick(UNITS, v["unit"], f), source=_pick(PRICE_SOURCES, v["kind"], f))
+        return f._("%(item)s, China market", item=text) if v["china"] else text
+    if kind == "network":
+        return f._("%(fabric)s %(part)s", fabric=v["fabric"], part=_pick(PARTS, v["part"], f))
+    if kind == "fx":
+        return f._("USD -> CNY exchange rate")
+    return r.item  # a host share: the knowledge base's key
+
+
+def _unit(r: Any, f: Fmt) -> str:
+    kind, v = r.said.get("unit", ("", {}))
+    if f.lang == "en" or not kind:
+        return r.unit
+    if kind == "gpu_hour":
+        return f._("per GPU-hour")
+    if kind == "card":
+        return f._("per card")
+    if kind == "unit":
+        return f._("per %(n)s-GPU %(unit)s", n=v["n"], unit=_pick(UNITS, v["unit"], f))
+    if kind == "part":
+        return f._("per %(part)s", part=_pick(PARTS, v["part"], f))
+    if kind == "per_usd":
+        return f._("per USD")
+    return f.cite(r.unit)  # the knowledge base's own words
+
+
+def _clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal columns."""
+    while display_width(text) > width:
+        text = text[:-1]
+    return text
+
+
+def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en") -> str:
+    f = Fmt(lang)
+    if not rows:
+        return f._("No prices match.") + "\n"
+    head = tuple(f._(h) for h in HEAD)
+    colon = "：" if f.lang == "zh" else ": "
+    sources: dict[str, int] = {}
+    body = []
+    for r in rows:
+        n = sources.setdefault(r.source, len(sources) + 1)
+        old = "!" if max_age is not None and r.age_days is not None and r.age_days > max_age else ""
+        item = _item(r, f)
+        what = f"{r.provider}{colon}{item}" if r.provider else item
+        amount = f"{r.amount:,.0f}" if r.amount >= 1000 else f"{r.amount:.4g}"
+        body.append((r.as_of or f._("undated"), f"{r.age_days}{old}" if r.age_days is not None else "-",
+                     _pick(PRICE_KINDS, r.kind, f) if f.lang != "en" else r.kind, r.gpu or "-", what,
+                     f"{amount} {r.currency} {_unit(r, f)}", r.check, f"[{n}]"))
+    widths = [max(display_width(str(x[i])) for x in (head, *body)) for i in range(len(head))]
+    widths[4] = min(widths[4], 60)
+
+    def line(row: tuple[str, ...]) -> str:
+        cells = []
+        for c, w in zip(row, widths, strict=True):
+            c = _clip(str(c), w)
+            cells.append(c + " " * (w - display_width(c)))
+        return "  ".join(cells).rstrip()
+
+    lines = [line(row) for row in (head, *body)]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    out = "\n".join(lines) + "\n"
+    if max_age is not None and any(r.age_days is not None and r.age_days > max_age for r in rows):
+        out += "\n" + f._("! older than the policy's price_max_age_days (%(days)s days): check it before "
+                          "committing money", days=f"{max_age:g}") + "\n"
+    if f.lang != "en":
+        out += "\n" + f._("Amounts are as their sources write them, in the currency shown.") + "\n"
+    quoted = {s: s if f.lang == "en" else f.cite(s) for s in sources}
+    out += "\n" + f._("Sources:") + "\n" + "".join(f"[{n}] {quoted[s]}\n" for s, n in sources.items())
+    return out
+
+
+def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
+    """What ``gpuwise prices import`` says it read, kept and left out, in ``lang``. The file's own
+    words (a row's reason, an offer's notes) are quoted in another language."""
+    f = Fmt(lang)
+    zh = f.lang != "en"
+    quote = (lambda s: f.cite(s)) if zh else (lambda s: s)
+    out = [f._("%(path)s: %(format)s layout, provider %(provider)s, %(rows)s rows", path=report.path,
+               format=report.format, provider=report.provider, rows=report.rows)]
+    given = report.as_of_from == "--as-of"
+    source = f._("the file's modification date") if zh and not given else report.as_of_from
+    if given:
+        out.append(f._("as_of %(date)s (%(from)s)", date=report.as_of.isoformat(), **{"from": source}))
+    else:
+        out.append(f._("as_of %(date)s (%(from)s; give --as-of DATE when the prices are from another day)",
+                       date=report.as_of.isoformat(), **{"from": source}))
+    out.append(f._("imported %(n)s offers (instance price / GPU count = per GPU-hour; the cheapest location of "
+                   "each instance type):", n=len(report.offers)))
+    for o in report.offers:
+        spot = f._(", spot %(price)s/h", price=f"{o.spot_price:g}") if o.spot_price is not None else ""
+        lb, sep, rb, x = ("［", "；", "］", "×") if zh else ("[", "; ", "]", "x")
+        note = f"  {lb}{sep.join(quote(n) for n in o.notes)}{rb}" if o.notes else ""
+        rate = f._("%(price)s %(currency)s/h = %(per_gpu)s per GPU-hour", price=f"{o.price:g}", currency=o.currency,
+                   per_gpu=f"{o.per_gpu_hour:.4g}")
+        out.append(f"  {o.instance:<28} {o.gpus} {x} {o.gpu:<22} {rate}{spot}{note}")
+    if report.no_gpu:
+        out.append(f._("left out %(n)s rows without a GPU", n=report.no_gpu))
+    if report.spot_only:
+        out.append(f._("left out %(n)s instance types listed only as spot (no on-demand price to attach it to)",
+                       n=report.spot_only))
+    if report.skipped:
+        out.append(f._("could not use %(n)s rows:", n=len(report.skipped)))
+        for s in report.skipped:
+            out.append("  " + f._("line %(line)s: %(name)s: %(reason)s", line=s.line, name=s.name,
+                                  reason=quote(s.reason)))
+    if target:
+        from pathlib import Path
+
+        out.append(f._("wrote %(target)s; use it with --knowledge %(dir)s", target=target, dir=Path(target).parent))
+    return "".join(line + "\n" for line in out)
