@@ -142,11 +142,33 @@ def text(message_id: str, values: dict[str, Any]) -> str:
 
 Phrase = tuple[str, str, dict[str, Any]]
 """A part of a phrase an estimator words (a link description...): the separator before it ("",
-", " or "; "), its message id in reports/messages.yaml and its values. A fact carries the English
+", ", "; " or " or "), its message id in reports/messages.yaml and its values. A fact carries the English
 text for the rules and the parts beside it (``<field>_phrases``), so a report words the value in
 its own language from the catalog instead of parsing the English."""
 
 
+def is_phrase(value: Any) -> bool:
+    """Whether ``value`` is a phrase's parts (a list of [separator, id, values]), as a phrase's value
+    may be (the knowledge base's reason quoted inside a sentence)."""
+    return isinstance(value, (list, tuple)) and bool(value) and all(
+        isinstance(p, (list, tuple)) and len(p) == 3 and isinstance(p[1], str) and isinstance(p[2], dict)
+        for p in value)
+
+
 def phrase_text(parts: Any) -> str:
-    """A phrase's English text: each part's template filled, after its separator."""
-    return "".join(sep + text(mid, values) for sep, mid, values in parts)
+    """A phrase's English text: each part's template filled (a value that is a phrase itself worded
+    first), after its separator."""
+    return "".join(sep + text(mid, {k: phrase_text(v) if is_phrase(v) else v for k, v in values.items()})
+                   for sep, mid, values in parts)
+
+
+def quoted(text: str, sep: str = "") -> Phrase:
+    """A phrase part that is the knowledge base's own wording (a reason written in a YAML file):
+    shown as written, quoted in a report in another language (message ``quote``)."""
+    return (sep, "quote", {"quote": " ".join(str(text).split())})
+
+
+def phrase_json(parts: Any) -> list[Any]:
+    """A phrase's parts as JSON has them (lists, nested phrases too): what a fact and a finding carry."""
+    return [[sep, mid, {k: phrase_json(v) if is_phrase(v) else v for k, v in values.items()}]
+            for sep, mid, values in parts]

@@ -102,6 +102,8 @@ class FormulaTerm(Frozen):
     formula: str
     inputs: dict[str, Any] = {}
     note: str = ""
+    note_phrases: list[Any] = Field(default=[], description="the note as [separator, message id, values] parts "
+                                    "(reports/messages.yaml), for a report in another language")
 
 
 class Assumption(Frozen):
@@ -147,6 +149,8 @@ class GpuOut(Frozen):
     cost_usd: float | None = None
     acquisition: str | None = None
     strategy: str = ""
+    strategy_phrases: list[Any] = Field(default=[], description="the strategy as [separator, message id, values] "
+                                        "parts (reports/messages.yaml layout.*), for a report in another language")
     scaling_efficiency: float | None = None
     peak_tflops: float | None = None
     peak_kind: str = ""
@@ -194,6 +198,8 @@ class Candidate(Frozen):
     buy_cost_usd: float | None = None
     break_even_month: int | None = None
     strategy: str = ""
+    strategy_phrases: list[Any] = Field(default=[], description="the strategy as [separator, message id, values] "
+                                        "parts (reports/messages.yaml layout.*), for a report in another language")
     strategy_changes: list[str] = []
     scaling_efficiency: float | None = None
     decode_tokens_per_s: float | None = None
@@ -222,6 +228,8 @@ class Recommendation(Frozen):
     summary_sentence: Sentence | None = None
     score_usd: float | None = Field(default=None, description="ranking score: cost + wall days x the value of a day")
     strategy: str = ""
+    strategy_phrases: list[Any] = Field(default=[], description="the strategy as [separator, message id, values] "
+                                        "parts (reports/messages.yaml layout.*), for a report in another language")
     provider: str | None = None
     instance: str | None = None
     decode_tokens_per_s: float | None = None

@@ -117,7 +117,7 @@ def _answer(command: str, path: str):
 
 
 ANSWER_MODULES = {"test_terminal_width.py", "test_report_zh_all.py", "test_report_brief.py", "test_report_look.py",
-                  "test_newcomer.py", "test_ledger.py", "test_report_phone.py"}
+                  "test_newcomer.py", "test_ledger.py", "test_report_phone.py", "test_screens_all.py"}
 """Modules that check the same shipped answers (answer_of): one pytest-xdist worker runs them all."""
 
 

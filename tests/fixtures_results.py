@@ -32,6 +32,9 @@ from gpuwise.results import (
 PARAMS = 68.98e9
 GB = 1e9
 
+# a layout label as the estimators word it (message ids and values, reports/messages.yaml layout.*)
+CKPT_ZERO3 = [["", "layout.checkpointing", {}], [" + ", "verbatim", {"text": "ZeRO-3"}]]
+
 
 def _breakdown(gpus: int, act: int = 7_075_774_464, overhead: int = 1_750_000_000) -> dict[str, int]:
     return {
@@ -292,7 +295,7 @@ CANDIDATES = [
         rent_cost_usd=5718.7,
         buy_cost_usd=612_400.0,
         break_even_month=17,
-        strategy="gradient checkpointing + ZeRO-3",
+        strategy="gradient checkpointing + ZeRO-3", strategy_phrases=CKPT_ZERO3,
         strategy_changes=["gradient checkpointing on", "ZeRO stage 0 -> 3"],
         scaling_efficiency=0.93,
         provider="lambda",
@@ -317,7 +320,7 @@ CANDIDATES = [
         rent_cost_usd=10_099.2,
         buy_cost_usd=398_000.0,
         break_even_month=21,
-        strategy="gradient checkpointing + ZeRO-3",
+        strategy="gradient checkpointing + ZeRO-3", strategy_phrases=CKPT_ZERO3,
         strategy_changes=["gradient checkpointing on", "ZeRO stage 0 -> 3"],
         scaling_efficiency=0.90,
         provider="lambda",
@@ -340,7 +343,7 @@ CANDIDATES = [
         acquisition="rent",
         rent_cost_usd=41_990.0,
         buy_cost_usd=705_000.0,
-        strategy="gradient checkpointing + ZeRO-3",
+        strategy="gradient checkpointing + ZeRO-3", strategy_phrases=CKPT_ZERO3,
         scaling_efficiency=0.28,
         reasons=[
             "14.5 days exceeds the 10-day deadline",
@@ -381,7 +384,7 @@ CANDIDATES = [
         total_cost_usd=73_667.0,
         acquisition="rent",
         rent_cost_usd=73_667.0,
-        strategy="gradient checkpointing + ZeRO-3",
+        strategy="gradient checkpointing + ZeRO-3", strategy_phrases=CKPT_ZERO3,
         scaling_efficiency=0.71,
         reasons=["21.8 days exceeds the 10-day deadline", "no bf16: fp16 with loss scaling instead"],
         rules=["compute.deadline-missed"],
@@ -505,7 +508,7 @@ def estimate_result() -> EstimateResult:
             wall_hours=59.77,
             cost_usd=5718.7,
             acquisition="rent",
-            strategy="gradient checkpointing + ZeRO-3",
+            strategy="gradient checkpointing + ZeRO-3", strategy_phrases=CKPT_ZERO3,
             scaling_efficiency=0.93,
             peak_tflops=989.4,
             peak_kind="bf16",
@@ -530,7 +533,7 @@ def recommend_result() -> RecommendResult:
             acquisition="rent",
             wall_days=2.49,
             total_cost_usd=5718.7,
-            strategy=chosen.strategy,
+            strategy=chosen.strategy, strategy_phrases=chosen.strategy_phrases,
             provider="lambda",
             instance="gpu_8x_h100_sxm5",
             summary="Rent 32 x H100 80GB (4 nodes of 8) for 2.5 days with ZeRO-3 and gradient checkpointing.",
@@ -543,7 +546,7 @@ def recommend_result() -> RecommendResult:
             acquisition="rent",
             wall_days=7.35,
             total_cost_usd=10_099.2,
-            strategy=runner.strategy,
+            strategy=runner.strategy, strategy_phrases=runner.strategy_phrases,
             provider="lambda",
             instance="gpu_8x_a100_80gb_sxm4",
             summary="Rent 32 x A100 80GB for 7.4 days: 77% more expensive and three times slower.",
@@ -627,7 +630,7 @@ PROPOSED = Candidate(
     total_cost_usd=23_850.0,
     acquisition="buy",
     buy_cost_usd=23_850.0,
-    strategy="gradient checkpointing + ZeRO-3",
+    strategy="gradient checkpointing + ZeRO-3", strategy_phrases=CKPT_ZERO3,
     reasons=[
         "needs 146.2 GB per GPU with ZeRO-3 and gradient checkpointing; an RTX 3090 has 22.9 GB usable",
         "CPU offload would need 828 GB of host RAM; the server has 512 GB",

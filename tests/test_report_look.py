@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from gpuwise import messages
 from gpuwise.render import report, words
 from gpuwise.render.fmt import Fmt, _strip_subject
 from gpuwise.results import Candidate
@@ -200,18 +201,23 @@ def test_the_summary_tables_verdict_does_not_break():
 
 
 # ---------------------------------------------------------------------- worded in Chinese
-@pytest.mark.parametrize(("text", "zh"), [
-    ("one 25 GbE port per node", "每个节点一个 25 GbE 端口"),
-    ("one NDR 400 Gb/s InfiniBand port per GPU (DGX H100: 8 NDR ports)",
+@pytest.mark.parametrize(("net", "text", "zh"), [
+    ("ethernet-25", "one 25 GbE port per node", "每个节点一个 25 GbE 端口"),
+    ("infiniband-400", "one NDR 400 Gb/s InfiniBand port per GPU (DGX H100: 8 NDR ports)",
      "每块 GPU 一个 NDR 400 Gb/s InfiniBand 端口（DGX H100：8 个 NDR 端口）"),
-    ("NDR 400 Gb/s InfiniBand, one port per GPU (rail-optimised, as DGX/HGX reference designs)",
-     "NDR 400 Gb/s InfiniBand，每块 GPU 一个端口（轨道优化拓扑，与 DGX/HGX 参考设计相同）"),
-    ("a network nobody described here", "“a network nobody described here”"),
-    ("ethernet-25", "ethernet-25"),
+    ("roce-400", "one 400 Gb/s RoCE port per GPU (rail-optimised)", "每块 GPU 一个 400 Gb/s RoCE 端口（轨道优化拓扑）"),
+    ("ethernet-0.1", "100 Mb/s between rented pods (an overlay network, no RDMA)",
+     "“100 Mb/s between rented pods (an overlay network, no RDMA)”"),
 ])
-def test_the_assumed_network_in_chinese(text, zh):
-    assert words.network(text, Fmt("zh")) == zh
-    assert words.network(text, Fmt("en")) == text
+def test_the_assumed_network_in_chinese(kb, net, text, zh):
+    """A network is described from its data (knowledge/runtime.yaml: port, shared_by, rail_optimised,
+    reference) as message ids and values; one without a port is the knowledge base's words, quoted."""
+    n = kb.runtime.networks[net]
+    assert n.text == text
+    parts = messages.phrase_json(n.phrases())
+    assert words.value("network", text, {"network_phrases": parts}, Fmt("zh")) == zh
+    assert words.value("network", text, {"network_phrases": parts}, Fmt("en")) == text
+    assert words.value("network", "ethernet-25", {}, Fmt("zh")) == "ethernet-25"  # an id stays as written
 
 
 def test_the_assumed_network_in_a_chinese_report(training):
@@ -266,15 +272,23 @@ def test_a_narrow_screen_keeps_field_names_and_figures_whole(training):
     assert cells == headers[1:]  # each value names its column
 
 
-@pytest.mark.parametrize(("note", "zh"), [
-    ("gradients are allocated as activations are freed", "梯度在激活值释放的同时分配"),
-    ("805306368 B at the end of decode, below this peak", "解码结束时为 805306368 B，低于此峰值"),
-    ("memory-bound linear layers; vLLM, tensor parallel 8", "线性层受显存限制；vLLM，张量并行 8"),
-    ("a note nobody worded", "a note nobody worded"),
+@pytest.mark.parametrize(("parts", "note", "zh"), [
+    ([("", "note.grads_as_freed", {})], "gradients are allocated as activations are freed",
+     "梯度在激活值释放的同时分配"),
+    ([("", "note.decode_end", {"n": 805306368.0})], "805306368 B at the end of decode, below this peak",
+     "解码结束时为 805306368 B，低于此峰值"),
+    ([("", "note.memory_bound", {}), ("; ", "note.framework_layout", {"fw": "vLLM", "layout": [
+        ("", "layout.tp", {"n": 8})]})], "memory-bound linear layers; vLLM, tensor parallel 8",
+     "线性层受显存限制；vLLM，张量并行 8"),
+    ([("", "note.framework_layout", {"fw": "vLLM", "layout": [("", "layout.copies", {"n": 2, "copy": [
+        ("", "layout.tp", {"n": 4})]})]})], "vLLM, 2 x (tensor parallel 4)", "vLLM，2 个副本（每个 张量并行 4）"),
 ])
-def test_a_formulas_note_in_chinese(note, zh):
-    assert words.term_note(note, Fmt("zh")) == zh
-    assert words.term_note(note, Fmt("en")) == note
+def test_a_formulas_note_in_chinese(parts, note, zh):
+    """A formula's note is message ids and values (gpuwise/estimators Term.note_phrases): its English
+    is filled from reports/messages.yaml, and a report words it part by part from the catalog."""
+    assert messages.phrase_text(parts) == note
+    assert words.phrase(parts, Fmt("zh")) == zh
+    assert words.phrase(parts, Fmt("en")) == note.replace("2 x (", "2 copies of (")
 
 
 def test_the_formula_notes_of_a_chinese_report_are_chinese(training):

@@ -7,16 +7,13 @@ width too; the plan's text uses a wider terminal."""
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from gpuwise.decide.audit import audit
-from gpuwise.decide.recommend import recommend
-from gpuwise.plan.build import plan
 from gpuwise.render import plan_view, report
 from gpuwise.render.fmt import display_width
+from tests.conftest import answer_of
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.yaml") if not p.name.startswith("plan-"))
@@ -24,14 +21,12 @@ HELDOUT = sorted((ROOT / "tests" / "data" / "heldout").glob("*.yaml"))
 PLANS = sorted((ROOT / "examples").glob("plan-*.yaml")) + sorted((ROOT / "tests" / "data" / "plans").glob("*.yaml"))
 
 
-@cache
-def _result(path: Path):
-    return audit(str(path)) if path.name.startswith(("proposal-", "audit-")) else recommend(str(path))
+def _result(path: Path):  # once per test process, shared with test_terminal_width.py (tests/conftest.py)
+    return answer_of("audit" if path.name.startswith(("proposal-", "audit-")) else "recommend", path)
 
 
-@cache
 def _plan(path: Path):
-    return plan(str(path))
+    return answer_of("plan", path)
 
 
 def _measure(text: str) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from ..errors import UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
-from ..inputs.job import resolve
+from ..inputs.job import note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import prices_used
@@ -314,7 +314,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
     with resolve(req, kb, where) as job:  # its caches are dropped when the result is built
         book = rulebook_for(job, rules)
         r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
-        named = [Assumption(field="hardware.gpu", value=p.hardware.gpu, reason=r.note)] if r.note else []
+        named = [note("hardware.gpu", p.hardware.gpu, r.note_id, r.note_values)] if r.note_id else []
         notes = [*money_notes, *named]
         gpu = kb.gpus[r.id]
         hw, acq = p.hardware, p.acquisition

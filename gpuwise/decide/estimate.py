@@ -14,12 +14,13 @@ from ..estimators.cost import HOURS_PER_MONTH
 from ..estimators.serving import serving_json
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
+from ..messages import phrase_json
 from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
 
 
 def term_out(t: Term) -> FormulaTerm:
     return FormulaTerm(name=t.name, value=float(t.value), unit=t.unit, formula=t.formula,
-                       inputs=_jsonable(t.inputs), note=t.note)
+                       inputs=_jsonable(t.inputs), note=t.note, note_phrases=phrase_json(t.note_phrases))
 
 
 def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
@@ -88,10 +89,10 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
                               workload=job.question(), assumptions=assumptions,
                               knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
     r = kb.gpu(gpu, where="--gpu")
-    if r.note:
-        from ..results import Assumption
+    if r.note_id:
+        from ..inputs.job import note
 
-        assumptions.append(Assumption(field="--gpu", value=gpu, reason=r.note))
+        assumptions.append(note("--gpu", gpu, r.note_id, r.note_values))
     g = kb.gpus[r.id]
     ev = evaluate(job, g, count)
     out = gpu_out(job, ev)
@@ -123,6 +124,7 @@ def gpu_out(job: Job, ev: Evaluation) -> GpuOut:
         decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
         prefill_tokens_per_s=n.get("prefill_tokens_per_s"),
         cost_usd=led.total if led else n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.label(),
+        strategy_phrases=ev.label_phrases(),
         scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"), peak_kind=n.get("peak_kind", ""),
         mfu=n.get("mfu"), terms=terms, cost=cost, ledger=led, timeline=tl,
         **plan_out(job, n),

@@ -79,6 +79,8 @@ class CandidateFact(FactModel):
                            set_by="interconnect")
     scales: bool = _f("the interconnect step passed it: its GPUs work together well enough", set_by="tco")
     strategy: str = _f("the layout / memory strategy in short notation (e.g. 'TP8 PP2 DP4 ZeRO-1')")
+    strategy_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
+                                "report words in its language")
     strategy_changed: bool = _f("gpuwise changed something the user left open or asked for")
     strategy_changes: str = _f("what gpuwise would change, in short notation ('none' if nothing)")
     offload: Literal["none", "cpu", "nvme"] = _f("optimizer/parameter offload in the chosen layout")
@@ -107,6 +109,8 @@ class CandidateFact(FactModel):
     framework_supports_precision: bool = _f("the serving framework runs the weights' precision here")
     framework_multi_node_ok: bool = _f("the serving framework can span this many servers")
     framework_reason: str = _f("why the framework cannot, described ('none')")
+    framework_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, values] "
+                                        "parts), which a report words in its language")
     max_concurrent_sequences: float = _f("sequences the KV cache holds at once (-1 training)")
     max_ttft_ms: float = _f("time-to-first-token target, ms (-1 none)")
     has_ttft_target: bool = _f("a time-to-first-token target applies")
@@ -164,6 +168,8 @@ class CandidateFact(FactModel):
     buy_past_whole_servers: int = _f("GPUs left over past whole servers of the largest size sold (0 when not sold in "
                                      "servers)")
     buy_unavailable_reason: str = _f("why this count cannot be bought ('none')")
+    buy_unavailable_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, "
+                                              "values] parts), which a report words in its language")
     buy_sold_as: str = _f("how the GPU is sold: baseboard, card, workstation ('none' unknown)")
     buy_condition: str = _f("the condition the purchase price is for: new, used ('none': no price)")
     buy_condition_asked: str = _f("the condition asked for: new (recommend), or the proposal's")
@@ -561,6 +567,11 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "efficiency_pct": _HOUSE + " (efficiency, a fraction, is what the rules compare)",
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
         "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
+        "framework_reason_phrases": "the reason's parts, for the report's language (framework_reason is what "
+                                    "rules show)",
+        "buy_unavailable_reason_phrases": "the reason's parts, for the report's language "
+                                          "(buy_unavailable_reason is what rules show)",
+        "strategy_phrases": "the strategy's parts, for the report's language (strategy is what rules show)",
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
         "currency": _HOUSE + " (market decides the export rules)",
         "buy_sold_as": _HOUSE + " (buy_in_servers is the built-in test)", "buy_units": _HOUSE,

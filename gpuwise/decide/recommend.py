@@ -497,8 +497,10 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         if k and con.options[k][0].nodes > 1 and con.options[k][0].topology:
             net = con.options[k][0].topology.network  # type: ignore[union-attr]
             if net:
-                desc = kb.runtime.networks[net].description if net in kb.runtime.networks else net
-                notes = [*notes, note("network", net, "assume.network", {"network": desc})]
+                known = kb.runtime.networks.get(net)
+                said = {"network": known.text, "network_phrases": messages.phrase_json(known.phrases())} if known \
+                    else {"network": net}
+                notes = [*notes, note("network", net, "assume.network", said)]
     by_key = {f"{c.gpu}x{c.count}:{c.acquisition}": c for c in candidates}
     return RecommendResult(
         alternatives=[by_key[k] for k in r.why_not if k in by_key],
@@ -605,7 +607,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         wall_days=_wall_days(e), gpu_hours=tl.gpu_hours if tl else None,
         total_cost_usd=led.total if led else None, ledger=led, timeline=tl, serving=serving_of(e),
         acquisition=mode, rent_cost_usd=n.get("rent_usd"), buy_cost_usd=n.get("buy_usd"),
-        break_even_month=n.get("break_even_month"), strategy=_label(e),
+        break_even_month=n.get("break_even_month"), strategy=_label(e), strategy_phrases=e.label_phrases(),
         strategy_changes=_changes(e), scaling_efficiency=n.get("efficiency"),
         decode_tokens_per_s=n.get("decode_tokens_per_s"),
         decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
@@ -650,7 +652,8 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
     kind = "training" if job.training else ("diffusion" if job.shape.diffusion else "inference")
     values = {"count": e.count, "gpu_name": e.gpu.name, "nodes": e.nodes, "provider": f["provider"],
               "wall_days": _wall_days(e), "cost_usd": led.total if led else f["cost_usd"], "need_gb": f["need_gb"],
-              "usable_gb": e.usable / GB, "strategy": _label(e), "decode_tps": n.get("decode_tokens_per_s"),
+              "usable_gb": e.usable / GB, "strategy": _label(e), "strategy_phrases": e.label_phrases(),
+              "decode_tps": n.get("decode_tokens_per_s"),
               "aggregate_tps": n.get("decode_tokens_per_s_total"), "project_months": job.c.project_months}
     mid = f"summary.{kind}.{mode}"
     sentence = Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
@@ -661,7 +664,8 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
                           serving=serving_of(e),
                           summary=sentence.text, summary_sentence=sentence,
                           score_usd=None if scored is None or math.isinf(scored) else scored,
-                          strategy=_label(e), provider=n.get("provider") if mode == "rent" else None,
+                          strategy=_label(e), strategy_phrases=e.label_phrases(),
+                          provider=n.get("provider") if mode == "rent" else None,
                           instance=n.get("instance") if mode == "rent" else None,
                           decode_tokens_per_s=n.get("decode_tokens_per_s"),
                           decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"))

@@ -17,7 +17,7 @@ from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE
 from ..estimators.serving import facts as SVR
-from ..inputs.job import Job
+from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
 from ..results import Assumption
 
@@ -44,7 +44,7 @@ def candidate_gpus(job: Job) -> tuple[list[str], list[Assumption]]:
     for i, name in enumerate(job.c.gpus):
         r = kb.gpu(name, where=f"{job.where}: constraints.gpus[{i}]")
         if r.note:
-            notes.append(Assumption(field=f"constraints.gpus[{i}]", value=name, reason=r.note))
+            notes.append(note(f"constraints.gpus[{i}]", name, r.note_id, r.note_values))
         if r.id not in ids:
             ids.append(r.id)
     return ids, notes
@@ -144,6 +144,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
         "strategy": n.get("layout_notation") or ev.label(),
+        "strategy_phrases": [["", "verbatim", {"text": n["layout_notation"]}]] if n.get("layout_notation")
+        else ev.label_phrases(),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,
@@ -162,6 +164,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
         "framework_multi_node_ok": bool(n.get("framework_multi_node_ok", True)),
         "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
+        "framework_reason_phrases": list(n.get("framework_reason_phrases") or []),
         "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
         "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
         **SVR.rate_fact(job.w, n),

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..messages import Phrase, phrase_text
+
 
 @dataclass(frozen=True)
 class Term:
@@ -19,7 +21,12 @@ class Term:
     unit: str
     formula: str
     inputs: dict[str, Any] = field(default_factory=dict)
-    note: str = ""
+    note: str = ""  # in English; filled from note_phrases when those are given
+    note_phrases: tuple[Phrase, ...] = ()  # the note as message ids and values (reports/messages.yaml note.*)
+
+    def __post_init__(self) -> None:
+        if self.note_phrases and not self.note:
+            object.__setattr__(self, "note", phrase_text(self.note_phrases))
 
     def as_dict(self) -> dict[str, Any]:
         return {

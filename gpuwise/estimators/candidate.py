@@ -12,6 +12,7 @@ from .. import ledger as L
 from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..ledger import Ledger, Timeline
+from ..messages import Phrase, phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 from . import GB, Term, usable_fraction
@@ -41,17 +42,25 @@ class Strategy:
         return cls(lay.checkpointing, lay.zero, lay.offload, lay.tp, lay.pp, lay.ep, lay.cp)
 
     def label(self) -> str:
-        parts = []
+        """The memory strategy in English ("TP4 + gradient checkpointing + ZeRO-1")."""
+        return phrase_text(self.label_phrases())
+
+    def label_phrases(self) -> tuple[Phrase, ...]:
+        """The memory strategy as message ids and values (reports/messages.yaml layout.*); the
+        notation (TP4, ZeRO-1) is written the same in every language."""
+        parts: list[tuple[str, dict[str, Any]]] = []
         split = [f"{k}{v}" for k, v in (("TP", self.tp), ("PP", self.pp), ("EP", self.ep), ("CP", self.cp)) if v > 1]
         if split:
-            parts.append(" ".join(split))
+            parts.append(("verbatim", {"text": " ".join(split)}))
         if self.checkpointing:
-            parts.append("gradient checkpointing")
+            parts.append(("layout.checkpointing", {}))
         if self.zero:
-            parts.append(f"ZeRO-{self.zero}")
+            parts.append(("verbatim", {"text": f"ZeRO-{self.zero}"}))
         if self.offload != "none":
-            parts.append(f"{self.offload.upper()} offload")
-        return " + ".join(parts) or "plain data parallel"
+            parts.append(("layout.offload", {"target": self.offload.upper()}))
+        if not parts:
+            return (("", "layout.plain", {}),)
+        return tuple((" + " if i else "", mid, kw) for i, (mid, kw) in enumerate(parts))
 
     def changes_from(self, base: Strategy) -> list[str]:
         out = []
@@ -209,6 +218,11 @@ class Evaluation:
         memory strategy ("TP4 + gradient checkpointing + ZeRO-1")."""
         serving = self.numbers.get("serving_layout_label")
         return str(serving) if serving else self.strategy.label()
+
+    def label_phrases(self) -> list[Any]:
+        """The same layout as message ids and values (JSON-ready), which a report words in its language."""
+        serving = self.numbers.get("serving_layout_label_phrases")
+        return list(serving) if serving else phrase_json(self.strategy.label_phrases())
 
     def all_terms(self) -> dict[str, Term]:
         """Every formula term, the ones built only for what a result shows included."""
@@ -746,7 +760,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         "buy_condition": plan.condition if plan else None,
         "buy_sold_as": plan.sold_as if plan else None, "buy_units": plan.units if plan else None,
         "buy_unit_gpus": plan.unit_gpus if plan else None, "buy_nodes": plan.nodes if plan else None,
-        "buy_unavailable_reason": why_not,
+        "buy_unavailable_reason": phrase_text(why_not) if why_not else None,
         "buy_lines": buy.lines if buy else {},
         "hosting": buy.hosting_name if buy else None, "hosting_assumed": buy.hosting_assumed if buy else False,
         "it_kw": buy.it_kw if buy else None,
@@ -765,7 +779,9 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     n["market_fact"] = {
         "market": market, "currency": c.currency, "sold_in_china": n["sold_in_china"] is not False,
         "sold_in_china_known": mk is not None, "china_part": bool(n["china_part"]), "china_rule": n["china_rule"],
-        **_server_units(kb, ev.gpu.id, ev.count), "buy_unavailable_reason": why_not or "none",
+        **_server_units(kb, ev.gpu.id, ev.count),
+        "buy_unavailable_reason": phrase_text(why_not) if why_not else "none",
+        "buy_unavailable_reason_phrases": phrase_json(why_not) if why_not else [],
         "buy_condition": plan.condition if plan else "none", "buy_condition_asked": condition,
         "buy_sold_as": n["buy_sold_as"] or "none", "buy_units": n["buy_units"] or 0,
         "hosting": n["hosting"] or "none", "hosting_assumed": bool(n["hosting_assumed"]),

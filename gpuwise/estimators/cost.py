@@ -15,6 +15,7 @@ from typing import Any
 from .. import ledger as L
 from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 from ..ledger import HOURS_PER_MONTH, Ledger, LedgerLine, Period
+from ..messages import Phrase, quoted
 from . import Term
 from .offers import Offer, rent_offers  # noqa: F401  (moved; kept importable from here)
 from .offers import derived as _derived
@@ -29,7 +30,7 @@ def spot_wall_hours(clouds: CloudFile, wall_hours: float) -> Term:
     value = wall_hours * (1 + sm.restart_overhead) / sm.availability
     return Term("spot_wall_hours", value, "h", "wall hours x (1 + restart overhead) / spot availability",
                 {"wall_hours": wall_hours, "restart_overhead": sm.restart_overhead, "availability": sm.availability},
-                note="availability and restart overhead are planning assumptions (clouds.yaml spot)")
+                note_phrases=(("", "note.spot", {}),))
 
 
 def discount(clouds: CloudFile, hours: float, schedule: str | None = None) -> tuple[float, str]:
@@ -120,19 +121,22 @@ class BuyPlan:
     as_of: str
     source: str
     check: str
-    note: str = ""
+    note_phrases: tuple[Phrase, ...] = ()  # how the price was taken (reports/messages.yaml note.*)
     point_gpus: int = 1  # GPUs in the unit the price point is for (native_amount buys that many)
 
 
 def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, condition: str = "new",
              market: str = "global", usd_cny: float = 7.0, unit_price: float | None = None
-             ) -> tuple[BuyPlan | None, str | None]:
-    """The units a seller sells for ``count`` x ``gpu`` and their dated price; (None, reason)
-    when that count cannot be bought or no dated price is known."""
+             ) -> tuple[BuyPlan | None, tuple[Phrase, ...] | None]:
+    """The units a seller sells for ``count`` x ``gpu`` and their dated price; (None, why: message
+    ids and values, reports/messages.yaml buy.*) when that count cannot be bought or no dated price
+    is known."""
     entry = price_entry(prices, gpu.id)
     if entry is None:
         why = next((e.reason for e in prices.excluded if e.id == gpu.id), None) if prices else None
-        return None, f"no dated purchase price for {gpu.name}" + (f": {why}" if why else " in prices.yaml")
+        if why:
+            return None, (("", "buy.no_price_because", {"gpu": gpu.name, "why": [quoted(why)]}),)
+        return None, (("", "buy.no_price", {"gpu": gpu.name}),)
     u = entry.units
     if u.sold_as == "server":
         largest = max(u.sizes)
@@ -141,10 +145,10 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
         elif count % largest == 0:
             unit_gpus, units = largest, count // largest
         else:
-            sizes = " or ".join(str(s) for s in sorted(u.sizes))
             up = next((s for s in sorted(u.sizes) if s > count), None) or largest * math.ceil(count / largest)
-            return None, (f"{gpu.name} is sold only as {sizes}-GPU baseboards in whole servers "
-                          f"({u.reason}); {count} cannot be bought: buy {up}")
+            sizes = [(" or " if i else "", "number", {"n": s}) for i, s in enumerate(sorted(u.sizes))]
+            return None, (("", "buy.server_sizes", {"gpu": gpu.name, "sizes": sizes, "why": [quoted(u.reason)],
+                                                    "count": count, "up": up}),)
         nodes = units
     else:
         unit_gpus, units = 1, count
@@ -164,12 +168,12 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     shapes = ("server", "baseboard") if u.sold_as == "server" else ("card",)
     points = [p for p in entry.prices if p.unit in shapes]
     chosen = [p for p in points if p.condition == wanted]
-    note = ""
+    note: tuple[Phrase, ...] = ()
     if not chosen and wanted == "new":
         chosen = [p for p in points if p.condition == "used"]
-        note = f"{gpu.name} is not sold new any more: priced used"
+        note = (("", "note.priced_used", {"gpu": gpu.name}),)
     if not chosen:
-        return None, f"no dated {wanted} price for {gpu.name} in prices.yaml"
+        return None, (("", "buy.no_condition_price", {"condition": wanted, "gpu": gpu.name}),)
     # the market's own prices first, then the unit size asked for, then the newest
     chosen.sort(key=lambda p: (p.market != market, u.sold_as == "server" and p.gpus != unit_gpus,
                                -p.as_of.toordinal()))
@@ -178,7 +182,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     if u.sold_as == "server":
         per_unit = amount * unit_gpus / p.gpus
         if p.gpus != unit_gpus:
-            note = (note + "; " if note else "") + f"{unit_gpus}-GPU unit priced pro rata from the {p.gpus}-GPU price"
+            note += (("; " if note else "", "note.pro_rata", {"unit": unit_gpus, "p": p.gpus}),)
         hardware = per_unit * units
         if p.unit == "baseboard":
             host = v["server_share_usd_per_gpu_sxm"].value * count
@@ -303,7 +307,7 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
                  {"sold_as": plan.sold_as, "units": plan.units, "gpus_per_unit": plan.unit_gpus,
                   "price": plan.native_amount, "currency": plan.currency, "condition": plan.condition,
                   "kind": plan.price_kind, "price_as_of": plan.as_of, "source": plan.source, "check": plan.check},
-                 note=plan.note)
+                 note_phrases=plan.note_phrases)
     server = Term("server_usd", plan.host_usd, "USD", plan.host_note, {"gpus": count})
     net, fabric = network_cost(plan, prices, networks or {})
     where, assumed = hosting_for(tco, plan, hosting)

@@ -567,13 +567,13 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
         peak = "optimizer step"
         opt = Term(opt.name, opt.value + step_temp, opt.unit, opt.formula, opt.inputs)
         act = Term("activations", 0.0, "B", "freed before the optimizer step", act.inputs,
-                   note=f"{act.value:.0f} B at the start of backward, below the step's peak")
+                   note_phrases=(("", "note.backward_start", {"n": act.value}),))
         tensors = phase_b
     else:
         peak = "backward"
         grads = Term(grads.name, grads.value if "ZeRO" in layout or "deepspeed" in layout else 0.0,
                      grads.unit, grads.formula, grads.inputs,
-                     note="" if "deepspeed" in layout else "gradients are allocated as activations are freed")
+                     note_phrases=() if "deepspeed" in layout else (("", "note.grads_as_freed", {}),))
         tensors = phase_a
         if "deepspeed" in layout:
             tensors = weights.value + grads.value + opt.value + act.value
@@ -694,10 +694,10 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     if peak == "decode":
         act = Term("activations", decode_work, "B", "decode working set: 4 B x vocab x sequences (logits)"
                    + (f" / {ranks} GPUs" if ranks > 1 else ""), {"sequences": concurrent},
-                   note=f"{work / ranks:.0f} B during prefill, with less KV cache")
+                   note_phrases=(("", "note.prefill_less_kv", {"n": work / ranks}),))
     else:
         kv = Term(kv.name, kv_prompt, kv.unit, kv.formula + " (the prompts' tokens at the end of prefill)",
-                  kv.inputs, note=f"{kv.value:.0f} B at the end of decode, below this peak")
+                  kv.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
     over = _overhead_term(act.value, overhead, "CUDA context and workspaces + allocator allowance x working set")
     zero = Term("gradients", 0.0, "B", "inference keeps no gradients")
     kv_label = {4.0: "fp32", 1.0: "8-bit"}.get(kv_b, "16-bit")

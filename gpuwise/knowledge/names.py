@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import messages
 from ..errors import UserError
 
 _NORM = re.compile(r"[\s_\-/.()]+")
@@ -40,7 +41,15 @@ def norm(name: str) -> str:
 @dataclass(frozen=True)
 class Resolved:
     id: str
-    note: str | None = None  # how an ambiguous-looking name was read (rule 2 or a listed default)
+    # how an ambiguous-looking name was read (rule 2 or a listed default): a message of
+    # reports/messages.yaml (name.*) and its values; "" when the name is plain
+    note_id: str = ""
+    note_values: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def note(self) -> str | None:
+        """The reading in English (None when the name is plain)."""
+        return messages.text(self.note_id, self.note_values) if self.note_id else None
 
 
 @dataclass
@@ -82,9 +91,9 @@ class NameIndex:
         return sorted(i for i, c in self.cards.items()
                       if c.family == me.family and c.form not in _MODULE and (not sizes or int(c.gb) in sizes))
 
-    def _module_note(self, name: str, ident: str, others: list[str]) -> str:
-        return (f"'{name}' read as {self.labels[ident]} ({ident}): a name without the form factor means the "
-                f"SXM (or OAM) module; write '{self.labels[others[0]]}' for the PCIe card")
+    def _module_note(self, name: str, ident: str, others: list[str]) -> Resolved:
+        return Resolved(ident, "name.module", {"name": name, "label": self.labels[ident], "id": ident,
+                                               "other": self.labels[others[0]]})
 
     # ------------------------------------------------------------------------ resolve
     def resolve(self, name: str, *, where: str | None = None) -> Resolved:
@@ -95,9 +104,9 @@ class NameIndex:
         if ident is not None:
             others = self._other_forms(ident, key)
             if others:
-                return Resolved(ident, self._module_note(str(name), ident, others))
+                return self._module_note(str(name), ident, others)
             if key in self.defaults and key not in self.exact:
-                return Resolved(ident, f"'{name}' read as {self.labels[ident]} ({ident}), the default variant")
+                return Resolved(ident, "name.default", {"name": str(name), "label": self.labels[ident], "id": ident})
             return Resolved(ident)
         # A prefix is never taken for a name: 'llama-3.1-7' is not llama-3.1-70b, 'b2' is not b200.
         # A name that starts several entries lists them (unless rule 2 picks one); one that starts
@@ -105,7 +114,7 @@ class NameIndex:
         family = sorted({i for k, i in self.exact.items() if k.startswith(key)})
         modules = [i for i in family if i in self.cards and self.cards[i].form in _MODULE]
         if len(family) > 1 and len(modules) == 1 and self._other_forms(modules[0], key):
-            return Resolved(modules[0], self._module_note(str(name), modules[0], self._other_forms(modules[0], key)))
+            return self._module_note(str(name), modules[0], self._other_forms(modules[0], key))
         if len(family) > 1:
             raise UserError(f"'{name}' is ambiguous: it could be {', '.join(family)}", where=where,
                             hint="give the variant; a name without the form factor is the SXM part (docs/names.md)")

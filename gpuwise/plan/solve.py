@@ -35,6 +35,7 @@ from typing import Any
 from ..estimators import cost as K
 from ..knowledge import Knowledge
 from ..knowledge.schema import Gpu
+from ..messages import phrase_text
 from .milp import Model, Solution
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, replicas_needed
 
@@ -105,7 +106,7 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
                     networks=kb.runtime.networks, hosting=where, usd_cny=usd_cny, market=market)
     if bc is None or bc.plan is None:
         _, why = K.buy_plan(kb.prices, gpu, unit, tco, market=market, usd_cny=usd_cny)
-        f.buy_reason = why or f"{gpu.name} cannot be bought"
+        f.buy_reason = phrase_text(why) if why else f"{gpu.name} cannot be bought"
         return f
     f.unit, f.unit_capex, f.unit_hardware = unit, bc.capex, bc.cards.value
     f.unit_hosting_per_month = bc.hosting.value

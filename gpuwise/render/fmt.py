@@ -420,8 +420,9 @@ class Fmt:
             return self.na()
         return self._money(usd, 2)
 
-    def strategy(self, label: str, count: int | None = None) -> str:
-        return words.strategy(label, count, self) if label else DASH
+    def strategy(self, label: str, count: int | None = None, parts: Any = None) -> str:
+        """A layout label in this language, from its parts (message ids and values) where it has them."""
+        return words.strategy(label, count, self, parts) if label else DASH
 
     def month(self, m: float | None) -> str:
         if m is None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...knowledge.schema import Gpu
+from ...messages import Phrase, phrase_text
 from .. import memory as M
 from ..interconnect import GPUS_PER_NODE, link_bandwidth
 from .engine import Engine, kv_heads_effective, kv_per_token, window_tokens
@@ -37,17 +38,16 @@ class Layout:
                 "replicas": self.replicas, "gpus_per_copy": self.gpus_per_copy}
 
     def label(self) -> str:
-        parts = []
-        if self.dp_attention > 1:
-            parts.append(f"attention data parallel {self.dp_attention}")
-        if self.tp > 1:
-            parts.append(f"tensor parallel {self.tp}")
-        if self.pp > 1:
-            parts.append(f"{self.pp} pipeline stages")
-        if self.ep > 1:
-            parts.append(f"expert parallel {self.ep}")
-        copy = " + ".join(parts) or "one GPU"
-        return f"{self.replicas} x ({copy})" if self.replicas > 1 else copy
+        """The layout in English ("2 x (tensor parallel 4)")."""
+        return phrase_text(self.label_phrases())
+
+    def label_phrases(self) -> tuple[Phrase, ...]:
+        """The layout as message ids and values (reports/messages.yaml layout.*)."""
+        parts = [(mid, n) for mid, n in (("layout.attention_dp", self.dp_attention), ("layout.tp", self.tp),
+                                         ("layout.pp", self.pp), ("layout.ep", self.ep)) if n > 1]
+        copy: tuple[Phrase, ...] = tuple((" + " if i else "", mid, {"n": n}) for i, (mid, n) in enumerate(parts)) \
+            or (("", "layout.one_gpu", {}),)
+        return (("", "layout.copies", {"n": self.replicas, "copy": copy}),) if self.replicas > 1 else copy
 
 
 def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
@@ -104,7 +104,7 @@ class Replica:
     hop_bw: float  # B/s between pipeline stages
     hop_latency: float  # s
     fits: bool
-    notes: tuple[str, ...] = ()
+    notes: tuple[Phrase, ...] = ()  # message ids and values (note.*)
     draft_gpu: float = 0.0  # of weights_gpu: the speculative drafter's bytes
     draft_kv_token_gpu: float = 0.0  # the drafter's KV bytes per token of a sequence (beside kv_token_gpu)
 
@@ -171,11 +171,11 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     else:
         hop_bw = link_bw
         hop_lat = eng.allreduce_latency
-    notes = []
+    notes: list[Phrase] = []  # message ids and values (reports/messages.yaml note.*)
     if shape.kv_elements_override and tp > 1 and dpa == 1:
-        notes.append("MLA's compressed KV cache cannot be split by heads: every tensor-parallel rank holds it all")
+        notes.append(("", "note.mla_replicated", {}))
     if dpa == 1 and tp > shape.kv_heads and not shape.kv_elements_override:
-        notes.append(f"{shape.kv_heads} KV heads over {tp} GPUs: KV heads are replicated")
+        notes.append(("; " if notes else "", "note.kv_replicated", {"kv": shape.kv_heads, "tp": tp}))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv)

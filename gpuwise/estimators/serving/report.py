@@ -8,6 +8,7 @@ from typing import Any
 
 from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework
+from ...messages import phrase_json
 from .. import Term
 from .. import memory as M
 from . import options as O
@@ -29,16 +30,18 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     common = {"framework": eng.fw.id, "layout": lay.label(), "prompt_tokens": prompt, "output_tokens": output}
     b = min(per_copy, max(rep.max_seqs, 1))
     pure = step(job, eng, rep, b, 0.0, prompt + output / 2, 0.0)
-    note = f"{pure.bound}-bound linear layers; {eng.fw.name}, {lay.label()}"
+    note = (("", f"note.{pure.bound}_bound", {}),
+            ("; ", "note.framework_layout", {"fw": eng.fw.name, "layout": lay.label_phrases()}))
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
     return {
         "decode": Term("decode_tokens_per_s", 1 / s.load.tpot if s.load.tpot > 0 else 0.0, "tok/s",
                        "1 / TPOT at the load: one sequence's output speed (its prompt chunks sharing the steps)",
-                       {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note=note),
+                       {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note_phrases=note),
         "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
                              "sustained output tokens/s of all copies at the load (prefill sharing the GPUs)",
-                             {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas}, note=note),
+                             {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas},
+                             note_phrases=note),
         "prefill": Term("prefill_tokens_per_s", prompt / s.single.ttft if s.single.ttft > 0 else 0.0, "tok/s",
                         "prompt tokens / time to first token of one request alone",
                         {**common, "ttft_s": s.single.ttft}),
@@ -49,7 +52,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
              "kv_free_per_gpu_bytes": rep.free_gpu, "kv_bytes_per_token_per_gpu": rep.kv_token_gpu,
              "tokens_per_sequence": rep.seq_tokens, "kv_reserve": eng.fw.kv_reserve,
              "max_batch": eng.max_batch, "replicas": lay.replicas},
-            note="; ".join(rep.notes)),
+            note_phrases=tuple(rep.notes)),
         "serving_step": Term(
             "tpot_s", st.seconds, "s",
             "pp x [weight bytes / (BW x f) + GEMM FLOPs / (peak x e) + max(KV bytes / (BW x f), attention "
@@ -135,11 +138,13 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
         "framework_multi_node_ok": s.support.multi_node_ok,
         "framework_reason": s.support.reason,
         "framework_reason_detail": s.support.detail,
+        "framework_reason_phrases": phrase_json(s.support.detail_phrases),
         "weight_format": s.engine.weight_format,
         "compute_precision": s.engine.compute,
         "weight_only_fallback": s.engine.weight_only,
         "serving_layout": lay.as_dict(),
         "serving_layout_label": lay.label(),
+        "serving_layout_label_phrases": phrase_json(lay.label_phrases()),
         "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp_attention": lay.dp_attention, "replicas": lay.replicas,
         "gpus_per_copy": lay.gpus_per_copy,
         "prompt_tokens": prompt, "output_tokens": output,

@@ -7,6 +7,7 @@ from typing import Any
 
 from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework
+from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
 from ..interconnect import GPUS_PER_NODE
 
@@ -39,13 +40,18 @@ class Support:
     precision_ok: bool
     multi_node_ok: bool
     reason: str
-    detail: str
+    detail_phrases: tuple[Phrase, ...]  # why, as message ids and values (reports/messages.yaml serve.*)
     compute: str  # the matmul precision actually used ("bf16" for a weight-only fallback)
     weight_only: bool = False
 
     @property
     def ok(self) -> bool:
         return self.gpu_ok and self.precision_ok and self.multi_node_ok
+
+    @property
+    def detail(self) -> str:
+        """Why, in English (what the rules show)."""
+        return phrase_text(self.detail_phrases)
 
 
 def _cc(gpu: Gpu) -> float | None:
@@ -90,31 +96,36 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> 
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
     compute = fp.compute if fp else "bf16"
     weight_only = False
-    gpu_ok, prec_ok, reason, detail = True, True, "ok", REASONS["ok"]
+    gpu_ok, prec_ok, reason = True, True, "ok"
+    detail: Phrase = ("", "serve.ok", {})
     if gpu.vendor not in fw.vendors:
         gpu_ok, reason = False, "gpu_vendor"
-        detail = f"{fw.name} runs on {', '.join(fw.vendors)} GPUs, not {gpu.vendor}"
+        detail = ("", "serve.gpu_vendor", {"fw": fw.name, "vendors": ", ".join(fw.vendors), "vendor": gpu.vendor})
     elif gpu.vendor == "nvidia" and cc is not None and cc < fw.min_compute_capability:
         gpu_ok, reason = False, "gpu_compute_capability"
-        detail = f"{fw.name} needs compute capability {fw.min_compute_capability:.1f}+; {gpu.name} has {cc:.1f}"
+        detail = ("", "serve.gpu_cc", {"fw": fw.name, "need": fw.min_compute_capability, "gpu": gpu.name, "has": cc})
     if fp is None:
         prec_ok = False
         if reason == "ok":
             reason = "precision_unsupported"
-            detail = fw.unsupported.get(precision, f"{fw.name} cannot load {precision} weights")  # type: ignore[call-overload]
+            why = fw.unsupported.get(precision)  # type: ignore[call-overload]
+            detail = quoted(why) if why else ("", "serve.precision_unsupported", {"fw": fw.name,
+                                                                                 "precision": precision})
     else:
-        bad = None
+        bad: tuple[str, Phrase] | None = None
         if fp.vendors is not None and gpu.vendor not in fp.vendors:
-            bad = ("precision_vendor", f"{fw.name} has no {precision} kernels ({fp.kernel}) for {gpu.vendor} GPUs")
+            bad = ("precision_vendor", ("", "serve.precision_vendor", {"fw": fw.name, "precision": precision,
+                                                                      "kernel": fp.kernel, "vendor": gpu.vendor}))
         elif gpu.vendor == "nvidia" and cc is not None and fp.min_compute_capability and cc < fp.min_compute_capability:
-            bad = ("precision_compute_capability", f"{fw.name} {precision} ({fp.kernel}) needs compute capability "
-                   f"{fp.min_compute_capability:.1f}+; {gpu.name} has {cc:.1f}")
+            bad = ("precision_compute_capability", ("", "serve.precision_cc", {
+                "fw": fw.name, "precision": precision, "kernel": fp.kernel, "need": fp.min_compute_capability,
+                "gpu": gpu.name, "has": cc}))
         elif not has_units(gpu, fp.compute):
             if fp.fallback_compute and has_units(gpu, fp.fallback_compute):
                 compute, weight_only = fp.fallback_compute, True
             else:
-                bad = ("precision_hardware", f"{fw.name} {precision} needs {fp.compute.upper()} tensor cores; "
-                       f"{gpu.name} has none")
+                bad = ("precision_hardware", ("", "serve.precision_hardware", {
+                    "fw": fw.name, "precision": precision, "units": fp.compute.upper(), "gpu": gpu.name}))
         if bad:
             prec_ok = False
             if reason == "ok":
@@ -122,6 +133,5 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> 
     multi_ok = fw.multi_node or gpus_per_copy <= GPUS_PER_NODE
     if not multi_ok and reason == "ok":
         reason = "multi_node"
-        detail = (f"one copy of the model needs {gpus_per_copy} GPUs, more than one {GPUS_PER_NODE}-GPU node, "
-                  f"and {fw.name} runs on one machine")
-    return Support(gpu_ok, prec_ok, multi_ok, reason, detail, compute, weight_only)
+        detail = ("", "serve.multi_node", {"gpus": gpus_per_copy, "node": GPUS_PER_NODE, "fw": fw.name})
+    return Support(gpu_ok, prec_ok, multi_ok, reason, (detail,), compute, weight_only)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from ...messages import Phrase, phrase_text, quoted
 from .base import Check, Strict
 
 
@@ -48,12 +49,51 @@ class QuantFormat(Strict):
     source: str = Field(min_length=3)
 
 
+class NetworkReference(Strict):
+    """The reference system whose compute fabric a network is (DGX H100: 8 NDR ports)."""
+
+    system: str = Field(min_length=2)
+    ports: int = Field(gt=0)
+    kind: str = Field(min_length=2, description="the ports' generation as the system's guide names it (NDR)")
+
+
 class Network(Strict):
     gb_s: float = Field(gt=0, description="line rate, one direction, GB/s")
     shared_by: Literal["gpu", "node"] = Field(description="one such port per GPU, or one per node")
     latency_us: float = Field(ge=0)
-    description: str
+    port: str = Field(default="", description="the port's name as sold ('25 GbE', 'NDR 400 Gb/s InfiniBand'): "
+                      "one such port per `shared_by`")
+    rail_optimised: bool = Field(default=False, description="each GPU's port on its own rail of switches")
+    reference: NetworkReference | None = None
+    description: str = Field(default="", description="a network no port describes (an overlay between rented "
+                             "pods), in the knowledge base's words; shown as written")
     source: str = Field(min_length=3)
+
+    @model_validator(mode="after")
+    def _described(self) -> Network:
+        if bool(self.port) == bool(self.description):
+            raise ValueError("give either 'port' (the port's name) or 'description', not both")
+        return self
+
+    def phrases(self) -> tuple[Phrase, ...]:
+        """How nodes are networked, as message ids and values (reports/messages.yaml net.*)."""
+        if not self.port:
+            return (quoted(self.description),)
+        note: list[Phrase] = []
+        if self.rail_optimised:
+            note.append(("", "net.rail", {}))
+        if self.reference is not None:
+            r = self.reference
+            note.append((", " if note else "", "net.reference", {"system": r.system, "ports": r.ports,
+                                                                 "kind": r.kind}))
+        mid = f"net.per_{self.shared_by}"
+        return ((("", mid + "_note", {"port": self.port, "note": note}),) if note
+                else (("", mid, {"port": self.port}),))
+
+    @property
+    def text(self) -> str:
+        """The same in English ("one 25 GbE port per node")."""
+        return phrase_text(self.phrases())
 
 
 class BatchDefault(Strict):

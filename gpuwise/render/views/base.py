@@ -166,7 +166,7 @@ class BaseView:
         """An assumption's reason in this language (its sentence template when it has one)."""
         if a.template:
             return self.f.sentence(a.template, a.values, _reason(a.reason))
-        return words.assumption(_reason(a.reason), self.f)  # a name's reading worded; any other as it came
+        return " ".join(_reason(a.reason).split())  # no message id: shown as it came
 
     def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"id": i, "source": self.sources.get(i, "")} for i in dict.fromkeys(ids)]
@@ -184,7 +184,7 @@ class BaseView:
             "name": t.name, "label": label, "formula": words.formula(times(" ".join(t.formula.split())), self.f),
             "with_numbers": words.formula(times(with_numbers), self.f) if with_numbers != t.formula else "",
             "inputs": ", ".join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
-            "value": value, "note": words.term_note(t.note, self.f) if t.note else "",
+            "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
 
     def input_shown(self, key: str, v: Any) -> str:
@@ -193,7 +193,7 @@ class BaseView:
 
     def evidence_shown(self, key: str, v: Any, values: dict[str, Any]) -> str:
         """A finding's evidence value: a phrase of the estimators (a link) in the report's words."""
-        if isinstance(v, str) and key in words.VALUE_WORDS:
+        if isinstance(v, str) and (key in words.VALUE_WORDS or f"{key}_phrases" in values):
             v = str(words.value(key, v, values, self.f))
             # a phrase still in English is the evidence as recorded: quoted in another language
             return self.f.cite(v) if re.search(r"[A-Za-z]+ [a-z]+ [a-z]+", v) and "“" not in v else v
@@ -278,7 +278,8 @@ class BaseView:
             "subject": x.subject, "message": self.f.sentence(x.template, x.values, x.message),
             "fix": self.f.sentence(x.fix_template, x.values, x.fix),
             "source": self.f.cite(x.source),
-            "evidence": ", ".join(f"{k} = {self.evidence_shown(k, v, x.evidence)}" for k, v in x.evidence.items()),
+            "evidence": ", ".join(f"{k} = {self.evidence_shown(k, v, {**x.values, **x.evidence})}"
+                                  for k, v in x.evidence.items()),
         }
 
     def reasons(self, c: Candidate) -> list[str]:
@@ -376,7 +377,7 @@ class BaseView:
 
     def strategy(self, c: Candidate | Recommendation) -> str:
         """A candidate's layout in the report's language ("one GPU", not "plain data parallel")."""
-        return self.f.strategy(c.strategy, c.count)
+        return self.f.strategy(c.strategy, c.count, c.strategy_phrases)
 
     def option_line(self, c: Candidate, who: str) -> str:
         """One configuration in a line: "The proposal: 4 × RTX 3090, buy: 3.2 days, $9,000 (not feasible)"."""

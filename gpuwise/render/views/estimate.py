@@ -40,7 +40,7 @@ class EstimateView(BaseView):
                     [self._("Count"), self.gpus_on_nodes(g.count, g.nodes)],
                     [self._("Fits in memory"), f.yes_no(g.fits)]]
             if g.strategy:
-                rows.append([self._("Strategy"), f.strategy(g.strategy, g.count)])
+                rows.append([self._("Strategy"), f.strategy(g.strategy, g.count, g.strategy_phrases)])
             if g.gpu_hours is not None:
                 rows.append([self._("GPU-hours"), f.num(g.gpu_hours, 0)])
             if g.wall_hours is not None:
