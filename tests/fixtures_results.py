@@ -662,20 +662,19 @@ def _card(n: int, serial: str, made: str, *, has_smi: bool = True, **readings) -
         "remap_failure": False,
         "uncorrectable_ecc": -1,
         "correctable_ecc": -1,
-        "width_below_max": False,
-        "gen_below_max": False,
-        "at_idle": False,
         "link_width": 16,
         "link_width_max": 16,
         "link_gen": 4,
         "link_gen_max": 4,
-        "power_limit_changed": False,
         "power_limit_w": 350.0,
         "default_power_limit_w": 350.0,
-        "clocks_changed": False,
+        "app_clocks_off_mhz": 0,
         "throttle_reasons": "",
         "throttling": False,
-        "hw_slowdown": False,
+        "reason_hw_slowdown": False,
+        "reason_hw_thermal_slowdown": False,
+        "reason_hw_power_brake": False,
+        "reason_sw_thermal_slowdown": False,
         "vbios": "94.02.42.00.A9",
         "product_name": "NVIDIA GeForce RTX 3090",
         "segment": "consumer",
@@ -697,8 +696,6 @@ def _card(n: int, serial: str, made: str, *, has_smi: bool = True, **readings) -
             }
         )
         card.update(vbios="", product_name="", power_limit_w=-1.0, default_power_limit_w=-1.0)
-    card["width_below_max"] = card["link_width"] < card["link_width_max"]
-    card["power_limit_changed"] = card["power_limit_w"] != card["default_power_limit_w"]
     return card
 
 
@@ -858,6 +855,8 @@ def audit_result() -> AuditResult:
                 link_width=8,
                 power_limit_w=280.0,
                 throttle_reasons="sw_power_cap, hw_slowdown",
+                throttling=True,
+                reason_hw_slowdown=True,
             ),
             _card(2, "1324520012399", "2021-02", fan_cv=0.03, fan_swing=0.06, power_cv=0.02, power_swing=0.04),
             _card(3, "1324520099999", "", has_smi=False),

@@ -1281,7 +1281,7 @@ def test_a_fifo_in_a_batch_is_an_error_for_that_file_not_a_hang(capsys, tmp_path
 
 
 def test_one_report_named_by_forty_cards_is_read_once(tmp_path, monkeypatch):
-    from gpuwise.decide import inspect_card
+    from gpuwise.decide import smi_report
 
     prop = _mining_copy(tmp_path)
     doc = yaml.safe_load(prop.read_text())
@@ -1289,9 +1289,9 @@ def test_one_report_named_by_forty_cards_is_read_once(tmp_path, monkeypatch):
     doc["used_cards"] = [{"serial": f"S{i}", "nvidia_smi": "nvidia-smi/rtx3080-like-healthy.xml"} for i in range(40)]
     prop.write_text(yaml.safe_dump(doc))
     reads = []
-    real = inspect_card.read_regular_file
-    monkeypatch.setattr(inspect_card, "read_regular_file", lambda *a, **k: reads.append(a) or real(*a, **k))
-    monkeypatch.setattr(inspect_card, "_PARSED", {})
+    real = smi_report.read_regular_file
+    monkeypatch.setattr(smi_report, "read_regular_file", lambda *a, **k: reads.append(a) or real(*a, **k))
+    monkeypatch.setattr(smi_report, "_PARSED", {})
     from gpuwise import audit
 
     audit(str(prop))
@@ -1300,7 +1300,7 @@ def test_one_report_named_by_forty_cards_is_read_once(tmp_path, monkeypatch):
 
 def test_a_big_nvidia_smi_report_is_refused_unread(capsys, tmp_path):
     """Real reports are 20-70 KB per GPU; past 4 MB the file is refused before it is parsed."""
-    from gpuwise.decide.inspect_card import MAX_XML_BYTES
+    from gpuwise.decide.smi_report import MAX_XML_BYTES
 
     prop = _mining_copy(tmp_path)
     smi = tmp_path / "nvidia-smi" / "rtx3080-like-healthy.xml"
@@ -1329,7 +1329,7 @@ def test_a_batch_under_a_memory_limit_keeps_every_result(tmp_path):
     report is read once and capped, so both proposals get their verdict."""
     import resource
 
-    from gpuwise.decide.inspect_card import MAX_XML_BYTES
+    from gpuwise.decide.smi_report import MAX_XML_BYTES
 
     prop = _mining_copy(tmp_path)
     smi = tmp_path / "nvidia-smi" / "rtx3080-like-healthy.xml"

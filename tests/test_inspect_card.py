@@ -13,21 +13,26 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from gpuwise import audit
-from gpuwise.decide import inspect_card
-from gpuwise.decide.inspect_card import (
-    GpuReading,
-    clocks_changed,
-    memory_errors,
-    months_between,
-    parse_nvidia_smi_xml,
-    pcie_degraded,
-    power_limit_changed,
-    variability,
-)
+from gpuwise import audit, knowledge
+from gpuwise.decide import engine, inspect_card, rulebook, smi_report
+from gpuwise.decide.audit import _reading_fields
+from gpuwise.decide.inspect_card import app_clocks_off_mhz, memory_errors, months_between, variability
+from gpuwise.decide.smi_report import GpuReading, parse_nvidia_smi_xml
 from gpuwise.errors import UserError
 
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
+READING_RULES = {"USED-PCIE-WIDTH", "USED-PCIE-GEN-UNDER-LOAD", "USED-POWER-LIMIT-CHANGED", "USED-CLOCKS-CHANGED",
+                 "USED-THROTTLING"}
+
+
+def judged(g: GpuReading, gpu: str = "rtx-3090") -> set[str]:
+    """The rules on a card's readings that fire on ``g``: the card fact built as an audit builds it,
+    judged by the built-in rule book (the link, power limit and clock verdicts are the rules')."""
+    kb = knowledge.load()
+    fact = {"t": "card", "card": 1, "serial": "x", "has_smi": True, "primary": True,
+            **_reading_fields(g, kb.gpus[gpu], [], kb)}
+    book = rulebook.load(None, {k: v.value for k, v in kb.policy.items()})
+    return {rule for rule, _i, _s in engine.run(book, [fact]).firings} & READING_RULES
 
 
 def gpu0(name: str) -> GpuReading:
@@ -96,10 +101,8 @@ def test_a10g_remapped_rows_and_flat_ecc():
     assert g.performance_state == "P8"
     assert g.power_draw_w == 25.58 and g.power_limit_w == 300.0
     assert g.temperature_c == 17
-    link = pcie_degraded(g)
-    assert link is not None
-    assert (link.gen_below_max, link.width_below_max, link.at_idle) == (True, True, True)
-    assert link.degraded is True  # the width, not the idle generation, makes it degraded
+    # Gen 1 x8 of Gen 4 x16 at P8: the width, not the idle generation, is what the rules flag
+    assert judged(g) == {"USED-PCIE-WIDTH"}
     errors = memory_errors(g)
     assert errors.mechanism == "remapped_rows"
     assert (errors.remapped_rows, errors.pending, errors.remap_failure) == (0, False, False)
@@ -128,7 +131,7 @@ def test_a100_new_format_535():
     assert g.temperature_c == 27 and g.fan_speed_percent is None
     assert g.utilization_gpu_percent is None
     assert memory_errors(g).mechanism is None
-    assert power_limit_changed(g) is False and clocks_changed(g) is False
+    assert app_clocks_off_mhz(g) == 0 and not judged(g, "a100-80gb-sxm")
 
 
 def test_rtx3080_newest_format_consumer():
@@ -149,12 +152,12 @@ def test_rtx3080_newest_format_consumer():
     assert (g.power_limit_w, g.default_power_limit_w, g.max_power_limit_w) == (320.0, 320.0, 336.0)
     # "Requested functionality has been deprecated" reads as unknown
     assert g.applications_clocks_graphics_mhz is None and g.default_applications_clocks_mem_mhz is None
-    assert clocks_changed(g) is None
+    assert app_clocks_off_mhz(g) is None
     assert (g.clocks_graphics_mhz, g.clocks_mem_mhz, g.max_clocks_mem_mhz) == (1950, 9251, 9501)
     assert g.active_clock_event_reasons == [] and g.gpu_idle is False
     assert memory_errors(g).pending is None
-    link = pcie_degraded(g)
-    assert link is not None and link.degraded is False and link.at_idle is False
+    assert g.pcie_gen_current == g.pcie_gen_max and g.link_width_current == g.link_width_max
+    assert not judged(g) & {"USED-PCIE-WIDTH", "USED-PCIE-GEN-UNDER-LOAD", "USED-CLOCKS-CHANGED"}
 
 
 def test_old_and_new_format_give_the_same_fields():
@@ -191,14 +194,11 @@ def test_throttled_and_tuned_card():
     """derived_tesla-p100_throttled-tuned.xml: busy (P0, no gpu_idle), x4 gen 1, HW slowdown."""
     g = gpu0("derived_tesla-p100_throttled-tuned.xml")
     assert g.gpu_idle is False and g.utilization_gpu_percent == 100
-    link = pcie_degraded(g)
-    assert link is not None
-    assert (link.gen_below_max, link.width_below_max) == (True, True)
-    assert (link.at_idle, link.degraded) == (False, True)
     assert (g.power_limit_w, g.default_power_limit_w) == (200.0, 250.0)
-    assert power_limit_changed(g) is True
     assert (g.applications_clocks_graphics_mhz, g.default_applications_clocks_graphics_mhz) == (1328, 1189)
-    assert clocks_changed(g) is True
+    assert app_clocks_off_mhz(g) == 1328 - 1189
+    # x4 Gen 1 while busy, 200 W of a 250 W default, clocks set, hardware slowdown: the rules say each
+    assert judged(g, "p100-16gb-pcie") == READING_RULES
     assert g.temperature_c == 84 and g.power_draw_w == 181.4
 
 
@@ -219,10 +219,8 @@ def test_event_reasons_newest_format():
     g = gpu0("derived_rtx-3080-v13_event-reasons.xml")
     assert "hw_slowdown" in g.active_clock_event_reasons
     assert g.fan_speed_percent == 100 and g.temperature_c == 91
-    assert power_limit_changed(g) is True  # 240 W against a 320 W default
-    link = pcie_degraded(g)
-    assert link is not None
-    assert (link.gen_below_max, link.width_below_max, link.degraded) == (False, True, True)
+    # 240 W against a 320 W default, a narrower link at full generation, hw_slowdown active
+    assert judged(g) == {"USED-POWER-LIMIT-CHANGED", "USED-PCIE-WIDTH", "USED-THROTTLING"}
 
 
 # ----------------------------------------------------------------------------- N/A and formats
@@ -312,7 +310,7 @@ def test_several_gpus_and_missing_sections():
     assert [g.product_name for g in log.gpus] == ["A", "B"]
     assert log.cuda_version is None and log.gpus[1].driver_version == "550.54.14"
     g = log.gpus[0]
-    assert pcie_degraded(g) is None and power_limit_changed(g) is None and clocks_changed(g) is None
+    assert app_clocks_off_mhz(g) is None and not judged(g)
     assert memory_errors(g).mechanism is None and g.active_clock_event_reasons == [] and g.gpu_idle is None
 
 
@@ -388,7 +386,7 @@ def test_unreadable_paths(tmp_path):
 
 
 def test_oversized_file_is_refused(monkeypatch):
-    monkeypatch.setattr(inspect_card, "MAX_XML_BYTES", 1000)
+    monkeypatch.setattr(smi_report, "MAX_XML_BYTES", 1000)
     with pytest.raises(UserError, match="larger than 1000 bytes"):
         parse_nvidia_smi_xml(DATA / "telegraf_a10g.xml")
 
@@ -412,15 +410,18 @@ def test_bytes_input_names_itself():
     (250.0, None, None),
 ])
 def test_power_limit_changed(limit, default, expected):
-    assert power_limit_changed(GpuReading(power_limit_w=limit, default_power_limit_w=default)) is expected
+    """The rule's comparison with policy power_limit_tolerance_fraction (0.01): more than 1 % off."""
+    got = "USED-POWER-LIMIT-CHANGED" in judged(GpuReading(power_limit_w=limit, default_power_limit_w=default))
+    assert got is bool(expected)
 
 
-def test_clocks_changed_uses_the_pairs_it_can_read():
+def test_application_clocks_use_the_pairs_it_can_read():
     same = GpuReading(applications_clocks_mem_mhz=5001, default_applications_clocks_mem_mhz=5001)
     lowered = GpuReading(applications_clocks_mem_mhz=5001, default_applications_clocks_mem_mhz=6251)
-    assert clocks_changed(same) is False
-    assert clocks_changed(lowered) is True
-    assert clocks_changed(GpuReading(applications_clocks_graphics_mhz=1710)) is None
+    assert app_clocks_off_mhz(same) == 0 and "USED-CLOCKS-CHANGED" not in judged(same)
+    assert app_clocks_off_mhz(lowered) == 1250 and "USED-CLOCKS-CHANGED" in judged(lowered)
+    one_sided = GpuReading(applications_clocks_graphics_mhz=1710)
+    assert app_clocks_off_mhz(one_sided) is None and "USED-CLOCKS-CHANGED" not in judged(one_sided)
 
 
 @pytest.mark.parametrize(("pstate", "idle", "at_idle", "degraded"), [
@@ -431,12 +432,12 @@ def test_clocks_changed_uses_the_pairs_it_can_read():
     (None, None, None, None),  # cannot tell whether it idles
 ])
 def test_pcie_generation_below_max(pstate, idle, at_idle, degraded):
+    """A lower generation is flagged only while the card is busy (policy idle_pstate_min: P8)."""
     reading = GpuReading(pcie_gen_current=1, pcie_gen_max=4, link_width_current=16, link_width_max=16,
                          performance_state=pstate, gpu_idle=idle)
-    link = pcie_degraded(reading)
-    assert link is not None
-    assert (link.gen_below_max, link.width_below_max) == (True, False)
-    assert (link.at_idle, link.degraded) == (at_idle, degraded)
+    got = judged(reading)
+    assert "USED-PCIE-WIDTH" not in got
+    assert ("USED-PCIE-GEN-UNDER-LOAD" in got) is bool(degraded)
 
 
 def test_variability_hand_computed():
@@ -484,8 +485,8 @@ def test_dual_gpu_report_reads_both_gpus_and_their_limits():
         assert (g.gpu_max_operating_temp_c, g.gpu_slowdown_temp_c, g.gpu_shutdown_temp_c) == (90, 95, 98)
         assert g.memory_temp_c is None and g.memory_max_operating_temp_c is None  # GDDR6: N/A
         assert (g.pcie_replay_count, g.pcie_replay_rollovers) == (0, 0)
-        link = pcie_degraded(g)
-        assert link is not None and (link.gen_below_max, link.at_idle, link.degraded) == (True, True, False)
+        assert g.pcie_gen_current < g.pcie_gen_max and g.performance_state == "P8"  # idle: power saving
+        assert not judged(g) & {"USED-PCIE-WIDTH", "USED-PCIE-GEN-UNDER-LOAD"}
     assert [g.temperature_c for g in log.gpus] == [13, 15]
 
 
@@ -590,7 +591,7 @@ def test_report_path_stays_in_the_proposal_directory(tmp_path):
     (tmp_path / "cards").mkdir()
     inside = tmp_path / "cards" / "a.xml"
     inside.write_text("x")
-    resolve = inspect_card.resolve_report_path
+    resolve = smi_report.resolve_report_path
     assert resolve("cards/a.xml", tmp_path, where="w") == inside.resolve()
     assert resolve(str(inside), tmp_path, where="w") == inside.resolve()  # absolute but inside
     outside = tmp_path.parent / f"{tmp_path.name}-outside.xml"
@@ -606,12 +607,12 @@ def test_only_regular_files_are_read(tmp_path):
     os.mkfifo(fifo)  # no writer: a blocking open would hang here
     for path in (fifo, tmp_path, Path("/dev/null")):
         with pytest.raises(UserError, match="not a regular file"):
-            inspect_card.read_regular_file(path, where="w")
+            smi_report.read_regular_file(path, where="w")
     big = tmp_path / "big.xml"
     big.write_bytes(b"x" * 101)
     with pytest.raises(UserError, match="larger than 100 bytes"):
-        inspect_card.read_regular_file(big, where="w", limit=100)
-    assert inspect_card.read_regular_file(big, where="w", limit=101) == b"x" * 101
+        smi_report.read_regular_file(big, where="w", limit=100)
+    assert smi_report.read_regular_file(big, where="w", limit=101) == b"x" * 101
 
 
 # ----------------------------------------------------------------------------- issue 16: a second corpus

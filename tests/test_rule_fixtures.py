@@ -1,11 +1,16 @@
 """A realistic case per rule (ruff-style): ``tests/rules/<RULE-ID>/`` holds a small requirements
 or proposal file (``input.yaml``) and what the rule must do with it (``expected.yaml``): whether it
 fires, with which severity, on which candidate. One parametrised test runs them all through the
-real commands (``gpuwise.recommend`` / ``gpuwise.audit``), built-in rules only.
+real commands (``gpuwise.recommend`` / ``gpuwise.audit`` / ``gpuwise.plan``) with the built-in rules;
+a case may bring the small overlay a real user would (``knowledge:``, ``rules:``).
 
 ``expected.yaml``::
 
     command: recommend          # or audit, or plan
+    knowledge: knowledge        # optional: a --knowledge overlay (a team's own card entry, a site's
+                                # policy value, a case's own dated figures), relative to the case's
+                                # folder; a knowledge/ folder beside the case is used without it
+    rules: house-rules          # optional: a --rules folder of house rules, likewise
     fires: true                 # false: a near miss the rule must stay silent on
     severity: blocker           # a finding's severity (a reject is a blocker); omitted for pass/conclude
     subject: rtx-4090 x 8       # optional: a candidate (GPU x count) or subject the rule must hit
@@ -65,10 +70,14 @@ def run_case(case: Path) -> tuple[dict[str, Any], Any]:
     expected = yaml.safe_load((case / "expected.yaml").read_text())
     source = case / "input.yaml"
     run = {"audit": gpuwise.audit, "recommend": gpuwise.recommend, "plan": gpuwise.plan}[expected["command"]]
-    overlay = case / "knowledge"  # a case's own dated figures (an old exchange rate), so its verdict keeps
-    if overlay.is_dir():  # holding as the shipped ones are refreshed
-        return expected, run(source, knowledge=str(overlay))
-    return expected, run(source)
+    extra = {key: str((case / expected[key]).resolve()) for key in ("knowledge", "rules") if key in expected}
+    if "knowledge" not in extra and (case / "knowledge").is_dir():
+        # a case's own dated figures (an old exchange rate), so its verdict keeps holding as the
+        # shipped ones are refreshed
+        extra["knowledge"] = str(case / "knowledge")
+    for key, path in extra.items():
+        assert Path(path).is_dir(), f"tests/rules/{case.name}: {key}: {expected.get(key, key)} is not a folder"
+    return expected, run(source, **extra)
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda p: p.name)

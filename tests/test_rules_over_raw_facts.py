@@ -17,8 +17,10 @@ BOOK = rulebook.load()
 GONE = {
     "environment": {"driver_in_minor_compat", "torch_too_old_for_gpu", "flash_stack_ok", "framework_stack_ok",
                     "rocm_gfx_ok", "flash_gfx_ok", "framework_gfx_ok", "gaudi_device_ok", "gaudi_torch_match",
-                    "torch_flavor_ok", "npu_cann_match"},
-    "candidate": {"tp_outside_domain", "tp_across_nodes", "serving_fits"},
+                    "torch_flavor_ok", "npu_cann_match", "amd_driver_listed", "torch_rocm_wheel", "torch_rocm_gfx_ok",
+                    "bnb_version_status", "npu_torch_match"},
+    "candidate": {"tp_outside_domain", "tp_across_nodes", "serving_fits", "buy_unit_ok"},
+    "card": {"clocks_changed", "hw_slowdown", "width_below_max", "gen_below_max", "at_idle", "power_limit_changed"},
 }
 
 
@@ -100,8 +102,10 @@ def test_no_room_to_serve_is_the_rules_comparison(sequences, expected):
 
 
 CARD = {"t": "card", "card": 1, "serial": "x", "has_smi": True, "link_width": 16, "link_width_max": 16,
-        "link_gen": 4, "link_gen_max": 4, "gpu_idle": False, "pstate": 0, "power_limit_w": 450.0,
-        "default_power_limit_w": 450.0}
+        "link_gen": 4, "link_gen_max": 4, "gpu_idle": False, "gpu_idle_known": True, "pstate": 0,
+        "power_limit_w": 450.0, "default_power_limit_w": 450.0, "app_clocks_off_mhz": -1,
+        "reason_hw_slowdown": False, "reason_hw_thermal_slowdown": False, "reason_hw_power_brake": False,
+        "reason_sw_thermal_slowdown": False}
 
 
 @pytest.mark.parametrize("change, rule, expected", [
@@ -110,6 +114,19 @@ CARD = {"t": "card", "card": 1, "serial": "x", "has_smi": True, "link_width": 16
     ({"link_gen": 3}, "USED-PCIE-GEN-UNDER-LOAD", True),
     ({"link_gen": 1, "pstate": 8}, "USED-PCIE-GEN-UNDER-LOAD", False),  # policy idle_pstate_min 8: idling
     ({"link_gen": 1, "gpu_idle": True}, "USED-PCIE-GEN-UNDER-LOAD", False),
+    # a report with neither a P-state nor the gpu_idle limiter cannot say the card was busy
+    ({"link_gen": 1, "pstate": -1, "gpu_idle_known": False}, "USED-PCIE-GEN-UNDER-LOAD", False),
+    ({"link_gen": 1, "pstate": -1, "gpu_idle_known": True}, "USED-PCIE-GEN-UNDER-LOAD", True),
+    # application clocks: any distance from the defaults the report gives; -1 when it gives none
+    ({"app_clocks_off_mhz": 139}, "USED-CLOCKS-CHANGED", True),
+    ({"app_clocks_off_mhz": 0}, "USED-CLOCKS-CHANGED", False),
+    ({"app_clocks_off_mhz": -1}, "USED-CLOCKS-CHANGED", False),
+    # clock limiters: the hardware and thermal ones mean failing cooling or power; a power cap does not
+    ({"reason_hw_slowdown": True}, "USED-THROTTLING", True),
+    ({"reason_hw_thermal_slowdown": True}, "USED-THROTTLING", True),
+    ({"reason_hw_power_brake": True}, "USED-THROTTLING", True),
+    ({"reason_sw_thermal_slowdown": True}, "USED-THROTTLING", True),
+    ({"throttle_reasons": "sw_power_cap", "throttling": True}, "USED-THROTTLING", False),
     # policy power_limit_tolerance_fraction 0.01: 1 % either way of the 450 W default
     ({"power_limit_w": 445.0}, "USED-POWER-LIMIT-CHANGED", True),
     ({"power_limit_w": 455.0}, "USED-POWER-LIMIT-CHANGED", True),
@@ -118,3 +135,103 @@ CARD = {"t": "card", "card": 1, "serial": "x", "has_smi": True, "link_width": 16
 ])
 def test_used_card_readings_are_compared_by_the_rules(change, rule, expected):
     assert (rule in fired({**CARD, **change})) is expected
+
+
+ROCM = {"t": "environment", "gpu": "mi300x", "gpu_name": "AMD Instinct MI300X", "stack": "rocm", "gfx": "gfx942",
+        "driver_known": True, "rocm_known": True, "rocm_given": True, "rocm_release_known": True,
+        "pytorch_known": True, "torch_rocm_release_known": True}
+
+
+@pytest.mark.parametrize("listed, in_list, expected", [
+    ("6.4.x, 6.3.x", False, True),   # AMD lists drivers for the release and this one is not among them
+    ("6.4.x, 6.3.x", True, False),
+    ("", False, False),              # no list for the release: nothing to check against
+])
+def test_an_unlisted_amd_driver_is_the_rules_choice(listed, in_list, expected):
+    fact = {**ROCM, "rocm_driver_list": listed, "amd_driver_in_list": in_list}
+    assert ("CPT-ROCM-DRIVER-UNLISTED" in fired(fact)) is expected
+
+
+@pytest.mark.parametrize("with_gfx, unchecked, rocm_known, expected", [
+    (0, 0, False, True),    # every wheel's ROCm is in the matrix, lists all its targets, and not gfx942
+    (1, 0, False, False),   # one wheel's ROCm lists the target
+    (0, 1, False, False),   # one wheel's ROCm gpuwise cannot check: not refused on a guess
+    (0, 0, True, False),    # a ROCm version is given: CPT-ROCM-GFX-UNSUPPORTED judges that one
+])
+def test_a_pytorch_release_without_rocm_wheels_for_the_gpu_is_the_rules_count(with_gfx, unchecked, rocm_known,
+                                                                              expected):
+    fact = {**ROCM, "rocm_known": rocm_known, "torch_rocm_wheels_with_gfx": with_gfx,
+            "torch_rocm_wheels_unchecked": unchecked}
+    assert ("CPT-ROCM-TORCH-NO-GFX" in fired(fact)) is expected
+
+
+@pytest.mark.parametrize("in_wheels, release_known, expected", [(False, True, True), (True, True, False),
+                                                                (False, False, False)])
+def test_no_wheel_for_the_rocm_version_is_the_rules_lookup(in_wheels, release_known, expected):
+    fact = {**ROCM, "rocm_in_torch_wheels": in_wheels, "torch_rocm_release_known": release_known}
+    assert ("CPT-ROCM-TORCH-NO-WHEEL" in fired(fact)) is expected
+
+
+BNB = {"t": "environment", "gpu": "mi300x", "gpu_name": "AMD Instinct MI300X", "stack": "rocm", "wants_bnb": True,
+       "bnb_known": True, "bnb_stack_status": "official"}
+
+
+@pytest.mark.parametrize("version, first, official, no_backend, experimental", [
+    # bitsandbytes on ROCm: experimental from 0.48.0, official from 0.50.0 (knowledge/software.yaml)
+    (0.045, 0.048, 0.050, True, False),
+    (0.048, 0.048, 0.050, False, True),
+    (0.049002, 0.048, 0.050, False, True),
+    (0.050, 0.048, 0.050, False, False),
+    # Gaudi: official from 0.48.0, no experimental window
+    (0.047, 0.048, 0.048, True, False),
+    (0.048, 0.048, 0.048, False, False),
+    # a stack the table marks experimental with no floor, and one with no row (-1: not judged)
+    (0.045, 0.0, -1.0, False, True),
+    (0.045, -1.0, -1.0, False, False),
+])
+def test_a_bitsandbytes_release_is_judged_against_the_floors_by_the_rules(version, first, official, no_backend,
+                                                                          experimental):
+    got = fired({**BNB, "bnb_num": version, "bnb_first_num": first, "bnb_official_num": official})
+    assert ("CPT-BNB-VERSION-NO-BACKEND" in got) is no_backend
+    assert ("CPT-BNB-EXPERIMENTAL" in got) is experimental
+
+
+def test_the_bitsandbytes_floors_are_read_from_the_table(kb):
+    from gpuwise.knowledge.compat import _support_floors, library_row
+
+    rocm = library_row(kb.software, "bitsandbytes", "rocm")
+    assert _support_floors(rocm) == (pytest.approx(0.048), pytest.approx(0.050))
+    assert _support_floors(library_row(kb.software, "bitsandbytes", "cann")) == (-1.0, -1.0)
+    assert _support_floors(None) == (-1.0, -1.0)
+
+
+@pytest.mark.parametrize("pytorch, pinned, expected", [
+    ("2.5", "2.5.1", False),     # the user gave the minor release: any 2.5.x is that release
+    ("2.5.1", "2.5.1", False),
+    ("2.5.0", "2.5.1", True),    # a patch given is compared as given
+    ("2.6.0", "2.5.1", True),
+    ("2.5.1+cpu", "2.5.1", False),
+])
+def test_torch_npu_and_pytorch_are_compared_by_the_rule(pytorch, pinned, expected):
+    from gpuwise.knowledge.compat import _as_given, version_num
+
+    fact = {"t": "environment", "gpu": "ascend-910b", "stack": "cann", "torch_npu_known": True,
+            "pytorch_known": True, "pytorch_num": version_num(pytorch.split("+")[0]),
+            "torch_npu_pytorch_num": _as_given(pinned, pytorch)}
+    assert ("CPT-ASCEND-TORCH-NPU-PYTORCH" in fired(fact)) is expected
+
+
+BUY = {"t": "candidate", "stage": "tco", "tag": "", "gpu": "mi300x", "gpu_name": "AMD Instinct MI300X",
+       "acquisition": "buy", "buy_unavailable_reason": "x", "buy_known": False, "count": 2}
+
+
+@pytest.mark.parametrize("in_servers, listed, past, not_sold", [
+    (True, False, 2, True),    # 2 x MI300X: sold only as 8-GPU platforms
+    (True, True, 4, False),    # 4 GPUs of an H100 sold as 4- or 8-GPU baseboards: a size sold
+    (True, False, 0, False),   # 16 GPUs: two whole 8-GPU servers
+    (False, False, 0, False),  # PCIe cards: any count
+])
+def test_a_count_that_cannot_be_bought_is_the_rules_choice(in_servers, listed, past, not_sold):
+    got = fired({**BUY, "buy_in_servers": in_servers, "buy_size_listed": listed, "buy_past_whole_servers": past})
+    assert ("MARKET-UNIT-NOT-SOLD" in got) is not_sold
+    assert ("TCO-NO-PURCHASE-PRICE" in got) is (not not_sold)  # one reason each, never both

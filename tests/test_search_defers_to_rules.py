@@ -228,3 +228,20 @@ def test_the_memory_limit_is_the_rules_threshold(kb):
     # MEM-FITS / MEM-NO-FIT compare the need with capacity x (1 - memory_headroom_fraction)
     assert bounds.memory_limit_gb(book, fact) == pytest.approx(fact["capacity_gb"] * (1 - headroom), rel=1e-9)
     assert engine.live_sessions() == 0
+
+
+def test_the_no_second_hand_house_rule_changes_the_search_as_judging_every_count(kb):
+    """The house rules of examples/house-rules (no second-hand purchases, CUDA only) decide inside
+    the count search: buying for a 4-bit 70B service, the full-catalog answer is the one judging
+    every count of every GPU gives, and no answer it shows is a purchase priced used."""
+    q = {"workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "int4"},
+         "constraints": {"acquisition": "buy", "project_months": 24}}
+    rules = str(ROOT / "examples" / "house-rules")
+    searched = recommend(q, rules=rules)
+    every = json.loads(json.dumps(q))
+    every["constraints"]["gpus"] = list(kb.gpus)
+    judged_all = recommend(every, rules=rules)
+    assert _answer(searched) == _answer(judged_all)
+    for result in (searched, judged_all):
+        shown = [c for c in result.candidates if c.rank]
+        assert shown and not any("TCO-PRICED-USED" in c.rules or "HOUSE-NO-USED" in c.rules for c in shown)

@@ -97,7 +97,7 @@ class PlanAsk:
 
     def __init__(self, kb: Any, path: Path, report: Path, *, knowledge: str | None, lang: str, currency: str,
                  prompter: Any, console: Any):
-        from .questionnaire import load_questions
+        from .questions import load_questions
 
         self.kb, self.path, self.report, self.knowledge = kb, path, report, knowledge
         self.lang, self.currency = lang, currency

@@ -37,6 +37,7 @@ from .recommend import (
     estimates,
     gc_paused,
     house_rules,
+    memory_may_pass,
     ranking_sentence,
     rulebook_for,
     step_summaries,
@@ -151,6 +152,7 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
     nvidia-smi XML or holds impossible readings (a negative count).
     """
     from . import inspect_card as ic
+    from . import smi_report
 
     claimed_names = [gpu.id, gpu.name, *gpu.aliases]
     facts, views = [], []
@@ -183,9 +185,9 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
             facts.append(base)
             continue
         smi_where = f"{card_where}.nvidia_smi ({c.nvidia_smi})"
-        path = ic.resolve_report_path(c.nvidia_smi, base_dir, where=smi_where)
+        path = smi_report.resolve_report_path(c.nvidia_smi, base_dir, where=smi_where)
         try:
-            log = ic.parse_nvidia_smi_xml(str(path), where=smi_where)
+            log = smi_report.parse_nvidia_smi_xml(str(path), where=smi_where)
         except (ValueError, ArithmeticError, RecursionError) as exc:  # e.g. a 400-digit reading
             raise UserError(f"not valid nvidia-smi XML: {type(exc).__name__}: {exc}", where=smi_where) from None
         chosen = ic.select_gpus(log, c.serial)
@@ -204,13 +206,19 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
     return facts, views
 
 
+_SLOWDOWNS = {"hw_slowdown": "reason_hw_slowdown", "hw_thermal_slowdown": "reason_hw_thermal_slowdown",
+              "hw_power_brake_slowdown": "reason_hw_power_brake", "sw_thermal_slowdown": "reason_sw_thermal_slowdown"}
+"""nvidia-smi clock limiters -> the card fact's field saying each is active (the rules choose which
+of them mean failing cooling or power delivery)."""
+
 _NO_READING: dict[str, Any] = {
     "retired_pages": -1, "remapped_rows": -1, "pending": False, "remap_failure": False, "remap_banks_exhausted": -1,
-    "uncorrectable_ecc": -1, "correctable_ecc": -1, "width_below_max": False, "gen_below_max": False,
-    "at_idle": False, "pstate": -1, "gpu_idle": False, "link_width": -1, "link_width_max": -1, "link_gen": -1,
+    "uncorrectable_ecc": -1, "correctable_ecc": -1, "pstate": -1, "gpu_idle_known": False,
+    "gpu_idle": False, "link_width": -1, "link_width_max": -1, "link_gen": -1,
     "link_gen_max": -1,
-    "pcie_replays": -1, "power_limit_changed": False, "power_limit_w": -1.0, "default_power_limit_w": -1.0,
-    "clocks_changed": False, "throttle_reasons": "", "throttling": False, "hw_slowdown": False, "vbios": "",
+    "pcie_replays": -1, "power_limit_w": -1.0, "default_power_limit_w": -1.0,
+    "app_clocks_off_mhz": -1, "throttle_reasons": "", "throttling": False, **dict.fromkeys(_SLOWDOWNS.values(), False),
+    "vbios": "",
     "product_name": "", "product_matches": -1, "memory_mib": -1, "claimed_memory_mib": -1, "memory_ratio": -1.0,
     "gpu_temp_c": -1, "gpu_temp_limit_c": -1, "gpu_slowdown_temp_c": -1, "gpu_shutdown_temp_c": -1,
     "mem_temp_c": -1, "mem_temp_limit_c": -1, "mem_type": "", "mem_throttle_c": -1,
@@ -227,26 +235,22 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
     from . import inspect_card as ic
 
     mem = ic.memory_errors(r)
-    link = ic.pcie_degraded(r, idle_pstate=int(kb.policy_value("idle_pstate_min")))
     reasons = [x for x in r.active_clock_event_reasons if x not in ("applications_clocks_setting",)]
     ratio = ic.memory_ratio(r, gpu.memory.gb)
-    tolerance = float(kb.policy_value("power_limit_tolerance_fraction"))
     return {
         "retired_pages": _known(mem.retired_pages), "remapped_rows": _known(mem.remapped_rows),
         "pending": bool(mem.pending), "remap_failure": bool(mem.remap_failure),
         "remap_banks_exhausted": _known(mem.remap_banks_exhausted),
         "uncorrectable_ecc": _known(mem.uncorrectable_ecc), "correctable_ecc": _known(mem.correctable_ecc),
-        "width_below_max": bool(link and link.width_below_max), "gen_below_max": bool(link and link.gen_below_max),
-        "at_idle": bool(link and link.at_idle),
-        "pstate": _known(ic._pstate(r)), "gpu_idle": bool(r.gpu_idle),  # what the rules compare
+        "pstate": _known(ic.pstate(r)), "gpu_idle": bool(r.gpu_idle),  # what the rules compare
+        "gpu_idle_known": r.gpu_idle is not None,
         "link_width": _known(r.link_width_current), "link_width_max": _known(r.link_width_max),
         "link_gen": _known(r.pcie_gen_current), "link_gen_max": _known(r.pcie_gen_max),
         "pcie_replays": _known(r.pcie_replay_count),
-        "power_limit_changed": bool(ic.power_limit_changed(r, tolerance)),
         "power_limit_w": _known(r.power_limit_w, -1.0), "default_power_limit_w": _known(r.default_power_limit_w, -1.0),
-        "clocks_changed": bool(ic.clocks_changed(r)),
+        "app_clocks_off_mhz": _known(ic.app_clocks_off_mhz(r)),
         "throttle_reasons": ", ".join(reasons), "throttling": bool(reasons),
-        "hw_slowdown": any("hw" in x or "thermal" in x for x in reasons),
+        **{field: reason in reasons for reason, field in _SLOWDOWNS.items()},
         "vbios": r.vbios_version or "", "product_name": r.product_name or "",
         "product_matches": _product_matches(r.product_name, gpu.id, claimed_names, kb),
         "memory_mib": _known(r.memory_total_mib), "claimed_memory_mib": round(gpu.memory.gb * 1024),
@@ -342,7 +346,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                       proposed_total_gb=proposed.capacity * hw.count / GB,
                       extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
-                      single_node=single_node or (proposed.fits and proposed.count <= NODE),
+                      single_node=single_node or (proposed.count <= NODE and memory_may_pass(job, book, proposed)),
                       judged_before=None if judged is None else (alternatives, judged.options))
         if judged is None:  # the alternatives judged and ranked here; a batch keeps what the audit uses
             rec = build_result(job, con, [*notes, *more_notes], rules)

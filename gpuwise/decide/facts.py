@@ -163,7 +163,10 @@ class CandidateFact(FactModel):
     rent_term: str = _f("the term the rental is priced on: on-demand, reserved, 1-month, 1-year, 3-year")
     rent_min_term_days: float = _f("the shortest term the rental is billed for, days (0: none)")
     rent_term_why: str = _f("why that term, in words")
-    buy_unit_ok: bool = _f("this count can be bought (whole baseboards / servers / cards as sold)")
+    buy_in_servers: bool = _f("the GPU is sold only mounted in whole servers (baseboards; knowledge/prices.yaml units)")
+    buy_size_listed: bool = _f("the count is one of the server sizes the GPU is sold in")
+    buy_past_whole_servers: int = _f("GPUs left over past whole servers of the largest size sold (0 when not sold in "
+                                     "servers)")
     buy_unavailable_reason: str = _f("why this count cannot be bought ('none')")
     buy_unavailable_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, "
                                               "values] parts), which a report words in its language")
@@ -194,7 +197,8 @@ class JobFact(FactModel):
     state_gb: float = _f("weights + gradients + optimizer state of full mixed-precision training, GB")
     state_gb_myth: float = _f("the articles' params x 8 B x 1.2, GB")
     feasible_candidates: int = _f("candidates that fit in memory")
-    single_node_feasible: bool = _f("the job fits in memory on one server of some GPU type")
+    single_node_feasible: bool = _f("a server's worth of GPUs (up to 8) of some GPU type may pass the memory rules in "
+                                    "force: the rules' own memory limit, as the count search asks it")
     largest_usable_gb: float = _f("the largest usable memory of any candidate GPU, GB")
     seq_len: int = _f("training sequence length")
     batch_size: int = _f("micro-batch per GPU")
@@ -292,11 +296,15 @@ class EnvironmentFact(FactModel):
     rocm_newest_known: str = _f("newest ROCm release in the table")
     rocm_torch_list: str = _f("PyTorch releases with wheels for the ROCm version")
     rocm_driver_list: str = _f("amdgpu drivers listed for the ROCm release")
-    amd_driver_listed: bool = _f("the driver is one the ROCm release lists (true when not checkable)")
+    amd_driver_in_list: bool = _f("the driver is one the ROCm release's table lists (a lookup: false when the "
+                                  "release, the driver or the list is unknown)")
     torch_rocm_release_known: bool = _f("the PyTorch release has ROCm wheels in the table")
     torch_rocm_wheels: str = _f("ROCm versions the PyTorch release ships wheels for")
-    torch_rocm_wheel: bool = _f("a PyTorch wheel exists for the ROCm version")
-    torch_rocm_gfx_ok: bool = _f("the PyTorch ROCm wheel has kernels for the gfx target")
+    rocm_in_torch_wheels: bool = _f("the ROCm version (major.minor) is one the PyTorch release ships wheels for "
+                                    "(a lookup: false when either is unknown)")
+    torch_rocm_wheels_with_gfx: int = _f("the PyTorch release's ROCm wheels whose ROCm release lists the gfx target")
+    torch_rocm_wheels_unchecked: int = _f("the PyTorch release's ROCm wheels whose ROCm release gpuwise cannot check "
+                                          "(not in the matrix, or the matrix does not list every target)")
     flash_status: str = _f("FlashAttention support on the GPU's stack: supported, partial, none, unknown")
     flash_gfx_listed: bool = _f("FlashAttention's table lists the gfx target")
     flash_gfx_list: str = _f("gfx targets FlashAttention supports")
@@ -308,7 +316,11 @@ class EnvironmentFact(FactModel):
     bitsandbytes: str = _f("bitsandbytes version as given")
     bnb_known: bool = _f("a bitsandbytes version was given")
     bnb_stack_status: str = _f("bitsandbytes support on the GPU's stack")
-    bnb_version_status: str = _f("whether the bitsandbytes version supports the stack")
+    bnb_num: float = _f("the bitsandbytes version as a number (-1 not given)")
+    bnb_first_num: float = _f("the first bitsandbytes release with a backend (experimental or official) on the "
+                              "stack, as a number (0 every release, -1 none or not in the table)")
+    bnb_official_num: float = _f("the first bitsandbytes release with official support on the stack, as a number "
+                                 "(0 every release, -1 none or not in the table)")
     bnb_support_note: str = _f("what the support table says, described")
     framework: str = _f("the serving framework")
     framework_explicit: bool = _f("the framework was given")
@@ -335,7 +347,9 @@ class EnvironmentFact(FactModel):
     torch_npu_pytorch: str = _f("the PyTorch release that torch_npu release pins")
     torch_npu_cann: str = _f("the CANN version that torch_npu release needs")
     torch_npu_cann_all: str = _f("CANN versions the torch_npu release supports")
-    npu_torch_match: bool = _f("torch_npu and PyTorch versions match")
+    pytorch_num: float = _f("the PyTorch version as given, as a number (-1 not given)")
+    torch_npu_pytorch_num: float = _f("the PyTorch release torch_npu is built for, as a number to as many parts as "
+                                      "the given PyTorch version has (2.5 against 2.5.1 is 2.5; -1 unknown)")
     cann_key: str = _f("the CANN version as given, upper-cased for comparison ('' none)")
     torch_npu_cann_key: str = _f("the CANN version the torch_npu release needs, upper-cased ('' unknown)")
 
@@ -425,22 +439,23 @@ class CardFact(FactModel):
     remap_failure: bool = _f("row remapping failed")
     uncorrectable_ecc: int = _f("uncorrectable ECC errors (-1 unknown)")
     correctable_ecc: int = _f("correctable ECC errors (-1 unknown)")
-    width_below_max: bool = _f("PCIe link narrower than the card supports")
-    gen_below_max: bool = _f("PCIe generation below the card's maximum")
-    at_idle: bool = _f("the card was idle when the report was taken")
     pstate: int = _f("performance state of the report (0 busiest ... 12 idle; -1 unknown)")
     gpu_idle: bool = _f("the report's gpu_idle clock limiter is active")
+    gpu_idle_known: bool = _f("the report states the gpu_idle clock limiter (active or not)")
     link_width: int = _f("PCIe width now (-1 unknown)")
     link_width_max: int = _f("PCIe width supported")
     link_gen: int = _f("PCIe generation now")
     link_gen_max: int = _f("PCIe generation supported")
-    power_limit_changed: bool = _f("power limit differs from the default")
     power_limit_w: float = _f("power limit, W")
     default_power_limit_w: float = _f("default power limit, W")
-    clocks_changed: bool = _f("application clocks differ from the defaults")
+    app_clocks_off_mhz: int = _f("how far the application clocks (graphics or memory) are from their defaults, "
+                                 "MHz: the larger of the pairs the report gives (-1 unknown)")
     throttle_reasons: str = _f("active clock limiters")
     throttling: bool = _f("a clock limiter is active")
-    hw_slowdown: bool = _f("a hardware or thermal slowdown is active")
+    reason_hw_slowdown: bool = _f("the report's hw_slowdown clock limiter is active")
+    reason_hw_thermal_slowdown: bool = _f("the report's hw_thermal_slowdown clock limiter is active")
+    reason_hw_power_brake: bool = _f("the report's hw_power_brake_slowdown clock limiter is active")
+    reason_sw_thermal_slowdown: bool = _f("the report's sw_thermal_slowdown clock limiter is active")
     vbios: str = _f("VBIOS version")
     product_name: str = _f("product name the report gives")
     product_matches: int = _f("1 the report's product is the claimed GPU, 0 another, -1 unknown")
@@ -538,7 +553,6 @@ def vocabulary() -> dict[str, dict[str, dict[str, str]]]:
 # ------------------------------------------------------------------------------ read by no rule
 _HOUSE = "offered to house rules (a team's own policy may read it); no built-in rule needs it"
 _KEY = "names the subject: its key in a consultation and the subject of its findings"
-_CARD_VIEW = "kept in the result's card view; the rules compare the readings (link, P-state, power limits) themselves"
 OUTPUT_ONLY: dict[str, dict[str, str]] = {
     "candidate": {
         "stage": "the chain's position: the compiler adds the match on it to every candidate rule",
@@ -560,7 +574,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "strategy_phrases": "the strategy's parts, for the report's language (strategy is what rules show)",
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
         "currency": _HOUSE + " (market decides the export rules)",
-        "buy_sold_as": _HOUSE + " (buy_unit_ok carries the verdict)", "buy_units": _HOUSE,
+        "buy_sold_as": _HOUSE + " (buy_in_servers is the built-in test)", "buy_units": _HOUSE,
         "rent_term": _HOUSE + " (added with the market's rental terms; no built-in rule reads it yet)",
     },
     "job": {
@@ -581,11 +595,9 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "used_cards": _HOUSE + " (each card is judged as its own fact)",
     },
     "card": {
-        "width_below_max": _CARD_VIEW, "gen_below_max": _CARD_VIEW, "at_idle": _CARD_VIEW,
-        "power_limit_changed": _CARD_VIEW,
         "card": _KEY, "gpu": _HOUSE, "consumer": _HOUSE + " (segment is the built-in test)",
         "power_cv": _HOUSE + " (power_swing is the built-in test)", "smi_error": "why a report could not be read, "
-        "for the report", "throttling": _HOUSE + " (hw_slowdown is the built-in test)", "vbios": _HOUSE,
+        "for the report", "throttling": _HOUSE + " (the reason_* fields are the built-in test)", "vbios": _HOUSE,
         "purchase": _HOUSE, "gpu_index": "which GPU of a report the fact is about, for the report",
         "report_serial": "the serial the report gives, for the report",
     },
@@ -602,7 +614,7 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "value_of_a_day_usd": "the ranking policy (gpuwise/decide/rank.py): a day's worth in the score",
     "why_not_count": "how many alternatives a result names (gpuwise/decide/recommend.py why_not)",
     "comparison_tolerance_fraction": "the audit's comparison of the proposal with its alternative (what the "
-                                     "alternative gives up)",
+                                     "alternative gives up; gpuwise/decide/audit.py)",
     "plan_delivery_months": "the capacity plan's schedule (gpuwise/plan/build.py): when bought hardware arrives",
     "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
     "gddr6x_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): a GDDR6X card's memory limit",

@@ -106,7 +106,7 @@ class Consultation:
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
-            modes: dict[int, list[str]] | None = None, single_node: bool | None = None,
+            modes: dict[int, list[str]] | None = None, single_node: bool,
             judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None) -> Consultation:
     """Run the rule book over every candidate (each estimate once per acquisition mode) and the
     consultation's other facts. ``judged_before``: estimates (and their options) an earlier

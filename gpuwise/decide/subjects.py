@@ -186,10 +186,11 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     return fact
 
 
-def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float = -1.0,
-             single_node: bool | None = None) -> dict[str, Any]:
-    """The job as the rules see it. ``single_node``: whether it fits on one server of some GPU type,
-    when the caller knows more than ``evaluations`` show (a search that skipped such counts)."""
+def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, single_node: bool) -> dict[str, Any]:
+    """The job as the rules see it. ``single_node``: whether a server's worth of GPUs of some type
+    may pass the memory rules in force, as the count search asked them (the rules' own memory
+    limit, :func:`gpuwise.decide.bounds.memory_limit_gb`): a conclusion of the rules, not of a
+    threshold here."""
     w, shape = job.w, job.shape
     quant = job.kb.runtime.quantization
     state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
@@ -202,7 +203,7 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float =
         "full_training": job.training and w.method == "full",
         "state_gb": shape.params * state_b / GB, "state_gb_myth": shape.params * 8 * 1.2 / GB,
         "feasible_candidates": len(fits),
-        "single_node_feasible": any(e.count <= NODE for e in fits) if single_node is None else single_node,
+        "single_node_feasible": single_node,
         "largest_usable_gb": max((e.usable for e in evaluations), default=0) / GB,
         "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
         "weights_gb": shape.params * 2 / GB,

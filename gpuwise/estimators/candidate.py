@@ -629,6 +629,15 @@ def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float |
     return L.timeline(parts, ev.count, billed), setup, run
 
 
+def _server_units(kb: Any, gpu_id: str, count: int) -> dict[str, Any]:
+    """How ``count`` GPUs fall into the whole servers the GPU is sold in, for the rules to judge:
+    whether it is sold only in servers, whether the count is a size sold, and the GPUs left over
+    past whole servers of the largest size (0 when not sold in servers)."""
+    sizes = K.server_sizes(kb.prices, gpu_id)
+    return {"buy_in_servers": bool(sizes), "buy_size_listed": count in sizes,
+            "buy_past_whole_servers": count % max(sizes) if sizes else 0}
+
+
 def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,
                provider: str | None, instance: str | None, condition: str, acquisition: str | None,
                commitment_months: float | None = None) -> None:
@@ -770,7 +779,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     n["market_fact"] = {
         "market": market, "currency": c.currency, "sold_in_china": n["sold_in_china"] is not False,
         "sold_in_china_known": mk is not None, "china_part": bool(n["china_part"]), "china_rule": n["china_rule"],
-        "buy_unit_ok": K.count_sold(kb.prices, ev.gpu.id, ev.count),
+        **_server_units(kb, ev.gpu.id, ev.count),
         "buy_unavailable_reason": phrase_text(why_not) if why_not else "none",
         "buy_unavailable_reason_phrases": phrase_json(why_not) if why_not else [],
         "buy_condition": plan.condition if plan else "none", "buy_condition_asked": condition,

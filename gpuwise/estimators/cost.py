@@ -227,12 +227,12 @@ def buyable_above(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile,
     return buy_plan(prices, gpu, above, tco, market=market, usd_cny=usd_cny)[0] is not None
 
 
-def count_sold(prices: PricesFile | None, gpu_id: str, count: int) -> bool:
-    """Whether ``count`` GPUs can be bought in the units the GPU is sold in (True when unknown)."""
+def server_sizes(prices: PricesFile | None, gpu_id: str) -> list[int]:
+    """The GPUs per server a GPU sold only in whole servers comes in (prices.yaml units; empty when
+    it is sold as cards or workstations, or has no entry). The rules judge a count against them
+    (MARKET-UNIT-NOT-SOLD)."""
     entry = price_entry(prices, gpu_id)
-    if entry is None or entry.units.sold_as != "server":
-        return True
-    return count in entry.units.sizes or count % max(entry.units.sizes) == 0
+    return list(entry.units.sizes) if entry is not None and entry.units.sold_as == "server" else []
 
 
 def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None) -> tuple[str, bool]:

@@ -225,16 +225,17 @@ def _driver_listed(driver: str, listed: list[str]) -> bool:
     return any(d[: len(p)] == p for p in (re.findall(r"\d+", x) for x in listed))
 
 
-def torch_rocm_gfx_ok(sw: SoftwareFile, release: str, gfx: str) -> bool:
-    """False only when every ROCm wheel of a PyTorch release maps to a complete matrix column without gfx."""
-    builds = [b for b in sw.torch_rocm_builds if b.pytorch == release]
-    if not builds or not gfx:
-        return True
-    for rocm in builds[0].rocm:
-        row = rocm_row(sw, rocm)
-        if row is None or not row.gfx_complete or gfx in row.gfx:
-            return True
-    return False
+def torch_rocm_wheel_columns(sw: SoftwareFile, release: str, gfx: str) -> tuple[int, int]:
+    """The ROCm wheels of a PyTorch release looked up in the ROCm matrix: (wheels whose ROCm column
+    lists ``gfx``, wheels whose column gpuwise cannot check: not in the matrix or not listing every
+    target). The rules judge the counts (CPT-ROCM-TORCH-NO-GFX)."""
+    builds = next((b for b in sw.torch_rocm_builds if b.pytorch == release), None)
+    if builds is None or not gfx:
+        return 0, 0
+    rows = [rocm_row(sw, rocm) for rocm in builds.rocm]
+    listed = sum(1 for r in rows if r is not None and gfx in r.gfx)
+    unchecked = sum(1 for r in rows if r is None or not r.gfx_complete)
+    return listed, unchecked
 
 
 # ----------------------------------------------------------------------------- libraries, Gaudi, Ascend
@@ -259,22 +260,26 @@ def torch_npu_row(sw: SoftwareFile, torch_npu: str | None) -> TorchNpuRelease | 
     return next((r for r in sw.torch_npu_releases if r.torch_npu.lower() == key), None)
 
 
-def _same_release(user: str, pinned: str) -> bool:
-    """'2.5' matches 2.5.1; '2.5.0' does not match 2.5.1 (compare as many parts as the user gave)."""
-    u = re.findall(r"\d+", user.split("+")[0])[:3]
-    return u == re.findall(r"\d+", pinned)[: len(u)]
+def _as_given(pinned: str, user: str) -> float:
+    """``pinned`` as a number to as many parts as ``user`` gave ('2.5' against 2.5.1 is 2.5, which
+    equals the user's 2.5; '2.5.0' against 2.5.1 is 2.5.1, which does not): -1 when unknown."""
+    n = len(re.findall(r"\d+", user.split("+")[0])[:3])
+    parts = re.findall(r"\d+", pinned)[:n]
+    return version_num(".".join(parts)) if parts else -1.0
 
 
-def _version_status(version: str, row: LibrarySupport | None) -> str:
-    """official / experimental / none for a library version on a stack ('unknown' without data)."""
+def _support_floors(row: LibrarySupport | None) -> tuple[float, float]:
+    """(the first release with any backend on the stack, the first with official support) as
+    numbers: 0 every release (no floor in the table), -1 none (no backend, or no row). The rules
+    compare the user's version with them (CPT-BNB-VERSION-NO-BACKEND, CPT-BNB-EXPERIMENTAL)."""
     if row is None or row.status == "none":
-        return "unknown" if row is None else "none"
-    v = vtuple(version)
-    if row.from_ and v >= vtuple(row.from_):
-        return row.status
-    if row.experimental_from and v >= vtuple(row.experimental_from):
-        return "experimental"
-    return "none" if (row.from_ or row.experimental_from) else row.status
+        return -1.0, -1.0
+    floors = [version_num(v) for v in (row.from_, row.experimental_from) if v]
+    first = min(floors) if floors else 0.0
+    if row.status != "official":
+        return first, -1.0
+    official = version_num(row.from_) if row.from_ else (-1.0 if row.experimental_from else 0.0)
+    return first, official
 
 
 def _support_note(row: LibrarySupport | None) -> str:
@@ -388,6 +393,7 @@ def _rocm_facts(sw: SoftwareFile, g: Gpu, env: Any, stack: str, release: str, fl
     row = rocm_row(sw, rocm) if stack == "rocm" else None
     oldest, newest = _rocm_range(sw)
     builds = next((b for b in sw.torch_rocm_builds if b.pytorch == release), None)
+    gfx_wheels = torch_rocm_wheel_columns(sw, release, gfx) if release else (0, 0)
     return {
         "gfx": gfx, "rocm": rocm, "rocm_num": version_num(rocm), "rocm_known": bool(rocm),
         "rocm_given": env.rocm is not None, "rocm_release_known": row is not None,
@@ -397,12 +403,11 @@ def _rocm_facts(sw: SoftwareFile, g: Gpu, env: Any, stack: str, release: str, fl
         "rocm_oldest_known": oldest, "rocm_newest_known": newest,
         "rocm_torch_list": ", ".join(row.pytorch) if row else "",
         "rocm_driver_list": ", ".join(row.amdgpu_driver) if row else "",
-        "amd_driver_listed": not (row and env.driver and row.amdgpu_driver) or _driver_listed(env.driver,
-                                                                                                 row.amdgpu_driver),
+        "amd_driver_in_list": bool(row and env.driver and _driver_listed(env.driver, row.amdgpu_driver)),
         "torch_rocm_release_known": builds is not None,
         "torch_rocm_wheels": ", ".join(builds.rocm) if builds else "",
-        "torch_rocm_wheel": bool(builds and rocm and _major_minor(rocm) in {_major_minor(r) for r in builds.rocm}),
-        "torch_rocm_gfx_ok": torch_rocm_gfx_ok(sw, release, gfx) if release and gfx else True,
+        "rocm_in_torch_wheels": bool(builds and rocm and _major_minor(rocm) in {_major_minor(r) for r in builds.rocm}),
+        "torch_rocm_wheels_with_gfx": gfx_wheels[0], "torch_rocm_wheels_unchecked": gfx_wheels[1],
     }
 
 
@@ -414,6 +419,7 @@ def _library_facts(sw: SoftwareFile, g: Gpu, env: Any, w: Any, stack: str) -> di
     reasons = [r for r, on in (("QLoRA (4-bit NF4 base)", w.method == "qlora"),
                                ("8-bit AdamW", w.optimizer == "adamw-8bit")) if on]
     fw = next((r for r in sw.framework_support if r.framework == w.framework and r.stack == stack), None)
+    floors = _support_floors(bnb)
     return {
         "flash_status": fa.status if fa else "unknown",
         "flash_gfx_listed": bool(fa and gfx in fa.gfx),
@@ -424,7 +430,8 @@ def _library_facts(sw: SoftwareFile, g: Gpu, env: Any, w: Any, stack: str) -> di
         "wants_bnb": bool(reasons), "bnb_reason": " and ".join(reasons),
         "bitsandbytes": env.bitsandbytes or "", "bnb_known": env.bitsandbytes is not None,
         "bnb_stack_status": bnb.status if bnb else "unknown",
-        "bnb_version_status": _version_status(env.bitsandbytes, bnb) if env.bitsandbytes else "unknown",
+        "bnb_num": version_num(env.bitsandbytes),
+        "bnb_first_num": floors[0], "bnb_official_num": floors[1],
         "bnb_support_note": _support_note(bnb),
         "framework": w.framework, "framework_explicit": "framework" in w.model_fields_set,
         "framework_support": fw.support if fw else "unknown", "framework_plugin": fw.plugin if fw else "",
@@ -460,8 +467,8 @@ def _ascend_facts(sw: SoftwareFile, env: Any, stack: str) -> dict[str, Any]:
         "torch_npu_release_known": row is not None, "torch_npu_pytorch": pinned,
         "torch_npu_cann": row.cann if row else "",
         "torch_npu_cann_all": ", ".join(cann_for_build),
-        "npu_torch_match": not (stack == "cann" and env.torch_npu and env.pytorch)
-        or _same_release(env.pytorch, pinned),
+        "pytorch_num": version_num(env.pytorch.split("+")[0]) if env.pytorch else -1.0,
+        "torch_npu_pytorch_num": _as_given(pinned, env.pytorch) if env.pytorch else -1.0,
         "cann_key": (env.cann or "").upper(), "torch_npu_cann_key": row.cann.upper() if row else "",
     }
 

@@ -107,15 +107,16 @@ CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("correctable_ecc", N_("Correctable ECC errors"), "smi-count"),
     ("pcie", N_("PCIe link"), "pcie"),
     ("power_limit", N_("Power limit"), "power"),
-    ("clocks_changed", N_("Clocks changed from their defaults"), "smi-bool"),
+    ("app_clocks_off_mhz", N_("Clocks off their defaults, MHz"), "smi-count"),
     ("throttle_reasons", N_("Active clock limiters"), "text"),
     ("vbios", N_("VBIOS"), "text"),
     ("vbios_version", N_("VBIOS"), "text"),
 )
-CARD_INTERNAL = {  # derived flags the rules use; the rows above already show what they come from
-    "card", "gpu", "consumer", "has_dates", "throttling", "hw_slowdown", "at_idle", "width_below_max",
-    "gen_below_max", "link_width", "link_width_max", "link_gen", "link_gen_max", "power_limit_w",
-    "default_power_limit_w", "power_limit_changed", "pstate", "gpu_idle", "fan_samples", "power_samples", "status",
+CARD_INTERNAL = {  # readings and flags the rules compare; the rows above already show what they come from
+    "card", "gpu", "consumer", "has_dates", "throttling", "reason_hw_slowdown", "reason_hw_thermal_slowdown",
+    "reason_hw_power_brake", "reason_sw_thermal_slowdown", "link_width", "link_width_max", "link_gen",
+    "link_gen_max", "power_limit_w", "default_power_limit_w", "pstate", "gpu_idle_known",
+    "gpu_idle", "fan_samples", "power_samples", "status",
     "verdict",
 }
 CARD_STATUS = {"ok": N_("passed"), "pass": N_("passed"), "passed": N_("passed"), "suspect": N_("suspect"),

@@ -1,0 +1,552 @@
+"""Read an ``nvidia-smi -q -x`` report into typed readings of each GPU (:class:`GpuReading`).
+
+This module only reads; :mod:`gpuwise.decide.inspect_card` computes numbers from the readings and
+the rules (rules/used-hardware.yaml) decide what they mean.
+
+The XML varies with the driver, and every variant seen in real reports is read:
+
+* clock limiters were ``<clocks_throttle_reasons>`` (``clocks_throttle_reason_*``) and became
+  ``<clocks_event_reasons>`` (``clocks_event_reason_*``) in newer drivers (535 and later);
+* power was ``<power_readings>`` (``power_limit``, ``power_draw``) and became
+  ``<gpu_power_readings>`` (``current_power_limit``; ``power_draw``, later
+  ``average_power_draw``/``instant_power_draw``), next to ``<module_power_readings>``;
+* ECC counts were ``single_bit``/``double_bit`` blocks with a ``total`` entry, and became flat
+  ``sram_*``/``dram_*`` correctable/uncorrectable counters;
+* memory repair is ``<retired_pages>`` (page retirement, up to Turing) or ``<remapped_rows>``
+  (row remapping, Ampere and later, mostly data-center and workstation boards); the other one is
+  ``N/A``, and ``<remapped_rows>`` itself is ``N/A`` on many cards (also an A100 in MIG mode);
+* any value may be ``N/A``, ``[N/A]``, ``Not Supported``, ``Requested functionality has been
+  deprecated`` and the like: all of them read as ``None`` (unknown), never as zero.
+
+The XML is parsed with ``defusedxml``: entity declarations (billion laughs) and external
+entities are refused, and the ``<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_vXX.dtd">`` line is
+accepted without the DTD ever being fetched.
+
+Manufacture date: NVIDIA documents no scheme that encodes a manufacture date in the board serial
+nvidia-smi reports (``<serial>``, read from the InfoROM; 13 digits on data-center boards, ``N/A``
+on most GeForce cards).  The date codes on board partners' label serials are vendor-specific and
+only informally described, so this module decodes no serial: the manufacture date has to be asked
+for (label, box or seller) and passed to :func:`months_between`.
+
+VBIOS: there is no public registry of stock VBIOS versions, so the version string and the board
+part number are exposed as read; comparing them with a known list is the rule layer's business.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import stat
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+
+import defusedxml
+import defusedxml.ElementTree as SafeET
+from pydantic import BaseModel, ConfigDict
+
+from gpuwise.errors import UserError
+
+MAX_XML_BYTES = 4 * 1024 * 1024
+"""A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
+is refused unread. The report is parsed one ``<gpu>`` at a time, so memory stays near this size."""
+_PARSED: dict[tuple[int, int, int, int], SmiLog] = {}
+"""Reports already read in this process, by file identity (device, inode, size, mtime): forty
+cards that name one report read it once."""
+_PARSED_MAX = 16
+
+_UNKNOWN = {
+    "n/a",
+    "not supported",
+    "unknown error",
+    "insufficient permissions",
+    "requested functionality has been deprecated",
+    "not found",
+    "",
+}
+_REASON_PREFIXES = ("clocks_event_reason_", "clocks_throttle_reason_")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+class GpuReading(_Frozen):
+    """What one ``<gpu>`` block says. ``None`` everywhere means the report did not say."""
+
+    pci_bus_id: str | None = None
+    product_name: str | None = None
+    product_architecture: str | None = None
+    serial: str | None = None
+    uuid: str | None = None
+    vbios_version: str | None = None
+    board_part_number: str | None = None
+    gpu_part_number: str | None = None
+    """Older drivers report the board's 900-... number here and have no ``board_part_number``."""
+    driver_version: str | None = None
+    cuda_version: str | None = None
+
+    memory_total_mib: int | None = None
+    pcie_gen_current: int | None = None
+    pcie_gen_max: int | None = None
+    link_width_current: int | None = None
+    link_width_max: int | None = None
+    pcie_replay_count: int | None = None
+    """PCIe transactions the GPU had to resend since the driver loaded (``pci/replay_counter``)."""
+    pcie_replay_rollovers: int | None = None
+    """Times the replay counter wrapped around (``pci/replay_rollover_counter``)."""
+
+    ecc_mode_current: bool | None = None
+    ecc_volatile_sbe: int | None = None
+    """Correctable ECC errors since the driver loaded (single-bit; ``*_correctable``)."""
+    ecc_volatile_dbe: int | None = None
+    """Uncorrectable ECC errors since the driver loaded (double-bit; ``*_uncorrectable*``)."""
+    ecc_aggregate_sbe: int | None = None
+    """Correctable ECC errors over the board's life (kept in the InfoROM)."""
+    ecc_aggregate_dbe: int | None = None
+    """Uncorrectable ECC errors over the board's life (kept in the InfoROM)."""
+    retired_pages_sbe: int | None = None
+    retired_pages_dbe: int | None = None
+    retired_pages_pending: bool | None = None
+    remapped_rows_correctable: int | None = None
+    remapped_rows_uncorrectable: int | None = None
+    remapped_rows_pending: bool | None = None
+    remapped_rows_failure: bool | None = None
+    remap_banks_none: int | None = None
+    """Memory banks with no spare rows left (``row_remapper_histogram_none``, driver 510 and later)."""
+    remap_banks_low: int | None = None
+    """Memory banks with few spare rows left (``row_remapper_histogram_low``)."""
+    remap_banks_total: int | None = None
+    """All banks in the histogram (max + high + partial + low + none)."""
+
+    power_draw_w: float | None = None
+    power_limit_w: float | None = None
+    default_power_limit_w: float | None = None
+    min_power_limit_w: float | None = None
+    max_power_limit_w: float | None = None
+
+    clocks_graphics_mhz: int | None = None
+    clocks_sm_mhz: int | None = None
+    clocks_mem_mhz: int | None = None
+    applications_clocks_graphics_mhz: int | None = None
+    applications_clocks_mem_mhz: int | None = None
+    default_applications_clocks_graphics_mhz: int | None = None
+    default_applications_clocks_mem_mhz: int | None = None
+    max_clocks_graphics_mhz: int | None = None
+    max_clocks_sm_mhz: int | None = None
+    max_clocks_mem_mhz: int | None = None
+
+    active_clock_event_reasons: list[str] = []
+    """Names of the clock limiters reported ``Active`` (``hw_slowdown``, ``sw_power_cap`` ...),
+    without their ``clocks_event_reason_``/``clocks_throttle_reason_`` prefix and without
+    ``gpu_idle``, which is in :attr:`gpu_idle`."""
+    gpu_idle: bool | None = None
+    temperature_c: int | None = None
+    gpu_shutdown_temp_c: int | None = None
+    """``gpu_temp_max_threshold``: the GPU shuts down at this temperature."""
+    gpu_slowdown_temp_c: int | None = None
+    """``gpu_temp_slow_threshold``: the GPU slows its clocks at this temperature."""
+    gpu_max_operating_temp_c: int | None = None
+    """``gpu_temp_max_gpu_threshold``: the highest temperature the GPU is meant to run at."""
+    memory_temp_c: int | None = None
+    """``memory_temp``: HBM temperature (data-center boards; N/A on GDDR cards)."""
+    memory_max_operating_temp_c: int | None = None
+    """``gpu_temp_max_mem_threshold``: the highest temperature the memory is meant to run at."""
+    fan_speed_percent: int | None = None
+    """The fan speed the driver *intends* (NVML, nvmlDeviceGetFanSpeed: "the reported speed is the
+    intended fan speed"; a blocked fan does not change it): it says nothing about a worn fan."""
+    performance_state: str | None = None
+    utilization_gpu_percent: int | None = None
+
+
+class SmiLog(_Frozen):
+    """A whole ``nvidia-smi -q -x`` report."""
+
+    driver_version: str | None = None
+    cuda_version: str | None = None
+    timestamp: str | None = None
+    gpus: list[GpuReading]
+
+
+# ----------------------------------------------------------------------------- reading values
+def _text(node: ET.Element | None, path: str) -> str | None:
+    """The stripped text at ``path`` under ``node``; ``None`` when absent or an N/A-like marker."""
+    if node is None:
+        return None
+    found = node.find(path)
+    if found is None or found.text is None:
+        return None
+    text = found.text.strip()
+    if text.strip("[]").strip().lower() in _UNKNOWN:
+        return None
+    return text
+
+
+def _number(text: str | None, unit: str = "") -> float | None:
+    """``"300.00 W"`` with unit ``W`` -> 300.0; ``None`` for unknowns and for a different unit."""
+    if text is None:
+        return None
+    match = re.fullmatch(r"([-+]?\d+(?:\.\d+)?)\s*" + re.escape(unit), text, flags=re.IGNORECASE)
+    if not match:
+        return None
+    value = float(match.group(1))
+    if not math.isfinite(value) or abs(value) > 1e15:
+        raise ValueError(f"reading '{text[:40]}' is not a plausible number")
+    return value
+
+
+def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
+    value = _number(_text(node, path), unit)
+    return None if value is None else int(value)
+
+
+def _count(node: ET.Element | None, path: str, unit: str = "") -> int | None:
+    """A counter, a size or a percentage: never negative.  A negative one is not a reading a
+    driver writes, so the report is refused rather than read as 'no errors'."""
+    value = _int(node, path, unit)
+    if value is not None and value < 0:
+        raise ValueError(f"<{path}> is {value}: a count cannot be negative")
+    return value
+
+
+def _percent(node: ET.Element | None, path: str) -> int | None:
+    value = _count(node, path, "%")
+    if value is not None and value > 100:
+        raise ValueError(f"<{path}> is {value} %: a percentage cannot exceed 100")
+    return value
+
+
+_NO_SERIAL = {"redacted", "unknown", "none", "hidden", "removed"}
+
+
+def _serial(node: ET.Element | None) -> str | None:
+    """The board serial, or ``None`` where the report hides it (``N/A``, ``REDACTED``, all zeros:
+    cloud instances report 0000000000000)."""
+    text = _text(node, "serial")
+    if text is None or text.lower() in _NO_SERIAL or set(text) <= {"0"}:
+        return None
+    return text
+
+
+def _float(node: ET.Element | None, path: str, unit: str = "") -> float | None:
+    return _number(_text(node, path), unit)
+
+
+def _flag(node: ET.Element | None, path: str) -> bool | None:
+    """``Yes``/``Enabled``/``Active`` -> True, ``No``/``Disabled``/``Not Active`` -> False."""
+    text = _text(node, path)
+    if text is None:
+        return None
+    return {"yes": True, "enabled": True, "active": True,
+            "no": False, "disabled": False, "not active": False}.get(text.lower())
+
+
+def _largest(*values: int | None) -> int | None:
+    known = [v for v in values if v is not None]
+    return max(known) if known else None
+
+
+def _sum(values: list[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+# ----------------------------------------------------------------------------- sections
+def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
+    """(correctable, uncorrectable) from a ``<volatile>`` or ``<aggregate>`` block, any format."""
+    if block is None:
+        return None, None
+    single, double = block.find("single_bit"), block.find("double_bit")
+    if single is not None or double is not None:  # older drivers: per-kind counts plus a total
+        return _kind_total(single), _kind_total(double)
+    correctable: list[int | None] = []
+    uncorrectable: list[int | None] = []
+    for child in block:  # newer drivers: sram_correctable, dram_uncorrectable, sram_uncorrectable_parity ...
+        if "_uncorrectable" in child.tag:
+            uncorrectable.append(_count(block, child.tag))
+        elif child.tag.endswith("_correctable"):
+            correctable.append(_count(block, child.tag))
+    return _sum(correctable), _sum(uncorrectable)
+
+
+def _kind_total(block: ET.Element | None) -> int | None:
+    """The larger of the ``total`` entry and the sum of the memory kinds listed: the total may
+    count kinds the file does not list, and a report whose kinds add up to more than its total
+    contradicts itself -- for a purchase the larger count is the one to judge."""
+    if block is None:
+        return None
+    kinds = _sum([_count(block, child.tag) for child in block if child.tag != "total"])
+    return _largest(_count(block, "total"), kinds)
+
+
+def _power(gpu: ET.Element) -> dict[str, float | None]:
+    """Power figures from the first section that holds any number.
+
+    ``gpu_power_readings`` (newer drivers) comes first, then ``power_readings`` (older), then
+    ``module_power_readings`` (whole module, e.g. Grace Hopper); figures are never mixed across
+    sections, so a limit is always compared with the default of the same section.
+    """
+    for name in ("gpu_power_readings", "power_readings", "module_power_readings"):
+        section = gpu.find(name)
+        if section is None:
+            continue
+        values = {
+            "power_draw_w": _first_float(section, ("power_draw", "average_power_draw", "instant_power_draw")),
+            "power_limit_w": _first_float(section, ("current_power_limit", "power_limit")),
+            "default_power_limit_w": _float(section, "default_power_limit", "W"),
+            "min_power_limit_w": _float(section, "min_power_limit", "W"),
+            "max_power_limit_w": _float(section, "max_power_limit", "W"),
+        }
+        if any(v is not None for v in values.values()):
+            return values
+    return {}
+
+
+def _first_float(section: ET.Element, tags: Sequence[str]) -> float | None:
+    for tag in tags:
+        value = _float(section, tag, "W")
+        if value is not None:
+            return value
+    return None
+
+
+def _clock_reasons(gpu: ET.Element) -> tuple[list[str], bool | None]:
+    """(active limiter names without gpu_idle, gpu_idle) from either element name."""
+    section = gpu.find("clocks_event_reasons")
+    if section is None:
+        section = gpu.find("clocks_throttle_reasons")
+    if section is None:
+        return [], None
+    active: list[str] = []
+    idle: bool | None = None
+    for child in section:
+        name = child.tag
+        for prefix in _REASON_PREFIXES:
+            name = name.removeprefix(prefix)
+        state = _flag(section, child.tag)
+        if name == "gpu_idle":
+            idle = state
+        elif state:
+            active.append(name)
+    return active, idle
+
+
+def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReading:
+    link = gpu.find("pci/pci_gpu_link_info")
+    errors = gpu.find("ecc_errors")
+    vol_sbe, vol_dbe = _ecc_counts(errors.find("volatile") if errors is not None else None)
+    agg_sbe, agg_dbe = _ecc_counts(errors.find("aggregate") if errors is not None else None)
+    retired = gpu.find("retired_pages")
+    pending_retire = _flag(retired, "pending_retirement")
+    if pending_retire is None:
+        pending_retire = _flag(retired, "pending_blacklist")
+    remap = gpu.find("remapped_rows")
+    histogram = remap.find("row_remapper_histogram") if remap is not None else None
+    banks = {k: _count(histogram, f"row_remapper_histogram_{k}", "bank(s)")
+             for k in ("max", "high", "partial", "low", "none")}
+    temp = gpu.find("temperature")
+    reasons, idle = _clock_reasons(gpu)
+    defaults = "default_applications_clocks"
+    return GpuReading(
+        pci_bus_id=gpu.get("id"),
+        product_name=_text(gpu, "product_name"),
+        product_architecture=_text(gpu, "product_architecture"),
+        serial=_serial(gpu),
+        uuid=_text(gpu, "uuid"),
+        vbios_version=_text(gpu, "vbios_version"),
+        board_part_number=_text(gpu, "board_part_number"),
+        gpu_part_number=_text(gpu, "gpu_part_number"),
+        driver_version=driver,
+        cuda_version=cuda,
+        memory_total_mib=_count(gpu, "fb_memory_usage/total", "MiB"),
+        pcie_gen_current=_int(link, "pcie_gen/current_link_gen"),
+        pcie_gen_max=_int(link, "pcie_gen/max_link_gen"),
+        link_width_current=_int(link, "link_widths/current_link_width", "x"),
+        link_width_max=_int(link, "link_widths/max_link_width", "x"),
+        pcie_replay_count=_count(gpu, "pci/replay_counter"),
+        pcie_replay_rollovers=_count(gpu, "pci/replay_rollover_counter"),
+        ecc_mode_current=_flag(gpu, "ecc_mode/current_ecc"),
+        ecc_volatile_sbe=vol_sbe,
+        ecc_volatile_dbe=vol_dbe,
+        ecc_aggregate_sbe=agg_sbe,
+        ecc_aggregate_dbe=agg_dbe,
+        retired_pages_sbe=_count(retired, "multiple_single_bit_retirement/retired_count"),
+        retired_pages_dbe=_count(retired, "double_bit_retirement/retired_count"),
+        retired_pages_pending=pending_retire,
+        remapped_rows_correctable=_count(remap, "remapped_row_corr"),
+        remapped_rows_uncorrectable=_count(remap, "remapped_row_unc"),
+        remapped_rows_pending=_flag(remap, "remapped_row_pending"),
+        remapped_rows_failure=_flag(remap, "remapped_row_failure"),
+        remap_banks_none=banks["none"],
+        remap_banks_low=banks["low"],
+        remap_banks_total=_sum(list(banks.values())),
+        **_power(gpu),
+        clocks_graphics_mhz=_int(gpu, "clocks/graphics_clock", "MHz"),
+        clocks_sm_mhz=_int(gpu, "clocks/sm_clock", "MHz"),
+        clocks_mem_mhz=_int(gpu, "clocks/mem_clock", "MHz"),
+        applications_clocks_graphics_mhz=_int(gpu, "applications_clocks/graphics_clock", "MHz"),
+        applications_clocks_mem_mhz=_int(gpu, "applications_clocks/mem_clock", "MHz"),
+        default_applications_clocks_graphics_mhz=_int(gpu, f"{defaults}/graphics_clock", "MHz"),
+        default_applications_clocks_mem_mhz=_int(gpu, f"{defaults}/mem_clock", "MHz"),
+        max_clocks_graphics_mhz=_int(gpu, "max_clocks/graphics_clock", "MHz"),
+        max_clocks_sm_mhz=_int(gpu, "max_clocks/sm_clock", "MHz"),
+        max_clocks_mem_mhz=_int(gpu, "max_clocks/mem_clock", "MHz"),
+        active_clock_event_reasons=reasons,
+        gpu_idle=idle,
+        temperature_c=_int(temp, "gpu_temp", "C"),
+        gpu_shutdown_temp_c=_int(temp, "gpu_temp_max_threshold", "C"),
+        gpu_slowdown_temp_c=_int(temp, "gpu_temp_slow_threshold", "C"),
+        gpu_max_operating_temp_c=_int(temp, "gpu_temp_max_gpu_threshold", "C"),
+        memory_temp_c=_int(temp, "memory_temp", "C"),
+        memory_max_operating_temp_c=_int(temp, "gpu_temp_max_mem_threshold", "C"),
+        fan_speed_percent=_count(gpu, "fan_speed", "%"),  # NVML: "may exceed 100% in certain cases"
+        performance_state=_text(gpu, "performance_state"),
+        utilization_gpu_percent=_percent(gpu, "utilization/gpu_util"),
+    )
+
+
+# ----------------------------------------------------------------------------- entry point
+def resolve_report_path(value: str, base_dir: str | os.PathLike[str], *, where: str) -> Path:
+    """Where a proposal's ``nvidia_smi:`` path points, refused unless it stays in the proposal's
+    directory (or below it).
+
+    A relative path is read from the proposal file's directory, not the working directory, so
+    the same proposal gives the same audit wherever it is run.  An absolute path, a ``..`` or a
+    symbolic link that leads out of that directory is refused: a proposal is often a file from a
+    seller, and auditing it must not read whatever file on the auditor's machine it names (a
+    FIFO that never ends, a device, a private key).  Copy the report next to the proposal.
+    """
+    base = Path(os.path.realpath(base_dir))
+    given = Path(value)
+    try:
+        target = Path(os.path.realpath(given if given.is_absolute() else base / given))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"not a usable path: {exc}", where=where) from None
+    if target != base and base not in target.parents:
+        raise UserError(
+            f"'{value}' is outside the proposal's directory ({base})", where=where,
+            hint="put the nvidia-smi report next to the proposal (or below it) and give a relative path")
+    return target
+
+
+def read_regular_file(path: str | os.PathLike[str], *, where: str, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; every failure a UserError.
+
+    Opened without blocking and checked with ``fstat`` on the open descriptor (no race between
+    a check and the open): a FIFO, a device, a socket or a directory is refused without waiting
+    for a writer or reading a byte, and a larger file is refused after ``limit + 1`` bytes.
+    """
+    limit = MAX_XML_BYTES if limit is None else limit
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UserError(f"cannot read nvidia-smi XML: {reason}", where=where) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError("cannot read nvidia-smi XML: not a regular file (a directory, device, FIFO or socket)",
+                            where=where, hint="save the output of `nvidia-smi -q -x` to a file")
+        if info.st_size > limit:
+            raise UserError(f"not valid nvidia-smi XML: larger than {limit} bytes", where=where)
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UserError(f"cannot read nvidia-smi XML: {exc.strerror or exc}", where=where) from None
+    finally:
+        os.close(fd)
+
+
+def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str | None = None) -> SmiLog:
+    """Parse ``nvidia-smi -q -x`` output: a file path (``str`` or path-like) or the raw ``bytes``.
+
+    Raises :class:`~gpuwise.errors.UserError` -- and nothing else -- for an unreadable or oversized
+    file, malformed or hostile XML (entity declarations, external entities), a root element other
+    than ``<nvidia_smi_log>``, or a report without any ``<gpu>``.  ``where`` names the input in
+    the message; it defaults to the path, or to ``nvidia-smi XML`` for bytes.
+    """
+    if isinstance(source, (bytes, bytearray)):
+        data = bytes(source)
+        where = where or "nvidia-smi XML"
+    else:
+        where = where or os.fspath(source) or "(empty path)"
+        key = _identity(source)
+        if key is not None and key in _PARSED and key[2] <= MAX_XML_BYTES:
+            return _PARSED[key]
+        data = read_regular_file(source, where=where)
+        if len(data) > MAX_XML_BYTES:
+            raise UserError(f"not valid nvidia-smi XML: larger than {MAX_XML_BYTES} bytes", where=where)
+        log = _parse(data, where)
+        if key is not None and key == _identity(source):  # unchanged while it was read
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.pop(next(iter(_PARSED)))
+            _PARSED[key] = log
+        return log
+    if len(data) > MAX_XML_BYTES:
+        raise UserError(f"not valid nvidia-smi XML: larger than {MAX_XML_BYTES} bytes", where=where)
+    return _parse(data, where)
+
+
+def _identity(path: str | os.PathLike[str]) -> tuple[int, int, int, int] | None:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _parse(data: bytes, where: str) -> SmiLog:
+    """The report, read ``<gpu>`` by ``<gpu>``: each is read into a :class:`GpuReading` and then
+    dropped from the tree, so a report of many GPUs never sits in memory as a whole tree."""
+    import io
+
+    driver = cuda = timestamp = None
+    gpus: list[GpuReading] = []
+    depth = 0
+    root: ET.Element | None = None
+    try:
+        events = SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
+                                  forbid_entities=True, forbid_external=True)
+        for event, elem in events:
+            if event == "start":
+                depth += 1
+                if depth == 1:
+                    root = elem
+                    if elem.tag != "nvidia_smi_log":
+                        raise UserError(
+                            f"not valid nvidia-smi XML: root element is <{elem.tag}>, expected <nvidia_smi_log>",
+                            where=where, hint="save the output of `nvidia-smi -q -x`")
+                continue
+            depth -= 1
+            if depth != 1 or root is None:
+                continue
+            if elem.tag == "gpu":
+                gpus.append(_reading(elem, driver, cuda))
+                root.remove(elem)  # done with it: free its subtree
+            elif elem.tag == "driver_version":
+                driver = _text(root, "driver_version")
+            elif elem.tag == "cuda_version":
+                cuda = _text(root, "cuda_version")
+            elif elem.tag == "timestamp":
+                timestamp = _text(root, "timestamp")
+    except defusedxml.DefusedXmlException as exc:
+        raise UserError(f"not valid nvidia-smi XML: refused unsafe XML ({exc})", where=where) from exc
+    except (ET.ParseError, ValueError, LookupError, OverflowError) as exc:  # LookupError: unknown encoding
+        raise UserError(f"not valid nvidia-smi XML: {exc}", where=where) from exc
+    if not gpus:
+        raise UserError("not valid nvidia-smi XML: the report lists no <gpu>", where=where)
+    # the versions come before the <gpu> elements in every real report; where they do not, the
+    # readings still get them (as reading the whole tree first gave them)
+    gpus = [g if (g.driver_version, g.cuda_version) == (driver, cuda)
+            else g.model_copy(update={"driver_version": driver, "cuda_version": cuda}) for g in gpus]
+    return SmiLog(driver_version=driver, cuda_version=cuda, timestamp=timestamp, gpus=gpus)
