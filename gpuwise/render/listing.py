@@ -27,6 +27,7 @@ from .fmt import (
     display_width,
     environment,
 )
+from .textfit import fit_table, fit_text, terminal_width
 
 ACTION_LABELS = {"pass": N_("pass"), "finding": N_("finding"), "reject": N_("reject"),
                  "conclude": N_("conclude")}
@@ -72,7 +73,8 @@ def _street(kb: Any, g: Any, f: Fmt) -> str:
     return f"{amount} ({got[1][:7]})"
 
 
-GPU_COLUMNS = (16, 7, 5, 14, -6, -7, -7, -5, 22, 0)
+GPU_RIGHT = (4, 5, 6, 7)
+"""The catalog's columns of figures (bandwidth, BF16, FP8, TDP), aligned right."""
 GPU_HEADERS = (N_("id"), N_("arch"), N_("cc"), N_("memory"), N_("BW"), N_("BF16"), N_("FP8"), N_("TDP"),
                N_("link GB/s"), N_("price"))
 
@@ -106,10 +108,10 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None, lang: str = "en", c
         cells = [g.id, g.architecture, g.compute_capability or g.isa or "-", f"{g.memory.gb:g} GB {g.memory.type}",
                  _num(g.memory.bandwidth_gb_s), _num(p.bf16 or p.fp16), _num(p.fp8), _num(g.power.tdp_w),
                  f"{g.link.kind} {g.link.bandwidth_gb_s:g}", _street(kb, g, f)]
-        rows.append(columns(cells, GPU_COLUMNS))
-    header = columns([f._(h) for h in GPU_HEADERS], GPU_COLUMNS)
-    return _env(f.lang).get_template("catalog/gpus.txt.j2").render(
-        header=header, rows=rows, files=kb.files, currency_note=_currency_note(f))
+        rows.append(cells)
+    lines = fit_table([f._(h) for h in GPU_HEADERS], rows, GPU_RIGHT, terminal_width())
+    return fit_text(_env(f.lang).get_template("catalog/gpus.txt.j2").render(
+        lines=lines, n=len(rows), files=kb.files, currency_note=_currency_note(f)), terminal_width())
 
 
 def _book(rules: str | None, knowledge: str | None) -> Any:
@@ -194,8 +196,8 @@ def rules(fmt: str = "text", *, rules: str | None = None, knowledge: str | None 
                                                      "replaced": book.replaced}}, indent=2) + "\n"
     f = Fmt(lang)
     views = [_rule_text(book, rid, f) for rid in book.rules]
-    return _env(f.lang).get_template("catalog/rules.txt.j2").render(
-        rules=views, house=sorted(book.house), replaced=book.replaced, columns=columns)
+    return fit_text(_env(f.lang).get_template("catalog/rules.txt.j2").render(
+        rules=views, house=sorted(book.house), replaced=book.replaced, columns=columns), terminal_width())
 
 
 def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None,
@@ -209,7 +211,8 @@ def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowle
     if fmt == "json":
         return json.dumps(_rule_view(book, rid), indent=2) + "\n"
     f = Fmt(lang)
-    return _env(f.lang).get_template("catalog/explain.txt.j2").render(r=_rule_text(book, rid, f))
+    return fit_text(_env(f.lang).get_template("catalog/explain.txt.j2").render(r=_rule_text(book, rid, f)),
+                    terminal_width())
 
 
 def _field_type(text: str, f: Fmt) -> str:
@@ -241,4 +244,5 @@ def facts(fmt: str = "text", *, lang: str = "en") -> str:
     shown = {name: [{"line": columns([fname, _field_type(str(x["type"]), f), _quoted(x["description"], f)], widths),
                      "set_by": x["set_by"]} for fname, x in fields.items()]
              for name, fields in vocab.items()}
-    return _env(f.lang).get_template("catalog/facts.txt.j2").render(facts=shown, docs=docs, stages=STAGES)
+    return fit_text(_env(f.lang).get_template("catalog/facts.txt.j2").render(facts=shown, docs=docs, stages=STAGES),
+                    terminal_width())

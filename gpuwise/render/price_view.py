@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fmt import N_, Fmt, display_width
+from .fmt import N_, Fmt
+from .textfit import fit_table, fit_text, terminal_width
 
 HEAD = (N_("as_of"), N_("age (d)"), N_("kind"), N_("gpu"), N_("provider / item"), N_("amount"), N_("chk"),
         N_("src"))
@@ -80,13 +81,6 @@ def _unit(r: Any, f: Fmt) -> str:
     return f.cite(r.unit)  # the knowledge base's own words
 
 
-def _clip(text: str, width: int) -> str:
-    """``text`` cut to ``width`` terminal columns."""
-    while display_width(text) > width:
-        text = text[:-1]
-    return text
-
-
 def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en") -> str:
     f = Fmt(lang)
     if not rows:
@@ -104,19 +98,8 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en")
         body.append((r.as_of or f._("undated"), f"{r.age_days}{old}" if r.age_days is not None else "-",
                      _pick(PRICE_KINDS, r.kind, f) if f.lang != "en" else r.kind, r.gpu or "-", what,
                      f"{amount} {r.currency} {_unit(r, f)}", r.check, f"[{n}]"))
-    widths = [max(display_width(str(x[i])) for x in (head, *body)) for i in range(len(head))]
-    widths[4] = min(widths[4], 60)
-
-    def line(row: tuple[str, ...]) -> str:
-        cells = []
-        for c, w in zip(row, widths, strict=True):
-            c = _clip(str(c), w)
-            cells.append(c + " " * (w - display_width(c)))
-        return "  ".join(cells).rstrip()
-
-    lines = [line(row) for row in (head, *body)]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    out = "\n".join(lines) + "\n"
+    width = terminal_width()
+    out = "\n".join(fit_table(list(head), [list(r) for r in body], (1,), width)) + "\n"
     if max_age is not None and any(r.age_days is not None and r.age_days > max_age for r in rows):
         out += "\n" + f._("! older than the policy's price_max_age_days (%(days)s days): check it before "
                           "committing money", days=f"{max_age:g}") + "\n"
@@ -124,7 +107,7 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en")
         out += "\n" + f._("Amounts are as their sources write them, in the currency shown.") + "\n"
     quoted = {s: s if f.lang == "en" else f.cite(s) for s in sources}
     out += "\n" + f._("Sources:") + "\n" + "".join(f"[{n}] {quoted[s]}\n" for s, n in sources.items())
-    return out
+    return fit_text(out, width)
 
 
 def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
