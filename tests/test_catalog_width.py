@@ -31,3 +31,10 @@ def test_gpu_table_uses_a_wide_terminal(monkeypatch):
     lines = gpuwise("gpus").stdout.splitlines()
     at = lines.index("p100-16gb-pcie")  # stacked: the id alone, then label: value lines
     assert lines[at + 1].startswith("    arch: pascal; cc: 6.0; memory: 16 GB HBM2; BW: 732")
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
+def test_listing_text_has_no_markdown_code_marks(args):
+    """Plain text shows no Markdown: the templates' `gpuwise explain RULE_ID` is written bare."""
+    for lang in ("en", "zh"):
+        assert "`" not in gpuwise(*args, "--lang", lang).stdout

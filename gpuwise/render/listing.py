@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +35,15 @@ ACTION_LABELS = {"pass": N_("pass"), "finding": N_("finding"), "reject": N_("rej
 """A rule's action (``then.action``), as a Chinese listing names it; English shows the id."""
 STAGE_LABELS = {**STEP_NAMES, "decided": N_("decided")}
 FIELD_TYPES = {"text": N_("text"), "number": N_("number"), "integer": N_("integer"), "yes/no": N_("yes/no")}
+
+
+_CODE = re.compile(r"`+([^`]+)`+")
+"""Markdown code marks (`x` and ``x``), which plain text shows as they are."""
+
+
+def _fit(text: str) -> str:
+    """A text listing as a terminal shows it: without Markdown code marks, wrapped to its width."""
+    return fit_text(_CODE.sub(r"\1", text), terminal_width())
 
 
 def _env(lang: str) -> Any:
@@ -110,8 +120,8 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None, lang: str = "en", c
                  f"{g.link.kind} {g.link.bandwidth_gb_s:g}", _street(kb, g, f)]
         rows.append(cells)
     lines = fit_table([f._(h) for h in GPU_HEADERS], rows, GPU_RIGHT, terminal_width())
-    return fit_text(_env(f.lang).get_template("catalog/gpus.txt.j2").render(
-        lines=lines, n=len(rows), files=kb.files, currency_note=_currency_note(f)), terminal_width())
+    return _fit(_env(f.lang).get_template("catalog/gpus.txt.j2").render(
+        lines=lines, n=len(rows), files=kb.files, currency_note=_currency_note(f)))
 
 
 def _book(rules: str | None, knowledge: str | None) -> Any:
@@ -196,8 +206,8 @@ def rules(fmt: str = "text", *, rules: str | None = None, knowledge: str | None 
                                                      "replaced": book.replaced}}, indent=2) + "\n"
     f = Fmt(lang)
     views = [_rule_text(book, rid, f) for rid in book.rules]
-    return fit_text(_env(f.lang).get_template("catalog/rules.txt.j2").render(
-        rules=views, house=sorted(book.house), replaced=book.replaced, columns=columns), terminal_width())
+    return _fit(_env(f.lang).get_template("catalog/rules.txt.j2").render(
+        rules=views, house=sorted(book.house), replaced=book.replaced, columns=columns))
 
 
 def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None,
@@ -211,8 +221,7 @@ def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowle
     if fmt == "json":
         return json.dumps(_rule_view(book, rid), indent=2) + "\n"
     f = Fmt(lang)
-    return fit_text(_env(f.lang).get_template("catalog/explain.txt.j2").render(r=_rule_text(book, rid, f)),
-                    terminal_width())
+    return _fit(_env(f.lang).get_template("catalog/explain.txt.j2").render(r=_rule_text(book, rid, f)))
 
 
 def _field_type(text: str, f: Fmt) -> str:
@@ -244,5 +253,4 @@ def facts(fmt: str = "text", *, lang: str = "en") -> str:
     shown = {name: [{"line": columns([fname, _field_type(str(x["type"]), f), _quoted(x["description"], f)], widths),
                      "set_by": x["set_by"]} for fname, x in fields.items()]
              for name, fields in vocab.items()}
-    return fit_text(_env(f.lang).get_template("catalog/facts.txt.j2").render(facts=shown, docs=docs, stages=STAGES),
-                    terminal_width())
+    return _fit(_env(f.lang).get_template("catalog/facts.txt.j2").render(facts=shown, docs=docs, stages=STAGES))
