@@ -11,11 +11,10 @@ import pytest
 from gpuwise.decide.recommend import recommend
 from gpuwise.estimators import cost as K
 
-TODAY = dt.date.today()
-
-
 def _age(d: str) -> int:
-    return (TODAY - dt.date.fromisoformat(d)).days
+    """Age on today's date, read when asked: a run that crosses midnight must not compare
+    yesterday's age with today's."""
+    return (dt.date.today() - dt.date.fromisoformat(d)).days
 
 
 def test_a_yuan_answer_names_its_rate_and_flags_it_when_old(kb) -> None:
