@@ -115,6 +115,12 @@ def _plain_fields(template: str) -> tuple[tuple[str, str | None, str, str | None
     return tuple((literal, name, spec or "", conversion) for literal, name, spec, conversion in parts)
 
 
+def template_parts(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    """A template's (literal, field name, spec, conversion) parts, in order; none when it does not
+    parse (a report shows such a sentence whole)."""
+    return _parsed(template) or ()
+
+
 @lru_cache(maxsize=4096)
 def placeholders(template: str) -> tuple[str, ...]:
     """The field names a template fills (cached: rule messages are read once per firing)."""

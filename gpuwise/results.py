@@ -201,6 +201,8 @@ class Candidate(Frozen):
     strategy_phrases: list[Any] = Field(default=[], description="the strategy as [separator, message id, values] "
                                         "parts (reports/messages.yaml layout.*), for a report in another language")
     strategy_changes: list[str] = []
+    strategy_changes_phrases: list[Any] = Field(default=[], description="the changes as one phrase: [separator, "
+                                                "message id, values] parts (reports/messages.yaml change.*)")
     scaling_efficiency: float | None = None
     decode_tokens_per_s: float | None = None
     decode_tokens_per_s_total: float | None = None

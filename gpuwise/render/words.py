@@ -138,6 +138,16 @@ VALUE_TERMS: dict[str, dict[str, str]] = {
 }
 
 
+def worded(key: str, v: Any, values: dict[str, Any]) -> bool:
+    """Whether :func:`value` words ``v`` in the report's language: a closed-vocabulary term, a
+    phrase with its parts (``<key>_phrases``), or the knowledge base's own wording it quotes; a
+    value that came without its parts is shown as it came."""
+    terms = VALUE_TERMS.get(key)
+    parts = values.get(f"{key}_phrases")
+    return ((terms is not None and isinstance(v, str) and v in terms)
+            or (isinstance(parts, (list, tuple)) and bool(parts)) or VALUE_WORDS.get(key) == "quoted")
+
+
 def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
     """A sentence's value in the report's language, where it is one of the phrases above."""
     terms = VALUE_TERMS.get(key)
