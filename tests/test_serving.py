@@ -388,7 +388,11 @@ def test_choose_picks_what_timing_every_layout_picks(kb, workload, some_untimed)
             chosen = SV.choose(job, gpu, n)
             eng = SV.engine(job, gpu)
             every = [SV.evaluate_layout(job, gpu, eng, lay) for lay in SV.layouts(job, eng, n)]
-            best = max(every, key=lambda s: SV._score(s, job))
+            if any(s.replica.fits and s.support.multi_node_ok for s in every):
+                best = max(every, key=lambda s: SV._score(s, job))
+            else:  # nothing fits: the layout that holds the least per GPU (the one that comes closest)
+                best = min(every, key=lambda s: (s.replica.weights_gpu + s.replica.act_gpu, -s.replica.free_gpu,
+                                                 s.layout.gpus_per_copy))
             assert chosen.layout == best.layout and chosen.load == best.load, (gid, n)
             alts = [{"throughput": o.load.throughput, "max": o.capacity.throughput if o.capacity else 0.0,
                      "seqs": o.max_concurrent} for o in every if o is not best]
@@ -399,6 +403,21 @@ def test_choose_picks_what_timing_every_layout_picks(kb, workload, some_untimed)
 
 
 # ------------------------------------------------------------------ MoE latency floor, curve (issue 22)
+def test_a_model_no_layout_holds_is_labelled_with_the_layout_it_tried(kb):
+    """DeepSeek-R1 FP8 (~673 GB of weights) on 8 x H100 80GB: no layout holds it, so the report names the
+    closest one (tensor parallel 8: 673 / 8 = ~84 GB per GPU against ~81 usable) and says it does not fit,
+    not "8 x (one GPU)" with the whole model on every GPU."""
+    r = estimate({"workload": {"task": "inference", "model": "deepseek-r1", "precision": "fp8",
+                               "prompt_tokens": 4096, "output_tokens": 4096, "concurrent_requests": 8}},
+                 gpu="h100-80gb-sxm", gpus=8)
+    g = r.gpu
+    assert not g.fits
+    assert g.serving["layout"]["gpus_per_copy"] == 8 and g.serving["layout"]["replicas"] == 1
+    label = g.serving["layout_label"]
+    assert label.startswith("does not fit: tensor parallel 8 over 8 GPUs") and "one GPU" not in label
+    assert 80e9 <= r.memory.breakdown["weights"] <= 90e9  # 672.9 GB / 8 (the memory table of that layout)
+
+
 def test_moe_mla_w8a8_floor_by_hand(kb):
     """DeepSeek-R1 FP8 with SGLang: every layer quantizes 4 GEMM inputs and runs MLA's 6 extra kernels
     (+2 quantizations); the 58 MoE layers add router (4), shared expert (3) and 2 quantizations, and two
