@@ -178,3 +178,25 @@ def phrase_json(parts: Any) -> list[Any]:
     """A phrase's parts as JSON has them (lists, nested phrases too): what a fact and a finding carry."""
     return [[sep, mid, {k: phrase_json(v) if is_phrase(v) else v for k, v in values.items()}]
             for sep, mid, values in parts]
+
+
+def formula(message_id: str, sep: str = "", **values: Any) -> tuple[Phrase, ...]:
+    """A formula as a phrase of one part (reports/messages.yaml ``formula.*``): its constants as
+    values; a field without a value is an operand (:func:`operand`). Parts join with ``+``."""
+    return ((sep, message_id, values),)
+
+
+def operand(name: str) -> str:
+    """The word a formula writes for its operand ``name`` (``operand.<name>`` in
+    reports/messages.yaml): "params", "$/h"; the report puts the input's number in its place."""
+    return template(f"operand.{name}")
+
+
+def formula_text(parts: Any) -> str:
+    """A formula's English text: each part's template filled with its values, an operand by its word."""
+    out = []
+    for sep, mid, values in parts:
+        t = template(mid)
+        out.append(sep + fill(t, {**{n: operand(n) for n in placeholders(t) if n not in values}, **values}))
+    return "".join(out)
+

@@ -104,6 +104,9 @@ class FormulaTerm(Frozen):
     note: str = ""
     note_phrases: list[Any] = Field(default=[], description="the note as [separator, message id, values] parts "
                                     "(reports/messages.yaml), for a report in another language")
+    formula_phrases: list[Any] = Field(default=[], description="the formula as [separator, message id, values] "
+                                       "parts (reports/messages.yaml formula.*; a field without a value is an "
+                                       "operand: operand.<field> names it, inputs.<field> is its number)")
 
 
 class Assumption(Frozen):

@@ -203,3 +203,41 @@ def test_a_chart_point_is_named_from_its_parts():
     assert f"{point['count']} × {point['gpu']}（租用）（替代方案）" in html and "(rent)" not in html
     en = report.render(r, "html", lang="en", detail="full")
     assert f"{point['count']} × {point['gpu']} (rent) (the alternative)" in en
+
+
+# ---------------------------------------------------------------- formulas (estimators: a Term's formula)
+def test_a_formula_is_message_ids_with_operands():
+    """A rental's formula: $/h x hours x (1 - long-rental discount). 100 h of an 8-GPU offer at
+    $21.52/h with no discount is $2,152 (hand: 21.52 x 100). The English text comes from the
+    template, the report words it in each language, and puts the inputs' numbers in its operands."""
+    from gpuwise.estimators import Term
+    from gpuwise.render.fmt import operand_number
+
+    t = Term("rent_usd", 2152.0, "USD", messages.formula("formula.rent"),
+             {"usd_per_hour": 21.52, "hours": 100.0, "discount": 0.0, "provider": "nebius"})
+    assert t.formula == "$/h x hours x (1 - long-rental discount)"
+    assert [p[1] for p in t.formula_phrases] == ["formula.rent"]
+    parts = messages.phrase_json(t.formula_phrases)
+    en, zh = Fmt("en"), Fmt("zh")
+    assert words.formula_parts(parts, en) == "$/h × hours × (1 - long-rental discount)"
+    assert words.formula_parts(parts, en, lambda n: operand_number(n, t.inputs, en.money_exact)) == \
+        "$21.52/h × 100 h × (1 - 0%)"
+    assert words.formula_parts(parts, zh) == "$/h × 小时数 × （1 - 长租折扣）"
+    assert words.formula_parts(parts, zh, lambda n: operand_number(n, t.inputs, zh.money_exact)) == \
+        "$21.52/h × 100 h × (1 - 0%)"
+
+
+def test_every_formula_field_is_a_value_or_a_declared_operand():
+    """A formula template's field without a value is an operand: it needs its word
+    (operand.<field>); the Chinese keeps every field of the English."""
+    import re
+
+    catalog = messages.catalog()
+    zh = Fmt("zh")
+    formulas = {mid: t for mid, t in catalog.items() if mid.startswith("formula.")}
+    assert len(formulas) >= 25
+    for mid, t in formulas.items():
+        for name in messages.placeholders(t):
+            assert f"operand.{name}" in catalog, (mid, name)
+        assert sorted(messages.placeholders(zh._(t))) == sorted(messages.placeholders(t)), mid
+        assert not re.search(r"\{[^}]*:[^}]*\}", t), f"{mid}: an operand's number is formatted by its input"

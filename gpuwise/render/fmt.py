@@ -26,6 +26,7 @@ from ..paths import templates_dir
 from ..results import STEPS, Candidate, Recommendation
 from . import charts as C
 from . import words
+from .words import times
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "gpuwise"
@@ -526,6 +527,21 @@ def _is_operand(text: str, start: int, end: int) -> bool:
                 or (after and after[0] in _OPERATORS))
 
 
+def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str | None:
+    """The number a formula's operand ``name`` stands for, as the formula with the numbers shows it
+    (a price per hour in the report's money, a discount as a percentage, hours and seconds with their
+    unit); None when the input is not a number (the operand's word stays)."""
+    v = inputs.get(name)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    if name == "usd_per_hour":
+        return (money(v) if money else f"${v:,.2f}") + "/h"
+    if name == "discount":
+        return f"{v:.0%}"
+    unit = " h" if name == "hours" or name.endswith("_hours") else " s" if name.endswith("_s") else ""
+    return input_text(v) + unit
+
+
 def substitute(formula: str, inputs: dict[str, Any], money: Any = None) -> str:
     """The formula with its inputs put in: named phrases ("$/h") by the value they stand for, a
     variable-like name (with an underscore or a digit, or a short symbol such as ``tp``) wherever it
@@ -551,14 +567,6 @@ def substitute(formula: str, inputs: dict[str, Any], money: Any = None) -> str:
 
         out = re.sub(rf"(?<![\w.$-]){re.escape(key)}(?!\w|-(?!\d))", put, out)
     return out
-
-
-_TIMES = re.compile(r"(?<=[\w)]) x (?=[\w(])")
-
-
-def times(text: str) -> str:
-    """One multiplication sign throughout: "8 x H100", "seq x seq" are written with ×."""
-    return _TIMES.sub(" × ", text)
 
 
 def display_width(text: str) -> int:

@@ -31,6 +31,7 @@ from ..fmt import (
     _flatten,
     _reason,
     input_text,
+    operand_number,
     pairs,
     substitute,
     table,
@@ -174,14 +175,21 @@ class BaseView:
         """A formula with its value, its inputs and the formula with the numbers put in. A memory part
         that is 0 at the peak while its formula is not (gradients freed before the peak, say) says so."""
         label = self._(TERM_LABELS[t.name]) if t.name in TERM_LABELS else t.name
-        with_numbers = substitute(t.formula, t.inputs, money=self.f.money_exact)
         value = self.f.quantity(t.value, t.unit)
+        if t.formula_phrases:  # message ids with values: worded in this language, operands by their numbers
+            formula = words.formula_parts(t.formula_phrases, self.f)
+            shown = words.formula_parts(t.formula_phrases, self.f,
+                                        lambda name: operand_number(name, t.inputs, self.f.money_exact))
+            with_numbers = shown if shown != formula else ""
+        else:  # a formula from a result without its parts: as written, its words through the catalog
+            formula = words.formula(times(" ".join(t.formula.split())), self.f)
+            numbers = substitute(t.formula, t.inputs, money=self.f.money_exact)
+            with_numbers = words.formula(times(numbers), self.f) if numbers != t.formula else ""
         trivial = not t.inputs or t.formula.lower().startswith(("training keeps no", "inference keeps no", "0"))
         if t.unit == "B" and t.value == 0 and not trivial:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {
-            "name": t.name, "label": label, "formula": words.formula(times(" ".join(t.formula.split())), self.f),
-            "with_numbers": words.formula(times(with_numbers), self.f) if with_numbers != t.formula else "",
+            "name": t.name, "label": label, "formula": formula, "with_numbers": with_numbers,
             "inputs": ", ".join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
             "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
