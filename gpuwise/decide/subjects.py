@@ -17,8 +17,10 @@ from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE
 from ..estimators.serving import facts as SVR
+from ..estimators.serving.result import ServingResult
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
+from ..messages import phrase_json
 from ..results import Assumption
 
 NODE = GPUS_PER_NODE
@@ -131,11 +133,13 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     assert topo is not None
     rent, buy = n.get("rent_usd"), n.get("buy_usd")
     cost = rent if mode == "rent" else buy
-    changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in n.get("suggested_changes") or []]
+    run, sv, speed = ev.training, ev.serving, ev.speed
+    changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in (run.suggested_changes if run else [])]
     if not changes and job.training and ev.strategy != ev.requested and hasattr(ev.strategy, "diff"):
         changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in ev.strategy.diff(ev.requested)]
-    tp = int(n.get("tp", 1) or 1)
-    efficiency = _n(n.get("efficiency"), 1.0)
+    tp = int(ev.tp or 1)
+    efficiency = _n(speed.efficiency if speed else None, 1.0)
+    notation = run.plan.layout.notation() if run else None
     fact: dict[str, Any] = {
         "t": "candidate", "stage": "memory", "tag": "proposed" if ev.tag else "",
         **_gpu_part(job, ev.gpu), **_job_part(job),
@@ -143,31 +147,25 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "multi_node": topo.nodes > 1,
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
-        "strategy": n.get("layout_notation") or ev.label(),
-        "strategy_phrases": [["", "verbatim", {"text": n["layout_notation"]}]] if n.get("layout_notation")
-        else ev.label_phrases(),
+        "strategy": notation or ev.label(),
+        "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else ev.label_phrases(),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,
-        "host_ram_needed_gb": _n(n.get("host_ram_needed_bytes_per_node"), 0.0) / GB,
-        "host_ram_gb": _n(n.get("host_ram_gb")),
-        "wall_days": _n(n.get("wall_days")), "gpu_hours": _n(n.get("gpu_hours")),
+        "host_ram_needed_gb": _n(ev.host_ram_needed_bytes_per_node, 0.0) / GB,
+        "host_ram_gb": _n(ev.host_ram_gb),
+        "wall_days": _n(ev.wall_days), "gpu_hours": _n(speed.gpu_hours if speed else None),
         "efficiency": efficiency, "efficiency_pct": 100 * efficiency,
         "link_kind": topo.intra_kind, "link": topo.description, "link_phrases": [list(p) for p in topo.phrases],
         "p2p": topo.p2p,
         "intra_gb_s": topo.intra_gb_s if math.isfinite(topo.intra_gb_s) else -1.0,
         "network": topo.network or "none",
         "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
-        "decode_tps": _n(n.get("decode_tokens_per_s")), "aggregate_tps": _n(n.get("decode_tokens_per_s_total")),
-        "exposed_comm_share": _n(n.get("exposed_comm_share"), 0.0),
-        "framework_supports_gpu": bool(n.get("framework_supports_gpu", True)),
-        "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
-        "framework_multi_node_ok": bool(n.get("framework_multi_node_ok", True)),
-        "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
-        "framework_reason_phrases": list(n.get("framework_reason_phrases") or []),
-        "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
-        "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
-        **SVR.rate_fact(job.w, n),
+        "decode_tps": _n(speed.decode_tokens_per_s if speed else None),
+        "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
+        "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
+        **_serving_part(sv),
+        **SVR.rate_fact(job.w, sv),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
         "cost_usd": _n(cost), "price_known": cost is not None,
@@ -184,6 +182,21 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         fact["hosting"] = market.get("hosting", "none") if mode == "buy" else "none"
         fact["hosting_assumed"] = bool(market.get("hosting_assumed")) and mode == "buy"
     return fact
+
+
+def _serving_part(sv: ServingResult | None) -> dict[str, Any]:
+    """A candidate's serving fields: whether the framework runs it, and its latency at the load."""
+    if sv is None:
+        return {"framework_supports_gpu": True, "framework_supports_precision": True,
+                "framework_multi_node_ok": True, "framework_reason": "none", "framework_reason_phrases": [],
+                "max_concurrent_sequences": -1.0, "ttft_ms": -1.0, "tpot_ms": -1.0}
+    sup = sv.support
+    return {"framework_supports_gpu": bool(sup.gpu_ok), "framework_supports_precision": bool(sup.precision_ok),
+            "framework_multi_node_ok": bool(sup.multi_node_ok),
+            "framework_reason": str(sup.detail or sup.reason or "none"),
+            "framework_reason_phrases": phrase_json(sup.detail_phrases),
+            "max_concurrent_sequences": _n(sv.max_concurrent_sequences),
+            "ttft_ms": _n(sv.achieved_ttft_ms), "tpot_ms": _n(sv.achieved_tpot_ms)}
 
 
 def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, single_node: bool) -> dict[str, Any]:
@@ -209,7 +222,7 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, 
         "weights_gb": shape.params * 2 / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
         "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
-        **SVR.job_fact(job, [e.numbers for e in evaluations]),
+        **SVR.job_fact(job, [e.serving for e in evaluations]),
     }
 
 

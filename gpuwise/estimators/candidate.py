@@ -5,7 +5,7 @@ rules to judge (gpuwise/decide/subjects.py turns them into facts). Nothing here 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import ledger as L
@@ -23,6 +23,7 @@ from . import memory as M
 from . import offers as O
 from . import planner as P
 from . import serving as SV
+from .run import Speed, TrainingRun
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 
@@ -99,11 +100,11 @@ def requested_pins(job: Job) -> P.Pins:
     )
 
 
-def _pins_dict(job: Job) -> dict[str, Any]:
+def _pins(job: Job) -> P.Pins:
     """The user's layout settings as reported with every training estimate (built once per job)."""
-    got = job.memo.get("pins-dict")
+    got = job.memo.get("pins")
     if got is None:
-        got = job.memo["pins-dict"] = requested_pins(job).as_dict()
+        got = job.memo["pins"] = requested_pins(job)
     return got
 
 
@@ -191,6 +192,12 @@ class Evaluation:
     terms: dict[str, Term] = field(default_factory=dict)
     pending_terms: list[Any] = field(default_factory=list)  # callables adding formula terms (and the
     # serving curve) when a result shows the candidate: most candidates are only ranked
+    tp: int = 1  # tensor-parallel degree of the chosen layout
+    host_ram_needed_bytes_per_node: float = 0.0  # offloaded state, over the usable share of host RAM
+    host_ram_gb: float | None = None  # per node: as proposed, or as the rented server comes (None: unknown)
+    speed: Speed | None = None  # the compute step's figures (training and serving)
+    training: TrainingRun | None = None  # training: the planner's layout as the job runs it
+    serving: SV.ServingResult | None = None  # serving: the chosen way to serve at the load
     numbers: dict[str, Any] = field(default_factory=dict)
     topology: I.Topology | None = None
     offer: K.Offer | None = None
@@ -206,6 +213,11 @@ class Evaluation:
         """The ledger of renting or of buying this configuration (None when that way has no price)."""
         return self.ledgers.get(mode or "")
 
+    @property
+    def wall_days(self) -> float | None:
+        """A training job's estimated wall-clock days (None for a service, or before the compute step)."""
+        return self.speed.wall_days if self.speed is not None else None
+
     def complete(self) -> Evaluation:
         """Run the compute and cost steps that were put off (see ``evaluate``'s ``defer``)."""
         rest, self.rest = self.rest, None
@@ -216,13 +228,11 @@ class Evaluation:
     def label(self) -> str:
         """The layout in words: the serving layout for inference ("tensor parallel 2"), else the
         memory strategy ("TP4 + gradient checkpointing + ZeRO-1")."""
-        serving = self.numbers.get("serving_layout_label")
-        return str(serving) if serving else self.strategy.label()
+        return self.serving.layout_label if self.serving else self.strategy.label()
 
     def label_phrases(self) -> list[Any]:
         """The same layout as message ids and values (JSON-ready), which a report words in its language."""
-        serving = self.numbers.get("serving_layout_label_phrases")
-        return list(serving) if serving else phrase_json(self.strategy.label_phrases())
+        return phrase_json(self.serving.layout_label_phrases if self.serving else self.strategy.label_phrases())
 
     def all_terms(self) -> dict[str, Term]:
         """Every formula term, the ones built only for what a result shows included."""
@@ -335,11 +345,9 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     ev = Evaluation(gpu=gpu, count=count, nodes=topo.nodes, strategy=strategy, requested=requested, memory=mem,
                     requested_memory_per_gpu=req_per_gpu, capacity=capacity, usable=usable, fits=fits,
                     fits_requested=fits_req, topology=topo, tag=tag, plan=plan, requested_plan=req_plan)
-    ev.numbers["tp"] = tp
-    ev.numbers["replicas"] = max(1, count // (tp * (plan.layout.pp if plan else 1)))
-    host_needed = mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value if mem.host_bytes else 0.0
-    ev.numbers["host_ram_needed_bytes_per_node"] = host_needed
-    ev.numbers["host_ram_gb"] = host_ram_gb
+    ev.tp, ev.host_ram_gb = tp, host_ram_gb
+    ev.host_ram_needed_bytes_per_node = (mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value
+                                         if mem.host_bytes else 0.0)
 
     def rest() -> None:
         _compute_step(job, ev)
@@ -461,12 +469,7 @@ def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: floa
     """(chosen, as requested): the fastest layout with exactly the user's settings, and when that
     does not fit, the fastest with any settings (what gpuwise would change)."""
     tj = training_job(job)
-    if strategy is None:
-        pins = job.memo.get("pins")
-        if pins is None:
-            pins = job.memo["pins"] = requested_pins(job)
-    else:
-        pins = _pins_of(strategy)
+    pins = _pins(job) if strategy is None else _pins_of(strategy)
     req = P.plan(tj, gpu, count, topo, usable, pins)
     chosen = req
     if not req.fits and pins.any:
@@ -481,11 +484,10 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
     mfu = rt.mfu[gpu.architecture].value
     precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
     peak = C.peak_for(gpu, precision if job.training else ("bf16" if w.precision in ("int8", "int4") else precision))
-    ev.numbers.update({"mfu": mfu, "peak_tflops": peak.tflops, "peak_kind": peak.kind})
     topo = ev.topology
     assert topo is not None
     if job.training and ev.plan is not None:
-        _training_numbers(job, ev, peak.tflops)
+        _training_numbers(job, ev, peak)
         return
     if job.training:
         flops = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, ev.strategy.checkpointing)
@@ -512,44 +514,43 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
         hours, wall = C.training_time(flops.value, ev.count, peak.tflops, mfu, eff, slowdown)
         ev.terms["gpu_hours"] = hours
         ev.terms["wall_hours"] = wall
-        ev.numbers.update({"efficiency": eff, "gpu_hours": hours.value, "wall_hours": wall.value,
-                           "wall_days": wall.value / 24, "slowdown": slowdown})
+        ev.speed = Speed(mfu, peak.tflops, peak.kind, efficiency=eff, gpu_hours=hours.value, wall_hours=wall.value,
+                         slowdown=slowdown)
         return
     if job.shape.diffusion:
-        ev.numbers.update({"decode_tokens_per_s": None, "decode_tokens_per_s_total": None, "efficiency": 1.0})
+        ev.speed = Speed(mfu, peak.tflops, peak.kind)
         return
-    _serving_numbers(job, ev)
+    _serving_numbers(job, ev, Speed(mfu, peak.tflops, peak.kind))
 
 
-def _serving_numbers(job: Job, ev: Evaluation) -> None:
+def _serving_numbers(job: Job, ev: Evaluation, base: Speed) -> None:
     """Inference: the serving model's figures for the chosen layout (estimators/serving/).
     ``decode_tokens_per_s`` stays one sequence's decode speed at the load's batch;
     ``decode_tokens_per_s_total`` is the sustained output rate of the whole system at that load
     (prefill included), the figure a throughput target is compared with."""
     s = SV.choose(job, ev.gpu, ev.count)
     ev.pending_terms.append(lambda: SV.terms(job, s))
-    ev.numbers.update(SV.numbers(job, s))
+    result = ev.serving = SV.result(job, s)
 
-    numbers = ev.numbers  # not ev itself: a closure over ev would be a reference cycle
-
-    def with_curve() -> dict[str, Term]:
-        numbers["serving_curve"] = SV.curve(job, s)
+    def with_curve() -> dict[str, Term]:  # over the result, not ev: a closure over ev would be a cycle
+        result.curve = SV.curve(job, s)
         return {}
 
     ev.pending_terms.append(with_curve)
     lay = s.layout
     per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
-    prompt = ev.numbers["prompt_tokens"]
-    ev.numbers.update({
+    prompt = result.prompt_tokens
+    ev.tp = lay.tp
+    ev.speed = replace(
+        base,
         # one sequence's speed at the load: one over the time per output token (prefill chunks that
         # join a decode step slow every sequence in it), the figure the reports quote
-        "decode_tokens_per_s": 1 / (s.load.tpot if s.load.tpot > 0 else s.load.decode_step),
-        "decode_tokens_per_s_total": s.load.throughput,
-        "prefill_tokens_per_s": prompt / s.single.ttft if s.single.ttft > 0 else None,
-        "efficiency": 1.0, "batch_per_replica": per_copy})
+        decode_tokens_per_s=1 / (s.load.tpot if s.load.tpot > 0 else s.load.decode_step),
+        decode_tokens_per_s_total=s.load.throughput,
+        prefill_tokens_per_s=prompt / s.single.ttft if s.single.ttft > 0 else None, batch_per_replica=per_copy)
 
 
-def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
+def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     """The planner's figures for the chosen layout, as terms and as numbers for results and rules."""
     plan, req = ev.plan, ev.requested_plan
     assert plan is not None and req is not None
@@ -559,29 +560,20 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
     ev.terms["flops"] = flops
     ev.pending_terms.append(lambda: P.terms(plan, tj))
     model_flops = flops.value * tj.flops_per_token(False) / tj.flops_per_token(lay.checkpointing)
-    achieved = model_flops / (plan.gpu_hours * 3600 * peak_tflops * 1e12) if plan.gpu_hours > 0 else 0.0
-    exposed = {k: v for k, v in step.as_dict().items() if k in ("tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s",
-                                                                 "cp_s")}
+    achieved = model_flops / (plan.gpu_hours * 3600 * peak.tflops * 1e12) if plan.gpu_hours > 0 else 0.0
     setup = job.kb.runtime.training.job_setup_hours.value
     # GPU-hours of training, as published runs count them; the wall clock (and the bill) includes
     # the start-up and wind-down
     wall, gpu_hours = plan.wall_hours + setup, plan.gpu_hours
     ev.terms["job_setup"] = Term("job_setup_hours", setup, "h", "start-up and wind-down of the job, on every GPU",
                                  {"hours": setup, "gpus": ev.count, "gpu_hours": setup * ev.count})
-    ev.numbers.update({
-        "mfu": plan.mfu.value, "mfu_whole_run": achieved,
-        "efficiency": plan.scaling_efficiency, "scaling_efficiency": plan.scaling_efficiency,
-        "gpu_hours": gpu_hours, "wall_hours": wall, "wall_days": wall / 24, "job_setup_hours": setup,
-        "slowdown": step.total / (step.total - step.offload) if step.offload and step.total > step.offload else 1.0,
-        "layout": lay.as_dict(), "layout_notation": lay.notation(), "strategy": ev.strategy.label(),
-        "fits_as_requested": ev.fits_requested, "requested_layout": req.layout.as_dict(),
-        "requested_memory_per_gpu_bytes": req.per_gpu_bytes,
-        "suggested_changes": [] if ev.fits_requested else ev.strategy.diff(ev.requested),
-        "step_terms": step.as_dict(), "exposed_comm_s": exposed, "dp_traffic": dict(plan.dp_traffic),
-        "exposed_comm_share": plan.exposed_comm_share,
-        "goodput": plan.goodput, "global_batch_tokens": lay.global_batch_tokens, "optimizer_steps": plan.steps,
-        "layouts_tried": plan.tried, "pins": _pins_dict(job),
-    })
+    ev.speed = Speed(plan.mfu.value, peak.tflops, peak.kind, efficiency=plan.scaling_efficiency,
+                     gpu_hours=gpu_hours, wall_hours=wall,
+                     slowdown=step.total / (step.total - step.offload) if step.offload and step.total > step.offload
+                     else 1.0)
+    ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=_pins(job),
+                              fits_as_requested=ev.fits_requested,
+                              suggested_changes=[] if ev.fits_requested else ev.strategy.diff(ev.requested))
 
 
 def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
@@ -595,18 +587,18 @@ def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
 def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:
     """The job's wall-clock hours by part, before any spot capacity or commitment: for training the
     planner's steps split by cause, the goodput loss and the set-up; for serving the project."""
-    n = ev.numbers
     if not job.training:
         return [("service", job.c.project_months * HOURS_PER_MONTH)]
-    plan = ev.plan
+    plan, speed = ev.plan, ev.speed
+    assert speed is not None and speed.wall_hours is not None
     if plan is None:
-        return [("training", n["wall_hours"])]
+        return [("training", speed.wall_hours)]
     st, k = plan.step, plan.steps / 3600
     steps_h = st.total * k
     comm, bubble, offload = (st.tp + st.pp + st.dp + st.ep + st.cp) * k, st.bubble * k, st.offload * k
     return [("compute", steps_h - comm - bubble - offload), ("communication", comm), ("pipeline bubble", bubble),
             ("offload", offload), ("failures and restarts", plan.wall_hours - steps_h),
-            ("start-up and wind-down", n.get("job_setup_hours", 0.0))]
+            ("start-up and wind-down", ev.training.setup_hours if ev.training else 0.0)]
 
 
 def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float | None
@@ -648,7 +640,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     months = c.project_months
     rate = kb.tco_value("usd_cny").value
     market = market_of(job)
-    busy = ev.numbers["wall_hours"] if job.training else months * HOURS_PER_MONTH
+    wall_hours = ev.speed.wall_hours if ev.speed is not None and job.training else None
+    busy = wall_hours if wall_hours is not None else months * HOURS_PER_MONTH
     offers = offers_for(job, ev.gpu, ev.count)
     if provider:
         offers = _named_offers(job, ev.gpu, ev.count, provider) or offers
@@ -733,17 +726,17 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     rent_net_assumed = bool(offer) and offer.network is None  # type: ignore[union-attr]
     buy_net = buy.fabric if buy else None
     network, assumed = (buy_net, False) if chosen == "buy" else (rent_net, rent_net_assumed)
-    spot_wall = K.spot_wall_hours(kb.clouds, ev.numbers["wall_hours"]) if job.training else None
+    spot_wall = K.spot_wall_hours(kb.clouds, wall_hours) if wall_hours is not None else None
     if spot_wall is not None and spot:
         ev.terms["spot_wall_hours"] = spot_wall
     mk = K.market_entry(kb.prices, ev.gpu.id)
-    if chosen == "rent" and ev.numbers.get("host_ram_gb") is None and ev.numbers.get("host_ram_needed_bytes_per_node"):
+    if chosen == "rent" and ev.host_ram_gb is None and ev.host_ram_needed_bytes_per_node:
         # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml: the named
         # instance's own, else a typical figure per GPU of its segment)
         per_gpu = instance_ram_per_gpu_gb(kb, offer.instance if offer else None)
         per_gpu = per_gpu or kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
         if per_gpu and ev.topology is not None:
-            ev.numbers["host_ram_gb"] = per_gpu * ev.topology.per_node
+            ev.host_ram_gb = per_gpu * ev.topology.per_node
     ev.numbers.update({
         "rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
         "break_even_month": be, "rent_hours": rent_hours,
