@@ -61,7 +61,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     total_kw = node_kw * hw.nodes
     street = K.street_price(kb.prices, gpu, kb.tco, condition=acq.condition, usd_cny=kb.tco_value("usd_cny").value)
     market = street[0] if street else None
-    market_hourly = ev.numbers.get("usd_per_gpu_hour") if acq.hourly_usd is not None else None
+    market_hourly = ev.cost.usd_per_gpu_hour if acq.hourly_usd is not None and ev.cost else None
     if acq.hourly_usd is not None:
         from ..estimators.cost import rent_offers
 

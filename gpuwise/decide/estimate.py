@@ -104,17 +104,21 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
 def gpu_out(job: Job, ev: Evaluation) -> GpuOut:
     """The ``gpu`` block of an estimate: one configuration's numbers, its ledger (the way the cost
     step chose) and its timeline; the times and GPU-hours are the timeline's."""
-    n = ev.numbers
+    k = ev.cost
     terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]  # also fills the curve
-    cost = {"rent_usd": n.get("rent_usd"), "buy_usd": n.get("buy_usd"), "acquisition": n.get("acquisition"),
-            "break_even_month": n.get("break_even_month"), "usd_per_gpu_hour": n.get("usd_per_gpu_hour"),
-            "provider": n.get("provider"), "instance": n.get("instance"), "price_as_of": n.get("price_as_of")}
+    cost: dict[str, Any] = {
+        "rent_usd": None, "buy_usd": None, "acquisition": None, "break_even_month": None, "usd_per_gpu_hour": None,
+        "provider": None, "instance": None, "price_as_of": None} if k is None else {
+        "rent_usd": k.rent_usd, "buy_usd": k.buy_usd, "acquisition": k.acquisition,
+        "break_even_month": k.break_even_month, "usd_per_gpu_hour": k.usd_per_gpu_hour,
+        "provider": k.provider, "instance": k.instance, "price_as_of": k.price_as_of}
     if ev.buy:
         cost["buy_lines"] = ev.buy.lines
     tl, speed = ev.timeline, ev.speed
     wall_hours = speed.wall_hours if speed else None
     training = job.training and wall_hours is not None
-    led = ev.ledger(n.get("acquisition"))
+    acquisition = k.acquisition if k else None
+    led = ev.ledger(acquisition)
     return GpuOut(
         id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=ev.fits,
         # GPU-hours of training as published runs count them (the timeline's billed GPU-hours add the
@@ -124,7 +128,7 @@ def gpu_out(job: Job, ev: Evaluation) -> GpuOut:
         decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
         decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None,
         prefill_tokens_per_s=speed.prefill_tokens_per_s if speed else None,
-        cost_usd=led.total if led else n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.label(),
+        cost_usd=led.total if led else (k.cost_usd if k else None), acquisition=acquisition, strategy=ev.label(),
         strategy_phrases=ev.label_phrases(),
         scaling_efficiency=speed.efficiency if speed else None, peak_tflops=speed.peak_tflops if speed else None,
         peak_kind=speed.peak_kind if speed else "", mfu=speed.mfu if speed else None,
@@ -137,7 +141,6 @@ def plan_out(job: Job, ev: Evaluation) -> dict[str, Any]:
     """The ``GpuOut`` fields of the plan (contract version 2): a training job's layout, whether it fits
     as asked and what gpuwise would change; an inference job's serving figures, with the cost per
     million output tokens at the load."""
-    n = ev.numbers
     if job.training:
         run, days = ev.training, ev.wall_days
         if run is None:  # no layout planned (a diffusion model): the time alone
@@ -146,8 +149,10 @@ def plan_out(job: Job, ev: Evaluation) -> dict[str, Any]:
                 "training": run.as_json(days)}
     serving = serving_json(ev.serving)
     if serving is not None and ev.serving is not None:
+        k = ev.cost
         serving["cost_per_million_output_tokens"] = cost_per_million_tokens(
-            ev.serving.throughput_tokens_per_s, n.get("rent_usd"), n.get("buy_usd"), job.c.project_months)
+            ev.serving.throughput_tokens_per_s, k.rent_usd if k else None, k.buy_usd if k else None,
+            job.c.project_months)
     return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
 
 

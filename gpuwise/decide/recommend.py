@@ -360,7 +360,7 @@ class _Probe:
         allowed = list(dict.fromkeys(m for _e, ms in ways for m in ms))
         for e, ms in ways:
             for m in ms:
-                if e.numbers.get(f"{m}_usd") is not None:
+                if e.cost is not None and e.cost.usd(m) is not None:
                     return False
         job, kb = self.job, self.job.kb
         if "buy" in allowed and K.buyable_above(kb.prices, self.gpu, n, kb.tco, market=market_of(job),
@@ -592,7 +592,7 @@ def ranking_sentence(policy: dict[str, Any], training: bool = True) -> Sentence:
 def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | None,
                   scored: float | None) -> Candidate:
     e, mode = con.options[key]
-    n = e.numbers
+    k = e.cost
     why = [Sentence(id=r.rule, text=r.message, template=r.template, values=r.values)
            for r in outcome.rejections.get(key, [])]
     stage = outcome.reached.get(key, "memory")
@@ -606,13 +606,13 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
         wall_days=_wall_days(e), gpu_hours=tl.gpu_hours if tl else None,
         total_cost_usd=led.total if led else None, ledger=led, timeline=tl, serving=serving_of(e),
-        acquisition=mode, rent_cost_usd=n.get("rent_usd"), buy_cost_usd=n.get("buy_usd"),
-        break_even_month=n.get("break_even_month"), strategy=_label(e), strategy_phrases=e.label_phrases(),
+        acquisition=mode, rent_cost_usd=k.rent_usd if k else None, buy_cost_usd=k.buy_usd if k else None,
+        break_even_month=k.break_even_month if k else None, strategy=_label(e), strategy_phrases=e.label_phrases(),
         strategy_changes=_changes(e), scaling_efficiency=speed.efficiency if speed else None,
         decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
         decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None,
-        provider=n.get("provider") if mode == "rent" else None,
-        instance=n.get("instance") if mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
+        provider=k.provider if k and mode == "rent" else None,
+        instance=k.instance if k and mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
     )
 
@@ -647,7 +647,7 @@ def _changes(e: Evaluation) -> list[str]:
 def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recommendation:
     e, mode = con.options[key]
     f = con.fact(key)
-    n = e.numbers
+    k = e.cost
     led, speed = e.ledger(mode), e.speed
     kind = "training" if job.training else ("diffusion" if job.shape.diffusion else "inference")
     values = {"count": e.count, "gpu_name": e.gpu.name, "nodes": e.nodes, "provider": f["provider"],
@@ -666,8 +666,8 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
                           summary=sentence.text, summary_sentence=sentence,
                           score_usd=None if scored is None or math.isinf(scored) else scored,
                           strategy=_label(e), strategy_phrases=e.label_phrases(),
-                          provider=n.get("provider") if mode == "rent" else None,
-                          instance=n.get("instance") if mode == "rent" else None,
+                          provider=k.provider if k and mode == "rent" else None,
+                          instance=k.instance if k and mode == "rent" else None,
                           decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
                           decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None)
 

@@ -1,10 +1,13 @@
-"""Evaluate one candidate (GPU type x count) for a job: the numbers of all four steps, for the
-rules to judge (gpuwise/decide/subjects.py turns them into facts). Nothing here decides.
+"""Evaluate one candidate (GPU type x count) for a job: the figures of all four steps as typed
+records on an :class:`Evaluation` (memory, layout, ``run.Speed``/``run.TrainingRun``,
+``serving.result.ServingResult``, ``priced.Cost``/``priced.Market``, the ledgers and timeline), for
+the rules to judge (gpuwise/decide/subjects.py builds the facts from them). Nothing here decides.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -13,7 +16,6 @@ from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, phrase_json, phrase_text
-from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 from . import GB, Term, usable_fraction
 from . import compute as C
@@ -23,6 +25,7 @@ from . import memory as M
 from . import offers as O
 from . import planner as P
 from . import serving as SV
+from .priced import Cost, Market
 from .run import Speed, TrainingRun
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
@@ -176,7 +179,8 @@ def requested_strategy(job: Job) -> Strategy:
 
 @dataclass
 class Evaluation:
-    """All the numbers for one candidate."""
+    """One candidate's estimate, step by step, as typed records (memory, layout, speed, serving,
+    cost, market): what the facts, the results and the JSON read."""
 
     gpu: Gpu
     count: int
@@ -190,22 +194,25 @@ class Evaluation:
     fits: bool
     fits_requested: bool
     terms: dict[str, Term] = field(default_factory=dict)
-    pending_terms: list[Any] = field(default_factory=list)  # callables adding formula terms (and the
-    # serving curve) when a result shows the candidate: most candidates are only ranked
+    # callables adding formula terms (and the serving curve) when a result shows the candidate: most
+    # candidates are only ranked
+    pending_terms: list[Callable[[], dict[str, Term]]] = field(default_factory=list)
     tp: int = 1  # tensor-parallel degree of the chosen layout
     host_ram_needed_bytes_per_node: float = 0.0  # offloaded state, over the usable share of host RAM
     host_ram_gb: float | None = None  # per node: as proposed, or as the rented server comes (None: unknown)
     speed: Speed | None = None  # the compute step's figures (training and serving)
     training: TrainingRun | None = None  # training: the planner's layout as the job runs it
     serving: SV.ServingResult | None = None  # serving: the chosen way to serve at the load
-    numbers: dict[str, Any] = field(default_factory=dict)
+    cost: Cost | None = None  # the cost step: rent and buy totals, the offer, its term and networks
+    market: Market | None = None  # the cost step: whether and how the GPU can be had in the user's market
     topology: I.Topology | None = None
     offer: K.Offer | None = None
     buy: K.BuyCost | None = None
     tag: str = ""  # "proposed:" for the configuration an audit checks
     plan: P.Plan | None = None  # training: the chosen layout (gpuwise/estimators/planner.py)
     requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
-    rest: Any = None  # the compute and cost steps, put off until the estimate is judged (``evaluate``)
+    # the compute and cost steps, put off until the estimate is judged (``evaluate``)
+    rest: Callable[[], None] | None = None
     timeline: Timeline | None = None  # wall-clock hours by part, hours billed (the cost step)
     ledgers: dict[str, Ledger] = field(default_factory=dict)  # "rent" / "buy": the money of each way
 
@@ -621,7 +628,7 @@ def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float |
     return L.timeline(parts, ev.count, billed), setup, run
 
 
-def _server_units(kb: Any, gpu_id: str, count: int) -> dict[str, Any]:
+def _server_units(kb: Any, gpu_id: str, count: int) -> dict[str, bool | int]:
     """How ``count`` GPUs fall into the whole servers the GPU is sold in, for the rules to judge:
     whether it is sold only in servers, whether the count is a size sold, and the GPUs left over
     past whole servers of the largest size (0 when not sold in servers)."""
@@ -664,10 +671,6 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     ev.timeline = tl
     rent_hours = tl.billed_hours
     ev.offer = offer
-    ev.numbers.update({"rent_term": sold.term if sold else "on-demand",
-                       "rent_reserved_only": bool(sold and sold.reserved_only),
-                       "rent_min_term_hours": sold.min_hours if sold else 0.0,
-                       "rent_term_why": sold.why if sold else ""})
     if commitment_months:
         rent_period = L.period_months("commitment", commitment_months)
     elif job.training:
@@ -737,53 +740,31 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         per_gpu = per_gpu or kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
         if per_gpu and ev.topology is not None:
             ev.host_ram_gb = per_gpu * ev.topology.per_node
-    ev.numbers.update({
-        "rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
-        "break_even_month": be, "rent_hours": rent_hours,
-        "usd_per_gpu_hour": offer.per_gpu_hour if offer else None,
+    ev.cost = Cost(
+        rent_usd=rent_v, buy_usd=buy_v, cost_usd=cost, acquisition=chosen, break_even_month=be, rent_hours=rent_hours,
+        usd_per_gpu_hour=offer.per_gpu_hour if offer else None,
         # the rental's place only with a rental: a bought plan carries no provider
-        "provider": offer.provider if offer and chosen == "rent" else None,
-        "instance": offer.instance if offer and chosen == "rent" else None,
-        "rent_provider": offer.provider if offer else None, "rent_instance": offer.instance if offer else None,
-        "rent_currency": offer.currency if offer else None,
-        "rent_native_per_hour": offer.native_per_hour if offer else None,
-        "price_as_of": offer.as_of if offer else None,
-        "buy_price_as_of": plan.as_of if plan and plan.as_of != "proposal" else None,
-        "buy_price_source": plan.source if plan else None,
-        "buy_condition": plan.condition if plan else None,
-        "buy_sold_as": plan.sold_as if plan else None, "buy_units": plan.units if plan else None,
-        "buy_unit_gpus": plan.unit_gpus if plan else None, "buy_nodes": plan.nodes if plan else None,
-        "buy_unavailable_reason": phrase_text(why_not) if why_not else None,
-        "buy_lines": buy.lines if buy else {},
-        "hosting": buy.hosting_name if buy else None, "hosting_assumed": buy.hosting_assumed if buy else False,
-        "it_kw": buy.it_kw if buy else None,
-        "network": network, "network_assumed": assumed,
-        "rent_network": rent_net, "rent_network_assumed": rent_net_assumed,
-        "rent_network_stated": offer.network_stated if offer else "", "buy_network": buy_net,
-        "spot": spot, "spot_wall_hours": spot_wall.value if spot_wall else None,
-        "spot_wall_days": spot_wall.value / 24 if spot_wall else None,
-        "spot_rent_usd": K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
-        "currency": c.currency, "usd_cny": rate, "market": market,
-        "sold_in_china": mk.sold_in_china if mk else None, "china_part": mk.china_part if mk else False,
-        "china_rule": mk.rule if mk else "",
-    })
+        provider=offer.provider if offer and chosen == "rent" else None,
+        instance=offer.instance if offer and chosen == "rent" else None,
+        rent_provider=offer.provider if offer else None, rent_instance=offer.instance if offer else None,
+        rent_currency=offer.currency if offer else None,
+        rent_native_per_hour=offer.native_per_hour if offer else None, price_as_of=offer.as_of if offer else None,
+        rent_term=sold.term if sold else "on-demand", rent_reserved_only=bool(sold and sold.reserved_only),
+        rent_min_term_hours=sold.min_hours if sold else 0.0, rent_term_why=sold.why if sold else "",
+        buy_price_as_of=plan.as_of if plan and plan.as_of != "proposal" else None,
+        buy_price_source=plan.source if plan else None,
+        network=network, network_assumed=assumed, rent_network=rent_net, rent_network_assumed=rent_net_assumed,
+        rent_network_stated=offer.network_stated if offer else "", buy_network=buy_net,
+        spot=spot, spot_wall_hours=spot_wall.value if spot_wall else None,
+        spot_rent_usd=K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
+        currency=c.currency, usd_cny=rate)
     circuit = kb.tco.hosting["office"].circuit_kw if kb.tco.hosting and "office" in kb.tco.hosting else None
-    n = ev.numbers
-    n["market_fact"] = {
-        "market": market, "currency": c.currency, "sold_in_china": n["sold_in_china"] is not False,
-        "sold_in_china_known": mk is not None, "china_part": bool(n["china_part"]), "china_rule": n["china_rule"],
-        **_server_units(kb, ev.gpu.id, ev.count),
-        "buy_unavailable_reason": phrase_text(why_not) if why_not else "none",
-        "buy_unavailable_reason_phrases": phrase_json(why_not) if why_not else [],
-        "buy_condition": plan.condition if plan else "none", "buy_condition_asked": condition,
-        "buy_sold_as": n["buy_sold_as"] or "none", "buy_units": n["buy_units"] or 0,
-        "hosting": n["hosting"] or "none", "hosting_assumed": bool(n["hosting_assumed"]),
-        "it_kw": n["it_kw"] if n["it_kw"] is not None else -1.0,
-        "office_circuit_kw": circuit if circuit is not None else -1.0,
-        "network_assumed": bool(assumed), "network_name": network or "none",
-        "spot": bool(spot), "spot_wall_days": n["spot_wall_days"] if n["spot_wall_days"] is not None else -1.0,
-        "rent_provider": n["rent_provider"] or "none",
-    }
-    n["market_fact"].update(jurisdiction_fields(kb, ev.gpu.id, c))
-    n["market_fact"].update({"rent_reserved_only": n["rent_reserved_only"], "rent_term": n["rent_term"],
-                             "rent_min_term_days": n["rent_min_term_hours"] / 24, "rent_term_why": n["rent_term_why"]})
+    ev.market = Market(
+        market=market, listed=mk is not None, sold_in_china=mk.sold_in_china if mk else None,
+        china_part=bool(mk.china_part) if mk else False, china_rule=mk.rule if mk else "",
+        **_server_units(kb, ev.gpu.id, ev.count), buy_unavailable=tuple(why_not or ()),
+        buy_condition=plan.condition if plan else None, buy_condition_asked=condition,
+        buy_sold_as=plan.sold_as if plan else None, buy_units=plan.units if plan else None,
+        buy_unit_gpus=plan.unit_gpus if plan else None, buy_nodes=plan.nodes if plan else None,
+        hosting=buy.hosting_name if buy else None, hosting_assumed=buy.hosting_assumed if buy else False,
+        it_kw=buy.it_kw if buy else None, office_circuit_kw=circuit)
