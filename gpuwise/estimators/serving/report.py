@@ -9,6 +9,7 @@ from typing import Any
 
 from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework
+from ...messages import Phrase, phrase_text
 from .. import Term
 from .. import memory as M
 from . import options as O
@@ -122,6 +123,16 @@ def memory(job: Any, s: Serving) -> M.MemoryEstimate:
 
 
 # ----------------------------------------------------------------------------- result
+def _label(s: Serving) -> tuple[Phrase, ...]:
+    """The chosen layout's words; a copy that does not fit says so, with the layout it tried and what
+    that layout would hold per GPU (never a bare "8 x (one GPU)" for weights no layout holds)."""
+    lay = s.layout
+    if s.replica.fits:
+        return lay.label_phrases()
+    need = (s.replica.weights_gpu + s.replica.act_gpu) / 1e9
+    return (("", "layout.unfit", {"layout": lay.label_phrases(), "gpus": lay.gpus, "need_gb": need}),)
+
+
 def result(job: Any, s: Serving) -> ServingResult:
     """The chosen way to serve as the typed record the facts, results and JSON read."""
     w, kb, fw = job.w, job.kb, s.engine.fw
@@ -133,11 +144,12 @@ def result(job: Any, s: Serving) -> ServingResult:
     spec_asked = getattr(w, "speculative", None)
     method = getattr(w, "quantization", None)
     rate = s.rate
+    label = _label(s)
     return ServingResult(
         framework=fw.id, framework_name=fw.name, support=s.support,
         weight_format=s.engine.weight_format, compute_precision=s.engine.compute,
         weight_only_fallback=s.engine.weight_only,
-        layout=lay, layout_label=lay.label(), layout_label_phrases=lay.label_phrases(),
+        layout=lay, layout_label=phrase_text(label), layout_label_phrases=label,
         prompt_tokens=prompt, output_tokens=output,
         max_concurrent_sequences=s.max_concurrent, framework_default_max_batch=s.engine.max_batch,
         fits=s.replica.fits, kv_free_per_gpu_bytes=max(s.replica.free_gpu, 0.0),
