@@ -606,7 +606,7 @@ class Planner:
                         formula=ln["formula"], inputs=ln["inputs"]) for ln in ex["lines"]],
             options=options, owned=owned, workloads=workloads,
             gpu_names={g: f.gpu.name for g, f in self.fleets.items()} | {g: self.kb.gpus[g].name for g in
-                                                                         {b for x in binding for b in x.gpus}},
+                                                                         sorted({b for x in binding for b in x.gpus})},
             solver={"name": "HiGHS", "status": self.sol.status, "objective_usd": self.sol.objective,
                     "variables": len(self.prog.model.names), "rows": len(self.prog.model.rows), "notes": notes,
                     "gpu_types": sorted(self.fleets)},
