@@ -683,10 +683,12 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         rent_period = L.period_months("project", months)
     fees = None
     cloud = getattr(job, "cloud", None)
+    # fees run while the rental is billed: the job's billed hours, the committed term, or the
+    # project's months when serving (not the whole project for a job of hours)
     if offer and cloud is not None:
         fee_term = K.cloud_fees(kb.clouds, offer.provider, egress_tb=cloud.egress_tb_per_month,
                                 cross_region_tb=cloud.cross_region_tb_per_month, storage_kind=cloud.storage.kind,
-                                storage_tb=cloud.storage.tb, months=months, usd_cny=rate)
+                                storage_tb=cloud.storage.tb, months=rent_period.months, usd_cny=rate)
         fees = K.fee_lines(fee_term)
         if fee_term.inputs.get("fees_unknown") and not any(
                 a.field == "cloud.fees" and a.value == offer.provider for a in job.assumptions):
