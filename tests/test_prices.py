@@ -219,3 +219,13 @@ def test_the_brief_names_the_prices_it_rests_on_with_their_age(fmt: str) -> None
     zh = "".join(report.render(r, fmt, lang="zh", currency="CNY", detail="full").split())
     rate = r.currency.usd_cny
     assert f"每卡¥{700 * rate:,.0f}" in zh and f"距今{age:,}天" in zh and "$700" not in zh
+
+
+def test_the_docs_show_the_knowledge_bases_exchange_rate(kb) -> None:
+    """docs/formats.md's example JSON carries the rate the knowledge base holds, not an older one."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "formats.md").read_text(encoding="utf-8")
+    shown = [float(v) for v in re.findall(r'"usd_cny": ([0-9.]+)', text)]
+    assert shown and all(v == kb.tco.values["usd_cny"].value for v in shown)
