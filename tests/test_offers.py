@@ -130,3 +130,42 @@ def test_the_network_estimated_is_that_of_the_offer_priced(kb, tokens, provider,
     assert ev.topology.network == network and n["rent_network"] == network and n["rent_provider"] == provider
     rate = 5.0 if provider == "hourly" else 3.0
     assert n["usd_per_gpu_hour"] == pytest.approx(rate)
+
+
+def test_a_quote_is_compared_with_the_offer_it_names_else_the_cheapest_of_its_kind() -> None:
+    """The audit's hourly comparison (FEE-PRICE-ABOVE-LIST / -MARKET) takes the offer the proposal
+    names, not the first of all offers; unnamed, the cheapest of the network class the job is rented
+    as; a spot quote meets the published spot rate."""
+    from types import SimpleNamespace
+
+    nets = {"ib": SimpleNamespace(shared_by="gpu"), "eth": SimpleNamespace(shared_by="node")}
+    cheap_pod = _offer(provider="pods", gpus=16, usd_per_hour=16 * 2.0, network="eth")
+    cluster = _offer(provider="cl", gpus=16, usd_per_hour=16 * 3.0, network="ib", spot_usd_per_hour=16 * 1.2)
+    big = _offer(provider="cl", instance="node8", gpus=16, usd_per_hour=16 * 2.5, network="ib")
+    offers = [cheap_pod, big, cluster]  # price order
+    o, rate, basis = O.reference_offer(offers, nets, provider="cl", instance="node8")
+    assert (o, rate, basis) == (big, 2.5, "named")
+    o, rate, basis = O.reference_offer(offers, nets, provider="cl")
+    assert (o, rate, basis) == (big, 2.5, "named")  # the provider's lowest bill for 16 GPUs
+    o, rate, basis = O.reference_offer(offers, nets, provider="cl", spot=True)
+    assert (o, rate) == (cluster, pytest.approx(1.2))  # $19.20 spot for 16 beats $40 on demand
+    assert O.reference_offer(offers, nets, provider="elsewhere")[1:] == (2.0, "cheapest")
+    # a multi-node job whose offers put clusters first is compared with the cheapest cluster
+    assert O.reference_offer([big, cluster, cheap_pod], nets)[:2] == (big, 2.5)
+    assert O.reference_offer([], nets) is None
+
+
+def test_an_audit_judges_a_lambda_quote_against_lambdas_listed_rate() -> None:
+    """One H100 SXM quoted at $9/h at Lambda: Lambda lists a 1x H100 SXM instance at $4.29
+    (lambda.ai/pricing via silybench, 2026-09-25): 9 / 4.29 = 2.10x, over the 1.5x policy."""
+    from pathlib import Path
+
+    from gpuwise.decide.audit import audit
+
+    case = Path(__file__).resolve().parent / "rules" / "FEE-PRICE-ABOVE-LIST" / "input.yaml"
+    found = {f.rule: f for f in audit(case).findings}
+    f = found["FEE-PRICE-ABOVE-LIST"]
+    assert f.evidence["market_hourly_usd"] == pytest.approx(4.29)
+    assert f.evidence["hourly_ratio"] == pytest.approx(9 / 4.29, rel=1e-3)
+    assert f.evidence["market_hourly_offer"] == "Lambda" and f.evidence["market_hourly_as_of"] == "2026-09-25"
+    assert "FEE-PRICE-ABOVE-MARKET" not in found

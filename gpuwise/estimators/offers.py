@@ -155,3 +155,31 @@ def as_sold(offers: list[Offer], gpus: int, hours: float, networks: dict[str, An
     if t.usd_per_hour != o.usd_per_hour:
         o = replace(o, usd_per_hour=t.usd_per_hour, native_per_hour=None)
     return o, t
+
+
+def reference_offer(offers: list[Offer], networks: dict[str, Any], *, provider: str | None = None,
+                    instance: str | None = None, spot: bool = False) -> tuple[Offer, float, str] | None:
+    """The listed offer a proposal's own hourly price is compared with, its listed rate per
+    GPU-hour and why it was taken: of the instance the proposal names, else of the provider it
+    names ("named"), else of the kind the job is rented as, a cluster network or not, as
+    ``offers`` are ordered ("cheapest"), the one with the lowest bill for the GPUs the job takes
+    (whole instances and nodes paid). A spot proposal is compared with the offer's published
+    spot rate where there is one (else its on-demand rate)."""
+    if not offers:
+        return None
+
+    def cluster(o: Offer) -> bool:
+        net = networks.get(o.network) if o.network else None
+        return net is not None and getattr(net, "shared_by", None) == "gpu"
+
+    def bill(o: Offer) -> float:  # per hour for the GPUs the job takes (whole instances and nodes paid)
+        return o.spot_usd_per_hour if spot and o.spot_usd_per_hour else o.usd_per_hour
+
+    pool = [o for o in offers if instance and o.instance == instance]
+    pool = pool or [o for o in offers if provider and o.provider == provider]
+    basis = "named" if pool else "cheapest"
+    if not pool:
+        first = cluster(offers[0])
+        pool = [o for o in offers if cluster(o) == first]
+    best = min(pool, key=lambda o: (bill(o), o.gpus))
+    return best, bill(best) / best.gpus, basis
