@@ -140,6 +140,26 @@ def test_cloud_fees_run_for_the_hours_the_rental_is_billed(tmp_path):
     assert led.amount("fee", item="storage") == pytest.approx(1000 * 0.023)
 
 
+def test_storage_at_a_provider_without_a_storage_price_is_said_not_counted(tmp_path):
+    """AutoDL lists no storage table in clouds.yaml (its storage rates were not found in a stored
+    copy): 0.5 TB asked for there is no ledger line, and the answer says so as an assumption."""
+    import yaml
+
+    from gpuwise.decide.audit import audit
+
+    doc = {"title": "LoRA on one RTX 4090 at AutoDL",
+           "workload": {"task": "finetune", "model": "llama-3.1-8b", "method": "qlora", "train_tokens": 2e7},
+           "constraints": {"market": "china", "currency": "CNY"},
+           "hardware": {"gpu": "rtx-4090", "count": 1}, "acquisition": {"mode": "rent", "provider": "autodl"},
+           "cloud": {"storage": {"kind": "standard-ssd", "tb": 0.5}}}
+    path = tmp_path / "autodl.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    r = audit(path)
+    assert r.proposed.ledger.amount("fee", item="storage") == 0.0
+    said = [a for a in r.assumptions if a.field == "cloud.storage"]
+    assert len(said) == 1 and said[0].value == "autodl" and said[0].message_id == "assume.storage.unlisted"
+
+
 def test_an_alternative_that_serves_less_is_not_a_plain_saving():
     """The old-driver proposal serves 2 x H100 PCIe; the cheapest feasible alternative serves less
     than half its throughput: the saving is not like for like, and the report says what it gives up."""

@@ -696,6 +696,12 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
 
             job.assumptions.append(note("cloud.fees", offer.provider, "assume.fees.unknown_provider",
                                         {"provider": offer.provider}))
+        if fee_term.inputs.get("storage_unknown") and not any(
+                a.field == "cloud.storage" and a.value == offer.provider for a in job.assumptions):
+            from ..inputs.job import note
+
+            job.assumptions.append(note("cloud.storage", offer.provider, "assume.storage.unlisted",
+                                        {"provider": offer.provider}))
     rent_led = K.rent_ledger(offer, kb.clouds, run_hours=run, setup_hours=setup, period=rent_period,
                              spot=spot, fees=fees) if offer else None
     rent = None

@@ -405,7 +405,9 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
                 "months x (internet egress by tier + cross-region GB x rate + storage GB x rate)",
                 {"provider": prov.id, "egress_usd_per_month": egress, "cross_region_usd_per_month": cross,
                  "storage_usd_per_month": storage, "months": months, "egress_free_gb": free,
-                 "as_of": prov.as_of.isoformat(), "storage_kind": storage_kind, "storage_priced_as": priced_kind})
+                 "as_of": prov.as_of.isoformat(), "storage_kind": storage_kind, "storage_priced_as": priced_kind,
+                 # storage asked for at a provider that lists no storage price: not counted, and said so
+                 "storage_unknown": storage_tb > 0 and not prov.storage_usd_per_gb_month})
 
 
 def storage_rate_for(rates: dict[str, float], kind: str) -> tuple[float, str]:
