@@ -182,6 +182,10 @@ def test_a_quote_is_compared_with_the_offer_it_names_else_the_cheapest_of_its_ki
     # a multi-node job whose offers put clusters first is compared with the cheapest cluster
     assert O.reference_offer([big, cluster, cheap_pod], nets)[:2] == (big, 2.5)
     assert O.reference_offer([], nets) is None
+    # 16 GPUs of a product rented above 8 only as a reserved cluster: the cluster's listed rate
+    lam = _offer(provider="lam", gpus=16, usd_per_hour=16 * 3.99, network="ib", max_on_demand_gpus=8,
+                 multi_node="reserved", reserved_min_hours=336, cluster_rates=((16, 6.16),), sold_as_source="p")
+    assert O.reference_offer([lam], nets, provider="lam")[1] == pytest.approx(6.16)
 
 
 def test_an_audit_judges_a_lambda_quote_against_lambdas_listed_rate() -> None:

@@ -175,8 +175,9 @@ def reference_offer(offers: list[Offer], networks: dict[str, Any], *, provider: 
     GPU-hour and why it was taken: of the instance the proposal names, else of the provider it
     names ("named"), else of the kind the job is rented as, a cluster network or not, as
     ``offers`` are ordered ("cheapest"), the one with the lowest bill for the GPUs the job takes
-    (whole instances and nodes paid). A spot proposal is compared with the offer's published
-    spot rate where there is one (else its on-demand rate)."""
+    (whole instances and nodes paid; a size rented only as a reserved cluster at the cluster's
+    rate). A spot proposal is compared with the offer's published spot rate where there is one
+    (else its on-demand rate)."""
     if not offers:
         return None
 
@@ -184,8 +185,14 @@ def reference_offer(offers: list[Offer], networks: dict[str, Any], *, provider: 
         net = networks.get(o.network) if o.network else None
         return net is not None and getattr(net, "shared_by", None) == "gpu"
 
-    def bill(o: Offer) -> float:  # per hour for the GPUs the job takes (whole instances and nodes paid)
-        return o.spot_usd_per_hour if spot and o.spot_usd_per_hour else o.usd_per_hour
+    def listed(o: Offer) -> tuple[float, int]:  # per hour for the GPUs the job takes, and the GPUs paid
+        if spot and o.spot_usd_per_hour:
+            return o.spot_usd_per_hour, o.gpus
+        t = term_for(o, o.gpus, 0.0)  # a size rented only as a reserved cluster: the cluster's rate
+        return t.usd_per_hour, t.gpus_paid or o.gpus
+
+    def bill(o: Offer) -> float:
+        return listed(o)[0]
 
     pool = [o for o in offers if instance and o.instance == instance]
     pool = pool or [o for o in offers if provider and o.provider == provider]
@@ -194,4 +201,5 @@ def reference_offer(offers: list[Offer], networks: dict[str, Any], *, provider: 
         first = cluster(offers[0])
         pool = [o for o in offers if cluster(o) == first]
     best = min(pool, key=lambda o: (bill(o), o.gpus))
-    return best, bill(best) / best.gpus, basis
+    amount, paid = listed(best)
+    return best, amount / paid, basis
