@@ -51,14 +51,14 @@ def test_lambda_two_nodes_for_two_hours_bill_two_weeks_of_a_1_click_cluster(kb) 
                                        "constraints": {"acquisition": "rent"}})
     job = resolve(req, kb)
     ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 16, provider="lambda", acquisition="rent")
-    n = ev.numbers
-    assert n["rent_reserved_only"] and n["rent_term"] == "reserved" and n["rent_min_term_hours"] == 336
-    assert n["wall_hours"] < 24
+    n = ev.cost
+    assert n.rent_reserved_only and n.rent_term == "reserved" and n.rent_min_term_hours == 336
+    assert ev.speed.wall_hours < 24
     assert ev.timeline.billed_hours == pytest.approx(336)  # two weeks billed
-    assert n["rent_usd"] == pytest.approx(16 * 6.16 * 336, rel=1e-6)  # $33,116.16
+    assert n.rent_usd == pytest.approx(16 * 6.16 * 336, rel=1e-6)  # $33,116.16
     assert ev.offer.network == "infiniband-400"  # the cluster's fabric, not the 25 GbE default
     one_node = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, provider="lambda", acquisition="rent")
-    assert not one_node.numbers["rent_reserved_only"]
+    assert not one_node.cost.rent_reserved_only
     assert one_node.timeline.billed_hours < 24
 
 
@@ -119,7 +119,7 @@ def test_a_reserved_answer_cites_the_reserved_rate_and_its_date(kb) -> None:
                                        "constraints": {"acquisition": "rent", "project_months": 12}})
     job = resolve(req, kb)
     ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, provider="gcp", instance="a3-highgpu-8g", acquisition="rent")
-    assert ev.numbers["rent_term"] == "1-year"
+    assert ev.cost.rent_term == "1-year"
     assert ev.offer.usd_per_hour == pytest.approx(61.3837, rel=1e-4)
     used = prices_used(job, ev, "rent", today=dt.date(2026, 12, 1))
     assert "1-year" in used[0]["item"] and used[0]["as_of"] == "2025-03-06"
@@ -155,10 +155,10 @@ def test_the_network_estimated_is_that_of_the_offer_priced(kb, tokens, provider,
     nets = networks_for(job, gpu, 16)
     assert nets["rent"] == network  # before: always the cheapest per hour (the weekly cluster's InfiniBand)
     ev = evaluate(job, gpu, 16, network=nets["rent"], acquisition="rent")
-    n = ev.numbers
-    assert ev.topology.network == network and n["rent_network"] == network and n["rent_provider"] == provider
+    n = ev.cost
+    assert ev.topology.network == network and n.rent_network == network and n.rent_provider == provider
     rate = 5.0 if provider == "hourly" else 3.0
-    assert n["usd_per_gpu_hour"] == pytest.approx(rate)
+    assert n.usd_per_gpu_hour == pytest.approx(rate)
 
 
 def test_a_quote_is_compared_with_the_offer_it_names_else_the_cheapest_of_its_kind() -> None:
