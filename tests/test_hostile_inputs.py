@@ -133,8 +133,11 @@ def run_bytes(capsys, tmp_path: Path, data: bytes, kind: str = "requirements", w
     return assert_refused(code, stdout, err, path, field=field, output=out)
 
 
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's: the same YAML, several times faster
+
+
 def dump(doc: Any) -> bytes:
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True).encode("utf-8")
+    return yaml.dump(doc, Dumper=_DUMPER, sort_keys=False, allow_unicode=True).encode("utf-8")
 
 
 def dotted(path: tuple[Any, ...]) -> str:
