@@ -60,7 +60,7 @@ def test_unknown_gpu_with_did_you_mean_in_chinese(tmp_path):
                  "acquisition: {mode: rent, hourly_usd: 2}\n")
     en = gpuwise("audit", str(f)).stderr.strip()
     zh = gpuwise("audit", str(f), "--lang", "zh").stderr.strip()
-    assert "unknown GPU 'H10-80G'" in en
+    assert "unknown gpu 'H10-80G'" in en
     assert zh.endswith("hardware.gpu: 未知 GPU“H10-80G”（你是不是指 h100-80gb-sxm、h800-80gb-sxm 或 h100-nvl-94gb？）")
 
 

@@ -99,7 +99,7 @@ class NameIndex:
     def resolve(self, name: str, *, where: str | None = None) -> Resolved:
         key = norm(str(name))
         if not key:
-            raise UserError(N_("empty model name") if self.kind == "model" else N_("empty GPU name"), where=where,
+            raise UserError(N_("empty model name") if self.kind == "model" else N_("empty gpu name"), where=where,
                             values={})
         ident = self.exact.get(key) or self.defaults.get(key)
         if ident is not None:
@@ -121,7 +121,7 @@ class NameIndex:
                             values={"name": name, "names": ", ".join(family)},
                             hint=N_("give the variant; a name without the form factor is the SXM part (docs/names.md)"),
                             hint_values={})
-        unknown = N_("unknown model '%(name)s'") if self.kind == "model" else N_("unknown GPU '%(name)s'")
+        unknown = N_("unknown model '%(name)s'") if self.kind == "model" else N_("unknown gpu '%(name)s'")
         if family:
             raise UserError(unknown, where=where, values={"name": name},
                             hint=N_("did you mean %(names)s? (give the whole name)"), hint_values={"names": family[0]})
