@@ -22,9 +22,12 @@ ROOT = Path(__file__).parent.parent
 def files(tmp_path_factory):
     d = Path(tmp_path_factory.mktemp("cur"))
     doc = yaml.safe_load((ROOT / "examples" / "proposal-good-lora-8xh100.yaml").read_text())
+    # priced above the cheapest offers, so each proposal has an alternative that saves (fees now run
+    # for the job's ~6 billed hours only, not 6 months, so the example's own price saves nothing)
+    doc = {**doc, "acquisition": {**doc["acquisition"], "hourly_usd": 12.0}}
     (d / "b-usd.yaml").write_text(yaml.safe_dump(doc))
     cny = {**doc, "title": "In yuan", "constraints": {**doc["constraints"], "currency": "CNY"},
-           "acquisition": {**doc["acquisition"], "hourly_usd": 28.7}}
+           "acquisition": {**doc["acquisition"], "hourly_usd": 86.0}}
     (d / "a-cny.yaml").write_text(yaml.safe_dump(cny))  # first in name order
     return d / "a-cny.yaml", d / "b-usd.yaml"
 
