@@ -16,6 +16,7 @@ from gpuwise.decide.recommend import counts_for, recommend
 from gpuwise.estimators import cost as K
 from gpuwise.estimators import planner as P
 from gpuwise.estimators import serving as SV
+from gpuwise.estimators import step_time as S
 from gpuwise.estimators.candidate import evaluate, offers_for, requested_pins, training_job
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
@@ -135,7 +136,7 @@ def test_counts_certainly_late_are_skipped_and_are_late(kb):
         assert all(n >= bound for n in judged) or judged == {64}, (gid, judged)
     # by hand for H100 SXM: 6 N D (plus attention) FLOPs at 989 TFLOP/s dense BF16 x the planner's MFU
     tj = training_job(job)
-    rate, mfu = P._gpu_speed(tj, kb.gpus["h100-80gb-sxm"])
+    rate, mfu = S.gpu_speed(tj, kb.gpus["h100-80gb-sxm"])
     assert rate == pytest.approx(989.5e12 * mfu.value, rel=1e-3)
     gpu_hours = tj.flops_per_token(False) * 2e11 / rate / 3600
     assert tj.flops_per_token(False) > 6 * job.shape.params
