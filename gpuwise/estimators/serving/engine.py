@@ -50,6 +50,7 @@ class Engine:
     alloc_frac: float
     mbytes: ModelBytes
     sc: ShapeConsts
+    eager_kernel: float = 0.0  # s of host time per kernel of a prefill forward outside CUDA graphs (0: graphs)
     spec: O.Spec | None = None  # speculative decoding the framework runs (None: plain decoding)
     drafter: Drafter | None = None  # what the drafter holds in memory (None: nothing)
 
@@ -92,9 +93,10 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     fmt = weight_format or format_of(job, fw)
     vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
     mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
+    ao = fw.architecture_overrides.get(gpu.architecture or "")
 
     def pick(name: str) -> float:
-        for o in (mo, vo):
+        for o in (ao, mo, vo):
             own = getattr(o, name, None) if o is not None else None
             if own is not None:
                 return float(own)
@@ -139,6 +141,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         usable=cap * usable_fraction(kb),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=mbytes, sc=shape_consts(job.shape), spec=spec,
+        eager_kernel=fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0,
         drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
     )
 

@@ -66,6 +66,7 @@ class VendorOverride(Strict):
     sequence_overhead_us: float | None = Field(default=None, ge=0)
     allreduce_latency_us: float | None = Field(default=None, ge=0)
     kernel_floor_us: float | None = Field(default=None, ge=0)
+    grouped_gemm_floor_us: float | None = Field(default=None, ge=0)
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -85,6 +86,16 @@ class Framework(Strict):
     multi_node: bool = Field(description="one model copy may span nodes")
     continuous_batching: bool = Field(description="requests join and leave a running batch (else static batches)")
     chunked_prefill: bool = Field(description="prompt chunks ride in decode steps")
+    mixed_prefill: bool = Field(default=True, description="a prompt chunk runs in the same forward as the "
+                                "running sequences' decode (false: a prefill batch runs alone and decoding "
+                                "waits for it, as SGLang without --enable-mixed-chunk)")
+    fuses_shared_experts: bool = Field(default=False, description="a MoE layer's shared expert runs inside the "
+                                       "routed experts' grouped GEMM (one more expert per token) instead of as "
+                                       "its own GEMMs and activation")
+    prefill_eager_kernel_us: Factor | None = Field(
+        default=None, description="host time to launch one kernel of a prefill forward that runs outside CUDA "
+        "graphs (eager PyTorch: the Python glue and dispatch around each kernel); a prefill forward takes at "
+        "least its kernels x this. None: prefill runs under graphs or a compiled runtime")
     kv_block_tokens: int = Field(ge=1, description="paged KV-cache block; sequences occupy whole blocks")
     kv_reserve: Literal["current", "full"] = Field(
         description="admission: blocks for the tokens a sequence holds now (preempts when full), or for its "
@@ -114,6 +125,10 @@ class Framework(Strict):
                                     "(1: matrix-vector kernels charge tokens as they come)")
     vendor_overrides: dict[Vendor, VendorOverride] = Field(
         default={}, description="constants that differ on a vendor's GPUs (e.g. the ROCm build)")
+    architecture_overrides: dict[str, VendorOverride] = Field(
+        default={}, description="constants measured on one GPU architecture (gpus.yaml `architecture`: hopper, "
+        "blackwell, ampere...), where a kernel's fixed cost differs by architecture; applied before the memory "
+        "technology's and the vendor's")
     memory_overrides: dict[Literal["hbm", "gddr"], VendorOverride] = Field(
         default={}, description="constants that differ by memory technology (kernels tuned on GDDR cards reach "
         "a smaller fraction of HBM's bandwidth); applied after the vendor's")
