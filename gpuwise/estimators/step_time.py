@@ -82,13 +82,14 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         precision = tj.precision if tj.precision in ("fp32", "fp16") else "bf16"
         peak = C.peak_for(gpu, precision)
         arch = rt.mfu[gpu.architecture].value if gpu.architecture in rt.mfu else 0.3
-        mfu = C.training_mfu(tj.shape, gpu, arch, peak.tflops, reference_hidden=f.mfu_reference_hidden.value,
-                             k=f.mfu_memory_bound_k.value)
+        k = f.mfu_memory_bound_k.value * tj.stack_memory_bound  # fused kernels leave less memory-bound work
+        mfu = C.training_mfu(tj.shape, gpu, arch, peak.tflops, reference_hidden=f.mfu_reference_hidden.value, k=k,
+                             k_reference=f.mfu_memory_bound_k.value)
         speed = 1.0
         if tj.precision == "fp8" and gpu.peaks.fp8:
-            speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=f.fp8_gemm_speedup.value,
-                                  k=f.mfu_memory_bound_k.value).value
-        got = tj.memo[key] = (peak.tflops * 1e12 * mfu.value * speed * tj.stack_efficiency, mfu)
+            speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=f.fp8_gemm_speedup.value, k=k).value
+        stack = 1.0 if gpu.architecture in tj.stack_calibrated_on else tj.stack_efficiency
+        got = tj.memo[key] = (peak.tflops * 1e12 * mfu.value * speed * stack, mfu)
     return got
 
 

@@ -117,6 +117,8 @@ class TrainingJob:
     base_format: str | None = None
     ce_chunks: int = 0
     stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
+    stack_memory_bound: float = 1.0  # the share of the middle's memory-bound work the stack still pays
+    stack_calibrated_on: tuple[str, ...] = ()  # architectures whose runtime.mfu was measured on this stack
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     memo: dict = field(default_factory=dict)

@@ -157,6 +157,12 @@ class StackSpeed(Strict):
 
     name: str
     efficiency: float = Field(gt=0, le=2)
+    memory_bound_scale: float = Field(
+        default=1.0, ge=0, le=2, description="share of the middle's memory-bound work (norms, activations, residual "
+        "adds, rotary, the loss: training.mfu_memory_bound_k) the stack still pays; fused kernels remove most of it")
+    calibrated_on: list[str] = Field(
+        default=[], description="GPU architectures whose runtime.mfu figure was measured on this stack: there the "
+        "stack runs at that figure (efficiency 1), its efficiency applies elsewhere")
     source: str = Field(min_length=3)
     check: Check = "S"
 
