@@ -360,6 +360,13 @@ def main() -> int:
     train = report("Training GPU-hours vs published runs (validation set)", "h", val_cases, args.all)
     runs = report("Training GPU-hours vs published runs (tests/data/training_runs.csv)", "h", run_cases, args.all)
     report("Training GPU-hours, both sets", "h", val_cases + run_cases, False)
+    with open(RUNS, newline="") as fh:
+        counted = {r["id"] for r in csv.DictReader(fh) if r["gpus"] and r["use"] == "1"}
+    beyond = [(label, est / meas) for label, est, meas in val_cases + run_cases if not 0.5 <= est / meas <= 2.0]
+    for label, ratio in beyond:
+        why = ("training_runs.csv, GPU count published" if label.split()[0] in counted
+               else "outside the criterion: no published GPU count, or conflicting published figures (row notes)")
+        print(f"  beyond 2x: {label[:80]}  {ratio:.2f}x  [{why}]")
     bare_val = training_cases(kb, args.validation, conditions=None)
     bare_runs = published_run_cases(kb, conditions=None)
     for name, bare in (("validation set", bare_val), ("training_runs.csv", bare_runs)):
@@ -369,13 +376,6 @@ def main() -> int:
               f"worst ratio {worst:.2f}x")
     report("Training GPU-hours, held-out 2024-26 runs (tests/data/training_heldout.csv; set no figure)", "h",
            published_run_cases(kb, HELDOUT_RUNS), args.all)
-    with open(RUNS, newline="") as fh:
-        counted = {r["id"] for r in csv.DictReader(fh) if r["gpus"] and r["use"] == "1"}
-    beyond = [(label, est / meas) for label, est, meas in val_cases + run_cases if not 0.5 <= est / meas <= 2.0]
-    for label, ratio in beyond:
-        why = ("training_runs.csv, GPU count published" if label.split()[0] in counted
-               else "outside the criterion: no published GPU count, or conflicting published figures (row notes)")
-        print(f"  beyond 2x: {label[:80]}  {ratio:.2f}x  [{why}]")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
