@@ -183,7 +183,7 @@ def test_the_searchs_reading_of_the_rules_agrees_with_the_engine(kb, question):
     job = resolve(Requirements.model_validate(_question(question)), kb)
     book = rulebook_for(job)
     evs, modes, single = estimates(job, candidate_gpus(job)[0], book)
-    con = consult(job, evs, book, modes=modes, single_node=single)
+    con = consult(job, evs, book, modes=modes, server=single)
     out = con.outcome(sentences=False)
     settled = 0
     for key, fact in zip(con.keys, con.facts, strict=True):

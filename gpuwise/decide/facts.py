@@ -107,7 +107,9 @@ class CandidateFact(FactModel):
     framework: str = _f("the serving framework (vllm, sglang, tensorrt-llm, llama.cpp, exllama, mlc, transformers)")
     framework_supports_gpu: bool = _f("the serving framework runs on this GPU")
     framework_supports_precision: bool = _f("the serving framework runs the weights' precision here")
-    framework_multi_node_ok: bool = _f("the serving framework can span this many servers")
+    framework_spans_servers: bool = _f("the serving framework can spread one model copy over several servers "
+                                       "(knowledge/serving.yaml multi_node)")
+    copy_gpus: int = _f("inference: the GPUs one model copy spans (1 for training)")
     framework_reason: str = _f("why the framework cannot, described ('none')")
     framework_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, values] "
                                         "parts), which a report words in its language")
@@ -196,9 +198,12 @@ class JobFact(FactModel):
     full_training: bool = _f("training all weights (pretrain or full fine-tune)")
     state_gb: float = _f("weights + gradients + optimizer state of full mixed-precision training, GB")
     state_gb_myth: float = _f("the articles' params x 8 B x 1.2, GB")
-    feasible_candidates: int = _f("candidates that fit in memory")
-    single_node_feasible: bool = _f("a server's worth of GPUs (up to 8) of some GPU type may pass the memory rules in "
-                                    "force: the rules' own memory limit, as the count search asks it")
+    server_gpu: str = _f("the GPU type whose server comes closest to holding the job (least need as a share of "
+                         "capacity; 'none' when no GPU was judged)")
+    server_gpus: int = _f("that server's GPUs: the most the count ladder puts in one server (up to 8; 0 none)")
+    server_need_gb: float = _f("the least memory any way of running the job on that server needs on its busiest "
+                               "GPU, GB (-1 none)")
+    server_capacity_gb: float = _f("the memory of one of that server's GPUs, GB (-1 none)")
     largest_usable_gb: float = _f("the largest usable memory of any candidate GPU, GB")
     seq_len: int = _f("training sequence length")
     batch_size: int = _f("micro-batch per GPU")
@@ -218,7 +223,6 @@ class JobFact(FactModel):
     has_rate_target: bool = _f("inference: a request rate is asked for")
     best_requests_per_s: float = _f("inference: the highest rate any candidate serves within the p95 targets (-1 "
                                     "none computed)")
-    rate_met_somewhere: bool = _f("inference: some candidate serves the asked rate within the p95 targets")
 
 
 class EnvironmentFact(FactModel):
@@ -579,7 +583,9 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
     },
     "job": {
         "method": _HOUSE, "params_b": _HOUSE, "precision": _HOUSE, "mixed_precision": _HOUSE,
-        "optimizer": _HOUSE, "zero": _HOUSE, "feasible_candidates": _HOUSE, "largest_usable_gb": _HOUSE,
+        "optimizer": _HOUSE, "zero": _HOUSE, "largest_usable_gb": _HOUSE,
+        "server_gpu": _HOUSE + " (the built-in rule compares its need with its capacity)",
+        "server_gpus": _HOUSE,
         "seq_len": _HOUSE, "batch_size": _HOUSE, "context_len": _HOUSE, "explicit_gpus": _HOUSE,
     },
     "environment": {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from ..estimators import GB
@@ -124,6 +125,17 @@ def probe_fact(job: Job, gpu: Any, count: int | None = None) -> dict[str, Any]:
     return fact
 
 
+def _copy_part(job: Job, n: dict[str, Any], per_node: int) -> dict[str, Any]:
+    """A served model copy's GPUs and whether its framework may spread one copy over servers
+    (knowledge/serving.yaml); a training job or an unserved estimate has a copy of one GPU."""
+    layout = n.get("serving_layout") or {}
+    copy = int(layout.get("gpus_per_copy", 1) or 1)
+    spans = True
+    if n.get("framework"):
+        spans = bool(job.kb.framework(n["framework"]).multi_node)
+    return {"copy_gpus": copy, "framework_spans_servers": spans}
+
+
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
     c, n = job.c, ev.numbers
@@ -162,7 +174,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "exposed_comm_share": _n(n.get("exposed_comm_share"), 0.0),
         "framework_supports_gpu": bool(n.get("framework_supports_gpu", True)),
         "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
-        "framework_multi_node_ok": bool(n.get("framework_multi_node_ok", True)),
+        **_copy_part(job, n, topo.per_node),
         "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
         "framework_reason_phrases": list(n.get("framework_reason_phrases") or []),
         "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
@@ -186,15 +198,45 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     return fact
 
 
-def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, single_node: bool) -> dict[str, Any]:
-    """The job as the rules see it. ``single_node``: whether a server's worth of GPUs of some type
-    may pass the memory rules in force, as the count search asked them (the rules' own memory
-    limit, :func:`gpuwise.decide.bounds.memory_limit_gb`): a conclusion of the rules, not of a
-    threshold here."""
+@dataclass(frozen=True)
+class Server:
+    """One server's worth of a GPU type as the memory rules see it: the least memory any way of
+    running the job on ``count`` GPUs needs on its busiest GPU, and each GPU's capacity (bytes)."""
+
+    gpu: str
+    count: int
+    need: float
+    capacity: float
+
+    @classmethod
+    def of(cls, ev: Evaluation) -> Server | None:
+        """An estimate as a server (None when its GPUs span several): a proposal judged as it is."""
+        if ev.count > NODE or ev.nodes > 1:
+            return None
+        return cls(ev.gpu.id, ev.count, min(ev.memory.per_gpu, ev.requested_memory_per_gpu), ev.capacity)
+
+    @property
+    def share(self) -> float:
+        """The share of a GPU's capacity the job needs at least (inf: no way of running it)."""
+        return self.need / self.capacity if self.capacity > 0 and math.isfinite(self.need) else math.inf
+
+
+def roomiest(*servers: Server | None) -> Server | None:
+    """Of these servers, the one that comes closest to holding the job: the least need as a share
+    of capacity. Every memory rule compares a need with a share of the capacity (the policy's
+    headroom), so if they let this one through some server fits, and if not, none does. Arithmetic,
+    not a verdict: the job fact carries its figures and MEM-ALT-LORA judges them."""
+    known = [s for s in servers if s is not None]
+    return min(known, key=lambda s: (s.share, s.count, s.gpu), default=None)
+
+
+def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
+             server: Server | None) -> dict[str, Any]:
+    """The job as the rules see it. ``server``: the server's worth of GPUs that comes closest to
+    holding the job (:func:`roomiest`), whose need and capacity the memory rules judge."""
     w, shape = job.w, job.shape
     quant = job.kb.runtime.quantization
     state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
-    fits = [e for e in evaluations if e.memory.per_gpu <= e.usable]
     return {
         "t": "job",
         "task": w.task, "method": w.method, "model": shape.name, "params_b": shape.params / 1e9,
@@ -202,8 +244,9 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, 
         "zero": w.zero_stage if isinstance(w.zero_stage, int) else -1,
         "full_training": job.training and w.method == "full",
         "state_gb": shape.params * state_b / GB, "state_gb_myth": shape.params * 8 * 1.2 / GB,
-        "feasible_candidates": len(fits),
-        "single_node_feasible": single_node,
+        "server_gpu": server.gpu if server else "none", "server_gpus": server.count if server else 0,
+        "server_need_gb": _n(server.need / GB) if server else -1.0,
+        "server_capacity_gb": server.capacity / GB if server else -1.0,
         "largest_usable_gb": max((e.usable for e in evaluations), default=0) / GB,
         "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
         "weights_gb": shape.params * 2 / GB,

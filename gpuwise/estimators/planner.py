@@ -780,11 +780,21 @@ def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: 
     under the user's ``pins`` or with none (a candidate fits either way: a pinned ZeRO-3 on one GPU
     may offload parameters the unpinned search does not try). The layouts' memory does not depend
     on the GPU type, so across a catalog this costs one comparison per GPU type after the first."""
+    return least_per_gpu(tj, n, topo, pins) <= usable
+
+
+def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = Pins()) -> float:
+    """The least memory the busiest GPU of any layout of ``n`` GPUs needs, with any settings
+    (offload included), under the user's ``pins`` or with none (inf when no layout exists): the
+    raw figure :func:`fits_at_all` compares and the memory rules judge (a server's worth of GPUs
+    in the job fact)."""
+    least = math.inf
     for p in (Pins(), pins) if pins.any else (Pins(),):
         search = _search(tj, n, topo.per_node, topo.tp_domain, p)
-        if any(st is not None and st.per_gpu <= usable for st in (search.frugal(False), search.frugal(True))):
-            return True
-    return False
+        for st in (search.frugal(False), search.frugal(True)):
+            if st is not None:
+                least = min(least, st.per_gpu)
+    return least
 
 
 def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = Pins()) -> Plan:
