@@ -271,6 +271,9 @@ def test_the_roomiest_server_is_the_least_share_of_capacity():
     assert roomiest(h100, mi300x, None) == mi300x
     assert roomiest(None) is None
     assert roomiest(Server("x", 8, float("inf"), 80e9), h100) == h100
+    # a server under the rules' memory limit is kept (the search looks no further), roomier or not
+    held = Server("a100", 8, 60e9, 80e9, held=True)
+    assert roomiest(mi300x, held) == held
 
 
 def test_the_job_fact_carries_the_roomiest_servers_figures(kb):

@@ -198,8 +198,9 @@ class JobFact(FactModel):
     full_training: bool = _f("training all weights (pretrain or full fine-tune)")
     state_gb: float = _f("weights + gradients + optimizer state of full mixed-precision training, GB")
     state_gb_myth: float = _f("the articles' params x 8 B x 1.2, GB")
-    server_gpu: str = _f("the GPU type whose server comes closest to holding the job (least need as a share of "
-                         "capacity; 'none' when no GPU was judged)")
+    server_gpu: str = _f("the GPU type of the server the job fact describes: the first whose server the memory "
+                         "limit lets through, else the one closest to holding the job (least need as a share "
+                         "of capacity); 'none' when no GPU was judged")
     server_gpus: int = _f("that server's GPUs: the most the count ladder puts in one server (up to 8; 0 none)")
     server_need_gb: float = _f("the least memory any way of running the job on that server needs on its busiest "
                                "GPU, GB (-1 none)")

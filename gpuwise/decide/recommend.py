@@ -207,7 +207,7 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
     policy = job.kb.policy_values()
     counts = counts_for(job.c.max_gpus)
     one_server = max(n for n in counts if n <= NODE)
-    servers: list[Server] = []
+    server: Server | None = None
 
     def judge(ways: list[tuple[Evaluation, list[str] | None]]) -> list[tuple[Evaluation, list[str]]]:
         for e, ms in ways:
@@ -221,7 +221,7 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
         if job.c.gpus:
             for n in counts:
                 judge(probe(n))
-            servers.append(probe.server(one_server))
+            server = probe.server(one_server, server)
             continue
         mine = [n for n in counts if not probe.surely_out(n)] or counts[-1:]  # the most GPUs say why none passes
         first = probe.first_fitting(mine)
@@ -236,9 +236,9 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
             if s > best[cluster] or _time_is_cheap(job, ways, scores, policy) or probe.never_priced(n, ways):
                 break
             best[cluster] = min(best[cluster], s)
-        servers.append(probe.server(one_server))
+        server = probe.server(one_server, server)
         probe.release()
-    return evaluations, modes, roomiest(*servers)
+    return evaluations, modes, server
 
 
 def ways_judged(job: Job, ev: Evaluation, allowed: list[str] | None, book: rulebook.Rulebook) -> list[str]:
@@ -323,16 +323,26 @@ class _Probe:
                 return False
         return any(memory_may_pass(job, self.book, e) for e, _ms in self(n))
 
-    def server(self, n: int) -> Server:
-        """``n`` GPUs in one server, with the least memory any way of running the job on them
-        needs on the busiest GPU (a training job's layouts from the planner alone where ``n`` was
-        not estimated; else the estimates, as requested or with gpuwise's changes)."""
+    def server(self, n: int, so_far: Server | None) -> Server | None:
+        """Of ``so_far`` (the server the GPU types before chose) and ``n`` GPUs of this one in one
+        server, the one the job fact carries (:func:`subjects.roomiest`): so far's where the rules'
+        memory limit lets it through (a server that holds the job is all the rules ask about, and
+        this one is not estimated for it), else the one with the least need as a share of its
+        capacity. The need: the least memory any way of running the job on ``n`` GPUs needs on
+        the busiest (a training job's layouts from the planner alone where ``n`` was not
+        estimated; a service's share of the weights where that alone is over the limit; else the
+        estimates, as requested or with gpuwise's changes)."""
+        if so_far is not None and so_far.held:
+            return so_far
         job, gpu = self.job, self.gpu
         if job.training and not job.shape.diffusion and n not in self.made:
             need = P.least_per_gpu(training_job(job), n, I.topology(gpu, n, job.kb.runtime), requested_pins(job))
+        elif not job.training and not job.shape.diffusion and n not in self.made \
+                and (floor := SV.least_bytes(job, gpu, n)) >= self.limit:
+            need = floor  # a floor already over the limit: no estimate says more about whether it holds
         else:
             need = min(min(e.memory.per_gpu, e.requested_memory_per_gpu) for e, _ms in self(n))
-        return Server(gpu.id, n, need, capacity_bytes(gpu))
+        return roomiest(so_far, Server(gpu.id, n, need, capacity_bytes(gpu), held=need < self.limit))
 
     def first_fitting(self, counts: list[int]) -> int:
         """The index of the fewest GPUs that may fit (``len(counts)`` when not even the most may).

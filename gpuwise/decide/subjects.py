@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..estimators import GB
@@ -207,6 +207,7 @@ class Server:
     count: int
     need: float
     capacity: float
+    held: bool = field(default=False, compare=False)  # under the rules' memory limit (the search's bound)
 
     @classmethod
     def of(cls, ev: Evaluation) -> Server | None:
@@ -222,12 +223,13 @@ class Server:
 
 
 def roomiest(*servers: Server | None) -> Server | None:
-    """Of these servers, the one that comes closest to holding the job: the least need as a share
-    of capacity. Every memory rule compares a need with a share of the capacity (the policy's
-    headroom), so if they let this one through some server fits, and if not, none does. Arithmetic,
-    not a verdict: the job fact carries its figures and MEM-ALT-LORA judges them."""
+    """Of these servers, the one the job fact carries: one the rules' memory limit lets through if
+    any (``held``), else the one that comes closest to holding the job, the least need as a share of
+    capacity. Every memory rule compares a need with a share of the capacity (the policy's
+    headroom), so if the rules do not let this one through, they let none through. Arithmetic, not
+    a verdict: the job fact carries its figures and MEM-ALT-LORA judges them."""
     known = [s for s in servers if s is not None]
-    return min(known, key=lambda s: (s.share, s.count, s.gpu), default=None)
+    return min(known, key=lambda s: (not s.held, s.share, s.count, s.gpu), default=None)
 
 
 def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
