@@ -271,7 +271,8 @@ class EnvironmentFact(FactModel):
     wants_fp8: bool = _f("fp8 asked for")
     bf16_hw: bool = _f("has BF16 math")
     fp8_hw: bool = _f("has FP8 math")
-    flash_ok: bool = _f("FlashAttention-2 runs on it")
+    flash_min_cc: float = _f("the compute capability FlashAttention-2 needs (knowledge/software.yaml; -1 none "
+                             "listed)")
     tensor_cores: bool = _f("has tensor cores")
     stack: str = _f("software stack the GPU runs: cuda, rocm, gaudi or cann")
     stack_name: str = _f("the stack's name as written in messages")
@@ -592,7 +593,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
     "environment": {
         "gpu": _KEY, "vendor": _HOUSE + " (stack is the built-in rules' test)", "launch_year": _HOUSE,
         "torch_cuda": _HOUSE, "wants_bf16": _HOUSE + " (the candidate rules judge bf16 per candidate)",
-        "wants_fp8": _HOUSE, "bf16_hw": _HOUSE, "fp8_hw": _HOUSE, "flash_ok": _HOUSE, "tensor_cores": _HOUSE,
+        "wants_fp8": _HOUSE, "bf16_hw": _HOUSE, "fp8_hw": _HOUSE,
+        "flash_min_cc": _HOUSE + " (the candidate rule compares cc with it)", "tensor_cores": _HOUSE,
     },
     "proposal": {
         "title": "the proposal's title, for the report", "gpu": _KEY, "vendor": _HOUSE,

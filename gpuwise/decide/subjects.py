@@ -16,7 +16,7 @@ from typing import Any
 from ..estimators import GB
 from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
-from ..estimators.interconnect import GPUS_PER_NODE
+from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.serving import facts as SVR
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
@@ -52,16 +52,8 @@ def candidate_gpus(job: Job) -> tuple[list[str], list[Assumption]]:
 
 
 def counts_for(max_gpus: int) -> list[int]:
-    """The GPU counts a consultation judges: 1, 2, 4, 8 in a server, then whole servers doubling
-    up to ``max_gpus`` (and ``max_gpus`` itself when it is whole servers): the one count ladder."""
-    out = [n for n in (1, 2, 4, 8) if n <= max_gpus]
-    n = 16
-    while n <= max_gpus:
-        out.append(n)
-        n *= 2
-    if max_gpus > NODE and max_gpus not in out and max_gpus % NODE == 0:
-        out.append(max_gpus)
-    return out
+    """The GPU counts a consultation judges (:func:`gpuwise.estimators.interconnect.count_ladder`)."""
+    return count_ladder(max_gpus)
 
 
 def modes_for(job: Job, ev: Evaluation) -> list[str]:

@@ -282,8 +282,8 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
     if key in tj.memo:
         return tj.memo[key]
     shape = tj.shape
-    tps = [pins.tp] if pins.tp else [t for t in (1, 2, 4, 8) if t <= max(1, min(tp_domain, per_node))
-                                     and shape.heads % t == 0]
+    tps = [pins.tp] if pins.tp else [t for t in I.powers_of_two(max(1, min(tp_domain, per_node)))
+                                     if shape.heads % t == 0]
     cps = [pins.cp] if pins.cp else [1] + [c for c in (2, 4, 8) if tj.seq // c >= 4096]
     out = []
     for tp in tps:
