@@ -19,7 +19,8 @@ GONE = {
                     "rocm_gfx_ok", "flash_gfx_ok", "framework_gfx_ok", "gaudi_device_ok", "gaudi_torch_match",
                     "torch_flavor_ok", "npu_cann_match", "amd_driver_listed", "torch_rocm_wheel", "torch_rocm_gfx_ok",
                     "bnb_version_status", "npu_torch_match"},
-    "candidate": {"tp_outside_domain", "tp_across_nodes", "serving_fits", "buy_unit_ok", "framework_multi_node_ok"},
+    "candidate": {"tp_outside_domain", "tp_across_nodes", "serving_fits", "buy_unit_ok", "framework_multi_node_ok",
+                  "framework_supports_gpu", "framework_supports_precision"},
     "job": {"single_node_feasible", "feasible_candidates", "rate_met_somewhere"},
     "card": {"clocks_changed", "hw_slowdown", "width_below_max", "gen_below_max", "at_idle", "power_limit_changed"},
 }
@@ -313,3 +314,52 @@ def test_a_copy_over_servers_is_the_rules_comparison(spans, copy, per_node, expe
     fact = {"t": "candidate", "stage": "compute", "tag": "", "detail": 0, "training": False,
             "framework_spans_servers": spans, "copy_gpus": copy, "per_node": per_node}
     assert ("CMP-FRAMEWORK-NODES" in fired(fact)) is expected
+
+
+SERVED = {"t": "candidate", "stage": "compute", "tag": "", "detail": 0, "training": False,
+          "framework_vendor_listed": True, "framework_min_cc": 8.0, "precision_listed": True,
+          "precision_min_cc": 0.0, "precision_units": True}
+
+
+@pytest.mark.parametrize("change, expected", [
+    ({"cc": 8.0}, False), ({"cc": 7.5}, True),  # TensorRT-LLM's CUDA build: Ampere (sm_80) and newer
+    ({"cc": 0.0, "framework_min_cc": 0.0}, False),  # not a CUDA device: no compute-capability floor
+    ({"cc": 9.0, "framework_vendor_listed": False}, True),
+])
+def test_a_framework_that_does_not_run_on_the_gpu_is_the_rules_comparison(change, expected):
+    assert ("CMP-FRAMEWORK-GPU" in fired({**SERVED, **change})) is expected
+
+
+@pytest.mark.parametrize("change, expected", [
+    # TensorRT-LLM's FP8 W8A8 kernels: Ada, Hopper and Blackwell (sm_89 and newer; its support matrix)
+    ({"cc": 8.9, "precision_min_cc": 8.9}, False), ({"cc": 8.0, "precision_min_cc": 8.9}, True),
+    ({"cc": 9.0, "precision_listed": False}, True), ({"cc": 9.0, "precision_units": False}, True),
+    ({"cc": 9.0}, False),
+])
+def test_a_precision_the_framework_cannot_serve_here_is_the_rules_comparison(change, expected):
+    assert ("CMP-FRAMEWORK-PRECISION" in fired({**SERVED, **change})) is expected
+
+
+def test_the_framework_figures_come_from_the_serving_table(kb):
+    """knowledge/serving.yaml: TensorRT-LLM runs on NVIDIA from sm_80; its FP8 path needs sm_89; vLLM
+    runs AMD; llama.cpp serves from one machine."""
+    from gpuwise.estimators.serving.support import support, support_figures
+
+    trt, vllm = kb.framework("tensorrt-llm"), kb.framework("vllm")
+    a100, h100, mi300x = kb.gpus["a100-80gb-sxm"], kb.gpus["h100-80gb-sxm"], kb.gpus["mi300x"]
+    fig = support_figures(trt, a100, "fp8")
+    assert (fig["framework_min_cc"], fig["precision_min_cc"], fig["precision_listed"]) == (8.0, 8.9, True)
+    assert support_figures(trt, mi300x, "bf16")["framework_vendor_listed"] is False
+    amd = support_figures(vllm, mi300x, "bf16")
+    assert amd["framework_vendor_listed"] and amd["framework_min_cc"] == 0.0
+    # the rules and the estimator's own reading of the same entry agree on every GPU and precision
+    for fw in (trt, vllm, kb.framework("llama.cpp")):
+        for g in (a100, h100, mi300x, kb.gpus["rtx-4090"], kb.gpus["v100-32gb-sxm2"]):
+            for precision in ("bf16", "fp8", "int4", "fp4"):
+                figs = support_figures(fw, g, precision)
+                cc = float(g.compute_capability) if g.compute_capability else 0.0
+                fact = {**SERVED, **figs, "cc": cc}
+                sup = support(fw, g, precision)
+                got = fired(fact)
+                assert ("CMP-FRAMEWORK-GPU" in got) is (not sup.gpu_ok), (fw.id, g.id, precision)
+                assert ("CMP-FRAMEWORK-PRECISION" in got) is (not sup.precision_ok), (fw.id, g.id, precision)

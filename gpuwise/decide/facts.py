@@ -105,8 +105,13 @@ class CandidateFact(FactModel):
     network_gb_s: float = _f("network bandwidth per server, one direction, GB/s (-1 none)")
     exposed_comm_share: float = _f("share of a training step spent in communication that compute does not hide")
     framework: str = _f("the serving framework (vllm, sglang, tensorrt-llm, llama.cpp, exllama, mlc, transformers)")
-    framework_supports_gpu: bool = _f("the serving framework runs on this GPU")
-    framework_supports_precision: bool = _f("the serving framework runs the weights' precision here")
+    framework_vendor_listed: bool = _f("the serving framework runs on this GPU's vendor (knowledge/serving.yaml "
+                                       "vendors; true for training)")
+    framework_min_cc: float = _f("the compute capability the serving framework's CUDA build needs (0: no floor "
+                                 "applies, not a CUDA device or training)")
+    precision_listed: bool = _f("the serving framework loads the weights' precision on this vendor")
+    precision_min_cc: float = _f("the compute capability the framework's kernels for the precision need (0: none)")
+    precision_units: bool = _f("the GPU has the matrix units the precision's kernels (or their fallback) use")
     framework_spans_servers: bool = _f("the serving framework can spread one model copy over several servers "
                                        "(knowledge/serving.yaml multi_node)")
     copy_gpus: int = _f("inference: the GPUs one model copy spans (1 for training)")

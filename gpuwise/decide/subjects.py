@@ -18,6 +18,7 @@ from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.serving import facts as SVR
+from ..estimators.serving.support import support_figures
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
 from ..results import Assumption
@@ -117,15 +118,21 @@ def probe_fact(job: Job, gpu: Any, count: int | None = None) -> dict[str, Any]:
     return fact
 
 
-def _copy_part(job: Job, n: dict[str, Any], per_node: int) -> dict[str, Any]:
-    """A served model copy's GPUs and whether its framework may spread one copy over servers
-    (knowledge/serving.yaml); a training job or an unserved estimate has a copy of one GPU."""
+_NO_FRAMEWORK = {"copy_gpus": 1, "framework_spans_servers": True, "framework_vendor_listed": True,
+                 "framework_min_cc": 0.0, "precision_listed": True, "precision_min_cc": 0.0, "precision_units": True}
+"""A training job's or an unserved estimate's framework fields: nothing for the serving rules to refuse."""
+
+
+def _framework_part(job: Job, gpu: Any, n: dict[str, Any]) -> dict[str, Any]:
+    """What the serving framework's entry (knowledge/serving.yaml) says of this GPU and the
+    weights' precision (:func:`gpuwise.estimators.serving.support.support_figures`), a copy's GPUs
+    and whether the framework may spread one over servers: raw figures the rules compare."""
+    if not n.get("framework"):
+        return dict(_NO_FRAMEWORK)
+    fw = job.kb.framework(n["framework"])
     layout = n.get("serving_layout") or {}
-    copy = int(layout.get("gpus_per_copy", 1) or 1)
-    spans = True
-    if n.get("framework"):
-        spans = bool(job.kb.framework(n["framework"]).multi_node)
-    return {"copy_gpus": copy, "framework_spans_servers": spans}
+    return {"copy_gpus": int(layout.get("gpus_per_copy", 1) or 1), "framework_spans_servers": bool(fw.multi_node),
+            **support_figures(fw, gpu, job.w.precision)}
 
 
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
@@ -164,9 +171,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
         "decode_tps": _n(n.get("decode_tokens_per_s")), "aggregate_tps": _n(n.get("decode_tokens_per_s_total")),
         "exposed_comm_share": _n(n.get("exposed_comm_share"), 0.0),
-        "framework_supports_gpu": bool(n.get("framework_supports_gpu", True)),
-        "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
-        **_copy_part(job, n, topo.per_node),
+        **_framework_part(job, ev.gpu, n),
         "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
         "framework_reason_phrases": list(n.get("framework_reason_phrases") or []),
         "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),

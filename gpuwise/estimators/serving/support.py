@@ -90,6 +90,25 @@ def peak_tflops(gpu: Gpu, kind: str) -> float:
     return C.peak_for(gpu, "bf16").tflops
 
 
+def support_figures(fw: Framework, gpu: Gpu, precision: str) -> dict[str, bool | float]:
+    """What knowledge/serving.yaml says of ``fw`` serving ``precision`` on ``gpu``, as the rules
+    compare it (CMP-FRAMEWORK-GPU, CMP-FRAMEWORK-PRECISION): the lookups (vendor listed, precision
+    loaded for the vendor, the units its matmuls or their fallback need) and the compute-capability
+    floors that apply (0 where none does: not a CUDA device, or no floor listed)."""
+    cc = _cc(gpu)
+    cuda = gpu.vendor == "nvidia" and cc is not None
+    fp = fw.precisions.get(precision)  # type: ignore[call-overload]
+    units = fp is not None and (has_units(gpu, fp.compute)
+                                or bool(fp.fallback_compute and has_units(gpu, fp.fallback_compute)))
+    return {
+        "framework_vendor_listed": gpu.vendor in fw.vendors,
+        "framework_min_cc": float(fw.min_compute_capability) if cuda else 0.0,
+        "precision_listed": fp is not None and (fp.vendors is None or gpu.vendor in fp.vendors),
+        "precision_min_cc": float(fp.min_compute_capability or 0.0) if cuda and fp is not None else 0.0,
+        "precision_units": units,
+    }
+
+
 def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> Support:
     """The first reason ``fw`` cannot serve ``precision`` on ``gpu`` (or "ok"), and the compute path."""
     cc = _cc(gpu)
