@@ -187,3 +187,18 @@ def test_every_layouts_quick_memory_is_its_breakdowns_total(kb, model, method, b
     assert statics
     for s in statics:
         assert s.per_gpu == pytest.approx(tj.memory(s.layout).per_gpu, rel=1e-9), s.layout
+
+
+def test_each_compute_capability_floor_is_read_in_one_function():
+    """The serving table's floors (a framework's CUDA build, a precision's kernels) are read by
+    serving.support_figures, which the rules compare and the estimator's support() reads; the
+    FlashAttention floor by compat.flash_min_cc. A second reader of a floor fails here."""
+    found = []
+    for path in _modules():
+        tree = ast.parse(path.read_text())
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and any(
+                    isinstance(n, ast.Attribute) and n.attr == "min_compute_capability" for n in ast.walk(fn)):
+                found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
+    assert sorted(found) == ["gpuwise/estimators/serving/support.py:support_figures",
+                             "gpuwise/knowledge/compat.py:flash_min_cc"], found
