@@ -363,3 +363,23 @@ def test_the_framework_figures_come_from_the_serving_table(kb):
                 got = fired(fact)
                 assert ("CMP-FRAMEWORK-GPU" in got) is (not sup.gpu_ok), (fw.id, g.id, precision)
                 assert ("CMP-FRAMEWORK-PRECISION" in got) is (not sup.precision_ok), (fw.id, g.id, precision)
+
+
+def test_estimates_count_for_a_deadline_is_the_rules_choice():
+    """``gpuwise estimate --gpu`` without ``--gpus`` picks the fewest GPUs the memory and deadline
+    rules let through, as recommend judges the same counts: 8B full fine-tune on 3B tokens in 2 days."""
+    from gpuwise.decide.estimate import estimate
+    from gpuwise.decide.recommend import recommend
+
+    q = {"workload": {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "seq_len": 4096,
+                      "train_tokens": 3e9}, "constraints": {"deadline_days": 2, "acquisition": "rent"}}
+    got = estimate(q, gpu="h100-80gb-sxm")
+    n = got.gpu.count
+    judged = {c.count: c for c in recommend({**q, "constraints": {**q["constraints"], "gpus": ["h100-80gb-sxm"]}}
+                                            ).candidates}
+    assert not {"MEM-NO-FIT", "CMP-DEADLINE"} & set(judged[n].rules)
+    assert judged[n].wall_days <= 2
+    assert {"MEM-NO-FIT", "CMP-DEADLINE"} & set(judged[n // 2].rules)  # the count below fails one of them
+    # a looser deadline (4 days) lets fewer GPUs through
+    looser = estimate({**q, "constraints": {**q["constraints"], "deadline_days": 4}}, gpu="h100-80gb-sxm")
+    assert looser.gpu.count < n

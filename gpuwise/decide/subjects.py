@@ -135,6 +135,15 @@ def _framework_part(job: Job, gpu: Any, n: dict[str, Any]) -> dict[str, Any]:
             **support_figures(fw, gpu, job.w.precision)}
 
 
+def count_fact(job: Job, gpu: Any, count: int, need: float, need_requested: float) -> dict[str, Any]:
+    """What ``gpuwise estimate`` knows of ``count`` x ``gpu`` when it picks a count: the job, the
+    GPU's memory, the least need per GPU (bytes; as requested too), each with the value
+    ``candidate_fact`` gives it; the GPU's other fields and everything after memory are unknown
+    to the rules asked about it (:mod:`gpuwise.decide.bounds`), the days added by the caller."""
+    return {"t": "candidate", "tag": "", **_job_part(job), "capacity_gb": capacity_bytes(gpu) / GB,
+            "count": count, "multi_gpu": count > 1, "need_gb": need / GB, "need_requested_gb": need_requested / GB}
+
+
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
     c, n = job.c, ev.numbers
