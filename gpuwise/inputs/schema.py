@@ -489,9 +489,11 @@ class Constraints(Strict):
 
 
 class Requirements(Strict):
+    # a section's default comes from a factory: an instance written here would build that
+    # section's validator when the module is imported, in every process (pydantic's defer_build)
     workload: Workload
-    constraints: Constraints = Constraints()
-    environment: Environment = Environment()
+    constraints: Constraints = Field(default_factory=Constraints)
+    environment: Environment = Field(default_factory=Environment)
 
 
 # ------------------------------------------------------------------------- proposals
@@ -594,7 +596,7 @@ class Storage(Strict):
 class Cloud(Strict):
     egress_tb_per_month: float = Field(default=0, ge=0, le=1e6)
     cross_region_tb_per_month: float = Field(default=0, ge=0, le=1e6)
-    storage: Storage = Storage()
+    storage: Storage = Field(default_factory=Storage)
 
 
 class Facility(Strict):
@@ -606,13 +608,13 @@ class Facility(Strict):
 class Proposal(Strict):
     title: str = Field(default="(untitled proposal)", max_length=500)
     workload: Workload
-    constraints: Constraints = Constraints()
-    environment: Environment = Environment()
+    constraints: Constraints = Field(default_factory=Constraints)
+    environment: Environment = Field(default_factory=Environment)
     hardware: Hardware
     acquisition: Acquisition
     used_cards: list[UsedCard] = Field(default=[], max_length=10_000)
-    cloud: Cloud = Cloud()
-    facility: Facility = Facility()
+    cloud: Cloud = Field(default_factory=Cloud)
+    facility: Facility = Field(default_factory=Facility)
 
 
 # ----------------------------------------------------------------------------- loading
