@@ -11,6 +11,7 @@ import pytest
 from gpuwise.decide.recommend import recommend
 from gpuwise.estimators import cost as K
 
+
 def _age(d: str) -> int:
     """Age on today's date, read when asked: a run that crosses midnight must not compare
     yesterday's age with today's."""

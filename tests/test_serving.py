@@ -388,7 +388,11 @@ def test_choose_picks_what_timing_every_layout_picks(kb, workload, some_untimed)
             chosen = SV.choose(job, gpu, n)
             eng = SV.engine(job, gpu)
             every = [SV.evaluate_layout(job, gpu, eng, lay) for lay in SV.layouts(job, eng, n)]
-            best = max(every, key=lambda s: SV._score(s, job))
+            if any(s.replica.fits and s.support.multi_node_ok for s in every):
+                best = max(every, key=lambda s: SV._score(s, job))
+            else:  # nothing fits: the layout that holds the least per GPU (the one that comes closest)
+                best = min(every, key=lambda s: (s.replica.weights_gpu + s.replica.act_gpu, -s.replica.free_gpu,
+                                                 s.layout.gpus_per_copy))
             assert chosen.layout == best.layout and chosen.load == best.load, (gid, n)
             alts = [{"throughput": o.load.throughput, "max": o.capacity.throughput if o.capacity else 0.0,
                      "seqs": o.max_concurrent} for o in every if o is not best]
@@ -399,14 +403,48 @@ def test_choose_picks_what_timing_every_layout_picks(kb, workload, some_untimed)
 
 
 # ------------------------------------------------------------------ MoE latency floor, curve (issue 22)
+def test_a_model_no_layout_holds_is_labelled_with_the_layout_it_tried(kb):
+    """DeepSeek-R1 FP8 (~673 GB of weights) on 8 x H100 80GB: no layout holds it, so the report names the
+    closest one (tensor parallel 8: 673 / 8 = ~84 GB per GPU against ~81 usable) and says it does not fit,
+    not "8 x (one GPU)" with the whole model on every GPU."""
+    r = estimate({"workload": {"task": "inference", "model": "deepseek-r1", "precision": "fp8",
+                               "prompt_tokens": 4096, "output_tokens": 4096, "concurrent_requests": 8}},
+                 gpu="h100-80gb-sxm", gpus=8)
+    g = r.gpu
+    assert not g.fits
+    assert g.serving["layout"]["gpus_per_copy"] == 8 and g.serving["layout"]["replicas"] == 1
+    label = g.serving["layout_label"]
+    assert label.startswith("does not fit: tensor parallel 8 over 8 GPUs") and "one GPU" not in label
+    assert 80e9 <= r.memory.breakdown["weights"] <= 90e9  # 672.9 GB / 8 (the memory table of that layout)
+
+
 def test_moe_mla_w8a8_floor_by_hand(kb):
-    """DeepSeek-R1 FP8 with SGLang: every layer quantizes 4 GEMM inputs and runs MLA's 6 extra kernels
-    (+2 quantizations); the 58 MoE layers add router (4), shared expert (3) and 2 quantizations, and two
-    grouped GEMMs at their floor: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 17 us."""
-    job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang")
-    eng = SV.engine(job, kb.gpus["h200-141gb-sxm"])
-    want = (4 * 61 + 8 * 61 + 9 * 58) * 6e-6 + 2 * 58 * 17e-6
-    assert SV.floor_per_step(eng) == pytest.approx(want, rel=1e-9)
+    """DeepSeek-R1 FP8: every layer quantizes 4 GEMM inputs and runs MLA's 6 extra kernels (+2
+    quantizations); the 58 MoE layers add router (4), shared expert (3, unless the framework fuses it into
+    the routed experts' grouped GEMM, as SGLang does by default) and 2 quantizations, and two grouped GEMMs
+    at their floor. vLLM: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 17 us; SGLang: 6 per MoE layer."""
+    gpu = kb.gpus["h200-141gb-sxm"]
+    vllm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="vllm"), gpu)
+    assert SV.floor_per_step(vllm) == pytest.approx((4 * 61 + 8 * 61 + 9 * 58) * 6e-6 + 2 * 58 * 17e-6, rel=1e-9)
+    sglang = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang"), gpu)
+    assert SV.floor_per_step(sglang) == pytest.approx((4 * 61 + 8 * 61 + 6 * 58) * 6e-6 + 2 * 58 * 17e-6, rel=1e-9)
+
+
+def test_sglang_prefill_is_launch_bound_and_pauses_decoding(kb):
+    """SGLang runs a prefill batch alone, outside CUDA graphs: a short prompt's prefill takes its kernels'
+    launch time, (12 x 61 + 4 x 61 + 8 x 61 + 6 x 58 + 2 x 58) = 1,928 kernels x 85 us = 164 ms on any GPU
+    (DeepSeek-R1-0528 on 16 x H100: TTFT 180-200 ms for 128-4,096 prompt tokens, tenstorrent/tt-inference-server
+    issue #356), and every running sequence waits for it: TPOT = decode step + c / output x prefill."""
+    job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang", prompt_tokens=128,
+                 output_tokens=1024, concurrent_requests=8)
+    s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
+    assert SV.kernels_per_forward(s.engine) == 1928
+    assert SV.prefill_host(s.engine) == pytest.approx(1928 * 85e-6, rel=1e-9)
+    pre = SV.prefill_seconds(job, s.engine, s.replica, 128, 64)
+    assert pre == pytest.approx(1928 * 85e-6 + s.engine.step_overhead, rel=1e-9)
+    p = SV.point(job, s.engine, s.replica, 8.0)
+    assert p.tpot == pytest.approx(p.decode_step + 8 / 1024 * pre, rel=1e-9)
+    assert 0.15 <= p.ttft <= 0.25
 
 
 def test_deepseek_r1_single_stream_on_one_h200_node_is_tens_of_tokens(kb):

@@ -60,7 +60,7 @@ from .engine import (  # noqa: F401
     window_tokens,
 )
 from .layout import Layout, Replica, layouts, replica  # noqa: F401
-from .load import Point, _point, capacity_point, peak_point, point, system_point  # noqa: F401
+from .load import Point, _point, burst_ttft, capacity_point, peak_point, point, prefill_seconds, system_point  # noqa: F401
 from .report import memory, memory_of, numbers, serving_json, terms  # noqa: F401
-from .step import ACT_BYTES, Step, floor_per_step, step  # noqa: F401
+from .step import ACT_BYTES, Step, floor_per_step, kernels_per_forward, prefill_host, step  # noqa: F401
 from .support import REASONS, Support, has_units, peak_tflops, request_lengths, support  # noqa: F401

@@ -182,7 +182,11 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
                for lay, r in zip(lays, reps, strict=True))
     options = [evaluate_layout(job, gpu, eng, lay) if r.fits or not runs else _unserved(job, gpu, eng, lay, r)
                for lay, r in zip(lays, reps, strict=True)]
-    best = max(options, key=lambda s: _score(s, job))
+    if runs:
+        best = max(options, key=lambda s: _score(s, job))
+    else:  # nothing fits: report the layout that comes closest (the least held per GPU), not the simplest
+        best = min(options, key=lambda s: (s.replica.weights_gpu + s.replica.act_gpu, -s.replica.free_gpu,
+                                           s.layout.gpus_per_copy))
     top = max(options, key=lambda s: (s.replica.fits and s.support.multi_node_ok,
                                       s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy))
     best.best_capacity, best.best_capacity_layout = top.capacity, top.layout

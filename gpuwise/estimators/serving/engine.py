@@ -50,6 +50,7 @@ class Engine:
     alloc_frac: float
     mbytes: ModelBytes
     sc: ShapeConsts
+    eager_kernel: float = 0.0  # s of host time per kernel of a prefill forward outside CUDA graphs (0: graphs)
     spec: O.Spec | None = None  # speculative decoding the framework runs (None: plain decoding)
     drafter: Drafter | None = None  # what the drafter holds in memory (None: nothing)
 
@@ -139,6 +140,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         usable=cap * usable_fraction(kb),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=mbytes, sc=shape_consts(job.shape), spec=spec,
+        eager_kernel=fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0,
         drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
     )
 

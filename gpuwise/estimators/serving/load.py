@@ -8,7 +8,7 @@ from typing import Any
 
 from .engine import Engine, prefill_tokens
 from .layout import Replica
-from .step import step, token_time
+from .step import prefill_host, step, token_time
 from .support import request_lengths
 
 
@@ -47,12 +47,24 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     per_step = eng.spec.tokens_per_step if eng.spec is not None else 1.0  # tokens a sequence gains per step
     full_prompt, prompt = prompt, prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
     if fw.continuous_batching:
-        # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it
-        # costs beyond the decode step it joins (little for a memory-bound dense step, every expert
-        # for an MoE one), and the b requests' chunks are spread over their `output` decode steps.
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
         chunk = min(float(prompt), room)
         n = math.ceil(prompt / chunk)
+    if fw.continuous_batching and not fw.mixed_prefill:
+        # A prefill batch runs alone and decoding waits for it (SGLang's default): each of the b requests'
+        # n chunks stops every running sequence for a prefill forward, which is launch-bound for a short
+        # prompt when it runs outside CUDA graphs. A new request waits for the decode step in flight (half
+        # a step on average) and for the prefills already running (an M/D/1 queue over the prefill time).
+        pre = prefill_seconds(job, eng, rep, chunk, full_prompt - prompt / 2)
+        tpot = pure + b / output * n * pre * per_step
+        thr = b / tpot
+        busy = min(b / (output * tpot) * n * pre, 0.95)  # share of the time the GPUs spend prefilling
+        ttft = (0.5 * pure if b > 1 else 0.0) + n * pre * (1 + busy / (2 * (1 - busy)))
+        req_time = ttft + output * tpot
+    elif fw.continuous_batching:
+        # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it
+        # costs beyond the decode step it joins (little for a memory-bound dense step, every expert
+        # for an MoE one), and the b requests' chunks are spread over their `output` decode steps.
         joined = token_time(job, eng, rep, b, kv_ctx, chunk, full_prompt - prompt / 2)
         tpot = pure + b / output * n * max(joined - pure, 0.0) * per_step
         thr = b / tpot
@@ -70,6 +82,26 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
         ttft += req_time * (conc / cap - 1)
     return Point(conc, thr, tpot, ttft, pure)
+
+
+def prefill_seconds(job: Any, eng: Engine, rep: Replica, tokens: float, ctx: float) -> float:
+    """A prefill forward of ``tokens`` prompt tokens run alone: its GPU time, or the host's time to launch
+    its kernels when the framework runs prefill outside CUDA graphs (the GPU cannot finish first)."""
+    gpu = step(job, eng, rep, 0.0, tokens, 0.0, ctx).seconds
+    return max(gpu, prefill_host(eng) + eng.step_overhead)
+
+
+def burst_ttft(job: Any, eng: Engine, rep: Replica, n: int) -> float:
+    """Mean time to first token of ``n`` requests that reach one idle copy at once (a traffic spike, or
+    the first wave of a closed-loop benchmark): their prompts are prefilled in chunks of the framework's
+    step, and each request's first token comes with the chunk that ends its prompt."""
+    prompt, _ = request_lengths(job.w)
+    full, prompt = prompt, prefill_tokens(job.w, prompt)
+    total = n * float(prompt)
+    chunk = min(float(eng.chunk), total) if eng.fw.chunked_prefill else total
+    per_chunk = prefill_seconds(job, eng, rep, chunk, full - prompt / 2)
+    ends = [math.ceil((i + 1) * prompt / chunk) for i in range(n)]  # the chunk in which request i's prompt ends
+    return per_chunk * sum(ends) / n
 
 
 def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:

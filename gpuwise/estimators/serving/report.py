@@ -8,7 +8,7 @@ from typing import Any
 
 from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework
-from ...messages import phrase_json
+from ...messages import phrase_json, phrase_text
 from .. import Term
 from .. import memory as M
 from . import options as O
@@ -121,6 +121,16 @@ def memory(job: Any, s: Serving) -> M.MemoryEstimate:
 
 
 # ----------------------------------------------------------------------------- numbers
+def _label(s: Serving) -> tuple:
+    """The chosen layout's words; a copy that does not fit says so, with the layout it tried and what
+    that layout would hold per GPU (never a bare "8 x (one GPU)" for weights no layout holds)."""
+    lay = s.layout
+    if s.replica.fits:
+        return lay.label_phrases()
+    need = (s.replica.weights_gpu + s.replica.act_gpu) / 1e9
+    return (("", "layout.unfit", {"layout": lay.label_phrases(), "gpus": lay.gpus, "need_gb": need}),)
+
+
 def numbers(job: Any, s: Serving) -> dict[str, Any]:
     """The serving facts for ``ev.numbers`` (flat, JSON-safe)."""
     w = job.w
@@ -143,8 +153,8 @@ def numbers(job: Any, s: Serving) -> dict[str, Any]:
         "compute_precision": s.engine.compute,
         "weight_only_fallback": s.engine.weight_only,
         "serving_layout": lay.as_dict(),
-        "serving_layout_label": lay.label(),
-        "serving_layout_label_phrases": phrase_json(lay.label_phrases()),
+        "serving_layout_label": phrase_text(_label(s)),
+        "serving_layout_label_phrases": phrase_json(_label(s)),
         "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp_attention": lay.dp_attention, "replicas": lay.replicas,
         "gpus_per_copy": lay.gpus_per_copy,
         "prompt_tokens": prompt, "output_tokens": output,

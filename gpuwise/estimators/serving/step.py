@@ -100,10 +100,26 @@ def linear_time(mem: float, comp: float) -> float:
     return mem + comp
 
 
-def floor_per_step(eng: Engine) -> float:
-    """Seconds of one step's kernels beyond a dense layer's, all stages: MoE routing and the grouped
-    GEMMs' fixed time per MoE layer, MLA's extra projections, and the activation quantization of W8A8
-    paths, each small kernel at the framework's floor. Memoised on the engine's constants."""
+DENSE_LAYER_KERNELS = 12  # norm, QKV GEMM, RoPE, cache write, attention, output GEMM, all-reduce, norm,
+# gate/up GEMM, activation, down GEMM, all-reduce: a dense GQA layer's kernels in a PyTorch engine
+
+
+def kernels_per_forward(eng: Engine) -> float:
+    """Kernels one forward pass launches: a dense layer's per layer plus the extra kernels and grouped
+    GEMMs of :func:`floor_per_step` (MoE routing, MLA, activation quantization), all stages."""
+    kernels, grouped = _extra_kernels(eng)
+    return DENSE_LAYER_KERNELS * eng.sc.layers + kernels + grouped
+
+
+def prefill_host(eng: Engine) -> float:
+    """Seconds of host time a prefill forward needs when it runs outside CUDA graphs (the framework's
+    ``prefill_eager_kernel_us``; 0 under graphs or a compiled runtime): a forward cannot finish before
+    its last kernel is launched, so a short prompt's prefill is launch-bound, whatever the GPU."""
+    return eng.eager_kernel * kernels_per_forward(eng) if eng.eager_kernel else 0.0
+
+
+def _extra_kernels(eng: Engine) -> tuple[float, float]:
+    """(small kernels beyond a dense layer's, grouped expert GEMMs) of one forward, all stages."""
     sc = eng.sc
     kernels = 0.0
     # layer-split engines (llama.cpp, ExLlama) quantize activations inside the per-layer overhead they are measured with
@@ -114,10 +130,19 @@ def floor_per_step(eng: Engine) -> float:
         kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
     grouped = 0.0
     if sc.moe and sc.moe_layers:
-        per = ROUTER_KERNELS + (SHARED_EXPERT_KERNELS if sc.shared else 0) + (QUANT_KERNELS_MOE if w8a8 else 0)
+        shared = SHARED_EXPERT_KERNELS if sc.shared and not eng.fw.fuses_shared_experts else 0
+        per = ROUTER_KERNELS + shared + (QUANT_KERNELS_MOE if w8a8 else 0)
         kernels += per * sc.moe_layers
-        grouped = 2 * sc.moe_layers * eng.grouped_floor
-    return kernels * eng.kernel_floor + grouped
+        grouped = 2.0 * sc.moe_layers
+    return kernels, grouped
+
+
+def floor_per_step(eng: Engine) -> float:
+    """Seconds of one step's kernels beyond a dense layer's, all stages: MoE routing and the grouped
+    GEMMs' fixed time per MoE layer, MLA's extra projections, and the activation quantization of W8A8
+    paths, each small kernel at the framework's floor."""
+    kernels, grouped = _extra_kernels(eng)
+    return kernels * eng.kernel_floor + grouped * eng.grouped_floor
 
 
 def token_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float, prefill: float = 0.0,

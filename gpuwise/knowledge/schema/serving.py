@@ -83,6 +83,16 @@ class Framework(Strict):
     multi_node: bool = Field(description="one model copy may span nodes")
     continuous_batching: bool = Field(description="requests join and leave a running batch (else static batches)")
     chunked_prefill: bool = Field(description="prompt chunks ride in decode steps")
+    mixed_prefill: bool = Field(default=True, description="a prompt chunk runs in the same forward as the "
+                                "running sequences' decode (false: a prefill batch runs alone and decoding "
+                                "waits for it, as SGLang without --enable-mixed-chunk)")
+    fuses_shared_experts: bool = Field(default=False, description="a MoE layer's shared expert runs inside the "
+                                       "routed experts' grouped GEMM (one more expert per token) instead of as "
+                                       "its own GEMMs and activation")
+    prefill_eager_kernel_us: Factor | None = Field(
+        default=None, description="host time to launch one kernel of a prefill forward that runs outside CUDA "
+        "graphs (eager PyTorch: the Python glue and dispatch around each kernel); a prefill forward takes at "
+        "least its kernels x this. None: prefill runs under graphs or a compiled runtime")
     kv_block_tokens: int = Field(ge=1, description="paged KV-cache block; sequences occupy whole blocks")
     kv_reserve: Literal["current", "full"] = Field(
         description="admission: blocks for the tokens a sequence holds now (preempts when full), or for its "
