@@ -162,7 +162,7 @@ INDEPENDENT = ROOT / "tests" / "data" / "validation" / "serving_independent.csv"
 
 def serving_job(kb, model: str, precision: str, framework: str, prompt: int, output: int,
                 concurrency: int | None = None, tp: int | None = None, pp: int | None = None,
-                ep: int | None = None):
+                ep: int | None = None, kv_precision: str | None = None):
     """A resolved inference job as a user would write it (a published layout becomes a parallelism pin)."""
     from gpuwise.inputs.job import resolve
     from gpuwise.inputs.schema import Requirements
@@ -171,6 +171,8 @@ def serving_job(kb, model: str, precision: str, framework: str, prompt: int, out
                "prompt_tokens": max(1, prompt), "output_tokens": max(1, output)}
     if concurrency:
         w["concurrent_requests"] = concurrency
+    if kv_precision:
+        w["kv_precision"] = kv_precision
     if tp:
         w["parallelism"] = {"tp": tp, "pp": pp or 1, **({"ep": ep} if ep else {})}
     return resolve(Requirements.model_validate({"workload": w}), kb)
@@ -233,7 +235,7 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             conc = None if row["concurrency"] == "max" else int(row["concurrency"])
             job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
                               int(row["output_tokens"]), conc, int(row["tp"]), int(row["pp"]),
-                              int(row["ep"]) if row.get("ep") else None)
+                              int(row["ep"]) if row.get("ep") else None, row.get("kv_precision") or None)
             s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
             got = s.load if conc else s.capacity
             est = got.throughput if got else 0.0
@@ -244,9 +246,11 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                     latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
                 continue
             if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
-                # a batch started together: its output over prefill + decode (vLLM benchmark_latency)
+                # a batch started together: its output over prefill + decode (vLLM benchmark_latency); the
+                # prompts arrive at once, so the prefill is the whole batch's (burst_ttft of the copy's share)
                 out_tokens = int(row["output_tokens"])
-                est = conc * out_tokens / (got.ttft + out_tokens * got.tpot)
+                first = SV.burst_ttft(job, s.engine, s.replica, max(1, round(conc / s.layout.replicas)))
+                est = conc * out_tokens / (first + out_tokens * got.tpot)
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:

@@ -422,12 +422,13 @@ def test_moe_mla_w8a8_floor_by_hand(kb):
     """DeepSeek-R1 FP8: every layer quantizes 4 GEMM inputs and runs MLA's 6 extra kernels (+2
     quantizations); the 58 MoE layers add router (4), shared expert (3, unless the framework fuses it into
     the routed experts' grouped GEMM, as SGLang does by default) and 2 quantizations, and two grouped GEMMs
-    at their floor. vLLM: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 17 us; SGLang: 6 per MoE layer."""
+    at their floor (13 us on Hopper). vLLM: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 13 us; SGLang:
+    6 per MoE layer."""
     gpu = kb.gpus["h200-141gb-sxm"]
     vllm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="vllm"), gpu)
-    assert SV.floor_per_step(vllm) == pytest.approx((4 * 61 + 8 * 61 + 9 * 58) * 6e-6 + 2 * 58 * 17e-6, rel=1e-9)
+    assert SV.floor_per_step(vllm) == pytest.approx((4 * 61 + 8 * 61 + 9 * 58) * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
     sglang = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang"), gpu)
-    assert SV.floor_per_step(sglang) == pytest.approx((4 * 61 + 8 * 61 + 6 * 58) * 6e-6 + 2 * 58 * 17e-6, rel=1e-9)
+    assert SV.floor_per_step(sglang) == pytest.approx((4 * 61 + 8 * 61 + 6 * 58) * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
 
 
 def test_sglang_prefill_is_launch_bound_and_pauses_decoding(kb):
@@ -468,11 +469,16 @@ def test_one_token_charges_its_experts_not_a_tile(kb):
     assert 150 <= 1 / st.seconds <= 400  # ~280 tok/s measured with llama.cpp (issue 22)
 
 
-def test_the_curve_rises_to_its_maximum_and_saturates(kb):
+@pytest.mark.parametrize(("workload", "gpu", "count"), [
+    ({"model": "mixtral-8x7b", "precision": "bf16"}, "h200-141gb-sxm", 8),  # collapsed 58,880 -> 17,141 (issue 22)
+    ({"model": "gpt-oss-20b", "precision": "fp4"}, "h100-80gb-sxm", 1),  # reported 16,199 below the curve's 26,567
+    ({"model": "deepseek-r1", "precision": "fp8", "framework": "sglang"}, "h200-141gb-sxm", 8),  # prefill runs alone
+], ids=["mixtral-8xh200", "gpt-oss-20b-h100", "r1-sglang-8xh200"])
+def test_the_curve_rises_to_its_maximum_and_saturates(kb, workload, gpu, count):
     """The reported maximum is the curve's; the curve never falls before it; past it the
     scheduler holds the peak's batch; per-sequence speed is 1 / TPOT at the load."""
-    e = estimate({"workload": {"task": "inference", "model": "mixtral-8x7b", "precision": "bf16",
-                               "prompt_tokens": 1000, "output_tokens": 1000}}, gpu="h200-141gb-sxm", gpus=8)
+    e = estimate({"workload": {"task": "inference", **workload, "prompt_tokens": 1000, "output_tokens": 1000}},
+                 gpu=gpu, gpus=count)
     sv = e.gpu.serving
     tps = [p["throughput_tokens_per_s"] for p in sv["curve"]]
     assert max(tps) == pytest.approx(sv["max_throughput_tokens_per_s"], rel=1e-9)
@@ -483,6 +489,20 @@ def test_the_curve_rises_to_its_maximum_and_saturates(kb):
     assert sv["per_sequence_tokens_per_s"] == pytest.approx(1 / sv["tpot_s"])
     assert e.gpu.decode_tokens_per_s == pytest.approx(sv["per_sequence_tokens_per_s"])
     assert sv["best_layout"]["max_throughput_tokens_per_s"] >= sv["max_throughput_tokens_per_s"]
+
+
+@pytest.mark.parametrize(("framework", "gpu", "floor_us"), [
+    ("vllm", "h100-80gb-sxm", 13), ("vllm", "h200-141gb-sxm", 13), ("vllm", "b200", 14), ("vllm", "a100-80gb-sxm", 24),
+    ("vllm", "l40s", 17), ("sglang", "h200-141gb-sxm", 13), ("sglang", "b200", 14),
+])
+def test_grouped_gemm_floor_is_the_architectures_own(kb, framework, gpu, floor_us):
+    """The fixed time of a grouped expert GEMM at one token, per architecture from fused-MoE kernel timings at
+    batch 1 less the active experts' weights at 80% of the bandwidth, halved: Hopper (29.45 us for 7.9 MB on an
+    H100, vllm-project/vllm #44830: 13.3 us; 31.70 us for 18.9 MB on an H200, sgl-project/sglang #11730: 13.4),
+    Blackwell (39.61 us for 75.5 MB on a B200, vllm #31448: 13.9), Ampere (109.21 us for 75.5 MB on an A100,
+    vllm #19049: 24.3); an architecture without a measurement (Ada) keeps the framework's documented value."""
+    job = job_of(kb, model="qwen3-30b-a3b", precision="bf16", framework=framework)
+    assert SV.engine(job, kb.gpus[gpu]).grouped_floor == pytest.approx(floor_us * 1e-6)
 
 
 def test_p40_decodes_gguf_through_its_int8_rate(kb):

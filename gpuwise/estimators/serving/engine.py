@@ -93,9 +93,10 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     fmt = weight_format or format_of(job, fw)
     vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
     mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
+    ao = fw.architecture_overrides.get(gpu.architecture or "")
 
     def pick(name: str) -> float:
-        for o in (mo, vo):
+        for o in (ao, mo, vo):
             own = getattr(o, name, None) if o is not None else None
             if own is not None:
                 return float(own)

@@ -64,6 +64,7 @@ class VendorOverride(Strict):
     sequence_overhead_us: float | None = Field(default=None, ge=0)
     allreduce_latency_us: float | None = Field(default=None, ge=0)
     kernel_floor_us: float | None = Field(default=None, ge=0)
+    grouped_gemm_floor_us: float | None = Field(default=None, ge=0)
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -122,6 +123,10 @@ class Framework(Strict):
                                     "(1: matrix-vector kernels charge tokens as they come)")
     vendor_overrides: dict[Vendor, VendorOverride] = Field(
         default={}, description="constants that differ on a vendor's GPUs (e.g. the ROCm build)")
+    architecture_overrides: dict[str, VendorOverride] = Field(
+        default={}, description="constants measured on one GPU architecture (gpus.yaml `architecture`: hopper, "
+        "blackwell, ampere...), where a kernel's fixed cost differs by architecture; applied before the memory "
+        "technology's and the vendor's")
     memory_overrides: dict[Literal["hbm", "gddr"], VendorOverride] = Field(
         default={}, description="constants that differ by memory technology (kernels tuned on GDDR cards reach "
         "a smaller fraction of HBM's bandwidth); applied after the vendor's")
