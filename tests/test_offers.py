@@ -48,14 +48,14 @@ def test_lambda_two_nodes_for_two_hours_bill_a_week(kb) -> None:
                                        "constraints": {"acquisition": "rent"}})
     job = resolve(req, kb)
     ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 16, provider="lambda", acquisition="rent")
-    n = ev.numbers
-    assert n["rent_reserved_only"] and n["rent_term"] == "reserved" and n["rent_min_term_hours"] == 168
-    assert n["wall_hours"] < 24
+    n = ev.cost
+    assert n.rent_reserved_only and n.rent_term == "reserved" and n.rent_min_term_hours == 168
+    assert ev.speed.wall_hours < 24
     # billed for the week at Lambda's 8-GPU node rate (no 1-Click Cluster rate is in the knowledge base)
     assert ev.timeline.billed_hours == pytest.approx(168)
-    assert n["rent_usd"] == pytest.approx(16 * 3.99 * 168, rel=1e-6)
+    assert n.rent_usd == pytest.approx(16 * 3.99 * 168, rel=1e-6)
     one_node = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, provider="lambda", acquisition="rent")
-    assert not one_node.numbers["rent_reserved_only"]
+    assert not one_node.cost.rent_reserved_only
     assert one_node.timeline.billed_hours < 24
 
 
@@ -90,7 +90,7 @@ def test_a_reserved_answer_cites_the_reserved_rate_and_its_date(kb) -> None:
                                        "constraints": {"acquisition": "rent", "project_months": 12}})
     job = resolve(req, kb)
     ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, provider="gcp", instance="a3-highgpu-8g", acquisition="rent")
-    assert ev.numbers["rent_term"] == "1-year"
+    assert ev.cost.rent_term == "1-year"
     assert ev.offer.usd_per_hour == pytest.approx(61.3837, rel=1e-4)
     used = prices_used(job, ev, "rent", today=dt.date(2026, 12, 1))
     assert "1-year" in used[0]["item"] and used[0]["as_of"] == "2025-03-06"
@@ -126,7 +126,7 @@ def test_the_network_estimated_is_that_of_the_offer_priced(kb, tokens, provider,
     nets = networks_for(job, gpu, 16)
     assert nets["rent"] == network  # before: always the cheapest per hour (the weekly cluster's InfiniBand)
     ev = evaluate(job, gpu, 16, network=nets["rent"], acquisition="rent")
-    n = ev.numbers
-    assert ev.topology.network == network and n["rent_network"] == network and n["rent_provider"] == provider
+    n = ev.cost
+    assert ev.topology.network == network and n.rent_network == network and n.rent_provider == provider
     rate = 5.0 if provider == "hourly" else 3.0
-    assert n["usd_per_gpu_hour"] == pytest.approx(rate)
+    assert n.usd_per_gpu_hour == pytest.approx(rate)

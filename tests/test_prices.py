@@ -77,17 +77,17 @@ def test_a_year_of_one_rtx_4090_in_an_office_against_renting_it_around_the_clock
     year (tco.yaml). No wholesale colocation for one home card."""
     job = _job(kb, {"project_months": 12, "electricity_usd_per_kwh": 0.15})
     ev = evaluate(job, kb.gpus["rtx-4090"], 1)
-    n = ev.numbers
+    n = ev.cost
     rent = 0.34 * 8760
     card, share = 3159.99, 800.0
     power = (450 + 250) / 1000 * 1.0 * 8760 * 0.15
     buy = card + share + power + 0.0 - card * 0.70
-    assert n["rent_usd"] == pytest.approx(rent) and n["rent_provider"] == "runpod"
-    assert n["hosting"] == "office" and n["hosting_assumed"] is True
+    assert n.rent_usd == pytest.approx(rent) and n.rent_provider == "runpod"
+    assert ev.market.hosting == "office" and ev.market.hosting_assumed is True
     assert ev.buy.lines["hosting"] == 0 and ev.buy.lines["power"] == pytest.approx(power)
-    assert n["buy_usd"] == pytest.approx(buy)
+    assert n.buy_usd == pytest.approx(buy)
     assert buy < rent  # owning the card beats renting it every hour of the year
-    assert n["acquisition"] == "buy" and n["provider"] is None  # a bought card has no rental place
+    assert n.acquisition == "buy" and n.provider is None  # a bought card has no rental place
 
 
 def test_a_cny_budget_string_is_parsed_and_converted_at_the_dated_rate(kb):
@@ -153,7 +153,7 @@ def test_spot_wall_time_by_hand(kb):
     assert t.value == pytest.approx(100 * 1.08 / 0.8)
     job = _job(kb, {"deadline_days": 30}, task="finetune")
     ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, spot=True)
-    assert ev.numbers["spot_wall_hours"] == pytest.approx(ev.numbers["wall_hours"] * 1.08 / 0.8)
+    assert ev.cost.spot_wall_hours == pytest.approx(ev.speed.wall_hours * 1.08 / 0.8)
     fact = candidate_fact(job, ev, "rent")
     assert fact["spot"] is True and fact["spot_wall_days"] > fact["wall_days"]
 
@@ -170,8 +170,8 @@ def test_rented_networks_are_the_providers(kb):
     assert "runpod" not in by and any(o.provider == "runpod" for o in K.rent_offers(kb.clouds, "h100-80gb-sxm", 8))
     job = _job(kb, {"acquisition": "rent"}, task="pretrain", model="llama-3.1-8b")
     ev = evaluate(job, kb.gpus["l40s"], 16)
-    assert ev.numbers["rent_network"] == kb.clouds.default_network == "ethernet-25"
-    assert ev.numbers["network_assumed"] is True and candidate_fact(job, ev, "rent")["network_assumed"] is True
+    assert ev.cost.rent_network == kb.clouds.default_network == "ethernet-25"
+    assert ev.cost.network_assumed is True and candidate_fact(job, ev, "rent")["network_assumed"] is True
 
 
 def test_street_price_per_gpu_for_proposal_comparisons(kb):

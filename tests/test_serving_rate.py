@@ -130,7 +130,7 @@ def test_unsupported_speculative_method_is_a_finding_and_not_modelled(kb):
            "constraints": {"gpus": ["RTX 4090"], "max_gpus": 1}}
     job = job_of(kb, **req["workload"])
     s = SV.choose(job, kb.gpus["rtx-4090"], 1)
-    assert s.engine.spec is None and SV.numbers(job, s)["speculative_supported"] is False
+    assert s.engine.spec is None and SV.result(job, s).speculative_supported is False
     r = gpuwise.recommend(req)
     assert any(f.rule == "SRV-SPECULATIVE-UNSUPPORTED" and "llama.cpp" in f.message for f in r.findings)
 

@@ -61,7 +61,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     total_kw = node_kw * hw.nodes
     street = K.street_price(kb.prices, gpu, kb.tco, condition=acq.condition, usd_cny=kb.tco_value("usd_cny").value)
     market = street[0] if street else None
-    market_hourly = ev.numbers.get("usd_per_gpu_hour") if acq.hourly_usd is not None else None
+    market_hourly = ev.cost.usd_per_gpu_hour if acq.hourly_usd is not None and ev.cost else None
     if acq.hourly_usd is not None:
         from ..estimators.cost import rent_offers
 
@@ -73,7 +73,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "count": hw.count, "nodes": hw.nodes,
         "per_node": per_node, "mode": acq.mode, "condition": acq.condition, "spot": acq.spot, "months": months,
         "checkpointing": bool(acq.checkpointing), "checkpointing_known": acq.checkpointing is not None,
-        "wall_days": ev.numbers.get("wall_days") or -1.0, "rent_usd": rent_cost,
+        "wall_days": ev.wall_days or -1.0, "rent_usd": rent_cost,
         "provider": acq.provider or "none", "hyperscaler": _kind_of(kb, acq.provider) == "hyperscaler",
         "egress_usd": fees["egress"], "cross_region_usd": fees["cross-region"], "storage_usd": fees["storage"],
         "fees_usd": sum(fees.values()), "fees_pct": 100 * sum(fees.values()) / rent_cost if rent_cost > 0 else -1.0,
@@ -331,7 +331,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                             acquisition=acq.mode, tag="proposed:", commitment_months=commitment_months(p))
         # host RAM as the proposal gives it, or as its named rental instance comes (runtime.yaml); unknown else
         from_instance = instance_ram_per_gpu_gb(kb, acq.instance) if acq.mode == "rent" else None
-        proposed.numbers["host_ram_gb"] = hw.host_ram_gb or (
+        proposed.host_ram_gb = hw.host_ram_gb or (
             from_instance * proposed.topology.per_node if from_instance and proposed.topology else None)
         # the alternative: the decision engine over the catalog (or the proposal's short list), with
         # recommend's count search

@@ -36,7 +36,7 @@ def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
 
 def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryOut:
     nodes = ev.nodes if ev else 1
-    host = ev.numbers.get("host_ram_needed_bytes_per_node", 0.0) if ev else 0.0
+    host = ev.host_ram_needed_bytes_per_node if ev else 0.0
     return MemoryOut(
         per_gpu_bytes=round(mem.per_gpu),
         total_bytes=round(mem.per_gpu * count),
@@ -104,44 +104,55 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
 def gpu_out(job: Job, ev: Evaluation) -> GpuOut:
     """The ``gpu`` block of an estimate: one configuration's numbers, its ledger (the way the cost
     step chose) and its timeline; the times and GPU-hours are the timeline's."""
-    n = ev.numbers
+    k = ev.cost
     terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]  # also fills the curve
-    cost = {"rent_usd": n.get("rent_usd"), "buy_usd": n.get("buy_usd"), "acquisition": n.get("acquisition"),
-            "break_even_month": n.get("break_even_month"), "usd_per_gpu_hour": n.get("usd_per_gpu_hour"),
-            "provider": n.get("provider"), "instance": n.get("instance"), "price_as_of": n.get("price_as_of")}
+    cost: dict[str, Any] = {
+        "rent_usd": None, "buy_usd": None, "acquisition": None, "break_even_month": None, "usd_per_gpu_hour": None,
+        "provider": None, "instance": None, "price_as_of": None} if k is None else {
+        "rent_usd": k.rent_usd, "buy_usd": k.buy_usd, "acquisition": k.acquisition,
+        "break_even_month": k.break_even_month, "usd_per_gpu_hour": k.usd_per_gpu_hour,
+        "provider": k.provider, "instance": k.instance, "price_as_of": k.price_as_of}
     if ev.buy:
         cost["buy_lines"] = ev.buy.lines
-    tl = ev.timeline
-    training = job.training and n.get("wall_hours") is not None
-    led = ev.ledger(n.get("acquisition"))
+    tl, speed = ev.timeline, ev.speed
+    wall_hours = speed.wall_hours if speed else None
+    training = job.training and wall_hours is not None
+    acquisition = k.acquisition if k else None
+    led = ev.ledger(acquisition)
     return GpuOut(
         id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=ev.fits,
         # GPU-hours of training as published runs count them (the timeline's billed GPU-hours add the
         # start-up and wind-down, which a minutes-long benchmark run does not count)
-        gpu_hours=n.get("gpu_hours") if training else None,
-        wall_hours=(tl.wall_hours if tl else n.get("wall_hours")) if training else None,
-        decode_tokens_per_s=n.get("decode_tokens_per_s"),
-        decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
-        prefill_tokens_per_s=n.get("prefill_tokens_per_s"),
-        cost_usd=led.total if led else n.get("cost_usd"), acquisition=n.get("acquisition"), strategy=ev.label(),
+        gpu_hours=speed.gpu_hours if training and speed else None,
+        wall_hours=(tl.wall_hours if tl else wall_hours) if training else None,
+        decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
+        decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None,
+        prefill_tokens_per_s=speed.prefill_tokens_per_s if speed else None,
+        cost_usd=led.total if led else (k.cost_usd if k else None), acquisition=acquisition, strategy=ev.label(),
         strategy_phrases=ev.label_phrases(),
-        scaling_efficiency=n.get("efficiency"), peak_tflops=n.get("peak_tflops"), peak_kind=n.get("peak_kind", ""),
-        mfu=n.get("mfu"), terms=terms, cost=cost, ledger=led, timeline=tl,
-        **plan_out(job, n),
+        scaling_efficiency=speed.efficiency if speed else None, peak_tflops=speed.peak_tflops if speed else None,
+        peak_kind=speed.peak_kind if speed else "", mfu=speed.mfu if speed else None,
+        terms=terms, cost=cost, ledger=led, timeline=tl,
+        **plan_out(job, ev),
     )
 
 
-def plan_out(job: Job, n: dict[str, Any]) -> dict[str, Any]:
+def plan_out(job: Job, ev: Evaluation) -> dict[str, Any]:
     """The ``GpuOut`` fields of the plan (contract version 2): a training job's layout, whether it fits
     as asked and what gpuwise would change; an inference job's serving figures, with the cost per
     million output tokens at the load."""
     if job.training:
-        return {"fits_as_requested": n.get("fits_as_requested"), "layout": n.get("layout"),
-                "training": {k: n[k] for k in _TRAINING_KEYS if k in n}}
-    serving = serving_json(n)
-    if serving is not None:
+        run, days = ev.training, ev.wall_days
+        if run is None:  # no layout planned (a diffusion model): the time alone
+            return {"fits_as_requested": None, "layout": None, "training": {"wall_days": days} if ev.speed else {}}
+        return {"fits_as_requested": run.fits_as_requested, "layout": run.plan.layout.as_dict(),
+                "training": run.as_json(days)}
+    serving = serving_json(ev.serving)
+    if serving is not None and ev.serving is not None:
+        k = ev.cost
         serving["cost_per_million_output_tokens"] = cost_per_million_tokens(
-            n.get("throughput_tokens_per_s"), n.get("rent_usd"), n.get("buy_usd"), job.c.project_months)
+            ev.serving.throughput_tokens_per_s, k.rent_usd if k else None, k.buy_usd if k else None,
+            job.c.project_months)
     return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
 
 
@@ -163,11 +174,6 @@ def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, 
             "tokens_per_s": tokens_per_s, "hours": hours,
             "formula": "cost per hour / (output tokens/s x 3600) x 1e6; cost per hour = project cost / "
                        "(project months x 730 h)"}
-
-
-_TRAINING_KEYS = ("layout_notation", "requested_layout", "requested_memory_per_gpu_bytes", "suggested_changes",
-                  "step_terms", "exposed_comm_s", "dp_traffic", "exposed_comm_share", "goodput", "global_batch_tokens",
-                  "optimizer_steps", "mfu_whole_run", "wall_days", "pins", "layouts_tried")
 
 
 def _count_for_deadline(job: Job, g: Any) -> tuple[int, str]:

@@ -360,7 +360,7 @@ class _Probe:
         allowed = list(dict.fromkeys(m for _e, ms in ways for m in ms))
         for e, ms in ways:
             for m in ms:
-                if e.numbers.get(f"{m}_usd") is not None:
+                if e.cost is not None and e.cost.usd(m) is not None:
                     return False
         job, kb = self.job, self.job.kb
         if "buy" in allowed and K.buyable_above(kb.prices, self.gpu, n, kb.tco, market=market_of(job),
@@ -388,7 +388,7 @@ def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], scores: l
     for (e, _ms), s in zip(ways, scores, strict=True):
         if math.isinf(s):
             continue
-        days = (e.numbers.get("wall_days") or 0.0) if job.training else 0.0
+        days = (e.wall_days or 0.0) if job.training else 0.0
         cost = s - float(policy["value_of_a_day_usd"]) * days
         if float(policy["value_of_a_day_usd"]) * days > float(policy["ranking_tie_fraction"]) * cost:
             return False
@@ -592,42 +592,42 @@ def ranking_sentence(policy: dict[str, Any], training: bool = True) -> Sentence:
 def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | None,
                   scored: float | None) -> Candidate:
     e, mode = con.options[key]
-    n = e.numbers
+    k = e.cost
     why = [Sentence(id=r.rule, text=r.message, template=r.template, values=r.values)
            for r in outcome.rejections.get(key, [])]
     stage = outcome.reached.get(key, "memory")
     if not why and stage != "decided":
         why = [Sentence(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
                         template=messages.template("reason.stalled"), values={"stage": stage})]
-    led, tl = e.ledger(mode), e.timeline
+    led, tl, speed = e.ledger(mode), e.timeline, e.speed
     return Candidate.model_construct(  # built from typed estimates: no validation per candidate
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
         wall_days=_wall_days(e), gpu_hours=tl.gpu_hours if tl else None,
         total_cost_usd=led.total if led else None, ledger=led, timeline=tl, serving=serving_of(e),
-        acquisition=mode, rent_cost_usd=n.get("rent_usd"), buy_cost_usd=n.get("buy_usd"),
-        break_even_month=n.get("break_even_month"), strategy=_label(e), strategy_phrases=e.label_phrases(),
-        strategy_changes=_changes(e), scaling_efficiency=n.get("efficiency"),
-        decode_tokens_per_s=n.get("decode_tokens_per_s"),
-        decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"),
-        provider=n.get("provider") if mode == "rent" else None,
-        instance=n.get("instance") if mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
+        acquisition=mode, rent_cost_usd=k.rent_usd if k else None, buy_cost_usd=k.buy_usd if k else None,
+        break_even_month=k.break_even_month if k else None, strategy=_label(e), strategy_phrases=e.label_phrases(),
+        strategy_changes=_changes(e), scaling_efficiency=speed.efficiency if speed else None,
+        decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
+        decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None,
+        provider=k.provider if k and mode == "rent" else None,
+        instance=k.instance if k and mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
     )
 
 
 def _wall_days(e: Evaluation) -> float | None:
     """A training job's wall-clock days, from its timeline (None for a service, which runs on)."""
-    if e.timeline is None or e.numbers.get("wall_days") is None:
-        return e.numbers.get("wall_days")
+    if e.timeline is None or e.wall_days is None:
+        return e.wall_days
     return e.timeline.wall_days
 
 
 def serving_of(e: Evaluation) -> dict[str, Any] | None:
     """A serving configuration's figures at the stated load (the curve is left to the estimate):
     per-sequence speed is one over the time per output token, the figure the reports quote."""
-    sv = SV.serving_json({"serving_curve": None, **e.numbers})
+    sv = SV.serving_json(e.serving)
     if sv is None:
         return None
     sv.pop("curve", None)
@@ -647,14 +647,15 @@ def _changes(e: Evaluation) -> list[str]:
 def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recommendation:
     e, mode = con.options[key]
     f = con.fact(key)
-    n = e.numbers
-    led = e.ledger(mode)
+    k = e.cost
+    led, speed = e.ledger(mode), e.speed
     kind = "training" if job.training else ("diffusion" if job.shape.diffusion else "inference")
     values = {"count": e.count, "gpu_name": e.gpu.name, "nodes": e.nodes, "provider": f["provider"],
               "wall_days": _wall_days(e), "cost_usd": led.total if led else f["cost_usd"], "need_gb": f["need_gb"],
               "usable_gb": e.usable / GB, "strategy": _label(e), "strategy_phrases": e.label_phrases(),
-              "decode_tps": n.get("decode_tokens_per_s"),
-              "aggregate_tps": n.get("decode_tokens_per_s_total"), "project_months": job.c.project_months}
+              "decode_tps": speed.decode_tokens_per_s if speed else None,
+              "aggregate_tps": speed.decode_tokens_per_s_total if speed else None,
+              "project_months": job.c.project_months}
     mid = f"summary.{kind}.{mode}"
     sentence = Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
     scored = next((s.score for s in r.order if s.key == key), None)
@@ -665,10 +666,10 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
                           summary=sentence.text, summary_sentence=sentence,
                           score_usd=None if scored is None or math.isinf(scored) else scored,
                           strategy=_label(e), strategy_phrases=e.label_phrases(),
-                          provider=n.get("provider") if mode == "rent" else None,
-                          instance=n.get("instance") if mode == "rent" else None,
-                          decode_tokens_per_s=n.get("decode_tokens_per_s"),
-                          decode_tokens_per_s_total=n.get("decode_tokens_per_s_total"))
+                          provider=k.provider if k and mode == "rent" else None,
+                          instance=k.instance if k and mode == "rent" else None,
+                          decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
+                          decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None)
 
 
 def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
@@ -710,7 +711,7 @@ def _charts(job: Job, con: Consultation, r: Ranking) -> dict[str, Any]:
     memory = [{"label": f"{e.count} x {e.gpu.name}", "capacity": e.capacity, "usable": e.usable,
                "parts": e.memory.breakdown()} for e in shown]
     time_cost = [{"label": f"{con.options[k][0].count} x {con.options[k][0].gpu.id} ({con.options[k][1]})",
-                  "wall_days": con.options[k][0].numbers.get("wall_days"),
+                  "wall_days": con.options[k][0].wall_days,
                   "cost_usd": con.fact(k)["cost_usd"], "feasible": True, "chosen": k == r.best}
                  for k in order[:40] if con.fact(k)["cost_usd"] >= 0]
     charts: dict[str, Any] = {"memory": memory, "time_cost": time_cost}

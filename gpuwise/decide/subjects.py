@@ -16,9 +16,13 @@ from ..estimators import GB
 from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE
+from ..estimators.priced import Cost, Market
 from ..estimators.serving import facts as SVR
+from ..estimators.serving.result import ServingResult
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
+from ..messages import phrase_json, phrase_text
+from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 
 NODE = GPUS_PER_NODE
@@ -68,8 +72,7 @@ def modes_for(job: Job, ev: Evaluation) -> list[str]:
     or, when none has, the one the user asked for (so the rules can say why it cannot be costed)."""
     wanted = job.c.acquisition
     allowed = ["rent", "buy"] if wanted == "either" else [wanted]
-    n = ev.numbers
-    priced = [m for m in allowed if n.get(f"{m}_usd") is not None]
+    priced = [m for m in allowed if ev.cost is not None and ev.cost.usd(m) is not None]
     if priced:
         return priced
     return [allowed[0]]
@@ -126,16 +129,18 @@ def probe_fact(job: Job, gpu: Any, count: int | None = None) -> dict[str, Any]:
 
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
-    c, n = job.c, ev.numbers
+    c, k = job.c, ev.cost
     topo = ev.topology
     assert topo is not None
-    rent, buy = n.get("rent_usd"), n.get("buy_usd")
+    rent, buy = (k.rent_usd, k.buy_usd) if k else (None, None)
     cost = rent if mode == "rent" else buy
-    changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in n.get("suggested_changes") or []]
+    run, sv, speed = ev.training, ev.serving, ev.speed
+    changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in (run.suggested_changes if run else [])]
     if not changes and job.training and ev.strategy != ev.requested and hasattr(ev.strategy, "diff"):
         changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in ev.strategy.diff(ev.requested)]
-    tp = int(n.get("tp", 1) or 1)
-    efficiency = _n(n.get("efficiency"), 1.0)
+    tp = int(ev.tp or 1)
+    efficiency = _n(speed.efficiency if speed else None, 1.0)
+    notation = run.plan.layout.notation() if run else None
     fact: dict[str, Any] = {
         "t": "candidate", "stage": "memory", "tag": "proposed" if ev.tag else "",
         **_gpu_part(job, ev.gpu), **_job_part(job),
@@ -143,47 +148,87 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "multi_node": topo.nodes > 1,
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
-        "strategy": n.get("layout_notation") or ev.label(),
-        "strategy_phrases": [["", "verbatim", {"text": n["layout_notation"]}]] if n.get("layout_notation")
-        else ev.label_phrases(),
+        "strategy": notation or ev.label(),
+        "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else ev.label_phrases(),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,
-        "host_ram_needed_gb": _n(n.get("host_ram_needed_bytes_per_node"), 0.0) / GB,
-        "host_ram_gb": _n(n.get("host_ram_gb")),
-        "wall_days": _n(n.get("wall_days")), "gpu_hours": _n(n.get("gpu_hours")),
+        "host_ram_needed_gb": _n(ev.host_ram_needed_bytes_per_node, 0.0) / GB,
+        "host_ram_gb": _n(ev.host_ram_gb),
+        "wall_days": _n(ev.wall_days), "gpu_hours": _n(speed.gpu_hours if speed else None),
         "efficiency": efficiency, "efficiency_pct": 100 * efficiency,
         "link_kind": topo.intra_kind, "link": topo.description, "link_phrases": [list(p) for p in topo.phrases],
         "p2p": topo.p2p,
         "intra_gb_s": topo.intra_gb_s if math.isfinite(topo.intra_gb_s) else -1.0,
         "network": topo.network or "none",
         "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
-        "decode_tps": _n(n.get("decode_tokens_per_s")), "aggregate_tps": _n(n.get("decode_tokens_per_s_total")),
-        "exposed_comm_share": _n(n.get("exposed_comm_share"), 0.0),
-        "framework_supports_gpu": bool(n.get("framework_supports_gpu", True)),
-        "framework_supports_precision": bool(n.get("framework_supports_precision", True)),
-        "framework_multi_node_ok": bool(n.get("framework_multi_node_ok", True)),
-        "framework_reason": str(n.get("framework_reason_detail") or n.get("framework_reason") or "none"),
-        "framework_reason_phrases": list(n.get("framework_reason_phrases") or []),
-        "max_concurrent_sequences": _n(n.get("max_concurrent_sequences")),
-        "ttft_ms": _n(n.get("achieved_ttft_ms")), "tpot_ms": _n(n.get("achieved_tpot_ms")),
-        **SVR.rate_fact(job.w, n),
+        "decode_tps": _n(speed.decode_tokens_per_s if speed else None),
+        "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
+        "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
+        **_serving_part(sv),
+        **SVR.rate_fact(job.w, sv),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
         "cost_usd": _n(cost), "price_known": cost is not None,
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
-        "break_even_month": _n(n.get("break_even_month")),
-        "usd_per_gpu_hour": _n(n.get("usd_per_gpu_hour")) if mode == "rent" else -1.0,
-        "provider": (n.get("provider") or "none") if mode == "rent" else "none",
+        "break_even_month": _n(k.break_even_month if k else None),
+        "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
+        "provider": ((k.provider if k else None) or "none") if mode == "rent" else "none",
     }
-    market = n.get("market_fact")
-    if market:  # per way of acquiring: the rental's own network, or the priced fabric
-        fact.update(market)
-        fact["network_assumed"] = bool(n.get("rent_network_assumed")) if mode == "rent" else False
-        fact["network_name"] = topo.network or "none"
-        fact["hosting"] = market.get("hosting", "none") if mode == "buy" else "none"
-        fact["hosting_assumed"] = bool(market.get("hosting_assumed")) and mode == "buy"
+    if k is not None and ev.market is not None:
+        fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact
+
+
+def _market_part(job: Job, ev: Evaluation, k: Cost, m: Market, mode: str) -> dict[str, Any]:
+    """A priced candidate's market fields: whether and how it can be had in the user's market, the
+    network (the rental's own, or the priced fabric: per way of acquiring), its term and hosting."""
+    topo = ev.topology
+    return {
+        "market": m.market, "currency": k.currency, "sold_in_china": m.sold_in_china is not False,
+        "sold_in_china_known": m.listed, "china_part": bool(m.china_part), "china_rule": m.china_rule,
+        "buy_in_servers": m.buy_in_servers, "buy_size_listed": m.buy_size_listed,
+        "buy_past_whole_servers": m.buy_past_whole_servers,
+        "buy_unavailable_reason": phrase_text(m.buy_unavailable) if m.buy_unavailable else "none",
+        "buy_unavailable_reason_phrases": phrase_json(m.buy_unavailable) if m.buy_unavailable else [],
+        "buy_condition": m.buy_condition or "none", "buy_condition_asked": m.buy_condition_asked,
+        "buy_sold_as": m.buy_sold_as or "none", "buy_units": m.buy_units or 0,
+        "hosting": (m.hosting or "none") if mode == "buy" else "none",
+        "hosting_assumed": bool(m.hosting_assumed) and mode == "buy",
+        "it_kw": m.it_kw if m.it_kw is not None else -1.0,
+        "office_circuit_kw": m.office_circuit_kw if m.office_circuit_kw is not None else -1.0,
+        "network_assumed": bool(k.rent_network_assumed) if mode == "rent" else False,
+        "network_name": (topo.network if topo else None) or "none",
+        "spot": bool(k.spot), "spot_wall_days": k.spot_wall_days if k.spot_wall_days is not None else -1.0,
+        "rent_provider": k.rent_provider or "none",
+        **_jurisdiction(job, ev.gpu.id),
+        "rent_reserved_only": k.rent_reserved_only, "rent_term": k.rent_term,
+        "rent_min_term_days": k.rent_min_term_hours / 24, "rent_term_why": k.rent_term_why,
+    }
+
+
+def _jurisdiction(job: Job, gpu_id: str) -> dict[str, Any]:
+    """The GPU's export and import terms for the user's market (built once per job and GPU)."""
+    key = ("fact:jurisdiction", gpu_id)
+    got = job.memo.get(key)
+    if got is None:
+        got = job.memo[key] = jurisdiction_fields(job.kb, gpu_id, job.c)
+    return got
+
+
+def _serving_part(sv: ServingResult | None) -> dict[str, Any]:
+    """A candidate's serving fields: whether the framework runs it, and its latency at the load."""
+    if sv is None:
+        return {"framework_supports_gpu": True, "framework_supports_precision": True,
+                "framework_multi_node_ok": True, "framework_reason": "none", "framework_reason_phrases": [],
+                "max_concurrent_sequences": -1.0, "ttft_ms": -1.0, "tpot_ms": -1.0}
+    sup = sv.support
+    return {"framework_supports_gpu": bool(sup.gpu_ok), "framework_supports_precision": bool(sup.precision_ok),
+            "framework_multi_node_ok": bool(sup.multi_node_ok),
+            "framework_reason": str(sup.detail or sup.reason or "none"),
+            "framework_reason_phrases": phrase_json(sup.detail_phrases),
+            "max_concurrent_sequences": _n(sv.max_concurrent_sequences),
+            "ttft_ms": _n(sv.achieved_ttft_ms), "tpot_ms": _n(sv.achieved_tpot_ms)}
 
 
 def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, single_node: bool) -> dict[str, Any]:
@@ -209,7 +254,7 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, 
         "weights_gb": shape.params * 2 / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
         "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
-        **SVR.job_fact(job, [e.numbers for e in evaluations]),
+        **SVR.job_fact(job, [e.serving for e in evaluations]),
     }
 
 
@@ -223,12 +268,13 @@ def price_facts(job: Job, chosen: list[tuple[Evaluation, str]]) -> list[dict[str
     today = TODAY()
     yuan = job.c.currency == "CNY"
     for e, mode in chosen:
-        n = e.numbers
+        k = e.cost
         if mode == "rent":
-            what, as_of, source = f"rent {e.gpu.id} ({n.get('provider')})", n.get("price_as_of"), "clouds"
-            yuan = yuan or n.get("rent_currency") == "CNY"
+            what, as_of, source = f"rent {e.gpu.id} ({k.provider if k else None})", k.price_as_of if k else None, \
+                "clouds"
+            yuan = yuan or (k is not None and k.rent_currency == "CNY")
         else:
-            what, as_of, source = f"buy {e.gpu.id}", n.get("buy_price_as_of"), "prices"
+            what, as_of, source = f"buy {e.gpu.id}", k.buy_price_as_of if k else None, "prices"
             yuan = yuan or (e.buy is not None and e.buy.plan is not None and e.buy.plan.currency == "CNY")
         if not as_of or as_of == "proposal" or what in seen:
             continue

@@ -1,11 +1,14 @@
-"""Evaluate one candidate (GPU type x count) for a job: the numbers of all four steps, for the
-rules to judge (gpuwise/decide/subjects.py turns them into facts). Nothing here decides.
+"""Evaluate one candidate (GPU type x count) for a job: the figures of all four steps as typed
+records on an :class:`Evaluation` (memory, layout, ``run.Speed``/``run.TrainingRun``,
+``serving.result.ServingResult``, ``priced.Cost``/``priced.Market``, the ledgers and timeline), for
+the rules to judge (gpuwise/decide/subjects.py builds the facts from them). Nothing here decides.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import ledger as L
@@ -13,7 +16,6 @@ from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, phrase_json, phrase_text
-from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 from . import GB, Term, usable_fraction
 from . import compute as C
@@ -23,6 +25,8 @@ from . import memory as M
 from . import offers as O
 from . import planner as P
 from . import serving as SV
+from .priced import Cost, Market
+from .run import Speed, TrainingRun
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 
@@ -99,11 +103,11 @@ def requested_pins(job: Job) -> P.Pins:
     )
 
 
-def _pins_dict(job: Job) -> dict[str, Any]:
+def _pins(job: Job) -> P.Pins:
     """The user's layout settings as reported with every training estimate (built once per job)."""
-    got = job.memo.get("pins-dict")
+    got = job.memo.get("pins")
     if got is None:
-        got = job.memo["pins-dict"] = requested_pins(job).as_dict()
+        got = job.memo["pins"] = requested_pins(job)
     return got
 
 
@@ -175,7 +179,8 @@ def requested_strategy(job: Job) -> Strategy:
 
 @dataclass
 class Evaluation:
-    """All the numbers for one candidate."""
+    """One candidate's estimate, step by step, as typed records (memory, layout, speed, serving,
+    cost, market): what the facts, the results and the JSON read."""
 
     gpu: Gpu
     count: int
@@ -189,22 +194,36 @@ class Evaluation:
     fits: bool
     fits_requested: bool
     terms: dict[str, Term] = field(default_factory=dict)
-    pending_terms: list[Any] = field(default_factory=list)  # callables adding formula terms (and the
-    # serving curve) when a result shows the candidate: most candidates are only ranked
-    numbers: dict[str, Any] = field(default_factory=dict)
+    # callables adding formula terms (and the serving curve) when a result shows the candidate: most
+    # candidates are only ranked
+    pending_terms: list[Callable[[], dict[str, Term]]] = field(default_factory=list)
+    tp: int = 1  # tensor-parallel degree of the chosen layout
+    host_ram_needed_bytes_per_node: float = 0.0  # offloaded state, over the usable share of host RAM
+    host_ram_gb: float | None = None  # per node: as proposed, or as the rented server comes (None: unknown)
+    speed: Speed | None = None  # the compute step's figures (training and serving)
+    training: TrainingRun | None = None  # training: the planner's layout as the job runs it
+    serving: SV.ServingResult | None = None  # serving: the chosen way to serve at the load
+    cost: Cost | None = None  # the cost step: rent and buy totals, the offer, its term and networks
+    market: Market | None = None  # the cost step: whether and how the GPU can be had in the user's market
     topology: I.Topology | None = None
     offer: K.Offer | None = None
     buy: K.BuyCost | None = None
     tag: str = ""  # "proposed:" for the configuration an audit checks
     plan: P.Plan | None = None  # training: the chosen layout (gpuwise/estimators/planner.py)
     requested_plan: P.Plan | None = None  # training: the layout with exactly the user's settings
-    rest: Any = None  # the compute and cost steps, put off until the estimate is judged (``evaluate``)
+    # the compute and cost steps, put off until the estimate is judged (``evaluate``)
+    rest: Callable[[], None] | None = None
     timeline: Timeline | None = None  # wall-clock hours by part, hours billed (the cost step)
     ledgers: dict[str, Ledger] = field(default_factory=dict)  # "rent" / "buy": the money of each way
 
     def ledger(self, mode: str | None) -> Ledger | None:
         """The ledger of renting or of buying this configuration (None when that way has no price)."""
         return self.ledgers.get(mode or "")
+
+    @property
+    def wall_days(self) -> float | None:
+        """A training job's estimated wall-clock days (None for a service, or before the compute step)."""
+        return self.speed.wall_days if self.speed is not None else None
 
     def complete(self) -> Evaluation:
         """Run the compute and cost steps that were put off (see ``evaluate``'s ``defer``)."""
@@ -216,13 +235,11 @@ class Evaluation:
     def label(self) -> str:
         """The layout in words: the serving layout for inference ("tensor parallel 2"), else the
         memory strategy ("TP4 + gradient checkpointing + ZeRO-1")."""
-        serving = self.numbers.get("serving_layout_label")
-        return str(serving) if serving else self.strategy.label()
+        return self.serving.layout_label if self.serving else self.strategy.label()
 
     def label_phrases(self) -> list[Any]:
         """The same layout as message ids and values (JSON-ready), which a report words in its language."""
-        serving = self.numbers.get("serving_layout_label_phrases")
-        return list(serving) if serving else phrase_json(self.strategy.label_phrases())
+        return phrase_json(self.serving.layout_label_phrases if self.serving else self.strategy.label_phrases())
 
     def all_terms(self) -> dict[str, Term]:
         """Every formula term, the ones built only for what a result shows included."""
@@ -335,11 +352,9 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     ev = Evaluation(gpu=gpu, count=count, nodes=topo.nodes, strategy=strategy, requested=requested, memory=mem,
                     requested_memory_per_gpu=req_per_gpu, capacity=capacity, usable=usable, fits=fits,
                     fits_requested=fits_req, topology=topo, tag=tag, plan=plan, requested_plan=req_plan)
-    ev.numbers["tp"] = tp
-    ev.numbers["replicas"] = max(1, count // (tp * (plan.layout.pp if plan else 1)))
-    host_needed = mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value if mem.host_bytes else 0.0
-    ev.numbers["host_ram_needed_bytes_per_node"] = host_needed
-    ev.numbers["host_ram_gb"] = host_ram_gb
+    ev.tp, ev.host_ram_gb = tp, host_ram_gb
+    ev.host_ram_needed_bytes_per_node = (mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value
+                                         if mem.host_bytes else 0.0)
 
     def rest() -> None:
         _compute_step(job, ev)
@@ -461,12 +476,7 @@ def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: floa
     """(chosen, as requested): the fastest layout with exactly the user's settings, and when that
     does not fit, the fastest with any settings (what gpuwise would change)."""
     tj = training_job(job)
-    if strategy is None:
-        pins = job.memo.get("pins")
-        if pins is None:
-            pins = job.memo["pins"] = requested_pins(job)
-    else:
-        pins = _pins_of(strategy)
+    pins = _pins(job) if strategy is None else _pins_of(strategy)
     req = P.plan(tj, gpu, count, topo, usable, pins)
     chosen = req
     if not req.fits and pins.any:
@@ -481,11 +491,10 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
     mfu = rt.mfu[gpu.architecture].value
     precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
     peak = C.peak_for(gpu, precision if job.training else ("bf16" if w.precision in ("int8", "int4") else precision))
-    ev.numbers.update({"mfu": mfu, "peak_tflops": peak.tflops, "peak_kind": peak.kind})
     topo = ev.topology
     assert topo is not None
     if job.training and ev.plan is not None:
-        _training_numbers(job, ev, peak.tflops)
+        _training_numbers(job, ev, peak)
         return
     if job.training:
         flops = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, ev.strategy.checkpointing)
@@ -512,44 +521,43 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
         hours, wall = C.training_time(flops.value, ev.count, peak.tflops, mfu, eff, slowdown)
         ev.terms["gpu_hours"] = hours
         ev.terms["wall_hours"] = wall
-        ev.numbers.update({"efficiency": eff, "gpu_hours": hours.value, "wall_hours": wall.value,
-                           "wall_days": wall.value / 24, "slowdown": slowdown})
+        ev.speed = Speed(mfu, peak.tflops, peak.kind, efficiency=eff, gpu_hours=hours.value, wall_hours=wall.value,
+                         slowdown=slowdown)
         return
     if job.shape.diffusion:
-        ev.numbers.update({"decode_tokens_per_s": None, "decode_tokens_per_s_total": None, "efficiency": 1.0})
+        ev.speed = Speed(mfu, peak.tflops, peak.kind)
         return
-    _serving_numbers(job, ev)
+    _serving_numbers(job, ev, Speed(mfu, peak.tflops, peak.kind))
 
 
-def _serving_numbers(job: Job, ev: Evaluation) -> None:
+def _serving_numbers(job: Job, ev: Evaluation, base: Speed) -> None:
     """Inference: the serving model's figures for the chosen layout (estimators/serving/).
     ``decode_tokens_per_s`` stays one sequence's decode speed at the load's batch;
     ``decode_tokens_per_s_total`` is the sustained output rate of the whole system at that load
     (prefill included), the figure a throughput target is compared with."""
     s = SV.choose(job, ev.gpu, ev.count)
     ev.pending_terms.append(lambda: SV.terms(job, s))
-    ev.numbers.update(SV.numbers(job, s))
+    result = ev.serving = SV.result(job, s)
 
-    numbers = ev.numbers  # not ev itself: a closure over ev would be a reference cycle
-
-    def with_curve() -> dict[str, Term]:
-        numbers["serving_curve"] = SV.curve(job, s)
+    def with_curve() -> dict[str, Term]:  # over the result, not ev: a closure over ev would be a cycle
+        result.curve = SV.curve(job, s)
         return {}
 
     ev.pending_terms.append(with_curve)
     lay = s.layout
     per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
-    prompt = ev.numbers["prompt_tokens"]
-    ev.numbers.update({
+    prompt = result.prompt_tokens
+    ev.tp = lay.tp
+    ev.speed = replace(
+        base,
         # one sequence's speed at the load: one over the time per output token (prefill chunks that
         # join a decode step slow every sequence in it), the figure the reports quote
-        "decode_tokens_per_s": 1 / (s.load.tpot if s.load.tpot > 0 else s.load.decode_step),
-        "decode_tokens_per_s_total": s.load.throughput,
-        "prefill_tokens_per_s": prompt / s.single.ttft if s.single.ttft > 0 else None,
-        "efficiency": 1.0, "batch_per_replica": per_copy})
+        decode_tokens_per_s=1 / (s.load.tpot if s.load.tpot > 0 else s.load.decode_step),
+        decode_tokens_per_s_total=s.load.throughput,
+        prefill_tokens_per_s=prompt / s.single.ttft if s.single.ttft > 0 else None, batch_per_replica=per_copy)
 
 
-def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
+def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     """The planner's figures for the chosen layout, as terms and as numbers for results and rules."""
     plan, req = ev.plan, ev.requested_plan
     assert plan is not None and req is not None
@@ -559,29 +567,20 @@ def _training_numbers(job: Job, ev: Evaluation, peak_tflops: float) -> None:
     ev.terms["flops"] = flops
     ev.pending_terms.append(lambda: P.terms(plan, tj))
     model_flops = flops.value * tj.flops_per_token(False) / tj.flops_per_token(lay.checkpointing)
-    achieved = model_flops / (plan.gpu_hours * 3600 * peak_tflops * 1e12) if plan.gpu_hours > 0 else 0.0
-    exposed = {k: v for k, v in step.as_dict().items() if k in ("tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s",
-                                                                 "cp_s")}
+    achieved = model_flops / (plan.gpu_hours * 3600 * peak.tflops * 1e12) if plan.gpu_hours > 0 else 0.0
     setup = job.kb.runtime.training.job_setup_hours.value
     # GPU-hours of training, as published runs count them; the wall clock (and the bill) includes
     # the start-up and wind-down
     wall, gpu_hours = plan.wall_hours + setup, plan.gpu_hours
     ev.terms["job_setup"] = Term("job_setup_hours", setup, "h", "start-up and wind-down of the job, on every GPU",
                                  {"hours": setup, "gpus": ev.count, "gpu_hours": setup * ev.count})
-    ev.numbers.update({
-        "mfu": plan.mfu.value, "mfu_whole_run": achieved,
-        "efficiency": plan.scaling_efficiency, "scaling_efficiency": plan.scaling_efficiency,
-        "gpu_hours": gpu_hours, "wall_hours": wall, "wall_days": wall / 24, "job_setup_hours": setup,
-        "slowdown": step.total / (step.total - step.offload) if step.offload and step.total > step.offload else 1.0,
-        "layout": lay.as_dict(), "layout_notation": lay.notation(), "strategy": ev.strategy.label(),
-        "fits_as_requested": ev.fits_requested, "requested_layout": req.layout.as_dict(),
-        "requested_memory_per_gpu_bytes": req.per_gpu_bytes,
-        "suggested_changes": [] if ev.fits_requested else ev.strategy.diff(ev.requested),
-        "step_terms": step.as_dict(), "exposed_comm_s": exposed, "dp_traffic": dict(plan.dp_traffic),
-        "exposed_comm_share": plan.exposed_comm_share,
-        "goodput": plan.goodput, "global_batch_tokens": lay.global_batch_tokens, "optimizer_steps": plan.steps,
-        "layouts_tried": plan.tried, "pins": _pins_dict(job),
-    })
+    ev.speed = Speed(plan.mfu.value, peak.tflops, peak.kind, efficiency=plan.scaling_efficiency,
+                     gpu_hours=gpu_hours, wall_hours=wall,
+                     slowdown=step.total / (step.total - step.offload) if step.offload and step.total > step.offload
+                     else 1.0)
+    ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=_pins(job),
+                              fits_as_requested=ev.fits_requested,
+                              suggested_changes=[] if ev.fits_requested else ev.strategy.diff(ev.requested))
 
 
 def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
@@ -595,18 +594,18 @@ def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
 def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:
     """The job's wall-clock hours by part, before any spot capacity or commitment: for training the
     planner's steps split by cause, the goodput loss and the set-up; for serving the project."""
-    n = ev.numbers
     if not job.training:
         return [("service", job.c.project_months * HOURS_PER_MONTH)]
-    plan = ev.plan
+    plan, speed = ev.plan, ev.speed
+    assert speed is not None and speed.wall_hours is not None
     if plan is None:
-        return [("training", n["wall_hours"])]
+        return [("training", speed.wall_hours)]
     st, k = plan.step, plan.steps / 3600
     steps_h = st.total * k
     comm, bubble, offload = (st.tp + st.pp + st.dp + st.ep + st.cp) * k, st.bubble * k, st.offload * k
     return [("compute", steps_h - comm - bubble - offload), ("communication", comm), ("pipeline bubble", bubble),
             ("offload", offload), ("failures and restarts", plan.wall_hours - steps_h),
-            ("start-up and wind-down", n.get("job_setup_hours", 0.0))]
+            ("start-up and wind-down", ev.training.setup_hours if ev.training else 0.0)]
 
 
 def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float | None
@@ -629,7 +628,7 @@ def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float |
     return L.timeline(parts, ev.count, billed), setup, run
 
 
-def _server_units(kb: Any, gpu_id: str, count: int) -> dict[str, Any]:
+def _server_units(kb: Any, gpu_id: str, count: int) -> dict[str, bool | int]:
     """How ``count`` GPUs fall into the whole servers the GPU is sold in, for the rules to judge:
     whether it is sold only in servers, whether the count is a size sold, and the GPUs left over
     past whole servers of the largest size (0 when not sold in servers)."""
@@ -648,7 +647,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     months = c.project_months
     rate = kb.tco_value("usd_cny").value
     market = market_of(job)
-    busy = ev.numbers["wall_hours"] if job.training else months * HOURS_PER_MONTH
+    wall_hours = ev.speed.wall_hours if ev.speed is not None and job.training else None
+    busy = wall_hours if wall_hours is not None else months * HOURS_PER_MONTH
     offers = offers_for(job, ev.gpu, ev.count)
     if provider:
         offers = _named_offers(job, ev.gpu, ev.count, provider) or offers
@@ -671,10 +671,6 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     ev.timeline = tl
     rent_hours = tl.billed_hours
     ev.offer = offer
-    ev.numbers.update({"rent_term": sold.term if sold else "on-demand",
-                       "rent_reserved_only": bool(sold and sold.reserved_only),
-                       "rent_min_term_hours": sold.min_hours if sold else 0.0,
-                       "rent_term_why": sold.why if sold else ""})
     if commitment_months:
         rent_period = L.period_months("commitment", commitment_months)
     elif job.training:
@@ -733,64 +729,42 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     rent_net_assumed = bool(offer) and offer.network is None  # type: ignore[union-attr]
     buy_net = buy.fabric if buy else None
     network, assumed = (buy_net, False) if chosen == "buy" else (rent_net, rent_net_assumed)
-    spot_wall = K.spot_wall_hours(kb.clouds, ev.numbers["wall_hours"]) if job.training else None
+    spot_wall = K.spot_wall_hours(kb.clouds, wall_hours) if wall_hours is not None else None
     if spot_wall is not None and spot:
         ev.terms["spot_wall_hours"] = spot_wall
     mk = K.market_entry(kb.prices, ev.gpu.id)
-    if chosen == "rent" and ev.numbers.get("host_ram_gb") is None and ev.numbers.get("host_ram_needed_bytes_per_node"):
+    if chosen == "rent" and ev.host_ram_gb is None and ev.host_ram_needed_bytes_per_node:
         # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml: the named
         # instance's own, else a typical figure per GPU of its segment)
         per_gpu = instance_ram_per_gpu_gb(kb, offer.instance if offer else None)
         per_gpu = per_gpu or kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
         if per_gpu and ev.topology is not None:
-            ev.numbers["host_ram_gb"] = per_gpu * ev.topology.per_node
-    ev.numbers.update({
-        "rent_usd": rent_v, "buy_usd": buy_v, "cost_usd": cost, "acquisition": chosen,
-        "break_even_month": be, "rent_hours": rent_hours,
-        "usd_per_gpu_hour": offer.per_gpu_hour if offer else None,
+            ev.host_ram_gb = per_gpu * ev.topology.per_node
+    ev.cost = Cost(
+        rent_usd=rent_v, buy_usd=buy_v, cost_usd=cost, acquisition=chosen, break_even_month=be, rent_hours=rent_hours,
+        usd_per_gpu_hour=offer.per_gpu_hour if offer else None,
         # the rental's place only with a rental: a bought plan carries no provider
-        "provider": offer.provider if offer and chosen == "rent" else None,
-        "instance": offer.instance if offer and chosen == "rent" else None,
-        "rent_provider": offer.provider if offer else None, "rent_instance": offer.instance if offer else None,
-        "rent_currency": offer.currency if offer else None,
-        "rent_native_per_hour": offer.native_per_hour if offer else None,
-        "price_as_of": offer.as_of if offer else None,
-        "buy_price_as_of": plan.as_of if plan and plan.as_of != "proposal" else None,
-        "buy_price_source": plan.source if plan else None,
-        "buy_condition": plan.condition if plan else None,
-        "buy_sold_as": plan.sold_as if plan else None, "buy_units": plan.units if plan else None,
-        "buy_unit_gpus": plan.unit_gpus if plan else None, "buy_nodes": plan.nodes if plan else None,
-        "buy_unavailable_reason": phrase_text(why_not) if why_not else None,
-        "buy_lines": buy.lines if buy else {},
-        "hosting": buy.hosting_name if buy else None, "hosting_assumed": buy.hosting_assumed if buy else False,
-        "it_kw": buy.it_kw if buy else None,
-        "network": network, "network_assumed": assumed,
-        "rent_network": rent_net, "rent_network_assumed": rent_net_assumed,
-        "rent_network_stated": offer.network_stated if offer else "", "buy_network": buy_net,
-        "spot": spot, "spot_wall_hours": spot_wall.value if spot_wall else None,
-        "spot_wall_days": spot_wall.value / 24 if spot_wall else None,
-        "spot_rent_usd": K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
-        "currency": c.currency, "usd_cny": rate, "market": market,
-        "sold_in_china": mk.sold_in_china if mk else None, "china_part": mk.china_part if mk else False,
-        "china_rule": mk.rule if mk else "",
-    })
+        provider=offer.provider if offer and chosen == "rent" else None,
+        instance=offer.instance if offer and chosen == "rent" else None,
+        rent_provider=offer.provider if offer else None, rent_instance=offer.instance if offer else None,
+        rent_currency=offer.currency if offer else None,
+        rent_native_per_hour=offer.native_per_hour if offer else None, price_as_of=offer.as_of if offer else None,
+        rent_term=sold.term if sold else "on-demand", rent_reserved_only=bool(sold and sold.reserved_only),
+        rent_min_term_hours=sold.min_hours if sold else 0.0, rent_term_why=sold.why if sold else "",
+        buy_price_as_of=plan.as_of if plan and plan.as_of != "proposal" else None,
+        buy_price_source=plan.source if plan else None,
+        network=network, network_assumed=assumed, rent_network=rent_net, rent_network_assumed=rent_net_assumed,
+        rent_network_stated=offer.network_stated if offer else "", buy_network=buy_net,
+        spot=spot, spot_wall_hours=spot_wall.value if spot_wall else None,
+        spot_rent_usd=K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
+        currency=c.currency, usd_cny=rate)
     circuit = kb.tco.hosting["office"].circuit_kw if kb.tco.hosting and "office" in kb.tco.hosting else None
-    n = ev.numbers
-    n["market_fact"] = {
-        "market": market, "currency": c.currency, "sold_in_china": n["sold_in_china"] is not False,
-        "sold_in_china_known": mk is not None, "china_part": bool(n["china_part"]), "china_rule": n["china_rule"],
-        **_server_units(kb, ev.gpu.id, ev.count),
-        "buy_unavailable_reason": phrase_text(why_not) if why_not else "none",
-        "buy_unavailable_reason_phrases": phrase_json(why_not) if why_not else [],
-        "buy_condition": plan.condition if plan else "none", "buy_condition_asked": condition,
-        "buy_sold_as": n["buy_sold_as"] or "none", "buy_units": n["buy_units"] or 0,
-        "hosting": n["hosting"] or "none", "hosting_assumed": bool(n["hosting_assumed"]),
-        "it_kw": n["it_kw"] if n["it_kw"] is not None else -1.0,
-        "office_circuit_kw": circuit if circuit is not None else -1.0,
-        "network_assumed": bool(assumed), "network_name": network or "none",
-        "spot": bool(spot), "spot_wall_days": n["spot_wall_days"] if n["spot_wall_days"] is not None else -1.0,
-        "rent_provider": n["rent_provider"] or "none",
-    }
-    n["market_fact"].update(jurisdiction_fields(kb, ev.gpu.id, c))
-    n["market_fact"].update({"rent_reserved_only": n["rent_reserved_only"], "rent_term": n["rent_term"],
-                             "rent_min_term_days": n["rent_min_term_hours"] / 24, "rent_term_why": n["rent_term_why"]})
+    ev.market = Market(
+        market=market, listed=mk is not None, sold_in_china=mk.sold_in_china if mk else None,
+        china_part=bool(mk.china_part) if mk else False, china_rule=mk.rule if mk else "",
+        **_server_units(kb, ev.gpu.id, ev.count), buy_unavailable=tuple(why_not or ()),
+        buy_condition=plan.condition if plan else None, buy_condition_asked=condition,
+        buy_sold_as=plan.sold_as if plan else None, buy_units=plan.units if plan else None,
+        buy_unit_gpus=plan.unit_gpus if plan else None, buy_nodes=plan.nodes if plan else None,
+        hosting=buy.hosting_name if buy else None, hosting_assumed=buy.hosting_assumed if buy else False,
+        it_kw=buy.it_kw if buy else None, office_circuit_kw=circuit)

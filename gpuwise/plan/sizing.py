@@ -198,7 +198,7 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:
                                         f"({ev.memory.per_gpu / 1e9:.1f} GB per GPU, {ev.usable / 1e9:.1f} GB usable)")
             continue
         ev.complete()
-        wall = float(ev.numbers.get("wall_hours") or 0.0)
+        wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
         if wall <= 0:
             last_reason = "no time estimate"
             continue
@@ -228,13 +228,13 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:
         if not ev.fits:
             continue
         ev.complete()
-        num = ev.numbers
-        if num.get("framework_supports_gpu") is False or num.get("framework_supports_precision") is False:
-            last_reason = str(num.get("framework_reason") or "the serving framework does not support it")
+        sv = ev.serving  # None: no serving estimate (a diffusion model), no capacity
+        if sv is not None and (sv.support.gpu_ok is False or sv.support.precision_ok is False):
+            last_reason = str(sv.support.reason or "the serving framework does not support it")
             break
-        cap = float(num.get("max_throughput_tokens_per_s") or 0.0) if s.measure == "tokens_per_s" else \
-            float(num.get("max_throughput_concurrency") or 0.0)
-        if cap <= 0 or (num.get("meets_ttft") is False and num.get("max_ttft_ms")):
+        cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
+            else float(sv.max_throughput_concurrency or 0.0)
+        if cap <= 0 or (sv is not None and sv.meets_ttft is False and sv.max_ttft_ms):
             last_reason = f"misses the latency targets on {n} GPUs"
             continue
         opt = Option(g.id, n, capacity=cap, layout=ev.label())

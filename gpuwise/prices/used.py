@@ -31,7 +31,7 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
         where = f"{o.provider} {o.instance}" if o.instance else f"{o.provider} per GPU-hour"
         native = o.native_per_hour if o.native_per_hour is not None else o.usd_per_hour
         cur = o.currency if o.native_per_hour is not None else "USD"
-        term = ev.numbers.get("rent_term") or "on-demand"
+        term = (ev.cost.rent_term if ev.cost else None) or "on-demand"
         published = term in ("1-month", "1-year", "3-year") and o.terms_as_of  # a reserved rate, dated apart
         out.append(_entry(f"rent {ev.gpu.name} ({where}, {term})", native / o.gpus, cur, "per GPU-hour",
                           o.terms_as_of if published else o.as_of, o.sold_as_source if published else o.source,

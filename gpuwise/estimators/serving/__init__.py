@@ -32,7 +32,7 @@ applied per operator and per GPU):
 Modules, by concern: ``support`` (can a framework run it), ``engine`` (its constants; the model's
 bytes and shape figures), ``layout`` (copies and their memory), ``step`` (one batch step),
 ``load`` (a copy at a load), ``choice`` (the layout for a GPU count), ``report`` (terms, memory,
-numbers and JSON).
+the typed result), ``result`` (that record and its JSON).
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ from .engine import (  # noqa: F401
 )
 from .layout import Layout, Replica, layouts, replica  # noqa: F401
 from .load import Point, _point, burst_ttft, capacity_point, peak_point, point, prefill_seconds, system_point  # noqa: F401
-from .report import memory, memory_of, numbers, serving_json, terms  # noqa: F401
+from .report import memory, memory_of, result, terms  # noqa: F401
+from .result import ServingResult, serving_json  # noqa: F401
 from .step import ACT_BYTES, Step, floor_per_step, kernels_per_forward, prefill_host, step  # noqa: F401
 from .support import REASONS, Support, has_units, peak_tflops, request_lengths, support  # noqa: F401

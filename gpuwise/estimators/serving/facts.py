@@ -7,23 +7,24 @@ import math
 from typing import Any
 
 from . import options as O
+from .result import ServingResult
 
 
 def _num(x: Any) -> float:
     return float(x) if isinstance(x, int | float) and math.isfinite(x) else -1.0
 
 
-def rate_fact(w: Any, n: dict[str, Any]) -> dict[str, Any]:
-    """A candidate's request-rate fields (from its evaluation's numbers)."""
+def rate_fact(w: Any, r: ServingResult | None) -> dict[str, Any]:
+    """A candidate's request-rate fields (from its serving result; None: not served or not estimated)."""
     asked = getattr(w, "requests_per_s", None)
-    best = n.get("max_requests_per_s")
+    best = r.max_requests_per_s if r is not None else None
     return {
         "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
         "max_requests_per_s": _num(best),
     }
 
 
-def job_fact(job: Any, numbers: list[dict[str, Any]]) -> dict[str, Any]:
+def job_fact(job: Any, results: list[ServingResult | None]) -> dict[str, Any]:
     """The job's serving knobs against the chosen framework, and the best rate any candidate serves."""
     w, kb = job.w, job.kb
     inference = not job.training and getattr(kb, "serving", None) is not None
@@ -31,7 +32,7 @@ def job_fact(job: Any, numbers: list[dict[str, Any]]) -> dict[str, Any]:
     spec = getattr(w, "speculative", None)
     quant = getattr(w, "quantization", None)
     asked = getattr(w, "requests_per_s", None)
-    rates = [x["max_requests_per_s"] for x in numbers if isinstance(x.get("max_requests_per_s"), int | float)]
+    rates = [r.max_requests_per_s for r in results if r is not None and isinstance(r.max_requests_per_s, int | float)]
     best = max(rates, default=-1.0)
     return {
         "framework_name": fw.name if fw is not None else "",

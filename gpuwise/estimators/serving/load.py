@@ -51,15 +51,23 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         chunk = min(float(prompt), room)
         n = math.ceil(prompt / chunk)
     if fw.continuous_batching and not fw.mixed_prefill:
-        # A prefill batch runs alone and decoding waits for it (SGLang's default): each of the b requests'
-        # n chunks stops every running sequence for a prefill forward, which is launch-bound for a short
-        # prompt when it runs outside CUDA graphs. A new request waits for the decode step in flight (half
-        # a step on average) and for the prefills already running (an M/D/1 queue over the prefill time).
-        pre = prefill_seconds(job, eng, rep, chunk, full_prompt - prompt / 2)
-        tpot = pure + b / output * n * pre * per_step
+        # A prefill batch runs alone and decoding waits for it (SGLang's default): a prefill forward stops
+        # every running sequence, and it is launch-bound for short prompts when it runs outside CUDA graphs.
+        # Requests that arrive while one prefill runs are prefilled together in the next (a bulk-service
+        # queue: k = 1 + arrivals per prefill, up to a chunk's worth of prompts), so each pays 1/k of a
+        # forward. A new request waits for the decode step in flight (half a step on average), for the
+        # prefill running when it arrives (half of one, as often as one runs), then its own.
+        ctx = full_prompt - prompt / 2
+        most = max(1.0, float(eng.chunk // max(int(prompt), 1))) if n == 1 else 1.0
+        k, tpot, pre = 1.0, pure, prefill_seconds(job, eng, rep, chunk, ctx)
+        for _ in range(4):  # arrivals depend on the TPOT the pauses set: a few rounds settle it
+            tpot = pure + b / output * n * pre / k * per_step
+            k = min(most, 1.0 + b / (output * tpot) * n * pre)
+            pre = prefill_seconds(job, eng, rep, chunk * k if n == 1 else chunk, ctx)
+        tpot = pure + b / output * n * pre / k * per_step
         thr = b / tpot
-        busy = min(b / (output * tpot) * n * pre, 0.95)  # share of the time the GPUs spend prefilling
-        ttft = (0.5 * pure if b > 1 else 0.0) + n * pre * (1 + busy / (2 * (1 - busy)))
+        busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
+        ttft = (0.5 * pure if b > 1 else 0.0) + n * pre * (1 + busy / 2)
         req_time = ttft + output * tpot
     elif fw.continuous_batching:
         # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it

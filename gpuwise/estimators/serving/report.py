@@ -1,4 +1,5 @@
-"""The chosen way to serve as reports and the JSON show it: terms with formulas, memory, numbers."""
+"""The chosen way to serve as reports and the JSON show it: terms with formulas, memory, and the
+typed result (:class:`.result.ServingResult`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework
-from ...messages import phrase_json, phrase_text
+from ...messages import Phrase, phrase_text
 from .. import Term
 from .. import memory as M
 from . import options as O
@@ -16,6 +17,7 @@ from .choice import Serving, _targets
 from .draft import Drafter, drafter
 from .engine import format_of, kv_element_bytes, model_bytes, quant_formats
 from .layout import Layout
+from .result import ServingResult
 from .step import step
 from .support import request_lengths
 
@@ -120,8 +122,8 @@ def memory(job: Any, s: Serving) -> M.MemoryEstimate:
     return memory_of(job, s.engine.fw, s.layout)
 
 
-# ----------------------------------------------------------------------------- numbers
-def _label(s: Serving) -> tuple:
+# ----------------------------------------------------------------------------- result
+def _label(s: Serving) -> tuple[Phrase, ...]:
     """The chosen layout's words; a copy that does not fit says so, with the layout it tried and what
     that layout would hold per GPU (never a bare "8 x (one GPU)" for weights no layout holds)."""
     lay = s.layout
@@ -131,168 +133,52 @@ def _label(s: Serving) -> tuple:
     return (("", "layout.unfit", {"layout": lay.label_phrases(), "gpus": lay.gpus, "need_gb": need}),)
 
 
-def numbers(job: Any, s: Serving) -> dict[str, Any]:
-    """The serving facts for ``ev.numbers`` (flat, JSON-safe)."""
-    w = job.w
+def result(job: Any, s: Serving) -> ServingResult:
+    """The chosen way to serve as the typed record the facts, results and JSON read."""
+    w, kb, fw = job.w, job.kb, s.engine.fw
     target = _targets(w)[2]
     prompt, output = request_lengths(w)
     lay = s.layout
     cap = s.capacity  # every figure below is of the chosen layout; the best layout at full load is apart
     best = s.best_capacity if s.best_capacity_layout is not None else s.capacity
-    best_layout = s.best_capacity_layout or lay
-    return {
-        "framework": s.engine.fw.id,
-        "framework_name": s.engine.fw.name,
-        "framework_supports_gpu": s.support.gpu_ok,
-        "framework_supports_precision": s.support.precision_ok,
-        "framework_multi_node_ok": s.support.multi_node_ok,
-        "framework_reason": s.support.reason,
-        "framework_reason_detail": s.support.detail,
-        "framework_reason_phrases": phrase_json(s.support.detail_phrases),
-        "weight_format": s.engine.weight_format,
-        "compute_precision": s.engine.compute,
-        "weight_only_fallback": s.engine.weight_only,
-        "serving_layout": lay.as_dict(),
-        "serving_layout_label": phrase_text(_label(s)),
-        "serving_layout_label_phrases": phrase_json(_label(s)),
-        "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp_attention": lay.dp_attention, "replicas": lay.replicas,
-        "gpus_per_copy": lay.gpus_per_copy,
-        "prompt_tokens": prompt, "output_tokens": output,
-        "max_concurrent_sequences": s.max_concurrent,
-        "framework_default_max_batch": s.engine.max_batch,
-        "max_batch_raised": s.max_concurrent > s.engine.max_batch * s.layout.replicas * s.layout.dp_attention,
-        "serving_fits": s.replica.fits,
-        "kv_free_per_gpu_bytes": max(s.replica.free_gpu, 0.0),
-        "load_concurrency": s.load.concurrency,
-        "load_source": s.load_source,
-        "throughput_tokens_per_s": s.load.throughput,
-        "ttft_s": s.load.ttft,
-        "tpot_s": s.load.tpot,
-        "per_sequence_tokens_per_s": 1 / s.load.tpot if s.load.tpot > 0 and math.isfinite(s.load.tpot) else None,
-        "max_throughput_tokens_per_s": cap.throughput if cap else 0.0,
-        "max_throughput_concurrency": cap.concurrency if cap else 0.0,
-        "max_throughput_layout": lay.as_dict(),
-        "max_throughput_layout_label": lay.label(),
-        "chosen_layout_max_throughput_tokens_per_s": s.capacity.throughput if s.capacity else 0.0,
-        "best_layout": best_layout.as_dict(),
-        "best_layout_label": best_layout.label(),
-        "best_layout_max_throughput_tokens_per_s": best.throughput if best else 0.0,
-        "best_layout_max_throughput_concurrency": best.concurrency if best else 0.0,
-        "best_layout_max_concurrent_sequences": (s.best_capacity_max_concurrent if s.best_capacity_layout is not None
-                                                 else s.max_concurrent),
-        "max_throughput_ttft_s": cap.ttft if cap else None,
-        "max_throughput_tpot_s": cap.tpot if cap else None,
-        "single_stream_tokens_per_s": 1 / s.single.decode_step if s.single.decode_step > 0 else None,
-        "single_stream_ttft_s": s.single.ttft,
-        "target_tokens_per_s": target,
-        "max_ttft_ms": w.max_ttft_ms, "max_tpot_ms": w.max_tpot_ms,
-        "meets_throughput_target": s.meets_throughput,
-        "meets_ttft": s.meets_ttft,
-        "meets_tpot": s.meets_tpot,
-        "achieved_ttft_ms": s.load.ttft * 1e3,
-        "achieved_tpot_ms": s.load.tpot * 1e3,
-        "serving_curve": None,  # filled when a result shows this candidate (candidate.py, all_terms)
-        "serving_alternatives": s.alternatives,
-        **knob_numbers(job, s),
-        **rate_numbers(job, s),
-    }
-
-
-def knob_numbers(job: Any, s: Serving) -> dict[str, Any]:
-    """Speculative decoding and the quantization method as modelled, and whether the framework runs them."""
-    w, kb, fw = job.w, job.kb, s.engine.fw
-    asked = getattr(w, "speculative", None)
-    spec_ok = O.speculative(kb, fw, w)[1]
+    spec_asked = getattr(w, "speculative", None)
     method = getattr(w, "quantization", None)
-    quant_ok = O.quantization(kb, fw, w)[2]
-    return {
-        "speculative": s.engine.spec.as_dict() if s.engine.spec is not None else None,
-        "speculative_method": asked.method if asked is not None else None,
-        "speculative_supported": spec_ok,
-        "speculative_frameworks": O.supported_speculative(kb, asked.method) if asked is not None else [],
-        "quantization_method": method,
-        "quantization_supported": quant_ok,
-        "quantization_frameworks": O.supported_quantization(kb, method) if method else [],
-        "disaggregated": bool(getattr(w, "disaggregated", False)),
-    }
-
-
-def _rate_point(p: Any) -> dict[str, Any] | None:
-    if p is None:
-        return None
-
-    def fin(x: float) -> float | None:
-        return x if math.isfinite(x) else None
-
-    return {"requests_per_s": p.requests_per_s, "p95_ttft_s": fin(p.ttft_p95), "p95_tpot_s": fin(p.tpot_p95),
-            "mean_ttft_s": fin(p.ttft_mean), "mean_tpot_s": fin(p.tpot_mean), "batch_per_copy": p.batch,
-            "slot_utilisation": p.slot_utilisation, "prefill_utilisation": p.prefill_utilisation,
-            "stable": p.stable, "prefill_copies": p.prefill_copies or None, "decode_copies": p.decode_copies or None}
-
-
-def rate_numbers(job: Any, s: Serving) -> dict[str, Any]:
-    """The request-rate answer (``requests_per_s`` with ``p95_ttft_s`` / ``p95_tpot_s``) as flat facts."""
-    w = job.w
     rate = s.rate
-    asked = getattr(w, "requests_per_s", None)
-    at = rate.at_rate if rate is not None else None
-    return {
-        "requests_per_s": asked,
-        "p95_ttft_target_s": getattr(w, "p95_ttft_s", None),
-        "p95_tpot_target_s": getattr(w, "p95_tpot_s", None),
-        "rate_model": rate.model if rate is not None else None,
-        "rate_note": rate.note if rate is not None else "",
-        "max_requests_per_s": rate.max_requests_per_s if rate is not None else None,
-        "rate_best": _rate_point(rate.best) if rate is not None else None,
-        "rate_at": _rate_point(at),
-        "meets_rate": s.meets_rate,
-    }
-
-
-def serving_json(n: dict[str, Any]) -> dict[str, Any] | None:
-    """``gpu.serving`` of the estimate JSON (contract version 2) from an evaluation's numbers."""
-    if "max_concurrent_sequences" not in n:
-        return None
-    return {
-        "max_concurrent_sequences": int(n["max_concurrent_sequences"]),
-        "throughput_tokens_per_s": n["throughput_tokens_per_s"],
-        "max_throughput_tokens_per_s": n["max_throughput_tokens_per_s"],
-        "ttft_s": n["ttft_s"],
-        "tpot_s": n["tpot_s"],
-        "concurrency": n["load_concurrency"],
-        "concurrency_source": n["load_source"],
-        "framework": n["framework"],
-        "layout": n["serving_layout"],
-        "layout_label": n["serving_layout_label"],
-        "weight_format": n["weight_format"],
-        "compute_precision": n["compute_precision"],
-        "prompt_tokens": n["prompt_tokens"],
-        "output_tokens": n["output_tokens"],
-        "max_throughput_concurrency": n["max_throughput_concurrency"],
-        "max_throughput_layout": n["max_throughput_layout"],
-        "per_sequence_tokens_per_s": n["per_sequence_tokens_per_s"],
-        "single_stream_tokens_per_s": n["single_stream_tokens_per_s"],
-        "best_layout": {"layout": n["best_layout"], "label": n["best_layout_label"],
-                        "max_throughput_tokens_per_s": n["best_layout_max_throughput_tokens_per_s"],
-                        "max_throughput_concurrency": n["best_layout_max_throughput_concurrency"],
-                        "max_concurrent_sequences": n["best_layout_max_concurrent_sequences"]},
-        "supports": {"gpu": n["framework_supports_gpu"], "precision": n["framework_supports_precision"],
-                     "multi_node": n["framework_multi_node_ok"], "reason": n["framework_reason"],
-                     "detail": n["framework_reason_detail"]},
-        "targets": {"tokens_per_s": n["target_tokens_per_s"] or None, "max_ttft_ms": n["max_ttft_ms"],
-                    "max_tpot_ms": n["max_tpot_ms"], "meets_throughput_target": n["meets_throughput_target"],
-                    "meets_ttft": n["meets_ttft"], "meets_tpot": n["meets_tpot"]},
-        "curve": n["serving_curve"],
-        "speculative": ({**(n.get("speculative") or {"method": n.get("speculative_method")}),
-                         "supported": n.get("speculative_supported"),
-                         "frameworks": n.get("speculative_frameworks")} if n.get("speculative_method") else None),
-        "quantization": ({"method": n.get("quantization_method"), "supported": n.get("quantization_supported"),
-                          "frameworks": n.get("quantization_frameworks")} if n.get("quantization_method") else None),
-        "disaggregated": n.get("disaggregated", False),
-        "rate": ({"model": n.get("rate_model"), "note": n.get("rate_note") or None,
-                  "requests_per_s": n.get("requests_per_s"),
-                  "targets": {"p95_ttft_s": n.get("p95_ttft_target_s"), "p95_tpot_s": n.get("p95_tpot_target_s")},
-                  "max_requests_per_s": n.get("max_requests_per_s"), "at_max": n.get("rate_best"),
-                  "at_requests_per_s": n.get("rate_at"), "meets_requests_per_s": n.get("meets_rate")}
-                 if n.get("rate_model") else None),
-    }
+    label = _label(s)
+    return ServingResult(
+        framework=fw.id, framework_name=fw.name, support=s.support,
+        weight_format=s.engine.weight_format, compute_precision=s.engine.compute,
+        weight_only_fallback=s.engine.weight_only,
+        layout=lay, layout_label=phrase_text(label), layout_label_phrases=label,
+        prompt_tokens=prompt, output_tokens=output,
+        max_concurrent_sequences=s.max_concurrent, framework_default_max_batch=s.engine.max_batch,
+        fits=s.replica.fits, kv_free_per_gpu_bytes=max(s.replica.free_gpu, 0.0),
+        load_concurrency=s.load.concurrency, load_source=s.load_source,
+        throughput_tokens_per_s=s.load.throughput, ttft_s=s.load.ttft, tpot_s=s.load.tpot,
+        max_throughput_tokens_per_s=cap.throughput if cap else 0.0,
+        max_throughput_concurrency=cap.concurrency if cap else 0.0,
+        max_throughput_ttft_s=cap.ttft if cap else None, max_throughput_tpot_s=cap.tpot if cap else None,
+        best_layout=s.best_capacity_layout or lay,
+        best_layout_max_throughput_tokens_per_s=best.throughput if best else 0.0,
+        best_layout_max_throughput_concurrency=best.concurrency if best else 0.0,
+        best_layout_max_concurrent_sequences=(s.best_capacity_max_concurrent if s.best_capacity_layout is not None
+                                              else s.max_concurrent),
+        single_stream_tokens_per_s=1 / s.single.decode_step if s.single.decode_step > 0 else None,
+        single_stream_ttft_s=s.single.ttft,
+        target_tokens_per_s=target, max_ttft_ms=w.max_ttft_ms, max_tpot_ms=w.max_tpot_ms,
+        meets_throughput_target=s.meets_throughput, meets_ttft=s.meets_ttft, meets_tpot=s.meets_tpot,
+        alternatives=s.alternatives,
+        speculative=s.engine.spec,
+        speculative_method=spec_asked.method if spec_asked is not None else None,
+        speculative_supported=O.speculative(kb, fw, w)[1],
+        speculative_frameworks=O.supported_speculative(kb, spec_asked.method) if spec_asked is not None else [],
+        quantization_method=method, quantization_supported=O.quantization(kb, fw, w)[2],
+        quantization_frameworks=O.supported_quantization(kb, method) if method else [],
+        disaggregated=bool(getattr(w, "disaggregated", False)),
+        requests_per_s=getattr(w, "requests_per_s", None),
+        p95_ttft_target_s=getattr(w, "p95_ttft_s", None), p95_tpot_target_s=getattr(w, "p95_tpot_s", None),
+        rate_model=rate.model if rate is not None else None, rate_note=rate.note if rate is not None else "",
+        max_requests_per_s=rate.max_requests_per_s if rate is not None else None,
+        rate_best=rate.best if rate is not None else None, rate_at=rate.at_rate if rate is not None else None,
+        meets_rate=s.meets_rate,
+    )

@@ -1,0 +1,170 @@
+"""What the serving estimate hands on for one candidate: a typed record of the chosen layout's
+figures (built by :func:`gpuwise.estimators.serving.report.result`), which the facts, the results
+and ``gpu.serving`` of the estimate JSON (:func:`serving_json`) read by attribute."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ...messages import Phrase, phrase_json
+from .layout import Layout
+from .options import Spec
+from .rate import RatePoint
+from .support import Support
+
+
+@dataclass(slots=True)
+class ServingResult:
+    """The chosen way to serve on one GPU type x count, at the load it is reported at. Every field
+    is set once when the estimate is made, except ``curve``: the throughput/latency curve is drawn
+    only when a result shows this candidate (most candidates are only ranked)."""
+
+    framework: str  # id
+    framework_name: str
+    support: Support  # whether the framework runs this GPU, precision and copy size, and why not
+    weight_format: str
+    compute_precision: str
+    weight_only_fallback: bool
+    layout: Layout
+    layout_label: str
+    layout_label_phrases: tuple[Phrase, ...]
+    prompt_tokens: float
+    output_tokens: float
+    max_concurrent_sequences: int
+    framework_default_max_batch: int
+    fits: bool  # one copy's weights and working set fit its GPUs
+    kv_free_per_gpu_bytes: float
+    # at the load: the concurrent requests given, or the fewest that reach the throughput target
+    load_concurrency: float
+    load_source: str
+    throughput_tokens_per_s: float
+    ttft_s: float
+    tpot_s: float
+    # the most this layout sustains within the latency targets
+    max_throughput_tokens_per_s: float
+    max_throughput_concurrency: float
+    max_throughput_ttft_s: float | None
+    max_throughput_tpot_s: float | None
+    # the most any layout of this count sustains (the chosen one when it is the best)
+    best_layout: Layout
+    best_layout_max_throughput_tokens_per_s: float
+    best_layout_max_throughput_concurrency: float
+    best_layout_max_concurrent_sequences: int
+    single_stream_tokens_per_s: float | None
+    single_stream_ttft_s: float
+    target_tokens_per_s: float
+    max_ttft_ms: float | None
+    max_tpot_ms: float | None
+    meets_throughput_target: bool | None
+    meets_ttft: bool | None
+    meets_tpot: bool | None
+    alternatives: list[dict[str, Any]]
+    # the knobs: speculative decoding and quantization as modelled, and who runs them
+    speculative: Spec | None
+    speculative_method: str | None
+    speculative_supported: bool
+    speculative_frameworks: list[str]
+    quantization_method: str | None
+    quantization_supported: bool
+    quantization_frameworks: list[str]
+    disaggregated: bool
+    # the request-rate answer (requests_per_s with p95 targets)
+    requests_per_s: float | None
+    p95_ttft_target_s: float | None
+    p95_tpot_target_s: float | None
+    rate_model: str | None
+    rate_note: str
+    max_requests_per_s: float | None
+    rate_best: RatePoint | None
+    rate_at: RatePoint | None
+    meets_rate: bool | None
+    curve: list[dict[str, float]] | None = None
+
+    @property
+    def per_sequence_tokens_per_s(self) -> float | None:
+        """One sequence's output speed at the load: one over the time per output token."""
+        return 1 / self.tpot_s if self.tpot_s > 0 and math.isfinite(self.tpot_s) else None
+
+    @property
+    def achieved_ttft_ms(self) -> float:
+        return self.ttft_s * 1e3
+
+    @property
+    def achieved_tpot_ms(self) -> float:
+        return self.tpot_s * 1e3
+
+    @property
+    def max_batch_raised(self) -> bool:
+        """More sequences fit than the framework's default batch limit lets in (per copy and rank)."""
+        lay = self.layout
+        return self.max_concurrent_sequences > self.framework_default_max_batch * lay.replicas * lay.dp_attention
+
+
+def _rate_point(p: RatePoint | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+
+    def fin(x: float) -> float | None:
+        return x if math.isfinite(x) else None
+
+    return {"requests_per_s": p.requests_per_s, "p95_ttft_s": fin(p.ttft_p95), "p95_tpot_s": fin(p.tpot_p95),
+            "mean_ttft_s": fin(p.ttft_mean), "mean_tpot_s": fin(p.tpot_mean), "batch_per_copy": p.batch,
+            "slot_utilisation": p.slot_utilisation, "prefill_utilisation": p.prefill_utilisation,
+            "stable": p.stable, "prefill_copies": p.prefill_copies or None, "decode_copies": p.decode_copies or None}
+
+
+def serving_json(r: ServingResult | None) -> dict[str, Any] | None:
+    """``gpu.serving`` of the estimate JSON (contract version 2) from a serving result (None: the
+    candidate is not served, or its estimate was not made)."""
+    if r is None:
+        return None
+    sup = r.support
+    return {
+        "max_concurrent_sequences": int(r.max_concurrent_sequences),
+        "throughput_tokens_per_s": r.throughput_tokens_per_s,
+        "max_throughput_tokens_per_s": r.max_throughput_tokens_per_s,
+        "ttft_s": r.ttft_s,
+        "tpot_s": r.tpot_s,
+        "concurrency": r.load_concurrency,
+        "concurrency_source": r.load_source,
+        "framework": r.framework,
+        "layout": r.layout.as_dict(),
+        "layout_label": r.layout_label,
+        "weight_format": r.weight_format,
+        "compute_precision": r.compute_precision,
+        "prompt_tokens": r.prompt_tokens,
+        "output_tokens": r.output_tokens,
+        "max_throughput_concurrency": r.max_throughput_concurrency,
+        "max_throughput_layout": r.layout.as_dict(),
+        "per_sequence_tokens_per_s": r.per_sequence_tokens_per_s,
+        "single_stream_tokens_per_s": r.single_stream_tokens_per_s,
+        "best_layout": {"layout": r.best_layout.as_dict(), "label": r.best_layout.label(),
+                        "max_throughput_tokens_per_s": r.best_layout_max_throughput_tokens_per_s,
+                        "max_throughput_concurrency": r.best_layout_max_throughput_concurrency,
+                        "max_concurrent_sequences": r.best_layout_max_concurrent_sequences},
+        "supports": {"gpu": sup.gpu_ok, "precision": sup.precision_ok, "multi_node": sup.multi_node_ok,
+                     "reason": sup.reason, "detail": sup.detail},
+        "targets": {"tokens_per_s": r.target_tokens_per_s or None, "max_ttft_ms": r.max_ttft_ms,
+                    "max_tpot_ms": r.max_tpot_ms, "meets_throughput_target": r.meets_throughput_target,
+                    "meets_ttft": r.meets_ttft, "meets_tpot": r.meets_tpot},
+        "curve": r.curve,
+        "speculative": ({**(r.speculative.as_dict() if r.speculative is not None
+                            else {"method": r.speculative_method}),
+                         "supported": r.speculative_supported,
+                         "frameworks": r.speculative_frameworks} if r.speculative_method else None),
+        "quantization": ({"method": r.quantization_method, "supported": r.quantization_supported,
+                          "frameworks": r.quantization_frameworks} if r.quantization_method else None),
+        "disaggregated": r.disaggregated,
+        "rate": ({"model": r.rate_model, "note": r.rate_note or None, "requests_per_s": r.requests_per_s,
+                  "targets": {"p95_ttft_s": r.p95_ttft_target_s, "p95_tpot_s": r.p95_tpot_target_s},
+                  "max_requests_per_s": r.max_requests_per_s, "at_max": _rate_point(r.rate_best),
+                  "at_requests_per_s": _rate_point(r.rate_at), "meets_requests_per_s": r.meets_rate}
+                 if r.rate_model else None),
+    }
+
+
+def reason_phrases(r: ServingResult) -> list[Any]:
+    """Why the framework cannot run this candidate, JSON-ready (message ids and values)."""
+    return phrase_json(r.support.detail_phrases)

@@ -1,0 +1,91 @@
+"""No string-keyed bag of numbers crosses a module (issue 21, item 2): an estimate is handed on as
+typed records (memory, layout, speed, serving, cost, market), and the facts, results and JSON read
+their attributes. This fails when a ``numbers`` dict, or any ``dict[str, Any]`` field, comes back on
+:class:`Evaluation` or on a record, or when a module reads ``.numbers`` off anything again."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import types
+import typing
+from typing import Any
+
+import pytest
+
+from gpuwise.decide.subjects import candidate_fact
+from gpuwise.estimators.candidate import Evaluation, evaluate
+from gpuwise.estimators.priced import Cost, Market
+from gpuwise.estimators.run import Speed, TrainingRun
+from gpuwise.estimators.serving.result import ServingResult, serving_json
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
+
+from .conftest import ROOT
+
+RECORDS = (Evaluation, Speed, TrainingRun, ServingResult, Cost, Market)
+
+
+def _bags(cls: type) -> list[str]:
+    """Fields of ``cls`` that are untyped bags: a bare ``dict``/``Any`` or a dict with ``Any`` values."""
+    out = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        t = hints[f.name]
+        union = typing.get_origin(t) in (typing.Union, types.UnionType)
+        for part in typing.get_args(t) if union else (t,):  # X | None: each side
+            origin = typing.get_origin(part)
+            if part is Any or part is dict or (origin is dict and typing.get_args(part)[1] is Any):
+                out.append(f"{cls.__name__}.{f.name}: {t}")
+    return out
+
+
+@pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)
+def test_no_number_bag_on_the_records(cls):
+    assert dataclasses.is_dataclass(cls)
+    assert "numbers" not in {f.name for f in dataclasses.fields(cls)}
+    assert _bags(cls) == []
+
+
+def test_the_bag_test_can_fail():
+    @dataclasses.dataclass
+    class Bagged:
+        numbers: dict[str, Any]
+        fine: dict[str, float]
+
+    assert _bags(Bagged) == ["Bagged.numbers: dict[str, typing.Any]"]
+
+
+@pytest.mark.parametrize("cls", (Speed, TrainingRun, Cost, Market), ids=lambda c: c.__name__)
+def test_step_records_are_frozen(cls):
+    assert cls.__dataclass_params__.frozen
+
+
+def test_no_module_reads_a_numbers_attribute():
+    hits = []
+    for path in sorted((ROOT / "gpuwise").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "numbers":
+                hits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert hits == []
+
+
+def test_facts_are_built_from_the_records(kb):
+    """One 2 x H100 serving candidate: the fact fields read the records' attributes, and the JSON's
+    ``gpu.serving`` quotes the same figures."""
+    req = Requirements.model_validate({"workload": {"task": "inference", "model": "llama-3.1-8b"},
+                                       "constraints": {"project_months": 12}})
+    job = resolve(req, kb)
+    ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 2)
+    assert isinstance(ev.speed, Speed) and isinstance(ev.serving, ServingResult)
+    assert isinstance(ev.cost, Cost) and isinstance(ev.market, Market) and ev.training is None
+    sv, k = ev.serving, ev.cost
+    fact = candidate_fact(job, ev, "rent")
+    assert fact["max_concurrent_sequences"] == sv.max_concurrent_sequences
+    assert fact["ttft_ms"] == pytest.approx(sv.ttft_s * 1000)
+    assert fact["aggregate_tps"] == ev.speed.decode_tokens_per_s_total == sv.throughput_tokens_per_s
+    assert fact["rent_usd"] == k.rent_usd and fact["rent_term"] == k.rent_term
+    assert fact["market"] == ev.market.market == "global"
+    out = serving_json(sv)
+    assert out["layout"] == sv.layout.as_dict() and out["tpot_s"] == sv.tpot_s
+    assert out["per_sequence_tokens_per_s"] == pytest.approx(1 / sv.tpot_s)
