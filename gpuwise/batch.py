@@ -12,6 +12,7 @@ from typing import Any
 from .decide.audit import audit, sharing
 from .errors import UserError
 from .results import AuditResult
+from .run_files import read_by_run
 
 PROPOSAL_SUFFIXES = (".yaml", ".yml")
 """The files of a folder that ``gpuwise audit DIR`` reads as proposals."""
@@ -73,7 +74,6 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = Non
     """
     import json
 
-    from .cli import read_by_run
     from .render import output, report
 
     fmt = output.report_format(args.output, args.format)

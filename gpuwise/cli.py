@@ -10,12 +10,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import stat
 import sys
-from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
+from .run_files import read_by_run
 
 FORMATS = ("text", "md", "html", "json")
 
@@ -309,37 +308,6 @@ def _write(text: str, args: argparse.Namespace, inputs: list[str]) -> None:
     path = output.emit(text, args.output, protect=inputs)
     if path is not None:
         print(f"gpuwise: wrote {path}", file=sys.stderr)
-
-
-def read_by_run(args: argparse.Namespace, files: list[str]) -> list[str]:
-    """Every file the run may read, which ``-o`` must never replace: the input files, the
-    nvidia-smi reports their used cards name, the knowledge files (built-in and ``--knowledge``)
-    and the rule files (built-in and ``--rules``). Whatever cannot be listed here is left to the
-    loaders, which say what is wrong with it."""
-    from .knowledge import FILES
-    from .paths import knowledge_dir, rules_dir
-    from .yamlio import read_yaml
-
-    out = list(files)
-    for path in files:
-        with contextlib.suppress(Exception):  # a bad proposal is refused by the audit, not here
-            if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO is read once, by the audit
-                continue
-            doc = read_yaml(Path(path))
-            for card in doc.get("used_cards") or []:
-                smi = card.get("nvidia_smi") if isinstance(card, dict) else None
-                if isinstance(smi, str) and smi:
-                    out.append(os.path.join(os.path.dirname(path) or ".", smi))
-    dirs = [(knowledge_dir(), tuple(FILES)), (rules_dir(), None)]
-    if getattr(args, "knowledge", None):
-        dirs.append((Path(args.knowledge), tuple(FILES)))
-    if getattr(args, "rules", None):
-        dirs.append((Path(args.rules), None))
-    for directory, names in dirs:
-        with contextlib.suppress(OSError, ValueError):
-            listed = names or [n for n in os.listdir(directory) if n.endswith((".yaml", ".yml"))]
-            out += [os.path.join(directory, n) for n in listed]
-    return out
 
 
 def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:

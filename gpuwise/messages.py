@@ -115,6 +115,12 @@ def _plain_fields(template: str) -> tuple[tuple[str, str | None, str, str | None
     return tuple((literal, name, spec or "", conversion) for literal, name, spec, conversion in parts)
 
 
+def template_parts(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    """A template's (literal, field name, spec, conversion) parts, in order; none when it does not
+    parse (a report shows such a sentence whole)."""
+    return _parsed(template) or ()
+
+
 @lru_cache(maxsize=4096)
 def placeholders(template: str) -> tuple[str, ...]:
     """The field names a template fills (cached: rule messages are read once per firing)."""
@@ -172,3 +178,25 @@ def phrase_json(parts: Any) -> list[Any]:
     """A phrase's parts as JSON has them (lists, nested phrases too): what a fact and a finding carry."""
     return [[sep, mid, {k: phrase_json(v) if is_phrase(v) else v for k, v in values.items()}]
             for sep, mid, values in parts]
+
+
+def formula(message_id: str, sep: str = "", **values: Any) -> tuple[Phrase, ...]:
+    """A formula as a phrase of one part (reports/messages.yaml ``formula.*``): its constants as
+    values; a field without a value is an operand (:func:`operand`). Parts join with ``+``."""
+    return ((sep, message_id, values),)
+
+
+def operand(name: str) -> str:
+    """The word a formula writes for its operand ``name`` (``operand.<name>`` in
+    reports/messages.yaml): "params", "$/h"; the report puts the input's number in its place."""
+    return template(f"operand.{name}")
+
+
+def formula_text(parts: Any) -> str:
+    """A formula's English text: each part's template filled with its values, an operand by its word."""
+    out = []
+    for sep, mid, values in parts:
+        t = template(mid)
+        out.append(sep + fill(t, {**{n: operand(n) for n in placeholders(t) if n not in values}, **values}))
+    return "".join(out)
+

@@ -102,6 +102,9 @@ class FormulaTerm(Frozen):
     note: str = ""
     note_phrases: list[Any] = Field(default=[], description="the note as [separator, message id, values] parts "
                                     "(reports/messages.yaml), for a report in another language")
+    formula_phrases: list[Any] = Field(default=[], description="the formula as [separator, message id, values] "
+                                       "parts (reports/messages.yaml formula.*; a field without a value is an "
+                                       "operand: operand.<field> names it, inputs.<field> is its number)")
 
 
 class Assumption(Frozen):
@@ -199,6 +202,8 @@ class Candidate(Frozen):
     strategy_phrases: list[Any] = Field(default=[], description="the strategy as [separator, message id, values] "
                                         "parts (reports/messages.yaml layout.*), for a report in another language")
     strategy_changes: list[str] = []
+    strategy_changes_phrases: list[Any] = Field(default=[], description="the changes as one phrase: [separator, "
+                                                "message id, values] parts (reports/messages.yaml change.*)")
     scaling_efficiency: float | None = None
     decode_tokens_per_s: float | None = None
     decode_tokens_per_s_total: float | None = None

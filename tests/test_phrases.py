@@ -57,39 +57,70 @@ def test_a_finding_keeps_the_parts_through_json():
 
 
 def _regex_patterns(path):
-    """(line, pattern) of every regular expression written as a string in ``path``."""
+    """(line, pattern) of every regular expression written as a string in ``path``; an f-string
+    pattern with each interpolated part as ``{}``."""
     import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
                 and node.func.attr in ("compile", "match", "fullmatch", "search", "sub", "findall", "split")
-                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            yield node.lineno, node.args[0].value
+                and node.args):
+            continue
+        arg = node.args[0]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            yield node.lineno, arg.value
+        elif isinstance(arg, ast.JoinedStr):
+            yield node.lineno, "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in arg.values)
 
+
+ENGLISH_SHAPES = {
+    "two English words": r"[A-Za-z]{2,} [a-z]{2,}",
+    "a choice between words (rent|buy)": r"(?<![\\\w])[a-z]{3,}\|[a-z]{2,}",
+    "our multiplication sign read back (8 x H100)": r"\[x×\]|\[×x\]",
+    "a run of words, to tell English from other text": r"\[A-Za-z\][+*]? \[a-z\]",
+}
+"""Shapes of a pattern that reads English (ours or anyone's) to word it again."""
 
 # the one pattern over English words left in render/: it trims the advice sentence off the exchange
 # rate's source in knowledge/tco.yaml (the report gives its own advice, in its language)
 KNOWN = {("views/base.py", r"\s*Refresh it\b[^.]*\.\s*$")}
 
 
-def test_no_regular_expression_reads_english_back():
-    """Issue 21: estimators and rules hand the report message ids with values; nothing in render/
-    matches an English phrase to translate it (a pattern with two words in it is such a phrase)."""
+def english_patterns(root):
+    """(file, line, pattern, shape) of every pattern under ``root`` that reads English, but KNOWN."""
     import re
 
+    return [(str(p.relative_to(root)), line, pattern, shape) for p in sorted(root.rglob("*.py"))
+            for line, pattern in _regex_patterns(p)
+            for shape, english in ENGLISH_SHAPES.items()
+            if re.search(english, pattern) and (str(p.relative_to(root)), pattern) not in KNOWN]
+
+
+def test_no_regular_expression_reads_english_back():
+    """Issue 21: estimators and rules hand the report message ids with values; nothing in render/
+    matches an English phrase to translate it, reads our own label ("8 x h100 (rent)") or subject
+    ("16 x RTX 4090:") back, or guesses whether a text is English."""
     render = ROOT / "gpuwise" / "render"
-    found = [(str(p.relative_to(render)), line, pattern) for p in sorted(render.rglob("*.py"))
-             for line, pattern in _regex_patterns(p)
-             if re.search(r"[A-Za-z]{2,} [a-z]{2,}", pattern)
-             and (str(p.relative_to(render)), pattern) not in KNOWN]
-    assert found == []
+    assert english_patterns(render) == []
     words_py = (render / "words.py").read_text(encoding="utf-8")
     for table in ("_FORMS", "_SPLIT", "_COPIES", "_NOTES", "term_note", "def network(", "def framework_reason("):
         assert table not in words_py, table
-    # the test can fail: a phrase pattern of the kind deleted is caught
-    assert re.search(r"[A-Za-z]{2,} [a-z]{2,}", r"^one (?P<port>.+?) port per node$")
+
+
+@pytest.mark.parametrize("source, shape", [
+    ('re.match(r"^one (?P<port>.+?) port per node$", t)', "two English words"),
+    # the three the last stop left (views/charts.py, fmt.py, views/base.py), each caught
+    ('re.match(r"^(\\d+) [x×] (.+?) \\((rent|buy)\\)$", label)', "a choice between words (rent|buy)"),
+    ('re.sub(rf"^\\s*{c.count}\\s*[x×]\\s*{name}\\s*[:：]\\s*", "", reason)',
+     "our multiplication sign read back (8 x H100)"),
+    ('re.search(r"[A-Za-z]+ [a-z]+ [a-z]+", v)', "a run of words, to tell English from other text"),
+])
+def test_the_check_catches_each_shape(tmp_path, source, shape):
+    """The check can fail: each shape, written the way the deleted code wrote it, is caught."""
+    (tmp_path / "m.py").write_text(f"import re\n\n\ndef f(t, label, reason, c, name, v):\n    return {source}\n")
+    assert shape in [found[3] for found in english_patterns(tmp_path)]
 
 
 # ---------------------------------------------------------------- framework reasons (serving/support.py)
@@ -136,3 +167,77 @@ def test_a_name_reading_is_an_assumption_with_a_message_id(kb):
     assert a.message_id == "name.module" and a.reason == r.note
     zh = Fmt("zh").sentence(a.template, a.values)
     assert zh.startswith("“A100-80G”按 NVIDIA A100 SXM4 80GB（a100-80gb-sxm）理解")
+
+
+# ---------------------------------------------------------------- layout changes (candidate.py Strategy.changes_from)
+def test_what_gpuwise_changes_in_the_layout_is_message_ids():
+    """MEM-NEEDS-CHANGES: 8B full fine-tuning on one H100 fits only with ZeRO-1 and the optimizer
+    state offloaded to the CPU; the changes are change.* parts, worded in each language."""
+    from gpuwise.estimators.candidate import Strategy
+
+    parts = Strategy(False, 1, "cpu", tp=2).changes_from(Strategy(False, 0))
+    assert [mid for _sep, mid, _kw in parts] == ["change.zero", "change.offload", "change.tp"]
+    assert messages.phrase_text(parts) == "use ZeRO stage 1; offload optimizer state to cpu; tensor parallel 2"
+    assert words.phrase(messages.phrase_json(parts), Fmt("zh")) == "使用 ZeRO-1；把优化器状态卸载到 cpu；张量并行 2"
+    r = gpuwise.recommend(str(ROOT / "tests" / "rules" / "MEM-NEEDS-CHANGES" / "input.yaml"))
+    c = next(c for c in r.candidates if c.strategy_changes)
+    assert c.strategy_changes == ["use ZeRO stage 1", "offload optimizer state to cpu"]
+    assert [p[1] for p in c.strategy_changes_phrases] == ["change.zero", "change.offload"]
+    from gpuwise.render import report
+
+    assert "使用 ZeRO-1；把优化器状态卸载到 cpu" in report.render(r, "text", lang="zh", detail="full", width=200)
+
+
+# ---------------------------------------------------------------- chart points (decide/recommend.py _charts)
+def test_a_chart_point_is_named_from_its_parts():
+    """The time/cost points carry count, GPU and acquisition beside the English label; the audit's
+    alternative is named "（租用）（替代方案）" in Chinese, not "(rent)（替代方案）"."""
+    from gpuwise.render import report
+
+    from .conftest import answer_of
+
+    r = answer_of("audit", ROOT / "examples" / "proposal-good-lora-8xh100.yaml")
+    point = next(p for p in r.charts["time_cost"] if p["chosen"])
+    assert point["label"] == f"{point['count']} x {point['gpu']} ({point['acquisition']})"
+    html = report.render(r, "html", lang="zh", detail="full")
+    assert f"{point['count']} × {point['gpu']}（租用）（替代方案）" in html and "(rent)" not in html
+    en = report.render(r, "html", lang="en", detail="full")
+    assert f"{point['count']} × {point['gpu']} (rent) (the alternative)" in en
+
+
+# ---------------------------------------------------------------- formulas (estimators: a Term's formula)
+def test_a_formula_is_message_ids_with_operands():
+    """A rental's formula: $/h x hours x (1 - long-rental discount). 100 h of an 8-GPU offer at
+    $21.52/h with no discount is $2,152 (hand: 21.52 x 100). The English text comes from the
+    template, the report words it in each language, and puts the inputs' numbers in its operands."""
+    from gpuwise.estimators import Term
+    from gpuwise.render.fmt import operand_number
+
+    t = Term("rent_usd", 2152.0, "USD", messages.formula("formula.rent"),
+             {"usd_per_hour": 21.52, "hours": 100.0, "discount": 0.0, "provider": "nebius"})
+    assert t.formula == "$/h x hours x (1 - long-rental discount)"
+    assert [p[1] for p in t.formula_phrases] == ["formula.rent"]
+    parts = messages.phrase_json(t.formula_phrases)
+    en, zh = Fmt("en"), Fmt("zh")
+    assert words.formula_parts(parts, en) == "$/h × hours × (1 - long-rental discount)"
+    assert words.formula_parts(parts, en, lambda n: operand_number(n, t.inputs, en.money_exact)) == \
+        "$21.52/h × 100 h × (1 - 0%)"
+    assert words.formula_parts(parts, zh) == "$/h × 小时数 × （1 - 长租折扣）"
+    assert words.formula_parts(parts, zh, lambda n: operand_number(n, t.inputs, zh.money_exact)) == \
+        "$21.52/h × 100 h × (1 - 0%)"
+
+
+def test_every_formula_field_is_a_value_or_a_declared_operand():
+    """A formula template's field without a value is an operand: it needs its word
+    (operand.<field>); the Chinese keeps every field of the English."""
+    import re
+
+    catalog = messages.catalog()
+    zh = Fmt("zh")
+    formulas = {mid: t for mid, t in catalog.items() if mid.startswith("formula.")}
+    assert len(formulas) >= 25
+    for mid, t in formulas.items():
+        for name in messages.placeholders(t):
+            assert f"operand.{name}" in catalog, (mid, name)
+        assert sorted(messages.placeholders(zh._(t))) == sorted(messages.placeholders(t)), mid
+        assert not re.search(r"\{[^}]*:[^}]*\}", t), f"{mid}: an operand's number is formatted by its input"

@@ -22,7 +22,7 @@ import pytest
 
 from gpuwise import messages
 from gpuwise.render import report, words
-from gpuwise.render.fmt import Fmt, _strip_subject
+from gpuwise.render.fmt import Fmt
 from gpuwise.results import Candidate
 from tests.conftest import answer_of
 
@@ -102,12 +102,25 @@ def test_a_role_in_brackets_is_full_width_in_chinese(used_cards):
 
 # ------------------------------------------------------------------ a reason without its subject
 def test_a_reason_loses_only_a_leading_subject_with_its_colon():
+    """The subject is the template's opening fields ({count} x {gpu_name} and a colon), filled with
+    the candidate the line names; rule texts of rules/compute.yaml and their Chinese."""
     c = Candidate(gpu="rtx-4090", gpu_name="NVIDIA GeForce RTX 4090 24GB", count=16, feasible=False,
                   memory_per_gpu_bytes=0, wall_days=None, total_cost_usd=None)
-    assert _strip_subject("16 x NVIDIA GeForce RTX 4090 24GB: too slow", c) == "too slow"
-    assert _strip_subject("16 × NVIDIA GeForce RTX 4090 24GB：太慢", c) == "太慢"
-    whole = "16 × NVIDIA GeForce RTX 4090 24GB 上的 cpu 卸载每个节点需要 882 GB 主机内存"
-    assert _strip_subject(whole, c) == whole  # the name is the sentence's own, not a subject
+    values = {"count": 16, "gpu_name": "NVIDIA GeForce RTX 4090 24GB", "wall_days": 12.0, "deadline_days": 7}
+    opens = "{count} x {gpu_name}: image-generation speed is not estimated; memory and cost decide"
+    en, zh = Fmt("en"), Fmt("zh")
+    assert en.sentence(opens, values, subject=c) == "image-generation speed is not estimated; memory and cost decide"
+    assert en.sentence(opens, values) == ("16 × NVIDIA GeForce RTX 4090 24GB: image-generation speed is not "
+                                          "estimated; memory and cost decide")
+    assert zh.sentence(opens, values, subject=c) == "不估算图像生成速度；由显存和成本决定"
+    # the name is the sentence's own, not a subject: no colon after it
+    whole = "{count} x {gpu_name} needs {wall_days:.1f} days; the deadline is {deadline_days:.0f} days"
+    assert en.sentence(whole, values, subject=c) == en.sentence(whole, values)
+    assert zh.sentence(whole, values, subject=c) == "16 × NVIDIA GeForce RTX 4090 24GB 需要 12.0 天；截止期限是 7 天"
+    # a sentence about another candidate keeps its subject
+    other = Candidate(gpu="rtx-4090", gpu_name="NVIDIA GeForce RTX 4090 24GB", count=8, feasible=False,
+                      memory_per_gpu_bytes=0, wall_days=None, total_cost_usd=None)
+    assert en.sentence(opens, values, subject=other) == en.sentence(opens, values)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

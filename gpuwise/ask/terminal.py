@@ -322,7 +322,7 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..render.fmt import Currency, Fmt, _strip_subject
+    from ..render.fmt import Currency, Fmt
     from ..render.views import RecommendView
 
     info = getattr(result, "currency", None)
@@ -367,7 +367,7 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
                      _duration(s, c.wall_days if c.feasible else None),  # an infeasible run has no duration
                      f.money(c.total_cost_usd)]
             if why_any:
-                why = [_strip_subject(x, c) for x in view.reasons(c)]
+                why = view.short_reasons(c)
                 cells.append(escape(why[0]) if why and not c.feasible else "")
             t.add_row(*cells)
         if len(cands) > 10:

@@ -14,13 +14,14 @@ from ..estimators.cost import HOURS_PER_MONTH
 from ..estimators.serving import serving_json
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
-from ..messages import phrase_json
+from ..messages import formula, phrase_json
 from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
 
 
 def term_out(t: Term) -> FormulaTerm:
-    return FormulaTerm(name=t.name, value=float(t.value), unit=t.unit, formula=t.formula,
-                       inputs=_jsonable(t.inputs), note=t.note, note_phrases=phrase_json(t.note_phrases))
+    return FormulaTerm(name=t.name, value=float(t.value), unit=t.unit, formula=str(t.formula),
+                       inputs=_jsonable(t.inputs), note=t.note, note_phrases=phrase_json(t.note_phrases),
+                       formula_phrases=phrase_json(t.formula_phrases))
 
 
 def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
@@ -212,7 +213,7 @@ def _flops(job: Job) -> ComputeOut:
         t = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, w.gradient_checkpointing is True)
         return ComputeOut(flops=t.value, terms=[term_out(t)])
     per_token = 2 * job.shape.matmul_params_active
-    t = Term("flops_per_generated_token", per_token, "FLOP", "2 x matmul params per token",
+    t = Term("flops_per_generated_token", per_token, "FLOP", formula("formula.flops_per_token"),
              {"matmul_params": job.shape.matmul_params_active})
     return ComputeOut(flops=per_token, terms=[term_out(t)])
 

@@ -600,6 +600,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         why = [Sentence(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
                         template=messages.template("reason.stalled"), values={"stage": stage})]
     led, tl, speed = e.ledger(mode), e.timeline, e.speed
+    changes = _changes(e)
     return Candidate.model_construct(  # built from typed estimates: no validation per candidate
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
@@ -608,7 +609,9 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         total_cost_usd=led.total if led else None, ledger=led, timeline=tl, serving=serving_of(e),
         acquisition=mode, rent_cost_usd=k.rent_usd if k else None, buy_cost_usd=k.buy_usd if k else None,
         break_even_month=k.break_even_month if k else None, strategy=_label(e), strategy_phrases=e.label_phrases(),
-        strategy_changes=_changes(e), scaling_efficiency=speed.efficiency if speed else None,
+        strategy_changes=[messages.phrase_text((("", mid, kw),)) for _sep, mid, kw in changes],
+        strategy_changes_phrases=messages.phrase_json(changes),
+        scaling_efficiency=speed.efficiency if speed else None,
         decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
         decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None,
         provider=k.provider if k and mode == "rent" else None,
@@ -640,8 +643,9 @@ def _label(e: Evaluation) -> str:
     return e.label()
 
 
-def _changes(e: Evaluation) -> list[str]:
-    return e.strategy.changes_from(e.requested) if hasattr(e.strategy, "changes_from") else []
+def _changes(e: Evaluation) -> tuple[messages.Phrase, ...]:
+    """What the layout changes in the one the question wrote, as message ids (a service has none)."""
+    return e.strategy.changes_from(e.requested) if hasattr(e.strategy, "changes_from") else ()
 
 
 def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recommendation:
@@ -711,6 +715,8 @@ def _charts(job: Job, con: Consultation, r: Ranking) -> dict[str, Any]:
     memory = [{"label": f"{e.count} x {e.gpu.name}", "capacity": e.capacity, "usable": e.usable,
                "parts": e.memory.breakdown()} for e in shown]
     time_cost = [{"label": f"{con.options[k][0].count} x {con.options[k][0].gpu.id} ({con.options[k][1]})",
+                  # the label's parts as data: a report words the point in its language from these
+                  "count": con.options[k][0].count, "gpu": con.options[k][0].gpu.id, "acquisition": con.options[k][1],
                   "wall_days": con.options[k][0].wall_days,
                   "cost_usd": con.fact(k)["cost_usd"], "feasible": True, "chosen": k == r.best}
                  for k in order[:40] if con.fact(k)["cost_usd"] >= 0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..messages import Phrase, phrase_text
+from ..messages import Phrase, formula_text, phrase_text
 
 
 @dataclass(frozen=True)
@@ -19,14 +19,20 @@ class Term:
     name: str
     value: float
     unit: str
-    formula: str
+    # the formula: given as message ids with values (messages.formula: reports/messages.yaml formula.*),
+    # kept in formula_phrases and written here in English
+    formula: str | tuple[Phrase, ...]
     inputs: dict[str, Any] = field(default_factory=dict)
     note: str = ""  # in English; filled from note_phrases when those are given
     note_phrases: tuple[Phrase, ...] = ()  # the note as message ids and values (reports/messages.yaml note.*)
+    formula_phrases: tuple[Phrase, ...] = ()
 
     def __post_init__(self) -> None:
         if self.note_phrases and not self.note:
             object.__setattr__(self, "note", phrase_text(self.note_phrases))
+        if isinstance(self.formula, tuple):
+            object.__setattr__(self, "formula_phrases", self.formula)
+            object.__setattr__(self, "formula", formula_text(self.formula))
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -66,19 +66,21 @@ class Strategy:
             return (("", "layout.plain", {}),)
         return tuple((" + " if i else "", mid, kw) for i, (mid, kw) in enumerate(parts))
 
-    def changes_from(self, base: Strategy) -> list[str]:
-        out = []
+    def changes_from(self, base: Strategy) -> tuple[Phrase, ...]:
+        """What this layout changes in ``base`` (the one the question wrote), a part a change
+        (reports/messages.yaml change.*), "; " between them."""
+        out: list[tuple[str, dict[str, Any]]] = []
         if self.checkpointing and not base.checkpointing:
-            out.append("turn on gradient checkpointing")
+            out.append(("change.checkpointing", {}))
         if self.zero != base.zero:
-            out.append(f"use ZeRO stage {self.zero}")
+            out.append(("change.zero", {"zero": self.zero}))
         if self.offload != base.offload:
-            out.append(f"offload optimizer state to {self.offload}")
-        for name, mine, theirs in (("tensor", self.tp, base.tp), ("pipeline", self.pp, base.pp),
-                                   ("expert", self.ep, base.ep), ("context", self.cp, base.cp)):
+            out.append(("change.offload", {"target": self.offload}))
+        for key, mine, theirs in (("tp", self.tp, base.tp), ("pp", self.pp, base.pp), ("ep", self.ep, base.ep),
+                                  ("cp", self.cp, base.cp)):
             if mine != theirs:
-                out.append(f"{name} parallel {mine}")
-        return out
+                out.append((f"change.{key}", {"n": mine}))
+        return tuple(("; " if i else "", mid, kw) for i, (mid, kw) in enumerate(out))
 
     def diff(self, base: Strategy) -> list[dict[str, Any]]:
         """What differs from ``base``, as data: [{"field": ..., "from": ..., "to": ...}]."""

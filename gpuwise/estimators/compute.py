@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..inputs.shape import Shape
 from ..knowledge.schema import Gpu
+from ..messages import formula
 from . import Term
 
 
@@ -34,7 +35,7 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
     per_token = mult * n + attn * (mult / 6.0)
     return Term(
         "training_flops", per_token * tokens, "FLOP",
-        "tokens x (multiplier x matmul_params + attention_flops_per_token)",
+        formula("formula.training_flops"),
         {"tokens": tokens, "matmul_params": n, "multiplier": mult, "multiplier_is": what, "layers": shape.layers,
          "seq": seq, "attention_flops_per_token": attn * mult / 6.0,
          "attention_formula": f"{mult:g} x layers x seq x hidden (causal)"},
@@ -83,9 +84,8 @@ def training_time(flops: float, gpus: int, peak_tflops: float, mfu: float, effic
     inputs = {"flops": flops, "gpus": gpus, "peak_tflops": peak_tflops, "mfu": mfu,
               "scaling_efficiency": efficiency, "slowdown": slowdown}
     wall = Term("wall_hours", wall_s / 3600, "h",
-                "FLOPs / (GPUs x peak x MFU x scaling efficiency" + (" / offload slowdown" if slowdown != 1 else "")
-                + ") / 3600", inputs)
-    hours = Term("gpu_hours", wall_s * gpus / 3600, "GPU-h", "wall hours x GPUs", inputs)
+                formula("formula.wall_hours_offload" if slowdown != 1 else "formula.wall_hours"), inputs)
+    hours = Term("gpu_hours", wall_s * gpus / 3600, "GPU-h", formula("formula.gpu_hours"), inputs)
     return hours, wall
 
 
@@ -101,8 +101,7 @@ def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, 
     cpu = params_local * 28 / (host_gb_s_per_gpu * 1e9)
     nvme = params_local * 32 / (nvme_gb_s_per_gpu * 1e9) if target == "nvme" else 0.0
     return Term("offload_seconds", pcie + cpu + nvme, "s",
-                "params x 4 B / PCIe + params x 28 B / host memory bandwidth"
-                + (" + params x 32 B / NVMe" if nvme else ""),
+                formula("formula.offload") + (formula("formula.offload_nvme", " + ") if nvme else ()),
                 {"params_offloaded_per_gpu": params_local, "pcie_gb_s": pcie_gb_s,
                  "host_gb_s_per_gpu": host_gb_s_per_gpu, "nvme_gb_s_per_gpu": nvme_gb_s_per_gpu,
                  "pcie_s": pcie, "cpu_s": cpu, "nvme_s": nvme})
@@ -135,7 +134,7 @@ def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *,
     w = width_for_mfu(shape)
     value = arch_mfu * (1 + k * r / reference_hidden) / (1 + k * r / w)
     value = min(value, 0.95)
-    return Term("mfu", value, "", "MFU_ref x (1 + k x r / ref_width) / (1 + k x r / width)",
+    return Term("mfu", value, "", formula("formula.mfu"),
                 {"mfu_ref": arch_mfu, "k": k, "r_flop_per_byte": r, "ref_width": reference_hidden,
                  "width": w, "architecture": gpu.architecture})
 
@@ -146,7 +145,7 @@ def fp8_speedup(shape: Shape, gpu: Gpu, peak_tflops: float, *, gemm_speedup: flo
     r = peak_tflops * 1e12 / (gpu.memory.bandwidth_gb_s * 1e9)
     x = k * r / width_for_mfu(shape)
     value = (1 + x) / (1 / gemm_speedup + x)
-    return Term("fp8_speedup", value, "", "(1 + x) / (1 / fp8_gemm_speedup + x), x = k x r / width",
+    return Term("fp8_speedup", value, "", formula("formula.fp8_speedup"),
                 {"fp8_gemm_speedup": gemm_speedup, "x_memory_bound_over_matmul": x})
 
 
@@ -162,6 +161,6 @@ def goodput(gpus: int, failures_per_gpu_hour: float, hours_lost_per_failure: flo
     count, each costing a restart and the work since the last checkpoint (Llama 3 paper, 3.3.4)."""
     lost = gpus * failures_per_gpu_hour * hours_lost_per_failure
     return Term("goodput", whole_run / (1 + lost), "",
-                "whole-run efficiency / (1 + GPUs x failures per GPU-hour x hours lost per failure)",
+                formula("formula.goodput"),
                 {"gpus": gpus, "failures_per_gpu_hour": failures_per_gpu_hour,
                  "hours_lost_per_failure": hours_lost_per_failure, "whole_run_efficiency": whole_run})

@@ -15,7 +15,7 @@ from typing import Any
 from .. import ledger as L
 from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 from ..ledger import HOURS_PER_MONTH, Ledger, LedgerLine, Period
-from ..messages import Phrase, quoted
+from ..messages import Phrase, formula, quoted
 from . import Term
 from .offers import Offer, rent_offers  # noqa: F401  (moved; kept importable from here)
 from .offers import derived as _derived
@@ -28,7 +28,7 @@ def spot_wall_hours(clouds: CloudFile, wall_hours: float) -> Term:
     preemption redoes some work: wall / availability x (1 + restart overhead)."""
     sm = clouds.spot
     value = wall_hours * (1 + sm.restart_overhead) / sm.availability
-    return Term("spot_wall_hours", value, "h", "wall hours x (1 + restart overhead) / spot availability",
+    return Term("spot_wall_hours", value, "h", formula("formula.spot_wall_hours"),
                 {"wall_hours": wall_hours, "restart_overhead": sm.restart_overhead, "availability": sm.availability},
                 note_phrases=(("", "note.spot", {}),))
 
@@ -51,14 +51,13 @@ def rent_cost(offer: Offer, hours: float, clouds: CloudFile, *, spot: bool = Fal
         rate = offer.spot_usd_per_hour or offer.usd_per_hour * (1 - sm.fallback_discount)
         billed = hours * (1 + sm.restart_overhead)
         value = rate * billed
-        return Term("rent_usd", value, "USD",
-                    "spot $/h x hours x (1 + restart overhead)",
+        return Term("rent_usd", value, "USD", formula("formula.rent_spot"),
                     {"usd_per_hour": rate, "hours": hours, "restart_overhead": sm.restart_overhead,
                      "provider": offer.provider, "instance": offer.instance, "gpus_paid": offer.gpus,
                      "as_of": offer.as_of, "spot_price_known": offer.spot_usd_per_hour is not None})
     d, name = discount(clouds, hours, schedule)
     value = offer.usd_per_hour * hours * (1 - d)
-    return Term("rent_usd", value, "USD", "$/h x hours x (1 - long-rental discount)",
+    return Term("rent_usd", value, "USD", formula("formula.rent"),
                 {"usd_per_hour": offer.usd_per_hour, "hours": hours, "discount": d, "schedule": name,
                  "provider": offer.provider, "instance": offer.instance, "gpus_paid": offer.gpus,
                  "as_of": offer.as_of})
@@ -247,7 +246,7 @@ def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, A
     """The network a bought multi-node cluster needs, priced: NIC ports, switch ports and links
     for the fabric its form of purchase gets (prices.yaml bought_fabric)."""
     if plan.nodes <= 1 or prices is None or plan.sold_as not in prices.bought_fabric:
-        return Term("network_usd", 0.0, "USD", "one node: no scale-out network", {"nodes": plan.nodes}), None
+        return Term("network_usd", 0.0, "USD", formula("formula.network_none"), {"nodes": plan.nodes}), None
     fid = prices.bought_fabric[plan.sold_as]
     fab = next(f for f in prices.fabrics if f.id == fid)
     net = networks.get(fid)
@@ -260,8 +259,7 @@ def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, A
     links = ports * (2 if two_tier else 1)
     value = ports * nic + switch_ports * fab.switch_usd_per_port + links * fab.link_usd
     return Term("network_usd", value, "USD",
-                "ports x NIC + switch ports x $/port + links x $/link (two-tier fat tree above the switch radix: "
-                "3 switch ports and 2 links per endpoint)",
+                formula("formula.network"),
                 {"fabric": fid, "ports": ports, "nic_usd": nic, "nic_in_server_price": nic_included,
                  "switch_ports": switch_ports, "switch_usd_per_port": fab.switch_usd_per_port, "links": links,
                  "link_usd": fab.link_usd, "as_of": fab.as_of.isoformat(), "check": fab.check}), fid
@@ -302,8 +300,8 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
         return None
     v = tco.values
     cards = Term("cards_usd", plan.hardware_usd, "USD",
-                 "whole servers x server price" if plan.sold_as == "server" and plan.host_usd == 0
-                 else "unit price x units",
+                 formula("formula.cards_servers" if plan.sold_as == "server" and plan.host_usd == 0
+                         else "formula.cards"),
                  {"sold_as": plan.sold_as, "units": plan.units, "gpus_per_unit": plan.unit_gpus,
                   "price": plan.native_amount, "currency": plan.currency, "condition": plan.condition,
                   "kind": plan.price_kind, "price_as_of": plan.as_of, "source": plan.source, "check": plan.check},
@@ -320,7 +318,7 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
         host_w = v["host_power_w_per_gpu"].value * count
         kw = (gpu.power.tdp_w * count + host_w) / 1000
     energy_kwh = kw * pue * busy_hours
-    power = Term("power_usd", energy_kwh * electricity, "USD", "IT kW x PUE x busy hours x $/kWh",
+    power = Term("power_usd", energy_kwh * electricity, "USD", formula("formula.power"),
                  {"tdp_w": gpu.power.tdp_w, "host_w": host_w, "cards": count, "it_kw": kw, "pue": pue,
                   "hosting": where, "busy_hours": busy_hours, "usd_per_kwh": electricity, "kwh": energy_kwh})
     if h is None:
@@ -330,18 +328,18 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
         wholesale = h.wholesale_usd_per_kw_month is not None and h.wholesale_min_kw is not None \
             and kw >= h.wholesale_min_kw
         rate = h.wholesale_usd_per_kw_month if wholesale else h.rent_usd_per_kw_month  # type: ignore[assignment]
-    hosting_t = Term("hosting_usd", billed * rate * months, "USD", "billed kW x rent $/kW-month x months",
+    hosting_t = Term("hosting_usd", billed * rate * months, "USD", formula("formula.hosting"),
                      {"hosting": where, "assumed": assumed, "it_kw": kw, "billed_kw": billed,
                       "usd_per_kw_month": rate, "months": months,
                       "circuit_kw": h.circuit_kw if h else None})
     licences = Term("licences_usd", licence_per_gpu_year * count * months / 12, "USD",
-                    "licence $/GPU-year x cards x years", {"usd_per_gpu_year": licence_per_gpu_year})
+                    formula("formula.licences"), {"usd_per_gpu_year": licence_per_gpu_year})
     frac = resale_fraction(tco, months, plan.condition, family=gpu.architecture)
-    resale = Term("resale_usd", -plan.hardware_usd * frac, "USD", "-(GPU hardware) x resale fraction after the project",
+    resale = Term("resale_usd", -plan.hardware_usd * frac, "USD", formula("formula.resale"),
                   {"fraction": frac, "months": months, "curve": tco.resale_for(gpu.architecture)[2]})
     capex = cards.value + server.value + net.value
     total_value = capex + power.value + hosting_t.value + licences.value + resale.value
-    total = Term("buy_usd", total_value, "USD", "hardware + host + network + power + hosting + licences - resale",
+    total = Term("buy_usd", total_value, "USD", formula("formula.buy"),
                  {"capex": capex, "hosting": where})
     monthly_opex = kw * pue * HOURS_PER_MONTH * electricity + billed * rate + licence_per_gpu_year * count / 12
     lines = {"cards": cards.value, "server": server.value, "network": net.value, "power": power.value,
@@ -378,7 +376,7 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
     term says so (``fees_unknown``) for the result to state as an assumption."""
     prov = next((p for p in clouds.providers if p.id == provider_id), None)
     if prov is None:
-        return Term("cloud_fees_usd", 0.0, "USD", "no fee table for this provider: no fees counted",
+        return Term("cloud_fees_usd", 0.0, "USD", formula("formula.fees_unknown"),
                     {"provider": provider_id or "", "egress_usd_per_month": 0.0, "cross_region_usd_per_month": 0.0,
                      "storage_usd_per_month": 0.0, "months": months, "egress_free_gb": 0.0, "as_of": "",
                      "fees_unknown": True})
@@ -401,7 +399,7 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
         egress, cross, storage = egress / usd_cny, cross / usd_cny, storage / usd_cny
     monthly = egress + cross + storage
     return Term("cloud_fees_usd", monthly * months, "USD",
-                "months x (internet egress by tier + cross-region GB x rate + storage GB x rate)",
+                formula("formula.fees"),
                 {"provider": prov.id, "egress_usd_per_month": egress, "cross_region_usd_per_month": cross,
                  "storage_usd_per_month": storage, "months": months, "egress_free_gb": free,
                  "as_of": prov.as_of.isoformat(), "storage_kind": storage_kind, "storage_priced_as": priced_kind})

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..knowledge.schema import Gpu, RuntimeFile
-from ..messages import Phrase, phrase_text
+from ..messages import Phrase, formula, phrase_text
 from . import Term
 
 GPUS_PER_NODE = 8
@@ -163,7 +163,7 @@ def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, latenc
         t_inter = factor * 2 * (m - 1) / m * grad_bytes / (topo.network_gb_s * 1e9 * link_eff)
         t_inter += 2 * (m - 1) * 20e-6
     return Term("allreduce_seconds", t_intra + t_inter, "s",
-                "2 x (n-1)/n x bytes per step / (link GB/s x efficiency), inside the node then across nodes",
+                formula("formula.allreduce"),
                 {"gradient_bytes": grad_bytes, "gpus_per_node": topo.per_node, "nodes": topo.nodes,
                  "intra_gb_s": topo.intra_gb_s, "network_gb_s": topo.network_gb_s, "link_efficiency": link_eff,
                  "intra_seconds": t_intra, "inter_seconds": t_inter})
@@ -175,7 +175,7 @@ def scaling_efficiency(step_compute_s: float, comm: Term, overlap: float) -> Ter
     exposed = max(0.0, comm.value - overlap * backward)
     eff = step_compute_s / (step_compute_s + exposed) if step_compute_s > 0 else 1.0
     return Term("scaling_efficiency", eff, "",
-                "compute / (compute + max(0, all-reduce - overlap x backward))",
+                formula("formula.scaling_efficiency"),
                 {"step_compute_s": step_compute_s, "allreduce_s": comm.value, "overlap": overlap,
                  "exposed_s": exposed})
 

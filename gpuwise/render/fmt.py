@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
-from ..messages import fill
+from ..messages import fill, template_parts
 from ..paths import templates_dir
 from ..results import STEPS, Candidate, Recommendation
 from . import charts as C
 from . import words
+from .words import times
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "gpuwise"
@@ -286,17 +287,23 @@ class Fmt:
         text = self.tr.gettext(message)
         return text % kw if kw else text
 
-    def sentence(self, template: str, values: dict[str, Any], english: str = "") -> str:
+    def sentence(self, template: str, values: dict[str, Any], english: str = "",
+                 subject: Candidate | Recommendation | None = None) -> str:
         """A rule's or the decision's sentence in this language and currency: the template
         translated (the English template is the msgid), filled with its values (money in the
         report's currency, durations in its words, layout and link phrases worded by
         :mod:`words`). Without a template the English text is looked up in the catalog as a
-        whole, and shown as it came when the catalog does not have it."""
+        whole, and shown as it came when the catalog does not have it. ``subject``: the candidate
+        the line already names; a template that opens with it (its ``{count}`` and ``{gpu_name}``
+        fields, then a colon) is written without that opening."""
         if not template:
             plain = " ".join(english.split())
             return times(" ".join(self.tr.gettext(plain).split())) if plain else ""
         shown = {k: words.value(k, v, values, self) for k, v in values.items()}
-        return times(" ".join(fill(self.tr.gettext(template), shown, self._money, self.days).split()))
+        text = self.tr.gettext(template)
+        if subject is not None:
+            text = _without_subject(text, values, subject)
+        return times(" ".join(fill(text, shown, self._money, self.days).split()))
 
     def _money(self, usd: float, decimals: int = 0) -> str:
         local = self.to_local(usd)
@@ -520,6 +527,21 @@ def _is_operand(text: str, start: int, end: int) -> bool:
                 or (after and after[0] in _OPERATORS))
 
 
+def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str | None:
+    """The number a formula's operand ``name`` stands for, as the formula with the numbers shows it
+    (a price per hour in the report's money, a discount as a percentage, hours and seconds with their
+    unit); None when the input is not a number (the operand's word stays)."""
+    v = inputs.get(name)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    if name == "usd_per_hour":
+        return (money(v) if money else f"${v:,.2f}") + "/h"
+    if name == "discount":
+        return f"{v:.0%}"
+    unit = " h" if name == "hours" or name.endswith("_hours") else " s" if name.endswith("_s") else ""
+    return input_text(v) + unit
+
+
 def substitute(formula: str, inputs: dict[str, Any], money: Any = None) -> str:
     """The formula with its inputs put in: named phrases ("$/h") by the value they stand for, a
     variable-like name (with an underscore or a digit, or a short symbol such as ``tp``) wherever it
@@ -545,14 +567,6 @@ def substitute(formula: str, inputs: dict[str, Any], money: Any = None) -> str:
 
         out = re.sub(rf"(?<![\w.$-]){re.escape(key)}(?!\w|-(?!\d))", put, out)
     return out
-
-
-_TIMES = re.compile(r"(?<=[\w)]) x (?=[\w(])")
-
-
-def times(text: str) -> str:
-    """One multiplication sign throughout: "8 x H100", "seq x seq" are written with ×."""
-    return _TIMES.sub(" × ", text)
 
 
 def display_width(text: str) -> int:
@@ -637,11 +651,25 @@ def _card_checked(card: dict[str, Any]) -> bool:
     return bool(card.get("has_smi")) or any(_known(card.get(k)) for k in ("fan_cv", "power_cv", "fan_speed_cv"))
 
 
-def _strip_subject(reason: str, c: Candidate) -> str:
-    """A reason without the leading "2 x NVIDIA A10 24GB:" that repeats the line's own title."""
-    name = re.escape(c.gpu_name or c.gpu)
-    short = re.sub(rf"^\s*{c.count}\s*[x×]\s*{name}\s*[:：]\s*", "", reason)  # only a subject: "上的…" stays whole
-    return short if short and short != reason else reason
+def _without_subject(template: str, values: dict[str, Any], c: Candidate | Recommendation) -> str:
+    """A sentence template without the opening that names ``c``: its first fields ``{count}`` and
+    ``{gpu_name}`` (joined by a multiplication sign) and the colon after them, when the values they
+    are filled with are ``c``'s. Any other template (one that opens otherwise, the Chinese "上的…"
+    form, a sentence about another candidate) is kept whole."""
+    parts = template_parts(template)
+    if len(parts) < 3:
+        return template
+    (lead, first, _, _), (between, second, _, _), (after, *_rest) = parts[:3]
+    head = after.lstrip()
+    if (lead.strip() or first != "count" or second != "gpu_name" or between.strip() not in ("x", "×")
+            or head[:1] not in (":", "：") or values.get("count") != c.count
+            or values.get("gpu_name") != (c.gpu_name or c.gpu)):
+        return template
+    rest = [(head[1:].lstrip(), *parts[2][1:]), *parts[3:]]
+    out = "".join(literal.replace("{", "{{").replace("}", "}}")
+                  + ("" if name is None else "{" + name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "")
+                     + "}") for literal, name, spec, conv in rest)
+    return out if out.strip() else template
 
 
 def _leading(cands: list[Candidate], focus: Candidate | None, n: int) -> list[Candidate]:

@@ -138,6 +138,16 @@ VALUE_TERMS: dict[str, dict[str, str]] = {
 }
 
 
+def worded(key: str, v: Any, values: dict[str, Any]) -> bool:
+    """Whether :func:`value` words ``v`` in the report's language: a closed-vocabulary term, a
+    phrase with its parts (``<key>_phrases``), or the knowledge base's own wording it quotes; a
+    value that came without its parts is shown as it came."""
+    terms = VALUE_TERMS.get(key)
+    parts = values.get(f"{key}_phrases")
+    return ((terms is not None and isinstance(v, str) and v in terms)
+            or (isinstance(parts, (list, tuple)) and bool(parts)) or VALUE_WORDS.get(key) == "quoted")
+
+
 def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
     """A sentence's value in the report's language, where it is one of the phrases above."""
     terms = VALUE_TERMS.get(key)
@@ -159,9 +169,11 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
 
 
 # ------------------------------------------------------------------------------- formulas
-# The words of the estimators' formulas (gpuwise/estimators/*.py: a Term's formula, and the same formula
-# with the numbers put in). A formula's identifiers (``trainable_params``), units and numbers stay as
-# written; its words are catalog messages, replaced longest first, whole words only.
+# A formula an estimator gives as message ids (formula.*: compute, cost, interconnect) is worded by
+# formula_parts above. The table below is for the formulas still written as English strings (the
+# memory, planner and serving estimators', the plan's and the ledger's money lines, text inputs): a
+# formula's identifiers (``trainable_params``), units and numbers stay as written; its words are
+# catalog messages, replaced longest first, whole words only. It goes when those producers give ids.
 FORMULA_WORDS: tuple[str, ...] = (
     # a plan's money lines (gpuwise/plan/build.py)
     N_("units"), N_("unit price"), N_("hardware, host share, network"), N_("hosting"),
@@ -330,6 +342,41 @@ def _formula_re() -> re.Pattern[str]:
         words = sorted(set(FORMULA_WORDS), key=len, reverse=True)
         _FORMULA_RE = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in words))
     return _FORMULA_RE
+
+
+def formula_parts(parts: list[Any], f: Speaker, number: Any = None) -> str:
+    """A formula an estimator gave as message ids with values (``formula_phrases``), in the report's
+    language: each part's template translated and filled with its constants; an operand (a field
+    without a value) is its word (``operand.<field>``, translated), or, given ``number`` (field ->
+    the input's number as the report writes it, None for a field with no number), that number."""
+    out = []
+    for sep, message_id, values in parts:
+        text = f._(messages.template(message_id))
+        filled: dict[str, Any] = dict(values)
+        for name in messages.placeholders(text):
+            if name in values:
+                continue
+            shown = number(name) if number is not None else None
+            filled[name] = shown if shown is not None else f._(messages.operand(name))
+        out.append(sep + messages.fill(text, filled))
+    return _local(times(" ".join("".join(out).split())), f)
+
+
+def times(text: str) -> str:
+    """One multiplication sign throughout: "8 x H100", "seq x seq" are written with ×."""
+    return _TIMES.sub(" × ", text)
+
+
+_TIMES = re.compile(r"(?<=[\w)]) x (?=[\w(])")
+
+
+def _local(text: str, f: Speaker) -> str:
+    """A formula's units in the report's currency ("$/h" -> "¥/h"), its punctuation full-width
+    beside Chinese."""
+    cur = getattr(f, "cur", None)
+    if cur is not None and getattr(cur, "code", "USD") != "USD":
+        text = re.sub(r"\$/(?=[A-Za-z])", ("¥" if f.sep != ", " else "CN¥") + "/", text)
+    return text if f.sep == ", " else fullwidth(text)
 
 
 def formula(text: str, f: Speaker) -> str:

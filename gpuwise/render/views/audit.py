@@ -25,7 +25,6 @@ from ..fmt import (
     _card_checked,
     _fits,
     _known,
-    _strip_subject,
     input_text,
     table,
 )
@@ -103,8 +102,7 @@ class AuditView(StepsView, ChartsView):
             scatter = None
             if self.full and r.proposed is not None and isinstance(data.get("time_cost"), list):
                 scatter = [*self.points_of([(r.proposed, proposed_word, True)]),
-                           *({**p, "chosen": False, "label": self.tagged(str(p.get("label", "")), alternative_word)
-                              if p.get("chosen") else p.get("label", "")}
+                           *({**p, "chosen": False, "role": alternative_word if p.get("chosen") else ""}
                              for p in data["time_cost"] if isinstance(p, dict))]
             vm["charts"] = self.charts(memory=self.bars_of(rows), costs=costs, scatter=scatter,
                                        chosen_word=proposed_word)
@@ -138,7 +136,7 @@ class AuditView(StepsView, ChartsView):
         if not self.full:
             spec = [spec[i] for i in (0, 1, 3, 5, 6, 7, 8)]
         rows = [[label, cell(proposed, get), cell(alternative, get)] for label, get in spec]
-        reasons = [_strip_subject(x, proposed) for x in self.reasons(proposed)] if proposed else []
+        reasons = self.short_reasons(proposed) if proposed else []
         return {**table(["", self._("Proposed"), self._("Best feasible alternative")], rows),
                 "reasons": reasons, "reasons_title": self._("Why the proposal falls short")}
 

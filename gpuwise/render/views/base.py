@@ -30,8 +30,8 @@ from ..fmt import (
     Fmt,
     _flatten,
     _reason,
-    _strip_subject,
     input_text,
+    operand_number,
     pairs,
     substitute,
     table,
@@ -175,14 +175,21 @@ class BaseView:
         """A formula with its value, its inputs and the formula with the numbers put in. A memory part
         that is 0 at the peak while its formula is not (gradients freed before the peak, say) says so."""
         label = self._(TERM_LABELS[t.name]) if t.name in TERM_LABELS else t.name
-        with_numbers = substitute(t.formula, t.inputs, money=self.f.money_exact)
         value = self.f.quantity(t.value, t.unit)
+        if t.formula_phrases:  # message ids with values: worded in this language, operands by their numbers
+            formula = words.formula_parts(t.formula_phrases, self.f)
+            shown = words.formula_parts(t.formula_phrases, self.f,
+                                        lambda name: operand_number(name, t.inputs, self.f.money_exact))
+            with_numbers = shown if shown != formula else ""
+        else:  # a formula from a result without its parts: as written, its words through the catalog
+            formula = words.formula(times(" ".join(t.formula.split())), self.f)
+            numbers = substitute(t.formula, t.inputs, money=self.f.money_exact)
+            with_numbers = words.formula(times(numbers), self.f) if numbers != t.formula else ""
         trivial = not t.inputs or t.formula.lower().startswith(("training keeps no", "inference keeps no", "0"))
         if t.unit == "B" and t.value == 0 and not trivial:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {
-            "name": t.name, "label": label, "formula": words.formula(times(" ".join(t.formula.split())), self.f),
-            "with_numbers": words.formula(times(with_numbers), self.f) if with_numbers != t.formula else "",
+            "name": t.name, "label": label, "formula": formula, "with_numbers": with_numbers,
             "inputs": ", ".join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
             "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
@@ -194,9 +201,11 @@ class BaseView:
     def evidence_shown(self, key: str, v: Any, values: dict[str, Any]) -> str:
         """A finding's evidence value: a phrase of the estimators (a link) in the report's words."""
         if isinstance(v, str) and (key in words.VALUE_WORDS or f"{key}_phrases" in values):
-            v = str(words.value(key, v, values, self.f))
-            # a phrase still in English is the evidence as recorded: quoted in another language
-            return self.f.cite(v) if re.search(r"[A-Za-z]+ [a-z]+ [a-z]+", v) and "“" not in v else v
+            if words.worded(key, v, values) or words.VALUE_WORDS.get(key) == "strategy":
+                return str(words.value(key, v, values, self.f))  # a bare layout label is symbols: as it came
+            # a phrase that came without its parts is the evidence as recorded: quoted in another
+            # language, unless it is one word (an id such as ethernet-25)
+            return self.f.cite(v) if len(v.split()) > 1 else v
         return input_text(v)
 
     def findings(self, findings: list[Finding]) -> dict[str, Any]:
@@ -288,6 +297,13 @@ class BaseView:
             return [self.f.sentence(s.template, s.values, s.text) for s in c.reason_sentences]
         return [" ".join(r.split()) for r in c.reasons]
 
+    def short_reasons(self, c: Candidate) -> list[str]:
+        """:meth:`reasons` for a line that names the candidate already: a sentence that opens with
+        it ("2 x NVIDIA A10 24GB: ...") is written without that opening."""
+        if c.reason_sentences:
+            return [self.f.sentence(s.template, s.values, s.text, subject=c) for s in c.reason_sentences]
+        return self.reasons(c)
+
     def knowledge(self) -> dict[str, Any]:
         dates = [{"label": self._(DATE_LABELS[k]) if k in DATE_LABELS else k, "date": str(v)}
                  for k, v in self.r.knowledge_dates.items()]
@@ -375,6 +391,13 @@ class BaseView:
         name = c.gpu_name or c.gpu
         return f"{c.count} × {name}"
 
+    def changes(self, c: Candidate) -> str:
+        """What gpuwise changes in the layout the question wrote, in this language (from the parts;
+        a result without them shows its English list)."""
+        if c.strategy_changes_phrases:
+            return words.phrase(c.strategy_changes_phrases, self.f)
+        return "; ".join(c.strategy_changes)
+
     def strategy(self, c: Candidate | Recommendation) -> str:
         """A candidate's layout in the report's language ("one GPU", not "plain data parallel")."""
         return self.f.strategy(c.strategy, c.count, c.strategy_phrases)
@@ -404,7 +427,8 @@ class BaseView:
             subject = getattr(self.r, "recommendation", None) or getattr(self.r, "proposed", None)
             rows.append({"title": self._(STEP_SHORT[sid]), "text": text,
                          # the brief names the answer (or the proposal) above: its lines need not repeat it
-                         "short": _strip_subject(text, subject) if subject is not None else text})
+                         "short": self.f.sentence(s.template, s.values, s.conclusion, subject=subject)
+                         if subject is not None else text})
         rank = getattr(self.r, "ranking", None)
         tie = getattr(self.r, "ranking_note", None)
         return {"steps": rows, "lines": pairs([[r["title"], r["text"]] for r in rows]),

@@ -5,7 +5,6 @@ wide drawing (``geo``) and a phone's (``narrow``), labelled alike; the data tabl
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -100,13 +99,17 @@ class ChartsView(CostChartView):
                                 self._("Usable"), self._("Capacity"), self._("Fits in memory")], rows,
                                right=tuple(range(1, len(geo["kinds"]) + 4)))}
 
-    def point_label(self, label: Any) -> Any:
-        """A chart point's name as the engine writes it ("8 x NVIDIA H100 SXM5 80GB (rent)") in the
-        report's words: one multiplication sign, the way of getting it in the report's language."""
-        m = re.match(r"^(\d+) [x×] (.+?) \((rent|buy)\)$", str(label)) if isinstance(label, str) else None
-        if m is None:
-            return times(label) if isinstance(label, str) else label
-        return self.tagged(f"{m.group(1)} × {m.group(2)}", self.f.acquisition(m.group(3)))
+    def point_label(self, p: dict[str, Any]) -> Any:
+        """A chart point's name in the report's words: from its parts when the engine gives them
+        (``count``, ``gpu``, ``acquisition``: "8 × h100-80gb-sxm (rent)"), with its ``role`` after it
+        ("(the alternative)"); a label the view worded itself is shown with one multiplication sign."""
+        label, count, gpu, how = p.get("label"), p.get("count"), p.get("gpu"), p.get("acquisition")
+        if isinstance(count, int) and not isinstance(count, bool) and isinstance(gpu, str) and isinstance(how, str):
+            label = self.tagged(f"{count} × {gpu}", self.f.acquisition(how))
+        elif isinstance(label, str):
+            label = times(label)
+        role = p.get("role")
+        return self.tagged(label, role) if isinstance(role, str) and role and isinstance(label, str) else label
 
     def scatter_chart(self, points: Any, candidates: list[Candidate], chosen: Candidate | None,
                       chosen_word: str = "") -> dict[str, Any] | None:
@@ -117,7 +120,7 @@ class ChartsView(CostChartView):
                       for c in candidates]
         if not isinstance(points, (list, tuple)):
             return None
-        local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate), "label": self.point_label(p.get("label"))}
+        local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate), "label": self.point_label(p)}
                  for p in points if isinstance(p, dict)]
         word = chosen_word or self._("chosen")
         suffix = "" if chosen_word else self.tagged("", word)

@@ -20,7 +20,6 @@ from ..fmt import (
     FRAMEWORK_NAMES,
     N_,
     _chosen,
-    _strip_subject,
     input_text,
     pairs,
     table,
@@ -114,7 +113,7 @@ class RecommendView(StepsView, ChartsView):
             elif c.feasible and c.rank is not None:
                 note = self._("rank %(n)s of %(total)s feasible", n=c.rank, total=feasible)
             else:
-                reasons = [_strip_subject(x, c) for x in self.reasons(c)]
+                reasons = self.short_reasons(c)
                 note = reasons[0] if reasons else self._("rejected")
             how = f.acquisition(c.acquisition)
             if c.acquisition == "rent" and c.provider:
@@ -310,7 +309,7 @@ class RecommendView(StepsView, ChartsView):
             common = [r for r in reasons[0] if all(r in rs for rs in reasons[1:])]
             items = []
             for c, rs in zip(unique, reasons, strict=True):
-                own = [_strip_subject(r, c) for r in rs if r not in common]
+                own = [short for r, short in zip(rs, self.short_reasons(c), strict=True) if r not in common]
                 if own or not common:
                     items.append({"title": self.candidate_name(c), "count": str(c.count),
                                   "reasons": own or [self._("No reason recorded.")]})

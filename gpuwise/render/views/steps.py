@@ -147,7 +147,7 @@ class StepsView(BaseView):
                             right=[n for n, i in enumerate(keep) if cols[i][2]])})
         elif sid == "interconnect":
             rows = [[self.candidate_name(c), f.num(c.nodes), self.strategy(c), f.pct(c.scaling_efficiency),
-                     "; ".join(c.strategy_changes) or DASH] for c in shown]
+                     self.changes(c) or DASH] for c in shown]
             if rows:
                 step["tables"].append({
                     "caption": self._("Scaling across GPUs and nodes"),
