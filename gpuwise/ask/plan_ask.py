@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +27,6 @@ PLAN_CHOICE = "plan"
 """The value of the first question's plan choice (``questions.yaml``, ``workload.task``)."""
 TEXTS_FILE = Path(__file__).with_name("plan_texts.yaml")
 DEFAULT_PLAN = "gpuwise-plan.yaml"
-EXIT_INTERRUPTED = 130
-EXIT_USAGE = 2
 _AGAIN: Any = object()
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
 _NONE = ("none", "null", "-", "无", "没有", "不限")
@@ -548,12 +545,14 @@ def run_plan_ask(path: Path, report: Path | None, *, knowledge: str | None, lang
                  prompter: Any, console: Any, existing: bool = False) -> int:
     """The plan questions (or the plan file at ``path`` when ``existing``): 0 done, 1 some workload
     not placed (as ``gpuwise plan``), 2 bad input, 130 interrupted (nothing written)."""
-    from ..errors import UserError
     from ..knowledge import load
+    from .ending import guarded
 
     texts = load_texts()
     session: PlanAsk | None = None
-    try:
+
+    def body() -> int:
+        nonlocal session, currency
         data = None
         if existing:
             from ..plan.build import _load
@@ -565,13 +564,10 @@ def run_plan_ask(path: Path, report: Path | None, *, knowledge: str | None, lang
                           knowledge=knowledge, lang=lang, currency=currency or "USD", prompter=prompter,
                           console=console)
         return session.run(data)
-    except (KeyboardInterrupt, EOFError):
-        console.print()
+
+    def interrupted() -> str:
         if session is not None and session.written:
-            print(texts.get("interrupted_written", lang, path=path), file=sys.stderr)
-        else:
-            print(texts.get("interrupted", lang), file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except UserError as exc:
-        print(f"gpuwise ask: {exc.line()}", file=sys.stderr)
-        return EXIT_USAGE
+            return texts.get("interrupted_written", lang, path=path)
+        return texts.get("interrupted", lang)
+
+    return guarded(body, console=console, interrupted=interrupted, lang=lang)

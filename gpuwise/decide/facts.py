@@ -112,6 +112,10 @@ class CandidateFact(FactModel):
     framework_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, values] "
                                         "parts), which a report words in its language")
     max_concurrent_sequences: float = _f("sequences the KV cache holds at once (-1 training)")
+    serving_weights_gb: float = _f("serving: a model copy's weights per GPU of its layout, GB (-1 training)")
+    kv_free_gb: float = _f("serving: memory per GPU left for the KV cache beside the weights and working set, "
+                           "GB (-1 training)")
+    sequence_gb: float = _f("serving: what one sequence's KV cache takes per GPU at admission, GB (-1 training)")
     max_ttft_ms: float = _f("time-to-first-token target, ms (-1 none)")
     has_ttft_target: bool = _f("a time-to-first-token target applies")
     max_tpot_ms: float = _f("time-per-output-token target, ms (-1 none)")

@@ -141,6 +141,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     tp = int(ev.tp or 1)
     efficiency = _n(speed.efficiency if speed else None, 1.0)
     notation = run.plan.layout.notation() if run else None
+    # a serving copy that does not fit is judged in the layout it tried (its own label says "does not fit")
+    label = (sv.layout.label_phrases() if sv is not None and not sv.fits else None)
     fact: dict[str, Any] = {
         "t": "candidate", "stage": "memory", "tag": "proposed" if ev.tag else "",
         **_gpu_part(job, ev.gpu), **_job_part(job),
@@ -148,8 +150,9 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "multi_node": topo.nodes > 1,
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
-        "strategy": notation or ev.label(),
-        "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else ev.label_phrases(),
+        "strategy": notation or (phrase_text(label) if label else ev.label()),
+        "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else (
+            phrase_json(label) if label else ev.label_phrases()),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,
@@ -221,14 +224,24 @@ def _serving_part(sv: ServingResult | None) -> dict[str, Any]:
     if sv is None:
         return {"framework_supports_gpu": True, "framework_supports_precision": True,
                 "framework_multi_node_ok": True, "framework_reason": "none", "framework_reason_phrases": [],
-                "max_concurrent_sequences": -1.0, "ttft_ms": -1.0, "tpot_ms": -1.0}
+                "max_concurrent_sequences": -1.0, "ttft_ms": -1.0, "tpot_ms": -1.0,
+                "serving_weights_gb": -1.0, "kv_free_gb": -1.0, "sequence_gb": -1.0}
     sup = sv.support
     return {"framework_supports_gpu": bool(sup.gpu_ok), "framework_supports_precision": bool(sup.precision_ok),
             "framework_multi_node_ok": bool(sup.multi_node_ok),
             "framework_reason": str(sup.detail or sup.reason or "none"),
             "framework_reason_phrases": phrase_json(sup.detail_phrases),
             "max_concurrent_sequences": _n(sv.max_concurrent_sequences),
-            "ttft_ms": _n(sv.achieved_ttft_ms), "tpot_ms": _n(sv.achieved_tpot_ms)}
+            "ttft_ms": _n(sv.achieved_ttft_ms), "tpot_ms": _n(sv.achieved_tpot_ms),
+            "serving_weights_gb": sv.weights_per_gpu_bytes / GB, "kv_free_gb": sv.kv_free_per_gpu_bytes / GB,
+            "sequence_gb": sv.sequence_per_gpu_bytes / GB}
+
+
+def _host_ram_short(ev: Evaluation) -> bool:
+    """The layout offloads state to host RAM, and the server's RAM (as given or as rented) is known
+    and too small for it: the fields MEM-HOST-RAM-SHORT compares."""
+    return (getattr(ev.strategy, "offload", "none") != "none" and ev.host_ram_gb is not None and ev.host_ram_gb > 0
+            and ev.host_ram_needed_bytes_per_node / GB > ev.host_ram_gb)
 
 
 def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, single_node: bool) -> dict[str, Any]:
@@ -240,6 +253,11 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, 
     quant = job.kb.runtime.quantization
     state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
     fits = [e for e in evaluations if e.memory.per_gpu <= e.usable]
+    # one server is not enough when every one-server layout that fits the GPUs offloads more state
+    # than its server's RAM holds (MEM-HOST-RAM-SHORT): the offload is no way out, so say what is
+    one = [e for e in fits if e.count <= NODE]
+    if single_node and one and all(_host_ram_short(e) for e in one):
+        single_node = False
     return {
         "t": "job",
         "task": w.task, "method": w.method, "model": shape.name, "params_b": shape.params / 1e9,
