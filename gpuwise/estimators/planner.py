@@ -95,8 +95,8 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
     if key in tj.memo:
         return tj.memo[key]
     shape = tj.shape
-    tps = [pins.tp] if pins.tp else [t for t in (1, 2, 4, 8) if t <= max(1, min(tp_domain, per_node))
-                                     and shape.heads % t == 0]
+    tps = [pins.tp] if pins.tp else [t for t in I.powers_of_two(max(1, min(tp_domain, per_node)))
+                                     if shape.heads % t == 0]
     cps = [pins.cp] if pins.cp else [1] + [c for c in (2, 4, 8) if tj.seq // c >= 4096]
     out = []
     for tp in tps:
@@ -311,11 +311,21 @@ def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: 
     under the user's ``pins`` or with none (a candidate fits either way: a pinned ZeRO-3 on one GPU
     may offload parameters the unpinned search does not try). The layouts' memory does not depend
     on the GPU type, so across a catalog this costs one comparison per GPU type after the first."""
+    return least_per_gpu(tj, n, topo, pins) <= usable
+
+
+def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = Pins()) -> float:
+    """The least memory the busiest GPU of any layout of ``n`` GPUs needs, with any settings
+    (offload included), under the user's ``pins`` or with none (inf when no layout exists): the
+    raw figure :func:`fits_at_all` compares and the memory rules judge (a server's worth of GPUs
+    in the job fact)."""
+    least = math.inf
     for p in (Pins(), pins) if pins.any else (Pins(),):
         search = _search(tj, n, topo.per_node, topo.tp_domain, p)
-        if any(st is not None and st.per_gpu <= usable for st in (search.frugal(False), search.frugal(True))):
-            return True
-    return False
+        for st in (search.frugal(False), search.frugal(True)):
+            if st is not None:
+                least = min(least, st.per_gpu)
+    return least
 
 
 def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS) -> Plan:

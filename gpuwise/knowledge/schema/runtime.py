@@ -1,7 +1,5 @@
 """``runtime.yaml``: how hardware performs in practice (utilisation, efficiencies, overheads, links)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -70,7 +68,7 @@ class Network(Strict):
     source: str = Field(min_length=3)
 
     @model_validator(mode="after")
-    def _described(self) -> Network:
+    def _described(self) -> "Network":
         if bool(self.port) == bool(self.description):
             raise ValueError("give either 'port' (the port's name) or 'description', not both")
         return self
