@@ -314,7 +314,7 @@ def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: 
     return least_per_gpu(tj, n, topo, pins) <= usable
 
 
-def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = Pins()) -> float:
+def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PINS) -> float:
     """The least memory the busiest GPU of any layout of ``n`` GPUs needs, with any settings
     (offload included), under the user's ``pins`` or with none (inf when no layout exists): the
     raw figure :func:`fits_at_all` compares and the memory rules judge (a server's worth of GPUs
