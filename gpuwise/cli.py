@@ -261,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         from .errors import SetupError, UserError
 
         if isinstance(exc, UserError):
-            print(f"gpuwise: {_one_line(exc.line())}", file=sys.stderr)
+            lang = getattr(args, "lang", None) or getattr(args, "import_lang", None) or "en"
+            print(f"gpuwise: {_one_line(exc.line(lang if lang in ('en', 'zh') else 'en'))}", file=sys.stderr)
             return 2
         hint = str(exc) if isinstance(exc, SetupError) else durable_import_hint(exc)
         if hint:  # a broken installation, not a bug: say how to fix it
