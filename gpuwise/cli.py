@@ -373,12 +373,13 @@ def _plan(args: argparse.Namespace) -> int:
     from .plan.build import plan
     from .render import output, plan_view
 
-    _check_output(args, [args.plan])
+    inputs = read_by_run(args, [args.plan]) if args.output else []  # knowledge and rule files too
+    _check_output(args, inputs)
     currency = args.currency or ("CNY" if args.fx_rate is not None else None)
     result = plan(args.plan, knowledge=args.knowledge, rules=args.rules, currency=currency, fx_rate=args.fx_rate)
     text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang,
                             detail=args.detail)
-    _write(text, args, [args.plan])
+    _write(text, args, inputs)
     return 1 if result.unplaced else 0
 
 

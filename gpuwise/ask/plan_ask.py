@@ -49,12 +49,11 @@ class PlanTexts:
 
 def load_texts(path: str | Path | None = None) -> PlanTexts:
     """``plan_texts.yaml`` read and checked (every text in every language, the same placeholders)."""
-    import yaml
-
+    from ..yamlio import safe_load
     from .questions import QuestionsError, _text
 
     p = Path(path) if path else TEXTS_FILE
-    data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    data = safe_load(p.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or set(data) != {"languages", "texts"}:
         raise QuestionsError(f"{p}: expected the keys languages and texts")
     languages = tuple(str(x) for x in data["languages"])
@@ -68,8 +67,10 @@ def is_plan_file(path: Path) -> bool:
     """Whether ``path`` holds a plan file (rather than a requirements answers file)."""
     import yaml
 
+    from ..yamlio import safe_load
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return False
     return isinstance(data, dict) and ("horizon_months" in data or isinstance(data.get("workloads"), list))
@@ -529,11 +530,13 @@ def render_plan(data: dict[str, Any]) -> str:
     order the format documents."""
     import yaml
 
+    from ..yamlio import safe_load
+
     head = (f"# A plan written by `gpuwise ask` on {dt.date.today().isoformat()}; "
             "run it with `gpuwise plan FILE` (the format: docs/formats.md, plan files).\n")
     body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
     text = head + body
-    if yaml.safe_load(text) != data:  # never write what reads back differently
+    if safe_load(text) != data:  # never write what reads back differently
         raise AssertionError("the plan file does not read back as written")
     return text
 

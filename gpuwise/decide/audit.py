@@ -37,12 +37,11 @@ from .recommend import (
     estimates,
     gc_paused,
     house_rules,
-    memory_may_pass,
     ranking_sentence,
     rulebook_for,
     step_summaries,
 )
-from .subjects import NODE, price_facts
+from .subjects import Server, price_facts, roomiest
 
 
 def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
@@ -349,7 +348,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         # recommend's count search
         gpu_ids, more_notes = candidate_gpus(job)
         search = _alternatives(job, gpu_ids, book)
-        alternatives, modes, single_node = search.evaluations, search.modes, search.single_node
+        alternatives, modes, server = search.evaluations, search.modes, search.server
         cards, views = card_facts(p, gpu, base, where, kb)
         prop_fact = proposal_fact(p, job, gpu, proposed, kb)
         judged = search.judged
@@ -358,7 +357,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                       proposed_total_gb=proposed.capacity * hw.count / GB,
                       extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
-                      single_node=single_node or (proposed.count <= NODE and memory_may_pass(job, book, proposed)),
+                      server=roomiest(server, Server.of(proposed)),
                       judged_before=None if judged is None else (alternatives, judged.options))
         if judged is None:  # the alternatives judged and ranked here; a batch keeps what the audit uses
             rec = build_result(job, con, [*notes, *more_notes], rules)
@@ -427,7 +426,7 @@ class _Search:
     kb: Any
     evaluations: list[Any]
     modes: dict[int, list[str]]
-    single_node: bool
+    server: Server | None
     added: list[Assumption]
     shared: bool = False
     judged: _Judged | None = None

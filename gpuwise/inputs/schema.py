@@ -7,8 +7,6 @@ loader turns validation errors into one line naming the file and the field, with
 close match for a misspelt key.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import difflib
 import math
@@ -99,7 +97,7 @@ class Architecture(Strict):
     _v = field_validator("active_params_b")(_finite)
 
     @model_validator(mode="after")
-    def _kv(self) -> Architecture:
+    def _kv(self) -> "Architecture":
         if self.kv_heads is not None and self.kv_heads > self.heads:
             raise ValueError("kv_heads cannot exceed heads")
         if (self.experts is None) != (self.experts_per_token is None):
@@ -140,7 +138,7 @@ class Speculative(Strict):
                                          "billions of parameters")
 
     @model_validator(mode="after")
-    def _draft(self) -> Speculative:
+    def _draft(self) -> "Speculative":
         if self.method == "draft-model" and self.draft_params_b is None:
             raise ValueError("method draft-model needs draft_params_b (the draft model's size in billions)")
         if self.method != "draft-model" and self.draft_params_b is not None:
@@ -172,7 +170,8 @@ class Workload(Strict):
     global_batch_tokens: float | Literal["auto"] = Field(
         default="auto", description="training: tokens per optimizer step across all GPUs")
     parallelism: Parallelism | None = None
-    stack: Literal["megatron", "nemo", "torchtitan", "deepspeed", "fsdp-hf", "axolotl", "unsloth"] | None = Field(
+    stack: Literal["megatron", "nemo", "torchtitan", "deepspeed", "fsdp-hf", "axolotl", "unsloth",
+                   "litgpt"] | None = Field(
         default=None, description="training: the software stack (its speed relative to the calibrated middle is in "
         "knowledge/runtime.yaml training_stacks); none given: the middle, stated as an assumption")
     chunked_cross_entropy: bool = Field(
@@ -206,7 +205,7 @@ class Workload(Strict):
                          "requests_per_s", "p95_ttft_s", "p95_tpot_s")(_finite)
 
     @model_validator(mode="after")
-    def _serving_knobs(self) -> Workload:
+    def _serving_knobs(self) -> "Workload":
         if self.task != "inference":
             given = [f for f in SERVING_ONLY if f in self.model_fields_set and getattr(self, f) not in (None, False)]
             if given:
@@ -230,7 +229,7 @@ class Workload(Strict):
         return v
 
     @model_validator(mode="after")
-    def _model_given(self) -> Workload:
+    def _model_given(self) -> "Workload":
         if self.model is None and self.params_b is None:
             raise ValueError("give 'model' (a catalog name) or 'params_b' (size in billions)")
         if self.architecture is not None and self.params_b is None and self.model is None:
@@ -242,7 +241,7 @@ class Workload(Strict):
         return self
 
     @model_validator(mode="after")
-    def _request_lengths(self) -> Workload:
+    def _request_lengths(self) -> "Workload":
         """prompt_tokens + output_tokens = context_len. Any two give the third; context_len alone is
         split evenly (the 1000/1000 shape of the TensorRT-LLM and NIM benchmark tables); one of
         prompt/output alone is mirrored by the other. The split is stated as an assumption."""
@@ -489,9 +488,11 @@ class Constraints(Strict):
 
 
 class Requirements(Strict):
+    # a section's default comes from a factory: an instance written here would build that
+    # section's validator when the module is imported, in every process (pydantic's defer_build)
     workload: Workload
-    constraints: Constraints = Constraints()
-    environment: Environment = Environment()
+    constraints: Constraints = Field(default_factory=Constraints)
+    environment: Environment = Field(default_factory=Environment)
 
 
 # ------------------------------------------------------------------------- proposals
@@ -515,7 +516,7 @@ class Hardware(Strict):
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
     @model_validator(mode="after")
-    def _nodes(self) -> Hardware:
+    def _nodes(self) -> "Hardware":
         if self.nodes > self.count:
             raise ValueError("more nodes than GPUs")
         return self
@@ -574,7 +575,7 @@ class UsedCard(Strict):
         return v
 
     @model_validator(mode="after")
-    def _dates(self) -> UsedCard:
+    def _dates(self) -> "UsedCard":
         """A card is bought after it is made, and neither happens in the future."""
         today = dt.date.today().strftime("%Y-%m")
         for name in ("manufactured", "purchased"):
@@ -594,7 +595,7 @@ class Storage(Strict):
 class Cloud(Strict):
     egress_tb_per_month: float = Field(default=0, ge=0, le=1e6)
     cross_region_tb_per_month: float = Field(default=0, ge=0, le=1e6)
-    storage: Storage = Storage()
+    storage: Storage = Field(default_factory=Storage)
 
 
 class Facility(Strict):
@@ -606,13 +607,13 @@ class Facility(Strict):
 class Proposal(Strict):
     title: str = Field(default="(untitled proposal)", max_length=500)
     workload: Workload
-    constraints: Constraints = Constraints()
-    environment: Environment = Environment()
+    constraints: Constraints = Field(default_factory=Constraints)
+    environment: Environment = Field(default_factory=Environment)
     hardware: Hardware
     acquisition: Acquisition
     used_cards: list[UsedCard] = Field(default=[], max_length=10_000)
-    cloud: Cloud = Cloud()
-    facility: Facility = Facility()
+    cloud: Cloud = Field(default_factory=Cloud)
+    facility: Facility = Field(default_factory=Facility)
 
 
 # ----------------------------------------------------------------------------- loading

@@ -1,7 +1,5 @@
 """``clouds.yaml``: providers, instances, per-GPU-hour offers, fees, spot behaviour."""
 
-from __future__ import annotations
-
 import datetime as _dt
 from typing import Literal
 
@@ -43,7 +41,7 @@ class _Priced(Strict):
                                                                 "offer's own check)")
 
     @model_validator(mode="after")
-    def _sold_as(self) -> _Priced:
+    def _sold_as(self) -> "_Priced":
         if self.multi_node == "reserved" and (self.max_on_demand_gpus is None or self.reserved_min_hours is None):
             raise ValueError("multi_node: reserved needs max_on_demand_gpus and reserved_min_hours")
         if any(v <= 0 for v in self.reserved_per_hour.values()):
@@ -77,7 +75,7 @@ class Instance(_Priced):
     notes: str = ""
 
     @model_validator(mode="after")
-    def _price(self) -> Instance:
+    def _price(self) -> "Instance":
         self._one_price(self.usd_per_hour, self.cny_per_hour)
         return self
 
@@ -105,7 +103,7 @@ class GpuHourPrice(_Priced):
     notes: str = ""
 
     @model_validator(mode="after")
-    def _price(self) -> GpuHourPrice:
+    def _price(self) -> "GpuHourPrice":
         self._one_price(self.usd_per_gpu_hour, self.cny_per_gpu_hour)
         if self.spot_usd_per_gpu_hour is not None and self.usd_per_gpu_hour is None:
             raise ValueError("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)")
