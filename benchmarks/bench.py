@@ -330,6 +330,48 @@ def bench_estimate(args: argparse.Namespace) -> tuple[dict, str]:
 
 
 # --------------------------------------------------------------------- 3. CLI cold start
+PHASES_SCRIPT = r"""
+import json, sys, time
+c0 = time.process_time()
+from gpuwise import cli
+cli._no_plugin_search()
+import gpuwise.decide.recommend as R, gpuwise.render.report as RR, jinja2
+spent = {"imports": time.process_time() - c0}
+def timed(mod, name, label):
+    f = getattr(mod, name)
+    def g(*a, **k):
+        t = time.process_time()
+        try:
+            return f(*a, **k)
+        finally:
+            spent[label] = spent.get(label, 0.0) + time.process_time() - t
+    setattr(mod, name, g)
+for name, label in (("coerce", "input"), ("rulebook_for", "knowledge, rules"), ("estimates", "search"),
+                    ("consult", "consultation"), ("build_result", "result")):
+    timed(R, name, label)
+timed(R.knowledge_mod, "load", "knowledge, rules")
+timed(RR, "render", "report")
+code = cli.main(sys.argv[1:])
+spent["total"] = time.process_time() - c0
+print(json.dumps(spent), file=sys.stderr)
+"""
+PHASES = ("imports", "input", "knowledge, rules", "search", "consultation", "result", "report", "total")
+
+
+def process_phases(argv: list[str], runs: int, env: dict[str, str]) -> dict[str, float]:
+    """Where a whole ``recommend`` process spends its CPU, by phase (median CPU seconds over
+    ``runs``), the interpreter's own start-up left out: the imports (gpuwise, pydantic, Jinja2,
+    durable-rules), reading the input, the knowledge base and rule book (from the cache), the count
+    search, the consultation, building the result and writing the report."""
+    samples: dict[str, list[float]] = {}
+    for _ in range(runs):
+        _wall, proc = run_cmd([sys.executable, "-c", PHASES_SCRIPT, *argv], ok=(0, 1), env=env)
+        got = json.loads(proc.stderr.strip().splitlines()[-1])
+        for k in PHASES:
+            samples.setdefault(k, []).append(float(got.get(k, 0.0)))
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
 def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
     py = sys.executable
     runs = args.start_runs
@@ -374,6 +416,11 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
                              runs, ms(st["median"]), ms(st["p90"]), ms(cst["median"]),
                              f"+{ms(st['median'] - bare['median'])}",
                              f"{status} (whole process <= {PROCESS_TARGET_S * 1e3:.0f} ms)"])
+        try:
+            phases = process_phases(["recommend", example], min(runs, 5), cached)
+        except Exception as exc:  # a renamed internal: the phases are a diagnosis, not a target
+            phases = {"error": f"{type(exc).__name__}: {exc}"}  # type: ignore[dict-item]
+    data["process_phases_cpu_s"] = phases
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     data["load_average"] = load
     lines = [heading("3. CLI cold start: a new process each run (median of the runs after one warm-up)"),
@@ -384,6 +431,12 @@ def bench_startup(args: argparse.Namespace) -> tuple[dict, str]:
              + ("; the builds took turns, run by run" if args.baseline else ""),
              table(["command", "runs", "median ms", "p90 ms", "cpu ms", "vs bare ms", "target"],
                    [r if len(r) == 7 else [*r[:4], "-", *r[4:]] for r in rows], "lrrrrrl")]
+    if "error" in phases:
+        lines.append(f"cpu by phase of one recommend process: unavailable ({phases['error']})")
+    elif phases:
+        lines.append(f"cpu ms by phase of one `recommend {example}` process (median of {min(runs, 5)}, the "
+                     "interpreter's own start-up left out): "
+                     + ", ".join(f"{k} {ms(v, 0)}" for k, v in phases.items()))
     if not script:
         lines.append("gpuwise console script: not on PATH (pip install -e . adds it); timed python -m gpuwise only")
     return data, "\n".join(lines)

@@ -92,7 +92,7 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = Non
             try:
                 results.append((path, audit(path, knowledge=args.knowledge, rules=args.rules), ""))
             except UserError as exc:
-                results.append((path, None, exc.line()))
+                results.append((path, None, exc.line(getattr(args, "lang", "en") or "en")))
             except (KeyboardInterrupt, MemoryError, RecursionError):
                 raise
             except Exception as exc:  # a bug met on this file: say so for this file, finish the others
@@ -108,7 +108,8 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = Non
             lines.append(json.dumps(doc, allow_nan=False))
         text = "\n".join(lines) + "\n"
     else:
-        currency = report.report_currency(args.currency, args.fx_rate, [res for _, res, _ in results])
+        # no currency asked for: each file's section keeps the currency that file writes its amounts in
+        currency = args.currency or ("CNY" if args.fx_rate is not None else None)
         text = report.render_audit_summary(results, fmt, lang=args.lang, currency=currency,
                                            fx_rate=args.fx_rate, knowledge=args.knowledge,
                                            detail=getattr(args, "detail", "brief"))

@@ -221,9 +221,22 @@ def _safe_streams() -> None:
             stream.reconfigure(errors="gpuwise-ascii")
 
 
+_PARSER: argparse.ArgumentParser | None = None
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once per process: building it is ~140 argparse calls, each asking the
+    terminal's size and gettext's catalogs, and it holds no state between ``parse_args`` calls
+    (help is laid out to the terminal when it is printed)."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = build_parser()
+    return _PARSER
+
+
 def main(argv: list[str] | None = None) -> int:
     _safe_streams()
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "ask":  # the questionnaire saves the answers given so far on Ctrl-C
         import signal
@@ -248,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         from .errors import SetupError, UserError
 
         if isinstance(exc, UserError):
-            print(f"gpuwise: {_one_line(exc.line())}", file=sys.stderr)
+            lang = getattr(args, "lang", None) or getattr(args, "import_lang", None) or "en"
+            print(f"gpuwise: {_one_line(exc.line(lang if lang in ('en', 'zh') else 'en'))}", file=sys.stderr)
             return 2
         hint = str(exc) if isinstance(exc, SetupError) else durable_import_hint(exc)
         if hint:  # a broken installation, not a bug: say how to fix it
@@ -359,12 +373,13 @@ def _plan(args: argparse.Namespace) -> int:
     from .plan.build import plan
     from .render import output, plan_view
 
-    _check_output(args, [args.plan])
+    inputs = read_by_run(args, [args.plan]) if args.output else []  # knowledge and rule files too
+    _check_output(args, inputs)
     currency = args.currency or ("CNY" if args.fx_rate is not None else None)
     result = plan(args.plan, knowledge=args.knowledge, rules=args.rules, currency=currency, fx_rate=args.fx_rate)
     text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang,
                             detail=args.detail)
-    _write(text, args, [args.plan])
+    _write(text, args, inputs)
     return 1 if result.unplaced else 0
 
 

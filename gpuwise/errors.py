@@ -6,27 +6,101 @@ Anything else reaching the CLI is a bug in gpuwise.
 
 from __future__ import annotations
 
+import functools
+import gettext
+from pathlib import Path
+from typing import Any
+
 
 class GpuwiseError(Exception):
     """Base of every error gpuwise raises on purpose."""
 
 
+def N_(text: str) -> str:
+    """Marks an error's English template for the translation catalog (``pybabel extract -k N_``):
+    the template is the msgid; it is translated only when the line is shown."""
+    return text
+
+
+@functools.cache
+def _catalog(lang: str) -> gettext.NullTranslations:
+    """The report catalog (``gpuwise/render/locale``) for ``lang``; English: none."""
+    locale = {"zh": "zh_CN"}.get(lang)
+    if locale is None:
+        return gettext.NullTranslations()
+    try:
+        return gettext.translation("gpuwise", localedir=str(Path(__file__).parent / "render" / "locale"),
+                                   languages=[locale])
+    except OSError:  # no compiled catalog: the English line still says what is wrong
+        return gettext.NullTranslations()
+
+
+class Either(tuple):
+    """Choices a message offers ("a or b or c", "'a', 'b' or 'c'"), worded in the line's language
+    (the names themselves stay as written). ``commas``: commas between all but the last two."""
+
+    commas = False
+
+    def words(self, lang: str) -> str:
+        items = [str(x) for x in self]
+        if len(items) < 2:
+            return "".join(items)
+        if lang == "zh":
+            return "、".join(items[:-1]) + " 或 " + items[-1]
+        return (", ".join(items[:-1]) + " or " + items[-1]) if self.commas else " or ".join(items)
+
+
+def either(items: Any, *, commas: bool = False) -> Either:
+    e = Either(items)
+    e.commas = commas
+    return e
+
+
+def _say(template: str | tuple[str, ...], values: dict[str, Any] | None, lang: str) -> str:
+    """``template`` in ``lang``, filled with ``values`` (``%(name)s``); a template without values is
+    shown as written (it may hold a literal ``%``). A translation that lost a placeholder falls back
+    to the English, never to a traceback. A tuple of templates is one clause each, joined."""
+    if isinstance(template, tuple):
+        return ("; " if lang == "en" else "；").join(_say(t, values, lang) for t in template)
+    if not template:
+        return template
+    text = _catalog(lang).gettext(template) if lang != "en" else template
+    if values is None:
+        return text
+    values = {k: v.words(lang) if isinstance(v, Either) else v for k, v in values.items()}
+    try:
+        return text % values
+    except (KeyError, TypeError, ValueError):
+        return template % values
+
+
 class UserError(GpuwiseError):
     """Bad input or usage: names the file, the field and what is wrong.
 
-    ``where`` is the file (and field) the problem is in; ``hint`` says how to fix it.
+    ``where`` is the file (and field) the problem is in; ``hint`` says how to fix it. A message or
+    hint marked ``N_()`` with ``values`` / ``hint_values`` (``%(name)s`` placeholders) is shown in
+    the language asked for (:meth:`line`); the file, field and names given stay as written.
     """
 
-    def __init__(self, message: str, *, where: str | None = None, hint: str | None = None):
-        self.message = message
+    def __init__(self, message: str | tuple[str, ...], *, where: str | None = None, hint: str | None = None,
+                 values: dict[str, Any] | None = None, hint_values: dict[str, Any] | None = None,
+                 msgid: str | tuple[str, ...] | None = None):
+        # msgid: the catalog's template when the English line is another's words as written (pydantic's)
+        self.template, self.values = msgid or message, values
+        self.hint_template, self.hint_values = hint, hint_values
+        self.message = message if isinstance(message, str) and msgid else _say(message, values, "en")
         self.where = where
-        self.hint = hint
+        self.hint = _say(hint, hint_values, "en") if hint is not None else None
         super().__init__(self.line())
 
-    def line(self) -> str:
-        text = f"{self.where}: {self.message}" if self.where else self.message
-        if self.hint:
-            text += f" ({self.hint})"
+    def line(self, lang: str = "en") -> str:
+        """The one line for stderr, in ``lang`` (``en``, ``zh``)."""
+        message = self.message if lang == "en" else _say(self.template, self.values, lang)
+        hint = self.hint if lang == "en" or self.hint_template is None else _say(
+            self.hint_template, self.hint_values, lang)
+        text = f"{self.where}: {message}" if self.where else message
+        if hint:
+            text += f" ({hint})" if lang == "en" else f"（{hint}）"
         return " ".join(text.split())
 
 

@@ -11,8 +11,6 @@ the postings, never a second calculation).
 Amounts are in USD (``currency``); a report in yuan converts them at the result's dated rate.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Iterable
 from typing import Any, Literal

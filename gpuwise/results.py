@@ -4,8 +4,6 @@
 keys) plus the extra keys reports need: the formulas, assumptions and sources.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -92,6 +92,19 @@ def _questions():
     return load_questions()
 
 
+@pytest.fixture(scope="module")
+def audits_share_their_search():
+    """A module's audits that ask the same question (the same workload, constraints, cloud use,
+    knowledge and rules; another proposed GPU, another used card) share the search for the
+    alternative and its judgement, as a batch's audits do (``gpuwise.decide.audit.sharing``): each
+    result is the one the audit gives alone (tests/test_audit_batch.py), and the search is most of
+    an audit. Not for a module that patches the estimators or the rules in memory."""
+    from gpuwise.decide.audit import sharing
+
+    with sharing():
+        yield
+
+
 def answer_of(command: str, path: Path | str):
     """``recommend``, ``audit`` or ``plan`` of a shipped file (examples/, tests/data/) with the
     built-in knowledge and rules: computed once per test process and shared by the modules that

@@ -11,6 +11,8 @@ import yaml
 from gpuwise import audit
 from gpuwise.errors import UserError
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest
+
 EX = Path(__file__).parent.parent / "examples"
 
 

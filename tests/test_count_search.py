@@ -16,6 +16,7 @@ from gpuwise.decide.recommend import counts_for, recommend
 from gpuwise.estimators import cost as K
 from gpuwise.estimators import planner as P
 from gpuwise.estimators import serving as SV
+from gpuwise.estimators import step_time as S
 from gpuwise.estimators.candidate import evaluate, offers_for, requested_pins, training_job
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
@@ -135,7 +136,7 @@ def test_counts_certainly_late_are_skipped_and_are_late(kb):
         assert all(n >= bound for n in judged) or judged == {64}, (gid, judged)
     # by hand for H100 SXM: 6 N D (plus attention) FLOPs at 989 TFLOP/s dense BF16 x the planner's MFU
     tj = training_job(job)
-    rate, mfu = P._gpu_speed(tj, kb.gpus["h100-80gb-sxm"])
+    rate, mfu = S.gpu_speed(tj, kb.gpus["h100-80gb-sxm"])
     assert rate == pytest.approx(989.5e12 * mfu.value, rel=1e-3)
     gpu_hours = tj.flops_per_token(False) * 2e11 / rate / 3600
     assert tj.flops_per_token(False) > 6 * job.shape.params
@@ -218,8 +219,10 @@ def test_a_job_late_on_one_server_still_fits_on_one(kb):
     q = {"workload": {"task": "finetune", "model": "llama-3.1-8b", "method": "full", "train_tokens": 1e11},
          "constraints": {"acquisition": "rent", "max_gpus": 64, "deadline_days": 3}}
     job = resolve(Requirements.model_validate(q), kb)
-    evaluations, _modes, single_node = estimates(job, candidate_gpus(job)[0])
-    assert single_node and min(e.count for e in evaluations) > 8
+    evaluations, _modes, server = estimates(job, candidate_gpus(job)[0])
+    assert min(e.count for e in evaluations) > 8
+    # the job fact carries the roomiest server's figures and the rule finds they fit
+    assert server is not None and server.count == 8 and server.share <= 1 - kb.policy_value("memory_headroom_fraction")
     assert evaluate(job, kb.gpus["h100-80gb-sxm"], 8).fits
     result = recommend(q)
     assert "MEM-ALT-LORA" not in {f.rule for f in result.findings}

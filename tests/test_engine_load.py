@@ -20,7 +20,8 @@ def _small_facts(i: int) -> list[dict]:
          "deadline_days": 2.0 + i % 2 * 5, "has_deadline": True, "cuda_device": True, "tensor_cores": True,
          "acquisition_wanted": "rent", "rent_known": True, "buy_known": False, "tp": 1, "per_node": 8,
          "has_budget": False},
-        {"t": "job", "full_training": True, "task": "finetune", "single_node_feasible": i % 2 == 0},
+        {"t": "job", "full_training": True, "task": "finetune", "server_capacity_gb": 80.0,
+         "server_need_gb": 70.0 if i % 2 == 0 else 90.0},
         {"t": "price", "what": f"p{i}", "used": True, "age_days": 400},
     ]
 

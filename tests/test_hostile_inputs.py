@@ -133,8 +133,11 @@ def run_bytes(capsys, tmp_path: Path, data: bytes, kind: str = "requirements", w
     return assert_refused(code, stdout, err, path, field=field, output=out)
 
 
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's: the same YAML, several times faster
+
+
 def dump(doc: Any) -> bytes:
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True).encode("utf-8")
+    return yaml.dump(doc, Dumper=_DUMPER, sort_keys=False, allow_unicode=True).encode("utf-8")
 
 
 def dotted(path: tuple[Any, ...]) -> str:
@@ -647,9 +650,13 @@ def test_odd_file_names_still_give_one_printable_line(capsys, tmp_path, name):
     assert code == 2 and len(err.splitlines()) == 1 and "\x1b" not in err and "Traceback" not in err
 
 
+_NAME_TEXT = st.text(alphabet=string.printable + "\x1b\x07\x85\u2028\u2029\x00", max_size=40)
+"""Text around the control character each name is built to hold (built in, not filtered for: the
+filter threw away six in seven draws and failed hypothesis's health check at random)."""
+
+
 @SETTINGS
-@given(value=st.text(alphabet=string.printable + "\x1b\x07\x85\u2028\u2029\x00", min_size=1, max_size=80)
-       .filter(lambda s: any(c in s for c in "\x1b\x07\x00")))
+@given(value=st.tuples(_NAME_TEXT, st.sampled_from("\x1b\x07\x00"), _NAME_TEXT).map("".join))
 def test_hostile_text_in_a_name_stays_on_one_printable_line(capsys, tmp_path, value):
     """A model name is echoed back as the user wrote it: terminal escapes and line breaks in it
     must not reach the terminal."""

@@ -20,6 +20,8 @@ from gpuwise.decide.inspect_card import app_clocks_off_mhz, memory_errors, month
 from gpuwise.decide.smi_report import GpuReading, parse_nvidia_smi_xml
 from gpuwise.errors import UserError
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest
+
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
 READING_RULES = {"USED-PCIE-WIDTH", "USED-PCIE-GEN-UNDER-LOAD", "USED-POWER-LIMIT-CHANGED", "USED-CLOCKS-CHANGED",
                  "USED-THROTTLING"}

@@ -45,7 +45,7 @@ def _problems(where: str, entry: dict[str, Any]) -> list[str]:
 
 def _rental(where: str, e: dict[str, Any]) -> list[str]:
     out = _problems(where, e)
-    if e.get("reserved_per_hour") or e.get("multi_node") == "reserved":  # terms age apart from the rate
+    if e.get("reserved_per_hour") or e.get("cluster_per_gpu_hour") or e.get("multi_node") == "reserved":  # terms age
         if not _dated(e, "terms_as_of"):
             out.append(f"{where}: reserved terms without terms_as_of")
         if not _sourced(e, "sold_as_source"):

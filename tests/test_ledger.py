@@ -113,6 +113,53 @@ def test_a_rental_on_demand_is_billed_for_the_hours_it_runs():
     assert r.verdict == "approve"
 
 
+def test_cloud_fees_run_for_the_hours_the_rental_is_billed(tmp_path):
+    """Fees are charged while the rental is billed, not for the project's months: the LoRA job on
+    Lambda runs ~6.3 h, so its 1 TB kept in storage costs Lambda's dearest listed storage rate,
+    $0.20 per GB-month (docs.lambda.ai/public-cloud/billing; object storage is not listed), for
+    billed hours / 730 of a month: about $1.72, not 6 months x $200 = $1,200. Lambda charges no
+    egress. A one-month commitment at AWS (egress after 100 free GB: $0.09/GB; S3 $0.023/GB-month,
+    knowledge/clouds.yaml) is billed the month: (200 - 100) GB x $0.09 + 1,000 GB x $0.023 = $32."""
+    import yaml
+
+    r = answer_of("audit", EXAMPLES / "proposal-good-lora-8xh100.yaml")
+    led, tl = r.proposed.ledger, r.proposed.timeline
+    assert tl.billed_hours < 8
+    assert led.amount("fee", item="storage") == pytest.approx(1000 * 0.20 * tl.billed_hours / 730, rel=1e-9)
+    assert led.amount("fee", item="storage") < 2.0
+    assert led.amount("fee", item="egress") == 0.0
+    doc = yaml.safe_load((EXAMPLES / "proposal-good-lora-8xh100.yaml").read_text())
+    doc["acquisition"].update(provider="aws", months=1)
+    path = tmp_path / "aws-month.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    from gpuwise.decide.audit import audit
+
+    led = audit(path).proposed.ledger
+    assert led.period.kind == "commitment" and led.period.months == pytest.approx(1.0)
+    assert led.amount("fee", item="egress") == pytest.approx(100 * 0.09)
+    assert led.amount("fee", item="storage") == pytest.approx(1000 * 0.023)
+
+
+def test_storage_at_a_provider_without_a_storage_price_is_said_not_counted(tmp_path):
+    """AutoDL lists no storage table in clouds.yaml (its storage rates were not found in a stored
+    copy): 0.5 TB asked for there is no ledger line, and the answer says so as an assumption."""
+    import yaml
+
+    from gpuwise.decide.audit import audit
+
+    doc = {"title": "LoRA on one RTX 4090 at AutoDL",
+           "workload": {"task": "finetune", "model": "llama-3.1-8b", "method": "qlora", "train_tokens": 2e7},
+           "constraints": {"market": "china", "currency": "CNY"},
+           "hardware": {"gpu": "rtx-4090", "count": 1}, "acquisition": {"mode": "rent", "provider": "autodl"},
+           "cloud": {"storage": {"kind": "standard-ssd", "tb": 0.5}}}
+    path = tmp_path / "autodl.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    r = audit(path)
+    assert r.proposed.ledger.amount("fee", item="storage") == 0.0
+    said = [a for a in r.assumptions if a.field == "cloud.storage"]
+    assert len(said) == 1 and said[0].value == "autodl" and said[0].message_id == "assume.storage.unlisted"
+
+
 def test_an_alternative_that_serves_less_is_not_a_plain_saving():
     """The old-driver proposal serves 2 x H100 PCIe; the cheapest feasible alternative serves less
     than half its throughput: the saving is not like for like, and the report says what it gives up."""

@@ -42,21 +42,50 @@ def test_a_published_reservation_is_taken_only_when_the_job_fills_it() -> None:
     assert t.term == "1-year" and t.usd_per_hour == pytest.approx(12.0) and t.min_hours == 8760
 
 
-def test_lambda_two_nodes_for_two_hours_bill_a_week(kb) -> None:
+def test_lambda_two_nodes_for_two_hours_bill_two_weeks_of_a_1_click_cluster(kb) -> None:
+    """Lambda rents more than 8 H100s only as a 1-Click Cluster: 16 to 512 GPUs on 400 Gb/s
+    InfiniBand (docs.lambda.ai/public-cloud/1-click-clusters), reserved for 2 weeks to a year at
+    $6.16 per GPU-hour for 16 GPUs (lambda.ai pricing as transcribed 2026-09-02 and 2026-09-13)."""
     req = Requirements.model_validate({"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b",
                                                     "train_tokens": 1e6},
                                        "constraints": {"acquisition": "rent"}})
     job = resolve(req, kb)
     ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 16, provider="lambda", acquisition="rent")
     n = ev.cost
-    assert n.rent_reserved_only and n.rent_term == "reserved" and n.rent_min_term_hours == 168
+    assert n.rent_reserved_only and n.rent_term == "reserved" and n.rent_min_term_hours == 336
     assert ev.speed.wall_hours < 24
-    # billed for the week at Lambda's 8-GPU node rate (no 1-Click Cluster rate is in the knowledge base)
-    assert ev.timeline.billed_hours == pytest.approx(168)
-    assert n.rent_usd == pytest.approx(16 * 3.99 * 168, rel=1e-6)
+    assert ev.timeline.billed_hours == pytest.approx(336)  # two weeks billed
+    assert n.rent_usd == pytest.approx(16 * 6.16 * 336, rel=1e-6)  # $33,116.16
+    assert ev.offer.network == "infiniband-400"  # the cluster's fabric, not the 25 GbE default
     one_node = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, provider="lambda", acquisition="rent")
     assert not one_node.cost.rent_reserved_only
     assert one_node.timeline.billed_hours < 24
+
+
+def test_a_cluster_rate_follows_its_size_and_its_smallest_cluster_is_paid() -> None:
+    """Lambda's H100 1-Click Cluster rates by size: $6.16 from 16 GPUs, $5.85 from 64, $5.54 from 256."""
+    o = _offer(gpus=12, usd_per_hour=12 * 4.0, max_on_demand_gpus=8, multi_node="reserved", reserved_min_hours=336,
+               cluster_rates=((16, 6.16), (64, 5.85), (256, 5.54)), sold_as_source="page")
+    t = O.term_for(o, 12, 10)  # 12 GPUs: the smallest cluster, 16, is paid
+    assert t.gpus_paid == 16 and t.usd_per_hour == pytest.approx(16 * 6.16) and t.min_hours == 336
+    assert O.term_for(o, 64, 10).usd_per_hour == pytest.approx(64 * 5.85)
+    assert O.term_for(o, 300, 10).usd_per_hour == pytest.approx(300 * 5.54)
+    chosen, _ = O.as_sold([o], 12, 10, {})
+    assert chosen.gpus == 16 and chosen.per_gpu_hour == pytest.approx(6.16)
+
+
+def test_lambda_offers_state_their_network(kb) -> None:
+    """H100/B200 beyond one node at Lambda run on the 1-Click Cluster's InfiniBand; other GPUs are
+    several on-demand instances, which use no InfiniBand (docs.lambda.ai/public-cloud/guest-agent)."""
+    lam = [o for o in kb.clouds.gpu_hour_prices if o.provider == "lambda"]
+    for o in lam:
+        assert o.network_stated, o.gpu
+        if o.gpu in ("h100-80gb-sxm", "b200"):
+            assert o.network == "infiniband-400" and o.multi_node == "reserved"
+        else:
+            assert o.network is None and o.multi_node == "on-demand" and "InfiniBand" in o.network_stated
+    a100 = next(o for o in O.rent_offers(kb.clouds, "a100-80gb-sxm", 16) if o.provider == "lambda")
+    assert O.term_for(a100, 16, 5).term == "on-demand"  # two on-demand nodes, no cluster product
 
 
 def test_gcp_publishes_one_and_three_year_commitments(kb) -> None:
@@ -130,3 +159,46 @@ def test_the_network_estimated_is_that_of_the_offer_priced(kb, tokens, provider,
     assert ev.topology.network == network and n.rent_network == network and n.rent_provider == provider
     rate = 5.0 if provider == "hourly" else 3.0
     assert n.usd_per_gpu_hour == pytest.approx(rate)
+
+
+def test_a_quote_is_compared_with_the_offer_it_names_else_the_cheapest_of_its_kind() -> None:
+    """The audit's hourly comparison (FEE-PRICE-ABOVE-LIST / -MARKET) takes the offer the proposal
+    names, not the first of all offers; unnamed, the cheapest of the network class the job is rented
+    as; a spot quote meets the published spot rate."""
+    from types import SimpleNamespace
+
+    nets = {"ib": SimpleNamespace(shared_by="gpu"), "eth": SimpleNamespace(shared_by="node")}
+    cheap_pod = _offer(provider="pods", gpus=16, usd_per_hour=16 * 2.0, network="eth")
+    cluster = _offer(provider="cl", gpus=16, usd_per_hour=16 * 3.0, network="ib", spot_usd_per_hour=16 * 1.2)
+    big = _offer(provider="cl", instance="node8", gpus=16, usd_per_hour=16 * 2.5, network="ib")
+    offers = [cheap_pod, big, cluster]  # price order
+    o, rate, basis = O.reference_offer(offers, nets, provider="cl", instance="node8")
+    assert (o, rate, basis) == (big, 2.5, "named")
+    o, rate, basis = O.reference_offer(offers, nets, provider="cl")
+    assert (o, rate, basis) == (big, 2.5, "named")  # the provider's lowest bill for 16 GPUs
+    o, rate, basis = O.reference_offer(offers, nets, provider="cl", spot=True)
+    assert (o, rate) == (cluster, pytest.approx(1.2))  # $19.20 spot for 16 beats $40 on demand
+    assert O.reference_offer(offers, nets, provider="elsewhere")[1:] == (2.0, "cheapest")
+    # a multi-node job whose offers put clusters first is compared with the cheapest cluster
+    assert O.reference_offer([big, cluster, cheap_pod], nets)[:2] == (big, 2.5)
+    assert O.reference_offer([], nets) is None
+    # 16 GPUs of a product rented above 8 only as a reserved cluster: the cluster's listed rate
+    lam = _offer(provider="lam", gpus=16, usd_per_hour=16 * 3.99, network="ib", max_on_demand_gpus=8,
+                 multi_node="reserved", reserved_min_hours=336, cluster_rates=((16, 6.16),), sold_as_source="p")
+    assert O.reference_offer([lam], nets, provider="lam")[1] == pytest.approx(6.16)
+
+
+def test_an_audit_judges_a_lambda_quote_against_lambdas_listed_rate() -> None:
+    """One H100 SXM quoted at $9/h at Lambda: Lambda lists a 1x H100 SXM instance at $4.29
+    (lambda.ai/pricing via silybench, 2026-09-25): 9 / 4.29 = 2.10x, over the 1.5x policy."""
+    from pathlib import Path
+
+    from gpuwise.decide.audit import audit
+
+    case = Path(__file__).resolve().parent / "rules" / "FEE-PRICE-ABOVE-LIST" / "input.yaml"
+    found = {f.rule: f for f in audit(case).findings}
+    f = found["FEE-PRICE-ABOVE-LIST"]
+    assert f.evidence["market_hourly_usd"] == pytest.approx(4.29)
+    assert f.evidence["hourly_ratio"] == pytest.approx(9 / 4.29, rel=1e-3)
+    assert f.evidence["market_hourly_offer"] == "Lambda" and f.evidence["market_hourly_as_of"] == "2026-09-25"
+    assert "FEE-PRICE-ABOVE-MARKET" not in found

@@ -39,14 +39,45 @@ def test_the_node_size_is_defined_once():
     assert found == ["gpuwise/estimators/interconnect.py: ['GPUS_PER_NODE']"], found
 
 
+def _ladders(tree: ast.AST) -> list[int]:
+    """Lines of literal tuples or lists that start 1, 2, 4: a hand-written ladder of GPU counts."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Tuple | ast.List) and len(node.elts) >= 3:
+            head = [e.value if isinstance(e, ast.Constant) else None for e in node.elts[:3]]
+            if head == [1, 2, 4]:
+                out.append(node.lineno)
+    return out
+
+
 def test_the_count_ladder_is_defined_once():
-    """The GPU counts a consultation judges come from one function (recommend, audit and estimate)."""
+    """The GPU counts recommend, audit, estimate and plan judge, and the splits of a server (tensor-
+    parallel widths), come from interconnect.count_ladder / powers_of_two: no module writes its own
+    1, 2, 4, 8 or doubles from a server up."""
     found = []
-    for path in sorted((PACKAGE / "decide").rglob("*.py")):
+    for path in _modules():
         text = path.read_text()
-        if "(1, 2, 4, 8)" in text or "counts[-1] * 2" in text:
-            found.append(path.name)
-    assert found == ["subjects.py"], found
+        rel = path.relative_to(ROOT).as_posix()
+        found += [f"{rel}:{line}" for line in _ladders(ast.parse(text))]
+        if "counts[-1] * 2" in text or ("n = 16" in text and "n *= 2" in text):
+            found.append(rel)
+    assert found == [], found
+
+
+@pytest.mark.parametrize(("max_gpus", "ladder"), [
+    (1, [1]), (6, [1, 2, 4]), (8, [1, 2, 4, 8]), (24, [1, 2, 4, 8, 16, 24]), (64, [1, 2, 4, 8, 16, 32, 64]),
+    (100, [1, 2, 4, 8, 16, 32, 64]),  # 100 is not whole 8-GPU servers
+])
+def test_every_command_climbs_the_same_ladder(max_gpus, ladder):
+    from gpuwise.decide.subjects import counts_for
+    from gpuwise.plan.sizing import counts
+
+    assert I.count_ladder(max_gpus) == counts_for(max_gpus) == counts(max_gpus) == ladder
+
+
+def test_a_servers_splits_follow_the_node_size():
+    assert I.powers_of_two(I.GPUS_PER_NODE) == [1, 2, 4, 8]
+    assert I.powers_of_two(0) == [] and I.powers_of_two(5) == [1, 2, 4]
 
 
 def test_usable_memory_is_computed_in_one_function():
@@ -71,9 +102,16 @@ def test_the_flash_attention_floor_is_read_from_data_once(kb):
     floors = [f.model_copy(update={"min_compute_capability": "9.0"}) if f.feature == "flash_attention_2" else f
               for f in kb.software.feature_floors]
     sw = kb.software.model_copy(update={"feature_floors": floors})
-    assert compat.flash_runs(sw, kb.gpus["h100-80gb-sxm"]) and not compat.flash_runs(sw, kb.gpus["a100-80gb-sxm"])
-    assert compat.flash_runs(kb.software, kb.gpus["a100-80gb-sxm"])
-    assert not compat.flash_runs(kb.software, kb.gpus["v100-32gb-sxm2"])
+    assert compat.flash_min_cc(sw) == 9.0
+    # the environment fact carries the raw floor beside the GPU's compute capability (no yes/no)
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    job = resolve(Requirements.model_validate({"workload": {"task": "finetune", "model": "llama-3.1-8b",
+                                                            "attention": "flash"},
+                                               "environment": {"pytorch": "2.5.1"}}), kb)
+    env = compat.environment_fact(sw, kb.gpus["a100-80gb-sxm"], job.req.environment, job.w)
+    assert (env["cc"], env["flash_min_cc"]) == (8.0, 9.0) and "flash_ok" not in env
     # the rule compares the raw floor with the GPU's compute capability
     book = rulebook.load()
     fact = {"wants_flash": True, "cuda_device": True, "training": True}
@@ -149,3 +187,18 @@ def test_every_layouts_quick_memory_is_its_breakdowns_total(kb, model, method, b
     assert statics
     for s in statics:
         assert s.per_gpu == pytest.approx(tj.memory(s.layout).per_gpu, rel=1e-9), s.layout
+
+
+def test_each_compute_capability_floor_is_read_in_one_function():
+    """The serving table's floors (a framework's CUDA build, a precision's kernels) are read by
+    serving.support_figures, which the rules compare and the estimator's support() reads; the
+    FlashAttention floor by compat.flash_min_cc. A second reader of a floor fails here."""
+    found = []
+    for path in _modules():
+        tree = ast.parse(path.read_text())
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and any(
+                    isinstance(n, ast.Attribute) and n.attr == "min_compute_capability" for n in ast.walk(fn)):
+                found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
+    assert sorted(found) == ["gpuwise/estimators/serving/support.py:support_figures",
+                             "gpuwise/knowledge/compat.py:flash_min_cc"], found

@@ -15,9 +15,7 @@ PACKAGE = ROOT / "gpuwise"
 MAX_LINES = 800
 ALLOWANCE = 20  # "about 800": a docstring's worth over, no more
 
-KNOWN_OVER_THE_LIMIT: dict[str, int] = {
-    "gpuwise/estimators/planner.py": 900,  # 878 lines, growing with issue 22's training work this stop
-}
+KNOWN_OVER_THE_LIMIT: dict[str, int] = {}
 """Modules over the limit when this check came, with a ceiling they may not pass: each is to be
 split by concern (issue 21 item 4), and then leaves this list."""
 

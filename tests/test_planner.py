@@ -114,7 +114,7 @@ def test_the_chosen_layout_is_the_fastest_that_fits(kb):
             if v > 1 and (pp == 1 or tj.shape.layers < 2 * pp * v):
                 continue
             for rung in plain:
-                s = P._static(tj, P._layout(tj, 32, tp, pp, cp, ep, v, rung))
+                s = P.figures(tj, P._layout(tj, 32, tp, pp, cp, ep, v, rung))
                 if s.per_gpu <= usable:
                     best = min(best, P.step_time(tj, s, rates).total)
     assert plan.fits and plan.step.total == pytest.approx(best, rel=1e-9)
@@ -125,19 +125,19 @@ def test_tensor_parallel_costs_four_collectives_per_layer_and_micro_batch(kb):
     layer (all-reduce volume), 2 more when the forward is recomputed (Korthikanti et al. 2022)."""
     tj = training_job(_job(kb, PRETRAIN_7B))
     lay = P._layout(tj, 64, 8, 1, 1, 1, 1, (1, False, "none"))
-    s = P._static(tj, lay)
+    s = P.figures(tj, lay)
     assert s.tp_count == 32 * lay.grad_accum * 4
     assert s.tp_bytes == 2048 * 4096 * 2  # micro-batch tokens x hidden x bf16
-    ck = P._static(tj, P._layout(tj, 64, 8, 1, 1, 1, 1, (1, True, "none")))
+    ck = P.figures(tj, P._layout(tj, 64, 8, 1, 1, 1, 1, (1, True, "none")))
     assert ck.tp_count == 32 * lay.grad_accum * 6
 
 
 def test_pipeline_bubble_by_hand(kb):
     """1F1B: (p - 1) / m; interleaved with v virtual stages: (p - 1) / (m v) (Narayanan et al. SC'21)."""
     tj = training_job(_job(kb, PRETRAIN_7B))
-    one = P._static(tj, P._layout(tj, 64, 1, 4, 1, 1, 1, (1, False, "none")))
+    one = P.figures(tj, P._layout(tj, 64, 1, 4, 1, 1, 1, (1, False, "none")))
     assert one.layout.grad_accum == 128 and one.bubble == pytest.approx(3 / 128)
-    inter = P._static(tj, P._layout(tj, 64, 1, 4, 1, 1, 2, (1, False, "none")))
+    inter = P.figures(tj, P._layout(tj, 64, 1, 4, 1, 1, 2, (1, False, "none")))
     assert inter.bubble == pytest.approx(3 / (128 * 2))
 
 
@@ -164,7 +164,7 @@ def test_data_parallel_gradients_move_once_per_optimizer_step(kb):
     steps = []
     for job in (job_a, job_b):
         tj = training_job(job)
-        s = P._static(tj, P._layout(tj, 64, 1, 1, 1, 1, 1, (1, False, "none")))
+        s = P.figures(tj, P._layout(tj, 64, 1, 1, 1, 1, 1, (1, False, "none")))
         rates = P.gpu_rates(tj, g, topo)
         parts = P.step_time(tj, s, rates)
         steps.append((parts.compute, parts.dp + 0.5 * parts.compute / s.layout.grad_accum))
@@ -190,8 +190,8 @@ def test_moe_pretrain_on_64_h100_scales_with_experts_inside_the_node(kb):
 def test_expert_parallel_shards_the_experts_memory(kb):
     """EP divides the routed experts' weights, gradients and optimizer state, not the dense parts."""
     tj = training_job(_job(kb, {"task": "pretrain", "model": "mixtral-8x7b", "train_tokens": 1e10}))
-    one = P._static(tj, P._layout(tj, 64, 1, 2, 1, 1, 1, (1, False, "none")))
-    eight = P._static(tj, P._layout(tj, 64, 1, 2, 1, 8, 1, (1, False, "none")))
+    one = P.figures(tj, P._layout(tj, 64, 1, 2, 1, 1, 1, (1, False, "none")))
+    eight = P.figures(tj, P._layout(tj, 64, 1, 2, 1, 8, 1, (1, False, "none")))
     assert eight.grad_expert == pytest.approx(one.grad_expert / 8)
     assert eight.grad_dense == pytest.approx(one.grad_dense)
     assert eight.ep_count > 0 and one.ep_count == 0
@@ -258,7 +258,8 @@ def test_offload_time_by_hand():
     each = 8.33 s (the cores, not the 28 B x 1e9 / 100 GB/s = 0.28 s of memory traffic, set it)."""
     import types
 
-    from gpuwise.estimators.planner import Layout, offload_seconds
+    from gpuwise.estimators.step_time import offload_seconds
+    from gpuwise.estimators.training_layout import Layout
 
     g = types.SimpleNamespace(pcie_gb_s=25.0, host_gb_s_per_gpu=100.0, nvme_gb_s_per_gpu=1.5,
                               cpu_adam_params_per_s_per_gpu=12 * 1e7)

@@ -159,14 +159,18 @@ def test_spot_wall_time_by_hand(kb):
 
 
 def test_rented_networks_are_the_providers(kb):
-    """AWS p5.48xlarge: 3,200 Gb/s EFA; Azure ND H100 v5: 8 x 400 Gb/s InfiniBand; Lambda's
-    on-demand instances state none, so an Ethernet-class default is assumed. A RunPod pod is one
-    machine (pods reach each other at 100 Mbps, docs.runpod.io/pods/networking): not offered for 16."""
+    """AWS p5.48xlarge: 3,200 Gb/s EFA; Azure ND H100 v5: 8 x 400 Gb/s InfiniBand; 16 H100s at
+    Lambda are a 1-Click Cluster on 400 Gb/s InfiniBand (docs.lambda.ai/public-cloud/1-click-clusters),
+    while several Lambda A100 instances state no network between them, so an Ethernet-class default
+    is assumed. A RunPod pod is one machine (pods reach each other at 100 Mbps,
+    docs.runpod.io/pods/networking): not offered for 16."""
     offers = K.rent_offers(kb.clouds, "h100-80gb-sxm", 16)
     by = {o.instance or o.provider: o for o in offers}
     assert by["p5.48xlarge"].network == "roce-400" and "3,200" in by["p5.48xlarge"].network_stated
     assert by["Standard_ND96isr_H100_v5"].network == "infiniband-400"
-    assert by["lambda"].network is None
+    assert by["lambda"].network == "infiniband-400" and "Quantum-2" in by["lambda"].network_stated
+    lam_a100 = [o for o in K.rent_offers(kb.clouds, "a100-80gb-sxm", 16) if o.provider == "lambda"]
+    assert lam_a100 and lam_a100[0].network is None
     assert "runpod" not in by and any(o.provider == "runpod" for o in K.rent_offers(kb.clouds, "h100-80gb-sxm", 8))
     job = _job(kb, {"acquisition": "rent"}, task="pretrain", model="llama-3.1-8b")
     ev = evaluate(job, kb.gpus["l40s"], 16)
@@ -219,3 +223,13 @@ def test_the_brief_names_the_prices_it_rests_on_with_their_age(fmt: str) -> None
     zh = "".join(report.render(r, fmt, lang="zh", currency="CNY", detail="full").split())
     rate = r.currency.usd_cny
     assert f"每卡¥{700 * rate:,.0f}" in zh and f"距今{age:,}天" in zh and "$700" not in zh
+
+
+def test_the_docs_show_the_knowledge_bases_exchange_rate(kb) -> None:
+    """docs/formats.md's example JSON carries the rate the knowledge base holds, not an older one."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "formats.md").read_text(encoding="utf-8")
+    shown = [float(v) for v in re.findall(r'"usd_cny": ([0-9.]+)', text)]
+    assert shown and all(v == kb.tco.values["usd_cny"].value for v in shown)

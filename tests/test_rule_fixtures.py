@@ -31,6 +31,8 @@ import yaml
 import gpuwise
 from gpuwise.decide import rulebook
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: 32 -> 16 CPU-s here
+
 CASES = Path(__file__).parent / "rules"
 PENDING_FILE = CASES / "PENDING"
 

@@ -19,7 +19,9 @@ GONE = {
                     "rocm_gfx_ok", "flash_gfx_ok", "framework_gfx_ok", "gaudi_device_ok", "gaudi_torch_match",
                     "torch_flavor_ok", "npu_cann_match", "amd_driver_listed", "torch_rocm_wheel", "torch_rocm_gfx_ok",
                     "bnb_version_status", "npu_torch_match"},
-    "candidate": {"tp_outside_domain", "tp_across_nodes", "serving_fits", "buy_unit_ok"},
+    "candidate": {"tp_outside_domain", "tp_across_nodes", "serving_fits", "buy_unit_ok", "framework_multi_node_ok",
+                  "framework_supports_gpu", "framework_supports_precision"},
+    "job": {"single_node_feasible", "feasible_candidates", "rate_met_somewhere"},
     "card": {"clocks_changed", "hw_slowdown", "width_below_max", "gen_below_max", "at_idle", "power_limit_changed"},
 }
 
@@ -235,3 +237,149 @@ def test_a_count_that_cannot_be_bought_is_the_rules_choice(in_servers, listed, p
     got = fired({**BUY, "buy_in_servers": in_servers, "buy_size_listed": listed, "buy_past_whole_servers": past})
     assert ("MARKET-UNIT-NOT-SOLD" in got) is not_sold
     assert ("TCO-NO-PURCHASE-PRICE" in got) is (not not_sold)  # one reason each, never both
+
+
+HEADROOM = float(BOOK.policy["memory_headroom_fraction"])
+LORA_JOB = {"t": "job", "full_training": True, "task": "finetune", "model": "m", "state_gb": 1.0, "weights_gb": 1.0,
+            "int4_weights_gb": 1.0}
+
+
+@pytest.mark.parametrize("share, expected", [
+    (1 - HEADROOM, False),  # exactly the usable share: MEM-NO-FIT lets such a candidate through
+    (1 - HEADROOM + 1e-3, True), (0.5, False), (3.0, True),
+])
+def test_whether_one_server_holds_a_full_fine_tune_is_the_rules_comparison(share, expected):
+    """MEM-ALT-LORA compares the roomiest server's least need with its capacity less the policy's
+    headroom, as MEM-NO-FIT compares a candidate's (80 GB cards: the edge is 80 x (1 - headroom))."""
+    fact = {**LORA_JOB, "server_capacity_gb": 80.0, "server_need_gb": 80.0 * share}
+    assert ("MEM-ALT-LORA" in fired(fact)) is expected
+
+
+def test_a_headroom_overlay_moves_the_one_server_verdict():
+    """With half of every GPU kept free (a policy overlay), 60 GB of 80 no longer fits one server."""
+    fact = {**LORA_JOB, "server_capacity_gb": 80.0, "server_need_gb": 60.0}
+    assert "MEM-ALT-LORA" not in fired(fact)
+    half = rulebook.load(None, {**BOOK.policy, "memory_headroom_fraction": 0.5})
+    assert "MEM-ALT-LORA" in {r for r, _i, _s in rules.run(half, [fact]).firings}
+
+
+def test_the_roomiest_server_is_the_least_share_of_capacity():
+    """8 x H100 (80 GB) needing 70 GB each is 87.5 % full; 8 x MI300X (192 GB) needing 150 GB is
+    78.1 %: the MI300X server is the one the rule judges, whatever the headroom."""
+    from gpuwise.decide.subjects import Server, roomiest
+
+    h100, mi300x = Server("h100", 8, 70e9, 80e9), Server("mi300x", 8, 150e9, 192e9)
+    assert roomiest(h100, mi300x, None) == mi300x
+    assert roomiest(None) is None
+    assert roomiest(Server("x", 8, float("inf"), 80e9), h100) == h100
+    # a server under the rules' memory limit is kept (the search looks no further), roomier or not
+    held = Server("a100", 8, 60e9, 80e9, held=True)
+    assert roomiest(mi300x, held) == held
+
+
+def test_the_job_fact_carries_the_roomiest_servers_figures(kb):
+    """The 405B full fine-tune of the MEM-ALT-LORA case on RTX 4090s: 8 cards of 24 GB; its least
+    need per card (every layout of 8, offload included) is far over 24 x (1 - headroom)."""
+    from gpuwise.decide.recommend import candidate_gpus, estimates
+    from gpuwise.decide.subjects import job_fact
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    q = {"workload": {"task": "finetune", "method": "full", "model": "llama-3.1-405b", "seq_len": 8192,
+                      "train_tokens": 1e8},
+         "constraints": {"gpus": ["rtx-4090"], "max_gpus": 64, "acquisition": "rent"}}
+    job = resolve(Requirements.model_validate(q), kb)
+    evs, _modes, server = estimates(job, candidate_gpus(job)[0])
+    fact = job_fact(job, evs, -1.0, server)
+    assert (fact["server_gpu"], fact["server_gpus"]) == ("rtx-4090", 8)
+    assert fact["server_capacity_gb"] == pytest.approx(24564 * 2**20 / 1e9)  # nvidia-smi: 24564 MiB
+    assert fact["server_need_gb"] > fact["server_capacity_gb"]
+    eight = next(e for e in evs if e.count == 8)
+    assert fact["server_need_gb"] * 1e9 <= min(eight.memory.per_gpu, eight.requested_memory_per_gpu) + 1
+
+
+@pytest.mark.parametrize("best, expected", [(2.0, False), (1.999, True), (-1.0, True), (5.0, False)])
+def test_a_rate_no_candidate_serves_is_the_rules_comparison(best, expected):
+    """SRV-RATE-NONE compares the best rate any candidate serves with the rate asked (2 requests/s)."""
+    fact = {"t": "job", "has_rate_target": True, "requests_per_s": 2.0, "best_requests_per_s": best}
+    assert ("SRV-RATE-NONE" in fired(fact)) is expected
+
+
+@pytest.mark.parametrize("spans, copy, per_node, expected", [
+    (False, 16, 8, True), (False, 8, 8, False), (True, 16, 8, False), (False, 8, 6, True), (False, 1, 1, False),
+])
+def test_a_copy_over_servers_is_the_rules_comparison(spans, copy, per_node, expected):
+    """CMP-FRAMEWORK-NODES: a framework that runs on one machine (llama.cpp, ExLlama) cannot serve a
+    copy needing more GPUs than one server of the candidate holds."""
+    fact = {"t": "candidate", "stage": "compute", "tag": "", "detail": 0, "training": False,
+            "framework_spans_servers": spans, "copy_gpus": copy, "per_node": per_node}
+    assert ("CMP-FRAMEWORK-NODES" in fired(fact)) is expected
+
+
+SERVED = {"t": "candidate", "stage": "compute", "tag": "", "detail": 0, "training": False,
+          "framework_vendor_listed": True, "framework_min_cc": 8.0, "precision_listed": True,
+          "precision_min_cc": 0.0, "precision_units": True}
+
+
+@pytest.mark.parametrize("change, expected", [
+    ({"cc": 8.0}, False), ({"cc": 7.5}, True),  # TensorRT-LLM's CUDA build: Ampere (sm_80) and newer
+    ({"cc": 0.0, "framework_min_cc": 0.0}, False),  # not a CUDA device: no compute-capability floor
+    ({"cc": 9.0, "framework_vendor_listed": False}, True),
+])
+def test_a_framework_that_does_not_run_on_the_gpu_is_the_rules_comparison(change, expected):
+    assert ("CMP-FRAMEWORK-GPU" in fired({**SERVED, **change})) is expected
+
+
+@pytest.mark.parametrize("change, expected", [
+    # TensorRT-LLM's FP8 W8A8 kernels: Ada, Hopper and Blackwell (sm_89 and newer; its support matrix)
+    ({"cc": 8.9, "precision_min_cc": 8.9}, False), ({"cc": 8.0, "precision_min_cc": 8.9}, True),
+    ({"cc": 9.0, "precision_listed": False}, True), ({"cc": 9.0, "precision_units": False}, True),
+    ({"cc": 9.0}, False),
+])
+def test_a_precision_the_framework_cannot_serve_here_is_the_rules_comparison(change, expected):
+    assert ("CMP-FRAMEWORK-PRECISION" in fired({**SERVED, **change})) is expected
+
+
+def test_the_framework_figures_come_from_the_serving_table(kb):
+    """knowledge/serving.yaml: TensorRT-LLM runs on NVIDIA from sm_80; its FP8 path needs sm_89; vLLM
+    runs AMD; llama.cpp serves from one machine."""
+    from gpuwise.estimators.serving.support import support, support_figures
+
+    trt, vllm = kb.framework("tensorrt-llm"), kb.framework("vllm")
+    a100, h100, mi300x = kb.gpus["a100-80gb-sxm"], kb.gpus["h100-80gb-sxm"], kb.gpus["mi300x"]
+    fig = support_figures(trt, a100, "fp8")
+    assert (fig["framework_min_cc"], fig["precision_min_cc"], fig["precision_listed"]) == (8.0, 8.9, True)
+    assert support_figures(trt, mi300x, "bf16")["framework_vendor_listed"] is False
+    amd = support_figures(vllm, mi300x, "bf16")
+    assert amd["framework_vendor_listed"] and amd["framework_min_cc"] == 0.0
+    # the rules and the estimator's own reading of the same entry agree on every GPU and precision
+    for fw in (trt, vllm, kb.framework("llama.cpp")):
+        for g in (a100, h100, mi300x, kb.gpus["rtx-4090"], kb.gpus["v100-32gb-sxm2"]):
+            for precision in ("bf16", "fp8", "int4", "fp4"):
+                figs = support_figures(fw, g, precision)
+                cc = float(g.compute_capability) if g.compute_capability else 0.0
+                fact = {**SERVED, **figs, "cc": cc}
+                sup = support(fw, g, precision)
+                got = fired(fact)
+                assert ("CMP-FRAMEWORK-GPU" in got) is (not sup.gpu_ok), (fw.id, g.id, precision)
+                assert ("CMP-FRAMEWORK-PRECISION" in got) is (not sup.precision_ok), (fw.id, g.id, precision)
+
+
+def test_estimates_count_for_a_deadline_is_the_rules_choice():
+    """``gpuwise estimate --gpu`` without ``--gpus`` picks the fewest GPUs the memory and deadline
+    rules let through, as recommend judges the same counts: 8B full fine-tune on 3B tokens in 2 days."""
+    from gpuwise.decide.estimate import estimate
+    from gpuwise.decide.recommend import recommend
+
+    q = {"workload": {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "seq_len": 4096,
+                      "train_tokens": 3e9}, "constraints": {"deadline_days": 2, "acquisition": "rent"}}
+    got = estimate(q, gpu="h100-80gb-sxm")
+    n = got.gpu.count
+    judged = {c.count: c for c in recommend({**q, "constraints": {**q["constraints"], "gpus": ["h100-80gb-sxm"]}}
+                                            ).candidates}
+    assert not {"MEM-NO-FIT", "CMP-DEADLINE"} & set(judged[n].rules)
+    assert judged[n].wall_days <= 2
+    assert {"MEM-NO-FIT", "CMP-DEADLINE"} & set(judged[n // 2].rules)  # the count below fails one of them
+    # a looser deadline (4 days) lets fewer GPUs through
+    looser = estimate({**q, "constraints": {**q["constraints"], "deadline_days": 4}}, gpu="h100-80gb-sxm")
+    assert looser.gpu.count < n

@@ -18,6 +18,7 @@ import pytest
 
 from gpuwise.estimators import interconnect as I
 from gpuwise.estimators import planner as P
+from gpuwise.estimators import step_time as ST
 from gpuwise.estimators.candidate import training_job
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
@@ -36,7 +37,7 @@ def _step(kb, network: str | None, n: int = 16, ckpt: bool = True, workload: dic
     tj = training_job(job)
     g = kb.gpus["h100-80gb-sxm"]
     topo = I.topology(g, n, kb.runtime, network=network)
-    st = P._static(tj, P._layout(tj, n, 1, 1, 1, 1, 1, (zero, ckpt, "none")))
+    st = P.figures(tj, P._layout(tj, n, 1, 1, 1, 1, 1, (zero, ckpt, "none")))
     rates = P.gpu_rates(tj, g, topo)
     step = P.step_time(tj, st, rates)
     return tj, st, rates, step, P.dp_traffic(tj, st, rates, step.compute)
@@ -113,7 +114,7 @@ def test_one_node_zero3_is_the_ring_it_was(kb):
     _, _, rates, _, d = _step(kb, None, n=8)
     gather = 7 / 8 * S / NVLINK + 80 * 7 * 5e-6
     assert d["gather_s"] == pytest.approx(gather, rel=1e-6)
-    assert d["gather_s"] - 80 * 7 * 5e-6 == pytest.approx(0.5 * P._allreduce(rates, S, 8, 8) - 7 * 5e-6,
+    assert d["gather_s"] - 80 * 7 * 5e-6 == pytest.approx(0.5 * ST._allreduce(rates, S, 8, 8) - 7 * 5e-6,
                                                           rel=1e-9)
 
 
@@ -122,7 +123,7 @@ def test_zero_1_and_2_keep_their_hierarchical_all_reduce(kb, zero):
     """ZeRO-1 (once per step) and ZeRO-2 (gradients every micro-batch) over two nodes: the same
     formulas as before this change, written out."""
     _, _, rates, step, d = _step(kb, "roce-400", zero=zero, ckpt=True)
-    ar = P._allreduce(rates, S, 16, 8)
+    ar = ST._allreduce(rates, S, 16, 8)
     # hierarchical all-reduce of 137.95 GB: 2 x 7/8 x S / 337.5 GB/s + 2 x 1/2 x S/8 / 37.5 GB/s
     assert ar == pytest.approx(2 * 7 / 8 * S / NVLINK + 14 * 5e-6 + S / 8 / PORT + 2 * 5e-6, rel=1e-6)
     if zero == 1:

@@ -99,6 +99,8 @@ def render_answers(answers: dict, questionnaire: Questionnaire | None = None, *,
     """
     import yaml
 
+    from ..yamlio import safe_load
+
     labels: dict[str, str] = {}
     money: set[str] = set()
     if questionnaire is not None:
@@ -136,7 +138,7 @@ def render_answers(answers: dict, questionnaire: Questionnaire | None = None, *,
             label = labels.get(key)
             lines.append(f"{line}  # {label}" if label else line)
     text = "\n".join(lines) + "\n"
-    if yaml.safe_load(text) != (data or None):  # belt and braces: never save what reads back differently
+    if safe_load(text) != (data or None):  # belt and braces: never save what reads back differently
         text = "\n".join(lines[:head]) + "\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     return text
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +27,6 @@ PLAN_CHOICE = "plan"
 """The value of the first question's plan choice (``questions.yaml``, ``workload.task``)."""
 TEXTS_FILE = Path(__file__).with_name("plan_texts.yaml")
 DEFAULT_PLAN = "gpuwise-plan.yaml"
-EXIT_INTERRUPTED = 130
-EXIT_USAGE = 2
 _AGAIN: Any = object()
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
 _NONE = ("none", "null", "-", "无", "没有", "不限")
@@ -52,12 +49,11 @@ class PlanTexts:
 
 def load_texts(path: str | Path | None = None) -> PlanTexts:
     """``plan_texts.yaml`` read and checked (every text in every language, the same placeholders)."""
-    import yaml
-
+    from ..yamlio import safe_load
     from .questions import QuestionsError, _text
 
     p = Path(path) if path else TEXTS_FILE
-    data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    data = safe_load(p.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or set(data) != {"languages", "texts"}:
         raise QuestionsError(f"{p}: expected the keys languages and texts")
     languages = tuple(str(x) for x in data["languages"])
@@ -71,8 +67,10 @@ def is_plan_file(path: Path) -> bool:
     """Whether ``path`` holds a plan file (rather than a requirements answers file)."""
     import yaml
 
+    from ..yamlio import safe_load
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return False
     return isinstance(data, dict) and ("horizon_months" in data or isinstance(data.get("workloads"), list))
@@ -532,11 +530,13 @@ def render_plan(data: dict[str, Any]) -> str:
     order the format documents."""
     import yaml
 
+    from ..yamlio import safe_load
+
     head = (f"# A plan written by `gpuwise ask` on {dt.date.today().isoformat()}; "
             "run it with `gpuwise plan FILE` (the format: docs/formats.md, plan files).\n")
     body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
     text = head + body
-    if yaml.safe_load(text) != data:  # never write what reads back differently
+    if safe_load(text) != data:  # never write what reads back differently
         raise AssertionError("the plan file does not read back as written")
     return text
 
@@ -545,12 +545,14 @@ def run_plan_ask(path: Path, report: Path | None, *, knowledge: str | None, lang
                  prompter: Any, console: Any, existing: bool = False) -> int:
     """The plan questions (or the plan file at ``path`` when ``existing``): 0 done, 1 some workload
     not placed (as ``gpuwise plan``), 2 bad input, 130 interrupted (nothing written)."""
-    from ..errors import UserError
     from ..knowledge import load
+    from .ending import guarded
 
     texts = load_texts()
     session: PlanAsk | None = None
-    try:
+
+    def body() -> int:
+        nonlocal session, currency
         data = None
         if existing:
             from ..plan.build import _load
@@ -562,13 +564,10 @@ def run_plan_ask(path: Path, report: Path | None, *, knowledge: str | None, lang
                           knowledge=knowledge, lang=lang, currency=currency or "USD", prompter=prompter,
                           console=console)
         return session.run(data)
-    except (KeyboardInterrupt, EOFError):
-        console.print()
+
+    def interrupted() -> str:
         if session is not None and session.written:
-            print(texts.get("interrupted_written", lang, path=path), file=sys.stderr)
-        else:
-            print(texts.get("interrupted", lang), file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except UserError as exc:
-        print(f"gpuwise ask: {exc.line()}", file=sys.stderr)
-        return EXIT_USAGE
+            return texts.get("interrupted_written", lang, path=path)
+        return texts.get("interrupted", lang)
+
+    return guarded(body, console=console, interrupted=interrupted, lang=lang)

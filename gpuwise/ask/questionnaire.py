@@ -37,6 +37,7 @@ from .answers import (  # noqa: F401  (the package's API and the tests' entry po
     render_answers,
     save_answers,
 )
+from .ending import EXIT_INTERRUPTED, EXIT_USAGE, guarded  # noqa: F401  (EXIT_*: the package's API)
 from .plan_ask import StartPlan, is_plan_file, plan_path, run_plan_ask
 from .questions import (  # noqa: F401
     QUESTIONS_FILE,
@@ -58,8 +59,8 @@ from .terminal import (  # noqa: F401
 )
 
 DEFAULT_ANSWERS = "gpuwise-answers.yaml"
-EXIT_INTERRUPTED = 130
-EXIT_USAGE = 2
+_PLAN = -1
+"""What the questionnaire's part returns when the plan questions take over (never an exit status)."""
 
 
 # ------------------------------------------------------------------------------------ run
@@ -81,8 +82,6 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
     Exit status: 0 done; 1 nothing feasible (as ``recommend``); 2 bad input, or no terminal;
     130 interrupted (Ctrl-C or end of input), with the answers so far saved.
     """
-    from ..errors import UserError
-
     qn = load_questions()
     if lang not in qn.languages:
         print(f"gpuwise ask: unknown language {lang!r} (use {' or '.join(qn.languages)})", file=sys.stderr)
@@ -101,25 +100,25 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
     console = Console(highlight=False)
     prompter = _Prompter(input, output)
     plan, existing = path, True
-    try:
-        if not (path.is_file() and is_plan_file(path)):
-            session, notes = _start(qn, path, knowledge, lang, currency)
-            return _interact(session, notes, report, knowledge, prompter, console)
-    except StartPlan:  # the first question's plan choice: the plan questions write a plan file
-        plan, existing = plan_path(path, answers_path is not None), False
-    except (KeyboardInterrupt, EOFError):
-        console.print()
-        if path.exists():
-            print(qn.say("interrupted", lang, path=path), file=sys.stderr)
-        else:
-            print(qn.say("interrupted_empty", lang), file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except UserError as exc:
-        print(f"gpuwise ask: {exc.line()}", file=sys.stderr)
-        return EXIT_USAGE
-    except OSError as exc:
-        print(qn.say("cannot_save", lang, path=path, error=exc.strerror or exc), file=sys.stderr)
-        return EXIT_USAGE
+
+    def body() -> int:
+        nonlocal plan, existing
+        try:
+            if not (path.is_file() and is_plan_file(path)):
+                session, notes = _start(qn, path, knowledge, lang, currency)
+                return _interact(session, notes, report, knowledge, prompter, console)
+        except StartPlan:  # the first question's plan choice: the plan questions write a plan file
+            plan, existing = plan_path(path, answers_path is not None), False
+        return _PLAN
+
+    def interrupted() -> str:
+        return qn.say("interrupted", lang, path=path) if path.exists() else qn.say("interrupted_empty", lang)
+
+    got = guarded(body, console=console, interrupted=interrupted, lang=lang, also=(OSError,),
+                  on_also=lambda exc: qn.say("cannot_save", lang, path=path,
+                                             error=getattr(exc, "strerror", None) or exc))
+    if got != _PLAN:
+        return got
     return run_plan_ask(plan, Path(report_path) if report_path else None, knowledge=knowledge, lang=lang,
                         currency=currency, prompter=prompter, console=console, existing=existing)
 

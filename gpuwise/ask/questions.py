@@ -272,9 +272,11 @@ def load_questions(path: str | Path | None = None) -> Questionnaire:
     """Read and check ``questions.yaml`` (or ``path``); a malformed file is a QuestionsError."""
     import yaml
 
+    from ..yamlio import safe_load
+
     p = Path(path) if path else QUESTIONS_FILE
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = safe_load(p.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise QuestionsError(f"{p}: not valid YAML: {' '.join(str(exc).split())}") from None
     if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:

@@ -37,12 +37,11 @@ from .recommend import (
     estimates,
     gc_paused,
     house_rules,
-    memory_may_pass,
     ranking_sentence,
     rulebook_for,
     step_summaries,
 )
-from .subjects import NODE, price_facts
+from .subjects import Server, price_facts, roomiest
 
 
 def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
@@ -61,12 +60,22 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     total_kw = node_kw * hw.nodes
     street = K.street_price(kb.prices, gpu, kb.tco, condition=acq.condition, usd_cny=kb.tco_value("usd_cny").value)
     market = street[0] if street else None
-    market_hourly = ev.cost.usd_per_gpu_hour if acq.hourly_usd is not None and ev.cost else None
+    market_hourly, market_offer, market_basis, market_as_of = None, "", "none", ""
     if acq.hourly_usd is not None:
-        from ..estimators.cost import rent_offers
+        # the listed offer the proposal's own price is compared with: the instance or provider it
+        # names, else the cheapest of the kind the job is rented as in its market (spot with spot)
+        from ..estimators import candidate as C
+        from ..estimators.offers import reference_offer
 
-        offers = rent_offers(kb.clouds, gpu.id, hw.count)
-        market_hourly = offers[0].per_gpu_hour if offers else None
+        pool = (C._named_offers(job, gpu, hw.count, acq.provider) if acq.provider else []) or C.offers_for(
+            job, gpu, hw.count)
+        ref = reference_offer(pool, kb.runtime.networks, provider=acq.provider, instance=acq.instance,
+                              spot=acq.spot)
+        if ref is not None:
+            o, market_hourly, market_basis = ref
+            name = next((pr.name for pr in kb.clouds.providers if pr.id == o.provider), o.provider)
+            market_offer = f"{name} {o.instance}" if o.instance else name
+            market_as_of = o.as_of
     rent_cost = rent if acq.mode == "rent" else 0.0
     return {
         "t": "proposal", "title": p.title, "gpu": gpu.id, "gpu_name": gpu.name, "vendor": gpu.vendor,
@@ -94,6 +103,8 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "unit_price_usd": acq.unit_price_usd or -1.0, "market_price_usd": market or -1.0,
         "price_ratio": (acq.unit_price_usd / market) if (acq.unit_price_usd and market) else -1.0,
         "hourly_usd": acq.hourly_usd or -1.0, "market_hourly_usd": market_hourly or -1.0,
+        "market_hourly_offer": market_offer, "market_hourly_basis": market_basis,
+        "market_hourly_as_of": market_as_of,
         "hourly_ratio": (acq.hourly_usd / market_hourly) if (acq.hourly_usd and market_hourly) else -1.0,
         "spot_availability": kb.clouds.spot.availability,
         "link": ev.topology.description if ev.topology else "", "network": hw.network or "none",
@@ -337,7 +348,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         # recommend's count search
         gpu_ids, more_notes = candidate_gpus(job)
         search = _alternatives(job, gpu_ids, book)
-        alternatives, modes, single_node = search.evaluations, search.modes, search.single_node
+        alternatives, modes, server = search.evaluations, search.modes, search.server
         cards, views = card_facts(p, gpu, base, where, kb)
         prop_fact = proposal_fact(p, job, gpu, proposed, kb)
         judged = search.judged
@@ -346,7 +357,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                       proposed_total_gb=proposed.capacity * hw.count / GB,
                       extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
-                      single_node=single_node or (proposed.count <= NODE and memory_may_pass(job, book, proposed)),
+                      server=roomiest(server, Server.of(proposed)),
                       judged_before=None if judged is None else (alternatives, judged.options))
         if judged is None:  # the alternatives judged and ranked here; a batch keeps what the audit uses
             rec = build_result(job, con, [*notes, *more_notes], rules)
@@ -415,7 +426,7 @@ class _Search:
     kb: Any
     evaluations: list[Any]
     modes: dict[int, list[str]]
-    single_node: bool
+    server: Server | None
     added: list[Assumption]
     shared: bool = False
     judged: _Judged | None = None

@@ -178,11 +178,17 @@ def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, 
 
 
 def _count_for_deadline(job: Job, g: Any) -> tuple[int, str]:
-    """Training without --gpus: the fewest GPUs (powers of two up to max_gpus) whose best layout fits
-    and finishes within the deadline; failing that, the count that finishes soonest."""
-    from .subjects import counts_for
+    """Training without --gpus: the fewest GPUs (the count ladder, and max_gpus) the rules let
+    through on what the estimate knows of a count, its memory and its days; failing that, of the
+    counts the rules let through on memory alone, the one that finishes soonest. The rules are asked
+    as the count search asks them (:class:`gpuwise.decide.bounds.Judgement`: a house threshold or a
+    policy overlay moves the choice); what a count is not known by here (its price, its GPU's
+    software) is unknown to them, so only the memory and deadline rules can settle it."""
+    from . import bounds, rulebook
+    from .subjects import count_fact, counts_for
 
     kb = job.kb
+    book = rulebook.load(None, kb.policy_values())
     usable = usable_bytes(kb, g)
     deadline = job.deadline_days
     counts = counts_for(job.c.max_gpus)
@@ -191,11 +197,12 @@ def _count_for_deadline(job: Job, g: Any) -> tuple[int, str]:
     best: tuple[float, int] | None = None
     for n in counts:
         topo = I.topology(g, n, kb.runtime)
-        plan, _ = plan_training(job, g, n, topo, usable)
-        if not plan.fits:
+        plan, req = plan_training(job, g, n, topo, usable)
+        days = (plan.wall_hours + kb.runtime.training.job_setup_hours.value) / 24  # the candidates' wall_days
+        known = bounds.Judgement(book, count_fact(job, g, n, plan.per_gpu_bytes, req.per_gpu_bytes))
+        if known.verdict() is False:  # the memory rules refuse it
             continue
-        days = plan.wall_hours / 24
-        if deadline is None or days <= deadline:
+        if known.verdict({"wall_days": days}) is not False:
             return n, (f"no --gpus: the fewest GPUs whose layout fits and finishes within the deadline "
                        f"({deadline:g} days): {days:.1f} days on {n}" if deadline is not None else
                        f"no --gpus: the fewest GPUs whose layout fits ({days:.1f} days on {n})")

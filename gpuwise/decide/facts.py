@@ -105,13 +105,24 @@ class CandidateFact(FactModel):
     network_gb_s: float = _f("network bandwidth per server, one direction, GB/s (-1 none)")
     exposed_comm_share: float = _f("share of a training step spent in communication that compute does not hide")
     framework: str = _f("the serving framework (vllm, sglang, tensorrt-llm, llama.cpp, exllama, mlc, transformers)")
-    framework_supports_gpu: bool = _f("the serving framework runs on this GPU")
-    framework_supports_precision: bool = _f("the serving framework runs the weights' precision here")
-    framework_multi_node_ok: bool = _f("the serving framework can span this many servers")
+    framework_vendor_listed: bool = _f("the serving framework runs on this GPU's vendor (knowledge/serving.yaml "
+                                       "vendors; true for training)")
+    framework_min_cc: float = _f("the compute capability the serving framework's CUDA build needs (0: no floor "
+                                 "applies, not a CUDA device or training)")
+    precision_listed: bool = _f("the serving framework loads the weights' precision on this vendor")
+    precision_min_cc: float = _f("the compute capability the framework's kernels for the precision need (0: none)")
+    precision_units: bool = _f("the GPU has the matrix units the precision's kernels (or their fallback) use")
+    framework_spans_servers: bool = _f("the serving framework can spread one model copy over several servers "
+                                       "(knowledge/serving.yaml multi_node)")
+    copy_gpus: int = _f("inference: the GPUs one model copy spans (1 for training)")
     framework_reason: str = _f("why the framework cannot, described ('none')")
     framework_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, values] "
                                         "parts), which a report words in its language")
     max_concurrent_sequences: float = _f("sequences the KV cache holds at once (-1 training)")
+    serving_weights_gb: float = _f("serving: a model copy's weights per GPU of its layout, GB (-1 training)")
+    kv_free_gb: float = _f("serving: memory per GPU left for the KV cache beside the weights and working set, "
+                           "GB (-1 training)")
+    sequence_gb: float = _f("serving: what one sequence's KV cache takes per GPU at admission, GB (-1 training)")
     max_ttft_ms: float = _f("time-to-first-token target, ms (-1 none)")
     has_ttft_target: bool = _f("a time-to-first-token target applies")
     max_tpot_ms: float = _f("time-per-output-token target, ms (-1 none)")
@@ -196,9 +207,15 @@ class JobFact(FactModel):
     full_training: bool = _f("training all weights (pretrain or full fine-tune)")
     state_gb: float = _f("weights + gradients + optimizer state of full mixed-precision training, GB")
     state_gb_myth: float = _f("the articles' params x 8 B x 1.2, GB")
-    feasible_candidates: int = _f("candidates that fit in memory")
-    single_node_feasible: bool = _f("a server's worth of GPUs (up to 8) of some GPU type may pass the memory rules in "
-                                    "force: the rules' own memory limit, as the count search asks it")
+    server_gpu: str = _f("the GPU type of the server the job fact describes: the first whose server the memory "
+                         "limit lets through, else the one closest to holding the job (least need as a share "
+                         "of capacity); 'none' when no GPU was judged")
+    server_gpus: int = _f("that server's GPUs: the most the count ladder puts in one server (up to 8; 0 none)")
+    server_need_gb: float = _f("the least memory any way of running the job on that server needs on its busiest "
+                               "GPU, GB (-1 none)")
+    server_capacity_gb: float = _f("the memory of one of that server's GPUs, GB (-1 none)")
+    servers_short_of_host_ram: bool = _f("every one-server layout judged that fits the GPUs offloads more than "
+                                         "its server's host RAM holds")
     largest_usable_gb: float = _f("the largest usable memory of any candidate GPU, GB")
     seq_len: int = _f("training sequence length")
     batch_size: int = _f("micro-batch per GPU")
@@ -218,7 +235,6 @@ class JobFact(FactModel):
     has_rate_target: bool = _f("inference: a request rate is asked for")
     best_requests_per_s: float = _f("inference: the highest rate any candidate serves within the p95 targets (-1 "
                                     "none computed)")
-    rate_met_somewhere: bool = _f("inference: some candidate serves the asked rate within the p95 targets")
 
 
 class EnvironmentFact(FactModel):
@@ -266,7 +282,8 @@ class EnvironmentFact(FactModel):
     wants_fp8: bool = _f("fp8 asked for")
     bf16_hw: bool = _f("has BF16 math")
     fp8_hw: bool = _f("has FP8 math")
-    flash_ok: bool = _f("FlashAttention-2 runs on it")
+    flash_min_cc: float = _f("the compute capability FlashAttention-2 needs (knowledge/software.yaml; -1 none "
+                             "listed)")
     tensor_cores: bool = _f("has tensor cores")
     stack: str = _f("software stack the GPU runs: cuda, rocm, gaudi or cann")
     stack_name: str = _f("the stack's name as written in messages")
@@ -403,8 +420,12 @@ class ProposalFact(FactModel):
     market_price_usd: float = _f("known street price per GPU, USD (-1 unknown)")
     price_ratio: float = _f("proposed / known price (-1 unknown)")
     hourly_usd: float = _f("proposed price per GPU-hour, USD (-1 none)")
-    market_hourly_usd: float = _f("cheapest known offer per GPU-hour, USD (-1 unknown)")
-    hourly_ratio: float = _f("proposed / cheapest hourly price (-1 unknown)")
+    market_hourly_usd: float = _f("listed offer the hourly price is compared with, per GPU-hour, USD (-1 unknown): "
+                                  "the named instance or provider's, else the cheapest of the job's kind")
+    market_hourly_offer: str = _f("that offer: provider name and instance ('' none)")
+    market_hourly_basis: str = _f("why that offer: named (the proposal's provider or instance), cheapest, or none")
+    market_hourly_as_of: str = _f("that offer's price date (ISO; '' none)")
+    hourly_ratio: float = _f("proposed / that offer's hourly price (-1 unknown)")
     spot_availability: float = _f("fraction of time spot capacity is there")
     link: str = _f("intra-node link, described")
     network: str = _f("network between servers as proposed ('none')")
@@ -579,13 +600,16 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
     },
     "job": {
         "method": _HOUSE, "params_b": _HOUSE, "precision": _HOUSE, "mixed_precision": _HOUSE,
-        "optimizer": _HOUSE, "zero": _HOUSE, "feasible_candidates": _HOUSE, "largest_usable_gb": _HOUSE,
+        "optimizer": _HOUSE, "zero": _HOUSE, "largest_usable_gb": _HOUSE,
+        "server_gpu": _HOUSE + " (the built-in rule compares its need with its capacity)",
+        "server_gpus": _HOUSE,
         "seq_len": _HOUSE, "batch_size": _HOUSE, "context_len": _HOUSE, "explicit_gpus": _HOUSE,
     },
     "environment": {
         "gpu": _KEY, "vendor": _HOUSE + " (stack is the built-in rules' test)", "launch_year": _HOUSE,
         "torch_cuda": _HOUSE, "wants_bf16": _HOUSE + " (the candidate rules judge bf16 per candidate)",
-        "wants_fp8": _HOUSE, "bf16_hw": _HOUSE, "fp8_hw": _HOUSE, "flash_ok": _HOUSE, "tensor_cores": _HOUSE,
+        "wants_fp8": _HOUSE, "bf16_hw": _HOUSE, "fp8_hw": _HOUSE,
+        "flash_min_cc": _HOUSE + " (the candidate rule compares cc with it)", "tensor_cores": _HOUSE,
     },
     "proposal": {
         "title": "the proposal's title, for the report", "gpu": _KEY, "vendor": _HOUSE,

@@ -25,6 +25,7 @@ from ..estimators import planner as P
 from ..estimators import serving as SV
 from ..estimators.candidate import (
     Evaluation,
+    capacity_bytes,
     evaluate,
     market_of,
     networks_for,
@@ -54,6 +55,7 @@ from .estimate import _flops, gpu_out, memory_out, term_out
 from .rank import Scored, rank, score
 from .subjects import (
     NODE,
+    Server,
     candidate_fact,
     candidate_gpus,
     counts_for,
@@ -62,6 +64,7 @@ from .subjects import (
     modes_for,
     price_facts,
     probe_fact,
+    roomiest,
 )
 
 
@@ -106,7 +109,7 @@ class Consultation:
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
-            modes: dict[int, list[str]] | None = None, single_node: bool,
+            modes: dict[int, list[str]] | None = None, server: Server | None,
             judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None) -> Consultation:
     """Run the rule book over every candidate (each estimate once per acquisition mode) and the
     consultation's other facts. ``judged_before``: estimates (and their options) an earlier
@@ -124,7 +127,7 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             options[key] = (ev, mode)
             facts.append(f)
     before, before_options = judged_before or ([], [])
-    facts.append(job_fact(job, [*evaluations, *before], proposed_total_gb, single_node))
+    facts.append(job_fact(job, [*evaluations, *before], proposed_total_gb, server))
     facts += environment(job, list(dict.fromkeys(e.gpu.id for e in evaluations)))
     facts += price_facts(job, [*options.values(), *before_options])
     facts += extra_facts or []
@@ -160,13 +163,13 @@ def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None) -
         book = rulebook_for(job, rules)
         gpu_ids, notes = candidate_gpus(job)
         notes = [*money_notes, *notes]
-        evaluations, modes, single_node = estimates(job, gpu_ids, book)
-        con = consult(job, evaluations, book, modes=modes, single_node=single_node)
+        evaluations, modes, server = estimates(job, gpu_ids, book)
+        con = consult(job, evaluations, book, modes=modes, server=server)
         return build_result(job, con, notes, rules)
 
 
 def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = None) -> tuple[
-        list[Evaluation], dict[int, list[str]], bool]:
+        list[Evaluation], dict[int, list[str]], Server | None]:
     """The GPU types x counts worth judging, each estimated once per network it would run on: a
     single server once; several servers once per way of acquiring them when the rental offer's
     stated network and the fabric a bought cluster gets differ.
@@ -193,9 +196,10 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
     where no larger count can be priced the ways the user allows and the rules would certainly
     reject a candidate without a price. Every count of a GPU the user listed is judged.
 
-    Returns the judged estimates, the ways of acquiring each multi-server one allows, and whether
-    the job may fit in memory on one server of some GPU type (asked of a server's worth of GPUs
-    where the search skipped it: memory does not depend on the deadline)."""
+    Returns the judged estimates, the ways of acquiring each multi-server one allows, and the
+    server's worth of GPUs that comes closest to holding the job (:func:`subjects.roomiest`; its
+    least need is worked out where the search skipped that count too: memory does not depend on
+    the deadline), whose figures the job fact carries for the memory rules to judge."""
     book = book or rulebook_for(job)
     evaluations: list[Evaluation] = []
     modes: dict[int, list[str]] = {}
@@ -203,7 +207,7 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
     policy = job.kb.policy_values()
     counts = counts_for(job.c.max_gpus)
     one_server = max(n for n in counts if n <= NODE)
-    single_node = False
+    server: Server | None = None
 
     def judge(ways: list[tuple[Evaluation, list[str] | None]]) -> list[tuple[Evaluation, list[str]]]:
         for e, ms in ways:
@@ -217,7 +221,7 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
         if job.c.gpus:
             for n in counts:
                 judge(probe(n))
-            single_node = single_node or any(probe.fits(n) for n in counts if n <= NODE)
+            server = probe.server(one_server, server)
             continue
         mine = [n for n in counts if not probe.surely_out(n)] or counts[-1:]  # the most GPUs say why none passes
         first = probe.first_fitting(mine)
@@ -232,9 +236,9 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
             if s > best[cluster] or _time_is_cheap(job, ways, scores, policy) or probe.never_priced(n, ways):
                 break
             best[cluster] = min(best[cluster], s)
-        single_node = single_node or probe.fits(one_server)
+        server = probe.server(one_server, server)
         probe.release()
-    return evaluations, modes, single_node
+    return evaluations, modes, server
 
 
 def ways_judged(job: Job, ev: Evaluation, allowed: list[str] | None, book: rulebook.Rulebook) -> list[str]:
@@ -318,6 +322,27 @@ class _Probe:
             if SV.least_bytes(job, gpu, n) >= self.limit:  # no layout of n GPUs holds the weights
                 return False
         return any(memory_may_pass(job, self.book, e) for e, _ms in self(n))
+
+    def server(self, n: int, so_far: Server | None) -> Server | None:
+        """Of ``so_far`` (the server the GPU types before chose) and ``n`` GPUs of this one in one
+        server, the one the job fact carries (:func:`subjects.roomiest`): so far's where the rules'
+        memory limit lets it through (a server that holds the job is all the rules ask about, and
+        this one is not estimated for it), else the one with the least need as a share of its
+        capacity. The need: the least memory any way of running the job on ``n`` GPUs needs on
+        the busiest (a training job's layouts from the planner alone where ``n`` was not
+        estimated; a service's share of the weights where that alone is over the limit; else the
+        estimates, as requested or with gpuwise's changes)."""
+        if so_far is not None and so_far.held:
+            return so_far
+        job, gpu = self.job, self.gpu
+        if job.training and not job.shape.diffusion and n not in self.made:
+            need = P.least_per_gpu(training_job(job), n, I.topology(gpu, n, job.kb.runtime), requested_pins(job))
+        elif not job.training and not job.shape.diffusion and n not in self.made \
+                and (floor := SV.least_bytes(job, gpu, n)) >= self.limit:
+            need = floor  # a floor already over the limit: no estimate says more about whether it holds
+        else:
+            need = min(min(e.memory.per_gpu, e.requested_memory_per_gpu) for e, _ms in self(n))
+        return roomiest(so_far, Server(gpu.id, n, need, capacity_bytes(gpu), held=need < self.limit))
 
     def first_fitting(self, counts: list[int]) -> int:
         """The index of the fewest GPUs that may fit (``len(counts)`` when not even the most may).

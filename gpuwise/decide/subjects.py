@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..estimators import GB
 from ..estimators import memory as M
 from ..estimators.candidate import Evaluation, capacity_bytes
-from ..estimators.interconnect import GPUS_PER_NODE
+from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
 from ..estimators.serving import facts as SVR
 from ..estimators.serving.result import ServingResult
+from ..estimators.serving.support import support_figures
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
 from ..messages import phrase_json, phrase_text
@@ -55,16 +57,8 @@ def candidate_gpus(job: Job) -> tuple[list[str], list[Assumption]]:
 
 
 def counts_for(max_gpus: int) -> list[int]:
-    """The GPU counts a consultation judges: 1, 2, 4, 8 in a server, then whole servers doubling
-    up to ``max_gpus`` (and ``max_gpus`` itself when it is whole servers): the one count ladder."""
-    out = [n for n in (1, 2, 4, 8) if n <= max_gpus]
-    n = 16
-    while n <= max_gpus:
-        out.append(n)
-        n *= 2
-    if max_gpus > NODE and max_gpus not in out and max_gpus % NODE == 0:
-        out.append(max_gpus)
-    return out
+    """The GPU counts a consultation judges (:func:`gpuwise.estimators.interconnect.count_ladder`)."""
+    return count_ladder(max_gpus)
 
 
 def modes_for(job: Job, ev: Evaluation) -> list[str]:
@@ -127,6 +121,15 @@ def probe_fact(job: Job, gpu: Any, count: int | None = None) -> dict[str, Any]:
     return fact
 
 
+def count_fact(job: Job, gpu: Any, count: int, need: float, need_requested: float) -> dict[str, Any]:
+    """What ``gpuwise estimate`` knows of ``count`` x ``gpu`` when it picks a count: the job, the
+    GPU's memory, the least need per GPU (bytes; as requested too), each with the value
+    ``candidate_fact`` gives it; the GPU's other fields and everything after memory are unknown
+    to the rules asked about it (:mod:`gpuwise.decide.bounds`), the days added by the caller."""
+    return {"t": "candidate", "tag": "", **_job_part(job), "capacity_gb": capacity_bytes(gpu) / GB,
+            "count": count, "multi_gpu": count > 1, "need_gb": need / GB, "need_requested_gb": need_requested / GB}
+
+
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
     c, k = job.c, ev.cost
@@ -141,6 +144,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     tp = int(ev.tp or 1)
     efficiency = _n(speed.efficiency if speed else None, 1.0)
     notation = run.plan.layout.notation() if run else None
+    # a serving copy that does not fit is judged in the layout it tried (its own label says "does not fit")
+    label = (sv.layout.label_phrases() if sv is not None and not sv.fits else None)
     fact: dict[str, Any] = {
         "t": "candidate", "stage": "memory", "tag": "proposed" if ev.tag else "",
         **_gpu_part(job, ev.gpu), **_job_part(job),
@@ -148,8 +153,9 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "multi_node": topo.nodes > 1,
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
-        "strategy": notation or ev.label(),
-        "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else ev.label_phrases(),
+        "strategy": notation or (phrase_text(label) if label else ev.label()),
+        "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else (
+            phrase_json(label) if label else ev.label_phrases()),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,
@@ -165,7 +171,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "decode_tps": _n(speed.decode_tokens_per_s if speed else None),
         "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
-        **_serving_part(sv),
+        **_serving_part(job, ev.gpu, sv),
         **SVR.rate_fact(job.w, sv),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
@@ -216,30 +222,84 @@ def _jurisdiction(job: Job, gpu_id: str) -> dict[str, Any]:
     return got
 
 
-def _serving_part(sv: ServingResult | None) -> dict[str, Any]:
-    """A candidate's serving fields: whether the framework runs it, and its latency at the load."""
+_NO_SERVING = {"copy_gpus": 1, "framework_spans_servers": True, "framework_vendor_listed": True,
+               "framework_min_cc": 0.0, "precision_listed": True, "precision_min_cc": 0.0, "precision_units": True,
+               "framework_reason": "none", "framework_reason_phrases": [], "max_concurrent_sequences": -1.0,
+               "ttft_ms": -1.0, "tpot_ms": -1.0, "serving_weights_gb": -1.0, "kv_free_gb": -1.0, "sequence_gb": -1.0}
+"""A training job's serving fields: nothing for the serving rules to refuse."""
+
+
+def _serving_part(job: Job, gpu: Any, sv: ServingResult | None) -> dict[str, Any]:
+    """A candidate's serving fields: what the framework's entry (knowledge/serving.yaml) says of this
+    GPU and the weights' precision (:func:`gpuwise.estimators.serving.support.support_figures`), a
+    copy's GPUs and whether the framework may spread one over servers -- raw figures the rules
+    compare -- and the latency at the load."""
     if sv is None:
-        return {"framework_supports_gpu": True, "framework_supports_precision": True,
-                "framework_multi_node_ok": True, "framework_reason": "none", "framework_reason_phrases": [],
-                "max_concurrent_sequences": -1.0, "ttft_ms": -1.0, "tpot_ms": -1.0}
+        return dict(_NO_SERVING)
+    fw = job.kb.framework(sv.framework)
     sup = sv.support
-    return {"framework_supports_gpu": bool(sup.gpu_ok), "framework_supports_precision": bool(sup.precision_ok),
-            "framework_multi_node_ok": bool(sup.multi_node_ok),
+    return {"copy_gpus": int(sv.layout.gpus_per_copy), "framework_spans_servers": bool(fw.multi_node),
+            **support_figures(fw, gpu, job.w.precision),
             "framework_reason": str(sup.detail or sup.reason or "none"),
             "framework_reason_phrases": phrase_json(sup.detail_phrases),
             "max_concurrent_sequences": _n(sv.max_concurrent_sequences),
-            "ttft_ms": _n(sv.achieved_ttft_ms), "tpot_ms": _n(sv.achieved_tpot_ms)}
+            "ttft_ms": _n(sv.achieved_ttft_ms), "tpot_ms": _n(sv.achieved_tpot_ms),
+            "serving_weights_gb": sv.weights_per_gpu_bytes / GB, "kv_free_gb": sv.kv_free_per_gpu_bytes / GB,
+            "sequence_gb": sv.sequence_per_gpu_bytes / GB}
 
 
-def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, single_node: bool) -> dict[str, Any]:
-    """The job as the rules see it. ``single_node``: whether a server's worth of GPUs of some type
-    may pass the memory rules in force, as the count search asked them (the rules' own memory
-    limit, :func:`gpuwise.decide.bounds.memory_limit_gb`): a conclusion of the rules, not of a
-    threshold here."""
+def _host_ram_short(ev: Evaluation) -> bool:
+    """The layout offloads state to host RAM, and the server's RAM (as given or as rented) is known
+    and too small for it: the fields MEM-HOST-RAM-SHORT compares."""
+    return (getattr(ev.strategy, "offload", "none") != "none" and ev.host_ram_gb is not None and ev.host_ram_gb > 0
+            and ev.host_ram_needed_bytes_per_node / GB > ev.host_ram_gb)
+
+
+@dataclass(frozen=True)
+class Server:
+    """One server's worth of a GPU type as the memory rules see it: the least memory any way of
+    running the job on ``count`` GPUs needs on its busiest GPU, and each GPU's capacity (bytes)."""
+
+    gpu: str
+    count: int
+    need: float
+    capacity: float
+    held: bool = field(default=False, compare=False)  # under the rules' memory limit (the search's bound)
+
+    @classmethod
+    def of(cls, ev: Evaluation) -> Server | None:
+        """An estimate as a server (None when its GPUs span several): a proposal judged as it is."""
+        if ev.count > NODE or ev.nodes > 1:
+            return None
+        return cls(ev.gpu.id, ev.count, min(ev.memory.per_gpu, ev.requested_memory_per_gpu), ev.capacity)
+
+    @property
+    def share(self) -> float:
+        """The share of a GPU's capacity the job needs at least (inf: no way of running it)."""
+        return self.need / self.capacity if self.capacity > 0 and math.isfinite(self.need) else math.inf
+
+
+def roomiest(*servers: Server | None) -> Server | None:
+    """Of these servers, the one the job fact carries: one the rules' memory limit lets through if
+    any (``held``), else the one that comes closest to holding the job, the least need as a share of
+    capacity. Every memory rule compares a need with a share of the capacity (the policy's
+    headroom), so if the rules do not let this one through, they let none through. Arithmetic, not
+    a verdict: the job fact carries its figures and MEM-ALT-LORA judges them."""
+    known = [s for s in servers if s is not None]
+    return min(known, key=lambda s: (not s.held, s.share, s.count, s.gpu), default=None)
+
+
+def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
+             server: Server | None) -> dict[str, Any]:
+    """The job as the rules see it. ``server``: the server's worth of GPUs that comes closest to
+    holding the job (:func:`roomiest`), whose need and capacity the memory rules judge."""
     w, shape = job.w, job.shape
     quant = job.kb.runtime.quantization
     state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
-    fits = [e for e in evaluations if e.memory.per_gpu <= e.usable]
+    # every one-server layout that fits the GPUs offloads more state than its server's RAM holds
+    # (MEM-HOST-RAM-SHORT): the offload is no way out (main's host-RAM case; still a Python reading)
+    one = [e for e in evaluations if e.count <= NODE and e.memory.per_gpu <= e.usable]
+    ram_short = bool(one) and all(_host_ram_short(e) for e in one)
     return {
         "t": "job",
         "task": w.task, "method": w.method, "model": shape.name, "params_b": shape.params / 1e9,
@@ -247,8 +307,10 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float, 
         "zero": w.zero_stage if isinstance(w.zero_stage, int) else -1,
         "full_training": job.training and w.method == "full",
         "state_gb": shape.params * state_b / GB, "state_gb_myth": shape.params * 8 * 1.2 / GB,
-        "feasible_candidates": len(fits),
-        "single_node_feasible": single_node,
+        "server_gpu": server.gpu if server else "none", "server_gpus": server.count if server else 0,
+        "server_need_gb": _n(server.need / GB) if server else -1.0,
+        "server_capacity_gb": server.capacity / GB if server else -1.0,
+        "servers_short_of_host_ram": ram_short,
         "largest_usable_gb": max((e.usable for e in evaluations), default=0) / GB,
         "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
         "weights_gb": shape.params * 2 / GB,

@@ -14,6 +14,7 @@ from typing import Any
 from .. import ledger as L
 from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
+from ..knowledge.schema.runtime import StackSpeed
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, phrase_json, phrase_text
 from ..results import Assumption
@@ -148,7 +149,9 @@ def training_job(job: Job) -> P.TrainingJob:
                            optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
                            tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
                            lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
-                           stack_efficiency=stack_efficiency(job))
+                           stack_efficiency=stack_efficiency(job),
+                           stack_memory_bound=stack_spec(job).memory_bound_scale,
+                           stack_calibrated_on=tuple(stack_spec(job).calibrated_on))
         if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
             f = rt.training
             tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
@@ -161,15 +164,17 @@ def training_job(job: Job) -> P.TrainingJob:
 def stack_efficiency(job: Job) -> float:
     """The training stack's speed (runtime.yaml training_stacks); none named: the calibrated middle,
     said once as an assumption. Lives with the planner's inputs (physics, issue 22)."""
+    stack = getattr(job.w, "stack", None)
+    if stack is None and not any(a.field == "workload.stack" for a in job.assumptions):
+        job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
+    return stack_spec(job).efficiency
+
+
+def stack_spec(job: Job) -> StackSpeed:
+    """The named training stack's entry of runtime.yaml training_stacks (the middle when none is named)."""
     stacks = job.kb.runtime.training_stacks
     stack = getattr(job.w, "stack", None)
-    if stack is None:
-        if not any(a.field == "workload.stack" for a in job.assumptions):
-            from ..inputs.job import note
-
-            job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
-        return stacks["middle"].efficiency
-    return stacks[stack].efficiency if stack in stacks else stacks["middle"].efficiency
+    return stacks[stack] if stack in stacks else stacks["middle"]
 
 
 def requested_strategy(job: Job) -> Strategy:
@@ -681,16 +686,24 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         rent_period = L.period_months("project", months)
     fees = None
     cloud = getattr(job, "cloud", None)
+    # fees run while the rental is billed: the job's billed hours, the committed term, or the
+    # project's months when serving (not the whole project for a job of hours)
     if offer and cloud is not None:
         fee_term = K.cloud_fees(kb.clouds, offer.provider, egress_tb=cloud.egress_tb_per_month,
                                 cross_region_tb=cloud.cross_region_tb_per_month, storage_kind=cloud.storage.kind,
-                                storage_tb=cloud.storage.tb, months=months, usd_cny=rate)
+                                storage_tb=cloud.storage.tb, months=rent_period.months, usd_cny=rate)
         fees = K.fee_lines(fee_term)
         if fee_term.inputs.get("fees_unknown") and not any(
                 a.field == "cloud.fees" and a.value == offer.provider for a in job.assumptions):
             from ..inputs.job import note
 
             job.assumptions.append(note("cloud.fees", offer.provider, "assume.fees.unknown_provider",
+                                        {"provider": offer.provider}))
+        if fee_term.inputs.get("storage_unknown") and not any(
+                a.field == "cloud.storage" and a.value == offer.provider for a in job.assumptions):
+            from ..inputs.job import note
+
+            job.assumptions.append(note("cloud.storage", offer.provider, "assume.storage.unlisted",
                                         {"provider": offer.provider}))
     rent_led = K.rent_ledger(offer, kb.clouds, run_hours=run, setup_hours=setup, period=rent_period,
                              spot=spot, fees=fees) if offer else None

@@ -126,17 +126,22 @@ def width_for_mfu(shape: Shape) -> float:
 
 
 def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *, reference_hidden: float,
-                 k: float) -> Term:
+                 k: float, k_reference: float | None = None) -> Term:
     """MFU of a training step's compute for this model on this GPU: the architecture's figure for
     a model of ``reference_hidden`` width, scaled by the memory-bound share of narrower (or wider)
-    models: MFU = MFU_ref x (1 + k r / ref) / (1 + k r / width), r = peak FLOP/s / bandwidth."""
+    models: MFU = MFU_ref x (1 + k_ref r / ref) / (1 + k r / width), r = peak FLOP/s / bandwidth.
+    ``k_reference`` is the memory-bound factor MFU_ref was measured with (the middle stack's);
+    ``k`` the job's stack's (smaller where kernels are fused); the same when not given."""
+    k_ref = k if k_reference is None else k_reference
     r = peak_tflops * 1e12 / (gpu.memory.bandwidth_gb_s * 1e9)
     w = width_for_mfu(shape)
-    value = arch_mfu * (1 + k * r / reference_hidden) / (1 + k * r / w)
+    value = arch_mfu * (1 + k_ref * r / reference_hidden) / (1 + k * r / w)
     value = min(value, 0.95)
-    return Term("mfu", value, "", formula("formula.mfu"),
-                {"mfu_ref": arch_mfu, "k": k, "r_flop_per_byte": r, "ref_width": reference_hidden,
-                 "width": w, "architecture": gpu.architecture})
+    inputs = {"mfu_ref": arch_mfu, "k": k, "r_flop_per_byte": r, "ref_width": reference_hidden, "width": w,
+              "architecture": gpu.architecture}
+    if k_ref != k:  # a stack with fused kernels: the reference keeps the middle's factor
+        inputs["k_ref"] = k_ref
+    return Term("mfu", value, "", formula("formula.mfu"), inputs)
 
 
 def fp8_speedup(shape: Shape, gpu: Gpu, peak_tflops: float, *, gemm_speedup: float, k: float) -> Term:

@@ -371,7 +371,8 @@ def cumulative_curves(rent_per_month: float, buy: BuyCost, card_price_total: flo
 
 def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, cross_region_tb: float,
                storage_kind: str, storage_tb: float, months: float, usd_cny: float = 7.0) -> Term:
-    """Monthly transfer and storage fees over the project (the bill's hidden part). A provider
+    """Monthly transfer and storage fees over the months the rental is billed (the bill's hidden
+    part): the job's billed hours, a committed term, or the project when serving. A provider
     the knowledge base has no fee table for (an imported catalog's) is charged none, and the
     term says so (``fees_unknown``) for the result to state as an assumption."""
     prov = next((p for p in clouds.providers if p.id == provider_id), None)
@@ -402,7 +403,9 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
                 formula("formula.fees"),
                 {"provider": prov.id, "egress_usd_per_month": egress, "cross_region_usd_per_month": cross,
                  "storage_usd_per_month": storage, "months": months, "egress_free_gb": free,
-                 "as_of": prov.as_of.isoformat(), "storage_kind": storage_kind, "storage_priced_as": priced_kind})
+                 "as_of": prov.as_of.isoformat(), "storage_kind": storage_kind, "storage_priced_as": priced_kind,
+                 # storage asked for at a provider that lists no storage price: not counted, and said so
+                 "storage_unknown": storage_tb > 0 and not prov.storage_usd_per_gb_month})
 
 
 def storage_rate_for(rates: dict[str, float], kind: str) -> tuple[float, str]:

@@ -36,6 +36,30 @@ from . import Term
 GPUS_PER_NODE = 8
 
 
+def powers_of_two(upto: int) -> list[int]:
+    """1, 2, 4, ... up to ``upto``: the GPU counts a server is split into (tensor-parallel widths,
+    a service's copies) and the count ladder's steps inside one server."""
+    out, n = [], 1
+    while n <= upto:
+        out.append(n)
+        n *= 2
+    return out
+
+
+def count_ladder(max_gpus: int) -> list[int]:
+    """The GPU counts a consultation or a plan judges: 1, 2, 4, ... up to a server
+    (:data:`GPUS_PER_NODE`), then whole servers doubling up to ``max_gpus``, and ``max_gpus`` itself
+    when it is whole servers off the ladder (24, 48): the one count ladder."""
+    out = powers_of_two(min(max_gpus, GPUS_PER_NODE))
+    n = 2 * GPUS_PER_NODE
+    while n <= max_gpus:
+        out.append(n)
+        n *= 2
+    if max_gpus > GPUS_PER_NODE and max_gpus not in out and max_gpus % GPUS_PER_NODE == 0:
+        out.append(max_gpus)
+    return out
+
+
 @dataclass(frozen=True)
 class Topology:
     gpus: int

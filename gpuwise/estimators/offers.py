@@ -41,6 +41,7 @@ class Offer:
     multi_node: str = "on-demand"  # above that: "on-demand" or "reserved" only
     reserved_min_hours: float | None = None  # the shortest reservation of the multi-node product
     reserved_per_hour: tuple[tuple[str, float], ...] = ()  # (term, USD per hour for all paid GPUs)
+    cluster_rates: tuple[tuple[int, float], ...] = ()  # reserved cluster: (from GPUs, USD per GPU-hour), by size
     sold_as_source: str = ""
     terms_as_of: str = ""  # when the sizes, terms and reserved rates were read (ISO date; "" not stated)
 
@@ -81,7 +82,7 @@ def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | Non
         spot_gpu = p.spot_usd_per_gpu_hour * n if p.spot_usd_per_gpu_hour else None
         offers.append(Offer(p.provider, None, n, native * n / rate, spot_gpu, p.as_of.isoformat(), p.source, p.check,
                             p.currency, native * n, p.network, p.network_stated, markets.get(p.provider, "global"),
-                            **_sold_as(p, n / rate)))
+                            **_sold_as(p, n / rate, 1 / rate)))
     for inst in instances:
         native = inst.usd_per_hour if inst.currency == "USD" else inst.cny_per_hour
         rate = 1.0 if inst.currency == "USD" else usd_cny
@@ -91,17 +92,18 @@ def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | Non
         spot = inst.spot_usd_per_hour * k if inst.spot_usd_per_hour else None
         offers.append(Offer(inst.provider, inst.id, k * inst.gpus, native * k / rate, spot, inst.as_of.isoformat(),
                             inst.source, inst.check, inst.currency, native * k, inst.network, inst.network_stated,
-                            markets.get(inst.provider, "global"), **_sold_as(inst, k / rate)))
+                            markets.get(inst.provider, "global"), **_sold_as(inst, k / rate, 1 / rate)))
     offers.sort(key=lambda o: (o.usd_per_hour, o.gpus))
     return offers
 
 
-def _sold_as(entry: Any, scale: float) -> dict[str, Any]:
+def _sold_as(entry: Any, scale: float, to_usd: float) -> dict[str, Any]:
     """How an offer is sold, its reserved rates scaled to all paid GPUs in USD (``scale``: units
-    paid / CNY per USD)."""
+    paid / CNY per USD) and its cluster rates per GPU-hour in USD (``to_usd``: 1 / CNY per USD)."""
     return {"max_on_demand_gpus": entry.max_on_demand_gpus, "multi_node": entry.multi_node,
             "reserved_min_hours": entry.reserved_min_hours,
             "reserved_per_hour": tuple((t, v * scale) for t, v in entry.reserved_per_hour.items()),
+            "cluster_rates": tuple(sorted((g, v * to_usd) for g, v in entry.cluster_per_gpu_hour.items())),
             "sold_as_source": " ".join(entry.sold_as_source.split()),
             "terms_as_of": entry.terms_as_of.isoformat() if entry.terms_as_of else ""}
 
@@ -118,6 +120,7 @@ class SoldTerm:
     min_hours: float  # the hours billed at least
     reserved_only: bool  # the size asked for is not rented on demand
     why: str
+    gpus_paid: int | None = None  # GPUs billed when the smallest cluster sold is more than asked (None: as offered)
 
 
 def term_for(offer: Offer, gpus: int, hours: float) -> SoldTerm:
@@ -127,12 +130,21 @@ def term_for(offer: Offer, gpus: int, hours: float) -> SoldTerm:
     demand and the published reservations whose term the job fills."""
     if offer.max_on_demand_gpus is not None and gpus > offer.max_on_demand_gpus and offer.multi_node == "reserved":
         rates = dict(offer.reserved_per_hour)
-        rate = min(rates.values()) if rates else offer.usd_per_hour
         floor = offer.reserved_min_hours or 0.0
-        note = "" if rates else "; no reserved rate published: the on-demand rate is assumed"
+        paid = None
+        if offer.cluster_rates:  # the cluster's own published rate, by its size (its smallest size at least)
+            paid = max(gpus, offer.cluster_rates[0][0], offer.gpus)
+            per_gpu = [r for g, r in offer.cluster_rates if g <= paid][-1]
+            rate = per_gpu * paid
+            note = f"; {per_gpu:.2f} USD per GPU-hour for a cluster of {paid} GPUs"
+        elif rates:
+            rate, note = min(rates.values()), ""
+        else:
+            rate, note = offer.usd_per_hour, "; no reserved rate published: the on-demand rate is assumed"
         return SoldTerm("reserved", rate, floor, True,
                         f"more than {offer.max_on_demand_gpus} GPUs from {offer.provider} are rented only as a "
-                        f"reserved cluster, at least {floor:g} h ({offer.sold_as_source}){note}")
+                        f"reserved cluster, at least {floor:g} h ({offer.sold_as_source}){note}",
+                        paid if paid != offer.gpus else None)
     best = SoldTerm("on-demand", offer.usd_per_hour, 0.0, False, "on demand")
     for term, rate in offer.reserved_per_hour:
         h = TERM_HOURS[term]
@@ -152,6 +164,42 @@ def as_sold(offers: list[Offer], gpus: int, hours: float, networks: dict[str, An
     first = cluster(offers[0])
     priced = [(o, term_for(o, gpus, hours)) for o in offers if cluster(o) == first]
     o, t = min(priced, key=lambda p: (p[1].usd_per_hour * max(hours, p[1].min_hours), p[0].gpus))
-    if t.usd_per_hour != o.usd_per_hour:
-        o = replace(o, usd_per_hour=t.usd_per_hour, native_per_hour=None)
+    if t.usd_per_hour != o.usd_per_hour or t.gpus_paid:
+        o = replace(o, usd_per_hour=t.usd_per_hour, native_per_hour=None, gpus=t.gpus_paid or o.gpus)
     return o, t
+
+
+def reference_offer(offers: list[Offer], networks: dict[str, Any], *, provider: str | None = None,
+                    instance: str | None = None, spot: bool = False) -> tuple[Offer, float, str] | None:
+    """The listed offer a proposal's own hourly price is compared with, its listed rate per
+    GPU-hour and why it was taken: of the instance the proposal names, else of the provider it
+    names ("named"), else of the kind the job is rented as, a cluster network or not, as
+    ``offers`` are ordered ("cheapest"), the one with the lowest bill for the GPUs the job takes
+    (whole instances and nodes paid; a size rented only as a reserved cluster at the cluster's
+    rate). A spot proposal is compared with the offer's published spot rate where there is one
+    (else its on-demand rate)."""
+    if not offers:
+        return None
+
+    def cluster(o: Offer) -> bool:
+        net = networks.get(o.network) if o.network else None
+        return net is not None and getattr(net, "shared_by", None) == "gpu"
+
+    def listed(o: Offer) -> tuple[float, int]:  # per hour for the GPUs the job takes, and the GPUs paid
+        if spot and o.spot_usd_per_hour:
+            return o.spot_usd_per_hour, o.gpus
+        t = term_for(o, o.gpus, 0.0)  # a size rented only as a reserved cluster: the cluster's rate
+        return t.usd_per_hour, t.gpus_paid or o.gpus
+
+    def bill(o: Offer) -> float:
+        return listed(o)[0]
+
+    pool = [o for o in offers if instance and o.instance == instance]
+    pool = pool or [o for o in offers if provider and o.provider == provider]
+    basis = "named" if pool else "cheapest"
+    if not pool:
+        first = cluster(offers[0])
+        pool = [o for o in offers if cluster(o) == first]
+    best = min(pool, key=lambda o: (bill(o), o.gpus))
+    amount, paid = listed(best)
+    return best, amount / paid, basis

@@ -28,210 +28,23 @@ runtime.yaml's comm_overlap_fraction of each). Wall time = steps x step / goodpu
 with the GPU count). The planner chooses the fastest layout whose busiest GPU fits in the usable memory; pins
 (the user's explicit settings) restrict the search. Everything here is numbers and short
 notations; the words are the reports' business.
+
+Where the parts live: the job, its layouts and their GPU-independent figures in training_layout.py;
+a layout's step time on a GPU type in step_time.py; the search, the plan and its terms here.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..inputs.shape import Shape
-from ..knowledge.schema import Gpu, RuntimeFile
+from ..knowledge.schema import Gpu
 from . import Term
 from . import compute as C
 from . import interconnect as I
 from . import memory as M
-
-ACT_BYTES = 2.0  # bf16 activations exchanged by TP, PP, EP and CP
-
-
-@dataclass(frozen=True)
-class Layout:
-    """One way to lay a training job over ``tp x pp x dp`` GPUs (``dp`` includes the ``cp`` and
-    ``ep`` GPUs carved out of it)."""
-
-    tp: int = 1
-    pp: int = 1
-    dp: int = 1
-    ep: int = 1
-    cp: int = 1
-    micro_batch: int = 1
-    grad_accum: int = 1
-    global_batch_tokens: int = 0
-    zero: int = 0
-    checkpointing: bool = False
-    offload: str = "none"
-    interleave: int = 1
-
-    @property
-    def gpus(self) -> int:
-        return self.tp * self.pp * self.dp
-
-    @property
-    def replicas(self) -> int:
-        """Model replicas that see different data: data-parallel GPUs over context-parallel ones."""
-        return max(1, self.dp // self.cp)
-
-    def notation(self) -> str:
-        """Short form, e.g. ``TP8 PP4 DP16 EP8 ZeRO-1 ckpt``."""
-        parts = [f"TP{self.tp}", f"PP{self.pp}" + (f"x{self.interleave}" if self.interleave > 1 else ""),
-                 f"DP{self.dp}"]
-        if self.ep > 1:
-            parts.append(f"EP{self.ep}")
-        if self.cp > 1:
-            parts.append(f"CP{self.cp}")
-        parts.append(f"ZeRO-{self.zero}")
-        if self.checkpointing:
-            parts.append("ckpt")
-        if self.offload != "none":
-            parts.append(f"offload-{self.offload}")
-        return " ".join(parts)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"tp": self.tp, "pp": self.pp, "dp": self.dp, "ep": self.ep, "cp": self.cp,
-                "micro_batch": self.micro_batch, "grad_accum": self.grad_accum,
-                "global_batch_tokens": self.global_batch_tokens, "zero": self.zero,
-                "checkpointing": self.checkpointing, "offload": self.offload, "interleave": self.interleave}
-
-
-@dataclass(frozen=True)
-class Pins:
-    """Parts of the layout the user fixed (``None``: gpuwise chooses)."""
-
-    tp: int | None = None
-    pp: int | None = None
-    ep: int | None = None
-    cp: int | None = None
-    zero: int | None = None
-    checkpointing: bool | None = None
-    offload: str | None = None
-
-    @property
-    def any(self) -> bool:
-        return any(v is not None for v in (self.tp, self.pp, self.ep, self.cp, self.zero, self.checkpointing,
-                                           self.offload))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
-
-
-@dataclass
-class TrainingJob:
-    """What the planner needs from a resolved job; built once per job (``memo`` caches layouts,
-    whose memory does not depend on the GPU)."""
-
-    shape: Shape
-    method: str
-    precision: str  # fp32 | fp16 | bf16 | fp8: the compute precision
-    mixed: bool
-    optimizer: str
-    micro_batch: int
-    seq: int
-    attention: str
-    tokens: float
-    global_batch_tokens: float
-    runtime: RuntimeFile
-    lora_rank: int = 16
-    lora_targets: str = "all-linear"
-    base_format: str | None = None
-    ce_chunks: int = 0
-    stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
-    batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
-    batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
-    memo: dict = field(default_factory=dict)
-
-    def batch_tokens(self, n: int) -> float:
-        """Tokens per optimizer step on ``n`` GPUs: the given or size-based batch, or on a cluster large
-        enough, ``batch_per_gpu`` for every GPU up to ``batch_max`` (published practice grows the batch
-        with the cluster: runtime.yaml training.pretrain_tokens_per_gpu)."""
-        if self.batch_per_gpu <= 0:
-            return self.global_batch_tokens
-        return max(self.global_batch_tokens, min(self.batch_max, self.batch_per_gpu * n))
-
-    def flops_per_token(self, checkpointing: bool) -> float:
-        key = ("fpt", checkpointing)
-        if key not in self.memo:
-            self.memo[key] = C.training_flops(self.shape, 1.0, self.seq, self.method, checkpointing).value
-        return self.memo[key]
-
-    def setup(self, lay: Layout) -> M.TrainSetup:
-        inflight = min(lay.pp, lay.grad_accum) * (1 + (lay.pp - 1) / (lay.pp * lay.interleave)
-                                                  if lay.interleave > 1 else 1.0)
-        return M.TrainSetup(
-            method=self.method, precision=self.precision, mixed=self.mixed, optimizer=self.optimizer,  # type: ignore[arg-type]
-            batch=lay.micro_batch, seq=self.seq, checkpointing=lay.checkpointing, attention=self.attention,
-            zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
-            lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
-            cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
-            bucket_bytes=self.runtime.training.bucket_bytes.value)
-
-    def memory(self, lay: Layout) -> M.MemoryEstimate:
-        """The memory of a layout with the formula behind each figure (memoised)."""
-        key = ("mem", lay)
-        if key not in self.memo:
-            rt = self.runtime
-            self.memo[key] = M.training_memory(self.shape, self.setup(lay), quant=rt.quantization,
-                                               overhead=(rt.cuda_context_bytes.value,
-                                                         rt.allocator_overhead_fraction.value))
-        return self.memo[key]
-
-
-@dataclass(frozen=True)
-class Static:
-    """The GPU-independent figures of a layout: memory and the traffic of one optimizer step."""
-
-    layout: Layout
-    per_gpu: float  # bytes at the peak, overhead included
-    host: float  # bytes per GPU offloaded to host RAM / NVMe
-    flops: float  # per GPU per optimizer step
-    tokens: float  # per optimizer step, all GPUs
-    tp_bytes: float  # one TP collective (all-reduce equivalent), per GPU
-    tp_count: float  # TP collectives per GPU per step
-    pp_bytes: float
-    pp_count: float
-    bubble: float
-    grad_dense: float  # gradient bytes of the GPU's dense / expert parameters (unsharded)
-    grad_expert: float
-    weight_dense: float  # weight bytes ZeRO gathers
-    weight_expert: float
-    ep_bytes: float  # bytes one GPU sends in one MoE all-to-all
-    ep_count: float
-    cp_bytes: float
-    cp_count: float
-    opt_params: float  # parameters whose optimizer step this GPU runs
-    trainable: float
-    ckpt: bool = False
-
-
-@dataclass(frozen=True)
-class StepTime:
-    """Seconds of one optimizer step on one GPU, by cause (communication: the exposed part)."""
-
-    compute: float
-    tp: float
-    pp: float
-    bubble: float
-    dp: float
-    ep: float
-    cp: float
-    optimizer: float
-    offload: float
-
-    @property
-    def total(self) -> float:
-        return (self.compute + self.tp + self.pp + self.bubble + self.dp + self.ep + self.cp + self.optimizer
-                + self.offload)
-
-    @property
-    def ideal(self) -> float:
-        """What the step would take with free communication and no bubble."""
-        return self.compute + self.optimizer + self.offload
-
-    def as_dict(self) -> dict[str, float]:
-        return {"compute_s": self.compute, "tp_s": self.tp, "pp_p2p_s": self.pp, "pp_bubble_s": self.bubble,
-                "dp_s": self.dp, "ep_s": self.ep, "cp_s": self.cp, "optimizer_s": self.optimizer,
-                "offload_s": self.offload, "step_s": self.total}
+from .step_time import GpuRates, StepTime, dp_traffic, gpu_rates, gpu_speed, step_parts, step_time
+from .training_layout import NO_PINS, Layout, Pins, Static, TrainingJob, figures
 
 
 @dataclass(frozen=True)
@@ -282,8 +95,8 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
     if key in tj.memo:
         return tj.memo[key]
     shape = tj.shape
-    tps = [pins.tp] if pins.tp else [t for t in (1, 2, 4, 8) if t <= max(1, min(tp_domain, per_node))
-                                     and shape.heads % t == 0]
+    tps = [pins.tp] if pins.tp else [t for t in I.powers_of_two(max(1, min(tp_domain, per_node)))
+                                     if shape.heads % t == 0]
     cps = [pins.cp] if pins.cp else [1] + [c for c in (2, 4, 8) if tj.seq // c >= 4096]
     out = []
     for tp in tps:
@@ -333,301 +146,6 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins) -> tuple[list[tuple[in
     return plain, off
 
 
-def _static(tj: TrainingJob, lay: Layout) -> Static:
-    """Memory and per-step traffic of a layout (memoised: they do not depend on the GPU)."""
-    key = ("static", lay)
-    got = tj.memo.get(key)
-    if got is not None:
-        return got
-    shape, rt = tj.shape, tj.runtime
-    s = tj.setup(lay)
-    if s.model_parallel:  # the figures of M.parallel_training_memory, without its formulas
-        b = M.parallel_bytes(shape, s, rt.quantization)
-        over = (rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value)
-        per_gpu, host = M.total_bytes(b.tensors, b.tensors, over), b.host
-        dense, expert, gb, wb = b.dense, b.expert, b.grad_b, b.weight_b
-    else:
-        est = tj.memory(lay)
-        per_gpu, host = est.per_gpu, est.host_bytes
-        dense, expert = est.local_params
-        gb, wb = est.grad_bytes_per_param, est.weight_bytes_per_param
-    lora = tj.method != "full"
-    trainable = M.lora_adapter_params(shape, tj.lora_rank, tj.lora_targets) if lora else shape.params
-    if lora:  # only the adapters' gradients travel; ZeRO-3 gathers the frozen base
-        adapters = trainable / (lay.tp * lay.pp)
-        grad_dense, grad_expert = adapters * 4.0, 0.0
-    else:
-        grad_dense, grad_expert = dense * gb, expert * gb
-    tokens = float(lay.replicas * lay.micro_batch * tj.seq * lay.grad_accum)
-    flops = tj.flops_per_token(lay.checkpointing) * tokens / lay.gpus
-    layers_stage = math.ceil(shape.layers / lay.pp)
-    mb_tokens = lay.micro_batch * tj.seq / lay.cp
-    per_layer_colls = 4 + (2 if lay.checkpointing else 0)
-    tp_bytes = mb_tokens * shape.hidden * ACT_BYTES if lay.tp > 1 else 0.0
-    tp_count = layers_stage * lay.grad_accum * per_layer_colls if lay.tp > 1 else 0.0
-    pp_bytes = mb_tokens * shape.hidden * ACT_BYTES / lay.tp if lay.pp > 1 else 0.0
-    pp_count = 2.0 * lay.grad_accum * lay.interleave if lay.pp > 1 else 0.0
-    bubble = (lay.pp - 1) / (lay.grad_accum * lay.interleave) if lay.pp > 1 else 0.0
-    ep_bytes = ep_count = 0.0
-    if shape.moe and lay.ep > 1:
-        moe_layers = getattr(shape, "moe_layers", shape.layers)
-        ep_bytes = mb_tokens / lay.tp * shape.experts_per_token * shape.hidden * ACT_BYTES
-        ep_count = math.ceil(moe_layers / lay.pp) * lay.grad_accum * per_layer_colls
-    cp_bytes = cp_count = 0.0
-    if lay.cp > 1:  # ring attention: K and V chunks pass around the ring, forward and backward (x2)
-        cp_bytes = 2 * shape.kv_dim * mb_tokens * ACT_BYTES * (lay.cp - 1) / lay.tp
-        cp_count = layers_stage * lay.grad_accum * 3
-    opt_params = (dense + expert) if not lora else trainable / (lay.tp * lay.pp)
-    if lay.zero >= 1:
-        dpc = max(1, lay.dp)
-        opt_params = (dense / dpc + expert / max(1.0, dpc / lay.ep)) if not lora else opt_params / dpc
-    st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
-                grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,
-                lay.checkpointing)
-    tj.memo[key] = st
-    return st
-
-
-@dataclass(frozen=True)
-class GpuRates:
-    """What a GPU type and its links contribute to step time, as per-byte and per-FLOP costs."""
-
-    flops: float  # achieved FLOP/s in compute (peak x MFU x FP8 speed-up)
-    mfu: Term
-    topo: I.Topology
-    intra: float  # bytes/s per GPU inside a node (switched fabrics; efficiency applied)
-    mesh: float  # bytes/s of one peer link of a point-to-point mesh (0: switched)
-    net_bw: float  # bytes/s per GPU across nodes
-    intra_lat: float  # seconds per ring step inside a node / across nodes
-    net_lat: float
-    dp_overlap: float
-    tp_exposed: float
-    ep_exposed: float
-    mem_bw: float  # bytes/s achievable (optimizer step)
-    opt_bytes: float
-    pcie_gb_s: float
-    host_gb_s_per_gpu: float
-    nvme_gb_s_per_gpu: float
-    cpu_adam_params_per_s_per_gpu: float
-
-
-def _gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
-    """FLOP/s a GPU reaches in this job's compute and the MFU behind it (memoised per GPU)."""
-    key = ("speed", gpu.id)
-    got = tj.memo.get(key)
-    if got is None:
-        rt = tj.runtime
-        f = rt.training
-        precision = tj.precision if tj.precision in ("fp32", "fp16") else "bf16"
-        peak = C.peak_for(gpu, precision)
-        arch = rt.mfu[gpu.architecture].value if gpu.architecture in rt.mfu else 0.3
-        mfu = C.training_mfu(tj.shape, gpu, arch, peak.tflops, reference_hidden=f.mfu_reference_hidden.value,
-                             k=f.mfu_memory_bound_k.value)
-        speed = 1.0
-        if tj.precision == "fp8" and gpu.peaks.fp8:
-            speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=f.fp8_gemm_speedup.value,
-                                  k=f.mfu_memory_bound_k.value).value
-        got = tj.memo[key] = (peak.tflops * 1e12 * mfu.value * speed * tj.stack_efficiency, mfu)
-    return got
-
-
-def fewest_gpus_in_time(tj: TrainingJob, gpu: Gpu, hours: float) -> float:
-    """A lower bound on how many GPUs of this type can finish the job within ``hours``: the model's
-    FLOPs (no recomputation) at the GPU's full training rate, with nothing else in a step (no
-    communication, bubble, optimizer or offload time) and no failures. Every layout's wall time is
-    at least that, so fewer GPUs are certainly late. inf when no time is left, 0 when unknown."""
-    if hours <= 0:
-        return math.inf
-    rate, _mfu = _gpu_speed(tj, gpu)
-    if rate <= 0:
-        return 0.0
-    return tj.flops_per_token(False) * tj.tokens / rate / 3600 / hours
-
-
-def gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
-    key = ("rates", gpu.id, topo.per_node, topo.nodes, topo.intra_gb_s, topo.network_gb_s, topo.mesh_link_gb_s)
-    got = tj.memo.get(key)
-    if got is None:
-        got = tj.memo[key] = _gpu_rates(tj, gpu, topo)
-    return got
-
-
-def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
-    rt = tj.runtime
-    flops, mfu = _gpu_speed(tj, gpu)
-    eff = rt.link_efficiency.value
-    intra = topo.intra_gb_s * 1e9 * eff if topo.per_node > 1 else float("inf")
-    mesh = topo.mesh_link_gb_s * 1e9 * eff
-    net = topo.network_gb_s_per_gpu * 1e9 * eff if topo.nodes > 1 else float("inf")
-    gen = str(gpu.link.pcie_gen)
-    pcie = rt.pcie_gb_s[gen].value if gen in rt.pcie_gb_s else 31.5
-    f = rt.training
-    return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
-                    rt.comm_overlap_fraction.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
-                    gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
-                    f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
-                    rt.nvme_gb_s.value / topo.per_node,
-                    rt.cpu_adam_params_per_s_per_core.value * rt.host_cores_per_gpu.value)
-
-
-def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
-    """Seconds an optimizer step spends on offloaded state, for ``p`` parameters a GPU owns
-    (ZeRO-Offload, ZeRO-Infinity, FSDP CPU offload):
-
-    * 16-bit gradients to the host every micro-batch and 16-bit weights back once: 2 B x micro-
-      batches + 2 B per parameter over PCIe;
-    * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
-      crosses PCIe again for every micro-batch's forward and backward: + 4 B x micro-batches;
-    * Adam on the host: the slower of the cores (CPU Adam's measured rate per core x the cores
-      per GPU) and memory (~28 B of traffic per parameter);
-    * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
-      bandwidth (32 B).
-    """
-    pcie = g.pcie_gb_s * 1e9
-    moved = p * 2 * lay.grad_accum + p * 2
-    if lay.zero >= 3:
-        moved += p * 4 * lay.grad_accum
-    adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * 28 / (g.host_gb_s_per_gpu * 1e9))
-    nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
-    return moved / pcie + adam + nvme
-
-
-def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:
-    """:func:`interconnect.allreduce_group_seconds` with the GPU's bandwidths looked up once."""
-    if n <= 1 or nbytes <= 0:
-        return 0.0
-    t = 0.0
-    if local > 1:
-        bw = g.mesh * (local - 1) if g.mesh else g.intra
-        t = 2 * (local - 1) / local * nbytes / bw + 2 * (local - 1) * g.intra_lat
-    m = n // local
-    if m > 1:
-        t += 2 * (m - 1) / m * (nbytes / local) / g.net_bw + 2 * (m - 1) * g.net_lat
-    return t
-
-
-def _alltoall(g: GpuRates, nbytes: float, n: int, local: int) -> float:
-    """:func:`interconnect.alltoall_seconds` with the GPU's bandwidths looked up once."""
-    if n <= 1 or nbytes <= 0:
-        return 0.0
-    intra = nbytes * (local - 1) / n / (g.mesh * (local - 1) if g.mesh else g.intra) if local > 1 else 0.0
-    inter = nbytes * (n - local) / n / g.net_bw if n > local else 0.0
-    return max(intra, inter) + (local - 1) * g.intra_lat + (g.net_lat if n > local else 0.0)
-
-
-def step_time(tj: TrainingJob, st: Static, g: GpuRates) -> StepTime:
-    """Seconds of one optimizer step of layout ``st`` on a GPU with rates ``g``."""
-    return StepTime(*_step_parts(tj, st, g))
-
-
-def _step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
-    """:func:`step_time` as a plain tuple (the search times many layouts and keeps one)."""
-    lay, topo = st.layout, g.topo
-    compute = st.flops / g.flops
-    per_node = topo.per_node
-    tp = pp = ep = cp = 0.0
-    if st.tp_count:  # tensor parallel: inside the node (a TP group spanning nodes goes over the network)
-        tp = st.tp_count * _allreduce(g, st.tp_bytes, lay.tp, min(lay.tp, per_node)) * g.tp_exposed
-    if st.pp_count:  # pipeline sends: once stages span nodes the slowest boundary sets the pace
-        if topo.nodes > 1:
-            pp = st.pp_count * (st.pp_bytes / g.net_bw + g.net_lat)
-        else:
-            pp = st.pp_count * (st.pp_bytes / (g.mesh or g.intra) + g.intra_lat)
-    if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart
-        local = min(lay.ep, max(1, per_node // (lay.tp * lay.cp)))
-        ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
-    if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
-        cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
-    bubble = st.bubble * (compute + tp + ep + cp + pp)
-    dp = _dp_seconds(tj, st, g, compute)[1] if lay.dp > 1 else 0.0
-    optimizer = offload = 0.0
-    if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
-        offload = offload_seconds(st.opt_params, lay, g)
-    else:
-        optimizer = st.opt_params * g.opt_bytes / g.mem_bw
-    return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
-
-
-def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tuple[float, float]:
-    """(all data-parallel traffic of a step, the part of it compute does not hide), in seconds.
-
-    DP ranks are tp GPUs apart (cp and dp are both in lay.dp). ZeRO-0 all-reduces gradients once per
-    step behind the last micro-batch's backward; ZeRO-1 reduce-scatters gradients and all-gathers
-    weights once per step; ZeRO-2 reduce-scatters gradients every micro-batch. ZeRO-3 / FSDP
-    FULL_SHARD, every micro-batch: weights all-gathered layer by layer in the forward pass (hidden
-    behind the forward's compute, up to the overlap fraction) and again in the backward pass with
-    the gradients reduce-scattered (hidden behind the backward's, recomputation included), each a
-    flat ring over all the data-parallel GPUs (interconnect.ring_seconds)."""
-    lay, per_node = st.layout, g.topo.per_node
-    if lay.dp <= 1:
-        return 0.0, 0.0
-    local = min(lay.dp, max(1, per_node // lay.tp))
-    dpe = max(1, lay.dp // lay.ep)
-    local_e = min(dpe, max(1, per_node // (lay.tp * lay.ep)))
-    if lay.zero >= 3:
-        gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
-        exposed = (max(0.0, gather - g.dp_overlap * forward)
-                   + max(0.0, gather + scatter - g.dp_overlap * (micro - forward)))
-        return lay.grad_accum * (2 * gather + scatter), lay.grad_accum * exposed
-    g_ar = _allreduce(g, st.grad_dense, lay.dp, local) + _allreduce(g, st.grad_expert, dpe, local_e)
-    if lay.zero == 0 or tj.method != "full":
-        traffic, window = g_ar, compute / lay.grad_accum * 2 / 3
-    else:
-        w_ar = _allreduce(g, st.weight_dense, lay.dp, local) + _allreduce(g, st.weight_expert, dpe, local_e)
-        if lay.zero == 1:  # reduce-scatter gradients, all-gather weights, once per step
-            traffic, window = 0.5 * g_ar + 0.5 * w_ar, compute / lay.grad_accum
-        else:  # ZeRO-2: gradients reduce-scattered every micro-batch
-            traffic, window = lay.grad_accum * 0.5 * g_ar + 0.5 * w_ar, compute
-    return traffic, max(0.0, traffic - g.dp_overlap * window)
-
-
-def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local: int, dpe: int, local_e: int
-                 ) -> tuple[float, float, float, float]:
-    """One micro-batch of ZeRO-3: (seconds of one all-gather of the weights, of one reduce-scatter
-    of the gradients, of the micro-batch's compute, of its forward pass). Each is cut into one
-    collective per layer."""
-    lay = st.layout
-    layers = math.ceil(tj.shape.layers / lay.pp)
-    gather = _ring(g, st.weight_dense, lay.dp, local, layers) + _ring(g, st.weight_expert, dpe, local_e, layers)
-    scatter = _ring(g, st.grad_dense, lay.dp, local, layers) + _ring(g, st.grad_expert, dpe, local_e, layers)
-    micro = compute / lay.grad_accum
-    forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.checkpointing)
-    return gather, scatter, micro, forward
-
-
-def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> dict[str, float]:
-    """The data-parallel traffic of a step for the report: all of it, the part compute hides and
-    the part it does not, and for ZeRO-3 one micro-batch's collectives and the windows hiding them."""
-    traffic, exposed = _dp_seconds(tj, st, g, compute)
-    out = {"traffic_s": traffic, "hidden_s": traffic - exposed, "exposed_s": exposed, "overlap": g.dp_overlap}
-    lay = st.layout
-    if lay.zero >= 3 and lay.dp > 1:
-        per_node = g.topo.per_node
-        local = min(lay.dp, max(1, per_node // lay.tp))
-        dpe = max(1, lay.dp // lay.ep)
-        gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe,
-                                                       min(dpe, max(1, per_node // (lay.tp * lay.ep))))
-        out.update({"micro_batches": lay.grad_accum, "gather_s": gather, "reduce_scatter_s": scatter,
-                    "micro_batch_compute_s": micro, "forward_s": forward,
-                    "weight_bytes": st.weight_dense + st.weight_expert,
-                    "gradient_bytes": st.grad_dense + st.grad_expert, "dp": lay.dp, "gpus_per_node": local,
-                    "bytes_per_gpu": (lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert),
-                    "network_bytes_per_gpu": ((lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert) / local
-                                              if lay.dp > local else 0.0)})
-    return out
-
-
-def _ring(g: GpuRates, nbytes: float, n: int, local: int, steps: int) -> float:
-    """:func:`interconnect.ring_seconds` with the GPU's bandwidths looked up once."""
-    if n <= 1 or nbytes <= 0:
-        return 0.0
-    volume = (n - 1) / n * nbytes
-    bw = (g.mesh * (local - 1) if g.mesh else g.intra) if local > 1 else math.inf
-    if n <= local:
-        return volume / bw + steps * (n - 1) * g.intra_lat
-    return max(volume * (local - 1) / local / bw, volume / local / g.net_bw) + steps * (n - 1) * g.net_lat
-
-
 def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int, rung: tuple[int, bool, str]
             ) -> Layout:
     dp = n // (tp * pp)
@@ -662,7 +180,7 @@ class _Group:
         st = self._statics[i]
         if st is None:
             tp, pp, cp, ep, v = self.split
-            st = self._statics[i] = _static(self.tj, _layout(self.tj, self.n, tp, pp, cp, ep, v, self.rungs[i]))
+            st = self._statics[i] = figures(self.tj, _layout(self.tj, self.n, tp, pp, cp, ep, v, self.rungs[i]))
         return st
 
     @property
@@ -764,7 +282,7 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
                 bound += st.tp_count * st.tp_bytes / (mesh * (k - 1) if mesh else intra) * tp_exposed
             if bound * (1 + st.bubble) >= best_t:
                 continue
-            parts = _step_parts(tj, st, rates)
+            parts = step_parts(tj, st, rates)
             tried += 1
             total = sum(parts)
             if total < best_t:
@@ -774,20 +292,43 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     return (best[0], StepTime(*best[1])), tried
 
 
-def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: Pins = Pins()) -> bool:
+def fewest_gpus_in_time(tj: TrainingJob, gpu: Gpu, hours: float) -> float:
+    """A lower bound on how many GPUs of this type can finish the job within ``hours``: the model's
+    FLOPs (no recomputation) at the GPU's full training rate, with nothing else in a step (no
+    communication, bubble, optimizer or offload time) and no failures. Every layout's wall time is
+    at least that, so fewer GPUs are certainly late. inf when no time is left, 0 when unknown."""
+    if hours <= 0:
+        return math.inf
+    rate, _mfu = gpu_speed(tj, gpu)
+    if rate <= 0:
+        return 0.0
+    return tj.flops_per_token(False) * tj.tokens / rate / 3600 / hours
+
+
+def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS) -> bool:
     """Whether any layout of ``n`` GPUs, with any settings (offload included), needs at most
     ``usable`` bytes on its busiest GPU: what :func:`plan` calls fitting, without timing a layout,
     under the user's ``pins`` or with none (a candidate fits either way: a pinned ZeRO-3 on one GPU
     may offload parameters the unpinned search does not try). The layouts' memory does not depend
     on the GPU type, so across a catalog this costs one comparison per GPU type after the first."""
+    return least_per_gpu(tj, n, topo, pins) <= usable
+
+
+def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PINS) -> float:
+    """The least memory the busiest GPU of any layout of ``n`` GPUs needs, with any settings
+    (offload included), under the user's ``pins`` or with none (inf when no layout exists): the
+    raw figure :func:`fits_at_all` compares and the memory rules judge (a server's worth of GPUs
+    in the job fact)."""
+    least = math.inf
     for p in (Pins(), pins) if pins.any else (Pins(),):
         search = _search(tj, n, topo.per_node, topo.tp_domain, p)
-        if any(st is not None and st.per_gpu <= usable for st in (search.frugal(False), search.frugal(True))):
-            return True
-    return False
+        for st in (search.frugal(False), search.frugal(True)):
+            if st is not None:
+                least = min(least, st.per_gpu)
+    return least
 
 
-def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = Pins()) -> Plan:
+def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS) -> Plan:
     """The fastest layout of ``n`` GPUs whose busiest GPU needs at most ``usable`` bytes (or, when
     none fits, the one needing the least memory), honouring ``pins``; offload only when nothing
     else fits."""
@@ -827,7 +368,7 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
 def evaluate_layout(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, lay: Layout) -> Plan:
     """One given layout (no search): its memory, step time and totals."""
     rates = gpu_rates(tj, gpu, topo)
-    st = _static(tj, lay)
+    st = figures(tj, lay)
     t = step_time(tj, st, rates)
     return _finish(tj, gpu, n, st, t, rates, st.per_gpu <= usable, 1)
 

@@ -7,8 +7,6 @@ loader turns validation errors into one line naming the file and the field, with
 close match for a misspelt key.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import difflib
 import math
@@ -30,7 +28,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ..errors import UserError
+from ..errors import N_, UserError, either
 
 Task = Literal["pretrain", "finetune", "inference"]
 Method = Literal["full", "lora", "qlora"]
@@ -99,7 +97,7 @@ class Architecture(Strict):
     _v = field_validator("active_params_b")(_finite)
 
     @model_validator(mode="after")
-    def _kv(self) -> Architecture:
+    def _kv(self) -> "Architecture":
         if self.kv_heads is not None and self.kv_heads > self.heads:
             raise ValueError("kv_heads cannot exceed heads")
         if (self.experts is None) != (self.experts_per_token is None):
@@ -140,7 +138,7 @@ class Speculative(Strict):
                                          "billions of parameters")
 
     @model_validator(mode="after")
-    def _draft(self) -> Speculative:
+    def _draft(self) -> "Speculative":
         if self.method == "draft-model" and self.draft_params_b is None:
             raise ValueError("method draft-model needs draft_params_b (the draft model's size in billions)")
         if self.method != "draft-model" and self.draft_params_b is not None:
@@ -172,7 +170,8 @@ class Workload(Strict):
     global_batch_tokens: float | Literal["auto"] = Field(
         default="auto", description="training: tokens per optimizer step across all GPUs")
     parallelism: Parallelism | None = None
-    stack: Literal["megatron", "nemo", "torchtitan", "deepspeed", "fsdp-hf", "axolotl", "unsloth"] | None = Field(
+    stack: Literal["megatron", "nemo", "torchtitan", "deepspeed", "fsdp-hf", "axolotl", "unsloth",
+                   "litgpt"] | None = Field(
         default=None, description="training: the software stack (its speed relative to the calibrated middle is in "
         "knowledge/runtime.yaml training_stacks); none given: the middle, stated as an assumption")
     chunked_cross_entropy: bool = Field(
@@ -206,7 +205,7 @@ class Workload(Strict):
                          "requests_per_s", "p95_ttft_s", "p95_tpot_s")(_finite)
 
     @model_validator(mode="after")
-    def _serving_knobs(self) -> Workload:
+    def _serving_knobs(self) -> "Workload":
         if self.task != "inference":
             given = [f for f in SERVING_ONLY if f in self.model_fields_set and getattr(self, f) not in (None, False)]
             if given:
@@ -230,7 +229,7 @@ class Workload(Strict):
         return v
 
     @model_validator(mode="after")
-    def _model_given(self) -> Workload:
+    def _model_given(self) -> "Workload":
         if self.model is None and self.params_b is None:
             raise ValueError("give 'model' (a catalog name) or 'params_b' (size in billions)")
         if self.architecture is not None and self.params_b is None and self.model is None:
@@ -242,7 +241,7 @@ class Workload(Strict):
         return self
 
     @model_validator(mode="after")
-    def _request_lengths(self) -> Workload:
+    def _request_lengths(self) -> "Workload":
         """prompt_tokens + output_tokens = context_len. Any two give the third; context_len alone is
         split evenly (the 1000/1000 shape of the TensorRT-LLM and NIM benchmark tables); one of
         prompt/output alone is mirrored by the other. The split is stated as an assumption."""
@@ -489,9 +488,11 @@ class Constraints(Strict):
 
 
 class Requirements(Strict):
+    # a section's default comes from a factory: an instance written here would build that
+    # section's validator when the module is imported, in every process (pydantic's defer_build)
     workload: Workload
-    constraints: Constraints = Constraints()
-    environment: Environment = Environment()
+    constraints: Constraints = Field(default_factory=Constraints)
+    environment: Environment = Field(default_factory=Environment)
 
 
 # ------------------------------------------------------------------------- proposals
@@ -515,7 +516,7 @@ class Hardware(Strict):
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
     @model_validator(mode="after")
-    def _nodes(self) -> Hardware:
+    def _nodes(self) -> "Hardware":
         if self.nodes > self.count:
             raise ValueError("more nodes than GPUs")
         return self
@@ -574,7 +575,7 @@ class UsedCard(Strict):
         return v
 
     @model_validator(mode="after")
-    def _dates(self) -> UsedCard:
+    def _dates(self) -> "UsedCard":
         """A card is bought after it is made, and neither happens in the future."""
         today = dt.date.today().strftime("%Y-%m")
         for name in ("manufactured", "purchased"):
@@ -594,7 +595,7 @@ class Storage(Strict):
 class Cloud(Strict):
     egress_tb_per_month: float = Field(default=0, ge=0, le=1e6)
     cross_region_tb_per_month: float = Field(default=0, ge=0, le=1e6)
-    storage: Storage = Storage()
+    storage: Storage = Field(default_factory=Storage)
 
 
 class Facility(Strict):
@@ -606,13 +607,13 @@ class Facility(Strict):
 class Proposal(Strict):
     title: str = Field(default="(untitled proposal)", max_length=500)
     workload: Workload
-    constraints: Constraints = Constraints()
-    environment: Environment = Environment()
+    constraints: Constraints = Field(default_factory=Constraints)
+    environment: Environment = Field(default_factory=Environment)
     hardware: Hardware
     acquisition: Acquisition
     used_cards: list[UsedCard] = Field(default=[], max_length=10_000)
-    cloud: Cloud = Cloud()
-    facility: Facility = Facility()
+    cloud: Cloud = Field(default_factory=Cloud)
+    facility: Facility = Field(default_factory=Facility)
 
 
 # ----------------------------------------------------------------------------- loading
@@ -680,31 +681,64 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     bases = [_field_loc(model, tuple(e["loc"])) for e in errors]
     alternatives = [e["msg"] for e, b in zip(errors[1:], bases[1:], strict=True) if b == loc]  # the other union members
     msg = "; or ".join([err["msg"], *alternatives]).replace("Value error, ", "")
-    hint = None
+    values: dict[str, Any] = {"msg": msg}
+    hint, hint_values, msgid = None, None, None
     if err["type"] == "extra_forbidden":
         valid = _fields_of(model, loc)
         close = difflib.get_close_matches(str(loc[-1]), valid, n=1)
-        msg = "unknown key"
-        hint = f"did you mean '{close[0]}'?" if close else (f"valid keys: {', '.join(valid)}" if valid else None)
+        msg = N_("unknown key")
+        hint, hint_values = ((N_("did you mean '%(name)s'?"), {"name": close[0]}) if close
+                             else (N_("valid keys: %(names)s"), {"names": ", ".join(valid)}) if valid else (None, None))
     elif err["type"] == "missing":
-        msg = "required field is missing"
+        msg = N_("required field is missing")
     elif err["type"] == "string_pattern_mismatch":  # the field's own words, not its regular expression
         info = _field_info(model, loc)
         what = info.description if info is not None and info.description else None
-        msg = f"{_short(err.get('input'))} is not in the expected form" + (f" ({what})" if what else "")
+        values = {"given": _short(err.get("input")), "what": what}
+        msg = N_("%(given)s is not in the expected form (%(what)s)") if what else N_(
+            "%(given)s is not in the expected form")
     elif err["type"] == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         given = err.get("input")
         choices = [e.strip(" '") for e in str(expected).split(",")]
         close = difflib.get_close_matches(given, choices) if isinstance(given, str) and len(given) <= 100 else []
-        msg = f"{_short(err.get('input'))} is not one of {expected}"
-        hint = f"did you mean {close[0]}?" if close else None
+        quoted = [c for c in (x.strip() for x in str(expected).replace(" or ", ",").split(",")) if c]
+        values = {"given": _short(err.get("input")), "expected": either(quoted, commas=True)}
+        if either(quoted, commas=True).words("en") != expected:  # pydantic worded it otherwise: as written
+            values["expected"] = expected
+        msg = N_("%(given)s is not one of %(expected)s")
+        hint, hint_values = (N_("did you mean %(names)s?"), {"names": close[0]}) if close else (None, None)
+    elif err["type"] in _BOUNDS and "input" in err:  # pydantic's words in English, the catalog's in another
+        values = {**err.get("ctx", {}), "given": _short(err["input"])}
+        msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
-        msg = f"{msg} (got {_short(err['input'])})"
+        values = {"msg": msg, "given": _short(err["input"])}
+        msg = N_("%(msg)s (got %(given)s)")  # pydantic's own words stay as it writes them
+    else:
+        msg = "%(msg)s"
     more = len(set(bases) - {loc})
     if more:
-        msg += f"; {more} more problem{'s' if more > 1 else ''}"
-    return UserError(msg, where=f"{where}: {field}", hint=hint)
+        values["more"] = more
+        tail = N_("%(more)s more problem") if more == 1 else N_("%(more)s more problems")
+        msg, msgid = (f"{msg}; {tail % values}", (msgid, tail)) if msgid else ((msg, tail), None)
+    return UserError(msg, where=f"{where}: {field}", hint=hint, values=values, hint_values=hint_values, msgid=msgid)
+
+
+_BOUNDS = {
+    "greater_than": N_("must be greater than %(gt)s (got %(given)s)"),
+    "greater_than_equal": N_("must be at least %(ge)s (got %(given)s)"),
+    "less_than": N_("must be less than %(lt)s (got %(given)s)"),
+    "less_than_equal": N_("must be at most %(le)s (got %(given)s)"),
+    "int_parsing": N_("must be a whole number (got %(given)s)"),
+    "int_type": N_("must be a whole number (got %(given)s)"),
+    "int_from_float": N_("must be a whole number (got %(given)s)"),
+    "float_parsing": N_("must be a number (got %(given)s)"),
+    "float_type": N_("must be a number (got %(given)s)"),
+    "bool_parsing": N_("must be true or false (got %(given)s)"),
+    "bool_type": N_("must be true or false (got %(given)s)"),
+    "string_type": N_("must be text (got %(given)s)"),
+}
+"""Pydantic's common complaints as the catalog's templates (its ``ctx`` values fill them)."""
 
 
 _REPR = reprlib.Repr()
@@ -728,9 +762,10 @@ def _short(value: Any) -> str:
 def parse(model: type[BaseModel], data: Any, where: str) -> Any:
     """Validate ``data`` against ``model``; errors become one-line UserErrors."""
     if data is None:
-        raise UserError("the file is empty", where=where)
+        raise UserError(N_("the file is empty"), where=where)
     if not isinstance(data, dict):
-        raise UserError(f"expected a mapping of sections, got {type(data).__name__}", where=where)
+        raise UserError(N_("expected a mapping of sections, got %(kind)s"), values={"kind": type(data).__name__},
+                        where=where)
     try:
         return model.model_validate(data)
     except ValidationError as exc:

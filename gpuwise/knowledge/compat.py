@@ -363,7 +363,7 @@ def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str,
         "torch_cuda": tcuda,
         "gpu_first_pytorch": first_torch, "gpu_first_pytorch_num": version_num(first_torch),
         "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
-        "flash_ok": flash_runs(sw, g), "tensor_cores": g.tensor_cores,
+        "flash_min_cc": flash_min_cc(sw), "tensor_cores": g.tensor_cores,
     }
     fact.update(_torch_table(sw, stack, release, side["cuda_releases"]))
     fact.update(_rocm_facts(sw, g, env, stack, release, flavor, side["flavor_version"]))
@@ -478,12 +478,6 @@ def flash_min_cc(sw: SoftwareFile) -> float:
     when the table has none): the one place the floor is read."""
     floor = next((f.min_compute_capability for f in sw.feature_floors if f.feature == "flash_attention_2"), None)
     return float(floor) if floor is not None else -1.0
-
-
-def flash_runs(sw: SoftwareFile, g: Gpu) -> bool:
-    """FlashAttention-2 runs on the GPU: a CUDA compute capability at or above the floor."""
-    floor = flash_min_cc(sw)
-    return bool(g.compute_capability) and floor >= 0 and float(g.compute_capability) >= floor
 
 
 def environment_facts(job: Any, gpu_ids: list[str]) -> list[dict[str, Any]]:

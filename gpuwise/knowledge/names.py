@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import messages
-from ..errors import UserError
+from ..errors import N_, UserError, either
 
 _NORM = re.compile(r"[\s_\-/.()]+")
 _FORM_WORDS = re.compile(r"sxm|pcie|pci|nvl|oam|hgx|dgx|mezz|superchip|nvl72|nvl16")
@@ -99,7 +99,8 @@ class NameIndex:
     def resolve(self, name: str, *, where: str | None = None) -> Resolved:
         key = norm(str(name))
         if not key:
-            raise UserError(f"empty {self.kind} name", where=where)
+            raise UserError(N_("empty model name") if self.kind == "model" else N_("empty gpu name"), where=where,
+                            values={})
         ident = self.exact.get(key) or self.defaults.get(key)
         if ident is not None:
             others = self._other_forms(ident, key)
@@ -116,16 +117,19 @@ class NameIndex:
         if len(family) > 1 and len(modules) == 1 and self._other_forms(modules[0], key):
             return self._module_note(str(name), modules[0], self._other_forms(modules[0], key))
         if len(family) > 1:
-            raise UserError(f"'{name}' is ambiguous: it could be {', '.join(family)}", where=where,
-                            hint="give the variant; a name without the form factor is the SXM part (docs/names.md)")
+            raise UserError(N_("'%(name)s' is ambiguous: it could be %(names)s"), where=where,
+                            values={"name": name, "names": ", ".join(family)},
+                            hint=N_("give the variant; a name without the form factor is the SXM part (docs/names.md)"),
+                            hint_values={})
+        unknown = N_("unknown model '%(name)s'") if self.kind == "model" else N_("unknown gpu '%(name)s'")
         if family:
-            raise UserError(f"unknown {self.kind} '{name}'", where=where,
-                            hint=f"did you mean {family[0]}? (give the whole name)")
+            raise UserError(unknown, where=where, values={"name": name},
+                            hint=N_("did you mean %(names)s? (give the whole name)"), hint_values={"names": family[0]})
         ids = self.close(str(name))
-        hint = f"did you mean {' or '.join(ids)}?" if ids else (
-            "give params_b for a model not in the catalog" if self.kind == "model"
-            else f"see `gpuwise {self.kind}s` for the list")
-        raise UserError(f"unknown {self.kind} '{name}'", where=where, hint=hint)
+        hint, hint_values = (N_("did you mean %(names)s?"), {"names": either(ids)}) if ids else (
+            (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
+            else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
+        raise UserError(unknown, where=where, values={"name": name}, hint=hint, hint_values=hint_values)
 
     def close(self, name: str, n: int = 3) -> list[str]:
         """The ids whose names are closest to ``name`` (ids, display names, aliases and the short

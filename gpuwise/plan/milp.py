@@ -9,6 +9,7 @@ with the purchases as decided).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
@@ -32,15 +33,24 @@ def _highs():
     with _LOCK:
         if _quieted:
             return highspy.Highs()
-        sys.stdout.flush()
-        saved = os.dup(1)
+        if sys.stdout is not None:  # None: started with standard output closed (``>&-``)
+            with contextlib.suppress(OSError, ValueError):
+                sys.stdout.flush()
+        try:
+            saved: int | None = os.dup(1)
+        except OSError:  # descriptor 1 closed: the banner has nowhere to go
+            saved = None
         try:
             with open(os.devnull, "w") as null:
                 os.dup2(null.fileno(), 1)
                 h = highspy.Highs()
         finally:
-            os.dup2(saved, 1)
-            os.close(saved)
+            if saved is None:  # closed again, as it was (the null device may have taken 1 itself)
+                with contextlib.suppress(OSError):
+                    os.close(1)
+            else:
+                os.dup2(saved, 1)
+                os.close(saved)
         _quieted = True
         return h
 

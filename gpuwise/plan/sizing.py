@@ -14,6 +14,7 @@ from typing import Any
 
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
+from ..estimators.interconnect import count_ladder
 from ..estimators.offers import TERM_HOURS
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Constraints, Requirements
@@ -104,12 +105,8 @@ def market(plan: PlanFile) -> str:
 
 
 def counts(max_gpus: int) -> list[int]:
-    out = [n for n in (1, 2, 4, 8) if n <= max_gpus]
-    n = 16
-    while n <= max_gpus:
-        out.append(n)
-        n *= 2
-    return out
+    """The GPU counts a workload is sized at: the consultations' ladder (one definition)."""
+    return count_ladder(max_gpus)
 
 
 def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], where: str) -> list[Sized]:

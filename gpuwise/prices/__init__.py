@@ -6,8 +6,21 @@ catalog (gpuhunt's or SkyPilot's CSV, or gpuwise's own minimal CSV) into a knowl
 
 from __future__ import annotations
 
-from .catalog_csv import ImportReport, read_catalog
-from .overlay import write_overlay
-from .table import PriceRow, price_rows
+import importlib
+from typing import Any
 
-__all__ = ["ImportReport", "PriceRow", "price_rows", "read_catalog", "write_overlay"]
+_HOMES = {"ImportReport": "catalog_csv", "read_catalog": "catalog_csv", "write_overlay": "overlay",
+          "PriceRow": "table", "price_rows": "table"}
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """The names above, imported on first use: every decision imports this package for its
+    sub-modules (``prices.markets``, ``prices.used``), and the CSV reader and the overlay writer
+    (with the report writer it uses) were a share of each run's start-up."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value

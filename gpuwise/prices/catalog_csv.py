@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..inputs.schema import MAX_GPUS
 
 MAX_CSV_BYTES = 64 * 1024 * 1024
 MAX_ROWS = 500_000
@@ -122,9 +123,13 @@ def provider_of(path: Path, given: str | None) -> str:
 def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
     if as_of:
         try:
-            return dt.date.fromisoformat(as_of), "--as-of"
+            date = dt.date.fromisoformat(as_of)
         except ValueError:
             raise UserError(f"'{as_of[:40]}' is not a date", where="--as-of", hint="give YYYY-MM-DD") from None
+        if date > dt.date.today():  # a future date would never be flagged as stale
+            raise UserError(f"{date.isoformat()} is after today", where="--as-of",
+                            hint="give the day the prices were read")
+        return date, "--as-of"
     mtime = os.stat(path).st_mtime
     return dt.datetime.fromtimestamp(mtime, dt.timezone.utc).date(), "the file's modification date"
 
@@ -245,6 +250,8 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             instance = row.get("instance") or f"{name} x{count_text}"
             if row.get("as_of"):
                 row_date = dt.date.fromisoformat(row["as_of"])
+                if row_date > dt.date.today():
+                    raise ValueError(f"as_of {row_date.isoformat()} is after today")
             if row.get("source"):
                 row_source = f"{row['source']} (via {source})"
         if not name and (not count_text or _number(count_text, "gpu count") == 0):
@@ -254,6 +261,8 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
         if count_f != int(count_f) or count_f < 1:
             raise ValueError(f"GPU count {count_text!r} is not a whole number of GPUs (a shared or partial GPU)")
         gpus = int(count_f)
+        if gpus > MAX_GPUS:
+            raise ValueError(f"GPU count {count_text[:30]!r} is more than {MAX_GPUS:,} GPUs")
         if spot_price is not None and spot_price <= 0:
             raise ValueError("spot price is not positive")
     except (ValueError, KeyError) as exc:

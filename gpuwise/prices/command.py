@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 
@@ -13,6 +14,7 @@ from ..errors import UserError
 def run_prices(args: argparse.Namespace) -> int:
     if getattr(args, "prices_command", None) == "import":
         return _import(args)
+    from ..render.output import to_stdout
     from .table import price_rows, render_text
 
     kb = knowledge_base.load(args.knowledge)
@@ -20,9 +22,9 @@ def run_prices(args: argparse.Namespace) -> int:
     max_age = float(kb.policy_value("price_max_age_days"))
     if args.format == "json":
         out = {"max_age_days": max_age, "prices": [r.as_dict() for r in rows]}
-        sys.stdout.write(json.dumps(out, indent=2, allow_nan=False) + "\n")
+        to_stdout(json.dumps(out, indent=2, allow_nan=False) + "\n")
     else:
-        sys.stdout.write(render_text(rows, max_age, args.lang))
+        to_stdout(render_text(rows, max_age, args.lang))
     return 0
 
 
@@ -37,7 +39,7 @@ def _import(args: argparse.Namespace) -> int:
         raise UserError(f"no row could be imported ({len(report.skipped)} listed above, "
                         f"{report.no_gpu} without a GPU); nothing written", where=args.file)
     target = write_overlay(report, args.output)
-    _summary(report, str(target), args.import_format, sys.stdout, _import_lang(args))
+    _summary(report, str(target), args.import_format, None, _import_lang(args))  # None: standard output
     return 0
 
 
@@ -47,10 +49,20 @@ def _import_lang(args: argparse.Namespace) -> str:
 
 
 def _summary(report, target: str | None, fmt: str, stream, lang: str = "en") -> None:  # type: ignore[no-untyped-def]
+    """The import's summary to ``stream`` (None: standard output, where a closed pipe or a closed
+    descriptor is quiet, as for every listing); names from the file have their control characters
+    escaped."""
+    from ..render.output import escape_controls, to_stdout
+
     if fmt == "json":
         out = report.as_dict() | {"overlay": target}
-        stream.write(json.dumps(out, indent=2, allow_nan=False, default=str) + "\n")
-        return
-    from ..render.price_view import import_summary
+        text = json.dumps(out, indent=2, allow_nan=False, default=str) + "\n"
+    else:
+        from ..render.price_view import import_summary
 
-    stream.write(import_summary(report, target, lang))
+        text = escape_controls(import_summary(report, target, lang))
+    if stream is None:
+        to_stdout(text)
+    else:
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # stderr closed: the error line still counts
+            stream.write(text)

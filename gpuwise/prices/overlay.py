@@ -10,6 +10,7 @@ old file or the new one, never half of either.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +42,27 @@ def _entry(o: Any) -> dict[str, Any]:
     return e
 
 
+def _not_built_in(d: Path, out_dir: str) -> None:
+    """The built-in knowledge or rules directory is never an overlay: an import there would replace
+    the shipped clouds.yaml every run reads (or put a non-rule file among the rules)."""
+    from ..paths import knowledge_dir, rules_dir
+
+    for built_in, what in ((knowledge_dir(), "knowledge"), (rules_dir(), "rules")):
+        try:
+            same = d.is_dir() and os.path.samefile(d, built_in)
+        except OSError:
+            same = False
+        if same:
+            raise UserError(f"is gpuwise's built-in {what} directory; an import never replaces its files",
+                            where=out_dir, hint="give a directory of your own and use it with --knowledge DIR")
+
+
 def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = None) -> Path:
     """Merge the report's offers into ``out_dir/clouds.yaml`` (created with its directory)."""
     d = Path(out_dir)
     if d.exists() and not d.is_dir():
         raise UserError("is a file, not a directory", where=out_dir, hint="-o names the overlay directory")
+    _not_built_in(d, out_dir)
     if not d.exists():
         if not d.parent.is_dir():
             raise UserError("the overlay's parent directory does not exist", where=out_dir)
@@ -56,6 +73,9 @@ def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = No
         existing = read_yaml(target, what="knowledge overlay") or {}
         if not isinstance(existing, dict):
             raise UserError("expected a mapping at the top level", where=str(target))
+    if not isinstance(existing.get("instances") or [], list):
+        raise UserError("instances: expected a list of offers", where=str(target),
+                        hint="-o names the overlay directory `prices import` keeps its offers in")
     new = [_entry(o) for o in report.offers]
     ids = {e["id"] for e in new}
     kept = [e for e in existing.get("instances") or [] if not (isinstance(e, dict) and e.get("id") in ids)]

@@ -77,7 +77,7 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
             add(PriceRow("spot", p.gpu, p.provider, f"per GPU spot ({size})", p.spot_usd_per_gpu_hour, "USD",
                          "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml",
                          {"item": ("per_gpu_spot", sized | {"note": ""}), "unit": ("gpu_hour", {})}))
-        rows.extend(_reserved(p, "per GPU", 1, p.currency, today))
+        rows.extend(r for r in _reserved(p, "per GPU", 1, p.currency, today) if r not in rows)  # one per cluster
     if kb.prices is not None:
         for g in kb.prices.gpus:
             for pp in g.prices:
@@ -112,14 +112,18 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
 
 def _reserved(entry: Any, item: str, gpus: int, currency: str, today: dt.date,
               instance: str = "") -> list[PriceRow]:
-    """An offer's published reserved rates, per GPU-hour, dated and sourced apart (terms_as_of,
-    sold_as_source)."""
+    """An offer's published reserved rates and reserved-cluster rates, per GPU-hour, dated and
+    sourced apart (terms_as_of, sold_as_source)."""
     d, age = _age(entry.terms_as_of, today)
     return [PriceRow("reserved", entry.gpu, entry.provider, f"{item} {term} reservation", rate / gpus, currency,
                      "per GPU-hour", d, age, _src(entry.sold_as_source), entry.terms_check or entry.check,
                      "clouds.yaml",
                      {"item": ("reserved", {"instance": instance, "term": term}), "unit": ("gpu_hour", {})})
-            for term, rate in entry.reserved_per_hour.items()]
+            for term, rate in entry.reserved_per_hour.items()] + [
+        PriceRow("reserved", entry.gpu, entry.provider, f"reserved cluster from {n} GPUs", rate, currency,
+                 "per GPU-hour", d, age, _src(entry.sold_as_source), entry.terms_check or entry.check, "clouds.yaml",
+                 {"item": ("cluster", {"n": n}), "unit": ("gpu_hour", {})})
+        for n, rate in sorted(entry.cluster_per_gpu_hour.items())]
 
 
 def price_rows(kb: Any, *, gpu: str | None = None, provider: str | None = None, currency: str | None = None,

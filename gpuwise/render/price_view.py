@@ -53,6 +53,8 @@ def _item(r: Any, f: Fmt) -> str:
         if v["instance"]:
             return f._("%(instance)s %(term)s reservation", instance=v["instance"], term=term)
         return f._("per GPU %(term)s reservation", term=term)
+    if kind == "cluster":
+        return f.tr.ngettext("reserved cluster from %(n)s GPU", "reserved cluster from %(n)s GPUs", v["n"]) % v
     if kind == "purchase":
         text = f._("%(condition)s %(unit)s, %(source)s", condition=_pick(CONDITIONS, v["condition"], f),
                    unit=_pick(UNITS, v["unit"], f), source=_pick(PRICE_SOURCES, v["kind"], f))

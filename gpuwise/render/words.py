@@ -331,9 +331,17 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("no data-parallel traffic"), N_("all-gather"), N_("reduce-scatter"), N_("all-reduce"), N_("each"),
     N_("over the slower link"), N_("hidden up to"), N_("overlap"), N_("once per step"),
 )
-_FORMULA_SORTED = sorted(set(FORMULA_WORDS), key=len, reverse=True)
-_FORMULA_RE = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in _FORMULA_SORTED)) \
-    if _FORMULA_SORTED else None
+_FORMULA_RE: re.Pattern[str] | None = None
+
+
+def _formula_re() -> re.Pattern[str]:
+    """The formula words, longest first, as one pattern: compiled on the first report in another
+    language only (about 8 ms of every English run's start-up otherwise)."""
+    global _FORMULA_RE
+    if _FORMULA_RE is None:
+        words = sorted(set(FORMULA_WORDS), key=len, reverse=True)
+        _FORMULA_RE = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in words))
+    return _FORMULA_RE
 
 
 def formula_parts(parts: list[Any], f: Speaker, number: Any = None) -> str:
@@ -377,9 +385,9 @@ def formula(text: str, f: Speaker) -> str:
     cur = getattr(f, "cur", None)
     if cur is not None and getattr(cur, "code", "USD") != "USD":
         text = re.sub(r"\$/(?=[A-Za-z])", ("¥" if f.sep != ", " else "CN¥") + "/", text)
-    if f.sep == ", " or _FORMULA_RE is None:
+    if f.sep == ", " or not FORMULA_WORDS:
         return text
-    return fullwidth(_FORMULA_RE.sub(lambda m: f._(m.group(0)), text))
+    return fullwidth(_formula_re().sub(lambda m: f._(m.group(0)), text))
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")

@@ -44,5 +44,4 @@ def job_fact(job: Any, results: list[ServingResult | None]) -> dict[str, Any]:
         "quantization_frameworks": ", ".join(O.supported_quantization(kb, quant)) if quant else "",
         "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
         "best_requests_per_s": float(best),
-        "rate_met_somewhere": bool(asked) and best >= float(asked or 0.0),
     }

@@ -107,6 +107,7 @@ class Replica:
     notes: tuple[Phrase, ...] = ()  # message ids and values (note.*)
     draft_gpu: float = 0.0  # of weights_gpu: the speculative drafter's bytes
     draft_kv_token_gpu: float = 0.0  # the drafter's KV bytes per token of a sequence (beside kv_token_gpu)
+    per_seq_gpu: float = 0.0  # bytes per GPU one sequence takes at admission (its KV cache, the drafter's, its prompt)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -178,4 +179,4 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         notes.append(("; " if notes else "", "note.kv_replicated", {"kv": shape.kv_heads, "tp": tp}))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
-                   fits, tuple(notes), draft_w, draft_kv)
+                   fits, tuple(notes), draft_w, draft_kv, per_seq)

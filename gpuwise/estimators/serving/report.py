@@ -153,6 +153,7 @@ def result(job: Any, s: Serving) -> ServingResult:
         prompt_tokens=prompt, output_tokens=output,
         max_concurrent_sequences=s.max_concurrent, framework_default_max_batch=s.engine.max_batch,
         fits=s.replica.fits, kv_free_per_gpu_bytes=max(s.replica.free_gpu, 0.0),
+        weights_per_gpu_bytes=s.replica.weights_gpu, sequence_per_gpu_bytes=s.replica.per_seq_gpu,
         load_concurrency=s.load.concurrency, load_source=s.load_source,
         throughput_tokens_per_s=s.load.throughput, ttft_s=s.load.ttft, tpot_s=s.load.tpot,
         max_throughput_tokens_per_s=cap.throughput if cap else 0.0,

@@ -36,6 +36,8 @@ class ServingResult:
     framework_default_max_batch: int
     fits: bool  # one copy's weights and working set fit its GPUs
     kv_free_per_gpu_bytes: float
+    weights_per_gpu_bytes: float  # the copy's weights (and drafter) per GPU of the chosen layout
+    sequence_per_gpu_bytes: float  # what one sequence takes per GPU at admission (its KV cache)
     # at the load: the concurrent requests given, or the fewest that reach the throughput target
     load_concurrency: float
     load_source: str

@@ -4,8 +4,6 @@ service it self-hosts with these (``gpuwise plan``: the hosted-API alternative a
 volume).
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from typing import Literal
 

@@ -1,7 +1,5 @@
 """``clouds.yaml``: providers, instances, per-GPU-hour offers, fees, spot behaviour."""
 
-from __future__ import annotations
-
 import datetime as _dt
 from typing import Literal
 
@@ -30,6 +28,10 @@ class _Priced(Strict):
     reserved_per_hour: dict[Literal["1-month", "1-year", "3-year"], float] = Field(
         default={}, description="published reserved rates in the offer's currency and unit (per GPU-hour for "
                                 "gpu_hour_prices, per instance-hour for instances)")
+    cluster_per_gpu_hour: dict[int, float] = Field(
+        default={}, description="the reserved multi-node product's published rate per GPU-hour in the offer's "
+                                "currency, by the cluster size (GPUs) it applies from; the smallest key is the "
+                                "smallest cluster sold. Empty: not published (the on-demand rate is assumed)")
     sold_as_source: str = Field(default="", description="where the sizes, terms and reserved rates are stated "
                                                          "(the provider's page or a catalog generated from it)")
     terms_as_of: _dt.date | None = Field(
@@ -39,11 +41,15 @@ class _Priced(Strict):
                                                                 "offer's own check)")
 
     @model_validator(mode="after")
-    def _sold_as(self) -> _Priced:
+    def _sold_as(self) -> "_Priced":
         if self.multi_node == "reserved" and (self.max_on_demand_gpus is None or self.reserved_min_hours is None):
             raise ValueError("multi_node: reserved needs max_on_demand_gpus and reserved_min_hours")
         if any(v <= 0 for v in self.reserved_per_hour.values()):
             raise ValueError("reserved_per_hour rates must be positive")
+        if any(v <= 0 for v in self.cluster_per_gpu_hour.values()) or any(k < 1 for k in self.cluster_per_gpu_hour):
+            raise ValueError("cluster_per_gpu_hour: cluster sizes and rates must be positive")
+        if self.cluster_per_gpu_hour and self.multi_node != "reserved":
+            raise ValueError("cluster_per_gpu_hour is a reserved multi-node product's rate: needs multi_node: reserved")
         if (self.multi_node == "reserved" or self.reserved_per_hour) and (
                 len(self.sold_as_source) < 3 or self.terms_as_of is None):
             raise ValueError("reserved terms need their source and date: sold_as_source and terms_as_of")
@@ -69,7 +75,7 @@ class Instance(_Priced):
     notes: str = ""
 
     @model_validator(mode="after")
-    def _price(self) -> Instance:
+    def _price(self) -> "Instance":
         self._one_price(self.usd_per_hour, self.cny_per_hour)
         return self
 
@@ -97,7 +103,7 @@ class GpuHourPrice(_Priced):
     notes: str = ""
 
     @model_validator(mode="after")
-    def _price(self) -> GpuHourPrice:
+    def _price(self) -> "GpuHourPrice":
         self._one_price(self.usd_per_gpu_hour, self.cny_per_gpu_hour)
         if self.spot_usd_per_gpu_hour is not None and self.usd_per_gpu_hour is None:
             raise ValueError("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)")

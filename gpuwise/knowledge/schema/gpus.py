@@ -1,7 +1,5 @@
 """``gpus.yaml``: the GPU catalog (dense peaks per precision, memory, links, power, how each is sold)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, field_validator

@@ -1,7 +1,5 @@
 """``models.yaml``: model shapes (dense and MoE) from their published configs."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -29,7 +27,7 @@ class MoE(Strict):
     )
 
     @model_validator(mode="after")
-    def _dense(self) -> MoE:
+    def _dense(self) -> "MoE":
         if self.experts_per_token > self.experts:
             raise ValueError("experts_per_token exceeds experts")
         if (self.first_dense_layers or self.moe_layer_interval > 1) and self.dense_ffn_size is None:
@@ -80,7 +78,7 @@ class Model(Strict):
         return [a.lower() for a in v]
 
     @model_validator(mode="after")
-    def _shape(self) -> Model:
+    def _shape(self) -> "Model":
         if self.kind != "diffusion":
             missing = [
                 f for f in ("layers", "hidden_size", "heads", "kv_heads", "ffn_size", "vocab_size")

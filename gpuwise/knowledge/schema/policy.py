@@ -7,8 +7,6 @@ rationale, and a source where a published figure backs it. An overlay's ``policy
 bare values (``memory_headroom_fraction: 0.5``); see :func:`gpuwise.knowledge.policy_overlay`.
 """
 
-from __future__ import annotations
-
 import datetime as _dt
 import math
 

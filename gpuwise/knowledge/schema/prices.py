@@ -7,8 +7,6 @@ kind (street, reseller, quote, market report, vendor list, or an estimate derive
 dated source. A server-sold GPU (SXM, OAM) is priced as whole servers; a card-sold GPU per card.
 """
 
-from __future__ import annotations
-
 import datetime as _dt
 from typing import Literal
 
@@ -51,7 +49,7 @@ class Units(Strict):
     source: str = Field(min_length=3)
 
     @model_validator(mode="after")
-    def _sizes(self) -> Units:
+    def _sizes(self) -> "Units":
         if any(s < 1 or s > self.max_per_node for s in self.sizes):
             raise ValueError("unit sizes must be between 1 and max_per_node")
         return self
@@ -97,7 +95,7 @@ class Market(Strict):
     check: Check = "S"
 
     @model_validator(mode="after")
-    def _import_dated(self) -> Market:
+    def _import_dated(self) -> "Market":
         if self.china_import != "allowed" and not (self.china_import_note and self.china_import_as_of
                                                    and len(self.china_import_source) >= 3):
             raise ValueError("china_import other than allowed needs china_import_note, _as_of and _source")

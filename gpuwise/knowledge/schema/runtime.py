@@ -1,7 +1,5 @@
 """``runtime.yaml``: how hardware performs in practice (utilisation, efficiencies, overheads, links)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -70,7 +68,7 @@ class Network(Strict):
     source: str = Field(min_length=3)
 
     @model_validator(mode="after")
-    def _described(self) -> Network:
+    def _described(self) -> "Network":
         if bool(self.port) == bool(self.description):
             raise ValueError("give either 'port' (the port's name) or 'description', not both")
         return self
@@ -157,6 +155,12 @@ class StackSpeed(Strict):
 
     name: str
     efficiency: float = Field(gt=0, le=2)
+    memory_bound_scale: float = Field(
+        default=1.0, ge=0, le=2, description="share of the middle's memory-bound work (norms, activations, residual "
+        "adds, rotary, the loss: training.mfu_memory_bound_k) the stack still pays; fused kernels remove most of it")
+    calibrated_on: list[str] = Field(
+        default=[], description="GPU architectures whose runtime.mfu figure was measured on this stack: there the "
+        "stack runs at that figure (efficiency 1), its efficiency applies elsewhere")
     source: str = Field(min_length=3)
     check: Check = "S"
 

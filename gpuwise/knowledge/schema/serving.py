@@ -7,8 +7,6 @@ in ``unsupported``): that is refused at input time, whatever the GPU. Hardware l
 compute capability, FP8 units, one node) are facts the estimators report for the rules.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -136,7 +134,7 @@ class Framework(Strict):
     notes: str = ""
 
     @model_validator(mode="after")
-    def _disjoint(self) -> Framework:
+    def _disjoint(self) -> "Framework":
         both = set(self.precisions) & set(self.unsupported)
         if both:
             raise ValueError(f"precision {sorted(both)[0]} is both supported and unsupported")
@@ -204,7 +202,7 @@ class ServingFile(Strict):
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})
 
     @model_validator(mode="after")
-    def _refs(self) -> ServingFile:
+    def _refs(self) -> "ServingFile":
         ids = [f.id for f in self.frameworks]
         if self.default_framework not in ids:
             raise ValueError(f"default_framework {self.default_framework!r} is not a framework id")

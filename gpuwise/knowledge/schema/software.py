@@ -2,8 +2,6 @@
 non-CUDA stacks (ROCm, Intel Gaudi software, Ascend CANN / torch_npu) with library and
 framework support per stack."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

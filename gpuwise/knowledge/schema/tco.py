@@ -1,8 +1,6 @@
 """``tco.yaml``: ownership assumptions (server share, PUE, hosting by deployment, resale, licences,
 exchange rate)."""
 
-from __future__ import annotations
-
 import datetime as _dt
 from typing import Literal
 

@@ -22,8 +22,11 @@ def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, la
     alternative in a line each, its blockers and warnings with their fixes; ``audit``: the proposal's
     whole audit view, for the comparison table, the used cards and the charts; in full, every
     finding)."""
-    info = next((res.currency for _, res, _ in results if res is not None and res.currency is not None), None)
-    f = Fmt(lang, currency_for(currency, fx_rate, knowledge, info))
+    infos = [res.currency for _, res, _ in results if res is not None and res.currency is not None]
+    f = Fmt(lang, currency_for(currency or (infos[0].asked if infos else None), fx_rate, knowledge,
+                               infos[0] if infos else None))
+    own = currency is None and fx_rate is None and len({i.asked for i in infos}) > 1
+    # ``currency`` None: each file's section in the currency that file writes its amounts in
     _ = f._
     detail = normalise_detail(detail)
     rows, counts, sections = [], {"approve": 0, "revise": 0, "reject": 0, "error": 0}, []
@@ -37,14 +40,15 @@ def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, la
             sections.append({"id": anchor, "file": path, "title": path, "error": err, "verdict": None})
             continue
         counts[res.verdict] += 1
+        fr = Fmt(lang, currency_for(res.currency.asked, None, knowledge, res.currency)) if own and res.currency else f
         blockers = sum(x.severity == "blocker" for x in res.findings)
         warnings = sum(x.severity == "warning" for x in res.findings)
         alt = res.alternative
         better = (f"{alt.count} × {alt.gpu_name or alt.gpu}" if alt else f.na())
         if alt and res.savings_usd is not None and res.savings_usd > 0:
-            better = _("%(name)s (%(role)s)", name=better, role=_("saves %(amount)s", amount=f.money(res.savings_usd)))
+            better = _("%(name)s (%(role)s)", name=better, role=_("saves %(amount)s", amount=fr.money(res.savings_usd)))
         rows.append([path, _(VERDICT_LABELS[res.verdict]), str(blockers), str(warnings), res.title, better])
-        vm = AuditView(res, "audit", f, detail, normalise_format(fmt)).audit()
+        vm = AuditView(res, "audit", fr, detail, normalise_format(fmt)).audit()
         sections.append({"id": anchor, "file": path, "title": res.title or path, "error": "",
                          "verdict": vm["verdict"], "proposal": vm["proposal"], "alternative": vm["alternative"],
                          "savings": vm["savings"], "issues": vm["issues"], "findings": vm["findings"],
@@ -63,7 +67,24 @@ def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, la
     return {"title": title, "html_lang": HTML_LANG[_lang(lang)], "totals": totals, "table": summary,
             "sections": sections, "back": _("Back to the summary"),
             "full": detail == "full", "lang": f.lang,
-            "currency": {"note": AuditView(None, "audit", f, detail).currency_note()}}
+            "currency": {"note": _currency_note(f, lang, detail, own, results, knowledge)}}
+
+
+def _currency_note(f: Fmt, lang: str, detail: str, own: bool, results: list[tuple[str, AuditResult | None, str]],
+                   knowledge: str | os.PathLike[str] | None) -> str:
+    """The summary's currency: one currency for all; or, when the files write their amounts in
+    different currencies and no report currency was asked for, that each section keeps its file's,
+    with each currency's note (its rate, date and source)."""
+    if not own:
+        return AuditView(None, "audit", f, detail).currency_note()
+    notes: dict[str, str] = {}
+    for _path, res, _err in results:
+        if res is not None and res.currency is not None and res.currency.asked not in notes:
+            cur = Fmt(lang, currency_for(res.currency.asked, None, knowledge, res.currency))
+            notes[res.currency.asked] = AuditView(None, "audit", cur, detail).currency_note()
+    lead = f._("Each proposal's amounts are in the currency its file writes them in (--currency converts them "
+               "all to one).")
+    return f.join([lead, *(notes[k] for k in sorted(notes))])
 
 
 def _charts_of(charts: dict[str, Any], anchor: str) -> dict[str, Any]:

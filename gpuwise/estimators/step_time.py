@@ -1,0 +1,277 @@
+"""What one optimizer step of a training layout takes on a GPU type, by cause.
+
+:func:`gpu_rates` gathers what the GPU and its links contribute (the FLOP rate its compute reaches,
+link bandwidths and latencies, overlap, memory and host rates); :func:`step_time` adds up compute,
+the exposed part of each collective (tensor parallel, pipeline sends and bubble, expert
+all-to-all, context-parallel ring, data-parallel traffic by ZeRO stage), the optimizer step and
+offload. The formulas are set out in planner.py's docstring.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..knowledge.schema import Gpu
+from . import Term
+from . import compute as C
+from . import interconnect as I
+from .training_layout import Layout, Static, TrainingJob
+
+
+@dataclass(frozen=True)
+class StepTime:
+    """Seconds of one optimizer step on one GPU, by cause (communication: the exposed part)."""
+
+    compute: float
+    tp: float
+    pp: float
+    bubble: float
+    dp: float
+    ep: float
+    cp: float
+    optimizer: float
+    offload: float
+
+    @property
+    def total(self) -> float:
+        return (self.compute + self.tp + self.pp + self.bubble + self.dp + self.ep + self.cp + self.optimizer
+                + self.offload)
+
+    @property
+    def ideal(self) -> float:
+        """What the step would take with free communication and no bubble."""
+        return self.compute + self.optimizer + self.offload
+
+    def as_dict(self) -> dict[str, float]:
+        return {"compute_s": self.compute, "tp_s": self.tp, "pp_p2p_s": self.pp, "pp_bubble_s": self.bubble,
+                "dp_s": self.dp, "ep_s": self.ep, "cp_s": self.cp, "optimizer_s": self.optimizer,
+                "offload_s": self.offload, "step_s": self.total}
+
+
+@dataclass(frozen=True)
+class GpuRates:
+    """What a GPU type and its links contribute to step time, as per-byte and per-FLOP costs."""
+
+    flops: float  # achieved FLOP/s in compute (peak x MFU x FP8 speed-up)
+    mfu: Term
+    topo: I.Topology
+    intra: float  # bytes/s per GPU inside a node (switched fabrics; efficiency applied)
+    mesh: float  # bytes/s of one peer link of a point-to-point mesh (0: switched)
+    net_bw: float  # bytes/s per GPU across nodes
+    intra_lat: float  # seconds per ring step inside a node / across nodes
+    net_lat: float
+    dp_overlap: float
+    tp_exposed: float
+    ep_exposed: float
+    mem_bw: float  # bytes/s achievable (optimizer step)
+    opt_bytes: float
+    pcie_gb_s: float
+    host_gb_s_per_gpu: float
+    nvme_gb_s_per_gpu: float
+    cpu_adam_params_per_s_per_gpu: float
+
+
+def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
+    """FLOP/s a GPU reaches in this job's compute and the MFU behind it (memoised per GPU)."""
+    key = ("speed", gpu.id)
+    got = tj.memo.get(key)
+    if got is None:
+        rt = tj.runtime
+        f = rt.training
+        precision = tj.precision if tj.precision in ("fp32", "fp16") else "bf16"
+        peak = C.peak_for(gpu, precision)
+        arch = rt.mfu[gpu.architecture].value if gpu.architecture in rt.mfu else 0.3
+        k = f.mfu_memory_bound_k.value * tj.stack_memory_bound  # fused kernels leave less memory-bound work
+        mfu = C.training_mfu(tj.shape, gpu, arch, peak.tflops, reference_hidden=f.mfu_reference_hidden.value, k=k,
+                             k_reference=f.mfu_memory_bound_k.value)
+        speed = 1.0
+        if tj.precision == "fp8" and gpu.peaks.fp8:
+            speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=f.fp8_gemm_speedup.value, k=k).value
+        stack = 1.0 if gpu.architecture in tj.stack_calibrated_on else tj.stack_efficiency
+        got = tj.memo[key] = (peak.tflops * 1e12 * mfu.value * speed * stack, mfu)
+    return got
+
+
+def gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
+    key = ("rates", gpu.id, topo.per_node, topo.nodes, topo.intra_gb_s, topo.network_gb_s, topo.mesh_link_gb_s)
+    got = tj.memo.get(key)
+    if got is None:
+        got = tj.memo[key] = _gpu_rates(tj, gpu, topo)
+    return got
+
+
+def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
+    rt = tj.runtime
+    flops, mfu = gpu_speed(tj, gpu)
+    eff = rt.link_efficiency.value
+    intra = topo.intra_gb_s * 1e9 * eff if topo.per_node > 1 else float("inf")
+    mesh = topo.mesh_link_gb_s * 1e9 * eff
+    net = topo.network_gb_s_per_gpu * 1e9 * eff if topo.nodes > 1 else float("inf")
+    gen = str(gpu.link.pcie_gen)
+    pcie = rt.pcie_gb_s[gen].value if gen in rt.pcie_gb_s else 31.5
+    f = rt.training
+    return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
+                    rt.comm_overlap_fraction.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
+                    gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
+                    f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
+                    rt.nvme_gb_s.value / topo.per_node,
+                    rt.cpu_adam_params_per_s_per_core.value * rt.host_cores_per_gpu.value)
+
+
+def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
+    """Seconds an optimizer step spends on offloaded state, for ``p`` parameters a GPU owns
+    (ZeRO-Offload, ZeRO-Infinity, FSDP CPU offload):
+
+    * 16-bit gradients to the host every micro-batch and 16-bit weights back once: 2 B x micro-
+      batches + 2 B per parameter over PCIe;
+    * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
+      crosses PCIe again for every micro-batch's forward and backward: + 4 B x micro-batches;
+    * Adam on the host: the slower of the cores (CPU Adam's measured rate per core x the cores
+      per GPU) and memory (~28 B of traffic per parameter);
+    * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
+      bandwidth (32 B).
+    """
+    pcie = g.pcie_gb_s * 1e9
+    moved = p * 2 * lay.grad_accum + p * 2
+    if lay.zero >= 3:
+        moved += p * 4 * lay.grad_accum
+    adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * 28 / (g.host_gb_s_per_gpu * 1e9))
+    nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
+    return moved / pcie + adam + nvme
+
+
+def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:
+    """:func:`interconnect.allreduce_group_seconds` with the GPU's bandwidths looked up once."""
+    if n <= 1 or nbytes <= 0:
+        return 0.0
+    t = 0.0
+    if local > 1:
+        bw = g.mesh * (local - 1) if g.mesh else g.intra
+        t = 2 * (local - 1) / local * nbytes / bw + 2 * (local - 1) * g.intra_lat
+    m = n // local
+    if m > 1:
+        t += 2 * (m - 1) / m * (nbytes / local) / g.net_bw + 2 * (m - 1) * g.net_lat
+    return t
+
+
+def _alltoall(g: GpuRates, nbytes: float, n: int, local: int) -> float:
+    """:func:`interconnect.alltoall_seconds` with the GPU's bandwidths looked up once."""
+    if n <= 1 or nbytes <= 0:
+        return 0.0
+    intra = nbytes * (local - 1) / n / (g.mesh * (local - 1) if g.mesh else g.intra) if local > 1 else 0.0
+    inter = nbytes * (n - local) / n / g.net_bw if n > local else 0.0
+    return max(intra, inter) + (local - 1) * g.intra_lat + (g.net_lat if n > local else 0.0)
+
+
+def step_time(tj: TrainingJob, st: Static, g: GpuRates) -> StepTime:
+    """Seconds of one optimizer step of layout ``st`` on a GPU with rates ``g``."""
+    return StepTime(*step_parts(tj, st, g))
+
+
+def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
+    """:func:`step_time` as a plain tuple (the search times many layouts and keeps one)."""
+    lay, topo = st.layout, g.topo
+    compute = st.flops / g.flops
+    per_node = topo.per_node
+    tp = pp = ep = cp = 0.0
+    if st.tp_count:  # tensor parallel: inside the node (a TP group spanning nodes goes over the network)
+        tp = st.tp_count * _allreduce(g, st.tp_bytes, lay.tp, min(lay.tp, per_node)) * g.tp_exposed
+    if st.pp_count:  # pipeline sends: once stages span nodes the slowest boundary sets the pace
+        if topo.nodes > 1:
+            pp = st.pp_count * (st.pp_bytes / g.net_bw + g.net_lat)
+        else:
+            pp = st.pp_count * (st.pp_bytes / (g.mesh or g.intra) + g.intra_lat)
+    if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart
+        local = min(lay.ep, max(1, per_node // (lay.tp * lay.cp)))
+        ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
+    if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
+        cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
+    bubble = st.bubble * (compute + tp + ep + cp + pp)
+    dp = _dp_seconds(tj, st, g, compute)[1] if lay.dp > 1 else 0.0
+    optimizer = offload = 0.0
+    if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
+        offload = offload_seconds(st.opt_params, lay, g)
+    else:
+        optimizer = st.opt_params * g.opt_bytes / g.mem_bw
+    return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
+
+
+def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tuple[float, float]:
+    """(all data-parallel traffic of a step, the part of it compute does not hide), in seconds.
+
+    DP ranks are tp GPUs apart (cp and dp are both in lay.dp). ZeRO-0 all-reduces gradients once per
+    step behind the last micro-batch's backward; ZeRO-1 reduce-scatters gradients and all-gathers
+    weights once per step; ZeRO-2 reduce-scatters gradients every micro-batch. ZeRO-3 / FSDP
+    FULL_SHARD, every micro-batch: weights all-gathered layer by layer in the forward pass (hidden
+    behind the forward's compute, up to the overlap fraction) and again in the backward pass with
+    the gradients reduce-scattered (hidden behind the backward's, recomputation included), each a
+    flat ring over all the data-parallel GPUs (interconnect.ring_seconds)."""
+    lay, per_node = st.layout, g.topo.per_node
+    if lay.dp <= 1:
+        return 0.0, 0.0
+    local = min(lay.dp, max(1, per_node // lay.tp))
+    dpe = max(1, lay.dp // lay.ep)
+    local_e = min(dpe, max(1, per_node // (lay.tp * lay.ep)))
+    if lay.zero >= 3:
+        gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
+        exposed = (max(0.0, gather - g.dp_overlap * forward)
+                   + max(0.0, gather + scatter - g.dp_overlap * (micro - forward)))
+        return lay.grad_accum * (2 * gather + scatter), lay.grad_accum * exposed
+    g_ar = _allreduce(g, st.grad_dense, lay.dp, local) + _allreduce(g, st.grad_expert, dpe, local_e)
+    if lay.zero == 0 or tj.method != "full":
+        traffic, window = g_ar, compute / lay.grad_accum * 2 / 3
+    else:
+        w_ar = _allreduce(g, st.weight_dense, lay.dp, local) + _allreduce(g, st.weight_expert, dpe, local_e)
+        if lay.zero == 1:  # reduce-scatter gradients, all-gather weights, once per step
+            traffic, window = 0.5 * g_ar + 0.5 * w_ar, compute / lay.grad_accum
+        else:  # ZeRO-2: gradients reduce-scattered every micro-batch
+            traffic, window = lay.grad_accum * 0.5 * g_ar + 0.5 * w_ar, compute
+    return traffic, max(0.0, traffic - g.dp_overlap * window)
+
+
+def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local: int, dpe: int, local_e: int
+                 ) -> tuple[float, float, float, float]:
+    """One micro-batch of ZeRO-3: (seconds of one all-gather of the weights, of one reduce-scatter
+    of the gradients, of the micro-batch's compute, of its forward pass). Each is cut into one
+    collective per layer."""
+    lay = st.layout
+    layers = math.ceil(tj.shape.layers / lay.pp)
+    gather = _ring(g, st.weight_dense, lay.dp, local, layers) + _ring(g, st.weight_expert, dpe, local_e, layers)
+    scatter = _ring(g, st.grad_dense, lay.dp, local, layers) + _ring(g, st.grad_expert, dpe, local_e, layers)
+    micro = compute / lay.grad_accum
+    forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.checkpointing)
+    return gather, scatter, micro, forward
+
+
+def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> dict[str, float]:
+    """The data-parallel traffic of a step for the report: all of it, the part compute hides and
+    the part it does not, and for ZeRO-3 one micro-batch's collectives and the windows hiding them."""
+    traffic, exposed = _dp_seconds(tj, st, g, compute)
+    out = {"traffic_s": traffic, "hidden_s": traffic - exposed, "exposed_s": exposed, "overlap": g.dp_overlap}
+    lay = st.layout
+    if lay.zero >= 3 and lay.dp > 1:
+        per_node = g.topo.per_node
+        local = min(lay.dp, max(1, per_node // lay.tp))
+        dpe = max(1, lay.dp // lay.ep)
+        gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe,
+                                                       min(dpe, max(1, per_node // (lay.tp * lay.ep))))
+        out.update({"micro_batches": lay.grad_accum, "gather_s": gather, "reduce_scatter_s": scatter,
+                    "micro_batch_compute_s": micro, "forward_s": forward,
+                    "weight_bytes": st.weight_dense + st.weight_expert,
+                    "gradient_bytes": st.grad_dense + st.grad_expert, "dp": lay.dp, "gpus_per_node": local,
+                    "bytes_per_gpu": (lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert),
+                    "network_bytes_per_gpu": ((lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert) / local
+                                              if lay.dp > local else 0.0)})
+    return out
+
+
+def _ring(g: GpuRates, nbytes: float, n: int, local: int, steps: int) -> float:
+    """:func:`interconnect.ring_seconds` with the GPU's bandwidths looked up once."""
+    if n <= 1 or nbytes <= 0:
+        return 0.0
+    volume = (n - 1) / n * nbytes
+    bw = (g.mesh * (local - 1) if g.mesh else g.intra) if local > 1 else math.inf
+    if n <= local:
+        return volume / bw + steps * (n - 1) * g.intra_lat
+    return max(volume * (local - 1) / local / bw, volume / local / g.net_bw) + steps * (n - 1) * g.net_lat

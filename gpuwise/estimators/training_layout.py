@@ -1,0 +1,241 @@
+"""A training job as the layout planner sees it, the layouts it may take, and each layout's figures
+that do not depend on the GPU type.
+
+:class:`TrainingJob` is what the planner needs from a resolved job (built once; its ``memo``
+caches what the search builds). A :class:`Layout` splits the job's GPUs as tensor x pipeline x
+data parallel, with expert and context parallelism carved out of the data-parallel GPUs, and
+carries its memory settings (ZeRO stage, checkpointing, offload) and batch; :class:`Pins` are the
+parts the user fixed. :func:`figures` gives a layout's busiest-GPU memory and the traffic of one
+optimizer step (:class:`Static`), which step_time.py turns into seconds on a GPU type.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..inputs.shape import Shape
+from ..knowledge.schema import RuntimeFile
+from . import compute as C
+from . import memory as M
+
+ACT_BYTES = 2.0  # bf16 activations exchanged by TP, PP, EP and CP
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One way to lay a training job over ``tp x pp x dp`` GPUs (``dp`` includes the ``cp`` and
+    ``ep`` GPUs carved out of it)."""
+
+    tp: int = 1
+    pp: int = 1
+    dp: int = 1
+    ep: int = 1
+    cp: int = 1
+    micro_batch: int = 1
+    grad_accum: int = 1
+    global_batch_tokens: int = 0
+    zero: int = 0
+    checkpointing: bool = False
+    offload: str = "none"
+    interleave: int = 1
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.pp * self.dp
+
+    @property
+    def replicas(self) -> int:
+        """Model replicas that see different data: data-parallel GPUs over context-parallel ones."""
+        return max(1, self.dp // self.cp)
+
+    def notation(self) -> str:
+        """Short form, e.g. ``TP8 PP4 DP16 EP8 ZeRO-1 ckpt``."""
+        parts = [f"TP{self.tp}", f"PP{self.pp}" + (f"x{self.interleave}" if self.interleave > 1 else ""),
+                 f"DP{self.dp}"]
+        if self.ep > 1:
+            parts.append(f"EP{self.ep}")
+        if self.cp > 1:
+            parts.append(f"CP{self.cp}")
+        parts.append(f"ZeRO-{self.zero}")
+        if self.checkpointing:
+            parts.append("ckpt")
+        if self.offload != "none":
+            parts.append(f"offload-{self.offload}")
+        return " ".join(parts)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tp": self.tp, "pp": self.pp, "dp": self.dp, "ep": self.ep, "cp": self.cp,
+                "micro_batch": self.micro_batch, "grad_accum": self.grad_accum,
+                "global_batch_tokens": self.global_batch_tokens, "zero": self.zero,
+                "checkpointing": self.checkpointing, "offload": self.offload, "interleave": self.interleave}
+
+
+@dataclass(frozen=True)
+class Pins:
+    """Parts of the layout the user fixed (``None``: gpuwise chooses)."""
+
+    tp: int | None = None
+    pp: int | None = None
+    ep: int | None = None
+    cp: int | None = None
+    zero: int | None = None
+    checkpointing: bool | None = None
+    offload: str | None = None
+
+    @property
+    def any(self) -> bool:
+        return any(v is not None for v in (self.tp, self.pp, self.ep, self.cp, self.zero, self.checkpointing,
+                                           self.offload))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+NO_PINS = Pins()  # nothing fixed: the planner chooses every part
+
+
+@dataclass
+class TrainingJob:
+    """What the planner needs from a resolved job; built once per job (``memo`` caches layouts,
+    whose memory does not depend on the GPU)."""
+
+    shape: Shape
+    method: str
+    precision: str  # fp32 | fp16 | bf16 | fp8: the compute precision
+    mixed: bool
+    optimizer: str
+    micro_batch: int
+    seq: int
+    attention: str
+    tokens: float
+    global_batch_tokens: float
+    runtime: RuntimeFile
+    lora_rank: int = 16
+    lora_targets: str = "all-linear"
+    base_format: str | None = None
+    ce_chunks: int = 0
+    stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
+    stack_memory_bound: float = 1.0  # the share of the middle's memory-bound work the stack still pays
+    stack_calibrated_on: tuple[str, ...] = ()  # architectures whose runtime.mfu was measured on this stack
+    batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
+    batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
+    memo: dict = field(default_factory=dict)
+
+    def batch_tokens(self, n: int) -> float:
+        """Tokens per optimizer step on ``n`` GPUs: the given or size-based batch, or on a cluster large
+        enough, ``batch_per_gpu`` for every GPU up to ``batch_max`` (published practice grows the batch
+        with the cluster: runtime.yaml training.pretrain_tokens_per_gpu)."""
+        if self.batch_per_gpu <= 0:
+            return self.global_batch_tokens
+        return max(self.global_batch_tokens, min(self.batch_max, self.batch_per_gpu * n))
+
+    def flops_per_token(self, checkpointing: bool) -> float:
+        key = ("fpt", checkpointing)
+        if key not in self.memo:
+            self.memo[key] = C.training_flops(self.shape, 1.0, self.seq, self.method, checkpointing).value
+        return self.memo[key]
+
+    def setup(self, lay: Layout) -> M.TrainSetup:
+        inflight = min(lay.pp, lay.grad_accum) * (1 + (lay.pp - 1) / (lay.pp * lay.interleave)
+                                                  if lay.interleave > 1 else 1.0)
+        return M.TrainSetup(
+            method=self.method, precision=self.precision, mixed=self.mixed, optimizer=self.optimizer,  # type: ignore[arg-type]
+            batch=lay.micro_batch, seq=self.seq, checkpointing=lay.checkpointing, attention=self.attention,
+            zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
+            lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
+            cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
+            bucket_bytes=self.runtime.training.bucket_bytes.value)
+
+    def memory(self, lay: Layout) -> M.MemoryEstimate:
+        """The memory of a layout with the formula behind each figure (memoised)."""
+        key = ("mem", lay)
+        if key not in self.memo:
+            rt = self.runtime
+            self.memo[key] = M.training_memory(self.shape, self.setup(lay), quant=rt.quantization,
+                                               overhead=(rt.cuda_context_bytes.value,
+                                                         rt.allocator_overhead_fraction.value))
+        return self.memo[key]
+
+
+@dataclass(frozen=True)
+class Static:
+    """The GPU-independent figures of a layout: memory and the traffic of one optimizer step."""
+
+    layout: Layout
+    per_gpu: float  # bytes at the peak, overhead included
+    host: float  # bytes per GPU offloaded to host RAM / NVMe
+    flops: float  # per GPU per optimizer step
+    tokens: float  # per optimizer step, all GPUs
+    tp_bytes: float  # one TP collective (all-reduce equivalent), per GPU
+    tp_count: float  # TP collectives per GPU per step
+    pp_bytes: float
+    pp_count: float
+    bubble: float
+    grad_dense: float  # gradient bytes of the GPU's dense / expert parameters (unsharded)
+    grad_expert: float
+    weight_dense: float  # weight bytes ZeRO gathers
+    weight_expert: float
+    ep_bytes: float  # bytes one GPU sends in one MoE all-to-all
+    ep_count: float
+    cp_bytes: float
+    cp_count: float
+    opt_params: float  # parameters whose optimizer step this GPU runs
+    trainable: float
+    ckpt: bool = False
+
+
+def figures(tj: TrainingJob, lay: Layout) -> Static:
+    """Memory and per-step traffic of a layout (memoised: they do not depend on the GPU)."""
+    key = ("static", lay)
+    got = tj.memo.get(key)
+    if got is not None:
+        return got
+    shape, rt = tj.shape, tj.runtime
+    s = tj.setup(lay)
+    if s.model_parallel:  # the figures of M.parallel_training_memory, without its formulas
+        b = M.parallel_bytes(shape, s, rt.quantization)
+        over = (rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value)
+        per_gpu, host = M.total_bytes(b.tensors, b.tensors, over), b.host
+        dense, expert, gb, wb = b.dense, b.expert, b.grad_b, b.weight_b
+    else:
+        est = tj.memory(lay)
+        per_gpu, host = est.per_gpu, est.host_bytes
+        dense, expert = est.local_params
+        gb, wb = est.grad_bytes_per_param, est.weight_bytes_per_param
+    lora = tj.method != "full"
+    trainable = M.lora_adapter_params(shape, tj.lora_rank, tj.lora_targets) if lora else shape.params
+    if lora:  # only the adapters' gradients travel; ZeRO-3 gathers the frozen base
+        adapters = trainable / (lay.tp * lay.pp)
+        grad_dense, grad_expert = adapters * 4.0, 0.0
+    else:
+        grad_dense, grad_expert = dense * gb, expert * gb
+    tokens = float(lay.replicas * lay.micro_batch * tj.seq * lay.grad_accum)
+    flops = tj.flops_per_token(lay.checkpointing) * tokens / lay.gpus
+    layers_stage = math.ceil(shape.layers / lay.pp)
+    mb_tokens = lay.micro_batch * tj.seq / lay.cp
+    per_layer_colls = 4 + (2 if lay.checkpointing else 0)
+    tp_bytes = mb_tokens * shape.hidden * ACT_BYTES if lay.tp > 1 else 0.0
+    tp_count = layers_stage * lay.grad_accum * per_layer_colls if lay.tp > 1 else 0.0
+    pp_bytes = mb_tokens * shape.hidden * ACT_BYTES / lay.tp if lay.pp > 1 else 0.0
+    pp_count = 2.0 * lay.grad_accum * lay.interleave if lay.pp > 1 else 0.0
+    bubble = (lay.pp - 1) / (lay.grad_accum * lay.interleave) if lay.pp > 1 else 0.0
+    ep_bytes = ep_count = 0.0
+    if shape.moe and lay.ep > 1:
+        moe_layers = getattr(shape, "moe_layers", shape.layers)
+        ep_bytes = mb_tokens / lay.tp * shape.experts_per_token * shape.hidden * ACT_BYTES
+        ep_count = math.ceil(moe_layers / lay.pp) * lay.grad_accum * per_layer_colls
+    cp_bytes = cp_count = 0.0
+    if lay.cp > 1:  # ring attention: K and V chunks pass around the ring, forward and backward (x2)
+        cp_bytes = 2 * shape.kv_dim * mb_tokens * ACT_BYTES * (lay.cp - 1) / lay.tp
+        cp_count = layers_stage * lay.grad_accum * 3
+    opt_params = (dense + expert) if not lora else trainable / (lay.tp * lay.pp)
+    if lay.zero >= 1:
+        dpc = max(1, lay.dp)
+        opt_params = (dense / dpc + expert / max(1.0, dpc / lay.ep)) if not lora else opt_params / dpc
+    st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
+                grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,
+                lay.checkpointing)
+    tj.memo[key] = st
+    return st
