@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
@@ -45,11 +46,16 @@ def key(kind: str, files: Iterable[Path], extra: str = "") -> str | None:
 
     h = hashlib.sha256(f"{kind}\0{__version__}\0{sys.version}\0{pydantic.VERSION}\0{extra}".encode())
     h.update(_code_stamp())
+    from .yamlio import MAX_FILE_BYTES
+
     try:
         for path in files:
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+                return None  # a device, FIFO or oversized file is not hashed: the loader refuses it
             h.update(os.fsencode(os.path.abspath(path)) + b"\0")
             with open(path, "rb") as fh:
-                h.update(hashlib.sha256(fh.read()).digest())
+                h.update(hashlib.sha256(fh.read(MAX_FILE_BYTES + 1)).digest())
     except (OSError, ValueError):
         return None
     return h.hexdigest()[:40]

@@ -134,3 +134,37 @@ def test_a_closed_standard_output_is_not_an_internal_error(tmp_path: Path, args:
 
 def _close_stdout() -> None:
     os.close(1)
+
+
+def test_the_cache_key_hashes_only_regular_files_within_the_limit(tmp_path: Path) -> None:
+    """``--rules DIR`` whose ``*.yaml`` linked to /dev/zero exhausted memory, and a FIFO hung the
+    run: the cache hashed every file whole before the reader's checks. A file the reader would
+    refuse now gives no key (no cache), and the reader says why."""
+    from gpuwise import cache
+    from gpuwise.yamlio import MAX_FILE_BYTES
+
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as fh:
+        fh.truncate(MAX_FILE_BYTES + 1)  # sparse: nothing written
+    small = tmp_path / "small.yaml"
+    small.write_text("a: 1\n")
+    assert cache.key("rules", [small]) is not None
+    assert cache.key("rules", [small, big]) is None
+    if os.path.exists("/dev/zero"):
+        (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+        assert cache.key("rules", [tmp_path / "zero.yaml"]) is None
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or not hasattr(os, "mkfifo"), reason="POSIX devices")
+@pytest.mark.parametrize("kind", ["zero", "fifo"])
+def test_a_rule_file_that_is_a_device_or_fifo_is_one_line(tmp_path: Path, kind: str) -> None:
+    hr = tmp_path / "hr"
+    shutil.copytree(ROOT / "examples" / "house-rules", hr)
+    if kind == "zero":
+        (hr / "zz.yaml").symlink_to("/dev/zero")
+    else:
+        os.mkfifo(hr / "zz.yaml")
+    r = subprocess.run([sys.executable, "-m", "gpuwise", "recommend", str(ROOT / "examples" / "lora-70b.yaml"),
+                        "--rules", str(hr)], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    one_line(r, "zz.yaml")
