@@ -168,3 +168,24 @@ def test_a_rule_file_that_is_a_device_or_fifo_is_one_line(tmp_path: Path, kind: 
                         "--rules", str(hr)], capture_output=True, text=True, timeout=120,
                        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     one_line(r, "zz.yaml")
+
+
+@pytest.mark.parametrize("bought, words", [("2099-03", ("bought 2099-03", "in the future")),
+                                           ("2024-13", ("bought 2024-13", "no month 13"))])
+def test_an_owned_fleet_bought_in_the_future_or_in_month_13_is_one_line(tmp_path: Path, bought: str,
+                                                                          words: tuple[str, ...]) -> None:
+    """A plan accepted ``bought: 2099-03`` (hardware bought 73 years from now) and ``2024-13``."""
+    text = (ROOT / "examples" / "plan-team-4090.yaml").read_text().replace("bought: 2024-03", f"bought: {bought}")
+    assert f"bought: {bought}" in text
+    (tmp_path / "plan.yaml").write_text(text)
+    one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "plan.yaml", "owned", *words)
+
+
+def test_a_run_of_less_than_one_token_is_one_line(tmp_path: Path) -> None:
+    """``train_tokens: 5e-324`` was taken as a (vanishing) training run; a run trains at least one token."""
+    (tmp_path / "r.yaml").write_text("workload: {task: finetune, method: lora, model: llama-3.1-8b, "
+                                     "train_tokens: 5e-324}\n")
+    one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "r.yaml", "workload.train_tokens")
+    (tmp_path / "ok.yaml").write_text("workload: {task: finetune, method: lora, model: llama-3.1-8b, "
+                                      "train_tokens: 1}\n")
+    assert gpuwise("recommend", "ok.yaml", cwd=tmp_path).returncode == 0

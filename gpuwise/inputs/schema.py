@@ -163,7 +163,7 @@ class Workload(Strict):
     attention: Attention = "sdpa"
     zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
     offload: Literal["none", "cpu", "nvme"] = "none"
-    train_tokens: float | None = Field(default=None, gt=0, le=1e16)
+    train_tokens: float | None = Field(default=None, ge=1, le=1e16)  # at least one token
     context_len: int = Field(default=4096, ge=1, le=10_000_000)
     concurrent_requests: int = Field(default=1, ge=1, le=1_000_000)
     target_tokens_per_s: float = Field(default=0, ge=0, le=1e9)

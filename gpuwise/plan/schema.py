@@ -51,6 +51,18 @@ class Owned(Strict):
     def _date(cls, v: Any) -> Any:
         return v.strftime("%Y-%m") if isinstance(v, dt.date) else v
 
+    @field_validator("bought")
+    @classmethod
+    def _date_real(cls, v: str | None) -> str | None:
+        """A month that exists, and not after today's."""
+        if v is not None:
+            if not 1 <= int(v[5:7]) <= 12:
+                raise ValueError(f"bought {v} has no month {v[5:7]}")
+            today = dt.date.today().strftime("%Y-%m")
+            if v[:7] > today:
+                raise ValueError(f"bought {v} is in the future (today is {today})")
+        return v
+
     @model_validator(mode="after")
     def _servers(self) -> Owned:
         if self.servers is not None and self.servers > self.count:
