@@ -384,7 +384,7 @@ def test_bad_values_get_a_sentence_and_are_asked_again(tmp_path: Path,
         choose("workload.method", "qlora"),
         text("llama-2-7b"),
         text("lots"),                             # not a number
-        text("-5"),                               # must be > 0
+        text("-5"),                               # must be >= 1 (a token)
         text("1e8"),
         ENTER, ENTER, ENTER, ENTER,               # deadline, budget, either, hosting
         YES,                                      # advanced
@@ -403,7 +403,7 @@ def test_bad_values_get_a_sentence_and_are_asked_again(tmp_path: Path,
     assert "must be greater than or equal to 1 (got 0)" in out
     assert "qlora keeps a 4-bit NF4 base" in out
     assert "'lots' is not a number" in out
-    assert "must be greater than 0 (got -5.0)" in out
+    assert "must be greater than or equal to 1 (got -5.0)" in out
     data = saved(path)
     assert data["workload"] == {"task": "finetune", "method": "qlora", "lora_rank": 16, "lora_targets": "all-linear",
                                 "model": "llama-2-7b", "precision": "fp16", "train_tokens": 1e8}
