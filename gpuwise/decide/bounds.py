@@ -142,15 +142,7 @@ def compare(op: str, a: Any, b: Any) -> bool | None:
             return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
         return None
     (alo, ahi), (blo, bhi) = sa, sb
-    if op == ">":
-        return True if alo > bhi else (False if ahi <= blo else None)
-    if op == ">=":
-        return True if alo >= bhi else (False if ahi < blo else None)
-    if op == "<":
-        return True if ahi < blo else (False if alo >= bhi else None)
-    if op == "<=":
-        return True if ahi <= blo else (False if alo > bhi else None)
-    return None
+    return _ordered(op, alo, ahi, blo, bhi)
 
 
 def _holds(conds: tuple[list[_Cond], list[_Cond]], known: dict[str, Any]) -> bool | None:
@@ -174,23 +166,25 @@ def _test(c: _Cond, known: dict[str, Any]) -> bool | None:
             return (lhs == rhs) if op == "==" else (lhs != rhs)
     elif (rt is float or rt is int) and op != "in":
         if lt is Range:
-            return _ordered(op, lhs.lo, lhs.hi, float(rhs))
+            r = float(rhs)
+            return _ordered(op, lhs.lo, lhs.hi, r, r)
         if lt is float or lt is int:
-            v = float(lhs)
-            return _ordered(op, v, v, float(rhs))
+            v, r = float(lhs), float(rhs)
+            return _ordered(op, v, v, r, r)
     return compare(op, lhs, rhs)
 
 
-def _ordered(op: str, alo: float, ahi: float, b: float) -> bool | None:
-    """``compare``'s ordering of the span ``[alo, ahi]`` against the number ``b``."""
+def _ordered(op: str, alo: float, ahi: float, blo: float, bhi: float) -> bool | None:
+    """The ordering of the span ``[alo, ahi]`` against ``[blo, bhi]`` (a number is a span of one
+    point): True or False when every value of each agrees, None when the spans leave it open."""
     if op == ">":
-        return True if alo > b else (False if ahi <= b else None)
+        return True if alo > bhi else (False if ahi <= blo else None)
     if op == ">=":
-        return True if alo >= b else (False if ahi < b else None)
+        return True if alo >= bhi else (False if ahi < blo else None)
     if op == "<":
-        return True if ahi < b else (False if alo >= b else None)
+        return True if ahi < blo else (False if alo >= bhi else None)
     if op == "<=":
-        return True if ahi <= b else (False if alo > b else None)
+        return True if ahi <= blo else (False if alo > bhi else None)
     return None
 
 
