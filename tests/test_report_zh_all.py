@@ -163,3 +163,58 @@ def test_a_chinese_yuan_batch_audit_is_chinese_and_yuan_throughout(fmt):
     batch = [(f"examples/{n}", result(n), "") for n in PROPOSALS]
     out = report.render_audit_summary(batch, fmt, lang="zh", currency="CNY")
     assert check(out, tuple(t for n in PROPOSALS for t in _title(n))) == []
+
+
+# ------------------------------------------------------------- held-out questions in yuan (issue 25)
+HELDOUT = ROOT / "tests" / "data" / "heldout"
+HELDOUT_CNY = sorted(p.name for p in HELDOUT.glob("*.yaml")
+                     if "currency: CNY" in p.read_text(encoding="utf-8"))
+
+
+@cache
+def heldout(name: str):
+    return answer_of("audit" if name.startswith("audit") else "recommend", HELDOUT / name)
+
+
+def _heldout_title(name: str) -> tuple[str, ...]:
+    title = str(yaml.safe_load((HELDOUT / name).read_text(encoding="utf-8")).get("title") or "")
+    return (title, times(title)) if title else ()
+
+
+def test_the_held_out_yuan_questions_are_found():
+    assert {"china-shortlist-cny.yaml", "audit-china-two-h100-sxm.yaml", "audit-china-rent-16-a800-cny.yaml",
+            "china-buy-qwen-72b-int8-rps-cny.yaml"} <= set(HELDOUT_CNY)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("name", HELDOUT_CNY)
+def test_a_held_out_yuan_question_is_chinese_and_yuan_throughout(name, fmt):
+    """A file that writes its amounts in yuan: the assumption that says so named its conversions in
+    English with dollars ("budget 1,200,000 CNY = $171,777"), and a rental proposal's ledger line read
+    "16 GPUs on proposal"."""
+    res = heldout(name)
+    assert check(report.render(res, fmt, lang="zh", currency="CNY", detail="full"), _heldout_title(name)) == []
+    english = visible(report.render(res, fmt, lang="en", currency="CNY", detail="full"), _heldout_title(name))
+    assert [line for line in english.splitlines() if "$" in line] == []
+
+
+def test_a_yuan_file_s_conversions_are_stated_without_dollars():
+    """The proposal's 12 yuan an hour per GPU is 12 / rate US dollars (tco.yaml usd_cny); the
+    assumption states both amounts by their currency codes, and in Chinese by 元 and 美元."""
+    res = heldout("audit-china-rent-16-a800-cny.yaml")
+    rate = load().tco_value("usd_cny").value
+    a = next(x for x in res.assumptions if x.field == "constraints.currency")
+    assert a.message_id == "assume.currency.converted"
+    assert a.reason == (f"every amount in the file is in CNY, converted at {rate:g} CNY per USD "
+                        f"({load().tco_value('usd_cny').as_of}, tco.yaml usd_cny): hourly price 12 CNY = "
+                        f"{12 / rate:.2f} USD")
+    zh = report.render(res, "text", lang="zh", currency="CNY", detail="full")
+    assert f"每小时价格12元={12 / rate:.2f}美元" in "".join(zh.split())
+
+
+def test_a_proposal_s_own_rental_line_is_worded():
+    """The ledger's rental line "16 GPUs on proposal" (estimators/cost.py) from its inputs."""
+    res = heldout("audit-china-rent-16-a800-cny.yaml")
+    zh = report.render(res, "text", lang="zh", currency="CNY", detail="full")
+    en = report.render(res, "text", lang="en", currency="CNY", detail="full")
+    assert "16 块 GPU（方案报价）" in zh and "16 GPUs on the proposal's price" in en

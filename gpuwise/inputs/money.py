@@ -43,31 +43,39 @@ def to_usd(model: Any, kb: Knowledge) -> tuple[Any, list[Assumption]]:
         notes.append(note)
     if c.currency == "USD":
         return model, notes
-    rate, label = usd_cny(kb)
-    changed: list[str] = []
+    rate = usd_cny(kb)[0]
+    when = kb.tco_value("usd_cny").as_of
+    changed: list[messages.Phrase] = []  # each converted amount, a phrase part (worded in the report's language)
+
+    def convert(message_id: str, cny: float, usd: float) -> None:
+        changed.append(("; " if changed else "", message_id, {"cny": cny, "usd": usd}))
+
     cons: dict[str, Any] = {}
     if c.budget_usd is not None:
         cons["budget_usd"] = c.budget_usd / rate
-        changed.append(f"budget {c.budget_usd:,.0f} CNY = ${cons['budget_usd']:,.0f}")
+        convert("convert.budget", c.budget_usd, cons["budget_usd"])
     if c.value_of_a_day_usd is not None:
         cons["value_of_a_day_usd"] = c.value_of_a_day_usd / rate
-        changed.append(f"a day {c.value_of_a_day_usd:,.0f} CNY = ${cons['value_of_a_day_usd']:,.0f}")
+        convert("convert.day", c.value_of_a_day_usd, cons["value_of_a_day_usd"])
     if "electricity_usd_per_kwh" in c.model_fields_set:
         cons["electricity_usd_per_kwh"] = c.electricity_usd_per_kwh / rate
-        changed.append(f"electricity {c.electricity_usd_per_kwh:g} CNY/kWh = ${cons['electricity_usd_per_kwh']:.3f}")
+        convert("convert.electricity", c.electricity_usd_per_kwh, cons["electricity_usd_per_kwh"])
     update: dict[str, Any] = {"constraints": c.model_copy(update=cons)}
     acq = getattr(model, "acquisition", None)
     if acq is not None:
         a: dict[str, Any] = {}
         if acq.unit_price_usd is not None:
             a["unit_price_usd"] = acq.unit_price_usd / rate
-            changed.append(f"unit price {acq.unit_price_usd:,.0f} CNY = ${a['unit_price_usd']:,.0f}")
+            convert("convert.unit_price", acq.unit_price_usd, a["unit_price_usd"])
         if acq.hourly_usd is not None:
             a["hourly_usd"] = acq.hourly_usd / rate
-            changed.append(f"hourly price {acq.hourly_usd:g} CNY = ${a['hourly_usd']:.2f}")
+            convert("convert.hourly", acq.hourly_usd, a["hourly_usd"])
         if a:
             update["acquisition"] = acq.model_copy(update=a)
-    notes.append(Assumption(field="constraints.currency", value="CNY",
-                            reason=f"every amount in the file is in CNY, converted at {label}"
-                                   + (f": {'; '.join(changed)}" if changed else "")))
+    message_id = "assume.currency.converted" if changed else "assume.currency"
+    values: dict[str, Any] = {"rate": rate, "as_of": when.isoformat() if when else "undated"}
+    if changed:
+        values |= {"converted": messages.phrase_text(changed), "converted_phrases": messages.phrase_json(changed)}
+    notes.append(Assumption(field="constraints.currency", value="CNY", reason=messages.text(message_id, values),
+                            message_id=message_id, template=messages.template(message_id), values=values))
     return model.model_copy(update=update), notes

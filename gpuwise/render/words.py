@@ -124,12 +124,14 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
 
 VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "phrases", "layout": "strategy",
                                "framework_reason": "phrases", "china_rule": "quoted", "owned_reason": "quoted",
+                               "china_import_note": "quoted",
                                "buy_unavailable_reason": "phrases"}
 """Sentence values worded here, by key: which function words them."""
 
 VALUE_TERMS: dict[str, dict[str, str]] = {
     # a sentence value that is one word of a closed vocabulary (the input schema's or the rule chain's)
     "acquisition": {"rent": N_("rent"), "buy": N_("buy"), "either": N_("rent or buy")},
+    "china_import": {"allowed": N_("allowed"), "discouraged": N_("discouraged"), "blocked": N_("blocked")},
     "condition": {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")},
     "offload": {"cpu": N_("CPU"), "nvme": N_("NVMe")},
     "hosting": {"office": N_("an office"), "colocation": N_("colocation"), "datacenter": N_("a data center")},

@@ -190,7 +190,7 @@ class BaseView:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {
             "name": t.name, "label": label, "formula": formula, "with_numbers": with_numbers,
-            "inputs": ", ".join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
+            "inputs": self.f.sep.join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
             "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
 
@@ -287,7 +287,7 @@ class BaseView:
             "subject": x.subject, "message": self.f.sentence(x.template, x.values, x.message),
             "fix": self.f.sentence(x.fix_template, x.values, x.fix),
             "source": self.f.cite(x.source),
-            "evidence": ", ".join(f"{k} = {self.evidence_shown(k, v, {**x.values, **x.evidence})}"
+            "evidence": self.f.sep.join(f"{k} = {self.evidence_shown(k, v, {**x.values, **x.evidence})}"
                                   for k, v in x.evidence.items()),
         }
 
