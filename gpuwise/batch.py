@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from .decide.audit import audit, sharing
-from .errors import UserError
+from .errors import N_, UserError
 from .results import AuditResult
 from .run_files import read_by_run
 
@@ -58,8 +58,8 @@ def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
                 refused[path] = (f"{path}: not a regular file but {kind}; a folder's proposals are read "
                                  f"from regular files only (name it alone on the command line to read it)")
         if not members:
-            raise UserError(f"no proposal files ({', '.join('*' + s for s in PROPOSAL_SUFFIXES)}) in this folder",
-                            where=arg)
+            raise UserError(N_("no proposal files (%(suffixes)s) in this folder"),
+                            where=arg, values={"suffixes": ', '.join('*' + s for s in PROPOSAL_SUFFIXES)})
         paths += members
     return paths, refused, folder
 

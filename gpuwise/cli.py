@@ -19,9 +19,17 @@ from .run_files import read_by_run
 FORMATS = ("text", "md", "html", "json")
 
 
+_LANG = "en"
+"""The language the command line being parsed asks for (``--lang``): argparse's lines are in it."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")
+        if _LANG == "en":
+            self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")
+        from .cli_words import error_line
+
+        self.exit(2, f"gpuwise: {error_line(message, self.prog, _LANG)}\n")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -59,16 +67,31 @@ def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS)
                         "assumptions (default); full: also every formula, candidate, finding and the rule trace")
 
 
+def N_(text: str) -> str:  # marks an argument's complaint for the catalog (gpuwise/errors.py's, not imported here)
+    return text
+
+
+def _said(template: str, **values: object) -> str:
+    """An argument's complaint in the language the command line asks for (argparse puts it after
+    "argument --gpus: ")."""
+    if _LANG == "en":
+        return template % values
+    from .errors import _say
+
+    return _say(template, values, _LANG)
+
+
 def _gpu_count(text: str) -> int:
     """``--gpus``: a whole number from 1 to the cap a file's ``hardware.count`` has."""
     from .inputs.schema import MAX_GPUS
 
     value = text.strip()
     if not (value.isascii() and value.isdigit()) or len(value) > 9:  # not '１２', '+8', '8.0' or '1e3'
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of GPUs")
+        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a whole number of GPUs"), given=repr(text[:40])))
     n = int(value)
     if not 1 <= n <= MAX_GPUS:
-        raise argparse.ArgumentTypeError(f"{n} GPUs is out of range: give 1 to {MAX_GPUS:,}")
+        raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"), n=n,
+                                               max=f"{MAX_GPUS:,}"))
     return n
 
 
@@ -80,9 +103,10 @@ def _rate(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a number"), given=repr(text[:40]))) from None
     if not (0 < value <= MAX_FX_RATE):  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive rate (CNY per USD, at most {MAX_FX_RATE:g})")
+        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a positive rate (CNY per USD, at most %(max)s)"),
+                                               given=repr(text[:40]), max=f"{MAX_FX_RATE:g}"))
     return value
 
 
@@ -235,9 +259,22 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global _LANG
     _safe_streams()
     parser = _parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    _LANG = "en"
+    if any(a == "--lang" or a.startswith("--lang=") for a in given):
+        from .cli_words import argparse_in, lang_of
+
+        _LANG = lang_of(given)
+        with argparse_in(_LANG):
+            args = parser.parse_args(argv)
+            if not args.command:
+                parser.print_help(sys.stderr)
+                return 2
+    else:
+        args = parser.parse_args(argv)
     if args.command == "ask":  # the questionnaire saves the answers given so far on Ctrl-C
         import signal
 
@@ -261,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         from .errors import SetupError, UserError
 
         if isinstance(exc, UserError):
-            lang = getattr(args, "lang", None) or getattr(args, "import_lang", None) or "en"
+            lang = getattr(args, "import_lang", None) or getattr(args, "lang", None) or "en"
             print(f"gpuwise: {_one_line(exc.line(lang if lang in ('en', 'zh') else 'en'))}", file=sys.stderr)
             return 2
         hint = str(exc) if isinstance(exc, SetupError) else durable_import_hint(exc)

@@ -56,6 +56,28 @@ def either(items: Any, *, commas: bool = False) -> Either:
     return e
 
 
+class Said(ValueError):
+    """A validator's complaint (a pydantic validator's, a rule check's) as a catalog message: its
+    English template (marked ``N_()``, ``%(name)s`` placeholders) and values. ``str()`` is the English
+    sentence, as a plain ``ValueError`` would have it; the one-line error that quotes it shows it in
+    the language asked for (:meth:`words`)."""
+
+    def __init__(self, template: str, **values: Any):
+        self.template, self.values = template, values
+        super().__init__(_say(template, values or None, "en"))
+
+    def words(self, lang: str) -> str:
+        return _say(self.template, self.values or None, lang)
+
+
+class Term(str):
+    """A word a message's value is (``a condition``, marked ``N_()``): English as a ``str``, the
+    catalog's in another language."""
+
+    def words(self, lang: str) -> str:
+        return _say(str(self), None, lang)
+
+
 def _say(template: str | tuple[str, ...], values: dict[str, Any] | None, lang: str) -> str:
     """``template`` in ``lang``, filled with ``values`` (``%(name)s``); a template without values is
     shown as written (it may hold a literal ``%``). A translation that lost a placeholder falls back
@@ -67,7 +89,7 @@ def _say(template: str | tuple[str, ...], values: dict[str, Any] | None, lang: s
     text = _catalog(lang).gettext(template) if lang != "en" else template
     if values is None:
         return text
-    values = {k: v.words(lang) if isinstance(v, Either) else v for k, v in values.items()}
+    values = {k: v.words(lang) if isinstance(v, (Either, Said, Term)) else v for k, v in values.items()}
     try:
         return text % values
     except (KeyError, TypeError, ValueError):

@@ -170,9 +170,10 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
     except OSError as exc:
         raise UserError(N_("cannot read: %(why)s"), values={"why": exc.strerror or exc}, where=str(path)) from None
     except ValueError as exc:  # e.g. an embedded NUL byte in the path
-        raise UserError(f"cannot read: {exc}", where=str(path)) from None
+        raise UserError(N_("cannot read: %(reason)s"), where=str(path), values={"reason": exc}) from None
     if len(raw) > MAX_FILE_BYTES:
-        raise UserError(f"{what} is larger than the limit of {MAX_FILE_BYTES} bytes", where=str(path))
+        raise UserError(N_("%(what)s is larger than the limit of %(max_file_bytes)s bytes"), where=str(path),
+                        values={"what": what, "max_file_bytes": MAX_FILE_BYTES})
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -191,7 +192,8 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
                             values={"line": mark.line + 1, "column": mark.column + 1, "problem": problem}) from None
         raise UserError(N_("invalid YAML at %(problem)s"), values={"problem": problem}, where=str(path)) from None
     except yaml.YAMLError as exc:
-        raise UserError(f"invalid YAML: {str(exc).splitlines()[0]}", where=str(path)) from None
+        raise UserError(N_("invalid YAML: %(problem)s"), where=str(path),
+                        values={"problem": str(exc).splitlines()[0]}) from None
     except RecursionError:
         raise UserError(N_("YAML nested too deeply"), where=str(path)) from None
 
@@ -211,10 +213,13 @@ def list_directory(path: Path, option: str, what: str, error: type[UserError] = 
     try:
         return os.listdir(path)
     except NotADirectoryError:
-        raise error(f"{option} must be a directory of {what}", where=str(path)) from None
+        raise error(N_("%(option)s must be a directory of %(what)s"), where=str(path),
+                    values={"option": option, "what": what}) from None
     except FileNotFoundError:
-        raise error(f"{option}: no such directory", where=str(path)) from None
+        raise error(N_("%(option)s: no such directory"), where=str(path), values={"option": option}) from None
     except OSError as exc:
-        raise error(f"{option}: cannot read the directory: {exc.strerror or exc}", where=str(path)) from None
+        raise error(N_("%(option)s: cannot read the directory: %(strerror)s"), where=str(path),
+                    values={"option": option, "strerror": exc.strerror or exc}) from None
     except ValueError as exc:  # an embedded NUL
-        raise error(f"{option}: not a usable path: {exc}", where=str(path)) from None
+        raise error(N_("%(option)s: not a usable path: %(reason)s"), where=str(path),
+                    values={"option": option, "reason": exc}) from None

@@ -460,7 +460,7 @@ class PlanAsk:
 
     def write(self, data: dict[str, Any]) -> None:
         """The plan file, validated whole first, written complete or not at all."""
-        from ..errors import UserError
+        from ..errors import N_, UserError
         from ..plan.build import _load
         from ..render.output import atomic_write_text
 
@@ -469,10 +469,11 @@ class PlanAsk:
         try:
             atomic_write_text(self.path, text)
         except OSError as exc:
-            raise UserError(f"cannot write the plan file: {exc.strerror or exc}", where=str(self.path)) from None
+            raise UserError(N_("cannot write the plan file: %(strerror)s"), where=str(self.path),
+                            values={"strerror": exc.strerror or exc}) from None
 
     def run_plan(self) -> int:
-        from ..errors import UserError
+        from ..errors import N_, UserError
         from ..plan.build import plan
         from ..render import plan_view
         from ..render.output import atomic_write_text, report_format
@@ -486,7 +487,8 @@ class PlanAsk:
         try:
             atomic_write_text(self.report, text)
         except OSError as exc:
-            raise UserError(f"cannot write the report: {exc.strerror or exc}", where=str(self.report)) from None
+            raise UserError(N_("cannot write the report: %(strerror)s"), where=str(self.report),
+                            values={"strerror": exc.strerror or exc}) from None
         self.show(self.w("report_written", path=self.report))
         return 1 if result.unplaced else 0
 

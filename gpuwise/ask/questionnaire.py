@@ -125,17 +125,17 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
 
 def _start(qn: Questionnaire, path: Path, knowledge: str | None, lang: str,
            currency: str | None) -> tuple[_Session, list[str]]:
-    from ..errors import UserError
+    from ..errors import N_, UserError
     from ..knowledge import load
     from ..yamlio import read_yaml
 
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
-        raise UserError("is a directory; give a file name for the answers", where=str(path))
+        raise UserError(N_("is a directory; give a file name for the answers"), where=str(path))
     if not parent.is_dir():
-        raise UserError("the directory does not exist", where=str(path))
+        raise UserError(N_("the directory does not exist"), where=str(path))
     if not os.access(parent, os.W_OK):
-        raise UserError("cannot write the answers there (no permission)", where=str(path))
+        raise UserError(N_("cannot write the answers there (no permission)"), where=str(path))
     session = _Session(qn, load(knowledge), path, lang=lang, currency=currency)
     notes: list[str] = []
     if path.exists():
@@ -187,7 +187,7 @@ def _edit(s: _Session, prompter: _Prompter, asker: _Asker) -> None:
 
 def _finish(s: _Session, report: Path, knowledge: str | None, console: Any, asker: _Asker) -> int:
     from .. import recommend
-    from ..errors import UserError
+    from ..errors import N_, UserError
     from ..render.report import write_report
 
     asker.say(s.t("saved_replay", path=s.path))
@@ -198,6 +198,7 @@ def _finish(s: _Session, report: Path, knowledge: str | None, console: Any, aske
     try:
         write_report(result, str(report), fmt=None, lang=s.lang, currency=s.currency, knowledge=knowledge)
     except OSError as exc:
-        raise UserError(f"cannot write the report: {exc.strerror or exc}", where=str(report)) from None
+        raise UserError(N_("cannot write the report: %(strerror)s"), where=str(report),
+                        values={"strerror": exc.strerror or exc}) from None
     asker.say(s.t("report_written", path=report))
     return 0 if result.recommendation is not None else 1

@@ -353,20 +353,21 @@ class _Session:
         Unknown sections or keys, and values of keys no question asks that do not validate,
         are a UserError (exit 2): resuming must not silently change what a file says.
         """
-        from ..errors import UserError
+        from ..errors import N_, UserError
         from ..inputs.schema import Requirements, explain_validation
 
         where = str(self.path)
         if data is not None and not isinstance(data, dict):
-            raise UserError("expected a mapping with the sections workload, constraints, environment",
+            raise UserError(N_("expected a mapping with the sections workload, constraints, environment"),
                             where=where)
         for section, body in (data or {}).items():
             if section not in SECTIONS:
                 close = difflib.get_close_matches(str(section), SECTIONS, n=1)
                 hint = f"did you mean '{close[0]}'?" if close else f"sections: {', '.join(SECTIONS)}"
-                raise UserError("unknown section", where=f"{where}: {section}", hint=hint)
+                raise UserError(N_("unknown section"), where=f"{where}: {section}", hint=hint)
             if body is not None and not isinstance(body, dict):
-                raise UserError(f"expected a mapping, got {type(body).__name__}", where=f"{where}: {section}")
+                raise UserError(N_("expected a mapping, got %(name)s"), where=f"{where}: {section}",
+                                values={"name": type(body).__name__})
             self.answers[section] = dict(body or {})
         if isinstance(self.answers.get("constraints"), dict):  # budget_cny: the file's own currency field
             from ..inputs.schema import from_currency_fields
@@ -428,13 +429,14 @@ class _Session:
     def _load_currency(self, where: str) -> None:
         """The file's currency, reconciled with ``--currency``: a file with amounts in one currency
         is not resumed in another (its numbers would change meaning)."""
-        from ..errors import UserError
+        from ..errors import N_, UserError
 
         constraints = self.answers.get("constraints") or {}
         given = constraints.get("currency")
         if given is not None and given not in CURRENCIES:
-            raise UserError(f"{_short(given)} is not one of {', '.join(map(repr, CURRENCIES))}",
-                            where=f"{where}: constraints.currency")
+            raise UserError(N_("%(given)s is not one of %(choices)s"),
+                            where=f"{where}: constraints.currency",
+                            values={"given": _short(given), "choices": ", ".join(map(repr, CURRENCIES))})
         money = [constraints.get(q.key.partition(".")[2]) for q in self.qn.questions
                  if q.money and q.section == "constraints"]
         marked = {_currency_mark(v)[1] for v in money if isinstance(v, str)} - {None}

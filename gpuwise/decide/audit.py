@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import knowledge as knowledge_mod
-from ..errors import UserError
+from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
@@ -183,8 +183,10 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
         if c.manufactured:
             made = dt.date.fromisoformat(f"{c.manufactured}-01"[:10])  # YYYY-MM or YYYY-MM-DD
             if made.year < gpu.launch_year:
-                raise UserError(f"manufactured {c.manufactured}, before the {gpu.name} launched ({gpu.launch_year})",
-                                where=f"{card_where}.manufactured", hint="check the date on the card's label")
+                raise UserError(N_("manufactured %(manufactured)s, before the %(name)s launched (%(launch_year)s)"),
+                                where=f"{card_where}.manufactured", hint=N_("check the date on the card's label"),
+                                values={"manufactured": c.manufactured, "name": gpu.name,
+                                        "launch_year": gpu.launch_year})
         if c.manufactured and c.purchased:
             base["months_to_sale"] = ic.months_between(c.manufactured, c.purchased)
         for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):
@@ -200,7 +202,8 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
         try:
             log = smi_report.parse_nvidia_smi_xml(str(path), where=smi_where)
         except (ValueError, ArithmeticError, RecursionError) as exc:  # e.g. a 400-digit reading
-            raise UserError(f"not valid nvidia-smi XML: {type(exc).__name__}: {exc}", where=smi_where) from None
+            raise UserError(N_("not valid nvidia-smi XML: %(name)s: %(reason)s"), where=smi_where,
+                            values={"name": type(exc).__name__, "reason": exc}) from None
         chosen = ic.select_gpus(log, c.serial)
         n = len(log.gpus)
         for k, (index, r) in enumerate(chosen.gpus):
@@ -333,8 +336,10 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             import difflib
 
             close = difflib.get_close_matches(hw.network, list(kb.runtime.networks), n=1)
-            raise UserError(f"unknown network '{hw.network}'", where=f"{where}: hardware.network",
-                            hint=f"did you mean {close[0]}?" if close else f"one of {', '.join(kb.runtime.networks)}")
+            raise UserError(N_("unknown network '%(network)s'"), where=f"{where}: hardware.network",
+                            values={"network": hw.network},
+                            hint=N_("did you mean %(name)s?") if close else N_("one of %(names)s"),
+                            hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
         proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,

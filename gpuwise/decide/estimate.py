@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import knowledge as knowledge_mod
-from ..errors import UserError
+from ..errors import N_, UserError
 from ..estimators import Term
 from ..estimators import compute as C
 from ..estimators import interconnect as I
@@ -69,7 +69,8 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
 
     candidate_gpus(job)  # the whole file is checked, as recommend checks it: a misspelt constraints.gpus is an error
     if gpus is not None and not 1 <= gpus <= MAX_GPUS:
-        raise UserError(f"--gpus must be a whole number from 1 to {MAX_GPUS:,}")
+        raise UserError(N_("--gpus must be a whole number from 1 to %(max_gpus)s"),
+                        values={"max_gpus": f"{MAX_GPUS:,}"})
     count = gpus or 1
     chosen_count_note = None
     if gpus is None and gpu is not None and job.training and not job.shape.diffusion:

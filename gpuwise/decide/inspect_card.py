@@ -17,7 +17,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import UserError
+from ..errors import N_, UserError
 from .smi_report import GpuReading, SmiLog, _Frozen, _largest, _sum
 
 
@@ -107,9 +107,9 @@ def variability(samples: Sequence[float]) -> dict[str, float | None]:
     """
     values = [float(v) for v in samples]
     if len(values) < 2:
-        raise UserError(f"variability needs at least 2 readings, got {len(values)}")
+        raise UserError(N_("variability needs at least 2 readings, got %(n)s"), values={"n": len(values)})
     if not all(math.isfinite(v) for v in values):
-        raise UserError("variability needs finite readings (no NaN or infinity)")
+        raise UserError(N_("variability needs finite readings (no NaN or infinity)"))
     mean = statistics.fmean(values)
     stdev = statistics.stdev(values)
     low, high = min(values), max(values)
@@ -140,7 +140,8 @@ def _year_month(value: Any) -> tuple[int, int]:
         return value.year, value.month
     match = re.fullmatch(r"(\d{4})-(\d{2})(?:-\d{2})?", str(value).strip())
     if not match or not 1 <= int(match.group(2)) <= 12:
-        raise UserError(f"not a year and month: {value!r}", hint="write it as YYYY-MM, e.g. 2021-03")
+        raise UserError(N_("not a year and month: %(value)s"), hint=N_("write it as YYYY-MM, e.g. 2021-03"),
+                        values={"value": f"{value!r}"})
     return int(match.group(1)), int(match.group(2))
 
 

@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..errors import RuleError
+from ..errors import N_, RuleError, Said, Term, either
 from ..paths import rules_dir
 from ..results import STAGES, STEPS, Severity, Stage, Step, Topic
 from ..yamlio import list_directory, read_yaml
@@ -120,7 +120,7 @@ class Rule(BaseModel):
         from .facts import FACT_TYPES
 
         if v not in FACT_TYPES:
-            raise ValueError(f"unknown fact type '{v}' (known: {', '.join(FACT_TYPES)})")
+            raise Said(N_("unknown fact type '%(v)s' (known: %(fact_types)s)"), v=v, fact_types=', '.join(FACT_TYPES))
         return v
 
 
@@ -148,28 +148,29 @@ def policy_expression(text: str, policy: dict[str, Any]) -> float:
             return float(node.value)
         if isinstance(node, ast.Name):
             if node.id not in policy:
-                raise ValueError(f"unknown policy '{node.id}'")
+                raise Said(N_("unknown policy '%(id)s'"), id=node.id)
             value = policy[node.id]
             if not isinstance(value, int | float):
-                raise ValueError(f"policy '{node.id}' is not a number")
+                raise Said(N_("policy '%(id)s' is not a number"), id=node.id)
             return float(value)
         if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
             return _ARITH[type(node.op)](ev(node.left), ev(node.right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -ev(node.operand)
-        raise ValueError(f"not allowed in a policy expression: {ast.dump(node)[:40]}")
+        raise Said(N_("not allowed in a policy expression: %(dump)s"), dump=ast.dump(node)[:40])
 
     text = str(text)
     if len(text) > MAX_EXPRESSION:
-        raise ValueError(f"the expression {text[:40]!r}... is longer than {MAX_EXPRESSION} characters")
+        raise Said(N_("the expression %(text)s... is longer than %(max_expression)s characters"), text=f"{text[:40]!r}",
+                   max_expression=MAX_EXPRESSION)
     try:
         return ev(ast.parse(text, mode="eval"))
     except (RecursionError, MemoryError):
-        raise ValueError(f"the expression {text[:40]!r} is nested too deeply") from None
+        raise Said(N_("the expression %(text)s is nested too deeply"), text=f"{text[:40]!r}") from None
     except SyntaxError:
-        raise ValueError(f"cannot read the expression {text!r}") from None
+        raise Said(N_("cannot read the expression %(text)s"), text=f"{text!r}") from None
     except ZeroDivisionError:
-        raise ValueError(f"{text!r} divides by zero") from None
+        raise Said(N_("%(text)s divides by zero"), text=f"{text!r}") from None
 
 
 def _ref(value: Any) -> tuple[str, Any] | None:
@@ -203,81 +204,85 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
     fields = FACT_TYPES[rule.fact]
     stage = stage_of(rule, step)
     if rule.at is not None and rule.fact != CHAINED:
-        raise ValueError(f"'at' applies to candidate rules only (this rule is on a {rule.fact} fact)")
+        raise Said(N_("'at' applies to candidate rules only (this rule is on a %(fact)s fact)"), fact=rule.fact)
 
     def known(name: str, what: str) -> None:
         if name not in fields:
-            close = _close(name, fields)
-            raise ValueError(f"{what} names unknown field '{name}' of a {rule.fact} fact" + close)
+            raise _unknown_field(what, name, rule.fact, fields)
         origin = set_by(rule.fact, name)
         if stage is not None and origin is not None and STAGES.index(stage) < STAGES.index(origin):
-            raise ValueError(f"{what} reads '{name}', which exists from the {origin} stage on; "
-                             f"this rule runs at the {stage} stage")
+            raise Said(N_("%(what)s reads '%(name)s', which exists from the %(origin)s stage on; this rule runs at "
+                          "the %(stage)s stage"), what=what, name=name, origin=origin, stage=stage)
 
     for cond in [*rule.when, *rule.any]:
         if len(cond) != 3:
-            raise ValueError(f"condition {cond!r} must be [field, op, value]")
+            raise Said(N_("condition %(cond)s must be [field, op, value]"), cond=f"{cond!r}")
         name, op, value = cond
         if not isinstance(name, str):
-            raise ValueError(f"condition {cond!r}: the field must be a name")
-        known(name, "a condition")
+            raise Said(N_("condition %(cond)s: the field must be a name"), cond=f"{cond!r}")
+        known(name, Term(N_("a condition")))
         if op not in OPS and op != "in":
-            raise ValueError(f"unknown operator '{op}' in {cond!r} (use one of {', '.join([*OPS, 'in'])})")
+            raise Said(N_("unknown operator '%(op)s' in %(cond)s (use one of %(value)s)"), op=op, cond=f"{cond!r}",
+                       value=', '.join([*OPS, 'in']))
         if op == "in" and not isinstance(value, list):
-            raise ValueError(f"'in' needs a list in {cond!r}")
+            raise Said(N_("'in' needs a list in %(cond)s"), cond=f"{cond!r}")
         if op != "in" and isinstance(value, list):
-            raise ValueError(f"a list is a value for 'in' only, not for '{op}', in {_clip(cond)}")
+            raise Said(N_("a list is a value for 'in' only, not for '%(op)s', in %(cond)s"), op=op, cond=_clip(cond))
         for item in value if op == "in" else [value]:
             if item is None or (op == "in" and isinstance(item, list | dict)):
-                raise ValueError(f"a condition value must be a number, a string or true/false in {_clip(cond)}")
+                raise Said(N_("a condition value must be a number, a string or true/false in %(cond)s"),
+                           cond=_clip(cond))
             if isinstance(item, float) and not math.isfinite(item):
-                raise ValueError(f"a condition value must be a finite number in {_clip(cond)}")
+                raise Said(N_("a condition value must be a finite number in %(cond)s"), cond=_clip(cond))
         ref = _ref(value)
         if ref is not None:
-            known(ref[0], "a condition")
+            known(ref[0], Term(N_("a condition")))
             times = ref[1]
             if isinstance(times, str):
                 factor = policy_expression(times, policy)
             elif isinstance(times, bool) or not isinstance(times, int | float):
-                raise ValueError(f"'times' must be a number or a policy expression in {_clip(cond)}")
+                raise Said(N_("'times' must be a number or a policy expression in %(cond)s"), cond=_clip(cond))
             else:
                 factor = float(times)
             if not math.isfinite(factor):
-                raise ValueError(f"'times' must be a finite number in {_clip(cond)}")
+                raise Said(N_("'times' must be a finite number in %(cond)s"), cond=_clip(cond))
         pname = _policy_ref(value)
         if pname is not None and pname not in policy:
-            raise ValueError(f"unknown policy '{pname}'" + _close(pname, set(policy)))
+            close = _close(pname, set(policy))
+            raise (Said(N_("unknown policy '%(name)s' (did you mean '%(close)s'?)"), name=pname, close=close) if close
+                   else Said(N_("unknown policy '%(name)s'"), name=pname))
         if isinstance(value, dict) and ref is None and pname is None:
-            raise ValueError(f"a condition value {value!r} must be a literal, '$field', {{ref: field}} "
-                             "or {policy: name}")
+            raise Said(N_("a condition value %(value)s must be a literal, '$field', {ref: field} or {policy: name}"),
+                       value=f"{value!r}")
     then = rule.then
     if then.action == "finding" and then.severity == "blocker" and rule.fact in (CHAINED, "environment"):
-        raise ValueError(f"a blocker on a {rule.fact} fact must reject it: use action: reject")
+        raise Said(N_("a blocker on a %(fact)s fact must reject it: use action: reject"), fact=rule.fact)
     if then.action == "pass":
         if rule.fact != CHAINED:
-            raise ValueError("'pass' moves a candidate to the next step: it applies to candidate rules only")
+            raise Said(N_("'pass' moves a candidate to the next step: it applies to candidate rules only"))
         if stage == "decided":
-            raise ValueError("'pass' has no next stage after 'decided'")
+            raise Said(N_("'pass' has no next stage after 'decided'"))
     elif then.set:
-        raise ValueError("'set' belongs to 'pass' rules")
+        raise Said(N_("'set' belongs to 'pass' rules"))
     for name, value in then.set.items():
         if name not in fields:
-            raise ValueError(f"'set' names unknown field '{name}' of a {rule.fact} fact" + _close(name, fields))
+            raise _unknown_field("'set'", name, rule.fact, fields)
         if isinstance(value, str) and value.startswith("$"):
             known(value[1:], "'set'")
-    for text, what in ((then.message, "the message"), (then.fix, "the fix")):
+    for text, what in ((then.message, Term(N_("the message"))), (then.fix, Term(N_("the fix")))):
         for name, spec in _placeholders(text):
             if name not in fields:
-                raise ValueError(f"{what} names unknown field '{{{name}}}' of a {rule.fact} fact"
-                                 + _close(name, fields))
+                raise _unknown_field(what, name, rule.fact, fields, braces=True)
             if spec and spec not in FORMAT_SPECS:
                 if any(int(n) > MAX_FORMAT_NUMBER for n in re.findall(r"\d+", spec)):
-                    raise ValueError(f"{what}: the format '{spec[:20]}' in {{{name}}} asks for a width or "
-                                     f"precision over {MAX_FORMAT_NUMBER}")
+                    raise Said(N_("%(what)s: the format '%(spec)s' in {%(name)s} asks for a width or precision over "
+                                  "%(max_format_number)s"), what=what, spec=spec[:20], name=name,
+                               max_format_number=MAX_FORMAT_NUMBER)
                 with contextlib.suppress(ValueError):
                     format(1.5, spec)
                     continue
-                raise ValueError(f"{what}: unknown format '{spec}' in {{{name}:{spec}}}")
+                raise Said(N_("%(what)s: unknown format '%(spec)s' in {%(name)s:%(spec2)s}"), what=what, spec=spec,
+                           name=name, spec2=spec)
 
 
 def _placeholders(text: str) -> list[tuple[str, str]]:
@@ -285,17 +290,17 @@ def _placeholders(text: str) -> list[tuple[str, str]]:
     try:
         parsed = list(string.Formatter().parse(text))
     except ValueError as exc:
-        raise ValueError(f"cannot read the placeholders of {text!r}: {exc}") from None
+        raise Said(N_("cannot read the placeholders of %(text)s: %(reason)s"), text=f"{text!r}", reason=exc) from None
     for _lit, name, spec, conv in parsed:
         if name is None:
             continue
         if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-            raise ValueError(f"placeholder {{{_clip(name, 40)}}} must be a field name")
+            raise Said(N_("placeholder {%(name)s} must be a field name"), name=_clip(name, 40))
         if conv is not None:
-            raise ValueError(f"placeholder {{{name}!{conv[:10]}}}: conversions (!r, !s) are not supported; "
-                             "write {" + name + "} or {" + name + ":format}")
+            raise Said(N_("placeholder {%(name)s!%(conv)s}: conversions (!r, !s) are not supported; write {%(name)s} "
+                          "or {%(name)s:format}"), name=name, conv=conv[:10])
         if spec and ("{" in spec or "}" in spec):
-            raise ValueError(f"placeholder {{{name}}}: a nested field in the format is not supported")
+            raise Said(N_("placeholder {%(name)s}: a nested field in the format is not supported"), name=name)
         out.append((name, spec or ""))
     return out
 
@@ -306,10 +311,20 @@ def _clip(value: Any, limit: int = 80) -> str:
 
 
 def _close(name: str, names: set[str]) -> str:
+    """The name of ``names`` nearest ``name`` ("" when none is near)."""
     import difflib
 
     close = difflib.get_close_matches(name, sorted(names), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return close[0] if close else ""
+
+
+def _unknown_field(what: str, name: str, fact: str, fields: set[str], *, braces: bool = False) -> Said:
+    """"a condition names unknown field 'cuont' of a candidate fact (did you mean 'count'?)"."""
+    close, shown = _close(name, fields), "{" + name + "}" if braces else name
+    if close:
+        return Said(N_("%(what)s names unknown field '%(name)s' of a %(fact)s fact (did you mean '%(close)s'?)"),
+                    what=what, name=shown, fact=fact, close=close)
+    return Said(N_("%(what)s names unknown field '%(name)s' of a %(fact)s fact"), what=what, name=shown, fact=fact)
 
 
 # ------------------------------------------------------------------------------ compiling
@@ -320,7 +335,7 @@ def engine_number(v: float) -> float:
     wrap), +-1e15. Facts and the numbers in rules go through the same map, so a comparison between
     them keeps its sense."""
     if v != v or v in (math.inf, -math.inf):
-        raise ValueError(f"a non-finite number ({v}) cannot reach the rule engine")
+        raise Said(N_("a non-finite number (%(v)s) cannot reach the rule engine"), v=v)
     if v == 0:
         return 0.0
     mag = abs(v)
@@ -468,10 +483,35 @@ class Rulebook:
 
 
 # ------------------------------------------------------------------------------ loading
+def _complaint(err: Any) -> dict[str, Any]:
+    """A rule file's first validation error as a message of the catalog (``message``, ``values``,
+    ``msgid``): pydantic's own words in English, the catalog's for its common complaints."""
+    from ..inputs.schema import _BOUNDS, _short
+
+    msg = err["msg"].replace("Value error, ", "")
+    error = err.get("ctx", {}).get("error")
+    if err["type"] == "literal_error":
+        expected = str(err.get("ctx", {}).get("expected", ""))
+        choices = either([c for c in (x.strip() for x in expected.replace(" or ", ",").split(",")) if c], commas=True)
+        return {"message": N_("%(given)s is not one of %(expected)s"),
+                "values": {"given": repr(str(err.get("input"))[:40]),
+                           "expected": choices if choices.words("en") == expected else expected}}
+    if err["type"] == "extra_forbidden":
+        return {"message": N_("unknown key")}
+    if err["type"] == "missing":
+        return {"message": msg, "msgid": N_("required field is missing")}
+    if isinstance(error, Said):
+        return {"message": error.template, "values": error.values}
+    if err["type"] in _BOUNDS and "input" in err:
+        return {"message": msg, "msgid": _BOUNDS[err["type"]],
+                "values": {**err.get("ctx", {}), "given": _short(err["input"])}}
+    return {"message": msg}
+
+
 def load_rulefile(path: Path, policy: dict[str, Any]) -> RuleFile:
     data = read_yaml(path, what="rule file")
     if not isinstance(data, dict):
-        raise RuleError("expected a mapping at the top level", where=str(path))
+        raise RuleError(N_("expected a mapping at the top level"), where=str(path))
     try:
         rf = RuleFile.model_validate(data)
     except ValidationError as exc:
@@ -482,15 +522,12 @@ def load_rulefile(path: Path, policy: dict[str, Any]) -> RuleFile:
             with contextlib.suppress(IndexError, AttributeError, KeyError, TypeError):
                 rule_id = data["rules"][loc[1]].get("id", "#" + str(loc[1]))
                 label = f"rule {rule_id}" + ("." + ".".join(str(p) for p in loc[2:]) if loc[2:] else "")
-        msg = err["msg"].replace("Value error, ", "")
-        if err["type"] == "literal_error":
-            msg = f"{str(err.get('input'))[:40]!r} is not one of {err.get('ctx', {}).get('expected', '')}"
-        elif err["type"] == "extra_forbidden":
-            msg = "unknown key"
-        raise RuleError(msg, where=f"{path}: {label}") from None
+        raise RuleError(**_complaint(err), where=f"{path}: {label}") from None
     for r in rf.rules:
         try:
             _check(r, rf.step, policy)
+        except Said as exc:
+            raise RuleError(exc.template, values=exc.values, where=f"{path}: rule {r.id}") from None
         except ValueError as exc:
             raise RuleError(str(exc), where=f"{path}: rule {r.id}") from None
     return rf
@@ -538,7 +575,8 @@ def _load_files(paths: list[Path], policy: dict[str, Any]) -> tuple[list[tuple[P
     for p, rf in files:
         for r in rf.rules:
             if r.id in where:
-                raise RuleError(f"duplicate rule id '{r.id}' (also in {where[r.id].name})", where=f"{p}: rule {r.id}")
+                raise RuleError(N_("duplicate rule id '%(id)s' (also in %(name)s)"),
+                                where=f"{p}: rule {r.id}", values={"id": r.id, "name": where[r.id].name})
             where[r.id] = p
     return files, where
 
@@ -554,20 +592,23 @@ def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
     base = rules_dir()
     paths = sorted(base.glob("*.yaml"))
     if not paths:
-        raise RuleError("no rule files found", where=str(base))
+        raise RuleError(N_("no rule files found"), where=str(base))
     files, seen = _load_files(paths, policy)
     house_ids: set[str] = set()
     replaced: dict[str, str] = {}
     if house is not None:
         house_paths = _house_paths(house)
         if not house_paths:
-            raise RuleError("no rule files (*.yaml) in the directory", where=str(house))
+            raise RuleError(N_("no rule files (*.yaml) in the directory"), where=str(house))
         if len(house_paths) > MAX_RULE_FILES:
-            raise RuleError(f"{len(house_paths)} rule files: more than the limit of {MAX_RULE_FILES}", where=str(house))
+            raise RuleError(N_("%(n)s rule files: more than the limit of %(max_rule_files)s"),
+                            where=str(house), values={"n": len(house_paths), "max_rule_files": MAX_RULE_FILES})
         house_files, mine = _load_files(house_paths, policy)
         if len(mine) > MAX_HOUSE_RULES:
-            raise RuleError(f"{len(mine)} house rules: more than the limit of {MAX_HOUSE_RULES}",
-                            where=str(house), hint="merge conditions with 'any', or split the work into several runs")
+            raise RuleError(N_("%(n)s house rules: more than the limit of %(max_house_rules)s"),
+                            where=str(house),
+                            hint=N_("merge conditions with 'any', or split the work into several runs"),
+                            values={"n": len(mine), "max_house_rules": MAX_HOUSE_RULES})
         house_ids = set(mine)
         replaced = {rid: str(p) for rid, p in mine.items() if rid in seen}
         # a replaced built-in rule is dropped from its file; the house rule takes its place

@@ -46,7 +46,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 from pydantic import BaseModel, ConfigDict
 
-from gpuwise.errors import UserError
+from gpuwise.errors import N_, UserError
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -422,11 +422,12 @@ def resolve_report_path(value: str, base_dir: str | os.PathLike[str], *, where: 
     try:
         target = Path(os.path.realpath(given if given.is_absolute() else base / given))
     except (OSError, ValueError) as exc:
-        raise UserError(f"not a usable path: {exc}", where=where) from None
+        raise UserError(N_("not a usable path: %(reason)s"), where=where, values={"reason": exc}) from None
     if target != base and base not in target.parents:
         raise UserError(
-            f"'{value}' is outside the proposal's directory ({base})", where=where,
-            hint="put the nvidia-smi report next to the proposal (or below it) and give a relative path")
+            N_("'%(value)s' is outside the proposal's directory (%(base)s)"), where=where,
+            hint=N_("put the nvidia-smi report next to the proposal (or below it) and give a relative path"),
+            values={"value": value, "base": base})
     return target
 
 
@@ -443,14 +444,15 @@ def read_regular_file(path: str | os.PathLike[str], *, where: str, limit: int | 
         fd = os.open(path, flags)
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise UserError(f"cannot read nvidia-smi XML: {reason}", where=where) from None
+        raise UserError(N_("cannot read nvidia-smi XML: %(reason)s"), where=where, values={"reason": reason}) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UserError("cannot read nvidia-smi XML: not a regular file (a directory, device, FIFO or socket)",
-                            where=where, hint="save the output of `nvidia-smi -q -x` to a file")
+            raise UserError(N_("cannot read nvidia-smi XML: not a regular file (a directory, device, FIFO or socket)"),
+                            where=where, hint=N_("save the output of `nvidia-smi -q -x` to a file"))
         if info.st_size > limit:
-            raise UserError(f"not valid nvidia-smi XML: larger than {limit} bytes", where=where)
+            raise UserError(N_("not valid nvidia-smi XML: larger than %(limit)s bytes"), where=where,
+                            values={"limit": limit})
         chunks, total = [], 0
         while total <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - total))
@@ -460,7 +462,8 @@ def read_regular_file(path: str | os.PathLike[str], *, where: str, limit: int | 
             total += len(chunk)
         return b"".join(chunks)
     except OSError as exc:
-        raise UserError(f"cannot read nvidia-smi XML: {exc.strerror or exc}", where=where) from None
+        raise UserError(N_("cannot read nvidia-smi XML: %(strerror)s"), where=where,
+                        values={"strerror": exc.strerror or exc}) from None
     finally:
         os.close(fd)
 
@@ -483,7 +486,8 @@ def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str |
             return _PARSED[key]
         data = read_regular_file(source, where=where)
         if len(data) > MAX_XML_BYTES:
-            raise UserError(f"not valid nvidia-smi XML: larger than {MAX_XML_BYTES} bytes", where=where)
+            raise UserError(N_("not valid nvidia-smi XML: larger than %(max_xml_bytes)s bytes"), where=where,
+                            values={"max_xml_bytes": MAX_XML_BYTES})
         log = _parse(data, where)
         if key is not None and key == _identity(source):  # unchanged while it was read
             if len(_PARSED) >= _PARSED_MAX:
@@ -491,7 +495,8 @@ def parse_nvidia_smi_xml(source: str | os.PathLike[str] | bytes, *, where: str |
             _PARSED[key] = log
         return log
     if len(data) > MAX_XML_BYTES:
-        raise UserError(f"not valid nvidia-smi XML: larger than {MAX_XML_BYTES} bytes", where=where)
+        raise UserError(N_("not valid nvidia-smi XML: larger than %(max_xml_bytes)s bytes"), where=where,
+                        values={"max_xml_bytes": MAX_XML_BYTES})
     return _parse(data, where)
 
 
@@ -524,8 +529,8 @@ def _parse(data: bytes, where: str) -> SmiLog:
                     root = elem
                     if elem.tag != "nvidia_smi_log":
                         raise UserError(
-                            f"not valid nvidia-smi XML: root element is <{elem.tag}>, expected <nvidia_smi_log>",
-                            where=where, hint="save the output of `nvidia-smi -q -x`")
+                            N_("not valid nvidia-smi XML: root element is <%(tag)s>, expected <nvidia_smi_log>"),
+                            where=where, hint=N_("save the output of `nvidia-smi -q -x`"), values={"tag": elem.tag})
                 continue
             depth -= 1
             if depth != 1 or root is None:
@@ -540,11 +545,12 @@ def _parse(data: bytes, where: str) -> SmiLog:
             elif elem.tag == "timestamp":
                 timestamp = _text(root, "timestamp")
     except defusedxml.DefusedXmlException as exc:
-        raise UserError(f"not valid nvidia-smi XML: refused unsafe XML ({exc})", where=where) from exc
+        raise UserError(N_("not valid nvidia-smi XML: refused unsafe XML (%(reason)s)"), where=where,
+                        values={"reason": exc}) from exc
     except (ET.ParseError, ValueError, LookupError, OverflowError) as exc:  # LookupError: unknown encoding
-        raise UserError(f"not valid nvidia-smi XML: {exc}", where=where) from exc
+        raise UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc}) from exc
     if not gpus:
-        raise UserError("not valid nvidia-smi XML: the report lists no <gpu>", where=where)
+        raise UserError(N_("not valid nvidia-smi XML: the report lists no <gpu>"), where=where)
     # the versions come before the <gpu> elements in every real report; where they do not, the
     # readings still get them (as reading the whole tree first gave them)
     gpus = [g if (g.driver_version, g.cuda_version) == (driver, cuda)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import messages
-from ..errors import UserError
+from ..errors import N_, UserError, either
 from ..knowledge import Knowledge
 from ..results import Assumption
 from .schema import Constraints, Requirements, Workload
@@ -105,9 +105,12 @@ def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
         ok = [p for p in ("bf16", "fp16", "fp8", "int8", "int4", "fp4", "fp32") if p in fw.precisions]
         others = [f.id for f in kb.serving.frameworks if w.precision in f.precisions]
         why = fw.unsupported.get(w.precision, "")
-        raise UserError(f"{fw.name} cannot serve {w.precision} weights" + (f": {why}" if why else ""),
+        raise UserError(N_("%(name)s cannot serve %(precision)s weights: %(why)s") if why
+                        else N_("%(name)s cannot serve %(precision)s weights"),
+                        values={"name": fw.name, "precision": w.precision, "why": why},
                         where=f"{where}: workload.framework",
-                        hint=f"use precision {' or '.join(ok)} with {fw.id}, or framework {' or '.join(others)}")
+                        hint=N_("use precision %(ok)s with %(id)s, or framework %(others)s"),
+                        hint_values={"ok": either(ok), "id": fw.id, "others": either(others)})
 
 
 def _day_valued(kb: Knowledge, value: float | None) -> Knowledge:

@@ -28,7 +28,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ..errors import N_, UserError, either
+from ..errors import N_, Said, UserError, either
 
 Task = Literal["pretrain", "finetune", "inference"]
 Method = Literal["full", "lora", "qlora"]
@@ -47,7 +47,7 @@ PosInt = Annotated[int, Field(ge=1)]
 
 def _finite(v: float | None) -> float | None:
     if v is not None and not math.isfinite(v):
-        raise ValueError("must be a finite number")
+        raise Said(N_("must be a finite number"))
     return v
 
 
@@ -73,8 +73,8 @@ class Strict(BaseModel):
         yes/no answer take one."""
         if isinstance(v, bool | list) and not _takes_bool(cls.model_fields[info.field_name].annotation) and (
                 isinstance(v, bool) or any(isinstance(x, bool) for x in v)):
-            raise ValueError("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) "
-                             "is not valid here: write a number, or quote the text")
+            raise Said(N_("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not valid "
+                          "here: write a number, or quote the text"))
         return v
 
 
@@ -99,11 +99,11 @@ class Architecture(Strict):
     @model_validator(mode="after")
     def _kv(self) -> "Architecture":
         if self.kv_heads is not None and self.kv_heads > self.heads:
-            raise ValueError("kv_heads cannot exceed heads")
+            raise Said(N_("kv_heads cannot exceed heads"))
         if (self.experts is None) != (self.experts_per_token is None):
-            raise ValueError("a MoE architecture needs both 'experts' and 'experts_per_token'")
+            raise Said(N_("a MoE architecture needs both 'experts' and 'experts_per_token'"))
         if self.experts is not None and self.experts_per_token is not None and self.experts_per_token > self.experts:
-            raise ValueError("experts_per_token cannot exceed experts")
+            raise Said(N_("experts_per_token cannot exceed experts"))
         return self
 
 
@@ -140,9 +140,9 @@ class Speculative(Strict):
     @model_validator(mode="after")
     def _draft(self) -> "Speculative":
         if self.method == "draft-model" and self.draft_params_b is None:
-            raise ValueError("method draft-model needs draft_params_b (the draft model's size in billions)")
+            raise Said(N_("method draft-model needs draft_params_b (the draft model's size in billions)"))
         if self.method != "draft-model" and self.draft_params_b is not None:
-            raise ValueError(f"draft_params_b applies to method draft-model, not {self.method}")
+            raise Said(N_("draft_params_b applies to method draft-model, not %(method)s"), method=self.method)
         return self
 
 
@@ -209,7 +209,7 @@ class Workload(Strict):
         if self.task != "inference":
             given = [f for f in SERVING_ONLY if f in self.model_fields_set and getattr(self, f) not in (None, False)]
             if given:
-                raise ValueError(f"{given[0]} applies to task inference only")
+                raise Said(N_("%(given)s applies to task inference only"), given=given[0])
         q = self.quantization
         if q is not None:
             allowed = QUANTIZATION_PRECISIONS[q]
@@ -217,27 +217,28 @@ class Workload(Strict):
                 self.precision = allowed[0]  # type: ignore[assignment]
                 self.model_fields_set.add("precision")  # implied by the method, not a default to list
             elif self.precision not in allowed:
-                raise ValueError(f"quantization {q} stores {' or '.join(allowed)} weights, not precision "
-                                 f"{self.precision}: set precision {allowed[0]} or drop one of the two")
+                raise Said(N_("quantization %(q)s stores %(allowed)s weights, not precision %(precision)s: set "
+                              "precision %(allowed2)s or drop one of the two"), q=q, allowed=either(allowed),
+                           precision=self.precision, allowed2=allowed[0])
         return self
 
     @field_validator("global_batch_tokens")
     @classmethod
     def _gbt(cls, v: float | str) -> float | str:
         if isinstance(v, float | int) and (not math.isfinite(v) or v < 1 or v > 1e12):
-            raise ValueError("must be 'auto' or a number of tokens between 1 and 1e12")
+            raise Said(N_("must be 'auto' or a number of tokens between 1 and 1e12"))
         return v
 
     @model_validator(mode="after")
     def _model_given(self) -> "Workload":
         if self.model is None and self.params_b is None:
-            raise ValueError("give 'model' (a catalog name) or 'params_b' (size in billions)")
+            raise Said(N_("give 'model' (a catalog name) or 'params_b' (size in billions)"))
         if self.architecture is not None and self.params_b is None and self.model is None:
-            raise ValueError("'architecture' needs 'params_b'")
+            raise Said(N_("'architecture' needs 'params_b'"))
         if self.method != "full" and self.task != "finetune":
-            raise ValueError(f"method '{self.method}' applies to task finetune only")
+            raise Said(N_("method '%(method)s' applies to task finetune only"), method=self.method)
         if self.method == "qlora" and self.precision in ("fp32", "int8", "fp8", "fp4"):
-            raise ValueError("qlora keeps a 4-bit NF4 base and computes in bf16/fp16: set precision int4, bf16 or fp16")
+            raise Said(N_("qlora keeps a 4-bit NF4 base and computes in bf16/fp16: set precision int4, bf16 or fp16"))
         return self
 
     @model_validator(mode="after")
@@ -251,16 +252,17 @@ class Workload(Strict):
         message: tuple[str, dict[str, Any]] | None = None
         if p is not None and o is not None:
             if "context_len" in given and ctx != p + o:
-                raise ValueError(f"context_len {ctx} is not prompt_tokens + output_tokens ({p} + {o} = {p + o}): "
-                                 "give context_len or the two lengths, or make them agree")
+                raise Said(N_("context_len %(ctx)s is not prompt_tokens + output_tokens (%(p)s + %(o)s = %(value)s): "
+                              "give context_len or the two lengths, or make them agree"), ctx=ctx, p=p, o=o,
+                           value=p + o)
             self.context_len = p + o
         elif p is not None or o is not None:
             name, one = ("prompt_tokens", p) if p is not None else ("output_tokens", o)
             other = "output_tokens" if p is not None else "prompt_tokens"
             if "context_len" in given:
                 if ctx <= one:
-                    raise ValueError(f"{name} {one} leaves no room in context_len {ctx} for {other}: "
-                                     f"context_len is prompt + output tokens")
+                    raise Said(N_("%(name)s %(one)s leaves no room in context_len %(ctx)s for %(other)s: context_len "
+                                  "is prompt + output tokens"), name=name, one=one, ctx=ctx, other=other)
                 rest = ctx - one
                 message = ("assume.lengths.rest", {"other": other, "name": name, "context": ctx, "one": one,
                                                    "rest": rest})
@@ -324,7 +326,7 @@ class Environment(Strict):
     def _short(cls, v: str | None) -> str | None:
         """A version is a few characters; a 5,000-digit one is refused, not turned into a number."""
         if v is not None and len(v) > 40:
-            raise ValueError(f"a version of {len(v)} characters is not a version (at most 40)")
+            raise Said(N_("a version of %(n)s characters is not a version (at most 40)"), n=len(v))
         return v
 
     @field_validator("rocm", "synapse", "bitsandbytes", "cann", "torch_npu", mode="before")
@@ -332,7 +334,8 @@ class Environment(Strict):
     def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
         """Versions such as ROCm 7.10, Gaudi 1.20 or bitsandbytes 0.50 lose their zero as YAML numbers."""
         if isinstance(v, float):
-            raise ValueError(f"write the version in quotes ({info.field_name}: \"{v}\"): YAML reads 1.20 as 1.2")
+            raise Said(N_('write the version in quotes (%(field_name)s: "%(v)s"): YAML reads 1.20 as 1.2'),
+                       field_name=info.field_name, v=v)
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
     @field_validator("driver", "cuda", mode="before")
@@ -345,7 +348,7 @@ class Environment(Strict):
     def _quoted(cls, v: Any) -> Any:
         """YAML reads an unquoted 2.10 as the number 2.1: PyTorch 2.10 exists, so ask for quotes."""
         if isinstance(v, float):
-            raise ValueError(f"write the version in quotes (pytorch: \"{v}\"): YAML reads 2.10 as the number 2.1")
+            raise Said(N_('write the version in quotes (pytorch: "%(v)s"): YAML reads 2.10 as the number 2.1'), v=v)
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
 
@@ -372,11 +375,11 @@ def parse_money(text: str) -> tuple[float, str | None]:
     ``150万元`` -> (amount, currency or None when no currency is written)."""
     m = _MONEY.match(text)
     if m is None:
-        raise ValueError(f"{text!r} is not an amount (write e.g. 200000, \"$200,000\" or \"1500000 CNY\")")
+        raise Said(N_('%(text)s is not an amount (write e.g. 200000, "$200,000" or "1500000 CNY")'), text=f"{text!r}")
     pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
     cur_pre, cur_post = _CURRENCY.get(pre), _CURRENCY.get(post)
     if cur_pre and cur_post and cur_pre != cur_post:
-        raise ValueError(f"{text!r} names two currencies")
+        raise Said(N_("%(text)s names two currencies"), text=f"{text!r}")
     amount = float(m.group("num").replace(",", "").replace("_", ""))
     amount *= _MULT.get((m.group("mult") or "").lower(), 1.0)
     return amount, cur_pre or cur_post
@@ -518,7 +521,7 @@ class Hardware(Strict):
     @model_validator(mode="after")
     def _nodes(self) -> "Hardware":
         if self.nodes > self.count:
-            raise ValueError("more nodes than GPUs")
+            raise Said(N_("more nodes than GPUs"))
         return self
 
 
@@ -549,7 +552,7 @@ def _real_month(v: str | None) -> str | None:
         try:
             dt.date.fromisoformat(v if len(v) == 10 else v + "-01")
         except ValueError:
-            raise ValueError("not a real year and month (write YYYY-MM, e.g. 2021-03)") from None
+            raise Said(N_("not a real year and month (write YYYY-MM, e.g. 2021-03)")) from None
     return v
 
 
@@ -571,7 +574,8 @@ class UsedCard(Strict):
         for x in v:
             if not math.isfinite(x) or not 0 <= x <= top:
                 unit = "percent" if top == 100 else "W"
-                raise ValueError(f"samples must be numbers from 0 to {top} {unit} (got {x:g})")
+                raise Said(N_("samples must be numbers from 0 to %(top)s %(unit)s (got %(x)s)"), top=top, unit=unit,
+                           x=f"{x:g}")
         return v
 
     @model_validator(mode="after")
@@ -581,9 +585,11 @@ class UsedCard(Strict):
         for name in ("manufactured", "purchased"):
             value = getattr(self, name)
             if value is not None and value[:7] > today:
-                raise ValueError(f"{name} {value} is in the future (today is {today})")
+                raise Said(N_("%(name)s %(value)s is in the future (today is %(today)s)"), name=name, value=value,
+                           today=today)
         if self.manufactured and self.purchased and self.purchased[:7] < self.manufactured[:7]:
-            raise ValueError(f"purchased {self.purchased} before it was manufactured ({self.manufactured})")
+            raise Said(N_("purchased %(purchased)s before it was manufactured (%(manufactured)s)"),
+                       purchased=self.purchased, manufactured=self.manufactured)
         return self
 
 
@@ -712,7 +718,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         values = {**err.get("ctx", {}), "given": _short(err["input"])}
         msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
-        values = {"msg": msg, "given": _short(err["input"])}
+        said = err.get("ctx", {}).get("error")
+        values = {"msg": said if isinstance(said, Said) and not alternatives else msg, "given": _short(err["input"])}
         msg = N_("%(msg)s (got %(given)s)")  # pydantic's own words stay as it writes them
     else:
         msg = "%(msg)s"
@@ -737,6 +744,10 @@ _BOUNDS = {
     "bool_parsing": N_("must be true or false (got %(given)s)"),
     "bool_type": N_("must be true or false (got %(given)s)"),
     "string_type": N_("must be text (got %(given)s)"),
+    "string_too_short": N_("must have at least %(min_length)s characters (got %(given)s)"),
+    "string_too_long": N_("must have at most %(max_length)s characters (got %(given)s)"),
+    "too_short": N_("must have at least %(min_length)s items (got %(given)s)"),
+    "too_long": N_("must have at most %(max_length)s items (got %(given)s)"),
 }
 """Pydantic's common complaints as the catalog's templates (its ``ctx`` values fill them)."""
 
@@ -771,7 +782,7 @@ def parse(model: type[BaseModel], data: Any, where: str) -> Any:
     except ValidationError as exc:
         raise explain_validation(exc, model, where) from None
     except RecursionError:
-        raise UserError("nested too deeply", where=where) from None
+        raise UserError(N_("nested too deeply"), where=where) from None
 
 
 def load_file(model: type[BaseModel], path: str | Path) -> Any:
@@ -789,4 +800,5 @@ def coerce(model: type[BaseModel], source: Any) -> Any:
         return load_file(model, source)
     if isinstance(source, dict):
         return parse(model, source, "<dict>")
-    raise UserError(f"expected a path, a dict or a {model.__name__}, got {type(source).__name__}")
+    raise UserError(N_("expected a path, a dict or a %(name)s, got %(name2)s"),
+                    values={"name": model.__name__, "name2": type(source).__name__})

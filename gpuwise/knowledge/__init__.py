@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import KnowledgeError, UserError
+from ..errors import N_, KnowledgeError, Said, UserError
 from ..paths import knowledge_dir
 from ..yamlio import list_directory, read_yaml
 from . import schema as S
@@ -66,20 +66,30 @@ def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
 
 def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
     if not isinstance(data, dict):
-        raise KnowledgeError("expected a mapping at the top level", where=str(path))
+        raise KnowledgeError(N_("expected a mapping at the top level"), where=str(path))
     version = data.get("schema_version")
     if version != S.SCHEMA_VERSION:
         raise KnowledgeError(
-            f"schema_version {version!r} is not supported (this gpuwise reads {S.SCHEMA_VERSION})",
-            where=str(path),
+            N_("schema_version %(version)s is not supported (this gpuwise reads %(schema_version)s)"),
+            where=str(path), values={"version": f"{version!r}", "schema_version": S.SCHEMA_VERSION},
         )
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = f"{path}: {_entry_name(data, tuple(err['loc']))}"
-        more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-        raise KnowledgeError(f"{err['msg']}{more}", where=where) from None
+        from ..inputs.schema import _BOUNDS, _short
+
+        n = len(exc.errors()) - 1
+        # English: pydantic's words as written; another language: the catalog's for its common complaints
+        template = _BOUNDS.get(err["type"], "%(reason)s") if "input" in err else "%(reason)s"
+        said = err.get("ctx", {}).get("error")
+        if isinstance(said, Said):  # a validator's own complaint, a catalog message
+            template, err = said.template, {**err, "ctx": {**said.values}}
+        msgid = (template, N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems")) if n else template
+        raise KnowledgeError(err["msg"] + (f" (+{n} more)" if n else ""), where=where, msgid=msgid,
+                             values={**err.get("ctx", {}), "reason": err["msg"], "given": _short(err.get("input")),
+                                     "more": n}) from None
 
 
 def _merge(base: Any, over: Any, path: Path, where: str = "") -> Any:
@@ -102,9 +112,11 @@ def _merge(base: Any, over: Any, path: Path, where: str = "") -> Any:
         for i, e in enumerate(over):
             ident = e["id"]
             if not isinstance(ident, str | int) or isinstance(ident, bool):
-                raise KnowledgeError(f"an id must be a name, not {_clip(ident)}", where=f"{path}: {where}[{i}].id")
+                raise KnowledgeError(N_("an id must be a name, not %(ident)s"),
+                                     where=f"{path}: {where}[{i}].id", values={"ident": _clip(ident)})
             if ident in seen:
-                raise KnowledgeError(f"duplicate id {ident!r} in the overlay", where=f"{path}: {where}[{i}]")
+                raise KnowledgeError(N_("duplicate id %(ident)s in the overlay"),
+                                     where=f"{path}: {where}[{i}]", values={"ident": f"{ident!r}"})
             seen.add(ident)
             merged[ident] = _merge(merged[ident], e, path, f"{where}[{i}]") if ident in merged else e
         return list(merged.values())
@@ -145,8 +157,9 @@ class Knowledge:
                 return f
         ids = [f.id for f in self.serving.frameworks]
         close = difflib.get_close_matches(str(ident), ids, n=1)
-        raise UserError(f"unknown framework '{ident}'", where=where,
-                        hint=f"did you mean {close[0]}?" if close else f"known: {', '.join(ids)}")
+        raise UserError(N_("unknown framework '%(ident)s'"), where=where,
+                        values={"ident": ident}, hint=N_("did you mean %(name)s?") if close else N_("known: %(names)s"),
+                        hint_values={"name": close[0]} if close else {"names": ", ".join(ids)})
 
     def gpu(self, name: str, *, where: str | None = None) -> Resolved:
         return self.gpu_names.resolve(name, where=where)
@@ -163,13 +176,15 @@ class Knowledge:
         try:
             return self.policy[name].value
         except KeyError:
-            raise KnowledgeError(f"policy value '{name}' missing", where=str(self.files["policy.yaml"])) from None
+            raise KnowledgeError(N_("policy value '%(name)s' missing"), where=str(self.files["policy.yaml"]),
+                                 values={"name": name}) from None
 
     def tco_value(self, key: str) -> S.SourcedValue:
         try:
             return self.tco.values[key]
         except KeyError:
-            raise KnowledgeError(f"tco value '{key}' missing", where=str(self.files["tco.yaml"])) from None
+            raise KnowledgeError(N_("tco value '%(key)s' missing"), where=str(self.files["tco.yaml"]),
+                                 values={"key": key}) from None
 
     def dates(self) -> dict[str, dt.date]:
         """The newest and oldest ``as_of`` of every dated figure, for the report's freshness note."""
@@ -221,17 +236,19 @@ def overlay_files(overlay: Path) -> dict[str, Path]:
             continue
         path = overlay / name
         if name not in FILES:
-            raise UserError(f"unknown knowledge file {name}", where=str(overlay),
-                            hint=f"overlay files are named {', '.join(FILES)}")
+            raise UserError(N_("unknown knowledge file %(name)s"), where=str(overlay),
+                            hint=N_("overlay files are named %(files)s"),
+                            hint_values={"files": ', '.join(FILES)}, values={"name": name})
         try:
             info = os.stat(path)
         except FileNotFoundError:
-            raise KnowledgeError("a link to nothing (dangling symbolic link)", where=str(path)) from None
+            raise KnowledgeError(N_("a link to nothing (dangling symbolic link)"), where=str(path)) from None
         except OSError as exc:  # a link loop, a permission
-            raise KnowledgeError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
+            raise KnowledgeError(N_("cannot read: %(strerror)s"), where=str(path),
+                                 values={"strerror": exc.strerror or exc}) from None
         if not stat.S_ISREG(info.st_mode):
             kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise KnowledgeError(f"is {kind}, not a YAML file", where=str(path))
+            raise KnowledgeError(N_("is %(kind)s, not a YAML file"), where=str(path), values={"kind": kind})
         found[name] = path
     return found
 
@@ -248,7 +265,7 @@ def _load(overlay: Path | None) -> Knowledge:
         if overlay is not None and fname in mine:
             extra = read_yaml(overlay / fname, what="knowledge file")
             if not isinstance(extra, dict):
-                raise KnowledgeError("expected a mapping at the top level", where=str(overlay / fname))
+                raise KnowledgeError(N_("expected a mapping at the top level"), where=str(overlay / fname))
             if fname == "policy.yaml":
                 extra = policy_overlay(extra, data, overlay / fname)
             data = _merge(data, extra, overlay / fname)
@@ -298,18 +315,22 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
             continue
         if name not in known:
             close = difflib.get_close_matches(str(name), list(known), n=1)
-            raise KnowledgeError(f"unknown policy '{name}'", where=f"{path}: {name}",
-                                 hint=f"did you mean {close[0]}?" if close else "knowledge/policy.yaml lists them")
+            raise KnowledgeError(N_("unknown policy '%(name)s'"), where=f"{path}: {name}",
+                                 values={"name": name},
+                                 hint=N_("did you mean %(name)s?") if close else N_("knowledge/policy.yaml lists them"),
+                                 hint_values={"name": close[0]} if close else None)
         patch = value if isinstance(value, dict) else {"value": value}
         new = patch.get("value", known[name].get("value"))
         if isinstance(new, bool) or not isinstance(new, int | float | str):
-            raise KnowledgeError(f"expected a number, got {_clip(new)}", where=f"{path}: {name}")
+            raise KnowledgeError(N_("expected a number, got %(new)s"), where=f"{path}: {name}",
+                                 values={"new": _clip(new)})
         if isinstance(new, int | float):
             lo, hi = known[name].get("min"), known[name].get("max")
             if not math.isfinite(new) or (lo is not None and new < lo) or (hi is not None and new > hi):
                 bounds = f"between {lo:g} and {hi:g}" if lo is not None and hi is not None else (
                     f"at least {lo:g}" if lo is not None else f"at most {hi:g}" if hi is not None else "finite")
-                raise KnowledgeError(f"{_clip(new)} is out of range: must be {bounds}", where=f"{path}: {name}")
+                raise KnowledgeError(N_("%(new)s is out of range: must be %(bounds)s"),
+                                     where=f"{path}: {name}", values={"new": _clip(new), "bounds": bounds})
         out[name] = patch
     return {"policy": out}
 
@@ -323,7 +344,7 @@ def _unique(entries: list, path: Path, what: str) -> dict:
     out: dict = {}
     for i, e in enumerate(entries):
         if e.id in out:
-            raise KnowledgeError(f"duplicate id '{e.id}'", where=f"{path}: {what}[{i}]")
+            raise KnowledgeError(N_("duplicate id '%(id)s'"), where=f"{path}: {what}[{i}]", values={"id": e.id})
         out[e.id] = e
     return out
 
@@ -332,29 +353,33 @@ def _check_references(kb: Knowledge) -> None:
     path = kb.files["clouds.yaml"]
     for i, inst in enumerate(kb.clouds.instances):
         if inst.gpu not in kb.gpus:
-            raise KnowledgeError(f"unknown gpu '{inst.gpu}'", where=f"{path}: instances[{i}] (id {inst.id})")
+            raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), where=f"{path}: instances[{i}] (id {inst.id})",
+                                 values={"gpu": inst.gpu})
     for i, p in enumerate(kb.clouds.gpu_hour_prices):
         if p.gpu not in kb.gpus:
-            raise KnowledgeError(f"unknown gpu '{p.gpu}'", where=f"{path}: gpu_hour_prices[{i}]")
+            raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), where=f"{path}: gpu_hour_prices[{i}]",
+                                 values={"gpu": p.gpu})
     for i, inst in enumerate(kb.clouds.instances):
         if inst.network is not None and inst.network not in kb.runtime.networks:
-            raise KnowledgeError(f"unknown network '{inst.network}'", where=f"{path}: instances[{i}] (id {inst.id})")
+            raise KnowledgeError(N_("unknown network '%(network)s'"),
+                                 where=f"{path}: instances[{i}] (id {inst.id})", values={"network": inst.network})
     for i, p in enumerate(kb.clouds.gpu_hour_prices):
         if p.network is not None and p.network not in kb.runtime.networks:
-            raise KnowledgeError(f"unknown network '{p.network}'", where=f"{path}: gpu_hour_prices[{i}]")
+            raise KnowledgeError(N_("unknown network '%(network)s'"), where=f"{path}: gpu_hour_prices[{i}]",
+                                 values={"network": p.network})
     _check_prices(kb)
     _check_serving(kb)
     if kb.shape_guesses is not None:
         for ident in kb.shape_guesses.models:
             m = kb.models.get(ident)
             if m is None or m.kind != "decoder":
-                raise KnowledgeError(f"shape_guesses names '{ident}', which is not a dense decoder of the catalog",
-                                     where=f"{kb.files['models.yaml']}: shape_guesses")
+                raise KnowledgeError(N_("shape_guesses names '%(ident)s', which is not a dense decoder of the catalog"),
+                                     where=f"{kb.files['models.yaml']}: shape_guesses", values={"ident": ident})
     for arch in kb.gpus.values():
         if arch.architecture not in kb.runtime.mfu:
             raise KnowledgeError(
-                f"no default MFU for architecture '{arch.architecture}'",
-                where=f"{kb.files['runtime.yaml']}: mfu",
+                N_("no default MFU for architecture '%(architecture)s'"),
+                where=f"{kb.files['runtime.yaml']}: mfu", values={"architecture": arch.architecture},
             )
 
 
@@ -368,8 +393,9 @@ def _check_serving(kb: Knowledge) -> None:
     for i, f in enumerate(kb.serving.frameworks):
         for prec, fp in f.precisions.items():
             if fp.format not in known:
-                raise KnowledgeError(f"unknown weight format '{fp.format}'",
-                                     where=f"{path}: frameworks[{i}] (id {f.id}).precisions.{prec}.format")
+                raise KnowledgeError(N_("unknown weight format '%(format)s'"),
+                                     where=f"{path}: frameworks[{i}] (id {f.id}).precisions.{prec}.format",
+                                     values={"format": fp.format})
 
 
 def _check_prices(kb: Knowledge) -> None:
@@ -381,20 +407,23 @@ def _check_prices(kb: Knowledge) -> None:
         seen: set[str] = set()
         for i, e in enumerate(getattr(kb.prices, section)):
             if e.id not in kb.gpus:
-                raise KnowledgeError(f"unknown gpu '{e.id}'", where=f"{path}: {section}[{i}]")
+                raise KnowledgeError(N_("unknown gpu '%(id)s'"), where=f"{path}: {section}[{i}]", values={"id": e.id})
             if e.id in seen:
-                raise KnowledgeError(f"gpu '{e.id}' listed twice", where=f"{path}: {section}[{i}]")
+                raise KnowledgeError(N_("gpu '%(id)s' listed twice"), where=f"{path}: {section}[{i}]",
+                                     values={"id": e.id})
             seen.add(e.id)
     both = {g.id for g in kb.prices.gpus} & {e.id for e in kb.prices.excluded}
     if both:
-        raise KnowledgeError(f"gpu '{sorted(both)[0]}' is both priced and excluded", where=str(path))
+        raise KnowledgeError(N_("gpu '%(gpu)s' is both priced and excluded"), where=str(path),
+                             values={"gpu": sorted(both)[0]})
     for i, f in enumerate(kb.prices.fabrics):
         if f.id not in kb.runtime.networks:
-            raise KnowledgeError(f"unknown network '{f.id}'", where=f"{path}: fabrics[{i}]")
+            raise KnowledgeError(N_("unknown network '%(id)s'"), where=f"{path}: fabrics[{i}]", values={"id": f.id})
     fabric_ids = {f.id for f in kb.prices.fabrics}
     for form, fid in kb.prices.bought_fabric.items():
         if fid not in fabric_ids:
-            raise KnowledgeError(f"bought_fabric.{form}: no fabric '{fid}'", where=str(path))
+            raise KnowledgeError(N_("bought_fabric.%(form)s: no fabric '%(fid)s'"), where=str(path),
+                                 values={"form": form, "fid": fid})
 
 
 def _dir_key(path: str | Path) -> str:

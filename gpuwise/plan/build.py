@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
-from ..errors import UserError
+from ..errors import N_, UserError
 from ..results import Assumption, CurrencyInfo
 from .judge import judge
 from .milp import Solution
@@ -52,7 +52,7 @@ def plan(source: Any, *, knowledge: str | None = None, rules: str | None = None,
     where = str(source) if isinstance(source, str) else "plan"
     kb = knowledge_mod.load(knowledge)
     if currency is not None and currency not in ("USD", "CNY"):
-        raise UserError(f"unknown currency '{currency}'", hint="use USD or CNY")
+        raise UserError(N_("unknown currency '%(currency)s'"), hint=N_("use USD or CNY"), values={"currency": currency})
     return Planner(pf, kb, where, rules, currency, fx_rate).run()
 
 
@@ -83,17 +83,19 @@ def _load(source: Any) -> PlanFile:
     elif isinstance(source, dict):
         where, data = "<dict>", source
     else:
-        raise UserError(f"expected a path, a dict or a PlanFile, got {type(source).__name__}")
+        raise UserError(N_("expected a path, a dict or a PlanFile, got %(name)s"),
+                        values={"name": type(source).__name__})
     if data is None:
-        raise UserError("the file is empty", where=where)
+        raise UserError(N_("the file is empty"), where=where)
     if not isinstance(data, dict):
-        raise UserError(f"expected a mapping of sections, got {type(data).__name__}", where=where)
+        raise UserError(N_("expected a mapping of sections, got %(name)s"), where=where,
+                        values={"name": type(data).__name__})
     try:
         return PlanFile.model_validate(data)
     except ValidationError as exc:
         raise explain_validation(_UnknownKeysFirst(exc), PlanFile, where) from None  # type: ignore[arg-type]
     except RecursionError:
-        raise UserError("nested too deeply", where=where) from None
+        raise UserError(N_("nested too deeply"), where=where) from None
 
 
 @dataclass
@@ -191,7 +193,8 @@ class Planner:
         base = Setting(buy=c.acquisition != "rent", rent=c.acquisition != "buy")
         prog, sol = solve(self.inp, base)
         if sol.status not in ("Optimal", "Time limit reached"):
-            raise UserError(f"the plan's program could not be solved ({sol.status})", where=self.where)
+            raise UserError(N_("the plan's program could not be solved (%(status)s)"), where=self.where,
+                            values={"status": sol.status})
         rent_all = solve(self.inp, Setting(buy=False, rent=True, owned=False), duals=False)
         peak = self._buy_for_peak()
         chosen = (prog, sol)

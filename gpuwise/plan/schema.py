@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from ..errors import N_, Said
 from ..inputs.schema import MAX_GPUS, Strict, Workload, _finite, parse_money
 
 Hosting = Literal["office", "colocation", "datacenter"]
@@ -57,16 +58,16 @@ class Owned(Strict):
         """A month that exists, and not after today's."""
         if v is not None:
             if not 1 <= int(v[5:7]) <= 12:
-                raise ValueError(f"bought {v} has no month {v[5:7]}")
+                raise Said(N_("bought %(v)s has no month %(v2)s"), v=v, v2=v[5:7])
             today = dt.date.today().strftime("%Y-%m")
             if v[:7] > today:
-                raise ValueError(f"bought {v} is in the future (today is {today})")
+                raise Said(N_("bought %(v)s is in the future (today is %(today)s)"), v=v, today=today)
         return v
 
     @model_validator(mode="after")
     def _servers(self) -> Owned:
         if self.servers is not None and self.servers > self.count:
-            raise ValueError("more servers than GPUs")
+            raise Said(N_("more servers than GPUs"))
         return self
 
 
@@ -89,9 +90,9 @@ class Cadence(Strict):
         given = [n for n, v in (("at_month", self.at_month), ("per_month", self.per_month),
                                 ("continuous", self.continuous or None)) if v is not None]
         if len(given) != 1:
-            raise ValueError("give exactly one of at_month, per_month or continuous: true")
+            raise Said(N_("give exactly one of at_month, per_month or continuous: true"))
         if self.end_month is not None and self.end_month < self.start_month:
-            raise ValueError("end_month is before start_month")
+            raise Said(N_("end_month is before start_month"))
         return self
 
     @property
@@ -127,11 +128,11 @@ class PlanWorkload(Strict):
     def _fits_kind(self) -> PlanWorkload:
         serving = self.workload.task == "inference"
         if serving and self.cadence.kind != "continuous":
-            raise ValueError("an inference workload is a service: give cadence continuous: true")
+            raise Said(N_("an inference workload is a service: give cadence continuous: true"))
         if not serving and self.cadence.kind == "continuous":
-            raise ValueError(f"a {self.workload.task} workload runs at_month or per_month, not continuously")
+            raise Said(N_("a %(task)s workload runs at_month or per_month, not continuously"), task=self.workload.task)
         if not serving and (self.targets.requests_per_s or self.targets.concurrency):
-            raise ValueError("targets.requests_per_s and targets.concurrency apply to inference workloads")
+            raise Said(N_("targets.requests_per_s and targets.concurrency apply to inference workloads"))
         return self
 
 
@@ -186,8 +187,8 @@ class PlanFile(Strict):
             except ValueError:
                 continue  # the field's own check says what an amount looks like
             if cur is not None and cur != declared:
-                raise ValueError(f"{text!r} is in {cur} but constraints.currency is {declared}: "
-                                 "every amount in the file is in the one currency")
+                raise Said(N_("%(text)s is in %(cur)s but constraints.currency is %(declared)s: every amount in the "
+                              "file is in the one currency"), text=f"{text!r}", cur=cur, declared=declared)
         return data
 
     @model_validator(mode="after")
@@ -195,12 +196,13 @@ class PlanFile(Strict):
         seen: set[str] = set()
         for w in self.workloads:
             if w.name in seen:
-                raise ValueError(f"workload name '{w.name}' is used twice")
+                raise Said(N_("workload name '%(name)s' is used twice"), name=w.name)
             seen.add(w.name)
             c = w.cadence
             if c.at_month is not None and c.at_month > self.horizon_months:
-                raise ValueError(f"workload '{w.name}': at_month {c.at_month} is after the horizon "
-                                 f"({self.horizon_months} months)")
+                raise Said(N_("workload '%(name)s': at_month %(at_month)s is after the horizon (%(horizon_months)s "
+                              "months)"), name=w.name, at_month=c.at_month, horizon_months=self.horizon_months)
             if c.start_month > self.horizon_months:
-                raise ValueError(f"workload '{w.name}': start_month {c.start_month} is after the horizon")
+                raise Said(N_("workload '%(name)s': start_month %(start_month)s is after the horizon"), name=w.name,
+                           start_month=c.start_month)
         return self

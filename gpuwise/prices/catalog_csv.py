@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import UserError
+from ..errors import N_, UserError
 from ..inputs.schema import MAX_GPUS
 
 MAX_CSV_BYTES = 64 * 1024 * 1024
@@ -115,8 +115,9 @@ def provider_of(path: Path, given: str | None) -> str:
     name = PROVIDER_NAMES.get(raw.strip().lower(), raw.strip().lower())
     if not _PROVIDER.match(name):
         where = "--provider" if given else str(path)
-        raise UserError(f"'{raw[:40]}' is not a provider name (lowercase letters, digits, - and _)", where=where,
-                        hint="name the file {provider}.csv as gpuhunt does, or give --provider")
+        raise UserError(N_("'%(raw)s' is not a provider name (lowercase letters, digits, - and _)"), where=where,
+                        hint=N_("name the file {provider}.csv as gpuhunt does, or give --provider"),
+                        values={"raw": raw[:40]})
     return name
 
 
@@ -125,10 +126,11 @@ def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
         try:
             date = dt.date.fromisoformat(as_of)
         except ValueError:
-            raise UserError(f"'{as_of[:40]}' is not a date", where="--as-of", hint="give YYYY-MM-DD") from None
+            raise UserError(N_("'%(as_of)s' is not a date"), where="--as-of", hint=N_("give YYYY-MM-DD"),
+                            values={"as_of": as_of[:40]}) from None
         if date > dt.date.today():  # a future date would never be flagged as stale
-            raise UserError(f"{date.isoformat()} is after today", where="--as-of",
-                            hint="give the day the prices were read")
+            raise UserError(N_("%(date)s is after today"), where="--as-of",
+                            hint=N_("give the day the prices were read"), values={"date": date.isoformat()})
         return date, "--as-of"
     mtime = os.stat(path).st_mtime
     return dt.datetime.fromtimestamp(mtime, dt.timezone.utc).date(), "the file's modification date"
@@ -152,10 +154,16 @@ def _detect(header: list[str], path: Path) -> str:
     best = max(FORMATS, key=lambda n: sum(c in have for c in FORMATS[n]))
     missing = [c for c in FORMATS[best] if c not in have]
     close = [difflib.get_close_matches(m, header, n=1) for m in missing]
-    hint = "; ".join(f"did you mean {c[0]!r} for {m!r}?" for m, c in zip(missing, close, strict=True) if c)
+    pairs = [(repr(c[0]), repr(m)) for m, c in zip(missing, close, strict=True) if c]
+    hint, hint_values = N_("give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price"), None
+    if len(pairs) == 1:
+        hint, hint_values = N_("did you mean %(name)s for %(missing)s?"), {"name": pairs[0][0], "missing": pairs[0][1]}
+    elif pairs:  # several columns to rename: as many clauses, in English
+        hint = "; ".join(f"did you mean {name} for {m}?" for name, m in pairs)
     raise UserError(
-        f"not a price catalog: the header lacks {', '.join(missing)} (read as the {best} layout)", where=str(path),
-        hint=hint or "give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price")
+        N_("not a price catalog: the header lacks %(missing)s (read as the %(best)s layout)"), where=str(path),
+        hint=hint, hint_values=hint_values,
+        values={"missing": ', '.join(missing), "best": best})
 
 
 def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None = None,
@@ -166,20 +174,20 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     if not p.is_file():
         raise UserError("no such file" if not p.exists() else "not a file", where=str(p))
     if p.stat().st_size > MAX_CSV_BYTES:
-        raise UserError(f"file larger than {MAX_CSV_BYTES // 2**20} MiB", where=str(p))
+        raise UserError(N_("file larger than %(mib)s MiB"), where=str(p), values={"mib": MAX_CSV_BYTES // 2**20})
     prov = provider_of(p, provider)
     date, how = file_date(p, as_of)
     try:
         text = p.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UserError(f"not UTF-8 text (byte {exc.start})", where=str(p)) from None
+        raise UserError(N_("not UTF-8 text (byte %(start)s)"), where=str(p), values={"start": exc.start}) from None
     reader = csv.reader(text.splitlines())
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
-        raise UserError("empty file", where=str(p)) from None
+        raise UserError(N_("empty file"), where=str(p)) from None
     except csv.Error as exc:
-        raise UserError(f"not a CSV file: {exc}", where=str(p)) from None
+        raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
     fmt = _detect(header, p)
     report = ImportReport(str(p), fmt, prov, date, how)
     source = (f"{fmt} catalog CSV '{p.name}' imported with gpuwise prices import "
@@ -191,7 +199,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     try:
         for line, raw in enumerate(reader, start=2):
             if line > MAX_ROWS:
-                raise UserError(f"more than {MAX_ROWS:,} rows", where=str(p))
+                raise UserError(N_("more than %(max_rows)s rows"), where=str(p), values={"max_rows": f"{MAX_ROWS:,}"})
             if not any(c.strip() for c in raw):
                 continue
             report.rows += 1

@@ -8,7 +8,7 @@ import json
 import sys
 
 from .. import knowledge as knowledge_base
-from ..errors import UserError
+from ..errors import N_, UserError
 
 
 def run_prices(args: argparse.Namespace) -> int:
@@ -36,8 +36,8 @@ def _import(args: argparse.Namespace) -> int:
     report = read_catalog(args.file, kb, provider=args.import_provider, as_of=args.as_of)
     if not report.offers:
         _summary(report, None, args.import_format, sys.stderr, _import_lang(args))
-        raise UserError(f"no row could be imported ({len(report.skipped)} listed above, "
-                        f"{report.no_gpu} without a GPU); nothing written", where=args.file)
+        raise UserError(N_("no row could be imported (%(n)s listed above, %(no_gpu)s without a GPU); nothing written"),
+                        where=args.file, values={"n": len(report.skipped), "no_gpu": report.no_gpu})
     target = write_overlay(report, args.output)
     _summary(report, str(target), args.import_format, None, _import_lang(args))  # None: standard output
     return 0

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import UserError
+from ..errors import N_, UserError
 from ..knowledge.schema.clouds import Instance
 from ..render.output import atomic_write_text
 from ..yamlio import read_yaml
@@ -53,29 +53,31 @@ def _not_built_in(d: Path, out_dir: str) -> None:
         except OSError:
             same = False
         if same:
-            raise UserError(f"is gpuwise's built-in {what} directory; an import never replaces its files",
-                            where=out_dir, hint="give a directory of your own and use it with --knowledge DIR")
+            raise UserError(N_("is gpuwise's built-in %(what)s directory; an import never replaces its files"),
+                            where=out_dir,
+                            hint=N_("give a directory of your own and use it with --knowledge DIR"),
+                            values={"what": what})
 
 
 def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = None) -> Path:
     """Merge the report's offers into ``out_dir/clouds.yaml`` (created with its directory)."""
     d = Path(out_dir)
     if d.exists() and not d.is_dir():
-        raise UserError("is a file, not a directory", where=out_dir, hint="-o names the overlay directory")
+        raise UserError(N_("is a file, not a directory"), where=out_dir, hint=N_("-o names the overlay directory"))
     _not_built_in(d, out_dir)
     if not d.exists():
         if not d.parent.is_dir():
-            raise UserError("the overlay's parent directory does not exist", where=out_dir)
+            raise UserError(N_("the overlay's parent directory does not exist"), where=out_dir)
         d.mkdir()
     target = d / "clouds.yaml"
     existing: dict[str, Any] = {}
     if target.is_file():
         existing = read_yaml(target, what="knowledge overlay") or {}
         if not isinstance(existing, dict):
-            raise UserError("expected a mapping at the top level", where=str(target))
+            raise UserError(N_("expected a mapping at the top level"), where=str(target))
     if not isinstance(existing.get("instances") or [], list):
-        raise UserError("instances: expected a list of offers", where=str(target),
-                        hint="-o names the overlay directory `prices import` keeps its offers in")
+        raise UserError(N_("instances: expected a list of offers"), where=str(target),
+                        hint=N_("-o names the overlay directory `prices import` keeps its offers in"))
     new = [_entry(o) for o in report.offers]
     ids = {e["id"] for e in new}
     kept = [e for e in existing.get("instances") or [] if not (isinstance(e, dict) and e.get("id") in ids)]
@@ -89,5 +91,6 @@ def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = No
     try:
         atomic_write_text(target, text)
     except OSError as exc:
-        raise UserError(f"cannot write the overlay: {exc.strerror or exc}", where=str(target)) from None
+        raise UserError(N_("cannot write the overlay: %(strerror)s"), where=str(target),
+                        values={"strerror": exc.strerror or exc}) from None
     return target

@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..errors import UserError
+from ..errors import N_, UserError
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,10 @@ def price_rows(kb: Any, *, gpu: str | None = None, provider: str | None = None, 
         want = provider.strip().lower()
         if want not in known:
             close = difflib.get_close_matches(want, known, n=1)
-            raise UserError(f"unknown provider '{provider[:40]}'", where="--provider",
-                            hint=f"did you mean {close[0]}?" if close else f"known: {', '.join(known)}")
+            raise UserError(N_("unknown provider '%(provider)s'"), where="--provider",
+                            values={"provider": provider[:40]},
+                            hint=N_("did you mean %(name)s?") if close else N_("known: %(names)s"),
+                            hint_values={"name": close[0]} if close else {"names": ", ".join(known)})
         rows = [r for r in rows if r.provider == want]
     if currency:
         rows = [r for r in rows if r.currency == currency]

@@ -135,7 +135,7 @@ FRAMEWORK_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT
 def _lang(lang: str | None) -> str:
     key = (lang or "en").strip().lower().replace("-", "_")
     if key not in _LANGS:
-        raise UserError(f"unknown report language '{lang}'", hint="use en or zh")
+        raise UserError(N_("unknown report language '%(lang)s'"), hint=N_("use en or zh"), values={"lang": lang})
     return _LANGS[key]
 
 
@@ -246,15 +246,17 @@ def currency_for(currency: str | None = "USD", fx_rate: float | None = None,
     ``currency`` block, with date and source), or else the knowledge base's ``usd_cny``."""
     code = (currency or "USD").strip().upper()
     if code not in ("USD", "CNY"):
-        raise UserError(f"unknown report currency '{currency}'", hint="use USD or CNY")
+        raise UserError(N_("unknown report currency '%(currency)s'"), hint=N_("use USD or CNY"),
+                        values={"currency": currency})
     if code == "USD":
         if fx_rate is not None and fx_rate != 1:
-            raise UserError("an exchange rate only applies to a non-USD currency", hint="add --currency CNY")
+            raise UserError(N_("an exchange rate only applies to a non-USD currency"), hint=N_("add --currency CNY"))
         return Currency()
     if fx_rate is not None:
         rate = float(fx_rate)
         if not math.isfinite(rate) or rate <= 0:
-            raise UserError(f"exchange rate must be a positive number, got {fx_rate!r}")
+            raise UserError(N_("exchange rate must be a positive number, got %(fx_rate)s"),
+                            values={"fx_rate": f"{fx_rate!r}"})
         return Currency("CNY", rate, given=True)
     if info is not None:
         return Currency("CNY", float(info.usd_cny), info.as_of, " ".join(info.source.split()))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import UserError
+from ..errors import N_, UserError
 from .fmt import DETAILS
 
 FORMATS = ("text", "md", "html", "json")
@@ -20,14 +20,16 @@ SUFFIXES = {".txt": "text", ".text": "text", ".md": "md", ".markdown": "md", ".h
 def normalise_format(fmt: str) -> str:
     key = str(fmt).strip().lower().lstrip(".")
     if key not in _FORMAT_ALIASES:
-        raise UserError(f"unknown report format '{fmt}'", hint="use text, md, html or json")
+        raise UserError(N_("unknown report format '%(fmt)s'"), hint=N_("use text, md, html or json"),
+                        values={"fmt": fmt})
     return _FORMAT_ALIASES[key]
 
 
 def normalise_detail(detail: str | None) -> str:
     key = (detail or "brief").strip().lower()
     if key not in DETAILS:
-        raise UserError(f"unknown report detail '{detail}'", hint="use brief or full")
+        raise UserError(N_("unknown report detail '%(detail)s'"), hint=N_("use brief or full"),
+                        values={"detail": detail})
     return key
 
 
@@ -39,6 +41,7 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> s
         return "text"
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
-        raise UserError(f"cannot tell the report format from the suffix '{suffix or '(none)'}'",
-                        where=str(path), hint="name the file .md, .html, .json or .txt, or give --format")
+        raise UserError(N_("cannot tell the report format from the suffix '%(suffix)s'"),
+                        where=str(path), hint=N_("name the file .md, .html, .json or .txt, or give --format"),
+                        values={"suffix": suffix or '(none)'})
     return SUFFIXES[suffix]

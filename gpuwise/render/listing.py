@@ -217,7 +217,7 @@ def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowle
     if rid not in book.rules:
         close = difflib.get_close_matches(rid, list(book.rules), n=3, cutoff=0.5)
         hint = f"did you mean {' or '.join(close)}?" if close else "see `gpuwise rules` for the list"
-        raise UserError(f"unknown rule '{rule_id}'", hint=hint)
+        raise UserError(N_("unknown rule '%(rule_id)s'"), hint=hint, values={"rule_id": rule_id})
     if fmt == "json":
         return json.dumps(_rule_view(book, rid), indent=2) + "\n"
     f = Fmt(lang)

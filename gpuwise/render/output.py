@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import UserError
+from ..errors import N_, UserError
 from .formats import format_for
 
 STREAMS = {"-": "stdout", "/dev/stdout": "stdout", "/dev/stderr": "stderr"}
@@ -170,9 +170,10 @@ def write_output(target: str | os.PathLike[str], text: str, *,
     try:
         return os.fspath(atomic_write_text(target, text))
     except OSError as exc:
-        raise UserError(f"cannot write the output: {exc.strerror or exc}", where=where) from None
+        raise UserError(N_("cannot write the output: %(strerror)s"), where=where,
+                        values={"strerror": exc.strerror or exc}) from None
     except ValueError as exc:  # an embedded NUL in the name
-        raise UserError(f"cannot write the output: {exc}", where=where) from None
+        raise UserError(N_("cannot write the output: %(reason)s"), where=where, values={"reason": exc}) from None
 
 
 def check_target(target: str | os.PathLike[str] | None, *,
@@ -184,20 +185,20 @@ def check_target(target: str | os.PathLike[str] | None, *,
         return
     where = os.fspath(target)
     if not where:
-        raise UserError("empty output file name")
+        raise UserError(N_("empty output file name"))
     for p in protect:
         if _same_file(target, p):
-            raise UserError("the output would replace an input file", where=where,
-                            hint="write the report to another file")
+            raise UserError(N_("the output would replace an input file"), where=where,
+                            hint=N_("write the report to another file"))
     try:
         if descriptor_of(target) is not None:
             return
         if os.path.isdir(target):
-            raise UserError("is a directory, not a file", where=where, hint="give a file name")
+            raise UserError(N_("is a directory, not a file"), where=where, hint=N_("give a file name"))
         if not Path(os.path.realpath(target)).parent.is_dir():
-            raise UserError("the output's directory does not exist", where=where)
+            raise UserError(N_("the output's directory does not exist"), where=where)
     except ValueError as exc:  # an embedded NUL in the name
-        raise UserError(f"cannot write the output: {exc}", where=where) from None
+        raise UserError(N_("cannot write the output: %(reason)s"), where=where, values={"reason": exc}) from None
 
 
 def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:

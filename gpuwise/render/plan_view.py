@@ -63,7 +63,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
 
 def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") -> dict[str, Any]:
     if r is None:
-        raise UserError("no plan to render")
+        raise UserError(N_("no plan to render"))
     code = r.currency
     info = r.currency_info
     local = Fmt(lang, Currency(code, 1.0, info.as_of if info else "", info.source if info else ""))

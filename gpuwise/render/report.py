@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import UserError
+from ..errors import N_, UserError
 from ..results import AuditResult, EstimateResult, RecommendResult
 from .fmt import (  # noqa: F401  (re-exported: the report's vocabulary and formatting helpers)
     ACQUISITION_LABELS,
@@ -74,21 +74,23 @@ BRIEF_LINES = 80
 def _kind_of(result: Any, kind: str | None) -> tuple[Any, str]:
     types = {"recommend": RecommendResult, "audit": AuditResult, "estimate": EstimateResult}
     if kind is not None and kind not in types:
-        raise UserError(f"unknown report kind '{kind}'", hint="use recommend, audit or estimate")
+        raise UserError(N_("unknown report kind '%(kind)s'"), hint=N_("use recommend, audit or estimate"),
+                        values={"kind": kind})
     if isinstance(result, dict):
         if kind is None:
             kind = ("audit" if "verdict" in result else "recommend" if "recommendation" in result
                     else "estimate" if "memory" in result else None)
         if kind is None:
-            raise UserError("cannot tell what kind of result this is",
-                            hint="pass kind=recommend|audit|estimate")
+            raise UserError(N_("cannot tell what kind of result this is"),
+                            hint=N_("pass kind=recommend|audit|estimate"))
         return types[kind].model_validate(result), kind
     for name, cls in types.items():
         if isinstance(result, cls):
             if kind is not None and kind != name:
-                raise UserError(f"a {name} result cannot be rendered as a {kind} report")
+                raise UserError(N_("a %(name)s result cannot be rendered as a %(kind)s report"),
+                                values={"name": name, "kind": kind})
             return result, name
-    raise UserError(f"cannot render a {type(result).__name__} as a report")
+    raise UserError(N_("cannot render a %(name)s as a report"), values={"name": type(result).__name__})
 
 
 def report_currency(currency: str | None, fx_rate: float | None, results: list[Any]) -> str:
@@ -129,7 +131,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
     if fmt == "json":
         return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
     if kind == "estimate" and fmt != "text":
-        raise UserError(f"an estimate is reported as text or json, not {fmt}")
+        raise UserError(N_("an estimate is reported as text or json, not %(fmt)s"), values={"fmt": fmt})
     vm = view_model(result, lang=lang, currency=currency, fx_rate=fx_rate, kind=kind, knowledge=knowledge,
                     detail=detail, fmt=fmt)
     return _place(vm, kind, fmt, lang, width)
@@ -179,7 +181,7 @@ def render_audit_summary(results: list[tuple[str, AuditResult | None, str]], fmt
     (JSON lines are written by the CLI)."""
     fmt = normalise_format(fmt)
     if fmt == "json":
-        raise UserError("a batch audit's JSON is one document per line; use --format json")
+        raise UserError(N_("a batch audit's JSON is one document per line; use --format json"))
     lang = _lang(kw.get("lang"))
     width = kw.pop("width", None)
     vm = audit_summary_view(results, fmt=fmt, **kw)
@@ -205,8 +207,9 @@ def write_report(result: Any, path: str | os.PathLike[str], fmt: str | None = No
 
 def _atomic_write(target: Path, text: str) -> Path:
     if not target.parent.is_dir():
-        raise UserError("the report's directory does not exist", where=str(target))
+        raise UserError(N_("the report's directory does not exist"), where=str(target))
     try:
         return atomic_write_text(target, text)
     except OSError as exc:
-        raise UserError(f"cannot write the report: {exc.strerror or exc}", where=str(target)) from None
+        raise UserError(N_("cannot write the report: %(strerror)s"), where=str(target),
+                        values={"strerror": exc.strerror or exc}) from None

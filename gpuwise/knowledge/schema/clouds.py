@@ -5,6 +5,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from ...errors import N_, Said
 from .base import Check, Strict
 
 Currency = Literal["USD", "CNY"]
@@ -43,21 +44,21 @@ class _Priced(Strict):
     @model_validator(mode="after")
     def _sold_as(self) -> "_Priced":
         if self.multi_node == "reserved" and (self.max_on_demand_gpus is None or self.reserved_min_hours is None):
-            raise ValueError("multi_node: reserved needs max_on_demand_gpus and reserved_min_hours")
+            raise Said(N_("multi_node: reserved needs max_on_demand_gpus and reserved_min_hours"))
         if any(v <= 0 for v in self.reserved_per_hour.values()):
-            raise ValueError("reserved_per_hour rates must be positive")
+            raise Said(N_("reserved_per_hour rates must be positive"))
         if any(v <= 0 for v in self.cluster_per_gpu_hour.values()) or any(k < 1 for k in self.cluster_per_gpu_hour):
-            raise ValueError("cluster_per_gpu_hour: cluster sizes and rates must be positive")
+            raise Said(N_("cluster_per_gpu_hour: cluster sizes and rates must be positive"))
         if self.cluster_per_gpu_hour and self.multi_node != "reserved":
-            raise ValueError("cluster_per_gpu_hour is a reserved multi-node product's rate: needs multi_node: reserved")
+            raise Said(N_("cluster_per_gpu_hour is a reserved multi-node product's rate: needs multi_node: reserved"))
         if (self.multi_node == "reserved" or self.reserved_per_hour) and (
                 len(self.sold_as_source) < 3 or self.terms_as_of is None):
-            raise ValueError("reserved terms need their source and date: sold_as_source and terms_as_of")
+            raise Said(N_("reserved terms need their source and date: sold_as_source and terms_as_of"))
         return self
 
     def _one_price(self, usd: float | None, cny: float | None) -> None:
         if (usd is None) == (cny is None):
-            raise ValueError("give exactly one of the USD and the CNY price")
+            raise Said(N_("give exactly one of the USD and the CNY price"))
 
 
 class Instance(_Priced):
@@ -106,7 +107,7 @@ class GpuHourPrice(_Priced):
     def _price(self) -> "GpuHourPrice":
         self._one_price(self.usd_per_gpu_hour, self.cny_per_gpu_hour)
         if self.spot_usd_per_gpu_hour is not None and self.usd_per_gpu_hour is None:
-            raise ValueError("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)")
+            raise Said(N_("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)"))
         return self
 
     @property

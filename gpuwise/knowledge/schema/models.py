@@ -4,6 +4,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from ...errors import N_, Said
 from .base import Strict
 
 CheckpointPrecision = Literal["fp32", "bf16", "fp16", "fp8", "mxfp4", "nvfp4", "int4"]
@@ -29,9 +30,9 @@ class MoE(Strict):
     @model_validator(mode="after")
     def _dense(self) -> "MoE":
         if self.experts_per_token > self.experts:
-            raise ValueError("experts_per_token exceeds experts")
+            raise Said(N_("experts_per_token exceeds experts"))
         if (self.first_dense_layers or self.moe_layer_interval > 1) and self.dense_ffn_size is None:
-            raise ValueError("a model with dense layers needs dense_ffn_size")
+            raise Said(N_("a model with dense layers needs dense_ffn_size"))
         return self
 
 
@@ -85,13 +86,13 @@ class Model(Strict):
                 if getattr(self, f) is None
             ]
             if missing:
-                raise ValueError(f"transformer shape incomplete: missing {', '.join(missing)}")
+                raise Said(N_("transformer shape incomplete: missing %(missing)s"), missing=', '.join(missing))
         if self.kind == "moe" and (self.moe is None or self.active_params_b is None):
-            raise ValueError("a moe model needs 'moe' and 'active_params_b'")
+            raise Said(N_("a moe model needs 'moe' and 'active_params_b'"))
         if (self.attention_window is None) != (self.window_layers_fraction is None):
-            raise ValueError("attention_window and window_layers_fraction go together")
+            raise Said(N_("attention_window and window_layers_fraction go together"))
         if self.moe and self.layers and self.moe.first_dense_layers >= self.layers:
-            raise ValueError("first_dense_layers must be fewer than layers")
+            raise Said(N_("first_dense_layers must be fewer than layers"))
         return self
 
 

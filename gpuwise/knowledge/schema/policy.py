@@ -12,6 +12,7 @@ import math
 
 from pydantic import Field, field_validator
 
+from ...errors import N_, Said
 from .base import Strict
 
 
@@ -27,12 +28,12 @@ class PolicyValue(Strict):
     @classmethod
     def _finite(cls, v: float | str) -> float | str:
         if isinstance(v, float) and not math.isfinite(v):
-            raise ValueError("must be a finite number")
+            raise Said(N_("must be a finite number"))
         if isinstance(v, str):
             try:
                 _dt.date.fromisoformat(v if len(v) == 10 else v + "-01")
             except ValueError:
-                raise ValueError("a text policy value must be a date (YYYY-MM or YYYY-MM-DD)") from None
+                raise Said(N_("a text policy value must be a date (YYYY-MM or YYYY-MM-DD)")) from None
         return v
 
 

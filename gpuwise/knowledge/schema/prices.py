@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from ...errors import N_, Said
 from .base import Check, Strict
 
 Currency = Literal["USD", "CNY"]
@@ -51,7 +52,7 @@ class Units(Strict):
     @model_validator(mode="after")
     def _sizes(self) -> "Units":
         if any(s < 1 or s > self.max_per_node for s in self.sizes):
-            raise ValueError("unit sizes must be between 1 and max_per_node")
+            raise Said(N_("unit sizes must be between 1 and max_per_node"))
         return self
 
 
@@ -98,9 +99,9 @@ class Market(Strict):
     def _import_dated(self) -> "Market":
         if self.china_import != "allowed" and not (self.china_import_note and self.china_import_as_of
                                                    and len(self.china_import_source) >= 3):
-            raise ValueError("china_import other than allowed needs china_import_note, _as_of and _source")
+            raise Said(N_("china_import other than allowed needs china_import_note, _as_of and _source"))
         if self.licence in ("case-by-case",) and self.licence_since is None:
-            raise ValueError("a case-by-case licence policy needs licence_since")
+            raise Said(N_("a case-by-case licence policy needs licence_since"))
         return self
 
     @property

@@ -4,6 +4,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from ...errors import N_, Said
 from ...messages import Phrase, phrase_text, quoted
 from .base import Check, Strict
 
@@ -70,7 +71,7 @@ class Network(Strict):
     @model_validator(mode="after")
     def _described(self) -> "Network":
         if bool(self.port) == bool(self.description):
-            raise ValueError("give either 'port' (the port's name) or 'description', not both")
+            raise Said(N_("give either 'port' (the port's name) or 'description', not both"))
         return self
 
     def phrases(self) -> tuple[Phrase, ...]:

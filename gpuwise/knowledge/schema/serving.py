@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from ...errors import N_, Said
 from .base import Check, Strict
 from .runtime import Factor, QuantFormat
 
@@ -137,10 +138,11 @@ class Framework(Strict):
     def _disjoint(self) -> "Framework":
         both = set(self.precisions) & set(self.unsupported)
         if both:
-            raise ValueError(f"precision {sorted(both)[0]} is both supported and unsupported")
+            raise Said(N_("precision %(sorted)s is both supported and unsupported"), sorted=sorted(both)[0])
         missing = {"fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"} - set(self.precisions) - set(self.unsupported)
         if missing:
-            raise ValueError(f"say for every precision whether it runs: {', '.join(sorted(missing))} missing")
+            raise Said(N_("say for every precision whether it runs: %(sorted)s missing"),
+                       sorted=', '.join(sorted(missing)))
         return self
 
 
@@ -205,11 +207,12 @@ class ServingFile(Strict):
     def _refs(self) -> "ServingFile":
         ids = [f.id for f in self.frameworks]
         if self.default_framework not in ids:
-            raise ValueError(f"default_framework {self.default_framework!r} is not a framework id")
+            raise Said(N_("default_framework %(default_framework)s is not a framework id"),
+                       default_framework=f"{self.default_framework!r}")
         named = [(f"speculative_methods.{k}", fw) for k, m in self.speculative_methods.items() for fw in m.frameworks]
         named += [(f"quantization_methods.{k}", fw) for k, m in self.quantization_methods.items()
                   for fw in m.frameworks]
         for where, fw in named:
             if fw not in ids:
-                raise ValueError(f"{where}: {fw!r} is not a framework id")
+                raise Said(N_("%(where)s: %(fw)s is not a framework id"), where=where, fw=f"{fw!r}")
         return self

@@ -1,0 +1,79 @@
+"""The command line's own words in the language asked for: argparse's usage and error lines, and
+the ``gpuwise: error: ... (see ...)`` line around them, from the report catalog.
+
+argparse words its messages with the module's ``_`` and ``ngettext`` (``gettext``'s, English); for
+one parse they are the catalog's of the ``--lang`` the command line gives, then English again. The
+English templates below are argparse's own (Python 3.10 to 3.13), marked for the catalog.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gettext
+from collections.abc import Iterator, Sequence
+
+from .errors import N_, _catalog
+
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("expected one argument"),
+    N_("expected at least one argument"),
+    N_("expected at most one argument"),
+    N_("ignored explicit argument %r"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("unexpected option string: %s"),
+)
+"""argparse's messages a user of gpuwise can meet (its programming errors are not among them)."""
+
+
+def _plural_marks(ngettext=gettext.ngettext) -> tuple[str, ...]:  # for pybabel: argparse's plural message
+    return (ngettext("expected %s argument", "expected %s arguments", 2),)
+
+
+ERROR_LINE = N_("error: %(message)s (see `%(prog)s --help`)")
+"""The usage error's line after ``gpuwise: `` (exit status 2)."""
+
+
+def lang_of(argv: Sequence[str]) -> str:
+    """The ``--lang`` an (unparsed) command line asks for: ``en`` unless it names ``zh``."""
+    args = list(argv)
+    for i, a in enumerate(args):
+        if a == "--":
+            break
+        if a == "--lang" and i + 1 < len(args):
+            return "zh" if args[i + 1] == "zh" else "en"
+        if a.startswith("--lang="):
+            return "zh" if a.partition("=")[2] == "zh" else "en"
+    return "en"
+
+
+@contextlib.contextmanager
+def argparse_in(lang: str) -> Iterator[None]:
+    """argparse's words in ``lang`` for the time of one parse (or help)."""
+    if lang == "en":
+        yield
+        return
+    words = _catalog(lang)
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = words.gettext, words.ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+def error_line(message: str, prog: str, lang: str) -> str:
+    """``error: MESSAGE (see `PROG --help`)`` in ``lang``."""
+    text = _catalog(lang).gettext(ERROR_LINE) if lang != "en" else ERROR_LINE
+    try:
+        return text % {"message": message, "prog": prog}
+    except (KeyError, TypeError, ValueError):
+        return ERROR_LINE % {"message": message, "prog": prog}
