@@ -416,6 +416,14 @@ def test_a_model_no_layout_holds_is_labelled_with_the_layout_it_tried(kb):
     label = g.serving["layout_label"]
     assert label.startswith("does not fit: tensor parallel 8 over 8 GPUs") and "one GPU" not in label
     assert 80e9 <= r.memory.breakdown["weights"] <= 90e9  # 672.9 GB / 8 (the memory table of that layout)
+    # a copy that does not fit runs no step: no single-sequence decode bound, no prefill speed, no
+    # "decode speed" formula (it showed 73.9 tok/s for this copy), and nothing decoded at the load
+    assert g.serving["single_stream_tokens_per_s"] is None
+    assert g.decode_tokens_per_s is None and g.prefill_tokens_per_s is None
+    assert g.serving["throughput_tokens_per_s"] == 0.0
+    names = {t.name for t in g.terms}
+    assert "throughput_tokens_per_s" in names  # the terms are there; only the timed ones are not
+    assert not names & {"decode_tokens_per_s", "prefill_tokens_per_s", "tpot_s"}
 
 
 def test_moe_mla_w8a8_floor_by_hand(kb):
