@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from .decide.audit import audit, sharing
-from .errors import N_, UserError
+from .errors import N_, UserError, _say
 from .results import AuditResult
 from .run_files import read_by_run
 
@@ -116,15 +116,10 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = Non
     written = output.emit(text, args.output, protect=protect)
     errors = [err for _, res, err in results if res is None]
     if errors:  # the summary lists every file's error; stderr gets one line, whatever was written
-        n = len(errors) - 1
-        more = f" (and {n} more file{'s' if n > 1 else ''} with errors; see the summary)" if n else ""
-        done = len(results) - len(errors)
-        them = f"the results of the {done} other file{'s' if done != 1 else ''}" if done else "the errors alone"
-        wrote = f"; wrote {written} ({them})" if written else ""
-        print(f"gpuwise: {errors[0]}{more}{wrote}", file=sys.stderr)
+        print(f"gpuwise: {_batch_line(errors, len(results), written, args.lang or 'en')}", file=sys.stderr)
         return 3 if internal else 2
     if written is not None:
-        print(f"gpuwise: wrote {written}", file=sys.stderr)
+        print("gpuwise:", _say(N_("wrote %(path)s"), {"path": written}, args.lang or "en"), file=sys.stderr)
     return 1 if any(res.verdict == "reject" for _, res, _ in results if res) else 0
 
 
@@ -133,3 +128,19 @@ def _progress(i: int, n: int) -> None:
     done = int(width * i / n)
     sys.stderr.write(f"\raudit [{'#' * done}{'.' * (width - done)}] {i}/{n}")
     sys.stderr.flush()
+
+
+def _batch_line(errors: list[str], files: int, written: str | None, lang: str) -> str:
+    """The one stderr line of a batch with errors: the first file's error, how many more, and what
+    was written (in the language asked for)."""
+    n, done = len(errors) - 1, files - len(errors)
+    parts = [errors[0]]
+    if n:
+        parts.append(_say(N_(" (and %(n)s more file with errors; see the summary)") if n == 1 else
+                          N_(" (and %(n)s more files with errors; see the summary)"), {"n": n}, lang))
+    if written:
+        them = (_say(N_("the results of the %(n)s other file") if done == 1 else
+                     N_("the results of the %(n)s other files"), {"n": done}, lang) if done
+                else _say(N_("the errors alone"), None, lang))
+        parts.append(_say(N_("; wrote %(path)s (%(them)s)"), {"path": written, "them": them}, lang))
+    return "".join(parts)

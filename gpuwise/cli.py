@@ -286,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(_dispatch(args) or 0)
     except KeyboardInterrupt:
-        print("gpuwise: interrupted", file=sys.stderr)
+        print("gpuwise:", _said(N_("interrupted")), file=sys.stderr)
         return 130
     except BrokenPipeError:  # a listing's reader went away (``| head``): not an error of ours
         from .render.output import silence_stdout
@@ -358,7 +358,7 @@ def _write(text: str, args: argparse.Namespace, inputs: list[str]) -> None:
 
     path = output.emit(text, args.output, protect=inputs)
     if path is not None:
-        print(f"gpuwise: wrote {path}", file=sys.stderr)
+        print("gpuwise:", _said(N_("wrote %(path)s"), path=path), file=sys.stderr)
 
 
 def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:

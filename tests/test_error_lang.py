@@ -204,3 +204,20 @@ def test_every_error_site_words_its_message_from_the_catalog():
             if not covered:
                 unlisted.append(rel)
     assert bad == [] and unlisted == []
+
+
+def test_what_was_written_and_a_batch_s_line_in_chinese(tmp_path):
+    """"gpuwise: wrote FILE" and a batch's one stderr line (the first error, how many more, what was
+    written) in the language asked for; the English as before."""
+    (tmp_path / "q.yaml").write_text("workload: {task: finetune, method: lora, model: llama-3.1-8b, seq_len: 2048, "
+                                     "train_tokens: 1.0e6}\nconstraints: {max_gpus: 1}\n")
+    run = gpuwise("recommend", "q.yaml", "-o", "out.txt", "--lang", "zh", cwd=tmp_path)
+    assert run.stderr.strip() == "gpuwise: 已写入 out.txt"
+    assert gpuwise("recommend", "q.yaml", "-o", "out.txt", cwd=tmp_path).stderr.strip() == "gpuwise: wrote out.txt"
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text("workload: {task: inference, model: llama-3.1-8b, context_len: 0}\n")
+    en = gpuwise("audit", "a.yaml", "b.yaml", "-o", "s.md", cwd=tmp_path)
+    zh = gpuwise("audit", "a.yaml", "b.yaml", "-o", "s.md", "--lang", "zh", cwd=tmp_path)
+    assert en.returncode == zh.returncode == 2
+    assert en.stderr.strip().endswith(" (and 1 more file with errors; see the summary); wrote s.md (the errors alone)")
+    assert zh.stderr.strip().endswith("（另有 1 个文件出错，见汇总）；已写入 s.md（只有错误）")
