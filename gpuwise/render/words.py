@@ -124,7 +124,7 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
 
 VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "phrases", "layout": "strategy",
                                "framework_reason": "phrases", "china_rule": "quoted", "owned_reason": "quoted",
-                               "china_import_note": "quoted",
+                               "china_import_note": "quoted", "kernel": "quoted",
                                "buy_unavailable_reason": "phrases"}
 """Sentence values worded here, by key: which function words them."""
 
@@ -183,6 +183,7 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("copies"), N_("for the copy's GPUs"), N_("hours a day"), N_("days"), N_("long-rental discount"),
     N_("runs"), N_("for the run's GPUs"), N_("wall hours"), N_("committed"), N_("every hour of the term"),
     N_("months of the term after the horizon"),
+    N_("sliding-window layers keep at most the window"),  # memory.py's KV-cache note (zh, issue 25)
     N_("CUDA context and workspaces"),
     N_("CUDA context"),
     N_("allocator allowance"),
