@@ -163,7 +163,7 @@ class Framework(Strict):
     def _disjoint(self) -> "Framework":
         keys = [version_key(r.version) for r in self.releases]
         if keys != sorted(keys) or len(set(keys)) != len(keys):
-            raise ValueError("releases must be listed oldest first, each version once")
+            raise Said(N_("releases must be listed oldest first, each version once"))
         both = set(self.precisions) & set(self.unsupported)
         if both:
             raise Said(N_("precision %(sorted)s is both supported and unsupported"), sorted=sorted(both)[0])
