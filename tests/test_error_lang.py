@@ -224,3 +224,10 @@ def test_what_was_written_and_a_batch_s_line_in_chinese(tmp_path):
     assert en.returncode == zh.returncode == 2
     assert en.stderr.strip().endswith(" (and 1 more file with errors; see the summary); wrote s.md (the errors alone)")
     assert zh.stderr.strip().endswith("（另有 1 个文件出错，见汇总）；已写入 s.md（只有错误）")
+
+
+def test_an_unknown_rule_s_did_you_mean_in_chinese():
+    en = gpuwise("explain", "MARKET-CHINA-IMPOR").stderr.strip()
+    zh = gpuwise("explain", "MARKET-CHINA-IMPOR", "--lang", "zh").stderr.strip()
+    assert en.startswith("gpuwise: unknown rule 'MARKET-CHINA-IMPOR' (did you mean MARKET-CHINA-IMPORT or ")
+    assert zh.startswith("gpuwise: 未知规则“MARKET-CHINA-IMPOR”（你是不是指 MARKET-CHINA-IMPORT、")

@@ -363,8 +363,9 @@ class _Session:
         for section, body in (data or {}).items():
             if section not in SECTIONS:
                 close = difflib.get_close_matches(str(section), SECTIONS, n=1)
-                hint = f"did you mean '{close[0]}'?" if close else f"sections: {', '.join(SECTIONS)}"
-                raise UserError(N_("unknown section"), where=f"{where}: {section}", hint=hint)
+                raise UserError(N_("unknown section"), where=f"{where}: {section}",
+                                hint=N_("did you mean '%(name)s'?") if close else N_("sections: %(names)s"),
+                                hint_values={"name": close[0]} if close else {"names": ", ".join(SECTIONS)})
             if body is not None and not isinstance(body, dict):
                 raise UserError(N_("expected a mapping, got %(name)s"), where=f"{where}: {section}",
                                 values={"name": type(body).__name__})

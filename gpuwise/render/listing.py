@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import UserError
+from ..errors import UserError, either
 from .fmt import (
     N_,
     SEVERITY_ONE,
@@ -216,8 +216,9 @@ def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowle
     rid = rule_id.strip().upper()
     if rid not in book.rules:
         close = difflib.get_close_matches(rid, list(book.rules), n=3, cutoff=0.5)
-        hint = f"did you mean {' or '.join(close)}?" if close else "see `gpuwise rules` for the list"
-        raise UserError(N_("unknown rule '%(rule_id)s'"), hint=hint, values={"rule_id": rule_id})
+        raise UserError(N_("unknown rule '%(rule_id)s'"), values={"rule_id": rule_id},
+                        hint=N_("did you mean %(names)s?") if close else N_("see `gpuwise rules` for the list"),
+                        hint_values={"names": either(close)} if close else None)
     if fmt == "json":
         return json.dumps(_rule_view(book, rid), indent=2) + "\n"
     f = Fmt(lang)
