@@ -161,6 +161,12 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
     than one document, nesting deeper than ``MAX_YAML_DEPTH``, more than ``MAX_YAML_VALUES`` values
     after alias expansion.  Then only plain data is built (see :class:`_DataLoader`).
     """
+    return parse_yaml(read_bytes(path, what=what), path, what=what)
+
+
+def read_bytes(path: Path, *, what: str = "file") -> bytes:
+    """The file's bytes, bounded (:func:`read_yaml`'s first half: a loader that keys what it builds
+    by the bytes reads them once, with the same one-line errors)."""
     try:
         raw = _read_bounded(path)
     except FileNotFoundError:
@@ -174,6 +180,11 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
     if len(raw) > MAX_FILE_BYTES:
         raise UserError(N_("%(what)s is larger than the limit of %(max_file_bytes)s bytes"), where=str(path),
                         values={"what": what, "max_file_bytes": MAX_FILE_BYTES})
+    return raw
+
+
+def parse_yaml(raw: bytes, path: Path, *, what: str = "file") -> Any:
+    """:func:`read_yaml`'s second half: the document in ``raw`` (the bytes of ``path``)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
