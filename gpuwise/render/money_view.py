@@ -20,34 +20,15 @@ def kind_label(_: Callable[..., str], kind: str) -> str:
     return labels.get(kind, kind)
 
 
-def item_label(_: Callable[..., str], item: str, inputs: dict[str, Any] | None = None) -> str:
-    """A ledger item in the report's language: the fixed names are catalog messages; a rental's
-    GPUs, instance and provider (the line's own inputs) are worded around the names; any other
-    item that names a unit count is kept as written."""
-    rent = _rental_label(_, item, inputs or {})
-    if rent is not None:
-        return rent
+def item_label(_: Callable[..., str], item: str) -> str:
+    """A ledger item in the report's language: the fixed names are catalog messages; an item that
+    names a provider or a unit count is kept as written."""
     labels = {"egress": _("internet egress"), "cross-region": _("cross-region transfer"), "storage": _("storage"),
               "start-up and wind-down": _("start-up and wind-down"), "host server share": _("host server share"),
               "scale-out network": _("scale-out network"), "electricity": _("electricity"),
               "software licences": _("software licences"), "resale at the end": _("resale at the end"),
               "colocation": _("colocation"), "office": _("office"), "datacenter": _("datacenter")}
     return labels.get(item, item)
-
-
-def _rental_label(_: Callable[..., str], item: str, inputs: dict[str, Any]) -> str | None:
-    """"8 GPUs (p4d.24xlarge) on aws, spot" (gpuwise/estimators/cost.py rent_ledger) from its inputs;
-    None when the item is not that line's wording. The proposal's own price names no provider."""
-    gpus, instance, provider = inputs.get("gpus_paid"), inputs.get("instance"), inputs.get("provider")
-    if not isinstance(gpus, int) or not provider:
-        return None
-    head = f"{gpus} GPUs" + (f" ({instance})" if instance else "") + f" on {provider}"
-    if item not in (head, f"{head}, spot"):
-        return None
-    where = _("the proposal's price") if provider == "proposal" else str(provider)
-    text = (_("%(n)s GPUs (%(instance)s) on %(provider)s", n=gpus, instance=instance, provider=where) if instance
-            else _("%(n)s GPUs on %(provider)s", n=gpus, provider=where))
-    return _("%(what)s, spot", what=text) if item.endswith(", spot") else text
 
 
 def part_label(_: Callable[..., str], name: str) -> str:
@@ -86,7 +67,7 @@ def time_row(f: Fmt, _: Callable[..., str], tl: Timeline) -> str:
 def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
     """The ledger line by line, then its total (and, with a purchase, the cash out before resale)."""
     rows = [[kind_label(_, ln.kind),
-             words.said(ln.item_phrases, f) if ln.item_phrases else item_label(_, ln.item, ln.inputs),
+             words.said(ln.item_phrases, f) if ln.item_phrases else item_label(_, ln.item),
              f.money(ln.amount)] for ln in led.lines]
     if led.amount("resale") < 0:
         rows.append([_("cash out"), _("before resale"), f.money(led.cash_out)])
