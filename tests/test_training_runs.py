@@ -103,3 +103,20 @@ def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu, ratio):
     middle = estimate({"workload": w}, gpu=gpu, gpus=1).gpu.training["step_terms"]["compute_s"]
     mega = estimate({"workload": {**w, "stack": "megatron"}}, gpu=gpu, gpus=1).gpu.training["step_terms"]
     assert middle / mega["compute_s"] == pytest.approx(ratio, rel=1e-6)
+
+
+def test_the_mfu_formula_names_both_memory_bound_factors(kb):
+    """The formula shows the reference's factor (the middle stack's k_ref = 7.5, which MFU_ref was measured
+    with) beside the job's stack's (litgpt: 0.4 x 7.5 = 3), and both are inputs the report fills in:
+    'MFU_ref x (1 + 7.5 x r / 8192) / (1 + 3 x r / 2048)'."""
+    from gpuwise.messages import fill, formula_text, template
+
+    a100 = kb.gpus["a100-40gb-sxm"]
+    shape = from_workload(Workload(task="pretrain", params_b=1.1, architecture=TINYLLAMA), None)
+    t = training_mfu(shape, a100, 0.62, 312, reference_hidden=8192, k=3.0, k_reference=7.5)
+    assert t.formula == formula_text(t.formula_phrases) == "MFU_ref x (1 + k_ref x r / ref_width) / (1 + k x r / width)"
+    assert t.inputs["k_ref"] == 7.5 and t.inputs["k"] == 3.0
+    numbers = {n: f"{t.inputs[n]:g}" for n in ("k", "k_ref", "ref_width", "width")}
+    assert fill(template("formula.mfu"), numbers) == "MFU_ref x (1 + 7.5 x r / 8192) / (1 + 3 x r / 2048)"
+    middle = training_mfu(shape, a100, 0.62, 312, reference_hidden=8192, k=7.5)
+    assert middle.inputs["k_ref"] == middle.inputs["k"] == 7.5
