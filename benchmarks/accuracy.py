@@ -96,9 +96,9 @@ def run_estimate(workload: dict, gpu: str, gpus: int | None, deadline_days: floa
 
 def run_conditions(path: Path = CONDITIONS) -> dict[str, dict]:
     """tests/data/training_conditions.csv: what each run's own paper, card or config publishes about how
-    it ran (stack, layout, micro-batch, ZeRO stage, activation checkpointing, sequence and batch where
-    the run's row lacks them) and whether its hours are
-    whole-run or steady-state (iteration time x iterations), by run id. Empty when ``path`` is None."""
+    it ran (stack, layout and pipeline schedule, micro-batch, ZeRO stage, activation checkpointing, sequence
+    and batch where the run's row lacks them) and whether its hours are whole-run or steady-state (iteration
+    time x iterations), by run id. Empty when ``path`` is None."""
     if path is None:
         return {}
     with open(path, newline="") as fh:
@@ -112,7 +112,7 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
     w = dict(workload)
     if cond["stack"]:
         w["stack"] = cond["stack"]
-    par = {k: int(cond[k]) for k in ("tp", "pp", "ep", "cp") if cond[k]}
+    par = {k: int(cond[k]) for k in ("tp", "pp", "ep", "cp", "vpp") if cond.get(k)}
     if par:
         w["parallelism"] = par
     if cond["micro_batch"]:

@@ -103,6 +103,7 @@ def requested_pins(job: Job) -> P.Pins:
         checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
                        and isinstance(w.gradient_checkpointing, bool) else None),
         offload=w.offload if "offload" in given else None,
+        vpp=par.vpp if par else None,
     )
 
 

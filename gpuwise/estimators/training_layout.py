@@ -83,11 +83,12 @@ class Pins:
     zero: int | None = None
     checkpointing: bool | None = None
     offload: str | None = None
+    vpp: int | None = None  # virtual pipeline stages per rank (interleaved schedule); 1: plain 1F1B
 
     @property
     def any(self) -> bool:
         return any(v is not None for v in (self.tp, self.pp, self.ep, self.cp, self.zero, self.checkpointing,
-                                           self.offload))
+                                           self.offload, self.vpp))
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
