@@ -364,6 +364,9 @@ def main() -> int:
     with open(RUNS, newline="") as fh:
         counted = {r["id"] for r in csv.DictReader(fh) if r["gpus"] and r["use"] == "1"}
     beyond = [(label, est / meas) for label, est, meas in val_cases + run_cases if not 0.5 <= est / meas <= 2.0]
+    scored = [abs(est / meas - 1) for label, est, meas in run_cases if label.split()[0] in counted]
+    print(f"  runs with a published GPU count (the scored set; the rest are estimated on the count gpuwise picks "
+          f"for a {RUN_DEADLINE_DAYS:g}-day deadline): median {statistics.median(scored):.1%} over {len(scored)}")
     for label, ratio in beyond:
         why = ("training_runs.csv, GPU count published" if label.split()[0] in counted
                else "outside the criterion: no published GPU count, or conflicting published figures (row notes)")
