@@ -86,28 +86,43 @@ def test_held_out_runs(kb, accuracy):
     """2024-26 runs gathered after the model was set and never tuned to (sources per row): SmolLM2
     1.7B/360M/135M and SmolLM-135M on 64-256 H100; Phi-3-mini (two releases), Phi-3-medium and Phi-4 on
     512-1,920 H100, Phi-4-mini on 512 A100-80GB, Stable LM 2 1.6B on 512 A100-40GB (model cards: GPU
-    count, type, days, tokens; Phi-4's batch of 5,760 x 4,096 from its report). Measured: median 16.7%, worst
-    1.97x. The two 14B Phi runs (same shape: 2,583 and 2,813 tokens/s per H100 from their cards) are -49% and
-    -43%: gpuwise runs a 14B model data-parallel on H100 at ~46% of peak over the whole run where these ran at
-    ~25%; the A100 runs (Phi-4-mini +6%, Stable LM 2 -25% under its published config) sit closer."""
+    count, type, days, tokens; Phi-4's batch of 5,760 x 4,096 from its report). Scored blind: median 16.7%,
+    worst 1.97x. Then the middle stack on Hopper was set to 1 / 1.10 of runtime.mfu hopper, which is Megatron-
+    Core's own figure (a contradiction in the stacks' definition, no new constant; but found after these rows
+    were scored): median 11.6%, worst 1.79x. The two 14B Phi runs (same shape: 2,583 and 2,813 tokens/s per
+    H100 from their cards) stay -44% and -37%: gpuwise runs a 14B model data-parallel on H100 at ~42% of peak
+    over the whole run where these ran at ~25%."""
     cases = accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS)
     assert len(cases) >= 10
     ratios = [est / published for _, est, published in cases]
     assert all(0.5 <= r <= 2.0 for r in ratios)
-    assert statistics.median(abs(r - 1) for r in ratios) <= 0.20
+    assert statistics.median(abs(r - 1) for r in ratios) <= 0.15  # the issue-22 goal on runs never seen
 
 
-@pytest.mark.parametrize("gpu,ratio", [("a100-80gb-sxm", 1.10), ("h100-80gb-sxm", 1.0)])
-def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu, ratio):
-    """runtime.mfu hopper is NVIDIA's Megatron-Bridge figure: Megatron named on an H100 runs at it (no
-    1.10 on top); on an A100, whose figure comes from a mix of stacks, it runs 1.10x the middle's
-    compute rate (Narayanan et al. 2021). One GPU, so compute is the step."""
+@pytest.mark.parametrize("gpu", ["a100-80gb-sxm", "h100-80gb-sxm"])
+def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu):
+    """Megatron-LM runs 1.10x the middle stack's compute rate on every GPU (Narayanan et al. 2021). On an
+    A100, whose runtime.mfu comes from a mix of stacks, that is 1.10x the figure; runtime.mfu hopper is
+    NVIDIA's own Megatron-Bridge figure (megatron's calibrated_on), so there Megatron runs at it (peak x
+    MFU of the shape) and the middle at 1 / 1.10 of it, DeepSpeed at 0.95 / 1.10. One GPU: compute is the step."""
     from gpuwise import estimate
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.estimators.step_time import gpu_speed
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
 
     w = {"task": "pretrain", "model": "llama-2-7b", "train_tokens": 1e9}
-    middle = estimate({"workload": w}, gpu=gpu, gpus=1).gpu.training["step_terms"]["compute_s"]
-    mega = estimate({"workload": {**w, "stack": "megatron"}}, gpu=gpu, gpus=1).gpu.training["step_terms"]
-    assert middle / mega["compute_s"] == pytest.approx(ratio, rel=1e-6)
+
+    def compute(stack=None):
+        ww = {**w, "stack": stack} if stack else w
+        return estimate({"workload": ww}, gpu=gpu, gpus=1).gpu.training["step_terms"]["compute_s"]
+
+    assert compute() / compute("megatron") == pytest.approx(1.10, rel=1e-6)
+    assert compute("deepspeed") / compute("megatron") == pytest.approx(1.10 / 0.95, rel=1e-6)
+    job = resolve(Requirements.model_validate({"workload": {**w, "stack": "megatron"}}), kb)
+    rate, mfu = gpu_speed(training_job(job), kb.gpus[gpu])
+    on_own_figure = {"a100-80gb-sxm": 1.10, "h100-80gb-sxm": 1.0}[gpu]
+    assert rate == pytest.approx(kb.gpus[gpu].peaks.bf16 * 1e12 * mfu.value * on_own_figure, rel=1e-6)
 
 
 def test_the_mfu_formula_names_both_memory_bound_factors(kb):

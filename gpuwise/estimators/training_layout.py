@@ -120,6 +120,9 @@ class TrainingJob:
     stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
     stack_memory_bound: float = 1.0  # the share of the middle's memory-bound work the stack still pays
     stack_calibrated_on: tuple[str, ...] = ()  # architectures whose runtime.mfu was measured on this stack
+    # (architecture, efficiency of the stack its runtime.mfu was measured on): the other stacks run at their
+    # efficiency over it there (Megatron-Core's 1.10 on Hopper and Blackwell)
+    stack_reference: tuple[tuple[str, float], ...] = ()
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     memo: dict = field(default_factory=dict)
