@@ -327,7 +327,7 @@ def times(text: str) -> str:
     return _TIMES.sub(" × ", text)
 
 
-_TIMES = re.compile(r"(?<=[\w)]) x (?=[\w(])")
+_TIMES = re.compile(r"(?<=[\w)）]) x (?=[\w(（])")  # a translation's full-width brackets too
 
 
 def _local(text: str, f: Speaker) -> str:
