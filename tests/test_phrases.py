@@ -259,6 +259,7 @@ def _memory_estimates(kb):
     base = dict(precision="bf16", mixed=True, optimizer="adamw", batch=1, seq=4096, checkpointing=False,
                 attention="sdpa", zero=0, offload="none", dp=8)
     setups = [dict(mixed=False), dict(precision="fp32", mixed=False, optimizer="sgd"), dict(optimizer="adamw-8bit"),
+              dict(precision="fp32", mixed=False, zero=1),
               dict(optimizer="adafactor", zero=1), dict(optimizer="adamw-8bit", zero=2), dict(optimizer="sgd", zero=1),
               dict(zero=3, offload="cpu", checkpointing=True), dict(zero=2, offload="nvme", attention="eager"),
               dict(ce_chunks=4, checkpointing=True), dict(offload="cpu")]
@@ -280,6 +281,9 @@ def _memory_estimates(kb):
                 out.append(M.inference_memory(shape, "bf16", 32768, concurrent, attention, tp, quant=rt.quantization,
                                               overhead=over, pp=pp, ep=ep, dp_attention=dpa, prefill_tokens=prefill,
                                               prompt_tokens=prompt, fmt="int4" if tp == 8 else None))
+    for kv_bytes in (1.0, 4.0):  # an 8-bit and an fp32 KV cache
+        out.append(M.inference_memory(dense, "bf16", 8192, 8, "sdpa", 1, quant=rt.quantization, overhead=over,
+                                      kv_bytes=kv_bytes))
     for method, training in (("full", True), ("lora", True), ("qlora", True), ("full", False)):
         out.append(M.weights_only_memory(2.6e9, "bf16", training, overhead=over, method=method))
     return out
@@ -331,6 +335,22 @@ def test_memory_formulas_are_message_ids(kb, monkeypatch):
     source = (ROOT / "gpuwise" / "estimators" / "memory.py").read_text(encoding="utf-8")
     named = set(re.findall(r'"(formula\.[a-z0-9_]+)"', source)) | {f"formula.zero{n}_shards" for n in (1, 2, 3)}
     assert len(named) > 50 and named <= given, named - given  # every formula memory.py names was built here
+
+
+def test_a_memory_layout_is_message_ids(kb):
+    """The layout a memory estimate models ("deepspeed ZeRO-3 (bf16 + fp32 master weights)") is
+    memory_layout.* ids with values, every one memory.py names, and worded in Chinese from them."""
+    import re
+
+    estimates = _memory_estimates(kb)
+    assert [e.layout for e in estimates if messages.formula_text(e.layout_phrases) != e.layout] == []
+    given = {mid for e in estimates for _sep, mid, _values in e.layout_phrases}
+    source = (ROOT / "gpuwise" / "estimators" / "memory.py").read_text(encoding="utf-8")
+    named = set(re.findall(r'"(memory_layout\.[a-z0-9_]+)"', source))
+    assert len(named) >= 12 and named <= given, named - given
+    lora = next(e for e in estimates if e.layout == "qlora (frozen NF4 base sharded over 8 GPUs, fp32 adapters)")
+    assert words.formula_parts(messages.phrase_json(lora.layout_phrases), Fmt("zh")) == \
+        "qlora （冻结的 NF4 基座分片到 8 块 GPU，fp32 适配器）"
 
 
 def test_the_check_catches_an_english_formula():

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..inputs.shape import Shape
-from ..messages import Phrase, formula
+from ..messages import Phrase, formula, formula_text
 from ..results import MEMORY_PARTS
 from . import Term
 
@@ -111,7 +111,7 @@ class MemoryEstimate:
     activations: Term
     kv_cache: Term
     overhead: Term
-    layout: str
+    layout: str | tuple[Phrase, ...]  # given as message ids (memory_layout.*), kept in layout_phrases
     peak_phase: str
     phases: dict[str, float] = field(default_factory=dict)
     host_bytes: float = 0.0  # host RAM (or NVMe) needed per GPU for offloaded state
@@ -122,6 +122,14 @@ class MemoryEstimate:
     grad_bytes_per_param: float = 0.0  # dtype of the gradients reduced across data-parallel GPUs
     weight_bytes_per_param: float = 0.0  # dtype of the weights gathered by ZeRO-3 / sent between stages
     local_params: tuple[float, float] = (0.0, 0.0)  # (dense, routed-expert) parameters on the busiest GPU
+    layout_phrases: tuple[Phrase, ...] = ()  # the layout as message ids with values, for a report's language
+
+    def __post_init__(self) -> None:
+        if isinstance(self.layout, tuple):  # written in English from its ids, as a Term's formula
+            object.__setattr__(self, "layout_phrases", self.layout)
+            object.__setattr__(self, "layout", formula_text(self.layout))
+        elif self.layout_phrases and formula_text(self.layout_phrases) != self.layout:
+            object.__setattr__(self, "layout_phrases", ())  # English written over it: its parts no longer say it
 
     @property
     def tensor_bytes(self) -> float:
@@ -329,12 +337,16 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
                        act.unit, _then(act, formula("formula.dequantized_matrix", " + ")), act.inputs)
         phase_a = base.value + opt.value + act.value
         phase_b = base.value + grads.value + opt.value + step_temp
-        base_kind = "NF4" if s.method == "qlora" else (s.base_format if s.base_format in ("int8", "int4") else "16-bit")
-        layout = (f"{s.method} (frozen {base_kind} base"
-                  + (f" sharded over {dp} GPUs" if s.zero >= 3 and dp > 1 else "") + ", fp32 adapters)")
+        base_kind = "NF4" if s.method == "qlora" else (s.base_format if s.base_format in ("int8", "int4") else None)
+        if s.zero >= 3 and dp > 1:
+            layout = (formula("memory_layout.lora_sharded", method=s.method, base=base_kind, n=dp) if base_kind
+                      else formula("memory_layout.lora_sharded_16bit", method=s.method, n=dp))
+        else:
+            layout = (formula("memory_layout.lora", method=s.method, base=base_kind) if base_kind
+                      else formula("memory_layout.lora_16bit", method=s.method))
         comm = Pa * 4 + (frozen.value if s.zero >= 3 and dp > 1 else 0.0)
         est = _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, overhead,
-                        host, s.offload, Pa, notes, comm)
+                        host, s.offload, Pa, notes, comm, deepspeed=False)
         return _with(est, 4.0, frozen.value / max(P, 1.0), (P, 0.0))
 
     deepspeed = s.zero >= 1
@@ -358,7 +370,8 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         step_temp = 0.0
         mode = "pure16" if wb == 2 else "pure32"
         act, _ = activation_bytes(shape, s, wb, mode)
-        layout = f"deepspeed ZeRO-{s.zero} ({'bf16 + fp32 master' if master else f'{wb} B'} weights)"
+        layout = (formula("memory_layout.deepspeed_master", zero=s.zero) if master
+                  else formula("memory_layout.deepspeed", zero=s.zero, bytes=wb))
         if s.offload in ("cpu", "nvme"):  # ZeRO-Offload / FSDP CPU offload: optimizer state and gradients
             host = opt.value + grads.value
             opt = Term("optimizer", 0.0, "B", formula("formula.optimizer_offloaded", target=s.offload), opt.inputs)
@@ -375,11 +388,11 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
     else:
         if s.mixed and s.precision in ("bf16", "fp16", "fp8"):
             wb, mode = 4, "amp"
-            layout = "torch-amp (fp32 weights and grads, bf16 autocast)"
+            layout = formula("memory_layout.torch_amp")
         else:
             wb = prec_b
             mode = "pure16" if wb == 2 else "pure32"
-            layout = f"torch-pure ({s.precision} weights, grads and optimizer state)"
+            layout = formula("memory_layout.torch_pure", precision=s.precision)
         weights = Term("weights", P * wb, "B", formula("formula.params_bytes", bytes=wb),
                        {"params": P, "bytes_per_param": wb})
         grads = Term("gradients", P * wb, "B", formula("formula.params_bytes", bytes=wb),
@@ -393,7 +406,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
     grad_b = float(wb)  # torch-amp: fp32 gradients; DeepSpeed: gradients in the 16-bit training dtype
     comm = P * grad_b * (1.5 if s.zero >= 3 else 1.0)
     est = _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, overhead,
-                    host, s.offload if host else "none", P, notes, comm)
+                    host, s.offload if host else "none", P, notes, comm, deepspeed=deepspeed)
     return _with(est, grad_b, float(2 if deepspeed and wb == 2 else wb), (P, 0.0))
 
 
@@ -537,8 +550,8 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
                 "layers_per_stage": math.ceil(shape.layers / s.pp), "tokens_per_micro_batch": s.batch * s.seq})
     tensors = b.tensors
     over = _overhead_term(tensors, overhead)
-    kind = "lora" if s.method != "full" else "mixed precision"
-    layout = (f"model parallel {split}, ZeRO-{s.zero} ({kind}: {b.weight_b:g} B weights, {b.grad_b:g} B gradients)")
+    layout = formula("memory_layout.parallel_lora" if s.method != "full" else "memory_layout.parallel",
+                     split=split, zero=s.zero, weight_bytes=_g(b.weight_b), grad_bytes=_g(b.grad_b))
     trainable = (lora_adapter_params(shape, s.lora_rank, s.lora_targets) if s.method != "full" else shape.params)
     comm = (b.dense + b.expert) * b.grad_b
     return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", formula("formula.kv_training")), over,
@@ -576,9 +589,10 @@ def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: 
 
 
 def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, phase_b: float,
-              step_temp: float, layout: str, overhead: tuple[float, float], host: float,
-              offload: str, trainable: float, notes: list[str], comm: float) -> MemoryEstimate:
-    """Pick the peak moment and express the breakdown at that moment."""
+              step_temp: float, layout: tuple[Phrase, ...], overhead: tuple[float, float], host: float,
+              offload: str, trainable: float, notes: list[str], comm: float, *, deepspeed: bool) -> MemoryEstimate:
+    """Pick the peak moment and express the breakdown at that moment (DeepSpeed keeps its gradient
+    buckets through backward; PyTorch allocates gradients as activations are freed)."""
     if phase_b >= phase_a:
         peak = "optimizer step"
         opt = Term(opt.name, opt.value + step_temp, opt.unit, opt.formula_phrases, opt.inputs)
@@ -587,11 +601,11 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
         tensors = phase_b
     else:
         peak = "backward"
-        grads = Term(grads.name, grads.value if "ZeRO" in layout or "deepspeed" in layout else 0.0,
+        grads = Term(grads.name, grads.value if deepspeed else 0.0,
                      grads.unit, grads.formula_phrases, grads.inputs,
-                     note_phrases=() if "deepspeed" in layout else (("", "note.grads_as_freed", {}),))
+                     note_phrases=() if deepspeed else (("", "note.grads_as_freed", {}),))
         tensors = phase_a
-        if "deepspeed" in layout:
+        if deepspeed:
             tensors = weights.value + grads.value + opt.value + act.value
     over = _overhead_term(tensors, overhead)
     return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", formula("formula.kv_training")),
@@ -718,9 +732,10 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                   kv.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
     over = _overhead_term(act.value, overhead, "formula.overhead_serving")
     zero = Term("gradients", 0.0, "B", formula("formula.gradients_inference"))
-    kv_label = {4.0: "fp32", 1.0: "8-bit"}.get(kv_b, "16-bit")
+    kv_layout = {4.0: "memory_layout.inference_kv32", 1.0: "memory_layout.inference_kv8"}.get(
+        kv_b, "memory_layout.inference_kv16")
     return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", formula("formula.optimizer_inference")),
-                          act, kv, over, f"inference ({fmt} weights, {kv_label} KV cache)",
+                          act, kv, over, formula(kv_layout, format=fmt),
                           peak, phases, 0.0, "none", 0.0, ())
 
 
@@ -740,6 +755,6 @@ def weights_only_memory(params: float, precision: str, training: bool, *, overhe
     a = Term("activations", 0.0, "B", formula("formula.activations_not_modelled"))
     tensors = w.value + g.value + o.value
     over = _overhead_term(tensors, overhead, "formula.overhead_states")
-    return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", none), over, "weights and states only",
+    return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", none), over, formula("memory_layout.states_only"),
                           "n/a", {}, 0.0, "none", params if full else 0.0,
                           ("activations of diffusion models are not modelled: treat the figure as a lower bound",))

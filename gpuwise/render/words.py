@@ -170,9 +170,9 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
 
 # ------------------------------------------------------------------------------- formulas
 # A formula an estimator gives as message ids (formula.*: compute, cost, interconnect, memory, the
-# training plan's terms) is worded by formula_parts below. The table is for the formulas still written
-# as English strings (the serving estimators', the plan's and the ledger's money lines, the host share,
-# memory layouts, text inputs such as a FLOP multiplier's make-up): a
+# training plan's terms; a memory layout, memory_layout.*) is worded by formula_parts below. The table
+# is for the formulas still written as English strings (the serving estimators', the plan's and the
+# ledger's money lines, the host share, text inputs such as a FLOP multiplier's make-up): a
 # formula's identifiers (``trainable_params``), units and numbers stay as written; its words are
 # catalog messages, replaced longest first, whole words only. It goes when those producers give ids.
 FORMULA_WORDS: tuple[str, ...] = (
@@ -204,7 +204,6 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("links"),
     N_("and"),
     N_("params"),
-    N_("adapters"),
     N_("GPUs"),
     N_("tensor parallel"),
     N_("data-parallel GPUs"),
@@ -271,13 +270,8 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("NF4 base"),
     N_("experts"),
     N_("shards the optimizer state over"),
-    N_("frozen 16-bit base sharded over"),
-    N_("frozen NF4 base sharded over"),
-    N_("fp32 adapters"),
-    N_("frozen NF4 base"),
     N_("master weights"),
     N_("inference"),
-    N_("16-bit KV cache"),
     N_("model parallel"),
     N_("mixed precision"),
     N_("gradients"),
