@@ -713,7 +713,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     rent = None
     if rent_led is not None:
         first = rent_led.lines[0]
-        rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD", first.formula,
+        rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD",
+                    tuple((sep, mid, dict(v)) for sep, mid, v in first.formula_phrases) or first.formula,
                     {**first.inputs, "hours": tl.billed_hours, "period": rent_period.kind})
     plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
                                usd_cny=rate, unit_price=unit_price)

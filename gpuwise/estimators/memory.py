@@ -204,7 +204,7 @@ def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
     value = quantized * bits / 8 + kept * 2
     return Term(
         "weights", value, "B",
-        formula("formula.weights_quantized", bits=bits) + (formula("formula.kept_16bit", " + ") if kept else ()),
+        formula("formula.weights_quantized", bits=str(bits)) + (formula("formula.kept_16bit", " + ") if kept else ()),
         {"quantized_params": quantized, "bits_per_weight": bits, "kept_16bit_params": kept,
          "format": q.example},
     )
