@@ -102,6 +102,8 @@ class FormulaTerm(Frozen):
     note: str = ""
     note_phrases: list[Any] = Field(default=[], description="the note as [separator, message id, values] parts "
                                     "(reports/messages.yaml), for a report in another language")
+    input_phrases: dict[str, list[Any]] = Field(default={}, description="inputs gpuwise words (a layout label), "
+                                                "by key: [separator, message id, values] parts")
     formula_phrases: list[Any] = Field(default=[], description="the formula as [separator, message id, values] "
                                        "parts (reports/messages.yaml formula.*; a field without a value is an "
                                        "operand: operand.<field> names it, inputs.<field> is its number)")
@@ -123,6 +125,8 @@ class MemoryOut(Frozen):
     usable_per_gpu_bytes: int | None = None
     capacity_per_gpu_bytes: int | None = None
     layout: str = ""
+    layout_phrases: list[Any] = Field(default=[], description="the layout as [separator, message id, values] "
+                                      "parts (reports/messages.yaml memory_layout.*), for a report in another language")
     peak_phase: str = ""
     phases: dict[str, int] = {}
     host_ram_bytes_per_node: int = 0

@@ -22,7 +22,8 @@ from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
 def term_out(t: Term) -> FormulaTerm:
     return FormulaTerm(name=t.name, value=float(t.value), unit=t.unit, formula=str(t.formula),
                        inputs=_jsonable(t.inputs), note=t.note, note_phrases=phrase_json(t.note_phrases),
-                       formula_phrases=phrase_json(t.formula_phrases))
+                       formula_phrases=phrase_json(t.formula_phrases),
+                       input_phrases={k: phrase_json(v) for k, v in t.input_phrases.items()})
 
 
 def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
@@ -46,6 +47,7 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
         usable_per_gpu_bytes=int(ev.usable) if ev else None,
         capacity_per_gpu_bytes=int(ev.capacity) if ev else None,
         layout=mem.layout,
+        layout_phrases=phrase_json(mem.layout_phrases),
         peak_phase=mem.peak_phase,
         phases={k: round(v) for k, v in mem.phases.items()},
         host_ram_bytes_per_node=round(host) if nodes else 0,
