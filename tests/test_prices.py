@@ -98,11 +98,12 @@ def test_a_cny_budget_string_is_parsed_and_converted_at_the_dated_rate(kb):
     req = coerce(Requirements, {"workload": {"task": "inference", "model": "llama-3.1-8b"},
                                 "constraints": {"budget_usd": "¥1500000"}})
     assert req.constraints.currency == "CNY" and req.constraints.budget_usd == 1_500_000
-    rate = kb.tco.values["usd_cny"]  # PBOC central parity 6.9858 on 2026-01-27 (Xinhua)
-    assert rate.value == 6.9858 and rate.as_of == dt.date(2026, 1, 27)
+    # ECB reference rates of 2026-07-21: CNY 7.7255 and USD 1.1418 per euro, 7.7255 / 1.1418 = 6.7661
+    rate = kb.tco.values["usd_cny"]
+    assert rate.value == pytest.approx(7.7255 / 1.1418, abs=5e-5) and rate.as_of == dt.date(2026, 7, 21)
     usd, notes = to_usd(req, kb)
-    assert usd.constraints.budget_usd == pytest.approx(1_500_000 / 6.9858)
-    assert any(a.field == "constraints.currency" and "6.9858" in a.reason for a in notes)
+    assert usd.constraints.budget_usd == pytest.approx(1_500_000 / 6.7661)
+    assert any(a.field == "constraints.currency" and "6.7661" in a.reason for a in notes)
     assert any(a.field == "constraints.market" and a.value == "china" for a in notes)
     with pytest.raises(UserError) as err:
         coerce(Requirements, {"workload": {"task": "inference", "model": "llama-3.1-8b"},
