@@ -61,8 +61,9 @@ def _regex_patterns(path):
     pattern with each interpolated part as ``{}``."""
     import ast
 
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
+    from . import sources
+
+    for node in ast.walk(sources.tree(path)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
                 and node.func.attr in ("compile", "match", "fullmatch", "search", "sub", "findall", "split")

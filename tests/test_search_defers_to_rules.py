@@ -152,6 +152,12 @@ def _feasible(result) -> set[tuple[str, int, str | None]]:
     return {(c.gpu, c.count, c.acquisition) for c in result.candidates if c.feasible}
 
 
+@functools.cache
+def _builtin_feasible(question: str) -> frozenset[tuple[str, int, str | None]]:
+    """What the built-in rules find feasible for a question (several cases ask the same one)."""
+    return frozenset(_feasible(recommend(json.loads(question))))
+
+
 @pytest.mark.parametrize(("name", "house", "question"), CASES, ids=[c[0] for c in CASES])
 def test_a_house_rule_changes_the_search_as_it_changes_judging_every_count(kb, tmp_path, name, house, question):
     rules = _house(tmp_path, house)
@@ -162,8 +168,8 @@ def test_a_house_rule_changes_the_search_as_it_changes_judging_every_count(kb, t
     assert _answer(searched) == _answer(judged_all)
     assert _about_the_job(searched) == _about_the_job(judged_all)
     assert len(searched.candidates) < len(judged_all.candidates)  # the search still skips counts
-    builtin = recommend(_question(question))
-    assert _feasible(searched) != _feasible(builtin), "the house rule should change what is feasible"
+    assert _feasible(searched) != _builtin_feasible(json.dumps(_question(question), sort_keys=True, default=str)), \
+        "the house rule should change what is feasible"
 
 
 def test_relaxing_the_deadline_makes_two_h100_feasible_on_the_full_catalog(tmp_path):
