@@ -169,9 +169,10 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
 
 
 # ------------------------------------------------------------------------------- formulas
-# A formula an estimator gives as message ids (formula.*: compute, cost, interconnect) is worded by
-# formula_parts above. The table below is for the formulas still written as English strings (the
-# memory, planner and serving estimators', the plan's and the ledger's money lines, text inputs): a
+# A formula an estimator gives as message ids (formula.*: compute, cost, interconnect, memory, the
+# training plan's terms; a memory layout, memory_layout.*) is worded by formula_parts below. The table
+# is for the formulas still written as English strings (the serving estimators', the plan's and the
+# ledger's money lines, the host share, text inputs such as a FLOP multiplier's make-up): a
 # formula's identifiers (``trainable_params``), units and numbers stay as written; its words are
 # catalog messages, replaced longest first, whole words only. It goes when those producers give ids.
 FORMULA_WORDS: tuple[str, ...] = (
@@ -181,61 +182,33 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("copies"), N_("for the copy's GPUs"), N_("hours a day"), N_("days"), N_("long-rental discount"),
     N_("runs"), N_("for the run's GPUs"), N_("wall hours"), N_("committed"), N_("every hour of the term"),
     N_("months of the term after the horizon"),
-    N_("CUDA context and workspaces"),
     N_("CUDA context"),
-    N_("allocator allowance"),
     N_("tensor bytes"),
-    N_("prefill working set of one layer"),
-    N_("decode working set"),
     N_("working set"),
-    N_("training keeps no KV cache"),
-    N_("inference keeps no gradients"),
-    N_("inference keeps no optimizer state"),
     N_("wall hours"),
-    N_("step time"),
-    N_("train tokens"),
     N_("tokens per step"),
     N_("failures per GPU-hour"),
-    N_("hours lost per failure"),
-    N_("hours lost"),
-    N_("whole-run efficiency"),
     N_("unit price"),
     N_("units"),
     N_("host share"),
     N_("IT kW"),
     N_("busy hours"),
-    N_("GPU hardware"),
-    N_("resale fraction after the project"),
     N_("server around the baseboard"),
     N_("estimate"),
     N_("billed kW"),
     N_("rent"),
     N_("whole servers"),
-    N_("server price"),
     N_("cards are more than a 4-card workstation holds"),
     N_("PCIe GPU server(s) of up to 8"),
     N_("ports"),
-    N_("switch ports"),
     N_("links"),
-    N_("two-tier fat tree above the switch radix"),
-    N_("links per endpoint"),
     N_("and"),
     N_("params"),
-    N_("matmul params per token"),
-    N_("quantized params"),
-    N_("adapter params"),
-    N_("frozen base params"),
-    N_("frozen base"),
-    N_("adapters"),
     N_("GPUs"),
     N_("tensor parallel"),
     N_("data-parallel GPUs"),
     N_("moments"),
-    N_("at the step the foreach AdamW adds"),
-    N_("two gathered layers"),
     N_("checkpointing"),
-    N_("plus the larger of the logits"),
-    N_("and one layer recomputed"),
     N_("forward"),
     N_("backward"),
     N_("activation gradients"),
@@ -254,7 +227,6 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("offload"),
     N_("sends"),
     N_("bubble"),
-    N_("exposed DP"),
     N_("micro-batches"),
     N_("hours"),
     N_("set-up hours"),
@@ -266,7 +238,6 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("after the free allowance"),
     N_("cross-region GB"),
     N_("storage GB"),
-    N_("start-up and wind-down of the job, on every GPU"),
     N_("tokens"),
     N_("multiplier"),
     N_("layers"),
@@ -297,39 +268,16 @@ FORMULA_WORDS: tuple[str, ...] = (
     N_("head"),
     N_("bits"),
     N_("NF4 base"),
-    N_("16-bit embeddings/head"),
-    N_("parameters on the busiest GPU"),
-    N_("its stage's layers"),
     N_("experts"),
-    N_("embedding or head"),
-    N_("fp32 main gradients"),
-    N_("shards the optimizer state and gradients over"),
     N_("shards the optimizer state over"),
-    N_("gradients stream to"),
-    N_("one bucket stays on the GPU"),
-    N_("optimizer state offloaded to"),
-    N_("the busier pipeline stage"),
-    N_("micro-batches in flight"),
-    N_("the layer inputs"),
-    N_("the vocabulary-parallel loss on the last stage"),
-    N_("ZeRO-3 parameter offload: two layers' weights resident"),
-    N_("one dequantized weight matrix"),
-    N_("the prompts' tokens at the end of prefill"),
-    N_("frozen 16-bit base sharded over"),
-    N_("frozen NF4 base sharded over"),
-    N_("fp32 adapters"),
-    N_("frozen NF4 base"),
     N_("master weights"),
     N_("inference"),
-    N_("16-bit KV cache"),
     N_("model parallel"),
     N_("mixed precision"),
     N_("gradients"),
     N_("prefill"),
     N_("decode"),
-    # data-parallel traffic (gpuwise/estimators/planner.py, _dp_term)
-    N_("no data-parallel traffic"), N_("all-gather"), N_("reduce-scatter"), N_("all-reduce"), N_("each"),
-    N_("over the slower link"), N_("hidden up to"), N_("overlap"), N_("once per step"),
+    N_("all-reduce"), N_("each"), N_("overlap"),
 )
 _FORMULA_RE: re.Pattern[str] | None = None
 
@@ -349,17 +297,23 @@ def formula_parts(parts: list[Any], f: Speaker, number: Any = None) -> str:
     language: each part's template translated and filled with its constants; an operand (a field
     without a value) is its word (``operand.<field>``, translated), or, given ``number`` (field ->
     the input's number as the report writes it, None for a field with no number), that number."""
+    return _local(times(" ".join(_formula_words(parts, f, number).split())), f)
+
+
+def _formula_words(parts: list[Any], f: Speaker, number: Any) -> str:
+    """:func:`formula_parts` before spacing: a value that is a formula itself is worded the same way."""
     out = []
     for sep, message_id, values in parts:
         text = f._(messages.template(message_id))
-        filled: dict[str, Any] = dict(values)
+        filled: dict[str, Any] = {k: _formula_words(v, f, number) if messages.is_phrase(v) else v
+                                  for k, v in values.items()}
         for name in messages.placeholders(text):
             if name in values:
                 continue
             shown = number(name) if number is not None else None
             filled[name] = shown if shown is not None else f._(messages.operand(name))
         out.append(sep + messages.fill(text, filled))
-    return _local(times(" ".join("".join(out).split())), f)
+    return "".join(out)
 
 
 def times(text: str) -> str:
@@ -367,7 +321,7 @@ def times(text: str) -> str:
     return _TIMES.sub(" × ", text)
 
 
-_TIMES = re.compile(r"(?<=[\w)]) x (?=[\w(])")
+_TIMES = re.compile(r"(?<=[\w)）]) x (?=[\w(（])")  # a translation's full-width brackets too
 
 
 def _local(text: str, f: Speaker) -> str:
