@@ -5,6 +5,7 @@ through the catalog, from the result object or from its JSON. No English is pars
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -331,6 +332,7 @@ def test_memory_formulas_are_message_ids(kb, monkeypatch):
     _memory_estimates(kb)
     assert _english_formulas(terms) == []
     given, stack = set(), [p for t in terms for p in t.formula_phrases]
+    stack += [p for t in terms for parts in t.input_phrases.values() for p in parts]  # a worded input
     while stack:
         _sep, mid, values = stack.pop()
         given.add(mid)
@@ -497,3 +499,59 @@ def test_an_input_gpuwise_words_is_said_from_its_ids(kb):
     assert words.said(messages.phrase_json(t.input_phrases["multiplier_is"]), zh) == \
         "6（前向 2 + 反向 4） + 2（梯度检查点重算前向）"
     assert "因果" in words.said(messages.phrase_json(t.input_phrases["attention_formula"]), zh)
+
+
+# ------------------------------------------ no English read back: the renderer's word table is gone
+def _formulas_and_items(x, out):
+    """Every formula-bearing record (a term, a ledger or plan line, a cost per million tokens) and
+    every money line of a result's JSON."""
+    if isinstance(x, dict):
+        if isinstance(x.get("formula"), str) or (isinstance(x.get("item"), str) and "amount" in x):
+            out.append(x)
+        for v in x.values():
+            _formulas_and_items(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _formulas_and_items(v, out)
+    return out
+
+
+def test_no_english_formula_or_item_reaches_a_report():
+    """The shipped examples' answers (recommendations, an audit, a plan, estimates) carry every
+    formula, money-line item and worded input as message ids whose English is the JSON's text, and
+    their Chinese reports show none of those English formulas: the renderer has no table of English
+    words to translate back."""
+    from gpuwise.decide.estimate import estimate
+    from gpuwise.render import plan_view, report
+
+    from .conftest import answer_of
+
+    assert not hasattr(words, "FORMULA_WORDS") and not hasattr(words, "formula")
+    ex = ROOT / "examples"
+    answers = [("recommend", answer_of("recommend", ex / "inference-70b.yaml")),
+               ("recommend", answer_of("recommend", ex / "pretrain-7b.yaml")),
+               ("audit", answer_of("audit", ex / "proposal-spot-h100-pretrain.yaml")),
+               ("plan", answer_of("plan", ex / "plan-team-4090.yaml")),
+               ("estimate", estimate(str(ex / "lora-70b.yaml"), gpu="h100", gpus=8)),
+               ("estimate", estimate(str(ex / "inference-8b-int4.yaml"), gpu="4090", gpus=2))]
+    seen = 0
+    for kind, r in answers:
+        records = _formulas_and_items(r.model_dump(mode="json"), [])
+        assert records, kind
+        for d in records:
+            if d.get("formula"):
+                assert d.get("formula_phrases"), (kind, d["formula"])
+                assert messages.formula_text(d["formula_phrases"]) == d["formula"], (kind, d["formula"])
+            if "item" in d and "formula" in d:  # a ledger or plan line
+                assert d.get("item_phrases"), (kind, d["item"])
+            for key, parts in (d.get("input_phrases") or {}).items():
+                assert messages.phrase_text(parts) == d["inputs"][key], (kind, key)
+        zh = (plan_view.render(r, "text", lang="zh", detail="full") if kind == "plan" else
+              report.render(r, "text", kind=kind, lang="zh", detail="full"))
+        flat = " ".join(zh.split())
+        for d in records:
+            english = d.get("formula") or ""
+            if len(re.findall(r"[A-Za-z]{3,}", english)) >= 3:
+                assert " ".join(english.split()) not in flat, (kind, english)
+                seen += 1
+    assert seen > 20

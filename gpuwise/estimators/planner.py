@@ -210,10 +210,10 @@ class _Search:
         if offload not in self._frugal:
             deepest: dict[int, _Group] = {}
             flat: dict[int, _Group] = {}
-            for g in self.offload if offload else self.groups:
-                tp, pp, cp, ep, v = g.split
-                if v != 1:
-                    continue
+            pool = self.offload if offload else self.groups
+            plain = [g for g in pool if g.split[4] == 1] or pool  # a pinned interleave has no plain schedule
+            for g in plain:
+                tp, pp, cp, ep, _v = g.split
                 if tp not in deepest or (pp, cp, ep) > deepest[tp].split[1:4]:
                     deepest[tp] = g
                 if pp == 1 and (tp not in flat or (cp, ep) > flat[tp].split[2:4]):
@@ -235,8 +235,12 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
         plain, off = _rungs(tj, dp, pp, pins)
         if not plain and not off:
             continue
-        for v in [1] + [v for v in (2, 4) if pp > 1 and tj.shape.layers >= 2 * pp * v]:
-            if v == 2:  # interleaving only pays where the 1F1B bubble is worth cutting
+        if pins.vpp:  # the user's schedule (a plain pipeline has one stage per rank)
+            vs = [pins.vpp if pp > 1 and tj.shape.layers >= pp * pins.vpp else 1]
+        else:
+            vs = [1] + [v for v in (2, 4) if pp > 1 and tj.shape.layers >= 2 * pp * v]
+        for v in vs:
+            if v == 2 and not pins.vpp:  # interleaving only pays where the 1F1B bubble is worth cutting
                 ga = _layout(tj, n, tp, pp, cp, ep, 1, plain[0] if plain else off[0]).grad_accum
                 if (pp - 1) / ga < 0.05:
                     break
