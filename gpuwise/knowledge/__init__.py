@@ -329,8 +329,8 @@ def _no_future_dates(model: BaseModel, path: Path) -> None:
             for name in type(obj).model_fields:
                 value, loc = getattr(obj, name), f"{where}.{name}" if where else name
                 if name in ("as_of", "terms_as_of") and isinstance(value, dt.date) and value > today:
-                    raise KnowledgeError(f"{name} {value.isoformat()} is after today ({today.isoformat()})",
-                                         where=f"{path}: {loc}")
+                    raise KnowledgeError(N_("%(name)s %(date)s is after today (%(today)s)"), where=f"{path}: {loc}",
+                                         values={"name": name, "date": value.isoformat(), "today": today.isoformat()})
                 walk(value, loc)
         elif isinstance(obj, list):
             for i, item in enumerate(obj):

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from ...errors import N_, Said
 from .base import Check, Strict
 
 
@@ -64,7 +65,7 @@ class TcoFile(Strict):
     def _rate_positive(cls, v: dict[str, SourcedValue]) -> dict[str, SourcedValue]:
         fx = v.get("usd_cny")
         if fx is not None and fx.value <= 0:
-            raise ValueError("usd_cny: the exchange rate must be more than 0 CNY per USD")
+            raise Said(N_("usd_cny: the exchange rate must be more than 0 CNY per USD"))
         return v
 
     def resale_for(self, architecture: str | None) -> tuple[float, float, str]:
