@@ -66,6 +66,7 @@ from .subjects import (
     probe_fact,
     roomiest,
 )
+from .verdicts import PAST_MEMORY, Verdict
 
 
 def rulebook_for(job: Job, rules: str | None = None) -> rulebook.Rulebook:
@@ -105,6 +106,10 @@ class Consultation:
 
     def fact(self, key: str) -> dict[str, Any]:
         return self.facts[self.position[key]]
+
+    def verdict(self, key: str) -> Verdict:
+        """What the memory step's pass rule set on a candidate (:class:`verdicts.Verdict`)."""
+        return Verdict(dict(self.session.stage_values.get((self.position[key], PAST_MEMORY), {})))
 
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
@@ -515,7 +520,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     charts: dict[str, Any] = {}
     if r.best is not None:
         ev, _mode = con.options[r.best]
-        estimate = estimate_of(job, ev)
+        estimate = estimate_of(job, ev, con.verdict(r.best))
         steps = step_summaries(job, con, outcome, r.best)
         charts = _charts(job, con, r)
     for k in (r.best, r.runner):
@@ -701,9 +706,9 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
                           decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None)
 
 
-def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
-    return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job), gpu=gpu_out(job, e),
-                          workload={}, assumptions=[])
+def estimate_of(job: Job, e: Evaluation, verdict: Verdict) -> EstimateResult:
+    return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job),
+                          gpu=gpu_out(job, e, verdict), workload={}, assumptions=[])
 
 
 STEP_TERMS = {

@@ -295,7 +295,6 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
     holding the job (:func:`roomiest`), whose need and capacity the memory rules judge."""
     w, shape = job.w, job.shape
     quant = job.kb.runtime.quantization
-    state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
     # every one-server layout that fits the GPUs offloads more state than its server's RAM holds
     # (MEM-HOST-RAM-SHORT): the offload is no way out (main's host-RAM case; still a Python reading)
     one = [e for e in evaluations if e.count <= NODE and e.memory.per_gpu <= e.usable]
@@ -306,14 +305,15 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
         "precision": w.precision, "mixed_precision": w.mixed_precision, "optimizer": w.optimizer,
         "zero": w.zero_stage if isinstance(w.zero_stage, int) else -1,
         "full_training": job.training and w.method == "full",
-        "state_gb": shape.params * state_b / GB, "state_gb_myth": shape.params * 8 * 1.2 / GB,
+        "state_gb": M.full_state_bytes(shape, w.precision, w.mixed_precision) / GB,
+        "state_gb_myth": M.articles_state_bytes(shape.params) / GB,
         "server_gpu": server.gpu if server else "none", "server_gpus": server.count if server else 0,
         "server_need_gb": _n(server.need / GB) if server else -1.0,
         "server_capacity_gb": server.capacity / GB if server else -1.0,
         "servers_short_of_host_ram": ram_short,
         "largest_usable_gb": max((e.usable for e in evaluations), default=0) / GB,
         "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
-        "weights_gb": shape.params * 2 / GB,
+        "weights_gb": M.weight_bytes(shape, "bf16").value / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
         "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
         **SVR.job_fact(job, [e.serving for e in evaluations]),
