@@ -60,6 +60,7 @@ from .subjects import (
     candidate_gpus,
     counts_for,
     environment,
+    host_ram_key,
     job_fact,
     modes_for,
     price_facts,
@@ -132,7 +133,8 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             options[key] = (ev, mode)
             facts.append(f)
     before, before_options = judged_before or ([], [])
-    facts.append(job_fact(job, [*evaluations, *before], proposed_total_gb, server))
+    judged = [*evaluations, *before]
+    facts.append(job_fact(job, judged, proposed_total_gb, server, host_ram_server(job, book, judged)))
     facts += environment(job, list(dict.fromkeys(e.gpu.id for e in evaluations)))
     facts += price_facts(job, [*options.values(), *before_options])
     facts += extra_facts or []
@@ -244,6 +246,15 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
         server = probe.server(one_server, server)
         probe.release()
     return evaluations, modes, server
+
+
+def host_ram_server(job: Job, book: rulebook.Rulebook, judged: list[Evaluation]) -> Evaluation | None:
+    """Of the judged estimates on one server whose need is under the memory rules' limit (they may
+    pass the memory step on GPU memory), the one that comes closest to keeping its offloaded state
+    in host RAM (:func:`subjects.host_ram_key`): the job fact carries its RAM and need, which
+    MEM-ALT-LORA-HOST-RAM compares. None when no one-server estimate may fit the GPUs."""
+    one = [e for e in judged if Server.of(e) is not None and memory_may_pass(job, book, e)]
+    return min(one, key=host_ram_key, default=None)
 
 
 def ways_judged(job: Job, ev: Evaluation, allowed: list[str] | None, book: rulebook.Rulebook) -> list[str]:
