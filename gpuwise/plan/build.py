@@ -19,7 +19,7 @@ from .. import messages
 from ..errors import UserError
 from ..results import Assumption, CurrencyInfo
 from .judge import judge
-from .milp import Solution
+from .milp import USABLE, Solution
 from .result import (
     Answer,
     ApiAlternative,
@@ -193,7 +193,7 @@ class Planner:
         c = self.pf.constraints
         base = Setting(buy=c.acquisition != "rent", rent=c.acquisition != "buy")
         prog, sol = solve(self.inp, base)
-        if sol.status not in ("Optimal", "Time limit reached"):
+        if sol.status not in USABLE:
             raise UserError(f"the plan's program could not be solved ({sol.status})", where=self.where)
         rent_all = solve(self.inp, Setting(buy=False, rent=True, owned=False), duals=False)
         peak = self._buy_for_peak()
@@ -270,7 +270,7 @@ class Planner:
             for extra in range(4):
                 s = Setting(buy=True, rent=True, fixed_buy={(g, 1): units + extra}, rent_until=1 + inp.delivery)
                 p, sol = solve(inp, s, duals=False)
-                if sol.status in ("Optimal", "Time limit reached") and not any(
+                if sol.status in USABLE and not any(
                         sol.values[j] > 1e-6 for (w, m), j in p.unplaced.items() if m >= 1 + inp.delivery):
                     if best is None or sol.objective < best[1].objective:
                         best = (p, sol)

@@ -19,6 +19,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 INF = math.inf
+#: How a search may stop. The branch-and-bound is bounded by its node count, not by the clock, so
+#: the same plan file gives the same plan however busy the machine is (one thread, seed 0). The
+#: plans gpuwise builds close at the root or in a few hundred nodes (0.4 s at most on the bundled
+#: and held-out plans); the clock limit only guards against a pathological program, and a plan
+#: stopped by either limit says so in its solver status.
+NODE_LIMIT = 50_000
+TIME_LIMIT_S = 300.0
+#: Statuses with a usable (possibly unproven) solution.
+USABLE = ("Optimal", "Solution limit reached", "Time limit reached")
 _LOCK = threading.Lock()
 _quieted = False
 
@@ -87,7 +96,7 @@ class Model:
         self.rows.append((name, {j: a for j, a in coefs.items() if a != 0}, lb, ub))
         return len(self.rows) - 1
 
-    def solve(self, *, fix: dict[int, float] | None = None, time_limit: float = 20.0, gap: float = 1e-6,
+    def solve(self, *, fix: dict[int, float] | None = None, time_limit: float = TIME_LIMIT_S, gap: float = 1e-6,
               duals: bool = True) -> Solution:
         """Solve (``fix``: variables held at a value); with ``duals``, resolve the LP with the
         integers fixed to read the row duals."""
@@ -95,7 +104,7 @@ class Model:
         for j, v in (fix or {}).items():
             lb[j] = ub[j] = v
         sol = _run(self, lb, ub, self.integer, time_limit, gap)
-        if not duals or sol.status not in ("Optimal", "Time limit reached") or not any(self.integer):
+        if not duals or sol.status not in USABLE or not any(self.integer):
             return sol
         lb2, ub2 = list(lb), list(ub)
         for j, is_int in enumerate(self.integer):
@@ -124,6 +133,7 @@ def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_l
     h = _highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("time_limit", float(time_limit))
+    h.setOptionValue("mip_max_nodes", NODE_LIMIT)
     h.setOptionValue("mip_rel_gap", float(gap))
     h.setOptionValue("random_seed", 0)
     h.setOptionValue("threads", 1)
