@@ -182,6 +182,26 @@ def test_mla_cache_is_compressed_and_held_whole_by_every_tensor_parallel_rank(kb
     assert M.kv_heads_effective(shape) == 1
 
 
+def test_mla_decodes_absorbed_but_prefills_uncompressed(kb):
+    """MLA's attention FLOPs per token, per context position and layer: decode in the absorbed form, every one
+    of 128 heads attending the 576-wide latent (4 x 128 x 576 = 294,912); prefill in the multi-head form, QK
+    over 128 + 64 = 192 and PV over 128 per head (2 x 128 x 192 + 2 x 128 x 128 = 81,920: DeepSeek-V2 paper
+    section 2.1; vLLM's and SGLang's MLA prefill). A dense GQA model's prefill and decode widths are equal.
+    An 8k-token prompt of R1 on 8 x H200 (SGLang v0.5.12, TTFT 373 ms at concurrency 4, SemiAnalysisAI/
+    InferenceX pull request #3173) took 739 ms with the latent width for prefill, ~490 ms without it."""
+    r1 = from_catalog(kb.models["deepseek-r1"])
+    assert 4 * SV.attention_width(r1) == 4 * 128 * 576
+    assert 4 * SV.prefill_attention_width(r1) == 2 * 128 * 192 + 2 * 128 * 128
+    dense = from_catalog(kb.models["llama-3.1-8b"])
+    assert SV.prefill_attention_width(dense) == SV.attention_width(dense) == 32 * 128
+    job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang", prompt_tokens=8192, output_tokens=1)
+    s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
+    st = SV.step(job, s.engine, s.replica, 0.0, 8192, 0.0, 4096)
+    layers, ranks = 61, 8
+    attn_flops = 4 * layers * (2 * 128 * 192 + 2 * 128 * 128) / 4 * 4096 * 8192 / ranks
+    assert st.attention == pytest.approx(attn_flops / s.engine.peak_attn, rel=1e-9)  # compute-bound, not KV-bound
+
+
 def test_sliding_window_layers_cap_their_cache(kb):
     """Half the layers with a 4,096-token window: a 32k sequence keeps (0.5 x 32768 + 0.5 x 4096) tokens."""
     base = from_catalog(kb.models["llama-3.1-8b"])
@@ -416,19 +436,53 @@ def test_a_model_no_layout_holds_is_labelled_with_the_layout_it_tried(kb):
     label = g.serving["layout_label"]
     assert label.startswith("does not fit: tensor parallel 8 over 8 GPUs") and "one GPU" not in label
     assert 80e9 <= r.memory.breakdown["weights"] <= 90e9  # 672.9 GB / 8 (the memory table of that layout)
+    # a copy that does not fit runs no step: no single-sequence decode bound, no prefill speed, no
+    # "decode speed" formula (it showed 73.9 tok/s for this copy), and nothing decoded at the load
+    assert g.serving["single_stream_tokens_per_s"] is None
+    assert g.decode_tokens_per_s is None and g.prefill_tokens_per_s is None
+    assert g.serving["throughput_tokens_per_s"] == 0.0
+    names = {t.name for t in g.terms}
+    assert "throughput_tokens_per_s" in names  # the terms are there; only the timed ones are not
+    assert not names & {"decode_tokens_per_s", "prefill_tokens_per_s", "tpot_s"}
 
 
 def test_moe_mla_w8a8_floor_by_hand(kb):
     """DeepSeek-R1 FP8: every layer quantizes 4 GEMM inputs and runs MLA's 6 extra kernels (+2
     quantizations); the 58 MoE layers add router (4), shared expert (3, unless the framework fuses it into
     the routed experts' grouped GEMM, as SGLang does by default) and 2 quantizations, and two grouped GEMMs
-    at their floor (13 us on Hopper). vLLM: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 13 us; SGLang:
-    6 per MoE layer."""
+    at their floor (13 us on Hopper). vLLM: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 13 us; SGLang
+    0.5.4 (mid-2025 kernels): 6 per MoE layer at the same 6 us; SGLang from 0.5.5 (FlashInfer all-reduce fusion
+    and fused routing on by default, sgl-project/sglang pull request #12724): 2 us per counted kernel."""
     gpu = kb.gpus["h200-141gb-sxm"]
     vllm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="vllm"), gpu)
     assert SV.floor_per_step(vllm) == pytest.approx((4 * 61 + 8 * 61 + 9 * 58) * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
-    sglang = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang"), gpu)
-    assert SV.floor_per_step(sglang) == pytest.approx((4 * 61 + 8 * 61 + 6 * 58) * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
+    kernels = 4 * 61 + 8 * 61 + 6 * 58
+    mid_2025 = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
+                                framework_version="0.5.4"), gpu)
+    assert mid_2025.release is None  # before the first listed release: the framework's own constants
+    assert SV.floor_per_step(mid_2025) == pytest.approx(kernels * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
+    for version in ("0.5.7", "0.5.12", None):  # None: the newest release gpuwise knows
+        eng = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
+                               **({"framework_version": version} if version else {})), gpu)
+        assert eng.release == "0.5.5"
+        assert SV.floor_per_step(eng) == pytest.approx(kernels * 2e-6 + 2 * 58 * 13e-6, rel=1e-9)
+    # the release is a CUDA-build change: SGLang's ROCm build keeps its constants on MI300X
+    rocm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang"), kb.gpus["mi300x"])
+    assert rocm.release is None
+
+
+def test_sglang_release_is_said_when_not_given(kb):
+    """No framework_version: the newest release's constants are used and listed as an assumption; a given
+    version is not an assumption. A malformed version is an input error naming the field."""
+    job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang")
+    got = [a for a in job.assumptions if a.field == "workload.framework_version"]
+    assert len(got) == 1 and got[0].value == "0.5.5" and "SGLang" in got[0].reason
+    job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang", framework_version="0.4.1.post2")
+    assert not [a for a in job.assumptions if a.field == "workload.framework_version"]
+    job = job_of(kb, model="llama-3.1-8b", precision="bf16", framework="vllm")  # vLLM lists no releases
+    assert not [a for a in job.assumptions if a.field == "workload.framework_version"]
+    with pytest.raises(ValueError, match="framework_version"):
+        job_of(kb, model="deepseek-r1", framework="sglang", framework_version="latest")
 
 
 def test_sglang_prefill_is_launch_bound_and_pauses_decoding(kb):
@@ -455,11 +509,16 @@ def test_sglang_prefill_is_launch_bound_and_pauses_decoding(kb):
 def test_deepseek_r1_single_stream_on_one_h200_node_is_tens_of_tokens(kb):
     """Published single-stream decode of R1/V3 on 8 GPUs without speculative decoding: 30 tok/s
     (SGLang v0.4.1 on 8 x H200, sgl-project/sglang pull request #2643) to 78 tok/s per user at 8
-    concurrent (SGLang v0.5.7, TPOT 12.8 ms, SemiAnalysisAI/InferenceX issue #870)."""
-    job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang", prompt_tokens=1000,
-                 output_tokens=1000)
-    s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
-    assert 25 <= 1 / s.single.decode_step <= 100
+    concurrent (SGLang v0.5.7, TPOT 12.8 ms, SemiAnalysisAI/InferenceX issue #870); with SGLang 2026
+    releases 103 tok/s per user at 4 concurrent (v0.5.12, TPOT 9.7 ms, SemiAnalysisAI/InferenceX pull
+    request #3173), so one sequence alone is faster than that, but not twice as fast. vLLM (the default)
+    stays in the tens."""
+    gpu = kb.gpus["h200-141gb-sxm"]
+    for fw, version, lo, hi in (("sglang", "0.5.4", 25, 100), ("sglang", None, 103, 200), ("vllm", None, 25, 100)):
+        job = job_of(kb, model="deepseek-r1", precision="fp8", framework=fw, prompt_tokens=1000, output_tokens=1000,
+                     **({"framework_version": version} if version else {}))
+        s = SV.choose(job, gpu, 8)
+        assert lo <= 1 / s.single.decode_step <= hi, (fw, version)
 
 
 def test_one_token_charges_its_experts_not_a_tile(kb):

@@ -551,14 +551,17 @@ def _serving_numbers(job: Job, ev: Evaluation, base: Speed) -> None:
     lay = s.layout
     per_copy = min(max(s.load.concurrency / lay.replicas, 1.0), max(s.replica.max_seqs, 1))
     prompt = result.prompt_tokens
+    fits = s.replica.fits
     ev.tp = lay.tp
     ev.speed = replace(
         base,
         # one sequence's speed at the load: one over the time per output token (prefill chunks that
         # join a decode step slow every sequence in it), the figure the reports quote
-        decode_tokens_per_s=1 / (s.load.tpot if s.load.tpot > 0 else s.load.decode_step),
+        # (none when the copy does not fit: it runs no step, so no speed is shown)
+        decode_tokens_per_s=(1 / (s.load.tpot if s.load.tpot > 0 else s.load.decode_step) if fits else None),
         decode_tokens_per_s_total=s.load.throughput,
-        prefill_tokens_per_s=prompt / s.single.ttft if s.single.ttft > 0 else None, batch_per_replica=per_copy)
+        prefill_tokens_per_s=prompt / s.single.ttft if fits and s.single.ttft > 0 else None,
+        batch_per_replica=per_copy)
 
 
 def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:

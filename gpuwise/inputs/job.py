@@ -110,6 +110,17 @@ def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
                         hint=f"use precision {' or '.join(ok)} with {fw.id}, or framework {' or '.join(others)}")
 
 
+def _note_release(w: Workload, kb: Knowledge, assumptions: list) -> None:
+    """No framework_version given where the framework's constants changed across releases: the newest
+    release is assumed, and said."""
+    fw = kb.framework(w.framework) if getattr(kb, "serving", None) is not None else None
+    if fw is None or not fw.releases or "framework_version" in w.model_fields_set:
+        return
+    newest = fw.releases[-1]
+    assumptions.append(note("workload.framework_version", newest.version, "assume.default.workload.framework_version",
+                            {"framework": fw.name, "version": newest.version, "released": newest.released}))
+
+
 def _day_valued(kb: Knowledge, value: float | None) -> Knowledge:
     """The knowledge base with the question's own value of a day (USD) as the ranking policy's
     ``value_of_a_day_usd``: everything that ranks reads the policy through the job's knowledge."""
@@ -156,6 +167,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
     if w.task == "inference":
         _check_framework(w, kb, where)
+        _note_release(w, kb, assumptions)
         if w.lengths_message is not None:
             assumptions.append(note("workload.prompt_tokens", [w.prompt_tokens, w.output_tokens], *w.lengths_message))
     tokens = 0.0

@@ -178,6 +178,10 @@ class Workload(Strict):
         default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
         "so only one chunk is upcast to fp32 at a time")
     framework: Framework = "vllm"
+    framework_version: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$", max_length=32,
+        description="inference: the framework release served with (e.g. 0.5.7): its kernels set the per-step "
+        "constants (knowledge/serving.yaml releases); none given: the newest release gpuwise knows")
     prompt_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     kv_precision: Literal["auto", "bf16", "fp16", "fp8"] = Field(

@@ -54,8 +54,10 @@ from .engine import (  # noqa: F401
     memory_kind,
     model_bytes,
     moe_layers,
+    prefill_attention_width,
     prefill_tokens,
     quant_formats,
+    release,
     shape_consts,
     window_tokens,
 )

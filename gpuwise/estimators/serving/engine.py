@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...knowledge.schema import Gpu
-from ...knowledge.schema.serving import Framework, FrameworkPrecision
+from ...knowledge.schema.serving import Framework, FrameworkPrecision, FrameworkRelease, version_key
 from .. import GiB, usable_fraction
 from .. import memory as M
 from . import options as O
@@ -53,6 +53,8 @@ class Engine:
     eager_kernel: float = 0.0  # s of host time per kernel of a prefill forward outside CUDA graphs (0: graphs)
     spec: O.Spec | None = None  # speculative decoding the framework runs (None: plain decoding)
     drafter: Drafter | None = None  # what the drafter holds in memory (None: nothing)
+    release: str | None = None  # the framework release whose constants apply (None: the framework's own)
+    fuses_shared: bool = False  # the MoE shared expert runs inside the routed experts' grouped GEMM
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -94,9 +96,10 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
     mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
     ao = fw.architecture_overrides.get(gpu.architecture or "")
+    rel = release(fw, getattr(w, "framework_version", None), gpu.vendor)
 
     def pick(name: str) -> float:
-        for o in (ao, mo, vo):
+        for o in (ao, mo, vo, rel):
             own = getattr(o, name, None) if o is not None else None
             if own is not None:
                 return float(own)
@@ -143,7 +146,33 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         mbytes=mbytes, sc=shape_consts(job.shape), spec=spec,
         eager_kernel=fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0,
         drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
+        release=rel.version if rel is not None else None,
+        fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
     )
+
+
+def release(fw: Framework, version: str | None, vendor: str | None = None) -> FrameworkRelease | None:
+    """The framework's release whose constants apply: the last listed at or before ``version``, the newest
+    when no version is given, none before the first listed (the framework's own constants then). A release
+    that concerns other vendors' builds does not apply to this one."""
+    if not fw.releases:
+        return None
+    if version is None:
+        got = fw.releases[-1]
+    else:
+        key = version_key(version)
+        at = [r for r in fw.releases if version_key(r.version) <= key]
+        got = at[-1] if at else None
+    if got is not None and got.vendors and vendor not in got.vendors:
+        return None
+    return got
+
+
+def fuses_shared_experts(fw: Framework, version: str | None, vendor: str | None = None) -> bool:
+    """Whether the release runs a MoE layer's shared expert inside the routed experts' grouped GEMM."""
+    rel = release(fw, version, vendor)
+    own = rel.fuses_shared_experts if rel is not None else None
+    return fw.fuses_shared_experts if own is None else own
 
 
 def kv_element_bytes(w: Any, fp: FrameworkPrecision | None) -> float:
@@ -220,6 +249,7 @@ class ShapeConsts:
     n_active: float  # parameters a token multiplies through
     n_experts_active: float  # of which in routed experts (k of E per MoE layer)
     attn_width: float
+    attn_width_prefill: float  # the same for prompt tokens (MLA prefills in its uncompressed form)
     layers: int
     hidden: int
     moe: bool
@@ -238,7 +268,7 @@ def shape_consts(shape: Any) -> ShapeConsts:
     return ShapeConsts(
         n_active=float(shape.matmul_params_active),
         n_experts_active=M.routed_expert_params(shape) * shape.experts_per_token / shape.experts if shape.moe else 0.0,
-        attn_width=attention_width(shape), layers=shape.layers,
+        attn_width=attention_width(shape), attn_width_prefill=prefill_attention_width(shape), layers=shape.layers,
         hidden=shape.hidden, moe=bool(shape.moe), k_over_e=shape.experts_per_token / shape.experts,
         k=shape.experts_per_token, moe_layers=moe_layers(shape), shared=bool(getattr(shape, "shared_experts", 0)),
         mla=bool(shape.kv_elements_override), window=float(win) if win else None,
@@ -284,4 +314,22 @@ def attention_width(shape: Any) -> float:
     MLA in absorbed form works on the 576-wide latent per head."""
     if shape.kv_elements_override:
         return float(shape.heads * shape.kv_elements_override)
+    return float(shape.q_dim)
+
+
+MLA_ROPE_HEAD_DIM = 64
+"""Decoupled RoPE dimension per head of multi-head latent attention: d_h^R = 64 in DeepSeek-V2 (arXiv:2405.04434,
+section 2.1.3) and qk_rope_head_dim 64 in the DeepSeek-V3/R1 and Kimi K2 config.json files."""
+
+
+def prefill_attention_width(shape: Any) -> float:
+    """:func:`attention_width` for prompt tokens. MLA decodes in the absorbed form (every head attends
+    the 576-wide latent: little to read, more to multiply), but prefills in the uncompressed
+    multi-head form, where a head's QK product is qk_nope + rope = 128 + 64 wide and its PV product 128
+    wide (the compute-friendly path: DeepSeek-V2 paper section 2.1.2 on absorbing W^UK/W^UV for
+    inference; vLLM's MLA backend and SGLang's DeepSeek attention prefill with MHA and decode with the
+    absorbed form): 2 x heads x (192 + 128) FLOPs per token and position, 3.6x fewer than the latent
+    form's 4 x heads x 576."""
+    if shape.kv_elements_override:
+        return float(shape.heads * (2 * shape.head_dim + MLA_ROPE_HEAD_DIM) / 2)
     return float(shape.q_dim)

@@ -36,7 +36,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
             ("; ", "note.framework_layout", {"fw": eng.fw.name, "layout": lay.label_phrases()}))
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
-    return {
+    timed = {
         "decode": Term("decode_tokens_per_s", 1 / s.load.tpot if s.load.tpot > 0 else 0.0, "tok/s",
                        "1 / TPOT at the load: one sequence's output speed (its prompt chunks sharing the steps)",
                        {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note_phrases=note),
@@ -70,6 +70,10 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
             else "replicas x batch x output tokens / (prefill + output tokens x decode step)",
             {**common, "concurrency": s.load.concurrency, "tpot_s": s.load.tpot, "ttft_s": s.load.ttft}),
     }
+    if not rep.fits:  # a copy that does not fit runs no step: no speed of one sequence, no prefill, no TPOT
+        for name in ("decode", "prefill", "serving_step"):
+            del timed[name]
+    return timed
 
 
 # ------------------------------------------------------------------------------ memory
@@ -164,7 +168,9 @@ def result(job: Any, s: Serving) -> ServingResult:
         best_layout_max_throughput_concurrency=best.concurrency if best else 0.0,
         best_layout_max_concurrent_sequences=(s.best_capacity_max_concurrent if s.best_capacity_layout is not None
                                               else s.max_concurrent),
-        single_stream_tokens_per_s=1 / s.single.decode_step if s.single.decode_step > 0 else None,
+        # a copy that does not fit decodes nothing: no single-sequence bound is shown for it
+        single_stream_tokens_per_s=(1 / s.single.decode_step if s.replica.fits and s.single.decode_step > 0
+                                    else None),
         single_stream_ttft_s=s.single.ttft,
         target_tokens_per_s=target, max_ttft_ms=w.max_ttft_ms, max_tpot_ms=w.max_tpot_ms,
         meets_throughput_target=s.meets_throughput, meets_ttft=s.meets_ttft, meets_tpot=s.meets_tpot,

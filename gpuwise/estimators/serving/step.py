@@ -70,7 +70,7 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     layers = sc.layers / pp
     seqs_gpu = d_mb / dpa if dpa > 1 else d_mb
     kv_gpu = rep.kv_token_gpu * _kept(sc, kv_ctx) * seqs_gpu
-    attn_fl = 4.0 * layers * sc.attn_width * (kv_ctx * d_mb + prefill_ctx * p_mb) / ranks
+    attn_fl = 4.0 * layers * (sc.attn_width * kv_ctx * d_mb + sc.attn_width_prefill * prefill_ctx * p_mb) / ranks
     attention = max(kv_gpu / eng.bw_kv, attn_fl / eng.peak_attn)
     comm = 0.0
     if tp > 1 and dpa == 1:
@@ -130,7 +130,7 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
         kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
     grouped = 0.0
     if sc.moe and sc.moe_layers:
-        shared = SHARED_EXPERT_KERNELS if sc.shared and not eng.fw.fuses_shared_experts else 0
+        shared = SHARED_EXPERT_KERNELS if sc.shared and not eng.fuses_shared else 0
         per = ROUTER_KERNELS + shared + (QUANT_KERNELS_MOE if w8a8 else 0)
         kernels += per * sc.moe_layers
         grouped = 2.0 * sc.moe_layers

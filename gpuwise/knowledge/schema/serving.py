@@ -69,6 +69,27 @@ class VendorOverride(Strict):
     check: Check = "S"
 
 
+RELEASE_VERSION = r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$"
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """A release number as a tuple that orders as releases do (0.5.12 after 0.5.7; a .postN or rcN
+    suffix counts as the release it follows)."""
+    core = version.split("post")[0].split("rc")[0].rstrip(".")
+    return tuple(int(p) for p in core.split("."))
+
+
+class FrameworkRelease(VendorOverride):
+    """The framework's constants from one release on (until the next listed one), where its kernels
+    changed: a fused kernel path, a new default. Constants it leaves unset keep the framework's."""
+
+    version: str = Field(pattern=RELEASE_VERSION, description="first release with these constants")
+    released: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when that release came out")
+    vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all); a CUDA-only "
+                                  "fusion leaves the ROCm build's constants as they were")
+    fuses_shared_experts: bool | None = None
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -130,11 +151,18 @@ class Framework(Strict):
     memory_overrides: dict[Literal["hbm", "gddr"], VendorOverride] = Field(
         default={}, description="constants that differ by memory technology (kernels tuned on GDDR cards reach "
         "a smaller fraction of HBM's bandwidth); applied after the vendor's")
+    releases: list[FrameworkRelease] = Field(
+        default=[], description="releases whose kernels changed the constants, oldest first: the constants above "
+        "hold before the first; a workload's framework_version picks the last release at or before it, and "
+        "none given picks the newest (today's)")
     source: str = Field(min_length=3)
     notes: str = ""
 
     @model_validator(mode="after")
     def _disjoint(self) -> "Framework":
+        keys = [version_key(r.version) for r in self.releases]
+        if keys != sorted(keys) or len(set(keys)) != len(keys):
+            raise ValueError("releases must be listed oldest first, each version once")
         both = set(self.precisions) & set(self.unsupported)
         if both:
             raise ValueError(f"precision {sorted(both)[0]} is both supported and unsupported")
