@@ -307,11 +307,13 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                     latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
                 continue
             if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
-                # a batch started together: its output over prefill + decode (vLLM benchmark_latency); the
-                # prompts arrive at once, so the prefill is the whole batch's (burst_ttft of the copy's share)
+                # a batch started together: its output over the run (vLLM benchmark_latency/_throughput). The
+                # prompts arrive at once, so the run lasts until the last prompt is prefilled and then decodes
+                # its output; a batch beyond the sequences the memory holds runs in waves of what it holds
                 out_tokens = int(row["output_tokens"])
-                first = SV.burst_ttft(job, s.engine, s.replica, max(1, round(conc / s.layout.replicas)))
-                est = conc * out_tokens / (first + out_tokens * got.tpot)
+                running = min(max(1, round(conc / s.layout.replicas)), max(s.replica.max_seqs, 1))
+                last = SV.burst_last_ttft(job, s.engine, s.replica, running)
+                est = running * s.layout.replicas * out_tokens / (last + out_tokens * got.tpot)
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:
@@ -392,6 +394,13 @@ def main() -> int:
     report("Serving at a stated concurrency, independent sources (validation/serving_independent.csv)", "t/s",
            serving_cases(kb, INDEPENDENT, latency=lat_ind), True)
     report("Serving latency, independent sources (validation/serving_independent.csv)", "ms", lat_ind, True)
+    # the rows gathered at stop 30 (ids W..: InferenceX 2026 sweeps of SGLang 0.5.12 and TensorRT-LLM 1.3 on
+    # H200/B200/B300, vLLM's Qwen3 FP8 rows on MI300X), on their own: none of them set a constant
+    new_lat: list = []
+    new_thr = [c for c in serving_cases(kb, INDEPENDENT, latency=new_lat) if c[0].startswith("W")]
+    report("  of which the rows added at stop 30 (ids W..): throughput", "t/s", new_thr, False)
+    report("  of which the rows added at stop 30 (ids W..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("W")], False)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 20% (both sets) and every "
           "training_runs.csv run with a published GPU count within 2x;\n decode median <= 30% (validation, "
           "and single-stream with the software named); serving "

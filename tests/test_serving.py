@@ -590,3 +590,16 @@ def test_fp8_kv_cache_and_prefix_cache(kb):
     assert b.max_concurrent == pytest.approx(2 * a.max_concurrent, rel=0.02)
     c = SV.choose(job_of(kb, **base, prefix_cache_hit_rate=0.9), kb.gpus["h100-80gb-sxm"], 1)
     assert c.single.ttft < 0.5 * a.single.ttft
+
+
+def test_a_batch_started_together_lasts_until_its_last_prompt_is_prefilled(kb):
+    """200 prompts of 1,000 tokens reach an idle vLLM copy at once (benchmark_throughput): 200,000 prompt
+    tokens in chunks of 8,192 (max_num_batched_tokens) is 25 chunks, so the last request's first token comes
+    after 25 chunk forwards (the run's prefill), while the mean request waits about half of that."""
+    job = job_of(kb, model="qwen3-30b-a3b", precision="fp8", framework="vllm", prompt_tokens=1000,
+                 output_tokens=2000, concurrent_requests=200)
+    s = SV.choose(job, kb.gpus["mi300x"], 1)
+    per_chunk = SV.prefill_seconds(job, s.engine, s.replica, 8192, 1000 - 1000 / 2)
+    assert SV.burst_last_ttft(job, s.engine, s.replica, 200) == pytest.approx(25 * per_chunk, rel=1e-9)
+    mean = SV.burst_ttft(job, s.engine, s.replica, 200)
+    assert 0.45 * 25 * per_chunk <= mean <= 0.6 * 25 * per_chunk

@@ -62,7 +62,17 @@ from .engine import (  # noqa: F401
     window_tokens,
 )
 from .layout import Layout, Replica, layouts, replica  # noqa: F401
-from .load import Point, _point, burst_ttft, capacity_point, peak_point, point, prefill_seconds, system_point  # noqa: F401
+from .load import (  # noqa: F401
+    Point,
+    _point,
+    burst_last_ttft,
+    burst_ttft,
+    capacity_point,
+    peak_point,
+    point,
+    prefill_seconds,
+    system_point,
+)
 from .report import memory, memory_of, result, terms  # noqa: F401
 from .result import ServingResult, serving_json  # noqa: F401
 from .step import ACT_BYTES, Step, floor_per_step, kernels_per_forward, prefill_host, step  # noqa: F401

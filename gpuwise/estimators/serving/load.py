@@ -112,6 +112,16 @@ def burst_ttft(job: Any, eng: Engine, rep: Replica, n: int) -> float:
     return per_chunk * sum(ends) / n
 
 
+def burst_last_ttft(job: Any, eng: Engine, rep: Replica, n: int) -> float:
+    """When the last of ``n`` requests that reach one idle copy at once gets its first token: every prompt's
+    chunks have been prefilled (the end of a batch benchmark's prefill, which its run time counts whole)."""
+    prompt, _ = request_lengths(job.w)
+    full, prompt = prompt, prefill_tokens(job.w, prompt)
+    total = n * float(prompt)
+    chunk = min(float(eng.chunk), total) if eng.fw.chunked_prefill else total
+    return prefill_seconds(job, eng, rep, chunk, full - prompt / 2) * math.ceil(total / chunk)
+
+
 def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
     """The whole system at ``conc`` requests spread over the copies. Past the throughput peak of a
     copy the scheduler runs the peak's batch (``max_num_seqs`` set there) and the rest queue: the
