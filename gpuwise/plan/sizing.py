@@ -231,12 +231,12 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
 def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:
     last_reason = "the model does not fit in memory at any count up to max_gpus"
     for n in counts(min(max_gpus, 16)):
-        ev = evaluate(s.job, g, n, defer=True)
-        if not _verdict(book, s, ev).fits:
+        ev = evaluate(s.job, g, n)  # judged once, complete (one rule session costs more than the put-off steps)
+        verdict = _verdict(book, s, ev)
+        if not verdict.fits:
             continue
-        ev.complete()
         sv = ev.serving  # None: no serving estimate (a diffusion model), no capacity
-        unsupported = rejected_on(book, _verdict(book, s, ev), "compatibility")
+        unsupported = rejected_on(book, verdict, "compatibility")
         if unsupported:  # the software does not run here (CMP-FRAMEWORK-GPU/-PRECISION): no count changes that
             said = sv.support.reason if sv is not None and sv.support.reason != "ok" else None
             last_reason = str(said or f"ruled out by {unsupported[0]} ({book.rules[unsupported[0]].title})")
