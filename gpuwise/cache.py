@@ -171,3 +171,28 @@ def cached(kind: str, files: Iterable[Path], build: Callable[[], T], extra: str 
     value = build()
     put(kind, digest, value)
     return value
+
+
+class Memo:
+    """What a loader built from a file's bytes, kept for the life of the process: the same bytes
+    (and the same ``extra``, such as the policy a rule file is checked against) give the same
+    checked object, so a program or a test that loads many rule books or knowledge overlays checks
+    each unchanged built-in file once. Only what loaded without error is kept; the objects are
+    frozen. At most ``limit`` entries (then it starts afresh)."""
+
+    def __init__(self, limit: int = 256) -> None:
+        self._entries: dict[tuple[str, bytes, str], Any] = {}
+        self._limit = limit
+
+    @staticmethod
+    def key(path: Path, raw: bytes, extra: str = "") -> tuple[str, bytes, str]:
+        return os.path.abspath(path), hashlib.sha256(raw).digest(), extra
+
+    def get(self, key: tuple[str, bytes, str]) -> Any | None:
+        return self._entries.get(key)
+
+    def put(self, key: tuple[str, bytes, str], value: Any) -> None:
+        if len(self._entries) >= self._limit:
+            self._entries.clear()
+        self._entries[key] = value
+

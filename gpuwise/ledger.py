@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .messages import Phrase, formula_text, phrase_json
+
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 PeriodKind = Literal["job", "commitment", "project"]
 HOURS_PER_MONTH = 730.0
@@ -33,8 +35,9 @@ class LedgerLine(_Frozen):
     kind: LineKind
     item: str
     amount: float
-    formula: str = ""
+    formula: str = ""  # in English; from formula_phrases when the line was priced by message ids
     inputs: dict[str, Any] = {}
+    formula_phrases: list[Any] = []  # the formula as [separator, message id, values] parts (formula.*)
 
 
 class Period(_Frozen):
@@ -83,11 +86,14 @@ class Timeline(_Frozen):
         return max(0.0, 1 - self.wall_hours / self.billed_hours) if self.billed_hours > 0 else 0.0
 
 
-def line(kind: LineKind, item: str, amount: float, formula: str = "", inputs: dict[str, Any] | None = None
-         ) -> LedgerLine:
-    """A posting, built without validation: the estimators hand over numbers they computed."""
-    return LedgerLine.model_construct(kind=kind, item=item, amount=float(amount), formula=formula,
-                                      inputs=dict(inputs or {}))
+def line(kind: LineKind, item: str, amount: float, formula: str | tuple[Phrase, ...] = "",
+         inputs: dict[str, Any] | None = None) -> LedgerLine:
+    """A posting, built without validation: the estimators hand over numbers they computed. The
+    formula is given as message ids with values (messages.formula) and written in English from them."""
+    parts = phrase_json(formula) if isinstance(formula, tuple) else []
+    return LedgerLine.model_construct(kind=kind, item=item, amount=float(amount),
+                                      formula=formula_text(formula) if isinstance(formula, tuple) else formula,
+                                      inputs=dict(inputs or {}), formula_phrases=parts)
 
 
 def ledger(period: Period, lines: Iterable[LedgerLine], currency: str = "USD") -> Ledger:

@@ -161,6 +161,12 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
     than one document, nesting deeper than ``MAX_YAML_DEPTH``, more than ``MAX_YAML_VALUES`` values
     after alias expansion.  Then only plain data is built (see :class:`_DataLoader`).
     """
+    return parse_yaml(read_bytes(path, what=what), path, what=what)
+
+
+def read_bytes(path: Path, *, what: str = "file") -> bytes:
+    """The file's bytes, bounded (:func:`read_yaml`'s first half: a loader that keys what it builds
+    by the bytes reads them once, with the same one-line errors)."""
     try:
         raw = _read_bounded(path)
     except FileNotFoundError:
@@ -173,6 +179,11 @@ def read_yaml(path: Path, *, what: str = "file") -> Any:
         raise UserError(f"cannot read: {exc}", where=str(path)) from None
     if len(raw) > MAX_FILE_BYTES:
         raise UserError(f"{what} is larger than the limit of {MAX_FILE_BYTES} bytes", where=str(path))
+    return raw
+
+
+def parse_yaml(raw: bytes, path: Path, *, what: str = "file") -> Any:
+    """:func:`read_yaml`'s second half: the document in ``raw`` (the bytes of ``path``)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

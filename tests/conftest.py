@@ -42,6 +42,22 @@ def _cache_for_started_processes(tmp_path_factory):
     else:
         os.environ["XDG_CACHE_HOME"] = saved
 
+@pytest.fixture(scope="session", autouse=True)
+def _default_key_bindings_built_once():
+    """prompt_toolkit builds its default key bindings (emacs, vi, basic: about 600 of them) afresh
+    for every Application, that is for every question ``gpuwise ask`` puts; that was most of the
+    questionnaire tests' time. The bindings are the same every time and hold no state of their own
+    (a binding reads the running application's), so the test processes build them once."""
+    try:
+        from prompt_toolkit.application import application
+    except ImportError:  # pragma: no cover - prompt_toolkit is a dependency of gpuwise ask
+        yield
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(application, "load_key_bindings", functools.cache(application.load_key_bindings))
+        yield
+
+
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 

@@ -15,6 +15,8 @@ from gpuwise.render import report
 
 from .clirun import gpuwise
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 ROOT = Path(__file__).parent.parent
 
 

@@ -17,6 +17,8 @@ import pytest
 
 from tests.clirun import gpuwise
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
 PROPOSALS = sorted(EX.glob("proposal-*.yaml"))

@@ -12,6 +12,8 @@ import pytest
 
 from tests.clirun import gpuwise, process
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 
 @pytest.fixture(autouse=True)
 def _wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,6 +36,8 @@ from gpuwise.cli import main
 from gpuwise.errors import UserError
 from gpuwise.inputs.schema import Proposal, Requirements
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 ROOT = Path(__file__).parent.parent
 
 SETTINGS = settings(max_examples=80, deadline=None, database=None,

@@ -25,6 +25,8 @@ import pytest
 from gpuwise.cli import main
 from tests.clirun import gpuwise
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
 GOOD = (EX / "proposal-good-lora-8xh100.yaml").read_text()  # approved as written (exit 0)

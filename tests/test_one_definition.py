@@ -18,20 +18,21 @@ from gpuwise.estimators.candidate import capacity_bytes, evaluate, requested_pin
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
+from . import sources
 from .conftest import ROOT
 
 PACKAGE = ROOT / "gpuwise"
 
 
 def _modules() -> list[Path]:
-    return sorted(PACKAGE.rglob("*.py"))
+    return sources.modules(PACKAGE)
 
 
 def test_the_node_size_is_defined_once():
     """Only the interconnect model says how many GPUs a server holds; the rest import it."""
     found = []
     for path in _modules():
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(sources.tree(path)):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value == 8:
                 names = [t.id for t in node.targets if isinstance(t, ast.Name)]
                 if any("NODE" in n for n in names):
@@ -56,9 +57,9 @@ def test_the_count_ladder_is_defined_once():
     1, 2, 4, 8 or doubles from a server up."""
     found = []
     for path in _modules():
-        text = path.read_text()
+        text = sources.text(path)
         rel = path.relative_to(ROOT).as_posix()
-        found += [f"{rel}:{line}" for line in _ladders(ast.parse(text))]
+        found += [f"{rel}:{line}" for line in _ladders(sources.tree(path))]
         if "counts[-1] * 2" in text or ("n = 16" in text and "n *= 2" in text):
             found.append(rel)
     assert found == [], found
@@ -85,7 +86,7 @@ def test_usable_memory_is_computed_in_one_function():
     planner's, the serving model's and the candidates' usable memory); the rules compare with the
     same policy."""
     found = [path.relative_to(ROOT).as_posix() for path in _modules()
-             if 'policy_value("memory_headroom_fraction")' in path.read_text()]
+             if 'policy_value("memory_headroom_fraction")' in sources.text(path)]
     assert found == ["gpuwise/estimators/__init__.py"], found
 
 
@@ -96,7 +97,7 @@ def test_the_flash_attention_floor_is_read_from_data_once(kb):
     from gpuwise.decide.bounds import Judgement
     from gpuwise.knowledge import compat
 
-    readers = [p.relative_to(ROOT).as_posix() for p in _modules() if "flash_attention_2" in p.read_text()]
+    readers = [p.relative_to(ROOT).as_posix() for p in _modules() if "flash_attention_2" in sources.text(p)]
     assert readers == ["gpuwise/knowledge/compat.py"], readers
     assert compat.flash_min_cc(kb.software) == 8.0  # FlashAttention-2 README: Ampere (sm_80) and newer
     floors = [f.model_copy(update={"min_compute_capability": "9.0"}) if f.feature == "flash_attention_2" else f
@@ -160,7 +161,7 @@ def test_the_memory_total_is_defined_once():
     planner's quick check and the serving model's KV budget call it."""
     found = []
     for path in _modules():
-        tree = ast.parse(path.read_text())
+        tree = sources.tree(path)
         for fn in ast.walk(tree):
             if isinstance(fn, ast.FunctionDef) and _multiplies_allocator_fraction(fn):
                 found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
@@ -196,7 +197,7 @@ def test_each_compute_capability_floor_is_read_in_one_function():
     FlashAttention floor by compat.flash_min_cc. A second reader of a floor fails here."""
     found = []
     for path in _modules():
-        tree = ast.parse(path.read_text())
+        tree = sources.tree(path)
         for fn in ast.walk(tree):
             if isinstance(fn, ast.FunctionDef) and any(
                     isinstance(n, ast.Attribute) and n.attr == "min_compute_capability" for n in ast.walk(fn)):

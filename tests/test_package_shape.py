@@ -5,10 +5,12 @@ function (a deferred import is still a dependency: the cycle is only hidden unti
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
 
+from . import sources
 from .conftest import ROOT
 
 PACKAGE = ROOT / "gpuwise"
@@ -35,12 +37,23 @@ def _modules() -> dict[str, Path]:
 def import_graph(deferred: bool) -> dict[str, set[str]]:
     """module -> the gpuwise modules it imports (``deferred``: also inside functions). ``from . import
     x`` depends on the submodule ``x``, not on the package; a module's own packages are not edges
-    (a package's ``__init__`` re-exporting its children is how Python packages work)."""
+    (a package's ``__init__`` re-exporting its children is how Python packages work). A fresh copy
+    of the graph each call (a test may add an edge to it); the sources are parsed once per process
+    for as long as they are unchanged."""
+    return {name: set(deps) for name, deps in _import_graph(deferred, _tree_stamp()).items()}
+
+
+def _tree_stamp() -> tuple:
+    return tuple(sources.stamp(p) for p in sources.modules(PACKAGE))
+
+
+@functools.cache
+def _import_graph(deferred: bool, _stamp: tuple) -> dict[str, frozenset[str]]:
     mods = _modules()
-    graph: dict[str, set[str]] = {}
+    graph: dict[str, frozenset[str]] = {}
     for name, path in mods.items():
         is_pkg = path.name == "__init__.py"
-        tree = ast.parse(path.read_text())
+        tree = sources.tree(path)
         nodes = ast.walk(tree) if deferred else iter(tree.body)
         deps: set[str] = set()
         for node in nodes:
@@ -58,7 +71,7 @@ def import_graph(deferred: bool) -> dict[str, set[str]]:
             else:
                 continue
             deps.update(t for t in targets if t in mods and t != name and not name.startswith(t + "."))
-        graph[name] = deps
+        graph[name] = frozenset(deps)
     return graph
 
 
@@ -105,8 +118,8 @@ def cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 
 
 def test_no_module_is_over_the_house_limit():
-    big = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py")
-           if (n := len(p.read_text().splitlines())) > MAX_LINES + ALLOWANCE}
+    big = {str(p.relative_to(ROOT)): n for p in sources.modules(PACKAGE)
+           if (n := len(sources.text(p).splitlines())) > MAX_LINES + ALLOWANCE}
     grown = {k: n for k, n in big.items() if n > KNOWN_OVER_THE_LIMIT.get(k, MAX_LINES + ALLOWANCE)}
     assert not grown, f"modules over ~{MAX_LINES} lines (split them by concern): {grown}"
     gone = sorted(set(KNOWN_OVER_THE_LIMIT) - set(big))

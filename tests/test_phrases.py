@@ -61,8 +61,9 @@ def _regex_patterns(path):
     pattern with each interpolated part as ``{}``."""
     import ast
 
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
+    from . import sources
+
+    for node in ast.walk(sources.tree(path)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
                 and node.func.attr in ("compile", "match", "fullmatch", "search", "sub", "findall", "split")
@@ -228,16 +229,94 @@ def test_a_formula_is_message_ids_with_operands():
 
 
 def test_every_formula_field_is_a_value_or_a_declared_operand():
-    """A formula template's field without a value is an operand: it needs its word
-    (operand.<field>); the Chinese keeps every field of the English."""
-    import re
-
+    """A formula template's field is an operand (no format spec: it needs its word, operand.<field>,
+    and its number is formatted by its input) or a constant the estimator always gives, written
+    with a format spec ({layers:d}, {params_b:g}); the Chinese keeps every field and spec of the English."""
     catalog = messages.catalog()
     zh = Fmt("zh")
     formulas = {mid: t for mid, t in catalog.items() if mid.startswith("formula.")}
     assert len(formulas) >= 25
     for mid, t in formulas.items():
-        for name in messages.placeholders(t):
-            assert f"operand.{name}" in catalog, (mid, name)
-        assert sorted(messages.placeholders(zh._(t))) == sorted(messages.placeholders(t)), mid
-        assert not re.search(r"\{[^}]*:[^}]*\}", t), f"{mid}: an operand's number is formatted by its input"
+        for _literal, name, spec, _conversion in messages.template_parts(t):
+            if name and not spec:
+                assert f"operand.{name}" in catalog, (mid, name)
+        fields = sorted((n, s) for _l, n, s, _c in messages.template_parts(t) if n)
+        assert sorted((n, s) for _l, n, s, _c in messages.template_parts(zh._(t)) if n) == fields, mid
+
+
+# ------------------------------------------------- money lines, serving formulas, estimate's count choice
+def test_money_lines_are_message_ids_with_operands(kb):
+    """A rental's ledger: 10 h of a $21.52/h offer, 0.25 h of start-up (no discount under the
+    clouds.yaml threshold): rent $215.20 (21.52 x 10), set-up $5.38 (21.52 x 0.25). Each line's formula
+    is a formula.* id whose English is the JSON's "formula"; the report words it in Chinese."""
+    from gpuwise import ledger as L
+    from gpuwise.estimators import cost as K
+    from gpuwise.estimators.offers import Offer
+
+    offer = Offer(provider="nebius", instance="", gpus=8, usd_per_hour=21.52, spot_usd_per_hour=None,
+                  as_of="2026-09-25", source="test", check="S")
+    led = K.rent_ledger(offer, kb.clouds, run_hours=10.0, setup_hours=0.25, period=L.period("job", 10.25))
+    rent, setup = led.lines
+    assert rent.amount == pytest.approx(215.2) and setup.amount == pytest.approx(5.38)
+    assert [p[1] for p in rent.formula_phrases] == ["formula.rent"]
+    assert rent.formula == "$/h x hours x (1 - long-rental discount)"
+    assert [p[1] for p in setup.formula_phrases] == ["formula.setup"]
+    assert setup.formula == "$/h x set-up hours x (1 - long-rental discount)"
+    zh = words.formula_parts(setup.formula_phrases, Fmt("zh"))
+    assert "准备时间" in zh and "set-up" not in zh
+
+
+def test_a_plan_line_and_a_serving_term_are_message_ids():
+    """Every money line of a plan and a serving estimate's terms carry their formula as
+    formula.* ids; their English is the text the JSON has kept all along."""
+    from .conftest import answer_of
+
+    p = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    assert p.lines and all(ln.formula_phrases for ln in p.lines)
+    assert all(messages.formula_text(ln.formula_phrases) == ln.formula for ln in p.lines)
+    power = next(ln for ln in p.lines if ln.kind == "power")
+    assert power.formula == "GPU-hours × (TDP + host W) / 1000 × PUE × $/kWh"
+    from gpuwise.decide.estimate import estimate
+
+    e = estimate(str(ROOT / "examples" / "inference-70b.yaml"), gpu="h100", gpus=8)
+    terms = {t.name: t for t in e.gpu.terms}
+    kv = terms["max_concurrent_sequences"]
+    assert [p[1] for p in kv.formula_phrases] == ["formula.serving.kv_capacity"]
+    en = words.formula_parts(kv.formula_phrases, Fmt("en"), lambda n: str(kv.inputs.get(n)))
+    assert en.startswith(f"{kv.inputs['replicas']} × floor((usable - weights")
+
+
+def test_a_speculative_drafter_adds_its_words_as_message_ids(kb):
+    """EAGLE-3 on Llama 3.1 8B: one dense decoder layer, a 3 x h x h fusion and its own 32,000-row
+    head (knowledge/serving.yaml speculative_methods.eagle3), added to the weights' formula as ids."""
+    from gpuwise.estimators import serving as SV
+
+    from .test_serving_draft import H100, job_of
+
+    job = job_of(kb, speculative={"method": "eagle3"}, model="llama-3.1-8b", precision="bf16")
+    s = SV.choose(job, kb.gpus[H100], 1)
+    m = SV.memory_of(job, s.engine.fw, s.layout)
+    ids = [p[1] for p in m.weights.formula_phrases[-3:]] if m.weights.formula_phrases else []
+    text = m.weights.formula
+    assert "; + eagle3 drafter: 1 dense decoder layer (" in text and "x h x h projection" in text
+    if ids:  # the memory estimator's own formula given as ids too
+        assert ids[0].startswith("formula.drafter.")
+    assert [p[1] for p in m.kv_cache.formula_phrases[-1:]] in ([], ["formula.drafter.kv"])
+    assert m.kv_cache.formula.endswith("; + the eagle3 drafter's KV cache")
+
+
+def test_estimate_says_why_it_chose_the_count_as_a_message():
+    """estimate --gpu h100 without --gpus: the fewest GPUs that fit and meet the deadline, said as
+    assume.gpus.* with its values (the Chinese report words it from the catalog)."""
+    from gpuwise.decide.estimate import estimate
+    from gpuwise.render import report
+
+    e = estimate(str(ROOT / "examples" / "pretrain-7b.yaml"), gpu="h100")
+    a = next(a for a in e.assumptions if a.field == "--gpus")
+    assert a.message_id == "assume.gpus.within_deadline"
+    assert a.values["count"] == a.value == e.gpu.count
+    assert a.values["days"] <= a.values["deadline"]
+    assert a.reason == (f"no --gpus: the fewest GPUs whose layout fits and finishes within the deadline "
+                        f"({a.values['deadline']:g} days): {a.values['days']:.1f} days on {a.value}")
+    zh = report.render(e, "text", kind="estimate", lang="zh")
+    assert "未给出 --gpus" in zh and "no --gpus" not in zh

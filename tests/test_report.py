@@ -37,6 +37,8 @@ from tests.fixtures_results import (
     recommend_result,
 )
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).parent / "golden"
 LOCALE = ROOT / "gpuwise" / "render" / "locale"

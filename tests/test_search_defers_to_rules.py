@@ -175,6 +175,12 @@ def _judged_all(kb, name: str, rules: str, question) -> object:
     return _JUDGED_ALL[name]
 
 
+@functools.cache
+def _builtin_feasible(question: str) -> frozenset[tuple[str, int, str | None]]:
+    """What the built-in rules find feasible for a question (several cases ask the same one)."""
+    return frozenset(_feasible(recommend(json.loads(question))))
+
+
 @pytest.mark.parametrize(("name", "house", "question"), CASES, ids=[c[0] for c in CASES])
 def test_a_house_rule_changes_the_search_as_it_changes_judging_every_count(kb, tmp_path, name, house, question):
     rules = _house(tmp_path, house)
@@ -184,8 +190,8 @@ def test_a_house_rule_changes_the_search_as_it_changes_judging_every_count(kb, t
     assert _fewest_feasible(searched) == _fewest_feasible(judged_all)
     assert _about_the_job(searched) == _about_the_job(judged_all)
     assert len(searched.candidates) < len(judged_all.candidates)  # the search still skips counts
-    builtin = recommend(_question(question))
-    assert _feasible(searched) != _feasible(builtin), "the house rule should change what is feasible"
+    assert _feasible(searched) != _builtin_feasible(json.dumps(_question(question), sort_keys=True, default=str)), \
+        "the house rule should change what is feasible"
 
 
 @pytest.mark.parametrize("name", ["deadline-x3", "throughput-x3", "latency-x0.3", "memory-tighter-serve"])

@@ -21,6 +21,7 @@ from gpuwise.estimators.serving.result import ServingResult, serving_json
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
+from . import sources
 from .conftest import ROOT
 
 RECORDS = (Evaluation, Speed, TrainingRun, ServingResult, Cost, Market)
@@ -63,8 +64,8 @@ def test_step_records_are_frozen(cls):
 
 def test_no_module_reads_a_numbers_attribute():
     hits = []
-    for path in sorted((ROOT / "gpuwise").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+    for path in sources.modules():
+        for node in ast.walk(sources.tree(path)):
             if isinstance(node, ast.Attribute) and node.attr == "numbers":
                 hits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert hits == []

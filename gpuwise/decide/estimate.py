@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import knowledge as knowledge_mod
+from .. import messages
 from ..errors import UserError
 from ..estimators import Term
 from ..estimators import compute as C
@@ -76,16 +77,17 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     count = gpus or 1
     chosen_count_note = None
     if gpus is None and gpu is not None and job.training and not job.shape.diffusion:
-        count, chosen_count_note = _count_for_deadline(job, kb.gpus[kb.gpu(gpu, where="--gpu").id])
+        count, note_id, note_values = _count_for_deadline(job, kb.gpus[kb.gpu(gpu, where="--gpu").id])
+        from ..inputs.job import note
+
+        chosen_count_note = note("--gpus", count, note_id, note_values)
     if job.training and not job.shape.diffusion:
         from ..estimators.candidate import training_job
 
         training_job(job)  # settles the global batch (an assumption when not given)
     assumptions = list(job.assumptions)
     if chosen_count_note is not None:
-        from ..results import Assumption
-
-        assumptions.append(Assumption(field="--gpus", value=count, reason=chosen_count_note))
+        assumptions.append(chosen_count_note)
     if gpu is None:  # memory alone: the requested strategy on `count` GPUs
         mem = memory_for(job, _gpu_stub(kb), count, requested_strategy(job))
         flops = _flops(job)
@@ -176,20 +178,21 @@ def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, 
     def per_million(usd_per_hour: float | None) -> float | None:
         return usd_per_hour / (tokens_per_s * 3600) * 1e6 if ok and usd_per_hour is not None else None
 
+    words = formula("formula.cost_per_million")
     return {"rent_usd": per_million(per_hour["rent"]), "buy_usd": per_million(per_hour["buy"]),
             "rent_usd_per_hour": per_hour["rent"], "buy_usd_per_hour": per_hour["buy"],
             "tokens_per_s": tokens_per_s, "hours": hours,
-            "formula": "cost per hour / (output tokens/s x 3600) x 1e6; cost per hour = project cost / "
-                       "(project months x 730 h)"}
+            "formula": messages.formula_text(words), "formula_phrases": messages.phrase_json(words)}
 
 
-def _count_for_deadline(job: Job, g: Any) -> tuple[int, str]:
+def _count_for_deadline(job: Job, g: Any) -> tuple[int, str, dict[str, Any]]:
     """Training without --gpus: the fewest GPUs (the count ladder, and max_gpus) the rules let
     through on what the estimate knows of a count, its memory and its days; failing that, of the
     counts the rules let through on memory alone, the one that finishes soonest. The rules are asked
     as the count search asks them (:class:`gpuwise.decide.bounds.Judgement`: a house threshold or a
     policy overlay moves the choice); what a count is not known by here (its price, its GPU's
-    software) is unknown to them, so only the memory and deadline rules can settle it."""
+    software) is unknown to them, so only the memory and deadline rules can settle it. Returns the
+    count and why, as a message id of reports/messages.yaml (``assume.gpus.*``) and its values."""
     from . import bounds, rulebook
     from .subjects import count_fact, counts_for
 
@@ -209,15 +212,15 @@ def _count_for_deadline(job: Job, g: Any) -> tuple[int, str]:
         if known.verdict() is False:  # the memory rules refuse it
             continue
         if known.verdict({"wall_days": days}) is not False:
-            return n, (f"no --gpus: the fewest GPUs whose layout fits and finishes within the deadline "
-                       f"({deadline:g} days): {days:.1f} days on {n}" if deadline is not None else
-                       f"no --gpus: the fewest GPUs whose layout fits ({days:.1f} days on {n})")
+            if deadline is not None:
+                return n, "assume.gpus.within_deadline", {"deadline": deadline, "days": days, "count": n}
+            return n, "assume.gpus.fewest_that_fit", {"days": days, "count": n}
         if best is None or days < best[0]:
             best = (days, n)
     if best is None:
-        return counts[-1], f"no --gpus and no count up to max_gpus ({job.c.max_gpus}) fits: estimated on {counts[-1]}"
-    return best[1], (f"no --gpus and no count up to max_gpus ({job.c.max_gpus}) meets the deadline "
-                     f"({deadline:g} days): the fastest, {best[0]:.1f} days on {best[1]}")
+        return counts[-1], "assume.gpus.none_fits", {"max_gpus": job.c.max_gpus, "count": counts[-1]}
+    return best[1], "assume.gpus.fastest", {"max_gpus": job.c.max_gpus, "deadline": deadline, "days": best[0],
+                                            "count": best[1]}
 
 
 def _flops(job: Job) -> ComputeOut:

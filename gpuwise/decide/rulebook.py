@@ -43,10 +43,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..cache import Memo
 from ..errors import RuleError
 from ..paths import rules_dir
 from ..results import STAGES, STEPS, Severity, Stage, Step, Topic
-from ..yamlio import list_directory, read_yaml
+from ..yamlio import list_directory, parse_yaml, read_bytes
 
 # the fact vocabulary (.facts) is imported where a rule file is checked: a rule book served from the
 # cache (gpuwise/cache.py) does not need it, and building its models was a tenth of a short run
@@ -468,8 +469,28 @@ class Rulebook:
 
 
 # ------------------------------------------------------------------------------ loading
-def load_rulefile(path: Path, policy: dict[str, Any]) -> RuleFile:
-    data = read_yaml(path, what="rule file")
+_CHECKED = Memo()
+"""Rule files checked in this process, by their bytes and the policy: a program (or the test suite)
+that builds many rule books with house rules or policy overlays checks each built-in file once."""
+
+
+def load_rulefile(path: Path, policy: dict[str, Any], policy_key: str | None = None) -> RuleFile:
+    """The rule file at ``path``, read, validated and checked against ``policy`` (``policy_key``:
+    its JSON, when the caller has it)."""
+    raw = read_bytes(path, what="rule file")
+    key = Memo.key(path, raw, policy_key if policy_key is not None else _policy_key(policy))
+    rf = _CHECKED.get(key)
+    if rf is None:
+        rf = _check_rulefile(parse_yaml(raw, path, what="rule file"), path, policy)
+        _CHECKED.put(key, rf)
+    return rf
+
+
+def _policy_key(policy: dict[str, Any]) -> str:
+    return json.dumps(sorted(policy.items()), default=str)
+
+
+def _check_rulefile(data: Any, path: Path, policy: dict[str, Any]) -> RuleFile:
     if not isinstance(data, dict):
         raise RuleError("expected a mapping at the top level", where=str(path))
     try:
@@ -506,7 +527,7 @@ def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) 
         from ..knowledge import load as load_kb
 
         policy = {k: v.value for k, v in load_kb().policy.items()}
-    key = (_dir_key(house) if house else None, json.dumps(sorted(policy.items()), default=str))
+    key = (_dir_key(house) if house else None, _policy_key(policy))
     book = _CACHE.get(key)
     if book is None:
         book = _CACHE[key] = _load_cached(Path(house) if house else None, policy, key[1])
@@ -533,7 +554,8 @@ def _load_cached(house: Path | None, policy: dict[str, Any], policy_key: str) ->
 
 def _load_files(paths: list[Path], policy: dict[str, Any]) -> tuple[list[tuple[Path, RuleFile]], dict[str, Path]]:
     """Rule files, checked, and where each rule id comes from; an id twice is an error naming both."""
-    files = [(p, load_rulefile(p, policy)) for p in paths]
+    policy_key = _policy_key(policy)
+    files = [(p, load_rulefile(p, policy, policy_key)) for p in paths]
     where: dict[str, Path] = {}
     for p, rf in files:
         for r in rf.rules:

@@ -16,7 +16,7 @@ from ..inputs.job import Job, note
 from ..knowledge.schema import Gpu
 from ..knowledge.schema.runtime import StackSpeed
 from ..ledger import Ledger, Timeline
-from ..messages import Phrase, phrase_json, phrase_text
+from ..messages import Phrase, formula, phrase_json, phrase_text
 from ..results import Assumption
 from . import GB, Term, usable_fraction
 from . import compute as C
@@ -579,7 +579,7 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     # GPU-hours of training, as published runs count them; the wall clock (and the bill) includes
     # the start-up and wind-down
     wall, gpu_hours = plan.wall_hours + setup, plan.gpu_hours
-    ev.terms["job_setup"] = Term("job_setup_hours", setup, "h", "start-up and wind-down of the job, on every GPU",
+    ev.terms["job_setup"] = Term("job_setup_hours", setup, "h", formula("formula.job_setup"),
                                  {"hours": setup, "gpus": ev.count, "gpu_hours": setup * ev.count})
     ev.speed = Speed(plan.mfu.value, peak.tflops, peak.kind, efficiency=plan.scaling_efficiency,
                      gpu_hours=gpu_hours, wall_hours=wall,
@@ -710,7 +710,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     rent = None
     if rent_led is not None:
         first = rent_led.lines[0]
-        rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD", first.formula,
+        rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD",
+                    tuple((sep, mid, dict(v)) for sep, mid, v in first.formula_phrases) or first.formula,
                     {**first.inputs, "hours": tl.billed_hours, "period": rent_period.kind})
     plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
                                usd_cny=rate, unit_price=unit_price)

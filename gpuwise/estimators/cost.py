@@ -112,7 +112,7 @@ class BuyPlan:
     nodes: int  # servers or workstations the GPUs sit in
     hardware_usd: float  # what the GPUs (and, for whole servers, the host) cost
     host_usd: float  # host server / workstation share not in the price
-    host_note: str
+    host_note: tuple[Phrase, ...]  # how the host share is priced (reports/messages.yaml formula.server.*)
     condition: str  # new | used (what the price is for)
     price_kind: str
     currency: str
@@ -122,6 +122,7 @@ class BuyPlan:
     check: str
     note_phrases: tuple[Phrase, ...] = ()  # how the price was taken (reports/messages.yaml note.*)
     point_gpus: int = 1  # GPUs in the unit the price point is for (native_amount buys that many)
+    host_key: str = ""  # the tco.yaml value the host share is priced from (none: no share, or an estimate)
 
 
 def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, condition: str = "new",
@@ -161,8 +162,8 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
         share_key = "server_share_usd_per_gpu_pcie" if in_server else server_share_key(gpu)
         host = v[share_key].value * count
         return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, unit_price * count, host,
-                       f"host share {share_key}", condition, "proposal", "USD", unit_price, "proposal",
-                       "the proposal's own price", "U"), None
+                       formula("formula.server.share_proposal", share_key=share_key), condition, "proposal", "USD",
+                       unit_price, "proposal", "the proposal's own price", "U", host_key=share_key), None
     wanted = "used" if condition in ("used", "refurbished") else "new"
     shapes = ("server", "baseboard") if u.sold_as == "server" else ("card",)
     points = [p for p in entry.prices if p.unit in shapes]
@@ -183,21 +184,24 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
         if p.gpus != unit_gpus:
             note += (("; " if note else "", "note.pro_rata", {"unit": unit_gpus, "p": p.gpus}),)
         hardware = per_unit * units
+        share_key = ""
         if p.unit == "baseboard":
-            host = v["server_share_usd_per_gpu_sxm"].value * count
-            host_note = "server around the baseboard: server_share_usd_per_gpu_sxm x GPUs (estimate)"
+            share_key = "server_share_usd_per_gpu_sxm"
+            host = v[share_key].value * count
+            host_note = formula("formula.server.baseboard")
         else:
-            host, host_note = 0.0, "included in the whole-server price"
+            host, host_note = 0.0, formula("formula.server.included")
     else:
         hardware = amount * count
         share_key = "server_share_usd_per_gpu_pcie" if in_server else server_share_key(gpu)
         host = v[share_key].value * count
-        host_note = f"host share {share_key} x GPUs"
+        host_note = formula("formula.server.share", share_key=share_key)
         if in_server:
-            host_note += (f" ({count} cards are more than a {u.max_per_node}-card workstation holds: "
-                          f"{nodes} PCIe GPU server(s) of up to {SERVER_CARDS})")
+            host_note += formula("formula.server.in_servers", " ", count=count, max_per_node=u.max_per_node,
+                                 nodes=nodes, server_cards=SERVER_CARDS)
     return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, hardware, host, host_note, p.condition,
-                   p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note, p.gpus), None
+                   p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note, p.gpus,
+                   host_key=share_key), None
 
 
 def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition: str = "new",
@@ -429,11 +433,11 @@ def fee_lines(fees: Term) -> list[LedgerLine]:
     common = {"provider": i["provider"], "months": months, "as_of": i["as_of"]}
     return [
         L.line("fee", "egress", i["egress_usd_per_month"] * months,
-               "months x internet egress by tier (after the free allowance)",
+               formula("formula.fee.egress"),
                {**common, "usd_per_month": i["egress_usd_per_month"], "free_gb": i["egress_free_gb"]}),
         L.line("fee", "cross-region", i["cross_region_usd_per_month"] * months,
-               "months x cross-region GB x $/GB", {**common, "usd_per_month": i["cross_region_usd_per_month"]}),
-        L.line("fee", "storage", i["storage_usd_per_month"] * months, "months x storage GB x $/GB-month",
+               formula("formula.fee.cross_region"), {**common, "usd_per_month": i["cross_region_usd_per_month"]}),
+        L.line("fee", "storage", i["storage_usd_per_month"] * months, formula("formula.fee.storage"),
                {**common, "usd_per_month": i["storage_usd_per_month"]}),
     ]
 
@@ -454,8 +458,8 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
                   "gpus_paid": offer.gpus, "as_of": offer.as_of, "restart_overhead": sm.restart_overhead,
                   "spot_price_known": offer.spot_usd_per_hour is not None}
         rent = L.line("rent", f"{what}, spot", rate * billed_run * (1 + sm.restart_overhead),
-                      "spot $/h x hours x (1 + restart overhead)", {**common, "hours": billed_run})
-        setup = L.line("setup", "start-up and wind-down", rate * setup_hours, "spot $/h x set-up hours",
+                      formula("formula.rent_spot"), {**common, "hours": billed_run})
+        setup = L.line("setup", "start-up and wind-down", rate * setup_hours, formula("formula.setup_spot"),
                        {**common, "hours": setup_hours})
     else:
         d, schedule = discount(clouds, billed_run + setup_hours)
@@ -463,9 +467,9 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
                   "provider": offer.provider, "instance": offer.instance, "gpus_paid": offer.gpus,
                   "as_of": offer.as_of, "currency": offer.currency}
         rent = L.line("rent", what, offer.usd_per_hour * billed_run * (1 - d),
-                      "$/h x hours x (1 - long-rental discount)", {**common, "hours": billed_run})
+                      formula("formula.rent"), {**common, "hours": billed_run})
         setup = L.line("setup", "start-up and wind-down", offer.usd_per_hour * setup_hours * (1 - d),
-                       "$/h x set-up hours x (1 - long-rental discount)", {**common, "hours": setup_hours})
+                       formula("formula.setup"), {**common, "hours": setup_hours})
     return L.ledger(period, [rent, setup, *(fees or [])])
 
 
@@ -476,14 +480,16 @@ def buy_ledger(buy: BuyCost, period: Period) -> Ledger:
     unit = {"server": "whole servers", "card": "cards", "workstation": "cards"}.get(p.sold_as, p.sold_as) if p else ""
     capex_item = f"{p.units} x {p.unit_gpus}-GPU {unit}" if p and p.sold_as == "server" else (
         f"{p.count} {unit}" if p else "hardware")
-    lines = [L.line("capex", capex_item, buy.cards.value, buy.cards.formula, buy.cards.inputs)]
+    lines = [L.line("capex", capex_item, buy.cards.value, buy.cards.formula_phrases or buy.cards.formula,
+                    buy.cards.inputs)]
     for kind, term in (("server", buy.server), ("network", buy.network), ("hosting", buy.hosting),
                        ("power", buy.power), ("licence", buy.licences), ("resale", buy.resale)):
         if term is not None:
             item = {"server": "host server share", "network": "scale-out network", "hosting": buy.hosting_name,
                     "power": "electricity", "licence": "software licences",
                     "resale": "resale at the end"}[kind]
-            lines.append(L.line(kind, item, term.value, term.formula, term.inputs))  # type: ignore[arg-type]
+            lines.append(L.line(kind, item, term.value, term.formula_phrases or term.formula,  # type: ignore[arg-type]
+                                term.inputs))
     return L.ledger(period, lines)
 
 

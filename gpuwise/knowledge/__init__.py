@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import hashlib
 import math
 import os
 import stat
@@ -19,9 +20,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ..cache import Memo
 from ..errors import KnowledgeError, UserError
 from ..paths import knowledge_dir
-from ..yamlio import list_directory, read_yaml
+from ..yamlio import list_directory, parse_yaml, read_bytes
 from . import schema as S
 from .names import NameIndex, Resolved, norm  # noqa: F401  (Resolved and norm: re-exported)
 
@@ -236,6 +238,11 @@ def overlay_files(overlay: Path) -> dict[str, Path]:
     return found
 
 
+_VALIDATED = Memo()
+"""Knowledge files validated in this process, by the bytes of the built-in file and of the overlay's
+file of the same name: loading several overlays validates each file they leave alone once."""
+
+
 def _load(overlay: Path | None) -> Knowledge:
     base = knowledge_dir()
     mine = overlay_files(overlay) if overlay is not None else {}
@@ -243,18 +250,26 @@ def _load(overlay: Path | None) -> Knowledge:
     files: dict[str, Path] = {}
     for fname, schema in FILES.items():
         path = base / fname
-        data = read_yaml(path, what="knowledge file")
+        raw = read_bytes(path, what="knowledge file")
         files[fname] = path
-        if overlay is not None and fname in mine:
-            extra = read_yaml(overlay / fname, what="knowledge file")
-            if not isinstance(extra, dict):
-                raise KnowledgeError("expected a mapping at the top level", where=str(overlay / fname))
-            if fname == "policy.yaml":
-                extra = policy_overlay(extra, data, overlay / fname)
-            data = _merge(data, extra, overlay / fname)
-            path = overlay / fname
-            files[fname] = path
-        parsed[fname] = validate_file(path, schema, data)
+        over = overlay / fname if overlay is not None and fname in mine else None
+        over_raw = read_bytes(over, what="knowledge file") if over is not None else b""
+        key = Memo.key(path, raw, f"{os.path.abspath(over)}\0{hashlib.sha256(over_raw).hexdigest()}" if over else "")
+        if over is not None:
+            files[fname] = over
+        got = _VALIDATED.get(key)
+        if got is None:
+            data = parse_yaml(raw, path, what="knowledge file")
+            if over is not None:
+                extra = parse_yaml(over_raw, over, what="knowledge file")
+                if not isinstance(extra, dict):
+                    raise KnowledgeError("expected a mapping at the top level", where=str(over))
+                if fname == "policy.yaml":
+                    extra = policy_overlay(extra, data, over)
+                data = _merge(data, extra, over)
+            got = validate_file(files[fname], schema, data)
+            _VALIDATED.put(key, got)
+        parsed[fname] = got
     gpus_f: S.GpuFile = parsed["gpus.yaml"]  # type: ignore[assignment]
     models_f: S.ModelFile = parsed["models.yaml"]  # type: ignore[assignment]
     gpus = _unique(gpus_f.gpus, files["gpus.yaml"], "gpus")

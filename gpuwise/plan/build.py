@@ -293,23 +293,24 @@ class Planner:
                               "amount": k * f.unit_capex, "arrives": o + L, "sold_as": f.sold_as,
                               "as_of": f.buy_as_of, "source": f.buy_source})
             lines.append(_line(o, "capex", f"{k} x {f.unit} {f.gpu.name} ({f.sold_as})", k * f.unit_capex,
-                               "units × unit price (hardware, host share, network)",
+                               messages.formula("formula.plan.capex"),
                                {"units": k, "unit_gpus": f.unit, "unit_usd": round(f.unit_capex, 2),
                                 "price_as_of": f.buy_as_of}))
             for m in range(o + L, H + 1):
                 arrived[g][m] += k * f.unit
                 lines.append(_line(m, "hosting", f"{k * f.unit} {f.gpu.name} bought ({f.bought_hosting})",
-                                   k * f.unit_hosting_per_month, "units × hosting $/month (billed kW × $/kW-month)",
+                                   k * f.unit_hosting_per_month, messages.formula("formula.plan.hosting"),
                                    {"units": k, "usd_per_unit_month": round(f.unit_hosting_per_month, 2)}))
             frac = k * f.unit_hardware and (-k * f.unit_hardware * _resale(inp, f, H - o + 1))
             lines.append(_line(H, "resale", f"{k * f.unit} {f.gpu.name} resold after {H - o + 1} months", frac,
-                               "-(hardware) × resale fraction (tco.yaml resale curve)",
+                               messages.formula("formula.plan.resale"),
                                {"hardware_usd": round(k * f.unit_hardware, 2), "months_owned": H - o + 1}))
         for f in inp.fleets.values():
             if f.owned and f.owned_hosting_per_month > 0:
                 for m in range(1, H + 1):
                     lines.append(_line(m, "hosting", f"{f.owned} owned {f.gpu.name} ({f.owned_hosting})",
-                                       f.owned_hosting_per_month, "billed kW × $/kW-month", f.owned_formula))
+                                       f.owned_hosting_per_month, messages.formula("formula.plan.owned_hosting"),
+                                       f.owned_formula))
         fleet = {g: [f.owned + arrived[g][m] for m in range(H + 1)] for g, f in inp.fleets.items()}
         placements: dict[int, list[dict[str, Any]]] = {m: [] for m in range(1, H + 1)}
         used_hours: dict[tuple[str, int], float] = {}
@@ -339,7 +340,7 @@ class Planner:
             used_hours[(g, m)] = used_hours.get((g, m), 0.0) + hours
             power = _power_rate(f) * hours
             lines.append(_line(m, "power", f"{sz.name} on {gpus} {f.gpu.name}", power,
-                               "GPU-hours × (TDP + host W) / 1000 × PUE × $/kWh",
+                               messages.formula("formula.plan.power"),
                                {"gpu_hours": round(hours, 2), "usd_per_gpu_hour": round(_power_rate(f), 4)}))
             start = in_use.get((g, m), 0)
             in_use[(g, m)] = start + (gpus if sz.serving else 0)
@@ -359,13 +360,13 @@ class Planner:
                     if sz.serving:
                         amount = (o.rent_usd_per_hour * sz.hours_per_day * DAYS_PER_MONTH * (1 - o.rent_discount)
                                   * round(v))
-                        formula = "copies × $/h for the copy's GPUs × hours a day × days × (1 - long-rental discount)"
+                        formula = messages.formula("formula.plan.rent_copies")
                         inputs = {"copies": round(v), "usd_per_hour": round(o.rent_usd_per_hour, 4),
                                   "hours_per_day": sz.hours_per_day, "discount": o.rent_discount,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
                     else:
                         amount = o.rent_usd_per_hour * o.wall_hours * v
-                        formula = "runs × $/h for the run's GPUs × wall hours"
+                        formula = messages.formula("formula.plan.rent_runs")
                         inputs = {"runs": round(v, 4), "usd_per_hour": round(o.rent_usd_per_hour, 4),
                                   "wall_hours": round(o.wall_hours, 2), "gpus_paid": o.rent_gpus_paid,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
@@ -388,14 +389,14 @@ class Planner:
                     place(sz, g, m, k, False, term)
                 lines.append(_line(m, "rent", f"{name} on {r.gpus_paid * k} {inp.fleets[g].gpu.name} "
                                               f"({r.provider}, {term} commitment from month {o})", per_month,
-                                   "copies × committed $/h for the copy's GPUs × 730 h (every hour of the term)",
+                                   messages.formula("formula.plan.committed"),
                                    inputs))
             after = o + r.months - 1 - H
             if after > 0:
                 lines.append(_line(H, "rent", f"{name} on {r.gpus_paid * k} {inp.fleets[g].gpu.name}: the {term} "
                                               f"commitment's {after} months after the plan ({r.provider})",
                                    per_month * after,
-                                   "copies × committed $/h × 730 h × months of the term after the horizon",
+                                   messages.formula("formula.plan.committed_after"),
                                    {**inputs, "months_after": after}))
             commitments.append({"workload": name, "gpu": g, "count": r.gpus_paid * k, "copies": k, "term": term,
                                 "months": r.months, "start": o, "provider": r.provider, "instance": r.instance,
@@ -606,7 +607,8 @@ class Planner:
             unplaced=unplaced, api=api_out, findings=findings, trace=trace, answer=answer, horizon_months=H,
             usd_cny=self.rate, currency_info=info, total_usd=total, baseline_details=details, binding=binding,
             lines=[Line(month=ln["month"], kind=ln["kind"], item=ln["item"], amount=M(ln["amount"]),
-                        formula=ln["formula"], inputs=ln["inputs"]) for ln in ex["lines"]],
+                        formula=messages.formula_text(ln["formula"]), inputs=ln["inputs"],
+                        formula_phrases=messages.phrase_json(ln["formula"])) for ln in ex["lines"]],
             options=options, owned=owned, workloads=workloads,
             gpu_names={g: f.gpu.name for g, f in self.fleets.items()} | {g: self.kb.gpus[g].name for g in
                                                                          sorted({b for x in binding for b in x.gpus})},
@@ -629,7 +631,9 @@ class Planner:
                 f"are not available then (acquisition {c.acquisition}, delivery, budget)")
 
 
-def _line(month: int, kind: str, item: str, amount: float, formula: str, inputs: dict[str, Any]) -> dict[str, Any]:
+def _line(month: int, kind: str, item: str, amount: float, formula: tuple[messages.Phrase, ...],
+          inputs: dict[str, Any]) -> dict[str, Any]:
+    """A money line; its formula as message ids with values (reports/messages.yaml formula.plan.*)."""
     return {"month": month, "kind": kind, "item": item, "amount": float(amount), "formula": formula, "inputs": inputs}
 
 

@@ -31,6 +31,8 @@ class Line(Frozen):
     amount: float
     formula: str
     inputs: dict[str, Any] = {}
+    formula_phrases: list[Any] = Field(default=[], description="the formula as [separator, message id, values] "
+                                       "parts (reports/messages.yaml formula.plan.*)")
 
 
 class Placement(Frozen):

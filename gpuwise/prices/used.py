@@ -46,8 +46,7 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
                           unit_gpus=p.point_gpus))
         yuan = yuan or p.currency == "CNY"
         if p.host_usd > 0:
-            key = next((k for k in ("server_share_usd_per_gpu_sxm", "server_share_usd_per_gpu_pcie",
-                                    "server_share_usd_per_gpu_consumer") if k in p.host_note), None)
+            key = p.host_key
             v = kb.tco.values.get(key) if key else None
             if v is not None:
                 out.append(_entry(f"host server share ({key})", v.value, "USD", "per GPU", v.as_of, v.source,

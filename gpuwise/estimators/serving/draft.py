@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ...messages import Phrase, formula
 from .. import memory as M
 
 
@@ -36,7 +37,7 @@ class Drafter:
     bytes_per_param: float  # the target's weight format for the drafter's linear weights
     kv_bytes_per_token: float  # its KV cache per token of a sequence
     kv_heads: int  # how many ways tensor parallelism divides its KV (1: a latent held whole)
-    formula: str
+    formula: tuple[Phrase, ...]  # its parameters and bytes, as formula.drafter.* message ids with values
 
     @property
     def weight_bytes(self) -> float:
@@ -96,19 +97,21 @@ def drafter(job: Any, spec: Any, bytes_per_param: float, kv_bytes: float) -> Dra
         small = guess_shape(spec.draft_params)
         return Drafter(spec.method, spec.draft_params, 0.0, bytes_per_param,
                        M.kv_cache_bytes(small, 1, kv_bytes).value, M.kv_heads_effective(small),
-                       f"draft model: {spec.draft_params / 1e9:g}B parameters x {bytes_per_param:g} B, "
-                       f"its own KV cache ({small.layers} layers, {small.kv_heads} KV heads x {small.head_dim})")
+                       formula("formula.drafter.model", method=spec.method, params_b=spec.draft_params / 1e9,
+                               bytes_per_param=bytes_per_param, layers=small.layers, kv_heads=small.kv_heads,
+                               head_dim=small.head_dim))
     if spec.draft_layers <= 0:
         return None
     if spec.method == "mtp":
         layer, experts = model_layer_params(shape)
-        what = "MoE layer" if shape.moe else "decoder layer"
+        what = "formula.drafter.moe_layers" if shape.moe else "formula.drafter.decoder_layers"
     else:
         layer, experts = dense_layer_params(shape), 0.0
-        what = "dense decoder layer"
+        what = "formula.drafter.dense_layers"
     n = spec.draft_layers
     params = n * (layer + fc) + vocab * h
-    formula = (f"{n:g} {what} ({layer / 1e9:.3g}B) + {fc / (h * h):g} x h x h projection"
-               + (f" + own head {vocab} x h" if vocab else "") + f", x {bytes_per_param:g} B")
+    words = (formula(what, method=spec.method, layers=n, layer_b=layer / 1e9, fc_inputs=fc / (h * h))
+             + (formula("formula.drafter.head", " + ", vocab=vocab) if vocab else ())
+             + formula("formula.drafter.bytes", ", ", bytes_per_param=bytes_per_param))
     return Drafter(spec.method, params, n * experts, bytes_per_param, n * layer_kv_bytes(shape, kv_bytes),
-                   M.kv_heads_effective(shape), formula)
+                   M.kv_heads_effective(shape), words)

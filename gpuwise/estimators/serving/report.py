@@ -9,7 +9,7 @@ from typing import Any
 
 from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework
-from ...messages import Phrase, phrase_text
+from ...messages import Phrase, formula, formula_text, phrase_text
 from .. import Term
 from .. import memory as M
 from . import options as O
@@ -38,18 +38,18 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
     timed = {
         "decode": Term("decode_tokens_per_s", 1 / s.load.tpot if s.load.tpot > 0 else 0.0, "tok/s",
-                       "1 / TPOT at the load: one sequence's output speed (its prompt chunks sharing the steps)",
+                       formula("formula.serving.decode"),
                        {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note_phrases=note),
         "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
-                             "sustained output tokens/s of all copies at the load (prefill sharing the GPUs)",
+                             formula("formula.serving.decode_total"),
                              {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas},
                              note_phrases=note),
         "prefill": Term("prefill_tokens_per_s", prompt / s.single.ttft if s.single.ttft > 0 else 0.0, "tok/s",
-                        "prompt tokens / time to first token of one request alone",
+                        formula("formula.serving.prefill"),
                         {**common, "ttft_s": s.single.ttft}),
         "kv_capacity": Term(
             "max_concurrent_sequences", float(s.max_concurrent), "sequences",
-            "replicas x floor((usable - weights - context - working set) per GPU / KV per sequence per GPU)",
+            formula("formula.serving.kv_capacity"),
             {**common, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,
              "kv_free_per_gpu_bytes": rep.free_gpu, "kv_bytes_per_token_per_gpu": rep.kv_token_gpu,
              "tokens_per_sequence": rep.seq_tokens, "kv_reserve": eng.fw.kv_reserve,
@@ -57,8 +57,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
             note_phrases=tuple(rep.notes)),
         "serving_step": Term(
             "tpot_s", st.seconds, "s",
-            "pp x [weight bytes / (BW x f) + GEMM FLOPs / (peak x e) + max(KV bytes / (BW x f), attention "
-            "FLOPs / (peak x e)) + all-reduces + layers x overhead] + step overhead",
+            formula("formula.serving.step"),
             {**common, "linear_s": st.gemm, "attention_s": st.attention, "communication_s": st.comm,
              "overhead_s": st.overhead, "bound": st.bound, "weight_bytes_per_gpu": st.weight_bytes_gpu,
              "kv_bytes_per_gpu": st.kv_bytes_gpu, "flops_per_gpu": st.flops_gpu,
@@ -66,8 +65,8 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
              "weight_format": eng.weight_format, "sequences_per_copy": per_copy}),
         "serving_throughput": Term(
             "throughput_tokens_per_s", s.load.throughput, "tok/s",
-            "replicas x sequences per copy / TPOT" if eng.fw.continuous_batching
-            else "replicas x batch x output tokens / (prefill + output tokens x decode step)",
+            formula("formula.serving.throughput" if eng.fw.continuous_batching
+                    else "formula.serving.throughput_static"),
             {**common, "concurrency": s.load.concurrency, "tpot_s": s.load.tpot, "ttft_s": s.load.ttft}),
     }
     if not rep.fits:  # a copy that does not fit runs no step: no speed of one sequence, no prefill, no TPOT
@@ -109,16 +108,23 @@ def with_drafter(est: M.MemoryEstimate, d: Drafter, lay: Layout, per_copy: int, 
     dw = d.weights_gpu(lay.tp, lay.ep, lay.dp_attention)
     tokens = prompt if est.peak_phase == "prefill" else held
     dkv = d.kv_token_gpu(lay.tp, lay.dp_attention) * tokens * seqs
-    weights = replace(est.weights, value=est.weights.value + dw,
-                      formula=est.weights.formula + f"; + {d.method} drafter: {d.formula}"
-                      + (f" / {lay.tp} GPUs" if lay.dp_attention == 1 and lay.tp > 1 else ""),
+    split = formula("formula.drafter.split", " / ", gpus=lay.tp) if lay.dp_attention == 1 and lay.tp > 1 else ()
+    weights = replace(est.weights, value=est.weights.value + dw, formula=_plus(est.weights, d.formula + split),
                       inputs={**est.weights.inputs, "drafter_bytes": dw, "drafter_params": d.params})
     kv = replace(est.kv_cache, value=est.kv_cache.value + dkv,
-                 formula=est.kv_cache.formula + f"; + the {d.method} drafter's KV cache",
+                 formula=_plus(est.kv_cache, formula("formula.drafter.kv", "; + ", method=d.method)),
                  inputs={**est.kv_cache.inputs, "drafter_kv_bytes": dkv})
     phases = {k: v + dw + d.kv_token_gpu(lay.tp, lay.dp_attention) * (prompt if k == "prefill" else held) * seqs
               for k, v in est.phases.items()}
     return replace(est, weights=weights, kv_cache=kv, phases=phases)
+
+
+def _plus(t: Term, more: tuple[Phrase, ...]) -> tuple[Phrase, ...] | str:
+    """A memory term's formula with the drafter's parts after it ("; + " starts the first of them)."""
+    first = (("; + ", more[0][1], more[0][2]), *more[1:]) if more and not more[0][0] else more
+    if t.formula_phrases:
+        return tuple(t.formula_phrases) + first
+    return str(t.formula) + formula_text(first)  # a memory formula still written in English
 
 
 def memory(job: Any, s: Serving) -> M.MemoryEstimate:
