@@ -228,10 +228,8 @@ def _flops(job: Job) -> ComputeOut:
     if job.training:
         t = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, w.gradient_checkpointing is True)
         return ComputeOut(flops=t.value, terms=[term_out(t)])
-    per_token = 2 * job.shape.matmul_params_active
-    t = Term("flops_per_generated_token", per_token, "FLOP", formula("formula.flops_per_token"),
-             {"matmul_params": job.shape.matmul_params_active})
-    return ComputeOut(flops=per_token, terms=[term_out(t)])
+    t = C.generation_flops_per_token(job.shape)
+    return ComputeOut(flops=t.value, terms=[term_out(t)])
 
 
 def _gpu_stub(kb: Any) -> Any:
