@@ -346,7 +346,7 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
 def _recommend(args: argparse.Namespace) -> int:
     from .decide.recommend import recommend
 
-    inputs = read_by_run(args, [args.requirements]) if args.output else []
+    inputs = read_by_run(args, [args.requirements], cards=False) if args.output else []
     _check_output(args, inputs)
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
     _emit(result, args, "recommend", inputs)
@@ -373,7 +373,7 @@ def _plan(args: argparse.Namespace) -> int:
     from .plan.build import plan
     from .render import output, plan_view
 
-    inputs = read_by_run(args, [args.plan]) if args.output else []  # knowledge and rule files too
+    inputs = read_by_run(args, [args.plan], cards=False) if args.output else []  # knowledge and rule files too
     _check_output(args, inputs)
     currency = args.currency or ("CNY" if args.fx_rate is not None else None)
     result = plan(args.plan, knowledge=args.knowledge, rules=args.rules, currency=currency, fx_rate=args.fx_rate)

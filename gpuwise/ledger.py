@@ -38,6 +38,7 @@ class LedgerLine(_Frozen):
     formula: str = ""  # in English; from formula_phrases when the line was priced by message ids
     inputs: dict[str, Any] = {}
     formula_phrases: list[Any] = []  # the formula as [separator, message id, values] parts (formula.*)
+    item_phrases: list[Any] = []  # what the line pays for, as message ids with values (item.*) for a report
 
 
 class Period(_Frozen):
@@ -87,13 +88,16 @@ class Timeline(_Frozen):
 
 
 def line(kind: LineKind, item: str, amount: float, formula: str | tuple[Phrase, ...] = "",
-         inputs: dict[str, Any] | None = None) -> LedgerLine:
+         inputs: dict[str, Any] | None = None, words: tuple[Phrase, ...] = ()) -> LedgerLine:
     """A posting, built without validation: the estimators hand over numbers they computed. The
-    formula is given as message ids with values (messages.formula) and written in English from them."""
+    formula is given as message ids with values (messages.formula) and written in English from them;
+    ``item`` names the line (a fee's kind, a rental's GPUs and provider) and ``words`` says it for a
+    report (reports/messages.yaml item.*)."""
     parts = phrase_json(formula) if isinstance(formula, tuple) else []
     return LedgerLine.model_construct(kind=kind, item=item, amount=float(amount),
                                       formula=formula_text(formula) if isinstance(formula, tuple) else formula,
-                                      inputs=dict(inputs or {}), formula_phrases=parts)
+                                      inputs=dict(inputs or {}), formula_phrases=parts,
+                                      item_phrases=phrase_json(words))
 
 
 def ledger(period: Period, lines: Iterable[LedgerLine], currency: str = "USD") -> Ledger:

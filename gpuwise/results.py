@@ -102,6 +102,8 @@ class FormulaTerm(Frozen):
     note: str = ""
     note_phrases: list[Any] = Field(default=[], description="the note as [separator, message id, values] parts "
                                     "(reports/messages.yaml), for a report in another language")
+    input_phrases: dict[str, list[Any]] = Field(default={}, description="inputs gpuwise words (a layout label), "
+                                                "by key: [separator, message id, values] parts")
     formula_phrases: list[Any] = Field(default=[], description="the formula as [separator, message id, values] "
                                        "parts (reports/messages.yaml formula.*; a field without a value is an "
                                        "operand: operand.<field> names it, inputs.<field> is its number)")

@@ -10,17 +10,19 @@ from pathlib import Path
 from typing import Any
 
 
-def read_by_run(args: Any, files: list[str]) -> list[str]:
+def read_by_run(args: Any, files: list[str], *, cards: bool = True) -> list[str]:
     """Every file the run may read, which ``-o`` must never replace: the input files, the
     nvidia-smi reports their used cards name, the knowledge files (built-in and ``--knowledge``)
     and the rule files (built-in and ``--rules``). Whatever cannot be listed here is left to the
-    loaders, which say what is wrong with it."""
+    loaders, which say what is wrong with it. ``cards=False``: the input files cannot name
+    nvidia-smi reports (a requirements or plan file has no ``used_cards``), so they are not parsed
+    here only to look for them."""
     from .knowledge import FILES
     from .paths import knowledge_dir, rules_dir
     from .yamlio import read_yaml
 
     out = list(files)
-    for path in files:
+    for path in files if cards else []:
         with contextlib.suppress(Exception):  # a bad proposal is refused by the audit, not here
             if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO is read once, by the audit
                 continue

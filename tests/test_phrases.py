@@ -264,6 +264,9 @@ def test_money_lines_are_message_ids_with_operands(kb):
     assert setup.formula == "$/h x set-up hours x (1 - long-rental discount)"
     zh = words.formula_parts(setup.formula_phrases, Fmt("zh"))
     assert "准备时间" in zh and "set-up" not in zh
+    assert rent.item == "8 GPUs on nebius" and messages.phrase_text(rent.item_phrases) == rent.item
+    assert words.said(rent.item_phrases, Fmt("zh")) == "nebius 上的 8 块 GPU"
+    assert [p[1] for p in setup.item_phrases] == ["item.setup"]
 
 
 def test_a_plan_line_and_a_serving_term_are_message_ids():
@@ -276,6 +279,8 @@ def test_a_plan_line_and_a_serving_term_are_message_ids():
     assert all(messages.formula_text(ln.formula_phrases) == ln.formula for ln in p.lines)
     power = next(ln for ln in p.lines if ln.kind == "power")
     assert power.formula == "GPU-hours × (TDP + host W) / 1000 × PUE × $/kWh"
+    assert all(messages.phrase_text(ln.item_phrases) == ln.item for ln in p.lines)
+    assert power.item_phrases[0][1] == "item.plan.power" and power.item_phrases[0][2]["workload"] in power.item
     from gpuwise.decide.estimate import estimate
 
     e = estimate(str(ROOT / "examples" / "inference-70b.yaml"), gpu="h100", gpus=8)
@@ -320,3 +325,19 @@ def test_estimate_says_why_it_chose_the_count_as_a_message():
                         f"({a.values['deadline']:g} days): {a.values['days']:.1f} days on {a.value}")
     zh = report.render(e, "text", kind="estimate", lang="zh")
     assert "未给出 --gpus" in zh and "no --gpus" not in zh
+
+
+def test_an_input_gpuwise_words_is_said_from_its_ids(kb):
+    """Full fine-tuning with checkpointing counts 6 + 2 = 8 FLOPs per parameter and token (forward 2,
+    backward 4, the recomputed forward 2: Narayanan et al. 2021); the term's input says so from ids."""
+    from gpuwise.estimators import compute as C
+    from gpuwise.inputs.shape import from_catalog
+
+    t = C.training_flops(from_catalog(kb.models["llama-3-70b"]), 1e9, 4096, "full", True)
+    assert t.inputs["multiplier"] == 8
+    assert t.inputs["multiplier_is"] == "6 (forward 2 + backward 4) + 2 (checkpointing recomputes the forward)"
+    assert t.inputs["attention_formula"] == "8 x layers x seq x hidden (causal)"
+    zh = Fmt("zh")
+    assert words.said(messages.phrase_json(t.input_phrases["multiplier_is"]), zh) == \
+        "6（前向 2 + 反向 4） + 2（梯度检查点重算前向）"
+    assert "因果" in words.said(messages.phrase_json(t.input_phrases["attention_formula"]), zh)

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 def term_out(t: Term) -> FormulaTerm:
     return FormulaTerm(name=t.name, value=float(t.value), unit=t.unit, formula=str(t.formula),
                        inputs=_jsonable(t.inputs), note=t.note, note_phrases=phrase_json(t.note_phrases),
-                       formula_phrases=phrase_json(t.formula_phrases))
+                       formula_phrases=phrase_json(t.formula_phrases),
+                       input_phrases={k: phrase_json(v) for k, v in t.input_phrases.items()})
 
 
 def _jsonable(d: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,9 @@ class Term:
     note: str = ""  # in English; filled from note_phrases when those are given
     note_phrases: tuple[Phrase, ...] = ()  # the note as message ids and values (reports/messages.yaml note.*)
     formula_phrases: tuple[Phrase, ...] = ()
+    # inputs our code words (a layout label, what a multiplier counts): their message ids and values,
+    # so a report words them in its language
+    input_phrases: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.note_phrases and not self.note:

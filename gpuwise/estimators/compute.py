@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..inputs.shape import Shape
 from ..knowledge.schema import Gpu
-from ..messages import formula
+from ..messages import formula, formula_text
 from . import Term
 
 
@@ -26,19 +26,21 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
     n = min(shape.matmul_params_active, shape.active_params)  # a guessed shape never adds FLOPs
     attn = 6.0 * shape.layers * seq * shape.q_dim  # causal: half of the 12 L s h of a full mask
     if method == "full":
-        mult, what = 6.0, "6 (forward 2 + backward 4)"
+        mult, what = 6.0, formula("formula.multiplier.full")
     else:
-        mult, what = 4.0, "4 (forward 2 + activation gradients 2; frozen weights need no weight gradients)"
+        mult, what = 4.0, formula("formula.multiplier.frozen")
     if checkpointing:
         mult += 2.0
-        what += " + 2 (checkpointing recomputes the forward)"
+        what += formula("formula.multiplier.checkpointing", " + ")
+    attention = formula("formula.attention_per_token", multiplier=mult)
     per_token = mult * n + attn * (mult / 6.0)
     return Term(
         "training_flops", per_token * tokens, "FLOP",
         formula("formula.training_flops"),
-        {"tokens": tokens, "matmul_params": n, "multiplier": mult, "multiplier_is": what, "layers": shape.layers,
-         "seq": seq, "attention_flops_per_token": attn * mult / 6.0,
-         "attention_formula": f"{mult:g} x layers x seq x hidden (causal)"},
+        {"tokens": tokens, "matmul_params": n, "multiplier": mult, "multiplier_is": formula_text(what),
+         "layers": shape.layers, "seq": seq, "attention_flops_per_token": attn * mult / 6.0,
+         "attention_formula": formula_text(attention)},
+        input_phrases={"multiplier_is": what, "attention_formula": attention},
     )
 
 

@@ -434,11 +434,13 @@ def fee_lines(fees: Term) -> list[LedgerLine]:
     return [
         L.line("fee", "egress", i["egress_usd_per_month"] * months,
                formula("formula.fee.egress"),
-               {**common, "usd_per_month": i["egress_usd_per_month"], "free_gb": i["egress_free_gb"]}),
+               {**common, "usd_per_month": i["egress_usd_per_month"], "free_gb": i["egress_free_gb"]},
+               _item("item.fee.egress")),
         L.line("fee", "cross-region", i["cross_region_usd_per_month"] * months,
-               formula("formula.fee.cross_region"), {**common, "usd_per_month": i["cross_region_usd_per_month"]}),
+               formula("formula.fee.cross_region"), {**common, "usd_per_month": i["cross_region_usd_per_month"]},
+               _item("item.fee.cross_region")),
         L.line("fee", "storage", i["storage_usd_per_month"] * months, formula("formula.fee.storage"),
-               {**common, "usd_per_month": i["storage_usd_per_month"]}),
+               {**common, "usd_per_month": i["storage_usd_per_month"]}, _item("item.fee.storage")),
     ]
 
 
@@ -451,6 +453,8 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
     set-up hours, whatever the job uses of it."""
     billed_run = max(run_hours, period.hours - setup_hours) if period.kind == "commitment" else run_hours
     what = f"{offer.gpus} GPUs" + (f" ({offer.instance})" if offer.instance else "") + f" on {offer.provider}"
+    words = (_item("item.rent_instance", gpus=offer.gpus, instance=offer.instance, provider=offer.provider)
+             if offer.instance else _item("item.rent", gpus=offer.gpus, provider=offer.provider))
     if spot:
         sm = clouds.spot
         rate = offer.spot_usd_per_hour or offer.usd_per_hour * (1 - sm.fallback_discount)
@@ -458,18 +462,19 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
                   "gpus_paid": offer.gpus, "as_of": offer.as_of, "restart_overhead": sm.restart_overhead,
                   "spot_price_known": offer.spot_usd_per_hour is not None}
         rent = L.line("rent", f"{what}, spot", rate * billed_run * (1 + sm.restart_overhead),
-                      formula("formula.rent_spot"), {**common, "hours": billed_run})
+                      formula("formula.rent_spot"), {**common, "hours": billed_run},
+                      words + _item("item.spot", sep=", "))
         setup = L.line("setup", "start-up and wind-down", rate * setup_hours, formula("formula.setup_spot"),
-                       {**common, "hours": setup_hours})
+                       {**common, "hours": setup_hours}, _item("item.setup"))
     else:
         d, schedule = discount(clouds, billed_run + setup_hours)
         common = {"usd_per_hour": offer.usd_per_hour, "discount": d, "schedule": schedule,
                   "provider": offer.provider, "instance": offer.instance, "gpus_paid": offer.gpus,
                   "as_of": offer.as_of, "currency": offer.currency}
         rent = L.line("rent", what, offer.usd_per_hour * billed_run * (1 - d),
-                      formula("formula.rent"), {**common, "hours": billed_run})
+                      formula("formula.rent"), {**common, "hours": billed_run}, words)
         setup = L.line("setup", "start-up and wind-down", offer.usd_per_hour * setup_hours * (1 - d),
-                       formula("formula.setup"), {**common, "hours": setup_hours})
+                       formula("formula.setup"), {**common, "hours": setup_hours}, _item("item.setup"))
     return L.ledger(period, [rent, setup, *(fees or [])])
 
 
@@ -480,17 +485,30 @@ def buy_ledger(buy: BuyCost, period: Period) -> Ledger:
     unit = {"server": "whole servers", "card": "cards", "workstation": "cards"}.get(p.sold_as, p.sold_as) if p else ""
     capex_item = f"{p.units} x {p.unit_gpus}-GPU {unit}" if p and p.sold_as == "server" else (
         f"{p.count} {unit}" if p else "hardware")
+    words = (_item("item.capex.servers", units=p.units, unit_gpus=p.unit_gpus) if p and p.sold_as == "server"
+             else _item("item.capex.cards", count=p.count) if p and unit == "cards"
+             else _item("item.capex.units", count=p.count, unit=unit) if p else _item("item.capex.hardware"))
     lines = [L.line("capex", capex_item, buy.cards.value, buy.cards.formula_phrases or buy.cards.formula,
-                    buy.cards.inputs)]
+                    buy.cards.inputs, words)]
     for kind, term in (("server", buy.server), ("network", buy.network), ("hosting", buy.hosting),
                        ("power", buy.power), ("licence", buy.licences), ("resale", buy.resale)):
         if term is not None:
             item = {"server": "host server share", "network": "scale-out network", "hosting": buy.hosting_name,
                     "power": "electricity", "licence": "software licences",
                     "resale": "resale at the end"}[kind]
+            said = _item(f"item.site.{item}") if kind == "hosting" and item in SITES else _item(f"item.{kind}")
             lines.append(L.line(kind, item, term.value, term.formula_phrases or term.formula,  # type: ignore[arg-type]
-                                term.inputs))
+                                term.inputs, said if kind != "hosting" or item in SITES else ()))
     return L.ledger(period, lines)
+
+
+SITES = ("colocation", "office", "datacenter")
+"""Where bought hardware is hosted (tco.yaml hosting): each a ledger item worded item.site.<name>."""
+
+
+def _item(message_id: str, sep: str = "", **values: object) -> tuple[Phrase, ...]:
+    """What a ledger line pays for, as a phrase of one part (reports/messages.yaml item.*)."""
+    return ((sep, message_id, dict(values)),)
 
 
 def crossing(rent: list[float], buy: list[float], xs: list[float]) -> float | None:

@@ -292,23 +292,27 @@ class Planner:
             purchases.append({"month": o, "gpu": g, "units": k, "unit_gpus": f.unit, "count": k * f.unit,
                               "amount": k * f.unit_capex, "arrives": o + L, "sold_as": f.sold_as,
                               "as_of": f.buy_as_of, "source": f.buy_source})
-            lines.append(_line(o, "capex", f"{k} x {f.unit} {f.gpu.name} ({f.sold_as})", k * f.unit_capex,
+            lines.append(_line(o, "capex", _item("item.plan.capex", units=k, unit_gpus=f.unit, gpu=f.gpu.name,
+                                                 gpu_id=f.gpu.id, sold_as=f.sold_as), k * f.unit_capex,
                                messages.formula("formula.plan.capex"),
                                {"units": k, "unit_gpus": f.unit, "unit_usd": round(f.unit_capex, 2),
                                 "price_as_of": f.buy_as_of}))
             for m in range(o + L, H + 1):
                 arrived[g][m] += k * f.unit
-                lines.append(_line(m, "hosting", f"{k * f.unit} {f.gpu.name} bought ({f.bought_hosting})",
+                lines.append(_line(m, "hosting", _item("item.plan.bought", count=k * f.unit, gpu=f.gpu.name,
+                                                       gpu_id=f.gpu.id, site=f.bought_hosting),
                                    k * f.unit_hosting_per_month, messages.formula("formula.plan.hosting"),
                                    {"units": k, "usd_per_unit_month": round(f.unit_hosting_per_month, 2)}))
             frac = k * f.unit_hardware and (-k * f.unit_hardware * _resale(inp, f, H - o + 1))
-            lines.append(_line(H, "resale", f"{k * f.unit} {f.gpu.name} resold after {H - o + 1} months", frac,
+            lines.append(_line(H, "resale", _item("item.plan.resold", count=k * f.unit, gpu=f.gpu.name,
+                                                  gpu_id=f.gpu.id, months=H - o + 1), frac,
                                messages.formula("formula.plan.resale"),
                                {"hardware_usd": round(k * f.unit_hardware, 2), "months_owned": H - o + 1}))
         for f in inp.fleets.values():
             if f.owned and f.owned_hosting_per_month > 0:
                 for m in range(1, H + 1):
-                    lines.append(_line(m, "hosting", f"{f.owned} owned {f.gpu.name} ({f.owned_hosting})",
+                    lines.append(_line(m, "hosting", _item("item.plan.owned", count=f.owned, gpu=f.gpu.name,
+                                                           gpu_id=f.gpu.id, site=f.owned_hosting),
                                        f.owned_hosting_per_month, messages.formula("formula.plan.owned_hosting"),
                                        f.owned_formula))
         fleet = {g: [f.owned + arrived[g][m] for m in range(H + 1)] for g, f in inp.fleets.items()}
@@ -339,7 +343,9 @@ class Planner:
                 return
             used_hours[(g, m)] = used_hours.get((g, m), 0.0) + hours
             power = _power_rate(f) * hours
-            lines.append(_line(m, "power", f"{sz.name} on {gpus} {f.gpu.name}", power,
+            lines.append(_line(m, "power", _item("item.plan.power", workload=sz.name, count=gpus, gpu=f.gpu.name,
+                                                 gpu_id=f.gpu.id),
+                               power,
                                messages.formula("formula.plan.power"),
                                {"gpu_hours": round(hours, 2), "usd_per_gpu_hour": round(_power_rate(f), 4)}))
             start = in_use.get((g, m), 0)
@@ -370,8 +376,10 @@ class Planner:
                         inputs = {"runs": round(v, 4), "usd_per_hour": round(o.rent_usd_per_hour, 4),
                                   "wall_hours": round(o.wall_hours, 2), "gpus_paid": o.rent_gpus_paid,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
-                    lines.append(_line(m, "rent", f"{name} on {o.rent_gpus_paid or o.count} {inp.fleets[g].gpu.name} "
-                                                  f"({o.rent_provider})", amount, formula, inputs))
+                    lines.append(_line(m, "rent", _item("item.plan.rent", workload=name,
+                                                        count=o.rent_gpus_paid or o.count,
+                                                        gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=o.rent_provider),
+                                       amount, formula, inputs))
         commitments = []
         for (name, g, term, o), j in p.commit.items():
             k = round(x[j])
@@ -387,14 +395,16 @@ class Planner:
             for m in span:
                 if sz.active(m):
                     place(sz, g, m, k, False, term)
-                lines.append(_line(m, "rent", f"{name} on {r.gpus_paid * k} {inp.fleets[g].gpu.name} "
-                                              f"({r.provider}, {term} commitment from month {o})", per_month,
+                lines.append(_line(m, "rent", _item("item.plan.committed", workload=name, count=r.gpus_paid * k,
+                                                    gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=r.provider,
+                                                    term=term, start=o), per_month,
                                    messages.formula("formula.plan.committed"),
                                    inputs))
             after = o + r.months - 1 - H
             if after > 0:
-                lines.append(_line(H, "rent", f"{name} on {r.gpus_paid * k} {inp.fleets[g].gpu.name}: the {term} "
-                                              f"commitment's {after} months after the plan ({r.provider})",
+                lines.append(_line(H, "rent", _item("item.plan.committed_after", workload=name,
+                                                    count=r.gpus_paid * k, gpu=inp.fleets[g].gpu.name, gpu_id=g,
+                                                    term=term, months=after, provider=r.provider),
                                    per_month * after,
                                    messages.formula("formula.plan.committed_after"),
                                    {**inputs, "months_after": after}))
@@ -571,7 +581,7 @@ class Planner:
         for ln in ex["lines"]:
             if ln["kind"] == "rent" and "term" not in ln["inputs"]:
                 for r in rent_by_gpu.values():
-                    if self.kb.gpus[r["gpu"]].name in ln["item"]:
+                    if ln["gpu"] == r["gpu"]:
                         r["amount"] += ln["amount"]
                         break
         for r in rent_by_gpu.values():
@@ -606,7 +616,8 @@ class Planner:
             total=M(total), currency=self.out_currency, baselines=baselines, purchases=purchases, months=months,  # type: ignore[arg-type]
             unplaced=unplaced, api=api_out, findings=findings, trace=trace, answer=answer, horizon_months=H,
             usd_cny=self.rate, currency_info=info, total_usd=total, baseline_details=details, binding=binding,
-            lines=[Line(month=ln["month"], kind=ln["kind"], item=ln["item"], amount=M(ln["amount"]),
+            lines=[Line(month=ln["month"], kind=ln["kind"], item=messages.phrase_text(ln["item"]),
+                        item_phrases=messages.phrase_json(ln["item"]), amount=M(ln["amount"]),
                         formula=messages.formula_text(ln["formula"]), inputs=ln["inputs"],
                         formula_phrases=messages.phrase_json(ln["formula"])) for ln in ex["lines"]],
             options=options, owned=owned, workloads=workloads,
@@ -631,10 +642,18 @@ class Planner:
                 f"are not available then (acquisition {c.acquisition}, delivery, budget)")
 
 
-def _line(month: int, kind: str, item: str, amount: float, formula: tuple[messages.Phrase, ...],
-          inputs: dict[str, Any]) -> dict[str, Any]:
-    """A money line; its formula as message ids with values (reports/messages.yaml formula.plan.*)."""
-    return {"month": month, "kind": kind, "item": item, "amount": float(amount), "formula": formula, "inputs": inputs}
+def _line(month: int, kind: str, item: tuple[str, tuple[messages.Phrase, ...]], amount: float,
+          formula: tuple[messages.Phrase, ...], inputs: dict[str, Any]) -> dict[str, Any]:
+    """A money line: its GPU type, what it pays for and its formula as message ids with values
+    (reports/messages.yaml item.plan.*, formula.plan.*)."""
+    gpu, words = item
+    return {"month": month, "kind": kind, "gpu": gpu, "item": words, "amount": float(amount), "formula": formula,
+            "inputs": inputs}
+
+
+def _item(message_id: str, **values: Any) -> tuple[str, tuple[messages.Phrase, ...]]:
+    """What a money line pays for (reports/messages.yaml item.plan.*), with the GPU type's id it is for."""
+    return str(values.pop("gpu_id")), (("", message_id, values),)
 
 
 def _power_rate(f: Fleet) -> float:

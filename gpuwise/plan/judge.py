@@ -27,7 +27,7 @@ def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[s
         # owned first: the owned GPUs' share of the fleet's hours used is what they carried
         owned_used = min(used, sum(min(ex["used_hours"].get((g, m), 0.0), n * HOURS) for m in range(1, H + 1)))
         idle = sum(1 for m in range(1, H + 1) if ex["used_hours"].get((g, m), 0.0) <= 1e-6)
-        power = sum(ln["amount"] for ln in ex["lines"] if ln["kind"] == "power" and f.gpu.name in ln["item"])
+        power = sum(ln["amount"] for ln in ex["lines"] if ln["kind"] == "power" and ln["gpu"] == f.gpu.id)
         out.append({"t": "plan_fleet", "gpu": g, "gpu_name": f.gpu.name, "owned": n,
                     "utilisation": owned_used / (n * HOURS * H), "idle_months": idle, "months": H,
                     "hosting_usd": f.owned_hosting_per_month * H + power})

@@ -30,6 +30,8 @@ class Line(Frozen):
     item: str
     amount: float
     formula: str
+    item_phrases: list[Any] = Field(default=[], description="the item as [separator, message id, values] parts "
+                                    "(reports/messages.yaml item.plan.*)")
     inputs: dict[str, Any] = {}
     formula_phrases: list[Any] = Field(default=[], description="the formula as [separator, message id, values] "
                                        "parts (reports/messages.yaml formula.plan.*)")

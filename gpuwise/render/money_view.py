@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ledger import Ledger, Timeline
+from . import words
 from .fmt import Fmt, table
 
 
@@ -65,7 +66,8 @@ def time_row(f: Fmt, _: Callable[..., str], tl: Timeline) -> str:
 
 def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
     """The ledger line by line, then its total (and, with a purchase, the cash out before resale)."""
-    rows = [[kind_label(_, ln.kind), item_label(_, ln.item), f.money(ln.amount)] for ln in led.lines]
+    rows = [[kind_label(_, ln.kind), words.said(ln.item_phrases, f) if ln.item_phrases else item_label(_, ln.item),
+             f.money(ln.amount)] for ln in led.lines]
     if led.amount("resale") < 0:
         rows.append([_("cash out"), _("before resale"), f.money(led.cash_out)])
     rows.append([_("total"), _("the sum of the lines"), f.money(led.total)])

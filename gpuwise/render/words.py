@@ -421,6 +421,18 @@ def phase(text: str, f: Speaker) -> str:
     return f._(_PHASES[text]) if text in _PHASES else formula(text, f)
 
 
+def said(parts: list[Any], f: Speaker) -> str:
+    """A value gpuwise worded as message ids (a formula input such as a layout label or what a
+    multiplier counts, a money line's item), each part's template translated and filled, a value
+    that is a phrase itself worded first; as written otherwise (no sign or bracket changed in
+    English, brackets full-width beside Chinese)."""
+    out = []
+    for sep, message_id, values in parts:
+        filled = {k: said(v, f) if messages.is_phrase(v) else v for k, v in values.items()}
+        out.append(sep + messages.fill(f._(messages.template(message_id)), filled))
+    return "".join(out) if f.sep == ", " else fullwidth("".join(out))
+
+
 def input_value(key: str, text: str, f: Speaker) -> str:
     """A formula input that is text: a source or a format description quoted as the knowledge base
     writes it; a phrase of the estimators worded like a formula."""

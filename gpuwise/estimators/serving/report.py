@@ -72,7 +72,8 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     if not rep.fits:  # a copy that does not fit runs no step: no speed of one sequence, no prefill, no TPOT
         for name in ("decode", "prefill", "serving_step"):
             del timed[name]
-    return timed
+    said = {"layout": lay.label_phrases()}  # the layout input, worded in a report's language
+    return {k: replace(t, input_phrases=said) for k, t in timed.items()}
 
 
 # ------------------------------------------------------------------------------ memory

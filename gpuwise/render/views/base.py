@@ -190,12 +190,15 @@ class BaseView:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {
             "name": t.name, "label": label, "formula": formula, "with_numbers": with_numbers,
-            "inputs": ", ".join(f"{k} = {self.input_shown(k, v)}" for k, v in t.inputs.items()),
+            "inputs": ", ".join(f"{k} = {self.input_shown(k, v, t.input_phrases.get(k))}" for k, v in t.inputs.items()),
             "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
 
-    def input_shown(self, key: str, v: Any) -> str:
-        """A formula's input: a number as written, a text in the report's words (a source quoted)."""
+    def input_shown(self, key: str, v: Any, parts: Any = None) -> str:
+        """A formula's input: a number as written, one gpuwise words from its message ids (``parts``:
+        a layout label) in the report's language, any other text as written (a source quoted)."""
+        if parts:
+            return words.said(parts, self.f)
         return words.input_value(key, input_text(v), self.f) if isinstance(v, str) else input_text(v)
 
     def evidence_shown(self, key: str, v: Any, values: dict[str, Any]) -> str:
