@@ -96,9 +96,9 @@ def run_estimate(workload: dict, gpu: str, gpus: int | None, deadline_days: floa
 
 def run_conditions(path: Path = CONDITIONS) -> dict[str, dict]:
     """tests/data/training_conditions.csv: what each run's own paper, card or config publishes about how
-    it ran (stack, layout, micro-batch, ZeRO stage, activation checkpointing, sequence and batch where
-    the run's row lacks them) and whether its hours are
-    whole-run or steady-state (iteration time x iterations), by run id. Empty when ``path`` is None."""
+    it ran (stack, layout and pipeline schedule, micro-batch, ZeRO stage, activation checkpointing, sequence
+    and batch where the run's row lacks them) and whether its hours are whole-run or steady-state (iteration
+    time x iterations), by run id. Empty when ``path`` is None."""
     if path is None:
         return {}
     with open(path, newline="") as fh:
@@ -112,7 +112,7 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
     w = dict(workload)
     if cond["stack"]:
         w["stack"] = cond["stack"]
-    par = {k: int(cond[k]) for k in ("tp", "pp", "ep", "cp") if cond[k]}
+    par = {k: int(cond[k]) for k in ("tp", "pp", "ep", "cp", "vpp") if cond.get(k)}
     if par:
         w["parallelism"] = par
     if cond["micro_batch"]:
@@ -369,6 +369,9 @@ def main() -> int:
     with open(RUNS, newline="") as fh:
         counted = {r["id"] for r in csv.DictReader(fh) if r["gpus"] and r["use"] == "1"}
     beyond = [(label, est / meas) for label, est, meas in val_cases + run_cases if not 0.5 <= est / meas <= 2.0]
+    scored = [abs(est / meas - 1) for label, est, meas in run_cases if label.split()[0] in counted]
+    print(f"  runs with a published GPU count (the scored set; the rest are estimated on the count gpuwise picks "
+          f"for a {RUN_DEADLINE_DAYS:g}-day deadline): median {statistics.median(scored):.1%} over {len(scored)}")
     for label, ratio in beyond:
         why = ("training_runs.csv, GPU count published" if label.split()[0] in counted
                else "outside the criterion: no published GPU count, or conflicting published figures (row notes)")

@@ -193,10 +193,12 @@ def operand(name: str) -> str:
 
 
 def formula_text(parts: Any) -> str:
-    """A formula's English text: each part's template filled with its values, an operand by its word."""
+    """A formula's English text: each part's template filled with its values, an operand by its word,
+    a value that is a formula itself (a memory term's frozen base inside its weights) worded first."""
     out = []
     for sep, mid, values in parts:
         t = template(mid)
-        out.append(sep + fill(t, {**{n: operand(n) for n in placeholders(t) if n not in values}, **values}))
+        filled = {k: formula_text(v) if is_phrase(v) else v for k, v in values.items()}
+        out.append(sep + fill(t, {**{n: operand(n) for n in placeholders(t) if n not in values}, **filled}))
     return "".join(out)
 

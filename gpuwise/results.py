@@ -125,6 +125,8 @@ class MemoryOut(Frozen):
     usable_per_gpu_bytes: int | None = None
     capacity_per_gpu_bytes: int | None = None
     layout: str = ""
+    layout_phrases: list[Any] = Field(default=[], description="the layout as [separator, message id, values] "
+                                      "parts (reports/messages.yaml memory_layout.*), for a report in another language")
     peak_phase: str = ""
     phases: dict[str, int] = {}
     host_ram_bytes_per_node: int = 0

@@ -69,7 +69,7 @@ def test_gpu_hours_of_large_moe_and_fp8_runs(kb, accuracy):
     the count gpuwise picks for a 90-day deadline)."""
     cases = accuracy.published_run_cases(kb)
     assert len(cases) >= 21
-    assert statistics.median(_errors(cases)) <= 0.20  # measured: 17.7% with the runs' conditions, 18.4% without
+    assert statistics.median(_errors(cases)) <= 0.20  # measured: 18.4% with the runs' conditions, 22.0% without
     # Nemotron-4 340B: published hours are iterations x 8.0 s, steady state; compared with the estimate's
     # steady state (tests/data/training_conditions.csv), NeMo named (at runtime.mfu hopper, which is a
     # Megatron-Bridge figure: calibrated_on): 0.86

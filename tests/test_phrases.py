@@ -5,6 +5,7 @@ through the catalog, from the result object or from its JSON. No English is pars
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -244,6 +245,162 @@ def test_every_formula_field_is_a_value_or_a_declared_operand():
         assert sorted((n, s) for _l, n, s, _c in messages.template_parts(zh._(t)) if n) == fields, mid
 
 
+
+# ------------------------------------------------- the training-side estimators' formulas (issue 21)
+def _memory_estimates(kb):
+    """Memory estimates over the layouts memory.py words differently: each branch of the training
+    model (torch-amp, torch-pure, DeepSpeed ZeRO 1-3 with CPU/NVMe offload, LoRA/QLoRA with a sharded
+    or quantized base, model-parallel layouts), every optimizer, checkpointing, eager attention,
+    chunked loss; serving layouts (tensor, pipeline, attention data parallel); states only."""
+    import itertools
+
+    from gpuwise.estimators import memory as M
+    from gpuwise.inputs.shape import from_catalog
+
+    rt = kb.runtime
+    over = (rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value)
+    dense, moe = from_catalog(kb.models["llama-3-70b"]), from_catalog(kb.models["mixtral-8x7b"])
+    base = dict(precision="bf16", mixed=True, optimizer="adamw", batch=1, seq=4096, checkpointing=False,
+                attention="sdpa", zero=0, offload="none", dp=8)
+    setups = [dict(mixed=False), dict(precision="fp32", mixed=False, optimizer="sgd"), dict(optimizer="adamw-8bit"),
+              dict(precision="fp32", mixed=False, zero=1),
+              dict(optimizer="adafactor", zero=1), dict(optimizer="adamw-8bit", zero=2), dict(optimizer="sgd", zero=1),
+              dict(zero=3, offload="cpu", checkpointing=True), dict(zero=2, offload="nvme", attention="eager"),
+              dict(ce_chunks=4, checkpointing=True), dict(offload="cpu")]
+    setups += [dict(method=m, zero=z, base_format=b, checkpointing=c)
+               for m, z, b, c in itertools.product(("lora", "qlora"), (0, 3), (None, "int8"), (False, True))]
+    setups += [dict(tp=tp, pp=pp, ep=ep, cp=cp, zero=z, offload=o, method=m)
+               for (tp, pp, ep, cp), z, o, m in itertools.product(
+                   ((2, 1, 1, 1), (1, 2, 2, 2)), (0, 1, 2, 3), ("none", "cpu"), ("full", "lora"))]
+    out = []
+    for shape in (dense, moe):
+        for extra in setups:
+            s = M.TrainSetup(**{"method": "full", **base, **extra})
+            out.append(M.training_memory(shape, s, quant=rt.quantization, overhead=over))
+    # serving: sliding-window (Mistral 7B v0.1) and MLA (DeepSeek-V3) caches too; a prefill or a decode peak
+    for shape in (dense, moe, from_catalog(kb.models["mistral-7b-v0.1"]), from_catalog(kb.models["deepseek-v3"])):
+        for tp, pp, dpa, ep, attention in ((1, 1, 1, 1, "eager"), (8, 1, 1, 1, "sdpa"), (4, 2, 1, 1, "sdpa"),
+                                           (1, 1, 8, 8, "sdpa"), (1, 2, 4, 4, "sdpa")):
+            for concurrent, prompt, prefill in ((1, None, None), (64, 128, 2048.0)):
+                out.append(M.inference_memory(shape, "bf16", 32768, concurrent, attention, tp, quant=rt.quantization,
+                                              overhead=over, pp=pp, ep=ep, dp_attention=dpa, prefill_tokens=prefill,
+                                              prompt_tokens=prompt, fmt="int4" if tp == 8 else None))
+    for kv_bytes in (1.0, 4.0):  # an 8-bit and an fp32 KV cache
+        out.append(M.inference_memory(dense, "bf16", 8192, 8, "sdpa", 1, quant=rt.quantization, overhead=over,
+                                      kv_bytes=kv_bytes))
+    for method, training in (("full", True), ("lora", True), ("qlora", True), ("full", False)):
+        out.append(M.weights_only_memory(2.6e9, "bf16", training, overhead=over, method=method))
+    return out
+
+
+def _english_formulas(terms) -> list[str]:
+    """The terms whose formula is an English string (no message ids), or whose ids do not say it."""
+    catalog = messages.catalog()
+    bad = []
+    for t in terms:
+        parts = t.formula_phrases
+        if not parts or messages.formula_text(parts) != t.formula:
+            bad.append(f"{t.name}: {t.formula}")
+            continue
+        stack = list(parts)
+        while stack:
+            _sep, mid, values = stack.pop()
+            assert mid.startswith("formula.") and mid in catalog, mid
+            stack += [p for v in values.values() if messages.is_phrase(v) for p in v]
+            for name in messages.placeholders(catalog[mid]):
+                if name not in values:  # an operand: worded by operand.<name>, its number from the inputs
+                    assert f"operand.{name}" in catalog, (mid, name)
+    return bad
+
+
+def test_memory_formulas_are_message_ids(kb, monkeypatch):
+    """memory.py gives every formula (weights, gradients, optimizer moments, activations, KV cache,
+    overhead, the ZeRO shards and offload, LoRA/QLoRA bases) as formula.* ids with values: every
+    Term it builds, the ones a peak replaces included."""
+    import re
+
+    from gpuwise.estimators import Term
+
+    terms: list[Term] = []
+    built = Term.__post_init__
+
+    def keep(self: Term) -> None:
+        built(self)
+        terms.append(self)
+
+    monkeypatch.setattr(Term, "__post_init__", keep)
+    _memory_estimates(kb)
+    assert _english_formulas(terms) == []
+    given, stack = set(), [p for t in terms for p in t.formula_phrases]
+    while stack:
+        _sep, mid, values = stack.pop()
+        given.add(mid)
+        stack += [p for v in values.values() if messages.is_phrase(v) for p in v]
+    source = (ROOT / "gpuwise" / "estimators" / "memory.py").read_text(encoding="utf-8")
+    named = set(re.findall(r'"(formula\.[a-z0-9_]+)"', source)) | {f"formula.zero{n}_shards" for n in (1, 2, 3)}
+    assert len(named) > 50 and named <= given, named - given  # every formula memory.py names was built here
+
+
+def test_a_memory_layout_is_message_ids(kb):
+    """The layout a memory estimate models ("deepspeed ZeRO-3 (bf16 + fp32 master weights)") is
+    memory_layout.* ids with values, every one memory.py names, and worded in Chinese from them."""
+    import re
+
+    estimates = _memory_estimates(kb)
+    assert [e.layout for e in estimates if messages.formula_text(e.layout_phrases) != e.layout] == []
+    given = {mid for e in estimates for _sep, mid, _values in e.layout_phrases}
+    source = (ROOT / "gpuwise" / "estimators" / "memory.py").read_text(encoding="utf-8")
+    named = set(re.findall(r'"(memory_layout\.[a-z0-9_]+)"', source))
+    assert len(named) >= 12 and named <= given, named - given
+    lora = next(e for e in estimates if e.layout == "qlora (frozen NF4 base sharded over 8 GPUs, fp32 adapters)")
+    assert words.formula_parts(messages.phrase_json(lora.layout_phrases), Fmt("zh")) == \
+        "qlora （冻结的 NF4 基座分片到 8 块 GPU，fp32 适配器）"
+
+
+def test_the_check_catches_an_english_formula():
+    """The check above fails on a Term written as an English sentence, as memory.py wrote them."""
+    from gpuwise.estimators import Term
+
+    assert _english_formulas([Term("weights", 1.4e11, "B", "params x 2 B (bf16)", {"params": 7e10})]) == \
+        ["weights: params x 2 B (bf16)"]
+
+
+def test_the_training_plan_terms_are_message_ids():
+    """A training estimate's terms (step time, bubble, data-parallel traffic, goodput, steps, hours,
+    the job's start-up, memory) are formula.* ids, through the result and its JSON; only the rental's
+    money line (the ledger's) is still English."""
+    from gpuwise.decide.estimate import estimate
+    from gpuwise.results import EstimateResult
+
+    e = estimate(str(ROOT / "examples" / "pretrain-7b.yaml"), gpu="h100", gpus=8)
+    e = EstimateResult.model_validate_json(e.model_dump_json())
+    assert e.gpu is not None
+    terms = e.memory.terms + e.compute.terms + e.gpu.terms
+    names = {t.name for t in terms}
+    assert {"step_seconds", "pp_bubble_fraction", "dp_traffic_seconds", "goodput", "optimizer_steps",
+            "wall_hours", "gpu_hours", "job_setup_hours", "weights", "activations", "optimizer"} <= names
+    assert _english_formulas([t for t in terms if t.name != "rent_usd"]) == []
+
+
+def test_a_kv_cache_formula_puts_its_numbers_in(kb):
+    """Llama-3-70B's KV cache for 8,192 tokens: 2 x 80 layers x 8 KV heads x 128 x 2 B x 8,192 =
+    2,684,354,560 B (hand calculation; the model card's 80 layers, 8 KV heads of 128). The formula
+    is one message; the report puts the inputs' numbers in its operands, in both languages."""
+    from gpuwise.estimators.memory import kv_cache_bytes
+    from gpuwise.inputs.shape import from_catalog
+    from gpuwise.render.fmt import operand_number
+
+    t = kv_cache_bytes(from_catalog(kb.models["llama-3-70b"]), 8192.0)
+    assert t.value == 2 * 80 * 8 * 128 * 2 * 8192 == 2_684_354_560
+    assert t.formula == "2 x layers x kv_heads x head_dim x bytes x tokens"
+    parts = messages.phrase_json(t.formula_phrases)
+    for lang in ("en", "zh"):
+        f = Fmt(lang)
+        assert words.formula_parts(parts, f, lambda n: operand_number(n, t.inputs)) == \
+            "2 × 80 × 8 × 128 × 2 × 8,192"
+    assert words.formula_parts(parts, Fmt("zh")) == "2 × 层数 × kv_heads × head_dim × 字节数 × 词元数"
+
+
 # ------------------------------------------------- money lines, serving formulas, estimate's count choice
 def test_money_lines_are_message_ids_with_operands(kb):
     """A rental's ledger: 10 h of a $21.52/h offer, 0.25 h of start-up (no discount under the
@@ -341,3 +498,59 @@ def test_an_input_gpuwise_words_is_said_from_its_ids(kb):
     assert words.said(messages.phrase_json(t.input_phrases["multiplier_is"]), zh) == \
         "6（前向 2 + 反向 4） + 2（梯度检查点重算前向）"
     assert "因果" in words.said(messages.phrase_json(t.input_phrases["attention_formula"]), zh)
+
+
+# ------------------------------------------ no English read back: the renderer's word table is gone
+def _formulas_and_items(x, out):
+    """Every formula-bearing record (a term, a ledger or plan line, a cost per million tokens) and
+    every money line of a result's JSON."""
+    if isinstance(x, dict):
+        if isinstance(x.get("formula"), str) or (isinstance(x.get("item"), str) and "amount" in x):
+            out.append(x)
+        for v in x.values():
+            _formulas_and_items(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _formulas_and_items(v, out)
+    return out
+
+
+def test_no_english_formula_or_item_reaches_a_report():
+    """The shipped examples' answers (recommendations, an audit, a plan, estimates) carry every
+    formula, money-line item and worded input as message ids whose English is the JSON's text, and
+    their Chinese reports show none of those English formulas: the renderer has no table of English
+    words to translate back."""
+    from gpuwise.decide.estimate import estimate
+    from gpuwise.render import plan_view, report
+
+    from .conftest import answer_of
+
+    assert not hasattr(words, "FORMULA_WORDS") and not hasattr(words, "formula")
+    ex = ROOT / "examples"
+    answers = [("recommend", answer_of("recommend", ex / "inference-70b.yaml")),
+               ("recommend", answer_of("recommend", ex / "pretrain-7b.yaml")),
+               ("audit", answer_of("audit", ex / "proposal-spot-h100-pretrain.yaml")),
+               ("plan", answer_of("plan", ex / "plan-team-4090.yaml")),
+               ("estimate", estimate(str(ex / "lora-70b.yaml"), gpu="h100", gpus=8)),
+               ("estimate", estimate(str(ex / "inference-8b-int4.yaml"), gpu="4090", gpus=2))]
+    seen = 0
+    for kind, r in answers:
+        records = _formulas_and_items(r.model_dump(mode="json"), [])
+        assert records, kind
+        for d in records:
+            if d.get("formula"):
+                assert d.get("formula_phrases"), (kind, d["formula"])
+                assert messages.formula_text(d["formula_phrases"]) == d["formula"], (kind, d["formula"])
+            if "item" in d and "formula" in d:  # a ledger or plan line
+                assert d.get("item_phrases"), (kind, d["item"])
+            for key, parts in (d.get("input_phrases") or {}).items():
+                assert messages.phrase_text(parts) == d["inputs"][key], (kind, key)
+        zh = (plan_view.render(r, "text", lang="zh", detail="full") if kind == "plan" else
+              report.render(r, "text", kind=kind, lang="zh", detail="full"))
+        flat = " ".join(zh.split())
+        for d in records:
+            english = d.get("formula") or ""
+            if len(re.findall(r"[A-Za-z]{3,}", english)) >= 3:
+                assert " ".join(english.split()) not in flat, (kind, english)
+                seen += 1
+    assert seen > 20

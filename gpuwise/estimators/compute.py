@@ -146,10 +146,9 @@ def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *,
     w = width_for_mfu(shape)
     value = arch_mfu * (1 + k_ref * r / reference_hidden) / (1 + k * r / w)
     value = min(value, 0.95)
-    inputs = {"mfu_ref": arch_mfu, "k": k, "r_flop_per_byte": r, "ref_width": reference_hidden, "width": w,
-              "architecture": gpu.architecture}
-    if k_ref != k:  # a stack with fused kernels: the reference keeps the middle's factor
-        inputs["k_ref"] = k_ref
+    # k_ref is shown even when equal to k: a fused-kernel stack pays k < k_ref, and the formula says which is which
+    inputs = {"mfu_ref": arch_mfu, "k": k, "k_ref": k_ref, "r_flop_per_byte": r, "ref_width": reference_hidden,
+              "width": w, "architecture": gpu.architecture}
     return Term("mfu", value, "", formula("formula.mfu"), inputs)
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..inputs.shape import Shape
+from ..messages import Phrase, formula, formula_text
 from ..results import MEMORY_PARTS
 from . import Term
 
@@ -110,7 +111,7 @@ class MemoryEstimate:
     activations: Term
     kv_cache: Term
     overhead: Term
-    layout: str
+    layout: str | tuple[Phrase, ...]  # given as message ids (memory_layout.*), kept in layout_phrases
     peak_phase: str
     phases: dict[str, float] = field(default_factory=dict)
     host_bytes: float = 0.0  # host RAM (or NVMe) needed per GPU for offloaded state
@@ -121,6 +122,14 @@ class MemoryEstimate:
     grad_bytes_per_param: float = 0.0  # dtype of the gradients reduced across data-parallel GPUs
     weight_bytes_per_param: float = 0.0  # dtype of the weights gathered by ZeRO-3 / sent between stages
     local_params: tuple[float, float] = (0.0, 0.0)  # (dense, routed-expert) parameters on the busiest GPU
+    layout_phrases: tuple[Phrase, ...] = ()  # the layout as message ids with values, for a report's language
+
+    def __post_init__(self) -> None:
+        if isinstance(self.layout, tuple):  # written in English from its ids, as a Term's formula
+            object.__setattr__(self, "layout_phrases", self.layout)
+            object.__setattr__(self, "layout", formula_text(self.layout))
+        elif self.layout_phrases and formula_text(self.layout_phrases) != self.layout:
+            object.__setattr__(self, "layout_phrases", ())  # English written over it: its parts no longer say it
 
     @property
     def tensor_bytes(self) -> float:
@@ -156,10 +165,26 @@ def total_bytes(tensors: float, working: float, overhead: tuple[float, float]) -
     return tensors + overhead_bytes(working, overhead)
 
 
-def _overhead_term(working: float, overhead: tuple[float, float], formula: str) -> Term:
+def _overhead_term(working: float, overhead: tuple[float, float], message_id: str = "formula.overhead") -> Term:
+    """The overhead as a Term; ``message_id`` says what the allowance applies to (formula.overhead*)."""
     ctx_bytes, alloc_frac = overhead
-    return Term("overhead", overhead_bytes(working, overhead), "B", formula,
+    return Term("overhead", overhead_bytes(working, overhead), "B", formula(message_id),
                 {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+
+
+def _g(x: float) -> float:
+    """A constant of a formula as ``{x:g}`` writes it (2.0 -> 2), kept a number for its phrase."""
+    return int(x) if float(x).is_integer() else float(f"{x:g}")
+
+
+def _over(n: float, message_id: str = "formula.over_gpus", **values: float) -> tuple[Phrase, ...]:
+    """A formula's " / n GPUs" (and why: formula.over_gpus_*), as the part after it."""
+    return formula(message_id, " / ", n=n, **values)
+
+
+def _then(t: Term, *parts: tuple[Phrase, ...]) -> tuple[Phrase, ...]:
+    """``t``'s formula followed by more parts."""
+    return t.formula_phrases + tuple(p for ps in parts for p in ps)
 
 
 # ------------------------------------------------------------------------ weights
@@ -168,7 +193,7 @@ def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
     embeddings, head and norms) at 16 bit; GGUF and MLC formats quantize those too."""
     if fmt in ("fp32", "fp16", "bf16"):
         b = BYTES[fmt]
-        return Term("weights", shape.params * b, "B", f"params x {b} B ({fmt})",
+        return Term("weights", shape.params * b, "B", formula("formula.weights", bytes=b, format=fmt),
                     {"params": shape.params, "bytes_per_param": b})
     q = (quant or {})[fmt]
     bits = q.bits_per_weight
@@ -179,7 +204,7 @@ def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
     value = quantized * bits / 8 + kept * 2
     return Term(
         "weights", value, "B",
-        f"quantized params x {bits} bits / 8" + (" + (embeddings + head) x 2 B" if kept else ""),
+        formula("formula.weights_quantized", bits=str(bits)) + (formula("formula.kept_16bit", " + ") if kept else ()),
         {"quantized_params": quantized, "bits_per_weight": bits, "kept_16bit_params": kept,
          "format": q.example},
     )
@@ -221,10 +246,10 @@ def logits_bytes_per_token(s: TrainSetup) -> float:
     return LOGITS_SAVED + LOGITS_TEMP
 
 
-def _logits_formula(s: TrainSetup) -> str:
+def _logits_formula(s: TrainSetup) -> tuple[Phrase, ...]:
     if s.ce_chunks and s.ce_chunks > 1:
-        return f"(2 B + 12 B / {s.ce_chunks} chunks)"
-    return "12 B"
+        return formula("formula.logits_bytes_chunked", chunks=s.ce_chunks)
+    return formula("formula.logits_bytes")
 
 
 def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: str) -> tuple[Term, str]:
@@ -245,12 +270,11 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     }
     if not s.checkpointing:
         value = layers_all + shape.layers * eager + logits + other + cache_all
-        formula = ("tokens_per_gpu x layers x bytes_per_token_layer + "
-                   + _logits_formula(s) + " x vocab x tokens_per_gpu (logits)"
-                   + (" + layers x 6 B x batch x heads x seq^2 (eager)" if eager else "")
-                   + (" + bf16 weight copies 2 B x matmul params (autocast)" if cache_all else ""))
+        said = (formula("formula.activations", logits=_logits_formula(s))
+                + (formula("formula.activations_eager", " + ") if eager else ())
+                + (formula("formula.activations_autocast", " + ") if cache_all else ()))
         inputs["bytes_per_token_layer_formula"] = f"{ch:g} x hidden + {ckv:g} x kv_dim + {cf:g} x ffn"
-        return Term("activations", value, "B", formula, inputs), "backward"
+        return Term("activations", value, "B", said, inputs), "backward"
     # checkpointing: each layer keeps its input; the peak is at the loss or while one layer recomputes
     kept = residual_bytes * shape.hidden * T * shape.layers
     at_loss = kept + logits + other + cache_head
@@ -260,10 +284,8 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     value = max(at_loss, at_recompute)
     inputs.update({"kept_layer_inputs": kept, "at_loss": at_loss, "at_recompute": at_recompute})
     inputs["residual_bytes"] = residual_bytes
-    formula = ("checkpointing: layers x tokens_per_gpu x hidden x residual_bytes, plus the larger of the logits "
-               f"({_logits_formula(s)} x vocab x tokens_per_gpu) and one layer recomputed "
-               "(tokens_per_gpu x bytes_per_token_layer)")
-    return Term("activations", value, "B", formula, inputs), "backward"
+    return Term("activations", value, "B", formula("formula.activations_checkpointed", logits=_logits_formula(s)),
+                inputs), "backward"
 
 
 # --------------------------------------------------------------------- training
@@ -282,43 +304,49 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         Pa = lora_adapter_params(shape, s.lora_rank, s.lora_targets)
         if s.method == "qlora":
             frozen = weight_bytes(shape, "int4", {"int4": quant["nf4"]})
-            what = "NF4 base (4.127 bits x quantized params + 16-bit embeddings/head)"
+            what = formula("formula.base_nf4")
         elif s.base_format in ("int8", "int4") and s.base_format in quant:  # LoRA on a quantized base
             frozen = weight_bytes(shape, s.base_format, quant)
-            what = f"{s.base_format} base ({quant[s.base_format].bits_per_weight:g} bits x quantized params)"
+            what = formula("formula.base_quantized", format=s.base_format,
+                           bits=_g(quant[s.base_format].bits_per_weight))
         else:
             base_b = 4 if s.precision == "fp32" else 2
-            frozen = Term("weights", P * base_b, "B", f"frozen base params x {base_b} B", {"params": P})
-            what = f"frozen base params x {base_b} B"
+            what = formula("formula.base_frozen", bytes=base_b)
+            frozen = Term("weights", P * base_b, "B", what, {"params": P})
         if s.zero >= 3 and dp > 1:  # FSDP / ZeRO-3 shards the frozen base; a layer is gathered at a time
             gathered = 2 * frozen.value / shape.layers
             base = Term("weights", frozen.value / dp + gathered + Pa * 4 / dp, "B",
-                        f"({what} + adapters x 4 B) / {dp} GPUs (ZeRO-3) + two gathered layers",
+                        formula("formula.lora_weights_zero3", base=what, n=dp),
                         {**frozen.inputs, "adapter_params": Pa, "shards": dp})
         else:
-            base = Term("weights", frozen.value + Pa * 4, "B", f"{what} + adapters x 4 B",
+            base = Term("weights", frozen.value + Pa * 4, "B", formula("formula.lora_weights", base=what),
                         {**frozen.inputs, "adapter_params": Pa})
         shard_g = dp if s.zero >= 2 else 1
-        grads = Term("gradients", Pa * 4 / shard_g, "B", "adapter params x 4 B (fp32)"
-                     + (f" / {dp} GPUs (ZeRO-2+)" if shard_g > 1 else ""), {"adapter_params": Pa})
+        grads = Term("gradients", Pa * 4 / shard_g, "B", formula("formula.lora_gradients")
+                     + (_over(dp, "formula.over_gpus_zero2") if shard_g > 1 else ()), {"adapter_params": Pa})
         opt, step_temp = _optimizer_bytes(s.optimizer, Pa, 4, shape, master=False)
         if s.zero >= 1 and dp > 1:  # DeepSpeed/FSDP shard the adapters' optimizer state too
-            opt = Term("optimizer", opt.value / dp, "B", opt.formula + f" / {dp} GPUs (ZeRO-1+)", opt.inputs)
+            opt = Term("optimizer", opt.value / dp, "B", _then(opt, _over(dp, "formula.over_gpus_zero1")),
+                       opt.inputs)
             step_temp = 0.0
         mode = f"lora-{s.lora_targets}"
         residual = 4 if s.precision == "fp32" else 2
         act, _ = activation_bytes(shape, s, residual, mode)
         if s.method == "qlora":  # one layer's largest matrix is dequantized to 16 bit at a time
             act = Term(act.name, act.value + 2 * shape.hidden * shape.ffn * max(1, shape.experts_per_token),
-                       act.unit, act.formula + " + one dequantized weight matrix", act.inputs)
+                       act.unit, _then(act, formula("formula.dequantized_matrix", " + ")), act.inputs)
         phase_a = base.value + opt.value + act.value
         phase_b = base.value + grads.value + opt.value + step_temp
-        base_kind = "NF4" if s.method == "qlora" else (s.base_format if s.base_format in ("int8", "int4") else "16-bit")
-        layout = (f"{s.method} (frozen {base_kind} base"
-                  + (f" sharded over {dp} GPUs" if s.zero >= 3 and dp > 1 else "") + ", fp32 adapters)")
+        base_kind = "NF4" if s.method == "qlora" else (s.base_format if s.base_format in ("int8", "int4") else None)
+        if s.zero >= 3 and dp > 1:
+            layout = (formula("memory_layout.lora_sharded", method=s.method, base=base_kind, n=dp) if base_kind
+                      else formula("memory_layout.lora_sharded_16bit", method=s.method, n=dp))
+        else:
+            layout = (formula("memory_layout.lora", method=s.method, base=base_kind) if base_kind
+                      else formula("memory_layout.lora_16bit", method=s.method))
         comm = Pa * 4 + (frozen.value if s.zero >= 3 and dp > 1 else 0.0)
         est = _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, overhead,
-                        host, s.offload, Pa, notes, comm)
+                        host, s.offload, Pa, notes, comm, deepspeed=False)
         return _with(est, 4.0, frozen.value / max(P, 1.0), (P, 0.0))
 
     deepspeed = s.zero >= 1
@@ -329,41 +357,46 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         shard_w = dp if s.zero >= 3 else 1
         shard_g = dp if s.zero >= 2 else 1
         weights = Term("weights", P * wb / shard_w, "B",
-                       f"params x {wb} B" + (f" / {dp} GPUs (ZeRO-3)" if shard_w > 1 else ""),
+                       formula("formula.params_bytes", bytes=wb)
+                       + (_over(dp, "formula.over_gpus_zero3") if shard_w > 1 else ()),
                        {"params": P, "bytes_per_param": wb, "shards": shard_w})
         grads = Term("gradients", P * wb / shard_g, "B",
-                     f"params x {wb} B" + (f" / {dp} GPUs (ZeRO-2+)" if shard_g > 1 else ""),
+                     formula("formula.params_bytes", bytes=wb)
+                     + (_over(dp, "formula.over_gpus_zero2") if shard_g > 1 else ()),
                      {"params": P, "bytes_per_param": wb, "shards": shard_g})
         opt_full, _ = _optimizer_bytes(s.optimizer, P, 4 if master else wb, shape, master=master)
-        opt = Term("optimizer", opt_full.value / dp, "B", opt_full.formula + f" / {dp} GPUs (ZeRO-1+)",
+        opt = Term("optimizer", opt_full.value / dp, "B", _then(opt_full, _over(dp, "formula.over_gpus_zero1")),
                    {**opt_full.inputs, "shards": dp})
         step_temp = 0.0
         mode = "pure16" if wb == 2 else "pure32"
         act, _ = activation_bytes(shape, s, wb, mode)
-        layout = f"deepspeed ZeRO-{s.zero} ({'bf16 + fp32 master' if master else f'{wb} B'} weights)"
+        layout = (formula("memory_layout.deepspeed_master", zero=s.zero) if master
+                  else formula("memory_layout.deepspeed", zero=s.zero, bytes=wb))
         if s.offload in ("cpu", "nvme"):  # ZeRO-Offload / FSDP CPU offload: optimizer state and gradients
             host = opt.value + grads.value
-            opt = Term("optimizer", 0.0, "B", f"optimizer state offloaded to {s.offload}", opt.inputs)
+            opt = Term("optimizer", 0.0, "B", formula("formula.optimizer_offloaded", target=s.offload), opt.inputs)
             kept = min(grads.value, s.bucket_bytes)
-            grads = Term("gradients", kept, "B", f"gradients stream to {s.offload}: one bucket stays on the GPU",
+            grads = Term("gradients", kept, "B", formula("formula.gradients_stream", target=s.offload),
                          {**grads.inputs, "bucket_bytes": s.bucket_bytes})
             if s.zero >= 3:
                 host += weights.value
                 layer_bytes = P / shape.layers * wb
                 weights = Term("weights", 2 * layer_bytes, "B",
-                               "ZeRO-3 parameter offload: two layers' weights resident", {"layer_bytes": layer_bytes})
+                               formula("formula.weights_offloaded"), {"layer_bytes": layer_bytes})
         phase_a = weights.value + grads.value + opt.value + act.value
         phase_b = weights.value + grads.value + opt.value
     else:
         if s.mixed and s.precision in ("bf16", "fp16", "fp8"):
             wb, mode = 4, "amp"
-            layout = "torch-amp (fp32 weights and grads, bf16 autocast)"
+            layout = formula("memory_layout.torch_amp")
         else:
             wb = prec_b
             mode = "pure16" if wb == 2 else "pure32"
-            layout = f"torch-pure ({s.precision} weights, grads and optimizer state)"
-        weights = Term("weights", P * wb, "B", f"params x {wb} B", {"params": P, "bytes_per_param": wb})
-        grads = Term("gradients", P * wb, "B", f"params x {wb} B", {"params": P, "bytes_per_param": wb})
+            layout = formula("memory_layout.torch_pure", precision=s.precision)
+        weights = Term("weights", P * wb, "B", formula("formula.params_bytes", bytes=wb),
+                       {"params": P, "bytes_per_param": wb})
+        grads = Term("gradients", P * wb, "B", formula("formula.params_bytes", bytes=wb),
+                     {"params": P, "bytes_per_param": wb})
         opt, step_temp = _optimizer_bytes(s.optimizer, P, wb, shape, master=False)
         act, _ = activation_bytes(shape, s, wb, mode)
         phase_a = weights.value + opt.value + act.value  # grads are freed between steps (set_to_none)
@@ -373,7 +406,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
     grad_b = float(wb)  # torch-amp: fp32 gradients; DeepSpeed: gradients in the 16-bit training dtype
     comm = P * grad_b * (1.5 if s.zero >= 3 else 1.0)
     est = _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, overhead,
-                    host, s.offload if host else "none", P, notes, comm)
+                    host, s.offload if host else "none", P, notes, comm, deepspeed=deepspeed)
     return _with(est, grad_b, float(2 if deepspeed and wb == 2 else wb), (P, 0.0))
 
 
@@ -515,35 +548,33 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
     b = parallel_bytes(shape, s, quant)
     dpc = s.dp * s.cp
     split = f"TP{s.tp} PP{s.pp}" + (f" EP{s.ep}" if s.ep > 1 else "") + (f" CP{s.cp}" if s.cp > 1 else "")
-    zshard = {1: "optimizer state", 2: "optimizer state and gradients", 3: "optimizer state, gradients and weights"}
     inputs = {"dense_params_on_gpu": b.dense, "expert_params_on_gpu": b.expert, "tp": s.tp, "pp": s.pp,
               "ep": s.ep, "cp": s.cp, "zero_shards": dpc, "expert_zero_shards": max(1.0, dpc / s.ep)}
-    where = f"parameters on the busiest GPU ({split}: its stage's layers / tp, experts / (tp x ep), embedding or head)"
-    zs = f"; ZeRO-{s.zero} shards the {zshard[s.zero]} over {dpc} data-parallel GPUs" if s.zero else ""
-    weights = Term("weights", b.weights, "B", f"{where} x {b.weight_b:g} B" + (zs if s.zero >= 3 else ""),
+    zs = formula(f"formula.zero{s.zero}_shards", "; ", n=dpc) if s.zero else ()
+
+    def where(bytes_per_param: float) -> tuple[Phrase, ...]:
+        return formula("formula.busiest_gpu", split=split, bytes=_g(bytes_per_param))
+
+    weights = Term("weights", b.weights, "B", where(b.weight_b) + (zs if s.zero >= 3 else ()),
                    {**inputs, "bytes_per_param": b.weight_b})
-    grads = Term("gradients", b.gradients, "B", f"{where} x {b.grad_b:g} B"
-                 + (" (fp32 main gradients)" if b.grad_b == 4 and s.method == "full" else "")
-                 + (zs if s.zero >= 2 else ""), {**inputs, "bytes_per_param": b.grad_b})
-    opt = Term("optimizer", b.optimizer, "B", f"{where} x {b.opt_per_param:g} B" + (zs if s.zero >= 1 else ""),
+    grads = Term("gradients", b.gradients, "B", where(b.grad_b)
+                 + (formula("formula.fp32_main_gradients", " ") if b.grad_b == 4 and s.method == "full" else ())
+                 + (zs if s.zero >= 2 else ()), {**inputs, "bytes_per_param": b.grad_b})
+    opt = Term("optimizer", b.optimizer, "B", where(b.opt_per_param) + (zs if s.zero >= 1 else ()),
                {**inputs, "bytes_per_param": b.opt_per_param})
     if s.offload in ("cpu", "nvme") and b.host:
-        opt = Term("optimizer", 0.0, "B", f"optimizer state offloaded to {s.offload}", inputs)
-        grads = Term("gradients", b.gradients, "B", f"gradients stream to {s.offload}: one bucket stays on the GPU",
-                     inputs)
-    act = Term("activations", b.activations, "B",
-               "the busier pipeline stage: layers_per_stage x micro-batches in flight x tokens / (tp x cp) x "
-               "bytes_per_token_layer (checkpointing: the layer inputs) + the vocabulary-parallel loss "
-               "on the last stage",
+        opt = Term("optimizer", 0.0, "B", formula("formula.optimizer_offloaded", target=s.offload), inputs)
+        grads = Term("gradients", b.gradients, "B", formula("formula.gradients_stream", target=s.offload), inputs)
+    act = Term("activations", b.activations, "B", formula("formula.activations_pipeline"),
                {"first_stage": b.at_first_stage, "last_stage": b.at_last_stage, "inflight": s.inflight,
                 "layers_per_stage": math.ceil(shape.layers / s.pp), "tokens_per_micro_batch": s.batch * s.seq})
     tensors = b.tensors
-    over = _overhead_term(tensors, overhead, "CUDA context and workspaces + allocator allowance x tensor bytes")
-    kind = "lora" if s.method != "full" else "mixed precision"
-    layout = (f"model parallel {split}, ZeRO-{s.zero} ({kind}: {b.weight_b:g} B weights, {b.grad_b:g} B gradients)")
+    over = _overhead_term(tensors, overhead)
+    layout = formula("memory_layout.parallel_lora" if s.method != "full" else "memory_layout.parallel",
+                     split=split, zero=s.zero, weight_bytes=_g(b.weight_b), grad_bytes=_g(b.grad_b))
     trainable = (lora_adapter_params(shape, s.lora_rank, s.lora_targets) if s.method != "full" else shape.params)
     comm = (b.dense + b.expert) * b.grad_b
-    return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", "training keeps no KV cache"), over,
+    return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", formula("formula.kv_training")), over,
                           layout, "backward", {"backward": tensors}, b.host, s.offload if b.host else "none",
                           trainable, (), comm, b.grad_b, b.weight_b, (b.dense, b.expert))
 
@@ -556,49 +587,48 @@ def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: 
     if optimizer in ("adamw", "adamw-fused"):
         per = 2 * state_bytes + m
         temp = trainable * state_bytes if optimizer == "adamw" and not master else 0.0
-        formula = ("trainable_params x (master_bytes + 2 moments x state_bytes)" if m
-                   else "trainable_params x 2 moments x state_bytes")
-        if temp:
-            formula += "; at the step the foreach AdamW adds trainable_params x state_bytes"
-        return Term("optimizer", trainable * per, "B", formula, inputs), temp
+        said = formula("formula.adamw_master" if m else "formula.adamw") + (
+            formula("formula.adamw_foreach", "; ") if temp else ())
+        return Term("optimizer", trainable * per, "B", said, inputs), temp
     if optimizer == "adamw-8bit":
         per = 2.0 + m
         return Term("optimizer", trainable * per, "B",
-                    f"trainable x ({'4 master + ' if m else ''}2 x 1 B 8-bit moments)", inputs), 0.0
+                    formula("formula.adamw_8bit_master" if m else "formula.adamw_8bit"), inputs), 0.0
     if optimizer == "sgd":
         per = state_bytes + m
         return Term("optimizer", trainable * per, "B",
-                    f"trainable x ({'4 master + ' if m else ''}1 momentum x {state_bytes} B)", inputs), 0.0
+                    formula("formula.sgd_master" if m else "formula.sgd", bytes=state_bytes), inputs), 0.0
     # adafactor: factored second moment, rows + columns per matrix, no first moment
     h, kv, f, q = shape.hidden, shape.kv_dim, shape.ffn, shape.q_dim
     per_layer = (h + q) * 2 + (h + kv) * 2 + shape.mlp_matrices * (h + f) * shape.experts
     factored = (per_layer * shape.layers + 2 * (shape.vocab + h)) * 4
     frac = min(1.0, trainable / shape.params) if shape.params else 1.0
     value = factored * frac + trainable * m
-    return Term("optimizer", value, "B", "Adafactor: (rows + columns) x 4 B per matrix"
-                + (" + 4 B master per param" if m else ""), {**inputs, "factored_bytes": factored}), 0.0
+    said = formula("formula.adafactor") + (formula("formula.adafactor_master", " + ") if m else ())
+    return Term("optimizer", value, "B", said, {**inputs, "factored_bytes": factored}), 0.0
 
 
 def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, phase_b: float,
-              step_temp: float, layout: str, overhead: tuple[float, float], host: float,
-              offload: str, trainable: float, notes: list[str], comm: float) -> MemoryEstimate:
-    """Pick the peak moment and express the breakdown at that moment."""
+              step_temp: float, layout: tuple[Phrase, ...], overhead: tuple[float, float], host: float,
+              offload: str, trainable: float, notes: list[str], comm: float, *, deepspeed: bool) -> MemoryEstimate:
+    """Pick the peak moment and express the breakdown at that moment (DeepSpeed keeps its gradient
+    buckets through backward; PyTorch allocates gradients as activations are freed)."""
     if phase_b >= phase_a:
         peak = "optimizer step"
-        opt = Term(opt.name, opt.value + step_temp, opt.unit, opt.formula, opt.inputs)
-        act = Term("activations", 0.0, "B", "freed before the optimizer step", act.inputs,
+        opt = Term(opt.name, opt.value + step_temp, opt.unit, opt.formula_phrases, opt.inputs)
+        act = Term("activations", 0.0, "B", formula("formula.activations_freed"), act.inputs,
                    note_phrases=(("", "note.backward_start", {"n": act.value}),))
         tensors = phase_b
     else:
         peak = "backward"
-        grads = Term(grads.name, grads.value if "ZeRO" in layout or "deepspeed" in layout else 0.0,
-                     grads.unit, grads.formula, grads.inputs,
-                     note_phrases=() if "deepspeed" in layout else (("", "note.grads_as_freed", {}),))
+        grads = Term(grads.name, grads.value if deepspeed else 0.0,
+                     grads.unit, grads.formula_phrases, grads.inputs,
+                     note_phrases=() if deepspeed else (("", "note.grads_as_freed", {}),))
         tensors = phase_a
-        if "deepspeed" in layout:
+        if deepspeed:
             tensors = weights.value + grads.value + opt.value + act.value
-    over = _overhead_term(tensors, overhead, "CUDA context and workspaces + allocator allowance x tensor bytes")
-    return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", "training keeps no KV cache"),
+    over = _overhead_term(tensors, overhead)
+    return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", formula("formula.kv_training")),
                           over, layout, peak, {"backward": phase_a, "optimizer step": phase_b}, host,
                           offload, trainable, tuple(notes), comm)
 
@@ -644,15 +674,15 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
     their window."""
     if shape.kv_elements_override:
         per_token = shape.layers * shape.kv_elements_override * bytes_per
-        formula = "layers x compressed KV elements x bytes x tokens (MLA)"
+        said = formula("formula.kv_cache_mla")
     else:
         per_token = 2 * shape.layers * shape.kv_heads * shape.head_dim * bytes_per
-        formula = "2 x layers x kv_heads x head_dim x bytes x tokens"
+        said = formula("formula.kv_cache")
     kept = tokens
     if per_sequence and getattr(shape, "attention_window", None):
         kept = tokens * window_tokens(shape, per_sequence) / per_sequence
-        formula += " (sliding-window layers keep at most the window)"
-    return Term("kv_cache", per_token * kept, "B", formula,
+        said += formula("formula.kv_window", " ")
+    return Term("kv_cache", per_token * kept, "B", said,
                 {"layers": shape.layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
                  "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})
 
@@ -694,35 +724,38 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
         work += EAGER_PREFILL_PER_SCORE * concurrent * shape.heads * prompt * prompt
     work += 4.0 * shape.vocab * concurrent  # the last position's logits in fp32
     act = Term("activations", work / ranks, "B",
-               "prefill working set of one layer: tokens x (8 B x hidden + 6 B x ffn)"
-               + (" + 9 B x heads x prompt^2 (eager)" if attention == "eager" else "")
-               + " + 4 B x vocab x sequences" + (f" / {ranks} GPUs" if ranks > 1 else ""),
+               formula("formula.prefill_working_set")
+               + (formula("formula.prefill_eager", " + ") if attention == "eager" else ())
+               + formula("formula.last_logits", " + ") + (_over(ranks) if ranks > 1 else ()),
                {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn})
     if dp_attention > 1:
         experts = routed_expert_params(shape) * w.value / max(shape.params, 1.0)
         w = Term(w.name, (w.value - experts) / pp + experts / (ep * pp), w.unit,
-                 w.formula + f"; non-expert weights on every GPU, experts / {ep} GPUs (expert parallel)"
-                 + (f", / {pp} stages" if pp > 1 else ""), {**w.inputs, "expert_bytes": experts})
+                 _then(w, formula("formula.experts_parallel", "; ", ep=ep),
+                       formula("formula.over_stages", ", ", pp=pp) if pp > 1 else ()),
+                 {**w.inputs, "expert_bytes": experts})
     elif tp * pp > 1:
-        w = Term(w.name, w.value / (tp * pp), w.unit, w.formula + f" / {tp * pp} GPUs"
-                 + (" (tensor parallel)" if pp == 1 else f" ({tp} tensor x {pp} pipeline)"), w.inputs)
+        w = Term(w.name, w.value / (tp * pp), w.unit,
+                 _then(w, _over(tp * pp, "formula.over_gpus_tp") if pp == 1
+                       else _over(tp * pp, "formula.over_gpus_tp_pp", tp=tp, pp=pp)), w.inputs)
     if split_kv > 1:
-        kv = Term(kv.name, kv.value / split_kv, kv.unit, kv.formula + f" / {split_kv} GPUs", kv.inputs)
+        kv = Term(kv.name, kv.value / split_kv, kv.unit, _then(kv, _over(split_kv)), kv.inputs)
     decode_work = 4.0 * shape.vocab * concurrent / ranks
     phases = {"prefill": w.value + kv_prompt + act.value, "decode": w.value + kv.value + decode_work}
     peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
     if peak == "decode":
-        act = Term("activations", decode_work, "B", "decode working set: 4 B x vocab x sequences (logits)"
-                   + (f" / {ranks} GPUs" if ranks > 1 else ""), {"sequences": concurrent},
+        act = Term("activations", decode_work, "B", formula("formula.decode_working_set")
+                   + (_over(ranks) if ranks > 1 else ()), {"sequences": concurrent},
                    note_phrases=(("", "note.prefill_less_kv", {"n": work / ranks}),))
     else:
-        kv = Term(kv.name, kv_prompt, kv.unit, kv.formula + " (the prompts' tokens at the end of prefill)",
+        kv = Term(kv.name, kv_prompt, kv.unit, _then(kv, formula("formula.kv_prompts", " ")),
                   kv.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
-    over = _overhead_term(act.value, overhead, "CUDA context and workspaces + allocator allowance x working set")
-    zero = Term("gradients", 0.0, "B", "inference keeps no gradients")
-    kv_label = {4.0: "fp32", 1.0: "8-bit"}.get(kv_b, "16-bit")
-    return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", "inference keeps no optimizer state"),
-                          act, kv, over, f"inference ({fmt} weights, {kv_label} KV cache)",
+    over = _overhead_term(act.value, overhead, "formula.overhead_serving")
+    zero = Term("gradients", 0.0, "B", formula("formula.gradients_inference"))
+    kv_layout = {4.0: "memory_layout.inference_kv32", 1.0: "memory_layout.inference_kv8"}.get(
+        kv_b, "memory_layout.inference_kv16")
+    return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", formula("formula.optimizer_inference")),
+                          act, kv, over, formula(kv_layout, format=fmt),
                           peak, phases, 0.0, "none", 0.0, ())
 
 
@@ -734,12 +767,14 @@ def weights_only_memory(params: float, precision: str, training: bool, *, overhe
     b = BYTES.get(precision, 2) if precision in ("fp32", "fp16", "bf16") else 2
     full = training and method == "full"
     frozen_b = {"lora": 2.0, "qlora": 4.127 / 8}.get(method, 4.0) if training else b
-    w = Term("weights", params * frozen_b, "B", f"params x {frozen_b:g} B", {"params": params})
-    g = Term("gradients", params * 4 if full else 0.0, "B", "params x 4 B" if full else "none")
-    o = Term("optimizer", params * 8 if full else 0.0, "B", "params x 8 B (Adam)" if full else "none")
-    a = Term("activations", 0.0, "B", "not modelled for diffusion models (lower bound)")
+    none = formula("formula.none")
+    w = Term("weights", params * frozen_b, "B", formula("formula.params_bytes", bytes=_g(frozen_b)),
+             {"params": params})
+    g = Term("gradients", params * 4 if full else 0.0, "B", formula("formula.params_bytes", bytes=4) if full else none)
+    o = Term("optimizer", params * 8 if full else 0.0, "B", formula("formula.params_adam") if full else none)
+    a = Term("activations", 0.0, "B", formula("formula.activations_not_modelled"))
     tensors = w.value + g.value + o.value
-    over = _overhead_term(tensors, overhead, "CUDA context + allocator allowance")
-    return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", "none"), over, "weights and states only",
+    over = _overhead_term(tensors, overhead, "formula.overhead_states")
+    return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", none), over, formula("memory_layout.states_only"),
                           "n/a", {}, 0.0, "none", params if full else 0.0,
                           ("activations of diffusion models are not modelled: treat the figure as a lower bound",))

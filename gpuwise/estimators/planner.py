@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..knowledge.schema import Gpu
+from ..messages import formula
 from . import Term
 from . import compute as C
 from . import interconnect as I
@@ -209,10 +210,10 @@ class _Search:
         if offload not in self._frugal:
             deepest: dict[int, _Group] = {}
             flat: dict[int, _Group] = {}
-            for g in self.offload if offload else self.groups:
-                tp, pp, cp, ep, v = g.split
-                if v != 1:
-                    continue
+            pool = self.offload if offload else self.groups
+            plain = [g for g in pool if g.split[4] == 1] or pool  # a pinned interleave has no plain schedule
+            for g in plain:
+                tp, pp, cp, ep, _v = g.split
                 if tp not in deepest or (pp, cp, ep) > deepest[tp].split[1:4]:
                     deepest[tp] = g
                 if pp == 1 and (tp not in flat or (cp, ep) > flat[tp].split[2:4]):
@@ -234,8 +235,12 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
         plain, off = _rungs(tj, dp, pp, pins)
         if not plain and not off:
             continue
-        for v in [1] + [v for v in (2, 4) if pp > 1 and tj.shape.layers >= 2 * pp * v]:
-            if v == 2:  # interleaving only pays where the 1F1B bubble is worth cutting
+        if pins.vpp:  # the user's schedule (a plain pipeline has one stage per rank)
+            vs = [pins.vpp if pp > 1 and tj.shape.layers >= pp * pins.vpp else 1]
+        else:
+            vs = [1] + [v for v in (2, 4) if pp > 1 and tj.shape.layers >= 2 * pp * v]
+        for v in vs:
+            if v == 2 and not pins.vpp:  # interleaving only pays where the 1F1B bubble is worth cutting
                 ga = _layout(tj, n, tp, pp, cp, ep, 1, plain[0] if plain else off[0]).grad_accum
                 if (pp - 1) / ga < 0.05:
                     break
@@ -379,22 +384,19 @@ def terms(plan_: Plan, tj: TrainingJob) -> dict[str, Term]:
     inputs = {**lay.as_dict(), **{k: v for k, v in s.as_dict().items()}}
     out = {
         "mfu": plan_.mfu,
-        "step_time": Term("step_seconds", s.total, "s",
-                          "(compute + TP + EP + CP + PP sends) x (1 + bubble) + exposed DP + optimizer (+ offload)",
-                          inputs),
+        "step_time": Term("step_seconds", s.total, "s", formula("formula.step_time"), inputs),
         "pp_bubble": Term("pp_bubble_fraction", (lay.pp - 1) / (lay.grad_accum * lay.interleave) if lay.pp > 1
-                          else 0.0, "", "(pp - 1) / (micro-batches x interleave)",
+                          else 0.0, "", formula("formula.pp_bubble"),
                           {"pp": lay.pp, "micro_batches": lay.grad_accum, "interleave": lay.interleave}),
         "scaling_efficiency": Term("scaling_efficiency", plan_.scaling_efficiency, "",
-                                   "(compute + optimizer) / step time", inputs),
+                                   formula("formula.step_efficiency"), inputs),
         "dp_traffic": _dp_term(plan_, tj.method),
-        "goodput": Term("goodput", plan_.goodput, "", "1 / (1 + GPUs x failures per GPU-hour x hours lost)",
-                        {"gpus": lay.gpus}),
-        "steps": Term("optimizer_steps", plan_.steps, "", "train tokens / tokens per step",
+        "goodput": Term("goodput", plan_.goodput, "", formula("formula.goodput_failures"), {"gpus": lay.gpus}),
+        "steps": Term("optimizer_steps", plan_.steps, "", formula("formula.optimizer_steps"),
                       {"train_tokens": tj.tokens, "tokens_per_step": lay.global_batch_tokens}),
-        "wall_hours": Term("wall_hours", plan_.wall_hours, "h", "steps x step time / goodput / 3600",
+        "wall_hours": Term("wall_hours", plan_.wall_hours, "h", formula("formula.wall_hours_steps"),
                            {"steps": plan_.steps, "step_s": s.total, "goodput": plan_.goodput}),
-        "gpu_hours": Term("gpu_hours", plan_.gpu_hours, "GPU-h", "wall hours x GPUs",
+        "gpu_hours": Term("gpu_hours", plan_.gpu_hours, "GPU-h", formula("formula.gpu_hours"),
                           {"wall_hours": plan_.wall_hours, "gpus": lay.gpus}),
     }
     return out
@@ -404,16 +406,13 @@ def _dp_term(plan_: Plan, method: str) -> Term:
     """The data-parallel traffic of a step as a Term: all of it, with the hidden and exposed parts."""
     d, lay = plan_.dp_traffic, plan_.layout
     if lay.dp <= 1:
-        formula = "no data-parallel traffic"
+        said = "formula.dp_none"
     elif lay.zero >= 3:
-        formula = ("micro-batches x (weights all-gather forward + weights all-gather backward + gradients "
-                   "reduce-scatter backward), each (dp-1)/dp x bytes per GPU over the slower link; hidden up to "
-                   "overlap x forward, overlap x backward")
+        said = "formula.dp_zero3"
     elif lay.zero == 0 or method != "full":
-        formula = "gradients all-reduce once per step; hidden up to overlap x backward / micro-batches"
+        said = "formula.dp_allreduce"
     elif lay.zero == 2:
-        formula = "micro-batches x gradients reduce-scatter + weights all-gather; hidden up to overlap x compute"
+        said = "formula.dp_zero2"
     else:
-        formula = ("gradients reduce-scatter + weights all-gather once per step; hidden up to overlap x compute / "
-                   "micro-batches")
-    return Term("dp_traffic_seconds", d.get("traffic_s", 0.0), "s", formula, dict(d))
+        said = "formula.dp_zero1"
+    return Term("dp_traffic_seconds", d.get("traffic_s", 0.0), "s", formula(said), dict(d))

@@ -88,7 +88,10 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         speed = 1.0
         if tj.precision == "fp8" and gpu.peaks.fp8:
             speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=f.fp8_gemm_speedup.value, k=k).value
-        stack = 1.0 if gpu.architecture in tj.stack_calibrated_on else tj.stack_efficiency
+        # runtime.mfu of an architecture measured on a named stack (Megatron-Core on Hopper and Blackwell) is that
+        # stack's speed: it runs at it, every other stack at its efficiency over that stack's
+        stack = (1.0 if gpu.architecture in tj.stack_calibrated_on
+                 else tj.stack_efficiency / dict(tj.stack_reference).get(gpu.architecture, 1.0))
         got = tj.memo[key] = (peak.tflops * 1e12 * mfu.value * speed * stack, mfu)
     return got
 

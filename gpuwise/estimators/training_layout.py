@@ -83,11 +83,12 @@ class Pins:
     zero: int | None = None
     checkpointing: bool | None = None
     offload: str | None = None
+    vpp: int | None = None  # virtual pipeline stages per rank (interleaved schedule); 1: plain 1F1B
 
     @property
     def any(self) -> bool:
         return any(v is not None for v in (self.tp, self.pp, self.ep, self.cp, self.zero, self.checkpointing,
-                                           self.offload))
+                                           self.offload, self.vpp))
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
@@ -119,6 +120,9 @@ class TrainingJob:
     stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
     stack_memory_bound: float = 1.0  # the share of the middle's memory-bound work the stack still pays
     stack_calibrated_on: tuple[str, ...] = ()  # architectures whose runtime.mfu was measured on this stack
+    # (architecture, efficiency of the stack its runtime.mfu was measured on): the other stacks run at their
+    # efficiency over it there (Megatron-Core's 1.10 on Hopper and Blackwell)
+    stack_reference: tuple[tuple[str, float], ...] = ()
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     memo: dict = field(default_factory=dict)

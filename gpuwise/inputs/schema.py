@@ -114,6 +114,8 @@ class Parallelism(Strict):
     pp: int | None = Field(default=None, ge=1, le=1024, description="pipeline parallel")
     ep: int | None = Field(default=None, ge=1, le=100_000, description="expert parallel (MoE)")
     cp: int | None = Field(default=None, ge=1, le=1024, description="context (sequence) parallel")
+    vpp: int | None = Field(default=None, ge=1, le=64, description="virtual pipeline stages per rank (Megatron's "
+                            "interleaved 1F1B schedule; 1: the plain 1F1B schedule, Megatron's default)")
 
 
 QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {

@@ -15,7 +15,7 @@ from .charts import NARROW, NARROW_PX, WIDE_PX, _Axis, _r, nice_ticks, thin
 from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, environment, table, times
 from .report import BRIEF_LINES, normalise_detail, normalise_format
 from .textfit import fit_tables, fit_text, terminal_width
-from .words import formula, formula_parts, said
+from .words import formula_parts, plain, said
 
 SEGMENTS = ("capex", "rent", "opex")
 """The stacked parts of a month's cash-flow bar; resale is drawn below the axis."""
@@ -191,7 +191,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     lines = table([_("Month"), _("Kind"), _("Item"), _("Amount"), _("Formula")],
                   [[str(x.month), _(LINE_KIND.get(x.kind, x.kind)),
                     said(x.item_phrases, local) if x.item_phrases else x.item, m(x.amount),
-                    formula_parts(x.formula_phrases, local) if x.formula_phrases else formula(x.formula, local)]
+                    formula_parts(x.formula_phrases, local) if x.formula_phrases else plain(x.formula, local)]
                    for x in r.lines],
                   right=(0, 3)) if full else None
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),

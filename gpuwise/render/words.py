@@ -6,7 +6,7 @@ count cannot be bought, a formula's note. Each travels as message ids with value
 (gpuwise/messages.py ``Phrase``: a fact's or result's ``<name>_phrases`` beside its English text)
 and is worded here part by part from the catalog; nothing is parsed back from English. A value
 without parts is shown as it came. Layout dicts (a training plan's ``layout``, a serving plan's
-``layout``) are worded here too, and a formula's words (identifiers, units and numbers stay).
+``layout``) are worded here too, and formulas given as message ids.
 
 Nothing here computes a number: the figures in a phrase are carried over as written.
 """
@@ -169,197 +169,32 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
 
 
 # ------------------------------------------------------------------------------- formulas
-# A formula an estimator gives as message ids (formula.*: compute, cost, interconnect) is worded by
-# formula_parts above. The table below is for the formulas still written as English strings (the
-# memory, planner and serving estimators', the plan's and the ledger's money lines, text inputs): a
-# formula's identifiers (``trainable_params``), units and numbers stay as written; its words are
-# catalog messages, replaced longest first, whole words only. It goes when those producers give ids.
-FORMULA_WORDS: tuple[str, ...] = (
-    # a plan's money lines (gpuwise/plan/build.py)
-    N_("units"), N_("unit price"), N_("hardware, host share, network"), N_("hosting"),
-    N_("billed kW"), N_("resale fraction"), N_("tco.yaml resale curve"), N_("hardware"), N_("host W"),
-    N_("copies"), N_("for the copy's GPUs"), N_("hours a day"), N_("days"), N_("long-rental discount"),
-    N_("runs"), N_("for the run's GPUs"), N_("wall hours"), N_("committed"), N_("every hour of the term"),
-    N_("months of the term after the horizon"),
-    N_("CUDA context and workspaces"),
-    N_("CUDA context"),
-    N_("allocator allowance"),
-    N_("tensor bytes"),
-    N_("prefill working set of one layer"),
-    N_("decode working set"),
-    N_("working set"),
-    N_("training keeps no KV cache"),
-    N_("inference keeps no gradients"),
-    N_("inference keeps no optimizer state"),
-    N_("wall hours"),
-    N_("step time"),
-    N_("train tokens"),
-    N_("tokens per step"),
-    N_("failures per GPU-hour"),
-    N_("hours lost per failure"),
-    N_("hours lost"),
-    N_("whole-run efficiency"),
-    N_("unit price"),
-    N_("units"),
-    N_("host share"),
-    N_("IT kW"),
-    N_("busy hours"),
-    N_("GPU hardware"),
-    N_("resale fraction after the project"),
-    N_("server around the baseboard"),
-    N_("estimate"),
-    N_("billed kW"),
-    N_("rent"),
-    N_("whole servers"),
-    N_("server price"),
-    N_("cards are more than a 4-card workstation holds"),
-    N_("PCIe GPU server(s) of up to 8"),
-    N_("ports"),
-    N_("switch ports"),
-    N_("links"),
-    N_("two-tier fat tree above the switch radix"),
-    N_("links per endpoint"),
-    N_("and"),
-    N_("params"),
-    N_("matmul params per token"),
-    N_("quantized params"),
-    N_("adapter params"),
-    N_("frozen base params"),
-    N_("frozen base"),
-    N_("adapters"),
-    N_("GPUs"),
-    N_("tensor parallel"),
-    N_("data-parallel GPUs"),
-    N_("moments"),
-    N_("at the step the foreach AdamW adds"),
-    N_("two gathered layers"),
-    N_("checkpointing"),
-    N_("plus the larger of the logits"),
-    N_("and one layer recomputed"),
-    N_("forward"),
-    N_("backward"),
-    N_("activation gradients"),
-    N_("frozen weights need no weight gradients"),
-    N_("checkpointing recomputes the forward"),
-    N_("causal"),
-    N_("hardware"),
-    N_("host"),
-    N_("network"),
-    N_("power"),
-    N_("hosting"),
-    N_("licences"),
-    N_("resale"),
-    N_("compute"),
-    N_("optimizer"),
-    N_("offload"),
-    N_("sends"),
-    N_("bubble"),
-    N_("exposed DP"),
-    N_("micro-batches"),
-    N_("hours"),
-    N_("set-up hours"),
-    N_("long-rental discount"),
-    N_("restart overhead"),
-    N_("spot"),
-    N_("months"),
-    N_("internet egress by tier"),
-    N_("after the free allowance"),
-    N_("cross-region GB"),
-    N_("storage GB"),
-    N_("start-up and wind-down of the job, on every GPU"),
-    N_("tokens"),
-    N_("multiplier"),
-    N_("layers"),
-    N_("sequences"),
-    N_("bytes"),
-    N_("1 / TPOT at the load: one sequence's output speed (its prompt chunks sharing the steps)"),
-    N_("sustained output tokens/s of all copies at the load (prefill sharing the GPUs)"),
-    N_("prompt tokens / time to first token of one request alone"),
-    N_("replicas"),
-    N_("usable"),
-    N_("weights"),
-    N_("context"),
-    N_("per GPU"),
-    N_("KV per sequence per GPU"),
-    N_("weight bytes"),
-    N_("peak"),
-    N_("KV bytes"),
-    N_("attention FLOPs"),
-    N_("all-reduces"),
-    N_("overhead"),
-    N_("step overhead"),
-    N_("sequences per copy"),
-    N_("cost per hour"),
-    N_("output tokens/s"),
-    N_("project cost"),
-    N_("project months"),
-    N_("embeddings"),
-    N_("head"),
-    N_("bits"),
-    N_("NF4 base"),
-    N_("16-bit embeddings/head"),
-    N_("parameters on the busiest GPU"),
-    N_("its stage's layers"),
-    N_("experts"),
-    N_("embedding or head"),
-    N_("fp32 main gradients"),
-    N_("shards the optimizer state and gradients over"),
-    N_("shards the optimizer state over"),
-    N_("gradients stream to"),
-    N_("one bucket stays on the GPU"),
-    N_("optimizer state offloaded to"),
-    N_("the busier pipeline stage"),
-    N_("micro-batches in flight"),
-    N_("the layer inputs"),
-    N_("the vocabulary-parallel loss on the last stage"),
-    N_("ZeRO-3 parameter offload: two layers' weights resident"),
-    N_("one dequantized weight matrix"),
-    N_("the prompts' tokens at the end of prefill"),
-    N_("frozen 16-bit base sharded over"),
-    N_("frozen NF4 base sharded over"),
-    N_("fp32 adapters"),
-    N_("frozen NF4 base"),
-    N_("master weights"),
-    N_("inference"),
-    N_("16-bit KV cache"),
-    N_("model parallel"),
-    N_("mixed precision"),
-    N_("gradients"),
-    N_("prefill"),
-    N_("decode"),
-    # data-parallel traffic (gpuwise/estimators/planner.py, _dp_term)
-    N_("no data-parallel traffic"), N_("all-gather"), N_("reduce-scatter"), N_("all-reduce"), N_("each"),
-    N_("over the slower link"), N_("hidden up to"), N_("overlap"), N_("once per step"),
-)
-_FORMULA_RE: re.Pattern[str] | None = None
-
-
-def _formula_re() -> re.Pattern[str]:
-    """The formula words, longest first, as one pattern: compiled on the first report in another
-    language only (about 8 ms of every English run's start-up otherwise)."""
-    global _FORMULA_RE
-    if _FORMULA_RE is None:
-        words = sorted(set(FORMULA_WORDS), key=len, reverse=True)
-        _FORMULA_RE = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in words))
-    return _FORMULA_RE
-
-
+# Every formula an estimator writes is message ids with values (formula.*: a Term's and a ledger or
+# plan line's ``formula_phrases``; a memory layout's memory_layout.*), worded by formula_parts below;
+# an input gpuwise words comes with its ids too (a Term's ``input_phrases``, :func:`said`). No
+# English is read back: a formula from a result without its parts is shown as written (:func:`plain`).
 def formula_parts(parts: list[Any], f: Speaker, number: Any = None) -> str:
     """A formula an estimator gave as message ids with values (``formula_phrases``), in the report's
     language: each part's template translated and filled with its constants; an operand (a field
     without a value) is its word (``operand.<field>``, translated), or, given ``number`` (field ->
     the input's number as the report writes it, None for a field with no number), that number."""
+    return _local(times(" ".join(_formula_words(parts, f, number).split())), f)
+
+
+def _formula_words(parts: list[Any], f: Speaker, number: Any) -> str:
+    """:func:`formula_parts` before spacing: a value that is a formula itself is worded the same way."""
     out = []
     for sep, message_id, values in parts:
         text = f._(messages.template(message_id))
-        filled: dict[str, Any] = dict(values)
+        filled: dict[str, Any] = {k: _formula_words(v, f, number) if messages.is_phrase(v) else v
+                                  for k, v in values.items()}
         for name in messages.placeholders(text):
             if name in values:
                 continue
             shown = number(name) if number is not None else None
             filled[name] = shown if shown is not None else f._(messages.operand(name))
         out.append(sep + messages.fill(text, filled))
-    return _local(times(" ".join("".join(out).split())), f)
+    return "".join(out)
 
 
 def times(text: str) -> str:
@@ -367,7 +202,7 @@ def times(text: str) -> str:
     return _TIMES.sub(" × ", text)
 
 
-_TIMES = re.compile(r"(?<=[\w)]) x (?=[\w(])")
+_TIMES = re.compile(r"(?<=[\w)）]) x (?=[\w(（])")  # a translation's full-width brackets too
 
 
 def _local(text: str, f: Speaker) -> str:
@@ -379,15 +214,11 @@ def _local(text: str, f: Speaker) -> str:
     return text if f.sep == ", " else fullwidth(text)
 
 
-def formula(text: str, f: Speaker) -> str:
-    """A formula in the report's language and currency: a price per unit ("$/h", "$/kWh") in the
-    report's currency, its words through the catalog, its punctuation full-width beside Chinese."""
-    cur = getattr(f, "cur", None)
-    if cur is not None and getattr(cur, "code", "USD") != "USD":
-        text = re.sub(r"\$/(?=[A-Za-z])", ("¥" if f.sep != ", " else "CN¥") + "/", text)
-    if f.sep == ", " or not FORMULA_WORDS:
-        return text
-    return fullwidth(_formula_re().sub(lambda m: f._(m.group(0)), text))
+def plain(text: str, f: Speaker) -> str:
+    """A formula or a layout written as English text, from a result that came without its parts (a
+    JSON file of an older gpuwise): shown as written, no word of it translated; one multiplication
+    sign and the report's currency, as a worded formula has."""
+    return _local(times(" ".join(text.split())), f)
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -417,8 +248,9 @@ _PHASES = {"backward": N_("the backward pass"), "forward": N_("the forward pass"
 
 
 def phase(text: str, f: Speaker) -> str:
-    """When memory peaks (gpuwise/estimators/memory.py ``peak_phase``), in the report's language."""
-    return f._(_PHASES[text]) if text in _PHASES else formula(text, f)
+    """When memory peaks (gpuwise/estimators/memory.py ``peak_phase``), in the report's language; a
+    phase this report does not know is shown as written."""
+    return f._(_PHASES[text]) if text in _PHASES else text
 
 
 def said(parts: list[Any], f: Speaker) -> str:
@@ -434,8 +266,9 @@ def said(parts: list[Any], f: Speaker) -> str:
 
 
 def input_value(key: str, text: str, f: Speaker) -> str:
-    """A formula input that is text: a source or a format description quoted as the knowledge base
-    writes it; a phrase of the estimators worded like a formula."""
+    """A formula input that is text and not worded by gpuwise (those come as ``input_phrases``): an id
+    or a name as written (a provider, a precision, a date); a source or a format description quoted
+    as the knowledge base writes it in a report in another language."""
     if key == "source" or key.endswith("_source") or key == "format":
         return text if f.sep == ", " else f"“{text}”"
-    return formula(text, f)
+    return text

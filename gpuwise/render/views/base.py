@@ -35,7 +35,6 @@ from ..fmt import (
     pairs,
     substitute,
     table,
-    times,
 )
 
 MONEY_FIELDS = {"constraints.budget_usd": "", "constraints.electricity_usd_per_kwh": "/kWh",
@@ -181,11 +180,11 @@ class BaseView:
             shown = words.formula_parts(t.formula_phrases, self.f,
                                         lambda name: operand_number(name, t.inputs, self.f.money_exact))
             with_numbers = shown if shown != formula else ""
-        else:  # a formula from a result without its parts: as written, its words through the catalog
-            formula = words.formula(times(" ".join(t.formula.split())), self.f)
+        else:  # a formula from a result without its parts (an older JSON file): as written, no word translated
+            formula = words.plain(t.formula, self.f)
             numbers = substitute(t.formula, t.inputs, money=self.f.money_exact)
-            with_numbers = words.formula(times(numbers), self.f) if numbers != t.formula else ""
-        trivial = not t.inputs or t.formula.lower().startswith(("training keeps no", "inference keeps no", "0"))
+            with_numbers = words.plain(numbers, self.f) if numbers != t.formula else ""
+        trivial = not t.inputs  # a part a model never keeps ("training keeps no KV cache") has no inputs
         if t.unit == "B" and t.value == 0 and not trivial:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {

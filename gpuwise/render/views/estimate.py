@@ -66,7 +66,8 @@ class EstimateView(BaseView):
             "title": self._("GPU memory and time estimate"),
             "question": self.question(r.workload),
             "memory": {**table([self._("Part"), self._("Per GPU")], mem_rows, right=(1,)),
-                       "layout": words.formula(m.layout, f) if m.layout else "",
+                       "layout": words.formula_parts(m.layout_phrases, f) if m.layout_phrases
+                       else words.plain(m.layout, f) if m.layout else "",
                        "peak_phase": words.phase(m.peak_phase, f) if m.peak_phase else "",
                        "notes": [" ".join(n.split()) for n in m.notes],
                        "terms": [self.term(t) for t in m.terms]},

@@ -104,7 +104,8 @@ class StepsView(BaseView):
                 m = estimate.memory
                 if m.layout:
                     step["notes"].append(self._("Memory layout modelled: %(layout)s.",
-                                                layout=words.formula(m.layout, self.f)))
+                                                layout=words.formula_parts(m.layout_phrases, self.f)
+                                                if m.layout_phrases else words.plain(m.layout, self.f)))
                 if m.peak_phase:
                     step["notes"].append(self._("Peak memory is reached during: %(phase)s.",
                                                 phase=words.phase(m.peak_phase, self.f)))
