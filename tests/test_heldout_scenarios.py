@@ -225,7 +225,7 @@ def test_moe_pretrain_flops_from_active_params_and_a_layout_that_scales():
 def test_china_shortlist_ends_in_a_priced_purchase_in_cny(kb):
     """A mainland-China team buys for Llama-3.1-70B with 2,000,000 yuan. The answer must be a
     part sold in China, priced (the H20 8-GPU module at RMB 880,000, Tencent Technology
-    2025-12-24), the budget converted at the PBOC central parity (6.9858, 27 Jan 2026), and the
+    2025-12-24), the budget converted at the ECB cross rate of 21 July 2026 (7.7255 / 1.1418 = 6.7661), and the
     export-controlled H100 flagged, not offered."""
     res = recommend(_file("china-shortlist-cny.yaml"))
     rec = res.recommendation
@@ -236,10 +236,10 @@ def test_china_shortlist_ends_in_a_priced_purchase_in_cny(kb):
     assert all(f.subject == "h100-80gb-sxm" for f in blocked)
     over = [f for f in res.findings if f.rule == "TCO-OVER-BUDGET"]
     if over:
-        assert over[0].evidence["budget_usd"] == pytest.approx(2_000_000 / 6.9858, rel=1e-4)
+        assert over[0].evidence["budget_usd"] == pytest.approx(2_000_000 / 6.7661, rel=1e-4)
     if rec.gpu == "h20-96gb-sxm":
         est = estimate(_file("china-shortlist-cny.yaml"), gpu=rec.gpu, gpus=rec.count)
-        assert est.gpu.cost["buy_lines"]["cards"] == pytest.approx(880_000 / 6.9858 * rec.count / 8, rel=1e-4)
+        assert est.gpu.cost["buy_lines"]["cards"] == pytest.approx(880_000 / 6.7661 * rec.count / 8, rel=1e-4)
     # vLLM serves on Ascend through the vllm-ascend plugin: the 910B is judged on memory and price,
     # not refused as an unsupported vendor
     assert not any(f.rule == "CMP-FRAMEWORK-GPU" and f.subject == "ascend-910b" for f in res.findings)

@@ -88,18 +88,35 @@ def test_lambda_offers_state_their_network(kb) -> None:
     assert O.term_for(a100, 16, 5).term == "on-demand"  # two on-demand nodes, no cluster product
 
 
-def test_gcp_publishes_one_and_three_year_commitments(kb) -> None:
-    """Google's billing catalog (Cyclenerd pricing.yml, 2025-03-06, us-central1): a3-highgpu-8g at
-    $88.49 an hour on demand, month_1y $44,810.08 and month_3y $28,371.00 per 730 h."""
+def test_gcp_publishes_calendar_one_and_three_year_commitments(kb) -> None:
+    """Google's accelerator-optimized and DWS pricing pages as read on 2026-09-27 (nativ-x/fsku
+    term catalog): a3-highgpu-8g at $88.49 an hour on demand, DWS Calendar mode (1-90 days) $41.60,
+    1-year CUD $61.383674 (44,810.08 per 730 h in the Cloud Billing Catalog of 2025-03-06), 3-year
+    $38.864383 (28,371.00 per 730 h)."""
     a3 = next(o for o in O.rent_offers(kb.clouds, "h100-80gb-sxm", 8) if o.instance == "a3-highgpu-8g")
     rates = dict(a3.reserved_per_hour)
     assert rates["1-year"] == pytest.approx(44810.08 / 730, rel=1e-4)
     assert rates["3-year"] == pytest.approx(28371.00 / 730, rel=1e-4)
-    assert a3.terms_as_of == "2025-03-06" and "Cloud Billing Catalog" in a3.sold_as_source
-    assert O.term_for(a3, 8, 2000).term == "on-demand"  # $88.49 x 2,000 h < $61.38 x 8,760 h
-    year = O.term_for(a3, 8, 8760)  # a year of serving: the 1-year commitment
-    assert year.term == "1-year" and year.usd_per_hour == pytest.approx(61.3837, rel=1e-4)
+    assert rates["1-month"] == 41.60
+    assert a3.terms_as_of == "2026-09-27" and "DWS" in a3.sold_as_source
+    assert O.term_for(a3, 8, 300).term == "on-demand"  # $88.49 x 300 h < $41.60 x 730 h
+    month = O.term_for(a3, 8, 2000)  # $41.60 x 2,000 h < $88.49 x 2,000 h and < $61.38 x 8,760 h
+    assert month.term == "1-month" and month.usd_per_hour == 41.60
+    # a year: calendar blocks ($41.60 x 8,760 h = $364,416) beat the 1-year commitment ($537,721)
+    assert O.term_for(a3, 8, 8760).term == "1-month"
+    # three years: $38.86 x 26,280 h = $1,021,356 < $41.60 x 26,280 h = $1,093,248
     assert O.term_for(a3, 8, 3 * 8760).term == "3-year"
+
+
+def test_aws_capacity_block_and_savings_plans(kb) -> None:
+    """AWS us-east-1 price lists of 2026-09-25 (nativ-x/fsku term catalog, read 2026-09-27):
+    p5.48xlarge $55.04 on demand, Capacity Block $41.528, 1-year Instance Savings Plan $34.6752,
+    3-year $23.77728 per instance-hour."""
+    p5 = next(o for o in O.rent_offers(kb.clouds, "h100-80gb-sxm", 8) if o.instance == "p5.48xlarge")
+    assert dict(p5.reserved_per_hour) == {"1-month": 41.528, "1-year": 34.6752, "3-year": 23.77728}
+    assert O.term_for(p5, 8, 500).term == "on-demand"  # $55.04 x 500 = $27,520 < $41.528 x 730 = $30,315
+    assert O.term_for(p5, 8, 1000).term == "1-month"  # $41,528 < $55,040
+    assert O.term_for(p5, 8, 8760).term == "1-year"  # $34.6752 < $41.528 per hour for a year
 
 
 def test_per_gpu_hour_offers_carry_their_published_spot_rate(kb) -> None:
@@ -119,12 +136,14 @@ def test_a_reserved_answer_cites_the_reserved_rate_and_its_date(kb) -> None:
                                        "constraints": {"acquisition": "rent", "project_months": 12}})
     job = resolve(req, kb)
     ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 8, provider="gcp", instance="a3-highgpu-8g", acquisition="rent")
-    assert ev.cost.rent_term == "1-year"
-    assert ev.offer.usd_per_hour == pytest.approx(61.3837, rel=1e-4)
+    # a year of serving: DWS Calendar blocks at $41.60 an hour (Google's page, read 2026-09-27) cost less
+    # than the 1-year commitment at $61.3837 and than on demand at $88.49
+    assert ev.cost.rent_term == "1-month"
+    assert ev.offer.usd_per_hour == pytest.approx(41.60)
     used = prices_used(job, ev, "rent", today=dt.date(2026, 12, 1))
-    assert "1-year" in used[0]["item"] and used[0]["as_of"] == "2025-03-06"
-    assert used[0]["amount"] == pytest.approx(61.3837 / 8, rel=1e-4)
-    assert "committed use" in used[0]["source"]
+    assert "1-month" in used[0]["item"] and used[0]["as_of"] == "2026-09-27"
+    assert used[0]["amount"] == pytest.approx(41.60 / 8)
+    assert "Calendar mode" in used[0]["source"]
 
 
 def _two_cluster_offers(job, gpu_id: str, n: int) -> tuple[O.Offer, O.Offer]:

@@ -332,6 +332,7 @@ def test_memory_formulas_are_message_ids(kb, monkeypatch):
     _memory_estimates(kb)
     assert _english_formulas(terms) == []
     given, stack = set(), [p for t in terms for p in t.formula_phrases]
+    stack += [p for t in terms for parts in t.input_phrases.values() for p in parts]  # a worded input
     while stack:
         _sep, mid, values = stack.pop()
         given.add(mid)

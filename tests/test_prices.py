@@ -98,11 +98,12 @@ def test_a_cny_budget_string_is_parsed_and_converted_at_the_dated_rate(kb):
     req = coerce(Requirements, {"workload": {"task": "inference", "model": "llama-3.1-8b"},
                                 "constraints": {"budget_usd": "¥1500000"}})
     assert req.constraints.currency == "CNY" and req.constraints.budget_usd == 1_500_000
-    rate = kb.tco.values["usd_cny"]  # PBOC central parity 6.9858 on 2026-01-27 (Xinhua)
-    assert rate.value == 6.9858 and rate.as_of == dt.date(2026, 1, 27)
+    # ECB reference rates of 2026-07-21: CNY 7.7255 and USD 1.1418 per euro, 7.7255 / 1.1418 = 6.7661
+    rate = kb.tco.values["usd_cny"]
+    assert rate.value == pytest.approx(7.7255 / 1.1418, abs=5e-5) and rate.as_of == dt.date(2026, 7, 21)
     usd, notes = to_usd(req, kb)
-    assert usd.constraints.budget_usd == pytest.approx(1_500_000 / 6.9858)
-    assert any(a.field == "constraints.currency" and "6.9858" in a.reason for a in notes)
+    assert usd.constraints.budget_usd == pytest.approx(1_500_000 / 6.7661)
+    assert any(a.field == "constraints.currency" and "6.7661" in a.reason for a in notes)
     assert any(a.field == "constraints.market" and a.value == "china" for a in notes)
     with pytest.raises(UserError) as err:
         coerce(Requirements, {"workload": {"task": "inference", "model": "llama-3.1-8b"},
@@ -186,7 +187,8 @@ def test_street_price_per_gpu_for_proposal_comparisons(kb):
 
 
 def test_prices_lists_reserved_and_per_gpu_spot_rates_with_their_own_dates(kb) -> None:
-    """Google's 1-year commitment for a3-highgpu-8g (44,810.08 per 730 h, catalog of 2025-03-06) per GPU;
+    """Google's 1-year commitment for a3-highgpu-8g ($61.383674 per instance-hour on Google's pricing page
+    as read on 2026-09-27; 44,810.08 per 730 h in the Cloud Billing Catalog of 2025-03-06) per GPU;
     CoreWeave's HGX H100 spot node rate ($19.71/h, transcribed 2026-09-20) per GPU."""
     import datetime as dt
 
@@ -194,8 +196,8 @@ def test_prices_lists_reserved_and_per_gpu_spot_rates_with_their_own_dates(kb) -
 
     rows = price_rows(kb, gpu="h100-80gb-sxm", today=dt.date(2026, 12, 1))
     res = next(r for r in rows if r.kind == "reserved" and r.item == "a3-highgpu-8g 1-year reservation")
-    assert res.amount == pytest.approx(44810.08 / 730 / 8, rel=1e-4)
-    assert res.as_of == "2025-03-06" and res.age_days == 635 and res.check == "V"
+    assert res.amount == pytest.approx(44810.08 / 730 / 8, rel=1e-4) == 61.383674 / 8
+    assert res.as_of == "2026-09-27" and res.age_days == 65 and res.check == "S"
     spot = next(r for r in rows if r.kind == "spot" and r.provider == "coreweave")
     assert spot.amount == pytest.approx(19.71 / 8, rel=1e-4) and spot.as_of == "2026-09-20"
 

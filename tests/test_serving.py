@@ -603,3 +603,24 @@ def test_a_batch_started_together_lasts_until_its_last_prompt_is_prefilled(kb):
     assert SV.burst_last_ttft(job, s.engine, s.replica, 200) == pytest.approx(25 * per_chunk, rel=1e-9)
     mean = SV.burst_ttft(job, s.engine, s.replica, 200)
     assert 0.45 * 25 * per_chunk <= mean <= 0.6 * 25 * per_chunk
+
+
+def test_block_fp8_runs_at_bf16_speed_on_vllms_rocm_build(kb):
+    """A block-scaled FP8 checkpoint (Qwen3-30B-A3B-FP8: 128 x 128 blocks) on vLLM's ROCm build runs on the
+    Triton block-scale kernels, no faster than BF16 (vllm-project/vllm issue #31475): its weights stream and
+    multiply at half the FP8 path's speed. Llama 3.1 405B's channel-scaled FP8 keeps hipBLASLt's FP8 speed, the
+    same checkpoint on an H100 keeps the CUDA kernels, and SGLang's ROCm build (aiter kernels) keeps its own."""
+    mi300x, h100 = kb.gpus["mi300x"], kb.gpus["h100-80gb-sxm"]
+    bw = mi300x.memory.bandwidth_gb_s * 1e9 * 0.70  # the ROCm build's bandwidth fraction
+    qwen = SV.engine(job_of(kb, model="qwen3-30b-a3b", precision="fp8", framework="vllm"), mi300x)
+    assert qwen.bw_weights == pytest.approx(bw * 0.5, rel=1e-9)
+    llama = SV.engine(job_of(kb, model="llama-3.1-405b", precision="fp8", framework="vllm"), mi300x)
+    assert llama.bw_weights == pytest.approx(bw, rel=1e-9)
+    assert qwen.peak_gemm == pytest.approx(llama.peak_gemm * 0.5, rel=1e-9)
+    on_h100 = SV.engine(job_of(kb, model="qwen3-30b-a3b", precision="fp8", framework="vllm"), h100)
+    assert on_h100.bw_weights == pytest.approx(h100.memory.bandwidth_gb_s * 1e9 * 0.80, rel=1e-9)
+    sglang = SV.engine(job_of(kb, model="qwen3-30b-a3b", precision="fp8", framework="sglang"), mi300x)
+    assert sglang.bw_weights == pytest.approx(bw, rel=1e-9)
+    bf16 = SV.engine(job_of(kb, model="qwen3-30b-a3b", precision="bf16", framework="vllm"), mi300x)
+    assert bf16.bw_weights == pytest.approx(bw, rel=1e-9)  # BF16 weights: the factor is FP8's alone
+    assert set(kb.serving.fp8_checkpoints) <= set(kb.models)  # every entry names a catalog model

@@ -273,8 +273,10 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
         said = (formula("formula.activations", logits=_logits_formula(s))
                 + (formula("formula.activations_eager", " + ") if eager else ())
                 + (formula("formula.activations_autocast", " + ") if cache_all else ()))
-        inputs["bytes_per_token_layer_formula"] = f"{ch:g} x hidden + {ckv:g} x kv_dim + {cf:g} x ffn"
-        return Term("activations", value, "B", said, inputs), "backward"
+        per_layer_said = formula("formula.per_token_layer", hidden=ch, kv_dim=ckv, ffn=cf)
+        inputs["bytes_per_token_layer_formula"] = formula_text(per_layer_said)
+        return Term("activations", value, "B", said, inputs,
+                    input_phrases={"bytes_per_token_layer_formula": per_layer_said}), "backward"
     # checkpointing: each layer keeps its input; the peak is at the loss or while one layer recomputes
     kept = residual_bytes * shape.hidden * T * shape.layers
     at_loss = kept + logits + other + cache_head
@@ -334,7 +336,8 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         act, _ = activation_bytes(shape, s, residual, mode)
         if s.method == "qlora":  # one layer's largest matrix is dequantized to 16 bit at a time
             act = Term(act.name, act.value + 2 * shape.hidden * shape.ffn * max(1, shape.experts_per_token),
-                       act.unit, _then(act, formula("formula.dequantized_matrix", " + ")), act.inputs)
+                       act.unit, _then(act, formula("formula.dequantized_matrix", " + ")), act.inputs,
+                       input_phrases=act.input_phrases)
         phase_a = base.value + opt.value + act.value
         phase_b = base.value + grads.value + opt.value + step_temp
         base_kind = "NF4" if s.method == "qlora" else (s.base_format if s.base_format in ("int8", "int4") else None)
@@ -617,6 +620,7 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
         peak = "optimizer step"
         opt = Term(opt.name, opt.value + step_temp, opt.unit, opt.formula_phrases, opt.inputs)
         act = Term("activations", 0.0, "B", formula("formula.activations_freed"), act.inputs,
+                   input_phrases=act.input_phrases,
                    note_phrases=(("", "note.backward_start", {"n": act.value}),))
         tensors = phase_b
     else:

@@ -270,6 +270,8 @@ def _load(overlay: Path | None) -> Knowledge:
             got = validate_file(files[fname], schema, data)
             _VALIDATED.put(key, got)
         parsed[fname] = got
+        if over is not None:
+            _no_future_dates(got, over)
     gpus_f: S.GpuFile = parsed["gpus.yaml"]  # type: ignore[assignment]
     models_f: S.ModelFile = parsed["models.yaml"]  # type: ignore[assignment]
     gpus = _unique(gpus_f.gpus, files["gpus.yaml"], "gpus")
@@ -300,11 +302,35 @@ def _load(overlay: Path | None) -> Knowledge:
     return kb
 
 
+def _no_future_dates(model: BaseModel, path: Path) -> None:
+    """A price, offer or rate an overlay dates after today would never be called stale (as an
+    imported row dated after today is skipped): refused by its place in the file."""
+    today = dt.date.today()
+
+    def walk(obj: Any, where: str) -> None:
+        if isinstance(obj, BaseModel):
+            for name in type(obj).model_fields:
+                value, loc = getattr(obj, name), f"{where}.{name}" if where else name
+                if name in ("as_of", "terms_as_of") and isinstance(value, dt.date) and value > today:
+                    raise KnowledgeError(f"{name} {value.isoformat()} is after today ({today.isoformat()})",
+                                         where=f"{path}: {loc}")
+                walk(value, loc)
+        elif isinstance(obj, list):
+            for i, item in enumerate(obj):
+                walk(item, f"{where}[{i}]")
+        elif isinstance(obj, dict):
+            for key, item in obj.items():
+                walk(item, f"{where}.{key}")
+
+    walk(model, "")
+
+
 def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
     """An overlay's ``policy.yaml`` in any of the forms a user writes: the full form
     (``schema_version`` + ``policy: {name: {value: ...}}``), or only the values to change, with or
     without the ``policy:`` level (``memory_headroom_fraction: 0.5``). Unknown names are refused
     with a close match; values outside a policy's ``min``/``max`` are refused."""
+    from .schema.policy import NUMBER_TEXT
     body = extra.get("policy", extra) if isinstance(extra.get("policy"), dict) else extra
     known = base.get("policy", {})
     out: dict[str, Any] = {}
@@ -317,6 +343,9 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
                                  hint=f"did you mean {close[0]}?" if close else "knowledge/policy.yaml lists them")
         patch = value if isinstance(value, dict) else {"value": value}
         new = patch.get("value", known[name].get("value"))
+        if isinstance(new, str) and NUMBER_TEXT.fullmatch(new.strip()):  # 1e3: text to YAML 1.1, a number here
+            new = float(new)
+            patch = {**patch, "value": new}
         if isinstance(new, bool) or not isinstance(new, int | float | str):
             raise KnowledgeError(f"expected a number, got {_clip(new)}", where=f"{path}: {name}")
         if isinstance(new, int | float):

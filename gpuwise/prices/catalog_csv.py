@@ -32,6 +32,8 @@ from typing import Any
 from ..errors import UserError
 from ..inputs.schema import MAX_GPUS
 
+MIN_PRICE = 1e-6  # per hour: the overlay writes prices to 6 decimals, and an offer's price is more than 0
+
 MAX_CSV_BYTES = 64 * 1024 * 1024
 MAX_ROWS = 500_000
 
@@ -265,6 +267,8 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             raise ValueError(f"GPU count {count_text[:30]!r} is more than {MAX_GPUS:,} GPUs")
         if spot_price is not None and spot_price <= 0:
             raise ValueError("spot price is not positive")
+        if spot_price is not None and spot_price < MIN_PRICE:
+            raise ValueError(f"spot price {spot_price:g} is below {MIN_PRICE:f} (the overlay keeps 6 decimals)")
     except (ValueError, KeyError) as exc:
         report.skipped.append(Skipped(line, row.get("instance_name") or row.get("InstanceType") or
                                       row.get("gpu", ""), str(exc)))
@@ -274,6 +278,10 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
         return
     if not math.isnan(price) and price <= 0:
         report.skipped.append(Skipped(line, instance, f"price {price:g} is not positive"))
+        return
+    if not math.isnan(price) and price < MIN_PRICE:  # 1e-320 would be written as 0, which no offer may be
+        report.skipped.append(Skipped(line, instance, f"price {price:g} is below {MIN_PRICE:f} "
+                                                      "(the overlay keeps 6 decimals)"))
         return
     mapped, why = map_gpu(kb, name, mem, gpus)
     if mapped is None:

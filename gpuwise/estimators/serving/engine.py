@@ -116,6 +116,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         own = kernel.compute or method.compute
         if own is not None and own != compute and has_units(gpu, own):
             compute, weight_only = own, own in ("bf16", "fp16") and precision not in ("bf16", "fp16")
+    blk = block_fp8_factor(job, fw, vo, fmt, weight_format, method)
+    cf, bw_factor = cf * blk, bw_factor * blk
     spec, _ = O.speculative(kb, fw, w)
     bwf = pick("bandwidth_fraction")
     mem_bw = gpu.memory.bandwidth_gb_s * 1e9
@@ -149,6 +151,18 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         release=rel.version if rel is not None else None,
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
     )
+
+
+def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: str | None, method: Any) -> float:
+    """The speed of the model's own block-scaled FP8 checkpoint on this build relative to the FP8 path
+    (1: the same kernels). Only where the build names a slower block-scale kernel (the vendor override's
+    ``block_fp8_speed_factor``) and the job serves the published FP8 checkpoint (no other method or file)."""
+    own = getattr(vo, "block_fp8_speed_factor", None) if vo is not None else None
+    if own is None or fmt != "fp8" or weight_format is not None or method is not None:
+        return 1.0
+    serving = getattr(job.kb, "serving", None)
+    ck = serving.fp8_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
+    return float(own) if ck is not None and ck.scaling == "block" else 1.0
 
 
 def release(fw: Framework, version: str | None, vendor: str | None = None) -> FrameworkRelease | None:

@@ -9,10 +9,14 @@ bare values (``memory_headroom_fraction: 0.5``); see :func:`gpuwise.knowledge.po
 
 import datetime as _dt
 import math
+import re
+from typing import Any
 
 from pydantic import Field, field_validator
 
 from .base import Strict
+
+NUMBER_TEXT = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
 class PolicyValue(Strict):
@@ -22,6 +26,15 @@ class PolicyValue(Strict):
     source: str = Field(default="", description="the published figure behind it, where there is one")
     min: float | None = Field(default=None, description="smallest value that makes sense (overlays are checked)")
     max: float | None = Field(default=None, description="largest value that makes sense (overlays are checked)")
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _number_text(cls, v: Any) -> Any:
+        """``1e3`` and ``2.5E-2`` are text to YAML 1.1 (no dot, or no exponent sign): read them as the
+        numbers they are (``1e999`` then fails as not finite), as ``010`` is read as 10."""
+        if isinstance(v, str) and NUMBER_TEXT.fullmatch(v.strip()):
+            return float(v)
+        return v
 
     @field_validator("value")
     @classmethod

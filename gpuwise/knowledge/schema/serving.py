@@ -65,6 +65,10 @@ class VendorOverride(Strict):
     allreduce_latency_us: float | None = Field(default=None, ge=0)
     kernel_floor_us: float | None = Field(default=None, ge=0)
     grouped_gemm_floor_us: float | None = Field(default=None, ge=0)
+    block_fp8_speed_factor: float | None = Field(
+        default=None, gt=0, le=1, description="speed of a block-scaled FP8 checkpoint's GEMMs (weight streaming and "
+        "math) relative to the FP8 path's, where the build runs them on a slower kernel (vLLM's ROCm build without "
+        "AITER: Triton block-scale kernels)")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -221,10 +225,23 @@ class QuantizationMethod(Strict):
     check: Check = "S"
 
 
+class Fp8Checkpoint(Strict):
+    """How a model's published FP8 checkpoint is scaled: the kernels a framework runs it on depend on it."""
+
+    scaling: Literal["block", "channel", "tensor"] = Field(
+        description="block: one scale per 128 x 128 weight block (and per 1 x 128 activation group); channel: one "
+        "per output row; tensor: one per tensor")
+    source: str = Field(min_length=3)
+    check: Check = "V"
+
+
 class ServingFile(Strict):
     schema_version: int
     default_framework: str
     formats: dict[str, QuantFormat] = Field(description="weight formats beyond runtime.yaml's quantization")
+    fp8_checkpoints: dict[str, Fp8Checkpoint] = Field(
+        default={}, description="catalog model id -> how its published FP8 checkpoint is scaled (a model served "
+        "in FP8 is served from it)")
     frameworks: list[Framework]
     speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})

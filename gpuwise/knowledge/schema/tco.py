@@ -4,7 +4,7 @@ exchange rate)."""
 import datetime as _dt
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from .base import Check, Strict
 
@@ -58,6 +58,14 @@ class TcoFile(Strict):
     resale: list[ResaleCurve] = Field(
         default=[], description="per-family resale curves; other families use values.resale_fraction_per_year "
                                 "and values.resale_floor_fraction")
+
+    @field_validator("values")
+    @classmethod
+    def _rate_positive(cls, v: dict[str, SourcedValue]) -> dict[str, SourcedValue]:
+        fx = v.get("usd_cny")
+        if fx is not None and fx.value <= 0:
+            raise ValueError("usd_cny: the exchange rate must be more than 0 CNY per USD")
+        return v
 
     def resale_for(self, architecture: str | None) -> tuple[float, float, str]:
         """(fraction kept per year, floor, curve id) for a GPU architecture."""
