@@ -1,5 +1,7 @@
-"""MEM-ALT-LORA: full fine-tuning whose one-server layouts fit the GPUs only by offloading state to
-host RAM the servers do not have is not a one-server job, so LoRA/QLoRA is suggested."""
+"""MEM-ALT-LORA-HOST-RAM: full fine-tuning whose one-server layouts fit the GPUs only by offloading
+state to host RAM the servers do not have is not a one-server job, so LoRA/QLoRA is suggested. The
+job fact carries the RAM and the need of the one-server layout that comes closest to holding its
+offloaded state; the rule compares them."""
 
 from __future__ import annotations
 
@@ -25,13 +27,18 @@ def result(tmp_path_factory):
     return recommend(str(path))
 
 
-def test_lora_is_suggested_when_one_server_fails_only_on_host_ram(result):
+def test_lora_is_suggested_when_one_server_fails_only_on_host_ram(result, kb):
     offloaded = [c for c in result.candidates if "MEM-HOST-RAM-SHORT" in c.rules]
     assert offloaded, "the one-server layouts offload more than the servers' RAM"
     assert result.recommendation is None  # nothing else holds a full fine-tune of 405B in one server
-    lora = [f for f in result.findings if f.rule == "MEM-ALT-LORA"]
+    assert "MEM-ALT-LORA" not in {f.rule for f in result.findings}  # the GPUs of one server hold it
+    lora = [f for f in result.findings if f.rule == "MEM-ALT-LORA-HOST-RAM"]
     assert len(lora) == 1
     v = lora[0].values
+    # ZeRO-3 offload keeps all 16 B per parameter in host RAM, of which a usable share is counted
+    usable = kb.runtime.host_ram_fraction_usable.value
+    assert v["host_server_ram_needed_gb"] == pytest.approx(PARAMS_B * 16 / usable, rel=1e-3)
+    assert 0 < v["host_server_ram_gb"] < v["host_server_ram_needed_gb"]
     # mixed-precision AdamW: 16 B per parameter (ZeRO paper, section 3); LoRA's frozen base: 2 B
     assert v["state_gb"] == pytest.approx(PARAMS_B * 16, rel=1e-3)  # 6,494 GB
     assert v["weights_gb"] == pytest.approx(PARAMS_B * 2, rel=1e-3)  # 812 GB

@@ -130,7 +130,7 @@ GPUS = ["rtx-4090", "a100-40gb-pcie", "a100-80gb-sxm", "h100-80gb-sxm", "mi300x"
        zero=st.sampled_from([0, 1, 2, 3, "auto"]), gpu=st.sampled_from(GPUS), n=st.sampled_from([1, 2, 4, 8, 16]))
 def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, batch, seq, zero, gpu, n):
     """A memory term the quick check left out would show here: the count search trusts
-    P.fits_at_all to skip counts, the candidate's fits comes from the full estimate."""
+    P.fits_at_all to skip counts; the memory rules judge the full estimate's need."""
     q = {"workload": {"task": "finetune", "model": model, "method": method, "batch_size": batch, "seq_len": seq,
                       "zero_stage": zero, "train_tokens": 1e8}}
     if method == "qlora" and zero != 0:
@@ -142,7 +142,8 @@ def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, b
     g = kb.gpus[gpu]
     quick = P.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(kb, g),
                           requested_pins(job))
-    assert quick == evaluate(job, g, n).fits
+    ev = evaluate(job, g, n, defer=True)
+    assert quick == (ev.memory.per_gpu <= usable_bytes(kb, g))  # the need the memory rules judge, against usable
     assert usable_bytes(kb, g) < capacity_bytes(g)
 
 
@@ -203,3 +204,55 @@ def test_each_compute_capability_floor_is_read_in_one_function():
                 found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
     assert sorted(found) == ["gpuwise/estimators/serving/support.py:support_figures",
                              "gpuwise/knowledge/compat.py:flash_min_cc"], found
+
+
+def _bytes_per_parameter(tree: ast.AST) -> list[int]:
+    """Lines multiplying a parameter count (a name or attribute with ``params`` in it) by a number
+    written in the code: a bytes-per-parameter figure (16 B of training state, 2 B of weights)."""
+    def mentions_params(node: ast.AST) -> bool:
+        return any((isinstance(n, ast.Attribute) and "params" in n.attr)
+                   or (isinstance(n, ast.Name) and "params" in n.id) for n in ast.walk(node))
+
+    def number(node: ast.AST) -> bool:
+        value = node.value if isinstance(node, ast.Constant) else None
+        return isinstance(value, int | float) and not isinstance(value, bool)
+
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
+            and ((mentions_params(n.left) and number(n.right)) or (number(n.left) and mentions_params(n.right)))]
+
+
+def test_training_state_bytes_are_defined_once_in_memory():
+    """The job fact's training state (MEM-MYTH-8-BYTES, MEM-ALT-LORA), its 16-bit weights and the
+    articles' 8 B x 1.2 come from gpuwise/estimators/memory.py; the modules that build facts and
+    decide (gpuwise/decide, gpuwise/plan) multiply no parameter count by a figure of their own."""
+    found = []
+    for folder in ("decide", "plan"):
+        for path in sources.modules(PACKAGE / folder):
+            rel = path.relative_to(ROOT).as_posix()
+            found += [f"{rel}:{line}" for line in _bytes_per_parameter(sources.tree(path))]
+    assert found == [], found
+    # the check finds such a copy
+    assert _bytes_per_parameter(ast.parse("state = shape.params * 16 / GB")) == [1]
+
+
+@pytest.mark.parametrize(("precision", "mixed", "per_param"), [
+    ("bf16", True, 16), ("fp16", True, 16), ("fp8", True, 16), ("fp32", False, 16), ("fp32", True, 16),
+    ("bf16", False, 8), ("int4", False, 8), ("int4", True, 16),
+])
+def test_the_job_facts_training_state_is_memorys(kb, precision, mixed, per_param):
+    """Mixed-precision AdamW keeps 2 B weights + 2 B gradients + 4 B master + 8 B moments = 16 B per
+    parameter (ZeRO paper, arXiv:1910.02054, section 3.1); fp32 4 + 4 + 8 = 16 B; pure 16-bit
+    2 + 2 + 4 = 8 B. The job fact's state_gb is memory.full_state_bytes of the job."""
+    from gpuwise.decide.subjects import job_fact
+    from gpuwise.estimators import memory as M
+
+    job = resolve(Requirements.model_validate({"workload": {
+        "task": "finetune", "method": "full", "model": "llama-3.1-8b", "precision": precision,
+        "mixed_precision": mixed}}), kb)
+    params = job.shape.params  # 8,030,261,248 (meta-llama/Llama-3.1-8B safetensors total)
+    assert params == pytest.approx(8.03e9, rel=1e-3)
+    fact = job_fact(job, [], -1.0, None)
+    assert fact["state_gb"] * 1e9 == pytest.approx(params * per_param, rel=1e-12)
+    assert fact["state_gb"] * 1e9 == M.full_state_bytes(job.shape, precision, mixed)
+    assert fact["weights_gb"] * 1e9 == pytest.approx(params * 2, rel=1e-12)
+    assert fact["state_gb_myth"] * 1e9 == pytest.approx(params * 8 * 1.2, rel=1e-12)

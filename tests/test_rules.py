@@ -4,6 +4,7 @@ files are errors that name the file and the rule."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,26 @@ def test_rule_files_follow_the_steps() -> None:
     assert {rf.ruleset for _, rf in BOOK.files} >= {
         "memory", "compute", "interconnect", "tco", "compatibility", "used-hardware", "cloud-fees",
         "power-cooling", "licensing"}
+
+
+def test_the_chain_is_visible_in_the_yaml() -> None:
+    """A step's pass rules assert what the next step's pass rules match: every pass rule of the
+    memory, compute and interconnect steps sets a verdict field alike (fits, fast_enough, scales),
+    and every pass rule of the next step has that field in its conditions (the compiler's stage
+    field only keeps a rule from looking at a candidate before its step)."""
+    core = ["memory", "compute", "interconnect", "tco"]
+    passes: dict[str, list[rulebook.Rule]] = {s: [] for s in core}
+    for rid, rule in BOOK.rules.items():
+        if rule.then.action == "pass":
+            passes[BOOK.stage(rid)].append(rule)
+    for step, nxt in itertools.pairwise(core):
+        assert passes[step] and passes[nxt], (step, nxt)
+        sets = [set(r.then.set.items()) for r in passes[step]]
+        alike = set.intersection(*sets)
+        assert alike, f"the {step} step's pass rules set no verdict alike"
+        for r in passes[nxt]:
+            matched = {(f, v) for f, op, v in r.when if op == "=="}
+            assert matched & alike, f"{r.id} ({nxt}) does not match what the {step} step's pass rules set: {alike}"
 
 
 GPU_FIGURE_FIELDS = {

@@ -263,6 +263,41 @@ def test_a_headroom_overlay_moves_the_one_server_verdict():
     assert "MEM-ALT-LORA" in {r for r, _i, _s in rules.run(half, [fact]).firings}
 
 
+@pytest.mark.parametrize("ram, needed, expected", [
+    (1800.0, 8117.0, True),  # 8 GPUs' rented RAM against a 405B ZeRO-3 offload (tests/test_alt_lora_host_ram.py)
+    (1800.0, 1800.0, False),  # exactly the RAM: MEM-HOST-RAM-SHORT lets such a candidate through
+    (-1.0, 8117.0, False),  # RAM not known: the built-in rule does not judge it
+    (1800.0, 0.0, False),  # nothing offloaded
+])
+def test_whether_host_ram_keeps_a_full_fine_tune_off_one_server_is_the_rules_comparison(ram, needed, expected):
+    """MEM-ALT-LORA-HOST-RAM compares the host RAM of the one-server layout closest to holding its
+    offload with what it needs, as MEM-HOST-RAM-SHORT compares a candidate's; only where the GPUs
+    of one server hold the job (else MEM-ALT-LORA fires instead)."""
+    fits = {**LORA_JOB, "server_capacity_gb": 80.0, "server_need_gb": 40.0,
+            "host_server_ram_gb": ram, "host_server_ram_needed_gb": needed}
+    got = fired(fits)
+    assert ("MEM-ALT-LORA-HOST-RAM" in got) is expected and "MEM-ALT-LORA" not in got
+    too_big = {**fits, "server_need_gb": 79.0}
+    assert "MEM-ALT-LORA" in fired(too_big) and "MEM-ALT-LORA-HOST-RAM" not in fired(too_big)
+
+
+def test_the_host_ram_server_is_the_one_closest_to_holding_its_offload():
+    """Nothing offloaded or RAM enough first, then RAM not known, then the least short: a rule that
+    counted an unknown RAM as short would find the servers after it short too."""
+    from types import SimpleNamespace
+
+    from gpuwise.decide.subjects import host_ram_key
+
+    def est(gpu, need_gb, ram_gb):
+        return SimpleNamespace(gpu=SimpleNamespace(id=gpu), count=8, host_ram_needed_bytes_per_node=need_gb * 1e9,
+                               host_ram_gb=ram_gb)
+
+    short, shorter = est("a", 2000.0, 1800.0), est("b", 8000.0, 1800.0)
+    unknown, enough, none = est("c", 2000.0, None), est("d", 1000.0, 1800.0), est("e", 0.0, None)
+    order = sorted([shorter, unknown, short, enough, none], key=host_ram_key)
+    assert [e.gpu.id for e in order] == ["e", "d", "c", "a", "b"]
+
+
 def test_the_roomiest_server_is_the_least_share_of_capacity():
     """8 x H100 (80 GB) needing 70 GB each is 87.5 % full; 8 x MI300X (192 GB) needing 150 GB is
     78.1 %: the MI300X server is the one the rule judges, whatever the headroom."""

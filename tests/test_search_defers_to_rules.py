@@ -152,6 +152,29 @@ def _feasible(result) -> set[tuple[str, int, str | None]]:
     return {(c.gpu, c.count, c.acquisition) for c in result.candidates if c.feasible}
 
 
+def _fewest_feasible(result) -> dict[str, int]:
+    """Per GPU type, the fewest GPUs the rules let through: the search judges upward from the
+    fewest that may fit and stops only past a count the rules let through, so this is never
+    skipped (2 x H100 in the issue's example)."""
+    out: dict[str, int] = {}
+    for c in result.candidates:
+        if c.feasible:
+            out[c.gpu] = min(out.get(c.gpu, c.count), c.count)
+    return out
+
+
+_JUDGED_ALL: dict[str, object] = {}
+
+
+def _judged_all(kb, name: str, rules: str, question) -> object:
+    """The question with every catalog GPU listed (every count judged), once per case."""
+    if name not in _JUDGED_ALL:
+        every = _question(question)
+        every["constraints"]["gpus"] = list(kb.gpus)
+        _JUDGED_ALL[name] = recommend(every, rules=rules)
+    return _JUDGED_ALL[name]
+
+
 @functools.cache
 def _builtin_feasible(question: str) -> frozenset[tuple[str, int, str | None]]:
     """What the built-in rules find feasible for a question (several cases ask the same one)."""
@@ -162,14 +185,33 @@ def _builtin_feasible(question: str) -> frozenset[tuple[str, int, str | None]]:
 def test_a_house_rule_changes_the_search_as_it_changes_judging_every_count(kb, tmp_path, name, house, question):
     rules = _house(tmp_path, house)
     searched = recommend(_question(question), rules=rules)
-    every = _question(question)
-    every["constraints"]["gpus"] = list(kb.gpus)
-    judged_all = recommend(every, rules=rules)
+    judged_all = _judged_all(kb, name, rules, question)
     assert _answer(searched) == _answer(judged_all)
+    assert _fewest_feasible(searched) == _fewest_feasible(judged_all)
     assert _about_the_job(searched) == _about_the_job(judged_all)
     assert len(searched.candidates) < len(judged_all.candidates)  # the search still skips counts
     assert _feasible(searched) != _builtin_feasible(json.dumps(_question(question), sort_keys=True, default=str)), \
         "the house rule should change what is feasible"
+
+
+@pytest.mark.parametrize("name", ["deadline-x3", "throughput-x3", "latency-x0.3", "memory-tighter-serve"])
+def test_a_search_that_pruned_on_its_own_fails_the_check_above(kb, tmp_path, monkeypatch, name):
+    """The check can fail, for each kind of house rule: a search that bounds the counts with the
+    built-in rules (its own thresholds, not the rules in force) gives another answer or another
+    fewest feasible count than judging every count under the house rule."""
+    import gpuwise.decide.recommend as recommend_mod
+
+    _name, house, question = next(c for c in CASES if c[0] == name)
+    rules = _house(tmp_path, house)
+    judged_all = _judged_all(kb, name, rules, question)
+    own = recommend_mod._Probe.__init__
+
+    def built_in_bounds(self, job, gpu, wanted, book):
+        own(self, job, gpu, wanted, rulebook_for(job))  # the consultation still judges with the house rules
+
+    monkeypatch.setattr(recommend_mod._Probe, "__init__", built_in_bounds)
+    pruned = recommend(_question(question), rules=rules)
+    assert (_answer(pruned), _fewest_feasible(pruned)) != (_answer(judged_all), _fewest_feasible(judged_all))
 
 
 def test_relaxing_the_deadline_makes_two_h100_feasible_on_the_full_catalog(tmp_path):

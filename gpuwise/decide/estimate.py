@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
@@ -17,6 +17,9 @@ from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
 from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
+
+if TYPE_CHECKING:
+    from .verdicts import Verdict
 
 
 def term_out(t: Term) -> FormulaTerm:
@@ -101,15 +104,18 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         assumptions.append(note("--gpu", gpu, r.note_id, r.note_values))
     g = kb.gpus[r.id]
     ev = evaluate(job, g, count)
-    out = gpu_out(job, ev)
+    from . import rulebook, verdicts
+
+    out = gpu_out(job, ev, verdicts.judge(rulebook.load(None, kb.policy_values()), job, [ev])[0])
     return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
                           workload=job.question(), assumptions=assumptions,
                           knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
 
 
-def gpu_out(job: Job, ev: Evaluation) -> GpuOut:
+def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     """The ``gpu`` block of an estimate: one configuration's numbers, its ledger (the way the cost
-    step chose) and its timeline; the times and GPU-hours are the timeline's."""
+    step chose) and its timeline; the times and GPU-hours are the timeline's. Whether it fits (as
+    asked) is what the rules' memory step set (``verdict``)."""
     k = ev.cost
     terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]  # also fills the curve
     cost: dict[str, Any] = {
@@ -126,7 +132,7 @@ def gpu_out(job: Job, ev: Evaluation) -> GpuOut:
     acquisition = k.acquisition if k else None
     led = ev.ledger(acquisition)
     return GpuOut(
-        id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=ev.fits,
+        id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=verdict.fits,
         # GPU-hours of training as published runs count them (the timeline's billed GPU-hours add the
         # start-up and wind-down, which a minutes-long benchmark run does not count)
         gpu_hours=speed.gpu_hours if training and speed else None,
@@ -139,19 +145,19 @@ def gpu_out(job: Job, ev: Evaluation) -> GpuOut:
         scaling_efficiency=speed.efficiency if speed else None, peak_tflops=speed.peak_tflops if speed else None,
         peak_kind=speed.peak_kind if speed else "", mfu=speed.mfu if speed else None,
         terms=terms, cost=cost, ledger=led, timeline=tl,
-        **plan_out(job, ev),
+        **plan_out(job, ev, verdict),
     )
 
 
-def plan_out(job: Job, ev: Evaluation) -> dict[str, Any]:
+def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> dict[str, Any]:
     """The ``GpuOut`` fields of the plan (contract version 2): a training job's layout, whether it fits
-    as asked and what gpuwise would change; an inference job's serving figures, with the cost per
-    million output tokens at the load."""
+    as asked (the memory rule that passed it says) and what gpuwise would change; an inference job's
+    serving figures, with the cost per million output tokens at the load."""
     if job.training:
         run, days = ev.training, ev.wall_days
         if run is None:  # no layout planned (a diffusion model): the time alone
             return {"fits_as_requested": None, "layout": None, "training": {"wall_days": days} if ev.speed else {}}
-        return {"fits_as_requested": run.fits_as_requested, "layout": run.plan.layout.as_dict(),
+        return {"fits_as_requested": verdict.fits_as_requested, "layout": run.plan.layout.as_dict(),
                 "training": run.as_json(days)}
     serving = serving_json(ev.serving)
     if serving is not None and ev.serving is not None:
@@ -225,10 +231,8 @@ def _flops(job: Job) -> ComputeOut:
     if job.training:
         t = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, w.gradient_checkpointing is True)
         return ComputeOut(flops=t.value, terms=[term_out(t)])
-    per_token = 2 * job.shape.matmul_params_active
-    t = Term("flops_per_generated_token", per_token, "FLOP", formula("formula.flops_per_token"),
-             {"matmul_params": job.shape.matmul_params_active})
-    return ComputeOut(flops=per_token, terms=[term_out(t)])
+    t = C.generation_flops_per_token(job.shape)
+    return ComputeOut(flops=t.value, terms=[term_out(t)])
 
 
 def _gpu_stub(kb: Any) -> Any:

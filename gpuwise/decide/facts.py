@@ -214,8 +214,14 @@ class JobFact(FactModel):
     server_need_gb: float = _f("the least memory any way of running the job on that server needs on its busiest "
                                "GPU, GB (-1 none)")
     server_capacity_gb: float = _f("the memory of one of that server's GPUs, GB (-1 none)")
-    servers_short_of_host_ram: bool = _f("every one-server layout judged that fits the GPUs offloads more than "
-                                         "its server's host RAM holds")
+    host_server_gpu: str = _f("the GPU type of the one-server estimate the host-RAM rule judges: of those whose "
+                              "need is under the memory rules' limit, the one that comes closest to keeping its "
+                              "offloaded state in host RAM ('none': no such estimate)")
+    host_server_gpus: int = _f("that server's GPUs (0 none)")
+    host_server_ram_gb: float = _f("that server's host RAM, as proposed or as the rented server comes, GB (-1 not "
+                                   "known or none)")
+    host_server_ram_needed_gb: float = _f("the host RAM that server's offloaded state needs, GB (0 nothing "
+                                          "offloaded, -1 none)")
     largest_usable_gb: float = _f("the largest usable memory of any candidate GPU, GB")
     seq_len: int = _f("training sequence length")
     batch_size: int = _f("micro-batch per GPU")
@@ -603,6 +609,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "optimizer": _HOUSE, "zero": _HOUSE, "largest_usable_gb": _HOUSE,
         "server_gpu": _HOUSE + " (the built-in rule compares its need with its capacity)",
         "server_gpus": _HOUSE,
+        "host_server_gpu": _HOUSE + " (the built-in rule compares its RAM with what it needs)",
+        "host_server_gpus": _HOUSE,
         "seq_len": _HOUSE, "batch_size": _HOUSE, "context_len": _HOUSE, "explicit_gpus": _HOUSE,
     },
     "environment": {

@@ -60,12 +60,14 @@ from .subjects import (
     candidate_gpus,
     counts_for,
     environment,
+    host_ram_key,
     job_fact,
     modes_for,
     price_facts,
     probe_fact,
     roomiest,
 )
+from .verdicts import PAST_MEMORY, Verdict
 
 
 def rulebook_for(job: Job, rules: str | None = None) -> rulebook.Rulebook:
@@ -106,6 +108,10 @@ class Consultation:
     def fact(self, key: str) -> dict[str, Any]:
         return self.facts[self.position[key]]
 
+    def verdict(self, key: str) -> Verdict:
+        """What the memory step's pass rule set on a candidate (:class:`verdicts.Verdict`)."""
+        return Verdict(dict(self.session.stage_values.get((self.position[key], PAST_MEMORY), {})))
+
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
@@ -127,7 +133,8 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             options[key] = (ev, mode)
             facts.append(f)
     before, before_options = judged_before or ([], [])
-    facts.append(job_fact(job, [*evaluations, *before], proposed_total_gb, server))
+    judged = [*evaluations, *before]
+    facts.append(job_fact(job, judged, proposed_total_gb, server, host_ram_server(job, book, judged)))
     facts += environment(job, list(dict.fromkeys(e.gpu.id for e in evaluations)))
     facts += price_facts(job, [*options.values(), *before_options])
     facts += extra_facts or []
@@ -239,6 +246,15 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
         server = probe.server(one_server, server)
         probe.release()
     return evaluations, modes, server
+
+
+def host_ram_server(job: Job, book: rulebook.Rulebook, judged: list[Evaluation]) -> Evaluation | None:
+    """Of the judged estimates on one server whose need is under the memory rules' limit (they may
+    pass the memory step on GPU memory), the one that comes closest to keeping its offloaded state
+    in host RAM (:func:`subjects.host_ram_key`): the job fact carries its RAM and need, which
+    MEM-ALT-LORA-HOST-RAM compares. None when no one-server estimate may fit the GPUs."""
+    one = [e for e in judged if Server.of(e) is not None and memory_may_pass(job, book, e)]
+    return min(one, key=host_ram_key, default=None)
 
 
 def ways_judged(job: Job, ev: Evaluation, allowed: list[str] | None, book: rulebook.Rulebook) -> list[str]:
@@ -515,7 +531,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     charts: dict[str, Any] = {}
     if r.best is not None:
         ev, _mode = con.options[r.best]
-        estimate = estimate_of(job, ev)
+        estimate = estimate_of(job, ev, con.verdict(r.best))
         steps = step_summaries(job, con, outcome, r.best)
         charts = _charts(job, con, r)
     for k in (r.best, r.runner):
@@ -701,9 +717,9 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
                           decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None)
 
 
-def estimate_of(job: Job, e: Evaluation) -> EstimateResult:
-    return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job), gpu=gpu_out(job, e),
-                          workload={}, assumptions=[])
+def estimate_of(job: Job, e: Evaluation, verdict: Verdict) -> EstimateResult:
+    return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job),
+                          gpu=gpu_out(job, e, verdict), workload={}, assumptions=[])
 
 
 STEP_TERMS = {

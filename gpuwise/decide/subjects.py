@@ -248,11 +248,21 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None) -> dict[str, Any
             "sequence_gb": sv.sequence_per_gpu_bytes / GB}
 
 
-def _host_ram_short(ev: Evaluation) -> bool:
-    """The layout offloads state to host RAM, and the server's RAM (as given or as rented) is known
-    and too small for it: the fields MEM-HOST-RAM-SHORT compares."""
-    return (getattr(ev.strategy, "offload", "none") != "none" and ev.host_ram_gb is not None and ev.host_ram_gb > 0
-            and ev.host_ram_needed_bytes_per_node / GB > ev.host_ram_gb)
+def host_ram_key(ev: Evaluation) -> tuple[int, float, int, str]:
+    """How close a one-server estimate comes to keeping its offloaded state in the server's host
+    RAM, smallest first: nothing offloaded or RAM enough (the most to spare first), then a server
+    whose RAM is not known, then RAM short (the least short first). Arithmetic, not a verdict: the
+    job fact carries the first one's figures and MEM-ALT-LORA-HOST-RAM compares them; a rule that
+    counted an unknown RAM as short would find every other server short too."""
+    need = ev.host_ram_needed_bytes_per_node / GB
+    ram = ev.host_ram_gb if ev.host_ram_gb is not None and ev.host_ram_gb > 0 else None
+    if need <= 0:
+        klass, gap = 0, -math.inf
+    elif ram is None:
+        klass, gap = 1, 0.0
+    else:
+        klass, gap = (0 if need <= ram else 2), need - ram
+    return klass, gap, ev.count, ev.gpu.id
 
 
 @dataclass(frozen=True)
@@ -290,30 +300,30 @@ def roomiest(*servers: Server | None) -> Server | None:
 
 
 def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
-             server: Server | None) -> dict[str, Any]:
+             server: Server | None, host: Evaluation | None = None) -> dict[str, Any]:
     """The job as the rules see it. ``server``: the server's worth of GPUs that comes closest to
-    holding the job (:func:`roomiest`), whose need and capacity the memory rules judge."""
+    holding the job (:func:`roomiest`), whose need and capacity the memory rules judge; ``host``:
+    of the one-server estimates the memory rules may let through, the one that comes closest to
+    keeping its offloaded state in host RAM (:func:`host_ram_key`), whose RAM and need they judge."""
     w, shape = job.w, job.shape
     quant = job.kb.runtime.quantization
-    state_b = 16.0 if w.mixed_precision or w.precision == "fp32" else 8.0
-    # every one-server layout that fits the GPUs offloads more state than its server's RAM holds
-    # (MEM-HOST-RAM-SHORT): the offload is no way out (main's host-RAM case; still a Python reading)
-    one = [e for e in evaluations if e.count <= NODE and e.memory.per_gpu <= e.usable]
-    ram_short = bool(one) and all(_host_ram_short(e) for e in one)
     return {
         "t": "job",
         "task": w.task, "method": w.method, "model": shape.name, "params_b": shape.params / 1e9,
         "precision": w.precision, "mixed_precision": w.mixed_precision, "optimizer": w.optimizer,
         "zero": w.zero_stage if isinstance(w.zero_stage, int) else -1,
         "full_training": job.training and w.method == "full",
-        "state_gb": shape.params * state_b / GB, "state_gb_myth": shape.params * 8 * 1.2 / GB,
+        "state_gb": M.full_state_bytes(shape, w.precision, w.mixed_precision) / GB,
+        "state_gb_myth": M.articles_state_bytes(shape.params) / GB,
         "server_gpu": server.gpu if server else "none", "server_gpus": server.count if server else 0,
         "server_need_gb": _n(server.need / GB) if server else -1.0,
         "server_capacity_gb": server.capacity / GB if server else -1.0,
-        "servers_short_of_host_ram": ram_short,
+        "host_server_gpu": host.gpu.id if host else "none", "host_server_gpus": host.count if host else 0,
+        "host_server_ram_gb": _n(host.host_ram_gb) if host else -1.0,
+        "host_server_ram_needed_gb": host.host_ram_needed_bytes_per_node / GB if host else -1.0,
         "largest_usable_gb": max((e.usable for e in evaluations), default=0) / GB,
         "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
-        "weights_gb": shape.params * 2 / GB,
+        "weights_gb": M.weight_bytes(shape, "bf16").value / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
         "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
         **SVR.job_fact(job, [e.serving for e in evaluations]),

@@ -210,9 +210,7 @@ class Evaluation:
     memory: M.MemoryEstimate
     requested_memory_per_gpu: float
     capacity: float
-    usable: float
-    fits: bool
-    fits_requested: bool
+    usable: float  # whether the need fits is the memory rules' verdict (gpuwise/decide/verdicts.py)
     terms: dict[str, Term] = field(default_factory=dict)
     # callables adding formula terms (and the serving curve) when a result shows the candidate: most
     # candidates are only ranked
@@ -357,7 +355,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
         plan, req_plan = plan_training(job, gpu, count, topo, usable, strategy)
         strategy, requested = Strategy.of(plan.layout), Strategy.of(req_plan.layout)
         mem = plan.memory
-        fits, fits_req, req_per_gpu = plan.fits, req_plan.fits, req_plan.per_gpu_bytes
+        req_per_gpu = req_plan.per_gpu_bytes
         tp = plan.layout.tp
     else:
         strategy = strategy or requested
@@ -367,11 +365,10 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
             mem = SV.memory(job, serving)
         else:
             mem = memory_for(job, gpu, count, strategy, tp)
-        req_mem = mem
-        fits, fits_req, req_per_gpu = mem.per_gpu <= usable, req_mem.per_gpu <= usable, req_mem.per_gpu
+        req_per_gpu = mem.per_gpu
     ev = Evaluation(gpu=gpu, count=count, nodes=topo.nodes, strategy=strategy, requested=requested, memory=mem,
-                    requested_memory_per_gpu=req_per_gpu, capacity=capacity, usable=usable, fits=fits,
-                    fits_requested=fits_req, topology=topo, tag=tag, plan=plan, requested_plan=req_plan)
+                    requested_memory_per_gpu=req_per_gpu, capacity=capacity, usable=usable, topology=topo, tag=tag,
+                    plan=plan, requested_plan=req_plan)
     ev.tp, ev.host_ram_gb = tp, host_ram_gb
     ev.host_ram_needed_bytes_per_node = (mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value
                                          if mem.host_bytes else 0.0)
@@ -601,9 +598,9 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
                      gpu_hours=gpu_hours, wall_hours=wall,
                      slowdown=step.total / (step.total - step.offload) if step.offload and step.total > step.offload
                      else 1.0)
+    # the chosen layout is the requested one where that fits (plan_training): then nothing to change
     ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=_pins(job),
-                              fits_as_requested=ev.fits_requested,
-                              suggested_changes=[] if ev.fits_requested else ev.strategy.diff(ev.requested))
+                              suggested_changes=ev.strategy.diff(ev.requested))
 
 
 def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:

@@ -51,6 +51,13 @@ class Peak:
     note: str = ""
 
 
+def generation_flops_per_token(shape: Shape) -> Term:
+    """FLOPs of one generated token: a multiply and an add per active matmul weight (``estimate``'s
+    compute figure for a service; moved here from the command, which only presents it)."""
+    return Term("flops_per_generated_token", 2 * shape.matmul_params_active, "FLOP", formula("formula.flops_per_token"),
+                {"matmul_params": shape.matmul_params_active})
+
+
 def peak_for(gpu: Gpu, precision: str) -> Peak:
     """The dense peak a job in ``precision`` runs at, with graceful fallbacks.
 

@@ -413,6 +413,26 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
     return _with(est, grad_b, float(2 if deepspeed and wb == 2 else wb), (P, 0.0))
 
 
+def full_state_bytes(shape: Shape, precision: str, mixed: bool) -> float:
+    """Weights, gradients and AdamW state of full training, from :func:`training_memory`'s ZeRO
+    layout on one GPU (nothing sharded, nothing offloaded): what the states alone take before
+    activations -- 16 B per parameter in mixed precision (16-bit weights and gradients, fp32 master
+    and moments) or fp32, 8 B in pure 16-bit. A storage format (int8, int4) trains in bf16, as the
+    candidates' estimate does. The job fact's ``state_gb``."""
+    p = precision if precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+    one = TrainSetup(method="full", precision=p, mixed=mixed, optimizer="adamw", batch=1, seq=1,
+                     checkpointing=False, attention="sdpa", zero=1, offload="none", dp=1)
+    est = training_memory(shape, one, quant={}, overhead=(0.0, 0.0))
+    return est.weights.value + est.gradients.value + est.optimizer.value
+
+
+def articles_state_bytes(params: float) -> float:
+    """The training-state figure popular articles give: params x (2 B weights + 2 B gradients + 4 B
+    for both Adam moments) x 1.2. Not a definition gpuwise uses: MEM-MYTH-8-BYTES compares a plan
+    sized on it with :func:`full_state_bytes`."""
+    return params * 8 * 1.2
+
+
 def _with(est: MemoryEstimate, grad_b: float, weight_b: float, local: tuple[float, float]) -> MemoryEstimate:
     return replace(est, grad_bytes_per_param=grad_b, weight_bytes_per_param=weight_b, local_params=local)
 

@@ -43,7 +43,6 @@ class TrainingRun:
     mfu_whole_run: float  # model FLOPs over the whole run's GPU-hours at peak
     setup_hours: float  # start-up and wind-down, on every GPU
     pins: P.Pins  # the layout settings the user wrote
-    fits_as_requested: bool
     suggested_changes: list[dict[str, Any]] = field(default_factory=list)  # Strategy.diff: field, from, to
 
     @property

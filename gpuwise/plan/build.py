@@ -147,7 +147,10 @@ class Planner:
         else:
             ids += [g for g in kb.gpus if g not in ids]
         gpus = [kb.gpus[g] for g in ids]
-        sized = size(pf, kb, gpus, owned, self.where)
+        from ..decide import rulebook
+
+        book = rulebook.load(self.rules, {k: v.value for k, v in kb.policy.items()})  # the rules size too
+        sized = size(pf, kb, gpus, owned, self.where, book)
         self.sized = sized
         fleets = {g.id: fleet_for(kb, g, owned.get(g.id, 0), owned_hosting.get(g.id, "office"),
                                   electricity=electricity, hosting=c.hosting, market=self.market, usd_cny=self.rate)

@@ -2,8 +2,11 @@
 (:func:`gpuwise.estimators.candidate.evaluate`): for a training or fine-tuning run, the fewest GPUs
 of the type that fit it and finish within its deadline, with the wall hours and the rental price
 of that many; for a service, the GPUs of one copy of the model and the output tokens per second
-(or sequences) that copy sustains within the latency targets. Nothing here decides: the program
-(:mod:`.solve`) chooses among these options, the rules judge the plan.
+(or sequences) that copy sustains within the latency targets. Whether a count fits in memory and
+whether the serving software runs on the GPU are the rules' verdicts (the rule book in force, asked
+through :func:`gpuwise.decide.verdicts.judge`); the deadline and the load are the plan's own
+schedule (a run must fit its cadence; a copy's capacity is what it serves within the targets). The
+program (:mod:`.solve`) chooses among these options, the rules judge the plan.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..decide.rulebook import Rulebook
+from ..decide.verdicts import Verdict, judge, rejected_on
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
@@ -109,7 +114,8 @@ def counts(max_gpus: int) -> list[int]:
     return count_ladder(max_gpus)
 
 
-def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], where: str) -> list[Sized]:
+def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], where: str,
+         book: Rulebook) -> list[Sized]:
     H = plan.horizon_months
     out = []
     for i, pw in enumerate(plan.workloads):
@@ -119,9 +125,9 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
         _schedule(s, pw, H)
         for g in gpus:
             if s.serving:
-                _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0))
+                _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book)
             else:
-                _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0))
+                _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book)
         out.append(s)
     return out
 
@@ -185,11 +191,15 @@ def reserved_rates(offers: list[Any]) -> dict[str, Reserved]:
     return best
 
 
-def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:
+def _verdict(book: Rulebook, s: Sized, ev: Any) -> Verdict:
+    return judge(book, s.job, [ev])[0]
+
+
+def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:
     last_reason = "does not fit in memory at any count up to max_gpus"
     for n in counts(max_gpus):
         ev = evaluate(s.job, g, n, defer=True)
-        if not ev.fits:
+        if not _verdict(book, s, ev).fits:  # the memory rules let no layout of n GPUs through
             if owned and n <= owned:
                 s.owned_reason[g.id] = (f"does not fit in memory on {n} of them "
                                         f"({ev.memory.per_gpu / 1e9:.1f} GB per GPU, {ev.usable / 1e9:.1f} GB usable)")
@@ -218,16 +228,18 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:
         s.owned_reason.setdefault(g.id, last_reason)
 
 
-def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int) -> None:
+def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:
     last_reason = "the model does not fit in memory at any count up to max_gpus"
     for n in counts(min(max_gpus, 16)):
-        ev = evaluate(s.job, g, n, defer=True)
-        if not ev.fits:
+        ev = evaluate(s.job, g, n)  # judged once, complete (one rule session costs more than the put-off steps)
+        verdict = _verdict(book, s, ev)
+        if not verdict.fits:
             continue
-        ev.complete()
         sv = ev.serving  # None: no serving estimate (a diffusion model), no capacity
-        if sv is not None and (sv.support.gpu_ok is False or sv.support.precision_ok is False):
-            last_reason = str(sv.support.reason or "the serving framework does not support it")
+        unsupported = rejected_on(book, verdict, "compatibility")
+        if unsupported:  # the software does not run here (CMP-FRAMEWORK-GPU/-PRECISION): no count changes that
+            said = sv.support.reason if sv is not None and sv.support.reason != "ok" else None
+            last_reason = str(said or f"ruled out by {unsupported[0]} ({book.rules[unsupported[0]].title})")
             break
         cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
             else float(sv.max_throughput_concurrency or 0.0)

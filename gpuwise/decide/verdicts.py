@@ -1,0 +1,63 @@
+"""The rules' verdicts on estimates judged one by one, outside a consultation: whether ``gpuwise
+estimate``'s configuration fits (its ``fits`` and ``fits_as_requested``), and which counts of a GPU
+type the capacity plan's sizing may take (:mod:`gpuwise.plan.sizing`). Each estimate goes through
+the rule book in force (policy overlays and house rules included) as a candidate fact; what the
+memory step's ``pass`` rules set and which rules reject it is read back. Nothing here compares a
+figure with a threshold: that is the rules' part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..estimators.candidate import Evaluation
+from ..inputs.job import Job
+from ..results import STAGES
+from . import engine
+from .rulebook import Rulebook
+from .subjects import candidate_fact, modes_for
+
+PAST_MEMORY = STAGES[1]
+"""The stage a candidate reaches when a memory ``pass`` rule lets it through (its verdict fields
+-- ``fits``, ``fits_as_requested`` -- are the ones that rule sets)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the rules did with one estimate: the fields the memory step's pass rule set (empty
+    when none let it through) and the rules that rejected it, in the rule book's order."""
+
+    memory: dict[str, Any] = field(default_factory=dict)
+    rejected: tuple[str, ...] = ()
+
+    @property
+    def fits(self) -> bool:
+        """A memory pass rule let it through and said it fits (``set: {fits: true}``)."""
+        return self.memory.get("fits") is True
+
+    @property
+    def fits_as_requested(self) -> bool:
+        return self.memory.get("fits_as_requested") is True
+
+
+def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdict]:
+    """Each estimate as the rules see it, in one session: only the rules that decide run
+    (``detail: 0``), the first way of acquiring it the user allows (the memory and compatibility
+    rules do not read the way)."""
+    if not evaluations:
+        return []
+    facts = [{**candidate_fact(job, ev, modes_for(job, ev)[0]), "detail": 0} for ev in evaluations]
+    session = engine.run(book, facts)
+    order = {rid: i for i, rid in enumerate(book.rules)}
+    rejected: dict[int, set[str]] = {}
+    for rid, idx, _stage in session.firings:
+        if book.rules[rid].then.action == "reject":
+            rejected.setdefault(idx, set()).add(rid)
+    return [Verdict(dict(session.stage_values.get((i, PAST_MEMORY), {})),
+                    tuple(sorted(rejected.get(i, ()), key=order.__getitem__))) for i in range(len(facts))]
+
+
+def rejected_on(book: Rulebook, verdict: Verdict, topic: str) -> list[str]:
+    """The rules of ``topic`` (rules/*.yaml ``then.topic``) that rejected an estimate."""
+    return [rid for rid in verdict.rejected if book.rules[rid].then.topic == topic]
