@@ -440,6 +440,7 @@ def test_a_model_no_layout_holds_is_labelled_with_the_layout_it_tried(kb):
     # "decode speed" formula (it showed 73.9 tok/s for this copy), and nothing decoded at the load
     assert g.serving["single_stream_tokens_per_s"] is None
     assert g.decode_tokens_per_s is None and g.prefill_tokens_per_s is None
+    assert g.mfu is None  # no utilisation either (it showed the 60% serving assumption)
     assert g.serving["throughput_tokens_per_s"] == 0.0
     names = {t.name for t in g.terms}
     assert "throughput_tokens_per_s" in names  # the terms are there; only the timed ones are not

@@ -568,6 +568,7 @@ def _serving_numbers(job: Job, ev: Evaluation, base: Speed) -> None:
     ev.tp = lay.tp
     ev.speed = replace(
         base,
+        mfu=base.mfu if fits else None,  # a copy that does not fit reaches no utilisation
         # one sequence's speed at the load: one over the time per output token (prefill chunks that
         # join a decode step slow every sequence in it), the figure the reports quote
         # (none when the copy does not fit: it runs no step, so no speed is shown)

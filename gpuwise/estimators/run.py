@@ -16,7 +16,7 @@ class Speed:
     a training job's GPU-hours and wall clock (the wall clock with start-up and wind-down), a
     service's decode and prefill speeds at its load."""
 
-    mfu: float
+    mfu: float | None  # none for a service copy that does not fit (it runs no step)
     peak_tflops: float
     peak_kind: str
     efficiency: float = 1.0  # scaling efficiency over the GPUs
