@@ -70,8 +70,19 @@ def argparse_in(lang: str) -> Iterator[None]:
         argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
+def _argument_words(message: str, lang: str) -> str:
+    """Python 3.10 builds ``argument NAME: MESSAGE`` without gettext (3.11 and later pass it through
+    ``_``), so on 3.10 the prefix arrives in English: word it from the catalog here."""
+    head, sep, rest = message.partition(": ")
+    name = head.removeprefix("argument ")
+    if lang == "en" or not sep or name == head or not name or " " in name:
+        return message
+    return _catalog(lang).gettext(ARGPARSE_WORDS[1]) % {"argument_name": name, "message": rest}
+
+
 def error_line(message: str, prog: str, lang: str) -> str:
     """``error: MESSAGE (see `PROG --help`)`` in ``lang``."""
+    message = _argument_words(message, lang)
     text = _catalog(lang).gettext(ERROR_LINE) if lang != "en" else ERROR_LINE
     try:
         return text % {"message": message, "prog": prog}
