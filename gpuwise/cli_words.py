@@ -62,27 +62,26 @@ def argparse_in(lang: str) -> Iterator[None]:
         yield
         return
     words = _catalog(lang)
-    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    saved = argparse._, argparse.ngettext, argparse.ArgumentError.__str__  # type: ignore[attr-defined]
     argparse._, argparse.ngettext = words.gettext, words.ngettext  # type: ignore[attr-defined]
+    argparse.ArgumentError.__str__ = _argument_error_str  # type: ignore[method-assign]
     try:
         yield
     finally:
-        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+        argparse._, argparse.ngettext, argparse.ArgumentError.__str__ = saved  # type: ignore[attr-defined]
 
 
-def _argument_words(message: str, lang: str) -> str:
-    """Python 3.10 builds ``argument NAME: MESSAGE`` without gettext (3.11 and later pass it through
-    ``_``), so on 3.10 the prefix arrives in English: word it from the catalog here."""
-    head, sep, rest = message.partition(": ")
-    name = head.removeprefix("argument ")
-    if lang == "en" or not sep or name == head or not name or " " in name:
-        return message
-    return _catalog(lang).gettext(ARGPARSE_WORDS[1]) % {"argument_name": name, "message": rest}
+def _argument_error_str(self: argparse.ArgumentError) -> str:
+    """``ArgumentError.__str__`` as Python 3.11+ word it, through argparse's ``_``: Python 3.10
+    builds ``argument NAME: MESSAGE`` without gettext, which left that prefix English."""
+    if self.argument_name is None:
+        return self.message
+    return argparse._(ARGPARSE_WORDS[1]) % {  # type: ignore[attr-defined]
+        "argument_name": self.argument_name, "message": self.message}
 
 
 def error_line(message: str, prog: str, lang: str) -> str:
     """``error: MESSAGE (see `PROG --help`)`` in ``lang``."""
-    message = _argument_words(message, lang)
     text = _catalog(lang).gettext(ERROR_LINE) if lang != "en" else ERROR_LINE
     try:
         return text % {"message": message, "prog": prog}

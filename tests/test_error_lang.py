@@ -235,13 +235,15 @@ def test_an_unknown_rule_s_did_you_mean_in_chinese():
 
 def test_argparse_s_argument_prefix_in_chinese_on_every_python():
     """Python 3.10 does not pass ``argument NAME: MESSAGE`` through gettext (3.11+ do), so the
-    Chinese line read 'argument --gpus: ...' there; error_line words that English prefix itself."""
-    from gpuwise.cli_words import error_line
+    Chinese line read 'argument --format: ...' there; argparse_in words ArgumentError the 3.11 way
+    on every Python, and gives the class its own wording back afterwards."""
+    import argparse
 
-    line = error_line("argument --format: 无效的选项：'pdf'", "gpuwise recommend", "zh")
-    assert line.startswith("错误：参数 --format：无效的选项：'pdf'"), line
-    # English untouched, and a message that is not argparse's prefix form is left as it is
-    assert error_line("argument --gpus: x", "gpuwise", "en") == "error: argument --gpus: x (see `gpuwise --help`)"
-    # a message not of argparse's "argument NAME: ..." form is passed through as it came
-    assert error_line("unrecognized arguments: x", "gpuwise", "zh") == (
-        "错误：unrecognized arguments: x（见 `gpuwise --help`）")
+    from gpuwise.cli_words import argparse_in
+
+    err = argparse.ArgumentError(None, "boom")
+    err.argument_name = "--format"
+    english = str(err)
+    with argparse_in("zh"):
+        assert str(err) == "参数 --format：boom"
+    assert str(err) == english == "argument --format: boom"
