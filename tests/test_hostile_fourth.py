@@ -1,0 +1,98 @@
+"""A fourth round of hostile inputs (issue 26 items 5-6), tried as an attacker and as a careless
+user would after tests/test_hostile_inputs.py, test_hostile_more.py and test_hostile_third.py were
+closed: a seller's nvidia-smi reports (many GPUs, absurd readings, retyped units), house rules,
+overlays, output paths, batches and the environment. These are the cases that broke the promise
+(one line naming the file and field and exit 2 for bad input, bounded memory, no hang, nothing
+replaced, never an internal error), each fixed; they run in-process where a process adds nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.clirun import gpuwise
+from tests.test_hostile_more import one_line
+
+ROOT = Path(__file__).parent.parent
+SMI = ROOT / "examples" / "nvidia-smi" / "rtx3080-like-healthy.xml"
+
+
+def _seller(tmp_path: Path, xml: str, cards: int = 1) -> Path:
+    """The mining proposal (four used RTX 3090s) with ``cards`` cards naming one report ``r.xml``."""
+    (tmp_path / "r.xml").write_text(xml)
+    doc = yaml.safe_load((ROOT / "examples" / "proposal-used-3090-mining.yaml").read_text())
+    doc["hardware"]["count"] = max(cards, 4)
+    doc["used_cards"] = [{"nvidia_smi": "r.xml"} for _ in range(cards)]
+    prop = tmp_path / "p.yaml"
+    prop.write_text(yaml.safe_dump(doc))
+    return prop
+
+
+def _with_gpus(n: int) -> str:
+    text = SMI.read_text()
+    return text[: text.index("<gpu id=")] + "<gpu/>" * n + "</nvidia_smi_log>\n"
+
+
+def test_a_report_of_thousands_of_gpus_is_refused_before_its_cards_are_judged(tmp_path: Path) -> None:
+    """3.6 MB of empty ``<gpu/>`` elements (600,000 GPUs, under the 4 MB size cap) were each judged
+    as the card on offer: memory passed 16 GB before the run was killed. One host's report lists at
+    most a few dozen GPUs; more is refused naming the card's report."""
+    from gpuwise.decide.smi_report import MAX_GPUS
+
+    prop = _seller(tmp_path, _with_gpus(MAX_GPUS + 1))
+    one_line(gpuwise("audit", str(prop)), "used_cards[0].nvidia_smi (r.xml)", f"more than {MAX_GPUS} <gpu>")
+    (tmp_path / "ok").mkdir()
+    r = gpuwise("audit", str(_seller(tmp_path / "ok", _with_gpus(MAX_GPUS))), "--format", "json")
+    assert r.returncode in (0, 1) and len(json.loads(r.stdout)["cards"]) == MAX_GPUS  # each GPU judged
+
+
+def test_cards_times_the_gpus_of_their_report_are_bounded(tmp_path: Path) -> None:
+    """1,000 cards without a serial naming one 64-GPU report were 64,000 card facts: 50 s and
+    1.6 GB, and 10,000 such cards (the list's limit) would be 16 GB. Past 10,000 GPU readings the
+    proposal is refused naming ``used_cards``."""
+    from gpuwise.decide.audit import MAX_CARD_READINGS
+    from gpuwise.decide.smi_report import MAX_GPUS
+
+    cards = MAX_CARD_READINGS // MAX_GPUS + 1  # 157 cards x 64 GPUs = 10,048 readings
+    r = gpuwise("audit", str(_seller(tmp_path, _with_gpus(MAX_GPUS), cards)))
+    one_line(r, "p.yaml: used_cards:", f"more than {MAX_CARD_READINGS} GPU readings")
+
+
+@pytest.mark.parametrize("old, new, words", [
+    (r"<gpu_temp>[^<]*</gpu_temp>", "<gpu_temp>99999999999 C</gpu_temp>",
+     "<gpu_temp> reads 99999999999 C: not a temperature a GPU reports"),
+    (r"<memory_temp>[^<]*</memory_temp>", "<memory_temp>-300 C</memory_temp>", "<memory_temp> reads -300 C"),
+    (r"<current_power_limit>[^<]*</current_power_limit>", "<current_power_limit>-320.00 W</current_power_limit>",
+     "<current_power_limit> is -320 W: not a power a GPU reports"),
+    (r"<default_power_limit>[^<]*</default_power_limit>", "<default_power_limit>50000.00 W</default_power_limit>",
+     "<default_power_limit> is 50000 W"),
+])
+def test_an_absurd_temperature_or_power_refuses_the_report(tmp_path: Path, old: str, new: str, words: str) -> None:
+    """A GPU at 99,999,999,999 C was judged 'at or above its own limit' and a power limit of -320 W
+    read as a changed limit: readings no GPU gives mean an edited or broken report, refused by name."""
+    prop = _seller(tmp_path, re.sub(old, new, SMI.read_text(), count=1))
+    one_line(gpuwise("audit", str(prop)), "used_cards[0].nvidia_smi (r.xml): not valid nvidia-smi XML", words)
+
+
+@pytest.mark.parametrize("reading", ["108 C", "108 °C", "108 ℃", "108C"])
+def test_a_gddr6x_memory_junction_near_its_throttle_point_is_a_finding_however_the_unit_is_typed(
+        tmp_path: Path, reading: str) -> None:
+    """Item 6: an RTX 3090's GDDR6X at 108 C under load, 0.9 x 110 C = 99 C or more, is the mining
+    warning (policy ``gddr6x_memory_throttle_c``, Igor's Lab). A seller who retyped the report as
+    ``108 °C`` got no finding: the reading was read as unknown."""
+    xml = re.sub(r"<memory_temp>[^<]*</memory_temp>", f"<memory_temp>{reading}</memory_temp>", SMI.read_text())
+    r = gpuwise("audit", str(_seller(tmp_path, xml)), "--format", "json")
+    assert r.returncode == 1, r.stderr
+    hot = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "USED-MEMORY-JUNCTION-HOT"]
+    assert len(hot) == 1 and "GDDR6X memory at 108 °C, near the 110 °C" in hot[0]["message"]
+
+
+def test_a_gddr6x_memory_junction_below_the_warning_is_quiet(tmp_path: Path) -> None:
+    xml = re.sub(r"<memory_temp>[^<]*</memory_temp>", "<memory_temp>98 C</memory_temp>", SMI.read_text())
+    r = gpuwise("audit", str(_seller(tmp_path, xml)), "--format", "json")
+    assert r.returncode == 1, r.stderr
+    assert not [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "USED-MEMORY-JUNCTION-HOT"]
