@@ -96,3 +96,66 @@ def test_a_gddr6x_memory_junction_below_the_warning_is_quiet(tmp_path: Path) -> 
     r = gpuwise("audit", str(_seller(tmp_path, xml)), "--format", "json")
     assert r.returncode == 1, r.stderr
     assert not [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "USED-MEMORY-JUNCTION-HOT"]
+
+
+# ----------------------------------------------------------------------------- house rules
+QLORA = str(ROOT / "examples" / "qlora-70b-4090.yaml")
+
+
+def _house(tmp_path: Path, condition: str = '[need_gb, ">", 1]', message: str = "{gpu_name} is out",
+           rule_id: str = "HOUSE-X", top: str = "schema_version: 1") -> Path:
+    d = tmp_path / "house"
+    d.mkdir(exist_ok=True)
+    (d / "h.yaml").write_text(
+        f"{top}\nruleset: house\nstep: memory\nrules:\n  - id: {rule_id}\n    title: A house rule\n"
+        f"    fact: candidate\n    when:\n      - {condition}\n    then:\n      action: reject\n"
+        f"      topic: compatibility\n      message: {json.dumps(message)}\n"
+        "    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    return d
+
+
+def test_an_integer_of_four_hundred_digits_in_a_house_rule_is_judged(tmp_path: Path) -> None:
+    """``[need_gb, ">", 1000...0]`` (10^400) was an internal error (OverflowError: the count
+    search's bounds converted it to a float); 10^29 had been fixed. It is read as the engine reads
+    it, 1e15: no candidate needs more, so none is rejected by it."""
+    r = gpuwise("recommend", QLORA, "--rules", str(_house(tmp_path, '[need_gb, ">", 1' + "0" * 400 + "]")),
+                "--format", "json")
+    assert r.returncode in (0, 1), r.stderr
+    assert not [c for c in json.loads(r.stdout)["candidates"] if "HOUSE-X" in c.get("rules", [])]
+
+
+@pytest.mark.parametrize("condition, words", [
+    ('[need_gb, ">", true]', "'need_gb' is a number; True is not"),  # compared sizes with 1
+    ('[need_gb, ">", "12"]', "'need_gb' is a number; '12' is not"),  # never matched: the rule did nothing
+    ('[need_gb, ">", 1:30]', "'need_gb' is a number; '1:30' is not"),  # YAML 1.1 base 60 reads as text here
+    ('[need_gb, ">", 0o17]', "'need_gb' is a number; '0o17' is not"),  # YAML 1.2 octal: text in YAML 1.1
+    ('[gpu_name, ">", 5]', "'gpu_name' is text; 5 is not"),
+    ('[cuda_device, "==", 1]', "'cuda_device' is true or false; 1 is not"),
+    ('[acquisition, "==", biy]', "'biy' is not a value of 'acquisition' (did you mean 'buy'?)"),
+    ('[vendor, "in", [nvidia, xyz]]', "'xyz' is not a value of 'vendor' (one of nvidia, amd, intel or huawei)"),
+    ('[need_gb, ">", {ref: capacity_gb, plus: 3}]', "a reference has 'ref' and 'times' only, not plus"),
+])
+def test_a_condition_value_of_the_wrong_kind_is_one_line(tmp_path: Path, condition: str, words: str) -> None:
+    """Each of these was accepted: a boolean where a number goes, a number written as text, a
+    misspelt choice and an unknown key beside ``ref`` made a rule that compared nonsense or never
+    fired, silently (exit 0 or 1)."""
+    d = _house(tmp_path, condition)
+    one_line(gpuwise("recommend", QLORA, "--rules", str(d)), f"{d / 'h.yaml'}: rule HOUSE-X: ", words)
+
+
+def test_the_right_kinds_still_work(tmp_path: Path) -> None:
+    d = _house(tmp_path, '[buy_condition, "in", [used, refurbished]]')
+    assert gpuwise("recommend", QLORA, "--rules", str(d), "--format", "json").returncode in (0, 1)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"message": "{gpu_name} " + "x" * 2_000_000}, "then.message: String should have at most 2000 characters"),
+    ({"rule_id": "HOUSE-" + "X" * 100_000}, "rule #0.id: String should have at most 64 characters"),
+    ({"top": "schema_version: true"}, "schema_version: must be the number 1, not true"),
+])
+def test_huge_texts_and_a_true_version_in_a_house_rule_are_one_short_line(tmp_path: Path, change: dict,
+                                                                          words: str) -> None:
+    """A 2 MB message was repeated for every candidate: a 210 MB report in 16 s; a 100,000-letter
+    id was accepted and echoed whole; ``schema_version: true`` passed as 1."""
+    r = gpuwise("recommend", QLORA, "--rules", str(_house(tmp_path, **change)))
+    assert len(one_line(r, words)) < 300
