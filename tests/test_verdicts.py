@@ -201,3 +201,40 @@ def test_the_plan_drops_a_copy_the_latency_rules_reject_at_its_load(kb, tmp_path
     assert 240 < ttft_ms("a100-80gb-sxm", 1) <= 800 and ttft_ms("a100-80gb-sxm", 2) <= 240
     assert tight["a100-80gb-sxm"] == 2 and tight["h100-80gb-sxm"] == 1
     assert "rtx-4090" not in tight and ttft_ms("rtx-4090", 4) > 240
+
+
+# ------------------------------------------------------------------ the audit's comparison with its alternative
+SERVE_CASE = ROOT / "tests" / "rules" / "TCO-ALT-LESS-THROUGHPUT" / "input.yaml"
+
+
+def test_what_the_alternative_gives_up_is_the_comparison_rules_verdict(tmp_path):
+    """2 x H100 PCIe serving an 8B model to 8 chats against its alternative, one RTX 4090: about
+    953 against 241 output tokens/s and 8.4 against 29 ms per token. With the policy's 5 % tolerance
+    both are given up (241 < 0.95 x 953; 29 > 1.05 x 8.4). A site that tolerates 80 % (a policy
+    overlay, which the comparison rules read) still sees the time per token given up (29 > 1.8 x
+    8.4 = 15 ms) but not the throughput (241 > 0.2 x 953 = 191); a house rule replacing
+    TCO-ALT-SLOWER-TOKENS with a 4x margin (34 ms) then leaves the saving like for like."""
+    base = gpuwise.audit(SERVE_CASE)
+    given = {g.what: g for g in base.alternative_gives_up}
+    assert set(given) == {"throughput_tokens_per_s", "tpot_s"} and not base.savings_comparable
+    tps, tpot = given["throughput_tokens_per_s"], given["tpot_s"]
+    assert 900 < tps.proposed < 1000 and 200 < tps.alternative < 280
+    assert 0.007 < tpot.proposed < 0.01 and 0.025 < tpot.alternative < 0.034
+    assert (tps.rule, tpot.rule) == ("TCO-ALT-LESS-THROUGHPUT", "TCO-ALT-SLOWER-TOKENS")
+    assert "rule" not in json.loads(base.model_dump_json())["alternative_gives_up"][0]  # the JSON is unchanged
+
+    (tmp_path / "policy.yaml").write_text("comparison_tolerance_fraction: 0.8\n")
+    loose = gpuwise.audit(SERVE_CASE, knowledge=str(tmp_path))
+    assert tps.alternative > 0.2 * tps.proposed and tpot.alternative > 1.8 * tpot.proposed
+    assert [g.what for g in loose.alternative_gives_up] == ["tpot_s"] and not loose.savings_comparable
+
+    doc = yaml.safe_load((ROOT / "rules" / "comparison.yaml").read_text())
+    rule = next(r for r in doc["rules"] if r["id"] == "TCO-ALT-SLOWER-TOKENS")
+    rule["when"][-1][2] = {"ref": "proposed", "times": 4}
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "comparison.yaml").write_text(yaml.safe_dump({**doc, "ruleset": "house-comparison", "rules": [rule]},
+                                                          sort_keys=False))
+    assert tpot.alternative < 4 * tpot.proposed
+    both = gpuwise.audit(SERVE_CASE, knowledge=str(tmp_path), rules=str(house))
+    assert both.alternative_gives_up == [] and both.savings_comparable and both.savings_usd > 0

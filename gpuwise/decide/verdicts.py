@@ -3,20 +3,22 @@ estimate``'s configuration fits (its ``fits`` and ``fits_as_requested``), and wh
 type the capacity plan's sizing may take (:mod:`gpuwise.plan.sizing`): counts that fit, a run that
 finishes in time, a copy that answers within the latency targets. Each estimate goes through the
 rule book in force (policy overlays and house rules included) as a candidate fact; what the memory
-and compute steps' ``pass`` rules set and which rules reject it is read back. Nothing here compares
-a figure with a threshold: that is the rules' part.
+and compute steps' ``pass`` rules set and which rules reject it is read back. Likewise what an
+audit's alternative gives up against the proposal (:func:`gives_up`: comparison facts). Nothing
+here compares a figure with a threshold: that is the rules' part.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..estimators.candidate import Evaluation
 from ..inputs.job import Job
-from ..results import STAGES
+from ..results import STAGES, Candidate, GivenUp
 from . import engine
-from .rulebook import Rulebook, _ref
+from .rulebook import ENGINE_MAX, Rulebook, _ref
 from .subjects import candidate_fact, modes_for
 
 PAST_MEMORY = STAGES[1]
@@ -94,3 +96,40 @@ def reads(rule: Any, fields: tuple[str, ...]) -> bool:
         if c[0] in fields or (ref is not None and ref[0] in fields):
             return True
     return False
+
+
+COMPARED = ("throughput_tokens_per_s", "tpot_s", "wall_days")
+"""The figures an audit compares between the proposal and its alternative (comparison facts)."""
+
+
+def _figures(c: Candidate) -> dict[str, float | None]:
+    sv = c.serving or {}
+    return {"throughput_tokens_per_s": sv.get("throughput_tokens_per_s"), "tpot_s": sv.get("tpot_s"),
+            "wall_days": c.wall_days}
+
+
+def _known(v: float | None) -> float:
+    """A figure as a comparison fact holds it: -1 when not known; past the engine's range, its
+    largest number (a copy that serves nothing takes forever per token)."""
+    if v is None:
+        return -1.0
+    return v if math.isfinite(v) else math.copysign(ENGINE_MAX, v)
+
+
+def gives_up(book: Rulebook, proposed: Candidate, alt: Candidate | None) -> list[GivenUp]:
+    """What the audit's alternative delivers less of than the proposal: the figures whose
+    comparison fact a rule fired on (rules/comparison.yaml compares them with the policy's
+    ``comparison_tolerance_fraction``), in :data:`COMPARED` order. A saving is like for like only
+    when this is empty."""
+    if alt is None:
+        return []
+    mine, theirs = _figures(proposed), _figures(alt)
+    facts = [{"t": "comparison", "what": w, "proposed": _known(mine[w]), "alternative": _known(theirs[w])}
+             for w in COMPARED]
+    session = engine.run(book, facts)
+    fired: dict[int, str] = {}
+    for rid, idx, _stage in session.firings:
+        if book.rules[rid].fact == "comparison":
+            fired.setdefault(idx, rid)
+    return [GivenUp(what=w, proposed=mine[w], alternative=theirs[w], rule=fired[i])  # type: ignore[arg-type]
+            for i, w in enumerate(COMPARED) if i in fired]
