@@ -159,3 +159,53 @@ def test_huge_texts_and_a_true_version_in_a_house_rule_are_one_short_line(tmp_pa
     id was accepted and echoed whole; ``schema_version: true`` passed as 1."""
     r = gpuwise("recommend", QLORA, "--rules", str(_house(tmp_path, **change)))
     assert len(one_line(r, words)) < 300
+
+
+# ----------------------------------------------------------------------------- knowledge overlays
+def _overlay(tmp_path: Path, name: str, body: str) -> str:
+    kb = tmp_path / "kb"
+    kb.mkdir(exist_ok=True)
+    (kb / name).write_text(body)
+    return str(kb)
+
+
+@pytest.mark.parametrize("name, body, words", [
+    ("runtime.yaml", "mfu:\n  ampere:\n    value: true\n", "runtime.yaml: mfu.ampere: "),  # an MFU of 1.0
+    ("gpus.yaml", "gpus:\n  - id: rtx-4090\n    memory: {gb: yes}\n", "(id rtx-4090).memory: "),  # a 1 GB card
+    ("prices.yaml", "gpus:\n  - id: rtx-4090\n    prices:\n      - {amount: true, condition: new, unit: card, "
+     "kind: street, as_of: 2026-02-01, source: mine}\n", "(id rtx-4090).prices[1]: "),  # a $1 card
+])
+def test_a_yes_no_value_where_an_overlay_wants_a_number_is_one_line(tmp_path: Path, name: str, body: str,
+                                                                     words: str) -> None:
+    """pydantic takes True as 1: each of these was accepted (exit 0) and moved the answer."""
+    kb = _overlay(tmp_path, name, body)
+    r = gpuwise("recommend", QLORA, "--knowledge", kb)
+    one_line(r, f"{kb}/{name}", words, "a yes/no value (YAML reads yes, no, on, off, true and false as booleans)")
+
+
+def test_yes_no_fields_of_an_overlay_still_take_yes_and_no(tmp_path: Path) -> None:
+    kb = _overlay(tmp_path, "models.yaml", "models:\n  - id: llama-3.1-8b\n    tied_embeddings: no\n")
+    assert gpuwise("recommend", QLORA, "--knowledge", kb, "--format", "json").returncode in (0, 1)
+
+
+def test_a_policy_integer_of_four_hundred_digits_is_out_of_range(tmp_path: Path) -> None:
+    """``price_max_age_days: 10^400`` was an internal error (OverflowError in the range check)."""
+    kb = _overlay(tmp_path, "policy.yaml", "price_max_age_days: 1" + "0" * 400 + "\n")
+    one_line(gpuwise("recommend", QLORA, "--knowledge", kb), "policy.yaml: price_max_age_days: 1000",
+             "is out of range: must be at least 1")
+
+
+def test_a_model_of_a_trillion_layers_in_an_overlay_is_refused(tmp_path: Path) -> None:
+    """A requirements file's architecture stops at 1,000 layers; an overlay's model had no limit
+    (llama-3.1-8b with 10^12 layers was estimated, exit 1)."""
+    kb = _overlay(tmp_path, "models.yaml", "models:\n  - id: llama-3.1-8b\n    layers: 1000000000000\n")
+    one_line(gpuwise("recommend", QLORA, "--knowledge", kb), "(id llama-3.1-8b).layers",
+             "less than or equal to 1000")
+
+
+def test_an_overlay_file_named_in_capitals_is_not_skipped(tmp_path: Path) -> None:
+    """``POLICY.YAML`` was skipped unread (exit 0, the built-in policy used): on a file system that
+    ignores case it would have been read, so it is named as an unknown knowledge file."""
+    kb = _overlay(tmp_path, "POLICY.YAML", "memory_headroom_fraction: 0.2\n")
+    one_line(gpuwise("recommend", QLORA, "--knowledge", kb), "unknown knowledge file POLICY.YAML",
+             "overlay files are named gpus.yaml")
