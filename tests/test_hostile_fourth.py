@@ -209,3 +209,25 @@ def test_an_overlay_file_named_in_capitals_is_not_skipped(tmp_path: Path) -> Non
     kb = _overlay(tmp_path, "POLICY.YAML", "memory_headroom_fraction: 0.2\n")
     one_line(gpuwise("recommend", QLORA, "--knowledge", kb), "unknown knowledge file POLICY.YAML",
              "overlay files are named gpus.yaml")
+
+
+# ----------------------------------------------------------------------------- output paths
+def test_an_output_path_longer_than_the_system_allows_is_one_line(tmp_path: Path) -> None:
+    """``-o`` of 30 directories of 200 letters (over PATH_MAX, 4,096) was an internal error: the
+    check that the output's directory exists raised ENAMETOOLONG."""
+    target = "/".join(["d" * 200] * 30) + "/r.md"
+    r = gpuwise("recommend", QLORA, "-o", target, cwd=tmp_path)
+    assert len(one_line(r, "gpuwise: dddd")) <= 2010  # the name first, the line capped
+
+
+@pytest.mark.parametrize("name, shown", [("r\nx.md", "wrote r\\nx.md"), ("r\x1b[31m.md", "wrote r\\x1b[31m.md")])
+def test_a_control_character_in_the_output_name_is_escaped_in_the_wrote_line(tmp_path: Path, name: str,
+                                                                              shown: str) -> None:
+    """'gpuwise: wrote NAME' printed the name raw: a newline split the line in two, an escape
+    sequence reached the terminal."""
+    r = gpuwise("recommend", QLORA, "-o", name, cwd=tmp_path)
+    assert r.returncode in (0, 1) and r.stderr == f"gpuwise: {shown}\n", r.stderr
+    assert (tmp_path / name).is_file()
+    prop = ROOT / "examples" / "proposal-good-lora-8xh100.yaml"
+    r = gpuwise("audit", str(prop), str(prop), "-o", "b" + name, cwd=tmp_path)
+    assert r.stderr == f"gpuwise: {shown.replace('wrote ', 'wrote b')}\n", r.stderr
