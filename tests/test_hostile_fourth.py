@@ -231,3 +231,44 @@ def test_a_control_character_in_the_output_name_is_escaped_in_the_wrote_line(tmp
     prop = ROOT / "examples" / "proposal-good-lora-8xh100.yaml"
     r = gpuwise("audit", str(prop), str(prop), "-o", "b" + name, cwd=tmp_path)
     assert r.stderr == f"gpuwise: {shown.replace('wrote ', 'wrote b')}\n", r.stderr
+
+
+# ----------------------------------------------------------------------------- environment
+@pytest.mark.parametrize("xdg, home", [("rel/cache", None), ("", ""), ("", "/nonexistent-home/x")])
+def test_no_cache_is_written_into_the_working_directory_or_an_invented_home(tmp_path: Path, monkeypatch, xdg: str,
+                                                                            home: str | None) -> None:
+    """A relative ``XDG_CACHE_HOME`` put ``rel/cache/gpuwise`` into the working directory (the XDG
+    spec says to ignore it: the default is used), ``HOME=`` wrote ``/.cache/gpuwise`` and
+    ``HOME=/nonexistent-home/x`` created that whole tree. With no such place there is no cache."""
+    from gpuwise import cache
+
+    (tmp_path / "home").mkdir()
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    monkeypatch.setenv("HOME", str(tmp_path / "home") if home is None else home)
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "0")
+    monkeypatch.chdir(tmp_path / "cwd")
+    cache.put("knowledge", "0" * 64, {"x": 1})
+    assert list((tmp_path / "cwd").iterdir()) == [] and not Path("/nonexistent-home").exists()
+    if home is None:
+        assert cache.directory() == tmp_path / "home" / ".cache" / "gpuwise"
+        assert cache.get("knowledge", "0" * 64) == {"x": 1}
+    else:
+        assert cache.directory() is None and cache.get("knowledge", "0" * 64) is None
+
+
+def test_a_cache_directory_others_may_write_is_not_read(tmp_path: Path, monkeypatch) -> None:
+    """An entry is a pickle: one planted in a shared or world-writable cache directory
+    (``XDG_CACHE_HOME=/tmp``) would run as the user. Such a directory is neither read nor written."""
+    import os
+
+    from gpuwise import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "0")
+    cache.put("knowledge", "1" * 64, {"x": 1})
+    assert cache.get("knowledge", "1" * 64) == {"x": 1}  # the user's own 0700 directory: used
+    os.chmod(tmp_path / "gpuwise", 0o777)
+    assert cache.get("knowledge", "1" * 64) is None
+    cache.put("knowledge", "2" * 64, {"x": 2})
+    assert not (tmp_path / "gpuwise" / f"knowledge-{'2' * 64}.pickle").exists()
