@@ -23,7 +23,50 @@ _LANG = "en"
 """The language the command line being parsed asks for (``--lang``): argparse's lines are in it."""
 
 
+def N_(text: str) -> str:  # marks an argument's complaint for the catalog (gpuwise/errors.py's, not imported here)
+    return text
+
+
+class _Words(argparse.HelpFormatter):
+    """``--help`` in the language of the parse: each description and option's help (marked ``N_``)
+    goes through argparse's ``_``, which ``cli_words.argparse_in`` points at the catalog for
+    ``--lang zh``; in English it is the text as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        return argparse._(text) if text else text  # type: ignore[attr-defined]
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(argparse._(text) if text else text)  # type: ignore[attr-defined]
+
+    def start_section(self, heading: str | None) -> None:  # 'options' was worded when the parser was built
+        super().start_section(argparse._(heading) if heading else heading)  # type: ignore[attr-defined]
+
+    def _format_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None) -> str:
+        """argparse wraps the usage by ``len``: '用法：' is 3 characters but 6 columns."""
+        import unicodedata
+
+        prefix = argparse._("usage: ") if prefix is None else prefix  # type: ignore[attr-defined]
+        wide = sum(unicodedata.east_asian_width(ch) in "WF" for ch in prefix)
+        self._width -= wide
+        try:
+            return super()._format_usage(usage, actions, groups, prefix)
+        finally:
+            self._width += wide
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if text.isascii():
+            return super()._split_lines(text, width)
+        from .render.textfit import wrap  # Chinese: two columns a character, a break between any two
+
+        return wrap(text, width)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Words)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         if _LANG == "en":
             self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")
@@ -34,41 +77,38 @@ class _Parser(argparse.ArgumentParser):
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--knowledge", metavar="DIR",
-                   help="overlay your own YAML (prices, GPUs, models) on the built-in knowledge base")
+                   help=N_("overlay your own YAML (prices, GPUs, models) on the built-in knowledge base"))
 
 
 def _rules_opt(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", metavar="DIR",
-                   help="add your own rule files (same format as rules/*.yaml); a rule with a built-in id replaces it")
+                   help=N_("add your own rule files (same format as rules/*.yaml); a rule with a built-in id "
+                           "replaces it"))
 
 
-def _lang_opt(p: argparse.ArgumentParser, what: str = "report language") -> None:
+def _lang_opt(p: argparse.ArgumentParser, what: str = N_("report language (default: en)")) -> None:
     """``--lang``: every command that writes words (JSON is the same in every language)."""
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help=f"{what} (default: en)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help=what)
 
 
 def _lang_opts(p: argparse.ArgumentParser) -> None:
     """``--lang``, ``--currency`` and ``--fx-rate``: every command that writes sentences or amounts."""
     _lang_opt(p)
     p.add_argument("--currency", choices=("USD", "CNY"),
-                   help="report currency (default: the currency the input file writes its amounts in, "
-                        "constraints.currency; CNY when --fx-rate is given; else USD)")
+                   help=N_("report currency (default: the currency the input file writes its amounts in, "
+                        "constraints.currency; CNY when --fx-rate is given; else USD)"))
     p.add_argument("--fx-rate", type=_rate, metavar="RATE",
-                   help="CNY per USD (default: the knowledge base's dated rate)")
+                   help=N_("CNY per USD (default: the knowledge base's dated rate)"))
 
 
 def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
-    p.add_argument("--format", choices=formats, help="output format (default: text, or from the -o suffix)")
+    p.add_argument("--format", choices=formats, help=N_("output format (default: text, or from the -o suffix)"))
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write the report to FILE (.md, .html, .json, .txt); - for standard output")
+                   help=N_("write the report to FILE (.md, .html, .json, .txt); - for standard output"))
     _lang_opts(p)
     p.add_argument("--detail", choices=("brief", "full"), default="brief",
-                   help="brief: the answer, the steps in a line each, alternatives, warnings and "
-                        "assumptions (default); full: also every formula, candidate, finding and the rule trace")
-
-
-def N_(text: str) -> str:  # marks an argument's complaint for the catalog (gpuwise/errors.py's, not imported here)
-    return text
+                   help=N_("brief: the answer, the steps in a line each, alternatives, warnings and "
+                        "assumptions (default); full: also every formula, candidate, finding and the rule trace"))
 
 
 def _said(template: str, **values: object) -> str:
@@ -111,91 +151,95 @@ def _rate(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gpuwise", description="Which GPUs to rent or buy for large-model work, and why.")
+    parser = _Parser(prog="gpuwise", description=N_("Which GPUs to rent or buy for large-model work, and why."))
     parser.add_argument("--version", action="version", version=f"gpuwise {__version__}")
+    parser.add_argument("--lang", choices=("en", "zh"), dest="help_lang",  # `gpuwise --lang zh --help`
+                        help=N_("language of this help (default: en; each command has its own --lang)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("ask", help="guided questionnaire in the terminal")
+    p = sub.add_parser("ask", help=N_("guided questionnaire in the terminal"))
     p.add_argument("--answers", metavar="FILE",
-                   help="answers file to resume and save (default: ./gpuwise-answers.yaml)")
-    p.add_argument("-o", "--output", metavar="REPORT", help="where to write the report (default: beside the answers)")
+                   help=N_("answers file to resume and save (default: ./gpuwise-answers.yaml)"))
+    p.add_argument("-o", "--output", metavar="REPORT",
+                   help=N_("where to write the report (default: beside the answers)"))
     p.add_argument("--lang", choices=("en", "zh"), default="en",
-                   help="language of the questions, the summary and the report (default: en)")
+                   help=N_("language of the questions, the summary and the report (default: en)"))
     p.add_argument("--currency", choices=("USD", "CNY"),
-                   help="currency the amounts are asked and saved in, and the report's "
-                        "(default: the answers file's, else USD)")
+                   help=N_("currency the amounts are asked and saved in, and the report's "
+                        "(default: the answers file's, else USD)"))
     _common(p)
 
-    p = sub.add_parser("recommend", help="the four-step decision with explanations")
+    p = sub.add_parser("recommend", help=N_("the four-step decision with explanations"))
     p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
     _report_opts(p)
     _common(p)
     _rules_opt(p)
 
-    p = sub.add_parser("audit", help="audit purchase or rental proposals")
+    p = sub.add_parser("audit", help=N_("audit purchase or rental proposals"))
     p.add_argument("proposals", metavar="PROPOSAL.yaml", nargs="+",
-                   help="proposal files, or a folder of them (its *.yaml and *.yml files, in name order)")
+                   help=N_("proposal files, or a folder of them (its *.yaml and *.yml files, in name order)"))
     _report_opts(p)
     _common(p)
     _rules_opt(p)
 
-    p = sub.add_parser("plan", help="a team's months of work: what to buy and when, what to rent, the cash flow")
+    p = sub.add_parser("plan", help=N_("a team's months of work: what to buy and when, what to rent, the cash flow"))
     p.add_argument("plan", metavar="PLAN.yaml")
     _report_opts(p)
     _common(p)
     _rules_opt(p)
 
-    p = sub.add_parser("estimate", help="the numbers alone: memory, time, throughput, cost")
+    p = sub.add_parser("estimate", help=N_("the numbers alone: memory, time, throughput, cost"))
     p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
-    p.add_argument("--gpu", metavar="GPU", help="a GPU name (e.g. H100-80G, A100 80GB, 4090)")
-    p.add_argument("--gpus", type=_gpu_count, metavar="N", help="how many GPUs (default 1)")
+    p.add_argument("--gpu", metavar="GPU", help=N_("a GPU name (e.g. H100-80G, A100 80GB, 4090)"))
+    p.add_argument("--gpus", type=_gpu_count, metavar="N", help=N_("how many GPUs (default 1)"))
     p.add_argument("--format", choices=("text", "json"), default="text")
     _lang_opts(p)
     _common(p)
 
-    p = sub.add_parser("gpus", help="the GPU catalog with specs and sources")
+    p = sub.add_parser("gpus", help=N_("the GPU catalog with specs and sources"))
     p.add_argument("--format", choices=("text", "json"), default="text")
-    _lang_opt(p, "language of the text listing; JSON is the same in every language")
+    _lang_opt(p, N_("language of the text listing; JSON is the same in every language (default: en)"))
     p.add_argument("--currency", choices=("USD", "CNY"),
-                   help="currency of the street prices (default: USD; CNY when --fx-rate is given)")
+                   help=N_("currency of the street prices (default: USD; CNY when --fx-rate is given)"))
     p.add_argument("--fx-rate", type=_rate, metavar="RATE",
-                   help="CNY per USD (default: the knowledge base's dated rate)")
+                   help=N_("CNY per USD (default: the knowledge base's dated rate)"))
     _common(p)
 
-    p = sub.add_parser("prices", help="every dated price the decision can use, oldest first; "
-                                      "`prices import` refreshes them")
-    p.add_argument("--gpu", metavar="GPU", help="only this GPU (a family name such as A100 lists every variant)")
-    p.add_argument("--provider", metavar="P", help="only this cloud provider's offers")
-    p.add_argument("--currency", choices=("USD", "CNY"), help="only prices written in this currency")
+    p = sub.add_parser("prices", help=N_("every dated price the decision can use, oldest first; "
+                                      "`prices import` refreshes them"))
+    p.add_argument("--gpu", metavar="GPU", help=N_("only this GPU (a family name such as A100 lists every variant)"))
+    p.add_argument("--provider", metavar="P", help=N_("only this cloud provider's offers"))
+    p.add_argument("--currency", choices=("USD", "CNY"), help=N_("only prices written in this currency"))
     p.add_argument("--format", choices=("text", "json"), default="text")
-    _lang_opt(p, "language of the text table and its notes; amounts stay as their sources write them")
+    _lang_opt(p, N_("language of the text table and its notes; amounts stay as their sources write them "
+                    "(default: en)"))
     _common(p)
     psub = p.add_subparsers(dest="prices_command", metavar="import", parser_class=_Parser)
-    q = psub.add_parser("import", help="read a gpuhunt or SkyPilot catalog CSV (or gpuwise's minimal CSV) into a "
-                                       "knowledge overlay directory")
+    q = psub.add_parser("import", help=N_("read a gpuhunt or SkyPilot catalog CSV (or gpuwise's minimal CSV) into a "
+                                       "knowledge overlay directory"))
     q.add_argument("file", metavar="FILE.csv")
     q.add_argument("-o", "--output", metavar="DIR", required=True,
-                   help="the overlay directory (use it with --knowledge DIR)")
+                   help=N_("the overlay directory (use it with --knowledge DIR)"))
     q.add_argument("--provider", dest="import_provider", metavar="P",
-                   help="the provider (default: the file's name, as gpuhunt's {provider}.csv)")
-    q.add_argument("--as-of", metavar="DATE", help="the prices' date (default: the file's modification date)")
+                   help=N_("the provider (default: the file's name, as gpuhunt's {provider}.csv)"))
+    q.add_argument("--as-of", metavar="DATE", help=N_("the prices' date (default: the file's modification date)"))
     q.add_argument("--format", dest="import_format", choices=("text", "json"), default="text")
     q.add_argument("--lang", dest="import_lang", choices=("en", "zh"),
-                   help="language of the summary; JSON is the same in every language (default: en)")
+                   help=N_("language of the summary; JSON is the same in every language (default: en)"))
     q.add_argument("--knowledge", dest="import_knowledge", metavar="DIR",
-                   help="overlay your own YAML (e.g. GPUs) before the names are matched")
+                   help=N_("overlay your own YAML (e.g. GPUs) before the names are matched"))
 
-    p = sub.add_parser("rules", help="the rule base")
+    p = sub.add_parser("rules", help=N_("the rule base"))
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--facts", action="store_true", help="list the fact types and fields rules may test")
-    _lang_opt(p, "language of the text listing; JSON is the same in every language")
+    p.add_argument("--facts", action="store_true", help=N_("list the fact types and fields rules may test"))
+    _lang_opt(p, N_("language of the text listing; JSON is the same in every language (default: en)"))
     _rules_opt(p)
     _common(p)
 
-    p = sub.add_parser("explain", help="one rule with its rationale and source")
+    p = sub.add_parser("explain", help=N_("one rule with its rationale and source"))
     p.add_argument("rule_id", metavar="RULE_ID")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    _lang_opt(p, "language of the text; a rule's rationale and source are quoted as written")
+    _lang_opt(p, N_("language of the text; a rule's rationale and source are quoted as written (default: en)"))
     _rules_opt(p)
     _common(p)
     return parser

@@ -30,6 +30,11 @@ ARGPARSE_WORDS = (
     N_("not allowed with argument %s"),
     N_("one of the arguments %s is required"),
     N_("unexpected option string: %s"),
+    N_("positional arguments"),
+    N_("options"),
+    N_("optional arguments"),  # Python 3.10's heading
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
 )
 """argparse's messages a user of gpuwise can meet (its programming errors are not among them)."""
 

@@ -283,3 +283,22 @@ def test_an_overlays_default_network_or_discount_must_exist(tmp_path: Path, body
     and a misspelt discount schedule silently meant no discount."""
     kb = _overlay(tmp_path, "clouds.yaml", body)
     one_line(gpuwise("recommend", QLORA, "--knowledge", kb), f"{kb}/clouds.yaml: ", words)
+
+
+# ----------------------------------------------------------------------------- --help in Chinese
+@pytest.mark.parametrize("command", [(), ("ask",), ("recommend",), ("audit",), ("plan",), ("estimate",), ("gpus",),
+                                     ("prices",), ("prices", "import"), ("rules",), ("explain",)])
+def test_help_in_chinese_words_every_option_and_fits_the_terminal(command: tuple[str, ...]) -> None:
+    """``--lang zh --help`` translated the usage line only: every option's description, the
+    headings and argparse's own '-h' line stayed English. Now each is the catalog's, wrapped by
+    display width (a Chinese character is two columns) to COLUMNS; English help is as before."""
+    from gpuwise.render.fmt import display_width
+
+    zh = gpuwise(*command, "--lang", "zh", "--help", env={"COLUMNS": "80"})
+    assert zh.returncode == 0 and zh.stdout.startswith("用法：gpuwise"), zh.stderr
+    assert "显示此帮助信息并退出" in zh.stdout and "选项" in zh.stdout
+    assert max(display_width(line) for line in zh.stdout.splitlines()) <= 80
+    described = [line for line in zh.stdout.splitlines() if re.match(r"  \S.*\S {2,}\S", line)]
+    assert all(re.search(r"[\u4e00-\u9fff]", line) for line in described), described  # no English description
+    en = gpuwise(*command, "--help", env={"COLUMNS": "80"})
+    assert "show this help message and exit" in en.stdout and not re.search(r"[\u4e00-\u9fff]", en.stdout)
