@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..results import STAGES
-from .rulebook import CHAINED, Rule, Rulebook, _policy_ref, _ref, policy_expression, stage_of
+from .rulebook import CHAINED, Rule, Rulebook, _literal, _policy_ref, _ref, policy_expression, stage_of
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,10 @@ def _cond(c: list[Any], policy: dict[str, Any]) -> _Cond:
         factor = policy_expression(times, policy) if isinstance(times, str) else float(times)
         return _Cond(name, op, other=ref[0], factor=factor)
     pname = _policy_ref(value)
-    return _Cond(name, op, literal=policy[pname] if pname is not None else value)
+    if pname is not None:
+        return _Cond(name, op, literal=policy[pname])
+    # as the engine reads it: 10**400 (a house rule's) is 1e15 there, and float() of it overflowed here
+    return _Cond(name, op, literal=[_literal(v) for v in value] if isinstance(value, list) else _literal(value))
 
 
 def _prepared(book: Rulebook) -> _Prepared:
