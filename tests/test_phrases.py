@@ -555,3 +555,76 @@ def test_no_english_formula_or_item_reaches_a_report():
                 assert " ".join(english.split()) not in flat, (kind, english)
                 seen += 1
     assert seen > 20
+
+
+# ------------------------------------------------ a formula from an older JSON file (no ids beside it)
+def test_a_formula_without_its_ids_is_shown_as_written():
+    """A term from an older gpuwise's JSON carries its English formula and no ``formula_phrases``: the
+    report shows it as written, no word translated and no number put in. Its English is not read for
+    operands (the parser that did so put the node count in "then across nodes": "then across 4")."""
+    from gpuwise.render import fmt, report
+    from gpuwise.results import FormulaTerm
+
+    from .fixtures_results import PARAMS, estimate_result
+
+    assert not hasattr(fmt, "substitute") and not hasattr(fmt, "FORMULA_ALIASES")
+    old = FormulaTerm(name="weights", value=4.3e9, unit="B", formula="params x 2 B / 32 GPUs (ZeRO-3)",
+                      inputs={"params": PARAMS, "bytes_per_param": 2, "shards": 32})
+    r = estimate_result()
+    r = r.model_copy(update={"memory": r.memory.model_copy(update={"terms": [old]})})
+    for lang in ("en", "zh"):
+        out = report.render(r, "text", kind="estimate", lang=lang, detail="full", width=200)
+        assert "params × 2 B / 32 GPUs (ZeRO-3)" in out and "69e9 × 2 B" not in out, lang
+    new = estimate_result()  # the same term with its ids: the numbers go in
+    assert "69e9 × 2 B / 32 GPUs (ZeRO-3)" in report.render(new, "text", kind="estimate", detail="full", width=200)
+
+
+# ------------------------------------------------ notes on a memory estimate, the prices an answer rests on
+def test_a_memory_note_is_message_ids(kb):
+    """Offload asked for without ZeRO (zero_stage 0, offload cpu): plain PyTorch cannot offload, so
+    memory.py models no offload and notes it, as note.offload_needs_zero; a Chinese report words it."""
+    from gpuwise.estimators import memory as M
+    from gpuwise.inputs.shape import from_catalog
+
+    rt = kb.runtime
+    s = M.TrainSetup(method="full", precision="bf16", mixed=True, optimizer="adamw", batch=1, seq=2048,
+                     checkpointing=False, attention="sdpa", zero=0, offload="cpu", dp=1)
+    e = M.training_memory(from_catalog(kb.models["llama-2-13b"]), s, quant=rt.quantization,
+                          overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value))
+    assert e.host_bytes == 0 and e.offload_target == "none"
+    assert [p[1] for p in e.note_phrases] == ["note.offload_needs_zero"]
+    assert e.notes == ("offload needs DeepSpeed ZeRO (zero_stage >= 1); ignored with zero_stage 0",)
+    parts = [messages.phrase_json((p,)) for p in e.note_phrases]
+    assert words.notes(list(e.notes), parts, Fmt("en")) == list(e.notes)
+    zh = words.notes(list(e.notes), parts, Fmt("zh"))
+    assert "DeepSpeed ZeRO" in zh[0] and "ignored" not in zh[0]
+    assert words.notes(["as  written"], [], Fmt("zh")) == ["as written"]  # an older result's note
+
+
+def test_the_prices_an_answer_rests_on_are_typed_and_worded_from_ids():
+    """A yuan purchase: the card's price, its host share and the USD->CNY rate, each a PriceUsed record
+    whose item and unit are price.* ids; the JSON has each kind's own keys only, as before."""
+    from gpuwise.results import PriceUsed, RecommendResult
+
+    r = gpuwise.recommend({"workload": {"task": "inference", "model": "llama-3.1-70b"},
+                           "constraints": {"currency": "CNY", "acquisition": "buy", "max_gpus": 8}})
+    assert r.prices_used and all(isinstance(e, PriceUsed) for e in r.prices_used)
+    by = {e.kind: e for e in r.prices_used}
+    assert by["fx"].item == "USD to CNY exchange rate" and by["fx"].unit == "per USD"
+    for e in r.prices_used:
+        assert messages.phrase_text(e.item_phrases) == e.item and messages.phrase_text(e.unit_phrases) == e.unit
+        assert all(mid.startswith("price.") for _s, mid, _v in e.item_phrases + e.unit_phrases)
+    buy = by["buy"]
+    assert buy.item == f"buy {buy.gpu} ({buy.condition}, {buy.item_phrases[0][2]['price_kind']})"
+    dumped = json.loads(r.model_dump_json())["prices_used"]
+    fx = next(d for d in dumped if d["kind"] == "fx")
+    assert "gpu" not in fx and "condition" not in fx and "alternative" not in fx
+    assert RecommendResult.model_validate_json(r.model_dump_json()).prices_used == r.prices_used
+
+
+def test_the_audit_alternatives_prices_say_so_in_ids():
+    r = gpuwise.audit(str(ROOT / "examples" / "proposal-used-3090-mining.yaml"))
+    alt = [e for e in r.prices_used if e.alternative]
+    assert alt and all(e.item.startswith("alternative: ") for e in alt)
+    assert all(e.item_phrases[0][1] == "price.alternative" for e in alt)
+    assert all(messages.phrase_text(e.item_phrases) == e.item for e in alt)

@@ -33,7 +33,6 @@ from ..fmt import (
     input_text,
     operand_number,
     pairs,
-    substitute,
     table,
 )
 
@@ -181,9 +180,7 @@ class BaseView:
                                         lambda name: operand_number(name, t.inputs, self.f.money_exact))
             with_numbers = shown if shown != formula else ""
         else:  # a formula from a result without its parts (an older JSON file): as written, no word translated
-            formula = words.plain(t.formula, self.f)
-            numbers = substitute(t.formula, t.inputs, money=self.f.money_exact)
-            with_numbers = words.plain(numbers, self.f) if numbers != t.formula else ""
+            formula, with_numbers = words.plain(t.formula, self.f), ""  # its English is not read for operands
         trivial = not t.inputs  # a part a model never keeps ("training keeps no KV cache") has no inputs
         if t.unit == "B" and t.value == 0 and not trivial:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
