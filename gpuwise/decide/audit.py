@@ -24,13 +24,8 @@ from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
 from ..inputs.job import note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
-<<<<<<< HEAD
 from ..prices.used import alternative, prices_used
-from ..results import Assumption, AuditResult, Candidate, GivenUp
-=======
-from ..prices.used import prices_used
 from ..results import Assumption, AuditResult, Candidate
->>>>>>> main
 from . import engine
 from .actions import fact_key, ordered_findings
 from .recommend import (
