@@ -786,4 +786,4 @@ def weights_only_memory(params: float, precision: str, training: bool, *, overhe
     over = _overhead_term(tensors, overhead, "formula.overhead_states")
     return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", none), over, formula("memory_layout.states_only"),
                           "n/a", {}, 0.0, "none", params if full else 0.0,
-                          ("activations of diffusion models are not modelled: treat the figure as a lower bound",))
+                          (("", "note.diffusion_activations", {}),))
