@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
 from ..decide.verdicts import Verdict, judge, rejected_on
@@ -24,8 +24,10 @@ from ..estimators.offers import TERM_HOURS
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Constraints, Requirements
 from ..knowledge import Knowledge
-from ..knowledge.schema import Gpu
 from .schema import PlanFile, PlanWorkload
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
 
 HOURS = K.HOURS_PER_MONTH
 DAYS_PER_MONTH = HOURS / 24
