@@ -128,19 +128,25 @@ def _hash_file(h: Any, path: str, budget: list[int]) -> bool:
     return True
 
 
-def _path(digest: str) -> str:
-    from .cache import directory
+def _path(digest: str) -> str | None:
+    """The entry's file; ``None`` where there is no cache directory, or one others may write to (an
+    answer planted there would be printed as this user's)."""
+    from .cache import _private, directory
 
-    return os.path.join(directory(), f"answer-{digest}.memo")
+    d = directory()
+    if d is None or not _private(d):
+        return None
+    return os.path.join(d, f"answer-{digest}.memo")
 
 
 def replay(digest: str | None) -> int | None:
     """Write the memoised run's output and return its exit status; ``None`` when there is no
     usable entry (then nothing was written)."""
-    if digest is None:
+    path = _path(digest) if digest is not None else None
+    if path is None:
         return None
     try:
-        with open(_path(digest), "rb") as fh:
+        with open(path, "rb") as fh:
             entry = marshal.loads(fh.read())
         ops, code, check = entry
         if not (code in (0, 1) and check == digest and isinstance(ops, list)
