@@ -25,7 +25,7 @@ from ..inputs.job import note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import prices_used
-from ..results import Assumption, AuditResult, Candidate, GivenUp
+from ..results import Assumption, AuditResult, Candidate
 from . import engine
 from .actions import fact_key, ordered_findings
 from .recommend import (
@@ -42,6 +42,7 @@ from .recommend import (
     step_summaries,
 )
 from .subjects import Server, price_facts, roomiest
+from .verdicts import gives_up
 
 
 def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
@@ -123,29 +124,15 @@ def commitment_months(p: Proposal) -> float | None:
     return acq.months
 
 
-def what_alternative_gives_up(proposed: Candidate, alt: Candidate | None, tolerance: float) -> list[GivenUp]:
-    """What the alternative delivers less of than the proposal, beyond ``tolerance``: output
-    throughput and time per output token for a service, wall-clock time for a training job. A saving
-    is only a like-for-like saving when this list is empty."""
-    if alt is None:
-        return []
-    out: list[GivenUp] = []
-    ps, as_ = proposed.serving or {}, alt.serving or {}
-    pt, at = ps.get("throughput_tokens_per_s"), as_.get("throughput_tokens_per_s")
-    if pt and at is not None and at < pt * (1 - tolerance):
-        out.append(GivenUp(what="throughput_tokens_per_s", proposed=pt, alternative=at))
-    pl, al = ps.get("tpot_s"), as_.get("tpot_s")
-    if pl and al and al > pl * (1 + tolerance):
-        out.append(GivenUp(what="tpot_s", proposed=pl, alternative=al))
-    pw, aw = proposed.wall_days, alt.wall_days
-    if pw and aw is not None and aw > pw * (1 + tolerance):
-        out.append(GivenUp(what="wall_days", proposed=pw, alternative=aw))
-    return out
-
-
 def _kind_of(kb: Any, provider: str | None) -> str:
     prov = next((p for p in kb.clouds.providers if p.id == provider), None)
     return prov.kind if prov else ""
+
+
+MAX_CARD_READINGS = 10_000
+"""Card facts one proposal may give (as many as ``used_cards`` may list): a card whose serial is
+not in its report is judged on every GPU of it, so 10,000 cards naming one 64-GPU report would
+be 640,000 facts (about 16 GB)."""
 
 
 def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tuple[list[dict[str, Any]], list[dict]]:
@@ -206,6 +193,11 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
                             values={"name": type(exc).__name__, "reason": exc}) from None
         chosen = ic.select_gpus(log, c.serial)
         n = len(log.gpus)
+        if len(facts) + len(chosen.gpus) > MAX_CARD_READINGS:  # 1,000 cards x a 64-GPU report: 50 s, 1.6 GB
+            raise UserError(N_("more than %(max)s GPU readings to judge: cards without a serial in their report "
+                               "are judged on every GPU of it"), where=f"{where}: used_cards",
+                            hint=N_("give each card's serial, or each card's own report"),
+                            values={"max": MAX_CARD_READINGS})
         for k, (index, r) in enumerate(chosen.gpus):
             f = dict(base)
             f.update(_reading_fields(r, gpu, claimed_names, kb))
@@ -386,13 +378,13 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         pc = prop_cand.total_cost_usd
         if alt is not None and alt.total_cost_usd is not None and pc is not None:
             savings = pc - alt.total_cost_usd
-        gives_up = what_alternative_gives_up(prop_cand, alt, float(kb.policy_value("comparison_tolerance_fraction")))
+        given_up = gives_up(book, prop_cand, alt)  # the comparison rules' verdict
         verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
             "revise" if any(f.severity == "warning" for f in findings) else "approve")
         return AuditResult(
             verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
             proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
-            savings_comparable=savings is not None and not gives_up, alternative_gives_up=gives_up,
+            savings_comparable=savings is not None and not given_up, alternative_gives_up=given_up,
             assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
                                                            or not _alternative_key(e.subject)],
             steps=step_summaries(job, con, outcome, mine_key),
