@@ -125,7 +125,7 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 """The precisions each quantization method stores (knowledge/serving.yaml quantization_methods formats);
 the first is what the method implies when no precision is given."""
 
-SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s")
+SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
 
 
@@ -192,6 +192,9 @@ class Workload(Strict):
     prefix_cache_hit_rate: float = Field(
         default=0.0, ge=0.0, le=0.99, description="inference: share of each prompt already in the prefix cache "
         "(shared system prompts, multi-turn chats): only the rest is prefilled")
+    prefill_cuda_graphs: bool | None = Field(
+        default=None, description="inference: forwards that carry prompt tokens run under CUDA graphs "
+        "(TensorRT-LLM's and SGLang's piecewise CUDA graph); none given: the framework release's default")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     speculative: Speculative | None = None

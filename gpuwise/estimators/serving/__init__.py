@@ -65,6 +65,7 @@ from .layout import Layout, Replica, layouts, replica  # noqa: F401
 from .load import (  # noqa: F401
     Point,
     _point,
+    budget_wait,
     burst_last_ttft,
     burst_ttft,
     capacity_point,

@@ -73,12 +73,18 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it
         # costs beyond the decode step it joins (little for a memory-bound dense step, every expert
         # for an MoE one), and the b requests' chunks are spread over their `output` decode steps.
-        joined = token_time(job, eng, rep, b, kv_ctx, chunk, full_prompt - prompt / 2)
+        # A step that carries a chunk runs outside CUDA graphs where the framework captures decode-only
+        # batches (TensorRT-LLM's PyTorch backend): it lasts at least its kernels' launch time.
+        ctx = full_prompt - prompt / 2
+        floor = (prefill_host(eng) + eng.step_overhead) / per_step if eng.eager_kernel else 0.0
+        joined = max(token_time(job, eng, rep, b, kv_ctx, chunk, ctx), floor)
         tpot = pure + b / output * n * max(joined - pure, 0.0) * per_step
         thr = b / tpot
         others = max(b - 1, 0.0)
-        ttft = n * (token_time(job, eng, rep, others, kv_ctx, chunk, full_prompt - prompt / 2) * per_step
-                    if others > 0 else step(job, eng, rep, 0.0, chunk, kv_ctx, full_prompt - prompt / 2).seconds)
+        carry = (max(token_time(job, eng, rep, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
+                 else prefill_seconds(job, eng, rep, chunk, ctx))
+        ttft = n * carry + budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0,
+                                       n * carry)
         req_time = ttft + output * tpot
     else:  # static batches: prefill all prompts, then decode them together
         pre = step(job, eng, rep, 0.0, b * prompt, 0.0, full_prompt - prompt / 2).seconds
@@ -90,6 +96,23 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
         ttft += req_time * (conc / cap - 1)
     return Point(conc, thr, tpot, ttft, pure)
+
+
+def budget_wait(b: float, output: int, tpot: float, service: float, share: float, ttft0: float) -> float:
+    """Mean wait of a new request for the prompt budget of the steps (``max_num_batched_tokens``), in a closed
+    loop of ``b`` requests: it first waits for the step in flight to end (half a step on average), then for
+    the prompts queued before it. Each step carries at most ``share`` whole prompts, so the budget is a
+    queue whose server is busy ``service / share`` seconds per request; arrivals come at ``b`` per request
+    time. Mean wait of M/D/1, rho D / (2 (1 - rho)) (Pollaczek-Khinchine with a constant service time),
+    its load capped below one: the closed loop holds no more than ``b`` requests."""
+    if b <= 1:
+        return 0.0
+    d = service / share
+    wait = 0.0
+    for _ in range(4):  # the arrival rate depends on the wait: a few rounds settle it
+        rho = min(b / (ttft0 + wait + output * tpot) * d, 0.95)
+        wait = rho * d / (2 * (1 - rho))
+    return 0.5 * tpot + wait
 
 
 def prefill_seconds(job: Any, eng: Engine, rep: Replica, tokens: float, ctx: float) -> float:
