@@ -672,3 +672,26 @@ def test_prompts_queue_for_the_step_budget(kb):
     rho = 50 / (d + wait - 0.5 * s.load.tpot + 500 * s.load.tpot) * d
     assert wait == pytest.approx(0.5 * s.load.tpot + rho * d / (2 * (1 - rho)), rel=0.02)
     assert SV.budget_wait(1, 500, s.load.tpot, d, 1.0, d) == 0.0
+
+
+def test_held_prompts_gather_before_their_prefill(kb):
+    """TensorRT-LLM's batch_wait_timeout_iters / batch_wait_max_tokens_ratio (TorchLlmArgs; 0 by default) hold
+    new requests until the oldest has waited that many iterations or they fill that share of max_num_tokens.
+    InferenceX runs DeepSeek-R1-0528 FP8 on 8 x B200 with TensorRT-LLM 1.3.0rc14 at 1k/1k and concurrency >= 64
+    with 40 iterations, 0.8, and the piecewise CUDA graph (benchmarks/single_node/fixed_seq_len/dsr1_fp8_b200_trt.sh):
+    mean TTFT 569.0 ms at 64 and 591.7 ms at 128 against 181-190 ms at 4-8 without them (SemiAnalysisAI/InferenceX
+    pull request #3317). By hand: a window w = min(40 x step, (K - 1) / rate), mean hold w (1 + rate w / 2) /
+    (1 + rate w)."""
+    w = types.SimpleNamespace(batch_wait_steps=40, batch_wait_token_fraction=0.8)
+    # timeout first: rate 3 /s, 20 ms steps -> w = 0.8 s (K = ceil(0.8 x 8) = 7: 6 / 3 = 2 s later)
+    assert SV.held(w, 3.0, 0.020, 8.0) == pytest.approx(0.8 * (1 + 1.2) / (1 + 2.4), rel=1e-9)
+    # tokens first: rate 20 /s -> w = 6 / 20 = 0.3 s
+    assert SV.held(w, 20.0, 0.020, 8.0) == pytest.approx(0.3 * (1 + 3.0) / (1 + 6.0), rel=1e-9)
+    assert SV.held(types.SimpleNamespace(batch_wait_steps=0), 3.0, 0.02, 8.0) == 0.0
+    gpu = kb.gpus["b200"]
+    for conc, published in ((64, 0.5690), (128, 0.5917)):
+        job = job_of(kb, model="deepseek-r1", precision="fp8", framework="tensorrt-llm", prompt_tokens=1024,
+                     output_tokens=1024, parallelism={"tp": 8, "pp": 1}, concurrent_requests=conc,
+                     framework_version="1.3.0rc14", prefill_cuda_graphs=True, batch_wait_steps=40,
+                     batch_wait_token_fraction=0.8)
+        assert SV.choose(job, gpu, 8).load.ttft == pytest.approx(published, rel=0.15)

@@ -69,6 +69,7 @@ from .load import (  # noqa: F401
     burst_last_ttft,
     burst_ttft,
     capacity_point,
+    held,
     peak_point,
     point,
     prefill_seconds,

@@ -85,6 +85,10 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
                  else prefill_seconds(job, eng, rep, chunk, ctx))
         ttft = n * carry + budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0,
                                        n * carry)
+        hold = 0.0
+        for _ in range(3):  # the arrival rate depends on the hold: a few rounds settle it
+            hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
+        ttft += hold
         req_time = ttft + output * tpot
     else:  # static batches: prefill all prompts, then decode them together
         pre = step(job, eng, rep, 0.0, b * prompt, 0.0, full_prompt - prompt / 2).seconds
@@ -113,6 +117,24 @@ def budget_wait(b: float, output: int, tpot: float, service: float, share: float
         rho = min(b / (ttft0 + wait + output * tpot) * d, 0.95)
         wait = rho * d / (2 * (1 - rho))
     return 0.5 * tpot + wait
+
+
+def held(w: Any, rate: float, step_s: float, budget_prompts: float) -> float:
+    """Mean time a new prompt is held back so that prefills gather (TensorRT-LLM's batch_wait_timeout_iters and
+    batch_wait_max_tokens_ratio: the scheduler keeps new requests until the oldest has waited that many
+    iterations or they hold that share of max_num_tokens). With arrivals at ``rate``, a window opens with
+    the first held prompt and lasts ``T = steps x step`` or until ``K - 1`` more prompts arrive, whichever
+    is first: w = min(T, (K - 1) / rate). The first prompt waits w, the ``rate x w`` others w / 2 on
+    average, so the mean is w (1 + rate w / 2) / (1 + rate w)."""
+    steps = int(getattr(w, "batch_wait_steps", 0) or 0)
+    if steps <= 0 or rate <= 0:
+        return 0.0
+    window = steps * step_s
+    frac = float(getattr(w, "batch_wait_token_fraction", 0.0) or 0.0)
+    if frac > 0:
+        k = math.ceil(frac * budget_prompts)
+        window = min(window, max(k - 1, 0) / rate)
+    return window * (1 + rate * window / 2) / (1 + rate * window)
 
 
 def prefill_seconds(job: Any, eng: Engine, rep: Replica, tokens: float, ctx: float) -> float:
