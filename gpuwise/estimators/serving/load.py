@@ -22,6 +22,7 @@ class Point:
     tpot: float  # s
     ttft: float  # s
     decode_step: float  # s, decode alone (one sequence's speed = 1 / this)
+    queued: float = 0.0  # s of the TTFT spent queueing for the step budget (the request-rate model queues its own)
 
 
 def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
@@ -39,6 +40,7 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
 
 def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     prompt, output = request_lengths(job.w)
+    queued = 0.0
     cap = max(rep.max_seqs, 1)
     b = max(min(conc, cap), 1e-9)
     kv_ctx = prompt + output / 2
@@ -83,8 +85,8 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         others = max(b - 1, 0.0)
         carry = (max(token_time(job, eng, rep, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
                  else prefill_seconds(job, eng, rep, chunk, ctx))
-        ttft = n * carry + budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0,
-                                       n * carry)
+        queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
+        ttft = n * carry + queued
         hold = 0.0
         for _ in range(3):  # the arrival rate depends on the hold: a few rounds settle it
             hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
@@ -99,7 +101,7 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         req_time = cycle
     if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
         ttft += req_time * (conc / cap - 1)
-    return Point(conc, thr, tpot, ttft, pure)
+    return Point(conc, thr, tpot, ttft, pure, queued)
 
 
 def budget_wait(b: float, output: int, tpot: float, service: float, share: float, ttft0: float) -> float:
