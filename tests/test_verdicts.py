@@ -186,11 +186,11 @@ def test_the_plan_sizes_a_run_by_the_deadline_rules_in_force(kb, tmp_path, times
 
 def test_the_plan_drops_a_copy_the_latency_rules_reject_at_its_load(kb, tmp_path):
     """Llama 3.1 8B with 4,000-token prompts, 64 requests at once, TTFT target 800 ms: one A100
-    answers in about 430 ms at that load (prefill and queueing) and is kept; with a house rule
-    that holds TTFT to 0.3 x the target (240 ms) the plan needs 2 A100 per copy (about 225 ms),
-    and 4 x RTX 4090 (about 580 ms) drops out at every count it fits."""
+    answers in about 550 ms at that load (prefill and the wait for the step budget) and is kept; with a
+    house rule that holds TTFT to 0.4 x the target (320 ms) the plan needs 2 A100 per copy (about
+    290 ms), and 4 x RTX 4090 (about 700 ms) drops out at every count it fits."""
     base = _sized(kb, _plan(800), None)["chat-8b"]
-    tight = _sized(kb, _plan(800), _scaled(tmp_path, "tight", [("CMP-TTFT-TARGET", "ttft_ms")], 0.3))["chat-8b"]
+    tight = _sized(kb, _plan(800), _scaled(tmp_path, "tight", [("CMP-TTFT-TARGET", "ttft_ms")], 0.4))["chat-8b"]
 
     def ttft_ms(gpu: str, n: int) -> float:
         out = json.loads(gpuwise.estimate({"workload": {**CHAT_8B, "max_ttft_ms": 800}}, gpu=gpu, gpus=n)
@@ -198,9 +198,9 @@ def test_the_plan_drops_a_copy_the_latency_rules_reject_at_its_load(kb, tmp_path
         return out["gpu"]["serving"]["ttft_s"] * 1e3
 
     assert base == {"h100-80gb-sxm": 1, "a100-80gb-sxm": 1, "l40s": 2, "rtx-4090": 4}
-    assert 240 < ttft_ms("a100-80gb-sxm", 1) <= 800 and ttft_ms("a100-80gb-sxm", 2) <= 240
+    assert 320 < ttft_ms("a100-80gb-sxm", 1) <= 800 and ttft_ms("a100-80gb-sxm", 2) <= 320
     assert tight["a100-80gb-sxm"] == 2 and tight["h100-80gb-sxm"] == 1
-    assert "rtx-4090" not in tight and ttft_ms("rtx-4090", 4) > 240
+    assert "rtx-4090" not in tight and ttft_ms("rtx-4090", 4) > 320
 
 
 # ------------------------------------------------------------------ the audit's comparison with its alternative
