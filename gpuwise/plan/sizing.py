@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
 from ..decide.verdicts import LATENCY, TIME, Verdict, judge, plan_within, rejected_on, rejected_reading
@@ -25,9 +25,11 @@ from ..estimators.offers import TERM_HOURS
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Constraints, Requirements
 from ..knowledge import Knowledge
-from ..knowledge.schema import Gpu
 from .schema import PlanFile, PlanWorkload
 from .why import Why, why
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
 
 HOURS = K.HOURS_PER_MONTH
 DAYS_PER_MONTH = HOURS / 24
