@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...errors import N_, Said
+from ..records import version_key
 from .base import Check, Strict
 from .runtime import Factor, QuantFormat
 
@@ -77,13 +78,6 @@ class VendorOverride(Strict):
 RELEASE_VERSION = r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$"
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """A release number as a tuple that orders as releases do (0.5.12 after 0.5.7; a .postN or rcN
-    suffix counts as the release it follows)."""
-    core = version.split("post")[0].split("rc")[0].rstrip(".")
-    return tuple(int(p) for p in core.split("."))
-
-
 class FrameworkRelease(VendorOverride):
     """The framework's constants from one release on (until the next listed one), where its kernels
     changed: a fused kernel path, a new default. Constants it leaves unset keep the framework's."""
@@ -93,6 +87,9 @@ class FrameworkRelease(VendorOverride):
     vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all); a CUDA-only "
                                   "fusion leaves the ROCm build's constants as they were")
     fuses_shared_experts: bool | None = None
+    prefill_eager_kernel_us: float | None = Field(
+        default=None, ge=0, description="host time per kernel of a forward that carries prompt tokens, from this "
+        "release on (0: such forwards run under CUDA graphs; unset: the framework's own)")
 
 
 class Framework(Strict):
