@@ -87,6 +87,21 @@ class Timeline(_Frozen):
         return max(0.0, 1 - self.wall_hours / self.billed_hours) if self.billed_hours > 0 else 0.0
 
 
+_set = object.__setattr__
+
+
+def _built(cls: type[_Frozen], values: dict[str, Any]) -> Any:
+    """``cls.model_construct(**values)`` for a record given every field, in order (the same
+    instance: its fields, fields set, no extra, no private), without that method's per-field
+    alias and default handling: an estimate makes thousands of these lines and parts."""
+    m = cls.__new__(cls)
+    _set(m, "__dict__", values)
+    _set(m, "__pydantic_fields_set__", set(values))
+    _set(m, "__pydantic_extra__", None)
+    _set(m, "__pydantic_private__", None)
+    return m
+
+
 def line(kind: LineKind, item: str, amount: float, formula: str | tuple[Phrase, ...] = "",
          inputs: dict[str, Any] | None = None, words: tuple[Phrase, ...] = ()) -> LedgerLine:
     """A posting, built without validation: the estimators hand over numbers they computed. The
@@ -94,10 +109,10 @@ def line(kind: LineKind, item: str, amount: float, formula: str | tuple[Phrase, 
     ``item`` names the line (a fee's kind, a rental's GPUs and provider) and ``words`` says it for a
     report (reports/messages.yaml item.*)."""
     parts = phrase_json(formula) if isinstance(formula, tuple) else []
-    return LedgerLine.model_construct(kind=kind, item=item, amount=float(amount),
-                                      formula=formula_text(formula) if isinstance(formula, tuple) else formula,
-                                      inputs=dict(inputs or {}), formula_phrases=parts,
-                                      item_phrases=phrase_json(words))
+    return _built(LedgerLine, {"kind": kind, "item": item, "amount": float(amount),
+                               "formula": formula_text(formula) if isinstance(formula, tuple) else formula,
+                               "inputs": dict(inputs or {}), "formula_phrases": parts,
+                               "item_phrases": phrase_json(words)})
 
 
 def ledger(period: Period, lines: Iterable[LedgerLine], currency: str = "USD") -> Ledger:
@@ -109,23 +124,23 @@ def ledger(period: Period, lines: Iterable[LedgerLine], currency: str = "USD") -
             raise ValueError(f"ledger line {ln.item!r} is not a finite amount: {ln.amount}")
     total = math.fsum(ln.amount for ln in kept)
     cash_out = math.fsum(ln.amount for ln in kept if ln.kind != "resale")
-    return Ledger.model_construct(currency=currency, period=period, lines=kept, total=total, cash_out=cash_out,
-                                  net=total)
+    return _built(Ledger, {"currency": currency, "period": period, "lines": kept, "total": total,
+                           "cash_out": cash_out, "net": total})
 
 
 def period(kind: PeriodKind, hours: float) -> Period:
-    return Period.model_construct(kind=kind, hours=float(hours), months=float(hours) / HOURS_PER_MONTH)
+    return _built(Period, {"kind": kind, "hours": float(hours), "months": float(hours) / HOURS_PER_MONTH})
 
 
 def period_months(kind: PeriodKind, months: float) -> Period:
-    return Period.model_construct(kind=kind, hours=float(months) * HOURS_PER_MONTH, months=float(months))
+    return _built(Period, {"kind": kind, "hours": float(months) * HOURS_PER_MONTH, "months": float(months)})
 
 
 def timeline(parts: Iterable[tuple[str, float]], gpus: int, billed_hours: float | None = None) -> Timeline:
     """Wall-clock hours as the sum of ``parts`` (zero parts dropped), billed hours (the wall time
     unless a commitment or a restart policy says otherwise) and GPU-hours = billed hours x GPUs."""
-    kept = [TimelinePart.model_construct(name=n, hours=float(h)) for n, h in parts if h]
+    kept = [_built(TimelinePart, {"name": n, "hours": float(h)}) for n, h in parts if h]
     wall = math.fsum(p.hours for p in kept)
     billed = wall if billed_hours is None else float(billed_hours)
-    return Timeline.model_construct(wall_hours=wall, billed_hours=billed, gpu_hours=billed * gpus, gpus=gpus,
-                                    parts=kept)
+    return _built(Timeline, {"wall_hours": wall, "billed_hours": billed, "gpu_hours": billed * gpus, "gpus": gpus,
+                             "parts": kept})

@@ -297,6 +297,33 @@ def test_the_memory_limit_is_the_rules_threshold(kb):
     assert engine.live_sessions() == 0
 
 
+@pytest.mark.parametrize("house", [None, "tight", "scaled-need"])
+def test_the_memory_limit_asked_once_per_cell_is_the_plain_bisections(kb, tmp_path, monkeypatch, house):
+    """The bisection asks the rules once per cell of the thresholds the need is compared with
+    (bounds._breakpoints): its limit is, to the bit, the one asking at every step gives, for every
+    GPU; a house rule scaling the need itself (a need compared with a need) falls back to asking
+    at every step."""
+    rules = None
+    if house == "tight":
+        rules = _house(tmp_path, [_times("MEM-FITS", "need_requested_gb", 0.6)])
+    elif house == "scaled-need":
+        step, r = _builtin("MEM-FITS")
+        r["when"] = [*r["when"], ["need_gb", "<=", {"ref": "need_requested_gb", "times": 1.5}]]
+        rules = _house(tmp_path, [(step, r)])
+    job = resolve(Requirements.model_validate(_question(LORA)), kb)
+    book = rulebook.load(rules, kb.policy_values())
+    from gpuwise.decide.subjects import probe_fact
+
+    facts = [probe_fact(job, g) for g in kb.gpus.values()]
+    cells = [bounds._memory_limit_gb(book, f) for f in facts]
+    assert (house == "scaled-need") == all(
+        bounds._breakpoints(bounds.Judgement(book, f).narrowed(bounds._NEED)) is None for f in facts[:1])
+    monkeypatch.setattr(bounds, "_breakpoints", lambda judgement: None)
+    plain = [bounds._memory_limit_gb(book, f) for f in facts]
+    assert cells == plain
+    assert len(set(cells)) > 5  # the GPUs' limits differ: the comparison is not of one number
+
+
 def test_the_no_second_hand_house_rule_changes_the_search_as_judging_every_count(kb):
     """The house rules of examples/house-rules (no second-hand purchases, CUDA only) decide inside
     the count search: buying for a 4-bit 70B service, the full-catalog answer is the one judging

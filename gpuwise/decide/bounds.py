@@ -14,6 +14,7 @@ decides a judged candidate — those go through the engine (:mod:`gpuwise.decide
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -371,10 +372,22 @@ MAX_LIMITS = 4096
 def _memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
     base = {k: v for k, v in known.items() if k not in _NEED}
     judgement = Judgement(book, base).narrowed(_NEED)
+    points = _breakpoints(judgement)
+    answers: dict[tuple[int, bool], bool] = {}
 
-    def out(x: float) -> bool:
+    def asked(x: float) -> bool:
         r = Range(x, math.inf)
         return judgement.verdict({"need_gb": r, "need_requested_gb": r}) is False
+
+    def out(x: float) -> bool:
+        if points is None:
+            return asked(x)
+        i = bisect.bisect_left(points, x)
+        cell = (i, i < len(points) and points[i] == x)
+        got = answers.get(cell)
+        if got is None:
+            got = answers[cell] = asked(x)
+        return got
 
     if out(0.0):
         return 0.0
@@ -391,3 +404,27 @@ def _memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
         else:
             lo = mid
     return hi
+
+
+def _breakpoints(judgement: _Narrowed) -> list[float] | None:
+    """The numbers the open conditions compare the need with, sorted: the verdict on a need of at
+    least ``x`` depends on ``x`` only through its order against each of them (which lies between
+    two, or on one), so the bisection asks the rules once per such cell and gets the same answer
+    for every other ``x`` in it. None where a condition compares the need otherwise (with a
+    scaled need, or two needs with each other): every ``x`` is then asked."""
+    found: list[float] = []
+    rules = [*judgement.rejects, *(r for rules, _other in judgement.stages for r in rules)]
+    for when, _w, anyof, _a, _h in rules:
+        for c in (*when, *anyof):
+            if c.other in _NEED or c.name not in _NEED:
+                return None
+            rhs = c.literal if c.other is None else _scaled(judgement.known.get(c.other, UNKNOWN), c.factor)
+            values = rhs if isinstance(rhs, list | tuple) else [rhs]
+            for v in values:
+                if isinstance(v, Range):
+                    found += [float(v.lo), float(v.hi)]
+                elif isinstance(v, _NUMBER) and not isinstance(v, bool):
+                    found.append(float(v))
+    if any(math.isnan(v) for v in found):
+        return None
+    return sorted(set(found))

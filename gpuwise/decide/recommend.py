@@ -125,7 +125,7 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
         for mode in ways_judged(job, ev, (modes or {}).get(i), book):
-            f = candidate_fact(job, ev, mode)
+            f = fact_of(job, ev, mode)
             f["detail"] = 1 if ev.tag else 0  # an audit's proposal is judged in full at once
             key = fact_key(f)
             if key in options:
@@ -140,6 +140,19 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
     facts += extra_facts or []
     session = engine.run(book, facts)
     return Consultation(book, facts, [fact_key(f) for f in facts], session, options)
+
+
+def fact_of(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
+    """:func:`subjects.candidate_fact` of a judged estimate, built once per job, estimate and way
+    of acquiring (the count search scores the estimate, then the consultation judges it): a new
+    dict each call, its values shared."""
+    if ev.rest is not None:  # not estimated in full yet: its fact would change
+        return candidate_fact(job, ev, mode)
+    key = ("candidate-fact", id(ev), mode)
+    got = job.memo.get(key)
+    if got is None or got[0] is not ev:
+        got = job.memo[key] = (ev, candidate_fact(job, ev, mode))  # the estimate kept: its id stays its own
+    return dict(got[1])
 
 
 @contextlib.contextmanager
@@ -375,7 +388,7 @@ class _Probe:
         owner: list[int] = []
         for i, (e, ms) in enumerate(ways):
             for mode in ways_judged(job, e, ms, book):
-                facts.append({**candidate_fact(job, e, mode), "detail": 0})
+                facts.append({**fact_of(job, e, mode), "detail": 0})
                 owner.append(i)
         out = [math.inf] * len(ways)
         verdicts = [bounds.Judgement(book, f).verdict() for f in facts]
