@@ -35,6 +35,7 @@ from ..estimators.candidate import (
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
+from ..ledger import built
 from ..prices.used import prices_used
 from ..results import (
     CORE_STEPS,
@@ -391,7 +392,7 @@ class _Probe:
                 facts.append({**fact_of(job, e, mode), "detail": 0})
                 owner.append(i)
         out = [math.inf] * len(ways)
-        verdicts = [bounds.Judgement(book, f).verdict() for f in facts]
+        verdicts = [bounds.settled(book, f) for f in facts]
         open_ = [i for i, v in enumerate(verdicts) if v is None]  # a field a pass rule sets decides
         if open_:
             session = engine.run(book, [facts[i] for i in open_])
@@ -655,7 +656,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
                         template=messages.template("reason.stalled"), values={"stage": stage})]
     led, tl, speed = e.ledger(mode), e.timeline, e.speed
     changes = _changes(e)
-    return Candidate.model_construct(  # built from typed estimates: no validation per candidate
+    return built(Candidate, dict(  # built from typed estimates: no validation per candidate
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
@@ -671,7 +672,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         provider=k.provider if k and mode == "rent" else None,
         instance=k.instance if k and mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
-    )
+    ))
 
 
 def _wall_days(e: Evaluation) -> float | None:
