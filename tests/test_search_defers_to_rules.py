@@ -266,6 +266,37 @@ def test_the_searchs_reading_of_the_rules_agrees_with_the_engine(kb, question):
     assert settled > 20
 
 
+@pytest.mark.parametrize("question", [LORA, PRETRAIN, SERVE], ids=["lora", "pretrain", "serve"])
+def test_the_count_bound_asked_narrowed_is_the_whole_judgements(kb, monkeypatch, question):
+    """The count search asks whether the rules certainly leave a count undecided through the GPU's
+    judgement narrowed to what a count adds (the count, the fewest days and GPU-hours): on every
+    count of every GPU the answer is the whole judgement's."""
+    from gpuwise.decide import recommend as R
+
+    asked: list[bool | None] = []
+
+    class Both:
+        def __init__(self, probe):
+            self.narrowed, self.whole = probe.by_count, probe.known
+
+        def verdict(self, more):
+            got = self.narrowed.verdict(more)
+            assert got is self.whole.verdict(more), more
+            asked.append(got)
+            return got
+
+    init = R._Probe.__init__
+
+    def spied(self, *a, **k):
+        init(self, *a, **k)
+        self.by_count = Both(self)
+
+    monkeypatch.setattr(R._Probe, "__init__", spied)
+    job = resolve(Requirements.model_validate(_question(question)), kb)
+    estimates(job, candidate_gpus(job)[0], rulebook_for(job))
+    assert len(asked) > 50 and None in asked and (False in asked or question is SERVE)  # late counts: training
+
+
 def test_three_valued_comparisons():
     r = bounds.Range(3.0, math.inf)
     assert bounds.compare(">", r, 2.0) is True and bounds.compare("<=", r, 2.0) is False

@@ -296,6 +296,10 @@ def memory_may_pass(job: Job, book: rulebook.Rulebook, ev: Evaluation) -> bool:
     return min(ev.memory.per_gpu, ev.requested_memory_per_gpu) < memory_limit(job, book, ev.gpu)
 
 
+_BY_COUNT = frozenset(("count", "multi_gpu", "wall_days", "gpu_hours"))
+"""What :meth:`_Probe.surely_out` knows of a count beyond the GPU and the job."""
+
+
 class _Probe:
     """One GPU type's estimates by count, made once each, with the compute and cost steps put off
     until the count is judged (finding the first count that may fit looks only at memory)."""
@@ -305,6 +309,7 @@ class _Probe:
         self.made: dict[int, list[tuple[Evaluation, list[str] | None]]] = {}
         self.limit = memory_limit(job, book, gpu)
         self.known = bounds.Judgement(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
+        self.by_count = self.known.narrowed(_BY_COUNT)  # the same, asked only about what a count adds
 
     def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
         """The estimates of ``n`` GPUs: one for a single server; several servers once per network
@@ -339,7 +344,7 @@ class _Probe:
                 setup = job.kb.runtime.training.job_setup_hours.value
                 more["wall_days"] = bounds.Range((gpu_hours / n + setup) / 24, math.inf)
                 more["gpu_hours"] = bounds.Range(gpu_hours, math.inf)
-        return self.known.verdict(more) is False
+        return self.by_count.verdict(more) is False
 
     def fits(self, n: int) -> bool:
         """Whether ``n`` GPUs may pass the memory rules in force, estimated only as far as that
