@@ -336,32 +336,6 @@ def _holds_split(r: _Split, known: dict[str, Any]) -> bool | None:
 _NEED = frozenset(("need_gb", "need_requested_gb"))
 
 
-def settled(book: Rulebook, known: dict[str, Any]) -> bool | None:
-    """``Judgement(book, known).verdict()`` in one pass, for a fact asked about once (the count
-    search's estimates): no residual rules are kept, and the first rule that settles it ends the
-    reading. The same three-valued answer: a rule whose conditions are open reads as unknown."""
-    p = _prepared(book)
-    known = {**p.chain, **known}
-    unsure = False
-    for r in p.rejects:
-        h = _holds(r, known)
-        if h is True:
-            return False
-        unsure = unsure or h is None
-    for rules in p.passes.values():
-        open_ = False
-        for r in rules:
-            h = _holds(r, known)
-            if h is True:
-                break
-            open_ = open_ or h is None
-        else:
-            if not open_:
-                return False
-            unsure = True
-    return None if unsure else True
-
-
 def certainly_out(book: Rulebook, known: dict[str, Any]) -> bool:
     """The rules would certainly not let a candidate with these fields (values, :class:`Range`s;
     missing fields unknown) reach the end of the chain: a reject certainly holds, or some step

@@ -397,7 +397,7 @@ class _Probe:
                 facts.append({**fact_of(job, e, mode), "detail": 0})
                 owner.append(i)
         out = [math.inf] * len(ways)
-        verdicts = [bounds.settled(book, f) for f in facts]
+        verdicts = [self.known.verdict(f) for f in facts]  # the GPU's judgement: only its open rules read
         open_ = [i for i, v in enumerate(verdicts) if v is None]  # a field a pass rule sets decides
         if open_:
             session = engine.run(book, [facts[i] for i in open_])
