@@ -292,6 +292,8 @@ class GivenUp(Frozen):
     what: Literal["throughput_tokens_per_s", "tpot_s", "wall_days"]
     proposed: float
     alternative: float
+    rule: str = Field(default="", exclude=True, description="the rule that concluded it (rules/comparison.yaml); "
+                      "not part of the JSON")
 
 
 class AuditResult(Frozen):

@@ -61,6 +61,8 @@ def _hits(result: Any) -> dict[str, set[str]]:
         out.setdefault(f.rule, set()).add(f.subject)
     for t in result.trace:
         out.setdefault(t.rule, set()).add(t.subject)
+    for g in getattr(result, "alternative_gives_up", None) or []:  # an audit's comparison rules: the figure
+        out.setdefault(g.rule, set()).add(g.what)
     return out
 
 

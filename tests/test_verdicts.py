@@ -109,3 +109,132 @@ def test_the_plan_sizes_with_the_house_memory_rules(tmp_path):
     for gpu, n in house.items():
         est = gpuwise.estimate({"workload": workload["workload"]}, gpu=gpu, gpus=n)
         assert est.memory.per_gpu_bytes <= 0.6 * est.memory.capacity_per_gpu_bytes, (gpu, n)
+
+
+# ------------------------------------------------------------------ plan sizing: the deadline and latency rules
+PLAN_GPUS = ("h100-80gb-sxm", "a100-80gb-sxm", "l40s", "rtx-4090")
+PRETRAIN_1B = {"task": "pretrain", "params_b": 1.0, "seq_len": 2048, "train_tokens": 2.0e10}
+CHAT_8B = {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 4000, "output_tokens": 300,
+           "concurrent_requests": 64}
+
+
+def _plan(ttft_ms: float) -> dict:
+    return {"horizon_months": 6, "constraints": {"gpus": list(PLAN_GPUS)}, "workloads": [
+        {"name": "pretrain-1b", "workload": PRETRAIN_1B, "cadence": {"at_month": 2}, "deadline_days": 4},
+        {"name": "chat-8b", "workload": CHAT_8B, "cadence": {"continuous": True},
+         "targets": {"requests_per_s": 2, "p95_ttft_ms": ttft_ms}}]}
+
+
+def _scaled(tmp_path: Path, name: str, pairs: list[tuple[str, str]], times: float) -> str:
+    """Built-in rules (``rule id``, ``field``) whose condition on ``field`` compares with its
+    reference x ``times``: a team that moves the deadline or the latency target in its own rules."""
+    by_step: dict[str, list[dict]] = {}
+    for path in sorted((ROOT / "rules").glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text())
+        for r in doc["rules"]:
+            for rid, fld in pairs:
+                if r["id"] == rid:
+                    r = copy.deepcopy(r)
+                    for group in ("when", "any"):
+                        for c in r.get(group, []):
+                            if c[0] == fld:
+                                c[2] = {"ref": c[2][1:], "times": times}
+                    by_step.setdefault(doc["step"], []).append(r)
+    d = tmp_path / name
+    d.mkdir()
+    for step, rules in by_step.items():
+        (d / f"{step}.yaml").write_text(yaml.safe_dump({"schema_version": 1, "ruleset": f"house-{step}", "step": step,
+                                                        "rules": rules}, sort_keys=False))
+    return str(d)
+
+
+def _sized(kb, plan: dict, rules: str | None) -> dict[str, dict[str, int]]:
+    from gpuwise.plan.schema import PlanFile
+    from gpuwise.plan.sizing import size
+
+    book = rulebook.load(rules, kb.policy_values())
+    out = size(PlanFile.model_validate(plan), kb, [kb.gpus[g] for g in PLAN_GPUS], {}, "plan", book)
+    return {s.name: {g: o.count for g, o in s.options.items()} for s in out}
+
+
+def _wall_days(gpu: str, n: int) -> float:
+    out = json.loads(gpuwise.estimate({"workload": PRETRAIN_1B}, gpu=gpu, gpus=n).model_dump_json())
+    return out["gpu"]["training"]["wall_days"]
+
+
+@pytest.mark.parametrize(("times", "expected"), [
+    (1.0, {"h100-80gb-sxm": 2, "a100-80gb-sxm": 4, "l40s": 8, "rtx-4090": 8}),
+    (3.0, {"h100-80gb-sxm": 1, "a100-80gb-sxm": 2, "l40s": 2, "rtx-4090": 4}),
+    (0.5, {"h100-80gb-sxm": 4, "a100-80gb-sxm": 8, "l40s": 16, "rtx-4090": 32}),
+])
+def test_the_plan_sizes_a_run_by_the_deadline_rules_in_force(kb, tmp_path, times, expected):
+    """A 1B pretraining run due in 4 days takes, per GPU type, the fewest GPUs of the count ladder
+    whose run the deadline rules let through: 4 days under the built-in rules; 12 days under a
+    house rule that allows three times the deadline (CMP-IN-TIME and CMP-DEADLINE replaced), 2 days
+    under one that allows half. The estimate of that count takes no longer than the allowed days,
+    the count below it longer (1B x 2e10 tokens x 6 = 1.2e20 FLOPs: about 5 days on one H100)."""
+    rules = None if times == 1.0 else _scaled(tmp_path, "house", [("CMP-IN-TIME", "wall_days"),
+                                                                 ("CMP-DEADLINE", "wall_days")], times)
+    got = _sized(kb, _plan(2000), rules)["pretrain-1b"]
+    assert got == expected
+    allowed = 4 * times
+    for gpu, n in got.items():
+        assert _wall_days(gpu, n) <= allowed, (gpu, n)
+        if n > 1:
+            assert _wall_days(gpu, n // 2) > allowed, (gpu, n)
+
+
+def test_the_plan_drops_a_copy_the_latency_rules_reject_at_its_load(kb, tmp_path):
+    """Llama 3.1 8B with 4,000-token prompts, 64 requests at once, TTFT target 800 ms: one A100
+    answers in about 430 ms at that load (prefill and queueing) and is kept; with a house rule
+    that holds TTFT to 0.3 x the target (240 ms) the plan needs 2 A100 per copy (about 225 ms),
+    and 4 x RTX 4090 (about 580 ms) drops out at every count it fits."""
+    base = _sized(kb, _plan(800), None)["chat-8b"]
+    tight = _sized(kb, _plan(800), _scaled(tmp_path, "tight", [("CMP-TTFT-TARGET", "ttft_ms")], 0.3))["chat-8b"]
+
+    def ttft_ms(gpu: str, n: int) -> float:
+        out = json.loads(gpuwise.estimate({"workload": {**CHAT_8B, "max_ttft_ms": 800}}, gpu=gpu, gpus=n)
+                         .model_dump_json())
+        return out["gpu"]["serving"]["ttft_s"] * 1e3
+
+    assert base == {"h100-80gb-sxm": 1, "a100-80gb-sxm": 1, "l40s": 2, "rtx-4090": 4}
+    assert 240 < ttft_ms("a100-80gb-sxm", 1) <= 800 and ttft_ms("a100-80gb-sxm", 2) <= 240
+    assert tight["a100-80gb-sxm"] == 2 and tight["h100-80gb-sxm"] == 1
+    assert "rtx-4090" not in tight and ttft_ms("rtx-4090", 4) > 240
+
+
+# ------------------------------------------------------------------ the audit's comparison with its alternative
+SERVE_CASE = ROOT / "tests" / "rules" / "TCO-ALT-LESS-THROUGHPUT" / "input.yaml"
+
+
+def test_what_the_alternative_gives_up_is_the_comparison_rules_verdict(tmp_path):
+    """2 x H100 PCIe serving an 8B model to 8 chats against its alternative, one RTX 4090: about
+    953 against 241 output tokens/s and 8.4 against 29 ms per token. With the policy's 5 % tolerance
+    both are given up (241 < 0.95 x 953; 29 > 1.05 x 8.4). A site that tolerates 80 % (a policy
+    overlay, which the comparison rules read) still sees the time per token given up (29 > 1.8 x
+    8.4 = 15 ms) but not the throughput (241 > 0.2 x 953 = 191); a house rule replacing
+    TCO-ALT-SLOWER-TOKENS with a 4x margin (34 ms) then leaves the saving like for like."""
+    base = gpuwise.audit(SERVE_CASE)
+    given = {g.what: g for g in base.alternative_gives_up}
+    assert set(given) == {"throughput_tokens_per_s", "tpot_s"} and not base.savings_comparable
+    tps, tpot = given["throughput_tokens_per_s"], given["tpot_s"]
+    assert 900 < tps.proposed < 1000 and 200 < tps.alternative < 280
+    assert 0.007 < tpot.proposed < 0.01 and 0.025 < tpot.alternative < 0.034
+    assert (tps.rule, tpot.rule) == ("TCO-ALT-LESS-THROUGHPUT", "TCO-ALT-SLOWER-TOKENS")
+    assert "rule" not in json.loads(base.model_dump_json())["alternative_gives_up"][0]  # the JSON is unchanged
+
+    (tmp_path / "policy.yaml").write_text("comparison_tolerance_fraction: 0.8\n")
+    loose = gpuwise.audit(SERVE_CASE, knowledge=str(tmp_path))
+    assert tps.alternative > 0.2 * tps.proposed and tpot.alternative > 1.8 * tpot.proposed
+    assert [g.what for g in loose.alternative_gives_up] == ["tpot_s"] and not loose.savings_comparable
+
+    doc = yaml.safe_load((ROOT / "rules" / "comparison.yaml").read_text())
+    rule = next(r for r in doc["rules"] if r["id"] == "TCO-ALT-SLOWER-TOKENS")
+    rule["when"][-1][2] = {"ref": "proposed", "times": 4}
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "comparison.yaml").write_text(yaml.safe_dump({**doc, "ruleset": "house-comparison", "rules": [rule]},
+                                                          sort_keys=False))
+    assert tpot.alternative < 4 * tpot.proposed
+    both = gpuwise.audit(SERVE_CASE, knowledge=str(tmp_path), rules=str(house))
+    assert both.alternative_gives_up == [] and both.savings_comparable and both.savings_usd > 0

@@ -25,7 +25,7 @@ from ..inputs.job import note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import prices_used
-from ..results import Assumption, AuditResult, Candidate, GivenUp
+from ..results import Assumption, AuditResult, Candidate
 from . import engine
 from .actions import fact_key, ordered_findings
 from .recommend import (
@@ -42,6 +42,7 @@ from .recommend import (
     step_summaries,
 )
 from .subjects import Server, price_facts, roomiest
+from .verdicts import gives_up
 
 
 def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
@@ -121,26 +122,6 @@ def commitment_months(p: Proposal) -> float | None:
     if acq.mode != "rent" or acq.spot or "months" not in acq.model_fields_set:
         return None
     return acq.months
-
-
-def what_alternative_gives_up(proposed: Candidate, alt: Candidate | None, tolerance: float) -> list[GivenUp]:
-    """What the alternative delivers less of than the proposal, beyond ``tolerance``: output
-    throughput and time per output token for a service, wall-clock time for a training job. A saving
-    is only a like-for-like saving when this list is empty."""
-    if alt is None:
-        return []
-    out: list[GivenUp] = []
-    ps, as_ = proposed.serving or {}, alt.serving or {}
-    pt, at = ps.get("throughput_tokens_per_s"), as_.get("throughput_tokens_per_s")
-    if pt and at is not None and at < pt * (1 - tolerance):
-        out.append(GivenUp(what="throughput_tokens_per_s", proposed=pt, alternative=at))
-    pl, al = ps.get("tpot_s"), as_.get("tpot_s")
-    if pl and al and al > pl * (1 + tolerance):
-        out.append(GivenUp(what="tpot_s", proposed=pl, alternative=al))
-    pw, aw = proposed.wall_days, alt.wall_days
-    if pw and aw is not None and aw > pw * (1 + tolerance):
-        out.append(GivenUp(what="wall_days", proposed=pw, alternative=aw))
-    return out
 
 
 def _kind_of(kb: Any, provider: str | None) -> str:
@@ -386,13 +367,13 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         pc = prop_cand.total_cost_usd
         if alt is not None and alt.total_cost_usd is not None and pc is not None:
             savings = pc - alt.total_cost_usd
-        gives_up = what_alternative_gives_up(prop_cand, alt, float(kb.policy_value("comparison_tolerance_fraction")))
+        given_up = gives_up(book, prop_cand, alt)  # the comparison rules' verdict
         verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
             "revise" if any(f.severity == "warning" for f in findings) else "approve")
         return AuditResult(
             verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
             proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
-            savings_comparable=savings is not None and not gives_up, alternative_gives_up=gives_up,
+            savings_comparable=savings is not None and not given_up, alternative_gives_up=given_up,
             assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
                                                            or not _alternative_key(e.subject)],
             steps=step_summaries(job, con, outcome, mine_key),

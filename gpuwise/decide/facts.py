@@ -520,6 +520,19 @@ class PriceFact(FactModel):
     used: bool = _f("the result relies on it")
 
 
+class ComparisonFact(FactModel):
+    """One figure of an audited proposal beside the same figure of its alternative (the best
+    candidate the rules let through), asserted once the alternative is chosen: a rule that fires on
+    it concludes that the alternative gives that figure up, so its saving is not like for like
+    (rules/comparison.yaml; the audit's ``alternative_gives_up``)."""
+
+    what: Literal["throughput_tokens_per_s", "tpot_s", "wall_days"] = _f(
+        "the figure compared: output tokens/s of a service at its load, seconds per output token, or a "
+        "training run's wall-clock days")
+    proposed: float = _f("the proposal's figure (-1 not known)")
+    alternative: float = _f("the alternative's figure (-1 not known)")
+
+
 FACT_MODELS: dict[str, type[FactModel]] = {
     "candidate": CandidateFact,
     "job": JobFact,
@@ -527,6 +540,7 @@ FACT_MODELS: dict[str, type[FactModel]] = {
     "proposal": ProposalFact,
     "card": CardFact,
     "price": PriceFact,
+    "comparison": ComparisonFact,
 }
 
 
@@ -540,6 +554,7 @@ ENVIRONMENT = _fields(EnvironmentFact)
 PROPOSAL = _fields(ProposalFact)
 CARD = _fields(CardFact)
 PRICE = _fields(PriceFact)
+COMPARISON = _fields(ComparisonFact)
 
 FACT_TYPES: dict[str, set[str]] = {
     "candidate": CANDIDATE,
@@ -548,6 +563,7 @@ FACT_TYPES: dict[str, set[str]] = {
     "proposal": PROPOSAL,
     "card": CARD,
     "price": PRICE,
+    "comparison": COMPARISON,
 }
 
 
@@ -645,8 +661,6 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "ranking_tie_fraction": "the ranking policy (gpuwise/decide/rank.py) orders what the rules let through",
     "value_of_a_day_usd": "the ranking policy (gpuwise/decide/rank.py): a day's worth in the score",
     "why_not_count": "how many alternatives a result names (gpuwise/decide/recommend.py why_not)",
-    "comparison_tolerance_fraction": "the audit's comparison of the proposal with its alternative (what the "
-                                     "alternative gives up; gpuwise/decide/audit.py)",
     "plan_delivery_months": "the capacity plan's schedule (gpuwise/plan/build.py): when bought hardware arrives",
     "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
     "gddr6x_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): a GDDR6X card's memory limit",

@@ -1,26 +1,36 @@
 """The rules' verdicts on estimates judged one by one, outside a consultation: whether ``gpuwise
 estimate``'s configuration fits (its ``fits`` and ``fits_as_requested``), and which counts of a GPU
-type the capacity plan's sizing may take (:mod:`gpuwise.plan.sizing`). Each estimate goes through
-the rule book in force (policy overlays and house rules included) as a candidate fact; what the
-memory step's ``pass`` rules set and which rules reject it is read back. Nothing here compares a
-figure with a threshold: that is the rules' part.
+type the capacity plan's sizing may take (:mod:`gpuwise.plan.sizing`): counts that fit, a run that
+finishes in time, a copy that answers within the latency targets. Each estimate goes through the
+rule book in force (policy overlays and house rules included) as a candidate fact; what the memory
+and compute steps' ``pass`` rules set and which rules reject it is read back. Likewise what an
+audit's alternative gives up against the proposal (:func:`gives_up`: comparison facts). Nothing
+here compares a figure with a threshold: that is the rules' part.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..estimators.candidate import Evaluation
 from ..inputs.job import Job
-from ..results import STAGES
+from ..results import STAGES, Candidate, GivenUp
 from . import engine
-from .rulebook import Rulebook
+from .rulebook import ENGINE_MAX, Rulebook, _ref
 from .subjects import candidate_fact, modes_for
 
 PAST_MEMORY = STAGES[1]
 """The stage a candidate reaches when a memory ``pass`` rule lets it through (its verdict fields
 -- ``fits``, ``fits_as_requested`` -- are the ones that rule sets)."""
+PAST_COMPUTE = STAGES[2]
+"""The stage a candidate reaches when a compute ``pass`` rule lets it through (``fast_enough``)."""
+
+TIME = ("wall_days",)
+"""The figure the deadline rules judge a training run by (CMP-IN-TIME, CMP-DEADLINE)."""
+LATENCY = ("ttft_ms", "tpot_ms")
+"""The figures the latency rules judge a service by (CMP-TTFT-TARGET, CMP-TPOT-TARGET)."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +40,13 @@ class Verdict:
 
     memory: dict[str, Any] = field(default_factory=dict)
     rejected: tuple[str, ...] = ()
+    compute: dict[str, Any] = field(default_factory=dict)  # what the compute step's pass rule set
+
+    @property
+    def fast_enough(self) -> bool:
+        """A compute pass rule let it through (``set: {fast_enough: true}``): for a training run,
+        in time for the deadline (CMP-IN-TIME)."""
+        return self.compute.get("fast_enough") is True
 
     @property
     def fits(self) -> bool:
@@ -55,9 +72,64 @@ def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdi
         if book.rules[rid].then.action == "reject":
             rejected.setdefault(idx, set()).add(rid)
     return [Verdict(dict(session.stage_values.get((i, PAST_MEMORY), {})),
-                    tuple(sorted(rejected.get(i, ()), key=order.__getitem__))) for i in range(len(facts))]
+                    tuple(sorted(rejected.get(i, ()), key=order.__getitem__)),
+                    dict(session.stage_values.get((i, PAST_COMPUTE), {}))) for i in range(len(facts))]
 
 
 def rejected_on(book: Rulebook, verdict: Verdict, topic: str) -> list[str]:
     """The rules of ``topic`` (rules/*.yaml ``then.topic``) that rejected an estimate."""
     return [rid for rid in verdict.rejected if book.rules[rid].then.topic == topic]
+
+
+def rejected_reading(book: Rulebook, verdict: Verdict, fields: tuple[str, ...]) -> list[str]:
+    """The rules that rejected an estimate over one of ``fields`` (a condition reads it, on either
+    side): the deadline rules (:data:`TIME`), the latency rules (:data:`LATENCY`), a house rule
+    that replaces or adds to them."""
+    return [rid for rid in verdict.rejected if reads(book.rules[rid], fields)]
+
+
+def reads(rule: Any, fields: tuple[str, ...]) -> bool:
+    """A condition of ``rule`` compares one of ``fields`` (``[field, op, x]``, ``$field`` or
+    ``{ref: field}``)."""
+    for c in (*rule.when, *rule.any):
+        ref = _ref(c[2])
+        if c[0] in fields or (ref is not None and ref[0] in fields):
+            return True
+    return False
+
+
+COMPARED = ("throughput_tokens_per_s", "tpot_s", "wall_days")
+"""The figures an audit compares between the proposal and its alternative (comparison facts)."""
+
+
+def _figures(c: Candidate) -> dict[str, float | None]:
+    sv = c.serving or {}
+    return {"throughput_tokens_per_s": sv.get("throughput_tokens_per_s"), "tpot_s": sv.get("tpot_s"),
+            "wall_days": c.wall_days}
+
+
+def _known(v: float | None) -> float:
+    """A figure as a comparison fact holds it: -1 when not known; past the engine's range, its
+    largest number (a copy that serves nothing takes forever per token)."""
+    if v is None:
+        return -1.0
+    return v if math.isfinite(v) else math.copysign(ENGINE_MAX, v)
+
+
+def gives_up(book: Rulebook, proposed: Candidate, alt: Candidate | None) -> list[GivenUp]:
+    """What the audit's alternative delivers less of than the proposal: the figures whose
+    comparison fact a rule fired on (rules/comparison.yaml compares them with the policy's
+    ``comparison_tolerance_fraction``), in :data:`COMPARED` order. A saving is like for like only
+    when this is empty."""
+    if alt is None:
+        return []
+    mine, theirs = _figures(proposed), _figures(alt)
+    facts = [{"t": "comparison", "what": w, "proposed": _known(mine[w]), "alternative": _known(theirs[w])}
+             for w in COMPARED]
+    session = engine.run(book, facts)
+    fired: dict[int, str] = {}
+    for rid, idx, _stage in session.firings:
+        if book.rules[rid].fact == "comparison":
+            fired.setdefault(idx, rid)
+    return [GivenUp(what=w, proposed=mine[w], alternative=theirs[w], rule=fired[i])  # type: ignore[arg-type]
+            for i, w in enumerate(COMPARED) if i in fired]

@@ -2,11 +2,12 @@
 (:func:`gpuwise.estimators.candidate.evaluate`): for a training or fine-tuning run, the fewest GPUs
 of the type that fit it and finish within its deadline, with the wall hours and the rental price
 of that many; for a service, the GPUs of one copy of the model and the output tokens per second
-(or sequences) that copy sustains within the latency targets. Whether a count fits in memory and
+(or sequences) that copy sustains within the latency targets. Whether a count fits in memory,
+whether a run finishes by its deadline, whether a copy answers within the latency targets and
 whether the serving software runs on the GPU are the rules' verdicts (the rule book in force, asked
-through :func:`gpuwise.decide.verdicts.judge`); the deadline and the load are the plan's own
-schedule (a run must fit its cadence; a copy's capacity is what it serves within the targets). The
-program (:mod:`.solve`) chooses among these options, the rules judge the plan.
+through :func:`gpuwise.decide.verdicts.judge`): the plan gives the rules the deadline its schedule
+allows (the workload's own, else its cadence's share of a month) and the targets. The program
+(:mod:`.solve`) chooses among these options, the rules judge the plan.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..decide.rulebook import Rulebook
-from ..decide.verdicts import Verdict, judge, rejected_on
+from ..decide.verdicts import LATENCY, TIME, Verdict, judge, rejected_on, rejected_reading
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
@@ -99,9 +100,18 @@ def _requirements(pw: PlanWorkload, plan: PlanFile, months: float) -> Requiremen
     if update:
         w = w.model_copy(update=update)
     c = plan.constraints
-    cons = Constraints(max_gpus=c.max_gpus, deadline_days=pw.deadline_days, acquisition="either",
+    deadline = deadline_days(pw) if w.task != "inference" else None
+    cons = Constraints(max_gpus=c.max_gpus, deadline_days=deadline, acquisition="either",
                        project_months=max(1.0, months), currency="USD", hosting=c.hosting, market=market(plan))
     return Requirements(workload=w, constraints=cons)
+
+
+def deadline_days(pw: PlanWorkload) -> float:
+    """The days a training run may take: its own deadline, else its cadence's share of a month
+    (two runs a month: half a month each), which the deadline rules judge it by."""
+    if pw.deadline_days is not None:
+        return pw.deadline_days
+    return DAYS_PER_MONTH / max(1.0, pw.cadence.per_month or 1.0)
 
 
 def market(plan: PlanFile) -> str:
@@ -142,9 +152,7 @@ def _schedule(s: Sized, pw: PlanWorkload, H: int) -> None:
         else:
             for m in range(c.start_month, min(last, H) + 1):
                 s.runs[m - 1] = float(c.per_month or 0)
-        per = c.per_month or 1.0
-        days = pw.deadline_days if pw.deadline_days is not None else DAYS_PER_MONTH / max(1.0, per)
-        s.deadline_hours = days * 24
+        s.deadline_hours = deadline_days(pw) * 24
         return
     w, t = s.job.w, pw.targets
     s.hours_per_day = c.hours_per_day
@@ -209,7 +217,8 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
         if wall <= 0:
             last_reason = "no time estimate"
             continue
-        if wall > s.deadline_hours:
+        timed = _verdict(book, s, ev)  # the deadline rules judge the completed estimate
+        if not timed.fast_enough or rejected_reading(book, timed, TIME):
             last_reason = f"misses the deadline ({wall / 24:.1f} days on {n} GPUs, {s.deadline_hours / 24:.1f} allowed)"
             if owned and n <= owned:
                 s.owned_reason[g.id] = (f"{n} of them take {wall / 24:.1f} days, "
@@ -243,7 +252,7 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook)
             break
         cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
             else float(sv.max_throughput_concurrency or 0.0)
-        if cap <= 0 or (sv is not None and sv.meets_ttft is False and sv.max_ttft_ms):
+        if cap <= 0 or rejected_reading(book, verdict, LATENCY):  # the latency rules reject it at its load
             last_reason = f"misses the latency targets on {n} GPUs"
             continue
         opt = Option(g.id, n, capacity=cap, layout=ev.label())
