@@ -353,6 +353,7 @@ def test_the_memory_limit_asked_once_per_cell_is_the_plain_bisections(kb, tmp_pa
 
     facts = [probe_fact(job, g) for g in kb.gpus.values()]
     cells = [bounds._memory_limit_gb(book, f) for f in facts]
+    assert cells == [bounds._memory_limit_gb(book, f, bounds.Judgement(book, f)) for f in facts]  # the search's
     assert (house == "scaled-need") == all(
         bounds._breakpoints(bounds.Judgement(book, f).narrowed(bounds._NEED)) is None for f in facts[:1])
     monkeypatch.setattr(bounds, "_breakpoints", lambda judgement: None)

@@ -343,19 +343,20 @@ def certainly_out(book: Rulebook, known: dict[str, Any]) -> bool:
     return Judgement(book, known).verdict() is False
 
 
-def memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
+def memory_limit_gb(book: Rulebook, known: dict[str, Any], judgement: Judgement | None = None) -> float:
     """The least per-GPU need (GB) from which the rules certainly leave a candidate with these
     fields undecided, however the rest turns out: a layout whose busiest GPU needs less may pass
     (``inf`` when no need is too large; 0 when the candidate is out whatever it needs). Found by
     bisection on ``need_gb`` = ``need_requested_gb`` >= x (both are at least the least any layout
-    needs); the answer is monotone in x because a narrower range is only more certain."""
+    needs); the answer is monotone in x because a narrower range is only more certain.
+    ``judgement``: ``Judgement(book, known)`` when the caller has made it (the count search has)."""
     try:
         key: Any = (book.digest, frozenset((k, type(v), v) for k, v in known.items()))  # True is not 1 here
     except TypeError:  # a field holding a list: not remembered
         key = None
     got = _LIMITS.get(key) if key is not None else None
     if got is None:
-        got = _memory_limit_gb(book, known)
+        got = _memory_limit_gb(book, known, judgement)
         if key is not None:
             if len(_LIMITS) >= MAX_LIMITS:
                 _LIMITS.clear()
@@ -369,9 +370,10 @@ proposal of a batch that asks about the same job (and by every recommendation of
 MAX_LIMITS = 4096
 
 
-def _memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
-    base = {k: v for k, v in known.items() if k not in _NEED}
-    judgement = Judgement(book, base).narrowed(_NEED)
+def _memory_limit_gb(book: Rulebook, known: dict[str, Any], whole: Judgement | None = None) -> float:
+    if whole is None or not _NEED.isdisjoint(known):  # the needs are what is asked: not known here
+        whole = Judgement(book, {k: v for k, v in known.items() if k not in _NEED})
+    judgement = whole.narrowed(_NEED)
     points = _breakpoints(judgement)
     answers: dict[tuple[int, bool], bool] = {}
 

@@ -281,13 +281,14 @@ def ways_judged(job: Job, ev: Evaluation, allowed: list[str] | None, book: ruleb
     return ways
 
 
-def memory_limit(job: Job, book: rulebook.Rulebook, gpu: Any) -> float:
+def memory_limit(job: Job, book: rulebook.Rulebook, gpu: Any, judgement: bounds.Judgement | None = None) -> float:
     """Bytes per GPU from which the rules in force certainly leave a candidate of ``gpu``
-    undecided whatever else holds (see :func:`gpuwise.decide.bounds.memory_limit_gb`)."""
+    undecided whatever else holds (see :func:`gpuwise.decide.bounds.memory_limit_gb`).
+    ``judgement``: the rule book's judgement of :func:`subjects.probe_fact` of ``gpu``, when made."""
     key = ("memory-limit", book.digest, gpu.id)
     got = job.memo.get(key)
     if got is None:
-        got = job.memo[key] = bounds.memory_limit_gb(book, probe_fact(job, gpu)) * GB
+        got = job.memo[key] = bounds.memory_limit_gb(book, probe_fact(job, gpu), judgement) * GB
     return float(got)
 
 
@@ -307,8 +308,8 @@ class _Probe:
     def __init__(self, job: Job, gpu: Any, wanted: list[str], book: rulebook.Rulebook) -> None:
         self.job, self.gpu, self.wanted, self.book = job, gpu, wanted, book
         self.made: dict[int, list[tuple[Evaluation, list[str] | None]]] = {}
-        self.limit = memory_limit(job, book, gpu)
         self.known = bounds.Judgement(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
+        self.limit = memory_limit(job, book, gpu, self.known)
         self.by_count = self.known.narrowed(_BY_COUNT)  # the same, asked only about what a count adds
 
     def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
