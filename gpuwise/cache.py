@@ -29,12 +29,34 @@ MAX_ENTRIES = 32
 
 
 def enabled() -> bool:
-    return os.environ.get("GPUWISE_NO_CACHE", "") in ("", "0")
+    return os.environ.get("GPUWISE_NO_CACHE", "") in ("", "0") and directory() is not None
 
 
-def directory() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+def directory() -> Path | None:
+    """``$XDG_CACHE_HOME/gpuwise``, else ``~/.cache/gpuwise``; ``None`` (no cache) where there is no
+    such place: a relative ``XDG_CACHE_HOME`` (the XDG spec says to ignore it; it had put a cache
+    in every working directory), an empty ``HOME`` (read as ``/``) or a home that does not exist
+    (``HOME=/nonexistent/x`` had the whole tree created)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.environ.get("HOME")
+        home = os.path.expanduser("~") if home is None else home
+        if not os.path.isabs(home) or not os.path.isdir(home):
+            return None
+        base = os.path.join(home, ".cache")
     return Path(base) / "gpuwise"
+
+
+def _private(d: Path) -> bool:
+    """Whether ``d`` is the user's own and no one else may write to it: an entry is a pickle (and a
+    template's, marshalled code), so one planted by another user would run as this one."""
+    try:
+        info = os.stat(d)
+    except OSError:
+        return False
+    if not hasattr(os, "getuid"):  # Windows: no owners or modes to compare
+        return True
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
 def key(kind: str, files: Iterable[Path], extra: str = "") -> str | None:
@@ -85,7 +107,10 @@ def _code_stamp() -> bytes:
 def get(kind: str, digest: str | None) -> Any | None:
     if digest is None or not enabled():
         return None
-    path = directory() / f"{kind}-{digest}.pickle"
+    d = directory()
+    if d is None or not _private(d):
+        return None
+    path = d / f"{kind}-{digest}.pickle"
     try:
         with open(path, "rb") as fh:
             return pickle.load(fh)
@@ -104,8 +129,12 @@ def _store(kind: str, name: str, write: Callable[[Any], None], keep: int = MAX_E
     """Write an entry through a temporary file renamed into place; failures are ignored."""
     d = directory()
     tmp = None
+    if d is None:
+        return
     try:
         d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not _private(d):
+            return
         fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=d)
         with os.fdopen(fd, "wb") as fh:
             write(fh)
@@ -148,8 +177,11 @@ def templates() -> Any | None:
             return f"template-{h.hexdigest()[:40]}.jinja"
 
         def load_bytecode(self, bucket: Bucket) -> None:
+            d = directory()
             try:
-                with open(directory() / self._name(bucket), "rb") as fh:
+                if d is None or not _private(d):
+                    raise OSError("no private cache directory")
+                with open(d / self._name(bucket), "rb") as fh:
                     bucket.bytecode_from_string(fh.read())
             except Exception:  # missing, unreadable, truncated, corrupt: compiled afresh
                 bucket.reset()

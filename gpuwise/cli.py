@@ -358,7 +358,7 @@ def _write(text: str, args: argparse.Namespace, inputs: list[str]) -> None:
 
     path = output.emit(text, args.output, protect=inputs)
     if path is not None:
-        print("gpuwise:", _said(N_("wrote %(path)s"), path=path), file=sys.stderr)
+        print("gpuwise:", _said(N_("wrote %(path)s"), path=output.shown_name(path)), file=sys.stderr)
 
 
 def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:

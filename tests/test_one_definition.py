@@ -82,9 +82,10 @@ def test_a_servers_splits_follow_the_node_size():
 
 
 def test_usable_memory_is_computed_in_one_function():
-    """The headroom policy is read once in Python (gpuwise/estimators usable_fraction: the
-    planner's, the serving model's and the candidates' usable memory); the rules compare with the
-    same policy."""
+    """The headroom policy is read once in Python (gpuwise/estimators usable_fraction: the built-in
+    rules' limit for a job no rule book is bound to); the planner, the serving model and the
+    candidates plan to the memory rules' limit in force (usable_share), which the built-in rules
+    put at the same share (tests/test_verdicts.py)."""
     found = [path.relative_to(ROOT).as_posix() for path in _modules()
              if 'policy_value("memory_headroom_fraction")' in sources.text(path)]
     assert found == ["gpuwise/estimators/__init__.py"], found
@@ -140,11 +141,11 @@ def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, b
     except Exception:  # a combination the schema refuses is not a job
         return
     g = kb.gpus[gpu]
-    quick = P.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(kb, g),
+    quick = P.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(job, g),
                           requested_pins(job))
     ev = evaluate(job, g, n, defer=True)
-    assert quick == (ev.memory.per_gpu <= usable_bytes(kb, g))  # the need the memory rules judge, against usable
-    assert usable_bytes(kb, g) < capacity_bytes(g)
+    assert quick == (ev.memory.per_gpu <= usable_bytes(job, g))  # the need the memory rules judge, against usable
+    assert usable_bytes(job, g) < capacity_bytes(g)
 
 
 def _multiplies_allocator_fraction(fn: ast.AST) -> bool:

@@ -89,11 +89,16 @@ def test_a_house_rule_moves_the_memory_verdict(kb, tmp_path):
     assert not house.fits and house.rejected == ("MEM-NO-FIT",)
 
 
-def test_the_plan_sizes_with_the_house_memory_rules(tmp_path):
+def test_the_plan_sizes_with_the_house_memory_rules(kb, tmp_path):
     """plan-team-4090: the 8B LoRA (4,096 tokens) is sized on 2 x RTX 4090 and on one H100 under the
-    built-in rules; with a house rule that keeps 40 % of each card free, every size the plan keeps
-    needs at most 60 % of its cards (the estimate of that size says so) and the 24 GB and 80 GB
-    cards drop out, as they would from recommend."""
+    built-in rules. With a house rule that keeps 40 % of each card free, the layouts are planned
+    within 60 % of each card (the limit in force, not the policy's): one H100 still takes it, with
+    gradient checkpointing, and the owned RTX 4090s take it four at a time (pipeline parallel and
+    checkpointing) instead of dropping out; every size the plan keeps needs at most 60 % of its cards."""
+    from gpuwise.decide.verdicts import plan_within
+    from gpuwise.plan.schema import PlanFile
+    from gpuwise.plan.sizing import size
+
     path = ROOT / "examples" / "plan-team-4090.yaml"
     workload = yaml.safe_load(path.read_text())["workloads"][0]
     assert workload["name"] == "lora-8b"
@@ -102,13 +107,57 @@ def test_the_plan_sizes_with_the_house_memory_rules(tmp_path):
         return {o["gpu"]: o["count"] for o in json.loads(result.model_dump_json())["options"]
                 if o["workload"] == "lora-8b"}
 
+    rules = _memory_rules(tmp_path, 0.6)
     base = sized(gpuwise.plan(path))
-    house = sized(gpuwise.plan(path, rules=_memory_rules(tmp_path, 0.6)))
+    house = sized(gpuwise.plan(path, rules=rules))
     assert base["rtx-4090"] == 2 and base["h100-80gb-sxm"] == 1
-    assert house and "rtx-4090" not in house and "h100-80gb-sxm" not in house
-    for gpu, n in house.items():
-        est = gpuwise.estimate({"workload": workload["workload"]}, gpu=gpu, gpus=n)
-        assert est.memory.per_gpu_bytes <= 0.6 * est.memory.capacity_per_gpu_bytes, (gpu, n)
+    assert house["rtx-4090"] == 4
+    book = rulebook.load(rules, kb.policy_values())
+    plan = PlanFile.model_validate(yaml.safe_load(path.read_text()))
+    options = size(plan, kb, [kb.gpus["h100-80gb-sxm"], kb.gpus["rtx-4090"]], {}, "plan", book)[0].options
+    assert {g: o.count for g, o in options.items()} == {"h100-80gb-sxm": 1, "rtx-4090": 4}
+    assert "gradient checkpointing" in options["h100-80gb-sxm"].layout
+    job = plan_within(resolve(Requirements.model_validate({"workload": workload["workload"]}), kb), book)
+    for gpu, n in {**house, "h100-80gb-sxm": 1}.items():
+        ev = evaluate(job, kb.gpus[gpu], n)
+        assert ev.memory.per_gpu <= 0.6 * ev.capacity, (gpu, n)
+        assert ev.usable == 0.6 * ev.capacity  # what the candidates report as usable: the limit in force
+        assert verdicts.judge(book, job, [ev])[0].fits
+    # the built-in rules' limit leaves one H100 without checkpointing, over 60 % of the card
+    alone = evaluate(resolve(Requirements.model_validate({"workload": workload["workload"]}), kb),
+                     kb.gpus["h100-80gb-sxm"], 1)
+    assert alone.memory.per_gpu > 0.6 * alone.capacity
+
+
+def test_the_usable_share_is_the_memory_rules_limit(kb, tmp_path):
+    """One definition: the share of each card the estimators plan to fill is the limit the memory
+    rules in force set (gpuwise/decide/bounds.py usable_share). The built-in rules give exactly
+    1 - memory_headroom_fraction on every catalog GPU (the estimators' fallback for a job bound
+    to no rule book); a house rule at 60 % gives 0.6; one that also refuses a need over 20 GB gives
+    20 GB over the card's capacity on an 80 GB A100 (0.23), and leaves a 16 GB T4 at the built-in
+    limit (15.2 GB is under 20)."""
+    from gpuwise.decide import bounds
+    from gpuwise.decide.subjects import probe_fact
+    from gpuwise.estimators import usable_fraction
+
+    job = resolve(Requirements.model_validate(LORA_8B), kb)
+    builtin = rulebook.load(None, kb.policy_values())
+    keep = 1 - float(kb.policy_value("memory_headroom_fraction"))
+    assert usable_fraction(kb) == keep
+    assert {bounds.usable_share(builtin, probe_fact(job, g)) for g in kb.gpus.values()} == {keep}
+    house = rulebook.load(_memory_rules(tmp_path, 0.6), kb.policy_values())
+    assert bounds.usable_share(house, probe_fact(job, kb.gpus["rtx-4090"])) == 0.6
+    doc = yaml.safe_load(RULES.read_text())
+    cap = copy.deepcopy(next(r for r in doc["rules"] if r["id"] == "MEM-NO-FIT"))
+    cap["id"], cap["when"] = "HOUSE-20GB", [["need_gb", ">", 20]]
+    d = tmp_path / "cap"
+    d.mkdir()
+    (d / "memory.yaml").write_text(yaml.safe_dump({"schema_version": 1, "ruleset": "house-cap", "step": "memory",
+                                                  "rules": [cap]}, sort_keys=False))
+    capped = rulebook.load(str(d), kb.policy_values())
+    fact = probe_fact(job, kb.gpus["a100-80gb-sxm"])
+    assert bounds.usable_share(capped, fact) == pytest.approx(20 / fact["capacity_gb"])
+    assert bounds.usable_share(capped, probe_fact(job, kb.gpus["t4"])) == keep  # 16 GB x 0.95 = 15.2 GB < 20 GB
 
 
 # ------------------------------------------------------------------ plan sizing: the deadline and latency rules

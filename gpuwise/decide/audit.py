@@ -129,6 +129,12 @@ def _kind_of(kb: Any, provider: str | None) -> str:
     return prov.kind if prov else ""
 
 
+MAX_CARD_READINGS = 10_000
+"""Card facts one proposal may give (as many as ``used_cards`` may list): a card whose serial is
+not in its report is judged on every GPU of it, so 10,000 cards naming one 64-GPU report would
+be 640,000 facts (about 16 GB)."""
+
+
 def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tuple[list[dict[str, Any]], list[dict]]:
     """The used-card facts: one flat dict per card and GPU judged, and the same without ``gpu``
     for the report.
@@ -187,6 +193,11 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
                             values={"name": type(exc).__name__, "reason": exc}) from None
         chosen = ic.select_gpus(log, c.serial)
         n = len(log.gpus)
+        if len(facts) + len(chosen.gpus) > MAX_CARD_READINGS:  # 1,000 cards x a 64-GPU report: 50 s, 1.6 GB
+            raise UserError(N_("more than %(max)s GPU readings to judge: cards without a serial in their report "
+                               "are judged on every GPU of it"), where=f"{where}: used_cards",
+                            hint=N_("give each card's serial, or each card's own report"),
+                            values={"max": MAX_CARD_READINGS})
         for k, (index, r) in enumerate(chosen.gpus):
             f = dict(base)
             f.update(_reading_fields(r, gpu, claimed_names, kb))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..results import STAGES
-from .rulebook import CHAINED, Rule, Rulebook, _policy_ref, _ref, policy_expression, stage_of
+from .rulebook import CHAINED, Rule, Rulebook, _literal, _policy_ref, _ref, policy_expression, stage_of
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,10 @@ def _cond(c: list[Any], policy: dict[str, Any]) -> _Cond:
         factor = policy_expression(times, policy) if isinstance(times, str) else float(times)
         return _Cond(name, op, other=ref[0], factor=factor)
     pname = _policy_ref(value)
-    return _Cond(name, op, literal=policy[pname] if pname is not None else value)
+    if pname is not None:
+        return _Cond(name, op, literal=policy[pname])
+    # as the engine reads it: 10**400 (a house rule's) is 1e15 there, and float() of it overflowed here
+    return _Cond(name, op, literal=[_literal(v) for v in value] if isinstance(value, list) else _literal(value))
 
 
 def _prepared(book: Rulebook) -> _Prepared:
@@ -430,3 +433,82 @@ def _breakpoints(judgement: _Narrowed) -> list[float] | None:
     if any(math.isnan(v) for v in found):
         return None
     return sorted(set(found))
+
+
+_SHARES: dict[str, tuple[list[_Conds], list[list[_Conds]], list[_Cond]]] = {}
+
+
+def _need_rules(book: Rulebook) -> tuple[list[_Conds], list[list[_Conds]], list[_Cond]]:
+    """The rules that judge a candidate's memory: the ``reject`` rules with a condition on the need
+    (``need_gb``, ``need_requested_gb``), every ``pass`` rule of a step that has such a pass rule,
+    and the conditions on the need (their thresholds)."""
+    got = _SHARES.get(book.digest)
+    if got is None:
+        rejects: list[_Conds] = []
+        passes: dict[str, list[_Conds]] = {}
+        on_need: dict[str, bool] = {}
+        conds: list[_Cond] = []
+        for rid, rule in book.rules.items():
+            if rule.fact != CHAINED or rule.then.action not in ("reject", "pass"):
+                continue
+            when, anyof = _conds(rule, book.policy)
+            mine = [c for c in (*when, *anyof) if c.name in _NEED or c.other in _NEED]
+            if rule.then.action == "reject":
+                if mine:
+                    rejects.append((when, anyof))
+                    conds += mine
+                continue
+            stage = str(stage_of(rule, book.step_of[rid]))
+            passes.setdefault(stage, []).append((when, anyof))
+            if mine:
+                on_need[stage] = True
+                conds += mine
+        got = _SHARES[book.digest] = (rejects, [passes[s] for s in passes if on_need.get(s)], conds)
+    return got
+
+
+def usable_share(book: Rulebook, known: dict[str, Any]) -> float:
+    """The share of ``capacity_gb`` a layout may fill under the rules in force, for a candidate
+    with these fields (a GPU and a job, the count unknown): the largest per-GPU need that no
+    memory ``reject`` rule certainly refuses and that some ``pass`` rule of the memory step may let
+    through, over the figures the rules compare the need with. For the built-in rules that is
+    capacity x (1 - ``memory_headroom_fraction``), returned as that factor exactly; a house rule
+    that keeps 40 % of each card free makes it 0.6. 1 (the card) where no rule limits the need.
+    What the estimators plan a layout for (:func:`gpuwise.decide.verdicts.plan_within`)."""
+    rejects, passes, conds = _need_rules(book)
+    cap = float(known.get("capacity_gb", 0.0) or 0.0)
+    base = {**_prepared(book).chain, **known}
+    limits: dict[float, float] = {}  # GB -> share of the capacity
+    for c in conds:
+        gb = None
+        if c.name in _NEED:
+            if c.other is None:
+                gb = c.literal if isinstance(c.literal, _NUMBER) and not isinstance(c.literal, bool) else None
+                share = None
+            else:
+                v = base.get(c.other)
+                if isinstance(v, _NUMBER) and not isinstance(v, bool):
+                    gb, share = v * c.factor, (c.factor if c.other == "capacity_gb" else None)
+        else:  # [x, op, {ref: need_gb, times: f}]: the need is x / f
+            v = base.get(c.name)
+            if isinstance(v, _NUMBER) and not isinstance(v, bool) and c.factor:
+                gb, share = v / c.factor, None
+        if gb is not None and math.isfinite(gb) and gb > 0:
+            limits[float(gb)] = share if share is not None else (gb / cap if cap > 0 else 1.0)
+
+    def ok(x: float) -> bool:
+        k = {**base, "need_gb": x, "need_requested_gb": x}
+        if any(_holds(r, k) is True for r in rejects):
+            return False
+        return not any(all(_holds(r, k) is False for r in rules) for rules in passes)
+
+    points = sorted(limits)
+    if not points:
+        return 1.0
+    if not ok(points[0] / 2):
+        return 0.0
+    for i, gb in enumerate(points):
+        above = points[i + 1] if i + 1 < len(points) else 2 * gb + 1
+        if not ok((gb + above) / 2):
+            return limits[gb]
+    return 1.0

@@ -68,7 +68,10 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     from ..inputs.money import to_usd
 
     req, money_notes = to_usd(req, kb)
-    job = resolve(req, kb, where)
+    from . import rulebook, verdicts
+
+    book = rulebook.load(None, kb.policy_values())
+    job = verdicts.plan_within(resolve(req, kb, where), book)  # the built-in rules' memory limit
     job.assumptions[:0] = money_notes
     from ..inputs.schema import MAX_GPUS
     from .subjects import candidate_gpus
@@ -104,9 +107,7 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         assumptions.append(note("--gpu", gpu, r.note_id, r.note_values))
     g = kb.gpus[r.id]
     ev = evaluate(job, g, count)
-    from . import rulebook, verdicts
-
-    out = gpu_out(job, ev, verdicts.judge(rulebook.load(None, kb.policy_values()), job, [ev])[0])
+    out = gpu_out(job, ev, verdicts.judge(book, job, [ev])[0])
     return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
                           workload=job.question(), assumptions=assumptions,
                           knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
@@ -201,7 +202,7 @@ def _count_for_deadline(job: Job, g: Any) -> tuple[int, str, dict[str, Any]]:
 
     kb = job.kb
     book = rulebook.load(None, kb.policy_values())
-    usable = usable_bytes(kb, g)
+    usable = usable_bytes(job, g)
     deadline = job.deadline_days
     counts = counts_for(job.c.max_gpus)
     if job.c.max_gpus not in counts:

@@ -72,7 +72,8 @@ class CandidateFact(FactModel):
     need_gb: float = _f("memory per GPU with the layout gpuwise would use (the most frugal one if none fits), GB")
     need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB")
     capacity_gb: float = _f("memory of one GPU, GB")
-    usable_gb: float = _f("capacity less the headroom policy, GB (for messages: rules compare with the policy)")
+    usable_gb: float = _f("what a layout may fill: the memory rules' limit in force, GB (for messages: rules "
+                            "compare the need with the capacity)")
     fits: bool = _f("the job fits in memory (with what gpuwise would change)", set_by="compute")
     fits_as_requested: bool = _f("the job fits exactly as the user asked", set_by="compute")
     fast_enough: bool = _f("the compute step passed it: in time for the deadline, or fast enough to serve",

@@ -68,12 +68,15 @@ from .subjects import (
     probe_fact,
     roomiest,
 )
-from .verdicts import PAST_MEMORY, Verdict
+from .verdicts import PAST_MEMORY, Verdict, plan_within
 
 
 def rulebook_for(job: Job, rules: str | None = None) -> rulebook.Rulebook:
-    """The rule book compiled with this knowledge base's policy (an overlay may change it)."""
-    return rulebook.load(rules, {k: v.value for k, v in job.kb.policy.items()})
+    """The rule book compiled with this knowledge base's policy (an overlay may change it); the
+    job's layouts are planned within its memory limit (:func:`verdicts.plan_within`)."""
+    book = rulebook.load(rules, {k: v.value for k, v in job.kb.policy.items()})
+    plan_within(job, book)
+    return book
 
 
 @dataclass

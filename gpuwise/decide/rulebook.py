@@ -96,24 +96,24 @@ class Then(BaseModel):
     action: Literal["reject", "finding", "conclude", "pass"]
     severity: Severity = "info"
     topic: Topic
-    message: str = Field(min_length=3)
-    fix: str = ""
+    message: str = Field(min_length=3, max_length=2000)  # repeated per subject: 2 MB made a 210 MB report
+    fix: str = Field(default="", max_length=2000)
     set: dict[str, Any] = Field(default_factory=dict, description="pass: fields the next stage gets")
 
 
 class Rule(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
-    id: str = Field(pattern=r"^[A-Z]+-[A-Z0-9-]+$")
-    title: str = Field(min_length=3)
+    id: str = Field(pattern=r"^[A-Z]+-[A-Z0-9-]+$", max_length=64)
+    title: str = Field(min_length=3, max_length=200)
     fact: str
     at: Stage | None = None
     when: list[list[Any]] = Field(min_length=1, max_length=64)
     any: list[list[Any]] = Field(default_factory=list, max_length=64)
     then: Then
-    rationale: str = Field(min_length=10)
-    source: str = Field(min_length=3)
-    example: str = ""
+    rationale: str = Field(min_length=10, max_length=4000)
+    source: str = Field(min_length=3, max_length=2000)
+    example: str = Field(default="", max_length=2000)
 
     @field_validator("fact")
     @classmethod
@@ -133,6 +133,13 @@ class RuleFile(BaseModel):
     step: Step
     description: str = ""
     rules: list[Rule] = Field(min_length=1)
+
+    @field_validator("schema_version", mode="before")
+    @classmethod
+    def _not_true(cls, v: Any) -> Any:
+        if isinstance(v, bool):  # `true` equals 1
+            raise Said(N_("must be the number 1, not %(v)s"), v=str(v).lower())
+        return v
 
 
 # ------------------------------------------------------------------------------ policy values
@@ -235,6 +242,11 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
                            cond=_clip(cond))
             if isinstance(item, float) and not math.isfinite(item):
                 raise Said(N_("a condition value must be a finite number in %(cond)s"), cond=_clip(cond))
+            if not isinstance(item, dict) and not (isinstance(item, str) and item.startswith("$")):
+                _same_kind(rule.fact, name, item, cond)
+        if isinstance(value, dict) and "ref" in value and set(value) - {"ref", "times"}:
+            raise Said(N_("a reference has 'ref' and 'times' only, not %(keys)s, in %(cond)s"),
+                       keys=", ".join(sorted(map(str, set(value) - {"ref", "times"}))), cond=_clip(cond))
         ref = _ref(value)
         if ref is not None:
             known(ref[0], Term(N_("a condition")))
@@ -284,6 +296,42 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
                     continue
                 raise Said(N_("%(what)s: unknown format '%(spec)s' in {%(name)s:%(spec2)s}"), what=what, spec=spec,
                            name=name, spec2=spec)
+
+
+def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
+    """A literal must be of its field's kind: ``[need_gb, ">", true]`` compared a size with 1,
+    ``[need_gb, ">", "12"]`` or ``1:30`` (text in YAML 1.1) never matched, and a misspelt choice
+    (``[acquisition, ==, biy]``) silently disabled the rule."""
+    import typing
+
+    from .facts import FACT_MODELS
+
+    model = FACT_MODELS.get(fact)
+    info = model.model_fields.get(name) if model is not None else None
+    if info is None:
+        return
+    kind = info.annotation
+    if kind in (int, float):
+        ok, word = isinstance(item, int | float) and not isinstance(item, bool), Term(N_("a number"))
+    elif kind is bool:
+        ok, word = isinstance(item, bool), Term(N_("true or false"))
+    elif kind is str:
+        ok, word = isinstance(item, str), Term(N_("text"))
+    elif typing.get_origin(kind) is Literal:
+        choices = typing.get_args(kind)
+        if item in choices and not isinstance(item, bool):
+            return
+        close = _close(str(item), set(map(str, choices)))
+        if close:
+            raise Said(N_("'%(item)s' is not a value of '%(name)s' (did you mean '%(close)s'?) in %(cond)s"),
+                       item=str(item)[:40], name=name, close=close, cond=_clip(cond))
+        raise Said(N_("'%(item)s' is not a value of '%(name)s' (one of %(choices)s) in %(cond)s"),
+                   item=str(item)[:40], name=name, choices=either(choices, commas=True), cond=_clip(cond))
+    else:
+        return
+    if not ok:
+        raise Said(N_("'%(name)s' is %(word)s; %(item)s is not, in %(cond)s"), name=name, word=word,
+                   item=_clip(item, 40), cond=_clip(cond))
 
 
 def _placeholders(text: str) -> list[tuple[str, str]]:
@@ -353,7 +401,7 @@ def _literal(v: Any) -> Any:
     if isinstance(v, bool) or not isinstance(v, int | float):
         return v
     if isinstance(v, int):  # past 64 bits durable-rules' integers wrap; float() of 10**400 overflows
-        return v if abs(v) < ENGINE_MAX else math.copysign(ENGINE_MAX, v)
+        return v if abs(v) < ENGINE_MAX else (ENGINE_MAX if v > 0 else -ENGINE_MAX)  # copysign(x, 10**400) overflows
     return engine_number(v)
 
 
@@ -542,6 +590,8 @@ def _check_rulefile(data: Any, path: Path, policy: dict[str, Any]) -> RuleFile:
         if len(loc) >= 2 and loc[0] == "rules" and isinstance(loc[1], int):
             with contextlib.suppress(IndexError, AttributeError, KeyError, TypeError):
                 rule_id = data["rules"][loc[1]].get("id", "#" + str(loc[1]))
+                if not isinstance(rule_id, str) or len(rule_id) > 64:  # a 100,000-letter id made a 100 KB line
+                    rule_id = "#" + str(loc[1])
                 label = f"rule {rule_id}" + ("." + ".".join(str(p) for p in loc[2:]) if loc[2:] else "")
         raise RuleError(**_complaint(err), where=f"{path}: {label}") from None
     for r in rf.rules:

@@ -46,11 +46,15 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 from pydantic import BaseModel, ConfigDict
 
-from gpuwise.errors import N_, UserError
+from gpuwise.errors import N_, Said, UserError
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
 is refused unread. The report is parsed one ``<gpu>`` at a time, so memory stays near this size."""
+MAX_GPUS = 64
+"""An nvidia-smi report covers one host, and the largest hosts hold 8-20 GPUs (HGX boards 8, PCIe
+servers and mining rigs up to 20); a report listing more is refused before its cards are judged:
+3.6 MB of empty ``<gpu/>`` elements were 600,000 cards to judge and filled 16 GB."""
 _PARSED: dict[tuple[int, int, int, int], SmiLog] = {}
 """Reports already read in this process, by file identity (device, inode, size, mtime): forty
 cards that name one report read it once."""
@@ -233,6 +237,28 @@ def _float(node: ET.Element | None, path: str, unit: str = "") -> float | None:
     return _number(_text(node, path), unit)
 
 
+def _temp(node: ET.Element | None, path: str) -> int | None:
+    """A temperature in degrees C: ``85 C`` as nvidia-smi writes it, ``85 °C``/``85 ℃`` as a seller
+    may retype it. One outside -50..200 C is no reading a GPU gives (they shut down near 100 C), so
+    the report is refused rather than judged on it (99999999999 C was a GPU 'at its limit')."""
+    text = _text(node, path)
+    if text is not None:
+        text = re.sub(r"\s*(°\s*C|℃)$", " C", text)
+    value = _number(text, "C")
+    if value is not None and not -50 <= value <= 200:
+        raise Said(N_("<%(path)s> reads %(value)s: not a temperature a GPU reports"), path=path, value=text)
+    return None if value is None else int(value)
+
+
+def _watts(section: ET.Element, path: str) -> float | None:
+    """A power figure in W; a negative one, or one over 10 kW (a whole GB200 module draws 2.7 kW),
+    is no reading and refuses the report (a power limit of -320 W was read as a changed limit)."""
+    value = _float(section, path, "W")
+    if value is not None and not 0 <= value <= 10_000:
+        raise Said(N_("<%(path)s> is %(value)s W: not a power a GPU reports"), path=path, value=f"{value:g}")
+    return value
+
+
 def _flag(node: ET.Element | None, path: str) -> bool | None:
     """``Yes``/``Enabled``/``Active`` -> True, ``No``/``Disabled``/``Not Active`` -> False."""
     text = _text(node, path)
@@ -294,9 +320,9 @@ def _power(gpu: ET.Element) -> dict[str, float | None]:
         values = {
             "power_draw_w": _first_float(section, ("power_draw", "average_power_draw", "instant_power_draw")),
             "power_limit_w": _first_float(section, ("current_power_limit", "power_limit")),
-            "default_power_limit_w": _float(section, "default_power_limit", "W"),
-            "min_power_limit_w": _float(section, "min_power_limit", "W"),
-            "max_power_limit_w": _float(section, "max_power_limit", "W"),
+            "default_power_limit_w": _watts(section, "default_power_limit"),
+            "min_power_limit_w": _watts(section, "min_power_limit"),
+            "max_power_limit_w": _watts(section, "max_power_limit"),
         }
         if any(v is not None for v in values.values()):
             return values
@@ -305,7 +331,7 @@ def _power(gpu: ET.Element) -> dict[str, float | None]:
 
 def _first_float(section: ET.Element, tags: Sequence[str]) -> float | None:
     for tag in tags:
-        value = _float(section, tag, "W")
+        value = _watts(section, tag)
         if value is not None:
             return value
     return None
@@ -394,12 +420,12 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         max_clocks_mem_mhz=_int(gpu, "max_clocks/mem_clock", "MHz"),
         active_clock_event_reasons=reasons,
         gpu_idle=idle,
-        temperature_c=_int(temp, "gpu_temp", "C"),
-        gpu_shutdown_temp_c=_int(temp, "gpu_temp_max_threshold", "C"),
-        gpu_slowdown_temp_c=_int(temp, "gpu_temp_slow_threshold", "C"),
-        gpu_max_operating_temp_c=_int(temp, "gpu_temp_max_gpu_threshold", "C"),
-        memory_temp_c=_int(temp, "memory_temp", "C"),
-        memory_max_operating_temp_c=_int(temp, "gpu_temp_max_mem_threshold", "C"),
+        temperature_c=_temp(temp, "gpu_temp"),
+        gpu_shutdown_temp_c=_temp(temp, "gpu_temp_max_threshold"),
+        gpu_slowdown_temp_c=_temp(temp, "gpu_temp_slow_threshold"),
+        gpu_max_operating_temp_c=_temp(temp, "gpu_temp_max_gpu_threshold"),
+        memory_temp_c=_temp(temp, "memory_temp"),
+        memory_max_operating_temp_c=_temp(temp, "gpu_temp_max_mem_threshold"),
         fan_speed_percent=_count(gpu, "fan_speed", "%"),  # NVML: "may exceed 100% in certain cases"
         performance_state=_text(gpu, "performance_state"),
         utilization_gpu_percent=_percent(gpu, "utilization/gpu_util"),
@@ -536,6 +562,11 @@ def _parse(data: bytes, where: str) -> SmiLog:
             if depth != 1 or root is None:
                 continue
             if elem.tag == "gpu":
+                if len(gpus) >= MAX_GPUS:
+                    raise UserError(N_("not valid nvidia-smi XML: more than %(max_gpus)s <gpu> entries (one host's "
+                                       "report lists at most a few dozen)"), where=where,
+                                    hint=N_("give each card's own report, or the report of the host it sits in"),
+                                    values={"max_gpus": MAX_GPUS})
                 gpus.append(_reading(elem, driver, cuda))
                 root.remove(elem)  # done with it: free its subtree
             elif elem.tag == "driver_version":

@@ -10,6 +10,7 @@ here compares a figure with a threshold: that is the rules' part.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,9 +18,9 @@ from typing import Any
 from ..estimators.candidate import Evaluation
 from ..inputs.job import Job
 from ..results import STAGES, Candidate, GivenUp
-from . import engine
+from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
-from .subjects import candidate_fact, modes_for
+from .subjects import candidate_fact, modes_for, probe_fact
 
 PAST_MEMORY = STAGES[1]
 """The stage a candidate reaches when a memory ``pass`` rule lets it through (its verdict fields
@@ -56,6 +57,23 @@ class Verdict:
     @property
     def fits_as_requested(self) -> bool:
         return self.memory.get("fits_as_requested") is True
+
+
+def plan_within(job: Job, book: Rulebook) -> Job:
+    """Let the estimators plan ``job`` within the memory limit of the rule book in force: the share
+    of each GPU's memory its memory rules let through (:func:`gpuwise.decide.bounds.usable_share`),
+    which every layout the planner and the serving model choose is sized to fill, and which the
+    candidates report as usable. Bound before anything of the job is estimated."""
+    job.memory_share = functools.partial(_share, book)
+    return job
+
+
+def _share(book: Rulebook, job: Job, gpu: Any) -> float:
+    key = ("usable-share", book.digest, gpu.id)
+    got = job.memo.get(key)
+    if got is None:
+        got = job.memo[key] = bounds.usable_share(book, probe_fact(job, gpu))
+    return float(got)
 
 
 def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdict]:

@@ -73,6 +73,16 @@ GiB = 1024**3
 
 
 def usable_fraction(kb: Any) -> float:
-    """The share of a GPU's memory a plan may fill: 1 - ``memory_headroom_fraction`` (policy). The
-    one place the headroom is read in Python; the memory rules compare with the same policy."""
+    """The built-in memory rules' limit as a share of a GPU's memory: 1 - ``memory_headroom_fraction``
+    (policy), for a job no rule book is bound to (:func:`usable_share`). The one place the headroom
+    is read in Python; tests/test_verdicts.py checks the built-in rules give the same share."""
     return 1 - float(kb.policy_value("memory_headroom_fraction"))
+
+
+def usable_share(job: Any, gpu: Any) -> float:
+    """The share of ``gpu``'s memory a layout may fill: the limit of the memory rules in force
+    (``job.memory_share``, bound by the decider from its rule book, house rules and policy
+    overlays included: :func:`gpuwise.decide.verdicts.plan_within`), else the built-in rules'
+    (:func:`usable_fraction`). The planner, the serving model and the candidates plan to it."""
+    share = job.memory_share
+    return share(job, gpu) if share is not None else usable_fraction(job.kb)

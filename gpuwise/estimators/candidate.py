@@ -18,7 +18,7 @@ from ..knowledge.schema.runtime import StackSpeed
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, formula, phrase_json, phrase_text
 from ..results import Assumption
-from . import GB, Term, usable_fraction
+from . import GB, Term, usable_share
 from . import compute as C
 from . import cost as K
 from . import interconnect as I
@@ -284,9 +284,10 @@ def capacity_bytes(gpu: Gpu) -> float:
     return gpu.memory.gb * GB
 
 
-def usable_bytes(kb: Any, gpu: Gpu) -> float:
-    """What a plan may fill of one GPU: its capacity less the headroom the policy keeps free."""
-    return capacity_bytes(gpu) * usable_fraction(kb)
+def usable_bytes(job: Job, gpu: Gpu) -> float:
+    """What a plan may fill of one GPU: its capacity times the memory rules' limit in force
+    (:func:`gpuwise.estimators.usable_share`)."""
+    return capacity_bytes(gpu) * usable_share(job, gpu)
 
 
 def _overhead(job: Job) -> tuple[float, float]:
@@ -344,7 +345,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     kb = job.kb
     rt = kb.runtime
     capacity = capacity_bytes(gpu)
-    usable = usable_bytes(kb, gpu)
+    usable = usable_bytes(job, gpu)
     requested = requested_strategy(job)
     tp = 1
     if network is None and acquisition == "rent" and provider:  # a proposal renting from a named cloud

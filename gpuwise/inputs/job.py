@@ -35,6 +35,8 @@ class Job:
     where: str = "requirements"
     memo: dict = field(default_factory=dict)  # memory estimates by (count, strategy, tp)
     cloud: Any = None  # an audited proposal's cloud usage (egress, storage): priced on every rental
+    memory_share: Any = None  # (job, gpu) -> the share of its memory a layout may fill: the memory rules'
+    # limit in force, bound by the decider (gpuwise/decide/verdicts.py plan_within); None: the built-in rules'
 
     def __enter__(self) -> Job:
         return self

@@ -234,7 +234,7 @@ def overlay_files(overlay: Path) -> dict[str, Path]:
     names = list_directory(overlay, "--knowledge", "YAML files")
     found: dict[str, Path] = {}
     for name in sorted(names):
-        if not name.endswith((".yaml", ".yml")) or name.startswith("."):
+        if not name.lower().endswith((".yaml", ".yml")) or name.startswith("."):  # POLICY.YAML was skipped unread
             continue
         path = overlay / name
         if name not in FILES:
@@ -370,7 +370,8 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
                                  values={"new": _clip(new)})
         if isinstance(new, int | float):
             lo, hi = known[name].get("min"), known[name].get("max")
-            if not math.isfinite(new) or (lo is not None and new < lo) or (hi is not None and new > hi):
+            huge = abs(new) > 1e300 if isinstance(new, int) else not math.isfinite(new)  # float(10**400) overflows
+            if huge or (lo is not None and new < lo) or (hi is not None and new > hi):
                 bounds = f"between {lo:g} and {hi:g}" if lo is not None and hi is not None else (
                     f"at least {lo:g}" if lo is not None else f"at most {hi:g}" if hi is not None else "finite")
                 raise KnowledgeError(N_("%(new)s is out of range: must be %(bounds)s"),

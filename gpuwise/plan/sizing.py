@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..decide.rulebook import Rulebook
-from ..decide.verdicts import LATENCY, TIME, Verdict, judge, rejected_on, rejected_reading
+from ..decide.verdicts import LATENCY, TIME, Verdict, judge, plan_within, rejected_on, rejected_reading
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
@@ -130,7 +130,7 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
     out = []
     for i, pw in enumerate(plan.workloads):
         req = _requirements(pw, plan, H)
-        job = resolve(req, kb, f"{where}: workloads[{i}].workload")
+        job = plan_within(resolve(req, kb, f"{where}: workloads[{i}].workload"), book)
         s = Sized(pw.name, pw, job, not job.training, H)
         _schedule(s, pw, H)
         for g in gpus:

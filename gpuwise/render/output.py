@@ -110,6 +110,12 @@ def escape_controls(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def shown_name(text: str) -> str:
+    """A file name (or a line naming one) as one printable line: a newline or a terminal escape in
+    a name given with ``-o`` is written out (``\\n``, ``\\x1b``) in 'wrote NAME', never acted on."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def to_stdout(text: str) -> bool:
     """Write ``text`` to standard output; ``False`` when the reader has gone (a closed pipe:
     ``| head -1``, ``| true``) or standard output is closed. The command then keeps its own exit
@@ -197,6 +203,9 @@ def check_target(target: str | os.PathLike[str] | None, *,
             raise UserError(N_("is a directory, not a file"), where=where, hint=N_("give a file name"))
         if not Path(os.path.realpath(target)).parent.is_dir():
             raise UserError(N_("the output's directory does not exist"), where=where)
+    except OSError as exc:  # a path over PATH_MAX (ENAMETOOLONG) was an internal error
+        raise UserError(N_("cannot write the output: %(strerror)s"), where=where,
+                        values={"strerror": exc.strerror or exc}) from None
     except ValueError as exc:  # an embedded NUL in the name
         raise UserError(N_("cannot write the output: %(reason)s"), where=where, values={"reason": exc}) from None
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...knowledge.schema import Gpu
 from ...knowledge.schema.serving import Framework, FrameworkPrecision, FrameworkRelease, version_key
-from .. import GiB, usable_fraction
+from .. import GiB, usable_share
 from .. import memory as M
 from . import options as O
 from .draft import Drafter, drafter
@@ -143,7 +143,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         expert_tile=fw.expert_tile_tokens, kv_bytes=kv_b, max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=fw.prefill_chunk_tokens,
-        usable=cap * usable_fraction(kb),
+        usable=cap * usable_share(job, gpu),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=mbytes, sc=shape_consts(job.shape), spec=spec,
         eager_kernel=fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0,

@@ -1,13 +1,33 @@
 """Shared pieces of every knowledge schema: strict frozen models and the source/check convention."""
 
-from typing import Literal
+import typing
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from gpuwise.errors import N_, Said
 
 SCHEMA_VERSION = 1
 
 Check = Literal["V", "S", "U"]
 """V: read in the vendor/provider document; S: secondary source; U: unverified."""
+
+
+_BOOL_SAID = N_("%(field)s: a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not "
+                "valid here: write a number, or quote the text")
+
+
+def _is_bool(v: Any) -> bool:
+    return v.__class__ is bool
+
+
+def takes_bool(annotation: Any) -> bool:
+    """Whether a field's type admits a boolean anywhere (``bool``, ``bool | Literal['auto']``)."""
+    if annotation is bool:
+        return True
+    if typing.get_origin(annotation) is Literal:
+        return any(isinstance(a, bool) for a in typing.get_args(annotation))
+    return any(takes_bool(a) for a in typing.get_args(annotation))
 
 
 class Strict(BaseModel):
@@ -18,6 +38,19 @@ class Strict(BaseModel):
     # allow_inf_nan=False: no knowledge figure (or overlay) may be NaN or infinite; NaN would pass
     # every range check and end as invalid JSON in a report
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_bool_as_number(cls, data: Any) -> Any:
+        """An overlay's ``value: true`` was an MFU of 1.0, ``memory: {gb: true}`` a 1 GB card and
+        ``amount: true`` a $1 price (pydantic takes True as 1): only yes/no fields take one. One
+        call per model, not per field: a cold load of the built-in knowledge stays as fast."""
+        if isinstance(data, dict) and True in map(_is_bool, data.values()):
+            fields = cls.model_fields
+            for name, v in data.items():
+                if isinstance(v, bool) and name in fields and not takes_bool(fields[name].annotation):
+                    raise Said(_BOOL_SAID, field=name)
+        return data
 
 
 class Sourced(Strict):

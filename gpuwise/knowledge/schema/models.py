@@ -41,16 +41,16 @@ class Model(Strict):
     name: str
     aliases: list[str] = []
     kind: Literal["decoder", "moe", "diffusion"] = "decoder"
-    params_b: float = Field(gt=0, description="total parameters, billions")
-    active_params_b: float | None = Field(default=None, gt=0, description="MoE: per token")
-    layers: int | None = Field(default=None, ge=1)
-    hidden_size: int | None = Field(default=None, ge=1)
-    heads: int | None = Field(default=None, ge=1)
-    kv_heads: int | None = Field(default=None, ge=1)
+    params_b: float = Field(gt=0, le=100_000, description="total parameters, billions")
+    active_params_b: float | None = Field(default=None, gt=0, le=100_000, description="MoE: per token")
+    layers: int | None = Field(default=None, ge=1, le=1000)  # the limits of a requirements file's architecture
+    hidden_size: int | None = Field(default=None, ge=1, le=1_000_000)
+    heads: int | None = Field(default=None, ge=1, le=10_000)
+    kv_heads: int | None = Field(default=None, ge=1, le=10_000)
     head_dim: int | None = Field(default=None, ge=1, description="when not hidden/heads")
-    ffn_size: int | None = Field(default=None, ge=1, description="dense MLP (or one expert's) width")
+    ffn_size: int | None = Field(default=None, ge=1, le=10_000_000, description="dense MLP (or one expert's) width")
     mlp_matrices: int = Field(default=3, ge=2, le=3, description="3 for SwiGLU/GeGLU, 2 for a GELU MLP")
-    vocab_size: int | None = Field(default=None, ge=1)
+    vocab_size: int | None = Field(default=None, ge=1, le=10_000_000)
     tied_embeddings: bool = False
     max_context: int | None = Field(default=None, ge=1)
     kv_elements_per_token_layer: int | None = Field(
