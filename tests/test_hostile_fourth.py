@@ -272,3 +272,14 @@ def test_a_cache_directory_others_may_write_is_not_read(tmp_path: Path, monkeypa
     assert cache.get("knowledge", "1" * 64) is None
     cache.put("knowledge", "2" * 64, {"x": 2})
     assert not (tmp_path / "gpuwise" / f"knowledge-{'2' * 64}.pickle").exists()
+
+
+@pytest.mark.parametrize("body, words", [
+    ("default_network: ethernet-52\n", "default_network: unknown network 'ethernet-52' (did you mean ethernet-25?)"),
+    ("default_discount_schedule: monthly\n", "default_discount_schedule: unknown discount schedule 'monthly' (one of"),
+])
+def test_an_overlays_default_network_or_discount_must_exist(tmp_path: Path, body: str, words: str) -> None:
+    """A misspelt default network was accepted (never checked against runtime.yaml's networks),
+    and a misspelt discount schedule silently meant no discount."""
+    kb = _overlay(tmp_path, "clouds.yaml", body)
+    one_line(gpuwise("recommend", QLORA, "--knowledge", kb), f"{kb}/clouds.yaml: ", words)

@@ -435,80 +435,105 @@ def _breakpoints(judgement: _Narrowed) -> list[float] | None:
     return sorted(set(found))
 
 
-_SHARES: dict[str, tuple[list[_Conds], list[list[_Conds]], list[_Cond]]] = {}
+_JUDGING: dict[tuple[str, frozenset[str]], tuple[list[_Conds], list[list[_Conds]], list[_Cond]]] = {}
 
 
-def _need_rules(book: Rulebook) -> tuple[list[_Conds], list[list[_Conds]], list[_Cond]]:
-    """The rules that judge a candidate's memory: the ``reject`` rules with a condition on the need
-    (``need_gb``, ``need_requested_gb``), every ``pass`` rule of a step that has such a pass rule,
-    and the conditions on the need (their thresholds)."""
-    got = _SHARES.get(book.digest)
+def _judging(book: Rulebook, fields: frozenset[str]) -> tuple[list[_Conds], list[list[_Conds]], list[_Cond]]:
+    """The rules that judge a candidate by ``fields``: the ``reject`` rules with a condition on
+    one of them, every ``pass`` rule of a step that has such a pass rule, and the conditions on
+    them (their thresholds)."""
+    key = (book.digest, fields)
+    got = _JUDGING.get(key)
     if got is None:
         rejects: list[_Conds] = []
         passes: dict[str, list[_Conds]] = {}
-        on_need: dict[str, bool] = {}
+        judged: set[str] = set()
         conds: list[_Cond] = []
         for rid, rule in book.rules.items():
             if rule.fact != CHAINED or rule.then.action not in ("reject", "pass"):
                 continue
             when, anyof = _conds(rule, book.policy)
-            mine = [c for c in (*when, *anyof) if c.name in _NEED or c.other in _NEED]
+            mine = [c for c in (*when, *anyof) if c.name in fields or c.other in fields]
+            conds += mine
             if rule.then.action == "reject":
                 if mine:
                     rejects.append((when, anyof))
-                    conds += mine
                 continue
             stage = str(stage_of(rule, book.step_of[rid]))
             passes.setdefault(stage, []).append((when, anyof))
             if mine:
-                on_need[stage] = True
-                conds += mine
-        got = _SHARES[book.digest] = (rejects, [passes[s] for s in passes if on_need.get(s)], conds)
+                judged.add(stage)
+        got = _JUDGING[key] = (rejects, [passes[s] for s in passes if s in judged], conds)
     return got
 
 
-def usable_share(book: Rulebook, known: dict[str, Any]) -> float:
-    """The share of ``capacity_gb`` a layout may fill under the rules in force, for a candidate
-    with these fields (a GPU and a job, the count unknown): the largest per-GPU need that no
-    memory ``reject`` rule certainly refuses and that some ``pass`` rule of the memory step may let
-    through, over the figures the rules compare the need with. For the built-in rules that is
-    capacity x (1 - ``memory_headroom_fraction``), returned as that factor exactly; a house rule
-    that keeps 40 % of each card free makes it 0.6. 1 (the card) where no rule limits the need.
-    What the estimators plan a layout for (:func:`gpuwise.decide.verdicts.plan_within`)."""
-    rejects, passes, conds = _need_rules(book)
-    cap = float(known.get("capacity_gb", 0.0) or 0.0)
+def limit_in_force(book: Rulebook, known: dict[str, Any], fields: frozenset[str]) -> tuple[float, _Cond | None] | None:
+    """The largest value of ``fields`` (all set to it) that the rules judging them may let a
+    candidate with the ``known`` fields through with: no such ``reject`` rule certainly holds and
+    some ``pass`` rule of each step that judges them may hold. It is one of the figures their
+    conditions compare the fields with (``capacity_gb`` x a factor, ``max_ttft_ms``, a number), given
+    with the condition it comes from; (0, None) when no value passes, None when no rule limits them.
+    A house rule or a policy overlay that moves a threshold moves the limit with it."""
+    rejects, passes, conds = _judging(book, fields)
     base = {**_prepared(book).chain, **known}
-    limits: dict[float, float] = {}  # GB -> share of the capacity
+    limits: dict[float, _Cond] = {}
     for c in conds:
-        gb = None
-        if c.name in _NEED:
-            if c.other is None:
-                gb = c.literal if isinstance(c.literal, _NUMBER) and not isinstance(c.literal, bool) else None
-                share = None
-            else:
-                v = base.get(c.other)
-                if isinstance(v, _NUMBER) and not isinstance(v, bool):
-                    gb, share = v * c.factor, (c.factor if c.other == "capacity_gb" else None)
-        else:  # [x, op, {ref: need_gb, times: f}]: the need is x / f
-            v = base.get(c.name)
-            if isinstance(v, _NUMBER) and not isinstance(v, bool) and c.factor:
-                gb, share = v / c.factor, None
-        if gb is not None and math.isfinite(gb) and gb > 0:
-            limits[float(gb)] = share if share is not None else (gb / cap if cap > 0 else 1.0)
+        v: Any = None
+        if c.name in fields:
+            v = c.literal if c.other is None else (None if c.other in fields else base.get(c.other))
+            if c.other is not None and isinstance(v, _NUMBER) and not isinstance(v, bool):
+                v = v * c.factor
+        elif c.factor:  # [x, op, {ref: field, times: f}]: the field is x / f
+            x = base.get(c.name)
+            v = x / c.factor if isinstance(x, _NUMBER) and not isinstance(x, bool) else None
+        if isinstance(v, _NUMBER) and not isinstance(v, bool) and math.isfinite(v) and v > 0:
+            limits.setdefault(float(v), c)
 
     def ok(x: float) -> bool:
-        k = {**base, "need_gb": x, "need_requested_gb": x}
+        k = {**base, **dict.fromkeys(fields, x)}
         if any(_holds(r, k) is True for r in rejects):
             return False
         return not any(all(_holds(r, k) is False for r in rules) for rules in passes)
 
     points = sorted(limits)
     if not points:
-        return 1.0
+        return None
     if not ok(points[0] / 2):
+        return 0.0, None
+    for i, v in enumerate(points):
+        above = points[i + 1] if i + 1 < len(points) else 2 * v + 1
+        if not ok((v + above) / 2):
+            return v, limits[v]
+    return None
+
+
+def usable_share(book: Rulebook, known: dict[str, Any]) -> float:
+    """The share of ``capacity_gb`` a layout may fill under the rules in force, for a candidate
+    with these fields (a GPU and a job, the count unknown): the memory rules' limit on the need
+    (:func:`limit_in_force`). For the built-in rules capacity x (1 - ``memory_headroom_fraction``),
+    returned as that factor exactly; a house rule that keeps 40 % of each card free makes it 0.6;
+    1 (the card) where no rule limits the need. What the estimators plan a layout for
+    (:func:`gpuwise.decide.verdicts.plan_within`)."""
+    got = limit_in_force(book, known, _NEED)
+    if got is None:
+        return 1.0
+    value, c = got
+    if c is None:
         return 0.0
-    for i, gb in enumerate(points):
-        above = points[i + 1] if i + 1 < len(points) else 2 * gb + 1
-        if not ok((gb + above) / 2):
-            return limits[gb]
-    return 1.0
+    if c.name in _NEED and c.other == "capacity_gb":
+        return c.factor
+    cap = float(known.get("capacity_gb", 0.0) or 0.0)
+    return value / cap if cap > 0 else 1.0
+
+
+def latency_limits_ms(book: Rulebook, known: dict[str, Any]) -> tuple[float | None, float | None]:
+    """The time to first token and the time per output token (ms) the latency rules in force let a
+    copy answer in (:func:`limit_in_force` on ``ttft_ms`` and ``tpot_ms``): the workload's
+    ``max_ttft_ms``/``max_tpot_ms`` under the built-in rules, three times them under a house rule
+    that allows three times the target; None where no rule limits it. What the serving model
+    chooses a layout and a copy's capacity for."""
+    out: list[float | None] = []
+    for name in ("ttft_ms", "tpot_ms"):
+        got = limit_in_force(book, known, frozenset((name,)))
+        out.append(None if got is None else got[0])
+    return out[0], out[1]

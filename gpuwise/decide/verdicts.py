@@ -60,11 +60,14 @@ class Verdict:
 
 
 def plan_within(job: Job, book: Rulebook) -> Job:
-    """Let the estimators plan ``job`` within the memory limit of the rule book in force: the share
-    of each GPU's memory its memory rules let through (:func:`gpuwise.decide.bounds.usable_share`),
+    """Let the estimators plan ``job`` within the limits of the rule book in force: the share of
+    each GPU's memory its memory rules let through (:func:`gpuwise.decide.bounds.usable_share`),
     which every layout the planner and the serving model choose is sized to fill, and which the
-    candidates report as usable. Bound before anything of the job is estimated."""
+    candidates report as usable; and the time to first token and per output token its latency
+    rules allow (:func:`gpuwise.decide.bounds.latency_limits_ms`), which a serving layout and a
+    copy's capacity are chosen within. Bound before anything of the job is estimated."""
     job.memory_share = functools.partial(_share, book)
+    job.latency_limits = functools.partial(_latency, book)
     return job
 
 
@@ -74,6 +77,14 @@ def _share(book: Rulebook, job: Job, gpu: Any) -> float:
     if got is None:
         got = job.memo[key] = bounds.usable_share(book, probe_fact(job, gpu))
     return float(got)
+
+
+def _latency(book: Rulebook, job: Job, gpu: Any) -> tuple[float | None, float | None]:
+    key = ("latency-limits", book.digest, gpu.id)
+    got = job.memo.get(key)
+    if got is None:
+        got = job.memo[key] = bounds.latency_limits_ms(book, probe_fact(job, gpu))
+    return got
 
 
 def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdict]:

@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..cache import Memo
-from ..errors import N_, KnowledgeError, Said, UserError
+from ..errors import N_, KnowledgeError, Said, UserError, either
 from ..paths import knowledge_dir
 from ..yamlio import list_directory, parse_yaml, read_bytes
 from . import schema as S
@@ -412,6 +412,17 @@ def _check_references(kb: Knowledge) -> None:
         if p.network is not None and p.network not in kb.runtime.networks:
             raise KnowledgeError(N_("unknown network '%(network)s'"), where=f"{path}: gpu_hour_prices[{i}]",
                                  values={"network": p.network})
+    if kb.clouds.default_network not in kb.runtime.networks:  # 'carrier-pigeon' was accepted and never checked
+        close = difflib.get_close_matches(kb.clouds.default_network, list(kb.runtime.networks), n=1)
+        raise KnowledgeError(N_("unknown network '%(network)s'"), where=f"{path}: default_network",
+                             values={"network": kb.clouds.default_network},
+                             hint=N_("did you mean %(name)s?") if close else None,
+                             hint_values={"name": close[0]} if close else None)
+    schedules = ["none", *(d.id for d in kb.clouds.discount_schedules)]
+    if kb.clouds.default_discount_schedule not in schedules:  # a typo meant no discount, silently
+        raise KnowledgeError(N_("unknown discount schedule '%(name)s' (one of %(names)s)"),
+                             where=f"{path}: default_discount_schedule",
+                             values={"name": kb.clouds.default_discount_schedule, "names": either(schedules)})
     _check_prices(kb)
     _check_serving(kb)
     if kb.shape_guesses is not None:

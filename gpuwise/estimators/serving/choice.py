@@ -50,6 +50,17 @@ def _targets(w: Any) -> tuple[float | None, float | None, float]:
     return ttft, tpot, float(w.target_tokens_per_s or 0.0)
 
 
+def _latency(job: Any, gpu: Gpu) -> tuple[float | None, float | None]:
+    """The time to first token and per output token (s) a layout and a copy's capacity are chosen
+    within: the latency rules' limits in force (``job.latency_limits``, bound by the decider:
+    gpuwise/decide/verdicts.py plan_within), else the workload's targets."""
+    lim = getattr(job, "latency_limits", None)
+    if lim is None:
+        return _targets(job.w)[:2]
+    ttft_ms, tpot_ms = lim(job, gpu)
+    return (ttft_ms / 1e3 if ttft_ms is not None else None), (tpot_ms / 1e3 if tpot_ms is not None else None)
+
+
 def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | None) -> tuple[float, str]:
     """The load to report: ``concurrent_requests`` when given (or when there is no throughput target);
     otherwise the fewest concurrent requests that reach ``target_tokens_per_s`` within the latency
@@ -86,7 +97,8 @@ def wants_rate(w: Any) -> bool:
 def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
     rep = replica(job, gpu, eng, lay)
     w = job.w
-    max_ttft, max_tpot, target = _targets(w)
+    target = _targets(w)[2]
+    max_ttft, max_tpot = _latency(job, gpu)
     cap = capacity_point(job, eng, rep, max_ttft, max_tpot) if rep.fits else None
     rate = R.answer(job, eng, rep) if rep.fits and wants_rate(w) else None
     asked = getattr(w, "requests_per_s", None)
@@ -124,7 +136,8 @@ def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica) -> Ser
     """A layout whose copy does not fit, listed beside one that fits and runs: nothing is served,
     so nothing is timed (its latencies would be bounds nobody reads)."""
     w = job.w
-    max_ttft, max_tpot, target = _targets(w)
+    target = _targets(w)[2]
+    max_ttft, max_tpot = _latency(job, gpu)
     never = Point(float(w.concurrent_requests), 0.0, math.inf, math.inf, math.inf)
     return Serving(engine=eng, replica=rep, support=support(eng.fw, gpu, w.precision, lay.gpus_per_copy),
                    load=never, capacity=None, single=never, max_concurrent=rep.max_seqs * lay.replicas,
