@@ -15,10 +15,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import pickle
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -107,6 +105,8 @@ def _code_stamp() -> bytes:
 def get(kind: str, digest: str | None) -> Any | None:
     if digest is None or not enabled():
         return None
+    import pickle
+
     d = directory()
     if d is None or not _private(d):
         return None
@@ -122,11 +122,15 @@ def put(kind: str, digest: str | None, value: Any) -> None:
     """Store ``value`` atomically; any failure (read-only home, full disk) is ignored."""
     if digest is None or not enabled():
         return
+    import pickle
+
     _store(kind, f"{kind}-{digest}.pickle", lambda fh: pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _store(kind: str, name: str, write: Callable[[Any], None], keep: int = MAX_ENTRIES) -> None:
     """Write an entry through a temporary file renamed into place; failures are ignored."""
+    import tempfile
+
     d = directory()
     tmp = None
     if d is None:

@@ -522,8 +522,14 @@ def run() -> NoReturn:
         with contextlib.suppress(ValueError, OSError, AttributeError):
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
+    from . import memo
+
+    digest = memo.key(sys.argv[1:])
+    code = memo.replay(digest)  # the same question asked again: what the first run printed
+    recording = memo.record(digest) if code is None else None
     try:
-        code = main()
+        if code is None:
+            code = main()
         done()
     except KeyboardInterrupt:  # it came after main's own handler
         done()
@@ -536,6 +542,9 @@ def run() -> NoReturn:
         if exc.code is not None and not isinstance(exc.code, int):
             with contextlib.suppress(Exception):
                 print(exc.code, file=sys.stderr)
+    if recording is not None:
+        with contextlib.suppress(Exception):
+            recording.finish(digest, code)  # type: ignore[arg-type]
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:

@@ -6,7 +6,7 @@ keys) plus the extra keys reports need: the formulas, assumptions and sources.
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from .ledger import Ledger, Timeline
 
@@ -133,6 +133,8 @@ class MemoryOut(Frozen):
     offload_target: str = "none"
     terms: list[FormulaTerm] = []
     notes: list[str] = []
+    notes_phrases: list[Any] = Field(default=[], description="each note as [separator, message id, values] parts "
+                                     "(reports/messages.yaml note.*), for a report in another language")
 
 
 class ComputeOut(Frozen):
@@ -260,6 +262,40 @@ class StepSummary(Frozen):
     terms: list[FormulaTerm] = []
 
 
+class PriceUsed(Frozen):
+    """One price an answer rests on (gpuwise/prices/used.py): what it prices (``kind`` and that kind's
+    fields, from which a report words it), its amount in its own currency and ``unit``, its date, age
+    and source. ``item`` and ``unit`` are the English, their parts in ``item_phrases`` and
+    ``unit_phrases`` (reports/messages.yaml price.*)."""
+
+    item: str
+    amount: int | float | None
+    currency: str
+    unit: str
+    as_of: str | None
+    age_days: int | None
+    source: str
+    check: str
+    kind: Literal["rent", "buy", "host", "fx"]
+    gpu: str | None = None
+    provider: str | None = None
+    instance: str | None = None
+    term: str | None = None
+    condition: str | None = None
+    unit_gpus: int | None = None
+    alternative: bool | None = Field(default=None, description="the audit alternative's price, not the proposal's")
+    item_phrases: list[Any] = []
+    unit_phrases: list[Any] = []
+
+    @model_serializer(mode="wrap")
+    def _own_fields(self, handler: Any) -> dict[str, Any]:
+        """A kind's own fields only: a rental has no ``condition``, a purchase no ``provider``."""
+        return {k: v for k, v in handler(self).items() if v is not None or k not in _KIND_FIELDS}
+
+
+_KIND_FIELDS = frozenset({"gpu", "provider", "instance", "term", "condition", "unit_gpus", "alternative"})
+
+
 class RecommendResult(Frozen):
     recommendation: Recommendation | None
     alternatives: list[Candidate] = Field(default=[], description="why not these: the best of each other GPU family "
@@ -275,7 +311,7 @@ class RecommendResult(Frozen):
     charts: dict[str, Any] = {}
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[dict[str, Any]] = []
-    prices_used: list[dict[str, Any]] = Field(
+    prices_used: list[PriceUsed] = Field(
         default=[], description="the prices the answer rests on: item, amount, currency, unit, as_of, age_days, "
                                 "source, check")
     estimate: EstimateResult | None = None
@@ -314,7 +350,7 @@ class AuditResult(Frozen):
     charts: dict[str, Any] = {}
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[dict[str, Any]] = []
-    prices_used: list[dict[str, Any]] = Field(
+    prices_used: list[PriceUsed] = Field(
         default=[], description="the prices the proposal's cost and the alternative's rest on (alternative's "
                                 "items start 'alternative: ')")
     cards: list[dict[str, Any]] = []

@@ -13,6 +13,7 @@ checkpointing 2 B x hidden x tokens x layers + 12 B x vocab x tokens (+ small te
 
 from __future__ import annotations
 
+from gpuwise import messages
 from gpuwise.results import (
     Assumption,
     AuditResult,
@@ -54,122 +55,58 @@ RTX4090_64 = _breakdown(64, overhead=1_500_000_000)
 V100_64 = _breakdown(64, act=6_800_000_000, overhead=1_400_000_000)
 RTX3090_8 = _breakdown(8, overhead=1_200_000_000)
 
+def _f(message_id: str, sep: str = "", **values: object) -> list:
+    """A formula part as a result's JSON carries it (reports/messages.yaml formula.*)."""
+    return [[sep, message_id, values]]
+
+
+def _term(name: str, value: float, unit: str, parts: list, inputs: dict) -> FormulaTerm:
+    """A term as the estimators give it: its formula as message ids, its English filled from them."""
+    return FormulaTerm(name=name, value=value, unit=unit, formula=messages.formula_text(parts), inputs=inputs,
+                       formula_phrases=parts)
+
+
 MEMORY_TERMS = [
-    FormulaTerm(
-        name="weights",
-        value=H100_32["weights"],
-        unit="B",
-        formula="params x 2 B / 32 GPUs (ZeRO-3)",
-        inputs={"params": PARAMS, "bytes_per_param": 2, "shards": 32},
-    ),
-    FormulaTerm(
-        name="gradients",
-        value=H100_32["gradients"],
-        unit="B",
-        formula="params x 2 B / 32 GPUs (ZeRO-2+)",
-        inputs={"params": PARAMS, "bytes_per_param": 2, "shards": 32},
-    ),
-    FormulaTerm(
-        name="optimizer",
-        value=H100_32["optimizer"],
-        unit="B",
-        formula="params x (4 B fp32 master + 8 B Adam moments) / 32 GPUs (ZeRO-1+)",
-        inputs={"params": PARAMS, "shards": 32},
-    ),
-    FormulaTerm(
-        name="activations",
-        value=H100_32["activations"],
-        unit="B",
-        formula="checkpointing: layers x tokens x hidden x residual bytes, plus max(logits 12 B x vocab x "
-        "tokens, one layer recomputed)",
-        inputs={
-            "tokens_per_gpu": 4096,
-            "layers": 80,
-            "hidden": 8192,
-            "vocab": 32000,
-            "coefficients": {"hidden": 34, "kv_dim": 4, "ffn": 6},
-        },
-    ),
-    FormulaTerm(name="kv_cache", value=0, unit="B", formula="training: no KV cache", inputs={}),
-    FormulaTerm(
-        name="overhead",
-        value=H100_32["overhead"],
-        unit="B",
-        formula="CUDA context + allocator fragmentation x tensors",
-        inputs={"cuda_context_bytes": 500_000_000, "fragmentation": 0.03},
-    ),
+    _term("weights", H100_32["weights"], "B", _f("formula.params_bytes", bytes=2)
+          + _f("formula.over_gpus_zero3", " / ", n=32), {"params": PARAMS, "bytes_per_param": 2, "shards": 32}),
+    _term("gradients", H100_32["gradients"], "B", _f("formula.params_bytes", bytes=2)
+          + _f("formula.over_gpus_zero2", " / ", n=32), {"params": PARAMS, "bytes_per_param": 2, "shards": 32}),
+    # AdamW with fp32 master weights: 4 B master + 2 moments x 4 B = 12 B per parameter, sharded 32 ways
+    _term("optimizer", H100_32["optimizer"], "B", _f("formula.adamw_master")
+          + _f("formula.over_gpus_zero1", " / ", n=32),
+          {"trainable_params": PARAMS, "master_bytes": 4, "state_bytes": 4, "shards": 32}),
+    # one layer's bytes per token: 2 B x (34 x hidden + 4 x kv_dim + 6 x ffn) = 2 x (34 x 8192 + 4 x 1024
+    # + 6 x 28672) = 909,312
+    _term("activations", H100_32["activations"], "B",
+          _f("formula.activations_checkpointed", logits=_f("formula.logits_bytes")),
+          {"tokens_per_gpu": 4096, "layers": 80, "hidden": 8192, "vocab": 32000, "residual_bytes": 2,
+           "bytes_per_token_layer": 909_312}),
+    FormulaTerm(name="kv_cache", value=0, unit="B", formula=messages.formula_text(_f("formula.kv_training")),
+                inputs={}, formula_phrases=_f("formula.kv_training")),
+    _term("overhead", H100_32["overhead"], "B", _f("formula.overhead"),
+          {"context_bytes": 500_000_000, "allocator_fraction": 0.03}),
 ]
 COMPUTE_TERMS = [
-    FormulaTerm(
-        name="training_flops",
-        value=2.85e21,
-        unit="FLOP",
-        formula="tokens x (6 (forward 2 + backward 4) + 2 (checkpointing recomputes the forward) x matmul "
-        "params + causal attention 8 x layers x seq x hidden)",
-        inputs={
-            "tokens": 5.0e9,
-            "matmul_params": 68.45e9,
-            "multiplier": 8.0,
-            "layers": 80,
-            "seq": 4096,
-            "attention_flops_per_token": 2.15e10,
-        },
-    ),
-    FormulaTerm(
-        name="wall_hours",
-        value=59.77,
-        unit="h",
-        formula="FLOPs / (GPUs x peak x MFU x scaling efficiency) / 3600",
-        inputs={"FLOPs": 2.85e21, "GPUs": 32, "peak": 989e12, "MFU": 0.45, "scaling efficiency": 0.93},
-    ),
-    FormulaTerm(name="gpu_hours", value=1912.6, unit="GPU-h", formula="wall hours x GPUs", inputs={"GPUs": 32}),
+    # 6 (forward 2 + backward 4) + 2 (checkpointing recomputes the forward) = 8 FLOPs per parameter and token
+    _term("training_flops", 2.85e21, "FLOP", _f("formula.training_flops"),
+          {"tokens": 5.0e9, "matmul_params": 68.45e9, "multiplier": 8.0, "layers": 80, "seq": 4096,
+           "attention_flops_per_token": 2.15e10}),
+    _term("wall_hours", 59.77, "h", _f("formula.wall_hours"),
+          {"FLOPs": 2.85e21, "GPUs": 32, "peak": 989e12, "MFU": 0.45, "scaling efficiency": 0.93}),
+    _term("gpu_hours", 1912.6, "GPU-h", _f("formula.gpu_hours"), {"GPUs": 32}),
 ]
 INTERCONNECT_TERMS = [
-    FormulaTerm(
-        name="allreduce_seconds",
-        value=2.14,
-        unit="s",
-        formula="2 x (n-1)/n x gradient bytes / (link GB/s x efficiency), inside the node then across nodes "
-        "x 1.5 (ZeRO-3 all-gathers)",
-        inputs={
-            "gradient_bytes": 137.96e9,
-            "gpus_per_node": 8,
-            "nodes": 4,
-            "intra_gb_s": 450,
-            "network_gb_s": 400,
-            "link_efficiency": 0.8,
-        },
-    ),
-    FormulaTerm(
-        name="scaling_efficiency",
-        value=0.93,
-        unit="",
-        formula="compute / (compute + max(0, all-reduce - overlap x backward))",
-        inputs={"step_compute_s": 11.8, "allreduce_s": 2.14, "overlap": 0.6, "exposed_s": 0.88},
-    ),
+    _term("allreduce_seconds", 2.14, "s", _f("formula.allreduce"),
+          {"gradient_bytes": 137.96e9, "gpus_per_node": 8, "nodes": 4, "intra_gb_s": 450, "network_gb_s": 400,
+           "link_efficiency": 0.8}),
+    _term("scaling_efficiency", 0.93, "", _f("formula.scaling_efficiency"),
+          {"step_compute_s": 11.8, "allreduce_s": 2.14, "overlap": 0.6, "exposed_s": 0.88}),
 ]
 TCO_TERMS = [
-    FormulaTerm(
-        name="rent_usd",
-        value=5718.7,
-        unit="USD",
-        formula="$/h x hours x (1 - long-rental discount)",
-        inputs={
-            "usd_per_hour": 2.99,
-            "hours": 1912.6,
-            "discount": 0.0,
-            "provider": "lambda",
-            "instance": "gpu_8x_h100_sxm5",
-            "as_of": "2024-06-01",
-        },
-    ),
-    FormulaTerm(
-        name="buy_usd",
-        value=612_400.0,
-        unit="USD",
-        formula="cards + server + power + hosting + licences - resale",
-        inputs={"capex": 992_000.0},
-    ),
+    _term("rent_usd", 5718.7, "USD", _f("formula.rent"),
+          {"usd_per_hour": 2.99, "hours": 1912.6, "discount": 0.0, "provider": "lambda",
+           "instance": "gpu_8x_h100_sxm5", "as_of": "2024-06-01"}),
+    _term("buy_usd", 612_400.0, "USD", _f("formula.buy"), {"capex": 992_000.0}),
 ]
 
 TRACE = [

@@ -22,28 +22,28 @@ def test_a_yuan_answer_names_its_rate_and_flags_it_when_old(kb) -> None:
     r = recommend({"workload": {"task": "inference", "model": "llama-3.1-70b"},
                    "constraints": {"currency": "CNY", "acquisition": "buy", "max_gpus": 8}})
     fx = kb.tco_value("usd_cny")
-    used = {e["item"]: e for e in r.prices_used}
+    used = {e.item: e for e in r.prices_used}
     rate = used["USD to CNY exchange rate"]
-    assert rate["amount"] == fx.value and rate["as_of"] == fx.as_of.isoformat()
-    assert rate["age_days"] == _age(fx.as_of.isoformat()) and rate["source"]
+    assert rate.amount == fx.value and rate.as_of == fx.as_of.isoformat()
+    assert rate.age_days == _age(fx.as_of.isoformat()) and rate.source
     limit = kb.policy_value("fx_max_age_days")
     flagged = [f for f in r.findings if f.rule == "DATA-STALE-FX"]
-    assert bool(flagged) == (rate["age_days"] > limit)
+    assert bool(flagged) == (rate.age_days > limit)
     if flagged:
         assert fx.as_of.isoformat() in flagged[0].message and f"{fx.value:g}" in flagged[0].message
     # the card's own price is there too, with the date and source the cost step used
     buy = next(e for k, e in used.items() if k.startswith("buy "))
-    assert buy["as_of"] and buy["source"] and buy["age_days"] == _age(buy["as_of"])
+    assert buy.as_of and buy.source and buy.age_days == _age(buy.as_of)
 
 
 def test_a_dollar_answer_does_not_carry_the_rate(kb) -> None:
     r = recommend({"workload": {"task": "inference", "model": "llama-3.1-8b"},
                    "constraints": {"acquisition": "rent"}})
-    assert r.prices_used and all("CNY" not in e["item"] for e in r.prices_used)
+    assert r.prices_used and all("CNY" not in e.item for e in r.prices_used)
     rent = r.prices_used[0]
     rec = r.recommendation
-    assert rent["item"].startswith("rent ") and rec.provider in rent["item"]
-    assert rent["unit"] == "per GPU-hour" and rent["age_days"] == _age(rent["as_of"])
+    assert rent.item.startswith("rent ") and rec.provider in rent.item
+    assert rent.unit == "per GPU-hour" and rent.age_days == _age(rent.as_of)
     assert not [f for f in r.findings if f.rule == "DATA-STALE-FX"]
 
 
@@ -54,7 +54,7 @@ def test_a_winner_on_an_old_price_is_flagged_with_the_date(kb, tmp_path) -> None
         "     source: 'an old quote'}\n")
     r = recommend({"workload": {"task": "inference", "model": "llama-3.1-8b"},
                    "constraints": {"acquisition": "rent", "gpus": ["h100-80gb-sxm"]}}, knowledge=str(tmp_path))
-    assert r.prices_used[0]["as_of"] == "2023-06-01" and r.prices_used[0]["amount"] == 0.50
+    assert r.prices_used[0].as_of == "2023-06-01" and r.prices_used[0].amount == 0.50
     stale = [f for f in r.findings if f.rule == "DATA-STALE-PRICE"]
     assert stale and "2023-06-01" in stale[0].message and "h100-80gb-sxm" in stale[0].message
     assert {"what": "rent h100-80gb-sxm (lambda)", "as_of": "2023-06-01", "age_days": _age("2023-06-01")} \

@@ -141,9 +141,9 @@ def test_a_reserved_answer_cites_the_reserved_rate_and_its_date(kb) -> None:
     assert ev.cost.rent_term == "1-month"
     assert ev.offer.usd_per_hour == pytest.approx(41.60)
     used = prices_used(job, ev, "rent", today=dt.date(2026, 12, 1))
-    assert "1-month" in used[0]["item"] and used[0]["as_of"] == "2026-09-27"
-    assert used[0]["amount"] == pytest.approx(41.60 / 8)
-    assert "Calendar mode" in used[0]["source"]
+    assert "1-month" in used[0].item and used[0].as_of == "2026-09-27" and used[0].term == "1-month"
+    assert used[0].amount == pytest.approx(41.60 / 8)
+    assert "Calendar mode" in used[0].source
 
 
 def _two_cluster_offers(job, gpu_id: str, n: int) -> tuple[O.Offer, O.Offer]:

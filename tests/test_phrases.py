@@ -555,3 +555,256 @@ def test_no_english_formula_or_item_reaches_a_report():
                 assert " ".join(english.split()) not in flat, (kind, english)
                 seen += 1
     assert seen > 20
+
+
+# ------------------------------------------------ a formula from an older JSON file (no ids beside it)
+def test_a_formula_without_its_ids_is_shown_as_written():
+    """A term from an older gpuwise's JSON carries its English formula and no ``formula_phrases``: the
+    report shows it as written, no word translated and no number put in. Its English is not read for
+    operands (the parser that did so put the node count in "then across nodes": "then across 4")."""
+    from gpuwise.render import fmt, report
+    from gpuwise.results import FormulaTerm
+
+    from .fixtures_results import PARAMS, estimate_result
+
+    assert not hasattr(fmt, "substitute") and not hasattr(fmt, "FORMULA_ALIASES")
+    old = FormulaTerm(name="weights", value=4.3e9, unit="B", formula="params x 2 B / 32 GPUs (ZeRO-3)",
+                      inputs={"params": PARAMS, "bytes_per_param": 2, "shards": 32})
+    r = estimate_result()
+    r = r.model_copy(update={"memory": r.memory.model_copy(update={"terms": [old]})})
+    for lang in ("en", "zh"):
+        out = report.render(r, "text", kind="estimate", lang=lang, detail="full", width=200)
+        assert "params × 2 B / 32 GPUs (ZeRO-3)" in out and "69e9 × 2 B" not in out, lang
+    new = estimate_result()  # the same term with its ids: the numbers go in
+    assert "69e9 × 2 B / 32 GPUs (ZeRO-3)" in report.render(new, "text", kind="estimate", detail="full", width=200)
+
+
+# ------------------------------------------------ notes on a memory estimate, the prices an answer rests on
+def test_a_memory_note_is_message_ids(kb):
+    """Offload asked for without ZeRO (zero_stage 0, offload cpu): plain PyTorch cannot offload, so
+    memory.py models no offload and notes it, as note.offload_needs_zero; a Chinese report words it."""
+    from gpuwise.estimators import memory as M
+    from gpuwise.inputs.shape import from_catalog
+
+    rt = kb.runtime
+    s = M.TrainSetup(method="full", precision="bf16", mixed=True, optimizer="adamw", batch=1, seq=2048,
+                     checkpointing=False, attention="sdpa", zero=0, offload="cpu", dp=1)
+    e = M.training_memory(from_catalog(kb.models["llama-2-13b"]), s, quant=rt.quantization,
+                          overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value))
+    assert e.host_bytes == 0 and e.offload_target == "none"
+    assert [p[1] for p in e.note_phrases] == ["note.offload_needs_zero"]
+    assert e.notes == ("offload needs DeepSpeed ZeRO (zero_stage >= 1); ignored with zero_stage 0",)
+    parts = [messages.phrase_json((p,)) for p in e.note_phrases]
+    assert words.notes(list(e.notes), parts, Fmt("en")) == list(e.notes)
+    zh = words.notes(list(e.notes), parts, Fmt("zh"))
+    assert "DeepSpeed ZeRO" in zh[0] and "ignored" not in zh[0]
+    assert words.notes(["as  written"], [], Fmt("zh")) == ["as written"]  # an older result's note
+
+
+def test_a_diffusion_models_note_reaches_estimate_as_ids():
+    """SDXL's UNet (2.6B parameters, knowledge/models.yaml): only its states are modelled, and the
+    estimate says its activations are not, from note.diffusion_activations, in both languages."""
+    from gpuwise.decide.estimate import estimate
+    from gpuwise.render import report
+
+    e = estimate({"workload": {"task": "finetune", "method": "full", "model": "sdxl"}}, gpu="4090", gpus=1)
+    assert e.memory.notes == ["activations of diffusion models are not modelled: treat the figure as a lower bound"]
+    assert [[p[1] for p in parts] for parts in e.memory.notes_phrases] == [["note.diffusion_activations"]]
+    zh = report.render(e, "text", kind="estimate", lang="zh", width=200)
+    assert "扩散模型" in zh and "activations of diffusion" not in zh
+
+
+def test_the_prices_an_answer_rests_on_are_typed_and_worded_from_ids():
+    """A yuan purchase: the card's price, its host share and the USD->CNY rate, each a PriceUsed record
+    whose item and unit are price.* ids; the JSON has each kind's own keys only, as before."""
+    from gpuwise.results import PriceUsed, RecommendResult
+
+    r = gpuwise.recommend({"workload": {"task": "inference", "model": "llama-3.1-70b"},
+                           "constraints": {"currency": "CNY", "acquisition": "buy", "max_gpus": 8}})
+    assert r.prices_used and all(isinstance(e, PriceUsed) for e in r.prices_used)
+    by = {e.kind: e for e in r.prices_used}
+    assert by["fx"].item == "USD to CNY exchange rate" and by["fx"].unit == "per USD"
+    for e in r.prices_used:
+        assert messages.phrase_text(e.item_phrases) == e.item and messages.phrase_text(e.unit_phrases) == e.unit
+        assert all(mid.startswith("price.") for _s, mid, _v in e.item_phrases + e.unit_phrases)
+    buy = by["buy"]
+    assert buy.item == f"buy {buy.gpu} ({buy.condition}, {buy.item_phrases[0][2]['price_kind']})"
+    dumped = json.loads(r.model_dump_json())["prices_used"]
+    fx = next(d for d in dumped if d["kind"] == "fx")
+    assert "gpu" not in fx and "condition" not in fx and "alternative" not in fx
+    assert RecommendResult.model_validate_json(r.model_dump_json()).prices_used == r.prices_used
+
+
+def test_the_audit_alternatives_prices_say_so_in_ids():
+    r = gpuwise.audit(str(ROOT / "examples" / "proposal-used-3090-mining.yaml"))
+    alt = [e for e in r.prices_used if e.alternative]
+    assert alt and all(e.item.startswith("alternative: ") for e in alt)
+    assert all(e.item_phrases[0][1] == "price.alternative" for e in alt)
+    assert all(messages.phrase_text(e.item_phrases) == e.item for e in alt)
+
+
+# ------------------------------------------ no new English sentence from an estimator, the plan or prices
+KNOWN_ENGLISH: dict[str, set[str]] = {
+    # what these modules still word in English, each to become message ids with values (issue 21):
+    # the time ledger's items, a compute path's description, the ledger's items, what a market
+    # offer is sold as, the serving choice's and rate model's explanations, the support table's
+    # descriptions, the plan's notes on its baselines and binding constraints, the price import's
+    # skip reasons and the price table's rows. A peak phase ("optimizer step") is a closed vocabulary.
+    "estimators/candidate.py": {"start-up and wind-down", "pipeline bubble", "failures and restarts",
+                                "the proposal's own price", "work redone after spot reclaims",
+                                "waiting for spot capacity"},
+    "estimators/compute.py": {"fp32 (no bf16 units: emulated)", "this GPU has no bf16 hardware path",
+                              "no fp16 hardware path", "fp16 packed (no tensor cores)", "no tensor cores"},
+    "estimators/cost.py": {"start-up and wind-down", "the proposal's own price", "whole servers", "host server share",
+                           "scale-out network", "software licences", "resale at the end"},
+    "estimators/memory.py": {"optimizer step"},
+    "estimators/offers.py": {"on demand", "; {} USD per GPU-hour for a cluster of {} GPUs",
+                             "more than {} GPUs from {} are rented only as a reserved cluster, at least {} h ({}){}",
+                             "a {} reservation costs less than on demand for {} h",
+                             "; no reserved rate published: the on-demand rate is assumed"},
+    "estimators/serving/choice.py": {
+        "the fewest concurrent requests that reach target_tokens_per_s",
+        "workload.requests_per_s (Little's law: rate x time in the batch)",
+        "the most the memory and latency targets allow (the throughput target is not reached)",
+        "the copy does not fit"},
+    "estimators/serving/rate.py": {
+        "Poisson arrivals; batch in service from Little's law on the step model; slot wait M/D/c (Erlang C x 1/2) "
+        "and prefill wait M/D/m; p95 from the exponential tail of the waits (added) and a Poisson batch",
+        "; prefill and decode copies apart, the prompt's KV cache sent between them",
+        "disaggregated serving needs two copies or more; this layout has one, so it serves colocated"},
+    "estimators/serving/support.py": {
+        "the framework runs this precision on this GPU", "the framework does not run on this GPU vendor",
+        "the GPU is older than the framework's CUDA build supports", "the framework cannot load this precision",
+        "the framework's kernels for this precision do not exist for this GPU vendor",
+        "the framework's kernels for this precision need a newer GPU",
+        "this precision needs tensor-core units the GPU lacks",
+        "one model copy would span nodes and the framework runs on one machine only"},
+    "plan/build.py": {"plan file", "the solver stopped before its optimum; the {} baseline is cheaper and is the plan",
+                      "give targets.requests_per_s to compare with a hosted API",
+                      "the {} fleet is full in months {}: more of them would lower the cost",
+                      "no GPU type can be bought for every workload", "leaves work unplaced",
+                      "not allowed by constraints.acquisition", "over by ",
+                      "the plan would cost less with more budget here", "rules out {} for {}"},
+    "plan/milp.py": {"Solution limit reached", "Time limit reached"},
+    "plan/solve.py": {"no dated purchase price for {}", "{} cannot be bought in mainland China: {}",
+                      "{} is sold only in mainland China", "{} cannot be bought"},
+    "prices/catalog_csv.py": {
+        "{} catalog CSV '{}' imported with gpuwise prices import (as_of: {}{})", "the file's modification date",
+        "GPU '{}' is ambiguous: it could be {}", "gpu count", "no GPU name", "GPU '{}'{} is not in the catalog",
+        "'{}' read as {}: an 8-GPU cloud instance of this part is an HGX (SXM) server",
+        ", not a date the file states", "cheapest of {} locations", "no price", "price {} is not positive",
+        "price {} is below {} (the overlay keeps 6 decimals)", "did you mean {} for {}?",
+        "CSV error, reading stopped: {}", "{} fields, the header has {}"},
+    "prices/overlay.py": {"knowledge overlay", "# Knowledge overlay written by `gpuwise prices import` on {} from {}"},
+    "prices/table.py": {"up to {} GPUs", "any count", "reserved cluster from {} GPUs", "per GPU spot ({})",
+                        "per card", "NIC port", "switch port", "USD -> CNY exchange rate", ", China market"},
+}
+"""English still written in code by the modules below, by file; the list may only shrink."""
+
+_PROSE = re.compile(r"[A-Za-z]{2,} [a-z]{2,}")
+_NOT_SAID = {"N_", "_f", "Said", "UserError", "KnowledgeError", "RuleError", "ValueError", "TypeError", "KeyError",
+             "AttributeError"}  # catalog templates, fact descriptions, errors (tests/test_error_lang.py)
+
+
+def english_in_code(root):
+    """{file: {text}} of the string literals and f-strings (each value as ``{}``) under ``root`` that
+    read as English words, but docstrings, N_() templates, errors, fact and field descriptions; a
+    header comment written to a file (prices/overlay.py's) is its first line."""
+    import ast
+
+    from . import sources
+
+    found: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        tree = sources.tree(path)
+        skip: set[int] = set()
+        for n in ast.walk(tree):
+            body = getattr(n, "body", None)
+            for st in body if isinstance(body, list) else []:
+                if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+                    skip.add(id(st.value))
+            if isinstance(n, ast.Call):
+                f = n.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+                inside = [n] if name in _NOT_SAID else [k.value for k in n.keywords if k.arg in ("description", "hint")]
+                skip.update(id(a) for x in inside for a in ast.walk(x))
+            if isinstance(n, ast.JoinedStr):
+                skip.update(id(v) for v in n.values)
+        for n in ast.walk(tree):
+            if id(n) in skip:
+                continue
+            if isinstance(n, ast.JoinedStr):
+                text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in n.values)
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+                text = n.value
+            else:
+                continue
+            if text.startswith("# "):
+                text = text.split("\n")[0]
+            if _PROSE.search(text):
+                found.setdefault(str(path.relative_to(root)), set()).add(text)
+    return found
+
+
+def test_no_new_english_sentence_from_an_estimator_the_plan_or_prices():
+    """Issue 21: estimators, the plan and the price modules say things as message ids with values
+    (reports/messages.yaml), their English filled from the catalog. A new sentence written in code in
+    these modules fails here; one of KNOWN_ENGLISH that is gone must leave the list."""
+    root = ROOT / "gpuwise"
+    found: dict[str, set[str]] = {}
+    for package in ("estimators", "plan", "prices"):
+        for rel, texts in english_in_code(root / package).items():
+            found[f"{package}/{rel}"] = texts
+    new = {f: sorted(t - KNOWN_ENGLISH.get(f, set())) for f, t in found.items() if t - KNOWN_ENGLISH.get(f, set())}
+    assert new == {}, f"say these as message ids with values (reports/messages.yaml): {new}"
+    gone = {f: sorted(t - found.get(f, set())) for f, t in KNOWN_ENGLISH.items() if t - found.get(f, set())}
+    assert gone == {}, f"no longer in the code: remove them from KNOWN_ENGLISH: {gone}"
+
+
+def test_the_english_check_catches_a_sentence(tmp_path):
+    """The check can fail: an f-string reason, a constant note and a sentence in a tuple are caught;
+    a docstring, an N_() template and a field's description are not."""
+    (tmp_path / "m.py").write_text(
+        'def f(n, N_, Field):\n    """Why a count fails."""\n    Field(description="GPUs the job uses")\n'
+        '    N_("not enough memory")\n    notes = ("offload ignored without ZeRO",)\n'
+        '    return f"misses the deadline on {n} GPUs", "no time estimate", notes\n')
+    assert english_in_code(tmp_path) == {"m.py": {"misses the deadline on {} GPUs", "no time estimate",
+                                                   "offload ignored without ZeRO"}}
+
+
+# ------------------------------------------------ why the plan left a workload out (plan/why.py)
+UNPLACEABLE = """\
+horizon_months: 3
+owned:
+  - {gpu: RTX 4090, count: 4, servers: 1, hosting: office, bought: 2024-03, paid_usd: 7200}
+workloads:
+  - name: pretrain-70b
+    workload: {task: pretrain, model: llama-3.1-70b, seq_len: 4096, train_tokens: 1.0e12}
+    cadence: {at_month: 1}
+    deadline_days: 1
+constraints: {max_gpus: 8, acquisition: either}
+"""
+
+
+def test_why_a_workload_is_unplaced_is_message_ids(tmp_path):
+    """Pretraining Llama 3.1 70B on 1e12 tokens within a day: 6 x 70.6e9 x 1e12 = 4.2e23 FLOPs, which
+    8 H100s (8 x 989e12 FLOP/s dense BF16 at ~40% MFU: ~3.2e15 FLOP/s) need about four years for; no GPU type
+    takes it on up to 8 GPUs. The reason, each GPU type's (plan.why.*) and the owned fleet's are ids
+    with values, worded in Chinese; the binding constraints are sorted by the reasons' kind."""
+    from gpuwise.plan import plan
+    from gpuwise.render import plan_view
+
+    (tmp_path / "p.yaml").write_text(UNPLACEABLE)
+    r = plan(str(tmp_path / "p.yaml"))
+    (u,) = r.unplaced
+    assert u.workload == "pretrain-70b" and u.reason.startswith("no GPU type can run it: ")
+    assert u.reason_phrases[0][1] == "plan.unplaced.no_type" and messages.phrase_text(u.reason_phrases) == u.reason
+    inner = [p[1] for p in u.reason_phrases[0][2]["reasons"]]
+    assert inner and set(inner) <= {"plan.why.memory", "plan.why.deadline"}
+    w = next(w for w in r.workloads if w["name"] == "pretrain-70b")
+    assert w["why_not"] and all(isinstance(t, str) for t in w["why_not"].values())
+    assert {b.kind for b in r.binding if b.subject == "pretrain-70b"} >= {"deadline"}
+    owned = next(f for f in r.findings if f.rule == "PLAN-OWNED-CANNOT-RUN")
+    assert [p[1] for p in owned.values["owned_reason_phrases"]] == ["plan.why.owned_gpu"]
+    zh = " ".join(plan_view.render(r, "text", lang="zh", detail="full").split())
+    assert "没有哪种 GPU 能运行它" in zh and "no GPU type" not in zh and "longer than" not in zh

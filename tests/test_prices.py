@@ -212,9 +212,9 @@ def test_the_brief_names_the_prices_it_rests_on_with_their_age(fmt: str) -> None
     r = recommend({"workload": {"task": "finetune", "method": "qlora", "model": "llama-3.1-70b",
                                 "train_tokens": 2.0e8},
                    "constraints": {"acquisition": "buy", "gpus": ["rtx-3090"], "max_gpus": 4}})
-    used = {e["kind"]: e for e in r.prices_used}
-    assert used["buy"]["amount"] == 700 and used["buy"]["as_of"] == "2026-01-01"
-    assert used["host"]["amount"] == 800 and used["host"]["as_of"] == "2019-01-01"
+    used = {e.kind: e for e in r.prices_used}
+    assert used["buy"].amount == 700 and used["buy"].as_of == "2026-01-01"
+    assert used["host"].amount == 800 and used["host"].as_of == "2019-01-01"
     age = (dt.date.today() - dt.date(2026, 1, 1)).days
     brief = " ".join(report.render(r, fmt).split())  # the terminal's wrapping undone
     assert f"buy NVIDIA GeForce RTX 3090 24GB, used (2026-01-01, {age:,} days old)" in brief

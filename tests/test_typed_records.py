@@ -20,6 +20,9 @@ from gpuwise.estimators.run import Speed, TrainingRun
 from gpuwise.estimators.serving.result import ServingResult, serving_json
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
+from gpuwise.knowledge import schema as knowledge_schema
+from gpuwise.knowledge.schema import runtime as knowledge_runtime
+from gpuwise.knowledge.schema import serving as knowledge_serving
 
 from . import sources
 from .conftest import ROOT
@@ -30,7 +33,9 @@ RECORDS = (Evaluation, Speed, TrainingRun, ServingResult, Cost, Market)
 def _bags(cls: type) -> list[str]:
     """Fields of ``cls`` that are untyped bags: a bare ``dict``/``Any`` or a dict with ``Any`` values."""
     out = []
-    hints = typing.get_type_hints(cls)
+    # the estimators name knowledge classes for type checkers only (a run holds knowledge records)
+    names = {**vars(knowledge_schema), **vars(knowledge_runtime), **vars(knowledge_serving)}
+    hints = typing.get_type_hints(cls, localns=names)
     for f in dataclasses.fields(cls):
         t = hints[f.name]
         union = typing.get_origin(t) in (typing.Union, types.UnionType)

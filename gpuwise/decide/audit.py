@@ -24,7 +24,7 @@ from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
 from ..inputs.job import note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
-from ..prices.used import prices_used
+from ..prices.used import alternative, prices_used
 from ..results import Assumption, AuditResult, Candidate
 from . import engine
 from .actions import fact_key, ordered_findings
@@ -393,8 +393,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
                            "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
             prices_used=prices_used(job, proposed, acq.mode) + [
-                {**e, "item": f"alternative: {e['item']}", "alternative": True}
-                for o in alt_option for e in prices_used(job, *o)],
+                alternative(e) for o in alt_option for e in prices_used(job, *o)],
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules),
             policy=job.kb.policy_values(), ranking=ranking_sentence(job.kb.policy_values(), job.training),
         )

@@ -57,6 +57,7 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
         offload_target=mem.offload_target,
         terms=[term_out(t) for t in mem.terms()],
         notes=list(mem.notes),
+        notes_phrases=[phrase_json((p,)) for p in mem.note_phrases],
     )
 
 

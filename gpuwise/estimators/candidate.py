@@ -9,12 +9,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
 from ..inputs.job import Job, note
-from ..knowledge.schema import Gpu
-from ..knowledge.schema.runtime import StackSpeed
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, formula, phrase_json, phrase_text
 from ..results import Assumption
@@ -28,6 +26,10 @@ from . import planner as P
 from . import serving as SV
 from .priced import Cost, Market
 from .run import Speed, TrainingRun
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
+    from ..knowledge.schema.runtime import StackSpeed
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 

@@ -15,11 +15,14 @@ are modelled in ``estimators/serving/``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..inputs.shape import Shape
-from ..knowledge.schema import Gpu
 from ..messages import formula, formula_text
 from . import Term
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
 
 
 def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
-from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 from ..ledger import HOURS_PER_MONTH, Ledger, LedgerLine, Period
 from ..messages import Phrase, formula, quoted
 from . import Term
 from .offers import Offer, rent_offers  # noqa: F401  (moved; kept importable from here)
 from .offers import derived as _derived
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 
 SERVER_CARDS = 8  # double-width PCIe cards in one 4U GPU server (tco.yaml server_share_usd_per_gpu_pcie)
 

@@ -28,10 +28,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from ..knowledge.schema import Gpu, RuntimeFile
 from ..messages import Phrase, formula, phrase_text
 from . import Term
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu, RuntimeFile
 
 GPUS_PER_NODE = 8
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..inputs.shape import Shape
-from ..messages import Phrase, formula, formula_text
+from ..messages import Phrase, formula, formula_text, phrase_text
 from ..results import MEMORY_PARTS
 from . import Term
 
@@ -117,7 +117,7 @@ class MemoryEstimate:
     host_bytes: float = 0.0  # host RAM (or NVMe) needed per GPU for offloaded state
     offload_target: str = "none"
     trainable_params: float = 0.0
-    notes: tuple[str, ...] = ()
+    note_phrases: tuple[Phrase, ...] = ()  # notes on the estimate as a whole, each one part (note.*: ids with values)
     comm_bytes: float = 0.0
     grad_bytes_per_param: float = 0.0  # dtype of the gradients reduced across data-parallel GPUs
     weight_bytes_per_param: float = 0.0  # dtype of the weights gathered by ZeRO-3 / sent between stages
@@ -130,6 +130,11 @@ class MemoryEstimate:
             object.__setattr__(self, "layout", formula_text(self.layout))
         elif self.layout_phrases and formula_text(self.layout_phrases) != self.layout:
             object.__setattr__(self, "layout_phrases", ())  # English written over it: its parts no longer say it
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The notes in English, one per part of :attr:`note_phrases`."""
+        return tuple(phrase_text((p,)) for p in self.note_phrases)
 
     @property
     def tensor_bytes(self) -> float:
@@ -297,7 +302,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
     if s.model_parallel:
         return parallel_training_memory(shape, s, quant=quant, overhead=overhead)
     P = shape.params
-    notes: list[str] = []
+    notes: list[Phrase] = []
     prec_b = BYTES[s.precision] if s.precision in ("fp32", "fp16", "bf16") else 2
     host = 0.0
 
@@ -405,7 +410,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         phase_a = weights.value + opt.value + act.value  # grads are freed between steps (set_to_none)
         phase_b = weights.value + grads.value + opt.value + step_temp
         if s.offload != "none":
-            notes.append("offload needs DeepSpeed ZeRO (zero_stage >= 1); ignored with zero_stage 0")
+            notes.append(("", "note.offload_needs_zero", {}))
     grad_b = float(wb)  # torch-amp: fp32 gradients; DeepSpeed: gradients in the 16-bit training dtype
     comm = P * grad_b * (1.5 if s.zero >= 3 else 1.0)
     est = _assemble(weights, grads, opt, act, phase_a, phase_b, step_temp, layout, overhead,
@@ -613,7 +618,7 @@ def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: 
 
 def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, phase_b: float,
               step_temp: float, layout: tuple[Phrase, ...], overhead: tuple[float, float], host: float,
-              offload: str, trainable: float, notes: list[str], comm: float, *, deepspeed: bool) -> MemoryEstimate:
+              offload: str, trainable: float, notes: list[Phrase], comm: float, *, deepspeed: bool) -> MemoryEstimate:
     """Pick the peak moment and express the breakdown at that moment (DeepSpeed keeps its gradient
     buckets through backward; PyTorch allocates gradients as activations are freed)."""
     if phase_b >= phase_a:
@@ -781,4 +786,4 @@ def weights_only_memory(params: float, precision: str, training: bool, *, overhe
     over = _overhead_term(tensors, overhead, "formula.overhead_states")
     return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", none), over, formula("memory_layout.states_only"),
                           "n/a", {}, 0.0, "none", params if full else 0.0,
-                          ("activations of diffusion models are not modelled: treat the figure as a lower bound",))
+                          (("", "note.diffusion_activations", {}),))

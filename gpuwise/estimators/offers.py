@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..knowledge.schema import CloudFile
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import CloudFile
+
 
 _DERIVED: dict[tuple[int, str], tuple[Any, Any]] = {}
 

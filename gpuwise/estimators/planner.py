@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..knowledge.schema import Gpu
 from ..messages import formula
 from . import Term
 from . import compute as C
@@ -46,6 +46,9 @@ from . import interconnect as I
 from . import memory as M
 from .step_time import GpuRates, StepTime, dp_traffic, gpu_rates, gpu_speed, step_parts, step_time
 from .training_layout import NO_PINS, Layout, Pins, Static, TrainingJob, figures
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..knowledge.schema import Gpu
 from . import Term
 from . import compute as C
 from . import interconnect as I
 from .training_layout import Layout, Static, TrainingJob
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
 
 
 @dataclass(frozen=True)

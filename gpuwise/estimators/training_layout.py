@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..inputs.shape import Shape
-from ..knowledge.schema import RuntimeFile
 from . import compute as C
 from . import memory as M
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import RuntimeFile
 
 ACT_BYTES = 2.0  # bf16 activations exchanged by TP, PP, EP and CP
 

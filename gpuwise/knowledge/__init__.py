@@ -16,29 +16,33 @@ import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ..cache import Memo
 from ..errors import N_, KnowledgeError, Said, UserError, either
 from ..paths import knowledge_dir
 from ..yamlio import list_directory, parse_yaml, read_bytes
-from . import schema as S
 from .names import NameIndex, Resolved, norm  # noqa: F401  (Resolved and norm: re-exported)
+from .records import record_class
 
-FILES: dict[str, type[BaseModel]] = {
-    "gpus.yaml": S.GpuFile,
-    "models.yaml": S.ModelFile,
-    "clouds.yaml": S.CloudFile,
-    "tco.yaml": S.TcoFile,
-    "software.yaml": S.SoftwareFile,
-    "runtime.yaml": S.RuntimeFile,
-    "policy.yaml": S.PolicyFile,
-    "serving.yaml": S.ServingFile,
-    "prices.yaml": S.PricesFile,
-    "apis.yaml": S.ApisFile,  # hosted-API token prices (gpuwise plan)
+if TYPE_CHECKING:  # the schema classes validate the files; a run holds records (see records.py)
+    from pydantic import BaseModel
+
+    from . import schema as S
+
+FILES: dict[str, str] = {
+    "gpus.yaml": "GpuFile",
+    "models.yaml": "ModelFile",
+    "clouds.yaml": "CloudFile",
+    "tco.yaml": "TcoFile",
+    "software.yaml": "SoftwareFile",
+    "runtime.yaml": "RuntimeFile",
+    "policy.yaml": "PolicyFile",
+    "serving.yaml": "ServingFile",
+    "prices.yaml": "PricesFile",
+    "apis.yaml": "ApisFile",  # hosted-API token prices (gpuwise plan)
 }
+"""Each knowledge file and the name of its schema class in :mod:`gpuwise.knowledge.schema`."""
 
 def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
     """Name the entry a validation error points into: ``gpus[3] (id h100-80gb-sxm).memory.gb``."""
@@ -67,6 +71,10 @@ def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
 
 
 def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
+    from pydantic import ValidationError
+
+    from . import schema as S
+
     if not isinstance(data, dict):
         raise KnowledgeError(N_("expected a mapping at the top level"), where=str(path))
     version = data.get("schema_version")
@@ -261,11 +269,14 @@ file of the same name: loading several overlays validates each file they leave a
 
 
 def _load(overlay: Path | None) -> Knowledge:
+    from . import schema as S
+
     base = knowledge_dir()
     mine = overlay_files(overlay) if overlay is not None else {}
-    parsed: dict[str, BaseModel] = {}
+    parsed: dict[str, Any] = {}
     files: dict[str, Path] = {}
-    for fname, schema in FILES.items():
+    for fname, class_name in FILES.items():
+        schema = getattr(S, class_name)
         path = base / fname
         raw = read_bytes(path, what="knowledge file")
         files[fname] = path
@@ -284,11 +295,12 @@ def _load(overlay: Path | None) -> Knowledge:
                 if fname == "policy.yaml":
                     extra = policy_overlay(extra, data, over)
                 data = _merge(data, extra, over)
-            got = validate_file(files[fname], schema, data)
+            valid = validate_file(files[fname], schema, data)
+            if over is not None:
+                _no_future_dates(valid, over)
+            got = as_records(valid)
             _VALIDATED.put(key, got)
         parsed[fname] = got
-        if over is not None:
-            _no_future_dates(got, over)
     gpus_f: S.GpuFile = parsed["gpus.yaml"]  # type: ignore[assignment]
     models_f: S.ModelFile = parsed["models.yaml"]  # type: ignore[assignment]
     gpus = _unique(gpus_f.gpus, files["gpus.yaml"], "gpus")
@@ -319,9 +331,27 @@ def _load(overlay: Path | None) -> Knowledge:
     return kb
 
 
+def as_records(value: Any) -> Any:
+    """A validated schema object (and what it holds) as the plain records a run keeps."""
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return record_class(type(value).__name__).of(
+            {name: as_records(getattr(value, name)) for name in type(value).model_fields})
+    if isinstance(value, list):
+        return [as_records(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(as_records(v) for v in value)
+    if isinstance(value, dict):
+        return {k: as_records(v) for k, v in value.items()}
+    return value
+
+
 def _no_future_dates(model: BaseModel, path: Path) -> None:
     """A price, offer or rate an overlay dates after today would never be called stale (as an
     imported row dated after today is skipped): refused by its place in the file."""
+    from pydantic import BaseModel
+
     today = dt.date.today()
 
     def walk(obj: Any, where: str) -> None:

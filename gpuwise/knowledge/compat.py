@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .schema import Gpu, SoftwareFile
-from .schema.software import GaudiRelease, LibrarySupport, RocmRelease, TorchNpuRelease
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from .schema import Gpu, SoftwareFile
+    from .schema.software import GaudiRelease, LibrarySupport, RocmRelease, TorchNpuRelease
+
 
 STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "gaudi": "Intel Gaudi software", "cann": "Ascend CANN"}
 

@@ -37,6 +37,7 @@ from .result import (
 from .schema import PlanFile
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size
 from .solve import UNPLACED_RUN, UNSERVED, Fleet, Inputs, Program, Setting, commitment_span, fleet_for, solve
+from .why import joined
 
 KEEP_PER_WORKLOAD = 3
 """GPU types kept per workload and way of acquiring (cheapest first), besides the owned ones: the
@@ -517,8 +518,8 @@ class Planner:
                                note=f"the {self.fleets[g].gpu.name} fleet is full in months "
                                     f"{_ranges(months)}: more of them would lower the cost"))
         for sz in self.sized:
-            for kind, word in (("deadline", "deadline"), ("latency", "latency"), ("memory", "memory")):
-                hit = sorted(g for g, why in sz.why_not.items() if word in why)
+            for kind in ("deadline", "latency", "memory"):
+                hit = sorted(g for g, why in sz.why_not.items() if why.kind == kind)
                 if hit and (kind != "memory" or any(g in self.owned for g in hit)):
                     names = ", ".join(self.kb.gpus[g].name for g in hit[:4]) + (" ..." if len(hit) > 4 else "")
                     out.append(Binding(constraint=f"{kind}[{sz.name}]", kind=kind,  # type: ignore[arg-type]
@@ -553,11 +554,10 @@ class Planner:
                                     for pl in m["placements"]])
                   for m in ex["months"]]
         purchases = [self._purchase(p) for p in ex["purchases"]]
-        unplaced = [Unplaced(workload=name, reason=self._why_unplaced(name, ms), months=ms)
-                    for name, ms in ex["unplaced"].items()]
+        unplaced = [self._unplaced(name, ms) for name, ms in ex["unplaced"].items()]
         for sz in self.sized:
             if not sz.options and sz.name not in ex["unplaced"]:
-                unplaced.append(Unplaced(workload=sz.name, reason=self._why_unplaced(sz.name, []), months=[]))
+                unplaced.append(self._unplaced(sz.name, []))
         api_out = [ApiAlternative(workload=a["workload"], provider=a.get("provider", ""),
                                   self_host_per_month=M(a.get("self_host_per_month", 0.0)),
                                   api_per_month=M(a.get("api_per_month", 0.0)), model=a.get("model", ""),
@@ -614,7 +614,8 @@ class Planner:
                               "kind": "serving" if sz.serving else "training", "cadence": sz.w.cadence.kind,
                               "runs": sz.runs, "demand": [round(d, 3) for d in sz.demand], "measure": sz.measure,
                               "requests_per_s": [round(r, 4) for r in sz.requests_per_s],
-                              "why_not": dict(sorted(sz.why_not.items())), "owned_reason": sz.owned_reason})
+                              "why_not": {g: w.text for g, w in sorted(sz.why_not.items())},
+                              "owned_reason": {g: w.text for g, w in sz.owned_reason.items()}})
         return PlanResult(
             total=M(total), currency=self.out_currency, baselines=baselines, purchases=purchases, months=months,  # type: ignore[arg-type]
             unplaced=unplaced, api=api_out, findings=findings, trace=trace, answer=answer, horizon_months=H,
@@ -633,16 +634,24 @@ class Planner:
             knowledge_dates={k: v.isoformat() for k, v in self.kb.dates().items()},
         )
 
-    def _why_unplaced(self, name: str, months: list[int]) -> str:
+    def _unplaced(self, name: str, months: list[int]) -> Unplaced:
+        why = self._why_unplaced(name, months)
+        return Unplaced(workload=name, reason=messages.phrase_text(why), months=months,
+                        reason_phrases=messages.phrase_json(why))
+
+    def _why_unplaced(self, name: str, months: list[int]) -> tuple[messages.Phrase, ...]:
+        """Why a workload was left out, as message ids with values (plan.unplaced.*): the first three
+        distinct reasons no GPU type can take it (plan.why.*), in the order of their English."""
         sz = next(s for s in self.sized if s.name == name)
         if not sz.options:
-            reasons = sorted(set(sz.why_not.values()))
-            return "no GPU type can run it: " + "; ".join(reasons[:3])
+            distinct = {w.text: w for w in sz.why_not.values()}
+            reasons = [distinct[t] for t in sorted(distinct)[:3]]
+            return (("", "plan.unplaced.no_type", {"reasons": joined(reasons)}),)
         c = self.pf.constraints
         if c.acquisition == "buy" and not any(self.fleets[g].unit or self.fleets[g].owned for g in sz.options):
-            return "acquisition is buy, and no GPU type that runs it can be bought"
-        return (f"not placed in month{'s' if len(months) > 1 else ''} {_ranges(months)}: the GPUs that run it "
-                f"are not available then (acquisition {c.acquisition}, delivery, budget)")
+            return (("", "plan.unplaced.cannot_buy", {}),)
+        return (("", "plan.unplaced.months" if len(months) > 1 else "plan.unplaced.month",
+                 {"months": _ranges(months), "acquisition": c.acquisition}),)
 
 
 def _line(month: int, kind: str, item: tuple[str, tuple[messages.Phrase, ...]], amount: float,

@@ -43,6 +43,8 @@ class PlanWorkloadFact(_Fact):
     owned_any: bool = _f("the team owns GPUs")
     owned_can_run: bool = _f("some owned GPU type can run it (memory, time, framework), at the owned count")
     owned_reason: str = _f("why the owned GPUs cannot run it ('' when they can)")
+    owned_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, values] parts), "
+                                    "which a report words in its own language")
     owned_gpus: str = _f("the owned GPU types, by name")
     rented_share: float = _f("share of its GPU-hours rented (0-1)")
     outgrows_month: int = _f("serving: first month its load needs more than the owned GPUs carry (-1 never)")

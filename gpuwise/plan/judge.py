@@ -12,9 +12,10 @@ from ..decide import engine, rulebook
 from ..decide.actions import SEVERITY_ORDER, evidence
 from ..decide.recommend import house_rules
 from ..estimators import cost as K
-from ..messages import fill, placeholders
+from ..messages import fill, phrase_json, phrase_text, placeholders
 from ..results import Finding, HouseRules, TraceEntry
 from .sizing import HOURS
+from .why import Why, joined, why
 
 
 def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -38,8 +39,10 @@ def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[s
     for sz in inp.sized:
         months = ex["unplaced"].get(sz.name, [])
         can = [g for g in pl.owned if g in sz.options and g not in sz.owned_reason]
-        reason = "; ".join(f"{kb.gpus[g].name}: {sz.owned_reason.get(g) or sz.why_not.get(g, 'no estimate')}"
-                           for g in pl.owned) if not can else ""
+        reason = () if can else joined([
+            Why("owned", (("", "plan.why.owned_gpu", {"gpu": kb.gpus[g].name, "reason": (
+                sz.owned_reason.get(g) or sz.why_not.get(g) or why("estimate", "plan.why.no_estimate")).parts}),))
+            for g in pl.owned])
         total = ex["total_hours"].get(sz.name, 0.0)
         rented = ex["rented_hours"].get(sz.name, 0.0)
         first = next((m for m in range(1, H + 1) if sz.active(m)), 1)
@@ -67,7 +70,8 @@ def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[s
                     "rented_abroad": ", ".join(abroad) if pl.market == "china" else "", "workload": sz.name,
                     "kind": "serving" if sz.serving else "training",
                     "placed": not months, "unplaced_months": len(months), "owned_any": bool(pl.owned),
-                    "owned_can_run": bool(can), "owned_reason": reason, "owned_gpus": owned_names or "none",
+                    "owned_can_run": bool(can), "owned_reason": phrase_text(reason),
+                    "owned_reason_phrases": phrase_json(reason), "owned_gpus": owned_names or "none",
                     "rented_share": rented / total if total else 0.0, "outgrows_month": outgrows,
                     "outgrows_gpus": gpus_then, "late_purchase": late, "purchase_month": pm, "arrival_month": am,
                     "first_month": first})
@@ -116,6 +120,7 @@ def judge(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> tuple[list[
         message = fill(rule.then.message, values)
         names = dict.fromkeys(placeholders(rule.then.message) + placeholders(rule.then.fix))
         shown = {n: values[n] for n in names if n in values}
+        shown.update({f"{n}_phrases": values[f"{n}_phrases"] for n in names if values.get(f"{n}_phrases")})
         subject = str(values.get("workload") or values.get("gpu") or values.get("period") or values["t"])
         ev = evidence(rule, values)
         trace.append(TraceEntry(rule=rule_id, step=book.step_of[rule_id], conclusion=message, facts=ev,

@@ -82,6 +82,8 @@ class Unplaced(Frozen):
     workload: str
     reason: str
     months: list[int] = []
+    reason_phrases: list[Any] = Field(default=[], description="the reason as [separator, message id, values] "
+                                      "parts (reports/messages.yaml plan.unplaced.*, plan.why.*)")
 
 
 class ApiAlternative(Frozen):

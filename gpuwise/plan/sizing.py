@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
 from ..decide.verdicts import LATENCY, TIME, Verdict, judge, plan_within, rejected_on, rejected_reading
@@ -25,8 +25,11 @@ from ..estimators.offers import TERM_HOURS
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Constraints, Requirements
 from ..knowledge import Knowledge
-from ..knowledge.schema import Gpu
 from .schema import PlanFile, PlanWorkload
+from .why import Why, why
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
 
 HOURS = K.HOURS_PER_MONTH
 DAYS_PER_MONTH = HOURS / 24
@@ -82,8 +85,8 @@ class Sized:
     hours_per_day: float = 24.0
     deadline_hours: float = 0.0
     options: dict[str, Option] = field(default_factory=dict)
-    why_not: dict[str, str] = field(default_factory=dict)  # gpu id -> why it cannot take this workload
-    owned_reason: dict[str, str] = field(default_factory=dict)  # owned gpu id -> why the owned fleet cannot
+    why_not: dict[str, Why] = field(default_factory=dict)  # gpu id -> why it cannot take this workload
+    owned_reason: dict[str, Why] = field(default_factory=dict)  # owned gpu id -> why the owned fleet cannot
 
     def active(self, m: int) -> bool:
         return (self.runs[m - 1] > 0) if not self.serving else self.demand[m - 1] > 0
@@ -204,31 +207,31 @@ def _verdict(book: Rulebook, s: Sized, ev: Any) -> Verdict:
 
 
 def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:
-    last_reason = "does not fit in memory at any count up to max_gpus"
+    last_reason = why("memory", "plan.why.memory")
     for n in counts(max_gpus):
         ev = evaluate(s.job, g, n, defer=True)
         if not _verdict(book, s, ev).fits:  # the memory rules let no layout of n GPUs through
             if owned and n <= owned:
-                s.owned_reason[g.id] = (f"does not fit in memory on {n} of them "
-                                        f"({ev.memory.per_gpu / 1e9:.1f} GB per GPU, {ev.usable / 1e9:.1f} GB usable)")
+                s.owned_reason[g.id] = why("memory", "plan.why.owned_memory", n=n, need=ev.memory.per_gpu / 1e9,
+                                           usable=ev.usable / 1e9)
             continue
         ev.complete()
         wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
         if wall <= 0:
-            last_reason = "no time estimate"
+            last_reason = why("estimate", "plan.why.no_time")
             continue
         timed = _verdict(book, s, ev)  # the deadline rules judge the completed estimate
         if not timed.fast_enough or rejected_reading(book, timed, TIME):
-            last_reason = f"misses the deadline ({wall / 24:.1f} days on {n} GPUs, {s.deadline_hours / 24:.1f} allowed)"
+            last_reason = why("deadline", "plan.why.deadline", days=wall / 24, n=n, allowed=s.deadline_hours / 24)
             if owned and n <= owned:
-                s.owned_reason[g.id] = (f"{n} of them take {wall / 24:.1f} days, "
-                                        f"longer than the {s.deadline_hours / 24:.1f} days allowed")
+                s.owned_reason[g.id] = why("deadline", "plan.why.owned_deadline", n=n, days=wall / 24,
+                                           allowed=s.deadline_hours / 24)
             continue
         opt = Option(g.id, n, wall_hours=wall, layout=ev.label())
         _rent(s, g, n, opt)
         s.options[g.id] = opt
         if owned and n > owned:
-            s.owned_reason.setdefault(g.id, f"needs {n} at once to finish in time; {owned} owned")
+            s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_too_few", n=n, owned=owned))
         elif owned:
             s.owned_reason.pop(g.id, None)  # an earlier count's reason no longer holds
         return
@@ -238,7 +241,7 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
 
 
 def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:
-    last_reason = "the model does not fit in memory at any count up to max_gpus"
+    last_reason = why("memory", "plan.why.memory_serving")
     for n in counts(min(max_gpus, 16)):
         ev = evaluate(s.job, g, n)  # judged once, complete (one rule session costs more than the put-off steps)
         verdict = _verdict(book, s, ev)
@@ -247,19 +250,21 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook)
         sv = ev.serving  # None: no serving estimate (a diffusion model), no capacity
         unsupported = rejected_on(book, verdict, "compatibility")
         if unsupported:  # the software does not run here (CMP-FRAMEWORK-GPU/-PRECISION): no count changes that
-            said = sv.support.reason if sv is not None and sv.support.reason != "ok" else None
-            last_reason = str(said or f"ruled out by {unsupported[0]} ({book.rules[unsupported[0]].title})")
+            said = sv.support.detail_phrases if sv is not None and sv.support.reason != "ok" else None
+            last_reason = (Why("software", said) if said else
+                           why("software", "plan.why.ruled_out", rule=unsupported[0],
+                               title=book.rules[unsupported[0]].title))
             break
         cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
             else float(sv.max_throughput_concurrency or 0.0)
         if cap <= 0 or rejected_reading(book, verdict, LATENCY):  # the latency rules reject it at its load
-            last_reason = f"misses the latency targets on {n} GPUs"
+            last_reason = why("latency", "plan.why.latency", n=n)
             continue
         opt = Option(g.id, n, capacity=cap, layout=ev.label())
         _rent(s, g, n, opt)
         s.options[g.id] = opt
         if owned and n > owned:
-            s.owned_reason.setdefault(g.id, f"one copy of the model needs {n} of them; {owned} owned")
+            s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_copy", n=n, owned=owned))
         return
     s.why_not[g.id] = last_reason
     if owned:

@@ -30,14 +30,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..estimators import cost as K
 from ..knowledge import Knowledge
-from ..knowledge.schema import Gpu
 from ..messages import phrase_text
 from .milp import Model, Solution
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, replicas_needed
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
 
 UNPLACED_RUN = 1e9
 """Objective weight of a run left unplaced (per run): far above any real plan's cost."""

@@ -510,25 +510,6 @@ def input_text(v: Any) -> str:
     return " ".join(str(v).split())
 
 
-FORMULA_ALIASES: tuple[tuple[str, str, str], ...] = (
-    # (phrase in a formula, the input it stands for, how to show the value)
-    ("$/h", "usd_per_hour", "usd_per_hour"),
-    ("long-rental discount", "discount", "fraction"),
-)
-_OPERATORS = set("*/+-=(),^×·")
-
-
-def _is_operand(text: str, start: int, end: int) -> bool:
-    """Whether the word at ``text[start:end]`` stands as an operand: an operator (or a bracket)
-    beside it, so "hours" in "$/h x hours" is a variable and "nodes" in "then across nodes" is prose."""
-    before = text[:start].rstrip()
-    after = text[end:].lstrip()
-    times_before = before == "x" or before.endswith(" x")
-    times_after = after == "x" or after.startswith("x ")
-    return bool(times_before or times_after or (before and before[-1] in _OPERATORS)
-                or (after and after[0] in _OPERATORS))
-
-
 def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str | None:
     """The number a formula's operand ``name`` stands for, as the formula with the numbers shows it
     (a price per hour in the report's money, a discount as a percentage, hours and seconds with their
@@ -542,33 +523,6 @@ def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str 
         return f"{v:.0%}"
     unit = " h" if name == "hours" or name.endswith("_hours") else " s" if name.endswith("_s") else ""
     return input_text(v) + unit
-
-
-def substitute(formula: str, inputs: dict[str, Any], money: Any = None) -> str:
-    """The formula with its inputs put in: named phrases ("$/h") by the value they stand for, a
-    variable-like name (with an underscore or a digit, or a short symbol such as ``tp``) wherever it
-    appears, and a plain word only where it stands as an operand (never the prose around it)."""
-    out = formula
-    for phrase, key, how in FORMULA_ALIASES:
-        v = inputs.get(key)
-        if phrase in out and isinstance(v, (int, float)) and not isinstance(v, bool):
-            shown = ((money(v) if money else f"${v:,.2f}") + "/h" if how == "usd_per_hour" else
-                     f"{v:.0%}" if how == "fraction" else input_text(v))
-            out = out.replace(phrase, shown)
-    for key in sorted(inputs, key=len, reverse=True):
-        v = inputs[key]
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            continue  # only numbers go into a formula; a name or a flag stays a word
-        symbol = "_" in key or any(ch.isdigit() for ch in key) or len(key) <= 2
-        unit = " h" if key == "hours" or key.endswith("_hours") else " s" if key.endswith("_s") else ""
-
-        def put(m: re.Match[str], v: Any = v, symbol: bool = symbol, unit: str = unit) -> str:
-            if symbol or _is_operand(m.string, m.start(), m.end()):
-                return input_text(v) + unit
-            return m.group(0)
-
-        out = re.sub(rf"(?<![\w.$-]){re.escape(key)}(?!\w|-(?!\d))", put, out)
-    return out
 
 
 def display_width(text: str) -> int:

@@ -113,7 +113,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         brief.append(_("It costs what %(baseline)s does (%(other)s): no way that keeps to the constraints costs less.",
                        baseline=_(BASELINE[r.answer.beats]), other=m(r.baselines[r.answer.beats])))
     for u in r.unplaced:
-        brief.append(_("Not placed: %(workload)s: %(reason)s", workload=u.workload, reason=u.reason))
+        brief.append(_("Not placed: %(workload)s: %(reason)s", workload=u.workload,
+                       reason=said(u.reason_phrases, local) if u.reason_phrases else u.reason))
 
     months = table([_("Month"), _("Capex"), _("Rent"), _("Hosting + power"), _("Fees"), _("Resale"), _("Total"),
                     _("Fleet use")],

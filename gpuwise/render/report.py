@@ -53,7 +53,6 @@ from .fmt import (  # noqa: F401  (re-exported: the report's vocabulary and form
     input_text,
     md_code,
     md_escape,
-    substitute,
     table,
     text_lines,
     times,

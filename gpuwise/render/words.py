@@ -267,6 +267,14 @@ def said(parts: list[Any], f: Speaker) -> str:
     return "".join(out) if f.sep == ", " else fullwidth("".join(out))
 
 
+def notes(texts: list[str], parts: list[Any], f: Speaker) -> list[str]:
+    """Notes on an estimate (a memory estimate's ``notes``) in the report's language, each from its
+    message ids (``notes_phrases``: one phrase per note); as written when a result came without them."""
+    if parts and len(parts) == len(texts):
+        return [said(p, f) for p in parts]
+    return [" ".join(n.split()) for n in texts]
+
+
 def input_value(key: str, text: str, f: Speaker) -> str:
     """A formula input that is text and not worded by gpuwise (those come as ``input_phrases``): an id
     or a name as written (a provider, a precision, a date); a source or a format description quoted

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...knowledge.schema import Gpu
 from .. import memory as M
 from . import rate as R
 from .engine import Engine, engine
@@ -14,6 +13,9 @@ from .layout import Layout, Replica, layouts, replica
 from .load import Point, capacity_point, point, system_point
 from .rate import RateAnswer
 from .support import Support, request_lengths, support
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ...knowledge.schema import Gpu
 
 
 # ------------------------------------------------------------------------------- choice

@@ -4,15 +4,18 @@ model's bytes and shape figures a step reads."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...knowledge.schema import Gpu
-from ...knowledge.schema.serving import Framework, FrameworkPrecision, FrameworkRelease, version_key
+from ...knowledge.records import version_key
 from .. import GiB, usable_share
 from .. import memory as M
 from . import options as O
 from .draft import Drafter, drafter
 from .support import has_units, peak_tflops, support
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ...knowledge.schema import Gpu
+    from ...knowledge.schema.serving import Framework, FrameworkPrecision, FrameworkRelease
 
 
 # -------------------------------------------------------------------------------- engine

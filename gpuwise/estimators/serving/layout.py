@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...knowledge.schema import Gpu
 from ...messages import Phrase, phrase_text
 from .. import memory as M
 from ..interconnect import GPUS_PER_NODE, link_bandwidth
 from .engine import Engine, kv_heads_effective, kv_per_token, window_tokens
 from .support import request_lengths
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ...knowledge.schema import Gpu
 
 
 # ------------------------------------------------------------------------------- layouts

@@ -8,9 +8,11 @@ a fact, so a rule can say so; a method it runs replaces the framework's defaults
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...knowledge.schema.serving import Framework, MethodKernel, QuantizationMethod
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ...knowledge.schema.serving import Framework, MethodKernel, QuantizationMethod
+
 
 
 @dataclass(frozen=True)

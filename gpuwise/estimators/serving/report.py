@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...knowledge.schema import Gpu
-from ...knowledge.schema.serving import Framework
 from ...messages import Phrase, formula, formula_text, phrase_text
 from .. import Term
 from .. import memory as M
@@ -20,6 +18,10 @@ from .layout import Layout
 from .result import ServingResult
 from .step import step
 from .support import request_lengths
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ...knowledge.schema import Gpu
+    from ...knowledge.schema.serving import Framework
 
 
 def terms(job: Any, s: Serving) -> dict[str, Term]:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...knowledge.schema import Gpu
-from ...knowledge.schema.serving import Framework
 from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
 from ..interconnect import GPUS_PER_NODE
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ...knowledge.schema import Gpu
+    from ...knowledge.schema.serving import Framework
 
 REASONS = {
     "ok": "the framework runs this precision on this GPU",

@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...errors import N_, Said
+from ..records import GpuHourPriceMethods, InstanceMethods
 from .base import Check, Strict
 
 Currency = Literal["USD", "CNY"]
@@ -61,7 +62,7 @@ class _Priced(Strict):
             raise Said(N_("give exactly one of the USD and the CNY price"))
 
 
-class Instance(_Priced):
+class Instance(InstanceMethods, _Priced):
     id: str
     provider: str
     gpu: str = Field(description="gpu id in gpus.yaml")
@@ -80,12 +81,8 @@ class Instance(_Priced):
         self._one_price(self.usd_per_hour, self.cny_per_hour)
         return self
 
-    @property
-    def currency(self) -> Currency:
-        return "CNY" if self.cny_per_hour is not None else "USD"
 
-
-class GpuHourPrice(_Priced):
+class GpuHourPrice(GpuHourPriceMethods, _Priced):
     """A per-GPU-hour offer from a GPU-specialist cloud (no instance shape)."""
 
     provider: str
@@ -109,10 +106,6 @@ class GpuHourPrice(_Priced):
         if self.spot_usd_per_gpu_hour is not None and self.usd_per_gpu_hour is None:
             raise Said(N_("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)"))
         return self
-
-    @property
-    def currency(self) -> Currency:
-        return "CNY" if self.cny_per_gpu_hour is not None else "USD"
 
 
 class Tier(Strict):

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...errors import N_, Said
+from ..records import MarketMethods
 from .base import Check, Strict
 
 Currency = Literal["USD", "CNY"]
@@ -69,7 +70,7 @@ class Excluded(Strict):
     reason: str = Field(min_length=10)
 
 
-class Market(Strict):
+class Market(MarketMethods, Strict):
     """A GPU's dated jurisdiction facts: whether US export rules let it be sold into China (and on
     what terms, since when), what China's own import guidance says, and whether it is sold outside
     China at all."""
@@ -103,10 +104,6 @@ class Market(Strict):
         if self.licence in ("case-by-case",) and self.licence_since is None:
             raise Said(N_("a case-by-case licence policy needs licence_since"))
         return self
-
-    @property
-    def licence_policy(self) -> str:
-        return self.licence or ("not-required" if self.sold_in_china else "required")
 
 
 class Fabric(Strict):

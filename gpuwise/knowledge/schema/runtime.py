@@ -5,7 +5,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...errors import N_, Said
-from ...messages import Phrase, phrase_text, quoted
+from ..records import NetworkMethods, TrainingFactorsMethods
 from .base import Check, Strict
 
 
@@ -56,7 +56,7 @@ class NetworkReference(Strict):
     kind: str = Field(min_length=2, description="the ports' generation as the system's guide names it (NDR)")
 
 
-class Network(Strict):
+class Network(NetworkMethods, Strict):
     gb_s: float = Field(gt=0, description="line rate, one direction, GB/s")
     shared_by: Literal["gpu", "node"] = Field(description="one such port per GPU, or one per node")
     latency_us: float = Field(ge=0)
@@ -74,26 +74,6 @@ class Network(Strict):
             raise Said(N_("give either 'port' (the port's name) or 'description', not both"))
         return self
 
-    def phrases(self) -> tuple[Phrase, ...]:
-        """How nodes are networked, as message ids and values (reports/messages.yaml net.*)."""
-        if not self.port:
-            return (quoted(self.description),)
-        note: list[Phrase] = []
-        if self.rail_optimised:
-            note.append(("", "net.rail", {}))
-        if self.reference is not None:
-            r = self.reference
-            note.append((", " if note else "", "net.reference", {"system": r.system, "ports": r.ports,
-                                                                 "kind": r.kind}))
-        mid = f"net.per_{self.shared_by}"
-        return ((("", mid + "_note", {"port": self.port, "note": note}),) if note
-                else (("", mid, {"port": self.port}),))
-
-    @property
-    def text(self) -> str:
-        """The same in English ("one 25 GbE port per node")."""
-        return phrase_text(self.phrases())
-
 
 class BatchDefault(Strict):
     """Published global batch (tokens per optimizer step) for pretraining models below a size."""
@@ -110,7 +90,7 @@ class Mesh(Strict):
     source: str = Field(min_length=3)
 
 
-class TrainingFactors(Strict):
+class TrainingFactors(TrainingFactorsMethods, Strict):
     """What the training layout planner adds to the MFU: width, precision, communication, restarts."""
 
     mfu_reference_hidden: Positive
@@ -130,13 +110,6 @@ class TrainingFactors(Strict):
     pretrain_global_batch_max: Positive = Field(description="the largest default pretraining batch, tokens")
     pretrain_global_batch: list[BatchDefault] = Field(min_length=1)
     meshes: dict[str, Mesh] = Field(description="link kind -> point-to-point mesh layout")
-
-    def global_batch_tokens(self, params: float) -> BatchDefault:
-        """The published global batch for a model of ``params`` parameters (the largest row applies above)."""
-        for row in sorted(self.pretrain_global_batch, key=lambda r: r.below_params_b):
-            if params < row.below_params_b * 1e9:
-                return row
-        return max(self.pretrain_global_batch, key=lambda r: r.below_params_b)
 
 
 class RentedHostRam(Strict):

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...errors import N_, Said
+from ..records import version_key
 from .base import Check, Strict
 from .runtime import Factor, QuantFormat
 
@@ -75,13 +76,6 @@ class VendorOverride(Strict):
 
 
 RELEASE_VERSION = r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$"
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """A release number as a tuple that orders as releases do (0.5.12 after 0.5.7; a .postN or rcN
-    suffix counts as the release it follows)."""
-    core = version.split("post")[0].split("rc")[0].rstrip(".")
-    return tuple(int(p) for p in core.split("."))
 
 
 class FrameworkRelease(VendorOverride):

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ...errors import N_, Said
+from ..records import TcoFileMethods
 from .base import Check, Strict
 
 
@@ -49,7 +50,7 @@ class ResaleCurve(Strict):
     check: Check = "U"
 
 
-class TcoFile(Strict):
+class TcoFile(TcoFileMethods, Strict):
     """Ownership assumptions: server share, PUE, hosting, resale, licences, FX."""
 
     schema_version: int
@@ -67,11 +68,3 @@ class TcoFile(Strict):
         if fx is not None and fx.value <= 0:
             raise Said(N_("usd_cny: the exchange rate must be more than 0 CNY per USD"))
         return v
-
-    def resale_for(self, architecture: str | None) -> tuple[float, float, str]:
-        """(fraction kept per year, floor, curve id) for a GPU architecture."""
-        for c in self.resale:
-            if architecture in c.architectures:
-                return c.fraction_per_year, c.floor, c.id
-        return (self.values["resale_fraction_per_year"].value, self.values["resale_floor_fraction"].value,
-                "default")

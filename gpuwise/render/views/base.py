@@ -33,7 +33,6 @@ from ..fmt import (
     input_text,
     operand_number,
     pairs,
-    substitute,
     table,
 )
 
@@ -181,9 +180,7 @@ class BaseView:
                                         lambda name: operand_number(name, t.inputs, self.f.money_exact))
             with_numbers = shown if shown != formula else ""
         else:  # a formula from a result without its parts (an older JSON file): as written, no word translated
-            formula = words.plain(t.formula, self.f)
-            numbers = substitute(t.formula, t.inputs, money=self.f.money_exact)
-            with_numbers = words.plain(numbers, self.f) if numbers != t.formula else ""
+            formula, with_numbers = words.plain(t.formula, self.f), ""  # its English is not read for operands
         trivial = not t.inputs  # a part a model never keeps ("training keeps no KV cache") has no inputs
         if t.unit == "B" and t.value == 0 and not trivial:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
@@ -333,9 +330,9 @@ class BaseView:
         figures (undated: the user's) and the audit alternative's (the full report has them)."""
         out = []
         for e in getattr(self.r, "prices_used", None) or []:
-            if brief and (e.get("alternative") or not e.get("as_of")):
+            if brief and (e.alternative or not e.as_of):
                 continue
-            kind, cur, amount = e.get("kind"), e.get("currency", "USD"), e.get("amount")
+            kind, cur, amount = e.kind, e.currency, e.amount
             rate = getattr(getattr(self.r, "currency", None), "usd_cny", None)
             if amount is None:
                 shown = self.f.na()
@@ -346,31 +343,29 @@ class BaseView:
             else:  # in the report's one currency (a yuan price converted at the answer's dated rate)
                 shown = self.f.money2(amount if cur == "USD" else amount / rate if rate else None)
             if kind == "rent":
-                term = self._(RENT_TERMS[e["term"]]) if e.get("term") in RENT_TERMS else e.get("term", "")
-                where = " ".join(x for x in (e.get("provider"), e.get("instance")) if x)
-                what = (self._("rent %(gpu)s on %(provider)s, %(term)s", gpu=e["gpu"], provider=where, term=term)
+                term = self._(RENT_TERMS[e.term]) if e.term in RENT_TERMS else (e.term or "")
+                where = " ".join(x for x in (e.provider, e.instance) if x)
+                what = (self._("rent %(gpu)s on %(provider)s, %(term)s", gpu=e.gpu, provider=where, term=term)
                         if brief else
-                        self._("rent %(gpu)s on %(provider)s, %(term)s: %(amount)s per GPU-hour", gpu=e["gpu"],
+                        self._("rent %(gpu)s on %(provider)s, %(term)s: %(amount)s per GPU-hour", gpu=e.gpu,
                                provider=where, term=term, amount=shown))
             elif kind == "buy":
-                cond = self._(CONDITIONS[e["condition"]]) if e.get("condition") in CONDITIONS else e.get("condition")
-                what = (self._("buy %(gpu)s, %(condition)s", gpu=e["gpu"], condition=cond) if brief else
-                        self._("buy %(gpu)s, %(condition)s: %(amount)s per card", gpu=e["gpu"], condition=cond,
-                               amount=shown) if e.get("unit_gpus", 1) == 1 else
-                        self._("buy %(gpu)s, %(condition)s: %(amount)s per %(n)s GPUs", gpu=e["gpu"],
-                               condition=cond, amount=shown, n=e["unit_gpus"]))
+                cond = self._(CONDITIONS[e.condition]) if e.condition in CONDITIONS else e.condition
+                what = (self._("buy %(gpu)s, %(condition)s", gpu=e.gpu, condition=cond) if brief else
+                        self._("buy %(gpu)s, %(condition)s: %(amount)s per card", gpu=e.gpu, condition=cond,
+                               amount=shown) if (e.unit_gpus or 1) == 1 else
+                        self._("buy %(gpu)s, %(condition)s: %(amount)s per %(n)s GPUs", gpu=e.gpu,
+                               condition=cond, amount=shown, n=e.unit_gpus))
             elif kind == "host":
                 what = self._("host server") if brief else self._("host server: %(amount)s per GPU", amount=shown)
-            elif kind == "fx":
+            else:  # fx
                 what = (self._("USD to CNY rate") if brief else
                         self._("exchange rate: %(amount)s CNY per USD", amount=shown))
-            else:
-                what = f"{e.get('item', '?')}: {shown} {e.get('unit', '')}".strip()
-            if e.get("alternative"):
+            if e.alternative:
                 what = self._("alternative: %(what)s", what=what)
-            age = e.get("age_days")
-            out.append(self._("%(what)s (%(as_of)s, %(age)s days old)", what=what, as_of=e["as_of"],
-                              age=format(age, ",.0f")) if e.get("as_of") and isinstance(age, (int, float))
+            age = e.age_days
+            out.append(self._("%(what)s (%(as_of)s, %(age)s days old)", what=what, as_of=e.as_of,
+                              age=format(age, ",.0f")) if e.as_of and isinstance(age, (int, float))
                        else self._("%(what)s (undated)", what=what))
         return out
 

@@ -112,7 +112,7 @@ class StepsView(BaseView):
                 if m.host_ram_bytes_per_node:
                     step["notes"].append(self._("Host RAM needed per node for offload: %(b)s.",
                                                 b=f.bytes(m.host_ram_bytes_per_node)))
-                step["notes"] += [" ".join(n.split()) for n in m.notes]
+                step["notes"] += words.notes(m.notes, m.notes_phrases, self.f)
             rows, classes = [], []
             for c in shown:
                 rows.append([self.candidate_name(c), self.strategy(c), f.bytes(c.memory_per_gpu_bytes),

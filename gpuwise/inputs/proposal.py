@@ -1,0 +1,140 @@
+"""A proposal file (``audit``): the workload and constraints of a requirements file plus the hardware
+proposed, how it is acquired, the used cards' history, cloud traffic and the facility."""
+
+import datetime as dt
+import math
+from typing import Any, Literal
+
+from pydantic import (
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from ..errors import N_, Said
+from .requirements import Constraints, Environment
+from .strict import MAX_CARD_POWER_W, MAX_GPUS, Strict, _finite
+from .workload import Workload
+
+Link = Literal["nvlink", "nvswitch", "pcie-3", "pcie-4", "pcie-5"]
+
+
+class Hardware(Strict):
+    gpu: str = Field(min_length=1, max_length=100)
+    count: int = Field(ge=1, le=MAX_GPUS)
+    nodes: int = Field(default=1, ge=1, le=MAX_GPUS)
+    link: Link | None = None
+    network: str | None = Field(default=None, max_length=50)
+    host_ram_gb: float | None = Field(default=None, gt=0, le=1e7)
+
+    _v = field_validator("host_ram_gb")(_finite)
+
+    @field_validator("gpu", mode="before")
+    @classmethod
+    def _gpu_str(cls, v: Any) -> Any:
+        """``gpu: 4090`` is a name YAML reads as a number (as in ``constraints.gpus``)."""
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    @model_validator(mode="after")
+    def _nodes(self) -> "Hardware":
+        if self.nodes > self.count:
+            raise Said(N_("more nodes than GPUs"))
+        return self
+
+
+class Acquisition(Strict):
+    mode: Literal["buy", "rent"]
+    condition: Literal["new", "used", "refurbished"] = "new"
+    unit_price_usd: float | None = Field(default=None, gt=0, le=1e9)
+    hourly_usd: float | None = Field(default=None, gt=0, le=1e6)
+    spot: bool = False
+    provider: str | None = Field(default=None, max_length=50)
+    instance: str | None = Field(default=None, max_length=100)
+    months: float = Field(default=6, gt=0, le=600)
+    checkpointing: bool | None = Field(default=None, description="the job checkpoints and restarts automatically")
+    region: str | None = Field(default=None, max_length=50)
+
+    _v = field_validator("unit_price_usd", "hourly_usd", "months")(_finite)
+
+
+def _yyyymm(v: Any) -> Any:
+    if isinstance(v, dt.date):
+        return v.strftime("%Y-%m")
+    return v
+
+
+def _real_month(v: str | None) -> str | None:
+    """``2020-13`` and ``2021-02-30`` match the pattern but are no dates."""
+    if v is not None:
+        try:
+            dt.date.fromisoformat(v if len(v) == 10 else v + "-01")
+        except ValueError:
+            raise Said(N_("not a real year and month (write YYYY-MM, e.g. 2021-03)")) from None
+    return v
+
+
+class UsedCard(Strict):
+    serial: str | None = Field(default=None, max_length=100)
+    manufactured: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
+    purchased: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
+    nvidia_smi: str | None = Field(default=None, max_length=4096)
+    fan_speed_percent: list[float] = Field(default=[], max_length=100_000)
+    power_under_load_w: list[float] = Field(default=[], max_length=100_000)
+
+    _d = field_validator("manufactured", "purchased", mode="before")(_yyyymm)
+    _m = field_validator("manufactured", "purchased")(_real_month)
+
+    @field_validator("fan_speed_percent", "power_under_load_w")
+    @classmethod
+    def _samples(cls, v: list[float], info: ValidationInfo) -> list[float]:
+        top = 100 if info.field_name == "fan_speed_percent" else MAX_CARD_POWER_W
+        for x in v:
+            if not math.isfinite(x) or not 0 <= x <= top:
+                unit = "percent" if top == 100 else "W"
+                raise Said(N_("samples must be numbers from 0 to %(top)s %(unit)s (got %(x)s)"), top=top, unit=unit,
+                           x=f"{x:g}")
+        return v
+
+    @model_validator(mode="after")
+    def _dates(self) -> "UsedCard":
+        """A card is bought after it is made, and neither happens in the future."""
+        today = dt.date.today().strftime("%Y-%m")
+        for name in ("manufactured", "purchased"):
+            value = getattr(self, name)
+            if value is not None and value[:7] > today:
+                raise Said(N_("%(name)s %(value)s is in the future (today is %(today)s)"), name=name, value=value,
+                           today=today)
+        if self.manufactured and self.purchased and self.purchased[:7] < self.manufactured[:7]:
+            raise Said(N_("purchased %(purchased)s before it was manufactured (%(manufactured)s)"),
+                       purchased=self.purchased, manufactured=self.manufactured)
+        return self
+
+
+class Storage(Strict):
+    kind: Literal["premium-ssd", "standard-ssd", "object"] = "premium-ssd"
+    tb: float = Field(default=0, ge=0, le=1e6)
+
+
+class Cloud(Strict):
+    egress_tb_per_month: float = Field(default=0, ge=0, le=1e6)
+    cross_region_tb_per_month: float = Field(default=0, ge=0, le=1e6)
+    storage: Storage = Field(default_factory=Storage)
+
+
+class Facility(Strict):
+    power_kw_available: float | None = Field(default=None, gt=0, le=1e6)
+    rack_units: int | None = Field(default=None, ge=1, le=100_000)
+    cooling: Literal["air", "liquid"] | None = None
+
+
+class Proposal(Strict):
+    title: str = Field(default="(untitled proposal)", max_length=500)
+    workload: Workload
+    constraints: Constraints = Field(default_factory=Constraints)
+    environment: Environment = Field(default_factory=Environment)
+    hardware: Hardware
+    acquisition: Acquisition
+    used_cards: list[UsedCard] = Field(default=[], max_length=10_000)
+    cloud: Cloud = Field(default_factory=Cloud)
+    facility: Facility = Field(default_factory=Facility)

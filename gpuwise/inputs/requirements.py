@@ -1,0 +1,217 @@
+"""A requirements file (``recommend``, ``estimate``, ``ask``): its ``constraints`` (with amounts
+written in either currency, ``$200,000`` or ``150万元``) and ``environment`` sections beside the
+workload, and the file as a whole."""
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from ..errors import N_, Said
+from .strict import MAX_GPUS, Strict, _finite
+from .workload import Workload
+
+
+class Environment(Strict):
+    os: str | None = Field(default=None, max_length=100)
+    driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$",
+                               description="NVIDIA driver version as nvidia-smi prints it, e.g. '535.104.05'")
+    cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$",
+                             description="CUDA version as torch.version.cuda prints it, e.g. '12.1'")
+    pytorch: str | None = Field(
+        default=None, max_length=100,  # PEP 440: 2.1.0+cu121, 2.4.0rc1, 2.5.0.dev20240801
+        pattern=r"^\d+\.\d+(\.\d+)?((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[A-Za-z0-9]+(\.[A-Za-z0-9]+)*)?$",
+        description="PyTorch version as torch.__version__ prints it, e.g. '2.1.0' or '2.4.1+cu121'")
+    kernel_modules: Literal["open", "proprietary"] | None = Field(
+        default=None, description="NVIDIA kernel module flavour: open (nvidia-open) or proprietary")
+    rocm: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$", description="AMD ROCm release, e.g. '6.4.1'")
+    synapse: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?(-\d+)?$", description="Intel Gaudi software release, e.g. '1.21.0'")
+    cann: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.(\d+|[Rr][Cc]\d+))?(\.\d+)?$", description="Huawei CANN, e.g. '8.1.RC1'")
+    torch_npu: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+\.\d+(\.post\d+|\.?rc\d+)?$", description="Ascend torch_npu, e.g. 2.5.1.post1")
+    bitsandbytes: str | None = Field(
+        default=None, pattern=r"^\d+\.\d+(\.\d+)?(\.post\d+|\.dev\d+)?$", description="bitsandbytes release")
+
+    @field_validator("driver", "cuda", "rocm", "synapse", "cann", "torch_npu", "bitsandbytes", mode="after")
+    @classmethod
+    def _short(cls, v: str | None) -> str | None:
+        """A version is a few characters; a 5,000-digit one is refused, not turned into a number."""
+        if v is not None and len(v) > 40:
+            raise Said(N_("a version of %(n)s characters is not a version (at most 40)"), n=len(v))
+        return v
+
+    @field_validator("rocm", "synapse", "bitsandbytes", "cann", "torch_npu", mode="before")
+    @classmethod
+    def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
+        """Versions such as ROCm 7.10, Gaudi 1.20 or bitsandbytes 0.50 lose their zero as YAML numbers."""
+        if isinstance(v, float):
+            raise Said(N_('write the version in quotes (%(field_name)s: "%(v)s"): YAML reads 1.20 as 1.2'),
+                       field_name=info.field_name, v=v)
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    @field_validator("driver", "cuda", mode="before")
+    @classmethod
+    def _str(cls, v: Any) -> Any:
+        return str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+
+    @field_validator("pytorch", mode="before")
+    @classmethod
+    def _quoted(cls, v: Any) -> Any:
+        """YAML reads an unquoted 2.10 as the number 2.1: PyTorch 2.10 exists, so ask for quotes."""
+        if isinstance(v, float):
+            raise Said(N_('write the version in quotes (pytorch: "%(v)s"): YAML reads 2.10 as the number 2.1'), v=v)
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+_MONEY = re.compile(
+    r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>\d[\d,_]*(?:\.\d+)?(?:e[-+]?\d{1,4})?)\s*"
+    r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元)?\s*$", re.IGNORECASE)
+_CURRENCY = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
+             "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "yuan": "CNY", "元": "CNY"}
+_MULT = {"k": 1e3, "m": 1e6, "万": 1e4, "亿": 1e8}
+
+
+class _Mismatch:
+    """A budget whose written currency contradicts ``currency`` (reported on the field)."""
+
+    def __init__(self, message: str, text: str):
+        self.message, self.text = message, text
+
+    def __repr__(self) -> str:
+        return repr(self.text)
+
+
+def parse_money(text: str) -> tuple[float, str | None]:
+    """An amount as people write it: ``$200,000``, ``¥1500000``, ``1500000 CNY``, ``RMB 1.5m``,
+    ``150万元`` -> (amount, currency or None when no currency is written)."""
+    m = _MONEY.match(text)
+    if m is None:
+        raise Said(N_('%(text)s is not an amount (write e.g. 200000, "$200,000" or "1500000 CNY")'), text=f"{text!r}")
+    pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
+    cur_pre, cur_post = _CURRENCY.get(pre), _CURRENCY.get(post)
+    if cur_pre and cur_post and cur_pre != cur_post:
+        raise Said(N_("%(text)s names two currencies"), text=f"{text!r}")
+    amount = float(m.group("num").replace(",", "").replace("_", ""))
+    amount *= _MULT.get((m.group("mult") or "").lower(), 1.0)
+    return amount, cur_pre or cur_post
+
+
+CURRENCY_FIELDS = {"budget_usd": "budget_{cur}", "electricity_usd_per_kwh": "electricity_{cur}_per_kwh"}
+"""The money fields of ``constraints`` and their name in a file's own currency (``budget_cny``)."""
+
+
+def to_currency_fields(constraints: dict, currency: str) -> dict:
+    """``constraints`` with its money fields named for ``currency`` (``budget_cny`` in a CNY file), in
+    the same order; a USD file keeps the contract's names."""
+    if currency == "USD":
+        return dict(constraints)
+    names = {k: v.format(cur=currency.lower()) for k, v in CURRENCY_FIELDS.items()}
+    return {names.get(k, k): v for k, v in constraints.items()}
+
+
+def from_currency_fields(constraints: dict) -> dict:
+    """The inverse of :func:`to_currency_fields`: ``budget_cny: 300000`` is ``budget_usd: 300000`` with
+    ``currency: CNY``. A yuan field in a file whose currency is USD, or a field given under both
+    names, is an error naming the field."""
+    out = dict(constraints)
+    for usd, pattern in CURRENCY_FIELDS.items():
+        name = pattern.format(cur="cny")
+        if name not in out:
+            continue
+        if usd in out:
+            raise PydanticCustomError("currency_field", f"give {usd} or {name}, not both")
+        if out.get("currency", "CNY") != "CNY":
+            raise PydanticCustomError("currency_field",
+                                      f"{name} is in CNY but currency is {out['currency']}: every amount in the "
+                                      f"file is in the one currency")
+        out = {(usd if k == name else k): v for k, v in out.items()}
+        out["currency"] = "CNY"
+    return out
+
+
+class Constraints(Strict):
+    gpus: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(default=[], max_length=200)
+    max_gpus: int = Field(default=64, ge=1, le=MAX_GPUS)
+    deadline_days: float | None = Field(default=None, gt=0, le=36500)
+    budget_usd: float | None = Field(default=None, gt=0, le=1e13)
+    acquisition: Literal["rent", "buy", "either"] = "either"
+    project_months: float = Field(default=6, gt=0, le=600)
+    electricity_usd_per_kwh: float = Field(default=0.15, ge=0, le=100)
+    currency: Literal["USD", "CNY"] = Field(default="USD", description="the currency of every amount in this file")
+    hosting: Literal["office", "colocation", "datacenter"] | None = Field(
+        default=None, description="where bought hardware runs (default: chosen per candidate, stated)")
+    market: Literal["global", "china"] | None = Field(
+        default=None, description="where the hardware is bought or rented (default: china with CNY, else global)")
+    value_of_a_day_usd: float | None = Field(
+        default=None, ge=0, le=1e9, description="what a training result one wall-clock day earlier is worth, in the "
+                                                "file's currency; the ranking adds it for each day (default: the "
+                                                "policy's value_of_a_day_usd)")
+    procurement: Literal["any", "domestic"] = Field(
+        default="any", description="domestic: Chinese accelerators only (Huawei Ascend...), as state buyers in "
+                                   "China are asked to buy")
+
+    _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh",
+                         "value_of_a_day_usd")(_finite)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _own_currency_fields(cls, data: Any) -> Any:
+        """``budget_cny`` / ``electricity_cny_per_kwh``: a yuan amount in a field named for its
+        currency (as ``gpuwise ask`` writes a CNY file) is ``budget_usd`` / ``electricity_usd_per_kwh``
+        of a file whose ``currency`` is CNY."""
+        return from_currency_fields(data) if isinstance(data, dict) else data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _budget_text(cls, data: Any) -> Any:
+        """A budget written with its currency (``¥1500000``, ``1500000 CNY``, ``$200,000``). The
+        currency must agree with ``currency``; when ``currency`` is not given, it sets it. Errors
+        are raised by the field check below, so they name ``budget_usd``."""
+        if not isinstance(data, dict) or not isinstance(data.get("budget_usd"), str):
+            return data
+        text = data["budget_usd"]
+        try:
+            amount, cur = parse_money(text)
+        except ValueError:
+            return data  # the field check names the field and says what an amount looks like
+        given = data.get("currency")
+        if cur is not None and given is not None and given != cur:
+            return {**data, "budget_usd": _Mismatch(f"{text!r} is in {cur} but currency is {given}: "
+                                                    f"every amount in the file is in the one currency", text)}
+        out = {**data, "budget_usd": amount}
+        if cur is not None and given is None:
+            out["currency"] = cur
+        return out
+
+    @field_validator("budget_usd", mode="before")
+    @classmethod
+    def _budget_checked(cls, v: Any) -> Any:
+        if isinstance(v, _Mismatch):
+            raise ValueError(v.message)
+        if isinstance(v, str):
+            parse_money(v)  # raises with the accepted forms; a bare number text parses
+            return parse_money(v)[0]
+        return v
+
+    @field_validator("gpus", mode="before")
+    @classmethod
+    def _gpus_str(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            return [str(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in v]
+        return v
+
+
+class Requirements(Strict):
+    # a section's default comes from a factory: an instance written here would build that
+    # section's validator when the module is imported, in every process (pydantic's defer_build)
+    workload: Workload
+    constraints: Constraints = Field(default_factory=Constraints)
+    environment: Environment = Field(default_factory=Environment)

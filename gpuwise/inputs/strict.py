@@ -1,0 +1,55 @@
+"""The base of every input model (:class:`Strict`: unknown keys are errors, no NaN, no yes/no read as
+a number) and the bounds the input files share."""
+
+import math
+import typing
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+)
+
+from ..errors import N_, Said
+
+MAX_GPUS = 100_000
+MAX_CARD_POWER_W = 5000
+"""No single GPU board draws more (a GB200 superchip module is about 2,700 W)."""
+
+PosInt = Annotated[int, Field(ge=1)]
+
+
+def _finite(v: float | None) -> float | None:
+    if v is not None and not math.isfinite(v):
+        raise Said(N_("must be a finite number"))
+    return v
+
+
+def _takes_bool(annotation: Any) -> bool:
+    """Whether a field's type admits a boolean anywhere (``bool``, ``bool | Literal['auto']``)."""
+    if annotation is bool:
+        return True
+    if typing.get_origin(annotation) is Literal:
+        return any(isinstance(a, bool) for a in typing.get_args(annotation))
+    return any(_takes_bool(a) for a in typing.get_args(annotation))
+
+
+class Strict(BaseModel):
+    # allow_inf_nan=False: .nan, .inf and -.inf are refused as "not a finite number" by every
+    # float field (and its lists), before any range check could give a confusing message
+    model_config = ConfigDict(extra="forbid", validate_default=True, allow_inf_nan=False, defer_build=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_as_number(cls, v: Any, info: ValidationInfo) -> Any:
+        """YAML reads yes/no/on/off/true/false as booleans, and pydantic would take True as 1
+        (``count: yes`` as one GPU, ``zero_stage: on`` as stage 1): only fields that hold a
+        yes/no answer take one."""
+        if isinstance(v, bool | list) and not _takes_bool(cls.model_fields[info.field_name].annotation) and (
+                isinstance(v, bool) or any(isinstance(x, bool) for x in v)):
+            raise Said(N_("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not valid "
+                          "here: write a number, or quote the text"))
+        return v

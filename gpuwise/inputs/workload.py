@@ -1,0 +1,251 @@
+"""A requirements or proposal file's ``workload`` section: the task, the model (a catalog name or a
+custom architecture), how it trains or serves, the pinned parts of its layout and its serving
+targets; with the vocabularies those fields take."""
+
+import math
+from typing import Any, Literal
+
+from pydantic import (
+    Field,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
+
+from ..errors import N_, Said, either
+from .strict import Strict, _finite
+
+Task = Literal["pretrain", "finetune", "inference"]
+Method = Literal["full", "lora", "qlora"]
+Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
+Framework = Literal["vllm", "sglang", "tensorrt-llm", "llama.cpp", "exllama", "mlc", "transformers"]
+Optimizer = Literal["adamw", "adamw-fused", "adamw-8bit", "sgd", "adafactor"]
+Attention = Literal["sdpa", "flash", "eager"]
+LoraTargets = Literal["all-linear", "attention", "qv"]
+
+
+class Architecture(Strict):
+    """A custom transformer's shape (with ``params_b``)."""
+
+    layers: int = Field(ge=1, le=1000)
+    hidden_size: int = Field(ge=1, le=1_000_000)
+    heads: int = Field(ge=1, le=10_000)
+    kv_heads: int | None = Field(default=None, ge=1, le=10_000, description="default: heads")
+    ffn_size: int | None = Field(default=None, ge=1, le=10_000_000, description="default: 4 x hidden")
+    vocab_size: int = Field(default=32000, ge=1, le=10_000_000)
+    tied_embeddings: bool = False
+    experts: int | None = Field(default=None, ge=2, le=100_000, description="MoE: routed experts per MoE layer")
+    experts_per_token: int | None = Field(default=None, ge=1, le=100_000, description="MoE: experts per token")
+    shared_experts: int = Field(default=0, ge=0, le=1000, description="MoE: experts every token uses")
+    active_params_b: float | None = Field(default=None, ge=1e-6, le=100_000,
+                                          description="MoE: parameters used per token")
+
+    _v = field_validator("active_params_b")(_finite)
+
+    @model_validator(mode="after")
+    def _kv(self) -> "Architecture":
+        if self.kv_heads is not None and self.kv_heads > self.heads:
+            raise Said(N_("kv_heads cannot exceed heads"))
+        if (self.experts is None) != (self.experts_per_token is None):
+            raise Said(N_("a MoE architecture needs both 'experts' and 'experts_per_token'"))
+        if self.experts is not None and self.experts_per_token is not None and self.experts_per_token > self.experts:
+            raise Said(N_("experts_per_token cannot exceed experts"))
+        return self
+
+
+class Parallelism(Strict):
+    """Pinned parts of a training layout; absent parts are chosen by gpuwise."""
+
+    tp: int | None = Field(default=None, ge=1, le=1024, description="tensor parallel")
+    pp: int | None = Field(default=None, ge=1, le=1024, description="pipeline parallel")
+    ep: int | None = Field(default=None, ge=1, le=100_000, description="expert parallel (MoE)")
+    cp: int | None = Field(default=None, ge=1, le=1024, description="context (sequence) parallel")
+    vpp: int | None = Field(default=None, ge=1, le=64, description="virtual pipeline stages per rank (Megatron's "
+                            "interleaved 1F1B schedule; 1: the plain 1F1B schedule, Megatron's default)")
+
+
+QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
+    "awq": ("int4",), "gptq": ("int4", "int8"), "bitsandbytes": ("int4", "int8"), "fp8": ("fp8",),
+    "w8a8-int8": ("int8",), "nvfp4": ("fp4",), "mxfp4": ("fp4",), "gguf": ("int4", "int8"),
+}
+"""The precisions each quantization method stores (knowledge/serving.yaml quantization_methods formats);
+the first is what the method implies when no precision is given."""
+
+SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s")
+"""Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
+
+
+class Speculative(Strict):
+    """Speculative decoding: the drafting method, and what the user measured of it (defaults per method
+    in knowledge/serving.yaml speculative_methods)."""
+
+    method: Literal["mtp", "eagle", "eagle3", "draft-model", "ngram"]
+    acceptance_rate: float | None = Field(default=None, gt=0, lt=1, description="chance a drafted token is kept")
+    draft_tokens: int | None = Field(default=None, ge=1, le=16, description="tokens drafted per step")
+    draft_params_b: float | None = Field(default=None, gt=0, le=10_000, description="draft-model: its size, "
+                                         "billions of parameters")
+
+    @model_validator(mode="after")
+    def _draft(self) -> "Speculative":
+        if self.method == "draft-model" and self.draft_params_b is None:
+            raise Said(N_("method draft-model needs draft_params_b (the draft model's size in billions)"))
+        if self.method != "draft-model" and self.draft_params_b is not None:
+            raise Said(N_("draft_params_b applies to method draft-model, not %(method)s"), method=self.method)
+        return self
+
+
+class Workload(Strict):
+    task: Task
+    method: Method = "full"
+    lora_rank: int = Field(default=16, ge=1, le=4096)
+    lora_targets: LoraTargets = "all-linear"
+    model: str | None = Field(default=None, min_length=1, max_length=200)
+    params_b: float | None = Field(default=None, ge=1e-6, le=100_000)  # 1,000 parameters at least
+    architecture: Architecture | None = None
+    precision: Precision = "bf16"
+    mixed_precision: bool = True
+    optimizer: Optimizer = "adamw"
+    batch_size: int = Field(default=1, ge=1, le=1_000_000)
+    seq_len: int = Field(default=2048, ge=1, le=10_000_000)
+    gradient_checkpointing: bool | Literal["auto"] = False
+    attention: Attention = "sdpa"
+    zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
+    offload: Literal["none", "cpu", "nvme"] = "none"
+    train_tokens: float | None = Field(default=None, ge=1, le=1e16)  # at least one token
+    context_len: int = Field(default=4096, ge=1, le=10_000_000)
+    concurrent_requests: int = Field(default=1, ge=1, le=1_000_000)
+    target_tokens_per_s: float = Field(default=0, ge=0, le=1e9)
+    global_batch_tokens: float | Literal["auto"] = Field(
+        default="auto", description="training: tokens per optimizer step across all GPUs")
+    parallelism: Parallelism | None = None
+    stack: Literal["megatron", "nemo", "torchtitan", "deepspeed", "fsdp-hf", "axolotl", "unsloth",
+                   "litgpt"] | None = Field(
+        default=None, description="training: the software stack (its speed relative to the calibrated middle is in "
+        "knowledge/runtime.yaml training_stacks); none given: the middle, stated as an assumption")
+    chunked_cross_entropy: bool = Field(
+        default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
+        "so only one chunk is upcast to fp32 at a time")
+    framework: Framework = "vllm"
+    framework_version: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$", max_length=32,
+        description="inference: the framework release served with (e.g. 0.5.7): its kernels set the per-step "
+        "constants (knowledge/serving.yaml releases); none given: the newest release gpuwise knows")
+    prompt_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    kv_precision: Literal["auto", "bf16", "fp16", "fp8"] = Field(
+        default="auto", description="inference: KV-cache element type (auto: the framework's default for the "
+        "precision; fp8 halves the cache)")
+    prefix_cache_hit_rate: float = Field(
+        default=0.0, ge=0.0, le=0.99, description="inference: share of each prompt already in the prefix cache "
+        "(shared system prompts, multi-turn chats): only the rest is prefilled")
+    max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
+    max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
+    speculative: Speculative | None = None
+    quantization: Literal["awq", "gptq", "bitsandbytes", "fp8", "w8a8-int8", "nvfp4", "mxfp4", "gguf"] | None = Field(
+        default=None, description="inference: the weight quantization method (sets the precision when none is given)")
+    disaggregated: bool = Field(default=False, description="inference: prefill and decode on separate copies")
+    requests_per_s: float | None = Field(default=None, gt=0, le=1e7, description="inference: the load as a "
+                                         "request rate (Poisson arrivals)")
+    p95_ttft_s: float | None = Field(default=None, gt=0, le=1e6, description="inference: 95th-percentile time to "
+                                     "first token target at the request rate")
+    p95_tpot_s: float | None = Field(default=None, gt=0, le=1e3, description="inference: 95th-percentile time per "
+                                     "output token target at the request rate")
+    _lengths_note: str = PrivateAttr(default="")
+    _lengths_message: tuple[str, dict[str, Any]] | None = PrivateAttr(default=None)
+
+    _v = field_validator("params_b", "train_tokens", "target_tokens_per_s", "max_ttft_ms", "max_tpot_ms",
+                         "requests_per_s", "p95_ttft_s", "p95_tpot_s")(_finite)
+
+    @model_validator(mode="after")
+    def _serving_knobs(self) -> "Workload":
+        if self.task != "inference":
+            given = [f for f in SERVING_ONLY if f in self.model_fields_set and getattr(self, f) not in (None, False)]
+            if given:
+                raise Said(N_("%(given)s applies to task inference only"), given=given[0])
+        q = self.quantization
+        if q is not None:
+            allowed = QUANTIZATION_PRECISIONS[q]
+            if "precision" not in self.model_fields_set:
+                self.precision = allowed[0]  # type: ignore[assignment]
+                self.model_fields_set.add("precision")  # implied by the method, not a default to list
+            elif self.precision not in allowed:
+                raise Said(N_("quantization %(q)s stores %(allowed)s weights, not precision %(precision)s: set "
+                              "precision %(allowed2)s or drop one of the two"), q=q, allowed=either(allowed),
+                           precision=self.precision, allowed2=allowed[0])
+        return self
+
+    @field_validator("global_batch_tokens")
+    @classmethod
+    def _gbt(cls, v: float | str) -> float | str:
+        if isinstance(v, float | int) and (not math.isfinite(v) or v < 1 or v > 1e12):
+            raise Said(N_("must be 'auto' or a number of tokens between 1 and 1e12"))
+        return v
+
+    @model_validator(mode="after")
+    def _model_given(self) -> "Workload":
+        if self.model is None and self.params_b is None:
+            raise Said(N_("give 'model' (a catalog name) or 'params_b' (size in billions)"))
+        if self.architecture is not None and self.params_b is None and self.model is None:
+            raise Said(N_("'architecture' needs 'params_b'"))
+        if self.method != "full" and self.task != "finetune":
+            raise Said(N_("method '%(method)s' applies to task finetune only"), method=self.method)
+        if self.method == "qlora" and self.precision in ("fp32", "int8", "fp8", "fp4"):
+            raise Said(N_("qlora keeps a 4-bit NF4 base and computes in bf16/fp16: set precision int4, bf16 or fp16"))
+        return self
+
+    @model_validator(mode="after")
+    def _request_lengths(self) -> "Workload":
+        """prompt_tokens + output_tokens = context_len. Any two give the third; context_len alone is
+        split evenly (the 1000/1000 shape of the TensorRT-LLM and NIM benchmark tables); one of
+        prompt/output alone is mirrored by the other. The split is stated as an assumption."""
+        given = set(self.model_fields_set)
+        p, o, ctx = self.prompt_tokens, self.output_tokens, self.context_len
+        note = ""
+        message: tuple[str, dict[str, Any]] | None = None
+        if p is not None and o is not None:
+            if "context_len" in given and ctx != p + o:
+                raise Said(N_("context_len %(ctx)s is not prompt_tokens + output_tokens (%(p)s + %(o)s = %(value)s): "
+                              "give context_len or the two lengths, or make them agree"), ctx=ctx, p=p, o=o,
+                           value=p + o)
+            self.context_len = p + o
+        elif p is not None or o is not None:
+            name, one = ("prompt_tokens", p) if p is not None else ("output_tokens", o)
+            other = "output_tokens" if p is not None else "prompt_tokens"
+            if "context_len" in given:
+                if ctx <= one:
+                    raise Said(N_("%(name)s %(one)s leaves no room in context_len %(ctx)s for %(other)s: context_len "
+                                  "is prompt + output tokens"), name=name, one=one, ctx=ctx, other=other)
+                rest = ctx - one
+                message = ("assume.lengths.rest", {"other": other, "name": name, "context": ctx, "one": one,
+                                                   "rest": rest})
+            else:
+                rest = one
+                self.context_len = 2 * one
+                message = ("assume.lengths.mirrored", {"other": other, "name": name, "one": one, "context": 2 * one})
+            setattr(self, other, rest)
+        elif self.task == "inference":
+            o = max(1, ctx // 2)
+            p = max(1, ctx - o)
+            self.prompt_tokens, self.output_tokens = p, o
+            message = ("assume.lengths.split", {"context": ctx, "prompt": p, "output": o})
+        if message is not None:  # a sentence of reports/messages.yaml, so a report can translate it
+            from .. import messages
+
+            self._lengths_message = message
+            note = messages.text(*message)
+        self._lengths_note = note
+        return self
+
+    @property
+    def lengths_note(self) -> str:
+        """How prompt/output/context lengths were completed (empty when the user gave them all)."""
+        return self._lengths_note
+
+    @property
+    def lengths_message(self) -> tuple[str, dict[str, Any]] | None:
+        """The same as a message id of reports/messages.yaml and its values."""
+        return self._lengths_message
+
+    @property
+    def training(self) -> bool:
+        return self.task != "inference"
