@@ -220,7 +220,8 @@ INDEPENDENT = ROOT / "tests" / "data" / "validation" / "serving_independent.csv"
 
 def serving_job(kb, model: str, precision: str, framework: str, prompt: int, output: int,
                 concurrency: int | None = None, tp: int | None = None, pp: int | None = None,
-                ep: int | None = None, kv_precision: str | None = None, framework_version: str | None = None):
+                ep: int | None = None, kv_precision: str | None = None, framework_version: str | None = None,
+                options: str = ""):
     """A resolved inference job as a user would write it (a published layout becomes a parallelism pin)."""
     from gpuwise.inputs.job import resolve
     from gpuwise.inputs.schema import Requirements
@@ -233,6 +234,9 @@ def serving_job(kb, model: str, precision: str, framework: str, prompt: int, out
         w["kv_precision"] = kv_precision
     if framework_version:  # the release the row ran: its kernels set the per-step constants
         w["framework_version"] = framework_version
+    for item in filter(None, options.split(";")):  # server settings the run made apart from the defaults
+        key, _, value = item.partition("=")
+        w[key] = {"true": True, "false": False}.get(value, value)
     if tp:
         w["parallelism"] = {"tp": tp, "pp": pp or 1, **({"ep": ep} if ep else {})}
     return resolve(Requirements.model_validate({"workload": w}), kb)
@@ -296,7 +300,7 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
                               int(row["output_tokens"]), conc, int(row["tp"]), int(row["pp"]),
                               int(row["ep"]) if row.get("ep") else None, row.get("kv_precision") or None,
-                              row.get("framework_version") or None)
+                              row.get("framework_version") or None, row.get("workload_options") or "")
             s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
             got = s.load if conc else s.capacity
             est = got.throughput if got else 0.0

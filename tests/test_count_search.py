@@ -21,7 +21,7 @@ from gpuwise.estimators.candidate import evaluate, offers_for, requested_pins, t
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
-from .conftest import DATA, ROOT
+from .conftest import DATA, ROOT, answer_of
 
 
 def fits(job, ev) -> bool:
@@ -76,7 +76,7 @@ def test_the_search_shows_what_judging_every_count_shows(kb, question):
 
 
 def test_of_the_counts_that_do_not_fit_only_the_largest_is_judged(kb):
-    result = recommend(str(ROOT / "examples" / "lora-70b.yaml"))
+    result = answer_of("recommend", ROOT / "examples" / "lora-70b.yaml")  # once per test process
     by_gpu: dict[str, list] = {}
     for c in result.candidates:
         by_gpu.setdefault(c.gpu, []).append(c)
@@ -93,7 +93,7 @@ def test_of_the_counts_that_do_not_fit_only_the_largest_is_judged(kb):
 
 
 def test_a_count_that_does_not_fit_is_judged_once_not_once_per_way_of_buying(kb):
-    result = recommend(str(ROOT / "examples" / "lora-70b.yaml"))  # acquisition: either
+    result = answer_of("recommend", ROOT / "examples" / "lora-70b.yaml")  # acquisition: either
     seen: dict[tuple[str, int], int] = {}
     for c in result.candidates:
         if c.stage == "memory" and c.count <= 8:

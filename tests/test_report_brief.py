@@ -138,7 +138,7 @@ def test_the_training_layout_in_words_and_why(split_training):
     assert f"micro-batch {lay['micro_batch']}" in line and f"{lay['grad_accum']} accumulation steps" in line
     why = next(x for x in out.splitlines() if x.strip().startswith("Why this layout"))
     assert "does not fit one GPU's memory" in why  # split because 1 x L40S cannot hold the job
-    assert f"of {est.gpu.training['layouts_tried']} tried" in why
+    assert f"fastest of {est.gpu.training['layouts_tried']} that fit" in why
 
 
 def test_serving_names_the_framework_and_costs_a_million_output_tokens(serving):

@@ -625,3 +625,73 @@ def test_block_fp8_runs_at_bf16_speed_on_vllms_rocm_build(kb):
     bf16 = SV.engine(job_of(kb, model="qwen3-30b-a3b", precision="bf16", framework="vllm"), mi300x)
     assert bf16.bw_weights == pytest.approx(bw, rel=1e-9)  # BF16 weights: the factor is FP8's alone
     assert set(kb.serving.fp8_checkpoints) <= set(kb.models)  # every entry names a catalog model
+
+
+def test_tensorrt_llm_context_iterations_run_eagerly_from_1_0(kb):
+    """From 1.0 TensorRT-LLM serves through its PyTorch backend, whose CUDA graphs cover generation-only
+    iterations; an iteration that carries a prompt runs eagerly unless the piecewise CUDA graph is switched on
+    (TorchCompileConfig.enable_piecewise_cuda_graph, off by default). DeepSeek-R1-0528 FP8 on 8 x B200, TP 8,
+    1k/1k, TensorRT-LLM 1.3.0rc14 at concurrency 4: mean TTFT 189.9 ms, at 8: 181.0 ms, without piecewise
+    graphs (SemiAnalysisAI/InferenceX pull request #3317, benchmarks/single_node/fixed_seq_len/dsr1_fp8_b200_trt.sh).
+    The TensorRT engine path before 1.0 (0.13.0) and a run with the piecewise graph on have no such floor."""
+    gpu = kb.gpus["b200"]
+    common = dict(model="deepseek-r1", precision="fp8", framework="tensorrt-llm", prompt_tokens=1024,
+                  output_tokens=1024, parallelism={"tp": 8, "pp": 1})
+    for conc, published in ((4, 0.1899), (8, 0.1810)):
+        job = job_of(kb, concurrent_requests=conc, framework_version="1.3.0rc14", **common)
+        s = SV.choose(job, gpu, 8)
+        assert s.engine.release == "1.0"
+        assert SV.prefill_host(s.engine) == pytest.approx(SV.kernels_per_forward(s.engine) * 85e-6, rel=1e-9)
+        assert s.load.ttft == pytest.approx(published, rel=0.15)
+    old = SV.choose(job_of(kb, concurrent_requests=4, framework_version="0.13.0", **common), gpu, 8)
+    graphs = SV.choose(job_of(kb, concurrent_requests=4, framework_version="1.3.0rc14", prefill_cuda_graphs=True,
+                              **common), gpu, 8)
+    for s in (old, graphs):
+        assert SV.prefill_host(s.engine) == 0.0 and s.load.ttft < 0.08
+    with pytest.raises(ValueError, match="prefill_cuda_graphs"):
+        job_of(kb, task="finetune", model="llama-3.1-8b", prefill_cuda_graphs=True)
+
+
+def test_prompts_queue_for_the_step_budget(kb):
+    """A step carries at most max_num_batched_tokens of prompts, so new requests queue for it: NIM 1.8.0
+    (TensorRT-LLM) Llama-3.3-70B FP8 on 2 x H100, 5,000 prompt / 500 output tokens, 50 concurrent requests:
+    mean TTFT 834.5 ms against 406.8 ms for one request (docs.nvidia.com/nim/benchmarking/llm, Performance).
+    One 5,000-token prompt fills a step (8,192 tokens), arrivals come at 50 per request time, and the wait is
+    M/D/1's rho D / (2 (1 - rho)) plus half a step in flight."""
+    job = job_of(kb, model="llama-3.1-70b", precision="fp8", framework="tensorrt-llm", prompt_tokens=5000,
+                 output_tokens=500, concurrent_requests=50, parallelism={"tp": 2, "pp": 1})
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 2)
+    alone = SV.choose(job_of(kb, model="llama-3.1-70b", precision="fp8", framework="tensorrt-llm",
+                             prompt_tokens=5000, output_tokens=500, concurrent_requests=1,
+                             parallelism={"tp": 2, "pp": 1}), kb.gpus["h100-80gb-sxm"], 2)
+    assert alone.load.ttft == pytest.approx(0.4068, rel=0.1)
+    assert s.load.ttft == pytest.approx(0.8345, rel=0.2)
+    # by hand, from the figures the point holds: carry D ~ one request alone, rate 50 / (ttft + 500 x tpot)
+    d = alone.load.ttft
+    wait = SV.budget_wait(50, 500, s.load.tpot, d, 1.0, d)
+    rho = 50 / (d + wait - 0.5 * s.load.tpot + 500 * s.load.tpot) * d
+    assert wait == pytest.approx(0.5 * s.load.tpot + rho * d / (2 * (1 - rho)), rel=0.02)
+    assert SV.budget_wait(1, 500, s.load.tpot, d, 1.0, d) == 0.0
+
+
+def test_held_prompts_gather_before_their_prefill(kb):
+    """TensorRT-LLM's batch_wait_timeout_iters / batch_wait_max_tokens_ratio (TorchLlmArgs; 0 by default) hold
+    new requests until the oldest has waited that many iterations or they fill that share of max_num_tokens.
+    InferenceX runs DeepSeek-R1-0528 FP8 on 8 x B200 with TensorRT-LLM 1.3.0rc14 at 1k/1k and concurrency >= 64
+    with 40 iterations, 0.8, and the piecewise CUDA graph (benchmarks/single_node/fixed_seq_len/dsr1_fp8_b200_trt.sh):
+    mean TTFT 569.0 ms at 64 and 591.7 ms at 128 against 181-190 ms at 4-8 without them (SemiAnalysisAI/InferenceX
+    pull request #3317). By hand: a window w = min(40 x step, (K - 1) / rate), mean hold w (1 + rate w / 2) /
+    (1 + rate w)."""
+    w = types.SimpleNamespace(batch_wait_steps=40, batch_wait_token_fraction=0.8)
+    # timeout first: rate 3 /s, 20 ms steps -> w = 0.8 s (K = ceil(0.8 x 8) = 7: 6 / 3 = 2 s later)
+    assert SV.held(w, 3.0, 0.020, 8.0) == pytest.approx(0.8 * (1 + 1.2) / (1 + 2.4), rel=1e-9)
+    # tokens first: rate 20 /s -> w = 6 / 20 = 0.3 s
+    assert SV.held(w, 20.0, 0.020, 8.0) == pytest.approx(0.3 * (1 + 3.0) / (1 + 6.0), rel=1e-9)
+    assert SV.held(types.SimpleNamespace(batch_wait_steps=0), 3.0, 0.02, 8.0) == 0.0
+    gpu = kb.gpus["b200"]
+    for conc, published in ((64, 0.5690), (128, 0.5917)):
+        job = job_of(kb, model="deepseek-r1", precision="fp8", framework="tensorrt-llm", prompt_tokens=1024,
+                     output_tokens=1024, parallelism={"tp": 8, "pp": 1}, concurrent_requests=conc,
+                     framework_version="1.3.0rc14", prefill_cuda_graphs=True, batch_wait_steps=40,
+                     batch_wait_token_fraction=0.8)
+        assert SV.choose(job, gpu, 8).load.ttft == pytest.approx(published, rel=0.15)

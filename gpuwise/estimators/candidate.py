@@ -155,7 +155,9 @@ def training_job(job: Job) -> P.TrainingJob:
                            stack_efficiency=stack_efficiency(job),
                            stack_memory_bound=stack_spec(job).memory_bound_scale,
                            stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
+                           stack_gathers_ahead=stack_spec(job).gathers_ahead,
                            stack_reference=stack_reference(job.kb))
+        tj.batch_given = why is None
         if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
             f = rt.training
             tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value

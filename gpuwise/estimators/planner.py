@@ -163,10 +163,10 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
 
 
 class _Group:
-    """One split (tp, pp, cp, ep, interleave) and its rungs. ``bound`` is the FLOPs of its cheapest
-    rung x (1 + bubble): no layout of the group can take less than bound / FLOP-rate seconds. The
-    layouts' memory and traffic are built the first time a GPU needs them (they do not depend on
-    the GPU)."""
+    """One split (tp, pp, cp, ep, interleave) and its rungs. ``bound`` is the FLOPs per training token of
+    its cheapest rung x (1 + bubble) / GPUs: no layout of the group can take less than bound / FLOP-rate
+    seconds per token. The layouts' memory and traffic are built the first time a GPU needs them (they do
+    not depend on the GPU)."""
 
     __slots__ = ("_statics", "bound", "n", "rungs", "split", "tj")
 
@@ -175,9 +175,8 @@ class _Group:
         self.tj, self.n, self.split, self.rungs = tj, n, split, rungs
         tp, pp, cp, ep, v = split
         lay = _layout(tj, n, tp, pp, cp, ep, v, rungs[0])
-        tokens = lay.replicas * lay.micro_batch * tj.seq * lay.grad_accum
         bubble = (pp - 1) / (lay.grad_accum * v) if pp > 1 else 0.0
-        self.bound = tj.flops_per_token(rungs[0][1]) * tokens / n * (1 + bubble)
+        self.bound = tj.flops_per_token(rungs[0][1]) / n * (1 + bubble)
         self._statics: list[Static | None] = [None] * len(rungs)
 
     def static(self, i: int) -> Static:
@@ -233,13 +232,23 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
         return got
     groups: list[_Group] = []
     offload: list[_Group] = []
+    # a layout whose replicas hold more tokens at once than the batch (replicas x micro-batch x sequence) would run
+    # a batch nobody chose, and an interleaved schedule needs at least pp micro-batches in the batch (Megatron-LM
+    # runs it in groups of pp): such layouts stay only where no other exists
+    ceiling, batch = tj.batch_ceiling(n), tj.batch_tokens(n)
+    over: list[_Group] = []
+    over_off: list[_Group] = []
     for tp, pp, cp, ep in splits(tj, n, per_node, tp_domain, pins):
         dp = n // (tp * pp)
         plain, off = _rungs(tj, dp, pp, pins)
         if not plain and not off:
             continue
-        if pins.vpp:  # the user's schedule (a plain pipeline has one stage per rank)
-            vs = [pins.vpp if pp > 1 and tj.shape.layers >= pp * pins.vpp else 1]
+        if pins.vpp == 1:  # the user's plain 1F1B schedule (or no pipeline)
+            vs = [1]
+        elif pins.vpp:  # the user's interleaved schedule: only on pipelines whose ranks hold vpp stages of layers
+            if pp == 1 or tj.shape.layers < pp * pins.vpp:
+                continue
+            vs = [pins.vpp]
         else:
             vs = [1] + [v for v in (2, 4) if pp > 1 and tj.shape.layers >= 2 * pp * v]
         for v in vs:
@@ -247,10 +256,14 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
                 ga = _layout(tj, n, tp, pp, cp, ep, 1, plain[0] if plain else off[0]).grad_accum
                 if (pp - 1) / ga < 0.05:
                     break
+            per_step = n // (tp * pp * cp) * tj.micro_batch * tj.seq
+            fits_batch = per_step <= ceiling and (v == 1 or batch >= (pp - 1) * per_step + 1)
             if plain:
-                groups.append(_Group(tj, n, (tp, pp, cp, ep, v), plain))
+                (groups if fits_batch else over).append(_Group(tj, n, (tp, pp, cp, ep, v), plain))
             if off:
-                offload.append(_Group(tj, n, (tp, pp, cp, ep, v), off))
+                (offload if fits_batch else over_off).append(_Group(tj, n, (tp, pp, cp, ep, v), off))
+    if not groups and not offload:
+        groups, offload = over, over_off
     # the pins may rule everything out (e.g. ZeRO-3 with pipeline stages): then they are dropped
     got = _Search(groups, offload) if groups or offload else _search(tj, n, per_node, tp_domain, Pins())
     tj.memo[key] = got
@@ -259,9 +272,11 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
 
 def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: float
           ) -> tuple[tuple[Static, StepTime] | None, int]:
-    """The fastest fitting layout of ``groups`` (in order of their lower bound). Within a group only
-    the first fitting rung without and with checkpointing can win: later rungs only add cost."""
-    best_t = math.inf
+    """The fitting layout of ``groups`` (in order of their lower bound) that trains fastest: the least
+    seconds per token, not per step, since layouts hold different batches (a layout with more replicas
+    than the batch has sequences runs one sequence per replica: a larger step, fewer steps). Within a
+    group only the first fitting rung without and with checkpointing can win: later rungs only add cost."""
+    best_t = math.inf  # seconds per token of the best layout so far
     best: tuple[Static, tuple[float, ...]] | None = None
     tried = 0
     rate = rates.flops
@@ -288,11 +303,11 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
             k = min(st.layout.tp, per_node)
             if st.tp_count and k > 1:  # a ring all-reduce moves at least its bytes once per GPU
                 bound += st.tp_count * st.tp_bytes / (mesh * (k - 1) if mesh else intra) * tp_exposed
-            if bound * (1 + st.bubble) >= best_t:
+            if bound * (1 + st.bubble) / st.tokens >= best_t:
                 continue
             parts = step_parts(tj, st, rates)
             tried += 1
-            total = sum(parts)
+            total = sum(parts) / st.tokens  # seconds per token
             if total < best_t:
                 best_t, best = total, (st, parts)
     if best is None:

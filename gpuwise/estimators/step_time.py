@@ -230,9 +230,14 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     else:
         w_ar = _allreduce(g, st.weight_dense, lay.dp, local) + _allreduce(g, st.weight_expert, dpe, local_e)
         if lay.zero == 1:  # reduce-scatter gradients, all-gather weights, once per step
-            traffic, window = 0.5 * g_ar + 0.5 * w_ar, compute / lay.grad_accum
+            grads, window = 0.5 * g_ar, compute / lay.grad_accum
         else:  # ZeRO-2: gradients reduce-scattered every micro-batch
-            traffic, window = lay.grad_accum * 0.5 * g_ar + 0.5 * w_ar, compute
+            grads, window = lay.grad_accum * 0.5 * g_ar, compute
+        gather = 0.5 * w_ar
+        if tj.stack_gathers_ahead:  # the weights' all-gather hides behind the next forward, with the gradients
+            return grads + gather, max(0.0, grads + gather - g.dp_overlap * window)
+        # the all-gather of the updated weights runs after the optimizer step, before any forward: exposed
+        return grads + gather, gather + max(0.0, grads - g.dp_overlap * window)
     return traffic, max(0.0, traffic - g.dp_overlap * window)
 
 

@@ -125,8 +125,13 @@ class TrainingJob:
     # (architecture, efficiency of the stack its runtime.mfu was measured on): the other stacks run at their
     # efficiency over it there (Megatron-Core's 1.10 on Hopper and Blackwell)
     stack_reference: tuple[tuple[str, float], ...] = ()
+    # ZeRO-1/2: the stack all-gathers the updated weights behind the next forward (Megatron-Core, NeMo, FSDP2);
+    # otherwise the all-gather waits between the optimizer step and the forward (DeepSpeed's overlap_comm hides the
+    # gradient reduction only)
+    stack_gathers_ahead: bool = False
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
+    batch_given: bool = False  # the user stated the global batch: no layout may run a larger one
     memo: dict = field(default_factory=dict)
 
     def batch_tokens(self, n: int) -> float:
@@ -136,6 +141,17 @@ class TrainingJob:
         if self.batch_per_gpu <= 0:
             return self.global_batch_tokens
         return max(self.global_batch_tokens, min(self.batch_max, self.batch_per_gpu * n))
+
+    def batch_ceiling(self, n: int) -> float:
+        """The most tokens one micro-step of every replica may hold on ``n`` GPUs (replicas x micro-batch x
+        sequence; a replica cannot take less than its micro-batch): the user's batch, which a layout with more
+        replicas than it has sequences would exceed; with the default pretraining batch, the largest published
+        one (``batch_max``): the default grows to one micro-batch per replica up to it, so that a small model
+        on a large cluster runs data-parallel instead of being split to fit a batch nobody chose. None (inf)
+        for a default fine-tuning batch."""
+        if self.batch_given:
+            return self.global_batch_tokens
+        return self.batch_max if self.batch_per_gpu > 0 else math.inf
 
     def flops_per_token(self, checkpointing: bool) -> float:
         key = ("fpt", checkpointing)

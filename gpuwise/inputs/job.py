@@ -117,6 +117,24 @@ def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
                         hint_values={"ok": either(ok), "id": fw.id, "others": either(others)})
 
 
+def _check_schedule(w: Workload, layers: int, where: str) -> None:
+    """A pinned interleaved schedule (``parallelism.vpp`` > 1) the model's layers cannot fill is an input
+    error, never a silent fall-back to the plain schedule: each of the pp ranks holds vpp stages of at least
+    one layer (pp not pinned: at least 2 ranks)."""
+    par = w.parallelism
+    if w.task == "inference" or par is None or not par.vpp or par.vpp == 1:
+        return
+    field = f"{where}: workload.parallelism.vpp"
+    if par.pp == 1:
+        raise UserError(N_("an interleaved schedule of %(vpp)s virtual stages needs a pipeline, and pp is 1"),
+                        values={"vpp": par.vpp}, where=field, hint=N_("set pp to 2 or more, or vpp to 1"))
+    pp = par.pp or 2
+    if layers < pp * par.vpp:
+        raise UserError(N_("%(vpp)s virtual stages on each of %(pp)s pipeline ranks need %(need)s layers; the model "
+                           "has %(layers)s"), values={"vpp": par.vpp, "pp": pp, "need": pp * par.vpp, "layers": layers},
+                        where=field, hint=N_("use vpp %(most)s or less"), hint_values={"most": max(1, layers // pp)})
+
+
 def _note_release(w: Workload, kb: Knowledge, assumptions: list) -> None:
     """No framework_version given where the framework's constants changed across releases: the newest
     release is assumed, and said."""
@@ -159,6 +177,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             model_id = r.id
             catalog = kb.models[r.id]
     shape = from_workload(w, catalog)
+    _check_schedule(w, shape.layers, where)
     if shape.assumed_values:
         assumptions.append(note("workload.architecture", None, "assume.shape", dict(shape.assumed_values)))
     set_w = w.model_fields_set

@@ -71,7 +71,8 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 """The precisions each quantization method stores (knowledge/serving.yaml quantization_methods formats);
 the first is what the method implies when no precision is given."""
 
-SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s")
+SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
+                "batch_wait_steps", "batch_wait_token_fraction")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
 
 
@@ -138,6 +139,15 @@ class Workload(Strict):
     prefix_cache_hit_rate: float = Field(
         default=0.0, ge=0.0, le=0.99, description="inference: share of each prompt already in the prefix cache "
         "(shared system prompts, multi-turn chats): only the rest is prefilled")
+    prefill_cuda_graphs: bool | None = Field(
+        default=None, description="inference: forwards that carry prompt tokens run under CUDA graphs "
+        "(TensorRT-LLM's and SGLang's piecewise CUDA graph); none given: the framework release's default")
+    batch_wait_steps: int = Field(
+        default=0, ge=0, le=10_000, description="inference: steps the scheduler holds new prompts to gather a "
+        "larger prefill (TensorRT-LLM batch_wait_timeout_iters; 0: none, the default)")
+    batch_wait_token_fraction: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="inference: held prompts are released early once they hold this "
+        "share of the step's token budget (TensorRT-LLM batch_wait_max_tokens_ratio; 0: only the step count)")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     speculative: Speculative | None = None

@@ -26,8 +26,11 @@ applied per operator and per GPU):
   Pipelined engines keep ``pp`` micro-batches in flight; layer-split engines (llama.cpp, ExLlama,
   transformers' device_map) run one GPU at a time, so more GPUs add memory, not speed.
 * **At a load** of ``c`` concurrent requests spread over the replicas: TPOT = step time,
-  throughput = sequences / TPOT, TTFT = the prompt's chunks x the step they ride in, plus, beyond
-  the memory's limit, the wait for a free slot (Little's law in a closed loop).
+  throughput = sequences / TPOT, TTFT = the prompt's chunks x the step they ride in (at least its
+  kernels' launch time where such steps run outside CUDA graphs), plus the wait for the step budget
+  (max_num_batched_tokens: M/D/1 behind the prompts queued, half a step in flight), any hold the
+  scheduler puts on new prompts, and, beyond the memory's limit, the wait for a free slot (Little's
+  law in a closed loop).
 
 Modules, by concern: ``support`` (can a framework run it), ``engine`` (its constants; the model's
 bytes and shape figures), ``layout`` (copies and their memory), ``step`` (one batch step),
@@ -65,9 +68,11 @@ from .layout import Layout, Replica, layouts, replica  # noqa: F401
 from .load import (  # noqa: F401
     Point,
     _point,
+    budget_wait,
     burst_last_ttft,
     burst_ttft,
     capacity_point,
+    held,
     peak_point,
     point,
     prefill_seconds,

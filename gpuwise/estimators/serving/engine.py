@@ -149,11 +149,23 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         usable=cap * usable_share(job, gpu),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=mbytes, sc=shape_consts(job.shape), spec=spec,
-        eager_kernel=fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0,
+        eager_kernel=eager_kernel_seconds(fw, rel, getattr(w, "prefill_cuda_graphs", None)),
         drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
         release=rel.version if rel is not None else None,
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
     )
+
+
+def eager_kernel_seconds(fw: Framework, rel: FrameworkRelease | None, graphs: bool | None = None) -> float:
+    """Host seconds per kernel of a forward that carries prompt tokens outside CUDA graphs: 0 where the
+    workload captures such forwards (``prefill_cuda_graphs``), else the release's figure where it changed how
+    they run (0: under graphs), else the framework's (none: graphs)."""
+    if graphs:
+        return 0.0
+    own = rel.prefill_eager_kernel_us if rel is not None else None
+    if own is not None:
+        return own * 1e-6
+    return fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0
 
 
 def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: str | None, method: Any) -> float:

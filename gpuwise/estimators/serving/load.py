@@ -22,6 +22,7 @@ class Point:
     tpot: float  # s
     ttft: float  # s
     decode_step: float  # s, decode alone (one sequence's speed = 1 / this)
+    queued: float = 0.0  # s of the TTFT spent queueing for the step budget (the request-rate model queues its own)
 
 
 def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
@@ -39,6 +40,7 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
 
 def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     prompt, output = request_lengths(job.w)
+    queued = 0.0
     cap = max(rep.max_seqs, 1)
     b = max(min(conc, cap), 1e-9)
     kv_ctx = prompt + output / 2
@@ -73,12 +75,22 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         # Each request's prompt enters as n chunks that ride on decode steps; a chunk adds what it
         # costs beyond the decode step it joins (little for a memory-bound dense step, every expert
         # for an MoE one), and the b requests' chunks are spread over their `output` decode steps.
-        joined = token_time(job, eng, rep, b, kv_ctx, chunk, full_prompt - prompt / 2)
+        # A step that carries a chunk runs outside CUDA graphs where the framework captures decode-only
+        # batches (TensorRT-LLM's PyTorch backend): it lasts at least its kernels' launch time.
+        ctx = full_prompt - prompt / 2
+        floor = (prefill_host(eng) + eng.step_overhead) / per_step if eng.eager_kernel else 0.0
+        joined = max(token_time(job, eng, rep, b, kv_ctx, chunk, ctx), floor)
         tpot = pure + b / output * n * max(joined - pure, 0.0) * per_step
         thr = b / tpot
         others = max(b - 1, 0.0)
-        ttft = n * (token_time(job, eng, rep, others, kv_ctx, chunk, full_prompt - prompt / 2) * per_step
-                    if others > 0 else step(job, eng, rep, 0.0, chunk, kv_ctx, full_prompt - prompt / 2).seconds)
+        carry = (max(token_time(job, eng, rep, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
+                 else prefill_seconds(job, eng, rep, chunk, ctx))
+        queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
+        ttft = n * carry + queued
+        hold = 0.0
+        for _ in range(3):  # the arrival rate depends on the hold: a few rounds settle it
+            hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
+        ttft += hold
         req_time = ttft + output * tpot
     else:  # static batches: prefill all prompts, then decode them together
         pre = step(job, eng, rep, 0.0, b * prompt, 0.0, full_prompt - prompt / 2).seconds
@@ -89,7 +101,42 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         req_time = cycle
     if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
         ttft += req_time * (conc / cap - 1)
-    return Point(conc, thr, tpot, ttft, pure)
+    return Point(conc, thr, tpot, ttft, pure, queued)
+
+
+def budget_wait(b: float, output: int, tpot: float, service: float, share: float, ttft0: float) -> float:
+    """Mean wait of a new request for the prompt budget of the steps (``max_num_batched_tokens``), in a closed
+    loop of ``b`` requests: it first waits for the step in flight to end (half a step on average), then for
+    the prompts queued before it. Each step carries at most ``share`` whole prompts, so the budget is a
+    queue whose server is busy ``service / share`` seconds per request; arrivals come at ``b`` per request
+    time. Mean wait of M/D/1, rho D / (2 (1 - rho)) (Pollaczek-Khinchine with a constant service time),
+    its load capped below one: the closed loop holds no more than ``b`` requests."""
+    if b <= 1:
+        return 0.0
+    d = service / share
+    wait = 0.0
+    for _ in range(4):  # the arrival rate depends on the wait: a few rounds settle it
+        rho = min(b / (ttft0 + wait + output * tpot) * d, 0.95)
+        wait = rho * d / (2 * (1 - rho))
+    return 0.5 * tpot + wait
+
+
+def held(w: Any, rate: float, step_s: float, budget_prompts: float) -> float:
+    """Mean time a new prompt is held back so that prefills gather (TensorRT-LLM's batch_wait_timeout_iters and
+    batch_wait_max_tokens_ratio: the scheduler keeps new requests until the oldest has waited that many
+    iterations or they hold that share of max_num_tokens). With arrivals at ``rate``, a window opens with
+    the first held prompt and lasts ``T = steps x step`` or until ``K - 1`` more prompts arrive, whichever
+    is first: w = min(T, (K - 1) / rate). The first prompt waits w, the ``rate x w`` others w / 2 on
+    average, so the mean is w (1 + rate w / 2) / (1 + rate w)."""
+    steps = int(getattr(w, "batch_wait_steps", 0) or 0)
+    if steps <= 0 or rate <= 0:
+        return 0.0
+    window = steps * step_s
+    frac = float(getattr(w, "batch_wait_token_fraction", 0.0) or 0.0)
+    if frac > 0:
+        k = math.ceil(frac * budget_prompts)
+        window = min(window, max(k - 1, 0) / rate)
+    return window * (1 + rate * window / 2) / (1 + rate * window)
 
 
 def prefill_seconds(job: Any, eng: Engine, rep: Replica, tokens: float, ctx: float) -> float:

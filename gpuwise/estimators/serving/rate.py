@@ -29,8 +29,8 @@ from typing import Any
 from ..interconnect import GPUS_PER_NODE
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
-from .load import capacity_point, point
-from .step import step, token_time
+from .load import capacity_point, point, prefill_seconds
+from .step import token_time
 from .support import request_lengths
 
 MODEL = ("Poisson arrivals; batch in service from Little's law on the step model; slot wait M/D/c "
@@ -124,13 +124,14 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     lam = b / in_batch
     pre = prefill_tokens(job.w, prompt)
     m = max(1, int(eng.chunk // pre)) if eng.fw.chunked_prefill else 1
-    a_pre = lam * p.ttft
+    service = p.ttft - p.queued  # the closed loop's own wait for the step budget is queued here instead
+    a_pre = lam * service
     slot_mean, slot95 = wait(c, b, in_batch)
-    pre_mean, pre95 = wait(m, a_pre, p.ttft)
+    pre_mean, pre95 = wait(m, a_pre, service)
     b95 = min(float(c), b + Z95 * math.sqrt(b))
     tpot95 = point(job, eng, rep, float(max(1, round(b95)))).tpot
     stable = b < c and a_pre < m
-    return RatePoint(lam * r, b, b / c, a_pre / m, slot_mean + pre_mean + p.ttft, slot95 + pre95 + p.ttft,
+    return RatePoint(lam * r, b, b / c, a_pre / m, slot_mean + pre_mean + service, slot95 + pre95 + service,
                      p.tpot, max(tpot95, p.tpot), stable)
 
 
@@ -226,7 +227,7 @@ def _disaggregated(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
     pre = prefill_tokens(w, prompt)
     chunk = min(pre, float(eng.chunk))
     n = math.ceil(pre / chunk)
-    service = n * step(job, eng, rep, 0.0, chunk, 0.0, prompt - pre / 2).seconds  # a prompt on an idle copy
+    service = n * prefill_seconds(job, eng, rep, chunk, prompt - pre / 2)  # a prompt on an idle copy
     m = max(1, int(eng.chunk // pre))
     transfer = kv_per_token(job.shape, eng.kv_bytes) * prompt / max(rep.layout.gpus_per_copy, 1) \
         / _link_bytes_per_s(job, eng, rep)

@@ -135,6 +135,10 @@ class StackSpeed(Strict):
     calibrated_on: list[str] = Field(
         default=[], description="GPU architectures whose runtime.mfu figure was measured on this stack: there the "
         "stack runs at that figure (efficiency 1), its efficiency applies elsewhere")
+    gathers_ahead: bool = Field(
+        default=False, description="ZeRO-1/2: the stack all-gathers the updated weights behind the next step's "
+        "forward pass, layer by layer (Megatron-Core's overlap_param_gather); otherwise the all-gather runs after "
+        "the optimizer step, before the forward, and nothing hides it")
     source: str = Field(min_length=3)
     check: Check = "S"
 

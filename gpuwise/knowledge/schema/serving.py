@@ -87,6 +87,9 @@ class FrameworkRelease(VendorOverride):
     vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all); a CUDA-only "
                                   "fusion leaves the ROCm build's constants as they were")
     fuses_shared_experts: bool | None = None
+    prefill_eager_kernel_us: float | None = Field(
+        default=None, ge=0, description="host time per kernel of a forward that carries prompt tokens, from this "
+        "release on (0: such forwards run under CUDA graphs; unset: the framework's own)")
 
 
 class Framework(Strict):

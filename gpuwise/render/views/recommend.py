@@ -222,7 +222,7 @@ class RecommendView(StepsView, ChartsView):
                               need=f.bytes(one[0].memory_per_gpu_bytes), usable=f.bytes(one[0].usable_per_gpu_bytes)))
         tried = tr.get("layouts_tried")
         if isinstance(tried, int) and tried > 1:
-            why.append(self._("the fastest layout that fits in memory, of %(n)s tried", n=tried))
+            why.append(self._("fastest of %(n)s that fit", n=tried))
         if est is not None and est.memory.usable_per_gpu_bytes:
             why.append(self._("%(need)s per GPU of %(usable)s usable", need=f.bytes(est.memory.per_gpu_bytes),
                               usable=f.bytes(est.memory.usable_per_gpu_bytes)))
