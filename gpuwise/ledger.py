@@ -87,6 +87,62 @@ class Timeline(_Frozen):
         return max(0.0, 1 - self.wall_hours / self.billed_hours) if self.billed_hours > 0 else 0.0
 
 
+_set = object.__setattr__
+
+
+def built(cls: type[BaseModel], values: dict[str, Any]) -> Any:
+    """``cls.model_construct(**values)`` (the same instance: its fields in order with the defaults of
+    those not given, the fields given as set, no extra, no private) without that method's per-field
+    alias handling: an estimate makes thousands of ledger lines and parts, a recommendation a
+    record per candidate. A model with aliases, extra fields or a post-init, or ``values`` missing a
+    required field or naming no field, goes through ``model_construct`` itself."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(cls)
+    if plan is False or not (plan[2] <= values.keys() <= plan[0].keys()):  # type: ignore[index]
+        return cls.model_construct(**values)
+    template, fresh, _required = plan  # type: ignore[misc]
+    fields_values = dict(template)  # declared order, whatever the order of ``values``
+    fields_values.update(values)
+    for name in fresh:
+        if name not in values:  # a default of its own per instance (a list, a dict, a factory)
+            fields_values[name] = cls.__pydantic_fields__[name].get_default(call_default_factory=True,
+                                                                            validated_data=fields_values)
+    m = cls.__new__(cls)
+    _set(m, "__dict__", fields_values)
+    _set(m, "__pydantic_fields_set__", set(values))
+    _set(m, "__pydantic_extra__", None)
+    _set(m, "__pydantic_private__", None)
+    return m
+
+
+_Plan = tuple[dict[str, Any], tuple[str, ...], frozenset[str]]
+_PLANS: dict[type, "_Plan | bool"] = {}
+
+
+def _plan(cls: type[BaseModel]) -> "_Plan | bool":
+    """A model's fields for :func:`built`: a template of them in order (each immutable default in
+    place), the fields whose default is made per instance, the required ones; False where
+    ``model_construct`` does more than that for this model."""
+    if (cls.model_config.get("extra") == "allow" or cls.__pydantic_post_init__ or cls.__pydantic_root_model__
+            or cls.__private_attributes__):
+        return False
+    template: dict[str, Any] = {}
+    fresh: list[str] = []
+    required: set[str] = set()
+    for name, f in cls.__pydantic_fields__.items():
+        if f.alias is not None or f.validation_alias is not None:
+            return False
+        template[name] = None
+        if f.is_required():
+            required.add(name)
+        elif f.default_factory is not None or f.default.__class__ not in (str, int, float, bool, type(None)):
+            fresh.append(name)
+        else:
+            template[name] = f.default
+    return template, tuple(fresh), frozenset(required)
+
+
 def line(kind: LineKind, item: str, amount: float, formula: str | tuple[Phrase, ...] = "",
          inputs: dict[str, Any] | None = None, words: tuple[Phrase, ...] = ()) -> LedgerLine:
     """A posting, built without validation: the estimators hand over numbers they computed. The
@@ -94,10 +150,10 @@ def line(kind: LineKind, item: str, amount: float, formula: str | tuple[Phrase, 
     ``item`` names the line (a fee's kind, a rental's GPUs and provider) and ``words`` says it for a
     report (reports/messages.yaml item.*)."""
     parts = phrase_json(formula) if isinstance(formula, tuple) else []
-    return LedgerLine.model_construct(kind=kind, item=item, amount=float(amount),
-                                      formula=formula_text(formula) if isinstance(formula, tuple) else formula,
-                                      inputs=dict(inputs or {}), formula_phrases=parts,
-                                      item_phrases=phrase_json(words))
+    return built(LedgerLine, {"kind": kind, "item": item, "amount": float(amount),
+                               "formula": formula_text(formula) if isinstance(formula, tuple) else formula,
+                               "inputs": dict(inputs or {}), "formula_phrases": parts,
+                               "item_phrases": phrase_json(words)})
 
 
 def ledger(period: Period, lines: Iterable[LedgerLine], currency: str = "USD") -> Ledger:
@@ -109,23 +165,23 @@ def ledger(period: Period, lines: Iterable[LedgerLine], currency: str = "USD") -
             raise ValueError(f"ledger line {ln.item!r} is not a finite amount: {ln.amount}")
     total = math.fsum(ln.amount for ln in kept)
     cash_out = math.fsum(ln.amount for ln in kept if ln.kind != "resale")
-    return Ledger.model_construct(currency=currency, period=period, lines=kept, total=total, cash_out=cash_out,
-                                  net=total)
+    return built(Ledger, {"currency": currency, "period": period, "lines": kept, "total": total,
+                           "cash_out": cash_out, "net": total})
 
 
 def period(kind: PeriodKind, hours: float) -> Period:
-    return Period.model_construct(kind=kind, hours=float(hours), months=float(hours) / HOURS_PER_MONTH)
+    return built(Period, {"kind": kind, "hours": float(hours), "months": float(hours) / HOURS_PER_MONTH})
 
 
 def period_months(kind: PeriodKind, months: float) -> Period:
-    return Period.model_construct(kind=kind, hours=float(months) * HOURS_PER_MONTH, months=float(months))
+    return built(Period, {"kind": kind, "hours": float(months) * HOURS_PER_MONTH, "months": float(months)})
 
 
 def timeline(parts: Iterable[tuple[str, float]], gpus: int, billed_hours: float | None = None) -> Timeline:
     """Wall-clock hours as the sum of ``parts`` (zero parts dropped), billed hours (the wall time
     unless a commitment or a restart policy says otherwise) and GPU-hours = billed hours x GPUs."""
-    kept = [TimelinePart.model_construct(name=n, hours=float(h)) for n, h in parts if h]
+    kept = [built(TimelinePart, {"name": n, "hours": float(h)}) for n, h in parts if h]
     wall = math.fsum(p.hours for p in kept)
     billed = wall if billed_hours is None else float(billed_hours)
-    return Timeline.model_construct(wall_hours=wall, billed_hours=billed, gpu_hours=billed * gpus, gpus=gpus,
-                                    parts=kept)
+    return built(Timeline, {"wall_hours": wall, "billed_hours": billed, "gpu_hours": billed * gpus, "gpus": gpus,
+                             "parts": kept})

@@ -197,8 +197,18 @@ def formula_text(parts: Any) -> str:
     a value that is a formula itself (a memory term's frozen base inside its weights) worded first."""
     out = []
     for sep, mid, values in parts:
+        if not values:  # operands only (most cost formulas): the same words every time
+            out.append(sep + _operands_only(mid))
+            continue
         t = template(mid)
         filled = {k: formula_text(v) if is_phrase(v) else v for k, v in values.items()}
         out.append(sep + fill(t, {**{n: operand(n) for n in placeholders(t) if n not in values}, **filled}))
     return "".join(out)
 
+
+
+@lru_cache(maxsize=1024)
+def _operands_only(message_id: str) -> str:
+    """:func:`formula_text` of a formula part with no values: its template with every field an operand."""
+    t = template(message_id)
+    return fill(t, {n: operand(n) for n in placeholders(t)})

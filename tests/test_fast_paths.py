@@ -22,7 +22,7 @@ def test_the_narrowed_judgement_answers_as_the_whole_one(monkeypatch, rules):
     seen = {"asked": 0, "out": 0}
     whole = bounds.memory_limit_gb
 
-    def both(book, known):
+    def both(book, known, made=None):
         base = {k: v for k, v in known.items() if k not in bounds._NEED}
         judgement = bounds.Judgement(book, base)
         narrowed = judgement.narrowed(bounds._NEED)
@@ -32,7 +32,7 @@ def test_the_narrowed_judgement_answers_as_the_whole_one(monkeypatch, rules):
             assert narrowed.verdict(more) == judgement.verdict(more), (known.get("gpu"), x)
             seen["asked"] += 1
             seen["out"] += judgement.verdict(more) is False
-        return whole(book, known)
+        return whole(book, known, made)
 
     monkeypatch.setattr(bounds, "memory_limit_gb", both)
     for example in ("lora-70b.yaml", "inference-70b.yaml", "pretrain-7b.yaml"):

@@ -237,3 +237,40 @@ def test_a_three_year_purchase_breaks_even_where_the_lines_cross(tmp_path):
     assert not float(curve["break_even"]).is_integer()
     assert curve["buy"][-1] == pytest.approx(r.recommendation.ledger.cash_out)
     assert curve["buy_net"] == pytest.approx(r.recommendation.ledger.total)
+
+
+def test_records_built_without_model_construct_are_the_same_records():
+    """ledger.built skips pydantic's model_construct for speed: the records it makes equal
+    model_construct's, field by field and in order, with the same fields set and the same JSON,
+    defaults included (a candidate is given only some of its fields)."""
+    period = L.period("job", 73.0)
+    parts = [L.TimelinePart.model_construct(name="compute", hours=73.0)]
+    cases = [
+        (L.LedgerLine, {"kind": "power", "item": "electricity", "amount": 12.5, "formula": "kW x h x $/kWh",
+                        "inputs": {"kw": 1.2}, "formula_phrases": [["", "formula.power", {}]],
+                        "item_phrases": [["", "item.power", {}]]}),
+        (L.Period, {"kind": "job", "hours": 73.0, "months": 0.1}),
+        (L.TimelinePart, {"name": "compute", "hours": 73.0}),
+        (L.Timeline, {"wall_hours": 73.0, "billed_hours": 73.0, "gpu_hours": 584.0, "gpus": 8, "parts": parts}),
+        (L.Ledger, {"currency": "USD", "period": period, "lines": [], "total": 0.0, "cash_out": 0.0, "net": 0.0}),
+    ]
+    from gpuwise.results import Candidate, Finding, Sentence
+
+    why = Sentence(id="MEM-NO-FIT", text="no", template="no", values={"a": 1})
+    cases += [
+        (Candidate, {"count": 2, "gpu": "h100-80gb-sxm", "feasible": False, "reason_sentences": [why],
+                     "stage": "memory"}),
+        (Finding, {"rule": "R", "severity": "info", "topic": "memory", "message": "m", "house": True}),
+    ]
+    for cls, values in cases:
+        fast, slow = L.built(cls, dict(values)), cls.model_construct(**values)
+        assert fast == slow and list(fast.__dict__.items()) == list(slow.__dict__.items())
+        assert fast.model_fields_set == slow.model_fields_set == set(values)
+        assert fast.model_dump(mode="json") == slow.model_dump(mode="json")
+    one, two = L.built(Candidate, {"gpu": "a", "count": 1, "feasible": True}), L.built(
+        Candidate, {"gpu": "b", "count": 1, "feasible": True})
+    assert one.reasons == [] and one.reasons is not two.reasons  # a default list is each record's own
+    assert L.built(Sentence, {"id": "x", "text": "t"}) == Sentence.model_construct(id="x", text="t")  # one missing
+    built = L.line("power", "electricity", 3, "a formula", {"kw": 1})
+    assert built.amount == 3.0 and built.amount.__class__ is float
+    assert built.model_fields_set == set(L.LedgerLine.model_fields)

@@ -253,14 +253,51 @@ def test_the_searchs_reading_of_the_rules_agrees_with_the_engine(kb, question):
     con = consult(job, evs, book, modes=modes, server=single)
     out = con.outcome(sentences=False)
     settled = 0
+    from gpuwise.decide.subjects import probe_fact
+
+    probes: dict[str, bounds.Judgement] = {}
     for key, fact in zip(con.keys, con.facts, strict=True):
         if fact["t"] != "candidate" or fact["gpu"] in out.gpu_rejections:
             continue
         v = bounds.Judgement(book, fact).verdict()
+        probe = probes.get(fact["gpu"]) or probes.setdefault(fact["gpu"], bounds.Judgement(
+            book, probe_fact(job, kb.gpus[fact["gpu"]])))
+        assert probe.verdict(fact) is v  # the GPU's judgement asked about the rest (the search's scores)
         if v is not None:
             settled += 1
             assert v == out.decided(key), key
     assert settled > 20
+
+
+@pytest.mark.parametrize("question", [LORA, PRETRAIN, SERVE], ids=["lora", "pretrain", "serve"])
+def test_the_count_bound_asked_narrowed_is_the_whole_judgements(kb, monkeypatch, question):
+    """The count search asks whether the rules certainly leave a count undecided through the GPU's
+    judgement narrowed to what a count adds (the count, the fewest days and GPU-hours): on every
+    count of every GPU the answer is the whole judgement's."""
+    from gpuwise.decide import recommend as R
+
+    asked: list[bool | None] = []
+
+    class Both:
+        def __init__(self, probe):
+            self.narrowed, self.whole = probe.by_count, probe.known
+
+        def verdict(self, more):
+            got = self.narrowed.verdict(more)
+            assert got is self.whole.verdict(more), more
+            asked.append(got)
+            return got
+
+    init = R._Probe.__init__
+
+    def spied(self, *a, **k):
+        init(self, *a, **k)
+        self.by_count = Both(self)
+
+    monkeypatch.setattr(R._Probe, "__init__", spied)
+    job = resolve(Requirements.model_validate(_question(question)), kb)
+    estimates(job, candidate_gpus(job)[0], rulebook_for(job))
+    assert len(asked) > 50 and None in asked and (False in asked or question is SERVE)  # late counts: training
 
 
 def test_three_valued_comparisons():
@@ -295,6 +332,34 @@ def test_the_memory_limit_is_the_rules_threshold(kb):
     # MEM-FITS / MEM-NO-FIT compare the need with capacity x (1 - memory_headroom_fraction)
     assert bounds.memory_limit_gb(book, fact) == pytest.approx(fact["capacity_gb"] * (1 - headroom), rel=1e-9)
     assert engine.live_sessions() == 0
+
+
+@pytest.mark.parametrize("house", [None, "tight", "scaled-need"])
+def test_the_memory_limit_asked_once_per_cell_is_the_plain_bisections(kb, tmp_path, monkeypatch, house):
+    """The bisection asks the rules once per cell of the thresholds the need is compared with
+    (bounds._breakpoints): its limit is, to the bit, the one asking at every step gives, for every
+    GPU; a house rule scaling the need itself (a need compared with a need) falls back to asking
+    at every step."""
+    rules = None
+    if house == "tight":
+        rules = _house(tmp_path, [_times("MEM-FITS", "need_requested_gb", 0.6)])
+    elif house == "scaled-need":
+        step, r = _builtin("MEM-FITS")
+        r["when"] = [*r["when"], ["need_gb", "<=", {"ref": "need_requested_gb", "times": 1.5}]]
+        rules = _house(tmp_path, [(step, r)])
+    job = resolve(Requirements.model_validate(_question(LORA)), kb)
+    book = rulebook.load(rules, kb.policy_values())
+    from gpuwise.decide.subjects import probe_fact
+
+    facts = [probe_fact(job, g) for g in kb.gpus.values()]
+    cells = [bounds._memory_limit_gb(book, f) for f in facts]
+    assert cells == [bounds._memory_limit_gb(book, f, bounds.Judgement(book, f)) for f in facts]  # the search's
+    assert (house == "scaled-need") == all(
+        bounds._breakpoints(bounds.Judgement(book, f).narrowed(bounds._NEED)) is None for f in facts[:1])
+    monkeypatch.setattr(bounds, "_breakpoints", lambda judgement: None)
+    plain = [bounds._memory_limit_gb(book, f) for f in facts]
+    assert cells == plain
+    assert len(set(cells)) > 5  # the GPUs' limits differ: the comparison is not of one number
 
 
 def test_the_no_second_hand_house_rule_changes_the_search_as_judging_every_count(kb):

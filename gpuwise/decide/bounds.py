@@ -14,6 +14,7 @@ decides a judged candidate — those go through the engine (:mod:`gpuwise.decide
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -345,19 +346,20 @@ def certainly_out(book: Rulebook, known: dict[str, Any]) -> bool:
     return Judgement(book, known).verdict() is False
 
 
-def memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
+def memory_limit_gb(book: Rulebook, known: dict[str, Any], judgement: Judgement | None = None) -> float:
     """The least per-GPU need (GB) from which the rules certainly leave a candidate with these
     fields undecided, however the rest turns out: a layout whose busiest GPU needs less may pass
     (``inf`` when no need is too large; 0 when the candidate is out whatever it needs). Found by
     bisection on ``need_gb`` = ``need_requested_gb`` >= x (both are at least the least any layout
-    needs); the answer is monotone in x because a narrower range is only more certain."""
+    needs); the answer is monotone in x because a narrower range is only more certain.
+    ``judgement``: ``Judgement(book, known)`` when the caller has made it (the count search has)."""
     try:
         key: Any = (book.digest, frozenset((k, type(v), v) for k, v in known.items()))  # True is not 1 here
     except TypeError:  # a field holding a list: not remembered
         key = None
     got = _LIMITS.get(key) if key is not None else None
     if got is None:
-        got = _memory_limit_gb(book, known)
+        got = _memory_limit_gb(book, known, judgement)
         if key is not None:
             if len(_LIMITS) >= MAX_LIMITS:
                 _LIMITS.clear()
@@ -371,13 +373,26 @@ proposal of a batch that asks about the same job (and by every recommendation of
 MAX_LIMITS = 4096
 
 
-def _memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
-    base = {k: v for k, v in known.items() if k not in _NEED}
-    judgement = Judgement(book, base).narrowed(_NEED)
+def _memory_limit_gb(book: Rulebook, known: dict[str, Any], whole: Judgement | None = None) -> float:
+    if whole is None or not _NEED.isdisjoint(known):  # the needs are what is asked: not known here
+        whole = Judgement(book, {k: v for k, v in known.items() if k not in _NEED})
+    judgement = whole.narrowed(_NEED)
+    points = _breakpoints(judgement)
+    answers: dict[tuple[int, bool], bool] = {}
 
-    def out(x: float) -> bool:
+    def asked(x: float) -> bool:
         r = Range(x, math.inf)
         return judgement.verdict({"need_gb": r, "need_requested_gb": r}) is False
+
+    def out(x: float) -> bool:
+        if points is None:
+            return asked(x)
+        i = bisect.bisect_left(points, x)
+        cell = (i, i < len(points) and points[i] == x)
+        got = answers.get(cell)
+        if got is None:
+            got = answers[cell] = asked(x)
+        return got
 
     if out(0.0):
         return 0.0
@@ -394,6 +409,30 @@ def _memory_limit_gb(book: Rulebook, known: dict[str, Any]) -> float:
         else:
             lo = mid
     return hi
+
+
+def _breakpoints(judgement: _Narrowed) -> list[float] | None:
+    """The numbers the open conditions compare the need with, sorted: the verdict on a need of at
+    least ``x`` depends on ``x`` only through its order against each of them (which lies between
+    two, or on one), so the bisection asks the rules once per such cell and gets the same answer
+    for every other ``x`` in it. None where a condition compares the need otherwise (with a
+    scaled need, or two needs with each other): every ``x`` is then asked."""
+    found: list[float] = []
+    rules = [*judgement.rejects, *(r for rules, _other in judgement.stages for r in rules)]
+    for when, _w, anyof, _a, _h in rules:
+        for c in (*when, *anyof):
+            if c.other in _NEED or c.name not in _NEED:
+                return None
+            rhs = c.literal if c.other is None else _scaled(judgement.known.get(c.other, UNKNOWN), c.factor)
+            values = rhs if isinstance(rhs, list | tuple) else [rhs]
+            for v in values:
+                if isinstance(v, Range):
+                    found += [float(v.lo), float(v.hi)]
+                elif isinstance(v, _NUMBER) and not isinstance(v, bool):
+                    found.append(float(v))
+    if any(math.isnan(v) for v in found):
+        return None
+    return sorted(set(found))
 
 
 _JUDGING: dict[tuple[str, frozenset[str]], tuple[list[_Conds], list[list[_Conds]], list[_Cond]]] = {}

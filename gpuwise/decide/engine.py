@@ -169,12 +169,21 @@ def _ensure(book: Rulebook) -> _Host:
         _host = _Host()
     name = book.durable_name
     if name not in _registered:
-        _host.set_rulesets({name: copy.deepcopy(book.definition())})  # durable-rules edits what it registers
+        _host.set_rulesets({name: _copy(book.definition())})  # durable-rules edits what it registers
         _registered.add(name)
     return _host
 
 
 _host: _Host | None = None
+
+
+def _copy(definition: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a rule book's JSON, through orjson (several times faster than copy.deepcopy
+    on its thousands of small dicts and lists; the same values: it is plain JSON)."""
+    try:
+        return orjson.loads(orjson.dumps(definition))
+    except TypeError:  # a value JSON cannot hold (an integer past 64 bits): durable-rules will say so
+        return copy.deepcopy(definition)
 
 
 def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str,

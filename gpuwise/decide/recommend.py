@@ -35,6 +35,7 @@ from ..estimators.candidate import (
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
+from ..ledger import built
 from ..prices.used import prices_used
 from ..results import (
     CORE_STEPS,
@@ -128,7 +129,7 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
         for mode in ways_judged(job, ev, (modes or {}).get(i), book):
-            f = candidate_fact(job, ev, mode)
+            f = fact_of(job, ev, mode)
             f["detail"] = 1 if ev.tag else 0  # an audit's proposal is judged in full at once
             key = fact_key(f)
             if key in options:
@@ -143,6 +144,19 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
     facts += extra_facts or []
     session = engine.run(book, facts)
     return Consultation(book, facts, [fact_key(f) for f in facts], session, options)
+
+
+def fact_of(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
+    """:func:`subjects.candidate_fact` of a judged estimate, built once per job, estimate and way
+    of acquiring (the count search scores the estimate, then the consultation judges it): a new
+    dict each call, its values shared."""
+    if ev.rest is not None:  # not estimated in full yet: its fact would change
+        return candidate_fact(job, ev, mode)
+    key = ("candidate-fact", id(ev), mode)
+    got = job.memo.get(key)
+    if got is None or got[0] is not ev:
+        got = job.memo[key] = (ev, candidate_fact(job, ev, mode))  # the estimate kept: its id stays its own
+    return dict(got[1])
 
 
 @contextlib.contextmanager
@@ -270,19 +284,24 @@ def ways_judged(job: Job, ev: Evaluation, allowed: list[str] | None, book: ruleb
     return ways
 
 
-def memory_limit(job: Job, book: rulebook.Rulebook, gpu: Any) -> float:
+def memory_limit(job: Job, book: rulebook.Rulebook, gpu: Any, judgement: bounds.Judgement | None = None) -> float:
     """Bytes per GPU from which the rules in force certainly leave a candidate of ``gpu``
-    undecided whatever else holds (see :func:`gpuwise.decide.bounds.memory_limit_gb`)."""
+    undecided whatever else holds (see :func:`gpuwise.decide.bounds.memory_limit_gb`).
+    ``judgement``: the rule book's judgement of :func:`subjects.probe_fact` of ``gpu``, when made."""
     key = ("memory-limit", book.digest, gpu.id)
     got = job.memo.get(key)
     if got is None:
-        got = job.memo[key] = bounds.memory_limit_gb(book, probe_fact(job, gpu)) * GB
+        got = job.memo[key] = bounds.memory_limit_gb(book, probe_fact(job, gpu), judgement) * GB
     return float(got)
 
 
 def memory_may_pass(job: Job, book: rulebook.Rulebook, ev: Evaluation) -> bool:
     """An estimate's memory (as requested or with gpuwise's changes) is below the rules' limit."""
     return min(ev.memory.per_gpu, ev.requested_memory_per_gpu) < memory_limit(job, book, ev.gpu)
+
+
+_BY_COUNT = frozenset(("count", "multi_gpu", "wall_days", "gpu_hours"))
+"""What :meth:`_Probe.surely_out` knows of a count beyond the GPU and the job."""
 
 
 class _Probe:
@@ -292,8 +311,9 @@ class _Probe:
     def __init__(self, job: Job, gpu: Any, wanted: list[str], book: rulebook.Rulebook) -> None:
         self.job, self.gpu, self.wanted, self.book = job, gpu, wanted, book
         self.made: dict[int, list[tuple[Evaluation, list[str] | None]]] = {}
-        self.limit = memory_limit(job, book, gpu)
         self.known = bounds.Judgement(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
+        self.limit = memory_limit(job, book, gpu, self.known)
+        self.by_count = self.known.narrowed(_BY_COUNT)  # the same, asked only about what a count adds
 
     def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
         """The estimates of ``n`` GPUs: one for a single server; several servers once per network
@@ -328,7 +348,7 @@ class _Probe:
                 setup = job.kb.runtime.training.job_setup_hours.value
                 more["wall_days"] = bounds.Range((gpu_hours / n + setup) / 24, math.inf)
                 more["gpu_hours"] = bounds.Range(gpu_hours, math.inf)
-        return self.known.verdict(more) is False
+        return self.by_count.verdict(more) is False
 
     def fits(self, n: int) -> bool:
         """Whether ``n`` GPUs may pass the memory rules in force, estimated only as far as that
@@ -378,10 +398,10 @@ class _Probe:
         owner: list[int] = []
         for i, (e, ms) in enumerate(ways):
             for mode in ways_judged(job, e, ms, book):
-                facts.append({**candidate_fact(job, e, mode), "detail": 0})
+                facts.append({**fact_of(job, e, mode), "detail": 0})
                 owner.append(i)
         out = [math.inf] * len(ways)
-        verdicts = [bounds.Judgement(book, f).verdict() for f in facts]
+        verdicts = [self.known.verdict(f) for f in facts]  # the GPU's judgement: only its open rules read
         open_ = [i for i, v in enumerate(verdicts) if v is None]  # a field a pass rule sets decides
         if open_:
             session = engine.run(book, [facts[i] for i in open_])
@@ -645,7 +665,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
                         template=messages.template("reason.stalled"), values={"stage": stage})]
     led, tl, speed = e.ledger(mode), e.timeline, e.speed
     changes = _changes(e)
-    return Candidate.model_construct(  # built from typed estimates: no validation per candidate
+    return built(Candidate, dict(  # built from typed estimates: no validation per candidate
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
@@ -661,7 +681,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         provider=k.provider if k and mode == "rent" else None,
         instance=k.instance if k and mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
-    )
+    ))
 
 
 def _wall_days(e: Evaluation) -> float | None:

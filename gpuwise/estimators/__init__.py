@@ -35,7 +35,7 @@ class Term:
             object.__setattr__(self, "note", phrase_text(self.note_phrases))
         if isinstance(self.formula, tuple):
             object.__setattr__(self, "formula_phrases", self.formula)
-            object.__setattr__(self, "formula", formula_text(self.formula))
+            del self.__dict__["formula"]  # worded in English when first read (_Worded): most terms never are
         elif self.formula_phrases and formula_text(self.formula_phrases) != self.formula:
             # English written over a formula given as ids (dataclasses.replace with a longer string):
             # the parts no longer say it, so the report shows the English as written
@@ -50,6 +50,22 @@ class Term:
             "inputs": self.inputs,
             "note": self.note,
         }
+
+
+class _Worded:
+    """``Term.formula`` of a term given its formula as message ids: the English text, filled in
+    from ``formula_phrases`` when first read and kept. A full-catalog search builds thousands of
+    terms for candidates that are only ranked; wording each at once was a tenth of its time."""
+
+    def __get__(self, term: Term | None, owner: type | None = None) -> Any:
+        if term is None:
+            return self
+        text = formula_text(term.formula_phrases)
+        term.__dict__["formula"] = text
+        return text
+
+
+Term.formula = _Worded()  # type: ignore[assignment,misc]  # after @dataclass: not a default value
 
 
 GB = 1e9

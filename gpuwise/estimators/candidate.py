@@ -589,7 +589,11 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     assert plan is not None and req is not None
     tj = training_job(job)
     lay, step = plan.layout, plan.step
-    flops = C.training_flops(job.shape, job.tokens, job.w.seq_len, job.w.method, lay.checkpointing)
+    key = ("training-flops", lay.checkpointing)  # the job's FLOPs: the same Term whatever the GPU and count
+    flops = job.memo.get(key)
+    if flops is None:
+        flops = job.memo[key] = C.training_flops(job.shape, job.tokens, job.w.seq_len, job.w.method,
+                                                 lay.checkpointing)
     ev.terms["flops"] = flops
     ev.pending_terms.append(lambda: P.terms(plan, tj))
     model_flops = flops.value * tj.flops_per_token(False) / tj.flops_per_token(lay.checkpointing)

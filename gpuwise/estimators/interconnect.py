@@ -154,6 +154,24 @@ def mesh_link_gb_s(gpu: Gpu, runtime: RuntimeFile) -> float:
 
 def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = None,
              network: str | None = None, link_override: str | None = None) -> Topology:
+    """How ``count`` GPUs are linked, in a node and between nodes. A topology is immutable and a
+    function of its arguments, so it is made once per process for the same GPU, runtime and
+    arguments (a search asks for the same one from the memory bound, the estimate and the rules'
+    facts; its description is then worded once)."""
+    key = (id(gpu), id(runtime), count, nodes, network, link_override)
+    hit = _TOPOLOGIES.get(key)
+    if hit is None or hit[0] is not gpu or hit[1] is not runtime:
+        if len(_TOPOLOGIES) >= 4096:
+            _TOPOLOGIES.clear()
+        hit = _TOPOLOGIES[key] = (gpu, runtime, _topology(gpu, count, runtime, nodes, network, link_override))
+    return hit[2]
+
+
+_TOPOLOGIES: dict[tuple[int, int, int, int | None, str | None, str | None], tuple[Gpu, RuntimeFile, Topology]] = {}
+
+
+def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, network: str | None,
+              link_override: str | None) -> Topology:
     per_node_max = GPUS_PER_NODE
     n_nodes = nodes or max(1, math.ceil(count / per_node_max))
     per_node = math.ceil(count / n_nodes)

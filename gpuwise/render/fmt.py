@@ -529,6 +529,13 @@ def display_width(text: str) -> int:
     """Terminal columns: East Asian wide and full-width characters take two."""
     if text.isascii():
         return len(text)
+    return _wide_width(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _wide_width(text: str) -> int:
+    """:func:`display_width` of a text with characters past ASCII (a report measures the same cells
+    and words many times while it fits its tables and lines)."""
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 

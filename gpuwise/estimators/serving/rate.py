@@ -135,6 +135,15 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
                      p.tpot, max(tpot95, p.tpot), stable)
 
 
+def _requests_per_s(job: Any, eng: Engine, rep: Replica, b: float) -> float:
+    """``colocated(job, eng, rep, b).requests_per_s`` without the waits (the same arithmetic)."""
+    _prompt, output = request_lengths(job.w)
+    p = point(job, eng, rep, float(max(1, round(b))))
+    in_batch = p.ttft + output * p.tpot
+    lam = b / in_batch
+    return lam * rep.layout.replicas
+
+
 def _bisect(lo: float, hi: float, good: Any, steps: int = 40) -> float:
     """The largest x in [lo, hi] with good(x), good monotone decreasing; lo when none."""
     if good(hi):
@@ -168,12 +177,19 @@ def answer(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
     def ok(b: float) -> bool:
         return colocated(job, eng, rep, b).within(ttft, tpot)
 
-    b_best = _bisect(tiny, c * (1 - 1e-6), ok)
+    # whether a batch is within the targets is a copy's affair (its waits and latencies; the number of
+    # copies only scales the rate): the same copy on more GPUs has the same best batch, found once per job
+    lay = rep.layout
+    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, ttft, tpot)
+    found = job.memo.setdefault("serving-rate-batch", {})
+    b_best = found.get(key)
+    if b_best is None:
+        b_best = found[key] = _bisect(tiny, c * (1 - 1e-6), ok)
     best = colocated(job, eng, rep, b_best) if ok(b_best) else None
     at = None
     rate = getattr(w, "requests_per_s", None)
     if rate:
-        b_at = _bisect(tiny, c * (1 - 1e-6), lambda b: colocated(job, eng, rep, b).requests_per_s <= rate)
+        b_at = _bisect(tiny, c * (1 - 1e-6), lambda b: _requests_per_s(job, eng, rep, b) <= rate)
         at = colocated(job, eng, rep, b_at)
         if at.requests_per_s < rate * (1 - 1e-3):  # even a full scheduler does not keep up: the queue grows
             at = RatePoint(rate, float(c), 1.0, at.prefill_utilisation, math.inf, math.inf, at.tpot_mean,
