@@ -13,14 +13,14 @@ and the error, then a summary against the acceptance targets:
   published count let gpuwise pick the count for the run's deadline): the validation set's runs
   and tests/data/training_runs.csv (>1,000-GPU, MoE and FP8 runs), each under the conditions it
   published (tests/data/training_conditions.csv: stack, layout, recomputation, whether its hours are
-  steady-state), with the figures without them beside — target median error within 20% and no run
+  steady-state), with the figures without them beside — target median error within 15% and no run
   off by more than 2x either way; and tests/data/training_heldout.csv, 2024-26 runs that set no figure;
-* single-stream decode speed vs published measurements — target median error within 30%, on the
+* single-stream decode speed vs published measurements — target median error within 20%, on the
   validation set and on tests/data/decode_published.csv (software named: llama.cpp on one and
   several GPUs, ExLlamaV2, transformers, vLLM, TensorRT-LLM);
 * serving throughput of the whole system at maximum load (or a stated concurrency) vs
   tests/data/serving_published.csv (TensorRT-LLM and NIM tables, vLLM on MI300X) — target median
-  error within 30%; TPOT/TTFT where published are reported.
+  error within 20%; TPOT/TTFT where published are reported.
 
 `--all` prints every case, not only the summary and the worst ones (the independent serving rows are
 always printed whole).
@@ -408,14 +408,16 @@ def main() -> int:
     report("  of which the rows added at stop 30 (ids W..): throughput", "t/s", new_thr, False)
     report("  of which the rows added at stop 30 (ids W..): latency", "ms",
            [c for c in new_lat if c[0].startswith("W")], False)
-    print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 20% (both sets) and every "
-          "training_runs.csv run with a published GPU count within 2x;\n decode median <= 30% (validation, "
+    # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
+    # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
+    print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
+          "training_runs.csv run with a published GPU count within 2x;\n decode median <= 20% (validation, "
           "and single-stream with the software named); serving "
-          "throughput at load median <= 30%")
+          "throughput at load median <= 20%")
     within_2x = all(label.split()[0] not in counted for label, _ in beyond)
-    ok = (mem["mean_abs_error"] <= 0.10 and mem["max_abs_error"] <= 0.25 and train["median_abs_error"] <= 0.20
-          and runs["median_abs_error"] <= 0.20 and within_2x and dec["median_abs_error"] <= 0.30
-          and single["median_abs_error"] <= 0.30 and serve["median_abs_error"] <= 0.30)
+    ok = (mem["mean_abs_error"] <= 0.10 and mem["max_abs_error"] <= 0.25 and train["median_abs_error"] <= 0.15
+          and runs["median_abs_error"] <= 0.15 and within_2x and dec["median_abs_error"] <= 0.20
+          and single["median_abs_error"] <= 0.20 and serve["median_abs_error"] <= 0.20)
     print("all targets met" if ok else "a target is missed")
     return 0 if ok else 1
 
