@@ -18,6 +18,13 @@ from .strict import MAX_GPUS, Strict, _finite
 from .workload import Workload
 
 
+def gpus_as_text(v: Any) -> Any:
+    """A GPU written as a bare number (``gpus: [4090]``) is the name "4090", not a count."""
+    if isinstance(v, list):
+        return [str(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in v]
+    return v
+
+
 class Environment(Strict):
     os: str | None = Field(default=None, max_length=100)
     driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$",
@@ -201,12 +208,7 @@ class Constraints(Strict):
             return parse_money(v)[0]
         return v
 
-    @field_validator("gpus", mode="before")
-    @classmethod
-    def _gpus_str(cls, v: Any) -> Any:
-        if isinstance(v, list):
-            return [str(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in v]
-        return v
+    _g = field_validator("gpus", mode="before")(gpus_as_text)
 
 
 class Requirements(Strict):

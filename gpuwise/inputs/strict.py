@@ -28,13 +28,13 @@ def _finite(v: float | None) -> float | None:
     return v
 
 
-def _takes_bool(annotation: Any) -> bool:
+def takes_bool(annotation: Any) -> bool:
     """Whether a field's type admits a boolean anywhere (``bool``, ``bool | Literal['auto']``)."""
     if annotation is bool:
         return True
     if typing.get_origin(annotation) is Literal:
         return any(isinstance(a, bool) for a in typing.get_args(annotation))
-    return any(_takes_bool(a) for a in typing.get_args(annotation))
+    return any(takes_bool(a) for a in typing.get_args(annotation))
 
 
 class Strict(BaseModel):
@@ -48,7 +48,7 @@ class Strict(BaseModel):
         """YAML reads yes/no/on/off/true/false as booleans, and pydantic would take True as 1
         (``count: yes`` as one GPU, ``zero_stage: on`` as stage 1): only fields that hold a
         yes/no answer take one."""
-        if isinstance(v, bool | list) and not _takes_bool(cls.model_fields[info.field_name].annotation) and (
+        if isinstance(v, bool | list) and not takes_bool(cls.model_fields[info.field_name].annotation) and (
                 isinstance(v, bool) or any(isinstance(x, bool) for x in v)):
             raise Said(N_("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not valid "
                           "here: write a number, or quote the text"))

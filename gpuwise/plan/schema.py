@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ..errors import N_, Said
+from ..inputs.requirements import gpus_as_text
 from ..inputs.schema import MAX_GPUS, Strict, Workload, _finite, parse_money
 
 Hosting = Literal["office", "colocation", "datacenter"]
@@ -155,12 +156,7 @@ class PlanConstraints(Strict):
     _m = field_validator("budget_per_quarter_usd", "budget_total_usd", mode="before")(_money_text)
     _v = field_validator("budget_per_quarter_usd", "budget_total_usd", "electricity_usd_per_kwh")(_finite)
 
-    @field_validator("gpus", mode="before")
-    @classmethod
-    def _gpus_str(cls, v: Any) -> Any:
-        if isinstance(v, list):
-            return [str(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in v]
-        return v
+    _g = field_validator("gpus", mode="before")(gpus_as_text)
 
 
 class PlanFile(Strict):

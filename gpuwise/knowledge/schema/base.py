@@ -1,11 +1,11 @@
 """Shared pieces of every knowledge schema: strict frozen models and the source/check convention."""
 
-import typing
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpuwise.errors import N_, Said
+from gpuwise.inputs.strict import takes_bool  # one definition: inputs and knowledge refuse booleans alike
 
 SCHEMA_VERSION = 1
 
@@ -19,15 +19,6 @@ _BOOL_SAID = N_("%(field)s: a yes/no value (YAML reads yes, no, on, off, true an
 
 def _is_bool(v: Any) -> bool:
     return v.__class__ is bool
-
-
-def takes_bool(annotation: Any) -> bool:
-    """Whether a field's type admits a boolean anywhere (``bool``, ``bool | Literal['auto']``)."""
-    if annotation is bool:
-        return True
-    if typing.get_origin(annotation) is Literal:
-        return any(isinstance(a, bool) for a in typing.get_args(annotation))
-    return any(takes_bool(a) for a in typing.get_args(annotation))
 
 
 class Strict(BaseModel):
