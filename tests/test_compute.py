@@ -72,7 +72,8 @@ def test_gpu_hours_of_large_moe_and_fp8_runs(kb, accuracy):
     assert statistics.median(_errors(cases)) <= 0.20  # measured: 18.4% with the runs' conditions, 22.0% without
     # Nemotron-4 340B: published hours are iterations x 8.0 s, steady state; compared with the estimate's
     # steady state (tests/data/training_conditions.csv), NeMo named (at runtime.mfu hopper, which is a
-    # Megatron-Bridge figure: calibrated_on): 0.86
+    # Megatron-Bridge figure: calibrated_on) and NeMo's tensor-parallel overlap (training_stacks nemo
+    # tp_comm_overlap, three quarters of TP8 hidden inside the node): 0.76 (0.86 with TP in full)
     nemotron = next(est / published for label, est, published in cases if label.startswith("R22 "))
     assert 0.75 <= nemotron <= 1.10
     import csv

@@ -156,6 +156,7 @@ def training_job(job: Job) -> P.TrainingJob:
                            stack_memory_bound=stack_spec(job).memory_bound_scale,
                            stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
                            stack_gathers_ahead=stack_spec(job).gathers_ahead,
+                           stack_tp_overlap=stack_spec(job).tp_comm_overlap,
                            stack_reference=stack_reference(job.kb))
         tj.batch_given = why is None
         if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
@@ -354,6 +355,8 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     tp = 1
     if network is None and acquisition == "rent" and provider:  # a proposal renting from a named cloud
         network = named_network(job, gpu, count, provider)
+    if network is None:  # the user's own cluster network (constraints.network), else the catalog's default
+        network = job.c.network
     topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
     plan = req_plan = None
     if job.training and not job.shape.diffusion:

@@ -281,6 +281,8 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     tried = 0
     rate = rates.flops
     intra, mesh, tp_exposed = rates.intra, rates.mesh, rates.tp_exposed
+    if tj.stack_tp_overlap:  # a lower bound: the stack may hide this much of TP inside an NVLink domain
+        tp_exposed = min(tp_exposed, 1 - tj.stack_tp_overlap)
     per_node = rates.topo.per_node
     for group in groups:
         if group.bound / rate >= best_t:

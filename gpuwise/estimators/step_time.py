@@ -182,7 +182,10 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     per_node = topo.per_node
     tp = pp = ep = cp = 0.0
     if st.tp_count:  # tensor parallel: inside the node (a TP group spanning nodes goes over the network)
-        tp = st.tp_count * _allreduce(g, st.tp_bytes, lay.tp, min(lay.tp, per_node)) * g.tp_exposed
+        exposed = g.tp_exposed
+        if tj.stack_tp_overlap and lay.tp <= min(per_node, g.topo.tp_domain):  # userbuffers: one NVLink domain
+            exposed = min(exposed, 1 - tj.stack_tp_overlap)
+        tp = st.tp_count * _allreduce(g, st.tp_bytes, lay.tp, min(lay.tp, per_node)) * exposed
     if st.pp_count:  # pipeline sends: once stages span nodes the slowest boundary sets the pace
         if topo.nodes > 1:
             pp = st.pp_count * (st.pp_bytes / g.net_bw + g.net_lat)

@@ -129,6 +129,9 @@ class TrainingJob:
     # otherwise the all-gather waits between the optimizer step and the forward (DeepSpeed's overlap_comm hides the
     # gradient reduction only)
     stack_gathers_ahead: bool = False
+    # share of the TP collectives the stack hides behind GEMMs when the TP group is inside one NVLink domain
+    # (NeMo's Transformer Engine userbuffers overlap); the larger of it and runtime.yaml training.tp_comm_overlap
+    stack_tp_overlap: float = 0.0
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_given: bool = False  # the user stated the global batch: no layout may run a larger one

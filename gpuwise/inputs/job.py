@@ -209,6 +209,14 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             assumptions.append(note("workload.train_tokens", tokens, "assume.train_tokens.finetune",
                                     {"tokens": tokens}))
     c = req.constraints
+    if c.network is not None and c.network not in kb.runtime.networks:
+        import difflib
+
+        close = difflib.get_close_matches(c.network, list(kb.runtime.networks), n=1)
+        raise UserError(N_("unknown network '%(network)s'"), where=f"{where}: constraints.network",
+                        values={"network": c.network},
+                        hint=N_("did you mean %(name)s?") if close else N_("one of %(names)s"),
+                        hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
     for name in sorted({"max_gpus", "acquisition", "project_months", "electricity_usd_per_kwh"} - c.model_fields_set):
         assumptions.append(note(f"constraints.{name}", getattr(c, name), f"assume.default.constraints.{name}",
                                 {"value": getattr(c, name)}))

@@ -164,6 +164,11 @@ class Constraints(Strict):
     procurement: Literal["any", "domestic"] = Field(
         default="any", description="domestic: Chinese accelerators only (Huawei Ascend...), as state buyers in "
                                    "China are asked to buy")
+    network: str | None = Field(
+        default=None, min_length=1, max_length=50,
+        description="the network between the servers the job runs on, a knowledge/runtime.yaml networks entry "
+                    "(infiniband-400, roce-400, ethernet-400 for AWS p4d/p4de EFA, slingshot-200...); default: "
+                    "the catalog's for the GPU's class, or a rental offer's own")
 
     _v = field_validator("deadline_days", "budget_usd", "project_months", "electricity_usd_per_kwh",
                          "value_of_a_day_usd")(_finite)

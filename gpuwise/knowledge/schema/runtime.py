@@ -139,6 +139,10 @@ class StackSpeed(Strict):
         default=False, description="ZeRO-1/2: the stack all-gathers the updated weights behind the next step's "
         "forward pass, layer by layer (Megatron-Core's overlap_param_gather); otherwise the all-gather runs after "
         "the optimizer step, before the forward, and nothing hides it")
+    tp_comm_overlap: float = Field(
+        default=0.0, ge=0, lt=1, description="share of the tensor-parallel collectives the stack hides behind the "
+        "GEMMs they feed, where the TP group stays inside one NVLink domain (Transformer Engine's userbuffers need "
+        "it); 0: the collectives sit on the critical path (runtime.yaml training.tp_comm_overlap)")
     source: str = Field(min_length=3)
     check: Check = "S"
 
