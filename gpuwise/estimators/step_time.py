@@ -73,6 +73,7 @@ class GpuRates:
     host_gb_s_per_gpu: float
     nvme_gb_s_per_gpu: float
     cpu_adam_params_per_s_per_gpu: float
+    moe_dispatch_s: float = 0.0  # GPU-seconds per token per MoE layer beyond matmuls and all-to-all (runtime.yaml)
 
 
 def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
@@ -117,12 +118,17 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     gen = str(gpu.link.pcie_gen)
     pcie = rt.pcie_gb_s[gen].value if gen in rt.pcie_gb_s else 31.5
     f = rt.training
+    md = f.moe_dispatch
+    moe_s = 0.0
+    if md is not None and tj.shape.moe:
+        us = md.us_per_token_layer
+        moe_s = us.get(gpu.architecture, us.get(md.default_architecture, 0.0)) * 1e-6
     return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
                     rt.comm_overlap_fraction.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
                     rt.nvme_gb_s.value / topo.per_node,
-                    rt.cpu_adam_params_per_s_per_core.value * rt.host_cores_per_gpu.value)
+                    rt.cpu_adam_params_per_s_per_core.value * rt.host_cores_per_gpu.value, moe_s)
 
 
 def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
@@ -194,6 +200,8 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart
         local = min(lay.ep, max(1, per_node // (lay.tp * lay.cp)))
         ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
+    if g.moe_dispatch_s:  # routing, permutation and dispatch of every token through every MoE layer, spread evenly
+        ep += g.moe_dispatch_s * st.tokens * getattr(tj.shape, "moe_layers", tj.shape.layers) / lay.gpus
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
     bubble = st.bubble * (compute + tp + ep + cp + pp)

@@ -90,6 +90,16 @@ class Mesh(Strict):
     source: str = Field(min_length=3)
 
 
+class MoeDispatch(Strict):
+    """GPU-seconds an MoE layer costs per token beyond its experts' matmuls and the modelled all-to-all:
+    routing, permutation and un-permutation, grouped-GEMM tails, dispatch synchronisation."""
+
+    us_per_token_layer: dict[str, float] = Field(description="GPU architecture -> microseconds per token per MoE layer")
+    default_architecture: str = Field(description="the architecture whose figure applies to architectures not listed")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class TrainingFactors(TrainingFactorsMethods, Strict):
     """What the training layout planner adds to the MFU: width, precision, communication, restarts."""
 
@@ -98,6 +108,7 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     fp8_gemm_speedup: Positive
     tp_comm_overlap: Share
     ep_comm_overlap: Share
+    moe_dispatch: MoeDispatch | None = None
     optimizer_bytes_per_param: Positive
     whole_run_efficiency: Fraction
     failures_per_gpu_hour: NonNegative
