@@ -454,20 +454,22 @@ def test_moe_mla_w8a8_floor_by_hand(kb):
     quantizations); the 58 MoE layers add router (4), shared expert (3, unless the framework fuses it into
     the routed experts' grouped GEMM, as SGLang does by default) and 2 quantizations, and two grouped GEMMs
     at their floor (13 us on Hopper). vLLM: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 13 us; SGLang
-    0.5.4 (mid-2025 kernels): 6 per MoE layer at the same 6 us; SGLang from 0.5.5 (FlashInfer all-reduce fusion
-    and fused routing on by default, sgl-project/sglang pull request #12724): 2 us per counted kernel."""
+    0.5.4-0.5.6 (mid-2025 kernels): 6 per MoE layer at the same 6 us; SGLang from 0.5.7 (FlashInfer all-reduce
+    fusion, sgl-project/sglang pull request #12724, and the router GEMM and fused top-k routing of issue #14453,
+    which 0.5.6 did not yet have): 2 us per counted kernel."""
     gpu = kb.gpus["h200-141gb-sxm"]
     vllm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="vllm"), gpu)
     assert SV.floor_per_step(vllm) == pytest.approx((4 * 61 + 8 * 61 + 9 * 58) * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
     kernels = 4 * 61 + 8 * 61 + 6 * 58
-    mid_2025 = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
-                                framework_version="0.5.4"), gpu)
-    assert mid_2025.release is None  # before the first listed release: the framework's own constants
-    assert SV.floor_per_step(mid_2025) == pytest.approx(kernels * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
+    for version in ("0.5.4", "0.5.6.post1"):
+        mid_2025 = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
+                                    framework_version=version), gpu)
+        assert mid_2025.release is None  # before the first listed release: the framework's own constants
+        assert SV.floor_per_step(mid_2025) == pytest.approx(kernels * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
     for version in ("0.5.7", "0.5.12", None):  # None: the newest release gpuwise knows
         eng = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
                                **({"framework_version": version} if version else {})), gpu)
-        assert eng.release == "0.5.5"
+        assert eng.release == "0.5.7"
         assert SV.floor_per_step(eng) == pytest.approx(kernels * 2e-6 + 2 * 58 * 13e-6, rel=1e-9)
     # the release is a CUDA-build change: SGLang's ROCm build keeps its constants on MI300X
     rocm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang"), kb.gpus["mi300x"])
@@ -479,7 +481,7 @@ def test_sglang_release_is_said_when_not_given(kb):
     version is not an assumption. A malformed version is an input error naming the field."""
     job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang")
     got = [a for a in job.assumptions if a.field == "workload.framework_version"]
-    assert len(got) == 1 and got[0].value == "0.5.5" and "SGLang" in got[0].reason
+    assert len(got) == 1 and got[0].value == "0.5.7" and "SGLang" in got[0].reason
     job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang", framework_version="0.4.1.post2")
     assert not [a for a in job.assumptions if a.field == "workload.framework_version"]
     job = job_of(kb, model="llama-3.1-8b", precision="bf16", framework="vllm")  # vLLM lists no releases
