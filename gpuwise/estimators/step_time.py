@@ -185,6 +185,9 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     """:func:`step_time` as a plain tuple (the search times many layouts and keeps one)."""
     lay, topo = st.layout, g.topo
     compute = st.flops / g.flops
+    if g.moe_dispatch_s:  # an MoE layer's own work beyond its matmuls (routing, permutation, grouped-GEMM tails):
+        # GPU time per token routed through it, spread evenly over the GPUs; part of the layer's compute, not a wait
+        compute += g.moe_dispatch_s * st.tokens * getattr(tj.shape, "moe_layers", tj.shape.layers) / lay.gpus
     per_node = topo.per_node
     tp = pp = ep = cp = 0.0
     if st.tp_count:  # tensor parallel: inside the node (a TP group spanning nodes goes over the network)
@@ -200,8 +203,6 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart
         local = min(lay.ep, max(1, per_node // (lay.tp * lay.cp)))
         ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
-    if g.moe_dispatch_s:  # routing, permutation and dispatch of every token through every MoE layer, spread evenly
-        ep += g.moe_dispatch_s * st.tokens * getattr(tj.shape, "moe_layers", tj.shape.layers) / lay.gpus
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
     bubble = st.bubble * (compute + tp + ep + cp + pp)
