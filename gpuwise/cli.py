@@ -415,9 +415,14 @@ def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:
 
 
 def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -> None:
-    from .render import output, report
+    from .render import formats, output
 
     fmt = output.report_format(args.output, args.format)
+    if fmt == "json":  # the contract's data, in USD whatever the language and currency: no views, no templates
+        _write(formats.json_text(result), args, inputs)
+        return
+    from .render import report
+
     currency = report.report_currency(args.currency, args.fx_rate, [result])
     text = report.render(result, fmt, kind=kind, lang=args.lang, currency=currency, fx_rate=args.fx_rate,
                          detail=args.detail)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from ..errors import N_, UserError
-from .fmt import DETAILS
 
 FORMATS = ("text", "md", "html", "json")
+DETAILS = ("brief", "full")
+"""How much a report shows: the brief answer (default), or every formula, candidate and rule."""
 _FORMAT_ALIASES = {"text": "text", "txt": "text", "md": "md", "markdown": "md", "html": "html",
                    "htm": "html", "json": "json"}
 SUFFIXES = {".txt": "text", ".text": "text", ".md": "md", ".markdown": "md", ".html": "html",
@@ -45,3 +47,11 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> s
                         where=str(path), hint=N_("name the file .md, .html, .json or .txt, or give --format"),
                         values={"suffix": suffix or '(none)'})
     return SUFFIXES[suffix]
+
+
+def json_text(result: Any) -> str:
+    """A result as the contract's JSON (``model_dump(mode="json")``, indented, UTF-8 as written).
+    Here, not in :mod:`.report`: a JSON answer needs none of the report's views and templates."""
+    import json
+
+    return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"

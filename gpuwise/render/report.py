@@ -22,7 +22,6 @@ Public API: :func:`render`, :func:`write_report`, :func:`format_for`, :func:`ren
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -58,7 +57,7 @@ from .fmt import (  # noqa: F401  (re-exported: the report's vocabulary and form
     times,
     translations,
 )
-from .formats import FORMATS, SUFFIXES, format_for, normalise_detail, normalise_format  # noqa: F401
+from .formats import FORMATS, SUFFIXES, format_for, json_text, normalise_detail, normalise_format  # noqa: F401
 from .output import atomic_write_text
 from .textfit import fit_tables, fit_text, terminal_width
 from .views import LEADING, build  # noqa: F401
@@ -128,7 +127,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
     lang = _lang(lang)
     detail = normalise_detail(detail)
     if fmt == "json":
-        return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+        return json_text(result)
     if kind == "estimate" and fmt != "text":
         raise UserError(N_("an estimate is reported as text or json, not %(fmt)s"), values={"fmt": fmt})
     vm = view_model(result, lang=lang, currency=currency, fx_rate=fx_rate, kind=kind, knowledge=knowledge,
