@@ -302,6 +302,24 @@ def _parser() -> argparse.ArgumentParser:
     return _PARSER
 
 
+_STARTING = False
+"""Set by :func:`run` in the ``gpuwise`` process: start-up runs without cyclic garbage collection."""
+
+
+def _started() -> None:
+    """Start-up is over: collect garbage again. What start-up made (the modules, the knowledge base,
+    the rule book, the decision) lives until the process ends, so it is frozen out of every later
+    collection's walk (:func:`gc.freeze`). In the ``gpuwise`` process only: a program or a test that
+    calls :func:`main` keeps its own collector as it was."""
+    global _STARTING
+    if _STARTING:
+        import gc
+
+        _STARTING = False
+        gc.freeze()
+        gc.enable()
+
+
 def main(argv: list[str] | None = None) -> int:
     global _LANG
     _safe_streams()
@@ -370,6 +388,8 @@ def _one_line(text: str) -> str:
 
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
+    if cmd not in ("recommend", "audit", "estimate"):  # those three turn collection on after their answer
+        _started()
     if cmd == "ask":
         from .ask.questionnaire import run_ask
 
@@ -435,6 +455,7 @@ def _recommend(args: argparse.Namespace) -> int:
     inputs = read_by_run(args, [args.requirements], cards=False) if args.output else []
     _check_output(args, inputs)
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
+    _started()
     _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1
 
@@ -444,12 +465,14 @@ def _audit(args: argparse.Namespace) -> int:
 
     paths, refused, folder = proposal_files(args.proposals)
     if len(paths) > 1 or folder:
+        _started()  # a batch makes garbage proposal by proposal
         return audit_many(paths, args, refused)
     from .decide.audit import audit
 
     inputs = read_by_run(args, args.proposals) if args.output else []
     _check_output(args, inputs)
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
+    _started()
     _emit(result, args, "audit", inputs)
     return 1 if result.verdict == "reject" else 0
 
@@ -475,6 +498,7 @@ def _estimate(args: argparse.Namespace) -> int:
     from .decide.estimate import estimate
 
     result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
+    _started()
     if args.format == "json":
         _out(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
     else:
@@ -561,8 +585,12 @@ def run() -> NoReturn:
     :func:`interrupted`, then out at once. Once the work is done an interrupt changes nothing, and
     the interpreter is not torn down: the rule engine's native state, freed at shutdown, crashed
     the process (SIGSEGV) when Ctrl-C arrived then, and skipping the teardown saves its time."""
+    import gc
     import signal
 
+    global _STARTING
+    _STARTING = True  # see _started: imports and loading make no garbage worth a collection's walk
+    gc.disable()
     _no_plugin_search()
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, interrupted)
