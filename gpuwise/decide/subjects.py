@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..estimators import GB
 from ..estimators import memory as M
@@ -19,13 +19,15 @@ from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
 from ..estimators.serving import facts as SVR
-from ..estimators.serving.result import ServingResult
 from ..estimators.serving.support import support_figures
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
 from ..messages import phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
+
+if TYPE_CHECKING:
+    from ..estimators.serving.result import ServingResult
 
 NODE = GPUS_PER_NODE
 """GPUs in one server (the interconnect model's node size: one definition)."""
