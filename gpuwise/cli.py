@@ -439,7 +439,7 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
 
     fmt = output.report_format(args.output, args.format)
     if fmt == "json":  # the contract's data, in USD whatever the language and currency: no views, no templates
-        _write(formats.json_text(result), args, inputs)
+        _write(formats.json_text(result.model_dump(mode="json")), args, inputs)
         return
     from .render import report
 

@@ -49,9 +49,21 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> s
     return SUFFIXES[suffix]
 
 
-def json_text(result: Any) -> str:
-    """A result as the contract's JSON (``model_dump(mode="json")``, indented, UTF-8 as written).
-    Here, not in :mod:`.report`: a JSON answer needs none of the report's views and templates."""
+def json_text(data: Any) -> str:
+    """``json.dumps(data, indent=2, ensure_ascii=False)`` and a newline, byte for byte, written by
+    orjson where that gives the same bytes: Python's indenting encoder is pure Python (40 ms of a
+    full-catalog recommendation's JSON), its compact one is C. Where the two compact forms agree,
+    every key, string and number is written alike (JSON reads one way only), so orjson's indented
+    form is json's; where they do not (a float Python writes as ``1e-05``, NaN, an integer past 64
+    bits, a key that is not a string), json writes it. Here, not in :mod:`.report`: a JSON answer
+    needs none of the report's views and templates."""
     import json
 
-    return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    import orjson
+
+    try:
+        if orjson.dumps(data) == json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode():
+            return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+    except (TypeError, ValueError):  # orjson cannot write it (a lone surrogate cannot be encoded either)
+        pass
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -127,7 +127,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
     lang = _lang(lang)
     detail = normalise_detail(detail)
     if fmt == "json":
-        return json_text(result)
+        return json_text(result.model_dump(mode="json"))
     if kind == "estimate" and fmt != "text":
         raise UserError(N_("an estimate is reported as text or json, not %(fmt)s"), values={"fmt": fmt})
     vm = view_model(result, lang=lang, currency=currency, fx_rate=fx_rate, kind=kind, knowledge=knowledge,
