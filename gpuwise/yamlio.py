@@ -94,6 +94,12 @@ def _no_base_60(construct: Any) -> Any:
 
 _DataLoader.add_constructor(_TAG + "int", _no_base_60(_DataLoader.yaml_constructors[_TAG + "int"]))
 _DataLoader.add_constructor(_TAG + "float", _no_base_60(_DataLoader.yaml_constructors[_TAG + "float"]))
+_DataLoader.add_implicit_resolver(
+    _TAG + "float", re.compile(r"^[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9_]*)?)[eE][-+]?[0-9]+$"), list("-+.0123456789"))
+"""YAML 1.1 reads a number in exponent form as text unless it has a dot and a signed exponent
+(``1.0e+7``): ``1e-7``, ``1.5e3`` and ``2e9`` were strings, refused as 'not a number' in a house rule
+or policy value, or taken as text. YAML 1.2 and every other reader take them as numbers; so does
+gpuwise."""
 
 
 def _check_shape(text: str) -> None:

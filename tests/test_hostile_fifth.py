@@ -313,3 +313,86 @@ def test_invisible_characters_in_a_sellers_title_are_shown(tmp_path: Path, fmt: 
     else:
         assert "RTX\\u200b3090 \\u2066x\\u2069 \\ufeff\\u00ad" in r.stdout and "\\udb40\\udc41 lot" in r.stdout
         assert ("\\u2028" in r.stdout) == (fmt != "md")  # Markdown folds it into a space, as a newline
+
+
+# ----------------------------------------------------------------------------- numbers in exponent form
+def _house(tmp_path: Path, condition: str) -> Path:
+    d = tmp_path / "house"
+    d.mkdir(parents=True)
+    (d / "h.yaml").write_text(
+        "schema_version: 1\nruleset: house\nstep: memory\nrules:\n  - id: HOUSE-X\n    title: A house rule\n"
+        f"    fact: candidate\n    when:\n      - {condition}\n    then:\n      action: reject\n"
+        "      topic: compatibility\n      message: \"{gpu_name} needs too much\"\n"
+        "    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    return d
+
+
+QLORA = str(Path(__file__).parent.parent / "examples" / "qlora-70b-4090.yaml")
+
+
+@pytest.mark.parametrize("text, value", [("1e-7", 1e-7), ("1.5e3", 1500.0), ("2E9", 2e9), ("-1e2", -100.0),
+                                         (".5e1", 5.0), ("1_0e1", 100.0), ("1e-400", 0.0)])
+def test_a_number_in_exponent_form_is_a_number_in_every_file(tmp_path: Path, text: str, value: float) -> None:
+    """YAML 1.1 (PyYAML) reads an exponent number as text unless it has a dot and a signed exponent
+    (``1.0e-7``): ``[need_gb, ">", 1.5e3]`` was refused as "'1.5e3' is not" a number and
+    ``memory_headroom_fraction: 1e-7`` as text. YAML 1.2 and every other reader take them as numbers."""
+    from gpuwise.yamlio import parse_yaml
+
+    assert parse_yaml(f"a: {text}\n".encode(), tmp_path / "x.yaml") == {"a": value}
+    assert parse_yaml(f"a: '{text}'\n".encode(), tmp_path / "x.yaml") == {"a": text}  # quoted: text
+
+
+def test_exponent_numbers_in_a_house_rule_and_a_policy_overlay_are_judged(tmp_path: Path) -> None:
+    """``need_gb > 1.5e3``: no candidate needs 1,500 GB, so the rule rejects none (exit 0/1, not 2);
+    ``need_gb > 1e-7`` rejects every candidate (exit 1, no recommendation)."""
+    r = gpuwise("recommend", QLORA, "--rules", str(_house(tmp_path / "a", '[need_gb, ">", 1.5e3]')), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert not [c for c in json.loads(r.stdout)["candidates"] if "HOUSE-X" in c.get("rules", [])]
+    r = gpuwise("recommend", QLORA, "--rules", str(_house(tmp_path / "b", '[need_gb, ">", 1e-7]')), "--format", "json")
+    assert r.returncode == 1, r.stderr
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "policy.yaml").write_text("memory_headroom_fraction: 2e-1\n")
+    assert gpuwise("recommend", QLORA, "--knowledge", str(kb), "--format", "json").returncode == 0
+    kb = tmp_path / "kb2"  # another directory: a process keeps the knowledge it read per directory
+    kb.mkdir()
+    (kb / "policy.yaml").write_text("memory_headroom_fraction: 1e1\n")
+    one_line(gpuwise("recommend", QLORA, "--knowledge", str(kb)), "policy.yaml: memory_headroom_fraction: 10.0 is out "
+             "of range: must be between 0 and 0.9")
+
+
+@pytest.mark.parametrize("name, body, words", [
+    ("models.yaml", "models:\n  - id: llama-3.1-8b\n    params_b: 5e-324\n",
+     "(id llama-3.1-8b).params_b: Input should be greater than or equal to 0.000001"),
+])
+def test_a_model_of_no_parameters_in_an_overlay_is_refused(tmp_path: Path, name: str, body: str, words: str) -> None:
+    """A requirements file's ``params_b`` is at least 1e-6 (a thousand parameters); an overlay's
+    model took anything above 0, and 5e-324 billion parameters was estimated (exit 0)."""
+    (tmp_path / name).write_text(body)
+    one_line(gpuwise("recommend", QLORA, "--knowledge", str(tmp_path)), words)
+
+
+# ----------------------------------------------------------------------------- command-line values
+@pytest.mark.parametrize("rate, words", [
+    ("7_1", "argument --fx-rate: '7_1' is not a number"),  # Python's float() read 71: ten times the rate
+    ("٧", "argument --fx-rate: '٧' is not a number"),
+    ("0x7", "argument --fx-rate: '0x7' is not a number"),
+    ("1e-300", "argument --fx-rate: '1e-300' is not a rate of CNY per USD from 1e-06 to 1e+06"),  # every amount 0
+    ("nan", "argument --fx-rate: 'nan' is not a number"),
+])
+def test_an_exchange_rate_not_written_as_a_number_is_refused(rate: str, words: str) -> None:
+    one_line(gpuwise("estimate", QLORA, "--gpu", "RTX 4090", "--currency", "CNY", "--fx-rate", rate), words)
+
+
+@pytest.mark.parametrize("rate, cny_per_usd", [("7.1", 7.1), ("7", 7.0), ("7.1e0", 7.1), ("+7.1", 7.1)])
+def test_an_exchange_rate_written_as_a_number_is_used(rate: str, cny_per_usd: float) -> None:
+    from gpuwise.cli import _rate
+
+    assert _rate(rate) == cny_per_usd
+
+
+@pytest.mark.parametrize("option", ["--rules", "--knowledge"])
+def test_an_empty_directory_option_is_refused_not_ignored(option: str) -> None:
+    """``--rules "$HOUSE_RULES"`` with the variable unset gave ``--rules ''``, read as no option:
+    the house rules (no second-hand cards, CUDA only) silently did not apply (exit 0)."""
+    one_line(gpuwise("recommend", QLORA, option, ""), f"argument {option}: an empty directory name")
