@@ -396,3 +396,33 @@ def test_an_empty_directory_option_is_refused_not_ignored(option: str) -> None:
     """``--rules "$HOUSE_RULES"`` with the variable unset gave ``--rules ''``, read as no option:
     the house rules (no second-hand cards, CUDA only) silently did not apply (exit 0)."""
     one_line(gpuwise("recommend", QLORA, option, ""), f"argument {option}: an empty directory name")
+
+
+# ----------------------------------------------------------------------------- a proposal's used cards
+MINING = Path(__file__).parent.parent / "examples" / "proposal-used-3090-mining.yaml"
+
+
+def _mining(tmp_path: Path, old: str, new: str) -> Path:
+    import shutil
+
+    shutil.copytree(MINING.parent / "nvidia-smi", tmp_path / "nvidia-smi")
+    text = MINING.read_text()
+    assert old in text
+    (tmp_path / "p.yaml").write_text(text.replace(old, new, 1))
+    return tmp_path / "p.yaml"
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ('serial: "1324620054321"', 'serial: "1324620012345"',
+     "used_cards: used_cards[1] has the serial 1324620012345 of used_cards[0]: one card listed twice?"),
+    ('serial: "1324620054321"', 'serial: " 1324620012345"',
+     "used_cards[1] has the serial 1324620012345 of used_cards[0]"),  # a space before is the same card
+    ("nvidia_smi: nvidia-smi/rtx3080-like-degraded.xml", "nvidia_smi: ''",
+     "used_cards.0.nvidia_smi: String should have at least 1 character"),
+    ('serial: "1324620012345"', 'serial: ""', "used_cards.0.serial: String should have at least 1 character"),
+])
+def test_a_card_listed_twice_or_an_empty_report_name_is_refused(tmp_path: Path, old: str, new: str, words: str) -> None:
+    """Two cards with one board serial were judged as two cards (exit 1, no word of it); an empty
+    ``nvidia_smi:`` (a template left unfilled) was read as no report, so the card was judged without
+    its readings."""
+    one_line(gpuwise("audit", str(_mining(tmp_path, old, new))), words)
