@@ -426,3 +426,46 @@ def test_a_card_listed_twice_or_an_empty_report_name_is_refused(tmp_path: Path, 
     ``nvidia_smi:`` (a template left unfilled) was read as no report, so the card was judged without
     its readings."""
     one_line(gpuwise("audit", str(_mining(tmp_path, old, new))), words)
+
+
+# ----------------------------------------------------------------------------- files saved by Windows tools
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def _utf16(text: str, bom: bytes = b"\xff\xfe") -> bytes:
+    return bom + _crlf(text).encode("utf-16-le" if bom == b"\xff\xfe" else "utf-16-be")
+
+
+@pytest.mark.parametrize("bom", [b"\xff\xfe", b"\xfe\xff"])
+def test_input_files_saved_as_utf16_with_a_byte_order_mark_are_read(tmp_path: Path, bom: bytes) -> None:
+    """PowerShell 5's ``>`` and ``Out-File`` write UTF-16 with a byte-order mark, which the YAML
+    specification allows; a requirements file, a house rule, an overlay and a price CSV saved so
+    were refused as 'not UTF-8 text (binary file?)'. Each now gives what its UTF-8 copy gives."""
+    (tmp_path / "r.yaml").write_bytes(_utf16((EXAMPLES / "qlora-70b-4090.yaml").read_text(), bom))
+    (tmp_path / "hr").mkdir()
+    house = (EXAMPLES / "house-rules" / "no-second-hand.yaml").read_text()
+    (tmp_path / "hr" / "no-used.yaml").write_bytes(_utf16(house, bom))
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "policy.yaml").write_bytes(_utf16("memory_headroom_fraction: 0.2\n", bom))
+    args = ("--rules", "hr", "--knowledge", "kb", "--format", "json")
+    got = gpuwise("recommend", "r.yaml", *args, cwd=tmp_path)
+    (tmp_path / "r.yaml").write_text((EXAMPLES / "qlora-70b-4090.yaml").read_text())
+    for d in ("hr", "kb"):  # UTF-8 copies in new directories (a process keeps what it read per directory)
+        (tmp_path / f"{d}8").mkdir()
+    (tmp_path / "hr8" / "no-used.yaml").write_text((EXAMPLES / "house-rules" / "no-second-hand.yaml").read_text())
+    (tmp_path / "kb8" / "policy.yaml").write_text("memory_headroom_fraction: 0.2\n")
+    want = gpuwise("recommend", "r.yaml", "--rules", "hr8", "--knowledge", "kb8", "--format", "json", cwd=tmp_path)
+    assert got.returncode == want.returncode == 0, got.stderr
+    mine, theirs = json.loads(got.stdout), json.loads(want.stdout)
+    assert mine["recommendation"] == theirs["recommendation"] and mine["candidates"] == theirs["candidates"]
+    assert any("HOUSE-NO-USED" in json.dumps(c) for c in mine["candidates"])  # the UTF-16 house rule was applied
+    (tmp_path / "mycloud.csv").write_bytes(_utf16("gpu,gpus,price\nH100 80GB SXM,8,20.0\n", bom))
+    r = gpuwise("prices", "import", "mycloud.csv", "-o", "ov", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert [(o["gpu"], o["per_gpu_hour"]) for o in json.loads(r.stdout)["imported"]] == [("h100-80gb-sxm", 2.5)]
+
+
+def test_utf16_without_a_byte_order_mark_is_named(tmp_path: Path) -> None:
+    (tmp_path / "r.yaml").write_bytes((EXAMPLES / "qlora-70b-4090.yaml").read_text().encode("utf-16-le"))
+    one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "r.yaml: UTF-16 text without a byte-order mark: save it as "
+             "UTF-8")
