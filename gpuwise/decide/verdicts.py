@@ -174,3 +174,23 @@ def gives_up(book: Rulebook, proposed: Candidate, alt: Candidate | None) -> list
             fired.setdefault(idx, rid)
     return [GivenUp(what=w, proposed=mine[w], alternative=theirs[w], rule=fired[i])  # type: ignore[arg-type]
             for i, w in enumerate(COMPARED) if i in fired]
+
+
+def stale(book: Rulebook, prices: list[Any]) -> dict[int, list[str]]:
+    """The rules that fire on each dated price of a listing (``gpuwise prices``; by index), judged
+    as a price an answer relies on (``used``): DATA-STALE-PRICE against ``price_max_age_days``,
+    DATA-STALE-FX against ``fx_max_age_days``, or a house rule in their place. Each item has
+    ``kind``, ``as_of`` and ``age_days`` (undated ones are not judged), and ``item``/``source``."""
+    index = [i for i, p in enumerate(prices) if p.as_of and p.age_days is not None]
+    if not index:
+        return {}
+    facts = [{"t": "price", "what": str(prices[i].item), "kind": "fx" if prices[i].kind == "fx" else prices[i].kind,
+              "as_of": str(prices[i].as_of), "age_days": int(prices[i].age_days), "source": str(prices[i].source),
+              "used": True} for i in index]
+    session = engine.run(book, facts)
+    order = {rid: i for i, rid in enumerate(book.rules)}
+    out: dict[int, set[str]] = {}
+    for rid, idx, _stage in session.firings:
+        if book.rules[rid].fact == "price":
+            out.setdefault(index[idx], set()).add(rid)
+    return {i: sorted(rids, key=order.__getitem__) for i, rids in out.items()}
