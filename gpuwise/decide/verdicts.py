@@ -21,7 +21,7 @@ from ..inputs.job import Job
 from ..results import STAGES, Candidate, GivenUp
 from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
-from .subjects import candidate_fact, modes_for, probe_fact
+from .subjects import candidate_fact, gpu_fields, modes_for, probe_fact
 
 PAST_MEMORY = STAGES[1]
 """The stage a candidate reaches when a memory ``pass`` rule lets it through (its verdict fields
@@ -194,3 +194,24 @@ def stale(book: Rulebook, prices: list[Any]) -> dict[int, list[str]]:
         if book.rules[rid].fact == "price":
             out.setdefault(index[idx], set()).add(rid)
     return {i: sorted(rids, key=order.__getitem__) for i, rids in out.items()}
+
+
+def buy_refused(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> list[str]:
+    """The ``reject`` rules that certainly refuse buying ``gpu`` in ``market``, from what the market
+    facts say before any count is estimated (its China-market entry in prices.yaml, its export and
+    import terms): MARKET-EXPORT-BUY (not sold into China), MARKET-CHINA-ONLY (a part sold only
+    there), a house rule in their place; empty when the rules may let a purchase through. What
+    the capacity plan may buy (:mod:`gpuwise.plan.build`), so its purchases follow the rules as
+    ``recommend``'s candidates do (:mod:`gpuwise.decide.bounds`: the facts it does not know leave
+    a rule open, never certain)."""
+    from ..estimators.cost import market_entry
+    from ..prices.markets import jurisdiction_fields
+
+    mk = market_entry(kb.prices, gpu.id)
+    known: dict[str, Any] = {"t": "candidate", "tag": "", **gpu_fields(kb, gpu), "acquisition": "buy", "market": market,
+                             "sold_in_china": mk is None or mk.sold_in_china is not False,
+                             "sold_in_china_known": mk is not None,
+                             "china_part": bool(mk.china_part) if mk is not None else False,
+                             **jurisdiction_fields(kb, gpu.id, constraints)}
+    order = {rid: i for i, rid in enumerate(book.rules)}
+    return sorted(bounds.certainly_rejecting(book, known), key=order.__getitem__)
