@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -75,13 +76,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"gpuwise: {error_line(message, self.prog, _LANG)}\n")
 
 
+def _dir_name(text: str) -> str:
+    """``--knowledge``/``--rules``: a directory's name; an empty one (``--rules "$RULES"`` with the
+    variable unset) was taken as no option at all, so the house rules silently did not apply."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(_said(N_("an empty directory name (an unset shell variable?)")))
+    return text
+
+
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--knowledge", metavar="DIR",
+    p.add_argument("--knowledge", metavar="DIR", type=_dir_name,
                    help=N_("overlay your own YAML (prices, GPUs, models) on the built-in knowledge base"))
 
 
 def _rules_opt(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", metavar="DIR",
+    p.add_argument("--rules", metavar="DIR", type=_dir_name,
                    help=N_("add your own rule files (same format as rules/*.yaml); a rule with a built-in id "
                            "replaces it"))
 
@@ -139,14 +148,16 @@ MAX_FX_RATE = 1e6
 
 
 def _rate(text: str) -> float:
-    """``--fx-rate``: a finite, positive number of CNY per USD."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a number"), given=repr(text[:40]))) from None
-    if not (0 < value <= MAX_FX_RATE):  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a positive rate (CNY per USD, at most %(max)s)"),
-                                               given=repr(text[:40]), max=f"{MAX_FX_RATE:g}"))
+    """``--fx-rate``: a finite, positive number of CNY per USD, written as a number is (``7.1``,
+    ``7``, ``7.1e0``): ``7_1`` was Python's 71, ten times the rate, and ``1e-300`` made every amount
+    nothing. From 1e-06 to 1e+06 (MAX_FX_RATE)."""
+    value = float(text) if re.fullmatch(r"\+?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text.strip(), re.ASCII) else None
+    if value is None:
+        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a number"), given=repr(text[:40])))
+    if not (1 / MAX_FX_RATE <= value <= MAX_FX_RATE):
+        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a rate of CNY per USD from %(min)s to %(max)s"),
+                                               given=repr(text[:40]), min=f"{1 / MAX_FX_RATE:g}",
+                                               max=f"{MAX_FX_RATE:g}"))
     return value
 
 
