@@ -388,7 +388,8 @@ def test_empty_and_whitespace_only_files_are_refused(capsys, tmp_path, text):
 
 
 def test_a_utf16_file_is_refused(capsys, tmp_path):
-    run_bytes(capsys, tmp_path, "workload: {task: finetune, model: llama-2-7b}\n".encode("utf-16"))
+    # without a byte-order mark: one with a mark is read as UTF-16 since 57db1de
+    run_bytes(capsys, tmp_path, "workload: {task: finetune, model: llama-2-7b}\n".encode("utf-16-le"))
 
 
 # ----------------------------------------------------------------------------- nesting, bombs, tags
