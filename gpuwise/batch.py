@@ -116,8 +116,10 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = Non
     written = output.emit(text, args.output, protect=protect)
     errors = [err for _, res, err in results if res is None]
     if errors:  # the summary lists every file's error; stderr gets one line, whatever was written
+        from .cli import _one_line  # the file's name and error escaped, as a single file's are
+
         line = _batch_line(errors, len(results), written and output.shown_name(written), args.lang or "en")
-        print(f"gpuwise: {line}", file=sys.stderr)
+        print(f"gpuwise: {_one_line(line)}", file=sys.stderr)
         return 3 if internal else 2
     if written is not None:
         print("gpuwise:", _say(N_("wrote %(path)s"), {"path": output.shown_name(written)}, args.lang or "en"),
