@@ -28,10 +28,14 @@ def guarded(body: Callable[[], int], *, console: Any, interrupted: Callable[[], 
         console.print()
         print(interrupted(), file=sys.stderr)
         return EXIT_INTERRUPTED
-    except UserError as exc:
-        print(f"gpuwise ask: {exc.line(lang)}", file=sys.stderr)
+    except UserError as exc:  # one printable line, as every command's (a file name may carry escapes)
+        from ..cli import _one_line
+
+        print(f"gpuwise ask: {_one_line(exc.line(lang))}", file=sys.stderr)
         return EXIT_USAGE
     except also as exc:
+        from ..cli import _one_line
+
         assert on_also is not None
-        print(on_also(exc), file=sys.stderr)
+        print(_one_line(on_also(exc)), file=sys.stderr)
         return EXIT_USAGE
