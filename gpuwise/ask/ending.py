@@ -20,7 +20,7 @@ def guarded(body: Callable[[], int], *, console: Any, interrupted: Callable[[], 
     language) goes to stderr, 130; a :class:`~gpuwise.errors.UserError` is its one line, 2.
     ``also``: further exceptions worded by ``on_also`` (exit 2), such as a file that cannot be
     saved."""
-    from ..errors import UserError
+    from ..errors import UserError, one_line
 
     try:
         return body()
@@ -29,13 +29,9 @@ def guarded(body: Callable[[], int], *, console: Any, interrupted: Callable[[], 
         print(interrupted(), file=sys.stderr)
         return EXIT_INTERRUPTED
     except UserError as exc:  # one printable line, as every command's (a file name may carry escapes)
-        from ..cli import _one_line
-
-        print(f"gpuwise ask: {_one_line(exc.line(lang))}", file=sys.stderr)
+        print(f"gpuwise ask: {one_line(exc.line(lang))}", file=sys.stderr)
         return EXIT_USAGE
     except also as exc:
-        from ..cli import _one_line
-
         assert on_also is not None
-        print(_one_line(on_also(exc)), file=sys.stderr)
+        print(one_line(on_also(exc)), file=sys.stderr)
         return EXIT_USAGE
