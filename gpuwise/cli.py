@@ -314,6 +314,24 @@ def _parser() -> argparse.ArgumentParser:
     return _PARSER
 
 
+_STARTING = False
+"""Set by :func:`run` in the ``gpuwise`` process: start-up runs without cyclic garbage collection."""
+
+
+def _started() -> None:
+    """Start-up is over: collect garbage again. What start-up made (the modules, the knowledge base,
+    the rule book, the decision) lives until the process ends, so it is frozen out of every later
+    collection's walk (:func:`gc.freeze`). In the ``gpuwise`` process only: a program or a test that
+    calls :func:`main` keeps its own collector as it was."""
+    global _STARTING
+    if _STARTING:
+        import gc
+
+        _STARTING = False
+        gc.freeze()
+        gc.enable()
+
+
 def main(argv: list[str] | None = None) -> int:
     global _LANG
     _safe_streams()
@@ -372,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
+    if cmd not in ("recommend", "audit", "estimate"):  # those three turn collection on after their answer
+        _started()
     if cmd == "ask":
         from .ask.questionnaire import run_ask
 
@@ -417,9 +437,14 @@ def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:
 
 
 def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -> None:
-    from .render import output, report
+    from .render import formats, output
 
     fmt = output.report_format(args.output, args.format)
+    if fmt == "json":  # the contract's data, in USD whatever the language and currency: no views, no templates
+        _write(formats.json_text(result.model_dump(mode="json")), args, inputs)
+        return
+    from .render import report
+
     currency = report.report_currency(args.currency, args.fx_rate, [result])
     text = report.render(result, fmt, kind=kind, lang=args.lang, currency=currency, fx_rate=args.fx_rate,
                          detail=args.detail)
@@ -432,6 +457,7 @@ def _recommend(args: argparse.Namespace) -> int:
     inputs = read_by_run(args, [args.requirements], cards=False) if args.output else []
     _check_output(args, inputs)
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
+    _started()
     _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1
 
@@ -441,12 +467,14 @@ def _audit(args: argparse.Namespace) -> int:
 
     paths, refused, folder = proposal_files(args.proposals)
     if len(paths) > 1 or folder:
+        _started()  # a batch makes garbage proposal by proposal
         return audit_many(paths, args, refused)
     from .decide.audit import audit
 
     inputs = read_by_run(args, args.proposals) if args.output else []
     _check_output(args, inputs)
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
+    _started()
     _emit(result, args, "audit", inputs)
     return 1 if result.verdict == "reject" else 0
 
@@ -472,6 +500,7 @@ def _estimate(args: argparse.Namespace) -> int:
     from .decide.estimate import estimate
 
     result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
+    _started()
     if args.format == "json":
         _out(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
     else:
@@ -558,8 +587,12 @@ def run() -> NoReturn:
     :func:`interrupted`, then out at once. Once the work is done an interrupt changes nothing, and
     the interpreter is not torn down: the rule engine's native state, freed at shutdown, crashed
     the process (SIGSEGV) when Ctrl-C arrived then, and skipping the teardown saves its time."""
+    import gc
     import signal
 
+    global _STARTING
+    _STARTING = True  # see _started: imports and loading make no garbage worth a collection's walk
+    gc.disable()
     _no_plugin_search()
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, interrupted)
