@@ -22,16 +22,6 @@ from pydantic import (
 )
 
 from ..errors import N_, Said, UserError, either
-from .proposal import (  # noqa: F401  (re-exported: gpuwise.inputs.schema names every input model)
-    Acquisition,
-    Cloud,
-    Facility,
-    Hardware,
-    Link,
-    Proposal,
-    Storage,
-    UsedCard,
-)
 from .requirements import (  # noqa: F401
     CURRENCY_FIELDS,
     Constraints,
@@ -57,6 +47,18 @@ from .workload import (  # noqa: F401
     Task,
     Workload,
 )
+
+PROPOSAL_MODELS = ("Acquisition", "Cloud", "Facility", "Hardware", "Link", "Proposal", "Storage", "UsedCard")
+"""The proposal's models (:mod:`.proposal`), importable from here too."""
+
+
+def __getattr__(name: str) -> Any:
+    """A proposal model, imported when first named here: ``recommend`` never reads a proposal."""
+    if name in PROPOSAL_MODELS:
+        from . import proposal
+
+        return getattr(proposal, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ----------------------------------------------------------------------------- loading
