@@ -11,7 +11,6 @@ The models live by section (:mod:`.strict` the base, :mod:`.workload`, :mod:`.re
 into that one line.
 """
 
-import difflib
 import reprlib
 from pathlib import Path
 from typing import Any
@@ -119,6 +118,8 @@ def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
+    import difflib  # close matches for a hint: imported only when an input is wrong
+
     errors = exc.errors()
     err = errors[0]
     loc = _field_loc(model, tuple(err["loc"]))
