@@ -591,18 +591,26 @@ def _no_plugin_search() -> None:
     sys.modules[PLUGIN_LOADER] = stand_in
 
 
+def process_start() -> None:
+    """What the ``gpuwise`` process sets before its work (and a benchmark timing one in its place):
+    no search for pydantic plugins, and no cyclic garbage collection until start-up is over
+    (:func:`_started`: imports and loading make no garbage worth a collection's walk)."""
+    import gc
+
+    global _STARTING
+    _STARTING = True
+    gc.disable()
+    _no_plugin_search()
+
+
 def run() -> NoReturn:
     """The ``gpuwise`` command as a process: :func:`main` with Ctrl-C handled by
     :func:`interrupted`, then out at once. Once the work is done an interrupt changes nothing, and
     the interpreter is not torn down: the rule engine's native state, freed at shutdown, crashed
     the process (SIGSEGV) when Ctrl-C arrived then, and skipping the teardown saves its time."""
-    import gc
     import signal
 
-    global _STARTING
-    _STARTING = True  # see _started: imports and loading make no garbage worth a collection's walk
-    gc.disable()
-    _no_plugin_search()
+    process_start()
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, interrupted)
 
