@@ -15,6 +15,7 @@ import sys
 from typing import Any, NoReturn
 
 from . import __version__
+from .errors import one_line as _one_line
 from .run_files import read_by_run
 
 FORMATS = ("text", "md", "html", "json")
@@ -313,6 +314,24 @@ def _parser() -> argparse.ArgumentParser:
     return _PARSER
 
 
+_STARTING = False
+"""Set by :func:`run` in the ``gpuwise`` process: start-up runs without cyclic garbage collection."""
+
+
+def _started() -> None:
+    """Start-up is over: collect garbage again. What start-up made (the modules, the knowledge base,
+    the rule book, the decision) lives until the process ends, so it is frozen out of every later
+    collection's walk (:func:`gc.freeze`). In the ``gpuwise`` process only: a program or a test that
+    calls :func:`main` keeps its own collector as it was."""
+    global _STARTING
+    if _STARTING:
+        import gc
+
+        _STARTING = False
+        gc.freeze()
+        gc.enable()
+
+
 def main(argv: list[str] | None = None) -> int:
     global _LANG
     _safe_streams()
@@ -367,20 +386,12 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
 
-MAX_MESSAGE = 2000
-
-
-def _one_line(text: str) -> str:
-    """One printable line, whatever a hostile file or path put in the message: whitespace (every
-    line break included) collapsed, other control characters escaped (no terminal escapes reach the
-    terminal), and the length capped (the file name comes first, so it survives)."""
-    text = " ".join(text.split())
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
+    if cmd not in ("recommend", "audit", "estimate"):  # those three turn collection on after their answer
+        _started()
     if cmd == "ask":
         from .ask.questionnaire import run_ask
 
@@ -426,9 +437,14 @@ def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:
 
 
 def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -> None:
-    from .render import output, report
+    from .render import formats, output
 
     fmt = output.report_format(args.output, args.format)
+    if fmt == "json":  # the contract's data, in USD whatever the language and currency: no views, no templates
+        _write(formats.json_text(result.model_dump(mode="json")), args, inputs)
+        return
+    from .render import report
+
     currency = report.report_currency(args.currency, args.fx_rate, [result])
     text = report.render(result, fmt, kind=kind, lang=args.lang, currency=currency, fx_rate=args.fx_rate,
                          detail=args.detail)
@@ -441,6 +457,7 @@ def _recommend(args: argparse.Namespace) -> int:
     inputs = read_by_run(args, [args.requirements], cards=False) if args.output else []
     _check_output(args, inputs)
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
+    _started()
     _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1
 
@@ -450,12 +467,14 @@ def _audit(args: argparse.Namespace) -> int:
 
     paths, refused, folder = proposal_files(args.proposals)
     if len(paths) > 1 or folder:
+        _started()  # a batch makes garbage proposal by proposal
         return audit_many(paths, args, refused)
     from .decide.audit import audit
 
     inputs = read_by_run(args, args.proposals) if args.output else []
     _check_output(args, inputs)
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
+    _started()
     _emit(result, args, "audit", inputs)
     return 1 if result.verdict == "reject" else 0
 
@@ -481,6 +500,7 @@ def _estimate(args: argparse.Namespace) -> int:
     from .decide.estimate import estimate
 
     result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
+    _started()
     if args.format == "json":
         _out(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
     else:
@@ -562,6 +582,18 @@ def _no_plugin_search() -> None:
     sys.modules[PLUGIN_LOADER] = stand_in
 
 
+def process_start() -> None:
+    """What the ``gpuwise`` process sets before its work (and a benchmark timing one in its place):
+    no search for pydantic plugins, and no cyclic garbage collection until start-up is over
+    (:func:`_started`: imports and loading make no garbage worth a collection's walk)."""
+    import gc
+
+    global _STARTING
+    _STARTING = True
+    gc.disable()
+    _no_plugin_search()
+
+
 def run() -> NoReturn:
     """The ``gpuwise`` command as a process: :func:`main` with Ctrl-C handled by
     :func:`interrupted`, then out at once. Once the work is done an interrupt changes nothing, and
@@ -569,7 +601,7 @@ def run() -> NoReturn:
     the process (SIGSEGV) when Ctrl-C arrived then, and skipping the teardown saves its time."""
     import signal
 
-    _no_plugin_search()
+    process_start()
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, interrupted)
 

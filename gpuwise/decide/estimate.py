@@ -10,9 +10,9 @@ from ..errors import N_, UserError
 from ..estimators import Term
 from ..estimators import compute as C
 from ..estimators import interconnect as I
+from ..estimators import serving as SV
 from ..estimators.candidate import Evaluation, evaluate, memory_for, plan_training, requested_strategy, usable_bytes
 from ..estimators.cost import HOURS_PER_MONTH
-from ..estimators.serving import serving_json
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
@@ -161,7 +161,7 @@ def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> dict[str, Any]:
             return {"fits_as_requested": None, "layout": None, "training": {"wall_days": days} if ev.speed else {}}
         return {"fits_as_requested": verdict.fits_as_requested, "layout": run.plan.layout.as_dict(),
                 "training": run.as_json(days)}
-    serving = serving_json(ev.serving)
+    serving = SV.serving_json(ev.serving)
     if serving is not None and ev.serving is not None:
         k = ev.cost
         serving["cost_per_million_output_tokens"] = cost_per_million_tokens(

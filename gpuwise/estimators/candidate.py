@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
+from ..frozen import frozen
 from ..inputs.job import Job, note
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, formula, phrase_json, phrase_text
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 
 
-@dataclass(frozen=True)
+@frozen
 class Strategy:
     checkpointing: bool
     zero: int
@@ -94,7 +95,15 @@ class Strategy:
 
 
 def requested_pins(job: Job) -> P.Pins:
-    """The layout settings the user wrote in the file (``auto`` and absent fields are free)."""
+    """The layout settings the user wrote in the file (``auto`` and absent fields are free), made
+    once per job (the count search asks for them at every count it probes)."""
+    got = job.memo.get("pins")
+    if got is None:
+        got = job.memo["pins"] = _requested_pins(job)
+    return got
+
+
+def _requested_pins(job: Job) -> P.Pins:
     w = job.w
     given = w.model_fields_set
     par = w.parallelism
@@ -111,10 +120,7 @@ def requested_pins(job: Job) -> P.Pins:
 
 def _pins(job: Job) -> P.Pins:
     """The user's layout settings as reported with every training estimate (built once per job)."""
-    got = job.memo.get("pins")
-    if got is None:
-        got = job.memo["pins"] = requested_pins(job)
-    return got
+    return requested_pins(job)
 
 
 def _pins_of(s: Strategy) -> P.Pins:

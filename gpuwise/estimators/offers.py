@@ -5,8 +5,10 @@ offer and term can grow without touching how a bill is summed."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+from ..frozen import frozen
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import CloudFile
@@ -24,7 +26,7 @@ def derived(source: Any, what: str, make: Any) -> Any:
     return hit[1]
 
 
-@dataclass(frozen=True)
+@frozen
 class Offer:
     provider: str
     instance: str | None
@@ -113,7 +115,7 @@ def _sold_as(entry: Any, scale: float, to_usd: float) -> dict[str, Any]:
 TERM_HOURS = {"1-month": 730.0, "1-year": 8760.0, "3-year": 26280.0}
 
 
-@dataclass(frozen=True)
+@frozen
 class SoldTerm:
     """The term a rental is bought on for a job of ``hours``: on demand, or a reservation."""
 
