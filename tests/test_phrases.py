@@ -658,10 +658,6 @@ KNOWN_ENGLISH: dict[str, set[str]] = {
     "estimators/cost.py": {"start-up and wind-down", "the proposal's own price", "whole servers", "host server share",
                            "scale-out network", "software licences", "resale at the end"},
     "estimators/memory.py": {"optimizer step"},
-    "estimators/offers.py": {"on demand", "; {} USD per GPU-hour for a cluster of {} GPUs",
-                             "more than {} GPUs from {} are rented only as a reserved cluster, at least {} h ({}){}",
-                             "a {} reservation costs less than on demand for {} h",
-                             "; no reserved rate published: the on-demand rate is assumed"},
     "estimators/serving/choice.py": {
         "the fewest concurrent requests that reach target_tokens_per_s",
         "workload.requests_per_s (Little's law: rate x time in the batch)",
@@ -685,7 +681,6 @@ KNOWN_ENGLISH: dict[str, set[str]] = {
                       "no GPU type can be bought for every workload", "leaves work unplaced",
                       "not allowed by constraints.acquisition", "over by ",
                       "the plan would cost less with more budget here", "rules out {} for {}"},
-    "plan/milp.py": {"Solution limit reached", "Time limit reached"},
     "plan/solve.py": {"no dated purchase price for {}", "{} cannot be bought in mainland China: {}",
                       "{} is sold only in mainland China", "{} cannot be bought"},
     "prices/catalog_csv.py": {

@@ -65,10 +65,10 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     if acq.hourly_usd is not None:
         # the listed offer the proposal's own price is compared with: the instance or provider it
         # names, else the cheapest of the kind the job is rented as in its market (spot with spot)
-        from ..estimators import candidate as C
         from ..estimators.offers import reference_offer
+        from ..estimators.rental import named_offers, offers_for
 
-        pool = (C._named_offers(job, gpu, hw.count, acq.provider) if acq.provider else []) or C.offers_for(
+        pool = (named_offers(job, gpu, hw.count, acq.provider) if acq.provider else []) or offers_for(
             job, gpu, hw.count)
         ref = reference_offer(pool, kb.runtime.networks, provider=acq.provider, instance=acq.instance,
                               spot=acq.spot)

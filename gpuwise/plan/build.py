@@ -19,7 +19,7 @@ from .. import messages
 from ..errors import N_, UserError
 from ..results import Assumption, CurrencyInfo
 from .judge import judge
-from .milp import USABLE, Solution
+from .milp import Solution
 from .result import (
     Answer,
     ApiAlternative,
@@ -196,7 +196,7 @@ class Planner:
         c = self.pf.constraints
         base = Setting(buy=c.acquisition != "rent", rent=c.acquisition != "buy")
         prog, sol = solve(self.inp, base)
-        if sol.status not in USABLE:
+        if not sol.usable:
             raise UserError(N_("the plan's program could not be solved (%(status)s)"), where=self.where,
                             values={"status": sol.status})
         rent_all = solve(self.inp, Setting(buy=False, rent=True, owned=False), duals=False)
@@ -274,7 +274,7 @@ class Planner:
             for extra in range(4):
                 s = Setting(buy=True, rent=True, fixed_buy={(g, 1): units + extra}, rent_until=1 + inp.delivery)
                 p, sol = solve(inp, s, duals=False)
-                if sol.status in USABLE and not any(
+                if sol.usable and not any(
                         sol.values[j] > 1e-6 for (w, m), j in p.unplaced.items() if m >= 1 + inp.delivery):
                     if best is None or sol.objective < best[1].objective:
                         best = (p, sol)

@@ -125,7 +125,7 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
 VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "phrases", "layout": "strategy",
                                "framework_reason": "phrases", "china_rule": "quoted", "owned_reason": "quoted",
                                "china_import_note": "quoted", "kernel": "quoted",
-                               "buy_unavailable_reason": "phrases"}
+                               "buy_unavailable_reason": "phrases", "rent_term_why": "phrases"}
 """Sentence values worded here, by key: which function words them."""
 
 VALUE_TERMS: dict[str, dict[str, str]] = {
