@@ -653,11 +653,8 @@ KNOWN_ENGLISH: dict[str, set[str]] = {
     "estimators/candidate.py": {"start-up and wind-down", "pipeline bubble", "failures and restarts",
                                 "the proposal's own price", "work redone after spot reclaims",
                                 "waiting for spot capacity"},
-    "estimators/compute.py": {"fp32 (no bf16 units: emulated)", "this GPU has no bf16 hardware path",
-                              "no fp16 hardware path", "fp16 packed (no tensor cores)", "no tensor cores"},
     "estimators/cost.py": {"start-up and wind-down", "the proposal's own price", "whole servers", "host server share",
                            "scale-out network", "software licences", "resale at the end"},
-    "estimators/memory.py": {"optimizer step"},
     "estimators/serving/choice.py": {
         "the fewest concurrent requests that reach target_tokens_per_s",
         "workload.requests_per_s (Little's law: rate x time in the batch)",

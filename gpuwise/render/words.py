@@ -255,6 +255,13 @@ def phase(text: str, f: Speaker) -> str:
     return f._(_PHASES[text]) if text in _PHASES else text
 
 
+def peak_kind(text: str, f: Speaker) -> str:
+    """The datasheet figure a job runs at (gpuwise/estimators/compute.py ``peak_for``: a peak.*
+    message of reports/messages.yaml), in the report's language; another text is shown as written."""
+    known = {t for mid, t in messages.catalog().items() if mid.startswith("peak.")}
+    return f._(text) if text in known else text
+
+
 def said(parts: list[Any], f: Speaker) -> str:
     """A value gpuwise worded as message ids (a formula input such as a layout label or what a
     multiplier counts, a money line's item), each part's template translated and filled, a value

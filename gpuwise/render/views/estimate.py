@@ -52,7 +52,8 @@ class EstimateView(BaseView):
                 if v is not None:
                     rows.append([self._(label), self._("%(n)s tokens/s", n=f.num(v))])
             if g.peak_tflops is not None:
-                rows.append([self._("Dense peak"), f"{g.peak_tflops:g} TFLOP/s {g.peak_kind}".rstrip()])
+                kind = words.peak_kind(g.peak_kind, f)
+                rows.append([self._("Dense peak"), f"{g.peak_tflops:g} TFLOP/s {kind}".rstrip()])
             if g.mfu is not None:
                 rows.append([self._("Utilisation (MFU)"), f.pct(g.mfu)])
             if g.scaling_efficiency is not None:
