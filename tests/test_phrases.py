@@ -650,11 +650,6 @@ KNOWN_ENGLISH: dict[str, set[str]] = {
     # offer is sold as, the serving choice's and rate model's explanations, the support table's
     # descriptions, the plan's notes on its baselines and binding constraints, the price import's
     # skip reasons and the price table's rows. A peak phase ("optimizer step") is a closed vocabulary.
-    "estimators/candidate.py": {"start-up and wind-down", "pipeline bubble", "failures and restarts",
-                                "the proposal's own price", "work redone after spot reclaims",
-                                "waiting for spot capacity"},
-    "estimators/cost.py": {"start-up and wind-down", "the proposal's own price", "whole servers", "host server share",
-                           "scale-out network", "software licences", "resale at the end"},
     "estimators/serving/choice.py": {
         "the fewest concurrent requests that reach target_tokens_per_s",
         "workload.requests_per_s (Little's law: rate x time in the batch)",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ledger as L
 from ..inputs.job import Job
 from ..ledger import Ledger, Timeline
-from ..messages import Phrase, formula, phrase_json, phrase_text
+from ..messages import Phrase, formula, phrase_json, phrase_text, template
 from . import GB, Term, usable_share
 from . import compute as C
 from . import cost as K
@@ -418,17 +418,22 @@ def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:
     """The job's wall-clock hours by part, before any spot capacity or commitment: for training the
     planner's steps split by cause, the goodput loss and the set-up; for serving the project."""
     if not job.training:
-        return [("service", job.c.project_months * HOURS_PER_MONTH)]
+        return [(_part("service"), job.c.project_months * HOURS_PER_MONTH)]
     plan, speed = ev.plan, ev.speed
     assert speed is not None and speed.wall_hours is not None
     if plan is None:
-        return [("training", speed.wall_hours)]
+        return [(_part("training"), speed.wall_hours)]
     st, k = plan.step, plan.steps / 3600
     steps_h = st.total * k
     comm, bubble, offload = (st.tp + st.pp + st.dp + st.ep + st.cp) * k, st.bubble * k, st.offload * k
-    return [("compute", steps_h - comm - bubble - offload), ("communication", comm), ("pipeline bubble", bubble),
-            ("offload", offload), ("failures and restarts", plan.wall_hours - steps_h),
-            ("start-up and wind-down", ev.training.setup_hours if ev.training else 0.0)]
+    return [(_part("compute"), steps_h - comm - bubble - offload), (_part("communication"), comm),
+            (_part("bubble"), bubble), (_part("offload"), offload), (_part("failures"), plan.wall_hours - steps_h),
+            (_part("setup"), ev.training.setup_hours if ev.training else 0.0)]
+
+
+def _part(key: str) -> str:
+    """A part of the wall-clock time, named as results carry it (reports/messages.yaml part.*)."""
+    return template(f"part.{key}")
 
 
 def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float | None
@@ -437,14 +442,13 @@ def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float |
     after reclaims and the time waiting for capacity (clouds.yaml spot); a commitment bills its
     whole term. Returns the timeline, the set-up hours and the hours the job itself runs."""
     parts = _run_parts(job, ev)
-    setup = dict(parts).get("start-up and wind-down", 0.0)
+    setup = dict(parts).get(_part("setup"), 0.0)
     run = sum(h for _, h in parts) - setup
     billed = None
     if spot and job.training:
         sm = job.kb.clouds.spot
         redo = run * sm.restart_overhead
-        parts += [("work redone after spot reclaims", redo),
-                  ("waiting for spot capacity", (run + redo) * (1 / sm.availability - 1))]
+        parts += [(_part("spot_redo"), redo), (_part("spot_wait"), (run + redo) * (1 / sm.availability - 1))]
         billed = setup + run + redo
     if commitment_hours is not None:
         billed = max(billed if billed is not None else run + setup, commitment_hours)
@@ -484,7 +488,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
-                        None, "proposal", "the proposal's own price", "U",
+                        None, "proposal", template("source.proposal"), "U",
                         network=offer.network if offer and offer.provider == provider else None)
         sold = None
     if sold is not None and sold.min_hours > busy and not commitment_months and not spot:
