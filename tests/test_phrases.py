@@ -650,23 +650,6 @@ KNOWN_ENGLISH: dict[str, set[str]] = {
     # offer is sold as, the serving choice's and rate model's explanations, the support table's
     # descriptions, the plan's notes on its baselines and binding constraints, the price import's
     # skip reasons and the price table's rows. A peak phase ("optimizer step") is a closed vocabulary.
-    "estimators/serving/choice.py": {
-        "the fewest concurrent requests that reach target_tokens_per_s",
-        "workload.requests_per_s (Little's law: rate x time in the batch)",
-        "the most the memory and latency targets allow (the throughput target is not reached)",
-        "the copy does not fit"},
-    "estimators/serving/rate.py": {
-        "Poisson arrivals; batch in service from Little's law on the step model; slot wait M/D/c (Erlang C x 1/2) "
-        "and prefill wait M/D/m; p95 from the exponential tail of the waits (added) and a Poisson batch",
-        "; prefill and decode copies apart, the prompt's KV cache sent between them",
-        "disaggregated serving needs two copies or more; this layout has one, so it serves colocated"},
-    "estimators/serving/support.py": {
-        "the framework runs this precision on this GPU", "the framework does not run on this GPU vendor",
-        "the GPU is older than the framework's CUDA build supports", "the framework cannot load this precision",
-        "the framework's kernels for this precision do not exist for this GPU vendor",
-        "the framework's kernels for this precision need a newer GPU",
-        "this precision needs tensor-core units the GPU lacks",
-        "one model copy would span nodes and the framework runs on one machine only"},
     "plan/build.py": {"plan file", "the solver stopped before its optimum; the {} baseline is cheaper and is the plan",
                       "give targets.requests_per_s to compare with a hosted API",
                       "the {} fleet is full in months {}: more of them would lower the cost",

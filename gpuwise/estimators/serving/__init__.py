@@ -81,4 +81,4 @@ from .load import (  # noqa: F401
 from .report import memory, memory_of, result, terms  # noqa: F401
 from .result import ServingResult, serving_json  # noqa: F401
 from .step import ACT_BYTES, Step, floor_per_step, kernels_per_forward, prefill_host, step  # noqa: F401
-from .support import REASONS, Support, has_units, peak_tflops, request_lengths, support  # noqa: F401
+from .support import Support, has_units, peak_tflops, request_lengths, support  # noqa: F401

@@ -33,7 +33,7 @@ class Serving:
     meets_throughput: bool | None
     meets_ttft: bool | None
     meets_tpot: bool | None
-    load_source: str
+    load_source: str  # where the load comes from: a message id of reports/messages.yaml (load.*)
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     best_capacity: Point | None = None  # the most any layout of this count sustains (within the targets)
     best_capacity_layout: Layout | None = None
@@ -71,14 +71,14 @@ def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | Non
     _, _, target = _targets(w)
     given = "concurrent_requests" in w.model_fields_set
     if given or target <= 0:
-        return float(w.concurrent_requests), "workload.concurrent_requests"
+        return float(w.concurrent_requests), "load.given"
     r = rep.layout.replicas
     top = (cap_point.concurrency if cap_point else 1.0) * r
     if system_point(job, eng, rep, top).throughput < target:
-        return top, "the most the memory and latency targets allow (the throughput target is not reached)"
+        return top, "load.target_unreached"
     lo, hi = 1.0, top
     if system_point(job, eng, rep, lo).throughput >= target:
-        return lo, "the fewest concurrent requests that reach target_tokens_per_s"
+        return lo, "load.target"
     for _ in range(40):
         if hi - lo <= 1:
             break
@@ -87,7 +87,7 @@ def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | Non
             hi = mid
         else:
             lo = mid
-    return float(hi), "the fewest concurrent requests that reach target_tokens_per_s"
+    return float(hi), "load.target"
 
 
 def wants_rate(w: Any) -> bool:
@@ -107,7 +107,7 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
     if rate is not None and rate.at_rate is not None and "concurrent_requests" not in w.model_fields_set:
         at = rate.at_rate  # Little's law: the sequences in service at the stated rate
         conc = max(at.batch * (at.decode_copies or lay.replicas), 1.0)
-        source = "workload.requests_per_s (Little's law: rate x time in the batch)"
+        source = "load.rate"
     else:
         conc, source = load_concurrency(job, eng, rep, cap)
     load = system_point(job, eng, rep, conc)
@@ -146,7 +146,7 @@ def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica) -> Ser
                    meets_throughput=False if target > 0 else None,
                    meets_ttft=False if max_ttft is not None else None,
                    meets_tpot=False if max_tpot is not None else None,
-                   load_source="the copy does not fit",
+                   load_source="load.unfit",
                    meets_rate=False if getattr(w, "requests_per_s", None) else None)
 
 
