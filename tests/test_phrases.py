@@ -650,14 +650,6 @@ KNOWN_ENGLISH: dict[str, set[str]] = {
     # offer is sold as, the serving choice's and rate model's explanations, the support table's
     # descriptions, the plan's notes on its baselines and binding constraints, the price import's
     # skip reasons and the price table's rows. A peak phase ("optimizer step") is a closed vocabulary.
-    "plan/build.py": {"plan file", "the solver stopped before its optimum; the {} baseline is cheaper and is the plan",
-                      "give targets.requests_per_s to compare with a hosted API",
-                      "the {} fleet is full in months {}: more of them would lower the cost",
-                      "no GPU type can be bought for every workload", "leaves work unplaced",
-                      "not allowed by constraints.acquisition", "over by ",
-                      "the plan would cost less with more budget here", "rules out {} for {}"},
-    "plan/solve.py": {"no dated purchase price for {}", "{} cannot be bought in mainland China: {}",
-                      "{} is sold only in mainland China", "{} cannot be bought"},
     "prices/catalog_csv.py": {
         "{} catalog CSV '{}' imported with gpuwise prices import (as_of: {}{})", "the file's modification date",
         "GPU '{}' is ambiguous: it could be {}", "gpu count", "no GPU name", "GPU '{}'{} is not in the catalog",

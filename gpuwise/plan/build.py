@@ -80,7 +80,7 @@ def _load(source: Any) -> PlanFile:
     if isinstance(source, PlanFile):
         return source
     if isinstance(source, str | Path):
-        where, data = str(source), read_yaml(Path(source), what="plan file")
+        where, data = str(source), read_yaml(Path(source), what=N_("plan file"))
     elif isinstance(source, dict):
         where, data = "<dict>", source
     else:
@@ -208,7 +208,7 @@ class Planner:
             if bs is None or not setting_ok:
                 continue
             if bs.objective < chosen[1].objective - max(1.0, 1e-6 * abs(bs.objective)):
-                notes.append(f"the solver stopped before its optimum; the {name} baseline is cheaper and is the plan")
+                notes.append(messages.text("plan.note.baseline_cheaper", {"baseline": name}))
                 chosen = (bp, bs)
         prog, sol = chosen
         self.prog, self.sol = prog, sol
@@ -222,7 +222,7 @@ class Planner:
             if bs is None:
                 baselines[name] = None
                 details.append(Baseline(name=name, total=None, allowed=False, why_not="no_type",
-                                        note="no GPU type can be bought for every workload"))
+                                        note=messages.text("plan.baseline.no_type", {})))
                 continue
             bx = self._extract(bp, bs)
             btotal = sum(m["total"] for m in bx["months"])
@@ -232,8 +232,7 @@ class Planner:
             why = "" if allowed else ("unplaced" if bx["unplaced"] else "over_budget" if bx["over"] else
                                       "acquisition")
             details.append(Baseline(name=name, total=self._money(btotal), allowed=allowed, why_not=why,  # type: ignore[arg-type]
-                                    note={"": "", "unplaced": "leaves work unplaced", "over_budget": "over a budget",
-                                          "acquisition": "not allowed by constraints.acquisition"}[why],
+                                    note=messages.text(f"plan.baseline.{why}", {}) if why else "",
                                     purchases=[self._purchase(p) for p in bx["purchases"]]))
             if allowed and not ex["unplaced"]:
                 # the invariant: the plan is the program's optimum over a set holding the baseline
@@ -462,7 +461,7 @@ class Planner:
             local = [(p, pr) for p, pr in offers if (p.market == "china") == china] or offers
             active = [m for m in range(1, inp.H + 1) if sz.active(m)]
             if not sz.requests_per_s or not active:
-                out.append({"workload": sz.name, "note": "give targets.requests_per_s to compare with a hosted API"})
+                out.append({"workload": sz.name, "note": messages.text("plan.api.no_rate", {})})
                 continue
             _, without = solve(inp, Setting(buy=self.pf.constraints.acquisition != "rent",
                                             rent=self.pf.constraints.acquisition != "buy", skip=frozenset({sz.name})),
@@ -498,8 +497,8 @@ class Planner:
             tight = abs(dual) > 1e-6 or over > 0
             out.append(Binding(constraint=name, kind="budget", binding=tight, value=round(-dual, 4),
                                subject=name[len("budget["):-1], over=self._money(over),
-                               note=("over by " + f"{over:,.0f} USD") if over else
-                               ("the plan would cost less with more budget here" if tight else "slack")))
+                               note=messages.text("plan.binding.over" if over else "plan.binding.tight" if tight
+                                                  else "plan.binding.slack", {"usd": over})))
         per_gpu: dict[str, list[tuple[int, float]]] = {}
         for name, i in p.rows.items():
             if name.startswith(("count[", "hours[")):
@@ -515,8 +514,8 @@ class Planner:
             worth = max(abs(d) for _, d in items)
             out.append(Binding(constraint=f"capacity[{g}]", kind="capacity", binding=True, value=round(worth, 4),
                                subject=g, months=months,
-                               note=f"the {self.fleets[g].gpu.name} fleet is full in months "
-                                    f"{_ranges(months)}: more of them would lower the cost"))
+                               note=messages.text("plan.binding.capacity", {"gpu": self.fleets[g].gpu.name,
+                                                                            "months": _ranges(months)})))
         for sz in self.sized:
             for kind in ("deadline", "latency", "memory"):
                 hit = sorted(g for g, why in sz.why_not.items() if why.kind == kind)
@@ -524,7 +523,9 @@ class Planner:
                     names = ", ".join(self.kb.gpus[g].name for g in hit[:4]) + (" ..." if len(hit) > 4 else "")
                     out.append(Binding(constraint=f"{kind}[{sz.name}]", kind=kind,  # type: ignore[arg-type]
                                        binding=kind != "memory" or any(g in self.owned for g in hit),
-                                       subject=sz.name, gpus=hit, note=f"rules out {names} for {sz.name}"))
+                                       subject=sz.name, gpus=hit,
+                                       note=messages.text("plan.binding.rules_out", {"gpus": names,
+                                                                                     "workload": sz.name})))
         return out
 
     # ------------------------------------------------------------------ the result
