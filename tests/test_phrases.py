@@ -650,14 +650,6 @@ KNOWN_ENGLISH: dict[str, set[str]] = {
     # offer is sold as, the serving choice's and rate model's explanations, the support table's
     # descriptions, the plan's notes on its baselines and binding constraints, the price import's
     # skip reasons and the price table's rows. A peak phase ("optimizer step") is a closed vocabulary.
-    "prices/catalog_csv.py": {
-        "{} catalog CSV '{}' imported with gpuwise prices import (as_of: {}{})", "the file's modification date",
-        "GPU '{}' is ambiguous: it could be {}", "gpu count", "no GPU name", "GPU '{}'{} is not in the catalog",
-        "'{}' read as {}: an 8-GPU cloud instance of this part is an HGX (SXM) server",
-        ", not a date the file states", "cheapest of {} locations", "no price", "price {} is not positive",
-        "price {} is below {} (the overlay keeps 6 decimals)", "did you mean {} for {}?",
-        "CSV error, reading stopped: {}", "{} fields, the header has {}"},
-    "prices/overlay.py": {"knowledge overlay", "# Knowledge overlay written by `gpuwise prices import` on {} from {}"},
     "prices/table.py": {"up to {} GPUs", "any count", "reserved cluster from {} GPUs", "per GPU spot ({})",
                         "per card", "NIC port", "switch port", "USD -> CNY exchange rate", ", China market"},
 }
@@ -770,3 +762,26 @@ def test_why_a_workload_is_unplaced_is_message_ids(tmp_path):
     assert [p[1] for p in owned.values["owned_reason_phrases"]] == ["plan.why.owned_gpu"]
     zh = " ".join(plan_view.render(r, "text", lang="zh", detail="full").split())
     assert "没有哪种 GPU 能运行它" in zh and "no GPU type" not in zh and "longer than" not in zh
+
+
+# ------------------------------------------------ a price import's reasons and notes (prices/catalog_csv.py)
+def test_an_import_words_its_reasons_in_the_report_language(tmp_path, kb):
+    """A row priced -3 is left out, a 48 GB 'A100' is no catalog part (A100s come with 40 or 80 GB,
+    NVIDIA's A100 datasheet), an 8-GPU 'A100' instance with 80 GB is the HGX (SXM) module: each
+    reason and note is a catalog message, worded in Chinese from its template, not quoted English."""
+    from gpuwise.prices import read_catalog
+    from gpuwise.render.price_view import import_summary
+
+    head = "instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_size,gpu_vendor,flags\n"
+    rows = ["p4de,us-0,32.7,96,1152,8,A100,80,False,,nvidia,", "p4de,us-1,33.7,96,1152,8,A100,80,False,,nvidia,",
+            "b1,us-0,-3,8,64,1,H100,80,False,,nvidia,", "b4,us-0,1.0,8,64,1,A100,48,False,,nvidia,"]
+    (tmp_path / "aws.csv").write_text(head + "\n".join(rows) + "\n")
+    rep = read_catalog(tmp_path / "aws.csv", kb, as_of="2026-11-01")
+    assert [s.reason for s in rep.skipped] == ["price -3 is not positive", "GPU 'A100' with 48 GB is not in the catalog"]
+    assert [str(n) for n in rep.offers[0].notes] == [
+        "'A100' read as NVIDIA A100 SXM4 80GB: an 8-GPU cloud instance of this part is an HGX (SXM) server",
+        "cheapest of 2 locations"]
+    zh = import_summary(rep, None, "zh")
+    assert "价格 -3 不是正数" in zh and "48 GB 的 GPU“A100”不在目录中" in zh and "2 个地区中最便宜的" in zh
+    assert "not positive" not in zh and "cheapest" not in zh and "read as" not in zh
+    assert rep.as_dict()["skipped"][0] == {"line": 4, "name": "b1", "reason": "price -3 is not positive"}
