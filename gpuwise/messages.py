@@ -129,8 +129,17 @@ def placeholders(template: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def catalog() -> dict[str, str]:
-    """id -> English template, from reports/messages.yaml."""
-    data = read_yaml(data_dir("reports") / "messages.yaml", what="message catalog")
+    """id -> English template, from reports/messages.yaml; kept in the user's cache
+    (:func:`gpuwise.cache.cached`, keyed by the file's bytes): parsing the YAML was about 10 ms of
+    every new process."""
+    from . import cache
+
+    path = data_dir("reports") / "messages.yaml"
+    return cache.cached("messages", [path], lambda: _read_catalog(path))
+
+
+def _read_catalog(path: Any) -> dict[str, str]:
+    data = read_yaml(path, what="message catalog")
     return {str(k): str(v) for k, v in (data or {}).get("messages", {}).items()}
 
 

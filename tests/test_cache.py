@@ -83,7 +83,7 @@ def test_the_command_gives_the_same_answer_cold_and_cached(tmp_path):
     argv = [sys.executable, "-m", "gpuwise", "recommend", str(ROOT / "examples" / "qlora-70b-4090.yaml"),
             "--format", "json"]
     cold = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
-    assert len(list((tmp_path / "gpuwise").glob("*.pickle"))) == 2  # knowledge and rules
+    assert len(list((tmp_path / "gpuwise").glob("*.pickle"))) == 3  # knowledge, rules, the message catalog
     warm = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
     assert cold.returncode == warm.returncode == 0, cold.stderr
     assert cold.stdout == warm.stdout

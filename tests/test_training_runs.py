@@ -94,9 +94,12 @@ def test_held_out_runs(kb, accuracy):
     and the Phi-3 rows run the stack their cards name (DeepSpeed on a Transformers model, deepspeed-hf): 19.5%,
     worst 1.77x. The issue's 15% goal is not met on these rows: Phi-3.5-mini and Phi-4 (H100, no stack named)
     run at ~25% of peak over the whole run where gpuwise gives ~40%, while Phi-4-mini, with the same named
-    software on A100, lands within 1%."""
+    software on A100, lands within 1%. Stop 32 added Olmo 3 7B and 32B stage-1 pretraining (steady state from
+    the Olmo 3 report's tokens/s per H100) and Apertus 70B (4,096 GH200, ~6M GPU-hours), scored blind at
+    -16.4% / -0.9% / +141.8%: Apertus was estimated on 8-GPU servers whose tensor-parallel traffic crossed
+    PCIe, where Alps' GH200 nodes hold 4 GPUs on NVLink (gpus.yaml link.server_gpus; +15.6% since)."""
     cases = accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS)
-    assert len(cases) >= 13
+    assert len(cases) >= 16
     ratios = [est / published for _, est, published in cases]
     assert all(0.55 <= r <= 1.8 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.20

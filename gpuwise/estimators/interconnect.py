@@ -172,7 +172,7 @@ _TOPOLOGIES: dict[tuple[int, int, int, int | None, str | None, str | None], tupl
 
 def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, network: str | None,
               link_override: str | None) -> Topology:
-    per_node_max = GPUS_PER_NODE
+    per_node_max = gpu.link.server_gpus or GPUS_PER_NODE  # quad-GH200 blades hold 4, HGX boards 8
     n_nodes = nodes or max(1, math.ceil(count / per_node_max))
     per_node = math.ceil(count / n_nodes)
     kind, bw, p2p, desc = link_bandwidth(gpu, per_node, runtime, link_override)

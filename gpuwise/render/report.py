@@ -28,6 +28,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ..errors import N_, UserError
 from ..results import AuditResult, EstimateResult, RecommendResult
 from .fmt import (  # noqa: F401  (re-exported: the report's vocabulary and formatting helpers)
@@ -128,12 +130,27 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
     lang = _lang(lang)
     detail = normalise_detail(detail)
     if fmt == "json":
-        return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+        return json_text(result.model_dump(mode="json"))
     if kind == "estimate" and fmt != "text":
         raise UserError(N_("an estimate is reported as text or json, not %(fmt)s"), values={"fmt": fmt})
     vm = view_model(result, lang=lang, currency=currency, fx_rate=fx_rate, kind=kind, knowledge=knowledge,
                     detail=detail, fmt=fmt)
     return _place(vm, kind, fmt, lang, width)
+
+
+def json_text(data: Any) -> str:
+    """``json.dumps(data, indent=2, ensure_ascii=False)`` and a newline, byte for byte, written by
+    orjson where that gives the same bytes: Python's indenting encoder is pure Python (40 ms of a
+    full-catalog recommendation's JSON), its compact one is C. Where the two compact forms agree,
+    every key, string and number is written alike (JSON reads one way only), so orjson's indented
+    form is json's; where they do not (a float Python writes as ``1e-05``, NaN, an integer past 64
+    bits, a key that is not a string), json writes it."""
+    try:
+        if orjson.dumps(data) == json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode():
+            return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+    except (TypeError, ValueError):  # orjson cannot write it (a lone surrogate cannot be encoded either)
+        pass
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None) -> str:
