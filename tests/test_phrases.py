@@ -777,7 +777,8 @@ def test_an_import_words_its_reasons_in_the_report_language(tmp_path, kb):
             "b1,us-0,-3,8,64,1,H100,80,False,,nvidia,", "b4,us-0,1.0,8,64,1,A100,48,False,,nvidia,"]
     (tmp_path / "aws.csv").write_text(head + "\n".join(rows) + "\n")
     rep = read_catalog(tmp_path / "aws.csv", kb, as_of="2026-11-01")
-    assert [s.reason for s in rep.skipped] == ["price -3 is not positive", "GPU 'A100' with 48 GB is not in the catalog"]
+    assert [s.reason for s in rep.skipped] == ["price -3 is not positive",
+                                               "GPU 'A100' with 48 GB is not in the catalog"]
     assert [str(n) for n in rep.offers[0].notes] == [
         "'A100' read as NVIDIA A100 SXM4 80GB: an 8-GPU cloud instance of this part is an HGX (SXM) server",
         "cheapest of 2 locations"]
