@@ -786,3 +786,18 @@ def test_an_import_words_its_reasons_in_the_report_language(tmp_path, kb):
     assert "价格 -3 不是正数" in zh and "48 GB 的 GPU“A100”不在目录中" in zh and "2 个地区中最便宜的" in zh
     assert "not positive" not in zh and "cheapest" not in zh and "read as" not in zh
     assert rep.as_dict()["skipped"][0] == {"line": 4, "name": "b1", "reason": "price -3 is not positive"}
+
+
+def test_a_rule_title_inside_a_plan_reason_is_the_catalog_title():
+    """A plan reason naming the rule that ruled a GPU type out carries the rule's title as a part
+    (rule.title), so a Chinese report shows the rule's translated title (MARKET-RESERVED-ONLY:
+    "That size is rented only reserved", rules/market.yaml), not the English one."""
+    from gpuwise.plan.why import why
+
+    w = why("software", "plan.why.ruled_out", rule="MARKET-RESERVED-ONLY",
+            title=[("", "rule.title", {"title": "That size is rented only reserved"})])
+    assert w.text == "ruled out by MARKET-RESERVED-ONLY (That size is rented only reserved)"
+    parts = json.loads(json.dumps(messages.phrase_json(w.parts)))
+    zh = words.said(parts, Fmt("zh"))
+    assert "该规模只能预留租用" in zh and "rented only" not in zh
+    assert "该规模只能预留租用" in words.phrase(parts, Fmt("zh"))

@@ -25,7 +25,7 @@ from ..inputs.job import note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
-from ..results import Assumption, AuditResult, Candidate
+from ..results import Assumption, AuditResult, Candidate, StalePrice
 from . import engine
 from .actions import fact_key, ordered_findings
 from .recommend import (
@@ -390,8 +390,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             steps=step_summaries(job, con, outcome, mine_key),
             charts=_with_proposal_curve(judged.charts, proposed, acq.mode),
             knowledge_dates=judged.knowledge_dates, cards=views,
-            stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
-                           "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
+            stale_prices=[StalePrice.of(f) for f in findings if f.topic == "data-freshness"],
             prices_used=prices_used(job, proposed, acq.mode) + [
                 alternative(e) for o in alt_option for e in prices_used(job, *o)],
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules),

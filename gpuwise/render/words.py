@@ -108,6 +108,9 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
     out = []
     for sep, message_id, kw in parts:
         sep = {"; ": f.clause, ", ": f.sep, " or ": " or " if f.sep == ", " else "/"}.get(sep, sep)
+        if message_id == "rule.title":  # a rule's title: the catalog has it (rules/*.yaml titles are msgids)
+            out.append(sep + f._(str(kw.get("title", ""))))
+            continue
         if message_id == "layout.plain":
             out.append(sep + (f._("one GPU") if count == 1 else f._("data parallel over %(n)s GPUs", n=count)
                               if count else f._("data parallel")))
@@ -269,6 +272,9 @@ def said(parts: list[Any], f: Speaker) -> str:
     English, brackets full-width beside Chinese)."""
     out = []
     for sep, message_id, values in parts:
+        if message_id == "rule.title":  # a rule's title: the catalog has it (rules/*.yaml titles are msgids)
+            out.append(sep + f._(str(values.get("title", ""))))
+            continue
         filled = {k: said(v, f) if messages.is_phrase(v) else v for k, v in values.items()}
         out.append(sep + messages.fill(f._(messages.template(message_id)), filled))
     return "".join(out) if f.sep == ", " else fullwidth("".join(out))
