@@ -644,16 +644,8 @@ def test_the_audit_alternatives_prices_say_so_in_ids():
 
 
 # ------------------------------------------ no new English sentence from an estimator, the plan or prices
-KNOWN_ENGLISH: dict[str, set[str]] = {
-    # what these modules still word in English, each to become message ids with values (issue 21):
-    # the time ledger's items, a compute path's description, the ledger's items, what a market
-    # offer is sold as, the serving choice's and rate model's explanations, the support table's
-    # descriptions, the plan's notes on its baselines and binding constraints, the price import's
-    # skip reasons and the price table's rows. A peak phase ("optimizer step") is a closed vocabulary.
-    "prices/table.py": {"up to {} GPUs", "any count", "reserved cluster from {} GPUs", "per GPU spot ({})",
-                        "per card", "NIC port", "switch port", "USD -> CNY exchange rate", ", China market"},
-}
-"""English still written in code by the modules below, by file; the list may only shrink."""
+KNOWN_ENGLISH: dict[str, set[str]] = {}
+"""English still written in code, by file: none (issue 21); the list may only shrink."""
 
 _PROSE = re.compile(r"[A-Za-z]{2,} [a-z]{2,}")
 _NOT_SAID = {"N_", "_f", "Said", "UserError", "KnowledgeError", "RuleError", "ValueError", "TypeError", "KeyError",

@@ -23,7 +23,7 @@ CONDITIONS = {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbish
 UNITS = {"card": N_("card"), "server": N_("server"), "baseboard": N_("baseboard")}
 PRICE_SOURCES = {"street": N_("street price"), "reseller": N_("reseller"), "market-report": N_("market report"),
                  "vendor-list": N_("vendor list price"), "estimate": N_("estimate"), "quote": N_("quote")}
-PARTS = {"NIC port": N_("NIC port"), "switch port": N_("switch port"), "link": N_("link")}
+PARTS = {"nic": N_("NIC port"), "switch": N_("switch port"), "link": N_("link")}
 TERMS = {"1-month": N_("1-month"), "1-year": N_("1-year"), "3-year": N_("3-year")}
 
 
