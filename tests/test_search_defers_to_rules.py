@@ -80,6 +80,10 @@ def rate(f: float) -> list[tuple[str, dict]]:
     return [_times("SRV-RATE-TARGET", "max_requests_per_s", f)]
 
 
+def p95(which: str, f: float) -> list[tuple[str, dict]]:
+    return [_times(f"SRV-P95-{which.upper()}-TARGET", f"p95_{which}_s", f)]
+
+
 def memory(expr: str) -> list[tuple[str, dict]]:
     out = []
     for rid, fields in (("MEM-FITS", ("need_requested_gb",)),
@@ -108,6 +112,14 @@ FULL_405B = {"workload": {"task": "finetune", "method": "full", "model": "llama-
 SERVE_RATE = {"workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "bf16", "context_len": 8192,
                            "requests_per_s": 0.5, "p95_ttft_s": 2.0, "p95_tpot_s": 0.06},
               "constraints": {"max_gpus": 16, "project_months": 12}}
+# a retrieval chat at a request rate with p95 targets (tests/test_serving_limits.py), and a service
+# sized by a throughput target with no concurrency given (the load is what reaches it)
+SERVE_P95 = {"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 4000, "output_tokens": 300,
+                          "requests_per_s": 3.5, "p95_ttft_s": 0.25, "p95_tpot_s": 0.05},
+             "constraints": {"max_gpus": 8, "project_months": 12}}
+SERVE_TPS_LOAD = {"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 2000,
+                               "output_tokens": 300, "target_tokens_per_s": 3000, "max_ttft_ms": 1000,
+                               "max_tpot_ms": 50}, "constraints": {"max_gpus": 8, "project_months": 12}}
 
 CASES = [
     ("deadline-x3", deadline(3.0), TRAIN_DEADLINE),
@@ -124,6 +136,10 @@ CASES = [
     ("memory-half-405b-full", memory("0.5"), FULL_405B),
     ("rate-x0.3", rate(0.3), SERVE_RATE),
     ("rate-x2", rate(2.0), SERVE_RATE),
+    ("p95-ttft-x3", p95("ttft", 3.0), SERVE_P95),
+    ("p95-ttft-x0.5", p95("ttft", 0.5), SERVE_P95),
+    ("p95-tpot-x0.5", p95("tpot", 0.5), SERVE_P95),
+    ("throughput-x0.5-load", throughput(0.5), SERVE_TPS_LOAD),
 ]
 
 

@@ -368,6 +368,23 @@ def test_independent_serving_rows_stay_within_2x(kb, accuracy):
     assert statistics.median(_errors(cases)) <= 0.20
 
 
+def test_rows_gathered_at_stop_32_stay_within_the_goals(kb, accuracy):
+    """tests/data/validation/serving_independent.csv rows X01-X30 (SGLang's cookbook speed benchmarks: DeepSeek-R1-0528
+    FP8 and Qwen3-235B-A22B BF16 on 8 x B200, Llama 4 Scout/Maverick BF16 on 8 x MI300X, gpt-oss-120b and Kimi K2 on
+    8 x B200, DeepSeek-V3 with DP attention on 8 x MI300X; gpt-oss-20b on one H100), scored blind when added
+    (throughput median 28.1%, worst 2.51x): throughput and TPOT medians within the 20% goal, and every throughput row
+    within 2x but X29, DeepSeek-V3 with attention data parallel 8 + expert parallel 8 on SGLang's ROCm build, whose
+    measured step (median inter-token 79 ms) is 1.9x the model's and is left as a known miss (validation README)."""
+    lat: list = []
+    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT, latency=lat) if c[0].startswith("X")]
+    tpot = [c for c in lat if c[0].startswith("X") and c[0].endswith("TPOT")]
+    assert len(cases) == 26 and len(tpot) == 29
+    assert statistics.median(_errors(cases)) <= 0.20
+    assert statistics.median(_errors(tpot)) <= 0.20
+    beyond = sorted(c[0].split()[0] for c in cases if not 0.5 <= c[1] / c[2] <= 2.0)
+    assert beyond == ["X29"], beyond
+
+
 def test_single_stream_speed_with_the_software_named(kb, accuracy):
     """Median error within 30% over tests/data/decode_published.csv: llama.cpp on 1-8 GPUs (XiongjieDai
     GPU-Benchmarks-on-LLM-Inference, Llama 3 May 2024 and Llama 2 70B tables), ExLlamaV2 (README table),
@@ -454,20 +471,22 @@ def test_moe_mla_w8a8_floor_by_hand(kb):
     quantizations); the 58 MoE layers add router (4), shared expert (3, unless the framework fuses it into
     the routed experts' grouped GEMM, as SGLang does by default) and 2 quantizations, and two grouped GEMMs
     at their floor (13 us on Hopper). vLLM: (4 x 61 + 8 x 61 + 9 x 58) kernels x 6 us + 2 x 58 x 13 us; SGLang
-    0.5.4 (mid-2025 kernels): 6 per MoE layer at the same 6 us; SGLang from 0.5.5 (FlashInfer all-reduce fusion
-    and fused routing on by default, sgl-project/sglang pull request #12724): 2 us per counted kernel."""
+    0.5.4-0.5.6 (mid-2025 kernels): 6 per MoE layer at the same 6 us; SGLang from 0.5.7 (FlashInfer all-reduce
+    fusion, sgl-project/sglang pull request #12724, and the router GEMM and fused top-k routing of issue #14453,
+    which 0.5.6 did not yet have): 2 us per counted kernel."""
     gpu = kb.gpus["h200-141gb-sxm"]
     vllm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="vllm"), gpu)
     assert SV.floor_per_step(vllm) == pytest.approx((4 * 61 + 8 * 61 + 9 * 58) * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
     kernels = 4 * 61 + 8 * 61 + 6 * 58
-    mid_2025 = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
-                                framework_version="0.5.4"), gpu)
-    assert mid_2025.release is None  # before the first listed release: the framework's own constants
-    assert SV.floor_per_step(mid_2025) == pytest.approx(kernels * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
+    for version in ("0.5.4", "0.5.6.post1"):
+        mid_2025 = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
+                                    framework_version=version), gpu)
+        assert mid_2025.release is None  # before the first listed release: the framework's own constants
+        assert SV.floor_per_step(mid_2025) == pytest.approx(kernels * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
     for version in ("0.5.7", "0.5.12", None):  # None: the newest release gpuwise knows
         eng = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
                                **({"framework_version": version} if version else {})), gpu)
-        assert eng.release == "0.5.5"
+        assert eng.release == "0.5.7"
         assert SV.floor_per_step(eng) == pytest.approx(kernels * 2e-6 + 2 * 58 * 13e-6, rel=1e-9)
     # the release is a CUDA-build change: SGLang's ROCm build keeps its constants on MI300X
     rocm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang"), kb.gpus["mi300x"])
@@ -479,7 +498,7 @@ def test_sglang_release_is_said_when_not_given(kb):
     version is not an assumption. A malformed version is an input error naming the field."""
     job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang")
     got = [a for a in job.assumptions if a.field == "workload.framework_version"]
-    assert len(got) == 1 and got[0].value == "0.5.5" and "SGLang" in got[0].reason
+    assert len(got) == 1 and got[0].value == "0.5.7" and "SGLang" in got[0].reason
     job = job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang", framework_version="0.4.1.post2")
     assert not [a for a in job.assumptions if a.field == "workload.framework_version"]
     job = job_of(kb, model="llama-3.1-8b", precision="bf16", framework="vllm")  # vLLM lists no releases

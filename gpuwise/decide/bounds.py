@@ -467,13 +467,10 @@ def _judging(book: Rulebook, fields: frozenset[str]) -> tuple[list[_Conds], list
     return got
 
 
-def limit_in_force(book: Rulebook, known: dict[str, Any], fields: frozenset[str]) -> tuple[float, _Cond | None] | None:
-    """The largest value of ``fields`` (all set to it) that the rules judging them may let a
-    candidate with the ``known`` fields through with: no such ``reject`` rule certainly holds and
-    some ``pass`` rule of each step that judges them may hold. It is one of the figures their
-    conditions compare the fields with (``capacity_gb`` x a factor, ``max_ttft_ms``, a number), given
-    with the condition it comes from; (0, None) when no value passes, None when no rule limits them.
-    A house rule or a policy overlay that moves a threshold moves the limit with it."""
+def _limits_and_test(book: Rulebook, known: dict[str, Any], fields: frozenset[str]) -> tuple[
+        dict[float, _Cond], Any]:
+    """The figures the rules judging ``fields`` compare them with (each with its condition), and the
+    test whether a value of the fields (all set to it) may pass those rules."""
     rejects, passes, conds = _judging(book, fields)
     base = {**_prepared(book).chain, **known}
     limits: dict[float, _Cond] = {}
@@ -495,6 +492,17 @@ def limit_in_force(book: Rulebook, known: dict[str, Any], fields: frozenset[str]
             return False
         return not any(all(_holds(r, k) is False for r in rules) for rules in passes)
 
+    return limits, ok
+
+
+def limit_in_force(book: Rulebook, known: dict[str, Any], fields: frozenset[str]) -> tuple[float, _Cond | None] | None:
+    """The largest value of ``fields`` (all set to it) that the rules judging them may let a
+    candidate with the ``known`` fields through with: no such ``reject`` rule certainly holds and
+    some ``pass`` rule of each step that judges them may hold. It is one of the figures their
+    conditions compare the fields with (``capacity_gb`` x a factor, ``max_ttft_ms``, a number), given
+    with the condition it comes from; (0, None) when no value passes, None when no rule limits them.
+    A house rule or a policy overlay that moves a threshold moves the limit with it."""
+    limits, ok = _limits_and_test(book, known, fields)
     points = sorted(limits)
     if not points:
         return None
@@ -503,6 +511,25 @@ def limit_in_force(book: Rulebook, known: dict[str, Any], fields: frozenset[str]
     for i, v in enumerate(points):
         above = points[i + 1] if i + 1 < len(points) else 2 * v + 1
         if not ok((v + above) / 2):
+            return v, limits[v]
+    return None
+
+
+def floor_in_force(book: Rulebook, known: dict[str, Any], fields: frozenset[str]) -> tuple[float, _Cond | None] | None:
+    """The least value of ``fields`` (all set to it) from which the rules judging them may let a
+    candidate with the ``known`` fields through (:func:`limit_in_force` from below): for a figure a
+    rule wants at least so much of, the throughput (``aggregate_tps``) or the request rate served
+    (``max_requests_per_s``). (inf, None) when no value passes, None when no rule wants a least."""
+    limits, ok = _limits_and_test(book, known, fields)
+    points = sorted(limits)
+    if not points:
+        return None
+    if not ok(2 * points[-1] + 1):
+        return math.inf, None
+    for i in range(len(points) - 1, -1, -1):
+        v = points[i]
+        below = points[i - 1] if i > 0 else v / 2
+        if not ok((below + v) / 2):
             return v, limits[v]
     return None
 
@@ -526,14 +553,26 @@ def usable_share(book: Rulebook, known: dict[str, Any]) -> float:
     return value / cap if cap > 0 else 1.0
 
 
-def latency_limits_ms(book: Rulebook, known: dict[str, Any]) -> tuple[float | None, float | None]:
-    """The time to first token and the time per output token (ms) the latency rules in force let a
-    copy answer in (:func:`limit_in_force` on ``ttft_ms`` and ``tpot_ms``): the workload's
-    ``max_ttft_ms``/``max_tpot_ms`` under the built-in rules, three times them under a house rule
-    that allows three times the target; None where no rule limits it. What the serving model
-    chooses a layout and a copy's capacity for."""
-    out: list[float | None] = []
-    for name in ("ttft_ms", "tpot_ms"):
+LATENCY_FIELDS = ("ttft_ms", "tpot_ms", "p95_ttft_s", "p95_tpot_s")
+"""The latency figures a service is judged by, each with an upper limit (at the load; at a rate)."""
+LEAST_FIELDS = ("aggregate_tps", "max_requests_per_s")
+"""The figures a service must reach at least: the throughput at the load, the rate served."""
+
+
+def serving_limits(book: Rulebook, known: dict[str, Any]) -> dict[str, float | None]:
+    """The limits the rules in force set on a service with these fields (a GPU and a job), by
+    figure: the largest time to first token and per output token at the load (``ttft_ms``,
+    ``tpot_ms``) and at a request rate (``p95_ttft_s``, ``p95_tpot_s``) the latency rules let
+    through (:func:`limit_in_force`), and the least throughput (``aggregate_tps``) and request rate
+    served (``max_requests_per_s``) they accept (:func:`floor_in_force`); None where no rule limits
+    the figure. Under the built-in rules the workload's targets; under a house rule that allows
+    three times the TTFT target, three times it. What the serving model picks its operating point
+    for (:mod:`gpuwise.estimators.serving.limits`)."""
+    out: dict[str, float | None] = {}
+    for name in LATENCY_FIELDS:
         got = limit_in_force(book, known, frozenset((name,)))
-        out.append(None if got is None else got[0])
-    return out[0], out[1]
+        out[name] = None if got is None else got[0]
+    for name in LEAST_FIELDS:
+        got = floor_in_force(book, known, frozenset((name,)))
+        out[name] = None if got is None else got[0]
+    return out

@@ -157,6 +157,17 @@ class CandidateFact(FactModel):
     has_rate_target: bool = _f("inference: a request rate is asked for")
     max_requests_per_s: float = _f("inference: the highest request rate served within the p95 targets (-1 not "
                                    "computed)")
+    max_p95_ttft_s: float = _f("inference: the 95th-percentile time-to-first-token target at a request rate, s "
+                               "(-1 none)")
+    has_p95_ttft_target: bool = _f("inference: a p95 time-to-first-token target applies")
+    max_p95_tpot_s: float = _f("inference: the 95th-percentile time-per-output-token target at a request rate, "
+                               "s (-1 none)")
+    has_p95_tpot_target: bool = _f("inference: a p95 time-per-output-token target applies")
+    p95_ttft_s: float = _f("inference: the 95th-percentile time to first token at the highest request rate "
+                           "served within the p95 limits in force, or at a trickle of requests when no rate is "
+                           "(-1 not computed)")
+    p95_tpot_s: float = _f("inference: the 95th-percentile time per output token at the same point (-1 not "
+                           "computed)")
     sold_in_china: bool = _f("the GPU may be sold into mainland China under the export rules in force")
     sold_in_china_known: bool = _f("gpuwise knows the GPU's export status")
     china_part: bool = _f("a part made for the China market (H20, H800, A800, L20, RTX 4090 D...)")

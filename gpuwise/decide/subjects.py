@@ -88,6 +88,7 @@ def _job_part(job: Job) -> dict[str, Any]:
             "framework": w.framework,
             "max_ttft_ms": _n(w.max_ttft_ms), "has_ttft_target": w.max_ttft_ms is not None,
             "max_tpot_ms": _n(w.max_tpot_ms), "has_tpot_target": w.max_tpot_ms is not None,
+            **SVR.targets(w),
             "budget_usd": _n(c.budget_usd), "has_budget": c.budget_usd is not None,
             "project_months": c.project_months,
         }
@@ -172,7 +173,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
         **_serving_part(job, ev.gpu, sv),
-        **SVR.rate_fact(job.w, sv),
+        **SVR.rate_fact(sv),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
         "cost_usd": _n(cost), "price_known": cost is not None,

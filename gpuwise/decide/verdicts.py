@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..estimators.candidate import Evaluation
+from ..estimators.serving.limits import Limits
 from ..inputs.job import Job
 from ..results import STAGES, Candidate, GivenUp
 from . import bounds, engine
@@ -63,11 +64,12 @@ def plan_within(job: Job, book: Rulebook) -> Job:
     """Let the estimators plan ``job`` within the limits of the rule book in force: the share of
     each GPU's memory its memory rules let through (:func:`gpuwise.decide.bounds.usable_share`),
     which every layout the planner and the serving model choose is sized to fill, and which the
-    candidates report as usable; and the time to first token and per output token its latency
-    rules allow (:func:`gpuwise.decide.bounds.latency_limits_ms`), which a serving layout and a
-    copy's capacity are chosen within. Bound before anything of the job is estimated."""
+    candidates report as usable; and the serving limits its rules set
+    (:func:`gpuwise.decide.bounds.serving_limits`): the latency limits a serving layout and a copy's
+    capacity are chosen within, the throughput and request rate the load is put at, the p95
+    limits the highest rate served is found within. Bound before anything of the job is estimated."""
     job.memory_share = functools.partial(_share, book)
-    job.latency_limits = functools.partial(_latency, book)
+    job.serving_limits = functools.partial(_serving, book)
     return job
 
 
@@ -79,11 +81,21 @@ def _share(book: Rulebook, job: Job, gpu: Any) -> float:
     return float(got)
 
 
-def _latency(book: Rulebook, job: Job, gpu: Any) -> tuple[float | None, float | None]:
-    key = ("latency-limits", book.digest, gpu.id)
+def _serving(book: Rulebook, job: Job, gpu: Any) -> Limits:
+    key = ("serving-limits", book.digest, gpu.id)
     got = job.memo.get(key)
     if got is None:
-        got = job.memo[key] = bounds.latency_limits_ms(book, probe_fact(job, gpu))
+        lim = bounds.serving_limits(book, probe_fact(job, gpu))
+
+        def least(v: float | None, asked: float | None) -> float | None:
+            return v if v is None or math.isfinite(v) else asked  # no value passes: put the load at the asked
+
+        w = job.w
+        asked = getattr(w, "requests_per_s", None)
+        got = job.memo[key] = Limits(ttft_ms=lim["ttft_ms"], tpot_ms=lim["tpot_ms"],
+                                     tokens_per_s=least(lim["aggregate_tps"], w.target_tokens_per_s) or 0.0,
+                                     requests_per_s=least(lim["max_requests_per_s"], asked),
+                                     p95_ttft_s=lim["p95_ttft_s"], p95_tpot_s=lim["p95_tpot_s"])
     return got
 
 

@@ -37,8 +37,8 @@ class Job:
     cloud: Any = None  # an audited proposal's cloud usage (egress, storage): priced on every rental
     memory_share: Any = None  # (job, gpu) -> the share of its memory a layout may fill: the memory rules'
     # limit in force, bound by the decider (gpuwise/decide/verdicts.py plan_within); None: the built-in rules'
-    latency_limits: Any = None  # (job, gpu) -> (ttft_ms, tpot_ms) the latency rules in force allow, bound
-    # likewise; None: the workload's max_ttft_ms and max_tpot_ms (the built-in rules' limits)
+    serving_limits: Any = None  # (job, gpu) -> the serving limits the rules in force set (latency, throughput,
+    # request rate, p95 latency: gpuwise/estimators/serving/limits.py), bound likewise; None: the workload's
 
     def __enter__(self) -> Job:
         return self

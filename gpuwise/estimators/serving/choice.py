@@ -10,6 +10,7 @@ from .. import memory as M
 from . import rate as R
 from .engine import Engine, engine
 from .layout import Layout, Replica, layouts, replica
+from .limits import limits
 from .load import Point, capacity_point, point, system_point
 from .rate import RateAnswer
 from .support import Support, request_lengths, support
@@ -46,29 +47,12 @@ class Serving:
         return self.replica.layout
 
 
-def _targets(w: Any) -> tuple[float | None, float | None, float]:
-    ttft = w.max_ttft_ms / 1e3 if w.max_ttft_ms else None
-    tpot = w.max_tpot_ms / 1e3 if w.max_tpot_ms else None
-    return ttft, tpot, float(w.target_tokens_per_s or 0.0)
-
-
-def _latency(job: Any, gpu: Gpu) -> tuple[float | None, float | None]:
-    """The time to first token and per output token (s) a layout and a copy's capacity are chosen
-    within: the latency rules' limits in force (``job.latency_limits``, bound by the decider:
-    gpuwise/decide/verdicts.py plan_within), else the workload's targets."""
-    lim = getattr(job, "latency_limits", None)
-    if lim is None:
-        return _targets(job.w)[:2]
-    ttft_ms, tpot_ms = lim(job, gpu)
-    return (ttft_ms / 1e3 if ttft_ms is not None else None), (tpot_ms / 1e3 if tpot_ms is not None else None)
-
-
-def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | None) -> tuple[float, str]:
-    """The load to report: ``concurrent_requests`` when given (or when there is no throughput target);
-    otherwise the fewest concurrent requests that reach ``target_tokens_per_s`` within the latency
-    targets (or the most the copies sustain when none does)."""
+def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | None, target: float) -> tuple[float, str]:
+    """The load to report: ``concurrent_requests`` when given (or when no throughput is wanted);
+    otherwise the fewest concurrent requests that reach ``target`` -- the least throughput the rules
+    in force accept (:mod:`.limits`: ``target_tokens_per_s`` under the built-in rules) -- within the
+    latency limits (or the most the copies sustain when none does)."""
     w = job.w
-    _, _, target = _targets(w)
     given = "concurrent_requests" in w.model_fields_set
     if given or target <= 0:
         return float(w.concurrent_requests), "load.given"
@@ -97,21 +81,23 @@ def wants_rate(w: Any) -> bool:
 
 
 def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
+    """One layout at the operating point the limits in force give (:mod:`.limits`): a copy's
+    capacity within the latency limits, the load at the request rate or the throughput the rules
+    want at least, the highest rate within the p95 limits."""
     rep = replica(job, gpu, eng, lay)
     w = job.w
-    target = _targets(w)[2]
-    max_ttft, max_tpot = _latency(job, gpu)
+    lim = limits(job, gpu)
+    max_ttft, max_tpot, target, asked = lim.ttft_s, lim.tpot_s, lim.tokens_per_s, lim.requests_per_s
     cap = capacity_point(job, eng, rep, max_ttft, max_tpot) if rep.fits else None
-    rate = R.answer(job, eng, rep) if rep.fits and wants_rate(w) else None
-    asked = getattr(w, "requests_per_s", None)
+    rate = R.answer(job, eng, rep, lim) if rep.fits and wants_rate(w) else None
     if rate is not None and rate.at_rate is not None and "concurrent_requests" not in w.model_fields_set:
         at = rate.at_rate  # Little's law: the sequences in service at the stated rate
         conc = max(at.batch * (at.decode_copies or lay.replicas), 1.0)
         source = "load.rate"
     else:
-        conc, source = load_concurrency(job, eng, rep, cap)
+        conc, source = load_concurrency(job, eng, rep, cap, target)
     load = system_point(job, eng, rep, conc)
-    if source.startswith("workload.requests_per_s") and rate is not None and rate.at_rate is not None:
+    if source == "load.rate" and rate is not None and rate.at_rate is not None:
         at = rate.at_rate  # the load is the rate: its output and mean latencies (disaggregated ones too)
         served = at.requests_per_s * request_lengths(w)[1] if at.stable else load.throughput
         load = Point(conc, served, at.tpot_mean, at.ttft_mean, load.decode_step)
@@ -138,25 +124,26 @@ def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica) -> Ser
     """A layout whose copy does not fit, listed beside one that fits and runs: nothing is served,
     so nothing is timed (its latencies would be bounds nobody reads)."""
     w = job.w
-    target = _targets(w)[2]
-    max_ttft, max_tpot = _latency(job, gpu)
+    lim = limits(job, gpu)
     never = Point(float(w.concurrent_requests), 0.0, math.inf, math.inf, math.inf)
     return Serving(engine=eng, replica=rep, support=support(eng.fw, gpu, w.precision, lay.gpus_per_copy),
                    load=never, capacity=None, single=never, max_concurrent=rep.max_seqs * lay.replicas,
-                   meets_throughput=False if target > 0 else None,
-                   meets_ttft=False if max_ttft is not None else None,
-                   meets_tpot=False if max_tpot is not None else None,
+                   meets_throughput=False if lim.tokens_per_s > 0 else None,
+                   meets_ttft=False if lim.ttft_s is not None else None,
+                   meets_tpot=False if lim.tpot_s is not None else None,
                    load_source="load.unfit",
-                   meets_rate=False if getattr(w, "requests_per_s", None) else None)
+                   meets_rate=False if lim.requests_per_s else None)
 
 
-def _score(s: Serving, job: Any) -> tuple:
+def _score(s: Serving, job: Any, target: float | None = None) -> tuple:
     """Order layouts: it fits and runs; it holds the stated concurrency; latency targets met at the
     load; throughput target met; the request rate met; throughput at the load (or, when only a rate is
     asked, what the copies sustain; with the request-rate question, the most requests/s within the
-    p95 targets); then capacity; then fewer GPUs per copy (simpler)."""
+    p95 targets); then capacity; then fewer GPUs per copy (simpler). ``target``: the least throughput
+    the rules in force accept (:mod:`.limits`)."""
     w = job.w
-    _, _, target = _targets(w)
+    if target is None:
+        target = limits(job, job.kb.gpus[s.engine.gpu_id]).tokens_per_s
     runs = s.replica.fits and s.support.multi_node_ok
     holds = s.max_concurrent >= w.concurrent_requests  # the stated concurrency fits in memory at once
     lat_ok = s.meets_ttft is not False and s.meets_tpot is not False
@@ -198,7 +185,8 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
     options = [evaluate_layout(job, gpu, eng, lay) if r.fits or not runs else _unserved(job, gpu, eng, lay, r)
                for lay, r in zip(lays, reps, strict=True)]
     if runs:
-        best = max(options, key=lambda s: _score(s, job))
+        target = limits(job, gpu).tokens_per_s
+        best = max(options, key=lambda s: _score(s, job, target))
     else:  # nothing fits: report the layout that comes closest (the least held per GPU), not the simplest
         best = min(options, key=lambda s: (s.replica.weights_gpu + s.replica.act_gpu, -s.replica.free_gpu,
                                            s.layout.gpus_per_copy))

@@ -14,13 +14,28 @@ def _num(x: Any) -> float:
     return float(x) if isinstance(x, int | float) and math.isfinite(x) else -1.0
 
 
-def rate_fact(w: Any, r: ServingResult | None) -> dict[str, Any]:
-    """A candidate's request-rate fields (from its serving result; None: not served or not estimated)."""
-    asked = getattr(w, "requests_per_s", None)
+def rate_fact(r: ServingResult | None) -> dict[str, Any]:
+    """A candidate's request-rate figures (from its serving result; None: not served or not
+    estimated): the highest rate served within the p95 limits in force, and the p95 latencies at
+    the point the p95 rules judge (that rate, else a trickle of requests: ``RateAnswer.judged``)."""
     best = r.max_requests_per_s if r is not None else None
+    at = r.rate_judged if r is not None else None
+    return {
+        "max_requests_per_s": _num(best),
+        "p95_ttft_s": _num(at.ttft_p95) if at is not None else -1.0,
+        "p95_tpot_s": _num(at.tpot_p95) if at is not None else -1.0,
+    }
+
+
+def targets(w: Any) -> dict[str, Any]:
+    """The workload's request-rate question as every candidate fact holds it (known before any
+    count is estimated: the count search and the serving limits read it)."""
+    asked = getattr(w, "requests_per_s", None)
+    ttft, tpot = getattr(w, "p95_ttft_s", None), getattr(w, "p95_tpot_s", None)
     return {
         "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
-        "max_requests_per_s": _num(best),
+        "max_p95_ttft_s": float(ttft) if ttft is not None else -1.0, "has_p95_ttft_target": ttft is not None,
+        "max_p95_tpot_s": float(tpot) if tpot is not None else -1.0, "has_p95_tpot_target": tpot is not None,
     }
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from ..interconnect import GPUS_PER_NODE
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
+from .limits import Limits
 from .load import capacity_point, point, prefill_seconds
 from .step import token_time
 from .support import request_lengths
@@ -68,6 +69,13 @@ class RateAnswer:
     best: RatePoint | None  # the highest rate within the p95 targets (None: not even a trickle)
     at_rate: RatePoint | None  # at workload.requests_per_s (None: no rate given)
     note: str = ""  # a message id (rate.*), "" for none
+    trickle: RatePoint | None = None  # where no rate is within the targets: the least rate tried
+
+    @property
+    def judged(self) -> RatePoint | None:
+        """The point whose p95 latencies the rules judge: the highest rate within the p95 limits, else
+        a trickle of requests (SRV-P95-TTFT-TARGET, SRV-P95-TPOT-TARGET then say which is missed)."""
+        return self.best if self.best is not None else self.trickle
 
     @property
     def max_requests_per_s(self) -> float:
@@ -155,20 +163,18 @@ def _bisect(lo: float, hi: float, good: Any, steps: int = 40) -> float:
     return lo
 
 
-def _targets(w: Any) -> tuple[float | None, float | None]:
-    return getattr(w, "p95_ttft_s", None), getattr(w, "p95_tpot_s", None)
-
-
-def answer(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
-    """The most this layout serves within the p95 targets and, given ``requests_per_s``, its latencies there."""
+def answer(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnswer:
+    """The most this layout serves within the p95 limits in force (``lim``: the workload's p95
+    targets under the built-in rules) and, at the least rate the rules want served (the workload's
+    ``requests_per_s`` under the built-in rules), its latencies there."""
     w = job.w
     if getattr(w, "disaggregated", False):
         if rep.layout.replicas >= 2:
-            return _disaggregated(job, eng, rep)
+            return _disaggregated(job, eng, rep, lim)
         note = "rate.one_copy_colocated"
     else:
         note = ""
-    ttft, tpot = _targets(w)
+    ttft, tpot = lim.p95_ttft_s, lim.p95_tpot_s
     c = slots(job, eng, rep)
     tiny = 1e-6
 
@@ -183,16 +189,17 @@ def answer(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
     b_best = found.get(key)
     if b_best is None:
         b_best = found[key] = _bisect(tiny, c * (1 - 1e-6), ok)
-    best = colocated(job, eng, rep, b_best) if ok(b_best) else None
+    got = colocated(job, eng, rep, b_best)
+    best = got if got.within(ttft, tpot) else None
     at = None
-    rate = getattr(w, "requests_per_s", None)
+    rate = lim.requests_per_s
     if rate:
         b_at = _bisect(tiny, c * (1 - 1e-6), lambda b: _requests_per_s(job, eng, rep, b) <= rate)
         at = colocated(job, eng, rep, b_at)
         if at.requests_per_s < rate * (1 - 1e-3):  # even a full scheduler does not keep up: the queue grows
             at = RatePoint(rate, float(c), 1.0, at.prefill_utilisation, math.inf, math.inf, at.tpot_mean,
                            at.tpot_p95, False)
-    return RateAnswer(MODEL, best, at, note)
+    return RateAnswer(MODEL, best, at, note, trickle=None if best is not None else got)
 
 
 # ----------------------------------------------------------------------------- disaggregated
@@ -219,7 +226,7 @@ def splits(replicas: int) -> list[int]:
     return sorted({max(1, min(replicas - 1, round(replicas * f))) for f in SPLIT_SHARES})
 
 
-def _disaggregated(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
+def _disaggregated(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnswer:
     w = job.w
     prompt, output = request_lengths(w)
     pre = prefill_tokens(w, prompt)
@@ -242,7 +249,7 @@ def _disaggregated(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
     grid = sorted({max(1, round(top ** (i / 16))) for i in range(17)})
     c = max(grid, key=lambda b: b / tpot(b))  # decode copies run the batch of their throughput peak
     r = rep.layout.replicas
-    ttft_t, tpot_t = _targets(w)
+    ttft_t, tpot_t = lim.p95_ttft_s, lim.p95_tpot_s
 
     def at(lam: float, p: int) -> RatePoint:
         d = r - p
@@ -258,18 +265,22 @@ def _disaggregated(job: Any, eng: Engine, rep: Replica) -> RateAnswer:
                          pre95 + service + transfer + slot95, tpot(b), max(tpot(b95), tpot(b)), stable, p, d)
 
     best: RatePoint | None = None
+    trickle: RatePoint | None = None
     for p in splits(r):
         upper = min(p * m / service, (r - p) * c / (output * tpot(c)))
         lam = _bisect(upper * 1e-9, upper * (1 - 1e-6), lambda x, p=p: at(x, p).within(ttft_t, tpot_t))
         got = at(lam, p)
-        if got.within(ttft_t, tpot_t) and (best is None or got.requests_per_s > best.requests_per_s):
-            best = got
+        if got.within(ttft_t, tpot_t):
+            if best is None or got.requests_per_s > best.requests_per_s:
+                best = got
+        elif trickle is None:
+            trickle = got  # the first split's least rate: at a trickle every split waits alike
     at_rate = None
-    rate = getattr(w, "requests_per_s", None)
+    rate = lim.requests_per_s
     if rate:
         split = best.prefill_copies if best is not None else max(1, r // 2)
         at_rate = at(rate, split)
         if not at_rate.stable:
             at_rate = RatePoint(rate, at_rate.batch, at_rate.slot_utilisation, at_rate.prefill_utilisation,
                                 math.inf, math.inf, at_rate.tpot_mean, at_rate.tpot_p95, False, split, r - split)
-    return RateAnswer(MODEL_DISAGGREGATED, best, at_rate)
+    return RateAnswer(MODEL_DISAGGREGATED, best, at_rate, trickle=None if best is not None else trickle)

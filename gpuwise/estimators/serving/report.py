@@ -11,10 +11,11 @@ from ...messages import Phrase, formula, formula_text, phrase_text
 from .. import Term
 from .. import memory as M
 from . import options as O
-from .choice import Serving, _targets
+from .choice import Serving
 from .draft import Drafter, drafter
 from .engine import format_of, kv_element_bytes, model_bytes, quant_formats
 from .layout import Layout
+from .limits import limits
 from .result import ServingResult
 from .step import step
 from .support import request_lengths
@@ -147,9 +148,12 @@ def _label(s: Serving) -> tuple[Phrase, ...]:
 
 
 def result(job: Any, s: Serving) -> ServingResult:
-    """The chosen way to serve as the typed record the facts, results and JSON read."""
+    """The chosen way to serve as the typed record the facts, results and JSON read. Its targets
+    are the limits in force it was chosen for (:mod:`.limits`: the workload's under the built-in
+    rules, a house rule's where one moves them), which its ``meets_*`` compare with."""
     w, kb, fw = job.w, job.kb, s.engine.fw
-    target = _targets(w)[2]
+    lim = limits(job, kb.gpus[s.engine.gpu_id])
+    target = lim.tokens_per_s
     prompt, output = request_lengths(w)
     lay = s.layout
     cap = s.capacity  # every figure below is of the chosen layout; the best layout at full load is apart
@@ -181,7 +185,7 @@ def result(job: Any, s: Serving) -> ServingResult:
         single_stream_tokens_per_s=(1 / s.single.decode_step if s.replica.fits and s.single.decode_step > 0
                                     else None),
         single_stream_ttft_s=s.single.ttft,
-        target_tokens_per_s=target, max_ttft_ms=w.max_ttft_ms, max_tpot_ms=w.max_tpot_ms,
+        target_tokens_per_s=target, max_ttft_ms=lim.ttft_ms, max_tpot_ms=lim.tpot_ms,
         meets_throughput_target=s.meets_throughput, meets_ttft=s.meets_ttft, meets_tpot=s.meets_tpot,
         alternatives=s.alternatives,
         speculative=s.engine.spec,
@@ -191,10 +195,11 @@ def result(job: Any, s: Serving) -> ServingResult:
         quantization_method=method, quantization_supported=O.quantization(kb, fw, w)[2],
         quantization_frameworks=O.supported_quantization(kb, method) if method else [],
         disaggregated=bool(getattr(w, "disaggregated", False)),
-        requests_per_s=getattr(w, "requests_per_s", None),
-        p95_ttft_target_s=getattr(w, "p95_ttft_s", None), p95_tpot_target_s=getattr(w, "p95_tpot_s", None),
+        requests_per_s=lim.requests_per_s if getattr(w, "requests_per_s", None) else None,
+        p95_ttft_target_s=lim.p95_ttft_s, p95_tpot_target_s=lim.p95_tpot_s,
         rate_model=rate.model if rate is not None else None, rate_note=rate.note if rate is not None else "",
         max_requests_per_s=rate.max_requests_per_s if rate is not None else None,
         rate_best=rate.best if rate is not None else None, rate_at=rate.at_rate if rate is not None else None,
+        rate_judged=rate.judged if rate is not None else None,
         meets_rate=s.meets_rate,
     )

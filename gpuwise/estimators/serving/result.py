@@ -83,6 +83,7 @@ class ServingResult:
     rate_at: RatePoint | None
     meets_rate: bool | None
     curve: list[dict[str, float]] | None = None
+    rate_judged: RatePoint | None = None  # the point the p95 rules judge (rate_best, else a trickle of requests)
 
     @property
     def per_sequence_tokens_per_s(self) -> float | None:

@@ -260,17 +260,9 @@ class RecommendView(StepsView, ChartsView):
                 "memory holds %(n)s sequences at once; at most %(tps)s output tokens/s",
                 n=f.num(sv.get("max_concurrent_sequences"), 0), tps=f.num(sv.get("max_throughput_tokens_per_s"), 0))],
         ]
-        rate = sv.get("rate") or {}
-        if rate.get("model"):
-            at = rate.get("at_requests_per_s") or {}
-            text = self._("at most %(max)s requests/s within the p95 targets",
-                          max=f.num(rate.get("max_requests_per_s"), 2))
-            if rate.get("requests_per_s"):
-                text = f.clause.join([text, self._(
-                    "at %(rate)s requests/s: p95 first token %(ttft)s, p95 per token %(tpot)s",
-                    rate=f.num(rate.get("requests_per_s"), 2), ttft=f.seconds(at.get("p95_ttft_s")),
-                    tpot=f.seconds(at.get("p95_tpot_s")))])
-            rows.append([self._("Request rate"), text])
+        rate = self.request_rate(sv)
+        if rate:
+            rows.append([self._("Request rate"), rate])
         targets = sv.get("targets") or {}
         met = []
         for key, meets, text in (("tokens_per_s", "meets_throughput_target", N_("%(v)s output tokens/s")),
