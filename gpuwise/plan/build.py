@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
-from ..errors import N_, UserError
+from ..errors import N_, Term, UserError
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .judge import judge
 from .milp import Solution
@@ -81,7 +81,7 @@ def _load(source: Any) -> PlanFile:
     if isinstance(source, PlanFile):
         return source
     if isinstance(source, str | Path):
-        where, data = str(source), read_yaml(Path(source), what=N_("plan file"))
+        where, data = str(source), read_yaml(Path(source), what=Term(N_("plan file")))
     elif isinstance(source, dict):
         where, data = "<dict>", source
     else:

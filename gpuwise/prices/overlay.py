@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import N_, Said, UserError
+from ..errors import N_, Said, Term, UserError
 from ..knowledge.schema.clouds import Instance
 from ..render.output import atomic_write_text
 from ..yamlio import read_yaml
@@ -78,7 +78,7 @@ def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = No
     target = d / "clouds.yaml"
     existing: dict[str, Any] = {}
     if target.is_file():
-        existing = read_yaml(target, what=N_("knowledge overlay")) or {}
+        existing = read_yaml(target, what=Term(N_("knowledge overlay"))) or {}
         if not isinstance(existing, dict):
             raise UserError(N_("expected a mapping at the top level"), where=str(target))
     if not isinstance(existing.get("instances") or [], list):
