@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -75,13 +76,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"gpuwise: {error_line(message, self.prog, _LANG)}\n")
 
 
+def _dir_name(text: str) -> str:
+    """``--knowledge``/``--rules``: a directory's name; an empty one (``--rules "$RULES"`` with the
+    variable unset) was taken as no option at all, so the house rules silently did not apply."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(_said(N_("an empty directory name (an unset shell variable?)")))
+    return text
+
+
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--knowledge", metavar="DIR",
+    p.add_argument("--knowledge", metavar="DIR", type=_dir_name,
                    help=N_("overlay your own YAML (prices, GPUs, models) on the built-in knowledge base"))
 
 
 def _rules_opt(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", metavar="DIR",
+    p.add_argument("--rules", metavar="DIR", type=_dir_name,
                    help=N_("add your own rule files (same format as rules/*.yaml); a rule with a built-in id "
                            "replaces it"))
 
@@ -139,14 +148,16 @@ MAX_FX_RATE = 1e6
 
 
 def _rate(text: str) -> float:
-    """``--fx-rate``: a finite, positive number of CNY per USD."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a number"), given=repr(text[:40]))) from None
-    if not (0 < value <= MAX_FX_RATE):  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a positive rate (CNY per USD, at most %(max)s)"),
-                                               given=repr(text[:40]), max=f"{MAX_FX_RATE:g}"))
+    """``--fx-rate``: a finite, positive number of CNY per USD, written as a number is (``7.1``,
+    ``7``, ``7.1e0``): ``7_1`` was Python's 71, ten times the rate, and ``1e-300`` made every amount
+    nothing. From 1e-06 to 1e+06 (MAX_FX_RATE)."""
+    value = float(text) if re.fullmatch(r"\+?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text.strip(), re.ASCII) else None
+    if value is None:
+        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a number"), given=repr(text[:40])))
+    if not (1 / MAX_FX_RATE <= value <= MAX_FX_RATE):
+        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a rate of CNY per USD from %(min)s to %(max)s"),
+                                               given=repr(text[:40]), min=f"{1 / MAX_FX_RATE:g}",
+                                               max=f"{MAX_FX_RATE:g}"))
     return value
 
 
@@ -302,6 +313,24 @@ def _parser() -> argparse.ArgumentParser:
     return _PARSER
 
 
+_STARTING = False
+"""Set by :func:`run` in the ``gpuwise`` process: start-up runs without cyclic garbage collection."""
+
+
+def _started() -> None:
+    """Start-up is over: collect garbage again. What start-up made (the modules, the knowledge base,
+    the rule book, the decision) lives until the process ends, so it is frozen out of every later
+    collection's walk (:func:`gc.freeze`). In the ``gpuwise`` process only: a program or a test that
+    calls :func:`main` keeps its own collector as it was."""
+    global _STARTING
+    if _STARTING:
+        import gc
+
+        _STARTING = False
+        gc.freeze()
+        gc.enable()
+
+
 def main(argv: list[str] | None = None) -> int:
     global _LANG
     _safe_streams()
@@ -370,6 +399,8 @@ def _one_line(text: str) -> str:
 
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
+    if cmd not in ("recommend", "audit", "estimate"):  # those three turn collection on after their answer
+        _started()
     if cmd == "ask":
         from .ask.questionnaire import run_ask
 
@@ -415,9 +446,14 @@ def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:
 
 
 def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -> None:
-    from .render import output, report
+    from .render import formats, output
 
     fmt = output.report_format(args.output, args.format)
+    if fmt == "json":  # the contract's data, in USD whatever the language and currency: no views, no templates
+        _write(formats.json_text(result.model_dump(mode="json")), args, inputs)
+        return
+    from .render import report
+
     currency = report.report_currency(args.currency, args.fx_rate, [result])
     text = report.render(result, fmt, kind=kind, lang=args.lang, currency=currency, fx_rate=args.fx_rate,
                          detail=args.detail)
@@ -430,6 +466,7 @@ def _recommend(args: argparse.Namespace) -> int:
     inputs = read_by_run(args, [args.requirements], cards=False) if args.output else []
     _check_output(args, inputs)
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
+    _started()
     _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1
 
@@ -439,12 +476,14 @@ def _audit(args: argparse.Namespace) -> int:
 
     paths, refused, folder = proposal_files(args.proposals)
     if len(paths) > 1 or folder:
+        _started()  # a batch makes garbage proposal by proposal
         return audit_many(paths, args, refused)
     from .decide.audit import audit
 
     inputs = read_by_run(args, args.proposals) if args.output else []
     _check_output(args, inputs)
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
+    _started()
     _emit(result, args, "audit", inputs)
     return 1 if result.verdict == "reject" else 0
 
@@ -470,6 +509,7 @@ def _estimate(args: argparse.Namespace) -> int:
     from .decide.estimate import estimate
 
     result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
+    _started()
     if args.format == "json":
         _out(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
     else:
@@ -556,8 +596,12 @@ def run() -> NoReturn:
     :func:`interrupted`, then out at once. Once the work is done an interrupt changes nothing, and
     the interpreter is not torn down: the rule engine's native state, freed at shutdown, crashed
     the process (SIGSEGV) when Ctrl-C arrived then, and skipping the teardown saves its time."""
+    import gc
     import signal
 
+    global _STARTING
+    _STARTING = True  # see _started: imports and loading make no garbage worth a collection's walk
+    gc.disable()
     _no_plugin_search()
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, interrupted)

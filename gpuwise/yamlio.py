@@ -94,6 +94,12 @@ def _no_base_60(construct: Any) -> Any:
 
 _DataLoader.add_constructor(_TAG + "int", _no_base_60(_DataLoader.yaml_constructors[_TAG + "int"]))
 _DataLoader.add_constructor(_TAG + "float", _no_base_60(_DataLoader.yaml_constructors[_TAG + "float"]))
+_DataLoader.add_implicit_resolver(
+    _TAG + "float", re.compile(r"^[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9_]*)?)[eE][-+]?[0-9]+$"), list("-+.0123456789"))
+"""YAML 1.1 reads a number in exponent form as text unless it has a dot and a signed exponent
+(``1.0e+7``): ``1e-7``, ``1.5e3`` and ``2e9`` were strings, refused as 'not a number' in a house rule
+or policy value, or taken as text. YAML 1.2 and every other reader take them as numbers; so does
+gpuwise."""
 
 
 def _check_shape(text: str) -> None:
@@ -183,14 +189,31 @@ def read_bytes(path: Path, *, what: str = "file") -> bytes:
     return raw
 
 
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe", "utf-16-le"),
+         (b"\xfe\xff", "utf-16-be"))
+
+
+def decode_text(raw: bytes) -> str:
+    """A file's text: UTF-8, or UTF-16/UTF-32 with a byte-order mark, as the YAML specification
+    allows (Windows PowerShell 5's ``>`` and ``Out-File`` and Excel's "Unicode text" write UTF-16
+    with one; such a file was refused as 'not UTF-8 text (binary file?)'). A UTF-8 mark is dropped.
+    Raises ``UnicodeDecodeError``."""
+    for bom, codec in _BOMS:
+        if raw.startswith(bom):
+            return raw[len(bom):].decode(codec)
+    return raw.decode("utf-8").removeprefix("\ufeff")
+
+
 def parse_yaml(raw: bytes, path: Path, *, what: str = "file") -> Any:
     """:func:`read_yaml`'s second half: the document in ``raw`` (the bytes of ``path``)."""
     try:
-        text = raw.decode("utf-8")
+        text = decode_text(raw)
     except UnicodeDecodeError as exc:
         raise UserError(N_("not UTF-8 text (binary file?): bad byte at offset %(offset)s"),
                         values={"offset": exc.start}, where=str(path)) from None
     if "\x00" in text:
+        if len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0) and raw.count(0) * 2 >= len(raw) - 1:
+            raise UserError(N_("UTF-16 text without a byte-order mark: save it as UTF-8"), where=str(path))
         raise UserError(N_("contains NUL bytes (binary file?)"), where=str(path))
     try:
         _check_shape(text)

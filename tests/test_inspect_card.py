@@ -250,10 +250,12 @@ def test_numbers_with_units():
     assert g.link_width_max is None  # absent element
 
 
-def test_wrong_unit_is_unknown_not_misread():
+def test_wrong_unit_is_refused_not_misread():
+    """A number in a unit nvidia-smi never writes there is neither misread (0.3 W, 300 W) nor
+    read as unknown, which hid the reading (tests/test_hostile_fifth.py has the other forms)."""
     body = "<power_readings><power_limit>300 mW</power_limit></power_readings>"
-    g = parse_nvidia_smi_xml(minimal(body)).gpus[0]
-    assert g.power_limit_w is None
+    with pytest.raises(UserError, match="<power_limit> reads '300 mW': not a number as nvidia-smi writes it"):
+        parse_nvidia_smi_xml(minimal(body))
 
 
 def test_old_ecc_total_na_sums_the_kinds():

@@ -179,34 +179,50 @@ def _fewest_feasible(result) -> dict[str, int]:
     return out
 
 
-_JUDGED_ALL: dict[str, object] = {}
+_RECOMMENDED: dict[tuple[str, tuple], object] = {}
 
 
-def _judged_all(kb, name: str, rules: str, question) -> object:
+def _rules_key(rules: str | None) -> tuple:
+    """A rules folder by what it holds (each test writes its own copy under its tmp_path)."""
+    if rules is None:
+        return ()
+    d = Path(rules)
+    return tuple((str(p.relative_to(d)), p.read_bytes()) for p in sorted(d.rglob("*")) if p.is_file())
+
+
+def _recommended(question, rules: str | None = None) -> object:
+    """``recommend(question, rules=rules)``, computed once in this module per question and rule
+    files (several tests ask the same: a case's search, the built-in answer, the house rules of
+    examples/). The results are only read here."""
+    q = _question(question)
+    key = (json.dumps(q, sort_keys=True, default=str), _rules_key(rules))
+    if key not in _RECOMMENDED:
+        _RECOMMENDED[key] = recommend(q, rules=rules)
+    return _RECOMMENDED[key]
+
+
+def _judged_all(kb, rules: str, question) -> object:
     """The question with every catalog GPU listed (every count judged), once per case."""
-    if name not in _JUDGED_ALL:
-        every = _question(question)
-        every["constraints"]["gpus"] = list(kb.gpus)
-        _JUDGED_ALL[name] = recommend(every, rules=rules)
-    return _JUDGED_ALL[name]
+    every = _question(question)
+    every["constraints"]["gpus"] = list(kb.gpus)
+    return _recommended(every, rules)
 
 
-@functools.cache
-def _builtin_feasible(question: str) -> frozenset[tuple[str, int, str | None]]:
+def _builtin_feasible(question) -> frozenset[tuple[str, int, str | None]]:
     """What the built-in rules find feasible for a question (several cases ask the same one)."""
-    return frozenset(_feasible(recommend(json.loads(question))))
+    return frozenset(_feasible(_recommended(question)))
 
 
 @pytest.mark.parametrize(("name", "house", "question"), CASES, ids=[c[0] for c in CASES])
 def test_a_house_rule_changes_the_search_as_it_changes_judging_every_count(kb, tmp_path, name, house, question):
     rules = _house(tmp_path, house)
-    searched = recommend(_question(question), rules=rules)
-    judged_all = _judged_all(kb, name, rules, question)
+    searched = _recommended(question, rules)
+    judged_all = _judged_all(kb, rules, question)
     assert _answer(searched) == _answer(judged_all)
     assert _fewest_feasible(searched) == _fewest_feasible(judged_all)
     assert _about_the_job(searched) == _about_the_job(judged_all)
     assert len(searched.candidates) < len(judged_all.candidates)  # the search still skips counts
-    assert _feasible(searched) != _builtin_feasible(json.dumps(_question(question), sort_keys=True, default=str)), \
+    assert _feasible(searched) != _builtin_feasible(question), \
         "the house rule should change what is feasible"
 
 
@@ -219,7 +235,7 @@ def test_a_search_that_pruned_on_its_own_fails_the_check_above(kb, tmp_path, mon
 
     _name, house, question = next(c for c in CASES if c[0] == name)
     rules = _house(tmp_path, house)
-    judged_all = _judged_all(kb, name, rules, question)
+    judged_all = _judged_all(kb, rules, question)
     own = recommend_mod._Probe.__init__
 
     def built_in_bounds(self, job, gpu, wanted, book):
@@ -235,8 +251,8 @@ def test_relaxing_the_deadline_makes_two_h100_feasible_on_the_full_catalog(tmp_p
     Built in, 2 x H100 SXM is late; with the deadline relaxed 3x (6 days) it is in time, and the
     search judges it without being given a GPU list."""
     rules = _house(tmp_path, deadline(3.0))
-    strict = {(c.gpu, c.count): c for c in recommend(_question(TRAIN_DEADLINE)).candidates}
-    relaxed = {(c.gpu, c.count): c for c in recommend(_question(TRAIN_DEADLINE), rules=rules).candidates}
+    strict = {(c.gpu, c.count): c for c in _recommended(TRAIN_DEADLINE).candidates}
+    relaxed = {(c.gpu, c.count): c for c in _recommended(TRAIN_DEADLINE, rules).candidates}
     two = ("h100-80gb-sxm", 2)
     assert two in relaxed and relaxed[two].feasible
     assert 2 < relaxed[two].wall_days <= 6
@@ -246,8 +262,8 @@ def test_relaxing_the_deadline_makes_two_h100_feasible_on_the_full_catalog(tmp_p
 def test_the_no_second_hand_house_rule_removes_used_purchases_from_recommend():
     q = {"workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "int4"},
          "constraints": {"acquisition": "buy", "project_months": 24}}
-    plain = recommend(q)
-    house = recommend(q, rules=str(ROOT / "examples" / "house-rules"))
+    plain = _recommended(q)
+    house = _recommended(q, str(ROOT / "examples" / "house-rules"))
     # built in, the cheapest purchase is two RTX 3090s at the used street price (no new ones are sold)
     assert _pick(plain.recommendation) == ("rtx-3090", 2, "buy")
     assert "TCO-PRICED-USED" in next(c.rules for c in plain.candidates if (c.gpu, c.count) == ("rtx-3090", 2))
@@ -385,10 +401,10 @@ def test_the_no_second_hand_house_rule_changes_the_search_as_judging_every_count
     q = {"workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "int4"},
          "constraints": {"acquisition": "buy", "project_months": 24}}
     rules = str(ROOT / "examples" / "house-rules")
-    searched = recommend(q, rules=rules)
+    searched = _recommended(q, rules)
     every = json.loads(json.dumps(q))
     every["constraints"]["gpus"] = list(kb.gpus)
-    judged_all = recommend(every, rules=rules)
+    judged_all = _recommended(every, rules)
     assert _answer(searched) == _answer(judged_all)
     for result in (searched, judged_all):
         shown = [c for c in result.candidates if c.rank]

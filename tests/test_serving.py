@@ -369,16 +369,17 @@ def test_independent_serving_rows_stay_within_2x(kb, accuracy):
 
 
 def test_rows_gathered_at_stop_32_stay_within_the_goals(kb, accuracy):
-    """tests/data/validation/serving_independent.csv rows X01-X30 (SGLang's cookbook speed benchmarks: DeepSeek-R1-0528
+    """tests/data/validation/serving_independent.csv rows X01-X31 (SGLang's cookbook speed benchmarks: DeepSeek-R1-0528
     FP8 and Qwen3-235B-A22B BF16 on 8 x B200, Llama 4 Scout/Maverick BF16 on 8 x MI300X, gpt-oss-120b and Kimi K2 on
-    8 x B200, DeepSeek-V3 with DP attention on 8 x MI300X; gpt-oss-20b on one H100), scored blind when added
-    (throughput median 28.1%, worst 2.51x): throughput and TPOT medians within the 20% goal, and every throughput row
+    8 x B200, DeepSeek-V3 with DP attention on 8 x MI300X; gpt-oss-20b on one H100; vLLM 0.11 GLM-4.6 BF16 on 8 x
+    MI300X), scored blind when added (X01-X30: throughput median 28.1%, worst 2.51x; X31 +39%): throughput and
+    TPOT medians within the 20% goal, and every throughput row
     within 2x but X29, DeepSeek-V3 with attention data parallel 8 + expert parallel 8 on SGLang's ROCm build, whose
     measured step (median inter-token 79 ms) is 1.9x the model's and is left as a known miss (validation README)."""
     lat: list = []
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT, latency=lat) if c[0].startswith("X")]
     tpot = [c for c in lat if c[0].startswith("X") and c[0].endswith("TPOT")]
-    assert len(cases) == 26 and len(tpot) == 29
+    assert len(cases) == 27 and len(tpot) == 29
     assert statistics.median(_errors(cases)) <= 0.20
     assert statistics.median(_errors(tpot)) <= 0.20
     beyond = sorted(c[0].split()[0] for c in cases if not 0.5 <= c[1] / c[2] <= 2.0)

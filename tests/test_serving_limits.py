@@ -204,3 +204,20 @@ def test_a_model_that_picks_from_the_workloads_targets_fails_the_check_above(tmp
     for module in (choice, report):
         monkeypatch.setattr(module, "limits", lambda job, gpu: limits.of_workload(job.w))
     assert _by_candidate(gpuwise.recommend(q, rules=_house(tmp_path, house))) != scaled
+
+
+def test_whether_a_copy_runs_is_judged_against_the_candidates_server_size():
+    """A framework that keeps a copy inside one server (transformers' device_map) serving Llama 3.1
+    405B in BF16 (810 GB of weights: more than four 144 GB GH200 hold): a quad-GH200 blade holds 4
+    GPUs (knowledge/gpus.yaml server_gpus), so a copy of 8 spans two and CMP-FRAMEWORK-NODES rejects
+    it; the serving model's own reading (``supports.multi_node``, which layouts it prefers) says the
+    same instead of the 8 of an HGX board. On 8 H200 (one HGX server, 1,128 GB) the copy of 8 runs."""
+    q = {"workload": {"task": "inference", "model": "llama-3.1-405b", "precision": "bf16", "framework": "transformers",
+                      "concurrent_requests": 4}, "constraints": {"gpus": ["gh200-144gb"], "max_gpus": 8}}
+    gh = {c.count: c for c in gpuwise.recommend(q).candidates}[8]
+    assert "CMP-FRAMEWORK-NODES" in gh.rules and gh.serving["supports"]["multi_node"] is False
+    assert gh.serving["layout"]["gpus_per_copy"] > 4
+    q["constraints"]["gpus"] = ["h200-141gb-sxm"]
+    h200 = {c.count: c for c in gpuwise.recommend(q).candidates}[8]
+    assert h200.serving["layout"]["gpus_per_copy"] == 8 and h200.serving["supports"]["multi_node"] is True
+    assert "CMP-FRAMEWORK-NODES" not in h200.rules

@@ -346,6 +346,16 @@ def certainly_out(book: Rulebook, known: dict[str, Any]) -> bool:
     return Judgement(book, known).verdict() is False
 
 
+def certainly_rejecting(book: Rulebook, known: dict[str, Any]) -> list[str]:
+    """The ``reject`` rules whose conditions certainly hold for a candidate with these fields
+    (values, :class:`Range`s; missing fields unknown), by id."""
+    out = []
+    for rid, rule in book.rules.items():
+        if rule.fact == CHAINED and rule.then.action == "reject" and _holds(_conds(rule, book.policy), known) is True:
+            out.append(rid)
+    return out
+
+
 def memory_limit_gb(book: Rulebook, known: dict[str, Any], judgement: Judgement | None = None) -> float:
     """The least per-GPU need (GB) from which the rules certainly leave a candidate with these
     fields undecided, however the rest turns out: a layout whose busiest GPU needs less may pass

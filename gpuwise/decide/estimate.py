@@ -11,9 +11,9 @@ from ..errors import N_, UserError
 from ..estimators import Term
 from ..estimators import compute as C
 from ..estimators import interconnect as I
+from ..estimators import serving as SV
 from ..estimators.candidate import Evaluation, evaluate, memory_for, plan_training, requested_strategy, usable_bytes
 from ..estimators.cost import HOURS_PER_MONTH
-from ..estimators.serving import serving_json
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
@@ -209,7 +209,7 @@ class PlanOut:
                         "training": {"wall_days": self.wall_days} if self.timed else {}}
             return {"fits_as_requested": self.fits_as_requested, "layout": self.run.plan.layout.as_dict(),
                     "training": self.run.as_json(self.wall_days)}
-        serving = serving_json(self.serving)
+        serving = SV.serving_json(self.serving)
         if serving is not None and self.cost_per_million is not None:
             serving["cost_per_million_output_tokens"] = self.cost_per_million.as_json()
         return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}

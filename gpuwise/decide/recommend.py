@@ -694,6 +694,8 @@ def _wall_days(e: Evaluation) -> float | None:
 def serving_of(e: Evaluation) -> dict[str, Any] | None:
     """A serving configuration's figures at the stated load (the curve is left to the estimate):
     per-sequence speed is one over the time per output token, the figure the reports quote."""
+    if e.serving is None:  # not served (a training job needs no serving module loaded)
+        return None
     sv = SV.serving_json(e.serving)
     if sv is None:
         return None

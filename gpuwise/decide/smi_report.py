@@ -46,7 +46,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 from pydantic import BaseModel, ConfigDict
 
-from gpuwise.errors import N_, Said, UserError
+from gpuwise.errors import N_, Said, Term, UserError
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -178,7 +178,11 @@ def _text(node: ET.Element | None, path: str) -> str | None:
     """The stripped text at ``path`` under ``node``; ``None`` when absent or an N/A-like marker."""
     if node is None:
         return None
-    found = node.find(path)
+    return _own_text(node.find(path))
+
+
+def _own_text(found: ET.Element | None) -> str | None:
+    """An element's own stripped text; ``None`` when absent or an N/A-like marker."""
     if found is None or found.text is None:
         return None
     text = found.text.strip()
@@ -187,12 +191,21 @@ def _text(node: ET.Element | None, path: str) -> str | None:
     return text
 
 
-def _number(text: str | None, unit: str = "") -> float | None:
-    """``"300.00 W"`` with unit ``W`` -> 300.0; ``None`` for unknowns and for a different unit."""
+def _number(text: str | None, unit: str = "", path: str = "") -> float | None:
+    """``"300.00 W"`` with unit ``W`` -> 300.0; ``None`` for unknowns and for words (nvidia-smi
+    writes ``[GPU requires reset]``, ``Unknown Error`` and other markers where a number goes).
+
+    A value that starts as a number but is not one as nvidia-smi writes it -- ``0x10`` (it
+    writes counts, clocks and sizes in decimal), ``27,23 W`` (a decimal comma from a spreadsheet),
+    ``1e3 MHz``, ``300 mW`` -- refuses the report: read as unknown it would hide the reading
+    (a hexadecimal replay count was no finding at all), and no reading is guessed."""
     if text is None:
         return None
     match = re.fullmatch(r"([-+]?\d+(?:\.\d+)?)\s*" + re.escape(unit), text, flags=re.IGNORECASE)
     if not match:
+        if re.match(r"[-+]?\.?\d", text):
+            raise Said(N_("<%(path)s> reads '%(value)s': not a number as nvidia-smi writes it (%(expected)s)"),
+                       path=path, value=text[:40], expected=_EXPECTED.get(unit, unit))
         return None
     value = float(match.group(1))
     if not math.isfinite(value) or abs(value) > 1e15:
@@ -200,15 +213,32 @@ def _number(text: str | None, unit: str = "") -> float | None:
     return value
 
 
+_EXPECTED = {"": Term(N_("a decimal number such as 12")), "W": Term(N_("a decimal number of watts such as 250.00 W")),
+             "C": Term(N_("whole degrees such as 65 C")), "MHz": Term(N_("a decimal number such as 1395 MHz")),
+             "MiB": Term(N_("a decimal number such as 24576 MiB")), "%": Term(N_("a decimal number such as 30 %")),
+             "x": Term(N_("a link width such as 16x")), "bank(s)": Term(N_("a decimal number such as 640 bank(s)"))}
+"""What a field looks like as nvidia-smi writes it, for the message refusing one that does not."""
+
+
 def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
-    value = _number(_text(node, path), unit)
+    value = _number(_text(node, path), unit, path)
     return None if value is None else int(value)
 
 
 def _count(node: ET.Element | None, path: str, unit: str = "") -> int | None:
     """A counter, a size or a percentage: never negative.  A negative one is not a reading a
     driver writes, so the report is refused rather than read as 'no errors'."""
-    value = _int(node, path, unit)
+    return _counted(_int(node, path, unit), path)
+
+
+def _child_count(child: ET.Element) -> int | None:
+    """:func:`_count` of a child already in hand (no search by name: a block of 20,000 children
+    is read in one pass, not 20,000 searches)."""
+    value = _number(_own_text(child), "", child.tag)
+    return _counted(None if value is None else int(value), child.tag)
+
+
+def _counted(value: int | None, path: str) -> int | None:
     if value is not None and value < 0:
         raise ValueError(f"<{path}> is {value}: a count cannot be negative")
     return value
@@ -234,19 +264,29 @@ def _serial(node: ET.Element | None) -> str | None:
 
 
 def _float(node: ET.Element | None, path: str, unit: str = "") -> float | None:
-    return _number(_text(node, path), unit)
+    return _number(_text(node, path), unit, path)
 
 
 def _temp(node: ET.Element | None, path: str) -> int | None:
     """A temperature in degrees C: ``85 C`` as nvidia-smi writes it, ``85 °C``/``85 ℃`` as a seller
-    may retype it. One outside -50..200 C is no reading a GPU gives (they shut down near 100 C), so
-    the report is refused rather than judged on it (99999999999 C was a GPU 'at its limit')."""
+    may retype it, and ``185 F``/``185 °F``/``185 ℉`` converted (nvidia-smi writes Celsius only; a
+    Fahrenheit figure is a retyped report, and its unit says what it means: read as unknown, a
+    190 F memory junction -- 88 C -- was no reading at all). One outside -50..200 C is no reading a
+    GPU gives (they shut down near 100 C), so the report is refused rather than judged on it
+    (99999999999 C was a GPU 'at its limit')."""
     text = _text(node, path)
+    fahrenheit = False
     if text is not None:
         text = re.sub(r"\s*(°\s*C|℃)$", " C", text)
-    value = _number(text, "C")
+        retyped = re.sub(r"(?<=\d)\s*(°\s*F|℉|F)$", " C", text, flags=re.IGNORECASE)
+        fahrenheit = retyped != text
+        text = retyped
+    value = _number(text, "C", path)
+    if value is not None and fahrenheit:
+        value = round((value - 32) * 5 / 9)
     if value is not None and not -50 <= value <= 200:
-        raise Said(N_("<%(path)s> reads %(value)s: not a temperature a GPU reports"), path=path, value=text)
+        raise Said(N_("<%(path)s> reads %(value)s: not a temperature a GPU reports"), path=path,
+                   value=_text(node, path))
     return None if value is None else int(value)
 
 
@@ -261,7 +301,10 @@ def _watts(section: ET.Element, path: str) -> float | None:
 
 def _flag(node: ET.Element | None, path: str) -> bool | None:
     """``Yes``/``Enabled``/``Active`` -> True, ``No``/``Disabled``/``Not Active`` -> False."""
-    text = _text(node, path)
+    return _flag_of(_text(node, path))
+
+
+def _flag_of(text: str | None) -> bool | None:
     if text is None:
         return None
     return {"yes": True, "enabled": True, "active": True,
@@ -290,9 +333,9 @@ def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
     uncorrectable: list[int | None] = []
     for child in block:  # newer drivers: sram_correctable, dram_uncorrectable, sram_uncorrectable_parity ...
         if "_uncorrectable" in child.tag:
-            uncorrectable.append(_count(block, child.tag))
+            uncorrectable.append(_child_count(child))
         elif child.tag.endswith("_correctable"):
-            correctable.append(_count(block, child.tag))
+            correctable.append(_child_count(child))
     return _sum(correctable), _sum(uncorrectable)
 
 
@@ -302,7 +345,7 @@ def _kind_total(block: ET.Element | None) -> int | None:
     contradicts itself -- for a purchase the larger count is the one to judge."""
     if block is None:
         return None
-    kinds = _sum([_count(block, child.tag) for child in block if child.tag != "total"])
+    kinds = _sum([_child_count(child) for child in block if child.tag != "total"])
     return _largest(_count(block, "total"), kinds)
 
 
@@ -337,23 +380,32 @@ def _first_float(section: ET.Element, tags: Sequence[str]) -> float | None:
     return None
 
 
+MAX_CLOCK_REASONS = 64
+"""Drivers list about ten clock limiters (idle, application clocks, software power cap, hardware
+slowdown, thermal and power-brake slowdowns, sync boost, display clocks); a section of more is no
+report a driver wrote, and is refused by name rather than judged (20,000 entries took 14 s)."""
+
+
 def _clock_reasons(gpu: ET.Element) -> tuple[list[str], bool | None]:
-    """(active limiter names without gpu_idle, gpu_idle) from either element name."""
+    """(active limiter names without gpu_idle, gpu_idle) from either element name, in one pass."""
     section = gpu.find("clocks_event_reasons")
     if section is None:
         section = gpu.find("clocks_throttle_reasons")
     if section is None:
         return [], None
+    if len(section) > MAX_CLOCK_REASONS:
+        raise Said(N_("<%(section)s> lists %(count)s clock limiters: drivers list about ten"),
+                   section=section.tag, count=len(section))
     active: list[str] = []
     idle: bool | None = None
     for child in section:
         name = child.tag
         for prefix in _REASON_PREFIXES:
             name = name.removeprefix(prefix)
-        state = _flag(section, child.tag)
+        state = _flag_of(_own_text(child))
         if name == "gpu_idle":
             idle = state
-        elif state:
+        elif state and name not in active:
             active.append(name)
     return active, idle
 
@@ -541,11 +593,15 @@ def _parse(data: bytes, where: str) -> SmiLog:
     dropped from the tree, so a report of many GPUs never sits in memory as a whole tree."""
     import io
 
+    wrong = _not_xml(data, where)
+    if wrong is not None:
+        raise wrong
     driver = cuda = timestamp = None
     gpus: list[GpuReading] = []
     depth = 0
     root: ET.Element | None = None
     try:
+        data = _as_utf8(data)
         events = SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
                                   forbid_entities=True, forbid_external=True)
         for event, elem in events:
@@ -578,7 +634,9 @@ def _parse(data: bytes, where: str) -> SmiLog:
     except defusedxml.DefusedXmlException as exc:
         raise UserError(N_("not valid nvidia-smi XML: refused unsafe XML (%(reason)s)"), where=where,
                         values={"reason": exc}) from exc
-    except (ET.ParseError, ValueError, LookupError, OverflowError) as exc:  # LookupError: unknown encoding
+    except ET.ParseError as exc:
+        raise _broken(data, exc, where) from exc
+    except (ValueError, LookupError, OverflowError) as exc:  # LookupError: unknown encoding
         raise UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc}) from exc
     if not gpus:
         raise UserError(N_("not valid nvidia-smi XML: the report lists no <gpu>"), where=where)
@@ -587,3 +645,94 @@ def _parse(data: bytes, where: str) -> SmiLog:
     gpus = [g if (g.driver_version, g.cuda_version) == (driver, cuda)
             else g.model_copy(update={"driver_version": driver, "cuda_version": cuda}) for g in gpus]
     return SmiLog(driver_version=driver, cuda_version=cuda, timestamp=timestamp, gpus=gpus)
+
+
+# ----------------------------------------------------------------------------- what else was given
+_MAGIC = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh": "bzip2",
+          b"\x28\xb5\x2f\xfd": "zstd", b"%PDF": "PDF", b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG"}
+_QUERY_FIELDS = re.compile(r"^\s*(index|name|uuid|pci\.bus_id|serial|temperature\.\w+|power\.\w+|"
+                           r"driver_version|memory\.\w+|fan\.speed|clocks\S*|utilization\.\w+|timestamp)"
+                           r"(\s*\[[^]]*\])?\s*[,;\t]", re.IGNORECASE)
+
+
+def _as_text(data: bytes, errors: str = "replace") -> str:
+    """The report's text as the parser will see it (a byte-order mark, or UTF-16 without one as
+    Windows PowerShell's ``>`` writes it, decoded), for saying what a file that is not the XML is."""
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            return data[len(bom):].decode(codec, errors)
+    if data[1:2] == b"\0" and data[:1] != b"\0":
+        return data.decode("utf-16-le", errors)
+    if data[:1] == b"\0" and data[1:2] != b"\0":
+        return data.decode("utf-16-be", errors)
+    return data.decode("utf-8", errors)
+
+
+def _as_utf8(data: bytes) -> bytes:
+    """The report as UTF-8 for the parser. A report saved as UTF-16 (Windows PowerShell 5's ``>``)
+    or with a byte-order mark keeps the ``encoding="UTF-8"`` its XML declaration had (driver 535
+    and later write one): the parser refused such a copy as 'encoding specified in XML declaration
+    is incorrect'. Decoded here, the declaration's encoding is dropped, as it no longer applies."""
+    utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and (data[0] == 0) != (data[1] == 0))
+    if not utf16 and not data.startswith(b"\xef\xbb\xbf"):
+        return data
+    text = _as_text(data, errors="strict")
+    return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
+
+
+def _not_xml(data: bytes, where: str) -> UserError | None:
+    """A one-line refusal saying what the file is, when it plainly is not ``nvidia-smi -q -x``
+    output: the text report (``nvidia-smi -q``), the summary table (``nvidia-smi``), query CSV
+    (``--query-gpu``), a compressed file or an image, HTML-escaped XML or XML after other text (a
+    pasted shell prompt, a Markdown fence). ``None`` when it starts as XML does."""
+    hint = N_("save the output of `nvidia-smi -q -x` to a file (`nvidia-smi -q -x > report.xml`)")
+    for magic, kind in _MAGIC.items():
+        if data.startswith(magic):
+            return UserError(N_("not valid nvidia-smi XML: a %(kind)s file"), where=where, values={"kind": kind},
+                             hint=N_("unpack it, or give the report as text"))
+    text = _as_text(data[:8192]).lstrip("\ufeff \t\r\n\0")
+    if not text:
+        return UserError(N_("not valid nvidia-smi XML: the file is empty"), where=where, hint=hint)
+    if text.startswith("<"):
+        return None
+    first = text.splitlines()[0].strip()
+    if re.match(r"No devices were found|NVIDIA-SMI has failed|Failed to initialize NVML", text):
+        return UserError(N_("not valid nvidia-smi XML: nvidia-smi wrote an error, not a report: '%(text)s'"),
+                         where=where, values={"text": first[:80]},
+                         hint=N_("run it where the card is installed and its driver loaded"))
+    if "NVSMI LOG" in text[:400] or re.search(r"^\s*(Driver Version|Attached GPUs|Product Name)\s+: ", text, re.M):
+        said = N_("not valid nvidia-smi XML: this is the text report of `nvidia-smi -q`")
+    elif re.search(r"NVIDIA-SMI\s+\S+\s+Driver Version", text[:2000]):
+        said = N_("not valid nvidia-smi XML: this is the summary table `nvidia-smi` prints")
+    elif _QUERY_FIELDS.match(first):
+        said = N_("not valid nvidia-smi XML: this is CSV from `nvidia-smi --query-gpu`")
+    elif text.startswith(("&lt;", "&amp;lt;")):
+        said = N_("not valid nvidia-smi XML: the XML is HTML-escaped (&lt; where < belongs)")
+    else:
+        line = next((n for n, row in enumerate(_as_text(data).splitlines(), 1) if row.strip()), 1)
+        return UserError(N_("not valid nvidia-smi XML: line %(line)s starts with '%(text)s', not with XML"),
+                         where=where, values={"line": line, "text": first[:40]},
+                         hint=N_("keep only what `nvidia-smi -q -x` printed (no prompt, heading or quote marks)"))
+    return UserError(said, where=where, hint=hint)
+
+
+def _broken(data: bytes, exc: ET.ParseError, where: str) -> UserError:
+    """The XML parser's complaint said as what happened to the file: cut short, two reports in one
+    file, or something after the report's end; any other is the parser's own words."""
+    text = _as_text(data)
+    line = exc.position[0] if getattr(exc, "position", None) else 0
+    end = text.find("</nvidia_smi_log>")
+    end_line = text.count("\n", 0, end) + 1 if end >= 0 else None
+    if end_line is None and str(exc).startswith(("no element found", "unclosed token")):
+        return UserError(N_("not valid nvidia-smi XML: the file ends at line %(line)s, before the report does "
+                            "(no </nvidia_smi_log>)"), where=where, values={"line": line},
+                         hint=N_("the copy was cut short: save the whole output of `nvidia-smi -q -x` again"))
+    if end_line is not None and line >= end_line:
+        if text.find("<nvidia_smi_log", end) >= 0:
+            return UserError(N_("not valid nvidia-smi XML: a second report starts after the first ends "
+                                "(line %(line)s)"), where=where, values={"line": line},
+                             hint=N_("give each host's report in its own file"))
+        return UserError(N_("not valid nvidia-smi XML: line %(line)s: something follows the report's end"),
+                         where=where, values={"line": line},
+                         hint=N_("keep only what `nvidia-smi -q -x` printed"))
+    return UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc})

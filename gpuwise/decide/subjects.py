@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..estimators import GB
 from ..estimators import memory as M
@@ -19,13 +19,15 @@ from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
 from ..estimators.serving import facts as SVR
-from ..estimators.serving.result import ServingResult
 from ..estimators.serving.support import support_figures
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
 from ..messages import phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
+
+if TYPE_CHECKING:
+    from ..estimators.serving.result import ServingResult
 
 NODE = GPUS_PER_NODE
 """GPUs in one server (the interconnect model's node size: one definition)."""
@@ -100,15 +102,20 @@ def _gpu_part(job: Job, g: Any) -> dict[str, Any]:
     key = ("fact:gpu", g.id)
     got = job.memo.get(key)
     if got is None:
-        got = job.memo[key] = {
-            "gpu": g.id, "gpu_name": g.name, "vendor": g.vendor, "segment": g.segment, "form_factor": g.form_factor,
-            "architecture": g.architecture, "cc": float(g.compute_capability) if g.compute_capability else 0.0,
-            "cuda_device": g.vendor == "nvidia",
-            "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
-            "fp4_hw": bool(getattr(g.peaks, "fp4", None)), "ecc": bool(g.memory.ecc), "launch_year": g.launch_year,
-            "tdp_w": g.power.tdp_w, "flash_min_cc": flash_min_cc(job.kb.software),
-        }
+        got = job.memo[key] = gpu_fields(job.kb, g)
     return got
+
+
+def gpu_fields(kb: Any, g: Any) -> dict[str, Any]:
+    """A GPU type's fields of a candidate fact (the same for every job)."""
+    return {
+        "gpu": g.id, "gpu_name": g.name, "vendor": g.vendor, "segment": g.segment, "form_factor": g.form_factor,
+        "architecture": g.architecture, "cc": float(g.compute_capability) if g.compute_capability else 0.0,
+        "cuda_device": g.vendor == "nvidia",
+        "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
+        "fp4_hw": bool(getattr(g.peaks, "fp4", None)), "ecc": bool(g.memory.ecc), "launch_year": g.launch_year,
+        "tdp_w": g.power.tdp_w, "flash_min_cc": flash_min_cc(kb.software),
+    }
 
 
 def probe_fact(job: Job, gpu: Any, count: int | None = None) -> dict[str, Any]:

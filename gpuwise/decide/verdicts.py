@@ -21,7 +21,7 @@ from ..inputs.job import Job
 from ..results import STAGES, Candidate, GivenUp
 from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
-from .subjects import candidate_fact, modes_for, probe_fact
+from .subjects import candidate_fact, gpu_fields, modes_for, probe_fact
 
 PAST_MEMORY = STAGES[1]
 """The stage a candidate reaches when a memory ``pass`` rule lets it through (its verdict fields
@@ -174,3 +174,44 @@ def gives_up(book: Rulebook, proposed: Candidate, alt: Candidate | None) -> list
             fired.setdefault(idx, rid)
     return [GivenUp(what=w, proposed=mine[w], alternative=theirs[w], rule=fired[i])  # type: ignore[arg-type]
             for i, w in enumerate(COMPARED) if i in fired]
+
+
+def stale(book: Rulebook, prices: list[Any]) -> dict[int, list[str]]:
+    """The rules that fire on each dated price of a listing (``gpuwise prices``; by index), judged
+    as a price an answer relies on (``used``): DATA-STALE-PRICE against ``price_max_age_days``,
+    DATA-STALE-FX against ``fx_max_age_days``, or a house rule in their place. Each item has
+    ``kind``, ``as_of`` and ``age_days`` (undated ones are not judged), and ``item``/``source``."""
+    index = [i for i, p in enumerate(prices) if p.as_of and p.age_days is not None]
+    if not index:
+        return {}
+    facts = [{"t": "price", "what": str(prices[i].item), "kind": "fx" if prices[i].kind == "fx" else prices[i].kind,
+              "as_of": str(prices[i].as_of), "age_days": int(prices[i].age_days), "source": str(prices[i].source),
+              "used": True} for i in index]
+    session = engine.run(book, facts)
+    order = {rid: i for i, rid in enumerate(book.rules)}
+    out: dict[int, set[str]] = {}
+    for rid, idx, _stage in session.firings:
+        if book.rules[rid].fact == "price":
+            out.setdefault(index[idx], set()).add(rid)
+    return {i: sorted(rids, key=order.__getitem__) for i, rids in out.items()}
+
+
+def buy_refused(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> list[str]:
+    """The ``reject`` rules that certainly refuse buying ``gpu`` in ``market``, from what the market
+    facts say before any count is estimated (its China-market entry in prices.yaml, its export and
+    import terms): MARKET-EXPORT-BUY (not sold into China), MARKET-CHINA-ONLY (a part sold only
+    there), a house rule in their place; empty when the rules may let a purchase through. What
+    the capacity plan may buy (:mod:`gpuwise.plan.build`), so its purchases follow the rules as
+    ``recommend``'s candidates do (:mod:`gpuwise.decide.bounds`: the facts it does not know leave
+    a rule open, never certain)."""
+    from ..estimators.cost import market_entry
+    from ..prices.markets import jurisdiction_fields
+
+    mk = market_entry(kb.prices, gpu.id)
+    known: dict[str, Any] = {"t": "candidate", "tag": "", **gpu_fields(kb, gpu), "acquisition": "buy", "market": market,
+                             "sold_in_china": mk is None or mk.sold_in_china is not False,
+                             "sold_in_china_known": mk is not None,
+                             "china_part": bool(mk.china_part) if mk is not None else False,
+                             **jurisdiction_fields(kb, gpu.id, constraints)}
+    order = {rid: i for i, rid in enumerate(book.rules)}
+    return sorted(bounds.certainly_rejecting(book, known), key=order.__getitem__)

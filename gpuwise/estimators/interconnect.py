@@ -170,9 +170,14 @@ def topology(gpu: Gpu, count: int, runtime: RuntimeFile, *, nodes: int | None = 
 _TOPOLOGIES: dict[tuple[int, int, int, int | None, str | None, str | None], tuple[Gpu, RuntimeFile, Topology]] = {}
 
 
+def gpus_per_server(gpu: Gpu) -> int:
+    """The most GPUs of this type one server holds: quad-GH200 blades hold 4, HGX boards 8."""
+    return gpu.link.server_gpus or GPUS_PER_NODE
+
+
 def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, network: str | None,
               link_override: str | None) -> Topology:
-    per_node_max = gpu.link.server_gpus or GPUS_PER_NODE  # quad-GH200 blades hold 4, HGX boards 8
+    per_node_max = gpus_per_server(gpu)
     n_nodes = nodes or max(1, math.ceil(count / per_node_max))
     per_node = math.ceil(count / n_nodes)
     kind, bw, p2p, desc = link_bandwidth(gpu, per_node, runtime, link_override)

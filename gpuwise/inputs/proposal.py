@@ -75,10 +75,11 @@ def _real_month(v: str | None) -> str | None:
 
 
 class UsedCard(Strict):
-    serial: str | None = Field(default=None, max_length=100)
+    serial: str | None = Field(default=None, min_length=1, max_length=100)
     manufactured: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
     purchased: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
-    nvidia_smi: str | None = Field(default=None, max_length=4096)
+    nvidia_smi: str | None = Field(default=None, min_length=1, max_length=4096)
+    """An empty name was read as no report: the card was judged without one, silently."""
     fan_speed_percent: list[float] = Field(default=[], max_length=100_000)
     power_under_load_w: list[float] = Field(default=[], max_length=100_000)
 
@@ -138,3 +139,17 @@ class Proposal(Strict):
     used_cards: list[UsedCard] = Field(default=[], max_length=10_000)
     cloud: Cloud = Field(default_factory=Cloud)
     facility: Facility = Field(default_factory=Facility)
+
+    @field_validator("used_cards")
+    @classmethod
+    def _one_card_once(cls, cards: list[UsedCard]) -> list[UsedCard]:
+        """A board serial names one card: the same serial twice is one card listed twice (a lot
+        padded, or a copy-paste slip), and each was judged as a card of its own."""
+        seen: dict[str, int] = {}
+        for i, card in enumerate(cards):
+            key = (card.serial or "").strip().casefold()
+            if key and key in seen:
+                raise Said(N_("used_cards[%(i)s] has the serial %(serial)s of used_cards[%(first)s]: one card listed "
+                              "twice?"), i=i, serial=card.serial, first=seen[key])
+            seen.setdefault(key, i)
+        return cards

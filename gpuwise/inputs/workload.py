@@ -83,7 +83,7 @@ class Speculative(Strict):
     method: Literal["mtp", "eagle", "eagle3", "draft-model", "ngram"]
     acceptance_rate: float | None = Field(default=None, gt=0, lt=1, description="chance a drafted token is kept")
     draft_tokens: int | None = Field(default=None, ge=1, le=16, description="tokens drafted per step")
-    draft_params_b: float | None = Field(default=None, gt=0, le=10_000, description="draft-model: its size, "
+    draft_params_b: float | None = Field(default=None, ge=1e-6, le=10_000, description="draft-model: its size, "
                                          "billions of parameters")
 
     @model_validator(mode="after")

@@ -74,9 +74,11 @@ class Fleet:
 
 
 def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electricity: float, hosting: str | None,
-              market: str, usd_cny: float) -> Fleet:
+              market: str, usd_cny: float, refused: list[str] | None = None) -> Fleet:
     """Owned GPUs' running costs and the price of one unit bought, from tco.yaml and prices.yaml
-    (the purchase through :func:`gpuwise.estimators.cost.buy_cost`)."""
+    (the purchase through :func:`gpuwise.estimators.cost.buy_cost`). ``refused``: the rules that
+    refuse buying it in ``market`` (:func:`gpuwise.decide.verdicts.buy_refused`: the export rules);
+    it then cannot be bought, and ``buy_reason`` says so."""
     tco = kb.tco
     f = Fleet(gpu=gpu, owned=owned, owned_hosting=owned_hosting)
     host_w = tco.values["host_power_w_per_gpu"].value
@@ -96,11 +98,14 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
         f.buy_reason = (("", "buy.no_price", {"gpu": gpu.name}),)
         return f
     mk = K.market_entry(kb.prices, gpu.id)
-    if mk is not None and market == "china" and (not mk.sold_in_china or mk.china_import == "blocked"):
-        f.buy_reason = (("", "buy.china_blocked", {"gpu": gpu.name, "why": [quoted(mk.rule)]}),)  # prices.yaml markets
-        return f
-    if mk is not None and market != "china" and not mk.sold_globally:
-        f.buy_reason = (("", "buy.china_only", {"gpu": gpu.name}),)
+    blocked = mk is not None and market == "china" and mk.china_import == "blocked"  # no rule refuses it: see issue 21
+    if refused or blocked:
+        if mk is not None and market == "china":
+            f.buy_reason = (("", "buy.china_blocked", {"gpu": gpu.name, "why": [quoted(mk.rule)]}),)  # prices.yaml
+        elif mk is not None and not mk.sold_globally:
+            f.buy_reason = (("", "buy.china_only", {"gpu": gpu.name}),)
+        else:
+            f.buy_reason = (("", "buy.none", {"gpu": gpu.name}),)
         return f
     unit = min(entry.units.sizes) if entry.units.sold_as == "server" else 1
     where = hosting or (owned_hosting if owned else "colocation")

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..errors import N_, Clauses, Said, Term, UserError
 from ..inputs.schema import MAX_GPUS
+from ..yamlio import decode_text
 
 MIN_PRICE = 1e-6  # per hour: the overlay writes prices to 6 decimals, and an offer's price is more than 0
 
@@ -189,7 +190,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     prov = provider_of(p, provider)
     date, how = file_date(p, as_of)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        text = decode_text(p.read_bytes())  # UTF-8, or UTF-16 with a byte-order mark (Excel's "Unicode text")
     except UnicodeDecodeError as exc:
         raise UserError(N_("not UTF-8 text (byte %(start)s)"), where=str(p), values={"start": exc.start}) from None
     reader = csv.reader(text.splitlines())

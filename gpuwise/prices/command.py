@@ -24,7 +24,10 @@ def run_prices(args: argparse.Namespace) -> int:
         out = {"max_age_days": max_age, "prices": [r.as_dict() for r in rows]}
         to_stdout(json.dumps(out, indent=2, allow_nan=False) + "\n")
     else:
-        to_stdout(render_text(rows, max_age, args.lang))
+        from ..decide import rulebook, verdicts
+
+        book = rulebook.load(None, kb.policy_values())  # the rules judge each price's age, not the view
+        to_stdout(render_text(rows, max_age, args.lang, verdicts.stale(book, rows)))
     return 0
 
 

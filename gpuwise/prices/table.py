@@ -169,8 +169,10 @@ def _gpu_ids(kb: Any, name: str) -> set[str]:
         raise exc from None
 
 
-def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en") -> str:
-    """The table a terminal shows (gpuwise/render/price_view.py), in ``lang``."""
+def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en",
+                stale: dict[int, list[str]] | None = None) -> str:
+    """The table a terminal shows (gpuwise/render/price_view.py), in ``lang``; ``stale``: the rows
+    the data-freshness rules call stale (:func:`gpuwise.decide.verdicts.stale`)."""
     from ..render.price_view import render_text as view
 
-    return view(rows, max_age, lang)
+    return view(rows, max_age, lang, stale)

@@ -26,6 +26,7 @@ from ..paths import templates_dir
 from ..results import STEPS, Candidate, Recommendation
 from . import charts as C
 from . import words
+from .formats import DETAILS  # noqa: F401  (the report's vocabulary)
 from .words import times
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -36,8 +37,6 @@ _LOCALES = {"en": None, "zh": "zh_CN"}
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
 STEP_ORDER = STEPS
 DASH = "—"
-DETAILS = ("brief", "full")
-"""How much a report shows: the brief answer (default), or every formula, candidate and rule."""
 
 def N_(message: str) -> str:
     """Mark a string for translation (``pybabel extract -k N_``); it is translated later."""

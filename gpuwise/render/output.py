@@ -99,15 +99,33 @@ def report_format(target: str | os.PathLike[str] | None, fmt: str | None) -> str
     return format_for(target if names_a_file(target) else None, fmt)
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""Control characters other than newline and tab, and the bidirectional overrides: a seller's
-title may carry terminal escapes (``\\x1b[2J``) or text that reorders a line."""
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f"  # Cc, but newline and tab
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"  # Cf
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+    "\u2028\u2029]")  # Zl, Zp
+"""Control characters other than newline and tab (Unicode Cc), the invisible format characters
+(Cf: zero-width space and joiners, bidirectional marks, overrides and isolates, the byte-order
+mark, soft hyphen, tag characters) and the line and paragraph separators (Zl, Zp): a seller's
+title may carry terminal escapes (``\\x1b[2J``), text that reorders a line, or an invisible
+character that makes two different names look alike. tests/test_hostile_fifth.py checks this
+class against ``unicodedata`` for every code point."""
 
 
 def escape_controls(text: str) -> str:
-    """``text`` with every control character written as ``\\uXXXX``: what an input file carried
-    is shown, never acted on by a terminal (and a JSON string keeps its value)."""
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """``text`` with every such character written as ``\\uXXXX`` (a UTF-16 pair past U+FFFF, so a
+    JSON string keeps its value): what an input file carried is shown, never acted on by a
+    terminal, and an invisible character is seen."""
+    return _CONTROL.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def shown_name(text: str) -> str:

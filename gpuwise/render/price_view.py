@@ -83,7 +83,11 @@ def _unit(r: Any, f: Fmt) -> str:
     return f.cite(r.unit)  # the knowledge base's own words
 
 
-def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en") -> str:
+def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
+                stale: dict[int, list[str]] | None = None) -> str:
+    """The listing as a table; ``stale``: by row, the data-freshness rules that call its price stale
+    (:func:`gpuwise.decide.verdicts.stale`), marked "!" -- the view compares no age itself."""
+    stale = stale or {}
     f = Fmt(lang)
     if not rows:
         return f._("No prices match.") + "\n"
@@ -91,9 +95,9 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en")
     colon = "：" if f.lang == "zh" else ": "
     sources: dict[str, int] = {}
     body = []
-    for r in rows:
+    for i, r in enumerate(rows):
         n = sources.setdefault(r.source, len(sources) + 1)
-        old = "!" if max_age is not None and r.age_days is not None and r.age_days > max_age else ""
+        old = "!" if i in stale else ""
         item = _item(r, f)
         what = f"{r.provider}{colon}{item}" if r.provider else item
         amount = f"{r.amount:,.0f}" if r.amount >= 1000 else f"{r.amount:.4g}"
@@ -102,9 +106,13 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en")
                      f"{amount} {r.currency} {_unit(r, f)}", r.check, f"[{n}]"))
     width = terminal_width()
     out = "\n".join(fit_table(list(head), [list(r) for r in body], (1,), width)) + "\n"
-    if max_age is not None and any(r.age_days is not None and r.age_days > max_age for r in rows):
+    fired = sorted({rid for rids in stale.values() for rid in rids})
+    if fired == ["DATA-STALE-PRICE"] and max_age is not None:
         out += "\n" + f._("! older than the policy's price_max_age_days (%(days)s days): check it before "
                           "committing money", days=f"{max_age:g}") + "\n"
+    elif fired:
+        out += "\n" + f._("! stale by the rules %(rules)s: check it before committing money",
+                          rules=", ".join(fired)) + "\n"
     if f.lang != "en":
         out += "\n" + f._("Amounts are as their sources write them, in the currency shown.") + "\n"
     quoted = {s: s if f.lang == "en" else f.cite(s) for s in sources}

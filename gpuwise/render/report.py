@@ -22,13 +22,10 @@ Public API: :func:`render`, :func:`write_report`, :func:`format_for`, :func:`ren
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 from typing import Any
-
-import orjson
 
 from ..errors import N_, UserError
 from ..results import AuditResult, EstimateResult, RecommendResult
@@ -60,7 +57,7 @@ from .fmt import (  # noqa: F401  (re-exported: the report's vocabulary and form
     times,
     translations,
 )
-from .formats import FORMATS, SUFFIXES, format_for, normalise_detail, normalise_format  # noqa: F401
+from .formats import FORMATS, SUFFIXES, format_for, json_text, normalise_detail, normalise_format  # noqa: F401
 from .output import atomic_write_text
 from .textfit import fit_tables, fit_text, terminal_width
 from .views import LEADING, build  # noqa: F401
@@ -136,21 +133,6 @@ def render(result: Any, fmt: str, *, lang: str = "en", currency: str = "USD", fx
     vm = view_model(result, lang=lang, currency=currency, fx_rate=fx_rate, kind=kind, knowledge=knowledge,
                     detail=detail, fmt=fmt)
     return _place(vm, kind, fmt, lang, width)
-
-
-def json_text(data: Any) -> str:
-    """``json.dumps(data, indent=2, ensure_ascii=False)`` and a newline, byte for byte, written by
-    orjson where that gives the same bytes: Python's indenting encoder is pure Python (40 ms of a
-    full-catalog recommendation's JSON), its compact one is C. Where the two compact forms agree,
-    every key, string and number is written alike (JSON reads one way only), so orjson's indented
-    form is json's; where they do not (a float Python writes as ``1e-05``, NaN, an integer past 64
-    bits, a key that is not a string), json writes it."""
-    try:
-        if orjson.dumps(data) == json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode():
-            return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
-    except (TypeError, ValueError):  # orjson cannot write it (a lone surrogate cannot be encoded either)
-        pass
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None) -> str:

@@ -40,45 +40,53 @@ the typed result), ``result`` (that record and its JSON).
 
 from __future__ import annotations
 
-from .choice import Serving, _score, choose, curve, evaluate_layout, least_bytes, load_concurrency, surely_unfit  # noqa: F401
-from .engine import (  # noqa: F401
-    FP4_FORMATS,
-    Engine,
-    ModelBytes,
-    ShapeConsts,
-    attention_width,
-    capacity_bytes,
-    coverage,
-    engine,
-    format_of,
-    kv_element_bytes,
-    kv_heads_effective,
-    kv_per_token,
-    memory_kind,
-    model_bytes,
-    moe_layers,
-    prefill_attention_width,
-    prefill_tokens,
-    quant_formats,
-    release,
-    shape_consts,
-    window_tokens,
-)
-from .layout import Layout, Replica, layouts, replica  # noqa: F401
-from .load import (  # noqa: F401
-    Point,
-    _point,
-    budget_wait,
-    burst_last_ttft,
-    burst_ttft,
-    capacity_point,
-    held,
-    peak_point,
-    point,
-    prefill_seconds,
-    system_point,
-)
-from .report import memory, memory_of, result, terms  # noqa: F401
-from .result import ServingResult, serving_json  # noqa: F401
-from .step import ACT_BYTES, Step, floor_per_step, kernels_per_forward, prefill_host, step  # noqa: F401
-from .support import Support, has_units, peak_tflops, request_lengths, support  # noqa: F401
+import importlib
+import sys
+import types
+from typing import Any
+
+_NAMES: dict[str, tuple[str, ...]] = {
+    "choice": ("Serving", "_score", "choose", "curve", "evaluate_layout", "least_bytes", "load_concurrency",
+               "surely_unfit"),
+    "engine": ("FP4_FORMATS", "Engine", "ModelBytes", "ShapeConsts", "attention_width", "capacity_bytes", "coverage",
+               "engine", "format_of", "kv_element_bytes", "kv_heads_effective", "kv_per_token", "memory_kind",
+               "model_bytes", "moe_layers", "prefill_attention_width", "prefill_tokens", "quant_formats", "release",
+               "shape_consts", "window_tokens"),
+    "layout": ("Layout", "Replica", "layouts", "replica"),
+    "load": ("Point", "_point", "budget_wait", "burst_last_ttft", "burst_ttft", "capacity_point", "held",
+             "peak_point", "point", "prefill_seconds", "system_point"),
+    "report": ("memory", "memory_of", "result", "terms"),
+    "result": ("ServingResult", "serving_json"),
+    "step": ("ACT_BYTES", "Step", "floor_per_step", "kernels_per_forward", "prefill_host", "step"),
+    "support": ("Support", "has_units", "peak_tflops", "request_lengths", "support"),
+}
+"""The names this package offers (``SV.choose``, ``SV.Layout``...), by the module that defines them."""
+
+_HOME = {name: module for module, names in _NAMES.items() for name in names}
+
+
+class _Package(types.ModuleType):
+    """This package, its names loaded with their module on first use: a training question never
+    needs the serving model, and importing it all was ~15 ms of every process's start-up."""
+
+    def __getattr__(self, name: str) -> Any:
+        home = _HOME.get(name)
+        if home is None:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{self.__name__}.{home}"), name)
+        self.__dict__[name] = value
+        return value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Importing a submodule makes it an attribute of its package; four of them (``engine``,
+        ``step``, ``support``, ``result``) share a name with a function offered here, and the
+        function is what that name means (as when this package imported everything at once)."""
+        if isinstance(value, types.ModuleType) and name in _HOME:
+            return
+        super().__setattr__(name, value)
+
+    def __dir__(self) -> list[str]:
+        return sorted({*self.__dict__, *_HOME})
+
+
+sys.modules[__name__].__class__ = _Package

@@ -4,10 +4,12 @@ knobs (speculative decoding, quantization method, request rate) once per job."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import options as O
-from .result import ServingResult
+
+if TYPE_CHECKING:
+    from .result import ServingResult
 
 
 def _num(x: Any) -> float:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
-from ..interconnect import GPUS_PER_NODE
+from ..interconnect import gpus_per_server
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema import Gpu
@@ -142,8 +142,9 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> 
             prec_ok = False
             if reason == "ok":
                 reason, detail = bad
-    multi_ok = fw.multi_node or gpus_per_copy <= GPUS_PER_NODE
+    node = gpus_per_server(gpu)  # the candidates' per_node, which CMP-FRAMEWORK-NODES compares a copy with
+    multi_ok = fw.multi_node or gpus_per_copy <= node
     if not multi_ok and reason == "ok":
         reason = "multi_node"
-        detail = ("", "serve.multi_node", {"gpus": gpus_per_copy, "node": GPUS_PER_NODE, "fw": fw.name})
+        detail = ("", "serve.multi_node", {"gpus": gpus_per_copy, "node": node, "fw": fw.name})
     return Support(gpu_ok, prec_ok, multi_ok, reason, (detail,), compute, weight_only)

@@ -41,8 +41,8 @@ class Model(Strict):
     name: str
     aliases: list[str] = []
     kind: Literal["decoder", "moe", "diffusion"] = "decoder"
-    params_b: float = Field(gt=0, le=100_000, description="total parameters, billions")
-    active_params_b: float | None = Field(default=None, gt=0, le=100_000, description="MoE: per token")
+    params_b: float = Field(ge=1e-6, le=100_000, description="total parameters, billions")
+    active_params_b: float | None = Field(default=None, ge=1e-6, le=100_000, description="MoE: per token")
     layers: int | None = Field(default=None, ge=1, le=1000)  # the limits of a requirements file's architecture
     hidden_size: int | None = Field(default=None, ge=1, le=1_000_000)
     heads: int | None = Field(default=None, ge=1, le=10_000)
