@@ -149,3 +149,15 @@ class SetupError(GpuwiseError):
 
 class EngineError(GpuwiseError):
     """The rule engine failed inside an action: a bug, surfaced rather than lost."""
+
+
+MAX_MESSAGE = 2000
+
+
+def one_line(text: str) -> str:
+    """One printable line, whatever a hostile file or path put in the message: whitespace (every
+    line break included) collapsed, other control characters escaped (no terminal escapes reach the
+    terminal), and the length capped (the file name comes first, so it survives)."""
+    text = " ".join(text.split())
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
+from ..frozen import frozen
 from ..inputs.job import Job
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, formula, phrase_json, phrase_text, template
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 
 
-@dataclass(frozen=True)
+@frozen
 class Strategy:
     checkpointing: bool
     zero: int

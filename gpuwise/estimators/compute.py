@@ -14,9 +14,9 @@ are modelled in ``estimators/serving/``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..frozen import frozen
 from ..inputs.shape import Shape
 from ..messages import formula, formula_text, template
 from . import Term
@@ -47,7 +47,7 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class Peak:
     tflops: float
     kind_id: str  # which datasheet figure was used: a message id of reports/messages.yaml (peak.*)

@@ -9,10 +9,11 @@ project, and gets part of the price back by reselling at the end.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
+from ..frozen import frozen
 from ..ledger import HOURS_PER_MONTH, Ledger, LedgerLine, Period
 from ..messages import Phrase, formula, quoted, template
 from . import Term
@@ -102,7 +103,7 @@ def resale_fraction(tco: TcoFile, months: float, condition: str = "new", family:
     return max(floor, frac)
 
 
-@dataclass(frozen=True)
+@frozen
 class BuyPlan:
     """What buying ``count`` GPUs means in units a seller sells, and the price it is bought at."""
 
@@ -271,7 +272,7 @@ def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, A
                  "link_usd": fab.link_usd, "as_of": fab.as_of.isoformat(), "check": fab.check}), fid
 
 
-@dataclass(frozen=True)
+@frozen
 class BuyCost:
     cards: Term
     server: Term

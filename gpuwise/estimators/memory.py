@@ -36,6 +36,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ..frozen import frozen
 from ..inputs.shape import Shape
 from ..messages import Phrase, formula, formula_text, phrase_text, template
 from ..results import MEMORY_PARTS
@@ -64,7 +65,7 @@ LOGITS_TEMP = 8.0  # its backward: two more fp32 tensors of the same size
 PREFILL_PER_TOKEN = (8.0, 6.0)  # inference working set of one layer: 8 B x hidden + 6 B x ffn
 
 
-@dataclass(frozen=True)
+@frozen
 class TrainSetup:
     """What the memory of one training step depends on, besides the model shape."""
 
@@ -454,7 +455,7 @@ def stage_params(shape: Shape, tp: int, pp: int, ep: int) -> tuple[float, float]
     return (dense_layers / pp + stage_emb) / tp, experts / (pp * ep * tp)
 
 
-@dataclass(frozen=True)
+@frozen
 class ParallelBytes:
     """The busiest GPU's bytes under a model-parallel layout (plain floats, for the planner's search)."""
 

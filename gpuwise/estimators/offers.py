@@ -5,9 +5,10 @@ offer and term can grow without touching how a bill is summed."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..frozen import frozen
 from ..messages import Phrase, phrase_text, quoted
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -26,7 +27,7 @@ def derived(source: Any, what: str, make: Any) -> Any:
     return hit[1]
 
 
-@dataclass(frozen=True)
+@frozen
 class Offer:
     provider: str
     instance: str | None
@@ -115,7 +116,7 @@ def _sold_as(entry: Any, scale: float, to_usd: float) -> dict[str, Any]:
 TERM_HOURS = {"1-month": 730.0, "1-year": 8760.0, "3-year": 26280.0}
 
 
-@dataclass(frozen=True)
+@frozen
 class SoldTerm:
     """The term a rental is bought on for a job of ``hours``: on demand, or a reservation."""
 

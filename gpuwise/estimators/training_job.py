@@ -15,7 +15,15 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 
 def requested_pins(job: Job) -> P.Pins:
-    """The layout settings the user wrote in the file (``auto`` and absent fields are free)."""
+    """The layout settings the user wrote in the file (``auto`` and absent fields are free), made
+    once per job (the count search asks for them at every count it probes)."""
+    got = job.memo.get("pins")
+    if got is None:
+        got = job.memo["pins"] = _requested_pins(job)
+    return got
+
+
+def _requested_pins(job: Job) -> P.Pins:
     w = job.w
     given = w.model_fields_set
     par = w.parallelism
@@ -32,10 +40,7 @@ def requested_pins(job: Job) -> P.Pins:
 
 def job_pins(job: Job) -> P.Pins:
     """The user's layout settings as reported with every training estimate (built once per job)."""
-    got = job.memo.get("pins")
-    if got is None:
-        got = job.memo["pins"] = requested_pins(job)
-    return got
+    return requested_pins(job)
 
 
 def global_batch(job: Job) -> tuple[float, Assumption | None]:
