@@ -34,7 +34,7 @@ class Serving:
     meets_throughput: bool | None
     meets_ttft: bool | None
     meets_tpot: bool | None
-    load_source: str
+    load_source: str  # where the load comes from: a message id of reports/messages.yaml (load.*)
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     best_capacity: Point | None = None  # the most any layout of this count sustains (within the targets)
     best_capacity_layout: Layout | None = None
@@ -56,14 +56,14 @@ def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | Non
     w = job.w
     given = "concurrent_requests" in w.model_fields_set
     if given or target <= 0:
-        return float(w.concurrent_requests), "workload.concurrent_requests"
+        return float(w.concurrent_requests), "load.given"
     r = rep.layout.replicas
     top = (cap_point.concurrency if cap_point else 1.0) * r
     if system_point(job, eng, rep, top).throughput < target:
-        return top, "the most the memory and latency targets allow (the throughput target is not reached)"
+        return top, "load.target_unreached"
     lo, hi = 1.0, top
     if system_point(job, eng, rep, lo).throughput >= target:
-        return lo, "the fewest concurrent requests that reach target_tokens_per_s"
+        return lo, "load.target"
     for _ in range(40):
         if hi - lo <= 1:
             break
@@ -72,7 +72,7 @@ def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | Non
             hi = mid
         else:
             lo = mid
-    return float(hi), "the fewest concurrent requests that reach target_tokens_per_s"
+    return float(hi), "load.target"
 
 
 def wants_rate(w: Any) -> bool:
@@ -94,11 +94,11 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout, count: int | N
     if rate is not None and rate.at_rate is not None and "concurrent_requests" not in w.model_fields_set:
         at = rate.at_rate  # Little's law: the sequences in service at the stated rate
         conc = max(at.batch * (at.decode_copies or lay.replicas), 1.0)
-        source = "workload.requests_per_s (Little's law: rate x time in the batch)"
+        source = "load.rate"
     else:
         conc, source = load_concurrency(job, eng, rep, cap, target)
     load = system_point(job, eng, rep, conc)
-    if source.startswith("workload.requests_per_s") and rate is not None and rate.at_rate is not None:
+    if source == "load.rate" and rate is not None and rate.at_rate is not None:
         at = rate.at_rate  # the load is the rate: its output and mean latencies (disaggregated ones too)
         served = at.requests_per_s * request_lengths(w)[1] if at.stable else load.throughput
         load = Point(conc, served, at.tpot_mean, at.ttft_mean, load.decode_step)
@@ -132,7 +132,7 @@ def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica, count:
                    meets_throughput=False if lim.tokens_per_s > 0 else None,
                    meets_ttft=False if lim.ttft_s is not None else None,
                    meets_tpot=False if lim.tpot_s is not None else None,
-                   load_source="the copy does not fit",
+                   load_source="load.unfit",
                    meets_rate=False if lim.requests_per_s else None, limits=lim)
 
 
