@@ -354,7 +354,7 @@ PHASES_SCRIPT = r"""
 import json, sys, time
 c0 = time.process_time()
 from gpuwise import cli
-cli._no_plugin_search()
+cli.process_start()
 import gpuwise.decide.recommend as R, gpuwise.render.report as RR, jinja2
 spent = {"imports": time.process_time() - c0}
 def timed(mod, name, label):

@@ -15,6 +15,7 @@ import sys
 from typing import Any, NoReturn
 
 from . import __version__
+from .errors import one_line as _one_line
 from .run_files import read_by_run
 
 FORMATS = ("text", "md", "html", "json")
@@ -385,16 +386,6 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
 
-MAX_MESSAGE = 2000
-
-
-def _one_line(text: str) -> str:
-    """One printable line, whatever a hostile file or path put in the message: whitespace (every
-    line break included) collapsed, other control characters escaped (no terminal escapes reach the
-    terminal), and the length capped (the file name comes first, so it survives)."""
-    text = " ".join(text.split())
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -591,18 +582,26 @@ def _no_plugin_search() -> None:
     sys.modules[PLUGIN_LOADER] = stand_in
 
 
+def process_start() -> None:
+    """What the ``gpuwise`` process sets before its work (and a benchmark timing one in its place):
+    no search for pydantic plugins, and no cyclic garbage collection until start-up is over
+    (:func:`_started`: imports and loading make no garbage worth a collection's walk)."""
+    import gc
+
+    global _STARTING
+    _STARTING = True
+    gc.disable()
+    _no_plugin_search()
+
+
 def run() -> NoReturn:
     """The ``gpuwise`` command as a process: :func:`main` with Ctrl-C handled by
     :func:`interrupted`, then out at once. Once the work is done an interrupt changes nothing, and
     the interpreter is not torn down: the rule engine's native state, freed at shutdown, crashed
     the process (SIGSEGV) when Ctrl-C arrived then, and skipping the teardown saves its time."""
-    import gc
     import signal
 
-    global _STARTING
-    _STARTING = True  # see _started: imports and loading make no garbage worth a collection's walk
-    gc.disable()
-    _no_plugin_search()
+    process_start()
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, interrupted)
 

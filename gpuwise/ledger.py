@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .messages import Phrase, formula_text, phrase_json
+from .messages import Phrase, formula_text, phrase_json, phrase_text
 
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 PeriodKind = Literal["job", "commitment", "project"]
@@ -95,25 +95,46 @@ def built(cls: type[BaseModel], values: dict[str, Any]) -> Any:
     those not given, the fields given as set, no extra, no private) without that method's per-field
     alias handling: an estimate makes thousands of ledger lines and parts, a recommendation a
     record per candidate. A model with aliases, extra fields or a post-init, or ``values`` missing a
-    required field or naming no field, goes through ``model_construct`` itself."""
-    plan = _PLANS.get(cls)
-    if plan is None:
-        plan = _PLANS[cls] = _plan(cls)
-    if plan is False or not (plan[2] <= values.keys() <= plan[0].keys()):  # type: ignore[index]
+    required field or naming no field, goes through ``model_construct`` itself. ``values`` is taken
+    over as the instance's fields when it names every field in declared order (each caller passes
+    a new dict): what to do for a class and the names given, in their order, is worked out once."""
+    shape = _SHAPES.get((cls, tuple(values)))
+    if shape is None:
+        shape = _SHAPES[(cls, tuple(values))] = _shape(cls, values)
+    if shape is False:
         return cls.model_construct(**values)
-    template, fresh, _required = plan  # type: ignore[misc]
-    fields_values = dict(template)  # declared order, whatever the order of ``values``
-    fields_values.update(values)
-    for name in fresh:
-        if name not in values:  # a default of its own per instance (a list, a dict, a factory)
+    whole, fields_set, fresh = shape  # type: ignore[misc]
+    if whole:
+        fields_values = values
+    else:
+        fields_values = dict(_PLANS[cls][0])  # type: ignore[index]  # declared order, whatever the order of ``values``
+        fields_values.update(values)
+        for name in fresh:  # a default of its own per instance (a list, a dict, a factory)
             fields_values[name] = cls.__pydantic_fields__[name].get_default(call_default_factory=True,
                                                                             validated_data=fields_values)
     m = cls.__new__(cls)
     _set(m, "__dict__", fields_values)
-    _set(m, "__pydantic_fields_set__", set(values))
+    _set(m, "__pydantic_fields_set__", fields_set.copy())
     _set(m, "__pydantic_extra__", None)
     _set(m, "__pydantic_private__", None)
     return m
+
+
+_Shape = tuple[bool, set[str], tuple[str, ...]]
+_SHAPES: dict[tuple[type, tuple[str, ...]], "_Shape | bool"] = {}
+
+
+def _shape(cls: type[BaseModel], values: dict[str, Any]) -> "_Shape | bool":
+    """How :func:`built` makes ``cls`` from these names: False (through ``model_construct``), else
+    whether they are every field in declared order, the fields set, and the fields left to a
+    default made per instance."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(cls)
+    if plan is False or not (plan[2] <= values.keys() <= plan[0].keys()):  # type: ignore[index]
+        return False
+    template, fresh, _required = plan  # type: ignore[misc]
+    return tuple(values) == tuple(template), set(values), tuple(n for n in fresh if n not in values)
 
 
 _Plan = tuple[dict[str, Any], tuple[str, ...], frozenset[str]]
@@ -143,12 +164,14 @@ def _plan(cls: type[BaseModel]) -> "_Plan | bool":
     return template, tuple(fresh), frozenset(required)
 
 
-def line(kind: LineKind, item: str, amount: float, formula: str | tuple[Phrase, ...] = "",
+def line(kind: LineKind, item: str | tuple[Phrase, ...], amount: float, formula: str | tuple[Phrase, ...] = "",
          inputs: dict[str, Any] | None = None, words: tuple[Phrase, ...] = ()) -> LedgerLine:
     """A posting, built without validation: the estimators hand over numbers they computed. The
     formula is given as message ids with values (messages.formula) and written in English from them;
-    ``item`` names the line (a fee's kind, a rental's GPUs and provider) and ``words`` says it for a
-    report (reports/messages.yaml item.*)."""
+    ``item`` names the line (a fee's kind, a knowledge base's site name) and ``words`` says it for a
+    report (reports/messages.yaml item.*); an item given as message ids is both, its name the English."""
+    if isinstance(item, tuple):
+        item, words = phrase_text(item), words or item
     parts = phrase_json(formula) if isinstance(formula, tuple) else []
     return built(LedgerLine, {"kind": kind, "item": item, "amount": float(amount),
                                "formula": formula_text(formula) if isinstance(formula, tuple) else formula,

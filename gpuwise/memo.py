@@ -9,8 +9,9 @@ can depend on:
   ``LANG``, ``TZ``... all of it, but the shell's own ``_``, ``OLDPWD`` and ``SHLVL``);
 - whether standard output and error are terminals, and the terminal's size;
 - the bytes of every file and folder named on the command line (the requirements file, a
-  ``--knowledge`` overlay, ``--rules``), of the built-in knowledge, rules, report templates and
-  messages, and of every file of the gpuwise package itself (code, catalogs);
+  ``--knowledge`` overlay, ``--rules``) and of the built-in knowledge, rules, report templates and
+  messages; the name, size and modification time of every file of the gpuwise package itself
+  (code, catalogs), as the knowledge cache's key has them (reading its 2 MB was ~5 ms a run);
 - the Python build and the installed packages' folders (an upgrade of pydantic or Jinja2 is a new
   key).
 
@@ -46,8 +47,6 @@ VOLATILE = ("_", "OLDPWD", "SHLVL")
 ENTRIES = 64
 MAX_BYTES = 64 * 2**20
 """A run naming more than this many bytes of files is not memoised (hashing them would cost more)."""
-
-_PKG = os.path.dirname(os.path.abspath(__file__))
 
 
 def key(argv: list[str]) -> str | None:
@@ -85,10 +84,12 @@ def key(argv: list[str]) -> str | None:
     head = (argv, os.getcwd(), time.strftime("%Y-%m-%d"), env, streams, sys.version, sys.executable, site)
     h.update(repr(head).encode("utf-8", "surrogateescape"))
     budget = [MAX_BYTES]
+    from .cache import package_stamp
     from .paths import data_dir
 
+    h.update(package_stamp())
     try:
-        roots = [_PKG, *(str(data_dir(n)) for n in ("knowledge", "rules", "reports"))]
+        roots = [str(data_dir(n)) for n in ("knowledge", "rules", "reports")]
         for path in [*roots, *(n for n in named if os.path.lexists(n))]:  # a value such as "json" is no file
             if not _hash_path(h, path, budget):
                 return None

@@ -28,7 +28,7 @@ from typing import Any
 import annotated_types as at
 import pytest
 import yaml
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -375,8 +375,6 @@ def test_invalid_utf8_or_nul_anywhere_is_refused(capsys, tmp_path, data):
     good = dump(REQUIREMENTS)
     at_ = data.draw(st.integers(0, len(good)), label="position")
     junk = data.draw(st.sampled_from([*BAD_UTF8, b"\x00", b"\x00\x00\x00"]), label="junk")
-    # a file that starts with a UTF-16 byte-order mark is read as UTF-16 (57db1de), not refused as bad UTF-8
-    assume(not (at_ == 0 and junk.startswith((b"\xfe\xff", b"\xff\xfe"))))
     line = run_bytes(capsys, tmp_path, good[:at_] + junk + good[at_:], which=data.draw(st.integers(0, 1)))
     assert ("UTF-8" in line) or ("NUL" in line)
 
@@ -387,9 +385,10 @@ def test_empty_and_whitespace_only_files_are_refused(capsys, tmp_path, text):
     run_bytes(capsys, tmp_path, text.encode("utf-8"))
 
 
-def test_a_utf16_file_is_refused(capsys, tmp_path):
-    # without a byte-order mark: one with a mark is read as UTF-16 since 57db1de
-    run_bytes(capsys, tmp_path, "workload: {task: finetune, model: llama-2-7b}\n".encode("utf-16-le"))
+def test_a_utf16_file_without_a_byte_order_mark_is_refused(capsys, tmp_path):
+    """With a mark it is read, as the YAML specification allows (tests/test_hostile_fifth.py)."""
+    line = run_bytes(capsys, tmp_path, "workload: {task: finetune, model: llama-2-7b}\n".encode("utf-16-le"))
+    assert "UTF-16 text without a byte-order mark" in line
 
 
 # ----------------------------------------------------------------------------- nesting, bombs, tags

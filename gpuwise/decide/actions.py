@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..frozen import frozen
 from ..messages import fill, placeholders
 from ..results import Finding, TraceEntry
 from .engine import Session
@@ -66,7 +67,7 @@ def _values(rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Rejection:
     rule: str
     message: str

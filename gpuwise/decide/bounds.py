@@ -19,11 +19,14 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
+from ..frozen import frozen
 from ..results import STAGES
 from .rulebook import CHAINED, Rule, Rulebook, _literal, _policy_ref, _ref, policy_expression, stage_of
 
 
-@dataclass(frozen=True)
+@frozen
 class Range:
     """A number known to lie in ``[lo, hi]``."""
 
@@ -363,18 +366,32 @@ def memory_limit_gb(book: Rulebook, known: dict[str, Any], judgement: Judgement 
     bisection on ``need_gb`` = ``need_requested_gb`` >= x (both are at least the least any layout
     needs); the answer is monotone in x because a narrower range is only more certain.
     ``judgement``: ``Judgement(book, known)`` when the caller has made it (the count search has)."""
-    try:
-        key: Any = (book.digest, frozenset((k, type(v), v) for k, v in known.items()))  # True is not 1 here
-    except TypeError:  # a field holding a list: not remembered
-        key = None
-    got = _LIMITS.get(key) if key is not None else None
+    key: Any = (book.digest, _known_key(known))
+    got = _LIMITS.get(key) if key[1] is not None else None
     if got is None:
         got = _memory_limit_gb(book, known, judgement)
-        if key is not None:
+        if key[1] is not None:
             if len(_LIMITS) >= MAX_LIMITS:
                 _LIMITS.clear()
             _LIMITS[key] = got
     return got
+
+
+def _known_key(known: dict[str, Any]) -> Any:
+    """The known fields as a key: their JSON in order (true is not 1, 1 is not 1.0 there; a batch asks
+    about every GPU again for each proposal, and this is cheaper than a set of the items), or that
+    set where JSON would write null (NaN is not None) or cannot write a value (a Range); None where
+    neither can be made (a field holding a list): not remembered."""
+    try:
+        got = orjson.dumps(known, option=orjson.OPT_PASSTHROUGH_DATACLASS)
+        if b"null" not in got:
+            return got
+    except TypeError:
+        pass
+    try:
+        return frozenset((k, type(v), v) for k, v in known.items())  # True is not 1 here
+    except TypeError:
+        return None
 
 
 _LIMITS: dict[Any, float] = {}

@@ -13,11 +13,12 @@ comes first. A documented trade-off, its numbers in ``knowledge/policy.yaml``:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+from ..frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Scored:
     key: str
     score: float

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..estimators import GB
@@ -20,6 +20,7 @@ from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
 from ..estimators.serving import facts as SVR
 from ..estimators.serving.support import support_figures
+from ..frozen import frozen
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
 from ..messages import phrase_json, phrase_text
@@ -217,7 +218,8 @@ def _market_part(job: Job, ev: Evaluation, k: Cost, m: Market, mode: str) -> dic
         "rent_provider": k.rent_provider or "none",
         **_jurisdiction(job, ev.gpu.id),
         "rent_reserved_only": k.rent_reserved_only, "rent_term": k.rent_term,
-        "rent_min_term_days": k.rent_min_term_hours / 24, "rent_term_why": k.rent_term_why,
+        "rent_min_term_days": k.rent_min_term_hours / 24, "rent_term_why": phrase_text(k.rent_term_why),
+        "rent_term_why_phrases": phrase_json(k.rent_term_why),
     }
 
 
@@ -273,7 +275,7 @@ def host_ram_key(ev: Evaluation) -> tuple[int, float, int, str]:
     return klass, gap, ev.count, ev.gpu.id
 
 
-@dataclass(frozen=True)
+@frozen
 class Server:
     """One server's worth of a GPU type as the memory rules see it: the least memory any way of
     running the job on ``count`` GPUs needs on its busiest GPU, and each GPU's capacity (bytes)."""

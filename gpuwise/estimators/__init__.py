@@ -6,13 +6,14 @@ report can print the formula, the inputs and the arithmetic behind every figure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..frozen import frozen
 from ..messages import Phrase, formula_text, phrase_text
 
 
-@dataclass(frozen=True)
+@frozen
 class Term:
     """One estimated quantity with the formula and the inputs that produced it."""
 

@@ -36,9 +36,10 @@ a layout's step time on a GPU type in step_time.py; the search, the plan and its
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
+from ..frozen import frozen
 from ..messages import formula
 from . import Term
 from . import compute as C
@@ -51,7 +52,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
     from ..knowledge.schema import Gpu
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     """The chosen layout for one GPU type x count, with its memory, step time and totals."""
 

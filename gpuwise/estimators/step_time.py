@@ -10,9 +10,9 @@ offload. The formulas are set out in planner.py's docstring.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..frozen import frozen
 from . import Term
 from . import compute as C
 from . import interconnect as I
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
     from ..knowledge.schema import Gpu
 
 
-@dataclass(frozen=True)
+@frozen
 class StepTime:
     """Seconds of one optimizer step on one GPU, by cause (communication: the exposed part)."""
 
@@ -52,7 +52,7 @@ class StepTime:
                 "offload_s": self.offload, "step_s": self.total}
 
 
-@dataclass(frozen=True)
+@frozen
 class GpuRates:
     """What a GPU type and its links contribute to step time, as per-byte and per-FLOP costs."""
 

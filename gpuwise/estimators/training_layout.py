@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..frozen import frozen
 from ..inputs.shape import Shape
 from . import compute as C
 from . import memory as M
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 ACT_BYTES = 2.0  # bf16 activations exchanged by TP, PP, EP and CP
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """One way to lay a training job over ``tp x pp x dp`` GPUs (``dp`` includes the ``cp`` and
     ``ep`` GPUs carved out of it)."""
@@ -74,7 +75,7 @@ class Layout:
                 "checkpointing": self.checkpointing, "offload": self.offload, "interleave": self.interleave}
 
 
-@dataclass(frozen=True)
+@frozen
 class Pins:
     """Parts of the layout the user fixed (``None``: gpuwise chooses)."""
 
@@ -184,7 +185,7 @@ class TrainingJob:
         return self.memo[key]
 
 
-@dataclass(frozen=True)
+@frozen
 class Static:
     """The GPU-independent figures of a layout: memory and the traffic of one optimizer step."""
 

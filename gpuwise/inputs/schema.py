@@ -11,7 +11,6 @@ The models live by section (:mod:`.strict` the base, :mod:`.workload`, :mod:`.re
 into that one line.
 """
 
-import difflib
 import reprlib
 from pathlib import Path
 from typing import Any
@@ -22,16 +21,6 @@ from pydantic import (
 )
 
 from ..errors import N_, Said, UserError, either
-from .proposal import (  # noqa: F401  (re-exported: gpuwise.inputs.schema names every input model)
-    Acquisition,
-    Cloud,
-    Facility,
-    Hardware,
-    Link,
-    Proposal,
-    Storage,
-    UsedCard,
-)
 from .requirements import (  # noqa: F401
     CURRENCY_FIELDS,
     Constraints,
@@ -57,6 +46,18 @@ from .workload import (  # noqa: F401
     Task,
     Workload,
 )
+
+PROPOSAL_MODELS = ("Acquisition", "Cloud", "Facility", "Hardware", "Link", "Proposal", "Storage", "UsedCard")
+"""The proposal's models (:mod:`.proposal`), importable from here too."""
+
+
+def __getattr__(name: str) -> Any:
+    """A proposal model, imported when first named here: ``recommend`` never reads a proposal."""
+    if name in PROPOSAL_MODELS:
+        from . import proposal
+
+        return getattr(proposal, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ----------------------------------------------------------------------------- loading
@@ -117,6 +118,8 @@ def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
+    import difflib  # close matches for a hint: imported only when an input is wrong
+
     errors = exc.errors()
     err = errors[0]
     loc = _field_loc(model, tuple(err["loc"]))

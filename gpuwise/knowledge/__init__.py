@@ -8,7 +8,6 @@ read with the safe loader only: a file cannot build Python objects.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import hashlib
 import math
 import os
@@ -166,6 +165,7 @@ class Knowledge:
             if f.id == ident:
                 return f
         ids = [f.id for f in self.serving.frameworks]
+        import difflib  # a close match for an error's hint: not on the way of a good answer
         close = difflib.get_close_matches(str(ident), ids, n=1)
         raise UserError(N_("unknown framework '%(ident)s'"), where=where,
                         values={"ident": ident}, hint=N_("did you mean %(name)s?") if close else N_("known: %(names)s"),
@@ -385,6 +385,7 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
         if name == "schema_version":
             continue
         if name not in known:
+            import difflib  # a close match for an error's hint: not on the way of a good answer
             close = difflib.get_close_matches(str(name), list(known), n=1)
             raise KnowledgeError(N_("unknown policy '%(name)s'"), where=f"{path}: {name}",
                                  values={"name": name},
@@ -443,6 +444,7 @@ def _check_references(kb: Knowledge) -> None:
             raise KnowledgeError(N_("unknown network '%(network)s'"), where=f"{path}: gpu_hour_prices[{i}]",
                                  values={"network": p.network})
     if kb.clouds.default_network not in kb.runtime.networks:  # 'carrier-pigeon' was accepted and never checked
+        import difflib  # a close match for an error's hint: not on the way of a good answer
         close = difflib.get_close_matches(kb.clouds.default_network, list(kb.runtime.networks), n=1)
         raise KnowledgeError(N_("unknown network '%(network)s'"), where=f"{path}: default_network",
                              values={"network": kb.clouds.default_network},

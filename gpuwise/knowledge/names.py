@@ -13,7 +13,6 @@ One policy, applied everywhere a name is read (requirements, proposals, plan fil
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,5 +139,6 @@ class NameIndex:
         fixed = re.sub(r"(?<=\d)[oO]|[oO](?=\d)", "0", key)
         fixed = re.sub(r"(?<=\d)[oO]|[oO](?=\d)", "0", fixed)
         first = [fixed] if fixed != key and fixed in pool else []
+        import difflib  # a close match for an error's hint: not on the way of a good answer
         close = first + difflib.get_close_matches(key, list(pool), n=n * 3, cutoff=0.6)
         return list(dict.fromkeys(pool[c] for c in close))[:n]

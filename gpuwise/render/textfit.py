@@ -44,10 +44,15 @@ def terminal_width(width: int | None = None, stream: Any = None) -> int:
     return max(MIN_WIDTH, min(MAX_WIDTH, int(width)))
 
 
+_PIECES = re.compile(r"\s+|[^\s]+")
+
+
 def _tokens(text: str) -> list[str]:
     """Words and the spaces between them; each Chinese character is a token of its own."""
+    if text.isascii():  # no Chinese character: the words and spaces as they are
+        return _PIECES.findall(text)
     out: list[str] = []
-    for piece in re.findall(r"\s+|[^\s]+", text):
+    for piece in _PIECES.findall(text):
         if piece.isspace() or not _CJK.search(piece):
             out.append(piece)
             continue
@@ -73,31 +78,45 @@ def _tokens(text: str) -> list[str]:
 
 def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> list[str]:
     """``text`` in lines of at most ``width`` columns, the first prefixed ``first``, the others
-    ``rest`` (``first``'s width in spaces by default). A word longer than a line is cut."""
+    ``rest`` (``first``'s width in spaces by default). A word longer than a line is cut. Widths add
+    up character by character, so the line's is kept as it grows (measuring it anew for every word
+    made a long paragraph quadratic)."""
     rest = " " * display_width(first) if rest is None else rest
     lines: list[str] = []
     line, prefix = "", first
-    room = lambda p: max(1, width - display_width(p))  # noqa: E731
+    line_w = 0  # display_width(line)
+
+    def room(p: str) -> int:
+        return max(1, width - display_width(p))
+
+    left = room(prefix)
     for tok in _tokens(" ".join(text.split()) if not text.startswith(" ") else text.strip()):
         if tok.isspace():
             if line:
                 line += " "
+                line_w += 1
             continue
-        while display_width(tok) > room(prefix):  # cut a word that no line holds
+        tok_w = display_width(tok)
+        while tok_w > left:  # cut a word that no line holds
             if line.strip():
                 lines.append(prefix + line.rstrip())
-                line, prefix = "", rest
+                line, prefix, line_w = "", rest, 0
+                left = room(prefix)
             cut, w = "", 0
             for ch in tok:
-                if w + display_width(ch) > room(prefix):
+                ch_w = display_width(ch)
+                if w + ch_w > left:
                     break
-                cut, w = cut + ch, w + display_width(ch)
+                cut, w = cut + ch, w + ch_w
             lines.append(prefix + cut)
             tok, prefix = tok[len(cut):], rest
-        if display_width(line + tok) > room(prefix) and line.strip():
+            left, tok_w = room(prefix), display_width(tok)
+        if line_w + tok_w > left and line.strip():
             lines.append(prefix + line.rstrip())
-            line, prefix = "", rest
+            line, prefix, line_w = "", rest, 0
+            left = room(prefix)
         line += tok
+        line_w += tok_w
     if line.strip() or not lines:
         lines.append(prefix + line.rstrip())
     return lines

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 from .engine import Engine, prefill_tokens
 from .layout import Replica
 from .step import prefill_host, step, token_time
@@ -13,7 +13,7 @@ from .support import request_lengths
 
 
 # ---------------------------------------------------------------------------- at a load
-@dataclass(frozen=True)
+@frozen
 class Point:
     """A copy (or the system) at a number of concurrent requests."""
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 from .engine import Engine, _kept
 from .layout import Replica
 
@@ -21,7 +21,7 @@ QUANT_KERNELS_MLA = 2  # ... and before MLA's extra projections
 W8A8 = ("fp8", "int8")  # Blackwell FP4 MoE kernels fuse the activation quantization (FlashInfer TRT-LLM-gen)
 
 # --------------------------------------------------------------------------------- step
-@dataclass(frozen=True)
+@frozen
 class Step:
     """Seconds of one step of a copy, by part (per GPU, all stages)."""
 
