@@ -176,37 +176,6 @@ ANSWER_MODULES = {"test_terminal_width.py", "test_report_zh_all.py", "test_repor
 """Modules that check the same shipped answers (answer_of): one pytest-xdist worker runs them all."""
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection(session):
-    """Every pytest-xdist worker imports every test module to collect it, and importing one first
-    rewrites its asserts (about 4 s of CPU for them all, per worker). The odd-numbered workers
-    import them in the reverse order before collecting: the workers meet half way, and each then
-    reads the bytecode the other wrote for the rest (_bytecode_for_this_run). Collection itself,
-    and any error a module raises, is pytest's as usual."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if not worker[2:].isdigit() or int(worker[2:]) % 2 == 0 or sys.dont_write_bytecode:
-        return
-    from fnmatch import fnmatch
-
-    from _pytest.pathlib import import_path
-
-    config = session.config
-    patterns = config.getini("python_files")
-    files: set[Path] = set()
-    for arg in config.args:
-        path = Path(arg.split("::", 1)[0])
-        path = path if path.is_absolute() else config.invocation_params.dir / path
-        found = path.rglob("*.py") if path.is_dir() else [path]
-        files.update(p for p in found if any(fnmatch(p.name, pat) for pat in patterns))
-    for path in sorted(files, reverse=True):
-        try:
-            import_path(path, mode=config.getoption("importmode"), root=config.rootpath,
-                        consider_namespace_packages=config.getini("consider_namespace_packages"))
-        except BaseException as exc:  # collection imports it again and reports what it raises
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-
-
 def pytest_collection_finish(session):
     """Once the test modules are imported and collected, the objects alive then (gpuwise's and the
     tests' modules, parametrised cases, pytest's own) leave the cyclic garbage collector's watch:
@@ -214,55 +183,6 @@ def pytest_collection_finish(session):
     The garbage collector still collects everything the tests create."""
     gc.collect()
     gc.freeze()
-    _CPU_AT[0] = _cpu_seconds()  # --store-durations: the first test's phase starts here
-
-
-DURATIONS = Path(__file__).parent / "durations.json"
-"""CPU seconds (user and system, with the processes a test starts) each test module took in a whole
-run, to hand the longest modules out first; ``python -m pytest --store-durations`` writes it afresh."""
-
-
-def pytest_addoption(parser):
-    parser.addoption("--store-durations", action="store_true", default=False,
-                     help=f"write each test module's CPU seconds to tests/{DURATIONS.name}")
-
-
-def _cpu_seconds() -> float:
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
-
-
-_CPU_AT = [0.0]
-_SECONDS: dict[str, float] = {}
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
-    """With --store-durations, each report carries the CPU seconds its phase took in its process."""
-    report = yield
-    if item.config.getoption("store_durations"):
-        now = _cpu_seconds()
-        report.user_properties.append(("cpu_s", now - _CPU_AT[0]))
-        _CPU_AT[0] = now
-    return report
-
-
-def pytest_runtest_logreport(report):
-    """Each module's CPU seconds, summed where the reports arrive (pytest-xdist's controller)."""
-    cpu = dict(report.user_properties).get("cpu_s")
-    if cpu is not None:
-        module = report.nodeid.split("::", 1)[0]
-        _SECONDS[module] = _SECONDS.get(module, 0.0) + cpu
-
-
-def pytest_sessionfinish(session, exitstatus):
-    if session.config.getoption("store_durations") and not os.environ.get("PYTEST_XDIST_WORKER") and _SECONDS:
-        try:
-            known = json.loads(DURATIONS.read_text())
-        except (OSError, ValueError):
-            known = {}
-        known.update({k: round(v, 2) for k, v in _SECONDS.items()})  # a partial run updates its modules
-        DURATIONS.write_text(json.dumps(dict(sorted(known.items())), indent=0) + "\n")
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -271,35 +191,14 @@ def pytest_xdist_make_scheduler(config, log):
     worker (its module fixtures computed once), and the modules that check the same shipped answers
     on one worker together, so each shared answer is computed once in the run. (pytest-xdist's own
     ``loadgroup`` does not group under pytest 9: the worker's ``item.nodeid`` no longer shows the
-    group it appends.) The longest modules go first (durations.json; a module not in it counts a
-    tenth of a second per test), so no long module is left to run alone at the end while the other
-    worker idles, as pytest-xdist's order (the most tests first) did."""
+    group it appends.)"""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    try:
-        seconds = json.loads(DURATIONS.read_text())
-    except (OSError, ValueError):
-        seconds = {}
-
-    def expected(nodeids) -> float:
-        files = {n.split("::", 1)[0] for n in nodeids}
-        return sum(float(seconds[f]) for f in files if f in seconds) + 0.1 * sum(
-            1 for n in nodeids if n.split("::", 1)[0] not in seconds)
-
     class Scheduling(LoadFileScheduling):
-        ordered = False
-
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
             return "answers" if Path(scope).name in ANSWER_MODULES else scope
-
-        def _assign_work_unit(self, node) -> None:
-            if not self.ordered:  # the work queue is whole by the first assignment
-                self.ordered = True
-                for scope in sorted(self.workqueue, key=lambda s: -expected(self.workqueue[s])):
-                    self.workqueue.move_to_end(scope)
-            super()._assign_work_unit(node)
 
     return Scheduling(config, log)
