@@ -9,7 +9,8 @@ Run from a checkout::
 
 Targets: 5 s for nesting, alias bombs and the 20 MB file (refused unread); 10 s for a file just
 under the 8 MB limit; 30 s for 9,000 house rules and 5 s for a 20,000-term policy expression
-(issue 26: both refused in one line). A missed target is reported, not turned into a failure (exit status 0
+(issue 26: both refused in one line); 2 s for a used card's nvidia-smi report of 20,000 clock
+limiters (it took 14 s). A missed target is reported, not turned into a failure (exit status 0
 unless a case was not refused with exit status 2).
 """
 
@@ -90,6 +91,22 @@ EXTRA: dict[str, tuple[float, Callable[[Path], list[str]]]] = {
 """Cases that are an option's directory, not the input file: name -> (target seconds, setup -> extra args)."""
 
 
+def _limiters(directory: Path) -> str:
+    """Issue 26 round 5: a used card's nvidia-smi report with 20,000 clock-limiter entries (under
+    the 4 MB cap) took 14 s, each entry looked up by name again; refused at once now."""
+    entries = "".join(f"<clocks_event_reason_x{i}>Active</clocks_event_reason_x{i}>" for i in range(20_000))
+    (directory / "r.xml").write_text(f'<?xml version="1.0" ?>\n<nvidia_smi_log><gpu id="00000000:01:00.0">'
+                                     f"<clocks_event_reasons>{entries}</clocks_event_reasons></gpu></nvidia_smi_log>")
+    return ("workload: {task: inference, model: llama-3.1-8b}\nhardware: {gpu: rtx-3090, count: 1}\n"
+            "acquisition: {mode: buy, condition: used, unit_price_usd: 700}\nused_cards: [{nvidia_smi: r.xml}]\n")
+
+
+SMI: dict[str, tuple[float, Callable[[Path], str]]] = {
+    "nvidia-smi: 20,000 clock limiters": (2, _limiters),
+}
+"""Cases that are a used card's nvidia-smi report: name -> (target seconds, setup -> proposal body)."""
+
+
 def run_case(body: str, directory: Path, extra: list[str] | None = None) -> tuple[int, float]:
     path = directory / "input.yaml"
     path.write_text(body)
@@ -109,6 +126,10 @@ def main_(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name, (target, make) in _cases().items():
             code, seconds = run_case(make(), Path(tmp))
+            rows.append({"case": name, "exit": code, "seconds": round(seconds, 3), "target_s": target,
+                         "met": seconds <= target})
+        for name, (target, write) in SMI.items():
+            code, seconds = run_case(write(Path(tmp)), Path(tmp))
             rows.append({"case": name, "exit": code, "seconds": round(seconds, 3), "target_s": target,
                          "met": seconds <= target})
         for name, (target, setup) in EXTRA.items():

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from .decide.audit import audit, sharing
-from .errors import N_, UserError, _say
+from .errors import N_, UserError, _say, one_line
 from .results import AuditResult
 from .run_files import read_by_run
 
@@ -117,7 +117,7 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = Non
     errors = [err for _, res, err in results if res is None]
     if errors:  # the summary lists every file's error; stderr gets one line, whatever was written
         line = _batch_line(errors, len(results), written and output.shown_name(written), args.lang or "en")
-        print(f"gpuwise: {line}", file=sys.stderr)
+        print(f"gpuwise: {one_line(line)}", file=sys.stderr)  # escaped, as a single file's
         return 3 if internal else 2
     if written is not None:
         print("gpuwise:", _say(N_("wrote %(path)s"), {"path": output.shown_name(written)}, args.lang or "en"),

@@ -15,6 +15,7 @@ import sys
 from typing import Any, NoReturn
 
 from . import __version__
+from .errors import one_line as _one_line
 from .run_files import read_by_run
 
 FORMATS = ("text", "md", "html", "json")
@@ -385,16 +386,6 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
 
-MAX_MESSAGE = 2000
-
-
-def _one_line(text: str) -> str:
-    """One printable line, whatever a hostile file or path put in the message: whitespace (every
-    line break included) collapsed, other control characters escaped (no terminal escapes reach the
-    terminal), and the length capped (the file name comes first, so it survives)."""
-    text = " ".join(text.split())
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -50,6 +50,14 @@ class Either(tuple):
         return (", ".join(items[:-1]) + " or " + items[-1]) if self.commas else " or ".join(items)
 
 
+class Clauses(tuple):
+    """Sentences (each a :class:`Said`) that make one message's value, one clause each, worded in the
+    line's language and joined as clauses ("a; b", "a；b")."""
+
+    def words(self, lang: str) -> str:
+        return ("; " if lang == "en" else "；").join(s.words(lang) for s in self)
+
+
 def either(items: Any, *, commas: bool = False) -> Either:
     e = Either(items)
     e.commas = commas
@@ -89,7 +97,7 @@ def _say(template: str | tuple[str, ...], values: dict[str, Any] | None, lang: s
     text = _catalog(lang).gettext(template) if lang != "en" else template
     if values is None:
         return text
-    values = {k: v.words(lang) if isinstance(v, (Either, Said, Term)) else v for k, v in values.items()}
+    values = {k: v.words(lang) if isinstance(v, (Either, Said, Term, Clauses)) else v for k, v in values.items()}
     try:
         return text % values
     except (KeyError, TypeError, ValueError):
@@ -141,3 +149,15 @@ class SetupError(GpuwiseError):
 
 class EngineError(GpuwiseError):
     """The rule engine failed inside an action: a bug, surfaced rather than lost."""
+
+
+MAX_MESSAGE = 2000
+
+
+def one_line(text: str) -> str:
+    """One printable line, whatever a hostile file or path put in the message: whitespace (every
+    line break included) collapsed, other control characters escaped (no terminal escapes reach the
+    terminal), and the length capped (the file name comes first, so it survives)."""
+    text = " ".join(text.split())
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."

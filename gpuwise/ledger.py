@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .messages import Phrase, formula_text, phrase_json
+from .messages import Phrase, formula_text, phrase_json, phrase_text
 
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 PeriodKind = Literal["job", "commitment", "project"]
@@ -164,12 +164,14 @@ def _plan(cls: type[BaseModel]) -> "_Plan | bool":
     return template, tuple(fresh), frozenset(required)
 
 
-def line(kind: LineKind, item: str, amount: float, formula: str | tuple[Phrase, ...] = "",
+def line(kind: LineKind, item: str | tuple[Phrase, ...], amount: float, formula: str | tuple[Phrase, ...] = "",
          inputs: dict[str, Any] | None = None, words: tuple[Phrase, ...] = ()) -> LedgerLine:
     """A posting, built without validation: the estimators hand over numbers they computed. The
     formula is given as message ids with values (messages.formula) and written in English from them;
-    ``item`` names the line (a fee's kind, a rental's GPUs and provider) and ``words`` says it for a
-    report (reports/messages.yaml item.*)."""
+    ``item`` names the line (a fee's kind, a knowledge base's site name) and ``words`` says it for a
+    report (reports/messages.yaml item.*); an item given as message ids is both, its name the English."""
+    if isinstance(item, tuple):
+        item, words = phrase_text(item), words or item
     parts = phrase_json(formula) if isinstance(formula, tuple) else []
     return built(LedgerLine, {"kind": kind, "item": item, "amount": float(amount),
                                "formula": formula_text(formula) if isinstance(formula, tuple) else formula,

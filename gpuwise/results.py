@@ -262,6 +262,21 @@ class StepSummary(Frozen):
     terms: list[FormulaTerm] = []
 
 
+class StalePrice(Frozen):
+    """A price a data-freshness rule called stale (rules/data-freshness.yaml), for the report's note:
+    what it prices, its date and its age in days (-1 unknown)."""
+
+    what: str
+    as_of: str
+    age_days: int | float
+
+    @classmethod
+    def of(cls, finding: Finding, what: str = "") -> "StalePrice":
+        """From a data-freshness finding's values (``what`` when the finding names none)."""
+        v = finding.values
+        return cls(what=v.get("what", what), as_of=v.get("as_of", ""), age_days=v.get("age_days", -1))
+
+
 class PriceUsed(Frozen):
     """One price an answer rests on (gpuwise/prices/used.py): what it prices (``kind`` and that kind's
     fields, from which a report words it), its amount in its own currency and ``unit``, its date, age
@@ -310,7 +325,7 @@ class RecommendResult(Frozen):
     steps: list[StepSummary] = []
     charts: dict[str, Any] = {}
     knowledge_dates: dict[str, str] = {}
-    stale_prices: list[dict[str, Any]] = []
+    stale_prices: list[StalePrice] = []
     prices_used: list[PriceUsed] = Field(
         default=[], description="the prices the answer rests on: item, amount, currency, unit, as_of, age_days, "
                                 "source, check")
@@ -349,7 +364,7 @@ class AuditResult(Frozen):
     steps: list[StepSummary] = []
     charts: dict[str, Any] = {}
     knowledge_dates: dict[str, str] = {}
-    stale_prices: list[dict[str, Any]] = []
+    stale_prices: list[StalePrice] = []
     prices_used: list[PriceUsed] = Field(
         default=[], description="the prices the proposal's cost and the alternative's rest on (alternative's "
                                 "items start 'alternative: ')")

@@ -199,8 +199,10 @@ def decode_text(raw: bytes) -> str:
     with one; such a file was refused as 'not UTF-8 text (binary file?)'). A UTF-8 mark is dropped.
     Raises ``UnicodeDecodeError``."""
     for bom, codec in _BOMS:
-        if raw.startswith(bom):
+        if raw.startswith(bom) and b"\x00" in raw[len(bom):len(bom) + 256]:
             return raw[len(bom):].decode(codec)
+    # no mark, or one followed by no NUL byte: a YAML file's keys are ASCII, which UTF-16 and
+    # UTF-32 write with NUL bytes, so two stray bytes before UTF-8 text are not taken for a mark
     return raw.decode("utf-8").removeprefix("\ufeff")
 
 

@@ -225,7 +225,7 @@ def test_an_unknown_language_is_refused_as_on_recommend(args):
 # ---------------------------------------------------------------------------------- prices import
 def test_prices_import_summary_in_chinese(tmp_path):
     """The gpuhunt catalog of tests/test_price_import.py: the summary's own words from the catalog,
-    the file's (a row's reason, an offer's notes) quoted; the overlay and the JSON as in English."""
+    a row's reason and an offer's notes too (catalog messages); the overlay and the JSON as in English."""
     from tests.test_price_import import _gpuhunt_csv
 
     src = tmp_path / "cheapcloud.csv"
@@ -237,7 +237,7 @@ def test_prices_import_summary_in_chinese(tmp_path):
     lines = zh.stdout.splitlines()
     assert lines[0].endswith("：gpuhunt 格式，提供商 cheapcloud，共 509 行")
     assert "（文件的修改日期；价格若属于别的日期，请用 --as-of DATE 指定）" in lines[1]
-    assert re.search(r"^  第 \d+ 行：b1：“price -3 is not positive”$", zh.stdout, re.M)
+    assert re.search(r"^  第 \d+ 行：b1：价格 -3 不是正数$", zh.stdout, re.M)
     assert len(lines) == len(en.stdout.splitlines())
     assert (tmp_path / "en" / "clouds.yaml").read_text() == (tmp_path / "zh" / "clouds.yaml").read_text()
     # English as before: the summary's first line and an offer's line

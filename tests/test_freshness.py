@@ -58,7 +58,7 @@ def test_a_winner_on_an_old_price_is_flagged_with_the_date(kb, tmp_path) -> None
     stale = [f for f in r.findings if f.rule == "DATA-STALE-PRICE"]
     assert stale and "2023-06-01" in stale[0].message and "h100-80gb-sxm" in stale[0].message
     assert {"what": "rent h100-80gb-sxm (lambda)", "as_of": "2023-06-01", "age_days": _age("2023-06-01")} \
-        in r.stale_prices
+        in [s.model_dump() for s in r.stale_prices]
 
 
 def test_resale_follows_the_family(kb) -> None:

@@ -469,3 +469,24 @@ def test_utf16_without_a_byte_order_mark_is_named(tmp_path: Path) -> None:
     (tmp_path / "r.yaml").write_bytes((EXAMPLES / "qlora-70b-4090.yaml").read_text().encode("utf-16-le"))
     one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "r.yaml: UTF-16 text without a byte-order mark: save it as "
              "UTF-8")
+
+
+def test_a_batch_members_name_with_a_terminal_escape_is_escaped_in_the_error_line(tmp_path: Path) -> None:
+    """A folder's file named ``bad<ESC>[31m.yaml`` with an error: the batch's one stderr line
+    printed the name raw (the terminal turned red); a single file's line escaped it."""
+    (tmp_path / "bad\x1b[31m.yaml").write_text("x: [")
+    line = one_line(gpuwise("audit", str(tmp_path)), "bad\\x1b[31m.yaml: invalid YAML at line 2")
+    assert "\x1b" not in line
+
+
+def test_asks_error_line_escapes_a_file_name(capsys) -> None:
+    """``gpuwise ask --answers`` naming a bad file whose name carries a terminal escape printed it
+    raw; every other command's line escaped it."""
+    from gpuwise.ask import ending
+    from gpuwise.errors import N_
+
+    def body() -> int:
+        raise UserError(N_("the file is empty"), where="a\x1b[2J.yaml")
+
+    assert ending.guarded(body, console=None, interrupted=str) == 2
+    assert capsys.readouterr().err == "gpuwise ask: a\\x1b[2J.yaml: the file is empty\n"

@@ -385,8 +385,10 @@ def test_empty_and_whitespace_only_files_are_refused(capsys, tmp_path, text):
     run_bytes(capsys, tmp_path, text.encode("utf-8"))
 
 
-def test_a_utf16_file_is_refused(capsys, tmp_path):
-    run_bytes(capsys, tmp_path, "workload: {task: finetune, model: llama-2-7b}\n".encode("utf-16"))
+def test_a_utf16_file_without_a_byte_order_mark_is_refused(capsys, tmp_path):
+    """With a mark it is read, as the YAML specification allows (tests/test_hostile_fifth.py)."""
+    line = run_bytes(capsys, tmp_path, "workload: {task: finetune, model: llama-2-7b}\n".encode("utf-16-le"))
+    assert "UTF-16 text without a byte-order mark" in line
 
 
 # ----------------------------------------------------------------------------- nesting, bombs, tags

@@ -644,62 +644,8 @@ def test_the_audit_alternatives_prices_say_so_in_ids():
 
 
 # ------------------------------------------ no new English sentence from an estimator, the plan or prices
-KNOWN_ENGLISH: dict[str, set[str]] = {
-    # what these modules still word in English, each to become message ids with values (issue 21):
-    # the time ledger's items, a compute path's description, the ledger's items, what a market
-    # offer is sold as, the serving choice's and rate model's explanations, the support table's
-    # descriptions, the plan's notes on its baselines and binding constraints, the price import's
-    # skip reasons and the price table's rows. A peak phase ("optimizer step") is a closed vocabulary.
-    "estimators/candidate.py": {"start-up and wind-down", "pipeline bubble", "failures and restarts",
-                                "the proposal's own price", "work redone after spot reclaims",
-                                "waiting for spot capacity"},
-    "estimators/compute.py": {"fp32 (no bf16 units: emulated)", "this GPU has no bf16 hardware path",
-                              "no fp16 hardware path", "fp16 packed (no tensor cores)", "no tensor cores"},
-    "estimators/cost.py": {"start-up and wind-down", "the proposal's own price", "whole servers", "host server share",
-                           "scale-out network", "software licences", "resale at the end"},
-    "estimators/memory.py": {"optimizer step"},
-    "estimators/offers.py": {"on demand", "; {} USD per GPU-hour for a cluster of {} GPUs",
-                             "more than {} GPUs from {} are rented only as a reserved cluster, at least {} h ({}){}",
-                             "a {} reservation costs less than on demand for {} h",
-                             "; no reserved rate published: the on-demand rate is assumed"},
-    "estimators/serving/choice.py": {
-        "the fewest concurrent requests that reach target_tokens_per_s",
-        "workload.requests_per_s (Little's law: rate x time in the batch)",
-        "the most the memory and latency targets allow (the throughput target is not reached)",
-        "the copy does not fit"},
-    "estimators/serving/rate.py": {
-        "Poisson arrivals; batch in service from Little's law on the step model; slot wait M/D/c (Erlang C x 1/2) "
-        "and prefill wait M/D/m; p95 from the exponential tail of the waits (added) and a Poisson batch",
-        "; prefill and decode copies apart, the prompt's KV cache sent between them",
-        "disaggregated serving needs two copies or more; this layout has one, so it serves colocated"},
-    "estimators/serving/support.py": {
-        "the framework runs this precision on this GPU", "the framework does not run on this GPU vendor",
-        "the GPU is older than the framework's CUDA build supports", "the framework cannot load this precision",
-        "the framework's kernels for this precision do not exist for this GPU vendor",
-        "the framework's kernels for this precision need a newer GPU",
-        "this precision needs tensor-core units the GPU lacks",
-        "one model copy would span nodes and the framework runs on one machine only"},
-    "plan/build.py": {"plan file", "the solver stopped before its optimum; the {} baseline is cheaper and is the plan",
-                      "give targets.requests_per_s to compare with a hosted API",
-                      "the {} fleet is full in months {}: more of them would lower the cost",
-                      "no GPU type can be bought for every workload", "leaves work unplaced",
-                      "not allowed by constraints.acquisition", "over by ",
-                      "the plan would cost less with more budget here", "rules out {} for {}"},
-    "plan/milp.py": {"Solution limit reached", "Time limit reached"},
-    "plan/solve.py": {"no dated purchase price for {}", "{} cannot be bought in mainland China: {}",
-                      "{} is sold only in mainland China", "{} cannot be bought"},
-    "prices/catalog_csv.py": {
-        "{} catalog CSV '{}' imported with gpuwise prices import (as_of: {}{})", "the file's modification date",
-        "GPU '{}' is ambiguous: it could be {}", "gpu count", "no GPU name", "GPU '{}'{} is not in the catalog",
-        "'{}' read as {}: an 8-GPU cloud instance of this part is an HGX (SXM) server",
-        ", not a date the file states", "cheapest of {} locations", "no price", "price {} is not positive",
-        "price {} is below {} (the overlay keeps 6 decimals)", "did you mean {} for {}?",
-        "CSV error, reading stopped: {}", "{} fields, the header has {}"},
-    "prices/overlay.py": {"knowledge overlay", "# Knowledge overlay written by `gpuwise prices import` on {} from {}"},
-    "prices/table.py": {"up to {} GPUs", "any count", "reserved cluster from {} GPUs", "per GPU spot ({})",
-                        "per card", "NIC port", "switch port", "USD -> CNY exchange rate", ", China market"},
-}
-"""English still written in code by the modules below, by file; the list may only shrink."""
+KNOWN_ENGLISH: dict[str, set[str]] = {}
+"""English still written in code, by file: none (issue 21); the list may only shrink."""
 
 _PROSE = re.compile(r"[A-Za-z]{2,} [a-z]{2,}")
 _NOT_SAID = {"N_", "_f", "Said", "UserError", "KnowledgeError", "RuleError", "ValueError", "TypeError", "KeyError",
@@ -808,3 +754,42 @@ def test_why_a_workload_is_unplaced_is_message_ids(tmp_path):
     assert [p[1] for p in owned.values["owned_reason_phrases"]] == ["plan.why.owned_gpu"]
     zh = " ".join(plan_view.render(r, "text", lang="zh", detail="full").split())
     assert "没有哪种 GPU 能运行它" in zh and "no GPU type" not in zh and "longer than" not in zh
+
+
+# ------------------------------------------------ a price import's reasons and notes (prices/catalog_csv.py)
+def test_an_import_words_its_reasons_in_the_report_language(tmp_path, kb):
+    """A row priced -3 is left out, a 48 GB 'A100' is no catalog part (A100s come with 40 or 80 GB,
+    NVIDIA's A100 datasheet), an 8-GPU 'A100' instance with 80 GB is the HGX (SXM) module: each
+    reason and note is a catalog message, worded in Chinese from its template, not quoted English."""
+    from gpuwise.prices import read_catalog
+    from gpuwise.render.price_view import import_summary
+
+    head = "instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_size,gpu_vendor,flags\n"
+    rows = ["p4de,us-0,32.7,96,1152,8,A100,80,False,,nvidia,", "p4de,us-1,33.7,96,1152,8,A100,80,False,,nvidia,",
+            "b1,us-0,-3,8,64,1,H100,80,False,,nvidia,", "b4,us-0,1.0,8,64,1,A100,48,False,,nvidia,"]
+    (tmp_path / "aws.csv").write_text(head + "\n".join(rows) + "\n")
+    rep = read_catalog(tmp_path / "aws.csv", kb, as_of="2026-11-01")
+    assert [s.reason for s in rep.skipped] == ["price -3 is not positive",
+                                               "GPU 'A100' with 48 GB is not in the catalog"]
+    assert [str(n) for n in rep.offers[0].notes] == [
+        "'A100' read as NVIDIA A100 SXM4 80GB: an 8-GPU cloud instance of this part is an HGX (SXM) server",
+        "cheapest of 2 locations"]
+    zh = import_summary(rep, None, "zh")
+    assert "价格 -3 不是正数" in zh and "48 GB 的 GPU“A100”不在目录中" in zh and "2 个地区中最便宜的" in zh
+    assert "not positive" not in zh and "cheapest" not in zh and "read as" not in zh
+    assert rep.as_dict()["skipped"][0] == {"line": 4, "name": "b1", "reason": "price -3 is not positive"}
+
+
+def test_a_rule_title_inside_a_plan_reason_is_the_catalog_title():
+    """A plan reason naming the rule that ruled a GPU type out carries the rule's title as a part
+    (rule.title), so a Chinese report shows the rule's translated title (MARKET-RESERVED-ONLY:
+    "That size is rented only reserved", rules/market.yaml), not the English one."""
+    from gpuwise.plan.why import why
+
+    w = why("software", "plan.why.ruled_out", rule="MARKET-RESERVED-ONLY",
+            title=[("", "rule.title", {"title": "That size is rented only reserved"})])
+    assert w.text == "ruled out by MARKET-RESERVED-ONLY (That size is rented only reserved)"
+    parts = json.loads(json.dumps(messages.phrase_json(w.parts)))
+    zh = words.said(parts, Fmt("zh"))
+    assert "该规模只能预留租用" in zh and "rented only" not in zh
+    assert "该规模只能预留租用" in words.phrase(parts, Fmt("zh"))

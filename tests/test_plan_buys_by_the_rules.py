@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import yaml
 
+from gpuwise import messages
 from gpuwise.decide import rulebook
 from gpuwise.decide.recommend import recommend
 from gpuwise.decide.verdicts import buy_refused
@@ -48,7 +49,8 @@ def test_the_export_rules_decide_what_the_plan_may_buy(kb):
     assert buy_refused(book, kb, kb.gpus["h20-96gb-sxm"], ANY, "china") == []
     assert buy_refused(book, kb, kb.gpus["h100-80gb-sxm"], ANY, "global") == []
     no = _fleet(kb, "h100-80gb-sxm", "china", ["MARKET-EXPORT-BUY"])
-    assert no.unit == 0 and "cannot be bought in mainland China" in no.buy_reason
+    assert no.unit == 0 and [p[1] for p in no.buy_reason] == ["buy.china_blocked"]
+    assert "cannot be bought in mainland China" in messages.phrase_text(no.buy_reason)
     yes = _fleet(kb, "h100-80gb-sxm", "global", [])
     assert yes.unit >= 1 and yes.unit_capex > 0
 

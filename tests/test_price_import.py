@@ -87,7 +87,7 @@ def test_gpuhunt_catalog_imported_then_used(kb, tmp_path: Path) -> None:
     assert h100.spot_price == pytest.approx(round(h100.price * 0.4, 4))  # the spot twin of that location
     a100 = next(o for o in rep.offers if o.instance == "gx2.8x")
     assert a100.gpu == "a100-80gb-sxm"  # 'A100' with 80 GB on 8 GPUs: the HGX (SXM) part, said so
-    assert "SXM" in a100.notes[0]
+    assert "SXM" in str(a100.notes[0])
 
     out = tmp_path / "overlay"
     before = recommend(str(LORA))

@@ -116,6 +116,26 @@ def test_a_house_rule_moves_the_load_as_the_scaled_target_does(tmp_path, name, h
     assert moved, "the house rule should move the operating point of some candidate"
 
 
+def test_a_house_rule_on_several_gpus_moves_only_their_load(tmp_path):
+    """A house rule that holds a service spread over several GPUs to half the TTFT and TPOT
+    targets (a copy split over GPUs answers for more traffic): the limits are the rules' per count,
+    so one GPU is served as the question asks (1 s, 50 ms) and every count above it exactly as the
+    built-in rules serve a question with 0.5 s and 25 ms."""
+    house = [(step, {**r, "id": f"HOUSE-{r['id']}-MULTI", "when": [*r["when"], ["multi_gpu", "==", True]]})
+             for step, r in latency(0.5)]
+    q = copy.deepcopy(TPS)
+    q["constraints"]["gpus"] = FEW
+    got = _by_candidate(gpuwise.recommend(q, rules=_house(tmp_path, house)))
+    asked = _by_candidate(gpuwise.recommend(q))
+    half = _by_candidate(gpuwise.recommend(_scaled(q, ("max_ttft_ms", "max_tpot_ms"), 0.5)))
+    assert {k[1] for k in got} >= {1, 2, 4, 8}
+    for k, (feasible, _rules, serving) in got.items():
+        like = asked if k[1] == 1 else half
+        assert serving == like[k][2], k
+        assert feasible == like[k][0], k
+        assert serving["targets"]["max_ttft_ms"] == (1000 if k[1] == 1 else 500)
+
+
 def test_the_load_at_a_rate_keeps_littles_law(tmp_path):
     """Relaxing the rate target to half (SRV-RATE-TARGET x 0.5) puts the load at 1.75 requests/s:
     the requests in flight are the rate x the time a request spends in the batch (its mean first
@@ -202,7 +222,7 @@ def test_a_model_that_picks_from_the_workloads_targets_fails_the_check_above(tmp
     q["constraints"]["gpus"] = FEW
     scaled = _by_candidate(gpuwise.recommend(_scaled(q, fields, f)))
     for module in (choice, report):
-        monkeypatch.setattr(module, "limits", lambda job, gpu: limits.of_workload(job.w))
+        monkeypatch.setattr(module, "limits", lambda job, gpu, count: limits.of_workload(job.w))
     assert _by_candidate(gpuwise.recommend(q, rules=_house(tmp_path, house))) != scaled
 
 

@@ -9,6 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 import gpuwise
+from gpuwise import messages
 from gpuwise.estimators import serving as SV
 from gpuwise.estimators.serving import rate as R
 from gpuwise.estimators.serving.options import Spec
@@ -64,7 +65,7 @@ def test_little_law_at_the_stated_rate(kb):
     per_copy = 2.0 / s.layout.replicas
     assert at.batch == pytest.approx(per_copy * (p.ttft + 500 * p.tpot), rel=1e-6)
     assert s.load.concurrency == pytest.approx(at.batch * s.layout.replicas)
-    assert s.load_source.startswith("workload.requests_per_s")
+    assert s.load_source == "load.rate"  # message ids: the JSON writes "workload.requests_per_s (Little's law...)"
 
 
 def test_max_rate_is_the_edge_of_the_targets(kb):
@@ -97,7 +98,7 @@ def test_disaggregated_decode_runs_without_prompt_chunks(kb):
     assert dis.rate.at_rate.prefill_copies >= 1 and dis.rate.at_rate.decode_copies >= 1
     assert dis.rate.at_rate.tpot_mean < co.rate.at_rate.tpot_mean
     one = SV.choose(job_of(kb, disaggregated=True, **{**w, "parallelism": {"tp": 1}}), gpu, 1)
-    assert "two copies" in one.rate.note
+    assert "two copies" in messages.template(one.rate.note)
 
 
 # --------------------------------------------------------------------------- speculative

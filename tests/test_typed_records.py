@@ -95,3 +95,19 @@ def test_facts_are_built_from_the_records(kb):
     out = serving_json(sv)
     assert out["layout"] == sv.layout.as_dict() and out["tpot_s"] == sv.tpot_s
     assert out["per_sequence_tokens_per_s"] == pytest.approx(1 / sv.tpot_s)
+
+
+def test_a_solved_plan_is_handed_on_as_typed_records():
+    """plan/build.py reads the solver's values into plan/solution.py's records and plan/judge.py builds
+    the plan's facts from their attributes: no string-keyed bag between them. A money line keeps its
+    formula's operands as the JSON shows them (``inputs``), as a ledger line does."""
+    from gpuwise.plan import judge, solution
+
+    records = (solution.Extracted, solution.MonthFigures, solution.Placed, solution.Bought, solution.Committed,
+               solution.MoneyLine, solution.HostedApi)
+    assert all(dataclasses.is_dataclass(r) and r.__dataclass_params__.frozen for r in records)  # type: ignore[attr-defined]
+    assert [b for r in records for b in _bags(r)] == ["MoneyLine.inputs: dict[str, typing.Any]"]
+    source = sources.text(ROOT / "gpuwise" / "plan" / "judge.py")
+    assert 'ex["' not in source and 'a["' not in source and ".get(\"provider\")" not in source
+    hints = typing.get_type_hints(judge.facts)
+    assert hints["ex"] is solution.Extracted and hints["api"] == list[solution.HostedApi]

@@ -20,7 +20,7 @@ def guarded(body: Callable[[], int], *, console: Any, interrupted: Callable[[], 
     language) goes to stderr, 130; a :class:`~gpuwise.errors.UserError` is its one line, 2.
     ``also``: further exceptions worded by ``on_also`` (exit 2), such as a file that cannot be
     saved."""
-    from ..errors import UserError
+    from ..errors import UserError, one_line
 
     try:
         return body()
@@ -28,10 +28,10 @@ def guarded(body: Callable[[], int], *, console: Any, interrupted: Callable[[], 
         console.print()
         print(interrupted(), file=sys.stderr)
         return EXIT_INTERRUPTED
-    except UserError as exc:
-        print(f"gpuwise ask: {exc.line(lang)}", file=sys.stderr)
+    except UserError as exc:  # one printable line, as every command's (a file name may carry escapes)
+        print(f"gpuwise ask: {one_line(exc.line(lang))}", file=sys.stderr)
         return EXIT_USAGE
     except also as exc:
         assert on_also is not None
-        print(on_also(exc), file=sys.stderr)
+        print(one_line(on_also(exc)), file=sys.stderr)
         return EXIT_USAGE

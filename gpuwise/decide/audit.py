@@ -25,7 +25,7 @@ from ..inputs.job import note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
-from ..results import Assumption, AuditResult, Candidate
+from ..results import Assumption, AuditResult, Candidate, StalePrice
 from . import engine
 from .actions import fact_key, ordered_findings
 from .recommend import (
@@ -65,10 +65,10 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     if acq.hourly_usd is not None:
         # the listed offer the proposal's own price is compared with: the instance or provider it
         # names, else the cheapest of the kind the job is rented as in its market (spot with spot)
-        from ..estimators import candidate as C
         from ..estimators.offers import reference_offer
+        from ..estimators.rental import named_offers, offers_for
 
-        pool = (C._named_offers(job, gpu, hw.count, acq.provider) if acq.provider else []) or C.offers_for(
+        pool = (named_offers(job, gpu, hw.count, acq.provider) if acq.provider else []) or offers_for(
             job, gpu, hw.count)
         ref = reference_offer(pool, kb.runtime.networks, provider=acq.provider, instance=acq.instance,
                               spot=acq.spot)
@@ -390,8 +390,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             steps=step_summaries(job, con, outcome, mine_key),
             charts=_with_proposal_curve(judged.charts, proposed, acq.mode),
             knowledge_dates=judged.knowledge_dates, cards=views,
-            stale_prices=[{"what": f.values.get("what", ""), "as_of": f.values.get("as_of", ""),
-                           "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"],
+            stale_prices=[StalePrice.of(f) for f in findings if f.topic == "data-freshness"],
             prices_used=prices_used(job, proposed, acq.mode) + [
                 alternative(e) for o in alt_option for e in prices_used(job, *o)],
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules),

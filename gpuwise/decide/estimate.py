@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import knowledge as knowledge_mod
@@ -19,6 +20,8 @@ from ..messages import formula, phrase_json
 from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
 
 if TYPE_CHECKING:
+    from ..estimators.run import TrainingRun
+    from ..estimators.serving.result import ServingResult
     from .verdicts import Verdict
 
 
@@ -147,47 +150,81 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
         scaling_efficiency=speed.efficiency if speed else None, peak_tflops=speed.peak_tflops if speed else None,
         peak_kind=speed.peak_kind if speed else "", mfu=speed.mfu if speed else None,
         terms=terms, cost=cost, ledger=led, timeline=tl,
-        **plan_out(job, ev, verdict),
+        **plan_out(job, ev, verdict).fields(),
     )
 
 
-def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> dict[str, Any]:
-    """The ``GpuOut`` fields of the plan (contract version 2): a training job's layout, whether it fits
-    as asked (the memory rule that passed it says) and what gpuwise would change; an inference job's
-    serving figures, with the cost per million output tokens at the load."""
-    if job.training:
-        run, days = ev.training, ev.wall_days
-        if run is None:  # no layout planned (a diffusion model): the time alone
-            return {"fits_as_requested": None, "layout": None, "training": {"wall_days": days} if ev.speed else {}}
-        return {"fits_as_requested": verdict.fits_as_requested, "layout": run.plan.layout.as_dict(),
-                "training": run.as_json(days)}
-    serving = SV.serving_json(ev.serving)
-    if serving is not None and ev.serving is not None:
-        k = ev.cost
-        serving["cost_per_million_output_tokens"] = cost_per_million_tokens(
-            ev.serving.throughput_tokens_per_s, k.rent_usd if k else None, k.buy_usd if k else None,
-            job.c.project_months)
-    return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
-
-
-def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, buy_usd: float | None,
-                            months: float) -> dict[str, Any]:
+@dataclass(frozen=True)
+class CostPerMillion:
     """USD per million output tokens at a sustained load, renting and buying: the cost per hour (the
     project's cost over its hours, as the serving cost is counted) / (tokens/s x 3600) x 1e6 -- the
     figure teams compare with a hosted API's price per million tokens."""
+
+    tokens_per_s: float | None
+    hours: float
+    rent_usd_per_hour: float | None
+    buy_usd_per_hour: float | None
+
+    def per_million(self, usd_per_hour: float | None) -> float | None:
+        tps = self.tokens_per_s
+        return usd_per_hour / (tps * 3600) * 1e6 if tps is not None and tps > 0 and usd_per_hour is not None else None
+
+    def as_json(self) -> dict[str, Any]:
+        """``gpu.serving.cost_per_million_output_tokens`` of the estimate JSON."""
+        words = formula("formula.cost_per_million")
+        return {"rent_usd": self.per_million(self.rent_usd_per_hour),
+                "buy_usd": self.per_million(self.buy_usd_per_hour),
+                "rent_usd_per_hour": self.rent_usd_per_hour, "buy_usd_per_hour": self.buy_usd_per_hour,
+                "tokens_per_s": self.tokens_per_s, "hours": self.hours,
+                "formula": messages.formula_text(words), "formula_phrases": messages.phrase_json(words)}
+
+
+def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, buy_usd: float | None,
+                            months: float) -> CostPerMillion:
+    """:class:`CostPerMillion` of a service's rent and buy totals over ``months``."""
     hours = months * HOURS_PER_MONTH
-    per_hour = {"rent": rent_usd / hours if rent_usd is not None and hours > 0 else None,
-                "buy": buy_usd / hours if buy_usd is not None and hours > 0 else None}
-    ok = tokens_per_s is not None and tokens_per_s > 0
+    return CostPerMillion(tokens_per_s, hours, rent_usd / hours if rent_usd is not None and hours > 0 else None,
+                          buy_usd / hours if buy_usd is not None and hours > 0 else None)
 
-    def per_million(usd_per_hour: float | None) -> float | None:
-        return usd_per_hour / (tokens_per_s * 3600) * 1e6 if ok and usd_per_hour is not None else None
 
-    words = formula("formula.cost_per_million")
-    return {"rent_usd": per_million(per_hour["rent"]), "buy_usd": per_million(per_hour["buy"]),
-            "rent_usd_per_hour": per_hour["rent"], "buy_usd_per_hour": per_hour["buy"],
-            "tokens_per_s": tokens_per_s, "hours": hours,
-            "formula": messages.formula_text(words), "formula_phrases": messages.phrase_json(words)}
+@dataclass(frozen=True)
+class PlanOut:
+    """What the estimate says of the plan (contract version 2): a training job's layout and whether it
+    fits as asked (the memory rule that passed it says); an inference job's serving figures, with the
+    cost per million output tokens at the load. :meth:`fields` writes them as the JSON has them."""
+
+    training_job: bool
+    fits_as_requested: bool | None = None
+    run: TrainingRun | None = None  # the layout planned (None: none, a diffusion model)
+    wall_days: float | None = None
+    timed: bool = False  # without a layout: whether there is a speed estimate (then the time alone)
+    serving: ServingResult | None = None  # the serving model's figures at the load
+    cost_per_million: CostPerMillion | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The ``GpuOut`` fields of the plan."""
+        if self.training_job:
+            if self.run is None:
+                return {"fits_as_requested": None, "layout": None,
+                        "training": {"wall_days": self.wall_days} if self.timed else {}}
+            return {"fits_as_requested": self.fits_as_requested, "layout": self.run.plan.layout.as_dict(),
+                    "training": self.run.as_json(self.wall_days)}
+        serving = SV.serving_json(self.serving)
+        if serving is not None and self.cost_per_million is not None:
+            serving["cost_per_million_output_tokens"] = self.cost_per_million.as_json()
+        return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
+
+
+def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> PlanOut:
+    """The estimate's plan for one candidate, from its typed records."""
+    if job.training:
+        if ev.training is None:  # no layout planned (a diffusion model): the time alone
+            return PlanOut(True, wall_days=ev.wall_days, timed=bool(ev.speed))
+        return PlanOut(True, verdict.fits_as_requested, ev.training, ev.wall_days)
+    k = ev.cost
+    per_million = cost_per_million_tokens(ev.serving.throughput_tokens_per_s, k.rent_usd if k else None,
+                                          k.buy_usd if k else None, job.c.project_months) if ev.serving else None
+    return PlanOut(False, serving=ev.serving, cost_per_million=per_million)
 
 
 def _count_for_deadline(job: Job, g: Any) -> tuple[int, str, dict[str, Any]]:

@@ -186,6 +186,8 @@ class CandidateFact(FactModel):
     rent_term: str = _f("the term the rental is priced on: on-demand, reserved, 1-month, 1-year, 3-year")
     rent_min_term_days: float = _f("the shortest term the rental is billed for, days (0: none)")
     rent_term_why: str = _f("why that term, in words")
+    rent_term_why_phrases: list = _f("the same reason as message ids and values ([separator, id, values] parts), "
+                                     "which a report words in its own language")
     buy_in_servers: bool = _f("the GPU is sold only mounted in whole servers (baseboards; knowledge/prices.yaml units)")
     buy_size_listed: bool = _f("the count is one of the server sizes the GPU is sold in")
     buy_past_whole_servers: int = _f("GPUs left over past whole servers of the largest size sold (0 when not sold in "
@@ -626,6 +628,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
                                     "rules show)",
         "buy_unavailable_reason_phrases": "the reason's parts, for the report's language "
                                           "(buy_unavailable_reason is what rules show)",
+        "rent_term_why_phrases": "the reason's parts, for the report's language (rent_term_why is what rules show)",
         "strategy_phrases": "the strategy's parts, for the report's language (strategy is what rules show)",
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
         "currency": _HOUSE + " (market decides the export rules)",

@@ -48,6 +48,7 @@ from ..results import (
     Recommendation,
     RecommendResult,
     Sentence,
+    StalePrice,
     StepSummary,
 )
 from . import bounds, engine, rulebook
@@ -605,10 +606,9 @@ def _per_subject(key: str) -> bool:
     return not key.startswith("card:") and key not in ("job", "proposal")
 
 
-def stale_prices(findings: list[Any]) -> list[dict[str, Any]]:
+def stale_prices(findings: list[Any]) -> list[StalePrice]:
     """The prices a data-freshness rule called stale, for the report's note."""
-    return [{"what": f.values.get("what", f.subject), "as_of": f.values.get("as_of", ""),
-             "age_days": f.values.get("age_days", -1)} for f in findings if f.topic == "data-freshness"]
+    return [StalePrice.of(f, f.subject) for f in findings if f.topic == "data-freshness"]
 
 
 def currency_info(kb: Any, asked: str = "USD") -> CurrencyInfo | None:

@@ -218,7 +218,8 @@ def _market_part(job: Job, ev: Evaluation, k: Cost, m: Market, mode: str) -> dic
         "rent_provider": k.rent_provider or "none",
         **_jurisdiction(job, ev.gpu.id),
         "rent_reserved_only": k.rent_reserved_only, "rent_term": k.rent_term,
-        "rent_min_term_days": k.rent_min_term_hours / 24, "rent_term_why": k.rent_term_why,
+        "rent_min_term_days": k.rent_min_term_hours / 24, "rent_term_why": phrase_text(k.rent_term_why),
+        "rent_term_why_phrases": phrase_json(k.rent_term_why),
     }
 
 

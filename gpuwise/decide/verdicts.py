@@ -81,11 +81,11 @@ def _share(book: Rulebook, job: Job, gpu: Any) -> float:
     return float(got)
 
 
-def _serving(book: Rulebook, job: Job, gpu: Any) -> Limits:
-    key = ("serving-limits", book.digest, gpu.id)
+def _serving(book: Rulebook, job: Job, gpu: Any, count: int) -> Limits:
+    key = ("serving-limits", book.digest, gpu.id, count)
     got = job.memo.get(key)
     if got is None:
-        lim = bounds.serving_limits(book, probe_fact(job, gpu))
+        lim = bounds.serving_limits(book, probe_fact(job, gpu, count))
 
         def least(v: float | None, asked: float | None) -> float | None:
             return v if v is None or math.isfinite(v) else asked  # no value passes: put the load at the asked

@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
 from ..frozen import frozen
-from ..inputs.job import Job, note
+from ..inputs.job import Job
 from ..ledger import Ledger, Timeline
-from ..messages import Phrase, formula, phrase_json, phrase_text
-from ..results import Assumption
+from ..messages import Phrase, formula, phrase_json, phrase_text, template
 from . import GB, Term, usable_share
 from . import compute as C
 from . import cost as K
@@ -26,11 +25,15 @@ from . import offers as O
 from . import planner as P
 from . import serving as SV
 from .priced import Cost, Market
+from .rental import expected_rent_hours as expected_rent_hours  # the names callers import from here
+from .rental import instance_ram_per_gpu_gb, market_of, named_network, named_offers, offers_for
+from .rental import networks_for as networks_for
 from .run import Speed, TrainingRun
+from .training_job import job_pins, training_job
+from .training_job import requested_pins as requested_pins
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import Gpu
-    from ..knowledge.schema.runtime import StackSpeed
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
 
@@ -94,110 +97,8 @@ class Strategy:
                 if getattr(self, k) != getattr(base, k)]
 
 
-def requested_pins(job: Job) -> P.Pins:
-    """The layout settings the user wrote in the file (``auto`` and absent fields are free), made
-    once per job (the count search asks for them at every count it probes)."""
-    got = job.memo.get("pins")
-    if got is None:
-        got = job.memo["pins"] = _requested_pins(job)
-    return got
-
-
-def _requested_pins(job: Job) -> P.Pins:
-    w = job.w
-    given = w.model_fields_set
-    par = w.parallelism
-    return P.Pins(
-        tp=par.tp if par else None, pp=par.pp if par else None, ep=par.ep if par else None,
-        cp=par.cp if par else None,
-        zero=w.zero_stage if "zero_stage" in given and isinstance(w.zero_stage, int) else None,
-        checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
-                       and isinstance(w.gradient_checkpointing, bool) else None),
-        offload=w.offload if "offload" in given else None,
-        vpp=par.vpp if par else None,
-    )
-
-
-def _pins(job: Job) -> P.Pins:
-    """The user's layout settings as reported with every training estimate (built once per job)."""
-    return requested_pins(job)
-
-
 def _pins_of(s: Strategy) -> P.Pins:
     return P.Pins(tp=s.tp, pp=s.pp, ep=s.ep, cp=s.cp, zero=s.zero, checkpointing=s.checkpointing, offload=s.offload)
-
-
-def global_batch(job: Job) -> tuple[float, Assumption | None]:
-    """Tokens per optimizer step: the user's, or published practice for the model size (the
-    assumption says which, as a sentence of reports/messages.yaml with its source)."""
-    w, f = job.w, job.kb.runtime.training
-    if isinstance(w.global_batch_tokens, int | float):
-        return float(w.global_batch_tokens), None
-    if w.task == "pretrain":  # the size's published batch, grown with the cluster (planner.TrainingJob.batch_tokens)
-        row = f.global_batch_tokens(job.shape.params)
-        return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain_cluster",
-                                {"tokens": row.tokens, "source": " ".join(str(row.source).split()),
-                                 "per_gpu": f.pretrain_tokens_per_gpu.value, "max": f.pretrain_global_batch_max.value,
-                                 "cluster_source": " ".join(str(f.pretrain_tokens_per_gpu.source).split())})
-    seqs = f.finetune_global_batch_sequences
-    tokens = seqs.value * w.seq_len
-    return tokens, note("workload.global_batch_tokens", tokens, "assume.global_batch.finetune",
-                        {"sequences": seqs.value, "source": " ".join(str(seqs.source).split())})
-
-
-def training_job(job: Job) -> P.TrainingJob:
-    """What the layout planner needs from the job (built once; its memo caches layouts)."""
-    tj = job.memo.get("training_job")
-    if tj is None:
-        w, rt = job.w, job.kb.runtime
-        precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
-        base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
-        gbt, why = global_batch(job)
-        chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
-        tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
-                           optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
-                           tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
-                           lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
-                           stack_efficiency=stack_efficiency(job),
-                           stack_memory_bound=stack_spec(job).memory_bound_scale,
-                           stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
-                           stack_gathers_ahead=stack_spec(job).gathers_ahead,
-                           stack_reference=stack_reference(job.kb))
-        tj.batch_given = why is None
-        if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
-            f = rt.training
-            tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
-        job.memo["training_job"] = tj
-        if why is not None:
-            job.assumptions.append(why)
-    return tj
-
-
-def stack_efficiency(job: Job) -> float:
-    """The training stack's speed (runtime.yaml training_stacks); none named: the calibrated middle,
-    said once as an assumption. Lives with the planner's inputs (physics, issue 22)."""
-    stack = getattr(job.w, "stack", None)
-    if stack is None and not any(a.field == "workload.stack" for a in job.assumptions):
-        job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
-    return stack_spec(job).efficiency
-
-
-def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
-    """(architecture, efficiency of the stack its runtime.mfu was measured on), for the architectures a
-    stack of runtime.yaml training_stacks lists as calibrated_on: there the middle and the other stacks run
-    at their efficiency over that stack's (the middle on Hopper: 1 / 1.10 of Megatron-Core's figure)."""
-    ref: dict[str, float] = {}
-    for s in kb.runtime.training_stacks.values():
-        for arch in s.calibrated_on:
-            ref[arch] = max(ref.get(arch, 0.0), s.efficiency)
-    return tuple(sorted(ref.items()))
-
-
-def stack_spec(job: Job) -> StackSpeed:
-    """The named training stack's entry of runtime.yaml training_stacks (the middle when none is named)."""
-    stacks = job.kb.runtime.training_stacks
-    stack = getattr(job.w, "stack", None)
-    return stacks[stack] if stack in stacks else stacks["middle"]
 
 
 def requested_strategy(job: Job) -> Strategy:
@@ -394,117 +295,12 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     return ev if defer else ev.complete()
 
 
-def market_of(job: Job) -> str:
-    c = job.c
-    return c.market or ("china" if c.currency == "CNY" else "global")
-
-
-def offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
-    """Rental offers a user in this market can take, cheapest first (memoised per job)."""
-    key = ("offers", gpu.id, count)
-    if key not in job.memo:
-        job.memo[key] = _offers_for(job, gpu, count)
-    return job.memo[key]
-
-
-def _offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
-    kb = job.kb
-    offers = K.rent_offers(kb.clouds, gpu.id, count, kb.tco_value("usd_cny").value)
-    if market_of(job) == "china":  # mainland-China clouds first, when they rent this GPU
-        offers = [o for o in offers if o.market == "china"] or offers
-    else:
-        offers = [o for o in offers if o.market != "china"]  # mainland platforms need a mainland account
-    if job.training and count > NODE_GPUS:
-        offers = _cluster_offers_first(offers, kb.runtime.networks)
-    return offers
-
-
-NODE_GPUS = I.GPUS_PER_NODE  # GPUs in the largest single server an offer rents (HGX / 8-card PCIe)
-
-
-def _cluster_offers_first(offers: list[K.Offer], networks: dict[str, Any]) -> list[K.Offer]:
-    """Training over several servers is rented as a cluster: offers whose provider states a
-    per-GPU (rail-optimised RDMA) network come first, cheapest first among them; an offer with a
-    per-node or unstated network is taken only where no cluster offer exists. Gradient and
-    pipeline traffic between servers decides the scaling efficiency, and the per-node Ethernet
-    default would leave most of a large job waiting on the network."""
-    def per_gpu(o: K.Offer) -> bool:
-        net = networks.get(o.network) if o.network else None
-        return net is not None and net.shared_by == "gpu"
-
-    return sorted(offers, key=lambda o: not per_gpu(o))  # stable: price order kept within each group
-
-
-def _named_offers(job: Job, gpu: Gpu, count: int, provider: str) -> list[K.Offer]:
-    """The offers of the provider a proposal names, also beyond one rental's size (pods joined by
-    the provider's own network), cheapest first."""
-    kb = job.kb
-    return [o for o in K.rent_offers(kb.clouds, gpu.id, count, kb.tco_value("usd_cny").value, named=provider)
-            if o.provider == provider]
-
-
-def named_network(job: Job, gpu: Gpu, count: int, provider: str | None) -> str | None:
-    """Between the servers of a rental from a named provider: the network that provider states
-    for its offer, or the clouds' Ethernet-class default; None when it does not rent this GPU."""
-    if not provider:
-        return None
-    offers = _named_offers(job, gpu, count, provider)
-    if not offers:
-        return None
-    return _rent_network(job, _sold_offer(job, gpu, count, offers))
-
-
-def expected_rent_hours(job: Job, gpu: Gpu, count: int) -> float:
-    """The hours a rental of ``count`` GPUs is expected to run, known before the network is: a
-    service's whole project; a training job's wall time at the GPU's full rate with no
-    communication (the planner's lower bound) plus start-up. It chooses the offer, and so the
-    network, a job is estimated on; the cost step then prices that network's offers for the
-    estimated hours."""
-    if not job.training:
-        return job.c.project_months * HOURS_PER_MONTH
-    if job.shape.diffusion:
-        return 0.0
-    key = ("expected_hours", gpu.id, count)
-    got = job.memo.get(key)
-    if got is None:
-        gpu_hours = P.fewest_gpus_in_time(training_job(job), gpu, 1.0)
-        ideal = gpu_hours / count if 0 < gpu_hours < math.inf else 0.0
-        got = job.memo[key] = ideal + job.kb.runtime.training.job_setup_hours.value
-    return got
-
-
-def _sold_offer(job: Job, gpu: Gpu, count: int, offers: list[K.Offer]) -> K.Offer:
-    """The offer :func:`offers.as_sold` takes for ``count`` GPUs over the expected hours (sizes,
-    minimum terms and reservations counted), before the job is estimated."""
-    offer, _term = O.as_sold(offers, count, expected_rent_hours(job, gpu, count), job.kb.runtime.networks)
-    return offer
-
-
-def _rent_network(job: Job, offer: K.Offer) -> str:
-    return offer.network or job.kb.clouds.default_network
-
-
-def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
-    """The network between servers each way of acquiring ``count`` GPUs has: that of the rental
-    offer the job would be priced on (the size and term it is sold in, for the expected hours;
-    the offer's stated network or the clouds' Ethernet-class default), and the fabric a bought
-    cluster is priced with. None where that way does not exist."""
-    kb = job.kb
-    offers = offers_for(job, gpu, count)
-    rent = _rent_network(job, _sold_offer(job, gpu, count, offers)) if offers else None
-    plan, _why = K.buy_plan(kb.prices, gpu, count, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value)
-    buy = None
-    if plan is not None and kb.prices is not None and plan.sold_as in kb.prices.bought_fabric:
-        buy = kb.prices.bought_fabric[plan.sold_as]
-    return {"rent": rent, "buy": buy}
-
-
 def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: float,
                   strategy: Strategy | None = None) -> tuple[P.Plan, P.Plan]:
     """(chosen, as requested): the fastest layout with exactly the user's settings, and when that
     does not fit, the fastest with any settings (what gpuwise would change)."""
     tj = training_job(job)
-    pins = _pins(job) if strategy is None else _pins_of(strategy)
+    pins = job_pins(job) if strategy is None else _pins_of(strategy)
     req = P.plan(tj, gpu, count, topo, usable, pins)
     chosen = req
     if not req.fits and pins.any:
@@ -615,33 +411,30 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
                      slowdown=step.total / (step.total - step.offload) if step.offload and step.total > step.offload
                      else 1.0)
     # the chosen layout is the requested one where that fits (plan_training): then nothing to change
-    ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=_pins(job),
+    ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=job_pins(job),
                               suggested_changes=ev.strategy.diff(ev.requested))
-
-
-def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
-    """GB of host RAM per GPU of a named rental instance (runtime.yaml rented_host_ram.instance_gib over
-    the instance's GPUs in clouds.yaml), None when the instance or its RAM is not known."""
-    gib = kb.runtime.rented_host_ram.instance_gib.get(instance) if instance else None
-    shape = next((i for i in kb.clouds.instances if i.id == instance), None) if gib else None
-    return gib * 2 ** 30 / 1e9 / shape.gpus if gib and shape else None
 
 
 def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:
     """The job's wall-clock hours by part, before any spot capacity or commitment: for training the
     planner's steps split by cause, the goodput loss and the set-up; for serving the project."""
     if not job.training:
-        return [("service", job.c.project_months * HOURS_PER_MONTH)]
+        return [(_part("service"), job.c.project_months * HOURS_PER_MONTH)]
     plan, speed = ev.plan, ev.speed
     assert speed is not None and speed.wall_hours is not None
     if plan is None:
-        return [("training", speed.wall_hours)]
+        return [(_part("training"), speed.wall_hours)]
     st, k = plan.step, plan.steps / 3600
     steps_h = st.total * k
     comm, bubble, offload = (st.tp + st.pp + st.dp + st.ep + st.cp) * k, st.bubble * k, st.offload * k
-    return [("compute", steps_h - comm - bubble - offload), ("communication", comm), ("pipeline bubble", bubble),
-            ("offload", offload), ("failures and restarts", plan.wall_hours - steps_h),
-            ("start-up and wind-down", ev.training.setup_hours if ev.training else 0.0)]
+    return [(_part("compute"), steps_h - comm - bubble - offload), (_part("communication"), comm),
+            (_part("bubble"), bubble), (_part("offload"), offload), (_part("failures"), plan.wall_hours - steps_h),
+            (_part("setup"), ev.training.setup_hours if ev.training else 0.0)]
+
+
+def _part(key: str) -> str:
+    """A part of the wall-clock time, named as results carry it (reports/messages.yaml part.*)."""
+    return template(f"part.{key}")
 
 
 def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float | None
@@ -650,14 +443,13 @@ def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float |
     after reclaims and the time waiting for capacity (clouds.yaml spot); a commitment bills its
     whole term. Returns the timeline, the set-up hours and the hours the job itself runs."""
     parts = _run_parts(job, ev)
-    setup = dict(parts).get("start-up and wind-down", 0.0)
+    setup = dict(parts).get(_part("setup"), 0.0)
     run = sum(h for _, h in parts) - setup
     billed = None
     if spot and job.training:
         sm = job.kb.clouds.spot
         redo = run * sm.restart_overhead
-        parts += [("work redone after spot reclaims", redo),
-                  ("waiting for spot capacity", (run + redo) * (1 / sm.availability - 1))]
+        parts += [(_part("spot_redo"), redo), (_part("spot_wait"), (run + redo) * (1 / sm.availability - 1))]
         billed = setup + run + redo
     if commitment_hours is not None:
         billed = max(billed if billed is not None else run + setup, commitment_hours)
@@ -687,7 +479,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     busy = wall_hours if wall_hours is not None else months * HOURS_PER_MONTH
     offers = offers_for(job, ev.gpu, ev.count)
     if provider:
-        offers = _named_offers(job, ev.gpu, ev.count, provider) or offers
+        offers = named_offers(job, ev.gpu, ev.count, provider) or offers
     if instance:
         offers = [o for o in offers if o.instance == instance] or offers
     topo = ev.topology
@@ -697,7 +489,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
-                        None, "proposal", "the proposal's own price", "U",
+                        None, "proposal", template("source.proposal"), "U",
                         network=offer.network if offer and offer.provider == provider else None)
         sold = None
     if sold is not None and sold.min_hours > busy and not commitment_months and not spot:
@@ -795,7 +587,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         rent_currency=offer.currency if offer else None,
         rent_native_per_hour=offer.native_per_hour if offer else None, price_as_of=offer.as_of if offer else None,
         rent_term=sold.term if sold else "on-demand", rent_reserved_only=bool(sold and sold.reserved_only),
-        rent_min_term_hours=sold.min_hours if sold else 0.0, rent_term_why=sold.why if sold else "",
+        rent_min_term_hours=sold.min_hours if sold else 0.0, rent_term_why=sold.why_phrases if sold else (),
         buy_price_as_of=plan.as_of if plan and plan.as_of != "proposal" else None,
         buy_price_source=plan.source if plan else None,
         network=network, network_assumed=assumed, rent_network=rent_net, rent_network_assumed=rent_net_assumed,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..frozen import frozen
 from ..inputs.shape import Shape
-from ..messages import formula, formula_text
+from ..messages import formula, formula_text, template
 from . import Term
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -50,8 +50,12 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
 @frozen
 class Peak:
     tflops: float
-    kind: str  # which datasheet figure was used
-    note: str = ""
+    kind_id: str  # which datasheet figure was used: a message id of reports/messages.yaml (peak.*)
+
+    @property
+    def kind(self) -> str:
+        """The datasheet figure used, in English ("bf16 tensor")."""
+        return template(self.kind_id)
 
 
 def generation_flops_per_token(shape: Shape) -> Term:
@@ -71,21 +75,21 @@ def peak_for(gpu: Gpu, precision: str) -> Peak:
     p = gpu.peaks
     if precision in ("fp8",):
         if p.fp8:
-            return Peak(p.fp8, "fp8 tensor")
+            return Peak(p.fp8, "peak.fp8_tensor")
         precision = "bf16"
     if precision in ("bf16", "int8", "int4"):
         if p.bf16:
-            return Peak(p.bf16, "bf16 tensor")
+            return Peak(p.bf16, "peak.bf16_tensor")
         if precision != "bf16" and p.fp16:
-            return Peak(p.fp16, "fp16 tensor")
-        return Peak(p.fp32, "fp32 (no bf16 units: emulated)", "this GPU has no bf16 hardware path")
+            return Peak(p.fp16, "peak.fp16_tensor")
+        return Peak(p.fp32, "peak.bf16_emulated")
     if precision == "fp16":
         if p.fp16:
-            return Peak(p.fp16, "fp16 tensor")
+            return Peak(p.fp16, "peak.fp16_tensor")
         if p.fp16_nontensor:
-            return Peak(p.fp16_nontensor, "fp16 packed (no tensor cores)", "no tensor cores")
-        return Peak(p.fp32, "fp32", "no fp16 hardware path")
-    return Peak(p.fp32, "fp32")
+            return Peak(p.fp16_nontensor, "peak.fp16_packed")
+        return Peak(p.fp32, "peak.fp32")
+    return Peak(p.fp32, "peak.fp32")
 
 
 def training_time(flops: float, gpus: int, peak_tflops: float, mfu: float, efficiency: float,

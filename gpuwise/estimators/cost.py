@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ledger as L
 from ..frozen import frozen
 from ..ledger import HOURS_PER_MONTH, Ledger, LedgerLine, Period
-from ..messages import Phrase, formula, quoted
+from ..messages import Phrase, formula, quoted, template
 from . import Term
 from .offers import Offer, rent_offers  # noqa: F401  (moved; kept importable from here)
 from .offers import derived as _derived
@@ -166,7 +166,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
         host = v[share_key].value * count
         return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, unit_price * count, host,
                        formula("formula.server.share_proposal", share_key=share_key), condition, "proposal", "USD",
-                       unit_price, "proposal", "the proposal's own price", "U", host_key=share_key), None
+                       unit_price, "proposal", template("source.proposal"), "U", host_key=share_key), None
     wanted = "used" if condition in ("used", "refurbished") else "new"
     shapes = ("server", "baseboard") if u.sold_as == "server" else ("card",)
     points = [p for p in entry.prices if p.unit in shapes]
@@ -455,7 +455,6 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
     A commitment longer than the job is billed in full: the rent line then covers the term less the
     set-up hours, whatever the job uses of it."""
     billed_run = max(run_hours, period.hours - setup_hours) if period.kind == "commitment" else run_hours
-    what = f"{offer.gpus} GPUs" + (f" ({offer.instance})" if offer.instance else "") + f" on {offer.provider}"
     words = (_item("item.rent_instance", gpus=offer.gpus, instance=offer.instance, provider=offer.provider)
              if offer.instance else _item("item.rent", gpus=offer.gpus, provider=offer.provider))
     if spot:
@@ -464,20 +463,19 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
         common = {"usd_per_hour": rate, "provider": offer.provider, "instance": offer.instance,
                   "gpus_paid": offer.gpus, "as_of": offer.as_of, "restart_overhead": sm.restart_overhead,
                   "spot_price_known": offer.spot_usd_per_hour is not None}
-        rent = L.line("rent", f"{what}, spot", rate * billed_run * (1 + sm.restart_overhead),
-                      formula("formula.rent_spot"), {**common, "hours": billed_run},
-                      words + _item("item.spot", sep=", "))
-        setup = L.line("setup", "start-up and wind-down", rate * setup_hours, formula("formula.setup_spot"),
-                       {**common, "hours": setup_hours}, _item("item.setup"))
+        rent = L.line("rent", words + _item("item.spot", sep=", "), rate * billed_run * (1 + sm.restart_overhead),
+                      formula("formula.rent_spot"), {**common, "hours": billed_run})
+        setup = L.line("setup", _item("item.setup"), rate * setup_hours, formula("formula.setup_spot"),
+                       {**common, "hours": setup_hours})
     else:
         d, schedule = discount(clouds, billed_run + setup_hours)
         common = {"usd_per_hour": offer.usd_per_hour, "discount": d, "schedule": schedule,
                   "provider": offer.provider, "instance": offer.instance, "gpus_paid": offer.gpus,
                   "as_of": offer.as_of, "currency": offer.currency}
-        rent = L.line("rent", what, offer.usd_per_hour * billed_run * (1 - d),
-                      formula("formula.rent"), {**common, "hours": billed_run}, words)
-        setup = L.line("setup", "start-up and wind-down", offer.usd_per_hour * setup_hours * (1 - d),
-                       formula("formula.setup"), {**common, "hours": setup_hours}, _item("item.setup"))
+        rent = L.line("rent", words, offer.usd_per_hour * billed_run * (1 - d),
+                      formula("formula.rent"), {**common, "hours": billed_run})
+        setup = L.line("setup", _item("item.setup"), offer.usd_per_hour * setup_hours * (1 - d),
+                       formula("formula.setup"), {**common, "hours": setup_hours})
     return L.ledger(period, [rent, setup, *(fees or [])])
 
 
@@ -485,23 +483,19 @@ def buy_ledger(buy: BuyCost, period: Period) -> Ledger:
     """What owning costs over ``period``: the capital items as bought, the network, hosting, power
     and licences, and the resale at the end as its own (negative) line."""
     p = buy.plan
-    unit = {"server": "whole servers", "card": "cards", "workstation": "cards"}.get(p.sold_as, p.sold_as) if p else ""
-    capex_item = f"{p.units} x {p.unit_gpus}-GPU {unit}" if p and p.sold_as == "server" else (
-        f"{p.count} {unit}" if p else "hardware")
     words = (_item("item.capex.servers", units=p.units, unit_gpus=p.unit_gpus) if p and p.sold_as == "server"
-             else _item("item.capex.cards", count=p.count) if p and unit == "cards"
-             else _item("item.capex.units", count=p.count, unit=unit) if p else _item("item.capex.hardware"))
-    lines = [L.line("capex", capex_item, buy.cards.value, buy.cards.formula_phrases or buy.cards.formula,
-                    buy.cards.inputs, words)]
+             else _item("item.capex.cards", count=p.count) if p and p.sold_as in ("card", "workstation")
+             else _item("item.capex.units", count=p.count, unit=p.sold_as) if p else _item("item.capex.hardware"))
+    lines = [L.line("capex", words, buy.cards.value, buy.cards.formula_phrases or buy.cards.formula,
+                    buy.cards.inputs)]
     for kind, term in (("server", buy.server), ("network", buy.network), ("hosting", buy.hosting),
                        ("power", buy.power), ("licence", buy.licences), ("resale", buy.resale)):
         if term is not None:
-            item = {"server": "host server share", "network": "scale-out network", "hosting": buy.hosting_name,
-                    "power": "electricity", "licence": "software licences",
-                    "resale": "resale at the end"}[kind]
-            said = _item(f"item.site.{item}") if kind == "hosting" and item in SITES else _item(f"item.{kind}")
+            site = buy.hosting_name  # a hosting line names the site (tco.yaml hosting); one it does not know, as named
+            item: str | tuple[Phrase, ...] = (_item(f"item.{kind}") if kind != "hosting" else
+                                              _item(f"item.site.{site}") if site in SITES else site)
             lines.append(L.line(kind, item, term.value, term.formula_phrases or term.formula,  # type: ignore[arg-type]
-                                term.inputs, said if kind != "hosting" or item in SITES else ()))
+                                term.inputs))
     return L.ledger(period, lines)
 
 

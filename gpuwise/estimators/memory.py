@@ -38,7 +38,7 @@ from typing import Literal
 
 from ..frozen import frozen
 from ..inputs.shape import Shape
-from ..messages import Phrase, formula, formula_text, phrase_text
+from ..messages import Phrase, formula, formula_text, phrase_text, template
 from ..results import MEMORY_PARTS
 from . import Term
 
@@ -622,8 +622,9 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
               offload: str, trainable: float, notes: list[Phrase], comm: float, *, deepspeed: bool) -> MemoryEstimate:
     """Pick the peak moment and express the breakdown at that moment (DeepSpeed keeps its gradient
     buckets through backward; PyTorch allocates gradients as activations are freed)."""
+    step = template("phase.optimizer_step")  # the phase's name, as results and reports carry it
     if phase_b >= phase_a:
-        peak = "optimizer step"
+        peak = step
         opt = Term(opt.name, opt.value + step_temp, opt.unit, opt.formula_phrases, opt.inputs)
         act = Term("activations", 0.0, "B", formula("formula.activations_freed"), act.inputs,
                    input_phrases=act.input_phrases,
@@ -639,7 +640,7 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
             tensors = weights.value + grads.value + opt.value + act.value
     over = _overhead_term(tensors, overhead)
     return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", formula("formula.kv_training")),
-                          over, layout, peak, {"backward": phase_a, "optimizer step": phase_b}, host,
+                          over, layout, peak, {"backward": phase_a, step: phase_b}, host,
                           offload, trainable, tuple(notes), comm)
 
 

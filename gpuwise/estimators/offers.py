@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..frozen import frozen
+from ..messages import Phrase, phrase_text, quoted
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import CloudFile
@@ -123,8 +124,13 @@ class SoldTerm:
     usd_per_hour: float  # for all paid GPUs
     min_hours: float  # the hours billed at least
     reserved_only: bool  # the size asked for is not rented on demand
-    why: str
+    why_phrases: tuple[Phrase, ...]  # why this term, as message ids with values (reports/messages.yaml term.*)
     gpus_paid: int | None = None  # GPUs billed when the smallest cluster sold is more than asked (None: as offered)
+
+    @property
+    def why(self) -> str:
+        """Why this term, in English."""
+        return phrase_text(self.why_phrases)
 
 
 def term_for(offer: Offer, gpus: int, hours: float) -> SoldTerm:
@@ -140,20 +146,19 @@ def term_for(offer: Offer, gpus: int, hours: float) -> SoldTerm:
             paid = max(gpus, offer.cluster_rates[0][0], offer.gpus)
             per_gpu = [r for g, r in offer.cluster_rates if g <= paid][-1]
             rate = per_gpu * paid
-            note = f"; {per_gpu:.2f} USD per GPU-hour for a cluster of {paid} GPUs"
+            note: tuple[Phrase, ...] = (("; ", "term.cluster_rate", {"usd_per_gpu_hour": per_gpu, "gpus": paid}),)
         elif rates:
-            rate, note = min(rates.values()), ""
+            rate, note = min(rates.values()), ()
         else:
-            rate, note = offer.usd_per_hour, "; no reserved rate published: the on-demand rate is assumed"
-        return SoldTerm("reserved", rate, floor, True,
-                        f"more than {offer.max_on_demand_gpus} GPUs from {offer.provider} are rented only as a "
-                        f"reserved cluster, at least {floor:g} h ({offer.sold_as_source}){note}",
-                        paid if paid != offer.gpus else None)
-    best = SoldTerm("on-demand", offer.usd_per_hour, 0.0, False, "on demand")
+            rate, note = offer.usd_per_hour, (("; ", "term.no_reserved_rate", {}),)
+        why = ("", "term.reserved_only", {"max_gpus": offer.max_on_demand_gpus, "provider": offer.provider,
+                                          "hours": floor, "source": [quoted(offer.sold_as_source)]})
+        return SoldTerm("reserved", rate, floor, True, (why, *note), paid if paid != offer.gpus else None)
+    best = SoldTerm("on-demand", offer.usd_per_hour, 0.0, False, (("", "term.on_demand", {}),))
     for term, rate in offer.reserved_per_hour:
         h = TERM_HOURS[term]
         if rate * max(hours, h) < best.usd_per_hour * max(hours, best.min_hours):
-            best = SoldTerm(term, rate, h, False, f"a {term} reservation costs less than on demand for {hours:.0f} h")
+            best = SoldTerm(term, rate, h, False, (("", "term.reservation_cheaper", {"term": term, "hours": hours}),))
     return best
 
 

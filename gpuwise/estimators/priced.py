@@ -34,7 +34,7 @@ class Cost:
     rent_term: str
     rent_reserved_only: bool
     rent_min_term_hours: float
-    rent_term_why: str
+    rent_term_why: tuple[Phrase, ...]  # why that term, as message ids with values (offers.SoldTerm)
     buy_price_as_of: str | None
     buy_price_source: str | None
     # between servers: the chosen way's network, the rental's (stated or the clouds' default), the bought fabric

@@ -16,10 +16,10 @@ from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
-from ..errors import N_, UserError
-from ..results import Assumption, CurrencyInfo
+from ..errors import N_, Term, UserError
+from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .judge import judge
-from .milp import USABLE, Solution
+from .milp import Solution
 from .result import (
     Answer,
     ApiAlternative,
@@ -36,6 +36,7 @@ from .result import (
 )
 from .schema import PlanFile
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size
+from .solution import Bought, Committed, Extracted, HostedApi, MoneyLine, MonthFigures, Placed
 from .solve import UNPLACED_RUN, UNSERVED, Fleet, Inputs, Program, Setting, commitment_span, fleet_for, solve
 from .why import joined
 
@@ -80,7 +81,7 @@ def _load(source: Any) -> PlanFile:
     if isinstance(source, PlanFile):
         return source
     if isinstance(source, str | Path):
-        where, data = str(source), read_yaml(Path(source), what="plan file")
+        where, data = str(source), read_yaml(Path(source), what=Term(N_("plan file")))
     elif isinstance(source, dict):
         where, data = "<dict>", source
     else:
@@ -199,7 +200,7 @@ class Planner:
         c = self.pf.constraints
         base = Setting(buy=c.acquisition != "rent", rent=c.acquisition != "buy")
         prog, sol = solve(self.inp, base)
-        if sol.status not in USABLE:
+        if not sol.usable:
             raise UserError(N_("the plan's program could not be solved (%(status)s)"), where=self.where,
                             values={"status": sol.status})
         rent_all = solve(self.inp, Setting(buy=False, rent=True, owned=False), duals=False)
@@ -211,12 +212,12 @@ class Planner:
             if bs is None or not setting_ok:
                 continue
             if bs.objective < chosen[1].objective - max(1.0, 1e-6 * abs(bs.objective)):
-                notes.append(f"the solver stopped before its optimum; the {name} baseline is cheaper and is the plan")
+                notes.append(messages.text("plan.note.baseline_cheaper", {"baseline": name}))
                 chosen = (bp, bs)
         prog, sol = chosen
         self.prog, self.sol = prog, sol
         ex = self._extract(prog, sol)
-        total = sum(m["total"] for m in ex["months"])
+        total = sum(m.total for m in ex.months)
         baselines: dict[str, float | None] = {}
         details = []
         for name, pair, allowed_mode in (("rent_all", rent_all, c.acquisition != "buy"),
@@ -225,20 +226,19 @@ class Planner:
             if bs is None:
                 baselines[name] = None
                 details.append(Baseline(name=name, total=None, allowed=False, why_not="no_type",
-                                        note="no GPU type can be bought for every workload"))
+                                        note=messages.text("plan.baseline.no_type", {})))
                 continue
             bx = self._extract(bp, bs)
-            btotal = sum(m["total"] for m in bx["months"])
-            clean = not bx["unplaced"] and not bx["over"]
+            btotal = sum(m.total for m in bx.months)
+            clean = not bx.unplaced and not bx.over
             allowed = allowed_mode and clean
             baselines[name] = self._money(btotal)
-            why = "" if allowed else ("unplaced" if bx["unplaced"] else "over_budget" if bx["over"] else
+            why = "" if allowed else ("unplaced" if bx.unplaced else "over_budget" if bx.over else
                                       "acquisition")
             details.append(Baseline(name=name, total=self._money(btotal), allowed=allowed, why_not=why,  # type: ignore[arg-type]
-                                    note={"": "", "unplaced": "leaves work unplaced", "over_budget": "over a budget",
-                                          "acquisition": "not allowed by constraints.acquisition"}[why],
-                                    purchases=[self._purchase(p) for p in bx["purchases"]]))
-            if allowed and not ex["unplaced"]:
+                                    note=messages.text(f"plan.baseline.{why}", {}) if why else "",
+                                    purchases=[self._purchase(p) for p in bx.purchases]))
+            if allowed and not ex.unplaced:
                 # the invariant: the plan is the program's optimum over a set holding the baseline
                 assert sol.objective <= bs.objective + max(1.0, 1e-6 * abs(bs.objective)), (name, sol.objective,
                                                                                            bs.objective)
@@ -277,7 +277,7 @@ class Planner:
             for extra in range(4):
                 s = Setting(buy=True, rent=True, fixed_buy={(g, 1): units + extra}, rent_until=1 + inp.delivery)
                 p, sol = solve(inp, s, duals=False)
-                if sol.status in USABLE and not any(
+                if sol.usable and not any(
                         sol.values[j] > 1e-6 for (w, m), j in p.unplaced.items() if m >= 1 + inp.delivery):
                     if best is None or sol.objective < best[1].objective:
                         best = (p, sol)
@@ -285,20 +285,20 @@ class Planner:
         return best if best is not None else (None, None)
 
     # ------------------------------------------------------------------ reading a solution
-    def _extract(self, p: Program, sol: Solution) -> dict[str, Any]:
+    def _extract(self, p: Program, sol: Solution) -> Extracted:
         inp, x = self.inp, sol.values
         H, L = inp.H, inp.delivery
-        lines: list[dict[str, Any]] = []
-        purchases = []
+        lines: list[MoneyLine] = []
+        purchases: list[Bought] = []
         arrived: dict[str, list[int]] = {g: [0] * (H + 2) for g in inp.fleets}
         for (g, o), j in p.buy.items():
             k = round(x[j])
             if k <= 0:
                 continue
             f = inp.fleets[g]
-            purchases.append({"month": o, "gpu": g, "units": k, "unit_gpus": f.unit, "count": k * f.unit,
-                              "amount": k * f.unit_capex, "arrives": o + L, "sold_as": f.sold_as,
-                              "as_of": f.buy_as_of, "source": f.buy_source})
+            purchases.append(Bought(month=o, gpu=g, units=k, unit_gpus=f.unit, count=k * f.unit,
+                                    amount=k * f.unit_capex, arrives=o + L, sold_as=f.sold_as, as_of=f.buy_as_of,
+                                    source=f.buy_source))
             lines.append(_line(o, "capex", _item("item.plan.capex", units=k, unit_gpus=f.unit, gpu=f.gpu.name,
                                                  gpu_id=f.gpu.id, sold_as=f.sold_as), k * f.unit_capex,
                                messages.formula("formula.plan.capex"),
@@ -323,7 +323,7 @@ class Planner:
                                        f.owned_hosting_per_month, messages.formula("formula.plan.owned_hosting"),
                                        f.owned_formula))
         fleet = {g: [f.owned + arrived[g][m] for m in range(H + 1)] for g, f in inp.fleets.items()}
-        placements: dict[int, list[dict[str, Any]]] = {m: [] for m in range(1, H + 1)}
+        placements: dict[int, list[Placed]] = {m: [] for m in range(1, H + 1)}
         used_hours: dict[tuple[str, int], float] = {}
         in_use: dict[tuple[str, int], int] = {}
         rented_hours: dict[str, float] = {}
@@ -337,7 +337,7 @@ class Planner:
                 copies = round(value)
                 gpus = copies * o.count
                 hours = gpus * sz.hours_per_day * DAYS_PER_MONTH
-                extra = {"copies": copies}
+                extra: dict[str, Any] = {"copies": copies}
             else:
                 gpus = o.count
                 hours = o.gpu_hours * value
@@ -345,8 +345,8 @@ class Planner:
             total_hours[sz.name] = total_hours.get(sz.name, 0.0) + hours
             if not own:
                 rented_hours[sz.name] = rented_hours.get(sz.name, 0.0) + hours
-                placements[m].append({"workload": sz.name, "gpu": g, "count": gpus, "acquisition": "rent",
-                                      "term": term, "gpu_hours": hours, **extra})
+                placements[m].append(Placed(workload=sz.name, gpu=g, count=gpus, acquisition="rent", term=term,
+                                            gpu_hours=hours, **extra))
                 return
             used_hours[(g, m)] = used_hours.get((g, m), 0.0) + hours
             power = _power_rate(f) * hours
@@ -358,8 +358,8 @@ class Planner:
             start = in_use.get((g, m), 0)
             in_use[(g, m)] = start + (gpus if sz.serving else 0)
             acq = "owned" if start + gpus <= f.owned or (not sz.serving and gpus <= f.owned) else "buy"
-            placements[m].append({"workload": sz.name, "gpu": g, "count": gpus, "acquisition": acq,
-                                  "gpu_hours": hours, **extra})
+            placements[m].append(Placed(workload=sz.name, gpu=g, count=gpus, acquisition=acq, gpu_hours=hours,
+                                        **extra))
 
         for table, own in ((p.own_copy, True), (p.own_run, True), (p.rent_copy, False), (p.rent_run, False)):
             for (name, m, g), j in table.items():
@@ -415,10 +415,10 @@ class Planner:
                                    per_month * after,
                                    messages.formula("formula.plan.committed_after"),
                                    {**inputs, "months_after": after}))
-            commitments.append({"workload": name, "gpu": g, "count": r.gpus_paid * k, "copies": k, "term": term,
-                                "months": r.months, "start": o, "provider": r.provider, "instance": r.instance,
-                                "usd_per_hour": r.usd_per_hour * k, "amount": per_month * r.months,
-                                "as_of": r.as_of})
+            commitments.append(Committed(workload=name, gpu=g, count=r.gpus_paid * k, copies=k, term=term,
+                                         months=r.months, start=o, provider=r.provider, instance=r.instance,
+                                         usd_per_hour=r.usd_per_hour * k, amount=per_month * r.months,
+                                         as_of=r.as_of))
         unplaced: dict[str, list[int]] = {}
         for (name, m), j in p.unplaced.items():
             if x[j] > 1e-6:
@@ -426,33 +426,33 @@ class Planner:
         over = {name: x[j] for name, j in p.over.items() if x[j] > 1e-3}
         months = []
         for m in range(1, H + 1):
-            ms = [ln for ln in lines if ln["month"] == m]
+            ms = [ln for ln in lines if ln.month == m]
 
-            def of(*kinds: str, ms: list = ms) -> float:
-                return sum(ln["amount"] for ln in ms if ln["kind"] in kinds)
+            def of(*kinds: str, ms: list[MoneyLine] = ms) -> float:
+                return sum(ln.amount for ln in ms if ln.kind in kinds)
 
             cap_hours = sum(fleet[g][m] * HOURS for g in inp.fleets)
             used = sum(used_hours.get((g, m), 0.0) for g in inp.fleets)
-            months.append({
-                "month": m, "capex": of("capex"), "rent": of("rent"), "hosting": of("hosting"), "power": of("power"),
-                "opex": of("hosting", "power"), "fees": of("fee"), "resale": of("resale"),
-                "total": of("capex", "rent", "hosting", "power", "fee", "resale"),
-                "utilisation": used / cap_hours if cap_hours else 0.0,
-                "utilisation_by_gpu": {g: used_hours.get((g, m), 0.0) / (fleet[g][m] * HOURS)
-                                       for g in inp.fleets if fleet[g][m]},
-                "fleet": {g: fleet[g][m] for g in inp.fleets if fleet[g][m]},
-                "placements": placements[m],
-                "work_hours": sum(pl["gpu_hours"] for pl in placements[m]),
-                "own_hours": used, "capacity_hours": cap_hours * inp.availability,
-            })
-        return {"lines": lines, "purchases": purchases, "months": months, "unplaced": unplaced, "over": over,
-                "rented_hours": rented_hours, "total_hours": total_hours, "fleet": fleet, "used_hours": used_hours,
-                "commitments": commitments}
+            months.append(MonthFigures(
+                month=m, capex=of("capex"), rent=of("rent"), hosting=of("hosting"), power=of("power"),
+                opex=of("hosting", "power"), fees=of("fee"), resale=of("resale"),
+                total=of("capex", "rent", "hosting", "power", "fee", "resale"),
+                utilisation=used / cap_hours if cap_hours else 0.0,
+                utilisation_by_gpu={g: used_hours.get((g, m), 0.0) / (fleet[g][m] * HOURS)
+                                    for g in inp.fleets if fleet[g][m]},
+                fleet={g: fleet[g][m] for g in inp.fleets if fleet[g][m]},
+                placements=placements[m],
+                work_hours=sum(pl.gpu_hours for pl in placements[m]),
+                own_hours=used, capacity_hours=cap_hours * inp.availability,
+            ))
+        return Extracted(lines=lines, purchases=purchases, months=months, unplaced=unplaced, over=over,
+                         rented_hours=rented_hours, total_hours=total_hours, fleet=fleet, used_hours=used_hours,
+                         commitments=commitments)
 
     # ------------------------------------------------------------------ hosted APIs
-    def _api(self, total_usd: float) -> list[dict[str, Any]]:
+    def _api(self, total_usd: float) -> list[HostedApi]:
         kb, inp = self.kb, self.inp
-        out: list[dict[str, Any]] = []
+        out: list[HostedApi] = []
         apis = kb.apis.providers if kb.apis else []
         for sz in inp.sized:
             if not sz.serving:
@@ -465,7 +465,7 @@ class Planner:
             local = [(p, pr) for p, pr in offers if (p.market == "china") == china] or offers
             active = [m for m in range(1, inp.H + 1) if sz.active(m)]
             if not sz.requests_per_s or not active:
-                out.append({"workload": sz.name, "note": "give targets.requests_per_s to compare with a hosted API"})
+                out.append(HostedApi(workload=sz.name, note=messages.text("plan.api.no_rate", {})))
                 continue
             _, without = solve(inp, Setting(buy=self.pf.constraints.acquisition != "rent",
                                             rent=self.pf.constraints.acquisition != "buy", skip=frozenset({sz.name})),
@@ -480,29 +480,29 @@ class Planner:
                 per_req = (prompt * pr.input_per_million + output * pr.output_per_million) / 1e6 * to_usd
                 api_month = per_req * req_month
                 be = self_host / per_req / seconds if per_req > 0 else None
-                out.append({"workload": sz.name, "provider": prov.name, "provider_id": prov.id, "model": mid,
-                            "offered_as": pr.offered_as, "input_per_million": pr.input_per_million,
-                            "output_per_million": pr.output_per_million, "price_currency": prov.currency,
-                            "api_per_month": api_month, "self_host_per_month": self_host,
-                            "input_tokens_per_month": req_month * prompt, "output_tokens_per_month": req_month * output,
-                            "break_even_requests_per_s": be, "note": pr.note, "as_of": pr.as_of.isoformat(),
-                            "source": pr.source})
-        out.sort(key=lambda a: (a["workload"], a.get("api_per_month", math.inf)))
+                out.append(HostedApi(workload=sz.name, provider=prov.name, provider_id=prov.id, model=mid,
+                                     offered_as=pr.offered_as, input_per_million=pr.input_per_million,
+                                     output_per_million=pr.output_per_million, price_currency=prov.currency,
+                                     api_per_month=api_month, self_host_per_month=self_host,
+                                     input_tokens_per_month=req_month * prompt,
+                                     output_tokens_per_month=req_month * output, break_even_requests_per_s=be,
+                                     note=pr.note, as_of=pr.as_of.isoformat(), source=pr.source))
+        out.sort(key=lambda a: (a.workload, a.api_per_month if a.provider else math.inf))
         return out
 
     # ------------------------------------------------------------------ what decided the plan
-    def _binding(self, p: Program, sol: Solution, ex: dict[str, Any]) -> list[Binding]:
+    def _binding(self, p: Program, sol: Solution, ex: Extracted) -> list[Binding]:
         out: list[Binding] = []
         for name, i in p.rows.items():
             if not name.startswith("budget"):
                 continue
             dual = sol.duals[i] if i < len(sol.duals) else 0.0
-            over = ex["over"].get(name, 0.0)
+            over = ex.over.get(name, 0.0)
             tight = abs(dual) > 1e-6 or over > 0
             out.append(Binding(constraint=name, kind="budget", binding=tight, value=round(-dual, 4),
                                subject=name[len("budget["):-1], over=self._money(over),
-                               note=("over by " + f"{over:,.0f} USD") if over else
-                               ("the plan would cost less with more budget here" if tight else "slack")))
+                               note=messages.text("plan.binding.over" if over else "plan.binding.tight" if tight
+                                                  else "plan.binding.slack", {"usd": over})))
         per_gpu: dict[str, list[tuple[int, float]]] = {}
         for name, i in p.rows.items():
             if name.startswith(("count[", "hours[")):
@@ -510,7 +510,7 @@ class Planner:
                 if abs(dual) > 1e-6:
                     g, m = name[name.index("[") + 1:-1].split(",")
                     per_gpu.setdefault(g, []).append((int(m), dual))
-        held = set(self.owned) | {pu["gpu"] for pu in ex["purchases"]}
+        held = set(self.owned) | {pu.gpu for pu in ex.purchases}
         for g, items in per_gpu.items():
             if g not in held:  # a type with no GPUs: its rows only price what one would be worth
                 continue
@@ -518,8 +518,8 @@ class Planner:
             worth = max(abs(d) for _, d in items)
             out.append(Binding(constraint=f"capacity[{g}]", kind="capacity", binding=True, value=round(worth, 4),
                                subject=g, months=months,
-                               note=f"the {self.fleets[g].gpu.name} fleet is full in months "
-                                    f"{_ranges(months)}: more of them would lower the cost"))
+                               note=messages.text("plan.binding.capacity", {"gpu": self.fleets[g].gpu.name,
+                                                                            "months": _ranges(months)})))
         for sz in self.sized:
             for kind in ("deadline", "latency", "memory"):
                 hit = sorted(g for g, why in sz.why_not.items() if why.kind == kind)
@@ -527,7 +527,9 @@ class Planner:
                     names = ", ".join(self.kb.gpus[g].name for g in hit[:4]) + (" ..." if len(hit) > 4 else "")
                     out.append(Binding(constraint=f"{kind}[{sz.name}]", kind=kind,  # type: ignore[arg-type]
                                        binding=kind != "memory" or any(g in self.owned for g in hit),
-                                       subject=sz.name, gpus=hit, note=f"rules out {names} for {sz.name}"))
+                                       subject=sz.name, gpus=hit,
+                                       note=messages.text("plan.binding.rules_out", {"gpus": names,
+                                                                                     "workload": sz.name})))
         return out
 
     # ------------------------------------------------------------------ the result
@@ -538,65 +540,62 @@ class Planner:
     def out_currency(self) -> str:
         return self.currency or self.pf.constraints.currency
 
-    def _purchase(self, p: dict[str, Any]) -> Purchase:
-        return Purchase(month=p["month"], gpu=p["gpu"], count=p["count"], amount=self._money(p["amount"]),
-                        units=p["units"], unit_gpus=p["unit_gpus"], sold_as=p["sold_as"], arrives=p["arrives"],
-                        price_as_of=p["as_of"], source=p["source"])
+    def _purchase(self, p: Bought) -> Purchase:
+        return Purchase(month=p.month, gpu=p.gpu, count=p.count, amount=self._money(p.amount), units=p.units,
+                        unit_gpus=p.unit_gpus, sold_as=p.sold_as, arrives=p.arrives, price_as_of=p.as_of,
+                        source=p.source)
 
-    def _result(self, ex, total, baselines, details, api, binding, findings, trace, house, notes) -> PlanResult:
+    def _result(self, ex: Extracted, total: float, baselines: dict[str, float | None], details: list[Baseline],
+                api: list[HostedApi], binding: list[Binding], findings: list[Finding], trace: list[TraceEntry],
+                house: HouseRules | None, notes: list[str]) -> PlanResult:
         M = self._money
-        months = [Month(month=m["month"], capex=M(m["capex"]), rent=M(m["rent"]), opex=M(m["opex"]),
-                        fees=M(m["fees"]), total=M(m["total"]), resale=M(m["resale"]), hosting=M(m["hosting"]),
-                        power=M(m["power"]), utilisation=round(m["utilisation"], 6),
-                        utilisation_by_gpu={g: round(v, 6) for g, v in m["utilisation_by_gpu"].items()},
-                        fleet=m["fleet"],
-                        placements=[Placement(workload=pl["workload"], gpu=pl["gpu"], count=pl["count"],
-                                              acquisition=pl["acquisition"], term=pl.get("term", ""),
-                                              runs=pl.get("runs", 0.0),
-                                              copies=pl.get("copies", 0), gpu_hours=round(pl["gpu_hours"], 3))
-                                    for pl in m["placements"]])
-                  for m in ex["months"]]
-        purchases = [self._purchase(p) for p in ex["purchases"]]
-        unplaced = [self._unplaced(name, ms) for name, ms in ex["unplaced"].items()]
+        months = [Month(month=m.month, capex=M(m.capex), rent=M(m.rent), opex=M(m.opex),
+                        fees=M(m.fees), total=M(m.total), resale=M(m.resale), hosting=M(m.hosting),
+                        power=M(m.power), utilisation=round(m.utilisation, 6),
+                        utilisation_by_gpu={g: round(v, 6) for g, v in m.utilisation_by_gpu.items()},
+                        fleet=m.fleet,
+                        placements=[Placement(workload=pl.workload, gpu=pl.gpu, count=pl.count,
+                                              acquisition=pl.acquisition, term=pl.term, runs=pl.runs,
+                                              copies=pl.copies, gpu_hours=round(pl.gpu_hours, 3))
+                                    for pl in m.placements])
+                  for m in ex.months]
+        purchases = [self._purchase(p) for p in ex.purchases]
+        unplaced = [self._unplaced(name, ms) for name, ms in ex.unplaced.items()]
         for sz in self.sized:
-            if not sz.options and sz.name not in ex["unplaced"]:
+            if not sz.options and sz.name not in ex.unplaced:
                 unplaced.append(self._unplaced(sz.name, []))
-        api_out = [ApiAlternative(workload=a["workload"], provider=a.get("provider", ""),
-                                  self_host_per_month=M(a.get("self_host_per_month", 0.0)),
-                                  api_per_month=M(a.get("api_per_month", 0.0)), model=a.get("model", ""),
-                                  offered_as=a.get("offered_as", ""), input_per_million=a.get("input_per_million", 0.0),
-                                  output_per_million=a.get("output_per_million", 0.0),
-                                  price_currency=a.get("price_currency", "USD"),
-                                  input_tokens_per_month=a.get("input_tokens_per_month", 0.0),
-                                  output_tokens_per_month=a.get("output_tokens_per_month", 0.0),
-                                  break_even_requests_per_s=a.get("break_even_requests_per_s"),
-                                  cheaper="api" if a.get("provider") and a["api_per_month"] < a["self_host_per_month"]
-                                  else "self-host", note=a.get("note", ""), as_of=a.get("as_of", ""),
-                                  source=a.get("source", ""))
-                   for a in api if a.get("provider")]
+        api_out = [ApiAlternative(workload=a.workload, provider=a.provider,
+                                  self_host_per_month=M(a.self_host_per_month), api_per_month=M(a.api_per_month),
+                                  model=a.model, offered_as=a.offered_as, input_per_million=a.input_per_million,
+                                  output_per_million=a.output_per_million, price_currency=a.price_currency,
+                                  input_tokens_per_month=a.input_tokens_per_month,
+                                  output_tokens_per_month=a.output_tokens_per_month,
+                                  break_even_requests_per_s=a.break_even_requests_per_s,
+                                  cheaper="api" if a.api_per_month < a.self_host_per_month else "self-host",
+                                  note=a.note, as_of=a.as_of, source=a.source)
+                   for a in api if a.provider]
         H = self.pf.horizon_months
         rent_by_gpu: dict[str, dict[str, Any]] = {}
-        for m in ex["months"]:
-            for pl in m["placements"]:
-                if pl["acquisition"] == "rent" and pl.get("term", "on-demand") == "on-demand":  # commitments apart
-                    r = rent_by_gpu.setdefault(pl["gpu"], {"gpu": pl["gpu"], "gpu_hours": 0.0, "months": [],
-                                                           "amount": 0.0})
-                    r["gpu_hours"] += pl["gpu_hours"]
-                    if m["month"] not in r["months"]:
-                        r["months"].append(m["month"])
-        for ln in ex["lines"]:
-            if ln["kind"] == "rent" and "term" not in ln["inputs"]:
+        for m in ex.months:
+            for pl in m.placements:
+                if pl.acquisition == "rent" and pl.term == "on-demand":  # commitments apart
+                    r = rent_by_gpu.setdefault(pl.gpu, {"gpu": pl.gpu, "gpu_hours": 0.0, "months": [], "amount": 0.0})
+                    r["gpu_hours"] += pl.gpu_hours
+                    if m.month not in r["months"]:
+                        r["months"].append(m.month)
+        for ln in ex.lines:
+            if ln.kind == "rent" and "term" not in ln.inputs:
                 for r in rent_by_gpu.values():
-                    if ln["gpu"] == r["gpu"]:
-                        r["amount"] += ln["amount"]
+                    if ln.gpu == r["gpu"]:
+                        r["amount"] += ln.amount
                         break
         for r in rent_by_gpu.values():
             r["amount"] = M(r["amount"])
             r["gpu_hours"] = round(r["gpu_hours"], 1)
         allowed = {d.name: d.total for d in details if d.allowed and d.total is not None}
         beats = min(allowed, key=lambda k: allowed[k]) if allowed else ""
-        commitments = [Commitment(**{**c, "usd_per_hour": M(c["usd_per_hour"]), "amount": M(c["amount"])})
-                       for c in ex["commitments"]]
+        commitments = [Commitment(**{**c.fields(), "usd_per_hour": M(c.usd_per_hour), "amount": M(c.amount)})
+                       for c in ex.commitments]
         answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
                         rent=list(rent_by_gpu.values()), commitments=commitments,
                         monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
@@ -623,10 +622,10 @@ class Planner:
             total=M(total), currency=self.out_currency, baselines=baselines, purchases=purchases, months=months,  # type: ignore[arg-type]
             unplaced=unplaced, api=api_out, findings=findings, trace=trace, answer=answer, horizon_months=H,
             usd_cny=self.rate, currency_info=info, total_usd=total, baseline_details=details, binding=binding,
-            lines=[Line(month=ln["month"], kind=ln["kind"], item=messages.phrase_text(ln["item"]),
-                        item_phrases=messages.phrase_json(ln["item"]), amount=M(ln["amount"]),
-                        formula=messages.formula_text(ln["formula"]), inputs=ln["inputs"],
-                        formula_phrases=messages.phrase_json(ln["formula"])) for ln in ex["lines"]],
+            lines=[Line(month=ln.month, kind=ln.kind, item=messages.phrase_text(ln.item),
+                        item_phrases=messages.phrase_json(ln.item), amount=M(ln.amount),
+                        formula=messages.formula_text(ln.formula), inputs=ln.inputs,
+                        formula_phrases=messages.phrase_json(ln.formula)) for ln in ex.lines],
             options=options, owned=owned, workloads=workloads,
             gpu_names={g: f.gpu.name for g, f in self.fleets.items()} | {g: self.kb.gpus[g].name for g in
                                                                          sorted({b for x in binding for b in x.gpus})},
@@ -658,12 +657,11 @@ class Planner:
 
 
 def _line(month: int, kind: str, item: tuple[str, tuple[messages.Phrase, ...]], amount: float,
-          formula: tuple[messages.Phrase, ...], inputs: dict[str, Any]) -> dict[str, Any]:
+          formula: tuple[messages.Phrase, ...], inputs: dict[str, Any]) -> MoneyLine:
     """A money line: its GPU type, what it pays for and its formula as message ids with values
     (reports/messages.yaml item.plan.*, formula.plan.*)."""
     gpu, words = item
-    return {"month": month, "kind": kind, "gpu": gpu, "item": words, "amount": float(amount), "formula": formula,
-            "inputs": inputs}
+    return MoneyLine(month=month, kind=kind, gpu=gpu, item=words, amount=float(amount), formula=formula, inputs=inputs)
 
 
 def _item(message_id: str, **values: Any) -> tuple[str, tuple[messages.Phrase, ...]]:

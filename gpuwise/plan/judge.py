@@ -15,36 +15,37 @@ from ..estimators import cost as K
 from ..messages import fill, phrase_json, phrase_text, placeholders
 from ..results import Finding, HouseRules, TraceEntry
 from .sizing import HOURS
+from .solution import Bought, Extracted, HostedApi
 from .why import Why, joined, why
 
 
-def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
     inp, kb = pl.inp, pl.kb
     H = inp.H
     out: list[dict[str, Any]] = []
     for g, n in pl.owned.items():
         f = inp.fleets[g]
-        used = sum(ex["used_hours"].get((g, m), 0.0) for m in range(1, H + 1))
+        used = sum(ex.used_hours.get((g, m), 0.0) for m in range(1, H + 1))
         # owned first: the owned GPUs' share of the fleet's hours used is what they carried
-        owned_used = min(used, sum(min(ex["used_hours"].get((g, m), 0.0), n * HOURS) for m in range(1, H + 1)))
-        idle = sum(1 for m in range(1, H + 1) if ex["used_hours"].get((g, m), 0.0) <= 1e-6)
-        power = sum(ln["amount"] for ln in ex["lines"] if ln["kind"] == "power" and ln["gpu"] == f.gpu.id)
+        owned_used = min(used, sum(min(ex.used_hours.get((g, m), 0.0), n * HOURS) for m in range(1, H + 1)))
+        idle = sum(1 for m in range(1, H + 1) if ex.used_hours.get((g, m), 0.0) <= 1e-6)
+        power = sum(ln.amount for ln in ex.lines if ln.kind == "power" and ln.gpu == f.gpu.id)
         out.append({"t": "plan_fleet", "gpu": g, "gpu_name": f.gpu.name, "owned": n,
                     "utilisation": owned_used / (n * HOURS * H), "idle_months": idle, "months": H,
                     "hosting_usd": f.owned_hosting_per_month * H + power})
     owned_names = ", ".join(f"{n} x {kb.gpus[g].name}" for g, n in pl.owned.items())
-    first_arrival = {}
-    for p in ex["purchases"]:
-        first_arrival.setdefault(p["gpu"], p)
+    first_arrival: dict[str, Bought] = {}
+    for p in ex.purchases:
+        first_arrival.setdefault(p.gpu, p)
     for sz in inp.sized:
-        months = ex["unplaced"].get(sz.name, [])
+        months = ex.unplaced.get(sz.name, [])
         can = [g for g in pl.owned if g in sz.options and g not in sz.owned_reason]
         reason = () if can else joined([
             Why("owned", (("", "plan.why.owned_gpu", {"gpu": kb.gpus[g].name, "reason": (
                 sz.owned_reason.get(g) or sz.why_not.get(g) or why("estimate", "plan.why.no_estimate")).parts}),))
             for g in pl.owned])
-        total = ex["total_hours"].get(sz.name, 0.0)
-        rented = ex["rented_hours"].get(sz.name, 0.0)
+        total = ex.total_hours.get(sz.name, 0.0)
+        rented = ex.rented_hours.get(sz.name, 0.0)
         first = next((m for m in range(1, H + 1) if sz.active(m)), 1)
         outgrows, gpus_then = -1, -1
         if sz.serving and can:
@@ -55,17 +56,17 @@ def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[s
                     break
         late, pm, am = False, -1, -1
         for m in range(1, H + 1):
-            for pl_ in ex["months"][m - 1]["placements"]:
-                if pl_["workload"] == sz.name and pl_["acquisition"] == "buy":
-                    p = first_arrival.get(pl_["gpu"])
+            for pl_ in ex.months[m - 1].placements:
+                if pl_.workload == sz.name and pl_.acquisition == "buy":
+                    p = first_arrival.get(pl_.gpu)
                     if p is not None and pm < 0:
-                        pm, am = p["month"], p["arrives"]
+                        pm, am = p.month, p.arrives
         if pm > 0:
-            late = any(pl_["workload"] == sz.name and pl_["acquisition"] == "rent"
-                       for m in range(first, am) for pl_ in ex["months"][m - 1]["placements"])
-        abroad = sorted({kb.gpus[p_["gpu"]].name for m in ex["months"] for p_ in m["placements"]
-                         if p_["workload"] == sz.name and p_["acquisition"] == "rent"
-                         and (mk := K.market_entry(kb.prices, p_["gpu"])) is not None and mk.sold_in_china is False})
+            late = any(pl_.workload == sz.name and pl_.acquisition == "rent"
+                       for m in range(first, am) for pl_ in ex.months[m - 1].placements)
+        abroad = sorted({kb.gpus[p_.gpu].name for m in ex.months for p_ in m.placements
+                         if p_.workload == sz.name and p_.acquisition == "rent"
+                         and (mk := K.market_entry(kb.prices, p_.gpu)) is not None and mk.sold_in_china is False})
         out.append({"t": "plan_workload", "market": pl.market,
                     "rented_abroad": ", ".join(abroad) if pl.market == "china" else "", "workload": sz.name,
                     "kind": "serving" if sz.serving else "training",
@@ -81,19 +82,19 @@ def facts(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> list[dict[s
         period = name[len("budget["):-1]
         q = int(period[1:]) if period != "total" else 0
         months = range(1, H + 1) if period == "total" else range(3 * q - 2, min(H, 3 * q) + 1)
-        cash = sum(m["capex"] + m["rent"] + m["opex"] + m["fees"] for m in ex["months"] if m["month"] in months)
+        cash = sum(m.capex + m.rent + m.opex + m.fees for m in ex.months if m.month in months)
         budget = inp.budget_total if period == "total" else inp.budget_quarter
         out.append({"t": "plan_budget", "period": period, "cash_usd": cash, "budget_usd": budget,
                     "ratio": cash / budget if budget else 0.0})
     seen: set[str] = set()
     for a in api:
-        if not a.get("provider") or a["workload"] in seen:
+        if not a.provider or a.workload in seen:
             continue
-        seen.add(a["workload"])  # the cheapest provider per service (api is sorted cheapest first)
-        self_host = a["self_host_per_month"]
-        out.append({"t": "plan_api", "workload": a["workload"], "provider": a["provider"], "model": a["model"],
-                    "api_usd_per_month": a["api_per_month"], "self_host_usd_per_month": self_host,
-                    "ratio": a["api_per_month"] / self_host if self_host > 0 else 1e6})
+        seen.add(a.workload)  # the cheapest provider per service (api is sorted cheapest first)
+        self_host = a.self_host_per_month
+        out.append({"t": "plan_api", "workload": a.workload, "provider": a.provider, "model": a.model,
+                    "api_usd_per_month": a.api_per_month, "self_host_usd_per_month": self_host,
+                    "ratio": a.api_per_month / self_host if self_host > 0 else 1e6})
     return out
 
 
@@ -103,7 +104,7 @@ def _copies(sz: Any, g: str, m: int) -> int:
     return replicas_needed(sz, sz.options[g], m)
 
 
-def judge(pl: Any, ex: dict[str, Any], api: list[dict[str, Any]]) -> tuple[list[Finding], list[TraceEntry],
+def judge(pl: Any, ex: Extracted, api: list[HostedApi]) -> tuple[list[Finding], list[TraceEntry],
                                                                            HouseRules | None]:
     book = rulebook.load(pl.rules, {k: v.value for k, v in pl.kb.policy.items()})
     fs = facts(pl, ex, api)

@@ -26,8 +26,9 @@ INF = math.inf
 #: stopped by either limit says so in its solver status.
 NODE_LIMIT = 50_000
 TIME_LIMIT_S = 300.0
-#: Statuses with a usable (possibly unproven) solution.
-USABLE = ("Optimal", "Solution limit reached", "Time limit reached")
+#: HiGHS model statuses (``highspy.HighsModelStatus`` names) with a usable, possibly unproven,
+#: solution; a solution's ``status`` is HiGHS's own wording of it, shown as the solver's.
+USABLE = ("kOptimal", "kSolutionLimit", "kTimeLimit")
 _LOCK = threading.Lock()
 _quieted = False
 
@@ -66,12 +67,13 @@ def _highs():
 
 @dataclass
 class Solution:
-    status: str
+    status: str  # HiGHS's words for how the search ended ("Optimal", "Solution limit reached")
     objective: float
     values: list[float]
     activity: list[float]
     duals: list[float]
     optimal: bool
+    usable: bool  # a solution to read (optimal, or stopped by a limit with one found)
 
 
 @dataclass
@@ -104,14 +106,14 @@ class Model:
         for j, v in (fix or {}).items():
             lb[j] = ub[j] = v
         sol = _run(self, lb, ub, self.integer, time_limit, gap)
-        if not duals or sol.status not in USABLE or not any(self.integer):
+        if not duals or not sol.usable or not any(self.integer):
             return sol
         lb2, ub2 = list(lb), list(ub)
         for j, is_int in enumerate(self.integer):
             if is_int:
                 lb2[j] = ub2[j] = round(sol.values[j])
         lp = _run(self, lb2, ub2, [False] * len(self.integer), time_limit, gap)
-        if lp.status == "Optimal":
+        if lp.optimal:
             sol.duals = lp.duals
         return sol
 
@@ -154,10 +156,11 @@ def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_l
         lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous for i in integer]
     h.passModel(lp)
     h.run()
-    status = h.modelStatusToString(h.getModelStatus())
+    model_status = h.getModelStatus()
     info = h.getInfo()
     s = h.getSolution()
     values = list(s.col_value) if s.value_valid else [0.0] * n
     activity = list(s.row_value) if s.value_valid else [0.0] * r
     duals = list(s.row_dual) if s.dual_valid else [0.0] * r
-    return Solution(status, float(info.objective_function_value), values, activity, duals, status == "Optimal")
+    return Solution(h.modelStatusToString(model_status), float(info.objective_function_value), values, activity, duals,
+                    model_status == highspy.HighsModelStatus.kOptimal, model_status.name in USABLE)

@@ -253,7 +253,7 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook)
             said = sv.support.detail_phrases if sv is not None and sv.support.reason != "ok" else None
             last_reason = (Why("software", said) if said else
                            why("software", "plan.why.ruled_out", rule=unsupported[0],
-                               title=book.rules[unsupported[0]].title))
+                               title=[("", "rule.title", {"title": book.rules[unsupported[0]].title})]))
             break
         cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
             else float(sv.max_throughput_concurrency or 0.0)

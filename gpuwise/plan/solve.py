@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..estimators import cost as K
 from ..knowledge import Knowledge
-from ..messages import phrase_text
+from ..messages import Phrase, quoted
 from .milp import Model, Solution
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, replicas_needed
 
@@ -70,7 +70,7 @@ class Fleet:
     condition: str = "new"
     buy_as_of: str = ""
     buy_source: str = ""
-    buy_reason: str = ""
+    buy_reason: tuple[Phrase, ...] = ()  # why no unit can be bought, as message ids with values (buy.*)
 
 
 def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electricity: float, hosting: str | None,
@@ -95,17 +95,17 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
                            "pue": pue, "hosting": owned_hosting, "tdp_w": gpu.power.tdp_w, "host_w": host_w}
     entry = K.price_entry(kb.prices, gpu.id)
     if entry is None:
-        f.buy_reason = f"no dated purchase price for {gpu.name}"
+        f.buy_reason = (("", "buy.no_price", {"gpu": gpu.name}),)
         return f
     mk = K.market_entry(kb.prices, gpu.id)
     blocked = mk is not None and market == "china" and mk.china_import == "blocked"  # no rule refuses it: see issue 21
     if refused or blocked:
         if mk is not None and market == "china":
-            f.buy_reason = f"{gpu.name} cannot be bought in mainland China: {mk.rule}"  # prices.yaml markets
+            f.buy_reason = (("", "buy.china_blocked", {"gpu": gpu.name, "why": [quoted(mk.rule)]}),)  # prices.yaml
         elif mk is not None and not mk.sold_globally:
-            f.buy_reason = f"{gpu.name} is sold only in mainland China"
+            f.buy_reason = (("", "buy.china_only", {"gpu": gpu.name}),)
         else:
-            f.buy_reason = f"{gpu.name} cannot be bought"
+            f.buy_reason = (("", "buy.none", {"gpu": gpu.name}),)
         return f
     unit = min(entry.units.sizes) if entry.units.sold_as == "server" else 1
     where = hosting or (owned_hosting if owned else "colocation")
@@ -113,7 +113,7 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
                     networks=kb.runtime.networks, hosting=where, usd_cny=usd_cny, market=market)
     if bc is None or bc.plan is None:
         _, why = K.buy_plan(kb.prices, gpu, unit, tco, market=market, usd_cny=usd_cny)
-        f.buy_reason = phrase_text(why) if why else f"{gpu.name} cannot be bought"
+        f.buy_reason = why or (("", "buy.none", {"gpu": gpu.name}),)
         return f
     f.unit, f.unit_capex, f.unit_hardware = unit, bc.capex, bc.cards.value
     f.unit_hosting_per_month = bc.hosting.value

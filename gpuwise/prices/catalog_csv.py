@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import N_, UserError
+from ..errors import N_, Clauses, Said, Term, UserError
 from ..inputs.schema import MAX_GPUS
 from ..yamlio import decode_text
 
@@ -55,7 +55,11 @@ _FALSE = {"false", "0", "no", "n", "f", ""}
 class Skipped:
     line: int
     name: str  # the instance or GPU name as written
-    reason: str
+    why: Said  # why the row is left out, a catalog message (its ``str()`` is the English)
+
+    @property
+    def reason(self) -> str:
+        return str(self.why)
 
 
 @dataclass
@@ -73,7 +77,7 @@ class Imported:
     line: int
     as_of: dt.date
     source: str
-    notes: list[str] = field(default_factory=list)
+    notes: list[Said] = field(default_factory=list)  # catalog messages (``str()``: the English)
 
     @property
     def per_gpu_hour(self) -> float:
@@ -86,7 +90,7 @@ class ImportReport:
     format: str
     provider: str
     as_of: dt.date
-    as_of_from: str  # "--as-of" or "the file's modification date"
+    as_of_from: str  # "--as-of" or FILE_DATE
     rows: int = 0
     no_gpu: int = 0
     offers: list[Imported] = field(default_factory=list)
@@ -101,7 +105,7 @@ class ImportReport:
             "imported": [{"id": offer_id(o), "gpu": o.gpu, "gpus": o.gpus, "price_per_hour": o.price,
                           "per_gpu_hour": round(o.per_gpu_hour, 6), "currency": o.currency,
                           "spot_price_per_hour": o.spot_price, "region": o.region, "line": o.line,
-                          "notes": o.notes} for o in self.offers],
+                          "notes": [str(n) for n in o.notes]} for o in self.offers],
             "skipped": [{"line": s.line, "name": s.name, "reason": s.reason} for s in self.skipped],
         }
 
@@ -136,16 +140,20 @@ def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
                             hint=N_("give the day the prices were read"), values={"date": date.isoformat()})
         return date, "--as-of"
     mtime = os.stat(path).st_mtime
-    return dt.datetime.fromtimestamp(mtime, dt.timezone.utc).date(), "the file's modification date"
+    return dt.datetime.fromtimestamp(mtime, dt.timezone.utc).date(), FILE_DATE
+
+
+FILE_DATE = N_("the file's modification date")
+"""Where the prices' date comes from without --as-of (the report translates it)."""
 
 
 def _number(text: str | None, what: str) -> float:
     try:
         value = float((text or "").strip())
     except ValueError:
-        raise ValueError(f"{what} {(text or '')[:30]!r} is not a number") from None
+        raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30]) from None
     if not math.isfinite(value):
-        raise ValueError(f"{what} is not a finite number")
+        raise Said(N_("%(what)s is not a finite number"), what=what)
     return value
 
 
@@ -161,8 +169,9 @@ def _detect(header: list[str], path: Path) -> str:
     hint, hint_values = N_("give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price"), None
     if len(pairs) == 1:
         hint, hint_values = N_("did you mean %(name)s for %(missing)s?"), {"name": pairs[0][0], "missing": pairs[0][1]}
-    elif pairs:  # several columns to rename: as many clauses, in English
-        hint = "; ".join(f"did you mean {name} for {m}?" for name, m in pairs)
+    elif pairs:  # several columns to rename: as many clauses
+        hint, hint_values = N_("%(clauses)s"), {"clauses": Clauses(
+            Said(N_("did you mean %(name)s for %(missing)s?"), name=name, missing=m) for name, m in pairs)}
     raise UserError(
         N_("not a price catalog: the header lacks %(missing)s (read as the %(best)s layout)"), where=str(path),
         hint=hint, hint_values=hint_values,
@@ -175,7 +184,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     left out with their reasons."""
     p = Path(path)
     if not p.is_file():
-        raise UserError("no such file" if not p.exists() else "not a file", where=str(p))
+        raise UserError(N_("no such file") if not p.exists() else N_("not a file"), where=str(p))
     if p.stat().st_size > MAX_CSV_BYTES:
         raise UserError(N_("file larger than %(mib)s MiB"), where=str(p), values={"mib": MAX_CSV_BYTES // 2**20})
     prov = provider_of(p, provider)
@@ -193,8 +202,10 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
     fmt = _detect(header, p)
     report = ImportReport(str(p), fmt, prov, date, how)
-    source = (f"{fmt} catalog CSV '{p.name}' imported with gpuwise prices import "
-              f"(as_of: {how}{'' if how == '--as-of' else ', not a date the file states'})")
+    source = str(Said(N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: --as-of)")
+                      if how == "--as-of" else
+                      N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: the file's "
+                         "modification date, not a date the file states)"), format=fmt, file=p.name))
     best: dict[tuple[str, str], Imported] = {}
     spot: dict[tuple[str, str, str], float] = {}
     locations: dict[tuple[str, str], int] = {}
@@ -208,19 +219,19 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
             report.rows += 1
             row = {h: (raw[i].strip() if i < len(raw) else "") for i, h in enumerate(header)}
             if len(raw) != len(header):
-                report.skipped.append(Skipped(line, raw[0] if raw else "", f"{len(raw)} fields, the header has "
-                                                                          f"{len(header)}"))
+                report.skipped.append(Skipped(line, raw[0] if raw else "", Said(
+                    N_("%(fields)s fields, the header has %(header)s"), fields=len(raw), header=len(header))))
                 continue
             _read_row(row, line, fmt, kb, prov, date, source, report, best, spot, locations)
     except csv.Error as exc:
-        report.skipped.append(Skipped(line, "", f"CSV error, reading stopped: {exc}"))
+        report.skipped.append(Skipped(line, "", Said(N_("CSV error, reading stopped: %(error)s"), error=str(exc))))
     for key, o in best.items():
         s = spot.get((*key, o.region)) or spot.get((*key, ""))
         if s is not None:
             o.spot_price = s
         n = locations.get(key, 1)
         if n > 1:
-            o.notes.append(f"cheapest of {n} locations")
+            o.notes.append(Said(N_("cheapest of %(n)s locations"), n=n))
     report.spot_only = sum(1 for k in {(a, b) for a, b, _ in spot} if k not in best)
     report.offers = sorted(best.values(), key=lambda o: (o.gpu, o.gpus, o.per_gpu_hour))
     return report
@@ -237,7 +248,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             region = row.get("location", "")
             flag = row.get("spot", "").lower()
             if flag not in _TRUE | _FALSE:
-                raise ValueError(f"spot is {row.get('spot')!r}, not True or False")
+                raise Said(N_("spot is %(spot)r, not True or False"), spot=row.get("spot"))
             is_spot = flag in _TRUE
             mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
         elif fmt == "skypilot":
@@ -251,50 +262,54 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             count_text, price = row.get("gpus", ""), _number(row.get("price"), "price")
             currency = (row.get("currency") or "USD").upper()
             if currency not in ("USD", "CNY"):
-                raise ValueError(f"currency {currency!r} is not USD or CNY")
+                raise Said(N_("currency %(currency)r is not USD or CNY"), currency=currency)
             spot_price = _number(row["spot_price"], "spot_price") if row.get("spot_price") else None
             region = row.get("region", "")
             mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
             row_prov = (row.get("provider") or "").lower()
             if row_prov and row_prov != prov:
-                raise ValueError(f"provider {row_prov!r} is not the file's ({prov}): one provider per file")
+                raise Said(N_("provider %(row)r is not the file's (%(file)s): one provider per file"), row=row_prov,
+                           file=prov)
             instance = row.get("instance") or f"{name} x{count_text}"
             if row.get("as_of"):
                 row_date = dt.date.fromisoformat(row["as_of"])
                 if row_date > dt.date.today():
-                    raise ValueError(f"as_of {row_date.isoformat()} is after today")
+                    raise Said(N_("as_of %(date)s is after today"), date=row_date.isoformat())
             if row.get("source"):
                 row_source = f"{row['source']} (via {source})"
-        if not name and (not count_text or _number(count_text, "gpu count") == 0):
+        if not name and (not count_text or _number(count_text, GPU_COUNT) == 0):
             report.no_gpu += 1
             return
-        count_f = _number(count_text, "gpu count")
+        count_f = _number(count_text, GPU_COUNT)
         if count_f != int(count_f) or count_f < 1:
-            raise ValueError(f"GPU count {count_text!r} is not a whole number of GPUs (a shared or partial GPU)")
+            raise Said(N_("GPU count %(count)r is not a whole number of GPUs (a shared or partial GPU)"),
+                       count=count_text)
         gpus = int(count_f)
         if gpus > MAX_GPUS:
-            raise ValueError(f"GPU count {count_text[:30]!r} is more than {MAX_GPUS:,} GPUs")
+            raise Said(N_("GPU count %(count)r is more than %(max)s GPUs"), count=count_text[:30], max=f"{MAX_GPUS:,}")
         if spot_price is not None and spot_price <= 0:
-            raise ValueError("spot price is not positive")
+            raise Said(N_("spot price is not positive"))
         if spot_price is not None and spot_price < MIN_PRICE:
-            raise ValueError(f"spot price {spot_price:g} is below {MIN_PRICE:f} (the overlay keeps 6 decimals)")
-    except (ValueError, KeyError) as exc:
+            raise Said(N_("spot price %(price)s is below %(min)s (the overlay keeps 6 decimals)"),
+                       price=f"{spot_price:g}", min=f"{MIN_PRICE:f}")
+    except (ValueError, KeyError) as exc:  # a date Python cannot read, a missing column: its own words
+        why = exc if isinstance(exc, Said) else Said(N_("%(reason)s"), reason=str(exc))
         report.skipped.append(Skipped(line, row.get("instance_name") or row.get("InstanceType") or
-                                      row.get("gpu", ""), str(exc)))
+                                      row.get("gpu", ""), why))
         return
     if math.isnan(price) and spot_price is None:
-        report.skipped.append(Skipped(line, instance, "no price"))
+        report.skipped.append(Skipped(line, instance, Said(N_("no price"))))
         return
     if not math.isnan(price) and price <= 0:
-        report.skipped.append(Skipped(line, instance, f"price {price:g} is not positive"))
+        report.skipped.append(Skipped(line, instance, Said(N_("price %(price)s is not positive"), price=f"{price:g}")))
         return
     if not math.isnan(price) and price < MIN_PRICE:  # 1e-320 would be written as 0, which no offer may be
-        report.skipped.append(Skipped(line, instance, f"price {price:g} is below {MIN_PRICE:f} "
-                                                      "(the overlay keeps 6 decimals)"))
+        report.skipped.append(Skipped(line, instance, Said(N_("price %(price)s is below %(min)s (the overlay keeps 6 "
+                                                              "decimals)"), price=f"{price:g}", min=f"{MIN_PRICE:f}")))
         return
     mapped, why = map_gpu(kb, name, mem, gpus)
     if mapped is None:
-        report.skipped.append(Skipped(line, instance or name, why or "unknown GPU"))
+        report.skipped.append(Skipped(line, instance or name, why or Said(N_("unknown GPU"))))
         return
     key = (instance, mapped)
     if is_spot:
@@ -318,11 +333,14 @@ def _skypilot_memory(info: str) -> float | None:
     return float(m.group(1)) / 1024 if m else None
 
 
-def map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[str | None, str | None]:
+GPU_COUNT = Term(N_("gpu count"))  # the column a row's GPU count is read from, as its reasons name it
+
+
+def map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[str | None, Said | None]:
     """The catalog id for a catalog's GPU name, told apart by the row's memory where the name is
     a family (``A100`` with 40 or 80 GB). (id, note) or (None, why not)."""
     if not name:
-        return None, "no GPU name"
+        return None, Said(N_("no GPU name"))
     try:
         ident = kb.gpu(name).id
     except UserError:
@@ -336,13 +354,14 @@ def map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[str
     if len(pool) == 1:
         return pool[0], None
     if not pool:
-        mem = f" with {memory_gb:g} GB" if memory_gb else ""
-        return None, f"GPU '{name}'{mem} is not in the catalog"
+        if memory_gb:
+            return None, Said(N_("GPU '%(name)s' with %(gb)s GB is not in the catalog"), name=name, gb=f"{memory_gb:g}")
+        return None, Said(N_("GPU '%(name)s' is not in the catalog"), name=name)
     sxm = [i for i in pool if kb.gpus[i].form_factor in ("sxm", "oam")]
     if gpus >= 8 and len(sxm) == 1:
-        return sxm[0], (f"'{name}' read as {kb.gpus[sxm[0]].name}: an 8-GPU cloud instance of this part is an "
-                        "HGX (SXM) server")
-    return None, f"GPU '{name}' is ambiguous: it could be {', '.join(sorted(pool))}"
+        return sxm[0], Said(N_("'%(name)s' read as %(gpu)s: an 8-GPU cloud instance of this part is an HGX (SXM) "
+                               "server"), name=name, gpu=kb.gpus[sxm[0]].name)
+    return None, Said(N_("GPU '%(name)s' is ambiguous: it could be %(ids)s"), name=name, ids=", ".join(sorted(pool)))
 
 
 def _same_memory(catalog_gb: float, row_gb: float) -> bool:

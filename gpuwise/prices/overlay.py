@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import N_, UserError
+from ..errors import N_, Said, Term, UserError
 from ..knowledge.schema.clouds import Instance
 from ..render.output import atomic_write_text
 from ..yamlio import read_yaml
@@ -37,7 +37,7 @@ def _entry(o: Any) -> dict[str, Any]:
         e["region"] = o.region
     e.update({"as_of": o.as_of, "source": f"{o.source}, line {o.line}", "check": "S"})
     if o.notes:
-        e["notes"] = "; ".join(o.notes)
+        e["notes"] = "; ".join(str(n) for n in o.notes)
     Instance.model_validate(e)  # the schema's own check, before anything is written
     return e
 
@@ -59,6 +59,12 @@ def _not_built_in(d: Path, out_dir: str) -> None:
                             values={"what": what})
 
 
+HEADER = N_("# Knowledge overlay written by `gpuwise prices import` on %(stamp)s from %(file)s\n"
+            "# (%(format)s layout, provider %(provider)s, as_of %(as_of)s from %(from)s).\n"
+            "# Use it with --knowledge DIR; instances merge by id into the built-in clouds.yaml.\n")
+"""The overlay file's header comment (a data file: written in English, as its keys are)."""
+
+
 def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = None) -> Path:
     """Merge the report's offers into ``out_dir/clouds.yaml`` (created with its directory)."""
     d = Path(out_dir)
@@ -72,7 +78,7 @@ def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = No
     target = d / "clouds.yaml"
     existing: dict[str, Any] = {}
     if target.is_file():
-        existing = read_yaml(target, what="knowledge overlay") or {}
+        existing = read_yaml(target, what=Term(N_("knowledge overlay"))) or {}
         if not isinstance(existing, dict):
             raise UserError(N_("expected a mapping at the top level"), where=str(target))
     if not isinstance(existing.get("instances") or [], list):
@@ -84,9 +90,8 @@ def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = No
     data = dict(existing)
     data["instances"] = kept + new
     stamp = (today or dt.date.today()).isoformat()
-    head = (f"# Knowledge overlay written by `gpuwise prices import` on {stamp} from {Path(report.path).name}\n"
-            f"# ({report.format} layout, provider {report.provider}, as_of {report.as_of} from {report.as_of_from}).\n"
-            "# Use it with --knowledge DIR; instances merge by id into the built-in clouds.yaml.\n")
+    head = str(Said(HEADER, stamp=stamp, file=Path(report.path).name, format=report.format, provider=report.provider,
+                    as_of=report.as_of, **{"from": report.as_of_from}))
     text = head + yaml.dump(data, Dumper=_NoAliases, sort_keys=False, allow_unicode=True, width=100)
     try:
         atomic_write_text(target, text)

@@ -13,6 +13,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import N_, UserError
+from ..messages import text
+
+
+def _say(message_id: str, **values: Any) -> str:
+    """A row's item or unit in English, from its message (reports/messages.yaml prices.*)."""
+    return text(message_id, values)
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,7 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
     for p in kb.clouds.gpu_hour_prices:
         d, age = _age(p.as_of, today)
         native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
-        size = f"up to {p.max_gpus} GPUs" if p.max_gpus else "any count"
+        size = _say("prices.size.up_to", n=p.max_gpus) if p.max_gpus else _say("prices.size.any")
         note = re.split(r'[.;:(] ', p.notes)[0][:40] if p.notes else ""
         tier = f", {note}" if p.notes else ""
         sized = {"max_gpus": p.max_gpus, "note": note}
@@ -74,7 +80,8 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
                      "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml",
                      {"item": ("per_gpu", sized), "unit": ("gpu_hour", {})}))
         if p.spot_usd_per_gpu_hour:
-            add(PriceRow("spot", p.gpu, p.provider, f"per GPU spot ({size})", p.spot_usd_per_gpu_hour, "USD",
+            add(PriceRow("spot", p.gpu, p.provider, _say("prices.per_gpu_spot", size=size), p.spot_usd_per_gpu_hour,
+                         "USD",
                          "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml",
                          {"item": ("per_gpu_spot", sized | {"note": ""}), "unit": ("gpu_hour", {})}))
         rows.extend(r for r in _reserved(p, "per GPU", 1, p.currency, today) if r not in rows)  # one per cluster
@@ -82,9 +89,10 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
         for g in kb.prices.gpus:
             for pp in g.prices:
                 d, age = _age(pp.as_of, today)
-                unit = "per card" if pp.unit == "card" else f"per {pp.gpus}-GPU {pp.unit}"
+                unit = _say("price.unit.card") if pp.unit == "card" else f"per {pp.gpus}-GPU {pp.unit}"
                 kind = "buy" if pp.unit == "card" else "server"
-                item = f"{pp.condition} {pp.unit}, {pp.kind}" + (", China market" if pp.market == "china" else "")
+                item = f"{pp.condition} {pp.unit}, {pp.kind}"
+                item = _say("prices.china_market", item=item) if pp.market == "china" else item
                 add(PriceRow(kind, g.id, None, item, pp.amount, pp.currency, unit, d, age, _src(pp.source),
                              pp.check, "prices.yaml",
                              {"item": ("purchase", {"condition": pp.condition, "unit": pp.unit, "kind": pp.kind,
@@ -93,15 +101,15 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
                                                                                        "unit": pp.unit})}))
         for f in kb.prices.fabrics:
             d, age = _age(f.as_of, today)
-            for part, amount in (("NIC port", f.nic_usd), ("switch port", f.switch_usd_per_port),
-                                 ("link", f.link_usd)):
-                add(PriceRow("network", None, None, f"{f.id} {part}", amount, "USD", f"per {part}", d, age,
+            for part, amount in (("nic", f.nic_usd), ("switch", f.switch_usd_per_port), ("link", f.link_usd)):
+                said = _say(f"prices.part.{part}")
+                add(PriceRow("network", None, None, f"{f.id} {said}", amount, "USD", f"per {said}", d, age,
                              _src(f.source), f.check, "prices.yaml",
                              {"item": ("network", {"fabric": f.id, "part": part}), "unit": ("part", {"part": part})}))
     for key, v in kb.tco.values.items():
         if key == "usd_cny":
             d, age = _age(v.as_of, today)
-            add(PriceRow("fx", None, None, "USD -> CNY exchange rate", v.value, "CNY", "per USD", d, age,
+            add(PriceRow("fx", None, None, _say("prices.fx"), v.value, "CNY", "per USD", d, age,
                          _src(v.source), v.check, "tco.yaml", {"item": ("fx", {}), "unit": ("per_usd", {})}))
         elif key.startswith("server_share_usd_per_gpu"):
             d, age = _age(v.as_of, today)
@@ -120,7 +128,7 @@ def _reserved(entry: Any, item: str, gpus: int, currency: str, today: dt.date,
                      "clouds.yaml",
                      {"item": ("reserved", {"instance": instance, "term": term}), "unit": ("gpu_hour", {})})
             for term, rate in entry.reserved_per_hour.items()] + [
-        PriceRow("reserved", entry.gpu, entry.provider, f"reserved cluster from {n} GPUs", rate, currency,
+        PriceRow("reserved", entry.gpu, entry.provider, _say("prices.cluster", n=n), rate, currency,
                  "per GPU-hour", d, age, _src(entry.sold_as_source), entry.terms_check or entry.check, "clouds.yaml",
                  {"item": ("cluster", {"n": n}), "unit": ("gpu_hour", {})})
         for n, rate in sorted(entry.cluster_per_gpu_hour.items())]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import messages
 from ..ledger import Ledger, Timeline
 from . import words
 from .fmt import Fmt, table
@@ -32,12 +33,10 @@ def item_label(_: Callable[..., str], item: str) -> str:
 
 
 def part_label(_: Callable[..., str], name: str) -> str:
-    labels = {"compute": _("compute"), "communication": _("communication"), "pipeline bubble": _("pipeline bubble"),
-              "offload": _("offload"), "failures and restarts": _("failures and restarts"),
-              "start-up and wind-down": _("start-up and wind-down"), "service": _("service"),
-              "training": _("training"), "work redone after spot reclaims": _("work redone after spot reclaims"),
-              "waiting for spot capacity": _("waiting for spot capacity")}
-    return labels.get(name, name)
+    """A part of the wall-clock time (gpuwise/estimators/candidate.py: a part.* message of
+    reports/messages.yaml) in the report's language; another name is shown as written."""
+    known = {t for mid, t in messages.catalog().items() if mid.startswith("part.")}
+    return _(name) if name in known else name
 
 
 def cost_row(f: Fmt, _: Callable[..., str], led: Ledger) -> str:

@@ -23,7 +23,7 @@ CONDITIONS = {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbish
 UNITS = {"card": N_("card"), "server": N_("server"), "baseboard": N_("baseboard")}
 PRICE_SOURCES = {"street": N_("street price"), "reseller": N_("reseller"), "market-report": N_("market report"),
                  "vendor-list": N_("vendor list price"), "estimate": N_("estimate"), "quote": N_("quote")}
-PARTS = {"NIC port": N_("NIC port"), "switch port": N_("switch port"), "link": N_("link")}
+PARTS = {"nic": N_("NIC port"), "switch": N_("switch port"), "link": N_("link")}
 TERMS = {"1-month": N_("1-month"), "1-year": N_("1-year"), "3-year": N_("3-year")}
 
 
@@ -121,15 +121,14 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
 
 
 def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
-    """What ``gpuwise prices import`` says it read, kept and left out, in ``lang``. The file's own
-    words (a row's reason, an offer's notes) are quoted in another language."""
+    """What ``gpuwise prices import`` says it read, kept and left out, in ``lang``: a row's reason and
+    an offer's notes are catalog messages (``Said``), worded in ``lang``."""
     f = Fmt(lang)
     zh = f.lang != "en"
-    quote = (lambda s: f.cite(s)) if zh else (lambda s: s)
     out = [f._("%(path)s: %(format)s layout, provider %(provider)s, %(rows)s rows", path=report.path,
                format=report.format, provider=report.provider, rows=report.rows)]
     given = report.as_of_from == "--as-of"
-    source = f._("the file's modification date") if zh and not given else report.as_of_from
+    source = report.as_of_from if given else f._(report.as_of_from)
     if given:
         out.append(f._("as_of %(date)s (%(from)s)", date=report.as_of.isoformat(), **{"from": source}))
     else:
@@ -140,7 +139,7 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
     for o in report.offers:
         spot = f._(", spot %(price)s/h", price=f"{o.spot_price:g}") if o.spot_price is not None else ""
         lb, sep, rb, x = ("［", "；", "］", "×") if zh else ("[", "; ", "]", "x")
-        note = f"  {lb}{sep.join(quote(n) for n in o.notes)}{rb}" if o.notes else ""
+        note = f"  {lb}{sep.join(n.words(f.lang) for n in o.notes)}{rb}" if o.notes else ""
         rate = f._("%(price)s %(currency)s/h = %(per_gpu)s per GPU-hour", price=f"{o.price:g}", currency=o.currency,
                    per_gpu=f"{o.per_gpu_hour:.4g}")
         out.append(f"  {o.instance:<28} {o.gpus} {x} {o.gpu:<22} {rate}{spot}{note}")
@@ -153,7 +152,7 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
         out.append(f._("could not use %(n)s rows:", n=len(report.skipped)))
         for s in report.skipped:
             out.append("  " + f._("line %(line)s: %(name)s: %(reason)s", line=s.line, name=s.name,
-                                  reason=quote(s.reason)))
+                                  reason=s.why.words(f.lang)))
     if target:
         from pathlib import Path
 

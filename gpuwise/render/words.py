@@ -108,6 +108,9 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
     out = []
     for sep, message_id, kw in parts:
         sep = {"; ": f.clause, ", ": f.sep, " or ": " or " if f.sep == ", " else "/"}.get(sep, sep)
+        if message_id == "rule.title":  # a rule's title: the catalog has it (rules/*.yaml titles are msgids)
+            out.append(sep + f._(str(kw.get("title", ""))))
+            continue
         if message_id == "layout.plain":
             out.append(sep + (f._("one GPU") if count == 1 else f._("data parallel over %(n)s GPUs", n=count)
                               if count else f._("data parallel")))
@@ -125,7 +128,7 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
 VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "phrases", "layout": "strategy",
                                "framework_reason": "phrases", "china_rule": "quoted", "owned_reason": "quoted",
                                "china_import_note": "quoted", "kernel": "quoted",
-                               "buy_unavailable_reason": "phrases"}
+                               "buy_unavailable_reason": "phrases", "rent_term_why": "phrases"}
 """Sentence values worded here, by key: which function words them."""
 
 VALUE_TERMS: dict[str, dict[str, str]] = {
@@ -255,6 +258,13 @@ def phase(text: str, f: Speaker) -> str:
     return f._(_PHASES[text]) if text in _PHASES else text
 
 
+def peak_kind(text: str, f: Speaker) -> str:
+    """The datasheet figure a job runs at (gpuwise/estimators/compute.py ``peak_for``: a peak.*
+    message of reports/messages.yaml), in the report's language; another text is shown as written."""
+    known = {t for mid, t in messages.catalog().items() if mid.startswith("peak.")}
+    return f._(text) if text in known else text
+
+
 def said(parts: list[Any], f: Speaker) -> str:
     """A value gpuwise worded as message ids (a formula input such as a layout label or what a
     multiplier counts, a money line's item), each part's template translated and filled, a value
@@ -262,6 +272,9 @@ def said(parts: list[Any], f: Speaker) -> str:
     English, brackets full-width beside Chinese)."""
     out = []
     for sep, message_id, values in parts:
+        if message_id == "rule.title":  # a rule's title: the catalog has it (rules/*.yaml titles are msgids)
+            out.append(sep + f._(str(values.get("title", ""))))
+            continue
         filled = {k: said(v, f) if messages.is_phrase(v) else v for k, v in values.items()}
         out.append(sep + messages.fill(f._(messages.template(message_id)), filled))
     return "".join(out) if f.sep == ", " else fullwidth("".join(out))

@@ -58,7 +58,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "report": ("memory", "memory_of", "result", "terms"),
     "result": ("ServingResult", "serving_json"),
     "step": ("ACT_BYTES", "Step", "floor_per_step", "kernels_per_forward", "prefill_host", "step"),
-    "support": ("REASONS", "Support", "has_units", "peak_tflops", "request_lengths", "support"),
+    "support": ("Support", "has_units", "peak_tflops", "request_lengths", "support"),
 }
 """The names this package offers (``SV.choose``, ``SV.Layout``...), by the module that defines them."""
 

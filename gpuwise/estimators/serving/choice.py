@@ -10,7 +10,7 @@ from .. import memory as M
 from . import rate as R
 from .engine import Engine, engine
 from .layout import Layout, Replica, layouts, replica
-from .limits import limits
+from .limits import Limits, limits
 from .load import Point, capacity_point, point, system_point
 from .rate import RateAnswer
 from .support import Support, request_lengths, support
@@ -34,13 +34,14 @@ class Serving:
     meets_throughput: bool | None
     meets_ttft: bool | None
     meets_tpot: bool | None
-    load_source: str
+    load_source: str  # where the load comes from: a message id of reports/messages.yaml (load.*)
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     best_capacity: Point | None = None  # the most any layout of this count sustains (within the targets)
     best_capacity_layout: Layout | None = None
     best_capacity_max_concurrent: int = 0
     rate: RateAnswer | None = None  # the request-rate answer (requests_per_s, p95 targets, disaggregated)
     meets_rate: bool | None = None
+    limits: Limits | None = None  # the limits in force it was chosen for (:mod:`.limits`)
 
     @property
     def layout(self) -> Layout:
@@ -55,14 +56,14 @@ def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | Non
     w = job.w
     given = "concurrent_requests" in w.model_fields_set
     if given or target <= 0:
-        return float(w.concurrent_requests), "workload.concurrent_requests"
+        return float(w.concurrent_requests), "load.given"
     r = rep.layout.replicas
     top = (cap_point.concurrency if cap_point else 1.0) * r
     if system_point(job, eng, rep, top).throughput < target:
-        return top, "the most the memory and latency targets allow (the throughput target is not reached)"
+        return top, "load.target_unreached"
     lo, hi = 1.0, top
     if system_point(job, eng, rep, lo).throughput >= target:
-        return lo, "the fewest concurrent requests that reach target_tokens_per_s"
+        return lo, "load.target"
     for _ in range(40):
         if hi - lo <= 1:
             break
@@ -71,7 +72,7 @@ def load_concurrency(job: Any, eng: Engine, rep: Replica, cap_point: Point | Non
             hi = mid
         else:
             lo = mid
-    return float(hi), "the fewest concurrent requests that reach target_tokens_per_s"
+    return float(hi), "load.target"
 
 
 def wants_rate(w: Any) -> bool:
@@ -80,24 +81,24 @@ def wants_rate(w: Any) -> bool:
                 or getattr(w, "p95_tpot_s", None) or getattr(w, "disaggregated", False))
 
 
-def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
-    """One layout at the operating point the limits in force give (:mod:`.limits`): a copy's
-    capacity within the latency limits, the load at the request rate or the throughput the rules
-    want at least, the highest rate within the p95 limits."""
+def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout, count: int | None = None) -> Serving:
+    """One layout of ``count`` GPUs (default: the layout's own) at the operating point the limits in
+    force give (:mod:`.limits`): a copy's capacity within the latency limits, the load at the
+    request rate or the throughput the rules want at least, the highest rate within the p95 limits."""
     rep = replica(job, gpu, eng, lay)
     w = job.w
-    lim = limits(job, gpu)
+    lim = limits(job, gpu, count or lay.gpus)
     max_ttft, max_tpot, target, asked = lim.ttft_s, lim.tpot_s, lim.tokens_per_s, lim.requests_per_s
     cap = capacity_point(job, eng, rep, max_ttft, max_tpot) if rep.fits else None
     rate = R.answer(job, eng, rep, lim) if rep.fits and wants_rate(w) else None
     if rate is not None and rate.at_rate is not None and "concurrent_requests" not in w.model_fields_set:
         at = rate.at_rate  # Little's law: the sequences in service at the stated rate
         conc = max(at.batch * (at.decode_copies or lay.replicas), 1.0)
-        source = "workload.requests_per_s (Little's law: rate x time in the batch)"
+        source = "load.rate"
     else:
         conc, source = load_concurrency(job, eng, rep, cap, target)
     load = system_point(job, eng, rep, conc)
-    if source.startswith("workload.requests_per_s") and rate is not None and rate.at_rate is not None:
+    if source == "load.rate" and rate is not None and rate.at_rate is not None:
         at = rate.at_rate  # the load is the rate: its output and mean latencies (disaggregated ones too)
         served = at.requests_per_s * request_lengths(w)[1] if at.stable else load.throughput
         load = Point(conc, served, at.tpot_mean, at.ttft_mean, load.decode_step)
@@ -116,23 +117,23 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Serving:
         meets_ttft=(load.ttft <= max_ttft) if max_ttft is not None else None,
         meets_tpot=(load.tpot <= max_tpot) if max_tpot is not None else None,
         load_source=source, rate=rate,
-        meets_rate=(rate.max_requests_per_s >= asked) if (rate is not None and asked) else None,
+        meets_rate=(rate.max_requests_per_s >= asked) if (rate is not None and asked) else None, limits=lim,
     )
 
 
-def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica) -> Serving:
+def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica, count: int) -> Serving:
     """A layout whose copy does not fit, listed beside one that fits and runs: nothing is served,
     so nothing is timed (its latencies would be bounds nobody reads)."""
     w = job.w
-    lim = limits(job, gpu)
+    lim = limits(job, gpu, count)
     never = Point(float(w.concurrent_requests), 0.0, math.inf, math.inf, math.inf)
     return Serving(engine=eng, replica=rep, support=support(eng.fw, gpu, w.precision, lay.gpus_per_copy),
                    load=never, capacity=None, single=never, max_concurrent=rep.max_seqs * lay.replicas,
                    meets_throughput=False if lim.tokens_per_s > 0 else None,
                    meets_ttft=False if lim.ttft_s is not None else None,
                    meets_tpot=False if lim.tpot_s is not None else None,
-                   load_source="the copy does not fit",
-                   meets_rate=False if lim.requests_per_s else None)
+                   load_source="load.unfit",
+                   meets_rate=False if lim.requests_per_s else None, limits=lim)
 
 
 def _score(s: Serving, job: Any, target: float | None = None) -> tuple:
@@ -143,7 +144,7 @@ def _score(s: Serving, job: Any, target: float | None = None) -> tuple:
     the rules in force accept (:mod:`.limits`)."""
     w = job.w
     if target is None:
-        target = limits(job, job.kb.gpus[s.engine.gpu_id]).tokens_per_s
+        target = s.limits.tokens_per_s if s.limits is not None else 0.0
     runs = s.replica.fits and s.support.multi_node_ok
     holds = s.max_concurrent >= w.concurrent_requests  # the stated concurrency fits in memory at once
     lat_ok = s.meets_ttft is not False and s.meets_tpot is not False
@@ -182,10 +183,10 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
     # a copy that does not fit cannot be chosen over one that fits and runs: it is not timed then
     runs = any(r.fits and support(eng.fw, gpu, job.w.precision, lay.gpus_per_copy).multi_node_ok
                for lay, r in zip(lays, reps, strict=True))
-    options = [evaluate_layout(job, gpu, eng, lay) if r.fits or not runs else _unserved(job, gpu, eng, lay, r)
-               for lay, r in zip(lays, reps, strict=True)]
+    options = [evaluate_layout(job, gpu, eng, lay, count) if r.fits or not runs
+               else _unserved(job, gpu, eng, lay, r, count) for lay, r in zip(lays, reps, strict=True)]
     if runs:
-        target = limits(job, gpu).tokens_per_s
+        target = limits(job, gpu, count).tokens_per_s
         best = max(options, key=lambda s: _score(s, job, target))
     else:  # nothing fits: report the layout that comes closest (the least held per GPU), not the simplest
         best = min(options, key=lambda s: (s.replica.weights_gpu + s.replica.act_gpu, -s.replica.free_gpu,

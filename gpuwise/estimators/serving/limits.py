@@ -43,8 +43,8 @@ def of_workload(w: Any) -> Limits:
                   p95_ttft_s=getattr(w, "p95_ttft_s", None), p95_tpot_s=getattr(w, "p95_tpot_s", None))
 
 
-def limits(job: Any, gpu: Any) -> Limits:
-    """The limits in force for ``job`` on ``gpu``: the decider's (``job.serving_limits``), else the
-    workload's targets."""
+def limits(job: Any, gpu: Any, count: int) -> Limits:
+    """The limits in force for ``job`` on ``count`` x ``gpu`` (a rule may hold only for several
+    GPUs): the decider's (``job.serving_limits``), else the workload's targets."""
     bound = getattr(job, "serving_limits", None)
-    return bound(job, gpu) if bound is not None else of_workload(job.w)
+    return bound(job, gpu, count) if bound is not None else of_workload(job.w)

@@ -34,10 +34,8 @@ from .load import capacity_point, point, prefill_seconds
 from .step import token_time
 from .support import request_lengths
 
-MODEL = ("Poisson arrivals; batch in service from Little's law on the step model; slot wait M/D/c "
-         "(Erlang C x 1/2) and prefill wait M/D/m; p95 from the exponential tail of the waits (added) "
-         "and a Poisson batch")
-MODEL_DISAGGREGATED = MODEL + "; prefill and decode copies apart, the prompt's KV cache sent between them"
+MODEL = "rate.model"  # the queueing model, as a message of reports/messages.yaml (the JSON writes its text)
+MODEL_DISAGGREGATED = "rate.model_disaggregated"
 TAIL = 0.05  # the 95th percentile
 EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-Whitt's limit beyond
 Z95 = 1.645  # standard normal 95th percentile (Poisson batch, normal approximation)
@@ -67,10 +65,10 @@ class RatePoint:
 class RateAnswer:
     """The request-rate answer of one layout: the most it serves within the targets, and at the rate asked."""
 
-    model: str
+    model: str  # the queueing model's message id (rate.model*)
     best: RatePoint | None  # the highest rate within the p95 targets (None: not even a trickle)
     at_rate: RatePoint | None  # at workload.requests_per_s (None: no rate given)
-    note: str = ""
+    note: str = ""  # a message id (rate.*), "" for none
     trickle: RatePoint | None = None  # where no rate is within the targets: the least rate tried
 
     @property
@@ -173,7 +171,7 @@ def answer(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnswer:
     if getattr(w, "disaggregated", False):
         if rep.layout.replicas >= 2:
             return _disaggregated(job, eng, rep, lim)
-        note = "disaggregated serving needs two copies or more; this layout has one, so it serves colocated"
+        note = "rate.one_copy_colocated"
     else:
         note = ""
     ttft, tpot = lim.p95_ttft_s, lim.p95_tpot_s

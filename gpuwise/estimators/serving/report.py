@@ -152,7 +152,7 @@ def result(job: Any, s: Serving) -> ServingResult:
     are the limits in force it was chosen for (:mod:`.limits`: the workload's under the built-in
     rules, a house rule's where one moves them), which its ``meets_*`` compare with."""
     w, kb, fw = job.w, job.kb, s.engine.fw
-    lim = limits(job, kb.gpus[s.engine.gpu_id])
+    lim = s.limits if s.limits is not None else limits(job, kb.gpus[s.engine.gpu_id], s.layout.gpus)
     target = lim.tokens_per_s
     prompt, output = request_lengths(w)
     lay = s.layout

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ...messages import Phrase, phrase_json
+from ...messages import Phrase, phrase_json, template
 from .layout import Layout
 from .options import Spec
 from .rate import RatePoint
@@ -40,7 +40,7 @@ class ServingResult:
     sequence_per_gpu_bytes: float  # what one sequence takes per GPU at admission (its KV cache)
     # at the load: the concurrent requests given, or the fewest that reach the throughput target
     load_concurrency: float
-    load_source: str
+    load_source: str  # a message id (load.*): the JSON writes its text
     throughput_tokens_per_s: float
     ttft_s: float
     tpot_s: float
@@ -76,7 +76,7 @@ class ServingResult:
     requests_per_s: float | None
     p95_ttft_target_s: float | None
     p95_tpot_target_s: float | None
-    rate_model: str | None
+    rate_model: str | None  # message ids (rate.*), "" for no note: the JSON writes their text
     rate_note: str
     max_requests_per_s: float | None
     rate_best: RatePoint | None
@@ -131,7 +131,7 @@ def serving_json(r: ServingResult | None) -> dict[str, Any] | None:
         "ttft_s": r.ttft_s,
         "tpot_s": r.tpot_s,
         "concurrency": r.load_concurrency,
-        "concurrency_source": r.load_source,
+        "concurrency_source": template(r.load_source),
         "framework": r.framework,
         "layout": r.layout.as_dict(),
         "layout_label": r.layout_label,
@@ -160,7 +160,8 @@ def serving_json(r: ServingResult | None) -> dict[str, Any] | None:
         "quantization": ({"method": r.quantization_method, "supported": r.quantization_supported,
                           "frameworks": r.quantization_frameworks} if r.quantization_method else None),
         "disaggregated": r.disaggregated,
-        "rate": ({"model": r.rate_model, "note": r.rate_note or None, "requests_per_s": r.requests_per_s,
+        "rate": ({"model": template(r.rate_model), "note": template(r.rate_note) if r.rate_note else None,
+                  "requests_per_s": r.requests_per_s,
                   "targets": {"p95_ttft_s": r.p95_ttft_target_s, "p95_tpot_s": r.p95_tpot_target_s},
                   "max_requests_per_s": r.max_requests_per_s, "at_max": _rate_point(r.rate_best),
                   "at_requests_per_s": _rate_point(r.rate_at), "meets_requests_per_s": r.meets_rate}

@@ -13,18 +13,6 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
     from ...knowledge.schema import Gpu
     from ...knowledge.schema.serving import Framework
 
-REASONS = {
-    "ok": "the framework runs this precision on this GPU",
-    "gpu_vendor": "the framework does not run on this GPU vendor",
-    "gpu_compute_capability": "the GPU is older than the framework's CUDA build supports",
-    "precision_unsupported": "the framework cannot load this precision",
-    "precision_vendor": "the framework's kernels for this precision do not exist for this GPU vendor",
-    "precision_compute_capability": "the framework's kernels for this precision need a newer GPU",
-    "precision_hardware": "this precision needs tensor-core units the GPU lacks",
-    "multi_node": "one model copy would span nodes and the framework runs on one machine only",
-}
-
-
 # ----------------------------------------------------------------------------- requests
 def request_lengths(w: Any) -> tuple[int, int]:
     """(prompt, output) tokens of one request; the schema fills them in (see Workload)."""

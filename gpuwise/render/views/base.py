@@ -309,10 +309,8 @@ class BaseView:
                  for k, v in self.r.knowledge_dates.items()]
         stale = []
         for s in getattr(self.r, "stale_prices", []) or []:
-            age = s.get("age_days")
             stale.append(self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before "
-                                "relying on it.", what=s.get("what", "?"), as_of=s.get("as_of", "?"),
-                                age=format(age, ",.0f") if isinstance(age, (int, float)) else "?"))
+                                "relying on it.", what=s.what, as_of=s.as_of, age=format(s.age_days, ",.0f")))
         span = [str(v) for v in self.r.knowledge_dates.values()]
         prices = self.prices_used(brief=not self.full)
         return {"dates": dates, "stale": stale, "prices": prices,

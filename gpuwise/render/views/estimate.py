@@ -55,7 +55,8 @@ class EstimateView(BaseView):
             if rate:  # an inference job with a request rate or p95 targets: the highest rate served within them
                 rows.append([self._("Request rate"), rate])
             if g.peak_tflops is not None:
-                rows.append([self._("Dense peak"), f"{g.peak_tflops:g} TFLOP/s {g.peak_kind}".rstrip()])
+                kind = words.peak_kind(g.peak_kind, f)
+                rows.append([self._("Dense peak"), f"{g.peak_tflops:g} TFLOP/s {kind}".rstrip()])
             if g.mfu is not None:
                 rows.append([self._("Utilisation (MFU)"), f.pct(g.mfu)])
             if g.scaling_efficiency is not None:

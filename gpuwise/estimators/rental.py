@@ -1,0 +1,135 @@
+"""The rental offers a job can take: by market, a cluster network first for training over several
+servers, a named provider's own; the offer and term a count is sold on for the expected hours, and
+the network between servers each way of acquiring has. Apart from the candidate evaluation, which
+prices the offer chosen here."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ..inputs.job import Job
+from . import cost as K
+from . import interconnect as I
+from . import offers as O
+from . import planner as P
+from .training_job import training_job
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema import Gpu
+
+HOURS_PER_MONTH = K.HOURS_PER_MONTH
+
+
+def market_of(job: Job) -> str:
+    c = job.c
+    return c.market or ("china" if c.currency == "CNY" else "global")
+
+
+def offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
+    """Rental offers a user in this market can take, cheapest first (memoised per job)."""
+    key = ("offers", gpu.id, count)
+    if key not in job.memo:
+        job.memo[key] = _offers_for(job, gpu, count)
+    return job.memo[key]
+
+
+def _offers_for(job: Job, gpu: Gpu, count: int) -> list[K.Offer]:
+    kb = job.kb
+    offers = K.rent_offers(kb.clouds, gpu.id, count, kb.tco_value("usd_cny").value)
+    if market_of(job) == "china":  # mainland-China clouds first, when they rent this GPU
+        offers = [o for o in offers if o.market == "china"] or offers
+    else:
+        offers = [o for o in offers if o.market != "china"]  # mainland platforms need a mainland account
+    if job.training and count > NODE_GPUS:
+        offers = _cluster_offers_first(offers, kb.runtime.networks)
+    return offers
+
+
+NODE_GPUS = I.GPUS_PER_NODE  # GPUs in the largest single server an offer rents (HGX / 8-card PCIe)
+
+
+def _cluster_offers_first(offers: list[K.Offer], networks: dict[str, Any]) -> list[K.Offer]:
+    """Training over several servers is rented as a cluster: offers whose provider states a
+    per-GPU (rail-optimised RDMA) network come first, cheapest first among them; an offer with a
+    per-node or unstated network is taken only where no cluster offer exists. Gradient and
+    pipeline traffic between servers decides the scaling efficiency, and the per-node Ethernet
+    default would leave most of a large job waiting on the network."""
+    def per_gpu(o: K.Offer) -> bool:
+        net = networks.get(o.network) if o.network else None
+        return net is not None and net.shared_by == "gpu"
+
+    return sorted(offers, key=lambda o: not per_gpu(o))  # stable: price order kept within each group
+
+
+def named_offers(job: Job, gpu: Gpu, count: int, provider: str) -> list[K.Offer]:
+    """The offers of the provider a proposal names, also beyond one rental's size (pods joined by
+    the provider's own network), cheapest first."""
+    kb = job.kb
+    return [o for o in K.rent_offers(kb.clouds, gpu.id, count, kb.tco_value("usd_cny").value, named=provider)
+            if o.provider == provider]
+
+
+def named_network(job: Job, gpu: Gpu, count: int, provider: str | None) -> str | None:
+    """Between the servers of a rental from a named provider: the network that provider states
+    for its offer, or the clouds' Ethernet-class default; None when it does not rent this GPU."""
+    if not provider:
+        return None
+    offers = named_offers(job, gpu, count, provider)
+    if not offers:
+        return None
+    return _rent_network(job, _sold_offer(job, gpu, count, offers))
+
+
+def expected_rent_hours(job: Job, gpu: Gpu, count: int) -> float:
+    """The hours a rental of ``count`` GPUs is expected to run, known before the network is: a
+    service's whole project; a training job's wall time at the GPU's full rate with no
+    communication (the planner's lower bound) plus start-up. It chooses the offer, and so the
+    network, a job is estimated on; the cost step then prices that network's offers for the
+    estimated hours."""
+    if not job.training:
+        return job.c.project_months * HOURS_PER_MONTH
+    if job.shape.diffusion:
+        return 0.0
+    key = ("expected_hours", gpu.id, count)
+    got = job.memo.get(key)
+    if got is None:
+        gpu_hours = P.fewest_gpus_in_time(training_job(job), gpu, 1.0)
+        ideal = gpu_hours / count if 0 < gpu_hours < math.inf else 0.0
+        got = job.memo[key] = ideal + job.kb.runtime.training.job_setup_hours.value
+    return got
+
+
+def _sold_offer(job: Job, gpu: Gpu, count: int, offers: list[K.Offer]) -> K.Offer:
+    """The offer :func:`offers.as_sold` takes for ``count`` GPUs over the expected hours (sizes,
+    minimum terms and reservations counted), before the job is estimated."""
+    offer, _term = O.as_sold(offers, count, expected_rent_hours(job, gpu, count), job.kb.runtime.networks)
+    return offer
+
+
+def _rent_network(job: Job, offer: K.Offer) -> str:
+    return offer.network or job.kb.clouds.default_network
+
+
+def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
+    """The network between servers each way of acquiring ``count`` GPUs has: that of the rental
+    offer the job would be priced on (the size and term it is sold in, for the expected hours;
+    the offer's stated network or the clouds' Ethernet-class default), and the fabric a bought
+    cluster is priced with. None where that way does not exist."""
+    kb = job.kb
+    offers = offers_for(job, gpu, count)
+    rent = _rent_network(job, _sold_offer(job, gpu, count, offers)) if offers else None
+    plan, _why = K.buy_plan(kb.prices, gpu, count, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value)
+    buy = None
+    if plan is not None and kb.prices is not None and plan.sold_as in kb.prices.bought_fabric:
+        buy = kb.prices.bought_fabric[plan.sold_as]
+    return {"rent": rent, "buy": buy}
+
+
+def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
+    """GB of host RAM per GPU of a named rental instance (runtime.yaml rented_host_ram.instance_gib over
+    the instance's GPUs in clouds.yaml), None when the instance or its RAM is not known."""
+    gib = kb.runtime.rented_host_ram.instance_gib.get(instance) if instance else None
+    shape = next((i for i in kb.clouds.instances if i.id == instance), None) if gib else None
+    return gib * 2 ** 30 / 1e9 / shape.gpus if gib and shape else None
+

@@ -1,0 +1,117 @@
+"""What the layout planner is handed for a training job (:class:`planner.TrainingJob`): the user's
+layout pins, the tokens per optimizer step, the training stack's speed. Built once per job and kept
+in its memo; apart from the candidate evaluation so the rental side can size a job without it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..inputs.job import Job, note
+from ..results import Assumption
+from . import planner as P
+
+if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..knowledge.schema.runtime import StackSpeed
+
+
+def requested_pins(job: Job) -> P.Pins:
+    """The layout settings the user wrote in the file (``auto`` and absent fields are free), made
+    once per job (the count search asks for them at every count it probes)."""
+    got = job.memo.get("pins")
+    if got is None:
+        got = job.memo["pins"] = _requested_pins(job)
+    return got
+
+
+def _requested_pins(job: Job) -> P.Pins:
+    w = job.w
+    given = w.model_fields_set
+    par = w.parallelism
+    return P.Pins(
+        tp=par.tp if par else None, pp=par.pp if par else None, ep=par.ep if par else None,
+        cp=par.cp if par else None,
+        zero=w.zero_stage if "zero_stage" in given and isinstance(w.zero_stage, int) else None,
+        checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
+                       and isinstance(w.gradient_checkpointing, bool) else None),
+        offload=w.offload if "offload" in given else None,
+        vpp=par.vpp if par else None,
+    )
+
+
+def job_pins(job: Job) -> P.Pins:
+    """The user's layout settings as reported with every training estimate (built once per job)."""
+    return requested_pins(job)
+
+
+def global_batch(job: Job) -> tuple[float, Assumption | None]:
+    """Tokens per optimizer step: the user's, or published practice for the model size (the
+    assumption says which, as a sentence of reports/messages.yaml with its source)."""
+    w, f = job.w, job.kb.runtime.training
+    if isinstance(w.global_batch_tokens, int | float):
+        return float(w.global_batch_tokens), None
+    if w.task == "pretrain":  # the size's published batch, grown with the cluster (planner.TrainingJob.batch_tokens)
+        row = f.global_batch_tokens(job.shape.params)
+        return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain_cluster",
+                                {"tokens": row.tokens, "source": " ".join(str(row.source).split()),
+                                 "per_gpu": f.pretrain_tokens_per_gpu.value, "max": f.pretrain_global_batch_max.value,
+                                 "cluster_source": " ".join(str(f.pretrain_tokens_per_gpu.source).split())})
+    seqs = f.finetune_global_batch_sequences
+    tokens = seqs.value * w.seq_len
+    return tokens, note("workload.global_batch_tokens", tokens, "assume.global_batch.finetune",
+                        {"sequences": seqs.value, "source": " ".join(str(seqs.source).split())})
+
+
+def training_job(job: Job) -> P.TrainingJob:
+    """What the layout planner needs from the job (built once; its memo caches layouts)."""
+    tj = job.memo.get("training_job")
+    if tj is None:
+        w, rt = job.w, job.kb.runtime
+        precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+        base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
+        gbt, why = global_batch(job)
+        chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
+        tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
+                           optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
+                           tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
+                           lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
+                           stack_efficiency=stack_efficiency(job),
+                           stack_memory_bound=stack_spec(job).memory_bound_scale,
+                           stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
+                           stack_gathers_ahead=stack_spec(job).gathers_ahead,
+                           stack_reference=stack_reference(job.kb))
+        tj.batch_given = why is None
+        if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
+            f = rt.training
+            tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
+        job.memo["training_job"] = tj
+        if why is not None:
+            job.assumptions.append(why)
+    return tj
+
+
+def stack_efficiency(job: Job) -> float:
+    """The training stack's speed (runtime.yaml training_stacks); none named: the calibrated middle,
+    said once as an assumption. Lives with the planner's inputs (physics, issue 22)."""
+    stack = getattr(job.w, "stack", None)
+    if stack is None and not any(a.field == "workload.stack" for a in job.assumptions):
+        job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
+    return stack_spec(job).efficiency
+
+
+def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
+    """(architecture, efficiency of the stack its runtime.mfu was measured on), for the architectures a
+    stack of runtime.yaml training_stacks lists as calibrated_on: there the middle and the other stacks run
+    at their efficiency over that stack's (the middle on Hopper: 1 / 1.10 of Megatron-Core's figure)."""
+    ref: dict[str, float] = {}
+    for s in kb.runtime.training_stacks.values():
+        for arch in s.calibrated_on:
+            ref[arch] = max(ref.get(arch, 0.0), s.efficiency)
+    return tuple(sorted(ref.items()))
+
+
+def stack_spec(job: Job) -> StackSpeed:
+    """The named training stack's entry of runtime.yaml training_stacks (the middle when none is named)."""
+    stacks = job.kb.runtime.training_stacks
+    stack = getattr(job.w, "stack", None)
+    return stacks[stack] if stack in stacks else stacks["middle"]
+
