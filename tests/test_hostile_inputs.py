@@ -1024,21 +1024,37 @@ SUBPROCESS_CASES = {
 }
 
 
+REAL_PROCESS_CASES = {"binary.yaml", "deep.yaml"}
+"""Run as a real ``python -m gpuwise`` as well: junk bytes (the interpreter's own decoding) and
+100,000 brackets (a fresh interpreter's stack). The others are answered the same in this process."""
+
+
 @pytest.mark.parametrize("name", sorted(SUBPROCESS_CASES))
 def test_the_real_command_refuses_hostile_files(tmp_path, name):
+    """Each file through the command (tests/clirun.py: ``main`` with its exit status and both
+    streams, in the file's directory); the two of REAL_PROCESS_CASES through the real process too."""
+    from tests.clirun import gpuwise as here
+
     path = tmp_path / name
     path.write_bytes(SUBPROCESS_CASES[name])
     out = tmp_path / "OUT.html"
-    p = gpuwise("recommend", str(path), "-o", str(out), cwd=tmp_path)
-    assert_refused(p.returncode, p.stdout, p.stderr, path, output=out)
-    assert not (tmp_path / "PWNED").exists()
+    runs = [here("recommend", str(path), "-o", str(out), cwd=tmp_path)]
+    if name in REAL_PROCESS_CASES:
+        runs.append(gpuwise("recommend", str(path), "-o", str(out), cwd=tmp_path))
+    for p in runs:
+        assert_refused(p.returncode, p.stdout, p.stderr, path, output=out)
+        assert not (tmp_path / "PWNED").exists()
 
 
 def test_the_real_command_refuses_a_directory_a_missing_file_and_a_bad_report(tmp_path):
+    """A directory and a missing file through the command in this process (tests/clirun.py); the
+    entity bomb in a seller's report through the real process (its parser's memory and time)."""
+    from tests.clirun import gpuwise as here
+
     (tmp_path / "d").mkdir()
-    p = gpuwise("estimate", str(tmp_path / "d"), "--gpu", "4090", cwd=tmp_path)
+    p = here("estimate", str(tmp_path / "d"), "--gpu", "4090", cwd=tmp_path)
     assert_refused(p.returncode, p.stdout, p.stderr, tmp_path / "d")
-    p = gpuwise("estimate", str(tmp_path / "missing.yaml"), "--gpu", "4090", cwd=tmp_path)
+    p = here("estimate", str(tmp_path / "missing.yaml"), "--gpu", "4090", cwd=tmp_path)
     assert_refused(p.returncode, p.stdout, p.stderr, tmp_path / "missing.yaml")
     (tmp_path / "smi.xml").write_bytes(XML_CASES["entity-bomb"])
     prop = tmp_path / "p.yaml"
