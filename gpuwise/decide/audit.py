@@ -21,7 +21,7 @@ from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
-from ..inputs.job import note, resolve
+from ..inputs.job import check_network, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
@@ -324,14 +324,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         notes = [*money_notes, *named]
         gpu = kb.gpus[r.id]
         hw, acq = p.hardware, p.acquisition
-        if hw.network is not None and hw.network not in kb.runtime.networks:
-            import difflib
-
-            close = difflib.get_close_matches(hw.network, list(kb.runtime.networks), n=1)
-            raise UserError(N_("unknown network '%(network)s'"), where=f"{where}: hardware.network",
-                            values={"network": hw.network},
-                            hint=N_("did you mean %(name)s?") if close else N_("one of %(names)s"),
-                            hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
+        check_network(kb, hw.network, f"{where}: hardware.network")
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
         proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,

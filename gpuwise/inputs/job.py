@@ -99,6 +99,18 @@ def note(field: str, value: Any, message_id: str, values: dict[str, Any] | None 
                       template=messages.template(message_id), values=vals)
 
 
+def check_network(kb: Knowledge, name: str | None, where: str) -> None:
+    """A network named in a requirements file or a proposal is one of runtime.yaml's (one line, a close match)."""
+    if name is None or name in kb.runtime.networks:
+        return
+    import difflib
+
+    close = difflib.get_close_matches(name, list(kb.runtime.networks), n=1)
+    raise UserError(N_("unknown network '%(network)s'"), where=where, values={"network": name},
+                    hint=N_("did you mean %(name)s?") if close else N_("one of %(names)s"),
+                    hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
+
+
 def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
     """A framework that cannot load the precision at all, on any GPU, is an input error
     (knowledge/serving.yaml lists what each loads and why not); hardware limits are facts for the rules."""
@@ -209,14 +221,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             assumptions.append(note("workload.train_tokens", tokens, "assume.train_tokens.finetune",
                                     {"tokens": tokens}))
     c = req.constraints
-    if c.network is not None and c.network not in kb.runtime.networks:
-        import difflib
-
-        close = difflib.get_close_matches(c.network, list(kb.runtime.networks), n=1)
-        raise UserError(N_("unknown network '%(network)s'"), where=f"{where}: constraints.network",
-                        values={"network": c.network},
-                        hint=N_("did you mean %(name)s?") if close else N_("one of %(names)s"),
-                        hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
+    check_network(kb, c.network, f"{where}: constraints.network")
     for name in sorted({"max_gpus", "acquisition", "project_months", "electricity_usd_per_kwh"} - c.model_fields_set):
         assumptions.append(note(f"constraints.{name}", getattr(c, name), f"assume.default.constraints.{name}",
                                 {"value": getattr(c, name)}))
