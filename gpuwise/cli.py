@@ -332,6 +332,15 @@ def _started() -> None:
         gc.enable()
 
 
+_FULL = frozenset({28, 122, 27, 5})  # ENOSPC, EDQUOT, EFBIG, EIO: the output could not be written
+
+
+def _cannot_write(exc: OSError) -> None:
+    """The one line for standard output that could not be written (``> /dev/full``)."""
+    line = _said(N_("cannot write the output: %(strerror)s"), strerror=exc.strerror or exc)
+    print(f"gpuwise: {_one_line(line)}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     global _LANG
     _safe_streams()
@@ -374,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, UserError):
             lang = getattr(args, "import_lang", None) or getattr(args, "lang", None) or "en"
             print(f"gpuwise: {_one_line(exc.line(lang if lang in ('en', 'zh') else 'en'))}", file=sys.stderr)
+            return 2
+        if isinstance(exc, OSError) and exc.errno in _FULL:  # the output's disk is full: not a bug
+            _cannot_write(exc)
             return 2
         hint = str(exc) if isinstance(exc, SetupError) else durable_import_hint(exc)
         if hint:  # a broken installation, not a bug: say how to fix it
@@ -640,7 +652,13 @@ def run() -> NoReturn:
             from .render.output import silence_stdout
 
             silence_stdout()
-        except (OSError, ValueError):
+        except OSError as exc:  # the report's last bytes were lost (a full disk): not a success
+            if stream is sys.stdout and exc.errno in _FULL:
+                with contextlib.suppress(Exception):
+                    _cannot_write(exc)
+                    sys.stderr.flush()
+                code = 2
+        except ValueError:
             pass
     os._exit(code)
 

@@ -416,3 +416,18 @@ def test_a_batch_output_onto_one_of_its_inputs_is_refused_before_the_work(tmp_pa
     p = gpuwise("audit", str(a), str(b), "-o", str(b), "--format", "md", cwd=tmp_path)  # in this process
     one_line(p.returncode, p.stdout, p.stderr, str(b), "input")
     assert b.read_text() == GOOD
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("args", [("recommend", "examples/lora-70b.yaml"),
+                                  ("recommend", "examples/lora-70b.yaml", "--format", "json"),
+                                  ("explain", "MEM-FITS")])
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(args):
+    """`> /dev/full` (ENOSPC on every write) lost the report: that was exit 3, "a bug in gpuwise",
+    for a long report, and exit 0 for a short one (the loss came at the final flush)."""
+    env = {**os.environ, "GPUWISE_NO_CACHE": "1"}
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "gpuwise", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, env=env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == "gpuwise: cannot write the output: No space left on device\n"
