@@ -77,7 +77,7 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
               market: str, usd_cny: float, refused: list[str] | None = None) -> Fleet:
     """Owned GPUs' running costs and the price of one unit bought, from tco.yaml and prices.yaml
     (the purchase through :func:`gpuwise.estimators.cost.buy_cost`). ``refused``: the rules that
-    refuse buying it in ``market`` (:func:`gpuwise.decide.verdicts.buy_refused`: the export rules);
+    refuse buying it in ``market`` (:func:`gpuwise.decide.verdicts.buy_refused`: the export and import rules);
     it then cannot be bought, and ``buy_reason`` says so."""
     tco = kb.tco
     f = Fleet(gpu=gpu, owned=owned, owned_hosting=owned_hosting)
@@ -98,8 +98,7 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
         f.buy_reason = (("", "buy.no_price", {"gpu": gpu.name}),)
         return f
     mk = K.market_entry(kb.prices, gpu.id)
-    blocked = mk is not None and market == "china" and mk.china_import == "blocked"  # no rule refuses it: see issue 21
-    if refused or blocked:
+    if refused:  # the market rules' verdict (MARKET-EXPORT-BUY, MARKET-CHINA-IMPORT-BLOCKED, a house rule)
         if mk is not None and market == "china":
             f.buy_reason = (("", "buy.china_blocked", {"gpu": gpu.name, "why": [quoted(mk.rule)]}),)  # prices.yaml
         elif mk is not None and not mk.sold_globally:
