@@ -13,7 +13,10 @@ a case may bring the small overlay a real user would (``knowledge:``, ``rules:``
     rules: house-rules          # optional: a --rules folder of house rules, likewise
     fires: true                 # false: a near miss the rule must stay silent on
     severity: blocker           # a finding's severity (a reject is a blocker); omitted for pass/conclude
-    subject: rtx-4090 x 8       # optional: a candidate (GPU x count) or subject the rule must hit
+    subject: rtx-4090 x 8       # the candidate (GPU x count) the rule must hit -- a rule on an audit's
+                                # proposal hits the proposed configuration -- or its subject: env:<gpu>
+                                # (an environment), a card's serial, job, a plan's workload or budget
+                                # period, a price item; a list: each must be hit. Required where it fires
     why: what the case is, in a sentence
 
 Every rule of rules/*.yaml needs a case; a rule without one fails
@@ -59,15 +62,26 @@ def _hits(result: Any) -> dict[str, set[str]]:
             out.setdefault(r, set()).add(f"{c.gpu} x {c.count}")
     for f in result.findings:
         out.setdefault(f.rule, set()).add(f.subject)
+    proposed = getattr(result, "proposed", None)
     for t in result.trace:
         out.setdefault(t.rule, set()).add(t.subject)
+        if t.subject == "proposal" and proposed is not None:  # a rule on the proposal hits the configuration it proposes
+            out[t.rule].add(f"{proposed.gpu} x {proposed.count}")
     for g in getattr(result, "alternative_gives_up", None) or []:  # an audit's comparison rules: the figure
         out.setdefault(g.rule, set()).add(g.what)
     return out
 
 
 def _severity(result: Any, rule_id: str) -> set[str]:
-    return {f.severity for f in result.findings if f.rule == rule_id}
+    """The severities the rule was given: its findings', and a blocker where it rejected a
+    candidate (the candidate's reasons name it; a reject is a blocker even when the result lists
+    no finding for it, as for a count of a GPU another count of which is feasible)."""
+    got = {f.severity for f in result.findings if f.rule == rule_id}
+    cands = list(getattr(result, "candidates", None) or [])
+    cands += [c for c in (getattr(result, "proposed", None), getattr(result, "alternative", None)) if c is not None]
+    if any(s.id == rule_id for c in cands for s in (c.reason_sentences or [])):
+        got.add("blocker")
+    return got
 
 
 def run_case(case: Path) -> tuple[dict[str, Any], Any]:
@@ -103,8 +117,10 @@ def check(rule_id: str, expected: dict[str, Any], result: Any) -> None:
     if "severity" in expected:
         assert expected["severity"] in _severity(result, rule_id), (rule_id, _severity(result, rule_id))
     if "subject" in expected:
-        subject = str(expected["subject"])
-        assert any(subject == s or s.startswith(subject) for s in hits[rule_id]), (subject, sorted(hits[rule_id]))
+        subjects = expected["subject"] if isinstance(expected["subject"], list) else [expected["subject"]]
+        for subject in map(str, subjects):  # each must be hit: exactly, or a card named with its report
+            assert any(subject == s or s.startswith(subject + " (") for s in hits[rule_id]), (
+                subject, sorted(hits[rule_id]))
 
 
 def test_every_rule_has_a_case() -> None:
@@ -119,6 +135,22 @@ def test_every_rule_has_a_case() -> None:
     assert not stale, "these rules have a case now: remove them from tests/rules/PENDING: " + ", ".join(stale)
     unknown = sorted(pending - set(book.rules))
     assert not unknown, "tests/rules/PENDING names rules that do not exist: " + ", ".join(unknown)
+
+
+def test_every_case_that_fires_names_its_subject_and_severity() -> None:
+    """A case that fires says what it hits and how hard: the candidate or subject, and the severity
+    of a ``reject`` or ``finding`` (a ``pass`` or ``conclude`` has none)."""
+    book = rulebook.load()
+    vague = []
+    for case in _cases():
+        expected = yaml.safe_load((case / "expected.yaml").read_text())
+        rule = book.rules.get(case.name)
+        if rule is None or not expected.get("fires"):
+            continue
+        graded = rule.then.action in ("reject", "finding")
+        if "subject" not in expected or graded != ("severity" in expected):
+            vague.append(case.name)
+    assert not vague, "cases that fire without a subject, or with a severity their action lacks: " + ", ".join(vague)
 
 
 def test_a_case_whose_rule_does_not_do_what_it_expects_fails() -> None:
