@@ -65,7 +65,7 @@ def _hits(result: Any) -> dict[str, set[str]]:
     proposed = getattr(result, "proposed", None)
     for t in result.trace:
         out.setdefault(t.rule, set()).add(t.subject)
-        if t.subject == "proposal" and proposed is not None:  # a rule on the proposal hits the configuration it proposes
+        if t.subject == "proposal" and proposed is not None:  # a rule on the proposal hits what it proposes
             out[t.rule].add(f"{proposed.gpu} x {proposed.count}")
     for g in getattr(result, "alternative_gives_up", None) or []:  # an audit's comparison rules: the figure
         out.setdefault(g.rule, set()).add(g.what)

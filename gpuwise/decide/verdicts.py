@@ -200,7 +200,8 @@ def buy_refused(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str
     """The ``reject`` rules that certainly refuse buying ``gpu`` in ``market``, from what the market
     facts say before any count is estimated (its China-market entry in prices.yaml, its export and
     import terms): MARKET-EXPORT-BUY (not sold into China), MARKET-CHINA-ONLY (a part sold only
-    there), MARKET-CHINA-IMPORT-BLOCKED (China's customs stop it), a house rule in their place; empty when the rules may let a purchase through. What
+    there), MARKET-CHINA-IMPORT-BLOCKED (China's customs stop it), a house rule in their place;
+    empty when the rules may let a purchase through. What
     the capacity plan may buy (:mod:`gpuwise.plan.build`), so its purchases follow the rules as
     ``recommend``'s candidates do (:mod:`gpuwise.decide.bounds`: the facts it does not know leave
     a rule open, never certain)."""
