@@ -4,8 +4,9 @@ Reuters 14 Jan 2026: Chinese customs told agents H200 chips are not permitted to
 be bought in the China market -- MARKET-CHINA-IMPORT-BLOCKED rejects the purchase in ``recommend``,
 makes an audit of it a ``reject`` and keeps the capacity plan from buying it -- while a part whose
 purchase is only discouraged (H20, CAC and Reuters, Aug 2025) is bought with MARKET-CHINA-IMPORT's
-warning. Renting imports nothing: the rule does not touch it. The severity lives in the rule YAML
-only: a house rule with the same id and another action moves all three commands."""
+warning -- in the plan too, said of the GPU type it buys. Renting imports nothing: the rule does not
+touch it. The severity lives in the rule YAML only: a house rule with the same id and another
+action moves all three commands."""
 
 from __future__ import annotations
 
@@ -124,6 +125,8 @@ def test_a_house_rule_that_makes_it_a_warning_moves_all_three(kb, tmp_path):
     assert aud.verdict != "reject" and _severities(aud, BLOCKED) == {"warning"}
     assert BLOCKED not in (aud.proposed.reasons or [])
     assert [p.gpu for p in plan.purchases] == ["h200-141gb-sxm"] and not plan.unplaced
+    assert _severities(plan, BLOCKED) == {"warning"}  # said of the purchase, as recommend says it
+    assert {f.subject for f in plan.findings if f.rule == BLOCKED} == {"h200-141gb-sxm"}
     book = rulebook.load(rules, kb.policy_values())
     assert buy_refused(book, kb, kb.gpus["h200-141gb-sxm"], SERVICE["constraints"], "china") == []
 
@@ -146,4 +149,7 @@ def test_the_discouraged_rule_made_a_blocker_refuses_h20_everywhere(kb, tmp_path
     plan = copy.deepcopy(PLAN)
     plan["constraints"]["gpus"] = ["h20"]
     assert gpuwise.plan(_write(tmp_path, "p.yaml", plan), rules=strict).purchases == []
-    assert [p.gpu for p in gpuwise.plan(_write(tmp_path, "p.yaml", plan)).purchases] == ["h20-96gb-sxm"]
+    built_in = gpuwise.plan(_write(tmp_path, "p.yaml", plan))
+    assert [p.gpu for p in built_in.purchases] == ["h20-96gb-sxm"]
+    assert _severities(built_in, DISCOURAGED) == {"warning"}
+    assert _severities(gpuwise.plan(_write(tmp_path, "p.yaml", plan), rules=relaxed), DISCOURAGED) == {severity}

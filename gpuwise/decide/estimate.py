@@ -22,7 +22,7 @@ from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
 if TYPE_CHECKING:
     from ..estimators.run import TrainingRun
     from ..estimators.serving.result import ServingResult
-    from .verdicts import Verdict
+    from .verdicts import ServingVerdict, Verdict
 
 
 def term_out(t: Term) -> FormulaTerm:
@@ -200,6 +200,7 @@ class PlanOut:
     timed: bool = False  # without a layout: whether there is a speed estimate (then the time alone)
     serving: ServingResult | None = None  # the serving model's figures at the load
     cost_per_million: CostPerMillion | None = None
+    judged: ServingVerdict | None = None  # the rules' verdicts on its targets and support
 
     def fields(self) -> dict[str, Any]:
         """The ``GpuOut`` fields of the plan."""
@@ -209,7 +210,8 @@ class PlanOut:
                         "training": {"wall_days": self.wall_days} if self.timed else {}}
             return {"fits_as_requested": self.fits_as_requested, "layout": self.run.plan.layout.as_dict(),
                     "training": self.run.as_json(self.wall_days)}
-        serving = SV.serving_json(self.serving)
+        shown = self.judged.on(self.serving) if self.judged is not None and self.serving is not None else self.serving
+        serving = SV.serving_json(shown)
         if serving is not None and self.cost_per_million is not None:
             serving["cost_per_million_output_tokens"] = self.cost_per_million.as_json()
         return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
@@ -224,7 +226,7 @@ def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> PlanOut:
     k = ev.cost
     per_million = cost_per_million_tokens(ev.serving.throughput_tokens_per_s, k.rent_usd if k else None,
                                           k.buy_usd if k else None, job.c.project_months) if ev.serving else None
-    return PlanOut(False, serving=ev.serving, cost_per_million=per_million)
+    return PlanOut(False, serving=ev.serving, cost_per_million=per_million, judged=verdict.serving)
 
 
 def _count_for_deadline(job: Job, g: Any) -> tuple[int, str, dict[str, Any]]:

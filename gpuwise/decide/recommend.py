@@ -40,6 +40,7 @@ from ..prices.used import prices_used
 from ..results import (
     CORE_STEPS,
     STAGES,
+    STEPS,
     Assumption,
     Candidate,
     CurrencyInfo,
@@ -69,7 +70,7 @@ from .subjects import (
     probe_fact,
     roomiest,
 )
-from .verdicts import PAST_MEMORY, Verdict, plan_within
+from .verdicts import PAST_MEMORY, Verdict, judged_serving, plan_within, serving_verdict
 
 
 def rulebook_for(job: Job, rules: str | None = None) -> rulebook.Rulebook:
@@ -114,8 +115,10 @@ class Consultation:
         return self.facts[self.position[key]]
 
     def verdict(self, key: str) -> Verdict:
-        """What the memory step's pass rule set on a candidate (:class:`verdicts.Verdict`)."""
-        return Verdict(dict(self.session.stage_values.get((self.position[key], PAST_MEMORY), {})))
+        """What the memory step's pass rule set on a candidate, and its serving figures with the
+        rules' verdicts (:class:`verdicts.Verdict`)."""
+        return Verdict(dict(self.session.stage_values.get((self.position[key], PAST_MEMORY), {})),
+                       serving=serving_verdict(self.book, self.fact(key), self.options[key][0].serving))
 
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
@@ -519,7 +522,30 @@ def why_not(job: Job, con: Consultation, order: list[Scored], outcome: Outcome, 
             theirs = [k for k in con.options if gpu_of[k] == gid and not k.startswith("proposed")]
             mine = [_closest(con, outcome, theirs)]
         out += [k for k in mine[:1] if k]
+    if not order:  # nothing decided: the GPU types that came closest (and not named yet), to say why not
+        named = {gpu_of[k] for k in out}
+        out += [k for k in _nearest(con, outcome, limit) if gpu_of[k] not in named]
     return out
+
+
+def _nearest(con: Consultation, outcome: Outcome, limit: int) -> list[str]:
+    """With no candidate decided, the ``limit`` GPU types that came closest, each by its closest
+    candidate: rejected at the latest step (a cost-step rule rejects what the memory and compute
+    rules let through), by the fewest rules, then the cheapest, the fewest GPUs."""
+    steps = {s: i for i, s in enumerate(STEPS)}
+
+    def reach(k: str) -> tuple[int, int, float, int]:
+        rids = {r.rule for r in outcome.rejections.get(k, [])}
+        first = min((steps.get(con.book.step_of.get(r, "memory"), 0) for r in rids), default=0)
+        cost = con.fact(k)["cost_usd"]
+        return -first, len(rids), cost if cost >= 0 else math.inf, con.options[k][0].count
+
+    closest: dict[str, str] = {}
+    for k in con.options:
+        g = con.options[k][0].gpu.id
+        if not k.startswith("proposed") and (g not in closest or reach(k) < reach(closest[g])):
+            closest[g] = k
+    return sorted(closest.values(), key=reach)[:limit]
 
 
 def _closest(con: Consultation, outcome: Outcome, keys: list[str]) -> str | None:
@@ -670,7 +696,8 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
         wall_days=_wall_days(e), gpu_hours=tl.gpu_hours if tl else None,
-        total_cost_usd=led.total if led else None, ledger=led, timeline=tl, serving=serving_of(e),
+        total_cost_usd=led.total if led else None, ledger=led, timeline=tl,
+        serving=serving_of(e, con.book, con.fact(key)),
         acquisition=mode, rent_cost_usd=k.rent_usd if k else None, buy_cost_usd=k.buy_usd if k else None,
         break_even_month=k.break_even_month if k else None, strategy=_label(e), strategy_phrases=e.label_phrases(),
         strategy_changes=[messages.phrase_text((("", mid, kw),)) for _sep, mid, kw in changes],
@@ -691,12 +718,14 @@ def _wall_days(e: Evaluation) -> float | None:
     return e.timeline.wall_days
 
 
-def serving_of(e: Evaluation) -> dict[str, Any] | None:
+def serving_of(e: Evaluation, book: rulebook.Rulebook, fact: dict[str, Any]) -> dict[str, Any] | None:
     """A serving configuration's figures at the stated load (the curve is left to the estimate):
-    per-sequence speed is one over the time per output token, the figure the reports quote."""
+    per-sequence speed is one over the time per output token, the figure the reports quote.
+    Whether it meets its targets and whether the framework runs it are the rules' verdict on the
+    candidate's fact (:func:`gpuwise.decide.verdicts.judged_serving`)."""
     if e.serving is None:  # not served (a training job needs no serving module loaded)
         return None
-    sv = SV.serving_json(e.serving)
+    sv = SV.serving_json(judged_serving(book, fact, e.serving))
     if sv is None:
         return None
     sv.pop("curve", None)
@@ -732,7 +761,7 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
     return Recommendation(gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, acquisition=mode,
                           wall_days=_wall_days(e), total_cost_usd=led.total if led else None,
                           gpu_hours=e.timeline.gpu_hours if e.timeline else None, ledger=led, timeline=e.timeline,
-                          serving=serving_of(e),
+                          serving=serving_of(e, con.book, f),
                           summary=sentence.text, summary_sentence=sentence,
                           score_usd=None if scored is None or math.isinf(scored) else scored,
                           strategy=_label(e), strategy_phrases=e.label_phrases(),

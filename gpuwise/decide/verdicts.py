@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from ..estimators.candidate import Evaluation
 from ..estimators.serving.limits import Limits
@@ -22,6 +22,9 @@ from ..results import STAGES, Candidate, GivenUp
 from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
 from .subjects import candidate_fact, gpu_fields, modes_for, probe_fact
+
+if TYPE_CHECKING:  # a training job never loads the serving model
+    from ..estimators.serving.result import ServingResult
 
 PAST_MEMORY = STAGES[1]
 """The stage a candidate reaches when a memory ``pass`` rule lets it through (its verdict fields
@@ -38,11 +41,13 @@ LATENCY = ("ttft_ms", "tpot_ms")
 @dataclass(frozen=True)
 class Verdict:
     """What the rules did with one estimate: the fields the memory step's pass rule set (empty
-    when none let it through) and the rules that rejected it, in the rule book's order."""
+    when none let it through), the rules that rejected it, in the rule book's order, and the
+    rules' verdicts on a service's yes/no figures (:func:`serving_verdict`)."""
 
     memory: dict[str, Any] = field(default_factory=dict)
     rejected: tuple[str, ...] = ()
     compute: dict[str, Any] = field(default_factory=dict)  # what the compute step's pass rule set
+    serving: ServingVerdict | None = None
 
     @property
     def fast_enough(self) -> bool:
@@ -114,7 +119,86 @@ def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdi
             rejected.setdefault(idx, set()).add(rid)
     return [Verdict(dict(session.stage_values.get((i, PAST_MEMORY), {})),
                     tuple(sorted(rejected.get(i, ()), key=order.__getitem__)),
-                    dict(session.stage_values.get((i, PAST_COMPUTE), {}))) for i in range(len(facts))]
+                    dict(session.stage_values.get((i, PAST_COMPUTE), {})),
+                    serving_verdict(book, facts[i], ev.serving)) for i, ev in enumerate(evaluations)]
+
+
+# ------------------------------------------------------------------ a service's verdicts
+SERVING_JUDGED: dict[str, tuple[str, ...]] = {
+    "meets_throughput_target": ("aggregate_tps",),  # CMP-TARGET-SPEED, CMP-SERVES
+    "meets_ttft": ("ttft_ms",),  # CMP-TTFT-TARGET
+    "meets_tpot": ("tpot_ms",),  # CMP-TPOT-TARGET
+    "meets_rate": ("max_requests_per_s",),  # SRV-RATE-TARGET
+    "gpu": ("framework_vendor_listed", "framework_min_cc"),  # CMP-FRAMEWORK-GPU
+    "precision": ("precision_listed", "precision_min_cc", "precision_units"),  # CMP-FRAMEWORK-PRECISION
+    "multi_node": ("framework_spans_servers",),  # CMP-FRAMEWORK-NODES
+}
+"""A service's yes/no figures in the JSON (``targets.meets_*``, ``rate.meets_requests_per_s``,
+``supports.gpu/precision/multi_node``) and the candidate fields the rules judge each by: each is
+the verdict of the rules that read those fields (:func:`lets_through`), never a comparison here."""
+
+
+def lets_through(book: Rulebook, fact: dict[str, Any], fields: tuple[str, ...]) -> bool:
+    """Whether the rules that judge a candidate by ``fields`` let this one through: no ``reject``
+    rule reading them holds, and in each step where a ``pass`` rule reads them some pass rule of
+    the step holds (as the chain would need; the verdicts earlier steps set are taken as passed,
+    so the answer is about these figures alone). A rule that cannot be settled on the fact (a
+    field it reads is missing) does not count against it."""
+    rejects, passes, _conds = bounds._judging(book, frozenset(fields))
+    known = {**bounds._prepared(book).chain, **fact}
+    if any(bounds._holds(r, known) is True for r in rejects):
+        return False
+    return not any(all(bounds._holds(r, known) is False for r in rules) for rules in passes)
+
+
+@dataclass(frozen=True)
+class ServingVerdict:
+    """The rules' verdicts on a service's yes/no figures (:data:`SERVING_JUDGED`): whether it meets
+    each target in force (None where no rule sets one) and whether the framework runs the GPU,
+    the precision and a copy of this size."""
+
+    meets_throughput_target: bool | None
+    meets_ttft: bool | None
+    meets_tpot: bool | None
+    meets_rate: bool | None
+    gpu: bool
+    precision: bool
+    multi_node: bool
+
+    def on(self, r: ServingResult) -> ServingResult:
+        """``r`` with these verdicts in it, as the JSON shows them (made when it is shown: the
+        curve is drawn on ``r`` only then)."""
+        return replace(r, meets_throughput_target=self.meets_throughput_target, meets_ttft=self.meets_ttft,
+                       meets_tpot=self.meets_tpot, meets_rate=self.meets_rate,
+                       support=replace(r.support, gpu_ok=self.gpu, precision_ok=self.precision,
+                                       multi_node_ok=self.multi_node))
+
+
+def serving_verdict(book: Rulebook, fact: dict[str, Any], r: ServingResult | None) -> ServingVerdict | None:
+    """The rule book's verdicts on a candidate's service (:data:`SERVING_JUDGED`), from its fact;
+    a target is judged only where a rule sets one (the result's limits are the rules' own,
+    :mod:`gpuwise.estimators.serving.limits`). A latency the estimator could not time (a copy
+    that does not fit: forever) is judged at the engine's largest number, as the comparison facts
+    hold it, not as the fact's -1 (not known)."""
+    if r is None:
+        return None
+    at = {**fact, "ttft_ms": _known(r.achieved_ttft_ms), "tpot_ms": _known(r.achieved_tpot_ms)}
+
+    def ok(name: str) -> bool:
+        return lets_through(book, at, SERVING_JUDGED[name])
+
+    return ServingVerdict(
+        meets_throughput_target=ok("meets_throughput_target") if r.target_tokens_per_s > 0 else None,
+        meets_ttft=ok("meets_ttft") if r.max_ttft_ms is not None else None,
+        meets_tpot=ok("meets_tpot") if r.max_tpot_ms is not None else None,
+        meets_rate=ok("meets_rate") if r.requests_per_s else None,
+        gpu=ok("gpu"), precision=ok("precision"), multi_node=ok("multi_node"))
+
+
+def judged_serving(book: Rulebook, fact: dict[str, Any], r: ServingResult | None) -> ServingResult | None:
+    """``r`` with the rule book's verdicts on it (:func:`serving_verdict`)."""
+    v = serving_verdict(book, fact, r)
+    return v.on(r) if v is not None and r is not None else None
 
 
 def rejected_on(book: Rulebook, verdict: Verdict, topic: str) -> list[str]:
@@ -198,21 +282,40 @@ def stale(book: Rulebook, prices: list[Any]) -> dict[int, list[str]]:
 
 def buy_refused(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> list[str]:
     """The ``reject`` rules that certainly refuse buying ``gpu`` in ``market``, from what the market
-    facts say before any count is estimated (its China-market entry in prices.yaml, its export and
-    import terms): MARKET-EXPORT-BUY (not sold into China), MARKET-CHINA-ONLY (a part sold only
-    there), MARKET-CHINA-IMPORT-BLOCKED (China's customs stop it), a house rule in their place;
-    empty when the rules may let a purchase through. What
-    the capacity plan may buy (:mod:`gpuwise.plan.build`), so its purchases follow the rules as
+    facts say before any count is estimated (:func:`buying`): MARKET-EXPORT-BUY (not sold into
+    China), MARKET-CHINA-ONLY (a part sold only there), MARKET-CHINA-IMPORT-BLOCKED (China's
+    customs stop it), a house rule in their place; empty when the rules may let a purchase through.
+    What the capacity plan may buy (:mod:`gpuwise.plan.build`), so its purchases follow the rules as
     ``recommend``'s candidates do (:mod:`gpuwise.decide.bounds`: the facts it does not know leave
     a rule open, never certain)."""
+    order = {rid: i for i, rid in enumerate(book.rules)}
+    return sorted(bounds.certainly_rejecting(book, buying(kb, gpu, constraints, market)), key=order.__getitem__)
+
+
+def buy_findings(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> list[str]:
+    """The ``finding`` rules on candidates that certainly hold for buying ``gpu`` in ``market`` on
+    what :func:`buying` knows (MARKET-CHINA-IMPORT's warning on a purchase China discourages,
+    MARKET-EXPORT-CASE-BY-CASE, MARKET-CHINA-PART, CMP-NON-CUDA, a house rule's), in the rule
+    book's order: what the capacity plan says of a GPU type it buys, as ``recommend`` and ``audit``
+    say it of a candidate bought, with the same severity."""
+    known = buying(kb, gpu, constraints, market)
+    return [rid for rid, rule in book.rules.items()
+            if rule.fact == "candidate" and rule.then.action == "finding"
+            and bounds._holds(bounds._conds(rule, book.policy), known) is True]
+
+
+def buying(kb: Any, gpu: Any, constraints: Any, market: str) -> dict[str, Any]:
+    """A purchase of ``gpu`` in ``market`` as the candidate rules see it before any count is
+    estimated: the GPU's fields, the way (buy) and the market, and its China-market entry in
+    prices.yaml (sold into China or not, a China part, the export rule; the export licence and
+    China's import guidance). Every other candidate field is unknown."""
     from ..estimators.cost import market_entry
     from ..prices.markets import jurisdiction_fields
 
     mk = market_entry(kb.prices, gpu.id)
-    known: dict[str, Any] = {"t": "candidate", "tag": "", **gpu_fields(kb, gpu), "acquisition": "buy", "market": market,
-                             "sold_in_china": mk is None or mk.sold_in_china is not False,
-                             "sold_in_china_known": mk is not None,
-                             "china_part": bool(mk.china_part) if mk is not None else False,
-                             **jurisdiction_fields(kb, gpu.id, constraints)}
-    order = {rid: i for i, rid in enumerate(book.rules)}
-    return sorted(bounds.certainly_rejecting(book, known), key=order.__getitem__)
+    return {"t": "candidate", "tag": "", **gpu_fields(kb, gpu), "acquisition": "buy", "market": market,
+            "sold_in_china": mk is None or mk.sold_in_china is not False,
+            "sold_in_china_known": mk is not None,
+            "china_part": bool(mk.china_part) if mk is not None else False,
+            "china_rule": mk.rule if mk is not None else "",
+            **jurisdiction_fields(kb, gpu.id, constraints)}

@@ -1,7 +1,10 @@
 """The plan before the rules: facts of the solved plan (:mod:`.facts`) asserted through the
 durable-rules adapter (:mod:`gpuwise.decide.engine`) with the whole rule book, house rules and the
-policy overlay included; each firing becomes a finding and a trace entry. The judgements and their
-thresholds are the rules' (``rules/plan.yaml``), not this module's.
+policy overlay included; each firing becomes a finding and a trace entry. Each GPU type the plan
+buys is said of as ``recommend`` says of a candidate bought: the candidate rules' findings that
+certainly hold for the purchase (:func:`gpuwise.decide.verdicts.buy_findings`; the rules that
+refuse one keep the plan from buying it). The judgements and their thresholds are the rules'
+(``rules/plan.yaml``, ``rules/market.yaml``), not this module's.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import Any
 from ..decide import engine, rulebook
 from ..decide.actions import SEVERITY_ORDER, evidence
 from ..decide.recommend import house_rules
+from ..decide.verdicts import buy_findings, buying
 from ..estimators import cost as K
 from ..messages import fill, phrase_json, phrase_text, placeholders
 from ..results import Finding, HouseRules, TraceEntry
@@ -132,6 +136,26 @@ def judge(pl: Any, ex: Extracted, api: list[HostedApi]) -> tuple[list[Finding], 
                                     else rule.then.severity, topic=rule.then.topic, message=message, evidence=ev,
                                     fix=fill(rule.then.fix, values), source=rule.source,
                                     step=book.step_of[rule_id], subject=subject,  # type: ignore[arg-type]
+                                    house=rule_id in book.house, template=rule.then.message,
+                                    fix_template=rule.then.fix, values=shown))
+    bought: dict[str, int] = {}
+    for p in ex.purchases:
+        bought[p.gpu] = bought.get(p.gpu, 0) + p.count
+    for g, count in bought.items():  # what the candidate rules say of buying it, as in recommend and audit
+        values = {**buying(pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market), "count": count}
+        for rule_id in buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market):
+            rule = book.rules[rule_id]
+            names = dict.fromkeys(placeholders(rule.then.message) + placeholders(rule.then.fix))
+            if any(n not in values for n in names):  # says what a purchase alone does not tell
+                continue
+            message, ev = fill(rule.then.message, values), evidence(rule, values)
+            shown = {n: values[n] for n in names}
+            trace.append(TraceEntry(rule=rule_id, step=book.step_of[rule_id], conclusion=message, facts=ev,
+                                    source=rule.source, subject=g, action=rule.then.action,
+                                    template=rule.then.message, values=shown))
+            findings.append(Finding(rule=rule_id, severity=rule.then.severity, topic=rule.then.topic,
+                                    message=message, evidence=ev, fix=fill(rule.then.fix, values),
+                                    source=rule.source, step=book.step_of[rule_id], subject=g,  # type: ignore[arg-type]
                                     house=rule_id in book.house, template=rule.then.message,
                                     fix_template=rule.then.fix, values=shown))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])

@@ -150,7 +150,9 @@ def _label(s: Serving) -> tuple[Phrase, ...]:
 def result(job: Any, s: Serving) -> ServingResult:
     """The chosen way to serve as the typed record the facts, results and JSON read. Its targets
     are the limits in force it was chosen for (:mod:`.limits`: the workload's under the built-in
-    rules, a house rule's where one moves them), which its ``meets_*`` compare with."""
+    rules, a house rule's where one moves them); whether it meets them (``meets_*``) and whether
+    the framework runs it (``support``'s flags in the JSON) are left to the rules, which judge the
+    candidate (:func:`gpuwise.decide.verdicts.judged_serving` fills them)."""
     w, kb, fw = job.w, job.kb, s.engine.fw
     lim = s.limits if s.limits is not None else limits(job, kb.gpus[s.engine.gpu_id], s.layout.gpus)
     target = lim.tokens_per_s
@@ -186,7 +188,8 @@ def result(job: Any, s: Serving) -> ServingResult:
                                     else None),
         single_stream_ttft_s=s.single.ttft,
         target_tokens_per_s=target, max_ttft_ms=lim.ttft_ms, max_tpot_ms=lim.tpot_ms,
-        meets_throughput_target=s.meets_throughput, meets_ttft=s.meets_ttft, meets_tpot=s.meets_tpot,
+        # whether it meets each target is the rules' verdict (gpuwise.decide.verdicts.judged_serving)
+        meets_throughput_target=None, meets_ttft=None, meets_tpot=None,
         alternatives=s.alternatives,
         speculative=s.engine.spec,
         speculative_method=spec_asked.method if spec_asked is not None else None,
@@ -201,5 +204,5 @@ def result(job: Any, s: Serving) -> ServingResult:
         max_requests_per_s=rate.max_requests_per_s if rate is not None else None,
         rate_best=rate.best if rate is not None else None, rate_at=rate.at_rate if rate is not None else None,
         rate_judged=rate.judged if rate is not None else None,
-        meets_rate=s.meets_rate,
+        meets_rate=None,
     )

@@ -54,11 +54,21 @@ class RecommendView(StepsView, ChartsView):
             "steps": self.steps(focus, cands, est) if self.full or self.fmt == "html" else [],
             "question": self.question(r.question) if self.full else [],
             "rejected": self.rejected(cands) if self.full or r.recommendation is None else [],
+            "rejected_more": "",
             "candidates": self.candidates_table(cands, chosen) if self.full else None,
             "findings": self.findings(list(r.findings)) if self.full else None,
             "trace": self.trace_table() if self.full else None,
             "charts": {},
         })
+        named = {c.gpu for c in r.alternatives}
+        n = len([g for g in vm["rejected"] if g["gpu"] not in named])
+        if not self.full and r.recommendation is None and named and n:
+            # no answer from the whole catalog: the alternatives say why not for the GPU types that
+            # came closest; the full report lists every other one with its reasons
+            vm["rejected"] = []
+            vm["rejected_more"] = self.f.ngettext(
+                "%(n)s more GPU type was rejected; the full report lists each with its reasons.",
+                "%(n)s more GPU types were rejected; the full report lists each with its reasons.", n)
         if self.fmt == "html" or self.full:
             data = self.r.charts or {}
             answer_word = self._("the answer")
