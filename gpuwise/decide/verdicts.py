@@ -138,6 +138,9 @@ SERVING_JUDGED: dict[str, tuple[str, ...]] = {
 the verdict of the rules that read those fields (:func:`lets_through`), never a comparison here."""
 
 
+_CHAINED = "\0chained"  # marks a fact the chain's verdicts are already merged into
+
+
 def lets_through(book: Rulebook, fact: dict[str, Any], fields: tuple[str, ...]) -> bool:
     """Whether the rules that judge a candidate by ``fields`` let this one through: no ``reject``
     rule reading them holds, and in each step where a ``pass`` rule reads them some pass rule of
@@ -145,7 +148,7 @@ def lets_through(book: Rulebook, fact: dict[str, Any], fields: tuple[str, ...]) 
     so the answer is about these figures alone). A rule that cannot be settled on the fact (a
     field it reads is missing) does not count against it."""
     rejects, passes, _conds = bounds._judging(book, frozenset(fields))
-    known = {**bounds._prepared(book).chain, **fact}
+    known = {**bounds._prepared(book).chain, **fact} if not fact.get(_CHAINED) else fact
     if any(bounds._holds(r, known) is True for r in rejects):
         return False
     return not any(all(bounds._holds(r, known) is False for r in rules) for rules in passes)
@@ -182,7 +185,8 @@ def serving_verdict(book: Rulebook, fact: dict[str, Any], r: ServingResult | Non
     hold it, not as the fact's -1 (not known)."""
     if r is None:
         return None
-    at = {**fact, "ttft_ms": _known(r.achieved_ttft_ms), "tpot_ms": _known(r.achieved_tpot_ms)}
+    at = {**bounds._prepared(book).chain, **fact, "ttft_ms": _known(r.achieved_ttft_ms),
+          "tpot_ms": _known(r.achieved_tpot_ms), _CHAINED: True}
 
     def ok(name: str) -> bool:
         return lets_through(book, at, SERVING_JUDGED[name])
