@@ -52,3 +52,21 @@ def rank(facts: list[dict[str, Any]], keys: list[str], policy: dict[str, Any]) -
         taken = {id(s) for s in group}
         rest = [s for s in rest if id(s) not in taken]
     return out
+
+
+def nearest(rejected: list[tuple[str, str, dict[str, int], float, int]], limit: int) -> list[str]:
+    """With no candidate decided, the ``limit`` GPU types that came closest, each by its closest
+    candidate (key, GPU, the rules that rejected it with their step's place in the chain, cost,
+    count): rejected at the latest step (a cost-step rule rejects what the memory and compute rules
+    let through), by the fewest rules, then the cheapest (-1: not priced), the fewest GPUs. What
+    a result with no answer names as its alternatives; an order, like the ranking, not a verdict."""
+
+    def reach(c: tuple[str, str, dict[str, int], float, int]) -> tuple[int, int, float, int]:
+        _key, _gpu, rules, cost, count = c
+        return -min(rules.values(), default=0), len(rules), cost if cost >= 0 else math.inf, count
+
+    closest: dict[str, tuple[str, str, dict[str, int], float, int]] = {}
+    for c in rejected:
+        if c[1] not in closest or reach(c) < reach(closest[c[1]]):
+            closest[c[1]] = c
+    return [c[0] for c in sorted(closest.values(), key=reach)[:limit]]

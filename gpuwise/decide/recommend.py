@@ -55,7 +55,7 @@ from ..results import (
 from . import bounds, engine, rulebook
 from .actions import Outcome, fact_key, materialize, ordered_findings
 from .estimate import _flops, gpu_out, memory_out, term_out
-from .rank import Scored, rank, score
+from .rank import Scored, nearest, rank, score
 from .subjects import (
     NODE,
     Server,
@@ -523,29 +523,13 @@ def why_not(job: Job, con: Consultation, order: list[Scored], outcome: Outcome, 
             mine = [_closest(con, outcome, theirs)]
         out += [k for k in mine[:1] if k]
     if not order:  # nothing decided: the GPU types that came closest (and not named yet), to say why not
-        named = {gpu_of[k] for k in out}
-        out += [k for k in _nearest(con, outcome, limit) if gpu_of[k] not in named]
+        named, step = {gpu_of[k] for k in out}, {s: i for i, s in enumerate(STEPS)}
+        near = nearest([(k, gpu_of[k], {r.rule: step.get(con.book.step_of.get(r.rule, ""), 0)
+                                        for r in outcome.rejections.get(k, [])},
+                         con.fact(k)["cost_usd"], con.options[k][0].count)
+                        for k in con.options if not k.startswith("proposed")], limit)
+        out += [k for k in near if gpu_of[k] not in named]
     return out
-
-
-def _nearest(con: Consultation, outcome: Outcome, limit: int) -> list[str]:
-    """With no candidate decided, the ``limit`` GPU types that came closest, each by its closest
-    candidate: rejected at the latest step (a cost-step rule rejects what the memory and compute
-    rules let through), by the fewest rules, then the cheapest, the fewest GPUs."""
-    steps = {s: i for i, s in enumerate(STEPS)}
-
-    def reach(k: str) -> tuple[int, int, float, int]:
-        rids = {r.rule for r in outcome.rejections.get(k, [])}
-        first = min((steps.get(con.book.step_of.get(r, "memory"), 0) for r in rids), default=0)
-        cost = con.fact(k)["cost_usd"]
-        return -first, len(rids), cost if cost >= 0 else math.inf, con.options[k][0].count
-
-    closest: dict[str, str] = {}
-    for k in con.options:
-        g = con.options[k][0].gpu.id
-        if not k.startswith("proposed") and (g not in closest or reach(k) < reach(closest[g])):
-            closest[g] = k
-    return sorted(closest.values(), key=reach)[:limit]
 
 
 def _closest(con: Consultation, outcome: Outcome, keys: list[str]) -> str | None:
