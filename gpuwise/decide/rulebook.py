@@ -304,6 +304,7 @@ def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
     (``[acquisition, ==, biy]``) silently disabled the rule."""
     import typing
 
+    from ..inputs.notation import meant
     from .facts import FACT_MODELS
 
     model = FACT_MODELS.get(fact)
@@ -329,6 +330,9 @@ def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
                    item=str(item)[:40], name=name, choices=either(choices, commas=True), cond=_clip(cond))
     else:
         return
+    said = meant(item) if kind in (int, float) and isinstance(item, str) else None
+    if said is not None:  # '0x10', '1_6', '１６': say what it would have meant
+        raise Said(N_("%(said)s, in %(cond)s"), said=said, cond=_clip(cond))
     if not ok:
         raise Said(N_("'%(name)s' is %(word)s; %(item)s is not, in %(cond)s"), name=name, word=word,
                    item=_clip(item, 40), cond=_clip(cond))

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import N_, Clauses, Said, Term, UserError
+from ..inputs.notation import number_text
 from ..inputs.schema import MAX_GPUS
 from ..yamlio import decode_text
 
@@ -148,10 +149,16 @@ FILE_DATE = N_("the file's modification date")
 
 
 def _number(text: str | None, what: str) -> float:
+    """A cell's number, in plain decimal digits: Python's ``float()`` also took fullwidth ``１６``,
+    ``1_6`` and `` inf`` (:mod:`gpuwise.inputs.notation` says what such a cell would have meant)."""
     try:
-        value = float((text or "").strip())
-    except ValueError:
-        raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30]) from None
+        value = number_text((text or "").strip())
+    except Said as said:
+        raise Said(N_("%(what)s: %(said)s"), what=what, said=said) from None
+    if value is None and (text or "").strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
+        value = math.inf
+    if value is None:
+        raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30])
     if not math.isfinite(value):
         raise Said(N_("%(what)s is not a finite number"), what=what)
     return value
