@@ -173,3 +173,80 @@ def test_a_price_csv_refuses_other_digits_row_by_row(tmp_path: Path) -> None:
                  "line 5: H100 80GB SXM: price is not a finite number"):
         assert line in r.stdout, r.stdout
     assert "gpus: 8\n  usd_per_hour: 20.0\n" in (tmp_path / "ov" / "clouds.yaml").read_text()  # line 6 only
+
+
+# ----------------------------------------------------------------------------- used cards' memory
+def test_each_memory_throttle_point_has_a_source_and_only_gddr6x_has_one() -> None:
+    """Issue 26 item 6: a used card's memory junction temperature is judged against its memory
+    type's throttle point (policy ``<type>_memory_throttle_c``, read by gpuwise/decide/audit.py).
+    GDDR6X's 110 deg C is sourced (Igor's Lab, the chip's own junction sensor); no primary source
+    was found for GDDR6, GDDR7 or HBM, so none is set, and the policy says so."""
+    from gpuwise.knowledge import load
+
+    kb = load()
+    points = {name: v for name, v in kb.policy.items() if name.endswith("_memory_throttle_c")}
+    assert set(points) == {"gddr6x_memory_throttle_c"}
+    gddr6x = points["gddr6x_memory_throttle_c"]
+    assert gddr6x.value == 110 and "igorslab.de" in gddr6x.source and "no primary source" in gddr6x.rationale
+    kinds = {g.memory.type.lower() for g in kb.gpus.values()}
+    assert {"gddr6x", "gddr6", "gddr7", "hbm3"} <= kinds  # the types a report can be judged for
+
+
+# ----------------------------------------------------------------------------- round six: seller files, CSVs
+@pytest.mark.parametrize("reading", ["１０８ C", "٩٠ C", "１０８ °C"])
+def test_a_retyped_report_with_other_digits_is_refused_by_field(tmp_path: Path, reading: str) -> None:
+    """``<memory_temp>１０８ C`` (fullwidth, as a CJK input method types it) was read as 108 C, and
+    Arabic-Indic ٩٠ as 90: nvidia-smi writes ASCII digits only, so such a report was retyped and
+    is refused by its field, as ``0x6C C`` is."""
+    from tests.test_hostile_fourth import SMI, _seller
+
+    xml = SMI.read_text().replace("<memory_temp>N/A</memory_temp>", f"<memory_temp>{reading}</memory_temp>")
+    one_line(gpuwise("audit", str(_seller(tmp_path, xml))), "used_cards[0].nvidia_smi (r.xml)",
+             f"<memory_temp> reads '{reading.replace('°C', 'C').replace(' °', ' ')}': not a number as nvidia-smi "
+             "writes it")
+
+
+def test_a_price_column_given_twice_is_refused(tmp_path: Path) -> None:
+    """``price,price``: each row's price was the last column's (30, not 20), exit 0."""
+    (tmp_path / "p.csv").write_text("gpu,gpus,price,price\nH100 80GB SXM,8,20,30\n")
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "x", "-o", "ov", cwd=tmp_path),
+             "p.csv: column 'price' is in the header twice")
+    assert not (tmp_path / "ov").exists()
+
+
+@pytest.mark.parametrize("raw, words", [
+    ("gpu,gpus,price\nH100 80GB SXM,8,20\n".encode("utf-16-le"), "UTF-16 text without a byte-order mark"),
+    (b"gpu,gpus,price\nH100 80GB SXM,8,2\x000\n", "contains NUL bytes"),
+])
+def test_a_csv_that_is_not_text_is_refused_as_a_yaml_file_is(tmp_path: Path, raw: bytes, words: str) -> None:
+    """UTF-16 without its mark was 'the header lacks price ... did you mean \\x00p\\x00r...'."""
+    (tmp_path / "p.csv").write_bytes(raw)
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "x", "-o", "ov", cwd=tmp_path), f"p.csv: {words}")
+
+
+@pytest.mark.parametrize("spec, refused", [("=10", True), (",", True), (".2f", True), (">30", False), ("^12", False)])
+def test_a_house_message_format_is_checked_against_its_fields_kind(tmp_path: Path, spec: str, refused: bool) -> None:
+    """``{gpu_name:=10}`` passed the check (it was tried on a number) and was dropped when the
+    message was written ('=' alignment is no format for text): the rule's words silently lost
+    their format. Text fields are now checked with text."""
+    d = tmp_path / "house"
+    d.mkdir()
+    (d / "h.yaml").write_text(
+        "schema_version: 1\nruleset: house\nstep: memory\nrules:\n  - id: HOUSE-X\n    title: A house rule\n"
+        "    fact: candidate\n    when:\n      - [need_gb, \">\", 1]\n    then:\n      action: finding\n"
+        f"      severity: info\n      topic: compatibility\n      message: \"{{gpu_name:{spec}}} is listed\"\n"
+        "    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    r = gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", str(d), "--format", "json", cwd=tmp_path)
+    if refused:
+        one_line(r, "h.yaml: rule HOUSE-X: the message: unknown format", f"{{gpu_name:{spec}}}")
+    else:
+        assert r.returncode in (0, 1), r.stderr
+        assert f"{'NVIDIA H100 SXM5 80GB':{spec}} is listed" in r.stdout
+
+
+@pytest.mark.parametrize("name", ["o.json/", "out.md/"])
+def test_an_output_name_ending_in_a_slash_names_a_directory(tmp_path: Path, name: str) -> None:
+    """``-o o.json/`` wrote a file named o.json (exit 0): the slash says a directory was meant."""
+    r = gpuwise("recommend", str(EX / "lora-70b.yaml"), "-o", name, cwd=tmp_path)
+    one_line(r, f"{name}: is a directory, not a file")
+    assert list(tmp_path.iterdir()) == []

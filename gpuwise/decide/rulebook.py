@@ -291,11 +291,20 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
                     raise Said(N_("%(what)s: the format '%(spec)s' in {%(name)s} asks for a width or precision over "
                                   "%(max_format_number)s"), what=what, spec=spec[:20], name=name,
                                max_format_number=MAX_FORMAT_NUMBER)
-                with contextlib.suppress(ValueError):
-                    format(1.5, spec)
+                with contextlib.suppress(ValueError):  # as the field's kind takes it: '=10' is no format for text
+                    format("x" if _is_text(rule.fact, name) else 1.5, spec)
                     continue
                 raise Said(N_("%(what)s: unknown format '%(spec)s' in {%(name)s:%(spec2)s}"), what=what, spec=spec,
                            name=name, spec2=spec)
+
+
+def _is_text(fact: str, name: str) -> bool:
+    """Whether a fact field holds text (its placeholder's format is then a text format)."""
+    from .facts import FACT_MODELS
+
+    model = FACT_MODELS.get(fact)
+    info = model.model_fields.get(name) if model is not None else None
+    return info is not None and info.annotation is str
 
 
 def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
