@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import hashlib
 import json
 import math
@@ -437,6 +438,7 @@ class Rulebook:
     ruleset_of: dict[str, str] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)  # rule id -> file it comes from
     digest: str = ""
+    house_dir: str = ""  # the --rules directory as the run that built this book spelled it
 
     def __post_init__(self) -> None:
         for path, rf in self.files:
@@ -618,7 +620,23 @@ def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) 
     book = _CACHE.get(key)
     if book is None:
         book = _CACHE[key] = _load_cached(Path(house) if house else None, policy, key[1])
-    return book
+    return _spelled(book, Path(house)) if house else book
+
+
+def _spelled(book: Rulebook, house: Path) -> Rulebook:
+    """The book with its house files named as this run spells ``--rules`` (a book cached in this
+    process or on disk may come from a run that gave the same directory another way)."""
+    old, new = book.house_dir, str(house)
+    if not old or old == new:
+        return book
+
+    def named(path: str) -> str:
+        return new + path[len(old):] if path.startswith(old) else path
+
+    spelled = dataclasses.replace(book, files=[(Path(named(str(p))), rf) for p, rf in book.files],
+                                  replaced={k: named(v) for k, v in book.replaced.items()}, house_dir=new)
+    spelled.__dict__.update({k: v for k, v in book.__dict__.items() if k.startswith("_")})  # compiled once
+    return spelled
 
 
 def _load_cached(house: Path | None, policy: dict[str, Any], policy_key: str) -> Rulebook:
@@ -691,7 +709,8 @@ def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
                 kept.append((p, rf.model_copy(update={"rules": rules})))
         files = kept + house_files
     files.sort(key=lambda f: STEPS.index(f[1].step))  # memory, compute, interconnect, tco, pitfalls
-    return Rulebook(files=files, policy=dict(policy), house=house_ids, replaced=replaced)
+    return Rulebook(files=files, policy=dict(policy), house=house_ids, replaced=replaced,
+                    house_dir=str(house) if house is not None else "")
 
 
 def _dir_key(path: str | Path) -> str:
