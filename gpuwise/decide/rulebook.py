@@ -438,7 +438,6 @@ class Rulebook:
     ruleset_of: dict[str, str] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)  # rule id -> file it comes from
     digest: str = ""
-    house_dir: str = ""  # the --rules directory as the run that built this book spelled it
 
     def __post_init__(self) -> None:
         for path, rf in self.files:
@@ -625,16 +624,18 @@ def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) 
 
 def _spelled(book: Rulebook, house: Path) -> Rulebook:
     """The book with its house files named as this run spells ``--rules`` (a book cached in this
-    process or on disk may come from a run that gave the same directory another way)."""
-    old, new = book.house_dir, str(house)
-    if not old or old == new:
+    process or on disk may come from a run that gave the same directory another way). A house
+    file is one outside the built-in rules' folder; it sits directly in the ``--rules`` folder."""
+    base = rules_dir()
+
+    def named(path: Path) -> Path:
+        return path if path.parent == base else house / path.name
+
+    files = [(named(p), rf) for p, rf in book.files]
+    if [p for p, _ in files] == [p for p, _ in book.files]:
         return book
-
-    def named(path: str) -> str:
-        return new + path[len(old):] if path.startswith(old) else path
-
-    spelled = dataclasses.replace(book, files=[(Path(named(str(p))), rf) for p, rf in book.files],
-                                  replaced={k: named(v) for k, v in book.replaced.items()}, house_dir=new)
+    replaced = {k: str(named(Path(v))) for k, v in book.replaced.items()}
+    spelled = dataclasses.replace(book, files=files, replaced=replaced)
     spelled.__dict__.update({k: v for k, v in book.__dict__.items() if k.startswith("_")})  # compiled once
     return spelled
 
@@ -709,8 +710,7 @@ def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:
                 kept.append((p, rf.model_copy(update={"rules": rules})))
         files = kept + house_files
     files.sort(key=lambda f: STEPS.index(f[1].step))  # memory, compute, interconnect, tco, pitfalls
-    return Rulebook(files=files, policy=dict(policy), house=house_ids, replaced=replaced,
-                    house_dir=str(house) if house is not None else "")
+    return Rulebook(files=files, policy=dict(policy), house=house_ids, replaced=replaced)
 
 
 def _dir_key(path: str | Path) -> str:
