@@ -268,6 +268,7 @@ def test_a_house_rule_is_named_as_this_run_spells_the_directory(capsys, monkeypa
     """The rule book is cached by the directory's real path (in the process and on disk); the file a
     house rule comes from is still shown as this run wrote --rules, not as the first run did."""
     monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "400")  # a clone in a deep folder would wrap the absolute path
     absolute = ROOT / "examples" / "house-rules"
     for spelled, shown in ((str(absolute), f"{absolute}/no-second-hand.yaml"),
                            ("examples/house-rules", "examples/house-rules/no-second-hand.yaml"),
