@@ -635,7 +635,9 @@ def _spelled(book: Rulebook, house: Path) -> Rulebook:
     if [p for p, _ in files] == [p for p, _ in book.files]:
         return book
     replaced = {k: str(named(Path(v))) for k, v in book.replaced.items()}
-    spelled = dataclasses.replace(book, files=files, replaced=replaced)
+    # the maps __post_init__ fills are new ones: sharing the cached book's would rename its files too
+    spelled = dataclasses.replace(book, files=files, replaced=replaced, rules={}, step_of={}, ruleset_of={},
+                                  origin={})
     spelled.__dict__.update({k: v for k, v in book.__dict__.items() if k.startswith("_")})  # compiled once
     return spelled
 
