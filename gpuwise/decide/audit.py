@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import knowledge as knowledge_mod
+from ..checked import made
 from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
@@ -374,7 +375,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         given_up = gives_up(book, prop_cand, alt)  # the comparison rules' verdict
         verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
             "revise" if any(f.severity == "warning" for f in findings) else "approve")
-        return AuditResult(
+        return made(AuditResult, dict(
             verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
             proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
             savings_comparable=savings is not None and not given_up, alternative_gives_up=given_up,
@@ -388,7 +389,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                 alternative(e) for o in alt_option for e in prices_used(job, *o)],
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules),
             policy=job.kb.policy_values(), ranking=ranking_sentence(job.kb.policy_values(), job.training),
-        )
+        ))
 
 
 @dataclass

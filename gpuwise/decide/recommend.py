@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
+from ..checked import made
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators import interconnect as I
@@ -567,7 +568,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
                     else {"network": net}
                 notes = [*notes, note("network", net, "assume.network", said)]
     by_key = {f"{c.gpu}x{c.count}:{c.acquisition}": c for c in candidates}
-    return RecommendResult(
+    return made(RecommendResult, dict(
         alternatives=[by_key[k] for k in r.why_not if k in by_key],
         ranking_note=tie_note(r, con),
         recommendation=recommendation(job, con, r.best, r) if r.best else None,
@@ -587,7 +588,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         house_rules=house_rules(con.book, rules),
         policy=kb.policy_values(),
         ranking=ranking_sentence(kb.policy_values(), job.training),
-    )
+    ))
 
 
 def _dedupe(notes: list[Assumption]) -> list[Assumption]:
@@ -617,15 +618,15 @@ def currency_info(kb: Any, asked: str = "USD") -> CurrencyInfo | None:
         v = kb.tco_value("usd_cny")
     except Exception:  # an overlay may lack it; the report then asks for --fx-rate
         return None
-    return CurrencyInfo(usd_cny=float(v.value), as_of=v.as_of.isoformat() if v.as_of else "",
-                        source=" ".join(v.source.split()), asked=asked)
+    return made(CurrencyInfo, dict(usd_cny=float(v.value), as_of=v.as_of.isoformat() if v.as_of else "",
+                        source=" ".join(v.source.split()), asked=asked))
 
 
 def house_rules(book: rulebook.Rulebook, rules: str | None) -> HouseRules | None:
     if not book.house:
         return None
-    return HouseRules(directory=str(rules or ""), added=sorted(book.house - set(book.replaced)),
-                      replaced=dict(sorted(book.replaced.items())))
+    return made(HouseRules, dict(directory=str(rules or ""), added=sorted(book.house - set(book.replaced)),
+                      replaced=dict(sorted(book.replaced.items()))))
 
 
 def tie_note(r: Ranking, con: Consultation) -> Sentence | None:
@@ -642,7 +643,7 @@ def tie_note(r: Ranking, con: Consultation) -> Sentence | None:
     values = {"best": f"{a.count} x {a.gpu.name}", "other": f"{b.count} x {b.gpu.name}",
               "tie_fraction": tie, "why": why, "best_score": first.score, "other_score": second.score}
     mid = f"ranking.tie.{why.replace(' ', '_')}"
-    return Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
+    return made(Sentence, dict(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values))
 
 
 def ranking_sentence(policy: dict[str, Any], training: bool = True) -> Sentence:
@@ -650,19 +651,19 @@ def ranking_sentence(policy: dict[str, Any], training: bool = True) -> Sentence:
     sentence leaves the value of a day out."""
     values = {k: policy[k] for k in ("value_of_a_day_usd", "ranking_tie_fraction")}
     mid = "ranking.policy" if training else "ranking.policy.serving"
-    return Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
+    return made(Sentence, dict(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values))
 
 
 def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | None,
                   scored: float | None) -> Candidate:
     e, mode = con.options[key]
     k = e.cost
-    why = [Sentence(id=r.rule, text=r.message, template=r.template, values=r.values)
+    why = [made(Sentence, dict(id=r.rule, text=r.message, template=r.template, values=r.values))
            for r in outcome.rejections.get(key, [])]
     stage = outcome.reached.get(key, "memory")
     if not why and stage != "decided":
-        why = [Sentence(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
-                        template=messages.template("reason.stalled"), values={"stage": stage})]
+        why = [made(Sentence, dict(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
+                        template=messages.template("reason.stalled"), values={"stage": stage}))]
     led, tl, speed = e.ledger(mode), e.timeline, e.speed
     changes = _changes(e)
     return built(Candidate, dict(  # built from typed estimates: no validation per candidate
@@ -727,9 +728,10 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
               "aggregate_tps": speed.decode_tokens_per_s_total if speed else None,
               "project_months": job.c.project_months}
     mid = f"summary.{kind}.{mode}"
-    sentence = Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
+    sentence = made(Sentence, dict(id=mid, text=messages.text(mid, values), template=messages.template(mid),
+                                   values=values))
     scored = next((s.score for s in r.order if s.key == key), None)
-    return Recommendation(gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, acquisition=mode,
+    return made(Recommendation, dict(gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, acquisition=mode,
                           wall_days=_wall_days(e), total_cost_usd=led.total if led else None,
                           gpu_hours=e.timeline.gpu_hours if e.timeline else None, ledger=led, timeline=e.timeline,
                           serving=serving_of(e),
@@ -739,12 +741,12 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
                           provider=k.provider if k and mode == "rent" else None,
                           instance=k.instance if k and mode == "rent" else None,
                           decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
-                          decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None)
+                          decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None))
 
 
 def estimate_of(job: Job, e: Evaluation, verdict: Verdict) -> EstimateResult:
-    return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job),
-                          gpu=gpu_out(job, e, verdict), workload={}, assumptions=[])
+    return made(EstimateResult, dict(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job),
+                          gpu=gpu_out(job, e, verdict), workload={}, assumptions=[]))
 
 
 STEP_TERMS = {
@@ -768,9 +770,9 @@ def step_summaries(job: Job, con: Consultation, outcome: Outcome, key: str) -> l
         c = concl.get(step)
         terms = [term_out(t) for t in e.memory.terms()] if step == "memory" else [
             term_out(e.all_terms()[k]) for k in STEP_TERMS[step] if k in e.all_terms()]
-        out.append(StepSummary(step=step, conclusion=c.text if c else "", rule=c.rule if c else "",
+        out.append(made(StepSummary, dict(step=step, conclusion=c.text if c else "", rule=c.rule if c else "",
                                template=c.template if c else "", values=c.values if c else {},
-                               rules=by_step.get(step, []), terms=terms))
+                               rules=by_step.get(step, []), terms=terms)))
     return out
 
 
