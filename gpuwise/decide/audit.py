@@ -37,6 +37,7 @@ from .recommend import (
     currency_info,
     estimates,
     gc_paused,
+    host_ram_server,
     house_rules,
     ranking_sentence,
     rulebook_for,
@@ -278,6 +279,26 @@ def _memory_throttle(kind: str, kb: Any) -> int:
     return int(kb.policy_values()[name]) if name in kb.policy else -1
 
 
+_EXACT: dict[tuple[int, str], tuple[Any, str | None]] = {}
+"""Product names of seller reports resolved against a knowledge base (kept with it, so an id is
+never read for another): a batch's cards repeat the same few names, and an unknown name's
+resolution looks for close matches, for a hint nobody reads here."""
+
+
+def _exact_gpu(product: str, kb: Any) -> str | None:
+    """The GPU id the catalog knows ``product`` by exactly (an id or alias, not a default variant)."""
+    got = _EXACT.get((id(kb), product))
+    if got is None or got[0] is not kb:
+        try:
+            r = kb.gpu(product)
+        except UserError:
+            r = None
+        if len(_EXACT) >= 1024:
+            _EXACT.clear()
+        got = _EXACT[(id(kb), product)] = (kb, r.id if r is not None and r.note is None else None)
+    return got[1]
+
+
 def _product_matches(product: str | None, gpu_id: str, claimed_names: list[str], kb: Any) -> int:
     """1 when the report's product name is the proposal's GPU, 0 when it is another, -1 unknown.
 
@@ -288,12 +309,9 @@ def _product_matches(product: str | None, gpu_id: str, claimed_names: list[str],
 
     if not product:
         return -1
-    try:
-        r = kb.gpu(product)
-    except UserError:
-        r = None
-    if r is not None and r.note is None:
-        return 1 if r.id == gpu_id else 0
+    exact = _exact_gpu(product, kb)
+    if exact is not None:
+        return 1 if exact == gpu_id else 0
     verdict = ic.product_matches(product, claimed_names)
     return -1 if verdict is None else int(verdict)
 
@@ -349,7 +367,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                       extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
                       server=roomiest(server, Server.of(proposed)),
-                      judged_before=None if judged is None else (alternatives, judged.options))
+                      judged_before=None if judged is None else (alternatives, judged.options),
+                      before_host_ram=None if judged is None else search.host_ram(job, book))
         if judged is None:  # the alternatives judged and ranked here; a batch keeps what the audit uses
             rec = build_result(job, con, [*notes, *more_notes], rules)
             alt = _best_alternative(rec.candidates)
@@ -419,6 +438,14 @@ class _Search:
     added: list[Assumption]
     shared: bool = False
     judged: _Judged | None = None
+    host_ram_server: tuple[Any] | None = None
+
+    def host_ram(self, job: Any, book: Any) -> tuple[Any]:
+        """:func:`recommend.host_ram_server` of the alternatives, worked out once: every proposal asking
+        this question judges them against the same memory limits."""
+        if self.host_ram_server is None:
+            self.host_ram_server = (host_ram_server(job, book, self.evaluations),)
+        return self.host_ram_server
 
 
 _SHARED: dict[str, _Search] | None = None

@@ -122,11 +122,14 @@ class Consultation:
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
             modes: dict[int, list[str]] | None = None, server: Server | None,
-            judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None) -> Consultation:
+            judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None,
+            before_host_ram: tuple[Evaluation | None] | None = None) -> Consultation:
     """Run the rule book over every candidate (each estimate once per acquisition mode) and the
     consultation's other facts. ``judged_before``: estimates (and their options) an earlier
     consultation of the same question judged and that are not judged again here (a batch's
-    audits share them): the job fact and the price facts still cover them, as if they were."""
+    audits share them): the job fact and the price facts still cover them, as if they were.
+    ``before_host_ram``: :func:`host_ram_server` of those estimates, when the caller kept it (one
+    item: None is an answer)."""
     facts: list[dict[str, Any]] = []
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
@@ -140,7 +143,14 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             facts.append(f)
     before, before_options = judged_before or ([], [])
     judged = [*evaluations, *before]
-    facts.append(job_fact(job, judged, proposed_total_gb, server, host_ram_server(job, book, judged)))
+    if before_host_ram is None:
+        host = host_ram_server(job, book, judged)
+    else:  # min() over evaluations then before: the first of the least keys
+        host = host_ram_server(job, book, evaluations)
+        other = before_host_ram[0]
+        if other is not None and (host is None or host_ram_key(other) < host_ram_key(host)):
+            host = other
+    facts.append(job_fact(job, judged, proposed_total_gb, server, host))
     facts += environment(job, list(dict.fromkeys(e.gpu.id for e in evaluations)))
     facts += price_facts(job, [*options.values(), *before_options])
     facts += extra_facts or []
