@@ -118,9 +118,12 @@ def _finding(book: Rulebook, rule: Rule, step: str, values: dict[str, Any], mess
 
 
 def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
-                detail: Callable[[str], bool] = lambda key: True, sentences: bool = True) -> Outcome:
+                detail: Callable[[str], bool] = lambda key: True, sentences: bool = True,
+                reasons: Callable[[str], bool] | None = None) -> Outcome:
     """Apply each firing's consequence; fill messages in for rejections and detailed subjects
-    (with ``sentences`` false, none: what fired and what was rejected, for the ranking)."""
+    (with ``sentences`` false, none: what fired and what was rejected, for the ranking).
+    ``reasons``: the subjects not detailed whose rejections are worded too (default: all; an
+    audit words only its proposal's: it shows no other candidate's reasons)."""
     out = Outcome()
     keys = [fact_key(f) for f in facts]
     order = {rid: i for i, rid in enumerate(book.rules)}
@@ -139,7 +142,7 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
         show = detail(key)
         if not show and action != "reject":
             continue
-        if not sentences:
+        if not sentences or (not show and reasons is not None and not reasons(key)):
             if action == "reject":
                 target = out.gpu_rejections.setdefault(fact["gpu"], []) if fact.get("t") == "environment" else \
                     out.rejections.setdefault(key, [])

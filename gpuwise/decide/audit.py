@@ -283,6 +283,7 @@ _EXACT: dict[tuple[int, str], tuple[Any, str | None]] = {}
 """Product names of seller reports resolved against a knowledge base (kept with it, so an id is
 never read for another): a batch's cards repeat the same few names, and an unknown name's
 resolution looks for close matches, for a hint nobody reads here."""
+MAX_EXACT = 1024
 
 
 def _exact_gpu(product: str, kb: Any) -> str | None:
@@ -293,7 +294,7 @@ def _exact_gpu(product: str, kb: Any) -> str | None:
             r = kb.gpu(product)
         except UserError:
             r = None
-        if len(_EXACT) >= 1024:
+        if len(_EXACT) >= MAX_EXACT:
             _EXACT.clear()
         got = _EXACT[(id(kb), product)] = (kb, r.id if r is not None and r.note is None else None)
     return got[1]
@@ -384,7 +385,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         alt, alt_option = judged.alternative, judged.alt_option  # its prices are judged too
         mine = {mine_key, f"env:{gpu.id}",
                 *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode), *alt_option]))}
-        outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
+        shown = lambda key: key in mine or not _alternative_key(key)  # noqa: E731
+        outcome = con.outcome(shown, reasons=shown)  # the alternatives' reasons are not shown here
         findings = ordered_findings(outcome, lambda key: key in mine or not _alternative_key(key))
         prop_cand = candidate_out(con, outcome, mine_key, None, None)
         savings = None

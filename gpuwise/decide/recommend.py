@@ -96,8 +96,8 @@ class Consultation:
         for i, k in enumerate(self.keys):
             self.position.setdefault(k, i)
 
-    def outcome(self, detail: Any = lambda key: False, sentences: bool = True) -> Outcome:
-        return materialize(self.book, self.session, self.facts, detail, sentences)
+    def outcome(self, detail: Any = lambda key: False, sentences: bool = True, reasons: Any = None) -> Outcome:
+        return materialize(self.book, self.session, self.facts, detail, sentences, reasons)
 
     def detail(self, keys: list[str]) -> None:
         """Run the candidates a result presents through the chain again with every rule (their
@@ -326,6 +326,8 @@ class _Probe:
         self.known = bounds.Judgement(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
         self.limit = memory_limit(job, book, gpu, self.known)
         self.by_count = self.known.narrowed(_BY_COUNT)  # the same, asked only about what a count adds
+        self._fewest: tuple[float, float] | None = None
+        self._fewest_known = False
 
     def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
         """The estimates of ``n`` GPUs: one for a single server; several servers once per network
@@ -352,15 +354,24 @@ class _Probe:
         """The rules certainly leave every candidate of ``n`` GPUs undecided, from what is known
         before estimating it: the GPU, the job and, for training, the fewest days and GPU-hours
         any layout takes."""
-        job = self.job
         more: dict[str, Any] = {"count": n, "multi_gpu": n > 1}
-        if job.training and not job.shape.diffusion:
-            gpu_hours = P.fewest_gpus_in_time(training_job(job), self.gpu, 1.0)  # GPU-hours at full rate
-            if 0 < gpu_hours < math.inf:
-                setup = job.kb.runtime.training.job_setup_hours.value
-                more["wall_days"] = bounds.Range((gpu_hours / n + setup) / 24, math.inf)
-                more["gpu_hours"] = bounds.Range(gpu_hours, math.inf)
+        fewest = self.fewest_gpu_hours()
+        if fewest is not None:
+            gpu_hours, setup = fewest
+            more["wall_days"] = bounds.Range((gpu_hours / n + setup) / 24, math.inf)
+            more["gpu_hours"] = bounds.Range(gpu_hours, math.inf)
         return self.by_count.verdict(more) is False
+
+    def fewest_gpu_hours(self) -> tuple[float, float] | None:
+        """A training job's GPU-hours at this GPU's full rate and its start-up hours (None when
+        unknown or not a training job): the same for every count, worked out once."""
+        if not self._fewest_known:
+            job, self._fewest_known = self.job, True
+            if job.training and not job.shape.diffusion:
+                gpu_hours = P.fewest_gpus_in_time(training_job(job), self.gpu, 1.0)  # GPU-hours at full rate
+                if 0 < gpu_hours < math.inf:
+                    self._fewest = (gpu_hours, job.kb.runtime.training.job_setup_hours.value)
+        return self._fewest
 
     def fits(self, n: int) -> bool:
         """Whether ``n`` GPUs may pass the memory rules in force, estimated only as far as that

@@ -447,7 +447,7 @@ class Rulebook:
                 self.origin[r.id] = str(path)
         payload = [[rf.model_dump(mode="json") for _, rf in self.files], sorted(self.policy.items())]
         self.digest = hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:12]
-        self._fields: dict[str, tuple[str, ...]] = {}
+        self._fields: dict[tuple[str, str | None], tuple[str, ...]] = {}
         self._definition: dict[str, Any] | None = None
         self._stages: set[str] | None = None
 
@@ -483,7 +483,7 @@ class Rulebook:
     def fields_read(self, fact: str, stage: str | None = None) -> tuple[str, ...]:
         """The fields of a fact type that some rule reads (all the engine must see of it); with
         ``stage``, only what the candidate rules of that stage read."""
-        key = f"{fact}@{stage}"
+        key = (fact, stage)
         cached = self._fields.get(key)
         if cached is None:
             names: set[str] = set()
