@@ -458,15 +458,28 @@ def _with(est: MemoryEstimate, grad_b: float, weight_b: float, local: tuple[floa
 
 
 # ------------------------------------------------------------ model-parallel training (planner layouts)
-def stage_params(shape: Shape, tp: int, pp: int, ep: int) -> tuple[float, float]:
+def expert_split(tp: int, dp: int, ep: int) -> tuple[int, int]:
+    """(expert tensor-parallel ranks, expert data-parallel ranks) of a stage's ``tp x dp`` GPUs
+    (``dp`` counting the context-parallel ones) whose experts are split ``ep`` ways. Expert parallelism
+    carved out of the data-parallel GPUs keeps the dense layers' tensor split (ETP = TP, EDP = dp / ep);
+    wider than them, it spans the tensor-parallel GPUs too, each expert whole on its GPU (Megatron-Core's
+    MoE parallel folding: EP x ETP x EDP = TP x CP x DP, with ETP 1; Liu et al. 2025, arXiv:2504.14960)."""
+    if ep <= 1 or dp % ep == 0:
+        return tp, max(1, dp // max(ep, 1))
+    return 1, max(1, tp * dp // ep)
+
+
+def stage_params(shape: Shape, tp: int, pp: int, ep: int, dp: int = 0) -> tuple[float, float]:
     """(dense, routed-expert) parameters held by the busiest GPU of a layout: its pipeline stage's
-    share of the layers split ``tp`` ways (experts also ``ep`` ways), plus the embedding or the
-    output head (both when there is one stage and they are not tied)."""
+    share of the layers split ``tp`` ways (experts ``ep`` x the expert tensor-parallel ways,
+    :func:`expert_split`; ``dp`` 0: expert parallelism within the data-parallel GPUs), plus the
+    embedding or the output head (both when there is one stage and they are not tied)."""
     experts = shape.routed_expert_params
     emb = float(shape.vocab * shape.hidden)
     dense_layers = max(shape.params - experts - emb - (0.0 if shape.tied else emb), 0.0)
     stage_emb = emb * (1 if (shape.tied or pp > 1) else 2)
-    return (dense_layers / pp + stage_emb) / tp, experts / (pp * ep * tp)
+    etp = expert_split(tp, dp, ep)[0] if dp else tp
+    return (dense_layers / pp + stage_emb) / tp, experts / (pp * ep * etp)
 
 
 @frozen
@@ -499,9 +512,9 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     the data-parallel GPUs (dp x cp; experts over dp x cp / ep). Activations follow Korthikanti et
     al. 2022: sequence parallelism splits all of a layer's activations by tp, context parallelism
     by cp, and with 1F1B the first stage holds ``inflight`` micro-batches of its layers."""
-    dense, expert = stage_params(shape, s.tp, s.pp, s.ep)
     dpc = max(1, s.dp * s.cp)
-    dpe = max(1.0, dpc / s.ep)
+    dense, expert = stage_params(shape, s.tp, s.pp, s.ep, dpc)
+    dpe = float(expert_split(s.tp, dpc, s.ep)[1])
     local = dense + expert
     sharded = dense / dpc + expert / dpe  # a ZeRO shard of the GPU's parameters
     lora = s.method in ("lora", "qlora")
@@ -572,7 +585,7 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
     dpc = s.dp * s.cp
     split = f"TP{s.tp} PP{s.pp}" + (f" EP{s.ep}" if s.ep > 1 else "") + (f" CP{s.cp}" if s.cp > 1 else "")
     inputs = {"dense_params_on_gpu": b.dense, "expert_params_on_gpu": b.expert, "tp": s.tp, "pp": s.pp,
-              "ep": s.ep, "cp": s.cp, "zero_shards": dpc, "expert_zero_shards": max(1.0, dpc / s.ep)}
+              "ep": s.ep, "cp": s.cp, "zero_shards": dpc, "expert_zero_shards": expert_split(s.tp, dpc, s.ep)[1]}
     zs = formula(f"formula.zero{s.zero}_shards", "; ", n=dpc) if s.zero else ()
 
     def where(bytes_per_param: float) -> tuple[Phrase, ...]:

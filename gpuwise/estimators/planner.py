@@ -94,8 +94,9 @@ def _divisors(n: int, limit: int) -> list[int]:
 def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -> list[tuple[int, int, int, int]]:
     """(tp, pp, cp, ep) splits of ``n`` GPUs worth trying: tensor parallel only inside the fast-link
     domain and when the heads divide, pipeline stages no more than layers, expert parallel over
-    powers of two that divide the data-parallel GPUs and the experts, context parallel for long
-    sequences. Pinned parts are taken as given."""
+    powers of two that divide the data-parallel GPUs (on Megatron-Core stacks, the tensor x data-parallel
+    GPUs: MoE parallel folding) and the experts, context parallel for long sequences. Pinned parts are
+    taken as given."""
     key = ("splits", n, per_node, tp_domain, pins)
     if key in tj.memo:
         return tj.memo[key]
@@ -115,13 +116,15 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
                 if (n // tp) % (pp * cp):
                     continue
                 dp = n // (tp * pp)
+                # Megatron-Core folds expert parallelism over the tensor-parallel GPUs too (memory.expert_split)
+                span = tp * dp if tj.stack_te else dp
                 if shape.moe:
-                    eps = [pins.ep] if pins.ep else [e for e in _powers(min(shape.experts, dp)) if dp % e == 0
+                    eps = [pins.ep] if pins.ep else [e for e in _powers(min(shape.experts, span)) if span % e == 0
                                                      and shape.experts % e == 0]
                 else:
                     eps = [1]
                 for ep in eps:
-                    if dp % ep:
+                    if span % ep:
                         continue
                     out.append((tp, pp, cp, ep))
     tj.memo[key] = out

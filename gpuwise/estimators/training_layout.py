@@ -262,7 +262,8 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     opt_params = (dense + expert) if not lora else trainable / (lay.tp * lay.pp)
     if lay.zero >= 1:
         dpc = max(1, lay.dp)
-        opt_params = (dense / dpc + expert / max(1.0, dpc / lay.ep)) if not lora else opt_params / dpc
+        edp = M.expert_split(lay.tp, dpc, lay.ep)[1]
+        opt_params = (dense / dpc + expert / edp) if not lora else opt_params / dpc
     st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
                 grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,
                 lay.checkpointing)
