@@ -98,6 +98,7 @@ class TrainSetup:
     ce_chunks: int = 0  # chunked cross-entropy (torchtune): fp32 logits one chunk at a time; 0 = off
     bucket_bytes: float = 1e9  # offload: the gradient bucket a GPU keeps while gradients stream to the host
     te: bool = False  # Megatron-Core layers with Transformer Engine (runtime.yaml training_stacks transformer_engine)
+    recompute: float = 0.0  # without checkpointing: share of each stage's layers recomputed in full (block method)
 
     @property
     def model_parallel(self) -> bool:
@@ -566,11 +567,18 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         recompute = layer + 3 * residual * shape.hidden * t_local
         first = layers_stage * s.inflight * kept + recompute + other
         last = layers_stage * kept + max(logits, recompute) + other
+    elif s.recompute > 0:  # a block of the stage's layers keeps only its inputs, the rest all they save
+        kept = residual * shape.hidden * t_local
+        recompute = layer + 3 * residual * shape.hidden * t_local
+        held = layers_stage * (s.recompute * kept + (1 - s.recompute) * layer)
+        first = s.inflight * held + recompute + other
+        last = held + max(logits, recompute) + other
     else:
         first = layers_stage * s.inflight * layer + other
         last = layers_stage * layer + logits + other
     if s.pp == 1:
-        first = last = max(first, last) if s.checkpointing else layers_stage * s.inflight * layer + logits + other
+        first = last = (max(first, last) if (s.checkpointing or s.recompute > 0)
+                        else layers_stage * s.inflight * layer + logits + other)
     if s.method == "qlora":  # one dequantized weight matrix at a time
         first += 2 * shape.hidden * shape.ffn / s.tp
         last += 2 * shape.hidden * shape.ffn / s.tp

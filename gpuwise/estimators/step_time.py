@@ -265,7 +265,7 @@ def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local
     gather = _ring(g, st.weight_dense, lay.dp, local, layers) + _ring(g, st.weight_expert, dpe, local_e, layers)
     scatter = _ring(g, st.grad_dense, lay.dp, local, layers) + _ring(g, st.grad_expert, dpe, local_e, layers)
     micro = compute / lay.grad_accum
-    forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.checkpointing)
+    forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.recompute_share)
     return gather, scatter, micro, forward
 
 
