@@ -16,7 +16,7 @@ from ..frozen import frozen
 from . import Term
 from . import compute as C
 from . import interconnect as I
-from . import memory as M
+from .stage_split import expert_split
 from .training_layout import Layout, Static, TrainingJob
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -202,7 +202,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         else:
             pp = st.pp_count * (st.pp_bytes / (g.mesh or g.intra) + g.intra_lat)
     if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart (folded over the TP GPUs: cp apart)
-        apart = lay.tp * lay.cp if M.expert_split(lay.tp, lay.dp, lay.ep)[0] == lay.tp else lay.cp
+        apart = lay.tp * lay.cp if expert_split(lay.tp, lay.dp, lay.ep)[0] == lay.tp else lay.cp
         local = min(lay.ep, max(1, per_node // apart))
         ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
@@ -231,7 +231,7 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     if lay.dp <= 1:
         return 0.0, 0.0
     local = min(lay.dp, max(1, per_node // lay.tp))
-    etp, dpe = M.expert_split(lay.tp, lay.dp, lay.ep)
+    etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
     local_e = min(dpe, max(1, per_node // (etp * lay.ep)))
     if lay.zero >= 3:
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
@@ -278,7 +278,7 @@ def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> dict
     if lay.zero >= 3 and lay.dp > 1:
         per_node = g.topo.per_node
         local = min(lay.dp, max(1, per_node // lay.tp))
-        etp, dpe = M.expert_split(lay.tp, lay.dp, lay.ep)
+        etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe,
                                                        min(dpe, max(1, per_node // (etp * lay.ep))))
         out.update({"micro_batches": lay.grad_accum, "gather_s": gather, "reduce_scatter_s": scatter,

@@ -19,6 +19,7 @@ from ..frozen import frozen
 from ..inputs.shape import Shape
 from . import compute as C
 from . import memory as M
+from .stage_split import expert_split
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import RuntimeFile
@@ -278,7 +279,7 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     opt_params = (dense + expert) if not lora else trainable / (lay.tp * lay.pp)
     if lay.zero >= 1:
         dpc = max(1, lay.dp)
-        edp = M.expert_split(lay.tp, dpc, lay.ep)[1]
+        edp = expert_split(lay.tp, dpc, lay.ep)[1]
         opt_params = (dense / dpc + expert / edp) if not lora else opt_params / dpc
     st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
                 grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,
