@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import re
 import sys
@@ -75,6 +76,28 @@ class _Parser(argparse.ArgumentParser):
         from .cli_words import error_line
 
         self.exit(2, f"gpuwise: {error_line(message, self.prog, _LANG)}\n")
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """``--version`` and ``--help`` on standard output as the reports are: argparse drops any
+        error writing them, so ``gpuwise --version > /dev/full`` said nothing and exited 0. A full
+        disk is the one line and exit 2; a reader that went away (``| true``) or a closed standard
+        output stays quiet, as for a listing. Errors and usage on standard error are argparse's."""
+        if file is None and sys.stdout is None:  # argparse's stdout, closed (``>&-``): quiet, as a listing
+            return
+        if file is None or file is not sys.stdout or not message:
+            super()._print_message(message, file)
+            return
+        try:
+            file.write(message)
+            file.flush()
+        except OSError as exc:
+            from .render.output import silence_stdout
+
+            silence_stdout()  # the interpreter's last flush must not fail again on what was not written
+            if isinstance(exc, BrokenPipeError) or exc.errno == errno.EBADF:
+                return
+            _cannot_write(exc)
+            self.exit(2)
 
 
 def _dir_name(text: str) -> str:
