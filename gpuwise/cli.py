@@ -575,11 +575,16 @@ def interrupted(_signum: int = 2, _frame: Any = None) -> None:
     """Ctrl-C in the ``gpuwise`` process: remove the temporary file being written (the old report
     stays as it was), say so in one line, exit 130 -- at once. Raised as KeyboardInterrupt
     instead, the interrupt could be caught on the way: pydantic turned it into a validation error
-    (exit 2) and durable-rules printed its own traceback and went on with half a session."""
-    with contextlib.suppress(Exception):
-        from .render.output import remove_pending
-
-        remove_pending()
+    (exit 2) and durable-rules printed its own traceback and went on with half a session.
+    Once the command's output is renamed into place the run is done and the interrupt changes
+    nothing (it ends as it would have, exit 0 or 1): exit 130 always leaves the old file. Nothing
+    is imported here: a handler importing in the middle of another import met a half-built module."""
+    output = sys.modules.get("gpuwise.render.output")  # not imported yet: no file is being written
+    if output is not None:
+        if getattr(output, "PLACED", None):
+            return
+        with contextlib.suppress(Exception):
+            output.remove_pending()
     with contextlib.suppress(OSError):
         os.write(2, b"gpuwise: interrupted\n")
     os._exit(130)
