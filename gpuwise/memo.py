@@ -157,6 +157,7 @@ def replay(digest: str | None) -> int | None:
     except Exception:  # missing, unreadable, truncated, another Python's format: computed afresh
         return None
     streams = {1: sys.stdout, 2: sys.stderr}
+    lost: OSError | None = None
     for fd, data in ops:  # the writes and flushes as the run made them: merged streams keep their order
         stream = streams.get(abs(fd))
         if stream is None:
@@ -172,8 +173,22 @@ def replay(digest: str | None) -> int | None:
 
                 silence_stdout()
             streams[abs(fd)] = None
-        except (OSError, ValueError, AttributeError):
+        except OSError as exc:
+            from .cli import _FULL
+
+            if fd in (1, -1) and exc.errno in _FULL:  # a full disk: the answer is lost, as in the run itself
+                lost = exc
             streams[abs(fd)] = None
+        except (ValueError, AttributeError):
+            streams[abs(fd)] = None
+    if lost is not None:
+        from .cli import _cannot_write
+
+        _cannot_write(lost)
+        from .render.output import silence_stdout
+
+        silence_stdout()  # the interpreter's last flush must not fail again on what was not written
+        return 2
     return code
 
 

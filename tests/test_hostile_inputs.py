@@ -757,30 +757,6 @@ def test_overlay_values_are_finite_and_positive_where_physical(capsys, tmp_path,
     assert field in line
 
 
-def _no_nan(doc: Any) -> str:
-    return json.dumps(doc, allow_nan=False)  # ValueError on NaN or infinity
-
-
-def test_no_result_type_holds_nan_or_infinity():
-    """Every result type, dumped as the JSON output is, with allow_nan=False (NaN is not JSON)."""
-    from gpuwise import estimate
-
-    from .conftest import answer_of  # the answers other modules check too, once per test process
-
-    examples = ROOT / "examples"
-    for path in sorted(examples.glob("*.yaml")):
-        if path.name.startswith("plan-"):  # a plan file (gpuwise plan)
-            _no_nan(answer_of("plan", path).model_dump(mode="json"))
-            continue
-        if path.name.startswith("proposal-"):
-            _no_nan(answer_of("audit", path).model_dump(mode="json"))
-            continue
-        _no_nan(answer_of("recommend", path).model_dump(mode="json"))
-        _no_nan(estimate(str(path)).model_dump(mode="json"))
-        _no_nan(estimate(str(path), gpu="H100-80G", gpus=8).model_dump(mode="json"))
-        _no_nan(estimate(str(path), gpu="4090", gpus=1).model_dump(mode="json"))
-
-
 # ----------------------------------------------------------------------------- strict numbers and names
 @pytest.mark.parametrize("kind, path, literal", [
     ("proposal", ("hardware", "count"), "yes"),
