@@ -652,7 +652,11 @@ def run() -> NoReturn:
     from . import memo
 
     digest = memo.key(sys.argv[1:])
-    code = memo.replay(digest)  # the same question asked again: what the first run printed
+    try:
+        code = memo.replay(digest)  # the same question asked again: what the first run printed
+    except OSError as exc:  # lost on the way out (a full disk): as for an answer computed here
+        _cannot_write(exc)
+        code = 2
     recording = memo.record(digest) if code is None else None
     try:
         if code is None:

@@ -24,6 +24,7 @@ turns the memo off with the rest of the cache.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import marshal
@@ -142,7 +143,8 @@ def _path(digest: str) -> str | None:
 
 def replay(digest: str | None) -> int | None:
     """Write the memoised run's output and return its exit status; ``None`` when there is no
-    usable entry (then nothing was written)."""
+    usable entry (then nothing was written). Standard output that cannot be written (a full disk)
+    raises its OSError once the rest is replayed; a reader that went away or a closed output does not."""
     path = _path(digest) if digest is not None else None
     if path is None:
         return None
@@ -174,21 +176,16 @@ def replay(digest: str | None) -> int | None:
                 silence_stdout()
             streams[abs(fd)] = None
         except OSError as exc:
-            from .cli import _FULL
-
-            if fd in (1, -1) and exc.errno in _FULL:  # a full disk: the answer is lost, as in the run itself
+            if fd in (1, -1) and exc.errno != errno.EBADF:  # a full disk: the answer is lost (the caller says so)
                 lost = exc
             streams[abs(fd)] = None
         except (ValueError, AttributeError):
             streams[abs(fd)] = None
     if lost is not None:
-        from .cli import _cannot_write
-
-        _cannot_write(lost)
         from .render.output import silence_stdout
 
         silence_stdout()  # the interpreter's last flush must not fail again on what was not written
-        return 2
+        raise lost
     return code
 
 
