@@ -250,3 +250,20 @@ def test_an_output_name_ending_in_a_slash_names_a_directory(tmp_path: Path, name
     r = gpuwise("recommend", str(EX / "lora-70b.yaml"), "-o", name, cwd=tmp_path)
     one_line(r, f"{name}: is a directory, not a file")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("times, said", [("0x2", MEANT["0x10"].replace("0x10", "0x2").replace("16", "2")),
+                                         ("memory_headroom_fraction * 1_0", "'1_0' has '_' in a number: write 10"),
+                                         ("0o7", "'0o7' is an octal number (7 in decimal)")])
+def test_a_house_rule_factor_reads_numbers_as_every_file_does(tmp_path: Path, times: str, said: str) -> None:
+    """``{ref: need_gb, times: 0x2}`` (or ``1_0``, ``0o7`` inside an expression) was read by
+    Python's parser as 2, 10 and 7 (exit 0), while the same text in any number field is refused."""
+    d = tmp_path / "house"
+    d.mkdir()
+    (d / "h.yaml").write_text(
+        "schema_version: 1\nruleset: house\nstep: memory\nrules:\n  - id: HOUSE-X\n    title: A house rule\n"
+        f"    fact: candidate\n    when:\n      - [need_gb, \">\", {{ref: need_gb, times: \"{times}\"}}]\n"
+        "    then:\n      action: reject\n      topic: compatibility\n      message: \"{gpu_name} needs too much\"\n"
+        "    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", str(d), cwd=tmp_path),
+             "h.yaml: rule HOUSE-X: ", said)
