@@ -267,3 +267,16 @@ def test_a_house_rule_factor_reads_numbers_as_every_file_does(tmp_path: Path, ti
         "    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
     one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", str(d), cwd=tmp_path),
              "h.yaml: rule HOUSE-X: ", said)
+
+
+def test_a_mapping_of_numbers_in_a_knowledge_file_refuses_other_notations() -> None:
+    """``storage_usd_per_gb_month: {object: '1_0'}``: pydantic reads the text '1_0' as 10."""
+    from gpuwise.errors import Said
+    from gpuwise.knowledge.schema.clouds import Provider
+
+    good = {"id": "x", "name": "X", "kind": "gpu-cloud", "egress_tiers": [], "cross_region_usd_per_gb": 0,
+            "as_of": "2026-11-01", "source": "a price page", "storage_usd_per_gb_month": {"object": "0.02"}}
+    assert Provider.model_validate(good).storage_usd_per_gb_month == {"object": 0.02}  # a quoted plain number
+    with pytest.raises(ValueError, match="storage_usd_per_gb_month: '1_0' has '_' in a number: write 10") as err:
+        Provider.model_validate({**good, "storage_usd_per_gb_month": {"object": "1_0"}})
+    assert isinstance(err.value.errors()[0]["ctx"]["error"], Said)
