@@ -46,7 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..cache import Memo
 from ..errors import N_, RuleError, Said, Term, either
-from ..paths import rules_dir
+from ..paths import dir_stamp, rules_dir
 from ..results import STAGES, STEPS, Severity, Stage, Step, Topic
 from ..yamlio import list_directory, parse_yaml, read_bytes
 
@@ -627,12 +627,14 @@ _CACHE: dict[tuple[str | None, str], Rulebook] = {}
 
 def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) -> Rulebook:
     """The built-in rule files, with the house rules of directory ``house`` on top, compiled with
-    ``policy`` (name -> value; default: the built-in knowledge base's). Cached per process."""
+    ``policy`` (name -> value; default: the built-in knowledge base's). Cached per process, by the
+    directory's real path and its files' names, sizes and times (house rules edited between two
+    calls of the Python API are read afresh)."""
     if policy is None:
         from ..knowledge import load as load_kb
 
         policy = {k: v.value for k, v in load_kb().policy.items()}
-    key = (_dir_key(house) if house else None, _policy_key(policy))
+    key = (f"{_dir_key(house)}\0{dir_stamp(house)}" if house else None, _policy_key(policy))
     book = _CACHE.get(key)
     if book is None:
         book = _CACHE[key] = _load_cached(Path(house) if house else None, policy, key[1])
