@@ -149,11 +149,15 @@ _ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, 
 
 def policy_expression(text: str, policy: dict[str, Any]) -> float:
     """A small arithmetic expression over policy names (``1 - memory_headroom_fraction``)."""
+    from ..inputs.notation import meant
 
     def ev(node: ast.AST) -> float:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+            said = meant(ast.get_source_segment(text, node) or "")  # Python reads 0x2, 0o7 and 1_0; a file does not
+            if said is not None:
+                raise said
             return float(node.value)
         if isinstance(node, ast.Name):
             if node.id not in policy:
