@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from ..frozen import frozen
+from ..results import STEPS
 
 
 @frozen
@@ -54,19 +55,22 @@ def rank(facts: list[dict[str, Any]], keys: list[str], policy: dict[str, Any]) -
     return out
 
 
-def nearest(rejected: list[tuple[str, str, dict[str, int], float, int]], limit: int) -> list[str]:
-    """With no candidate decided, the ``limit`` GPU types that came closest, each by its closest
-    candidate (key, GPU, the rules that rejected it with their step's place in the chain, cost,
-    count): rejected at the latest step (a cost-step rule rejects what the memory and compute rules
-    let through), by the fewest rules, then the cheapest (-1: not priced), the fewest GPUs. What
-    a result with no answer names as its alternatives; an order, like the ranking, not a verdict."""
+def nearest(con: Any, outcome: Any, limit: int, named: set[str]) -> list[str]:
+    """With no candidate decided, the ``limit`` GPU types that came closest (``named`` ones left
+    out), each by its closest candidate of a consultation: rejected at the latest step (a
+    cost-step rule rejects what the memory and compute rules let through), by the fewest rules,
+    then the cheapest (-1: not priced), the fewest GPUs. What a result with no answer names as its
+    alternatives; an order, like the ranking, not a verdict."""
+    step = {s: i for i, s in enumerate(STEPS)}
 
-    def reach(c: tuple[str, str, dict[str, int], float, int]) -> tuple[int, int, float, int]:
-        _key, _gpu, rules, cost, count = c
-        return -min(rules.values(), default=0), len(rules), cost if cost >= 0 else math.inf, count
+    def reach(k: str) -> tuple[int, int, float, int]:
+        rules = {r.rule: step.get(con.book.step_of.get(r.rule, ""), 0) for r in outcome.rejections.get(k, [])}
+        cost = con.fact(k)["cost_usd"]
+        return -min(rules.values(), default=0), len(rules), cost if cost >= 0 else math.inf, con.options[k][0].count
 
-    closest: dict[str, tuple[str, str, dict[str, int], float, int]] = {}
-    for c in rejected:
-        if c[1] not in closest or reach(c) < reach(closest[c[1]]):
-            closest[c[1]] = c
-    return [c[0] for c in sorted(closest.values(), key=reach)[:limit]]
+    closest: dict[str, str] = {}
+    for k in con.options:
+        g = con.options[k][0].gpu.id
+        if not k.startswith("proposed") and g not in named and (g not in closest or reach(k) < reach(closest[g])):
+            closest[g] = k
+    return sorted(closest.values(), key=reach)[:limit]

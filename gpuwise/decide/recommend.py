@@ -41,7 +41,6 @@ from ..prices.used import prices_used
 from ..results import (
     CORE_STEPS,
     STAGES,
-    STEPS,
     Assumption,
     Candidate,
     CurrencyInfo,
@@ -116,8 +115,7 @@ class Consultation:
         return self.facts[self.position[key]]
 
     def verdict(self, key: str) -> Verdict:
-        """What the memory step's pass rule set on a candidate, and its serving figures with the
-        rules' verdicts (:class:`verdicts.Verdict`)."""
+        """What the memory and serving rules decided of a candidate (:class:`verdicts.Verdict`)."""
         return Verdict(dict(self.session.stage_values.get((self.position[key], PAST_MEMORY), {})),
                        serving=serving_verdict(self.book, self.fact(key), self.options[key][0].serving))
 
@@ -545,12 +543,7 @@ def why_not(job: Job, con: Consultation, order: list[Scored], outcome: Outcome, 
             mine = [_closest(con, outcome, theirs)]
         out += [k for k in mine[:1] if k]
     if not order:  # nothing decided: the GPU types that came closest (and not named yet), to say why not
-        named, step = {gpu_of[k] for k in out}, {s: i for i, s in enumerate(STEPS)}
-        near = nearest([(k, gpu_of[k], {r.rule: step.get(con.book.step_of.get(r.rule, ""), 0)
-                                        for r in outcome.rejections.get(k, [])},
-                         con.fact(k)["cost_usd"], con.options[k][0].count)
-                        for k in con.options if not k.startswith("proposed")], limit)
-        out += [k for k in near if gpu_of[k] not in named]
+        out += nearest(con, outcome, limit, {gpu_of[k] for k in out})
     return out
 
 
@@ -701,9 +694,8 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
         memory_per_gpu_bytes=round(e.memory.per_gpu), capacity_per_gpu_bytes=int(e.capacity),
         usable_per_gpu_bytes=int(e.usable), memory_breakdown=e.memory.breakdown(),
-        wall_days=_wall_days(e), gpu_hours=tl.gpu_hours if tl else None,
+        wall_days=_wall_days(e), gpu_hours=tl.gpu_hours if tl else None, serving=serving_of(e, con.book, con.fact(key)),
         total_cost_usd=led.total if led else None, ledger=led, timeline=tl,
-        serving=serving_of(e, con.book, con.fact(key)),
         acquisition=mode, rent_cost_usd=k.rent_usd if k else None, buy_cost_usd=k.buy_usd if k else None,
         break_even_month=k.break_even_month if k else None, strategy=_label(e), strategy_phrases=e.label_phrases(),
         strategy_changes=[messages.phrase_text((("", mid, kw),)) for _sep, mid, kw in changes],
@@ -726,9 +718,7 @@ def _wall_days(e: Evaluation) -> float | None:
 
 def serving_of(e: Evaluation, book: rulebook.Rulebook, fact: dict[str, Any]) -> dict[str, Any] | None:
     """A serving configuration's figures at the stated load (the curve is left to the estimate):
-    per-sequence speed is one over the time per output token, the figure the reports quote.
-    Whether it meets its targets and whether the framework runs it are the rules' verdict on the
-    candidate's fact (:func:`gpuwise.decide.verdicts.judged_serving`)."""
+    per-sequence speed is one over the time per output token; ``meets_*``/``supports`` are the rules' verdicts."""
     if e.serving is None:  # not served (a training job needs no serving module loaded)
         return None
     sv = SV.serving_json(judged_serving(book, fact, e.serving))
