@@ -199,12 +199,12 @@ def test_a_chart_point_is_named_from_its_parts():
     from .conftest import answer_of
 
     r = answer_of("audit", ROOT / "examples" / "proposal-good-lora-8xh100.yaml")
-    point = next(p for p in r.charts["time_cost"] if p["chosen"])
-    assert point["label"] == f"{point['count']} x {point['gpu']} ({point['acquisition']})"
+    point = next(p for p in r.charts.time_cost if p.chosen)
+    assert point.label == f"{point.count} x {point.gpu} ({point.acquisition})"
     html = report.render(r, "html", lang="zh", detail="full")
-    assert f"{point['count']} × {point['gpu']}（租用）（替代方案）" in html and "(rent)" not in html
+    assert f"{point.count} × {point.gpu}（租用）（替代方案）" in html and "(rent)" not in html
     en = report.render(r, "html", lang="en", detail="full")
-    assert f"{point['count']} × {point['gpu']} (rent) (the alternative)" in en
+    assert f"{point.count} × {point.gpu} (rent) (the alternative)" in en
 
 
 # ---------------------------------------------------------------- formulas (estimators: a Term's formula)

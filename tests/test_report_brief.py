@@ -181,7 +181,7 @@ def test_audit_charts_show_the_proposal_first_and_name_the_alternative(which, re
     assert rows == [f"{p.count} × {p.gpu_name} (proposed)", f"{a.count} × {a.gpu_name} (the alternative)"]
     costs = [body for cid, body in figures if cid.startswith("chart-cost")]
     assert f"{p.count} × {p.gpu_name} (proposed)" in costs[0]  # bought with no rental offer: owning alone
-    if result.charts.get("cost_curve"):  # the alternative's own curve, named as the alternative's
+    if result.charts.cost_curve is not None:  # the alternative's own curve, named as the alternative's
         assert f"{a.count} × {a.gpu_name} (the alternative)" in costs[1]
     assert "chart-time-cost" not in dict(figures)  # no chart of unrelated candidates
     text = report.render(result, "text", detail="full")  # the brief may leave it to its table

@@ -17,7 +17,7 @@ from ..estimators.cost import HOURS_PER_MONTH
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
-from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
+from ..results import BuyLines, ComputeOut, EstimateResult, FormulaTerm, GpuCost, GpuOut, MemoryOut
 
 if TYPE_CHECKING:
     from ..estimators.run import TrainingRun
@@ -123,14 +123,14 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     asked) is what the rules' memory step set (``verdict``)."""
     k = ev.cost
     terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]  # also fills the curve
-    cost: dict[str, Any] = {
-        "rent_usd": None, "buy_usd": None, "acquisition": None, "break_even_month": None, "usd_per_gpu_hour": None,
-        "provider": None, "instance": None, "price_as_of": None} if k is None else {
-        "rent_usd": k.rent_usd, "buy_usd": k.buy_usd, "acquisition": k.acquisition,
-        "break_even_month": k.break_even_month, "usd_per_gpu_hour": k.usd_per_gpu_hour,
-        "provider": k.provider, "instance": k.instance, "price_as_of": k.price_as_of}
-    if ev.buy:
-        cost["buy_lines"] = ev.buy.lines
+    b = ev.buy
+    lines = BuyLines(cards=b.cards.value, server=b.server.value, network=b.network.value if b.network else 0.0,
+                     power=b.power.value, hosting=b.hosting.value, licences=b.licences.value,
+                     resale=b.resale.value) if b else None
+    cost = GpuCost(buy_lines=lines) if k is None else GpuCost(
+        rent_usd=k.rent_usd, buy_usd=k.buy_usd, acquisition=k.acquisition, break_even_month=k.break_even_month,
+        usd_per_gpu_hour=k.usd_per_gpu_hour, provider=k.provider, instance=k.instance, price_as_of=k.price_as_of,
+        buy_lines=lines)
     tl, speed = ev.timeline, ev.speed
     wall_hours = speed.wall_hours if speed else None
     training = job.training and wall_hours is not None

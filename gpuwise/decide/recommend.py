@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
+from ..chart_series import Charts, MemoryBar, TimeCostPoint
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators import interconnect as I
@@ -552,7 +553,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key))
     estimate = None
     steps: list[StepSummary] = []
-    charts: dict[str, Any] = {}
+    charts = Charts()
     if r.best is not None:
         ev, _mode = con.options[r.best]
         estimate = estimate_of(job, ev, con.verdict(r.best))
@@ -774,20 +775,20 @@ def step_summaries(job: Job, con: Consultation, outcome: Outcome, key: str) -> l
     return out
 
 
-def _charts(job: Job, con: Consultation, r: Ranking) -> dict[str, Any]:
+def _charts(job: Job, con: Consultation, r: Ranking) -> Charts:
     order = [s.key for s in r.order]
     best = con.options[r.order[0].key][0]
     shown = list({id(e): e for e in (con.options[k][0] for k in order[:6])}.values())
-    memory = [{"label": f"{e.count} x {e.gpu.name}", "capacity": e.capacity, "usable": e.usable,
-               "parts": e.memory.breakdown()} for e in shown]
-    time_cost = [{"label": f"{con.options[k][0].count} x {con.options[k][0].gpu.id} ({con.options[k][1]})",
-                  # the label's parts as data: a report words the point in its language from these
-                  "count": con.options[k][0].count, "gpu": con.options[k][0].gpu.id, "acquisition": con.options[k][1],
-                  "wall_days": con.options[k][0].wall_days,
-                  "cost_usd": con.fact(k)["cost_usd"], "feasible": True, "chosen": k == r.best}
+    memory = [MemoryBar.model_construct(label=f"{e.count} x {e.gpu.name}", capacity=e.capacity, usable=e.usable,
+                                        parts=e.memory.breakdown()) for e in shown]
+    time_cost = [TimeCostPoint.model_construct(
+                     label=f"{con.options[k][0].count} x {con.options[k][0].gpu.id} ({con.options[k][1]})",
+                     # the label's parts as data: a report words the point in its language from these
+                     count=con.options[k][0].count, gpu=con.options[k][0].gpu.id, acquisition=con.options[k][1],
+                     wall_days=con.options[k][0].wall_days, cost_usd=con.fact(k)["cost_usd"], feasible=True,
+                     chosen=k == r.best)
                  for k in order[:40] if con.fact(k)["cost_usd"] >= 0]
-    charts: dict[str, Any] = {"memory": memory, "time_cost": time_cost}
     curve = best.cost_chart(con.options[r.order[0].key][1])
-    if curve:
-        charts["cost_curve"] = {**curve, "label": f"{best.count} x {best.gpu.name}"}
-    return charts
+    if curve is not None:
+        curve = curve.model_copy(update={"label": f"{best.count} x {best.gpu.name}"})
+    return Charts.model_construct(memory=memory, time_cost=time_cost, cost_curve=curve)

@@ -32,6 +32,7 @@ from .result import (
     Placement,
     PlanResult,
     Purchase,
+    Rental,
     Unplaced,
 )
 from .schema import PlanFile
@@ -575,29 +576,27 @@ class Planner:
                                   note=a.note, as_of=a.as_of, source=a.source)
                    for a in api if a.provider]
         H = self.pf.horizon_months
-        rent_by_gpu: dict[str, dict[str, Any]] = {}
+        hours_by_gpu: dict[str, float] = {}  # on-demand rentals by GPU type (commitments apart)
+        months_by_gpu: dict[str, list[int]] = {}
         for m in ex.months:
             for pl in m.placements:
-                if pl.acquisition == "rent" and pl.term == "on-demand":  # commitments apart
-                    r = rent_by_gpu.setdefault(pl.gpu, {"gpu": pl.gpu, "gpu_hours": 0.0, "months": [], "amount": 0.0})
-                    r["gpu_hours"] += pl.gpu_hours
-                    if m.month not in r["months"]:
-                        r["months"].append(m.month)
+                if pl.acquisition == "rent" and pl.term == "on-demand":
+                    hours_by_gpu[pl.gpu] = hours_by_gpu.get(pl.gpu, 0.0) + pl.gpu_hours
+                    rented = months_by_gpu.setdefault(pl.gpu, [])
+                    if m.month not in rented:
+                        rented.append(m.month)
+        paid = dict.fromkeys(hours_by_gpu, 0.0)
         for ln in ex.lines:
-            if ln.kind == "rent" and "term" not in ln.inputs:
-                for r in rent_by_gpu.values():
-                    if ln.gpu == r["gpu"]:
-                        r["amount"] += ln.amount
-                        break
-        for r in rent_by_gpu.values():
-            r["amount"] = M(r["amount"])
-            r["gpu_hours"] = round(r["gpu_hours"], 1)
+            if ln.kind == "rent" and "term" not in ln.inputs and ln.gpu in paid:
+                paid[ln.gpu] += ln.amount
+        rentals = [Rental(gpu=g, gpu_hours=round(h, 1), months=months_by_gpu[g], amount=M(paid[g]))
+                   for g, h in hours_by_gpu.items()]
         allowed = {d.name: d.total for d in details if d.allowed and d.total is not None}
         beats = min(allowed, key=lambda k: allowed[k]) if allowed else ""
         commitments = [Commitment(**{**c.fields(), "usd_per_hour": M(c.usd_per_hour), "amount": M(c.amount)})
                        for c in ex.commitments]
         answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
-                        rent=list(rent_by_gpu.values()), commitments=commitments,
+                        rent=rentals, commitments=commitments,
                         monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
                         saving=(allowed[beats] - M(total)) if beats else 0.0, buy_nothing=not purchases)
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours,

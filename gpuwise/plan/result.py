@@ -157,12 +157,21 @@ class Commitment(Frozen):
     as_of: str = ""
 
 
+class Rental(Frozen):
+    """On-demand renting of one GPU type over the plan (committed terms are :class:`Commitment`)."""
+
+    gpu: str
+    gpu_hours: float
+    months: list[int] = Field(description="the months it is rented in")
+    amount: float
+
+
 class Answer(Frozen):
     """The brief answer, as data (the reports word it)."""
 
     buy_now: list[Purchase] = []
     buy_later: list[Purchase] = []
-    rent: list[dict[str, Any]] = Field(default=[], description="[{gpu, gpu_hours, months, amount}]")
+    rent: list[Rental] = []
     commitments: list[Commitment] = []
     monthly_average: float = 0.0
     beats: Literal["rent_all", "buy_for_peak", ""] = ""

@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import UserError
 from ..messages import fill, template_parts
 from ..paths import templates_dir
-from ..results import STEPS, Candidate, Recommendation
+from ..results import STEPS, Candidate, Recommendation, UsedCard
 from . import charts as C
 from . import words
 from .formats import DETAILS  # noqa: F401  (the report's vocabulary)
@@ -608,9 +608,9 @@ def _known(v: Any) -> bool:
     return v is not None and v != "" and not (isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0)
 
 
-def _card_checked(card: dict[str, Any]) -> bool:
+def _card_checked(card: UsedCard) -> bool:
     """Whether anything was measured on a used card (an nvidia-smi report, fan or power readings)."""
-    return bool(card.get("has_smi")) or any(_known(card.get(k)) for k in ("fan_cv", "power_cv", "fan_speed_cv"))
+    return card.has_smi or _known(card.fan_cv) or _known(card.power_cv)
 
 
 def _without_subject(template: str, values: dict[str, Any], c: Candidate | Recommendation) -> str:

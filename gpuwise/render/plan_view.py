@@ -89,8 +89,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                        amount=m(p.amount), arrives=p.arrives))
     for x in r.answer.rent:
         brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in months %(months)s (%(amount)s).",
-                       gpu=gpu(x["gpu"]), hours=local.num(x["gpu_hours"], 0), months=_ranges(x["months"]),
-                       amount=m(x["amount"])))
+                       gpu=gpu(x.gpu), hours=local.num(x.gpu_hours, 0), months=_ranges(x.months),
+                       amount=m(x.amount)))
     same: dict[tuple[Any, ...], list[Any]] = {}  # back-to-back commitments alike: one sentence
     for c in r.answer.commitments:
         same.setdefault((c.workload, c.gpu, c.count, c.term, c.provider, c.usd_per_hour), []).append(c)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ...chart_series import CostCurve, MemoryBar, TimeCostPoint
 from ...results import (
     Candidate,
 )
@@ -25,8 +26,9 @@ from .cost_chart import CostChartView
 class ChartsView(CostChartView):
     """Memory bars, the time/cost scatter and the serving curve (the cost chart: :mod:`.cost_chart`)."""
 
-    def charts(self, *, memory: Any = None, costs: Iterable[tuple[Any, str]] = (), scatter: Any = None,
-               chosen_word: str = "", serving: Any = None) -> dict[str, Any]:
+    def charts(self, *, memory: list[MemoryBar] | None = None, costs: Iterable[tuple[CostCurve | None, str]] = (),
+               scatter: list[TimeCostPoint] | None = None, chosen_word: str = "", serving: Any = None
+               ) -> dict[str, Any]:
         """The charts of an HTML report, each about what it is labelled with: ``memory`` a series of
         bars (the answer or the proposal first), ``costs`` (curve, title) pairs, ``scatter`` time/cost
         points (the starred one marked ``chosen_word``), ``serving`` the chosen layout's curve."""
@@ -43,24 +45,26 @@ class ChartsView(CostChartView):
                 "log_scale": self._("log scale"),
                 "kinds": [{"kind": k, "label": f.kind(k)} for k in C.MEMORY_KINDS]}
 
-    def bars_of(self, rows: Iterable[tuple[Candidate, str]]) -> list[dict[str, Any]]:
+    def bars_of(self, rows: Iterable[tuple[Candidate, str]]) -> list[MemoryBar]:
         """Memory bars of candidates, each labelled with its role ("the answer", "proposed")."""
-        return [{"label": self.tagged(self.candidate_name(c), role),
-                 "capacity": c.capacity_per_gpu_bytes or None, "usable": c.usable_per_gpu_bytes or None,
-                 "parts": c.memory_breakdown} for c, role in rows if c.memory_breakdown]
+        return [MemoryBar.model_construct(label=self.tagged(self.candidate_name(c), role),
+                                          capacity=c.capacity_per_gpu_bytes or None,
+                                          usable=c.usable_per_gpu_bytes or None, parts=c.memory_breakdown)
+                for c, role in rows if c.memory_breakdown]
 
-    def points_of(self, rows: Iterable[tuple[Candidate, str, bool]]) -> list[dict[str, Any]]:
+    def points_of(self, rows: Iterable[tuple[Candidate, str, bool]]) -> list[TimeCostPoint]:
         """Time/cost points of candidates: (candidate, role, starred)."""
-        return [{"label": self.tagged(self.candidate_name(c), role),
-                 "wall_days": c.wall_days, "cost_usd": c.total_cost_usd, "feasible": c.feasible, "chosen": star}
+        return [TimeCostPoint.model_construct(label=self.tagged(self.candidate_name(c), role), wall_days=c.wall_days,
+                                              cost_usd=c.total_cost_usd, feasible=c.feasible, chosen=star)
                 for c, role, star in rows]
 
-    def memory_chart(self, series: Any, candidates: list[Candidate]) -> dict[str, Any] | None:
+    def memory_chart(self, bars: list[MemoryBar] | None, candidates: list[Candidate]) -> dict[str, Any] | None:
         f = self.f
-        if not series:
-            series = [{"label": self.candidate_name(c), "capacity": c.capacity_per_gpu_bytes or None,
-                       "usable": c.usable_per_gpu_bytes or None, "parts": c.memory_breakdown}
-                      for c in candidates if c.memory_breakdown]
+        if not bars:
+            bars = [MemoryBar.model_construct(label=self.candidate_name(c), capacity=c.capacity_per_gpu_bytes or None,
+                                              usable=c.usable_per_gpu_bytes or None, parts=c.memory_breakdown)
+                    for c in candidates if c.memory_breakdown]
+        series = [{"label": b.label, "capacity": b.capacity, "usable": b.usable, "parts": b.parts} for b in bars]
         geo = C.memory_bars(series, fmt=f.bytes_tick)
         if geo is None:
             return None
@@ -99,29 +103,25 @@ class ChartsView(CostChartView):
                                 self._("Usable"), self._("Capacity"), self._("Fits in memory")], rows,
                                right=tuple(range(1, len(geo["kinds"]) + 4)))}
 
-    def point_label(self, p: dict[str, Any]) -> Any:
+    def point_label(self, p: TimeCostPoint) -> str:
         """A chart point's name in the report's words: from its parts when the engine gives them
         (``count``, ``gpu``, ``acquisition``: "8 × h100-80gb-sxm (rent)"), with its ``role`` after it
         ("(the alternative)"); a label the view worded itself is shown with one multiplication sign."""
-        label, count, gpu, how = p.get("label"), p.get("count"), p.get("gpu"), p.get("acquisition")
-        if isinstance(count, int) and not isinstance(count, bool) and isinstance(gpu, str) and isinstance(how, str):
-            label = self.tagged(f"{count} × {gpu}", self.f.acquisition(how))
-        elif isinstance(label, str):
-            label = times(label)
-        role = p.get("role")
-        return self.tagged(label, role) if isinstance(role, str) and role and isinstance(label, str) else label
+        if p.count is not None and p.gpu is not None and p.acquisition is not None:
+            label = self.tagged(f"{p.count} × {p.gpu}", self.f.acquisition(p.acquisition))
+        else:
+            label = times(p.label)
+        return self.tagged(label, p.role) if p.role else label
 
-    def scatter_chart(self, points: Any, candidates: list[Candidate], chosen: Candidate | None,
-                      chosen_word: str = "") -> dict[str, Any] | None:
+    def scatter_chart(self, points: list[TimeCostPoint] | None, candidates: list[Candidate],
+                      chosen: Candidate | None, chosen_word: str = "") -> dict[str, Any] | None:
         f = self.f
         if not points:
-            points = [{"label": self.candidate_name(c), "wall_days": c.wall_days,
-                       "cost_usd": c.total_cost_usd, "feasible": c.feasible, "chosen": c is chosen}
-                      for c in candidates]
-        if not isinstance(points, (list, tuple)):
-            return None
-        local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate), "label": self.point_label(p)}
-                 for p in points if isinstance(p, dict)]
+            points = [TimeCostPoint.model_construct(label=self.candidate_name(c), wall_days=c.wall_days,
+                                                    cost_usd=c.total_cost_usd, feasible=c.feasible,
+                                                    chosen=c is chosen) for c in candidates]
+        local = [{"label": self.point_label(p), "wall_days": p.wall_days, "cost_usd": _scaled(p.cost_usd, f.cur.rate),
+                  "feasible": p.feasible, "chosen": p.chosen} for p in points]
         word = chosen_word or self._("chosen")
         suffix = "" if chosen_word else self.tagged("", word)
         geo = C.time_cost(local, fmt_x=lambda d: f"{d:g}", fmt_y=lambda v: f.local(v, compact=True),

@@ -60,19 +60,19 @@ class RecommendView(StepsView, ChartsView):
             "charts": {},
         })
         if self.fmt == "html" or self.full:
-            data = self.r.charts or {}
+            data = self.r.charts
             answer_word = self._("the answer")
-            memory = (data.get("memory") if self.full and data.get("memory") else
+            memory = (data.memory if self.full and data.memory else
                       self.bars_of((c, answer_word if c is chosen else "") for c in listed) if listed else
                       self.bars_of((c, "") for c in cands[:LEADING]))
             cost_title = self._("Cumulative cost of renting and of buying %(name)s",
                                 name=self.candidate_name(r.recommendation)) if r.recommendation else ""
-            scatter = (data.get("time_cost") if self.full and data.get("time_cost") else
+            scatter = (data.time_cost if self.full and data.time_cost else
                        self.points_of((c, "", c is chosen) for c in listed) if len(listed) > 1 else
                        self.points_of((c, "", c is chosen) for c in cands))
             serving = est.gpu.serving if est is not None and est.gpu is not None and r.recommendation and \
                 est.gpu.id == r.recommendation.gpu and est.gpu.count == r.recommendation.count else None
-            vm["charts"] = self.charts(memory=memory, costs=[(data.get("cost_curve"), cost_title)],
+            vm["charts"] = self.charts(memory=memory, costs=[(data.cost_curve, cost_title)],
                                        scatter=scatter, chosen_word=answer_word if not self.full else "",
                                        serving=serving)
         return vm
