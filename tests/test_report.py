@@ -240,14 +240,19 @@ def test_audit_verdict_first_alternative_savings_and_cards():
     assert "Verdict: REJECT" in html_out
 
 
-def test_audit_cards_of_another_shape_still_render():
-    r = audit_result().model_copy(update={"cards": [
-        {"serial": "X1", "status": "warn", "age_months": 14, "signals": {"fan_speed_cv": 0.4, "note": "odd"},
-         "new_check": 3}]})
-    out = report.render(r, "text", detail="full")
-    assert "Card 1: X1: suspect" in out
+def test_audit_card_fields_without_a_worded_row_are_shown_as_they_came():
+    """A used card is a typed record (results.UsedCard); a field the report has no worded row for
+    yet is listed by its name with its value, and a card no finding is about is "passed" when
+    something was measured on it, "could not check" when nothing was."""
+    r = audit_result()
+    card = r.cards[1].model_copy(update={"serial": "X1", "gpus_in_report": 3, "months_to_sale": 14})
+    out = report.render(r.model_copy(update={"cards": [card]}), "text", detail="full")
+    assert "Card 1: X1: passed" in out
     assert re.search(r"Months from manufacture to sale\s+14", out)
-    assert re.search(r"signals: fan_speed_cv\s+0.4", out) and re.search(r"new_check\s+3", out)
+    assert re.search(r"gpus_in_report\s+3", out) and re.search(r"serial_given\s+true", out)
+    blank = r.cards[2].model_copy(update={"serial": "X2"})
+    assert "Card 1: X2: could not check" in report.render(r.model_copy(update={"cards": [blank]}), "text",
+                                                          detail="full")
 
 
 @pytest.mark.parametrize("verdict,label", [("approve", "APPROVE"), ("revise", "REVISE")])
