@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from .chart_series import Charts
 from .ledger import Ledger, Timeline
+from .results_serving import ServingOut
 
 SEVERITIES = ("blocker", "warning", "info")
 TOPICS = ("memory", "compute", "interconnect", "cost", "compatibility", "used-hardware", "cloud-fees",
@@ -212,7 +213,7 @@ class GpuOut(Frozen):
     training: dict[str, Any] = Field(default={}, description="planner figures: step terms, exposed communication, "
                                      "goodput, suggested changes as data")
     # inference (contract version 2): the serving model at the load, with the framework and layout
-    serving: dict[str, Any] | None = Field(
+    serving: ServingOut | None = Field(
         default=None, description="max_concurrent_sequences, throughput_tokens_per_s (at concurrent_requests), "
         "max_throughput_tokens_per_s, ttft_s, tpot_s, framework, layout, targets met, curve")
 
@@ -262,7 +263,7 @@ class Candidate(Frozen):
     stage: str = Field(default="", description="the furthest step the candidate reached in the rule chain")
     ledger: Ledger | None = Field(default=None, description="the money of this configuration, line by line")
     timeline: Timeline | None = Field(default=None, description="its wall-clock hours by part and the hours billed")
-    serving: dict[str, Any] | None = None
+    serving: ServingOut | None = None
 
 
 class Recommendation(Frozen):
@@ -286,7 +287,7 @@ class Recommendation(Frozen):
     gpu_hours: float | None = None
     ledger: Ledger | None = None
     timeline: Timeline | None = None
-    serving: dict[str, Any] | None = None
+    serving: ServingOut | None = None
 
 
 class StepSummary(Frozen):

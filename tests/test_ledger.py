@@ -59,9 +59,9 @@ def check_invariants(result) -> int:
                 assert c.wall_days * 24 == pytest.approx(tl.wall_hours, rel=1e-9)
             if c.gpu_hours is not None:
                 assert c.gpu_hours == pytest.approx(tl.gpu_hours, rel=1e-9)
-        sv = c.serving or {}
-        if sv.get("tpot_s"):
-            assert sv["per_sequence_tokens_per_s"] * sv["tpot_s"] == pytest.approx(1.0, rel=0.05)
+        sv = c.serving
+        if sv is not None and sv.tpot_s:
+            assert sv.per_sequence_tokens_per_s * sv.tpot_s == pytest.approx(1.0, rel=0.05)
         checked += 1
     return checked
 

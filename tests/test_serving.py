@@ -96,12 +96,12 @@ def test_the_cli_exits_2_with_one_line(tmp_path):
 
 def _facts(kb, gpu, count, **w):
     r = estimate({"workload": {"task": "inference", "model": "llama-3.1-8b", **w}}, gpu=gpu, gpus=count)
-    return r.gpu.serving["supports"]
+    return r.gpu.serving.supports
 
 
 def test_tensorrt_llm_on_amd_is_a_fact_for_the_rules(kb):
     s = _facts(kb, "mi300x", 1, framework="tensorrt-llm")
-    assert s["gpu"] is False and s["reason"] == "gpu_vendor"
+    assert s.gpu is False and s.reason == "gpu_vendor"
 
 
 def test_fp8_on_ampere_runs_weight_only_in_vllm_but_not_in_tensorrt_llm(kb):
@@ -111,12 +111,12 @@ def test_fp8_on_ampere_runs_weight_only_in_vllm_but_not_in_tensorrt_llm(kb):
     s = SV.choose(job, kb.gpus["a100-80gb-sxm"], 1)
     assert s.support.ok and s.engine.weight_only and s.engine.compute == "bf16"
     trt = _facts(kb, "a100-80gb-sxm", 1, precision="fp8", framework="tensorrt-llm")
-    assert trt["precision"] is False and trt["reason"] == "precision_compute_capability"
+    assert trt.precision is False and trt.reason == "precision_compute_capability"
 
 
 def test_bf16_on_volta_is_refused_by_vllm(kb):
     s = _facts(kb, "v100-32gb-sxm2", 1, framework="vllm")
-    assert s["precision"] is False and "8.0" in s["detail"]
+    assert s.precision is False and "8.0" in s.detail
 
 
 def test_exllama_cannot_span_nodes(kb):
@@ -125,8 +125,8 @@ def test_exllama_cannot_span_nodes(kb):
     r = estimate({"workload": {"task": "inference", "model": "llama-3.1-405b", "precision": "bf16",
                                "framework": "exllama"}}, gpu="h100-80gb-sxm", gpus=16)
     s = r.gpu.serving
-    assert s["supports"]["multi_node"] is False and s["supports"]["reason"] == "multi_node"
-    assert s["layout"]["gpus_per_copy"] > 8
+    assert s.supports.multi_node is False and s.supports.reason == "multi_node"
+    assert s.layout.gpus_per_copy > 8
 
 
 # ---------------------------------------------------------------------------- by hand
@@ -217,10 +217,10 @@ def test_deepseek_r1_fp8_fits_on_eight_h200_with_every_expert_held(kb):
     r = estimate({"workload": {"task": "inference", "model": model, "precision": "fp8",
                                "prompt_tokens": 1000, "output_tokens": 1000}}, gpu="h200-141gb-sxm", gpus=8)
     g = r.gpu
-    assert g.fits and g.serving["max_concurrent_sequences"] >= 64
-    lay = g.serving["layout"]
+    assert g.fits and g.serving.max_concurrent_sequences >= 64
+    lay = g.serving.layout
     weights = r.memory.breakdown["weights"]
-    held = weights * 8 if lay["dp_attention"] == 1 else None
+    held = weights * 8 if lay.dp_attention == 1 else None
     if held is not None:
         assert held >= 671e9
     else:  # expert parallel: experts spread, the rest on every GPU
@@ -295,9 +295,9 @@ def test_latency_targets_are_facts_with_the_achieved_values(kb):
     r = estimate({"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000,
                                "output_tokens": 1000, "concurrent_requests": 200, "max_tpot_ms": 5,
                                "max_ttft_ms": 2000, "target_tokens_per_s": 5000}}, gpu="h100-80gb-sxm")
-    t = r.gpu.serving["targets"]
-    assert t["meets_tpot"] is False and t["meets_ttft"] is True and t["meets_throughput_target"] is True
-    assert r.gpu.serving["tpot_s"] > 0.005
+    t = r.gpu.serving.targets
+    assert t.meets_tpot is False and t.meets_ttft is True and t.meets_throughput_target is True
+    assert r.gpu.serving.tpot_s > 0.005
 
 
 def test_a_rate_alone_sets_the_load(kb):
@@ -436,9 +436,9 @@ def test_choose_picks_what_timing_every_layout_picks(kb, workload, some_untimed)
             assert chosen.layout == best.layout and chosen.load == best.load, (gid, n)
             alts = [{"throughput": o.load.throughput, "max": o.capacity.throughput if o.capacity else 0.0,
                      "seqs": o.max_concurrent} for o in every if o is not best]
-            assert [{"throughput": a["throughput_tokens_per_s"], "max": a["max_throughput_tokens_per_s"],
-                     "seqs": a["max_concurrent_sequences"]} for a in chosen.alternatives] == alts
-            untimed += sum(1 for a in chosen.alternatives if not a["fits"])
+            assert [{"throughput": a.throughput_tokens_per_s, "max": a.max_throughput_tokens_per_s,
+                     "seqs": a.max_concurrent_sequences} for a in chosen.alternatives] == alts
+            untimed += sum(1 for a in chosen.alternatives if not a.fits)
     assert (untimed > 5) == some_untimed  # an 8B model at 4 bits fits every copy of these GPUs
 
 
@@ -452,16 +452,16 @@ def test_a_model_no_layout_holds_is_labelled_with_the_layout_it_tried(kb):
                  gpu="h100-80gb-sxm", gpus=8)
     g = r.gpu
     assert not g.fits
-    assert g.serving["layout"]["gpus_per_copy"] == 8 and g.serving["layout"]["replicas"] == 1
-    label = g.serving["layout_label"]
+    assert g.serving.layout.gpus_per_copy == 8 and g.serving.layout.replicas == 1
+    label = g.serving.layout_label
     assert label.startswith("does not fit: tensor parallel 8 over 8 GPUs") and "one GPU" not in label
     assert 80e9 <= r.memory.breakdown["weights"] <= 90e9  # 672.9 GB / 8 (the memory table of that layout)
     # a copy that does not fit runs no step: no single-sequence decode bound, no prefill speed, no
     # "decode speed" formula (it showed 73.9 tok/s for this copy), and nothing decoded at the load
-    assert g.serving["single_stream_tokens_per_s"] is None
+    assert g.serving.single_stream_tokens_per_s is None
     assert g.decode_tokens_per_s is None and g.prefill_tokens_per_s is None
     assert g.mfu is None  # no utilisation either (it showed the 60% serving assumption)
-    assert g.serving["throughput_tokens_per_s"] == 0.0
+    assert g.serving.throughput_tokens_per_s == 0.0
     names = {t.name for t in g.terms}
     assert "throughput_tokens_per_s" in names  # the terms are there; only the timed ones are not
     assert not names & {"decode_tokens_per_s", "prefill_tokens_per_s", "tpot_s"}
@@ -566,15 +566,15 @@ def test_the_curve_rises_to_its_maximum_and_saturates(kb, workload, gpu, count):
     e = estimate({"workload": {"task": "inference", **workload, "prompt_tokens": 1000, "output_tokens": 1000}},
                  gpu=gpu, gpus=count)
     sv = e.gpu.serving
-    tps = [p["throughput_tokens_per_s"] for p in sv["curve"]]
-    assert max(tps) == pytest.approx(sv["max_throughput_tokens_per_s"], rel=1e-9)
+    tps = [p.throughput_tokens_per_s for p in sv.curve]
+    assert max(tps) == pytest.approx(sv.max_throughput_tokens_per_s, rel=1e-9)
     top = tps.index(max(tps))
     assert all(b >= a * (1 - 1e-9) for a, b in itertools.pairwise(tps[:top + 1]))
     assert all(t == pytest.approx(max(tps)) for t in tps[top:])
-    assert sv["max_throughput_layout"] == sv["layout"]
-    assert sv["per_sequence_tokens_per_s"] == pytest.approx(1 / sv["tpot_s"])
-    assert e.gpu.decode_tokens_per_s == pytest.approx(sv["per_sequence_tokens_per_s"])
-    assert sv["best_layout"]["max_throughput_tokens_per_s"] >= sv["max_throughput_tokens_per_s"]
+    assert sv.max_throughput_layout == sv.layout
+    assert sv.per_sequence_tokens_per_s == pytest.approx(1 / sv.tpot_s)
+    assert e.gpu.decode_tokens_per_s == pytest.approx(sv.per_sequence_tokens_per_s)
+    assert sv.best_layout.max_throughput_tokens_per_s >= sv.max_throughput_tokens_per_s
 
 
 @pytest.mark.parametrize(("framework", "gpu", "floor_us"), [

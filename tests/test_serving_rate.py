@@ -185,10 +185,10 @@ def test_estimate_report_says_the_highest_rate_within_the_targets(kb):
     req = {"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000, "output_tokens": 500,
                         "requests_per_s": 2, "p95_ttft_s": 1, "p95_tpot_s": 0.05}}
     est = gpuwise.estimate(req, gpu="h100-80gb-sxm", gpus=1)
-    rate = est.gpu.serving["rate"]
+    rate = est.gpu.serving.rate
     text = report.render(est, "text", width=200)
     line = next(x for x in text.splitlines() if "Request rate" in x)
-    assert f"at most {rate['max_requests_per_s']:,.2f} requests/s within the p95 targets" in line
+    assert f"at most {rate.max_requests_per_s:,.2f} requests/s within the p95 targets" in line
     assert "at 2 requests/s: p95 first token" in line
     plain = gpuwise.estimate({"workload": {k: v for k, v in req["workload"].items()
                                            if k not in ("requests_per_s", "p95_ttft_s", "p95_tpot_s")}},

@@ -18,6 +18,7 @@ from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
 from ..results import BuyLines, ComputeOut, EstimateResult, FormulaTerm, GpuCost, GpuOut, MemoryOut
+from ..results_serving import CostPerMillion as CostPerMillionOut
 
 if TYPE_CHECKING:
     from ..estimators.run import TrainingRun
@@ -169,14 +170,14 @@ class CostPerMillion:
         tps = self.tokens_per_s
         return usd_per_hour / (tps * 3600) * 1e6 if tps is not None and tps > 0 and usd_per_hour is not None else None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> CostPerMillionOut:
         """``gpu.serving.cost_per_million_output_tokens`` of the estimate JSON."""
         words = formula("formula.cost_per_million")
-        return {"rent_usd": self.per_million(self.rent_usd_per_hour),
-                "buy_usd": self.per_million(self.buy_usd_per_hour),
-                "rent_usd_per_hour": self.rent_usd_per_hour, "buy_usd_per_hour": self.buy_usd_per_hour,
-                "tokens_per_s": self.tokens_per_s, "hours": self.hours,
-                "formula": messages.formula_text(words), "formula_phrases": messages.phrase_json(words)}
+        return CostPerMillionOut.model_construct(
+            rent_usd=self.per_million(self.rent_usd_per_hour), buy_usd=self.per_million(self.buy_usd_per_hour),
+            rent_usd_per_hour=self.rent_usd_per_hour, buy_usd_per_hour=self.buy_usd_per_hour,
+            tokens_per_s=self.tokens_per_s, hours=self.hours, formula=messages.formula_text(words),
+            formula_phrases=messages.phrase_json(words))
 
 
 def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, buy_usd: float | None,
@@ -211,7 +212,7 @@ class PlanOut:
                     "training": self.run.as_json(self.wall_days)}
         serving = SV.serving_json(self.serving)
         if serving is not None and self.cost_per_million is not None:
-            serving["cost_per_million_output_tokens"] = self.cost_per_million.as_json()
+            serving = serving.model_copy(update={"cost_per_million_output_tokens": self.cost_per_million.as_json()})
         return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
 
 

@@ -52,6 +52,7 @@ from ..results import (
     StalePrice,
     StepSummary,
 )
+from ..results_serving import ServingOut
 from . import bounds, engine, rulebook
 from .actions import Outcome, fact_key, materialize, ordered_findings
 from .estimate import _flops, gpu_out, memory_out, term_out
@@ -692,18 +693,11 @@ def _wall_days(e: Evaluation) -> float | None:
     return e.timeline.wall_days
 
 
-def serving_of(e: Evaluation) -> dict[str, Any] | None:
-    """A serving configuration's figures at the stated load (the curve is left to the estimate):
-    per-sequence speed is one over the time per output token, the figure the reports quote."""
+def serving_of(e: Evaluation) -> ServingOut | None:
+    """A serving configuration's figures at the stated load (the curve is left to the estimate)."""
     if e.serving is None:  # not served (a training job needs no serving module loaded)
         return None
-    sv = SV.serving_json(e.serving)
-    if sv is None:
-        return None
-    sv.pop("curve", None)
-    tpot = sv.get("tpot_s")
-    sv.setdefault("per_sequence_tokens_per_s", 1 / tpot if tpot else None)
-    return sv
+    return SV.serving_json(e.serving, with_curve=False)
 
 
 def _label(e: Evaluation) -> str:

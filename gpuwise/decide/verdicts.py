@@ -144,9 +144,9 @@ COMPARED = ("throughput_tokens_per_s", "tpot_s", "wall_days")
 
 
 def _figures(c: Candidate) -> dict[str, float | None]:
-    sv = c.serving or {}
-    return {"throughput_tokens_per_s": sv.get("throughput_tokens_per_s"), "tpot_s": sv.get("tpot_s"),
-            "wall_days": c.wall_days}
+    sv = c.serving
+    return {"throughput_tokens_per_s": sv.throughput_tokens_per_s if sv is not None else None,
+            "tpot_s": sv.tpot_s if sv is not None else None, "wall_days": c.wall_days}
 
 
 def _known(v: float | None) -> float:

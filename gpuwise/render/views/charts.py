@@ -12,6 +12,7 @@ from ...chart_series import CostCurve, MemoryBar, TimeCostPoint
 from ...results import (
     Candidate,
 )
+from ...results_serving import ServingOut
 from .. import charts as C
 from ..fmt import (
     DASH,
@@ -27,7 +28,7 @@ class ChartsView(CostChartView):
     """Memory bars, the time/cost scatter and the serving curve (the cost chart: :mod:`.cost_chart`)."""
 
     def charts(self, *, memory: list[MemoryBar] | None = None, costs: Iterable[tuple[CostCurve | None, str]] = (),
-               scatter: list[TimeCostPoint] | None = None, chosen_word: str = "", serving: Any = None
+               scatter: list[TimeCostPoint] | None = None, chosen_word: str = "", serving: ServingOut | None = None
                ) -> dict[str, Any]:
         """The charts of an HTML report, each about what it is labelled with: ``memory`` a series of
         bars (the answer or the proposal first), ``costs`` (curve, title) pairs, ``scatter`` time/cost
@@ -169,16 +170,19 @@ class ChartsView(CostChartView):
                 "table": table([self._("Option"), time_header, self._("Cost"), self._("Status")], rows,
                                right=(1, 2))}
 
-    def serving_chart(self, sv: Any) -> dict[str, Any] | None:
+    def serving_chart(self, sv: ServingOut | None) -> dict[str, Any] | None:
         """Throughput and latency against the number of requests served at once, with the load and
         the most sequences the memory holds marked (the serving model's curve, as the result has it)."""
         f = self.f
-        if not isinstance(sv, dict):
+        if sv is None or sv.curve is None:
             return None
+        points = [{"concurrency": p.concurrency, "throughput_tokens_per_s": p.throughput_tokens_per_s,
+                   "tpot_s": p.tpot_s, "ttft_s": p.ttft_s} for p in sv.curve]
+
         def draw(**layout: Any) -> dict[str, Any] | None:
-            return C.serving_curve(sv.get("curve"), load=sv.get("concurrency"),
-                                   limit=sv.get("max_concurrent_sequences"), fmt_x=lambda v: f"{v:g}",
-                                   fmt_tps=lambda v: f.num(v, 0), fmt_ms=lambda v: f.num(v, 0), **layout)
+            return C.serving_curve(points, load=sv.concurrency, limit=sv.max_concurrent_sequences,
+                                   fmt_x=lambda v: f"{v:g}", fmt_tps=lambda v: f.num(v, 0),
+                                   fmt_ms=lambda v: f.num(v, 0), **layout)
 
         geo = draw()
         if geo is None:
@@ -187,17 +191,17 @@ class ChartsView(CostChartView):
         names = {"throughput": self._("Output tokens/s, all requests"), "tpot": self._("Time per output token, ms"),
                  "ttft": self._("Time to first token, ms")}
         for g in (geo, small) if small else (geo,):
-            g["load_label"] = self._("the load: %(n)s", n=f.num(sv.get("concurrency"), 0))
-            g["limit_label"] = self._("memory holds %(n)s", n=f.num(sv.get("max_concurrent_sequences"), 0))
+            g["load_label"] = self._("the load: %(n)s", n=f.num(sv.concurrency, 0))
+            g["limit_label"] = self._("memory holds %(n)s", n=f.num(sv.max_concurrent_sequences, 0))
             for s in g["series"]:
                 s["name"] = names[s["key"]]
         rows = [[f.num(p["concurrency"], 0), f.num(p["throughput"], 0), f.seconds(p["tpot_s"]), f.seconds(p["ttft_s"])]
                 for p in geo["table"]]
-        fw = FRAMEWORK_NAMES.get(str(sv.get("framework")), str(sv.get("framework") or ""))
+        fw = FRAMEWORK_NAMES.get(sv.framework, sv.framework)
         alt = self._("With %(framework)s: %(tps)s output tokens/s at %(n)s requests at once (the load); memory holds "
                      "%(max)s sequences, beyond which requests wait and the time to the first token grows.",
-                     framework=fw, tps=f.num(sv.get("throughput_tokens_per_s"), 0), n=f.num(sv.get("concurrency"), 0),
-                     max=f.num(sv.get("max_concurrent_sequences"), 0))
+                     framework=fw, tps=f.num(sv.throughput_tokens_per_s, 0), n=f.num(sv.concurrency, 0),
+                     max=f.num(sv.max_concurrent_sequences, 0))
         return {"geo": geo, "narrow": small, "id": "chart-serving",
                 "title": self._("Throughput and latency against requests served at once"),
                 "desc": alt, "alt": alt, "x_title": self._("Requests served at once (log scale)"),
