@@ -181,8 +181,8 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any
         for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):
             if len(samples) > 1:  # a spread needs two samples
                 var = ic.variability(samples)
-                base[f"{name}_cv"] = var["cv"] if var["cv"] is not None else -1.0
-                base[f"{name}_swing"] = var["relative_swing"] if var["relative_swing"] is not None else -1.0
+                base[f"{name}_cv"] = var.cv if var.cv is not None else -1.0
+                base[f"{name}_swing"] = var.relative_swing if var.relative_swing is not None else -1.0
         if not c.nvidia_smi:
             facts.append(base)
             continue

@@ -29,10 +29,13 @@ from .result import (
     Line,
     Month,
     Option,
+    OwnedFleet,
     Placement,
+    PlannedWorkload,
     PlanResult,
     Purchase,
     Rental,
+    SolverInfo,
     Unplaced,
 )
 from .schema import PlanFile
@@ -607,16 +610,15 @@ class Planner:
         rate_v = self.kb.tco_value("usd_cny")
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
-        owned = [{"gpu": g, "name": self.kb.gpus[g].name, "count": n, "hosting": self.fleets[g].owned_hosting,
-                  "hosting_per_month": M(self.fleets[g].owned_hosting_per_month)} for g, n in self.owned.items()]
-        workloads = []
-        for sz in self.sized:
-            workloads.append({"name": sz.name, "task": sz.job.w.task, "model": sz.job.model_id or sz.job.shape.name,
-                              "kind": "serving" if sz.serving else "training", "cadence": sz.w.cadence.kind,
-                              "runs": sz.runs, "demand": [round(d, 3) for d in sz.demand], "measure": sz.measure,
-                              "requests_per_s": [round(r, 4) for r in sz.requests_per_s],
-                              "why_not": {g: w.text for g, w in sorted(sz.why_not.items())},
-                              "owned_reason": {g: w.text for g, w in sz.owned_reason.items()}})
+        owned = [OwnedFleet(gpu=g, name=self.kb.gpus[g].name, count=n, hosting=self.fleets[g].owned_hosting,
+                            hosting_per_month=M(self.fleets[g].owned_hosting_per_month)) for g, n in self.owned.items()]
+        workloads = [PlannedWorkload(
+            name=sz.name, task=sz.job.w.task, model=sz.job.model_id or sz.job.shape.name,
+            kind="serving" if sz.serving else "training", cadence=sz.w.cadence.kind, runs=sz.runs,
+            demand=[round(d, 3) for d in sz.demand], measure=sz.measure,
+            requests_per_s=[round(r, 4) for r in sz.requests_per_s],
+            why_not={g: w.text for g, w in sorted(sz.why_not.items())},
+            owned_reason={g: w.text for g, w in sz.owned_reason.items()}) for sz in self.sized]
         return PlanResult(
             total=M(total), currency=self.out_currency, baselines=baselines, purchases=purchases, months=months,  # type: ignore[arg-type]
             unplaced=unplaced, api=api_out, findings=findings, trace=trace, answer=answer, horizon_months=H,
@@ -628,9 +630,9 @@ class Planner:
             options=options, owned=owned, workloads=workloads,
             gpu_names={g: f.gpu.name for g, f in self.fleets.items()} | {g: self.kb.gpus[g].name for g in
                                                                          sorted({b for x in binding for b in x.gpus})},
-            solver={"name": "HiGHS", "status": self.sol.status, "objective_usd": self.sol.objective,
-                    "variables": len(self.prog.model.names), "rows": len(self.prog.model.rows), "notes": notes,
-                    "gpu_types": sorted(self.fleets)},
+            solver=SolverInfo(name="HiGHS", status=self.sol.status, objective_usd=self.sol.objective,
+                              variables=len(self.prog.model.names), rows=len(self.prog.model.rows), notes=notes,
+                              gpu_types=sorted(self.fleets)),
             assumptions=self.assumptions, house_rules=house,
             knowledge_dates={k: v.isoformat() for k, v in self.kb.dates().items()},
         )

@@ -179,6 +179,47 @@ class Answer(Frozen):
     buy_nothing: bool = False
 
 
+class OwnedFleet(Frozen):
+    """GPUs the team already owns: how many, where they are hosted and what hosting them costs a month."""
+
+    gpu: str
+    name: str
+    count: int
+    hosting: str
+    hosting_per_month: float
+
+
+class PlannedWorkload(Frozen):
+    """A workload as the plan sized it: training runs per month, or a service's load per month (in
+    ``measure``) and request rate; why each GPU type cannot take it, and why the owned fleet cannot
+    (GPU id -> the reason's text)."""
+
+    name: str
+    task: str
+    model: str
+    kind: Literal["training", "serving"]
+    cadence: str
+    runs: list[int | float] = Field(description="training: runs per month (month 1 first)")
+    demand: list[int | float] = Field(description="serving: load per month, in measure")
+    measure: str
+    requests_per_s: list[int | float] = Field(description="serving: requests/s per month")
+    why_not: dict[str, str] = {}
+    owned_reason: dict[str, str] = {}
+
+
+class SolverInfo(Frozen):
+    """The solver that answered, its status and objective, the program's size and notes, and the GPU
+    types it weighed."""
+
+    name: str
+    status: str
+    objective_usd: float
+    variables: int
+    rows: int
+    notes: list[str] = []
+    gpu_types: list[str] = []
+
+
 class PlanResult(Frozen):
     total: float
     currency: Literal["USD", "CNY"]
@@ -198,10 +239,10 @@ class PlanResult(Frozen):
     binding: list[Binding] = []
     lines: list[Line] = []
     options: list[Option] = []
-    owned: list[dict[str, Any]] = []
+    owned: list[OwnedFleet] = []
     gpu_names: dict[str, str] = Field(default={}, description="GPU id -> display name, for every type the plan weighed")
-    workloads: list[dict[str, Any]] = []
-    solver: dict[str, Any] = {}
+    workloads: list[PlannedWorkload] = []
+    solver: SolverInfo
     assumptions: list[Assumption] = []
     house_rules: HouseRules | None = None
     knowledge_dates: dict[str, str] = {}
