@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import hashlib
 import json
 import math
@@ -291,11 +292,20 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
                     raise Said(N_("%(what)s: the format '%(spec)s' in {%(name)s} asks for a width or precision over "
                                   "%(max_format_number)s"), what=what, spec=spec[:20], name=name,
                                max_format_number=MAX_FORMAT_NUMBER)
-                with contextlib.suppress(ValueError):
-                    format(1.5, spec)
+                with contextlib.suppress(ValueError):  # as the field's kind takes it: '=10' is no format for text
+                    format("x" if _is_text(rule.fact, name) else 1.5, spec)
                     continue
                 raise Said(N_("%(what)s: unknown format '%(spec)s' in {%(name)s:%(spec2)s}"), what=what, spec=spec,
                            name=name, spec2=spec)
+
+
+def _is_text(fact: str, name: str) -> bool:
+    """Whether a fact field holds text (its placeholder's format is then a text format)."""
+    from .facts import FACT_MODELS
+
+    model = FACT_MODELS.get(fact)
+    info = model.model_fields.get(name) if model is not None else None
+    return info is not None and info.annotation is str
 
 
 def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
@@ -304,6 +314,7 @@ def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
     (``[acquisition, ==, biy]``) silently disabled the rule."""
     import typing
 
+    from ..inputs.notation import meant
     from .facts import FACT_MODELS
 
     model = FACT_MODELS.get(fact)
@@ -329,6 +340,9 @@ def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
                    item=str(item)[:40], name=name, choices=either(choices, commas=True), cond=_clip(cond))
     else:
         return
+    said = meant(item) if kind in (int, float) and isinstance(item, str) else None
+    if said is not None:  # '0x10', '1_6', '１６': say what it would have meant
+        raise Said(N_("%(said)s, in %(cond)s"), said=said, cond=_clip(cond))
     if not ok:
         raise Said(N_("'%(name)s' is %(word)s; %(item)s is not, in %(cond)s"), name=name, word=word,
                    item=_clip(item, 40), cond=_clip(cond))
@@ -618,7 +632,27 @@ def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) 
     book = _CACHE.get(key)
     if book is None:
         book = _CACHE[key] = _load_cached(Path(house) if house else None, policy, key[1])
-    return book
+    return _spelled(book, Path(house)) if house else book
+
+
+def _spelled(book: Rulebook, house: Path) -> Rulebook:
+    """The book with its house files named as this run spells ``--rules`` (a book cached in this
+    process or on disk may come from a run that gave the same directory another way). A house
+    file is one outside the built-in rules' folder; it sits directly in the ``--rules`` folder."""
+    base = rules_dir()
+
+    def named(path: Path) -> Path:
+        return path if path.parent == base else house / path.name
+
+    files = [(named(p), rf) for p, rf in book.files]
+    if [p for p, _ in files] == [p for p, _ in book.files]:
+        return book
+    replaced = {k: str(named(Path(v))) for k, v in book.replaced.items()}
+    # the maps __post_init__ fills are new ones: sharing the cached book's would rename its files too
+    spelled = dataclasses.replace(book, files=files, replaced=replaced, rules={}, step_of={}, ruleset_of={},
+                                  origin={})
+    spelled.__dict__.update({k: v for k, v in book.__dict__.items() if k.startswith("_")})  # compiled once
+    return spelled
 
 
 def _load_cached(house: Path | None, policy: dict[str, Any], policy_key: str) -> Rulebook:
