@@ -133,7 +133,7 @@ def test_a_house_rule_on_several_gpus_moves_only_their_load(tmp_path):
         like = asked if k[1] == 1 else half
         assert serving == like[k][2], k
         assert feasible == like[k][0], k
-        assert serving.targets.max_ttft_ms == (1000 if k[1] == 1 else 500)
+        assert serving["targets"]["max_ttft_ms"] == (1000 if k[1] == 1 else 500)
 
 
 def test_the_load_at_a_rate_keeps_littles_law(tmp_path):
