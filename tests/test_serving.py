@@ -674,6 +674,30 @@ def test_tensorrt_llm_context_iterations_run_eagerly_from_1_0(kb):
         job_of(kb, task="finetune", model="llama-3.1-8b", prefill_cuda_graphs=True)
 
 
+def test_prompts_that_arrive_together_share_one_mixed_step(kb):
+    """At a load where more than one prompt arrives per decode step (b / output > 1 in a closed loop), the
+    scheduler packs them into one step up to its token budget (TensorRT-LLM's max_num_tokens, vLLM's
+    max_num_batched_tokens), so they share that step's fixed time: on TensorRT-LLM's PyTorch backend an
+    iteration that carries prompts runs eagerly and cannot end before its kernels are launched, once per
+    iteration, not once per prompt. Hand check: TPOT = pure decode step + (a / k) x (mixed step - pure step),
+    a = b / output prompts per step, k = the prompts one step carries (a, within the budget). Published:
+    DeepSeek-R1-0528 NVFP4 on 4 x B200 (attention DP 4 + EP 4), trtllm-bench maximum load 1k/1k, 6,430 output
+    tok/s per GPU (TensorRT-LLM developer-guide/perf-overview.md, commit 03e27c7d; validation row Y01): each
+    prompt paying its own eager step put the estimate at 11,875 tok/s (-54%)."""
+    job = job_of(kb, model="deepseek-r1", precision="fp4", framework="tensorrt-llm", prompt_tokens=1024,
+                 output_tokens=1024, kv_precision="fp8", parallelism={"tp": 1, "pp": 1, "ep": 4})
+    s = SV.choose(job, kb.gpus["b200"], 4)
+    eng, rep = s.engine, s.replica
+    assert rep.layout.dp_attention == 4 and SV.prefill_host(eng) > 0
+    b = 2048.0  # two prompts arrive per decode step
+    p = SV.point(job, eng, rep, b)
+    floor = SV.prefill_host(eng) + eng.step_overhead
+    pure = SV.step(job, eng, rep, b, 0.0, 1024 + 512, 0.0).seconds
+    mixed = max(SV.step(job, eng, rep, b, 2 * 1024, 1024 + 512, 512).seconds, floor)
+    assert p.tpot == pytest.approx(pure + (2 / 2) * (mixed - pure), rel=1e-9)
+    assert s.capacity.throughput == pytest.approx(6430 * 4, rel=0.20)
+
+
 def test_prompts_queue_for_the_step_budget(kb):
     """A step carries at most max_num_batched_tokens of prompts, so new requests queue for it: NIM 1.8.0
     (TensorRT-LLM) Llama-3.3-70B FP8 on 2 x H100, 5,000 prompt / 500 output tokens, 50 concurrent requests:
