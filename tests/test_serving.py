@@ -733,6 +733,27 @@ def test_tensorrt_llm_holds_a_sliding_window_layer_for_the_whole_sequence_from_1
     assert new.max_concurrent < old.max_concurrent * 0.55
 
 
+def test_a_long_prompt_is_prefilled_once_over_its_chunks(kb):
+    """A prompt longer than the step's room (token budget less the running sequences) is split into n chunks
+    that together hold its tokens: 8,192 tokens with 8,054 of room are two chunks of 4,096, not two chunks of
+    8,054 (the last one is short). Hand check at 138 running sequences on TensorRT-LLM (budget 8,192): a =
+    138 / 1,024 x 2 chunks per decode step, each riding one step, TPOT = pure + a x (step with 4,096 prompt
+    tokens - pure). Published: Llama 3.3 70B FP8 on 2 x H200 (TP 2), trtllm-bench maximum load 8k/1k, 537 output
+    tok/s per GPU (TensorRT-LLM developer-guide/perf-overview.md, commit 03e27c7d; validation row Y19): counting
+    each prompt as two full chunks put the estimate at 626 tok/s (-42%)."""
+    job = job_of(kb, model="llama-3.1-70b", precision="fp8", framework="tensorrt-llm", prompt_tokens=8192,
+                 output_tokens=1024, parallelism={"tp": 2, "pp": 1})
+    s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 2)
+    eng, rep = s.engine, s.replica
+    b = 138.0
+    floor = SV.prefill_host(eng) + eng.step_overhead
+    pure = SV.step(job, eng, rep, b, 0.0, 8192 + 512, 0.0).seconds
+    joined = max(SV.step(job, eng, rep, b, 4096, 8192 + 512, 8192 - 4096).seconds, floor)
+    a = b / 1024 * 2
+    assert SV.point(job, eng, rep, b).tpot == pytest.approx(pure + a * (joined - pure), rel=1e-9)
+    assert s.capacity.throughput == pytest.approx(537 * 2, rel=0.20)
+
+
 def test_prompts_queue_for_the_step_budget(kb):
     """A step carries at most max_num_batched_tokens of prompts, so new requests queue for it: NIM 1.8.0
     (TensorRT-LLM) Llama-3.3-70B FP8 on 2 x H100, 5,000 prompt / 500 output tokens, 50 concurrent requests:

@@ -52,6 +52,7 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
         chunk = min(float(prompt), room)
         n = math.ceil(prompt / chunk)
+        chunk = prompt / n  # the prompt's tokens over its n chunks (the last one is short): not n full chunks
     if fw.continuous_batching and not fw.mixed_prefill:
         # A prefill batch runs alone and decoding waits for it (SGLang's default): a prefill forward stops
         # every running sequence, and it is launch-bound for short prompts when it runs outside CUDA graphs.
