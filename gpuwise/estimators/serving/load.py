@@ -85,7 +85,7 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         ctx = full_prompt - prompt / 2
         floor = (prefill_host(eng) + eng.step_overhead) / per_step if eng.eager_kernel else 0.0
         a = b / output * n * per_step
-        k = min(max(a, 1.0), max(1.0, room // chunk)) if n == 1 else 1.0
+        k = min(max(a, 1.0), max(1.0, room / chunk)) if n == 1 else 1.0
         joined = max(token_time(job, eng, rep, b, kv_ctx, k * chunk, ctx), floor)
         tpot = pure + a / k * max(joined - pure, 0.0)
         thr = b / tpot
