@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import hashlib
 import json
 import math
@@ -631,7 +632,27 @@ def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) 
     book = _CACHE.get(key)
     if book is None:
         book = _CACHE[key] = _load_cached(Path(house) if house else None, policy, key[1])
-    return book
+    return _spelled(book, Path(house)) if house else book
+
+
+def _spelled(book: Rulebook, house: Path) -> Rulebook:
+    """The book with its house files named as this run spells ``--rules`` (a book cached in this
+    process or on disk may come from a run that gave the same directory another way). A house
+    file is one outside the built-in rules' folder; it sits directly in the ``--rules`` folder."""
+    base = rules_dir()
+
+    def named(path: Path) -> Path:
+        return path if path.parent == base else house / path.name
+
+    files = [(named(p), rf) for p, rf in book.files]
+    if [p for p, _ in files] == [p for p, _ in book.files]:
+        return book
+    replaced = {k: str(named(Path(v))) for k, v in book.replaced.items()}
+    # the maps __post_init__ fills are new ones: sharing the cached book's would rename its files too
+    spelled = dataclasses.replace(book, files=files, replaced=replaced, rules={}, step_of={}, ruleset_of={},
+                                  origin={})
+    spelled.__dict__.update({k: v for k, v in book.__dict__.items() if k.startswith("_")})  # compiled once
+    return spelled
 
 
 def _load_cached(house: Path | None, policy: dict[str, Any], policy_key: str) -> Rulebook:
