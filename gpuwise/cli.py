@@ -644,6 +644,10 @@ def run() -> NoReturn:
     if recording is not None:
         with contextlib.suppress(Exception):
             recording.finish(digest, code)  # type: ignore[arg-type]
+    records = sys.modules.get("gpuwise.frozen")
+    if records is not None:  # the record classes compiled in this run, for the next one (no atexit here)
+        with contextlib.suppress(Exception):
+            records.save()
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from ...frozen import record
 from .. import memory as M
 from . import rate as R
 from .engine import Engine, engine
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 
 # ------------------------------------------------------------------------------- choice
-@dataclass
+@record
 class Serving:
     """The chosen way to serve on one GPU type x count, with its numbers."""
 
