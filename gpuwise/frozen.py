@@ -97,7 +97,7 @@ def _fields(cls: type) -> dict[str, dataclasses.Field] | None:
     if any(name in own for name in _OWN):
         return None
     annotations = own.get("__annotations__", {})
-    out: dict[str, dataclasses.Field] = {}
+    found: list[tuple[str, Any, dataclasses.Field]] = []
     seen_default = False
     for name, kind in annotations.items():
         text = kind if isinstance(kind, str) else repr(kind)
@@ -116,13 +116,16 @@ def _fields(cls: type) -> dict[str, dataclasses.Field] | None:
         if f.init and not has_default and seen_default:  # a required field after a default one: its error
             return None
         seen_default = seen_default or (f.init and has_default)
+        found.append((name, kind, f))
+    if any(isinstance(v, dataclasses.Field) and k not in annotations for k, v in own.items()):
+        return None  # a field() without an annotation: dataclasses' error
+    out: dict[str, dataclasses.Field] = {}
+    for name, kind, f in found:  # set as dataclasses sets them (only now: a class handed back stays untouched)
         f.name, f.type = name, kind
         f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
         if f.kw_only is _MISSING:
             f.kw_only = False
         out[name] = f
-    if any(isinstance(v, dataclasses.Field) and k not in annotations for k, v in own.items()):
-        return None  # a field() without an annotation: dataclasses' error
     return out
 
 
@@ -159,8 +162,9 @@ def _slotted(cls: type, fields: dict[str, dataclasses.Field], frozen: bool) -> t
 def _methods(cls: type, fields: dict[str, dataclasses.Field], frozen: bool, slots: bool) -> dict[str, Any]:
     """``__init__``, ``__repr__``, ``__eq__`` (and for a frozen class ``__hash__``,
     ``__setattr__``, ``__delattr__``), written as dataclasses writes them, compiled at once."""
-    ns: dict[str, Any] = {"__gw_cls": cls, "__gw_factory": _FACTORY, "__gw_set": object.__setattr__,
-                          "__gw_frozen_error": dataclasses.FrozenInstanceError, "__gw_thread": _thread.get_ident}
+    ns: dict[str, Any] = {"__name__": cls.__module__, "__gw_cls": cls, "__gw_factory": _FACTORY,
+                          "__gw_set": object.__setattr__, "__gw_frozen_error": dataclasses.FrozenInstanceError,
+                          "__gw_thread": _thread.get_ident}
     params: list[str] = []
     body: list[str] = ["    __gw_d = self.__dict__"] if frozen and not slots else []
 

@@ -79,8 +79,9 @@ def _describe(cls) -> dict:
             "signature": str(inspect.signature(cls)), "doc": cls.__doc__, "hash": cls.__hash__ is None,
             "slots": cls.__dict__.get("__slots__"), "keys": sorted(cls.__dict__),
             "defaults": {f.name: repr(cls.__dict__.get(f.name, "-")) for f in cls.__dataclass_fields__.values()},
-            "init": cls.__init__.__annotations__, "names": {k: v.__qualname__ for k, v in cls.__dict__.items()
-                                                           if k.startswith("__") and inspect.isfunction(v)}}
+            "init": cls.__init__.__annotations__,
+            "names": {k: (v.__qualname__, v.__module__) for k, v in cls.__dict__.items()
+                      if k.startswith("__") and inspect.isfunction(v)}}
 
 
 def _body(doc: str | None = "A record.") -> dict:
