@@ -248,38 +248,44 @@ def _dict_init(cls: type) -> Any:
     return _methods(cls, {f.name: f for f in fields}, True, False)["__init__"]
 
 
-_CODE: dict[str, Any] | None = None
-_USED: set[str] = set()
+_CODE: dict[bytes, Any] | None = None
+_USED: set[bytes] = set()
 _NEW = False
 CODE_ENTRIES = 1024
 """Compiled sources kept in the cache file; past it, only those of the last process that saved."""
 
 
 def _code_file() -> str:
+    """The cache file of this code: one per build of Python and state of the gpuwise package (the
+    package stamp, as the other caches have it), so that it holds the sources of one version of
+    the records and nothing that an edit left behind."""
     import hashlib
     import sys
 
-    from . import __version__
+    from .cache import package_stamp
 
-    tag = f"{sys.version}\0{sys.implementation.cache_tag}\0{__version__}".encode()
+    tag = f"{sys.version}\0{sys.implementation.cache_tag}\0".encode() + package_stamp()
     return f"classes-{hashlib.sha256(tag).hexdigest()[:40]}.marshal"
 
 
 def _compiled(source: str) -> Any:
-    """The code object of ``source``: from the per-user cache of compiled record methods (keyed by
-    the source text itself and the Python build, as ``__pycache__`` is), else compiled now."""
+    """The code object of ``source``: from the per-user cache of compiled record methods (by the
+    hash of the source text, as ``__pycache__`` keeps a module's), else compiled now."""
     global _CODE, _NEW
     if _CODE is None:
         _CODE = _load_code()
-    code = _CODE.get(source)
+    import hashlib
+
+    key = hashlib.sha256(source.encode()).digest()[:20]
+    code = _CODE.get(key)
     if code is None:
-        code = _CODE[source] = compile(source, "<string>", "exec")
+        code = _CODE[key] = compile(source, "<string>", "exec")
         _NEW = True
-    _USED.add(source)
+    _USED.add(key)
     return code
 
 
-def _load_code() -> dict[str, Any]:
+def _load_code() -> dict[bytes, Any]:
     from . import cache
 
     if not cache.enabled():
@@ -294,7 +300,7 @@ def _load_code() -> dict[str, Any]:
             got = marshal.loads(fh.read())
     except Exception:  # missing, truncated, from another build: compiled afresh
         return {}
-    if not isinstance(got, dict) or not all(isinstance(k, str) and isinstance(v, types.CodeType)
+    if not isinstance(got, dict) or not all(isinstance(k, bytes) and isinstance(v, types.CodeType)
                                             for k, v in got.items()):
         return {}
     return got
