@@ -75,19 +75,22 @@ class _DataLoader(_Loader):  # type: ignore[misc, valid-type]
         return super().construct_mapping(node, deep=deep)
 
 
-_LEADING_ZERO = re.compile(r"[-+]?0[0-9_]+")
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+")
+_NOT_DECIMAL = re.compile(r"[-+]?0[xXbB]|.*_")
 
 
 def _no_base_60(construct: Any) -> Any:
-    """YAML 1.1 reads ``1:30`` as the base-60 number 90 (``1:30.5`` as 90.5); YAML 1.2 and every
-    reader but PyYAML read it as text.  Keep it text, so a number field refuses it by name
-    instead of taking 90 GPUs from what looked like a time.  Likewise ``010`` is the octal 8 in
-    YAML 1.1 and 10 in YAML 1.2 and to anyone reading it: read as 10."""
+    """YAML 1.1 reads ``1:30`` as the base-60 number 90 (``1:30.5`` as 90.5), ``0x10`` as 16,
+    ``0b11`` as 3 and ``1_6`` as 16; YAML 1.2's core schema, JSON and a reader take ``1:30``,
+    ``0b11`` and ``1_6`` as text.  Keep them text, so a number field refuses them by name, saying
+    what they would have meant (:mod:`gpuwise.inputs.notation`), instead of taking 90 GPUs from
+    what looked like a time.  ``010`` is the octal 8 in YAML 1.1 and 10 in YAML 1.2 and to anyone
+    reading it: read as 10."""
     def construct_number(loader: Any, node: Any) -> Any:
-        if isinstance(node.value, str) and ":" in node.value:
+        if isinstance(node.value, str) and (":" in node.value or _NOT_DECIMAL.match(node.value)):
             return loader.construct_scalar(node)
         if isinstance(node.value, str) and _LEADING_ZERO.fullmatch(node.value):
-            return int(node.value.replace("_", ""), 10)
+            return int(node.value, 10)
         return construct(loader, node)
     return construct_number
 

@@ -335,7 +335,7 @@ QLORA = str(Path(__file__).parent.parent / "examples" / "qlora-70b-4090.yaml")
 
 
 @pytest.mark.parametrize("text, value", [("1e-7", 1e-7), ("1.5e3", 1500.0), ("2E9", 2e9), ("-1e2", -100.0),
-                                         (".5e1", 5.0), ("1_0e1", 100.0), ("1e-400", 0.0)])
+                                         (".5e1", 5.0), ("1e-400", 0.0)])  # 1_0e1: refused (test_hostile_sixth)
 def test_a_number_in_exponent_form_is_a_number_in_every_file(tmp_path: Path, text: str, value: float) -> None:
     """YAML 1.1 (PyYAML) reads an exponent number as text unless it has a dot and a signed exponent
     (``1.0e-7``): ``[need_gb, ">", 1.5e3]`` was refused as "'1.5e3' is not" a number and

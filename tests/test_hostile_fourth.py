@@ -127,8 +127,8 @@ def test_an_integer_of_four_hundred_digits_in_a_house_rule_is_judged(tmp_path: P
 @pytest.mark.parametrize("condition, words", [
     ('[need_gb, ">", true]', "'need_gb' is a number; True is not"),  # compared sizes with 1
     ('[need_gb, ">", "12"]', "'need_gb' is a number; '12' is not"),  # never matched: the rule did nothing
-    ('[need_gb, ">", 1:30]', "'need_gb' is a number; '1:30' is not"),  # YAML 1.1 base 60 reads as text here
-    ('[need_gb, ">", 0o17]', "'need_gb' is a number; '0o17' is not"),  # YAML 1.2 octal: text in YAML 1.1
+    ('[need_gb, ">", 1:30]', "'1:30' is a time or a ratio, not a number (YAML 1.1 reads it as 90, in base 60)"),
+    ('[need_gb, ">", 0o17]', "'0o17' is an octal number (15 in decimal)"),  # YAML 1.2 octal: text in YAML 1.1
     ('[gpu_name, ">", 5]', "'gpu_name' is text; 5 is not"),
     ('[cuda_device, "==", 1]', "'cuda_device' is true or false; 1 is not"),
     ('[acquisition, "==", biy]', "'biy' is not a value of 'acquisition' (did you mean 'buy'?)"),

@@ -292,11 +292,20 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
                     raise Said(N_("%(what)s: the format '%(spec)s' in {%(name)s} asks for a width or precision over "
                                   "%(max_format_number)s"), what=what, spec=spec[:20], name=name,
                                max_format_number=MAX_FORMAT_NUMBER)
-                with contextlib.suppress(ValueError):
-                    format(1.5, spec)
+                with contextlib.suppress(ValueError):  # as the field's kind takes it: '=10' is no format for text
+                    format("x" if _is_text(rule.fact, name) else 1.5, spec)
                     continue
                 raise Said(N_("%(what)s: unknown format '%(spec)s' in {%(name)s:%(spec2)s}"), what=what, spec=spec,
                            name=name, spec2=spec)
+
+
+def _is_text(fact: str, name: str) -> bool:
+    """Whether a fact field holds text (its placeholder's format is then a text format)."""
+    from .facts import FACT_MODELS
+
+    model = FACT_MODELS.get(fact)
+    info = model.model_fields.get(name) if model is not None else None
+    return info is not None and info.annotation is str
 
 
 def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
@@ -305,6 +314,7 @@ def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
     (``[acquisition, ==, biy]``) silently disabled the rule."""
     import typing
 
+    from ..inputs.notation import meant
     from .facts import FACT_MODELS
 
     model = FACT_MODELS.get(fact)
@@ -330,6 +340,9 @@ def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:
                    item=str(item)[:40], name=name, choices=either(choices, commas=True), cond=_clip(cond))
     else:
         return
+    said = meant(item) if kind in (int, float) and isinstance(item, str) else None
+    if said is not None:  # '0x10', '1_6', '１６': say what it would have meant
+        raise Said(N_("%(said)s, in %(cond)s"), said=said, cond=_clip(cond))
     if not ok:
         raise Said(N_("'%(name)s' is %(word)s; %(item)s is not, in %(cond)s"), name=name, word=word,
                    item=_clip(item, 40), cond=_clip(cond))

@@ -201,7 +201,8 @@ def _number(text: str | None, unit: str = "", path: str = "") -> float | None:
     (a hexadecimal replay count was no finding at all), and no reading is guessed."""
     if text is None:
         return None
-    match = re.fullmatch(r"([-+]?\d+(?:\.\d+)?)\s*" + re.escape(unit), text, flags=re.IGNORECASE)
+    # ASCII digits: nvidia-smi writes no other; fullwidth '１０８ C' (a retyped report) is refused below
+    match = re.fullmatch(r"([-+]?[0-9]+(?:\.[0-9]+)?)\s*" + re.escape(unit), text, flags=re.IGNORECASE)
     if not match:
         if re.match(r"[-+]?\.?\d", text):
             raise Said(N_("<%(path)s> reads '%(value)s': not a number as nvidia-smi writes it (%(expected)s)"),

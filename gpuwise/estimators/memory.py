@@ -53,6 +53,12 @@ ACT_COEFF = {
     # Korthikanti et al. 2022 (Table 2) count a layer: norm inputs 2 x 2h, QKV input 2h, q/k/v 2h + 4 kv,
     # attention output 2h, MLP input 2h, gate/up outputs 2 x 2f, SwiGLU output 2f; no dropout masks
     "megatron": (12.0, 4.0, 6.0),
+    # the same layer under FP8 (Transformer Engine): each GEMM saves the FP8 copy of its input (1 B) for the
+    # backward's weight gradient (TE Linear/LayerNormLinear/LayerNormMLP keep the casted input, not the bf16 one):
+    # QKV input 2h -> h, MLP input 2h -> h, SwiGLU output 2f -> f; the attention output stays bf16 for the flash
+    # attention backward and its FP8 copy feeds the projection (2h + h). Norm inputs, q/k/v and the gate/up
+    # outputs stay 16-bit
+    "megatron-fp8": (11.0, 4.0, 5.0),
     "lora-qv": (16.5, 4.0, 6.0),
     "lora-attention": (20.8, 4.0, 6.0),
     "lora-all-linear": (27.3, 4.0, 8.0),
@@ -91,10 +97,18 @@ class TrainSetup:
     base_format: str | None = None  # LoRA: storage format of the frozen base (int8 / int4 = quantized)
     ce_chunks: int = 0  # chunked cross-entropy (torchtune): fp32 logits one chunk at a time; 0 = off
     bucket_bytes: float = 1e9  # offload: the gradient bucket a GPU keeps while gradients stream to the host
+    te: bool = False  # Megatron-Core layers with Transformer Engine (runtime.yaml training_stacks transformer_engine)
 
     @property
     def model_parallel(self) -> bool:
         return self.tp * self.pp * self.ep * self.cp > 1
+
+    @property
+    def megatron_layout(self) -> bool:
+        """Memory as Megatron holds it (:func:`parallel_bytes`): any model-parallel layout, and every layout
+        of a Megatron-Core / Transformer Engine stack (one GPU or plain data parallel included), whose
+        layers save what Korthikanti et al. count, not what the Hugging Face modules save."""
+        return self.model_parallel or self.te
 
 
 @frozen
@@ -300,7 +314,7 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
 def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple[float, float]
                     ) -> MemoryEstimate:
     """Peak bytes per GPU of one training step (see the module docstring for the layouts)."""
-    if s.model_parallel:
+    if s.megatron_layout:
         return parallel_training_memory(shape, s, quant=quant, overhead=overhead)
     P = shape.params
     notes: list[Phrase] = []
@@ -513,7 +527,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         weights = (sharded if s.zero >= 3 else local) * wb
         grads = (sharded if s.zero >= 2 else local) * gb
         optimizer = (sharded if s.zero >= 1 else local) * opt_pp
-        mode = "pure32" if s.precision == "fp32" else "megatron"
+        mode = "pure32" if s.precision == "fp32" else "megatron-fp8" if (s.te and s.precision == "fp8") else "megatron"
     layers_stage = math.ceil(shape.layers / s.pp)
     if s.zero >= 3:  # two layers gathered at a time
         weights += 2 * local / layers_stage * wb

@@ -79,6 +79,7 @@ def training_job(job: Job) -> P.TrainingJob:
                            stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
                            stack_gathers_ahead=stack_spec(job).gathers_ahead,
                            stack_tp_overlap=stack_spec(job).tp_comm_overlap,
+                           stack_te=stack_spec(job).transformer_engine,
                            stack_reference=stack_reference(job.kb))
         tj.batch_given = why is None
         if why is not None and w.task == "pretrain":  # a default batch grows with the cluster

@@ -133,6 +133,9 @@ class TrainingJob:
     # share of the TP collectives the stack hides behind GEMMs when the TP group is inside one NVLink domain
     # (NeMo's Transformer Engine userbuffers overlap); the larger of it and runtime.yaml training.tp_comm_overlap
     stack_tp_overlap: float = 0.0
+    # the stack's layers are Megatron-Core's with Transformer Engine: Megatron's memory layout at every layout
+    # and FP8 copies of the GEMM inputs under FP8 (runtime.yaml training_stacks transformer_engine)
+    stack_te: bool = False
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_given: bool = False  # the user stated the global batch: no layout may run a larger one
@@ -172,7 +175,7 @@ class TrainingJob:
             zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
             lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
             cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
-            bucket_bytes=self.runtime.training.bucket_bytes.value)
+            bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te)
 
     def memory(self, lay: Layout) -> M.MemoryEstimate:
         """The memory of a layout with the formula behind each figure (memoised)."""
@@ -220,7 +223,7 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
         return got
     shape, rt = tj.shape, tj.runtime
     s = tj.setup(lay)
-    if s.model_parallel:  # the figures of M.parallel_training_memory, without its formulas
+    if s.megatron_layout:  # the figures of M.parallel_training_memory, without its formulas
         b = M.parallel_bytes(shape, s, rt.quantization)
         over = (rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value)
         per_gpu, host = M.total_bytes(b.tensors, b.tensors, over), b.host

@@ -14,6 +14,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..errors import N_, Said
+from .notation import meant
 from .strict import MAX_GPUS, Strict, _finite
 from .workload import Workload
 
@@ -79,7 +80,7 @@ class Environment(Strict):
 
 
 _MONEY = re.compile(
-    r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>\d[\d,_]*(?:\.\d+)?(?:e[-+]?\d{1,4})?)\s*"
+    r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>[0-9][0-9,]*(?:\.[0-9]+)?(?:e[-+]?[0-9]{1,4})?)\s*"
     r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元)?\s*$", re.IGNORECASE)
 _CURRENCY = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
              "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "yuan": "CNY", "元": "CNY"}
@@ -99,6 +100,9 @@ class _Mismatch:
 def parse_money(text: str) -> tuple[float, str | None]:
     """An amount as people write it: ``$200,000``, ``¥1500000``, ``1500000 CNY``, ``RMB 1.5m``,
     ``150万元`` -> (amount, currency or None when no currency is written)."""
+    said = meant(text)  # '0x10', '1_000', '１６': said what it would have meant
+    if said is not None:
+        raise said
     m = _MONEY.match(text)
     if m is None:
         raise Said(N_('%(text)s is not an amount (write e.g. 200000, "$200,000" or "1500000 CNY")'), text=f"{text!r}")
@@ -106,7 +110,7 @@ def parse_money(text: str) -> tuple[float, str | None]:
     cur_pre, cur_post = _CURRENCY.get(pre), _CURRENCY.get(post)
     if cur_pre and cur_post and cur_pre != cur_post:
         raise Said(N_("%(text)s names two currencies"), text=f"{text!r}")
-    amount = float(m.group("num").replace(",", "").replace("_", ""))
+    amount = float(m.group("num").replace(",", ""))
     amount *= _MULT.get((m.group("mult") or "").lower(), 1.0)
     return amount, cur_pre or cur_post
 

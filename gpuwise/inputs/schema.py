@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from ..errors import N_, Said, UserError, either
+from .notation import Meant
 from .requirements import (  # noqa: F401
     CURRENCY_FIELDS,
     Constraints,
@@ -160,7 +161,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
         said = err.get("ctx", {}).get("error")
         values = {"msg": said if isinstance(said, Said) and not alternatives else msg, "given": _short(err["input"])}
-        msg = N_("%(msg)s (got %(given)s)")  # pydantic's own words stay as it writes them
+        # pydantic's own words stay as it writes them; a number in another notation is quoted already
+        msg = "%(msg)s" if isinstance(said, Meant) else N_("%(msg)s (got %(given)s)")
     else:
         msg = "%(msg)s"
     more = len(set(bases) - {loc})

@@ -1,6 +1,7 @@
 """The base of every input model (:class:`Strict`: unknown keys are errors, no NaN, no yes/no read as
 a number) and the bounds the input files share."""
 
+import contextlib
 import math
 import typing
 from typing import Annotated, Any, Literal
@@ -14,6 +15,7 @@ from pydantic import (
 )
 
 from ..errors import N_, Said
+from .notation import meant
 
 MAX_GPUS = 100_000
 MAX_CARD_POWER_W = 5000
@@ -52,4 +54,36 @@ class Strict(BaseModel):
                 isinstance(v, bool) or any(isinstance(x, bool) for x in v)):
             raise Said(N_("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not valid "
                           "here: write a number, or quote the text"))
+        if (isinstance(v, str) or (isinstance(v, list) and any(isinstance(x, str) for x in v))) and takes_number_only(
+                cls.model_fields[info.field_name].annotation):
+            for x in v if isinstance(v, list) else (v,):  # '0x10', '1_6', '１６', '1:20': not read as another number
+                said = meant(x) if isinstance(x, str) else None
+                if said is not None:
+                    raise said
         return v
+
+
+def takes_number_only(annotation: Any) -> bool:
+    """Whether a field holds a number and no text (``int``, ``float | None``, ``list[float]``): the
+    fields where a quoted number is read as the number, in plain decimal digits only."""
+    try:
+        return _NUMBER_ONLY[annotation]
+    except (KeyError, TypeError):
+        pass
+
+    def leaves(a: Any) -> list[Any]:
+        args = typing.get_args(a)
+        if typing.get_origin(a) is Literal:
+            return [type(x) for x in args]
+        if typing.get_origin(a) is Annotated:
+            return leaves(args[0])
+        return [x for arg in args for x in leaves(arg)] if args else [a]
+
+    kinds = leaves(annotation)
+    answer = any(k in (int, float) for k in kinds) and str not in kinds
+    with contextlib.suppress(TypeError):  # an unhashable annotation: not kept
+        _NUMBER_ONLY[annotation] = answer
+    return answer
+
+
+_NUMBER_ONLY: dict[Any, bool] = {}

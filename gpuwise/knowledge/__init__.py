@@ -96,7 +96,8 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
         if isinstance(said, Said):  # a validator's own complaint, a catalog message
             template, err = said.template, {**err, "ctx": {**said.values}}
         msgid = (template, N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems")) if n else template
-        raise KnowledgeError(err["msg"] + (f" (+{n} more)" if n else ""), where=where, msgid=msgid,
+        english = str(said) if isinstance(said, Said) else err["msg"]  # not pydantic's "Value error, " before it
+        raise KnowledgeError(english + (f" (+{n} more)" if n else ""), where=where, msgid=msgid,
                              values={**err.get("ctx", {}), "reason": err["msg"], "given": _short(err.get("input")),
                                      "more": n}) from None
 
@@ -377,7 +378,7 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
     (``schema_version`` + ``policy: {name: {value: ...}}``), or only the values to change, with or
     without the ``policy:`` level (``memory_headroom_fraction: 0.5``). Unknown names are refused
     with a close match; values outside a policy's ``min``/``max`` are refused."""
-    from .schema.policy import NUMBER_TEXT
+    from ..inputs.notation import number_text
     body = extra.get("policy", extra) if isinstance(extra.get("policy"), dict) else extra
     known = base.get("policy", {})
     out: dict[str, Any] = {}
@@ -393,9 +394,14 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
                                  hint_values={"name": close[0]} if close else None)
         patch = value if isinstance(value, dict) else {"value": value}
         new = patch.get("value", known[name].get("value"))
-        if isinstance(new, str) and NUMBER_TEXT.fullmatch(new.strip()):  # 1e3: text to YAML 1.1, a number here
-            new = float(new)
-            patch = {**patch, "value": new}
+        if isinstance(new, str):  # '0.2' in quotes is the number; '0x10', '1_6', '１６' are refused by name
+            try:
+                number = number_text(new)
+            except Said as said:
+                raise KnowledgeError(N_("%(said)s"), where=f"{path}: {name}", values={"said": said}) from None
+            if number is not None:
+                new = number
+                patch = {**patch, "value": new}
         if isinstance(new, bool) or not isinstance(new, int | float | str):
             raise KnowledgeError(N_("expected a number, got %(new)s"), where=f"{path}: {name}",
                                  values={"new": _clip(new)})

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..errors import N_, Clauses, Said, Term, UserError
 from ..frozen import record
+from ..inputs.notation import number_text
 from ..inputs.schema import MAX_GPUS
 from ..yamlio import decode_text
 
@@ -149,10 +150,16 @@ FILE_DATE = N_("the file's modification date")
 
 
 def _number(text: str | None, what: str) -> float:
+    """A cell's number, in plain decimal digits: Python's ``float()`` also took fullwidth ``１６``,
+    ``1_6`` and `` inf`` (:mod:`gpuwise.inputs.notation` says what such a cell would have meant)."""
     try:
-        value = float((text or "").strip())
-    except ValueError:
-        raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30]) from None
+        value = number_text((text or "").strip())
+    except Said as said:
+        raise Said(N_("%(what)s: %(said)s"), what=what, said=said) from None
+    if value is None and (text or "").strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
+        value = math.inf
+    if value is None:
+        raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30])
     if not math.isfinite(value):
         raise Said(N_("%(what)s is not a finite number"), what=what)
     return value
@@ -191,9 +198,14 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     prov = provider_of(p, provider)
     date, how = file_date(p, as_of)
     try:
-        text = decode_text(p.read_bytes())  # UTF-8, or UTF-16 with a byte-order mark (Excel's "Unicode text")
+        raw = p.read_bytes()
+        text = decode_text(raw)  # UTF-8, or UTF-16 with a byte-order mark (Excel's "Unicode text")
     except UnicodeDecodeError as exc:
         raise UserError(N_("not UTF-8 text (byte %(start)s)"), where=str(p), values={"start": exc.start}) from None
+    if "\x00" in text:  # as a YAML input is refused: UTF-16 without its mark, or a binary file
+        if len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0) and raw.count(0) * 2 >= len(raw) - 1:
+            raise UserError(N_("UTF-16 text without a byte-order mark: save it as UTF-8"), where=str(p))
+        raise UserError(N_("contains NUL bytes (binary file?)"), where=str(p))
     reader = csv.reader(text.splitlines())
     try:
         header = [h.strip() for h in next(reader)]
@@ -201,6 +213,10 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         raise UserError(N_("empty file"), where=str(p)) from None
     except csv.Error as exc:
         raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
+    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if twice:  # a row's value was the last such column's, silently
+        raise UserError(N_("column %(name)s is in the header twice: which one holds the value is unclear"),
+                        where=str(p), values={"name": repr(twice[0])})
     fmt = _detect(header, p)
     report = ImportReport(str(p), fmt, prov, date, how)
     source = str(Said(N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: --as-of)")

@@ -217,7 +217,7 @@ def check_target(target: str | os.PathLike[str] | None, *,
     try:
         if descriptor_of(target) is not None:
             return
-        if os.path.isdir(target):
+        if os.path.isdir(target) or where.endswith(("/", os.sep)):  # 'reports/' names a directory: not a file 'reports'
             raise UserError(N_("is a directory, not a file"), where=where, hint=N_("give a file name"))
         if not Path(os.path.realpath(target)).parent.is_dir():
             raise UserError(N_("the output's directory does not exist"), where=where)

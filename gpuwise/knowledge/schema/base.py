@@ -5,7 +5,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpuwise.errors import N_, Said
-from gpuwise.inputs.strict import takes_bool  # one definition: inputs and knowledge refuse booleans alike
+from gpuwise.inputs.notation import meant
+
+# one definition: inputs and knowledge refuse booleans, and numbers in another notation, alike
+from gpuwise.inputs.strict import takes_bool, takes_number_only
 
 SCHEMA_VERSION = 1
 
@@ -41,7 +44,20 @@ class Strict(BaseModel):
             for name, v in data.items():
                 if isinstance(v, bool) and name in fields and not takes_bool(fields[name].annotation):
                     raise Said(_BOOL_SAID, field=name)
+        if isinstance(data, dict):  # '0x10', '1_6', '１６' in a number field: refused, saying what they meant
+            numbers = _NUMBER_FIELDS.get(cls)
+            if numbers is None:
+                numbers = _NUMBER_FIELDS[cls] = frozenset(
+                    n for n, f in cls.model_fields.items() if takes_number_only(f.annotation))
+            for name in numbers.intersection(data):
+                if isinstance(data[name], str):
+                    said = meant(data[name])
+                    if said is not None:
+                        raise Said(N_("%(field)s: %(said)s"), field=name, said=said)
         return data
+
+
+_NUMBER_FIELDS: dict[type, frozenset[str]] = {}
 
 
 class Sourced(Strict):

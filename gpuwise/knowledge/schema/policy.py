@@ -9,15 +9,13 @@ bare values (``memory_headroom_fraction: 0.5``); see :func:`gpuwise.knowledge.po
 
 import datetime as _dt
 import math
-import re
 from typing import Any
 
 from pydantic import Field, field_validator
 
 from ...errors import N_, Said
+from ...inputs.notation import number_text
 from .base import Strict
-
-NUMBER_TEXT = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
 class PolicyValue(Strict):
@@ -31,10 +29,12 @@ class PolicyValue(Strict):
     @field_validator("value", mode="before")
     @classmethod
     def _number_text(cls, v: Any) -> Any:
-        """``1e3`` and ``2.5E-2`` are text to YAML 1.1 (no dot, or no exponent sign): read them as the
-        numbers they are (``1e999`` then fails as not finite), as ``010`` is read as 10."""
-        if isinstance(v, str) and NUMBER_TEXT.fullmatch(v.strip()):
-            return float(v)
+        """A number in quotes (``'0.2'``, ``'1e3'``) is read as that number, in plain decimal digits
+        only, as every number field of an input file reads one (``1e999`` then fails as not
+        finite)."""
+        if isinstance(v, str):  # '0x10', '1_6', '１６' are refused, saying what they would have meant
+            number = number_text(v)
+            return v if number is None else number
         return v
 
     @field_validator("value")

@@ -154,6 +154,10 @@ class StackSpeed(Strict):
         default=0.0, ge=0, lt=1, description="share of the tensor-parallel collectives the stack hides behind the "
         "GEMMs they feed, where the TP group stays inside one NVLink domain (Transformer Engine's userbuffers need "
         "it); 0: the collectives sit on the critical path (runtime.yaml training.tp_comm_overlap)")
+    transformer_engine: bool = Field(
+        default=False, description="the stack's layers are Megatron-Core's with Transformer Engine: memory is held "
+        "as Megatron lays it out at any layout (bf16 weights, fp32 main gradients, the layer's saved tensors as "
+        "Korthikanti et al. count them), and under FP8 the GEMM inputs are saved as their FP8 copies")
     source: str = Field(min_length=3)
     check: Check = "S"
 

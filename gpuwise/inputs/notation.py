@@ -1,0 +1,84 @@
+"""Numbers are read in plain decimal digits in every file gpuwise reads (requirements, proposals,
+plans, answers, knowledge and policy overlays, house rules, price CSVs), written bare or in quotes.
+
+Other notations are refused by the field, saying what the text would have meant, instead of being
+read as something else: YAML 1.1 reads ``0x10`` as 16, ``0b11`` as 3 and ``1_6`` as 16 (YAML 1.2,
+JSON and CSV readers take them as text), Python's ``float()`` reads fullwidth ``１６`` as 16, and
+``1:20`` is the base-60 number 80 to YAML 1.1. (``010`` is 10, as YAML 1.2 and a reader read it.)
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..errors import N_, Said
+
+PLAIN = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?", re.ASCII)
+"""A number as gpuwise reads it from text: ASCII decimal digits, a point, an exponent."""
+
+_BASED = re.compile(r"([-+]?)0([xob])_*([0-9a-f][0-9a-f_]*)", re.ASCII | re.IGNORECASE)
+_BASE = {"x": (16, N_("%(given)s is a hexadecimal number (%(meant)s in decimal): write numbers in decimal")),
+         "o": (8, N_("%(given)s is an octal number (%(meant)s in decimal): write numbers in decimal")),
+         "b": (2, N_("%(given)s is a binary number (%(meant)s in decimal): write numbers in decimal"))}
+_GROUPED = re.compile(r"[-+]?[0-9_]*[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9_]+)?", re.ASCII)
+_BASE_60 = re.compile(r"([-+]?)([0-9][0-9_]*)((?::[0-5]?[0-9])+)(\.[0-9_]*)?", re.ASCII)
+
+
+class Meant(Said):
+    """A number written in another notation: the complaint quotes the text, so a message that
+    adds what was given need not."""
+
+
+def _ascii_digits(text: str) -> str | None:
+    """``text`` with every Unicode decimal digit (fullwidth, Arabic-Indic, Devanagari...) and
+    fullwidth sign or point as its ASCII form, when that makes a plain number; else None."""
+    out = []
+    for ch in unicodedata.normalize("NFKC", text):
+        digit = unicodedata.decimal(ch, None)
+        out.append(str(digit) if digit is not None else ch)
+    ascii_ = "".join(out)
+    return ascii_ if PLAIN.fullmatch(ascii_) else None
+
+
+def meant(text: str) -> Meant | None:
+    """Why ``text`` is not read as a number though it looks like one, and what it would have meant
+    (a :class:`Meant` to raise or quote); None when it is a plain number or does not look like one."""
+    t = text.strip()
+    if not t or len(t) > 60 or PLAIN.fullmatch(t):
+        return None
+    m = _BASED.fullmatch(t)
+    if m and m.group(2).lower() in _BASE:
+        base, template = _BASE[m.group(2).lower()]
+        try:
+            value = int(m.group(3).replace("_", ""), base)
+        except ValueError:
+            return None
+        return Meant(template, given=repr(t), meant=f"{-value if m.group(1) == '-' else value}")
+    if "_" in t and _GROUPED.fullmatch(t):
+        return Meant(N_("%(given)s has '_' in a number: write %(meant)s"), given=repr(t), meant=t.replace("_", ""))
+    m = _BASE_60.fullmatch(t)
+    if m:
+        value = float(m.group(2).replace("_", ""))
+        for part in m.group(3).split(":")[1:]:
+            value = value * 60 + int(part)
+        value += float("0" + m.group(4).replace("_", "")) if m.group(4) else 0.0
+        value = -value if m.group(1) == "-" else value
+        return Meant(N_("%(given)s is a time or a ratio, not a number (YAML 1.1 reads it as %(meant)s, in base 60): "
+                       "write the number"), given=repr(t), meant=f"{value:g}")
+    if not t.isascii():
+        plain = _ascii_digits(t)
+        if plain is not None:
+            return Meant(N_("%(given)s has digits other than 0-9: write %(meant)s"), given=repr(t), meant=plain)
+    return None
+
+
+def number_text(text: str) -> float | None:
+    """``text`` as a number when it is written as one (:data:`PLAIN`); raises the :func:`meant`
+    complaint for another notation; None for other text."""
+    if PLAIN.fullmatch(text.strip()):
+        return float(text)
+    said = meant(text)
+    if said is not None:
+        raise said
+    return None

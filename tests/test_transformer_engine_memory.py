@@ -1,0 +1,74 @@
+"""Memory of stacks built on Megatron-Core with Transformer Engine (runtime.yaml training_stacks
+transformer_engine: megatron, nemo): Megatron's layout at every parallel size, and FP8 copies of the GEMM
+inputs saved for the backward under FP8 (issue 22 item 2: recomputation is no longer forced where the
+published run did not need it). Each figure by hand, with its source."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuwise import estimate
+from gpuwise.estimators import memory as M
+from gpuwise.inputs.schema import Workload
+from gpuwise.inputs.shape import from_workload
+
+
+def _setup(precision: str, te: bool, **kw) -> M.TrainSetup:
+    base = dict(method="full", precision=precision, mixed=True, optimizer="adamw", batch=1, seq=8192,
+                checkpointing=False, attention="flash", zero=1, offload="none", dp=2, tp=4, pp=8, te=te)
+    return M.TrainSetup(**{**base, **kw})
+
+
+def test_fp8_layers_save_the_fp8_copy_of_each_gemm_input(kb):
+    """Llama 3 70B (hidden 8,192, 8 KV heads of 128: kv_dim 1,024, SwiGLU 28,672). Megatron's layer in 16 bit
+    (Korthikanti et al. 2022 counting): 12 h + 4 kv + 6 f = 98,304 + 4,096 + 172,032 = 274,432 B per token.
+    Under FP8 Transformer Engine's Linear saves the FP8-cast input for the weight gradient (NVIDIA/
+    TransformerEngine transformer_engine/pytorch/module/linear.py: saved_inputmat is the quantized input):
+    the QKV and MLP inputs 2 h -> h each, the SwiGLU output 2 f -> f, and the projection's FP8 copy beside
+    the attention output flash attention keeps: 11 h + 4 kv + 5 f = 90,112 + 4,096 + 143,360 = 237,568 B."""
+    shape = from_workload(Workload(task="pretrain", model="llama-3-70b"), kb.models["llama-3-70b"])
+    assert (shape.hidden, shape.kv_dim, shape.ffn) == (8192, 1024, 28672)
+    bf16, _ = M._per_token_layer(shape, _setup("bf16", True), "megatron")
+    fp8, _ = M._per_token_layer(shape, _setup("fp8", True), "megatron-fp8")
+    assert (bf16, fp8) == (274_432, 237_568)
+    # on the GPU: TP4 PP8, 8,192 tokens split 4 ways by sequence parallelism, 10 layers per stage, the first
+    # stage holding 8 micro-batches (1F1B): 8 x 10 x 2,048 x 237,568 B + the embedding output and final norm
+    # (2 x 2 B x 8,192 x 2,048)
+    te = M.parallel_bytes(shape, _setup("fp8", True, inflight=8.0), kb.runtime.quantization)
+    plain = M.parallel_bytes(shape, _setup("fp8", False, inflight=8.0), kb.runtime.quantization)
+    other = 2 * 2 * 8192 * 2048
+    assert te.at_first_stage == pytest.approx(8 * 10 * 2048 * 237_568 + other)
+    assert plain.at_first_stage == pytest.approx(8 * 10 * 2048 * 274_432 + other)
+
+
+def test_a_megatron_stack_holds_megatrons_layout_on_plain_data_parallel(kb):
+    """At TP1 PP1 the middle stack is the Hugging Face model under autocast (fp32 weights, their bf16 copy
+    cached, the modules' saved tensors: 30 h + 8 kv + 8 f per token per layer), while a Megatron-Core stack
+    holds bf16 weights, fp32 main gradients and the layer's saved tensors as Korthikanti et al. count them.
+    Llama 3 8B, FP8, 8,192 tokens per GPU, ZeRO-1 over 8 GPUs: the Megatron activations are
+    32 layers x 8,192 x (11 x 4,096 + 4 x 1,024 + 5 x 14,336) + the fp32 loss (12 B x 128,256 x 8,192) + the
+    embedding output and final norm (2 x 2 B x 4,096 x 8,192)."""
+    shape = from_workload(Workload(task="pretrain", model="llama-3-8b"), kb.models["llama-3-8b"])
+    s = _setup("fp8", True, tp=1, pp=1, dp=8)
+    assert s.megatron_layout and not s.model_parallel
+    est = M.training_memory(shape, s, quant=kb.runtime.quantization, overhead=(0.0, 0.0))
+    per_layer = 11 * 4096 + 4 * 1024 + 5 * 14336
+    expect = 32 * 8192 * per_layer + 12 * 128256 * 8192 + 2 * 2 * 4096 * 8192
+    assert est.activations.value == pytest.approx(expect)
+    hf = M.training_memory(shape, _setup("fp8", False, tp=1, pp=1, dp=8), quant=kb.runtime.quantization,
+                           overhead=(0.0, 0.0))
+    assert hf.activations.value > 1.3 * est.activations.value
+
+
+def test_nemo_recipes_that_ran_without_recomputation_are_not_forced_into_it(kb):
+    """NVIDIA-NeMo/Megatron-Bridge performance recipes: Llama 3 70B FP8 on 64 H100 runs TP4 PP8 VP5 micro-batch
+    1 at 8,192 with no recomputation (scripts/performance/configs/llama3/workload_base_configs.py,
+    LLAMA3_70B_H100_FP8_CS_BASE_CONFIG) at 1,621 tokens/s per GPU (docs/performance-summary-archive.md, 26.02).
+    gpuwise held it to full recomputation before (-22%); it now fits without and lands within 10%."""
+    w = {"task": "pretrain", "model": "llama-3-70b", "precision": "fp8", "seq_len": 8192, "batch_size": 1,
+         "global_batch_tokens": 256 * 8192, "stack": "nemo", "train_tokens": 1e10,
+         "parallelism": {"tp": 4, "pp": 8, "vpp": 5}}
+    t = estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=64).gpu.training
+    assert "ckpt" not in t["layout_notation"]
+    tokens_per_gpu = t["global_batch_tokens"] / t["step_terms"]["step_s"] / 64
+    assert tokens_per_gpu == pytest.approx(1621, rel=0.10)
