@@ -222,9 +222,10 @@ THROUGHPUT = ROOT / "tests" / "data" / "training_throughput_published.csv"
 def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None) -> list[tuple[str, float, float]]:
     """tests/data/training_throughput_published.csv: NVIDIA's Megatron-Bridge performance summary (NeMo
     performance recipes), steady-state tokens/s per GPU, each row estimated as published: the stack (nemo),
-    precision, global and micro batch, sequence and the layout (FSDP -> ZeRO-3; a layout gpuwise cannot hold,
-    such as expert parallelism wider than the data-parallel GPUs, falls back to the planner's choice, as the
-    label's layout shows). ``moe``: only the MoE rows (True) or the dense ones (False)."""
+    precision, global and micro batch, sequence and the layout (FSDP -> ZeRO-3; expert parallelism wider than
+    the data-parallel GPUs is folded over the tensor-parallel ones, as Megatron-Core does; a layout gpuwise cannot
+    hold falls back to the planner's choice, as the label's layout shows). ``moe``: only the MoE rows (True) or
+    the dense ones (False)."""
     out = []
     with open(path, newline="") as fh:
         rows = list(csv.DictReader(fh))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import re
 import sys
@@ -85,6 +86,28 @@ class _Parser(argparse.ArgumentParser):
         from .cli_words import error_line
 
         self.exit(2, f"gpuwise: {error_line(message, self.prog, _LANG)}\n")
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """``--version`` and ``--help`` on standard output as the reports are: argparse drops any
+        error writing them, so ``gpuwise --version > /dev/full`` said nothing and exited 0. A full
+        disk is the one line and exit 2; a reader that went away (``| true``) or a closed standard
+        output stays quiet, as for a listing. Errors and usage on standard error are argparse's."""
+        if file is None and sys.stdout is None:  # argparse's stdout, closed (``>&-``): quiet, as a listing
+            return
+        if file is None or file is not sys.stdout or not message:
+            super()._print_message(message, file)
+            return
+        try:
+            file.write(message)
+            file.flush()
+        except OSError as exc:
+            from .render.output import silence_stdout
+
+            silence_stdout()  # the interpreter's last flush must not fail again on what was not written
+            if isinstance(exc, BrokenPipeError) or exc.errno == errno.EBADF:
+                return
+            _cannot_write(exc)
+            self.exit(2)
 
 
 def _dir_name(text: str) -> str:
@@ -587,11 +610,16 @@ def interrupted(_signum: int = 2, _frame: Any = None) -> None:
     """Ctrl-C in the ``gpuwise`` process: remove the temporary file being written (the old report
     stays as it was), say so in one line, exit 130 -- at once. Raised as KeyboardInterrupt
     instead, the interrupt could be caught on the way: pydantic turned it into a validation error
-    (exit 2) and durable-rules printed its own traceback and went on with half a session."""
-    with contextlib.suppress(Exception):
-        from .render.output import remove_pending
-
-        remove_pending()
+    (exit 2) and durable-rules printed its own traceback and went on with half a session.
+    Once the command's output is renamed into place the run is done and the interrupt changes
+    nothing (it ends as it would have, exit 0 or 1): exit 130 always leaves the old file. Nothing
+    is imported here: a handler importing in the middle of another import met a half-built module."""
+    output = sys.modules.get("gpuwise.render.output")  # not imported yet: no file is being written
+    if output is not None:
+        if getattr(output, "PLACED", None):
+            return
+        with contextlib.suppress(Exception):
+            output.remove_pending()
     with contextlib.suppress(OSError):
         os.write(2, b"gpuwise: interrupted\n")
     os._exit(130)
@@ -659,7 +687,11 @@ def run() -> NoReturn:
     from . import memo
 
     digest = memo.key(sys.argv[1:])
-    code = memo.replay(digest)  # the same question asked again: what the first run printed
+    try:
+        code = memo.replay(digest)  # the same question asked again: what the first run printed
+    except OSError as exc:  # lost on the way out (a full disk): as for an answer computed here
+        _cannot_write(exc)
+        code = 2
     recording = memo.record(digest) if code is None else None
     try:
         if code is None:

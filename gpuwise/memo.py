@@ -24,6 +24,7 @@ turns the memo off with the rest of the cache.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import marshal
@@ -142,7 +143,8 @@ def _path(digest: str) -> str | None:
 
 def replay(digest: str | None) -> int | None:
     """Write the memoised run's output and return its exit status; ``None`` when there is no
-    usable entry (then nothing was written)."""
+    usable entry (then nothing was written). Standard output that cannot be written (a full disk)
+    raises its OSError once the rest is replayed; a reader that went away or a closed output does not."""
     path = _path(digest) if digest is not None else None
     if path is None:
         return None
@@ -157,6 +159,7 @@ def replay(digest: str | None) -> int | None:
     except Exception:  # missing, unreadable, truncated, another Python's format: computed afresh
         return None
     streams = {1: sys.stdout, 2: sys.stderr}
+    lost: OSError | None = None
     for fd, data in ops:  # the writes and flushes as the run made them: merged streams keep their order
         stream = streams.get(abs(fd))
         if stream is None:
@@ -172,8 +175,17 @@ def replay(digest: str | None) -> int | None:
 
                 silence_stdout()
             streams[abs(fd)] = None
-        except (OSError, ValueError, AttributeError):
+        except OSError as exc:
+            if fd in (1, -1) and exc.errno != errno.EBADF:  # a full disk: the answer is lost (the caller says so)
+                lost = exc
             streams[abs(fd)] = None
+        except (ValueError, AttributeError):
+            streams[abs(fd)] = None
+    if lost is not None:
+        from .render.output import silence_stdout
+
+        silence_stdout()  # the interpreter's last flush must not fail again on what was not written
+        raise lost
     return code
 
 

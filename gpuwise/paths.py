@@ -6,6 +6,7 @@ In a source checkout ``knowledge/``, ``rules/`` and ``reports/`` sit beside the
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -29,3 +30,22 @@ def rules_dir() -> Path:
 
 def templates_dir() -> Path:
     return data_dir("reports") / "templates"
+
+
+def dir_stamp(path: str | os.PathLike[str]) -> str:
+    """The name, size and modification time of each entry of directory ``path`` (through links):
+    a process that loaded an overlay or house rules once sees an edited file as a new directory.
+    Empty where the directory cannot be listed (its loader then says what is wrong)."""
+    try:
+        with os.scandir(path) as entries:
+            parts = []
+            for e in entries:
+                try:
+                    st = e.stat()
+                except OSError:
+                    parts.append(f"{e.name}\0?")
+                    continue
+                parts.append(f"{e.name}\0{st.st_size}\0{st.st_mtime_ns}")
+    except (OSError, ValueError):
+        return ""
+    return "\n".join(sorted(parts))

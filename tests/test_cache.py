@@ -53,6 +53,24 @@ def test_an_edited_overlay_is_read_afresh(cache_dir, tmp_path, monkeypatch):
     assert len(list(cache_dir.glob("knowledge-*.pickle"))) == 2
 
 
+def test_an_overlay_or_house_rule_edited_in_the_same_process_is_read_afresh(cache_dir, tmp_path):
+    """The Python API called twice in one process: the second call sees the edited files (the
+    in-process cache is keyed by the directory's files' names, sizes and times, not its path alone)."""
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "policy.yaml").write_text("memory_headroom_fraction: 0.1\n")
+    assert knowledge.load(str(kb)).policy_value("memory_headroom_fraction") == 0.1
+    (kb / "policy.yaml").write_text("memory_headroom_fraction: 0.25\n")  # a new size: a new stamp
+    assert knowledge.load(str(kb)).policy_value("memory_headroom_fraction") == 0.25
+    house = tmp_path / "house"
+    house.mkdir()
+    rule = (ROOT / "examples" / "house-rules" / "no-second-hand.yaml").read_text()
+    (house / "r.yaml").write_text(rule)
+    assert "HOUSE-NO-USED" in rulebook.load(str(house)).house
+    (house / "r.yaml").write_text(rule.replace("HOUSE-NO-USED", "HOUSE-NO-USED-CARDS"))
+    assert rulebook.load(str(house)).house == {"HOUSE-NO-USED-CARDS"}
+
+
 def test_a_corrupt_or_unreadable_entry_is_rebuilt(cache_dir, monkeypatch):
     knowledge.load()
     (entry,) = cache_dir.glob("knowledge-*.pickle")

@@ -26,7 +26,7 @@ EX = ROOT / "examples"
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """The command in this process (tests/clirun.py); the tests that need the real process --
-    the entry point, argparse's exit, a batch's exit status and JSON lines -- call ``process``."""
+    the entry point, argparse's exit -- call ``process``."""
     return gpuwise(*args, cwd=cwd)
 
 
@@ -158,8 +158,8 @@ def test_audit_exit_status_and_json_lines():
     assert bad.returncode == 1
     d = json.loads(bad.stdout)
     assert d["verdict"] == "reject" and set(d) >= {"verdict", "findings", "alternative"}
-    many = process("audit", str(EX / "proposal-good-lora-8xh100.yaml"), str(EX / "proposal-h100-old-driver.yaml"),
-                   "--format", "json")
+    many = run("audit", str(EX / "proposal-good-lora-8xh100.yaml"), str(EX / "proposal-h100-old-driver.yaml"),
+               "--format", "json")  # in this process: real batches run as processes in test_batch_folder/test_odd_paths
     assert many.returncode == 1
     docs = [json.loads(line) for line in many.stdout.splitlines()]
     assert [d["verdict"] for d in docs][1] == "reject" and len(docs) == 2

@@ -757,30 +757,6 @@ def test_overlay_values_are_finite_and_positive_where_physical(capsys, tmp_path,
     assert field in line
 
 
-def _no_nan(doc: Any) -> str:
-    return json.dumps(doc, allow_nan=False)  # ValueError on NaN or infinity
-
-
-def test_no_result_type_holds_nan_or_infinity():
-    """Every result type, dumped as the JSON output is, with allow_nan=False (NaN is not JSON)."""
-    from gpuwise import estimate
-
-    from .conftest import answer_of  # the answers other modules check too, once per test process
-
-    examples = ROOT / "examples"
-    for path in sorted(examples.glob("*.yaml")):
-        if path.name.startswith("plan-"):  # a plan file (gpuwise plan)
-            _no_nan(answer_of("plan", path).model_dump(mode="json"))
-            continue
-        if path.name.startswith("proposal-"):
-            _no_nan(answer_of("audit", path).model_dump(mode="json"))
-            continue
-        _no_nan(answer_of("recommend", path).model_dump(mode="json"))
-        _no_nan(estimate(str(path)).model_dump(mode="json"))
-        _no_nan(estimate(str(path), gpu="H100-80G", gpus=8).model_dump(mode="json"))
-        _no_nan(estimate(str(path), gpu="4090", gpus=1).model_dump(mode="json"))
-
-
 # ----------------------------------------------------------------------------- strict numbers and names
 @pytest.mark.parametrize("kind, path, literal", [
     ("proposal", ("hardware", "count"), "yes"),
@@ -1390,12 +1366,13 @@ def test_an_ascii_terminal_never_crashes(tmp_path):
         assert b"Traceback" not in p.stderr
 
 
-def _started_and_ready(argv: list[str], env: dict[str, str], cwd: Path, timeout: float = 60):
-    """``python -X importtime -m gpuwise ARGV`` started, returned once gpuwise's own Ctrl-C handler
-    is in place: ``__main__`` sets it before it imports ``gpuwise.cli``, and ``-X importtime``
-    writes a line to standard error as each import ends (an interrupt before that runs no code of
-    ours: Python's default applies, whatever gpuwise does). A thread keeps reading standard
-    error, so the pipe never fills: (process, the thread, the lines read, the import lines left out)."""
+def _started_until(argv: list[str], env: dict[str, str], cwd: Path, marker: str, timeout: float = 60):
+    """``python -X importtime -m gpuwise ARGV`` started, returned once it has imported ``marker``
+    (``-X importtime`` writes a line to standard error as each import ends) or has ended without
+    it: the process's own progress, not a guessed time (under load the interpreter's start alone
+    can pass a second). ``gpuwise.cli`` is the first moment gpuwise's Ctrl-C handler is in place
+    (``__main__`` sets it before it imports the command). A thread keeps reading standard error, so
+    the pipe never fills: (process, the thread, the lines read, the import lines left out)."""
     import threading
 
     p = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "gpuwise", *argv], stdout=subprocess.PIPE,
@@ -1407,48 +1384,104 @@ def _started_and_ready(argv: list[str], env: dict[str, str], cwd: Path, timeout:
         for raw in p.stderr:
             line = raw.decode("utf-8", "replace")
             if line.startswith("import time:"):
-                if line.rstrip().endswith("| gpuwise.cli"):
+                if line.rstrip().endswith(f"| {marker}"):
                     ready.set()
                 continue
             lines.append(line)
-        ready.set()  # ended without importing the command: the caller's assertions say so
+        ready.set()  # ended without importing it: the caller's assertions say what it did
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     if not ready.wait(timeout):
         p.kill()
-        raise AssertionError(f"gpuwise.cli was not imported within {timeout} s")
+        raise AssertionError(f"{marker} was not imported within {timeout} s")
     return p, reader, lines
 
 
+INTERRUPTED_AT = ("gpuwise.cli", "gpuwise.knowledge.schema", "jinja2")
+"""The moments of the Ctrl-C test, as the process reaches them without the cache: gpuwise's handler
+in place (the whole run ahead), the knowledge base about to be validated (then the rule engine),
+the report about to be rendered and written."""
+
+
 def test_ctrl_c_exits_130_and_leaves_the_old_report(tmp_path):
-    """Interrupted at several moments (loading, the rule engine, rendering): exit 130, one line,
-    the old report as it was, no temporary file left. The moments are counted from the time
-    gpuwise's handler is in place (a readiness line, not a guessed start-up time: under load the
-    interpreter's start alone can pass a second)."""
+    """Interrupted at several moments (start, loading, rendering): exit 130, one line, the old report
+    as it was, no temporary file left; or, once the new report is in place, the run ends as it
+    would have (exit 0, the whole new report): never exit 130 beside a new report. Each moment is
+    the line ``-X importtime`` writes as the process reaches it."""
     import signal
-    import time
 
     out = tmp_path / "report.md"
     # without the cache (tests/conftest.py): the moments below fall in loading, the rule engine, rendering
     env = {**os.environ, "PYTHONPATH": str(ROOT), "GPUWISE_NO_CACHE": "1"}
     outcomes = []
-    for delay in (0.05, 0.45, 0.85):
+    for marker in INTERRUPTED_AT:
         out.write_text("old")
-        p, reader, lines = _started_and_ready(["recommend", str(ROOT / "examples" / "lora-70b.yaml"), "-o", str(out)],
-                                              env, tmp_path)
-        time.sleep(delay)
+        p, reader, lines = _started_until(["recommend", str(ROOT / "examples" / "lora-70b.yaml"), "-o", str(out)],
+                                          env, tmp_path, marker)
         p.send_signal(signal.SIGINT)
         p.stdout.read()
         p.wait(timeout=60)
         reader.join(timeout=60)
         stderr = "".join(lines)
         outcomes.append(p.returncode)
-        if p.returncode == 0:  # finished before the signal: the new report is whole
+        assert [x.name for x in tmp_path.iterdir()] == ["report.md"]
+        if p.returncode == 0:  # finished before the signal, or the new report was in place: it is whole
             assert out.read_text().startswith("# ") and "wrote" in stderr, stderr
             continue
-        assert p.returncode == 130, (delay, p.returncode, stderr)
+        assert p.returncode == 130, (marker, p.returncode, stderr)
         assert stderr == "gpuwise: interrupted\n"
         assert out.read_text() == "old"
-        assert [x.name for x in tmp_path.iterdir()] == ["report.md"]
-    assert 130 in outcomes, outcomes  # at least the first moment interrupts the run
+    assert outcomes[0] == 130, outcomes  # the whole run was ahead of the first moment
+
+
+def test_an_interrupt_at_the_rename_sees_the_report_in_place_and_no_pending_file(tmp_path, monkeypatch):
+    """Ctrl-C arriving just as the new report is renamed into place: its handler (gpuwise.cli.interrupted
+    in the process) runs after the rename has been noted, never between the two (it then saw the
+    new report and still exited 130, or the temporary file not yet noted and left it behind)."""
+    import signal
+
+    from gpuwise.render import output
+
+    seen = []
+
+    def handler(_signum, _frame):
+        seen.append((list(output.PENDING), list(output.PLACED), (tmp_path / "r.md").read_text()))
+
+    real_replace, real_open = os.replace, os.open
+
+    def replace_then_ctrl_c(src, dst):
+        real_replace(src, dst)
+        signal.raise_signal(signal.SIGINT)
+
+    def open_then_ctrl_c(*args, **kw):
+        fd = real_open(*args, **kw)
+        signal.raise_signal(signal.SIGINT)
+        return fd
+
+    (tmp_path / "r.md").write_text("old")
+    monkeypatch.setattr(output, "PLACED", [])
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        with monkeypatch.context() as m:  # os itself: for the length of this one write
+            m.setattr(output.os, "open", open_then_ctrl_c)
+            m.setattr(output.os, "replace", replace_then_ctrl_c)
+            output.atomic_write_text(tmp_path / "r.md", "new")
+    finally:
+        signal.signal(signal.SIGINT, old)
+    pending_at_open, placed_at_open, text_at_open = seen[0]
+    assert len(pending_at_open) == 1 and not placed_at_open and text_at_open == "old"  # the temporary file noted
+    assert seen[1] == ([], [os.path.realpath(tmp_path / "r.md")], "new")  # in place and noted so
+    assert [x.name for x in tmp_path.iterdir()] == ["r.md"]
+
+
+def test_an_interrupt_once_the_report_is_in_place_changes_nothing(monkeypatch):
+    """gpuwise.cli.interrupted returns (the run goes on to its own exit status) once a report has
+    been renamed into place; before that it removes the temporary file and exits 130 (the
+    process tests above)."""
+    from gpuwise import cli
+    from gpuwise.render import output
+
+    monkeypatch.setattr(output, "PLACED", ["report.md"])
+    monkeypatch.setattr(output, "remove_pending", lambda: pytest.fail("the report is in place"))
+    assert cli.interrupted() is None  # returned: had it exited, this test process would be gone

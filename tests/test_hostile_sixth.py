@@ -37,9 +37,9 @@ MEANT = {
     "1_0e1": "'1_0e1' has '_' in a number: write 10e1",
     "1:20": "'1:20' is a time or a ratio, not a number (YAML 1.1 reads it as 80, in base 60)",
     "1:02:03": "'1:02:03' is a time or a ratio, not a number (YAML 1.1 reads it as 3723, in base 60)",
-    "１６": "'１６' has digits other than 0-9: write 16",
-    "０.５": "'０.５' has digits other than 0-9: write 0.5",
-    "٣": "'٣' has digits other than 0-9: write 3",
+    "１６": "'１６' has digits other than 0-9 (U+FF11 FULLWIDTH DIGIT ONE): write 16",
+    "０.５": "'０.５' has digits other than 0-9 (U+FF10 FULLWIDTH DIGIT ZERO): write 0.5",
+    "٣": "'٣' has digits other than 0-9 (U+0663 ARABIC-INDIC DIGIT THREE): write 3",
 }
 
 
@@ -103,7 +103,7 @@ def test_a_proposal_list_and_a_plan_count_refuse_them_too(tmp_path: Path) -> Non
     plan = (EX / "plan-team-4090.yaml").read_text().replace("count: 8", "count: '８'")
     (tmp_path / "plan.yaml").write_text(plan)
     one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "plan.yaml: owned.0.count: ",
-             "'８' has digits other than 0-9: write 8")
+             "'８' has digits other than 0-9 (U+FF18 FULLWIDTH DIGIT EIGHT): write 8")
 
 
 @pytest.mark.parametrize("body, said", [
@@ -143,7 +143,8 @@ def test_a_knowledge_overlay_refuses_them_by_entry(tmp_path: Path) -> None:
         "values:\n  usd_cny:\n    value: '７.１'\n    unit: CNY per USD\n    source: a bank's rate page\n"
         "    as_of: 2026-11-01\n")
     one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path),
-             "kb/tco.yaml: values.usd_cny: value: '７.１' has digits other than 0-9: write 7.1")
+             "kb/tco.yaml: values.usd_cny: value: '７.１' has digits other than 0-9 (U+FF17 FULLWIDTH DIGIT SEVEN): "
+             "write 7.1")
 
 
 @pytest.mark.parametrize("value, said", [("0x10", MEANT["0x10"]), ("1_000", MEANT["1_000"]),
@@ -167,8 +168,10 @@ def test_a_price_csv_refuses_other_digits_row_by_row(tmp_path: Path) -> None:
     r = gpuwise("prices", "import", "p.csv", "--provider", "mycloud", "-o", "ov", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "imported 1 offers" in r.stdout and "could not use 4 rows" in r.stdout
-    for line in ("line 2: H100 80GB SXM: gpu count: '８' has digits other than 0-9: write 8",
-                 "line 3: H100 80GB SXM: price: '٢٠' has digits other than 0-9: write 20",
+    for line in ("line 2: H100 80GB SXM: gpu count: '８' has digits other than 0-9 (U+FF18 FULLWIDTH DIGIT EIGHT): "
+                 "write 8",
+                 "line 3: H100 80GB SXM: price: '٢٠' has digits other than 0-9 (U+0662 ARABIC-INDIC DIGIT TWO): "
+                 "write 20",
                  "line 4: H100 80GB SXM: price: '2_0' has '_' in a number: write 20",
                  "line 5: H100 80GB SXM: price is not a finite number"):
         assert line in r.stdout, r.stdout
@@ -250,3 +253,43 @@ def test_an_output_name_ending_in_a_slash_names_a_directory(tmp_path: Path, name
     r = gpuwise("recommend", str(EX / "lora-70b.yaml"), "-o", name, cwd=tmp_path)
     one_line(r, f"{name}: is a directory, not a file")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("times, said", [("0x2", MEANT["0x10"].replace("0x10", "0x2").replace("16", "2")),
+                                         ("memory_headroom_fraction * 1_0", "'1_0' has '_' in a number: write 10"),
+                                         ("0o7", "'0o7' is an octal number (7 in decimal)")])
+def test_a_house_rule_factor_reads_numbers_as_every_file_does(tmp_path: Path, times: str, said: str) -> None:
+    """``{ref: need_gb, times: 0x2}`` (or ``1_0``, ``0o7`` inside an expression) was read by
+    Python's parser as 2, 10 and 7 (exit 0), while the same text in any number field is refused."""
+    d = tmp_path / "house"
+    d.mkdir()
+    (d / "h.yaml").write_text(
+        "schema_version: 1\nruleset: house\nstep: memory\nrules:\n  - id: HOUSE-X\n    title: A house rule\n"
+        f"    fact: candidate\n    when:\n      - [need_gb, \">\", {{ref: need_gb, times: \"{times}\"}}]\n"
+        "    then:\n      action: reject\n      topic: compatibility\n      message: \"{gpu_name} needs too much\"\n"
+        "    rationale: \"Because the team says so.\"\n    source: \"ENG-1\"\n")
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", str(d), cwd=tmp_path),
+             "h.yaml: rule HOUSE-X: ", said)
+
+
+def test_a_mapping_of_numbers_in_a_knowledge_file_refuses_other_notations() -> None:
+    """``storage_usd_per_gb_month: {object: '1_0'}``: pydantic reads the text '1_0' as 10."""
+    from gpuwise.errors import Said
+    from gpuwise.knowledge.schema.clouds import Provider
+
+    good = {"id": "x", "name": "X", "kind": "gpu-cloud", "egress_tiers": [], "cross_region_usd_per_gb": 0,
+            "as_of": "2026-11-01", "source": "a price page", "storage_usd_per_gb_month": {"object": "0.02"}}
+    assert Provider.model_validate(good).storage_usd_per_gb_month == {"object": 0.02}  # a quoted plain number
+    with pytest.raises(ValueError, match="storage_usd_per_gb_month: '1_0' has '_' in a number: write 10") as err:
+        Provider.model_validate({**good, "storage_usd_per_gb_month": {"object": "1_0"}})
+    assert isinstance(err.value.errors()[0]["ctx"]["error"], Said)
+
+
+def test_other_digits_are_named_where_the_terminal_is_ascii(tmp_path: Path) -> None:
+    """On an ASCII terminal '１６' is shown as '16': "'16' has digits other than 0-9" read as
+    nonsense. The first such character is named by its code point, which every terminal shows."""
+    from tests.clirun import process
+
+    path = Path(_requirements(tmp_path, "max_gpus: 16", "max_gpus: '１６'"))
+    r = process("recommend", str(tmp_path / path), env={"PYTHONIOENCODING": "ascii"})
+    assert r.returncode == 2 and "(U+FF11 FULLWIDTH DIGIT ONE): write 16" in r.stderr, r.stderr

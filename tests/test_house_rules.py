@@ -262,3 +262,22 @@ def test_tiny_and_huge_numbers_in_a_file_go_through_the_cli(tmp_path: Path, caps
     doc = _json.loads(out)
     assert doc["recommendation"] is None
     assert any("budget" in r or "deadline" in r for c in doc["candidates"] for r in c["reasons"])
+
+
+def test_a_house_rule_is_named_as_this_run_spells_the_directory(capsys, monkeypatch):
+    """The rule book is cached by the directory's real path (in the process and on disk); the file a
+    house rule comes from is still shown as this run wrote --rules, not as the first run did."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "400")  # a clone in a deep folder would wrap the absolute path
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "1")  # the first call below builds the book, spelled absolute
+    monkeypatch.setattr(rulebook, "_CACHE", {})
+    absolute = ROOT / "examples" / "house-rules"
+    for spelled, shown in ((str(absolute), f"{absolute}/no-second-hand.yaml"),
+                           ("examples/house-rules", "examples/house-rules/no-second-hand.yaml"),
+                           ("./examples/house-rules/", "examples/house-rules/no-second-hand.yaml")):
+        assert main(["explain", "HOUSE-NO-USED", "--rules", spelled]) == 0
+        out = capsys.readouterr().out
+        assert f"house rule from {shown}\n" in out, out
+    # the cached book is not renamed by a copy spelled another way (the copy once shared its maps)
+    assert main(["explain", "HOUSE-NO-USED", "--rules", str(absolute)]) == 0
+    assert f"house rule from {absolute}/no-second-hand.yaml\n" in capsys.readouterr().out

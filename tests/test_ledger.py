@@ -11,6 +11,7 @@ on the examples and on generated questions, and hand calculations of the ledger'
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -274,3 +275,26 @@ def test_records_built_without_model_construct_are_the_same_records():
     built = L.line("power", "electricity", 3, "a formula", {"kw": 1})
     assert built.amount == 3.0 and built.amount.__class__ is float
     assert built.model_fields_set == set(L.LedgerLine.model_fields)
+
+
+def _no_nan(doc) -> str:
+    return json.dumps(doc, allow_nan=False)  # ValueError on NaN or infinity
+
+
+def test_no_result_type_holds_nan_or_infinity():
+    """Every result type, dumped as the JSON output is, with allow_nan=False (NaN is not JSON).
+    (From tests/test_hostile_inputs.py: here, beside the other modules that check the shipped
+    answers, each answer is computed once in the run -- tests/conftest.py, ANSWER_MODULES.)"""
+    from gpuwise import estimate
+
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        if path.name.startswith("plan-"):  # a plan file (gpuwise plan)
+            _no_nan(answer_of("plan", path).model_dump(mode="json"))
+            continue
+        if path.name.startswith("proposal-"):
+            _no_nan(answer_of("audit", path).model_dump(mode="json"))
+            continue
+        _no_nan(answer_of("recommend", path).model_dump(mode="json"))
+        _no_nan(estimate(str(path)).model_dump(mode="json"))
+        _no_nan(estimate(str(path), gpu="H100-80G", gpus=8).model_dump(mode="json"))
+        _no_nan(estimate(str(path), gpu="4090", gpus=1).model_dump(mode="json"))

@@ -44,6 +44,11 @@ def test_a_repeat_replays_the_first_answer_byte_for_byte(tmp_path):
     (entry,) = _entries(tmp_path)
     again = _run(argv, env)
     assert (again.returncode, again.stdout, again.stderr) == (first.returncode, first.stdout, first.stderr)
+    if os.path.exists("/dev/full"):  # replayed onto a full disk: the answer is lost, so one line and exit 2 as
+        with open("/dev/full", "wb") as full:  # the run itself gives (tests/test_odd_paths.py), not exit 0
+            lost = subprocess.run([sys.executable, "-m", "gpuwise", *argv], stdout=full, stderr=subprocess.PIPE,
+                                  env=env, cwd=ROOT, timeout=300)
+        assert (lost.returncode, lost.stderr) == (2, b"gpuwise: cannot write the output: No space left on device\n")
     # the repeat came from the entry: an entry whose bytes say otherwise is what is printed
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import field
 from typing import Any
 
+from ..checked import made
 from ..frozen import frozen, record
 from ..messages import fill, placeholders
 from ..results import Finding, TraceEntry
@@ -109,17 +110,20 @@ def _subject(fact: dict[str, Any]) -> str:
 
 def _finding(book: Rulebook, rule: Rule, step: str, values: dict[str, Any], message: str,
              subject: str) -> Finding:
-    return Finding(rule=rule.id, severity="blocker" if rule.then.action == "reject" else rule.then.severity,
+    return made(Finding, dict(rule=rule.id, severity="blocker" if rule.then.action == "reject" else rule.then.severity,
                    topic=rule.then.topic, message=message, evidence=evidence(rule, values),
                    fix=fill(rule.then.fix, values), source=rule.source, step=step, subject=subject,  # type: ignore[arg-type]
                    house=rule.id in book.house, template=rule.then.message, fix_template=rule.then.fix,
-                   values=_values(rule, values))
+                   values=_values(rule, values)))
 
 
 def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
-                detail: Callable[[str], bool] = lambda key: True, sentences: bool = True) -> Outcome:
+                detail: Callable[[str], bool] = lambda key: True, sentences: bool = True,
+                reasons: Callable[[str], bool] | None = None) -> Outcome:
     """Apply each firing's consequence; fill messages in for rejections and detailed subjects
-    (with ``sentences`` false, none: what fired and what was rejected, for the ranking)."""
+    (with ``sentences`` false, none: what fired and what was rejected, for the ranking).
+    ``reasons``: the subjects not detailed whose rejections are worded too (default: all; an
+    audit words only its proposal's: it shows no other candidate's reasons)."""
     out = Outcome()
     keys = [fact_key(f) for f in facts]
     order = {rid: i for i, rid in enumerate(book.rules)}
@@ -138,7 +142,7 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
         show = detail(key)
         if not show and action != "reject":
             continue
-        if not sentences:
+        if not sentences or (not show and reasons is not None and not reasons(key)):
             if action == "reject":
                 target = out.gpu_rejections.setdefault(fact["gpu"], []) if fact.get("t") == "environment" else \
                     out.rejections.setdefault(key, [])
@@ -153,9 +157,10 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
         message = fill(rule.then.message, values)
         step = book.step_of[rule_id]
         if show:
-            out.trace.append(TraceEntry(rule=rule_id, step=step, conclusion=message, facts=evidence(rule, values),
+            out.trace.append(made(TraceEntry, dict(
+                rule=rule_id, step=step, conclusion=message, facts=evidence(rule, values),
                                         source=rule.source, subject=key, stage=stage, action=action,
-                                        template=rule.then.message, values=_values(rule, values)))
+                                        template=rule.then.message, values=_values(rule, values))))
         if action == "reject":
             subject = _subject(fact)
             why = Rejection(rule_id, message, rule.then.message, _values(rule, values))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import knowledge as knowledge_mod
+from ..checked import made
 from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
@@ -36,6 +37,7 @@ from .recommend import (
     currency_info,
     estimates,
     gc_paused,
+    host_ram_server,
     house_rules,
     ranking_sentence,
     rulebook_for,
@@ -277,6 +279,27 @@ def _memory_throttle(kind: str, kb: Any) -> int:
     return int(kb.policy_values()[name]) if name in kb.policy else -1
 
 
+_EXACT: dict[tuple[int, str], tuple[Any, str | None]] = {}
+"""Product names of seller reports resolved against a knowledge base (kept with it, so an id is
+never read for another): a batch's cards repeat the same few names, and an unknown name's
+resolution looks for close matches, for a hint nobody reads here."""
+MAX_EXACT = 1024
+
+
+def _exact_gpu(product: str, kb: Any) -> str | None:
+    """The GPU id the catalog knows ``product`` by exactly (an id or alias, not a default variant)."""
+    got = _EXACT.get((id(kb), product))
+    if got is None or got[0] is not kb:
+        try:
+            r = kb.gpu(product)
+        except UserError:
+            r = None
+        if len(_EXACT) >= MAX_EXACT:
+            _EXACT.clear()
+        got = _EXACT[(id(kb), product)] = (kb, r.id if r is not None and r.note is None else None)
+    return got[1]
+
+
 def _product_matches(product: str | None, gpu_id: str, claimed_names: list[str], kb: Any) -> int:
     """1 when the report's product name is the proposal's GPU, 0 when it is another, -1 unknown.
 
@@ -287,12 +310,9 @@ def _product_matches(product: str | None, gpu_id: str, claimed_names: list[str],
 
     if not product:
         return -1
-    try:
-        r = kb.gpu(product)
-    except UserError:
-        r = None
-    if r is not None and r.note is None:
-        return 1 if r.id == gpu_id else 0
+    exact = _exact_gpu(product, kb)
+    if exact is not None:
+        return 1 if exact == gpu_id else 0
     verdict = ic.product_matches(product, claimed_names)
     return -1 if verdict is None else int(verdict)
 
@@ -348,7 +368,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                       extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
                       server=roomiest(server, Server.of(proposed)),
-                      judged_before=None if judged is None else (alternatives, judged.options))
+                      judged_before=None if judged is None else (alternatives, judged.options),
+                      before_host_ram=None if judged is None else search.host_ram(job, book))
         if judged is None:  # the alternatives judged and ranked here; a batch keeps what the audit uses
             rec = build_result(job, con, [*notes, *more_notes], rules)
             alt = _best_alternative(rec.candidates)
@@ -364,7 +385,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         alt, alt_option = judged.alternative, judged.alt_option  # its prices are judged too
         mine = {mine_key, f"env:{gpu.id}",
                 *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode), *alt_option]))}
-        outcome = con.outcome(lambda key: key in mine or not _alternative_key(key))
+        shown = lambda key: key in mine or not _alternative_key(key)  # noqa: E731
+        outcome = con.outcome(shown, reasons=shown)  # the alternatives' reasons are not shown here
         findings = ordered_findings(outcome, lambda key: key in mine or not _alternative_key(key))
         prop_cand = candidate_out(con, outcome, mine_key, None, None)
         savings = None
@@ -374,7 +396,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         given_up = gives_up(book, prop_cand, alt)  # the comparison rules' verdict
         verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
             "revise" if any(f.severity == "warning" for f in findings) else "approve")
-        return AuditResult(
+        return made(AuditResult, dict(
             verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
             proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
             savings_comparable=savings is not None and not given_up, alternative_gives_up=given_up,
@@ -388,7 +410,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                 alternative(e) for o in alt_option for e in prices_used(job, *o)],
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules),
             policy=job.kb.policy_values(), ranking=ranking_sentence(job.kb.policy_values(), job.training),
-        )
+        ))
 
 
 @record
@@ -418,6 +440,14 @@ class _Search:
     added: list[Assumption]
     shared: bool = False
     judged: _Judged | None = None
+    host_ram_server: tuple[Any] | None = None
+
+    def host_ram(self, job: Any, book: Any) -> tuple[Any]:
+        """:func:`recommend.host_ram_server` of the alternatives, worked out once: every proposal asking
+        this question judges them against the same memory limits."""
+        if self.host_ram_server is None:
+            self.host_ram_server = (host_ram_server(job, book, self.evaluations),)
+        return self.host_ram_server
 
 
 _SHARED: dict[str, _Search] | None = None

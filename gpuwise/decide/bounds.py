@@ -153,8 +153,13 @@ def compare(op: str, a: Any, b: Any) -> bool | None:
 
 def _holds(conds: tuple[list[_Cond], list[_Cond]], known: dict[str, Any]) -> bool | None:
     """Whether a rule's conditions hold for these fields: True, False or None (cannot tell)."""
+    return _holds_split(_whole(conds), known)
+
+
+def _whole(conds: tuple[list[_Cond], list[_Cond]]) -> _Split:
+    """A rule's conditions as :func:`_holds_split` reads them, none left out."""
     when, anyof = conds
-    return _holds_split((when, False, anyof, False, bool(anyof)), known)
+    return when, False, anyof, False, bool(anyof)
 
 
 def _test(c: _Cond, known: dict[str, Any]) -> bool | None:
@@ -243,6 +248,9 @@ class Judgement:
             if not open_rules:
                 self.out = True
             self.stages.append(open_rules)  # type: ignore[arg-type]
+        # the same as _holds asks them (each rule's conditions whole)
+        self._rejects_split = [_whole(r) for r in self.rejects]
+        self._stages_split = [[_whole(r) for r in rules] for rules in self.stages]
 
     def verdict(self, more: dict[str, Any] | None = None) -> bool | None:
         """False: the rules certainly leave the candidate undecided; True: they certainly let it
@@ -251,13 +259,13 @@ class Judgement:
             return False
         known = {**self.known, **more} if more else self.known
         unsure = False
-        for r in self.rejects:
-            h = _holds(r, known)
+        for r in self._rejects_split:
+            h = _holds_split(r, known)
             if h is True:
                 return False
             unsure = unsure or h is None
-        for rules in self.stages:
-            answers = [_holds(r, known) for r in rules]
+        for rules in self._stages_split:
+            answers = [_holds_split(r, known) for r in rules]
             if True in answers:
                 continue
             if all(a is False for a in answers):
@@ -428,9 +436,23 @@ def _memory_limit_gb(book: Rulebook, known: dict[str, Any], whole: Judgement | N
         if hi > 1e9:
             return math.inf
     lo = 0.0
-    for _ in range(40):
+    if points is None:
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            if asked(mid):
+                hi = mid
+            else:
+                lo = mid
+        return hi
+    cut, n = bisect.bisect_left, len(points)
+    for _ in range(40):  # out(mid), inlined: forty steps per GPU type of a catalog
         mid = (lo + hi) / 2
-        if out(mid):
+        i = cut(points, mid)
+        cell = (i, i < n and points[i] == mid)
+        got = answers.get(cell)
+        if got is None:
+            got = answers[cell] = asked(mid)
+        if got:
             hi = mid
         else:
             lo = mid

@@ -201,10 +201,11 @@ def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str,
     if override:
         msg.update({k: override[k] for k in fields if k in override})
     for k, v in msg.items():  # values replaced in place: the keys do not change
-        if v.__class__ is float:
-            if not (v == 0.0 or 1e-4 <= abs(v) < 1e15):
+        c = v.__class__
+        if c is float:  # zero, or 1e-4 <= |v| < 1e15, as it is (NaN fails every comparison)
+            if v and not (1e-4 <= v < 1e15 or -1e15 < v <= -1e-4):
                 msg[k] = engine_number(v)
-        elif v.__class__ is int and abs(v) >= 10**15:
+        elif c is int and not -10**15 < v < 10**15:
             msg[k] = engine_number(float(v))
     msg["t"] = t
     msg["sid"] = sid

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
+from ..checked import made
 from ..errors import N_, UserError
 from ..estimators import Term
 from ..estimators import compute as C
@@ -26,10 +27,10 @@ if TYPE_CHECKING:
 
 
 def term_out(t: Term) -> FormulaTerm:
-    return FormulaTerm(name=t.name, value=float(t.value), unit=t.unit, formula=str(t.formula),
+    return made(FormulaTerm, dict(name=t.name, value=float(t.value), unit=t.unit, formula=str(t.formula),
                        inputs=_jsonable(t.inputs), note=t.note, note_phrases=phrase_json(t.note_phrases),
                        formula_phrases=phrase_json(t.formula_phrases),
-                       input_phrases={k: phrase_json(v) for k, v in t.input_phrases.items()})
+                       input_phrases={k: phrase_json(v) for k, v in t.input_phrases.items()}))
 
 
 def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
@@ -46,7 +47,7 @@ def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
 def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryOut:
     nodes = ev.nodes if ev else 1
     host = ev.host_ram_needed_bytes_per_node if ev else 0.0
-    return MemoryOut(
+    return made(MemoryOut, dict(
         per_gpu_bytes=round(mem.per_gpu),
         total_bytes=round(mem.per_gpu * count),
         breakdown=mem.breakdown(),
@@ -61,7 +62,7 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
         terms=[term_out(t) for t in mem.terms()],
         notes=list(mem.notes),
         notes_phrases=[phrase_json((p,)) for p in mem.note_phrases],
-    )
+    ))
 
 
 def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = None,
@@ -101,9 +102,9 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     if gpu is None:  # memory alone: the requested strategy on `count` GPUs
         mem = memory_for(job, _gpu_stub(kb), count, requested_strategy(job))
         flops = _flops(job)
-        return EstimateResult(memory=memory_out(job, None, mem, count), compute=flops, gpu=None,
+        return made(EstimateResult, dict(memory=memory_out(job, None, mem, count), compute=flops, gpu=None,
                               workload=job.question(), assumptions=assumptions,
-                              knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
+                              knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()}))
     r = kb.gpu(gpu, where="--gpu")
     if r.note_id:
         from ..inputs.job import note
@@ -112,9 +113,9 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     g = kb.gpus[r.id]
     ev = evaluate(job, g, count)
     out = gpu_out(job, ev, verdicts.judge(book, job, [ev])[0])
-    return EstimateResult(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
+    return made(EstimateResult, dict(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
                           workload=job.question(), assumptions=assumptions,
-                          knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()})
+                          knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()}))
 
 
 def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
@@ -136,7 +137,7 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     training = job.training and wall_hours is not None
     acquisition = k.acquisition if k else None
     led = ev.ledger(acquisition)
-    return GpuOut(
+    return made(GpuOut, dict(
         id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=verdict.fits,
         # GPU-hours of training as published runs count them (the timeline's billed GPU-hours add the
         # start-up and wind-down, which a minutes-long benchmark run does not count)
@@ -151,7 +152,7 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
         peak_kind=speed.peak_kind if speed else "", mfu=speed.mfu if speed else None,
         terms=terms, cost=cost, ledger=led, timeline=tl,
         **plan_out(job, ev, verdict).fields(),
-    )
+    ))
 
 
 @frozen
@@ -233,7 +234,7 @@ def _count_for_deadline(job: Job, g: Any) -> tuple[int, str, dict[str, Any]]:
     counts the rules let through on memory alone, the one that finishes soonest. The rules are asked
     as the count search asks them (:class:`gpuwise.decide.bounds.Judgement`: a house threshold or a
     policy overlay moves the choice); what a count is not known by here (its price, its GPU's
-    software) is unknown to them, so only the memory and deadline rules can settle it. Returns the
+    software)) is unknown to them, so only the memory and deadline rules can settle it. Returns the
     count and why, as a message id of reports/messages.yaml (``assume.gpus.*``) and its values."""
     from . import bounds, rulebook
     from .subjects import count_fact, counts_for
@@ -269,9 +270,9 @@ def _flops(job: Job) -> ComputeOut:
     w = job.w
     if job.training:
         t = C.training_flops(job.shape, job.tokens, w.seq_len, w.method, w.gradient_checkpointing is True)
-        return ComputeOut(flops=t.value, terms=[term_out(t)])
+        return made(ComputeOut, dict(flops=t.value, terms=[term_out(t)]))
     t = C.generation_flops_per_token(job.shape)
-    return ComputeOut(flops=t.value, terms=[term_out(t)])
+    return made(ComputeOut, dict(flops=t.value, terms=[term_out(t)]))
 
 
 def _gpu_stub(kb: Any) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
+from ..checked import made
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators import interconnect as I
@@ -96,8 +97,8 @@ class Consultation:
         for i, k in enumerate(self.keys):
             self.position.setdefault(k, i)
 
-    def outcome(self, detail: Any = lambda key: False, sentences: bool = True) -> Outcome:
-        return materialize(self.book, self.session, self.facts, detail, sentences)
+    def outcome(self, detail: Any = lambda key: False, sentences: bool = True, reasons: Any = None) -> Outcome:
+        return materialize(self.book, self.session, self.facts, detail, sentences, reasons)
 
     def detail(self, keys: list[str]) -> None:
         """Run the candidates a result presents through the chain again with every rule (their
@@ -122,11 +123,14 @@ class Consultation:
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
             modes: dict[int, list[str]] | None = None, server: Server | None,
-            judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None) -> Consultation:
+            judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None,
+            before_host_ram: tuple[Evaluation | None] | None = None) -> Consultation:
     """Run the rule book over every candidate (each estimate once per acquisition mode) and the
     consultation's other facts. ``judged_before``: estimates (and their options) an earlier
     consultation of the same question judged and that are not judged again here (a batch's
-    audits share them): the job fact and the price facts still cover them, as if they were."""
+    audits share them): the job fact and the price facts still cover them, as if they were.
+    ``before_host_ram``: :func:`host_ram_server` of those estimates, when the caller kept it (one
+    item: None is an answer)."""
     facts: list[dict[str, Any]] = []
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
@@ -140,7 +144,14 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             facts.append(f)
     before, before_options = judged_before or ([], [])
     judged = [*evaluations, *before]
-    facts.append(job_fact(job, judged, proposed_total_gb, server, host_ram_server(job, book, judged)))
+    if before_host_ram is None:
+        host = host_ram_server(job, book, judged)
+    else:  # min() over evaluations then before: the first of the least keys
+        host = host_ram_server(job, book, evaluations)
+        other = before_host_ram[0]
+        if other is not None and (host is None or host_ram_key(other) < host_ram_key(host)):
+            host = other
+    facts.append(job_fact(job, judged, proposed_total_gb, server, host))
     facts += environment(job, list(dict.fromkeys(e.gpu.id for e in evaluations)))
     facts += price_facts(job, [*options.values(), *before_options])
     facts += extra_facts or []
@@ -316,6 +327,8 @@ class _Probe:
         self.known = bounds.Judgement(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
         self.limit = memory_limit(job, book, gpu, self.known)
         self.by_count = self.known.narrowed(_BY_COUNT)  # the same, asked only about what a count adds
+        self._fewest: tuple[float, float] | None = None
+        self._fewest_known = False
 
     def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
         """The estimates of ``n`` GPUs: one for a single server; several servers once per network
@@ -342,15 +355,24 @@ class _Probe:
         """The rules certainly leave every candidate of ``n`` GPUs undecided, from what is known
         before estimating it: the GPU, the job and, for training, the fewest days and GPU-hours
         any layout takes."""
-        job = self.job
         more: dict[str, Any] = {"count": n, "multi_gpu": n > 1}
-        if job.training and not job.shape.diffusion:
-            gpu_hours = P.fewest_gpus_in_time(training_job(job), self.gpu, 1.0)  # GPU-hours at full rate
-            if 0 < gpu_hours < math.inf:
-                setup = job.kb.runtime.training.job_setup_hours.value
-                more["wall_days"] = bounds.Range((gpu_hours / n + setup) / 24, math.inf)
-                more["gpu_hours"] = bounds.Range(gpu_hours, math.inf)
+        fewest = self.fewest_gpu_hours()
+        if fewest is not None:
+            gpu_hours, setup = fewest
+            more["wall_days"] = bounds.Range((gpu_hours / n + setup) / 24, math.inf)
+            more["gpu_hours"] = bounds.Range(gpu_hours, math.inf)
         return self.by_count.verdict(more) is False
+
+    def fewest_gpu_hours(self) -> tuple[float, float] | None:
+        """A training job's GPU-hours at this GPU's full rate and its start-up hours (None when
+        unknown or not a training job): the same for every count, worked out once."""
+        if not self._fewest_known:
+            job, self._fewest_known = self.job, True
+            if job.training and not job.shape.diffusion:
+                gpu_hours = P.fewest_gpus_in_time(training_job(job), self.gpu, 1.0)  # GPU-hours at full rate
+                if 0 < gpu_hours < math.inf:
+                    self._fewest = (gpu_hours, job.kb.runtime.training.job_setup_hours.value)
+        return self._fewest
 
     def fits(self, n: int) -> bool:
         """Whether ``n`` GPUs may pass the memory rules in force, estimated only as far as that
@@ -568,7 +590,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
                     else {"network": net}
                 notes = [*notes, note("network", net, "assume.network", said)]
     by_key = {f"{c.gpu}x{c.count}:{c.acquisition}": c for c in candidates}
-    return RecommendResult(
+    return made(RecommendResult, dict(
         alternatives=[by_key[k] for k in r.why_not if k in by_key],
         ranking_note=tie_note(r, con),
         recommendation=recommendation(job, con, r.best, r) if r.best else None,
@@ -588,7 +610,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         house_rules=house_rules(con.book, rules),
         policy=kb.policy_values(),
         ranking=ranking_sentence(kb.policy_values(), job.training),
-    )
+    ))
 
 
 def _dedupe(notes: list[Assumption]) -> list[Assumption]:
@@ -618,15 +640,15 @@ def currency_info(kb: Any, asked: str = "USD") -> CurrencyInfo | None:
         v = kb.tco_value("usd_cny")
     except Exception:  # an overlay may lack it; the report then asks for --fx-rate
         return None
-    return CurrencyInfo(usd_cny=float(v.value), as_of=v.as_of.isoformat() if v.as_of else "",
-                        source=" ".join(v.source.split()), asked=asked)
+    return made(CurrencyInfo, dict(usd_cny=float(v.value), as_of=v.as_of.isoformat() if v.as_of else "",
+                        source=" ".join(v.source.split()), asked=asked))
 
 
 def house_rules(book: rulebook.Rulebook, rules: str | None) -> HouseRules | None:
     if not book.house:
         return None
-    return HouseRules(directory=str(rules or ""), added=sorted(book.house - set(book.replaced)),
-                      replaced=dict(sorted(book.replaced.items())))
+    return made(HouseRules, dict(directory=str(rules or ""), added=sorted(book.house - set(book.replaced)),
+                      replaced=dict(sorted(book.replaced.items()))))
 
 
 def tie_note(r: Ranking, con: Consultation) -> Sentence | None:
@@ -643,7 +665,7 @@ def tie_note(r: Ranking, con: Consultation) -> Sentence | None:
     values = {"best": f"{a.count} x {a.gpu.name}", "other": f"{b.count} x {b.gpu.name}",
               "tie_fraction": tie, "why": why, "best_score": first.score, "other_score": second.score}
     mid = f"ranking.tie.{why.replace(' ', '_')}"
-    return Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
+    return made(Sentence, dict(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values))
 
 
 def ranking_sentence(policy: dict[str, Any], training: bool = True) -> Sentence:
@@ -651,19 +673,19 @@ def ranking_sentence(policy: dict[str, Any], training: bool = True) -> Sentence:
     sentence leaves the value of a day out."""
     values = {k: policy[k] for k in ("value_of_a_day_usd", "ranking_tie_fraction")}
     mid = "ranking.policy" if training else "ranking.policy.serving"
-    return Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
+    return made(Sentence, dict(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values))
 
 
 def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | None,
                   scored: float | None) -> Candidate:
     e, mode = con.options[key]
     k = e.cost
-    why = [Sentence(id=r.rule, text=r.message, template=r.template, values=r.values)
+    why = [made(Sentence, dict(id=r.rule, text=r.message, template=r.template, values=r.values))
            for r in outcome.rejections.get(key, [])]
     stage = outcome.reached.get(key, "memory")
     if not why and stage != "decided":
-        why = [Sentence(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
-                        template=messages.template("reason.stalled"), values={"stage": stage})]
+        why = [made(Sentence, dict(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
+                        template=messages.template("reason.stalled"), values={"stage": stage}))]
     led, tl, speed = e.ledger(mode), e.timeline, e.speed
     changes = _changes(e)
     return built(Candidate, dict(  # built from typed estimates: no validation per candidate
@@ -728,9 +750,10 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
               "aggregate_tps": speed.decode_tokens_per_s_total if speed else None,
               "project_months": job.c.project_months}
     mid = f"summary.{kind}.{mode}"
-    sentence = Sentence(id=mid, text=messages.text(mid, values), template=messages.template(mid), values=values)
+    sentence = made(Sentence, dict(id=mid, text=messages.text(mid, values), template=messages.template(mid),
+                                   values=values))
     scored = next((s.score for s in r.order if s.key == key), None)
-    return Recommendation(gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, acquisition=mode,
+    return made(Recommendation, dict(gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, acquisition=mode,
                           wall_days=_wall_days(e), total_cost_usd=led.total if led else None,
                           gpu_hours=e.timeline.gpu_hours if e.timeline else None, ledger=led, timeline=e.timeline,
                           serving=serving_of(e),
@@ -740,12 +763,12 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
                           provider=k.provider if k and mode == "rent" else None,
                           instance=k.instance if k and mode == "rent" else None,
                           decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
-                          decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None)
+                          decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None))
 
 
 def estimate_of(job: Job, e: Evaluation, verdict: Verdict) -> EstimateResult:
-    return EstimateResult(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job),
-                          gpu=gpu_out(job, e, verdict), workload={}, assumptions=[])
+    return made(EstimateResult, dict(memory=memory_out(job, e, e.memory, e.count), compute=_flops(job),
+                          gpu=gpu_out(job, e, verdict), workload={}, assumptions=[]))
 
 
 STEP_TERMS = {
@@ -769,9 +792,9 @@ def step_summaries(job: Job, con: Consultation, outcome: Outcome, key: str) -> l
         c = concl.get(step)
         terms = [term_out(t) for t in e.memory.terms()] if step == "memory" else [
             term_out(e.all_terms()[k]) for k in STEP_TERMS[step] if k in e.all_terms()]
-        out.append(StepSummary(step=step, conclusion=c.text if c else "", rule=c.rule if c else "",
+        out.append(made(StepSummary, dict(step=step, conclusion=c.text if c else "", rule=c.rule if c else "",
                                template=c.template if c else "", values=c.values if c else {},
-                               rules=by_step.get(step, []), terms=terms))
+                               rules=by_step.get(step, []), terms=terms)))
     return out
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import hashlib
 import json
 import math
@@ -46,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..cache import Memo
 from ..errors import N_, RuleError, Said, Term, either
 from ..frozen import record
-from ..paths import rules_dir
+from ..paths import dir_stamp, rules_dir
 from ..results import STAGES, STEPS, Severity, Stage, Step, Topic
 from ..yamlio import list_directory, parse_yaml, read_bytes
 
@@ -149,11 +150,15 @@ _ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, 
 
 def policy_expression(text: str, policy: dict[str, Any]) -> float:
     """A small arithmetic expression over policy names (``1 - memory_headroom_fraction``)."""
+    from ..inputs.notation import meant
 
     def ev(node: ast.AST) -> float:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+            said = meant(ast.get_source_segment(text, node) or "")  # Python reads 0x2, 0o7 and 1_0; a file does not
+            if said is not None:
+                raise said
             return float(node.value)
         if isinstance(node, ast.Name):
             if node.id not in policy:
@@ -461,7 +466,7 @@ class Rulebook:
                 self.origin[r.id] = str(path)
         payload = [[rf.model_dump(mode="json") for _, rf in self.files], sorted(self.policy.items())]
         self.digest = hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:12]
-        self._fields: dict[str, tuple[str, ...]] = {}
+        self._fields: dict[tuple[str, str | None], tuple[str, ...]] = {}
         self._definition: dict[str, Any] | None = None
         self._stages: set[str] | None = None
 
@@ -497,7 +502,7 @@ class Rulebook:
     def fields_read(self, fact: str, stage: str | None = None) -> tuple[str, ...]:
         """The fields of a fact type that some rule reads (all the engine must see of it); with
         ``stage``, only what the candidate rules of that stage read."""
-        key = f"{fact}@{stage}"
+        key = (fact, stage)
         cached = self._fields.get(key)
         if cached is None:
             names: set[str] = set()
@@ -623,16 +628,38 @@ _CACHE: dict[tuple[str | None, str], Rulebook] = {}
 
 def load(house: str | Path | None = None, policy: dict[str, Any] | None = None) -> Rulebook:
     """The built-in rule files, with the house rules of directory ``house`` on top, compiled with
-    ``policy`` (name -> value; default: the built-in knowledge base's). Cached per process."""
+    ``policy`` (name -> value; default: the built-in knowledge base's). Cached per process, by the
+    directory's real path and its files' names, sizes and times (house rules edited between two
+    calls of the Python API are read afresh)."""
     if policy is None:
         from ..knowledge import load as load_kb
 
         policy = {k: v.value for k, v in load_kb().policy.items()}
-    key = (_dir_key(house) if house else None, _policy_key(policy))
+    key = (f"{_dir_key(house)}\0{dir_stamp(house)}" if house else None, _policy_key(policy))
     book = _CACHE.get(key)
     if book is None:
         book = _CACHE[key] = _load_cached(Path(house) if house else None, policy, key[1])
-    return book
+    return _spelled(book, Path(house)) if house else book
+
+
+def _spelled(book: Rulebook, house: Path) -> Rulebook:
+    """The book with its house files named as this run spells ``--rules`` (a book cached in this
+    process or on disk may come from a run that gave the same directory another way). A house
+    file is one outside the built-in rules' folder; it sits directly in the ``--rules`` folder."""
+    base = rules_dir()
+
+    def named(path: Path) -> Path:
+        return path if path.parent == base else house / path.name
+
+    files = [(named(p), rf) for p, rf in book.files]
+    if [p for p, _ in files] == [p for p, _ in book.files]:
+        return book
+    replaced = {k: str(named(Path(v))) for k, v in book.replaced.items()}
+    # the maps __post_init__ fills are new ones: sharing the cached book's would rename its files too
+    spelled = dataclasses.replace(book, files=files, replaced=replaced, rules={}, step_of={}, ruleset_of={},
+                                  origin={})
+    spelled.__dict__.update({k: v for k, v in book.__dict__.items() if k.startswith("_")})  # compiled once
+    return spelled
 
 
 def _load_cached(house: Path | None, policy: dict[str, Any], policy_key: str) -> Rulebook:

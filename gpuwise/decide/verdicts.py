@@ -15,6 +15,7 @@ import math
 from dataclasses import field
 from typing import Any
 
+from ..checked import made
 from ..estimators.candidate import Evaluation
 from ..estimators.serving.limits import Limits
 from ..frozen import frozen
@@ -173,7 +174,7 @@ def gives_up(book: Rulebook, proposed: Candidate, alt: Candidate | None) -> list
     for rid, idx, _stage in session.firings:
         if book.rules[rid].fact == "comparison":
             fired.setdefault(idx, rid)
-    return [GivenUp(what=w, proposed=mine[w], alternative=theirs[w], rule=fired[i])  # type: ignore[arg-type]
+    return [made(GivenUp, dict(what=w, proposed=mine[w], alternative=theirs[w], rule=fired[i]))  # type: ignore[arg-type]
             for i, w in enumerate(COMPARED) if i in fired]
 
 

@@ -41,6 +41,7 @@ from ..inputs.shape import Shape
 from ..messages import Phrase, formula, formula_text, phrase_text, template
 from ..results import MEMORY_PARTS
 from . import Term
+from .stage_split import expert_split, stage_params
 
 BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
 
@@ -98,6 +99,7 @@ class TrainSetup:
     ce_chunks: int = 0  # chunked cross-entropy (torchtune): fp32 logits one chunk at a time; 0 = off
     bucket_bytes: float = 1e9  # offload: the gradient bucket a GPU keeps while gradients stream to the host
     te: bool = False  # Megatron-Core layers with Transformer Engine (runtime.yaml training_stacks transformer_engine)
+    recompute: float = 0.0  # without checkpointing: share of each stage's layers recomputed in full (block method)
 
     @property
     def model_parallel(self) -> bool:
@@ -458,17 +460,6 @@ def _with(est: MemoryEstimate, grad_b: float, weight_b: float, local: tuple[floa
 
 
 # ------------------------------------------------------------ model-parallel training (planner layouts)
-def stage_params(shape: Shape, tp: int, pp: int, ep: int) -> tuple[float, float]:
-    """(dense, routed-expert) parameters held by the busiest GPU of a layout: its pipeline stage's
-    share of the layers split ``tp`` ways (experts also ``ep`` ways), plus the embedding or the
-    output head (both when there is one stage and they are not tied)."""
-    experts = shape.routed_expert_params
-    emb = float(shape.vocab * shape.hidden)
-    dense_layers = max(shape.params - experts - emb - (0.0 if shape.tied else emb), 0.0)
-    stage_emb = emb * (1 if (shape.tied or pp > 1) else 2)
-    return (dense_layers / pp + stage_emb) / tp, experts / (pp * ep * tp)
-
-
 @frozen
 class ParallelBytes:
     """The busiest GPU's bytes under a model-parallel layout (plain floats, for the planner's search)."""
@@ -499,9 +490,9 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     the data-parallel GPUs (dp x cp; experts over dp x cp / ep). Activations follow Korthikanti et
     al. 2022: sequence parallelism splits all of a layer's activations by tp, context parallelism
     by cp, and with 1F1B the first stage holds ``inflight`` micro-batches of its layers."""
-    dense, expert = stage_params(shape, s.tp, s.pp, s.ep)
     dpc = max(1, s.dp * s.cp)
-    dpe = max(1.0, dpc / s.ep)
+    dense, expert = stage_params(shape, s.tp, s.pp, s.ep, dpc)
+    dpe = float(expert_split(s.tp, dpc, s.ep)[1])
     local = dense + expert
     sharded = dense / dpc + expert / dpe  # a ZeRO shard of the GPU's parameters
     lora = s.method in ("lora", "qlora")
@@ -553,11 +544,18 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         recompute = layer + 3 * residual * shape.hidden * t_local
         first = layers_stage * s.inflight * kept + recompute + other
         last = layers_stage * kept + max(logits, recompute) + other
+    elif s.recompute > 0:  # a block of the stage's layers keeps only its inputs, the rest all they save
+        kept = residual * shape.hidden * t_local
+        recompute = layer + 3 * residual * shape.hidden * t_local
+        held = layers_stage * (s.recompute * kept + (1 - s.recompute) * layer)
+        first = s.inflight * held + recompute + other
+        last = held + max(logits, recompute) + other
     else:
         first = layers_stage * s.inflight * layer + other
         last = layers_stage * layer + logits + other
     if s.pp == 1:
-        first = last = max(first, last) if s.checkpointing else layers_stage * s.inflight * layer + logits + other
+        first = last = (max(first, last) if (s.checkpointing or s.recompute > 0)
+                        else layers_stage * s.inflight * layer + logits + other)
     if s.method == "qlora":  # one dequantized weight matrix at a time
         first += 2 * shape.hidden * shape.ffn / s.tp
         last += 2 * shape.hidden * shape.ffn / s.tp
@@ -572,7 +570,7 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
     dpc = s.dp * s.cp
     split = f"TP{s.tp} PP{s.pp}" + (f" EP{s.ep}" if s.ep > 1 else "") + (f" CP{s.cp}" if s.cp > 1 else "")
     inputs = {"dense_params_on_gpu": b.dense, "expert_params_on_gpu": b.expert, "tp": s.tp, "pp": s.pp,
-              "ep": s.ep, "cp": s.cp, "zero_shards": dpc, "expert_zero_shards": max(1.0, dpc / s.ep)}
+              "ep": s.ep, "cp": s.cp, "zero_shards": dpc, "expert_zero_shards": expert_split(s.tp, dpc, s.ep)[1]}
     zs = formula(f"formula.zero{s.zero}_shards", "; ", n=dpc) if s.zero else ()
 
     def where(bytes_per_param: float) -> tuple[Phrase, ...]:

@@ -94,8 +94,9 @@ def _divisors(n: int, limit: int) -> list[int]:
 def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -> list[tuple[int, int, int, int]]:
     """(tp, pp, cp, ep) splits of ``n`` GPUs worth trying: tensor parallel only inside the fast-link
     domain and when the heads divide, pipeline stages no more than layers, expert parallel over
-    powers of two that divide the data-parallel GPUs and the experts, context parallel for long
-    sequences. Pinned parts are taken as given."""
+    powers of two that divide the data-parallel GPUs (on Megatron-Core stacks, the tensor x data-parallel
+    GPUs: MoE parallel folding) and the experts, context parallel for long sequences. Pinned parts are
+    taken as given."""
     key = ("splits", n, per_node, tp_domain, pins)
     if key in tj.memo:
         return tj.memo[key]
@@ -115,23 +116,32 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
                 if (n // tp) % (pp * cp):
                     continue
                 dp = n // (tp * pp)
+                # Megatron-Core folds expert parallelism over the tensor-parallel GPUs too (memory.expert_split)
+                span = tp * dp if tj.stack_te else dp
                 if shape.moe:
-                    eps = [pins.ep] if pins.ep else [e for e in _powers(min(shape.experts, dp)) if dp % e == 0
+                    eps = [pins.ep] if pins.ep else [e for e in _powers(min(shape.experts, span)) if span % e == 0
                                                      and shape.experts % e == 0]
                 else:
                     eps = [1]
                 for ep in eps:
-                    if dp % ep:
+                    if span % ep:
                         continue
                     out.append((tp, pp, cp, ep))
     tj.memo[key] = out
     return out
 
 
-def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins) -> tuple[list[tuple[int, bool, str]],
-                                                                   list[tuple[int, bool, str]]]:
-    """Memory-saving steps in order of cost: ZeRO stages, then checkpointing with them; and apart,
-    offload (ZeRO-Offload / FSDP CPU offload), tried only when nothing else fits."""
+# shares of a stage's layers a Megatron-Core stack may recompute short of all of them (recompute_method 'block',
+# recompute_num_layers: NVIDIA's Llama 3 8B FP8 recipe on 8 H100 recomputes 5 of 32 layers, Megatron-Bridge
+# scripts/performance/configs/llama3/workload_base_configs.py LLAMA3_8B_H100_FP8_CS_BASE_CONFIG)
+PARTIAL_RECOMPUTE = (0.125, 0.25, 0.5)
+
+
+def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins) -> tuple[list[tuple[int, float, str]],
+                                                                   list[tuple[int, float, str]]]:
+    """Memory-saving steps in order of cost: ZeRO stages, then recomputation with them (a share of the
+    layers: 0 none, 1 all; between, on Megatron-Core stacks, a block of whole layers); and apart, offload
+    (ZeRO-Offload / FSDP CPU offload), tried only when nothing else fits."""
     if pins.zero is not None:
         if pp > 1 and pins.zero >= 2:  # ZeRO-2/3 shard what pipeline stages keep: no framework combines them
             return [], []
@@ -142,16 +152,21 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins) -> tuple[list[tuple[in
         zeros = [1]
     else:  # ZeRO-1 moves what plain data parallelism moves and holds less: it replaces ZeRO-0
         zeros = [1, 2, 3]
-    ckpts = [pins.checkpointing] if pins.checkpointing is not None else [False, True]
+    if pins.checkpointing is not None:
+        ckpts = [float(pins.checkpointing)]
+    elif tj.stack_te:  # Megatron-Core recomputes as few whole layers of each stage as it takes to fit (block method)
+        ckpts = [0.0, *PARTIAL_RECOMPUTE, 1.0]
+    else:
+        ckpts = [0.0, 1.0]
     plain = [(z, ck, pins.offload or "none") for ck in ckpts for z in zeros]
-    off: list[tuple[int, bool, str]] = []
+    off: list[tuple[int, float, str]] = []
     if pins.offload is None and tj.method == "full" and pins.zero != 0:  # offload needs ZeRO
         z_off = [pins.zero] if pins.zero is not None else ([1, 3] if pp == 1 and dp > 1 else [1])
-        off = [(z, ck, "cpu") for ck in ckpts for z in z_off]
+        off = [(z, ck, "cpu") for ck in ckpts if ck in (0.0, 1.0) for z in z_off]
     return plain, off
 
 
-def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int, rung: tuple[int, bool, str]
+def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int, rung: tuple[int, float, str]
             ) -> Layout:
     dp = n // (tp * pp)
     replicas = dp // cp
@@ -160,7 +175,12 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
     if v > 1 and ga % pp:  # the interleaved schedule runs micro-batches in groups of pp
         ga = math.ceil(ga / pp) * pp
     zero, ck, off = rung
-    return Layout(tp, pp, dp, ep, cp, tj.micro_batch, ga, int(ga * per_step), zero, ck, off, v)
+    share = 0.0
+    if 0.0 < ck < 1.0:  # whole layers of the stage: at least one
+        per_stage = math.ceil(tj.shape.layers / pp)
+        share = math.ceil(ck * per_stage) / per_stage
+    return Layout(tp, pp, dp, ep, cp, tj.micro_batch, ga, int(ga * per_step), zero, ck >= 1.0 or share >= 1.0, off,
+                  v, share if share < 1.0 else 0.0)
 
 
 class _Group:
@@ -172,7 +192,7 @@ class _Group:
     __slots__ = ("_statics", "bound", "n", "rungs", "split", "tj")
 
     def __init__(self, tj: TrainingJob, n: int, split: tuple[int, int, int, int, int],
-                 rungs: list[tuple[int, bool, str]]):
+                 rungs: list[tuple[int, float, str]]):
         self.tj, self.n, self.split, self.rungs = tj, n, split, rungs
         tp, pp, cp, ep, v = split
         lay = _layout(tj, n, tp, pp, cp, ep, v, rungs[0])

@@ -16,6 +16,7 @@ from ..frozen import frozen
 from . import Term
 from . import compute as C
 from . import interconnect as I
+from .stage_split import expert_split
 from .training_layout import Layout, Static, TrainingJob
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -200,8 +201,9 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
             pp = st.pp_count * (st.pp_bytes / g.net_bw + g.net_lat)
         else:
             pp = st.pp_count * (st.pp_bytes / (g.mesh or g.intra) + g.intra_lat)
-    if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart
-        local = min(lay.ep, max(1, per_node // (lay.tp * lay.cp)))
+    if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart (folded over the TP GPUs: cp apart)
+        apart = lay.tp * lay.cp if expert_split(lay.tp, lay.dp, lay.ep)[0] == lay.tp else lay.cp
+        local = min(lay.ep, max(1, per_node // apart))
         ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
@@ -229,8 +231,8 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     if lay.dp <= 1:
         return 0.0, 0.0
     local = min(lay.dp, max(1, per_node // lay.tp))
-    dpe = max(1, lay.dp // lay.ep)
-    local_e = min(dpe, max(1, per_node // (lay.tp * lay.ep)))
+    etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
+    local_e = min(dpe, max(1, per_node // (etp * lay.ep)))
     if lay.zero >= 3:
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
         exposed = (max(0.0, gather - g.dp_overlap * forward)
@@ -263,7 +265,7 @@ def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local
     gather = _ring(g, st.weight_dense, lay.dp, local, layers) + _ring(g, st.weight_expert, dpe, local_e, layers)
     scatter = _ring(g, st.grad_dense, lay.dp, local, layers) + _ring(g, st.grad_expert, dpe, local_e, layers)
     micro = compute / lay.grad_accum
-    forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.checkpointing)
+    forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.recompute_share)
     return gather, scatter, micro, forward
 
 
@@ -276,9 +278,9 @@ def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> dict
     if lay.zero >= 3 and lay.dp > 1:
         per_node = g.topo.per_node
         local = min(lay.dp, max(1, per_node // lay.tp))
-        dpe = max(1, lay.dp // lay.ep)
+        etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe,
-                                                       min(dpe, max(1, per_node // (lay.tp * lay.ep))))
+                                                       min(dpe, max(1, per_node // (etp * lay.ep))))
         out.update({"micro_batches": lay.grad_accum, "gather_s": gather, "reduce_scatter_s": scatter,
                     "micro_batch_compute_s": micro, "forward_s": forward,
                     "weight_bytes": st.weight_dense + st.weight_expert,

@@ -19,6 +19,7 @@ from ..frozen import frozen, record
 from ..inputs.shape import Shape
 from . import compute as C
 from . import memory as M
+from .stage_split import expert_split
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import RuntimeFile
@@ -43,6 +44,9 @@ class Layout:
     checkpointing: bool = False
     offload: str = "none"
     interleave: int = 1
+    # without full checkpointing: the share of each pipeline rank's layers recomputed in full (Megatron-Core's
+    # recompute_method 'block' with recompute_num_layers of them), the rest keeping their activations
+    recompute: float = 0.0
 
     @property
     def gpus(self) -> int:
@@ -64,6 +68,8 @@ class Layout:
         parts.append(f"ZeRO-{self.zero}")
         if self.checkpointing:
             parts.append("ckpt")
+        elif self.recompute:
+            parts.append(f"ckpt {self.recompute:.0%}")
         if self.offload != "none":
             parts.append(f"offload-{self.offload}")
         return " ".join(parts)
@@ -72,7 +78,13 @@ class Layout:
         return {"tp": self.tp, "pp": self.pp, "dp": self.dp, "ep": self.ep, "cp": self.cp,
                 "micro_batch": self.micro_batch, "grad_accum": self.grad_accum,
                 "global_batch_tokens": self.global_batch_tokens, "zero": self.zero,
-                "checkpointing": self.checkpointing, "offload": self.offload, "interleave": self.interleave}
+                "checkpointing": self.checkpointing, "offload": self.offload, "interleave": self.interleave,
+                "recompute_share": self.recompute_share}
+
+    @property
+    def recompute_share(self) -> float:
+        """Share of the layers recomputed in the backward pass: all with checkpointing, else the block's."""
+        return 1.0 if self.checkpointing else self.recompute
 
 
 @frozen
@@ -160,10 +172,14 @@ class TrainingJob:
             return self.global_batch_tokens
         return self.batch_max if self.batch_per_gpu > 0 else math.inf
 
-    def flops_per_token(self, checkpointing: bool) -> float:
-        key = ("fpt", checkpointing)
+    def flops_per_token(self, checkpointing: bool | float) -> float:
+        """Training FLOPs per token; ``checkpointing`` a share of the layers recomputed (True: all)."""
+        share = float(checkpointing)
+        key = ("fpt", share)
         if key not in self.memo:
-            self.memo[key] = C.training_flops(self.shape, 1.0, self.seq, self.method, checkpointing).value
+            plain = C.training_flops(self.shape, 1.0, self.seq, self.method, False).value
+            full = C.training_flops(self.shape, 1.0, self.seq, self.method, True).value
+            self.memo[key] = plain + share * (full - plain)
         return self.memo[key]
 
     def setup(self, lay: Layout) -> M.TrainSetup:
@@ -171,7 +187,8 @@ class TrainingJob:
                                                   if lay.interleave > 1 else 1.0)
         return M.TrainSetup(
             method=self.method, precision=self.precision, mixed=self.mixed, optimizer=self.optimizer,  # type: ignore[arg-type]
-            batch=lay.micro_batch, seq=self.seq, checkpointing=lay.checkpointing, attention=self.attention,
+            batch=lay.micro_batch, seq=self.seq, checkpointing=lay.checkpointing, recompute=lay.recompute,
+            attention=self.attention,
             zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
             lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
             cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
@@ -241,10 +258,10 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     else:
         grad_dense, grad_expert = dense * gb, expert * gb
     tokens = float(lay.replicas * lay.micro_batch * tj.seq * lay.grad_accum)
-    flops = tj.flops_per_token(lay.checkpointing) * tokens / lay.gpus
+    flops = tj.flops_per_token(lay.recompute_share) * tokens / lay.gpus
     layers_stage = math.ceil(shape.layers / lay.pp)
     mb_tokens = lay.micro_batch * tj.seq / lay.cp
-    per_layer_colls = 4 + (2 if lay.checkpointing else 0)
+    per_layer_colls = 4 + 2 * lay.recompute_share
     tp_bytes = mb_tokens * shape.hidden * ACT_BYTES if lay.tp > 1 else 0.0
     tp_count = layers_stage * lay.grad_accum * per_layer_colls if lay.tp > 1 else 0.0
     pp_bytes = mb_tokens * shape.hidden * ACT_BYTES / lay.tp if lay.pp > 1 else 0.0
@@ -262,7 +279,8 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     opt_params = (dense + expert) if not lora else trainable / (lay.tp * lay.pp)
     if lay.zero >= 1:
         dpc = max(1, lay.dp)
-        opt_params = (dense / dpc + expert / max(1.0, dpc / lay.ep)) if not lora else opt_params / dpc
+        edp = expert_split(lay.tp, dpc, lay.ep)[1]
+        opt_params = (dense / dpc + expert / edp) if not lora else opt_params / dpc
     st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
                 grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,
                 lay.checkpointing)

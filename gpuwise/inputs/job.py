@@ -9,6 +9,7 @@ from dataclasses import field
 from typing import Any
 
 from .. import messages
+from ..checked import made
 from ..errors import N_, UserError, either
 from ..frozen import record
 from ..knowledge import Knowledge
@@ -96,8 +97,9 @@ def note(field: str, value: Any, message_id: str, values: dict[str, Any] | None 
     """An assumption whose reason is a sentence of reports/messages.yaml (so a report can
     translate it)."""
     vals = values or {}
-    return Assumption(field=field, value=value, reason=messages.text(message_id, vals), message_id=message_id,
-                      template=messages.template(message_id), values=vals)
+    return made(Assumption, dict(field=field, value=value, reason=messages.text(message_id, vals),
+                                 message_id=message_id,
+                      template=messages.template(message_id), values=vals))
 
 
 def check_network(kb: Knowledge, name: str | None, where: str) -> None:

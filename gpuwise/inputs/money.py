@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import messages
+from ..checked import made
 from ..knowledge import Knowledge
 from ..results import Assumption
 from .schema import Constraints
@@ -27,8 +28,8 @@ def market_of(c: Constraints) -> tuple[str, Assumption | None]:
         return c.market, None
     market = "china" if c.currency == "CNY" else "global"
     message_id = f"assume.market.{market}"
-    return market, Assumption(field="constraints.market", value=market, reason=messages.text(message_id, {}),
-                              message_id=message_id, template=messages.template(message_id))
+    return market, made(Assumption, dict(field="constraints.market", value=market, reason=messages.text(message_id, {}),
+                              message_id=message_id, template=messages.template(message_id)))
 
 
 def to_usd(model: Any, kb: Knowledge) -> tuple[Any, list[Assumption]]:
@@ -76,6 +77,7 @@ def to_usd(model: Any, kb: Knowledge) -> tuple[Any, list[Assumption]]:
     values: dict[str, Any] = {"rate": rate, "as_of": when.isoformat() if when else "undated"}
     if changed:
         values |= {"converted": messages.phrase_text(changed), "converted_phrases": messages.phrase_json(changed)}
-    notes.append(Assumption(field="constraints.currency", value="CNY", reason=messages.text(message_id, values),
-                            message_id=message_id, template=messages.template(message_id), values=values))
+    notes.append(made(Assumption, dict(field="constraints.currency", value="CNY",
+                                       reason=messages.text(message_id, values),
+                            message_id=message_id, template=messages.template(message_id), values=values)))
     return model.model_copy(update=update), notes

@@ -68,8 +68,10 @@ def meant(text: str) -> Meant | None:
                        "write the number"), given=repr(t), meant=f"{value:g}")
     if not t.isascii():
         plain = _ascii_digits(t)
-        if plain is not None:
-            return Meant(N_("%(given)s has digits other than 0-9: write %(meant)s"), given=repr(t), meant=plain)
+        if plain is not None:  # the first such character by its name: an ASCII terminal shows '１６' as '16'
+            odd = next(c for c in t if not c.isascii())
+            return Meant(N_("%(given)s has digits other than 0-9 (%(char)s): write %(meant)s"), given=repr(t),
+                         char=f"U+{ord(odd):04X} {unicodedata.name(odd, '')}".strip(), meant=plain)
     return None
 
 

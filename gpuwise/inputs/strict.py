@@ -54,18 +54,26 @@ class Strict(BaseModel):
                 isinstance(v, bool) or any(isinstance(x, bool) for x in v)):
             raise Said(N_("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not valid "
                           "here: write a number, or quote the text"))
-        if (isinstance(v, str) or (isinstance(v, list) and any(isinstance(x, str) for x in v))) and takes_number_only(
-                cls.model_fields[info.field_name].annotation):
-            for x in v if isinstance(v, list) else (v,):  # '0x10', '1_6', '１６', '1:20': not read as another number
-                said = meant(x) if isinstance(x, str) else None
-                if said is not None:
-                    raise said
+        if isinstance(v, str | list | dict) and takes_number_only(cls.model_fields[info.field_name].annotation):
+            raise_meant(v)
         return v
 
 
+def raise_meant(v: Any) -> None:
+    """Raise :func:`~gpuwise.inputs.notation.meant`'s complaint for a number field's text (or a
+    list's or mapping's item): ``'0x10'``, ``'1_6'``, ``'１６'``, ``'1:20'`` are not read as another
+    number."""
+    items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else (v,)
+    for x in items:
+        said = meant(x) if isinstance(x, str) else None
+        if said is not None:
+            raise said
+
+
 def takes_number_only(annotation: Any) -> bool:
-    """Whether a field holds a number and no text (``int``, ``float | None``, ``list[float]``): the
-    fields where a quoted number is read as the number, in plain decimal digits only."""
+    """Whether a field holds a number and no text (``int``, ``float | None``, ``list[float]``, the
+    values of ``dict[str, float]``): the fields where a quoted number is read as the number, in
+    plain decimal digits only."""
     try:
         return _NUMBER_ONLY[annotation]
     except (KeyError, TypeError):
@@ -77,6 +85,8 @@ def takes_number_only(annotation: Any) -> bool:
             return [type(x) for x in args]
         if typing.get_origin(a) is Annotated:
             return leaves(args[0])
+        if typing.get_origin(a) is dict:  # a mapping of names to numbers: its values
+            return leaves(args[1])
         return [x for arg in args for x in leaves(arg)] if args else [a]
 
     kinds = leaves(annotation)

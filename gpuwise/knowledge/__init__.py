@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..cache import Memo
 from ..errors import N_, KnowledgeError, Said, UserError, either
 from ..frozen import record
-from ..paths import knowledge_dir
+from ..paths import dir_stamp, knowledge_dir
 from ..yamlio import list_directory, parse_yaml, read_bytes
 from .names import NameIndex, Resolved, norm  # noqa: F401  (Resolved and norm: re-exported)
 from .records import record_class
@@ -210,13 +210,15 @@ class Knowledge:
         return {"oldest": min(found), "newest": max(found)} if found else {}
 
 
-_CACHE: dict[str | None, Knowledge] = {}
+_CACHE: dict[tuple[str, str] | None, Knowledge] = {}
 _LOCK = threading.Lock()
 
 
 def load(overlay: str | Path | None = None) -> Knowledge:
-    """The knowledge base, with the user's ``overlay`` directory on top. Cached per process."""
-    key = _dir_key(overlay) if overlay else None
+    """The knowledge base, with the user's ``overlay`` directory on top. Cached per process, by the
+    overlay's real path and its files' names, sizes and times (an overlay edited between two calls
+    of the Python API is read afresh)."""
+    key = (_dir_key(overlay), dir_stamp(overlay)) if overlay else None
     with _LOCK:
         if key not in _CACHE:
             _CACHE[key] = _load_cached(Path(overlay) if overlay else None)

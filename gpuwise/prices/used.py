@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from ..checked import made
 from ..messages import Phrase, phrase_json, phrase_text
 from ..results import PriceUsed
 
@@ -22,9 +23,10 @@ def _entry(item: tuple[Phrase, ...], amount: float | None, currency: str, unit: 
         age = (today - dt.date.fromisoformat(d)).days if d else None
     except ValueError:  # "proposal": the proposal's own figure, not dated
         d, age = None, None
-    return PriceUsed(item=phrase_text(item), amount=amount, currency=currency, unit=phrase_text(unit), as_of=d,
+    return made(PriceUsed, dict(item=phrase_text(item), amount=amount, currency=currency, unit=phrase_text(unit),
+                                as_of=d,
                      age_days=age, source=" ".join(source.split()), check=check, item_phrases=phrase_json(item),
-                     unit_phrases=phrase_json(unit), **what)
+                     unit_phrases=phrase_json(unit), **what))
 
 
 def _said(message_id: str, **values: Any) -> tuple[Phrase, ...]:

@@ -44,6 +44,11 @@ PENDING: set[str] = set()
 """Temporary files being written: a process that must end at once (Ctrl-C, see
 ``gpuwise.cli.run``) removes them first."""
 
+PLACED: list[str] = []
+"""Files renamed into place by :func:`atomic_write_text`, noted in the same moment (no signal
+handler runs between the two): once the command's output is in place, Ctrl-C in the ``gpuwise``
+process changes nothing (``gpuwise.cli.interrupted``): exit 130 always means the old file."""
+
 
 def remove_pending() -> None:
     """Remove the temporary files being written (the targets stay as they were)."""
@@ -256,7 +261,7 @@ def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:
     created = False
     try:
         with _cleanup_on_signals():
-            with _signals_held():  # no handler runs between creating the file and noting it
+            with _signals_held(_HELD):  # no handler runs between creating the file and noting it
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
                 created = True
                 PENDING.add(os.fspath(tmp))
@@ -267,9 +272,11 @@ def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:
                 fh.write(text)
                 fh.flush()
                 os.fsync(fh.fileno())
-            os.replace(tmp, path)
-            created = False
-            PENDING.discard(os.fspath(tmp))
+            with _signals_held(_HELD):  # nor between the rename and noting it: Ctrl-C then saw the new
+                os.replace(tmp, path)  # report and exited 130 as if the old one were left
+                created = False
+                PENDING.discard(os.fspath(tmp))
+                PLACED.append(os.fspath(path))
     except _Signalled as sig:
         PENDING.discard(os.fspath(tmp))
         if created:
@@ -328,6 +335,8 @@ def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 
 _TERMINATING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+_HELD = (*_TERMINATING, signal.SIGINT)
+"""Held where a step and noting it must happen together: the terminating signals and Ctrl-C."""
 
 
 @contextlib.contextmanager
@@ -358,15 +367,15 @@ def _cleanup_on_signals() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """SIGTERM and SIGHUP wait (blocked in the kernel) until the block ends, then their handler
-    runs: a signal cannot fall between two statements that must happen together.  Where
-    ``pthread_sigmask`` does not exist (Windows) nothing is held."""
+def _signals_held(signals: tuple[int, ...] = _TERMINATING) -> Iterator[None]:
+    """``signals`` (SIGTERM and SIGHUP) wait (blocked in the kernel) until the block ends, then
+    their handler runs: a signal cannot fall between two statements that must happen together.
+    Where ``pthread_sigmask`` does not exist (Windows) nothing is held."""
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is None or not _TERMINATING:
         yield
         return
-    old = mask(signal.SIG_BLOCK, _TERMINATING)
+    old = mask(signal.SIG_BLOCK, signals)
     try:
         yield
     finally:

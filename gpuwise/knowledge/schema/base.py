@@ -5,10 +5,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpuwise.errors import N_, Said
-from gpuwise.inputs.notation import meant
 
 # one definition: inputs and knowledge refuse booleans, and numbers in another notation, alike
-from gpuwise.inputs.strict import takes_bool, takes_number_only
+from gpuwise.inputs.strict import raise_meant, takes_bool, takes_number_only
 
 SCHEMA_VERSION = 1
 
@@ -50,10 +49,10 @@ class Strict(BaseModel):
                 numbers = _NUMBER_FIELDS[cls] = frozenset(
                     n for n, f in cls.model_fields.items() if takes_number_only(f.annotation))
             for name in numbers.intersection(data):
-                if isinstance(data[name], str):
-                    said = meant(data[name])
-                    if said is not None:
-                        raise Said(N_("%(field)s: %(said)s"), field=name, said=said)
+                try:
+                    raise_meant(data[name])
+                except Said as said:
+                    raise Said(N_("%(field)s: %(said)s"), field=name, said=said) from None
         return data
 
 

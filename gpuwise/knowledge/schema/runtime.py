@@ -157,7 +157,8 @@ class StackSpeed(Strict):
     transformer_engine: bool = Field(
         default=False, description="the stack's layers are Megatron-Core's with Transformer Engine: memory is held "
         "as Megatron lays it out at any layout (bf16 weights, fp32 main gradients, the layer's saved tensors as "
-        "Korthikanti et al. count them), and under FP8 the GEMM inputs are saved as their FP8 copies")
+        "Korthikanti et al. count them), under FP8 the GEMM inputs are saved as their FP8 copies, and expert "
+        "parallelism may span the tensor-parallel GPUs as well as the data-parallel ones (MoE parallel folding)")
     source: str = Field(min_length=3)
     check: Check = "S"
 
