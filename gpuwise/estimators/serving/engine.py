@@ -58,6 +58,7 @@ class Engine:
     drafter: Drafter | None = None  # what the drafter holds in memory (None: nothing)
     release: str | None = None  # the framework release whose constants apply (None: the framework's own)
     fuses_shared: bool = False  # the MoE shared expert runs inside the routed experts' grouped GEMM
+    window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -153,6 +154,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
         release=rel.version if rel is not None else None,
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
+        window_kv_full=bool(rel is not None and rel.window_kv_full),
     )
 
 

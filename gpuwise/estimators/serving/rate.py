@@ -230,8 +230,8 @@ def _disaggregated(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnsw
     w = job.w
     prompt, output = request_lengths(w)
     pre = prefill_tokens(w, prompt)
-    chunk = min(pre, float(eng.chunk))
-    n = math.ceil(pre / chunk)
+    n = math.ceil(pre / min(pre, float(eng.chunk)))
+    chunk = pre / n  # the prompt's tokens over its n chunks, not n full chunks
     service = n * prefill_seconds(job, eng, rep, chunk, prompt - pre / 2)  # a prompt on an idle copy
     m = max(1, int(eng.chunk // pre))
     transfer = kv_per_token(job.shape, eng.kv_bytes) * prompt / max(rep.layout.gpus_per_copy, 1) \
