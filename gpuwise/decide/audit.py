@@ -12,7 +12,6 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
+from ..frozen import record
 from ..inputs.job import check_network, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
@@ -415,7 +415,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         ))
 
 
-@dataclass
+@record
 class _Judged:
     """What an audit takes from the alternatives once they are judged and ranked (the same for every
     proposal asking the same question: every rule reads one fact, and the proposal is never one of
@@ -430,7 +430,7 @@ class _Judged:
     added: list[Assumption]
 
 
-@dataclass
+@record
 class _Search:
     """One question's alternative search (recommend's count search), and once an audit has judged
     them, what it took from them (``judged``); ``shared``: kept for the batch's later audits."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import knowledge as knowledge_mod
@@ -15,6 +14,7 @@ from ..estimators import interconnect as I
 from ..estimators import serving as SV
 from ..estimators.candidate import Evaluation, evaluate, memory_for, plan_training, requested_strategy, usable_bytes
 from ..estimators.cost import HOURS_PER_MONTH
+from ..frozen import frozen
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
@@ -156,7 +156,7 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     ))
 
 
-@dataclass(frozen=True)
+@frozen
 class CostPerMillion:
     """USD per million output tokens at a sustained load, renting and buying: the cost per hour (the
     project's cost over its hours, as the serving cost is counted) / (tokens/s x 3600) x 1e6 -- the
@@ -189,7 +189,7 @@ def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, 
                           buy_usd / hours if buy_usd is not None and hours > 0 else None)
 
 
-@dataclass(frozen=True)
+@frozen
 class PlanOut:
     """What the estimate says of the plan (contract version 2): a training job's layout and whether it
     fits as asked (the memory rule that passed it says); an inference job's serving figures, with the

@@ -13,7 +13,7 @@ import contextlib
 import gc
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .. import knowledge as knowledge_mod
@@ -34,6 +34,7 @@ from ..estimators.candidate import (
     requested_pins,
     training_job,
 )
+from ..frozen import record
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -83,7 +84,7 @@ def rulebook_for(job: Job, rules: str | None = None) -> rulebook.Rulebook:
     return book
 
 
-@dataclass
+@record
 class Consultation:
     """The facts of one consultation, what the rules did with them, and the options by key."""
 
@@ -485,7 +486,7 @@ def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], scores: l
     return bool(cheap)
 
 
-@dataclass
+@record
 class Ranking:
     order: list[Scored]
     ranks: dict[str, int]

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..checked import made
 from ..estimators.candidate import Evaluation
 from ..estimators.serving.limits import Limits
+from ..frozen import frozen
 from ..inputs.job import Job
 from ..results import STAGES, Candidate, GivenUp
 from . import bounds, engine
@@ -36,7 +37,7 @@ LATENCY = ("ttft_ms", "tpot_ms")
 """The figures the latency rules judge a service by (CMP-TTFT-TARGET, CMP-TPOT-TARGET)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Verdict:
     """What the rules did with one estimate: the fields the memory step's pass rule set (empty
     when none let it through) and the rules that rejected it, in the rule book's order."""

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
-from ..frozen import frozen
+from ..frozen import frozen, record
 from ..inputs.job import Job
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, formula, phrase_json, phrase_text, template
@@ -109,7 +109,7 @@ def requested_strategy(job: Job) -> Strategy:
     return Strategy(ckpt, zero, w.offload)
 
 
-@dataclass
+@record
 class Evaluation:
     """One candidate's estimate, step by step, as typed records (memory, layout, speed, serving,
     cost, market): what the facts, the results and the JSON read."""

@@ -11,12 +11,13 @@ each service adds to the plan against the hosted APIs; put the facts before the 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
 from ..errors import N_, Term, UserError
+from ..frozen import record
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .judge import judge
 from .milp import Solution
@@ -104,7 +105,7 @@ def _load(source: Any) -> PlanFile:
         raise UserError(N_("nested too deeply"), where=where) from None
 
 
-@dataclass
+@record
 class Planner:
     pf: PlanFile
     kb: Any

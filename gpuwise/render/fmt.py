@@ -16,11 +16,11 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..frozen import frozen
 from ..messages import fill, template_parts
 from ..paths import templates_dir
 from ..results import STEPS, Candidate, Recommendation, UsedCard
@@ -228,7 +228,7 @@ def md_code(value: Any) -> str:
     return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
 
 # ---------------------------------------------------------------------------- currency
-@dataclass(frozen=True)
+@frozen
 class Currency:
     """Which currency the report shows money in, and the rate from USD."""
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
-from ...frozen import frozen
+from ...frozen import frozen, record
 from ...results_serving import CurvePoint
 from .. import memory as M
 from . import rate as R
@@ -34,7 +34,7 @@ class Alternative:
     max_concurrent_sequences: int
 
 
-@dataclass
+@record
 class Serving:
     """The chosen way to serve on one GPU type x count, with its numbers."""
 

@@ -3,9 +3,9 @@ model's bytes and shape figures a step reads."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...frozen import frozen
 from ...knowledge.records import version_key
 from .. import GiB, usable_share
 from .. import memory as M
@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 
 # -------------------------------------------------------------------------------- engine
-@dataclass(frozen=True)
+@frozen
 class Engine:
     """A framework resolved for one job on one GPU type: every constant of the step formula."""
 
@@ -242,7 +242,7 @@ def quant_formats(kb: Any) -> dict:
 
 
 # ---------------------------------------------------------------------------- the model
-@dataclass(frozen=True)
+@frozen
 class ModelBytes:
     """A model's weights in one format, split the way a decode step reads them."""
 
@@ -273,7 +273,7 @@ def model_bytes(shape: Any, fmt: str, quant: dict) -> ModelBytes:
     return ModelBytes(total, embed_in, M.routed_expert_params(shape) * lin, lin)
 
 
-@dataclass(frozen=True)
+@frozen
 class ShapeConsts:
     """The shape figures a step needs, read once (the step runs thousands of times per recommendation)."""
 

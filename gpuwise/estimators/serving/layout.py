@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...frozen import frozen
 from ...messages import Phrase, phrase_text
 from .. import memory as M
 from ..interconnect import GPUS_PER_NODE, link_bandwidth
@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 
 # ------------------------------------------------------------------------------- layouts
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """How one model copy spans GPUs, and how many copies serve side by side."""
 
@@ -89,7 +89,7 @@ def _pinned(job: Any, options: list[Layout]) -> list[Layout]:
 
 
 # ------------------------------------------------------------------------------ replica
-@dataclass(frozen=True)
+@frozen
 class Replica:
     """One model copy on its GPUs: memory and the constants of its step."""
 

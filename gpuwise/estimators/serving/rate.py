@@ -23,9 +23,9 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 from ..interconnect import GPUS_PER_NODE
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
@@ -41,7 +41,7 @@ EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-W
 Z95 = 1.645  # standard normal 95th percentile (Poisson batch, normal approximation)
 
 
-@dataclass(frozen=True)
+@frozen
 class RatePoint:
     """One copy layout at a request rate (figures for the whole system)."""
 
@@ -61,7 +61,7 @@ class RatePoint:
         return self.stable and (ttft is None or self.ttft_p95 <= ttft) and (tpot is None or self.tpot_p95 <= tpot)
 
 
-@dataclass(frozen=True)
+@frozen
 class RateAnswer:
     """The request-rate answer of one layout: the most it serves within the targets, and at the rate asked."""
 
