@@ -91,18 +91,29 @@ def package_stamp() -> bytes:
     (memo.py) must have been written by this code."""
     global _STAMP
     if _STAMP is None:
-        root = Path(__file__).parent
-        parts = []
-        for dirpath, dirs, names in os.walk(root):
-            dirs[:] = [d for d in dirs if d != "__pycache__"]
-            for name in names:
-                if not name.endswith((".pyc", ".pyo")):
-                    with contextlib.suppress(OSError):
-                        st = os.stat(os.path.join(dirpath, name))
-                        parts.append(f"{os.path.relpath(os.path.join(dirpath, name), root)}:{st.st_size}:"
-                                     f"{st.st_mtime_ns}")
+        parts: list[str] = []
+        _stamp_dir(str(Path(__file__).parent), "", parts)
         _STAMP = "\n".join(sorted(parts)).encode()
     return _STAMP
+
+
+def _stamp_dir(path: str, prefix: str, parts: list[str]) -> None:
+    """``name:size:mtime`` of each file under ``path`` (its path from the package's folder), as
+    ``os.walk`` and ``os.path.relpath`` would name them (a third of the time: this runs in every
+    process); a linked folder is not entered, an unreadable entry is left out."""
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        with contextlib.suppress(OSError):
+            if entry.is_dir():
+                if name != "__pycache__" and not entry.is_symlink():
+                    _stamp_dir(entry.path, f"{prefix}{name}{os.sep}", parts)
+            elif not name.endswith((".pyc", ".pyo")):
+                st = entry.stat()
+                parts.append(f"{prefix}{name}:{st.st_size}:{st.st_mtime_ns}")
 
 
 def get(kind: str, digest: str | None) -> Any | None:

@@ -35,6 +35,16 @@ class _Words(argparse.HelpFormatter):
     goes through argparse's ``_``, which ``cli_words.argparse_in`` points at the catalog for
     ``--lang zh``; in English it is the text as written."""
 
+    building_width: int | None = None
+    """While :func:`_parser` builds the parser: the terminal's width, asked once (argparse makes a
+    formatter for each of ~80 options to check its metavar, and each asked the terminal again)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        if width is None and _Words.building_width is not None:
+            width = _Words.building_width
+        super().__init__(prog, indent_increment, max_help_position, width)
+
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = super()._get_help_string(action)
         return argparse._(text) if text else text  # type: ignore[attr-defined]
@@ -333,8 +343,33 @@ def _parser() -> argparse.ArgumentParser:
     (help is laid out to the terminal when it is printed)."""
     global _PARSER
     if _PARSER is None:
-        _PARSER = build_parser()
+        import functools
+
+        words = argparse._  # type: ignore[attr-defined]
+        # gettext looks for argparse's catalog on disk at every call (~35 while building): once per text
+        argparse._ = functools.cache(words)  # type: ignore[attr-defined]
+        _Words.building_width = _columns() - 2  # as HelpFormatter works it out (without importing shutil)
+        try:
+            _PARSER = build_parser()
+        finally:
+            argparse._ = words  # type: ignore[attr-defined]
+            _Words.building_width = None
     return _PARSER
+
+
+def _columns() -> int:
+    """The terminal's columns as ``shutil.get_terminal_size`` says them (``COLUMNS``, else the
+    terminal, else 80); importing shutil for it was ~3 ms of a JSON answer."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns
 
 
 _STARTING = False
@@ -676,6 +711,10 @@ def run() -> NoReturn:
     if recording is not None:
         with contextlib.suppress(Exception):
             recording.finish(digest, code)  # type: ignore[arg-type]
+    records = sys.modules.get("gpuwise.frozen")
+    if records is not None:  # the record classes compiled in this run, for the next one (no atexit here)
+        with contextlib.suppress(Exception):
+            records.save()
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:

@@ -8,7 +8,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
+from .chart_series import Charts
 from .ledger import Ledger, Timeline
+from .results_serving import ServingOut
 
 SEVERITIES = ("blocker", "warning", "info")
 TOPICS = ("memory", "compute", "interconnect", "cost", "compatibility", "used-hardware", "cloud-fees",
@@ -142,6 +144,45 @@ class ComputeOut(Frozen):
     terms: list[FormulaTerm] = []
 
 
+Number = int | float
+"""A figure as it was computed (an int stays an int in the JSON; a ``float`` field writes 0 as 0.0)."""
+
+
+class BuyLines(Frozen):
+    """What owning the configuration costs, item by item (USD; the resale negative)."""
+
+    cards: Number
+    server: Number
+    network: Number
+    power: Number
+    hosting: Number
+    licences: Number
+    resale: Number
+
+
+class GpuCost(Frozen):
+    """The price behind an estimate's cost: renting and buying it, which way the cost step chose,
+    the month buying pays off, the hourly rate, the offer and the price's date."""
+
+    rent_usd: Number | None = None
+    buy_usd: Number | None = None
+    acquisition: str | None = None
+    break_even_month: int | None = None
+    usd_per_gpu_hour: Number | None = None
+    provider: str | None = None
+    instance: str | None = None
+    price_as_of: str | None = None
+    buy_lines: BuyLines | None = Field(default=None, description="a configuration that can be bought: "
+                                       "its cost by item (left out otherwise)")
+
+    @model_serializer(mode="wrap")
+    def _lines_when_bought(self, handler: Any) -> dict[str, Any]:
+        out = handler(self)
+        if self.buy_lines is None:
+            del out["buy_lines"]
+        return out
+
+
 class GpuOut(Frozen):
     id: str
     name: str = ""
@@ -163,7 +204,7 @@ class GpuOut(Frozen):
     peak_kind: str = ""
     mfu: float | None = None
     terms: list[FormulaTerm] = []
-    cost: dict[str, Any] = {}
+    cost: GpuCost = GpuCost()
     ledger: Ledger | None = None
     timeline: Timeline | None = None
     # training (contract version 2): the layout chosen, and whether exactly what was asked fits
@@ -172,7 +213,7 @@ class GpuOut(Frozen):
     training: dict[str, Any] = Field(default={}, description="planner figures: step terms, exposed communication, "
                                      "goodput, suggested changes as data")
     # inference (contract version 2): the serving model at the load, with the framework and layout
-    serving: dict[str, Any] | None = Field(
+    serving: ServingOut | None = Field(
         default=None, description="max_concurrent_sequences, throughput_tokens_per_s (at concurrent_requests), "
         "max_throughput_tokens_per_s, ttft_s, tpot_s, framework, layout, targets met, curve")
 
@@ -222,7 +263,7 @@ class Candidate(Frozen):
     stage: str = Field(default="", description="the furthest step the candidate reached in the rule chain")
     ledger: Ledger | None = Field(default=None, description="the money of this configuration, line by line")
     timeline: Timeline | None = Field(default=None, description="its wall-clock hours by part and the hours billed")
-    serving: dict[str, Any] | None = None
+    serving: ServingOut | None = None
 
 
 class Recommendation(Frozen):
@@ -246,7 +287,7 @@ class Recommendation(Frozen):
     gpu_hours: float | None = None
     ledger: Ledger | None = None
     timeline: Timeline | None = None
-    serving: dict[str, Any] | None = None
+    serving: ServingOut | None = None
 
 
 class StepSummary(Frozen):
@@ -323,7 +364,7 @@ class RecommendResult(Frozen):
     question: dict[str, Any] = {}
     assumptions: list[Assumption] = []
     steps: list[StepSummary] = []
-    charts: dict[str, Any] = {}
+    charts: Charts = Charts()
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[StalePrice] = []
     prices_used: list[PriceUsed] = Field(
@@ -347,6 +388,74 @@ class GivenUp(Frozen):
                       "not part of the JSON")
 
 
+class UsedCard(Frozen):
+    """One used card as the audit judged it: its card fact (:class:`gpuwise.decide.facts.CardFact`,
+    where each field is described) without the GPU id, one per GPU of its nvidia-smi report judged.
+    -1 (or "") is "not known"."""
+
+    card: int
+    serial: str
+    consumer: bool
+    purchase: bool
+    primary: bool
+    manufactured: str
+    has_dates: bool
+    months_to_sale: int
+    fan_cv: Number
+    fan_swing: Number
+    fan_samples: int
+    power_cv: Number
+    power_swing: Number
+    power_samples: int
+    segment: str
+    has_smi: bool
+    smi_error: str
+    serial_given: bool
+    serial_in_report: int
+    gpu_index: int
+    gpus_in_report: int
+    judged_all: bool
+    report_serial: str
+    retired_pages: int
+    remapped_rows: int
+    pending: bool
+    remap_failure: bool
+    remap_banks_exhausted: int
+    uncorrectable_ecc: int
+    correctable_ecc: int
+    pstate: int
+    gpu_idle_known: bool
+    gpu_idle: bool
+    link_width: int
+    link_width_max: int
+    link_gen: int
+    link_gen_max: int
+    pcie_replays: int
+    power_limit_w: Number
+    default_power_limit_w: Number
+    app_clocks_off_mhz: int
+    throttle_reasons: str
+    throttling: bool
+    reason_hw_slowdown: bool
+    reason_hw_thermal_slowdown: bool
+    reason_hw_power_brake: bool
+    reason_sw_thermal_slowdown: bool
+    vbios: str
+    product_name: str
+    product_matches: int
+    memory_mib: int
+    claimed_memory_mib: int
+    memory_ratio: Number
+    gpu_temp_c: int
+    gpu_temp_limit_c: int
+    gpu_slowdown_temp_c: int
+    gpu_shutdown_temp_c: int
+    mem_temp_c: int
+    mem_temp_limit_c: int
+    mem_type: str
+    mem_throttle_c: int
+
+
 class AuditResult(Frozen):
     verdict: Literal["approve", "revise", "reject"]
     findings: list[Finding]
@@ -362,13 +471,13 @@ class AuditResult(Frozen):
     assumptions: list[Assumption] = []
     trace: list[TraceEntry] = []
     steps: list[StepSummary] = []
-    charts: dict[str, Any] = {}
+    charts: Charts = Charts()
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[StalePrice] = []
     prices_used: list[PriceUsed] = Field(
         default=[], description="the prices the proposal's cost and the alternative's rest on (alternative's "
                                 "items start 'alternative: ')")
-    cards: list[dict[str, Any]] = []
+    cards: list[UsedCard] = []
     currency: CurrencyInfo | None = None
     house_rules: HouseRules | None = None
     policy: dict[str, Any] = Field(default={}, description="the policy values the decision used")

@@ -28,6 +28,7 @@ from gpuwise.results import (
     RecommendResult,
     StepSummary,
     TraceEntry,
+    UsedCard,
 )
 
 PARAMS = 68.98e9
@@ -576,12 +577,37 @@ PROPOSED = Candidate(
 )
 
 
-def _card(n: int, serial: str, made: str, *, has_smi: bool = True, **readings) -> dict:
-    """A used card as the audit reports it: its fact, with -1 and "" for what is not known."""
+def _card(n: int, serial: str, made: str, *, has_smi: bool = True, **readings) -> UsedCard:
+    """A used card as the audit reports it: its fact, with -1 and "" for what is not known (an
+    RTX 3090 of 24 GB bought, its serial given, alone in its nvidia-smi report)."""
     card = {
         "card": n,
         "serial": serial,
         "consumer": True,
+        "purchase": True,
+        "primary": True,
+        "serial_given": True,
+        "serial_in_report": 1 if has_smi else -1,
+        "gpu_index": 1,
+        "gpus_in_report": 1 if has_smi else 0,
+        "judged_all": False,
+        "report_serial": serial if has_smi else "",
+        "remap_banks_exhausted": -1,
+        "pcie_replays": 0 if has_smi else -1,
+        "pstate": 0 if has_smi else -1,
+        "gpu_idle_known": has_smi,
+        "gpu_idle": False,
+        "memory_mib": 24576 if has_smi else -1,
+        "claimed_memory_mib": 24576,
+        "memory_ratio": 1.0 if has_smi else -1.0,
+        "gpu_temp_c": -1,
+        "gpu_temp_limit_c": -1,
+        "gpu_slowdown_temp_c": -1,
+        "gpu_shutdown_temp_c": -1,
+        "mem_temp_c": -1,
+        "mem_temp_limit_c": -1,
+        "mem_type": "GDDR6X" if has_smi else "",
+        "mem_throttle_c": 110 if has_smi else -1,
         "manufactured": made,
         "has_dates": bool(made),
         "months_to_sale": 30 if made else -1,
@@ -633,7 +659,7 @@ def _card(n: int, serial: str, made: str, *, has_smi: bool = True, **readings) -
             }
         )
         card.update(vbios="", product_name="", power_limit_w=-1.0, default_power_limit_w=-1.0)
-    return card
+    return UsedCard(**card)
 
 
 def audit_result() -> AuditResult:

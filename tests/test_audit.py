@@ -61,9 +61,9 @@ def test_used_mining_cards():
             ("USED-LONG-SHELF-GAP", "info"), ("USED-REPORT-WITHOUT-SERIAL", "info")} <= {x[:2] for x in found}
     assert r.verdict == "reject"
     card = r.cards[0]
-    assert card["months_to_sale"] == 30 and card["link_width"] == 8 and card["link_width_max"] == 16
+    assert card.months_to_sale == 30 and card.link_width == 8 and card.link_width_max == 16
     # 10,240 MiB shown against the 3090's 24 GB = 24,576 MiB
-    assert card["memory_mib"] == 10240 and card["memory_ratio"] == pytest.approx(10240 / 24576, abs=1e-4)
+    assert card.memory_mib == 10240 and card.memory_ratio == pytest.approx(10240 / 24576, abs=1e-4)
 
 
 def test_old_driver_blocks_h100():
@@ -149,7 +149,7 @@ def test_every_gpu_of_a_multi_gpu_report_is_judged_without_a_serial(tmp_path):
     xml = "derived_dual-a5000_second-gpu-no-spare-rows.xml"
     r, used = used_card_audit(tmp_path, xml, "rtx-a6000")
     assert {("USED-REMAP-BANKS-EXHAUSTED", "blocker"), ("USED-REPORT-ALL-GPUS", "info")} <= used
-    assert [c["gpu_index"] for c in r.cards] == [1, 2] and all(c["judged_all"] for c in r.cards)
+    assert [c.gpu_index for c in r.cards] == [1, 2] and all(c.judged_all for c in r.cards)
     # by serial, only the card on offer is judged: the first GPU is sound
     _, first = used_card_audit(tmp_path, xml, "rtx-a6000", "0123456789012")
     assert not {rule for rule, _ in first} & {"USED-REMAP-BANKS-EXHAUSTED", "USED-REPORT-ALL-GPUS"}

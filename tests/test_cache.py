@@ -136,3 +136,24 @@ def gpuwise_recommend(example: str):
     import gpuwise
 
     return gpuwise.recommend(ROOT / "examples" / example)
+
+
+def test_the_package_stamp_names_every_file_of_the_package_with_its_size_and_time():
+    """Every cache key and the answer memo carry the stamp: each file of the package but compiled
+    bytecode, by its path inside the package, its size and modification time, in name order."""
+    from gpuwise import cache
+
+    root = Path(cache.__file__).parent
+    want = []
+    for dirpath, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in names:
+            if not name.endswith((".pyc", ".pyo")):
+                path = os.path.join(dirpath, name)
+                st = os.stat(path)
+                want.append(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}")
+    cache._STAMP = None
+    stamp = cache.package_stamp().decode().split("\n")
+    assert stamp == sorted(want)
+    assert "cache.py:" + str(os.stat(root / "cache.py").st_size) in "\n".join(stamp)
+    assert any(line.startswith(os.path.join("render", "locale", "")) for line in stamp)  # folders below too

@@ -56,7 +56,7 @@ def test_serving_cluster_for_70b_is_bought_as_whole_baseboards_with_hosting(kb):
             assert c.memory_per_gpu_bytes <= c.usable_per_gpu_bytes
     # TPOT target met by the answer (the user's 50 ms)
     est = estimate(_file("serve-70b-buy-3y.yaml"), gpu=rec.gpu, gpus=rec.count)
-    assert est.gpu.serving["tpot_s"] <= 0.050
+    assert est.gpu.serving.tpot_s <= 0.050
 
 
 def test_four_h200_bought_for_three_years_by_hand(kb):
@@ -67,13 +67,13 @@ def test_four_h200_bought_for_three_years_by_hand(kb):
     4.44 kW; colocation $250 per kW-month (retail cabinet rates) x 36 = $39,960; energy 4.44 kW x
     PUE 1.58 (Uptime Institute) x 26,280 h x $0.15 = $27,654; resale 0.70^3 of the cards."""
     est = estimate(_file("serve-70b-buy-3y.yaml"), gpu="H200", gpus=4)
-    lines = est.gpu.cost["buy_lines"]
-    assert lines["cards"] == pytest.approx(118_000, rel=1e-6)
-    assert lines["server"] == pytest.approx(28_000, rel=1e-6)
-    assert lines["hosting"] == pytest.approx(4.44 * 250 * 36, rel=1e-3)
-    assert lines["power"] == pytest.approx(4.44 * 1.58 * 36 * 730 * 0.15, rel=1e-3)
-    assert lines["resale"] == pytest.approx(-118_000 * 0.7 ** 3, rel=1e-3)
-    assert lines["network"] == 0  # one server: no scale-out fabric to buy
+    lines = est.gpu.cost.buy_lines
+    assert lines.cards == pytest.approx(118_000, rel=1e-6)
+    assert lines.server == pytest.approx(28_000, rel=1e-6)
+    assert lines.hosting == pytest.approx(4.44 * 250 * 36, rel=1e-3)
+    assert lines.power == pytest.approx(4.44 * 1.58 * 36 * 730 * 0.15, rel=1e-3)
+    assert lines.resale == pytest.approx(-118_000 * 0.7 ** 3, rel=1e-3)
+    assert lines.network == 0  # one server: no scale-out fabric to buy
     # two H200 SXM cannot be bought: the baseboards hold 4 or 8
     plan, why = K.buy_plan(kb.prices, kb.gpus["h200-141gb-sxm"], 2, kb.tco)
     assert plan is None and "buy 4" in messages.phrase_text(why)
@@ -125,17 +125,17 @@ def test_a_year_of_one_4090_in_an_office_by_hand():
     year. Renting the same hours at RunPod's $0.34 costs more, so buying wins."""
     est = estimate(_file("one-4090-office-year.yaml"), gpu="RTX 4090", gpus=1)
     g = est.gpu
-    lines = g.cost["buy_lines"]
+    lines = g.cost.buy_lines
     hours = g.wall_hours
     assert 7000 < hours < 8760  # a year of experiments, not a weekend
-    assert lines["cards"] == pytest.approx(3159.99, rel=1e-6)
-    assert lines["server"] == pytest.approx(800, rel=1e-6)
-    assert lines["hosting"] == 0
-    assert lines["power"] == pytest.approx(0.700 * 1.0 * hours * 0.15, rel=2e-3)
-    assert lines["resale"] == pytest.approx(-3159.99 * 0.70, rel=1e-3)
+    assert lines.cards == pytest.approx(3159.99, rel=1e-6)
+    assert lines.server == pytest.approx(800, rel=1e-6)
+    assert lines.hosting == 0
+    assert lines.power == pytest.approx(0.700 * 1.0 * hours * 0.15, rel=2e-3)
+    assert lines.resale == pytest.approx(-3159.99 * 0.70, rel=1e-3)
     buy = 3159.99 + 800 + 0.7 * hours * 0.15 - 3159.99 * 0.7
-    assert g.cost["buy_usd"] == pytest.approx(buy, rel=2e-3)
-    assert g.cost["rent_usd"] == pytest.approx(0.34 * hours, rel=2e-3)
+    assert g.cost.buy_usd == pytest.approx(buy, rel=2e-3)
+    assert g.cost.rent_usd == pytest.approx(0.34 * hours, rel=2e-3)
     assert g.acquisition == "buy" and buy < 0.34 * hours
 
 
@@ -239,7 +239,7 @@ def test_china_shortlist_ends_in_a_priced_purchase_in_cny(kb):
         assert over[0].evidence["budget_usd"] == pytest.approx(2_000_000 / 6.7661, rel=1e-4)
     if rec.gpu == "h20-96gb-sxm":
         est = estimate(_file("china-shortlist-cny.yaml"), gpu=rec.gpu, gpus=rec.count)
-        assert est.gpu.cost["buy_lines"]["cards"] == pytest.approx(880_000 / 6.7661 * rec.count / 8, rel=1e-4)
+        assert est.gpu.cost.buy_lines.cards == pytest.approx(880_000 / 6.7661 * rec.count / 8, rel=1e-4)
     # vLLM serves on Ascend through the vllm-ascend plugin: the 910B is judged on memory and price,
     # not refused as an unsupported vendor
     assert not any(f.rule == "CMP-FRAMEWORK-GPU" and f.subject == "ascend-910b" for f in res.findings)

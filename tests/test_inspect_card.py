@@ -448,19 +448,19 @@ def test_variability_hand_computed():
     # fan speed readings: mean (30+85+40+90)/4 = 61.25; squared deviations from the mean
     # 31.25^2 + 23.75^2 + 21.25^2 + 28.75^2 = 976.5625 + 564.0625 + 451.5625 + 826.5625 = 2818.75
     stats = variability([30, 85, 40, 90])
-    assert stats["n"] == 4
-    assert stats["mean"] == 61.25
-    assert stats["stdev"] == pytest.approx(math.sqrt(2818.75 / 3))  # 30.6526...
-    assert stats["cv"] == pytest.approx(math.sqrt(2818.75 / 3) / 61.25)  # 0.50045...
-    assert (stats["min"], stats["max"]) == (30, 90)
-    assert stats["relative_swing"] == pytest.approx(60 / 61.25)  # 0.97959...
+    assert stats.n == 4
+    assert stats.mean == 61.25
+    assert stats.stdev == pytest.approx(math.sqrt(2818.75 / 3))  # 30.6526...
+    assert stats.cv == pytest.approx(math.sqrt(2818.75 / 3) / 61.25)  # 0.50045...
+    assert (stats.min, stats.max) == (30, 90)
+    assert stats.relative_swing == pytest.approx(60 / 61.25)  # 0.97959...
 
 
 def test_variability_steady_and_edge_cases():
     steady = variability([182.0, 182.0, 182.0])
-    assert (steady["stdev"], steady["cv"], steady["relative_swing"]) == (0.0, 0.0, 0.0)
+    assert (steady.stdev, steady.cv, steady.relative_swing) == (0.0, 0.0, 0.0)
     zero = variability([-1.0, 1.0])
-    assert zero["mean"] == 0.0 and zero["cv"] is None and zero["relative_swing"] is None
+    assert zero.mean == 0.0 and zero.cv is None and zero.relative_swing is None
     with pytest.raises(UserError, match="at least 2"):
         variability([40.0])
     with pytest.raises(UserError, match="finite"):

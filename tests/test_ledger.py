@@ -60,9 +60,9 @@ def check_invariants(result) -> int:
                 assert c.wall_days * 24 == pytest.approx(tl.wall_hours, rel=1e-9)
             if c.gpu_hours is not None:
                 assert c.gpu_hours == pytest.approx(tl.gpu_hours, rel=1e-9)
-        sv = c.serving or {}
-        if sv.get("tpot_s"):
-            assert sv["per_sequence_tokens_per_s"] * sv["tpot_s"] == pytest.approx(1.0, rel=0.05)
+        sv = c.serving
+        if sv is not None and sv.tpot_s:
+            assert sv.per_sequence_tokens_per_s * sv.tpot_s == pytest.approx(1.0, rel=0.05)
         checked += 1
     return checked
 
@@ -230,14 +230,14 @@ def test_a_three_year_purchase_breaks_even_where_the_lines_cross(tmp_path):
                         "prompt_tokens": 1000, "output_tokens": 500},
            "constraints": {"gpus": ["h100-80gb-sxm"], "acquisition": "buy", "project_months": 36, "max_gpus": 8}}
     r = recommend(req)
-    curve = r.charts["cost_curve"]
-    assert curve["unit"] == "months" and curve["x"][-1] == 36
-    rent_a_month = curve["rent_total"] / 36
-    running_a_month = (curve["buy_cash_out"] - curve["buy_upfront"]) / 36
-    assert curve["break_even"] == pytest.approx(curve["buy_upfront"] / (rent_a_month - running_a_month), rel=1e-6)
-    assert not float(curve["break_even"]).is_integer()
-    assert curve["buy"][-1] == pytest.approx(r.recommendation.ledger.cash_out)
-    assert curve["buy_net"] == pytest.approx(r.recommendation.ledger.total)
+    curve = r.charts.cost_curve
+    assert curve.unit == "months" and curve.x[-1] == 36
+    rent_a_month = curve.rent_total / 36
+    running_a_month = (curve.buy_cash_out - curve.buy_upfront) / 36
+    assert curve.break_even == pytest.approx(curve.buy_upfront / (rent_a_month - running_a_month), rel=1e-6)
+    assert not float(curve.break_even).is_integer()
+    assert curve.buy[-1] == pytest.approx(r.recommendation.ledger.cash_out)
+    assert curve.buy_net == pytest.approx(r.recommendation.ledger.total)
 
 
 def test_records_built_without_model_construct_are_the_same_records():

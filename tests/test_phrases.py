@@ -199,12 +199,12 @@ def test_a_chart_point_is_named_from_its_parts():
     from .conftest import answer_of
 
     r = answer_of("audit", ROOT / "examples" / "proposal-good-lora-8xh100.yaml")
-    point = next(p for p in r.charts["time_cost"] if p["chosen"])
-    assert point["label"] == f"{point['count']} x {point['gpu']} ({point['acquisition']})"
+    point = next(p for p in r.charts.time_cost if p.chosen)
+    assert point.label == f"{point.count} x {point.gpu} ({point.acquisition})"
     html = report.render(r, "html", lang="zh", detail="full")
-    assert f"{point['count']} × {point['gpu']}（租用）（替代方案）" in html and "(rent)" not in html
+    assert f"{point.count} × {point.gpu}（租用）（替代方案）" in html and "(rent)" not in html
     en = report.render(r, "html", lang="en", detail="full")
-    assert f"{point['count']} × {point['gpu']} (rent) (the alternative)" in en
+    assert f"{point.count} × {point.gpu} (rent) (the alternative)" in en
 
 
 # ---------------------------------------------------------------- formulas (estimators: a Term's formula)
@@ -747,8 +747,8 @@ def test_why_a_workload_is_unplaced_is_message_ids(tmp_path):
     assert u.reason_phrases[0][1] == "plan.unplaced.no_type" and messages.phrase_text(u.reason_phrases) == u.reason
     inner = [p[1] for p in u.reason_phrases[0][2]["reasons"]]
     assert inner and set(inner) <= {"plan.why.memory", "plan.why.deadline"}
-    w = next(w for w in r.workloads if w["name"] == "pretrain-70b")
-    assert w["why_not"] and all(isinstance(t, str) for t in w["why_not"].values())
+    w = next(w for w in r.workloads if w.name == "pretrain-70b")
+    assert w.why_not and all(isinstance(t, str) for t in w.why_not.values())
     assert {b.kind for b in r.binding if b.subject == "pretrain-70b"} >= {"deadline"}
     owned = next(f for f in r.findings if f.rule == "PLAN-OWNED-CANNOT-RUN")
     assert [p[1] for p in owned.values["owned_reason_phrases"]] == ["plan.why.owned_gpu"]

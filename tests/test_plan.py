@@ -78,7 +78,7 @@ def test_two_workloads_rented_cost_the_offer_times_the_hours():
 
 # --------------------------------------------------------------------------- invariants
 def check_invariants(r) -> None:
-    names = {w["name"] for w in r.workloads}
+    names = {w.name for w in r.workloads}
     placed = {p.workload for m in r.months for p in m.placements}
     stated = {u.workload for u in r.unplaced}
     assert names <= placed | stated, "every workload is placed or its reason is stated"
@@ -93,11 +93,11 @@ def check_invariants(r) -> None:
             at_once = sum(p.count for p in m.placements if p.gpu == g and p.acquisition != "rent" and p.copies)
             assert at_once <= n
     for w in r.workloads:  # a service's load is carried every month (capacity before demand)
-        if w["kind"] != "serving" or w["name"] in stated:
+        if w.kind != "serving" or w.name in stated:
             continue
-        opts = _options(r, w["name"])
-        for m, d in zip(r.months, w["demand"], strict=True):
-            carried = sum(p.copies * opts[p.gpu].capacity for p in m.placements if p.workload == w["name"])
+        opts = _options(r, w.name)
+        for m, d in zip(r.months, w.demand, strict=True):
+            carried = sum(p.copies * opts[p.gpu].capacity for p in m.placements if p.workload == w.name)
             assert carried >= d * (1 - 1e-6)
     for b in r.baseline_details:
         if b.allowed and not r.unplaced:

@@ -74,11 +74,11 @@ def test_lab_that_owns_enough_buys_nothing_and_rents_nothing(lab):
 def test_growing_service_gets_capacity_before_demand_exceeds_it(growing):
     check_invariants(growing)  # among them: every month's load is carried
     assert growing.unplaced == []
-    chat = next(w for w in growing.workloads if w["name"] == "chat-8b")
-    assert chat["demand"][11] == pytest.approx(2 * 300 * 1.25 ** 11, rel=1e-3)  # output tokens/s in month 12
+    chat = next(w for w in growing.workloads if w.name == "chat-8b")
+    assert chat.demand[11] == pytest.approx(2 * 300 * 1.25 ** 11, rel=1e-3)  # output tokens/s in month 12
     opts = _options(growing, "chat-8b")
-    owned = {o["gpu"]: o["count"] for o in growing.owned}
-    for month, demand in zip(growing.months, chat["demand"], strict=True):
+    owned = {o.gpu: o.count for o in growing.owned}
+    for month, demand in zip(growing.months, chat.demand, strict=True):
         # what carries the load this month: the owned fleet where it can, bought or rented beyond it
         copies = [p for p in month.placements if p.workload == "chat-8b"]
         assert sum(p.copies * opts[p.gpu].capacity for p in copies) >= demand * (1 - 1e-6)

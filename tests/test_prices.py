@@ -84,7 +84,7 @@ def test_a_year_of_one_rtx_4090_in_an_office_against_renting_it_around_the_clock
     buy = card + share + power + 0.0 - card * 0.70
     assert n.rent_usd == pytest.approx(rent) and n.rent_provider == "runpod"
     assert ev.market.hosting == "office" and ev.market.hosting_assumed is True
-    assert ev.buy.lines["hosting"] == 0 and ev.buy.lines["power"] == pytest.approx(power)
+    assert ev.buy.hosting.value == 0 and ev.buy.power.value == pytest.approx(power)
     assert n.buy_usd == pytest.approx(buy)
     assert buy < rent  # owning the card beats renting it every hour of the year
     assert n.acquisition == "buy" and n.provider is None  # a bought card has no rental place

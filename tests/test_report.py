@@ -25,6 +25,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
+from gpuwise.chart_series import Charts, CostCurve, MemoryBar, TimeCostPoint
 from gpuwise.errors import UserError
 from gpuwise.paths import templates_dir
 from gpuwise.render import charts, report
@@ -239,14 +240,19 @@ def test_audit_verdict_first_alternative_savings_and_cards():
     assert "Verdict: REJECT" in html_out
 
 
-def test_audit_cards_of_another_shape_still_render():
-    r = audit_result().model_copy(update={"cards": [
-        {"serial": "X1", "status": "warn", "age_months": 14, "signals": {"fan_speed_cv": 0.4, "note": "odd"},
-         "new_check": 3}]})
-    out = report.render(r, "text", detail="full")
-    assert "Card 1: X1: suspect" in out
+def test_audit_card_fields_without_a_worded_row_are_shown_as_they_came():
+    """A used card is a typed record (results.UsedCard); a field the report has no worded row for
+    yet is listed by its name with its value, and a card no finding is about is "passed" when
+    something was measured on it, "could not check" when nothing was."""
+    r = audit_result()
+    card = r.cards[1].model_copy(update={"serial": "X1", "gpus_in_report": 3, "months_to_sale": 14})
+    out = report.render(r.model_copy(update={"cards": [card]}), "text", detail="full")
+    assert "Card 1: X1: passed" in out
     assert re.search(r"Months from manufacture to sale\s+14", out)
-    assert re.search(r"signals: fan_speed_cv\s+0.4", out) and re.search(r"new_check\s+3", out)
+    assert re.search(r"gpus_in_report\s+3", out) and re.search(r"serial_given\s+true", out)
+    blank = r.cards[2].model_copy(update={"serial": "X2"})
+    assert "Card 1: X2: could not check" in report.render(r.model_copy(update={"cards": [blank]}), "text",
+                                                          detail="full")
 
 
 @pytest.mark.parametrize("verdict,label", [("approve", "APPROVE"), ("revise", "REVISE")])
@@ -378,11 +384,11 @@ def test_html_charts_are_present_accessible_and_have_text_alternatives():
 def test_html_audit_charts_are_about_the_proposal():
     r = audit_result()
     # renting 1,000 a month against buying 9,000 up front and 200 a month: they cross at 9,000 / 800
-    curve = {"unit": "months", "x": list(range(13)), "period": "project", "span": 12,
-             "rent": [i * 1000.0 for i in range(13)], "rent_total": 12000.0,
-             "buy": [9000.0 + i * 200 for i in range(13)], "buy_cash_out": 11400.0, "resale": -4000.0,
-             "resale_after_months": 12, "buy_net": 7400.0, "break_even": 9000 / 800}
-    charts = {**r.charts, "proposal_cost_curve": curve, "cost_curve": COST_CURVE}
+    curve = CostCurve(unit="months", x=list(range(13)), period="project", span=12,
+                      rent=[i * 1000.0 for i in range(13)], rent_total=12000.0,
+                      buy=[9000.0 + i * 200 for i in range(13)], buy_cash_out=11400.0, resale=-4000.0,
+                      resale_after_months=12, buy_net=7400.0, break_even=9000 / 800)
+    charts = r.charts.model_copy(update={"proposal_cost_curve": curve, "cost_curve": CostCurve(**COST_CURVE)})
     out = report.render(r.model_copy(update={"charts": charts}), "html")
     figures = re.findall(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', out, re.S)
     ids = [f[0] for f in figures]
@@ -641,15 +647,20 @@ def test_result_as_dict_and_kind():
         report.render(recommend_result(), "text", kind="nonsense")
 
 
-def test_missing_and_malformed_chart_series_are_tolerated():
+def test_missing_and_degenerate_chart_series_are_tolerated():
+    """Series with nothing to draw (a line with one finite point, bars without parts, points with
+    neither time nor cost) give no chart rather than a guess; no series at all, charts rebuilt
+    from the candidates."""
     r = recommend_result()
-    broken = {"cost_curve": {"months": [0, 1, 2], "rent": [0, None, "x"], "buy": None},
-              "memory": "nonsense", "time_cost": [{"label": "a"}, 3]}
+    broken = Charts(cost_curve=CostCurve(unit="months", x=[0, 1, 2], period="project", span=2,
+                                         rent=[0, math.nan, math.inf]),
+                    memory=[MemoryBar(label="a")], time_cost=[TimeCostPoint(label="a")])
     out = report.render(r.model_copy(update={"charts": broken}), "html", detail="full")
     assert 'id="chart-cost"' not in out  # too few points to draw a line
-    assert 'id="chart-memory"' not in out  # a non-list series: no chart rather than a guess
+    assert 'id="chart-memory"' not in out  # bars without parts: no chart rather than a guess
     assert 'id="chart-time-cost"' not in out
-    out = report.render(r.model_copy(update={"charts": {}, "estimate": None, "steps": []}), "html", detail="full")
+    out = report.render(r.model_copy(update={"charts": Charts(), "estimate": None, "steps": []}), "html",
+                        detail="full")
     assert 'id="chart-memory"' in out and 'id="chart-time-cost"' in out  # rebuilt from the candidates
     out = report.render(r.model_copy(update={"charts": broken}), "html")
     assert 'id="chart-memory"' in out  # brief: the bars come from the candidates the report lists

@@ -145,18 +145,18 @@ def test_serving_names_the_framework_and_costs_a_million_output_tokens(serving):
     """Cost per million output tokens = cost per hour / (output tokens/s x 3600) x 1e6, with the cost
     per hour the project's cost over its hours (12 months x 730 h): computed by the engine, shown."""
     sv = serving.estimate.gpu.serving
-    cost = sv["cost_per_million_output_tokens"]
+    cost = sv.cost_per_million_output_tokens
     hours = 12 * 730
     rent = serving.candidates[0].rent_cost_usd if serving.candidates[0].rank == 1 else None
     rec_rent = next(c.rent_cost_usd for c in serving.candidates if c.rank == 1)
     assert rent is None or rent == rec_rent
-    assert cost["rent_usd"] == pytest.approx(rec_rent / hours / (sv["throughput_tokens_per_s"] * 3600) * 1e6)
+    assert cost.rent_usd == pytest.approx(rec_rent / hours / (sv.throughput_tokens_per_s * 3600) * 1e6)
     out = report.render(serving, "text")
     assert re.search(r"Served with\s+vLLM, 1 copy of TP \d", out)
-    assert f"{sv['throughput_tokens_per_s']:,.0f} output tokens/s in total" in out
-    assert f"${cost['rent_usd']:.2f} renting" in out
+    assert f"{sv.throughput_tokens_per_s:,.0f} output tokens/s in total" in out
+    assert f"${cost.rent_usd:.2f} renting" in out
     zh = report.render(serving, "text", lang="zh", currency="CNY")
-    assert f"租用 ¥{cost['rent_usd'] * serving.currency.usd_cny:.2f}" in zh
+    assert f"租用 ¥{cost.rent_usd * serving.currency.usd_cny:.2f}" in zh
 
 
 def test_the_serving_chart_draws_throughput_and_latency_against_load(serving):
@@ -165,8 +165,8 @@ def test_the_serving_chart_draws_throughput_and_latency_against_load(serving):
     assert '<polyline class="line-throughput"' in chart and '<polyline class="line-tpot"' in chart
     assert '<polyline class="line-ttft"' in chart
     sv = serving.estimate.gpu.serving
-    assert f"the load: {sv['concurrency']:g}" in chart and f"memory holds {sv['max_concurrent_sequences']}" in chart
-    assert chart.count("<tr>") >= len(sv["curve"])  # the data table beside it
+    assert f"the load: {sv.concurrency:g}" in chart and f"memory holds {sv.max_concurrent_sequences}" in chart
+    assert chart.count("<tr>") >= len(sv.curve)  # the data table beside it
 
 
 # ------------------------------------------------------------------------------------- audits
@@ -181,7 +181,7 @@ def test_audit_charts_show_the_proposal_first_and_name_the_alternative(which, re
     assert rows == [f"{p.count} × {p.gpu_name} (proposed)", f"{a.count} × {a.gpu_name} (the alternative)"]
     costs = [body for cid, body in figures if cid.startswith("chart-cost")]
     assert f"{p.count} × {p.gpu_name} (proposed)" in costs[0]  # bought with no rental offer: owning alone
-    if result.charts.get("cost_curve"):  # the alternative's own curve, named as the alternative's
+    if result.charts.cost_curve is not None:  # the alternative's own curve, named as the alternative's
         assert f"{a.count} × {a.gpu_name} (the alternative)" in costs[1]
     assert "chart-time-cost" not in dict(figures)  # no chart of unrelated candidates
     text = report.render(result, "text", detail="full")  # the brief may leave it to its table

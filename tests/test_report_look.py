@@ -156,9 +156,9 @@ def test_the_cost_chart_of_a_rental_job_spans_the_jobs_hours(training):
     assert "Hours of the job" in chart and "around the clock" not in chart
     assert "polyline class=\"line-resale\"" in chart and "Buy, after resale" in chart
     assert "no break-even in the period" in chart
-    curve = training.charts["cost_curve"]
-    assert curve["unit"] == "hours" and curve["x"][-1] == pytest.approx(rec.timeline.billed_hours)
-    assert curve["rent"][-1] == pytest.approx(rec.ledger.total)
+    curve = training.charts.cost_curve
+    assert curve.unit == "hours" and curve.x[-1] == pytest.approx(rec.timeline.billed_hours)
+    assert curve.rent[-1] == pytest.approx(rec.ledger.total)
     zh = report.render(training, "html", lang="zh", currency="CNY")
     assert "作业的小时数" in zh and "购买，转售后" in zh
 
@@ -173,8 +173,8 @@ def test_the_break_even_is_where_the_lines_cross():
     buy = L.ledger(L.period_months("project", 24), [L.line("capex", "c", 600), L.line("hosting", "h", 1200),
                                                     L.line("resale", "back", -300)])
     curve = K.cost_chart(rent, buy, buy, points=7)  # points every 24/7 months: 12 falls between two
-    assert curve["break_even"] == pytest.approx(12.0)
-    assert curve["buy"][0] == 600 and curve["buy"][-1] == 1800 and curve["resale"] == -300
+    assert curve.break_even == pytest.approx(12.0)
+    assert curve.buy[0] == 600 and curve.buy[-1] == 1800 and curve.resale == -300
     assert buy.cash_out == 1800 and buy.net == buy.total == 1500
 
 

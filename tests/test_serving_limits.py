@@ -146,10 +146,10 @@ def test_the_load_at_a_rate_keeps_littles_law(tmp_path):
     q["constraints"]["max_gpus"] = 1
     for rules, r in ((None, 3.5), (_house(tmp_path, rate(0.5)), 1.75)):
         sv = gpuwise.recommend(q, rules=rules).candidates[0].serving
-        assert sv["rate"]["requests_per_s"] == r and sv["rate"]["at_requests_per_s"]["requests_per_s"] == \
+        assert sv.rate.requests_per_s == r and sv.rate.at_requests_per_s.requests_per_s == \
             pytest.approx(r, rel=1e-6)
-        assert sv["concurrency"] == pytest.approx(r * (sv["ttft_s"] + 300 * sv["tpot_s"]), rel=1e-2)
-        assert sv["throughput_tokens_per_s"] == pytest.approx(r * 300, rel=1e-6)  # 300 output tokens a request
+        assert sv.concurrency == pytest.approx(r * (sv.ttft_s + 300 * sv.tpot_s), rel=1e-2)
+        assert sv.throughput_tokens_per_s == pytest.approx(r * 300, rel=1e-6)  # 300 output tokens a request
 
 
 def _pick(result) -> tuple:
@@ -178,24 +178,24 @@ def test_a_relaxed_p95_ttft_target_lets_a_cheaper_configuration_in_and_a_tight_o
     nvl, pro = ("h100-nvl-94gb", 1, "rent"), ("rtx-pro-6000-blackwell", 2, "buy")
 
     assert _pick(builtin) == nvl and builtin.recommendation.total_cost_usd == pytest.approx(22688.4, abs=1)
-    at = _one(builtin, nvl).serving["rate"]
-    assert 3.5 < at["max_requests_per_s"] < 4.5 and at["at_max"]["p95_ttft_s"] <= 0.25
+    at = _one(builtin, nvl).serving.rate
+    assert 3.5 < at.max_requests_per_s < 4.5 and at.at_max.p95_ttft_s <= 0.25
     assert not _one(builtin, pro).feasible and "SRV-RATE-TARGET" in _one(builtin, pro).rules
-    assert _one(builtin, pro).serving["rate"]["max_requests_per_s"] < 3.5
+    assert _one(builtin, pro).serving.rate.max_requests_per_s < 3.5
 
     assert _pick(relaxed) == pro and relaxed.recommendation.total_cost_usd == pytest.approx(15065.3, abs=1)
-    r = _one(relaxed, pro).serving["rate"]
-    assert r["targets"]["p95_ttft_s"] == 0.75 and r["max_requests_per_s"] > 3.5
-    assert 0.25 < r["at_max"]["p95_ttft_s"] <= 0.75
+    r = _one(relaxed, pro).serving.rate
+    assert r.targets.p95_ttft_s == 0.75 and r.max_requests_per_s > 3.5
+    assert 0.25 < r.at_max.p95_ttft_s <= 0.75
     assert relaxed.recommendation.total_cost_usd < builtin.recommendation.total_cost_usd
 
     gone = _one(tight, nvl)
     assert not gone.feasible and {"SRV-P95-TTFT-TARGET", "SRV-RATE-TARGET"} <= set(gone.rules)
-    assert gone.serving["rate"]["max_requests_per_s"] == 0
+    assert gone.serving.rate.max_requests_per_s == 0
     assert _pick(tight) != nvl and tight.recommendation.total_cost_usd > builtin.recommendation.total_cost_usd
     for c in tight.candidates:  # what the tight rule lets through meets 0.125 s at its highest rate
         if c.feasible:
-            assert c.serving["rate"]["at_max"]["p95_ttft_s"] <= 0.125
+            assert c.serving.rate.at_max.p95_ttft_s <= 0.125
 
 
 def test_p95_targets_without_a_rate_reject_what_serves_no_rate_within_them():
@@ -207,7 +207,7 @@ def test_p95_targets_without_a_rate_reject_what_serves_no_rate_within_them():
                       "p95_ttft_s": 0.5}, "constraints": {"gpus": ["rtx-4090"], "max_gpus": 1}}
     c = gpuwise.recommend(q).candidates[0]
     assert not c.feasible and "SRV-P95-TTFT-TARGET" in c.rules
-    assert c.serving["rate"]["max_requests_per_s"] == 0 and c.serving["rate"]["at_max"] is None
+    assert c.serving.rate.max_requests_per_s == 0 and c.serving.rate.at_max is None
 
 
 @pytest.mark.parametrize("name", ["p95-ttft-x3", "rate-x0.5", "throughput-x0.5"])
@@ -235,9 +235,9 @@ def test_whether_a_copy_runs_is_judged_against_the_candidates_server_size():
     q = {"workload": {"task": "inference", "model": "llama-3.1-405b", "precision": "bf16", "framework": "transformers",
                       "concurrent_requests": 4}, "constraints": {"gpus": ["gh200-144gb"], "max_gpus": 8}}
     gh = {c.count: c for c in gpuwise.recommend(q).candidates}[8]
-    assert "CMP-FRAMEWORK-NODES" in gh.rules and gh.serving["supports"]["multi_node"] is False
-    assert gh.serving["layout"]["gpus_per_copy"] > 4
+    assert "CMP-FRAMEWORK-NODES" in gh.rules and gh.serving.supports.multi_node is False
+    assert gh.serving.layout.gpus_per_copy > 4
     q["constraints"]["gpus"] = ["h200-141gb-sxm"]
     h200 = {c.count: c for c in gpuwise.recommend(q).candidates}[8]
-    assert h200.serving["layout"]["gpus_per_copy"] == 8 and h200.serving["supports"]["multi_node"] is True
+    assert h200.serving.layout.gpus_per_copy == 8 and h200.serving.supports.multi_node is True
     assert "CMP-FRAMEWORK-NODES" not in h200.rules

@@ -101,6 +101,23 @@ def test_disaggregated_decode_runs_without_prompt_chunks(kb):
     assert "two copies" in messages.template(one.rate.note)
 
 
+def test_disaggregated_prefill_of_a_long_prompt_counts_its_own_tokens(kb):
+    """A 12,000-token prompt with an 8,192-token step is prefilled in two chunks of 6,000 (its own tokens), not two
+    full chunks of 8,192. Hand check at a trickle of requests (no queueing): mean TTFT = 2 x the prefill of 6,000
+    tokens (attending 6,000 on average) + the KV cache's transfer to the decode copy."""
+    from gpuwise.estimators.serving import rate as R
+
+    w = dict(model="llama-3.1-8b", prompt_tokens=12000, output_tokens=200, requests_per_s=0.001, disaggregated=True,
+             parallelism={"tp": 1})
+    job = job_of(kb, **w)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 4)
+    eng, rep = s.engine, s.replica
+    transfer = SV.kv_per_token(job.shape, eng.kv_bytes) * 12000 / rep.layout.gpus_per_copy \
+        / R._link_bytes_per_s(job, eng, rep)
+    service = 2 * SV.prefill_seconds(job, eng, rep, 6000.0, 6000.0)
+    assert s.rate.at_rate.ttft_mean == pytest.approx(service + transfer, rel=1e-3)
+
+
 # --------------------------------------------------------------------------- speculative
 def test_eagle3_single_stream_speedup_matches_sglang(kb):
     """SGLang docs, Speculative Decoding: Llama-3.1-8B-Instruct on one H100 (MT-Bench) 158.34 tok/s plain,
@@ -185,10 +202,10 @@ def test_estimate_report_says_the_highest_rate_within_the_targets(kb):
     req = {"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000, "output_tokens": 500,
                         "requests_per_s": 2, "p95_ttft_s": 1, "p95_tpot_s": 0.05}}
     est = gpuwise.estimate(req, gpu="h100-80gb-sxm", gpus=1)
-    rate = est.gpu.serving["rate"]
+    rate = est.gpu.serving.rate
     text = report.render(est, "text", width=200)
     line = next(x for x in text.splitlines() if "Request rate" in x)
-    assert f"at most {rate['max_requests_per_s']:,.2f} requests/s within the p95 targets" in line
+    assert f"at most {rate.max_requests_per_s:,.2f} requests/s within the p95 targets" in line
     assert "at 2 requests/s: p95 first token" in line
     plain = gpuwise.estimate({"workload": {k: v for k, v in req["workload"].items()
                                            if k not in ("requests_per_s", "p95_ttft_s", "p95_tpot_s")}},

@@ -40,9 +40,9 @@ FLAGS = {
 }
 
 
-def _flag(sv: dict, where: tuple[str, str]):
-    block = sv.get(where[0]) or {}
-    return block.get(where[1])
+def _flag(sv, where: tuple[str, str]):
+    block = getattr(sv, where[0], None)
+    return getattr(block, where[1], None) if block is not None else None
 
 
 def _judged(result, rejecting: dict[str, set[str]]):
@@ -88,12 +88,12 @@ def test_a_house_rule_moves_the_flags_with_the_verdict(tmp_path):
     rejecting = {k: v[1] for k, v in FLAGS.items()}
     for name, who, value, rejected in _judged(relaxed, rejecting):
         assert value is (not rejected), (name, who, value)
-    shown = {c.serving["targets"]["max_ttft_ms"] for c in relaxed.candidates if c.serving}
+    shown = {c.serving.targets.max_ttft_ms for c in relaxed.candidates if c.serving}
     assert shown == {3000}
 
     def meets(res):
         return {f"{c.gpu} x {c.count}" for c in res.candidates if c.serving and c.stage != "memory"
-                and c.serving["targets"]["meets_ttft"]}
+                and c.serving.targets.meets_ttft}
 
     assert meets(built_in) < meets(relaxed)
 
@@ -110,15 +110,15 @@ def test_supports_gpu_is_the_framework_rule_s_verdict(tmp_path):
         return next(c for c in res.candidates if c.gpu == "p100-16gb-pcie" and c.count == 1)
 
     built = p100(gpuwise.recommend(q))
-    assert built.serving["supports"]["gpu"] is False and "CMP-FRAMEWORK-GPU" in built.rules
+    assert built.serving.supports.gpu is False and "CMP-FRAMEWORK-GPU" in built.rules
     doc = yaml.safe_load((ROOT / "rules" / "compute.yaml").read_text())
     rule = copy.deepcopy(next(r for r in doc["rules"] if r["id"] == "CMP-FRAMEWORK-GPU"))
     rule["any"] = [c for c in rule["any"] if c[0] != "cc"]
     rule["title"] += " (house: our vLLM build runs on Pascal)"
     mine = p100(gpuwise.recommend(q, rules=_house(tmp_path, [("compute", rule)])))
     assert "CMP-FRAMEWORK-GPU" not in mine.rules
-    assert mine.serving["supports"]["gpu"] is True
-    assert mine.serving["supports"]["reason"] == built.serving["supports"]["reason"]  # the reading, kept
+    assert mine.serving.supports.gpu is True
+    assert mine.serving.supports.reason == built.serving.supports.reason  # the reading, kept
 
 
 def test_the_estimator_leaves_the_verdicts_to_the_rules(kb):
@@ -131,8 +131,8 @@ def test_the_estimator_leaves_the_verdicts_to_the_rules(kb):
     sv = evaluate(job, kb.gpus["l40s"], 2).serving
     assert (sv.meets_throughput_target, sv.meets_ttft, sv.meets_tpot, sv.meets_rate) == (None, None, None, None)
     est = gpuwise.estimate(TPS, gpu="l40s", gpus=2)
-    targets = est.gpu.serving["targets"]
-    assert {targets["meets_ttft"], targets["meets_tpot"], targets["meets_throughput_target"]} <= {True, False}
+    targets = est.gpu.serving.targets
+    assert {targets.meets_ttft, targets.meets_tpot, targets.meets_throughput_target} <= {True, False}
     # the same configuration in recommend is shown with the same verdicts
     same = next(c for c in gpuwise.recommend(TPS).candidates if c.gpu == "l40s" and c.count == 2)
-    assert same.serving["targets"] == {k: v for k, v in targets.items()}
+    assert same.serving.targets == targets

@@ -93,8 +93,9 @@ def test_facts_are_built_from_the_records(kb):
     assert fact["rent_usd"] == k.rent_usd and fact["rent_term"] == k.rent_term
     assert fact["market"] == ev.market.market == "global"
     out = serving_json(sv)
-    assert out["layout"] == sv.layout.as_dict() and out["tpot_s"] == sv.tpot_s
-    assert out["per_sequence_tokens_per_s"] == pytest.approx(1 / sv.tpot_s)
+    assert out.layout.model_dump() == sv.layout.as_dict() and out.tpot_s == sv.tpot_s
+    assert out.per_sequence_tokens_per_s == pytest.approx(1 / sv.tpot_s)
+    assert out.model_dump(mode="json")["layout"] == sv.layout.as_dict()
 
 
 def test_a_solved_plan_is_handed_on_as_typed_records():
@@ -111,3 +112,84 @@ def test_a_solved_plan_is_handed_on_as_typed_records():
     assert 'ex["' not in source and 'a["' not in source and ".get(\"provider\")" not in source
     hints = typing.get_type_hints(judge.facts)
     assert hints["ex"] is solution.Extracted and hints["api"] == list[solution.HostedApi]
+
+
+# ------------------------------------------------------------- the results the layers hand on
+BAGS_BY_DESIGN = {
+    # a sentence's placeholder values, by name (reports/messages.yaml, the rules' messages)
+    "Finding.evidence", "Finding.values", "TraceEntry.facts", "TraceEntry.values", "Sentence.values",
+    "StepSummary.values", "Assumption.value", "Assumption.values",
+    # a formula's operands, by name, as the JSON shows them
+    "FormulaTerm.inputs", "LedgerLine.inputs", "Line.inputs",
+    # the input echoed back as it was given
+    "RecommendResult.question", "AuditResult.proposal", "EstimateResult.workload",
+    # the policy values in force, by policy name
+    "RecommendResult.policy", "AuditResult.policy",
+}
+"""Fields of the result models that are string-keyed by nature (names chosen by a message, a
+formula, the input or the policy file), not a bag of figures one module hands another."""
+
+KNOWN_BAGS = {"GpuOut.layout", "GpuOut.training"}
+"""Bags still left (issue 21 item 2): remove a field from here when it becomes a typed record."""
+
+
+def _result_bags(*roots: type) -> set[str]:
+    """``Model.field`` for every field of the pydantic models reachable from ``roots`` whose type is a
+    bare ``dict`` or ``Any``, or holds a dict with ``Any`` values (``list[dict[str, Any]]`` too)."""
+    from pydantic import BaseModel
+
+    def is_bag(t: Any, top: bool = True) -> bool:  # Any inside a list is a phrase's parts, not a bag
+        origin = typing.get_origin(t)
+        if (t is Any and top) or t is dict or (origin is dict and typing.get_args(t)[1] is Any):
+            return True
+        if origin in (typing.Union, types.UnionType):
+            return any(is_bag(a, top) for a in typing.get_args(t))
+        if origin in (list, tuple):
+            return any(is_bag(a, False) for a in typing.get_args(t) if a is not Ellipsis)
+        return False
+
+    def models(t: Any) -> list[type]:
+        if isinstance(t, type) and issubclass(t, BaseModel):
+            return [t]
+        return [m for a in typing.get_args(t) for m in models(a)]
+
+    seen: set[type] = set()
+    todo, out = list(roots), set()
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for name, f in cls.model_fields.items():
+            if is_bag(f.annotation):
+                out.add(f"{cls.__name__}.{name}")
+            todo += models(f.annotation)
+    return out
+
+
+def test_the_results_carry_typed_records_not_bags():
+    """The results the decision hands the views and the JSON (recommend, audit, estimate, plan) hold
+    typed records all the way down: the charts' series, a used card, an estimate's cost, the plan's
+    rentals. A ``dict[str, Any]`` field that comes back fails here; one that becomes typed must leave
+    KNOWN_BAGS."""
+    from gpuwise.plan.result import PlanResult
+    from gpuwise.results import AuditResult, EstimateResult, RecommendResult
+
+    found = _result_bags(RecommendResult, AuditResult, EstimateResult, PlanResult)
+    assert found - BAGS_BY_DESIGN - KNOWN_BAGS == set(), "a new untyped bag on a result"
+    assert KNOWN_BAGS - found == set(), "typed now: remove it from KNOWN_BAGS"
+    assert found >= BAGS_BY_DESIGN
+
+
+def test_the_result_bag_check_can_fail():
+    from pydantic import BaseModel
+
+    class Inner(BaseModel):
+        figures: list[dict[str, Any]] = []
+        fine: dict[str, int] = {}
+
+    class Outer(BaseModel):
+        inner: Inner | None = None
+        loose: Any = None
+
+    assert _result_bags(Outer) == {"Inner.figures", "Outer.loose"}

@@ -19,9 +19,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..frozen import frozen
 
 PLAN_CHOICE = "plan"
 """The value of the first question's plan choice (``questions.yaml``, ``workload.task``)."""
@@ -38,7 +39,7 @@ class StartPlan(Exception):
 
 
 # ------------------------------------------------------------------------------------ texts
-@dataclass(frozen=True)
+@frozen
 class PlanTexts:
     texts: dict[str, dict[str, str]]
     languages: tuple[str, ...]

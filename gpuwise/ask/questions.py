@@ -10,9 +10,10 @@ import operator
 import re
 import string
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..frozen import frozen
 
 QUESTIONS_FILE = Path(__file__).with_name("questions.yaml")
 SCHEMA_VERSION = 2
@@ -184,19 +185,19 @@ def _text(raw: Any, where: str, languages: tuple[str, ...], allowed: set[str] | 
 
 
 # ------------------------------------------------------------------------------ questions
-@dataclass(frozen=True)
+@frozen
 class Choice:
     value: Any
     title: Text
 
 
-@dataclass(frozen=True)
+@frozen
 class Term:
     text: Text
     aliases: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Question:
     """One question, as declared in ``questions.yaml``."""
 
@@ -236,7 +237,7 @@ class Question:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Questionnaire:
     questions: tuple[Question, ...]
     glossary: dict[str, Term]

@@ -8,10 +8,11 @@ import contextlib
 import copy
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from ..frozen import record
 from .answers import (
     _SIZE,
     _STATE,
@@ -40,7 +41,7 @@ from .questions import (
 
 
 # -------------------------------------------------------------------------------- session
-@dataclass
+@record
 class _Update:
     key: str
     value: Any

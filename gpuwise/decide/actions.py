@@ -16,11 +16,11 @@ every other firing is still counted against its subject.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..checked import made
-from ..frozen import frozen
+from ..frozen import frozen, record
 from ..messages import fill, placeholders
 from ..results import Finding, TraceEntry
 from .engine import Session
@@ -76,7 +76,7 @@ class Rejection:
     values: dict[str, Any]
 
 
-@dataclass
+@record
 class Conclusion:
     rule: str
     template: str
@@ -84,7 +84,7 @@ class Conclusion:
     text: str
 
 
-@dataclass
+@record
 class Outcome:
     trace: list[TraceEntry] = field(default_factory=list)
     findings: list[tuple[str, Finding]] = field(default_factory=list)  # (subject key, finding)

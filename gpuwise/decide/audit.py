@@ -12,21 +12,22 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .. import knowledge as knowledge_mod
+from ..chart_series import Charts
 from ..checked import made
 from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
+from ..frozen import record
 from ..inputs.job import check_network, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
-from ..results import Assumption, AuditResult, Candidate, StalePrice
+from ..results import Assumption, AuditResult, Candidate, StalePrice, UsedCard
 from . import engine
 from .actions import fact_key, ordered_findings
 from .recommend import (
@@ -137,9 +138,10 @@ not in its report is judged on every GPU of it, so 10,000 cards naming one 64-GP
 be 640,000 facts (about 16 GB)."""
 
 
-def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tuple[list[dict[str, Any]], list[dict]]:
-    """The used-card facts: one flat dict per card and GPU judged, and the same without ``gpu``
-    for the report.
+def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any
+               ) -> tuple[list[dict[str, Any]], list[UsedCard]]:
+    """The used-card facts: one flat dict per card and GPU judged, and the same as the result's
+    typed record (without ``gpu``) for the report.
 
     A card without an nvidia-smi report gives one fact.  A report gives one fact per GPU that
     stands for the card: the GPU with the card's serial, else the report's only GPU, else every
@@ -181,8 +183,8 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
         for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):
             if len(samples) > 1:  # a spread needs two samples
                 var = ic.variability(samples)
-                base[f"{name}_cv"] = var["cv"] if var["cv"] is not None else -1.0
-                base[f"{name}_swing"] = var["relative_swing"] if var["relative_swing"] is not None else -1.0
+                base[f"{name}_cv"] = var.cv if var.cv is not None else -1.0
+                base[f"{name}_swing"] = var.relative_swing if var.relative_swing is not None else -1.0
         if not c.nvidia_smi:
             facts.append(base)
             continue
@@ -210,7 +212,7 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any) -> tu
                 f["serial"] = f"{label} (GPU {index} of {n} in the report, {r.serial or r.pci_bus_id or 'no serial'})"
             facts.append(f)
     for f in facts:
-        views.append({k: v for k, v in f.items() if k != "gpu"})
+        views.append(UsedCard.model_construct(**f))  # every field of the fact but ``gpu``
     return facts, views
 
 
@@ -413,7 +415,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         ))
 
 
-@dataclass
+@record
 class _Judged:
     """What an audit takes from the alternatives once they are judged and ranked (the same for every
     proposal asking the same question: every rule reads one fact, and the proposal is never one of
@@ -422,13 +424,13 @@ class _Judged:
 
     alternative: Candidate | None
     alt_option: list[tuple[Any, str]]
-    charts: dict[str, Any]
+    charts: Charts
     knowledge_dates: dict[str, str]
     options: list[tuple[Any, str]]
     added: list[Assumption]
 
 
-@dataclass
+@record
 class _Search:
     """One question's alternative search (recommend's count search), and once an audit has judged
     them, what it took from them (``judged``); ``shared``: kept for the batch's later audits."""
@@ -500,13 +502,14 @@ def _alternatives(job: Any, gpu_ids: list[str], book: Any) -> _Search:
     return got
 
 
-def _with_proposal_curve(charts: dict[str, Any], proposed: Any, mode: str) -> dict[str, Any]:
+def _with_proposal_curve(charts: Charts, proposed: Any, mode: str) -> Charts:
     """The result's charts plus the proposal's own cumulative cost of renting and of buying over its
     period (the report draws the proposal first; ``cost_curve`` is the alternative's)."""
     curve = proposed.cost_chart(mode)
-    if not curve:
+    if curve is None:
         return charts
-    return {**charts, "proposal_cost_curve": {**curve, "label": f"{proposed.count} x {proposed.gpu.name}"}}
+    curve = curve.model_copy(update={"label": f"{proposed.count} x {proposed.gpu.name}"})
+    return charts.model_copy(update={"proposal_cost_curve": curve})
 
 
 def _alternative_key(key: str) -> bool:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import bisect
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -38,7 +37,7 @@ UNKNOWN = object()
 _NUMBER = (int, float)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Cond:
     name: str
     op: str
@@ -47,7 +46,7 @@ class _Cond:
     factor: float = 1.0
 
 
-@dataclass(frozen=True)
+@frozen
 class _Prepared:
     rejects: list[tuple[list[_Cond], list[_Cond]]]
     passes: dict[str, list[tuple[list[_Cond], list[_Cond]]]]  # stage -> pass rules (when, any)

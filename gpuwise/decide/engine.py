@@ -44,13 +44,14 @@ import itertools
 import signal
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import orjson
 
 from ..compat_py import import_durable
 from ..errors import EngineError
+from ..frozen import record
 from ..results import STAGES
 from .rulebook import CHAINED, DETAIL, OPEN, SEEN, Rulebook, engine_number
 
@@ -75,7 +76,7 @@ _SIDS = itertools.count(1)
 _registered: set[str] = set()
 
 
-@dataclass
+@record
 class Session:
     """What one consultation's rules did: firings in order, what each pass set, how far each
     candidate got."""

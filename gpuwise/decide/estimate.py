@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import knowledge as knowledge_mod
@@ -15,10 +14,12 @@ from ..estimators import interconnect as I
 from ..estimators import serving as SV
 from ..estimators.candidate import Evaluation, evaluate, memory_for, plan_training, requested_strategy, usable_bytes
 from ..estimators.cost import HOURS_PER_MONTH
+from ..frozen import frozen
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
-from ..results import ComputeOut, EstimateResult, FormulaTerm, GpuOut, MemoryOut
+from ..results import BuyLines, ComputeOut, EstimateResult, FormulaTerm, GpuCost, GpuOut, MemoryOut
+from ..results_serving import CostPerMillion as CostPerMillionOut
 
 if TYPE_CHECKING:
     from ..estimators.run import TrainingRun
@@ -124,14 +125,14 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     asked) is what the rules' memory step set (``verdict``)."""
     k = ev.cost
     terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]  # also fills the curve
-    cost: dict[str, Any] = {
-        "rent_usd": None, "buy_usd": None, "acquisition": None, "break_even_month": None, "usd_per_gpu_hour": None,
-        "provider": None, "instance": None, "price_as_of": None} if k is None else {
-        "rent_usd": k.rent_usd, "buy_usd": k.buy_usd, "acquisition": k.acquisition,
-        "break_even_month": k.break_even_month, "usd_per_gpu_hour": k.usd_per_gpu_hour,
-        "provider": k.provider, "instance": k.instance, "price_as_of": k.price_as_of}
-    if ev.buy:
-        cost["buy_lines"] = ev.buy.lines
+    b = ev.buy
+    lines = BuyLines(cards=b.cards.value, server=b.server.value, network=b.network.value if b.network else 0.0,
+                     power=b.power.value, hosting=b.hosting.value, licences=b.licences.value,
+                     resale=b.resale.value) if b else None
+    cost = GpuCost(buy_lines=lines) if k is None else GpuCost(
+        rent_usd=k.rent_usd, buy_usd=k.buy_usd, acquisition=k.acquisition, break_even_month=k.break_even_month,
+        usd_per_gpu_hour=k.usd_per_gpu_hour, provider=k.provider, instance=k.instance, price_as_of=k.price_as_of,
+        buy_lines=lines)
     tl, speed = ev.timeline, ev.speed
     wall_hours = speed.wall_hours if speed else None
     training = job.training and wall_hours is not None
@@ -155,7 +156,7 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     ))
 
 
-@dataclass(frozen=True)
+@frozen
 class CostPerMillion:
     """USD per million output tokens at a sustained load, renting and buying: the cost per hour (the
     project's cost over its hours, as the serving cost is counted) / (tokens/s x 3600) x 1e6 -- the
@@ -170,14 +171,14 @@ class CostPerMillion:
         tps = self.tokens_per_s
         return usd_per_hour / (tps * 3600) * 1e6 if tps is not None and tps > 0 and usd_per_hour is not None else None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> CostPerMillionOut:
         """``gpu.serving.cost_per_million_output_tokens`` of the estimate JSON."""
         words = formula("formula.cost_per_million")
-        return {"rent_usd": self.per_million(self.rent_usd_per_hour),
-                "buy_usd": self.per_million(self.buy_usd_per_hour),
-                "rent_usd_per_hour": self.rent_usd_per_hour, "buy_usd_per_hour": self.buy_usd_per_hour,
-                "tokens_per_s": self.tokens_per_s, "hours": self.hours,
-                "formula": messages.formula_text(words), "formula_phrases": messages.phrase_json(words)}
+        return CostPerMillionOut.model_construct(
+            rent_usd=self.per_million(self.rent_usd_per_hour), buy_usd=self.per_million(self.buy_usd_per_hour),
+            rent_usd_per_hour=self.rent_usd_per_hour, buy_usd_per_hour=self.buy_usd_per_hour,
+            tokens_per_s=self.tokens_per_s, hours=self.hours, formula=messages.formula_text(words),
+            formula_phrases=messages.phrase_json(words))
 
 
 def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, buy_usd: float | None,
@@ -188,7 +189,7 @@ def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, 
                           buy_usd / hours if buy_usd is not None and hours > 0 else None)
 
 
-@dataclass(frozen=True)
+@frozen
 class PlanOut:
     """What the estimate says of the plan (contract version 2): a training job's layout and whether it
     fits as asked (the memory rule that passed it says); an inference job's serving figures, with the
@@ -214,7 +215,7 @@ class PlanOut:
         shown = self.judged.on(self.serving) if self.judged is not None and self.serving is not None else self.serving
         serving = SV.serving_json(shown)
         if serving is not None and self.cost_per_million is not None:
-            serving["cost_per_million_output_tokens"] = self.cost_per_million.as_json()
+            serving = serving.model_copy(update={"cost_per_million_output_tokens": self.cost_per_million.as_json()})
         return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
 
 

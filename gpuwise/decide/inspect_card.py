@@ -15,6 +15,7 @@ import math
 import re
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import N_, UserError
@@ -94,7 +95,20 @@ def memory_errors(reading: GpuReading) -> MemoryErrors:
     )
 
 
-def variability(samples: Sequence[float]) -> dict[str, float | None]:
+@dataclass(frozen=True)
+class Variability:
+    """How much a series of readings moves (:func:`variability`)."""
+
+    n: int
+    mean: float
+    stdev: float
+    cv: float | None  # stdev / mean (None: the mean is 0)
+    min: float
+    max: float
+    relative_swing: float | None  # (max - min) / mean (None: the mean is 0)
+
+
+def variability(samples: Sequence[float]) -> Variability:
     """How much a series of readings moves: ``n``, ``mean``, ``stdev``, ``cv``, ``min``, ``max``,
     ``relative_swing``.
 
@@ -113,15 +127,8 @@ def variability(samples: Sequence[float]) -> dict[str, float | None]:
     mean = statistics.fmean(values)
     stdev = statistics.stdev(values)
     low, high = min(values), max(values)
-    return {
-        "n": float(len(values)),
-        "mean": mean,
-        "stdev": stdev,
-        "cv": stdev / mean if mean else None,
-        "min": low,
-        "max": high,
-        "relative_swing": (high - low) / mean if mean else None,
-    }
+    return Variability(n=len(values), mean=mean, stdev=stdev, cv=stdev / mean if mean else None, min=low, max=high,
+                       relative_swing=(high - low) / mean if mean else None)
 
 
 def months_between(manufactured: str | _dt.date, purchased: str | _dt.date) -> int:

@@ -13,11 +13,12 @@ import contextlib
 import gc
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
+from ..chart_series import Charts, MemoryBar, TimeCostPoint
 from ..checked import made
 from ..estimators import GB
 from ..estimators import cost as K
@@ -33,6 +34,7 @@ from ..estimators.candidate import (
     requested_pins,
     training_job,
 )
+from ..frozen import record
 from ..inputs.job import Job, note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -52,6 +54,7 @@ from ..results import (
     StalePrice,
     StepSummary,
 )
+from ..results_serving import ServingOut
 from . import bounds, engine, rulebook
 from .actions import Outcome, fact_key, materialize, ordered_findings
 from .estimate import _flops, gpu_out, memory_out, term_out
@@ -81,7 +84,7 @@ def rulebook_for(job: Job, rules: str | None = None) -> rulebook.Rulebook:
     return book
 
 
-@dataclass
+@record
 class Consultation:
     """The facts of one consultation, what the rules did with them, and the options by key."""
 
@@ -484,7 +487,7 @@ def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], scores: l
     return bool(cheap)
 
 
-@dataclass
+@record
 class Ranking:
     order: list[Scored]
     ranks: dict[str, int]
@@ -577,7 +580,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key))
     estimate = None
     steps: list[StepSummary] = []
-    charts: dict[str, Any] = {}
+    charts = Charts()
     if r.best is not None:
         ev, _mode = con.options[r.best]
         estimate = estimate_of(job, ev, con.verdict(r.best))
@@ -716,18 +719,12 @@ def _wall_days(e: Evaluation) -> float | None:
     return e.timeline.wall_days
 
 
-def serving_of(e: Evaluation, book: rulebook.Rulebook, fact: dict[str, Any]) -> dict[str, Any] | None:
-    """A serving configuration's figures at the stated load (the curve is left to the estimate):
-    per-sequence speed is one over the time per output token; ``meets_*``/``supports`` are the rules' verdicts."""
+def serving_of(e: Evaluation, book: rulebook.Rulebook, fact: dict[str, Any]) -> ServingOut | None:
+    """A serving configuration's figures at the stated load (the curve is left to the estimate);
+    ``meets_*``/``supports`` are the rules' verdicts (:func:`verdicts.judged_serving`)."""
     if e.serving is None:  # not served (a training job needs no serving module loaded)
         return None
-    sv = SV.serving_json(judged_serving(book, fact, e.serving))
-    if sv is None:
-        return None
-    sv.pop("curve", None)
-    tpot = sv.get("tpot_s")
-    sv.setdefault("per_sequence_tokens_per_s", 1 / tpot if tpot else None)
-    return sv
+    return SV.serving_json(judged_serving(book, fact, e.serving), with_curve=False)
 
 
 def _label(e: Evaluation) -> str:
@@ -800,20 +797,20 @@ def step_summaries(job: Job, con: Consultation, outcome: Outcome, key: str) -> l
     return out
 
 
-def _charts(job: Job, con: Consultation, r: Ranking) -> dict[str, Any]:
+def _charts(job: Job, con: Consultation, r: Ranking) -> Charts:
     order = [s.key for s in r.order]
     best = con.options[r.order[0].key][0]
     shown = list({id(e): e for e in (con.options[k][0] for k in order[:6])}.values())
-    memory = [{"label": f"{e.count} x {e.gpu.name}", "capacity": e.capacity, "usable": e.usable,
-               "parts": e.memory.breakdown()} for e in shown]
-    time_cost = [{"label": f"{con.options[k][0].count} x {con.options[k][0].gpu.id} ({con.options[k][1]})",
-                  # the label's parts as data: a report words the point in its language from these
-                  "count": con.options[k][0].count, "gpu": con.options[k][0].gpu.id, "acquisition": con.options[k][1],
-                  "wall_days": con.options[k][0].wall_days,
-                  "cost_usd": con.fact(k)["cost_usd"], "feasible": True, "chosen": k == r.best}
+    memory = [MemoryBar.model_construct(label=f"{e.count} x {e.gpu.name}", capacity=e.capacity, usable=e.usable,
+                                        parts=e.memory.breakdown()) for e in shown]
+    time_cost = [TimeCostPoint.model_construct(
+                     label=f"{con.options[k][0].count} x {con.options[k][0].gpu.id} ({con.options[k][1]})",
+                     # the label's parts as data: a report words the point in its language from these
+                     count=con.options[k][0].count, gpu=con.options[k][0].gpu.id, acquisition=con.options[k][1],
+                     wall_days=con.options[k][0].wall_days, cost_usd=con.fact(k)["cost_usd"], feasible=True,
+                     chosen=k == r.best)
                  for k in order[:40] if con.fact(k)["cost_usd"] >= 0]
-    charts: dict[str, Any] = {"memory": memory, "time_cost": time_cost}
     curve = best.cost_chart(con.options[r.order[0].key][1])
-    if curve:
-        charts["cost_curve"] = {**curve, "label": f"{best.count} x {best.gpu.name}"}
-    return charts
+    if curve is not None:
+        curve = curve.model_copy(update={"label": f"{best.count} x {best.gpu.name}"})
+    return Charts.model_construct(memory=memory, time_cost=time_cost, cost_curve=curve)

@@ -38,7 +38,7 @@ import operator
 import os
 import re
 import string
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -46,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..cache import Memo
 from ..errors import N_, RuleError, Said, Term, either
+from ..frozen import record
 from ..paths import dir_stamp, rules_dir
 from ..results import STAGES, STEPS, Severity, Stage, Step, Topic
 from ..yamlio import list_directory, parse_yaml, read_bytes
@@ -441,7 +442,7 @@ def compile_condition(cond: list[Any], policy: dict[str, Any]) -> dict[str, Any]
     return {name: rhs} if durable_op is None else {durable_op: {name: rhs}}
 
 
-@dataclass
+@record
 class Rulebook:
     """Built-in and house rule files, checked, with every rule compiled into one ruleset (so a
     candidate's facts chain from step to step inside one durable-rules session)."""

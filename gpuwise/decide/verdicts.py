@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..checked import made
 from ..estimators.candidate import Evaluation
 from ..estimators.serving.limits import Limits
+from ..frozen import frozen
 from ..inputs.job import Job
 from ..results import STAGES, Candidate, GivenUp
 from . import bounds, engine
@@ -39,7 +40,7 @@ LATENCY = ("ttft_ms", "tpot_ms")
 """The figures the latency rules judge a service by (CMP-TTFT-TARGET, CMP-TPOT-TARGET)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Verdict:
     """What the rules did with one estimate: the fields the memory step's pass rule set (empty
     when none let it through), the rules that rejected it, in the rule book's order, and the
@@ -233,9 +234,9 @@ COMPARED = ("throughput_tokens_per_s", "tpot_s", "wall_days")
 
 
 def _figures(c: Candidate) -> dict[str, float | None]:
-    sv = c.serving or {}
-    return {"throughput_tokens_per_s": sv.get("throughput_tokens_per_s"), "tpot_s": sv.get("tpot_s"),
-            "wall_days": c.wall_days}
+    sv = c.serving
+    return {"throughput_tokens_per_s": sv.throughput_tokens_per_s if sv is not None else None,
+            "tpot_s": sv.tpot_s if sv is not None else None, "wall_days": c.wall_days}
 
 
 def _known(v: float | None) -> float:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
-from ..frozen import frozen
+from ..frozen import frozen, record
 from ..inputs.job import Job
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, formula, phrase_json, phrase_text, template
@@ -33,6 +33,7 @@ from .training_job import job_pins, training_job
 from .training_job import requested_pins as requested_pins
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..chart_series import CostCurve
     from ..knowledge.schema import Gpu
 
 HOURS_PER_MONTH = K.HOURS_PER_MONTH
@@ -108,7 +109,7 @@ def requested_strategy(job: Job) -> Strategy:
     return Strategy(ckpt, zero, w.offload)
 
 
-@dataclass
+@record
 class Evaluation:
     """One candidate's estimate, step by step, as typed records (memory, layout, speed, serving,
     cost, market): what the facts, the results and the JSON read."""
@@ -176,7 +177,7 @@ class Evaluation:
             self.terms.update(self.pending_terms.pop(0)())
         return self.terms
 
-    def cost_chart(self, mode: str | None) -> dict[str, Any] | None:
+    def cost_chart(self, mode: str | None) -> CostCurve | None:
         """Cumulative cost of renting and of buying over this configuration's own period, from its
         two ledgers (None without a ledger for ``mode``); see :func:`cost.cost_chart`."""
         chosen = self.ledger(mode)

@@ -9,7 +9,6 @@ project, and gets part of the price back by reselling at the end.
 from __future__ import annotations
 
 import math
-from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
@@ -21,6 +20,7 @@ from .offers import Offer, rent_offers  # noqa: F401  (moved; kept importable fr
 from .offers import derived as _derived
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
+    from ..chart_series import CostCurve
     from ..knowledge.schema import CloudFile, Gpu, PricesFile, TcoFile
 
 SERVER_CARDS = 8  # double-width PCIe cards in one 4U GPU server (tco.yaml server_share_usd_per_gpu_pcie)
@@ -283,7 +283,6 @@ class BuyCost:
     total: Term
     monthly_opex: float
     capex: float
-    lines: dict[str, float] = field(default_factory=dict)
     network: Term | None = None
     plan: BuyPlan | None = None
     hosting_name: str = "colocation"
@@ -349,9 +348,7 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
     total = Term("buy_usd", total_value, "USD", formula("formula.buy"),
                  {"capex": capex, "hosting": where})
     monthly_opex = kw * pue * HOURS_PER_MONTH * electricity + billed * rate + licence_per_gpu_year * count / 12
-    lines = {"cards": cards.value, "server": server.value, "network": net.value, "power": power.value,
-             "hosting": hosting_t.value, "licences": licences.value, "resale": resale.value}
-    return BuyCost(cards, server, power, hosting_t, licences, resale, total, monthly_opex, capex, lines,
+    return BuyCost(cards, server, power, hosting_t, licences, resale, total, monthly_opex, capex,
                    net, plan, where, assumed, kw, fabric, gpu.architecture)
 
 
@@ -520,36 +517,33 @@ def crossing(rent: list[float], buy: list[float], xs: list[float]) -> float | No
     return None
 
 
-def cost_chart(rent: Ledger | None, buy: Ledger | None, chosen: Ledger, *, points: int = 24) -> dict[str, Any]:
+def cost_chart(rent: Ledger | None, buy: Ledger | None, chosen: Ledger, *, points: int = 24) -> CostCurve:
     """Cumulative cost of renting and of buying over the chosen configuration's own period (the
     job's hours, a committed term, or the project's months), read from the two ledgers: renting
     accrues over the hours its ledger bills and then stops; buying pays its capital items at the
     start and its running costs (hosting, power, licences) over its own period; the resale comes
     back as a step at the end, drawn and labelled, never netted into the line. The break-even is
     where the rent line reaches the buy line, interpolated, or none within the period."""
+    from ..chart_series import CostCurve
+
     horizon = max(chosen.period.hours, 1e-9)
     in_months = chosen.period.kind != "job"
     scale = HOURS_PER_MONTH if in_months else 1.0
     hours = [horizon * i / points for i in range(points + 1)]
-    out: dict[str, Any] = {"unit": "months" if in_months else "hours", "x": [h / scale for h in hours],
-                           "period": chosen.period.kind, "span": horizon / scale}
 
     def accrue(led: Ledger, start: float) -> list[float]:
         span = max(led.period.hours, 1e-9)
         running = led.cash_out - start
         return [start + running * min(h, span) / span for h in hours]
 
-    if rent is not None:
-        out["rent"] = accrue(rent, 0.0)
-        out["rent_total"] = rent.total
-    if buy is not None:
-        out["buy"] = accrue(buy, buy.amount("capex", "server", "network"))
-        out["buy_cash_out"] = buy.cash_out
-        out["buy_upfront"] = buy.amount("capex", "server", "network")
-        out["resale"] = buy.amount("resale")
-        out["resale_after_months"] = buy.period.months
-        out["buy_net"] = buy.net
-    if "rent" in out and "buy" in out:
-        be = crossing(out["rent"], out["buy"], hours)
-        out["break_even"] = None if be is None else be / scale
-    return out
+    rent_line = accrue(rent, 0.0) if rent is not None else None
+    upfront = buy.amount("capex", "server", "network") if buy is not None else None
+    buy_line = accrue(buy, upfront) if buy is not None and upfront is not None else None
+    be = crossing(rent_line, buy_line, hours) if rent_line is not None and buy_line is not None else None
+    return CostCurve.model_construct(
+        unit="months" if in_months else "hours", x=[h / scale for h in hours], period=chosen.period.kind,
+        span=horizon / scale, rent=rent_line, rent_total=rent.total if rent is not None else None,
+        buy=buy_line, buy_cash_out=buy.cash_out if buy is not None else None, buy_upfront=upfront,
+        resale=buy.amount("resale") if buy is not None else None,
+        resale_after_months=buy.period.months if buy is not None else None,
+        buy_net=buy.net if buy is not None else None, break_even=None if be is None else be / scale, label="")

@@ -26,10 +26,10 @@ Ethernet).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from ..frozen import frozen
 from ..messages import Phrase, formula, phrase_text
 from . import Term
 
@@ -63,7 +63,7 @@ def count_ladder(max_gpus: int) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Topology:
     gpus: int
     nodes: int

@@ -33,7 +33,7 @@ Gradient checkpointing keeps each layer's input and recomputes one layer at a ti
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Literal
 
 from ..frozen import frozen
@@ -113,7 +113,7 @@ class TrainSetup:
         return self.model_parallel or self.te
 
 
-@dataclass(frozen=True)
+@frozen
 class MemoryEstimate:
     """Bytes per GPU at the peak of a step, by kind, with the formula behind each.
 

@@ -5,12 +5,11 @@ The facts (:mod:`gpuwise.decide.subjects`), the results and the JSON read them b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..frozen import frozen
 from ..messages import Phrase
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Cost:
     """The money of renting and of buying one configuration, in USD (CNY prices converted at
     ``usd_cny``), and the way the cost step chose provisionally (the rules choose in the end)."""
@@ -59,7 +58,7 @@ class Cost:
         return self.spot_wall_hours / 24 if self.spot_wall_hours is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Market:
     """Whether and how the configuration can be had in the user's market: the GPU's China-market
     entry, the units a purchase comes in, and what hosting it needs."""

@@ -4,13 +4,14 @@ for training and serving alike) and, for training, the planner's chosen layout a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..frozen import frozen
 from . import planner as P
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Speed:
     """The compute step's figures: the peak and the fraction of it reached, the scaling efficiency,
     a training job's GPU-hours and wall clock (the wall clock with start-up and wind-down), a
@@ -33,7 +34,7 @@ class Speed:
         return self.wall_hours / 24 if self.wall_hours is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class TrainingRun:
     """A training job on the planner's chosen layout (``plan``) and on the layout with exactly the
     user's settings (``requested``), with what the planner's plan alone does not hold."""

@@ -12,10 +12,10 @@ optimizer step (:class:`Static`), which step_time.py turns into seconds on a GPU
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
-from ..frozen import frozen
+from ..frozen import frozen, record
 from ..inputs.shape import Shape
 from . import compute as C
 from . import memory as M
@@ -112,7 +112,7 @@ class Pins:
 NO_PINS = Pins()  # nothing fixed: the planner chooses every part
 
 
-@dataclass
+@record
 class TrainingJob:
     """What the planner needs from a resolved job; built once per job (``memo`` caches layouts,
     whose memory does not depend on the GPU)."""

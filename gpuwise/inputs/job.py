@@ -5,12 +5,13 @@ and every default that was filled in (each becomes a reported assumption).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .. import messages
 from ..checked import made
 from ..errors import N_, UserError, either
+from ..frozen import record
 from ..knowledge import Knowledge
 from ..results import Assumption
 from .schema import Constraints, Requirements, Workload
@@ -24,7 +25,7 @@ CHOSEN_WITH_THE_LAYOUT = ("zero_stage", "offload", "gradient_checkpointing")
 """Training settings that, when not given, gpuwise chooses with the layout (listed as ``auto``)."""
 
 
-@dataclass
+@record
 class Job:
     req: Requirements
     kb: Knowledge

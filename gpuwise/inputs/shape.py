@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import messages
+from ..frozen import frozen
 from .schema import Architecture, Workload
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import Model
 
 
-@dataclass(frozen=True)
+@frozen
 class Shape:
     name: str
     params: float  # total parameters

@@ -13,12 +13,12 @@ import math
 import os
 import stat
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cache import Memo
 from ..errors import N_, KnowledgeError, Said, UserError, either
+from ..frozen import record
 from ..paths import dir_stamp, knowledge_dir
 from ..yamlio import list_directory, parse_yaml, read_bytes
 from .names import NameIndex, Resolved, norm  # noqa: F401  (Resolved and norm: re-exported)
@@ -139,7 +139,7 @@ def _keyed(entries: list) -> bool:
     return bool(entries) and all(isinstance(e, dict) and "id" in e for e in entries)
 
 
-@dataclass
+@record
 class Knowledge:
     """The validated knowledge base, with lookups by id and lenient name resolution."""
 

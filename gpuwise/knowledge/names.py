@@ -14,11 +14,12 @@ One policy, applied everywhere a name is read (requirements, proposals, plan fil
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .. import messages
 from ..errors import N_, UserError, either
+from ..frozen import frozen, record
 
 _NORM = re.compile(r"[\s_\-/.()]+")
 _FORM_WORDS = re.compile(r"sxm|pcie|pci|nvl|oam|hgx|dgx|mezz|superchip|nvl72|nvl16")
@@ -37,7 +38,7 @@ def norm(name: str) -> str:
     return s
 
 
-@dataclass(frozen=True)
+@frozen
 class Resolved:
     id: str
     # how an ambiguous-looking name was read (rule 2 or a listed default): a message of
@@ -51,7 +52,7 @@ class Resolved:
         return messages.text(self.note_id, self.note_values) if self.note_id else None
 
 
-@dataclass
+@record
 class _Card:
     """What rule 2 needs about a GPU: its family (the id before the first dash), form factor, memory."""
 
@@ -60,7 +61,7 @@ class _Card:
     gb: float
 
 
-@dataclass
+@record
 class NameIndex:
     kind: str
     exact: dict[str, str] = field(default_factory=dict)

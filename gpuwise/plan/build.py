@@ -11,12 +11,13 @@ each service adds to the plan against the hosted APIs; put the facts before the 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
 from ..errors import N_, Term, UserError
+from ..frozen import record
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .judge import judge
 from .milp import Solution
@@ -29,9 +30,13 @@ from .result import (
     Line,
     Month,
     Option,
+    OwnedFleet,
     Placement,
+    PlannedWorkload,
     PlanResult,
     Purchase,
+    Rental,
+    SolverInfo,
     Unplaced,
 )
 from .schema import PlanFile
@@ -100,7 +105,7 @@ def _load(source: Any) -> PlanFile:
         raise UserError(N_("nested too deeply"), where=where) from None
 
 
-@dataclass
+@record
 class Planner:
     pf: PlanFile
     kb: Any
@@ -575,29 +580,27 @@ class Planner:
                                   note=a.note, as_of=a.as_of, source=a.source)
                    for a in api if a.provider]
         H = self.pf.horizon_months
-        rent_by_gpu: dict[str, dict[str, Any]] = {}
+        hours_by_gpu: dict[str, float] = {}  # on-demand rentals by GPU type (commitments apart)
+        months_by_gpu: dict[str, list[int]] = {}
         for m in ex.months:
             for pl in m.placements:
-                if pl.acquisition == "rent" and pl.term == "on-demand":  # commitments apart
-                    r = rent_by_gpu.setdefault(pl.gpu, {"gpu": pl.gpu, "gpu_hours": 0.0, "months": [], "amount": 0.0})
-                    r["gpu_hours"] += pl.gpu_hours
-                    if m.month not in r["months"]:
-                        r["months"].append(m.month)
+                if pl.acquisition == "rent" and pl.term == "on-demand":
+                    hours_by_gpu[pl.gpu] = hours_by_gpu.get(pl.gpu, 0.0) + pl.gpu_hours
+                    rented = months_by_gpu.setdefault(pl.gpu, [])
+                    if m.month not in rented:
+                        rented.append(m.month)
+        paid = dict.fromkeys(hours_by_gpu, 0.0)
         for ln in ex.lines:
-            if ln.kind == "rent" and "term" not in ln.inputs:
-                for r in rent_by_gpu.values():
-                    if ln.gpu == r["gpu"]:
-                        r["amount"] += ln.amount
-                        break
-        for r in rent_by_gpu.values():
-            r["amount"] = M(r["amount"])
-            r["gpu_hours"] = round(r["gpu_hours"], 1)
+            if ln.kind == "rent" and "term" not in ln.inputs and ln.gpu in paid:
+                paid[ln.gpu] += ln.amount
+        rentals = [Rental(gpu=g, gpu_hours=round(h, 1), months=months_by_gpu[g], amount=M(paid[g]))
+                   for g, h in hours_by_gpu.items()]
         allowed = {d.name: d.total for d in details if d.allowed and d.total is not None}
         beats = min(allowed, key=lambda k: allowed[k]) if allowed else ""
         commitments = [Commitment(**{**c.fields(), "usd_per_hour": M(c.usd_per_hour), "amount": M(c.amount)})
                        for c in ex.commitments]
         answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
-                        rent=list(rent_by_gpu.values()), commitments=commitments,
+                        rent=rentals, commitments=commitments,
                         monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
                         saving=(allowed[beats] - M(total)) if beats else 0.0, buy_nothing=not purchases)
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours,
@@ -608,16 +611,15 @@ class Planner:
         rate_v = self.kb.tco_value("usd_cny")
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
-        owned = [{"gpu": g, "name": self.kb.gpus[g].name, "count": n, "hosting": self.fleets[g].owned_hosting,
-                  "hosting_per_month": M(self.fleets[g].owned_hosting_per_month)} for g, n in self.owned.items()]
-        workloads = []
-        for sz in self.sized:
-            workloads.append({"name": sz.name, "task": sz.job.w.task, "model": sz.job.model_id or sz.job.shape.name,
-                              "kind": "serving" if sz.serving else "training", "cadence": sz.w.cadence.kind,
-                              "runs": sz.runs, "demand": [round(d, 3) for d in sz.demand], "measure": sz.measure,
-                              "requests_per_s": [round(r, 4) for r in sz.requests_per_s],
-                              "why_not": {g: w.text for g, w in sorted(sz.why_not.items())},
-                              "owned_reason": {g: w.text for g, w in sz.owned_reason.items()}})
+        owned = [OwnedFleet(gpu=g, name=self.kb.gpus[g].name, count=n, hosting=self.fleets[g].owned_hosting,
+                            hosting_per_month=M(self.fleets[g].owned_hosting_per_month)) for g, n in self.owned.items()]
+        workloads = [PlannedWorkload(
+            name=sz.name, task=sz.job.w.task, model=sz.job.model_id or sz.job.shape.name,
+            kind="serving" if sz.serving else "training", cadence=sz.w.cadence.kind, runs=sz.runs,
+            demand=[round(d, 3) for d in sz.demand], measure=sz.measure,
+            requests_per_s=[round(r, 4) for r in sz.requests_per_s],
+            why_not={g: w.text for g, w in sorted(sz.why_not.items())},
+            owned_reason={g: w.text for g, w in sz.owned_reason.items()}) for sz in self.sized]
         return PlanResult(
             total=M(total), currency=self.out_currency, baselines=baselines, purchases=purchases, months=months,  # type: ignore[arg-type]
             unplaced=unplaced, api=api_out, findings=findings, trace=trace, answer=answer, horizon_months=H,
@@ -629,9 +631,9 @@ class Planner:
             options=options, owned=owned, workloads=workloads,
             gpu_names={g: f.gpu.name for g, f in self.fleets.items()} | {g: self.kb.gpus[g].name for g in
                                                                          sorted({b for x in binding for b in x.gpus})},
-            solver={"name": "HiGHS", "status": self.sol.status, "objective_usd": self.sol.objective,
-                    "variables": len(self.prog.model.names), "rows": len(self.prog.model.rows), "notes": notes,
-                    "gpu_types": sorted(self.fleets)},
+            solver=SolverInfo(name="HiGHS", status=self.sol.status, objective_usd=self.sol.objective,
+                              variables=len(self.prog.model.names), rows=len(self.prog.model.rows), notes=notes,
+                              gpu_types=sorted(self.fleets)),
             assumptions=self.assumptions, house_rules=house,
             knowledge_dates={k: v.isoformat() for k, v in self.kb.dates().items()},
         )

@@ -14,9 +14,11 @@ import math
 import os
 import sys
 import threading
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import numpy as np
+
+from ..frozen import record
 
 INF = math.inf
 #: How a search may stop. The branch-and-bound is bounded by its node count, not by the clock, so
@@ -65,7 +67,7 @@ def _highs():
         return h
 
 
-@dataclass
+@record
 class Solution:
     status: str  # HiGHS's words for how the search ended ("Optimal", "Solution limit reached")
     objective: float
@@ -76,7 +78,7 @@ class Solution:
     usable: bool  # a solution to read (optimal, or stopped by a limit with one found)
 
 
-@dataclass
+@record
 class Model:
     lb: list[float] = field(default_factory=list)
     ub: list[float] = field(default_factory=list)

@@ -157,17 +157,67 @@ class Commitment(Frozen):
     as_of: str = ""
 
 
+class Rental(Frozen):
+    """On-demand renting of one GPU type over the plan (committed terms are :class:`Commitment`)."""
+
+    gpu: str
+    gpu_hours: float
+    months: list[int] = Field(description="the months it is rented in")
+    amount: float
+
+
 class Answer(Frozen):
     """The brief answer, as data (the reports word it)."""
 
     buy_now: list[Purchase] = []
     buy_later: list[Purchase] = []
-    rent: list[dict[str, Any]] = Field(default=[], description="[{gpu, gpu_hours, months, amount}]")
+    rent: list[Rental] = []
     commitments: list[Commitment] = []
     monthly_average: float = 0.0
     beats: Literal["rent_all", "buy_for_peak", ""] = ""
     saving: float = 0.0
     buy_nothing: bool = False
+
+
+class OwnedFleet(Frozen):
+    """GPUs the team already owns: how many, where they are hosted and what hosting them costs a month."""
+
+    gpu: str
+    name: str
+    count: int
+    hosting: str
+    hosting_per_month: float
+
+
+class PlannedWorkload(Frozen):
+    """A workload as the plan sized it: training runs per month, or a service's load per month (in
+    ``measure``) and request rate; why each GPU type cannot take it, and why the owned fleet cannot
+    (GPU id -> the reason's text)."""
+
+    name: str
+    task: str
+    model: str
+    kind: Literal["training", "serving"]
+    cadence: str
+    runs: list[int | float] = Field(description="training: runs per month (month 1 first)")
+    demand: list[int | float] = Field(description="serving: load per month, in measure")
+    measure: str
+    requests_per_s: list[int | float] = Field(description="serving: requests/s per month")
+    why_not: dict[str, str] = {}
+    owned_reason: dict[str, str] = {}
+
+
+class SolverInfo(Frozen):
+    """The solver that answered, its status and objective, the program's size and notes, and the GPU
+    types it weighed."""
+
+    name: str
+    status: str
+    objective_usd: float
+    variables: int
+    rows: int
+    notes: list[str] = []
+    gpu_types: list[str] = []
 
 
 class PlanResult(Frozen):
@@ -189,10 +239,10 @@ class PlanResult(Frozen):
     binding: list[Binding] = []
     lines: list[Line] = []
     options: list[Option] = []
-    owned: list[dict[str, Any]] = []
+    owned: list[OwnedFleet] = []
     gpu_names: dict[str, str] = Field(default={}, description="GPU id -> display name, for every type the plan weighed")
-    workloads: list[dict[str, Any]] = []
-    solver: dict[str, Any] = {}
+    workloads: list[PlannedWorkload] = []
+    solver: SolverInfo
     assumptions: list[Assumption] = []
     house_rules: HouseRules | None = None
     knowledge_dates: dict[str, str] = {}

@@ -13,7 +13,7 @@ allows (the workload's own, else its cadence's share of a month) and the targets
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
@@ -22,6 +22,7 @@ from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
 from ..estimators.offers import TERM_HOURS
+from ..frozen import frozen, record
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Constraints, Requirements
 from ..knowledge import Knowledge
@@ -35,7 +36,7 @@ HOURS = K.HOURS_PER_MONTH
 DAYS_PER_MONTH = HOURS / 24
 
 
-@dataclass(frozen=True)
+@frozen
 class Reserved:
     """A committed rental of one copy's GPUs: the provider's published rate for a term, paid for
     every hour of every month of the term whether the copy is busy or not."""
@@ -49,7 +50,7 @@ class Reserved:
     as_of: str
 
 
-@dataclass
+@record
 class Option:
     """One GPU type for one workload: ``count`` GPUs per run (training) or per copy (serving)."""
 
@@ -71,7 +72,7 @@ class Option:
         return self.count * self.wall_hours
 
 
-@dataclass
+@record
 class Sized:
     name: str
     w: PlanWorkload

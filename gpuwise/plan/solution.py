@@ -5,13 +5,14 @@ from them by attribute; the result converts amounts to the report's currency."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..frozen import frozen
 from ..messages import Phrase
 
 
-@dataclass(frozen=True)
+@frozen
 class MoneyLine:
     """A line of the plan's cash flow: its month, kind and GPU type, what it pays for and its formula
     as message ids with values (reports/messages.yaml item.plan.*, formula.plan.*)."""
@@ -25,7 +26,7 @@ class MoneyLine:
     inputs: dict[str, Any]  # the formula's operands, as the JSON shows them
 
 
-@dataclass(frozen=True)
+@frozen
 class Bought:
     """Units of a GPU type bought in a month."""
 
@@ -41,7 +42,7 @@ class Bought:
     source: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Placed:
     """A workload's GPUs in a month: owned, bought or rented (on demand or on a committed term)."""
 
@@ -55,7 +56,7 @@ class Placed:
     runs: float = 0.0  # a job: the runs placed
 
 
-@dataclass(frozen=True)
+@frozen
 class Committed:
     """A reserved term a service is rented on."""
 
@@ -79,7 +80,7 @@ class Committed:
                 "as_of": self.as_of}
 
 
-@dataclass(frozen=True)
+@frozen
 class MonthFigures:
     """One month of the plan, in USD: the money by kind, the fleet and how busy it is, the placements."""
 
@@ -101,7 +102,7 @@ class MonthFigures:
     capacity_hours: float
 
 
-@dataclass(frozen=True)
+@frozen
 class Extracted:
     """The solution of one plan program (the plan's, or a baseline's)."""
 
@@ -117,7 +118,7 @@ class Extracted:
     commitments: list[Committed] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@frozen
 class HostedApi:
     """A hosted API's price for a service's traffic, beside what self-hosting it adds to the plan (USD
     per month); without ``provider``, the service has no request rate to compare (``note`` says so)."""

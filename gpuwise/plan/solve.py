@@ -29,10 +29,11 @@ than a baseline that keeps to the same constraints; :func:`plan` checks it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..estimators import cost as K
+from ..frozen import record
 from ..knowledge import Knowledge
 from ..messages import Phrase, quoted
 from .milp import Model, Solution
@@ -50,7 +51,7 @@ OVER_BUDGET = 10.0
 save one over the budget, and goes over only when the work cannot be done otherwise."""
 
 
-@dataclass
+@record
 class Fleet:
     """One GPU type: what is owned, and what a unit bought costs (USD)."""
 
@@ -122,7 +123,7 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     return f
 
 
-@dataclass
+@record
 class Setting:
     """Which ways of getting capacity a program may use."""
 
@@ -135,7 +136,7 @@ class Setting:
     commit: bool = True  # services may be rented on committed terms (not with rent_until)
 
 
-@dataclass
+@record
 class Program:
     model: Model
     buy: dict[tuple[str, int], int] = field(default_factory=dict)
@@ -150,7 +151,7 @@ class Program:
     fixed_cost: float = 0.0
 
 
-@dataclass
+@record
 class Inputs:
     H: int
     delivery: int

@@ -5,15 +5,15 @@ each report's language from them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..frozen import frozen
 from ..messages import Phrase, phrase_text
 
 Kind = Literal["memory", "deadline", "latency", "estimate", "software", "owned", "unplaced"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Why:
     """A reason: its kind and its words (``parts``); ``text`` is the English."""
 

@@ -25,11 +25,12 @@ import difflib
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from ..errors import N_, Clauses, Said, Term, UserError
+from ..frozen import record
 from ..inputs.notation import number_text
 from ..inputs.schema import MAX_GPUS
 from ..yamlio import decode_text
@@ -52,7 +53,7 @@ _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f", ""}
 
 
-@dataclass
+@record
 class Skipped:
     line: int
     name: str  # the instance or GPU name as written
@@ -63,7 +64,7 @@ class Skipped:
         return str(self.why)
 
 
-@dataclass
+@record
 class Imported:
     """One rental offer read from the file (the cheapest location of an instance type)."""
 
@@ -85,7 +86,7 @@ class Imported:
         return self.price / self.gpus
 
 
-@dataclass
+@record
 class ImportReport:
     path: str
     format: str

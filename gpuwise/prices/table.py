@@ -9,10 +9,11 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Any
 
 from ..errors import N_, UserError
+from ..frozen import frozen
 from ..messages import text
 
 
@@ -21,7 +22,7 @@ def _say(message_id: str, **values: Any) -> str:
     return text(message_id, values)
 
 
-@dataclass(frozen=True)
+@frozen
 class PriceRow:
     kind: str  # rent | spot | reserved | buy | server | network | host | fx
     gpu: str | None

@@ -16,14 +16,14 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..frozen import frozen
 from ..messages import fill, template_parts
 from ..paths import templates_dir
-from ..results import STEPS, Candidate, Recommendation
+from ..results import STEPS, Candidate, Recommendation, UsedCard
 from . import charts as C
 from . import words
 from .formats import DETAILS  # noqa: F401  (the report's vocabulary)
@@ -228,7 +228,7 @@ def md_code(value: Any) -> str:
     return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
 
 # ---------------------------------------------------------------------------- currency
-@dataclass(frozen=True)
+@frozen
 class Currency:
     """Which currency the report shows money in, and the rate from USD."""
 
@@ -608,9 +608,9 @@ def _known(v: Any) -> bool:
     return v is not None and v != "" and not (isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0)
 
 
-def _card_checked(card: dict[str, Any]) -> bool:
+def _card_checked(card: UsedCard) -> bool:
     """Whether anything was measured on a used card (an nvidia-smi report, fan or power readings)."""
-    return bool(card.get("has_smi")) or any(_known(card.get(k)) for k in ("fan_cv", "power_cv", "fan_speed_cv"))
+    return card.has_smi or _known(card.fan_cv) or _known(card.power_cv)
 
 
 def _without_subject(template: str, values: dict[str, Any], c: Candidate | Recommendation) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import messages
 from ..ledger import Ledger, Timeline
+from ..results_serving import ServingOut
 from . import words
 from .fmt import Fmt, table
 
@@ -84,7 +85,7 @@ def timeline_table(f: Fmt, _: Callable[..., str], tl: Timeline) -> dict[str, Any
 
 
 def constraint_rows(f: Fmt, _: Callable[..., str], question: dict[str, Any], led: Ledger | None,
-                    tl: Timeline | None, serving: dict[str, Any] | None) -> list[list[str]]:
+                    tl: Timeline | None, serving: ServingOut | None) -> list[list[str]]:
     """The user's own limits beside what the answer uses of them: budget, deadline, throughput and
     latency targets, each only when the question states it."""
     c, w = question.get("constraints") or {}, question.get("workload") or {}
@@ -97,15 +98,17 @@ def constraint_rows(f: Fmt, _: Callable[..., str], question: dict[str, Any], led
     if deadline and tl is not None and w.get("task") != "inference":
         rows.append([_("Your deadline"), _("%(used)s of %(limit)s (%(pct)s)", used=f.days(tl.wall_days),
                                            limit=f.days(deadline), pct=f.pct(tl.wall_days / deadline))])
-    sv = serving or {}
+    sv = serving
     target = w.get("target_tokens_per_s")
-    got = sv.get("throughput_tokens_per_s")
+    got = sv.throughput_tokens_per_s if sv is not None else None
     if target and got is not None:
         rows.append([_("Your throughput target"), _("%(got)s of %(want)s output tokens/s", got=f.num(got, 0),
                                                     want=f.num(target, 0))])
-    for key, value_key, label in (("max_ttft_ms", "ttft_s", _("Your time-to-first-token target")),
-                                  ("max_tpot_ms", "tpot_s", _("Your time-per-output-token target"))):
-        limit, value = w.get(key), sv.get(value_key)
+    for key, value, label in (("max_ttft_ms", sv.ttft_s if sv is not None else None,
+                               _("Your time-to-first-token target")),
+                              ("max_tpot_ms", sv.tpot_s if sv is not None else None,
+                               _("Your time-per-output-token target"))):
+        limit = w.get(key)
         if limit and value is not None:
             rows.append([label, _("%(got)s ms, at most %(want)s ms", got=f.num(value * 1000, 0),
                                   want=f.num(limit, 0))])

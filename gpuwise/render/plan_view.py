@@ -71,7 +71,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     _ = local._
     m = local.local
     names = dict(r.gpu_names)
-    names.update({o["gpu"]: o["name"] for o in r.owned})
+    names.update({o.gpu: o.name for o in r.owned})
 
     def gpu(g: str) -> str:
         return names.get(g, g)
@@ -89,8 +89,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                        amount=m(p.amount), arrives=p.arrives))
     for x in r.answer.rent:
         brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in months %(months)s (%(amount)s).",
-                       gpu=gpu(x["gpu"]), hours=local.num(x["gpu_hours"], 0), months=_ranges(x["months"]),
-                       amount=m(x["amount"])))
+                       gpu=gpu(x.gpu), hours=local.num(x.gpu_hours, 0), months=_ranges(x.months),
+                       amount=m(x.amount)))
     same: dict[tuple[Any, ...], list[Any]] = {}  # back-to-back commitments alike: one sentence
     for c in r.answer.commitments:
         same.setdefault((c.workload, c.gpu, c.count, c.term, c.provider, c.usd_per_hour), []).append(c)
@@ -219,12 +219,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "assumed": _("Assumed (the reasons are in the full report): %(list)s.",
                      list=local.clause.join(a.field for a in r.assumptions)) if r.assumptions else "",
         "solver_short": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.",
-                          name=r.solver.get("name", ""), status=r.solver.get("status", ""),
-                          vars=r.solver.get("variables", 0), rows=r.solver.get("rows", 0)),
+                          name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows),
         "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
-                    name=r.solver.get("name", ""), status=r.solver.get("status", ""),
-                    vars=r.solver.get("variables", 0), rows=r.solver.get("rows", 0),
-                    types=", ".join(r.solver.get("gpu_types", []))),
+                    name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows,
+                    types=", ".join(r.solver.gpu_types)),
         "charts": charts(r, local) if fmt == "html" else {},
     }
     return vm

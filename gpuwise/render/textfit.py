@@ -20,7 +20,20 @@ from .fmt import display_width
 DEFAULT_WIDTH = 80
 """Columns written for when the output is not a terminal and ``COLUMNS`` does not say."""
 MIN_WIDTH, MAX_WIDTH = 40, 400
-_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+
+
+def _is_cjk(ch: str) -> bool:
+    """Whether the character ``ch`` is Chinese (or Japanese, Korean) script or punctuation:
+    U+2E80-9FFF (radicals, punctuation, kana, ideographs), U+F900-FAFF, U+FF00-FFEF (full-width
+    forms). Compared, not matched by a character class: compiling that class was 3-4 ms of every
+    process."""
+    return "\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\uff00" <= ch <= "\uffef"
+
+
+def _has_cjk(text: str) -> bool:
+    return bool(text) and max(text) >= "\u2e80" and any(map(_is_cjk, text))
+
+
 _CLOSING = set("，。；：！？）」』、”’.,;:!?)")
 """Punctuation that stays with the character before it."""
 _HANG = re.compile(r"^(\s*)(?:(\[[^\]]+\]\s|[-*!]\s|\d+\.\s)|(\S(?:.*?\S)?\s{2,}(?=\S)))")
@@ -53,7 +66,7 @@ def _tokens(text: str) -> list[str]:
         return _PIECES.findall(text)
     out: list[str] = []
     for piece in _PIECES.findall(text):
-        if piece.isspace() or not _CJK.search(piece):
+        if piece.isspace() or not _has_cjk(piece):
             out.append(piece)
             continue
         buf = ""
@@ -64,7 +77,7 @@ def _tokens(text: str) -> list[str]:
                 else:
                     out[-1] += ch
                 continue
-            if _CJK.match(ch):
+            if _is_cjk(ch):
                 if buf:
                     out.append(buf)
                     buf = ""
@@ -196,7 +209,7 @@ def _grid(headers: list[str], rows: list[list[str]], right: set[int], widths: li
 
 def _stacked(headers: list[str], rows: list[list[str]], width: int) -> list[str]:
     """Each row as its first cell, then its other cells as ``header: value`` on wrapped lines."""
-    colon = "：" if any(_CJK.search(h) for h in headers) else ": "
+    colon = "：" if any(map(_has_cjk, headers)) else ": "
     sep = "；" if colon == "：" else "; "
     out: list[str] = []
     for r in rows:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from ...frozen import frozen, record
+from ...results_serving import CurvePoint
 from .. import memory as M
 from . import rate as R
 from .engine import Engine, engine
@@ -20,7 +22,19 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 
 # ------------------------------------------------------------------------------- choice
-@dataclass
+@frozen
+class Alternative:
+    """Another layout of the same GPU count, not chosen: whether its copy fits, its throughput at the
+    load and the most it sustains, and the sequences its memory holds."""
+
+    layout: Layout
+    fits: bool
+    throughput_tokens_per_s: float
+    max_throughput_tokens_per_s: float
+    max_concurrent_sequences: int
+
+
+@record
 class Serving:
     """The chosen way to serve on one GPU type x count, with its numbers."""
 
@@ -35,7 +49,7 @@ class Serving:
     meets_ttft: bool | None
     meets_tpot: bool | None
     load_source: str  # where the load comes from: a message id of reports/messages.yaml (load.*)
-    alternatives: list[dict[str, Any]] = field(default_factory=list)
+    alternatives: list[Alternative] = field(default_factory=list)
     best_capacity: Point | None = None  # the most any layout of this count sustains (within the targets)
     best_capacity_layout: Layout | None = None
     best_capacity_max_concurrent: int = 0
@@ -195,17 +209,14 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
                                       s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy))
     best.best_capacity, best.best_capacity_layout = top.capacity, top.layout
     best.best_capacity_max_concurrent = top.max_concurrent
-    best.alternatives = [
-        {"layout": o.layout.as_dict(), "label": o.layout.label(), "fits": o.replica.fits,
-         "throughput_tokens_per_s": o.load.throughput,
-         "max_throughput_tokens_per_s": o.capacity.throughput if o.capacity else 0.0,
-         "max_concurrent_sequences": o.max_concurrent}
-        for o in options if o is not best]
+    best.alternatives = [Alternative(o.layout, o.replica.fits, o.load.throughput,
+                                     o.capacity.throughput if o.capacity else 0.0, o.max_concurrent)
+                         for o in options if o is not best]
     job.memo[key] = best
     return best
 
 
-def curve(job: Any, s: Serving, points: int = 8) -> list[dict[str, float]]:
+def curve(job: Any, s: Serving, points: int = 8) -> list[CurvePoint]:
     """Throughput, TPOT and TTFT against concurrency for the chosen layout: ``points`` geometric steps
     from one request to twice what the memory holds, plus the load and the memory's limit."""
     top = max(2 * s.max_concurrent, int(s.load.concurrency), 1)
@@ -216,5 +227,6 @@ def curve(job: Any, s: Serving, points: int = 8) -> list[dict[str, float]]:
     out = []
     for c in cs:
         p = system_point(job, s.engine, s.replica, float(c), pure_decode=False)
-        out.append({"concurrency": c, "throughput_tokens_per_s": p.throughput, "tpot_s": p.tpot, "ttft_s": p.ttft})
+        out.append(CurvePoint.model_construct(concurrency=c, throughput_tokens_per_s=p.throughput, tpot_s=p.tpot,
+                                              ttft_s=p.ttft))
     return out

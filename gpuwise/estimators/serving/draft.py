@@ -20,14 +20,14 @@ sits beside the last stage, so the busiest GPU holds it whole).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 from ...messages import Phrase, formula
 from .. import memory as M
 
 
-@dataclass(frozen=True)
+@frozen
 class Drafter:
     """A drafter's parameters and bytes, before any split over GPUs."""
 

@@ -3,9 +3,9 @@ model's bytes and shape figures a step reads."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...frozen import frozen
 from ...knowledge.records import version_key
 from .. import GiB, usable_share
 from .. import memory as M
@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 
 # -------------------------------------------------------------------------------- engine
-@dataclass(frozen=True)
+@frozen
 class Engine:
     """A framework resolved for one job on one GPU type: every constant of the step formula."""
 
@@ -58,6 +58,7 @@ class Engine:
     drafter: Drafter | None = None  # what the drafter holds in memory (None: nothing)
     release: str | None = None  # the framework release whose constants apply (None: the framework's own)
     fuses_shared: bool = False  # the MoE shared expert runs inside the routed experts' grouped GEMM
+    window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -153,6 +154,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
         release=rel.version if rel is not None else None,
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
+        window_kv_full=bool(rel is not None and rel.window_kv_full),
     )
 
 
@@ -240,7 +242,7 @@ def quant_formats(kb: Any) -> dict:
 
 
 # ---------------------------------------------------------------------------- the model
-@dataclass(frozen=True)
+@frozen
 class ModelBytes:
     """A model's weights in one format, split the way a decode step reads them."""
 
@@ -271,7 +273,7 @@ def model_bytes(shape: Any, fmt: str, quant: dict) -> ModelBytes:
     return ModelBytes(total, embed_in, M.routed_expert_params(shape) * lin, lin)
 
 
-@dataclass(frozen=True)
+@frozen
 class ShapeConsts:
     """The shape figures a step needs, read once (the step runs thousands of times per recommendation)."""
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...frozen import frozen
 from ...messages import Phrase, phrase_text
 from .. import memory as M
 from ..interconnect import GPUS_PER_NODE, link_bandwidth
@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 
 # ------------------------------------------------------------------------------- layouts
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """How one model copy spans GPUs, and how many copies serve side by side."""
 
@@ -89,7 +89,7 @@ def _pinned(job: Any, options: list[Layout]) -> list[Layout]:
 
 
 # ------------------------------------------------------------------------------ replica
-@dataclass(frozen=True)
+@frozen
 class Replica:
     """One model copy on its GPUs: memory and the constants of its step."""
 
@@ -153,7 +153,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     free = eng.usable - M.total_bytes(weights + act, act, (eng.context_bytes, eng.alloc_frac))
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
-    seq_tokens = math.ceil(window_tokens(shape, held) / block) * block
+    # a sliding-window layer keeps only its window, unless the release's KV manager holds the whole sequence there
+    kept = held if eng.window_kv_full else window_tokens(shape, held)
+    seq_tokens = math.ceil(kept / block) * block
     per_seq = kv_tok * seq_tokens + draft_kv * math.ceil(held / block) * block + act_seq
     per_rank = max(0, int(free // per_seq)) if free > 0 and per_seq > 0 else 0
     per_rank = min(per_rank, eng.batch_cap)

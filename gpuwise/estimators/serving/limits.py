@@ -11,11 +11,12 @@ the workload's targets, which are the built-in rules' limits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Limits:
     """The limits in force on one GPU type's service. None (0 for the throughput): no rule limits it."""
 

@@ -52,6 +52,7 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
         chunk = min(float(prompt), room)
         n = math.ceil(prompt / chunk)
+        chunk = prompt / n  # the prompt's tokens over its n chunks (the last one is short): not n full chunks
     if fw.continuous_batching and not fw.mixed_prefill:
         # A prefill batch runs alone and decoding waits for it (SGLang's default): a prefill forward stops
         # every running sequence, and it is launch-bound for short prompts when it runs outside CUDA graphs.
@@ -77,10 +78,16 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         # for an MoE one), and the b requests' chunks are spread over their `output` decode steps.
         # A step that carries a chunk runs outside CUDA graphs where the framework captures decode-only
         # batches (TensorRT-LLM's PyTorch backend): it lasts at least its kernels' launch time.
+        # Chunks arrive at ``a`` per decode step. When more than one arrives per step, the scheduler packs them
+        # into one mixed step up to the step's token budget (max_num_batched_tokens: vLLM's, SGLang's chunked
+        # prefill, TensorRT-LLM's max_num_tokens), so they share one step's fixed time (its launch floor,
+        # routing, all-to-all latency, weight streaming) rather than each paying a step of its own.
         ctx = full_prompt - prompt / 2
         floor = (prefill_host(eng) + eng.step_overhead) / per_step if eng.eager_kernel else 0.0
-        joined = max(token_time(job, eng, rep, b, kv_ctx, chunk, ctx), floor)
-        tpot = pure + b / output * n * max(joined - pure, 0.0) * per_step
+        a = b / output * n * per_step
+        k = min(max(a, 1.0), max(1.0, room / chunk)) if n == 1 else 1.0
+        joined = max(token_time(job, eng, rep, b, kv_ctx, k * chunk, ctx), floor)
+        tpot = pure + a / k * max(joined - pure, 0.0)
         thr = b / tpot
         others = max(b - 1, 0.0)
         carry = (max(token_time(job, eng, rep, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0

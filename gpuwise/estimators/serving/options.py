@@ -7,15 +7,16 @@ a fact, so a rule can say so; a method it runs replaces the framework's defaults
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from ...frozen import frozen
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema.serving import Framework, MethodKernel, QuantizationMethod
 
 
 
-@dataclass(frozen=True)
+@frozen
 class Spec:
     """Speculative decoding as modelled: ``k`` drafted tokens per step, each kept with chance ``alpha``
     until the first miss; the drafter's cost per drafted token in target layers (``draft_layers``) or

@@ -23,9 +23,9 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 from ..interconnect import GPUS_PER_NODE
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
@@ -41,7 +41,7 @@ EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-W
 Z95 = 1.645  # standard normal 95th percentile (Poisson batch, normal approximation)
 
 
-@dataclass(frozen=True)
+@frozen
 class RatePoint:
     """One copy layout at a request rate (figures for the whole system)."""
 
@@ -61,7 +61,7 @@ class RatePoint:
         return self.stable and (ttft is None or self.ttft_p95 <= ttft) and (tpot is None or self.tpot_p95 <= tpot)
 
 
-@dataclass(frozen=True)
+@frozen
 class RateAnswer:
     """The request-rate answer of one layout: the most it serves within the targets, and at the rate asked."""
 
@@ -230,8 +230,8 @@ def _disaggregated(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnsw
     w = job.w
     prompt, output = request_lengths(w)
     pre = prefill_tokens(w, prompt)
-    chunk = min(pre, float(eng.chunk))
-    n = math.ceil(pre / chunk)
+    n = math.ceil(pre / min(pre, float(eng.chunk)))
+    chunk = pre / n  # the prompt's tokens over its n chunks, not n full chunks
     service = n * prefill_seconds(job, eng, rep, chunk, prompt - pre / 2)  # a prompt on an idle copy
     m = max(1, int(eng.chunk // pre))
     transfer = kv_per_token(job.shape, eng.kv_bytes) * prompt / max(rep.layout.gpus_per_copy, 1) \

@@ -8,7 +8,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ... import results_serving as RO
 from ...messages import Phrase, phrase_json, template
+from .choice import Alternative
 from .layout import Layout
 from .options import Spec
 from .rate import RatePoint
@@ -62,7 +64,7 @@ class ServingResult:
     meets_throughput_target: bool | None
     meets_ttft: bool | None
     meets_tpot: bool | None
-    alternatives: list[dict[str, Any]]
+    alternatives: list[Alternative]  # the other layouts of the count
     # the knobs: speculative decoding and quantization as modelled, and who runs them
     speculative: Spec | None
     speculative_method: str | None
@@ -82,7 +84,7 @@ class ServingResult:
     rate_best: RatePoint | None
     rate_at: RatePoint | None
     meets_rate: bool | None
-    curve: list[dict[str, float]] | None = None
+    curve: list[RO.CurvePoint] | None = None
     rate_judged: RatePoint | None = None  # the point the p95 rules judge (rate_best, else a trickle of requests)
 
     @property
@@ -105,68 +107,86 @@ class ServingResult:
         return self.max_concurrent_sequences > self.framework_default_max_batch * lay.replicas * lay.dp_attention
 
 
-def _rate_point(p: RatePoint | None) -> dict[str, Any] | None:
+def _rate_point(p: RatePoint | None) -> RO.RatePoint | None:
     if p is None:
         return None
 
     def fin(x: float) -> float | None:
         return x if math.isfinite(x) else None
 
-    return {"requests_per_s": p.requests_per_s, "p95_ttft_s": fin(p.ttft_p95), "p95_tpot_s": fin(p.tpot_p95),
-            "mean_ttft_s": fin(p.ttft_mean), "mean_tpot_s": fin(p.tpot_mean), "batch_per_copy": p.batch,
-            "slot_utilisation": p.slot_utilisation, "prefill_utilisation": p.prefill_utilisation,
-            "stable": p.stable, "prefill_copies": p.prefill_copies or None, "decode_copies": p.decode_copies or None}
+    return RO.RatePoint.model_construct(
+        requests_per_s=p.requests_per_s, p95_ttft_s=fin(p.ttft_p95), p95_tpot_s=fin(p.tpot_p95),
+        mean_ttft_s=fin(p.ttft_mean), mean_tpot_s=fin(p.tpot_mean), batch_per_copy=p.batch,
+        slot_utilisation=p.slot_utilisation, prefill_utilisation=p.prefill_utilisation, stable=p.stable,
+        prefill_copies=p.prefill_copies or None, decode_copies=p.decode_copies or None)
 
 
-def serving_json(r: ServingResult | None) -> dict[str, Any] | None:
+def layout_out(lay: Layout) -> RO.ServingLayout:
+    return RO.ServingLayout.model_construct(tp=lay.tp, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
+                                            replicas=lay.replicas, gpus_per_copy=lay.gpus_per_copy)
+
+
+def serving_json(r: ServingResult | None, *, with_curve: bool = True) -> RO.ServingOut | None:
     """``gpu.serving`` of the estimate JSON (contract version 2) from a serving result (None: the
-    candidate is not served, or its estimate was not made)."""
+    candidate is not served, or its estimate was not made); ``with_curve=False``: without the
+    throughput/latency curve (a recommendation's candidates leave it to the estimate)."""
     if r is None:
         return None
     sup = r.support
-    return {
-        "max_concurrent_sequences": int(r.max_concurrent_sequences),
-        "throughput_tokens_per_s": r.throughput_tokens_per_s,
-        "max_throughput_tokens_per_s": r.max_throughput_tokens_per_s,
-        "ttft_s": r.ttft_s,
-        "tpot_s": r.tpot_s,
-        "concurrency": r.load_concurrency,
-        "concurrency_source": template(r.load_source),
-        "framework": r.framework,
-        "layout": r.layout.as_dict(),
-        "layout_label": r.layout_label,
-        "weight_format": r.weight_format,
-        "compute_precision": r.compute_precision,
-        "prompt_tokens": r.prompt_tokens,
-        "output_tokens": r.output_tokens,
-        "max_throughput_concurrency": r.max_throughput_concurrency,
-        "max_throughput_layout": r.layout.as_dict(),
-        "per_sequence_tokens_per_s": r.per_sequence_tokens_per_s,
-        "single_stream_tokens_per_s": r.single_stream_tokens_per_s,
-        "best_layout": {"layout": r.best_layout.as_dict(), "label": r.best_layout.label(),
-                        "max_throughput_tokens_per_s": r.best_layout_max_throughput_tokens_per_s,
-                        "max_throughput_concurrency": r.best_layout_max_throughput_concurrency,
-                        "max_concurrent_sequences": r.best_layout_max_concurrent_sequences},
-        "supports": {"gpu": sup.gpu_ok, "precision": sup.precision_ok, "multi_node": sup.multi_node_ok,
-                     "reason": sup.reason, "detail": sup.detail},
-        "targets": {"tokens_per_s": r.target_tokens_per_s or None, "max_ttft_ms": r.max_ttft_ms,
-                    "max_tpot_ms": r.max_tpot_ms, "meets_throughput_target": r.meets_throughput_target,
-                    "meets_ttft": r.meets_ttft, "meets_tpot": r.meets_tpot},
-        "curve": r.curve,
-        "speculative": ({**(r.speculative.as_dict() if r.speculative is not None
-                            else {"method": r.speculative_method}),
-                         "supported": r.speculative_supported,
-                         "frameworks": r.speculative_frameworks} if r.speculative_method else None),
-        "quantization": ({"method": r.quantization_method, "supported": r.quantization_supported,
-                          "frameworks": r.quantization_frameworks} if r.quantization_method else None),
-        "disaggregated": r.disaggregated,
-        "rate": ({"model": template(r.rate_model), "note": template(r.rate_note) if r.rate_note else None,
-                  "requests_per_s": r.requests_per_s,
-                  "targets": {"p95_ttft_s": r.p95_ttft_target_s, "p95_tpot_s": r.p95_tpot_target_s},
-                  "max_requests_per_s": r.max_requests_per_s, "at_max": _rate_point(r.rate_best),
-                  "at_requests_per_s": _rate_point(r.rate_at), "meets_requests_per_s": r.meets_rate}
-                 if r.rate_model else None),
-    }
+    spec = r.speculative
+    layout = layout_out(r.layout)
+    return RO.ServingOut.model_construct(
+        max_concurrent_sequences=int(r.max_concurrent_sequences),
+        throughput_tokens_per_s=r.throughput_tokens_per_s,
+        max_throughput_tokens_per_s=r.max_throughput_tokens_per_s,
+        ttft_s=r.ttft_s,
+        tpot_s=r.tpot_s,
+        concurrency=r.load_concurrency,
+        concurrency_source=template(r.load_source),
+        framework=r.framework,
+        layout=layout,
+        layout_label=r.layout_label,
+        weight_format=r.weight_format,
+        compute_precision=r.compute_precision,
+        prompt_tokens=r.prompt_tokens,
+        output_tokens=r.output_tokens,
+        max_throughput_concurrency=r.max_throughput_concurrency,
+        max_throughput_layout=layout,
+        per_sequence_tokens_per_s=r.per_sequence_tokens_per_s,
+        single_stream_tokens_per_s=r.single_stream_tokens_per_s,
+        best_layout=RO.BestLayout.model_construct(
+            layout=layout_out(r.best_layout), label=r.best_layout.label(),
+            max_throughput_tokens_per_s=r.best_layout_max_throughput_tokens_per_s,
+            max_throughput_concurrency=r.best_layout_max_throughput_concurrency,
+            max_concurrent_sequences=r.best_layout_max_concurrent_sequences),
+        supports=RO.Supports.model_construct(gpu=sup.gpu_ok, precision=sup.precision_ok, multi_node=sup.multi_node_ok,
+                                             reason=sup.reason, detail=sup.detail),
+        targets=RO.ServingTargets.model_construct(
+            tokens_per_s=r.target_tokens_per_s or None, max_ttft_ms=r.max_ttft_ms, max_tpot_ms=r.max_tpot_ms,
+            meets_throughput_target=r.meets_throughput_target, meets_ttft=r.meets_ttft, meets_tpot=r.meets_tpot),
+        curve=r.curve,
+        speculative=(RO.Speculative.model_construct(
+            method=spec.method if spec is not None else r.speculative_method,
+            acceptance_rate=spec.alpha if spec is not None else None, draft_tokens=spec.k if spec is not None else None,
+            tokens_per_step=spec.tokens_per_step if spec is not None else None,
+            draft_layers=spec.draft_layers if spec is not None else None,
+            draft_params_b=spec.draft_params / 1e9 if spec is not None and spec.draft_params else None,
+            supported=r.speculative_supported, frameworks=r.speculative_frameworks, modelled=spec is not None)
+            if r.speculative_method else None),
+        quantization=(RO.Quantization.model_construct(method=r.quantization_method, supported=r.quantization_supported,
+                                                      frameworks=r.quantization_frameworks)
+                      if r.quantization_method else None),
+        disaggregated=r.disaggregated,
+        rate=(RO.Rate.model_construct(
+            model=template(r.rate_model), note=template(r.rate_note) if r.rate_note else None,
+            requests_per_s=r.requests_per_s,
+            targets=RO.RateTargets.model_construct(p95_ttft_s=r.p95_ttft_target_s, p95_tpot_s=r.p95_tpot_target_s),
+            max_requests_per_s=r.max_requests_per_s, at_max=_rate_point(r.rate_best),
+            at_requests_per_s=_rate_point(r.rate_at), meets_requests_per_s=r.meets_rate)
+            if r.rate_model else None),
+        cost_per_million_output_tokens=None,
+        with_curve=with_curve,
+    )
 
 
 def reason_phrases(r: ServingResult) -> list[Any]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...frozen import frozen
 from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
 from ..interconnect import gpus_per_server
@@ -22,7 +22,7 @@ def request_lengths(w: Any) -> tuple[int, int]:
 
 
 # ------------------------------------------------------------------------------- support
-@dataclass(frozen=True)
+@frozen
 class Support:
     """Can ``framework`` run ``precision`` on ``gpu``: the facts the rules read."""
 

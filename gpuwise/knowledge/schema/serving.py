@@ -90,6 +90,10 @@ class FrameworkRelease(VendorOverride):
     prefill_eager_kernel_us: float | None = Field(
         default=None, ge=0, description="host time per kernel of a forward that carries prompt tokens, from this "
         "release on (0: such forwards run under CUDA graphs; unset: the framework's own)")
+    window_kv_full: bool | None = Field(
+        default=None, description="sliding-window layers hold KV blocks for the whole sequence, as full-attention "
+        "layers do (blocks written linearly, out-of-window ones released only after use), so a sequence is admitted "
+        "for its full length on every layer; unset or false: only the window is kept on those layers")
 
 
 class Framework(Strict):

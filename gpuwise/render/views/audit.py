@@ -12,6 +12,7 @@ from ...results import (
     AuditResult,
     Candidate,
     Finding,
+    UsedCard,
 )
 from .. import money_view as MV
 from ..fmt import (
@@ -88,22 +89,22 @@ class AuditView(StepsView, ChartsView):
             said = [e["message"] for g in vm["issues"]["groups"] for e in g["entries"]]
             vm["comparison"]["reasons"] = [x for x in vm["comparison"]["reasons"] if not any(x in m for m in said)]
         if self.fmt == "html" or self.full:
-            data = self.r.charts or {}
+            data = self.r.charts
             rows = [(c, w) for c, w in ((r.proposed, proposed_word), (r.alternative, alternative_word)) if c]
             costs = []
             if r.proposed is not None:
-                costs.append((data.get("proposal_cost_curve"), self._(
+                costs.append((data.proposal_cost_curve, self._(
                     "Cumulative cost of renting and of buying %(name)s (proposed)",
                     name=self.candidate_name(r.proposed))))
             if r.alternative is not None:
-                costs.append((data.get("cost_curve"), self._(
+                costs.append((data.cost_curve, self._(
                     "Cumulative cost of renting and of buying %(name)s (the alternative)",
                     name=self.candidate_name(r.alternative))))
             scatter = None
-            if self.full and r.proposed is not None and isinstance(data.get("time_cost"), list):
+            if self.full and r.proposed is not None and data.time_cost is not None:
                 scatter = [*self.points_of([(r.proposed, proposed_word, True)]),
-                           *({**p, "chosen": False, "role": alternative_word if p.get("chosen") else ""}
-                             for p in data["time_cost"] if isinstance(p, dict))]
+                           *(p.model_copy(update={"chosen": False, "role": alternative_word if p.chosen else ""})
+                             for p in data.time_cost)]
             vm["charts"] = self.charts(memory=self.bars_of(rows), costs=costs, scatter=scatter,
                                        chosen_word=proposed_word)
         return vm
@@ -140,21 +141,20 @@ class AuditView(StepsView, ChartsView):
         return {**table(["", self._("Proposed"), self._("Best feasible alternative")], rows),
                 "reasons": reasons, "reasons_title": self._("Why the proposal falls short")}
 
-    def cards(self, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def cards(self, cards: list[UsedCard]) -> list[dict[str, Any]]:
         """Used-card inspection: the known readings of each card, and the findings about it."""
         out = []
         findings = list(getattr(self.r, "findings", []))
         for i, card in enumerate(cards, 1):
-            serial = str(card.get("serial") or "")
+            serial = card.serial
             about = [x for x in findings if serial and (x.evidence.get("serial") == serial or serial in x.subject)]
             rows = self._card_rows(card)
             if about:
                 rows.append([self._("Findings on this card"),
                              self.f.sep.join(self.tagged(x.rule, self._(SEVERITY_ONE[x.severity])) for x in about)])
-            status = str(card.get("status") or card.get("verdict") or "").lower()
-            if not status:  # the worst finding about the card, as the report's summary of it
-                worst = min((SEVERITIES.index(x.severity) for x in about), default=len(SEVERITIES))
-                status = {0: "fail", 1: "suspect"}.get(worst, "ok" if _card_checked(card) else "unknown")
+            # the worst finding about the card, as the report's summary of it
+            worst = min((SEVERITIES.index(x.severity) for x in about), default=len(SEVERITIES))
+            status = {0: "fail", 1: "suspect"}.get(worst, "ok" if _card_checked(card) else "unknown")
             out.append({
                 "title": self._("Card %(n)s: %(serial)s", n=i, serial=serial or self.f.na()),
                 "about": self.f.sep.join(self.tagged(x.rule, self._(SEVERITY_ONE[x.severity])) for x in about),
@@ -173,28 +173,29 @@ class AuditView(StepsView, ChartsView):
                 self.f.ngettext("%(n)s note", "%(n)s notes", n["info"]) if n["info"] else ""]
         return self.f.sep.join(t for t in said if t)
 
-    def _card_rows(self, card: dict[str, Any]) -> list[list[str]]:
+    def _card_rows(self, card: UsedCard) -> list[list[str]]:
         f = self.f
         unknown = self._("not known")
-        has_smi = card.get("has_smi", True) is not False
+        has_smi = card.has_smi
+        fields = type(card).model_fields
 
         known = _known
         rows, seen = [], set()
         for key, label, how in CARD_FIELDS:
             text = None
-            if how == "pcie" and "link_width" in card:
-                w, wm, g, gm = (card.get(k) for k in ("link_width", "link_width_max", "link_gen", "link_gen_max"))
+            if how == "pcie":
+                w, wm, g, gm = card.link_width, card.link_width_max, card.link_gen, card.link_gen_max
                 if has_smi:
                     text = self._("Gen %(gen)s x%(width)s (the card supports Gen %(gen_max)s x%(width_max)s)",
                                   gen=g if known(g) else "?", width=w if known(w) else "?",
                                   gen_max=gm if known(gm) else "?", width_max=wm if known(wm) else "?")
-            elif how == "power" and "power_limit_w" in card:
-                lim, default = card.get("power_limit_w"), card.get("default_power_limit_w")
+            elif how == "power":
+                lim, default = card.power_limit_w, card.default_power_limit_w
                 if has_smi and known(lim):
                     text = self._("%(limit)s W (default %(default)s W)", limit=format(lim, "g"),
                                   default=format(default, "g") if known(default) else "?")
-            elif key in card:
-                v = card[key]
+            elif key in fields:
+                v = getattr(card, key)
                 seen.add(key)
                 if how.startswith("smi-") and not has_smi:
                     continue
@@ -210,18 +211,15 @@ class AuditView(StepsView, ChartsView):
                 elif kind == "count":
                     text = f.num(v, 0)
                 elif kind == "ratio":
-                    n = card.get(key.replace("_cv", "_samples"))
+                    n = getattr(card, key.replace("_cv", "_samples"))
                     text = self._("%(value)s from %(n)s readings", value=format(v, ".2f"), n=n) if n else \
                         format(v, ".2f")
                 elif kind == "pct":
                     text = f.pct(v)
             if text is not None:
                 rows.append([self._(label), text])
-        for key, value in card.items():  # anything the list above does not know yet, as it came
+        for key in fields:  # anything the list above does not know yet, as it came
             if key in seen or key in CARD_INTERNAL or key in {k for k, _, _ in CARD_FIELDS}:
                 continue
-            if isinstance(value, dict):
-                rows += [[f"{key}: {k}", input_text(v)] for k, v in value.items()]
-            elif key != "findings":
-                rows.append([key, input_text(value)])
+            rows.append([key, input_text(getattr(card, key))])
         return rows

@@ -16,6 +16,7 @@ from ...results import (
     FormulaTerm,
     Recommendation,
 )
+from ...results_serving import ServingOut
 from .. import glossary, words
 from ..fmt import (
     DATE_LABELS,
@@ -375,20 +376,20 @@ class BaseView:
                  self.f.sentence(e.template, e.values, e.conclusion), self.f.cite(e.source)] for e in trace]
         return table([self._("Rule"), self._("Step"), self._("Conclusion"), self._("Source")], rows)
 
-    def request_rate(self, sv: dict[str, Any]) -> str:
+    def request_rate(self, sv: ServingOut | None) -> str:
         """The serving model's answer to a request rate with p95 targets: the highest rate served within them
         and, when a rate was asked, its p95 latencies ("" when the job stated no rate or targets)."""
-        rate = sv.get("rate") or {}
-        if not rate.get("model"):
+        rate = sv.rate if sv is not None else None
+        if rate is None or not rate.model:
             return ""
         f = self.f
-        at = rate.get("at_requests_per_s") or {}
-        text = self._("at most %(max)s requests/s within the p95 targets", max=f.num(rate.get("max_requests_per_s"), 2))
-        if rate.get("requests_per_s"):
+        at = rate.at_requests_per_s
+        text = self._("at most %(max)s requests/s within the p95 targets", max=f.num(rate.max_requests_per_s, 2))
+        if rate.requests_per_s:
             text = f.clause.join([text, self._(
                 "at %(rate)s requests/s: p95 first token %(ttft)s, p95 per token %(tpot)s",
-                rate=f.num(rate.get("requests_per_s"), 2), ttft=f.seconds(at.get("p95_ttft_s")),
-                tpot=f.seconds(at.get("p95_tpot_s")))])
+                rate=f.num(rate.requests_per_s, 2), ttft=f.seconds(at.p95_ttft_s if at else None),
+                tpot=f.seconds(at.p95_tpot_s if at else None))])
         return text
 
     def gpus_on_nodes(self, count: int, nodes: int) -> str:

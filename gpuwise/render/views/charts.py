@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ...chart_series import CostCurve, MemoryBar, TimeCostPoint
 from ...results import (
     Candidate,
 )
+from ...results_serving import ServingOut
 from .. import charts as C
 from ..fmt import (
     DASH,
@@ -25,8 +27,9 @@ from .cost_chart import CostChartView
 class ChartsView(CostChartView):
     """Memory bars, the time/cost scatter and the serving curve (the cost chart: :mod:`.cost_chart`)."""
 
-    def charts(self, *, memory: Any = None, costs: Iterable[tuple[Any, str]] = (), scatter: Any = None,
-               chosen_word: str = "", serving: Any = None) -> dict[str, Any]:
+    def charts(self, *, memory: list[MemoryBar] | None = None, costs: Iterable[tuple[CostCurve | None, str]] = (),
+               scatter: list[TimeCostPoint] | None = None, chosen_word: str = "", serving: ServingOut | None = None
+               ) -> dict[str, Any]:
         """The charts of an HTML report, each about what it is labelled with: ``memory`` a series of
         bars (the answer or the proposal first), ``costs`` (curve, title) pairs, ``scatter`` time/cost
         points (the starred one marked ``chosen_word``), ``serving`` the chosen layout's curve."""
@@ -43,24 +46,26 @@ class ChartsView(CostChartView):
                 "log_scale": self._("log scale"),
                 "kinds": [{"kind": k, "label": f.kind(k)} for k in C.MEMORY_KINDS]}
 
-    def bars_of(self, rows: Iterable[tuple[Candidate, str]]) -> list[dict[str, Any]]:
+    def bars_of(self, rows: Iterable[tuple[Candidate, str]]) -> list[MemoryBar]:
         """Memory bars of candidates, each labelled with its role ("the answer", "proposed")."""
-        return [{"label": self.tagged(self.candidate_name(c), role),
-                 "capacity": c.capacity_per_gpu_bytes or None, "usable": c.usable_per_gpu_bytes or None,
-                 "parts": c.memory_breakdown} for c, role in rows if c.memory_breakdown]
+        return [MemoryBar.model_construct(label=self.tagged(self.candidate_name(c), role),
+                                          capacity=c.capacity_per_gpu_bytes or None,
+                                          usable=c.usable_per_gpu_bytes or None, parts=c.memory_breakdown)
+                for c, role in rows if c.memory_breakdown]
 
-    def points_of(self, rows: Iterable[tuple[Candidate, str, bool]]) -> list[dict[str, Any]]:
+    def points_of(self, rows: Iterable[tuple[Candidate, str, bool]]) -> list[TimeCostPoint]:
         """Time/cost points of candidates: (candidate, role, starred)."""
-        return [{"label": self.tagged(self.candidate_name(c), role),
-                 "wall_days": c.wall_days, "cost_usd": c.total_cost_usd, "feasible": c.feasible, "chosen": star}
+        return [TimeCostPoint.model_construct(label=self.tagged(self.candidate_name(c), role), wall_days=c.wall_days,
+                                              cost_usd=c.total_cost_usd, feasible=c.feasible, chosen=star)
                 for c, role, star in rows]
 
-    def memory_chart(self, series: Any, candidates: list[Candidate]) -> dict[str, Any] | None:
+    def memory_chart(self, bars: list[MemoryBar] | None, candidates: list[Candidate]) -> dict[str, Any] | None:
         f = self.f
-        if not series:
-            series = [{"label": self.candidate_name(c), "capacity": c.capacity_per_gpu_bytes or None,
-                       "usable": c.usable_per_gpu_bytes or None, "parts": c.memory_breakdown}
-                      for c in candidates if c.memory_breakdown]
+        if not bars:
+            bars = [MemoryBar.model_construct(label=self.candidate_name(c), capacity=c.capacity_per_gpu_bytes or None,
+                                              usable=c.usable_per_gpu_bytes or None, parts=c.memory_breakdown)
+                    for c in candidates if c.memory_breakdown]
+        series = [{"label": b.label, "capacity": b.capacity, "usable": b.usable, "parts": b.parts} for b in bars]
         geo = C.memory_bars(series, fmt=f.bytes_tick)
         if geo is None:
             return None
@@ -99,29 +104,25 @@ class ChartsView(CostChartView):
                                 self._("Usable"), self._("Capacity"), self._("Fits in memory")], rows,
                                right=tuple(range(1, len(geo["kinds"]) + 4)))}
 
-    def point_label(self, p: dict[str, Any]) -> Any:
+    def point_label(self, p: TimeCostPoint) -> str:
         """A chart point's name in the report's words: from its parts when the engine gives them
         (``count``, ``gpu``, ``acquisition``: "8 × h100-80gb-sxm (rent)"), with its ``role`` after it
         ("(the alternative)"); a label the view worded itself is shown with one multiplication sign."""
-        label, count, gpu, how = p.get("label"), p.get("count"), p.get("gpu"), p.get("acquisition")
-        if isinstance(count, int) and not isinstance(count, bool) and isinstance(gpu, str) and isinstance(how, str):
-            label = self.tagged(f"{count} × {gpu}", self.f.acquisition(how))
-        elif isinstance(label, str):
-            label = times(label)
-        role = p.get("role")
-        return self.tagged(label, role) if isinstance(role, str) and role and isinstance(label, str) else label
+        if p.count is not None and p.gpu is not None and p.acquisition is not None:
+            label = self.tagged(f"{p.count} × {p.gpu}", self.f.acquisition(p.acquisition))
+        else:
+            label = times(p.label)
+        return self.tagged(label, p.role) if p.role else label
 
-    def scatter_chart(self, points: Any, candidates: list[Candidate], chosen: Candidate | None,
-                      chosen_word: str = "") -> dict[str, Any] | None:
+    def scatter_chart(self, points: list[TimeCostPoint] | None, candidates: list[Candidate],
+                      chosen: Candidate | None, chosen_word: str = "") -> dict[str, Any] | None:
         f = self.f
         if not points:
-            points = [{"label": self.candidate_name(c), "wall_days": c.wall_days,
-                       "cost_usd": c.total_cost_usd, "feasible": c.feasible, "chosen": c is chosen}
-                      for c in candidates]
-        if not isinstance(points, (list, tuple)):
-            return None
-        local = [{**p, "cost_usd": _scaled(p.get("cost_usd"), f.cur.rate), "label": self.point_label(p)}
-                 for p in points if isinstance(p, dict)]
+            points = [TimeCostPoint.model_construct(label=self.candidate_name(c), wall_days=c.wall_days,
+                                                    cost_usd=c.total_cost_usd, feasible=c.feasible,
+                                                    chosen=c is chosen) for c in candidates]
+        local = [{"label": self.point_label(p), "wall_days": p.wall_days, "cost_usd": _scaled(p.cost_usd, f.cur.rate),
+                  "feasible": p.feasible, "chosen": p.chosen} for p in points]
         word = chosen_word or self._("chosen")
         suffix = "" if chosen_word else self.tagged("", word)
         geo = C.time_cost(local, fmt_x=lambda d: f"{d:g}", fmt_y=lambda v: f.local(v, compact=True),
@@ -169,16 +170,19 @@ class ChartsView(CostChartView):
                 "table": table([self._("Option"), time_header, self._("Cost"), self._("Status")], rows,
                                right=(1, 2))}
 
-    def serving_chart(self, sv: Any) -> dict[str, Any] | None:
+    def serving_chart(self, sv: ServingOut | None) -> dict[str, Any] | None:
         """Throughput and latency against the number of requests served at once, with the load and
         the most sequences the memory holds marked (the serving model's curve, as the result has it)."""
         f = self.f
-        if not isinstance(sv, dict):
+        if sv is None or sv.curve is None:
             return None
+        points = [{"concurrency": p.concurrency, "throughput_tokens_per_s": p.throughput_tokens_per_s,
+                   "tpot_s": p.tpot_s, "ttft_s": p.ttft_s} for p in sv.curve]
+
         def draw(**layout: Any) -> dict[str, Any] | None:
-            return C.serving_curve(sv.get("curve"), load=sv.get("concurrency"),
-                                   limit=sv.get("max_concurrent_sequences"), fmt_x=lambda v: f"{v:g}",
-                                   fmt_tps=lambda v: f.num(v, 0), fmt_ms=lambda v: f.num(v, 0), **layout)
+            return C.serving_curve(points, load=sv.concurrency, limit=sv.max_concurrent_sequences,
+                                   fmt_x=lambda v: f"{v:g}", fmt_tps=lambda v: f.num(v, 0),
+                                   fmt_ms=lambda v: f.num(v, 0), **layout)
 
         geo = draw()
         if geo is None:
@@ -187,17 +191,17 @@ class ChartsView(CostChartView):
         names = {"throughput": self._("Output tokens/s, all requests"), "tpot": self._("Time per output token, ms"),
                  "ttft": self._("Time to first token, ms")}
         for g in (geo, small) if small else (geo,):
-            g["load_label"] = self._("the load: %(n)s", n=f.num(sv.get("concurrency"), 0))
-            g["limit_label"] = self._("memory holds %(n)s", n=f.num(sv.get("max_concurrent_sequences"), 0))
+            g["load_label"] = self._("the load: %(n)s", n=f.num(sv.concurrency, 0))
+            g["limit_label"] = self._("memory holds %(n)s", n=f.num(sv.max_concurrent_sequences, 0))
             for s in g["series"]:
                 s["name"] = names[s["key"]]
         rows = [[f.num(p["concurrency"], 0), f.num(p["throughput"], 0), f.seconds(p["tpot_s"]), f.seconds(p["ttft_s"])]
                 for p in geo["table"]]
-        fw = FRAMEWORK_NAMES.get(str(sv.get("framework")), str(sv.get("framework") or ""))
+        fw = FRAMEWORK_NAMES.get(sv.framework, sv.framework)
         alt = self._("With %(framework)s: %(tps)s output tokens/s at %(n)s requests at once (the load); memory holds "
                      "%(max)s sequences, beyond which requests wait and the time to the first token grows.",
-                     framework=fw, tps=f.num(sv.get("throughput_tokens_per_s"), 0), n=f.num(sv.get("concurrency"), 0),
-                     max=f.num(sv.get("max_concurrent_sequences"), 0))
+                     framework=fw, tps=f.num(sv.throughput_tokens_per_s, 0), n=f.num(sv.concurrency, 0),
+                     max=f.num(sv.max_concurrent_sequences, 0))
         return {"geo": geo, "narrow": small, "id": "chart-serving",
                 "title": self._("Throughput and latency against requests served at once"),
                 "desc": alt, "alt": alt, "x_title": self._("Requests served at once (log scale)"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...chart_series import CostCurve
 from .. import charts as C
 from ..fmt import (
     DASH,
@@ -18,24 +19,25 @@ from .base import BaseView
 class CostChartView(BaseView):
     """The rent-against-buy curve of one configuration."""
 
-    def cost_chart(self, curve: Any, title: str = "", chart_id: str = "chart-cost") -> dict[str, Any] | None:
+    def cost_chart(self, curve: CostCurve | None, title: str = "", chart_id: str = "chart-cost"
+                   ) -> dict[str, Any] | None:
         """The cumulative cost of renting and of buying over the configuration's own period (from its
         ledgers): buying is drawn as cash out, its resale as a labelled step at the end; the
         break-even is where the lines cross, or the text says there is none in the period."""
         f = self.f
-        if not isinstance(curve, dict) or not isinstance(curve.get("x"), list):
+        if curve is None:
             return None
-        xs = curve["x"]
-        hours = curve.get("unit") == "hours"
-        local: dict[str, Any] = {"months": xs, "break_even_month": curve.get("break_even")}
-        for key in ("rent", "buy"):
-            values = curve.get(key)
-            if isinstance(values, (list, tuple)):
-                local[key] = [_scaled(v, f.cur.rate) for v in values]
-        resale = curve.get("resale")
-        if local.get("buy") and isinstance(resale, (int, float)) and resale < 0:
+        xs = curve.x
+        hours = curve.unit == "hours"
+        local: dict[str, Any] = {"months": xs, "break_even_month": curve.break_even}
+        if curve.rent is not None:
+            local["rent"] = [_scaled(v, f.cur.rate) for v in curve.rent]
+        if curve.buy is not None:
+            local["buy"] = [_scaled(v, f.cur.rate) for v in curve.buy]
+        resale = curve.resale
+        if local.get("buy") and resale is not None and resale < 0 and curve.buy_cash_out is not None:
             end = local["buy"][-1]
-            local["resale"] = [end, _scaled(curve["buy_cash_out"] + resale, f.cur.rate)]
+            local["resale"] = [end, _scaled(curve.buy_cash_out + resale, f.cur.rate)]
             local["resale_x"] = [xs[-1], xs[-1]]
         def fmt_x(x: float) -> str:  # whole months as they are, a crossing between them to a tenth
             return f"{x:g}" if float(x).is_integer() else f.num(x, 1 if hours and x >= 10 else (2 if hours else 1))
@@ -51,24 +53,24 @@ class CostChartView(BaseView):
         for s in [*geo["series"], *(small["series"] if small else [])]:
             s["name"] = short.get(s["key"], s["key"])
             s["end_label"] = f"{names.get(s['key'], s['key'])} {f.local(s['end_value'])}"
-        span = fmt_x(float(curve.get("span") or (xs[-1] if xs else 0)))
+        span = fmt_x(float(curve.span or (xs[-1] if xs else 0)))
         period = {"job": self._("the job's %(n)s hours", n=span) if hours else "",
                   "commitment": self._("the committed %(n)s months", n=span),
-                  "project": self._("the project's %(n)s months", n=span)}.get(str(curve.get("period")), span)
+                  "project": self._("the project's %(n)s months", n=span)}.get(curve.period, span)
         parts = []
         if "rent" in local:
             parts.append(self._("Over %(period)s, renting costs %(rent)s.", period=period,
-                                rent=f.money(curve.get("rent_total"))))
-        owned = f"{float(curve.get('resale_after_months') or 0):g}"
+                                rent=f.money(curve.rent_total)))
+        owned = f"{float(curve.resale_after_months or 0):g}"
         if "buy" in local and hours:  # the purchase outlives the job: its costs run on after the chart ends
             parts.append(self._("Buying pays %(upfront)s up front and %(cash)s in all over the %(months)s months "
                                 "it is owned; resold then, it comes to %(net)s net.",
-                                upfront=f.money(curve.get("buy_upfront")), cash=f.money(curve.get("buy_cash_out")),
-                                months=owned, net=f.money(curve.get("buy_net"))))
+                                upfront=f.money(curve.buy_upfront), cash=f.money(curve.buy_cash_out),
+                                months=owned, net=f.money(curve.buy_net)))
         elif "buy" in local:
             parts.append(self._("Buying pays %(cash)s in cash; resold after %(months)s months it comes to "
-                                "%(net)s net.", cash=f.money(curve.get("buy_cash_out")), months=owned,
-                                net=f.money(curve.get("buy_net"))))
+                                "%(net)s net.", cash=f.money(curve.buy_cash_out), months=owned,
+                                net=f.money(curve.buy_net)))
         be = geo["break_even"]
         if be:
             at = self._("hour %(x)s", x=be["month_label"]) if hours else self._("month %(x)s", x=be["month_label"])

@@ -51,7 +51,7 @@ class EstimateView(BaseView):
                 v = getattr(g, key)
                 if v is not None:
                     rows.append([self._(label), self._("%(n)s tokens/s", n=f.num(v))])
-            rate = self.request_rate(g.serving or {})
+            rate = self.request_rate(g.serving)
             if rate:  # an inference job with a request rate or p95 targets: the highest rate served within them
                 rows.append([self._("Request rate"), rate])
             if g.peak_tflops is not None:

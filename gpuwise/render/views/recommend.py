@@ -70,19 +70,19 @@ class RecommendView(StepsView, ChartsView):
                 "%(n)s more GPU type was rejected; the full report lists each with its reasons.",
                 "%(n)s more GPU types were rejected; the full report lists each with its reasons.", n)
         if self.fmt == "html" or self.full:
-            data = self.r.charts or {}
+            data = self.r.charts
             answer_word = self._("the answer")
-            memory = (data.get("memory") if self.full and data.get("memory") else
+            memory = (data.memory if self.full and data.memory else
                       self.bars_of((c, answer_word if c is chosen else "") for c in listed) if listed else
                       self.bars_of((c, "") for c in cands[:LEADING]))
             cost_title = self._("Cumulative cost of renting and of buying %(name)s",
                                 name=self.candidate_name(r.recommendation)) if r.recommendation else ""
-            scatter = (data.get("time_cost") if self.full and data.get("time_cost") else
+            scatter = (data.time_cost if self.full and data.time_cost else
                        self.points_of((c, "", c is chosen) for c in listed) if len(listed) > 1 else
                        self.points_of((c, "", c is chosen) for c in cands))
             serving = est.gpu.serving if est is not None and est.gpu is not None and r.recommendation and \
                 est.gpu.id == r.recommendation.gpu and est.gpu.count == r.recommendation.count else None
-            vm["charts"] = self.charts(memory=memory, costs=[(data.get("cost_curve"), cost_title)],
+            vm["charts"] = self.charts(memory=memory, costs=[(data.cost_curve, cost_title)],
                                        scatter=scatter, chosen_word=answer_word if not self.full else "",
                                        serving=serving)
         return vm
@@ -253,43 +253,40 @@ class RecommendView(StepsView, ChartsView):
         load, what the memory holds, the targets, and the cost per million output tokens."""
         g = est.gpu if est is not None else None
         sv = g.serving if g is not None else None
-        if not sv or g is None or g.id != rec.gpu or g.count != rec.count:
+        if sv is None or g is None or g.id != rec.gpu or g.count != rec.count:
             return None
         f = self.f
-        fw = FRAMEWORK_NAMES.get(str(sv.get("framework")), str(sv.get("framework") or ""))
-        layout = words.serving_layout(sv.get("layout"), str(sv.get("layout_label") or ""), f)
-        conc = sv.get("concurrency")
+        fw = FRAMEWORK_NAMES.get(sv.framework, sv.framework)
+        layout = words.serving_layout(sv.layout, sv.layout_label, f)
         rows = [
             [self._("Served with"), self._("%(framework)s, %(layout)s", framework=fw, layout=layout)],
             [self._("At the load"), self._(
                 "requests in flight: %(n)s; %(tps)s output tokens/s in total; the first token after %(ttft)s, "
-                "then one every %(tpot)s per request", n=f.num(conc, 0),
-                tps=f.num(sv.get("throughput_tokens_per_s"), 0), ttft=f.seconds(sv.get("ttft_s")),
-                tpot=f.seconds(sv.get("tpot_s")))],
+                "then one every %(tpot)s per request", n=f.num(sv.concurrency, 0),
+                tps=f.num(sv.throughput_tokens_per_s, 0), ttft=f.seconds(sv.ttft_s), tpot=f.seconds(sv.tpot_s))],
             [self._("Capacity"), self._(
                 "memory holds %(n)s sequences at once; at most %(tps)s output tokens/s",
-                n=f.num(sv.get("max_concurrent_sequences"), 0), tps=f.num(sv.get("max_throughput_tokens_per_s"), 0))],
+                n=f.num(sv.max_concurrent_sequences, 0), tps=f.num(sv.max_throughput_tokens_per_s, 0))],
         ]
         rate = self.request_rate(sv)
         if rate:
             rows.append([self._("Request rate"), rate])
-        targets = sv.get("targets") or {}
+        targets = sv.targets
         met = []
-        for key, meets, text in (("tokens_per_s", "meets_throughput_target", N_("%(v)s output tokens/s")),
-                                 ("max_ttft_ms", "meets_ttft", N_("first token within %(v)s ms")),
-                                 ("max_tpot_ms", "meets_tpot", N_("%(v)s ms per output token"))):
-            v = targets.get(key)
-            if isinstance(v, (int, float)) and v > 0:
+        for v, meets, text in ((targets.tokens_per_s, targets.meets_throughput_target, N_("%(v)s output tokens/s")),
+                               (targets.max_ttft_ms, targets.meets_ttft, N_("first token within %(v)s ms")),
+                               (targets.max_tpot_ms, targets.meets_tpot, N_("%(v)s ms per output token"))):
+            if v is not None and v > 0:
                 what = self._(text, v=f.num(v, 0))
-                met.append(self._("meets the target of %(target)s", target=what) if targets.get(meets) else
+                met.append(self._("meets the target of %(target)s", target=what) if meets else
                            self._("misses the target of %(target)s", target=what))
         if met:
             rows.append([self._("Targets"), f.clause.join(met)])
-        cost = sv.get("cost_per_million_output_tokens") or {}
-        if cost.get("rent_usd") is not None or cost.get("buy_usd") is not None:
+        cost = sv.cost_per_million_output_tokens
+        if cost is not None and (cost.rent_usd is not None or cost.buy_usd is not None):
             rows.append([self._("Cost per million output tokens"), self._(
                 "%(rent)s renting, %(buy)s buying (at this load, all the time)",
-                rent=f.money2(cost.get("rent_usd")), buy=f.money2(cost.get("buy_usd")))])
+                rent=f.money2(cost.rent_usd), buy=f.money2(cost.buy_usd))])
         return {"rows": rows, "framework": fw, "layout": layout}
 
     def rejected(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
