@@ -395,12 +395,14 @@ def test_rows_gathered_at_stop_33_stay_within_2x(kb, accuracy):
     that arrive in one step share one mixed step (load.py): median 32.7%, worst 1.87x; after TensorRT-LLM 1.1's
     KV manager holds sliding-window layers for the whole sequence (serving.yaml releases) and long prompts count
     their own tokens over their chunks: median 23.9%, worst 1.81x (Y04 DeepSeek-R1 FP8 DEP8 on H200, +81%, left
-    with its reason in the validation README)."""
+    with its reason in the validation README). Then each run holds at most the requests it queued (3,000 at 1k/1k,
+    1,500 at 8k/1k and 1k/8k: the overview's table of request counts), where the memory would hold more: median 20.4%,
+    worst 1.79x (Y16 -44%; Y04 +81% -> +29%, it held 4,464 sequences in the model where the run had 3,000)."""
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("Y")]
     assert len(cases) == 19
     ratios = [max(est / got, got / est) for _, est, got in cases]
-    assert max(ratios) <= 2.0, max(zip(ratios, [c[0] for c in cases], strict=True))
-    assert statistics.median(_errors(cases)) <= 0.25
+    assert max(ratios) <= 1.8, max(zip(ratios, [c[0] for c in cases], strict=True))
+    assert statistics.median(_errors(cases)) <= 0.21
 
 
 def test_single_stream_speed_with_the_software_named(kb, accuracy):
