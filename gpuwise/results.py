@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_serializer
 from .chart_series import Charts
 from .ledger import Ledger, Timeline
 from .results_serving import ServingOut
-from .results_training import TrainingLayout, TrainingOut, TrainingTime
+from .results_training import NO_TRAINING, TrainingLayout, TrainingOut, TrainingTime
 
 SEVERITIES = ("blocker", "warning", "info")
 TOPICS = ("memory", "compute", "interconnect", "cost", "compatibility", "used-hardware", "cloud-fees",
@@ -211,20 +211,13 @@ class GpuOut(Frozen):
     # training (contract version 2): the layout chosen, and whether exactly what was asked fits
     fits_as_requested: bool | None = None
     layout: TrainingLayout | None = None
-    training: TrainingOut | TrainingTime | None = Field(
-        default=None, description="planner figures: step terms, exposed communication, goodput, suggested changes "
-        "as data (a model without a layout: its days alone; none for inference, written {})")
+    training: TrainingOut | TrainingTime = Field(
+        default=NO_TRAINING, description="planner figures: step terms, exposed communication, goodput, suggested "
+        "changes as data (a model without a layout: its days alone; a service: {})")
     # inference (contract version 2): the serving model at the load, with the framework and layout
     serving: ServingOut | None = Field(
         default=None, description="max_concurrent_sequences, throughput_tokens_per_s (at concurrent_requests), "
         "max_throughput_tokens_per_s, ttft_s, tpot_s, framework, layout, targets met, curve")
-
-    @model_serializer(mode="wrap")
-    def _training_always(self, handler: Any) -> dict[str, Any]:
-        out = handler(self)
-        if "training" in out and out["training"] is None:  # contract version 2: always a mapping
-            out["training"] = {}
-        return out
 
 
 class EstimateResult(Frozen):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, model_serializer
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_serializer
 
 Number = int | float
 """A figure as it was computed: an int stays an int in the JSON (a ``float`` field would write 8 as 8.0)."""
@@ -106,8 +106,8 @@ class SuggestedChange(_Frozen):
     (``from`` in the JSON) and as planned (``to``)."""
 
     field: str
-    before: bool | int | str
-    after: bool | int | str
+    before: bool | int | str = Field(validation_alias=AliasChoices("before", "from"))
+    after: bool | int | str = Field(validation_alias=AliasChoices("after", "to"))
 
     @model_serializer(mode="wrap")
     def _from_to(self, handler: Any) -> dict[str, Any]:
@@ -156,6 +156,17 @@ class TrainingOut(_Frozen):
 
 
 class TrainingTime(_Frozen):
-    """A training estimate without a planned layout (a diffusion model): its days alone."""
+    """What an estimate without a planned layout says of training: a diffusion model's days alone,
+    or nothing (a service, a job without a speed estimate), written ``{}``."""
 
-    wall_days: Number | None
+    model_config = ConfigDict(extra="forbid")  # a TrainingOut's JSON is never read as one
+
+    wall_days: Number | None = None
+
+    @model_serializer(mode="wrap")
+    def _days_when_timed(self, handler: Any) -> dict[str, Any]:
+        return {} if self.wall_days is None else handler(self)
+
+
+NO_TRAINING = TrainingTime()
+"""``gpu.training`` of an estimate that plans no training."""

@@ -20,8 +20,16 @@ from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
 from ..results import BuyLines, ComputeOut, EstimateResult, FormulaTerm, GpuCost, GpuOut, MemoryOut
 from ..results_serving import CostPerMillion as CostPerMillionOut
+from ..results_training import (
+    NO_TRAINING,
+    ExposedComm,
+    StepTerms,
+    SuggestedChange,
+    TrainingLayout,
+    TrainingOut,
+    TrainingTime,
+)
 from ..results_training import DpTraffic as DpTrafficOut
-from ..results_training import ExposedComm, StepTerms, SuggestedChange, TrainingLayout, TrainingOut, TrainingTime
 from ..results_training import Pins as PinsOut
 
 if TYPE_CHECKING:
@@ -213,14 +221,14 @@ class PlanOut:
         if self.training_job:
             if self.run is None:
                 return {"fits_as_requested": None, "layout": None,
-                        "training": made(TrainingTime, dict(wall_days=self.wall_days)) if self.timed else None}
+                        "training": TrainingTime(wall_days=self.wall_days) if self.timed else NO_TRAINING}
             return {"fits_as_requested": self.fits_as_requested, "layout": layout_out(self.run.plan.layout),
                     "training": training_out(self.run, self.wall_days)}
         shown = self.judged.on(self.serving) if self.judged is not None and self.serving is not None else self.serving
         serving = SV.serving_json(shown)
         if serving is not None and self.cost_per_million is not None:
             serving = serving.model_copy(update={"cost_per_million_output_tokens": self.cost_per_million.as_json()})
-        return {"fits_as_requested": None, "layout": None, "training": None, "serving": serving}
+        return {"fits_as_requested": None, "layout": None, "training": NO_TRAINING, "serving": serving}
 
 
 def layout_out(lay: Layout) -> TrainingLayout:
