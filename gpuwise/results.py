@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from .chart_series import Charts
 from .ledger import Ledger, Timeline
+from .prebuilt import Prebuilt
 from .results_serving import ServingOut
 from .results_training import NO_TRAINING, TrainingLayout, TrainingOut, TrainingTime
 
@@ -29,7 +30,7 @@ Step = Literal[STEPS]  # type: ignore[valid-type]
 Stage = Literal[STAGES]  # type: ignore[valid-type]
 
 
-class Frozen(BaseModel):
+class Frozen(Prebuilt, BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
 
 
