@@ -420,18 +420,6 @@ def test_rows_gathered_at_stop_34_stay_within_the_goals(kb, accuracy):
     assert beyond == ["Z14"], beyond
 
 
-@pytest.mark.parametrize(("gpu", "seqs", "budget"), [
-    ("h100-80gb-sxm", 1024, 8192), ("h200-141gb-sxm", 1024, 8192), ("mi300x", 1024, 8192), ("b200", 1024, 8192),
-    ("a100-80gb-sxm", 256, 2048), ("a100-40gb-sxm", 256, 2048), ("l40s", 256, 2048), ("a800-80gb-sxm", 1024, 8192),
-])
-def test_vllm_batch_defaults_follow_the_gpu_class(kb, gpu, seqs, budget):
-    """vLLM's OpenAI server defaults (vllm/engine/arg_utils.py get_batch_defaults, checked by vLLM's own
-    test_defaults_with_usage_context): max_num_seqs 1024 and max_num_batched_tokens 8,192 on GPUs of 70 GiB or more
-    whose device name has no "a100", 256 and 2,048 on the rest; an A800 is not an A100 by name."""
-    eng = SV.engine(job_of(kb, model="llama-3.1-8b", precision="bf16", framework="vllm"), kb.gpus[gpu])
-    assert (eng.max_batch, eng.chunk) == (seqs, budget)
-
-
 def test_vllm_cuda_kernel_floor_reproduces_its_source(kb):
     """vLLM's CUDA build: a counted small kernel costs 10 us end to end, set on DeepSeek-R1 FP8 TP8 (19.36 ms mean TPOT)
     and GLM-4.6 BF16 TP8 (18.11 ms) on 8 x H200 at concurrency 4 (GPUStack performance lab, vLLM 0.11): the step

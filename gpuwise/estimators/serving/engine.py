@@ -128,8 +128,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     kv_b = kv_element_bytes(w, fp)
     cap = capacity_bytes(gpu)
     mb = fw.max_batch
-    large = large_gpu(fw, gpu)
-    max_batch = mb.large_gpu if large and mb.large_gpu else mb.default
+    max_batch = mb.default
+    if mb.large_gpu and mb.large_gpu_min_gib and cap >= mb.large_gpu_min_gib * GiB:
+        max_batch = mb.large_gpu
     rt = kb.runtime
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb))
     return Engine(
@@ -145,7 +146,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=fw.expert_tile_tokens, kv_bytes=kv_b, max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
-        chunk=step_budget(fw, gpu),
+        chunk=fw.prefill_chunk_tokens,
         usable=cap * usable_share(job, gpu),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=mbytes, sc=shape_consts(job.shape), spec=spec,
@@ -224,22 +225,6 @@ def memory_kind(gpu: Gpu) -> str:
     """"hbm" or "gddr" (the memory technology the framework's kernels meet), else "other"."""
     t = (gpu.memory.type or "").lower()
     return "hbm" if t.startswith("hbm") else "gddr" if t.startswith("gddr") else "other"
-
-
-def large_gpu(fw: Framework, gpu: Gpu) -> bool:
-    """Whether ``fw`` takes its large-GPU defaults on ``gpu``: vLLM's get_batch_defaults gives max_num_seqs 1024 and a
-    step budget of 8,192 tokens to GPUs of at least 70 GiB whose name does not contain "a100", 256 and 2,048 to
-    the rest (the A100 exception: vllm-project/vllm pull request #17885, larger budgets cost it throughput)."""
-    mb = fw.max_batch
-    if not (mb.large_gpu_min_gib and capacity_bytes(gpu) >= mb.large_gpu_min_gib * GiB):
-        return False
-    return not any(x in gpu.id for x in mb.large_gpu_excludes)
-
-
-def step_budget(fw: Framework, gpu: Gpu | None) -> int:
-    """Tokens one step of ``fw`` carries at most on ``gpu`` (max_num_batched_tokens: a prompt beyond it is chunked)."""
-    big = fw.max_batch.large_gpu_chunk_tokens
-    return big if (big and gpu is not None and large_gpu(fw, gpu)) else fw.prefill_chunk_tokens
 
 
 def capacity_bytes(gpu: Gpu) -> float:

@@ -13,7 +13,7 @@ from .. import memory as M
 from . import options as O
 from .choice import Serving
 from .draft import Drafter, drafter
-from .engine import format_of, kv_element_bytes, model_bytes, quant_formats, step_budget
+from .engine import format_of, kv_element_bytes, model_bytes, quant_formats
 from .layout import Layout
 from .limits import limits
 from .result import ServingResult
@@ -90,7 +90,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
     kv_b = kv_element_bytes(w, fp)
     prompt, output = request_lengths(w)
     per_copy = max(1, math.ceil(w.concurrent_requests / max(lay.replicas, 1)))
-    chunk = step_budget(fw, gpu)
+    chunk = fw.prefill_chunk_tokens
     prefill = min(chunk, prompt * per_copy) if fw.continuous_batching else prompt * per_copy
     held = prompt + output / 2 if (fw.continuous_batching and fw.kv_reserve == "current") else prompt + output
     rt = kb.runtime
@@ -133,7 +133,7 @@ def _plus(t: Term, more: tuple[Phrase, ...]) -> tuple[Phrase, ...] | str:
 
 def memory(job: Any, s: Serving) -> M.MemoryEstimate:
     """Memory per GPU of the chosen way to serve (see :func:`memory_of`)."""
-    return memory_of(job, s.engine.fw, s.layout, job.kb.gpus.get(s.engine.gpu_id))
+    return memory_of(job, s.engine.fw, s.layout)
 
 
 # ----------------------------------------------------------------------------- result

@@ -50,10 +50,6 @@ class BatchLimit(Strict):
     default: int = Field(ge=1)
     large_gpu: int | None = Field(default=None, ge=1, description="on GPUs with at least `large_gpu_min_gib`")
     large_gpu_min_gib: float | None = Field(default=None, gt=0)
-    large_gpu_excludes: list[str] = Field(default_factory=list, description="GPU ids containing one of these "
-                                          "are never large (vLLM keeps the small defaults on A100s)")
-    large_gpu_chunk_tokens: int | None = Field(default=None, ge=1, description="the step budget "
-                                               "(max_num_batched_tokens) on large GPUs; prefill_chunk_tokens elsewhere")
     limit: int | None = Field(default=None, ge=1, description="the most it is raised to in practice (a setting: "
                               "max_num_seqs, max_batch_size); None = the default is a hard limit")
     source: str = Field(min_length=3)
