@@ -21,6 +21,7 @@ from ..estimators.interconnect import topology
 from ..estimators.serving.limits import Limits
 from ..frozen import frozen
 from ..inputs.job import Job
+from ..messages import Phrase, quoted
 from ..results import STAGES, Candidate, GivenUp
 from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
@@ -321,6 +322,34 @@ def buy_refused(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str
     a rule open, never certain)."""
     order = {rid: i for i, rid in enumerate(book.rules)}
     return sorted(bounds.certainly_rejecting(book, buying(kb, gpu, constraints, market)), key=order.__getitem__)
+
+
+REFUSALS: tuple[tuple[str, str], ...] = (
+    ("sold_in_china", "buy.china_blocked"),  # MARKET-EXPORT-BUY: the US export rules
+    ("china_import", "buy.china_import_blocked"),  # MARKET-CHINA-IMPORT-BLOCKED: China's customs
+    ("sold_globally", "buy.china_only"),  # MARKET-CHINA-ONLY: a part sold only in China
+    ("domestic_part", "buy.not_domestic"),  # MARKET-PROCUREMENT-DOMESTIC: domestic parts asked
+)
+"""How a refusal is worded, by the market field the refusing rule reads (reports/messages.yaml
+``buy.*``); a rule that reads none of them (a house rule) is named (``buy.refused``)."""
+
+
+def buy_refusal(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> tuple[Phrase, ...]:
+    """Why the rules refuse buying ``gpu`` in ``market`` (:func:`buy_refused`), as message ids with
+    values: each refusing rule's reason, worded by the market field it reads (:data:`REFUSALS`)
+    with the values the market facts hold (the export rule, the customs note and its date);
+    empty when no rule certainly refuses it. The capacity plan's ``buy_reason``."""
+    refused = buy_refused(book, kb, gpu, constraints, market)
+    if not refused:
+        return ()
+    known = buying(kb, gpu, constraints, market)
+    values = {"gpu": gpu.name, "why": [quoted(known["china_rule"] or "-")],
+              "note": [quoted(known["china_import_note"] or "-")], "as_of": known["china_import_as_of"]}
+    out: list[Phrase] = []
+    for rid in refused:
+        mid = next((m for name, m in REFUSALS if reads(book.rules[rid], (name,))), "buy.refused")
+        out.append(("; " if out else "", mid, {**values, "rule": rid}))
+    return tuple(out)
 
 
 def buy_findings(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> list[str]:

@@ -159,11 +159,11 @@ class Planner:
         book = rulebook.load(self.rules, {k: v.value for k, v in kb.policy.items()})  # the rules size too
         sized = size(pf, kb, gpus, owned, self.where, book)
         self.sized = sized
-        from ..decide.verdicts import buy_refused
+        from ..decide.verdicts import buy_refusal
 
         fleets = {g.id: fleet_for(kb, g, owned.get(g.id, 0), owned_hosting.get(g.id, "office"),
                                   electricity=electricity, hosting=c.hosting, market=self.market, usd_cny=self.rate,
-                                  refused=buy_refused(book, kb, g, c, self.market))
+                                  refused=buy_refusal(book, kb, g, c, self.market))
                   for g in gpus}
         if c.acquisition == "rent":
             for f in fleets.values():
