@@ -112,13 +112,16 @@ def test_held_out_runs_of_session_9(kb, accuracy):
     H100 and MI350X) and INTELLECT-1 (112 H100, GPU-hours from its published MFU). Blind, with each
     submission's published layout: 31.1% median, worst 2.36x (the 8B on 512 GB300: its data-parallel
     gradient reduction charged in full over InfiniBand, where the GPUs of an NVL72 rack reduce over NVLink);
-    without layout or stack: 31.4%, worst 2.19x (the 405B on 5,120 GB200). The rows stay in the set at
-    their figures; the bounds here are what is met, not the goal (<= 15% median, no row beyond 2x)."""
+    without layout or stack: 31.4%, worst 2.19x (the 405B on 5,120 GB200). Since then, not blind: an NVL72
+    rack's 72 GPUs are one NVLink fabric (a pipelined replica placed in one rack), FP4 training GEMMs run at
+    the FP4 / FP8 peak ratio (H32 ran NVFP4), Blackwell Ultra's MFU from the Megatron-Bridge tables: 19.4%,
+    worst 1.55x (H31, GB300, whose precision, FP8 or NVFP4, its logs do not say); without layouts 26.7%,
+    worst 1.64x. The goal (<= 15% median) is not met."""
     cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if int(c[0].split()[0][1:]) >= 30]
     assert len(cases) == 13
     ratios = [est / published for _, est, published in cases]
-    assert all(0.5 <= r <= 2.5 for r in ratios)
-    assert statistics.median(abs(r - 1) for r in ratios) <= 0.35
+    assert all(0.6 <= r <= 1.6 for r in ratios)
+    assert statistics.median(abs(r - 1) for r in ratios) <= 0.20
 
 
 @pytest.mark.parametrize("gpu", ["a100-80gb-sxm", "h100-80gb-sxm"])

@@ -66,7 +66,8 @@ def training_job(job: Job) -> P.TrainingJob:
     tj = job.memo.get("training_job")
     if tj is None:
         w, rt = job.w, job.kb.runtime
-        precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+        precision = (w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8")
+                     else "fp8" if w.precision == "fp4" and w.method == "full" else "bf16")
         base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
         gbt, why = global_batch(job)
         chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
@@ -80,6 +81,7 @@ def training_job(job: Job) -> P.TrainingJob:
                            stack_gathers_ahead=stack_spec(job).gathers_ahead,
                            stack_tp_overlap=stack_spec(job).tp_comm_overlap,
                            stack_te=stack_spec(job).transformer_engine,
+                           fp4_gemms=w.precision == "fp4" and w.method == "full",
                            stack_reference=stack_reference(job.kb))
         tj.batch_given = why is None
         if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
