@@ -98,8 +98,21 @@ def stack_efficiency(job: Job) -> float:
     said once as an assumption. Lives with the planner's inputs (physics, issue 22)."""
     stack = getattr(job.w, "stack", None)
     if stack is None and not any(a.field == "workload.stack" for a in job.assumptions):
-        job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
+        default = default_stack(job)
+        job.assumptions.append(note("workload.stack", default, "assume.default.workload.stack" if default == "middle"
+                                    else "assume.stack.low_precision_pretraining"))
     return stack_spec(job).efficiency
+
+
+def default_stack(job: Job) -> str:
+    """The stack assumed when none is named: the middle, except for full training in FP8 or FP4, which runs
+    on Transformer Engine's scaled low-precision GEMMs: Megatron-Core and NeMo build their layers from them
+    (runtime.yaml training_stacks transformer_engine), and published FP8 pretraining runs were made on them
+    (Nemotron-4 340B, NVIDIA's MLPerf submissions, DeepSeek-V3's own framework apart)."""
+    w = job.w
+    if w.method == "full" and w.precision in ("fp8", "fp4") and "megatron" in job.kb.runtime.training_stacks:
+        return "megatron"
+    return "middle"
 
 
 def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
@@ -116,6 +129,6 @@ def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
 def stack_spec(job: Job) -> StackSpeed:
     """The named training stack's entry of runtime.yaml training_stacks (the middle when none is named)."""
     stacks = job.kb.runtime.training_stacks
-    stack = getattr(job.w, "stack", None)
+    stack = getattr(job.w, "stack", None) or default_stack(job)
     return stacks[stack] if stack in stacks else stacks["middle"]
 
