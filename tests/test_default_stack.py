@@ -13,7 +13,7 @@ W = {"task": "pretrain", "model": "llama-3.1-8b", "train_tokens": 1e9, "seq_len"
 def _run(**extra):
     e = estimate({"workload": {**W, **extra}}, gpu="h100-80gb-sxm", gpus=8)
     said = {a.field: a.value for a in e.assumptions}
-    return e.gpu.training["step_terms"]["compute_s"], said.get("workload.stack")
+    return e.gpu.training.step_terms.compute_s, said.get("workload.stack")
 
 
 def test_bf16_without_a_stack_runs_at_the_middle():

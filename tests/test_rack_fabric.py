@@ -41,10 +41,10 @@ def test_a_rack_reduces_8b_gradients_at_nvlink_speed(kb):
     w = {"task": "pretrain", "model": "llama-3.1-8b", "train_tokens": 1e9, "seq_len": 8192, "precision": "fp8",
          "global_batch_tokens": 36 * 8192, "parallelism": {"tp": 1, "pp": 1}, "stack": "nemo"}
     t = estimate({"workload": w}, gpu="gb200", gpus=72).gpu.training
-    assert t["layout_notation"].startswith("TP1 PP1 DP72")
+    assert t.layout_notation.startswith("TP1 PP1 DP72")
     eff = kb.runtime.link_efficiency.value
     by_hand = 71 / 72 * (4 + 2) * kb.models["llama-3.1-8b"].params_b * 1e9 / (900e9 * eff)
-    assert t["dp_traffic"]["traffic_s"] == pytest.approx(by_hand, rel=0.02)
+    assert t.dp_traffic.traffic_s == pytest.approx(by_hand, rel=0.02)
 
 
 def test_fp4_gemms_run_at_the_fp4_over_fp8_peak_ratio(kb):
@@ -55,9 +55,9 @@ def test_fp4_gemms_run_at_the_fp4_over_fp8_peak_ratio(kb):
          "global_batch_tokens": 64 * 8192}
     fp8 = estimate({"workload": {**w, "precision": "fp8"}}, gpu="gb200", gpus=8).gpu.training
     fp4 = estimate({"workload": {**w, "precision": "fp4"}}, gpu="gb200", gpus=8).gpu.training
-    assert fp8["layout_notation"] == fp4["layout_notation"]
+    assert fp8.layout_notation == fp4.layout_notation
     x = 7.5 * (2500e12 / 8000e9) / 4096
-    ratio = fp8["step_terms"]["compute_s"] / fp4["step_terms"]["compute_s"]
+    ratio = fp8.step_terms.compute_s / fp4.step_terms.compute_s
     assert ratio == pytest.approx((1 / 1.6 + x) / (1 / 3.2 + x), rel=1e-3)
 
 
