@@ -470,6 +470,13 @@ def main() -> int:
     # them attention data parallel + expert parallel): scored blind when added, blind figures in the validation README
     report("  of which the rows added at stop 33 (ids Y..; blind figures in the validation README): throughput", "t/s",
            [c for c in new_thr_all if c[0].startswith("Y")], False)
+    # the rows gathered at stop 34 (ids Z..: GPUStack's performance lab, vllm bench serve runs of DeepSeek-R1,
+    # DeepSeek-V3.2, Qwen3-235B, GLM-4.6/4.5-Air, gpt-oss and Qwen3-8B/14B on H200/H100/A100 with vLLM 0.10-0.13 and
+    # SGLang 0.5.3: bursts of 100-500 prompts sent at once and ShareGPT at concurrency 1-8): blind figures in the README
+    report("  of which the rows added at stop 34 (ids Z..; blind figures in the validation README): throughput", "t/s",
+           [c for c in new_thr_all if c[0].startswith("Z")], False)
+    report("  of which the rows added at stop 34 (ids Z..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("Z")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
