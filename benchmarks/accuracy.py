@@ -336,12 +336,15 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
     with open(path, newline="") as fh:
         for row in csv.DictReader(fh):
             conc = None if row["concurrency"] == "max" else int(row["concurrency"])
+            # a maximum-load run of N requests queued at once (trtllm-bench throughput) never holds more than N
+            # sequences: its load is N, which saturates at the peak where the memory holds fewer
+            queued = int(row.get("prompts") or 0) if conc is None else 0
             job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                              int(row["output_tokens"]), conc, int(row["tp"]), int(row["pp"]),
+                              int(row["output_tokens"]), conc or queued or None, int(row["tp"]), int(row["pp"]),
                               int(row["ep"]) if row.get("ep") else None, row.get("kv_precision") or None,
                               row.get("framework_version") or None, row.get("workload_options") or "")
             s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
-            got = s.load if conc else s.capacity
+            got = s.load if conc or queued else s.capacity
             est = got.throughput if got else 0.0
             label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
                      f"{row['prompt_tokens']}/{row['output_tokens']} c={row['concurrency']} ({row['framework']})")
