@@ -39,16 +39,16 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
 
 
 def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
-    prompt, output = request_lengths(job.w)
+    c = consts(job, eng, rep)
+    prompt, output, prefilled = c.lengths  # request_lengths and prefill_tokens of the job's workload
     queued = 0.0
     cap = max(rep.max_seqs, 1)
     b = max(min(conc, cap), 1e-9)
     kv_ctx = prompt + output / 2
     fw = eng.fw
-    c = consts(job, eng, rep)
     pure = per_token(c, b, kv_ctx)
     per_step = eng.spec.tokens_per_step if eng.spec is not None else 1.0  # tokens a sequence gains per step
-    full_prompt, prompt = prompt, prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
+    full_prompt, prompt = prompt, prefilled  # a cached prefix is not prefilled again
     if fw.continuous_batching:
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
         chunk = min(float(prompt), room)
@@ -96,7 +96,7 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
         ttft = n * carry + queued
         hold = 0.0
-        for _ in range(3):  # the arrival rate depends on the hold: a few rounds settle it
+        for _ in range(3 if c.waits else 0):  # the arrival rate depends on the hold: a few rounds settle it
             hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
         ttft += hold
         req_time = ttft + output * tpot

@@ -6,8 +6,9 @@ import math
 from typing import Any
 
 from ...frozen import frozen
-from .engine import Engine, _kept
+from .engine import Engine, _kept, prefill_tokens
 from .layout import Replica
+from .support import request_lengths
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
 # Kernels a layer runs beyond a dense GQA layer's (whose fixed cost is the framework's layer overhead),
@@ -55,12 +56,12 @@ class StepConsts:
 
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_kv", "bw_weights", "dpa", "eng",
                  "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "experts", "f_dense", "f_experts", "hidden",
-                 "hop_bw", "hop_latency", "k_over_e", "kv_token_gpu", "layers", "link_bw", "m", "moe_stage",
-                 "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks", "rep", "sc",
-                 "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
-                 "w_dense", "w_experts", "window")
+                 "hop_bw", "hop_latency", "k_over_e", "kv_token_gpu", "layers", "lengths", "link_bw", "m",
+                 "moe_stage", "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks",
+                 "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share",
+                 "two_layers", "w_dense", "w_experts", "waits", "window")
 
-    def __init__(self, eng: Engine, rep: Replica) -> None:
+    def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
         tp, pp, ep, dpa = lay.tp, lay.pp, lay.ep, lay.dp_attention
         self.eng, self.rep, self.sc = eng, rep, sc
@@ -100,6 +101,14 @@ class StepConsts:
         self.over = self.layers * eng.layer_overhead + floor_per_step(eng) / pp
         self.step_overhead, self.seq_overhead = eng.step_overhead, eng.seq_overhead
         self.prefill_floor = prefill_host(eng) + eng.step_overhead  # a prefill forward lasts at least this
+        # the job's request: (prompt, output, prompt tokens prefilled), and whether its scheduler holds
+        # prompts back to gather them (load.held); read by the load model at every concurrency
+        if w is not None:
+            prompt, output = request_lengths(w)
+            self.lengths = (prompt, output, prefill_tokens(w, prompt))
+            self.waits = int(getattr(w, "batch_wait_steps", 0) or 0) > 0
+        else:  # no job: only the step's own figures
+            self.lengths, self.waits = None, False
 
 
 def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
@@ -108,7 +117,7 @@ def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
     memo = job.memo
     got = memo.get(key)
     if got is None or got.eng is not eng or got.rep is not rep:
-        got = memo[key] = StepConsts(eng, rep)
+        got = memo[key] = StepConsts(eng, rep, job.w)
     return got
 
 
