@@ -91,7 +91,8 @@ def training_job(job: Job) -> P.TrainingJob:
 
 def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     w, rt = job.w, job.kb.runtime
-    precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+    precision = (w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8")
+                 else "fp8" if w.precision == "fp4" and w.method == "full" else "bf16")
     base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
     chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
     tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
@@ -104,6 +105,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_gathers_ahead=stack_spec(job).gathers_ahead,
                        stack_tp_overlap=stack_spec(job).tp_comm_overlap,
                        stack_te=stack_spec(job).transformer_engine,
+                       fp4_gemms=w.precision == "fp4" and w.method == "full",
                        stack_reference=stack_reference(job.kb))
     tj.batch_given = why is None
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
@@ -147,8 +149,21 @@ def stack_efficiency(job: Job) -> float:
     said once as an assumption. Lives with the planner's inputs (physics, issue 22)."""
     stack = getattr(job.w, "stack", None)
     if stack is None and not any(a.field == "workload.stack" for a in job.assumptions):
-        job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
+        default = default_stack(job)
+        job.assumptions.append(note("workload.stack", default, "assume.default.workload.stack" if default == "middle"
+                                    else "assume.stack.low_precision_pretraining"))
     return stack_spec(job).efficiency
+
+
+def default_stack(job: Job) -> str:
+    """The stack assumed when none is named: the middle, except for full training in FP8 or FP4, which runs
+    on Transformer Engine's scaled low-precision GEMMs: Megatron-Core and NeMo build their layers from them
+    (runtime.yaml training_stacks transformer_engine), and published FP8 pretraining runs were made on them
+    (Nemotron-4 340B, NVIDIA's MLPerf submissions, DeepSeek-V3's own framework apart)."""
+    w = job.w
+    if w.method == "full" and w.precision in ("fp8", "fp4") and "megatron" in job.kb.runtime.training_stacks:
+        return "megatron"
+    return "middle"
 
 
 def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
@@ -165,6 +180,6 @@ def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
 def stack_spec(job: Job) -> StackSpeed:
     """The named training stack's entry of runtime.yaml training_stacks (the middle when none is named)."""
     stacks = job.kb.runtime.training_stacks
-    stack = getattr(job.w, "stack", None)
+    stack = getattr(job.w, "stack", None) or default_stack(job)
     return stacks[stack] if stack in stacks else stacks["middle"]
 
