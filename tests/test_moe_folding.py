@@ -42,9 +42,9 @@ def test_nemos_published_folded_layout_is_held_not_replaced(kb):
          "global_batch_tokens": 8192 * 4096, "stack": "nemo", "train_tokens": 1e10,
          "parallelism": {"tp": 2, "pp": 8, "vpp": 4, "ep": 32}}
     t = estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=256).gpu.training
-    assert t["layout_notation"].startswith("TP2 PP8x4 DP16 EP32")
-    per_gpu = t["global_batch_tokens"] / t["step_terms"]["step_s"] / 256
+    assert t.layout_notation.startswith("TP2 PP8x4 DP16 EP32")
+    per_gpu = t.global_batch_tokens / t.step_terms.step_s / 256
     assert per_gpu == pytest.approx(1633, rel=0.25)
     middle = {k: v for k, v in w.items() if k != "stack"}
     mid = estimate({"workload": middle}, gpu="h100-80gb-sxm", gpus=256).gpu.training
-    assert "EP32" not in mid["layout_notation"]
+    assert "EP32" not in mid.layout_notation

@@ -121,7 +121,7 @@ def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu):
 
     def compute(stack=None):
         ww = {**w, "stack": stack} if stack else w
-        return estimate({"workload": ww}, gpu=gpu, gpus=1).gpu.training["step_terms"]["compute_s"]
+        return estimate({"workload": ww}, gpu=gpu, gpus=1).gpu.training.step_terms.compute_s
 
     assert compute() / compute("megatron") == pytest.approx(1.10, rel=1e-6)
     assert compute("deepspeed") / compute("megatron") == pytest.approx(1.10 / 0.95, rel=1e-6)
@@ -161,11 +161,11 @@ def test_a_pinned_plain_pipeline_schedule_pays_the_whole_1f1b_bubble(kb):
     w = {"task": "pretrain", "params_b": 15.5, "architecture": STARCODER, "train_tokens": 1e12, "seq_len": 8192,
          "global_batch_tokens": 4194304, "batch_size": 1, "parallelism": {"tp": 4, "pp": 4, "cp": 1, "vpp": 1}}
     t = estimate({"workload": w}, gpu="a100-80gb-sxm", gpus=512).gpu.training
-    lay, s = t["requested_layout"], t["step_terms"]
-    assert (lay["interleave"], lay["grad_accum"], lay["dp"]) == (1, 16, 32)
-    work = s["compute_s"] + s["tp_s"] + s["pp_p2p_s"]
-    assert s["pp_bubble_s"] == pytest.approx(3 / 16 * work, rel=1e-9)
+    lay, s = t.requested_layout, t.step_terms
+    assert (lay.interleave, lay.grad_accum, lay.dp) == (1, 16, 32)
+    work = s.compute_s + s.tp_s + s.pp_p2p_s
+    assert s.pp_bubble_s == pytest.approx(3 / 16 * work, rel=1e-9)
     free = {**w, "parallelism": {"tp": 4, "pp": 4, "cp": 1}}
     t2 = estimate({"workload": free}, gpu="a100-80gb-sxm", gpus=512).gpu.training
-    assert t2["requested_layout"]["interleave"] == 4
-    assert t2["step_terms"]["pp_bubble_s"] < s["pp_bubble_s"] / 3
+    assert t2.requested_layout.interleave == 4
+    assert t2.step_terms.pp_bubble_s < s.pp_bubble_s / 3

@@ -10,6 +10,7 @@ offload. The formulas are set out in planner.py's docstring.
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 from ..frozen import frozen
@@ -269,26 +270,63 @@ def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local
     return gather, scatter, micro, forward
 
 
-def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> dict[str, float]:
+@frozen
+class Zero3Traffic:
+    """ZeRO-3's data-parallel traffic of one micro-batch: its collectives (one all-gather of the
+    weights, one reduce-scatter of the gradients, each cut per layer) and the compute windows that
+    hide them, with the bytes each GPU moves (through its network port when the group spans servers)."""
+
+    micro_batches: int
+    gather_s: float
+    reduce_scatter_s: float
+    micro_batch_compute_s: float
+    forward_s: float
+    weight_bytes: float
+    gradient_bytes: float
+    dp: int
+    gpus_per_node: int
+    bytes_per_gpu: float
+    network_bytes_per_gpu: float
+
+
+@frozen
+class DpTraffic:
+    """The data-parallel traffic of a step: all of it, the part compute hides and the part it does
+    not, the overlap assumed, and for ZeRO-3 one micro-batch's collectives (:class:`Zero3Traffic`)."""
+
+    traffic_s: float
+    hidden_s: float
+    exposed_s: float
+    overlap: float
+    zero3: Zero3Traffic | None = None
+
+    def as_dict(self) -> dict[str, float]:
+        """The figures by name, flat, as a formula's operands (the ZeRO-3 ones after the rest)."""
+        out = {"traffic_s": self.traffic_s, "hidden_s": self.hidden_s, "exposed_s": self.exposed_s,
+               "overlap": self.overlap}
+        z = self.zero3
+        return {**out, **{f.name: getattr(z, f.name) for f in fields(z)}} if z is not None else out
+
+
+def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> DpTraffic:
     """The data-parallel traffic of a step for the report: all of it, the part compute hides and
     the part it does not, and for ZeRO-3 one micro-batch's collectives and the windows hiding them."""
     traffic, exposed = _dp_seconds(tj, st, g, compute)
-    out = {"traffic_s": traffic, "hidden_s": traffic - exposed, "exposed_s": exposed, "overlap": g.dp_overlap}
     lay = st.layout
+    zero3 = None
     if lay.zero >= 3 and lay.dp > 1:
         per_node = g.topo.per_node
         local = min(lay.dp, max(1, per_node // lay.tp))
         etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe,
                                                        min(dpe, max(1, per_node // (etp * lay.ep))))
-        out.update({"micro_batches": lay.grad_accum, "gather_s": gather, "reduce_scatter_s": scatter,
-                    "micro_batch_compute_s": micro, "forward_s": forward,
-                    "weight_bytes": st.weight_dense + st.weight_expert,
-                    "gradient_bytes": st.grad_dense + st.grad_expert, "dp": lay.dp, "gpus_per_node": local,
-                    "bytes_per_gpu": (lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert),
-                    "network_bytes_per_gpu": ((lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert) / local
-                                              if lay.dp > local else 0.0)})
-    return out
+        weights = st.weight_dense + st.weight_expert
+        zero3 = Zero3Traffic(
+            micro_batches=lay.grad_accum, gather_s=gather, reduce_scatter_s=scatter, micro_batch_compute_s=micro,
+            forward_s=forward, weight_bytes=weights, gradient_bytes=st.grad_dense + st.grad_expert, dp=lay.dp,
+            gpus_per_node=local, bytes_per_gpu=(lay.dp - 1) / lay.dp * weights,
+            network_bytes_per_gpu=(lay.dp - 1) / lay.dp * weights / local if lay.dp > local else 0.0)
+    return DpTraffic(traffic, traffic - exposed, exposed, g.dp_overlap, zero3)
 
 
 def _ring(g: GpuRates, nbytes: float, n: int, local: int, steps: int) -> float:
