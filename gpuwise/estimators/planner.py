@@ -303,7 +303,7 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     intra, mesh, tp_exposed = rates.intra, rates.mesh, rates.tp_exposed
     if tj.stack_tp_overlap:  # a lower bound: the stack may hide this much of TP inside an NVLink domain
         tp_exposed = min(tp_exposed, 1 - tj.stack_tp_overlap)
-    per_node = rates.topo.per_node
+    per_node = rates.topo.fabric
     for group in groups:
         if group.bound / rate >= best_t:
             break  # every later group is bounded above this one
