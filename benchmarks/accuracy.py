@@ -441,7 +441,7 @@ def main() -> int:
     print("  held-out runs not blind: mechanisms were added after these rows were scored. Blind, each batch when added "
           "(tests/data/validation/README.md): H01-H10 16.7% (1.97x), H11-H13 22.2% (1.28x), H14-H16 16.4% (2.42x), "
           "H17-H29 (MLPerf Training logs) 28.9% (1.43x),\n"
-          "  H30-H42 (MLPerf Training v5.1 logs, INTELLECT-1) 31.1% (2.36x)")
+          "  H30-H42 (MLPerf Training v5.1 logs, INTELLECT-1) 31.1% (2.36x), H43 (OpenEuroLLM on MI250X) +42.5%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

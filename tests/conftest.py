@@ -213,14 +213,43 @@ def pytest_xdist_make_scheduler(config, log):
     worker (its module fixtures computed once), and the modules that check the same shipped answers
     on one worker together, so each shared answer is computed once in the run. (pytest-xdist's own
     ``loadgroup`` does not group under pytest 9: the worker's ``item.nodeid`` no longer shows the
-    group it appends.)"""
+    group it appends.) The files are handed out costliest first (:func:`_cost`)."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
     class Scheduling(LoadFileScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
             return "answers" if Path(scope).name in ANSWER_MODULES else scope
 
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # the first assignment: the whole queue is known, none sent yet
+                self.ordered = True
+                order = sorted(self.workqueue.items(), key=lambda item: -_cost(item[0], len(item[1])))
+                self.workqueue.clear()
+                self.workqueue.update(order)
+            super()._assign_work_unit(node)
+
     return Scheduling(config, log)
+
+
+COST = {"answers": 32, "test_search_defers_to_rules.py": 31, "test_rule_fixtures.py": 19, "test_hostile_inputs.py": 17,
+        "test_verdicts.py": 7, "test_questionnaire.py": 7, "test_report.py": 6.5, "test_odd_paths.py": 6.3,
+        "test_hostile_fifth.py": 6.2, "test_plan_zh.py": 6, "test_count_search.py": 5.4, "test_serving_limits.py": 5,
+        "test_hostile_more.py": 4.7, "test_ask_pty.py": 4.4, "test_memo.py": 4, "test_cli.py": 3.2,
+        "test_engine_load.py": 3.1, "test_plan_heldout.py": 3.1, "test_plan_ask.py": 2.8, "test_one_definition.py": 2.7,
+        "test_plan.py": 2.7, "test_hostile_fourth.py": 2.7}
+"""About the CPU seconds of the files that cost most (the ``answers`` group: ANSWER_MODULES together):
+each file's share of the durations of one ``-n 0`` run (``--durations=0``, 2026-12-02, 714 s of
+test time at load 13 for 227 CPU-s in all, so x 0.32). Only their order matters."""
+
+
+def _cost(scope: str, tests: int) -> float:
+    """A work unit's expected CPU seconds: measured for the heavy files (COST), else its test count
+    times a typical test's (0.05 s). The scheduler hands out the costliest first, so the run does not
+    end waiting on one worker still running a heavy file handed out last (pytest-xdist's own order
+    is by test count: test_search_defers_to_rules, with 40 tests and 30 CPU-s, came near the end)."""
+    return COST.get(scope if scope == "answers" else Path(scope).name, 0.05 * tests)

@@ -106,8 +106,11 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
 
 
 def gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
+    """The GPU's rates on ``topo`` for this job (memoised per job by every figure of the topology they
+    read: two networks of one bandwidth and different latency, or two fast-link domains of one
+    bandwidth and different size, get rates of their own)."""
     key = ("rates", gpu.id, topo.per_node, topo.nodes, topo.intra_gb_s, topo.network_gb_s, topo.mesh_link_gb_s,
-           topo.fabric)
+           topo.fabric, topo.fabric_gpus, topo.network_latency_us, topo.tp_domain)
     got = tj.memo.get(key)
     if got is None:
         got = tj.memo[key] = _gpu_rates(tj, gpu, topo)
