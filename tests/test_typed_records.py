@@ -298,3 +298,21 @@ def test_the_number_dict_check_can_fail():
     tree = ast.parse("def f() -> dict[str, float | None]: ...\ndef g() -> dict[str, Any]: ...\n"
                      "def h() -> 'dict[str, bool | int]': ...\ndef k() -> dict[str, list[float]]: ...")
     assert [n.name for n in tree.body if _number_dict(n.returns)] == ["f", "h"]
+
+
+def test_no_view_reads_the_echoed_input_by_key():
+    """The views read what the user asked through the typed question (views/base.py ``asked``), not the
+    echoed ``question``/``proposal``/``workload`` dict by key; the question table lists the echo whole."""
+    echoes = {"question", "proposal", "workload"}
+    hits = []
+    for path in sources.modules(ROOT / "gpuwise" / "render"):
+        for node in ast.walk(sources.tree(path)):
+            target = None
+            if isinstance(node, ast.Subscript):
+                target = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+                target = node.func.value
+            if (isinstance(target, ast.Attribute) and target.attr in echoes) or (
+                    isinstance(target, ast.Name) and target.id in echoes):
+                hits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert hits == []
