@@ -37,6 +37,7 @@ import math
 import operator
 import os
 import re
+import stat
 import string
 from dataclasses import field
 from pathlib import Path
@@ -141,6 +142,12 @@ class RuleFile(BaseModel):
     def _not_true(cls, v: Any) -> Any:
         if isinstance(v, bool):  # `true` equals 1
             raise Said(N_("must be the number 1, not %(v)s"), v=str(v).lower())
+        if isinstance(v, str):  # a quoted plain decimal is the number in every data file (docs/formats.md)
+            from ..inputs.notation import number_text
+
+            number = number_text(v)  # '0x1', '１': refused, saying what they meant
+            if number is not None and math.isfinite(number):
+                return int(number) if number == int(number) else number
         return v
 
 
@@ -698,7 +705,18 @@ def _house_paths(house: Path) -> list[Path]:
     """The rule files of a ``--rules`` directory; a directory that cannot be listed (missing, a
     link loop, unreadable, not a directory) is a one-line error."""
     names = list_directory(house, "--rules", "rule files (*.yaml)", RuleError)
-    return sorted(house / n for n in names if n.endswith((".yaml", ".yml")) and not n.startswith("."))
+    paths = sorted(house / n for n in names if n.endswith((".yaml", ".yml")) and not n.startswith("."))
+    for path in paths:  # a FIFO read as empty was 'expected a mapping'; a dangling link 'no such file'
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            raise RuleError(N_("a link to nothing (dangling symbolic link)"), where=str(path)) from None
+        except (OSError, ValueError):  # a link loop, a permission: reading it says which
+            continue
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise RuleError(N_("is %(kind)s, not a YAML file"), where=str(path), values={"kind": kind})
+    return paths
 
 
 def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:

@@ -598,6 +598,7 @@ def _parse(data: bytes, where: str) -> SmiLog:
     if wrong is not None:
         raise wrong
     driver = cuda = timestamp = None
+    attached: int | None = None
     gpus: list[GpuReading] = []
     depth = 0
     root: ET.Element | None = None
@@ -632,6 +633,8 @@ def _parse(data: bytes, where: str) -> SmiLog:
                 cuda = _text(root, "cuda_version")
             elif elem.tag == "timestamp":
                 timestamp = _text(root, "timestamp")
+            elif elem.tag == "attached_gpus":
+                attached = _count(root, "attached_gpus")
     except defusedxml.DefusedXmlException as exc:
         raise UserError(N_("not valid nvidia-smi XML: refused unsafe XML (%(reason)s)"), where=where,
                         values={"reason": exc}) from exc
@@ -641,6 +644,14 @@ def _parse(data: bytes, where: str) -> SmiLog:
         raise UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc}) from exc
     if not gpus:
         raise UserError(N_("not valid nvidia-smi XML: the report lists no <gpu>"), where=where)
+    if attached is not None and len(gpus) > attached:
+        # nvidia-smi writes one <gpu> per attached GPU, or fewer when asked for some (-i); more
+        # than it counted is a report edited or joined (a card's block copied to fake a second
+        # card, two hosts' reports pasted together): refused, as a second <nvidia_smi_log> is
+        raise UserError(N_("not valid nvidia-smi XML: it lists %(gpus)s <gpu> entries but <attached_gpus> says "
+                           "%(attached)s: nvidia-smi never writes more than it counts (edited or joined?)"),
+                        where=where, values={"gpus": len(gpus), "attached": attached},
+                        hint=N_("give the report exactly as `nvidia-smi -q -x` wrote it"))
     # the versions come before the <gpu> elements in every real report; where they do not, the
     # readings still get them (as reading the whole tree first gave them)
     gpus = [g if (g.driver_version, g.cuda_version) == (driver, cuda)

@@ -43,13 +43,16 @@ FILES: dict[str, str] = {
 }
 """Each knowledge file and the name of its schema class in :mod:`gpuwise.knowledge.schema`."""
 
-def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
-    """Name the entry a validation error points into: ``gpus[3] (id h100-80gb-sxm).memory.gb``."""
+def _entry_name(data: Any, loc: tuple[Any, ...], index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> str:
+    """Name the entry a validation error points into: ``gpus[3] (id h100-80gb-sxm).memory.gb``;
+    in an overlay merged onto the built-in file (``index``: see :func:`_merge`) by the entry's
+    position in the overlay."""
     parts: list[str] = []
     node = data
-    for key in loc:
+    for n, key in enumerate(loc):
         if isinstance(key, int):
-            label = f"[{key}]"
+            shown = (index or {}).get(tuple(loc[:n]), {}).get(key, key)
+            label = f"[{shown}]"
             try:
                 node = node[key]
                 if isinstance(node, dict) and "id" in node:
@@ -69,7 +72,18 @@ def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
     return ".".join(parts) or "(top level)"
 
 
-def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
+def _quoted_number(text: str) -> float | None:
+    """A quoted plain decimal's number (``'1'`` -> 1.0); None for other text, other notations included."""
+    from ..inputs.notation import number_text
+
+    try:
+        return number_text(text)
+    except ValueError:
+        return None
+
+
+def validate_file(path: Path, schema: type[BaseModel], data: Any,
+                  index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> BaseModel:
     from pydantic import ValidationError
 
     from . import schema as S
@@ -77,6 +91,8 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
     if not isinstance(data, dict):
         raise KnowledgeError(N_("expected a mapping at the top level"), where=str(path))
     version = data.get("schema_version")
+    if isinstance(version, str) and _quoted_number(version) == S.SCHEMA_VERSION:  # '1': the number 1, as documented
+        data, version = {**data, "schema_version": S.SCHEMA_VERSION}, S.SCHEMA_VERSION
     if version != S.SCHEMA_VERSION:
         raise KnowledgeError(
             N_("schema_version %(version)s is not supported (this gpuwise reads %(schema_version)s)"),
@@ -86,7 +102,7 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
         return schema.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = f"{path}: {_entry_name(data, tuple(err['loc']))}"
+        where = f"{path}: {_entry_name(data, tuple(err['loc']), index)}"
         from ..inputs.schema import _BOUNDS, _short
 
         n = len(exc.errors()) - 1
@@ -102,22 +118,27 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
                                      "more": n}) from None
 
 
-def _merge(base: Any, over: Any, path: Path, where: str = "") -> Any:
+def _merge(base: Any, over: Any, path: Path, where: str = "", at: tuple[Any, ...] = (),
+           index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> Any:
     """Overlay ``over`` on ``base`` field by field.
 
     Mappings merge key by key (recursively); lists of entries that carry an ``id`` merge entry by
     entry: an entry whose id exists is patched field by field (a price patch is a few lines), a
     new id is added whole (the schema then checks it is complete). An id given twice in one
     overlay list is an error. Any other value (a number, a string, a plain list) replaces the
-    built-in one.
+    built-in one. ``index`` (when given) gets, for each merged list at path ``at``, the position
+    of each overlay entry in the merged list -> its position in the overlay file: an error names
+    the entry as the user wrote it (``gpu_hour_prices[0]``, not the merged list's ``[37]``).
     """
     if isinstance(base, dict) and isinstance(over, dict):
         out = dict(base)
         for key, value in over.items():
-            out[key] = _merge(base[key], value, path, f"{where}.{key}" if where else str(key)) if key in base else value
+            out[key] = (_merge(base[key], value, path, f"{where}.{key}" if where else str(key), (*at, key), index)
+                        if key in base else value)
         return out
     if isinstance(base, list) and isinstance(over, list) and _keyed(base) and _keyed(over):
         merged = {e["id"]: e for e in base}
+        position = {e["id"]: j for j, e in enumerate(base)}
         seen: set[Any] = set()
         for i, e in enumerate(over):
             ident = e["id"]
@@ -128,9 +149,15 @@ def _merge(base: Any, over: Any, path: Path, where: str = "") -> Any:
                 raise KnowledgeError(N_("duplicate id %(ident)s in the overlay"),
                                      where=f"{path}: {where}[{i}]", values={"ident": f"{ident!r}"})
             seen.add(ident)
-            merged[ident] = _merge(merged[ident], e, path, f"{where}[{i}]") if ident in merged else e
+            position.setdefault(ident, len(position))
+            merged[ident] = (_merge(merged[ident], e, path, f"{where}[{i}]", (*at, position[ident]), index)
+                             if ident in merged else e)
+            if index is not None:
+                index.setdefault(at, {})[position[ident]] = i
         return list(merged.values())
     if isinstance(base, list) and isinstance(over, list) and all(isinstance(e, dict) for e in base + over):
+        if index is not None:
+            index[at] = {len(base) + i: i for i in range(len(over))}
         return base + over  # entries without ids (per-GPU-hour offers...): the overlay adds to them
     return over
 
@@ -291,14 +318,15 @@ def _load(overlay: Path | None) -> Knowledge:
         got = _VALIDATED.get(key)
         if got is None:
             data = parse_yaml(raw, path, what="knowledge file")
+            index: dict[tuple[Any, ...], dict[int, int]] = {}
             if over is not None:
                 extra = parse_yaml(over_raw, over, what="knowledge file")
                 if not isinstance(extra, dict):
                     raise KnowledgeError(N_("expected a mapping at the top level"), where=str(over))
                 if fname == "policy.yaml":
                     extra = policy_overlay(extra, data, over)
-                data = _merge(data, extra, over)
-            valid = validate_file(files[fname], schema, data)
+                data = _merge(data, extra, over, index=index)
+            valid = validate_file(files[fname], schema, data, index)
             if over is not None:
                 _no_future_dates(valid, over)
             got = as_records(valid)

@@ -1,0 +1,212 @@
+"""A seventh round of hostile inputs (issue 26 items 5-6).
+
+First the six cases left questionable at the last stop, each now decided: a quoted ``'1'`` as a
+house rule's or overlay's ``schema_version`` is the number 1 (a quoted plain decimal is the number
+in every data file, docs/formats.md); an hourly price below 0.001 (or a purchase below 1) is
+refused by its field; a seller's report listing more ``<gpu>`` than its ``<attached_gpus>`` is
+refused; a line break inside a CSV cell is a space; a FIFO among the house rules is 'not a regular
+file'; a CSV separated by semicolons or tabs says so. Then the new cases of round seven.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.clirun import gpuwise
+from tests.test_hostile_fourth import SMI, _seller
+from tests.test_hostile_more import one_line
+
+ROOT = Path(__file__).parent.parent
+EX = ROOT / "examples"
+
+HOUSE = ("schema_version: {version}\nruleset: house\nstep: memory\nrules:\n  - id: HOUSE-X\n"
+         "    title: A house rule\n    fact: candidate\n    when:\n      - [need_gb, \">\", 1]\n    then:\n"
+         "      action: finding\n      severity: info\n      topic: compatibility\n"
+         "      message: \"{{gpu_name}} is listed\"\n    rationale: \"Because the team says so.\"\n"
+         "    source: \"ENG-1\"\n")
+
+
+def _house(tmp_path: Path, version: str) -> Path:
+    d = tmp_path / "house"
+    d.mkdir(exist_ok=True)
+    (d / "h.yaml").write_text(HOUSE.format(version=version))
+    return d
+
+
+# ----------------------------------------------------------------------------- schema_version '1'
+@pytest.mark.parametrize("version", ["1", "'1'", "\"1\"", "' 1 '", "'1.0'"])
+def test_a_quoted_schema_version_is_the_number(tmp_path: Path, version: str) -> None:
+    """``schema_version: '1'`` was refused with "'1' is not one of 1" while ``'16'`` is 16 GPUs in
+    a requirements file: a quoted plain decimal is the number in every data file."""
+    r = gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", str(_house(tmp_path, version)),
+                "--format", "json")
+    assert r.returncode in (0, 1), r.stderr
+    assert "HOUSE-X" in r.stdout
+
+
+@pytest.mark.parametrize("version, said", [
+    ("'2'", "schema_version: "),
+    ("'0x1'", "'0x1' is a hexadecimal number (1 in decimal)"),
+    ("'１'", "'１' has digits other than 0-9 (U+FF11 FULLWIDTH DIGIT ONE): write 1"),
+    ("'1e400'", "schema_version: "),  # was an internal error (OverflowError) once read as a number
+    ("'one'", "schema_version: "),
+])
+def test_another_schema_version_is_still_refused(tmp_path: Path, version: str, said: str) -> None:
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", str(_house(tmp_path, version))),
+             "h.yaml: ", said)
+
+
+def test_a_quoted_schema_version_in_a_knowledge_overlay_is_the_number(tmp_path: Path) -> None:
+    """"schema_version '1' is not supported (this gpuwise reads 1)" in a clouds.yaml overlay."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "clouds.yaml").write_text("schema_version: '1'\ngpu_hour_prices: []\n")
+    r = gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    (tmp_path / "kb" / "clouds.yaml").write_text("schema_version: '2'\ngpu_hour_prices: []\n")
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path),
+             "kb/clouds.yaml: schema_version '2' is not supported (this gpuwise reads 1)")
+
+
+# ----------------------------------------------------------------------------- a price floor
+PRICE = ("schema_version: 1\ngpu_hour_prices:\n  - {{provider: lambda, gpu: h100-80gb-sxm, {field}, "
+         "as_of: 2026-11-01, source: lambda.ai/pricing}}\n")
+INSTANCE = "schema_version: 1\ninstances:\n  - {{id: x1, provider: lambda, gpu: h100-80gb-sxm, gpus: 8, {field}, " \
+           "as_of: 2026-11-01, source: lambda.ai/pricing{more}}}\n"
+
+
+@pytest.mark.parametrize("body, where", [
+    (PRICE.format(field="usd_per_gpu_hour: 1.0e-300"), "gpu_hour_prices[0].usd_per_gpu_hour: 1e-300 an hour"),
+    (PRICE.format(field="cny_per_gpu_hour: 0.0001"), "gpu_hour_prices[0].cny_per_gpu_hour: 0.0001 an hour"),
+    (PRICE.format(field="usd_per_gpu_hour: 2, spot_usd_per_gpu_hour: 1e-9"),
+     "gpu_hour_prices[0].spot_usd_per_gpu_hour: 1e-09 an hour"),
+    (INSTANCE.format(field="usd_per_hour: 5e-324", more=""), "instances[0] (id x1).usd_per_hour: 4.94066e-324 an hour"),
+    (INSTANCE.format(field="usd_per_hour: 20", more=", reserved_per_hour: {1-year: 1e-9}, sold_as_source: the page, "
+                                                     "terms_as_of: 2026-11-01"),
+     "instances[0] (id x1): reserved_per_hour: 1e-09 an hour"),
+])
+def test_an_overlay_price_below_the_floor_is_refused_by_its_field(tmp_path: Path, body: str, where: str) -> None:
+    """An overlay price of $1e-300 an hour was accepted: every rental was free ($0.00 for 8 x H100,
+    exit 0). Below 0.001 an hour (a tenth of a cent; the cheapest GPU-hour listed costs cents) the
+    field is refused, named as the overlay writes it: the entry's index was the merged list's
+    (``gpu_hour_prices[37]`` for the overlay's first entry)."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "clouds.yaml").write_text(body)
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path),
+             f"kb/clouds.yaml: {where} is below 0.001: no GPU rents for so little")
+
+
+def test_the_floor_itself_is_a_price(tmp_path: Path) -> None:
+    """0.001 an hour is at the floor: read. 8 GPUs x $0.001 x 3.5 hours is under a dollar."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "clouds.yaml").write_text(PRICE.format(field="usd_per_gpu_hour: 0.001"))
+    r = gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert 0 < json.loads(r.stdout)["recommendation"]["total_cost_usd"] < 1
+
+
+def test_a_purchase_price_below_one_is_refused(tmp_path: Path) -> None:
+    """``amount: 1e-300`` made a card free to buy."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "prices.yaml").write_text(
+        "gpus:\n  - id: rtx-4090\n    prices:\n      - {amount: 1e-300, condition: new, unit: card, kind: street, "
+        "as_of: 2026-02-01, source: a shop's page}\n")
+    one_line(gpuwise("recommend", str(EX / "qlora-70b-4090.yaml"), "--knowledge", "kb", cwd=tmp_path),
+             "kb/prices.yaml: gpus[0] (id rtx-4090).prices[0].amount: 1e-300 is below 1: no GPU sells for so little")
+
+
+def test_an_overlay_entry_is_named_by_its_place_in_the_overlay(tmp_path: Path) -> None:
+    """The second of two new offers is ``gpu_hour_prices[1]``, whatever the built-in list holds."""
+    (tmp_path / "kb").mkdir()
+    good = PRICE.format(field="usd_per_gpu_hour: 2")
+    bad = PRICE.format(field="usd_per_gpu_hour: -2").split("\n", 2)[2]
+    (tmp_path / "kb" / "clouds.yaml").write_text(good + bad)
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path),
+             "kb/clouds.yaml: gpu_hour_prices[1].usd_per_gpu_hour: ")
+
+
+def test_a_csv_price_below_the_floor_is_a_skipped_row_in_the_overlays_words(tmp_path: Path) -> None:
+    """The import's floor was 1e-6 (the overlay's 6 decimals): a 0.0005 row was written into an
+    overlay that the floor then refuses. Rows are skipped at the same floor."""
+    (tmp_path / "p.csv").write_text("gpu,gpus,price\nH100 80GB SXM,8,0.0005\nH100 80GB SXM,4,10\n")
+    r = gpuwise("prices", "import", "p.csv", "--provider", "mycloud", "-o", "ov", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "line 2: H100 80GB SXM x8: price: 0.0005 an hour is below 0.001" in r.stdout, r.stdout
+    assert gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "ov", cwd=tmp_path).returncode == 0
+
+
+# ----------------------------------------------------------------------------- attached_gpus
+def _two_gpus(attached: str) -> str:
+    text = SMI.read_text()
+    block = text[text.index("<gpu id="): text.index("</gpu>") + len("</gpu>")]
+    text = text.replace(block, block + "\n" + block.replace('id="', 'id="1'))
+    return re.sub(r"<attached_gpus>[^<]*</attached_gpus>", f"<attached_gpus>{attached}</attached_gpus>", text)
+
+
+@pytest.mark.parametrize("attached", ["1", "0"])
+def test_more_gpus_than_the_report_counts_is_refused(tmp_path: Path, attached: str) -> None:
+    """A card's ``<gpu>`` block copied to show a second healthy card, under ``<attached_gpus>1``,
+    was read as two GPUs. nvidia-smi writes one block per GPU it counts (fewer with ``-i``), never
+    more: such a report was edited or joined, and is refused, as two reports in one file are."""
+    one_line(gpuwise("audit", str(_seller(tmp_path, _two_gpus(attached)))), "used_cards[0].nvidia_smi (r.xml)",
+             f"it lists 2 <gpu> entries but <attached_gpus> says {attached}")
+
+
+@pytest.mark.parametrize("attached", ["2", "8", "N/A"])
+def test_as_many_or_fewer_gpus_than_counted_is_read(tmp_path: Path, attached: str) -> None:
+    """Two of eight (``nvidia-smi -q -x -i 0,1``), or a count the report does not give: read."""
+    r = gpuwise("audit", str(_seller(tmp_path, _two_gpus(attached))), "--format", "json")
+    assert r.returncode in (0, 1), r.stderr
+    assert len(json.loads(r.stdout)["cards"]) == 2
+
+
+def test_an_attached_count_in_another_notation_is_refused(tmp_path: Path) -> None:
+    one_line(gpuwise("audit", str(_seller(tmp_path, _two_gpus("0x2")))), "<attached_gpus> reads '0x2'")
+
+
+# ----------------------------------------------------------------------------- price CSVs
+def test_a_line_break_inside_a_csv_cell_is_a_space(tmp_path: Path) -> None:
+    """``"H100\\n80GB SXM"`` (wrapped text in a spreadsheet) was read as 'H10080GB SXM' -- the two
+    lines glued -- and the next rows' line numbers were one short."""
+    (tmp_path / "p.csv").write_text('gpu,gpus,price\n"H100\n80GB SXM",8,20\nH100 80GB SXM,4,x\n')
+    r = gpuwise("prices", "import", "p.csv", "--provider", "mycloud", "-o", "ov", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "H100 80GB SXM x8" in r.stdout and "H10080GB" not in r.stdout
+    assert "line 4: H100 80GB SXM: price 'x' is not a number" in r.stdout, r.stdout  # the row after the 2-line one
+    assert "- id: mycloud:H100 80GB SXM x8\n" in (tmp_path / "ov" / "clouds.yaml").read_text()
+
+
+@pytest.mark.parametrize("sep, said", [(";", "';'"), ("\t", "tabs")])
+def test_a_csv_separated_otherwise_says_so(tmp_path: Path, sep: str, said: str) -> None:
+    """A semicolon CSV (Excel in a decimal-comma locale: ``20,5``) was 'the header lacks
+    instance_name, price, gpu_count, gpu_name (read as the gpuhunt layout)'."""
+    (tmp_path / "p.csv").write_text(sep.join(["gpu", "gpus", "price"]) + "\n"
+                                    + sep.join(["H100 80GB SXM", "8", "20,5"]))
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "x", "-o", "ov", cwd=tmp_path),
+             f"p.csv: the columns are separated by {said}, not by commas")
+    assert not (tmp_path / "ov").exists()
+
+
+# ----------------------------------------------------------------------------- house rule files
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_among_the_house_rules_is_not_a_regular_file(tmp_path: Path) -> None:
+    """A FIFO named ``f.yaml`` in the ``--rules`` directory read as empty: 'expected a mapping at
+    the top level'."""
+    d = tmp_path / "house"
+    d.mkdir()
+    os.mkfifo(d / "f.yaml")
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", "house", cwd=tmp_path),
+             "house/f.yaml: is not a regular file, not a YAML file")
+
+
+def test_a_dangling_link_among_the_house_rules_says_so(tmp_path: Path) -> None:
+    d = tmp_path / "house"
+    shutil.copytree(EX / "house-rules", d)
+    (d / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", "house", cwd=tmp_path),
+             "house/gone.yaml: a link to nothing (dangling symbolic link)")
