@@ -210,3 +210,115 @@ def test_a_dangling_link_among_the_house_rules_says_so(tmp_path: Path) -> None:
     (d / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
     one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", "house", cwd=tmp_path),
              "house/gone.yaml: a link to nothing (dangling symbolic link)")
+
+
+# ----------------------------------------------------------------------------- T.Limit thresholds
+ADA = "telegraf_rtx-4000-sff-ada-v13.xml"
+
+
+def test_limits_given_relative_to_t_limit_are_read() -> None:
+    """influxdata/telegraf's RTX 4000 SFF Ada report (driver 595.84) gives its limits only as
+    margins to T.Limit, and the parser read none: a hot Ada card raised no finding. By hand:
+    38 C now + 49 C margin = a limit of 87 C; slowdown 87 - (-2) = 89 C; shutdown 87 - (-7) = 94 C;
+    max operating 87 - 0 = 87 C."""
+    from gpuwise.decide.smi_report import parse_nvidia_smi_xml
+
+    gpu = parse_nvidia_smi_xml(ROOT / "tests" / "data" / "nvidia_smi" / ADA).gpus[0]
+    assert (gpu.temperature_c, gpu.gpu_max_operating_temp_c, gpu.gpu_slowdown_temp_c, gpu.gpu_shutdown_temp_c) == \
+        (38, 87, 89, 94)
+
+
+def test_absolute_limits_win_over_t_limit_margins() -> None:
+    """A report that gives both (the A100's, driver 535: tlimit N/A) keeps its absolute figures."""
+    from gpuwise.decide.smi_report import parse_nvidia_smi_xml
+
+    text = (ROOT / "tests" / "data" / "nvidia_smi" / "telegraf_a100-sxm4-v12.xml").read_text()
+    gpu = parse_nvidia_smi_xml(text.replace("<gpu_temp_tlimit>N/A", "<gpu_temp_tlimit>10 C").encode()).gpus[0]
+    assert (gpu.gpu_max_operating_temp_c, gpu.gpu_slowdown_temp_c, gpu.gpu_shutdown_temp_c) == (85, 89, 92)
+
+
+@pytest.mark.parametrize("now, margin, hot", [("88", "-1", True), ("87", "0", True), ("86", "1", False)])
+def test_a_hot_ada_card_is_judged_against_its_t_limit(tmp_path: Path, now: str, margin: str, hot: bool) -> None:
+    """The same report at 88 C with a margin of -1 C (limit 87 C): USED-GPU-HOT, as an A100 at its
+    85 C max operating temperature is; at 86 C (margin 1 C) it is not."""
+    from tests.test_inspect_card import derive, used_findings
+
+    xml = derive(ADA, [(r"<gpu_temp>38 C", f"<gpu_temp>{now} C"),
+                       (r"<gpu_temp_tlimit>49 C", f"<gpu_temp_tlimit>{margin} C")])
+    _, used = used_findings(tmp_path, xml, "rtx-4090")
+    assert (("USED-GPU-HOT", "warning") in used) is hot, used
+
+
+def test_a_blackwell_reports_t_limit_margins_too() -> None:
+    """influxdata/telegraf plugins/inputs/nvidia_smi/testdata/pro-6000-maxq-blackwell-v13.xml
+    (RTX PRO 6000 Blackwell Max-Q, driver 590.44.01), its temperature block: 24 C now, a margin of
+    68 C, shutdown -5 C, slowdown -2 C, max operating 0 C. By hand: limit 24 + 68 = 92 C, slowdown
+    94 C, shutdown 97 C."""
+    from gpuwise.decide.smi_report import parse_nvidia_smi_xml
+    from tests.test_inspect_card import minimal
+
+    block = ("<temperature><gpu_temp>24 C</gpu_temp><gpu_temp_tlimit>68 C</gpu_temp_tlimit>"
+             "<gpu_temp_max_tlimit_threshold>-5 C</gpu_temp_max_tlimit_threshold>"
+             "<gpu_temp_slow_tlimit_threshold>-2 C</gpu_temp_slow_tlimit_threshold>"
+             "<gpu_temp_max_gpu_tlimit_threshold>0 C</gpu_temp_max_gpu_tlimit_threshold>"
+             "<gpu_target_temperature>N/A</gpu_target_temperature><memory_temp>N/A</memory_temp>"
+             "<gpu_temp_max_mem_tlimit_threshold>N/A</gpu_temp_max_mem_tlimit_threshold></temperature>")
+    gpu = parse_nvidia_smi_xml(minimal(block)).gpus[0]
+    assert (gpu.gpu_max_operating_temp_c, gpu.gpu_slowdown_temp_c, gpu.gpu_shutdown_temp_c) == (92, 94, 97)
+    assert gpu.memory_max_operating_temp_c is None  # a margin with no memory reading to add it to
+
+
+# ----------------------------------------------------------------------------- round seven: what failed
+@pytest.mark.parametrize("section, copy", [
+    ("temperature", "<temperature><gpu_temp>30 C</gpu_temp></temperature>"),
+    ("ecc_errors", "<ecc_errors><volatile></volatile></ecc_errors>"),
+    ("gpu_temp", None),
+])
+def test_a_section_given_twice_is_refused(tmp_path: Path, section: str, copy: str | None) -> None:
+    """A healthy ``<temperature>`` block put before the real one (95 C): the parser read the first,
+    and the hot card passed. nvidia-smi writes each section once; a second one was pasted in."""
+    text = SMI.read_text()
+    if copy is not None:
+        text = text.replace(f"<{section}>", copy + f"<{section}>", 1)
+        where = "<gpu>"
+    else:  # a second reading inside the section
+        text = re.sub(r"(<gpu_temp>[^<]*</gpu_temp>)", r"<gpu_temp>30 C</gpu_temp>\1", text, count=1)
+        where = "<gpu/temperature>"
+    one_line(gpuwise("audit", str(_seller(tmp_path, text))), "used_cards[0].nvidia_smi (r.xml)",
+             f"{where} has <{section}> twice: nvidia-smi writes it once")
+
+
+def test_every_real_report_has_each_section_once() -> None:
+    """The check must not refuse a real report: lists (processes, MIG devices, clocks) repeat."""
+    from gpuwise.decide.smi_report import parse_nvidia_smi_xml
+
+    for path in sorted((ROOT / "tests" / "data" / "nvidia_smi").glob("*.xml")):
+        if "negative" not in path.name:  # a retired count of -1 is refused on purpose
+            assert parse_nvidia_smi_xml(path).gpus, path
+
+
+def test_a_condition_of_thousands_of_items_says_what_is_wrong(tmp_path: Path) -> None:
+    """A condition of 3,000 items was quoted whole: the line was cut at 2,000 characters before it
+    said what was wrong with it."""
+    d = tmp_path / "house"
+    d.mkdir()
+    cond = "[" + ", ".join(['[need_gb, ">", 1]'] * 3000) + "]"
+    (d / "h.yaml").write_text(HOUSE.format(version=1).replace('[need_gb, ">", 1]', cond))
+    err = one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", str(d)),
+                   "h.yaml: rule HOUSE-X: condition [", "... must be [field, op, value]")
+    assert len(err) < 300
+
+
+@pytest.mark.parametrize("body, said", [
+    ("gpu_hour_prices:\n  - {provider: lambda, gpu: h100-80gb-sxm, usd_per_gpu_hour: 2, as_of: 9999-12-31, "
+     "source: lambda.ai/pricing}\n", "kb/clouds.yaml: gpu_hour_prices[0].as_of: as_of 9999-12-31 is after today"),
+    ("gpu_hour_prices:\n  - {provider: lambda, gpu: h100-80gb-sxmm, usd_per_gpu_hour: 2, as_of: 2026-11-01, "
+     "source: lambda.ai/pricing}\n",
+     "kb/clouds.yaml: gpu_hour_prices[0]: unknown gpu 'h100-80gb-sxmm' (did you mean h100-80gb-sxm?)"),
+])
+def test_checks_after_the_merge_name_the_overlays_entry(tmp_path: Path, body: str, said: str) -> None:
+    """A future date and an unknown GPU in the overlay's first offer were 'gpu_hour_prices[37]'
+    (the merged list's index), and the unknown GPU had no close match."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "clouds.yaml").write_text(body)
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path), said)

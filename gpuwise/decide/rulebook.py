@@ -237,16 +237,17 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
 
     for cond in [*rule.when, *rule.any]:
         if len(cond) != 3:
-            raise Said(N_("condition %(cond)s must be [field, op, value]"), cond=f"{cond!r}")
+            raise Said(N_("condition %(cond)s must be [field, op, value]"), cond=_clip(cond))  # 3,000 items: clipped
         name, op, value = cond
         if not isinstance(name, str):
-            raise Said(N_("condition %(cond)s: the field must be a name"), cond=f"{cond!r}")
+            raise Said(N_("condition %(cond)s: the field must be a name"), cond=_clip(cond))
         known(name, Term(N_("a condition")))
         if op not in OPS and op != "in":
-            raise Said(N_("unknown operator '%(op)s' in %(cond)s (use one of %(value)s)"), op=op, cond=f"{cond!r}",
+            raise Said(N_("unknown operator '%(op)s' in %(cond)s (use one of %(value)s)"), op=str(op)[:20],
+                       cond=_clip(cond),
                        value=', '.join([*OPS, 'in']))
         if op == "in" and not isinstance(value, list):
-            raise Said(N_("'in' needs a list in %(cond)s"), cond=f"{cond!r}")
+            raise Said(N_("'in' needs a list in %(cond)s"), cond=_clip(cond))
         if op != "in" and isinstance(value, list):
             raise Said(N_("a list is a value for 'in' only, not for '%(op)s', in %(cond)s"), op=op, cond=_clip(cond))
         for item in value if op == "in" else [value]:
