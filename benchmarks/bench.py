@@ -264,7 +264,7 @@ def bench_planner(args: argparse.Namespace) -> tuple[dict, str]:
     recommendation tries, on a freshly resolved job each run (as recommend() does: the layouts' memory
     is built once per job and count, then shared by all GPU types)."""
     _engine()
-    from gpuwise.decide.recommend import counts_for
+    from gpuwise.decide.subjects import counts_for
     from gpuwise.estimators import interconnect as I
     from gpuwise.estimators.candidate import capacity_bytes, plan_training
     from gpuwise.inputs.job import resolve

@@ -66,10 +66,10 @@ def key(kind: str, files: Iterable[Path], extra: str = "") -> str | None:
 
     h = hashlib.sha256(f"{kind}\0{__version__}\0{sys.version}\0{pydantic.VERSION}\0{extra}".encode())
     h.update(package_stamp())
-    from .yamlio import MAX_FILE_BYTES
-
     try:
         for path in files:
+            from .yamlio import MAX_FILE_BYTES
+
             st = os.stat(path)
             if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
                 return None  # a device, FIFO or oversized file is not hashed: the loader refuses it
@@ -132,13 +132,15 @@ def get(kind: str, digest: str | None) -> Any | None:
         return None
 
 
-def put(kind: str, digest: str | None, value: Any) -> None:
-    """Store ``value`` atomically; any failure (read-only home, full disk) is ignored."""
+def put(kind: str, digest: str | None, value: Any, keep: int = MAX_ENTRIES) -> None:
+    """Store ``value`` atomically, ``keep`` entries of its kind at most; any failure (read-only
+    home, full disk, a value that does not pickle) is ignored."""
     if digest is None or not enabled():
         return
     import pickle
 
-    _store(kind, f"{kind}-{digest}.pickle", lambda fh: pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL))
+    _store(kind, f"{kind}-{digest}.pickle", lambda fh: pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL),
+           keep)
 
 
 def _store(kind: str, name: str, write: Callable[[Any], None], keep: int = MAX_ENTRIES) -> None:

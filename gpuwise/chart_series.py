@@ -13,12 +13,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
+from .prebuilt import Prebuilt
+
 Number = int | float
 """A figure as it was computed: an int stays an int in the JSON (a ``float`` field would write 85520809984
 as 85520809984.0)."""
 
 
-class _Frozen(BaseModel):
+class _Frozen(Prebuilt, BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
 
 

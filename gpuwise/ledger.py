@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .messages import Phrase, formula_text, phrase_json, phrase_text
+from .prebuilt import Prebuilt
 
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 PeriodKind = Literal["job", "commitment", "project"]
@@ -25,7 +26,7 @@ HOURS_PER_MONTH = 730.0
 """Hours in an average month (8,760 / 12): what a monthly rental or hosting bill covers."""
 
 
-class _Frozen(BaseModel):
+class _Frozen(Prebuilt, BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from .chart_series import Charts
 from .ledger import Ledger, Timeline
+from .prebuilt import Prebuilt
 from .results_serving import ServingOut
 
 SEVERITIES = ("blocker", "warning", "info")
@@ -28,7 +29,7 @@ Step = Literal[STEPS]  # type: ignore[valid-type]
 Stage = Literal[STAGES]  # type: ignore[valid-type]
 
 
-class Frozen(BaseModel):
+class Frozen(Prebuilt, BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
 
 

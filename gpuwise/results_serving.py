@@ -13,11 +13,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
+from .prebuilt import Prebuilt
+
 Number = int | float
 """A figure as it was computed: an int stays an int in the JSON (a ``float`` field would write 8 as 8.0)."""
 
 
-class _Frozen(BaseModel):
+class _Frozen(Prebuilt, BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
 
 

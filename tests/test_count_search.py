@@ -1,4 +1,4 @@
-"""The count search of ``recommend`` (``estimates`` in gpuwise/decide/recommend.py): which GPU counts
+"""The count search of ``recommend`` (``estimates`` in gpuwise/decide/count_search.py): which GPU counts
 are judged, the bounds that let it skip the others, and that skipping them never changes what a
 result shows. The reference is the same question with every catalog GPU listed in
 ``constraints.gpus``, which judges every count of every GPU."""
@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from gpuwise.decide import engine as rule_engine
-from gpuwise.decide.recommend import counts_for, recommend
+from gpuwise.decide.recommend import recommend
+from gpuwise.decide.subjects import counts_for
 from gpuwise.estimators import cost as K
 from gpuwise.estimators import planner as P
 from gpuwise.estimators import serving as SV
@@ -222,7 +223,8 @@ def test_a_job_late_on_one_server_still_fits_on_one(kb):
     one server, so MEM-ALT-LORA ("more than one 8-GPU node holds") does not fire. Full fine-tuning
     of an 8B model on 100B tokens in 3 days needs more than 8 of any GPU (B200: about 2 x 10^21
     FLOPs at ~1 PFLOP/s is ~560 GPU-hours, 72 hours each), yet its state fits on one H100 server."""
-    from gpuwise.decide.recommend import candidate_gpus, estimates
+    from gpuwise.decide.count_search import estimates
+    from gpuwise.decide.subjects import candidate_gpus
 
     q = {"workload": {"task": "finetune", "model": "llama-3.1-8b", "method": "full", "train_tokens": 1e11},
          "constraints": {"acquisition": "rent", "max_gpus": 64, "deadline_days": 3}}

@@ -27,7 +27,8 @@ RUNS = [
 @pytest.fixture(scope="module")
 def asserted() -> dict[str, list[dict[str, Any]]]:
     """Every fact the commands hand to the rule engine on the examples, by fact type."""
-    import gpuwise.decide.recommend as recommend_mod
+    import gpuwise.decide.consult as consult_mod
+    import gpuwise.decide.count_search as search_mod
     import gpuwise.plan.judge as judge_mod
 
     seen: dict[str, list[dict[str, Any]]] = {}
@@ -39,7 +40,7 @@ def asserted() -> dict[str, list[dict[str, Any]]]:
         return real(book, fs)
 
     with pytest.MonkeyPatch.context() as mp:
-        for module in (engine, recommend_mod.engine, judge_mod.engine):
+        for module in (engine, consult_mod.engine, search_mod.engine, judge_mod.engine):
             mp.setattr(module, "run", spy)
         for run, path in RUNS:
             run(path)

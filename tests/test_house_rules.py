@@ -203,7 +203,8 @@ def test_no_gpu_id_and_no_decision_threshold_in_the_engine() -> None:
 
     ids = set(knowledge.load().gpus)
     problems = []
-    deciding = {"recommend.py", "audit.py", "actions.py", "subjects.py", "rank.py", "estimate.py"}
+    deciding = {"recommend.py", "consult.py", "count_search.py", "result.py", "audit.py", "actions.py", "subjects.py",
+                "rank.py", "estimate.py"}
     for path in (ROOT / "gpuwise").rglob("*.py"):
         text = path.read_text()
         for gid in ids:

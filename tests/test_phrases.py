@@ -190,7 +190,7 @@ def test_what_gpuwise_changes_in_the_layout_is_message_ids():
     assert "使用 ZeRO-1；把优化器状态卸载到 cpu" in report.render(r, "text", lang="zh", detail="full", width=200)
 
 
-# ---------------------------------------------------------------- chart points (decide/recommend.py _charts)
+# ---------------------------------------------------------------- chart points (decide/result.py _charts)
 def test_a_chart_point_is_named_from_its_parts():
     """The time/cost points carry count, GPU and acquisition beside the English label; the audit's
     alternative is named "（租用）（替代方案）" in Chinese, not "(rent)（替代方案）"."""

@@ -315,8 +315,8 @@ def test_the_roomiest_server_is_the_least_share_of_capacity():
 def test_the_job_fact_carries_the_roomiest_servers_figures(kb):
     """The 405B full fine-tune of the MEM-ALT-LORA case on RTX 4090s: 8 cards of 24 GB; its least
     need per card (every layout of 8, offload included) is far over 24 x (1 - headroom)."""
-    from gpuwise.decide.recommend import candidate_gpus, estimates
-    from gpuwise.decide.subjects import job_fact
+    from gpuwise.decide.count_search import estimates
+    from gpuwise.decide.subjects import candidate_gpus, job_fact
     from gpuwise.inputs.job import resolve
     from gpuwise.inputs.schema import Requirements
 

@@ -16,7 +16,10 @@ import pytest
 import yaml
 
 from gpuwise.decide import bounds, engine, rulebook
-from gpuwise.decide.recommend import candidate_gpus, consult, estimates, recommend, rulebook_for
+from gpuwise.decide.consult import consult, rulebook_for
+from gpuwise.decide.count_search import estimates
+from gpuwise.decide.recommend import recommend
+from gpuwise.decide.subjects import candidate_gpus
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
@@ -231,17 +234,17 @@ def test_a_search_that_pruned_on_its_own_fails_the_check_above(kb, tmp_path, mon
     """The check can fail, for each kind of house rule: a search that bounds the counts with the
     built-in rules (its own thresholds, not the rules in force) gives another answer or another
     fewest feasible count than judging every count under the house rule."""
-    import gpuwise.decide.recommend as recommend_mod
+    import gpuwise.decide.count_search as search_mod
 
     _name, house, question = next(c for c in CASES if c[0] == name)
     rules = _house(tmp_path, house)
     judged_all = _judged_all(kb, rules, question)
-    own = recommend_mod._Probe.__init__
+    own = search_mod._Probe.__init__
 
     def built_in_bounds(self, job, gpu, wanted, book):
         own(self, job, gpu, wanted, rulebook_for(job))  # the consultation still judges with the house rules
 
-    monkeypatch.setattr(recommend_mod._Probe, "__init__", built_in_bounds)
+    monkeypatch.setattr(search_mod._Probe, "__init__", built_in_bounds)
     pruned = recommend(_question(question), rules=rules)
     assert (_answer(pruned), _fewest_feasible(pruned)) != (_answer(judged_all), _fewest_feasible(judged_all))
 
@@ -306,7 +309,7 @@ def test_the_count_bound_asked_narrowed_is_the_whole_judgements(kb, monkeypatch,
     """The count search asks whether the rules certainly leave a count undecided through the GPU's
     judgement narrowed to what a count adds (the count, the fewest days and GPU-hours): on every
     count of every GPU the answer is the whole judgement's."""
-    from gpuwise.decide import recommend as R
+    from gpuwise.decide import count_search as R
 
     asked: list[bool | None] = []
 

@@ -359,9 +359,9 @@ def test_independent_serving_rows_stay_within_2x(kb, accuracy):
     sweeps, vLLM's and ROCm aiter's pull requests, Oracle's MI300X blog, Tenstorrent's GPU reference): none off
     by more than 2x either way, and the median within 20% (37% over the first 18 rows with the roofline's
     maximum for linear layers; 14% with load and math added). TPOT-only rows are compared on TPOT elsewhere.
-    The rows gathered at stops 32 and 33 (ids X.., Y..) are held out here: benchmarks/accuracy.py reports them, with
-    their blind figures in the validation README."""
-    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if not c[0].startswith(("X", "Y"))]
+    The rows gathered at stops 32, 33 and 34 (ids X.., Y.., Z..) are held out here: benchmarks/accuracy.py reports
+    them, with their blind figures in the validation README."""
+    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if not c[0].startswith(("X", "Y", "Z"))]
     assert len(cases) >= 25
     ratios = [max(est / got, got / est) for _, est, got in cases]
     assert max(ratios) <= 2.0, max(zip(ratios, [c[0] for c in cases], strict=True))
@@ -395,12 +395,14 @@ def test_rows_gathered_at_stop_33_stay_within_2x(kb, accuracy):
     that arrive in one step share one mixed step (load.py): median 32.7%, worst 1.87x; after TensorRT-LLM 1.1's
     KV manager holds sliding-window layers for the whole sequence (serving.yaml releases) and long prompts count
     their own tokens over their chunks: median 23.9%, worst 1.81x (Y04 DeepSeek-R1 FP8 DEP8 on H200, +81%, left
-    with its reason in the validation README)."""
+    with its reason in the validation README). Then each run holds at most the requests it queued (3,000 at 1k/1k,
+    1,500 at 8k/1k and 1k/8k: the overview's table of request counts), where the memory would hold more: median 20.4%,
+    worst 1.79x (Y16 -44%; Y04 +81% -> +29%, it held 4,464 sequences in the model where the run had 3,000)."""
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("Y")]
     assert len(cases) == 19
     ratios = [max(est / got, got / est) for _, est, got in cases]
-    assert max(ratios) <= 2.0, max(zip(ratios, [c[0] for c in cases], strict=True))
-    assert statistics.median(_errors(cases)) <= 0.25
+    assert max(ratios) <= 1.8, max(zip(ratios, [c[0] for c in cases], strict=True))
+    assert statistics.median(_errors(cases)) <= 0.21
 
 
 def test_single_stream_speed_with_the_software_named(kb, accuracy):
@@ -592,6 +594,43 @@ def test_the_curve_rises_to_its_maximum_and_saturates(kb, workload, gpu, count):
     assert sv.per_sequence_tokens_per_s == pytest.approx(1 / sv.tpot_s)
     assert e.gpu.decode_tokens_per_s == pytest.approx(sv.per_sequence_tokens_per_s)
     assert sv.best_layout.max_throughput_tokens_per_s >= sv.max_throughput_tokens_per_s
+
+
+@pytest.mark.parametrize(("workload", "gpu", "count"), [
+    ({"model": "gpt-oss-20b", "precision": "fp4", "framework": "tensorrt-llm"}, "h200-141gb-sxm", 8),
+    ({"model": "llama-3.1-70b", "precision": "fp8", "framework": "tensorrt-llm"}, "b200", 8),
+    ({"model": "mixtral-8x7b", "precision": "bf16", "framework": "tensorrt-llm"}, "b200", 8),
+    ({"model": "llama-4-scout-17b-16e", "precision": "bf16", "framework": "sglang"}, "h200-141gb-sxm", 8),
+], ids=["gpt-oss-20b-trtllm", "llama-70b-trtllm-b200", "mixtral-trtllm-b200", "scout-sglang"])
+def test_long_prompts_keep_the_curve_rising_where_they_split(kb, workload, gpu, count):
+    """8,000-token prompts with 500-token answers: past 192 running sequences (8,192 - 8,000) a prompt no longer fits
+    one step's budget beside the decodes and goes in two chunks, each prompt-carrying step paying its fixed cost. The
+    curve fell there by up to half (gpt-oss-20b with TensorRT-LLM on 8 x H200: 8,657 tok/s at 53 requests, 6,602 at
+    201) and rose again later; the scheduler holds the better batch instead, so the curve never falls before its
+    maximum, the maximum reported is the curve's, and past it the curve stays flat."""
+    e = estimate({"workload": {"task": "inference", **workload, "prompt_tokens": 8000, "output_tokens": 500}},
+                 gpu=gpu, gpus=count)
+    sv = e.gpu.serving
+    tps = [p.throughput_tokens_per_s for p in sv.curve]
+    assert max(tps) == pytest.approx(sv.max_throughput_tokens_per_s, rel=1e-9)
+    top = tps.index(max(tps))
+    assert all(b >= a * (1 - 1e-9) for a, b in itertools.pairwise(tps[:top + 1]))
+    assert all(t == pytest.approx(max(tps)) for t in tps[top:])
+
+
+def test_batches_where_a_prompt_last_fits_its_chunks(kb):
+    """A budget of 8,192 tokens a step (vLLM's and TensorRT-LLM's default) and 8,000-token prompts: one chunk while
+    at most 8,192 - 8,000 = 192 sequences run, two while 8,192 - 4,000 = 4,192, three while 8,192 - 2,666.7 = 5,525
+    (hand calculation); static batching (transformers) has none."""
+    job = job_of(kb, model="llama-3.1-8b", precision="bf16", framework="vllm", prompt_tokens=8000, output_tokens=500)
+    eng = SV.engine(job, kb.gpus["h100-80gb-sxm"])
+    assert eng.chunk == 8192
+    from gpuwise.estimators.serving.load import whole_prompt_batches
+    assert whole_prompt_batches(job, eng, 6000) == [192, 4192, 5525]
+    assert whole_prompt_batches(job, eng, 192) == []
+    hf = job_of(kb, model="llama-3.1-8b", precision="bf16", framework="transformers", prompt_tokens=8000,
+                output_tokens=500)
+    assert whole_prompt_batches(hf, SV.engine(hf, kb.gpus["h100-80gb-sxm"]), 6000) == []
 
 
 def test_packing_prompts_into_mixed_steps_keeps_the_curve_rising(kb):

@@ -30,21 +30,10 @@ from ..prices.used import alternative, prices_used
 from ..results import Assumption, AuditResult, Candidate, StalePrice, UsedCard
 from . import engine
 from .actions import fact_key, ordered_findings
-from .recommend import (
-    build_result,
-    candidate_gpus,
-    candidate_out,
-    consult,
-    currency_info,
-    estimates,
-    gc_paused,
-    host_ram_server,
-    house_rules,
-    ranking_sentence,
-    rulebook_for,
-    step_summaries,
-)
-from .subjects import Server, price_facts, roomiest
+from .consult import consult, gc_paused, host_ram_server, rulebook_for
+from .count_search import estimates
+from .result import build_result, candidate_out, currency_info, house_rules, ranking_sentence, step_summaries
+from .subjects import Server, candidate_gpus, price_facts, roomiest
 from .verdicts import gives_up
 
 
@@ -445,7 +434,7 @@ class _Search:
     host_ram_server: tuple[Any] | None = None
 
     def host_ram(self, job: Any, book: Any) -> tuple[Any]:
-        """:func:`recommend.host_ram_server` of the alternatives, worked out once: every proposal asking
+        """:func:`consult.host_ram_server` of the alternatives, worked out once: every proposal asking
         this question judges them against the same memory limits."""
         if self.host_ram_server is None:
             self.host_ram_server = (host_ram_server(job, book, self.evaluations),)

@@ -677,7 +677,7 @@ every other field is read by some rule, and that each listed one is not)."""
 POLICY_OUTSIDE_RULES: dict[str, str] = {
     "ranking_tie_fraction": "the ranking policy (gpuwise/decide/rank.py) orders what the rules let through",
     "value_of_a_day_usd": "the ranking policy (gpuwise/decide/rank.py): a day's worth in the score",
-    "why_not_count": "how many alternatives a result names (gpuwise/decide/recommend.py why_not)",
+    "why_not_count": "how many alternatives a result names (gpuwise/decide/rank.py why_not)",
     "plan_delivery_months": "the capacity plan's schedule (gpuwise/plan/build.py): when bought hardware arrives",
     "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
     "gddr6x_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): a GDDR6X card's memory limit",

@@ -13,10 +13,16 @@ comes first. A documented trade-off, its numbers in ``knowledge/policy.yaml``:
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import field
+from typing import TYPE_CHECKING, Any
 
-from ..frozen import frozen
-from ..results import STEPS
+from ..frozen import frozen, record
+from ..results import STAGES, STEPS
+
+if TYPE_CHECKING:
+    from ..inputs.job import Job
+    from .actions import Outcome
+    from .consult import Consultation
 
 
 @frozen
@@ -74,3 +80,79 @@ def nearest(con: Any, outcome: Any, limit: int, named: set[str]) -> list[str]:
         if not k.startswith("proposed") and g not in named and (g not in closest or reach(k) < reach(closest[g])):
             closest[g] = k
     return sorted(closest.values(), key=reach)[:limit]
+
+
+@record
+class Ranking:
+    order: list[Scored]
+    ranks: dict[str, int]
+    best: str | None
+    runner: str | None
+    shown: list[str]
+    why_not: list[str] = field(default_factory=list)
+
+
+def ranking(job: Job, con: Consultation, outcome: Outcome) -> Ranking:
+    """Rank the candidates the chain decided; pick what a result shows (the best, a runner-up of
+    another GPU, the user's short list, the best of each other GPU type as "why not")."""
+    keys = [k for k in con.options if outcome.decided(k) and not k.startswith("proposed")]
+    order = rank([con.fact(k) for k in keys], keys, job.kb.policy_values())
+    ranks = {s.key: i + 1 for i, s in enumerate(order)}
+    best = order[0].key if order else None
+    gpu_of = {k: con.options[k][0].gpu.id for k in con.options}
+    runner = next((s.key for s in order[1:] if best and gpu_of[s.key] != gpu_of[best]), None)
+    shown = [k for k in (best, runner) if k]
+    if job.c.gpus:  # the user's short list: each listed GPU's best configuration and its largest one
+        for gid in dict.fromkeys(gpu_of.values()):
+            mine = [k for k in con.options if gpu_of[k] == gid and not k.startswith("proposed")]
+            if not mine:
+                continue
+            good = [s.key for s in order if gpu_of[s.key] == gid]
+            first = good[0] if good else mine[0]
+            mode = con.options[first][1]  # its largest count, acquired the same way (not the other mode's twin)
+            same = [k for k in mine if con.options[k][1] == mode] or mine
+            shown += [first, max(same, key=lambda k: con.options[k][0].count)]
+    return Ranking(order, ranks, best, runner, list(dict.fromkeys(shown)), why_not(job, con, order, outcome, best))
+
+
+def why_not(job: Job, con: Consultation, order: list[Scored], outcome: Outcome, best: str | None) -> list[str]:
+    """The alternatives worth naming beside the answer: the best candidate of each other GPU
+    family (architecture), best first; every GPU the user listed, feasible or not (its best or its
+    largest candidate, with the reason); at most ``why_not_count`` (policy) besides the listed ones."""
+    limit = int(job.kb.policy_values().get("why_not_count", 6))
+    family = {k: con.options[k][0].gpu.architecture for k in con.options}
+    gpu_of = {k: con.options[k][0].gpu.id for k in con.options}
+    taken_families = {family[best]} if best else set()
+    out: list[str] = []
+    for s in order:
+        if s.key == best or family[s.key] in taken_families:
+            continue
+        taken_families.add(family[s.key])
+        out.append(s.key)
+        if len(out) >= limit:
+            break
+    listed = set(gpu_of[k] for k in con.options) if job.c.gpus else set()
+    for gid in sorted(listed):
+        if any(gpu_of[k] == gid for k in out) or (best and gpu_of[best] == gid):
+            continue
+        mine = [s.key for s in order if gpu_of[s.key] == gid]
+        if not mine:
+            theirs = [k for k in con.options if gpu_of[k] == gid and not k.startswith("proposed")]
+            mine = [_closest(con, outcome, theirs)]
+        out += [k for k in mine[:1] if k]
+    if not order:  # nothing decided: the GPU types that came closest (and not named yet), to say why not
+        out += nearest(con, outcome, limit, {gpu_of[k] for k in out})
+    return out
+
+
+def _closest(con: Consultation, outcome: Outcome, keys: list[str]) -> str | None:
+    """Of a GPU's rejected candidates, the one that says most about it: the one that got furthest
+    in the chain, smallest count first (its rejection is about time, speed, units or cost), or, if
+    none got past the memory step, the largest count (it does not fit even there)."""
+    def furthest(k: str) -> int:
+        return STAGES.index(outcome.reached.get(k, "memory"))
+
+    past = [k for k in keys if furthest(k) > 0]
+    if past:
+        return min(past, key=lambda k: (-furthest(k), con.options[k][0].count))
+    return max(keys, key=lambda k: con.options[k][0].count, default=None)

@@ -15,6 +15,7 @@ from pydantic import (
 )
 
 from ..errors import N_, Said
+from ..prebuilt import Prebuilt
 from .notation import meant
 
 MAX_GPUS = 100_000
@@ -39,7 +40,7 @@ def takes_bool(annotation: Any) -> bool:
     return any(takes_bool(a) for a in typing.get_args(annotation))
 
 
-class Strict(BaseModel):
+class Strict(Prebuilt, BaseModel):
     # allow_inf_nan=False: .nan, .inf and -.inf are refused as "not a finite number" by every
     # float field (and its lists), before any range check could give a confusing message
     model_config = ConfigDict(extra="forbid", validate_default=True, allow_inf_nan=False, defer_build=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..decide import engine, rulebook
 from ..decide.actions import SEVERITY_ORDER, evidence
-from ..decide.recommend import house_rules
+from ..decide.result import house_rules
 from ..decide.verdicts import buy_findings, buying
 from ..estimators import cost as K
 from ..messages import fill, phrase_json, phrase_text, placeholders

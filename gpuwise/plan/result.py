@@ -13,12 +13,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..prebuilt import Prebuilt
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 
 
-class Frozen(BaseModel):
+class Frozen(Prebuilt, BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
 
 

@@ -192,7 +192,45 @@ def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decod
         wait = (top.ttft + output * top.tpot) * (per / top.concurrency - 1)
         return Point(conc, top.throughput * r, top.tpot, top.ttft + wait, top.decode_step)
     p = point(job, eng, rep, per, pure_decode=pure_decode)
+    q = _whole_prompt_batch(job, eng, rep, per)
+    if q is not None and q.throughput > p.throughput:  # the scheduler holds the batch where prompts still fit a step
+        _, output = request_lengths(job.w)
+        wait = (q.ttft + output * q.tpot) * (per / q.concurrency - 1)
+        return Point(conc, q.throughput * r, q.tpot, q.ttft + wait, q.decode_step)
     return Point(conc, p.throughput * r, p.tpot, p.ttft, p.decode_step)
+
+
+def _whole_prompt_batch(job: Any, eng: Engine, rep: Replica, per: float) -> Point | None:
+    """The best of the batches below ``per`` at which a prompt's chunks last fit the step's token budget beside the
+    running sequences (``chunk - b`` tokens of room: a prompt of P tokens goes in m chunks while b <= chunk - P/m).
+    One sequence more splits every prompt into one chunk more, and on engines whose prompt-carrying steps have a
+    fixed cost (a launch floor, routing, all-to-all) that extra step can cost more than the sequence adds: the curve
+    would fall there and rise again further on. A scheduler does not run the batch that loses throughput; as past
+    the peak (``max_num_seqs`` set where throughput is highest), it holds the better batch and the rest wait.
+    None where the framework does not split prompts by the room left (no chunked prefill)."""
+    best: Point | None = None
+    for c in whole_prompt_batches(job, eng, per):
+        q = point(job, eng, rep, float(c))
+        if best is None or q.throughput > best.throughput:
+            best = q
+    return best
+
+
+def whole_prompt_batches(job: Any, eng: Engine, below: float) -> list[int]:
+    """The batches under ``below`` at which a prompt's m chunks last fit beside the running sequences
+    (``chunk - P/m``, m = 1..8: beyond that a chunk is small beside the budget); none without chunked prefill."""
+    if not (eng.fw.continuous_batching and eng.fw.chunked_prefill):
+        return []
+    prompt, _ = request_lengths(job.w)
+    prompt = prefill_tokens(job.w, prompt)
+    out = []
+    for m in range(1, 9):
+        c = math.floor(eng.chunk - prompt / m)
+        if c >= below:
+            break
+        if c >= 1:
+            out.append(c)
+    return out
 
 
 def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, max_tpot: float | None) -> Point | None:
@@ -233,7 +271,10 @@ def peak_point(job: Any, eng: Engine, rep: Replica, top: int) -> Point:
     if top <= 1:
         return point(job, eng, rep, 1.0)
     grid = sorted({max(1, round(top ** (i / 24))) for i in range(25)} | {top})
-    best = max(grid, key=lambda c: point(job, eng, rep, float(c)).throughput)
+    held = whole_prompt_batches(job, eng, top)  # where the curve can step down as prompts split into one chunk more
+    best = max(grid + held, key=lambda c: point(job, eng, rep, float(c)).throughput)
+    if best in held and best not in grid:
+        return point(job, eng, rep, float(best))
     i = grid.index(best)
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
     while hi - lo > 2:  # the curve is unimodal near its top: narrow the bracket by thirds

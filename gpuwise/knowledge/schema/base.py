@@ -9,6 +9,8 @@ from gpuwise.errors import N_, Said
 # one definition: inputs and knowledge refuse booleans, and numbers in another notation, alike
 from gpuwise.inputs.strict import raise_meant, takes_bool, takes_number_only
 
+from ...prebuilt import Prebuilt
+
 SCHEMA_VERSION = 1
 
 Check = Literal["V", "S", "U"]
@@ -23,7 +25,7 @@ def _is_bool(v: Any) -> bool:
     return v.__class__ is bool
 
 
-class Strict(BaseModel):
+class Strict(Prebuilt, BaseModel):
     # The schema modules (these, gpuwise/inputs/schema.py, gpuwise/results.py, gpuwise/ledger.py)
     # do without `from __future__ import annotations`: with it pydantic compiles and evaluates every
     # field's annotation text when a class is built, a fifth of building the classes in every
