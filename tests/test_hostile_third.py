@@ -26,7 +26,7 @@ def test_a_price_an_overlay_dates_after_today_is_refused(tmp_path: Path) -> None
     (tmp_path / "kb").mkdir()
     (tmp_path / "kb" / "prices.yaml").write_text(RTX % "2999-11-01")
     one_line(gpuwise("prices", "--knowledge", "kb", cwd=tmp_path),
-             "kb/prices.yaml", "gpus[17].prices[1].as_of", "2999-11-01 is after today")
+             "kb/prices.yaml", "gpus[0].prices[0].as_of", "2999-11-01 is after today")  # the overlay's own entry
     (tmp_path / "kb2").mkdir()
     (tmp_path / "kb2" / "prices.yaml").write_text(RTX % (dt.date.today() - dt.timedelta(days=1)).isoformat())
     assert gpuwise("prices", "--knowledge", "kb2", "--gpu", "rtx-4090", cwd=tmp_path).returncode == 0
