@@ -139,7 +139,7 @@ def hours_as_published(est, cond: dict | None) -> float:
     g = est.gpu
     if cond and cond["hours_basis"] == "steady":
         t = g.training
-        return t["optimizer_steps"] * t["step_terms"]["step_s"] * g.count / 3600
+        return t.optimizer_steps * t.step_terms.step_s * g.count / 3600
     return g.gpu_hours
 
 
@@ -209,7 +209,8 @@ def published_run_cases(kb, path: Path = RUNS, *, details: dict | None = None,
         est = run_estimate(with_conditions(run_workload(row), cond), row["gpu"], n, dl,
                            network=(cond or {}).get("network") or None)
         g = est.gpu
-        label = f"{row['id']} {row['model']} on {g.count} x {g.id} ({g.training.get('layout_notation', g.strategy)})"
+        notation = getattr(g.training, "layout_notation", g.strategy)
+        label = f"{row['id']} {row['model']} on {g.count} x {g.id} ({notation})"
         if details is not None:
             details[row["id"]] = est
         out.append((label, hours_as_published(est, cond), float(row["gpu_hours"])))
@@ -243,9 +244,9 @@ def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None) ->
             w["zero_stage"] = 3
         n = int(row["gpus"])
         t = run_estimate(w, row["gpu"], n).gpu.training
-        est = t["global_batch_tokens"] / t["step_terms"]["step_s"] / n
+        est = t.global_batch_tokens / t.step_terms.step_s / n
         out.append((f"{row['id']} {row['model']} {row['precision']} {n}x{row['gpu']} "
-                    f"({t['layout_notation']})", est, float(row["tokens_per_s_per_gpu"])))
+                    f"({t.layout_notation})", est, float(row["tokens_per_s_per_gpu"])))
     return out
 
 
@@ -439,7 +440,8 @@ def main() -> int:
           "expert layers' cost gpuwise does not yet model)")
     print("  held-out runs not blind: mechanisms were added after these rows were scored. Blind, each batch when added "
           "(tests/data/validation/README.md): H01-H10 16.7% (1.97x), H11-H13 22.2% (1.28x), H14-H16 16.4% (2.42x), "
-          "H17-H29 (MLPerf Training logs) 28.9% (1.43x)")
+          "H17-H29 (MLPerf Training logs) 28.9% (1.43x),\n"
+          "  H30-H42 (MLPerf Training v5.1 logs, INTELLECT-1) 31.1% (2.36x), H43 (OpenEuroLLM on MI250X) +42.5%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

@@ -7,8 +7,6 @@ written as ``null`` (:class:`Charts`), and a cost curve carries only the lines i
 (:class:`CostCurve`).
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer

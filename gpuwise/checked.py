@@ -142,6 +142,16 @@ def _check(ann: Any) -> Check:
                     raise _Other
                 return v
             return several
+        if all(isinstance(m, type) and issubclass(m, BaseModel) for m in members):  # an instance of one is kept
+            models = tuple(members)
+
+            def one_of(v: Any) -> Any:
+                if v is None and optional:
+                    return None
+                if not isinstance(v, models):
+                    raise _Other
+                return v
+            return one_of
         raise _Other
     if origin is list:
         item = _check(args[0]) if args else _any

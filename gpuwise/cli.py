@@ -667,6 +667,9 @@ def process_start() -> None:
     _STARTING = True
     gc.disable()
     _no_plugin_search()
+    from . import regex_cache
+
+    regex_cache.install()  # compiled regular expressions from the user's cache
 
 
 def run() -> NoReturn:
@@ -711,10 +714,11 @@ def run() -> NoReturn:
     if recording is not None:
         with contextlib.suppress(Exception):
             recording.finish(digest, code)  # type: ignore[arg-type]
-    records = sys.modules.get("gpuwise.frozen")
-    if records is not None:  # the record classes compiled in this run, for the next one (no atexit here)
-        with contextlib.suppress(Exception):
-            records.save()
+    for kept in ("gpuwise.frozen", "gpuwise.regex_cache"):  # the record classes and regular expressions
+        module = sys.modules.get(kept)  # compiled in this run, for the next one (no atexit here)
+        if module is not None:
+            with contextlib.suppress(Exception):
+                module.save()
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:

@@ -23,6 +23,8 @@ import sys
 import threading
 from typing import Any
 
+from pydantic import BaseModel
+
 _DEPTH = threading.local()
 SCHEMA_ENTRIES = 96
 """Schemas kept (a few dozen models, a few versions of gpuwise)."""
@@ -48,34 +50,38 @@ def _key(name: str) -> str | None:
 
 
 class Prebuilt:
-    """Mixin for a pydantic model base (before ``BaseModel`` in the bases): the model's core
-    schema is taken from the cache when a class is completed at the top."""
+    """Mixin for a pydantic model base (before ``BaseModel`` in the bases): the model's core schema
+    is taken from the cache when a class is completed at the top. Empty before pydantic 2.12, which
+    does not call ``__pydantic_on_complete__`` (no schema would ever be stored, and an overridden
+    ``__get_pydantic_core_schema__`` kept older versions from reusing a nested model's schema)."""
 
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        depth = getattr(_DEPTH, "n", 0)
-        if depth == 0 and source is cls:
+    if hasattr(BaseModel, "__pydantic_on_complete__"):
+
+        @classmethod
+        def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+            depth = getattr(_DEPTH, "n", 0)
+            if depth == 0 and source is cls:
+                name = _name(cls)
+                if name is not None:
+                    from . import cache
+
+                    schema = cache.get("schema", _key(name))
+                    if isinstance(schema, dict):
+                        _SERVED.add(name)
+                        return schema
+            _DEPTH.n = depth + 1
+            try:
+                return handler(source)
+            finally:
+                _DEPTH.n = depth
+
+        @classmethod
+        def __pydantic_on_complete__(cls) -> None:
             name = _name(cls)
-            if name is not None:
+            if name is None or name in _SERVED:
+                return
+            schema = getattr(cls, "__pydantic_core_schema__", None)
+            if isinstance(schema, dict):
                 from . import cache
 
-                schema = cache.get("schema", _key(name))
-                if isinstance(schema, dict):
-                    _SERVED.add(name)
-                    return schema
-        _DEPTH.n = depth + 1
-        try:
-            return handler(source)
-        finally:
-            _DEPTH.n = depth
-
-    @classmethod
-    def __pydantic_on_complete__(cls) -> None:
-        name = _name(cls)
-        if name is None or name in _SERVED:
-            return
-        schema = getattr(cls, "__pydantic_core_schema__", None)
-        if isinstance(schema, dict):
-            from . import cache
-
-            cache.put("schema", _key(name), schema, SCHEMA_ENTRIES)
+                cache.put("schema", _key(name), schema, SCHEMA_ENTRIES)

@@ -12,6 +12,7 @@ from .chart_series import Charts
 from .ledger import Ledger, Timeline
 from .prebuilt import Prebuilt
 from .results_serving import ServingOut
+from .results_training import NO_TRAINING, TrainingLayout, TrainingOut, TrainingTime
 
 SEVERITIES = ("blocker", "warning", "info")
 TOPICS = ("memory", "compute", "interconnect", "cost", "compatibility", "used-hardware", "cloud-fees",
@@ -210,9 +211,10 @@ class GpuOut(Frozen):
     timeline: Timeline | None = None
     # training (contract version 2): the layout chosen, and whether exactly what was asked fits
     fits_as_requested: bool | None = None
-    layout: dict[str, Any] | None = None
-    training: dict[str, Any] = Field(default={}, description="planner figures: step terms, exposed communication, "
-                                     "goodput, suggested changes as data")
+    layout: TrainingLayout | None = None
+    training: TrainingOut | TrainingTime = Field(
+        default=NO_TRAINING, description="planner figures: step terms, exposed communication, goodput, suggested "
+        "changes as data (a model without a layout: its days alone; a service: {})")
     # inference (contract version 2): the serving model at the load, with the framework and layout
     serving: ServingOut | None = Field(
         default=None, description="max_concurrent_sequences, throughput_tokens_per_s (at concurrent_requests), "

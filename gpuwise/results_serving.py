@@ -7,8 +7,6 @@ their attributes; the JSON writes them with the keys contract version 2 gives ``
 module holds no serving arithmetic, so a training question does not import the serving model.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer

@@ -48,3 +48,33 @@ def test_shared_and_unshared_audits_give_the_same_results(tmp_path, monkeypatch)
     for f, one, res in zip(files, alone, shared, strict=True):  # compared once all are done: none changed another
         assert res.model_dump(mode="json") == one, f.name
     assert A._SHARED is None  # the batch is over: a later audit searches afresh
+
+
+def test_a_batch_shares_the_planner_and_networks_of_one_bandwidth_keep_their_latency(tmp_path, monkeypatch):
+    """Proposals for one training job share the layout planner's training job in a batch
+    (training_job.sharing); the GPU rates it keeps are told apart by the network's latency, not only its
+    bandwidth: 16 x H100 over two nodes on ethernet-400, roce-400 and infiniband-400 (50 GB/s each;
+    10, 5 and 2 us, knowledge/runtime.yaml networks) train at different speeds alone, and each gets
+    its own result in the batch. Before the rates' memo key held the latency, the RoCE proposal got
+    the Ethernet one's rates in a batch."""
+    from gpuwise.estimators import training_job as T
+
+    base = yaml.safe_load((EXAMPLES / "proposal-spot-h100-pretrain.yaml").read_text())
+    files = []
+    for net in ("ethernet-400", "roce-400", "infiniband-400"):
+        doc = {**base, "hardware": {**base["hardware"], "count": 16, "nodes": 2, "network": net},
+               "acquisition": {"mode": "buy", "months": 3}}
+        files.append(tmp_path / f"{net}.yaml")
+        files[-1].write_text(yaml.safe_dump(doc))
+    alone = [A.audit(str(f)).model_dump(mode="json") for f in files]
+    days = [a["proposed"]["wall_days"] for a in alone]
+    assert days[0] > days[1] > days[2]  # a slower network's latency shows in the step time
+    built = []
+    real = T._build
+    monkeypatch.setattr(T, "_build", lambda *a: built.append(1) or real(*a))
+    with A.sharing():
+        shared = [A.audit(str(f)).model_dump(mode="json") for f in files]
+    assert len(built) == 1  # one training job for the three proposals and their alternatives
+    for f, one, res in zip(files, alone, shared, strict=True):
+        assert res == one, f.name
+    assert T._SHARED is None

@@ -215,7 +215,7 @@ def test_moe_pretrain_flops_from_active_params_and_a_layout_that_scales():
     assert est.compute.flops == pytest.approx(6 * (2.8e9 - 102_400 * 2048) * 2.0e12 + attention, rel=0.01)
     assert est.compute.flops < 0.3 * 6 * 16e9 * 2.0e12
     lay = est.gpu.layout
-    assert lay["tp"] * lay["pp"] * lay["dp"] == rec.count
+    assert lay.tp * lay.pp * lay.dp == rec.count
     top = _rank1(res)
     if top.nodes > 1:
         assert top.provider in ("nebius", "coreweave", "aws", "gcp", "azure")  # a stated RDMA fabric

@@ -131,14 +131,14 @@ def test_the_training_layout_in_words_and_why(split_training):
     lay = est.gpu.layout
     out = report.render(split_training, "text")
     line = next(x for x in out.splitlines() if x.strip().startswith("Layout"))
-    split = [k for k in ("tp", "pp") if lay[k] > 1]
+    split = [k for k in ("tp", "pp") if getattr(lay, k) > 1]
     assert split  # the 70B base does not fit one L40S
-    for k in split + (["dp"] if lay["dp"] > 1 else []):
-        assert f"{k.upper()} {lay[k]}" in line
-    assert f"micro-batch {lay['micro_batch']}" in line and f"{lay['grad_accum']} accumulation steps" in line
+    for k in split + (["dp"] if lay.dp > 1 else []):
+        assert f"{k.upper()} {getattr(lay, k)}" in line
+    assert f"micro-batch {lay.micro_batch}" in line and f"{lay.grad_accum} accumulation steps" in line
     why = next(x for x in out.splitlines() if x.strip().startswith("Why this layout"))
     assert "does not fit one GPU's memory" in why  # split because 1 x L40S cannot hold the job
-    assert f"fastest of {est.gpu.training['layouts_tried']} that fit" in why
+    assert f"fastest of {est.gpu.training.layouts_tried} that fit" in why
 
 
 def test_serving_names_the_framework_and_costs_a_million_output_tokens(serving):

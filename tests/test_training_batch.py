@@ -26,11 +26,11 @@ def test_a_small_model_on_many_gpus_runs_data_parallel_with_one_sequence_each():
     2M tokens): per token the data-parallel layout is the faster. It now runs one sequence per GPU, a batch
     of 512 x 4,096 = 2,097,152 tokens (within published practice: Phi-4 ran 3 sequences per GPU on 1,920)."""
     g = _run()
-    lay = g.training["layout_notation"]
+    lay = g.training.layout_notation
     assert lay.startswith("TP1 PP1 DP512"), lay
-    assert g.training["global_batch_tokens"] == 512 * 4096
+    assert g.training.global_batch_tokens == 512 * 4096
     split = _run(parallelism={"tp": 2})
-    assert split.training["layout_notation"].startswith("TP2 PP1 DP256")
+    assert split.training.layout_notation.startswith("TP2 PP1 DP256")
     assert split.gpu_hours > g.gpu_hours  # per token the split is slower, so it is not the choice
 
 
@@ -39,8 +39,8 @@ def test_a_given_batch_is_never_exceeded_by_the_layout():
     need a sequence the batch does not have. The planner splits the model (2 GPUs per replica) and runs
     exactly the batch."""
     g = _run(global_batch_tokens=1_048_576)
-    assert g.training["global_batch_tokens"] == 1_048_576
-    lay = g.training["layout_notation"].split()
+    assert g.training.global_batch_tokens == 1_048_576
+    lay = g.training.layout_notation.split()
     tp, pp, dp = (int(lay[i][2:].split("x")[0]) for i in range(3))
     assert tp * pp == 2 and dp == 256
 
@@ -63,7 +63,7 @@ def test_an_interleaved_schedule_the_layers_cannot_fill_is_an_input_error(par, s
 def test_a_pinned_interleave_restricts_the_pipeline_depth():
     """vpp 4 without pp: only pipelines whose ranks hold 4 stages of at least one layer (pp x 4 <= 32, pp >= 2)."""
     g = _run(gpus=64, parallelism={"vpp": 4})
-    pp = g.training["layout_notation"].split()[1]
+    pp = g.training.layout_notation.split()[1]
     depth, v = (int(x) for x in pp[2:].split("x"))
     assert v == 4 and 2 <= depth <= 8
 
@@ -85,7 +85,7 @@ def test_the_weights_all_gather_after_the_optimizer_step_is_exposed_unless_the_s
     fp32 main gradients (Megatron-Bridge bf16_mixed: grad_reduce_in_fp32=True), twice the bf16 gradients'
     bytes of the middle stack; the weights it gathers are the same bf16 bytes."""
     mid, meg = _one_node(None), _one_node("megatron")
-    d_mid, d_meg = mid["dp_traffic"], meg["dp_traffic"]
+    d_mid, d_meg = mid.dp_traffic, meg.dp_traffic
     from gpuwise.inputs.schema import Workload
     from gpuwise.inputs.shape import from_workload
 
@@ -93,10 +93,10 @@ def test_the_weights_all_gather_after_the_optimizer_step_is_exposed_unless_the_s
     eff = kb.runtime.link_efficiency.value
     gather = 0.5 * (2 * 7 / 8 * params * 2 / (450e9 * eff) + 2 * 7 * 5e-6)
     assert gather == pytest.approx(0.0199, abs=0.0005)
-    window_mid = mid["step_terms"]["compute_s"] / 4
-    window_meg = meg["step_terms"]["compute_s"] / 4
-    grads = d_mid["traffic_s"] - gather
-    assert d_meg["traffic_s"] == pytest.approx(gather + 2 * grads, rel=1e-3)  # fp32 main gradients
-    assert d_mid["exposed_s"] == pytest.approx(gather + max(0.0, grads - 0.5 * window_mid), rel=1e-6)
-    assert d_meg["exposed_s"] == pytest.approx(max(0.0, d_meg["traffic_s"] - 0.5 * window_meg), rel=1e-6)
-    assert d_mid["exposed_s"] >= gather
+    window_mid = mid.step_terms.compute_s / 4
+    window_meg = meg.step_terms.compute_s / 4
+    grads = d_mid.traffic_s - gather
+    assert d_meg.traffic_s == pytest.approx(gather + 2 * grads, rel=1e-3)  # fp32 main gradients
+    assert d_mid.exposed_s == pytest.approx(gather + max(0.0, grads - 0.5 * window_mid), rel=1e-6)
+    assert d_meg.exposed_s == pytest.approx(max(0.0, d_meg.traffic_s - 0.5 * window_meg), rel=1e-6)
+    assert d_mid.exposed_s >= gather

@@ -34,8 +34,8 @@ def test_the_network_between_servers_is_the_users_to_state(kb):
     w = {"workload": PRETRAIN_70B}
     ib = estimate(w, gpu="a100-80gb-sxm", gpus=64).gpu.training
     efa = estimate({**w, "constraints": {"network": "ethernet-400"}}, gpu="a100-80gb-sxm", gpus=64).gpu.training
-    assert efa["step_terms"]["compute_s"] > 0
-    assert efa["mfu_whole_run"] < ib["mfu_whole_run"]
+    assert efa.step_terms.compute_s > 0
+    assert efa.mfu_whole_run < ib.mfu_whole_run
     job = resolve(Requirements.model_validate({**w, "constraints": {"network": "ethernet-400"}}), kb)
     from gpuwise.estimators.candidate import evaluate
 

@@ -98,10 +98,32 @@ def test_held_out_runs(kb, accuracy):
     the Olmo 3 report's tokens/s per H100) and Apertus 70B (4,096 GH200, ~6M GPU-hours), scored blind at
     -16.4% / -0.9% / +141.8%: Apertus was estimated on 8-GPU servers whose tensor-parallel traffic crossed
     PCIe, where Alps' GH200 nodes hold 4 GPUs on NVLink (gpus.yaml link.server_gpus; +15.6% since)."""
-    cases = accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS)
+    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if int(c[0].split()[0][1:]) <= 29]
     assert len(cases) >= 16
     ratios = [est / published for _, est, published in cases]
     assert all(0.55 <= r <= 1.8 for r in ratios)
+    assert statistics.median(abs(r - 1) for r in ratios) <= 0.20
+
+
+def test_held_out_runs_of_session_9(kb, accuracy):
+    """H30-H42, gathered in session 9 and scored before any change of that session: twelve MLPerf Training
+    v5.1 submissions (mlcommons/training_results_v5.1 result logs: tokens to the target and training-block
+    time per run; Llama 3.1 405B on 448-5,120 B200/GB200/GB300, Llama 3.1 8B on 8-512 B200/B300/GB200/GB300,
+    H100 and MI350X) and INTELLECT-1 (112 H100, GPU-hours from its published MFU). Blind, with each
+    submission's published layout: 31.1% median, worst 2.36x (the 8B on 512 GB300: its data-parallel
+    gradient reduction charged in full over InfiniBand, where the GPUs of an NVL72 rack reduce over NVLink);
+    without layout or stack: 31.4%, worst 2.19x (the 405B on 5,120 GB200). Since then, not blind: an NVL72
+    rack's 72 GPUs are one NVLink fabric (a pipelined replica placed in one rack), FP4 training GEMMs run at
+    the FP4 / FP8 peak ratio (H32 ran NVFP4), Blackwell Ultra's MFU from the Megatron-Bridge tables: 19.4%,
+    worst 1.55x (H31, GB300, whose precision, FP8 or NVFP4, its logs do not say); without layouts 26.7%,
+    worst 1.64x. H43 (OpenEuroLLM 2.15B on 64 LUMI nodes of MI250X, Megatron-LM, ~165,000 GPU-hours; model
+    card) was added after those changes and scored blind at +42.5% (+34.8% without its stack); its servers were
+    then counted as the HPE Cray EX235a nodes MI250X ships in (4 cards on Infinity Fabric, not 8 over PCIe):
+    +0.7%. The set of 14 is at 18.7%, worst 1.55x. The goal (<= 15% median) is not met."""
+    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if int(c[0].split()[0][1:]) >= 30]
+    assert len(cases) == 14
+    ratios = [est / published for _, est, published in cases]
+    assert all(0.6 <= r <= 1.6 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.20
 
 
@@ -121,7 +143,7 @@ def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu):
 
     def compute(stack=None):
         ww = {**w, "stack": stack} if stack else w
-        return estimate({"workload": ww}, gpu=gpu, gpus=1).gpu.training["step_terms"]["compute_s"]
+        return estimate({"workload": ww}, gpu=gpu, gpus=1).gpu.training.step_terms.compute_s
 
     assert compute() / compute("megatron") == pytest.approx(1.10, rel=1e-6)
     assert compute("deepspeed") / compute("megatron") == pytest.approx(1.10 / 0.95, rel=1e-6)
@@ -161,11 +183,11 @@ def test_a_pinned_plain_pipeline_schedule_pays_the_whole_1f1b_bubble(kb):
     w = {"task": "pretrain", "params_b": 15.5, "architecture": STARCODER, "train_tokens": 1e12, "seq_len": 8192,
          "global_batch_tokens": 4194304, "batch_size": 1, "parallelism": {"tp": 4, "pp": 4, "cp": 1, "vpp": 1}}
     t = estimate({"workload": w}, gpu="a100-80gb-sxm", gpus=512).gpu.training
-    lay, s = t["requested_layout"], t["step_terms"]
-    assert (lay["interleave"], lay["grad_accum"], lay["dp"]) == (1, 16, 32)
-    work = s["compute_s"] + s["tp_s"] + s["pp_p2p_s"]
-    assert s["pp_bubble_s"] == pytest.approx(3 / 16 * work, rel=1e-9)
+    lay, s = t.requested_layout, t.step_terms
+    assert (lay.interleave, lay.grad_accum, lay.dp) == (1, 16, 32)
+    work = s.compute_s + s.tp_s + s.pp_p2p_s
+    assert s.pp_bubble_s == pytest.approx(3 / 16 * work, rel=1e-9)
     free = {**w, "parallelism": {"tp": 4, "pp": 4, "cp": 1}}
     t2 = estimate({"workload": free}, gpu="a100-80gb-sxm", gpus=512).gpu.training
-    assert t2["requested_layout"]["interleave"] == 4
-    assert t2["step_terms"]["pp_bubble_s"] < s["pp_bubble_s"] / 3
+    assert t2.requested_layout.interleave == 4
+    assert t2.step_terms.pp_bubble_s < s.pp_bubble_s / 3

@@ -129,8 +129,8 @@ BAGS_BY_DESIGN = {
 """Fields of the result models that are string-keyed by nature (names chosen by a message, a
 formula, the input or the policy file), not a bag of figures one module hands another."""
 
-KNOWN_BAGS = {"GpuOut.layout", "GpuOut.training"}
-"""Bags still left (issue 21 item 2): remove a field from here when it becomes a typed record."""
+KNOWN_BAGS: set[str] = set()
+"""Bags still left (issue 21 item 2): none; a field put here must be made a typed record."""
 
 
 def _result_bags(*roots: type) -> set[str]:
@@ -193,3 +193,45 @@ def test_the_result_bag_check_can_fail():
         loose: Any = None
 
     assert _result_bags(Outer) == {"Inner.figures", "Outer.loose"}
+
+
+def test_a_training_estimate_is_typed_and_reads_back_as_written(kb):
+    """A 70B full fine-tune written with ZeRO-0, no offload, no checkpointing on 8 x A100-80G does not
+    fit as asked (16 B of state x 69e9 parameters = 1.1 TB against 8 x 80 GB): gpu.layout and
+    gpu.training are records (gpuwise/results_training.py), the suggested changes keep the JSON's
+    ``from``/``to``, and the JSON reads back into the same records (contract version 2 keys)."""
+    from gpuwise import estimate
+    from gpuwise.results import EstimateResult
+    from gpuwise.results_training import NO_TRAINING, DpTraffic, SuggestedChange, TrainingLayout, TrainingOut
+
+    w = {"task": "finetune", "model": "llama-2-70b", "train_tokens": 1e8, "zero_stage": 0, "offload": "none",
+         "gradient_checkpointing": False}
+    r = estimate({"workload": w}, gpu="A100-80G", gpus=8)
+    g = r.gpu
+    assert isinstance(g.layout, TrainingLayout) and isinstance(g.training, TrainingOut)
+    assert g.layout.tp * g.layout.pp * g.layout.dp == 8
+    t = g.training
+    assert all(isinstance(c, SuggestedChange) for c in t.suggested_changes)
+    out = r.model_dump(mode="json")
+    written = out["gpu"]["training"]["suggested_changes"]
+    assert written == [{"field": c.field, "from": c.before, "to": c.after} for c in t.suggested_changes]
+    asked = {c["field"]: c["from"] for c in written}
+    assert asked["zero_stage"] == 0 and asked.get("offload", "none") == "none"  # as the file wrote them
+    assert all(c["from"] != c["to"] for c in written)
+    # the step is its parts; the exposed communication is the step's communication parts
+    s = t.step_terms
+    assert s.step_s == pytest.approx(s.compute_s + s.tp_s + s.pp_p2p_s + s.pp_bubble_s + s.dp_s + s.ep_s + s.cp_s
+                                     + s.optimizer_s + s.offload_s, rel=1e-12)
+    assert t.exposed_comm_s.model_dump() == {k: v for k, v in s.model_dump().items()
+                                             if k in ("tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s", "cp_s")}
+    d = t.dp_traffic
+    assert isinstance(d, DpTraffic) and d.traffic_s == pytest.approx(d.hidden_s + d.exposed_s, rel=1e-12)
+    term = next(x for x in g.terms if x.name == "dp_traffic_seconds")
+    assert term.inputs == out["gpu"]["training"]["dp_traffic"]  # one record behind the formula and the JSON
+    assert EstimateResult.model_validate(out).model_dump(mode="json") == out
+    # a service plans no training: {} in the JSON, read back as the empty record
+    serve = estimate({"workload": {"task": "inference", "model": "llama-3.1-8b"}}, gpu="H100-80G", gpus=1)
+    assert serve.gpu.training is NO_TRAINING and serve.gpu.layout is None
+    dumped = serve.model_dump(mode="json")
+    assert dumped["gpu"]["training"] == {} and dumped["gpu"]["layout"] is None
+    assert EstimateResult.model_validate(dumped).model_dump(mode="json") == dumped

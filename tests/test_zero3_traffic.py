@@ -67,21 +67,21 @@ def test_two_node_zero3_collectives_by_hand(kb):
     port_leg = volume / 8 / PORT
     assert (nvlink_leg, port_leg) == (pytest.approx(0.3353, abs=1e-4), pytest.approx(0.4311, abs=1e-4))
     gather = port_leg + 80 * 15 * 5e-6
-    assert d["gather_s"] == pytest.approx(gather, rel=1e-6)
-    assert d["gather_s"] == pytest.approx(0.4371, abs=1e-4)
-    assert d["reduce_scatter_s"] == pytest.approx(gather, rel=1e-6)
-    assert d["network_bytes_per_gpu"] == pytest.approx(16.16e9, rel=1e-3)
+    assert d.zero3.gather_s == pytest.approx(gather, rel=1e-6)
+    assert d.zero3.gather_s == pytest.approx(0.4371, abs=1e-4)
+    assert d.zero3.reduce_scatter_s == pytest.approx(gather, rel=1e-6)
+    assert d.zero3.network_bytes_per_gpu == pytest.approx(16.16e9, rel=1e-3)
     # three collectives per micro-batch, four micro-batches: 4 x 3 x 0.437 = 5.25 s a step, all of it
     # moved whatever the accumulation
-    assert d["traffic_s"] == pytest.approx(4 * 3 * gather, rel=1e-6)
+    assert d.traffic_s == pytest.approx(4 * 3 * gather, rel=1e-6)
     # compute of a micro-batch with recomputation: 8 x 68.7e9 matmul params + attention per token at
     # the planner's rate; the forward is 2/8 of it (6/8: backward 4 + recompute 2)
     micro = step.compute / 4
-    assert d["forward_s"] == pytest.approx(micro * (2 * 68.7e9 + 2 * 80 * 4096 * 8192)
+    assert d.zero3.forward_s == pytest.approx(micro * (2 * 68.7e9 + 2 * 80 * 4096 * 8192)
                                            / (8 * 68.7e9 + 8 * 80 * 4096 * 8192), rel=2e-3)
     # hidden: 0.437 s <= 0.5 x forward and 0.874 s <= 0.5 x backward, so nothing is exposed
-    assert gather <= 0.5 * d["forward_s"] and 2 * gather <= 0.5 * (micro - d["forward_s"])
-    assert step.dp == 0.0 and d["hidden_s"] == pytest.approx(d["traffic_s"])
+    assert gather <= 0.5 * d.zero3.forward_s and 2 * gather <= 0.5 * (micro - d.zero3.forward_s)
+    assert step.dp == 0.0 and d.hidden_s == pytest.approx(d.traffic_s)
 
 
 def test_per_node_ethernet_exposes_zero3_every_micro_batch(kb):
@@ -92,8 +92,8 @@ def test_per_node_ethernet_exposes_zero3_every_micro_batch(kb):
     _, _, _, step, d = _step(kb, "ethernet-100")
     gather = 15 / 16 * S / 8 / (12.5e9 / 8 * EFF) + 80 * 15 * 15e-6
     assert gather == pytest.approx(13.81, abs=0.01)
-    assert d["gather_s"] == pytest.approx(gather, rel=1e-6)
-    micro, fwd = step.compute / 4, d["forward_s"]
+    assert d.zero3.gather_s == pytest.approx(gather, rel=1e-6)
+    micro, fwd = step.compute / 4, d.zero3.forward_s
     exposed = 4 * ((gather - 0.5 * fwd) + (2 * gather - 0.5 * (micro - fwd)))
     assert step.dp == pytest.approx(exposed, rel=1e-6)
     assert step.dp > 8 * step.compute  # a step waits on the network (9x its compute): the communication part
@@ -103,7 +103,7 @@ def test_gradient_accumulation_does_not_amortise_zero3(kb):
     """Twice the micro-batches per step: twice the ZeRO-3 traffic (ZeRO-1 would move it once)."""
     _, _, _, s4, d4 = _step(kb, "ethernet-100")
     _, _, _, s8, d8 = _step(kb, "ethernet-100", workload={**FT_70B, "global_batch_tokens": 16 * 4096 * 8})
-    assert d8["traffic_s"] == pytest.approx(2 * d4["traffic_s"], rel=1e-9)
+    assert d8.traffic_s == pytest.approx(2 * d4.traffic_s, rel=1e-9)
     assert s8.dp == pytest.approx(2 * s4.dp, rel=1e-9)
 
 
@@ -113,8 +113,8 @@ def test_one_node_zero3_is_the_ring_it_was(kb):
     latency (80 x 7 x 5 us = 2.8 ms) is new."""
     _, _, rates, _, d = _step(kb, None, n=8)
     gather = 7 / 8 * S / NVLINK + 80 * 7 * 5e-6
-    assert d["gather_s"] == pytest.approx(gather, rel=1e-6)
-    assert d["gather_s"] - 80 * 7 * 5e-6 == pytest.approx(0.5 * ST._allreduce(rates, S, 8, 8) - 7 * 5e-6,
+    assert d.zero3.gather_s == pytest.approx(gather, rel=1e-6)
+    assert d.zero3.gather_s - 80 * 7 * 5e-6 == pytest.approx(0.5 * ST._allreduce(rates, S, 8, 8) - 7 * 5e-6,
                                                           rel=1e-9)
 
 
@@ -133,7 +133,7 @@ def test_zero_1_and_2_keep_their_hierarchical_all_reduce(kb, zero):
     else:
         grads, window = 4 * 0.5 * ar, step.compute
     gather = 0.5 * ar
-    assert d["traffic_s"] == pytest.approx(grads + gather, rel=1e-9)
+    assert d.traffic_s == pytest.approx(grads + gather, rel=1e-9)
     assert step.dp == pytest.approx(gather + max(0.0, grads - 0.5 * window), rel=1e-9)
 
 
@@ -142,8 +142,8 @@ def test_the_report_shows_the_traffic_and_what_hides_it(kb):
     from gpuwise import estimate
     r = estimate({"workload": {**FT_70B, "zero_stage": 3, "gradient_checkpointing": True}}, gpu="H100-80G", gpus=16)
     t = r.gpu.training
-    assert t["layout_notation"].startswith("TP1 PP1 DP16") and "ZeRO-3" in t["layout_notation"]
-    d = t["dp_traffic"]
-    assert d["traffic_s"] > 4 and d["exposed_s"] == 0.0 and d["hidden_s"] == pytest.approx(d["traffic_s"])
+    assert t.layout_notation.startswith("TP1 PP1 DP16") and "ZeRO-3" in t.layout_notation
+    d = t.dp_traffic
+    assert d.traffic_s > 4 and d.exposed_s == 0.0 and d.hidden_s == pytest.approx(d.traffic_s)
     term = next(x for x in r.gpu.terms if x.name == "dp_traffic_seconds")
-    assert term.value == pytest.approx(d["traffic_s"]) and term.inputs["gather_s"] == pytest.approx(d["gather_s"])
+    assert term.value == pytest.approx(d.traffic_s) and term.inputs["gather_s"] == pytest.approx(d.gather_s)

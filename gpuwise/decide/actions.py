@@ -182,12 +182,14 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
     return out
 
 
-def ordered_findings(outcome: Outcome, keep: Callable[[str], bool] = lambda key: True) -> list[Finding]:
-    """The findings once each per (rule, subject), blockers first."""
+def ordered_findings(outcome: Outcome, keep: Callable[[str], bool] = lambda key: True,
+                     also: Callable[[str, Finding], bool] = lambda key, f: True) -> list[Finding]:
+    """The findings once each per (rule, subject), blockers first: those about the subjects ``keep``
+    keeps, and of them the ones ``also`` keeps."""
     seen: set[tuple[str, str]] = set()
     out: list[Finding] = []
     for key, f in outcome.findings:
-        if keep(key) and (f.rule, f.subject) not in seen:
+        if keep(key) and also(key, f) and (f.rule, f.subject) not in seen:
             seen.add((f.rule, f.subject))
             out.append(f)
     return sorted(out, key=lambda f: SEVERITY_ORDER[f.severity])

@@ -22,6 +22,7 @@ from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
+from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
 from ..inputs.job import check_network, note, resolve
 from ..inputs.money import to_usd
@@ -457,7 +458,9 @@ def sharing() -> Iterator[None]:
     global _SHARED
     outer, _SHARED = _SHARED, {} if _SHARED is None else _SHARED
     try:
-        with engine.remembering():  # and what the rules did with each alternative (engine.remembering)
+        # and what the rules did with each alternative (engine.remembering), and the layout planner's
+        # work on a training question (training_job.sharing)
+        with engine.remembering(), training_sharing():
             yield
     finally:
         _SHARED = outer

@@ -20,10 +20,22 @@ from ..inputs.schema import Requirements, coerce
 from ..messages import formula, phrase_json
 from ..results import BuyLines, ComputeOut, EstimateResult, FormulaTerm, GpuCost, GpuOut, MemoryOut
 from ..results_serving import CostPerMillion as CostPerMillionOut
+from ..results_training import (
+    NO_TRAINING,
+    ExposedComm,
+    StepTerms,
+    SuggestedChange,
+    TrainingLayout,
+    TrainingOut,
+    TrainingTime,
+)
+from ..results_training import DpTraffic as DpTrafficOut
+from ..results_training import Pins as PinsOut
 
 if TYPE_CHECKING:
     from ..estimators.run import TrainingRun
     from ..estimators.serving.result import ServingResult
+    from ..estimators.training_layout import Layout
     from .verdicts import ServingVerdict, Verdict
 
 
@@ -209,14 +221,52 @@ class PlanOut:
         if self.training_job:
             if self.run is None:
                 return {"fits_as_requested": None, "layout": None,
-                        "training": {"wall_days": self.wall_days} if self.timed else {}}
-            return {"fits_as_requested": self.fits_as_requested, "layout": self.run.plan.layout.as_dict(),
-                    "training": self.run.as_json(self.wall_days)}
+                        "training": TrainingTime(wall_days=self.wall_days) if self.timed else NO_TRAINING}
+            return {"fits_as_requested": self.fits_as_requested, "layout": layout_out(self.run.plan.layout),
+                    "training": training_out(self.run, self.wall_days)}
         shown = self.judged.on(self.serving) if self.judged is not None and self.serving is not None else self.serving
         serving = SV.serving_json(shown)
         if serving is not None and self.cost_per_million is not None:
             serving = serving.model_copy(update={"cost_per_million_output_tokens": self.cost_per_million.as_json()})
-        return {"fits_as_requested": None, "layout": None, "training": {}, "serving": serving}
+        return {"fits_as_requested": None, "layout": None, "training": NO_TRAINING, "serving": serving}
+
+
+def layout_out(lay: Layout) -> TrainingLayout:
+    """``gpu.layout`` of the estimate (contract version 2): a planner's layout."""
+    return made(TrainingLayout, dict(
+        tp=lay.tp, pp=lay.pp, dp=lay.dp, ep=lay.ep, cp=lay.cp, micro_batch=lay.micro_batch, grad_accum=lay.grad_accum,
+        global_batch_tokens=lay.global_batch_tokens, zero=lay.zero, checkpointing=lay.checkpointing,
+        offload=lay.offload, interleave=lay.interleave, recompute_share=lay.recompute_share))
+
+
+def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
+    """``gpu.training`` of the estimate (contract version 2), from the planner's records."""
+    plan, lay, s, d = run.plan, run.plan.layout, run.plan.step, run.plan.dp_traffic
+    z = d.zero3
+    traffic = dict(traffic_s=d.traffic_s, hidden_s=d.hidden_s, exposed_s=d.exposed_s, overlap=d.overlap)
+    if z is not None:
+        traffic.update(micro_batches=z.micro_batches, gather_s=z.gather_s, reduce_scatter_s=z.reduce_scatter_s,
+                       micro_batch_compute_s=z.micro_batch_compute_s, forward_s=z.forward_s,
+                       weight_bytes=z.weight_bytes, gradient_bytes=z.gradient_bytes, dp=z.dp,
+                       gpus_per_node=z.gpus_per_node, bytes_per_gpu=z.bytes_per_gpu,
+                       network_bytes_per_gpu=z.network_bytes_per_gpu)
+    p = run.pins
+    return made(TrainingOut, dict(
+        layout_notation=lay.notation(), requested_layout=layout_out(run.requested.layout),
+        requested_memory_per_gpu_bytes=run.requested.per_gpu_bytes,
+        suggested_changes=[made(SuggestedChange, dict(field=c.field, before=c.before, after=c.after))
+                           for c in run.suggested_changes],
+        step_terms=made(StepTerms, dict(
+            compute_s=s.compute, tp_s=s.tp, pp_p2p_s=s.pp, pp_bubble_s=s.bubble, dp_s=s.dp, ep_s=s.ep, cp_s=s.cp,
+            optimizer_s=s.optimizer, offload_s=s.offload, step_s=s.total)),
+        exposed_comm_s=made(ExposedComm, dict(tp_s=s.tp, pp_p2p_s=s.pp, pp_bubble_s=s.bubble, dp_s=s.dp, ep_s=s.ep,
+                                              cp_s=s.cp)),
+        dp_traffic=made(DpTrafficOut, traffic), exposed_comm_share=plan.exposed_comm_share, goodput=plan.goodput,
+        global_batch_tokens=lay.global_batch_tokens, optimizer_steps=plan.steps, mfu_whole_run=run.mfu_whole_run,
+        wall_days=wall_days,
+        pins=made(PinsOut, dict(tp=p.tp, pp=p.pp, ep=p.ep, cp=p.cp, zero=p.zero, checkpointing=p.checkpointing,
+                                offload=p.offload, vpp=p.vpp)),
+        layouts_tried=plan.tried))
 
 
 def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> PlanOut:

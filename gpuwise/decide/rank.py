@@ -13,6 +13,7 @@ comes first. A documented trade-off, its numbers in ``knowledge/policy.yaml``:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
@@ -61,19 +62,36 @@ def rank(facts: list[dict[str, Any]], keys: list[str], policy: dict[str, Any]) -
     return out
 
 
-def nearest(con: Any, outcome: Any, limit: int, named: set[str]) -> list[str]:
-    """With no candidate decided, the ``limit`` GPU types that came closest (``named`` ones left
-    out), each by its closest candidate of a consultation: rejected at the latest step (a
-    cost-step rule rejects what the memory and compute rules let through), by the fewest rules,
-    then the cheapest (-1: not priced), the fewest GPUs. What a result with no answer names as its
-    alternatives; an order, like the ranking, not a verdict."""
+LAST_TOPICS = frozenset(("licensing",))
+"""The rules' topics whose rejections put an alternative after every other when nothing is
+feasible: the export rules, China's import rules, a domestic-only procurement. No change to the
+user's own limits (budget, deadline, targets) lifts them, so a part they rule out is shown only
+after every option that is over a limit the user set (8 x H20 6% over a yuan budget before the
+cheaper parts a Chinese buyer cannot buy)."""
+
+
+def closeness(con: Consultation, outcome: Outcome) -> Callable[[str], tuple[bool, int, int, float, int]]:
+    """The order :func:`nearest` puts rejected candidates in, as a sort key (smallest: closest)."""
     step = {s: i for i, s in enumerate(STEPS)}
 
-    def reach(k: str) -> tuple[int, int, float, int]:
+    def reach(k: str) -> tuple[bool, int, int, float, int]:
         rules = {r.rule: step.get(con.book.step_of.get(r.rule, ""), 0) for r in outcome.rejections.get(k, [])}
+        barred = any(con.book.rules[r].then.topic in LAST_TOPICS for r in rules if r in con.book.rules)
         cost = con.fact(k)["cost_usd"]
-        return -min(rules.values(), default=0), len(rules), cost if cost >= 0 else math.inf, con.options[k][0].count
+        return (barred, -min(rules.values(), default=0), len(rules), cost if cost >= 0 else math.inf,
+                con.options[k][0].count)
 
+    return reach
+
+
+def nearest(con: Consultation, outcome: Outcome, limit: int, named: set[str]) -> list[str]:
+    """With no candidate decided, the ``limit`` GPU types that came closest (``named`` ones left
+    out), each by its closest candidate of a consultation: not ruled out by a legal or
+    procurement rule (:data:`LAST_TOPICS`), rejected at the latest step (a cost-step rule rejects
+    what the memory and compute rules let through), by the fewest rules, then the cheapest (-1:
+    not priced), the fewest GPUs. What a result with no answer names as its alternatives; an
+    order, like the ranking, not a verdict."""
+    reach = closeness(con, outcome)
     closest: dict[str, str] = {}
     for k in con.options:
         g = con.options[k][0].gpu.id

@@ -24,6 +24,7 @@ from ..results import (
     Candidate,
     CurrencyInfo,
     EstimateResult,
+    Finding,
     HouseRules,
     Recommendation,
     RecommendResult,
@@ -33,10 +34,10 @@ from ..results import (
 )
 from ..results_serving import ServingOut
 from . import rulebook
-from .actions import Outcome, fact_key, ordered_findings
+from .actions import SEVERITY_ORDER, Outcome, fact_key, ordered_findings
 from .consult import Consultation
 from .estimate import _flops, gpu_out, memory_out, term_out
-from .rank import Ranking, ranking
+from .rank import Ranking, closeness, ranking
 from .subjects import price_facts
 from .verdicts import Verdict, judged_serving
 
@@ -45,17 +46,26 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     kb = job.kb
     first = con.outcome(sentences=False)
     r = ranking(job, con, first)
-    shown = set(r.shown)
+    # with no answer, the nearest alternative is presented in detail (its findings and trace), and
+    # each rule that rejected candidates is said once, of the closest candidate it rejected
+    detailed = [*r.shown, *([] if r.best else r.why_not[:1])]
+    shown = set(detailed)
     shown_gpus = {con.options[k][0].gpu.id for k in shown}
     prices = {fact_key(f) for f in price_facts(job, [con.options[k] for k in shown])}
     relevant = shown | prices | {f"env:{g}" for g in shown_gpus}
-    con.detail(r.shown)
-    outcome = con.outcome(lambda key: key in relevant or not _per_subject(key))
+    blocking = {} if r.best else blocking_rules(con, first, detailed)
+    said = {k for k, _n in blocking.values()} | {f"env:{con.options[k][0].gpu.id}" for k, _n in blocking.values()}
+    con.detail(detailed)
+    outcome = con.outcome(lambda key: key in relevant or key in said or not _per_subject(key))
     scores = {s.key: s.score for s in r.order}
     candidates = [candidate_out(con, outcome, k, r.ranks.get(k), scores.get(k)) for k in con.options
                   if not k.startswith("proposed")]
     candidates.sort(key=lambda c: (c.rank is None, c.rank or 0, c.gpu, c.count, c.acquisition or ""))
     findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key))
+    if blocking:  # the candidates' blockers said once per rule, with its counts (the job's stay as they are)
+        findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key),
+                                    lambda key, f: f.severity != "blocker" or not _per_subject(key))
+        findings = sorted(findings + rejected_by(con, outcome, blocking), key=lambda f: SEVERITY_ORDER[f.severity])
     estimate = None
     steps: list[StepSummary] = []
     charts = Charts()
@@ -80,7 +90,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         runner_up=recommendation(job, con, r.runner, r) if r.runner else None,
         candidates=candidates,
         findings=findings,
-        trace=outcome.trace,
+        trace=[t for t in outcome.trace if t.subject in relevant or not _per_subject(t.subject)],
         question=job.question(),
         assumptions=[*job.assumptions, *_dedupe(notes)],
         steps=steps,
@@ -94,6 +104,45 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         policy=kb.policy_values(),
         ranking=ranking_sentence(kb.policy_values(), job.training),
     ))
+
+
+def blocking_rules(con: Consultation, outcome: Outcome, nearest: list[str]) -> dict[str, tuple[str, int]]:
+    """With no candidate decided: each rule that rejected candidates, with the one it is said of
+    (the nearest alternative where it rejected that, else the closest it rejected:
+    :func:`gpuwise.decide.rank.closeness`) and how many it rejected; most first, then in the rule
+    book's order."""
+    by_rule: dict[str, list[str]] = {}
+    for k in con.options:
+        if not k.startswith("proposed"):
+            for rid in dict.fromkeys(x.rule for x in outcome.rejections.get(k, [])):
+                by_rule.setdefault(rid, []).append(k)
+    reach = closeness(con, outcome)
+    order = {rid: i for i, rid in enumerate(con.book.rules)}
+    out: dict[str, tuple[str, int]] = {}
+    for rid in sorted(by_rule, key=lambda x: (-len(by_rule[x]), order.get(x, 0))):
+        keys = by_rule[rid]
+        first = next((k for k in nearest if k in keys), None) or min(keys, key=reach)
+        out[rid] = (first, len(keys))
+    return out
+
+
+def rejected_by(con: Consultation, outcome: Outcome, blocking: dict[str, tuple[str, int]]) -> list[Finding]:
+    """Each blocking rule's finding, said of its candidate (:func:`blocking_rules`), with how many
+    candidates and GPU types it rejected in its evidence (``candidates_rejected``,
+    ``gpu_types_rejected``): what a result with no answer reports as its blockers."""
+    gpus: dict[str, set[str]] = {}
+    for k in con.options:
+        if not k.startswith("proposed"):
+            for x in outcome.rejections.get(k, []):
+                gpus.setdefault(x.rule, set()).add(con.options[k][0].gpu.id)
+    out = []
+    for rid, (key, n) in blocking.items():
+        subjects = (key, f"env:{con.options[key][0].gpu.id}")
+        f = next((f for k, f in outcome.findings if f.rule == rid and k in subjects), None)
+        if f is not None:
+            out.append(f.model_copy(update={"evidence": {**f.evidence, "candidates_rejected": n,
+                                                         "gpu_types_rejected": len(gpus.get(rid, ()))}}))
+    return out
 
 
 def _dedupe(notes: list[Assumption]) -> list[Assumption]:

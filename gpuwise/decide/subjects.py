@@ -147,9 +147,9 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     rent, buy = (k.rent_usd, k.buy_usd) if k else (None, None)
     cost = rent if mode == "rent" else buy
     run, sv, speed = ev.training, ev.serving, ev.speed
-    changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in (run.suggested_changes if run else [])]
+    changes = [f"{c.field} {c.before} -> {c.after}" for c in (run.suggested_changes if run else ())]
     if not changes and job.training and ev.strategy != ev.requested and hasattr(ev.strategy, "diff"):
-        changes = [f"{c['field']} {c['from']} -> {c['to']}" for c in ev.strategy.diff(ev.requested)]
+        changes = [f"{c.field} {c.before} -> {c.after}" for c in ev.strategy.diff(ev.requested)]
     tp = int(ev.tp or 1)
     efficiency = _n(speed.efficiency if speed else None, 1.0)
     notation = run.plan.layout.notation() if run else None

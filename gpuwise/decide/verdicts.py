@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..checked import made
 from ..estimators.candidate import Evaluation
+from ..estimators.interconnect import topology
 from ..estimators.serving.limits import Limits
 from ..frozen import frozen
 from ..inputs.job import Job
+from ..messages import Phrase, quoted
 from ..results import STAGES, Candidate, GivenUp
 from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
@@ -74,9 +76,12 @@ def plan_within(job: Job, book: Rulebook) -> Job:
     candidates report as usable; and the serving limits its rules set
     (:func:`gpuwise.decide.bounds.serving_limits`): the latency limits a serving layout and a copy's
     capacity are chosen within, the throughput and request rate the load is put at, the p95
-    limits the highest rate served is found within. Bound before anything of the job is estimated."""
+    limits the highest rate served is found within; and which sizes of a serving copy its rules let
+    serve on a GPU type x count (:func:`copy_allowed`), which the layouts are chosen among. Bound
+    before anything of the job is estimated."""
     job.memory_share = functools.partial(_share, book)
     job.serving_limits = functools.partial(_serving, book)
+    job.serving_copies = functools.partial(copy_allowed, book)
     return job
 
 
@@ -106,6 +111,24 @@ def _serving(book: Rulebook, job: Job, gpu: Any, count: int) -> Limits:
     return got
 
 
+def copy_allowed(book: Rulebook, job: Job, gpu: Any, count: int, gpus_per_copy: int, spans: bool) -> bool:
+    """Whether the rules in force let one serving copy of ``gpus_per_copy`` GPUs serve on ``count``
+    x ``gpu`` with a framework that may (``spans``) or may not spread a copy over servers: the
+    rules that judge a candidate by its copy (:data:`COPY`: CMP-FRAMEWORK-NODES, or a house rule
+    that relaxes, replaces or adds to it) asked about the candidate's GPU, job, count and servers
+    (:func:`lets_through`). What the serving model chooses a layout among
+    (:func:`gpuwise.estimators.serving.limits.copy_allowed`), so a house rule that lets ExLlama span
+    servers, or keeps copies small, changes the layouts it prefers as it changes the verdict."""
+    key = ("serving-copy", book.digest, gpu.id, count, gpus_per_copy, spans)
+    got = job.memo.get(key)
+    if got is None:
+        topo = topology(gpu, count, job.kb.runtime)
+        fact = {**probe_fact(job, gpu, count), "nodes": topo.nodes, "per_node": topo.per_node,
+                "multi_node": topo.nodes > 1, "copy_gpus": gpus_per_copy, "framework_spans_servers": spans}
+        got = job.memo[key] = lets_through(book, fact, COPY)
+    return bool(got)
+
+
 def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdict]:
     """Each estimate as the rules see it, in one session: only the rules that decide run
     (``detail: 0``), the first way of acquiring it the user allows (the memory and compatibility
@@ -133,12 +156,15 @@ SERVING_JUDGED: dict[str, tuple[str, ...]] = {
     "meets_rate": ("max_requests_per_s",),  # SRV-RATE-TARGET
     "gpu": ("framework_vendor_listed", "framework_min_cc"),  # CMP-FRAMEWORK-GPU
     "precision": ("precision_listed", "precision_min_cc", "precision_units"),  # CMP-FRAMEWORK-PRECISION
-    "multi_node": ("framework_spans_servers",),  # CMP-FRAMEWORK-NODES
+    "multi_node": ("framework_spans_servers", "copy_gpus"),  # CMP-FRAMEWORK-NODES
 }
 """A service's yes/no figures in the JSON (``targets.meets_*``, ``rate.meets_requests_per_s``,
 ``supports.gpu/precision/multi_node``) and the candidate fields the rules judge each by: each is
 the verdict of the rules that read those fields (:func:`lets_through`), never a comparison here."""
 
+
+COPY = SERVING_JUDGED["multi_node"]
+"""The candidate fields a serving copy's size is judged by (:func:`copy_allowed`)."""
 
 _CHAINED = "\0chained"  # marks a fact the chain's verdicts are already merged into
 
@@ -296,6 +322,34 @@ def buy_refused(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str
     a rule open, never certain)."""
     order = {rid: i for i, rid in enumerate(book.rules)}
     return sorted(bounds.certainly_rejecting(book, buying(kb, gpu, constraints, market)), key=order.__getitem__)
+
+
+REFUSALS: tuple[tuple[str, str], ...] = (
+    ("sold_in_china", "buy.china_blocked"),  # MARKET-EXPORT-BUY: the US export rules
+    ("china_import", "buy.china_import_blocked"),  # MARKET-CHINA-IMPORT-BLOCKED: China's customs
+    ("sold_globally", "buy.china_only"),  # MARKET-CHINA-ONLY: a part sold only in China
+    ("domestic_part", "buy.not_domestic"),  # MARKET-PROCUREMENT-DOMESTIC: domestic parts asked
+)
+"""How a refusal is worded, by the market field the refusing rule reads (reports/messages.yaml
+``buy.*``); a rule that reads none of them (a house rule) is named (``buy.refused``)."""
+
+
+def buy_refusal(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> tuple[Phrase, ...]:
+    """Why the rules refuse buying ``gpu`` in ``market`` (:func:`buy_refused`), as message ids with
+    values: each refusing rule's reason, worded by the market field it reads (:data:`REFUSALS`)
+    with the values the market facts hold (the export rule, the customs note and its date);
+    empty when no rule certainly refuses it. The capacity plan's ``buy_reason``."""
+    refused = buy_refused(book, kb, gpu, constraints, market)
+    if not refused:
+        return ()
+    known = buying(kb, gpu, constraints, market)
+    values = {"gpu": gpu.name, "why": [quoted(known["china_rule"] or "-")],
+              "note": [quoted(known["china_import_note"] or "-")], "as_of": known["china_import_as_of"]}
+    out: list[Phrase] = []
+    for rid in refused:
+        mid = next((m for name, m in REFUSALS if reads(book.rules[rid], (name,))), "buy.refused")
+        out.append(("; " if out else "", mid, {**values, "rule": rid}))
+    return tuple(out)
 
 
 def buy_findings(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> list[str]:

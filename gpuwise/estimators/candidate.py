@@ -28,7 +28,7 @@ from .priced import Cost, Market
 from .rental import expected_rent_hours as expected_rent_hours  # the names callers import from here
 from .rental import instance_ram_per_gpu_gb, market_of, named_network, named_offers, offers_for
 from .rental import networks_for as networks_for
-from .run import Speed, TrainingRun
+from .run import Change, Speed, TrainingRun
 from .training_job import job_pins, training_job
 from .training_job import requested_pins as requested_pins
 
@@ -90,12 +90,12 @@ class Strategy:
                 out.append((f"change.{key}", {"n": mine}))
         return tuple(("; " if i else "", mid, kw) for i, (mid, kw) in enumerate(out))
 
-    def diff(self, base: Strategy) -> list[dict[str, Any]]:
-        """What differs from ``base``, as data: [{"field": ..., "from": ..., "to": ...}]."""
+    def diff(self, base: Strategy) -> tuple[Change, ...]:
+        """What differs from ``base``, by input field, as written there and as here."""
         names = {"checkpointing": "gradient_checkpointing", "zero": "zero_stage", "offload": "offload",
                  "tp": "parallelism.tp", "pp": "parallelism.pp", "ep": "parallelism.ep", "cp": "parallelism.cp"}
-        return [{"field": f, "from": getattr(base, k), "to": getattr(self, k)} for k, f in names.items()
-                if getattr(self, k) != getattr(base, k)]
+        return tuple(Change(f, getattr(base, k), getattr(self, k)) for k, f in names.items()
+                     if getattr(self, k) != getattr(base, k))
 
 
 def _pins_of(s: Strategy) -> P.Pins:

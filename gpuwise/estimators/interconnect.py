@@ -77,6 +77,13 @@ class Topology:
     phrases: tuple[Phrase, ...]  # the links described, as message ids and values
     mesh_link_gb_s: float = 0.0  # point-to-point meshes: one link to one peer, one direction (0: switched)
     network_latency_us: float = 20.0
+    fabric_gpus: int = 0  # GPUs one switched fast link joins across servers (an NVL72 rack); 0: one server's
+
+    @property
+    def fabric(self) -> int:
+        """GPUs whose collectives stay on the fast link: the servers of a rack-scale NVLink domain
+        (GB200/GB300 NVL72: 72 GPUs in 18 trays through NVLink switches), else one server's."""
+        return self.fabric_gpus or self.per_node
 
     @cached_property
     def description(self) -> str:
@@ -193,8 +200,11 @@ def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, net
         desc += (("; ", "link.nodes", {"n": n_nodes, "network": network}),)
     tp_domain = gpu.link.domain_gpus if kind in FAST else 1
     mesh = mesh_link_gb_s(gpu, runtime) if kind == gpu.link.kind and per_node <= gpu.link.domain_gpus else 0.0
+    # a switched domain larger than one server (NVL72) joins the GPUs of several servers on the same link
+    fabric = (min(count, gpu.link.domain_gpus) if n_nodes > 1 and kind in SWITCHED and kind == gpu.link.kind
+              and gpu.link.domain_gpus > per_node_max and not link_override else 0)
     return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc,
-                    mesh, latency)
+                    mesh, latency, fabric)
 
 
 def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, latency_us: float = 5.0) -> Term:

@@ -36,7 +36,6 @@ a layout's step time on a GPU type in step_time.py; the search, the plan and its
 from __future__ import annotations
 
 import math
-from dataclasses import field
 from typing import TYPE_CHECKING
 
 from ..frozen import frozen
@@ -45,7 +44,7 @@ from . import Term
 from . import compute as C
 from . import interconnect as I
 from . import memory as M
-from .step_time import GpuRates, StepTime, dp_traffic, gpu_rates, gpu_speed, step_parts, step_time
+from .step_time import DpTraffic, GpuRates, StepTime, dp_traffic, gpu_rates, gpu_speed, step_parts, step_time
 from .training_layout import NO_PINS, Layout, Pins, Static, TrainingJob, figures
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -69,7 +68,7 @@ class Plan:
     mfu: Term
     rate_flops: float  # achieved FLOP/s per GPU in compute
     tried: int  # layouts whose step time was computed
-    dp_traffic: dict[str, float] = field(default_factory=dict)  # dp_traffic(): all, hidden, exposed
+    dp_traffic: DpTraffic  # all of it, hidden, exposed
 
     @property
     def exposed_comm_share(self) -> float:
@@ -304,7 +303,7 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     intra, mesh, tp_exposed = rates.intra, rates.mesh, rates.tp_exposed
     if tj.stack_tp_overlap:  # a lower bound: the stack may hide this much of TP inside an NVLink domain
         tp_exposed = min(tp_exposed, 1 - tj.stack_tp_overlap)
-    per_node = rates.topo.per_node
+    per_node = rates.topo.fabric
     for group in groups:
         if group.bound / rate >= best_t:
             break  # every later group is bounded above this one
@@ -456,4 +455,4 @@ def _dp_term(plan_: Plan, method: str) -> Term:
         said = "formula.dp_zero2"
     else:
         said = "formula.dp_zero1"
-    return Term("dp_traffic_seconds", d.get("traffic_s", 0.0), "s", formula(said), dict(d))
+    return Term("dp_traffic_seconds", d.traffic_s, "s", formula(said), d.as_dict())

@@ -4,9 +4,6 @@ for training and serving alike) and, for training, the planner's chosen layout a
 
 from __future__ import annotations
 
-from dataclasses import field
-from typing import Any
-
 from ..frozen import frozen
 from . import planner as P
 
@@ -35,6 +32,16 @@ class Speed:
 
 
 @frozen(slots=True)
+class Change:
+    """A layout setting the planner would change from what the file wrote: the input field, its
+    value as written and as planned (e.g. ``zero_stage`` 0 -> 3)."""
+
+    field: str
+    before: bool | int | str
+    after: bool | int | str
+
+
+@frozen(slots=True)
 class TrainingRun:
     """A training job on the planner's chosen layout (``plan``) and on the layout with exactly the
     user's settings (``requested``), with what the planner's plan alone does not hold."""
@@ -44,24 +51,4 @@ class TrainingRun:
     mfu_whole_run: float  # model FLOPs over the whole run's GPU-hours at peak
     setup_hours: float  # start-up and wind-down, on every GPU
     pins: P.Pins  # the layout settings the user wrote
-    suggested_changes: list[dict[str, Any]] = field(default_factory=list)  # Strategy.diff: field, from, to
-
-    @property
-    def exposed_comm_s(self) -> dict[str, float]:
-        """Seconds per step waiting on each kind of communication (and the pipeline bubble)."""
-        return {k: v for k, v in self.plan.step.as_dict().items()
-                if k in ("tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s", "cp_s")}
-
-    def as_json(self, wall_days: float | None) -> dict[str, Any]:
-        """``gpu.training`` of the estimate JSON (contract version 2)."""
-        plan, lay = self.plan, self.plan.layout
-        return {
-            "layout_notation": lay.notation(), "requested_layout": self.requested.layout.as_dict(),
-            "requested_memory_per_gpu_bytes": self.requested.per_gpu_bytes,
-            "suggested_changes": self.suggested_changes, "step_terms": plan.step.as_dict(),
-            "exposed_comm_s": self.exposed_comm_s, "dp_traffic": dict(plan.dp_traffic),
-            "exposed_comm_share": plan.exposed_comm_share, "goodput": plan.goodput,
-            "global_batch_tokens": lay.global_batch_tokens, "optimizer_steps": plan.steps,
-            "mfu_whole_run": self.mfu_whole_run, "wall_days": wall_days, "pins": self.pins.as_dict(),
-            "layouts_tried": plan.tried,
-        }
+    suggested_changes: tuple[Change, ...] = ()  # Strategy.diff

@@ -10,6 +10,7 @@ offload. The formulas are set out in planner.py's docstring.
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 from ..frozen import frozen
@@ -92,7 +93,10 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
                              k_reference=f.mfu_memory_bound_k.value)
         speed = 1.0
         if tj.precision == "fp8" and gpu.peaks.fp8:
-            speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=f.fp8_gemm_speedup.value, k=k).value
+            gemm = f.fp8_gemm_speedup.value
+            if tj.fp4_gemms and gpu.peaks.fp4:  # NVFP4 / MXFP4 GEMMs: the same share of their dense peak
+                gemm *= gpu.peaks.fp4 / gpu.peaks.fp8
+            speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=gemm, k=k).value
         # runtime.mfu of an architecture measured on a named stack (Megatron-Core on Hopper and Blackwell) is that
         # stack's speed: it runs at it, every other stack at its efficiency over that stack's
         stack = (1.0 if gpu.architecture in tj.stack_calibrated_on
@@ -102,7 +106,11 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
 
 
 def gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
-    key = ("rates", gpu.id, topo.per_node, topo.nodes, topo.intra_gb_s, topo.network_gb_s, topo.mesh_link_gb_s)
+    """The GPU's rates on ``topo`` for this job (memoised per job by every figure of the topology they
+    read: two networks of one bandwidth and different latency, or two fast-link domains of one
+    bandwidth and different size, get rates of their own)."""
+    key = ("rates", gpu.id, topo.per_node, topo.nodes, topo.intra_gb_s, topo.network_gb_s, topo.mesh_link_gb_s,
+           topo.fabric, topo.fabric_gpus, topo.network_latency_us, topo.tp_domain)
     got = tj.memo.get(key)
     if got is None:
         got = tj.memo[key] = _gpu_rates(tj, gpu, topo)
@@ -113,7 +121,7 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     rt = tj.runtime
     flops, mfu = gpu_speed(tj, gpu)
     eff = rt.link_efficiency.value
-    intra = topo.intra_gb_s * 1e9 * eff if topo.per_node > 1 else float("inf")
+    intra = topo.intra_gb_s * 1e9 * eff if topo.fabric > 1 else float("inf")
     mesh = topo.mesh_link_gb_s * 1e9 * eff
     net = topo.network_gb_s_per_gpu * 1e9 * eff if topo.nodes > 1 else float("inf")
     gen = str(gpu.link.pcie_gen)
@@ -189,7 +197,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     if g.moe_dispatch_s:  # an MoE layer's own work beyond its matmuls (routing, permutation, grouped-GEMM tails):
         # GPU time per token routed through it, spread evenly over the GPUs; part of the layer's compute, not a wait
         compute += g.moe_dispatch_s * st.tokens * getattr(tj.shape, "moe_layers", tj.shape.layers) / lay.gpus
-    per_node = topo.per_node
+    per_node = topo.fabric  # GPUs on the fast link: one server's, or an NVL72 rack's
     tp = pp = ep = cp = 0.0
     if st.tp_count:  # tensor parallel: inside the node (a TP group spanning nodes goes over the network)
         exposed = g.tp_exposed
@@ -197,7 +205,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
             exposed = min(exposed, 1 - tj.stack_tp_overlap)
         tp = st.tp_count * _allreduce(g, st.tp_bytes, lay.tp, min(lay.tp, per_node)) * exposed
     if st.pp_count:  # pipeline sends: once stages span nodes the slowest boundary sets the pace
-        if topo.nodes > 1:
+        if topo.nodes > 1 and not _replica_in_fabric(lay, topo):
             pp = st.pp_count * (st.pp_bytes / g.net_bw + g.net_lat)
         else:
             pp = st.pp_count * (st.pp_bytes / (g.mesh or g.intra) + g.intra_lat)
@@ -217,6 +225,23 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
 
 
+def _replica_in_fabric(lay: Layout, topo: I.Topology) -> bool:
+    """A pipelined model replica (tp x cp x pp GPUs) placed inside one rack-scale NVLink domain, as
+    NVIDIA's NVL72 recipes place it (their SLURM segment is tp x pp x cp GPUs: mlcommons
+    training_results_v5.1 NVIDIA llama31_405b configs, SEGMENT); its stages then talk over NVLink and
+    its data-parallel peers sit in other racks."""
+    return bool(topo.fabric_gpus) and lay.pp > 1 and lay.tp * lay.cp * lay.pp <= topo.fabric
+
+
+def _dp_local(lay: Layout, topo: I.Topology) -> int:
+    """Data-parallel ranks (context-parallel ones included) of one group that share the fast link:
+    they are tp GPUs apart (Megatron's tp-cp-dp-pp order), or, for a replica placed in one rack-scale
+    domain, only its cp ranks are and the other replicas sit in other racks."""
+    if _replica_in_fabric(lay, topo):
+        return min(lay.dp, lay.cp * max(1, topo.fabric // (lay.tp * lay.cp * lay.pp)))
+    return min(lay.dp, max(1, topo.fabric // lay.tp))
+
+
 def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tuple[float, float]:
     """(all data-parallel traffic of a step, the part of it compute does not hide), in seconds.
 
@@ -227,10 +252,10 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     behind the forward's compute, up to the overlap fraction) and again in the backward pass with
     the gradients reduce-scattered (hidden behind the backward's, recomputation included), each a
     flat ring over all the data-parallel GPUs (interconnect.ring_seconds)."""
-    lay, per_node = st.layout, g.topo.per_node
+    lay, per_node = st.layout, g.topo.fabric
     if lay.dp <= 1:
         return 0.0, 0.0
-    local = min(lay.dp, max(1, per_node // lay.tp))
+    local = _dp_local(lay, g.topo)
     etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
     local_e = min(dpe, max(1, per_node // (etp * lay.ep)))
     if lay.zero >= 3:
@@ -269,26 +294,63 @@ def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local
     return gather, scatter, micro, forward
 
 
-def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> dict[str, float]:
+@frozen
+class Zero3Traffic:
+    """ZeRO-3's data-parallel traffic of one micro-batch: its collectives (one all-gather of the
+    weights, one reduce-scatter of the gradients, each cut per layer) and the compute windows that
+    hide them, with the bytes each GPU moves (through its network port when the group spans servers)."""
+
+    micro_batches: int
+    gather_s: float
+    reduce_scatter_s: float
+    micro_batch_compute_s: float
+    forward_s: float
+    weight_bytes: float
+    gradient_bytes: float
+    dp: int
+    gpus_per_node: int
+    bytes_per_gpu: float
+    network_bytes_per_gpu: float
+
+
+@frozen
+class DpTraffic:
+    """The data-parallel traffic of a step: all of it, the part compute hides and the part it does
+    not, the overlap assumed, and for ZeRO-3 one micro-batch's collectives (:class:`Zero3Traffic`)."""
+
+    traffic_s: float
+    hidden_s: float
+    exposed_s: float
+    overlap: float
+    zero3: Zero3Traffic | None = None
+
+    def as_dict(self) -> dict[str, float]:
+        """The figures by name, flat, as a formula's operands (the ZeRO-3 ones after the rest)."""
+        out = {"traffic_s": self.traffic_s, "hidden_s": self.hidden_s, "exposed_s": self.exposed_s,
+               "overlap": self.overlap}
+        z = self.zero3
+        return {**out, **{f.name: getattr(z, f.name) for f in fields(z)}} if z is not None else out
+
+
+def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> DpTraffic:
     """The data-parallel traffic of a step for the report: all of it, the part compute hides and
     the part it does not, and for ZeRO-3 one micro-batch's collectives and the windows hiding them."""
     traffic, exposed = _dp_seconds(tj, st, g, compute)
-    out = {"traffic_s": traffic, "hidden_s": traffic - exposed, "exposed_s": exposed, "overlap": g.dp_overlap}
     lay = st.layout
+    zero3 = None
     if lay.zero >= 3 and lay.dp > 1:
-        per_node = g.topo.per_node
-        local = min(lay.dp, max(1, per_node // lay.tp))
+        per_node = g.topo.fabric
+        local = _dp_local(lay, g.topo)
         etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe,
                                                        min(dpe, max(1, per_node // (etp * lay.ep))))
-        out.update({"micro_batches": lay.grad_accum, "gather_s": gather, "reduce_scatter_s": scatter,
-                    "micro_batch_compute_s": micro, "forward_s": forward,
-                    "weight_bytes": st.weight_dense + st.weight_expert,
-                    "gradient_bytes": st.grad_dense + st.grad_expert, "dp": lay.dp, "gpus_per_node": local,
-                    "bytes_per_gpu": (lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert),
-                    "network_bytes_per_gpu": ((lay.dp - 1) / lay.dp * (st.weight_dense + st.weight_expert) / local
-                                              if lay.dp > local else 0.0)})
-    return out
+        weights = st.weight_dense + st.weight_expert
+        zero3 = Zero3Traffic(
+            micro_batches=lay.grad_accum, gather_s=gather, reduce_scatter_s=scatter, micro_batch_compute_s=micro,
+            forward_s=forward, weight_bytes=weights, gradient_bytes=st.grad_dense + st.grad_expert, dp=lay.dp,
+            gpus_per_node=local, bytes_per_gpu=(lay.dp - 1) / lay.dp * weights,
+            network_bytes_per_gpu=(lay.dp - 1) / lay.dp * weights / local if lay.dp > local else 0.0)
+    return DpTraffic(traffic, traffic - exposed, exposed, g.dp_overlap, zero3)
 
 
 def _ring(g: GpuRates, nbytes: float, n: int, local: int, steps: int) -> float:

@@ -4,6 +4,8 @@ in its memo; apart from the candidate evaluation so the rental side can size a j
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..inputs.job import Job, note
@@ -62,33 +64,84 @@ def global_batch(job: Job) -> tuple[float, Assumption | None]:
 
 
 def training_job(job: Job) -> P.TrainingJob:
-    """What the layout planner needs from the job (built once; its memo caches layouts)."""
-    tj = job.memo.get("training_job")
-    if tj is None:
-        w, rt = job.w, job.kb.runtime
-        precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
-        base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
-        gbt, why = global_batch(job)
-        chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
-        tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
-                           optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
-                           tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
-                           lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
-                           stack_efficiency=stack_efficiency(job),
-                           stack_memory_bound=stack_spec(job).memory_bound_scale,
-                           stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
-                           stack_gathers_ahead=stack_spec(job).gathers_ahead,
-                           stack_tp_overlap=stack_spec(job).tp_comm_overlap,
-                           stack_te=stack_spec(job).transformer_engine,
-                           stack_reference=stack_reference(job.kb))
-        tj.batch_given = why is None
-        if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
-            f = rt.training
-            tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
-        job.memo["training_job"] = tj
-        if why is not None:
-            job.assumptions.append(why)
+    """What the layout planner needs from the job (built once; its memo caches layouts). Inside
+    :func:`sharing` (a batch of audits), jobs that ask the planner the same question share one, and
+    with it the layouts, memory and traffic figures and rates it has worked out."""
+    tj = job.memo.get("training_job") or job.memo.get(SHARED_KEY)
+    if tj is not None:
+        return tj
+    gbt, why = global_batch(job)
+    key = _share_key(job) if _SHARED is not None else None
+    got = _SHARED.get(key) if _SHARED is not None and key is not None else None
+    if got is not None and got[0] is job.kb:
+        stack_efficiency(job)  # the assumption building it says (a stack left unnamed), said here too
+        tj = got[1]
+    else:
+        tj = _build(job, gbt, why)
+        if _SHARED is not None and key is not None:
+            _SHARED[key] = (job.kb, tj)
+            while len(_SHARED) > SHARED_JOBS:
+                del _SHARED[next(iter(_SHARED))]
+    # a shared one is kept apart from "training_job", whose memo the job clears when it is released
+    job.memo[SHARED_KEY if _SHARED is not None and key is not None else "training_job"] = tj
+    if why is not None:
+        job.assumptions.append(why)
     return tj
+
+
+def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
+    w, rt = job.w, job.kb.runtime
+    precision = (w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8")
+                 else "fp8" if w.precision == "fp4" and w.method == "full" else "bf16")
+    base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
+    chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
+    tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
+                       optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
+                       tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
+                       lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
+                       stack_efficiency=stack_efficiency(job),
+                       stack_memory_bound=stack_spec(job).memory_bound_scale,
+                       stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
+                       stack_gathers_ahead=stack_spec(job).gathers_ahead,
+                       stack_tp_overlap=stack_spec(job).tp_comm_overlap,
+                       stack_te=stack_spec(job).transformer_engine,
+                       fp4_gemms=w.precision == "fp4" and w.method == "full",
+                       stack_reference=stack_reference(job.kb))
+    tj.batch_given = why is None
+    if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
+        f = rt.training
+        tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
+    return tj
+
+
+SHARED_KEY = "training_job:shared"
+"""Where a job keeps a training job it shares with others (:func:`sharing`): not cleared with the job."""
+SHARED_JOBS = 16
+"""Training jobs a batch keeps: the oldest is dropped past this."""
+_SHARED: dict[str, tuple[Any, P.TrainingJob]] | None = None
+
+
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Jobs resolved inside share their training job (:func:`training_job`) when they ask the planner the
+    same question: the same workload and training tokens on the same knowledge base (compared by
+    identity). Everything the planner keeps in its memo is a function of the training job and of the
+    memo key (the GPU, the count, the topology's figures, the layout), so a shared one answers as a
+    fresh one would (tests/test_audit_batch.py)."""
+    global _SHARED
+    outer, _SHARED = _SHARED, {} if _SHARED is None else _SHARED
+    try:
+        yield
+    finally:
+        _SHARED = outer
+
+
+def _share_key(job: Job) -> str | None:
+    """What a training job is built from beyond the knowledge base: the workload (its model's shape
+    follows from it) and the training tokens; None for a job that does not train."""
+    if not job.training:
+        return None
+    return f"{job.tokens!r}|{job.w.model_dump_json()}"
 
 
 def stack_efficiency(job: Job) -> float:
@@ -96,8 +149,21 @@ def stack_efficiency(job: Job) -> float:
     said once as an assumption. Lives with the planner's inputs (physics, issue 22)."""
     stack = getattr(job.w, "stack", None)
     if stack is None and not any(a.field == "workload.stack" for a in job.assumptions):
-        job.assumptions.append(note("workload.stack", "middle", "assume.default.workload.stack"))
+        default = default_stack(job)
+        job.assumptions.append(note("workload.stack", default, "assume.default.workload.stack" if default == "middle"
+                                    else "assume.stack.low_precision_pretraining"))
     return stack_spec(job).efficiency
+
+
+def default_stack(job: Job) -> str:
+    """The stack assumed when none is named: the middle, except for full training in FP8 or FP4, which runs
+    on Transformer Engine's scaled low-precision GEMMs: Megatron-Core and NeMo build their layers from them
+    (runtime.yaml training_stacks transformer_engine), and published FP8 pretraining runs were made on them
+    (Nemotron-4 340B, NVIDIA's MLPerf submissions, DeepSeek-V3's own framework apart)."""
+    w = job.w
+    if w.method == "full" and w.precision in ("fp8", "fp4") and "megatron" in job.kb.runtime.training_stacks:
+        return "megatron"
+    return "middle"
 
 
 def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
@@ -114,6 +180,6 @@ def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
 def stack_spec(job: Job) -> StackSpeed:
     """The named training stack's entry of runtime.yaml training_stacks (the middle when none is named)."""
     stacks = job.kb.runtime.training_stacks
-    stack = getattr(job.w, "stack", None)
+    stack = getattr(job.w, "stack", None) or default_stack(job)
     return stacks[stack] if stack in stacks else stacks["middle"]
 

@@ -148,6 +148,9 @@ class TrainingJob:
     # the stack's layers are Megatron-Core's with Transformer Engine: Megatron's memory layout at every layout
     # and FP8 copies of the GEMM inputs under FP8 (runtime.yaml training_stacks transformer_engine)
     stack_te: bool = False
+    # FP4 training (NVFP4 / MXFP4): GEMMs at the FP4 rate; memory is counted as under FP8 (16-bit weights, FP32
+    # main copies, low-precision copies of the GEMM inputs)
+    fp4_gemms: bool = False
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_given: bool = False  # the user stated the global batch: no layout may run a larger one

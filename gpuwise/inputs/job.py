@@ -41,6 +41,8 @@ class Job:
     # limit in force, bound by the decider (gpuwise/decide/verdicts.py plan_within); None: the built-in rules'
     serving_limits: Any = None  # (job, gpu) -> the serving limits the rules in force set (latency, throughput,
     # request rate, p95 latency: gpuwise/estimators/serving/limits.py), bound likewise; None: the workload's
+    serving_copies: Any = None  # (job, gpu, count, gpus_per_copy, spans) -> whether the rules in force let a
+    # copy of that many GPUs serve (CMP-FRAMEWORK-NODES or a house rule), bound likewise; None: the built-in's
 
     def __enter__(self) -> Job:
         return self

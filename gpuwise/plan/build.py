@@ -159,11 +159,11 @@ class Planner:
         book = rulebook.load(self.rules, {k: v.value for k, v in kb.policy.items()})  # the rules size too
         sized = size(pf, kb, gpus, owned, self.where, book)
         self.sized = sized
-        from ..decide.verdicts import buy_refused
+        from ..decide.verdicts import buy_refusal
 
         fleets = {g.id: fleet_for(kb, g, owned.get(g.id, 0), owned_hosting.get(g.id, "office"),
                                   electricity=electricity, hosting=c.hosting, market=self.market, usd_cny=self.rate,
-                                  refused=buy_refused(book, kb, g, c, self.market))
+                                  refused=buy_refusal(book, kb, g, c, self.market))
                   for g in gpus}
         if c.acquisition == "rent":
             for f in fleets.values():
@@ -472,11 +472,16 @@ class Planner:
             if not sz.requests_per_s or not active:
                 out.append(HostedApi(workload=sz.name, note=messages.text("plan.api.no_rate", {})))
                 continue
-            _, without = solve(inp, Setting(buy=self.pf.constraints.acquisition != "rent",
-                                            rent=self.pf.constraints.acquisition != "buy", skip=frozenset({sz.name})),
-                               duals=False)
-            with_total = self.sol.objective
-            self_host = max(0.0, (with_total - without.objective)) / len(active)
+            served = _served_months(self.prog, self.sol, sz.name, active)
+            self_host: float | None = None  # nothing in the plan hosts it: no self-hosting cost to compare
+            if served > 1e-6:
+                wo_prog, without = solve(inp, Setting(buy=self.pf.constraints.acquisition != "rent",
+                                                      rent=self.pf.constraints.acquisition != "buy",
+                                                      skip=frozenset({sz.name})), duals=False)
+                # what hosting it adds, in money, over the months it is served: the weights on work
+                # left unplaced and on budget overruns steer the program and are no dollars (counted,
+                # a service nothing hosts was priced at the weight)
+                self_host = max(0.0, _spent(self.prog, self.sol) - _spent(wo_prog, without)) / served
             prompt, output = sz.job.w.prompt_tokens or 0, sz.job.w.output_tokens or 0
             seconds = sz.hours_per_day * 3600 * DAYS_PER_MONTH
             req_month = sum(sz.requests_per_s[m - 1] for m in active) / len(active) * seconds
@@ -484,14 +489,15 @@ class Planner:
                 to_usd = 1.0 if prov.currency == "USD" else 1 / self.rate
                 per_req = (prompt * pr.input_per_million + output * pr.output_per_million) / 1e6 * to_usd
                 api_month = per_req * req_month
-                be = self_host / per_req / seconds if per_req > 0 else None
+                be = self_host / per_req / seconds if per_req > 0 and self_host is not None else None
+                note = pr.note if self_host is not None else messages.text("plan.api.unplaced", {})
                 out.append(HostedApi(workload=sz.name, provider=prov.name, provider_id=prov.id, model=mid,
                                      offered_as=pr.offered_as, input_per_million=pr.input_per_million,
                                      output_per_million=pr.output_per_million, price_currency=prov.currency,
                                      api_per_month=api_month, self_host_per_month=self_host,
                                      input_tokens_per_month=req_month * prompt,
                                      output_tokens_per_month=req_month * output, break_even_requests_per_s=be,
-                                     note=pr.note, as_of=pr.as_of.isoformat(), source=pr.source))
+                                     note=note, as_of=pr.as_of.isoformat(), source=pr.source))
         out.sort(key=lambda a: (a.workload, a.api_per_month if a.provider else math.inf))
         return out
 
@@ -570,13 +576,15 @@ class Planner:
             if not sz.options and sz.name not in ex.unplaced:
                 unplaced.append(self._unplaced(sz.name, []))
         api_out = [ApiAlternative(workload=a.workload, provider=a.provider,
-                                  self_host_per_month=M(a.self_host_per_month), api_per_month=M(a.api_per_month),
+                                  self_host_per_month=None if a.self_host_per_month is None else M(
+                                      a.self_host_per_month), api_per_month=M(a.api_per_month),
                                   model=a.model, offered_as=a.offered_as, input_per_million=a.input_per_million,
                                   output_per_million=a.output_per_million, price_currency=a.price_currency,
                                   input_tokens_per_month=a.input_tokens_per_month,
                                   output_tokens_per_month=a.output_tokens_per_month,
                                   break_even_requests_per_s=a.break_even_requests_per_s,
-                                  cheaper="api" if a.api_per_month < a.self_host_per_month else "self-host",
+                                  cheaper="api" if a.self_host_per_month is None
+                                  or a.api_per_month < a.self_host_per_month else "self-host",
                                   note=a.note, as_of=a.as_of, source=a.source)
                    for a in api if a.provider]
         H = self.pf.horizon_months
@@ -691,6 +699,24 @@ def _ranges(months: list[int]) -> str:
             out.append(str(start) if start == m else f"{start}-{m}")
             start = None
     return ", ".join(out)
+
+
+def _spent(prog: Program, sol: Solution) -> float:
+    """What a solution costs in money: its objective less the weights on work left unplaced or
+    unserved and on budget overruns (:data:`UNPLACED_RUN`, :data:`UNSERVED`, ``OVER_BUDGET``)."""
+    slack = [*prog.unplaced.values(), *prog.over.values()]
+    return sol.objective - sum(prog.model.cost[j] * sol.values[j] for j in slack)
+
+
+def _served_months(prog: Program, sol: Solution, name: str, active: list[int]) -> float:
+    """The months a workload is served in, each counted by the share of its work placed (a month
+    whose work is all left unplaced counts 0)."""
+    out = 0.0
+    for m in active:
+        j = prog.unplaced.get((name, m))
+        ub = prog.model.ub[j] if j is not None else 0.0
+        out += 1.0 - (sol.values[j] / ub if j is not None and ub > 0 else 0.0)
+    return out
 
 
 __all__ = ["UNPLACED_RUN", "UNSERVED", "plan"]

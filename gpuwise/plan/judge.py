@@ -92,8 +92,8 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "ratio": cash / budget if budget else 0.0})
     seen: set[str] = set()
     for a in api:
-        if not a.provider or a.workload in seen:
-            continue
+        if not a.provider or a.workload in seen or a.self_host_per_month is None:
+            continue  # (None: nothing in the plan hosts the service, so there is no self-hosting to compare)
         seen.add(a.workload)  # the cheapest provider per service (api is sorted cheapest first)
         self_host = a.self_host_per_month
         out.append({"t": "plan_api", "workload": a.workload, "provider": a.provider, "model": a.model,

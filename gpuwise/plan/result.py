@@ -90,7 +90,8 @@ class Unplaced(Frozen):
 class ApiAlternative(Frozen):
     workload: str
     provider: str
-    self_host_per_month: float = Field(description="what serving this workload adds to the plan, per month")
+    self_host_per_month: float | None = Field(description="what serving this workload adds to the plan, per month "
+                                                      "(null: nothing in the plan hosts it)")
     api_per_month: float = Field(description="the same traffic at the API's price, per month")
     model: str = ""
     offered_as: str = ""

@@ -132,7 +132,7 @@ class HostedApi:
     output_per_million: float = 0.0
     price_currency: str = "USD"
     api_per_month: float = 0.0
-    self_host_per_month: float = 0.0
+    self_host_per_month: float | None = 0.0  # None: nothing in the plan hosts the service
     input_tokens_per_month: float = 0.0
     output_tokens_per_month: float = 0.0
     break_even_requests_per_s: float | None = None

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ..estimators import cost as K
 from ..frozen import record
 from ..knowledge import Knowledge
-from ..messages import Phrase, quoted
+from ..messages import Phrase
 from .milp import Model, Solution
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, replicas_needed
 
@@ -75,11 +75,12 @@ class Fleet:
 
 
 def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electricity: float, hosting: str | None,
-              market: str, usd_cny: float, refused: list[str] | None = None) -> Fleet:
+              market: str, usd_cny: float, refused: tuple[Phrase, ...] = ()) -> Fleet:
     """Owned GPUs' running costs and the price of one unit bought, from tco.yaml and prices.yaml
-    (the purchase through :func:`gpuwise.estimators.cost.buy_cost`). ``refused``: the rules that
-    refuse buying it in ``market`` (:func:`gpuwise.decide.verdicts.buy_refused`: the export and import rules);
-    it then cannot be bought, and ``buy_reason`` says so."""
+    (the purchase through :func:`gpuwise.estimators.cost.buy_cost`). ``refused``: why the rules
+    refuse buying it in ``market``, as message ids with values (:func:`gpuwise.decide.verdicts.buy_refusal`:
+    the export, import and procurement rules, a house rule); it then cannot be bought, and
+    ``buy_reason`` is that."""
     tco = kb.tco
     f = Fleet(gpu=gpu, owned=owned, owned_hosting=owned_hosting)
     host_w = tco.values["host_power_w_per_gpu"].value
@@ -98,14 +99,8 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     if entry is None:
         f.buy_reason = (("", "buy.no_price", {"gpu": gpu.name}),)
         return f
-    mk = K.market_entry(kb.prices, gpu.id)
     if refused:  # the market rules' verdict (MARKET-EXPORT-BUY, MARKET-CHINA-IMPORT-BLOCKED, a house rule)
-        if mk is not None and market == "china":
-            f.buy_reason = (("", "buy.china_blocked", {"gpu": gpu.name, "why": [quoted(mk.rule)]}),)  # prices.yaml
-        elif mk is not None and not mk.sold_globally:
-            f.buy_reason = (("", "buy.china_only", {"gpu": gpu.name}),)
-        else:
-            f.buy_reason = (("", "buy.none", {"gpu": gpu.name}),)
+        f.buy_reason = tuple(refused)
         return f
     unit = min(entry.units.sizes) if entry.units.sold_as == "server" else 1
     where = hosting or (owned_hosting if owned else "colocation")

@@ -122,7 +122,14 @@ def escape_controls(text: str) -> str:
     """``text`` with every such character written as ``\\uXXXX`` (a UTF-16 pair past U+FFFF, so a
     JSON string keeps its value): what an input file carried is shown, never acted on by a
     terminal, and an invisible character is seen."""
+    if text.isascii() and not text.encode("ascii").translate(None, _PLAIN_ASCII):
+        return text  # nothing to escape (most reports): no scan of a batch's megabytes by the pattern
     return _CONTROL.sub(_escaped, text)
+
+
+_PLAIN_ASCII = bytes([0x09, 0x0A, *range(0x20, 0x7F)])
+"""The ASCII characters :data:`_CONTROL` leaves alone: tab, newline and the printable ones (an ASCII
+text made of these alone has nothing to escape)."""
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -5,7 +5,7 @@ word: a link description, a layout label, a network, why a serving framework can
 count cannot be bought, a formula's note. Each travels as message ids with values
 (gpuwise/messages.py ``Phrase``: a fact's or result's ``<name>_phrases`` beside its English text)
 and is worded here part by part from the catalog; nothing is parsed back from English. A value
-without parts is shown as it came. Layout dicts (a training plan's ``layout``, a serving plan's
+without parts is shown as it came. Layouts (a training plan's ``layout``, a serving plan's
 ``layout``) are worded here too, and formulas given as message ids.
 
 Nothing here computes a number: the figures in a phrase are carried over as written.
@@ -20,6 +20,7 @@ from .. import messages
 
 if TYPE_CHECKING:
     from ..results_serving import ServingLayout
+    from ..results_training import TrainingLayout
 
 
 class Speaker(Protocol):
@@ -49,38 +50,30 @@ def strategy(label: str, count: int | None, f: Speaker, parts: Any = None) -> st
     return " ".join(str(label).split())
 
 
-def training_layout(layout: dict[str, Any], count: int, f: Speaker) -> str:
+def training_layout(layout: TrainingLayout, count: int, f: Speaker) -> str:
     """A training layout in words: "TP 4 × PP 2 × DP 4, micro-batch 1, 16 accumulation steps
     (262,144 tokens per step), ZeRO-1, gradient checkpointing"."""
     _, ngettext = f._, f.ngettext
-
-    def n(key: str, default: int = 1) -> int:
-        v = layout.get(key, default)
-        return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
-
     split = []
-    for key, name in (("tp", "TP"), ("pp", "PP"), ("ep", "EP"), ("cp", "CP"), ("dp", "DP")):
-        v = n(key)
+    for v, name in ((layout.tp, "TP"), (layout.pp, "PP"), (layout.ep, "EP"), (layout.cp, "CP"), (layout.dp, "DP")):
         if v > 1:
-            split.append(_("PP %(n)s (%(v)s virtual stages each)", n=v, v=n("interleave"))
-                         if key == "pp" and n("interleave") > 1 else f"{name} {v}")
+            split.append(_("PP %(n)s (%(v)s virtual stages each)", n=v, v=layout.interleave)
+                         if name == "PP" and layout.interleave > 1 else f"{name} {v}")
     parts = [" × ".join(split) if split else (_("one GPU") if count == 1 else _("no split"))]
-    if "micro_batch" in layout:
-        parts.append(_("micro-batch %(n)s", n=n("micro_batch")))
-    tokens = layout.get("global_batch_tokens")
-    if "grad_accum" in layout and isinstance(tokens, (int, float)) and tokens > 0:
+    parts.append(_("micro-batch %(n)s", n=layout.micro_batch))
+    tokens = layout.global_batch_tokens
+    if tokens > 0:
         parts.append(ngettext("%(n)s accumulation step (%(tokens)s tokens per optimizer step)",
-                              "%(n)s accumulation steps (%(tokens)s tokens per optimizer step)", n("grad_accum"),
+                              "%(n)s accumulation steps (%(tokens)s tokens per optimizer step)", layout.grad_accum,
                               tokens=format(round(tokens), ",")))
-    elif "grad_accum" in layout:
-        parts.append(ngettext("%(n)s accumulation step", "%(n)s accumulation steps", n("grad_accum")))
-    if n("zero", 0):
-        parts.append(f"ZeRO-{n('zero', 0)}")
-    if layout.get("checkpointing"):
+    else:
+        parts.append(ngettext("%(n)s accumulation step", "%(n)s accumulation steps", layout.grad_accum))
+    if layout.zero:
+        parts.append(f"ZeRO-{layout.zero}")
+    if layout.checkpointing:
         parts.append(_("gradient checkpointing"))
-    offload = str(layout.get("offload") or "none")
-    if offload != "none":
-        parts.append(_("%(target)s offload", target=offload.upper()))
+    if layout.offload != "none":
+        parts.append(_("%(target)s offload", target=layout.offload.upper()))
     return f.sep.join(parts)
 
 

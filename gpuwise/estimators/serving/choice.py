@@ -12,7 +12,7 @@ from .. import memory as M
 from . import rate as R
 from .engine import Engine, engine
 from .layout import Layout, Replica, layouts, replica
-from .limits import Limits, limits
+from .limits import Limits, copy_allowed, limits
 from .load import Point, capacity_point, point, system_point
 from .rate import RateAnswer
 from .support import Support, request_lengths, support
@@ -56,6 +56,7 @@ class Serving:
     rate: RateAnswer | None = None  # the request-rate answer (requests_per_s, p95 targets, disaggregated)
     meets_rate: bool | None = None
     limits: Limits | None = None  # the limits in force it was chosen for (:mod:`.limits`)
+    allowed: bool = True  # the rules in force let a copy of this size serve here (:func:`.limits.copy_allowed`)
 
     @property
     def layout(self) -> Layout:
@@ -132,6 +133,7 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout, count: int | N
         meets_tpot=(load.tpot <= max_tpot) if max_tpot is not None else None,
         load_source=source, rate=rate,
         meets_rate=(rate.max_requests_per_s >= asked) if (rate is not None and asked) else None, limits=lim,
+        allowed=copy_allowed(job, gpu, count or lay.gpus, lay.gpus_per_copy, eng.fw),
     )
 
 
@@ -147,11 +149,13 @@ def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica, count:
                    meets_ttft=False if lim.ttft_s is not None else None,
                    meets_tpot=False if lim.tpot_s is not None else None,
                    load_source="load.unfit",
-                   meets_rate=False if lim.requests_per_s else None, limits=lim)
+                   meets_rate=False if lim.requests_per_s else None, limits=lim,
+                   allowed=copy_allowed(job, gpu, count, lay.gpus_per_copy, eng.fw))
 
 
 def _score(s: Serving, job: Any, target: float | None = None) -> tuple:
-    """Order layouts: it fits and runs; it holds the stated concurrency; latency targets met at the
+    """Order layouts: it fits and the rules in force let a copy of its size serve here
+    (:func:`.limits.copy_allowed`); it holds the stated concurrency; latency targets met at the
     load; throughput target met; the request rate met; throughput at the load (or, when only a rate is
     asked, what the copies sustain; with the request-rate question, the most requests/s within the
     p95 targets); then capacity; then fewer GPUs per copy (simpler). ``target``: the least throughput
@@ -159,7 +163,7 @@ def _score(s: Serving, job: Any, target: float | None = None) -> tuple:
     w = job.w
     if target is None:
         target = s.limits.tokens_per_s if s.limits is not None else 0.0
-    runs = s.replica.fits and s.support.multi_node_ok
+    runs = s.replica.fits and s.allowed
     holds = s.max_concurrent >= w.concurrent_requests  # the stated concurrency fits in memory at once
     lat_ok = s.meets_ttft is not False and s.meets_tpot is not False
     thr_ok = s.meets_throughput is not False
@@ -195,7 +199,7 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
     lays = layouts(job, eng, count)
     reps = [replica(job, gpu, eng, lay) for lay in lays]
     # a copy that does not fit cannot be chosen over one that fits and runs: it is not timed then
-    runs = any(r.fits and support(eng.fw, gpu, job.w.precision, lay.gpus_per_copy).multi_node_ok
+    runs = any(r.fits and copy_allowed(job, gpu, count, lay.gpus_per_copy, eng.fw)
                for lay, r in zip(lays, reps, strict=True))
     options = [evaluate_layout(job, gpu, eng, lay, count) if r.fits or not runs
                else _unserved(job, gpu, eng, lay, r, count) for lay, r in zip(lays, reps, strict=True)]
@@ -205,7 +209,7 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
     else:  # nothing fits: report the layout that comes closest (the least held per GPU), not the simplest
         best = min(options, key=lambda s: (s.replica.weights_gpu + s.replica.act_gpu, -s.replica.free_gpu,
                                            s.layout.gpus_per_copy))
-    top = max(options, key=lambda s: (s.replica.fits and s.support.multi_node_ok,
+    top = max(options, key=lambda s: (s.replica.fits and s.allowed,
                                       s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy))
     best.best_capacity, best.best_capacity_layout = top.capacity, top.layout
     best.best_capacity_max_concurrent = top.max_concurrent

@@ -3,7 +3,8 @@
 The serving model picks its operating point from these -- a copy's capacity within the latency
 limits, the load that reaches the throughput the rules demand, the highest request rate within the
 p95 limits and the rate the load is reported at -- so that a house rule that relaxes or tightens a
-target moves the load exactly as it moves the rules' verdict. The decider binds them from its rule
+target moves the load exactly as it moves the rules' verdict. Likewise the copy sizes a layout is
+chosen among (:func:`copy_allowed`). The decider binds them from its rule
 book (``job.serving_limits``: :func:`gpuwise.decide.verdicts.plan_within`, derived from the rules'
 own thresholds by :func:`gpuwise.decide.bounds.serving_limits`); a job bound to no rule book takes
 the workload's targets, which are the built-in rules' limits.
@@ -42,6 +43,19 @@ def of_workload(w: Any) -> Limits:
                   tokens_per_s=float(w.target_tokens_per_s or 0.0),
                   requests_per_s=getattr(w, "requests_per_s", None) or None,
                   p95_ttft_s=getattr(w, "p95_ttft_s", None), p95_tpot_s=getattr(w, "p95_tpot_s", None))
+
+
+def copy_allowed(job: Any, gpu: Any, count: int, gpus_per_copy: int, fw: Any) -> bool:
+    """Whether a copy of ``gpus_per_copy`` GPUs may serve on ``count`` x ``gpu`` with ``fw``: the
+    decider's verdict from the rules in force (``job.serving_copies``:
+    :func:`gpuwise.decide.verdicts.copy_allowed`), else the built-in rule's reading (a copy spans
+    servers only with a framework that can spread one over them: :func:`.support.support`)."""
+    bound = getattr(job, "serving_copies", None)
+    if bound is not None:
+        return bool(bound(job, gpu, count, gpus_per_copy, bool(fw.multi_node)))
+    from .support import support
+
+    return support(fw, gpu, job.w.precision, gpus_per_copy).multi_node_ok
 
 
 def limits(job: Any, gpu: Any, count: int) -> Limits:

@@ -8,7 +8,7 @@ from typing import Any
 from ...frozen import frozen
 from .engine import Engine, prefill_tokens
 from .layout import Replica
-from .step import prefill_host, step, token_time
+from .step import StepConsts, consts, per_token, seconds_of
 from .support import request_lengths
 
 
@@ -39,15 +39,16 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
 
 
 def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
-    prompt, output = request_lengths(job.w)
+    c = consts(job, eng, rep)
+    prompt, output, prefilled = c.lengths  # request_lengths and prefill_tokens of the job's workload
     queued = 0.0
     cap = max(rep.max_seqs, 1)
     b = max(min(conc, cap), 1e-9)
     kv_ctx = prompt + output / 2
     fw = eng.fw
-    pure = token_time(job, eng, rep, b, kv_ctx)
+    pure = per_token(c, b, kv_ctx)
     per_step = eng.spec.tokens_per_step if eng.spec is not None else 1.0  # tokens a sequence gains per step
-    full_prompt, prompt = prompt, prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
+    full_prompt, prompt = prompt, prefilled  # a cached prefix is not prefilled again
     if fw.continuous_batching:
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
         chunk = min(float(prompt), room)
@@ -62,11 +63,11 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         # prefill running when it arrives (half of one, as often as one runs), then its own.
         ctx = full_prompt - prompt / 2
         most = max(1.0, float(eng.chunk // max(int(prompt), 1))) if n == 1 else 1.0
-        k, tpot, pre = 1.0, pure, prefill_seconds(job, eng, rep, chunk, ctx)
+        k, tpot, pre = 1.0, pure, _prefill(c, chunk, ctx)
         for _ in range(4):  # arrivals depend on the TPOT the pauses set: a few rounds settle it
             tpot = pure + b / output * n * pre / k * per_step
             k = min(most, 1.0 + b / (output * tpot) * n * pre)
-            pre = prefill_seconds(job, eng, rep, chunk * k if n == 1 else chunk, ctx)
+            pre = _prefill(c, chunk * k if n == 1 else chunk, ctx)
         tpot = pure + b / output * n * pre / k * per_step
         thr = b / tpot
         busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
@@ -83,24 +84,24 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
         # prefill, TensorRT-LLM's max_num_tokens), so they share one step's fixed time (its launch floor,
         # routing, all-to-all latency, weight streaming) rather than each paying a step of its own.
         ctx = full_prompt - prompt / 2
-        floor = (prefill_host(eng) + eng.step_overhead) / per_step if eng.eager_kernel else 0.0
+        floor = c.prefill_floor / per_step if eng.eager_kernel else 0.0
         a = b / output * n * per_step
         k = min(max(a, 1.0), max(1.0, room / chunk)) if n == 1 else 1.0
-        joined = max(token_time(job, eng, rep, b, kv_ctx, k * chunk, ctx), floor)
+        joined = max(per_token(c, b, kv_ctx, k * chunk, ctx), floor)
         tpot = pure + a / k * max(joined - pure, 0.0)
         thr = b / tpot
         others = max(b - 1, 0.0)
-        carry = (max(token_time(job, eng, rep, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
-                 else prefill_seconds(job, eng, rep, chunk, ctx))
+        carry = (max(per_token(c, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
+                 else _prefill(c, chunk, ctx))
         queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
         ttft = n * carry + queued
         hold = 0.0
-        for _ in range(3):  # the arrival rate depends on the hold: a few rounds settle it
+        for _ in range(3 if c.waits else 0):  # the arrival rate depends on the hold: a few rounds settle it
             hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
         ttft += hold
         req_time = ttft + output * tpot
     else:  # static batches: prefill all prompts, then decode them together
-        pre = step(job, eng, rep, 0.0, b * prompt, 0.0, full_prompt - prompt / 2).seconds
+        pre = seconds_of(c, 0.0, b * prompt, 0.0, full_prompt - prompt / 2)
         tpot = pure
         cycle = pre + output * pure
         thr = b * output / cycle
@@ -149,8 +150,12 @@ def held(w: Any, rate: float, step_s: float, budget_prompts: float) -> float:
 def prefill_seconds(job: Any, eng: Engine, rep: Replica, tokens: float, ctx: float) -> float:
     """A prefill forward of ``tokens`` prompt tokens run alone: its GPU time, or the host's time to launch
     its kernels when the framework runs prefill outside CUDA graphs (the GPU cannot finish first)."""
-    gpu = step(job, eng, rep, 0.0, tokens, 0.0, ctx).seconds
-    return max(gpu, prefill_host(eng) + eng.step_overhead)
+    return _prefill(consts(job, eng, rep), tokens, ctx)
+
+
+def _prefill(c: StepConsts, tokens: float, ctx: float) -> float:
+    """:func:`prefill_seconds` of the engine and copy of ``c``."""
+    return max(seconds_of(c, 0.0, tokens, 0.0, ctx), c.prefill_floor)
 
 
 def burst_ttft(job: Any, eng: Engine, rep: Replica, n: int) -> float:

@@ -6,8 +6,9 @@ import math
 from typing import Any
 
 from ...frozen import frozen
-from .engine import Engine, _kept
+from .engine import Engine, _kept, prefill_tokens
 from .layout import Replica
+from .support import request_lengths
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
 # Kernels a layer runs beyond a dense GQA layer's (whose fixed cost is the framework's layer overhead),
@@ -40,53 +41,133 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
          prefill_ctx: float) -> Step:
     """One step that decodes ``decode`` sequences (mean context ``kv_ctx``) and processes ``prefill``
     prompt tokens (mean attended length ``prefill_ctx``) on one copy."""
-    sc = eng.sc
-    lay = rep.layout
-    tp, pp, ep, dpa = lay.tp, lay.pp, lay.ep, lay.dp_attention
-    m = pp if (pp > 1 and eng.fw.split == "tensor") else 1  # micro-batches in flight
+    total, gemm, attention, comm, over, host, t_mem, t_fl, w_gpu, kv_gpu, flops = _parts(
+        consts(job, eng, rep), decode, prefill, kv_ctx, prefill_ctx)
+    pp = rep.layout.pp
+    return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + host,
+                "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops)
+
+
+class StepConsts:
+    """What a step of one engine on one copy's layout reads that does not depend on the batch, worked
+    out once per pair (:func:`consts`): the step runs thousands of times per recommendation. Each
+    figure is the same expression, in the same order, as the step formula writes it, so a step's
+    seconds are the same to the last bit."""
+
+    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_kv", "bw_weights", "dpa", "eng",
+                 "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "experts", "f_dense", "f_experts", "hidden",
+                 "hop_bw", "hop_latency", "k_over_e", "kv_token_gpu", "layers", "lengths", "link_bw", "m",
+                 "moe_stage", "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks",
+                 "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share",
+                 "two_layers", "w_dense", "w_experts", "waits", "window")
+
+    def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
+        sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
+        tp, pp, ep, dpa = lay.tp, lay.pp, lay.ep, lay.dp_attention
+        self.eng, self.rep, self.sc = eng, rep, sc
+        self.tp, self.pp, self.ep, self.dpa = tp, pp, ep, dpa
+        self.m = pp if (pp > 1 and eng.fw.split == "tensor") else 1  # micro-batches in flight
+        self.ranks = tp * dpa
+        # dense linear layers (attention projections, dense/shared MLPs, head), then the routed experts:
+        # separate operators, each at its own roof (the experts' few tokens each keep them memory-bound longer)
+        self.w_dense = mbytes.dense_read / pp / (1 if dpa > 1 else tp)
+        self.f_dense = 2.0 * (sc.n_active - sc.n_experts_active)
+        self.t_mem = self.w_dense / eng.bw_weights
+        self.peak_gemm, self.bw_weights = eng.peak_gemm, eng.bw_weights
+        self.experts = bool(sc.moe and mbytes.experts)
+        self.base = 1.0 - sc.k_over_e
+        self.k_over_e = sc.k_over_e
+        self.w_experts = mbytes.experts / pp / (ep if ep > 1 else tp)
+        self.tile = eng.expert_tile
+        self.f_experts = 2.0 * sc.n_experts_active
+        self.layers = sc.layers / pp
+        self.kv_token_gpu = rep.kv_token_gpu
+        self.window = sc.window is not None
+        self.attn_4 = 4.0 * self.layers
+        self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
+        self.tp_comm = tp > 1 and dpa == 1
+        self.two_layers = 2 * self.layers
+        self.allreduce_latency = eng.allreduce_latency
+        self.tp_share = 2 * (tp - 1) / tp
+        self.link_bw = rep.link_bw
+        self.ep_comm = ep > 1
+        self.ep_k, self.hidden = sc.k, sc.hidden
+        self.ep_share = ep - 1
+        self.moe_stage = sc.moe_layers / pp
+        self.alltoall_2 = 2 * eng.alltoall_latency
+        self.ep_bw = rep.ep_bw
+        self.pp_comm = pp > 1
+        self.hop_latency, self.hop_bw = rep.hop_latency, rep.hop_bw
+        self.over = self.layers * eng.layer_overhead + floor_per_step(eng) / pp
+        self.step_overhead, self.seq_overhead = eng.step_overhead, eng.seq_overhead
+        self.prefill_floor = prefill_host(eng) + eng.step_overhead  # a prefill forward lasts at least this
+        # the job's request: (prompt, output, prompt tokens prefilled), and whether its scheduler holds
+        # prompts back to gather them (load.held); read by the load model at every concurrency
+        if w is not None:
+            prompt, output = request_lengths(w)
+            self.lengths = (prompt, output, prefill_tokens(w, prompt))
+            self.waits = int(getattr(w, "batch_wait_steps", 0) or 0) > 0
+        else:  # no job: only the step's own figures
+            self.lengths, self.waits = None, False
+
+
+def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
+    """:class:`StepConsts` of ``eng`` on ``rep``, kept per job by the pair's identity (both are frozen)."""
+    key = ("serving-step", id(eng), id(rep))
+    memo = job.memo
+    got = memo.get(key)
+    if got is None or got.eng is not eng or got.rep is not rep:
+        got = memo[key] = StepConsts(eng, rep, job.w)
+    return got
+
+
+def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_ctx: float) -> tuple[float, ...]:
+    """:func:`step`'s figures, per stage where the step record multiplies them by the stages:
+    (seconds, gemm, attention, comm, overhead, host, weight time, math time, weight bytes, KV bytes, FLOPs)."""
+    m, ranks, pp, dpa = c.m, c.ranks, c.pp, c.dpa
     tokens = (decode + prefill) / m
     d_mb, p_mb = decode / m, prefill / m
-    mbytes = eng.mbytes
-    ranks = tp * dpa
-    # dense linear layers (attention projections, dense/shared MLPs, head), then the routed experts:
-    # separate operators, each at its own roof (the experts' few tokens each keep them memory-bound longer)
-    w_gpu = mbytes.dense_read / pp / (1 if dpa > 1 else tp)
-    flops = 2.0 * (sc.n_active - sc.n_experts_active) * tokens / ranks / pp
-    t_mem = w_gpu / eng.bw_weights
-    t_fl = flops / eng.peak_gemm
+    w_gpu = c.w_dense
+    flops = c.f_dense * tokens / ranks / pp
+    t_mem = c.t_mem
+    t_fl = flops / c.peak_gemm
     gemm = linear_time(t_mem, t_fl)
-    if sc.moe and mbytes.experts:
-        cov = 1.0 - (1.0 - sc.k_over_e) ** tokens if tokens > 0 else 0.0
-        w_exp = mbytes.experts / pp / (ep if ep > 1 else tp) * cov
-        per_expert = tokens * sc.k_over_e / cov if cov > 0 else 0.0  # tokens each touched expert receives
-        tile = eng.expert_tile
+    if c.experts:
+        cov = 1.0 - c.base ** tokens if tokens > 0 else 0.0
+        w_exp = c.w_experts * cov
+        per_expert = tokens * c.k_over_e / cov if cov > 0 else 0.0  # tokens each touched expert receives
+        tile = c.tile
         padded = math.ceil(per_expert / tile) * tile if per_expert > 0 else 0.0
-        f_exp = 2.0 * sc.n_experts_active * tokens / ranks / pp * (padded / per_expert if per_expert > 0 else 0.0)
-        e_mem, e_fl = w_exp / eng.bw_weights, f_exp / eng.peak_gemm
+        f_exp = c.f_experts * tokens / ranks / pp * (padded / per_expert if per_expert > 0 else 0.0)
+        e_mem, e_fl = w_exp / c.bw_weights, f_exp / c.peak_gemm
         gemm += linear_time(e_mem, e_fl)
         w_gpu += w_exp
         flops += f_exp
         t_mem, t_fl = t_mem + e_mem, t_fl + e_fl
-    layers = sc.layers / pp
     seqs_gpu = d_mb / dpa if dpa > 1 else d_mb
-    kv_gpu = rep.kv_token_gpu * _kept(sc, kv_ctx) * seqs_gpu
-    attn_fl = 4.0 * layers * (sc.attn_width * kv_ctx * d_mb + sc.attn_width_prefill * prefill_ctx * p_mb) / ranks
-    attention = max(kv_gpu / eng.bw_kv, attn_fl / eng.peak_attn)
+    kv_gpu = c.kv_token_gpu * (_kept(c.sc, kv_ctx) if c.window else kv_ctx) * seqs_gpu
+    sc = c.sc
+    attn_fl = c.attn_4 * (sc.attn_width * kv_ctx * d_mb + sc.attn_width_prefill * prefill_ctx * p_mb) / ranks
+    attention = max(kv_gpu / c.bw_kv, attn_fl / c.peak_attn)
     comm = 0.0
-    if tp > 1 and dpa == 1:
-        size = tokens * sc.hidden * ACT_BYTES
-        comm += 2 * layers * (eng.allreduce_latency + 2 * (tp - 1) / tp * size / rep.link_bw)
-    if ep > 1:  # dispatch and combine: every token to its k experts' ranks and back
-        size = 2 * (tokens / dpa) * sc.k * sc.hidden * ACT_BYTES * (ep - 1) / ep
-        comm += sc.moe_layers / pp * (2 * eng.alltoall_latency + size / rep.ep_bw)
-    if pp > 1:
-        comm += rep.hop_latency + tokens * sc.hidden * ACT_BYTES / rep.hop_bw
-    over = layers * eng.layer_overhead + floor_per_step(eng) / pp
+    if c.tp_comm:
+        size = tokens * c.hidden * ACT_BYTES
+        comm += c.two_layers * (c.allreduce_latency + c.tp_share * size / c.link_bw)
+    if c.ep_comm:  # dispatch and combine: every token to its k experts' ranks and back
+        size = 2 * (tokens / dpa) * c.ep_k * c.hidden * ACT_BYTES * c.ep_share / c.ep
+        comm += c.moe_stage * (c.alltoall_2 + size / c.ep_bw)
+    if c.pp_comm:
+        comm += c.hop_latency + tokens * c.hidden * ACT_BYTES / c.hop_bw
+    over = c.over
     stage = gemm + attention + comm + over
-    host = eng.step_overhead + eng.seq_overhead * (decode / dpa if dpa > 1 else decode)
+    host = c.step_overhead + c.seq_overhead * (decode / dpa if dpa > 1 else decode)
     total = pp * stage + host
-    return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + host,
-                "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops)
+    return total, gemm, attention, comm, over, host, t_mem, t_fl, w_gpu, kv_gpu, flops
+
+
+def seconds_of(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_ctx: float) -> float:
+    """:func:`step`'s seconds alone (no step record built), on the engine and copy of ``c``."""
+    return _parts(c, decode, prefill, kv_ctx, prefill_ctx)[0]
 
 
 def linear_time(mem: float, comp: float) -> float:
@@ -151,13 +232,18 @@ def token_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float
     prompt tokens. Plain decoding: the step. With speculative decoding (``eng.spec``): the verify step,
     which runs each sequence's ``k`` drafted tokens beside its own (attending its context), plus the
     drafter's ``k`` passes, over the tokens a step yields, (1 - a^(k+1)) / (1 - a)."""
-    spec = eng.spec
+    return per_token(consts(job, eng, rep), decode, kv_ctx, prefill, prefill_ctx)
+
+
+def per_token(c: StepConsts, decode: float, kv_ctx: float, prefill: float = 0.0, prefill_ctx: float = 0.0) -> float:
+    """:func:`token_time` of the engine and copy of ``c``."""
+    spec = c.eng.spec
     if spec is None or decode <= 0:
-        return step(job, eng, rep, decode, prefill, kv_ctx, prefill_ctx).seconds
+        return seconds_of(c, decode, prefill, kv_ctx, prefill_ctx)
     drafted = decode * spec.k
     ctx = (drafted * kv_ctx + prefill * prefill_ctx) / (drafted + prefill)
-    verify = step(job, eng, rep, decode, prefill + drafted, kv_ctx, ctx).seconds
-    return (verify + draft_time(job, eng, rep, decode, kv_ctx)) / spec.tokens_per_step
+    verify = _parts(c, decode, prefill + drafted, kv_ctx, ctx)[0]
+    return (verify + _draft(c, decode, kv_ctx)) / spec.tokens_per_step
 
 
 def draft_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float) -> float:
@@ -165,11 +251,15 @@ def draft_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float
     EAGLE: one decoder layer at the target's width) or a draft model's share of the target's active
     parameters, priced at what the target's plain decode step costs per layer or per parameter
     (its host work excepted: the drafter runs inside the same scheduler step). N-gram lookup: nothing."""
+    return _draft(consts(job, eng, rep), decode, kv_ctx)
+
+
+def _draft(c: StepConsts, decode: float, kv_ctx: float) -> float:
+    eng, lay = c.eng, c.rep.layout
     spec = eng.spec
     if spec is None:
         return 0.0
-    lay = rep.layout
-    plain = step(job, eng, rep, decode, 0.0, kv_ctx, 0.0).seconds
+    plain = _parts(c, decode, 0.0, kv_ctx, 0.0)[0]
     host = eng.step_overhead + eng.seq_overhead * (decode / lay.dp_attention if lay.dp_attention > 1 else decode)
     device = max(plain - host, 0.0)
     if spec.draft_params:

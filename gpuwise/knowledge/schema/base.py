@@ -26,8 +26,8 @@ def _is_bool(v: Any) -> bool:
 
 
 class Strict(Prebuilt, BaseModel):
-    # The schema modules (these, gpuwise/inputs/schema.py, gpuwise/results.py, gpuwise/ledger.py)
-    # do without `from __future__ import annotations`: with it pydantic compiles and evaluates every
+    # The schema modules (these, gpuwise/inputs/*, gpuwise/results*.py, gpuwise/chart_series.py,
+    # gpuwise/ledger.py) do without `from __future__ import annotations`: with it pydantic compiles and evaluates every
     # field's annotation text when a class is built, a fifth of building the classes in every
     # process. A method returning its own class quotes the name.
     # allow_inf_nan=False: no knowledge figure (or overlay) may be NaN or infinite; NaN would pass

@@ -230,6 +230,7 @@ class BaseView:
         groups = []
         for sev in ("blocker", "warning"):
             merged: dict[tuple[str, str], dict[str, Any]] = {}
+            firsts: list[Finding] = []  # each entry's first finding
             for x in findings:
                 if x.severity != sev:
                     continue
@@ -241,13 +242,18 @@ class BaseView:
                                              "message": self.f.sentence(x.template, x.values, x.message),
                                              "fix": fix, "names": [name], "also": "",
                                              "label": self._(SEVERITY_ONE[sev])}
+                    firsts.append(x)
                 elif name and name not in entry["names"]:
                     entry["names"].append(name)
             entries = list(merged.values())
-            for e in entries:
+            for e, x in zip(entries, firsts, strict=True):
                 others = [n for n in e["names"][1:] if n]
                 if others:
                     e["also"] = self._("The same for: %(names)s.", names=self.f.sep.join(others))
+                elif isinstance(rejected := x.evidence.get("candidates_rejected"), int):  # no answer: a rule's count
+                    e["also"] = self.f.ngettext("It rejected %(n)s candidate (%(types)s GPU types).",
+                                                "It rejected %(n)s candidates (%(types)s GPU types).", rejected,
+                                                types=x.evidence.get("gpu_types_rejected", 0))
             if entries:
                 groups.append({"severity": sev, "label": self._(SEVERITY_LABELS[sev]), "entries": entries})
         notes = sum(1 for x in findings if x.severity == "info")

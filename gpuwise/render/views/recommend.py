@@ -13,6 +13,7 @@ from ...results import (
     Recommendation,
     RecommendResult,
 )
+from ...results_training import TrainingOut
 from .. import money_view as MV
 from .. import words
 from ..fmt import (
@@ -219,33 +220,27 @@ class RecommendView(StepsView, ChartsView):
         if g is None or not g.layout or g.id != rec.gpu or g.count != rec.count:
             return []
         f = self.f
-        lay, tr = g.layout, g.training or {}
+        lay, tr = g.layout, g.training if isinstance(g.training, TrainingOut) else None
         rows = [[self._("Layout"), words.training_layout(lay, g.count, f)]]
         why = []
-        split = 1
-        for key in ("tp", "pp", "ep", "cp"):
-            v = lay.get(key, 1)
-            split *= int(v) if isinstance(v, (int, float)) and v > 0 else 1
+        split = lay.tp * lay.pp * lay.ep * lay.cp
         one = [c for c in cands if c.gpu == g.id and c.count == 1 and not c.feasible and c.stage == "memory"]
         if split > 1 and one:
             why.append(self._("the job does not fit one GPU's memory (%(need)s needed, %(usable)s usable)",
                               need=f.bytes(one[0].memory_per_gpu_bytes), usable=f.bytes(one[0].usable_per_gpu_bytes)))
-        tried = tr.get("layouts_tried")
-        if isinstance(tried, int) and tried > 1:
-            why.append(self._("fastest of %(n)s that fit", n=tried))
+        if tr is not None and tr.layouts_tried > 1:
+            why.append(self._("fastest of %(n)s that fit", n=tr.layouts_tried))
         if est is not None and est.memory.usable_per_gpu_bytes:
             why.append(self._("%(need)s per GPU of %(usable)s usable", need=f.bytes(est.memory.per_gpu_bytes),
                               usable=f.bytes(est.memory.usable_per_gpu_bytes)))
         if why:
             rows.append([self._("Why this layout"), f.clause.join(why)])
-        changes = tr.get("suggested_changes") or []
-        if g.fits_as_requested is False and changes:
-            asked = tr.get("requested_memory_per_gpu_bytes")
-            shown = f.clause.join(f"{c.get('field')}: {input_text(c.get('from'))} → {input_text(c.get('to'))}"
-                                  for c in changes if isinstance(c, dict))
+        if g.fits_as_requested is False and tr is not None and tr.suggested_changes:
+            shown = f.clause.join(f"{c.field}: {input_text(c.before)} → {input_text(c.after)}"
+                                  for c in tr.suggested_changes)
             rows.append([self._("Suggested changes"), self._(
                 "as written the job needs %(need)s per GPU, more than is usable; gpuwise would change %(changes)s",
-                need=f.bytes(asked) if isinstance(asked, (int, float)) else f.na(), changes=shown)])
+                need=f.bytes(tr.requested_memory_per_gpu_bytes), changes=shown)])
         return rows
 
     def serving(self, est: EstimateResult | None, rec: Recommendation | Candidate) -> dict[str, Any] | None:
