@@ -144,7 +144,7 @@ def test_a_csv_price_below_the_floor_is_a_skipped_row_in_the_overlays_words(tmp_
 def _two_gpus(attached: str) -> str:
     text = SMI.read_text()
     block = text[text.index("<gpu id="): text.index("</gpu>") + len("</gpu>")]
-    text = text.replace(block, block + "\n" + block.replace('id="', 'id="1'))
+    text = text.replace(block, block + "\n" + block.replace('id="', 'id="1').replace("<uuid>GPU-", "<uuid>GPU-1"))
     return re.sub(r"<attached_gpus>[^<]*</attached_gpus>", f"<attached_gpus>{attached}</attached_gpus>", text)
 
 
@@ -322,3 +322,50 @@ def test_checks_after_the_merge_name_the_overlays_entry(tmp_path: Path, body: st
     (tmp_path / "kb").mkdir()
     (tmp_path / "kb" / "clouds.yaml").write_text(body)
     one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path), said)
+
+
+def test_one_gpu_listed_twice_is_refused(tmp_path: Path) -> None:
+    """A card's ``<gpu>`` block copied, with ``<attached_gpus>`` raised to 2, was read as two
+    healthy cards. A GPU's UUID and bus id are its own: one report never lists one twice."""
+    text = SMI.read_text()
+    block = text[text.index("<gpu id="): text.index("</gpu>") + len("</gpu>")]
+    text = re.sub(r"<attached_gpus>[^<]*</attached_gpus>", "<attached_gpus>2</attached_gpus>",
+                  text.replace(block, block + "\n" + block.replace('id="', 'id="1')))
+    one_line(gpuwise("audit", str(_seller(tmp_path, text))), "used_cards[0].nvidia_smi (r.xml)",
+             "lists GPU GPU-19d6d965-2acc-f646-00f8-4c76979aabb4 twice")
+
+
+@pytest.mark.parametrize("raw, said", [
+    (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "p.csv: a gzip file, not CSV text"),
+    (b"PK\x03\x04\x14\x00", "p.csv: a zip file, not CSV text"),
+    (b"sep=;\ngpu;gpus;price\nH100 80GB SXM;8;20\n", "p.csv: the columns are separated by ';', not by commas"),
+])
+def test_a_csv_that_is_something_else_says_what_it_is(tmp_path: Path, raw: bytes, said: str) -> None:
+    """A gzip'd catalog was 'not UTF-8 text (byte 1)'; Excel's ``sep=;`` first line was 'the header
+    lacks instance_name, price, gpu_count, gpu_name'."""
+    (tmp_path / "p.csv").write_bytes(raw)
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "x", "-o", "ov", cwd=tmp_path), said)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_nothing_writes_to_says_so(tmp_path: Path) -> None:
+    """``gpuwise recommend r.yaml`` where r.yaml is a FIFO no program writes to said 'the file is
+    empty'; ``<(cat r.yaml)`` (a FIFO a program writes) is read as before."""
+    os.mkfifo(tmp_path / "r.yaml")
+    one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "r.yaml: a named pipe (FIFO) that nothing wrote to")
+
+
+def test_answers_with_terminal_escapes_are_shown_escaped(tmp_path: Path) -> None:
+    """An answers file's ``model: "\\e[2J evil"`` reached the terminal raw in 'unknown model ...
+    - asking again' (the screen was cleared): what the questionnaire prints is escaped."""
+    pytest.importorskip("pexpect")
+    from tests.test_ask_pty import _spawn
+
+    answers = tmp_path / "a.yaml"
+    answers.write_text('workload:\n  model: "\\e[2J evil"\n')
+    child = _spawn(tmp_path, answers)
+    try:
+        child.expect("asking again")
+        assert "\\u001b[2J evil" in child.before and "\x1b[2J evil" not in child.before, child.before
+    finally:
+        child.terminate(force=True)

@@ -692,6 +692,15 @@ def _parse(data: bytes, where: str) -> SmiLog:
         raise UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc}) from exc
     if not gpus:
         raise UserError(N_("not valid nvidia-smi XML: the report lists no <gpu>"), where=where)
+    seen: set[str] = set()
+    for g in gpus:  # a UUID (else a bus id) is one GPU's own: a block copied to fake a second card repeats it
+        ident = g.uuid or g.pci_bus_id
+        if ident is not None and ident in seen:
+            raise UserError(N_("not valid nvidia-smi XML: it lists GPU %(gpu)s twice (edited or joined?)"),
+                            where=where, values={"gpu": ident[:80]},
+                            hint=N_("give the report exactly as `nvidia-smi -q -x` wrote it"))
+        if ident is not None:
+            seen.add(ident)
     if attached is not None and len(gpus) > attached:
         # nvidia-smi writes one <gpu> per attached GPU, or fewer when asked for some (-i); more
         # than it counted is a report edited or joined (a card's block copied to fake a second

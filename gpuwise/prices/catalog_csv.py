@@ -167,6 +167,11 @@ def _number(text: str | None, what: str) -> float:
     return value
 
 
+_PACKED = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh": "bzip2",
+           b"\x28\xb5\x2f\xfd": "zstd", b"%PDF": "PDF", b"\xd0\xcf\x11\xe0": "legacy Excel (.xls)"}
+"""How a file that is not text starts (an .xlsx workbook is a zip)."""
+
+
 def _floor_said(price: float) -> Said:
     """Why a price below :data:`MIN_PRICE` is refused: the overlay's own words for it."""
     try:
@@ -188,9 +193,11 @@ def _comma_separated(header: list[str], path: Path) -> None:
     refused as 'the header lacks instance_name, price, ...', which did not say why."""
     if len(header) != 1:
         return
+    excel = header[0].lower().startswith("sep=")  # Excel's first line naming the separator: 'sep=;'
     for sep, name in ((";", "';'"), ("\t", "tabs")):
         cells = [c.strip() for c in header[0].split(sep)]
-        if len(cells) > 1 and any(all(c in cells for c in needed) for needed in FORMATS.values()):
+        if (excel and header[0][4:] == sep) or (
+                len(cells) > 1 and any(all(c in cells for c in needed) for needed in FORMATS.values())):
             raise UserError(N_("the columns are separated by %(sep)s, not by commas"), where=str(path),
                             hint=N_("save it as comma-separated values (CSV, with a decimal point)"),
                             values={"sep": name})
@@ -230,6 +237,10 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     date, how = file_date(p, as_of)
     try:
         raw = p.read_bytes()
+        for magic, kind in _PACKED.items():  # a gzip'd catalog was 'not UTF-8 text (byte 1)'
+            if raw.startswith(magic):
+                raise UserError(N_("a %(kind)s file, not CSV text"), where=str(p), values={"kind": kind},
+                                hint=N_("unpack it, or save the sheet as CSV"))
         text = decode_text(raw)  # UTF-8, or UTF-16 with a byte-order mark (Excel's "Unicode text")
     except UnicodeDecodeError as exc:
         raise UserError(N_("not UTF-8 text (byte %(start)s)"), where=str(p), values={"start": exc.start}) from None
@@ -246,6 +257,13 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         raise UserError(N_("empty file"), where=str(p)) from None
     except csv.Error as exc:
         raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
+    if [h.lower() for h in header] == ["sep=", ""]:  # Excel's 'sep=,' line: the header follows
+        try:
+            header = [_one_line(h) for h in next(reader)]
+        except StopIteration:
+            raise UserError(N_("empty file"), where=str(p)) from None
+        except csv.Error as exc:
+            raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
     _comma_separated(header, p)
     twice = sorted({h for h in header if h and header.count(h) > 1})
     if twice:  # a row's value was the last such column's, silently
