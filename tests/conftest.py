@@ -213,14 +213,44 @@ def pytest_xdist_make_scheduler(config, log):
     worker (its module fixtures computed once), and the modules that check the same shipped answers
     on one worker together, so each shared answer is computed once in the run. (pytest-xdist's own
     ``loadgroup`` does not group under pytest 9: the worker's ``item.nodeid`` no longer shows the
-    group it appends.)"""
+    group it appends.) The files are handed out costliest first (:func:`_cost`)."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
     class Scheduling(LoadFileScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
             return "answers" if Path(scope).name in ANSWER_MODULES else scope
 
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # the first assignment: the whole queue is known, none sent yet
+                self.ordered = True
+                order = sorted(self.workqueue.items(), key=lambda item: -_cost(item[0], len(item[1])))
+                self.workqueue.clear()
+                self.workqueue.update(order)
+            super()._assign_work_unit(node)
+
     return Scheduling(config, log)
+
+
+COST = {"answers": 34, "test_hostile_inputs.py": 23, "test_search_defers_to_rules.py": 23, "test_rule_fixtures.py": 16,
+        "test_odd_paths.py": 9.7, "test_count_search.py": 7.5, "test_engine_load.py": 5.9, "test_report.py": 5.8,
+        "test_questionnaire.py": 5.5, "test_hostile_fifth.py": 5, "test_hostile_more.py": 4.6, "test_memo.py": 4.5,
+        "test_one_definition.py": 4.3, "test_serving_limits.py": 4.2, "test_verdicts.py": 4.1, "test_plan_zh.py": 3.9,
+        "test_plan_ask.py": 3.7, "test_cli.py": 3.5, "test_ask_pty.py": 3.5, "test_fast_paths.py": 3.3,
+        "test_plan.py": 3.3, "test_batch_folder.py": 3.2}
+"""The CPU seconds (user+sys, the processes a test starts included) of the files that cost most,
+measured test by test in one ``-n 0`` run on the 2-core machine (2026-12-02, 241 CPU-s in the
+tests in all; test_hostile_fifth's since its audits share their search); the ``answers`` group is
+ANSWER_MODULES together. Only their order matters."""
+
+
+def _cost(scope: str, tests: int) -> float:
+    """A work unit's expected CPU seconds: measured for the heavy files (COST), else its test count
+    times a typical test's (0.05 s). The scheduler hands out the costliest first, so the run does not
+    end waiting on one worker still running a heavy file handed out last (pytest-xdist's own order
+    is by test count: test_search_defers_to_rules, with 40 tests and 30 CPU-s, came near the end)."""
+    return COST.get(scope if scope == "answers" else Path(scope).name, 0.05 * tests)

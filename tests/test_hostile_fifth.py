@@ -21,6 +21,8 @@ from tests.clirun import gpuwise
 from tests.test_hostile_fourth import SMI, _seller
 from tests.test_hostile_more import one_line
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: one question's audits share its search
+
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
 WHERE = "used_cards[0].nvidia_smi (r.xml): not valid nvidia-smi XML: "
 

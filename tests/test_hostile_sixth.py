@@ -22,6 +22,8 @@ from gpuwise.yamlio import parse_yaml
 from tests.clirun import gpuwise
 from tests.test_hostile_more import one_line
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: one question's audits share its search
+
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
 

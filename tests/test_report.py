@@ -240,19 +240,42 @@ def test_audit_verdict_first_alternative_savings_and_cards():
     assert "Verdict: REJECT" in html_out
 
 
-def test_audit_card_fields_without_a_worded_row_are_shown_as_they_came():
-    """A used card is a typed record (results.UsedCard); a field the report has no worded row for
-    yet is listed by its name with its value, and a card no finding is about is "passed" when
-    something was measured on it, "could not check" when nothing was."""
+def test_every_used_card_field_is_worded_or_left_out_by_design():
+    """A used card is a typed record (results.UsedCard): each field is shown in a row of its own with a
+    label (fmt.CARD_FIELDS), inside another field's row (CARD_SHOWN_WITH) or left out by design
+    (CARD_INTERNAL), once; no row is a raw field name ("purchase | true"), in English or Chinese. A
+    card no finding is about is "passed" when something was measured on it, "could not check" when
+    nothing was. By hand: 10,240 MiB shown of 24,576 MiB claimed is 41.7%, "42%"."""
+    from gpuwise.render.fmt import CARD_FIELDS, CARD_INTERNAL, CARD_SHOWN_WITH, translations
+    from gpuwise.results import UsedCard
+
+    own = [k for k, _, _ in CARD_FIELDS]
+    within = [k for ks in CARD_SHOWN_WITH.values() for k in ks]
+    assert sorted(own + within + sorted(CARD_INTERNAL)) == sorted(UsedCard.model_fields)  # each field once
+    assert CARD_SHOWN_WITH.keys() <= set(own)
+    zh = translations("zh")
+    assert [label for _, label, _ in CARD_FIELDS if not zh.gettext(label) or zh.gettext(label) == label] == []
     r = audit_result()
-    card = r.cards[1].model_copy(update={"serial": "X1", "gpus_in_report": 3, "months_to_sale": 14})
-    out = report.render(r.model_copy(update={"cards": [card]}), "text", detail="full")
+    card = r.cards[1].model_copy(update={"serial": "X1", "gpus_in_report": 3, "gpu_index": 2, "months_to_sale": 14,
+                                         "memory_mib": 10240, "memory_ratio": 10240 / 24576, "gpu_temp_c": 71,
+                                         "gpu_slowdown_temp_c": 95})
+    shown = r.model_copy(update={"cards": [card]})
+    out = report.render(shown, "text", detail="full")
     assert "Card 1: X1: passed" in out
     assert re.search(r"Months from manufacture to sale\s+14", out)
-    assert re.search(r"gpus_in_report\s+3", out) and re.search(r"serial_given\s+true", out)
+    assert re.search(r"GPU of the nvidia-smi report judged\s+2 of 3", out)
+    assert re.search(r"Memory reported by nvidia-smi\s+10,240 MiB of 24,576 MiB claimed \(42%\)", out)
+    assert re.search(r"Memory type\s+GDDR6X, throttles at 110 °C", out)
+    assert "GPU temperature 71 °C (limit ? °C, slowdown 95 °C, shutdown ? °C)" in " ".join(out.split())
+    section = out[out.index("Card 1: X1"):]
+    for lang, text in (("en", section), ("zh", report.render(shown, "text", detail="full", lang="zh"))):
+        rows = {line.split()[0] for line in text.splitlines() if line.strip()}
+        assert rows & set(UsedCard.model_fields) == set(), lang
+    assert "GDDR6X，110 °C 时降频" in report.render(shown, "text", detail="full", lang="zh")
     blank = r.cards[2].model_copy(update={"serial": "X2"})
-    assert "Card 1: X2: could not check" in report.render(r.model_copy(update={"cards": [blank]}), "text",
-                                                          detail="full")
+    nothing = report.render(r.model_copy(update={"cards": [blank]}), "text", detail="full")
+    assert "Card 1: X2: could not check" in nothing
+    assert "Memory reported by nvidia-smi" not in nothing and "GPU temperature" not in nothing  # no report
 
 
 @pytest.mark.parametrize("verdict,label", [("approve", "APPROVE"), ("revise", "REVISE")])

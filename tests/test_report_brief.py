@@ -302,3 +302,21 @@ def test_json_keeps_the_contract_with_the_new_figures(training, serving):
     assert "cost_per_million_output_tokens" in data["estimate"]["gpu"]["serving"]
     data = json.loads(report.render(training, "json"))
     assert data["estimate"]["gpu"]["layout"]["tp"] >= 1 and data["estimate"]["gpu"]["fits_as_requested"] is True
+
+
+def test_the_users_own_limits_are_read_from_the_typed_question():
+    """The answer's rows beside the user's limits read the question the result echoes as the input
+    schema types it (views/base.py ``asked``), not its dict by key: examples/lora-70b.yaml sets a
+    budget of $20,000 and a deadline of 10 days; examples/inference-70b.yaml a throughput target
+    of 300 output tokens/s. An echo that is not a question gives no such rows."""
+    r = answer_of("recommend", EXAMPLES / "lora-70b.yaml")
+    led, tl = r.recommendation.ledger, r.recommendation.timeline
+    out = " ".join(report.render(r, "text").split())
+    assert f"Your budget ${led.total:,.0f} of $20,000 ({led.total / 20000:.0%})" in out
+    assert f"of 10.0 days ({tl.wall_days / 10:.0%})" in out
+    served = answer_of("recommend", EXAMPLES / "inference-70b.yaml")
+    got = served.recommendation.serving.throughput_tokens_per_s
+    assert f"Your throughput target {got:,.0f} of 300 output tokens/s" in " ".join(
+        report.render(served, "text").split())
+    odd = r.model_copy(update={"question": {"workload": {"task": "nonsense"}}})
+    assert "Your budget" not in report.render(odd, "text")

@@ -5,6 +5,7 @@ vocabulary, and the comparisons decide at their edges."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -383,17 +384,17 @@ def test_the_framework_figures_come_from_the_serving_table(kb):
     trt, vllm = kb.framework("tensorrt-llm"), kb.framework("vllm")
     a100, h100, mi300x = kb.gpus["a100-80gb-sxm"], kb.gpus["h100-80gb-sxm"], kb.gpus["mi300x"]
     fig = support_figures(trt, a100, "fp8")
-    assert (fig["framework_min_cc"], fig["precision_min_cc"], fig["precision_listed"]) == (8.0, 8.9, True)
-    assert support_figures(trt, mi300x, "bf16")["framework_vendor_listed"] is False
+    assert (fig.framework_min_cc, fig.precision_min_cc, fig.precision_listed) == (8.0, 8.9, True)
+    assert support_figures(trt, mi300x, "bf16").framework_vendor_listed is False
     amd = support_figures(vllm, mi300x, "bf16")
-    assert amd["framework_vendor_listed"] and amd["framework_min_cc"] == 0.0
+    assert amd.framework_vendor_listed and amd.framework_min_cc == 0.0
     # the rules and the estimator's own reading of the same entry agree on every GPU and precision
     for fw in (trt, vllm, kb.framework("llama.cpp")):
         for g in (a100, h100, mi300x, kb.gpus["rtx-4090"], kb.gpus["v100-32gb-sxm2"]):
             for precision in ("bf16", "fp8", "int4", "fp4"):
                 figs = support_figures(fw, g, precision)
                 cc = float(g.compute_capability) if g.compute_capability else 0.0
-                fact = {**SERVED, **figs, "cc": cc}
+                fact = {**SERVED, **dataclasses.asdict(figs), "cc": cc}
                 sup = support(fw, g, precision)
                 got = fired(fact)
                 assert ("CMP-FRAMEWORK-GPU" in got) is (not sup.gpu_ok), (fw.id, g.id, precision)

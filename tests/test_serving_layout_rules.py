@@ -157,3 +157,26 @@ def test_a_house_rule_keeping_copies_small_keeps_them_small(kb, tmp_path):
     for n in (2, 4, 8):
         s = SV.choose(house, g, n)
         assert s.allowed and s.layout.gpus_per_copy == 2, (n, s.layout)
+
+
+def test_the_plan_sizes_a_service_within_the_copy_rule(tmp_path):
+    """gpuwise plan sizes a service with the same verdict: built in, 405B int4 with ExLlama on RTX
+    4090s needs a copy over two servers, which CMP-FRAMEWORK-NODES refuses, so the service is left
+    unplaced with that rule as the reason (it was placed on 64 GPUs in copies of 16); under the house
+    rule that lets ExLlama span servers it is placed."""
+    from gpuwise.plan.build import plan
+
+    service = {"name": "chat-405b", "workload": {**EXLLAMA_405B["workload"], "prompt_tokens": 1000,
+                                                  "output_tokens": 300},
+               "cadence": {"continuous": True, "hours_per_day": 24},
+               "targets": {"requests_per_s": 0.2, "p95_ttft_ms": 20000}}
+    service["workload"].pop("context_len")
+    service["workload"].pop("concurrent_requests")
+    question = {"horizon_months": 3, "owned": [], "workloads": [service],
+                "constraints": {"acquisition": "either", "gpus": ["rtx-4090"]}}
+    built_in = plan(copy.deepcopy(question))
+    assert [u.workload for u in built_in.unplaced] == ["chat-405b"] and built_in.unplaced[0].months == [1, 2, 3]
+    assert "CMP-FRAMEWORK-NODES" in built_in.unplaced[0].reason
+    house = plan(copy.deepcopy(question), rules=_span_allowed(tmp_path))
+    placed = {(p.gpu, p.count) for m in house.months for p in m.placements}
+    assert placed and all(g == "rtx-4090" and n > 8 for g, n in placed)

@@ -8,6 +8,7 @@ whose target is scaled the same way -- never a second copy of a threshold in Pyt
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 
 import pytest
@@ -64,8 +65,8 @@ def test_the_serving_limits_are_the_rules_thresholds(kb, tmp_path):
     job = resolve(Requirements.model_validate(q), kb)
     fact = probe_fact(job, kb.gpus["l40s"])
     builtin = bounds.serving_limits(rulebook.load(None, kb.policy_values()), fact)
-    assert builtin == {"ttft_ms": 800, "tpot_ms": 60, "p95_ttft_s": 0.25, "p95_tpot_s": 0.05,
-                       "aggregate_tps": 1200, "max_requests_per_s": 3.5}
+    assert builtin == bounds.ServingBounds(ttft_ms=800, tpot_ms=60, p95_ttft_s=0.25, p95_tpot_s=0.05,
+                                           aggregate_tps=1200, max_requests_per_s=3.5)
     for name, house, moved in (("ttft", latency(3.0), {"ttft_ms": 2400, "tpot_ms": 180}),
                                ("p95-ttft", p95("ttft", 3.0), {"p95_ttft_s": 0.75}),
                                ("p95-tpot", p95("tpot", 0.5), {"p95_tpot_s": 0.025}),
@@ -74,10 +75,10 @@ def test_the_serving_limits_are_the_rules_thresholds(kb, tmp_path):
         d = tmp_path / name
         d.mkdir()
         got = bounds.serving_limits(rulebook.load(_house(d, house), kb.policy_values()), fact)
-        assert got == {**builtin, **moved}, name
+        assert got == dataclasses.replace(builtin, **moved), name
     none = resolve(Requirements.model_validate({"workload": {"task": "inference", "model": "llama-3.1-8b"}}), kb)
-    assert set(bounds.serving_limits(rulebook.load(None, kb.policy_values()),
-                                     probe_fact(none, kb.gpus["l40s"])).values()) == {None}  # no target, no limit
+    unset = bounds.serving_limits(rulebook.load(None, kb.policy_values()), probe_fact(none, kb.gpus["l40s"]))
+    assert set(dataclasses.astuple(unset)) == {None}  # no target, no limit
 
 
 def _by_candidate(result) -> dict:

@@ -9,6 +9,7 @@ import ast
 import dataclasses
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -235,3 +236,83 @@ def test_a_training_estimate_is_typed_and_reads_back_as_written(kb):
     dumped = serve.model_dump(mode="json")
     assert dumped["gpu"]["training"] == {} and dumped["gpu"]["layout"] is None
     assert EstimateResult.model_validate(dumped).model_dump(mode="json") == dumped
+
+
+# ------------------------------------------------------------- below the results: function returns
+NUMBER_DICTS_BY_DESIGN = {
+    "gpuwise/estimators/memory.py:breakdown": "bytes by memory part (results.MEMORY_PARTS), the JSON's breakdown",
+    "gpuwise/estimators/serving/layout.py:as_dict": "a serving layout as the JSON writes it",
+    "gpuwise/estimators/step_time.py:as_dict": "a step's (a step's traffic's) figures as a formula's operands",
+}
+"""Functions returning a string-keyed dict of numbers to another module by nature: a breakdown by
+part name, operands by name, a layout as the JSON writes it."""
+
+_NUMBER = {"int", "float", "bool", "None", "Number"}
+
+
+def _number_dict(node: ast.expr | None) -> bool:
+    """``dict[str, V]`` where ``V`` is made only of int, float, bool, None (a union of them)."""
+    if node is None:
+        return False
+    text = ast.unparse(node).strip("'\"").replace(" ", "")
+    if not (text.startswith("dict[str,") and text.endswith("]")):
+        return False
+    return set(text[len("dict[str,"):-1].split("|")) <= _NUMBER
+
+
+def _number_dict_returns() -> dict[str, set[str]]:
+    """``path:function`` of each function returning a dict of numbers -> the other modules that import
+    it or read it as an attribute (a bare name elsewhere is that module's own function)."""
+    made: dict[str, str] = {}
+    names: dict[Path, set[str]] = {}
+    for path in sources.modules():
+        rel = path.relative_to(ROOT).as_posix()
+        seen = names[path] = set()
+        for node in ast.walk(sources.tree(path)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _number_dict(node.returns):
+                made[f"{rel}:{node.name}"] = node.name
+            elif isinstance(node, ast.Attribute):
+                seen.add(node.attr)
+            elif isinstance(node, ast.ImportFrom):
+                seen.update(a.name for a in node.names)
+    out: dict[str, set[str]] = {}
+    for where, name in made.items():
+        home = where.split(":")[0]
+        out[where] = {p.relative_to(ROOT).as_posix() for p, seen in names.items()
+                      if name in seen and p.relative_to(ROOT).as_posix() != home}
+    return out
+
+
+def test_no_dict_of_numbers_is_returned_across_a_module():
+    """Below the results (issue 21 item 2): a function that hands another module a string-keyed dict
+    of figures (the support figures, the data-parallel traffic, the serving limits, a run's suggested
+    changes) returns a frozen record instead. A public function returning one, or a private one named
+    in another module, fails here unless it is listed by design."""
+    found = _number_dict_returns()
+    crossing = {w for w, users in found.items() if not w.split(":")[1].startswith("_") or users}
+    assert crossing - NUMBER_DICTS_BY_DESIGN.keys() == set(), "return a frozen record (gpuwise/frozen.py)"
+    assert NUMBER_DICTS_BY_DESIGN.keys() <= found.keys(), "gone: remove it from NUMBER_DICTS_BY_DESIGN"
+
+
+def test_the_number_dict_check_can_fail():
+    tree = ast.parse("def f() -> dict[str, float | None]: ...\ndef g() -> dict[str, Any]: ...\n"
+                     "def h() -> 'dict[str, bool | int]': ...\ndef k() -> dict[str, list[float]]: ...")
+    assert [n.name for n in tree.body if _number_dict(n.returns)] == ["f", "h"]
+
+
+def test_no_view_reads_the_echoed_input_by_key():
+    """The views read what the user asked through the typed question (views/base.py ``asked``), not the
+    echoed ``question``/``proposal``/``workload`` dict by key; the question table lists the echo whole."""
+    echoes = {"question", "proposal", "workload"}
+    hits = []
+    for path in sources.modules(ROOT / "gpuwise" / "render"):
+        for node in ast.walk(sources.tree(path)):
+            target = None
+            if isinstance(node, ast.Subscript):
+                target = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+                target = node.func.value
+            if (isinstance(target, ast.Attribute) and target.attr in echoes) or (
+                    isinstance(target, ast.Name) and target.id in echoes):
+                hits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert hits == []

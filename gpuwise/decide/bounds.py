@@ -607,7 +607,21 @@ LEAST_FIELDS = ("aggregate_tps", "max_requests_per_s")
 """The figures a service must reach at least: the throughput at the load, the rate served."""
 
 
-def serving_limits(book: Rulebook, known: dict[str, Any]) -> dict[str, float | None]:
+@frozen
+class ServingBounds:
+    """The limits the rules in force set on a service, by the fact field each limits (None: no
+    rule limits it): at most ``ttft_ms``/``tpot_ms`` at the load and ``p95_ttft_s``/``p95_tpot_s``
+    at a request rate; at least ``aggregate_tps`` at the load and ``max_requests_per_s`` served."""
+
+    ttft_ms: float | None
+    tpot_ms: float | None
+    p95_ttft_s: float | None
+    p95_tpot_s: float | None
+    aggregate_tps: float | None
+    max_requests_per_s: float | None
+
+
+def serving_limits(book: Rulebook, known: dict[str, Any]) -> ServingBounds:
     """The limits the rules in force set on a service with these fields (a GPU and a job), by
     figure: the largest time to first token and per output token at the load (``ttft_ms``,
     ``tpot_ms``) and at a request rate (``p95_ttft_s``, ``p95_tpot_s``) the latency rules let
@@ -623,4 +637,4 @@ def serving_limits(book: Rulebook, known: dict[str, Any]) -> dict[str, float | N
     for name in LEAST_FIELDS:
         got = floor_in_force(book, known, frozenset((name,)))
         out[name] = None if got is None else got[0]
-    return out
+    return ServingBounds(**out)

@@ -61,10 +61,10 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     candidates = [candidate_out(con, outcome, k, r.ranks.get(k), scores.get(k)) for k in con.options
                   if not k.startswith("proposed")]
     candidates.sort(key=lambda c: (c.rank is None, c.rank or 0, c.gpu, c.count, c.acquisition or ""))
-    findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key))
-    if blocking:  # the candidates' blockers said once per rule, with its counts (the job's stay as they are)
-        findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key),
-                                    lambda key, f: f.severity != "blocker" or not _per_subject(key))
+    # with no answer, the candidates' blockers are said once per rule, with its counts (the job's stay)
+    findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key),
+                                lambda key, f: not blocking or f.severity != "blocker" or not _per_subject(key))
+    if blocking:
         findings = sorted(findings + rejected_by(con, outcome, blocking), key=lambda f: SEVERITY_ORDER[f.severity])
     estimate = None
     steps: list[StepSummary] = []

@@ -248,8 +248,11 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None) -> dict[str, Any
         return dict(_NO_SERVING)
     fw = job.kb.framework(sv.framework)
     sup = sv.support
+    fig = support_figures(fw, gpu, job.w.precision)
     return {"copy_gpus": int(sv.layout.gpus_per_copy), "framework_spans_servers": bool(fw.multi_node),
-            **support_figures(fw, gpu, job.w.precision),
+            "framework_vendor_listed": fig.framework_vendor_listed, "framework_min_cc": fig.framework_min_cc,
+            "precision_listed": fig.precision_listed, "precision_min_cc": fig.precision_min_cc,
+            "precision_units": fig.precision_units,
             "framework_reason": str(sup.detail or sup.reason or "none"),
             "framework_reason_phrases": phrase_json(sup.detail_phrases),
             "max_concurrent_sequences": _n(sv.max_concurrent_sequences),

@@ -104,10 +104,10 @@ def _serving(book: Rulebook, job: Job, gpu: Any, count: int) -> Limits:
 
         w = job.w
         asked = getattr(w, "requests_per_s", None)
-        got = job.memo[key] = Limits(ttft_ms=lim["ttft_ms"], tpot_ms=lim["tpot_ms"],
-                                     tokens_per_s=least(lim["aggregate_tps"], w.target_tokens_per_s) or 0.0,
-                                     requests_per_s=least(lim["max_requests_per_s"], asked),
-                                     p95_ttft_s=lim["p95_ttft_s"], p95_tpot_s=lim["p95_tpot_s"])
+        got = job.memo[key] = Limits(ttft_ms=lim.ttft_ms, tpot_ms=lim.tpot_ms,
+                                     tokens_per_s=least(lim.aggregate_tps, w.target_tokens_per_s) or 0.0,
+                                     requests_per_s=least(lim.max_requests_per_s, asked),
+                                     p95_ttft_s=lim.p95_ttft_s, p95_tpot_s=lim.p95_tpot_s)
     return got
 
 

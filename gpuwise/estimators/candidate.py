@@ -459,13 +459,13 @@ def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float |
     return L.timeline(parts, ev.count, billed), setup, run
 
 
-def _server_units(kb: Any, gpu_id: str, count: int) -> dict[str, bool | int]:
-    """How ``count`` GPUs fall into the whole servers the GPU is sold in, for the rules to judge:
-    whether it is sold only in servers, whether the count is a size sold, and the GPUs left over
-    past whole servers of the largest size (0 when not sold in servers)."""
+def _server_units(kb: Any, gpu_id: str, count: int) -> tuple[bool, bool, int]:
+    """How ``count`` GPUs fall into the whole servers the GPU is sold in, for the rules to judge
+    (``Market.buy_in_servers``, ``buy_size_listed``, ``buy_past_whole_servers``): whether it is sold
+    only in servers, whether the count is a size sold, and the GPUs left over past whole servers of
+    the largest size (0 when not sold in servers)."""
     sizes = K.server_sizes(kb.prices, gpu_id)
-    return {"buy_in_servers": bool(sizes), "buy_size_listed": count in sizes,
-            "buy_past_whole_servers": count % max(sizes) if sizes else 0}
+    return bool(sizes), count in sizes, count % max(sizes) if sizes else 0
 
 
 def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,
@@ -599,10 +599,12 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         spot_rent_usd=K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
         currency=c.currency, usd_cny=rate)
     circuit = kb.tco.hosting["office"].circuit_kw if kb.tco.hosting and "office" in kb.tco.hosting else None
+    in_servers, size_listed, past_whole = _server_units(kb, ev.gpu.id, ev.count)
     ev.market = Market(
         market=market, listed=mk is not None, sold_in_china=mk.sold_in_china if mk else None,
         china_part=bool(mk.china_part) if mk else False, china_rule=mk.rule if mk else "",
-        **_server_units(kb, ev.gpu.id, ev.count), buy_unavailable=tuple(why_not or ()),
+        buy_in_servers=in_servers, buy_size_listed=size_listed, buy_past_whole_servers=past_whole,
+        buy_unavailable=tuple(why_not or ()),
         buy_condition=plan.condition if plan else None, buy_condition_asked=condition,
         buy_sold_as=plan.sold_as if plan else None, buy_units=plan.units if plan else None,
         buy_unit_gpus=plan.unit_gpus if plan else None, buy_nodes=plan.nodes if plan else None,

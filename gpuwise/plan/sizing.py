@@ -17,7 +17,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
-from ..decide.verdicts import LATENCY, TIME, Verdict, judge, plan_within, rejected_on, rejected_reading
+from ..decide.verdicts import COPY, LATENCY, TIME, Verdict, judge, plan_within, rejected_on, rejected_reading
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
@@ -255,6 +255,12 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook)
             last_reason = (Why("software", said) if said else
                            why("software", "plan.why.ruled_out", rule=unsupported[0],
                                title=[("", "rule.title", {"title": book.rules[unsupported[0]].title})]))
+            break
+        spans = rejected_reading(book, verdict, COPY)
+        if spans:  # its copy spans more servers than the rules let the framework (CMP-FRAMEWORK-NODES): the
+            # smallest copy that fits is already that large, and more GPUs do not make it smaller
+            last_reason = why("software", "plan.why.ruled_out", rule=spans[0],
+                              title=[("", "rule.title", {"title": book.rules[spans[0]].title})])
             break
         cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
             else float(sv.max_throughput_concurrency or 0.0)

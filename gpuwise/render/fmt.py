@@ -85,14 +85,18 @@ TERM_LABELS = {
 }
 DATE_LABELS = {"oldest": N_("Oldest dated figure"), "newest": N_("Newest dated figure")}
 CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
-    # key in the audit's card dict, label, how to show it ("text", "count", "ratio", "bool", "match")
+    # a field of the audit's used card (results.UsedCard), its row's label, how to show it: "text", "count",
+    # "ratio", "pct", "bool", "match"; "smi-" before one: only with an nvidia-smi report; the others show the
+    # field with those of CARD_SHOWN_WITH it names
     ("serial", N_("Serial"), "text"),
+    ("serial_in_report", N_("Serial in the nvidia-smi report"), "serial-report"),
+    ("gpu_index", N_("GPU of the nvidia-smi report judged"), "report-gpu"),
     ("product_name", N_("Product reported by nvidia-smi"), "text"),
     ("product_matches", N_("Product matches the proposal"), "match"),
+    ("memory_mib", N_("Memory reported by nvidia-smi"), "memory"),
+    ("mem_type", N_("Memory type"), "mem-type"),
     ("manufactured", N_("Manufactured"), "text"),
-    ("purchased", N_("Purchased"), "text"),
     ("months_to_sale", N_("Months from manufacture to sale"), "count"),
-    ("age_months", N_("Months from manufacture to sale"), "count"),
     ("fan_cv", N_("Fan speed variation under load (CV)"), "ratio"),
     ("fan_swing", N_("Fan speed swing under load, of the mean"), "pct"),
     ("power_cv", N_("Power draw variation under load (CV)"), "ratio"),
@@ -103,21 +107,33 @@ CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("remapped_rows", N_("Remapped memory rows"), "smi-count"),
     ("pending", N_("Memory repair pending"), "smi-bool"),
     ("remap_failure", N_("Row remapping failed"), "smi-bool"),
+    ("remap_banks_exhausted", N_("Memory banks with no spare rows left"), "smi-count"),
     ("uncorrectable_ecc", N_("Uncorrectable ECC errors"), "smi-count"),
     ("correctable_ecc", N_("Correctable ECC errors"), "smi-count"),
-    ("pcie", N_("PCIe link"), "pcie"),
-    ("power_limit", N_("Power limit"), "power"),
+    ("link_gen", N_("PCIe link"), "pcie"),
+    ("pcie_replays", N_("PCIe replays since the driver loaded"), "smi-count"),
+    ("power_limit_w", N_("Power limit"), "power"),
     ("app_clocks_off_mhz", N_("Clocks off their defaults, MHz"), "smi-count"),
     ("throttle_reasons", N_("Active clock limiters"), "text"),
+    ("gpu_temp_c", N_("GPU temperature"), "gpu-temp"),
+    ("mem_temp_c", N_("Memory temperature"), "mem-temp"),
     ("vbios", N_("VBIOS"), "text"),
-    ("vbios_version", N_("VBIOS"), "text"),
 )
-CARD_INTERNAL = {  # readings and flags the rules compare; the rows above already show what they come from
-    "card", "gpu", "consumer", "has_dates", "throttling", "reason_hw_slowdown", "reason_hw_thermal_slowdown",
-    "reason_hw_power_brake", "reason_sw_thermal_slowdown", "link_width", "link_width_max", "link_gen",
-    "link_gen_max", "power_limit_w", "default_power_limit_w", "pstate", "gpu_idle_known",
-    "gpu_idle", "fan_samples", "power_samples", "status",
-    "verdict",
+CARD_SHOWN_WITH = {  # fields shown in another field's row (the row's key: what the row reads besides its own)
+    "serial_in_report": ("report_serial",), "gpu_index": ("gpus_in_report",),
+    "memory_mib": ("claimed_memory_mib", "memory_ratio"), "mem_type": ("mem_throttle_c",),
+    "link_gen": ("link_width", "link_width_max", "link_gen_max"), "power_limit_w": ("default_power_limit_w",),
+    "gpu_temp_c": ("gpu_temp_limit_c", "gpu_slowdown_temp_c", "gpu_shutdown_temp_c"),
+    "mem_temp_c": ("mem_temp_limit_c",),
+}
+CARD_INTERNAL = {  # what the rules compare and the report shows elsewhere, or not at all: left out by design
+    "card",  # the card's number: the section's title
+    "purchase", "segment", "consumer",  # the proposal's way and the GPU claimed: the report's head says them
+    "primary", "has_dates", "serial_given", "judged_all",  # which fact judges what: the rules' bookkeeping
+    "throttling", "reason_hw_slowdown", "reason_hw_thermal_slowdown", "reason_hw_power_brake",
+    "reason_sw_thermal_slowdown",  # the clock limiters' row says them
+    "pstate", "gpu_idle_known", "gpu_idle",  # whether the readings were taken under load: the rules' findings say
+    "fan_samples", "power_samples",  # in the variation rows ("from 4 readings")
 }
 CARD_STATUS = {"ok": N_("passed"), "pass": N_("passed"), "passed": N_("passed"), "suspect": N_("suspect"),
                "warn": N_("suspect"), "warning": N_("suspect"), "fail": N_("failed"), "failed": N_("failed"),

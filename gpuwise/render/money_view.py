@@ -6,13 +6,16 @@ uses of them. Every figure is quoted from the records; nothing here adds up mone
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ..ledger import Ledger, Timeline
 from ..results_serving import ServingOut
 from . import words
 from .fmt import Fmt, table
+
+if TYPE_CHECKING:
+    from ..inputs.requirements import Requirements
 
 
 def kind_label(_: Callable[..., str], kind: str) -> str:
@@ -84,31 +87,29 @@ def timeline_table(f: Fmt, _: Callable[..., str], tl: Timeline) -> dict[str, Any
     return table([_("Part"), _("Hours")], rows, right=(1,))
 
 
-def constraint_rows(f: Fmt, _: Callable[..., str], question: dict[str, Any], led: Ledger | None,
+def constraint_rows(f: Fmt, _: Callable[..., str], asked: Requirements | None, led: Ledger | None,
                     tl: Timeline | None, serving: ServingOut | None) -> list[list[str]]:
     """The user's own limits beside what the answer uses of them: budget, deadline, throughput and
-    latency targets, each only when the question states it."""
-    c, w = question.get("constraints") or {}, question.get("workload") or {}
+    latency targets, each only when the question (``asked``) states it."""
+    if asked is None:
+        return []
+    c, w = asked.constraints, asked.workload
     rows: list[list[str]] = []
-    budget = c.get("budget_usd")
-    if budget and led is not None:
+    if c.budget_usd and led is not None:
         rows.append([_("Your budget"), _("%(used)s of %(limit)s (%(pct)s)", used=f.money(led.total),
-                                         limit=f.money(budget), pct=f.pct(led.total / budget))])
-    deadline = c.get("deadline_days")
-    if deadline and tl is not None and w.get("task") != "inference":
+                                         limit=f.money(c.budget_usd), pct=f.pct(led.total / c.budget_usd))])
+    if c.deadline_days and tl is not None and w.task != "inference":
         rows.append([_("Your deadline"), _("%(used)s of %(limit)s (%(pct)s)", used=f.days(tl.wall_days),
-                                           limit=f.days(deadline), pct=f.pct(tl.wall_days / deadline))])
+                                           limit=f.days(c.deadline_days), pct=f.pct(tl.wall_days / c.deadline_days))])
     sv = serving
-    target = w.get("target_tokens_per_s")
-    got = sv.throughput_tokens_per_s if sv is not None else None
-    if target and got is not None:
-        rows.append([_("Your throughput target"), _("%(got)s of %(want)s output tokens/s", got=f.num(got, 0),
-                                                    want=f.num(target, 0))])
-    for key, value, label in (("max_ttft_ms", sv.ttft_s if sv is not None else None,
-                               _("Your time-to-first-token target")),
-                              ("max_tpot_ms", sv.tpot_s if sv is not None else None,
-                               _("Your time-per-output-token target"))):
-        limit = w.get(key)
+    if sv is None:
+        return rows
+    if w.target_tokens_per_s:
+        rows.append([_("Your throughput target"), _("%(got)s of %(want)s output tokens/s",
+                                                    got=f.num(sv.throughput_tokens_per_s, 0),
+                                                    want=f.num(w.target_tokens_per_s, 0))])
+    for limit, value, label in ((w.max_ttft_ms, sv.ttft_s, _("Your time-to-first-token target")),
+                                (w.max_tpot_ms, sv.tpot_s, _("Your time-per-output-token target"))):
         if limit and value is not None:
             rows.append([label, _("%(got)s ms, at most %(want)s ms", got=f.num(value * 1000, 0),
                                   want=f.num(limit, 0))])

@@ -80,23 +80,35 @@ def peak_tflops(gpu: Gpu, kind: str) -> float:
     return C.peak_for(gpu, "bf16").tflops
 
 
-def support_figures(fw: Framework, gpu: Gpu, precision: str) -> dict[str, bool | float]:
-    """What knowledge/serving.yaml says of ``fw`` serving ``precision`` on ``gpu``, as the rules
-    compare it (CMP-FRAMEWORK-GPU, CMP-FRAMEWORK-PRECISION): the lookups (vendor listed, precision
-    loaded for the vendor, the units its matmuls or their fallback need) and the compute-capability
+@frozen(slots=True)
+class SupportFigures:
+    """What knowledge/serving.yaml says of a framework serving a precision on a GPU, as the rules
+    compare it (CMP-FRAMEWORK-GPU, CMP-FRAMEWORK-PRECISION): the lookups and the compute-capability
     floors that apply (0 where none does: not a CUDA device, or no floor listed)."""
+
+    framework_vendor_listed: bool  # the GPU's vendor is one the framework runs on
+    framework_min_cc: float  # the framework's CUDA build's floor
+    precision_listed: bool  # the framework loads the precision, for this vendor
+    precision_min_cc: float  # the floor of the precision's kernels
+    precision_units: bool  # the GPU has the units its matmuls (or their fallback) need
+
+
+def support_figures(fw: Framework, gpu: Gpu, precision: str) -> SupportFigures:
+    """:class:`SupportFigures` of ``fw`` serving ``precision`` on ``gpu``: the lookups (vendor
+    listed, precision loaded for the vendor, the units its matmuls or their fallback need) and the
+    compute-capability floors that apply."""
     cc = _cc(gpu)
     cuda = gpu.vendor == "nvidia" and cc is not None
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
     units = fp is not None and (has_units(gpu, fp.compute)
                                 or bool(fp.fallback_compute and has_units(gpu, fp.fallback_compute)))
-    return {
-        "framework_vendor_listed": gpu.vendor in fw.vendors,
-        "framework_min_cc": float(fw.min_compute_capability) if cuda else 0.0,
-        "precision_listed": fp is not None and (fp.vendors is None or gpu.vendor in fp.vendors),
-        "precision_min_cc": float(fp.min_compute_capability or 0.0) if cuda and fp is not None else 0.0,
-        "precision_units": units,
-    }
+    return SupportFigures(
+        framework_vendor_listed=gpu.vendor in fw.vendors,
+        framework_min_cc=float(fw.min_compute_capability) if cuda else 0.0,
+        precision_listed=fp is not None and (fp.vendors is None or gpu.vendor in fp.vendors),
+        precision_min_cc=float(fp.min_compute_capability or 0.0) if cuda and fp is not None else 0.0,
+        precision_units=units,
+    )
 
 
 def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> Support:
@@ -110,12 +122,12 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> 
     weight_only = False
     gpu_ok, prec_ok, reason = True, True, "ok"
     detail: Phrase = ("", "serve.ok", {})
-    if not fig["framework_vendor_listed"]:
+    if not fig.framework_vendor_listed:
         gpu_ok, reason = False, "gpu_vendor"
         detail = ("", "serve.gpu_vendor", {"fw": fw.name, "vendors": ", ".join(fw.vendors), "vendor": gpu.vendor})
-    elif cc < fig["framework_min_cc"]:
+    elif cc < fig.framework_min_cc:
         gpu_ok, reason = False, "gpu_compute_capability"
-        detail = ("", "serve.gpu_cc", {"fw": fw.name, "need": fig["framework_min_cc"], "gpu": gpu.name, "has": cc})
+        detail = ("", "serve.gpu_cc", {"fw": fw.name, "need": fig.framework_min_cc, "gpu": gpu.name, "has": cc})
     if fp is None:
         prec_ok = False
         if reason == "ok":
@@ -125,15 +137,15 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> 
                                                                                  "precision": precision})
     else:
         bad: tuple[str, Phrase] | None = None
-        if not fig["precision_listed"]:
+        if not fig.precision_listed:
             bad = ("precision_vendor", ("", "serve.precision_vendor", {"fw": fw.name, "precision": precision,
                                                                       "kernel": fp.kernel, "vendor": gpu.vendor}))
-        elif cc < fig["precision_min_cc"]:
+        elif cc < fig.precision_min_cc:
             bad = ("precision_compute_capability", ("", "serve.precision_cc", {
-                "fw": fw.name, "precision": precision, "kernel": fp.kernel, "need": fig["precision_min_cc"],
+                "fw": fw.name, "precision": precision, "kernel": fp.kernel, "need": fig.precision_min_cc,
                 "gpu": gpu.name, "has": cc}))
         elif not has_units(gpu, fp.compute):
-            if fig["precision_units"]:  # the fallback's units
+            if fig.precision_units:  # the fallback's units
                 compute, weight_only = fp.fallback_compute, True
             else:
                 bad = ("precision_hardware", ("", "serve.precision_hardware", {

@@ -17,7 +17,6 @@ from ...results import (
 from .. import money_view as MV
 from ..fmt import (
     CARD_FIELDS,
-    CARD_INTERNAL,
     CARD_STATUS,
     DASH,
     SEVERITY_ONE,
@@ -31,6 +30,9 @@ from ..fmt import (
 )
 from .charts import ChartsView
 from .steps import StepsView
+
+_SMI_ROWS = ("pcie", "power", "serial-report", "report-gpu", "memory", "mem-type", "gpu-temp", "mem-temp")
+"""Rows of fmt.CARD_FIELDS built from an nvidia-smi report's readings: left out without one."""
 
 
 class AuditView(StepsView, ChartsView):
@@ -174,52 +176,70 @@ class AuditView(StepsView, ChartsView):
         return self.f.sep.join(t for t in said if t)
 
     def _card_rows(self, card: UsedCard) -> list[list[str]]:
+        """A used card's checks, a row each (fmt.CARD_FIELDS): every field of the card is shown in a
+        row of its own or in another's (fmt.CARD_SHOWN_WITH), or left out by design (fmt.CARD_INTERNAL)."""
         f = self.f
         unknown = self._("not known")
         has_smi = card.has_smi
-        fields = type(card).model_fields
-
         known = _known
-        rows, seen = [], set()
+
+        def either(v: Any) -> Any:
+            return v if known(v) else "?"
+
+        rows = []
         for key, label, how in CARD_FIELDS:
             text = None
-            if how == "pcie":
-                w, wm, g, gm = card.link_width, card.link_width_max, card.link_gen, card.link_gen_max
-                if has_smi:
-                    text = self._("Gen %(gen)s x%(width)s (the card supports Gen %(gen_max)s x%(width_max)s)",
-                                  gen=g if known(g) else "?", width=w if known(w) else "?",
-                                  gen_max=gm if known(gm) else "?", width_max=wm if known(wm) else "?")
-            elif how == "power":
-                lim, default = card.power_limit_w, card.default_power_limit_w
-                if has_smi and known(lim):
-                    text = self._("%(limit)s W (default %(default)s W)", limit=format(lim, "g"),
-                                  default=format(default, "g") if known(default) else "?")
-            elif key in fields:
-                v = getattr(card, key)
-                seen.add(key)
-                if how.startswith("smi-") and not has_smi:
-                    continue
-                kind = how.removeprefix("smi-")
-                if kind == "text":
-                    text = input_text(v) if known(v) else None
-                elif kind == "bool":
-                    text = f.yes_no(bool(v))
-                elif kind == "match":
-                    text = {1: self._("yes"), 0: self._("no")}.get(v, unknown) if has_smi else None
-                elif not known(v):
-                    text = unknown
-                elif kind == "count":
-                    text = f.num(v, 0)
-                elif kind == "ratio":
-                    n = getattr(card, key.replace("_cv", "_samples"))
-                    text = self._("%(value)s from %(n)s readings", value=format(v, ".2f"), n=n) if n else \
-                        format(v, ".2f")
-                elif kind == "pct":
-                    text = f.pct(v)
+            v = getattr(card, key)
+            if (how.startswith("smi-") or how in _SMI_ROWS) and not has_smi:
+                continue
+            kind = how.removeprefix("smi-")
+            if kind == "pcie":
+                text = self._("Gen %(gen)s x%(width)s (the card supports Gen %(gen_max)s x%(width_max)s)",
+                              gen=either(card.link_gen), width=either(card.link_width),
+                              gen_max=either(card.link_gen_max), width_max=either(card.link_width_max))
+            elif kind == "power":
+                if known(v):
+                    text = self._("%(limit)s W (default %(default)s W)", limit=format(v, "g"),
+                                  default=format(card.default_power_limit_w, "g")
+                                  if known(card.default_power_limit_w) else "?")
+            elif kind == "serial-report":
+                text = ({1: self._("yes"), 0: self._("no")}.get(v, unknown) if not (v == 0 and card.report_serial)
+                        else self._("no: the report gives %(serial)s", serial=card.report_serial))
+            elif kind == "report-gpu":
+                if card.gpus_in_report > 1:  # one GPU in the report: nothing to say which
+                    text = self._("%(index)s of %(count)s", index=v, count=card.gpus_in_report)
+            elif kind == "memory":
+                text = self._("%(shown)s MiB of %(claimed)s MiB claimed (%(ratio)s)", shown=f.num(v, 0),
+                              claimed=f.num(card.claimed_memory_mib, 0), ratio=f.pct(card.memory_ratio)) \
+                    if known(v) and known(card.claimed_memory_mib) and known(card.memory_ratio) else unknown
+            elif kind == "mem-type":
+                if known(v):
+                    text = (self._("%(type)s, throttles at %(temp)s °C", type=v, temp=card.mem_throttle_c)
+                            if known(card.mem_throttle_c) else
+                            self._("%(type)s, no published throttle temperature", type=v))
+            elif kind == "gpu-temp":
+                text = self._("%(temp)s °C (limit %(limit)s °C, slowdown %(slowdown)s °C, shutdown %(shutdown)s °C)",
+                              temp=v, limit=either(card.gpu_temp_limit_c), slowdown=either(card.gpu_slowdown_temp_c),
+                              shutdown=either(card.gpu_shutdown_temp_c)) if known(v) else unknown
+            elif kind == "mem-temp":
+                text = (self._("%(temp)s °C (limit %(limit)s °C)", temp=v, limit=either(card.mem_temp_limit_c))
+                        if known(v) else unknown)
+            elif kind == "text":
+                text = input_text(v) if known(v) else None
+            elif kind == "bool":
+                text = f.yes_no(bool(v))
+            elif kind == "match":
+                text = {1: self._("yes"), 0: self._("no")}.get(v, unknown) if has_smi else None
+            elif not known(v):
+                text = unknown
+            elif kind == "count":
+                text = f.num(v, 0)
+            elif kind == "ratio":
+                n = getattr(card, key.replace("_cv", "_samples"))
+                text = self._("%(value)s from %(n)s readings", value=format(v, ".2f"), n=n) if n else \
+                    format(v, ".2f")
+            elif kind == "pct":
+                text = f.pct(v)
             if text is not None:
                 rows.append([self._(label), text])
-        for key in fields:  # anything the list above does not know yet, as it came
-            if key in seen or key in CARD_INTERNAL or key in {k for k, _, _ in CARD_FIELDS}:
-                continue
-            rows.append([key, input_text(getattr(card, key))])
         return rows

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...results import (
     CORE_STEPS,
@@ -36,6 +36,9 @@ from ..fmt import (
     pairs,
     table,
 )
+
+if TYPE_CHECKING:
+    from ...inputs.requirements import Requirements
 
 MONEY_FIELDS = {"constraints.budget_usd": "", "constraints.electricity_usd_per_kwh": "/kWh",
                 "acquisition.unit_price_usd": "", "acquisition.hourly_usd": "/h"}
@@ -69,6 +72,22 @@ class BaseView:
         self.full = detail == "full"
         self.fmt = fmt
         self.sources = self._rule_sources()
+
+    def asked(self) -> Requirements | None:
+        """The question a recommendation echoes (``question``), typed again by its input schema: what
+        the views read of it (the budget, the deadline, the targets). None for a result without one,
+        or an echo that is not a question (a hand-made or older JSON file's)."""
+        question = getattr(self.r, "question", None)
+        if not question:
+            return None
+        from pydantic import ValidationError
+
+        from ...inputs.requirements import Requirements
+
+        try:
+            return Requirements.model_validate({k: v for k, v in question.items() if k in Requirements.model_fields})
+        except ValidationError:
+            return None
 
     def _rule_sources(self) -> dict[str, str]:
         """Rule id -> source, from the result itself (its trace and findings): a report needs no

@@ -183,8 +183,7 @@ class RecommendView(StepsView, ChartsView):
                                                       cost=f.money(rec.total_cost_usd), months=format(months, "g"))])
         else:
             rows.append([self._("Total cost"), f.money(rec.total_cost_usd)])
-        rows += MV.constraint_rows(f, self._, self.r.question if isinstance(self.r, RecommendResult) else {},
-                                   led, tl, rec.serving)
+        rows += MV.constraint_rows(f, self._, self.asked(), led, tl, rec.serving)
         plan = self.training_plan(est, rec, cands or []) if rec.wall_days is not None else None
         if plan:
             rows += plan
