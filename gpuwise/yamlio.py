@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -186,10 +187,20 @@ def read_bytes(path: Path, *, what: str = "file") -> bytes:
         raise UserError(N_("cannot read: %(why)s"), values={"why": exc.strerror or exc}, where=str(path)) from None
     except ValueError as exc:  # e.g. an embedded NUL byte in the path
         raise UserError(N_("cannot read: %(reason)s"), where=str(path), values={"reason": exc}) from None
+    if not raw and _is_fifo(path):  # 'the file is empty' hid that no program was writing to it
+        raise UserError(N_("a named pipe (FIFO) that nothing wrote to"), where=str(path),
+                        hint=N_("give the file itself, or start the program that writes to the pipe"))
     if len(raw) > MAX_FILE_BYTES:
         raise UserError(N_("%(what)s is larger than the limit of %(max_file_bytes)s bytes"), where=str(path),
                         values={"what": what, "max_file_bytes": MAX_FILE_BYTES})
     return raw
+
+
+def _is_fifo(path: Path) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 _BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe", "utf-16-le"),

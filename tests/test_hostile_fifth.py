@@ -256,8 +256,8 @@ def test_a_fahrenheit_reading_out_of_range_is_refused_as_written() -> None:
 def test_the_hexadecimal_nvidia_smi_writes_is_text_not_a_number() -> None:
     """Where nvidia-smi writes hexadecimal (the bus id, ``pci_device_id``, ``board_id``), it is an
     identifier, kept as written, and refuses nothing."""
-    g = parse_nvidia_smi_xml(_gpu("<pci><pci_device_id>0x220410DE</pci_device_id></pci><board_id>0xc00</board_id>"
-                                  "<pci><replay_counter>0</replay_counter></pci>")).gpus[0]
+    g = parse_nvidia_smi_xml(_gpu("<pci><pci_device_id>0x220410DE</pci_device_id><replay_counter>0</replay_counter>"
+                                  "</pci><board_id>0xc00</board_id>")).gpus[0]  # one <pci>, as nvidia-smi writes
     assert g.pci_bus_id == "00000000:06:00.0" and g.pcie_replay_count == 0
 
 

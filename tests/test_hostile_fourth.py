@@ -36,7 +36,9 @@ def _seller(tmp_path: Path, xml: str, cards: int = 1) -> Path:
 
 def _with_gpus(n: int) -> str:
     text = SMI.read_text()
-    return text[: text.index("<gpu id=")] + "<gpu/>" * n + "</nvidia_smi_log>\n"
+    head = re.sub(r"<attached_gpus>\d+</attached_gpus>", f"<attached_gpus>{n}</attached_gpus>",
+                  text[: text.index("<gpu id=")])
+    return head + "<gpu/>" * n + "</nvidia_smi_log>\n"
 
 
 def test_a_report_of_thousands_of_gpus_is_refused_before_its_cards_are_judged(tmp_path: Path) -> None:
@@ -175,7 +177,7 @@ def _overlay(tmp_path: Path, name: str, body: str) -> str:
     ("runtime.yaml", "mfu:\n  ampere:\n    value: true\n", "runtime.yaml: mfu.ampere: "),  # an MFU of 1.0
     ("gpus.yaml", "gpus:\n  - id: rtx-4090\n    memory: {gb: yes}\n", "(id rtx-4090).memory: "),  # a 1 GB card
     ("prices.yaml", "gpus:\n  - id: rtx-4090\n    prices:\n      - {amount: true, condition: new, unit: card, "
-     "kind: street, as_of: 2026-02-01, source: mine}\n", "(id rtx-4090).prices[1]: "),  # a $1 card
+     "kind: street, as_of: 2026-02-01, source: mine}\n", "(id rtx-4090).prices[0]: "),  # a $1 card
 ])
 def test_a_yes_no_value_where_an_overlay_wants_a_number_is_one_line(tmp_path: Path, name: str, body: str,
                                                                      words: str) -> None:

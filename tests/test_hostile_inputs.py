@@ -1278,7 +1278,7 @@ def test_a_fifo_in_a_batch_is_an_error_for_that_file_not_a_hang(capsys, tmp_path
     code, out, err = cli(capsys, "audit", str(fifo), str(prop), "--format", "json")
     assert code == 2, err
     docs = [json.loads(line) for line in out.splitlines()]
-    assert docs[0]["file"] == str(fifo) and "empty" in docs[0]["error"]
+    assert docs[0]["file"] == str(fifo) and "a named pipe (FIFO) that nothing wrote to" in docs[0]["error"]
     assert docs[1]["verdict"] == "reject"
     assert len(err.splitlines()) == 1 and str(fifo) in err
 

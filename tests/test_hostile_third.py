@@ -26,7 +26,7 @@ def test_a_price_an_overlay_dates_after_today_is_refused(tmp_path: Path) -> None
     (tmp_path / "kb").mkdir()
     (tmp_path / "kb" / "prices.yaml").write_text(RTX % "2999-11-01")
     one_line(gpuwise("prices", "--knowledge", "kb", cwd=tmp_path),
-             "kb/prices.yaml", "gpus[17].prices[1].as_of", "2999-11-01 is after today")
+             "kb/prices.yaml", "gpus[0].prices[0].as_of", "2999-11-01 is after today")  # the overlay's own entry
     (tmp_path / "kb2").mkdir()
     (tmp_path / "kb2" / "prices.yaml").write_text(RTX % (dt.date.today() - dt.timedelta(days=1)).isoformat())
     assert gpuwise("prices", "--knowledge", "kb2", "--gpu", "rtx-4090", cwd=tmp_path).returncode == 0
@@ -64,7 +64,8 @@ def test_a_policy_number_with_an_exponent_is_that_number(tmp_path: Path) -> None
 def test_a_price_too_small_to_write_is_a_skipped_row(tmp_path: Path) -> None:
     """A CSV price of 1e-320 per hour was rounded to 0 when the overlay was written, and the offer
     schema's 'greater than 0' made it an internal error (exit 3). It is now a skipped row naming the
-    overlay's 6-decimal precision; the other rows are imported."""
+    overlay's floor of 0.001 an hour (round 7: 1e-300 an hour made every rental free); the other rows
+    are imported."""
     (tmp_path / "p.csv").write_text("gpu,gpus,price,spot_price\nH100 80GB SXM,8,1e-320,\n"
                                     "H100 80GB SXM,4,10,1e-9\nH100 80GB SXM,2,10,\n")
     r = gpuwise("prices", "import", "p.csv", "--provider", "mycloud", "-o", "ov", "--format", "json",
@@ -73,5 +74,5 @@ def test_a_price_too_small_to_write_is_a_skipped_row(tmp_path: Path) -> None:
     data = json.loads(r.stdout)
     assert [o["gpus"] for o in data["imported"]] == [2]
     assert [s["line"] for s in data["skipped"]] == [2, 3]
-    assert all("below 0.000001" in s["reason"] for s in data["skipped"])
+    assert all("an hour is below 0.001: no GPU rents for so little" in s["reason"] for s in data["skipped"])
     assert (tmp_path / "ov" / "clouds.yaml").is_file()

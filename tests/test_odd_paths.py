@@ -216,18 +216,26 @@ def test_an_overlay_with_a_non_finite_impossible_or_repeated_value_is_refused(ca
 
 
 def test_a_vanishing_overlay_price_gives_strict_json(capsys, tmp_path):
-    """A price of 1e-300 USD per GPU-hour is finite and positive: the answer costs ~0 and the JSON
-    holds no NaN or infinity (a cost per unit of anything must not divide by it)."""
+    """A price at the floor (0.001 USD per GPU-hour) is finite and positive: the answer costs ~0
+    and the JSON holds no NaN or infinity (a cost per unit of anything must not divide by it).
+    1e-300 is refused by its field (issue 26, hostile round 7: it made every rental free)."""
     kb = tmp_path / "kb"
     kb.mkdir()
-    (kb / "clouds.yaml").write_text("schema_version: 1\ngpu_hour_prices:\n  - {provider: lambda, gpu: h100-80gb-sxm,"
-                                    " usd_per_gpu_hour: 1.0e-300, as_of: 2026-11-01, source: lambda.ai/pricing}\n")
     r = tmp_path / "r.yaml"
     r.write_text(REQ)
+    for price in ("1.0e-300", "0.0009"):
+        (kb / "clouds.yaml").write_text("schema_version: 1\ngpu_hour_prices:\n  - {provider: lambda, "
+                                        f"gpu: h100-80gb-sxm, usd_per_gpu_hour: {price}, as_of: 2026-11-01, "
+                                        "source: lambda.ai/pricing}\n")
+        one_line(*cli(capsys, "recommend", str(r), "--knowledge", str(kb)),
+                 "clouds.yaml: gpu_hour_prices[0].usd_per_gpu_hour: ", "an hour is below 0.001")
+    (kb / "clouds.yaml").write_text("schema_version: 1\ngpu_hour_prices:\n  - {provider: lambda, gpu: h100-80gb-sxm,"
+                                    " usd_per_gpu_hour: 0.001, as_of: 2026-11-01, source: lambda.ai/pricing}\n")
     code, out, err = cli(capsys, "recommend", str(r), "--knowledge", str(kb), "--format", "json")
     assert code == 0, err
     rec = strict_json(out)["recommendation"]
-    assert rec["gpu"] == "h100-80gb-sxm" and rec["acquisition"] == "rent" and 0 <= rec["total_cost_usd"] < 1e-290
+    # 8 GPUs x 0.001 $/GPU-hour x a few hours: cents
+    assert rec["gpu"] == "h100-80gb-sxm" and rec["acquisition"] == "rent" and 0 < rec["total_cost_usd"] < 1
 
 
 # ----------------------------------------------------------------------------- output paths

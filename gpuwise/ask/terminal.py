@@ -171,6 +171,9 @@ class _Asker:
     def say(self, text: str, style: str = "") -> None:
         from rich.markup import escape
 
+        from ..render.output import escape_controls
+
+        text = escape_controls(text)  # an answers file's '\x1b[2J' in a complaint cleared the screen
         # the terminal wraps, not rich: a file name longer than the width stays whole for copy and paste
         self.console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), soft_wrap=True)
 

@@ -37,6 +37,7 @@ import math
 import operator
 import os
 import re
+import stat
 import string
 from dataclasses import field
 from pathlib import Path
@@ -141,6 +142,12 @@ class RuleFile(BaseModel):
     def _not_true(cls, v: Any) -> Any:
         if isinstance(v, bool):  # `true` equals 1
             raise Said(N_("must be the number 1, not %(v)s"), v=str(v).lower())
+        if isinstance(v, str):  # a quoted plain decimal is the number in every data file (docs/formats.md)
+            from ..inputs.notation import number_text
+
+            number = number_text(v)  # '0x1', '１': refused, saying what they meant
+            if number is not None and math.isfinite(number):
+                return int(number) if number == int(number) else number
         return v
 
 
@@ -230,16 +237,17 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
 
     for cond in [*rule.when, *rule.any]:
         if len(cond) != 3:
-            raise Said(N_("condition %(cond)s must be [field, op, value]"), cond=f"{cond!r}")
+            raise Said(N_("condition %(cond)s must be [field, op, value]"), cond=_clip(cond))  # 3,000 items: clipped
         name, op, value = cond
         if not isinstance(name, str):
-            raise Said(N_("condition %(cond)s: the field must be a name"), cond=f"{cond!r}")
+            raise Said(N_("condition %(cond)s: the field must be a name"), cond=_clip(cond))
         known(name, Term(N_("a condition")))
         if op not in OPS and op != "in":
-            raise Said(N_("unknown operator '%(op)s' in %(cond)s (use one of %(value)s)"), op=op, cond=f"{cond!r}",
+            raise Said(N_("unknown operator '%(op)s' in %(cond)s (use one of %(value)s)"), op=str(op)[:20],
+                       cond=_clip(cond),
                        value=', '.join([*OPS, 'in']))
         if op == "in" and not isinstance(value, list):
-            raise Said(N_("'in' needs a list in %(cond)s"), cond=f"{cond!r}")
+            raise Said(N_("'in' needs a list in %(cond)s"), cond=_clip(cond))
         if op != "in" and isinstance(value, list):
             raise Said(N_("a list is a value for 'in' only, not for '%(op)s', in %(cond)s"), op=op, cond=_clip(cond))
         for item in value if op == "in" else [value]:
@@ -698,7 +706,18 @@ def _house_paths(house: Path) -> list[Path]:
     """The rule files of a ``--rules`` directory; a directory that cannot be listed (missing, a
     link loop, unreadable, not a directory) is a one-line error."""
     names = list_directory(house, "--rules", "rule files (*.yaml)", RuleError)
-    return sorted(house / n for n in names if n.endswith((".yaml", ".yml")) and not n.startswith("."))
+    paths = sorted(house / n for n in names if n.endswith((".yaml", ".yml")) and not n.startswith("."))
+    for path in paths:  # a FIFO read as empty was 'expected a mapping'; a dangling link 'no such file'
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            raise RuleError(N_("a link to nothing (dangling symbolic link)"), where=str(path)) from None
+        except (OSError, ValueError):  # a link loop, a permission: reading it says which
+            continue
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise RuleError(N_("is %(kind)s, not a YAML file"), where=str(path), values={"kind": kind})
+    return paths
 
 
 def _load(house: Path | None, policy: dict[str, Any]) -> Rulebook:

@@ -291,6 +291,36 @@ def _temp(node: ET.Element | None, path: str) -> int | None:
     return None if value is None else int(value)
 
 
+def _gpu_thresholds(temp: ET.Element | None) -> dict[str, int | None]:
+    """The GPU's shutdown, slowdown and max operating temperatures, in degrees C.
+
+    Drivers give them as temperatures (``gpu_temp_max_threshold`` 98 C ...) or, on Ada and later
+    boards with newer drivers (575 on an RTX 4070 Laptop GPU), relative to the GPU's T.Limit:
+    ``gpu_temp_tlimit`` is the current margin to it (NVML: "thermal margin temperature, distance
+    to nearest slowdown threshold"; NVIDIA's NVML reference marks the absolute thresholds as no
+    longer the preferred interface on Ada and later) and ``gpu_temp_*_tlimit_threshold`` are margins
+    (``-12 C`` shutdown, ``-2 C`` slowdown, ``0 C`` max operating). Read only as margins, such a
+    report had no limit, and a hot Ada card raised no finding. Where the temperatures are absent
+    they are worked out: limit = current temperature + margin, threshold = limit - its margin
+    (41 C + 46 C margin = 87 C; slowdown 87 - (-2) = 89 C, shutdown 87 - (-12) = 99 C)."""
+    shutdown = _temp(temp, "gpu_temp_max_threshold")
+    slowdown = _temp(temp, "gpu_temp_slow_threshold")
+    max_op = _temp(temp, "gpu_temp_max_gpu_threshold")
+    if None in (shutdown, slowdown, max_op):
+        now, margin = _temp(temp, "gpu_temp"), _temp(temp, "gpu_temp_tlimit")
+        if now is not None and margin is not None:
+            limit = now + margin
+
+            def at(path: str) -> int | None:
+                own = _temp(temp, path)
+                return None if own is None else limit - own
+
+            shutdown = shutdown if shutdown is not None else at("gpu_temp_max_tlimit_threshold")
+            slowdown = slowdown if slowdown is not None else at("gpu_temp_slow_tlimit_threshold")
+            max_op = max_op if max_op is not None else at("gpu_temp_max_gpu_tlimit_threshold")
+    return {"gpu_shutdown_temp_c": shutdown, "gpu_slowdown_temp_c": slowdown, "gpu_max_operating_temp_c": max_op}
+
+
 def _watts(section: ET.Element, path: str) -> float | None:
     """A power figure in W; a negative one, or one over 10 kW (a whole GB200 module draws 2.7 kW),
     is no reading and refuses the report (a power limit of -320 W was read as a changed limit)."""
@@ -411,7 +441,27 @@ def _clock_reasons(gpu: ET.Element) -> tuple[list[str], bool | None]:
     return active, idle
 
 
+_LISTS = frozenset({"mig_devices", "processes", "accounted_processes", "supported_clocks", "retired_pagelist",
+                    "retired_page_addresses"})
+"""Elements whose children repeat in a real report (one per MIG device, process, clock pair or page)."""
+
+
+def _once_each(element: ET.Element, path: str = "gpu") -> None:
+    """Refuse a ``<gpu>`` in which an element is given twice where nvidia-smi writes it once: the
+    parser reads the first, so a copied healthy ``<temperature>`` block put before the real one hid
+    a 95 C reading. Repeating lists (processes, MIG devices, clocks, pages) are not looked into."""
+    seen: set[str] = set()
+    for child in element:
+        if child.tag in seen:
+            raise Said(N_("<%(path)s> has <%(tag)s> twice: nvidia-smi writes it once (edited?)"), path=path,
+                       tag=str(child.tag)[:40])
+        seen.add(child.tag)
+        if len(child) and child.tag not in _LISTS:
+            _once_each(child, f"{path}/{child.tag}")
+
+
 def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReading:
+    _once_each(gpu)
     link = gpu.find("pci/pci_gpu_link_info")
     errors = gpu.find("ecc_errors")
     vol_sbe, vol_dbe = _ecc_counts(errors.find("volatile") if errors is not None else None)
@@ -474,9 +524,7 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         active_clock_event_reasons=reasons,
         gpu_idle=idle,
         temperature_c=_temp(temp, "gpu_temp"),
-        gpu_shutdown_temp_c=_temp(temp, "gpu_temp_max_threshold"),
-        gpu_slowdown_temp_c=_temp(temp, "gpu_temp_slow_threshold"),
-        gpu_max_operating_temp_c=_temp(temp, "gpu_temp_max_gpu_threshold"),
+        **_gpu_thresholds(temp),
         memory_temp_c=_temp(temp, "memory_temp"),
         memory_max_operating_temp_c=_temp(temp, "gpu_temp_max_mem_threshold"),
         fan_speed_percent=_count(gpu, "fan_speed", "%"),  # NVML: "may exceed 100% in certain cases"
@@ -598,6 +646,7 @@ def _parse(data: bytes, where: str) -> SmiLog:
     if wrong is not None:
         raise wrong
     driver = cuda = timestamp = None
+    attached: int | None = None
     gpus: list[GpuReading] = []
     depth = 0
     root: ET.Element | None = None
@@ -632,6 +681,8 @@ def _parse(data: bytes, where: str) -> SmiLog:
                 cuda = _text(root, "cuda_version")
             elif elem.tag == "timestamp":
                 timestamp = _text(root, "timestamp")
+            elif elem.tag == "attached_gpus":
+                attached = _count(root, "attached_gpus")
     except defusedxml.DefusedXmlException as exc:
         raise UserError(N_("not valid nvidia-smi XML: refused unsafe XML (%(reason)s)"), where=where,
                         values={"reason": exc}) from exc
@@ -641,6 +692,23 @@ def _parse(data: bytes, where: str) -> SmiLog:
         raise UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc}) from exc
     if not gpus:
         raise UserError(N_("not valid nvidia-smi XML: the report lists no <gpu>"), where=where)
+    seen: set[str] = set()
+    for g in gpus:  # a UUID (else a bus id) is one GPU's own: a block copied to fake a second card repeats it
+        ident = g.uuid or g.pci_bus_id
+        if ident is not None and ident in seen:
+            raise UserError(N_("not valid nvidia-smi XML: it lists GPU %(gpu)s twice (edited or joined?)"),
+                            where=where, values={"gpu": ident[:80]},
+                            hint=N_("give the report exactly as `nvidia-smi -q -x` wrote it"))
+        if ident is not None:
+            seen.add(ident)
+    if attached is not None and len(gpus) > attached:
+        # nvidia-smi writes one <gpu> per attached GPU, or fewer when asked for some (-i); more
+        # than it counted is a report edited or joined (a card's block copied to fake a second
+        # card, two hosts' reports pasted together): refused, as a second <nvidia_smi_log> is
+        raise UserError(N_("not valid nvidia-smi XML: it lists %(gpus)s <gpu> entries but <attached_gpus> says "
+                           "%(attached)s: nvidia-smi never writes more than it counts (edited or joined?)"),
+                        where=where, values={"gpus": len(gpus), "attached": attached},
+                        hint=N_("give the report exactly as `nvidia-smi -q -x` wrote it"))
     # the versions come before the <gpu> elements in every real report; where they do not, the
     # readings still get them (as reading the whole tree first gave them)
     gpus = [g if (g.driver_version, g.cuda_version) == (driver, cuda)

@@ -43,13 +43,16 @@ FILES: dict[str, str] = {
 }
 """Each knowledge file and the name of its schema class in :mod:`gpuwise.knowledge.schema`."""
 
-def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
-    """Name the entry a validation error points into: ``gpus[3] (id h100-80gb-sxm).memory.gb``."""
+def _entry_name(data: Any, loc: tuple[Any, ...], index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> str:
+    """Name the entry a validation error points into: ``gpus[3] (id h100-80gb-sxm).memory.gb``;
+    in an overlay merged onto the built-in file (``index``: see :func:`_merge`) by the entry's
+    position in the overlay."""
     parts: list[str] = []
     node = data
-    for key in loc:
+    for n, key in enumerate(loc):
         if isinstance(key, int):
-            label = f"[{key}]"
+            shown = (index or {}).get(tuple(loc[:n]), {}).get(key, key)
+            label = f"[{shown}]"
             try:
                 node = node[key]
                 if isinstance(node, dict) and "id" in node:
@@ -69,7 +72,18 @@ def _entry_name(data: Any, loc: tuple[Any, ...]) -> str:
     return ".".join(parts) or "(top level)"
 
 
-def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
+def _quoted_number(text: str) -> float | None:
+    """A quoted plain decimal's number (``'1'`` -> 1.0); None for other text, other notations included."""
+    from ..inputs.notation import number_text
+
+    try:
+        return number_text(text)
+    except ValueError:
+        return None
+
+
+def validate_file(path: Path, schema: type[BaseModel], data: Any,
+                  index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> BaseModel:
     from pydantic import ValidationError
 
     from . import schema as S
@@ -77,6 +91,8 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
     if not isinstance(data, dict):
         raise KnowledgeError(N_("expected a mapping at the top level"), where=str(path))
     version = data.get("schema_version")
+    if isinstance(version, str) and _quoted_number(version) == S.SCHEMA_VERSION:  # '1': the number 1, as documented
+        data, version = {**data, "schema_version": S.SCHEMA_VERSION}, S.SCHEMA_VERSION
     if version != S.SCHEMA_VERSION:
         raise KnowledgeError(
             N_("schema_version %(version)s is not supported (this gpuwise reads %(schema_version)s)"),
@@ -86,7 +102,7 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
         return schema.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = f"{path}: {_entry_name(data, tuple(err['loc']))}"
+        where = f"{path}: {_entry_name(data, tuple(err['loc']), index)}"
         from ..inputs.schema import _BOUNDS, _short
 
         n = len(exc.errors()) - 1
@@ -102,22 +118,27 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any) -> BaseModel:
                                      "more": n}) from None
 
 
-def _merge(base: Any, over: Any, path: Path, where: str = "") -> Any:
+def _merge(base: Any, over: Any, path: Path, where: str = "", at: tuple[Any, ...] = (),
+           index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> Any:
     """Overlay ``over`` on ``base`` field by field.
 
     Mappings merge key by key (recursively); lists of entries that carry an ``id`` merge entry by
     entry: an entry whose id exists is patched field by field (a price patch is a few lines), a
     new id is added whole (the schema then checks it is complete). An id given twice in one
     overlay list is an error. Any other value (a number, a string, a plain list) replaces the
-    built-in one.
+    built-in one. ``index`` (when given) gets, for each merged list at path ``at``, the position
+    of each overlay entry in the merged list -> its position in the overlay file: an error names
+    the entry as the user wrote it (``gpu_hour_prices[0]``, not the merged list's ``[37]``).
     """
     if isinstance(base, dict) and isinstance(over, dict):
         out = dict(base)
         for key, value in over.items():
-            out[key] = _merge(base[key], value, path, f"{where}.{key}" if where else str(key)) if key in base else value
+            out[key] = (_merge(base[key], value, path, f"{where}.{key}" if where else str(key), (*at, key), index)
+                        if key in base else value)
         return out
     if isinstance(base, list) and isinstance(over, list) and _keyed(base) and _keyed(over):
         merged = {e["id"]: e for e in base}
+        position = {e["id"]: j for j, e in enumerate(base)}
         seen: set[Any] = set()
         for i, e in enumerate(over):
             ident = e["id"]
@@ -128,9 +149,15 @@ def _merge(base: Any, over: Any, path: Path, where: str = "") -> Any:
                 raise KnowledgeError(N_("duplicate id %(ident)s in the overlay"),
                                      where=f"{path}: {where}[{i}]", values={"ident": f"{ident!r}"})
             seen.add(ident)
-            merged[ident] = _merge(merged[ident], e, path, f"{where}[{i}]") if ident in merged else e
+            position.setdefault(ident, len(position))
+            merged[ident] = (_merge(merged[ident], e, path, f"{where}[{i}]", (*at, position[ident]), index)
+                             if ident in merged else e)
+            if index is not None:
+                index.setdefault(at, {})[position[ident]] = i
         return list(merged.values())
     if isinstance(base, list) and isinstance(over, list) and all(isinstance(e, dict) for e in base + over):
+        if index is not None:
+            index[at] = {len(base) + i: i for i in range(len(over))}
         return base + over  # entries without ids (per-GPU-hour offers...): the overlay adds to them
     return over
 
@@ -277,6 +304,7 @@ def _load(overlay: Path | None) -> Knowledge:
     base = knowledge_dir()
     mine = overlay_files(overlay) if overlay is not None else {}
     parsed: dict[str, Any] = {}
+    indexes: dict[str, dict[tuple[Any, ...], dict[int, int]]] = {}
     files: dict[str, Path] = {}
     for fname, class_name in FILES.items():
         schema = getattr(S, class_name)
@@ -288,7 +316,8 @@ def _load(overlay: Path | None) -> Knowledge:
         key = Memo.key(path, raw, f"{os.path.abspath(over)}\0{hashlib.sha256(over_raw).hexdigest()}" if over else "")
         if over is not None:
             files[fname] = over
-        got = _VALIDATED.get(key)
+        memo = _VALIDATED.get(key)
+        got, index = memo if memo is not None else (None, {})
         if got is None:
             data = parse_yaml(raw, path, what="knowledge file")
             if over is not None:
@@ -297,13 +326,14 @@ def _load(overlay: Path | None) -> Knowledge:
                     raise KnowledgeError(N_("expected a mapping at the top level"), where=str(over))
                 if fname == "policy.yaml":
                     extra = policy_overlay(extra, data, over)
-                data = _merge(data, extra, over)
-            valid = validate_file(files[fname], schema, data)
+                data = _merge(data, extra, over, index=index)
+            valid = validate_file(files[fname], schema, data, index)
             if over is not None:
-                _no_future_dates(valid, over)
+                _no_future_dates(valid, over, index)
             got = as_records(valid)
-            _VALIDATED.put(key, got)
+            _VALIDATED.put(key, (got, index))
         parsed[fname] = got
+        indexes[fname] = index
     gpus_f: S.GpuFile = parsed["gpus.yaml"]  # type: ignore[assignment]
     models_f: S.ModelFile = parsed["models.yaml"]  # type: ignore[assignment]
     gpus = _unique(gpus_f.gpus, files["gpus.yaml"], "gpus")
@@ -330,7 +360,7 @@ def _load(overlay: Path | None) -> Knowledge:
         shape_guesses=models_f.shape_guesses,
         apis=parsed["apis.yaml"],  # type: ignore[arg-type]
     )
-    _check_references(kb)
+    _check_references(kb, indexes)
     return kb
 
 
@@ -350,24 +380,24 @@ def as_records(value: Any) -> Any:
     return value
 
 
-def _no_future_dates(model: BaseModel, path: Path) -> None:
+def _no_future_dates(model: BaseModel, path: Path, index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> None:
     """A price, offer or rate an overlay dates after today would never be called stale (as an
     imported row dated after today is skipped): refused by its place in the file."""
     from pydantic import BaseModel
 
     today = dt.date.today()
 
-    def walk(obj: Any, where: str) -> None:
+    def walk(obj: Any, where: str, at: tuple[Any, ...] = ()) -> None:
         if isinstance(obj, BaseModel):
             for name in type(obj).model_fields:
                 value, loc = getattr(obj, name), f"{where}.{name}" if where else name
                 if name in ("as_of", "terms_as_of") and isinstance(value, dt.date) and value > today:
                     raise KnowledgeError(N_("%(name)s %(date)s is after today (%(today)s)"), where=f"{path}: {loc}",
                                          values={"name": name, "date": value.isoformat(), "today": today.isoformat()})
-                walk(value, loc)
+                walk(value, loc, (*at, name))
         elif isinstance(obj, list):
-            for i, item in enumerate(obj):
-                walk(item, f"{where}[{i}]")
+            for i, item in enumerate(obj):  # named by its place in the overlay, not in the merged list
+                walk(item, f"{where}[{(index or {}).get(at, {}).get(i, i)}]", (*at, i))
         elif isinstance(obj, dict):
             for key, item in obj.items():
                 walk(item, f"{where}.{key}")
@@ -433,24 +463,24 @@ def _unique(entries: list, path: Path, what: str) -> dict:
     return out
 
 
-def _check_references(kb: Knowledge) -> None:
+def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], dict[int, int]]] | None = None) -> None:
     path = kb.files["clouds.yaml"]
-    for i, inst in enumerate(kb.clouds.instances):
-        if inst.gpu not in kb.gpus:
-            raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), where=f"{path}: instances[{i}] (id {inst.id})",
-                                 values={"gpu": inst.gpu})
-    for i, p in enumerate(kb.clouds.gpu_hour_prices):
-        if p.gpu not in kb.gpus:
-            raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), where=f"{path}: gpu_hour_prices[{i}]",
-                                 values={"gpu": p.gpu})
-    for i, inst in enumerate(kb.clouds.instances):
-        if inst.network is not None and inst.network not in kb.runtime.networks:
-            raise KnowledgeError(N_("unknown network '%(network)s'"),
-                                 where=f"{path}: instances[{i}] (id {inst.id})", values={"network": inst.network})
-    for i, p in enumerate(kb.clouds.gpu_hour_prices):
-        if p.network is not None and p.network not in kb.runtime.networks:
-            raise KnowledgeError(N_("unknown network '%(network)s'"), where=f"{path}: gpu_hour_prices[{i}]",
-                                 values={"network": p.network})
+
+    def at(section: str, i: int, fname: str = "clouds.yaml") -> int:
+        """Entry ``i`` of the merged list as the file at ``path`` numbers it (an overlay's own index)."""
+        return (indexes or {}).get(fname, {}).get((section,), {}).get(i, i)
+
+    for section, offers in (("instances", kb.clouds.instances), ("gpu_hour_prices", kb.clouds.gpu_hour_prices)):
+        for i, o in enumerate(offers):
+            label = f"{path}: {section}[{at(section, i)}]" + (f" (id {o.id})" if section == "instances" else "")
+            if o.gpu not in kb.gpus:
+                import difflib  # a close match for an error's hint: not on the way of a good answer
+                close = difflib.get_close_matches(o.gpu, list(kb.gpus), n=1)
+                raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), where=label, values={"gpu": o.gpu},
+                                     hint=N_("did you mean %(name)s?") if close else None,
+                                     hint_values={"name": close[0]} if close else None)
+            if o.network is not None and o.network not in kb.runtime.networks:
+                raise KnowledgeError(N_("unknown network '%(network)s'"), where=label, values={"network": o.network})
     if kb.clouds.default_network not in kb.runtime.networks:  # 'carrier-pigeon' was accepted and never checked
         import difflib  # a close match for an error's hint: not on the way of a good answer
         close = difflib.get_close_matches(kb.clouds.default_network, list(kb.runtime.networks), n=1)
@@ -463,7 +493,7 @@ def _check_references(kb: Knowledge) -> None:
         raise KnowledgeError(N_("unknown discount schedule '%(name)s' (one of %(names)s)"),
                              where=f"{path}: default_discount_schedule",
                              values={"name": kb.clouds.default_discount_schedule, "names": either(schedules)})
-    _check_prices(kb)
+    _check_prices(kb, (indexes or {}).get("prices.yaml", {}))
     _check_serving(kb)
     if kb.shape_guesses is not None:
         for ident in kb.shape_guesses.models:
@@ -494,7 +524,7 @@ def _check_serving(kb: Knowledge) -> None:
                                      values={"format": fp.format})
 
 
-def _check_prices(kb: Knowledge) -> None:
+def _check_prices(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> None:
     """prices.yaml names only catalog GPUs, known networks, and each GPU at most once."""
     if kb.prices is None:
         return
@@ -502,10 +532,12 @@ def _check_prices(kb: Knowledge) -> None:
     for section in ("gpus", "excluded", "markets"):
         seen: set[str] = set()
         for i, e in enumerate(getattr(kb.prices, section)):
+            shown = (index or {}).get((section,), {}).get(i, i)
             if e.id not in kb.gpus:
-                raise KnowledgeError(N_("unknown gpu '%(id)s'"), where=f"{path}: {section}[{i}]", values={"id": e.id})
+                raise KnowledgeError(N_("unknown gpu '%(id)s'"), where=f"{path}: {section}[{shown}]",
+                                     values={"id": e.id})
             if e.id in seen:
-                raise KnowledgeError(N_("gpu '%(id)s' listed twice"), where=f"{path}: {section}[{i}]",
+                raise KnowledgeError(N_("gpu '%(id)s' listed twice"), where=f"{path}: {section}[{shown}]",
                                      values={"id": e.id})
             seen.add(e.id)
     both = {g.id for g in kb.prices.gpus} & {e.id for e in kb.prices.excluded}

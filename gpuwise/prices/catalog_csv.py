@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import difflib
+import io
 import math
 import os
 import re
@@ -33,9 +34,10 @@ from ..errors import N_, Clauses, Said, Term, UserError
 from ..frozen import record
 from ..inputs.notation import number_text
 from ..inputs.schema import MAX_GPUS
+from ..knowledge.schema.clouds import MIN_HOURLY_PRICE, at_least_floor
 from ..yamlio import decode_text
 
-MIN_PRICE = 1e-6  # per hour: the overlay writes prices to 6 decimals, and an offer's price is more than 0
+MIN_PRICE = MIN_HOURLY_PRICE  # per hour: the least an overlay's price may be (below it, a typo or a unit slip)
 
 MAX_CSV_BYTES = 64 * 1024 * 1024
 MAX_ROWS = 500_000
@@ -165,6 +167,42 @@ def _number(text: str | None, what: str) -> float:
     return value
 
 
+_PACKED = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh": "bzip2",
+           b"\x28\xb5\x2f\xfd": "zstd", b"%PDF": "PDF", b"\xd0\xcf\x11\xe0": "legacy Excel (.xls)"}
+"""How a file that is not text starts (an .xlsx workbook is a zip)."""
+
+
+def _floor_said(price: float) -> Said:
+    """Why a price below :data:`MIN_PRICE` is refused: the overlay's own words for it."""
+    try:
+        at_least_floor(price)
+    except Said as said:
+        return said
+    raise AssertionError(price)
+
+
+def _one_line(cell: str) -> str:
+    """A cell's text on one line: a line break inside a quoted cell (wrapped text in a spreadsheet)
+    is a space, as the spreadsheet shows it."""
+    return re.sub(r"\s*[\r\n]+\s*", " ", cell).strip()
+
+
+def _comma_separated(header: list[str], path: Path) -> None:
+    """Refuse a file whose columns are separated by semicolons (a spreadsheet's CSV in a locale that
+    writes decimal commas: its ``2,5`` is two and a half) or tabs: it was read as one column and
+    refused as 'the header lacks instance_name, price, ...', which did not say why."""
+    if len(header) != 1:
+        return
+    excel = header[0].lower().startswith("sep=")  # Excel's first line naming the separator: 'sep=;'
+    for sep, name in ((";", "';'"), ("\t", "tabs")):
+        cells = [c.strip() for c in header[0].split(sep)]
+        if (excel and header[0][4:] == sep) or (
+                len(cells) > 1 and any(all(c in cells for c in needed) for needed in FORMATS.values())):
+            raise UserError(N_("the columns are separated by %(sep)s, not by commas"), where=str(path),
+                            hint=N_("save it as comma-separated values (CSV, with a decimal point)"),
+                            values={"sep": name})
+
+
 def _detect(header: list[str], path: Path) -> str:
     have = set(header)
     for name, needed in FORMATS.items():
@@ -199,6 +237,10 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     date, how = file_date(p, as_of)
     try:
         raw = p.read_bytes()
+        for magic, kind in _PACKED.items():  # a gzip'd catalog was 'not UTF-8 text (byte 1)'
+            if raw.startswith(magic):
+                raise UserError(N_("a %(kind)s file, not CSV text"), where=str(p), values={"kind": kind},
+                                hint=N_("unpack it, or save the sheet as CSV"))
         text = decode_text(raw)  # UTF-8, or UTF-16 with a byte-order mark (Excel's "Unicode text")
     except UnicodeDecodeError as exc:
         raise UserError(N_("not UTF-8 text (byte %(start)s)"), where=str(p), values={"start": exc.start}) from None
@@ -206,13 +248,23 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         if len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0) and raw.count(0) * 2 >= len(raw) - 1:
             raise UserError(N_("UTF-16 text without a byte-order mark: save it as UTF-8"), where=str(p))
         raise UserError(N_("contains NUL bytes (binary file?)"), where=str(p))
-    reader = csv.reader(text.splitlines())
+    # newline="": a quoted cell may hold a line break (a spreadsheet's wrapped text); reading the
+    # file line by line glued its two halves into one name ("H100\n80GB" read as "H10080GB")
+    reader = csv.reader(io.StringIO(text, newline=""))
     try:
-        header = [h.strip() for h in next(reader)]
+        header = [_one_line(h) for h in next(reader)]
     except StopIteration:
         raise UserError(N_("empty file"), where=str(p)) from None
     except csv.Error as exc:
         raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
+    if [h.lower() for h in header] == ["sep=", ""]:  # Excel's 'sep=,' line: the header follows
+        try:
+            header = [_one_line(h) for h in next(reader)]
+        except StopIteration:
+            raise UserError(N_("empty file"), where=str(p)) from None
+        except csv.Error as exc:
+            raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
+    _comma_separated(header, p)
     twice = sorted({h for h in header if h and header.count(h) > 1})
     if twice:  # a row's value was the last such column's, silently
         raise UserError(N_("column %(name)s is in the header twice: which one holds the value is unclear"),
@@ -226,15 +278,17 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     best: dict[tuple[str, str], Imported] = {}
     spot: dict[tuple[str, str, str], float] = {}
     locations: dict[tuple[str, str], int] = {}
-    line = 1
+    line = next_line = reader.line_num + 1
     try:
-        for line, raw in enumerate(reader, start=2):
+        for raw in reader:
+            line, next_line = next_line, reader.line_num + 1  # a row's first line (a cell may span lines)
             if line > MAX_ROWS:
                 raise UserError(N_("more than %(max_rows)s rows"), where=str(p), values={"max_rows": f"{MAX_ROWS:,}"})
             if not any(c.strip() for c in raw):
                 continue
             report.rows += 1
-            row = {h: (raw[i].strip() if i < len(raw) else "") for i, h in enumerate(header)}
+            raw = [_one_line(c) for c in raw]
+            row = {h: (raw[i] if i < len(raw) else "") for i, h in enumerate(header)}
             if len(raw) != len(header):
                 report.skipped.append(Skipped(line, raw[0] if raw else "", Said(
                     N_("%(fields)s fields, the header has %(header)s"), fields=len(raw), header=len(header))))
@@ -307,8 +361,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
         if spot_price is not None and spot_price <= 0:
             raise Said(N_("spot price is not positive"))
         if spot_price is not None and spot_price < MIN_PRICE:
-            raise Said(N_("spot price %(price)s is below %(min)s (the overlay keeps 6 decimals)"),
-                       price=f"{spot_price:g}", min=f"{MIN_PRICE:f}")
+            raise Said(N_("spot price: %(said)s"), said=_floor_said(spot_price))
     except (ValueError, KeyError) as exc:  # a date Python cannot read, a missing column: its own words
         why = exc if isinstance(exc, Said) else Said(N_("%(reason)s"), reason=str(exc))
         report.skipped.append(Skipped(line, row.get("instance_name") or row.get("InstanceType") or
@@ -321,8 +374,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
         report.skipped.append(Skipped(line, instance, Said(N_("price %(price)s is not positive"), price=f"{price:g}")))
         return
     if not math.isnan(price) and price < MIN_PRICE:  # 1e-320 would be written as 0, which no offer may be
-        report.skipped.append(Skipped(line, instance, Said(N_("price %(price)s is below %(min)s (the overlay keeps 6 "
-                                                              "decimals)"), price=f"{price:g}", min=f"{MIN_PRICE:f}")))
+        report.skipped.append(Skipped(line, instance, Said(N_("price: %(said)s"), said=_floor_said(price))))
         return
     mapped, why = map_gpu(kb, name, mem, gpus)
     if mapped is None:

@@ -1,15 +1,31 @@
 """``clouds.yaml``: providers, instances, per-GPU-hour offers, fees, spot behaviour."""
 
 import datetime as _dt
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from ...errors import N_, Said
 from ..records import GpuHourPriceMethods, InstanceMethods
 from .base import Check, Strict
 
 Currency = Literal["USD", "CNY"]
+
+MIN_HOURLY_PRICE = 0.001
+"""The least an hourly price may be, in either currency: a tenth of a cent (or fen) an hour. The
+cheapest GPU-hour any cloud lists costs several cents; a price of 1e-300 an hour is a typo or a
+unit slip, and it made every rental free (the answer cost $0.00)."""
+
+
+def at_least_floor(v: float | None) -> float | None:
+    if v is not None and 0 < v < MIN_HOURLY_PRICE:
+        raise Said(N_("%(value)s an hour is below %(floor)s: no GPU rents for so little (a price is per hour, in "
+                      "the offer's currency)"), value=f"{v:g}", floor=f"{MIN_HOURLY_PRICE:g}")
+    return v
+
+
+Hourly = Annotated[float, AfterValidator(at_least_floor)]
+"""An hourly price: more than zero (the field says so) and at least :data:`MIN_HOURLY_PRICE`."""
 
 
 class _Priced(Strict):
@@ -50,6 +66,12 @@ class _Priced(Strict):
             raise Said(N_("reserved_per_hour rates must be positive"))
         if any(v <= 0 for v in self.cluster_per_gpu_hour.values()) or any(k < 1 for k in self.cluster_per_gpu_hour):
             raise Said(N_("cluster_per_gpu_hour: cluster sizes and rates must be positive"))
+        for name in ("reserved_per_hour", "cluster_per_gpu_hour"):
+            for v in getattr(self, name).values():
+                try:
+                    at_least_floor(v)
+                except Said as said:
+                    raise Said(N_("%(field)s: %(said)s"), field=name, said=said) from None
         if self.cluster_per_gpu_hour and self.multi_node != "reserved":
             raise Said(N_("cluster_per_gpu_hour is a reserved multi-node product's rate: needs multi_node: reserved"))
         if (self.multi_node == "reserved" or self.reserved_per_hour) and (
@@ -67,9 +89,9 @@ class Instance(InstanceMethods, _Priced):
     provider: str
     gpu: str = Field(description="gpu id in gpus.yaml")
     gpus: int = Field(ge=1)
-    usd_per_hour: float | None = Field(default=None, gt=0, description="whole instance, on-demand")
-    cny_per_hour: float | None = Field(default=None, gt=0, description="whole instance, on-demand, in CNY")
-    spot_usd_per_hour: float | None = Field(default=None, gt=0)
+    usd_per_hour: Hourly | None = Field(default=None, gt=0, description="whole instance, on-demand")
+    cny_per_hour: Hourly | None = Field(default=None, gt=0, description="whole instance, on-demand, in CNY")
+    spot_usd_per_hour: Hourly | None = Field(default=None, gt=0)
     region: str = ""
     as_of: _dt.date
     source: str = Field(min_length=3)
@@ -87,9 +109,9 @@ class GpuHourPrice(GpuHourPriceMethods, _Priced):
 
     provider: str
     gpu: str
-    usd_per_gpu_hour: float | None = Field(default=None, gt=0)
-    cny_per_gpu_hour: float | None = Field(default=None, gt=0)
-    spot_usd_per_gpu_hour: float | None = Field(
+    usd_per_gpu_hour: Hourly | None = Field(default=None, gt=0)
+    cny_per_gpu_hour: Hourly | None = Field(default=None, gt=0)
+    spot_usd_per_gpu_hour: Hourly | None = Field(
         default=None, gt=0, description="the provider's published spot or preemptible rate, same date and source")
     min_gpus: int = 1
     max_gpus: int | None = Field(

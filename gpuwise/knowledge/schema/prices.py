@@ -10,7 +10,7 @@ dated source. A server-sold GPU (SXM, OAM) is priced as whole servers; a card-so
 import datetime as _dt
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ...errors import N_, Said
 from ..records import MarketMethods
@@ -18,11 +18,25 @@ from .base import Check, Strict
 
 Currency = Literal["USD", "CNY"]
 
+MIN_PURCHASE_PRICE = 1.0
+"""The least a purchase price may be, in either currency: the cheapest used card sells for tens of
+dollars."""
+
 
 class PricePoint(Strict):
     """One dated price for one purchasable unit of a GPU."""
 
     amount: float = Field(gt=0, description="price of one unit, in `currency`")
+
+    @field_validator("amount")
+    @classmethod
+    def _at_least_one(cls, v: float) -> float:
+        """A GPU, a board or a server for less than one dollar (or yuan): a typo or a unit slip
+        (1e-300 made the purchase free)."""
+        if v < MIN_PURCHASE_PRICE:
+            raise Said(N_("%(value)s is below %(floor)s: no GPU sells for so little (a price is for the whole unit, "
+                          "in its currency)"), value=f"{v:g}", floor=f"{MIN_PURCHASE_PRICE:g}")
+        return v
     currency: Currency = "USD"
     condition: Literal["new", "used"]
     unit: Literal["card", "server", "baseboard"] = Field(
