@@ -346,12 +346,13 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         from_instance = instance_ram_per_gpu_gb(kb, acq.instance) if acq.mode == "rent" else None
         proposed.host_ram_gb = hw.host_ram_gb or (
             from_instance * proposed.topology.per_node if from_instance and proposed.topology else None)
+        # the seller's reports read before the search: a refused report is refused at once
+        cards, views = card_facts(p, gpu, base, where, kb)
         # the alternative: the decision engine over the catalog (or the proposal's short list), with
         # recommend's count search
         gpu_ids, more_notes = candidate_gpus(job)
         search = _alternatives(job, gpu_ids, book)
         alternatives, modes, server = search.evaluations, search.modes, search.server
-        cards, views = card_facts(p, gpu, base, where, kb)
         prop_fact = proposal_fact(p, job, gpu, proposed, kb)
         judged = search.judged
         added = len(job.assumptions)

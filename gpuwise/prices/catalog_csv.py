@@ -224,6 +224,16 @@ def _detect(header: list[str], path: Path) -> str:
         values={"missing": ', '.join(missing), "best": best})
 
 
+def _header(reader: Any, p: Path) -> list[str]:
+    """The next row of ``reader`` as a header: one line per cell; an empty or broken file refused."""
+    try:
+        return [_one_line(h) for h in next(reader)]
+    except StopIteration:
+        raise UserError(N_("empty file"), where=str(p)) from None
+    except csv.Error as exc:
+        raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
+
+
 def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None = None,
                  as_of: str | None = None) -> ImportReport:
     """Read a catalog CSV into offers (cheapest location per instance type) and a list of the rows
@@ -251,19 +261,9 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     # newline="": a quoted cell may hold a line break (a spreadsheet's wrapped text); reading the
     # file line by line glued its two halves into one name ("H100\n80GB" read as "H10080GB")
     reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        header = [_one_line(h) for h in next(reader)]
-    except StopIteration:
-        raise UserError(N_("empty file"), where=str(p)) from None
-    except csv.Error as exc:
-        raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
+    header = _header(reader, p)
     if [h.lower() for h in header] == ["sep=", ""]:  # Excel's 'sep=,' line: the header follows
-        try:
-            header = [_one_line(h) for h in next(reader)]
-        except StopIteration:
-            raise UserError(N_("empty file"), where=str(p)) from None
-        except csv.Error as exc:
-            raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
+        header = _header(reader, p)
     _comma_separated(header, p)
     twice = sorted({h for h in header if h and header.count(h) > 1})
     if twice:  # a row's value was the last such column's, silently
