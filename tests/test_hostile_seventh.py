@@ -369,3 +369,27 @@ def test_answers_with_terminal_escapes_are_shown_escaped(tmp_path: Path) -> None
         assert "\\u001b[2J evil" in child.before and "\x1b[2J evil" not in child.before, child.before
     finally:
         child.terminate(force=True)
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    (("step: tco", "stepp: tco"), "stepp: unknown key (did you mean 'step'?)"),
+    (("rules:", "rulez:"), "rulez: unknown key (did you mean 'rules'?)"),
+    (("    fact: candidate", "    fcat: candidate"), "rule HOUSE-NO-USED.fcat: unknown key (did you mean 'fact'?)"),
+    (("      topic:", "      topc:"), "rule HOUSE-NO-USED.then.topc: unknown key (did you mean 'topic'?)"),
+    (("    fact: candidate", "    zzzz: candidate"), "rule HOUSE-NO-USED.zzzz: unknown key"),
+])
+def test_a_misspelt_house_rule_key_is_named_with_its_close_match(tmp_path: Path, edit: tuple[str, str],
+                                                                 words: str) -> None:
+    """A misspelt key is also a missing one (``stepp`` given, ``step`` missing): the error said
+    'step: Field required'. It names the misspelling and the key meant (a rule file, a rule, its
+    ``then``); a key near nothing is 'unknown key' alone."""
+    from gpuwise.decide import rulebook
+    from gpuwise.errors import UserError
+
+    text = (EX / "house-rules" / "no-second-hand.yaml").read_text()
+    old, new = edit
+    assert f"\n{old}" in text
+    (tmp_path / "h.yaml").write_text(text.replace(f"\n{old}", f"\n{new}", 1))
+    with pytest.raises(UserError) as err:
+        rulebook.load(tmp_path)
+    assert str(err.value) == f"{tmp_path / 'h.yaml'}: {words}"

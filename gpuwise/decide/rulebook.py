@@ -605,13 +605,28 @@ def _policy_key(policy: dict[str, Any]) -> str:
     return json.dumps(sorted(policy.items()), default=str)
 
 
+def _close_key(loc: list[Any]) -> str | None:
+    """The key of a rule file (top level), a rule or its ``then`` closest to the unknown key at ``loc``."""
+    if len(loc) == 1:
+        model: type[BaseModel] | None = RuleFile
+    elif loc[0] == "rules" and len(loc) in (3, 4):
+        model = Rule if len(loc) == 3 else (Then if loc[2] == "then" else None)
+    else:
+        model = None
+    if model is None or not isinstance(loc[-1], str):
+        return None
+    return _close(loc[-1], set(model.model_fields)) or None
+
+
 def _check_rulefile(data: Any, path: Path, policy: dict[str, Any]) -> RuleFile:
     if not isinstance(data, dict):
         raise RuleError(N_("expected a mapping at the top level"), where=str(path))
     try:
         rf = RuleFile.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = exc.errors()
+        # a misspelt key is also a missing one ('stepp' given, 'step' missing): the misspelling is the news
+        err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc = list(err["loc"])
         label = ".".join(str(p) for p in loc) or "(top level)"
         if len(loc) >= 2 and loc[0] == "rules" and isinstance(loc[1], int):
@@ -620,7 +635,11 @@ def _check_rulefile(data: Any, path: Path, policy: dict[str, Any]) -> RuleFile:
                 if not isinstance(rule_id, str) or len(rule_id) > 64:  # a 100,000-letter id made a 100 KB line
                     rule_id = "#" + str(loc[1])
                 label = f"rule {rule_id}" + ("." + ".".join(str(p) for p in loc[2:]) if loc[2:] else "")
-        raise RuleError(**_complaint(err), where=f"{path}: {label}") from None
+        complaint = _complaint(err)
+        close = _close_key(loc) if err["type"] == "extra_forbidden" else None
+        if close:
+            complaint = {"message": N_("unknown key (did you mean '%(close)s'?)"), "values": {"close": close}}
+        raise RuleError(**complaint, where=f"{path}: {label}") from None
     for r in rf.rules:
         try:
             _check(r, rf.step, policy)
