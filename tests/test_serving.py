@@ -605,6 +605,15 @@ def test_one_token_charges_its_experts_not_a_tile(kb):
     assert 150 <= 1 / st.seconds <= 400  # ~280 tok/s measured with llama.cpp (issue 22)
 
 
+def _rises_to_its_maximum_then_flat(sv) -> None:
+    """The reported maximum is the curve's; the curve never falls before it and stays flat after."""
+    tps = [p.throughput_tokens_per_s for p in sv.curve]
+    assert max(tps) == pytest.approx(sv.max_throughput_tokens_per_s, rel=1e-9)
+    top = tps.index(max(tps))
+    assert all(b >= a * (1 - 1e-9) for a, b in itertools.pairwise(tps[:top + 1]))
+    assert all(t == pytest.approx(max(tps)) for t in tps[top:])
+
+
 @pytest.mark.parametrize(("workload", "gpu", "count"), [
     ({"model": "mixtral-8x7b", "precision": "bf16"}, "h200-141gb-sxm", 8),  # collapsed 58,880 -> 17,141 (issue 22)
     ({"model": "gpt-oss-20b", "precision": "fp4"}, "h100-80gb-sxm", 1),  # reported 16,199 below the curve's 26,567
@@ -616,11 +625,7 @@ def test_the_curve_rises_to_its_maximum_and_saturates(kb, workload, gpu, count):
     e = estimate({"workload": {"task": "inference", **workload, "prompt_tokens": 1000, "output_tokens": 1000}},
                  gpu=gpu, gpus=count)
     sv = e.gpu.serving
-    tps = [p.throughput_tokens_per_s for p in sv.curve]
-    assert max(tps) == pytest.approx(sv.max_throughput_tokens_per_s, rel=1e-9)
-    top = tps.index(max(tps))
-    assert all(b >= a * (1 - 1e-9) for a, b in itertools.pairwise(tps[:top + 1]))
-    assert all(t == pytest.approx(max(tps)) for t in tps[top:])
+    _rises_to_its_maximum_then_flat(sv)
     assert sv.max_throughput_layout == sv.layout
     assert sv.per_sequence_tokens_per_s == pytest.approx(1 / sv.tpot_s)
     assert e.gpu.decode_tokens_per_s == pytest.approx(sv.per_sequence_tokens_per_s)
@@ -642,11 +647,7 @@ def test_long_prompts_keep_the_curve_rising_where_they_split(kb, workload, gpu, 
     e = estimate({"workload": {"task": "inference", **workload, "prompt_tokens": 8000, "output_tokens": 500}},
                  gpu=gpu, gpus=count)
     sv = e.gpu.serving
-    tps = [p.throughput_tokens_per_s for p in sv.curve]
-    assert max(tps) == pytest.approx(sv.max_throughput_tokens_per_s, rel=1e-9)
-    top = tps.index(max(tps))
-    assert all(b >= a * (1 - 1e-9) for a, b in itertools.pairwise(tps[:top + 1]))
-    assert all(t == pytest.approx(max(tps)) for t in tps[top:])
+    _rises_to_its_maximum_then_flat(sv)
 
 
 def test_batches_where_a_prompt_last_fits_its_chunks(kb):
