@@ -322,6 +322,8 @@ def _load(overlay: Path | None) -> Knowledge:
             data = parse_yaml(raw, path, what="knowledge file")
             if over is not None:
                 extra = parse_yaml(over_raw, over, what="knowledge file")
+                if extra is None:  # empty, or comments only: an overlay gives only what it changes (nothing)
+                    extra = {}
                 if not isinstance(extra, dict):
                     raise KnowledgeError(N_("expected a mapping at the top level"), where=str(over))
                 if fname == "policy.yaml":

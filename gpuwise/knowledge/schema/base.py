@@ -61,6 +61,28 @@ class Strict(Prebuilt, BaseModel):
 _NUMBER_FIELDS: dict[type, frozenset[str]] = {}
 
 
+class AtMost:
+    """An upper bound on a catalog figure (an ``AfterValidator``): a value this far beyond every
+    part made is a typo or a unit slip, not a GPU (an overlay's ``memory: {gb: 1e9}`` made an
+    RTX 4090 of a billion GB that fitted every model). A class, not a closure, so the schema that
+    holds it is kept between processes (gpuwise/prebuilt.py)."""
+
+    def __init__(self, ceiling: float):
+        self.ceiling = ceiling
+
+    def __call__(self, v: Any) -> Any:
+        if v is not None and v > self.ceiling:
+            raise Said(N_("%(value)s is above %(ceiling)s, beyond any GPU made: a typo or a unit slip"),
+                       value=f"{v:g}", ceiling=f"{self.ceiling:,.0f}")
+        return v
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AtMost) and other.ceiling == self.ceiling
+
+    def __hash__(self) -> int:
+        return hash(self.ceiling)
+
+
 class Sourced(Strict):
     source: str = Field(min_length=3)
     check: Check = "S"

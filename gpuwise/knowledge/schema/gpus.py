@@ -1,37 +1,50 @@
 """``gpus.yaml``: the GPU catalog (dense peaks per precision, memory, links, power, how each is sold)."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
-from .base import Sourced, Strict
+from gpuwise.inputs.strict import MAX_CARD_POWER_W, MAX_GPUS
+
+from .base import AtMost, Sourced, Strict
+
+# Ceilings far beyond every part made, so a new generation fits and a slip does not (the largest
+# in gpus.yaml: 288 GB, 8,000 GB/s of memory bandwidth, 15,000 dense FP4 TFLOP/s, 1,800 GB/s of
+# NVLink, 1,400 W, a fast domain of 384 GPUs)
+MAX_MEMORY_GB = 10_000
+MAX_BANDWIDTH_GB_S = 1_000_000
+MAX_TFLOPS = 1_000_000
+
+_Memory = Annotated[float, AfterValidator(AtMost(MAX_MEMORY_GB))]
+_Bandwidth = Annotated[float, AfterValidator(AtMost(MAX_BANDWIDTH_GB_S))]
+_Peak = Annotated[float | None, AfterValidator(AtMost(MAX_TFLOPS))]
 
 
 class GpuMemory(Sourced):
-    gb: float = Field(gt=0, description="capacity as marketed, decimal GB")
-    smi_mib: int | None = Field(
+    gb: _Memory = Field(gt=0, description="capacity as marketed, decimal GB")
+    smi_mib: Annotated[int | None, AfterValidator(AtMost(MAX_MEMORY_GB * 1000**3 // 2**20))] = Field(
         default=None, gt=0, description="total as nvidia-smi reports it, MiB (exact bytes)"
     )
     type: str
-    bandwidth_gb_s: float = Field(gt=0)
+    bandwidth_gb_s: _Bandwidth = Field(gt=0)
     ecc: bool | None = None
 
 
 class GpuPeaks(Sourced):
     """Dense peak throughput, TFLOP/s (TOPS for int8). ``None`` = no hardware path."""
 
-    fp64: float | None = Field(default=None, ge=0)
-    fp32: float = Field(gt=0, description="non-tensor FP32")
-    tf32: float | None = Field(default=None, ge=0)
-    fp16: float | None = Field(default=None, ge=0, description="FP16 tensor, FP32 accumulate")
-    bf16: float | None = Field(default=None, ge=0, description="BF16 tensor, FP32 accumulate")
-    fp8: float | None = Field(default=None, ge=0, description="FP8 tensor, FP32 accumulate")
-    fp4: float | None = Field(
+    fp64: _Peak = Field(default=None, ge=0)
+    fp32: Annotated[float, AfterValidator(AtMost(MAX_TFLOPS))] = Field(gt=0, description="non-tensor FP32")
+    tf32: _Peak = Field(default=None, ge=0)
+    fp16: _Peak = Field(default=None, ge=0, description="FP16 tensor, FP32 accumulate")
+    bf16: _Peak = Field(default=None, ge=0, description="BF16 tensor, FP32 accumulate")
+    fp8: _Peak = Field(default=None, ge=0, description="FP8 tensor, FP32 accumulate")
+    fp4: _Peak = Field(
         default=None, ge=0,
         description="FP4 tensor (NVFP4 / MXFP4 block-scaled E2M1), dense; None = no FP4 tensor path",
     )
-    int8: float | None = Field(default=None, ge=0, description="INT8 tensor, TOPS")
-    fp16_nontensor: float | None = Field(
+    int8: _Peak = Field(default=None, ge=0, description="INT8 tensor, TOPS")
+    fp16_nontensor: _Peak = Field(
         default=None, ge=0, description="packed-half FP16 on GPUs without tensor cores"
     )
     sparse_halved: bool = Field(
@@ -45,8 +58,8 @@ class GpuLink(Sourced):
     kind: Literal["nvswitch", "nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "roce", "hccs", "ub"] = Field(
         description="hccs: Huawei's HCCS / Unified Bus links between Ascend NPUs"
     )
-    bandwidth_gb_s: float = Field(gt=0, description="per GPU, both directions together")
-    domain_gpus: int = Field(ge=1, description="GPUs that share the fast link (2 for a bridge)")
+    bandwidth_gb_s: _Bandwidth = Field(gt=0, description="per GPU, both directions together")
+    domain_gpus: int = Field(ge=1, le=MAX_GPUS, description="GPUs that share the fast link (2 for a bridge)")
     pcie_gen: int = Field(ge=3, le=6)
     p2p: bool = Field(description="peer-to-peer over PCIe works with the stock driver")
     server_gpus: int | None = Field(default=None, ge=1, le=8, description=(
@@ -55,7 +68,7 @@ class GpuLink(Sourced):
 
 
 class GpuPower(Sourced):
-    tdp_w: float = Field(gt=0)
+    tdp_w: Annotated[float, AfterValidator(AtMost(MAX_CARD_POWER_W))] = Field(gt=0)
 
 
 class LicenceBundle(Sourced):
