@@ -301,7 +301,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         if s is not None:
             o.spot_price = s
         try:  # a spot price above the on-demand one: the offer is kept, its spot price left out
-            spot_not_above(o.spot_price, o.price, "spot price")
+            spot_not_above(o.spot_price, o.price, SPOT_PRICE)
         except Said as said:
             o.notes.append(Said(N_("%(said)s: left out"), said=said))
             o.spot_price = None
@@ -407,7 +407,8 @@ def _skypilot_memory(info: str) -> float | None:
     return float(m.group(1)) / 1024 if m else None
 
 
-GPU_COUNT = Term(N_("gpu count"))  # the column a row's GPU count is read from, as its reasons name it
+GPU_COUNT = Term(N_("gpu count"))
+SPOT_PRICE = Term(N_("spot price"))  # the column named when a spot price above on-demand is left out  # the column a row's GPU count is read from, as its reasons name it
 
 
 def map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[str | None, Said | None]:
