@@ -52,7 +52,7 @@ def test_a_gpu_figure_beyond_any_part_made_is_refused(tmp_path: Path, patch: str
 
 def test_a_gpu_figure_under_the_ceiling_is_read(tmp_path: Path) -> None:
     """A card of 1 TB (a part announced for 2027 has about that much HBM) is still a GPU."""
-    kb = _overlay(tmp_path, "gpus.yaml", "gpus:\n  - id: rtx-4090\n    memory: {gb: 1000}\n")
+    kb = _overlay(tmp_path, "gpus.yaml", "gpus:\n  - id: rtx-4090\n    memory: {gb: 1000, smi_mib: 1023000}\n")
     r = gpuwise("gpus", "--knowledge", str(kb), "--format", "json")
     assert r.returncode == 0, r.stderr
     assert {g["id"]: g for g in json.loads(r.stdout)["gpus"]}["rtx-4090"]["memory"]["gb"] == 1000
@@ -169,3 +169,76 @@ def test_an_answers_files_plain_size_or_model_is_read(tmp_path: Path, value: str
     session, notes = _start(load_questions(), tmp_path / "a.yaml", None, "en", None)
     assert not any("asking again" in n for n in notes), notes
     assert session.answers["workload"] in ({"params_b": 16.0}, {"model": "llama-2-7b"})
+
+
+@pytest.mark.parametrize("patch, said", [
+    ("memory: {gb: 1e-300}", "memory.gb: 1e-300 is below 1, beneath any GPU made"),
+    ("memory: {bandwidth_gb_s: 1e-300}", "memory.bandwidth_gb_s: 1e-300 is below 10, beneath any GPU made"),
+    ("peaks: {fp32: 0.001}", "peaks.fp32: 0.001 is below 0.1, beneath any GPU made"),
+    ("power: {tdp_w: 0.5}", "power.tdp_w: 0.5 is below 10, beneath any GPU made"),
+])
+def test_a_gpu_figure_beneath_any_part_made_is_refused(tmp_path: Path, patch: str, said: str) -> None:
+    """Round 8: an RTX 4090 of 1e-300 GB/s was recommended at '0 tokens/s' (exit 0). The floors are
+    a tenth or less of the smallest figure in gpus.yaml (16 GB, 300 GB/s, 5.1 TFLOP/s, 70 W)."""
+    kb = _overlay(tmp_path, "gpus.yaml", f"gpus:\n  - id: rtx-4090\n    {patch}\n")
+    one_line(gpuwise("recommend", LORA, "--knowledge", str(kb)), f"kb/gpus.yaml: gpus[0] (id rtx-4090).{said}")
+
+
+def test_a_memory_size_that_disagrees_with_nvidia_smis_is_refused(tmp_path: Path) -> None:
+    """Round 8: ``memory: {gb: 48}`` for a 48 GB RTX 4090 kept the built-in ``smi_mib: 24564``, and
+    the fit (which counts nvidia-smi's bytes) used 24 GB: the overlay seemed to work and did
+    nothing. 24,564 MiB x 1,048,576 = 25.8 GB, not near 48. With both given, the fit uses them."""
+    kb = _overlay(tmp_path, "gpus.yaml", "gpus:\n  - id: rtx-4090\n    memory: {gb: 48}\n")
+    one_line(gpuwise("recommend", LORA, "--knowledge", str(kb)),
+             "kb/gpus.yaml: gpus[0] (id rtx-4090).memory: smi_mib 24564 MiB (25.8 GB) does not match gb 48")
+    kb = _overlay(tmp_path, "gpus.yaml", "gpus:\n  - id: rtx-4090\n    memory: {gb: 48, smi_mib: 49140}\n")
+    r = gpuwise("gpus", "--knowledge", str(kb), "--format", "json")
+    assert r.returncode == 0, r.stderr
+
+
+def test_every_built_in_gpu_has_its_sizes_in_agreement() -> None:
+    """The band (0.9..1.2) holds the catalog's own pairs: 1.068 (RTX 5090) to 1.074 (A100 80GB)."""
+    from gpuwise.knowledge import load
+
+    for g in load(None).gpus.values():
+        if g.memory.smi_mib:
+            assert 1.06 < g.memory.smi_mib * 2**20 / 1e9 / g.memory.gb < 1.08, g.id
+
+
+@pytest.mark.parametrize("body, said", [
+    ("gpus:\n  - id: rtx-4090\n    aliases: [h100]\n", "the name 'h100' is given to both h100-80gb-sxm and rtx-4090"),
+    ("models:\n  - id: llama-2-7b\n    aliases: [llama-3.1-8b]\n",
+     "the name 'llama-3.1-8b' is given to both llama-2-7b and llama-3.1-8b"),
+])
+def test_an_overlay_alias_another_entry_answers_to_is_refused(tmp_path: Path, body: str, said: str) -> None:
+    """Round 8: an overlay alias ``h100`` on the RTX 4090 turned every 'H100' a user typed into an
+    RTX 4090 (the answer said 'Rent 1 x RTX 4090' for ``gpus: [H100]``, exit 0)."""
+    name = "gpus.yaml" if body.startswith("gpus") else "models.yaml"
+    kb = _overlay(tmp_path, name, body)
+    one_line(gpuwise("recommend", LORA, "--knowledge", str(kb)), f"kb/{name}: {said}: a name means one entry")
+
+
+@pytest.mark.parametrize("body", ["", "# a rule to come\n"])
+def test_an_empty_house_rule_file_says_it_is_empty(tmp_path: Path, body: str) -> None:
+    """Round 8: 'expected a mapping at the top level' for an empty rule file. A house rule file is
+    a whole document (schema_version, ruleset, step, rules), not a patch: empty is an error, named."""
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "h.yaml").write_text(body)
+    one_line(gpuwise("recommend", LORA, "--rules", "hr", cwd=tmp_path), "hr/h.yaml: the file is empty")
+
+
+@pytest.mark.parametrize("link", ["built-in", "csv"])
+def test_an_import_never_writes_through_a_link_to_a_file_it_reads(tmp_path: Path, link: str) -> None:
+    """Round 8: ``ov/clouds.yaml`` a link to the shipped knowledge/clouds.yaml: the import merged its
+    offer into the built-in file (every later run read it), exit 0. A link to the CSV itself: the
+    CSV was replaced by YAML."""
+    from gpuwise.paths import knowledge_dir
+
+    (tmp_path / "p.csv").write_text("gpu,gpus,price\nH100 80GB SXM,8,20.0\n")
+    (tmp_path / "ov").mkdir()
+    target = knowledge_dir() / "clouds.yaml" if link == "built-in" else tmp_path / "p.csv"
+    before = target.read_bytes()
+    (tmp_path / "ov" / "clouds.yaml").symlink_to(target)
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path),
+             "ov/clouds.yaml: the output would replace an input file")
+    assert target.read_bytes() == before

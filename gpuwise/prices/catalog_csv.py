@@ -407,8 +407,8 @@ def _skypilot_memory(info: str) -> float | None:
     return float(m.group(1)) / 1024 if m else None
 
 
-GPU_COUNT = Term(N_("gpu count"))
-SPOT_PRICE = Term(N_("spot price"))  # the column named when a spot price above on-demand is left out  # the column a row's GPU count is read from, as its reasons name it
+GPU_COUNT = Term(N_("gpu count"))  # the column a row's GPU count is read from, as its reasons name it
+SPOT_PRICE = Term(N_("spot price"))  # the column named when a spot price above on-demand is left out
 
 
 def map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[str | None, Said | None]:
