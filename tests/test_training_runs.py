@@ -137,7 +137,7 @@ def test_held_out_runs_of_session_10(kb, accuracy):
     interleaved pipeline's gradient overlap); without layout or stack 35.0%, worst 1.62x. H55 Pleias-3B (192 H100,
     'about 20 days' for 1.09T tokens; model card) is a known miss: the card's hours imply 6% of the dense BF16
     peak, a sixth of what any other 2024-26 run here reaches at that size. Since then, not blind: an interleaved
-    schedule reduces each chunk's gradients behind the backward still to run (Megatron-Core): 14.1%, worst 1.24x.
+    schedule reduces each chunk's gradients behind the backward still to run (Megatron-Core): 14.1%, worst 1.24x."""
     cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 44 <= int(c[0].split()[0][1:]) <= 54]
     assert len(cases) == 11
     ratios = [est / published for _, est, published in cases]
