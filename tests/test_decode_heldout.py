@@ -46,3 +46,18 @@ def test_r1_node_peak_on_one_h200_node_is_inside_the_published_range(served):
     # the peak is the curve's: it is reached at a load the memory holds, and no smaller load beats it
     assert served.max_throughput_concurrency <= served.max_concurrent_sequences
     assert served.throughput_tokens_per_s <= served.max_throughput_tokens_per_s
+
+
+def test_r1_recommended_on_h200_answers_inside_the_single_stream_range():
+    """The same question through `recommend`, the GPU fixed to the H200: one 8-GPU node, and each of the file's 8
+    sequences decodes at a speed inside the published single-stream range (a sequence of a batch of 8 is no
+    faster than one alone)."""
+    from gpuwise import recommend
+
+    req = yaml.safe_load(HELDOUT.read_text())
+    req["constraints"] = {"gpus": ["h200-141gb-sxm"]}
+    res = recommend(req)
+    assert res.recommendation.gpu == "h200-141gb-sxm" and res.recommendation.count == 8
+    top = res.model_dump(mode="json")["candidates"][0]
+    assert SINGLE_LOW <= top["decode_tokens_per_s"] <= SINGLE_HIGH
+    assert top["decode_tokens_per_s_total"] <= PEAK_HIGH
