@@ -482,6 +482,12 @@ def main() -> int:
            [c for c in new_thr_all if c[0].startswith("Z")], False)
     report("  of which the rows added at stop 34 (ids Z..): latency", "ms",
            [c for c in new_lat if c[0].startswith("Z")], False)
+    # the rows gathered at session 10 (ids U..: Argonne's LLM-Inference-Bench vLLM batches on H100 and MI300X,
+    # inference-bench on L4/A100, vLLM on an RTX 4090 and an A40): blind figures in the validation README
+    report("  of which the rows added at session 10 (ids U..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("U")], False)
+    report("  of which the rows added at session 10 (ids U..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("U")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
