@@ -883,3 +883,22 @@ def test_held_prompts_gather_before_their_prefill(kb):
                      framework_version="1.3.0rc14", prefill_cuda_graphs=True, batch_wait_steps=40,
                      batch_wait_token_fraction=0.8)
         assert SV.choose(job, gpu, 8).load.ttft == pytest.approx(published, rel=0.15)
+
+
+def test_rows_gathered_at_session_10_stay_within_the_goals_on_nvidia(kb, accuracy):
+    """tests/data/validation/serving_independent.csv rows U01-U17, gathered at session 10 and scored blind (validation
+    README): Argonne's LLM-Inference-Bench (vLLM benchmark_latency batches of 64 in FP16 on H100 and, with v0.6.1's
+    ROCm build, on MI300X), inference-bench's Qwen2.5-7B on one L4 and one A100 (vLLM 0.8.5), Mistral-7B on an RTX
+    4090 and Database Mart's A40 bursts. Blind: throughput median 14.8% over 17, worst 2.94x. The twelve NVIDIA rows
+    stay within the 20% median (10.1%) and 1.35x (U10, Qwen2.5-7B on one L4 at 64, -25%); the five MI300X rows run
+    1.7-2.9x slower than the model (vLLM 0.6.1's ROCm build: its step grows ~0.4-0.8 ms per running sequence even at
+    128-token contexts, five times the H100's in the same study) and are left as a known miss with that reason, not
+    fitted."""
+    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("U")]
+    assert len(cases) == 17
+    nvidia = [c for c in cases if "mi300x" not in c[0]]
+    assert len(nvidia) == 12
+    assert statistics.median(_errors(nvidia)) <= 0.20
+    assert max(max(est / got, got / est) for _, est, got in nvidia) <= 1.35
+    rocm = sorted(c[0].split()[0] for c in cases if c[1] / c[2] > 1.5)
+    assert rocm == ["U04", "U05", "U06", "U07", "U08"], rocm
