@@ -84,4 +84,4 @@ def test_the_text_says_the_same_blockers_as_the_json(result):
     assert f"({n} blockers," in text
     over = next(f for f in result.findings if f.rule == "TCO-OVER-BUDGET")
     assert (f"It rejected {over.evidence['candidates_rejected']} candidates "
-            f"({over.evidence['gpu_types_rejected']} GPU types).") in " ".join(text.split())
+            f"(GPU types: {over.evidence['gpu_types_rejected']}).") in " ".join(text.split())

@@ -119,12 +119,38 @@ def test_held_out_runs_of_session_9(kb, accuracy):
     worst 1.64x. H43 (OpenEuroLLM 2.15B on 64 LUMI nodes of MI250X, Megatron-LM, ~165,000 GPU-hours; model
     card) was added after those changes and scored blind at +42.5% (+34.8% without its stack); its servers were
     then counted as the HPE Cray EX235a nodes MI250X ships in (4 cards on Infinity Fabric, not 8 over PCIe):
-    +0.7%. The set of 14 is at 18.7%, worst 1.55x. The goal (<= 15% median) is not met."""
-    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if int(c[0].split()[0][1:]) >= 30]
+    +0.7%. The set of 14 is at 18.7%, worst 1.55x. Session 10: H30 and H31 ran NVFP4 (each submission's README
+    names its _fp4 launch config; the logs do not log the precision), whose NeMo 25.09 recipes run without the
+    tensor-parallel overlap (config_common_fp4.sh): H31 +48% -> -18%, H30 +15% -> -14%; the set 17.6%, worst
+    1.45x (H37, 8B on 128 H100). The goal (<= 15% median) is not met."""
+    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 30 <= int(c[0].split()[0][1:]) <= 43]
     assert len(cases) == 14
     ratios = [est / published for _, est, published in cases]
     assert all(0.6 <= r <= 1.6 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.20
+
+
+def test_held_out_runs_of_session_10(kb, accuracy):
+    """H44-H55, gathered in session 10 and scored blind before any change of that session (figures in
+    tests/data/validation/README.md). Eleven MLPerf Training submissions not used before, from their result
+    logs (tokens to the target, summed training-block time, global batch) and configs (layout): Llama 3.1 405B
+    (v5.0) on 512 H200 (Nebius), 512/1,024/2,048 GB200 (CoreWeave), 2,048/2,560 H100 (NVIDIA); GPT-3 175B
+    (v4.1) on 256/512 H100 (NVIDIA) and 1,536 H100 (Oracle), (v4.0) on 10,752 H100 (NVIDIA) and 512 H100
+    (Sustainable Metal Cloud). Blind with their layouts: 14.2% median, worst 1.43x (GPT-3 on 10,752 H100: the
+    interleaved pipeline's gradient overlap); without layout or stack 35.0%, worst 1.62x. H55 Pleias-3B (192 H100,
+    'about 20 days' for 1.09T tokens; model card) is a known miss: the card's hours imply 6% of the dense BF16
+    peak, a sixth of what any other 2024-26 run here reaches at that size. Since then, not blind: an interleaved
+    schedule reduces each chunk's gradients behind the backward still to run (Megatron-Core): 14.1%, worst 1.24x."""
+    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 44 <= int(c[0].split()[0][1:]) <= 54]
+    assert len(cases) == 11
+    ratios = [est / published for _, est, published in cases]
+    assert all(0.7 <= r <= 1.3 for r in ratios)
+    assert statistics.median(abs(r - 1) for r in ratios) <= 0.16
+    # Pleias-3B by hand: 6 x 3.0e9 x 1.0863e12 FLOP over 92,160 H100-hours is 59 TFLOP/s, 6% of 989.4 dense BF16
+    with open(DATA / "training_heldout.csv", newline="") as fh:
+        pleias = next(r for r in csv.DictReader(fh) if r["id"] == "H55")
+    mfu = 6 * 3.0e9 * float(pleias["training_tokens_b"]) * 1e9 / (float(pleias["gpu_hours"]) * 3600) / 989.4e12
+    assert 0.055 <= mfu <= 0.065
 
 
 @pytest.mark.parametrize("gpu", ["a100-80gb-sxm", "h100-80gb-sxm"])

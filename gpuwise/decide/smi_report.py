@@ -48,6 +48,8 @@ from pydantic import BaseModel, ConfigDict
 
 from gpuwise.errors import N_, Said, Term, UserError
 
+from .smi_given import _as_utf8, _broken, _not_xml
+
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
 is refused unread. The report is parsed one ``<gpu>`` at a time, so memory stays near this size."""
@@ -80,6 +82,8 @@ class GpuReading(_Frozen):
     """What one ``<gpu>`` block says. ``None`` everywhere means the report did not say."""
 
     pci_bus_id: str | None = None
+    bus_id_in_pci: str | None = None
+    """``pci/pci_bus_id``: the bus id inside the block (the ``<gpu id=...>`` attribute repeats it)."""
     product_name: str | None = None
     product_architecture: str | None = None
     serial: str | None = None
@@ -253,6 +257,17 @@ def _percent(node: ET.Element | None, path: str) -> int | None:
 
 
 _NO_SERIAL = {"redacted", "unknown", "none", "hidden", "removed"}
+_NO_NAME = re.compile(r"(nvidia\s+)?(graphics\s+device|unknown(\s+gpu)?|device)", re.IGNORECASE)
+
+
+def _product_name(gpu: ET.Element) -> str | None:
+    """The product name, or ``None`` where the driver gives only a placeholder: a driver that does
+    not know the board's device id writes ``Graphics Device`` (telegraf's GTX 1660 Ti report, with a
+    driver older than the card; also engineering samples and modified boards), which names no
+    product the report could be checked against."""
+    text = _text(gpu, "product_name")
+    return None if text is not None and _NO_NAME.fullmatch(text.strip()) else text
+
 
 
 def _serial(node: ET.Element | None) -> str | None:
@@ -319,6 +334,20 @@ def _gpu_thresholds(temp: ET.Element | None) -> dict[str, int | None]:
             slowdown = slowdown if slowdown is not None else at("gpu_temp_slow_tlimit_threshold")
             max_op = max_op if max_op is not None else at("gpu_temp_max_gpu_tlimit_threshold")
     return {"gpu_shutdown_temp_c": shutdown, "gpu_slowdown_temp_c": slowdown, "gpu_max_operating_temp_c": max_op}
+
+
+def _memory_limit(temp: ET.Element | None) -> int | None:
+    """The memory's max operating temperature (NVML: the memory temperature at which the GPU begins
+    software slowdown), given as a temperature (``gpu_temp_max_mem_threshold``) or, on Ada and later
+    boards with newer drivers, as a margin to the GPU's T.Limit (``gpu_temp_max_mem_tlimit_threshold``,
+    NVML field NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT), worked out as the GPU's thresholds are:
+    T.Limit (current temperature + its margin) minus the memory's margin."""
+    given = _temp(temp, "gpu_temp_max_mem_threshold")
+    if given is not None:
+        return given
+    margin, now, tlimit = (_temp(temp, path) for path in
+                           ("gpu_temp_max_mem_tlimit_threshold", "gpu_temp", "gpu_temp_tlimit"))
+    return None if None in (margin, now, tlimit) else now + tlimit - margin  # type: ignore[operator]
 
 
 def _watts(section: ET.Element, path: str) -> float | None:
@@ -479,7 +508,8 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
     defaults = "default_applications_clocks"
     return GpuReading(
         pci_bus_id=gpu.get("id"),
-        product_name=_text(gpu, "product_name"),
+        bus_id_in_pci=_text(gpu, "pci/pci_bus_id"),
+        product_name=_product_name(gpu),
         product_architecture=_text(gpu, "product_architecture"),
         serial=_serial(gpu),
         uuid=_text(gpu, "uuid"),
@@ -526,7 +556,7 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         temperature_c=_temp(temp, "gpu_temp"),
         **_gpu_thresholds(temp),
         memory_temp_c=_temp(temp, "memory_temp"),
-        memory_max_operating_temp_c=_temp(temp, "gpu_temp_max_mem_threshold"),
+        memory_max_operating_temp_c=_memory_limit(temp),
         fan_speed_percent=_count(gpu, "fan_speed", "%"),  # NVML: "may exceed 100% in certain cases"
         performance_state=_text(gpu, "performance_state"),
         utilization_gpu_percent=_percent(gpu, "utilization/gpu_util"),
@@ -692,15 +722,17 @@ def _parse(data: bytes, where: str) -> SmiLog:
         raise UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc}) from exc
     if not gpus:
         raise UserError(N_("not valid nvidia-smi XML: the report lists no <gpu>"), where=where)
-    seen: set[str] = set()
-    for g in gpus:  # a UUID (else a bus id) is one GPU's own: a block copied to fake a second card repeats it
-        ident = g.uuid or g.pci_bus_id
-        if ident is not None and ident in seen:
+    seen: set[tuple[str | None, str | None]] = set()
+    for g in gpus:  # a UUID and bus id are one GPU's own: a block copied to fake a second card repeats them
+        # the bus id inside the block, not its id attribute: a copy with only the attribute changed
+        # still repeats it. A UUID alone may repeat: reports anonymised for publication give every
+        # GPU one placeholder UUID (telegraf's dual RTX 2080 report: GPUs on buses 01 and 02)
+        ident = (g.uuid, g.bus_id_in_pci or g.pci_bus_id)
+        if ident != (None, None) and ident in seen:
             raise UserError(N_("not valid nvidia-smi XML: it lists GPU %(gpu)s twice (edited or joined?)"),
-                            where=where, values={"gpu": ident[:80]},
+                            where=where, values={"gpu": (g.uuid or g.pci_bus_id or "")[:80]},
                             hint=N_("give the report exactly as `nvidia-smi -q -x` wrote it"))
-        if ident is not None:
-            seen.add(ident)
+        seen.add(ident)
     if attached is not None and len(gpus) > attached:
         # nvidia-smi writes one <gpu> per attached GPU, or fewer when asked for some (-i); more
         # than it counted is a report edited or joined (a card's block copied to fake a second
@@ -714,94 +746,3 @@ def _parse(data: bytes, where: str) -> SmiLog:
     gpus = [g if (g.driver_version, g.cuda_version) == (driver, cuda)
             else g.model_copy(update={"driver_version": driver, "cuda_version": cuda}) for g in gpus]
     return SmiLog(driver_version=driver, cuda_version=cuda, timestamp=timestamp, gpus=gpus)
-
-
-# ----------------------------------------------------------------------------- what else was given
-_MAGIC = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh": "bzip2",
-          b"\x28\xb5\x2f\xfd": "zstd", b"%PDF": "PDF", b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG"}
-_QUERY_FIELDS = re.compile(r"^\s*(index|name|uuid|pci\.bus_id|serial|temperature\.\w+|power\.\w+|"
-                           r"driver_version|memory\.\w+|fan\.speed|clocks\S*|utilization\.\w+|timestamp)"
-                           r"(\s*\[[^]]*\])?\s*[,;\t]", re.IGNORECASE)
-
-
-def _as_text(data: bytes, errors: str = "replace") -> str:
-    """The report's text as the parser will see it (a byte-order mark, or UTF-16 without one as
-    Windows PowerShell's ``>`` writes it, decoded), for saying what a file that is not the XML is."""
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
-        if data.startswith(bom):
-            return data[len(bom):].decode(codec, errors)
-    if data[1:2] == b"\0" and data[:1] != b"\0":
-        return data.decode("utf-16-le", errors)
-    if data[:1] == b"\0" and data[1:2] != b"\0":
-        return data.decode("utf-16-be", errors)
-    return data.decode("utf-8", errors)
-
-
-def _as_utf8(data: bytes) -> bytes:
-    """The report as UTF-8 for the parser. A report saved as UTF-16 (Windows PowerShell 5's ``>``)
-    or with a byte-order mark keeps the ``encoding="UTF-8"`` its XML declaration had (driver 535
-    and later write one): the parser refused such a copy as 'encoding specified in XML declaration
-    is incorrect'. Decoded here, the declaration's encoding is dropped, as it no longer applies."""
-    utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and (data[0] == 0) != (data[1] == 0))
-    if not utf16 and not data.startswith(b"\xef\xbb\xbf"):
-        return data
-    text = _as_text(data, errors="strict")
-    return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
-
-
-def _not_xml(data: bytes, where: str) -> UserError | None:
-    """A one-line refusal saying what the file is, when it plainly is not ``nvidia-smi -q -x``
-    output: the text report (``nvidia-smi -q``), the summary table (``nvidia-smi``), query CSV
-    (``--query-gpu``), a compressed file or an image, HTML-escaped XML or XML after other text (a
-    pasted shell prompt, a Markdown fence). ``None`` when it starts as XML does."""
-    hint = N_("save the output of `nvidia-smi -q -x` to a file (`nvidia-smi -q -x > report.xml`)")
-    for magic, kind in _MAGIC.items():
-        if data.startswith(magic):
-            return UserError(N_("not valid nvidia-smi XML: a %(kind)s file"), where=where, values={"kind": kind},
-                             hint=N_("unpack it, or give the report as text"))
-    text = _as_text(data[:8192]).lstrip("\ufeff \t\r\n\0")
-    if not text:
-        return UserError(N_("not valid nvidia-smi XML: the file is empty"), where=where, hint=hint)
-    if text.startswith("<"):
-        return None
-    first = text.splitlines()[0].strip()
-    if re.match(r"No devices were found|NVIDIA-SMI has failed|Failed to initialize NVML", text):
-        return UserError(N_("not valid nvidia-smi XML: nvidia-smi wrote an error, not a report: '%(text)s'"),
-                         where=where, values={"text": first[:80]},
-                         hint=N_("run it where the card is installed and its driver loaded"))
-    if "NVSMI LOG" in text[:400] or re.search(r"^\s*(Driver Version|Attached GPUs|Product Name)\s+: ", text, re.M):
-        said = N_("not valid nvidia-smi XML: this is the text report of `nvidia-smi -q`")
-    elif re.search(r"NVIDIA-SMI\s+\S+\s+Driver Version", text[:2000]):
-        said = N_("not valid nvidia-smi XML: this is the summary table `nvidia-smi` prints")
-    elif _QUERY_FIELDS.match(first):
-        said = N_("not valid nvidia-smi XML: this is CSV from `nvidia-smi --query-gpu`")
-    elif text.startswith(("&lt;", "&amp;lt;")):
-        said = N_("not valid nvidia-smi XML: the XML is HTML-escaped (&lt; where < belongs)")
-    else:
-        line = next((n for n, row in enumerate(_as_text(data).splitlines(), 1) if row.strip()), 1)
-        return UserError(N_("not valid nvidia-smi XML: line %(line)s starts with '%(text)s', not with XML"),
-                         where=where, values={"line": line, "text": first[:40]},
-                         hint=N_("keep only what `nvidia-smi -q -x` printed (no prompt, heading or quote marks)"))
-    return UserError(said, where=where, hint=hint)
-
-
-def _broken(data: bytes, exc: ET.ParseError, where: str) -> UserError:
-    """The XML parser's complaint said as what happened to the file: cut short, two reports in one
-    file, or something after the report's end; any other is the parser's own words."""
-    text = _as_text(data)
-    line = exc.position[0] if getattr(exc, "position", None) else 0
-    end = text.find("</nvidia_smi_log>")
-    end_line = text.count("\n", 0, end) + 1 if end >= 0 else None
-    if end_line is None and str(exc).startswith(("no element found", "unclosed token")):
-        return UserError(N_("not valid nvidia-smi XML: the file ends at line %(line)s, before the report does "
-                            "(no </nvidia_smi_log>)"), where=where, values={"line": line},
-                         hint=N_("the copy was cut short: save the whole output of `nvidia-smi -q -x` again"))
-    if end_line is not None and line >= end_line:
-        if text.find("<nvidia_smi_log", end) >= 0:
-            return UserError(N_("not valid nvidia-smi XML: a second report starts after the first ends "
-                                "(line %(line)s)"), where=where, values={"line": line},
-                             hint=N_("give each host's report in its own file"))
-        return UserError(N_("not valid nvidia-smi XML: line %(line)s: something follows the report's end"),
-                         where=where, values={"line": line},
-                         hint=N_("keep only what `nvidia-smi -q -x` printed"))
-    return UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc})

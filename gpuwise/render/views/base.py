@@ -270,8 +270,8 @@ class BaseView:
                 if others:
                     e["also"] = self._("The same for: %(names)s.", names=self.f.sep.join(others))
                 elif isinstance(rejected := x.evidence.get("candidates_rejected"), int):  # no answer: a rule's count
-                    e["also"] = self.f.ngettext("It rejected %(n)s candidate (%(types)s GPU types).",
-                                                "It rejected %(n)s candidates (%(types)s GPU types).", rejected,
+                    e["also"] = self.f.ngettext("It rejected %(n)s candidate (GPU types: %(types)s).",
+                                                "It rejected %(n)s candidates (GPU types: %(types)s).", rejected,
                                                 types=x.evidence.get("gpu_types_rejected", 0))
             if entries:
                 groups.append({"severity": sev, "label": self._(SEVERITY_LABELS[sev]), "entries": entries})

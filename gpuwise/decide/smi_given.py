@@ -1,0 +1,103 @@
+"""What a file given as an ``nvidia-smi -q -x`` report is when it is not one, said in one line.
+
+A seller sends what they have: the text report (``nvidia-smi -q``), the summary table, query CSV,
+a compressed file, a screenshot, the XML HTML-escaped or after a shell prompt, UTF-16 from Windows
+PowerShell, or a copy cut short. :mod:`gpuwise.decide.smi_report` asks here before and while it
+parses, so each is refused by name rather than with the XML parser's words.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from gpuwise.errors import N_, UserError
+
+_MAGIC = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh": "bzip2",
+          b"\x28\xb5\x2f\xfd": "zstd", b"%PDF": "PDF", b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG"}
+_QUERY_FIELDS = re.compile(r"^\s*(index|name|uuid|pci\.bus_id|serial|temperature\.\w+|power\.\w+|"
+                           r"driver_version|memory\.\w+|fan\.speed|clocks\S*|utilization\.\w+|timestamp)"
+                           r"(\s*\[[^]]*\])?\s*[,;\t]", re.IGNORECASE)
+
+
+def _as_text(data: bytes, errors: str = "replace") -> str:
+    """The report's text as the parser will see it (a byte-order mark, or UTF-16 without one as
+    Windows PowerShell's ``>`` writes it, decoded), for saying what a file that is not the XML is."""
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            return data[len(bom):].decode(codec, errors)
+    if data[1:2] == b"\0" and data[:1] != b"\0":
+        return data.decode("utf-16-le", errors)
+    if data[:1] == b"\0" and data[1:2] != b"\0":
+        return data.decode("utf-16-be", errors)
+    return data.decode("utf-8", errors)
+
+
+def _as_utf8(data: bytes) -> bytes:
+    """The report as UTF-8 for the parser. A report saved as UTF-16 (Windows PowerShell 5's ``>``)
+    or with a byte-order mark keeps the ``encoding="UTF-8"`` its XML declaration had (driver 535
+    and later write one): the parser refused such a copy as 'encoding specified in XML declaration
+    is incorrect'. Decoded here, the declaration's encoding is dropped, as it no longer applies."""
+    utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and (data[0] == 0) != (data[1] == 0))
+    if not utf16 and not data.startswith(b"\xef\xbb\xbf"):
+        return data
+    text = _as_text(data, errors="strict")
+    return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
+
+
+def _not_xml(data: bytes, where: str) -> UserError | None:
+    """A one-line refusal saying what the file is, when it plainly is not ``nvidia-smi -q -x``
+    output: the text report (``nvidia-smi -q``), the summary table (``nvidia-smi``), query CSV
+    (``--query-gpu``), a compressed file or an image, HTML-escaped XML or XML after other text (a
+    pasted shell prompt, a Markdown fence). ``None`` when it starts as XML does."""
+    hint = N_("save the output of `nvidia-smi -q -x` to a file (`nvidia-smi -q -x > report.xml`)")
+    for magic, kind in _MAGIC.items():
+        if data.startswith(magic):
+            return UserError(N_("not valid nvidia-smi XML: a %(kind)s file"), where=where, values={"kind": kind},
+                             hint=N_("unpack it, or give the report as text"))
+    text = _as_text(data[:8192]).lstrip("\ufeff \t\r\n\0")
+    if not text:
+        return UserError(N_("not valid nvidia-smi XML: the file is empty"), where=where, hint=hint)
+    if text.startswith("<"):
+        return None
+    first = text.splitlines()[0].strip()
+    if re.match(r"No devices were found|NVIDIA-SMI has failed|Failed to initialize NVML", text):
+        return UserError(N_("not valid nvidia-smi XML: nvidia-smi wrote an error, not a report: '%(text)s'"),
+                         where=where, values={"text": first[:80]},
+                         hint=N_("run it where the card is installed and its driver loaded"))
+    if "NVSMI LOG" in text[:400] or re.search(r"^\s*(Driver Version|Attached GPUs|Product Name)\s+: ", text, re.M):
+        said = N_("not valid nvidia-smi XML: this is the text report of `nvidia-smi -q`")
+    elif re.search(r"NVIDIA-SMI\s+\S+\s+Driver Version", text[:2000]):
+        said = N_("not valid nvidia-smi XML: this is the summary table `nvidia-smi` prints")
+    elif _QUERY_FIELDS.match(first):
+        said = N_("not valid nvidia-smi XML: this is CSV from `nvidia-smi --query-gpu`")
+    elif text.startswith(("&lt;", "&amp;lt;")):
+        said = N_("not valid nvidia-smi XML: the XML is HTML-escaped (&lt; where < belongs)")
+    else:
+        line = next((n for n, row in enumerate(_as_text(data).splitlines(), 1) if row.strip()), 1)
+        return UserError(N_("not valid nvidia-smi XML: line %(line)s starts with '%(text)s', not with XML"),
+                         where=where, values={"line": line, "text": first[:40]},
+                         hint=N_("keep only what `nvidia-smi -q -x` printed (no prompt, heading or quote marks)"))
+    return UserError(said, where=where, hint=hint)
+
+
+def _broken(data: bytes, exc: ET.ParseError, where: str) -> UserError:
+    """The XML parser's complaint said as what happened to the file: cut short, two reports in one
+    file, or something after the report's end; any other is the parser's own words."""
+    text = _as_text(data)
+    line = exc.position[0] if getattr(exc, "position", None) else 0
+    end = text.find("</nvidia_smi_log>")
+    end_line = text.count("\n", 0, end) + 1 if end >= 0 else None
+    if end_line is None and str(exc).startswith(("no element found", "unclosed token")):
+        return UserError(N_("not valid nvidia-smi XML: the file ends at line %(line)s, before the report does "
+                            "(no </nvidia_smi_log>)"), where=where, values={"line": line},
+                         hint=N_("the copy was cut short: save the whole output of `nvidia-smi -q -x` again"))
+    if end_line is not None and line >= end_line:
+        if text.find("<nvidia_smi_log", end) >= 0:
+            return UserError(N_("not valid nvidia-smi XML: a second report starts after the first ends "
+                                "(line %(line)s)"), where=where, values={"line": line},
+                             hint=N_("give each host's report in its own file"))
+        return UserError(N_("not valid nvidia-smi XML: line %(line)s: something follows the report's end"),
+                         where=where, values={"line": line},
+                         hint=N_("keep only what `nvidia-smi -q -x` printed"))
+    return UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc})
