@@ -431,8 +431,16 @@ def main() -> int:
         worst = max(max(est / meas, meas / est) for _, est, meas in bare)
         print(f"  without the runs' published conditions ({name}): median {statistics.median(ab):.1%}, "
               f"worst ratio {worst:.2f}x")
+    held = published_run_cases(kb, HELDOUT_RUNS)
     report("Training GPU-hours, held-out 2024-26 runs (tests/data/training_heldout.csv; set no figure)", "h",
-           published_run_cases(kb, HELDOUT_RUNS), args.all)
+           held, args.all)
+    # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
+    for lo, hi in ((1, 29), (30, 43), (44, 55)):
+        part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
+        if part:
+            ab = [abs(est / meas - 1) for est, meas in part]
+            worst = max(max(est / meas, meas / est) for est, meas in part)
+            print(f"  H{lo:02d}-H{hi:02d}: median {statistics.median(ab):.1%} over {len(part)}, worst {worst:.2f}x")
     report("Training tokens/s per GPU, NeMo performance recipes, dense (training_throughput_published.csv)", "t/s",
            throughput_cases(kb, moe=False), True)
     report("Training tokens/s per GPU, NeMo performance recipes, MoE (training_throughput_published.csv)", "t/s",

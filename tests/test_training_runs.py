@@ -136,11 +136,12 @@ def test_held_out_runs_of_session_10(kb, accuracy):
     (Sustainable Metal Cloud). Blind with their layouts: 14.2% median, worst 1.43x (GPT-3 on 10,752 H100: the
     interleaved pipeline's gradient overlap); without layout or stack 35.0%, worst 1.62x. H55 Pleias-3B (192 H100,
     'about 20 days' for 1.09T tokens; model card) is a known miss: the card's hours imply 6% of the dense BF16
-    peak, a sixth of what any other 2024-26 run here reaches at that size."""
+    peak, a sixth of what any other 2024-26 run here reaches at that size. Since then, not blind: an interleaved
+    schedule reduces each chunk's gradients behind the backward still to run (Megatron-Core): 14.1%, worst 1.24x."""
     cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 44 <= int(c[0].split()[0][1:]) <= 54]
     assert len(cases) == 11
     ratios = [est / published for _, est, published in cases]
-    assert all(0.6 <= r <= 1.5 for r in ratios)
+    assert all(0.7 <= r <= 1.3 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.16
     # Pleias-3B by hand: 6 x 3.0e9 x 1.0863e12 FLOP over 92,160 H100-hours is 59 TFLOP/s, 6% of 989.4 dense BF16
     with open(DATA / "training_heldout.csv", newline="") as fh:

@@ -268,16 +268,35 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
         traffic, window = g_ar, compute / lay.grad_accum * 2 / 3
     else:
         w_ar = _allreduce(g, st.weight_dense, lay.dp, local) + _allreduce(g, st.weight_expert, dpe, local_e)
+        ahead = 0.0  # the other chunks' passes an interleaved schedule runs after a chunk's gradients are final
         if lay.zero == 1:  # reduce-scatter gradients, all-gather weights, once per step
             grads, window = 0.5 * g_ar, compute / lay.grad_accum
+            ahead = _chunk_window(tj, lay, window)
         else:  # ZeRO-2: gradients reduce-scattered every micro-batch
             grads, window = lay.grad_accum * 0.5 * g_ar, compute
         gather = 0.5 * w_ar
         if tj.stack_gathers_ahead:  # the weights' all-gather hides behind the next forward, with the gradients
+            window = min(compute, window + ahead * 2 / 3)
             return grads + gather, max(0.0, grads + gather - g.dp_overlap * window)
+        window = min(compute, window + ahead * 2 / 3)  # the gradients' share of it: the backward passes
         # the all-gather of the updated weights runs after the optimizer step, before any forward: exposed
         return grads + gather, gather + max(0.0, grads - g.dp_overlap * window)
     return traffic, max(0.0, traffic - g.dp_overlap * window)
+
+
+def _chunk_window(tj: TrainingJob, lay: Layout, micro: float) -> float:
+    """Compute an interleaved pipeline schedule runs after the first of a rank's model chunks has its gradients,
+    ``micro`` being one micro-batch's compute (forward and backward) of the whole rank. Megatron-Core launches a
+    chunk's gradient reduction as soon as the chunk's last micro-batch has passed backward
+    (megatron/core/pipeline_parallel/schedules.py, forward_backward_pipelining_with_interleaving: grad_sync_func
+    per model chunk, with overlap_grad_reduce), and the schedule's last group of pp micro-batches passes backward
+    chunk by chunk: after the first chunk is done, pp micro-batches x (v - 1) / v of a rank's backward remain to
+    hide the reductions behind, and as much forward of the next step hides the chunks' parameter all-gathers
+    (overlap_param_gather). A plain 1F1B schedule (v = 1) hides them behind the last micro-batch only: 0 here."""
+    v = lay.interleave
+    if v <= 1 or lay.pp <= 1 or not tj.stack_te:
+        return 0.0
+    return micro * min(lay.grad_accum, lay.pp) * (v - 1) / v
 
 
 def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local: int, dpe: int, local_e: int
