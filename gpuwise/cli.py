@@ -667,9 +667,10 @@ def process_start() -> None:
     _STARTING = True
     gc.disable()
     _no_plugin_search()
-    from . import regex_cache
+    from . import code_cache, regex_cache
 
     regex_cache.install()  # compiled regular expressions from the user's cache
+    code_cache.install()  # and the code of the sources the libraries compile as they start
 
 
 def run() -> NoReturn:
@@ -714,8 +715,8 @@ def run() -> NoReturn:
     if recording is not None:
         with contextlib.suppress(Exception):
             recording.finish(digest, code)  # type: ignore[arg-type]
-    for kept in ("gpuwise.frozen", "gpuwise.regex_cache"):  # the record classes and regular expressions
-        module = sys.modules.get(kept)  # compiled in this run, for the next one (no atexit here)
+    for kept in ("gpuwise.frozen", "gpuwise.regex_cache", "gpuwise.code_cache"):  # the record classes, regular
+        module = sys.modules.get(kept)  # expressions and library sources compiled in this run, for the next one
         if module is not None:
             with contextlib.suppress(Exception):
                 module.save()
