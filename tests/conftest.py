@@ -52,6 +52,36 @@ def _temporary_files_in_memory(least_free: int = 4 * 2**30) -> None:
 
 _temporary_files_in_memory()
 
+
+def pytest_configure(config):
+    _rewrite_my_share_first(config)
+
+
+def _rewrite_my_share_first(config) -> None:
+    """From a fresh clone (no ``__pycache__``) every pytest-xdist worker rewrote the asserts of all
+    the test modules as it collected them, the same work in each (about 4 CPU-s, before any test
+    ran); each worker now first rewrites its share of them (worker i of n: every n-th module from
+    the i-th), so that when it collects, the others' shares are already in the cache pytest keeps
+    beside the sources. The rewritten code is pytest's own, written the way pytest writes it
+    (atomically); where pytest's internals differ, nothing is done and collection rewrites as
+    before. Without pytest-xdist, or with bytecode switched off, nothing is done either."""
+    worker = getattr(config, "workerinput", None)
+    if worker is None or sys.dont_write_bytecode or config.getoption("assertmode", "rewrite") != "rewrite":
+        return
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        index, count = int(str(worker["workerid"]).removeprefix("gw")), int(worker["workercount"])
+        for path in sorted(Path(__file__).parent.glob("test_*.py"))[index::count]:
+            cache = rewrite.get_cache_dir(path)
+            pyc = cache / (path.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(path, pyc, state.trace) is None and rewrite.try_makedirs(cache):
+                source, code = rewrite._rewrite_test(path, config)
+                rewrite._write_pyc(state, code, source, pyc)
+    except Exception:  # only a head start: collection rewrites whatever is missing
+        return
+
 # The per-user cache (gpuwise/cache.py) is keyed by the files' bytes and gpuwise's source files;
 # tests that patch loaders or schemas in memory must see a fresh load, so in the test processes it
 # is off unless a test turns it on (GPUWISE_NO_CACHE=0: tests/test_cache.py). The gpuwise
