@@ -262,7 +262,7 @@ INDEPENDENT = ROOT / "tests" / "data" / "validation" / "serving_independent.csv"
 def serving_job(kb, model: str, precision: str, framework: str, prompt: int, output: int,
                 concurrency: int | None = None, tp: int | None = None, pp: int | None = None,
                 ep: int | None = None, kv_precision: str | None = None, framework_version: str | None = None,
-                options: str = ""):
+                options: str = "", speculative: str = ""):
     """A resolved inference job as a user would write it (a published layout becomes a parallelism pin)."""
     from gpuwise.inputs.job import resolve
     from gpuwise.inputs.schema import Requirements
@@ -278,6 +278,9 @@ def serving_job(kb, model: str, precision: str, framework: str, prompt: int, out
     for item in filter(None, options.split(";")):  # server settings the run made apart from the defaults
         key, _, value = item.partition("=")
         w[key] = {"true": True, "false": False}.get(value, value)
+    if speculative:  # method:acceptance:draft tokens, as the run published it
+        method, alpha, k = speculative.split(":")
+        w["speculative"] = {"method": method, "acceptance_rate": float(alpha), "draft_tokens": int(k)}
     if tp:
         w["parallelism"] = {"tp": tp, "pp": pp or 1, **({"ep": ep} if ep else {})}
     return resolve(Requirements.model_validate({"workload": w}), kb)
@@ -320,7 +323,10 @@ def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float
     with open(path, newline="") as fh:
         for row in csv.DictReader(fh):
             job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                              int(row["output_tokens"]), tp=None)
+                              int(row["output_tokens"]), tp=int(row.get("tp") or 0) or None,
+                              ep=int(row.get("ep") or 0) or None, kv_precision=row.get("kv_precision") or None,
+                              framework_version=row.get("framework_version") or None,
+                              speculative=row.get("speculative") or "")
             est = single_stream(kb, job, row["gpu"], int(row["count"]), row["weight_format"],
                                 end_to_end="benchmark_latency" in row["metric"])
             out.append((f"{row['id']} {row['model']} {row['weight_format']} {row['count']}x{row['gpu']} "

@@ -34,7 +34,7 @@ from ..errors import N_, Clauses, Said, Term, UserError
 from ..frozen import record
 from ..inputs.notation import number_text
 from ..inputs.schema import MAX_GPUS
-from ..knowledge.schema.clouds import MIN_HOURLY_PRICE, at_least_floor
+from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..yamlio import decode_text
 
 MIN_PRICE = MIN_HOURLY_PRICE  # per hour: the least an overlay's price may be (below it, a typo or a unit slip)
@@ -173,7 +173,7 @@ _PACKED = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh":
 
 
 def _floor_said(price: float) -> Said:
-    """Why a price below :data:`MIN_PRICE` is refused: the overlay's own words for it."""
+    """Why a price below :data:`MIN_PRICE` or above the ceiling is refused: the overlay's own words for it."""
     try:
         at_least_floor(price)
     except Said as said:
@@ -300,6 +300,11 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         s = spot.get((*key, o.region)) or spot.get((*key, ""))
         if s is not None:
             o.spot_price = s
+        try:  # a spot price above the on-demand one: the offer is kept, its spot price left out
+            spot_not_above(o.spot_price, o.price, SPOT_PRICE)
+        except Said as said:
+            o.notes.append(Said(N_("%(said)s: left out"), said=said))
+            o.spot_price = None
         n = locations.get(key, 1)
         if n > 1:
             o.notes.append(Said(N_("cheapest of %(n)s locations"), n=n))
@@ -360,7 +365,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             raise Said(N_("GPU count %(count)r is more than %(max)s GPUs"), count=count_text[:30], max=f"{MAX_GPUS:,}")
         if spot_price is not None and spot_price <= 0:
             raise Said(N_("spot price is not positive"))
-        if spot_price is not None and spot_price < MIN_PRICE:
+        if spot_price is not None and not MIN_PRICE <= spot_price <= MAX_HOURLY_PRICE:
             raise Said(N_("spot price: %(said)s"), said=_floor_said(spot_price))
     except (ValueError, KeyError) as exc:  # a date Python cannot read, a missing column: its own words
         why = exc if isinstance(exc, Said) else Said(N_("%(reason)s"), reason=str(exc))
@@ -373,7 +378,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
     if not math.isnan(price) and price <= 0:
         report.skipped.append(Skipped(line, instance, Said(N_("price %(price)s is not positive"), price=f"{price:g}")))
         return
-    if not math.isnan(price) and price < MIN_PRICE:  # 1e-320 would be written as 0, which no offer may be
+    if not math.isnan(price) and not MIN_PRICE <= price <= MAX_HOURLY_PRICE:  # 1e-320 would be written as 0
         report.skipped.append(Skipped(line, instance, Said(N_("price: %(said)s"), said=_floor_said(price))))
         return
     mapped, why = map_gpu(kb, name, mem, gpus)
@@ -403,6 +408,7 @@ def _skypilot_memory(info: str) -> float | None:
 
 
 GPU_COUNT = Term(N_("gpu count"))  # the column a row's GPU count is read from, as its reasons name it
+SPOT_PRICE = Term(N_("spot price"))  # the column named when a spot price above on-demand is left out
 
 
 def map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[str | None, Said | None]:
