@@ -13,6 +13,7 @@ uses (it was 'unknown model'); an empty overlay file, or one of comments only, c
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -285,3 +286,17 @@ def test_a_date_where_a_number_belongs_is_shown_as_written(tmp_path: Path) -> No
     (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b, context_len: 2026-01-01}\n")
     err = one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "r.yaml: workload.context_len: ", "(got 2026-01-01)")
     assert "datetime" not in err
+
+
+def test_ask_with_standard_input_closed_is_one_line(tmp_path: Path) -> None:
+    """Round 8: ``gpuwise ask <&-`` was an internal error (exit 3: sys.stdin is None when
+    descriptor 0 is closed, and has no isatty). A real process: the closed descriptor is the point."""
+    import subprocess
+    import sys
+
+    r = subprocess.run(["bash", "-c", f"exec {sys.executable} -m gpuwise ask --answers a.yaml <&-"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and "needs an interactive terminal" in r.stderr, r.stderr
+    assert not (tmp_path / "a.yaml").exists()
