@@ -153,6 +153,22 @@ def test_held_out_runs_of_session_10(kb, accuracy):
     assert 0.055 <= mfu <= 0.065
 
 
+def test_held_out_runs_of_session_10_second_batch(kb, accuracy):
+    """H56-H62, gathered later in session 10 and scored blind on the model as it stood before any change of the
+    session: MLPerf Training v5.1 Llama 3.1 8B submissions not used before (Dell 8 B300, 16 B200 and 8 MI355X;
+    Supermicro 8 MI355X; Verda 64 B200; University of Florida 128 B200; Cisco 64 H100), each with the layout of
+    the config its submission ships. Blind and now (no change of the session moves a TP1 PP1 layout): 24.3%
+    median, worst 1.47x (the context-parallel runs on 64 and 128 B200 +44% / +47%: their data-parallel
+    traffic is charged at fp32 gradients and bf16 parameters, where NeMo's recipes reduce bf16 gradients and
+    gather FP8 parameters; counting that alone makes other NeMo rows too fast, H34 at 2.05x, so it is left);
+    the MI355X rows +24% / +26% as AMD's own (H29). Without layouts 39.4% blind, 19.7% now."""
+    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 56 <= int(c[0].split()[0][1:]) <= 62]
+    assert len(cases) == 7
+    ratios = [est / published for _, est, published in cases]
+    assert all(0.8 <= r <= 1.5 for r in ratios)
+    assert statistics.median(abs(r - 1) for r in ratios) <= 0.25
+
+
 @pytest.mark.parametrize("gpu", ["a100-80gb-sxm", "h100-80gb-sxm"])
 def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu):
     """Megatron-LM runs 1.10x the middle stack's compute rate on every GPU (Narayanan et al. 2021). On an
