@@ -13,6 +13,7 @@ uses (it was 'unknown model'); an empty overlay file, or one of comments only, c
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -242,3 +243,60 @@ def test_an_import_never_writes_through_a_link_to_a_file_it_reads(tmp_path: Path
     one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path),
              "ov/clouds.yaml: the output would replace an input file")
     assert target.read_bytes() == before
+
+
+def test_a_csv_of_thousands_of_columns_is_refused_at_once(tmp_path: Path) -> None:
+    """Round 8: a header of 200,000 columns ran for minutes (each column was counted against the
+    whole header to find one given twice). More than 1,000 columns is no price catalog."""
+    import time
+
+    (tmp_path / "p.csv").write_text("gpu,gpus,price," + ",".join(f"c{i}" for i in range(200_000))
+                                    + "\nH100 80GB SXM,8,20\n")
+    start = time.perf_counter()
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path),
+             "p.csv: more than 1,000 columns: not a price catalog")
+    assert time.perf_counter() - start < 10
+    assert not (tmp_path / "ov").exists()
+
+
+@pytest.mark.parametrize("body", ["gpu,gpus,price\n", "gpu,gpus,price\n\n\n"])
+def test_a_csv_of_a_header_alone_is_one_line(tmp_path: Path, body: str) -> None:
+    """Round 8: a header and no row printed a four-line summary of nothing ('0 rows', 'imported 0
+    offers') to standard error before the error line."""
+    (tmp_path / "p.csv").write_text(body)
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path),
+             "p.csv: no rows after the header; nothing written")
+
+
+@pytest.mark.parametrize("body, said", [
+    ("wrkload: {task: inference, model: llama-3.1-8b}\n", "r.yaml: wrkload: unknown key"),
+    ("work\u200bload: {task: inference, model: llama-3.1-8b}\n", "r.yaml: work\\u200bload: unknown key"),
+])
+def test_a_misspelt_section_is_named_not_reported_missing(tmp_path: Path, body: str, said: str) -> None:
+    """Round 8: 'wrkload' (or 'workload' with a zero-width space inside, which no editor shows) was
+    'workload: required field is missing': the file seemed to have it. The misspelling is named,
+    with the key meant."""
+    (tmp_path / "r.yaml").write_text(body)
+    one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), said, "(did you mean 'workload'?)")
+
+
+def test_a_date_where_a_number_belongs_is_shown_as_written(tmp_path: Path) -> None:
+    """Round 8: 'Input should be a valid integer (got datetime.date(2026, 1, 1))': YAML reads
+    2026-01-01 as a date, and the error showed Python's repr of it."""
+    (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b, context_len: 2026-01-01}\n")
+    err = one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "r.yaml: workload.context_len: ", "(got 2026-01-01)")
+    assert "datetime" not in err
+
+
+def test_ask_with_standard_input_closed_is_one_line(tmp_path: Path) -> None:
+    """Round 8: ``gpuwise ask <&-`` was an internal error (exit 3: sys.stdin is None when
+    descriptor 0 is closed, and has no isatty). A real process: the closed descriptor is the point."""
+    import subprocess
+    import sys
+
+    r = subprocess.run(["bash", "-c", f"exec {sys.executable} -m gpuwise ask --answers a.yaml <&-"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and "needs an interactive terminal" in r.stderr, r.stderr
+    assert not (tmp_path / "a.yaml").exists()

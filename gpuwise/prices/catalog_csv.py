@@ -26,6 +26,7 @@ import io
 import math
 import os
 import re
+from collections import Counter
 from dataclasses import field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ MIN_PRICE = MIN_HOURLY_PRICE  # per hour: the least an overlay's price may be (b
 
 MAX_CSV_BYTES = 64 * 1024 * 1024
 MAX_ROWS = 500_000
+MAX_COLUMNS = 1_000
+"""The catalogs read here have a dozen or so columns."""
 
 FORMATS: dict[str, tuple[str, ...]] = {
     "gpuhunt": ("instance_name", "price", "gpu_count", "gpu_name"),
@@ -265,7 +268,11 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     if [h.lower() for h in header] == ["sep=", ""]:  # Excel's 'sep=,' line: the header follows
         header = _header(reader, p)
     _comma_separated(header, p)
-    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if len(header) > MAX_COLUMNS:  # 200,000 columns took minutes: each was counted against all
+        raise UserError(N_("more than %(n)s columns: not a price catalog"), where=str(p),
+                        values={"n": f"{MAX_COLUMNS:,}"})
+    counts = Counter(header)
+    twice = sorted(h for h, n in counts.items() if h and n > 1)
     if twice:  # a row's value was the last such column's, silently
         raise UserError(N_("column %(name)s is in the header twice: which one holds the value is unclear"),
                         where=str(p), values={"name": repr(twice[0])})
