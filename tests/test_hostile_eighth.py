@@ -300,3 +300,17 @@ def test_ask_with_standard_input_closed_is_one_line(tmp_path: Path) -> None:
     assert r.returncode == 2, r.stderr
     assert r.stderr.count("\n") == 1 and "needs an interactive terminal" in r.stderr, r.stderr
     assert not (tmp_path / "a.yaml").exists()
+
+
+def test_a_date_in_a_house_rule_condition_is_shown_as_written(tmp_path: Path) -> None:
+    """Round 8: "'need_gb' is a number; datetime.date(2026, 1, 1) is not, in ['need_gb', '>',
+    datetime.date(2026, 1, 1)]": the condition is quoted as the file has it."""
+    text = (EX / "house-rules" / "no-second-hand.yaml").read_text()
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "h.yaml").write_text(text.replace(
+        '      - [acquisition, "==", buy]\n      - [buy_condition, in, [used, refurbished]]\n',
+        '      - [need_gb, ">", 2026-01-01]\n'))
+    err = one_line(gpuwise("recommend", LORA, "--rules", "hr", cwd=tmp_path),
+                   "hr/h.yaml: rule HOUSE-NO-USED: 'need_gb' is a number; 2026-01-01 is not, in "
+                   "['need_gb', '>', 2026-01-01]")
+    assert "datetime" not in err
