@@ -81,6 +81,9 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
+        from .render.output import escape_controls  # 'unrecognized arguments' quotes argv raw: no ESC to the terminal
+
+        message = escape_controls(message).replace("\n", "\\n")
         if _LANG == "en":
             self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")
         from .cli_words import error_line
