@@ -457,6 +457,7 @@ class UsedCard(Frozen):
     mem_temp_limit_c: int
     mem_type: str
     mem_throttle_c: int
+    recovery: str = ""
 
 
 class AuditResult(Frozen):

@@ -202,9 +202,16 @@ def pytest_collection_finish(session):
     """Once the test modules are imported and collected, the objects alive then (gpuwise's and the
     tests' modules, parametrised cases, pytest's own) leave the cyclic garbage collector's watch:
     every full collection afterwards walked them again (about a tenth of the suite's CPU time).
-    The garbage collector still collects everything the tests create."""
+    The garbage collector still collects everything the tests create.
+
+    Its full collections are also made rarer (the third threshold, 10 -> 1,000 collections of the
+    middle generation): each walked every object the tests had kept since (module fixtures, the
+    shared answers, the caches), about 0.4 s each late in a worker's run and about 3 CPU-s of the
+    suite; the younger generations, where the tests' garbage is, are collected as before."""
     gc.collect()
     gc.freeze()
+    young, middle, _full = gc.get_threshold()
+    gc.set_threshold(young, middle, 1000)
 
 
 @pytest.hookimpl(optionalhook=True)

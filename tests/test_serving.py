@@ -359,9 +359,9 @@ def test_independent_serving_rows_stay_within_2x(kb, accuracy):
     sweeps, vLLM's and ROCm aiter's pull requests, Oracle's MI300X blog, Tenstorrent's GPU reference): none off
     by more than 2x either way, and the median within 20% (37% over the first 18 rows with the roofline's
     maximum for linear layers; 14% with load and math added). TPOT-only rows are compared on TPOT elsewhere.
-    The rows gathered at stops 32, 33 and 34 (ids X.., Y.., Z..) are held out here: benchmarks/accuracy.py reports
-    them, with their blind figures in the validation README."""
-    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if not c[0].startswith(("X", "Y", "Z"))]
+    The rows gathered at stops 32, 33 and 34 and at session 10 (ids X.., Y.., Z.., U..) are held out here:
+    benchmarks/accuracy.py reports them, with their blind figures in the validation README."""
+    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if not c[0].startswith(("X", "Y", "Z", "U"))]
     assert len(cases) >= 25
     ratios = [max(est / got, got / est) for _, est, got in cases]
     assert max(ratios) <= 2.0, max(zip(ratios, [c[0] for c in cases], strict=True))
@@ -883,3 +883,45 @@ def test_held_prompts_gather_before_their_prefill(kb):
                      framework_version="1.3.0rc14", prefill_cuda_graphs=True, batch_wait_steps=40,
                      batch_wait_token_fraction=0.8)
         assert SV.choose(job, gpu, 8).load.ttft == pytest.approx(published, rel=0.15)
+
+
+def test_rows_gathered_at_session_10_stay_within_the_goals_on_nvidia(kb, accuracy):
+    """tests/data/validation/serving_independent.csv rows U01-U17, gathered at session 10 and scored blind (validation
+    README): Argonne's LLM-Inference-Bench (vLLM benchmark_latency batches of 64 in FP16 on H100 and, with v0.6.1's
+    ROCm build, on MI300X), inference-bench's Qwen2.5-7B on one L4 and one A100 (vLLM 0.8.5), Mistral-7B on an RTX
+    4090 and Database Mart's A40 bursts. Blind: throughput median 14.8% over 17, worst 2.94x. The twelve NVIDIA rows
+    stay within the 20% median (10.1%) and 1.35x (U10, Qwen2.5-7B on one L4 at 64, -25%). The five MI300X rows read
+    1.71-2.94x fast blind; with v0.6.1's older paged-attention kernel (serving.yaml, vllm's amd legacy_kv_gb_s, from
+    vllm-project/vllm pull request #8310's table) 1.24-2.29x, still all fast: the build's step grows ~0.4-0.8 ms per
+    running sequence even at 128-token contexts, which no source sizes (a known miss, not fitted)."""
+    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("U")]
+    assert len(cases) == 17
+    nvidia = [c for c in cases if "mi300x" not in c[0]]
+    assert len(nvidia) == 12
+    assert statistics.median(_errors(nvidia)) <= 0.20
+    assert max(max(est / got, got / est) for _, est, got in nvidia) <= 1.35
+    rocm = [c for c in cases if "mi300x" in c[0]]
+    assert len(rocm) == 5 and all(1.2 < est / got < 2.3 for _, est, got in rocm), rocm
+
+
+def test_rocm_vllm_before_its_custom_paged_attention_reproduces_its_source(kb, accuracy):
+    """vLLM's ROCm build before AMD's custom paged-attention kernel (releases before 0.6.2) reads the KV cache at
+    ~0.5 TB/s on an MI300X. The kernel's pull request (vllm-project/vllm #8310) measured Llama-2-70B-chat FP16 with and
+    without it at 8-32 prompts of 512 tokens: 360 -> 420, 272 -> 294, 616 -> 771, 415 -> 560, 913 -> 1,263 and
+    627 -> 970 tok/s, i.e. 3.2, 2.2, 5.2, 10.0, 9.7 and 18.0 ms more per decode step without it. The step gives the
+    same difference between a stated 0.6.1 and 0.6.2 within a factor of 1.6 for each row and 20% for their median;
+    a job that states no release keeps the current kernel."""
+    gpu = kb.gpus["mi300x"]
+    ratios = []
+    for b, out, before, after in ((8, 256, 360.15, 419.62), (8, 512, 271.54, 293.50), (16, 256, 616.33, 770.72),
+                                  (16, 512, 414.81, 560.03), (32, 256, 913.00, 1263.37), (32, 512, 626.82, 969.73)):
+        tpot = {v: SV.choose(accuracy.serving_job(kb, "llama-2-70b", "fp16", "vllm", 512, out, b, 1, 1,
+                                                  framework_version=v), gpu, 1).load.tpot for v in ("0.6.1", "0.6.2")}
+        published = (b * out / before - b * out / after) / out
+        ratios.append((tpot["0.6.1"] - tpot["0.6.2"]) / published)
+    assert all(1 / 1.6 < r < 1.6 for r in ratios), ratios
+    assert 0.8 < statistics.median(ratios) < 1.2
+    plain = SV.choose(accuracy.serving_job(kb, "llama-2-70b", "fp16", "vllm", 512, 512, 32, 1, 1), gpu, 1).load.tpot
+    current = SV.choose(accuracy.serving_job(kb, "llama-2-70b", "fp16", "vllm", 512, 512, 32, 1, 1,
+                                             framework_version="0.6.2"), gpu, 1).load.tpot
+    assert plain == pytest.approx(current)

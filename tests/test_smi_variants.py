@@ -105,3 +105,90 @@ def test_memory_at_its_tlimit_derived_limit_is_judged(tmp_path: Path, mem_temp: 
     _, used = used_findings(tmp_path, text, "rtx-pro-6000-blackwell", made="2025-06")
     hot = {f for f in used if f[0].startswith("USED-MEMORY")}
     assert hot == expected, used
+
+
+# ----------------------------------------------------------------------------- what the driver says the GPU needs
+BLACKWELL_AS = "rtx-pro-6000-blackwell"
+MAXQ = {("USED-WRONG-MODEL", "blocker")}
+"""The Max-Q report offered as the Workstation Edition (the catalog has no Max-Q): another model."""
+
+
+@pytest.mark.parametrize("edit, expected", [
+    # driver 570 and later: what the GPU needs after an error it could not clear (NVML recovery action)
+    ((r"<gpu_recovery_action>None", "<gpu_recovery_action>Reset"), ("USED-RECOVERY-NEEDED", "blocker")),
+    ((r"<gpu_recovery_action>None", "<gpu_recovery_action>Drain and Reset"), ("USED-RECOVERY-NEEDED", "blocker")),
+    ((r"<tpc_repair_pending>No", "<tpc_repair_pending>Yes"), ("USED-RECOVERY-NEEDED", "blocker")),
+    ((r"<sram_threshold_exceeded>N/A", "<sram_threshold_exceeded>Yes"), ("USED-RECOVERY-NEEDED", "blocker")),
+    # memory repairs: a channel repair waiting for a reset, memory the GPU can no longer repair
+    ((r"<channel_repair_pending>No", "<channel_repair_pending>Yes"), ("USED-PENDING-RETIREMENT", "blocker")),
+    ((r"<unrepairable_memory>N/A", "<unrepairable_memory>Yes"), ("USED-PENDING-RETIREMENT", "blocker")),
+])
+def test_blackwell_repair_and_recovery_fields_are_judged(tmp_path: Path, edit: tuple[str, str], expected) -> None:
+    """Each was read as nothing: a Blackwell card whose driver asks for a reset, or whose memory
+    cannot be repaired, was approved on its report."""
+    verdict, used = used_findings(tmp_path, derive(PRO_6000_MAXQ, [edit]), BLACKWELL_AS, made="2025-06")
+    assert used - MAXQ == {expected} and verdict == "reject", used
+
+
+def test_the_real_blackwell_report_needs_nothing(tmp_path: Path) -> None:
+    """The control: the real report (recovery action None, no repair pending, SRAM threshold N/A)."""
+    _, used = used_findings(tmp_path, (DATA / PRO_6000_MAXQ).read_text(), BLACKWELL_AS, made="2025-06")
+    assert used == MAXQ
+
+
+def minimal(body: str, before: str = "") -> str:
+    return (f'{before}<?xml version="1.0" ?>\n<nvidia_smi_log><attached_gpus>1</attached_gpus>'
+            f'<gpu id="00000000:01:00.0"><product_name>NVIDIA A10G</product_name>'
+            f'<fb_memory_usage><total>23028 MiB</total></fb_memory_usage>{body}</gpu></nvidia_smi_log>')
+
+
+@pytest.mark.parametrize("body, said", [
+    # drivers 550-565 (before the recovery action): the reset status block
+    ("<gpu_reset_status><reset_required>Yes</reset_required>"
+     "<drain_and_reset_recommended>No</drain_and_reset_recommended></gpu_reset_status>", "GPU reset required"),
+    ("<gpu_reset_status><reset_required>No</reset_required><drain_and_reset_recommended>Yes"
+     "</drain_and_reset_recommended></gpu_reset_status>", "drain and reset recommended"),
+    # a GPU that hit an error answers with this marker where its readings go
+    ("<temperature><gpu_temp>[GPU requires reset]</gpu_temp></temperature>", "GPU reset required"),
+])
+def test_reset_needed_in_older_and_marker_shapes(tmp_path: Path, body: str, said: str) -> None:
+    verdict, used = used_findings(tmp_path, minimal(body), "a10g")
+    assert ("USED-RECOVERY-NEEDED", "blocker") in used and verdict == "reject"
+    r = audit(str(tmp_path / "proposal.yaml"))
+    assert any(said in f.message for f in r.findings if f.rule == "USED-RECOVERY-NEEDED")
+
+
+@pytest.mark.parametrize("line, bus, why", [
+    ("Unable to determine the device handle for GPU3: 0000:5F:00.0: Unknown Error", "0000:5F:00.0", "Unknown Error"),
+    ("Unable to determine the device handle for GPU 0000:01:00.0: Not Found", "0000:01:00.0", "Not Found"),
+    ("Unable to determine the device handle for GPU0000:25:00.0: Unknown Error", "0000:25:00.0", "Unknown Error"),
+    ("Unable to determine the device handle for GPU2: Unknown Error", "GPU 2", "Unknown Error"),
+    ("Unable to determine the device handle for gpu 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU",
+     "0000:3B:00.0", "GPU is lost.  Reboot the system to recover this GPU"),
+])
+def test_a_gpu_that_fell_off_the_bus_is_not_in_working_order(tmp_path: Path, line: str, bus: str, why: str) -> None:
+    """nvidia-smi writes this line (its standard error, kept with ``2>&1``) for a GPU it cannot
+    reach, one that fell off the bus (Xid 79), and goes on with the GPUs it can reach. The line was
+    'line 1 starts with ..., not with XML' (exit 2); alone, or above the report of the others."""
+    log = parse_nvidia_smi_xml(f"{line}\n".encode())
+    assert [(g.pci_bus_id, g.unreachable) for g in log.gpus] == [(bus, why)]
+    healthy = minimal("")
+    both = parse_nvidia_smi_xml(minimal("", before=line + "\n").encode())
+    assert [g.pci_bus_id for g in both.gpus] == ["00000000:01:00.0", bus]
+    assert parse_nvidia_smi_xml(healthy.encode()).gpus[0].unreachable is None
+    verdict, used = used_findings(tmp_path, minimal("", before=line + "\n"), "a10g")
+    assert ("USED-RECOVERY-NEEDED", "blocker") in used and verdict == "reject"
+
+
+def test_the_recovery_asked_for_is_a_row_of_the_card_only_when_there_is_one(tmp_path: Path) -> None:
+    from gpuwise.render import report
+
+    text = derive(PRO_6000_MAXQ, [(r"<gpu_recovery_action>None", "<gpu_recovery_action>Reset")])
+    used_findings(tmp_path, text, BLACKWELL_AS, made="2025-06")
+    r = audit(str(tmp_path / "proposal.yaml"))
+    assert [c.recovery for c in r.cards] == ["recovery action: Reset"]
+    assert re.search(r"Recovery the driver asks for\s+recovery action: Reset", report.render(r, "text", detail="full"))
+    assert "驱动要求的恢复操作" in report.render(r, "text", detail="full", lang="zh")
+    (tmp_path / "card.xml").write_text((DATA / PRO_6000_MAXQ).read_text())
+    sound = audit(str(tmp_path / "proposal.yaml"))
+    assert sound.cards[0].recovery == "" and "Recovery the driver" not in report.render(sound, "text", detail="full")

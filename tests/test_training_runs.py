@@ -119,7 +119,10 @@ def test_held_out_runs_of_session_9(kb, accuracy):
     worst 1.64x. H43 (OpenEuroLLM 2.15B on 64 LUMI nodes of MI250X, Megatron-LM, ~165,000 GPU-hours; model
     card) was added after those changes and scored blind at +42.5% (+34.8% without its stack); its servers were
     then counted as the HPE Cray EX235a nodes MI250X ships in (4 cards on Infinity Fabric, not 8 over PCIe):
-    +0.7%. The set of 14 is at 18.7%, worst 1.55x. The goal (<= 15% median) is not met."""
+    +0.7%. The set of 14 is at 18.7%, worst 1.55x. Session 10: H30 and H31 ran NVFP4 (each submission's README
+    names its _fp4 launch config; the logs do not log the precision), whose NeMo 25.09 recipes run without the
+    tensor-parallel overlap (config_common_fp4.sh): H31 +48% -> -18%, H30 +15% -> -14%; the set 17.6%, worst
+    1.45x (H37, 8B on 128 H100). The goal (<= 15% median) is not met."""
     cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 30 <= int(c[0].split()[0][1:]) <= 43]
     assert len(cases) == 14
     ratios = [est / published for _, est, published in cases]
@@ -148,6 +151,22 @@ def test_held_out_runs_of_session_10(kb, accuracy):
         pleias = next(r for r in csv.DictReader(fh) if r["id"] == "H55")
     mfu = 6 * 3.0e9 * float(pleias["training_tokens_b"]) * 1e9 / (float(pleias["gpu_hours"]) * 3600) / 989.4e12
     assert 0.055 <= mfu <= 0.065
+
+
+def test_held_out_runs_of_session_10_second_batch(kb, accuracy):
+    """H56-H62, gathered later in session 10 and scored blind on the model as it stood before any change of the
+    session: MLPerf Training v5.1 Llama 3.1 8B submissions not used before (Dell 8 B300, 16 B200 and 8 MI355X;
+    Supermicro 8 MI355X; Verda 64 B200; University of Florida 128 B200; Cisco 64 H100), each with the layout of
+    the config its submission ships. Blind and now (no change of the session moves a TP1 PP1 layout): 24.3%
+    median, worst 1.47x (the context-parallel runs on 64 and 128 B200 +44% / +47%: their data-parallel
+    traffic is charged at fp32 gradients and bf16 parameters, where NeMo's recipes reduce bf16 gradients and
+    gather FP8 parameters; counting that alone makes other NeMo rows too fast, H34 at 2.05x, so it is left);
+    the MI355X rows +24% / +26% as AMD's own (H29). Without layouts 39.4% blind, 19.7% now."""
+    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 56 <= int(c[0].split()[0][1:]) <= 62]
+    assert len(cases) == 7
+    ratios = [est / published for _, est, published in cases]
+    assert all(0.8 <= r <= 1.5 for r in ratios)
+    assert statistics.median(abs(r - 1) for r in ratios) <= 0.25
 
 
 @pytest.mark.parametrize("gpu", ["a100-80gb-sxm", "h100-80gb-sxm"])

@@ -90,7 +90,7 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
         print(f"gpuwise ask: unknown currency {currency!r} (use {' or '.join(CURRENCIES)})", file=sys.stderr)
         return EXIT_USAGE
     path = Path(answers_path or DEFAULT_ANSWERS)
-    if input is None and not sys.stdin.isatty():
+    if input is None and (sys.stdin is None or not sys.stdin.isatty()):  # <&-: no standard input at all
         print(qn.say("no_terminal", lang), file=sys.stderr)
         return EXIT_USAGE
     report = Path(report_path) if report_path else path.with_name(f"{path.stem}-report.md")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..frozen import record
+from ..inputs.notation import meant
 from .answers import (
     _SIZE,
     _STATE,
@@ -251,6 +252,9 @@ class _Session:
         text = str(value or "").strip()
         if not text:
             raise _Invalid("model_needed")
+        said = meant(text)  # '0x10', '1_6', '１６': a size in another notation, refused as every file does
+        if said is not None:
+            raise _Invalid(raw=said.words(self.lang))
         if _SIZE.match(text):
             return _Update(alt, float(text.rstrip("bB").strip()), drop=(q.key,))
         try:

@@ -521,6 +521,8 @@ class CardFact(FactModel):
     mem_temp_limit_c: int = _f("memory maximum operating temperature, deg C (-1 unknown)")
     mem_type: str = _f("memory type of the GPU claimed (GDDR6X, HBM3...; empty without a report)")
     mem_throttle_c: int = _f("temperature at which that memory type throttles, deg C, from policy (-1 unknown)")
+    recovery: str = _f("what the driver says the GPU needs after an error it could not clear (unreachable, a reset, "
+                       "a reboot, a drain, a pending TPC repair, SRAM errors past the threshold); '' none")
 
 
 class PriceFact(FactModel):

@@ -75,8 +75,9 @@ def memory_errors(reading: GpuReading) -> MemoryErrors:
     """
     retired = _sum([reading.retired_pages_sbe, reading.retired_pages_dbe])
     remapped = _sum([reading.remapped_rows_correctable, reading.remapped_rows_uncorrectable])
-    flags = [reading.retired_pages_pending, reading.remapped_rows_pending]
-    pending = True if any(flags) else (False if any(f is False for f in flags) else None)
+    # Blackwell's repair flags count when set ("No" on a card without the older counters says nothing of them)
+    pending = _any_of([reading.retired_pages_pending, reading.remapped_rows_pending,
+                       reading.channel_repair_pending or None])
     mechanism = None
     if remapped is not None:
         mechanism = "remapped_rows"
@@ -88,11 +89,37 @@ def memory_errors(reading: GpuReading) -> MemoryErrors:
         remapped_rows=remapped,
         remapped_rows_uncorrectable=reading.remapped_rows_uncorrectable,
         pending=pending,
-        remap_failure=reading.remapped_rows_failure,
+        remap_failure=_any_of([reading.remapped_rows_failure, reading.unrepairable_memory or None]),
         remap_banks_exhausted=reading.remap_banks_none,
         uncorrectable_ecc=_largest(reading.ecc_aggregate_dbe, reading.ecc_volatile_dbe),
         correctable_ecc=_largest(reading.ecc_aggregate_sbe, reading.ecc_volatile_sbe),
     )
+
+
+def _any_of(flags: list[bool | None]) -> bool | None:
+    """True when a flag is set, False when none is and one is known to be clear, else None."""
+    return True if any(flags) else (False if any(f is False for f in flags) else None)
+
+
+def recovery_needed(reading: GpuReading) -> list[str]:
+    """What the driver says the GPU needs before it can be trusted again, in words: it cannot be
+    reached (fell off the bus), a recovery action (reset, reboot, drain), a pending compute-unit
+    repair, or SRAM errors past NVIDIA's field-diagnostic threshold. Empty for a sound report.
+    (A pending memory repair and unrepairable memory are memory wear: :func:`memory_errors`.)"""
+    said = []
+    if reading.unreachable:
+        said.append(f"nvidia-smi cannot reach it: {reading.unreachable}")
+    if reading.recovery_action:
+        said.append(f"recovery action: {reading.recovery_action}")
+    if reading.reset_required or reading.requires_reset_marker:
+        said.append("GPU reset required")
+    if reading.drain_and_reset_recommended:
+        said.append("drain and reset recommended")
+    if reading.tpc_repair_pending:
+        said.append("TPC repair pending")
+    if reading.sram_threshold_exceeded:
+        said.append("SRAM error threshold exceeded")
+    return said
 
 
 @dataclass(frozen=True)

@@ -619,6 +619,8 @@ def _close_key(loc: list[Any]) -> str | None:
 
 
 def _check_rulefile(data: Any, path: Path, policy: dict[str, Any]) -> RuleFile:
+    if data is None:  # empty or comments only: 'expected a mapping' did not say what was wrong
+        raise RuleError(N_("the file is empty"), where=str(path))
     if not isinstance(data, dict):
         raise RuleError(N_("expected a mapping at the top level"), where=str(path))
     try:

@@ -101,3 +101,25 @@ def _broken(data: bytes, exc: ET.ParseError, where: str) -> UserError:
                          where=where, values={"line": line},
                          hint=N_("keep only what `nvidia-smi -q -x` printed"))
     return UserError(N_("not valid nvidia-smi XML: %(reason)s"), where=where, values={"reason": exc})
+
+
+_LOST = re.compile(r"\s*Unable to determine the device handle for\s+(?:GPU\s*)?(?:(?P<bus>[0-9a-f]{4,8}:[0-9a-f]{2}:"
+                   r"[0-9a-f]{2}\.[0-7])|(?P<idx>\d+)\s*:\s*(?P<bus2>[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])?)"
+                   r"\s*:?\s*(?P<why>[^\r\n]*)", re.IGNORECASE)
+
+
+def _lost_gpus(data: bytes) -> tuple[list[tuple[str, str]], bytes]:
+    """The GPUs nvidia-smi could not reach, from the lines it writes above a report (its standard
+    error, saved with ``2>&1``): ``Unable to determine the device handle for GPU3: 0000:5F:00.0:
+    Unknown Error`` is a GPU that fell off the bus (Xid 79). Returns ((bus id or ``GPU <index>``,
+    the reason), ...) and the data after those lines; nothing when the data does not start so."""
+    if not data.lstrip()[:64].lower().startswith(b"unable to determine the device handle"):
+        return [], data
+    text = _as_text(data)
+    lost: list[tuple[str, str]] = []
+    pos = 0
+    while (m := _LOST.match(text, pos)) is not None and len(lost) < 64:
+        bus = m.group("bus") or m.group("bus2")
+        lost.append((bus or f"GPU {m.group('idx')}", m.group("why").strip()[:80] or "no reason given"))
+        pos = m.end()
+    return lost, text[pos:].lstrip().encode()

@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpuwise.errors import N_, Said, Term, UserError
 
-from .smi_given import _as_utf8, _broken, _not_xml
+from .smi_given import _as_utf8, _broken, _lost_gpus, _not_xml
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -72,6 +72,7 @@ _UNKNOWN = {
     "",
 }
 _REASON_PREFIXES = ("clocks_event_reason_", "clocks_throttle_reason_")
+_RESET_MARKER = re.compile(r"\[?\s*GPU requires reset\s*\]?", re.IGNORECASE)
 
 
 class _Frozen(BaseModel):
@@ -161,6 +162,30 @@ class GpuReading(_Frozen):
     """``memory_temp``: HBM temperature (data-center boards; N/A on GDDR cards)."""
     memory_max_operating_temp_c: int | None = None
     """``gpu_temp_max_mem_threshold``: the highest temperature the memory is meant to run at."""
+    recovery_action: str | None = None
+    """``gpu_recovery_action`` (driver 570 and later) when it is not ``None``: what the driver says the
+    GPU needs after an error it could not clear (NVML nvmlDeviceGetGpuRecoveryAction: a GPU reset, a
+    node reboot, draining peer-to-peer traffic, or a drain and reset for a GPU at reduced capacity)."""
+    reset_required: bool | None = None
+    """``gpu_reset_status/reset_required`` (drivers 550-565): the GPU needs a reset."""
+    drain_and_reset_recommended: bool | None = None
+    """``gpu_reset_status/drain_and_reset_recommended`` (drivers 550-565)."""
+    channel_repair_pending: bool | None = None
+    """``ecc_errors/channel_repair_pending`` (Blackwell): a memory channel repair waits for a reset."""
+    tpc_repair_pending: bool | None = None
+    """``ecc_errors/tpc_repair_pending`` (Blackwell): a compute unit (TPC) repair waits for a reset."""
+    unrepairable_memory: bool | None = None
+    """``ecc_errors/unrepairable_memory`` (NVML nvmlDeviceGetUnrepairableMemoryFlag): memory the GPU
+    can no longer repair."""
+    sram_threshold_exceeded: bool | None = None
+    """``ecc_errors/aggregate/sram_threshold_exceeded`` (NVML nvmlEccSramErrorStatus_t
+    bThresholdExceeded: the SRAM uncorrectable errors passed the field-diagnostic threshold)."""
+    requires_reset_marker: bool = False
+    """A reading is ``GPU requires reset`` where a value goes: nvidia-smi writes it for a GPU that
+    hit an error and answers no query until it is reset."""
+    unreachable: str | None = None
+    """nvidia-smi could not reach this GPU ("Unable to determine the device handle for GPU ...:
+    Unknown Error" above the report): a GPU that fell off the bus. The reason as nvidia-smi gave it."""
     fan_speed_percent: int | None = None
     """The fan speed the driver *intends* (NVML, nvmlDeviceGetFanSpeed: "the reported speed is the
     intended fan speed"; a blocked fan does not change it): it says nothing about a worn fan."""
@@ -505,6 +530,7 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
              for k in ("max", "high", "partial", "low", "none")}
     temp = gpu.find("temperature")
     reasons, idle = _clock_reasons(gpu)
+    action = _text(gpu, "gpu_recovery_action")
     defaults = "default_applications_clocks"
     return GpuReading(
         pci_bus_id=gpu.get("id"),
@@ -557,6 +583,14 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         **_gpu_thresholds(temp),
         memory_temp_c=_temp(temp, "memory_temp"),
         memory_max_operating_temp_c=_memory_limit(temp),
+        recovery_action=None if action is None or action.lower() == "none" else action[:80],
+        reset_required=_flag(gpu, "gpu_reset_status/reset_required"),
+        drain_and_reset_recommended=_flag(gpu, "gpu_reset_status/drain_and_reset_recommended"),
+        channel_repair_pending=_flag(errors, "channel_repair_pending"),
+        tpc_repair_pending=_flag(errors, "tpc_repair_pending"),
+        unrepairable_memory=_flag(errors, "unrepairable_memory"),
+        sram_threshold_exceeded=_flag(errors, "aggregate/sram_threshold_exceeded"),
+        requires_reset_marker=any(_RESET_MARKER.fullmatch(e.text.strip()) for e in gpu.iter() if e.text),
         fan_speed_percent=_count(gpu, "fan_speed", "%"),  # NVML: "may exceed 100% in certain cases"
         performance_state=_text(gpu, "performance_state"),
         utilization_gpu_percent=_percent(gpu, "utilization/gpu_util"),
@@ -672,6 +706,9 @@ def _parse(data: bytes, where: str) -> SmiLog:
     dropped from the tree, so a report of many GPUs never sits in memory as a whole tree."""
     import io
 
+    lost, data = _lost_gpus(data)
+    if lost and not data.strip():  # only the GPUs it could not reach
+        return SmiLog(gpus=[GpuReading(pci_bus_id=bus, unreachable=why) for bus, why in lost])
     wrong = _not_xml(data, where)
     if wrong is not None:
         raise wrong
@@ -741,6 +778,8 @@ def _parse(data: bytes, where: str) -> SmiLog:
                            "%(attached)s: nvidia-smi never writes more than it counts (edited or joined?)"),
                         where=where, values={"gpus": len(gpus), "attached": attached},
                         hint=N_("give the report exactly as `nvidia-smi -q -x` wrote it"))
+    known = {g.bus_id_in_pci or g.pci_bus_id for g in gpus}
+    gpus += [GpuReading(pci_bus_id=bus, unreachable=why) for bus, why in lost if bus not in known]
     # the versions come before the <gpu> elements in every real report; where they do not, the
     # readings still get them (as reading the whole tree first gave them)
     gpus = [g if (g.driver_version, g.cuda_version) == (driver, cuda)

@@ -55,7 +55,9 @@ def global_batch(job: Job) -> tuple[float, Assumption | None]:
         row = f.global_batch_tokens(job.shape.params)
         return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain_cluster",
                                 {"tokens": row.tokens, "source": " ".join(str(row.source).split()),
-                                 "per_gpu": f.pretrain_tokens_per_gpu.value, "max": f.pretrain_global_batch_max.value,
+                                 "per_gpu": f.pretrain_tokens_per_gpu.value,
+                                 "max": (f.pretrain_global_batch_max if job.shape.moe
+                                         else f.pretrain_dense_batch_max).value,
                                  "cluster_source": " ".join(str(f.pretrain_tokens_per_gpu.source).split())})
     seqs = f.finetune_global_batch_sequences
     tokens = seqs.value * w.seq_len
@@ -95,6 +97,10 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                  else "fp8" if w.precision == "fp4" and w.method == "full" else "bf16")
     base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
     chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
+    # NVFP4 training runs without the stack's tensor-parallel overlap: Transformer Engine's userbuffers do not take
+    # FP4 GEMMs (NVIDIA's MLPerf Training v5.1 NeMo 25.09 recipes, llama31_405b config_common_fp4.sh: "TP overlap not
+    # supported yet", TP_COMM_OVERLAP=False, where the FP8 configs set it True)
+    fp4 = w.precision == "fp4" and w.method == "full"
     tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
                        optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
                        tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
@@ -103,7 +109,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_memory_bound=stack_spec(job).memory_bound_scale,
                        stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
                        stack_gathers_ahead=stack_spec(job).gathers_ahead,
-                       stack_tp_overlap=stack_spec(job).tp_comm_overlap,
+                       stack_tp_overlap=0.0 if fp4 else stack_spec(job).tp_comm_overlap,
                        stack_te=stack_spec(job).transformer_engine,
                        fp4_gemms=w.precision == "fp4" and w.method == "full",
                        stack_reference=stack_reference(job.kb))
@@ -111,6 +117,8 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
         f = rt.training
         tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
+        # a dense model's batch grows with the cluster only up to the largest published dense batch
+        tj.batch_grown_max = tj.batch_max if job.shape.moe else f.pretrain_dense_batch_max.value
     return tj
 
 

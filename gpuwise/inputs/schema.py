@@ -122,6 +122,9 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     import difflib  # close matches for a hint: imported only when an input is wrong
 
     errors = exc.errors()
+    # a misspelt key is also a missing one ('wrkload' given, 'workload' missing): the misspelling is the news
+    first = next((k for k, e in enumerate(errors) if e["type"] == "extra_forbidden"), 0)
+    errors = [errors[first], *errors[:first], *errors[first + 1:]]
     err = errors[0]
     loc = _field_loc(model, tuple(err["loc"]))
     field = ".".join(_short(p) if not isinstance(p, str) else _clip(p) for p in loc) if loc else "(top level)"
@@ -194,7 +197,18 @@ _BOUNDS = {
 """Pydantic's common complaints as the catalog's templates (its ``ctx`` values fill them)."""
 
 
-_REPR = reprlib.Repr()
+class _Given(reprlib.Repr):
+    """What a user gave, as they wrote it: a date YAML read is shown 2026-01-01, not Python's
+    ``datetime.date(2026, 1, 1)``."""
+
+    def repr_date(self, x: Any, level: int) -> str:
+        return x.isoformat()
+
+    def repr_datetime(self, x: Any, level: int) -> str:
+        return x.isoformat(sep=" ")
+
+
+_REPR = _Given()
 _REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 6, 12, 60, 60
 
 

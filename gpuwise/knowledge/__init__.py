@@ -21,7 +21,7 @@ from ..errors import N_, KnowledgeError, Said, UserError, either
 from ..frozen import record
 from ..paths import dir_stamp, knowledge_dir
 from ..yamlio import list_directory, parse_yaml, read_bytes
-from .names import NameIndex, Resolved, norm  # noqa: F401  (Resolved and norm: re-exported)
+from .names import NameIndex, Resolved, norm  # Resolved: re-exported
 from .records import record_class
 
 if TYPE_CHECKING:  # the schema classes validate the files; a run holds records (see records.py)
@@ -298,6 +298,18 @@ _VALIDATED = Memo()
 file of the same name: loading several overlays validates each file they leave alone once."""
 
 
+def _one_owner(index: NameIndex, ident: str, names: list[str], defaults: list[str], path: Path) -> None:
+    """A name (id, display name, alias, a short name it is the default for) belongs to one entry: an
+    overlay's alias ``h100`` on the RTX 4090 silently turned every 'H100' a user typed into an RTX
+    4090."""
+    for n in [*names, *defaults]:
+        key = norm(n)
+        other = index.exact.get(key) or index.defaults.get(key)
+        if other is not None and other != ident:
+            raise KnowledgeError(N_("the name '%(name)s' is given to both %(other)s and %(id)s: a name means one "
+                                    "entry"), where=str(path), values={"name": n, "other": other, "id": ident})
+
+
 def _load(overlay: Path | None) -> Knowledge:
     from . import schema as S
 
@@ -322,6 +334,8 @@ def _load(overlay: Path | None) -> Knowledge:
             data = parse_yaml(raw, path, what="knowledge file")
             if over is not None:
                 extra = parse_yaml(over_raw, over, what="knowledge file")
+                if extra is None:  # empty, or comments only: an overlay gives only what it changes (nothing)
+                    extra = {}
                 if not isinstance(extra, dict):
                     raise KnowledgeError(N_("expected a mapping at the top level"), where=str(over))
                 if fname == "policy.yaml":
@@ -340,9 +354,11 @@ def _load(overlay: Path | None) -> Knowledge:
     models = _unique(models_f.models, files["models.yaml"], "models")
     gpu_names = NameIndex("gpu")
     for g in gpus.values():
+        _one_owner(gpu_names, g.id, [g.id, g.name, *g.aliases], g.default_for, files["gpus.yaml"])
         gpu_names.add(g.id, g.name, g.aliases, g.default_for, g)
     model_names = NameIndex("model")
     for m in models.values():
+        _one_owner(model_names, m.id, [m.id, m.name, *m.aliases], [], files["models.yaml"])
         model_names.add(m.id, m.name, m.aliases, [])
     kb = Knowledge(
         gpus=gpus,

@@ -26,6 +26,7 @@ import io
 import math
 import os
 import re
+from collections import Counter
 from dataclasses import field
 from pathlib import Path
 from typing import Any
@@ -34,13 +35,15 @@ from ..errors import N_, Clauses, Said, Term, UserError
 from ..frozen import record
 from ..inputs.notation import number_text
 from ..inputs.schema import MAX_GPUS
-from ..knowledge.schema.clouds import MIN_HOURLY_PRICE, at_least_floor
+from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..yamlio import decode_text
 
 MIN_PRICE = MIN_HOURLY_PRICE  # per hour: the least an overlay's price may be (below it, a typo or a unit slip)
 
 MAX_CSV_BYTES = 64 * 1024 * 1024
 MAX_ROWS = 500_000
+MAX_COLUMNS = 1_000
+"""The catalogs read here have a dozen or so columns."""
 
 FORMATS: dict[str, tuple[str, ...]] = {
     "gpuhunt": ("instance_name", "price", "gpu_count", "gpu_name"),
@@ -173,7 +176,7 @@ _PACKED = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh":
 
 
 def _floor_said(price: float) -> Said:
-    """Why a price below :data:`MIN_PRICE` is refused: the overlay's own words for it."""
+    """Why a price below :data:`MIN_PRICE` or above the ceiling is refused: the overlay's own words for it."""
     try:
         at_least_floor(price)
     except Said as said:
@@ -265,7 +268,11 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     if [h.lower() for h in header] == ["sep=", ""]:  # Excel's 'sep=,' line: the header follows
         header = _header(reader, p)
     _comma_separated(header, p)
-    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if len(header) > MAX_COLUMNS:  # 200,000 columns took minutes: each was counted against all
+        raise UserError(N_("more than %(n)s columns: not a price catalog"), where=str(p),
+                        values={"n": f"{MAX_COLUMNS:,}"})
+    counts = Counter(header)
+    twice = sorted(h for h, n in counts.items() if h and n > 1)
     if twice:  # a row's value was the last such column's, silently
         raise UserError(N_("column %(name)s is in the header twice: which one holds the value is unclear"),
                         where=str(p), values={"name": repr(twice[0])})
@@ -300,6 +307,11 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         s = spot.get((*key, o.region)) or spot.get((*key, ""))
         if s is not None:
             o.spot_price = s
+        try:  # a spot price above the on-demand one: the offer is kept, its spot price left out
+            spot_not_above(o.spot_price, o.price, SPOT_PRICE)
+        except Said as said:
+            o.notes.append(Said(N_("%(said)s: left out"), said=said))
+            o.spot_price = None
         n = locations.get(key, 1)
         if n > 1:
             o.notes.append(Said(N_("cheapest of %(n)s locations"), n=n))
@@ -360,7 +372,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             raise Said(N_("GPU count %(count)r is more than %(max)s GPUs"), count=count_text[:30], max=f"{MAX_GPUS:,}")
         if spot_price is not None and spot_price <= 0:
             raise Said(N_("spot price is not positive"))
-        if spot_price is not None and spot_price < MIN_PRICE:
+        if spot_price is not None and not MIN_PRICE <= spot_price <= MAX_HOURLY_PRICE:
             raise Said(N_("spot price: %(said)s"), said=_floor_said(spot_price))
     except (ValueError, KeyError) as exc:  # a date Python cannot read, a missing column: its own words
         why = exc if isinstance(exc, Said) else Said(N_("%(reason)s"), reason=str(exc))
@@ -373,7 +385,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
     if not math.isnan(price) and price <= 0:
         report.skipped.append(Skipped(line, instance, Said(N_("price %(price)s is not positive"), price=f"{price:g}")))
         return
-    if not math.isnan(price) and price < MIN_PRICE:  # 1e-320 would be written as 0, which no offer may be
+    if not math.isnan(price) and not MIN_PRICE <= price <= MAX_HOURLY_PRICE:  # 1e-320 would be written as 0
         report.skipped.append(Skipped(line, instance, Said(N_("price: %(said)s"), said=_floor_said(price))))
         return
     mapped, why = map_gpu(kb, name, mem, gpus)
@@ -403,6 +415,7 @@ def _skypilot_memory(info: str) -> float | None:
 
 
 GPU_COUNT = Term(N_("gpu count"))  # the column a row's GPU count is read from, as its reasons name it
+SPOT_PRICE = Term(N_("spot price"))  # the column named when a spot price above on-demand is left out
 
 
 def map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[str | None, Said | None]:

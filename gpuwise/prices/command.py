@@ -37,6 +37,8 @@ def _import(args: argparse.Namespace) -> int:
 
     kb = knowledge_base.load(args.import_knowledge or args.knowledge)
     report = read_catalog(args.file, kb, provider=args.import_provider, as_of=args.as_of)
+    if not report.rows:  # a header alone: no row to list, the one line says it all
+        raise UserError(N_("no rows after the header; nothing written"), where=args.file)
     if not report.offers:
         _summary(report, None, args.import_format, sys.stderr, _import_lang(args))
         raise UserError(N_("no row could be imported (%(n)s listed above, %(no_gpu)s without a GPU); nothing written"),

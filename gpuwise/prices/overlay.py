@@ -66,7 +66,12 @@ HEADER = N_("# Knowledge overlay written by `gpuwise prices import` on %(stamp)s
 
 
 def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = None) -> Path:
-    """Merge the report's offers into ``out_dir/clouds.yaml`` (created with its directory)."""
+    """Merge the report's offers into ``out_dir/clouds.yaml`` (created with its directory). A
+    ``clouds.yaml`` there that is a link to the CSV read or to a built-in knowledge or rule file is
+    refused: the write follows a link, and rewrote the shipped clouds.yaml (exit 0)."""
+    from ..render.output import check_target
+    from ..run_files import read_by_run
+
     d = Path(out_dir)
     if d.exists() and not d.is_dir():
         raise UserError(N_("is a file, not a directory"), where=out_dir, hint=N_("-o names the overlay directory"))
@@ -76,6 +81,7 @@ def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = No
             raise UserError(N_("the overlay's parent directory does not exist"), where=out_dir)
         d.mkdir()
     target = d / "clouds.yaml"
+    check_target(target, protect=read_by_run(None, [report.path], cards=False))
     existing: dict[str, Any] = {}
     if target.is_file():
         existing = read_yaml(target, what=Term(N_("knowledge overlay"))) or {}

@@ -103,6 +103,7 @@ CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("power_swing", N_("Power draw swing under load, of the mean"), "pct"),
     ("has_smi", N_("nvidia-smi report given"), "bool"),
     ("smi_error", N_("nvidia-smi report problem"), "text"),
+    ("recovery", N_("Recovery the driver asks for"), "text"),
     ("retired_pages", N_("Retired memory pages"), "smi-count"),
     ("remapped_rows", N_("Remapped memory rows"), "smi-count"),
     ("pending", N_("Memory repair pending"), "smi-bool"),

@@ -138,7 +138,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         compute=compute, weight_only=weight_only,
         peak_gemm=peak_tflops(gpu, compute) * 1e12 * eff * cf,
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
-        bw_weights=mem_bw * bwf * bw_factor, bw_kv=mem_bw * bwf,
+        bw_weights=mem_bw * bwf * bw_factor, bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
         step_overhead=pick("step_overhead_us") * 1e-6,
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
@@ -168,6 +168,16 @@ def eager_kernel_seconds(fw: Framework, rel: FrameworkRelease | None, graphs: bo
     if own is not None:
         return own * 1e-6
     return fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0
+
+
+def legacy_kv(vo: Any, version: str | None, bw_kv: float) -> float:
+    """B/s at which decode attention reads the KV cache: the build's older paged-attention kernel's rate for a
+    stated release before the one that replaced it (vLLM's ROCm build before its custom paged attention), else
+    ``bw_kv``. A job that states no release gets the current kernel."""
+    rate, before = (getattr(vo, "legacy_kv_gb_s", None), getattr(vo, "legacy_kv_before", None)) if vo else (None, None)
+    if rate is None or before is None or version is None or version_key(version) >= version_key(before):
+        return bw_kv
+    return min(bw_kv, rate * 1e9)
 
 
 def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: str | None, method: Any) -> float:

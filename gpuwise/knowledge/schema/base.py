@@ -61,6 +61,32 @@ class Strict(Prebuilt, BaseModel):
 _NUMBER_FIELDS: dict[type, frozenset[str]] = {}
 
 
+class Within:
+    """Bounds on a catalog figure (an ``AfterValidator``): a value this far beyond, or beneath,
+    every part made is a typo or a unit slip, not a GPU (an overlay's ``memory: {gb: 1e9}`` made
+    an RTX 4090 of a billion GB; ``bandwidth_gb_s: 1e-300`` one that decodes 0 tokens/s and was
+    still recommended). A class, not a closure, so the schema that holds it is kept between
+    processes (gpuwise/prebuilt.py)."""
+
+    def __init__(self, floor: float, ceiling: float):
+        self.floor, self.ceiling = floor, ceiling
+
+    def __call__(self, v: Any) -> Any:
+        if v is not None and v > self.ceiling:
+            raise Said(N_("%(value)s is above %(ceiling)s, beyond any GPU made: a typo or a unit slip"),
+                       value=f"{v:g}", ceiling=f"{self.ceiling:,.0f}")
+        if v is not None and 0 < v < self.floor:
+            raise Said(N_("%(value)s is below %(floor)s, beneath any GPU made: a typo or a unit slip"),
+                       value=f"{v:g}", floor=f"{self.floor:g}")
+        return v
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Within) and (other.floor, other.ceiling) == (self.floor, self.ceiling)
+
+    def __hash__(self) -> int:
+        return hash((self.floor, self.ceiling))
+
+
 class Sourced(Strict):
     source: str = Field(min_length=3)
     check: Check = "S"

@@ -17,11 +17,31 @@ cheapest GPU-hour any cloud lists costs several cents; a price of 1e-300 an hour
 unit slip, and it made every rental free (the answer cost $0.00)."""
 
 
+MAX_HOURLY_PRICE = 100_000
+"""The most an hourly price may be, in either currency, for a whole instance: a 72-GPU rack at
+1,000 an hour a GPU is 72,000 (the dearest instance in clouds.yaml costs about $114 an hour). An
+offer of $1e300 an hour was read, and a total of 1e300 hours' worth printed."""
+
+
 def at_least_floor(v: float | None) -> float | None:
+    """An hourly price within :data:`MIN_HOURLY_PRICE` .. :data:`MAX_HOURLY_PRICE`."""
     if v is not None and 0 < v < MIN_HOURLY_PRICE:
         raise Said(N_("%(value)s an hour is below %(floor)s: no GPU rents for so little (a price is per hour, in "
                       "the offer's currency)"), value=f"{v:g}", floor=f"{MIN_HOURLY_PRICE:g}")
+    if v is not None and v > MAX_HOURLY_PRICE:
+        raise Said(N_("%(value)s an hour is above %(ceiling)s: no GPU rents for so much (a price is per hour, in "
+                      "the offer's currency)"), value=f"{v:g}", ceiling=f"{MAX_HOURLY_PRICE:,}")
     return v
+
+
+def spot_not_above(spot: float | None, on_demand: float | None, field: str) -> None:
+    """A spot (preemptible) rate is the same machine sold at a discount, and may be taken back: the
+    clouds cap it at the on-demand price (AWS since 2017; Google Cloud's and Azure's spot prices are
+    discounts). One above it is a typo or two columns swapped."""
+    if spot is not None and on_demand is not None and spot > on_demand:
+        raise Said(N_("%(field)s %(spot)s is above the on-demand price %(price)s: a spot price is the same "
+                      "machine at a discount (two columns swapped?)"), field=field, spot=f"{spot:g}",
+                   price=f"{on_demand:g}")
 
 
 Hourly = Annotated[float, AfterValidator(at_least_floor)]
@@ -101,6 +121,7 @@ class Instance(InstanceMethods, _Priced):
     @model_validator(mode="after")
     def _price(self) -> "Instance":
         self._one_price(self.usd_per_hour, self.cny_per_hour)
+        spot_not_above(self.spot_usd_per_hour, self.usd_per_hour, "spot_usd_per_hour")
         return self
 
 
@@ -127,6 +148,7 @@ class GpuHourPrice(GpuHourPriceMethods, _Priced):
         self._one_price(self.usd_per_gpu_hour, self.cny_per_gpu_hour)
         if self.spot_usd_per_gpu_hour is not None and self.usd_per_gpu_hour is None:
             raise Said(N_("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)"))
+        spot_not_above(self.spot_usd_per_gpu_hour, self.usd_per_gpu_hour, "spot_usd_per_gpu_hour")
         return self
 
 

@@ -1,37 +1,66 @@
 """``gpus.yaml``: the GPU catalog (dense peaks per precision, memory, links, power, how each is sold)."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
-from .base import Sourced, Strict
+from gpuwise.errors import N_, Said
+from gpuwise.inputs.strict import MAX_CARD_POWER_W, MAX_GPUS
+
+from .base import Sourced, Strict, Within
+
+# Bounds far beyond and beneath every part made, so a new generation fits and a slip does not
+# (gpus.yaml holds 16..288 GB, 300..8,000 GB/s of memory bandwidth, 5.1..195 non-tensor FP32
+# TFLOP/s, 15,000 dense FP4 TFLOP/s at most, 32..1,800 GB/s between GPUs, 70..1,400 W, a fast
+# domain of 384 GPUs at most)
+MAX_MEMORY_GB = 10_000
+MAX_BANDWIDTH_GB_S = 1_000_000
+MAX_TFLOPS = 1_000_000
+
+_Memory = Annotated[float, AfterValidator(Within(1, MAX_MEMORY_GB))]
+_Peak = Annotated[float | None, AfterValidator(Within(0, MAX_TFLOPS))]
+SMI_PER_GB = (0.9, 1.2)
+"""nvidia-smi's total in GB over the marketed GB: 1.068..1.074 in gpus.yaml (GiB sold as GB, less
+what the driver reserves)."""
 
 
 class GpuMemory(Sourced):
-    gb: float = Field(gt=0, description="capacity as marketed, decimal GB")
-    smi_mib: int | None = Field(
+    gb: _Memory = Field(gt=0, description="capacity as marketed, decimal GB")
+    smi_mib: Annotated[int | None, AfterValidator(Within(0, MAX_MEMORY_GB * 1000**3 // 2**20))] = Field(
         default=None, gt=0, description="total as nvidia-smi reports it, MiB (exact bytes)"
     )
     type: str
-    bandwidth_gb_s: float = Field(gt=0)
+    bandwidth_gb_s: Annotated[float, AfterValidator(Within(10, MAX_BANDWIDTH_GB_S))] = Field(gt=0)
     ecc: bool | None = None
+
+    @model_validator(mode="after")
+    def _sizes_agree(self) -> "GpuMemory":
+        """An overlay's ``memory: {gb: 48}`` (a 48 GB RTX 4090 from a Chinese workshop) kept the
+        built-in ``smi_mib: 24564``, and the fit, which counts nvidia-smi's exact bytes, used 24 GB."""
+        if self.smi_mib is not None:
+            smi_gb = self.smi_mib * 2**20 / 1e9
+            if not SMI_PER_GB[0] <= smi_gb / self.gb <= SMI_PER_GB[1]:
+                raise Said(N_("smi_mib %(mib)s MiB (%(smi_gb)s GB) does not match gb %(gb)s: give both, as the card is "
+                              "marketed and as nvidia-smi reports it"), mib=self.smi_mib, smi_gb=f"{smi_gb:.1f}",
+                           gb=f"{self.gb:g}")
+        return self
 
 
 class GpuPeaks(Sourced):
     """Dense peak throughput, TFLOP/s (TOPS for int8). ``None`` = no hardware path."""
 
-    fp64: float | None = Field(default=None, ge=0)
-    fp32: float = Field(gt=0, description="non-tensor FP32")
-    tf32: float | None = Field(default=None, ge=0)
-    fp16: float | None = Field(default=None, ge=0, description="FP16 tensor, FP32 accumulate")
-    bf16: float | None = Field(default=None, ge=0, description="BF16 tensor, FP32 accumulate")
-    fp8: float | None = Field(default=None, ge=0, description="FP8 tensor, FP32 accumulate")
-    fp4: float | None = Field(
+    fp64: _Peak = Field(default=None, ge=0)
+    fp32: Annotated[float, AfterValidator(Within(0.1, MAX_TFLOPS))] = Field(gt=0, description="non-tensor FP32")
+    tf32: _Peak = Field(default=None, ge=0)
+    fp16: _Peak = Field(default=None, ge=0, description="FP16 tensor, FP32 accumulate")
+    bf16: _Peak = Field(default=None, ge=0, description="BF16 tensor, FP32 accumulate")
+    fp8: _Peak = Field(default=None, ge=0, description="FP8 tensor, FP32 accumulate")
+    fp4: _Peak = Field(
         default=None, ge=0,
         description="FP4 tensor (NVFP4 / MXFP4 block-scaled E2M1), dense; None = no FP4 tensor path",
     )
-    int8: float | None = Field(default=None, ge=0, description="INT8 tensor, TOPS")
-    fp16_nontensor: float | None = Field(
+    int8: _Peak = Field(default=None, ge=0, description="INT8 tensor, TOPS")
+    fp16_nontensor: _Peak = Field(
         default=None, ge=0, description="packed-half FP16 on GPUs without tensor cores"
     )
     sparse_halved: bool = Field(
@@ -45,8 +74,9 @@ class GpuLink(Sourced):
     kind: Literal["nvswitch", "nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "roce", "hccs", "ub"] = Field(
         description="hccs: Huawei's HCCS / Unified Bus links between Ascend NPUs"
     )
-    bandwidth_gb_s: float = Field(gt=0, description="per GPU, both directions together")
-    domain_gpus: int = Field(ge=1, description="GPUs that share the fast link (2 for a bridge)")
+    bandwidth_gb_s: Annotated[float, AfterValidator(Within(1, MAX_BANDWIDTH_GB_S))] = Field(
+        gt=0, description="per GPU, both directions together")
+    domain_gpus: int = Field(ge=1, le=MAX_GPUS, description="GPUs that share the fast link (2 for a bridge)")
     pcie_gen: int = Field(ge=3, le=6)
     p2p: bool = Field(description="peer-to-peer over PCIe works with the stock driver")
     server_gpus: int | None = Field(default=None, ge=1, le=8, description=(
@@ -55,7 +85,7 @@ class GpuLink(Sourced):
 
 
 class GpuPower(Sourced):
-    tdp_w: float = Field(gt=0)
+    tdp_w: Annotated[float, AfterValidator(Within(10, MAX_CARD_POWER_W))] = Field(gt=0)
 
 
 class LicenceBundle(Sourced):

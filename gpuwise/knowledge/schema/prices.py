@@ -21,6 +21,9 @@ Currency = Literal["USD", "CNY"]
 MIN_PURCHASE_PRICE = 1.0
 """The least a purchase price may be, in either currency: the cheapest used card sells for tens of
 dollars."""
+MAX_PURCHASE_PRICE = 1e9
+"""The most a purchase price may be, in either currency: a whole 72-GPU rack costs a few million
+dollars (the dearest unit in prices.yaml: 1.4 million)."""
 
 
 class PricePoint(Strict):
@@ -36,6 +39,9 @@ class PricePoint(Strict):
         if v < MIN_PURCHASE_PRICE:
             raise Said(N_("%(value)s is below %(floor)s: no GPU sells for so little (a price is for the whole unit, "
                           "in its currency)"), value=f"{v:g}", floor=f"{MIN_PURCHASE_PRICE:g}")
+        if v > MAX_PURCHASE_PRICE:
+            raise Said(N_("%(value)s is above %(ceiling)s: no GPU sells for so much (a price is for the whole unit, "
+                          "in its currency)"), value=f"{v:g}", ceiling=f"{MAX_PURCHASE_PRICE:,.0f}")
         return v
     currency: Currency = "USD"
     condition: Literal["new", "used"]

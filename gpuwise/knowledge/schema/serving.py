@@ -71,6 +71,11 @@ class VendorOverride(Strict):
         default=None, gt=0, le=1, description="speed of a block-scaled FP8 checkpoint's GEMMs (weight streaming and "
         "math) relative to the FP8 path's, where the build runs them on a slower kernel (vLLM's ROCm build without "
         "AITER: Triton block-scale kernels)")
+    legacy_kv_gb_s: float | None = Field(
+        default=None, gt=0, description="GB/s at which the build's decode attention read the KV cache before "
+        "`legacy_kv_before` (an older paged-attention kernel); applies to rows that state an earlier release")
+    legacy_kv_before: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
+                                         description="first release with the build's current attention kernel")
     source: str = Field(min_length=3)
     check: Check = "S"
 
