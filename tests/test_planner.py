@@ -287,20 +287,24 @@ def test_the_training_stack_scales_the_compute():
 
 def test_the_default_batch_grows_with_the_cluster_within_published_practice(kb):
     """No batch given: the size's published batch (4M tokens for 7B-70B, LLaMA/Llama 2), raised on a
-    large cluster to 1,024 tokens per GPU, the lower edge of published practice (Llama 3 405B: 16M
-    tokens on 16,384 H100, Dubey et al. 2024, Table 4), up to DeepSeek-V3's 15,360 x 4,096 =
-    62,914,560 tokens, the largest published batch. Said as an assumption with its values."""
+    large cluster to 2,048 tokens per GPU, the median of nine published runs on about 1,000 GPUs or more
+    (Llama 3 405B: 16M tokens on 8,192 H100, Dubey et al. 2024, Table 4; Megatron-LM: one 2,048-token
+    sequence per GPU, 1T on 3,072 A100, Narayanan et al. 2021, Table 1), a dense model's up to Llama 3
+    405B's 16M (16,777,216), a mixture of experts' up to DeepSeek-V3's 15,360 x 4,096 = 62,914,560
+    tokens, the largest published batch. Said as an assumption with its values."""
     w = {"task": "pretrain", "model": "llama-3.1-70b", "train_tokens": 1.5e13, "seq_len": 8192}
     tj = training_job(_job(kb, w))
-    assert tj.batch_tokens(64) == 4194304 and tj.batch_tokens(4096) == 4194304  # 4,096 x 1,024 = 4M
-    assert tj.batch_tokens(8192) == 8 * 1048576 and tj.batch_tokens(16384) == 16 * 1048576
-    assert tj.batch_tokens(131072) == 15360 * 4096  # capped
+    assert tj.batch_tokens(64) == 4194304 and tj.batch_tokens(2048) == 4194304  # 2,048 x 2,048 = 4M
+    assert tj.batch_tokens(4096) == 8 * 1048576  # 4,096 x 2,048
+    assert tj.batch_tokens(8192) == 16 * 1048576 and tj.batch_tokens(16384) == 16 * 1048576  # the dense cap
+    moe = training_job(_job(kb, {**w, "model": "deepseek-v3"}))
+    assert moe.batch_tokens(16384) == 16384 * 2048 and moe.batch_tokens(131072) == 15360 * 4096  # capped
     r = estimate({"workload": w}, gpu="H100-80G", gpus=16384)
     assert r.gpu.layout.global_batch_tokens >= 16 * 1048576
     assert r.gpu.layout.global_batch_tokens < 16 * 1048576 * 1.1  # rounded up to whole micro-batches only
     why = next(a for a in r.assumptions if a.field == "workload.global_batch_tokens")
     assert why.message_id == "assume.global_batch.pretrain_cluster"
-    assert why.values["per_gpu"] == 1024 and why.values["max"] == 62914560 and "Llama 3" in why.values["cluster_source"]
+    assert why.values["per_gpu"] == 2048 and why.values["max"] == 16777216 and "Llama 3" in why.values["cluster_source"]
     # a batch the user gives is kept on any cluster; fine-tuning keeps its own default
     given = training_job(_job(kb, {**w, "global_batch_tokens": 2 ** 21}))
     assert given.batch_tokens(16384) == 2 ** 21

@@ -178,6 +178,7 @@ def test_a_gpu_that_fell_off_the_bus_is_not_in_working_order(tmp_path: Path, lin
     assert parse_nvidia_smi_xml(healthy.encode()).gpus[0].unreachable is None
     verdict, used = used_findings(tmp_path, minimal("", before=line + "\n"), "a10g")
     assert ("USED-RECOVERY-NEEDED", "blocker") in used and verdict == "reject"
+    assert ("USED-REPORT-UNNAMED", "warning") not in used  # it gave no name because it did not answer
 
 
 def test_the_recovery_asked_for_is_a_row_of_the_card_only_when_there_is_one(tmp_path: Path) -> None:

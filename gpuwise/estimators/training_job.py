@@ -55,7 +55,9 @@ def global_batch(job: Job) -> tuple[float, Assumption | None]:
         row = f.global_batch_tokens(job.shape.params)
         return row.tokens, note("workload.global_batch_tokens", row.tokens, "assume.global_batch.pretrain_cluster",
                                 {"tokens": row.tokens, "source": " ".join(str(row.source).split()),
-                                 "per_gpu": f.pretrain_tokens_per_gpu.value, "max": f.pretrain_global_batch_max.value,
+                                 "per_gpu": f.pretrain_tokens_per_gpu.value,
+                                 "max": (f.pretrain_global_batch_max if job.shape.moe
+                                         else f.pretrain_dense_batch_max).value,
                                  "cluster_source": " ".join(str(f.pretrain_tokens_per_gpu.source).split())})
     seqs = f.finetune_global_batch_sequences
     tokens = seqs.value * w.seq_len
@@ -115,6 +117,8 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
         f = rt.training
         tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value
+        # a dense model's batch grows with the cluster only up to the largest published dense batch
+        tj.batch_grown_max = tj.batch_max if job.shape.moe else f.pretrain_dense_batch_max.value
     return tj
 
 

@@ -153,16 +153,18 @@ class TrainingJob:
     fp4_gemms: bool = False
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
+    batch_grown_max: float = math.inf  # ...the growth with the cluster only up to this many (a dense model's cap)
     batch_given: bool = False  # the user stated the global batch: no layout may run a larger one
     memo: dict = field(default_factory=dict)
 
     def batch_tokens(self, n: int) -> float:
         """Tokens per optimizer step on ``n`` GPUs: the given or size-based batch, or on a cluster large
-        enough, ``batch_per_gpu`` for every GPU up to ``batch_max`` (published practice grows the batch
-        with the cluster: runtime.yaml training.pretrain_tokens_per_gpu)."""
+        enough, ``batch_per_gpu`` for every GPU up to ``batch_grown_max`` (published practice grows the batch
+        with the cluster: runtime.yaml training.pretrain_tokens_per_gpu; a dense model's up to
+        pretrain_dense_batch_max)."""
         if self.batch_per_gpu <= 0:
             return self.global_batch_tokens
-        return max(self.global_batch_tokens, min(self.batch_max, self.batch_per_gpu * n))
+        return max(self.global_batch_tokens, min(self.batch_max, self.batch_grown_max, self.batch_per_gpu * n))
 
     def batch_ceiling(self, n: int) -> float:
         """The most tokens one micro-step of every replica may hold on ``n`` GPUs (replicas x micro-batch x

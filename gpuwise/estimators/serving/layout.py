@@ -59,6 +59,9 @@ def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
     GPUs left over stay idle, so every layout of ``n`` GPUs is also one of ``n + 1``."""
     shape = job.shape
     fw = eng.fw
+    # a pinned expert-parallel degree with tensor-parallel attention (TensorRT-LLM's moe_expert_parallel_size,
+    # vLLM's --enable-expert-parallel without data parallel): the experts spread over ep of the tp GPUs
+    ep_pin = _pin(job, "ep") if shape.moe and "expert" in fw.parallelism else None
     out: list[Layout] = []
     g = 1
     while g <= count:
@@ -72,10 +75,17 @@ def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
             pp = g // tp
             if pp == 1 or "pipeline" in fw.parallelism:
                 out.append(Layout(tp=tp, pp=pp, replicas=reps))
+                if ep_pin and 1 < ep_pin <= tp and tp % ep_pin == 0:
+                    out.append(Layout(tp=tp, pp=pp, ep=ep_pin, replicas=reps))
             if shape.moe and g > 1 and {"expert", "data-attention"} <= set(fw.parallelism):
                 out.append(Layout(tp=1, pp=1, ep=g, dp_attention=g, replicas=reps))
         g *= 2
     return _pinned(job, out)
+
+
+def _pin(job: Any, key: str) -> int | None:
+    """The user's ``parallelism`` pin ``key`` (tp, pp, ep), or None."""
+    return getattr(getattr(job.w, "parallelism", None), key, None)
 
 
 def _pinned(job: Any, options: list[Layout]) -> list[Layout]:

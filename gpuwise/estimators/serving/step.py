@@ -77,7 +77,8 @@ class StepConsts:
         self.experts = bool(sc.moe and mbytes.experts)
         self.base = 1.0 - sc.k_over_e
         self.k_over_e = sc.k_over_e
-        self.w_experts = mbytes.experts / pp / (ep if ep > 1 else tp)
+        # experts: over the ep ranks of attention data parallel, else over all tp GPUs (moe_ep x moe_tp = tp)
+        self.w_experts = mbytes.experts / pp / (ep if dpa > 1 else tp)
         self.tile = eng.expert_tile
         self.f_experts = 2.0 * sc.n_experts_active
         self.layers = sc.layers / pp
@@ -90,7 +91,10 @@ class StepConsts:
         self.allreduce_latency = eng.allreduce_latency
         self.tp_share = 2 * (tp - 1) / tp
         self.link_bw = rep.link_bw
-        self.ep_comm = ep > 1
+        # all-to-all only with attention data parallel: with tensor-parallel attention every rank holds every
+        # token, runs its own experts on those routed there, and the layer's all-reduce (tp_comm) combines them
+        # (TensorRT-LLM docs, Expert Parallelism: moe_tp_size x moe_ep_size = tp_size)
+        self.ep_comm = ep > 1 and dpa > 1
         self.ep_k, self.hidden = sc.k, sc.hidden
         self.ep_share = ep - 1
         self.moe_stage = sc.moe_layers / pp

@@ -119,6 +119,8 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     finetune_global_batch_sequences: Positive
     pretrain_tokens_per_gpu: Positive = Field(description="tokens per GPU per step a default pretraining batch holds")
     pretrain_global_batch_max: Positive = Field(description="the largest default pretraining batch, tokens")
+    pretrain_dense_batch_max: Positive = Field(description="the largest default pretraining batch of a dense model, "
+                                               "tokens")
     pretrain_global_batch: list[BatchDefault] = Field(min_length=1)
     meshes: dict[str, Mesh] = Field(description="link kind -> point-to-point mesh layout")
 
