@@ -139,14 +139,17 @@ LAST_CPU = [0.0]
 time counts their work too; CPU time is this command's own."""
 
 
-def run_cmd(argv: list[str], *, cwd: Path = ROOT, ok: tuple[int, ...] = (0,),
+def run_cmd(argv: list[str], *, cwd: Path | None = None, ok: tuple[int, ...] = (0,),
             timeout: float = 600, env: dict[str, str] | None = None,
             root: Path = ROOT) -> tuple[float, subprocess.CompletedProcess]:
     """Run a command (stdout and stderr captured, so neither is a terminal) with the checkout
-    ``root`` first on the import path; its wall time (its CPU time in ``LAST_CPU[0]``)."""
+    ``root`` first on the import path, in ``root`` unless ``cwd`` says otherwise (``python -m`` and
+    ``python -c`` put the working directory before PYTHONPATH: run from this checkout, a baseline's
+    runs had timed this checkout's code); its wall time (its CPU time in ``LAST_CPU[0]``)."""
     c0 = _children_cpu()
     t0 = time.perf_counter()
-    proc = subprocess.run(argv, cwd=cwd, env={**_env(root), **(env or {})}, capture_output=True, text=True,
+    proc = subprocess.run(argv, cwd=root if cwd is None else cwd, env={**_env(root), **(env or {})},
+                          capture_output=True, text=True,
                           timeout=timeout, stdin=subprocess.DEVNULL)
     wall = time.perf_counter() - t0
     LAST_CPU[0] = _children_cpu() - c0
@@ -355,6 +358,7 @@ import json, sys, time
 c0 = time.process_time()
 from gpuwise import cli
 cli.process_start()
+cli.work_start()
 import gpuwise.decide.recommend as R, gpuwise.render.report as RR, jinja2
 spent = {"imports": time.process_time() - c0}
 def timed(mod, name, label):

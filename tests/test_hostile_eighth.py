@@ -300,3 +300,37 @@ def test_ask_with_standard_input_closed_is_one_line(tmp_path: Path) -> None:
     assert r.returncode == 2, r.stderr
     assert r.stderr.count("\n") == 1 and "needs an interactive terminal" in r.stderr, r.stderr
     assert not (tmp_path / "a.yaml").exists()
+
+
+def test_a_date_in_a_house_rule_condition_is_shown_as_written(tmp_path: Path) -> None:
+    """Round 8: "'need_gb' is a number; datetime.date(2026, 1, 1) is not, in ['need_gb', '>',
+    datetime.date(2026, 1, 1)]": the condition is quoted as the file has it."""
+    text = (EX / "house-rules" / "no-second-hand.yaml").read_text()
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "h.yaml").write_text(text.replace(
+        '      - [acquisition, "==", buy]\n      - [buy_condition, in, [used, refurbished]]\n',
+        '      - [need_gb, ">", 2026-01-01]\n'))
+    err = one_line(gpuwise("recommend", LORA, "--rules", "hr", cwd=tmp_path),
+                   "hr/h.yaml: rule HOUSE-NO-USED: 'need_gb' is a number; 2026-01-01 is not, in "
+                   "['need_gb', '>', 2026-01-01]")
+    assert "datetime" not in err
+
+
+def test_an_unrecognized_argument_is_quoted_escaped() -> None:
+    """Round 8: ``gpuwise gpus --gpu $'H100\\e]0;x\\a'`` (an option gpus does not take) echoed the
+    escape sequence raw in 'unrecognized arguments' (it retitled the terminal); 'invalid choice'
+    quoted it escaped already."""
+    r = gpuwise("gpus", "--gpu", "H100\x1b]0;x\x07\nnext")
+    one_line(r, "unrecognized arguments: --gpu H100\\u001b]0;x\\u0007\\nnext")
+    assert "\x1b" not in r.stderr and "\x07" not in r.stderr
+
+
+def test_the_built_in_knowledge_as_an_overlay_changes_nothing(plain_answer: dict) -> None:
+    """Round 8: ``--knowledge`` naming gpuwise's own knowledge directory laid every file on itself
+    and failed on the doubled lists ('serving.yaml: frameworks[1] (id sglang): releases must be
+    listed oldest first, each version once'); the built-in files are read anyway: no overlay."""
+    from gpuwise.paths import knowledge_dir
+
+    r = gpuwise("recommend", LORA, "--format", "json", "--knowledge", str(knowledge_dir()))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["recommendation"] == plain_answer

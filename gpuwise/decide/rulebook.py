@@ -381,8 +381,13 @@ def _placeholders(text: str) -> list[tuple[str, str]]:
     return out
 
 
+_DATE = re.compile(r"datetime\.date\((\d+), (\d+), (\d+)\)")
+
+
 def _clip(value: Any, limit: int = 80) -> str:
-    text = repr(value)
+    """A condition or value as the rule file has it: a date YAML read is 2026-01-01, not Python's
+    ``datetime.date(2026, 1, 1)``."""
+    text = _DATE.sub(lambda m: f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3]):02d}", repr(value))
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

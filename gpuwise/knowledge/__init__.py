@@ -7,6 +7,7 @@ read with the safe loader only: a file cannot build Python objects.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import math
@@ -270,6 +271,9 @@ def overlay_files(overlay: Path) -> dict[str, Path]:
     or a link loop named ``policy.yaml`` is an error, not silently skipped; an unknown ``*.yaml``
     is an error with the names gpuwise reads."""
     names = list_directory(overlay, "--knowledge", "YAML files")
+    with contextlib.suppress(OSError):
+        if os.path.samefile(overlay, knowledge_dir()):  # the built-in files, read anyway: laid on themselves,
+            return {}  # their lists doubled ('releases must be listed oldest first, each version once')
     found: dict[str, Path] = {}
     for name in sorted(names):
         if not name.lower().endswith((".yaml", ".yml")) or name.startswith("."):  # POLICY.YAML was skipped unread
