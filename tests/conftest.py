@@ -52,6 +52,36 @@ def _temporary_files_in_memory(least_free: int = 4 * 2**30) -> None:
 
 _temporary_files_in_memory()
 
+
+def pytest_configure(config):
+    _rewrite_my_share_first(config)
+
+
+def _rewrite_my_share_first(config) -> None:
+    """From a fresh clone (no ``__pycache__``) every pytest-xdist worker rewrote the asserts of all
+    the test modules as it collected them, the same work in each (about 4 CPU-s, before any test
+    ran); each worker now first rewrites its share of them (worker i of n: every n-th module from
+    the i-th), so that when it collects, the others' shares are already in the cache pytest keeps
+    beside the sources. The rewritten code is pytest's own, written the way pytest writes it
+    (atomically); where pytest's internals differ, nothing is done and collection rewrites as
+    before. Without pytest-xdist, or with bytecode switched off, nothing is done either."""
+    worker = getattr(config, "workerinput", None)
+    if worker is None or sys.dont_write_bytecode or config.getoption("assertmode", "rewrite") != "rewrite":
+        return
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        index, count = int(str(worker["workerid"]).removeprefix("gw")), int(worker["workercount"])
+        for path in sorted(Path(__file__).parent.glob("test_*.py"))[index::count]:
+            cache = rewrite.get_cache_dir(path)
+            pyc = cache / (path.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(path, pyc, state.trace) is None and rewrite.try_makedirs(cache):
+                source, code = rewrite._rewrite_test(path, config)
+                rewrite._write_pyc(state, code, source, pyc)
+    except Exception:  # only a head start: collection rewrites whatever is missing
+        return
+
 # The per-user cache (gpuwise/cache.py) is keyed by the files' bytes and gpuwise's source files;
 # tests that patch loaders or schemas in memory must see a fresh load, so in the test processes it
 # is off unless a test turns it on (GPUWISE_NO_CACHE=0: tests/test_cache.py). The gpuwise
@@ -243,16 +273,18 @@ def pytest_xdist_make_scheduler(config, log):
     return Scheduling(config, log)
 
 
-COST = {"answers": 34, "test_hostile_inputs.py": 23, "test_search_defers_to_rules.py": 23, "test_rule_fixtures.py": 16,
-        "test_odd_paths.py": 9.7, "test_count_search.py": 7.5, "test_engine_load.py": 5.9, "test_report.py": 5.8,
-        "test_questionnaire.py": 5.5, "test_hostile_fifth.py": 5, "test_hostile_more.py": 4.6, "test_memo.py": 4.5,
-        "test_one_definition.py": 4.3, "test_serving_limits.py": 4.2, "test_verdicts.py": 4.1, "test_plan_zh.py": 3.9,
-        "test_plan_ask.py": 3.7, "test_cli.py": 3.5, "test_ask_pty.py": 3.5, "test_fast_paths.py": 3.3,
-        "test_plan.py": 3.3, "test_batch_folder.py": 3.2}
+COST = {"answers": 19.5, "test_search_defers_to_rules.py": 15.4, "test_hostile_inputs.py": 14,
+        "test_rule_fixtures.py": 9.5, "test_count_search.py": 7, "test_odd_paths.py": 4.6, "test_engine_load.py": 3.7,
+        "test_report.py": 3.6,
+        "test_questionnaire.py": 3.6, "test_verdicts.py": 3.5, "test_hostile_seventh.py": 3.2, "test_fast_paths.py": 3,
+        "test_memo.py": 2.9, "test_hostile_more.py": 2.8, "test_serving_limits.py": 2.8, "test_ask_pty.py": 2.3,
+        "test_plan_zh.py": 2.2, "test_audit_batch.py": 2.2, "test_hostile_eighth.py": 2.2, "test_training_runs.py": 2.1,
+        "test_cli.py": 2.1, "test_hostile_fifth.py": 2, "test_plan.py": 2, "test_batch_folder.py": 1.9,
+        "test_house_rules.py": 1.9, "test_audit.py": 1.9, "test_one_definition.py": 1.9, "test_inspect_card.py": 1.4}
 """The CPU seconds (user+sys, the processes a test starts included) of the files that cost most,
-measured test by test in one ``-n 0`` run on the 2-core machine (2026-12-02, 241 CPU-s in the
-tests in all; test_hostile_fifth's since its audits share their search); the ``answers`` group is
-ANSWER_MODULES together. Only their order matters."""
+measured test by test in two runs of the whole suite on the 2-core machine (2026-12-02, about 158
+CPU-s in the tests in all, the Chromium tests included); the ``answers`` group is ANSWER_MODULES
+together. Only their order matters."""
 
 
 def _cost(scope: str, tests: int) -> float:

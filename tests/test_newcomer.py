@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpuwise.decide.recommend import recommend
 from gpuwise.inputs.schema import Requirements
 from gpuwise.render import glossary, report
 from tests.clirun import gpuwise
@@ -60,7 +59,7 @@ def test_the_full_report_ends_with_the_glossary_in_its_language(lora, fmt, lang,
 def test_alternatives_are_listed_in_rank_order(example):
     from gpuwise.render.report import view_model
 
-    vm = view_model(recommend(str(EXAMPLES / example)), detail="full")
+    vm = view_model(answer_of("recommend", EXAMPLES / example), detail="full")  # shared with the answer modules
     alts = vm["alternatives"]
     if not alts:
         return

@@ -193,3 +193,12 @@ def test_the_recovery_asked_for_is_a_row_of_the_card_only_when_there_is_one(tmp_
     (tmp_path / "card.xml").write_text((DATA / PRO_6000_MAXQ).read_text())
     sound = audit(str(tmp_path / "proposal.yaml"))
     assert sound.cards[0].recovery == "" and "Recovery the driver" not in report.render(sound, "text", detail="full")
+
+
+def test_a_lost_gpu_line_saved_by_windows_powershell_is_read() -> None:
+    """PowerShell 5 saves ``nvidia-smi -q -x 2>&1 > r.xml`` as UTF-16 with a byte-order mark."""
+    line = "Unable to determine the device handle for GPU1: 0000:44:00.0: Unknown Error\r\n"
+    data = b"\xff\xfe" + (line + minimal("")).encode("utf-16-le")
+    log = parse_nvidia_smi_xml(data)
+    assert [(g.pci_bus_id, g.unreachable) for g in log.gpus] == [("00000000:01:00.0", None),
+                                                                  ("0000:44:00.0", "Unknown Error")]

@@ -113,7 +113,8 @@ def _lost_gpus(data: bytes) -> tuple[list[tuple[str, str]], bytes]:
     error, saved with ``2>&1``): ``Unable to determine the device handle for GPU3: 0000:5F:00.0:
     Unknown Error`` is a GPU that fell off the bus (Xid 79). Returns ((bus id or ``GPU <index>``,
     the reason), ...) and the data after those lines; nothing when the data does not start so."""
-    if not data.lstrip()[:64].lower().startswith(b"unable to determine the device handle"):
+    head = _as_text(data[:512]).lstrip("\ufeff \t\r\n\0").lower()  # UTF-16 too (PowerShell's 2>&1)
+    if not head.startswith("unable to determine the device handle"):
         return [], data
     text = _as_text(data)
     lost: list[tuple[str, str]] = []
