@@ -177,10 +177,12 @@ def test_an_answers_files_plain_size_or_model_is_read(tmp_path: Path, value: str
     ("memory: {bandwidth_gb_s: 1e-300}", "memory.bandwidth_gb_s: 1e-300 is below 10, beneath any GPU made"),
     ("peaks: {fp32: 0.001}", "peaks.fp32: 0.001 is below 0.1, beneath any GPU made"),
     ("power: {tdp_w: 0.5}", "power.tdp_w: 0.5 is below 10, beneath any GPU made"),
+    ("link: {bandwidth_gb_s: 1e-300}", "link.bandwidth_gb_s: 1e-300 is below 1, beneath any GPU made"),
 ])
 def test_a_gpu_figure_beneath_any_part_made_is_refused(tmp_path: Path, patch: str, said: str) -> None:
     """Round 8: an RTX 4090 of 1e-300 GB/s was recommended at '0 tokens/s' (exit 0). The floors are
-    a tenth or less of the smallest figure in gpus.yaml (16 GB, 300 GB/s, 5.1 TFLOP/s, 70 W)."""
+    a tenth or less of the smallest figure in gpus.yaml (16 GB, 300 GB/s, 5.1 TFLOP/s, 70 W, 32 GB/s
+    between GPUs)."""
     kb = _overlay(tmp_path, "gpus.yaml", f"gpus:\n  - id: rtx-4090\n    {patch}\n")
     one_line(gpuwise("recommend", LORA, "--knowledge", str(kb)), f"kb/gpus.yaml: gpus[0] (id rtx-4090).{said}")
 
