@@ -143,6 +143,36 @@ def put(kind: str, digest: str | None, value: Any, keep: int = MAX_ENTRIES) -> N
            keep)
 
 
+def load_marshalled(name: str) -> Any | None:
+    """The marshalled table kept as ``name`` (compiled code, regular expressions, class sources);
+    None when the cache is off, not private, or the file is missing, damaged or from another build."""
+    if not enabled():
+        return None
+    d = directory()
+    if d is None or not _private(d):
+        return None
+    import marshal
+
+    try:
+        with open(d / name, "rb") as fh:
+            return marshal.loads(fh.read())
+    except Exception:  # missing, truncated, from another build: the caller compiles afresh
+        return None
+
+
+def store_marshalled(kind: str, name: str, table: Any, keep: int = 4) -> None:
+    """Keep ``table`` (marshal's types only) as ``name``; a table marshal refuses is not kept."""
+    if not enabled():
+        return
+    import marshal
+
+    try:
+        data = marshal.dumps(table)
+    except ValueError:
+        return
+    _store(kind, name, lambda fh: fh.write(data), keep)
+
+
 def _store(kind: str, name: str, write: Callable[[Any], None], keep: int = MAX_ENTRIES) -> None:
     """Write an entry through a temporary file renamed into place; failures are ignored."""
     d = directory()

@@ -112,16 +112,7 @@ def install() -> None:
 def _load() -> dict:
     from . import cache
 
-    d = cache.directory()
-    if d is None or not cache._private(d):
-        return {}
-    import marshal
-
-    try:
-        with open(d / _file(), "rb") as fh:
-            got = marshal.loads(fh.read())
-    except Exception:  # missing, truncated, from another build: compiled afresh
-        return {}
+    got = cache.load_marshalled(_file())
     if not isinstance(got, dict):
         return {}
     return {k: v for k, v in got.items() if isinstance(k, tuple) and len(k) == 3
@@ -134,15 +125,7 @@ def save() -> None:
     if not _NEW:
         return
     _NEW = False
-    import marshal
-
     from . import cache
 
-    if not cache.enabled():
-        return
     kept = _TABLE if len(_TABLE) <= MAX_SOURCES else {k: v for k, v in _TABLE.items() if k in _USED}
-    try:
-        data = marshal.dumps(dict(kept))
-    except ValueError:
-        return
-    cache._store("code", _file(), lambda fh: fh.write(data), keep=4)
+    cache.store_marshalled("code", _file(), dict(kept))

@@ -288,18 +288,7 @@ def _compiled(source: str) -> Any:
 def _load_code() -> dict[bytes, Any]:
     from . import cache
 
-    if not cache.enabled():
-        return {}
-    d = cache.directory()
-    if d is None or not cache._private(d):
-        return {}
-    import marshal
-
-    try:
-        with open(d / _code_file(), "rb") as fh:
-            got = marshal.loads(fh.read())
-    except Exception:  # missing, truncated, from another build: compiled afresh
-        return {}
+    got = cache.load_marshalled(_code_file())
     if not isinstance(got, dict) or not all(isinstance(k, bytes) and isinstance(v, types.CodeType)
                                             for k, v in got.items()):
         return {}
@@ -313,15 +302,10 @@ def save() -> None:
     if not _NEW or _CODE is None:
         return
     _NEW = False
-    import marshal
-
     from . import cache
 
-    if not cache.enabled():
-        return
     kept = _CODE if len(_CODE) <= CODE_ENTRIES else {k: v for k, v in _CODE.items() if k in _USED}
-    data = marshal.dumps(kept)
-    cache._store("classes", _code_file(), lambda fh: fh.write(data), keep=4)
+    cache.store_marshalled("classes", _code_file(), kept)
 
 
 atexit.register(save)
