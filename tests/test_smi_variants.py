@@ -13,6 +13,8 @@ import yaml
 from gpuwise import audit
 from gpuwise.decide.smi_report import parse_nvidia_smi_xml
 
+from .test_inspect_card import derive  # the same files, edited the same way
+
 pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest
 
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
@@ -34,15 +36,6 @@ def used_findings(tmp_path: Path, xml_text: str, gpu: str, serial: str | None = 
     (tmp_path / "proposal.yaml").write_text(yaml.safe_dump(doc))
     r = audit(str(tmp_path / "proposal.yaml"))
     return r.verdict, {(f.rule, f.severity) for f in r.findings if f.topic == "used-hardware" and f.severity != "info"}
-
-
-def derive(base: str, edits: list[tuple[str, str]]) -> str:
-    """``base`` with each pattern's first match replaced; a pattern that matches nothing fails."""
-    text = (DATA / base).read_text()
-    for pattern, new in edits:
-        text, n = re.subn(pattern, new, text, count=1)
-        assert n == 1, f"{pattern!r} not in {base}"
-    return text
 
 
 # ----------------------------------------------------------------------------- placeholder identities
