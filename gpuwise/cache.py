@@ -160,6 +160,20 @@ def load_marshalled(name: str) -> Any | None:
         return None
 
 
+def load_table(name: str, valid: Callable[[Any, Any], bool]) -> dict:
+    """A kept table's entries that ``valid(key, value)`` accepts; {} when there is none."""
+    got = load_marshalled(name)
+    if not isinstance(got, dict):
+        return {}
+    return {k: v for k, v in got.items() if valid(k, v)}
+
+
+def store_table(kind: str, name: str, table: dict, used: set, limit: int) -> None:
+    """Keep a table of compiled things (regular expressions, code); past ``limit`` entries only
+    those this process ``used`` are kept, so the file does not grow without end."""
+    store_marshalled(kind, name, dict(table) if len(table) <= limit else {k: v for k, v in table.items() if k in used})
+
+
 def store_marshalled(kind: str, name: str, table: Any, keep: int = 4) -> None:
     """Keep ``table`` (marshal's types only) as ``name``; a table marshal refuses is not kept."""
     if not enabled():

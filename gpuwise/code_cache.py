@@ -112,11 +112,8 @@ def install() -> None:
 def _load() -> dict:
     from . import cache
 
-    got = cache.load_marshalled(_file())
-    if not isinstance(got, dict):
-        return {}
-    return {k: v for k, v in got.items() if isinstance(k, tuple) and len(k) == 3
-            and all(isinstance(part, str) for part in k) and isinstance(v, CodeType)}
+    return cache.load_table(_file(), lambda k, v: isinstance(k, tuple) and len(k) == 3
+                            and all(isinstance(part, str) for part in k) and isinstance(v, CodeType))
 
 
 def save() -> None:
@@ -127,5 +124,4 @@ def save() -> None:
     _NEW = False
     from . import cache
 
-    kept = _TABLE if len(_TABLE) <= MAX_SOURCES else {k: v for k, v in _TABLE.items() if k in _USED}
-    cache.store_marshalled("code", _file(), dict(kept))
+    cache.store_table("code", _file(), _TABLE, _USED, MAX_SOURCES)

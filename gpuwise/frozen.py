@@ -288,11 +288,7 @@ def _compiled(source: str) -> Any:
 def _load_code() -> dict[bytes, Any]:
     from . import cache
 
-    got = cache.load_marshalled(_code_file())
-    if not isinstance(got, dict) or not all(isinstance(k, bytes) and isinstance(v, types.CodeType)
-                                            for k, v in got.items()):
-        return {}
-    return got
+    return cache.load_table(_code_file(), lambda k, v: isinstance(k, bytes) and isinstance(v, types.CodeType))
 
 
 def save() -> None:
@@ -304,8 +300,7 @@ def save() -> None:
     _NEW = False
     from . import cache
 
-    kept = _CODE if len(_CODE) <= CODE_ENTRIES else {k: v for k, v in _CODE.items() if k in _USED}
-    cache.store_marshalled("classes", _code_file(), kept)
+    cache.store_table("classes", _code_file(), _CODE, _USED, CODE_ENTRIES)
 
 
 atexit.register(save)

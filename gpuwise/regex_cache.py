@@ -95,11 +95,8 @@ def install() -> None:
 def _load() -> dict:
     from . import cache
 
-    got = cache.load_marshalled(_file())
-    if not isinstance(got, dict):
-        return {}
-    return {k: v for k, v in got.items() if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], str)
-            and isinstance(v, tuple) and len(v) == 5}
+    return cache.load_table(_file(), lambda k, v: isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], str)
+                            and isinstance(v, tuple) and len(v) == 5)
 
 
 def save() -> None:
@@ -110,5 +107,4 @@ def save() -> None:
     _NEW = False
     from . import cache
 
-    kept = _TABLE if len(_TABLE) <= MAX_PATTERNS else {k: v for k, v in _TABLE.items() if k in _USED}
-    cache.store_marshalled("regex", _file(), dict(kept))
+    cache.store_table("regex", _file(), _TABLE, _USED, MAX_PATTERNS)

@@ -640,16 +640,20 @@ def derive(base: str, edits: list[tuple[str, str]]) -> str:
     return text
 
 
-def used_findings(tmp_path: Path, xml_text: str, gpu: str, serial: str | None = None) -> tuple[str, set]:
+def used_findings(tmp_path: Path, xml_text: str, gpu: str, serial: str | None = None, *, made: str = "2023-01",
+                  purchased: str = "2025-06", notes: bool = True) -> tuple[str, set]:
+    """The verdict and the (rule, severity) of the used-hardware findings of a one-card used purchase
+    (``notes=False``: warnings and blockers only)."""
     (tmp_path / "card.xml").write_text(xml_text)
-    card = {"nvidia_smi": "card.xml", "manufactured": "2023-01", "purchased": "2025-06"}
+    card = {"nvidia_smi": "card.xml", "manufactured": made, "purchased": purchased}
     if serial:
         card["serial"] = serial
     doc = {"workload": {"task": "inference", "model": "llama-3.1-8b"}, "hardware": {"gpu": gpu, "count": 1},
            "acquisition": {"mode": "buy", "condition": "used"}, "used_cards": [card]}
     (tmp_path / "proposal.yaml").write_text(yaml.safe_dump(doc))
     r = audit(str(tmp_path / "proposal.yaml"))
-    return r.verdict, {(f.rule, f.severity) for f in r.findings if f.topic == "used-hardware"}
+    return r.verdict, {(f.rule, f.severity) for f in r.findings
+                       if f.topic == "used-hardware" and (notes or f.severity != "info")}
 
 
 SECOND_CORPUS = [

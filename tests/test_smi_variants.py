@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from gpuwise import audit
 from gpuwise.decide.smi_report import parse_nvidia_smi_xml
 
 from .test_inspect_card import derive  # the same files, edited the same way
+from .test_inspect_card import used_findings as card_findings
 
 pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest
 
@@ -26,16 +26,9 @@ MEM_MARGIN = (r"<gpu_temp_max_mem_tlimit_threshold>N/A", "<gpu_temp_max_mem_tlim
 
 def used_findings(tmp_path: Path, xml_text: str, gpu: str, serial: str | None = None,
                   made: str = "2023-01") -> tuple[str, set[tuple[str, str]]]:
-    """The verdict and the (rule, severity) of the used-hardware findings of a one-card used purchase."""
-    (tmp_path / "card.xml").write_text(xml_text)
-    card = {"nvidia_smi": "card.xml", "manufactured": made, "purchased": "2026-06"}
-    if serial:
-        card["serial"] = serial
-    doc = {"workload": {"task": "inference", "model": "llama-3.1-8b"}, "hardware": {"gpu": gpu, "count": 1},
-           "acquisition": {"mode": "buy", "condition": "used"}, "used_cards": [card]}
-    (tmp_path / "proposal.yaml").write_text(yaml.safe_dump(doc))
-    r = audit(str(tmp_path / "proposal.yaml"))
-    return r.verdict, {(f.rule, f.severity) for f in r.findings if f.topic == "used-hardware" and f.severity != "info"}
+    """The verdict and the (rule, severity) of the warnings and blockers of a one-card used purchase
+    bought in 2026-06."""
+    return card_findings(tmp_path, xml_text, gpu, serial, made=made, purchased="2026-06", notes=False)
 
 
 # ----------------------------------------------------------------------------- placeholder identities
