@@ -48,7 +48,16 @@ from pydantic import BaseModel, ConfigDict
 
 from gpuwise.errors import N_, Said, Term, UserError
 
-from .smi_given import _as_utf8, _broken, _lost_gpus, _not_xml
+from .smi_given import (
+    MAX_GPU_ELEMENTS,
+    MAX_XML_DEPTH,
+    MAX_XML_ELEMENTS,
+    _as_utf8,
+    _broken,
+    _lost_gpus,
+    _not_xml,
+    _too_big,
+)
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -722,9 +731,13 @@ def _parse(data: bytes, where: str) -> SmiLog:
         data = _as_utf8(data)
         events = SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
                                   forbid_entities=True, forbid_external=True)
+        elements = section = 0
         for event, elem in events:
             if event == "start":
                 depth += 1
+                elements, section = elements + 1, (section + 1 if depth > 2 else 1)
+                if depth > MAX_XML_DEPTH or elements > MAX_XML_ELEMENTS or section > MAX_GPU_ELEMENTS:
+                    raise _too_big(depth, elements, where)
                 if depth == 1:
                     root = elem
                     if elem.tag != "nvidia_smi_log":

@@ -158,6 +158,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             values["expected"] = expected
         msg = N_("%(given)s is not one of %(expected)s")
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": close[0]}) if close else (None, None)
+    elif err["type"] in ("too_short", "too_long"):  # how many were given, not the list itself
+        ctx = err.get("ctx", {})
+        values = {**ctx, "given": f"{ctx.get('actual_length', 0):,}"}
+        msg = _BOUNDS[err["type"]]
     elif err["type"] in _BOUNDS and "input" in err:  # pydantic's words in English, the catalog's in another
         values = {**err.get("ctx", {}), "given": _short(err["input"])}
         msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"

@@ -242,6 +242,9 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     """Read a catalog CSV into offers (cheapest location per instance type) and a list of the rows
     left out with their reasons."""
     p = Path(path)
+    if str(p) == "-" and not p.exists():  # the contract's inputs are files; standard input is not read
+        raise UserError(N_("reading the %(what)s from standard input is not supported"), where="-",
+                        values={"what": "catalog CSV"}, hint=N_("save it to a file and give the file's path"))
     if not p.is_file():
         raise UserError(N_("no such file") if not p.exists() else N_("not a file"), where=str(p))
     if p.stat().st_size > MAX_CSV_BYTES:
