@@ -179,12 +179,12 @@ def _gpu_count(text: str) -> int:
     from .inputs.schema import MAX_GPUS
 
     value = text.strip()
-    if not (value.isascii() and value.isdigit()) or len(value) > 9:  # not '１２', '+8', '8.0' or '1e3'
+    if not (value.isascii() and value.isdigit()):  # not '１２', '+8', '8.0' or '1e3'
         raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a whole number of GPUs"), given=repr(text[:40])))
+    if len(value.lstrip("0")) > 9 or not 1 <= int(value) <= MAX_GPUS:  # 10**12 is a number, out of range
+        raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"),
+                                               n=value.lstrip("0")[:40] or "0", max=f"{MAX_GPUS:,}"))
     n = int(value)
-    if not 1 <= n <= MAX_GPUS:
-        raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"), n=n,
-                                               max=f"{MAX_GPUS:,}"))
     return n
 
 
@@ -418,17 +418,15 @@ def _shows_chinese(stream: Any) -> bool:
     return True
 
 
-def _english_where_chinese_cannot_show(args: argparse.Namespace) -> None:
+def _english_where_chinese_cannot_show(args: argparse.Namespace) -> bool:
     """``--lang zh`` to a standard output that cannot show Chinese: every sentence was '?????'. The
     words come in English then, and stderr says why (a report written with ``-o`` stays Chinese)."""
     key = "import_lang" if getattr(args, "import_lang", None) else "lang"
     if (getattr(args, key, None) != "zh" or args.command == "ask" or _shows_chinese(sys.stdout)
             or (key == "lang" and getattr(args, "output", None) not in (None, "-", "/dev/stdout"))):
-        return
+        return False
     setattr(args, key, "en")
-    print("gpuwise:", _said(N_("standard output cannot show Chinese (encoding %(encoding)s): written in English "
-                               "(set PYTHONIOENCODING=utf-8, or write the report to a file with -o)"),
-                            encoding=getattr(sys.stdout, "encoding", "?")), file=sys.stderr)
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -456,9 +454,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
-    _english_where_chinese_cannot_show(args)
+    english = _english_where_chinese_cannot_show(args)
     try:
-        return int(_dispatch(args) or 0)
+        code = int(_dispatch(args) or 0)
+        if english:  # after the answer: a refused input's line stays the only one
+            print("gpuwise:", _said(N_("standard output cannot show Chinese (encoding %(encoding)s): written in "
+                                       "English (set PYTHONIOENCODING=utf-8, or write the report to a file with -o)"),
+                                    encoding=getattr(sys.stdout, "encoding", "?")), file=sys.stderr)
+        return code
     except KeyboardInterrupt:
         print("gpuwise:", _said(N_("interrupted")), file=sys.stderr)
         return 130

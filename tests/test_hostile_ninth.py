@@ -189,3 +189,102 @@ def test_the_shipped_runtime_constants_are_within_their_bounds() -> None:
     data["cuda_context_bytes"]["value"] *= 10
     data["training"]["failures_per_gpu_hour"]["value"] *= 10
     RuntimeFile.model_validate(data)
+
+
+# ----------------------------------------------------------------------------- round nine's new cases
+def _lora_with(path: str, value: object) -> str:
+    data = yaml.safe_load(Path(LORA).read_text())
+    *parents, last = path.split(".")
+    node = data
+    for key in parents:
+        node = node.setdefault(key, {})
+    node[last] = value
+    return yaml.safe_dump(data)
+
+
+@pytest.mark.parametrize("path, given, meant", [
+    ("workload.task", "finetunee", "finetune"),
+    ("workload.task", "FineTune", "finetune"),
+    ("workload.method", "lorra", "lora"),
+])
+def test_a_misspelt_choice_among_the_last_two_gets_a_close_match(tmp_path: Path, path: str, given: str,
+                                                                 meant: str) -> None:
+    """pydantic words the choices "'pretrain', 'finetune' or 'inference'": split on commas only, the
+    last two were one choice, so a misspelt 'finetune' or 'lora' got no 'did you mean' ('fp3' got one)."""
+    (tmp_path / "r.yaml").write_text(_lora_with(path, given))
+    one_line(gpuwise("recommend", str(tmp_path / "r.yaml")), f"{path}: '{given}' is not one of",
+             f"(did you mean {meant}?)")
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ("step: memory", "step: memroy", "step: 'memroy' is not one of 'memory', 'compute', 'interconnect', 'tco' or "
+     "'pitfalls' (did you mean memory?)"),
+    ("topic: compatibility", "topic: compatibilty", "(did you mean compatibility?)"),
+    ("fact: candidate", "fact: candidat", "rule HOUSE-CUDA-ONLY.fact: unknown fact type 'candidat' (did you mean "
+     "'candidate'?)"),
+])
+def test_a_misspelt_house_rule_word_gets_a_close_match(tmp_path: Path, old: str, new: str, said: str) -> None:
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "r.yaml").write_text((EX / "house-rules" / "cuda-only.yaml").read_text().replace(old, new))
+    one_line(gpuwise("recommend", LORA, "--rules", str(tmp_path / "hr")), said)
+
+
+@pytest.mark.parametrize("name, body, said", [
+    ("tco.yaml", "valuez: {}\n", "kb/tco.yaml: valuez: unknown key (did you mean 'values'?)"),
+    ("serving.yaml", "framworks: {}\n", "kb/serving.yaml: framworks: unknown key (did you mean 'frameworks'?)"),
+    ("apis.yaml", "apis: []\n", "kb/apis.yaml: apis: unknown key (valid keys: schema_version, providers)"),
+])
+def test_a_misspelt_overlay_key_gets_a_close_match(tmp_path: Path, name: str, body: str, said: str) -> None:
+    """'Extra inputs are not permitted' named the key but not the one meant."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / name).write_text(body)
+    one_line(gpuwise("recommend", LORA, "--knowledge", str(tmp_path / "kb")), said)
+
+
+@pytest.mark.parametrize("value, said", [
+    ("electricity_usd_per_kwh_default: {value: 1e300, unit: USD per kWh, source: a shop}",
+     "values: electricity_usd_per_kwh_default: 1e+300 is above 100, far beyond any published figure"),
+    ("resale_floor_fraction: {value: 2, unit: fraction, source: a shop}",
+     "values: resale_floor_fraction: 2 is above 1,"),
+    ("usd_cny: {value: 1e300, unit: CNY per USD, source: a bank}", "values: usd_cny: 1e+300 is above 1,000,000,"),
+])
+def test_a_tco_value_beyond_any_published_figure_is_refused(tmp_path: Path, value: str, said: str) -> None:
+    """An overlay's electricity at 1e300 USD per kWh was read (the ceilings are hundreds of times the
+    shipped $0.15 per kWh, PUE 1.58, 6.77 CNY per USD)."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "tco.yaml").write_text(f"values:\n  {value}\n")
+    one_line(gpuwise("recommend", str(EX / "qlora-70b-4090.yaml"), "--knowledge", str(tmp_path / "kb")),
+             f"kb/tco.yaml: {said}", "a typo or a unit slip")
+
+
+def test_a_plan_check_across_workloads_does_not_quote_the_whole_file(tmp_path: Path) -> None:
+    """'workload name 'lora-8b' is used twice (got {'constraints': {'acquisition': 'either', ...)': the
+    whole plan was quoted back as a Python dict."""
+    plan = yaml.safe_load((EX / "plan-team-4090.yaml").read_text())
+    plan["workloads"][1]["name"] = "lora-8b"
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(plan))
+    err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")), "workload name 'lora-8b' is used twice")
+    assert "got" not in err and "{" not in err
+
+
+def test_gpus_beyond_nine_digits_is_out_of_range_not_a_non_number() -> None:
+    one_line(gpuwise("estimate", LORA, "--gpu", "h100-80gb-sxm", "--gpus", "1000000000000"),
+             "--gpus: 1000000000000 GPUs is out of range: give 1 to 100,000")
+
+
+def test_a_price_csv_of_too_many_rows_is_refused_before_its_rows_are_read(tmp_path: Path) -> None:
+    """600,000 rows (11 MB, under the 64 MB limit) were each read and mapped before the 500,001st was
+    refused: 72 s on a busy 2-core machine. They are counted first; a GPU name is mapped once."""
+    import time
+
+    (tmp_path / "p.csv").write_text("gpu,gpus,price\n" + "H100 80GB SXM,8,20\n" * 600_000)
+    start = time.perf_counter()
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path),
+             "p.csv: more than 500,000 rows")
+    assert time.perf_counter() - start < 30  # about 2 s quiet; the rows' reading took 72 s
+    assert not (tmp_path / "ov").exists()
+
+
+def test_ascii_stdout_in_chinese_says_why_after_the_answer_and_not_on_bad_input() -> None:
+    r = _ascii("audit", "nosuch.yaml", "--lang", "zh")
+    assert (r.returncode, r.stderr) == (2, b"gpuwise: nosuch.yaml: no such file\n")
