@@ -363,11 +363,14 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
                 # a batch started together: its output over the run (vLLM benchmark_latency/_throughput). The
                 # prompts arrive at once, so the run lasts until the last prompt is prefilled and then decodes
-                # its output; a batch beyond the sequences the memory holds runs in waves of what it holds
+                # its output with no prompt left to prefill: decode-only steps at the batch (the steady state's
+                # TPOT would carry the prompts' chunks a second time); a batch beyond the sequences the memory
+                # holds runs in waves of what it holds
                 out_tokens = int(row["output_tokens"])
                 running = min(max(1, round(conc / s.layout.replicas)), max(s.replica.max_seqs, 1))
                 last = SV.burst_last_ttft(job, s.engine, s.replica, running)
-                est = running * s.layout.replicas * out_tokens / (last + out_tokens * got.tpot)
+                step = SV.point(job, s.engine, s.replica, float(running)).decode_step
+                est = running * s.layout.replicas * out_tokens / (last + out_tokens * step)
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:
