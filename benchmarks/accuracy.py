@@ -464,8 +464,8 @@ def main() -> int:
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
     # session 11's single-stream rows (ids E..: TensorRT-LLM's DeepSeek-R1 best-practice doc on B200/H200, InferenceX's
-    # gpt-oss-120b on MI300X, gpt-oss-20b with llama.cpp on RTX 5090/3090, DeepSeek-R1 on two 8 x H100 nodes with SGLang):
-    # a file of its own, not gated by a test; blind figures in the validation README
+    # gpt-oss-120b on MI300X, gpt-oss-20b with llama.cpp on RTX 5090/3090, DeepSeek-R1 on two 8 x H100 nodes with
+    # SGLang): a file of its own, not gated by a test; blind figures in the validation README
     report("Single-stream tokens/s, independent rows (validation/decode_independent.csv)", "t/s",
            single_stream_cases(kb, DECODE_INDEPENDENT), True)
     lat: list = []
