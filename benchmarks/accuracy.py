@@ -466,9 +466,9 @@ def main() -> int:
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
-    # session 11's single-stream rows (ids E..: TensorRT-LLM's DeepSeek-R1 best-practice doc on B200/H200, SGLang's
-    # DeepSeek-V3 release note, InferenceX's gpt-oss-120b on MI300X): a file of its own, not gated by a test; blind
-    # figures in the validation README
+    # session 11's single-stream rows (ids E..: TensorRT-LLM's DeepSeek-R1 best-practice doc on B200/H200, InferenceX's
+    # gpt-oss-120b on MI300X, gpt-oss-20b with llama.cpp on RTX 5090/3090, DeepSeek-R1 on two 8 x H100 nodes with
+    # SGLang): a file of its own, not gated by a test; blind figures in the validation README
     report("Single-stream tokens/s, independent rows (validation/decode_independent.csv)", "t/s",
            single_stream_cases(kb, DECODE_INDEPENDENT), True)
     lat: list = []
