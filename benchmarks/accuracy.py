@@ -364,11 +364,14 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
                 # a batch started together: its output over the run (vLLM benchmark_latency/_throughput). The
                 # prompts arrive at once, so the run lasts until the last prompt is prefilled and then decodes
-                # its output; a batch beyond the sequences the memory holds runs in waves of what it holds
+                # its output with no prompt left to prefill: decode-only steps at the batch (the steady state's
+                # TPOT would carry the prompts' chunks a second time); a batch beyond the sequences the memory
+                # holds runs in waves of what it holds
                 out_tokens = int(row["output_tokens"])
                 running = min(max(1, round(conc / s.layout.replicas)), max(s.replica.max_seqs, 1))
                 last = SV.burst_last_ttft(job, s.engine, s.replica, running)
-                est = running * s.layout.replicas * out_tokens / (last + out_tokens * got.tpot)
+                step = SV.point(job, s.engine, s.replica, float(running)).decode_step
+                est = running * s.layout.replicas * out_tokens / (last + out_tokens * step)
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:
@@ -465,9 +468,9 @@ def main() -> int:
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
-    # session 11's single-stream rows (ids E..: TensorRT-LLM's DeepSeek-R1 best-practice doc on B200/H200, SGLang's
-    # DeepSeek-V3 release note, InferenceX's gpt-oss-120b on MI300X): a file of its own, not gated by a test; blind
-    # figures in the validation README
+    # session 11's single-stream rows (ids E..: TensorRT-LLM's DeepSeek-R1 best-practice doc on B200/H200, InferenceX's
+    # gpt-oss-120b on MI300X, gpt-oss-20b with llama.cpp on RTX 5090/3090, DeepSeek-R1 on two 8 x H100 nodes with
+    # SGLang): a file of its own, not gated by a test; blind figures in the validation README
     report("Single-stream tokens/s, independent rows (validation/decode_independent.csv)", "t/s",
            single_stream_cases(kb, DECODE_INDEPENDENT), True)
     lat: list = []
@@ -513,6 +516,10 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("U")], False)
     report("  of which the rows added at session 10 (ids U..): latency", "ms",
            [c for c in new_lat if c[0].startswith("U")], False)
+    # the rows gathered at session 11 (ids T..: TensorRT-LLM's DeepSeek-R1 best-practice page, trtllm-bench at
+    # concurrency 1,024-7,168 on 8 x B200 / 8 x H200; its H200 launch blogs' static batches of Llama-2 13B/70B FP8)
+    report("  of which the rows added at session 11 (ids T..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("T")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
