@@ -48,16 +48,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpuwise.errors import N_, Said, Term, UserError
 
-from .smi_given import (
-    MAX_GPU_ELEMENTS,
-    MAX_XML_DEPTH,
-    MAX_XML_ELEMENTS,
-    _as_utf8,
-    _broken,
-    _lost_gpus,
-    _not_xml,
-    _too_big,
-)
+from .smi_given import _as_utf8, _broken, _counted_start, _lost_gpus, _not_xml, _process_names_escaped
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -230,14 +221,16 @@ def _own_text(found: ET.Element | None) -> str | None:
     return text
 
 
-def _number(text: str | None, unit: str = "", path: str = "") -> float | None:
+def _number(text: str | None, unit: str = "", path: str = "", *, whole: bool = False) -> float | None:
     """``"300.00 W"`` with unit ``W`` -> 300.0; ``None`` for unknowns and for words (nvidia-smi
     writes ``[GPU requires reset]``, ``Unknown Error`` and other markers where a number goes).
 
     A value that starts as a number but is not one as nvidia-smi writes it -- ``0x10`` (it
     writes counts, clocks and sizes in decimal), ``27,23 W`` (a decimal comma from a spreadsheet),
     ``1e3 MHz``, ``300 mW`` -- refuses the report: read as unknown it would hide the reading
-    (a hexadecimal replay count was no finding at all), and no reading is guessed."""
+    (a hexadecimal replay count was no finding at all), and no reading is guessed. So does a
+    ``whole`` number (sizes, clocks, counts: nvidia-smi writes them without a fraction) grouped by
+    thousands, ``23.028 MiB`` from a German locale: read as 23 MiB it made an A10G 'another card'."""
     if text is None:
         return None
     # ASCII digits: nvidia-smi writes no other; fullwidth '１０８ C' (a retyped report) is refused below
@@ -247,6 +240,9 @@ def _number(text: str | None, unit: str = "", path: str = "") -> float | None:
             raise Said(N_("<%(path)s> reads '%(value)s': not a number as nvidia-smi writes it (%(expected)s)"),
                        path=path, value=text[:40], expected=_EXPECTED.get(unit, unit))
         return None
+    if whole and re.fullmatch(r"[-+]?[0-9]{1,3}(\.[0-9]{3})+", match.group(1)):
+        raise Said(N_("<%(path)s> reads '%(value)s': not a number as nvidia-smi writes it (%(expected)s)"),
+                   path=path, value=text[:40], expected=_EXPECTED.get(unit, unit))
     value = float(match.group(1))
     if not math.isfinite(value) or abs(value) > 1e15:
         raise ValueError(f"reading '{text[:40]}' is not a plausible number")
@@ -261,7 +257,7 @@ _EXPECTED = {"": Term(N_("a decimal number such as 12")), "W": Term(N_("a decima
 
 
 def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
-    value = _number(_text(node, path), unit, path)
+    value = _number(_text(node, path), unit, path, whole=True)
     return None if value is None else int(value)
 
 
@@ -274,7 +270,7 @@ def _count(node: ET.Element | None, path: str, unit: str = "") -> int | None:
 def _child_count(child: ET.Element) -> int | None:
     """:func:`_count` of a child already in hand (no search by name: a block of 20,000 children
     is read in one pass, not 20,000 searches)."""
-    value = _number(_own_text(child), "", child.tag)
+    value = _number(_own_text(child), "", child.tag, whole=True)
     return _counted(None if value is None else int(value), child.tag)
 
 
@@ -434,6 +430,15 @@ def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
     return _sum(correctable), _sum(uncorrectable)
 
 
+def _mig_ecc(gpu: ET.Element) -> tuple[int | None, int | None]:
+    """(correctable, uncorrectable) errors the GPU's MIG instances counted since boot, summed
+    (``mig_devices/mig_device/ecc_error_count/volatile_count``): they are the GPU's own errors, so
+    the GPU-wide count is judged as at least their sum. A copy whose GPU-wide counters miss what
+    an instance counted was approved on them."""
+    counts = [_ecc_counts(d.find("ecc_error_count/volatile_count")) for d in gpu.iterfind("mig_devices/mig_device")]
+    return _sum([c for c, _u in counts]), _sum([u for _c, u in counts])
+
+
 def _kind_total(block: ET.Element | None) -> int | None:
     """The larger of the ``total`` entry and the sum of the memory kinds listed: the total may
     count kinds the file does not list, and a report whose kinds add up to more than its total
@@ -529,6 +534,8 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
     link = gpu.find("pci/pci_gpu_link_info")
     errors = gpu.find("ecc_errors")
     vol_sbe, vol_dbe = _ecc_counts(errors.find("volatile") if errors is not None else None)
+    mig_sbe, mig_dbe = _mig_ecc(gpu)
+    vol_sbe, vol_dbe = _largest(vol_sbe, mig_sbe), _largest(vol_dbe, mig_dbe)
     agg_sbe, agg_dbe = _ecc_counts(errors.find("aggregate") if errors is not None else None)
     retired = gpu.find("retired_pages")
     pending_retire = _flag(retired, "pending_retirement")
@@ -728,16 +735,14 @@ def _parse(data: bytes, where: str) -> SmiLog:
     depth = 0
     root: ET.Element | None = None
     try:
-        data = _as_utf8(data)
+        data = _process_names_escaped(_as_utf8(data))
         events = SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
                                   forbid_entities=True, forbid_external=True)
-        elements = section = 0
+        counts = [0, 0]  # elements in the report, in the current section
         for event, elem in events:
             if event == "start":
                 depth += 1
-                elements, section = elements + 1, (section + 1 if depth > 2 else 1)
-                if depth > MAX_XML_DEPTH or elements > MAX_XML_ELEMENTS or section > MAX_GPU_ELEMENTS:
-                    raise _too_big(depth, elements, where)
+                _counted_start(depth, counts, where)
                 if depth == 1:
                     root = elem
                     if elem.tag != "nvidia_smi_log":
