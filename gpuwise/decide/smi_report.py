@@ -187,6 +187,8 @@ class GpuReading(_Frozen):
     unreachable: str | None = None
     """nvidia-smi could not reach this GPU ("Unable to determine the device handle for GPU ...:
     Unknown Error" above the report): a GPU that fell off the bus. The reason as nvidia-smi gave it."""
+    virtualization_mode: str | None = None
+    """``gpu_virtualization_mode/virtualization_mode``: ``VGPU`` is a vGPU inside a virtual machine."""
     fan_speed_percent: int | None = None
     """The fan speed the driver *intends* (NVML, nvmlDeviceGetFanSpeed: "the reported speed is the
     intended fan speed"; a blocked fan does not change it): it says nothing about a worn fan."""
@@ -608,6 +610,7 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         unrepairable_memory=_flag(errors, "unrepairable_memory"),
         sram_threshold_exceeded=_flag(errors, "aggregate/sram_threshold_exceeded"),
         requires_reset_marker=any(_RESET_MARKER.fullmatch(e.text.strip()) for e in gpu.iter() if e.text),
+        virtualization_mode=(_text(gpu, "gpu_virtualization_mode/virtualization_mode") or "")[:40] or None,
         fan_speed_percent=_count(gpu, "fan_speed", "%"),  # NVML: "may exceed 100% in certain cases"
         performance_state=_text(gpu, "performance_state"),
         utilization_gpu_percent=_percent(gpu, "utilization/gpu_util"),

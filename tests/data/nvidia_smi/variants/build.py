@@ -284,7 +284,20 @@ def variants() -> list[dict]:
         "a10",
         "a virtual machine's view of a 24Q vGPU slice: not the physical card",
         verdict="reject",
-        findings=[("USED-WRONG-MODEL", "blocker")],
+        findings=[("USED-WRONG-MODEL", "blocker"), ("USED-REPORT-VIRTUAL", "blocker")],
+    )
+    add(
+        "a100_vgpu-guest-80c",
+        sub(
+            a100,
+            (r"<product_name>NVIDIA A100-SXM4-80GB", "<product_name>NVIDIA A100-80C"),
+            (r"<virtualization_mode>None", "<virtualization_mode>VGPU"),
+            (r"<serial>1650522003820", "<serial>N/A"),
+        ),
+        "a100-80gb-sxm",
+        "a cloud VM's full-card 80C vGPU: the frame buffer is the whole card's, only the mode and the type tell",
+        verdict="reject",
+        findings=[("USED-REPORT-VIRTUAL", "blocker")],
     )
     host = sub(
         a10g,
