@@ -422,7 +422,8 @@ def _english_where_chinese_cannot_show(args: argparse.Namespace) -> bool:
     """``--lang zh`` to a standard output that cannot show Chinese: every sentence was '?????'. The
     words come in English then, and stderr says why (a report written with ``-o`` stays Chinese)."""
     key = "import_lang" if getattr(args, "import_lang", None) else "lang"
-    if (getattr(args, key, None) != "zh" or args.command == "ask" or _shows_chinese(sys.stdout)
+    json_out = "json" in (getattr(args, "format", None), getattr(args, "import_format", None))  # one in every language
+    if (getattr(args, key, None) != "zh" or args.command == "ask" or json_out or _shows_chinese(sys.stdout)
             or (key == "lang" and getattr(args, "output", None) not in (None, "-", "/dev/stdout"))):
         return False
     setattr(args, key, "en")

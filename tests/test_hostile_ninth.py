@@ -129,7 +129,7 @@ def test_three_thousand_plan_workloads_are_counted_not_quoted(tmp_path: Path) ->
          for i in range(3000)]
     (tmp_path / "plan.yaml").write_text(yaml.safe_dump({"horizon_months": 12, "workloads": w}))
     err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")),
-                   "plan.yaml: workloads: must have at most 50 items (got 3,000)")
+                   "plan.yaml: workloads: must have at most 50 item(s) (got 3,000)")
     assert "[" not in err and "{" not in err
     zh = one_line(gpuwise("plan", str(tmp_path / "plan.yaml"), "--lang", "zh"), "workloads: 至多 50 项")
     assert "3,000" in zh
@@ -288,3 +288,20 @@ def test_a_price_csv_of_too_many_rows_is_refused_before_its_rows_are_read(tmp_pa
 def test_ascii_stdout_in_chinese_says_why_after_the_answer_and_not_on_bad_input() -> None:
     r = _ascii("audit", "nosuch.yaml", "--lang", "zh")
     assert (r.returncode, r.stderr) == (2, b"gpuwise: nosuch.yaml: no such file\n")
+
+
+def test_a_house_rule_without_conditions_is_counted_in_the_catalogs_words(tmp_path: Path) -> None:
+    """'List should have at least 1 item after validation, not 0' was pydantic's line, untranslated."""
+    (tmp_path / "hr").mkdir()
+    body = (EX / "house-rules" / "cuda-only.yaml").read_text().replace('      - [cuda_device, "==", false]\n', "")
+    (tmp_path / "hr" / "r.yaml").write_text(body.replace("    when:\n", "    when: []\n"))
+    one_line(gpuwise("rules", "--rules", str(tmp_path / "hr")),
+             "rule HOUSE-CUDA-ONLY.when: must have at least 1 item(s) (got 0)")
+    one_line(gpuwise("rules", "--rules", str(tmp_path / "hr"), "--lang", "zh"), "when: 至少需要 1 项（给出的是 0）")
+
+
+def test_json_to_an_ascii_terminal_needs_no_note() -> None:
+    """JSON is the same in every language: '--lang zh --format json' on an ASCII terminal was told it
+    had been 'written in English'."""
+    r = _ascii("explain", "MEM-FITS", "--lang", "zh", "--format", "json")
+    assert r.returncode == 0 and r.stderr == b"" and r.stdout.lstrip().startswith(b"{")

@@ -588,6 +588,9 @@ def _complaint(err: Any) -> dict[str, Any]:
         return {"message": msg, "msgid": N_("required field is missing")}
     if isinstance(error, Said):
         return {"message": error.template, "values": error.values}
+    if err["type"] in ("too_short", "too_long"):  # how many were given, not the list itself
+        ctx = err.get("ctx", {})
+        return {"message": _BOUNDS[err["type"]], "values": {**ctx, "given": f"{ctx.get('actual_length', 0):,}"}}
     if err["type"] in _BOUNDS and "input" in err:
         return {"message": msg, "msgid": _BOUNDS[err["type"]],
                 "values": {**err.get("ctx", {}), "given": _short(err["input"])}}

@@ -196,8 +196,8 @@ _BOUNDS = {
     "string_type": N_("must be text (got %(given)s)"),
     "string_too_short": N_("must have at least %(min_length)s characters (got %(given)s)"),
     "string_too_long": N_("must have at most %(max_length)s characters (got %(given)s)"),
-    "too_short": N_("must have at least %(min_length)s items (got %(given)s)"),
-    "too_long": N_("must have at most %(max_length)s items (got %(given)s)"),
+    "too_short": N_("must have at least %(min_length)s item(s) (got %(given)s)"),
+    "too_long": N_("must have at most %(max_length)s item(s) (got %(given)s)"),
 }
 """Pydantic's common complaints as the catalog's templates (its ``ctx`` values fill them)."""
 

@@ -123,8 +123,10 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
             template, err = said.template, {**err, "ctx": {**said.values}}
         msgid = (template, N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems")) if n else template
         english = str(said) if isinstance(said, Said) else err["msg"]  # not pydantic's "Value error, " before it
+        given = (f"{err['ctx'].get('actual_length', 0):,}" if err["type"] in ("too_short", "too_long")
+                 else _short(err.get("input")))  # a list of 3,000 is counted, not quoted
         raise KnowledgeError(english + (f" (+{n} more)" if n else ""), where=where, msgid=msgid,
-                             values={**err.get("ctx", {}), "reason": err["msg"], "given": _short(err.get("input")),
+                             values={**err.get("ctx", {}), "reason": err["msg"], "given": given,
                                      "more": n}) from None
 
 
