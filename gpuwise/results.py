@@ -433,6 +433,9 @@ class UsedCard(Frozen):
     link_width_max: int
     link_gen: int
     link_gen_max: int
+    link_width_fraction: Number = -1.0
+    link_gb_s: Number = -1.0
+    link_gb_s_full: Number = -1.0
     pcie_replays: int
     power_limit_w: Number
     default_power_limit_w: Number
@@ -458,6 +461,7 @@ class UsedCard(Frozen):
     mem_type: str
     mem_throttle_c: int
     recovery: str = ""
+    virtual_gpu: bool = False
 
 
 class AuditResult(Frozen):

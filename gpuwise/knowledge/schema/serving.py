@@ -157,11 +157,12 @@ class Framework(Strict):
         default={}, description="constants that differ on a vendor's GPUs (e.g. the ROCm build)")
     architecture_overrides: dict[str, VendorOverride] = Field(
         default={}, description="constants measured on one GPU architecture (gpus.yaml `architecture`: hopper, "
-        "blackwell, ampere...), where a kernel's fixed cost differs by architecture; applied before the memory "
-        "technology's and the vendor's")
+        "blackwell, ampere...), where a kernel's fixed cost differs by architecture; where a constant is set in "
+        "several places the first wins: architecture, then memory technology, then vendor, then release")
     memory_overrides: dict[Literal["hbm", "gddr"], VendorOverride] = Field(
         default={}, description="constants that differ by memory technology (kernels tuned on GDDR cards reach "
-        "a smaller fraction of HBM's bandwidth); applied after the vendor's")
+        "a smaller fraction of HBM's bandwidth); they win over the vendor's and a release's, an architecture's "
+        "wins over them")
     releases: list[FrameworkRelease] = Field(
         default=[], description="releases whose kernels changed the constants, oldest first: the constants above "
         "hold before the first; a workload's framework_version picks the last release at or before it, and "
