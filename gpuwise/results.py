@@ -433,6 +433,9 @@ class UsedCard(Frozen):
     link_width_max: int
     link_gen: int
     link_gen_max: int
+    link_width_fraction: Number = -1.0
+    link_gb_s: Number = -1.0
+    link_gb_s_full: Number = -1.0
     pcie_replays: int
     power_limit_w: Number
     default_power_limit_w: Number

@@ -61,7 +61,11 @@ def test_used_mining_cards():
             ("USED-LONG-SHELF-GAP", "info"), ("USED-REPORT-WITHOUT-SERIAL", "info")} <= {x[:2] for x in found}
     assert r.verdict == "reject"
     card = r.cards[0]
-    assert card.months_to_sale == 30 and card.link_width == 8 and card.link_width_max == 16
+    # the first card ran on a mining rig's x1 riser: x1 of x16 (a warning; x8 would be the slot's, information)
+    assert card.months_to_sale == 30 and card.link_width == 1 and card.link_width_max == 16
+    assert card.link_width_fraction == 0.0625 and "USED-PCIE-WIDTH-SLOT" not in {x[0] for x in found}
+    # PCI-SIG PCIe 4.0: 31.5 GB/s each way at x16, so 31.5 / 16 = 1.97 GB/s at x1
+    assert (card.link_gb_s, card.link_gb_s_full) == (pytest.approx(1.97), 31.5)
     # 10,240 MiB shown against the 3090's 24 GB = 24,576 MiB
     assert card.memory_mib == 10240 and card.memory_ratio == pytest.approx(10240 / 24576, abs=1e-4)
 

@@ -105,6 +105,7 @@ def test_no_room_to_serve_is_the_rules_comparison(sequences, expected):
 
 
 CARD = {"t": "card", "card": 1, "serial": "x", "has_smi": True, "link_width": 16, "link_width_max": 16,
+        "link_width_fraction": 1.0,
         "link_gen": 4, "link_gen_max": 4, "gpu_idle": False, "gpu_idle_known": True, "pstate": 0,
         "power_limit_w": 450.0, "default_power_limit_w": 450.0, "app_clocks_off_mhz": -1,
         "reason_hw_slowdown": False, "reason_hw_thermal_slowdown": False, "reason_hw_power_brake": False,
@@ -112,8 +113,16 @@ CARD = {"t": "card", "card": 1, "serial": "x", "has_smi": True, "link_width": 16
 
 
 @pytest.mark.parametrize("change, rule, expected", [
-    ({"link_width": 8}, "USED-PCIE-WIDTH", True),
-    ({"link_width": -1}, "USED-PCIE-WIDTH", False),
+    # policy used_card_pcie_width_riser_fraction 0.25: x4 of x16 and narrower is a riser or a fault
+    # (a warning); x8 of x16 is the slot (information); the full width, or none known, is nothing
+    ({"link_width": 1, "link_width_fraction": 0.0625}, "USED-PCIE-WIDTH", True),
+    ({"link_width": 4, "link_width_fraction": 0.25}, "USED-PCIE-WIDTH", True),
+    ({"link_width": 4, "link_width_fraction": 0.25}, "USED-PCIE-WIDTH-SLOT", False),
+    ({"link_width": 8, "link_width_fraction": 0.5}, "USED-PCIE-WIDTH", False),
+    ({"link_width": 8, "link_width_fraction": 0.5}, "USED-PCIE-WIDTH-SLOT", True),
+    ({}, "USED-PCIE-WIDTH-SLOT", False),
+    ({"link_width": -1, "link_width_fraction": -1.0}, "USED-PCIE-WIDTH", False),
+    ({"link_width": -1, "link_width_fraction": -1.0}, "USED-PCIE-WIDTH-SLOT", False),
     ({"link_gen": 3}, "USED-PCIE-GEN-UNDER-LOAD", True),
     ({"link_gen": 1, "pstate": 8}, "USED-PCIE-GEN-UNDER-LOAD", False),  # policy idle_pstate_min 8: idling
     ({"link_gen": 1, "gpu_idle": True}, "USED-PCIE-GEN-UNDER-LOAD", False),

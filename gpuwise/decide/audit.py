@@ -215,7 +215,7 @@ _NO_READING: dict[str, Any] = {
     "retired_pages": -1, "remapped_rows": -1, "pending": False, "remap_failure": False, "remap_banks_exhausted": -1,
     "uncorrectable_ecc": -1, "correctable_ecc": -1, "pstate": -1, "gpu_idle_known": False,
     "gpu_idle": False, "link_width": -1, "link_width_max": -1, "link_gen": -1,
-    "link_gen_max": -1,
+    "link_gen_max": -1, "link_width_fraction": -1.0, "link_gb_s": -1.0, "link_gb_s_full": -1.0,
     "pcie_replays": -1, "power_limit_w": -1.0, "default_power_limit_w": -1.0,
     "app_clocks_off_mhz": -1, "throttle_reasons": "", "throttling": False, **dict.fromkeys(_SLOWDOWNS.values(), False),
     "vbios": "",
@@ -246,6 +246,7 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
         "gpu_idle_known": r.gpu_idle is not None,
         "link_width": _known(r.link_width_current), "link_width_max": _known(r.link_width_max),
         "link_gen": _known(r.pcie_gen_current), "link_gen_max": _known(r.pcie_gen_max),
+        **_link_bandwidth(r.link_width_current, r.link_width_max, r.pcie_gen_max, kb),
         "pcie_replays": _known(r.pcie_replay_count),
         "power_limit_w": _known(r.power_limit_w, -1.0), "default_power_limit_w": _known(r.default_power_limit_w, -1.0),
         "app_clocks_off_mhz": _known(ic.app_clocks_off_mhz(r)),
@@ -263,6 +264,22 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
         "mem_type": gpu.memory.type, "mem_throttle_c": _memory_throttle(gpu.memory.type, kb),
         "recovery": "; ".join(ic.recovery_needed(r)),
     }
+
+
+def _link_bandwidth(width: int | None, width_max: int | None, gen_max: int | None, kb: Any) -> dict[str, float]:
+    """The link's width as a fraction of the card's, and what it carries each way under load: the x16
+    rate of the generation it trains to (knowledge/runtime.yaml pcie_gb_s, PCI-SIG) scaled by lanes.
+    At idle a card lowers the generation, never the width, so the supported generation is the one
+    a job gets; -1 where the report leaves a figure out."""
+    out = {"link_width_fraction": -1.0, "link_gb_s": -1.0, "link_gb_s_full": -1.0}
+    if not width or not width_max:
+        return out
+    out["link_width_fraction"] = round(width / width_max, 4)
+    rates = kb.runtime.pcie_gb_s
+    if gen_max is not None and str(gen_max) in rates:
+        x16 = rates[str(gen_max)].value
+        out.update(link_gb_s=round(x16 * width / 16, 2), link_gb_s_full=round(x16 * width_max / 16, 2))
+    return out
 
 
 def _memory_throttle(kind: str, kb: Any) -> int:

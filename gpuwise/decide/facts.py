@@ -487,6 +487,10 @@ class CardFact(FactModel):
     link_width_max: int = _f("PCIe width supported")
     link_gen: int = _f("PCIe generation now")
     link_gen_max: int = _f("PCIe generation supported")
+    link_width_fraction: float = _f("PCIe width now / width supported (-1 unknown)")
+    link_gb_s: float = _f("one-direction GB/s of the link at its width now and the generation supported "
+                          "(what it carries under load; -1 unknown)")
+    link_gb_s_full: float = _f("one-direction GB/s of the link at the width and generation supported (-1 unknown)")
     power_limit_w: float = _f("power limit, W")
     default_power_limit_w: float = _f("default power limit, W")
     app_clocks_off_mhz: int = _f("how far the application clocks (graphics or memory) are from their defaults, "
