@@ -364,11 +364,14 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
                 # a batch started together: its output over the run (vLLM benchmark_latency/_throughput). The
                 # prompts arrive at once, so the run lasts until the last prompt is prefilled and then decodes
-                # its output; a batch beyond the sequences the memory holds runs in waves of what it holds
+                # its output with no prompt left to prefill: decode-only steps at the batch (the steady state's
+                # TPOT would carry the prompts' chunks a second time); a batch beyond the sequences the memory
+                # holds runs in waves of what it holds
                 out_tokens = int(row["output_tokens"])
                 running = min(max(1, round(conc / s.layout.replicas)), max(s.replica.max_seqs, 1))
                 last = SV.burst_last_ttft(job, s.engine, s.replica, running)
-                est = running * s.layout.replicas * out_tokens / (last + out_tokens * got.tpot)
+                step = SV.point(job, s.engine, s.replica, float(running)).decode_step
+                est = running * s.layout.replicas * out_tokens / (last + out_tokens * step)
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:
@@ -442,7 +445,7 @@ def main() -> int:
     report("Training GPU-hours, held-out 2024-26 runs (tests/data/training_heldout.csv; set no figure)", "h",
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
-    for lo, hi in ((1, 29), (30, 43), (44, 55), (56, 62)):
+    for lo, hi in ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75)):
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
             ab = [abs(est / meas - 1) for est, meas in part]
@@ -459,13 +462,15 @@ def main() -> int:
           "H17-H29 (MLPerf Training logs) 28.9% (1.43x),\n"
           "  H30-H42 (MLPerf Training v5.1 logs, INTELLECT-1) 31.1% (2.36x), H43 (OpenEuroLLM on MI250X) +42.5%,\n"
           "  H44-H55 (MLPerf Training v4.0-v5.0 logs not used before, Pleias-3B) 15.3% (5.13x; MLPerf 14.2%, 1.43x),\n"
-          "  H56-H62 (MLPerf v5.1 Llama 3.1 8B: Dell, Supermicro, Verda, University of Florida, Cisco) 24.3% (1.47x)")
+          "  H56-H62 (MLPerf v5.1 Llama 3.1 8B: Dell, Supermicro, Verda, University of Florida, Cisco) 24.3% (1.47x),\n"
+          "  H63-H73 (MLPerf v5.1 submissions not used before: Dell, Giga Computing, NVIDIA 8-GPU and 2,560-GB200, "
+          "Oracle, University of Florida) 7.7% (1.45x), H74 OLMo 2 1B +36.2%, H75 MiniCPM-2B -18.0%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
-    # session 11's single-stream rows (ids E..: TensorRT-LLM's DeepSeek-R1 best-practice doc on B200/H200, SGLang's
-    # DeepSeek-V3 release note, InferenceX's gpt-oss-120b on MI300X): a file of its own, not gated by a test; blind
-    # figures in the validation README
+    # session 11's single-stream rows (ids E..: TensorRT-LLM's DeepSeek-R1 best-practice doc on B200/H200, InferenceX's
+    # gpt-oss-120b on MI300X, gpt-oss-20b with llama.cpp on RTX 5090/3090, DeepSeek-R1 on two 8 x H100 nodes with
+    # SGLang): a file of its own, not gated by a test; blind figures in the validation README
     report("Single-stream tokens/s, independent rows (validation/decode_independent.csv)", "t/s",
            single_stream_cases(kb, DECODE_INDEPENDENT), True)
     lat: list = []
@@ -511,6 +516,10 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("U")], False)
     report("  of which the rows added at session 10 (ids U..): latency", "ms",
            [c for c in new_lat if c[0].startswith("U")], False)
+    # the rows gathered at session 11 (ids T..: TensorRT-LLM's DeepSeek-R1 best-practice page, trtllm-bench at
+    # concurrency 1,024-7,168 on 8 x B200 / 8 x H200; its H200 launch blogs' static batches of Llama-2 13B/70B FP8)
+    report("  of which the rows added at session 11 (ids T..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("T")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "

@@ -461,6 +461,7 @@ class UsedCard(Frozen):
     mem_type: str
     mem_throttle_c: int
     recovery: str = ""
+    virtual_gpu: bool = False
 
 
 class AuditResult(Frozen):

@@ -8,9 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gpuwise import audit
 from gpuwise.decide.smi_report import parse_nvidia_smi_xml
+from gpuwise.errors import UserError
 
 from .test_inspect_card import derive  # the same files, edited the same way
 from .test_inspect_card import used_findings as card_findings
@@ -188,3 +190,42 @@ def test_a_lost_gpu_line_saved_by_windows_powershell_is_read() -> None:
     log = parse_nvidia_smi_xml(data)
     assert [(g.pci_bus_id, g.unreachable) for g in log.gpus] == [("00000000:01:00.0", None),
                                                                   ("0000:44:00.0", "Unknown Error")]
+
+
+# ----------------------------------------------------------------------------- the variants folder
+VARIANTS = DATA / "variants"
+VARIANT_CASES = yaml.safe_load((VARIANTS / "variants.yaml").read_text(encoding="utf-8"))
+
+
+def card_verdict(used: set[tuple[str, str]]) -> str:
+    """What the used-card findings alone conclude: a blocker rejects, a warning asks for a revision."""
+    severities = {severity for _rule, severity in used}
+    return "reject" if "blocker" in severities else "revise" if "warning" in severities else "approve"
+
+
+@pytest.mark.parametrize("case", VARIANT_CASES, ids=[f"{c['file']}:{c.get('serial', '-')}" for c in VARIANT_CASES])
+def test_each_variant_of_a_real_report_is_concluded_as_written(tmp_path: Path, case: dict) -> None:
+    """tests/data/nvidia_smi/variants (built by its build.py from the real reports): other drivers,
+    MIG and vGPU, N/A and missing sections, several GPUs, other tools' files, line endings and
+    encodings, other locales' numbers, the link under load and at idle. Each is audited as a
+    one-card used purchase; its used-card warnings and blockers, and the verdict they make, are
+    the ones variants.yaml gives, or the file is refused in one line naming it."""
+    (tmp_path / "card.xml").write_bytes((VARIANTS / case["file"]).read_bytes())
+    card = {"nvidia_smi": "card.xml", "manufactured": "2023-01", "purchased": "2026-06"}
+    if case.get("serial"):
+        card["serial"] = case["serial"]
+    doc = {"workload": {"task": "inference", "model": "llama-3.1-8b"}, "hardware": {"gpu": case["gpu"], "count": 1},
+           "acquisition": {"mode": "buy", "condition": "used"}, "used_cards": [card]}
+    (tmp_path / "proposal.yaml").write_text(yaml.safe_dump(doc))
+    if case.get("error"):
+        with pytest.raises(UserError) as caught:
+            audit(str(tmp_path / "proposal.yaml"))
+        said = str(caught.value)
+        assert case["error"] in said and "card.xml" in said and "\n" not in said, said
+        return
+    r = audit(str(tmp_path / "proposal.yaml"))
+    used = {(f.rule, f.severity) for f in r.findings if f.topic == "used-hardware" and f.severity != "info"}
+    assert used == {tuple(f) for f in case.get("findings", [])}, used
+    assert card_verdict(used) == case["verdict"]
+    order = ["approve", "revise", "reject"]
+    assert order.index(r.verdict) >= order.index(case["verdict"])  # other findings may only add to it

@@ -222,6 +222,7 @@ _NO_READING: dict[str, Any] = {
     "product_name": "", "product_matches": -1, "memory_mib": -1, "claimed_memory_mib": -1, "memory_ratio": -1.0,
     "gpu_temp_c": -1, "gpu_temp_limit_c": -1, "gpu_slowdown_temp_c": -1, "gpu_shutdown_temp_c": -1,
     "mem_temp_c": -1, "mem_temp_limit_c": -1, "mem_type": "", "mem_throttle_c": -1, "recovery": "",
+    "virtual_gpu": False,
 }
 """The reading fields of a card fact when no nvidia-smi report says otherwise (-1: not known)."""
 
@@ -262,7 +263,7 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
         "gpu_slowdown_temp_c": _known(r.gpu_slowdown_temp_c), "gpu_shutdown_temp_c": _known(r.gpu_shutdown_temp_c),
         "mem_temp_c": _known(r.memory_temp_c), "mem_temp_limit_c": _known(r.memory_max_operating_temp_c),
         "mem_type": gpu.memory.type, "mem_throttle_c": _memory_throttle(gpu.memory.type, kb),
-        "recovery": "; ".join(ic.recovery_needed(r)),
+        "recovery": "; ".join(ic.recovery_needed(r)), "virtual_gpu": ic.virtual_gpu(r),
     }
 
 

@@ -527,6 +527,8 @@ class CardFact(FactModel):
     mem_throttle_c: int = _f("temperature at which that memory type throttles, deg C, from policy (-1 unknown)")
     recovery: str = _f("what the driver says the GPU needs after an error it could not clear (unreachable, a reset, "
                        "a reboot, a drain, a pending TPC repair, SRAM errors past the threshold); '' none")
+    virtual_gpu: bool = _f("the report is a virtual machine's view of a vGPU (vGPU mode, or a vGPU type's name), "
+                           "not of a physical card")
 
 
 class PriceFact(FactModel):

@@ -122,6 +122,19 @@ def recovery_needed(reading: GpuReading) -> list[str]:
     return said
 
 
+_VGPU_PROFILE = re.compile(r"(GRID\s+|NVIDIA\s+)?[A-Z]{0,3}\d{1,4}[A-Z]{0,3}-\d{1,3}[ABCQ]", re.IGNORECASE)
+"""A vGPU type's name as a guest sees it (A10-24Q, A100-40C, V100DX-32Q, T4-8A, A16-4B): the
+physical GPU, a dash, the frame buffer in GB and the series letter."""
+
+
+def virtual_gpu(reading: GpuReading) -> bool:
+    """The report is a virtual machine's view of a vGPU (NVML nvmlGpuVirtualizationMode_t VGPU:
+    the GPU as a vGPU inside a virtual machine), or names a vGPU type where the product goes: it
+    shows a slice of a card that a host hands out, not the card."""
+    mode = (reading.virtualization_mode or "").strip().lower()
+    return mode == "vgpu" or bool(reading.product_name and _VGPU_PROFILE.fullmatch(reading.product_name.strip()))
+
+
 @dataclass(frozen=True)
 class Variability:
     """How much a series of readings moves (:func:`variability`)."""

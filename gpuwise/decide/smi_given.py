@@ -124,3 +124,25 @@ def _lost_gpus(data: bytes) -> tuple[list[tuple[str, str]], bytes]:
         lost.append((bus or f"GPU {m.group('idx')}", m.group("why").strip()[:80] or "no reason given"))
         pos = m.end()
     return lost, text[pos:].lstrip().encode()
+
+
+_PROCESS_NAME = re.compile(rb"(<process_name>)([^\n]*?)(</process_name>)")
+_BARE_AMP = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)")
+_NOT_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _process_names_escaped(data: bytes) -> bytes:
+    """The report with each ``<process_name>`` made well-formed XML. nvidia-smi writes the running
+    processes' names as they are, unescaped: a process called ``train&eval`` or ``a<b``, or a name
+    read while the process changed (arbitrary bytes: cwltool #1910 met ``\\xff...`` there), makes
+    the whole report ill-formed, and a real report was refused for a name gpuwise never reads.
+    Only those elements' text is touched (invalid UTF-8 replaced, ``&`` and ``<`` escaped)."""
+    if b"<process_name>" not in data:
+        return data
+
+    def fix(m: re.Match[bytes]) -> bytes:
+        text = _NOT_XML_CHARS.sub("\ufffd", m.group(2).decode("utf-8", "replace"))
+        text = _BARE_AMP.sub("&amp;", text).replace("<", "&lt;")
+        return m.group(1) + text.encode() + m.group(3)
+
+    return _PROCESS_NAME.sub(fix, data)

@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpuwise.errors import N_, Said, Term, UserError
 
-from .smi_given import _as_utf8, _broken, _lost_gpus, _not_xml
+from .smi_given import _as_utf8, _broken, _lost_gpus, _not_xml, _process_names_escaped
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -187,6 +187,8 @@ class GpuReading(_Frozen):
     unreachable: str | None = None
     """nvidia-smi could not reach this GPU ("Unable to determine the device handle for GPU ...:
     Unknown Error" above the report): a GPU that fell off the bus. The reason as nvidia-smi gave it."""
+    virtualization_mode: str | None = None
+    """``gpu_virtualization_mode/virtualization_mode``: ``VGPU`` is a vGPU inside a virtual machine."""
     fan_speed_percent: int | None = None
     """The fan speed the driver *intends* (NVML, nvmlDeviceGetFanSpeed: "the reported speed is the
     intended fan speed"; a blocked fan does not change it): it says nothing about a worn fan."""
@@ -221,14 +223,16 @@ def _own_text(found: ET.Element | None) -> str | None:
     return text
 
 
-def _number(text: str | None, unit: str = "", path: str = "") -> float | None:
+def _number(text: str | None, unit: str = "", path: str = "", *, whole: bool = False) -> float | None:
     """``"300.00 W"`` with unit ``W`` -> 300.0; ``None`` for unknowns and for words (nvidia-smi
     writes ``[GPU requires reset]``, ``Unknown Error`` and other markers where a number goes).
 
     A value that starts as a number but is not one as nvidia-smi writes it -- ``0x10`` (it
     writes counts, clocks and sizes in decimal), ``27,23 W`` (a decimal comma from a spreadsheet),
     ``1e3 MHz``, ``300 mW`` -- refuses the report: read as unknown it would hide the reading
-    (a hexadecimal replay count was no finding at all), and no reading is guessed."""
+    (a hexadecimal replay count was no finding at all), and no reading is guessed. So does a
+    ``whole`` number (sizes, clocks, counts: nvidia-smi writes them without a fraction) grouped by
+    thousands, ``23.028 MiB`` from a German locale: read as 23 MiB it made an A10G 'another card'."""
     if text is None:
         return None
     # ASCII digits: nvidia-smi writes no other; fullwidth '１０８ C' (a retyped report) is refused below
@@ -238,6 +242,9 @@ def _number(text: str | None, unit: str = "", path: str = "") -> float | None:
             raise Said(N_("<%(path)s> reads '%(value)s': not a number as nvidia-smi writes it (%(expected)s)"),
                        path=path, value=text[:40], expected=_EXPECTED.get(unit, unit))
         return None
+    if whole and re.fullmatch(r"[-+]?[0-9]{1,3}(\.[0-9]{3})+", match.group(1)):
+        raise Said(N_("<%(path)s> reads '%(value)s': not a number as nvidia-smi writes it (%(expected)s)"),
+                   path=path, value=text[:40], expected=_EXPECTED.get(unit, unit))
     value = float(match.group(1))
     if not math.isfinite(value) or abs(value) > 1e15:
         raise ValueError(f"reading '{text[:40]}' is not a plausible number")
@@ -252,7 +259,7 @@ _EXPECTED = {"": Term(N_("a decimal number such as 12")), "W": Term(N_("a decima
 
 
 def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
-    value = _number(_text(node, path), unit, path)
+    value = _number(_text(node, path), unit, path, whole=True)
     return None if value is None else int(value)
 
 
@@ -265,7 +272,7 @@ def _count(node: ET.Element | None, path: str, unit: str = "") -> int | None:
 def _child_count(child: ET.Element) -> int | None:
     """:func:`_count` of a child already in hand (no search by name: a block of 20,000 children
     is read in one pass, not 20,000 searches)."""
-    value = _number(_own_text(child), "", child.tag)
+    value = _number(_own_text(child), "", child.tag, whole=True)
     return _counted(None if value is None else int(value), child.tag)
 
 
@@ -425,6 +432,15 @@ def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
     return _sum(correctable), _sum(uncorrectable)
 
 
+def _mig_ecc(gpu: ET.Element) -> tuple[int | None, int | None]:
+    """(correctable, uncorrectable) errors the GPU's MIG instances counted since boot, summed
+    (``mig_devices/mig_device/ecc_error_count/volatile_count``): they are the GPU's own errors, so
+    the GPU-wide count is judged as at least their sum. A copy whose GPU-wide counters miss what
+    an instance counted was approved on them."""
+    counts = [_ecc_counts(d.find("ecc_error_count/volatile_count")) for d in gpu.iterfind("mig_devices/mig_device")]
+    return _sum([c for c, _u in counts]), _sum([u for _c, u in counts])
+
+
 def _kind_total(block: ET.Element | None) -> int | None:
     """The larger of the ``total`` entry and the sum of the memory kinds listed: the total may
     count kinds the file does not list, and a report whose kinds add up to more than its total
@@ -520,6 +536,8 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
     link = gpu.find("pci/pci_gpu_link_info")
     errors = gpu.find("ecc_errors")
     vol_sbe, vol_dbe = _ecc_counts(errors.find("volatile") if errors is not None else None)
+    mig_sbe, mig_dbe = _mig_ecc(gpu)
+    vol_sbe, vol_dbe = _largest(vol_sbe, mig_sbe), _largest(vol_dbe, mig_dbe)
     agg_sbe, agg_dbe = _ecc_counts(errors.find("aggregate") if errors is not None else None)
     retired = gpu.find("retired_pages")
     pending_retire = _flag(retired, "pending_retirement")
@@ -592,6 +610,7 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         unrepairable_memory=_flag(errors, "unrepairable_memory"),
         sram_threshold_exceeded=_flag(errors, "aggregate/sram_threshold_exceeded"),
         requires_reset_marker=any(_RESET_MARKER.fullmatch(e.text.strip()) for e in gpu.iter() if e.text),
+        virtualization_mode=(_text(gpu, "gpu_virtualization_mode/virtualization_mode") or "")[:40] or None,
         fan_speed_percent=_count(gpu, "fan_speed", "%"),  # NVML: "may exceed 100% in certain cases"
         performance_state=_text(gpu, "performance_state"),
         utilization_gpu_percent=_percent(gpu, "utilization/gpu_util"),
@@ -719,7 +738,7 @@ def _parse(data: bytes, where: str) -> SmiLog:
     depth = 0
     root: ET.Element | None = None
     try:
-        data = _as_utf8(data)
+        data = _process_names_escaped(_as_utf8(data))
         events = SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
                                   forbid_entities=True, forbid_external=True)
         for event, elem in events:

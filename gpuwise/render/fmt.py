@@ -135,6 +135,7 @@ CARD_INTERNAL = {  # what the rules compare and the report shows elsewhere, or n
     "reason_sw_thermal_slowdown",  # the clock limiters' row says them
     "pstate", "gpu_idle_known", "gpu_idle",  # whether the readings were taken under load: the rules' findings say
     "link_width_fraction", "link_gb_s", "link_gb_s_full",  # the PCIe row worked out: the findings say them
+    "virtual_gpu",  # a vGPU guest's report: its finding says so
     "fan_samples", "power_samples",  # in the variation rows ("from 4 readings")
 }
 CARD_STATUS = {"ok": N_("passed"), "pass": N_("passed"), "passed": N_("passed"), "suspect": N_("suspect"),
