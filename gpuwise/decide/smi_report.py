@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpuwise.errors import N_, Said, Term, UserError
 
-from .smi_given import _as_utf8, _broken, _lost_gpus, _not_xml, _process_names_escaped
+from .smi_given import _as_utf8, _broken, _counted_start, _lost_gpus, _not_xml, _process_names_escaped
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -751,9 +751,11 @@ def _parse(data: bytes, where: str) -> SmiLog:
         data = _process_names_escaped(_as_utf8(data))
         events = SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
                                   forbid_entities=True, forbid_external=True)
+        counts = [0, 0]  # elements in the report, in the current section
         for event, elem in events:
             if event == "start":
                 depth += 1
+                _counted_start(depth, counts, where)
                 if depth == 1:
                     root = elem
                     if elem.tag != "nvidia_smi_log":
