@@ -445,7 +445,7 @@ def main() -> int:
     report("Training GPU-hours, held-out 2024-26 runs (tests/data/training_heldout.csv; set no figure)", "h",
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
-    for lo, hi in ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75)):
+    for lo, hi in ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79)):
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
             ab = [abs(est / meas - 1) for est, meas in part]
@@ -464,7 +464,9 @@ def main() -> int:
           "  H44-H55 (MLPerf Training v4.0-v5.0 logs not used before, Pleias-3B) 15.3% (5.13x; MLPerf 14.2%, 1.43x),\n"
           "  H56-H62 (MLPerf v5.1 Llama 3.1 8B: Dell, Supermicro, Verda, University of Florida, Cisco) 24.3% (1.47x),\n"
           "  H63-H73 (MLPerf v5.1 submissions not used before: Dell, Giga Computing, NVIDIA 8-GPU and 2,560-GB200, "
-          "Oracle, University of Florida) 7.7% (1.45x), H74 OLMo 2 1B +36.2%, H75 MiniCPM-2B -18.0%")
+          "Oracle, University of Florida) 7.7% (1.45x), H74 OLMo 2 1B +36.2%, H75 MiniCPM-2B -18.0%,\n"
+          "  H76-H79 (MLPerf v5.0 Llama 3.1 405B: NVIDIA 256 / 512 GB200, CoreWeave 1,536 GB200, NVIDIA 2,432 H100) "
+          "16.5% (1.23x)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

@@ -121,6 +121,13 @@ def _dir_name(text: str) -> str:
     return text
 
 
+def _file_name(text: str) -> str:
+    """An input file's name; an empty one (``"$FILE"`` unset) read the working directory."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(_said(N_("an empty file name (an unset shell variable?)")))
+    return text
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--knowledge", metavar="DIR", type=_dir_name,
                    help=N_("overlay your own YAML (prices, GPUs, models) on the built-in knowledge base"))
@@ -172,12 +179,12 @@ def _gpu_count(text: str) -> int:
     from .inputs.schema import MAX_GPUS
 
     value = text.strip()
-    if not (value.isascii() and value.isdigit()) or len(value) > 9:  # not '１２', '+8', '8.0' or '1e3'
+    if not (value.isascii() and value.isdigit()):  # not '１２', '+8', '8.0' or '1e3'
         raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a whole number of GPUs"), given=repr(text[:40])))
+    if len(value.lstrip("0")) > 9 or not 1 <= int(value) <= MAX_GPUS:  # 10**12 is a number, out of range
+        raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"),
+                                               n=value.lstrip("0")[:40] or "0", max=f"{MAX_GPUS:,}"))
     n = int(value)
-    if not 1 <= n <= MAX_GPUS:
-        raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"), n=n,
-                                               max=f"{MAX_GPUS:,}"))
     return n
 
 
@@ -199,7 +206,7 @@ def _rate(text: str) -> float:
 
 
 def _ask_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--answers", metavar="FILE",
+    p.add_argument("--answers", type=_file_name, metavar="FILE",
                    help=N_("answers file to resume and save (default: ./gpuwise-answers.yaml)"))
     p.add_argument("-o", "--output", metavar="REPORT",
                    help=N_("where to write the report (default: beside the answers)"))
@@ -212,14 +219,14 @@ def _ask_args(p: argparse.ArgumentParser) -> None:
 
 
 def _recommend_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
+    p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml")
     _report_opts(p)
     _common(p)
     _rules_opt(p)
 
 
 def _audit_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("proposals", metavar="PROPOSAL.yaml", nargs="+",
+    p.add_argument("proposals", type=_file_name, metavar="PROPOSAL.yaml", nargs="+",
                    help=N_("proposal files, or a folder of them (its *.yaml and *.yml files, in name order)"))
     _report_opts(p)
     _common(p)
@@ -227,14 +234,14 @@ def _audit_args(p: argparse.ArgumentParser) -> None:
 
 
 def _plan_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("plan", metavar="PLAN.yaml")
+    p.add_argument("plan", type=_file_name, metavar="PLAN.yaml")
     _report_opts(p)
     _common(p)
     _rules_opt(p)
 
 
 def _estimate_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("requirements", metavar="REQUIREMENTS.yaml")
+    p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml")
     p.add_argument("--gpu", metavar="GPU", help=N_("a GPU name (e.g. H100-80G, A100 80GB, 4090)"))
     p.add_argument("--gpus", type=_gpu_count, metavar="N", help=N_("how many GPUs (default 1)"))
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -263,7 +270,7 @@ def _prices_args(p: argparse.ArgumentParser) -> None:
     psub = p.add_subparsers(dest="prices_command", metavar="import", parser_class=_Parser)
     q = psub.add_parser("import", help=N_("read a gpuhunt or SkyPilot catalog CSV (or gpuwise's minimal CSV) into a "
                                        "knowledge overlay directory"))
-    q.add_argument("file", metavar="FILE.csv")
+    q.add_argument("file", type=_file_name, metavar="FILE.csv")
     q.add_argument("-o", "--output", metavar="DIR", required=True,
                    help=N_("the overlay directory (use it with --knowledge DIR)"))
     q.add_argument("--provider", dest="import_provider", metavar="P",
@@ -435,6 +442,26 @@ def _cannot_write(exc: OSError) -> None:
     print(f"gpuwise: {_one_line(line)}", file=sys.stderr)
 
 
+def _shows_chinese(stream: Any) -> bool:
+    """Whether ``stream``'s encoding can write Chinese (not ``PYTHONIOENCODING=ascii``, a C locale)."""
+    try:
+        "中文".encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeError, LookupError):
+        return False
+    return True
+
+
+def _english_where_chinese_cannot_show(args: argparse.Namespace) -> bool:
+    """``--lang zh`` to a standard output that cannot show Chinese: every sentence was '?????'. The
+    words come in English then, and stderr says why (a report written with ``-o`` stays Chinese)."""
+    key = "import_lang" if getattr(args, "import_lang", None) else "lang"
+    if (getattr(args, key, None) != "zh" or args.command == "ask" or _shows_chinese(sys.stdout)
+            or (key == "lang" and getattr(args, "output", None) not in (None, "-", "/dev/stdout"))):
+        return False
+    setattr(args, key, "en")
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     global _LANG
     _safe_streams()
@@ -444,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
     if any(a == "--lang" or a.startswith("--lang=") for a in given):
         from .cli_words import argparse_in, lang_of
 
-        _LANG = lang_of(given)
+        _LANG = lang_of(given) if _shows_chinese(sys.stderr) else "en"
         with argparse_in(_LANG):
             args = parser.parse_args(argv)
             if not args.command:
@@ -460,8 +487,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
+    english = _english_where_chinese_cannot_show(args)
     try:
-        return int(_dispatch(args) or 0)
+        code = int(_dispatch(args) or 0)
+        if english:  # after the answer: a refused input's line stays the only one
+            print("gpuwise:", _said(N_("standard output cannot show Chinese (encoding %(encoding)s): written in "
+                                       "English (set PYTHONIOENCODING=utf-8, or write the report to a file with -o)"),
+                                    encoding=getattr(sys.stdout, "encoding", "?")), file=sys.stderr)
+        return code
     except KeyboardInterrupt:
         print("gpuwise:", _said(N_("interrupted")), file=sys.stderr)
         return 130
@@ -476,6 +509,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if isinstance(exc, UserError):
             lang = getattr(args, "import_lang", None) or getattr(args, "lang", None) or "en"
+            lang = lang if _shows_chinese(sys.stderr) else "en"
             print(f"gpuwise: {_one_line(exc.line(lang if lang in ('en', 'zh') else 'en'))}", file=sys.stderr)
             return 2
         if isinstance(exc, OSError) and exc.errno in _FULL:  # the output's disk is full: not a bug

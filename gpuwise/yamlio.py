@@ -180,6 +180,10 @@ def read_bytes(path: Path, *, what: str = "file") -> bytes:
     try:
         raw = _read_bounded(path)
     except FileNotFoundError:
+        if str(path) == "-":  # the contract's inputs are files; standard input is not read
+            raise UserError(N_("reading the %(what)s from standard input is not supported"), where="-",
+                            values={"what": what},
+                            hint=N_("save it to a file and give the file's path")) from None
         raise UserError(N_("no such file"), where=str(path)) from None
     except IsADirectoryError:
         raise UserError(N_("is a directory, not a YAML file"), where=str(path)) from None

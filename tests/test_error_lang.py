@@ -24,7 +24,7 @@ CASES = [
      "workload.context_len: Input should be greater than or equal to 1 (got -5)",
      "workload.context_len: 必须不小于 1（给出的是 -5）"),
     ("workload: {task: inferense, model: llama-3.1-8b}\n",
-     "workload.task: 'inferense' is not one of 'pretrain', 'finetune' or 'inference'",
+     "workload.task: 'inferense' is not one of 'pretrain', 'finetune' or 'inference' (did you mean inference?)",
      "workload.task: 'inferense' 不是可选值之一：'pretrain'、'finetune' 或 'inference'"),
     ("workload: {model: llama-3.1-8b}\n",
      "workload.task: required field is missing",

@@ -193,6 +193,18 @@ def test_held_out_runs_of_session_11(kb, accuracy):
     assert 0.36 <= 6 * float(olmo["params_b"]) * 1e9 * rate / 989.4e12 <= 0.38
 
 
+def test_held_out_runs_of_session_11_second_batch(kb, accuracy):
+    """H76-H79, MLPerf Training v5.0 Llama 3.1 405B submissions not used before (NVIDIA 256 / 512 GB200, CoreWeave 1,536
+    GB200, NVIDIA 2,432 H100), each with its config's layout, scored after the session's one model change (CDNA4), which
+    moves no NVIDIA row: -18.0 / -18.7 / -15.0 / -4.0%, 16.5% median. The GB200 rows read fast by about as much as the
+    other GB200 405B rows (H25, H45-H47: -13..-19%)."""
+    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 76 <= int(c[0].split()[0][1:]) <= 79]
+    assert len(cases) == 4
+    ratios = [est / published for _, est, published in cases]
+    assert all(0.75 <= r <= 1.1 for r in ratios)
+    assert statistics.median(abs(r - 1) for r in ratios) <= 0.18
+
+
 def test_cdna4_runs_at_the_share_amd_measured_against_b200(kb):
     """runtime.mfu cdna4 is Blackwell's figure scaled by the per-GPU training throughput AMD published for MI355X
     against B200 (ROCm blog, 2 Dec 2025: dense Llama 1.16, 1.08, 1.02, 1.00, 1.11, 1.07, 1.01x; median 1.07) and by

@@ -123,6 +123,9 @@ class Rule(BaseModel):
     def _known_fact(cls, v: str) -> str:
         from .facts import FACT_TYPES
 
+        close = _close(v[:100], set(FACT_TYPES)) if v not in FACT_TYPES else ""
+        if close:
+            raise Said(N_("unknown fact type '%(v)s' (did you mean '%(close)s'?)"), v=v, close=close)
         if v not in FACT_TYPES:
             raise Said(N_("unknown fact type '%(v)s' (known: %(fact_types)s)"), v=v, fact_types=', '.join(FACT_TYPES))
         return v
@@ -574,9 +577,11 @@ def _complaint(err: Any) -> dict[str, Any]:
     if err["type"] == "literal_error":
         expected = str(err.get("ctx", {}).get("expected", ""))
         choices = either([c for c in (x.strip() for x in expected.replace(" or ", ",").split(",")) if c], commas=True)
+        close = _close(str(err.get("input"))[:100], {c.strip("'") for c in choices})  # 'memroy': memory
         return {"message": N_("%(given)s is not one of %(expected)s"),
                 "values": {"given": repr(str(err.get("input"))[:40]),
-                           "expected": choices if choices.words("en") == expected else expected}}
+                           "expected": choices if choices.words("en") == expected else expected},
+                **({"hint": N_("did you mean %(names)s?"), "hint_values": {"names": close}} if close else {})}
     if err["type"] == "extra_forbidden":
         return {"message": N_("unknown key")}
     if err["type"] == "missing":

@@ -11,13 +11,43 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from gpuwise.errors import N_, UserError
+from gpuwise.errors import N_, Term, UserError
 
 _MAGIC = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh": "bzip2",
           b"\x28\xb5\x2f\xfd": "zstd", b"%PDF": "PDF", b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG"}
 _QUERY_FIELDS = re.compile(r"^\s*(index|name|uuid|pci\.bus_id|serial|temperature\.\w+|power\.\w+|"
                            r"driver_version|memory\.\w+|fan\.speed|clocks\S*|utilization\.\w+|timestamp)"
                            r"(\s*\[[^]]*\])?\s*[,;\t]", re.IGNORECASE)
+
+MAX_XML_DEPTH = 32
+"""Elements nested deeper than this are refused as they are met (nvidia-smi's reports nest 7 deep):
+a report of 5,000 nested elements was refused with Python's 'RecursionError' as its reason."""
+MAX_XML_ELEMENTS = 100_000
+MAX_GPU_ELEMENTS = 10_000
+"""Elements in the whole report and in one of its sections (a ``<gpu>``): real reports have 150-1,100
+per GPU (tests/data/nvidia_smi). 3.6 MB of 190,000 unknown elements took ~7 s to read; each limit is
+met within a second."""
+
+
+def _counted_start(depth: int, counts: list[int], where: str) -> None:
+    """Count an element as the parser starts it (``counts``: in the report, in its section) and
+    refuse the report once it is nested too deep or holds too many."""
+    counts[0] += 1
+    counts[1] = counts[1] + 1 if depth > 2 else 1
+    if depth > MAX_XML_DEPTH or counts[0] > MAX_XML_ELEMENTS or counts[1] > MAX_GPU_ELEMENTS:
+        raise _too_big(depth, counts[0], where)
+
+
+def _too_big(depth: int, elements: int, where: str) -> UserError:
+    """The one line for a report nested too deep or of too many elements."""
+    hint = N_("give the report exactly as `nvidia-smi -q -x` wrote it")
+    if depth > MAX_XML_DEPTH:
+        return UserError(N_("not valid nvidia-smi XML: nested too deep (more than %(max)s levels; nvidia-smi's "
+                            "reports nest 7)"), where=where, values={"max": MAX_XML_DEPTH}, hint=hint)
+    many, part = ((MAX_XML_ELEMENTS, Term(N_("the report"))) if elements > MAX_XML_ELEMENTS
+                  else (MAX_GPU_ELEMENTS, Term(N_("one section"))))
+    return UserError(N_("not valid nvidia-smi XML: more than %(max)s elements in %(part)s (a real report has "
+                        "150-1,100 per GPU)"), where=where, values={"max": f"{many:,}", "part": part}, hint=hint)
 
 
 def _as_text(data: bytes, errors: str = "replace") -> str:
@@ -40,7 +70,10 @@ def _as_utf8(data: bytes) -> bytes:
     is incorrect'. Decoded here, the declaration's encoding is dropped, as it no longer applies."""
     utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and (data[0] == 0) != (data[1] == 0))
     if not utf16 and not data.startswith(b"\xef\xbb\xbf"):
-        return data
+        # single bytes that say they are UTF-16 (a declaration kept when the file was saved again as
+        # UTF-8): the bytes decide, as the parser refused it as 'encoding ... is incorrect'
+        return re.sub(rb"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"']utf-?16[^\"']*[\"']", rb"\1", data,
+                      flags=re.IGNORECASE)
     text = _as_text(data, errors="strict")
     return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
 

@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpuwise.errors import N_, Said, Term, UserError
 
-from .smi_given import _as_utf8, _broken, _lost_gpus, _not_xml, _process_names_escaped
+from .smi_given import _as_utf8, _broken, _counted_start, _lost_gpus, _not_xml, _process_names_escaped
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -260,6 +260,16 @@ _EXPECTED = {"": Term(N_("a decimal number such as 12")), "W": Term(N_("a decima
 
 def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
     value = _number(_text(node, path), unit, path, whole=True)
+    return None if value is None else int(value)
+
+
+def _width(node: ET.Element | None, path: str) -> int | None:
+    """A PCIe link width: ``16x`` as nvidia-smi writes it, or ``x16`` as the PCIe specification and
+    other tools write it (a retyped ``x1`` was read as unknown, hiding a mining riser)."""
+    text = _text(node, path)
+    if text is not None:
+        text = re.sub(r"^[xX]\s*([0-9]+)$", r"\1x", text)
+    value = _number(text, "x", path, whole=True)
     return None if value is None else int(value)
 
 
@@ -566,8 +576,8 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         memory_total_mib=_count(gpu, "fb_memory_usage/total", "MiB"),
         pcie_gen_current=_int(link, "pcie_gen/current_link_gen"),
         pcie_gen_max=_int(link, "pcie_gen/max_link_gen"),
-        link_width_current=_int(link, "link_widths/current_link_width", "x"),
-        link_width_max=_int(link, "link_widths/max_link_width", "x"),
+        link_width_current=_width(link, "link_widths/current_link_width"),
+        link_width_max=_width(link, "link_widths/max_link_width"),
         pcie_replay_count=_count(gpu, "pci/replay_counter"),
         pcie_replay_rollovers=_count(gpu, "pci/replay_rollover_counter"),
         ecc_mode_current=_flag(gpu, "ecc_mode/current_ecc"),
@@ -741,9 +751,11 @@ def _parse(data: bytes, where: str) -> SmiLog:
         data = _process_names_escaped(_as_utf8(data))
         events = SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
                                   forbid_entities=True, forbid_external=True)
+        counts = [0, 0]  # elements in the report, in the current section
         for event, elem in events:
             if event == "start":
                 depth += 1
+                _counted_start(depth, counts, where)
                 if depth == 1:
                     root = elem
                     if elem.tag != "nvidia_smi_log":

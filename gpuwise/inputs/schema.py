@@ -150,7 +150,7 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     elif err["type"] == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         given = err.get("input")
-        choices = [e.strip(" '") for e in str(expected).split(",")]
+        choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
         close = difflib.get_close_matches(given, choices) if isinstance(given, str) and len(given) <= 100 else []
         quoted = [c for c in (x.strip() for x in str(expected).replace(" or ", ",").split(",")) if c]
         values = {"given": _short(err.get("input")), "expected": either(quoted, commas=True)}
@@ -158,6 +158,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             values["expected"] = expected
         msg = N_("%(given)s is not one of %(expected)s")
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": close[0]}) if close else (None, None)
+    elif err["type"] in ("too_short", "too_long"):  # how many were given, not the list itself
+        ctx = err.get("ctx", {})
+        values = {**ctx, "given": f"{ctx.get('actual_length', 0):,}"}
+        msg = _BOUNDS[err["type"]]
     elif err["type"] in _BOUNDS and "input" in err:  # pydantic's words in English, the catalog's in another
         values = {**err.get("ctx", {}), "given": _short(err["input"])}
         msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"
@@ -165,7 +169,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         said = err.get("ctx", {}).get("error")
         values = {"msg": said if isinstance(said, Said) and not alternatives else msg, "given": _short(err["input"])}
         # pydantic's own words stay as it writes them; a number in another notation is quoted already
-        msg = "%(msg)s" if isinstance(said, Meant) else N_("%(msg)s (got %(given)s)")
+        # the whole file (a check across sections, at the top level) is not quoted back
+        msg = "%(msg)s" if isinstance(said, Meant) or not loc else N_("%(msg)s (got %(given)s)")
     else:
         msg = "%(msg)s"
     more = len(set(bases) - {loc})

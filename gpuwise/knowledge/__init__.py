@@ -104,7 +104,16 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
     except ValidationError as exc:
         err = exc.errors()[0]
         where = f"{path}: {_entry_name(data, tuple(err['loc']), index)}"
-        from ..inputs.schema import _BOUNDS, _short
+        from ..inputs.schema import _BOUNDS, _fields_of, _short
+
+        if err["type"] == "extra_forbidden":  # 'valuez' in tco.yaml: say which key was meant
+            import difflib
+
+            valid = _fields_of(schema, tuple(err["loc"]))
+            close = difflib.get_close_matches(str(err["loc"][-1])[:100], valid, n=1)
+            hint = ({"hint": N_("did you mean '%(name)s'?"), "hint_values": {"name": close[0]}} if close else
+                    {"hint": N_("valid keys: %(names)s"), "hint_values": {"names": ", ".join(valid)}} if valid else {})
+            raise KnowledgeError(N_("unknown key"), where=where, **hint) from None
 
         n = len(exc.errors()) - 1
         # English: pydantic's words as written; another language: the catalog's for its common complaints

@@ -35,6 +35,8 @@ def _import(args: argparse.Namespace) -> int:
     from .catalog_csv import read_catalog
     from .overlay import write_overlay
 
+    if not args.output:  # -o "": an unset shell variable; Path('') is the working directory
+        raise UserError(N_("the output path is empty"), where="-o", hint=N_("-o names the overlay directory"))
     kb = knowledge_base.load(args.import_knowledge or args.knowledge)
     report = read_catalog(args.file, kb, provider=args.import_provider, as_of=args.as_of)
     if not report.rows:  # a header alone: no row to list, the one line says it all

@@ -101,6 +101,9 @@ def names_a_file(target: str | os.PathLike[str] | None) -> bool:
 def report_format(target: str | os.PathLike[str] | None, fmt: str | None) -> str:
     """The report format: ``fmt`` when given, else the suffix of ``target`` (text for standard
     output, a descriptor, a device or a FIFO)."""
+    if target is not None and not os.fspath(target):  # -o "": an unset shell variable, most often
+        raise UserError(N_("the output path is empty"), where="-o",
+                        hint=N_("give a file name, or leave -o out to write to standard output"))
     return format_for(target if names_a_file(target) else None, fmt)
 
 

@@ -1,8 +1,8 @@
 """``runtime.yaml``: how hardware performs in practice (utilisation, efficiencies, overheads, links)."""
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from ...errors import N_, Said
 from ..records import NetworkMethods, TrainingFactorsMethods
@@ -39,6 +39,44 @@ class NonNegative(Factor):
     value: float = Field(ge=0)
 
 
+class Plausible:
+    """Bounds on a runtime constant (an ``AfterValidator`` on a factor or a number): an overlay's
+    ``cuda_context_bytes: 1e300`` was read and every GPU was 'too small' (exit 1, no GPU fits). Each
+    ceiling is hundreds to thousands of times the figure runtime.yaml ships, each floor as far below
+    it: a value beyond them is a typo or a unit slip. A class, not a closure, so the schema that holds
+    it is kept between processes (gpuwise/prebuilt.py)."""
+
+    def __init__(self, floor: float, ceiling: float):
+        self.floor, self.ceiling = floor, ceiling
+
+    def __call__(self, v: Any) -> Any:
+        x = v.value if isinstance(v, Factor) else v
+        if x > self.ceiling:
+            raise Said(N_("%(value)s is above %(ceiling)s, far beyond any published figure: a typo or a unit slip"),
+                       value=f"{x:g}", ceiling=_plain(self.ceiling))
+        if 0 < x < self.floor:
+            raise Said(N_("%(value)s is below %(floor)s, far beneath any published figure: a typo or a unit slip"),
+                       value=f"{x:g}", floor=f"{self.floor:g}")
+        return v
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Plausible) and (other.floor, other.ceiling) == (self.floor, self.ceiling)
+
+    def __hash__(self) -> int:
+        return hash((self.floor, self.ceiling))
+
+
+def _plain(x: float) -> str:
+    return f"{x:,.0f}" if x >= 1 and float(x).is_integer() else f"{x:g}"
+
+
+def _within(kind: Any, floor: float, ceiling: float) -> Any:
+    return Annotated[kind, AfterValidator(Plausible(floor, ceiling))]
+
+
+GIB = 2**30
+
+
 class QuantFormat(Strict):
     bits_per_weight: float = Field(gt=0, le=32, description="for the quantized (linear) weights, scales included")
     keeps_16bit: list[Literal["embeddings", "lm_head", "norms"]] = Field(
@@ -52,14 +90,14 @@ class NetworkReference(Strict):
     """The reference system whose compute fabric a network is (DGX H100: 8 NDR ports)."""
 
     system: str = Field(min_length=2)
-    ports: int = Field(gt=0)
+    ports: _within(int, 1, 100_000) = Field(gt=0)
     kind: str = Field(min_length=2, description="the ports' generation as the system's guide names it (NDR)")
 
 
 class Network(NetworkMethods, Strict):
-    gb_s: float = Field(gt=0, description="line rate, one direction, GB/s")
+    gb_s: _within(float, 0.01, 100_000) = Field(gt=0, description="line rate, one direction, GB/s")
     shared_by: Literal["gpu", "node"] = Field(description="one such port per GPU, or one per node")
-    latency_us: float = Field(ge=0)
+    latency_us: _within(float, 0, 10_000_000) = Field(ge=0)
     port: str = Field(default="", description="the port's name as sold ('25 GbE', 'NDR 400 Gb/s InfiniBand'): "
                       "one such port per `shared_by`")
     rail_optimised: bool = Field(default=False, description="each GPU's port on its own rail of switches")
@@ -78,8 +116,9 @@ class Network(NetworkMethods, Strict):
 class BatchDefault(Strict):
     """Published global batch (tokens per optimizer step) for pretraining models below a size."""
 
-    below_params_b: float = Field(gt=0, description="applies to models with fewer total parameters (billions)")
-    tokens: float = Field(gt=0)
+    below_params_b: _within(float, 0, 1_000_000) = Field(
+        gt=0, description="applies to models with fewer total parameters (billions)")
+    tokens: _within(float, 1, 1e12) = Field(gt=0)
     source: str = Field(min_length=3)
 
 
@@ -94,7 +133,8 @@ class MoeDispatch(Strict):
     """GPU-seconds an MoE layer costs per token beyond its experts' matmuls and the modelled all-to-all:
     routing, permutation and un-permutation, grouped-GEMM tails, dispatch synchronisation."""
 
-    us_per_token_layer: dict[str, float] = Field(description="GPU architecture -> microseconds per token per MoE layer")
+    us_per_token_layer: dict[str, _within(float, 0, 100_000)] = Field(
+        description="GPU architecture -> microseconds per token per MoE layer")
     default_architecture: str = Field(description="the architecture whose figure applies to architectures not listed")
     source: str = Field(min_length=3)
     check: Check = "S"
@@ -103,24 +143,26 @@ class MoeDispatch(Strict):
 class TrainingFactors(TrainingFactorsMethods, Strict):
     """What the training layout planner adds to the MFU: width, precision, communication, restarts."""
 
-    mfu_reference_hidden: Positive
-    mfu_memory_bound_k: NonNegative
-    fp8_gemm_speedup: Positive
+    mfu_reference_hidden: _within(Positive, 1, 1_000_000)
+    mfu_memory_bound_k: _within(NonNegative, 0, 10_000)
+    fp8_gemm_speedup: _within(Positive, 0.1, 10)
     tp_comm_overlap: Share
     ep_comm_overlap: Share
     moe_dispatch: MoeDispatch | None = None
-    optimizer_bytes_per_param: Positive
+    optimizer_bytes_per_param: _within(Positive, 0.1, 1_000)
     whole_run_efficiency: Fraction
-    failures_per_gpu_hour: NonNegative
-    hours_lost_per_failure: NonNegative
-    job_setup_hours: NonNegative
-    bucket_bytes: Positive
-    ce_chunks: Positive
-    finetune_global_batch_sequences: Positive
-    pretrain_tokens_per_gpu: Positive = Field(description="tokens per GPU per step a default pretraining batch holds")
-    pretrain_global_batch_max: Positive = Field(description="the largest default pretraining batch, tokens")
-    pretrain_dense_batch_max: Positive = Field(description="the largest default pretraining batch of a dense model, "
-                                               "tokens")
+    failures_per_gpu_hour: _within(NonNegative, 0, 1)
+    hours_lost_per_failure: _within(NonNegative, 0, 10_000)
+    job_setup_hours: _within(NonNegative, 0, 10_000)
+    bucket_bytes: _within(Positive, 1, 1e12)
+    ce_chunks: _within(Positive, 1, 1_000_000)
+    finetune_global_batch_sequences: _within(Positive, 1, 10_000_000)
+    pretrain_tokens_per_gpu: _within(Positive, 1, 1e9) = Field(
+        description="tokens per GPU per step a default pretraining batch holds")
+    pretrain_global_batch_max: _within(Positive, 1, 1e12) = Field(
+        description="the largest default pretraining batch, tokens")
+    pretrain_dense_batch_max: _within(Positive, 1, 1e12) = Field(
+        description="the largest default pretraining batch of a dense model, tokens")
     pretrain_global_batch: list[BatchDefault] = Field(min_length=1)
     meshes: dict[str, Mesh] = Field(description="link kind -> point-to-point mesh layout")
 
@@ -128,11 +170,12 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
 class RentedHostRam(Strict):
     """Host RAM that comes with each rented GPU, by GPU segment, where an offer does not state its own."""
 
-    per_gpu_gb: dict[Literal["consumer", "workstation", "datacenter", "cloud-only"], float] = Field(
+    per_gpu_gb: dict[Literal["consumer", "workstation", "datacenter", "cloud-only"],
+                     _within(float, 0, 100_000)] = Field(
         description="GB of host RAM per rented GPU")
     source: str = Field(min_length=3)
     check: Check = "S"
-    instance_gib: dict[str, float] = Field(default_factory=dict,
+    instance_gib: dict[str, _within(float, 0, 1_000_000)] = Field(default_factory=dict,
                                            description="GiB of RAM of a named instance (clouds.yaml id), whole")
     instance_source: str = ""
 
@@ -171,22 +214,23 @@ class RuntimeFile(Strict):
     schema_version: int
     mfu: dict[str, Fraction] = Field(description="architecture -> default model-FLOPs utilisation")
     decode_bandwidth_efficiency: Fraction
-    decode_layer_overhead_us: NonNegative
+    decode_layer_overhead_us: _within(NonNegative, 0, 10_000)
     prefill_mfu: Fraction
-    cuda_context_bytes: NonNegative
+    cuda_context_bytes: _within(NonNegative, 0, 16 * GIB)
     allocator_overhead_fraction: Share
     comm_overlap_fraction: Share
     link_efficiency: Fraction
-    host_memory_gb_s: Positive
-    nvme_gb_s: Positive
-    cpu_adam_params_per_s_per_core: Positive = Field(
+    host_memory_gb_s: _within(Positive, 1, 10_000)
+    nvme_gb_s: _within(Positive, 0.01, 1_000)
+    cpu_adam_params_per_s_per_core: _within(Positive, 1_000, 1e10) = Field(
         description="parameters one host core updates per second with DeepSpeed's CPU Adam (offloaded optimizer)")
-    host_cores_per_gpu: Positive = Field(description="host CPU cores serving each GPU of a training server")
+    host_cores_per_gpu: _within(Positive, 0.1, 1_024) = Field(
+        description="host CPU cores serving each GPU of a training server")
     rented_host_ram: RentedHostRam = Field(description="host RAM of a rented GPU server, per GPU")
     training_stacks: dict[str, StackSpeed] = Field(
         description="stack id -> speed relative to the calibrated middle; 'middle' is used when none is given")
     quantization: dict[str, QuantFormat]
-    pcie_gb_s: dict[str, Positive] = Field(description="PCIe generation -> x16 one-direction GB/s")
+    pcie_gb_s: dict[str, _within(Positive, 0.1, 1_000)] = Field(description="PCIe generation -> x16 one-direction GB/s")
     networks: dict[str, Network]
     default_network_datacenter: str
     default_network_other: str

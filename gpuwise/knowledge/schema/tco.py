@@ -67,4 +67,18 @@ class TcoFile(TcoFileMethods, Strict):
         fx = v.get("usd_cny")
         if fx is not None and fx.value <= 0:
             raise Said(N_("usd_cny: the exchange rate must be more than 0 CNY per USD"))
+        for name, item in v.items():  # an overlay's 1e300 USD per kWh was read as a price
+            ceiling = next((c for prefix, c in _CEILINGS.items() if name.startswith(prefix)), 1e9)
+            if item.value > ceiling:
+                raise Said(N_("%(name)s: %(value)s is above %(ceiling)s, far beyond any published figure: a typo "
+                              "or a unit slip"), name=name, value=f"{item.value:g}", ceiling=f"{ceiling:,.0f}")
         return v
+
+
+_CEILINGS = {"pue": 5, "hosting_usd_per_kw_month": 100_000, "server_share_usd_per_gpu": 1_000_000,
+             "host_power_w_per_gpu": 10_000, "resale_": 1, "nvaie_usd_per_gpu_year": 1_000_000,
+             "nvaie_usd_per_gpu_hour": 1_000, "usd_cny": 1_000_000, "cfm_per_kw": 10_000, "max_air_cooled_kw": 1_000,
+             "typical_rack_kw": 1_000, "electricity_usd_per_kwh": 100, "workstation_host_w": 10_000}
+"""Ceilings of tco.yaml's values, by name prefix (others: 1e9): tens to thousands of times the figure
+shipped (PUE 1.58, $184 per kW-month, $7,000 of server per GPU, 410 W, $0.15 per kWh, 6.77 CNY per
+USD as --fx-rate allows up to 1e6); a resale fraction is at most 1."""

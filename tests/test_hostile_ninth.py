@@ -1,0 +1,290 @@
+"""A ninth round of hostile inputs (issue 26 item 5).
+
+First the cases left questionable at stop 35, each decided as a user would expect: a seller's
+report nested thousands deep is refused as "nested too deep" (its line quoted Python's
+RecursionError), and one of 190,000 unknown elements (3.6 MB, ~7 s) is refused at a cap on the
+elements a report may hold; ``recommend -`` says that standard input is not read (the contract's
+inputs are files; it said "no such file"); ``-o ""`` says the output path is empty (it complained
+about a suffix), an empty input file name is refused by argparse (it read the working directory);
+3,000 plan workloads are counted, not quoted as a Python list; ``--lang zh`` to a standard output
+that cannot show Chinese is written in English with a note (every sentence was "?????"); and the
+runtime.yaml constants have bounds (``cuda_context_bytes: 1e300`` was read: "no GPU fits", exit 1).
+Then the new cases of round nine.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.clirun import gpuwise
+from tests.test_hostile_more import one_line
+
+ROOT = Path(__file__).parent.parent
+EX = ROOT / "examples"
+LORA = str(EX / "lora-70b.yaml")
+USED = ("workload: {task: inference, model: llama-2-7b}\nhardware: {gpu: rtx-3090, count: 1}\n"
+        "acquisition: {mode: buy, condition: used, unit_price_usd: 700}\nused_cards:\n"
+        "  - {serial: '1', nvidia_smi: r.xml}\n")
+GPU_HEAD = ('<?xml version="1.0"?>\n<nvidia_smi_log><driver_version>535.104</driver_version>'
+            '<gpu id="00000000:01:00.0"><product_name>NVIDIA GeForce RTX 3090</product_name>')
+
+
+def _seller(tmp_path: Path, xml: str) -> str:
+    (tmp_path / "r.xml").write_text(xml)
+    (tmp_path / "p.yaml").write_text(USED)
+    return str(tmp_path / "p.yaml")
+
+
+# ----------------------------------------------------------------------------- stop 35's questions
+@pytest.mark.parametrize("depth", [40, 5_000, 100_000])
+def test_a_seller_report_nested_too_deep_is_refused_by_name(tmp_path: Path, depth: int) -> None:
+    """nvidia-smi's reports nest 7 deep (every report in tests/data/nvidia_smi); 5,000 levels gave
+    'RecursionError: maximum recursion depth exceeded' as the reason."""
+    xml = GPU_HEAD + "<a>" * depth + "</a>" * depth + "</gpu></nvidia_smi_log>\n"
+    err = one_line(gpuwise("audit", _seller(tmp_path, xml)), "p.yaml: used_cards[0].nvidia_smi (r.xml)",
+                   "nested too deep (more than 32 levels")
+    assert "Recursion" not in err
+
+
+def test_the_deepest_real_report_is_read() -> None:
+    """The Ada report (1,095 elements, the most of tests/data/nvidia_smi) is under both caps."""
+    from gpuwise.decide.smi_report import parse_nvidia_smi_xml
+
+    log = parse_nvidia_smi_xml(ROOT / "tests/data/nvidia_smi/telegraf_rtx-4000-sff-ada-v13.xml")
+    assert len(log.gpus) == 1
+
+
+@pytest.mark.parametrize("inside, said", [
+    (True, "more than 10,000 elements in one section"),
+    (False, "more than 100,000 elements in the report"),
+])
+def test_a_report_of_190000_unknown_elements_is_refused_at_a_cap(tmp_path: Path, inside: bool, said: str) -> None:
+    """3.6 MB of distinct unknown elements (under the 4 MB limit) took ~7 s and ~130 MB. Real reports
+    hold 150-1,100 elements per GPU; a <gpu> of more than 10,000, or a report of more than 100,000,
+    is refused as it is met."""
+    junk = "".join(f"<x{i}>1</x{i}>" for i in range(190_000))
+    gpu = '<gpu id="00000000:01:00.0"><product_name>NVIDIA GeForce RTX 3090</product_name>'
+    xml = ('<?xml version="1.0"?>\n<nvidia_smi_log>' + (gpu + junk + "</gpu>" if inside else junk + gpu + "</gpu>")
+           + "</nvidia_smi_log>\n")
+    assert 3_000_000 < len(xml) < 4 * 1024 * 1024
+    one_line(gpuwise("audit", _seller(tmp_path, xml)), "not valid nvidia-smi XML", said)
+
+
+@pytest.mark.parametrize("argv, what", [
+    (("recommend", "-"), "input file"),
+    (("estimate", "-"), "input file"),
+    (("audit", "-"), "input file"),
+    (("plan", "-"), "plan file"),
+    (("prices", "import", "-", "-o", "ov"), "catalog CSV"),
+])
+def test_a_dash_for_an_input_says_standard_input_is_not_read(tmp_path: Path, argv: tuple, what: str) -> None:
+    """The contract's inputs are files (a relative nvidia_smi path is read from the proposal's own
+    directory, which standard input has not): '-' is refused plainly, not as 'no such file'."""
+    err = one_line(gpuwise(*argv, cwd=tmp_path, stdin=Path(LORA).read_text()),
+                   f"gpuwise: -: reading the {what} from standard input is not supported")
+    assert "no such file" not in err
+
+
+def test_a_file_named_dash_is_still_read(tmp_path: Path) -> None:
+    (tmp_path / "-").write_text(Path(LORA).read_text())
+    r = gpuwise("estimate", "-", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ("recommend", LORA, "-o", ""),
+    ("audit", str(EX / "proposal-good-lora-8xh100.yaml"), "-o", ""),
+    ("plan", str(EX / "plan-team-4090.yaml"), "-o", ""),
+])
+def test_an_empty_output_path_is_named(argv: tuple) -> None:
+    """``-o "$OUT"`` with the variable unset complained about the suffix '(none)'."""
+    err = one_line(gpuwise(*argv), "gpuwise: -o: the output path is empty")
+    assert "suffix" not in err
+
+
+def test_prices_import_to_an_empty_directory_name_writes_nothing(tmp_path: Path) -> None:
+    """``prices import p.csv -o ""`` wrote clouds.yaml into the working directory (Path('') is '.')."""
+    (tmp_path / "p.csv").write_text("gpu,gpus,price\nH100 80GB SXM,8,20\n")
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "", cwd=tmp_path),
+             "-o: the output path is empty")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]
+
+
+@pytest.mark.parametrize("argv", [
+    ("recommend", ""), ("estimate", ""), ("audit", ""), ("plan", ""), ("prices", "import", "", "-o", "x"),
+    ("ask", "--answers", ""),
+])
+def test_an_empty_input_file_name_is_refused(argv: tuple) -> None:
+    """An empty name was read as the working directory ('.: is a directory, not a YAML file')."""
+    one_line(gpuwise(*argv), "an empty file name (an unset shell variable?)")
+
+
+def test_three_thousand_plan_workloads_are_counted_not_quoted(tmp_path: Path) -> None:
+    w = [{"name": f"w{i}", "workload": {"task": "inference", "model": "llama-2-7b"}, "cadence": {"continuous": True}}
+         for i in range(3000)]
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump({"horizon_months": 12, "workloads": w}))
+    err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")),
+                   "plan.yaml: workloads: must have at most 50 items (got 3,000)")
+    assert "[" not in err and "{" not in err
+    zh = one_line(gpuwise("plan", str(tmp_path / "plan.yaml"), "--lang", "zh"), "workloads: 至多 50 项")
+    assert "3,000" in zh
+
+
+def _ascii(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """The real process with an ASCII-only standard output and error (in this process the streams
+    are UTF-8 whatever the environment says)."""
+    env = {"PYTHONIOENCODING": "ascii:strict", "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, "-m", "gpuwise", *argv], capture_output=True, cwd=cwd, env=env,
+                          timeout=120)
+
+
+def test_chinese_to_an_ascii_terminal_is_written_in_english(tmp_path: Path) -> None:
+    """``PYTHONIOENCODING=ascii:strict ... --lang zh`` printed every sentence as '?????': never a
+    crash, but nothing said. The error and the report come in English, a note says why; a report
+    written to a file with -o stays Chinese."""
+    r = _ascii("recommend", "nosuch.yaml", "--lang", "zh")
+    assert r.returncode == 2 and r.stderr.decode("ascii").endswith("gpuwise: nosuch.yaml: no such file\n")
+    r = _ascii("explain", "MEM-FITS", "--lang", "zh")
+    assert r.returncode == 0 and b"?" * 3 not in r.stdout and b"MEM-FITS" in r.stdout
+    assert b"standard output cannot show Chinese (encoding ascii): written in English" in r.stderr
+    r = _ascii("recommend", LORA, "--lang", "zh", "-o", str(tmp_path / "x.md"))
+    assert r.returncode == 0 and "GPU 选型建议" in (tmp_path / "x.md").read_text(encoding="utf-8")
+    assert b"Chinese" not in r.stderr
+
+
+@pytest.mark.parametrize("patch, said", [
+    ("cuda_context_bytes: {value: 1e300, source: x y z}",
+     "cuda_context_bytes: 1e+300 is above 17,179,869,184, far beyond any published figure"),
+    ("host_cores_per_gpu: {value: 1e-300, source: abc}", "host_cores_per_gpu: 1e-300 is below 0.1"),
+    ("decode_layer_overhead_us: {value: 1e9, source: abc}", "decode_layer_overhead_us: 1e+09 is above 10,000"),
+    ("pcie_gb_s: {'4': {value: 1e9, source: abc}}", "pcie_gb_s.4: 1e+09 is above 1,000"),
+    ("nvme_gb_s: {value: 1e5, source: abc}", "nvme_gb_s: 100000 is above 1,000"),
+    ("training: {failures_per_gpu_hour: {value: 5, source: abc}}", "training.failures_per_gpu_hour: 5 is above 1"),
+    ("training: {pretrain_tokens_per_gpu: {value: 1e300, source: abc}}",
+     "training.pretrain_tokens_per_gpu: 1e+300 is above 1,000,000,000"),
+    ("networks: {x: {gb_s: 1e12, shared_by: gpu, latency_us: 1, port: a, source: abc}}",
+     "networks.x.gb_s: 1e+12 is above 100,000"),
+])
+def test_a_runtime_constant_beyond_any_published_figure_is_refused(tmp_path: Path, patch: str, said: str) -> None:
+    """cuda_context_bytes: 1e300 was read: every GPU 'too small', exit 1. Each ceiling is hundreds of
+    times the figure runtime.yaml ships (1 GiB of context, 60 us a layer, 12 GB/s of NVMe, PCIe 6's
+    121 GB/s, 1.97e-5 failures per GPU-hour, 2,048 tokens per GPU)."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "runtime.yaml").write_text(patch + "\n")
+    one_line(gpuwise("recommend", LORA, "--knowledge", str(tmp_path / "kb")), f"kb/runtime.yaml: {said}",
+             "a typo or a unit slip")
+
+
+def test_the_shipped_runtime_constants_are_within_their_bounds() -> None:
+    """The bounds are far from every figure runtime.yaml ships (loading it is the check); a sourced
+    value at ten times the shipped one still loads."""
+    from gpuwise.knowledge.schema.runtime import RuntimeFile
+
+    data = yaml.safe_load((ROOT / "knowledge" / "runtime.yaml").read_text())
+    data["cuda_context_bytes"]["value"] *= 10
+    data["training"]["failures_per_gpu_hour"]["value"] *= 10
+    RuntimeFile.model_validate(data)
+
+
+# ----------------------------------------------------------------------------- round nine's new cases
+def _lora_with(path: str, value: object) -> str:
+    data = yaml.safe_load(Path(LORA).read_text())
+    *parents, last = path.split(".")
+    node = data
+    for key in parents:
+        node = node.setdefault(key, {})
+    node[last] = value
+    return yaml.safe_dump(data)
+
+
+@pytest.mark.parametrize("path, given, meant", [
+    ("workload.task", "finetunee", "finetune"),
+    ("workload.task", "FineTune", "finetune"),
+    ("workload.method", "lorra", "lora"),
+])
+def test_a_misspelt_choice_among_the_last_two_gets_a_close_match(tmp_path: Path, path: str, given: str,
+                                                                 meant: str) -> None:
+    """pydantic words the choices "'pretrain', 'finetune' or 'inference'": split on commas only, the
+    last two were one choice, so a misspelt 'finetune' or 'lora' got no 'did you mean' ('fp3' got one)."""
+    (tmp_path / "r.yaml").write_text(_lora_with(path, given))
+    one_line(gpuwise("recommend", str(tmp_path / "r.yaml")), f"{path}: '{given}' is not one of",
+             f"(did you mean {meant}?)")
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ("step: memory", "step: memroy", "step: 'memroy' is not one of 'memory', 'compute', 'interconnect', 'tco' or "
+     "'pitfalls' (did you mean memory?)"),
+    ("topic: compatibility", "topic: compatibilty", "(did you mean compatibility?)"),
+    ("fact: candidate", "fact: candidat", "rule HOUSE-CUDA-ONLY.fact: unknown fact type 'candidat' (did you mean "
+     "'candidate'?)"),
+])
+def test_a_misspelt_house_rule_word_gets_a_close_match(tmp_path: Path, old: str, new: str, said: str) -> None:
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "r.yaml").write_text((EX / "house-rules" / "cuda-only.yaml").read_text().replace(old, new))
+    one_line(gpuwise("recommend", LORA, "--rules", str(tmp_path / "hr")), said)
+
+
+@pytest.mark.parametrize("name, body, said", [
+    ("tco.yaml", "valuez: {}\n", "kb/tco.yaml: valuez: unknown key (did you mean 'values'?)"),
+    ("serving.yaml", "framworks: {}\n", "kb/serving.yaml: framworks: unknown key (did you mean 'frameworks'?)"),
+    ("apis.yaml", "apis: []\n", "kb/apis.yaml: apis: unknown key (valid keys: schema_version, providers)"),
+])
+def test_a_misspelt_overlay_key_gets_a_close_match(tmp_path: Path, name: str, body: str, said: str) -> None:
+    """'Extra inputs are not permitted' named the key but not the one meant."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / name).write_text(body)
+    one_line(gpuwise("recommend", LORA, "--knowledge", str(tmp_path / "kb")), said)
+
+
+@pytest.mark.parametrize("value, said", [
+    ("electricity_usd_per_kwh_default: {value: 1e300, unit: USD per kWh, source: a shop}",
+     "values: electricity_usd_per_kwh_default: 1e+300 is above 100, far beyond any published figure"),
+    ("resale_floor_fraction: {value: 2, unit: fraction, source: a shop}",
+     "values: resale_floor_fraction: 2 is above 1,"),
+    ("usd_cny: {value: 1e300, unit: CNY per USD, source: a bank}", "values: usd_cny: 1e+300 is above 1,000,000,"),
+])
+def test_a_tco_value_beyond_any_published_figure_is_refused(tmp_path: Path, value: str, said: str) -> None:
+    """An overlay's electricity at 1e300 USD per kWh was read (the ceilings are hundreds of times the
+    shipped $0.15 per kWh, PUE 1.58, 6.77 CNY per USD)."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "tco.yaml").write_text(f"values:\n  {value}\n")
+    one_line(gpuwise("recommend", str(EX / "qlora-70b-4090.yaml"), "--knowledge", str(tmp_path / "kb")),
+             f"kb/tco.yaml: {said}", "a typo or a unit slip")
+
+
+def test_a_plan_check_across_workloads_does_not_quote_the_whole_file(tmp_path: Path) -> None:
+    """'workload name 'lora-8b' is used twice (got {'constraints': {'acquisition': 'either', ...)': the
+    whole plan was quoted back as a Python dict."""
+    plan = yaml.safe_load((EX / "plan-team-4090.yaml").read_text())
+    plan["workloads"][1]["name"] = "lora-8b"
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(plan))
+    err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")), "workload name 'lora-8b' is used twice")
+    assert "got" not in err and "{" not in err
+
+
+def test_gpus_beyond_nine_digits_is_out_of_range_not_a_non_number() -> None:
+    one_line(gpuwise("estimate", LORA, "--gpu", "h100-80gb-sxm", "--gpus", "1000000000000"),
+             "--gpus: 1000000000000 GPUs is out of range: give 1 to 100,000")
+
+
+def test_a_price_csv_of_too_many_rows_is_refused_before_its_rows_are_read(tmp_path: Path) -> None:
+    """600,000 rows (11 MB, under the 64 MB limit) were each read and mapped before the 500,001st was
+    refused: 72 s on a busy 2-core machine. They are counted first; a GPU name is mapped once."""
+    import time
+
+    (tmp_path / "p.csv").write_text("gpu,gpus,price\n" + "H100 80GB SXM,8,20\n" * 600_000)
+    start = time.perf_counter()
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path),
+             "p.csv: more than 500,000 rows")
+    assert time.perf_counter() - start < 30  # about 2 s quiet; the rows' reading took 72 s
+    assert not (tmp_path / "ov").exists()
+
+
+def test_ascii_stdout_in_chinese_says_why_after_the_answer_and_not_on_bad_input() -> None:
+    r = _ascii("audit", "nosuch.yaml", "--lang", "zh")
+    assert (r.returncode, r.stderr) == (2, b"gpuwise: nosuch.yaml: no such file\n")
