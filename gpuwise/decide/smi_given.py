@@ -70,7 +70,10 @@ def _as_utf8(data: bytes) -> bytes:
     is incorrect'. Decoded here, the declaration's encoding is dropped, as it no longer applies."""
     utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and (data[0] == 0) != (data[1] == 0))
     if not utf16 and not data.startswith(b"\xef\xbb\xbf"):
-        return data
+        # single bytes that say they are UTF-16 (a declaration kept when the file was saved again as
+        # UTF-8): the bytes decide, as the parser refused it as 'encoding ... is incorrect'
+        return re.sub(rb"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"']utf-?16[^\"']*[\"']", rb"\1", data,
+                      flags=re.IGNORECASE)
     text = _as_text(data, errors="strict")
     return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
 

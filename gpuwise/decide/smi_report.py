@@ -263,6 +263,16 @@ def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
     return None if value is None else int(value)
 
 
+def _width(node: ET.Element | None, path: str) -> int | None:
+    """A PCIe link width: ``16x`` as nvidia-smi writes it, or ``x16`` as the PCIe specification and
+    other tools write it (a retyped ``x1`` was read as unknown, hiding a mining riser)."""
+    text = _text(node, path)
+    if text is not None:
+        text = re.sub(r"^[xX]\s*([0-9]+)$", r"\1x", text)
+    value = _number(text, "x", path, whole=True)
+    return None if value is None else int(value)
+
+
 def _count(node: ET.Element | None, path: str, unit: str = "") -> int | None:
     """A counter, a size or a percentage: never negative.  A negative one is not a reading a
     driver writes, so the report is refused rather than read as 'no errors'."""
@@ -566,8 +576,8 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
         memory_total_mib=_count(gpu, "fb_memory_usage/total", "MiB"),
         pcie_gen_current=_int(link, "pcie_gen/current_link_gen"),
         pcie_gen_max=_int(link, "pcie_gen/max_link_gen"),
-        link_width_current=_int(link, "link_widths/current_link_width", "x"),
-        link_width_max=_int(link, "link_widths/max_link_width", "x"),
+        link_width_current=_width(link, "link_widths/current_link_width"),
+        link_width_max=_width(link, "link_widths/max_link_width"),
         pcie_replay_count=_count(gpu, "pci/replay_counter"),
         pcie_replay_rollovers=_count(gpu, "pci/replay_rollover_counter"),
         ecc_mode_current=_flag(gpu, "ecc_mode/current_ecc"),

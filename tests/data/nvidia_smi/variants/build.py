@@ -444,6 +444,13 @@ def variants() -> list[dict]:
         findings=[("USED-PENDING-RETIREMENT", "blocker")],
     )
     add("a10g_cr-only", a10g.replace("\n", "\r"), "a10g", "old Mac line endings (CR only)")
+    add("a10g_utf16le-no-bom", a10g.encode("utf-16-le"), "a10g", "UTF-16 LE without a byte-order mark")
+    add(
+        "a10g_utf8-declared-utf16",
+        sub(a10g, (r'<\?xml version="1.0" \?>', '<?xml version="1.0" encoding="UTF-16"?>')),
+        "a10g",
+        "saved again as UTF-8 with a declaration still saying UTF-16: the bytes decide (it was refused)",
+    )
     wddm = sub(
         a10g,
         (r"<current_dm>N/A", "<current_dm>WDDM"),
@@ -617,6 +624,16 @@ def variants() -> list[dict]:
         ),
         "a10g",
         "under load at x4: a riser, an M.2 adapter or a fault",
+        verdict="revise",
+        findings=[("USED-PCIE-WIDTH", "warning")],
+    )
+    add(
+        "a10g_busy-width-written-x1",
+        sub(
+            busy, (r"<current_link_gen>1", "<current_link_gen>4"), (r"<current_link_width>8x", "<current_link_width>x1")
+        ),
+        "a10g",
+        "a retyped width in the PCIe specification's form, x1: still a riser (it was read as unknown)",
         verdict="revise",
         findings=[("USED-PCIE-WIDTH", "warning")],
     )
