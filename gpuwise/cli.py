@@ -442,27 +442,6 @@ def _cannot_write(exc: OSError) -> None:
     print(f"gpuwise: {_one_line(line)}", file=sys.stderr)
 
 
-def _shows_chinese(stream: Any) -> bool:
-    """Whether ``stream``'s encoding can write Chinese (not ``PYTHONIOENCODING=ascii``, a C locale)."""
-    try:
-        "中文".encode(getattr(stream, "encoding", None) or "utf-8")
-    except (UnicodeError, LookupError):
-        return False
-    return True
-
-
-def _english_where_chinese_cannot_show(args: argparse.Namespace) -> bool:
-    """``--lang zh`` to a standard output that cannot show Chinese: every sentence was '?????'. The
-    words come in English then, and stderr says why (a report written with ``-o`` stays Chinese)."""
-    key = "import_lang" if getattr(args, "import_lang", None) else "lang"
-    json_out = "json" in (getattr(args, "format", None), getattr(args, "import_format", None))  # one in every language
-    if (getattr(args, key, None) != "zh" or args.command == "ask" or json_out or _shows_chinese(sys.stdout)
-            or (key == "lang" and getattr(args, "output", None) not in (None, "-", "/dev/stdout"))):
-        return False
-    setattr(args, key, "en")
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     global _LANG
     _safe_streams()
@@ -470,9 +449,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser(given)
     _LANG = "en"
     if any(a == "--lang" or a.startswith("--lang=") for a in given):
-        from .cli_words import argparse_in, lang_of
+        from .cli_words import argparse_in, lang_of, shows_chinese
 
-        _LANG = lang_of(given) if _shows_chinese(sys.stderr) else "en"
+        _LANG = lang_of(given) if shows_chinese(sys.stderr) else "en"
         with argparse_in(_LANG):
             args = parser.parse_args(argv)
             if not args.command:
@@ -488,7 +467,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
-    english = _english_where_chinese_cannot_show(args)
+    from .cli_words import english_where_chinese_cannot_show, shows_chinese
+
+    english = english_where_chinese_cannot_show(args, sys.stdout)
     try:
         code = int(_dispatch(args) or 0)
         if english:  # after the answer: a refused input's line stays the only one
@@ -510,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if isinstance(exc, UserError):
             lang = getattr(args, "import_lang", None) or getattr(args, "lang", None) or "en"
-            lang = lang if _shows_chinese(sys.stderr) else "en"
+            lang = lang if shows_chinese(sys.stderr) else "en"
             print(f"gpuwise: {_one_line(exc.line(lang if lang in ('en', 'zh') else 'en'))}", file=sys.stderr)
             return 2
         if isinstance(exc, OSError) and exc.errno in _FULL:  # the output's disk is full: not a bug

@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import gettext
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .errors import N_, _catalog
 
@@ -92,3 +93,24 @@ def error_line(message: str, prog: str, lang: str) -> str:
         return text % {"message": message, "prog": prog}
     except (KeyError, TypeError, ValueError):
         return ERROR_LINE % {"message": message, "prog": prog}
+
+
+def shows_chinese(stream: Any) -> bool:
+    """Whether ``stream``'s encoding can write Chinese (not ``PYTHONIOENCODING=ascii``, a C locale)."""
+    try:
+        "中文".encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeError, LookupError):
+        return False
+    return True
+
+
+def english_where_chinese_cannot_show(args: argparse.Namespace, stdout: Any) -> bool:
+    """``--lang zh`` to a standard output that cannot show Chinese: every sentence was '?????'. The
+    words come in English then, and stderr says why (a report written with ``-o`` stays Chinese)."""
+    key = "import_lang" if getattr(args, "import_lang", None) else "lang"
+    json_out = "json" in (getattr(args, "format", None), getattr(args, "import_format", None))  # one in every language
+    if (getattr(args, key, None) != "zh" or args.command == "ask" or json_out or shows_chinese(stdout)
+            or (key == "lang" and getattr(args, "output", None) not in (None, "-", "/dev/stdout"))):
+        return False
+    setattr(args, key, "en")
+    return True
