@@ -205,14 +205,7 @@ def _rate(text: str) -> float:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gpuwise", description=N_("Which GPUs to rent or buy for large-model work, and why."))
-    parser.add_argument("--version", action="version", version=f"gpuwise {__version__}")
-    parser.add_argument("--lang", choices=("en", "zh"), dest="help_lang",  # `gpuwise --lang zh --help`
-                        help=N_("language of this help (default: en; each command has its own --lang)"))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    p = sub.add_parser("ask", help=N_("guided questionnaire in the terminal"))
+def _ask_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--answers", type=_file_name, metavar="FILE",
                    help=N_("answers file to resume and save (default: ./gpuwise-answers.yaml)"))
     p.add_argument("-o", "--output", metavar="REPORT",
@@ -224,26 +217,30 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: the answers file's, else USD)"))
     _common(p)
 
-    p = sub.add_parser("recommend", help=N_("the four-step decision with explanations"))
+
+def _recommend_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml")
     _report_opts(p)
     _common(p)
     _rules_opt(p)
 
-    p = sub.add_parser("audit", help=N_("audit purchase or rental proposals"))
+
+def _audit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("proposals", type=_file_name, metavar="PROPOSAL.yaml", nargs="+",
                    help=N_("proposal files, or a folder of them (its *.yaml and *.yml files, in name order)"))
     _report_opts(p)
     _common(p)
     _rules_opt(p)
 
-    p = sub.add_parser("plan", help=N_("a team's months of work: what to buy and when, what to rent, the cash flow"))
+
+def _plan_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("plan", type=_file_name, metavar="PLAN.yaml")
     _report_opts(p)
     _common(p)
     _rules_opt(p)
 
-    p = sub.add_parser("estimate", help=N_("the numbers alone: memory, time, throughput, cost"))
+
+def _estimate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml")
     p.add_argument("--gpu", metavar="GPU", help=N_("a GPU name (e.g. H100-80G, A100 80GB, 4090)"))
     p.add_argument("--gpus", type=_gpu_count, metavar="N", help=N_("how many GPUs (default 1)"))
@@ -251,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     _lang_opts(p)
     _common(p)
 
-    p = sub.add_parser("gpus", help=N_("the GPU catalog with specs and sources"))
+
+def _gpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     _lang_opt(p, N_("language of the text listing; JSON is the same in every language (default: en)"))
     p.add_argument("--currency", choices=("USD", "CNY"),
@@ -260,8 +258,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=N_("CNY per USD (default: the knowledge base's dated rate)"))
     _common(p)
 
-    p = sub.add_parser("prices", help=N_("every dated price the decision can use, oldest first; "
-                                      "`prices import` refreshes them"))
+
+def _prices_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu", metavar="GPU", help=N_("only this GPU (a family name such as A100 lists every variant)"))
     p.add_argument("--provider", metavar="P", help=N_("only this cloud provider's offers"))
     p.add_argument("--currency", choices=("USD", "CNY"), help=N_("only prices written in this currency"))
@@ -284,19 +282,52 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--knowledge", dest="import_knowledge", metavar="DIR",
                    help=N_("overlay your own YAML (e.g. GPUs) before the names are matched"))
 
-    p = sub.add_parser("rules", help=N_("the rule base"))
+
+def _rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--facts", action="store_true", help=N_("list the fact types and fields rules may test"))
     _lang_opt(p, N_("language of the text listing; JSON is the same in every language (default: en)"))
     _rules_opt(p)
     _common(p)
 
-    p = sub.add_parser("explain", help=N_("one rule with its rationale and source"))
+
+def _explain_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("rule_id", metavar="RULE_ID")
     p.add_argument("--format", choices=("text", "json"), default="text")
     _lang_opt(p, N_("language of the text; a rule's rationale and source are quoted as written (default: en)"))
     _rules_opt(p)
     _common(p)
+
+
+_COMMANDS: dict[str, tuple[str, Any]] = {
+    "ask": (N_("guided questionnaire in the terminal"), _ask_args),
+    "recommend": (N_("the four-step decision with explanations"), _recommend_args),
+    "audit": (N_("audit purchase or rental proposals"), _audit_args),
+    "plan": (N_("a team's months of work: what to buy and when, what to rent, the cash flow"), _plan_args),
+    "estimate": (N_("the numbers alone: memory, time, throughput, cost"), _estimate_args),
+    "gpus": (N_("the GPU catalog with specs and sources"), _gpus_args),
+    "prices": (N_("every dated price the decision can use, oldest first; `prices import` refreshes them"),
+               _prices_args),
+    "rules": (N_("the rule base"), _rules_args),
+    "explain": (N_("one rule with its rationale and source"), _explain_args),
+}
+"""Each command: its one-line help and what adds its arguments and options, in ``--help``'s order."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only`` (a command's name), every command is there with its
+    one-line help (``gpuwise --help`` and a mistyped command read the same) but only that command
+    has its options: a run parses one command, and adding the ~80 options of all ten was a
+    millisecond or two of every process."""
+    parser = _Parser(prog="gpuwise", description=N_("Which GPUs to rent or buy for large-model work, and why."))
+    parser.add_argument("--version", action="version", version=f"gpuwise {__version__}")
+    parser.add_argument("--lang", choices=("en", "zh"), dest="help_lang",  # `gpuwise --lang zh --help`
+                        help=N_("language of this help (default: en; each command has its own --lang)"))
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (help_text, add) in _COMMANDS.items():
+        p = sub.add_parser(name, help=help_text)
+        if only is None or only == name:
+            add(p)
     return parser
 
 
@@ -344,15 +375,17 @@ def _safe_streams() -> None:
             stream.reconfigure(errors="gpuwise-ascii")
 
 
-_PARSER: argparse.ArgumentParser | None = None
+_PARSERS: dict[str | None, argparse.ArgumentParser] = {}
 
 
-def _parser() -> argparse.ArgumentParser:
-    """The parser, built once per process: building it is ~140 argparse calls, each asking the
-    terminal's size and gettext's catalogs, and it holds no state between ``parse_args`` calls
-    (help is laid out to the terminal when it is printed)."""
-    global _PARSER
-    if _PARSER is None:
+def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for the command line ``argv``, built once per process for each command a line
+    starts with (:func:`build_parser`'s ``only``; the whole parser for any other line): building it
+    is argparse calls, each asking the terminal's size and gettext's catalogs, and it holds no
+    state between ``parse_args`` calls (help is laid out to the terminal when it is printed)."""
+    only = argv[0] if argv and argv[0] in _COMMANDS else None
+    parser = _PARSERS.get(only)
+    if parser is None:
         import functools
 
         words = argparse._  # type: ignore[attr-defined]
@@ -360,11 +393,11 @@ def _parser() -> argparse.ArgumentParser:
         argparse._ = functools.cache(words)  # type: ignore[attr-defined]
         _Words.building_width = _columns() - 2  # as HelpFormatter works it out (without importing shutil)
         try:
-            _PARSER = build_parser()
+            parser = _PARSERS[only] = build_parser(only)
         finally:
             argparse._ = words  # type: ignore[attr-defined]
             _Words.building_width = None
-    return _PARSER
+    return parser
 
 
 def _columns() -> int:
@@ -432,8 +465,8 @@ def _english_where_chinese_cannot_show(args: argparse.Namespace) -> bool:
 def main(argv: list[str] | None = None) -> int:
     global _LANG
     _safe_streams()
-    parser = _parser()
     given = sys.argv[1:] if argv is None else argv
+    parser = _parser(given)
     _LANG = "en"
     if any(a == "--lang" or a.startswith("--lang=") for a in given):
         from .cli_words import argparse_in, lang_of

@@ -367,7 +367,7 @@ class RecommendResult(Frozen):
     question: dict[str, Any] = {}
     assumptions: list[Assumption] = []
     steps: list[StepSummary] = []
-    charts: Charts = Charts()
+    charts: Charts = Charts.model_construct()  # not Charts(): that built its validator at import
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[StalePrice] = []
     prices_used: list[PriceUsed] = Field(
@@ -479,7 +479,7 @@ class AuditResult(Frozen):
     assumptions: list[Assumption] = []
     trace: list[TraceEntry] = []
     steps: list[StepSummary] = []
-    charts: Charts = Charts()
+    charts: Charts = Charts.model_construct()  # not Charts(): that built its validator at import
     knowledge_dates: dict[str, str] = {}
     stale_prices: list[StalePrice] = []
     prices_used: list[PriceUsed] = Field(

@@ -170,5 +170,6 @@ class TrainingTime(_Frozen):
         return {} if self.wall_days is None else handler(self)
 
 
-NO_TRAINING = TrainingTime()
-"""``gpu.training`` of an estimate that plans no training."""
+NO_TRAINING = TrainingTime.model_construct()
+"""``gpu.training`` of an estimate that plans no training (made as ``TrainingTime()`` makes it, without
+building the class's validator when the module is imported: most processes never validate one)."""

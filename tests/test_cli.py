@@ -273,3 +273,33 @@ def test_a_file_priced_in_yuan_gets_a_report_in_yuan(tmp_path):
     assert "$" in answer and "CN¥" not in answer
     d = json.loads(run("recommend", str(req), "--format", "json").stdout)
     assert d["currency"]["asked"] == "CNY" and d["recommendation"]["total_cost_usd"] > 0
+
+
+@pytest.mark.parametrize("argv", [
+    ["recommend", "examples/lora-70b.yaml", "--format", "json", "--lang", "zh", "--detail", "full"],
+    ["audit", "a.yaml", "b.yaml", "-o", "out.md", "--rules", "r", "--knowledge", "k"],
+    ["estimate", "x.yaml", "--gpu", "H100", "--gpus", "8", "--fx-rate", "7.1"],
+    ["prices", "import", "f.csv", "-o", "dir", "--as-of", "2026-01-01"],
+    ["plan", "p.yaml", "--currency", "CNY"], ["gpus"], ["rules", "--facts"], ["explain", "MEM-001"],
+])
+def test_the_parser_of_one_command_reads_it_as_the_whole_parser(argv):
+    """A run builds only the command it names (cli.build_parser's ``only``): the line means the
+    same, and ``--help``, the command's own help and its usage errors read the same."""
+    import contextlib
+    import io
+
+    from gpuwise import cli
+
+    whole, one = cli.build_parser(), cli.build_parser(argv[0])
+    assert vars(one.parse_args(argv)) == vars(whole.parse_args(argv))
+    assert one.format_help() == whole.format_help()
+    sub = {name: p for a in whole._subparsers._group_actions for name, p in a.choices.items()}
+    sub_one = {name: p for a in one._subparsers._group_actions for name, p in a.choices.items()}
+    assert sub_one[argv[0]].format_help() == sub[argv[0]].format_help()
+    errors = []
+    for parser in (whole, one):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), pytest.raises(SystemExit):
+            parser.parse_args([argv[0], "--no-such-option"])
+        errors.append(err.getvalue())
+    assert errors[0] == errors[1]

@@ -22,7 +22,9 @@ NOT_A_MARKET_PRICE = {
 
 
 def _load(name: str) -> dict[str, Any]:
-    return yaml.safe_load((KNOWLEDGE / name).read_text(encoding="utf-8"))
+    """A knowledge file as plain data, read with libyaml's loader where there is one (the same data)."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load((KNOWLEDGE / name).read_text(encoding="utf-8"), Loader=loader)
 
 
 def _dated(entry: dict[str, Any], date_key: str = "as_of") -> bool:

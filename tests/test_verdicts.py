@@ -6,6 +6,7 @@ more of each card free moves both."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from pathlib import Path
 
@@ -174,12 +175,19 @@ def _plan(ttft_ms: float) -> dict:
          "targets": {"requests_per_s": 2, "p95_ttft_ms": ttft_ms}}]}
 
 
+@functools.cache
+def _rule_files() -> tuple[dict, ...]:
+    """The built-in rule files, read once with libyaml's loader (the same data; PyYAML's pure-Python
+    one took most of the tests below); :func:`_scaled` copies the rules it changes."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return tuple(yaml.load(path.read_text(), Loader=loader) for path in sorted((ROOT / "rules").glob("*.yaml")))
+
+
 def _scaled(tmp_path: Path, name: str, pairs: list[tuple[str, str]], times: float) -> str:
     """Built-in rules (``rule id``, ``field``) whose condition on ``field`` compares with its
     reference x ``times``: a team that moves the deadline or the latency target in its own rules."""
     by_step: dict[str, list[dict]] = {}
-    for path in sorted((ROOT / "rules").glob("*.yaml")):
-        doc = yaml.safe_load(path.read_text())
+    for doc in _rule_files():
         for r in doc["rules"]:
             for rid, fld in pairs:
                 if r["id"] == rid:
