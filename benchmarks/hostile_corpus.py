@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus of round 9 (issue 26 item 5): 315 cases over every command and file the contract
+"""The hostile corpus of round 9 (issue 26 item 5): 325 cases over every command and file the contract
 defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
@@ -591,6 +591,24 @@ case("locale: zh audit json on ascii", {"p.yaml": PROP.replace('title: "Rent', '
 case("locale: LANG=zh_CN.UTF-8 default English", {"r.yaml": LORA}, ["recommend", "nosuch.yaml"], real=True,
      env={"LANG": "zh_CN.UTF-8", "LC_ALL": "zh_CN.UTF-8"}, has=["no such file"])
 case("env: stdin closed for recommend", {"r.yaml": LORA}, ["recommend", "r.yaml"], expect="ok01", real=True)
+
+
+
+# ---------------------------------------------------------------- a used card's own fields
+for name, card, has in [
+    ("card: smi path with NUL", "{serial: '1', nvidia_smi: \"a\\0b.xml\"}", ["\\x00"]),
+    ("card: smi path 5000 chars", "{serial: '1', nvidia_smi: '" + "x" * 5000 + "'}", ["nvidia_smi"]),
+    ("card: serial 10000 chars", "{serial: '" + "x" * 10000 + "'}", ["serial"]),
+    ("card: fan sample -5", "{serial: '1', fan_speed_percent: [-5, 30]}", ["(got -5)"]),
+    ("card: power sample 1e300", "{serial: '1', power_under_load_w: [1e300, 300]}", ["5000 W"]),
+    ("card: made in 2030", "{serial: '1', manufactured: 2030-01}", ["future"]),
+    ("card: bought before made", "{serial: '1', manufactured: 2023-05, purchased: 2021-01}", ["before"]),
+    ("card: smi a directory", "{serial: '1', nvidia_smi: d}", ["regular file"]),
+    ("card: smi empty name", "{serial: '1', nvidia_smi: ''}", ["nvidia_smi"]),
+    ("card: smi a list", "{serial: '1', nvidia_smi: [a]}", ["nvidia_smi"]),
+]:
+    case(name, {"p.yaml": USED.replace("{serial: '1', nvidia_smi: r.xml}", card), "d/x": ""}, ["audit", "p.yaml"],
+         has=has, check=lambda r: r.stderr.count("(got") <= 1 and "{" not in r.stderr)
 
 
 # ---------------------------------------------------------------- runner

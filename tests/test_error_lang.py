@@ -128,8 +128,7 @@ COMMANDS = [
     (["recommend", "q.yaml", "--rules", "r3"], "gpuwise: r3/a.yaml: ruleset: Field required",
      "ruleset: 缺少必填字段"),
     (["plan", "plan.yaml"], "gpuwise: plan.yaml: workloads.0: an inference workload is a service: give cadence "
-     "continuous: true (got {'cadence': {'per_month': 2}, 'name': 'a', 'workload': {'...)",
-     "推理工作负载是持续服务：请给出 cadence continuous: true（给出的是"),
+     "continuous: true", "推理工作负载是持续服务：请给出 cadence continuous: true"),  # the workload is not quoted back
     (["recommend", "ctx.yaml"], None, "context_len 100 不等于 prompt_tokens + output_tokens（100 + 100 = 200）"),
     (["audit", "used.yaml"], None, "used_cards.0: manufactured 2099-01 在未来（今天是"),
     (["prices", "import", "cat.csv", "-o", "out"], "gpuwise: cat.csv: not a price catalog: the header lacks gpus "

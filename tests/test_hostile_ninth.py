@@ -305,3 +305,16 @@ def test_json_to_an_ascii_terminal_needs_no_note() -> None:
     had been 'written in English'."""
     r = _ascii("explain", "MEM-FITS", "--lang", "zh", "--format", "json")
     assert r.returncode == 0 and r.stderr == b"" and r.stdout.lstrip().startswith(b"{")
+
+
+@pytest.mark.parametrize("card, said", [
+    ("{serial: '1', fan_speed_percent: [-5, 30]}",
+     "used_cards.0.fan_speed_percent: samples must be numbers from 0 to 100 percent (got -5)\n"),
+    ("{serial: '1', manufactured: 2030-01}", "used_cards.0: manufactured 2030-01 is in the future (today is "),
+])
+def test_a_validators_own_complaint_is_not_followed_by_the_section_it_judged(tmp_path: Path, card: str,
+                                                                             said: str) -> None:
+    """'(got -5) (got [-5, 30])', and a card's whole mapping quoted after 'is in the future'."""
+    (tmp_path / "p.yaml").write_text(USED.replace("{serial: '1', nvidia_smi: r.xml}", card))
+    err = one_line(gpuwise("audit", str(tmp_path / "p.yaml")), said)
+    assert err.count("(got") <= 1 and "{" not in err

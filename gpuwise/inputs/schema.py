@@ -168,9 +168,12 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
         said = err.get("ctx", {}).get("error")
         values = {"msg": said if isinstance(said, Said) and not alternatives else msg, "given": _short(err["input"])}
-        # pydantic's own words stay as it writes them; a number in another notation is quoted already
-        # the whole file (a check across sections, at the top level) is not quoted back
-        msg = "%(msg)s" if isinstance(said, Meant) or not loc else N_("%(msg)s (got %(given)s)")
+        # pydantic's own words stay as it writes them; a number in another notation is quoted already;
+        # the whole file, a section or a list a validator judged and named the value of is not quoted
+        # back ('manufactured 2030-01 is in the future (got {'manufactured': ...})', '(got -5) (got [-5, 30])')
+        quoted = loc and not isinstance(said, Meant) and not (isinstance(said, Said) and isinstance(
+            err["input"], dict | list))
+        msg = N_("%(msg)s (got %(given)s)") if quoted else "%(msg)s"
     else:
         msg = "%(msg)s"
     more = len(set(bases) - {loc})
