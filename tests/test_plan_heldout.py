@@ -13,6 +13,7 @@ import pytest
 from gpuwise.plan.build import plan
 from gpuwise.render import plan_view
 from tests.clirun import gpuwise
+from tests.conftest import answer_of
 from tests.test_plan import _options, check_invariants
 
 ROOT = Path(__file__).parent.parent
@@ -21,7 +22,7 @@ PLANS = ROOT / "tests" / "data" / "plans"
 
 @pytest.fixture(scope="module")
 def china():
-    return plan(str(PLANS / "china-team-cny.yaml"))
+    return answer_of("plan", PLANS / "china-team-cny.yaml")  # shared with test_screens_all (conftest)
 
 
 @pytest.fixture(scope="module")

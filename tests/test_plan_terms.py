@@ -15,6 +15,7 @@ import pytest
 
 from gpuwise.plan.build import plan
 from gpuwise.render import plan_view
+from tests.conftest import answer_of
 from tests.test_plan import check_invariants
 
 ON_DEMAND = 1.99  # Lambda's A100 SXM4 40GB per GPU-hour (knowledge/clouds.yaml): the cheapest on demand
@@ -102,7 +103,7 @@ def test_growing_load_adds_committed_copies(overlay):
 
 @pytest.fixture(scope="module")
 def example():
-    return plan(str(Path(__file__).parent.parent / "examples" / "plan-team-4090.yaml"))
+    return answer_of("plan", Path(__file__).parent.parent / "examples" / "plan-team-4090.yaml")  # shared (conftest)
 
 
 @pytest.mark.parametrize("fmt", ["text", "md", "html"])
