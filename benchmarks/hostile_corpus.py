@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus of round 9 (issue 26 item 5): 330 cases over every command and file the contract
+"""The hostile corpus of round 9 (issue 26 item 5): 341 cases over every command and file the contract
 defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
@@ -617,6 +617,34 @@ for pol in ("price_max_age_days", "value_of_a_day_usd", "datacenter_min_gpus", "
             "used_card_retired_pages_blocker"):
     case(f"kb: policy {pol} 1e300", {"r.yaml": LORA, "kb/policy.yaml": f"{pol}: 1e300\n"},
          ["recommend", "r.yaml", "--knowledge", "kb"], has=["out of range"])
+
+
+
+# ---------------------------------------------------------------- more plan fields
+for name, path, value, has in [
+    ("plan+: owned count 10**6", "owned", [{"gpu": "RTX 4090", "count": 10**6, "hosting": "office"}], ["count"]),
+    ("plan+: horizon '12 months'", "horizon_months", "12 months", ["horizon_months"]),
+    ("plan+: budget text no currency", "constraints", {"budget_total_usd": "lots"}, ["budget_total_usd"]),
+    ("plan+: budget 1e300", "constraints", {"budget_total_usd": 1e300}, ["budget_total_usd"]),
+    ("plan+: owned servers 0", "owned", [{"gpu": "RTX 4090", "count": 8, "servers": 0, "hosting": "office"}],
+     ["servers"]),
+    ("plan+: owned a string", "owned", "8 x 4090", ["owned"]),
+    ("plan+: horizon 010", "horizon_months", "RAW", None),
+]:
+    if value == "RAW":
+        case(name, {"plan.yaml": PLAN.replace("horizon_months: 12", "horizon_months: 010")},
+             ["plan", "plan.yaml", "--format", "json"], expect="ok", check=lambda r: '"horizon_months": 10' in r.stdout
+             or "10" in r.stdout)
+        continue
+    case(name, {"plan.yaml": patched(path, value, _plan)}, ["plan", "plan.yaml"], has=has)
+for name, text, has in [
+    ("plan+: targets unknown key", wl(1, targets={"requests_per_sec": 2}), ["did you mean"]),
+    ("plan+: cadence per_month 0", wl(0, cadence={"per_month": 0}), ["per_month"]),
+    ("plan+: cadence per_month 10**6", wl(0, cadence={"per_month": 10**6}), ["per_month"]),
+    ("plan+: workload task misspelt", wl(0, workload={"task": "finetunee", "model": "llama-3.1-8b"}),
+     ["did you mean finetune"]),
+]:
+    case(name, {"plan.yaml": text}, ["plan", "plan.yaml"], has=has)
 
 
 # ---------------------------------------------------------------- runner

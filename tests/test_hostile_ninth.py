@@ -330,3 +330,13 @@ def test_a_policy_without_a_maximum_still_has_a_ceiling(tmp_path: Path, name: st
              f"kb/policy.yaml: {name}: 1e+300 is out of range: must be between")
     (tmp_path / "kb" / "policy.yaml").write_text(f"{name}: 1e9\n")
     assert gpuwise("recommend", LORA, "--knowledge", str(tmp_path / "kb"), "--format", "json").returncode in (0, 1)
+
+
+def test_an_amount_the_validator_quoted_is_not_quoted_twice(tmp_path: Path) -> None:
+    """"'lots' is not an amount (write e.g. 200000, ...) (got 'lots')"."""
+    plan = yaml.safe_load((EX / "plan-team-4090.yaml").read_text())
+    plan["constraints"] = {"budget_total_usd": "lots"}
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(plan))
+    err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")),
+                   "constraints.budget_total_usd: 'lots' is not an amount")
+    assert err.count("'lots'") == 1

@@ -171,8 +171,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         # pydantic's own words stay as it writes them; a number in another notation is quoted already;
         # the whole file, a section or a list a validator judged and named the value of is not quoted
         # back ('manufactured 2030-01 is in the future (got {'manufactured': ...})', '(got -5) (got [-5, 30])')
-        quoted = loc and not isinstance(said, Meant) and not (isinstance(said, Said) and isinstance(
-            err["input"], dict | list))
+        quoted = loc and not isinstance(said, Meant) and not (isinstance(said, Said) and (isinstance(
+            err["input"], dict | list) or values["given"] in str(said)))  # "'lots' is not an amount ... (got 'lots')"
         msg = N_("%(msg)s (got %(given)s)") if quoted else "%(msg)s"
     else:
         msg = "%(msg)s"
