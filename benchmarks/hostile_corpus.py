@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus of round 9 (issue 26 item 5): 325 cases over every command and file the contract
+"""The hostile corpus of round 9 (issue 26 item 5): 330 cases over every command and file the contract
 defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
@@ -609,6 +609,14 @@ for name, card, has in [
 ]:
     case(name, {"p.yaml": USED.replace("{serial: '1', nvidia_smi: r.xml}", card), "d/x": ""}, ["audit", "p.yaml"],
          has=has, check=lambda r: r.stderr.count("(got") <= 1 and "{" not in r.stderr)
+
+
+
+# ---------------------------------------------------------------- policy values without a maximum
+for pol in ("price_max_age_days", "value_of_a_day_usd", "datacenter_min_gpus", "slow_network_gb_s",
+            "used_card_retired_pages_blocker"):
+    case(f"kb: policy {pol} 1e300", {"r.yaml": LORA, "kb/policy.yaml": f"{pol}: 1e300\n"},
+         ["recommend", "r.yaml", "--knowledge", "kb"], has=["out of range"])
 
 
 # ---------------------------------------------------------------- runner

@@ -318,3 +318,15 @@ def test_a_validators_own_complaint_is_not_followed_by_the_section_it_judged(tmp
     (tmp_path / "p.yaml").write_text(USED.replace("{serial: '1', nvidia_smi: r.xml}", card))
     err = one_line(gpuwise("audit", str(tmp_path / "p.yaml")), said)
     assert err.count("(got") <= 1 and "{" not in err
+
+
+@pytest.mark.parametrize("name", ["price_max_age_days", "value_of_a_day_usd", "datacenter_min_gpus"])
+def test_a_policy_without_a_maximum_still_has_a_ceiling(tmp_path: Path, name: str) -> None:
+    """1e300 days was read as the age at which a price goes stale (and 1e300 USD as a day's value);
+    a policy without a 'max' is capped at 1e12, so 1e9 still turns a check off."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "policy.yaml").write_text(f"{name}: 1e300\n")
+    one_line(gpuwise("recommend", LORA, "--knowledge", str(tmp_path / "kb")),
+             f"kb/policy.yaml: {name}: 1e+300 is out of range: must be between")
+    (tmp_path / "kb" / "policy.yaml").write_text(f"{name}: 1e9\n")
+    assert gpuwise("recommend", LORA, "--knowledge", str(tmp_path / "kb"), "--format", "json").returncode in (0, 1)

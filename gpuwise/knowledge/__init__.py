@@ -470,6 +470,7 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
                                  values={"new": _clip(new)})
         if isinstance(new, int | float):
             lo, hi = known[name].get("min"), known[name].get("max")
+            hi = POLICY_CEILING if hi is None else hi  # 1e300 days, dollars or GPUs: a typo, never a choice
             huge = abs(new) > 1e300 if isinstance(new, int) else not math.isfinite(new)  # float(10**400) overflows
             if huge or (lo is not None and new < lo) or (hi is not None and new > hi):
                 bounds = f"between {lo:g} and {hi:g}" if lo is not None and hi is not None else (
@@ -478,6 +479,11 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
                                      where=f"{path}: {name}", values={"new": _clip(new), "bounds": bounds})
         out[name] = patch
     return {"policy": out}
+
+
+POLICY_CEILING = 1e12
+"""The largest value of a policy that gives no ``max`` of its own (the largest shipped is 1,000): 1e9
+still turns a warning off, 1e300 was read as the age at which a price goes stale."""
 
 
 def _clip(value: Any, limit: int = 60) -> str:
