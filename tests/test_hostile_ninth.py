@@ -14,6 +14,7 @@ Then the new cases of round nine.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -340,3 +341,17 @@ def test_an_amount_the_validator_quoted_is_not_quoted_twice(tmp_path: Path) -> N
     err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")),
                    "constraints.budget_total_usd: 'lots' is not an amount")
     assert err.count("'lots'") == 1
+
+
+@pytest.mark.parametrize("lang, said", [("en", "800 USD per GPU (workstation/consumer build"),
+                                        ("zh", "800 USD “per GPU (workstation/consumer build")])
+def test_a_host_share_names_its_currency_once(lang: str, said: str) -> None:
+    """tco.yaml words a host share's unit as 'USD per GPU (...)' and the listing put the currency
+    before it: '800 USD USD per GPU'. The unit now starts after the currency, in JSON too."""
+    r = gpuwise("prices", "--lang", lang, env={"COLUMNS": "300"})
+    assert r.returncode == 0 and said in r.stdout, r.stdout
+    assert "USD USD" not in r.stdout and "CNY CNY" not in r.stdout
+    rows = json.loads(gpuwise("prices", "--format", "json").stdout)["prices"]
+    hosts = [row for row in rows if row["kind"] == "host"]
+    assert len(hosts) == 3 and all(row["unit"].startswith("per GPU (") for row in hosts), hosts
+    assert not [row for row in rows if row["unit"].split(" ", 1)[0] == row["currency"]]

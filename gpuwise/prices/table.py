@@ -114,8 +114,11 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
                          _src(v.source), v.check, "tco.yaml", {"item": ("fx", {}), "unit": ("per_usd", {})}))
         elif key.startswith("server_share_usd_per_gpu"):
             d, age = _age(v.as_of, today)
-            add(PriceRow("host", None, None, key, v.value, "USD", v.unit, d, age, _src(v.source), v.check,
-                         "tco.yaml", {"item": ("host", {"key": key}), "unit": ("quoted", {"text": v.unit})}))
+            # tco.yaml words the unit with its currency ("USD per GPU (...)"); the row's currency
+            # column already says USD, so the unit starts after it ("800 USD per GPU", not "USD USD")
+            unit = v.unit[len("USD "):] if v.unit.startswith("USD ") else v.unit
+            add(PriceRow("host", None, None, key, v.value, "USD", unit, d, age, _src(v.source), v.check,
+                         "tco.yaml", {"item": ("host", {"key": key}), "unit": ("quoted", {"text": unit})}))
     return rows
 
 
