@@ -80,9 +80,15 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Words)
         super().__init__(*args, **kwargs)
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.argv = list(sys.argv[1:] if args is None else args)  # for error(): what this parser was given
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
+        from .cli_words import stray_option
         from .render.output import escape_controls  # 'unrecognized arguments' quotes argv raw: no ESC to the terminal
 
+        message = stray_option(self, getattr(self, "argv", []), message, _LANG) or message
         message = escape_controls(message).replace("\n", "\\n")
         if _LANG == "en":
             self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")

@@ -95,6 +95,52 @@ def error_line(message: str, prog: str, lang: str) -> str:
         return ERROR_LINE % {"message": message, "prog": prog}
 
 
+STRAY_OPTION = N_("%(option)s is not an option of `%(prog)s`")
+STRAY_OPTION_ELSEWHERE = N_("%(option)s is not an option of `%(prog)s`; commands that have it: %(commands)s")
+
+
+def stray_option(parser: argparse.ArgumentParser, argv: Sequence[str], message: str, lang: str) -> str | None:
+    """The plain words for an option a command does not have whose value argparse took for the
+    command's sub-command: ``prices --fx-rate 7.1`` said "argument import: invalid choice: '7.1'".
+    None for any other error (or when the option is one of the command's own)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        return None
+    own = parser._option_string_actions
+    for i, word in enumerate(argv[:-1]):
+        value = argv[i + 1]
+        if word == "--" or word in subs[0].choices:
+            break
+        if (not word.startswith("--") or "=" in word or any(o.startswith(word) for o in own)
+                or value.startswith("-") or value in subs[0].choices or repr(value) not in message):
+            continue
+        others = _commands_with(word, parser.prog)
+        words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
+        if others:
+            return words.gettext(STRAY_OPTION_ELSEWHERE) % {
+                "option": word, "prog": parser.prog, "commands": ", ".join(f"`{c}`" for c in others)}
+        return words.gettext(STRAY_OPTION) % {"option": word, "prog": parser.prog}
+    return None
+
+
+def _commands_with(option: str, prog: str) -> list[str]:
+    """The commands (and sub-commands) of the whole command line that have ``option``."""
+    from .cli import build_parser
+
+    found: list[str] = []
+
+    def walk(p: argparse.ArgumentParser) -> None:
+        if option in p._option_string_actions and p.prog != prog:
+            found.append(p.prog)
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for sub in dict.fromkeys(a.choices.values()):
+                    walk(sub)
+
+    walk(build_parser(None))
+    return found
+
+
 def shows_chinese(stream: Any) -> bool:
     """Whether ``stream``'s encoding can write Chinese (not ``PYTHONIOENCODING=ascii``, a C locale)."""
     try:

@@ -355,3 +355,25 @@ def test_a_host_share_names_its_currency_once(lang: str, said: str) -> None:
     hosts = [row for row in rows if row["kind"] == "host"]
     assert len(hosts) == 3 and all(row["unit"].startswith("per GPU (") for row in hosts), hosts
     assert not [row for row in rows if row["unit"].split(" ", 1)[0] == row["currency"]]
+
+
+@pytest.mark.parametrize("args, said", [
+    (("prices", "--fx-rate", "7.1"), "error: --fx-rate is not an option of `gpuwise prices`; commands that have it: "
+                                     "`gpuwise recommend`, `gpuwise audit`, `gpuwise plan`, `gpuwise estimate`, "
+                                     "`gpuwise gpus` (see `gpuwise prices --help`)\n"),
+    (("prices", "--as-of", "2025-01-01", "import", "x.csv"),
+     "error: --as-of is not an option of `gpuwise prices`; commands that have it: `gpuwise prices import` "),
+    (("prices", "--colour", "red"), "error: --colour is not an option of `gpuwise prices` (see"),
+    (("prices", "--fx-rate", "7.1", "--lang", "zh"), "错误：--fx-rate 不是 `gpuwise prices` 的选项；有此选项的命令："),
+])
+def test_an_option_prices_does_not_have_is_named_not_taken_for_a_sub_command(args: tuple[str, ...],
+                                                                              said: str) -> None:
+    """argparse took the value of an option `prices` does not have for its sub-command: "argument
+    import: invalid choice: '7.1' (choose from 'import')"."""
+    err = one_line(gpuwise(*args), said)
+    assert "invalid choice" not in err and "无效" not in err
+
+
+def test_a_mistyped_sub_command_still_gets_argparses_words() -> None:
+    """Only an unknown option's value changes the words: 'prices 7.1' is still an invalid choice."""
+    one_line(gpuwise("prices", "7.1"), "argument import: invalid choice: '7.1' (choose from 'import')")
