@@ -88,7 +88,7 @@ class _Parser(argparse.ArgumentParser):
         from .cli_words import stray_option
         from .render.output import escape_controls  # 'unrecognized arguments' quotes argv raw: no ESC to the terminal
 
-        message = stray_option(self, getattr(self, "argv", []), message, _LANG) or message
+        message = stray_option(self, getattr(self, "argv", []), message, _LANG, lambda: build_parser(None)) or message
         message = escape_controls(message).replace("\n", "\\n")
         if _LANG == "en":
             self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gettext
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .errors import N_, _catalog
@@ -99,10 +99,12 @@ STRAY_OPTION = N_("%(option)s is not an option of `%(prog)s`")
 STRAY_OPTION_ELSEWHERE = N_("%(option)s is not an option of `%(prog)s`; commands that have it: %(commands)s")
 
 
-def stray_option(parser: argparse.ArgumentParser, argv: Sequence[str], message: str, lang: str) -> str | None:
+def stray_option(parser: argparse.ArgumentParser, argv: Sequence[str], message: str, lang: str,
+                 whole: Callable[[], argparse.ArgumentParser]) -> str | None:
     """The plain words for an option a command does not have whose value argparse took for the
     command's sub-command: ``prices --fx-rate 7.1`` said "argument import: invalid choice: '7.1'".
-    None for any other error (or when the option is one of the command's own)."""
+    None for any other error (or when the option is one of the command's own). ``whole``: builds
+    the whole command line, to name the commands that have the option."""
     subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     if not subs:
         return None
@@ -114,7 +116,7 @@ def stray_option(parser: argparse.ArgumentParser, argv: Sequence[str], message: 
         if (not word.startswith("--") or "=" in word or any(o.startswith(word) for o in own)
                 or value.startswith("-") or value in subs[0].choices or repr(value) not in message):
             continue
-        others = _commands_with(word, parser.prog)
+        others = _commands_with(word, parser.prog, whole())
         words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
         if others:
             return words.gettext(STRAY_OPTION_ELSEWHERE) % {
@@ -123,10 +125,8 @@ def stray_option(parser: argparse.ArgumentParser, argv: Sequence[str], message: 
     return None
 
 
-def _commands_with(option: str, prog: str) -> list[str]:
+def _commands_with(option: str, prog: str, whole: argparse.ArgumentParser) -> list[str]:
     """The commands (and sub-commands) of the whole command line that have ``option``."""
-    from .cli import build_parser
-
     found: list[str] = []
 
     def walk(p: argparse.ArgumentParser) -> None:
@@ -137,7 +137,7 @@ def _commands_with(option: str, prog: str) -> list[str]:
                 for sub in dict.fromkeys(a.choices.values()):
                     walk(sub)
 
-    walk(build_parser(None))
+    walk(whole)
     return found
 
 
