@@ -20,7 +20,8 @@ PROPOSAL_SUFFIXES = (".yaml", ".yml")
 
 def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
     """The proposal files the command line names: a file as given, a folder as its ``*.yaml`` and
-    ``*.yml`` files in name order (hidden files and sub-folders left out).  Returns the paths,
+    ``*.yml`` members in name order (hidden ones left out; a sub-folder so named is a member whose
+    audit is the error "is a directory", not skipped in silence).  Returns the paths,
     a one-line error for each folder member that cannot be read as a file without blocking (a
     named pipe, a socket, a device: reading one could wait for ever), and whether a folder was
     named (a folder is a batch even when it holds one proposal).  A folder that cannot be listed
@@ -49,10 +50,8 @@ def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
             except OSError:  # a broken link, a vanished file: the audit names the problem
                 members.append(path)
                 continue
-            if stat.S_ISDIR(mode):
-                continue
-            members.append(path)
-            if not stat.S_ISREG(mode):
+            members.append(path)  # a folder named *.yaml too: its audit says "is a directory", for that member
+            if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
                 kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
                         else "a device")
                 refused[path] = (f"{path}: not a regular file but {kind}; a folder's proposals are read "

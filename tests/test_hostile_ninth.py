@@ -377,3 +377,22 @@ def test_an_option_prices_does_not_have_is_named_not_taken_for_a_sub_command(arg
 def test_a_mistyped_sub_command_still_gets_argparses_words() -> None:
     """Only an unknown option's value changes the words: 'prices 7.1' is still an invalid choice."""
     one_line(gpuwise("prices", "7.1"), "argument import: invalid choice: '7.1' (choose from 'import')")
+
+
+def test_a_folder_named_like_a_proposal_is_an_error_for_that_member(tmp_path: Path) -> None:
+    """'audit DIR' left out a sub-folder named 'old.yaml' without a word: it is now that member's
+    input error (the audit's "is a directory"), the other proposal is audited, exit 2; a sub-folder
+    not named *.yaml is still no member."""
+    d = tmp_path / "batch"
+    d.mkdir()
+    (d / "a.yaml").write_text((EX / "proposal-good-lora-8xh100.yaml").read_text())
+    (d / "old.yaml").mkdir()
+    (d / "notes").mkdir()
+    r = gpuwise("audit", str(d), "--format", "json")
+    assert r.returncode == 2, r.stderr
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [Path(x["file"]).name for x in lines] == ["a.yaml", "old.yaml"]
+    assert "error" not in lines[0] and lines[1]["error"] == f"{d / 'old.yaml'}: is a directory, not a YAML file"
+    assert r.stderr == f"gpuwise: {d / 'old.yaml'}: is a directory, not a YAML file\n"
+    (d / "a.yaml").unlink()
+    one_line(gpuwise("audit", str(d), "--lang", "zh"), f"{d / 'old.yaml'}: 是目录，不是 YAML 文件")
