@@ -396,3 +396,25 @@ def test_a_folder_named_like_a_proposal_is_an_error_for_that_member(tmp_path: Pa
     assert r.stderr == f"gpuwise: {d / 'old.yaml'}: is a directory, not a YAML file\n"
     (d / "a.yaml").unlink()
     one_line(gpuwise("audit", str(d), "--lang", "zh"), f"{d / 'old.yaml'}: 是目录，不是 YAML 文件")
+
+
+@pytest.mark.parametrize("provider, close", [("lambdaa", "lambda"), ("Lambda", "lambda"), ("coreweav", "coreweave"),
+                                             ("lambda", None), ("vultr", None)])
+def test_a_misspelt_provider_gets_a_close_match_note(tmp_path: Path, provider: str, close: str | None) -> None:
+    """acquisition.provider is free text: 'lambdaa' (or 'Lambda': offers are matched as written) was
+    read as an unlisted provider without a word. A close match among clouds.yaml's providers is now
+    a note; a listed name, or one far from all (vultr), gets none and is still audited."""
+    text = (EX / "proposal-good-lora-8xh100.yaml").read_text()
+    assert "provider: lambda\n" in text
+    (tmp_path / "p.yaml").write_text(text.replace("provider: lambda\n", f"provider: {provider}\n"))
+    r = gpuwise("audit", str(tmp_path / "p.yaml"), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    notes = [a for a in json.loads(r.stdout)["assumptions"] if a["message_id"] == "name.provider_close"]
+    if close is None:
+        assert notes == []
+        return
+    assert [(n["field"], n["values"]) for n in notes] == [("acquisition.provider", {"name": provider, "close": close})]
+    assert notes[0]["reason"] == (f"acquisition.provider '{provider}' is not a provider in the knowledge base's "
+                                  f"price list (clouds.yaml): did you mean '{close}'?")
+    zh = gpuwise("audit", str(tmp_path / "p.yaml"), "--lang", "zh", "--detail", "full", env={"COLUMNS": "300"})
+    assert f"acquisition.provider“{provider}”不在知识库的价格表（clouds.yaml）中：是否指“{close}”？" in zh.stdout

@@ -24,7 +24,7 @@ from ..estimators import cost as K
 from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
-from ..inputs.job import check_network, note, resolve
+from ..inputs.job import check_network, note, provider_note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
@@ -352,7 +352,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         book = rulebook_for(job, rules)
         r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
         named = [note("hardware.gpu", p.hardware.gpu, r.note_id, r.note_values)] if r.note_id else []
-        notes = [*money_notes, *named]
+        notes = [*money_notes, *named, *provider_note(kb, p.acquisition.provider)]
         gpu = kb.gpus[r.id]
         hw, acq = p.hardware, p.acquisition
         check_network(kb, hw.network, f"{where}: hardware.network")

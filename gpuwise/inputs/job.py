@@ -116,6 +116,23 @@ def check_network(kb: Knowledge, name: str | None, where: str) -> None:
                     hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
 
 
+def provider_note(kb: Knowledge, name: str | None) -> list[Assumption]:
+    """A proposal's ``acquisition.provider`` is free text; one the knowledge base's price list does
+    not have but comes close to (``lambdaa``, ``Lambda``: offers are matched as written) gets a note
+    naming the close match. A listed name, or one far from every listed one, gets none."""
+    if not name:
+        return []
+    known = {p.id for p in kb.clouds.providers} | {o.provider for o in kb.clouds.instances}
+    known |= {o.provider for o in kb.clouds.gpu_hour_prices}
+    if name in known:
+        return []
+    import difflib
+
+    close = difflib.get_close_matches(name.strip().lower(), sorted(known), n=1, cutoff=0.75)
+    return [note("acquisition.provider", name, "name.provider_close", {"name": name, "close": close[0]})] if close \
+        else []
+
+
 def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
     """A framework that cannot load the precision at all, on any GPU, is an input error
     (knowledge/serving.yaml lists what each loads and why not); hardware limits are facts for the rules."""
