@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gpuwise import estimate, knowledge  # noqa: E402
+from gpuwise.errors import UserError  # noqa: E402
 from gpuwise.estimators.memory import (  # noqa: E402
     TrainSetup,
     inference_memory,
@@ -323,11 +324,15 @@ def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float
     out = []
     with open(path, newline="") as fh:
         for row in csv.DictReader(fh):
-            job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                              int(row["output_tokens"]), tp=int(row.get("tp") or 0) or None,
-                              ep=int(row.get("ep") or 0) or None, kv_precision=row.get("kv_precision") or None,
-                              framework_version=row.get("framework_version") or None,
-                              speculative=row.get("speculative") or "")
+            try:
+                job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
+                                  int(row["output_tokens"]), tp=int(row.get("tp") or 0) or None,
+                                  ep=int(row.get("ep") or 0) or None, kv_precision=row.get("kv_precision") or None,
+                                  framework_version=row.get("framework_version") or None,
+                                  speculative=row.get("speculative") or "")
+            except UserError as e:  # a layout gpuwise refuses to price (tensor parallel across nodes): no figure
+                print(f"  {row['id']} not estimated: {e.line()}", file=sys.stderr)
+                continue
             est = single_stream(kb, job, row["gpu"], int(row["count"]), row["weight_format"],
                                 end_to_end="benchmark_latency" in row["metric"])
             out.append((f"{row['id']} {row['model']} {row['weight_format']} {row['count']}x{row['gpu']} "

@@ -23,6 +23,17 @@ def _ratios(cases):
     return {label.split()[0]: est / published for label, est, published in cases}
 
 
+@pytest.fixture(scope="module")
+def heldout(kb, accuracy):
+    """Every held-out run estimated once under its published conditions, by number (H07 -> 7)."""
+    return {int(c[0].split()[0][1:]): c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS)}
+
+
+def _held_out_ratios(heldout, first: int, last: int) -> list[float]:
+    """Estimate / published of the held-out runs numbered first..last that are in use."""
+    return [est / published for n, (_, est, published) in heldout.items() if first <= n <= last]
+
+
 def test_a_fused_kernel_stack_pays_a_share_of_the_memory_bound_work(kb):
     """MFU = MFU_ref x (1 + k r / 8,192) / (1 + s k r / h): the stack keeps the matmul rate the middle
     implies and pays s of its memory-bound work. TinyLlama's shape (hidden 2,048) on an A100-40GB:
@@ -82,7 +93,7 @@ def test_published_conditions_close_the_gaps_they_explain(kb, accuracy):
         assert abs(val[rid] - 1) <= 0.30, rid
 
 
-def test_held_out_runs(kb, accuracy):
+def test_held_out_runs(heldout):
     """2024-26 runs gathered after the model was set and never tuned to (sources per row): SmolLM2
     1.7B/360M/135M and SmolLM-135M on 64-256 H100; Phi-3-mini (two releases), Phi-3-medium and Phi-4 on
     512-1,920 H100, Phi-4-mini on 512 A100-80GB, Stable LM 2 1.6B on 512 A100-40GB (model cards: GPU
@@ -98,14 +109,13 @@ def test_held_out_runs(kb, accuracy):
     the Olmo 3 report's tokens/s per H100) and Apertus 70B (4,096 GH200, ~6M GPU-hours), scored blind at
     -16.4% / -0.9% / +141.8%: Apertus was estimated on 8-GPU servers whose tensor-parallel traffic crossed
     PCIe, where Alps' GH200 nodes hold 4 GPUs on NVLink (gpus.yaml link.server_gpus; +15.6% since)."""
-    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if int(c[0].split()[0][1:]) <= 29]
-    assert len(cases) >= 16
-    ratios = [est / published for _, est, published in cases]
+    ratios = _held_out_ratios(heldout, 0, 29)
+    assert len(ratios) >= 16
     assert all(0.55 <= r <= 1.8 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.20
 
 
-def test_held_out_runs_of_session_9(kb, accuracy):
+def test_held_out_runs_of_session_9(heldout):
     """H30-H42, gathered in session 9 and scored before any change of that session: twelve MLPerf Training
     v5.1 submissions (mlcommons/training_results_v5.1 result logs: tokens to the target and training-block
     time per run; Llama 3.1 405B on 448-5,120 B200/GB200/GB300, Llama 3.1 8B on 8-512 B200/B300/GB200/GB300,
@@ -123,14 +133,13 @@ def test_held_out_runs_of_session_9(kb, accuracy):
     names its _fp4 launch config; the logs do not log the precision), whose NeMo 25.09 recipes run without the
     tensor-parallel overlap (config_common_fp4.sh): H31 +48% -> -18%, H30 +15% -> -14%; the set 17.6%, worst
     1.45x (H37, 8B on 128 H100). The goal (<= 15% median) is not met."""
-    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 30 <= int(c[0].split()[0][1:]) <= 43]
-    assert len(cases) == 14
-    ratios = [est / published for _, est, published in cases]
+    ratios = _held_out_ratios(heldout, 30, 43)
+    assert len(ratios) == 14
     assert all(0.6 <= r <= 1.6 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.20
 
 
-def test_held_out_runs_of_session_10(kb, accuracy):
+def test_held_out_runs_of_session_10(heldout):
     """H44-H55, gathered in session 10 and scored blind before any change of that session (figures in
     tests/data/validation/README.md). Eleven MLPerf Training submissions not used before, from their result
     logs (tokens to the target, summed training-block time, global batch) and configs (layout): Llama 3.1 405B
@@ -141,9 +150,8 @@ def test_held_out_runs_of_session_10(kb, accuracy):
     'about 20 days' for 1.09T tokens; model card) is a known miss: the card's hours imply 6% of the dense BF16
     peak, a sixth of what any other 2024-26 run here reaches at that size. Since then, not blind: an interleaved
     schedule reduces each chunk's gradients behind the backward still to run (Megatron-Core): 14.1%, worst 1.24x."""
-    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 44 <= int(c[0].split()[0][1:]) <= 54]
-    assert len(cases) == 11
-    ratios = [est / published for _, est, published in cases]
+    ratios = _held_out_ratios(heldout, 44, 54)
+    assert len(ratios) == 11
     assert all(0.7 <= r <= 1.3 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.16
     # Pleias-3B by hand: 6 x 3.0e9 x 1.0863e12 FLOP over 92,160 H100-hours is 59 TFLOP/s, 6% of 989.4 dense BF16
@@ -153,7 +161,7 @@ def test_held_out_runs_of_session_10(kb, accuracy):
     assert 0.055 <= mfu <= 0.065
 
 
-def test_held_out_runs_of_session_10_second_batch(kb, accuracy):
+def test_held_out_runs_of_session_10_second_batch(heldout):
     """H56-H62, gathered later in session 10 and scored blind on the model as it stood before any change of the
     session: MLPerf Training v5.1 Llama 3.1 8B submissions not used before (Dell 8 B300, 16 B200 and 8 MI355X;
     Supermicro 8 MI355X; Verda 64 B200; University of Florida 128 B200; Cisco 64 H100), each with the layout of
@@ -164,14 +172,13 @@ def test_held_out_runs_of_session_10_second_batch(kb, accuracy):
     the MI355X rows +24% / +26% as AMD's own (H29). Without layouts 39.4% blind, 19.7% now. Session 11 (not
     blind): CDNA4 runs at the share of its peak AMD measured against B200 (runtime.mfu cdna4 0.42 -> 0.57), the
     MI355X rows -8% / -7%: 8.5% median with layouts."""
-    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 56 <= int(c[0].split()[0][1:]) <= 62]
-    assert len(cases) == 7
-    ratios = [est / published for _, est, published in cases]
+    ratios = _held_out_ratios(heldout, 56, 62)
+    assert len(ratios) == 7
     assert all(0.8 <= r <= 1.5 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.25
 
 
-def test_held_out_runs_of_session_11(kb, accuracy):
+def test_held_out_runs_of_session_11(heldout):
     """H63-H75, gathered in session 11 and scored blind on the model as it stood before any change of the session:
     eleven MLPerf Training v5.1 submissions not used before, each with the layout of the config it ships (Llama 3.1
     8B on 8-256 B200, 8 GB200 / GB300, 8 MI355X, four of them NVFP4; Llama 3.1 405B on 2,560 GB200 NVFP4), and two
@@ -179,9 +186,8 @@ def test_held_out_runs_of_session_11(kb, accuracy):
     allenai/OLMo issue #861) and MiniCPM-2B (160 A100, about 15 days, OpenBMB/MiniCPM issue #36). Blind: 14.0%
     median, worst 1.45x (University of Florida's context-parallel runs on 32 / 64 / 256 B200 +33 / +45 / +30%, as
     H60/H61; OLMo 2 1B +36%, MiniCPM-2B -18%); the MLPerf rows 7.7%."""
-    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 63 <= int(c[0].split()[0][1:]) <= 75]
-    assert len(cases) == 13
-    ratios = [est / published for _, est, published in cases]
+    ratios = _held_out_ratios(heldout, 63, 75)
+    assert len(ratios) == 13
     assert all(0.7 <= r <= 1.5 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.15
     # OLMo 2 1B by hand: 4T tokens over 128 x 209 h is 41,500 tokens/s per H100; 6 x 1.485e9 FLOP per token is
@@ -193,14 +199,13 @@ def test_held_out_runs_of_session_11(kb, accuracy):
     assert 0.36 <= 6 * float(olmo["params_b"]) * 1e9 * rate / 989.4e12 <= 0.38
 
 
-def test_held_out_runs_of_session_11_second_batch(kb, accuracy):
+def test_held_out_runs_of_session_11_second_batch(heldout):
     """H76-H79, MLPerf Training v5.0 Llama 3.1 405B submissions not used before (NVIDIA 256 / 512 GB200, CoreWeave 1,536
     GB200, NVIDIA 2,432 H100), each with its config's layout, scored after the session's one model change (CDNA4), which
     moves no NVIDIA row: -18.0 / -18.7 / -15.0 / -4.0%, 16.5% median. The GB200 rows read fast by about as much as the
     other GB200 405B rows (H25, H45-H47: -13..-19%)."""
-    cases = [c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS) if 76 <= int(c[0].split()[0][1:]) <= 79]
-    assert len(cases) == 4
-    ratios = [est / published for _, est, published in cases]
+    ratios = _held_out_ratios(heldout, 76, 79)
+    assert len(ratios) == 4
     assert all(0.75 <= r <= 1.1 for r in ratios)
     assert statistics.median(abs(r - 1) for r in ratios) <= 0.18
 
