@@ -398,12 +398,12 @@ def test_a_folder_named_like_a_proposal_is_an_error_for_that_member(tmp_path: Pa
     one_line(gpuwise("audit", str(d), "--lang", "zh"), f"{d / 'old.yaml'}: 是目录，不是 YAML 文件")
 
 
-@pytest.mark.parametrize("provider, close", [("lambdaa", "lambda"), ("Lambda", "lambda"), ("coreweav", "coreweave"),
+@pytest.mark.parametrize("provider, close", [("lambdaa", "lambda"), ("coreweav", "coreweave"),
                                              ("lambda", None), ("vultr", None)])
 def test_a_misspelt_provider_gets_a_close_match_note(tmp_path: Path, provider: str, close: str | None) -> None:
-    """acquisition.provider is free text: 'lambdaa' (or 'Lambda': offers are matched as written) was
-    read as an unlisted provider without a word. A close match among clouds.yaml's providers is now
-    a note; a listed name, or one far from all (vultr), gets none and is still audited."""
+    """acquisition.provider is free text: 'lambdaa' was read as an unlisted provider without a word.
+    A close match among clouds.yaml's providers is now a note; a listed name, or one far from all
+    (vultr), gets none and is still audited."""
     text = (EX / "proposal-good-lora-8xh100.yaml").read_text()
     assert "provider: lambda\n" in text
     (tmp_path / "p.yaml").write_text(text.replace("provider: lambda\n", f"provider: {provider}\n"))
@@ -418,3 +418,18 @@ def test_a_misspelt_provider_gets_a_close_match_note(tmp_path: Path, provider: s
                                   f"price list (clouds.yaml): did you mean '{close}'?")
     zh = gpuwise("audit", str(tmp_path / "p.yaml"), "--lang", "zh", "--detail", "full", env={"COLUMNS": "300"})
     assert f"acquisition.provider“{provider}”不在知识库的价格表（clouds.yaml）中：是否指“{close}”？" in zh.stdout
+
+
+@pytest.mark.parametrize("provider", ["Lambda", " LAMBDA "])
+def test_a_provider_written_in_other_case_is_the_listed_one(tmp_path: Path, provider: str) -> None:
+    """Offers are matched by the price list's id, so 'Lambda' used to get none of Lambda's offers (the
+    proposal's price compared with another provider's). Case and surrounding spaces are now read as
+    the listed id: the audit is the same as with 'lambda', with no close-match note."""
+    text = (EX / "proposal-good-lora-8xh100.yaml").read_text()
+    (tmp_path / "lower.yaml").write_text(text)
+    (tmp_path / "p.yaml").write_text(text.replace("provider: lambda\n", f"provider: '{provider}'\n"))
+    want = json.loads(gpuwise("audit", str(tmp_path / "lower.yaml"), "--format", "json").stdout)
+    got = json.loads(gpuwise("audit", str(tmp_path / "p.yaml"), "--format", "json").stdout)
+    assert [a for a in got["assumptions"] if a["message_id"] == "name.provider_close"] == []
+    for key in ("verdict", "findings", "proposed", "savings_usd", "prices_used", "steps"):
+        assert got[key] == want[key], key

@@ -24,7 +24,7 @@ from ..estimators import cost as K
 from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
-from ..inputs.job import check_network, note, provider_note, resolve
+from ..inputs.job import check_network, listed_provider, note, provider_note, resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
@@ -347,6 +347,9 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
     base = Path(base_dir) if base_dir else (Path(proposal).parent if isinstance(proposal, (str, Path)) else Path.cwd())
     kb = knowledge_mod.load(knowledge)
     p, money_notes = to_usd(p, kb)
+    listed = listed_provider(kb, p.acquisition.provider)
+    if listed is not None and listed != p.acquisition.provider:  # 'Lambda' is the price list's 'lambda'
+        p = p.model_copy(update={"acquisition": p.acquisition.model_copy(update={"provider": listed})})
     req = _as_requirements(p)
     with resolve(req, kb, where) as job:  # its caches are dropped when the result is built
         book = rulebook_for(job, rules)

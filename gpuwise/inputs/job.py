@@ -117,14 +117,27 @@ def check_network(kb: Knowledge, name: str | None, where: str) -> None:
                     hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
 
 
+def _providers(kb: Knowledge) -> set[str]:
+    known = {p.id for p in kb.clouds.providers} | {o.provider for o in kb.clouds.instances}
+    return known | {o.provider for o in kb.clouds.gpu_hour_prices}
+
+
+def listed_provider(kb: Knowledge, name: str | None) -> str | None:
+    """The price list's own id for a provider written with other case or spaces (``Lambda`` is
+    ``lambda``: offers are matched by id, so it would otherwise get none); None when none matches."""
+    if not name:
+        return None
+    by_key = {k.lower(): k for k in _providers(kb)}
+    return by_key.get(name.strip().lower())
+
+
 def provider_note(kb: Knowledge, name: str | None) -> list[Assumption]:
     """A proposal's ``acquisition.provider`` is free text; one the knowledge base's price list does
-    not have but comes close to (``lambdaa``, ``Lambda``: offers are matched as written) gets a note
-    naming the close match. A listed name, or one far from every listed one, gets none."""
+    not have but comes close to (``lambdaa``) gets a note naming the close match. A listed name, or
+    one far from every listed one, gets none."""
     if not name:
         return []
-    known = {p.id for p in kb.clouds.providers} | {o.provider for o in kb.clouds.instances}
-    known |= {o.provider for o in kb.clouds.gpu_hour_prices}
+    known = _providers(kb)
     if name in known:
         return []
     import difflib
