@@ -55,3 +55,28 @@ def test_the_cli_exits_2_with_one_line_in_either_language(tmp_path):
     assert "workload.parallelism.tp" in p.stderr and "pipeline stages" in p.stderr
     z = gpuwise("recommend", "--lang", "zh", str(f))
     assert z.returncode == 2 and "workload.parallelism.tp" in z.stderr and "流水线阶段" in z.stderr
+
+
+@pytest.mark.parametrize("count, tp, noted", [(4, 4, True), (8, 8, False), (16, 8, False)])
+def test_a_pin_the_count_cannot_keep_is_said_not_dropped_silently(kb, count, tp, noted):
+    """tp 8 pinned for Llama 3.1 70B on 4 x H100 can only be served as tp 4 (4 GPUs); that used to happen
+    without a word. The copy now carries note.pin_not_kept with the pin and what was served; 8 and 16 GPUs
+    keep tp 8 (16: two copies of 8) and carry no such note."""
+    job = resolve(Requirements.model_validate({"workload": {
+        "task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "parallelism": {"tp": 8}}}), kb)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], count)
+    assert s.layout.tp == tp
+    pins = [values for _, mid, values in s.replica.notes if mid == "note.pin_not_kept"]
+    assert pins == ([{"key": "tp", "pin": 8, "used": 4}] if noted else [])
+
+
+def test_the_note_reaches_the_report_in_either_language(tmp_path):
+    from tests.clirun import gpuwise
+
+    f = tmp_path / "r.yaml"
+    f.write_text("workload:\n  task: inference\n  model: llama-3.1-70b\n  precision: fp8\n  parallelism: {tp: 8}\n")
+    en = gpuwise("estimate", str(f), "--gpu", "H100", "--gpus", "4", env={"COLUMNS": "300"})
+    assert en.returncode == 0 and "workload.parallelism.tp 8 cannot be kept on this GPU count or model: served " \
+        "with tp 4" in en.stdout
+    zh = gpuwise("estimate", str(f), "--gpu", "H100", "--gpus", "4", "--lang", "zh", env={"COLUMNS": "300"})
+    assert "workload.parallelism.tp 8 在此 GPU 数量或模型上无法保持：按 tp 4 部署" in zh.stdout

@@ -89,7 +89,8 @@ def _pin(job: Any, key: str) -> int | None:
 
 
 def _pinned(job: Any, options: list[Layout]) -> list[Layout]:
-    """Only the layouts that keep the user's ``parallelism`` pins (all of them when none match)."""
+    """Only the layouts that keep the user's ``parallelism`` pins (all of them when none match: the
+    replica then carries a note saying which pin it could not keep)."""
     par = getattr(job.w, "parallelism", None)
     if par is None:
         return options
@@ -191,6 +192,11 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         notes.append(("", "note.mla_replicated", {}))
     if dpa == 1 and tp > shape.kv_heads and not shape.kv_elements_override:
         notes.append(("; " if notes else "", "note.kv_replicated", {"kv": shape.kv_heads, "tp": tp}))
+    for key in ("tp", "pp", "ep"):  # a pin no layout of this count keeps (layouts() then offers them all)
+        pin = _pin(job, key)
+        if pin is not None and getattr(lay, key) != pin:
+            used = getattr(lay, key)
+            notes.append(("; " if notes else "", "note.pin_not_kept", {"key": key, "pin": pin, "used": used}))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq)
