@@ -29,7 +29,7 @@ def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
     from .yamlio import list_directory
 
     paths: list[str] = []
-    refused: dict[str, str] = {}
+    refused: dict[str, UserError] = {}
     folder = False
     for arg in args:
         try:
@@ -52,10 +52,13 @@ def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
                 continue
             members.append(path)  # a folder named *.yaml too: its audit says "is a directory", for that member
             if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-                kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-                        else "a device")
-                refused[path] = (f"{path}: not a regular file but {kind}; a folder's proposals are read "
-                                 f"from regular files only (name it alone on the command line to read it)")
+                refused[path] = UserError(
+                    N_("not a regular file but a named pipe (FIFO); a folder's proposals are read from regular "
+                       "files only") if stat.S_ISFIFO(mode) else
+                    N_("not a regular file but a socket; a folder's proposals are read from regular files only")
+                    if stat.S_ISSOCK(mode) else
+                    N_("not a regular file but a device; a folder's proposals are read from regular files only"),
+                    where=path, hint=N_("name it alone on the command line to read it"))
         if not members:
             raise UserError(N_("no proposal files (%(suffixes)s) in this folder"),
                             where=arg, values={"suffixes": ', '.join('*' + s for s in PROPOSAL_SUFFIXES)})
@@ -63,7 +66,7 @@ def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
     return paths, refused, folder
 
 
-def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = None) -> int:
+def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None = None) -> int:
     """Several proposals: a summary table (or JSON lines), one line per file.
 
     An error in one file -- bad input, or a failure inside gpuwise while auditing it -- is
@@ -86,7 +89,7 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, str] | None = Non
             if show:
                 _progress(i, len(paths))
             if refused and path in refused:
-                results.append((path, None, refused[path]))
+                results.append((path, None, refused[path].line(getattr(args, "lang", "en") or "en")))
                 continue
             try:
                 results.append((path, audit(path, knowledge=args.knowledge, rules=args.rules), ""))

@@ -161,6 +161,11 @@ def test_a_named_pipe_in_the_folder_is_an_error_for_that_file_not_a_hang(tmp_pat
     text = out.read_text(encoding="utf-8")
     assert "3 proposals: 1 approve, 0 revise, 1 reject, 1 input errors" in text
     assert "APPROVE" in text
+    # in Chinese too: the member's line was built in English in code
+    z = subprocess.run([sys.executable, "-m", "gpuwise", "audit", str(d), "--lang", "zh", "--format", "json"],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert z.returncode == 2 and "b-pipe.yaml: 不是普通文件，而是命名管道（FIFO）；文件夹中的方案只从普通文件读取" \
+        "（如需读取，请在命令行上单独给出它）" in z.stderr
 
 
 def test_a_folder_without_proposals_is_one_line_exit_2(tmp_path):
