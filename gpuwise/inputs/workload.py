@@ -173,7 +173,9 @@ class Workload(Strict):
     @model_validator(mode="after")
     def _serving_knobs(self) -> "Workload":
         if self.task != "inference":
-            given = [f for f in SERVING_ONLY if f in self.model_fields_set and getattr(self, f) not in (None, False)]
+            # a field at its default says nothing (a result's echo of the question carries every field)
+            given = [f for f in SERVING_ONLY if f in self.model_fields_set
+                     and getattr(self, f) not in (None, False, type(self).model_fields[f].default)]
             if given:
                 raise Said(N_("%(given)s applies to task inference only"), given=given[0])
         q = self.quantization
