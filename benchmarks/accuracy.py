@@ -336,7 +336,7 @@ def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float
             except UserError as e:  # a layout gpuwise refuses to price (tensor parallel across nodes): no figure
                 print(f"  {row['id']} not estimated: {e.line()}", file=sys.stderr)
                 continue
-            est = single_stream(kb, job, row["gpu"], int(row["count"]), row["weight_format"],
+            est = single_stream(kb, job, row["gpu"], int(row["count"]), row["weight_format"] or None,
                                 end_to_end="benchmark_latency" in row["metric"])
             out.append((f"{row['id']} {row['model']} {row['weight_format']} {row['count']}x{row['gpu']} "
                         f"({row['framework']})", est, float(row["decode_tok_s"])))

@@ -263,6 +263,19 @@ class Fp8Checkpoint(Strict):
     check: Check = "V"
 
 
+class Fp4Checkpoint(Strict):
+    """A model's published FP4 checkpoint where it leaves parts of the model in 16 bit: the weights a decode step
+    reads (and the memory the copy holds) count those parts at 2 bytes."""
+
+    repository: str = Field(min_length=3, description="the checkpoint's repository")
+    format: Literal["nvfp4", "mxfp4"]
+    keeps_16bit: list[Literal["attention", "attention_inputs", "router"]] = Field(
+        min_length=1, description="attention: every attention projection; attention_inputs: all but the output "
+        "projection; router: the MoE gate")
+    source: str = Field(min_length=3)
+    check: Check = "V"
+
+
 class ServingFile(Strict):
     schema_version: int
     default_framework: str
@@ -270,6 +283,9 @@ class ServingFile(Strict):
     fp8_checkpoints: dict[str, Fp8Checkpoint] = Field(
         default={}, description="catalog model id -> how its published FP8 checkpoint is scaled (a model served "
         "in FP8 is served from it)")
+    fp4_checkpoints: dict[str, Fp4Checkpoint] = Field(
+        default={}, description="catalog model id -> its published FP4 checkpoint's 16-bit parts (a model served "
+        "in that FP4 format is served from it)")
     frameworks: list[Framework]
     speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})
