@@ -221,7 +221,12 @@ def test_held_out_runs_of_session_12(heldout):
     FlashAttention-2's fused GPT runs ~62%). MLPerf Training v5.1 Llama 3.1 8B submissions not used before
     (mlcommons/training_results_v5.1 result logs): NVIDIA 72 x GB300, Cisco 8 x MI350X, Nebius 16 x B200 and 8 x B300,
     Supermicro 8 x B300: blind -12.8 / -19.7 / +15.5 / +26.0 / -8.9% (15.5% median; without layouts or stack +1.8 /
-    -5.5 / +35.9 / +48.3 / +7.1%)."""
+    -5.5 / +35.9 / +48.3 / +7.1%). H90, AMD-OLMo-1B (64 MI250 on 16 nodes of 4, 12,200 tokens/s per GPU for 1.3T
+    tokens: 29,600 steady-state GPU-hours; amd/AMD-OLMo model card), scored blind on the starting main with only the
+    MI250's catalog entry added: -19.4%, as the MI250X row H43 read before its servers were fixed and CDNA2 rows
+    read fast."""
+    amd = _held_out_ratios(heldout, 90, 90)
+    assert len(amd) == 1 and 0.75 <= amd[0] <= 0.9
     mlperf = _held_out_ratios(heldout, 85, 89)
     assert len(mlperf) == 5
     assert all(0.7 <= r <= 1.35 for r in mlperf)
