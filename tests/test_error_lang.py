@@ -102,7 +102,7 @@ rules:
 """
 
 FILES: dict[str, str] = {
-    "k1/policy.yaml": "schema_version: 3\nbogus: 1\n",
+    "k1/policy.yaml": "schema_version: 1\nbogus: 1\n",
     "r1/a.yaml": RULE.format(field="cuont", op=">"),
     "r2/a.yaml": RULE.format(field="count", op="~"),
     "r3/a.yaml": "schema_version: 1\nrules: []\n",

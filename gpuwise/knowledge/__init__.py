@@ -442,7 +442,17 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
     without the ``policy:`` level (``memory_headroom_fraction: 0.5``). Unknown names are refused
     with a close match; values outside a policy's ``min``/``max`` are refused."""
     from ..inputs.notation import number_text
+    from . import schema as S
+
     body = extra.get("policy", extra) if isinstance(extra.get("policy"), dict) else extra
+    for holder in (extra, body):  # the short form skipped the version: 'schema_version: 99' was read as 1
+        version = holder.get("schema_version", S.SCHEMA_VERSION)
+        if isinstance(version, str) and _quoted_number(version) == S.SCHEMA_VERSION:
+            version = S.SCHEMA_VERSION
+        if version != S.SCHEMA_VERSION or isinstance(version, bool):
+            raise KnowledgeError(
+                N_("schema_version %(version)s is not supported (this gpuwise reads %(schema_version)s)"),
+                where=str(path), values={"version": _clip(version), "schema_version": S.SCHEMA_VERSION})
     known = base.get("policy", {})
     out: dict[str, Any] = {}
     for name, value in body.items():
