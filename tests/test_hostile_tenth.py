@@ -9,6 +9,7 @@ round ten that failed, kept here; the whole round is in benchmarks/hostile_corpu
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,170 @@ def test_a_policy_out_of_range_is_one_sentence_in_chinese(tmp_path: Path, policy
     one_line(gpuwise("prices", "--knowledge", "kb", cwd=tmp_path), "out of range", en)
     err = one_line(gpuwise("prices", "--knowledge", "kb", "--lang", "zh", cwd=tmp_path), "超出范围", zh)
     assert "between" not in err and " and " not in err
+
+
+# ----------------------------------------------------------------------------- round ten: -o in ask
+@pytest.mark.parametrize("target", ["a.yaml", "kb/policy.yaml"])
+def test_ask_never_writes_its_report_over_a_file_it_reads(tmp_path: Path, target: str) -> None:
+    """``gpuwise ask --answers a.yaml -o a.yaml`` (or -o onto a --knowledge file) asked its
+    questions and would have written the report over the answers or the overlay; every other
+    command refuses such an -o before the work."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.questionnaire import run_ask
+
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "policy.yaml").write_text("memory_headroom_fraction: 0.1\n")
+    (tmp_path / "a.yaml").write_text("workload: {task: finetune}\n")
+    before = {p: (tmp_path / p).read_text() for p in ("a.yaml", "kb/policy.yaml")}
+    with create_pipe_input() as pipe, pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tmp_path)
+        err = __import__("io").StringIO()
+        mp.setattr("sys.stderr", err)
+        code = run_ask("a.yaml", target, knowledge="kb", input=pipe, output=DummyOutput())
+    assert code == 2
+    assert "the output would replace an input file" in err.getvalue() and target in err.getvalue()
+    assert {p: (tmp_path / p).read_text() for p in before} == before
+
+
+# ----------------------------------------------------------------------------- round ten: overlays
+@pytest.mark.parametrize("body, said", [
+    ("schema_version: 99\nmemory_headroom_fraction: 0.1\n", "schema_version 99 is not supported"),
+    ("policy: {memory_headroom_fraction: {value: 0.1}}\nschema_version: 2\n", "schema_version 2 is not supported"),
+])
+def test_a_policy_overlay_of_another_schema_version_is_refused(tmp_path: Path, body: str, said: str) -> None:
+    """Every other overlay file refuses a schema_version it does not read; the short form of
+    policy.yaml skipped the key and read the values as version 1's."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "policy.yaml").write_text(body)
+    one_line(gpuwise("recommend", LORA, "--knowledge", "kb", cwd=tmp_path), "kb/policy.yaml: ", said)
+
+
+@pytest.mark.parametrize("body, said", [
+    ("cuda_family_floor: {'12': abc}\n", "cuda_family_floor.12: 'abc' is not a driver version"),
+    ("cuda_family_floor: {'12': '525'}\n", "'525' is not a driver version"),
+])
+def test_a_driver_floor_that_is_no_version_is_refused(tmp_path: Path, body: str, said: str) -> None:
+    """'abc' as CUDA 12's driver floor was read as version -1, which every driver passes (exit 0);
+    NVIDIA's floors are written 525.60.13 (CUDA Compatibility guide, Table 1)."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "software.yaml").write_text(body)
+    one_line(gpuwise("recommend", LORA, "--knowledge", "kb", cwd=tmp_path), "kb/software.yaml: ", said)
+    one_line(gpuwise("recommend", LORA, "--knowledge", "kb", "--lang", "zh", cwd=tmp_path), "不是驱动版本号")
+
+
+# ----------------------------------------------------------------------------- round ten: prices filters
+@pytest.mark.parametrize("option, said", [("--gpu", "empty gpu name"), ("--provider", "empty provider name")])
+def test_an_empty_prices_filter_is_refused(option: str, said: str) -> None:
+    """``gpuwise prices --gpu "$GPU"`` with the variable unset listed all 700 prices (exit 0), as if
+    no filter had been asked for."""
+    one_line(gpuwise("prices", option, ""), f"{option}: {said}")
+
+
+def test_import_into_a_directory_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    """``prices import -o ov`` from a read-only working directory (/sys here) was an internal error
+    (PermissionError from mkdir)."""
+    try:
+        os.mkdir("/sys/ov")
+    except OSError:
+        pass
+    else:
+        os.rmdir("/sys/ov")
+        pytest.skip("/sys is writable here")
+    (tmp_path / "p.csv").write_text("gpu,gpus,price\nH100 80GB SXM,8,20\n")
+    one_line(gpuwise("prices", "import", str(tmp_path / "p.csv"), "--provider", "m", "-o", "ov", cwd="/sys"),
+             "ov: cannot write the overlay")
+
+
+# ----------------------------------------------------------------------------- round ten: the user's cache
+def _fill(cache_dir: Path) -> list[Path]:
+    from gpuwise import knowledge
+    from gpuwise.decide import rulebook
+
+    knowledge.load()
+    rulebook.load()
+    entries = sorted(cache_dir.glob("*.pickle"))
+    assert len(entries) >= 2
+    return entries
+
+
+@pytest.fixture()
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from gpuwise import knowledge
+    from gpuwise.decide import rulebook
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "0")
+    monkeypatch.setattr(knowledge, "_CACHE", {})
+    monkeypatch.setattr(rulebook, "_CACHE", {})
+    return tmp_path / "xdg" / "gpuwise"
+
+
+def test_swapped_cache_entries_are_not_served(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry that unpickles but belongs to another key (two entries' bytes swapped) was served:
+    one pydantic model's schema for another's gave 'workload: unknown key' for a good file, or an
+    internal error. An entry now carries its kind and key."""
+    from gpuwise import cache, knowledge
+
+    entries = _fill(cache_dir)
+    know = next(p for p in entries if p.name.startswith("knowledge-"))
+    other = next(p for p in entries if not p.name.startswith("knowledge-"))
+    know.write_bytes(other.read_bytes())
+    kind, digest = know.stem.split("-", 1)
+    assert cache.get(kind, digest) is None
+    monkeypatch.setattr(knowledge, "_CACHE", {})
+    assert "h100-80gb-sxm" in knowledge.load().gpus
+
+
+@pytest.mark.parametrize("how", ["fifo", "zero", "dir"])
+def test_a_cache_entry_that_is_no_regular_file_is_ignored_at_once(cache_dir: Path, how: str) -> None:
+    """A FIFO in place of an entry hung every run (open waited for a writer); a link to /dev/zero
+    read without end. The entry is opened without blocking or following a link and dropped."""
+    import time
+
+    from gpuwise import cache
+
+    entry = next(p for p in _fill(cache_dir) if p.name.startswith("knowledge-"))
+    entry.unlink()
+    if how == "fifo":
+        os.mkfifo(entry)
+    elif how == "zero":
+        os.symlink("/dev/zero", entry)
+    else:
+        entry.mkdir()
+    start = time.monotonic()
+    assert cache.read_entry(entry) is None
+    assert cache.get(*entry.stem.split("-", 1)) is None
+    assert time.monotonic() - start < 1
+
+
+def test_a_memoised_answer_that_is_a_fifo_is_not_replayed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpuwise import memo
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("GPUWISE_NO_CACHE", "0")
+    (tmp_path / "xdg" / "gpuwise").mkdir(parents=True, mode=0o700)
+    os.mkfifo(tmp_path / "xdg" / "gpuwise" / f"answer-{'a' * 40}.memo")
+    assert memo.replay("a" * 40) is None
+
+
+# ----------------------------------------------------------------------------- round ten: a seller's product name
+@pytest.mark.parametrize("name", ["ZZZ unknown card", "N" * 100_000])
+def test_a_product_name_with_no_model_in_it_is_a_warning(tmp_path: Path, name: str) -> None:
+    """A seller's report whose product name names no model (edited, or 100,000 letters) was
+    approved without a word: the model check had no number to compare. The name is quoted clipped."""
+    import json
+
+    smi = (ROOT / "tests/data/nvidia_smi/derived_rtx-3080-v13_as-3090-gddr6x-86c.xml").read_text()
+    (tmp_path / "r.xml").write_text(smi.replace("NVIDIA GeForce RTX 3090", name, 1))
+    (tmp_path / "p.yaml").write_text(
+        "workload: {task: inference, model: llama-2-7b}\nhardware: {gpu: rtx-3090, count: 1}\n"
+        "acquisition: {mode: buy, condition: used, unit_price_usd: 400}\nused_cards:\n"
+        "  - {serial: '1', nvidia_smi: r.xml}\n")
+    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)["verdict"] == "revise", r.stderr  # a warning: exit 0
+    hit = [f for f in json.loads(r.stdout)["findings"] if f.get("rule") == "USED-REPORT-NO-MODEL"
+           or f.get("rule_id") == "USED-REPORT-NO-MODEL"]
+    assert len(hit) == 1 and hit[0]["severity"] == "warning", json.loads(r.stdout)["findings"]
+    assert "is no GPU model" in hit[0]["message"] and len(hit[0]["message"]) < 300
