@@ -259,7 +259,7 @@ class RecommendView(StepsView, ChartsView):
                 "then one every %(tpot)s per request", n=f.num(sv.concurrency, 0),
                 tps=f.num(sv.throughput_tokens_per_s, 0), ttft=f.seconds(sv.ttft_s), tpot=f.seconds(sv.tpot_s))],
             [self._("Capacity"), self._(
-                N_("memory holds %(n)s sequences at once; at most %(tps)s output tokens/s within the latency limits")
+                N_("memory holds %(n)s sequences at once; at most %(tps)s output tokens/s within latency limits")
                 if sv.targets.max_ttft_ms or sv.targets.max_tpot_ms else
                 N_("memory holds %(n)s sequences at once; at most %(tps)s output tokens/s"),
                 n=f.num(sv.max_concurrent_sequences, 0), tps=f.num(sv.max_throughput_tokens_per_s, 0))],
