@@ -206,7 +206,7 @@ class GpuOut(Frozen):
     peak_kind: str = ""
     mfu: float | None = None
     terms: list[FormulaTerm] = []
-    cost: GpuCost = GpuCost()
+    cost: GpuCost = GpuCost.model_construct()  # not GpuCost(): that built its validator at import
     ledger: Ledger | None = None
     timeline: Timeline | None = None
     # training (contract version 2): the layout chosen, and whether exactly what was asked fits
