@@ -62,7 +62,7 @@ def key(kind: str, files: Iterable[Path], extra: str = "") -> str | None:
     when a file cannot be read (the loader will say why)."""
     import pydantic
 
-    from . import __version__
+    from . import __version__, digests
 
     h = hashlib.sha256(f"{kind}\0{__version__}\0{sys.version}\0{pydantic.VERSION}\0{extra}".encode())
     h.update(package_stamp())
@@ -74,8 +74,7 @@ def key(kind: str, files: Iterable[Path], extra: str = "") -> str | None:
             if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
                 return None  # a device, FIFO or oversized file is not hashed: the loader refuses it
             h.update(os.fsencode(os.path.abspath(path)) + b"\0")
-            with open(path, "rb") as fh:
-                h.update(hashlib.sha256(fh.read(MAX_FILE_BYTES + 1)).digest())
+            h.update(digests.of(str(path), st, MAX_FILE_BYTES))  # the digest of its bytes
     except (OSError, ValueError):
         return None
     return h.hexdigest()[:40]

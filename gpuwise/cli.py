@@ -781,8 +781,9 @@ def run() -> NoReturn:
     if recording is not None:
         with contextlib.suppress(Exception):
             recording.finish(digest, code)  # type: ignore[arg-type]
-    for kept in ("gpuwise.frozen", "gpuwise.regex_cache", "gpuwise.code_cache"):  # the record classes, regular
-        module = sys.modules.get(kept)  # expressions and library sources compiled in this run, for the next one
+    # the record classes, regular expressions, library sources compiled and files hashed in this run, for the next one
+    for kept in ("gpuwise.frozen", "gpuwise.regex_cache", "gpuwise.code_cache", "gpuwise.digests"):
+        module = sys.modules.get(kept)
         if module is not None:
             with contextlib.suppress(Exception):
                 module.save()
