@@ -782,7 +782,7 @@ def run() -> NoReturn:
         with contextlib.suppress(Exception):
             recording.finish(digest, code)  # type: ignore[arg-type]
     # the record classes, regular expressions, library sources compiled and files hashed in this run, for the next one
-    for kept in ("gpuwise.frozen", "gpuwise.regex_cache", "gpuwise.code_cache", "gpuwise.digests"):
+    for kept in ("gpuwise.frozen", "gpuwise.regex_cache", "gpuwise.code_cache", "gpuwise.cache"):
         module = sys.modules.get(kept)
         if module is not None:
             with contextlib.suppress(Exception):
