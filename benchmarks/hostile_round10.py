@@ -226,6 +226,10 @@ def add(case, ns: dict[str, Any]) -> None:
     case("ctl: CSV provider note escape", {"p.csv": "gpu,gpus,price\nH100 80GB SXM\u009b,8,20\n"},
          ["prices", "import", "p.csv", "--provider", "m", "-o", "ov"], expect="any", check=_no_raw)
 
+    case("csv+: a 200,000-character cell", {"p.csv": CSV + '"' + "x" * 200_000 + '",8,20\n'},
+         ["prices", "import", "p.csv", "--provider", "m", "-o", "ov"], expect="ok",
+         check=lambda r: "line 3: a cell longer than" in r.stdout)
+
     # ------------------------------------------------------------ -o onto inputs, by other paths
     case("out+: audit -o onto smi report via symlink", {**ns["smi"](SMI), "o.json": ("LINK", "r.xml")},
          ["audit", "p.yaml", "-o", "o.json"], has=["o.json"])
