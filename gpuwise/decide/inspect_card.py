@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import N_, UserError
-from .smi_report import GpuReading, SmiLog, _Frozen, _largest, _sum
+from .smi_readings import GpuReading, SmiLog, _Frozen
+from .smi_values import _largest, _sum
 
 
 # ----------------------------------------------------------------------------- derived signals
