@@ -55,7 +55,6 @@ from .smi_values import (
     _count,
     _flag,
     _flag_of,
-    _gpu_thresholds,
     _int,
     _largest,
     _memory_limit,
@@ -90,6 +89,36 @@ _RESET_MARKER = re.compile(r"\[?\s*GPU requires reset\s*\]?", re.IGNORECASE)
 
 
 # ----------------------------------------------------------------------------- sections
+def _gpu_thresholds(temp: ET.Element | None) -> dict[str, int | None]:
+    """The GPU's shutdown, slowdown and max operating temperatures, in degrees C.
+
+    Drivers give them as temperatures (``gpu_temp_max_threshold`` 98 C ...) or, on Ada and later
+    boards with newer drivers (575 on an RTX 4070 Laptop GPU), relative to the GPU's T.Limit:
+    ``gpu_temp_tlimit`` is the current margin to it (NVML: "thermal margin temperature, distance
+    to nearest slowdown threshold"; NVIDIA's NVML reference marks the absolute thresholds as no
+    longer the preferred interface on Ada and later) and ``gpu_temp_*_tlimit_threshold`` are margins
+    (``-12 C`` shutdown, ``-2 C`` slowdown, ``0 C`` max operating). Read only as margins, such a
+    report had no limit, and a hot Ada card raised no finding. Where the temperatures are absent
+    they are worked out: limit = current temperature + margin, threshold = limit - its margin
+    (41 C + 46 C margin = 87 C; slowdown 87 - (-2) = 89 C, shutdown 87 - (-12) = 99 C)."""
+    shutdown = _temp(temp, "gpu_temp_max_threshold")
+    slowdown = _temp(temp, "gpu_temp_slow_threshold")
+    max_op = _temp(temp, "gpu_temp_max_gpu_threshold")
+    if None in (shutdown, slowdown, max_op):
+        now, margin = _temp(temp, "gpu_temp"), _temp(temp, "gpu_temp_tlimit")
+        if now is not None and margin is not None:
+            limit = now + margin
+
+            def at(path: str) -> int | None:
+                own = _temp(temp, path)
+                return None if own is None else limit - own
+
+            shutdown = shutdown if shutdown is not None else at("gpu_temp_max_tlimit_threshold")
+            slowdown = slowdown if slowdown is not None else at("gpu_temp_slow_tlimit_threshold")
+            max_op = max_op if max_op is not None else at("gpu_temp_max_gpu_tlimit_threshold")
+    return {"gpu_shutdown_temp_c": shutdown, "gpu_slowdown_temp_c": slowdown, "gpu_max_operating_temp_c": max_op}
+
+
 def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
     """(correctable, uncorrectable) from a ``<volatile>`` or ``<aggregate>`` block, any format."""
     if block is None:

@@ -3,8 +3,8 @@
 Every value may be ``N/A``, ``[N/A]``, ``Not Supported``, ``Requested functionality has been
 deprecated`` and the like: all of them read as ``None`` (unknown), never as zero. A number in a
 form nvidia-smi never writes (``0x10``, ``27,23 W``, ``23.028 MiB``) refuses the report rather than
-being guessed; temperatures retyped in Fahrenheit are converted; the GPU's and the memory's limits
-given as margins to T.Limit are worked out. :mod:`gpuwise.decide.smi_report` reads the sections
+being guessed; temperatures retyped in Fahrenheit are converted; the memory's limit
+given as a margin to T.Limit is worked out. :mod:`gpuwise.decide.smi_report` reads the sections
 with these.
 """
 
@@ -168,36 +168,6 @@ def _temp(node: ET.Element | None, path: str) -> int | None:
         raise Said(N_("<%(path)s> reads %(value)s: not a temperature a GPU reports"), path=path,
                    value=_text(node, path))
     return None if value is None else int(value)
-
-
-def _gpu_thresholds(temp: ET.Element | None) -> dict[str, int | None]:
-    """The GPU's shutdown, slowdown and max operating temperatures, in degrees C.
-
-    Drivers give them as temperatures (``gpu_temp_max_threshold`` 98 C ...) or, on Ada and later
-    boards with newer drivers (575 on an RTX 4070 Laptop GPU), relative to the GPU's T.Limit:
-    ``gpu_temp_tlimit`` is the current margin to it (NVML: "thermal margin temperature, distance
-    to nearest slowdown threshold"; NVIDIA's NVML reference marks the absolute thresholds as no
-    longer the preferred interface on Ada and later) and ``gpu_temp_*_tlimit_threshold`` are margins
-    (``-12 C`` shutdown, ``-2 C`` slowdown, ``0 C`` max operating). Read only as margins, such a
-    report had no limit, and a hot Ada card raised no finding. Where the temperatures are absent
-    they are worked out: limit = current temperature + margin, threshold = limit - its margin
-    (41 C + 46 C margin = 87 C; slowdown 87 - (-2) = 89 C, shutdown 87 - (-12) = 99 C)."""
-    shutdown = _temp(temp, "gpu_temp_max_threshold")
-    slowdown = _temp(temp, "gpu_temp_slow_threshold")
-    max_op = _temp(temp, "gpu_temp_max_gpu_threshold")
-    if None in (shutdown, slowdown, max_op):
-        now, margin = _temp(temp, "gpu_temp"), _temp(temp, "gpu_temp_tlimit")
-        if now is not None and margin is not None:
-            limit = now + margin
-
-            def at(path: str) -> int | None:
-                own = _temp(temp, path)
-                return None if own is None else limit - own
-
-            shutdown = shutdown if shutdown is not None else at("gpu_temp_max_tlimit_threshold")
-            slowdown = slowdown if slowdown is not None else at("gpu_temp_slow_tlimit_threshold")
-            max_op = max_op if max_op is not None else at("gpu_temp_max_gpu_tlimit_threshold")
-    return {"gpu_shutdown_temp_c": shutdown, "gpu_slowdown_temp_c": slowdown, "gpu_max_operating_temp_c": max_op}
 
 
 def _memory_limit(temp: ET.Element | None) -> int | None:
