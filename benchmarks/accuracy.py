@@ -264,8 +264,9 @@ DECODE_INDEPENDENT = ROOT / "tests" / "data" / "validation" / "decode_independen
 def serving_job(kb, model: str, precision: str, framework: str, prompt: int, output: int,
                 concurrency: int | None = None, tp: int | None = None, pp: int | None = None,
                 ep: int | None = None, kv_precision: str | None = None, framework_version: str | None = None,
-                options: str = "", speculative: str = ""):
-    """A resolved inference job as a user would write it (a published layout becomes a parallelism pin)."""
+                options: str = "", speculative: str = "", offline: bool = False):
+    """A resolved inference job as a user would write it (a published layout becomes a parallelism pin;
+    ``offline``: a run through the engine's Python API, with no HTTP front end: ``api_servers: 0``)."""
     from gpuwise.inputs.job import resolve
     from gpuwise.inputs.schema import Requirements
 
@@ -285,6 +286,8 @@ def serving_job(kb, model: str, precision: str, framework: str, prompt: int, out
         w["speculative"] = {"method": method, "acceptance_rate": float(alpha), "draft_tokens": int(k)}
     if tp:
         w["parallelism"] = {"tp": tp, "pp": pp or 1, **({"ep": ep} if ep else {})}
+    if offline:
+        w["api_servers"] = 0
     return resolve(Requirements.model_validate({"workload": w}), kb)
 
 
@@ -333,11 +336,26 @@ def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float
             except UserError as e:  # a layout gpuwise refuses to price (tensor parallel across nodes): no figure
                 print(f"  {row['id']} not estimated: {e.line()}", file=sys.stderr)
                 continue
-            est = single_stream(kb, job, row["gpu"], int(row["count"]), row["weight_format"],
+            est = single_stream(kb, job, row["gpu"], int(row["count"]), row["weight_format"] or None,
                                 end_to_end="benchmark_latency" in row["metric"])
             out.append((f"{row['id']} {row['model']} {row['weight_format']} {row['count']}x{row['gpu']} "
                         f"({row['framework']})", est, float(row["decode_tok_s"])))
     return out
+
+
+OFFLINE_METRICS = ("benchmark_latency", "benchmark_throughput", "trtllm-bench", "maximum load", "offline")
+"""Words of a row's metric that say it ran through the engine's Python API, not an HTTP server: vLLM's
+benchmark_latency.py/benchmark_throughput.py (the LLM class), trtllm-bench and the performance pages'
+maximum-load runs made with them. A metric that also names a serving client (``bench serve``,
+``bench_serving``) went through the server."""
+
+
+def offline_metric(metric: str) -> bool:
+    """The row's run had no HTTP front end (:data:`OFFLINE_METRICS`)."""
+    m = metric.lower()
+    if "bench serve" in m or "bench_serving" in m:
+        return False
+    return any(k in m for k in OFFLINE_METRICS)
 
 
 def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> list[tuple[str, float, float]]:
@@ -356,7 +374,8 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
                               int(row["output_tokens"]), conc or queued or None, int(row["tp"]), int(row["pp"]),
                               int(row["ep"]) if row.get("ep") else None, row.get("kv_precision") or None,
-                              row.get("framework_version") or None, row.get("workload_options") or "")
+                              row.get("framework_version") or None, row.get("workload_options") or "",
+                              offline=offline_metric(row.get("metric", "")))
             s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
             got = s.load if conc or queued else s.capacity
             est = got.throughput if got else 0.0
@@ -374,7 +393,10 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                 # holds runs in waves of what it holds
                 out_tokens = int(row["output_tokens"])
                 running = min(max(1, round(conc / s.layout.replicas)), max(s.replica.max_seqs, 1))
-                last = SV.burst_last_ttft(job, s.engine, s.replica, running)
+                # over HTTP (a burst sent to the server) the last prompt reaches the engine only once the front
+                # end has taken every request before it (none offline)
+                last = max(SV.burst_last_ttft(job, s.engine, s.replica, running),
+                           SV.burst_seconds(job, s.engine, max(1, round(conc / s.layout.replicas))))
                 step = SV.point(job, s.engine, s.replica, float(running)).decode_step
                 est = running * s.layout.replicas * out_tokens / (last + out_tokens * step)
             out.append((label, est, float(row["output_tokens_per_s"])))

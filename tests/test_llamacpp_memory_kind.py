@@ -47,3 +47,20 @@ def test_gddr_card_keeps_the_default_fraction(kb):
     hand = 1 / (WEIGHTS / bw + FLOPS / (284e12 * 0.40) + KV / bw + LAYERS)
     assert hand == pytest.approx(141.1, abs=0.1)
     assert _tok_s(kb, "rtx-3090") == pytest.approx(hand, rel=1e-3)
+
+
+@pytest.mark.parametrize(("gpu", "arch"), [("mi250x", "cdna2"), ("mi300x", "cdna3"), ("mi355x", "cdna4")])
+def test_amd_hbm_parts_take_the_nvidia_figure_only_as_a_stated_assumption(kb, gpu, arch):
+    """The 0.60 HBM fraction was read on NVIDIA A100/H100 (the CUDA thread, discussion #15013); no measurement
+    of llama.cpp's HIP build against a CDNA part's datasheet bandwidth was found. Each CDNA architecture carries
+    its own entry, marked unverified and saying so, rather than inheriting the NVIDIA figure unseen; the engine
+    on that part reads it (MI300X, 5.3 TB/s: 0.60 x 5,300 GB/s = 3,180 GB/s of weights)."""
+    assert kb.gpus[gpu].architecture == arch
+    own = kb.framework("llama.cpp").architecture_overrides[arch]
+    assert own.check == "U" and own.source.startswith("ASSUMPTION")
+    w = {"task": "inference", "model": "llama-2-7b", "precision": "int4", "framework": "llama.cpp",
+         "prompt_tokens": 1, "output_tokens": 128}
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    eng = SV.choose(job, kb.gpus[gpu], 1, weight_format="gguf-q4_0").engine
+    assert eng.bw_fraction == pytest.approx(own.bandwidth_fraction)
+    assert eng.bw_weights == pytest.approx(kb.gpus[gpu].memory.bandwidth_gb_s * 1e9 * own.bandwidth_fraction)

@@ -186,8 +186,10 @@ def _check_schedule(w: Workload, layers: int, where: str) -> None:
 def _check_tensor_span(w: Workload, where: str) -> None:
     """A pinned serving tensor-parallel degree larger than one node is an input error, never a silent switch
     to another layout: a serving copy spans nodes only as pipeline stages (estimators/serving/layout.py),
-    each layer's all-reduces are priced over the node's own links, and the per-message latency of an
-    all-reduce across nodes has no sourced figure in knowledge/ yet."""
+    each layer's all-reduces are priced over the node's own links. NCCL's small-message all-reduce across
+    nodes is ~20-25 us (nccl-tests issue #150, nccl issue #1453), but a TP16 copy priced with it reads 2.6-2.7x
+    faster than the one measured run (DeepSeek-R1 on 2 x 8 H100 with SGLang; validation README, E07), so the
+    layout is refused rather than answered that far off."""
     par = w.parallelism
     if w.task != "inference" or par is None or not par.tp or par.tp <= GPUS_PER_NODE:
         return

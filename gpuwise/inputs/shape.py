@@ -44,6 +44,8 @@ class Shape:
     first_dense_layers: int = 0
     moe_layer_interval: int = 1
     dense_ffn: int | None = None  # MLP width of the dense layers of an MoE model
+    # multi-head latent attention: (q_lora_rank or 0, kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim)
+    mla: tuple[int, int, int, int, int] | None = None
 
     @property
     def assumed(self) -> str:
@@ -106,7 +108,28 @@ class Shape:
         return (1 - f) * context + f * min(float(context), float(self.attention_window))
 
     def attn_params_per_layer(self) -> float:
+        """Q, K, V and output projections of one layer. MLA: the query and latent down-projections, their
+        up-projections to every head (query and key without RoPE, value) and the output projection."""
+        if self.mla:
+            q_rank, kv_rank, rope, nope, v = self.mla
+            h, n = self.hidden, self.heads
+            q = h * q_rank + q_rank * n * (nope + rope) if q_rank else h * n * (nope + rope)
+            return float(q + h * (kv_rank + rope) + kv_rank * n * (nope + v) + n * v * h)
         return float(self.hidden * self.q_dim * 2 + self.hidden * self.kv_dim * 2)
+
+    def attn_output_params_per_layer(self) -> float:
+        """The attention output projection's weights (heads x value width x hidden)."""
+        v = self.mla[4] if self.mla else self.head_dim
+        return float(self.heads * v * self.hidden)
+
+    def replicated_attn_params_per_layer(self) -> float:
+        """Attention weights of one layer that tensor parallelism does not split: MLA's down-projections
+        (q_a_proj and kv_a_proj_with_mqa), which vLLM and SGLang build as replicated linear layers and
+        TensorRT-LLM runs data-parallel as its Fuse_A GEMM; none in other attention."""
+        if not self.mla:
+            return 0.0
+        q_rank, kv_rank, rope, _, _ = self.mla
+        return float(self.hidden * (q_rank + kv_rank + rope))
 
 
 def from_catalog(m: Model) -> Shape:
@@ -139,6 +162,8 @@ def from_catalog(m: Model) -> Shape:
         first_dense_layers=m.moe.first_dense_layers if m.moe else 0,
         moe_layer_interval=m.moe.moe_layer_interval if m.moe else 1,
         dense_ffn=m.moe.dense_ffn_size if m.moe else None,
+        mla=(m.mla.q_lora_rank or 0, m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, m.mla.qk_nope_head_dim,
+             m.mla.v_head_dim) if m.mla else None,
     )
 
 

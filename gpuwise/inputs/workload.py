@@ -72,7 +72,7 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 the first is what the method implies when no precision is given."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
-                "batch_wait_steps", "batch_wait_token_fraction")
+                "batch_wait_steps", "batch_wait_token_fraction", "api_servers")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
 
 
@@ -148,6 +148,10 @@ class Workload(Strict):
     batch_wait_token_fraction: float = Field(
         default=0.0, ge=0.0, le=1.0, description="inference: held prompts are released early once they hold this "
         "share of the step's token budget (TensorRT-LLM batch_wait_max_tokens_ratio; 0: only the step count)")
+    api_servers: int = Field(
+        default=1, ge=0, le=1024, description="inference: front-end processes per model copy that take requests "
+        "over HTTP and tokenise them (vLLM --api-server-count, SGLang --tokenizer-worker-num; 1: the default); "
+        "0: offline batch inference through the engine's Python API (vLLM's LLM class, trtllm-bench), no front end")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     speculative: Speculative | None = None
@@ -169,7 +173,9 @@ class Workload(Strict):
     @model_validator(mode="after")
     def _serving_knobs(self) -> "Workload":
         if self.task != "inference":
-            given = [f for f in SERVING_ONLY if f in self.model_fields_set and getattr(self, f) not in (None, False)]
+            # a field at its default says nothing (a result's echo of the question carries every field)
+            given = [f for f in SERVING_ONLY if f in self.model_fields_set
+                     and getattr(self, f) not in (None, False, type(self).model_fields[f].default)]
             if given:
                 raise Said(N_("%(given)s applies to task inference only"), given=given[0])
         q = self.quantization

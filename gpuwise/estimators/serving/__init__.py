@@ -34,8 +34,8 @@ applied per operator and per GPU):
 
 Modules, by concern: ``support`` (can a framework run it), ``engine`` (its constants; the model's
 bytes and shape figures), ``layout`` (copies and their memory), ``step`` (one batch step),
-``load`` (a copy at a load), ``choice`` (the layout for a GPU count), ``report`` (terms, memory,
-the typed result), ``result`` (that record and its JSON).
+``load`` (a copy at a load), ``front`` (the HTTP front end's bound on it), ``choice`` (the layout
+for a GPU count), ``report`` (terms, memory, the typed result), ``result`` (that record and its JSON).
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
                "engine", "format_of", "kv_element_bytes", "kv_heads_effective", "kv_per_token", "memory_kind",
                "model_bytes", "moe_layers", "prefill_attention_width", "prefill_tokens", "quant_formats", "release",
                "shape_consts", "window_tokens"),
+    "front": ("Front", "burst_seconds", "front"),
     "layout": ("Layout", "Replica", "layouts", "replica"),
     "load": ("Point", "_point", "budget_wait", "burst_last_ttft", "burst_ttft", "capacity_point", "held",
              "peak_point", "point", "prefill_seconds", "system_point"),

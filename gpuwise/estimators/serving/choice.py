@@ -116,13 +116,14 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout, count: int | N
     if source == "load.rate" and rate is not None and rate.at_rate is not None:
         at = rate.at_rate  # the load is the rate: its output and mean latencies (disaggregated ones too)
         served = at.requests_per_s * request_lengths(w)[1] if at.stable else load.throughput
-        load = Point(conc, served, at.tpot_mean, at.ttft_mean, load.decode_step)
+        load = Point(conc, served, at.tpot_mean, at.ttft_mean, load.decode_step, front_end=load.front_end)
     if not rep.fits:  # not one sequence fits beside the weights: nothing is served (latencies stay as bounds)
         load = Point(load.concurrency, 0.0, load.tpot, load.ttft, load.decode_step)
     r = lay.replicas
     capacity = None
     if cap is not None:
-        capacity = Point(cap.concurrency * r, cap.throughput * r, cap.tpot, cap.ttft, cap.decode_step)
+        capacity = Point(cap.concurrency * r, cap.throughput * r, cap.tpot, cap.ttft, cap.decode_step,
+                         front_end=cap.front_end)
     single = point(job, eng, rep, 1.0)
     sup = support(eng.fw, gpu, w.precision, lay.gpus_per_copy)
     return Serving(

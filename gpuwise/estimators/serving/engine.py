@@ -132,7 +132,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     if mb.large_gpu and mb.large_gpu_min_gib and cap >= mb.large_gpu_min_gib * GiB:
         max_batch = mb.large_gpu
     rt = kb.runtime
-    mbytes = model_bytes(job.shape, fmt, quant_formats(kb))
+    mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, weight_format))
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
         compute=compute, weight_only=weight_only,
@@ -190,6 +190,16 @@ def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: 
     serving = getattr(job.kb, "serving", None)
     ck = serving.fp8_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
     return float(own) if ck is not None and ck.scaling == "block" else 1.0
+
+
+def checkpoint_keeps(job: Any, fmt: str, weight_format: str | None) -> tuple[str, ...]:
+    """What the model's published FP4 checkpoint leaves in 16 bit (``fp4_checkpoints``), where the job serves it
+    (its precision's format, no other file named)."""
+    serving = getattr(job.kb, "serving", None)
+    ck = serving.fp4_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
+    if ck is None or weight_format or fmt != ck.format or job.w.precision != "fp4":
+        return ()
+    return tuple(ck.keeps_16bit)
 
 
 def release(fw: Framework, version: str | None, vendor: str | None = None) -> FrameworkRelease | None:
@@ -260,6 +270,7 @@ class ModelBytes:
     embed_in: float  # input embedding: a row lookup, not streamed
     experts: float  # routed experts (MoE)
     linear_bytes_per_param: float
+    replicated: float = 0.0  # dense weights every tensor-parallel rank holds whole (MLA down-projections, gate)
 
     @property
     def non_expert(self) -> float:
@@ -269,8 +280,22 @@ class ModelBytes:
     def dense_read(self) -> float:
         return self.total - self.embed_in - self.experts
 
+    def per_rank(self, tp: int) -> float:
+        """Dense weights (embedding included) one of ``tp`` tensor-parallel ranks holds: its share of the split
+        ones, all of the replicated ones."""
+        return (self.non_expert - self.replicated) / tp + self.replicated
 
-def model_bytes(shape: Any, fmt: str, quant: dict) -> ModelBytes:
+
+def router_params(shape: Any) -> float:
+    """The MoE gate's weights: experts x hidden per MoE layer (0 for a dense model)."""
+    return float(moe_layers(shape) * shape.experts * shape.hidden) if shape.moe else 0.0
+
+
+def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = ()) -> ModelBytes:
+    """The weights in ``fmt``. Serving frameworks keep the MoE gate in 16 bit whatever the format (vLLM and SGLang
+    build it unquantized, TensorRT-LLM's RouterGEMM is BF16) and hold it, like MLA's down-projections, whole on
+    every tensor-parallel rank; ``keeps`` names what a published checkpoint leaves in 16 bit besides
+    (``fp4_checkpoints``: 'attention')."""
     total = M.weight_bytes(shape, fmt, quant).value
     if fmt in M.BYTES and fmt in ("fp32", "fp16", "bf16"):
         lin = float(M.BYTES[fmt])
@@ -280,7 +305,14 @@ def model_bytes(shape: Any, fmt: str, quant: dict) -> ModelBytes:
         lin = q.bits_per_weight / 8
         emb_b = 2.0 if "embeddings" in q.keeps_16bit else lin
     embed_in = 0.0 if shape.tied else shape.embedding_params * emb_b
-    return ModelBytes(total, embed_in, M.routed_expert_params(shape) * lin, lin)
+    attn_b = 2.0 if {"attention", "attention_inputs"} & set(keeps) else lin
+    gate = router_params(shape)
+    attention = shape.layers * (shape.attn_params_per_layer() - (
+        shape.attn_output_params_per_layer() if "attention_inputs" in keeps else 0.0))
+    attention = attention if {"attention", "attention_inputs"} & set(keeps) else 0.0
+    total += gate * (max(lin, 2.0) - lin) + attention * (attn_b - lin)
+    replicated = shape.layers * shape.replicated_attn_params_per_layer() * attn_b + gate * max(lin, 2.0)
+    return ModelBytes(total, embed_in, M.routed_expert_params(shape) * lin, lin, replicated)
 
 
 @frozen

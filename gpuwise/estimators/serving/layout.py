@@ -140,7 +140,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     mbytes = eng.mbytes
     tp, pp, ep, dpa = lay.tp, lay.pp, lay.ep, lay.dp_attention
     # attention data parallel: non-expert weights on every rank, experts spread over ep GPUs
-    weights = mbytes.non_expert / pp + mbytes.experts / (ep * pp) if dpa > 1 else mbytes.total / (tp * pp)
+    # (tensor parallel: each rank its share, but the replicated down-projections and router whole)
+    weights = mbytes.non_expert / pp + mbytes.experts / (ep * pp) if dpa > 1 else (
+        mbytes.per_rank(tp) + mbytes.experts / tp) / pp
     kv_tok = kv_per_token(shape, eng.kv_bytes) / pp
     if dpa == 1:
         kv_tok /= min(tp, kv_heads_effective(shape))

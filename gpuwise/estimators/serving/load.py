@@ -7,6 +7,7 @@ from typing import Any
 
 from ...frozen import frozen
 from .engine import Engine, prefill_tokens
+from .front import front
 from .layout import Replica
 from .step import StepConsts, consts, per_token, seconds_of
 from .support import request_lengths
@@ -23,6 +24,7 @@ class Point:
     ttft: float  # s
     decode_step: float  # s, decode alone (one sequence's speed = 1 / this)
     queued: float = 0.0  # s of the TTFT spent queueing for the step budget (the request-rate model queues its own)
+    front_end: bool = False  # the front end, not the GPUs, bounds the throughput (:mod:`.front`)
 
 
 def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
@@ -34,8 +36,43 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
     cache = job.memo.setdefault("serving-points", {})
     got = cache.get(key)
     if got is None:
+        got = cache[key] = _fed(job, eng, rep, _gpu_point(job, eng, rep, conc))
+    return got
+
+
+def _gpu_point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
+    """:func:`point` at the GPUs' pace, before the front end's bound (memoised per job likewise)."""
+    lay = rep.layout
+    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
+    cache = job.memo.setdefault("serving-gpu-points", {})
+    got = cache.get(key)
+    if got is None:
         got = cache[key] = _point(job, eng, rep, conc)
     return got
+
+
+def _fed(job: Any, eng: Engine, rep: Replica, p: Point) -> Point:
+    """``p`` bounded by the copy's front end (:mod:`.front`): where the GPUs would finish requests faster
+    than it hands them over, the batch on the GPUs is the one that keeps pace with it (found by bisection:
+    throughput grows with the batch), the throughput is its rate x output tokens, and the rest of the
+    closed loop waits in the front end's queue before its first token (Little's law)."""
+    f = front(job, eng)
+    if f is None:
+        return p
+    _, output = request_lengths(job.w)
+    rate = f.requests_per_s
+    if p.throughput <= rate * output:
+        return p
+    lo, hi = 0.0, p.concurrency
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if _gpu_point(job, eng, rep, mid).throughput < rate * output:
+            lo = mid
+        else:
+            hi = mid
+    q = _gpu_point(job, eng, rep, hi)
+    return Point(p.concurrency, rate * output, q.tpot, q.ttft + (p.concurrency - hi) / rate, q.decode_step,
+                 q.queued, front_end=True)
 
 
 def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
@@ -189,20 +226,20 @@ def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decod
     r = rep.layout.replicas
     if conc <= r:
         p = point(job, eng, rep, 1.0, pure_decode=pure_decode)
-        return Point(conc, p.throughput * conc, p.tpot, p.ttft, p.decode_step)
+        return Point(conc, p.throughput * conc, p.tpot, p.ttft, p.decode_step, front_end=p.front_end)
     per = conc / r
     top = capacity_point(job, eng, rep, None, None) if rep.fits else None
     if top is not None and per > top.concurrency:
         _, output = request_lengths(job.w)
         wait = (top.ttft + output * top.tpot) * (per / top.concurrency - 1)
-        return Point(conc, top.throughput * r, top.tpot, top.ttft + wait, top.decode_step)
+        return Point(conc, top.throughput * r, top.tpot, top.ttft + wait, top.decode_step, front_end=top.front_end)
     p = point(job, eng, rep, per, pure_decode=pure_decode)
     q = _whole_prompt_batch(job, eng, rep, per)
     if q is not None and q.throughput > p.throughput:  # the scheduler holds the batch where prompts still fit a step
         _, output = request_lengths(job.w)
         wait = (q.ttft + output * q.tpot) * (per / q.concurrency - 1)
-        return Point(conc, q.throughput * r, q.tpot, q.ttft + wait, q.decode_step)
-    return Point(conc, p.throughput * r, p.tpot, p.ttft, p.decode_step)
+        return Point(conc, q.throughput * r, q.tpot, q.ttft + wait, q.decode_step, front_end=q.front_end)
+    return Point(conc, p.throughput * r, p.tpot, p.ttft, p.decode_step, front_end=p.front_end)
 
 
 def _whole_prompt_batch(job: Any, eng: Engine, rep: Replica, per: float) -> Point | None:

@@ -14,6 +14,7 @@ from . import options as O
 from .choice import Serving
 from .draft import Drafter, drafter
 from .engine import format_of, kv_element_bytes, model_bytes, quant_formats
+from .front import front
 from .layout import Layout
 from .limits import limits
 from .result import ServingResult
@@ -37,6 +38,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     pure = step(job, eng, rep, b, 0.0, prompt + output / 2, 0.0)
     note = (("", f"note.{pure.bound}_bound", {}),
             ("; ", "note.framework_layout", {"fw": eng.fw.name, "layout": lay.label_phrases()}))
+    bound = _bound(job, s)
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
     timed = {
@@ -45,8 +47,8 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
                        {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note_phrases=note),
         "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
                              formula("formula.serving.decode_total"),
-                             {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas},
-                             note_phrases=note),
+                             {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas,
+                              **bound[0]}, note_phrases=note + bound[1]),
         "prefill": Term("prefill_tokens_per_s", prompt / s.single.ttft if s.single.ttft > 0 else 0.0, "tok/s",
                         formula("formula.serving.prefill"),
                         {**common, "ttft_s": s.single.ttft}),
@@ -68,15 +70,34 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
              "weight_format": eng.weight_format, "sequences_per_copy": per_copy}),
         "serving_throughput": Term(
             "throughput_tokens_per_s", s.load.throughput, "tok/s",
-            formula("formula.serving.throughput" if eng.fw.continuous_batching
+            formula("formula.serving.throughput_front_end" if s.load.front_end
+                    else "formula.serving.throughput" if eng.fw.continuous_batching
                     else "formula.serving.throughput_static"),
-            {**common, "concurrency": s.load.concurrency, "tpot_s": s.load.tpot, "ttft_s": s.load.ttft}),
+            {**common, "concurrency": s.load.concurrency, "tpot_s": s.load.tpot, "ttft_s": s.load.ttft, **bound[0]},
+            note_phrases=tuple(("", key, values) for _, key, values in bound[1])),
     }
     if not rep.fits:  # a copy that does not fit runs no step: no speed of one sequence, no prefill, no TPOT
         for name in ("decode", "prefill", "serving_step"):
             del timed[name]
     said = {"layout": lay.label_phrases()}  # the layout input, worded in a report's language
     return {k: replace(t, input_phrases=said) for k, t in timed.items()}
+
+
+def _bound(job: Any, s: Serving) -> tuple[dict[str, Any], tuple[tuple[str, str, dict[str, Any]], ...]]:
+    """Which bound sets the throughput at the load, the GPUs or the front end (:mod:`.front`), as a term's
+    inputs and note; nothing where no front end bounds it (offline, or none modelled for the framework)."""
+    f = front(job, s.engine)
+    if f is None:
+        return {}, ()
+    per_copy = f.requests_per_s
+    inputs = {"bound_at_load": "front_end" if s.load.front_end else "gpu", "front_end_requests_per_s_per_copy":
+              per_copy, "front_end_processes": f.processes, "front_end_s_per_request": f.seconds * f.processes}
+    if s.load.front_end:
+        said = ("; ", "note.front_end_bound", {"fw": s.engine.fw.name, "ms": f.seconds * f.processes * 1e3,
+                                                "n": f.processes, "rate": per_copy, "setting": f.setting})
+    else:
+        said = ("; ", "note.gpu_bound_load", {"fw": s.engine.fw.name, "rate": per_copy})
+    return inputs, (said,)
 
 
 # ------------------------------------------------------------------------------ memory

@@ -70,7 +70,9 @@ class StepConsts:
         self.ranks = tp * dpa
         # dense linear layers (attention projections, dense/shared MLPs, head), then the routed experts:
         # separate operators, each at its own roof (the experts' few tokens each keep them memory-bound longer)
-        self.w_dense = mbytes.dense_read / pp / (1 if dpa > 1 else tp)
+        # tensor parallelism splits them but for what every rank holds whole (MLA's down-projections, the router)
+        split = 1 if dpa > 1 else tp
+        self.w_dense = ((mbytes.dense_read - mbytes.replicated) / split + mbytes.replicated) / pp
         self.f_dense = 2.0 * (sc.n_active - sc.n_experts_active)
         self.t_mem = self.w_dense / eng.bw_weights
         self.peak_gemm, self.bw_weights = eng.peak_gemm, eng.bw_weights

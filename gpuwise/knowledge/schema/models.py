@@ -36,6 +36,17 @@ class MoE(Strict):
         return self
 
 
+class Mla(Strict):
+    """Multi-head latent attention's projection ranks (DeepSeek-V2/V3, Kimi K2 config.json): the low-rank
+    down-projections that every tensor-parallel rank holds whole, and the per-head widths of the up-projections."""
+
+    q_lora_rank: int | None = Field(default=None, ge=1, description="query down-projection rank (None: a full q_proj)")
+    kv_lora_rank: int = Field(ge=1, description="latent (compressed KV) width")
+    qk_rope_head_dim: int = Field(ge=1, description="decoupled RoPE key width, shared by the heads")
+    qk_nope_head_dim: int = Field(ge=1, description="per-head query/key width without RoPE")
+    v_head_dim: int = Field(ge=1, description="per-head value width")
+
+
 class Model(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -57,6 +68,7 @@ class Model(Strict):
         default=None, ge=1, description="override for compressed KV caches (MLA): elements per token per layer"
     )
     moe: MoE | None = None
+    mla: Mla | None = Field(default=None, description="multi-head latent attention's ranks (from config.json)")
     attention_window: int | None = Field(
         default=None, ge=1, description="tokens a local (sliding-window or chunked) attention layer sees"
     )

@@ -101,6 +101,22 @@ class FrameworkRelease(VendorOverride):
         "for its full length on every layer; unset or false: only the window is kept on those layers")
 
 
+class FrontEnd(Strict):
+    """The framework's serving front end: the host process that takes each request over HTTP, tokenises its
+    prompt and streams its output back (vLLM's API server, SGLang's TokenizerManager, trtllm-serve). One such
+    process serves a copy by default; at a high request rate it, not the GPUs, limits the throughput."""
+
+    request_ms: float = Field(gt=0, le=10_000, description="host time per request in one front-end process, "
+                              "beyond tokenising its prompt (HTTP handling, scheduling hand-off, detokenising "
+                              "and streaming a chat-sized output)")
+    tokenize_tokens_per_s: float = Field(gt=0, le=1e10, description="prompt tokens one front-end process "
+                                         "tokenises per second")
+    setting: str = Field(min_length=1, description="the server option that runs more front-end processes")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the figures were measured")
+    check: Check = "S"
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -163,6 +179,9 @@ class Framework(Strict):
         default={}, description="constants that differ by memory technology (kernels tuned on GDDR cards reach "
         "a smaller fraction of HBM's bandwidth); they win over the vendor's and a release's, an architecture's "
         "wins over them")
+    front_end: FrontEnd | None = Field(
+        default=None, description="the HTTP front end's cost per request (None: not modelled; the framework's "
+        "server is not the limit, e.g. a C++ server)")
     releases: list[FrameworkRelease] = Field(
         default=[], description="releases whose kernels changed the constants, oldest first: the constants above "
         "hold before the first; a workload's framework_version picks the last release at or before it, and "
@@ -244,6 +263,19 @@ class Fp8Checkpoint(Strict):
     check: Check = "V"
 
 
+class Fp4Checkpoint(Strict):
+    """A model's published FP4 checkpoint where it leaves parts of the model in 16 bit: the weights a decode step
+    reads (and the memory the copy holds) count those parts at 2 bytes."""
+
+    repository: str = Field(min_length=3, description="the checkpoint's repository")
+    format: Literal["nvfp4", "mxfp4"]
+    keeps_16bit: list[Literal["attention", "attention_inputs", "router"]] = Field(
+        min_length=1, description="attention: every attention projection; attention_inputs: all but the output "
+        "projection; router: the MoE gate")
+    source: str = Field(min_length=3)
+    check: Check = "V"
+
+
 class ServingFile(Strict):
     schema_version: int
     default_framework: str
@@ -251,6 +283,9 @@ class ServingFile(Strict):
     fp8_checkpoints: dict[str, Fp8Checkpoint] = Field(
         default={}, description="catalog model id -> how its published FP8 checkpoint is scaled (a model served "
         "in FP8 is served from it)")
+    fp4_checkpoints: dict[str, Fp4Checkpoint] = Field(
+        default={}, description="catalog model id -> its published FP4 checkpoint's 16-bit parts (a model served "
+        "in that FP4 format is served from it)")
     frameworks: list[Framework]
     speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})

@@ -1,0 +1,55 @@
+"""Single-stream decode rows gathered from sources the project had not used (tests/data/validation/
+decode_independent.csv, rows E.. and F..; blind figures in the validation README). The file is not gated as a
+whole (its misses stay visible); these tests hold the rows a mechanism moved, and the ones it meets, each named
+with its source, so that a change that undoes the mechanism or breaks the rows it meets fails here."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def rows(kb, accuracy):
+    return {label.split()[0]: (est, got) for label, est, got in
+            accuracy.single_stream_cases(kb, accuracy.DECODE_INDEPENDENT)}
+
+
+def test_cross_node_tensor_parallel_row_stays_refused(rows):
+    """E07 (tenstorrent/tt-inference-server issue #356: DeepSeek-R1-0528 FP8, SGLang TP16 on 2 x 8 H100 over
+    InfiniBand, 23.1 ms a token) is not estimated: pricing its 122 all-reduces a token at NCCL's own small-message
+    figure (~20-25 us: NVIDIA/nccl-tests issue #150, NVIDIA/nccl issue #1453) would give 111-119 tok/s against the
+    measured 43.25, 2.6-2.7x fast (validation README), so the pin stays an input error with a layout as its hint."""
+    assert "E07" not in rows
+
+
+def test_r1_nvfp4_min_latency_reads_its_bf16_attention(rows):
+    """E01: TensorRT-LLM's 'How to get best performance on DeepSeek-R1', B200 min-latency (nvidia/DeepSeek-R1-FP4 on
+    8 x B200, TP8 EP2, MTP 3): 274.72 tok/s. Blind +58.1%; with the checkpoint's BF16 attention inputs and the
+    replicated MLA down-projections and router (NVIDIA's model cards, blog 1's precision table) +47.4%. The rest is
+    the 2025 build's per-layer kernel time (validation README), so the row is held between 1.0x and 1.5x."""
+    est, got = rows["E01"]
+    assert got == pytest.approx(274.72)
+    assert 1.0 <= est / got <= 1.5
+
+
+@pytest.mark.parametrize(("row", "published", "within"), [
+    ("F04", 137.18, 0.25),  # Qwen3-30B-A3B BF16, 1 x H20 (blind +22.0%)
+    ("F06", 71.65, 0.10),   # Qwen3-235B-A22B FP8, 4 x H20 TP4 (blind +3.6%)
+    ("E05", 298.2, 0.10),   # gpt-oss-20b MXFP4, RTX 5090, llama.cpp (Hardware Corner via smeltcore; blind -4.5%)
+    ("E04", 249.0, 0.25),   # gpt-oss-120b MXFP4, 8 x MI300X, vLLM 0.17.0 (InferenceX pull request #1092; -17.3%)
+])
+def test_rows_the_model_meets_stay_met(rows, row, published, within):
+    """F04, F06: Qwen's Speed Benchmark page for Qwen3 (H20 96GB, SGLang 0.4.6.post1, batch 1, 1-token prompt,
+    2,048 generated); E04, E05 as noted. Each within the stated share of the published figure."""
+    est, got = rows[row]
+    assert got == pytest.approx(published)
+    assert abs(est / got - 1) <= within
+
+
+def test_h20_dense_rows_are_known_fast_misses(rows):
+    """F01-F03 (the same Qwen page: Qwen3-8B BF16 81.73 and FP8 150.25, Qwen3-32B FP8 46.17 tok/s on one H20) read
+    1.5-2.2x fast: the page's runs stream weights at ~1.5-1.7 TB/s, ~40% of the H20's reported 4.0 TB/s, and no
+    source sizes that. Held as misses in the direction measured, so that a change that moves them is seen."""
+    for row in ("F01", "F02", "F03"):
+        est, got = rows[row]
+        assert 1.3 <= est / got <= 2.3, (row, est, got)
