@@ -472,7 +472,7 @@ def main() -> int:
     report("Training GPU-hours, held-out 2024-26 runs (tests/data/training_heldout.csv; set no figure)", "h",
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
-    for lo, hi in ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79)):
+    for lo, hi in ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 89)):
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
             ab = [abs(est / meas - 1) for est, meas in part]
@@ -493,7 +493,10 @@ def main() -> int:
           "  H63-H73 (MLPerf v5.1 submissions not used before: Dell, Giga Computing, NVIDIA 8-GPU and 2,560-GB200, "
           "Oracle, University of Florida) 7.7% (1.45x), H74 OLMo 2 1B +36.2%, H75 MiniCPM-2B -18.0%,\n"
           "  H76-H79 (MLPerf v5.0 Llama 3.1 405B: NVIDIA 256 / 512 GB200, CoreWeave 1,536 GB200, NVIDIA 2,432 H100) "
-          "16.5% (1.23x)")
+          "16.5% (1.23x),\n"
+          "  H80-H84 (MobileLLM 125M-1.5B on 32 A100, README days) +74..+111% (2.11x; the days imply 37-66% of the "
+          "A100's peak), H85-H89 (MLPerf v5.1 Llama 3.1 8B: NVIDIA 72 GB300, Cisco MI350X, Nebius, Supermicro) 15.5% "
+          "(1.26x)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

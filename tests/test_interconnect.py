@@ -42,10 +42,12 @@ def test_scaling_efficiency_formula():
     class T:
         value = 3.0
 
-    e = scaling_efficiency(6.0, T(), 0.5)  # backward = 4 s, half hidden: 1 s exposed
-    assert e.value == pytest.approx(6 / 7)
-    hidden = scaling_efficiency(6.0, type("T", (), {"value": 1.0})(), 0.5)
-    assert hidden.value == 1.0
+    # backward = 4 s; buckets hide all but the last (overlap = 1 - its share, 0.5 here): max(1.5, 3 - 2) exposed
+    e = scaling_efficiency(6.0, T(), 0.5)
+    assert e.value == pytest.approx(6 / 7.5)
+    # a 1% last bucket: 3 s of traffic under 4 s of backward leaves that bucket's 0.03 s
+    hidden = scaling_efficiency(6.0, T(), 0.99)
+    assert hidden.value == pytest.approx(6 / 6.03)
 
 
 def test_point_to_point_meshes_are_modelled_per_link(kb):

@@ -204,7 +204,7 @@ def test_out_of_range_and_non_finite_floats_are_input_errors(capsys, tmp_path, o
      "duplicate id 'llama-3.1-70b'"),
     ("clouds.yaml", "gpu_hour_prices:\n  - {provider: lambda, gpu: h100-80gb-sxm, usd_per_gpu_hour: .nan,"
                     " as_of: 2026-11-01, source: lambda.ai/pricing}\n", "usd_per_gpu_hour"),
-    ("runtime.yaml", "comm_overlap_fraction: {value: .nan}\n", "comm_overlap_fraction"),
+    ("runtime.yaml", "grad_bucket_bytes: {value: .nan}\n", "grad_bucket_bytes"),
 ])
 def test_an_overlay_with_a_non_finite_impossible_or_repeated_value_is_refused(capsys, tmp_path, file, body, words):
     kb = tmp_path / "kb"

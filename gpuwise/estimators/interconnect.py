@@ -232,7 +232,7 @@ def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, latenc
 def scaling_efficiency(step_compute_s: float, comm: Term, overlap: float) -> Term:
     """Fraction of ideal speed-up kept when the all-reduce is partly hidden by backward."""
     backward = step_compute_s * 2 / 3
-    exposed = max(0.0, comm.value - overlap * backward)
+    exposed = max(comm.value * (1 - overlap), comm.value - overlap * backward)  # the last bucket waits
     eff = step_compute_s / (step_compute_s + exposed) if step_compute_s > 0 else 1.0
     return Term("scaling_efficiency", eff, "",
                 formula("formula.scaling_efficiency"),

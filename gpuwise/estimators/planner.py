@@ -23,11 +23,12 @@ gradients are reduce-scattered (ZeRO-0: all-reduced) once per optimizer step and
 last micro-batch's backward; ZeRO-2 moves gradients every micro-batch and hides them behind every
 micro-batch; ZeRO-3 (FSDP FULL_SHARD) gathers the weights in every micro-batch's forward and again
 in its backward and reduce-scatters its gradients, on flat rings over all the data-parallel GPUs
-(interconnect.ring_seconds), hidden behind that micro-batch's forward and backward (up to
-runtime.yaml's comm_overlap_fraction of each). Wall time = steps x step / goodput (restarts grow
-with the GPU count). The planner chooses the fastest layout whose busiest GPU fits in the usable memory; pins
-(the user's explicit settings) restrict the search. Everything here is numbers and short
-notations; the words are the reports' business.
+(interconnect.ring_seconds), hidden behind that micro-batch's forward and backward. Buckets hide
+them: all but the last bucket of gradients (one layer's collective under ZeRO-3) is reduced while the
+backward still runs (step_time._hidden; the stack's bucket, runtime.yaml training_stacks). Wall time =
+steps x step / goodput (restarts grow with the GPU count). The planner chooses the fastest layout
+whose busiest GPU fits in the usable memory; pins (the user's explicit settings) restrict the search.
+Everything here is numbers and short notations; the words are the reports' business.
 
 Where the parts live: the job, its layouts and their GPU-independent figures in training_layout.py;
 a layout's step time on a GPU type in step_time.py; the search, the plan and its terms here.

@@ -66,7 +66,7 @@ class GpuRates:
     net_bw: float  # bytes/s per GPU across nodes
     intra_lat: float  # seconds per ring step inside a node / across nodes
     net_lat: float
-    dp_overlap: float
+    grad_bucket_bytes: float  # a data-parallel bucket when the stack names none (runtime.yaml, PyTorch DDP's)
     tp_exposed: float
     ep_exposed: float
     mem_bw: float  # bytes/s achievable (optimizer step)
@@ -133,7 +133,7 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
         us = md.us_per_token_layer
         moe_s = us.get(gpu.architecture, us.get(md.default_architecture, 0.0)) * 1e-6
     return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
-                    rt.comm_overlap_fraction.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
+                    rt.grad_bucket_bytes.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
                     rt.nvme_gb_s.value / topo.per_node,
@@ -249,9 +249,11 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     step behind the last micro-batch's backward; ZeRO-1 reduce-scatters gradients and all-gathers
     weights once per step; ZeRO-2 reduce-scatters gradients every micro-batch. ZeRO-3 / FSDP
     FULL_SHARD, every micro-batch: weights all-gathered layer by layer in the forward pass (hidden
-    behind the forward's compute, up to the overlap fraction) and again in the backward pass with
-    the gradients reduce-scattered (hidden behind the backward's, recomputation included), each a
-    flat ring over all the data-parallel GPUs (interconnect.ring_seconds)."""
+    behind the forward's compute) and again in the backward pass with the gradients reduce-scattered
+    (hidden behind the backward's, recomputation included), each a flat ring over all the
+    data-parallel GPUs (interconnect.ring_seconds). What hides them is bucketing (:func:`_hidden`):
+    a bucket is reduced while the backward computes the next one, so all but the last bucket (a
+    layer's collective under ZeRO-3) can hide, once the first bucket's gradients are ready."""
     lay, per_node = st.layout, g.topo.fabric
     if lay.dp <= 1:
         return 0.0, 0.0
@@ -260,9 +262,10 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     local_e = min(dpe, max(1, per_node // (etp * lay.ep)))
     if lay.zero >= 3:
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
-        exposed = (max(0.0, gather - g.dp_overlap * forward)
-                   + max(0.0, gather + scatter - g.dp_overlap * (micro - forward)))
+        b = 1 / math.ceil(tj.shape.layers / lay.pp)  # one collective per layer
+        exposed = _hidden(gather, forward, b) + _hidden(gather + scatter, micro - forward, b)
         return lay.grad_accum * (2 * gather + scatter), lay.grad_accum * exposed
+    b = bucket_share(tj, st, g)
     g_ar = _allreduce(g, st.grad_dense, lay.dp, local) + _allreduce(g, st.grad_expert, dpe, local_e)
     if lay.zero == 0 or tj.method != "full":
         traffic, window = g_ar, compute / lay.grad_accum * 2 / 3
@@ -277,11 +280,36 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
         gather = 0.5 * w_ar
         if tj.stack_gathers_ahead:  # the weights' all-gather hides behind the next forward, with the gradients
             window = min(compute, window + ahead * 2 / 3)
-            return grads + gather, max(0.0, grads + gather - g.dp_overlap * window)
+            return grads + gather, _hidden(grads + gather, window, b)
         window = min(compute, window + ahead * 2 / 3)  # the gradients' share of it: the backward passes
         # the all-gather of the updated weights runs after the optimizer step, before any forward: exposed
-        return grads + gather, gather + max(0.0, grads - g.dp_overlap * window)
-    return traffic, max(0.0, traffic - g.dp_overlap * window)
+        return grads + gather, gather + _hidden(grads, window, b)
+    return traffic, _hidden(traffic, window, b)
+
+
+def bucket_share(tj: TrainingJob, st: Static, g: GpuRates) -> float:
+    """The last (and first) gradient bucket's share of the gradients a GPU reduces: the stack's bucket
+    (runtime.yaml training_stacks grad_bucket_params, at least grad_bucket_params_per_rank x data-parallel
+    ranks: Megatron-Core's), else PyTorch DDP's (runtime.yaml grad_bucket_bytes), over the GPU's gradient
+    bytes; 1 when one bucket holds them all."""
+    params, per_rank = tj.stack_grad_bucket
+    if tj.method != "full":  # adapters: a DDP-style bucket of their fp32 gradients
+        params = per_rank = 0.0
+    bucket = (max(params, per_rank * st.layout.dp) * st.grad_bytes_per_param if params or per_rank
+              else g.grad_bucket_bytes)
+    grads = st.grad_dense + st.grad_expert
+    return min(1.0, bucket / grads) if grads > 0 else 1.0
+
+
+def _hidden(traffic: float, window: float, b: float) -> float:
+    """Exposed seconds of ``traffic`` cut into buckets, the last holding share ``b`` of it, reduced while
+    ``window`` seconds of compute run (PyTorch DDP's Reducer and Megatron-Core's overlap_grad_reduce launch a
+    bucket's reduction as soon as its gradients are final: Li et al. 2020, 'PyTorch Distributed', VLDB, section
+    3.2.3; megatron/core/distributed/param_and_grad_buffer.py). The first bucket fills over share ``b`` of the
+    window before anything is sent, and the last bucket's reduction starts when compute ends: at least ``b`` of
+    the traffic is exposed, and at most (1 - b) of the window hides the rest. The contention of the two for the
+    GPU (NCCL's kernels hold SMs while they run) is not counted: no published figure sizes it in general."""
+    return max(traffic * b, traffic - window * (1 - b))
 
 
 def _chunk_window(tj: TrainingJob, lay: Layout, micro: float) -> float:
@@ -369,7 +397,8 @@ def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> DpTr
             forward_s=forward, weight_bytes=weights, gradient_bytes=st.grad_dense + st.grad_expert, dp=lay.dp,
             gpus_per_node=local, bytes_per_gpu=(lay.dp - 1) / lay.dp * weights,
             network_bytes_per_gpu=(lay.dp - 1) / lay.dp * weights / local if lay.dp > local else 0.0)
-    return DpTraffic(traffic, traffic - exposed, exposed, g.dp_overlap, zero3)
+    overlap = 1 - (1 / math.ceil(tj.shape.layers / lay.pp) if lay.zero >= 3 else bucket_share(tj, st, g))
+    return DpTraffic(traffic, traffic - exposed, exposed, overlap, zero3)
 
 
 def _ring(g: GpuRates, nbytes: float, n: int, local: int, steps: int) -> float:

@@ -111,6 +111,8 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_gathers_ahead=stack_spec(job).gathers_ahead,
                        stack_tp_overlap=0.0 if fp4 else stack_spec(job).tp_comm_overlap,
                        stack_te=stack_spec(job).transformer_engine,
+                       stack_grad_bucket=(stack_spec(job).grad_bucket_params,
+                                          stack_spec(job).grad_bucket_params_per_rank),
                        fp4_gemms=w.precision == "fp4" and w.method == "full",
                        stack_reference=stack_reference(job.kb))
     tj.batch_given = why is None

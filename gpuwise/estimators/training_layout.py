@@ -148,6 +148,9 @@ class TrainingJob:
     # the stack's layers are Megatron-Core's with Transformer Engine: Megatron's memory layout at every layout
     # and FP8 copies of the GEMM inputs under FP8 (runtime.yaml training_stacks transformer_engine)
     stack_te: bool = False
+    # the stack's gradient bucket: (parameters, parameters per data-parallel rank); (0, 0): runtime.yaml
+    # grad_bucket_bytes, PyTorch DDP's 25 MiB
+    stack_grad_bucket: tuple[float, float] = (0.0, 0.0)
     # FP4 training (NVFP4 / MXFP4): GEMMs at the FP4 rate; memory is counted as under FP8 (16-bit weights, FP32
     # main copies, low-precision copies of the GEMM inputs)
     fp4_gemms: bool = False
@@ -235,6 +238,7 @@ class Static:
     opt_params: float  # parameters whose optimizer step this GPU runs
     trainable: float
     ckpt: bool = False
+    grad_bytes_per_param: float = 4.0  # of the gradients the data-parallel GPUs reduce
 
 
 def figures(tj: TrainingJob, lay: Layout) -> Static:
@@ -288,6 +292,6 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
         opt_params = (dense / dpc + expert / edp) if not lora else opt_params / dpc
     st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
                 grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,
-                lay.checkpointing)
+                lay.checkpointing, 4.0 if lora else gb)
     tj.memo[key] = st
     return st

@@ -199,6 +199,12 @@ class StackSpeed(Strict):
         default=0.0, ge=0, lt=1, description="share of the tensor-parallel collectives the stack hides behind the "
         "GEMMs they feed, where the TP group stays inside one NVLink domain (Transformer Engine's userbuffers need "
         "it); 0: the collectives sit on the critical path (runtime.yaml training.tp_comm_overlap)")
+    grad_bucket_params: float = Field(
+        default=0.0, ge=0, description="parameters per gradient bucket of the stack's data-parallel reduction (0: "
+        "runtime.yaml grad_bucket_bytes, PyTorch DDP's); the backward hides all but the last bucket's reduction")
+    grad_bucket_params_per_rank: float = Field(
+        default=0.0, ge=0, description="and at least this many parameters per data-parallel rank in a bucket "
+        "(Megatron-Core grows its buckets with the data-parallel size)")
     transformer_engine: bool = Field(
         default=False, description="the stack's layers are Megatron-Core's with Transformer Engine: memory is held "
         "as Megatron lays it out at any layout (bf16 weights, fp32 main gradients, the layer's saved tensors as "
@@ -218,7 +224,9 @@ class RuntimeFile(Strict):
     prefill_mfu: Fraction
     cuda_context_bytes: _within(NonNegative, 0, 16 * GIB)
     allocator_overhead_fraction: Share
-    comm_overlap_fraction: Share
+    grad_bucket_bytes: _within(Positive, 1e5, 1e11) = Field(
+        description="bytes of gradients a data-parallel stack reduces in one bucket when it names none (PyTorch DDP's "
+        "bucket_cap_mb): the backward hides every bucket's reduction but the last (step_time._hidden)")
     link_efficiency: Fraction
     host_memory_gb_s: _within(Positive, 1, 10_000)
     nvme_gb_s: _within(Positive, 0.01, 1_000)
