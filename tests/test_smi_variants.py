@@ -192,6 +192,22 @@ def test_a_lost_gpu_line_saved_by_windows_powershell_is_read() -> None:
                                                                   ("0000:44:00.0", "Unknown Error")]
 
 
+# ----------------------------------------------------------------------------- one flag under two names
+T4 = "telegraf_tesla-t4.xml"
+
+
+@pytest.mark.parametrize("retirement, blacklist, pending", [
+    ("No", "No", False), ("Yes", "No", True), ("No", "Yes", True), ("N/A", "Yes", True), ("N/A", "N/A", None),
+])
+def test_a_page_pending_under_either_name_is_pending(retirement: str, blacklist: str, pending) -> None:
+    """telegraf's Tesla T4 report (driver 515) writes the pending page flag twice, as
+    ``pending_blacklist`` (its older name) and ``pending_retirement``. Only the second was read
+    when it was known, so a copy whose ``pending_blacklist`` said Yes next to a No was approved."""
+    text = derive(T4, [(r"<pending_blacklist>No", f"<pending_blacklist>{blacklist}"),
+                       (r"<pending_retirement>No", f"<pending_retirement>{retirement}")])
+    assert parse_nvidia_smi_xml(text.encode()).gpus[0].retired_pages_pending is pending
+
+
 # ----------------------------------------------------------------------------- the variants folder
 VARIANTS = DATA / "variants"
 VARIANT_CASES = yaml.safe_load((VARIANTS / "variants.yaml").read_text(encoding="utf-8"))
@@ -211,7 +227,7 @@ def test_each_variant_of_a_real_report_is_concluded_as_written(tmp_path: Path, c
     one-card used purchase; its used-card warnings and blockers, and the verdict they make, are
     the ones variants.yaml gives, or the file is refused in one line naming it."""
     (tmp_path / "card.xml").write_bytes((VARIANTS / case["file"]).read_bytes())
-    card = {"nvidia_smi": "card.xml", "manufactured": "2023-01", "purchased": "2026-06"}
+    card = {"nvidia_smi": "card.xml", "manufactured": case.get("manufactured", "2023-01"), "purchased": "2026-06"}
     if case.get("serial"):
         card["serial"] = case["serial"]
     doc = {"workload": {"task": "inference", "model": "llama-3.1-8b"}, "hardware": {"gpu": case["gpu"], "count": 1},

@@ -119,6 +119,12 @@ def _gpu_thresholds(temp: ET.Element | None) -> dict[str, int | None]:
     return {"gpu_shutdown_temp_c": shutdown, "gpu_slowdown_temp_c": slowdown, "gpu_max_operating_temp_c": max_op}
 
 
+def _any_yes(*flags: bool | None) -> bool | None:
+    """True when any flag is True, False when none is and one is False, None when none is known."""
+    known = [f for f in flags if f is not None]
+    return any(known) if known else None
+
+
 def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
     """(correctable, uncorrectable) from a ``<volatile>`` or ``<aggregate>`` block, any format."""
     if block is None:
@@ -244,9 +250,10 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
     vol_sbe, vol_dbe = _largest(vol_sbe, mig_sbe), _largest(vol_dbe, mig_dbe)
     agg_sbe, agg_dbe = _ecc_counts(errors.find("aggregate") if errors is not None else None)
     retired = gpu.find("retired_pages")
-    pending_retire = _flag(retired, "pending_retirement")
-    if pending_retire is None:
-        pending_retire = _flag(retired, "pending_blacklist")
+    # newer drivers write one flag under both names (pending_blacklist is the older: the 510 and 515
+    # reports in tests/data hold both); a report in which either says Yes has a page waiting: read as
+    # pending_retirement alone, a Yes in pending_blacklist next to a No was approved
+    pending_retire = _any_yes(_flag(retired, "pending_retirement"), _flag(retired, "pending_blacklist"))
     remap = gpu.find("remapped_rows")
     histogram = remap.find("row_remapper_histogram") if remap is not None else None
     banks = {k: _count(histogram, f"row_remapper_histogram_{k}", "bank(s)")
