@@ -208,6 +208,22 @@ def test_a_page_pending_under_either_name_is_pending(retirement: str, blacklist:
     assert parse_nvidia_smi_xml(text.encode()).gpus[0].retired_pages_pending is pending
 
 
+@pytest.mark.parametrize("base, edits, gpu, said", [
+    # derived_a10g_remap-failure.xml: remapped_row_corr 5 + remapped_row_unc 3 = 8 rows; its retired pages are N/A
+    ("derived_a10g_remap-failure.xml", [], "a10g", "card 1: 8 retired pages or remapped rows"),
+    # the T4 with 4 pages retired for single-bit errors (0 for double-bit); its remapped rows are N/A
+    (T4, [(r"<retired_count>0", "<retired_count>4")], "t4", "card 1: 4 retired pages or remapped rows"),
+])
+def test_memory_repairs_are_said_without_the_unknown_other_count(tmp_path: Path, base: str, edits: list,
+                                                                    gpu: str, said: str) -> None:
+    """A card repairs its memory by retiring pages (up to Turing) or remapping rows (Ampere on), and
+    reports the other as N/A: the finding said '-1 retired pages / 8 remapped rows'."""
+    used_findings(tmp_path, derive(base, edits), gpu, made="2022-06")
+    r = audit(str(tmp_path / "proposal.yaml"))
+    message = next(f.message for f in r.findings if f.rule == "USED-RETIRED-MEMORY")
+    assert message.startswith(said) and "-1" not in message, message
+
+
 # ----------------------------------------------------------------------------- the variants folder
 VARIANTS = DATA / "variants"
 VARIANT_CASES = yaml.safe_load((VARIANTS / "variants.yaml").read_text(encoding="utf-8"))
