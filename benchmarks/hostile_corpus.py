@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus of round 9 (issue 26 item 5): 344 cases over every command and file the contract
+"""The hostile corpus of rounds 9 and 10 (issue 26 item 5): 344 cases (round ten's in hostile_round10.py) over every command and file the contract
 defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
@@ -12,6 +12,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
+    python benchmarks/hostile_corpus.py round10    # only round ten's
 
 Exit status 1 when a case fails.
 """
@@ -45,9 +46,10 @@ CSV = "gpu,gpus,price\nH100 80GB SXM,8,20\n"
 CASES: list = []
 
 
-def case(name, files, argv, expect="bad", has=(), lacks=(), check=None, real=False, env=None, stdin=""):
+def case(name, files, argv, expect="bad", has=(), lacks=(), check=None, real=False, env=None, stdin="", prep=None,
+         cwd=None):
     CASES.append(dict(name=name, files=files, argv=argv, expect=expect, has=has, lacks=lacks, check=check,
-                      real=real, env=env, stdin=stdin))
+                      real=real, env=env, stdin=stdin, prep=prep, cwd=cwd))
 
 
 import yaml as _y  # noqa: E402
@@ -651,6 +653,18 @@ for name, text, has in [
     case(name, {"plan.yaml": text}, ["plan", "plan.yaml"], has=has)
 
 
+# ---------------------------------------------------------------- round ten (benchmarks/hostile_round10.py)
+from benchmarks import hostile_round10  # noqa: E402
+
+
+def _case10(*a, **k):
+    case(*a, **k)
+    CASES[-1]["round"] = 10
+
+
+hostile_round10.add(_case10, dict(globals()))
+
+
 # ---------------------------------------------------------------- runner
 def make(tmp: Path, files: dict) -> None:
     for rel, body in files.items():
@@ -660,6 +674,11 @@ def make(tmp: Path, files: dict) -> None:
             os.mkfifo(p)
         elif isinstance(body, tuple) and body[0] == "LINK":
             os.symlink(body[1], p)
+        elif isinstance(body, tuple) and body[0] == "DIR":
+            p.mkdir()
+        elif isinstance(body, tuple) and body[0] == "SPARSE":
+            with open(p, "wb") as fh:
+                fh.truncate(body[1])
         elif isinstance(body, tuple) and body[0] == "HARD":
             os.link(tmp / body[1], p)
         elif isinstance(body, tuple) and body[0] == "MODE":
@@ -676,14 +695,22 @@ class Res:
         self.returncode, self.stdout, self.stderr, self.cwd = rc, out, err, cwd
 
 
-def run_real(argv, env, tmp):
+def run_real(argv, env, tmp, prep=None, cwd=None):
     e = dict(os.environ)
     e["PYTHONPATH"] = str(ROOT)
     for k, v in (env or {}).items():
         if v is None:
             e.pop(k, None)
         else:
-            e[k] = v
+            e[k] = v.replace("{tmp}", str(tmp))
+    argv = [a.replace("{tmp}", str(tmp)) for a in argv]
+    if prep and prep[0] == "CACHE":
+        hostile_round10.damage_cache(tmp, prep[1], e)
+    if argv[0] == "PTY":
+        return hostile_round10.run_pty(argv[1:], e, cwd or tmp, Res)
+    if cwd:
+        p = subprocess.run([sys.executable, "-m", "gpuwise", *argv], capture_output=True, cwd=cwd, env=e, timeout=120)
+        return Res(p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), tmp)
     cmd = [sys.executable, "-m", "gpuwise"]
     if argv[0] == "PIPE":
         p = subprocess.run(["bash", "-c", f"{sys.executable} -m gpuwise {' '.join(argv[1:])} | head -c1 >/dev/null; "
@@ -729,17 +756,17 @@ def judge(c, r) -> tuple[str, str]:
 
 
 def main() -> None:
-    want = sys.argv[1] if len(sys.argv) > 1 else ""
+    wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if want not in c["name"]:
+        if not any(w in c["name"] or (w == "round10" and c.get("round") == 10) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
             make(tmp, c["files"])
             t = time.time()
             if c["real"]:
-                r = run_real(c["argv"], c["env"], tmp)
+                r = run_real(c["argv"], c["env"], tmp, c["prep"], c["cwd"])
             else:
                 r = gpuwise(*c["argv"], cwd=tmp, stdin=c["stdin"])
                 r.cwd = tmp

@@ -116,6 +116,38 @@ def _stamp_dir(path: str, prefix: str, parts: list[str]) -> None:
                 parts.append(f"{prefix}{name}:{st.st_size}:{st.st_mtime_ns}")
 
 
+MAX_ENTRY_BYTES = 64 * 2**20
+"""The largest entry read back (the largest written is about 1 MB, a pydantic schema)."""
+
+
+def read_entry(path: str | os.PathLike[str]) -> bytes | None:
+    """An entry's bytes, or ``None`` when it is not a regular file of at most ``MAX_ENTRY_BYTES``
+    or cannot be read. Opened without following a link and without blocking, and checked on the
+    open descriptor: an entry that was a FIFO hung every run, one linked to /dev/zero read without
+    end."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
+            return None
+        chunks, left = [], MAX_ENTRY_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return None if left <= 0 else b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def get(kind: str, digest: str | None) -> Any | None:
     if digest is None or not enabled():
         return None
@@ -124,12 +156,16 @@ def get(kind: str, digest: str | None) -> Any | None:
     d = directory()
     if d is None or not _private(d):
         return None
-    path = d / f"{kind}-{digest}.pickle"
-    try:
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:  # missing, corrupt, truncated, from another version: rebuild
+    data = read_entry(d / f"{kind}-{digest}.pickle")
+    if data is None:
         return None
+    try:
+        got_kind, got_digest, value = pickle.loads(data)
+    except Exception:  # corrupt, truncated, from another version: rebuild
+        return None
+    # an entry carries its own key: another entry's bytes under this name (two swapped) unpickled
+    # fine and served one model's schema as another's ('workload: unknown key' for a good file)
+    return value if (got_kind, got_digest) == (kind, digest) else None
 
 
 def put(kind: str, digest: str | None, value: Any, keep: int = MAX_ENTRIES) -> None:
@@ -139,8 +175,8 @@ def put(kind: str, digest: str | None, value: Any, keep: int = MAX_ENTRIES) -> N
         return
     import pickle
 
-    _store(kind, f"{kind}-{digest}.pickle", lambda fh: pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL),
-           keep)
+    _store(kind, f"{kind}-{digest}.pickle",
+           lambda fh: pickle.dump((kind, digest, value), fh, protocol=pickle.HIGHEST_PROTOCOL), keep)
 
 
 def load_marshalled(name: str) -> Any | None:
@@ -153,10 +189,10 @@ def load_marshalled(name: str) -> Any | None:
         return None
     import marshal
 
+    data = read_entry(d / name)
     try:
-        with open(d / name, "rb") as fh:
-            return marshal.loads(fh.read())
-    except Exception:  # missing, truncated, from another build: the caller compiles afresh
+        return None if data is None else marshal.loads(data)
+    except Exception:  # truncated, from another build: the caller compiles afresh
         return None
 
 
@@ -246,8 +282,10 @@ def templates() -> Any | None:
             try:
                 if d is None or not _private(d):
                     raise OSError("no private cache directory")
-                with open(d / self._name(bucket), "rb") as fh:
-                    bucket.bytecode_from_string(fh.read())
+                data = read_entry(d / self._name(bucket))
+                if data is None:
+                    raise OSError("no usable entry")
+                bucket.bytecode_from_string(data)
             except Exception:  # missing, unreadable, truncated, corrupt: compiled afresh
                 bucket.reset()
 

@@ -154,6 +154,20 @@ class EngineError(GpuwiseError):
 MAX_MESSAGE = 2000
 
 
+def field_path(loc: Any, name: Any = str) -> str:
+    """A field's place in a file as every error names it: keys joined by dots, list positions in
+    brackets (``owned[0].count``, ``used_cards[0].nvidia_smi``), as the knowledge loader and the
+    seller-report checks write it; pydantic's ``owned.0.count`` was a second notation. ``name``
+    words a key (clipped, say)."""
+    out = ""
+    for p in loc:
+        if isinstance(p, int) and not isinstance(p, bool):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + name(p)
+    return out
+
+
 def one_line(text: str) -> str:
     """One printable line, whatever a hostile file or path put in the message: whitespace (every
     line break included) collapsed, other control characters escaped (no terminal escapes reach the

@@ -169,10 +169,10 @@ def test_a_serial_that_is_not_in_the_report_is_a_finding(tmp_path):
 
 
 @pytest.mark.parametrize("card, field, words", [
-    ({"manufactured": "2024-01", "purchased": "2023-06"}, "used_cards.0", "before it was manufactured"),
-    ({"manufactured": "2024-01", "purchased": "2099-01"}, "used_cards.0", "in the future"),
+    ({"manufactured": "2024-01", "purchased": "2023-06"}, "used_cards[0]", "before it was manufactured"),
+    ({"manufactured": "2024-01", "purchased": "2099-01"}, "used_cards[0]", "in the future"),
     ({"manufactured": "2015-03", "purchased": "2020-01"}, "used_cards[0].manufactured", "launched (2016)"),
-    ({"fan_speed_percent": [40, 900]}, "used_cards.0.fan_speed_percent", "0 to 100"),
+    ({"fan_speed_percent": [40, 900]}, "used_cards[0].fan_speed_percent", "0 to 100"),
 ])
 def test_impossible_used_card_facts_are_input_errors(tmp_path, card, field, words):
     with pytest.raises(UserError) as err:

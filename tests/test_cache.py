@@ -78,7 +78,7 @@ def test_a_corrupt_or_unreadable_entry_is_rebuilt(cache_dir, monkeypatch):
         entry.write_bytes(junk)
         monkeypatch.setattr(knowledge, "_CACHE", {})
         assert "h100-80gb-sxm" in knowledge.load().gpus
-    assert pickle.loads(entry.read_bytes()).gpus  # rewritten whole
+    assert pickle.loads(entry.read_bytes())[2].gpus  # rewritten whole, under its own key
 
 
 def test_no_cache_means_no_files(cache_dir, monkeypatch):

@@ -102,7 +102,7 @@ rules:
 """
 
 FILES: dict[str, str] = {
-    "k1/policy.yaml": "schema_version: 3\nbogus: 1\n",
+    "k1/policy.yaml": "schema_version: 1\nbogus: 1\n",
     "r1/a.yaml": RULE.format(field="cuont", op=">"),
     "r2/a.yaml": RULE.format(field="count", op="~"),
     "r3/a.yaml": "schema_version: 1\nrules: []\n",
@@ -127,10 +127,10 @@ COMMANDS = [
      "(use one of ==, !=, <, <=, >, >=, in)", "运算符“~”未知"),
     (["recommend", "q.yaml", "--rules", "r3"], "gpuwise: r3/a.yaml: ruleset: Field required",
      "ruleset: 缺少必填字段"),
-    (["plan", "plan.yaml"], "gpuwise: plan.yaml: workloads.0: an inference workload is a service: give cadence "
+    (["plan", "plan.yaml"], "gpuwise: plan.yaml: workloads[0]: an inference workload is a service: give cadence "
      "continuous: true", "推理工作负载是持续服务：请给出 cadence continuous: true"),  # the workload is not quoted back
     (["recommend", "ctx.yaml"], None, "context_len 100 不等于 prompt_tokens + output_tokens（100 + 100 = 200）"),
-    (["audit", "used.yaml"], None, "used_cards.0: manufactured 2099-01 在未来（今天是"),
+    (["audit", "used.yaml"], None, "used_cards[0]: manufactured 2099-01 在未来（今天是"),
     (["prices", "import", "cat.csv", "-o", "out"], "gpuwise: cat.csv: not a price catalog: the header lacks gpus "
      "(read as the gpuwise layout) (did you mean 'gpu' for 'gpus'?)",
      "不是价目表：表头缺少 gpus（按 gpuwise 格式读取）（'gpus' 是不是应为 'gpu'？）"),

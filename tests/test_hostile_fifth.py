@@ -426,8 +426,8 @@ def _mining(tmp_path: Path, old: str, new: str) -> Path:
     ('serial: "1324620054321"', 'serial: " 1324620012345"',
      "used_cards[1] has the serial 1324620012345 of used_cards[0]"),  # a space before is the same card
     ("nvidia_smi: nvidia-smi/rtx3080-like-degraded.xml", "nvidia_smi: ''",
-     "used_cards.0.nvidia_smi: String should have at least 1 character"),
-    ('serial: "1324620012345"', 'serial: ""', "used_cards.0.serial: String should have at least 1 character"),
+     "used_cards[0].nvidia_smi: String should have at least 1 character"),
+    ('serial: "1324620012345"', 'serial: ""', "used_cards[0].serial: String should have at least 1 character"),
 ])
 def test_a_card_listed_twice_or_an_empty_report_name_is_refused(tmp_path: Path, old: str, new: str, words: str) -> None:
     """Two cards with one board serial were judged as two cards (exit 1, no word of it); an empty

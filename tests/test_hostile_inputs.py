@@ -143,7 +143,8 @@ def dump(doc: Any) -> bytes:
 
 
 def dotted(path: tuple[Any, ...]) -> str:
-    return ".".join(str(p) for p in path)
+    """How an error names a field: keys by dots, list positions in brackets (``used_cards[0].serial``)."""
+    return "".join(f"[{p}]" if isinstance(p, int) else ("." if i else "") + str(p) for i, p in enumerate(path))
 
 
 def set_at(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
@@ -356,7 +357,7 @@ def test_an_impossible_date_is_a_yaml_error_not_a_crash(capsys, tmp_path, value)
 @pytest.mark.parametrize("month", ["2020-13", "2020-00", "2021-02-30", "0000-01"])
 def test_a_used_card_month_that_does_not_exist_is_refused(capsys, tmp_path, month):
     doc = set_at(PROPOSAL, ("used_cards", 0, "manufactured"), month)
-    run_bytes(capsys, tmp_path, dump(doc), "proposal", field="used_cards.0.manufactured")
+    run_bytes(capsys, tmp_path, dump(doc), "proposal", field="used_cards[0].manufactured")
 
 
 # ----------------------------------------------------------------------------- bytes that are no YAML text

@@ -310,8 +310,8 @@ def test_json_to_an_ascii_terminal_needs_no_note() -> None:
 
 @pytest.mark.parametrize("card, said", [
     ("{serial: '1', fan_speed_percent: [-5, 30]}",
-     "used_cards.0.fan_speed_percent: samples must be numbers from 0 to 100 percent (got -5)\n"),
-    ("{serial: '1', manufactured: 2030-01}", "used_cards.0: manufactured 2030-01 is in the future (today is "),
+     "used_cards[0].fan_speed_percent: samples must be numbers from 0 to 100 percent (got -5)\n"),
+    ("{serial: '1', manufactured: 2030-01}", "used_cards[0]: manufactured 2030-01 is in the future (today is "),
 ])
 def test_a_validators_own_complaint_is_not_followed_by_the_section_it_judged(tmp_path: Path, card: str,
                                                                              said: str) -> None:

@@ -100,11 +100,11 @@ def test_a_proposal_list_and_a_plan_count_refuse_them_too(tmp_path: Path) -> Non
     shutil.copytree(EX / "nvidia-smi", tmp_path / "nvidia-smi")
     text = (EX / "proposal-used-3090-mining.yaml").read_text().replace("[30, 85, 40, 90]", "[30, 0x55, 40, 90]")
     (tmp_path / "p.yaml").write_text(text)
-    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "p.yaml: used_cards.0.fan_speed_percent: ",
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "p.yaml: used_cards[0].fan_speed_percent: ",
              "'0x55' is a hexadecimal number (85 in decimal)")
     plan = (EX / "plan-team-4090.yaml").read_text().replace("count: 8", "count: '８'")
     (tmp_path / "plan.yaml").write_text(plan)
-    one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "plan.yaml: owned.0.count: ",
+    one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "plan.yaml: owned[0].count: ",
              "'８' has digits other than 0-9 (U+FF18 FULLWIDTH DIGIT EIGHT): write 8")
 
 

@@ -209,7 +209,7 @@ def test_malformed_plan_is_exit_2_with_one_line(tmp_path):
     assert not (tmp_path / "out.html").exists()
     bad.write_text(EXAMPLE.read_text().replace("cadence: {per_month: 2}", "cadence: {per_month: 2, at_month: 3}"))
     p = _cli_here(str(bad))
-    assert p.returncode == 2 and "workloads.0.cadence" in p.stderr and "exactly one of" in p.stderr
+    assert p.returncode == 2 and "workloads[0].cadence" in p.stderr and "exactly one of" in p.stderr
 
 
 def test_an_inference_workload_must_be_continuous():

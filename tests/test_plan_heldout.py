@@ -106,11 +106,11 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(("text", "names"), [
     ("horizon_months: twelve\nworkloads: []\n", ["horizon_months"]),
     ("horizon_months: 12\nworkloads:\n  - name: a\n    workload: {task: finetune, params_b: 1}\n"
-     "    cadence: {per_month: 2, at_month: 3}\n", ["workloads.0.cadence", "exactly one"]),
+     "    cadence: {per_month: 2, at_month: 3}\n", ["workloads[0].cadence", "exactly one"]),
     ("horizon_months: 12\nowned:\n  - {gpu: RTX 4090, count: 8, hosting: garage}\nworkloads:\n  - name: a\n"
-     "    workload: {task: finetune, params_b: 1}\n    cadence: {per_month: 1}\n", ["owned.0.hosting", "garage"]),
+     "    workload: {task: finetune, params_b: 1}\n    cadence: {per_month: 1}\n", ["owned[0].hosting", "garage"]),
     ("horizon_months: 12\nworkloads:\n  - name: a\n    workload: {task: inference, params_b: 1}\n"
-     "    cadence: {per_month: 1}\n", ["workloads.0", "continuous"]),
+     "    cadence: {per_month: 1}\n", ["workloads[0]", "continuous"]),
     ("horizon_months: 12\nworkloads:\n  - name: a\n    workload: {task: finetune, params_b: 1}\n"
      "    cadence: {per_month: 1}\nconstraints: {budget_per_quarter_usd: '$5000', currency: CNY}\n",
      ["USD", "CNY"]),

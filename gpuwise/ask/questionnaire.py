@@ -103,6 +103,14 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
 
     def body() -> int:
         nonlocal plan, existing
+        if report_path:  # -o onto the answers or an overlay file would replace what the run reads
+            from types import SimpleNamespace
+
+            from ..render.output import check_target
+            from ..run_files import read_by_run
+
+            check_target(report_path, protect=read_by_run(SimpleNamespace(knowledge=knowledge), [str(path)],
+                                                          cards=False))
         try:
             if not (path.is_file() and is_plan_file(path)):
                 session, notes = _start(qn, path, knowledge, lang, currency)

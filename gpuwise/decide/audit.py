@@ -255,7 +255,7 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
         "app_clocks_off_mhz": _known(ic.app_clocks_off_mhz(r)),
         "throttle_reasons": ", ".join(reasons), "throttling": bool(reasons),
         **{field: reason in reasons for reason, field in _SLOWDOWNS.items()},
-        "vbios": r.vbios_version or "", "product_name": r.product_name or "",
+        "vbios": r.vbios_version or "", "product_name": _clipped(r.product_name or ""),
         "product_matches": _product_matches(r.product_name, gpu.id, claimed_names, kb),
         "memory_mib": _known(r.memory_total_mib), "claimed_memory_mib": round(gpu.memory.gb * 1024),
         "memory_ratio": round(ratio, 4) if ratio is not None else -1.0,
@@ -311,6 +311,11 @@ def _exact_gpu(product: str, kb: Any) -> str | None:
             _EXACT.clear()
         got = _EXACT[(id(kb), product)] = (kb, r.id if r is not None and r.note is None else None)
     return got[1]
+
+
+def _clipped(text: str, limit: int = 80) -> str:
+    """A seller's text as a message quotes it: a 100,000-letter product name filled the report."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _product_matches(product: str | None, gpu_id: str, claimed_names: list[str], kb: Any) -> int:

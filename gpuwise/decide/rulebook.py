@@ -46,7 +46,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..cache import Memo
-from ..errors import N_, RuleError, Said, Term, either
+from ..errors import N_, RuleError, Said, Term, either, field_path
 from ..frozen import record
 from ..paths import dir_stamp, rules_dir
 from ..results import STAGES, STEPS, Severity, Stage, Step, Topic
@@ -643,13 +643,14 @@ def _check_rulefile(data: Any, path: Path, policy: dict[str, Any]) -> RuleFile:
         # a misspelt key is also a missing one ('stepp' given, 'step' missing): the misspelling is the news
         err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc = list(err["loc"])
-        label = ".".join(str(p) for p in loc) or "(top level)"
+        label = field_path(loc) or "(top level)"
         if len(loc) >= 2 and loc[0] == "rules" and isinstance(loc[1], int):
             with contextlib.suppress(IndexError, AttributeError, KeyError, TypeError):
                 rule_id = data["rules"][loc[1]].get("id", "#" + str(loc[1]))
                 if not isinstance(rule_id, str) or len(rule_id) > 64:  # a 100,000-letter id made a 100 KB line
                     rule_id = "#" + str(loc[1])
-                label = f"rule {rule_id}" + ("." + ".".join(str(p) for p in loc[2:]) if loc[2:] else "")
+                rest = field_path(loc[2:])
+                label = f"rule {rule_id}" + ("" if not rest else rest if rest[0] == "[" else "." + rest)
         complaint = _complaint(err)
         close = _close_key(loc) if err["type"] == "extra_forbidden" else None
         if close:

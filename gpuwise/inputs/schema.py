@@ -20,7 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
-from ..errors import N_, Said, UserError, either
+from ..errors import N_, Said, UserError, either, field_path
 from .notation import Meant
 from .requirements import (  # noqa: F401
     CURRENCY_FIELDS,
@@ -127,7 +127,7 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     errors = [errors[first], *errors[:first], *errors[first + 1:]]
     err = errors[0]
     loc = _field_loc(model, tuple(err["loc"]))
-    field = ".".join(_short(p) if not isinstance(p, str) else _clip(p) for p in loc) if loc else "(top level)"
+    field = field_path(loc, lambda p: _clip(p) if isinstance(p, str) else _short(p)) or "(top level)"
     bases = [_field_loc(model, tuple(e["loc"])) for e in errors]
     alternatives = [e["msg"] for e, b in zip(errors[1:], bases[1:], strict=True) if b == loc]  # the other union members
     msg = "; or ".join([err["msg"], *alternatives]).replace("Value error, ", "")

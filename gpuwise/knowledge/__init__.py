@@ -442,7 +442,17 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
     without the ``policy:`` level (``memory_headroom_fraction: 0.5``). Unknown names are refused
     with a close match; values outside a policy's ``min``/``max`` are refused."""
     from ..inputs.notation import number_text
+    from . import schema as S
+
     body = extra.get("policy", extra) if isinstance(extra.get("policy"), dict) else extra
+    for holder in (extra, body):  # the short form skipped the version: 'schema_version: 99' was read as 1
+        version = holder.get("schema_version", S.SCHEMA_VERSION)
+        if isinstance(version, str) and _quoted_number(version) == S.SCHEMA_VERSION:
+            version = S.SCHEMA_VERSION
+        if version != S.SCHEMA_VERSION or isinstance(version, bool):
+            raise KnowledgeError(
+                N_("schema_version %(version)s is not supported (this gpuwise reads %(schema_version)s)"),
+                where=str(path), values={"version": _clip(version), "schema_version": S.SCHEMA_VERSION})
     known = base.get("policy", {})
     out: dict[str, Any] = {}
     for name, value in body.items():
@@ -473,10 +483,14 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
             hi = POLICY_CEILING if hi is None else hi  # 1e300 days, dollars or GPUs: a typo, never a choice
             huge = abs(new) > 1e300 if isinstance(new, int) else not math.isfinite(new)  # float(10**400) overflows
             if huge or (lo is not None and new < lo) or (hi is not None and new > hi):
-                bounds = f"between {lo:g} and {hi:g}" if lo is not None and hi is not None else (
-                    f"at least {lo:g}" if lo is not None else f"at most {hi:g}" if hi is not None else "finite")
-                raise KnowledgeError(N_("%(new)s is out of range: must be %(bounds)s"),
-                                     where=f"{path}: {name}", values={"new": _clip(new), "bounds": bounds})
+                # the whole sentence is one catalog message: "between ... and ..." stayed English in zh
+                template = (N_("%(new)s is out of range: must be between %(lo)s and %(hi)s")
+                            if lo is not None and hi is not None else
+                            N_("%(new)s is out of range: must be at least %(lo)s") if lo is not None else
+                            N_("%(new)s is out of range: must be at most %(hi)s") if hi is not None else
+                            N_("%(new)s is out of range: must be finite"))
+                raise KnowledgeError(template, where=f"{path}: {name}", values={
+                    "new": _clip(new), "lo": "" if lo is None else f"{lo:g}", "hi": "" if hi is None else f"{hi:g}"})
         out[name] = patch
     return {"policy": out}
 

@@ -79,7 +79,11 @@ def write_overlay(report: ImportReport, out_dir: str, today: dt.date | None = No
     if not d.exists():
         if not d.parent.is_dir():
             raise UserError(N_("the overlay's parent directory does not exist"), where=out_dir)
-        d.mkdir()
+        try:  # a read-only working directory or file system was an internal error (PermissionError)
+            d.mkdir()
+        except OSError as exc:
+            raise UserError(N_("cannot write the overlay: %(strerror)s"), where=out_dir,
+                            values={"strerror": exc.strerror or exc}) from None
     target = d / "clouds.yaml"
     check_target(target, protect=read_by_run(None, [report.path], cards=False))
     existing: dict[str, Any] = {}

@@ -142,10 +142,14 @@ def price_rows(kb: Any, *, gpu: str | None = None, provider: str | None = None, 
                today: dt.date | None = None) -> list[PriceRow]:
     """The prices that pass the filters, oldest first (undated ones last)."""
     rows = all_rows(kb, today or dt.date.today())
-    if gpu:
+    if gpu is not None:  # '--gpu ""' (an unset shell variable) listed every price, as if no filter were given
+        if not gpu.strip():
+            raise UserError(N_("empty gpu name"), where="--gpu")
         ids = _gpu_ids(kb, gpu)
         rows = [r for r in rows if r.gpu in ids]
-    if provider:
+    if provider is not None:
+        if not provider.strip():
+            raise UserError(N_("empty provider name"), where="--provider")
         known = sorted({p.id for p in kb.clouds.providers} | {r.provider for r in rows if r.provider})
         want = provider.strip().lower()
         if want not in known:

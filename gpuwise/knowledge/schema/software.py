@@ -2,19 +2,35 @@
 non-CUDA stacks (ROCm, Intel Gaudi software, Ascend CANN / torch_npu) with library and
 framework support per stack."""
 
-from typing import Literal
+import re
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field, StringConstraints
+
+from gpuwise.errors import N_, Said
 
 from .base import Check, Sourced, Strict
 
 Stack = Literal["cuda", "rocm", "gaudi", "cann"]
 _VERSION = r"^\d+\.\d+(\.\d+)?$"
+_DRIVER = re.compile(r"\d{3}\.\d{1,3}(\.\d{1,3})?")
+
+
+def _driver(text: str) -> str:
+    """An NVIDIA Linux driver version as its release notes write it (450.80.02, 570.26): 'abc' was read
+    as a floor of -1, which every driver passes."""
+    if not _DRIVER.fullmatch(text):
+        raise Said(N_("%(given)s is not a driver version such as 550.54.15"), given=repr(text[:40]))
+    return text
+
+
+Driver = Annotated[str, AfterValidator(_driver)]
+CudaMajor = Annotated[str, StringConstraints(pattern=r"^\d{1,3}$")]
 
 
 class CudaDriver(Strict):
     cuda: str = Field(pattern=r"^\d+\.\d+(\.\d+)?$")
-    min_driver_linux: str
+    min_driver_linux: Driver
     source: str
 
 
@@ -135,7 +151,7 @@ class TorchNpuRelease(Sourced):
 class SoftwareFile(Strict):
     schema_version: int
     cuda_drivers: list[CudaDriver]
-    cuda_family_floor: dict[str, str] = Field(
+    cuda_family_floor: dict[CudaMajor, Driver] = Field(
         description="CUDA major -> minimum driver under minor-version compatibility"
     )
     architectures: list[ArchSupport]
