@@ -228,6 +228,12 @@ ANSWER_MODULES = {"test_terminal_width.py", "test_report_zh_all.py", "test_repor
                   "test_plan.py", "test_plan_terms.py", "test_plan_heldout.py", "test_phrases.py"}
 """Modules that check the same shipped answers (answer_of): one pytest-xdist worker runs them all."""
 
+SOURCE_MODULES = {"test_one_definition.py", "test_typed_records.py", "test_package_shape.py", "test_error_lang.py",
+                  "test_house_rules.py", "test_api.py"}
+"""Modules that walk the syntax tree of every gpuwise module (tests/sources.py: parsed and listed
+once per process, about 1.2 s a process): they run on the answers' worker with test_phrases, which
+walks them too, so the package is parsed once in the run."""
+
 
 def pytest_collection_finish(session):
     """Once the test modules are imported and collected, the objects alive then (gpuwise's and the
@@ -247,9 +253,10 @@ def pytest_collection_finish(session):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadfile`` (pyproject) with ANSWER_MODULES as one file: each module's tests on one
-    worker (its module fixtures computed once), and the modules that check the same shipped answers
-    on one worker together, so each shared answer is computed once in the run. (pytest-xdist's own
+    """``--dist loadfile`` (pyproject) with ANSWER_MODULES and SOURCE_MODULES as one file: each
+    module's tests on one worker (its module fixtures computed once), and the modules that check the
+    same shipped answers or walk the same syntax trees on one worker together, so each shared answer
+    is computed, and the package parsed, once in the run. (pytest-xdist's own
     ``loadgroup`` does not group under pytest 9: the worker's ``item.nodeid`` no longer shows the
     group it appends.) The files are handed out costliest first (:func:`_cost`)."""
     if config.getvalue("dist") != "loadfile":
@@ -261,7 +268,7 @@ def pytest_xdist_make_scheduler(config, log):
 
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
-            return "answers" if Path(scope).name in ANSWER_MODULES else scope
+            return "answers" if Path(scope).name in ANSWER_MODULES | SOURCE_MODULES else scope
 
         def _assign_work_unit(self, node) -> None:
             if not self.ordered:  # the first assignment: the whole queue is known, none sent yet
@@ -274,19 +281,20 @@ def pytest_xdist_make_scheduler(config, log):
     return Scheduling(config, log)
 
 
-COST = {"answers": 26, "test_search_defers_to_rules.py": 15.4, "test_hostile_inputs.py": 14,
+COST = {"answers": 34, "test_search_defers_to_rules.py": 15.4, "test_hostile_inputs.py": 14,
         "test_rule_fixtures.py": 9.5, "test_count_search.py": 7, "test_odd_paths.py": 4.6, "test_engine_load.py": 3.7,
         "test_report.py": 3.6,
         "test_questionnaire.py": 3.6, "test_verdicts.py": 3.5, "test_hostile_seventh.py": 3.2, "test_fast_paths.py": 3,
         "test_memo.py": 2.9, "test_hostile_more.py": 2.8, "test_serving_limits.py": 2.8, "test_ask_pty.py": 2.3,
         "test_plan_zh.py": 2.2, "test_audit_batch.py": 2.2, "test_hostile_eighth.py": 2.2, "test_training_runs.py": 2.1,
         "test_cli.py": 2.1, "test_hostile_fifth.py": 2, "test_batch_folder.py": 1.9,
-        "test_house_rules.py": 1.9, "test_audit.py": 1.9, "test_one_definition.py": 1.9, "test_inspect_card.py": 1.4}
+        "test_audit.py": 1.9, "test_inspect_card.py": 1.4}
 """The CPU seconds (user+sys, the processes a test starts included) of the files that cost most,
 measured test by test in two runs of the whole suite on the 2-core machine (2026-12-02, about 158
 CPU-s in the tests in all, the Chromium tests included); the ``answers`` group is ANSWER_MODULES
 together (26: the 19.5 measured then, and the four plan modules added to it later that evening,
-about 9 CPU-s in a run at load 15, less what they now share). Only their order matters."""
+about 9 CPU-s in a run at load 15, less what they now share) and SOURCE_MODULES (about 8 more,
+2026-12-03). Only their order matters."""
 
 
 def _cost(scope: str, tests: int) -> float:

@@ -17,6 +17,7 @@ import gpuwise
 from gpuwise.errors import UserError
 from gpuwise.results import AuditResult, EstimateResult, RecommendResult
 
+from . import sources
 from .conftest import ROOT
 
 LORA_8B = {"workload": {"task": "finetune", "model": "llama-3.1-8b", "method": "lora"},
@@ -67,7 +68,7 @@ def test_the_signatures_are_the_documented_ones(name, params, returns):
 def _imports(path: Path, package: str) -> set[str]:
     """The gpuwise modules a module imports, anywhere in it (a lazy import is still a dependency)."""
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in sources.walk(sources.tree(path)):
         if isinstance(node, ast.ImportFrom) and node.level:
             base = package.split(".")
             base = base[: len(base) - node.level + 1]

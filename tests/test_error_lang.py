@@ -179,6 +179,8 @@ def test_every_error_site_words_its_message_from_the_catalog():
     import ast
     from pathlib import Path
 
+    from . import sources
+
     root = Path(__file__).parent.parent
     cfg = (root / "gpuwise" / "render" / "locale" / "babel.cfg").read_text()
     validators = {"gpuwise/decide/rulebook.py", "gpuwise/plan/schema.py",
@@ -187,8 +189,7 @@ def test_every_error_site_words_its_message_from_the_catalog():
     bad, unlisted = [], []
     for path in sorted((root / "gpuwise").rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in sources.walk(sources.tree(path)):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or not node.args:
                 continue
             user = node.func.id in ("UserError", "KnowledgeError", "RuleError")

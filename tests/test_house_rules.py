@@ -201,6 +201,8 @@ def test_no_gpu_id_and_no_decision_threshold_in_the_engine() -> None:
 
     from gpuwise import knowledge
 
+    from . import sources
+
     ids = set(knowledge.load().gpus)
     problems = []
     deciding = {"recommend.py", "consult.py", "count_search.py", "result.py", "audit.py", "actions.py", "subjects.py",
@@ -215,7 +217,7 @@ def test_no_gpu_id_and_no_decision_threshold_in_the_engine() -> None:
                 problems.append(f"{path.name}: {pattern}")
         if path.name not in deciding or "render" in path.parts:  # the views present, they do not decide
             continue
-        for node in ast.walk(ast.parse(text)):  # a comparison with a number other than 0/1/-1 decides in code
+        for node in sources.walk(sources.tree(path)):  # a comparison with a number other than 0/1/-1 decides in code
             if isinstance(node, ast.Compare):
                 for side in (node.left, *node.comparators):
                     if (isinstance(side, ast.Constant) and isinstance(side.value, int | float)

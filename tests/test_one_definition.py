@@ -32,7 +32,7 @@ def test_the_node_size_is_defined_once():
     """Only the interconnect model says how many GPUs a server holds; the rest import it."""
     found = []
     for path in _modules():
-        for node in ast.walk(sources.tree(path)):
+        for node in sources.walk(sources.tree(path)):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value == 8:
                 names = [t.id for t in node.targets if isinstance(t, ast.Name)]
                 if any("NODE" in n for n in names):
@@ -43,7 +43,7 @@ def test_the_node_size_is_defined_once():
 def _ladders(tree: ast.AST) -> list[int]:
     """Lines of literal tuples or lists that start 1, 2, 4: a hand-written ladder of GPU counts."""
     out = []
-    for node in ast.walk(tree):
+    for node in sources.walk(tree):
         if isinstance(node, ast.Tuple | ast.List) and len(node.elts) >= 3:
             head = [e.value if isinstance(e, ast.Constant) else None for e in node.elts[:3]]
             if head == [1, 2, 4]:
@@ -150,10 +150,10 @@ def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, b
 
 def _multiplies_allocator_fraction(fn: ast.AST) -> bool:
     def names(node: ast.AST) -> list[str]:
-        return [n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
+        return [n.id if isinstance(n, ast.Name) else n.attr for n in sources.walk(node)
                 if isinstance(n, ast.Name | ast.Attribute)]
     return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
-               and any("alloc" in x for x in names(n.left) + names(n.right)) for n in ast.walk(fn))
+               and any("alloc" in x for x in names(n.left) + names(n.right)) for n in sources.walk(fn))
 
 
 def test_the_memory_total_is_defined_once():
@@ -163,7 +163,7 @@ def test_the_memory_total_is_defined_once():
     found = []
     for path in _modules():
         tree = sources.tree(path)
-        for fn in ast.walk(tree):
+        for fn in sources.walk(tree):
             if isinstance(fn, ast.FunctionDef) and _multiplies_allocator_fraction(fn):
                 found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
     assert found == ["gpuwise/estimators/memory.py:overhead_bytes"], found
@@ -199,9 +199,9 @@ def test_each_compute_capability_floor_is_read_in_one_function():
     found = []
     for path in _modules():
         tree = sources.tree(path)
-        for fn in ast.walk(tree):
+        for fn in sources.walk(tree):
             if isinstance(fn, ast.FunctionDef) and any(
-                    isinstance(n, ast.Attribute) and n.attr == "min_compute_capability" for n in ast.walk(fn)):
+                    isinstance(n, ast.Attribute) and n.attr == "min_compute_capability" for n in sources.walk(fn)):
                 found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
     assert sorted(found) == ["gpuwise/estimators/serving/support.py:support_figures",
                              "gpuwise/knowledge/compat.py:flash_min_cc"], found
@@ -212,13 +212,13 @@ def _bytes_per_parameter(tree: ast.AST) -> list[int]:
     written in the code: a bytes-per-parameter figure (16 B of training state, 2 B of weights)."""
     def mentions_params(node: ast.AST) -> bool:
         return any((isinstance(n, ast.Attribute) and "params" in n.attr)
-                   or (isinstance(n, ast.Name) and "params" in n.id) for n in ast.walk(node))
+                   or (isinstance(n, ast.Name) and "params" in n.id) for n in sources.walk(node))
 
     def number(node: ast.AST) -> bool:
         value = node.value if isinstance(node, ast.Constant) else None
         return isinstance(value, int | float) and not isinstance(value, bool)
 
-    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
+    return [n.lineno for n in sources.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
             and ((mentions_params(n.left) and number(n.right)) or (number(n.left) and mentions_params(n.right)))]
 
 

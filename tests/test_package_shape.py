@@ -54,7 +54,7 @@ def _import_graph(deferred: bool, _stamp: tuple) -> dict[str, frozenset[str]]:
     for name, path in mods.items():
         is_pkg = path.name == "__init__.py"
         tree = sources.tree(path)
-        nodes = ast.walk(tree) if deferred else iter(tree.body)
+        nodes = sources.walk(tree) if deferred else iter(tree.body)
         deps: set[str] = set()
         for node in nodes:
             if isinstance(node, ast.ImportFrom):

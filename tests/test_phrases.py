@@ -64,7 +64,7 @@ def _regex_patterns(path):
 
     from . import sources
 
-    for node in ast.walk(sources.tree(path)):
+    for node in sources.walk(sources.tree(path)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
                 and node.func.attr in ("compile", "match", "fullmatch", "search", "sub", "findall", "split")
@@ -664,7 +664,7 @@ def english_in_code(root):
     for path in sorted(root.rglob("*.py")):
         tree = sources.tree(path)
         skip: set[int] = set()
-        for n in ast.walk(tree):
+        for n in sources.walk(tree):
             body = getattr(n, "body", None)
             for st in body if isinstance(body, list) else []:
                 if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
@@ -673,10 +673,10 @@ def english_in_code(root):
                 f = n.func
                 name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
                 inside = [n] if name in _NOT_SAID else [k.value for k in n.keywords if k.arg in ("description", "hint")]
-                skip.update(id(a) for x in inside for a in ast.walk(x))
+                skip.update(id(a) for x in inside for a in sources.walk(x))
             if isinstance(n, ast.JoinedStr):
                 skip.update(id(v) for v in n.values)
-        for n in ast.walk(tree):
+        for n in sources.walk(tree):
             if id(n) in skip:
                 continue
             if isinstance(n, ast.JoinedStr):

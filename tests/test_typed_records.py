@@ -71,7 +71,7 @@ def test_step_records_are_frozen(cls):
 def test_no_module_reads_a_numbers_attribute():
     hits = []
     for path in sources.modules():
-        for node in ast.walk(sources.tree(path)):
+        for node in sources.walk(sources.tree(path)):
             if isinstance(node, ast.Attribute) and node.attr == "numbers":
                 hits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert hits == []
@@ -268,7 +268,7 @@ def _number_dict_returns() -> dict[str, set[str]]:
     for path in sources.modules():
         rel = path.relative_to(ROOT).as_posix()
         seen = names[path] = set()
-        for node in ast.walk(sources.tree(path)):
+        for node in sources.walk(sources.tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _number_dict(node.returns):
                 made[f"{rel}:{node.name}"] = node.name
             elif isinstance(node, ast.Attribute):
@@ -306,7 +306,7 @@ def test_no_view_reads_the_echoed_input_by_key():
     echoes = {"question", "proposal", "workload"}
     hits = []
     for path in sources.modules(ROOT / "gpuwise" / "render"):
-        for node in ast.walk(sources.tree(path)):
+        for node in sources.walk(sources.tree(path)):
             target = None
             if isinstance(node, ast.Subscript):
                 target = node.value
