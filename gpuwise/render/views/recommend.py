@@ -259,9 +259,18 @@ class RecommendView(StepsView, ChartsView):
                 "then one every %(tpot)s per request", n=f.num(sv.concurrency, 0),
                 tps=f.num(sv.throughput_tokens_per_s, 0), ttft=f.seconds(sv.ttft_s), tpot=f.seconds(sv.tpot_s))],
             [self._("Capacity"), self._(
-                "memory holds %(n)s sequences at once; at most %(tps)s output tokens/s",
+                N_("memory holds %(n)s sequences at once; at most %(tps)s output tokens/s within latency limits")
+                if sv.targets.max_ttft_ms or sv.targets.max_tpot_ms else
+                N_("memory holds %(n)s sequences at once; at most %(tps)s output tokens/s"),
                 n=f.num(sv.max_concurrent_sequences, 0), tps=f.num(sv.max_throughput_tokens_per_s, 0))],
         ]
+        best = sv.best_layout
+        if best.max_throughput_tokens_per_s > 1.1 * sv.max_throughput_tokens_per_s:
+            # the layout chosen for the load is not the one with the highest peak: say so beside its capacity
+            rows.append([self._("Highest peak"), self._(
+                "%(layout)s: memory holds %(n)s sequences; at most %(tps)s output tokens/s (the layout above is "
+                "the one chosen for the load)", layout=words.serving_layout(best.layout, best.label, f),
+                n=f.num(best.max_concurrent_sequences, 0), tps=f.num(best.max_throughput_tokens_per_s, 0))])
         rate = self.request_rate(sv)
         if rate:
             rows.append([self._("Request rate"), rate])

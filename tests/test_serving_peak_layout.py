@@ -1,0 +1,63 @@
+"""The recommendation's serving rows label each peak with its layout: the capacity is the chosen layout's
+(chosen for the load), and where another layout of the same GPUs peaks higher, a row names it.
+
+DeepSeek-R1 FP8 on 8 x H200 at one request: tensor parallel 8 is chosen (the fastest single stream), and
+its memory holds 526 sequences (MLA's compressed cache sits whole on every rank), so it peaks at ~6.6k
+output tok/s; attention data parallel 8 + expert parallel 8 holds each sequence on one rank (3,008 fit)
+and peaks higher. Published one-node R1 peaks use that layout (TensorRT-LLM's performance overview, DEP8 on
+8 x H200 at 1k/1k: 12,960 tok/s, tests/data/validation Y04), so a buyer reading only the TP8 figure
+would take the node for half of what it serves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuwise.decide.recommend import recommend
+from gpuwise.render import report
+
+R1 = """workload:
+  task: inference
+  model: deepseek-r1
+  precision: fp8
+  prompt_tokens: 1024
+  output_tokens: 1024
+{extra}constraints:
+  gpus: [h200-141gb-sxm]
+  max_gpus: 8
+"""
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory):
+    d = tmp_path_factory.mktemp("r1")
+    out = {}
+    for name, extra in (("plain", ""), ("limited", "  max_tpot_ms: 200\n")):
+        p = Path(d) / f"{name}.yaml"
+        p.write_text(R1.format(extra=extra), encoding="utf-8")
+        out[name] = recommend(p)
+    return out
+
+
+def test_highest_peak_layout_is_named_beside_the_chosen_layouts_capacity(answers):
+    r = answers["plain"]
+    sv = r.estimate.gpu.serving
+    assert (sv.layout.tp, sv.layout.dp_attention) == (8, 1)
+    assert sv.max_throughput_tokens_per_s == pytest.approx(6605, rel=0.05)
+    best = sv.best_layout
+    assert (best.layout.dp_attention, best.layout.ep) == (8, 8)
+    assert best.max_throughput_tokens_per_s > 1.1 * sv.max_throughput_tokens_per_s
+    text = " ".join(report.render(r, "text").split())
+    assert f"at most {sv.max_throughput_tokens_per_s:,.0f} output tokens/s" in text
+    assert (f"Highest peak 1 copy of DP-attention 8 × EP 8: memory holds {best.max_concurrent_sequences:,} "
+            f"sequences; at most {best.max_throughput_tokens_per_s:,.0f} output tokens/s") in text
+    zh = " ".join(report.render(r, "text", lang="zh").split())
+    assert "最高峰值" in zh
+
+
+def test_capacity_says_when_latency_limits_bound_it(answers):
+    r = answers["limited"]
+    text = " ".join(report.render(r, "text").split())
+    assert "output tokens/s within latency limits" in text
+    assert "within latency limits" not in " ".join(report.render(answers["plain"], "text").split())
