@@ -421,6 +421,7 @@ class UsedCard(Frozen):
     report_serial: str
     retired_pages: int
     remapped_rows: int
+    memory_repairs: int
     pending: bool
     remap_failure: bool
     remap_banks_exhausted: int
