@@ -226,6 +226,10 @@ def add(case, ns: dict[str, Any]) -> None:
     case("ctl: CSV provider note escape", {"p.csv": "gpu,gpus,price\nH100 80GB SXM\u009b,8,20\n"},
          ["prices", "import", "p.csv", "--provider", "m", "-o", "ov"], expect="any", check=_no_raw)
 
+    case("csv+: a 200,000-character cell", {"p.csv": CSV + '"' + "x" * 200_000 + '",8,20\n'},
+         ["prices", "import", "p.csv", "--provider", "m", "-o", "ov"], expect="ok",
+         check=lambda r: "line 3: a cell longer than" in r.stdout)
+
     # ------------------------------------------------------------ -o onto inputs, by other paths
     case("out+: audit -o onto smi report via symlink", {**ns["smi"](SMI), "o.json": ("LINK", "r.xml")},
          ["audit", "p.yaml", "-o", "o.json"], has=["o.json"])
@@ -328,6 +332,32 @@ def add(case, ns: dict[str, Any]) -> None:
     case("ro-cwd: plan -o relative", {"plan.yaml": PLAN}, ["plan", "{tmp}/plan.yaml", "-o", "o.json"], real=True, cwd=ro,
          has=["o.json"])
 
+    # ------------------------------------------------------------ every input kind as a link to an endless device
+    for dev in ("/dev/zero", "/dev/urandom"):
+        tag = dev.rsplit("/", 1)[1]
+        for name, files, argv, has in [
+            ("proposal", {"p.yaml": ("LINK", dev)}, ["audit", "p.yaml"], ["p.yaml"]),
+            ("plan", {"plan.yaml": ("LINK", dev)}, ["plan", "plan.yaml"], ["plan.yaml"]),
+            ("house rule", {"r.yaml": LORA, "hr/a.yaml": ("LINK", dev)}, ["recommend", "r.yaml", "--rules", "hr"], ["a.yaml"]),
+            ("overlay", {"r.yaml": LORA, "kb/models.yaml": ("LINK", dev)}, ["recommend", "r.yaml", "--knowledge", "kb"], ["models.yaml"]),
+            ("CSV", {"p.csv": ("LINK", dev)}, ["prices", "import", "p.csv", "--provider", "m", "-o", "ov"], ["p.csv"]),
+            ("batch member", {"b/a.yaml": PROP, "b/z.yaml": ("LINK", dev)}, ["audit", "b"], ["z.yaml"]),
+        ]:
+            if name == "batch member":
+                case(f"dev: {name} links to {tag}", files, argv, expect="any",
+                     check=lambda r: r.returncode == 2 and "z.yaml" in r.stderr and _clean(r))
+            else:
+                case(f"dev: {name} links to {tag}", files, argv, has=has)
+    case("dev: answers link to /dev/zero", {"a.yaml": ("LINK", "/dev/zero")}, ["PTY", "ask", "--answers", "a.yaml"],
+         expect="any", real=True, check=lambda r: _clean(r) and r.returncode == 2 and "a.yaml" in r.stdout)
+
+    # ------------------------------------------------------------ file names that are not UTF-8 (surrogate escapes)
+    case("name+: missing file named in Latin-1", {}, ["recommend", "\udcff.yaml"], has=["\\udcff.yaml"])
+    case("name+: batch member named in Latin-1", {"b/a.yaml": PROP, "b/\udcfe.yaml": "x: [\n"}, ["audit", "b", "--format", "json"],
+         expect="any", check=lambda r: r.returncode == 2 and "\\udcfe.yaml" in r.stderr and _clean(r))
+    case("name+: -o named in Latin-1", {"r.yaml": LORA}, ["recommend", "r.yaml", "-o", "o\udcfc.md"], expect="ok01",
+         check=lambda r: "\\udcfc" in r.stderr and _clean(r))
+
     # ------------------------------------------------------------ seller reports, more shapes
     smi = ns["smi"]
     for name, xml, has in [
@@ -335,7 +365,6 @@ def add(case, ns: dict[str, Any]) -> None:
         ("smi+: CRLF", SMI.replace("\n", "\r\n"), None),
         ("smi+: no gpu element", '<?xml version="1.0"?><nvidia_smi_log><driver_version>535</driver_version></nvidia_smi_log>', ["r.xml"]),
         ("smi+: truncated", SMI[: len(SMI) // 2], ["r.xml"]),
-        ("smi+: product name 100k", SMI.replace("NVIDIA GeForce RTX 3090", "N" * 100_000, 1), []),
         ("smi+: temperature N/A", SMI.replace("<gpu_temp>74 C", "<gpu_temp>N/A", 1), None),
         ("smi+: latin-1 declared", ('<?xml version="1.0" encoding="ISO-8859-1"?>' + SMI.split("?>", 1)[1].replace("REDACTED", "caf\xe9", 1)).encode("latin-1"), None),
         ("smi+: no DOCTYPE", "\n".join(ln for ln in SMI.splitlines() if "DOCTYPE" not in ln), None),
@@ -346,4 +375,8 @@ def add(case, ns: dict[str, Any]) -> None:
             case(name, smi(xml), ["audit", "p.yaml"], expect="ok01", check=lambda r: _clean(r) and "root:" not in r.stdout)
         else:
             case(name, smi(xml), ["audit", "p.yaml"], has=has)
+    case("smi+: product name 100k is a warning", smi(SMI.replace("NVIDIA GeForce RTX 3090", "N" * 100_000, 1)),
+         ["audit", "p.yaml"], expect="ok01", check=lambda r: "which is no GPU model" in r.stdout and len(r.stdout) < 50_000)
+    case("smi+: product name without a model number", smi(SMI.replace("NVIDIA GeForce RTX 3090", "NVIDIA Accelerator", 1)),
+         ["audit", "p.yaml"], expect="ok01", check=lambda r: "which is no GPU model" in r.stdout)
     case("smi+: sparse 5 GB file", {"p.yaml": USED, "r.xml": ("SPARSE", 5 * 1024**3)}, ["audit", "p.yaml"], has=["larger"])

@@ -7,7 +7,8 @@ files, the Python and pydantic versions. A changed file or schema is never serve
 live in ``$XDG_CACHE_HOME/gpuwise`` (else ``~/.cache/gpuwise``), are written to a temporary file
 and renamed into place (concurrent runs never see half an entry), and an entry that cannot be
 read -- corrupt, truncated, from another version, unreadable -- is ignored and rebuilt.
-``GPUWISE_NO_CACHE=1`` turns the cache off.
+``GPUWISE_NO_CACHE=1`` turns the cache off. The SHA-256 of each file hashed is kept by the file's
+identity (:func:`file_digest`), so an unchanged file is not read again for a key.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import hashlib
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -74,8 +76,7 @@ def key(kind: str, files: Iterable[Path], extra: str = "") -> str | None:
             if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
                 return None  # a device, FIFO or oversized file is not hashed: the loader refuses it
             h.update(os.fsencode(os.path.abspath(path)) + b"\0")
-            with open(path, "rb") as fh:
-                h.update(hashlib.sha256(fh.read(MAX_FILE_BYTES + 1)).digest())
+            h.update(file_digest(str(path), st, MAX_FILE_BYTES))  # the digest of its bytes
     except (OSError, ValueError):
         return None
     return h.hexdigest()[:40]
@@ -331,3 +332,76 @@ class Memo:
             self._entries.clear()
         self._entries[key] = value
 
+
+
+# --------------------------------------------------------------------------------- file digests
+# Every ``recommend`` process hashed the built-in knowledge, rules, report templates and catalogs
+# twice (~1.4 MB read and hashed: the answer memo's key, then the knowledge and rule caches' keys),
+# though they change only when gpuwise is edited or upgraded. :func:`file_digest` gives a file's
+# SHA-256 from a table when its path, size, modification and change times, inode and device are what
+# they were when it was hashed (the way git trusts its index), else reads and hashes it. Any write
+# to a file moves its change time, which no program can set back, so an edited file is always read
+# again. A file changed in the last two seconds is hashed but not kept: on a file system with coarse
+# times, an edit in the same tick as the hash would leave the times as they were (git's "racy"
+# files); nor is a file whose times changed while it was read. The table is one marshalled file
+# here, written by :func:`save` when the ``gpuwise`` process ends; an unreadable one is ignored.
+
+_Digest = tuple[int, int, int, int, int, bytes]
+"""size, mtime_ns, ctime_ns, inode, device, the SHA-256 digest of the bytes."""
+_DIGESTS: dict[str, _Digest] | None = None
+_DIGESTS_USED: set[str] = set()
+_DIGESTS_NEW = False
+DIGEST_FILES = 1024
+"""Files kept in the table; past it, only those of the last process that saved."""
+SETTLED_NS = 2_000_000_000
+"""A file whose times are this close to now (or ahead of it) is hashed every time."""
+DIGESTS = "digests-1.marshal"
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev
+
+
+def _digest_entry(k: object, v: object) -> bool:
+    return (isinstance(k, str) and isinstance(v, tuple) and len(v) == 6
+            and all(x.__class__ is int for x in v[:5]) and isinstance(v[5], bytes) and len(v[5]) == 32)
+
+
+def _digests() -> dict[str, _Digest]:
+    global _DIGESTS
+    if _DIGESTS is None:
+        _DIGESTS = load_table(DIGESTS, _digest_entry) if enabled() else {}
+    return _DIGESTS
+
+
+def file_digest(path: str, st: os.stat_result, limit: int | None = None) -> bytes:
+    """The SHA-256 digest of the bytes of the regular file ``path``, whose ``os.stat`` is ``st``
+    (at most ``limit + 1`` bytes read when the file is hashed). OSError when it cannot be read."""
+    global _DIGESTS_NEW
+    key = os.path.abspath(path)
+    table = _digests()
+    ident = _identity(st)
+    got = table.get(key)
+    if got is not None and got[:5] == ident:
+        _DIGESTS_USED.add(key)
+        return got[5]
+    with open(path, "rb") as fh:
+        data = fh.read() if limit is None else fh.read(limit + 1)
+        after = os.fstat(fh.fileno())
+    digest = hashlib.sha256(data).digest()
+    if (_identity(after) == ident and len(data) == st.st_size and enabled()
+            and time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > SETTLED_NS):
+        table[key] = (*ident, digest)
+        _DIGESTS_USED.add(key)
+        _DIGESTS_NEW = True
+    return digest
+
+
+def save() -> None:
+    """Keep the file digests this process added with the others (called when the ``gpuwise``
+    process ends); past :data:`DIGEST_FILES` only the files this process hashed."""
+    global _DIGESTS_NEW
+    if not _DIGESTS_NEW or _DIGESTS is None:
+        return
+    _DIGESTS_NEW = False
+    store_table("digests", DIGESTS, _DIGESTS, _DIGESTS_USED, DIGEST_FILES)

@@ -429,7 +429,10 @@ def _started() -> None:
     """Start-up is over: collect garbage again. What start-up made (the modules, the knowledge base,
     the rule book, the decision) lives until the process ends, so it is frozen out of every later
     collection's walk (:func:`gc.freeze`). In the ``gpuwise`` process only: a program or a test that
-    calls :func:`main` keeps its own collector as it was."""
+    calls :func:`main` keeps its own collector as it was. A single ``recommend``, ``audit`` or
+    ``estimate`` never calls it: writing its one report makes little garbage and no cycles worth a
+    walk, and the process ends right after (the 10-20 collections that report made were 2-4 ms of a
+    ~0.3 s run); a batch, the questionnaire and the other commands do."""
     global _STARTING
     if _STARTING:
         import gc
@@ -518,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
-    if cmd not in ("recommend", "audit", "estimate"):  # those three turn collection on after their answer
+    if cmd not in ("recommend", "audit", "estimate"):  # one answer of those three: never (see _started)
         _started()
     if cmd == "ask":
         from .ask.questionnaire import run_ask
@@ -585,7 +588,6 @@ def _recommend(args: argparse.Namespace) -> int:
     inputs = read_by_run(args, [args.requirements], cards=False) if args.output else []
     _check_output(args, inputs)
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
-    _started()
     _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1
 
@@ -602,7 +604,6 @@ def _audit(args: argparse.Namespace) -> int:
     inputs = read_by_run(args, args.proposals) if args.output else []
     _check_output(args, inputs)
     result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
-    _started()
     _emit(result, args, "audit", inputs)
     return 1 if result.verdict == "reject" else 0
 
@@ -628,7 +629,6 @@ def _estimate(args: argparse.Namespace) -> int:
     from .decide.estimate import estimate
 
     result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
-    _started()
     if args.format == "json":
         _out(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
     else:
@@ -781,8 +781,9 @@ def run() -> NoReturn:
     if recording is not None:
         with contextlib.suppress(Exception):
             recording.finish(digest, code)  # type: ignore[arg-type]
-    for kept in ("gpuwise.frozen", "gpuwise.regex_cache", "gpuwise.code_cache"):  # the record classes, regular
-        module = sys.modules.get(kept)  # expressions and library sources compiled in this run, for the next one
+    # the record classes, regular expressions, library sources compiled and files hashed in this run, for the next one
+    for kept in ("gpuwise.frozen", "gpuwise.regex_cache", "gpuwise.code_cache", "gpuwise.cache"):
+        module = sys.modules.get(kept)
         if module is not None:
             with contextlib.suppress(Exception):
                 module.save()

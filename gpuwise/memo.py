@@ -10,8 +10,9 @@ can depend on:
 - whether standard output and error are terminals, and the terminal's size;
 - the bytes of every file and folder named on the command line (the requirements file, a
   ``--knowledge`` overlay, ``--rules``) and of the built-in knowledge, rules, report templates and
-  messages; the name, size and modification time of every file of the gpuwise package itself
-  (code, catalogs), as the knowledge cache's key has them (reading its 2 MB was ~5 ms a run);
+  messages (each file's SHA-256, kept by the file's identity: cache.file_digest); the name, size
+  and modification time of every file of the gpuwise package itself (code, catalogs), as the
+  knowledge cache's key has them (reading its 2 MB was ~5 ms a run);
 - the Python build and the installed packages' folders (an upgrade of pydantic or Jinja2 is a new
   key).
 
@@ -124,9 +125,10 @@ def _hash_file(h: Any, path: str, budget: list[int]) -> bool:
     budget[0] -= st.st_size
     if budget[0] < 0:
         return False
-    with open(path, "rb") as fh:
-        data = fh.read()
-    h.update(b"F" + os.fsencode(os.path.abspath(path)) + b"\0" + len(data).to_bytes(8, "little") + data)
+    from .cache import file_digest
+
+    h.update(b"F" + os.fsencode(os.path.abspath(path)) + b"\0" + st.st_size.to_bytes(8, "little")
+             + file_digest(path, st))  # the digest of its bytes, kept by the file's identity
     return True
 
 

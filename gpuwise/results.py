@@ -206,7 +206,7 @@ class GpuOut(Frozen):
     peak_kind: str = ""
     mfu: float | None = None
     terms: list[FormulaTerm] = []
-    cost: GpuCost = GpuCost()
+    cost: GpuCost = GpuCost.model_construct()  # not GpuCost(): that built its validator at import
     ledger: Ledger | None = None
     timeline: Timeline | None = None
     # training (contract version 2): the layout chosen, and whether exactly what was asked fits
@@ -421,6 +421,7 @@ class UsedCard(Frozen):
     report_serial: str
     retired_pages: int
     remapped_rows: int
+    memory_repairs: int
     pending: bool
     remap_failure: bool
     remap_banks_exhausted: int

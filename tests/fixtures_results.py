@@ -621,6 +621,7 @@ def _card(n: int, serial: str, made: str, *, has_smi: bool = True, **readings) -
         "smi_error": "",
         "retired_pages": 0,
         "remapped_rows": -1,
+        "memory_repairs": 0,
         "pending": False,
         "remap_failure": False,
         "uncorrectable_ecc": -1,

@@ -19,7 +19,7 @@ import gpuwise
 from gpuwise.decide import rulebook
 from gpuwise.decide.verdicts import buy_refused
 
-from .conftest import ROOT
+from .conftest import ROOT, load_yaml
 
 BLOCKED, DISCOURAGED = "MARKET-CHINA-IMPORT-BLOCKED", "MARKET-CHINA-IMPORT"
 CN = {"currency": "CNY", "market": "china"}
@@ -42,7 +42,7 @@ PLAN = {"horizon_months": 6,
 
 
 def _builtin(rule_id: str) -> dict:
-    doc = yaml.safe_load((ROOT / "rules" / "market.yaml").read_text())
+    doc = load_yaml((ROOT / "rules" / "market.yaml").read_text())
     return copy.deepcopy(next(r for r in doc["rules"] if r["id"] == rule_id))
 
 

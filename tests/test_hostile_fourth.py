@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from tests.clirun import gpuwise
+from tests.conftest import load_yaml
 from tests.test_hostile_more import one_line
 
 pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: one question's audits share its search
@@ -26,7 +27,7 @@ SMI = ROOT / "examples" / "nvidia-smi" / "rtx3080-like-healthy.xml"
 def _seller(tmp_path: Path, xml: str, cards: int = 1) -> Path:
     """The mining proposal (four used RTX 3090s) with ``cards`` cards naming one report ``r.xml``."""
     (tmp_path / "r.xml").write_text(xml)
-    doc = yaml.safe_load((ROOT / "examples" / "proposal-used-3090-mining.yaml").read_text())
+    doc = load_yaml((ROOT / "examples" / "proposal-used-3090-mining.yaml").read_text())
     doc["hardware"]["count"] = max(cards, 4)
     doc["used_cards"] = [{"nvidia_smi": "r.xml"} for _ in range(cards)]
     prop = tmp_path / "p.yaml"

@@ -23,6 +23,7 @@ import pytest
 import yaml
 
 from tests.clirun import gpuwise
+from tests.conftest import SAFE_DUMPER, load_yaml
 from tests.test_hostile_more import one_line
 
 ROOT = Path(__file__).parent.parent
@@ -128,7 +129,7 @@ def test_an_empty_input_file_name_is_refused(argv: tuple) -> None:
 def test_three_thousand_plan_workloads_are_counted_not_quoted(tmp_path: Path) -> None:
     w = [{"name": f"w{i}", "workload": {"task": "inference", "model": "llama-2-7b"}, "cadence": {"continuous": True}}
          for i in range(3000)]
-    (tmp_path / "plan.yaml").write_text(yaml.safe_dump({"horizon_months": 12, "workloads": w}))
+    (tmp_path / "plan.yaml").write_text(yaml.dump({"horizon_months": 12, "workloads": w}, Dumper=SAFE_DUMPER))
     err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")),
                    "plan.yaml: workloads: must have at most 50 item(s) (got 3,000)")
     assert "[" not in err and "{" not in err
@@ -186,7 +187,7 @@ def test_the_shipped_runtime_constants_are_within_their_bounds() -> None:
     value at ten times the shipped one still loads."""
     from gpuwise.knowledge.schema.runtime import RuntimeFile
 
-    data = yaml.safe_load((ROOT / "knowledge" / "runtime.yaml").read_text())
+    data = load_yaml((ROOT / "knowledge" / "runtime.yaml").read_text())
     data["cuda_context_bytes"]["value"] *= 10
     data["training"]["failures_per_gpu_hour"]["value"] *= 10
     RuntimeFile.model_validate(data)
@@ -194,7 +195,7 @@ def test_the_shipped_runtime_constants_are_within_their_bounds() -> None:
 
 # ----------------------------------------------------------------------------- round nine's new cases
 def _lora_with(path: str, value: object) -> str:
-    data = yaml.safe_load(Path(LORA).read_text())
+    data = load_yaml(Path(LORA).read_text())
     *parents, last = path.split(".")
     node = data
     for key in parents:
@@ -261,7 +262,7 @@ def test_a_tco_value_beyond_any_published_figure_is_refused(tmp_path: Path, valu
 def test_a_plan_check_across_workloads_does_not_quote_the_whole_file(tmp_path: Path) -> None:
     """'workload name 'lora-8b' is used twice (got {'constraints': {'acquisition': 'either', ...)': the
     whole plan was quoted back as a Python dict."""
-    plan = yaml.safe_load((EX / "plan-team-4090.yaml").read_text())
+    plan = load_yaml((EX / "plan-team-4090.yaml").read_text())
     plan["workloads"][1]["name"] = "lora-8b"
     (tmp_path / "plan.yaml").write_text(yaml.safe_dump(plan))
     err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")), "workload name 'lora-8b' is used twice")
@@ -335,7 +336,7 @@ def test_a_policy_without_a_maximum_still_has_a_ceiling(tmp_path: Path, name: st
 
 def test_an_amount_the_validator_quoted_is_not_quoted_twice(tmp_path: Path) -> None:
     """"'lots' is not an amount (write e.g. 200000, ...) (got 'lots')"."""
-    plan = yaml.safe_load((EX / "plan-team-4090.yaml").read_text())
+    plan = load_yaml((EX / "plan-team-4090.yaml").read_text())
     plan["constraints"] = {"budget_total_usd": "lots"}
     (tmp_path / "plan.yaml").write_text(yaml.safe_dump(plan))
     err = one_line(gpuwise("plan", str(tmp_path / "plan.yaml")),

@@ -315,3 +315,15 @@ def test_a_proposal_title_with_other_control_characters_is_shown_escaped(tmp_pat
     r = gpuwise("audit", "p.yaml", cwd=tmp_path)
     assert r.returncode in (0, 1), r.stderr
     assert not any(c in r.stdout for c in "\u009b\r\b\x7f")
+
+
+def test_a_csv_cell_too_long_names_its_own_line_in_words(tmp_path: Path) -> None:
+    """A 200,000-character cell on line 3 was reported as 'line 2: : CSV error, reading stopped:
+    field larger than field limit (131072)' -- the line before, an empty name, the csv module's
+    English in every language. 131,072 is Python's csv.field_size_limit() default."""
+    (tmp_path / "p.csv").write_text('gpu,gpus,price\nH100 80GB SXM,8,20\n"' + "x" * 200_000 + '",8,20\n')
+    r = gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "  line 3: a cell longer than 131,072 characters, reading stopped\n" in r.stdout, r.stdout
+    r = gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov2", "--lang", "zh", cwd=tmp_path)
+    assert "第 3 行：有单元格超过 131,072 个字符，停止读取" in r.stdout, r.stdout

@@ -82,3 +82,46 @@ def test_the_checkpoint_applies_only_when_the_job_serves_it(kb):
     assert checkpoint_keeps(job("fp4"), "nvfp4", None) == ("attention_inputs", "router")
     assert checkpoint_keeps(job("fp4"), "nvfp4", "gguf-q4_k_m") == ()
     assert checkpoint_keeps(job("fp8"), "fp8", None) == ()
+
+
+def test_the_memory_breakdown_holds_what_the_copy_holds(kb):
+    """The per-GPU weights a report shows for DeepSeek-R1 NVFP4 served TP8 on 8 x B200 are the serving copy's
+    (serving/layout.py): an eighth of the split weights, the replicated down-projections and gate whole, and the
+    checkpoint's BF16 attention inputs, where the breakdown used to divide an all-NVFP4 checkpoint by 8
+    (understating each GPU's weights by ~2.6 GB). The extra is said in the formula."""
+    import importlib
+
+    from gpuwise.estimators import serving as SV
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    report = importlib.import_module("gpuwise.estimators.serving.report")
+    w = {"task": "inference", "model": "deepseek-r1", "precision": "fp4", "framework": "tensorrt-llm",
+         "parallelism": {"tp": 8}}
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    s = SV.choose(job, kb.gpus["b200"], 8)
+    assert (s.layout.tp, s.layout.dp_attention) == (8, 1)
+    mb = s.engine.mbytes
+    est = report.memory_of(job, s.engine.fw, s.layout, kb.gpus["b200"])
+    hand = (mb.non_expert - mb.replicated) / 8 + mb.replicated + mb.experts / 8
+    assert est.weights.value == pytest.approx(hand, rel=1e-9)
+    assert est.weights.value - mb.total / 8 == pytest.approx(mb.replicated * 7 / 8, rel=1e-9)
+    assert est.weights.inputs["held_whole_bytes"] > 2.5e9
+    assert any(p[1] == "formula.weights_held_whole" for p in est.weights.formula_phrases)
+
+
+def test_a_dense_model_breakdown_is_unchanged(kb):
+    """Llama 3.1 70B FP8 TP4 (no gate, no MLA, no checkpoint entry): the breakdown divides the weights by 4."""
+    import importlib
+
+    from gpuwise.estimators import serving as SV
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    report = importlib.import_module("gpuwise.estimators.serving.report")
+    w = {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "parallelism": {"tp": 4}}
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 4)
+    est = report.memory_of(job, s.engine.fw, s.layout, kb.gpus["h100-80gb-sxm"])
+    assert "held_whole_bytes" not in est.weights.inputs
+    assert est.weights.value == pytest.approx(s.engine.mbytes.total / 4, rel=1e-9)

@@ -19,13 +19,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-import yaml
 
 from gpuwise.decide.estimate import estimate
 from gpuwise.knowledge import load
 from gpuwise.render import report
 from gpuwise.render.fmt import times
-from tests.conftest import answer_of
+from tests.conftest import answer_of, load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -139,7 +138,7 @@ def test_the_checks_find_english_dollars_and_half_width_punctuation():
 
 # ------------------------------------------------------------------------------------ the reports
 def _title(name: str) -> tuple[str, ...]:
-    data = yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8"))
+    data = load_yaml((EXAMPLES / name).read_text(encoding="utf-8"))
     title = str(data.get("title") or "") if isinstance(data, dict) else ""
     return (title, times(title)) if title else ()  # the report writes "8 x A100" with ×
 
@@ -177,7 +176,7 @@ def heldout(name: str):
 
 
 def _heldout_title(name: str) -> tuple[str, ...]:
-    title = str(yaml.safe_load((HELDOUT / name).read_text(encoding="utf-8")).get("title") or "")
+    title = str(load_yaml((HELDOUT / name).read_text(encoding="utf-8")).get("title") or "")
     return (title, times(title)) if title else ()
 
 

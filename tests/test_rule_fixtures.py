@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 import gpuwise
 from gpuwise.decide import rulebook
+
+from .conftest import load_yaml
 
 pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: 32 -> 16 CPU-s here
 
@@ -85,7 +86,7 @@ def _severity(result: Any, rule_id: str) -> set[str]:
 
 
 def run_case(case: Path) -> tuple[dict[str, Any], Any]:
-    expected = yaml.safe_load((case / "expected.yaml").read_text())
+    expected = load_yaml((case / "expected.yaml").read_text())
     source = case / "input.yaml"
     run = {"audit": gpuwise.audit, "recommend": gpuwise.recommend, "plan": gpuwise.plan}[expected["command"]]
     extra = {key: str((case / expected[key]).resolve()) for key in ("knowledge", "rules") if key in expected}
@@ -143,7 +144,7 @@ def test_every_case_that_fires_names_its_subject_and_severity() -> None:
     book = rulebook.load()
     vague = []
     for case in _cases():
-        expected = yaml.safe_load((case / "expected.yaml").read_text())
+        expected = load_yaml((case / "expected.yaml").read_text())
         rule = book.rules.get(case.name)
         if rule is None or not expected.get("fires"):
             continue

@@ -26,12 +26,12 @@ from gpuwise.estimators.serving.layout import layouts
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
-from .conftest import ROOT
+from .conftest import ROOT, load_yaml
 
 
 def _span_allowed(tmp_path: Path) -> str:
     """CMP-FRAMEWORK-NODES replaced by a warning: this team runs ExLlama over several servers."""
-    doc = yaml.safe_load((ROOT / "rules" / "compute.yaml").read_text())
+    doc = load_yaml((ROOT / "rules" / "compute.yaml").read_text())
     r = copy.deepcopy(next(x for x in doc["rules"] if x["id"] == "CMP-FRAMEWORK-NODES"))
     r["then"] = {**r["then"], "action": "finding", "severity": "warning"}
     r["title"] = "Copies span servers (house: allowed, warned)"

@@ -192,6 +192,38 @@ def test_a_lost_gpu_line_saved_by_windows_powershell_is_read() -> None:
                                                                   ("0000:44:00.0", "Unknown Error")]
 
 
+# ----------------------------------------------------------------------------- one flag under two names
+T4 = "telegraf_tesla-t4.xml"
+
+
+@pytest.mark.parametrize("retirement, blacklist, pending", [
+    ("No", "No", False), ("Yes", "No", True), ("No", "Yes", True), ("N/A", "Yes", True), ("N/A", "N/A", None),
+])
+def test_a_page_pending_under_either_name_is_pending(retirement: str, blacklist: str, pending) -> None:
+    """telegraf's Tesla T4 report (driver 515) writes the pending page flag twice, as
+    ``pending_blacklist`` (its older name) and ``pending_retirement``. Only the second was read
+    when it was known, so a copy whose ``pending_blacklist`` said Yes next to a No was approved."""
+    text = derive(T4, [(r"<pending_blacklist>No", f"<pending_blacklist>{blacklist}"),
+                       (r"<pending_retirement>No", f"<pending_retirement>{retirement}")])
+    assert parse_nvidia_smi_xml(text.encode()).gpus[0].retired_pages_pending is pending
+
+
+@pytest.mark.parametrize("base, edits, gpu, said", [
+    # derived_a10g_remap-failure.xml: remapped_row_corr 5 + remapped_row_unc 3 = 8 rows; its retired pages are N/A
+    ("derived_a10g_remap-failure.xml", [], "a10g", "card 1: 8 retired pages or remapped rows"),
+    # the T4 with 4 pages retired for single-bit errors (0 for double-bit); its remapped rows are N/A
+    (T4, [(r"<retired_count>0", "<retired_count>4")], "t4", "card 1: 4 retired pages or remapped rows"),
+])
+def test_memory_repairs_are_said_without_the_unknown_other_count(tmp_path: Path, base: str, edits: list,
+                                                                    gpu: str, said: str) -> None:
+    """A card repairs its memory by retiring pages (up to Turing) or remapping rows (Ampere on), and
+    reports the other as N/A: the finding said '-1 retired pages / 8 remapped rows'."""
+    used_findings(tmp_path, derive(base, edits), gpu, made="2022-06")
+    r = audit(str(tmp_path / "proposal.yaml"))
+    message = next(f.message for f in r.findings if f.rule == "USED-RETIRED-MEMORY")
+    assert message.startswith(said) and "-1" not in message, message
+
+
 # ----------------------------------------------------------------------------- the variants folder
 VARIANTS = DATA / "variants"
 VARIANT_CASES = yaml.safe_load((VARIANTS / "variants.yaml").read_text(encoding="utf-8"))
@@ -211,7 +243,7 @@ def test_each_variant_of_a_real_report_is_concluded_as_written(tmp_path: Path, c
     one-card used purchase; its used-card warnings and blockers, and the verdict they make, are
     the ones variants.yaml gives, or the file is refused in one line naming it."""
     (tmp_path / "card.xml").write_bytes((VARIANTS / case["file"]).read_bytes())
-    card = {"nvidia_smi": "card.xml", "manufactured": "2023-01", "purchased": "2026-06"}
+    card = {"nvidia_smi": "card.xml", "manufactured": case.get("manufactured", "2023-01"), "purchased": "2026-06"}
     if case.get("serial"):
         card["serial"] = case["serial"]
     doc = {"workload": {"task": "inference", "model": "llama-3.1-8b"}, "hardware": {"gpu": case["gpu"], "count": 1},

@@ -19,7 +19,7 @@ from gpuwise.estimators.candidate import evaluate
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
-from .conftest import ROOT, answer_of
+from .conftest import ROOT, answer_of, load_yaml
 
 RULES = ROOT / "rules" / "memory.yaml"
 LORA_8B = {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": 1024,
@@ -29,7 +29,7 @@ LORA_8B = {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.
 def _memory_rules(tmp_path: Path, share: float) -> str:
     """The built-in memory pass and reject rules, comparing the need with ``share`` of each card
     instead of capacity x (1 - memory_headroom_fraction): a team that keeps more of a card free."""
-    doc = yaml.safe_load(RULES.read_text())
+    doc = load_yaml(RULES.read_text())
     rules = []
     for r in doc["rules"]:
         if r["id"] in ("MEM-FITS", "MEM-FITS-WITH-CHANGES", "MEM-NO-FIT"):
@@ -49,7 +49,7 @@ def _memory_rules(tmp_path: Path, share: float) -> str:
 def test_fits_is_the_memory_step_verdict_and_agrees_with_the_numbers(kb, question):
     """Over GPUs and counts: the rules' fits is the need against capacity x (1 - headroom) (MEM-FITS /
     MEM-FITS-WITH-CHANGES, knowledge/policy.yaml), fits_as_requested the requested layout's need."""
-    job = resolve(Requirements.model_validate(yaml.safe_load((ROOT / "examples" / f"{question}.yaml").read_text())),
+    job = resolve(Requirements.model_validate(load_yaml((ROOT / "examples" / f"{question}.yaml").read_text())),
                   kb)
     book = rulebook.load(None, kb.policy_values())
     keep = 1 - float(kb.policy_value("memory_headroom_fraction"))
@@ -101,7 +101,7 @@ def test_the_plan_sizes_with_the_house_memory_rules(kb, tmp_path):
     from gpuwise.plan.sizing import size
 
     path = ROOT / "examples" / "plan-team-4090.yaml"
-    workload = yaml.safe_load(path.read_text())["workloads"][0]
+    workload = load_yaml(path.read_text())["workloads"][0]
     assert workload["name"] == "lora-8b"
 
     def sized(result) -> dict[str, int]:
@@ -114,7 +114,7 @@ def test_the_plan_sizes_with_the_house_memory_rules(kb, tmp_path):
     assert base["rtx-4090"] == 2 and base["h100-80gb-sxm"] == 1
     assert house["rtx-4090"] == 4
     book = rulebook.load(rules, kb.policy_values())
-    plan = PlanFile.model_validate(yaml.safe_load(path.read_text()))
+    plan = PlanFile.model_validate(load_yaml(path.read_text()))
     options = size(plan, kb, [kb.gpus["h100-80gb-sxm"], kb.gpus["rtx-4090"]], {}, "plan", book)[0].options
     assert {g: o.count for g, o in options.items()} == {"h100-80gb-sxm": 1, "rtx-4090": 4}
     assert "gradient checkpointing" in options["h100-80gb-sxm"].layout
@@ -148,7 +148,7 @@ def test_the_usable_share_is_the_memory_rules_limit(kb, tmp_path):
     assert {bounds.usable_share(builtin, probe_fact(job, g)) for g in kb.gpus.values()} == {keep}
     house = rulebook.load(_memory_rules(tmp_path, 0.6), kb.policy_values())
     assert bounds.usable_share(house, probe_fact(job, kb.gpus["rtx-4090"])) == 0.6
-    doc = yaml.safe_load(RULES.read_text())
+    doc = load_yaml(RULES.read_text())
     cap = copy.deepcopy(next(r for r in doc["rules"] if r["id"] == "MEM-NO-FIT"))
     cap["id"], cap["when"] = "HOUSE-20GB", [["need_gb", ">", 20]]
     d = tmp_path / "cap"
@@ -300,7 +300,7 @@ def test_what_the_alternative_gives_up_is_the_comparison_rules_verdict(tmp_path)
     assert tps.alternative > 0.2 * tps.proposed and tpot.alternative > 1.8 * tpot.proposed
     assert [g.what for g in loose.alternative_gives_up] == ["tpot_s"] and not loose.savings_comparable
 
-    doc = yaml.safe_load((ROOT / "rules" / "comparison.yaml").read_text())
+    doc = load_yaml((ROOT / "rules" / "comparison.yaml").read_text())
     rule = next(r for r in doc["rules"] if r["id"] == "TCO-ALT-SLOWER-TOKENS")
     rule["when"][-1][2] = {"ref": "proposed", "times": 4}
     house = tmp_path / "house"

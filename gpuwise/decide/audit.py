@@ -212,7 +212,8 @@ _SLOWDOWNS = {"hw_slowdown": "reason_hw_slowdown", "hw_thermal_slowdown": "reaso
 of them mean failing cooling or power delivery)."""
 
 _NO_READING: dict[str, Any] = {
-    "retired_pages": -1, "remapped_rows": -1, "pending": False, "remap_failure": False, "remap_banks_exhausted": -1,
+    "retired_pages": -1, "remapped_rows": -1, "memory_repairs": -1, "pending": False, "remap_failure": False,
+    "remap_banks_exhausted": -1,
     "uncorrectable_ecc": -1, "correctable_ecc": -1, "pstate": -1, "gpu_idle_known": False,
     "gpu_idle": False, "link_width": -1, "link_width_max": -1, "link_gen": -1,
     "link_gen_max": -1, "link_width_fraction": -1.0, "link_gb_s": -1.0, "link_gb_s_full": -1.0,
@@ -240,6 +241,7 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
     ratio = ic.memory_ratio(r, gpu.memory.gb)
     return {
         "retired_pages": _known(mem.retired_pages), "remapped_rows": _known(mem.remapped_rows),
+        "memory_repairs": _known(mem.repairs),
         "pending": bool(mem.pending), "remap_failure": bool(mem.remap_failure),
         "remap_banks_exhausted": _known(mem.remap_banks_exhausted),
         "uncorrectable_ecc": _known(mem.uncorrectable_ecc), "correctable_ecc": _known(mem.correctable_ecc),

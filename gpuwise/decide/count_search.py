@@ -113,6 +113,7 @@ class _Probe:
     def __init__(self, job: Job, gpu: Any, wanted: list[str], book: rulebook.Rulebook) -> None:
         self.job, self.gpu, self.wanted, self.book = job, gpu, wanted, book
         self.made: dict[int, list[tuple[Evaluation, list[str] | None]]] = {}
+        self.value_of_a_day = float(job.kb.policy_value("value_of_a_day_usd"))  # the ranking's, once per GPU
         self.known = bounds.Judgement(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
         self.limit = memory_limit(job, book, gpu, self.known)
         self.by_count = self.known.narrowed(_BY_COUNT)  # the same, asked only about what a count adds
@@ -221,10 +222,9 @@ class _Probe:
             rejected = {idx for rid, idx, _stage in session.firings if book.rules[rid].then.action == "reject"}
             for j, i in enumerate(open_):
                 verdicts[i] = session.reached.get(j) == "decided" and j not in rejected
-        value = float(job.kb.policy_values()["value_of_a_day_usd"])
         for f, i, v in zip(facts, owner, verdicts, strict=True):
             if v:
-                out[i] = min(out[i], score(f, value))
+                out[i] = min(out[i], score(f, self.value_of_a_day))
         return out
 
     def never_priced(self, n: int, ways: list[tuple[Evaluation, list[str]]]) -> bool:

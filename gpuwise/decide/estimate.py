@@ -138,13 +138,14 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     k = ev.cost
     terms = [term_out(t) for t in ev.all_terms().values() if isinstance(t, Term)]  # also fills the curve
     b = ev.buy
-    lines = BuyLines(cards=b.cards.value, server=b.server.value, network=b.network.value if b.network else 0.0,
-                     power=b.power.value, hosting=b.hosting.value, licences=b.licences.value,
-                     resale=b.resale.value) if b else None
-    cost = GpuCost(buy_lines=lines) if k is None else GpuCost(
+    lines = made(BuyLines, dict(cards=b.cards.value, server=b.server.value,
+                                network=b.network.value if b.network else 0.0, power=b.power.value,
+                                hosting=b.hosting.value, licences=b.licences.value,
+                                resale=b.resale.value)) if b else None
+    cost = made(GpuCost, dict(buy_lines=lines) if k is None else dict(
         rent_usd=k.rent_usd, buy_usd=k.buy_usd, acquisition=k.acquisition, break_even_month=k.break_even_month,
         usd_per_gpu_hour=k.usd_per_gpu_hour, provider=k.provider, instance=k.instance, price_as_of=k.price_as_of,
-        buy_lines=lines)
+        buy_lines=lines))
     tl, speed = ev.timeline, ev.speed
     wall_hours = speed.wall_hours if speed else None
     training = job.training and wall_hours is not None

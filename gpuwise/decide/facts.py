@@ -476,6 +476,7 @@ class CardFact(FactModel):
     smi_error: str = _f("what was wrong with the report")
     retired_pages: int = _f("retired memory pages (-1 unknown)")
     remapped_rows: int = _f("remapped memory rows (-1 unknown)")
+    memory_repairs: int = _f("retired pages and remapped rows together, as far as the report gives them (-1 unknown)")
     pending: bool = _f("a memory repair waits for a reset")
     remap_failure: bool = _f("row remapping failed")
     uncorrectable_ecc: int = _f("uncorrectable ECC errors (-1 unknown)")

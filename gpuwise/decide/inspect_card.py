@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import N_, UserError
-from .smi_report import GpuReading, SmiLog, _Frozen, _largest, _sum
+from .smi_readings import GpuReading, SmiLog, _Frozen
+from .smi_values import _largest, _sum
 
 
 # ----------------------------------------------------------------------------- derived signals
@@ -50,6 +51,10 @@ class MemoryErrors(_Frozen):
     retired_pages: int | None
     remapped_rows: int | None
     remapped_rows_uncorrectable: int | None
+    repairs: int | None
+    """Retired pages and remapped rows together, as far as the report gives them: a card repairs its
+    memory one way (pages up to Turing, rows from Ampere), and the other count is N/A, so this is the
+    one a message can say (the unknown other was said as '-1 remapped rows')."""
     pending: bool | None
     """A retirement or a row remap waits for the next GPU reset."""
     remap_failure: bool | None
@@ -88,6 +93,7 @@ def memory_errors(reading: GpuReading) -> MemoryErrors:
         retired_pages=retired,
         remapped_rows=remapped,
         remapped_rows_uncorrectable=reading.remapped_rows_uncorrectable,
+        repairs=_sum([retired, remapped]),
         pending=pending,
         remap_failure=_any_of([reading.remapped_rows_failure, reading.unrepairable_memory or None]),
         remap_banks_exhausted=reading.remap_banks_none,

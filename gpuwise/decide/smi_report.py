@@ -1,7 +1,9 @@
 """Read an ``nvidia-smi -q -x`` report into typed readings of each GPU (:class:`GpuReading`).
 
 This module only reads; :mod:`gpuwise.decide.inspect_card` computes numbers from the readings and
-the rules (rules/used-hardware.yaml) decide what they mean.
+the rules (rules/used-hardware.yaml) decide what they mean. It reads the file and its sections; the
+readings it fills are typed in :mod:`gpuwise.decide.smi_readings`, and one value (a number, a
+temperature, a flag, a marker for unknown) is read by :mod:`gpuwise.decide.smi_values`.
 
 The XML varies with the driver, and every variant seen in real reports is read:
 
@@ -34,7 +36,6 @@ part number are exposed as read; comparing them with a known list is the rule la
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import stat
@@ -44,11 +45,32 @@ from pathlib import Path
 
 import defusedxml
 import defusedxml.ElementTree as SafeET
-from pydantic import BaseModel, ConfigDict
 
-from gpuwise.errors import N_, Said, Term, UserError
+from gpuwise.errors import N_, Said, UserError
 
 from .smi_given import _as_utf8, _broken, _counted_start, _lost_gpus, _not_xml, _process_names_escaped
+from .smi_readings import GpuReading, SmiLog
+from .smi_values import (
+    _child_count,
+    _count,
+    _flag,
+    _flag_of,
+    _int,
+    _largest,
+    _memory_limit,
+    _own_text,
+    _percent,
+    _product_name,
+    _serial,
+    _sum,
+    _temp,
+    _text,
+    _watts,
+    _width,
+)
+
+__all__ = ["MAX_CLOCK_REASONS", "MAX_GPUS", "MAX_XML_BYTES", "GpuReading", "SmiLog", "parse_nvidia_smi_xml",
+           "read_regular_file", "resolve_report_path"]
 
 MAX_XML_BYTES = 4 * 1024 * 1024
 """A real report is about 20-70 KB per GPU (an 8-GPU server's: about 0.5 MB); anything far larger
@@ -62,293 +84,11 @@ _PARSED: dict[tuple[int, int, int, int], SmiLog] = {}
 cards that name one report read it once."""
 _PARSED_MAX = 16
 
-_UNKNOWN = {
-    "n/a",
-    "not supported",
-    "unknown error",
-    "insufficient permissions",
-    "requested functionality has been deprecated",
-    "not found",
-    "",
-}
 _REASON_PREFIXES = ("clocks_event_reason_", "clocks_throttle_reason_")
 _RESET_MARKER = re.compile(r"\[?\s*GPU requires reset\s*\]?", re.IGNORECASE)
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-
-class GpuReading(_Frozen):
-    """What one ``<gpu>`` block says. ``None`` everywhere means the report did not say."""
-
-    pci_bus_id: str | None = None
-    bus_id_in_pci: str | None = None
-    """``pci/pci_bus_id``: the bus id inside the block (the ``<gpu id=...>`` attribute repeats it)."""
-    product_name: str | None = None
-    product_architecture: str | None = None
-    serial: str | None = None
-    uuid: str | None = None
-    vbios_version: str | None = None
-    board_part_number: str | None = None
-    gpu_part_number: str | None = None
-    """Older drivers report the board's 900-... number here and have no ``board_part_number``."""
-    driver_version: str | None = None
-    cuda_version: str | None = None
-
-    memory_total_mib: int | None = None
-    pcie_gen_current: int | None = None
-    pcie_gen_max: int | None = None
-    link_width_current: int | None = None
-    link_width_max: int | None = None
-    pcie_replay_count: int | None = None
-    """PCIe transactions the GPU had to resend since the driver loaded (``pci/replay_counter``)."""
-    pcie_replay_rollovers: int | None = None
-    """Times the replay counter wrapped around (``pci/replay_rollover_counter``)."""
-
-    ecc_mode_current: bool | None = None
-    ecc_volatile_sbe: int | None = None
-    """Correctable ECC errors since the driver loaded (single-bit; ``*_correctable``)."""
-    ecc_volatile_dbe: int | None = None
-    """Uncorrectable ECC errors since the driver loaded (double-bit; ``*_uncorrectable*``)."""
-    ecc_aggregate_sbe: int | None = None
-    """Correctable ECC errors over the board's life (kept in the InfoROM)."""
-    ecc_aggregate_dbe: int | None = None
-    """Uncorrectable ECC errors over the board's life (kept in the InfoROM)."""
-    retired_pages_sbe: int | None = None
-    retired_pages_dbe: int | None = None
-    retired_pages_pending: bool | None = None
-    remapped_rows_correctable: int | None = None
-    remapped_rows_uncorrectable: int | None = None
-    remapped_rows_pending: bool | None = None
-    remapped_rows_failure: bool | None = None
-    remap_banks_none: int | None = None
-    """Memory banks with no spare rows left (``row_remapper_histogram_none``, driver 510 and later)."""
-    remap_banks_low: int | None = None
-    """Memory banks with few spare rows left (``row_remapper_histogram_low``)."""
-    remap_banks_total: int | None = None
-    """All banks in the histogram (max + high + partial + low + none)."""
-
-    power_draw_w: float | None = None
-    power_limit_w: float | None = None
-    default_power_limit_w: float | None = None
-    min_power_limit_w: float | None = None
-    max_power_limit_w: float | None = None
-
-    clocks_graphics_mhz: int | None = None
-    clocks_sm_mhz: int | None = None
-    clocks_mem_mhz: int | None = None
-    applications_clocks_graphics_mhz: int | None = None
-    applications_clocks_mem_mhz: int | None = None
-    default_applications_clocks_graphics_mhz: int | None = None
-    default_applications_clocks_mem_mhz: int | None = None
-    max_clocks_graphics_mhz: int | None = None
-    max_clocks_sm_mhz: int | None = None
-    max_clocks_mem_mhz: int | None = None
-
-    active_clock_event_reasons: list[str] = []
-    """Names of the clock limiters reported ``Active`` (``hw_slowdown``, ``sw_power_cap`` ...),
-    without their ``clocks_event_reason_``/``clocks_throttle_reason_`` prefix and without
-    ``gpu_idle``, which is in :attr:`gpu_idle`."""
-    gpu_idle: bool | None = None
-    temperature_c: int | None = None
-    gpu_shutdown_temp_c: int | None = None
-    """``gpu_temp_max_threshold``: the GPU shuts down at this temperature."""
-    gpu_slowdown_temp_c: int | None = None
-    """``gpu_temp_slow_threshold``: the GPU slows its clocks at this temperature."""
-    gpu_max_operating_temp_c: int | None = None
-    """``gpu_temp_max_gpu_threshold``: the highest temperature the GPU is meant to run at."""
-    memory_temp_c: int | None = None
-    """``memory_temp``: HBM temperature (data-center boards; N/A on GDDR cards)."""
-    memory_max_operating_temp_c: int | None = None
-    """``gpu_temp_max_mem_threshold`` (or T.Limit less ``gpu_temp_max_mem_tlimit_threshold``): the memory
-    temperature at which the GPU begins software slowdown (:func:`_memory_limit`)."""
-    recovery_action: str | None = None
-    """``gpu_recovery_action`` (driver 570 and later) when it is not ``None``: what the driver says the
-    GPU needs after an error it could not clear (NVML nvmlDeviceGetGpuRecoveryAction: a GPU reset, a
-    node reboot, draining peer-to-peer traffic, or a drain and reset for a GPU at reduced capacity)."""
-    reset_required: bool | None = None
-    """``gpu_reset_status/reset_required`` (drivers 550-565): the GPU needs a reset."""
-    drain_and_reset_recommended: bool | None = None
-    """``gpu_reset_status/drain_and_reset_recommended`` (drivers 550-565)."""
-    channel_repair_pending: bool | None = None
-    """``ecc_errors/channel_repair_pending`` (Blackwell): a memory channel repair waits for a reset."""
-    tpc_repair_pending: bool | None = None
-    """``ecc_errors/tpc_repair_pending`` (Blackwell): a compute unit (TPC) repair waits for a reset."""
-    unrepairable_memory: bool | None = None
-    """``ecc_errors/unrepairable_memory`` (NVML nvmlDeviceGetUnrepairableMemoryFlag): memory the GPU
-    can no longer repair."""
-    sram_threshold_exceeded: bool | None = None
-    """``ecc_errors/aggregate/sram_threshold_exceeded`` (NVML nvmlEccSramErrorStatus_t
-    bThresholdExceeded: the SRAM uncorrectable errors passed the field-diagnostic threshold)."""
-    requires_reset_marker: bool = False
-    """A reading is ``GPU requires reset`` where a value goes: nvidia-smi writes it for a GPU that
-    hit an error and answers no query until it is reset."""
-    unreachable: str | None = None
-    """nvidia-smi could not reach this GPU ("Unable to determine the device handle for GPU ...:
-    Unknown Error" above the report): a GPU that fell off the bus. The reason as nvidia-smi gave it."""
-    virtualization_mode: str | None = None
-    """``gpu_virtualization_mode/virtualization_mode``: ``VGPU`` is a vGPU inside a virtual machine."""
-    fan_speed_percent: int | None = None
-    """The fan speed the driver *intends* (NVML, nvmlDeviceGetFanSpeed: "the reported speed is the
-    intended fan speed"; a blocked fan does not change it): it says nothing about a worn fan."""
-    performance_state: str | None = None
-    utilization_gpu_percent: int | None = None
-
-
-class SmiLog(_Frozen):
-    """A whole ``nvidia-smi -q -x`` report."""
-
-    driver_version: str | None = None
-    cuda_version: str | None = None
-    timestamp: str | None = None
-    gpus: list[GpuReading]
-
-
-# ----------------------------------------------------------------------------- reading values
-def _text(node: ET.Element | None, path: str) -> str | None:
-    """The stripped text at ``path`` under ``node``; ``None`` when absent or an N/A-like marker."""
-    if node is None:
-        return None
-    return _own_text(node.find(path))
-
-
-def _own_text(found: ET.Element | None) -> str | None:
-    """An element's own stripped text; ``None`` when absent or an N/A-like marker."""
-    if found is None or found.text is None:
-        return None
-    text = found.text.strip()
-    if text.strip("[]").strip().lower() in _UNKNOWN:
-        return None
-    return text
-
-
-def _number(text: str | None, unit: str = "", path: str = "", *, whole: bool = False) -> float | None:
-    """``"300.00 W"`` with unit ``W`` -> 300.0; ``None`` for unknowns and for words (nvidia-smi
-    writes ``[GPU requires reset]``, ``Unknown Error`` and other markers where a number goes).
-
-    A value that starts as a number but is not one as nvidia-smi writes it -- ``0x10`` (it
-    writes counts, clocks and sizes in decimal), ``27,23 W`` (a decimal comma from a spreadsheet),
-    ``1e3 MHz``, ``300 mW`` -- refuses the report: read as unknown it would hide the reading
-    (a hexadecimal replay count was no finding at all), and no reading is guessed. So does a
-    ``whole`` number (sizes, clocks, counts: nvidia-smi writes them without a fraction) grouped by
-    thousands, ``23.028 MiB`` from a German locale: read as 23 MiB it made an A10G 'another card'."""
-    if text is None:
-        return None
-    # ASCII digits: nvidia-smi writes no other; fullwidth '１０８ C' (a retyped report) is refused below
-    match = re.fullmatch(r"([-+]?[0-9]+(?:\.[0-9]+)?)\s*" + re.escape(unit), text, flags=re.IGNORECASE)
-    if not match:
-        if re.match(r"[-+]?\.?\d", text):
-            raise Said(N_("<%(path)s> reads '%(value)s': not a number as nvidia-smi writes it (%(expected)s)"),
-                       path=path, value=text[:40], expected=_EXPECTED.get(unit, unit))
-        return None
-    if whole and re.fullmatch(r"[-+]?[0-9]{1,3}(\.[0-9]{3})+", match.group(1)):
-        raise Said(N_("<%(path)s> reads '%(value)s': not a number as nvidia-smi writes it (%(expected)s)"),
-                   path=path, value=text[:40], expected=_EXPECTED.get(unit, unit))
-    value = float(match.group(1))
-    if not math.isfinite(value) or abs(value) > 1e15:
-        raise ValueError(f"reading '{text[:40]}' is not a plausible number")
-    return value
-
-
-_EXPECTED = {"": Term(N_("a decimal number such as 12")), "W": Term(N_("a decimal number of watts such as 250.00 W")),
-             "C": Term(N_("whole degrees such as 65 C")), "MHz": Term(N_("a decimal number such as 1395 MHz")),
-             "MiB": Term(N_("a decimal number such as 24576 MiB")), "%": Term(N_("a decimal number such as 30 %")),
-             "x": Term(N_("a link width such as 16x")), "bank(s)": Term(N_("a decimal number such as 640 bank(s)"))}
-"""What a field looks like as nvidia-smi writes it, for the message refusing one that does not."""
-
-
-def _int(node: ET.Element | None, path: str, unit: str = "") -> int | None:
-    value = _number(_text(node, path), unit, path, whole=True)
-    return None if value is None else int(value)
-
-
-def _width(node: ET.Element | None, path: str) -> int | None:
-    """A PCIe link width: ``16x`` as nvidia-smi writes it, or ``x16`` as the PCIe specification and
-    other tools write it (a retyped ``x1`` was read as unknown, hiding a mining riser)."""
-    text = _text(node, path)
-    if text is not None:
-        text = re.sub(r"^[xX]\s*([0-9]+)$", r"\1x", text)
-    value = _number(text, "x", path, whole=True)
-    return None if value is None else int(value)
-
-
-def _count(node: ET.Element | None, path: str, unit: str = "") -> int | None:
-    """A counter, a size or a percentage: never negative.  A negative one is not a reading a
-    driver writes, so the report is refused rather than read as 'no errors'."""
-    return _counted(_int(node, path, unit), path)
-
-
-def _child_count(child: ET.Element) -> int | None:
-    """:func:`_count` of a child already in hand (no search by name: a block of 20,000 children
-    is read in one pass, not 20,000 searches)."""
-    value = _number(_own_text(child), "", child.tag, whole=True)
-    return _counted(None if value is None else int(value), child.tag)
-
-
-def _counted(value: int | None, path: str) -> int | None:
-    if value is not None and value < 0:
-        raise ValueError(f"<{path}> is {value}: a count cannot be negative")
-    return value
-
-
-def _percent(node: ET.Element | None, path: str) -> int | None:
-    value = _count(node, path, "%")
-    if value is not None and value > 100:
-        raise ValueError(f"<{path}> is {value} %: a percentage cannot exceed 100")
-    return value
-
-
-_NO_SERIAL = {"redacted", "unknown", "none", "hidden", "removed"}
-_NO_NAME = re.compile(r"(nvidia\s+)?(graphics\s+device|unknown(\s+gpu)?|device)", re.IGNORECASE)
-
-
-def _product_name(gpu: ET.Element) -> str | None:
-    """The product name, or ``None`` where the driver gives only a placeholder: a driver that does
-    not know the board's device id writes ``Graphics Device`` (telegraf's GTX 1660 Ti report, with a
-    driver older than the card; also engineering samples and modified boards), which names no
-    product the report could be checked against."""
-    text = _text(gpu, "product_name")
-    return None if text is not None and _NO_NAME.fullmatch(text.strip()) else text
-
-
-
-def _serial(node: ET.Element | None) -> str | None:
-    """The board serial, or ``None`` where the report hides it (``N/A``, ``REDACTED``, all zeros:
-    cloud instances report 0000000000000)."""
-    text = _text(node, "serial")
-    if text is None or text.lower() in _NO_SERIAL or set(text) <= {"0"}:
-        return None
-    return text
-
-
-def _float(node: ET.Element | None, path: str, unit: str = "") -> float | None:
-    return _number(_text(node, path), unit, path)
-
-
-def _temp(node: ET.Element | None, path: str) -> int | None:
-    """A temperature in degrees C: ``85 C`` as nvidia-smi writes it, ``85 °C``/``85 ℃`` as a seller
-    may retype it, and ``185 F``/``185 °F``/``185 ℉`` converted (nvidia-smi writes Celsius only; a
-    Fahrenheit figure is a retyped report, and its unit says what it means: read as unknown, a
-    190 F memory junction -- 88 C -- was no reading at all). One outside -50..200 C is no reading a
-    GPU gives (they shut down near 100 C), so the report is refused rather than judged on it
-    (99999999999 C was a GPU 'at its limit')."""
-    text = _text(node, path)
-    fahrenheit = False
-    if text is not None:
-        text = re.sub(r"\s*(°\s*C|℃)$", " C", text)
-        retyped = re.sub(r"(?<=\d)\s*(°\s*F|℉|F)$", " C", text, flags=re.IGNORECASE)
-        fahrenheit = retyped != text
-        text = retyped
-    value = _number(text, "C", path)
-    if value is not None and fahrenheit:
-        value = round((value - 32) * 5 / 9)
-    if value is not None and not -50 <= value <= 200:
-        raise Said(N_("<%(path)s> reads %(value)s: not a temperature a GPU reports"), path=path,
-                   value=_text(node, path))
-    return None if value is None else int(value)
-
-
+# ----------------------------------------------------------------------------- sections
 def _gpu_thresholds(temp: ET.Element | None) -> dict[str, int | None]:
     """The GPU's shutdown, slowdown and max operating temperatures, in degrees C.
 
@@ -379,52 +119,12 @@ def _gpu_thresholds(temp: ET.Element | None) -> dict[str, int | None]:
     return {"gpu_shutdown_temp_c": shutdown, "gpu_slowdown_temp_c": slowdown, "gpu_max_operating_temp_c": max_op}
 
 
-def _memory_limit(temp: ET.Element | None) -> int | None:
-    """The memory's max operating temperature (NVML: the memory temperature at which the GPU begins
-    software slowdown), given as a temperature (``gpu_temp_max_mem_threshold``) or, on Ada and later
-    boards with newer drivers, as a margin to the GPU's T.Limit (``gpu_temp_max_mem_tlimit_threshold``,
-    NVML field NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT), worked out as the GPU's thresholds are:
-    T.Limit (current temperature + its margin) minus the memory's margin."""
-    given = _temp(temp, "gpu_temp_max_mem_threshold")
-    if given is not None:
-        return given
-    margin, now, tlimit = (_temp(temp, path) for path in
-                           ("gpu_temp_max_mem_tlimit_threshold", "gpu_temp", "gpu_temp_tlimit"))
-    return None if None in (margin, now, tlimit) else now + tlimit - margin  # type: ignore[operator]
+def _any_yes(*flags: bool | None) -> bool | None:
+    """True when any flag is True, False when none is and one is False, None when none is known."""
+    known = [f for f in flags if f is not None]
+    return any(known) if known else None
 
 
-def _watts(section: ET.Element, path: str) -> float | None:
-    """A power figure in W; a negative one, or one over 10 kW (a whole GB200 module draws 2.7 kW),
-    is no reading and refuses the report (a power limit of -320 W was read as a changed limit)."""
-    value = _float(section, path, "W")
-    if value is not None and not 0 <= value <= 10_000:
-        raise Said(N_("<%(path)s> is %(value)s W: not a power a GPU reports"), path=path, value=f"{value:g}")
-    return value
-
-
-def _flag(node: ET.Element | None, path: str) -> bool | None:
-    """``Yes``/``Enabled``/``Active`` -> True, ``No``/``Disabled``/``Not Active`` -> False."""
-    return _flag_of(_text(node, path))
-
-
-def _flag_of(text: str | None) -> bool | None:
-    if text is None:
-        return None
-    return {"yes": True, "enabled": True, "active": True,
-            "no": False, "disabled": False, "not active": False}.get(text.lower())
-
-
-def _largest(*values: int | None) -> int | None:
-    known = [v for v in values if v is not None]
-    return max(known) if known else None
-
-
-def _sum(values: list[int | None]) -> int | None:
-    known = [v for v in values if v is not None]
-    return sum(known) if known else None
-
-
-# ----------------------------------------------------------------------------- sections
 def _ecc_counts(block: ET.Element | None) -> tuple[int | None, int | None]:
     """(correctable, uncorrectable) from a ``<volatile>`` or ``<aggregate>`` block, any format."""
     if block is None:
@@ -550,9 +250,10 @@ def _reading(gpu: ET.Element, driver: str | None, cuda: str | None) -> GpuReadin
     vol_sbe, vol_dbe = _largest(vol_sbe, mig_sbe), _largest(vol_dbe, mig_dbe)
     agg_sbe, agg_dbe = _ecc_counts(errors.find("aggregate") if errors is not None else None)
     retired = gpu.find("retired_pages")
-    pending_retire = _flag(retired, "pending_retirement")
-    if pending_retire is None:
-        pending_retire = _flag(retired, "pending_blacklist")
+    # newer drivers write one flag under both names (pending_blacklist is the older: the 510 and 515
+    # reports in tests/data hold both); a report in which either says Yes has a page waiting: read as
+    # pending_retirement alone, a Yes in pending_blacklist next to a No was approved
+    pending_retire = _any_yes(_flag(retired, "pending_retirement"), _flag(retired, "pending_blacklist"))
     remap = gpu.find("remapped_rows")
     histogram = remap.find("row_remapper_histogram") if remap is not None else None
     banks = {k: _count(histogram, f"row_remapper_histogram_{k}", "bank(s)")

@@ -313,7 +313,13 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                 continue
             _read_row(row, line, fmt, kb, prov, date, source, report, best, spot, locations)
     except csv.Error as exc:
-        report.skipped.append(Skipped(line, "", Said(N_("CSV error, reading stopped: %(error)s"), error=str(exc))))
+        # the row that broke starts at next_line ('line' is the last one read: a 200,000-character cell on
+        # line 3 was reported on line 2)
+        why = (Said(N_("a cell longer than %(limit)s characters, reading stopped"), limit=f"{csv.field_size_limit():,}")
+               if f"({csv.field_size_limit()})" in str(exc) else  # its words ("field larger than field limit
+               # (131072)") were English in every language
+               Said(N_("CSV error, reading stopped: %(error)s"), error=str(exc)))
+        report.skipped.append(Skipped(next_line, "", why))
     for key, o in best.items():
         s = spot.get((*key, o.region)) or spot.get((*key, ""))
         if s is not None:

@@ -133,6 +133,7 @@ CARD_INTERNAL = {  # what the rules compare and the report shows elsewhere, or n
     "primary", "has_dates", "serial_given", "judged_all",  # which fact judges what: the rules' bookkeeping
     "throttling", "reason_hw_slowdown", "reason_hw_thermal_slowdown", "reason_hw_power_brake",
     "reason_sw_thermal_slowdown",  # the clock limiters' row says them
+    "memory_repairs",  # retired pages and remapped rows together: each has its own row
     "pstate", "gpu_idle_known", "gpu_idle",  # whether the readings were taken under load: the rules' findings say
     "link_width_fraction", "link_gb_s", "link_gb_s_full",  # the PCIe row worked out: the findings say them
     "virtual_gpu",  # a vGPU guest's report: its finding says so

@@ -151,8 +151,9 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
     if report.skipped:
         out.append(f._("could not use %(n)s rows:", n=len(report.skipped)))
         for s in report.skipped:
-            out.append("  " + f._("line %(line)s: %(name)s: %(reason)s", line=s.line, name=s.name,
-                                  reason=s.why.words(f.lang)))
+            out.append("  " + (f._("line %(line)s: %(name)s: %(reason)s", line=s.line, name=s.name,
+                                   reason=s.why.words(f.lang)) if s.name else  # no name: not 'line 3: : ...'
+                               f._("line %(line)s: %(reason)s", line=s.line, reason=s.why.words(f.lang))))
     if target:
         from pathlib import Path
 

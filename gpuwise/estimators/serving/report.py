@@ -13,7 +13,7 @@ from .. import memory as M
 from . import options as O
 from .choice import Serving
 from .draft import Drafter, drafter
-from .engine import format_of, kv_element_bytes, model_bytes, quant_formats
+from .engine import checkpoint_keeps, format_of, kv_element_bytes, model_bytes, quant_formats
 from .front import front
 from .layout import Layout
 from .limits import limits
@@ -121,9 +121,26 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
         fmt=fmt, prompt_tokens=prompt, prefill_tokens=prefill, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
         kv_bytes=kv_b, kv_len=held)
     spec, _ = O.speculative(kb, fw, w)
-    mbytes = model_bytes(job.shape, fmt, quant_formats(kb))
+    mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, None))
+    est = with_held_whole(est, mbytes, lay)
     d = drafter(job, spec, mbytes.linear_bytes_per_param, kv_b)
     return with_drafter(est, d, lay, per_copy, prompt, held) if d is not None else est
+
+
+def with_held_whole(est: M.MemoryEstimate, mbytes: Any, lay: Layout) -> M.MemoryEstimate:
+    """``est`` with the weights a GPU of ``lay`` holds as the serving copy does (layout.py): the MoE gate in 16
+    bit, the published checkpoint's 16-bit parts (``fp4_checkpoints``), and with tensor parallelism the weights
+    every rank holds whole (MLA's down-projections, the gate); unchanged where these add nothing."""
+    tp, pp, ep, dpa = lay.tp, lay.pp, lay.ep, lay.dp_attention
+    held = (mbytes.non_expert / pp + mbytes.experts / (ep * pp) if dpa > 1
+            else (mbytes.per_rank(tp) + mbytes.experts / tp) / pp)
+    extra = held - est.weights.value
+    if extra <= 1e-9 * max(held, 1.0):
+        return est
+    why = formula("formula.weights_held_whole", "; + ")
+    weights = replace(est.weights, value=held, formula=_plus(est.weights, why),
+                      inputs={**est.weights.inputs, "held_whole_bytes": extra})
+    return replace(est, weights=weights, phases={k: v + extra for k, v in est.phases.items()})
 
 
 def with_drafter(est: M.MemoryEstimate, d: Drafter, lay: Layout, per_copy: int, prompt: float,

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import yaml
+from build_real import real_variants  # this folder: run as a script, it is on the path
 
 HERE = Path(__file__).parent
 BASES = HERE.parent
@@ -651,7 +652,7 @@ def variants() -> list[dict]:
         "a10g",
         "idle at P8 with gpu_idle active: gen 1 of 4 is power saving, nothing to say",
     )
-    return v
+    return v + real_variants()
 
 
 def main() -> None:
