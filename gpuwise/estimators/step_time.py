@@ -262,10 +262,10 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     local_e = min(dpe, max(1, per_node // (etp * lay.ep)))
     if lay.zero >= 3:
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
-        b = 1 / math.ceil(tj.shape.layers / lay.pp)  # one collective per layer
+        b = last_bucket_share(tj, st, g)
         exposed = _hidden(gather, forward, b) + _hidden(gather + scatter, micro - forward, b)
         return lay.grad_accum * (2 * gather + scatter), lay.grad_accum * exposed
-    b = bucket_share(tj, st, g)
+    b = last_bucket_share(tj, st, g)
     g_ar = _allreduce(g, st.grad_dense, lay.dp, local) + _allreduce(g, st.grad_expert, dpe, local_e)
     if lay.zero == 0 or tj.method != "full":
         traffic, window = g_ar, compute / lay.grad_accum * 2 / 3
@@ -285,6 +285,14 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
         # the all-gather of the updated weights runs after the optimizer step, before any forward: exposed
         return grads + gather, gather + _hidden(grads, window, b)
     return traffic, _hidden(traffic, window, b)
+
+
+def last_bucket_share(tj: TrainingJob, st: Static, g: GpuRates) -> float:
+    """The share of the data-parallel traffic that cannot hide behind compute: one layer's collective
+    under ZeRO-3 / FSDP (a collective per layer), else the last gradient bucket (:func:`bucket_share`)."""
+    if st.layout.zero >= 3:
+        return 1 / math.ceil(tj.shape.layers / st.layout.pp)
+    return bucket_share(tj, st, g)
 
 
 def bucket_share(tj: TrainingJob, st: Static, g: GpuRates) -> float:
@@ -397,7 +405,7 @@ def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> DpTr
             forward_s=forward, weight_bytes=weights, gradient_bytes=st.grad_dense + st.grad_expert, dp=lay.dp,
             gpus_per_node=local, bytes_per_gpu=(lay.dp - 1) / lay.dp * weights,
             network_bytes_per_gpu=(lay.dp - 1) / lay.dp * weights / local if lay.dp > local else 0.0)
-    overlap = 1 - (1 / math.ceil(tj.shape.layers / lay.pp) if lay.zero >= 3 else bucket_share(tj, st, g))
+    overlap = 1 - last_bucket_share(tj, st, g)
     return DpTraffic(traffic, traffic - exposed, exposed, overlap, zero3)
 
 

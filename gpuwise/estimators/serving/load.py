@@ -31,8 +31,7 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
     """Steady state of one copy with ``conc`` concurrent requests (closed loop). ``pure_decode``:
     also time a decode-only step (one sequence's decode speed; skipped for curves). Memoised per
     job: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of copies differs)."""
-    lay = rep.layout
-    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
+    key = _key(eng, rep, conc)
     cache = job.memo.setdefault("serving-points", {})
     got = cache.get(key)
     if got is None:
@@ -40,10 +39,15 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
     return got
 
 
+def _key(eng: Engine, rep: Replica, conc: float) -> tuple:
+    """What a copy's point depends on beyond its job: the GPU, framework, weights, layout and load."""
+    lay = rep.layout
+    return (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
+
+
 def _gpu_point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
     """:func:`point` at the GPUs' pace, before the front end's bound (memoised per job likewise)."""
-    lay = rep.layout
-    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
+    key = _key(eng, rep, conc)
     cache = job.memo.setdefault("serving-gpu-points", {})
     got = cache.get(key)
     if got is None:
