@@ -13,7 +13,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11: round eleven's)
 
 Exit status 1 when a case fails.
 """
@@ -665,6 +665,17 @@ def _case10(*a, **k):
 
 hostile_round10.add(_case10, dict(globals()))
 
+# ---------------------------------------------------------------- round eleven (benchmarks/hostile_round11.py)
+from benchmarks import hostile_round11  # noqa: E402
+
+
+def _case11(*a, **k):
+    case(*a, **k)
+    CASES[-1]["round"] = 11
+
+
+hostile_round11.add(_case11, dict(globals()))
+
 
 # ---------------------------------------------------------------- runner
 def make(tmp: Path, files: dict) -> None:
@@ -760,7 +771,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w == "round10" and c.get("round") == 10) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:

@@ -157,7 +157,8 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any
             "has_dates": bool(c.manufactured and c.purchased), "months_to_sale": -1,
             "fan_cv": -1.0, "fan_swing": -1.0, "fan_samples": len(c.fan_speed_percent),
             "power_cv": -1.0, "power_swing": -1.0, "power_samples": len(c.power_under_load_w),
-            "segment": gpu.segment, "ecc_memory": bool(gpu.memory.ecc), "has_smi": False, "smi_error": "", "serial_given": c.serial is not None,
+            "segment": gpu.segment, "ecc_memory": bool(gpu.memory.ecc),
+            "has_smi": False, "smi_error": "", "serial_given": c.serial is not None,
             "serial_in_report": -1, "gpu_index": 1, "gpus_in_report": 0, "judged_all": False, "report_serial": "",
             **_NO_READING,
         }

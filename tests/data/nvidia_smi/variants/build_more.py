@@ -89,9 +89,9 @@ def more_variants() -> list[dict]:
         serial=P100_SERIAL)
 
     # ------------------------------------------------------------------ power limit, by direction
-    add("rtx3090-v13_power-limit-raised", _sub(r3090, (r"<current_power_limit>350.00 W", "<current_power_limit>480.00 W"),
-                                               (r"<requested_power_limit>350.00 W",
-                                                "<requested_power_limit>480.00 W")),
+    raised = _sub(r3090, (r"<current_power_limit>350.00 W", "<current_power_limit>480.00 W"),
+                  (r"<requested_power_limit>350.00 W", "<requested_power_limit>480.00 W"))
+    add("rtx3090-v13_power-limit-raised", raised,
         "rtx-3090", "an RTX 3090 raised to its 480 W maximum from the 350 W default: overclocked, not mined",
         verdict="revise", findings=[RAISED])
     add("a100_v12-power-limit-lowered", _sub(a100, (r"<current_power_limit>500.00 W", "<current_power_limit>300.00 W"),
