@@ -259,8 +259,8 @@ def test_jinja_in_a_title_stays_text(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- house rules and overlays
 @pytest.mark.parametrize("edit, said", [
     (("HOUSE-CUDA-ONLY", "HOUSE-CUDА-ONLY"), "id"),  # a Cyrillic А
-    (('[cuda_device, "==", false]', '[gpus, ">", .nan]'), "r.yaml"),
-    (('[cuda_device, "==", false]', '[gpus, ">", 1e309]'), "r.yaml"),
+    (('[cuda_device, "==", false]', '[count, ">", .nan]'), "r.yaml"),
+    (('[cuda_device, "==", false]', '[count, ">", 1e309]'), "r.yaml"),
     (("    title:", "    title: x\n    title:"), "duplicate"),
 ])
 def test_house_rule_oddities_are_one_line(tmp_path: Path, edit: tuple, said: str) -> None:
@@ -284,3 +284,19 @@ def test_requirement_number_forms_are_refused(tmp_path: Path, path: tuple, value
     d.setdefault(path[0], {})[path[1]] = value
     write(tmp_path, {"r.yaml": yaml.safe_dump(d)})
     one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), field)
+
+
+# ----------------------------------------------------------------------------- batches
+def test_a_folder_member_with_an_upper_case_suffix_is_audited(tmp_path: Path) -> None:
+    """A folder holding only PROPOSAL.YAML (a Windows user's name) was 'no proposal files (*.yaml,
+    *.yml) in this folder'."""
+    write(tmp_path, {"b/PROPOSAL.YAML": PROP, "b/notes.txt": "x"})
+    r = gpuwise("audit", "b", cwd=tmp_path)
+    assert r.returncode in (0, 1) and "PROPOSAL.YAML" in r.stdout and "notes.txt" not in r.stdout
+
+
+def test_a_batch_with_good_and_broken_members_reports_both(tmp_path: Path) -> None:
+    write(tmp_path, {"b/a.yaml": PROP, "b/z.yaml": "workload: [\n"})
+    r = gpuwise("audit", "b", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 2 and "a.yaml" in r.stdout and "z.yaml" in r.stderr
+    assert "Traceback" not in r.stderr
