@@ -51,6 +51,19 @@ def _gpus(text: str, n: int, edit) -> str:
     return head + "".join(blocks) + tail
 
 
+def _ecc_off(text: str, *, pending: str = "Disabled") -> str:
+    """ECC switched off as nvidia-smi shows it: current mode Disabled and every error counter of the
+    GPU's (and each MIG instance's) ECC sections N/A -- NVML counts ECC errors only with ECC on."""
+    text = _sub(text, (r"<current_ecc>Enabled", "<current_ecc>Disabled"))
+    if pending == "Disabled":
+        text = _sub(text, (r"<pending_ecc>Enabled", "<pending_ecc>Disabled"))
+    na = re.sub(r"<(ecc_errors|ecc_error_count)>[\s\S]*?</\1>",
+                lambda m: re.sub(r">\d+<", ">N/A<", m.group(0)), text)
+    if na == text:
+        raise SystemExit("no ECC counter to blank")
+    return na
+
+
 ECC_OFF = "USED-ECC-OFF", "warning"
 LOWERED = "USED-POWER-LIMIT-CHANGED", "warning"
 RAISED = "USED-POWER-LIMIT-RAISED", "warning"
@@ -73,15 +86,13 @@ def more_variants() -> list[dict]:
     a100, a10g, r3090 = _read("telegraf_a100-sxm4-v12.xml"), _read("telegraf_a10g.xml"), _read("telegraf_3090-v13.xml")
 
     # ------------------------------------------------------------------ ECC mode
-    add("t4_ecc-off-pending-on", _sub(t4, (r"<current_ecc>Enabled", "<current_ecc>Disabled")), "t4",
+    add("t4_ecc-off-pending-on", _ecc_off(t4, pending="Enabled"), "t4",
         "ECC off now and switched on for the next boot (pending Enabled): until then nothing was counted",
         verdict="revise", findings=[ECC_OFF])
-    add("p100_ecc-disabled-dtd-v11", _sub(p100, (r"<current_ecc>Enabled", "<current_ecc>Disabled"),
-                                          (r"<pending_ecc>Enabled", "<pending_ecc>Disabled")),
+    add("p100_ecc-disabled-dtd-v11", _ecc_off(p100),
         "p100-16gb-pcie", "a Tesla P100 (HBM2) with ECC switched off, driver 510's old ECC schema",
         serial=P100_SERIAL, verdict="revise", findings=[ECC_OFF])
-    add("a100_mig-ecc-disabled", _sub(a100, (r"<current_ecc>Enabled", "<current_ecc>Disabled"),
-                                      (r"<pending_ecc>Enabled", "<pending_ecc>Disabled")),
+    add("a100_mig-ecc-disabled", _ecc_off(a100),
         "a100-80gb-sxm", "an A100 in MIG mode with ECC switched off", serial=A100_SERIAL, verdict="revise",
         findings=[ECC_OFF])
     add("p100_ecc-on-pending-off", _sub(p100, (r"<pending_ecc>Enabled", "<pending_ecc>Disabled")), "p100-16gb-pcie",
