@@ -240,22 +240,22 @@ def _header(reader: Any, p: Path) -> list[str]:
         raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": csv_said(exc)}) from None
 
 
-_CSV_ERRORS = {
-    "field larger than field limit": N_("a cell longer than %(limit)s characters"),
-    "line contains NUL": N_("a NUL byte in a line"),
-    "new-line character seen in unquoted field": N_("a line break inside an unquoted cell"),
-    "unexpected end of data": N_("the file ends inside a quoted cell"),
-}
-"""The csv module's complaints (English in every language: 'field larger than field limit (131072)'
-stayed English in a Chinese line) -> catalog sentences."""
+_CSV_ERRORS = (
+    (re.compile(r"^field\slarger\sthan\sfield\slimit"), N_("a cell longer than %(limit)s characters")),
+    (re.compile(r"^line\scontains\sNUL"), N_("a NUL byte in a line")),
+    (re.compile(r"^new-line\scharacter\sseen\sin\sunquoted\sfield"), N_("a line break inside an unquoted cell")),
+    (re.compile(r"^unexpected\send\sof\sdata"), N_("the file ends inside a quoted cell")),
+)
+"""The csv module's complaints, matched (English in every language: 'field larger than field limit
+(131072)' stayed English in a Chinese line) -> catalog sentences."""
 
 
 def csv_said(exc: Exception) -> Said:
     """The csv module's complaint ``exc`` as a catalog sentence; one the table does not know is
     quoted in its own words."""
     text = str(exc)
-    for start, template in _CSV_ERRORS.items():
-        if text.startswith(start):
+    for pattern, template in _CSV_ERRORS:
+        if pattern.match(text):
             return Said(template, limit=f"{csv.field_size_limit():,}")
     return Said(N_("CSV error: %(error)s"), error=text)
 
