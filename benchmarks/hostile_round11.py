@@ -219,6 +219,10 @@ def add(case, ns: dict[str, Any]) -> None:
              ["recommend", "r.yaml", "--knowledge", "kb", "-o", f"o.{fmt}"], expect="ok01", check=_no_markup(f"o.{fmt}", IMG))
         case(f"out11: batch member title with script -> {fmt}", {"b/a.yaml": patched("title", SCRIPT, prop), "b/c.yaml": PROP},
              ["audit", "b", "-o", f"o.{fmt}"], expect="ok01", check=_no_markup(f"o.{fmt}", SCRIPT))
+    for fmt in ("html", "md"):  # an instance name as `prices import` writes it from a catalog's cell
+        case(f"out11: overlay instance name with markup -> {fmt}",
+             {"r.yaml": LORA, "kb/clouds.yaml": "instances:\n  - {id: 'lambda:" + IMG + "', provider: lambda, gpu: h100-80gb-sxm, gpus: 8, usd_per_hour: 0.29, as_of: 2026-11-01, source: a catalog}\n"},
+             ["recommend", "r.yaml", "--knowledge", "kb", "-o", f"o.{fmt}"], expect="ok01", check=_no_markup(f"o.{fmt}", IMG))
     case("out11: markdown link in title -> md", {"p.yaml": patched("title", "[click](javascript:alert(1))", prop)},
          ["audit", "p.yaml", "-o", "o.md"], expect="ok01", check=_no_markup("o.md", "[click](javascript:"))
     case("out11: pipe and newline in title -> md", {"p.yaml": patched("title", "a | b\n# heading", prop)},
