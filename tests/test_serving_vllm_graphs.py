@@ -1,7 +1,7 @@
 """vLLM's CUDA-graph mode by release: decode ran under piecewise graphs (attention launched eagerly between the
 pieces) until 0.11.0 made FULL_AND_PIECEWISE the default (vllm-project/vllm pull request #25444, merged
-2025-09-23). The per-layer figure of the older releases is the full-graph one plus the gap pull request #20059
-measured (Qwen2.5-1.5B-Instruct at QPS 1: median TPOT 5.42 ms piecewise against 5.02-5.09 ms with the full graph,
+2025-09-23). A job that states an earlier release pays, per layer, the full-graph figure plus the gap pull request
+#20059 measured (Qwen2.5-1.5B-Instruct at QPS 1: median TPOT 5.42 ms piecewise against 5.02-5.09 ms with the full graph,
 ~14 us a layer over 28 layers)."""
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ def test_piecewise_releases_pay_one_launch_gap_a_layer(kb):
     old, new, unstated = (SV.engine(_job(kb, v), gpu) for v in ("0.8.5", "0.11.0", None))
     assert old.layer_overhead == pytest.approx(24e-6)
     assert new.layer_overhead == pytest.approx(10e-6) and unstated.layer_overhead == pytest.approx(10e-6)
-    assert old.release is None and new.release == unstated.release == "0.11.0"
     rep = SV.choose(_job(kb), gpu, 1).replica
     for batch in (1.0, 16.0, 64.0):
         slow = SV.step(_job(kb, "0.8.5"), old, rep, batch, 0.0, 264.0, 0.0).seconds
@@ -46,8 +45,7 @@ def test_vendor_builds_keep_their_own_layer_figure(kb):
         assert SV.engine(_job(kb, version), gpu).layer_overhead == pytest.approx(11e-6)
 
 
-def test_unstated_release_is_said(kb):
-    """No framework_version: the newest release's constants are used and listed as an assumption."""
-    got = [a for a in _job(kb).assumptions if a.field == "workload.framework_version"]
-    assert len(got) == 1 and got[0].value == "0.11.0"
-    assert not [a for a in _job(kb, "0.8.5").assumptions if a.field == "workload.framework_version"]
+def test_unstated_release_gets_the_current_graphs_unsaid(kb):
+    """No framework_version: today's builds (full-graph decode) are priced, as for vLLM's ROCm paged-attention
+    kernel (legacy_kv), without an assumption line: only a stated earlier release pays the piecewise gap."""
+    assert not [a for a in _job(kb).assumptions if a.field == "workload.framework_version"]
