@@ -497,8 +497,8 @@ def main() -> int:
           "  H80-H84 (MobileLLM 125M-1.5B on 32 A100, README days) +74..+111% (2.11x; the days imply 37-66% of the "
           "A100's peak), H85-H89 (MLPerf v5.1 Llama 3.1 8B: NVIDIA 72 GB300, Cisco MI350X, Nebius, Supermicro) 15.5% "
           "(1.26x), H90 AMD-OLMo-1B on 64 MI250 -19.4%,\n"
-          "  H91-H97 (Lucie-7B on 512 Jean Zay H100; nanochat d24/d26 and llm.c GPT-2 124M-1558M on one 8-GPU node) 74.6% (3.95x, "
-          "H91; the six small-model runs +50..+99%)")
+          "  H91-H97 (Lucie-7B on 512 Jean Zay H100; nanochat d24/d26 and llm.c GPT-2 124M-1558M on one 8-GPU node) "
+          "74.6% (3.95x, H91; the six small-model runs +50..+99%)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
