@@ -40,6 +40,9 @@ class BestLayout(_Frozen):
     max_throughput_tokens_per_s: Number
     max_throughput_concurrency: Number
     max_concurrent_sequences: int
+    higher_peak: bool = False
+    """It peaks above the chosen layout by more than the policy's ``serving_higher_peak_fraction``: the
+    report names it beside the chosen layout's capacity."""
 
 
 class Supports(_Frozen):

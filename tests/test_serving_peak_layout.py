@@ -37,6 +37,12 @@ def answers(tmp_path_factory):
         p = Path(d) / f"{name}.yaml"
         p.write_text(R1.format(extra=extra), encoding="utf-8")
         out[name] = recommend(p)
+    # a house policy that names another layout only when it peaks more than 5 x higher (the overlay form of
+    # knowledge/policy.yaml, docs/formats.md)
+    k = Path(d) / "house"
+    k.mkdir()
+    (k / "policy.yaml").write_text("policy:\n  serving_higher_peak_fraction: 4.0\n", encoding="utf-8")
+    out["house"] = recommend(Path(d) / "plain.yaml", knowledge=str(k))
     return out
 
 
@@ -48,6 +54,7 @@ def test_highest_peak_layout_is_named_beside_the_chosen_layouts_capacity(answers
     best = sv.best_layout
     assert (best.layout.dp_attention, best.layout.ep) == (8, 8)
     assert best.max_throughput_tokens_per_s > 1.1 * sv.max_throughput_tokens_per_s
+    assert best.higher_peak  # the serving result judges it (policy serving_higher_peak_fraction 0.10)
     text = " ".join(report.render(r, "text").split())
     assert f"at most {sv.max_throughput_tokens_per_s:,.0f} output tokens/s" in text
     assert (f"Highest peak 1 copy of DP-attention 8 × EP 8: memory holds {best.max_concurrent_sequences:,} "
@@ -61,3 +68,16 @@ def test_capacity_says_when_latency_limits_bound_it(answers):
     text = " ".join(report.render(r, "text").split())
     assert "output tokens/s within latency limits" in text
     assert "within latency limits" not in " ".join(report.render(answers["plain"], "text").split())
+
+
+def test_the_highest_peak_threshold_is_the_policys_not_the_views(answers):
+    """The result carries the judgement (policy ``serving_higher_peak_fraction``); the view only shows
+    it. With the house's 4.0 the DEP8 peak (~3 x TP8's here: 19.6k against 6.6k tok/s) is not named, though
+    the figures are the same."""
+    plain, house = answers["plain"].estimate.gpu.serving, answers["house"].estimate.gpu.serving
+    assert house.best_layout.max_throughput_tokens_per_s == pytest.approx(
+        plain.best_layout.max_throughput_tokens_per_s)
+    ratio = house.best_layout.max_throughput_tokens_per_s / house.max_throughput_tokens_per_s
+    assert 1.1 < ratio < 5.0
+    assert plain.best_layout.higher_peak and not house.best_layout.higher_peak
+    assert "Highest peak" not in " ".join(report.render(answers["house"], "text").split())

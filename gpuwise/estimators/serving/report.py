@@ -198,6 +198,8 @@ def result(job: Any, s: Serving) -> ServingResult:
     lay = s.layout
     cap = s.capacity  # every figure below is of the chosen layout; the best layout at full load is apart
     best = s.best_capacity if s.best_capacity_layout is not None else s.capacity
+    peak, best_peak = (cap.throughput if cap else 0.0), (best.throughput if best else 0.0)
+    higher = best_peak > (1 + float(kb.policy_value("serving_higher_peak_fraction"))) * peak
     spec_asked = getattr(w, "speculative", None)
     method = getattr(w, "quantization", None)
     rate = s.rate
@@ -213,14 +215,15 @@ def result(job: Any, s: Serving) -> ServingResult:
         weights_per_gpu_bytes=s.replica.weights_gpu, sequence_per_gpu_bytes=s.replica.per_seq_gpu,
         load_concurrency=s.load.concurrency, load_source=s.load_source,
         throughput_tokens_per_s=s.load.throughput, ttft_s=s.load.ttft, tpot_s=s.load.tpot,
-        max_throughput_tokens_per_s=cap.throughput if cap else 0.0,
+        max_throughput_tokens_per_s=peak,
         max_throughput_concurrency=cap.concurrency if cap else 0.0,
         max_throughput_ttft_s=cap.ttft if cap else None, max_throughput_tpot_s=cap.tpot if cap else None,
         best_layout=s.best_capacity_layout or lay,
-        best_layout_max_throughput_tokens_per_s=best.throughput if best else 0.0,
+        best_layout_max_throughput_tokens_per_s=best_peak,
         best_layout_max_throughput_concurrency=best.concurrency if best else 0.0,
         best_layout_max_concurrent_sequences=(s.best_capacity_max_concurrent if s.best_capacity_layout is not None
                                               else s.max_concurrent),
+        best_layout_higher_peak=higher,
         # a copy that does not fit decodes nothing: no single-sequence bound is shown for it
         single_stream_tokens_per_s=(1 / s.single.decode_step if s.replica.fits and s.single.decode_step > 0
                                     else None),

@@ -56,6 +56,8 @@ class ServingResult:
     best_layout_max_throughput_tokens_per_s: float
     best_layout_max_throughput_concurrency: float
     best_layout_max_concurrent_sequences: int
+    # the best layout peaks higher than the chosen one by more than policy serving_higher_peak_fraction
+    best_layout_higher_peak: bool
     single_stream_tokens_per_s: float | None
     single_stream_ttft_s: float
     target_tokens_per_s: float
@@ -158,7 +160,8 @@ def serving_json(r: ServingResult | None, *, with_curve: bool = True) -> RO.Serv
             layout=layout_out(r.best_layout), label=r.best_layout.label(),
             max_throughput_tokens_per_s=r.best_layout_max_throughput_tokens_per_s,
             max_throughput_concurrency=r.best_layout_max_throughput_concurrency,
-            max_concurrent_sequences=r.best_layout_max_concurrent_sequences),
+            max_concurrent_sequences=r.best_layout_max_concurrent_sequences,
+            higher_peak=r.best_layout_higher_peak),
         supports=RO.Supports.model_construct(gpu=sup.gpu_ok, precision=sup.precision_ok, multi_node=sup.multi_node_ok,
                                              reason=sup.reason, detail=sup.detail),
         targets=RO.ServingTargets.model_construct(

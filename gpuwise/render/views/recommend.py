@@ -265,8 +265,9 @@ class RecommendView(StepsView, ChartsView):
                 n=f.num(sv.max_concurrent_sequences, 0), tps=f.num(sv.max_throughput_tokens_per_s, 0))],
         ]
         best = sv.best_layout
-        if best.max_throughput_tokens_per_s > 1.1 * sv.max_throughput_tokens_per_s:
-            # the layout chosen for the load is not the one with the highest peak: say so beside its capacity
+        if best.higher_peak:
+            # the layout chosen for the load is not the one with the highest peak (by more than the policy's
+            # serving_higher_peak_fraction, judged in the serving result): say so beside its capacity
             rows.append([self._("Highest peak"), self._(
                 "%(layout)s: memory holds %(n)s sequences; at most %(tps)s output tokens/s (the layout above is "
                 "the one chosen for the load)", layout=words.serving_layout(best.layout, best.label, f),
