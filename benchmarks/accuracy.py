@@ -556,7 +556,8 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("T")], False)
     # the rows gathered at session 13 (ids Q..: vLLM's FP8 KV-cache blog of Apr 2026, Llama-3.1-8B and gpt-oss-20b on
     # one H100 at concurrency 8 with 20k-token prompts; vLLM pull request #25135, Llama 3.1 405B MXFP4 on one MI355X;
-    # vllm-project/recipes pull request #431, Qwen3-8B on one MI300X): blind figures in the validation README
+    # vllm-project/recipes pull request #431, Qwen3-8B on one MI300X; GLM-4.5-Air FP8 on B200 with vLLM and SGLang from
+    # their MoE-config pull requests #23695 / #9770): blind figures in the validation README
     report("  of which the rows added at session 13 (ids Q..; blind figures in the validation README): throughput",
            "t/s", [c for c in new_thr_all if c[0].startswith("Q")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off

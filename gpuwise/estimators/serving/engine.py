@@ -75,16 +75,20 @@ FP4_FORMATS = ("mxfp4", "nvfp4")
 """The FP4 weight formats of serving.yaml; a checkpoint shipped in one is served in it."""
 
 
-def format_of(job: Any, fw: Framework) -> str:
-    """The weight format ``fw`` serves the job's precision in: the framework's format for it, except
-    that an FP4 checkpoint (gpt-oss ships MXFP4) is served as it ships, not requantised, and that a
-    ``quantization`` method the framework loads stores its own format."""
+def format_of(job: Any, fw: Framework, gpu: Gpu | None = None) -> str:
+    """The weight format ``fw`` serves the job's precision in on ``gpu``: the framework's format for it
+    (the vendor's own where the precision names one: FP4 on AMD Instinct is MXFP4), except that an FP4
+    checkpoint (gpt-oss ships MXFP4) is served as it ships, not requantised, and that a ``quantization``
+    method the framework loads stores its own format. Without a GPU (memory before one is chosen), the
+    framework's format."""
     precision = job.w.precision
     method, _, _ = O.quantization(job.kb, fw, job.w)
     if method is not None:
         return method.formats[precision]  # type: ignore[index]
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
     fmt = fp.format if fp else (precision if precision in ("fp32", "fp16", "bf16") else "bf16")
+    if fp is not None and gpu is not None:
+        fmt = fp.vendor_formats.get(gpu.vendor, fmt)
     model = job.kb.models.get(job.model_id) if job.model_id else None
     shipped = model.checkpoint_precision if model is not None else None
     return shipped if (precision == "fp4" and fmt in FP4_FORMATS and shipped in FP4_FORMATS) else fmt
@@ -96,7 +100,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     precision = w.precision
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
     sup = support(fw, gpu, precision)
-    fmt = weight_format or format_of(job, fw)
+    fmt = weight_format or format_of(job, fw, gpu)
     vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
     mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
     ao = fw.architecture_overrides.get(gpu.architecture or "")

@@ -107,7 +107,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
     working set; static batches prefill every prompt at once."""
     w, kb = job.w, job.kb
     fp = fw.precisions.get(w.precision)  # type: ignore[call-overload]
-    fmt = format_of(job, fw)
+    fmt = format_of(job, fw, gpu)
     kv_b = kv_element_bytes(w, fp)
     prompt, output = request_lengths(w)
     per_copy = max(1, math.ceil(w.concurrent_requests / max(lay.replicas, 1)))
@@ -171,7 +171,7 @@ def _plus(t: Term, more: tuple[Phrase, ...]) -> tuple[Phrase, ...] | str:
 
 def memory(job: Any, s: Serving) -> M.MemoryEstimate:
     """Memory per GPU of the chosen way to serve (see :func:`memory_of`)."""
-    return memory_of(job, s.engine.fw, s.layout)
+    return memory_of(job, s.engine.fw, s.layout, job.kb.gpus[s.engine.gpu_id])
 
 
 # ----------------------------------------------------------------------------- result

@@ -34,6 +34,9 @@ class FrameworkPrecision(Strict):
     vendors: list[Vendor] | None = Field(default=None, description="vendors with this kernel (default: all of "
                                          "the framework's)")
     kv_cache_bytes: float = Field(default=2.0, gt=0, le=4, description="bytes per cached K/V element by default")
+    vendor_formats: dict[Vendor, str] = Field(
+        default_factory=dict, description="the weight format this precision is served in on a vendor's GPUs where "
+        "it is not `format` (a key of the quantization formats): FP4 on AMD Instinct is OCP MXFP4")
     bandwidth_factor: float = Field(default=1.0, gt=0, le=2, description="weight-streaming speed relative to the "
                                     "framework's 16-bit GEMV (dequantization cost)")
     compute_factor: float = Field(default=1.0, gt=0, le=2, description="large-batch GEMM speed relative to the "
