@@ -130,6 +130,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["seq_len"] = int(cond["seq_len"])
     if cond["global_batch_tokens"]:
         w["global_batch_tokens"] = float(cond["global_batch_tokens"])
+    if cond.get("overlap_comm"):
+        w["overlap_comm"] = cond["overlap_comm"] == "true"
     return w
 
 
