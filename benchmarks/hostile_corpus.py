@@ -1,7 +1,8 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 item 5): 530 cases, 344 to round 9 and 186 of round 10 (in
+"""The hostile corpus (issue 26 item 5): 738 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
-a read-only cwd, devices), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+a read-only cwd, devices) and 208 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
+CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -13,7 +14,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11: round eleven's)
 
 Exit status 1 when a case fails.
 """
@@ -665,6 +666,17 @@ def _case10(*a, **k):
 
 hostile_round10.add(_case10, dict(globals()))
 
+# ---------------------------------------------------------------- round eleven (benchmarks/hostile_round11.py)
+from benchmarks import hostile_round11  # noqa: E402
+
+
+def _case11(*a, **k):
+    case(*a, **k)
+    CASES[-1]["round"] = 11
+
+
+hostile_round11.add(_case11, dict(globals()))
+
 
 # ---------------------------------------------------------------- runner
 def make(tmp: Path, files: dict) -> None:
@@ -760,7 +772,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w == "round10" and c.get("round") == 10) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:

@@ -156,7 +156,7 @@ def add(case, ns: dict[str, Any]) -> None:
         ("cmd: rules --rules bad rule", {"hr/r.yaml": CUDA_RULE.replace("step: memory", "step: memroy")}, ["rules", "--rules", "hr"], ["did you mean"]),
         ("cmd: explain --rules a file", {"hr.yaml": CUDA_RULE}, ["explain", "HOUSE-CUDA-ONLY", "--rules", "hr.yaml"], ["hr.yaml"]),
         ("cmd: explain empty id", {}, ["explain", ""], []),
-        ("cmd: explain id with newline", {}, ["explain", "MEM\nFITS"], ["MEM FITS"]),
+        ("cmd: explain id with newline", {}, ["explain", "MEM\nFITS"], ["MEM\\nFITS"]),
         ("cmd: estimate a plan file", {"plan.yaml": PLAN}, ["estimate", "plan.yaml", "--gpu", "rtx-4090"], ["plan.yaml"]),
         ("cmd: estimate --gpu empty", {"r.yaml": LORA}, ["estimate", "r.yaml", "--gpu", ""], ["--gpu"]),
         ("cmd: estimate --gpus 010", {"r.yaml": LORA}, ["estimate", "r.yaml", "--gpu", "h100-80gb-sxm", "--gpus", "010", "--format", "json"], None),

@@ -41,7 +41,8 @@ def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
             continue
         folder = True
         names = sorted(n for n in list_directory(arg, "audit", "proposal files")
-                       if n.endswith(PROPOSAL_SUFFIXES) and not n.startswith("."))
+                       # PROPOSAL.YAML too (a Windows user's): it was 'no proposal files in this folder'
+                       if n.lower().endswith(PROPOSAL_SUFFIXES) and not n.startswith("."))
         members = []
         for name in names:
             path = os.path.join(arg, name)

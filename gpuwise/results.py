@@ -427,6 +427,8 @@ class UsedCard(Frozen):
     remap_banks_exhausted: int
     uncorrectable_ecc: int
     correctable_ecc: int
+    ecc_on: int = -1
+    ecc_memory: bool = False
     pstate: int
     gpu_idle_known: bool
     gpu_idle: bool

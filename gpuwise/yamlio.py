@@ -148,6 +148,10 @@ def _check_shape(text: str) -> None:
                                        problem_mark=event.start_mark)
 
 
+class _Device(Exception):
+    """The path opens a character or block device (``/dev/zero``, a terminal, a disk), not a file."""
+
+
 def _read_bounded(path: Path) -> bytes:
     """At most ``MAX_FILE_BYTES + 1`` bytes (/dev/zero or a growing file cannot exhaust memory).
     Opened without waiting: a FIFO no program writes to reads as empty (and is refused as such)
@@ -156,6 +160,9 @@ def _read_bounded(path: Path) -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     fd = os.open(path, flags)
     try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # /dev/zero was read to 8 MB before the size refused it
+            raise _Device
         if getattr(os, "O_NONBLOCK", 0):
             os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as fh:
@@ -179,6 +186,10 @@ def read_bytes(path: Path, *, what: str = "file") -> bytes:
     by the bytes reads them once, with the same one-line errors)."""
     try:
         raw = _read_bounded(path)
+    except _Device:
+        raise UserError(N_("not a regular file but a device; the %(what)s is read from a regular file only"),
+                        where=str(path), values={"what": what},
+                        hint=N_("save it to a file and give the file's path")) from None
     except FileNotFoundError:
         if str(path) == "-":  # the contract's inputs are files; standard input is not read
             raise UserError(N_("reading the %(what)s from standard input is not supported"), where="-",

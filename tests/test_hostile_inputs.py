@@ -1244,7 +1244,8 @@ def test_control_characters_from_an_input_are_escaped_in_every_format(capsys, tm
         code, out, err = cli(capsys, "audit", str(prop), "--format", fmt)
         assert code == 1, err
         assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
-        assert "\\u001b[2J" in out
+        # Markdown writes the bracket literal (\\[, round 11: a title's [link](...) was live); it shows as [
+        assert ("\\u001b\\[2J" if fmt == "md" else "\\u001b[2J") in out
         if fmt == "json":
             assert json.loads(out)["title"].startswith("evil \x1b[2J")  # the JSON string keeps its value
 

@@ -268,7 +268,7 @@ def test_an_overlay_value_of_the_wrong_kind_is_named(tmp_path: Path, name: str, 
     ({"plan.yaml": (EX / "plan-team-4090.yaml").read_text()}, ["estimate", "plan.yaml", "--gpu", "rtx-4090"],
      "plan.yaml"),
     ({"r.yaml": (EX / "lora-70b.yaml").read_text()}, ["audit", "r.yaml"], "hardware"),
-    ({}, ["explain", "MEM\nFITS"], "'MEM FITS'"),
+    ({}, ["explain", "MEM\nFITS"], "'MEM\\nFITS'"),  # round 11: the newline shown, not a space
     ({"r.yaml": "workload: {task: finetune, model: \"x\\x9b2J\"}\n"}, ["recommend", "r.yaml"], "\\x9b"),
 ])
 def test_other_commands_name_what_is_wrong(tmp_path: Path, files: dict, argv: list, said: str) -> None:

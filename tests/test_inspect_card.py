@@ -23,7 +23,8 @@ from gpuwise.errors import UserError
 pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest
 
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
-READING_RULES = {"USED-PCIE-WIDTH", "USED-PCIE-GEN-UNDER-LOAD", "USED-POWER-LIMIT-CHANGED", "USED-CLOCKS-CHANGED",
+READING_RULES = {"USED-PCIE-WIDTH", "USED-PCIE-GEN-UNDER-LOAD", "USED-POWER-LIMIT-CHANGED", "USED-POWER-LIMIT-RAISED",
+                 "USED-CLOCKS-CHANGED",
                  "USED-THROTTLING"}
 
 
@@ -211,7 +212,7 @@ def test_throttled_and_tuned_card():
     assert (g.applications_clocks_graphics_mhz, g.default_applications_clocks_graphics_mhz) == (1328, 1189)
     assert app_clocks_off_mhz(g) == 1328 - 1189
     # x4 Gen 1 while busy, 200 W of a 250 W default, clocks set, hardware slowdown: the rules say each
-    assert judged(g, "p100-16gb-pcie") == READING_RULES
+    assert judged(g, "p100-16gb-pcie") == READING_RULES - {"USED-POWER-LIMIT-RAISED"}  # lowered, not raised
     assert g.temperature_c == 84 and g.power_draw_w == 181.4
 
 
@@ -419,15 +420,17 @@ def test_bytes_input_names_itself():
 @pytest.mark.parametrize(("limit", "default", "expected"), [
     (250.0, 250.0, False),
     (252.5, 250.0, False),  # exactly 1 %: not more than 1 %
-    (252.6, 250.0, True),
-    (247.0, 250.0, True),
+    (252.6, 250.0, "USED-POWER-LIMIT-RAISED"),
+    (247.0, 250.0, "USED-POWER-LIMIT-CHANGED"),
     (None, 250.0, None),
     (250.0, None, None),
 ])
 def test_power_limit_changed(limit, default, expected):
-    """The rule's comparison with policy power_limit_tolerance_fraction (0.01): more than 1 % off."""
-    got = "USED-POWER-LIMIT-CHANGED" in judged(GpuReading(power_limit_w=limit, default_power_limit_w=default))
-    assert got is bool(expected)
+    """The rules' comparison with policy power_limit_tolerance_fraction (0.01): more than 1 % off,
+    one rule for each direction (a raised limit is an overclock, not a miner's lowered one)."""
+    got = judged(GpuReading(power_limit_w=limit, default_power_limit_w=default)) & {
+        "USED-POWER-LIMIT-CHANGED", "USED-POWER-LIMIT-RAISED"}
+    assert got == ({expected} if expected else set())
 
 
 def test_application_clocks_use_the_pairs_it_can_read():

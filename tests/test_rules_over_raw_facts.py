@@ -141,7 +141,10 @@ CARD = {"t": "card", "card": 1, "serial": "x", "has_smi": True, "link_width": 16
     ({"throttle_reasons": "sw_power_cap", "throttling": True}, "USED-THROTTLING", False),
     # policy power_limit_tolerance_fraction 0.01: 1 % either way of the 450 W default
     ({"power_limit_w": 445.0}, "USED-POWER-LIMIT-CHANGED", True),
-    ({"power_limit_w": 455.0}, "USED-POWER-LIMIT-CHANGED", True),
+    ({"power_limit_w": 455.0}, "USED-POWER-LIMIT-RAISED", True),  # worded by direction: raised is no miner's
+    ({"power_limit_w": 455.0}, "USED-POWER-LIMIT-CHANGED", False),
+    ({"power_limit_w": 445.0}, "USED-POWER-LIMIT-RAISED", False),
+    ({"power_limit_w": 454.0}, "USED-POWER-LIMIT-RAISED", False),
     ({"power_limit_w": 449.0}, "USED-POWER-LIMIT-CHANGED", False),
     ({"default_power_limit_w": -1.0}, "USED-POWER-LIMIT-CHANGED", False),
 ])

@@ -157,7 +157,8 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any
             "has_dates": bool(c.manufactured and c.purchased), "months_to_sale": -1,
             "fan_cv": -1.0, "fan_swing": -1.0, "fan_samples": len(c.fan_speed_percent),
             "power_cv": -1.0, "power_swing": -1.0, "power_samples": len(c.power_under_load_w),
-            "segment": gpu.segment, "has_smi": False, "smi_error": "", "serial_given": c.serial is not None,
+            "segment": gpu.segment, "ecc_memory": bool(gpu.memory.ecc),
+            "has_smi": False, "smi_error": "", "serial_given": c.serial is not None,
             "serial_in_report": -1, "gpu_index": 1, "gpus_in_report": 0, "judged_all": False, "report_serial": "",
             **_NO_READING,
         }
@@ -214,7 +215,7 @@ of them mean failing cooling or power delivery)."""
 _NO_READING: dict[str, Any] = {
     "retired_pages": -1, "remapped_rows": -1, "memory_repairs": -1, "pending": False, "remap_failure": False,
     "remap_banks_exhausted": -1,
-    "uncorrectable_ecc": -1, "correctable_ecc": -1, "pstate": -1, "gpu_idle_known": False,
+    "uncorrectable_ecc": -1, "correctable_ecc": -1, "ecc_on": -1, "pstate": -1, "gpu_idle_known": False,
     "gpu_idle": False, "link_width": -1, "link_width_max": -1, "link_gen": -1,
     "link_gen_max": -1, "link_width_fraction": -1.0, "link_gb_s": -1.0, "link_gb_s_full": -1.0,
     "pcie_replays": -1, "power_limit_w": -1.0, "default_power_limit_w": -1.0,
@@ -245,6 +246,7 @@ def _reading_fields(r: Any, gpu: Any, claimed_names: list[str], kb: Any) -> dict
         "pending": bool(mem.pending), "remap_failure": bool(mem.remap_failure),
         "remap_banks_exhausted": _known(mem.remap_banks_exhausted),
         "uncorrectable_ecc": _known(mem.uncorrectable_ecc), "correctable_ecc": _known(mem.correctable_ecc),
+        "ecc_on": -1 if r.ecc_mode_current is None else int(r.ecc_mode_current),
         "pstate": _known(ic.pstate(r)), "gpu_idle": bool(r.gpu_idle),  # what the rules compare
         "gpu_idle_known": r.gpu_idle is not None,
         "link_width": _known(r.link_width_current), "link_width_max": _known(r.link_width_max),

@@ -481,6 +481,8 @@ class CardFact(FactModel):
     remap_failure: bool = _f("row remapping failed")
     uncorrectable_ecc: int = _f("uncorrectable ECC errors (-1 unknown)")
     correctable_ecc: int = _f("correctable ECC errors (-1 unknown)")
+    ecc_on: int = _f("1 the report says ECC is on now, 0 off, -1 unknown (N/A, not given, no report)")
+    ecc_memory: bool = _f("the claimed GPU's memory has ECC (knowledge gpus.yaml memory.ecc)")
     pstate: int = _f("performance state of the report (0 busiest ... 12 idle; -1 unknown)")
     gpu_idle: bool = _f("the report's gpu_idle clock limiter is active")
     gpu_idle_known: bool = _f("the report states the gpu_idle clock limiter (active or not)")

@@ -60,6 +60,10 @@ class Owned(Strict):
         if v is not None:
             if not 1 <= int(v[5:7]) <= 12:
                 raise Said(N_("bought %(v)s has no month %(v2)s"), v=v, v2=v[5:7])
+            try:  # 2026-02-30 and 0000-01 matched the pattern and were taken as dates
+                dt.date.fromisoformat(v if len(v) == 10 else v + "-01")
+            except ValueError:
+                raise Said(N_("not a real year and month (write YYYY-MM, e.g. 2021-03)")) from None
             today = dt.date.today().strftime("%Y-%m")
             if v[:7] > today:
                 raise Said(N_("bought %(v)s is in the future (today is %(today)s)"), v=v, today=today)

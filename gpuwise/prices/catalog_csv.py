@@ -237,7 +237,27 @@ def _header(reader: Any, p: Path) -> list[str]:
     except StopIteration:
         raise UserError(N_("empty file"), where=str(p)) from None
     except csv.Error as exc:
-        raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": exc}) from None
+        raise UserError(N_("not a CSV file: %(reason)s"), where=str(p), values={"reason": csv_said(exc)}) from None
+
+
+_CSV_ERRORS = (
+    (re.compile(r"^field\slarger\sthan\sfield\slimit"), N_("a cell longer than %(limit)s characters")),
+    (re.compile(r"^line\scontains\sNUL"), N_("a NUL byte in a line")),
+    (re.compile(r"^new-line\scharacter\sseen\sin\sunquoted\sfield"), N_("a line break inside an unquoted cell")),
+    (re.compile(r"^unexpected\send\sof\sdata"), N_("the file ends inside a quoted cell")),
+)
+"""The csv module's complaints, matched (English in every language: 'field larger than field limit
+(131072)' stayed English in a Chinese line) -> catalog sentences."""
+
+
+def csv_said(exc: Exception) -> Said:
+    """The csv module's complaint ``exc`` as a catalog sentence; one the table does not know is
+    quoted in its own words."""
+    text = str(exc)
+    for pattern, template in _CSV_ERRORS:
+        if pattern.match(text):
+            return Said(template, limit=f"{csv.field_size_limit():,}")
+    return Said(N_("CSV error: %(error)s"), error=text)
 
 
 def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None = None,
@@ -315,10 +335,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     except csv.Error as exc:
         # the row that broke starts at next_line ('line' is the last one read: a 200,000-character cell on
         # line 3 was reported on line 2)
-        why = (Said(N_("a cell longer than %(limit)s characters, reading stopped"), limit=f"{csv.field_size_limit():,}")
-               if f"({csv.field_size_limit()})" in str(exc) else  # its words ("field larger than field limit
-               # (131072)") were English in every language
-               Said(N_("CSV error, reading stopped: %(error)s"), error=str(exc)))
+        why = Said(N_("%(why)s, reading stopped"), why=csv_said(exc))  # the csv module's words were English
         report.skipped.append(Skipped(next_line, "", why))
     for key, o in best.items():
         s = spot.get((*key, o.region)) or spot.get((*key, ""))
@@ -335,6 +352,19 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     report.spot_only = sum(1 for k in {(a, b) for a, b, _ in spot} if k not in best)
     report.offers = sorted(best.values(), key=lambda o: (o.gpu, o.gpus, o.per_gpu_hour))
     return report
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""How a spreadsheet formula cell begins (OWASP's CSV injection list): such a cell written into the
+overlay would be a formula again in any sheet a user exports the prices to."""
+
+
+def _no_formula(*cells: str) -> None:
+    """A name, instance, region or source cell that begins as a formula (``=cmd|' /C calc'!A0``) is
+    no catalog's value: the row is left out, saying which cell."""
+    for cell in cells:
+        if cell.startswith(_FORMULA_START):
+            raise Said(N_("%(cell)s begins like a spreadsheet formula, not a name"), cell=repr(cell[:40]))
 
 
 def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date: dt.date, source: str,
@@ -377,6 +407,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                     raise Said(N_("as_of %(date)s is after today"), date=row_date.isoformat())
             if row.get("source"):
                 row_source = f"{row['source']} (via {source})"
+        _no_formula(name, instance, region, row.get("source", ""))
         if not name and (not count_text or _number(count_text, GPU_COUNT) == 0):
             report.no_gpu += 1
             return

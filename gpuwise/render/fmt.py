@@ -111,6 +111,7 @@ CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("remap_banks_exhausted", N_("Memory banks with no spare rows left"), "smi-count"),
     ("uncorrectable_ecc", N_("Uncorrectable ECC errors"), "smi-count"),
     ("correctable_ecc", N_("Correctable ECC errors"), "smi-count"),
+    ("ecc_on", N_("ECC on"), "match"),
     ("link_gen", N_("PCIe link"), "pcie"),
     ("pcie_replays", N_("PCIe replays since the driver loaded"), "smi-count"),
     ("power_limit_w", N_("Power limit"), "power"),
@@ -137,6 +138,7 @@ CARD_INTERNAL = {  # what the rules compare and the report shows elsewhere, or n
     "pstate", "gpu_idle_known", "gpu_idle",  # whether the readings were taken under load: the rules' findings say
     "link_width_fraction", "link_gb_s", "link_gb_s_full",  # the PCIe row worked out: the findings say them
     "virtual_gpu",  # a vGPU guest's report: its finding says so
+    "ecc_memory",  # the claimed GPU's memory has ECC: the catalog's, shown by `gpuwise gpus`
     "fan_samples", "power_samples",  # in the variation rows ("from 4 readings")
 }
 CARD_STATUS = {"ok": N_("passed"), "pass": N_("passed"), "passed": N_("passed"), "suspect": N_("suspect"),
@@ -216,10 +218,16 @@ def wbr(value: Any) -> Any:
     return Markup(re.sub(r"([._/])(?=[^\s])", r"\1<wbr>", text))
 
 
+_MD_ESCAPES = (("\\", "\\\\"), ("|", "\\|"), ("*", "\\*"), ("<", "&lt;"), (">", "&gt;"), ("`", "\\`"),
+               ("[", "\\["), ("]", "\\]"))
+"""Markdown's active characters in input text, each made literal: a table's pipe, emphasis, HTML, a code
+span, and a link or image's brackets (a title ``[click](javascript:...)`` became a live link)."""
+
+
 def md_escape(value: Any) -> str:
     """Text made safe inside a Markdown paragraph or table cell (no tables broken, no HTML)."""
     text = " ".join(str(value).split())
-    for a, b in (("\\", "\\\\"), ("|", "\\|"), ("*", "\\*"), ("<", "&lt;"), (">", "&gt;"), ("`", "\\`")):
+    for a, b in _MD_ESCAPES:
         text = text.replace(a, b)
     return text
 
@@ -233,7 +241,7 @@ def md_spans(value: Any) -> str:
         if i % 2:
             out.append(md_code(part))
             continue
-        for a, b in (("\\", "\\\\"), ("|", "\\|"), ("*", "\\*"), ("<", "&lt;"), (">", "&gt;"), ("`", "\\`")):
+        for a, b in _MD_ESCAPES:
             part = part.replace(a, b)
         out.append(part)
     return "".join(out)

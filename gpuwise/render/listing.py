@@ -210,13 +210,20 @@ def rules(fmt: str = "text", *, rules: str | None = None, knowledge: str | None 
         rules=views, house=sorted(book.house), replaced=book.replaced, columns=columns))
 
 
+def _visible(text: str) -> str:
+    """An id as typed, every character that is not a printable ASCII one escaped: the one-line error
+    turned ``"MEM\\nFITS"`` into 'MEM FITS' (an id with a space, which the user never typed), and a
+    Cyrillic 'М' looked like the Latin one it is not."""
+    return "".join(c if " " <= c <= "~" else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None,
             lang: str = "en") -> str:
     book = _book(rules, knowledge)
     rid = rule_id.strip().upper()
     if rid not in book.rules:
         close = difflib.get_close_matches(rid, list(book.rules), n=3, cutoff=0.5)
-        raise UserError(N_("unknown rule '%(rule_id)s'"), values={"rule_id": rule_id},
+        raise UserError(N_("unknown rule '%(rule_id)s'"), values={"rule_id": _visible(rule_id)},
                         hint=N_("did you mean %(names)s?") if close else N_("see `gpuwise rules` for the list"),
                         hint_values={"names": either(close)} if close else None)
     if fmt == "json":

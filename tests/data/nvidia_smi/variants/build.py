@@ -16,7 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import yaml
-from build_real import real_variants  # this folder: run as a script, it is on the path
+from build_more import more_variants  # this folder: run as a script, it is on the path
+from build_real import real_variants
 
 HERE = Path(__file__).parent
 BASES = HERE.parent
@@ -652,7 +653,7 @@ def variants() -> list[dict]:
         "a10g",
         "idle at P8 with gpu_idle active: gen 1 of 4 is power saving, nothing to say",
     )
-    return v + real_variants()
+    return v + real_variants() + more_variants()
 
 
 def main() -> None:

@@ -64,7 +64,7 @@ def real_variants() -> list[dict]:
     add("../telegraf_rtx-3080-v12.xml", None, "rtx-3090",
         "Windows (WDDM, driver 536.40): an RTX 3080 offered as an RTX 3090, its power limit raised to 336 W "
         "of 320", verdict="reject",
-        findings=[BLOCK_MODEL, BLOCK_MEMORY, ("USED-POWER-LIMIT-CHANGED", "warning")])
+        findings=[BLOCK_MODEL, BLOCK_MEMORY, ("USED-POWER-LIMIT-RAISED", "warning")])
     add("../netdata_rtx-2080-win.xml", None, "rtx-3090", "Windows (driver 516.59): an RTX 2080 is not an RTX 3090",
         verdict="reject", findings=[BLOCK_MODEL, BLOCK_MEMORY])
     add("../netdata_rtx-3060.xml", None, "rtx-3090",
@@ -110,7 +110,8 @@ def real_variants() -> list[dict]:
                                 *[(rf"<{k}>0<", f"<{k}>N/A<") for k in
                                   ("sram_correctable", "sram_uncorrectable", "dram_correctable",
                                    "dram_uncorrectable")] * 2), "t4",
-        "ECC switched off, the error counters N/A: nothing known, nothing wrong said")
+        "ECC switched off on a data-centre card, the error counters N/A: the memory's health cannot be shown",
+        verdict="revise", findings=[("USED-ECC-OFF", "warning")])
     add("t4_pending-retirement", _sub(t4, (r"<pending_retirement>No", "<pending_retirement>Yes")), "t4",
         "a page waits for retirement (a reset): errors since the last one", verdict="reject",
         findings=[("USED-PENDING-RETIREMENT", "blocker")])
