@@ -18,7 +18,9 @@ import hashlib
 import os
 import stat
 import sys
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -314,23 +316,31 @@ class Memo:
     (and the same ``extra``, such as the policy a rule file is checked against) give the same
     checked object, so a program or a test that loads many rule books or knowledge overlays checks
     each unchanged built-in file once. Only what loaded without error is kept; the objects are
-    frozen. At most ``limit`` entries (then it starts afresh)."""
+    frozen. At most ``limit`` entries, the least recently used dropped first (it emptied itself
+    when full, and the built-in files, used by every load, were checked again)."""
 
     def __init__(self, limit: int = 256) -> None:
-        self._entries: dict[tuple[str, bytes, str], Any] = {}
+        self._entries: OrderedDict[tuple[str, bytes, str], Any] = OrderedDict()
         self._limit = limit
+        self._lock = threading.Lock()
 
     @staticmethod
     def key(path: Path, raw: bytes, extra: str = "") -> tuple[str, bytes, str]:
         return os.path.abspath(path), hashlib.sha256(raw).digest(), extra
 
     def get(self, key: tuple[str, bytes, str]) -> Any | None:
-        return self._entries.get(key)
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
 
     def put(self, key: tuple[str, bytes, str], value: Any) -> None:
-        if len(self._entries) >= self._limit:
-            self._entries.clear()
-        self._entries[key] = value
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._limit:
+                self._entries.popitem(last=False)
 
 
 

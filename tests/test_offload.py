@@ -32,20 +32,23 @@ def test_offloaded_fine_tune_lands_within_the_published_slowdown():
     """DeepSpeed issue #3901 (github.com/deepspeedai/DeepSpeed/issues/3901, July 2023): Falcon-7B fine-tuned
     at 4k context on 8 x A100-40GB takes 2.86 s a step with ZeRO-3 and 13.70 s with ZeRO-3 offloading the
     optimizer and the parameters, 4.8x. The run as stated there (one 4,096-token sequence per GPU a step,
-    the checkpoint's shape from tiiuae/falcon-7b config.json): the modelled slowdown lands within 2x of the
+    the checkpoint's shape from tiiuae/falcon-7b config.json, the Hugging Face model: the fsdp-hf stack, whose
+    accelerate FSDP run the same issue times at 2.93 s): the modelled slowdown lands within 2x of the
     published 4.8x (the host Adam step dominates: 0.9e9 parameters per GPU / (12 cores x 1e7 per second)
-    = 7.5 s), and the offloaded step within 2x of 13.70 s."""
+    = 7.5 s), the offloaded step within 2x of 13.70 s, and the plain ZeRO-3 step within 30% of 2.86 s (the
+    middle stack's 1.5 s was half of it: the issue's model is Hugging Face's, not Megatron's)."""
     arch = {"layers": 32, "hidden_size": 4544, "heads": 71, "kv_heads": 1, "ffn_size": 18176,
             "vocab_size": 65024, "tied_embeddings": True}
     w = {"task": "finetune", "params_b": 7.2, "architecture": arch, "method": "full", "precision": "bf16",
          "train_tokens": 1e7, "seq_len": 4096, "batch_size": 1, "global_batch_tokens": 8 * 4096, "zero_stage": 3,
-         "gradient_checkpointing": True}
+         "gradient_checkpointing": True, "stack": "fsdp-hf"}
     plain = estimate({"workload": {**w, "offload": "none"}}, gpu="a100-40gb-sxm", gpus=8).gpu.training.step_terms
     off = estimate({"workload": {**w, "offload": "cpu"}}, gpu="a100-40gb-sxm", gpus=8).gpu.training.step_terms
     assert off.offload_s >= 0.9e9 / 1.2e8  # CPU Adam on the GPU's shard of 7.2e9 / 8 parameters
     slowdown = off.step_s / plain.step_s
     assert 13.70 / 2.86 / 2 <= slowdown <= 13.70 / 2.86 * 2
     assert 13.70 / 2 <= off.step_s <= 13.70 * 2
+    assert 2.86 * 0.7 <= plain.step_s <= 2.86 * 1.3
 
 
 def test_a_named_rental_instance_brings_its_own_ram(tmp_path):

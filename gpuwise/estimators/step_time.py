@@ -289,9 +289,12 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
 
 def last_bucket_share(tj: TrainingJob, st: Static, g: GpuRates) -> float:
     """The share of the data-parallel traffic that cannot hide behind compute: one layer's collective
-    under ZeRO-3 / FSDP (a collective per layer), else the last gradient bucket (:func:`bucket_share`)."""
+    under ZeRO-3 / FSDP (a collective per layer), else the last gradient bucket (:func:`bucket_share`), or all of
+    it where the stack reduces its buckets on the compute stream (DeepSpeed ZeRO-0/1/2 without overlap_comm)."""
     if st.layout.zero >= 3:
         return 1 / math.ceil(tj.shape.layers / st.layout.pp)
+    if not tj.stack_overlap_comm:
+        return 1.0
     return bucket_share(tj, st, g)
 
 

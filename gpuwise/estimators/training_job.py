@@ -113,6 +113,8 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_te=stack_spec(job).transformer_engine,
                        stack_grad_bucket=(stack_spec(job).grad_bucket_params,
                                           stack_spec(job).grad_bucket_params_per_rank),
+                       stack_overlap_comm=(stack_spec(job).overlap_comm if w.overlap_comm is None
+                                           else w.overlap_comm),
                        fp4_gemms=w.precision == "fp4" and w.method == "full",
                        stack_reference=stack_reference(job.kb))
     tj.batch_given = why is None

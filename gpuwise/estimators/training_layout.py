@@ -151,6 +151,9 @@ class TrainingJob:
     # the stack's gradient bucket: (parameters, parameters per data-parallel rank); (0, 0): runtime.yaml
     # grad_bucket_bytes, PyTorch DDP's 25 MiB
     stack_grad_bucket: tuple[float, float] = (0.0, 0.0)
+    # ZeRO-0/1/2: the gradient buckets are reduced during the backward (False: DeepSpeed without overlap_comm,
+    # whose reductions wait on it; runtime.yaml training_stacks overlap_comm, workload.overlap_comm)
+    stack_overlap_comm: bool = True
     # FP4 training (NVFP4 / MXFP4): GEMMs at the FP4 rate; memory is counted as under FP8 (16-bit weights, FP32
     # main copies, low-precision copies of the GEMM inputs)
     fp4_gemms: bool = False

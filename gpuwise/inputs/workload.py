@@ -123,6 +123,10 @@ class Workload(Strict):
                    "litgpt"] | None = Field(
         default=None, description="training: the software stack (its speed relative to the calibrated middle is in "
         "knowledge/runtime.yaml training_stacks); none given: the middle, stated as an assumption")
+    overlap_comm: bool | None = Field(
+        default=None, description="training, ZeRO-0/1/2: whether the gradient reduction overlaps the backward "
+        "(DeepSpeed's zero_optimization.overlap_comm); none given: the stack's default (knowledge/runtime.yaml "
+        "training_stacks overlap_comm: off for DeepSpeed, on for the others)")
     chunked_cross_entropy: bool = Field(
         default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
         "so only one chunk is upcast to fp32 at a time")

@@ -4,6 +4,7 @@ them (shared by the report writer and the output-file helpers, so neither import
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -49,21 +50,59 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> s
     return SUFFIXES[suffix]
 
 
+_EXPONENT = re.compile(rb"e-?[0-9]")
+_SMALL = re.compile(rb"\.0000[0-9]")
+_NUMBER = re.compile(rb"-?[0-9]+(?:\.[0-9]+)?(?:e-?[0-9]+)?")
+_NUMBER_BYTES = frozenset(b"-0123456789.")
+
+
+def _floats_as_python_writes_them(raw: bytes) -> bytes:
+    """orjson's JSON with each float that orjson writes otherwise than Python's ``repr`` (an
+    exponent: ``4.1e-6`` for ``4.1e-06``, ``1e16`` for ``1e+16``; a small number in full:
+    ``0.000015`` for ``1.5e-05``) rewritten as ``repr`` writes it. Both write the shortest digits
+    that read back as the same float, so ``repr(float(token))`` is Python's text for it. The
+    rewrite may touch a string's text too; :func:`json_text` compares before trusting it."""
+    spans: dict[int, int] = {}
+    for pattern in (_EXPONENT, _SMALL):
+        for hit in pattern.finditer(raw):
+            start = hit.start()
+            while start and raw[start - 1] in _NUMBER_BYTES:
+                start -= 1
+            token = _NUMBER.match(raw, start)
+            if token is not None and token.end() > hit.start():
+                spans[start] = token.end()
+    if not spans:
+        return raw
+    parts: list[bytes] = []
+    done = 0
+    for start in sorted(spans):
+        if start < done:
+            continue
+        parts += [raw[done:start], repr(float(raw[start:spans[start]])).encode()]
+        done = spans[start]
+    parts.append(raw[done:])
+    return b"".join(parts)
+
+
 def json_text(data: Any) -> str:
     """``json.dumps(data, indent=2, ensure_ascii=False)`` and a newline, byte for byte, written by
-    orjson where that gives the same bytes: Python's indenting encoder is pure Python (40 ms of a
-    full-catalog recommendation's JSON), its compact one is C. Where the two compact forms agree,
-    every key, string and number is written alike (JSON reads one way only), so orjson's indented
-    form is json's; where they do not (a float Python writes as ``1e-05``, NaN, an integer past 64
-    bits, a key that is not a string), json writes it. Here, not in :mod:`.report`: a JSON answer
-    needs none of the report's views and templates."""
+    orjson where that gives the same bytes: Python's indenting encoder is pure Python (50 ms of a
+    full-catalog recommendation's JSON), its compact one is C. orjson writes some floats otherwise
+    (``4.1e-6``, ``0.000015``: most training answers have one); those are rewritten as Python
+    writes them (:func:`_floats_as_python_writes_them`). Where the two compact forms then agree,
+    every key, string and number is written alike (JSON reads one way only) and the rewrite
+    touched numbers alone (indenting adds only white space outside strings, so it rewrites the
+    same tokens in the indented form), so orjson's indented form is json's; where they do not (NaN,
+    an integer past 64 bits, a key that is not a string), json writes it. Here, not in
+    :mod:`.report`: a JSON answer needs none of the report's views and templates."""
     import json
 
     import orjson
 
     try:
-        if orjson.dumps(data) == json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode():
-            return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+        compact = _floats_as_python_writes_them(orjson.dumps(data))
+        if compact == json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode():
+            return _floats_as_python_writes_them(orjson.dumps(data, option=orjson.OPT_INDENT_2)).decode() + "\n"
     except (TypeError, ValueError):  # orjson cannot write it (a lone surrogate cannot be encoded either)
         pass
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

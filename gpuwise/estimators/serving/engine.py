@@ -144,7 +144,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
         bw_weights=mem_bw * bwf * bw_factor, bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
         step_overhead=pick("step_overhead_us") * 1e-6,
-        layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)) * 1e-6,
+        layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)
+                        + piecewise_layer_us(vo, getattr(w, "framework_version", None))) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
         allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=pick("kernel_floor_us") * 1e-6,
         grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
@@ -172,6 +173,17 @@ def eager_kernel_seconds(fw: Framework, rel: FrameworkRelease | None, graphs: bo
     if own is not None:
         return own * 1e-6
     return fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0
+
+
+def piecewise_layer_us(vo: Any, version: str | None) -> float:
+    """Microseconds a layer adds in a stated release from before the build replayed a full CUDA graph for decode
+    (vLLM before 0.11.0: piecewise graphs, the attention launched between the pieces); 0 for later releases and
+    for a job that states none (the current default)."""
+    extra = getattr(vo, "piecewise_layer_us", None) if vo is not None else None
+    before = getattr(vo, "piecewise_before", None) if vo is not None else None
+    if extra is None or before is None or version is None or version_key(version) >= version_key(before):
+        return 0.0
+    return float(extra)
 
 
 def legacy_kv(vo: Any, version: str | None, bw_kv: float) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from typing import Any
 
 from ...frozen import frozen
@@ -54,12 +55,12 @@ class StepConsts:
     figure is the same expression, in the same order, as the step formula writes it, so a step's
     seconds are the same to the last bit."""
 
-    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_kv", "bw_weights", "dpa", "eng",
-                 "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "experts", "f_dense", "f_experts", "hidden",
+    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_kv", "bw_weights", "dpa", "e_total", "eng",
+                 "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense", "f_experts", "hidden",
                  "hop_bw", "hop_latency", "k_over_e", "kv_token_gpu", "layers", "lengths", "link_bw", "m",
-                 "moe_stage", "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks",
-                 "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share",
-                 "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "moe_stage", "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks", "rep",
+                 "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
+                 "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -83,6 +84,9 @@ class StepConsts:
         self.w_experts = mbytes.experts / pp / (ep if dpa > 1 else tp)
         self.tile = eng.expert_tile
         self.f_experts = 2.0 * sc.n_experts_active
+        # expert parallel: the step waits for the GPU whose experts the batch routes most to (ep_imbalance)
+        self.ep_z = max_normal(ep) if self.experts and ep > 1 else 0.0
+        self.e_total = sc.k / sc.k_over_e if sc.k_over_e > 0 else 0.0
         self.layers = sc.layers / pp
         self.kv_token_gpu = rep.kv_token_gpu
         self.window = sc.window is not None
@@ -145,15 +149,20 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         tile = c.tile
         padded = math.ceil(per_expert / tile) * tile if per_expert > 0 else 0.0
         f_exp = c.f_experts * tokens / ranks / pp * (padded / per_expert if per_expert > 0 else 0.0)
+        if c.ep_z:  # the busiest expert-parallel GPU: more experts to read, more rows to multiply
+            f_w, f_c = ep_imbalance(c.e_total, c.ep_k, c.ep, tokens, c.ep_z)
+            real = per_expert / padded if padded > 0 else 1.0  # tile-padded GEMMs cost by experts, full ones by rows
+            w_exp, f_exp = w_exp * f_w, f_exp * (f_w * (1.0 - real) + f_c * real)
         e_mem, e_fl = w_exp / c.bw_weights, f_exp / c.peak_gemm
         gemm += linear_time(e_mem, e_fl)
         w_gpu += w_exp
         flops += f_exp
         t_mem, t_fl = t_mem + e_mem, t_fl + e_fl
-    seqs_gpu = d_mb / dpa if dpa > 1 else d_mb
+    seqs_gpu = busiest_rank(d_mb, dpa) if dpa > 1 else d_mb
     kv_gpu = c.kv_token_gpu * (_kept(c.sc, kv_ctx) if c.window else kv_ctx) * seqs_gpu
     sc = c.sc
-    attn_fl = c.attn_4 * (sc.attn_width * kv_ctx * d_mb + sc.attn_width_prefill * prefill_ctx * p_mb) / ranks
+    d_attn = seqs_gpu * dpa  # attention waits for the rank holding the most sequences
+    attn_fl = c.attn_4 * (sc.attn_width * kv_ctx * d_attn + sc.attn_width_prefill * prefill_ctx * p_mb) / ranks
     attention = max(kv_gpu / c.bw_kv, attn_fl / c.peak_attn)
     comm = 0.0
     if c.tp_comm:
@@ -169,6 +178,45 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     host = c.step_overhead + c.seq_overhead * (decode / dpa if dpa > 1 else decode)
     total = pp * stage + host
     return total, gemm, attention, comm, over, host, t_mem, t_fl, w_gpu, kv_gpu, flops
+
+
+def busiest_rank(seqs: float, dpa: int) -> float:
+    """Sequences on the busiest of ``dpa`` attention data-parallel ranks: a sequence lives on one rank,
+    so below ``dpa`` sequences one rank holds a whole one (``seqs/dpa`` would split it), and above it the
+    scheduler's round-robin dispatch (SGLang ``--load-balance-method round_robin``, the default: SGLang
+    docs, Server Arguments) fills them evenly. Continuous in ``seqs`` so the load curve stays monotone."""
+    return max(seqs / dpa, min(seqs, 1.0))
+
+
+def max_normal(n: int) -> float:
+    """Expected maximum of ``n`` independent standard normal variables, Blom's approximation
+    Phi^-1((n - 0.375) / (n + 0.25)) (Blom 1958, Statistical Estimates and Transformed Beta-Variables;
+    1.433 for n = 8 against the exact 1.4236 of Harter 1961, Biometrika 48, 151-165)."""
+    return NormalDist().inv_cdf((n - 0.375) / (n + 0.25)) if n > 1 else 0.0
+
+
+def ep_imbalance(experts: float, k: int, ep: int, tokens: float, z: float | None = None) -> tuple[float, float]:
+    """(weight-read, compute) factors of the busiest of ``ep`` expert-parallel GPUs over the mean, for a
+    step of ``tokens`` each routed to ``k`` of ``experts`` experts held ``experts/ep`` per GPU, under
+    uniform routing with no load balancer (EPLB is off by default in SGLang, ``--enable-eplb``, and vLLM,
+    ``--enable-eplb``: their server-argument docs). Under EP each MoE layer waits for its slowest GPU
+    (SGLang team, 'Deploying DeepSeek with PD Disaggregation and Large-scale Expert Parallelism', lmsys.org
+    2025-05-05: balancedness = mean / max GPU load). Routed pairs on one GPU per token are hypergeometric,
+    variance k (1/ep)(1 - 1/ep)(E - k)/(E - 1); the experts a GPU must read are binomial(E/ep, p) with
+    p = 1 - (1 - k/E)^tokens. The expected maximum over the GPUs is mean + z x sd, z = :func:`max_normal`,
+    capped by all of a GPU's share. First principles, no fitted constant; real routing is skewed beyond
+    uniform (popular experts) and DeepSeek's group-limited routing crowds a token's experts onto fewer
+    GPUs, both left out, so it is a lower bound. Measured skew is tens of percent, not a multiple: a
+    median max/mean rank load of 1.069 at EP16 without EPLB (vllm-project/vllm pull request #50647,
+    Kimi K3), EPLB's +17-34% prefill throughput at EP8 with attention DP (ROCm/ATOM pull request #1210)."""
+    if ep <= 1 or tokens <= 0 or experts <= k:
+        return 1.0, 1.0
+    z = max_normal(ep) if z is None else z
+    f_c = min(1.0 + z * math.sqrt((ep - 1) * (experts - k) / (tokens * k * (experts - 1))), float(ep))
+    per_gpu = experts / ep
+    p = 1.0 - (1.0 - k / experts) ** tokens
+    f_w = min(1.0 + z * math.sqrt((1.0 - p) / (per_gpu * p)), 1.0 / p) if p < 1.0 else 1.0
+    return f_w, f_c
 
 
 def seconds_of(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_ctx: float) -> float:

@@ -199,6 +199,10 @@ class StackSpeed(Strict):
         default=0.0, ge=0, lt=1, description="share of the tensor-parallel collectives the stack hides behind the "
         "GEMMs they feed, where the TP group stays inside one NVLink domain (Transformer Engine's userbuffers need "
         "it); 0: the collectives sit on the critical path (runtime.yaml training.tp_comm_overlap)")
+    overlap_comm: bool = Field(
+        default=True, description="ZeRO-0/1/2: the stack reduces each gradient bucket while the backward computes "
+        "the next (PyTorch DDP, Megatron-Core); False: by default the reductions wait on the backward and none "
+        "hides (DeepSpeed's overlap_comm is off below ZeRO-3 unless the config sets it)")
     grad_bucket_params: float = Field(
         default=0.0, ge=0, description="parameters per gradient bucket of the stack's data-parallel reduction (0: "
         "runtime.yaml grad_bucket_bytes, PyTorch DDP's); the backward hides all but the last bucket's reduction")

@@ -79,6 +79,12 @@ class VendorOverride(Strict):
         "`legacy_kv_before` (an older paged-attention kernel); applies to rows that state an earlier release")
     legacy_kv_before: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
                                          description="first release with the build's current attention kernel")
+    piecewise_layer_us: float | None = Field(
+        default=None, ge=0, description="extra time a layer takes in releases before `piecewise_before`, whose decode "
+        "ran under piecewise CUDA graphs (the attention launched between the pieces); applies to rows that state an "
+        "earlier release")
+    piecewise_before: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
+                                         description="first release that replays a full graph for decode by default")
     source: str = Field(min_length=3)
     check: Check = "S"
 
