@@ -55,3 +55,29 @@ def test_a_sequence_is_not_split_over_attention_ranks():
     assert busiest_rank(4, 8) == 1.0
     assert busiest_rank(64, 8) == 8.0
     assert busiest_rank(0.5, 8) == 0.5
+
+
+def test_eplb_charges_the_mean_load(kb):
+    """workload.eplb (SGLang and vLLM --enable-eplb, off by default): the busiest expert-parallel GPU is charged
+    the mean, so the EP step at one token equals the uniform-load one; off, it reads 2.41x the mean's experts."""
+    from gpuwise.estimators import serving as SV
+    from gpuwise.estimators.serving.step import consts, step
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    def job(eplb: bool):
+        w = {"task": "inference", "model": "deepseek-v3", "precision": "fp8", "framework": "sglang",
+             "prompt_tokens": 128, "output_tokens": 256, "eplb": eplb,
+             "parallelism": {"tp": 1, "pp": 1, "ep": 8}}
+        return resolve(Requirements.model_validate({"workload": w}), kb)
+
+    gpu = kb.gpus["h200-141gb-sxm"]
+    on, off = job(True), job(False)
+    s_on, s_off = SV.choose(on, gpu, 8), SV.choose(off, gpu, 8)
+    assert (s_on.replica.layout.ep, s_on.replica.layout.dp_attention) == (8, 8)
+    a = step(on, s_on.engine, s_on.replica, 1.0, 0.0, 256.0, 0.0)
+    b = step(off, s_off.engine, s_off.replica, 1.0, 0.0, 256.0, 0.0)
+    c = consts(on, s_on.engine, s_on.replica)
+    mean_read = c.w_experts * c.k_over_e  # one token: 8 of 256 experts, a GPU's 32 read 1 on average
+    assert c.ep_z == 0.0
+    assert b.weight_bytes_gpu - a.weight_bytes_gpu == pytest.approx((ep_imbalance(256, 8, 8, 1)[0] - 1) * mean_read)

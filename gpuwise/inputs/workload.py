@@ -72,7 +72,7 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 the first is what the method implies when no precision is given."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
-                "batch_wait_steps", "batch_wait_token_fraction", "api_servers")
+                "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
 
 
@@ -156,6 +156,10 @@ class Workload(Strict):
         default=1, ge=0, le=1024, description="inference: front-end processes per model copy that take requests "
         "over HTTP and tokenise them (vLLM --api-server-count, SGLang --tokenizer-worker-num; 1: the default); "
         "0: offline batch inference through the engine's Python API (vLLM's LLM class, trtllm-bench), no front end")
+    eplb: bool = Field(
+        default=False, description="inference: an expert-parallel load balancer places (and replicates) experts by "
+        "their measured load (DeepSeek's EPLB: SGLang --enable-eplb, vLLM --enable-eplb; both off by default), so "
+        "the busiest expert-parallel GPU is charged the mean load")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     speculative: Speculative | None = None

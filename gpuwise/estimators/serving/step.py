@@ -85,7 +85,8 @@ class StepConsts:
         self.tile = eng.expert_tile
         self.f_experts = 2.0 * sc.n_experts_active
         # expert parallel: the step waits for the GPU whose experts the batch routes most to (ep_imbalance)
-        self.ep_z = max_normal(ep) if self.experts and ep > 1 else 0.0
+        balanced = bool(getattr(w, "eplb", False)) if w is not None else False  # EPLB evens the GPUs' loads
+        self.ep_z = max_normal(ep) if self.experts and ep > 1 and not balanced else 0.0
         self.e_total = sc.k / sc.k_over_e if sc.k_over_e > 0 else 0.0
         self.layers = sc.layers / pp
         self.kv_token_gpu = rep.kv_token_gpu
