@@ -28,6 +28,11 @@ INF = math.inf
 #: stopped by either limit says so in its solver status.
 NODE_LIMIT = 50_000
 TIME_LIMIT_S = 300.0
+#: The relative gap at which a search stops as optimal (``solve``'s default): 0.1 % of the plan's
+#: cost, far below the uncertainty of its prices and throughputs. At 1e-6 one growing service
+#: (mistral-7b from 4 requests/s, +50 % a month, 12 months) ran 50,000 nodes in 24 s to a plan
+#: 0.05 % cheaper than the one found in 0.5 s at 1e-3; six such workloads took over 200 s (115 s now).
+MIP_REL_GAP = 1e-3
 #: HiGHS model statuses (``highspy.HighsModelStatus`` names) with a usable, possibly unproven,
 #: solution; a solution's ``status`` is HiGHS's own wording of it, shown as the solver's.
 USABLE = ("kOptimal", "kSolutionLimit", "kTimeLimit")
@@ -100,7 +105,7 @@ class Model:
         self.rows.append((name, {j: a for j, a in coefs.items() if a != 0}, lb, ub))
         return len(self.rows) - 1
 
-    def solve(self, *, fix: dict[int, float] | None = None, time_limit: float = TIME_LIMIT_S, gap: float = 1e-6,
+    def solve(self, *, fix: dict[int, float] | None = None, time_limit: float = TIME_LIMIT_S, gap: float = MIP_REL_GAP,
               duals: bool = True) -> Solution:
         """Solve (``fix``: variables held at a value); with ``duals``, resolve the LP with the
         integers fixed to read the row duals."""
