@@ -18,24 +18,10 @@ from pathlib import Path
 import yaml
 from build_more import more_variants  # this folder: run as a script, it is on the path
 from build_real import real_variants
+from edits import read, sub
 
 HERE = Path(__file__).parent
-BASES = HERE.parent
 A10G, P100, A100 = "telegraf_a10g.xml", "netdata_tesla-p100.xml", "telegraf_a100-sxm4-v12.xml"
-
-
-def read(name: str) -> str:
-    return (BASES / name).read_text(encoding="utf-8")
-
-
-def sub(text: str, *edits: tuple[str, str], count: int = 1) -> str:
-    """Each (regex, replacement) must change the text, so an edit never silently misses."""
-    for pattern, repl in edits:
-        changed = re.sub(pattern, repl, text, count=count)
-        if changed == text:
-            raise SystemExit(f"edit did not apply: {pattern!r}")
-        text = changed
-    return text
 
 
 def drop(text: str, tag: str) -> str:

@@ -11,25 +11,12 @@ and the rules' documented thresholds, never from a run of gpuwise.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-BASES = Path(__file__).parent.parent
+from edits import read as _read
+from edits import sub as _sub
+
 A100_SERIAL = "1650522003820"
 P100_SERIAL = "0324217145110"
-
-
-def _read(name: str) -> str:
-    return (BASES / name).read_text(encoding="utf-8")
-
-
-def _sub(text: str, *edits: tuple[str, str], count: int = 1) -> str:
-    """Each (regex, replacement) must change the text, so an edit never silently misses."""
-    for pattern, repl in edits:
-        changed = re.sub(pattern, repl, text, count=count)
-        if changed == text:
-            raise SystemExit(f"edit did not apply: {pattern!r}")
-        text = changed
-    return text
 
 
 def _gpus(text: str, n: int, edit) -> str:

@@ -9,26 +9,13 @@ derived ones are written here by build.py.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-BASES = Path(__file__).parent.parent
+from edits import read as _read
+from edits import sub as _sub
+
 BLOCK_MODEL = ("USED-WRONG-MODEL", "blocker")
 BLOCK_MEMORY = ("USED-WRONG-MEMORY", "blocker")
-
-
-def _read(name: str) -> str:
-    return (BASES / name).read_text(encoding="utf-8")
-
-
-def _sub(text: str, *edits: tuple[str, str]) -> str:
-    """Each (regex, replacement) must change the text once, so an edit never silently misses."""
-    for pattern, repl in edits:
-        changed = re.sub(pattern, repl, text, count=1)
-        if changed == text:
-            raise SystemExit(f"edit did not apply: {pattern!r}")
-        text = changed
-    return text
 
 
 def _active(reason: str) -> tuple[str, str]:
