@@ -12,13 +12,12 @@ refusal), from what the file shows, never from a run of gpuwise. Run from the re
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 from build_more import more_variants  # this folder: run as a script, it is on the path
 from build_real import real_variants
-from edits import read, sub
+from edits import gpu_block, gpus, read, sub
 
 HERE = Path(__file__).parent
 A10G, P100, A100 = "telegraf_a10g.xml", "netdata_tesla-p100.xml", "telegraf_a100-sxm4-v12.xml"
@@ -27,28 +26,6 @@ A10G, P100, A100 = "telegraf_a10g.xml", "netdata_tesla-p100.xml", "telegraf_a100
 def drop(text: str, tag: str) -> str:
     """Remove the first ``<tag>...</tag>`` block (and its line)."""
     return sub(text, (rf"\n[ \t]*<{tag}>[\s\S]*?</{tag}>", ""))
-
-
-def gpu_block(text: str) -> tuple[str, str, str]:
-    """(before the first <gpu>, the <gpu> block, after it)."""
-    start = text.index("    <gpu id=")
-    end = text.index("</gpu>", start) + len("</gpu>\n")
-    return text[:start], text[start:end], text[end:]
-
-
-def gpus(text: str, n: int, edit: Callable[[int, str], str]) -> str:
-    """The report with its one GPU repeated ``n`` times, each on its own bus, edited by ``edit(i, block)``."""
-    head, block, tail = gpu_block(text)
-    blocks = []
-    for i in range(1, n + 1):
-        b = re.sub(r'id="00000000:[0-9A-F]{2}:[0-9A-F]{2}\.0"', f'id="00000000:{0x10 + i:02X}:00.0"', block, count=1)
-        b = re.sub(r"<pci_bus_id>[^<]*", f"<pci_bus_id>00000000:{0x10 + i:02X}:00.0", b, count=1)
-        b = re.sub(r"<pci_bus>[^<]*", f"<pci_bus>{0x10 + i:02X}", b, count=1)
-        b = re.sub(r"<uuid>GPU-([0-9a-f-]+)[0-9a-f]{2}<", rf"<uuid>GPU-\g<1>{i:02x}<", b, count=1)
-        b = re.sub(r"<minor_number>\d+", f"<minor_number>{i - 1}", b, count=1)
-        blocks.append(edit(i, b))
-    head = re.sub(r"<attached_gpus>\d+", f"<attached_gpus>{n}", head, count=1)
-    return head + "".join(blocks) + tail
 
 
 def every_value(text: str, tags: str, value: str) -> str:

@@ -12,30 +12,12 @@ from __future__ import annotations
 
 import re
 
+from edits import gpus as _gpus
 from edits import read as _read
 from edits import sub as _sub
 
 A100_SERIAL = "1650522003820"
 P100_SERIAL = "0324217145110"
-
-
-def _gpus(text: str, n: int, edit) -> str:
-    """The report's one GPU repeated ``n`` times on buses 0x11.. (each its own bus id, UUID and minor
-    number, as nvidia-smi lists the GPUs of one host), the i-th block edited by ``edit(i, block)``."""
-    start = text.index("<gpu id=")
-    start = text.rindex("\n", 0, start) + 1
-    end = text.index("</gpu>", start) + len("</gpu>\n")
-    head, block, tail = text[:start], text[start:end], text[end:]
-    blocks = []
-    for i in range(1, n + 1):
-        b = re.sub(r'id="00000000:[0-9A-F]{2}:[0-9A-F]{2}\.0"', f'id="00000000:{0x10 + i:02X}:00.0"', block, count=1)
-        b = re.sub(r"<pci_bus_id>[^<]*", f"<pci_bus_id>00000000:{0x10 + i:02X}:00.0", b, count=1)
-        b = re.sub(r"<pci_bus>[^<]*", f"<pci_bus>{0x10 + i:02X}", b, count=1)
-        b = re.sub(r"<uuid>GPU-([0-9a-f-]+)[0-9a-f]{2}<", rf"<uuid>GPU-\g<1>{i:02x}<", b, count=1)
-        b = re.sub(r"<minor_number>\d+", f"<minor_number>{i - 1}", b, count=1)
-        blocks.append(edit(i, b))
-    head = re.sub(r"<attached_gpus>\d+", f"<attached_gpus>{n}", head, count=1)
-    return head + "".join(blocks) + tail
 
 
 def _ecc_off(text: str, *, pending: str = "Disabled") -> str:
