@@ -18,12 +18,12 @@ import hashlib
 import os
 import stat
 import sys
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
+
+from .lru import Lru
 
 T = TypeVar("T")
 MAX_ENTRIES = 32
@@ -311,7 +311,7 @@ def cached(kind: str, files: Iterable[Path], build: Callable[[], T], extra: str 
     return value
 
 
-class Memo:
+class Memo(Lru[Any]):
     """What a loader built from a file's bytes, kept for the life of the process: the same bytes
     (and the same ``extra``, such as the policy a rule file is checked against) give the same
     checked object, so a program or a test that loads many rule books or knowledge overlays checks
@@ -320,28 +320,11 @@ class Memo:
     when full, and the built-in files, used by every load, were checked again)."""
 
     def __init__(self, limit: int = 256) -> None:
-        self._entries: OrderedDict[tuple[str, bytes, str], Any] = OrderedDict()
-        self._limit = limit
-        self._lock = threading.Lock()
+        super().__init__(limit)
 
     @staticmethod
     def key(path: Path, raw: bytes, extra: str = "") -> tuple[str, bytes, str]:
         return os.path.abspath(path), hashlib.sha256(raw).digest(), extra
-
-    def get(self, key: tuple[str, bytes, str]) -> Any | None:
-        with self._lock:
-            value = self._entries.get(key)
-            if value is not None:
-                self._entries.move_to_end(key)
-            return value
-
-    def put(self, key: tuple[str, bytes, str], value: Any) -> None:
-        with self._lock:
-            self._entries[key] = value
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._limit:
-                self._entries.popitem(last=False)
-
 
 
 # --------------------------------------------------------------------------------- file digests

@@ -11,14 +11,13 @@ import os
 import pickle
 import re
 import stat
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any, ClassVar
 
 import yaml
 
 from .errors import N_, UserError
+from .lru import Lru
 
 try:  # the C loader is several times faster; fall back when libyaml is absent
     _Loader: type = yaml.CSafeLoader
@@ -248,37 +247,22 @@ class _Parsed:
     first beyond ``limit`` bytes."""
 
     def __init__(self, limit: int = 32 * 2**20) -> None:
-        self._entries: OrderedDict[tuple[bytes, int, int], bytes] = OrderedDict()
-        self._bytes = 0
-        self._limit = limit
-        self._lock = threading.Lock()
+        self._kept: Lru[bytes] = Lru(limit, size=len)
 
     @staticmethod
     def key(raw: bytes) -> tuple[bytes, int, int]:
         return hashlib.sha256(raw).digest(), MAX_YAML_DEPTH, MAX_YAML_VALUES
 
     def get(self, key: tuple[bytes, int, int]) -> tuple[bool, Any]:
-        with self._lock:
-            kept = self._entries.get(key)
-            if kept is None:
-                return False, None
-            self._entries.move_to_end(key)
-        return True, pickle.loads(kept)
+        kept = self._kept.get(key)
+        return (False, None) if kept is None else (True, pickle.loads(kept))
 
     def put(self, key: tuple[bytes, int, int], value: Any) -> None:
         try:
             kept = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
         except Exception:  # nothing plain YAML builds fails to pickle, but a memo is never an error
             return
-        if len(kept) > self._limit:
-            return
-        with self._lock:
-            old = self._entries.pop(key, None)
-            self._bytes -= len(old) if old is not None else 0
-            self._entries[key] = kept
-            self._bytes += len(kept)
-            while self._bytes > self._limit:
-                self._bytes -= len(self._entries.popitem(last=False)[1])
+        self._kept.put(key, kept)
 
 
 _PARSED = _Parsed()
