@@ -121,6 +121,7 @@ class Replica:
     draft_gpu: float = 0.0  # of weights_gpu: the speculative drafter's bytes
     draft_kv_token_gpu: float = 0.0  # the drafter's KV bytes per token of a sequence (beside kv_token_gpu)
     per_seq_gpu: float = 0.0  # bytes per GPU one sequence takes at admission (its KV cache, the drafter's, its prompt)
+    allreduce_latency: float = 0.0  # s per tensor-parallel all-reduce on this copy's link (0: the engine's)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -176,7 +177,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     # links: tensor parallel inside a node; pipeline stages cross nodes when a copy is larger than one
     rt = kb.runtime
     eff = rt.link_efficiency.value
-    _, tp_bw, _, _ = link_bandwidth(gpu, max(tp, dpa), rt)
+    kind, tp_bw, p2p, _ = link_bandwidth(gpu, max(tp, dpa), rt)
     link_bw = tp_bw * 1e9 * eff if math.isfinite(tp_bw) else float("inf")
     ep_bw = link_bw
     if lay.gpus_per_copy > GPUS_PER_NODE:
@@ -201,4 +202,17 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
             notes.append(("; " if notes else "", "note.pin_not_kept", {"key": key, "pin": pin, "used": used}))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
-                   fits, tuple(notes), draft_w, draft_kv, per_seq)
+                   fits, tuple(notes), draft_w, draft_kv, per_seq,
+                   allreduce_seconds(eng, tp if dpa == 1 else 1, kind, p2p, rt))
+
+
+def allreduce_seconds(eng: Engine, tp: int, kind: str, p2p: bool, rt: Any) -> float:
+    """Seconds of one tensor-parallel all-reduce of a decode step among ``tp`` GPUs whose slowest hop is a
+    link of ``kind``. The engine's figure is its custom all-reduce over NVLink-class links; the serving
+    frameworks use that kernel only on GPUs that all reach each other over NVLink, or on two PCIe GPUs with
+    peer-to-peer access (vLLM custom_all_reduce.py, SGLang's copy), and otherwise fall back to NCCL, whose
+    small-message latency over PCIe is a base plus 2 (tp - 1) ring steps (runtime.yaml pcie_allreduce)."""
+    if tp <= 1 or eng.fw.split != "tensor" or kind != "pcie" or (tp == 2 and p2p):
+        return eng.allreduce_latency
+    pa = rt.pcie_allreduce
+    return max(eng.allreduce_latency, (pa.base_us + 2 * (tp - 1) * pa.step_us) * 1e-6)
