@@ -147,15 +147,19 @@ def test_serving_names_the_framework_and_costs_a_million_output_tokens(serving):
     sv = serving.estimate.gpu.serving
     cost = sv.cost_per_million_output_tokens
     hours = 12 * 730
-    rent = serving.candidates[0].rent_cost_usd if serving.candidates[0].rank == 1 else None
-    rec_rent = next(c.rent_cost_usd for c in serving.candidates if c.rank == 1)
-    assert rent is None or rent == rec_rent
-    assert cost.rent_usd == pytest.approx(rec_rent / hours / (sv.throughput_tokens_per_s * 3600) * 1e6)
+    rec = next(c for c in serving.candidates if c.rank == 1)
     out = report.render(serving, "text")
     assert re.search(r"Served with\s+vLLM, 1 copy of TP \d", out)
     assert f"{sv.throughput_tokens_per_s:,.0f} output tokens/s in total" in out
-    assert f"${cost.rent_usd:.2f} renting" in out
     zh = report.render(serving, "text", lang="zh", currency="CNY")
+    if rec.rent_cost_usd is None:  # a card bought only (no rental offer): the buying figure, renting n/a
+        assert cost.rent_usd is None
+        assert cost.buy_usd == pytest.approx(rec.buy_cost_usd / hours / (sv.throughput_tokens_per_s * 3600) * 1e6)
+        assert f"n/a renting, ${cost.buy_usd:.2f} buying" in out
+        assert f"¥{cost.buy_usd * serving.currency.usd_cny:.2f}" in zh
+        return
+    assert cost.rent_usd == pytest.approx(rec.rent_cost_usd / hours / (sv.throughput_tokens_per_s * 3600) * 1e6)
+    assert f"${cost.rent_usd:.2f} renting" in out
     assert f"租用 ¥{cost.rent_usd * serving.currency.usd_cny:.2f}" in zh
 
 
