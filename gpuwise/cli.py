@@ -565,6 +565,7 @@ def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:
 
     output.report_format(args.output, args.format)
     output.check_target(args.output, protect=inputs)
+    output.refuse_closed_stdout(args.output)
 
 
 def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -> None:

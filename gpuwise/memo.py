@@ -76,6 +76,10 @@ def key(argv: list[str]) -> str | None:
     streams = []
     for fd in (0, 1, 2):
         try:
+            os.fstat(fd)
+        except OSError:  # a closed stream (``>&-``): the run refuses to lose its report; never replay onto it
+            return None
+        try:
             tty = os.isatty(fd)
             size = os.get_terminal_size(fd) if tty else None
         except OSError:

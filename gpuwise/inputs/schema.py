@@ -249,11 +249,23 @@ def parse(model: type[BaseModel], data: Any, where: str) -> Any:
         raise UserError(N_("nested too deeply"), where=where) from None
 
 
+def list_caps(model: type[BaseModel]) -> dict[str, int]:
+    """The most entries each top-level list of ``model`` may hold (``workloads``: 50), so reading a
+    file refuses a longer list by its field and limit while scanning (a 5,000-entry list was refused
+    only as 'more than 100,000 values')."""
+    caps: dict[str, int] = {}
+    for name, field in model.model_fields.items():
+        for meta in field.metadata:
+            if getattr(field.annotation, "__origin__", None) is list and isinstance(getattr(meta, "max_length", None), int):
+                caps[field.alias or name] = meta.max_length
+    return caps
+
+
 def load_file(model: type[BaseModel], path: str | Path) -> Any:
     from ..yamlio import read_yaml
 
     p = Path(path)
-    return parse(model, read_yaml(p, what="input file"), str(p))
+    return parse(model, read_yaml(p, what="input file", caps=list_caps(model)), str(p))
 
 
 def coerce(model: type[BaseModel], source: Any) -> Any:

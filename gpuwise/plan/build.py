@@ -80,13 +80,14 @@ def _load(source: Any) -> PlanFile:
 
     from pydantic import ValidationError
 
-    from ..inputs.schema import explain_validation
+    from ..inputs.schema import explain_validation, list_caps
     from ..yamlio import read_yaml
 
     if isinstance(source, PlanFile):
         return source
     if isinstance(source, str | Path):
-        where, data = str(source), read_yaml(Path(source), what=Term(N_("plan file")))
+        where, data = str(source), read_yaml(Path(source), what=Term(N_("plan file")),
+                                                 caps=list_caps(PlanFile))
     elif isinstance(source, dict):
         where, data = "<dict>", source
     else:
