@@ -677,6 +677,17 @@ def _case11(*a, **k):
 
 hostile_round11.add(_case11, dict(globals()))
 
+# ---------------------------------------------------------------- round twelve (benchmarks/hostile_round12.py)
+from benchmarks import hostile_round12  # noqa: E402
+
+
+def _case12(*a, **k):
+    case(*a, **k)
+    CASES[-1]["round"] = 12
+
+
+hostile_round12.add(_case12, dict(globals()))
+
 
 # ---------------------------------------------------------------- runner
 def make(tmp: Path, files: dict) -> None:
@@ -685,6 +696,10 @@ def make(tmp: Path, files: dict) -> None:
         p.parent.mkdir(parents=True, exist_ok=True)
         if body == "FIFO":
             os.mkfifo(p)
+        elif body == "SOCKET":  # a Unix socket bound and left there, as a crashed server leaves one
+            import socket
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.bind(str(p))
         elif isinstance(body, tuple) and body[0] == "LINK":
             os.symlink(body[1], p)
         elif isinstance(body, tuple) and body[0] == "DIR":
@@ -721,6 +736,8 @@ def run_real(argv, env, tmp, prep=None, cwd=None):
         hostile_round10.damage_cache(tmp, prep[1], e)
     if argv[0] == "PTY":
         return hostile_round10.run_pty(argv[1:], e, cwd or tmp, Res)
+    if argv[0] in hostile_round12.MODES:
+        return hostile_round12.run_mode(argv, e, tmp, Res)
     if cwd:
         p = subprocess.run([sys.executable, "-m", "gpuwise", *argv], capture_output=True, cwd=cwd, env=e, timeout=120)
         return Res(p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), tmp)
@@ -772,7 +789,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:

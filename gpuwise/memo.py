@@ -87,7 +87,11 @@ def key(argv: list[str]) -> str | None:
         streams.append((tty, tuple(size) if size else None))
     site = [(p, os.stat(p).st_mtime_ns) for p in sys.path if p.endswith(("site-packages", "dist-packages"))
             and os.path.isdir(p)]
-    head = (argv, os.getcwd(), time.strftime("%Y-%m-%d"), env, streams, sys.version, sys.executable, site)
+    try:
+        cwd = os.getcwd()
+    except OSError:  # run from a directory since removed: a traceback before the run began
+        return None
+    head = (argv, cwd, time.strftime("%Y-%m-%d"), env, streams, sys.version, sys.executable, site)
     h.update(repr(head).encode("utf-8", "surrogateescape"))
     budget = [MAX_BYTES]
     from .cache import package_stamp

@@ -11,8 +11,8 @@ import os
 import pickle
 import re
 import stat
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 import yaml
@@ -171,7 +171,8 @@ def _check_shape(text: str, caps: Mapping[str, int] | None = None) -> None:
         if total > MAX_YAML_VALUES:
             why = ("once aliases are expanded (an alias bomb?)" if aliases else
                    "(the most one file may hold; a real file holds far fewer)")
-            where = f" {_clip(top_key)!r} had {entries:,} entries so far" if entries and isinstance(top_key, str) else ""
+            named = entries and isinstance(top_key, str)
+            where = f" {_clip(top_key)!r} had {entries:,} entries so far" if named else ""
             raise yaml.MarkedYAMLError(problem=f"more than {MAX_YAML_VALUES:,} values {why}"
                                        + (f";{where}" if where else ""), problem_mark=event.start_mark)
 
@@ -320,8 +321,8 @@ def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -
         return yaml.load(text, Loader=_DataLoader)
     except _TooManyEntries as exc:
         raise UserError(N_("must have at most %(max_length)s item(s) (got more: item %(next)s is at line %(line)s)"),
-                        where=f"{path}: {exc.key}", values={"max_length": exc.cap, "next": exc.cap + 1, "line": exc.line}
-                        ) from None
+                        where=f"{path}: {exc.key}",
+                        values={"max_length": exc.cap, "next": exc.cap + 1, "line": exc.line}) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problem = (exc.problem or str(exc)).strip()

@@ -200,7 +200,7 @@ def _comma_separated(header: list[str], path: Path) -> None:
     if len(header) != 1:
         return
     excel = header[0].lower().startswith("sep=")  # Excel's first line naming the separator: 'sep=;'
-    for sep, name in ((";", "';'"), ("\t", "tabs")):
+    for sep, name in ((";", "';'"), ("\t", "tabs"), ("|", "'|'")):  # '|': a database client's export
         cells = [c.strip() for c in header[0].split(sep)]
         if (excel and header[0][4:] == sep) or (
                 len(cells) > 1 and any(all(c in cells for c in needed) for needed in FORMATS.values())):

@@ -175,7 +175,7 @@ def refuse_closed_stdout(target: str | os.PathLike[str] | None) -> None:
     """A report bound for a closed standard output (``>&-``) is refused in one line, exit 2: it was
     lost while the exit status said approved (0) or rejected (1), as if it had been read. A reader
     that goes away after reading some (``| head``) is another case: the verdict's status is kept."""
-    if target is not None and stream_for(target) is not sys.stdout:
+    if target is not None and STREAMS.get(os.fspath(target)) != "stdout":
         return
     out = sys.stdout
     closed = out is None
