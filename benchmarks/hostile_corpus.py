@@ -1,8 +1,11 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 item 5): 740 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 item 5): 950 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
-a read-only cwd, devices) and 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
-CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
+CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms) and 210
+of round 12 (benchmarks/hostile_round12.py: YAML tags, directives and keys that are not text, C1
+controls and separators, options given twice, CSV dialects, contradictory plans, unreadable batch
+members, closed streams, a removed cwd, concurrent writers, peak memory), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -14,7 +17,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11: round eleven's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11, round12: eleven's, twelve's)
 
 Exit status 1 when a case fails.
 """
