@@ -111,19 +111,20 @@ gpuwise."""
 
 
 class _TooManyEntries(Exception):
-    """A top-level list holds more entries than its file kind allows (raised while scanning, before
-    the 100,000-value limit, which named no field, is reached)."""
+    """A top-level list over its file kind's limit made the file reach the 100,000-value limit: said
+    as the list's limit (a 5,000-workload plan was 'more than 100000 values', naming neither)."""
 
-    def __init__(self, key: str, cap: int, line: int) -> None:
+    def __init__(self, key: str, cap: int, entries: int) -> None:
         super().__init__(key)
-        self.key, self.cap, self.line = key, cap, line
+        self.key, self.cap, self.entries = key, cap, entries
 
 
 def _check_shape(text: str, caps: Mapping[str, int] | None = None) -> None:
     """Walk the event stream (nothing is built) and refuse, with a position, what would be costly
     or dangerous to build: several documents, deep nesting, too many values after alias expansion,
-    recursive aliases, and a top-level list longer than ``caps`` allows for its key (a plan of 5,000
-    workloads was 'more than 100000 values', naming neither the field nor its limit of 50)."""
+    recursive aliases. A file over the value limit because a top-level list is longer than ``caps``
+    allows for its key is refused by that list's limit (a plan of 5,000 workloads was 'more than
+    100000 values', naming neither the field nor its limit of 50); one under it is left to the schema."""
     ev = yaml.events
     total = 0
     documents = 0
@@ -140,9 +141,6 @@ def _check_shape(text: str, caps: Mapping[str, int] | None = None) -> None:
             expect_key, entries = not expect_key, 0
         elif isinstance(event, ev.NodeEvent) and len(open_) == 2 and open_[1][2] and not open_[0][2]:
             entries += 1
-            cap = (caps or {}).get(top_key) if isinstance(top_key, str) else None
-            if cap is not None and entries > cap:
-                raise _TooManyEntries(top_key, cap, event.start_mark.line + 1)
         if isinstance(event, ev.DocumentStartEvent):
             documents += 1
             if documents > 1:
@@ -169,6 +167,9 @@ def _check_shape(text: str, caps: Mapping[str, int] | None = None) -> None:
             total += sizes.get(event.anchor, 1)  # an undefined alias is reported by the loader
             aliases = True
         if total > MAX_YAML_VALUES:
+            cap = (caps or {}).get(top_key) if isinstance(top_key, str) else None
+            if cap is not None and entries > cap and not aliases:  # the list's own limit, not the file's
+                raise _TooManyEntries(top_key, cap, entries)
             why = ("once aliases are expanded (an alias bomb?)" if aliases else
                    "(the most one file may hold; a real file holds far fewer)")
             named = entries and isinstance(top_key, str)
@@ -205,8 +206,8 @@ def read_yaml(path: Path, *, what: str = "file", caps: Mapping[str, int] | None 
 
     Refused before anything is built: files over ``MAX_FILE_BYTES``, non-UTF-8 or NUL bytes, more
     than one document, nesting deeper than ``MAX_YAML_DEPTH``, more than ``MAX_YAML_VALUES`` values
-    after alias expansion, a top-level list longer than its ``caps`` entry.  Then only plain data is
-    built (see :class:`_DataLoader`).
+    after alias expansion (by the list's own limit in ``caps`` where one such list made it so).  Then
+    only plain data is built (see :class:`_DataLoader`).
     """
     return parse_yaml(read_bytes(path, what=what), path, what=what, caps=caps)
 
@@ -320,9 +321,9 @@ def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -
         _check_shape(text, caps)
         return yaml.load(text, Loader=_DataLoader)
     except _TooManyEntries as exc:
-        raise UserError(N_("must have at most %(max_length)s item(s) (got more: item %(next)s is at line %(line)s)"),
+        raise UserError(N_("must have at most %(max_length)s item(s) (got more than %(given)s)"),
                         where=f"{path}: {exc.key}",
-                        values={"max_length": exc.cap, "next": exc.cap + 1, "line": exc.line}) from None
+                        values={"max_length": exc.cap, "given": f"{exc.entries:,}"}) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problem = (exc.problem or str(exc)).strip()

@@ -67,13 +67,13 @@ def test_a_header_of_GPU_alone_is_offered_gpu(tmp_path: Path) -> None:
     one_line(gpuwise(*IMPORT, cwd=tmp_path), "did you mean 'GPU' for 'gpu'?")
 
 
-@pytest.mark.parametrize("workloads, line", [(51, 515), (5000, 515)])
-def test_a_plan_over_its_workload_limit_names_the_field_and_limit(tmp_path: Path, workloads: int, line: int) -> None:
+@pytest.mark.parametrize("workloads, got", [(51, "(got 51)"), (5000, "(got more than 4,761)")])
+def test_a_plan_over_its_workload_limit_names_the_field_and_limit(tmp_path: Path, workloads: int, got: str) -> None:
     """5,000 workloads were 'invalid YAML ...: more than 100000 values', naming neither the field nor
-    the plan's limit of 50 (PlanFile.workloads max_length); refused while scanning, at entry 51."""
+    the plan's limit of 50 (PlanFile.workloads max_length): the file's value limit, reached inside
+    that list, is said as the list's (each workload is 21 values: 4,761 of them reach 100,000)."""
     write(tmp_path, {"plan.yaml": plan_of(workloads)})
-    one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path),
-             f"plan.yaml: workloads: must have at most 50 item(s) (got more: item 51 is at line {line})")
+    one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), f"plan.yaml: workloads: must have at most 50 item(s) {got}")
 
 
 def test_the_value_limit_names_the_list_it_hit() -> None:
@@ -247,7 +247,7 @@ def test_a_lookalike_letter_in_a_gpu_name_is_shown_escaped(tmp_path: Path, gpu: 
 def test_a_line_separator_in_a_model_name_is_shown_not_collapsed(tmp_path: Path) -> None:
     """'llama\\u2028x' was shown as 'llama x' (the one-line error splits on every Unicode space)."""
     write(tmp_path, {"r.yaml": LORA.replace("model: llama-3.1-70b", 'model: "llama\\u2028x\\x85y"')})
-    one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "'llama\\u2028x\\u0085y'")
+    one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "'llama\\u2028x\\x85y'")
 
 
 def test_a_chinese_name_is_not_escaped() -> None:

@@ -164,7 +164,7 @@ def visible(name: str) -> str:
             out.append(c)
             continue
         if unicodedata.category(c)[0] in "CZM" or (latin and unicodedata.name(c, "").startswith(_LOOKALIKE_SCRIPTS)):
-            out.append(f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}")
+            out.append(c.encode("unicode_escape").decode("ascii"))  # \\x9b, \\u0397, \\U000e0041 as elsewhere
         else:
             out.append(c)
     return "".join(out)

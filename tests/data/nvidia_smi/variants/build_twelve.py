@@ -27,7 +27,8 @@ A100_SERIAL = "1650522003820"
 
 
 def _no_mig(a100: str) -> str:
-    return _sub(a100, (r"<current_mig>Enabled", "<current_mig>Disabled"), (r"<pending_mig>Enabled", "<pending_mig>Disabled"),
+    return _sub(a100, (r"<current_mig>Enabled", "<current_mig>Disabled"),
+                (r"<pending_mig>Enabled", "<pending_mig>Disabled"),
                 (r"<mig_devices>[\s\S]*?</mig_devices>", "<mig_devices>\n            None\n        </mig_devices>"))
 
 
@@ -79,9 +80,11 @@ def twelfth_variants() -> list[dict]:
         verdict="revise", findings=[LOWERED])
     hot = _sub(r3090, (r"<performance_state>P8", "<performance_state>P2"), (r"<gpu_util>0 %", "<gpu_util>100 %"),
                (r"<average_power_draw>35.06 W", "<average_power_draw>296.10 W"),
-               (r"<current_link_gen>1", "<current_link_gen>4"), (r"<device_current_link_gen>1", "<device_current_link_gen>4"),
+               (r"<current_link_gen>1", "<current_link_gen>4"),
+               (r"<device_current_link_gen>1", "<device_current_link_gen>4"),
                (r"<clocks_event_reason_sw_power_cap>Active", "<clocks_event_reason_sw_power_cap>Not Active"),
-               (r"<clocks_event_reason_hw_thermal_slowdown>Not Active", "<clocks_event_reason_hw_thermal_slowdown>Active"),
+               (r"<clocks_event_reason_hw_thermal_slowdown>Not Active",
+                "<clocks_event_reason_hw_thermal_slowdown>Active"),
                (r"<clocks_event_reason_hw_slowdown>Not Active", "<clocks_event_reason_hw_slowdown>Active"))
     add("rtx3090-v13_busy-hw-thermal-slowdown", hot, "rtx-3090",
         "under a stress run the hardware (thermal) slowdown is active, in driver 590's clocks_event_reasons names",
@@ -100,8 +103,8 @@ def twelfth_variants() -> list[dict]:
     # ------------------------------------------------------------------ older tags, padded values, encodings
     older = _sub(r3090, (r"nvsmi_device_v13", "nvsmi_device_v11"),
                  (r"<gpu_power_readings>", "<power_readings>"), (r"</gpu_power_readings>", "</power_readings>"),
-                 (r"<average_power_draw>35.06 W</average_power_draw>\s*<instant_power_draw>35.15 W</instant_power_draw>",
-                  "<power_draw>35.15 W</power_draw>"))
+                 (r"<average_power_draw>35.06 W</average_power_draw>\s*"
+                  r"<instant_power_draw>35.15 W</instant_power_draw>", "<power_draw>35.15 W</power_draw>"))
     older = older.replace("clocks_event_reasons_counters", "clocks_throttle_reasons_counters") \
         .replace("clocks_event_reason", "clocks_throttle_reason")
     add("rtx3090_driver-470-tags_from-v13", older, "rtx-3090",
@@ -115,7 +118,8 @@ def twelfth_variants() -> list[dict]:
         serial=A100_SERIAL)
 
     # ------------------------------------------------------------------ driver 570's other recovery actions
-    for action, slug in (("Drain and Reset", "drain-and-reset"), ("Drain P2P", "drain-p2p"), ("GPU Reset", "gpu-reset")):
+    actions = (("Drain and Reset", "drain-and-reset"), ("Drain P2P", "drain-p2p"), ("GPU Reset", "gpu-reset"))
+    for action, slug in actions:
         added = _sub(plain, (r"535\.54\.03", "570.124.06"), (r"<cuda_version>12\.2", "<cuda_version>12.8"),
                      (r"[ \t]*<gpu_reset_status>[\s\S]*?</gpu_reset_status>",
                       f"        <gpu_recovery_action>{action}</gpu_recovery_action>"))
