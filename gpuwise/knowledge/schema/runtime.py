@@ -192,17 +192,6 @@ class RentedHostRam(Strict):
     instance_source: str = ""
 
 
-class PcieAllreduce(Strict):
-    """A tensor-parallel all-reduce of a few kilobytes among GPUs joined only by PCIe, where the serving
-    frameworks fall back to NCCL: NCCL's latency form, a base plus 2 (n - 1) ring steps."""
-
-    base_us: float = Field(ge=0, le=1_000)
-    step_us: float = Field(gt=0, le=1_000)
-    as_of: str = Field(min_length=4)
-    source: str = Field(min_length=3)
-    check: Check = "S"
-
-
 class StackSpeed(Strict):
     """A training stack's speed relative to the middle the training MFU is calibrated on."""
 
@@ -258,8 +247,6 @@ class RuntimeFile(Strict):
         description="bytes of gradients a data-parallel stack reduces in one bucket when it names none (PyTorch DDP's "
         "bucket_cap_mb): the backward hides every bucket's reduction but the last (step_time._hidden)")
     link_efficiency: Fraction
-    pcie_allreduce: PcieAllreduce = Field(description="small all-reduce over PCIe in NCCL (tensor parallelism without "
-                                          "a custom all-reduce)")
     host_memory_gb_s: _within(Positive, 1, 10_000)
     nvme_gb_s: _within(Positive, 0.01, 1_000)
     cpu_adam_params_per_s_per_core: _within(Positive, 1_000, 1e10) = Field(
