@@ -562,6 +562,10 @@ def main() -> int:
     # their MoE-config pull requests #23695 / #9770): blind figures in the validation README
     report("  of which the rows added at session 13 (ids Q..; blind figures in the validation README): throughput",
            "t/s", [c for c in new_thr_all if c[0].startswith("Q")], False)
+    # the rows gathered at session 14 (ids N..: vLLM/SGLang pull requests' benchmark runs of Qwen3-30B-A3B on H100/H200,
+    # DeepSeek-V3/R1 on 8 x H20 and 24 x L20, DeepSeek-V3.1 on 8 x H200): blind figures in the validation README
+    report("  of which the rows added at session 14 (ids N..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("N")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "

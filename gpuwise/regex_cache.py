@@ -12,6 +12,14 @@ the pattern, the flags and the Python build, so the file is one per Python build
 (``sys.version``); C's own check of the code list still runs, and any failure falls back to
 Python's own compiler. Bytes patterns and ``re.DEBUG`` are left to it. :func:`save` adds this
 process's new patterns to the file (a temporary file renamed into place; any failure ignored).
+
+The code lists are kept as bytes (machine words, as ``array`` writes them) and made a list only for
+a pattern compiled: kept as lists of integers, reading them back was 14 ms of every process, for
+a table most of whose code was patterns the process never compiled. Past :data:`MAX_PATTERNS`
+patterns or :data:`MAX_CODE_BYTES` of code, the patterns no process used lately are dropped first:
+``tokenize`` writes its token pattern with the string prefixes in a different order in every
+process (a set's order, which the hash seed changes), so each process that tokenized added one
+more variant of 2,000 words, and 163 of them were 95% of the file.
 """
 
 from __future__ import annotations
@@ -19,18 +27,23 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-_TABLE: dict[tuple[str, int], tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]] = {}
-_USED: set[tuple[str, int]] = set()
+_TABLE: dict[tuple[str, int], tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]] = {}
+_USED: dict[tuple[str, int], None] = {}
+"""The patterns this process compiled, in the order it first did (a dict as an ordered set)."""
 _NEW = False
 _INSTALLED = False
 MAX_PATTERNS = 512
-"""Patterns kept in the file; past it, only those of the last process that saved."""
+"""Patterns kept in the file; past it, those no recent process used are dropped first."""
+MAX_CODE_BYTES = 512 * 1024
+"""Code kept in the file, in bytes (gpuwise's own patterns and its libraries' take about 75 KB)."""
+_WORD = "I"
+"""The ``array`` type code of one word of compiled code (``_sre.CODESIZE`` bytes)."""
 
 
 def _file() -> str:
     import hashlib
 
-    tag = f"{sys.version}\0{sys.implementation.cache_tag}\0regex-1".encode()
+    tag = f"{sys.version}\0{sys.implementation.cache_tag}\0regex-2".encode()
     return f"regex-{hashlib.sha256(tag).hexdigest()[:40]}.marshal"
 
 
@@ -58,6 +71,10 @@ def install() -> None:
     if parse is None or code_of is None:
         return
     import _sre
+    from array import array
+
+    if array(_WORD).itemsize != getattr(_sre, "CODESIZE", 0):  # a build whose code words are another size
+        return
 
     debug = int(getattr(mod, "SRE_FLAG_DEBUG", 128))
     _TABLE.update(_load())
@@ -76,14 +93,16 @@ def install() -> None:
                 indexgroup: list[str | None] = [None] * tree.state.groups
                 for name, i in groupindex.items():
                     indexgroup[i] = name
-                got = (int(flags | tree.state.flags), [int(c) for c in code], tree.state.groups - 1, groupindex,
-                       tuple(indexgroup))
-                made = _sre.compile(p, *got)
-                _TABLE[key] = got
+                words = [int(c) for c in code]
+                made = _sre.compile(p, int(flags | tree.state.flags), words, tree.state.groups - 1, groupindex,
+                                    tuple(indexgroup))
+                _TABLE[key] = (int(flags | tree.state.flags), array(_WORD, words).tobytes(), tree.state.groups - 1,
+                               groupindex, tuple(indexgroup))
                 _NEW = True
             else:
-                made = _sre.compile(p, *got)
-            _USED.add(key)
+                out_flags, words, groups, groupindex, indexgroup = got
+                made = _sre.compile(p, out_flags, array(_WORD, words).tolist(), groups, groupindex, indexgroup)
+            _USED[key] = None
             return made
         except Exception:  # a pattern error (re's own message), or an entry C refuses: re's compiler
             _TABLE.pop(key, None)
@@ -96,7 +115,20 @@ def _load() -> dict:
     from . import cache
 
     return cache.load_table(_file(), lambda k, v: isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], str)
-                            and isinstance(v, tuple) and len(v) == 5)
+                            and isinstance(v, tuple) and len(v) == 5 and isinstance(v[1], bytes))
+
+
+def kept(table: dict, used: dict) -> dict:
+    """What :func:`save` writes of ``table``: the patterns this process did not use in their order,
+    then those it used (the most recent last), less the oldest while there are more than
+    :data:`MAX_PATTERNS` of them or more than :data:`MAX_CODE_BYTES` of code."""
+    order = [k for k in table if k not in used] + [k for k in used if k in table]
+    size = sum(len(table[k][1]) for k in order)
+    drop = 0
+    while drop < len(order) and (len(order) - drop > MAX_PATTERNS or size > MAX_CODE_BYTES):
+        size -= len(table[order[drop]][1])
+        drop += 1
+    return {k: table[k] for k in order[drop:]}
 
 
 def save() -> None:
@@ -107,4 +139,4 @@ def save() -> None:
     _NEW = False
     from . import cache
 
-    cache.store_table("regex", _file(), _TABLE, _USED, MAX_PATTERNS)
+    cache.store_marshalled("regex", _file(), kept(_TABLE, _USED))

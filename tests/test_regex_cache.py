@@ -4,10 +4,12 @@ are re's own, and a damaged file, a bytes pattern or re.DEBUG fall back to Pytho
 
 from __future__ import annotations
 
+import marshal
 import os
 import re
 import subprocess
 import sys
+from array import array
 from pathlib import Path
 
 import pytest
@@ -42,7 +44,7 @@ def installed(tmp_path, monkeypatch):
     def fresh() -> None:
         """As a new process: the table from the file, re's own cache empty."""
         monkeypatch.setattr(COMPILER, "compile", PLAIN)
-        for name, value in (("_TABLE", {}), ("_USED", set()), ("_NEW", False), ("_INSTALLED", False)):
+        for name, value in (("_TABLE", {}), ("_USED", {}), ("_NEW", False), ("_INSTALLED", False)):
             monkeypatch.setattr(regex_cache, name, value)
         re.purge()
         regex_cache.install()
@@ -98,7 +100,7 @@ def test_a_damaged_file_or_entry_is_compiled_afresh(installed, tmp_path):
     installed()
     assert re.compile(pattern).match("ab-12").group("word") == "ab"
     key = (pattern, 0)
-    regex_cache._TABLE[key] = (0, [1, 2, 3], 0, {}, ())  # code C refuses
+    regex_cache._TABLE[key] = (0, array(regex_cache._WORD, [1, 2, 3]).tobytes(), 0, {}, ())  # code C refuses
     re.purge()
     assert re.compile(pattern).match("ab-12").groups() == ("ab", "12")
     assert key not in regex_cache._TABLE
@@ -118,3 +120,41 @@ def test_the_command_keeps_them(tmp_path):
     warm = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
     assert cold.returncode == warm.returncode == 0, cold.stderr
     assert cold.stdout == warm.stdout
+
+
+def test_the_code_is_kept_as_words_and_the_file_stays_small(installed, tmp_path, monkeypatch):
+    """The code list is stored as bytes, one machine word per number (reading ~330,000 numbers back
+    as integers was 14 ms a process); past the limits the patterns not used lately go first."""
+    pattern = r"(?P<word>\w+)-(\d+)"
+    re.compile(pattern)
+    regex_cache.save()
+    [entry] = (tmp_path / "xdg" / "gpuwise").glob("regex-*.marshal")
+    table = marshal.loads(entry.read_bytes())
+    _flags, words, groups, groupindex, indexgroup = table[(pattern, 0)]
+    tree = COMPILER._parser.parse(pattern, 0)
+    assert array(regex_cache._WORD, words).tolist() == list(COMPILER._code(tree, 0))
+    assert (groups, groupindex, indexgroup) == (2, {"word": 1}, (None, "word", None))
+    # tokenize's token pattern, its string prefixes in another order in each process: 200 variants
+    # of ~7,600 bytes go over MAX_CODE_BYTES; the oldest are dropped, what this process used stays
+    old = {(f"x{i}", 0): (0, bytes(7_600), 0, {}, ()) for i in range(200)}
+    kept = regex_cache.kept({**old, **regex_cache._TABLE}, regex_cache._USED)
+    assert (pattern, 0) in kept and list(kept)[-1] == (pattern, 0)
+    assert sum(len(v[1]) for v in kept.values()) <= regex_cache.MAX_CODE_BYTES
+    assert ("x0", 0) not in kept and ("x199", 0) in kept
+    monkeypatch.setattr(regex_cache, "MAX_PATTERNS", 3)
+    assert list(regex_cache.kept({**old, **regex_cache._TABLE}, regex_cache._USED)) == [
+        ("x198", 0), ("x199", 0), (pattern, 0)]
+
+
+def test_a_table_in_the_old_form_is_not_served(installed, tmp_path):
+    """A file whose code is a list of numbers (the first form) is compiled afresh, not served."""
+    pattern = r"a(b+)c"
+    re.compile(pattern)
+    regex_cache.save()
+    [entry] = (tmp_path / "xdg" / "gpuwise").glob("regex-*.marshal")
+    table = marshal.loads(entry.read_bytes())
+    entry.write_bytes(marshal.dumps({k: (v[0], array(regex_cache._WORD, v[1]).tolist(), *v[2:])
+                                     for k, v in table.items()}))
+    installed()
+    assert regex_cache._TABLE == {}
+    assert re.compile(pattern).match("abbc").group(1) == "bb"
