@@ -433,12 +433,15 @@ def test_rows_gathered_at_stop_34_stay_within_the_goals(kb, accuracy):
     not the steady state's prompt-carrying step); the bursts then read fast (median 26.3%), and DeepSeek-R1 with
     SGLang 0.5.3 on 8 x H200 (Z01, Z02: the runs prefill ~17-20k tokens/s against ~49k modelled) joins Z14 beyond
     2x. Those bursts plateau at the same prompt tokens/s from 128- to 32k-token prompts on both engines: the API
-    front end bounds them, not the GPU prefill the step model times (README), so no constant is taken from them."""
+    front end bounds them, not the GPU prefill the step model times (README), so no constant is taken from them.
+    Session 14: the experts' math of a prompt-sized batch runs at the Triton fused-MoE kernel's own measured rate on
+    Hopper (serving.yaml moe_gemm_fraction, from its kernel benchmarks, not these rows): Z01 +120% -> +53%, Z02 +149%
+    -> +72%, median 23.8% -> 21.8%; Z14 stays the miss beyond 2x."""
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("Z")]
     assert len(cases) == 20
-    assert statistics.median(_errors(cases)) <= 0.27
+    assert statistics.median(_errors(cases)) <= 0.23
     beyond = sorted(c[0].split()[0] for c in cases if not 0.5 <= c[1] / c[2] <= 2.0)
-    assert beyond == ["Z01", "Z02", "Z14"], beyond
+    assert beyond == ["Z14"], beyond
 
 
 def test_vllm_cuda_kernel_floor_reproduces_its_source(kb):

@@ -22,11 +22,12 @@ applied per operator and per GPU):
   math waits for each load), so near the roofline's ridge a step costs up to twice the larger roof. MoE
   layers read only the experts the step's tokens route to: ``E x (1 - (1 - k/E)^tokens)`` of them,
   as an operator of their own whose GEMMs run on whole row tiles (an expert given a few tokens
-  costs a tile). Under expert parallelism each MoE layer waits for its busiest GPU: the expected
-  maximum over the ``ep`` GPUs of the experts read and rows multiplied under uniform routing
-  (``step.ep_imbalance``, no EPLB: off by default in SGLang and vLLM); under attention data
-  parallelism attention waits for the rank with the most sequences. Host work per running sequence
-  adds to every step.
+  costs a tile), and no faster than the framework's fused-MoE kernel reaches on prompt-sized batches
+  (``moe_gemm_fraction`` of the 16-bit peak, from its kernel benchmarks: Triton on Hopper and Ada).
+  Under expert parallelism each MoE layer waits for its busiest GPU: the expected maximum over the
+  ``ep`` GPUs of the experts read and rows multiplied under uniform routing (``step.ep_imbalance``,
+  no EPLB: off by default in SGLang and vLLM); under attention data parallelism attention waits
+  for the rank with the most sequences. Host work per running sequence adds to every step.
   Pipelined engines keep ``pp`` micro-batches in flight; layer-split engines (llama.cpp, ExLlama,
   transformers' device_map) run one GPU at a time, so more GPUs add memory, not speed.
 * **At a load** of ``c`` concurrent requests spread over the replicas: TPOT = step time,

@@ -44,6 +44,7 @@ class Engine:
     grouped_floor: float  # s per grouped expert GEMM launched
     alltoall_latency: float  # s per expert-parallel dispatch or combine
     expert_tile: int  # rows of the smallest expert GEMM tile
+    moe_rate: float  # FLOP/s per GPU the fused-MoE kernel reaches on prompt-sized batches (inf: the dense rate)
     kv_bytes: float  # per cached element
     max_batch: int  # the framework's default batch limit on this GPU
     batch_cap: int  # the most a tuned deployment batches (the default when it is a hard limit)
@@ -149,7 +150,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
         allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=pick("kernel_floor_us") * 1e-6,
         grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
-        expert_tile=fw.expert_tile_tokens, kv_bytes=kv_b, max_batch=max_batch,
+        expert_tile=fw.expert_tile_tokens, moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
+        max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=fw.prefill_chunk_tokens,
         usable=cap * usable_share(job, gpu),
@@ -161,6 +163,18 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         window_kv_full=bool(rel is not None and rel.window_kv_full),
     )
+
+
+def moe_rate(gpu: Gpu, overrides: tuple[Any, ...]) -> float:
+    """FLOP/s per GPU of the build's fused-MoE kernel on prompt-sized batches: ``moe_gemm_fraction`` (the first
+    override that sets it) of the GPU's 16-bit dense peak; infinite where none does (the expert GEMMs then run at
+    the precision's rate like any other). Measured on the kernel's own benchmark, it bounds the experts' math from
+    below (step: the larger of the tile-padded GEMMs at the usual rate and the routed rows at this one)."""
+    for o in overrides:
+        frac = getattr(o, "moe_gemm_fraction", None) if o is not None else None
+        if frac is not None:
+            return peak_tflops(gpu, "bf16") * 1e12 * float(frac)
+    return float("inf")
 
 
 def eager_kernel_seconds(fw: Framework, rel: FrameworkRelease | None, graphs: bool | None = None) -> float:

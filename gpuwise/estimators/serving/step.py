@@ -57,7 +57,7 @@ class StepConsts:
 
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_kv", "bw_weights", "dpa", "e_total", "eng",
                  "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense", "f_experts", "hidden",
-                 "hop_bw", "hop_latency", "k_over_e", "kv_token_gpu", "layers", "lengths", "link_bw", "m",
+                 "hop_bw", "hop_latency", "k_over_e", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate",
                  "moe_stage", "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks", "rep",
                  "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
                  "w_dense", "w_experts", "waits", "window")
@@ -83,6 +83,7 @@ class StepConsts:
         # experts: over the ep ranks of attention data parallel, else over all tp GPUs (moe_ep x moe_tp = tp)
         self.w_experts = mbytes.experts / pp / (ep if dpa > 1 else tp)
         self.tile = eng.expert_tile
+        self.moe_rate = eng.moe_rate
         self.f_experts = 2.0 * sc.n_experts_active
         # expert parallel: the step waits for the GPU whose experts the batch routes most to (ep_imbalance)
         balanced = bool(getattr(w, "eplb", False)) if w is not None else False  # EPLB evens the GPUs' loads
@@ -150,11 +151,14 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         tile = c.tile
         padded = math.ceil(per_expert / tile) * tile if per_expert > 0 else 0.0
         f_exp = c.f_experts * tokens / ranks / pp * (padded / per_expert if per_expert > 0 else 0.0)
+        f_rows = c.f_experts * tokens / ranks / pp  # the routed rows' own math, without the tiles' padding
         if c.ep_z:  # the busiest expert-parallel GPU: more experts to read, more rows to multiply
             f_w, f_c = ep_imbalance(c.e_total, c.ep_k, c.ep, tokens, c.ep_z)
             real = per_expert / padded if padded > 0 else 1.0  # tile-padded GEMMs cost by experts, full ones by rows
-            w_exp, f_exp = w_exp * f_w, f_exp * (f_w * (1.0 - real) + f_c * real)
-        e_mem, e_fl = w_exp / c.bw_weights, f_exp / c.peak_gemm
+            w_exp, f_exp, f_rows = w_exp * f_w, f_exp * (f_w * (1.0 - real) + f_c * real), f_rows * f_c
+        # the padded tiles at the dense rate, or the routed rows at the fused-MoE kernel's own rate on prompt-sized
+        # batches (Engine.moe_rate), whichever is slower: the kernel reaches no more than its measured throughput
+        e_mem, e_fl = w_exp / c.bw_weights, max(f_exp / c.peak_gemm, f_rows / c.moe_rate)
         gemm += linear_time(e_mem, e_fl)
         w_gpu += w_exp
         flops += f_exp

@@ -70,6 +70,10 @@ class VendorOverride(Strict):
     allreduce_latency_us: float | None = Field(default=None, ge=0)
     kernel_floor_us: float | None = Field(default=None, ge=0)
     grouped_gemm_floor_us: float | None = Field(default=None, ge=0)
+    moe_gemm_fraction: float | None = Field(
+        default=None, gt=0, le=1, description="share of the GPU's 16-bit dense tensor peak that the build's fused-MoE "
+        "kernel reaches on prompt-sized batches (many rows per expert), whatever the weights' precision; unset: the "
+        "expert GEMMs run at the framework's compute efficiency of the precision's peak")
     block_fp8_speed_factor: float | None = Field(
         default=None, gt=0, le=1, description="speed of a block-scaled FP8 checkpoint's GEMMs (weight streaming and "
         "math) relative to the FP8 path's, where the build runs them on a slower kernel (vLLM's ROCm build without "
