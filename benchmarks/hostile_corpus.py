@@ -1,8 +1,11 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 item 5): 740 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 item 5): 950 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
-a read-only cwd, devices) and 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
-CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
+CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms) and 210
+of round 12 (benchmarks/hostile_round12.py: YAML tags, directives and keys that are not text, C1
+controls and separators, options given twice, CSV dialects, contradictory plans, unreadable batch
+members, closed streams, a removed cwd, concurrent writers, peak memory), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -14,7 +17,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11: round eleven's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11, round12: eleven's, twelve's)
 
 Exit status 1 when a case fails.
 """
@@ -677,6 +680,17 @@ def _case11(*a, **k):
 
 hostile_round11.add(_case11, dict(globals()))
 
+# ---------------------------------------------------------------- round twelve (benchmarks/hostile_round12.py)
+from benchmarks import hostile_round12  # noqa: E402
+
+
+def _case12(*a, **k):
+    case(*a, **k)
+    CASES[-1]["round"] = 12
+
+
+hostile_round12.add(_case12, dict(globals()))
+
 
 # ---------------------------------------------------------------- runner
 def make(tmp: Path, files: dict) -> None:
@@ -685,6 +699,10 @@ def make(tmp: Path, files: dict) -> None:
         p.parent.mkdir(parents=True, exist_ok=True)
         if body == "FIFO":
             os.mkfifo(p)
+        elif body == "SOCKET":  # a Unix socket bound and left there, as a crashed server leaves one
+            import socket
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.bind(str(p))
         elif isinstance(body, tuple) and body[0] == "LINK":
             os.symlink(body[1], p)
         elif isinstance(body, tuple) and body[0] == "DIR":
@@ -721,6 +739,8 @@ def run_real(argv, env, tmp, prep=None, cwd=None):
         hostile_round10.damage_cache(tmp, prep[1], e)
     if argv[0] == "PTY":
         return hostile_round10.run_pty(argv[1:], e, cwd or tmp, Res)
+    if argv[0] in hostile_round12.MODES:
+        return hostile_round12.run_mode(argv, e, tmp, Res)
     if cwd:
         p = subprocess.run([sys.executable, "-m", "gpuwise", *argv], capture_output=True, cwd=cwd, env=e, timeout=120)
         return Res(p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), tmp)
@@ -772,7 +792,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:

@@ -82,6 +82,7 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
     fmt = output.report_format(args.output, args.format)
     protect = read_by_run(args, paths) if args.output else []
     output.check_target(args.output, protect=protect)  # before the work, not after it
+    output.refuse_closed_stdout(args.output)
     results: list[tuple[str, AuditResult | None, str]] = []
     internal: list[str] = []
     show = sys.stderr.isatty() and len(paths) > 1

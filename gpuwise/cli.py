@@ -16,6 +16,7 @@ import sys
 from typing import Any, NoReturn
 
 from . import __version__
+from .cli_once import Once
 from .errors import one_line as _one_line
 from .run_files import read_by_run
 
@@ -135,12 +136,12 @@ def _file_name(text: str) -> str:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--knowledge", metavar="DIR", type=_dir_name,
+    p.add_argument("--knowledge", metavar="DIR", type=_dir_name, action=Once,
                    help=N_("overlay your own YAML (prices, GPUs, models) on the built-in knowledge base"))
 
 
 def _rules_opt(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", metavar="DIR", type=_dir_name,
+    p.add_argument("--rules", metavar="DIR", type=_dir_name, action=Once,
                    help=N_("add your own rule files (same format as rules/*.yaml); a rule with a built-in id "
                            "replaces it"))
 
@@ -161,8 +162,9 @@ def _lang_opts(p: argparse.ArgumentParser) -> None:
 
 
 def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
-    p.add_argument("--format", choices=formats, help=N_("output format (default: text, or from the -o suffix)"))
-    p.add_argument("-o", "--output", metavar="FILE",
+    p.add_argument("--format", choices=formats, action=Once,
+                   help=N_("output format (default: text, or from the -o suffix)"))
+    p.add_argument("-o", "--output", metavar="FILE", action=Once,
                    help=N_("write the report to FILE (.md, .html, .json, .txt); - for standard output"))
     _lang_opts(p)
     p.add_argument("--detail", choices=("brief", "full"), default="brief",
@@ -214,7 +216,7 @@ def _rate(text: str) -> float:
 def _ask_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--answers", type=_file_name, metavar="FILE",
                    help=N_("answers file to resume and save (default: ./gpuwise-answers.yaml)"))
-    p.add_argument("-o", "--output", metavar="REPORT",
+    p.add_argument("-o", "--output", metavar="REPORT", action=Once,
                    help=N_("where to write the report (default: beside the answers)"))
     p.add_argument("--lang", choices=("en", "zh"), default="en",
                    help=N_("language of the questions, the summary and the report (default: en)"))
@@ -277,7 +279,7 @@ def _prices_args(p: argparse.ArgumentParser) -> None:
     q = psub.add_parser("import", help=N_("read a gpuhunt or SkyPilot catalog CSV (or gpuwise's minimal CSV) into a "
                                        "knowledge overlay directory"))
     q.add_argument("file", type=_file_name, metavar="FILE.csv")
-    q.add_argument("-o", "--output", metavar="DIR", required=True,
+    q.add_argument("-o", "--output", metavar="DIR", required=True, action=Once,
                    help=N_("the overlay directory (use it with --knowledge DIR)"))
     q.add_argument("--provider", dest="import_provider", metavar="P",
                    help=N_("the provider (default: the file's name, as gpuhunt's {provider}.csv)"))
@@ -285,7 +287,7 @@ def _prices_args(p: argparse.ArgumentParser) -> None:
     q.add_argument("--format", dest="import_format", choices=("text", "json"), default="text")
     q.add_argument("--lang", dest="import_lang", choices=("en", "zh"),
                    help=N_("language of the summary; JSON is the same in every language (default: en)"))
-    q.add_argument("--knowledge", dest="import_knowledge", metavar="DIR",
+    q.add_argument("--knowledge", dest="import_knowledge", metavar="DIR", action=Once,
                    help=N_("overlay your own YAML (e.g. GPUs) before the names are matched"))
 
 
@@ -565,6 +567,7 @@ def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:
 
     output.report_format(args.output, args.format)
     output.check_target(args.output, protect=inputs)
+    output.refuse_closed_stdout(args.output)
 
 
 def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -> None:

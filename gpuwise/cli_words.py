@@ -160,3 +160,4 @@ def english_where_chinese_cannot_show(args: argparse.Namespace, stdout: Any) -> 
         return False
     setattr(args, key, "en")
     return True
+

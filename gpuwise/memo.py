@@ -76,6 +76,10 @@ def key(argv: list[str]) -> str | None:
     streams = []
     for fd in (0, 1, 2):
         try:
+            os.fstat(fd)
+        except OSError:  # a closed stream (``>&-``): the run refuses to lose its report; never replay onto it
+            return None
+        try:
             tty = os.isatty(fd)
             size = os.get_terminal_size(fd) if tty else None
         except OSError:
@@ -83,7 +87,11 @@ def key(argv: list[str]) -> str | None:
         streams.append((tty, tuple(size) if size else None))
     site = [(p, os.stat(p).st_mtime_ns) for p in sys.path if p.endswith(("site-packages", "dist-packages"))
             and os.path.isdir(p)]
-    head = (argv, os.getcwd(), time.strftime("%Y-%m-%d"), env, streams, sys.version, sys.executable, site)
+    try:
+        cwd = os.getcwd()
+    except OSError:  # run from a directory since removed: a traceback before the run began
+        return None
+    head = (argv, cwd, time.strftime("%Y-%m-%d"), env, streams, sys.version, sys.executable, site)
     h.update(repr(head).encode("utf-8", "surrogateescape"))
     budget = [MAX_BYTES]
     from .cache import package_stamp

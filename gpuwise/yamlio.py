@@ -11,6 +11,7 @@ import os
 import pickle
 import re
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -109,30 +110,50 @@ or policy value, or taken as text. YAML 1.2 and every other reader take them as 
 gpuwise."""
 
 
-def _check_shape(text: str) -> None:
+class _TooManyEntries(Exception):
+    """A top-level list over its file kind's limit made the file reach the 100,000-value limit: said
+    as the list's limit (a 5,000-workload plan was 'more than 100000 values', naming neither)."""
+
+    def __init__(self, key: str, cap: int, entries: int) -> None:
+        super().__init__(key)
+        self.key, self.cap, self.entries = key, cap, entries
+
+
+def _check_shape(text: str, caps: Mapping[str, int] | None = None) -> None:
     """Walk the event stream (nothing is built) and refuse, with a position, what would be costly
     or dangerous to build: several documents, deep nesting, too many values after alias expansion,
-    recursive aliases."""
+    recursive aliases. A file over the value limit because a top-level list is longer than ``caps``
+    allows for its key is refused by that list's limit (a plan of 5,000 workloads was 'more than
+    100000 values', naming neither the field nor its limit of 50); one under it is left to the schema."""
     ev = yaml.events
     total = 0
     documents = 0
-    open_: list[tuple[str | None, int]] = []  # (anchor, total before) of each open collection
+    open_: list[tuple[str | None, int, bool]] = []  # (anchor, total before, is a sequence) of each open collection
     sizes: dict[str, int] = {}  # anchor -> expanded size
     aliases = False
+    top_key: Any = None  # the top-level key whose value is being read
+    expect_key = True
+    entries = 0  # entries of the top-level sequence being read
     for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, ev.NodeEvent) and len(open_) == 1 and not open_[0][2]:  # a top-level key or value
+            if expect_key:
+                top_key = getattr(event, "value", None)
+            expect_key, entries = not expect_key, 0
+        elif isinstance(event, ev.NodeEvent) and len(open_) == 2 and open_[1][2] and not open_[0][2]:
+            entries += 1
         if isinstance(event, ev.DocumentStartEvent):
             documents += 1
             if documents > 1:
                 raise yaml.MarkedYAMLError(problem="more than one YAML document in the file ('---')",
                                            problem_mark=event.start_mark)
         elif isinstance(event, ev.CollectionStartEvent):
-            open_.append((event.anchor, total))
+            open_.append((event.anchor, total, isinstance(event, ev.SequenceStartEvent)))
             total += 1
             if len(open_) > MAX_YAML_DEPTH:
                 raise yaml.MarkedYAMLError(problem=f"nested more than {MAX_YAML_DEPTH} levels deep",
                                            problem_mark=event.start_mark)
         elif isinstance(event, ev.CollectionEndEvent):
-            anchor, before = open_.pop()
+            anchor, before, _seq = open_.pop()
             if anchor is not None:
                 sizes[anchor] = total - before
         elif isinstance(event, ev.ScalarEvent):
@@ -140,15 +161,21 @@ def _check_shape(text: str) -> None:
             if event.anchor is not None:
                 sizes[event.anchor] = 1
         elif isinstance(event, ev.AliasEvent):
-            if any(a == event.anchor for a, _ in open_):
+            if any(a == event.anchor for a, _, _ in open_):
                 raise yaml.MarkedYAMLError(problem=f"recursive alias *{_clip(event.anchor)}",
                                            problem_mark=event.start_mark)
             total += sizes.get(event.anchor, 1)  # an undefined alias is reported by the loader
             aliases = True
         if total > MAX_YAML_VALUES:
-            why = "once aliases are expanded (an alias bomb?)" if aliases else "(far more than a real file holds)"
-            raise yaml.MarkedYAMLError(problem=f"more than {MAX_YAML_VALUES} values {why}",
-                                       problem_mark=event.start_mark)
+            cap = (caps or {}).get(top_key) if isinstance(top_key, str) else None
+            if cap is not None and entries > cap and not aliases:  # the list's own limit, not the file's
+                raise _TooManyEntries(top_key, cap, entries)
+            why = ("once aliases are expanded (an alias bomb?)" if aliases else
+                   "(the most one file may hold; a real file holds far fewer)")
+            named = entries and isinstance(top_key, str)
+            where = f" {_clip(top_key)!r} had {entries:,} entries so far" if named else ""
+            raise yaml.MarkedYAMLError(problem=f"more than {MAX_YAML_VALUES:,} values {why}"
+                                       + (f";{where}" if where else ""), problem_mark=event.start_mark)
 
 
 class _Device(Exception):
@@ -174,14 +201,15 @@ def _read_bounded(path: Path) -> bytes:
         os.close(fd)
 
 
-def read_yaml(path: Path, *, what: str = "file") -> Any:
+def read_yaml(path: Path, *, what: str = "file", caps: Mapping[str, int] | None = None) -> Any:
     """Parse one YAML document safely; every failure is a one-line UserError naming the file.
 
     Refused before anything is built: files over ``MAX_FILE_BYTES``, non-UTF-8 or NUL bytes, more
     than one document, nesting deeper than ``MAX_YAML_DEPTH``, more than ``MAX_YAML_VALUES`` values
-    after alias expansion.  Then only plain data is built (see :class:`_DataLoader`).
+    after alias expansion (by the list's own limit in ``caps`` where one such list made it so).  Then
+    only plain data is built (see :class:`_DataLoader`).
     """
-    return parse_yaml(read_bytes(path, what=what), path, what=what)
+    return parse_yaml(read_bytes(path, what=what), path, what=what, caps=caps)
 
 
 def read_bytes(path: Path, *, what: str = "file") -> bytes:
@@ -268,18 +296,18 @@ class _Parsed:
 _PARSED = _Parsed()
 
 
-def parse_yaml(raw: bytes, path: Path, *, what: str = "file") -> Any:
+def parse_yaml(raw: bytes, path: Path, *, what: str = "file", caps: Mapping[str, int] | None = None) -> Any:
     """:func:`read_yaml`'s second half: the document in ``raw`` (the bytes of ``path``)."""
     key = _PARSED.key(raw)
     found, value = _PARSED.get(key)
     if found:
         return value
-    value = _parse_yaml(raw, path)
+    value = _parse_yaml(raw, path, caps)  # what parsed is kept whatever the caps: the schema still checks it
     _PARSED.put(key, value)
     return value
 
 
-def _parse_yaml(raw: bytes, path: Path) -> Any:
+def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -> Any:
     try:
         text = decode_text(raw)
     except UnicodeDecodeError as exc:
@@ -290,8 +318,12 @@ def _parse_yaml(raw: bytes, path: Path) -> Any:
             raise UserError(N_("UTF-16 text without a byte-order mark: save it as UTF-8"), where=str(path))
         raise UserError(N_("contains NUL bytes (binary file?)"), where=str(path))
     try:
-        _check_shape(text)
+        _check_shape(text, caps)
         return yaml.load(text, Loader=_DataLoader)
+    except _TooManyEntries as exc:
+        raise UserError(N_("must have at most %(max_length)s item(s) (got more than %(given)s)"),
+                        where=f"{path}: {exc.key}",
+                        values={"max_length": exc.cap, "given": f"{exc.entries:,}"}) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problem = (exc.problem or str(exc)).strip()

@@ -1318,14 +1318,17 @@ def test_a_big_nvidia_smi_report_is_refused_unread(capsys, tmp_path):
 
 # ----------------------------------------------------------------------------- issue 26: the real process
 def test_a_closed_pipe_keeps_a_rejected_audits_exit_status(tmp_path):
-    """``gpuwise audit bad.yaml | true``: the reader goes away, the verdict (exit 1) stays; so it
-    does with standard output closed (``>&-``), which was an internal error."""
-    for reader in ("| true", "| head -c 10", ">&-"):
+    """``gpuwise audit bad.yaml | true``: the reader goes away, the verdict (exit 1) stays. With
+    standard output closed (``>&-``, an internal error in round 9, then a silent exit 1) nothing could
+    ever read the report: refused in one line, exit 2 (round 12)."""
+    for reader, code in (("| true", 1), ("| head -c 10", 1), (">&-", 2)):
         p = subprocess.run(f"{sys.executable} -m gpuwise audit {MINING} {reader}; exit ${{PIPESTATUS[0]}}",
                            shell=True, executable="/bin/bash", capture_output=True, text=True, cwd=tmp_path,
                            timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        assert p.returncode == 1, (reader, p.stderr)
+        assert p.returncode == code, (reader, p.stderr)
         assert "Traceback" not in p.stderr and "internal error" not in p.stderr and "Exception" not in p.stderr
+        assert code == 1 or p.stderr == ("gpuwise: standard output is closed: the report would be lost "
+                                         "(write it to a file with -o FILE)\n")
 
 
 def test_a_batch_under_a_memory_limit_keeps_every_result(tmp_path):

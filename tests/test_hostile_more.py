@@ -120,12 +120,17 @@ def test_an_import_never_writes_into_the_built_in_directories(tmp_path: Path, bu
 def test_a_closed_standard_output_is_not_an_internal_error(tmp_path: Path, args: tuple[str, ...]) -> None:
     """Started with standard output closed (``>&-``), ``prices`` and ``prices import`` wrote to
     ``None`` and ``plan`` flushed it before starting the MILP solver: internal errors (exit 3).
-    Now the run finishes, as every listing does, and the overlay is still written."""
+    Now the run finishes, as every listing does, and the overlay is still written; a plan, a report
+    that would be lost, is refused in one line before the solver starts (exit 2, round 12)."""
     (tmp_path / "p.csv").write_text(ONE_ROW)
     shutil.copy(ROOT / "examples" / "plan-team-4090.yaml", tmp_path / "plan.yaml")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
     r = subprocess.run([sys.executable, "-m", "gpuwise", *args], cwd=tmp_path, env=env, stderr=subprocess.PIPE,
                        text=True, preexec_fn=_close_stdout, timeout=300)
+    if args[0] == "plan":
+        assert (r.returncode, r.stderr) == (2, "gpuwise: standard output is closed: the report would be lost "
+                                               "(write it to a file with -o FILE)\n")
+        return
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     if "import" in args:

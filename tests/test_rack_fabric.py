@@ -58,7 +58,26 @@ def test_fp4_gemms_run_at_the_fp4_over_fp8_peak_ratio(kb):
     assert fp8.layout_notation == fp4.layout_notation
     x = 7.5 * (2500e12 / 8000e9) / 4096
     ratio = fp8.step_terms.compute_s / fp4.step_terms.compute_s
-    assert ratio == pytest.approx((1 / 1.6 + x) / (1 / 3.2 + x), rel=1e-3)
+    # attention stays in 16 bits at the fused kernels' 0.55 of the BF16 peak on Blackwell (cuDNN 9.13 on B200,
+    # training.attention_kernels), slower than either precision's GEMMs: its share a of the FLOPs (6 x 32 x 8,192 x
+    # 4,096 per token over 6 x matmul params + that) takes the same time in both, which narrows the ratio
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.estimators.step_time import gpu_speed
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    job = resolve(Requirements.model_validate({"workload": {**w, "precision": "fp8"}}), kb)
+    mfu = gpu_speed(training_job(job), kb.gpus["gb200"])[1].value
+    attn = 6 * 32 * 8192 * 4096
+    a = attn / (6 * job.shape.matmul_params_active + attn)
+    r8, r4 = mfu * (1 + x) / (1 / 1.6 + x), mfu * (1 + x) / (1 / 3.2 + x)
+
+    def time(r):
+        return (1 - a) / r + a / min(r, 0.55)
+
+    assert r8 > 0.55 and r4 > 0.55
+    assert ratio == pytest.approx(time(r8) / time(r4), rel=1e-3)
+    assert ratio < (1 / 1.6 + x) / (1 / 3.2 + x)
 
 
 def test_blackwell_ultra_mfu_from_the_published_model_tflops(kb):

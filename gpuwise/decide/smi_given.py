@@ -53,7 +53,9 @@ def _too_big(depth: int, elements: int, where: str) -> UserError:
 def _as_text(data: bytes, errors: str = "replace") -> str:
     """The report's text as the parser will see it (a byte-order mark, or UTF-16 without one as
     Windows PowerShell's ``>`` writes it, decoded), for saying what a file that is not the XML is."""
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+    # UTF-32 before UTF-16: its mark starts as UTF-16's (PowerShell's Out-File -Encoding utf32)
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe\x00\x00", "utf-32-le"),
+                       (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
         if data.startswith(bom):
             return data[len(bom):].decode(codec, errors)
     if data[1:2] == b"\0" and data[:1] != b"\0":
@@ -68,7 +70,8 @@ def _as_utf8(data: bytes) -> bytes:
     or with a byte-order mark keeps the ``encoding="UTF-8"`` its XML declaration had (driver 535
     and later write one): the parser refused such a copy as 'encoding specified in XML declaration
     is incorrect'. Decoded here, the declaration's encoding is dropped, as it no longer applies."""
-    utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and (data[0] == 0) != (data[1] == 0))
+    utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] == b"\x00\x00\xfe\xff" or (
+        len(data) > 1 and (data[0] == 0) != (data[1] == 0))  # (or UTF-32 with its mark: PowerShell's -Encoding utf32)
     if not utf16 and not data.startswith(b"\xef\xbb\xbf"):
         # single bytes that say they are UTF-16 (a declaration kept when the file was saved again as
         # UTF-8): the bytes decide, as the parser refused it as 'encoding ... is incorrect'

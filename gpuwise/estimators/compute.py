@@ -169,6 +169,18 @@ def fp8_speedup(shape: Shape, gpu: Gpu, peak_tflops: float, *, gemm_speedup: flo
                 {"fp8_gemm_speedup": gemm_speedup, "x_memory_bound_over_matmul": x})
 
 
+def attention_kernel_factor(shape: Shape, seq: int, method: str, rate: float, attention_rate: float) -> Term:
+    """Time of a step's compute over what it takes with attention at the GEMMs' rate: causal attention's share of
+    the FLOPs (a = attention / (6N + attention) per token, the same with recomputation) runs at the attention
+    kernel's rate where that is the slower (FlashAttention-2 on Hopper; attention kept in 16 bits under FP8 or
+    FP4 GEMMs): 1 - a + a x rate / min(rate, attention rate)."""
+    f = training_flops(shape, 1.0, seq, method, False)
+    a = f.inputs["attention_flops_per_token"] / f.value if f.value > 0 else 0.0
+    slower = rate / attention_rate if 0 < attention_rate < rate else 1.0
+    return Term("attention_kernel_factor", 1 - a + a * slower, "", formula("formula.attention_kernel"),
+                {"attention_share": a, "gemm_flop_s": rate, "attention_flop_s": attention_rate})
+
+
 def optimizer_step_seconds(params: float, bytes_per_param: float, bandwidth_gb_s: float, efficiency: float) -> float:
     """The optimizer step is memory-bound: every parameter it updates moves ``bytes_per_param``."""
     return params * bytes_per_param / (bandwidth_gb_s * 1e9 * efficiency) if params > 0 else 0.0

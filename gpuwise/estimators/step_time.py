@@ -101,7 +101,14 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         # stack's speed: it runs at it, every other stack at its efficiency over that stack's
         stack = (1.0 if gpu.architecture in tj.stack_calibrated_on
                  else tj.stack_efficiency / dict(tj.stack_reference).get(gpu.architecture, 1.0))
-        got = tj.memo[key] = (peak.tflops * 1e12 * mfu.value * speed * stack, mfu)
+        rate = peak.tflops * 1e12 * mfu.value * speed * stack
+        ak = f.attention_kernels
+        util = ak.utilization.get(tj.stack_attention, {}).get(gpu.architecture) if ak is not None else None
+        # attention at its kernel's rate where that is the slower, in 16 bits (runtime.yaml training.attention_kernels)
+        if util is not None:
+            attn = C.peak_for(gpu, "bf16").tflops * 1e12 * util
+            rate /= C.attention_kernel_factor(tj.shape, tj.seq, tj.method, rate, attn).value
+        got = tj.memo[key] = (rate, mfu)
     return got
 
 

@@ -107,6 +107,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
                        stack_efficiency=stack_efficiency(job),
                        stack_memory_bound=stack_spec(job).memory_bound_scale,
+                       stack_attention=stack_spec(job).attention_kernel,
                        stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
                        stack_gathers_ahead=stack_spec(job).gathers_ahead,
                        stack_tp_overlap=0.0 if fp4 else stack_spec(job).tp_comm_overlap,

@@ -153,3 +153,12 @@ class Proposal(Strict):
                               "twice?"), i=i, serial=card.serial, first=seen[key])
             seen.setdefault(key, i)
         return cards
+
+    @model_validator(mode="after")
+    def _no_more_cards_than_bought(self) -> "Proposal":
+        """Each listed card is one of the ``hardware.count`` GPUs bought: 10,000 cards listed for one
+        GPU were each judged (a minute of rule work) and the report spoke of 1 card with 10,000 notes."""
+        if len(self.used_cards) > self.hardware.count:
+            raise Said(N_("used_cards lists %(cards)s cards but hardware.count is %(count)s: each card listed is one "
+                          "of the GPUs bought"), cards=f"{len(self.used_cards):,}", count=self.hardware.count)
+        return self

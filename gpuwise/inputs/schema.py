@@ -20,7 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
-from ..errors import N_, Said, UserError, either, field_path
+from ..errors import N_, Said, Term, UserError, either, field_path
 from .notation import Meant
 from .requirements import (  # noqa: F401
     CURRENCY_FIELDS,
@@ -184,6 +184,30 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     return UserError(msg, where=f"{where}: {field}", hint=hint, values=values, hint_values=hint_values, msgid=msgid)
 
 
+_KEY_KINDS = {"NoneType": N_("null (~ or an empty key)"), "bool": N_("a yes/no value"), "int": N_("a number"),
+              "float": N_("a number"), "date": N_("a date"), "datetime": N_("a date")}
+
+
+def refuse_keys_not_text(data: Any, where: str, path: tuple[Any, ...] = ()) -> None:
+    """Refuse a mapping key YAML read as something other than text (``~``, ``yes``, ``1``, a date),
+    naming it as written, what YAML made of it and its section: pydantic showed it as a field
+    'None' or a list index '[1]', ``yes`` as 1, and a date key as ``datetime.date(...)``."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if not isinstance(key, str):
+                field = field_path(path, lambda p: _clip(p) if isinstance(p, str) else _short(p))
+                kind = _KEY_KINDS.get(type(key).__name__)
+                shown = {None: "~", True: "true", False: "false"}.get(key, key) if isinstance(key, bool | None) else key
+                raise UserError(N_("the key %(key)s is not text: YAML read it as %(kind)s"),
+                                where=f"{where}: {field}" if field else where, hint=N_("quote it, or remove the line"),
+                                values={"key": shown if isinstance(shown, str) else _short(shown),
+                                        "kind": Term(kind) if kind else type(key).__name__})
+            refuse_keys_not_text(value, where, (*path, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            refuse_keys_not_text(value, where, (*path, i))
+
+
 _BOUNDS = {
     "greater_than": N_("must be greater than %(gt)s (got %(given)s)"),
     "greater_than_equal": N_("must be at least %(ge)s (got %(given)s)"),
@@ -244,16 +268,30 @@ def parse(model: type[BaseModel], data: Any, where: str) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
+        refuse_keys_not_text(data, where)  # the clearer complaint, looked for only once the input is refused
         raise explain_validation(exc, model, where) from None
     except RecursionError:
         raise UserError(N_("nested too deeply"), where=where) from None
+
+
+def list_caps(model: type[BaseModel]) -> dict[str, int]:
+    """The most entries each top-level list of ``model`` may hold (``workloads``: 50), so reading a
+    file refuses a longer list by its field and limit while scanning (a 5,000-entry list was refused
+    only as 'more than 100,000 values')."""
+    caps: dict[str, int] = {}
+    for name, field in model.model_fields.items():
+        for meta in field.metadata:
+            listed = getattr(field.annotation, "__origin__", None) is list
+            if listed and isinstance(getattr(meta, "max_length", None), int):
+                caps[field.alias or name] = meta.max_length
+    return caps
 
 
 def load_file(model: type[BaseModel], path: str | Path) -> Any:
     from ..yamlio import read_yaml
 
     p = Path(path)
-    return parse(model, read_yaml(p, what="input file"), str(p))
+    return parse(model, read_yaml(p, what="input file", caps=list_caps(model)), str(p))
 
 
 def coerce(model: type[BaseModel], source: Any) -> Any:

@@ -118,18 +118,18 @@ class NameIndex:
             return self._module_note(str(name), modules[0], self._other_forms(modules[0], key))
         if len(family) > 1:
             raise UserError(N_("'%(name)s' is ambiguous: it could be %(names)s"), where=where,
-                            values={"name": name, "names": ", ".join(family)},
+                            values={"name": visible(str(name)), "names": ", ".join(family)},
                             hint=N_("give the variant; a name without the form factor is the SXM part (docs/names.md)"),
                             hint_values={})
         unknown = N_("unknown model '%(name)s'") if self.kind == "model" else N_("unknown gpu '%(name)s'")
         if family:
-            raise UserError(unknown, where=where, values={"name": name},
+            raise UserError(unknown, where=where, values={"name": visible(str(name))},
                             hint=N_("did you mean %(names)s? (give the whole name)"), hint_values={"names": family[0]})
         ids = self.close(str(name))
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": either(ids)}) if ids else (
             (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
             else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
-        raise UserError(unknown, where=where, values={"name": name}, hint=hint, hint_values=hint_values)
+        raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
 
     def close(self, name: str, n: int = 3) -> list[str]:
         """The ids whose names are closest to ``name`` (ids, display names, aliases and the short
@@ -143,3 +143,28 @@ class NameIndex:
         import difflib  # a close match for an error's hint: not on the way of a good answer
         close = first + difflib.get_close_matches(key, list(pool), n=n * 3, cutoff=0.6)
         return list(dict.fromkeys(pool[c] for c in close))[:n]
+
+
+_LOOKALIKE_SCRIPTS = ("GREEK", "CYRILLIC", "FULLWIDTH", "ARMENIAN", "CHEROKEE", "MATHEMATICAL", "LETTERLIKE")
+
+
+def visible(name: str) -> str:
+    """``name`` as an error shows it: a character that looks like a Latin letter or digit in a
+    Latin name (Greek ``Η`` in ``Η100``, Cyrillic ``а``, fullwidth ``１``) or that cannot be seen (a
+    zero-width space, a line separator, a combining mark) written as ``\\uXXXX``. 'unknown gpu
+    'Η100-80G'' looked exactly like the name it was not; a Chinese or other name is kept as written."""
+    if name.isascii():
+        return name
+    import unicodedata
+
+    latin = any(c.isascii() and c.isalnum() for c in name)
+    out = []
+    for c in name:
+        if ord(c) < 128:
+            out.append(c)
+            continue
+        if unicodedata.category(c)[0] in "CZM" or (latin and unicodedata.name(c, "").startswith(_LOOKALIKE_SCRIPTS)):
+            out.append(c.encode("unicode_escape").decode("ascii"))  # \\x9b, \\u0397, \\U000e0041 as elsewhere
+        else:
+            out.append(c)
+    return "".join(out)

@@ -80,13 +80,14 @@ def _load(source: Any) -> PlanFile:
 
     from pydantic import ValidationError
 
-    from ..inputs.schema import explain_validation
+    from ..inputs.schema import explain_validation, list_caps, refuse_keys_not_text
     from ..yamlio import read_yaml
 
     if isinstance(source, PlanFile):
         return source
     if isinstance(source, str | Path):
-        where, data = str(source), read_yaml(Path(source), what=Term(N_("plan file")))
+        where, data = str(source), read_yaml(Path(source), what=Term(N_("plan file")),
+                                                 caps=list_caps(PlanFile))
     elif isinstance(source, dict):
         where, data = "<dict>", source
     else:
@@ -100,6 +101,7 @@ def _load(source: Any) -> PlanFile:
     try:
         return PlanFile.model_validate(data)
     except ValidationError as exc:
+        refuse_keys_not_text(data, where)
         raise explain_validation(_UnknownKeysFirst(exc), PlanFile, where) from None  # type: ignore[arg-type]
     except RecursionError:
         raise UserError(N_("nested too deeply"), where=where) from None

@@ -194,10 +194,16 @@ class PlanFile(Strict):
     @model_validator(mode="after")
     def _names(self) -> PlanFile:
         seen: set[str] = set()
+        alike: dict[str, str] = {}
         for w in self.workloads:
             if w.name in seen:
                 raise Said(N_("workload name '%(name)s' is used twice"), name=w.name)
             seen.add(w.name)
+            other = alike.setdefault(_name_key(w.name), w.name)
+            if other != w.name:  # 'lora-8b' and 'LoRA-8B', or one with a zero-width space: one name to a reader
+                raise Said(N_("workload names %(first)s and %(second)s differ only in case, width or invisible "
+                              "characters: a reader of the plan takes them for one"),
+                           first=ascii(other), second=ascii(w.name))
             c = w.cadence
             if c.at_month is not None and c.at_month > self.horizon_months:
                 raise Said(N_("workload '%(name)s': at_month %(at_month)s is after the horizon (%(horizon_months)s "
@@ -206,3 +212,12 @@ class PlanFile(Strict):
                 raise Said(N_("workload '%(name)s': start_month %(start_month)s is after the horizon"), name=w.name,
                            start_month=c.start_month)
         return self
+
+
+def _name_key(name: str) -> str:
+    """A workload name as a reader tells names apart: compatibility forms folded (fullwidth letters),
+    case folded, invisible format characters (a zero-width space) dropped, spaces collapsed."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())

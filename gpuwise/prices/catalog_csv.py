@@ -200,13 +200,34 @@ def _comma_separated(header: list[str], path: Path) -> None:
     if len(header) != 1:
         return
     excel = header[0].lower().startswith("sep=")  # Excel's first line naming the separator: 'sep=;'
-    for sep, name in ((";", "';'"), ("\t", "tabs")):
+    for sep, name in ((";", "';'"), ("\t", "tabs"), ("|", "'|'")):  # '|': a database client's export
         cells = [c.strip() for c in header[0].split(sep)]
         if (excel and header[0][4:] == sep) or (
                 len(cells) > 1 and any(all(c in cells for c in needed) for needed in FORMATS.values())):
             raise UserError(N_("the columns are separated by %(sep)s, not by commas"), where=str(path),
                             hint=N_("save it as comma-separated values (CSV, with a decimal point)"),
                             values={"sep": name})
+
+
+def _no_case_twins(header: list[str], path: Path) -> None:
+    """Refuse two header cells that differ only in case (``gpu`` and ``GPU``): the columns are matched
+    by their exact names, so the first was read and the other silently dropped, though a person
+    reading the sheet sees two columns of one name and cannot tell which holds the value."""
+    seen: dict[str, str] = {}
+    for h in header:
+        if h and h.casefold() in seen and seen[h.casefold()] != h:
+            raise UserError(N_("columns %(first)s and %(second)s differ only in case: which one holds the value "
+                               "is unclear"), where=str(path),
+                            values={"first": repr(seen[h.casefold()]), "second": repr(h)},
+                            hint=N_("keep one of them"))
+        seen.setdefault(h.casefold(), h)
+
+
+def _close_column(missing: str, header: list[str]) -> list[str]:
+    """A header cell that may be ``missing`` misspelt: one equal to it but for case first (``GPU``
+    was offered 'gpus' for 'gpu'), else difflib's closest."""
+    same = [h for h in header if h.casefold() == missing.casefold()]
+    return same[:1] or difflib.get_close_matches(missing, header, n=1)
 
 
 def _detect(header: list[str], path: Path) -> str:
@@ -216,7 +237,7 @@ def _detect(header: list[str], path: Path) -> str:
             return name
     best = max(FORMATS, key=lambda n: sum(c in have for c in FORMATS[n]))
     missing = [c for c in FORMATS[best] if c not in have]
-    close = [difflib.get_close_matches(m, header, n=1) for m in missing]
+    close = [_close_column(m, header) for m in missing]
     pairs = [(repr(c[0]), repr(m)) for m, c in zip(missing, close, strict=True) if c]
     hint, hint_values = N_("give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price"), None
     if len(pairs) == 1:
@@ -307,6 +328,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     if twice:  # a row's value was the last such column's, silently
         raise UserError(N_("column %(name)s is in the header twice: which one holds the value is unclear"),
                         where=str(p), values={"name": repr(twice[0])})
+    _no_case_twins(header, p)
     fmt = _detect(header, p)
     report = ImportReport(str(p), fmt, prov, date, how)
     source = str(Said(N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: --as-of)")

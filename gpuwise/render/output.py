@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import re
 import signal
@@ -170,6 +171,26 @@ def to_stdout(text: str) -> bool:
         raise
 
 
+def refuse_closed_stdout(target: str | os.PathLike[str] | None) -> None:
+    """A report bound for a closed standard output (``>&-``) is refused in one line, exit 2: it was
+    lost while the exit status said approved (0) or rejected (1), as if it had been read. A reader
+    that goes away after reading some (``| head``) is another case: the verdict's status is kept."""
+    if target is not None and STREAMS.get(os.fspath(target)) != "stdout":
+        return
+    out = sys.stdout
+    closed = out is None
+    if not closed:
+        try:
+            os.fstat(out.fileno())
+        except OSError as exc:
+            closed = exc.errno == errno.EBADF
+        except (ValueError, AttributeError, io.UnsupportedOperation):  # an in-memory stream (a test): open
+            pass
+    if closed:
+        raise UserError(N_("standard output is closed: the report would be lost"),
+                        hint=N_("write it to a file with -o FILE"))
+
+
 def silence_stdout() -> None:
     """Point standard output at the null device, so that the interpreter's final flush does not
     fail again on the closed pipe (Python would print an error and exit 120)."""
@@ -186,6 +207,7 @@ def emit(text: str, target: str | os.PathLike[str] | None, *,
     Control characters from the inputs are escaped (:func:`escape_controls`) wherever it goes."""
     text = escape_controls(text)
     if target is None or stream_for(target) is sys.stdout:
+        refuse_closed_stdout(target)
         to_stdout(text)
         return None
     return write_output(target, text, protect=protect)

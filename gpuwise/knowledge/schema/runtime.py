@@ -140,6 +140,17 @@ class MoeDispatch(Strict):
     check: Check = "S"
 
 
+class AttentionKernels(Strict):
+    """Share of the dense 16-bit peak causal attention kernels reach in training (forward and backward), per kernel
+    class and GPU architecture: attention is not a plain GEMM (softmax, masking, tile scheduling), and a kernel
+    written for one generation leaves the next one's tensor cores idle."""
+
+    utilization: dict[str, dict[str, _within(float, 0.01, 1)]] = Field(
+        description="kernel class (fa2, fused) -> GPU architecture -> share of the dense BF16 peak")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class TrainingFactors(TrainingFactorsMethods, Strict):
     """What the training layout planner adds to the MFU: width, precision, communication, restarts."""
 
@@ -149,6 +160,7 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     tp_comm_overlap: Share
     ep_comm_overlap: Share
     moe_dispatch: MoeDispatch | None = None
+    attention_kernels: AttentionKernels | None = None
     optimizer_bytes_per_param: _within(Positive, 0.1, 1_000)
     whole_run_efficiency: Fraction
     failures_per_gpu_hour: _within(NonNegative, 0, 1)
@@ -185,6 +197,9 @@ class StackSpeed(Strict):
 
     name: str
     efficiency: float = Field(gt=0, le=2)
+    attention_kernel: Literal["fa2", "fused"] = Field(
+        default="fa2", description="the class of attention kernel the stack trains with (training.attention_kernels): "
+        "FlashAttention-2 (fa2), or a generation-specific fused kernel (cuDNN flash attention, FlashAttention-3/4)")
     memory_bound_scale: float = Field(
         default=1.0, ge=0, le=2, description="share of the middle's memory-bound work (norms, activations, residual "
         "adds, rotary, the loss: training.mfu_memory_bound_k) the stack still pays; fused kernels remove most of it")

@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 from build_more import more_variants  # this folder: run as a script, it is on the path
 from build_real import real_variants
+from build_twelve import twelfth_variants
 from edits import gpu_block, gpus, read, sub
 
 HERE = Path(__file__).parent
@@ -616,7 +617,7 @@ def variants() -> list[dict]:
         "a10g",
         "idle at P8 with gpu_idle active: gen 1 of 4 is power saving, nothing to say",
     )
-    return v + real_variants() + more_variants()
+    return v + real_variants() + more_variants() + twelfth_variants()
 
 
 def main() -> None:

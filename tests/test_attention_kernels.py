@@ -1,0 +1,105 @@
+"""Attention at its kernel's rate (runtime.yaml training.attention_kernels, step_time.gpu_speed).
+
+Causal attention's FLOPs run at the attention kernel's rate where that is below the GEMMs': FlashAttention-2
+reaches 35% of an H100's dense peak (Shah et al. 2024, FlashAttention-3, arXiv:2407.08608, abstract); kernels
+written for Hopper (FlashAttention-3, cuDNN's) 1.5x that (the low end of FlashAttention-3's 1.5-2.0x); on B200
+cuDNN 9.13 reaches 1,605 / 1.3 TFLOP/s of 2,250 (Together AI, FlashAttention-4, 2026). Attention stays in 16 bits
+under FP8 GEMMs. Each test computes the expected rate by hand from the model's shape.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+# Phi-4 (microsoft/phi-4 config.json: 40 layers, hidden 5,120, 40 heads of 128, 10 KV heads, intermediate 17,920,
+# vocabulary 100,352, untied), the shape of held-out row H98 (Phi-4-reasoning, 32k-token sequences)
+PHI4 = {"layers": 40, "hidden_size": 5120, "heads": 40, "kv_heads": 10, "ffn_size": 17920, "vocab_size": 100352,
+        "tied_embeddings": False}
+# matmul parameters a token passes through: per layer q and o 5,120^2 each, k and v 5,120 x 1,280 each, three
+# 5,120 x 17,920 MLP matrices; plus the 5,120 x 100,352 output head (the input embedding is a lookup); gpuwise's
+# shape counts 0.006% more (compared with rel=1e-4 below)
+PHI4_MATMUL = 40 * (2 * 5120 * 5120 + 2 * 5120 * 1280 + 3 * 5120 * 17920) + 5120 * 100352
+
+
+def _rate(kb, workload: dict, gpu: str) -> tuple[float, float]:
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.estimators.step_time import gpu_speed
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    job = resolve(Requirements.model_validate({"workload": workload}), kb)
+    rate, mfu = gpu_speed(training_job(job), kb.gpus[gpu])
+    return rate, mfu.value
+
+
+def _phi4(seq: int, **extra) -> dict:
+    return {"task": "pretrain", "params_b": 14.66, "architecture": PHI4, "train_tokens": 16e9, "seq_len": seq,
+            **extra}
+
+
+def test_flashattention2_on_hopper_slows_a_32k_fine_tune_by_its_attention_share(kb):
+    """Phi-4 at 32,768 tokens on an H100 with no stack named (the middle, FlashAttention-2): attention is
+    6 x 40 x 32,768 x 5,120 = 4.03e10 FLOPs per token against 6 x 14.15e9 = 8.49e10 for the matmuls, a = 0.322
+    of the step; the GEMMs run at peak x MFU / 1.10 (the middle under Megatron-Core's calibrated figure), above
+    FlashAttention-2's 0.35 x 989.5 TFLOP/s, so the step's rate is R / (1 - a + a R / (0.35 peak))."""
+    assert PHI4_MATMUL == 14_145_290_240
+    attn = 6 * 40 * 32768 * 5120
+    a = attn / (6 * PHI4_MATMUL + attn)
+    assert a == pytest.approx(0.3218, abs=1e-4)
+    rate, mfu = _rate(kb, _phi4(32768), "h100-80gb-sxm")
+    peak = kb.gpus["h100-80gb-sxm"].peaks.bf16 * 1e12
+    gemm = peak * mfu / 1.10
+    assert gemm > 0.35 * peak
+    assert rate == pytest.approx(gemm / (1 - a + a * gemm / (0.35 * peak)), rel=1e-4)
+    assert rate / gemm == pytest.approx(0.89, abs=0.01)  # 11% slower than attention at the GEMMs' rate
+
+
+def test_fused_kernels_at_the_gemm_rate_cost_next_to_nothing(kb):
+    """Megatron-Core on an H100 in BF16 (attention_kernel fused, 0.525 of the peak): its GEMMs on this shape run at
+    peak x MFU = 0.532 peak, a hair above the kernel, so the 32k step is slower only by a x (0.532 / 0.525 - 1),
+    under 1%, where FlashAttention-2 costs the middle 11%; at 2,048 tokens a llama-2-7b's GEMMs (MFU 0.495) are
+    below 0.525 and the figure is runtime.mfu's own."""
+    rate, mfu = _rate(kb, _phi4(32768, stack="megatron"), "h100-80gb-sxm")
+    peak = kb.gpus["h100-80gb-sxm"].peaks.bf16 * 1e12
+    attn = 6 * 40 * 32768 * 5120
+    a = attn / (6 * PHI4_MATMUL + attn)
+    gemm = peak * mfu
+    assert rate == pytest.approx(gemm / (1 - a + a * gemm / min(gemm, 0.525 * peak)), rel=1e-4)
+    assert 0.99 < rate / gemm <= 1.0
+    rate7, mfu7 = _rate(kb, {"task": "pretrain", "model": "llama-2-7b", "train_tokens": 1e9, "stack": "megatron"},
+                        "h100-80gb-sxm")
+    assert mfu7 < 0.525
+    assert rate7 == pytest.approx(peak * mfu7, rel=1e-12)
+
+
+def test_attention_stays_in_16_bits_under_fp8_gemms(kb):
+    """Megatron-Core in FP8 on an H100 at 8,192 tokens: the GEMMs run at peak x MFU x the FP8 speed-up
+    ((1 + x) / (1 / 1.6 + x), x = 7.5 x r / 5,120, r = 989.5e12 / 3.35e12), above the fused attention kernel's
+    0.525 x the BF16 peak, so attention's share a = 6 x 40 x 8,192 x 5,120 / (6 x 14.15e9 + that) runs at it."""
+    gpu = kb.gpus["h100-80gb-sxm"]
+    rate, mfu = _rate(kb, _phi4(8192, stack="megatron", precision="fp8"), "h100-80gb-sxm")
+    peak = gpu.peaks.bf16 * 1e12
+    x = 7.5 * peak / (gpu.memory.bandwidth_gb_s * 1e9) / 5120
+    gemm = peak * mfu * (1 + x) / (1 / 1.6 + x)
+    assert gemm > 0.525 * peak
+    attn = 6 * 40 * 8192 * 5120
+    a = attn / (6 * PHI4_MATMUL + attn)
+    assert rate == pytest.approx(gemm / (1 - a + a * gemm / (0.525 * peak)), rel=1e-4)
+
+
+def test_ampere_keeps_attention_at_the_gemm_rate(kb):
+    """FlashAttention-2 reaches 50-73% of an A100's peak (Dao 2023, arXiv:2307.08691), no slower than the GEMMs
+    runtime.mfu implies there: no figure for Ampere, the rate is peak x MFU whatever the sequence."""
+    rate, mfu = _rate(kb, _phi4(32768), "a100-80gb-sxm")
+    assert rate == pytest.approx(kb.gpus["a100-80gb-sxm"].peaks.bf16 * 1e12 * mfu, rel=1e-9)
+
+
+def test_the_figures_are_the_sources(kb):
+    """0.35 (FlashAttention-2 on H100), 0.35 x 1.5 (FlashAttention-3's lowest stated speed-up), 1,605 / 1.3 / 2,250
+    (cuDNN 9.13 on B200); Megatron-Core, NeMo and the fused-kernel class (llm.c, nanochat) run the fused kernels."""
+    ak = kb.runtime.training.attention_kernels
+    assert ak.utilization["fa2"]["hopper"] == 0.35
+    assert ak.utilization["fused"]["hopper"] == pytest.approx(0.35 * 1.5)
+    assert ak.utilization["fused"]["blackwell"] == pytest.approx(1605 / 1.3 / 2250, abs=0.005)
+    stacks = kb.runtime.training_stacks
+    assert {s for s, v in stacks.items() if v.attention_kernel == "fused"} == {"megatron", "nemo", "litgpt"}
