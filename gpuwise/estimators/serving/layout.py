@@ -121,6 +121,7 @@ class Replica:
     draft_gpu: float = 0.0  # of weights_gpu: the speculative drafter's bytes
     draft_kv_token_gpu: float = 0.0  # the drafter's KV bytes per token of a sequence (beside kv_token_gpu)
     per_seq_gpu: float = 0.0  # bytes per GPU one sequence takes at admission (its KV cache, the drafter's, its prompt)
+    allreduce_s: float = 0.0  # s per small tensor-parallel all-reduce over this copy's links (0: the engine's)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -176,7 +177,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     # links: tensor parallel inside a node; pipeline stages cross nodes when a copy is larger than one
     rt = kb.runtime
     eff = rt.link_efficiency.value
-    _, tp_bw, _, _ = link_bandwidth(gpu, max(tp, dpa), rt)
+    kind, tp_bw, p2p, _ = link_bandwidth(gpu, max(tp, dpa), rt)
     link_bw = tp_bw * 1e9 * eff if math.isfinite(tp_bw) else float("inf")
     ep_bw = link_bw
     if lay.gpus_per_copy > GPUS_PER_NODE:
@@ -201,4 +202,16 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
             notes.append(("; " if notes else "", "note.pin_not_kept", {"key": key, "pin": pin, "used": used}))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
-                   fits, tuple(notes), draft_w, draft_kv, per_seq)
+                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_latency(eng, kind, p2p, tp))
+
+
+def allreduce_latency(eng: Engine, kind: str, p2p: bool, tp: int) -> float:
+    """Seconds of one small tensor-parallel all-reduce of a copy whose ``tp`` GPUs meet over ``kind`` links. vLLM's
+    and SGLang's own all-reduce kernel needs the GPUs fully connected by NVLink beyond two of them (vLLM's
+    custom_all_reduce.py: 'Custom allreduce is disabled because it's not supported on more than two PCIe-only
+    GPUs') and peer-to-peer access; otherwise NCCL's ring runs it, 2 (tp - 1) steps one after another, each at
+    the framework's measured PCIe step (``pcie_allreduce``). Elsewhere the framework's ``allreduce_latency_us``."""
+    pa = eng.fw.pcie_allreduce
+    if pa is None or kind != "pcie" or tp <= 1 or (tp <= pa.custom_max_ranks and p2p):
+        return eng.allreduce_latency
+    return max(eng.allreduce_latency, 2 * (tp - 1) * pa.nccl_step_us * 1e-6)

@@ -96,7 +96,7 @@ class StepConsts:
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
         self.tp_comm = tp > 1 and dpa == 1
         self.two_layers = 2 * self.layers
-        self.allreduce_latency = eng.allreduce_latency
+        self.allreduce_latency = rep.allreduce_s or eng.allreduce_latency  # NCCL's ring over PCIe (layout)
         self.tp_share = 2 * (tp - 1) / tp
         self.link_bw = rep.link_bw
         # all-to-all only with attention data parallel: with tensor-parallel attention every rank holds every

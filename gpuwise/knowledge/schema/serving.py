@@ -130,6 +130,17 @@ class FrontEnd(Strict):
     check: Check = "S"
 
 
+class PcieAllReduce(Strict):
+    """How the framework all-reduces over PCIe: its own all-reduce kernel serves at most ``custom_max_ranks`` GPUs
+    that are not fully connected by NVLink; beyond that (or without peer-to-peer) NCCL's ring does it."""
+
+    custom_max_ranks: int = Field(ge=1, description="most PCIe-only GPUs its custom all-reduce runs on")
+    nccl_step_us: float = Field(gt=0, description="latency of one of the 2 (n - 1) steps of NCCL's ring all-reduce "
+                                "of a small tensor over PCIe")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -171,6 +182,8 @@ class Framework(Strict):
     compute_efficiency: Factor = Field(description="fraction of the dense peak its large-batch matmuls reach")
     allreduce_latency_us: Factor = Field(description="one small tensor-parallel all-reduce inside an NVLink or "
                                          "Infinity Fabric domain")
+    pcie_allreduce: PcieAllReduce | None = Field(
+        default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
     kernel_floor_us: Factor = Field(description="time one small kernel (a norm, top-k, token sort, activation "
                                     "quantization, MLA projection) adds to a step: the latency floor of kernels "
                                     "beyond a dense layer's, counted per layer from the architecture")
