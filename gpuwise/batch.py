@@ -85,7 +85,7 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
     output.refuse_closed_stdout(args.output)
     results: list[tuple[str, AuditResult | None, str]] = []
     internal: list[str] = []
-    show = sys.stderr.isatty() and len(paths) > 1
+    show = sys.stderr is not None and sys.stderr.isatty() and len(paths) > 1  # None: started with 2>&-
     with sharing():  # proposals asking the same question share the search for the alternative
         for i, path in enumerate(paths, 1):
             if show:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuwise import knowledge
+from gpuwise import cache, knowledge
 from gpuwise.decide import rulebook
 
 ROOT = Path(__file__).parent.parent
@@ -159,3 +159,34 @@ def test_the_package_stamp_names_every_file_of_the_package_with_its_size_and_tim
     assert stamp == sorted(want)
     assert "cache.py:" + str(os.stat(root / "cache.py").st_size) in "\n".join(stamp)
     assert any(line.startswith(os.path.join("render", "locale", "")) for line in stamp)  # folders below too
+
+
+def test_an_entry_read_back_counts_as_recently_used(cache_dir, monkeypatch):
+    """The prune drops the entries least recently used, not least recently written: the built-in
+    knowledge base's entry, written once and read by every run, outlives a kind's quota of newer
+    entries (tests' overlays, other checkouts) while it is still being read."""
+    knowledge.load()
+    (entry,) = cache_dir.glob("knowledge-*.pickle")
+    now = entry.stat().st_mtime_ns
+    os.utime(entry, ns=(now - 3_600 * 10**9,) * 2)  # written an hour ago
+    others = []
+    for i in range(3):  # written half an hour ago: newer than it
+        cache.put("knowledge", f"{i:040d}", {"i": i})
+        others.append(cache_dir / f"knowledge-{i:040d}.pickle")
+        os.utime(others[-1], ns=(now - (1_800 - i) * 10**9,) * 2)
+    monkeypatch.setattr(knowledge, "_CACHE", {})
+    monkeypatch.setattr(knowledge, "_load", lambda overlay: pytest.fail("loaded again"))
+    assert knowledge.load().gpus  # served from the entry, and so touched
+    assert entry.stat().st_mtime_ns >= now
+    cache.put("knowledge", "9" * 40, {"i": 9}, keep=3)  # the prune keeps three of five
+    assert entry.exists()  # by the time it was written it would have gone first
+    assert [p.exists() for p in others] == [False, False, True]
+
+
+def test_an_entry_read_just_after_it_was_written_is_not_touched(cache_dir):
+    """A fresh entry keeps its time: no write to the cache directory on every read."""
+    cache.put("knowledge", "1" * 40, {"a": 1})
+    entry = cache_dir / f"knowledge-{'1' * 40}.pickle"
+    before = entry.stat().st_mtime_ns
+    assert cache.get("knowledge", "1" * 40) == {"a": 1}
+    assert entry.stat().st_mtime_ns == before

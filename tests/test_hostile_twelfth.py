@@ -11,6 +11,8 @@ from __future__ import annotations
 import codecs
 import copy
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -327,3 +329,25 @@ def test_an_existing_report_keeps_its_mode(tmp_path: Path, mode: int) -> None:
     r = gpuwise("recommend", "r.yaml", "-o", "o.html", cwd=tmp_path)
     assert r.returncode in (0, 1)
     assert (tmp_path / "o.html").stat().st_mode & 0o777 == mode and (tmp_path / "o.html").read_text() != "OLD\n"
+
+
+# ----------------------------------------------------------------------------- closed streams, real processes
+def _closed(tmp_path: Path, argv: str, redirect: str) -> int:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GPUWISE_NO_CACHE": "1"}
+    return subprocess.run(f"{sys.executable} -m gpuwise {argv} {redirect}", shell=True, executable="/bin/bash",
+                          cwd=tmp_path, env=env, timeout=300, capture_output=True).returncode
+
+
+def test_a_report_to_a_file_is_written_with_stdout_closed(tmp_path: Path) -> None:
+    """With ``>&-`` sys.stdout is None, as stream_for() of a file name is: emit() took every -o file
+    for standard output and dropped the report (exit 0, no file, no 'wrote')."""
+    write(tmp_path, {"p.yaml": PROP})
+    assert _closed(tmp_path, "audit p.yaml -o o.md", ">&-") == 0
+    assert (tmp_path / "o.md").read_text().startswith("# ")
+
+
+def test_a_batch_with_stderr_closed_keeps_its_verdict(tmp_path: Path) -> None:
+    """``2>&-``: the batch asked sys.stderr (None) whether it was a terminal: an internal error (exit
+    3) in place of the rejected batch's 1."""
+    write(tmp_path, {"b/a.yaml": PROP, "b/r.yaml": (EX / "proposal-16x4090-70b-full.yaml").read_text()})
+    assert _closed(tmp_path, "audit b", "2>&- >/dev/null") == 1

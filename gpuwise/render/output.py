@@ -206,7 +206,9 @@ def emit(text: str, target: str | os.PathLike[str] | None, *,
     is ``None``, ``-`` or ``/dev/stdout``; returns the file name written, ``None`` for stdout.
     Control characters from the inputs are escaped (:func:`escape_controls`) wherever it goes."""
     text = escape_controls(text)
-    if target is None or stream_for(target) is sys.stdout:
+    # by name: with standard output closed sys.stdout is None, as stream_for() of a file is, and every
+    # -o file's report was taken for standard output and dropped (exit 0, no file, no 'wrote')
+    if target is None or STREAMS.get(os.fspath(target)) == "stdout":
         refuse_closed_stdout(target)
         to_stdout(text)
         return None
