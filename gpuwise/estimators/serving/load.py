@@ -32,10 +32,12 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
     also time a decode-only step (one sequence's decode speed; skipped for curves). Memoised per
     job: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of copies differs)."""
     key = _key(eng, rep, conc)
-    cache = job.memo.setdefault("serving-points", {})
+    cache = job.memo.get("serving-points")
+    if cache is None:
+        cache = job.memo["serving-points"] = {}
     got = cache.get(key)
     if got is None:
-        got = cache[key] = _fed(job, eng, rep, _gpu_point(job, eng, rep, conc))
+        got = cache[key] = _fed(job, eng, rep, _gpu_point(job, eng, rep, conc, key))
     return got
 
 
@@ -45,10 +47,14 @@ def _key(eng: Engine, rep: Replica, conc: float) -> tuple:
     return (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
 
 
-def _gpu_point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
-    """:func:`point` at the GPUs' pace, before the front end's bound (memoised per job likewise)."""
-    key = _key(eng, rep, conc)
-    cache = job.memo.setdefault("serving-gpu-points", {})
+def _gpu_point(job: Any, eng: Engine, rep: Replica, conc: float, key: tuple | None = None) -> Point:
+    """:func:`point` at the GPUs' pace, before the front end's bound (memoised per job likewise;
+    ``key``: :func:`_key` of the same, where the caller has it)."""
+    if key is None:
+        key = _key(eng, rep, conc)
+    cache = job.memo.get("serving-gpu-points")
+    if cache is None:
+        cache = job.memo["serving-gpu-points"] = {}
     got = cache.get(key)
     if got is None:
         got = cache[key] = _point(job, eng, rep, conc)
@@ -60,10 +66,9 @@ def _fed(job: Any, eng: Engine, rep: Replica, p: Point) -> Point:
     than it hands them over, the batch on the GPUs is the one that keeps pace with it (found by bisection:
     throughput grows with the batch), the throughput is its rate x output tokens, and the rest of the
     closed loop waits in the front end's queue before its first token (Little's law)."""
-    f = front(job, eng)
+    f, output = _front(job, eng)
     if f is None:
         return p
-    _, output = request_lengths(job.w)
     rate = f.requests_per_s
     if p.throughput <= rate * output:
         return p
@@ -77,6 +82,16 @@ def _fed(job: Any, eng: Engine, rep: Replica, p: Point) -> Point:
     q = _gpu_point(job, eng, rep, hi)
     return Point(p.concurrency, rate * output, q.tpot, q.ttft + (p.concurrency - hi) / rate, q.decode_step,
                  q.queued, front_end=True)
+
+
+def _front(job: Any, eng: Engine) -> tuple[Any, int]:
+    """:func:`.front.front` of ``eng`` for ``job`` and the job's output tokens per request, worked out
+    once per job and framework (:func:`_fed` asks at every load point)."""
+    key = ("serving-front", id(eng.fw))
+    got = job.memo.get(key)
+    if got is None or got[0] is not eng.fw:
+        got = job.memo[key] = (eng.fw, front(job, eng), request_lengths(job.w)[1])
+    return got[1], got[2]
 
 
 def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
