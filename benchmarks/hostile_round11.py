@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmarks.hostile_givens import givens
+
 
 def _clean(r) -> bool:
     return "Traceback" not in r.stderr and "internal error" not in r.stderr
@@ -62,11 +64,7 @@ NEST = "x: " + "{a: " * 200 + "1" + "}" * 200 + "\n"
 
 
 def add(case, ns: dict[str, Any]) -> None:
-    LORA, PROP, PLAN, SMI, CUDA_RULE, USED, CSV = (ns[k] for k in ("LORA", "PROP", "PLAN", "SMI", "CUDA_RULE", "USED", "CSV"))
-    EX = ns["EX"]
-    patched, smi, wl = ns["patched"], ns["smi"], ns["wl"]
-    prop, plan = ns["_prop"], ns["_plan"]
-    REJECT = (EX / "proposal-16x4090-70b-full.yaml").read_text()
+    LORA, PROP, PLAN, SMI, CUDA_RULE, USED, CSV, patched, smi, wl, prop, plan, REJECT = givens(ns)
 
     # ------------------------------------------------------------ plan: owned hardware, numbers, dates
     own = {"gpu": "RTX 4090", "count": 8, "hosting": "office", "bought": "2024-03", "paid_usd": 14400}

@@ -23,6 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from benchmarks.hostile_givens import givens
+
 MODES = ("NOCWD", "CONCURRENT", "MEM", "UMASK", "ERRCLOSED", "BOTHCLOSED", "INT2")
 
 
@@ -63,11 +65,7 @@ def _mode(r, name: str) -> int:
 
 
 def add(case, ns: dict[str, Any]) -> None:
-    LORA, PROP, PLAN, SMI, CUDA_RULE, USED, CSV = (ns[k] for k in ("LORA", "PROP", "PLAN", "SMI", "CUDA_RULE", "USED", "CSV"))
-    EX = ns["EX"]
-    patched, smi, wl = ns["patched"], ns["smi"], ns["wl"]
-    prop, plan = ns["_prop"], ns["_plan"]
-    REJECT = (EX / "proposal-16x4090-70b-full.yaml").read_text()
+    LORA, PROP, PLAN, SMI, CUDA_RULE, USED, CSV, patched, smi, wl, prop, plan, REJECT = givens(ns)
     SEQ = "seq_len: 4096"
     assert SEQ in LORA
 

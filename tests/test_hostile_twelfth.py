@@ -19,14 +19,9 @@ import pytest
 import yaml
 
 from tests.clirun import gpuwise
+from tests.test_hostile_eleventh import CUDA_RULE, EX, LORA, PLAN, PROP, ROOT
 from tests.test_hostile_more import one_line
 
-ROOT = Path(__file__).parent.parent
-EX = ROOT / "examples"
-LORA = (EX / "lora-70b.yaml").read_text()
-PROP = (EX / "proposal-good-lora-8xh100.yaml").read_text()
-PLAN = (EX / "plan-team-4090.yaml").read_text()
-CUDA_RULE = (EX / "house-rules" / "cuda-only.yaml").read_text()
 SMI = (ROOT / "tests/data/nvidia_smi/derived_rtx-3080-v13_as-3090-gddr6x-86c.xml").read_text()
 VARIANTS = ROOT / "tests/data/nvidia_smi/variants"
 USED = ("workload: {task: inference, model: llama-2-7b}\nhardware: {gpu: rtx-3090, count: 1}\n"
