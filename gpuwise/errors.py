@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -168,10 +169,16 @@ def field_path(loc: Any, name: Any = str) -> str:
     return out
 
 
+def escaped(text: str, keep: Callable[[str], bool] = str.isprintable) -> str:
+    """``text`` with every character ``keep`` refuses written as Python writes it in a string
+    (``\\n``, ``\\x1b``, ``\\u0397``), so a name or message from a file never acts on the terminal."""
+    return "".join(c if keep(c) else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def one_line(text: str) -> str:
     """One printable line, whatever a hostile file or path put in the message: whitespace (every
     line break included) collapsed, other control characters escaped (no terminal escapes reach the
     terminal), and the length capped (the file name comes first, so it survives)."""
     text = " ".join(text.split())
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    text = escaped(text)
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."

@@ -18,7 +18,7 @@ from dataclasses import field
 from typing import Any
 
 from .. import messages
-from ..errors import N_, UserError, either
+from ..errors import N_, UserError, either, escaped
 from ..frozen import frozen, record
 
 _NORM = re.compile(r"[\s_\-/.()]+")
@@ -158,13 +158,9 @@ def visible(name: str) -> str:
     import unicodedata
 
     latin = any(c.isascii() and c.isalnum() for c in name)
-    out = []
-    for c in name:
-        if ord(c) < 128:
-            out.append(c)
-            continue
-        if unicodedata.category(c)[0] in "CZM" or (latin and unicodedata.name(c, "").startswith(_LOOKALIKE_SCRIPTS)):
-            out.append(c.encode("unicode_escape").decode("ascii"))  # \\x9b, \\u0397, \\U000e0041 as elsewhere
-        else:
-            out.append(c)
-    return "".join(out)
+
+    def seen(c: str) -> bool:
+        return c.isascii() or not (unicodedata.category(c)[0] in "CZM"
+                                   or (latin and unicodedata.name(c, "").startswith(_LOOKALIKE_SCRIPTS)))
+
+    return escaped(name, seen)

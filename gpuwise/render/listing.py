@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import UserError, either
+from ..errors import UserError, either, escaped
 from .fmt import (
     N_,
     SEVERITY_ONE,
@@ -214,7 +214,7 @@ def _visible(text: str) -> str:
     """An id as typed, every character that is not a printable ASCII one escaped: the one-line error
     turned ``"MEM\\nFITS"`` into 'MEM FITS' (an id with a space, which the user never typed), and a
     Cyrillic 'М' looked like the Latin one it is not."""
-    return "".join(c if " " <= c <= "~" else c.encode("unicode_escape").decode("ascii") for c in text)
+    return escaped(text, lambda c: " " <= c <= "~")
 
 
 def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None,

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import N_, UserError
+from ..errors import N_, UserError, escaped
 from .formats import format_for
 
 STREAMS = {"-": "stdout", "/dev/stdout": "stdout", "/dev/stderr": "stderr"}
@@ -147,7 +147,7 @@ def _escaped(match: re.Match[str]) -> str:
 def shown_name(text: str) -> str:
     """A file name (or a line naming one) as one printable line: a newline or a terminal escape in
     a name given with ``-o`` is written out (``\\n``, ``\\x1b``) in 'wrote NAME', never acted on."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return escaped(text)
 
 
 def to_stdout(text: str) -> bool:
