@@ -95,10 +95,26 @@ def torch_flavor(pytorch: str | None) -> tuple[str, str]:
 
 # ----------------------------------------------------------------------------- NVIDIA tables
 def cuda_min_driver(sw: SoftwareFile, cuda: str) -> str | None:
-    rows = {r.cuda: r.min_driver_linux for r in sw.cuda_drivers}
+    rows = _driver_rows(sw)
     if cuda in rows:
         return rows[cuda]
     return rows.get(_major_minor(cuda))
+
+
+_DRIVER_ROWS: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
+def _driver_rows(sw: SoftwareFile) -> dict[str, str]:
+    """The CUDA toolkit -> least Linux driver table of ``sw``, made once per table (an environment
+    fact asks it for every GPU type; the rows are read-only once loaded). Keyed by the list's
+    identity, kept alive beside it so the id is never reused."""
+    table = sw.cuda_drivers
+    got = _DRIVER_ROWS.get(id(table))
+    if got is None or got[0] is not table:
+        if len(_DRIVER_ROWS) >= 64:
+            _DRIVER_ROWS.clear()
+        got = _DRIVER_ROWS[id(table)] = (table, {r.cuda: r.min_driver_linux for r in table})
+    return got[1]
 
 
 def arch_entry(sw: SoftwareFile, cc: str) -> Any:
