@@ -575,6 +575,13 @@ def main() -> int:
     # DeepSeek-V3/R1 on 8 x H20 and 24 x L20, DeepSeek-V3.1 on 8 x H200): blind figures in the validation README
     report("  of which the rows added at session 14 (ids N..; blind figures in the validation README): throughput",
            "t/s", [c for c in new_thr_all if c[0].startswith("N")], False)
+    # the rows gathered at session 15 (ids R..: vLLM issue #17788 Qwen3-32B on one H100 NVL, pull request #48757
+    # Qwen3-32B FP8 on 8 x H100, #44437 DeepSeek-R1 MXFP4 on 8 x MI350X; TensorRT-LLM issues #4043 Llama 3.1 405B
+    # FP8 on 8 x B200 / 8 x H200 and #5929 DeepSeek-R1 FP8 on 8 x H200): blind figures in the validation README
+    report("  of which the rows added at session 15 (ids R..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("R")], False)
+    report("  of which the rows added at session 15 (ids R..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("R")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "

@@ -148,7 +148,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)
                         + piecewise_layer_us(vo, getattr(w, "framework_version", None))) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
-        allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=pick("kernel_floor_us") * 1e-6,
+        allreduce_latency=pick("allreduce_latency_us") * 1e-6,
+        kernel_floor=fused_kernel_floor_us(vo, getattr(w, "framework_version", None), pick("kernel_floor_us")) * 1e-6,
         grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=fw.expert_tile_tokens, moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
         max_batch=max_batch,
@@ -198,6 +199,17 @@ def piecewise_layer_us(vo: Any, version: str | None) -> float:
     if extra is None or before is None or version is None or version_key(version) >= version_key(before):
         return 0.0
     return float(extra)
+
+
+def fused_kernel_floor_us(vo: Any, version: str | None, floor_us: float) -> float:
+    """Microseconds a counted small kernel costs: the build's fused figure for a job that states the release that
+    fused the small kernels around a layer or a later one, else ``floor_us``. A job that states no release keeps
+    ``floor_us``, the figure measured on the builds the unversioned validation rows ran (vLLM 0.11, 2025)."""
+    fused = getattr(vo, "fused_kernel_floor_us", None) if vo is not None else None
+    since = getattr(vo, "fused_from", None) if vo is not None else None
+    if fused is None or since is None or version is None or version_key(version) < version_key(since):
+        return floor_us
+    return float(fused)
 
 
 def legacy_kv(vo: Any, version: str | None, bw_kv: float) -> float:

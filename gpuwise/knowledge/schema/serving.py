@@ -89,6 +89,12 @@ class VendorOverride(Strict):
         "earlier release")
     piecewise_before: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
                                          description="first release that replays a full graph for decode by default")
+    fused_kernel_floor_us: float | None = Field(
+        default=None, ge=0, description="what a counted small kernel (MoE routing, MLA projections, activation "
+        "quantization) costs from `fused_from` on, where the build fused them; applies to rows that state that "
+        "release or a later one (a row that states none keeps `kernel_floor_us`)")
+    fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
+                                   description="first release with the fused small kernels")
     source: str = Field(min_length=3)
     check: Check = "S"
 
