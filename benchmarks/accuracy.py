@@ -477,7 +477,7 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101), (102, 111))
+               (98, 101), (102, 111), (112, 118))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -509,7 +509,9 @@ def main() -> int:
           "on 128 H100) -26.8 / -3.8 / +2.9 / +12.6% (1.37x),\n"
           "  H102-H111 (MLPerf v5.1 Llama 2 70B LoRA fine-tunes: 8 B200 / 8 GB300 NVFP4, 72 / 512 GB200, 72 GB300, "
           "8 MI300X, 16 MI300X, 8 MI325X, 8 MI355X, 8 H200) 21.6% (1.85x, H103 NVFP4 on 8 GB300; NVFP4 LoRA then "
-          "ran at BF16's rate)")
+          "ran at BF16's rate),\n"
+          "  H112-H118 (MLPerf v5.1 LoRA, not used before: 64 / 128 H100, 64 B200, 32 B200 NVFP4, 576 GB200, 8 B300, "
+          "8 MI350X; after the session's LoRA changes) 23.5% (1.36x)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
