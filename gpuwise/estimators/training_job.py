@@ -172,12 +172,14 @@ def stack_efficiency(job: Job) -> float:
 
 
 def default_stack(job: Job) -> str:
-    """The stack assumed when none is named: the middle, except for full training in FP8 or FP4, which runs
-    on Transformer Engine's scaled low-precision GEMMs: Megatron-Core and NeMo build their layers from them
-    (runtime.yaml training_stacks transformer_engine), and published FP8 pretraining runs were made on them
-    (Nemotron-4 340B, NVIDIA's MLPerf submissions, DeepSeek-V3's own framework apart)."""
+    """The stack assumed when none is named: the middle, except for full training and LoRA in FP8 or FP4, which
+    run on Transformer Engine's scaled low-precision GEMMs: Megatron-Core and NeMo build their layers from them
+    (runtime.yaml training_stacks transformer_engine), and published FP8 runs were made on them (Nemotron-4 340B,
+    NVIDIA's MLPerf submissions, DeepSeek-V3's own framework apart; of the MLPerf Training v5.1 Llama 2 70B LoRA
+    submissions in FP8 / NVFP4 all but MangoBoost's ran NVIDIA's NeMo recipe or AMD's NeMo port to ROCm)."""
     w = job.w
-    if w.method == "full" and w.precision in ("fp8", "fp4") and "megatron" in job.kb.runtime.training_stacks:
+    if (w.method in ("full", "lora") and w.precision in ("fp8", "fp4")
+            and "megatron" in job.kb.runtime.training_stacks):
         return "megatron"
     return "middle"
 
