@@ -36,6 +36,7 @@ class Engine:
     peak_attn: float  # FLOP/s of attention (16-bit), x efficiency
     bw_weights: float  # B/s streaming weights
     bw_kv: float  # B/s streaming the KV cache
+    bw_experts: float  # B/s streaming routed experts' weights (the fused-MoE kernel's own share where it has one)
     step_overhead: float  # s
     layer_overhead: float  # s per layer
     seq_overhead: float  # s per running sequence per step
@@ -143,7 +144,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         compute=compute, weight_only=weight_only,
         peak_gemm=peak_tflops(gpu, compute) * 1e12 * eff * cf,
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
-        bw_weights=mem_bw * bwf * bw_factor, bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
+        bw_weights=mem_bw * bwf * bw_factor,
+        bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (ao, mo, vo, rel)) * bw_factor,
+        bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
         step_overhead=pick("step_overhead_us") * 1e-6,
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)
                         + piecewise_layer_us(vo, getattr(w, "framework_version", None))) * 1e-6,
@@ -164,6 +167,21 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         window_kv_full=bool(rel is not None and rel.window_kv_full),
     )
+
+
+MOE_TRITON_FORMATS = ("bf16", "fp16", "fp8")  # expert weights the Triton fused-MoE kernel streams itself
+
+
+def moe_bandwidth(fmt: str, dense: float, overrides: tuple[Any, ...]) -> float:
+    """Share of the datasheet bandwidth at which the routed experts' weights stream: the build's fused-MoE kernel's
+    own (``moe_bandwidth_fraction``, the first override that sets it) for 16-bit and FP8 experts, which that
+    kernel runs; else the dense GEMMs' share ``dense``."""
+    if fmt in MOE_TRITON_FORMATS:
+        for o in overrides:
+            own = getattr(o, "moe_bandwidth_fraction", None) if o is not None else None
+            if own is not None:
+                return float(own)
+    return dense
 
 
 def moe_rate(gpu: Gpu, overrides: tuple[Any, ...]) -> float:

@@ -74,6 +74,11 @@ class VendorOverride(Strict):
         default=None, gt=0, le=1, description="share of the GPU's 16-bit dense tensor peak that the build's fused-MoE "
         "kernel reaches on prompt-sized batches (many rows per expert), whatever the weights' precision; unset: the "
         "expert GEMMs run at the framework's compute efficiency of the precision's peak")
+    moe_bandwidth_fraction: float | None = Field(
+        default=None, gt=0, le=1, description="share of the datasheet memory bandwidth at which the build's Triton "
+        "fused-MoE kernel streams 16-bit and FP8 expert weights on decode-sized batches (few rows per expert), where "
+        "it trails the dense GEMMs' (bandwidth_fraction); unset: the dense GEMMs' share. MXFP4 and 4-bit integer "
+        "experts run other kernels and keep the dense share")
     block_fp8_speed_factor: float | None = Field(
         default=None, gt=0, le=1, description="speed of a block-scaled FP8 checkpoint's GEMMs (weight streaming and "
         "math) relative to the FP8 path's, where the build runs them on a slower kernel (vLLM's ROCm build without "
