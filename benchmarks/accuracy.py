@@ -186,6 +186,8 @@ def run_workload(row: dict) -> dict:
     """A training_runs.csv row as the workload section of a requirements file."""
     w: dict = {"task": "pretrain", "train_tokens": float(row["training_tokens_b"]) * 1e9,
                "seq_len": int(row["seq_len"]), "precision": row["precision"]}
+    if row.get("method"):  # a fine-tune (MLPerf's Llama 2 70B LoRA): the adapters the run trained
+        w.update(task="finetune", method=row["method"], lora_targets=row.get("lora_targets") or "all-linear")
     if row["catalog_model"]:
         w["model"] = row["catalog_model"]
     else:
@@ -475,7 +477,7 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101))
+               (98, 101), (102, 111), (112, 118), (119, 125))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -504,7 +506,14 @@ def main() -> int:
           "  H91-H97 (Lucie-7B on 512 Jean Zay H100; nanochat d24/d26 and llm.c GPT-2 124M-1558M on one 8-GPU node) "
           "74.6% (3.95x, H91; the six small-model runs +50..+99%),\n"
           "  H98-H101 (Phi-4-reasoning SFT on 32 H100, AMD-Llama-135m on 16 MI250, nanochat d26 0.5M batch, OpenELM-3B "
-          "on 128 H100) -26.8 / -3.8 / +2.9 / +12.6% (1.37x)")
+          "on 128 H100) -26.8 / -3.8 / +2.9 / +12.6% (1.37x),\n"
+          "  H102-H111 (MLPerf v5.1 Llama 2 70B LoRA fine-tunes: 8 B200 / 8 GB300 NVFP4, 72 / 512 GB200, 72 GB300, "
+          "8 MI300X, 16 MI300X, 8 MI325X, 8 MI355X, 8 H200) 21.6% (1.85x, H103 NVFP4 on 8 GB300; NVFP4 LoRA then "
+          "ran at BF16's rate),\n"
+          "  H112-H118 (MLPerf v5.1 LoRA, not used before: 64 / 128 H100, 64 B200, 32 B200 NVFP4, 576 GB200, 8 B300, "
+          "8 MI350X; after the session's LoRA changes) 23.5% (1.36x),\n"
+          "  H119-H125 (MLPerf v5.0 LoRA: 512 / 32 H200, 64 B200, 64 H100, 144 GB200, 4 H200 NVL, 32 MI300X; after all "
+          "of the session's changes) 20.1% (1.91x, H119)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
@@ -570,6 +579,13 @@ def main() -> int:
     # DeepSeek-V3/R1 on 8 x H20 and 24 x L20, DeepSeek-V3.1 on 8 x H200): blind figures in the validation README
     report("  of which the rows added at session 14 (ids N..; blind figures in the validation README): throughput",
            "t/s", [c for c in new_thr_all if c[0].startswith("N")], False)
+    # the rows gathered at session 15 (ids R..: vLLM issue #17788 Qwen3-32B on one H100 NVL, pull request #48757
+    # Qwen3-32B FP8 on 8 x H100, #44437 DeepSeek-R1 MXFP4 on 8 x MI350X; TensorRT-LLM issues #4043 Llama 3.1 405B
+    # FP8 on 8 x B200 / 8 x H200 and #5929 DeepSeek-R1 FP8 on 8 x H200): blind figures in the validation README
+    report("  of which the rows added at session 15 (ids R..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("R")], False)
+    report("  of which the rows added at session 15 (ids R..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("R")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "

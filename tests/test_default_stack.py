@@ -75,3 +75,21 @@ def test_fp8_training_without_a_stack_assumes_megatron():
     gemm = _mfu(precision="fp8") * (1 + x) / (1 / 1.6 + x)
     assert said_other is None and other / named == pytest.approx(
         1.10 / 0.95 * _attention(kb, gemm * 0.95 / 1.10, 0.35) / _attention(kb, gemm, 0.525), rel=1e-6)
+
+
+def test_fp8_lora_without_a_stack_assumes_megatron():
+    """A LoRA fine-tune in FP8 runs on Transformer Engine's FP8 GEMMs as full training does: the MLPerf Training
+    v5.1 Llama 2 70B LoRA submissions (mlcommons/training_results_v5.1, tests/data/training_heldout.csv H102-H118)
+    ran NVIDIA's NeMo recipe or AMD's NeMo port, MangoBoost's LLMBoost apart. With no stack named it is costed as
+    Megatron-Core and said so; in BF16 the middle stays, and QLoRA's 4-bit base is no FP8 run."""
+    lora = {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "train_tokens": 1e8, "seq_len": 8192,
+            "global_batch_tokens": 8 * 8192}
+
+    def said(**extra):
+        e = estimate({"workload": {**lora, **extra}}, gpu="h100-80gb-sxm", gpus=8)
+        return {a.field: a.value for a in e.assumptions}.get("workload.stack"), e.gpu.training.step_terms.compute_s
+
+    fp8, t8 = said(precision="fp8")
+    named, tn = said(precision="fp8", stack="megatron")
+    assert fp8 == "megatron" and named is None and t8 == pytest.approx(tn, rel=1e-9)
+    assert said(precision="bf16")[0] == "middle"

@@ -127,7 +127,9 @@ def test_a_year_of_one_4090_in_an_office_by_hand():
     g = est.gpu
     lines = g.cost.buy_lines
     hours = g.wall_hours
-    assert 7000 < hours < 8760  # a year of experiments, not a weekend
+    # about a year of experiments, not a weekend: 40B tokens of QLoRA at ~1,180 tokens/s take ~9,400 busy hours since
+    # session 15 (a LoRA step pays attention's whole backward and all the memory-bound passes; 8,000-8,700 before)
+    assert 7000 < hours < 8760 * 1.15
     assert lines.cards == pytest.approx(3159.99, rel=1e-6)
     assert lines.server == pytest.approx(800, rel=1e-6)
     assert lines.hosting == 0

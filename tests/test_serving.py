@@ -359,10 +359,10 @@ def test_independent_serving_rows_stay_within_2x(kb, accuracy):
     sweeps, vLLM's and ROCm aiter's pull requests, Oracle's MI300X blog, Tenstorrent's GPU reference): none off
     by more than 2x either way, and the median within 20% (37% over the first 18 rows with the roofline's
     maximum for linear layers; 14% with load and math added). TPOT-only rows are compared on TPOT elsewhere.
-    The rows gathered at stops 32, 33 and 34 and at sessions 10, 11 and 13 (ids X.., Y.., Z.., U.., T.., Q..) are held
-    out here: benchmarks/accuracy.py reports them, with their blind figures in the validation README."""
+    The rows gathered at stops 32, 33 and 34 and at sessions 10, 11, 13 and 15 (ids X.., Y.., Z.., U.., T.., Q..,
+    R..) are held out here: benchmarks/accuracy.py reports them, with their blind figures in the validation README."""
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT)
-             if not c[0].startswith(("X", "Y", "Z", "U", "T", "Q"))]
+             if not c[0].startswith(("X", "Y", "Z", "U", "T", "Q", "R"))]
     assert len(cases) >= 25
     ratios = [max(est / got, got / est) for _, est, got in cases]
     assert max(ratios) <= 2.0, max(zip(ratios, [c[0] for c in cases], strict=True))
@@ -919,15 +919,20 @@ def test_rows_gathered_at_session_10_stay_within_the_goals_on_nvidia(kb, accurac
     vllm-project/vllm pull request #8310's table) 1.24-2.29x, still all fast: the build's step grows ~0.4-0.8 ms per
     running sequence even at 128-token contexts, which no source sizes (a known miss, not fitted). Session 11: with
     a batch's decode scored decode-only after its prefill (the harness had counted the prefill twice), the NVIDIA
-    rows read 15.3% median, worst 1.34x (U10), and the MI300X rows 1.33-2.73x."""
+    rows read 15.3% median, worst 1.34x (U10), and the MI300X rows 1.33-2.73x. Session 15: vLLM's ROCm build streams
+    16-bit experts through the Triton fused-MoE kernel at 0.37 of the MI300X's bandwidth, not the dense GEMMs' 0.70
+    (serving.yaml vllm cdna3 moe_bandwidth_fraction, ROCm/triton #685): Mixtral U05 / U08 +83 / +33% -> +52 / +3%;
+    the dense rows (U04, U06, U07) do not move."""
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("U")]
     assert len(cases) == 17
     nvidia = [c for c in cases if "mi300x" not in c[0]]
     assert len(nvidia) == 12
     assert statistics.median(_errors(nvidia)) <= 0.20
     assert max(max(est / got, got / est) for _, est, got in nvidia) <= 1.35
-    rocm = [c for c in cases if "mi300x" in c[0]]
-    assert len(rocm) == 5 and all(1.2 < est / got < 2.8 for _, est, got in rocm), rocm
+    rocm = {c[0].split()[0]: c[1] / c[2] for c in cases if "mi300x" in c[0]}
+    assert sorted(rocm) == ["U04", "U05", "U06", "U07", "U08"]
+    assert all(1.2 < rocm[u] < 2.8 for u in ("U04", "U06", "U07")), rocm  # dense: the known miss
+    assert rocm["U08"] == pytest.approx(1.0, abs=0.10) and 1.2 < rocm["U05"] < 1.6, rocm  # Mixtral: the MoE kernel
 
 
 def test_rows_gathered_at_session_11_stay_within_the_goals(kb, accuracy):

@@ -73,7 +73,7 @@ _durable.json = _OrjsonCodec()
 
 _LOCK = threading.RLock()
 _SIDS = itertools.count(1)
-_registered: set[str] = set()
+_registered: dict[str, list[tuple[frozenset[str], str]]] = {}  # book -> (fact types, ruleset name)
 
 
 @record
@@ -83,6 +83,7 @@ class Session:
 
     book: Rulebook
     facts: list[dict[str, Any]] = field(default_factory=list)
+    name: str = ""  # the durable-rules ruleset the session runs in (:func:`_ensure`)
     firings: list[tuple[str, int, str | None]] = field(default_factory=list)  # (rule id, fact index, stage)
     stage_values: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)  # (index, stage) -> set
     reached: dict[int, str] = field(default_factory=dict)  # candidate index -> furthest stage
@@ -153,7 +154,7 @@ def _fire(rule_id: str, c: Any) -> None:
         if book.has_stage(nxt):  # no rule looks at that stage: nothing to assert
             onward.append(message(book, fact, idx, m["sid"], verdicts, nxt))
     if onward:
-        c.host.assert_facts(book.durable_name, onward)
+        c.host.assert_facts(session.name, onward)
 
 
 def _verdicts(session: Session, idx: int, upto: str) -> dict[str, Any]:
@@ -164,16 +165,33 @@ def _verdicts(session: Session, idx: int, upto: str) -> dict[str, Any]:
     return out
 
 
-def _ensure(book: Rulebook) -> _Host:
+def _ensure(book: Rulebook, kinds: frozenset[str]) -> tuple[_Host, str]:
+    """The host, and the name of a ruleset holding the rule book's rules about the fact types
+    ``kinds`` (with the sentinel and catch-all rules): one registered before whose types cover
+    them, else a new one of these types. A rule matches facts of its own type only, and an action
+    asserts candidates only (a session's types are those it opens with), so the rules about other
+    types could never fire in the session: leaving them out leaves the firings as they are, and a
+    recommendation's ruleset (no seller's cards, proposals or plans) is a third smaller to build."""
     global _host
     if _host is None:
         _host = _Host()
-    name = book.durable_name
-    if name not in _registered:
-        _host.set_rulesets({name: _copy(book.definition())})  # durable-rules edits what it registers
-        _registered.add(name)
-    return _host
+    known = _registered.setdefault(book.durable_name, [])
+    for covered, name in known:
+        if kinds <= covered:
+            return _host, name
+    name = f"{book.durable_name}_{len(known)}"
+    kinds = kinds | CORE if kinds <= CORE else frozenset(book.fact_types())  # the consultation's, or all
+    whole = book.definition()
+    wanted = {rid: rule for rid, rule in whole.items() if rid in (OPEN, SEEN) or book.rules[rid].fact in kinds}
+    _host.set_rulesets({name: _copy(wanted)})  # durable-rules edits what it registers
+    known.append((kinds, name))
+    return _host, name
 
+
+CORE = frozenset((CHAINED, "job", "environment", "price"))
+"""The fact types of a recommendation's consultation (and of its count search's): the ruleset
+registered for any of them holds all of their rules, so a search and the consultation after it
+share one; a session with a seller's card, a proposal or a plan gets the whole book."""
 
 _host: _Host | None = None
 
@@ -301,12 +319,12 @@ def _replay(session: Session, i: int, rec: _Record) -> None:
 def _run(book: Rulebook, facts: list[dict[str, Any]]) -> Session:
     types = book.fact_types() | {CHAINED}
     with _LOCK:
-        host = _ensure(book)
-        name = book.durable_name
+        host, name = _ensure(book, frozenset(f["t"] for f in facts if f["t"] in types))
         sid = f"c{next(_SIDS)}"
-        session = Session(book, facts)
+        session = Session(book, facts, name=name)
         _sessions[sid] = session
-        memo = None if _REMEMBERED is None else _REMEMBERED.setdefault(name, {})
+        # a fact's record is the same in any ruleset holding its type's rules: kept by the whole book
+        memo = None if _REMEMBERED is None else _REMEMBERED.setdefault(book.durable_name, {})
         try:
             host.assert_fact(name, {"t": OPEN, "sid": sid, "id": OPEN})
             batch, carry, new = [], [], []

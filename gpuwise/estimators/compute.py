@@ -35,13 +35,18 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
     if checkpointing:
         mult += 2.0
         what += formula("formula.multiplier.checkpointing", " + ")
-    attention = formula("formula.attention_per_token", multiplier=mult)
-    per_token = mult * n + attn * (mult / 6.0)
+    # attention's score and value products have no weights: their backward (the gradients of Q, K and V, twice the
+    # forward's FLOPs) runs whether or not the weights train, so frozen weights leave attention at the full 6 (8 with
+    # recomputation); only the linear layers drop their weight gradients (FlashAttention's backward: dQ, dK, dV from
+    # dO, Dao et al. 2022, arXiv:2205.14135, section 3.1)
+    att_mult = 6.0 + (2.0 if checkpointing else 0.0)
+    attention = formula("formula.attention_per_token", multiplier=att_mult)
+    per_token = mult * n + attn * (att_mult / 6.0)
     return Term(
         "training_flops", per_token * tokens, "FLOP",
         formula("formula.training_flops"),
         {"tokens": tokens, "matmul_params": n, "multiplier": mult, "multiplier_is": formula_text(what),
-         "layers": shape.layers, "seq": seq, "attention_flops_per_token": attn * mult / 6.0,
+         "layers": shape.layers, "seq": seq, "attention_flops_per_token": attn * att_mult / 6.0,
          "attention_formula": formula_text(attention)},
         input_phrases={"multiplier_is": what, "attention_formula": attention},
     )

@@ -63,6 +63,12 @@ ACT_COEFF = {
     "lora-qv": (16.5, 4.0, 6.0),
     "lora-attention": (20.8, 4.0, 6.0),
     "lora-all-linear": (27.3, 4.0, 8.0),
+    # LoRA on Megatron-Core with Transformer Engine: TE keeps a GEMM's input only when its weight trains (linear.py:
+    # backward_needs_input = is_grad_enabled and weight.requires_grad), so frozen GEMMs without adapters save none:
+    # adapters on attention leave the MLP input (2h) and SwiGLU output (2f) unkept; on every linear: full training's
+    "megatron-lora-qv": (10.0, 4.0, 4.0),
+    "megatron-lora-attention": (10.0, 4.0, 4.0),
+    "megatron-lora-all-linear": (12.0, 4.0, 6.0),
 }
 EAGER_SAVED_PER_SCORE = 6.0  # fp32 softmax output + bf16 probabilities, per b*heads*s^2 element
 EAGER_PREFILL_PER_SCORE = 9.0  # inference: scores, masked scores, fp32 softmax and its bf16 copy
@@ -509,7 +515,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         grads = adapters * 4 / (dpc if s.zero >= 2 else 1)
         opt_full = _optimizer_bytes(s.optimizer, adapters, 4, shape, master=False)[0].value
         optimizer = opt_full / (dpc if s.zero >= 1 else 1)
-        mode = f"lora-{s.lora_targets}"
+        mode = f"{'megatron-' if s.te else ''}lora-{s.lora_targets}"
     else:
         pure = not s.mixed or s.precision == "fp32"
         wb = 4.0 if s.precision == "fp32" else 2.0

@@ -89,6 +89,8 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         peak = C.peak_for(gpu, precision)
         arch = rt.mfu[gpu.architecture].value if gpu.architecture in rt.mfu else 0.3
         k = f.mfu_memory_bound_k.value * tj.stack_memory_bound  # fused kernels leave less memory-bound work
+        if tj.method != "full":  # frozen weights: the GEMMs do 4 N of full training's 6 N per token (no weight
+            k *= 6.0 / 4.0  # gradients) while the memory-bound passes (norms, activations, residuals) all run
         mfu = C.training_mfu(tj.shape, gpu, arch, peak.tflops, reference_hidden=f.mfu_reference_hidden.value, k=k,
                              k_reference=f.mfu_memory_bound_k.value)
         speed = 1.0

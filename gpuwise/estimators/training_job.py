@@ -93,14 +93,17 @@ def training_job(job: Job) -> P.TrainingJob:
 
 def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     w, rt = job.w, job.kb.runtime
+    # NVFP4 GEMMs under full training and LoRA alike: NVIDIA's MLPerf Training v5.1 Llama 2 70B LoRA recipes run the
+    # frozen base's GEMMs in NVFP4 with BF16 parameters kept (llama2_70b_lora config_common_fp4.sh: FP4=True,
+    # FP4_RECIPE=nvfp4, FP4_PARAM=False); QLoRA's 4-bit base is a storage format, not FP4 GEMMs
+    fp4 = w.precision == "fp4" and w.method in ("full", "lora")
     precision = (w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8")
-                 else "fp8" if w.precision == "fp4" and w.method == "full" else "bf16")
+                 else "fp8" if fp4 else "bf16")
     base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
     chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
     # NVFP4 training runs without the stack's tensor-parallel overlap: Transformer Engine's userbuffers do not take
     # FP4 GEMMs (NVIDIA's MLPerf Training v5.1 NeMo 25.09 recipes, llama31_405b config_common_fp4.sh: "TP overlap not
     # supported yet", TP_COMM_OVERLAP=False, where the FP8 configs set it True)
-    fp4 = w.precision == "fp4" and w.method == "full"
     tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
                        optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
                        tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
@@ -116,7 +119,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                                           stack_spec(job).grad_bucket_params_per_rank),
                        stack_overlap_comm=(stack_spec(job).overlap_comm if w.overlap_comm is None
                                            else w.overlap_comm),
-                       fp4_gemms=w.precision == "fp4" and w.method == "full",
+                       fp4_gemms=fp4,
                        stack_reference=stack_reference(job.kb))
     tj.batch_given = why is None
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
@@ -169,12 +172,14 @@ def stack_efficiency(job: Job) -> float:
 
 
 def default_stack(job: Job) -> str:
-    """The stack assumed when none is named: the middle, except for full training in FP8 or FP4, which runs
-    on Transformer Engine's scaled low-precision GEMMs: Megatron-Core and NeMo build their layers from them
-    (runtime.yaml training_stacks transformer_engine), and published FP8 pretraining runs were made on them
-    (Nemotron-4 340B, NVIDIA's MLPerf submissions, DeepSeek-V3's own framework apart)."""
+    """The stack assumed when none is named: the middle, except for full training and LoRA in FP8 or FP4, which
+    run on Transformer Engine's scaled low-precision GEMMs: Megatron-Core and NeMo build their layers from them
+    (runtime.yaml training_stacks transformer_engine), and published FP8 runs were made on them (Nemotron-4 340B,
+    NVIDIA's MLPerf submissions, DeepSeek-V3's own framework apart; of the MLPerf Training v5.1 Llama 2 70B LoRA
+    submissions in FP8 / NVFP4 all but MangoBoost's ran NVIDIA's NeMo recipe or AMD's NeMo port to ROCm)."""
     w = job.w
-    if w.method == "full" and w.precision in ("fp8", "fp4") and "megatron" in job.kb.runtime.training_stacks:
+    if (w.method in ("full", "lora") and w.precision in ("fp8", "fp4")
+            and "megatron" in job.kb.runtime.training_stacks):
         return "megatron"
     return "middle"
 

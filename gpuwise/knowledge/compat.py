@@ -95,10 +95,26 @@ def torch_flavor(pytorch: str | None) -> tuple[str, str]:
 
 # ----------------------------------------------------------------------------- NVIDIA tables
 def cuda_min_driver(sw: SoftwareFile, cuda: str) -> str | None:
-    rows = {r.cuda: r.min_driver_linux for r in sw.cuda_drivers}
+    rows = _driver_rows(sw)
     if cuda in rows:
         return rows[cuda]
     return rows.get(_major_minor(cuda))
+
+
+_DRIVER_ROWS: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
+def _driver_rows(sw: SoftwareFile) -> dict[str, str]:
+    """The CUDA toolkit -> least Linux driver table of ``sw``, made once per table (an environment
+    fact asks it for every GPU type; the rows are read-only once loaded). Keyed by the list's
+    identity, kept alive beside it so the id is never reused."""
+    table = sw.cuda_drivers
+    got = _DRIVER_ROWS.get(id(table))
+    if got is None or got[0] is not table:
+        if len(_DRIVER_ROWS) >= 64:
+            _DRIVER_ROWS.clear()
+        got = _DRIVER_ROWS[id(table)] = (table, {r.cuda: r.min_driver_linux for r in table})
+    return got[1]
 
 
 def arch_entry(sw: SoftwareFile, cc: str) -> Any:
@@ -335,9 +351,12 @@ def _software_side(sw: SoftwareFile, env: Any, w: Any) -> dict[str, Any]:
     }
 
 
-def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str, Any] | None = None) -> dict[str, Any]:
+def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str, Any] | None = None,
+                     shared: dict[tuple[str, ...], dict[str, Any]] | None = None) -> dict[str, Any]:
     """One environment fact: the user's software (``env``) and workload (``w``) against one GPU.
-    ``side``: :func:`_software_side` of the same ``sw``, ``env`` and ``w``, when already worked out."""
+    ``side``: :func:`_software_side` of the same ``sw``, ``env`` and ``w``, when already worked out.
+    ``shared``: the stack's tables read for another GPU of the same ``sw``, ``env``, ``w`` and
+    ``side`` (:func:`environment_facts`), by what they depend on of the GPU (its stack, its ISA)."""
     side = side or _software_side(sw, env, w)
     stack = stack_of(g)
     cc = g.compute_capability or "0.0"
@@ -367,11 +386,22 @@ def environment_fact(sw: SoftwareFile, g: Gpu, env: Any, w: Any, side: dict[str,
         "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
         "flash_min_cc": flash_min_cc(sw), "tensor_cores": g.tensor_cores,
     }
-    fact.update(_torch_table(sw, stack, release, side["cuda_releases"]))
-    fact.update(_rocm_facts(sw, g, env, stack, release, flavor, side["flavor_version"]))
-    fact.update(_library_facts(sw, g, env, w, stack))
-    fact.update(_gaudi_facts(sw, g, env, stack))
-    fact.update(_ascend_facts(sw, env, stack))
+    isa = g.isa or ""
+    parts = (
+        (("torch", stack), lambda: _torch_table(sw, stack, release, side["cuda_releases"])),
+        (("rocm", stack, isa if stack == "rocm" else ""),
+         lambda: _rocm_facts(sw, g, env, stack, release, flavor, side["flavor_version"])),
+        (("library", stack, isa), lambda: _library_facts(sw, g, env, w, stack)),
+        (("gaudi", stack, isa if stack == "gaudi" else ""), lambda: _gaudi_facts(sw, g, env, stack)),
+        (("ascend", stack), lambda: _ascend_facts(sw, env, stack)),
+    )
+    for key, make in parts:  # each depends on the GPU only through the parts of its key
+        got = shared.get(key) if shared is not None else None
+        if got is None:
+            got = make()
+            if shared is not None:
+                shared[key] = got
+        fact.update(got)
     return fact
 
 
@@ -494,9 +524,10 @@ def environment_facts(job: Any, gpu_ids: list[str]) -> list[dict[str, Any]]:
     given = _env_given(env)
     out = []
     side = None
+    shared: dict[tuple[str, ...], dict[str, Any]] = {}
     for gid in gpu_ids:
         g = kb.gpus[gid]
         if given or (stack_sensitive and stack_of(g) not in ("cuda", "")):
             side = side or _software_side(kb.software, env, w)
-            out.append(environment_fact(kb.software, g, env, w, side))
+            out.append(environment_fact(kb.software, g, env, w, side, shared))
     return out

@@ -36,6 +36,7 @@ class Engine:
     peak_attn: float  # FLOP/s of attention (16-bit), x efficiency
     bw_weights: float  # B/s streaming weights
     bw_kv: float  # B/s streaming the KV cache
+    bw_experts: float  # B/s streaming routed experts' weights (the fused-MoE kernel's own share where it has one)
     step_overhead: float  # s
     layer_overhead: float  # s per layer
     seq_overhead: float  # s per running sequence per step
@@ -143,12 +144,15 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         compute=compute, weight_only=weight_only,
         peak_gemm=peak_tflops(gpu, compute) * 1e12 * eff * cf,
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
-        bw_weights=mem_bw * bwf * bw_factor, bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
+        bw_weights=mem_bw * bwf * bw_factor,
+        bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (ao, mo, vo, rel)) * bw_factor,
+        bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
         step_overhead=pick("step_overhead_us") * 1e-6,
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)
                         + piecewise_layer_us(vo, getattr(w, "framework_version", None))) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
-        allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=pick("kernel_floor_us") * 1e-6,
+        allreduce_latency=pick("allreduce_latency_us") * 1e-6,
+        kernel_floor=fused_kernel_floor_us(vo, getattr(w, "framework_version", None), pick("kernel_floor_us")) * 1e-6,
         grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=fw.expert_tile_tokens, moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
         max_batch=max_batch,
@@ -163,6 +167,21 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         window_kv_full=bool(rel is not None and rel.window_kv_full),
     )
+
+
+MOE_TRITON_FORMATS = ("bf16", "fp16", "fp8")  # expert weights the Triton fused-MoE kernel streams itself
+
+
+def moe_bandwidth(fmt: str, dense: float, overrides: tuple[Any, ...]) -> float:
+    """Share of the datasheet bandwidth at which the routed experts' weights stream: the build's fused-MoE kernel's
+    own (``moe_bandwidth_fraction``, the first override that sets it) for 16-bit and FP8 experts, which that
+    kernel runs; else the dense GEMMs' share ``dense``."""
+    if fmt in MOE_TRITON_FORMATS:
+        for o in overrides:
+            own = getattr(o, "moe_bandwidth_fraction", None) if o is not None else None
+            if own is not None:
+                return float(own)
+    return dense
 
 
 def moe_rate(gpu: Gpu, overrides: tuple[Any, ...]) -> float:
@@ -198,6 +217,17 @@ def piecewise_layer_us(vo: Any, version: str | None) -> float:
     if extra is None or before is None or version is None or version_key(version) >= version_key(before):
         return 0.0
     return float(extra)
+
+
+def fused_kernel_floor_us(vo: Any, version: str | None, floor_us: float) -> float:
+    """Microseconds a counted small kernel costs: the build's fused figure for a job that states the release that
+    fused the small kernels around a layer or a later one, else ``floor_us``. A job that states no release keeps
+    ``floor_us``, the figure measured on the builds the unversioned validation rows ran (vLLM 0.11, 2025)."""
+    fused = getattr(vo, "fused_kernel_floor_us", None) if vo is not None else None
+    since = getattr(vo, "fused_from", None) if vo is not None else None
+    if fused is None or since is None or version is None or version_key(version) < version_key(since):
+        return floor_us
+    return float(fused)
 
 
 def legacy_kv(vo: Any, version: str | None, bw_kv: float) -> float:

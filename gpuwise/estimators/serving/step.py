@@ -55,7 +55,8 @@ class StepConsts:
     figure is the same expression, in the same order, as the step formula writes it, so a step's
     seconds are the same to the last bit."""
 
-    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_kv", "bw_weights", "dpa", "e_total", "eng",
+    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "dpa",
+                 "e_total", "eng",
                  "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense", "f_experts", "hidden",
                  "hop_bw", "hop_latency", "k_over_e", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate",
                  "moe_stage", "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks", "rep",
@@ -83,6 +84,7 @@ class StepConsts:
         # experts: over the ep ranks of attention data parallel, else over all tp GPUs (moe_ep x moe_tp = tp)
         self.w_experts = mbytes.experts / pp / (ep if dpa > 1 else tp)
         self.tile = eng.expert_tile
+        self.bw_experts = eng.bw_experts  # the fused-MoE kernel streams the experts at its own share where it has one
         self.moe_rate = eng.moe_rate
         self.f_experts = 2.0 * sc.n_experts_active
         # expert parallel: the step waits for the GPU whose experts the batch routes most to (ep_imbalance)
@@ -158,7 +160,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
             w_exp, f_exp, f_rows = w_exp * f_w, f_exp * (f_w * (1.0 - real) + f_c * real), f_rows * f_c
         # the padded tiles at the dense rate, or the routed rows at the fused-MoE kernel's own rate on prompt-sized
         # batches (Engine.moe_rate), whichever is slower: the kernel reaches no more than its measured throughput
-        e_mem, e_fl = w_exp / c.bw_weights, max(f_exp / c.peak_gemm, f_rows / c.moe_rate)
+        e_mem, e_fl = w_exp / c.bw_experts, max(f_exp / c.peak_gemm, f_rows / c.moe_rate)
         gemm += linear_time(e_mem, e_fl)
         w_gpu += w_exp
         flops += f_exp

@@ -74,6 +74,11 @@ class VendorOverride(Strict):
         default=None, gt=0, le=1, description="share of the GPU's 16-bit dense tensor peak that the build's fused-MoE "
         "kernel reaches on prompt-sized batches (many rows per expert), whatever the weights' precision; unset: the "
         "expert GEMMs run at the framework's compute efficiency of the precision's peak")
+    moe_bandwidth_fraction: float | None = Field(
+        default=None, gt=0, le=1, description="share of the datasheet memory bandwidth at which the build's Triton "
+        "fused-MoE kernel streams 16-bit and FP8 expert weights on decode-sized batches (few rows per expert), where "
+        "it trails the dense GEMMs' (bandwidth_fraction); unset: the dense GEMMs' share. MXFP4 and 4-bit integer "
+        "experts run other kernels and keep the dense share")
     block_fp8_speed_factor: float | None = Field(
         default=None, gt=0, le=1, description="speed of a block-scaled FP8 checkpoint's GEMMs (weight streaming and "
         "math) relative to the FP8 path's, where the build runs them on a slower kernel (vLLM's ROCm build without "
@@ -89,6 +94,12 @@ class VendorOverride(Strict):
         "earlier release")
     piecewise_before: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
                                          description="first release that replays a full graph for decode by default")
+    fused_kernel_floor_us: float | None = Field(
+        default=None, ge=0, description="what a counted small kernel (MoE routing, MLA projections, activation "
+        "quantization) costs from `fused_from` on, where the build fused them; applies to rows that state that "
+        "release or a later one (a row that states none keeps `kernel_floor_us`)")
+    fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
+                                   description="first release with the fused small kernels")
     source: str = Field(min_length=3)
     check: Check = "S"
 
