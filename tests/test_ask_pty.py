@@ -48,9 +48,14 @@ def _env() -> dict[str, str]:
 
 
 def _spawn(tmp_path: Path, answers: Path, report: Path | None = None, *options: str) -> pexpect.spawn:
+    """``gpuwise ask`` in a pseudo-terminal. Keys are sent without pexpect's 50 ms pause before each
+    send (there for programs that switch echo off after printing a password prompt): every send here
+    follows the question's prompt, which prompt_toolkit draws once the terminal is in raw mode."""
     cmd = _command(answers, report, *options)
-    return pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), env=_env(), encoding="utf-8", timeout=60,
-                         dimensions=(50, 220))
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), env=_env(), encoding="utf-8", timeout=60,
+                          dimensions=(50, 220))
+    child.delaybeforesend = None
+    return child
 
 
 def _prompt(key: str, lang: str = "en") -> str:
