@@ -9,6 +9,7 @@ import json
 import os
 import pickle
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -263,6 +264,41 @@ def pytest_collection_finish(session):
     gc.freeze()
     young, middle, _full = gc.get_threshold()
     gc.set_threshold(young, middle, 1000)
+
+
+MEASURING: dict[str, tuple] = {}
+"""Chromium runs begun ahead of the test that reads them: ``"phone"``: (pages, figures) of
+tests/test_report_phone.py (tests/browser.py ``start``)."""
+
+
+def pytest_runtest_setup(item) -> None:
+    """Where this process runs the modules that check the shipped answers, and test_report_phone
+    among them, its Chromium measurement is begun at the first of them: Chromium's 5-8 s, mostly
+    waiting, then pass while the modules before test_report_phone run (its pages are made of
+    answers those modules compute anyway; each is computed once in the process)."""
+    if MEASURING or Path(str(item.path)).name not in ANSWER_MODULES | SOURCE_MODULES:
+        return
+    MEASURING["begun"] = ()  # asked once
+    if not any(i.path.name == "test_report_phone.py" for i in item.session.items):
+        return
+    from tests import browser
+    from tests import test_report_phone as phone
+
+    if browser.CHROMIUM is None:
+        return
+    factory = getattr(item.config, "_tmp_path_factory", None)
+    workdir = factory.mktemp("chromium") if factory is not None else Path(tempfile.mkdtemp())
+    shown = phone.pages()
+    MEASURING["phone"] = (shown, browser.start(shown, phone.WIDTHS, workdir))
+
+
+def pytest_sessionfinish(session) -> None:
+    """A Chromium run begun early that no test read (a run stopped early, a deselected module)."""
+    for begun in MEASURING.values():
+        process = getattr(begun[1], "process", None) if begun else None
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.communicate()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -18,7 +18,7 @@ import pytest
 
 from gpuwise.render import charts as C
 
-from .browser import CHROMIUM, measure
+from .browser import CHROMIUM, start
 
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
@@ -26,11 +26,8 @@ PHONE, TABLET, DESKTOP = 390, 768, 1280
 MIN_PX = 11.0
 
 
-@pytest.fixture(scope="module")
-def figures(tmp_path_factory):
-    if CHROMIUM is None:
-        pytest.skip("no headless Chromium installed (apt-get install chromium); the phone layout is "
-                    "measured in a browser")
+def pages() -> dict[str, str]:
+    """The HTML reports measured: every kind, and a control."""
     from gpuwise.render import plan_view, report
 
     from .conftest import answer_of  # each answer once per test process
@@ -55,7 +52,28 @@ def figures(tmp_path_factory):
     # the control: the audit as it was before phones had drawings of their own
     pages["audit, wide drawings only"] = re.sub(r'<svg class="narrow".*?</svg>', "",
                                                 pages["audit"].replace('<svg class="wide"', "<svg"), flags=re.S)
-    return pages, measure(pages, (PHONE, TABLET, DESKTOP), tmp_path_factory.mktemp("chromium"))
+    return pages
+
+
+WIDTHS = (PHONE, TABLET, DESKTOP)
+
+
+@pytest.fixture(scope="module")
+def figures(tmp_path_factory):
+    """The pages and Chromium's figures of them: begun early by this test process where it runs
+    this module with the others that check the shipped answers (conftest.begin_measuring_early),
+    else here."""
+    if CHROMIUM is None:
+        pytest.skip("no headless Chromium installed (apt-get install chromium); the phone layout is "
+                    "measured in a browser")
+    from . import conftest
+
+    begun = conftest.MEASURING.pop("phone", None)
+    if begun is None:
+        shown = pages()
+        begun = shown, start(shown, WIDTHS, tmp_path_factory.mktemp("chromium"))
+    shown, figures_of = begun
+    return shown, figures_of()
 
 
 KINDS = ["recommend finetune-full-13b", "recommend inference-70b", "recommend qlora-70b-4090", "recommend full",
