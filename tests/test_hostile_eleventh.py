@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from tests.clirun import gpuwise
+from tests.conftest import SAFE_DUMPER
 from tests.test_hostile_more import one_line
 
 ROOT = Path(__file__).parent.parent
@@ -154,7 +155,7 @@ def test_owned_hardware_values_are_refused_in_one_line(tmp_path: Path, over: dic
 def test_more_owned_entries_than_a_team_has_is_one_line(tmp_path: Path) -> None:
     d = yaml.safe_load(PLAN)
     d["owned"] = [copy.deepcopy(d["owned"][0]) for _ in range(2000)]
-    write(tmp_path, {"plan.yaml": yaml.safe_dump(d)})
+    write(tmp_path, {"plan.yaml": yaml.dump(d, Dumper=SAFE_DUMPER)})  # libyaml: the same text, 0.4 s sooner
     one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "plan.yaml: owned", "at most 100")
 
 
