@@ -273,7 +273,7 @@ def finetune_cases(kb, path: Path = FINETUNE, *, scored: bool = True) -> list[tu
         seq, micro = int(row["seq_len"]), int(row["micro_batch"])
         w = {"task": "finetune", "model": row["model"], "method": row["method"], "precision": row["precision"],
              "optimizer": row["optimizer"], "seq_len": seq, "batch_size": micro,
-             "mixed_precision": row["mixed_precision"] == "1",
+             "mixed_precision": row["mixed_precision"] == "1", "torch_compile": row["compile"] == "1",
              "gradient_checkpointing": row["checkpointing"] == "1", "chunked_cross_entropy": True,
              "global_batch_tokens": float(micro * int(row["grad_accum"]) * seq), "train_tokens": 1e9}
         if row["lora_targets"]:
@@ -523,7 +523,8 @@ def main() -> int:
     report("Fine-tune tokens/s on one GPU, torchtune's published tables (finetune_throughput_published.csv, use=1)",
            "t/s", finetune_cases(kb), True)
     print("  blind (session 15, before training.mfu_by_gpu): F05 -42.5% (QLoRA, 1 x 4090), F06 +0.6%, F07 -22.4%, F08 "
-          "-25.0%, F09 -22.1%, F10 -20.4% (A100; F07-F10 ran torch.compile); not scored: F01-F04 (row notes)")
+          "-25.0%, F09 -22.1%, F10 -20.4% (A100; F05, F07-F10 ran torch.compile: workload.torch_compile since); "
+          "not scored: F01-F04 (row notes)")
     print("  gathered at stop 32 and scored blind as printed here: no figure was set on them (the MoE rows show the "
           "expert layers' cost gpuwise does not yet model)")
     print("  held-out runs not blind: mechanisms were added after these rows were scored. Blind, each batch when added "
