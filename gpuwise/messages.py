@@ -85,6 +85,9 @@ def fill(template: str, values: dict[str, Any], money: Money | None = None,
             out.append(literal)
             if name is not None:
                 value = values.get(name, "?")
+                if value.__class__ is str and not spec and not conversion:  # as format_field writes it
+                    out.append(value)
+                    continue
                 out.append(filler.format_field(filler.convert_field(value, conversion) if conversion else value,
                                                spec))
         return "".join(out)

@@ -117,11 +117,18 @@ def test_without_a_terminal_points_to_recommend(tmp_path: Path) -> None:
     assert not answers.exists()
 
 
-def _screen(child: pexpect.spawn, wait: float = 1.0) -> str:
-    """What the program drew since the last match (escape sequences removed)."""
-    with contextlib.suppress(pexpect.TIMEOUT):
-        child.expect("\x00never\x00", timeout=wait)
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", " ", child.before or "")
+def _screen(child: pexpect.spawn, *wanted: str, limit: float = 60) -> str:
+    """What the program drew since the last match (escape sequences removed), once it shows every
+    ``wanted`` text and a tenth of a second more (a fixed second's wait was most of the test); after
+    ``limit`` seconds, whatever it drew. A read that times out keeps what it read in the buffer, so
+    each look sees everything since the last match."""
+    end = time.monotonic() + limit
+    while True:
+        with contextlib.suppress(pexpect.TIMEOUT):
+            child.expect("\x00never\x00", timeout=0.1)
+        shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", " ", child.before or "")
+        if all(w in shown for w in wanted) or time.monotonic() > end:
+            return shown
 
 
 def test_model_completion_shows_plain_names(tmp_path: Path) -> None:
@@ -137,7 +144,7 @@ def test_model_completion_shows_plain_names(tmp_path: Path) -> None:
             child.send("qwen2.5-")
             time.sleep(0.3)
             child.send("\t")
-            shown = _screen(child)
+            shown = _screen(child, "Qwen2.5 7B, 7.6B", "Qwen2.5 72B, 72.7B")
             assert "HTML" not in shown and "<text>" not in shown, shown
             assert "Qwen2.5 7B, 7.6B" in shown and "Qwen2.5 72B, 72.7B" in shown
             # one line per model: the catalog id, none of its Hugging Face names or aliases

@@ -251,6 +251,7 @@ class Judgement:
         # the same as _holds asks them (each rule's conditions whole)
         self._rejects_split = [_whole(r) for r in self.rejects]
         self._stages_split = [[_whole(r) for r in rules] for rules in self.stages]
+        self._narrowed: dict[frozenset[str], _Narrowed] = {}
 
     def verdict(self, more: dict[str, Any] | None = None) -> bool | None:
         """False: the rules certainly leave the candidate undecided; True: they certainly let it
@@ -277,7 +278,10 @@ class Judgement:
     def narrowed(self, names: frozenset[str]) -> _Narrowed:
         """This judgement asked again with only ``names`` added (:meth:`_Narrowed.verdict`): the
         open conditions that read none of them stay unknown, so they are answered once here."""
-        return _Narrowed(self, names)
+        got = self._narrowed.get(names)
+        if got is None:
+            got = self._narrowed[names] = _Narrowed(self, names)
+        return got
 
 
 _Split = tuple[list[_Cond], bool, list[_Cond], bool, bool]  # when read, when open, any read, any open, has any
@@ -366,6 +370,47 @@ def certainly_rejecting(book: Rulebook, known: dict[str, Any]) -> list[str]:
     return out
 
 
+def judgement_of(book: Rulebook, known: dict[str, Any]) -> Judgement:
+    """``Judgement(book, known)``, made once for every ``known`` that agrees on the fields the rules'
+    conditions read (:func:`_read`): a judgement reads no other field of it, so it answers the
+    same for each (the count search asks one per GPU type, and types of one size and generation
+    often agree on all of them)."""
+    key = _known_key(_read_part(book, known))
+    if key is None:
+        return Judgement(book, known)
+    got = _JUDGEMENTS.get((book.digest, key))
+    if got is None:
+        if len(_JUDGEMENTS) >= MAX_LIMITS:
+            _JUDGEMENTS.clear()
+        got = _JUDGEMENTS[(book.digest, key)] = Judgement(book, known)
+    return got
+
+
+_JUDGEMENTS: dict[Any, Judgement] = {}
+_READ: dict[str, frozenset[str]] = {}
+
+
+def _read(book: Rulebook) -> frozenset[str]:
+    """The fields the conditions of the rules a :class:`Judgement` asks read (either side), and
+    ``capacity_gb`` (the memory limit's bisection starts from it)."""
+    got = _READ.get(book.digest)
+    if got is None:
+        p = _prepared(book)
+        names = {"capacity_gb"}
+        for when, anyof in [*p.rejects, *(r for rules in p.passes.values() for r in rules)]:
+            for c in (*when, *anyof):
+                names.add(c.name)
+                if c.other is not None:
+                    names.add(c.other)
+        got = _READ[book.digest] = frozenset(names)
+    return got
+
+
+def _read_part(book: Rulebook, known: dict[str, Any]) -> dict[str, Any]:
+    names = _read(book)
+    return {k: v for k, v in known.items() if k in names}
+
+
 def memory_limit_gb(book: Rulebook, known: dict[str, Any], judgement: Judgement | None = None) -> float:
     """The least per-GPU need (GB) from which the rules certainly leave a candidate with these
     fields undecided, however the rest turns out: a layout whose busiest GPU needs less may pass
@@ -373,7 +418,7 @@ def memory_limit_gb(book: Rulebook, known: dict[str, Any], judgement: Judgement 
     bisection on ``need_gb`` = ``need_requested_gb`` >= x (both are at least the least any layout
     needs); the answer is monotone in x because a narrower range is only more certain.
     ``judgement``: ``Judgement(book, known)`` when the caller has made it (the count search has)."""
-    key: Any = (book.digest, _known_key(known))
+    key: Any = (book.digest, _known_key(_read_part(book, known)))  # what the answer depends on
     got = _LIMITS.get(key) if key[1] is not None else None
     if got is None:
         got = _memory_limit_gb(book, known, judgement)
@@ -589,6 +634,18 @@ def usable_share(book: Rulebook, known: dict[str, Any]) -> float:
     returned as that factor exactly; a house rule that keeps 40 % of each card free makes it 0.6;
     1 (the card) where no rule limits the need. What the estimators plan a layout for
     (:func:`gpuwise.decide.verdicts.plan_within`)."""
+    key: Any = (book.digest, "usable", _known_key(_read_part(book, known)))  # what the answer depends on
+    share = _LIMITS.get(key) if key[2] is not None else None
+    if share is None:
+        share = _usable_share(book, known)
+        if key[2] is not None:
+            if len(_LIMITS) >= MAX_LIMITS:
+                _LIMITS.clear()
+            _LIMITS[key] = share
+    return share
+
+
+def _usable_share(book: Rulebook, known: dict[str, Any]) -> float:
     got = limit_in_force(book, known, _NEED)
     if got is None:
         return 1.0

@@ -114,7 +114,7 @@ class _Probe:
         self.job, self.gpu, self.wanted, self.book = job, gpu, wanted, book
         self.made: dict[int, list[tuple[Evaluation, list[str] | None]]] = {}
         self.value_of_a_day = float(job.kb.policy_value("value_of_a_day_usd"))  # the ranking's, once per GPU
-        self.known = bounds.Judgement(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
+        self.known = bounds.judgement_of(book, probe_fact(job, gpu))  # the rules, this GPU and job settled
         self.limit = memory_limit(job, book, gpu, self.known)
         self.by_count = self.known.narrowed(_BY_COUNT)  # the same, asked only about what a count adds
         self._fewest: tuple[float, float] | None = None

@@ -76,7 +76,7 @@ def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | Non
     network the provider states)."""
     offers: list[Offer] = []
     per_gpu, instances = _offers_by_gpu(clouds).get(gpu_id, ([], []))
-    markets = {p.id: p.market for p in clouds.providers}
+    markets = derived(clouds, "markets", lambda: {p.id: p.market for p in clouds.providers})
     for p in per_gpu:
         native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
         rate = 1.0 if p.currency == "USD" else usd_cny

@@ -93,7 +93,13 @@ def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> lis
     """``text`` in lines of at most ``width`` columns, the first prefixed ``first``, the others
     ``rest`` (``first``'s width in spaces by default). A word longer than a line is cut. Widths add
     up character by character, so the line's is kept as it grows (measuring it anew for every word
-    made a long paragraph quadratic)."""
+    made a long paragraph quadratic). A text that fits on the first line is that line at once (most
+    table cells and sentences): its words joined by single spaces, as the loop below gives them (not
+    for a text past ASCII that starts with a space, whose spaces before a closing mark stay as
+    they are)."""
+    flat = " ".join(text.split())
+    if (text.isascii() or not text.startswith(" ")) and display_width(flat) <= max(1, width - display_width(first)):
+        return [first + flat]
     rest = " " * display_width(first) if rest is None else rest
     lines: list[str] = []
     line, prefix = "", first
@@ -227,7 +233,7 @@ def fit_tables(vm: Any, width: int) -> Any:
         if "headers" in vm and "rows" in vm and "lines" in vm:
             rows = [r["cells"] for r in vm["rows"]]
             vm = {**vm, "lines": fit_table(vm["headers"], rows, vm.get("right", ()), width - 2)}
-        return {k: fit_tables(v, width) for k, v in vm.items()}
+        return {k: fit_tables(v, width) if isinstance(v, (dict, list)) else v for k, v in vm.items()}
     if isinstance(vm, list):
-        return [fit_tables(v, width) for v in vm]
+        return [fit_tables(v, width) if isinstance(v, (dict, list)) else v for v in vm]
     return vm
