@@ -256,6 +256,38 @@ def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None) ->
     return out
 
 
+FINETUNE = ROOT / "tests" / "data" / "finetune_throughput_published.csv"
+
+
+def finetune_cases(kb, path: Path = FINETUNE, *, scored: bool = True) -> list[tuple[str, float, float]]:
+    """tests/data/finetune_throughput_published.csv: single-GPU fine-tunes (full, LoRA, QLoRA) as published (torchtune's
+    README tables), each row estimated as it ran: micro-batch, packed sequence, no gradient accumulation, recomputation
+    on or off, chunked cross-entropy; steady-state tokens/s per GPU (the step, before the whole-run efficiency).
+    ``scored``: only the rows marked use=1 (the others' notes say why a figure cannot be what the GPU did)."""
+    out = []
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for row in rows:
+        if scored and row["use"] != "1":
+            continue
+        seq, micro = int(row["seq_len"]), int(row["micro_batch"])
+        w = {"task": "finetune", "model": row["model"], "method": row["method"], "precision": row["precision"],
+             "optimizer": row["optimizer"], "seq_len": seq, "batch_size": micro,
+             "mixed_precision": row["mixed_precision"] == "1", "torch_compile": row["compile"] == "1",
+             "gradient_checkpointing": row["checkpointing"] == "1", "chunked_cross_entropy": True,
+             "global_batch_tokens": float(micro * int(row["grad_accum"]) * seq), "train_tokens": 1e9}
+        if row["lora_targets"]:
+            w.update(lora_targets=row["lora_targets"], lora_rank=int(row["lora_rank"]))
+        if row["stack"]:
+            w["stack"] = row["stack"]
+        n = int(row["gpus"])
+        t = run_estimate(w, row["gpu"], n).gpu.training
+        est = t.global_batch_tokens / t.step_terms.step_s / n
+        out.append((f"{row['id']} {row['model']} {row['method']} {n}x{row['gpu']} s{seq} b{micro} "
+                    f"({t.layout_notation})", est, float(row["tokens_per_s_per_gpu"])))
+    return out
+
+
 FRAMEWORK_OF_BACKEND = {"llama.cpp": "llama.cpp", "MLC": "mlc", "ExLlama": "exllama"}
 FORMAT_OF_QUANT = {"Q4_0": "gguf-q4_0", "Q4_K_M": "gguf-q4_k_m", "F16": "fp16", "int4 (MLC q4f16_1)": "mlc-q4f16_1",
                    "GPTQ 4-bit": "int4"}
@@ -488,6 +520,11 @@ def main() -> int:
            throughput_cases(kb, moe=False), True)
     report("Training tokens/s per GPU, NeMo performance recipes, MoE (training_throughput_published.csv)", "t/s",
            throughput_cases(kb, moe=True), True)
+    report("Fine-tune tokens/s on one GPU, torchtune's published tables (finetune_throughput_published.csv, use=1)",
+           "t/s", finetune_cases(kb), True)
+    print("  blind (session 15, before training.mfu_by_gpu): F05 -42.5% (QLoRA, 1 x 4090), F06 +0.6%, F07 -22.4%, F08 "
+          "-25.0%, F09 -22.1%, F10 -20.4% (A100; F05, F07-F10 ran torch.compile: workload.torch_compile since); "
+          "not scored: F01-F04 (row notes)")
     print("  gathered at stop 32 and scored blind as printed here: no figure was set on them (the MoE rows show the "
           "expert layers' cost gpuwise does not yet model)")
     print("  held-out runs not blind: mechanisms were added after these rows were scored. Blind, each batch when added "

@@ -122,14 +122,17 @@ def test_a_year_of_one_4090_in_an_office_by_hand():
     PUE 1.0 (tco.yaml hosting.office). Hand calculation: card $3,159.99 (lowest new Amazon US
     listing, 2025-07-22, United-Compute gpu-price-tracker) + $800 desktop share; energy (450 W
     TDP, NVIDIA RTX 4090 spec + 250 W workstation host) x busy hours x $0.15; resale 70% after a
-    year. Renting the same hours at RunPod's $0.34 costs more, so buying wins."""
+    year. Busy hours from the published speed: torchtune's README measures Llama 3.1 8B QLoRA on one 4090 at 2,413
+    tokens/s (packed 2,048, torch.compile); the middle stack (no compile) at 1,943 tokens/s a step x 0.85 whole-run
+    efficiency = 1,652 tokens/s, 40B tokens in ~6,725 hours (280 days): inside the year, so the 4090 is feasible.
+    Buy vs rent by hand: buying costs $1,748 + $0.105 an hour, renting $0.34 an hour, even at ~7,440 hours; below
+    that renting wins."""
     est = estimate(_file("one-4090-office-year.yaml"), gpu="RTX 4090", gpus=1)
     g = est.gpu
     lines = g.cost.buy_lines
     hours = g.wall_hours
-    # about a year of experiments, not a weekend: 40B tokens of QLoRA at ~1,180 tokens/s take ~9,400 busy hours since
-    # session 15 (a LoRA step pays attention's whole backward and all the memory-bound passes; 8,000-8,700 before)
-    assert 7000 < hours < 8760 * 1.15
+    # most of a year, not a weekend: between torchtune's compiled 2,413 tokens/s x 0.85 (5,417 h) and the whole year
+    assert 40e9 / (2413 * 0.85) / 3600 < hours < 8760
     assert lines.cards == pytest.approx(3159.99, rel=1e-6)
     assert lines.server == pytest.approx(800, rel=1e-6)
     assert lines.hosting == 0
@@ -138,7 +141,7 @@ def test_a_year_of_one_4090_in_an_office_by_hand():
     buy = 3159.99 + 800 + 0.7 * hours * 0.15 - 3159.99 * 0.7
     assert g.cost.buy_usd == pytest.approx(buy, rel=2e-3)
     assert g.cost.rent_usd == pytest.approx(0.34 * hours, rel=2e-3)
-    assert g.acquisition == "buy" and buy < 0.34 * hours
+    assert g.acquisition == ("buy" if buy < 0.34 * hours else "rent")
 
 
 def test_workstation_cards_beyond_a_desktop_go_in_a_pcie_server(kb):

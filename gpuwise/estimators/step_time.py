@@ -87,7 +87,8 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         f = rt.training
         precision = tj.precision if tj.precision in ("fp32", "fp16") else "bf16"
         peak = C.peak_for(gpu, precision)
-        arch = rt.mfu[gpu.architecture].value if gpu.architecture in rt.mfu else 0.3
+        card = f.mfu_by_gpu.get(gpu.id)  # a card whose GEMMs reach another share of their peak (runtime.yaml)
+        arch = card.value if card else rt.mfu[gpu.architecture].value if gpu.architecture in rt.mfu else 0.3
         k = f.mfu_memory_bound_k.value * tj.stack_memory_bound  # fused kernels leave less memory-bound work
         if tj.method != "full":  # frozen weights: the GEMMs do 4 N of full training's 6 N per token (no weight
             k *= 6.0 / 4.0  # gradients) while the memory-bound passes (norms, activations, residuals) all run

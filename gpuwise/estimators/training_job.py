@@ -109,7 +109,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
                        lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
                        stack_efficiency=stack_efficiency(job),
-                       stack_memory_bound=stack_spec(job).memory_bound_scale,
+                       stack_memory_bound=memory_bound_scale(job),
                        stack_attention=stack_spec(job).attention_kernel,
                        stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
                        stack_gathers_ahead=stack_spec(job).gathers_ahead,
@@ -193,6 +193,16 @@ def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
         for arch in s.calibrated_on:
             ref[arch] = max(ref.get(arch, 0.0), s.efficiency)
     return tuple(sorted(ref.items()))
+
+
+def memory_bound_scale(job: Job) -> float:
+    """The stack's share of the middle's memory-bound work, at most the compiled share when the model runs under
+    torch.compile (its generated kernels fuse norms, activations, residual adds and the loss)."""
+    scale = stack_spec(job).memory_bound_scale
+    compiled = job.kb.runtime.training.compiled_memory_bound_scale
+    if getattr(job.w, "torch_compile", False) and compiled is not None:
+        return min(scale, compiled.value)
+    return scale
 
 
 def stack_spec(job: Job) -> StackSpeed:

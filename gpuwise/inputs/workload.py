@@ -130,6 +130,10 @@ class Workload(Strict):
     chunked_cross_entropy: bool = Field(
         default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
         "so only one chunk is upcast to fp32 at a time")
+    torch_compile: bool = Field(
+        default=False, description="training: the model runs under torch.compile (torchtune compile: True, the HF "
+        "Trainer's torch_compile, TorchTitan --compile), whose generated kernels fuse the memory-bound passes; the "
+        "stack then pays knowledge/runtime.yaml training.compiled_memory_bound_scale of them at most")
     framework: Framework = "vllm"
     framework_version: str | None = Field(
         default=None, pattern=r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$", max_length=32,

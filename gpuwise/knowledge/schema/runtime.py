@@ -156,6 +156,12 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
 
     mfu_reference_hidden: _within(Positive, 1, 1_000_000)
     mfu_memory_bound_k: _within(NonNegative, 0, 10_000)
+    compiled_memory_bound_scale: Share | None = Field(
+        default=None, description="share of the middle's memory-bound work a torch.compile'd model still pays "
+        "(workload.torch_compile)")
+    mfu_by_gpu: dict[str, Fraction] = Field(
+        default_factory=dict, description="GPU id -> the runtime.mfu figure for that card where its GEMMs reach a "
+        "measured share of their datasheet peak unlike the part its architecture's figure was set on")
     fp8_gemm_speedup: _within(Positive, 0.1, 10)
     tp_comm_overlap: Share
     ep_comm_overlap: Share
