@@ -14,6 +14,7 @@ from gpuwise import audit
 from gpuwise.decide.smi_report import parse_nvidia_smi_xml
 from gpuwise.errors import UserError
 
+from .conftest import load_yaml
 from .test_inspect_card import derive  # the same files, edited the same way
 from .test_inspect_card import used_findings as card_findings
 
@@ -226,7 +227,7 @@ def test_memory_repairs_are_said_without_the_unknown_other_count(tmp_path: Path,
 
 # ----------------------------------------------------------------------------- the variants folder
 VARIANTS = DATA / "variants"
-VARIANT_CASES = yaml.safe_load((VARIANTS / "variants.yaml").read_text(encoding="utf-8"))
+VARIANT_CASES = load_yaml((VARIANTS / "variants.yaml").read_text(encoding="utf-8"))  # libyaml: every worker
 
 
 def card_verdict(used: set[tuple[str, str]]) -> str:
