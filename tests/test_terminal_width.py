@@ -104,3 +104,12 @@ def test_wrapping_counts_chinese_characters_as_two_columns_and_hangs_under_the_v
     hung = wrap_line("  Memory        " + "word " * 30, 40)
     assert all(x.startswith(" " * 16) for x in hung[1:])
     assert all(display_width(x) <= 40 for x in hung)
+
+
+def test_a_wide_character_with_one_column_left_takes_a_line_of_its_own() -> None:
+    """A hanging indent can leave one column; a Chinese character is two wide. The wrap once looped
+    for ever there (no character fitted, so nothing was cut); now each such character is a line,
+    one column over, and the text is kept whole."""
+    lines = wrap("显存不足", 10, first="x" * 9)
+    assert lines == ["xxxxxxxxx显", "         存", "         不", "         足"]
+    assert "".join(line.strip() for line in lines) == "xxxxxxxxx显存不足"

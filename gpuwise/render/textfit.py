@@ -124,7 +124,7 @@ def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> lis
             cut, w = "", 0
             for ch in tok:
                 ch_w = display_width(ch)
-                if w + ch_w > left:
+                if w + ch_w > left and cut:  # a line holds one character at least, even a wide one
                     break
                 cut, w = cut + ch, w + ch_w
             lines.append(prefix + cut)
