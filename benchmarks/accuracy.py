@@ -226,6 +226,13 @@ def published_run_cases(kb, path: Path = RUNS, *, details: dict | None = None,
 THROUGHPUT = ROOT / "tests" / "data" / "training_throughput_published.csv"
 
 
+def _step_tokens_per_gpu(w: dict, gpu: str, n: int) -> tuple:
+    """The training estimate of workload ``w`` on ``n`` x ``gpu`` and its steady-state tokens/s per GPU (a step's
+    tokens over the step's time, before the whole-run efficiency): what throughput tables publish."""
+    t = run_estimate(w, gpu, n).gpu.training
+    return t, t.global_batch_tokens / t.step_terms.step_s / n
+
+
 def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None) -> list[tuple[str, float, float]]:
     """tests/data/training_throughput_published.csv: NVIDIA's Megatron-Bridge performance summary (NeMo
     performance recipes), steady-state tokens/s per GPU, each row estimated as published: the stack (nemo),
@@ -249,14 +256,14 @@ def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None) ->
         if row["fsdp"] not in ("", "0"):
             w["zero_stage"] = 3
         n = int(row["gpus"])
-        t = run_estimate(w, row["gpu"], n).gpu.training
-        est = t.global_batch_tokens / t.step_terms.step_s / n
+        t, est = _step_tokens_per_gpu(w, row["gpu"], n)
         out.append((f"{row['id']} {row['model']} {row['precision']} {n}x{row['gpu']} "
                     f"({t.layout_notation})", est, float(row["tokens_per_s_per_gpu"])))
     return out
 
 
 FINETUNE = ROOT / "tests" / "data" / "finetune_throughput_published.csv"
+
 
 
 def finetune_cases(kb, path: Path = FINETUNE, *, scored: bool = True) -> list[tuple[str, float, float]]:
@@ -281,8 +288,7 @@ def finetune_cases(kb, path: Path = FINETUNE, *, scored: bool = True) -> list[tu
         if row["stack"]:
             w["stack"] = row["stack"]
         n = int(row["gpus"])
-        t = run_estimate(w, row["gpu"], n).gpu.training
-        est = t.global_batch_tokens / t.step_terms.step_s / n
+        t, est = _step_tokens_per_gpu(w, row["gpu"], n)
         out.append((f"{row['id']} {row['model']} {row['method']} {n}x{row['gpu']} s{seq} b{micro} "
                     f"({t.layout_notation})", est, float(row["tokens_per_s_per_gpu"])))
     return out

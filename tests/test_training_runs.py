@@ -29,6 +29,12 @@ def heldout(kb, accuracy):
     return {int(c[0].split()[0][1:]): c for c in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS)}
 
 
+def _held_out_rows() -> dict[str, dict[str, str]]:
+    """tests/data/training_heldout.csv by run id, as published (the checks of a row's own figures)."""
+    with open(DATA / "training_heldout.csv", newline="") as fh:
+        return {r["id"]: r for r in csv.DictReader(fh)}
+
+
 def _held_out_ratios(heldout, first: int, last: int) -> list[float]:
     """Estimate / published of the held-out runs numbered first..last that are in use."""
     return [est / published for n, (_, est, published) in heldout.items() if first <= n <= last]
@@ -405,8 +411,7 @@ def test_held_out_runs_of_session_14(heldout):
     32k sequences, a third of whose FLOPs are attention, read -18%; every row stays within 1.25x."""
     rows = _held_out_ratios(heldout, 98, 101)
     assert len(rows) == 4 and all(0.80 <= r <= 1.25 for r in rows)
-    with open(DATA / "training_heldout.csv", newline="") as fh:
-        by_id = {r["id"]: r for r in csv.DictReader(fh)}
+    by_id = _held_out_rows()
     assert float(by_id["H98"]["gpu_hours"]) == 32 * 2.5 * 24
     assert float(by_id["H99"]["gpu_hours"]) == 4 * 4 * 6 * 24
     assert float(by_id["H100"]["gpu_hours"]) == pytest.approx(8 * 10_493 / 3600, abs=0.001)
@@ -426,8 +431,7 @@ def test_held_out_runs_of_session_15(heldout):
     rows = _held_out_ratios(heldout, 102, 111)
     assert len(rows) == 10 and all(0.70 <= r <= 1.20 for r in rows)
     assert statistics.median(abs(r - 1) for r in rows) <= 0.20
-    with open(DATA / "training_heldout.csv", newline="") as fh:
-        by_id = {r["id"]: r for r in csv.DictReader(fh)}
+    by_id = _held_out_rows()
     # NVIDIA/results/theia_ngpu8_ngc25.09_nemo/llama2_70b_lora: 10 runs, mean 5.2522 min of training blocks, mean
     # 3,110.4 samples of 8,192 tokens; tyche_ngpu512: 0.4020 min on 512 GB200, 7,296 samples
     assert float(by_id["H103"]["gpu_hours"]) == pytest.approx(8 * 5.2522 / 60, abs=1e-4)
@@ -463,8 +467,7 @@ def test_held_out_runs_of_session_15_second_batch(heldout):
     frozen GEMMs keeping no inputs it fits (-5.3% after the session's last two mechanisms; the batch 13.9%, 1.21x)."""
     rows = _held_out_ratios(heldout, 112, 118)
     assert len(rows) == 7 and all(0.70 <= r <= 1.30 for r in rows)
-    with open(DATA / "training_heldout.csv", newline="") as fh:
-        by_id = {r["id"]: r for r in csv.DictReader(fh)}
+    by_id = _held_out_rows()
     # Cisco/results/hpf_n8/llama2_70b_lora: 64 H100, mean 3.7140 min of training blocks, 3,148.8 samples of 8,192
     assert float(by_id["H112"]["gpu_hours"]) == pytest.approx(64 * 3.7140 / 60, abs=1e-3)
     assert float(by_id["H112"]["training_tokens_b"]) * 1e9 == pytest.approx(3148.8 * 8192, rel=1e-4)
@@ -504,8 +507,7 @@ def test_held_out_runs_of_session_15_third_batch(heldout):
     worst 1.91x (Oracle's 512 H200 at one sequence per data-parallel rank; MangoBoost's 4 x 8 MI300X on Ethernet)."""
     rows = _held_out_ratios(heldout, 119, 125)
     assert len(rows) == 7 and all(0.50 <= r <= 1.20 for r in rows)
-    with open(DATA / "training_heldout.csv", newline="") as fh:
-        by_id = {r["id"]: r for r in csv.DictReader(fh)}
+    by_id = _held_out_rows()
     # HPE/results/HPE-Cray-XD670-H200-SXM5-141GB_n4_24.09: 32 H200, mean 7.7977 min of training blocks, 4,070.4 samples
     assert float(by_id["H124"]["gpu_hours"]) == pytest.approx(32 * 7.7977 / 60, abs=1e-3)
     assert float(by_id["H124"]["training_tokens_b"]) * 1e9 == pytest.approx(4070.4 * 8192, rel=1e-4)
