@@ -167,3 +167,24 @@ def test_mid_2025_vllm_gpt_oss_rows_are_known_fast_misses(rows):
     for row, low, high in (("J07", 1.1, 1.6), ("J08", 1.3, 2.0), ("J09", 1.2, 1.8), ("J10", 1.8, 2.8)):
         est, got = rows[row]
         assert low <= est / got <= high, (row, est, got)
+
+
+def test_a_vllm_job_that_states_no_release_is_told_which_figure_it_got(kb):
+    """A vLLM job with no framework_version is costed at the pre-0.20.0 10 us a small kernel (the test above); where
+    the model has such kernels (DeepSeek-R1: MoE routing and MLA) the answer says so, with both figures from
+    knowledge/serving.yaml, so a reader on a newer release knows to state it. A job that states its release, and a
+    dense model with none of those kernels (Llama 3.1 8B in BF16), get no such line."""
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    def assumed(model="deepseek-r1", **extra):
+        w = {"task": "inference", "model": model, "precision": "fp8", "framework": "vllm", **extra}
+        job = resolve(Requirements.model_validate({"workload": w}), kb)
+        return {a.field: a for a in job.assumptions}
+
+    got = assumed()["workload.framework_version"]
+    assert got.value == "< 0.20.0"
+    assert got.values == {"framework": "vLLM", "vendor": "NVIDIA", "since": "0.20.0", "floor": "10", "fused": "3"}
+    assert "10 us a small kernel" in got.reason and "(3 us)" in got.reason
+    assert "workload.framework_version" not in assumed(framework_version="0.19.1")
+    assert "workload.framework_version" not in assumed(model="llama-3.1-8b", precision="bf16")

@@ -200,15 +200,39 @@ def _check_tensor_span(w: Workload, where: str) -> None:
                     hint_values={"node": GPUS_PER_NODE, "pp": -(-par.tp // GPUS_PER_NODE) * (par.pp or 1)})
 
 
-def _note_release(w: Workload, kb: Knowledge, assumptions: list) -> None:
+def _note_release(w: Workload, kb: Knowledge, assumptions: list, *, small_kernels: bool) -> None:
     """No framework_version given where the framework's constants changed across releases: the newest
-    release is assumed, and said."""
+    release is assumed, and said. ``small_kernels``: the model has the MoE routing or MLA layers whose many
+    small kernels a later release fused (:func:`_note_unfused`)."""
     fw = kb.framework(w.framework) if getattr(kb, "serving", None) is not None else None
-    if fw is None or not fw.releases or "framework_version" in w.model_fields_set:
+    if fw is None or "framework_version" in w.model_fields_set:
+        return
+    if not fw.releases:
+        if small_kernels:
+            _note_unfused(fw, assumptions)
         return
     newest = fw.releases[-1]
     assumptions.append(note("workload.framework_version", newest.version, "assume.default.workload.framework_version",
                             {"framework": fw.name, "version": newest.version, "released": newest.released}))
+
+
+VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel", "huawei": "Huawei"}
+
+
+def _note_unfused(fw: Any, assumptions: list) -> None:
+    """A build whose small kernels are fused only from a stated release (vLLM's NVIDIA build from 0.20.0) costs a
+    job that states no release at the earlier per-kernel figure, the one its validation rows were measured on:
+    said, so a reader running a newer release knows to state it."""
+    for vendor, vo in sorted(fw.vendor_overrides.items()):
+        if vo.fused_from is None or vo.fused_kernel_floor_us is None:
+            continue
+        floor = vo.kernel_floor_us if vo.kernel_floor_us is not None else fw.kernel_floor_us.value
+        assumptions.append(note("workload.framework_version", f"< {vo.fused_from}",
+                                "assume.default.workload.framework_version_unfused",
+                                {"framework": fw.name, "vendor": VENDOR_NAMES.get(vendor, vendor),
+                                 "since": vo.fused_from, "floor": f"{floor:g}",
+                                 "fused": f"{vo.fused_kernel_floor_us:g}"}))
+        return
 
 
 def _day_valued(kb: Knowledge, value: float | None) -> Knowledge:
@@ -259,7 +283,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
     if w.task == "inference":
         _check_framework(w, kb, where)
-        _note_release(w, kb, assumptions)
+        _note_release(w, kb, assumptions, small_kernels=bool(shape.moe or shape.kv_elements_override))
         if w.lengths_message is not None:
             assumptions.append(note("workload.prompt_tokens", [w.prompt_tokens, w.output_tokens], *w.lengths_message))
     tokens = 0.0
