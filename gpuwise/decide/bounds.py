@@ -687,6 +687,23 @@ def serving_limits(book: Rulebook, known: dict[str, Any]) -> ServingBounds:
     the figure. Under the built-in rules the workload's targets; under a house rule that allows
     three times the TTFT target, three times it. What the serving model picks its operating point
     for (:mod:`gpuwise.estimators.serving.limits`)."""
+    key: Any = (book.digest, "serving", _known_key(_read_part(book, known)))  # what the answer depends on
+    got = _SERVING.get(key) if key[2] is not None else None
+    if got is None:
+        got = _serving_limits(book, known)
+        if key[2] is not None:
+            if len(_SERVING) >= MAX_LIMITS:
+                _SERVING.clear()
+            _SERVING[key] = got
+    return got
+
+
+_SERVING: dict[Any, ServingBounds] = {}
+"""Serving limits by the values the rules' conditions read (:func:`_read`): the count search asks
+for each GPU type and count, and types of one size and generation often agree on all of them."""
+
+
+def _serving_limits(book: Rulebook, known: dict[str, Any]) -> ServingBounds:
     out: dict[str, float | None] = {}
     for name in LATENCY_FIELDS:
         got = limit_in_force(book, known, frozenset((name,)))
