@@ -31,7 +31,8 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
     """Steady state of one copy with ``conc`` concurrent requests (closed loop). ``pure_decode``:
     also time a decode-only step (one sequence's decode speed; skipped for curves). Memoised per
     job: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of copies differs)."""
-    key = _key(eng, rep, conc)
+    lay = rep.layout
+    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)  # _key, inline
     cache = job.memo.get("serving-points")
     if cache is None:
         cache = job.memo["serving-points"] = {}

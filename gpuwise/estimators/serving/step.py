@@ -300,7 +300,7 @@ def per_token(c: StepConsts, decode: float, kv_ctx: float, prefill: float = 0.0,
     """:func:`token_time` of the engine and copy of ``c``."""
     spec = c.eng.spec
     if spec is None or decode <= 0:
-        return seconds_of(c, decode, prefill, kv_ctx, prefill_ctx)
+        return _parts(c, decode, prefill, kv_ctx, prefill_ctx)[0]  # seconds_of, one call fewer (the inner loop's)
     drafted = decode * spec.k
     ctx = (drafted * kv_ctx + prefill * prefill_ctx) / (drafted + prefill)
     verify = _parts(c, decode, prefill + drafted, kv_ctx, ctx)[0]
