@@ -120,16 +120,25 @@ def slots(job: Any, eng: Engine, rep: Replica) -> int:
     return max(1, int(top.concurrency)) if top is not None else max(rep.max_seqs, 1)
 
 
+def _copy(job: Any, eng: Engine, rep: Replica) -> tuple[int, int, int, int]:
+    """(output tokens, copies, :func:`slots`, prompts per prefill step) of ``eng`` on ``rep`` for ``job``:
+    what :func:`colocated` reads at every batch of its bisections, worked out once per job and pair."""
+    key = ("serving-rate-copy", id(eng), id(rep))
+    got = job.memo.get(key)
+    if got is None or got[0] is not eng or got[1] is not rep:
+        prompt, output = request_lengths(job.w)
+        pre = prefill_tokens(job.w, prompt)
+        m = max(1, int(eng.chunk // pre)) if eng.fw.chunked_prefill else 1
+        got = job.memo[key] = (eng, rep, (output, rep.layout.replicas, slots(job, eng, rep), m))
+    return got[2]
+
+
 def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     """The system when each copy has ``b`` sequences in service on average (prefill sharing the steps)."""
-    prompt, output = request_lengths(job.w)
-    r = rep.layout.replicas
-    c = slots(job, eng, rep)
+    output, r, c, m = _copy(job, eng, rep)
     p = point(job, eng, rep, float(max(1, round(b))))
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch
-    pre = prefill_tokens(job.w, prompt)
-    m = max(1, int(eng.chunk // pre)) if eng.fw.chunked_prefill else 1
     service = p.ttft - p.queued  # the closed loop's own wait for the step budget is queued here instead
     a_pre = lam * service
     slot_mean, slot95 = wait(c, b, in_batch)
@@ -143,11 +152,11 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
 
 def _requests_per_s(job: Any, eng: Engine, rep: Replica, b: float) -> float:
     """``colocated(job, eng, rep, b).requests_per_s`` without the waits (the same arithmetic)."""
-    _prompt, output = request_lengths(job.w)
+    output, r, _c, _m = _copy(job, eng, rep)
     p = point(job, eng, rep, float(max(1, round(b))))
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch
-    return lam * rep.layout.replicas
+    return lam * r
 
 
 def _bisect(lo: float, hi: float, good: Any, steps: int = 40) -> float:
