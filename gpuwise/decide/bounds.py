@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -375,15 +376,29 @@ def judgement_of(book: Rulebook, known: dict[str, Any]) -> Judgement:
     conditions read (:func:`_read`): a judgement reads no other field of it, so it answers the
     same for each (the count search asks one per GPU type, and types of one size and generation
     often agree on all of them)."""
+    return _by_read_fields(_JUDGEMENTS, "judgement", book, known, lambda: Judgement(book, known))
+
+
+def _by_read_fields(store: dict[Any, Any], tag: str, book: Rulebook, known: dict[str, Any],
+                    make: Callable[[], Any]) -> Any:
+    """``make()``, remembered in ``store`` under the rule book, ``tag`` and the fields of ``known`` the
+    rules' conditions read (:func:`_read`): an answer of the rules about a candidate reads no other
+    field, so candidates that agree on those share it (the count search asks for each GPU type and
+    count, and types of one size and generation often agree on all of them; a batch asks again for
+    each proposal of the same job). Not remembered where the fields make no key (a list)."""
     key = _known_key(_read_part(book, known))
     if key is None:
-        return Judgement(book, known)
-    got = _JUDGEMENTS.get((book.digest, key))
-    if got is None:
-        if len(_JUDGEMENTS) >= MAX_LIMITS:
-            _JUDGEMENTS.clear()
-        got = _JUDGEMENTS[(book.digest, key)] = Judgement(book, known)
+        return make()
+    full = (book.digest, tag, key)
+    got = store.get(full, _MISSING)
+    if got is _MISSING:
+        if len(store) >= MAX_LIMITS:
+            store.clear()
+        got = store[full] = make()
     return got
+
+
+_MISSING = object()
 
 
 _JUDGEMENTS: dict[Any, Judgement] = {}
@@ -418,15 +433,7 @@ def memory_limit_gb(book: Rulebook, known: dict[str, Any], judgement: Judgement 
     bisection on ``need_gb`` = ``need_requested_gb`` >= x (both are at least the least any layout
     needs); the answer is monotone in x because a narrower range is only more certain.
     ``judgement``: ``Judgement(book, known)`` when the caller has made it (the count search has)."""
-    key: Any = (book.digest, _known_key(_read_part(book, known)))  # what the answer depends on
-    got = _LIMITS.get(key) if key[1] is not None else None
-    if got is None:
-        got = _memory_limit_gb(book, known, judgement)
-        if key[1] is not None:
-            if len(_LIMITS) >= MAX_LIMITS:
-                _LIMITS.clear()
-            _LIMITS[key] = got
-    return got
+    return _by_read_fields(_LIMITS, "memory", book, known, lambda: _memory_limit_gb(book, known, judgement))
 
 
 def _known_key(known: dict[str, Any]) -> Any:
@@ -634,15 +641,7 @@ def usable_share(book: Rulebook, known: dict[str, Any]) -> float:
     returned as that factor exactly; a house rule that keeps 40 % of each card free makes it 0.6;
     1 (the card) where no rule limits the need. What the estimators plan a layout for
     (:func:`gpuwise.decide.verdicts.plan_within`)."""
-    key: Any = (book.digest, "usable", _known_key(_read_part(book, known)))  # what the answer depends on
-    share = _LIMITS.get(key) if key[2] is not None else None
-    if share is None:
-        share = _usable_share(book, known)
-        if key[2] is not None:
-            if len(_LIMITS) >= MAX_LIMITS:
-                _LIMITS.clear()
-            _LIMITS[key] = share
-    return share
+    return _by_read_fields(_LIMITS, "usable", book, known, lambda: _usable_share(book, known))
 
 
 def _usable_share(book: Rulebook, known: dict[str, Any]) -> float:
@@ -687,15 +686,7 @@ def serving_limits(book: Rulebook, known: dict[str, Any]) -> ServingBounds:
     the figure. Under the built-in rules the workload's targets; under a house rule that allows
     three times the TTFT target, three times it. What the serving model picks its operating point
     for (:mod:`gpuwise.estimators.serving.limits`)."""
-    key: Any = (book.digest, "serving", _known_key(_read_part(book, known)))  # what the answer depends on
-    got = _SERVING.get(key) if key[2] is not None else None
-    if got is None:
-        got = _serving_limits(book, known)
-        if key[2] is not None:
-            if len(_SERVING) >= MAX_LIMITS:
-                _SERVING.clear()
-            _SERVING[key] = got
-    return got
+    return _by_read_fields(_SERVING, "serving", book, known, lambda: _serving_limits(book, known))
 
 
 _SERVING: dict[Any, ServingBounds] = {}
