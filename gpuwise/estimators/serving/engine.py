@@ -212,32 +212,35 @@ def piecewise_layer_us(vo: Any, version: str | None) -> float:
     """Microseconds a layer adds in a stated release from before the build replayed a full CUDA graph for decode
     (vLLM before 0.11.0: piecewise graphs, the attention launched between the pieces); 0 for later releases and
     for a job that states none (the current default)."""
-    extra = getattr(vo, "piecewise_layer_us", None) if vo is not None else None
-    before = getattr(vo, "piecewise_before", None) if vo is not None else None
-    if extra is None or before is None or version is None or version_key(version) >= version_key(before):
-        return 0.0
-    return float(extra)
+    extra = _stated(vo, "piecewise_layer_us", "piecewise_before", version, before=True)
+    return 0.0 if extra is None else float(extra)
 
 
 def fused_kernel_floor_us(vo: Any, version: str | None, floor_us: float) -> float:
     """Microseconds a counted small kernel costs: the build's fused figure for a job that states the release that
     fused the small kernels around a layer or a later one, else ``floor_us``. A job that states no release keeps
     ``floor_us``, the figure measured on the builds the unversioned validation rows ran (vLLM 0.11, 2025)."""
-    fused = getattr(vo, "fused_kernel_floor_us", None) if vo is not None else None
-    since = getattr(vo, "fused_from", None) if vo is not None else None
-    if fused is None or since is None or version is None or version_key(version) < version_key(since):
-        return floor_us
-    return float(fused)
+    fused = _stated(vo, "fused_kernel_floor_us", "fused_from", version, before=False)
+    return floor_us if fused is None else float(fused)
 
 
 def legacy_kv(vo: Any, version: str | None, bw_kv: float) -> float:
     """B/s at which decode attention reads the KV cache: the build's older paged-attention kernel's rate for a
     stated release before the one that replaced it (vLLM's ROCm build before its custom paged attention), else
     ``bw_kv``. A job that states no release gets the current kernel."""
-    rate, before = (getattr(vo, "legacy_kv_gb_s", None), getattr(vo, "legacy_kv_before", None)) if vo else (None, None)
-    if rate is None or before is None or version is None or version_key(version) >= version_key(before):
-        return bw_kv
-    return min(bw_kv, rate * 1e9)
+    rate = _stated(vo, "legacy_kv_gb_s", "legacy_kv_before", version, before=True)
+    return bw_kv if rate is None else min(bw_kv, rate * 1e9)
+
+
+def _stated(vo: Any, field: str, boundary: str, version: str | None, *, before: bool) -> Any:
+    """The build's ``field`` where it applies to the job's stated release: a release before the build's
+    ``boundary`` release (``before``) or that release or a later one (not ``before``); None where the build
+    sets no such figure or the job states no release (the build's current figures then apply)."""
+    value = getattr(vo, field, None) if vo is not None else None
+    bound = getattr(vo, boundary, None) if vo is not None else None
+    if value is None or bound is None or version is None:
+        return None
+    return value if (version_key(version) < version_key(bound)) == before else None
 
 
 def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: str | None, method: Any) -> float:
