@@ -395,3 +395,13 @@ def test_a_misspelt_house_rule_key_is_named_with_its_close_match(tmp_path: Path,
     with pytest.raises(UserError) as err:
         rulebook.load(tmp_path)
     assert str(err.value) == f"{tmp_path / 'h.yaml'}: {words}"
+
+
+def test_a_misspelt_card_in_the_per_card_mfu_is_refused(tmp_path: Path) -> None:
+    """runtime.yaml's training.mfu_by_gpu (new in session 15) keys a card's own share of its peak by GPU id: a
+    misspelt id kept the card on its architecture's figure without a word. Now the one-line unknown-gpu error."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "runtime.yaml").write_text(
+        'training:\n  mfu_by_gpu:\n    rtx-4009:\n      value: 0.7\n      source: "a test"\n')
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path),
+             "kb/runtime.yaml: training.mfu_by_gpu: unknown gpu 'rtx-4009' (did you mean rtx-4090?)")
