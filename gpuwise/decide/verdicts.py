@@ -22,13 +22,14 @@ from ..estimators.serving.limits import Limits
 from ..frozen import frozen, replaced
 from ..inputs.job import Job
 from ..messages import Phrase, quoted
-from ..results import STAGES, Candidate, GivenUp
+from ..results import STAGES, Candidate
 from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
 from .subjects import candidate_fact, gpu_fields, modes_for, probe_fact
 
 if TYPE_CHECKING:  # a training job never loads the serving model
     from ..estimators.serving.result import ServingResult
+    from ..results_audit import GivenUp
 
 PAST_MEMORY = STAGES[1]
 """The stage a candidate reaches when a memory ``pass`` rule lets it through (its verdict fields
@@ -280,6 +281,8 @@ def gives_up(book: Rulebook, proposed: Candidate, alt: Candidate | None) -> list
     when this is empty."""
     if alt is None:
         return []
+    from ..results_audit import GivenUp  # an audit's record: a recommendation never builds the class
+
     mine, theirs = _figures(proposed), _figures(alt)
     facts = [{"t": "comparison", "what": w, "proposed": _known(mine[w]), "alternative": _known(theirs[w])}
              for w in COMPARED]
