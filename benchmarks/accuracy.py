@@ -132,6 +132,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["global_batch_tokens"] = float(cond["global_batch_tokens"])
     if cond.get("overlap_comm"):
         w["overlap_comm"] = cond["overlap_comm"] == "true"
+    if cond.get("fp8_params"):
+        w["fp8_params"] = cond["fp8_params"] == "true"
     return w
 
 
