@@ -629,8 +629,9 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("R")], False)
     report("  of which the rows added at session 15 (ids R..): latency", "ms",
            [c for c in new_lat if c[0].startswith("R")], False)
-    # the rows gathered at session 16 (ids S..: dstackai/benchmarks' DeepSeek-R1 FP8 sweep of Mar 2025, vLLM, SGLang and
-    # TensorRT-LLM on 8 x H200 and 8 x MI300X, random 3200/800 at concurrency 4-128): blind figures in the validation README
+    # the rows gathered at session 16 (ids S..: dstackai/benchmarks' DeepSeek-R1 FP8 sweep of Mar 2025, vLLM, SGLang
+    # and TensorRT-LLM on 8 x H200 and 8 x MI300X, random 3200/800 at concurrency 4-128): blind figures in the
+    # validation README
     report("  of which the rows added at session 16 (ids S..; blind figures in the validation README): throughput",
            "t/s", [c for c in new_thr_all if c[0].startswith("S")], False)
     report("  of which the rows added at session 16 (ids S..): latency", "ms",
