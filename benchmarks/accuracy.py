@@ -132,6 +132,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["global_batch_tokens"] = float(cond["global_batch_tokens"])
     if cond.get("overlap_comm"):
         w["overlap_comm"] = cond["overlap_comm"] == "true"
+    if cond.get("fp8_params"):
+        w["fp8_params"] = cond["fp8_params"] == "true"
     return w
 
 
@@ -515,7 +517,7 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101), (102, 111), (112, 118), (119, 125))
+               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
