@@ -64,3 +64,4 @@ def test_s_rows_hold_their_logged_figures():
         r = _row(rid)
         assert (float(r["output_tokens_per_s"]), float(r["tpot_ms"]), float(r["ttft_ms"])) == (thr, tpot, ttft)
         assert int(r["prompts"]) == 500
+
