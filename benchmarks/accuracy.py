@@ -132,6 +132,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["global_batch_tokens"] = float(cond["global_batch_tokens"])
     if cond.get("overlap_comm"):
         w["overlap_comm"] = cond["overlap_comm"] == "true"
+    if cond.get("fp8_params"):
+        w["fp8_params"] = cond["fp8_params"] == "true"
     return w
 
 
@@ -515,7 +517,7 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101), (102, 111), (112, 118), (119, 125))
+               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -556,7 +558,9 @@ def main() -> int:
           "  H112-H118 (MLPerf v5.1 LoRA, not used before: 64 / 128 H100, 64 B200, 32 B200 NVFP4, 576 GB200, 8 B300, "
           "8 MI350X; after the session's LoRA changes) 23.5% (1.36x),\n"
           "  H119-H125 (MLPerf v5.0 LoRA: 512 / 32 H200, 64 B200, 64 H100, 144 GB200, 4 H200 NVL, 32 MI300X; after all "
-          "of the session's changes) 20.1% (1.91x, H119)")
+          "of the session's changes) 20.1% (1.91x, H119),\n"
+          "  H126-H136 (LoRA submissions of MLPerf v4.1 / v5.0 / v5.1 not used before: 1,024 / 512 / 64 / 4 H100, "
+          "512 / 8 / 16 H200, 8 H200 NVL, 8 B200, 64 / 72 GB200) 20.9% (2.96x, H135)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

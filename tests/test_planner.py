@@ -310,3 +310,21 @@ def test_the_default_batch_grows_with_the_cluster_within_published_practice(kb):
     assert given.batch_tokens(16384) == 2 ** 21
     ft = training_job(_job(kb, {"task": "finetune", "model": "llama-3.1-8b", "train_tokens": 1e8}))
     assert ft.batch_tokens(1024) == ft.global_batch_tokens
+
+
+def test_a_block_of_recomputed_layers_can_beat_zero3_for_a_lora_base(kb):
+    """Each recomputation level's first fitting rung is timed, not only the first rung without full
+    recomputation: for a LoRA run ZeRO-3 gathers the whole frozen base every micro-batch, which on PCIe cards
+    costs more than recomputing a block of layers with ZeRO-1. Llama 2 70B LoRA in FP8 with FP8 parameters on
+    8 H200 NVL at TP1 CP2 (Dell's MLPerf v5.0 config, tests/data/training_heldout.csv H135): ZeRO-1 with 1/8 of
+    the 80 layers recomputed (10 layers) fits 141 GB and steps faster than ZeRO-3 without recomputation."""
+    w = {"task": "finetune", "method": "lora", "lora_targets": "attention", "model": "llama-2-70b",
+         "precision": "fp8", "stack": "nemo", "fp8_params": True, "seq_len": 8192, "global_batch_tokens": 65536,
+         "train_tokens": 2.6e7, "parallelism": {"tp": 1, "cp": 2}}
+    free = estimate({"workload": w}, gpu="h200-nvl-141gb", gpus=8).gpu.training
+    z3 = estimate({"workload": {**w, "zero_stage": 3}}, gpu="h200-nvl-141gb", gpus=8).gpu.training
+    assert free.requested_layout.zero == 1 and free.requested_layout.recompute_share == pytest.approx(10 / 80)
+    assert z3.requested_layout.zero == 3 and z3.requested_layout.recompute_share == 0.0
+    assert free.step_terms.step_s < z3.step_terms.step_s
+    # the base gathered over PCIe costs more than recomputing 10 layers' forward
+    assert z3.step_terms.dp_s > free.step_terms.compute_s - z3.step_terms.compute_s > 0

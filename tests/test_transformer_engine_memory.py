@@ -115,3 +115,34 @@ def test_nemos_405b_recipe_recomputes_a_block_not_every_layer(kb):
     # as Megatron-Core: training_job.default_stack)
     bare = estimate({"workload": {**w, "stack": "torchtitan"}}, gpu="h100-80gb-sxm", gpus=1024).gpu.training
     assert bare.layout_notation.endswith("ZeRO-1 ckpt")
+
+
+def test_fp8_parameters_hold_a_lora_base_in_one_byte_a_weight(kb):
+    """NeMo's LoRA recipes of MLPerf Training v4.1 and v5.0 build the model under Transformer Engine's
+    fp8_model_init when FP8 is on (llama2_70b_lora conf/megatron_gpt_peft_tuning_config.yaml: fp8_params follows
+    FP8, with disable_parameter_transpose_cache), which keeps each weight in FP8 only: the frozen Llama 2 70B
+    base takes a byte a weight, its embedding and output layer (not TE modules) 16 bit, the adapters fp32:
+    (P - E) x 1 + E x 2 + A x 4, E = 2 x 32,000 x 8,192. Without it (Megatron-Bridge's v5.1 recipes,
+    fp8_param_gather off) the base stays 16 bit: 2 P + 4 A. Only on a Transformer Engine stack."""
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    w = {"task": "finetune", "method": "lora", "lora_targets": "attention", "model": "llama-2-70b",
+         "precision": "fp8", "stack": "nemo", "seq_len": 8192}
+
+    def base(**kw):
+        return training_job(resolve(Requirements(workload={**w, **kw}), kb)).base_format
+
+    assert (base(fp8_params=True), base(), base(fp8_params=True, stack="fsdp-hf")) == ("fp8", None, None)
+    assert base(fp8_params=True, precision="bf16") is None
+    shape = from_workload(Workload(task="finetune", model="llama-2-70b"), kb.models["llama-2-70b"])
+    lora = dict(method="lora", lora_targets="attention", tp=1, pp=1, cp=2, dp=8, zero=1)
+    one = M.parallel_bytes(shape, _setup("fp8", True, base_format="fp8", **lora), kb.runtime.quantization)
+    two = M.parallel_bytes(shape, _setup("fp8", True, **lora), kb.runtime.quantization)
+    emb = 2 * 32000 * 8192
+    assert shape.embedding_params + shape.lm_head_params == emb
+    adapters = M.lora_adapter_params(shape, 16, "attention")
+    assert one.weights == pytest.approx(shape.params - emb + 2 * emb + 4 * adapters)
+    assert two.weights == pytest.approx(2 * shape.params + 4 * adapters)
+    assert two.weights - one.weights == pytest.approx(shape.params - emb)  # ~68.5 GB a GPU

@@ -505,7 +505,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     if lora:
         if s.method == "qlora":
             wb = weight_bytes(shape, "int4", {"int4": quant["nf4"]}).value / max(shape.params, 1.0)
-        elif s.base_format in ("int8", "int4") and s.base_format in quant:
+        elif s.base_format in ("int8", "int4", "fp8") and s.base_format in quant:  # fp8: TE's FP8 parameters
             wb = weight_bytes(shape, s.base_format, quant).value / max(shape.params, 1.0)
         else:
             wb = 4.0 if s.precision == "fp32" else 2.0

@@ -296,7 +296,9 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     """The fitting layout of ``groups`` (in order of their lower bound) that trains fastest: the least
     seconds per token, not per step, since layouts hold different batches (a layout with more replicas
     than the batch has sequences runs one sequence per replica: a larger step, fewer steps). Within a
-    group only the first fitting rung without and with checkpointing can win: later rungs only add cost."""
+    group only the first fitting rung of each recomputation level (none, each partial share, all) can win:
+    at one level a later rung only shards more (more traffic), but more sharding at a lower level may cost
+    more than recomputing a block of layers (ZeRO-3 gathers a LoRA run's whole frozen base every micro-batch)."""
     best_t = math.inf  # seconds per token of the best layout so far
     best: tuple[Static, tuple[float, ...]] | None = None
     tried = 0
@@ -308,20 +310,16 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     for group in groups:
         if group.bound / rate >= best_t:
             break  # every later group is bounded above this one
-        seen_plain = seen_ckpt = False
+        seen: set[tuple[bool, float]] = set()
         built = group._statics
         for i in range(len(built)):
             st = built[i] or group.static(i)
             if st.per_gpu > usable:
                 continue
-            if st.ckpt:
-                if seen_ckpt:
-                    continue
-                seen_ckpt = True
-            elif seen_plain:
+            level = (st.ckpt, st.layout.recompute)  # full recomputation, or the share of layers recomputed
+            if level in seen:
                 continue
-            else:
-                seen_plain = True
+            seen.add(level)
             bound = st.flops / rate
             k = min(st.layout.tp, per_node)
             if st.tp_count and k > 1:  # a ring all-reduce moves at least its bytes once per GPU

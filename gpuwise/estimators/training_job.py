@@ -100,6 +100,12 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     precision = (w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8")
                  else "fp8" if fp4 else "bf16")
     base = w.precision if w.method == "lora" and w.precision in ("int8", "int4") else None
+    # fp8 parameters: Transformer Engine's fp8_model_init keeps a weight in FP8 only (no 16-bit copy); NeMo's LoRA
+    # recipes turn it on with FP8 (MLPerf Training v4.1 / v5.0 llama2_70b_lora megatron_gpt_peft_tuning_config.yaml:
+    # fp8_params follows FP8, with disable_parameter_transpose_cache), so the frozen base takes a byte a weight
+    if (w.method == "lora" and w.precision == "fp8" and getattr(w, "fp8_params", False)
+            and stack_spec(job).transformer_engine):
+        base = "fp8"
     chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
     # NVFP4 training runs without the stack's tensor-parallel overlap: Transformer Engine's userbuffers do not take
     # FP4 GEMMs (NVIDIA's MLPerf Training v5.1 NeMo 25.09 recipes, llama31_405b config_common_fp4.sh: "TP overlap not

@@ -127,6 +127,10 @@ class Workload(Strict):
         default=None, description="training, ZeRO-0/1/2: whether the gradient reduction overlaps the backward "
         "(DeepSpeed's zero_optimization.overlap_comm); none given: the stack's default (knowledge/runtime.yaml "
         "training_stacks overlap_comm: off for DeepSpeed, on for the others)")
+    fp8_params: bool = Field(
+        default=False, description="training, LoRA in fp8 on a Transformer Engine stack (megatron, nemo): the frozen "
+        "base is held in FP8, one byte a weight (NeMo's model.fp8_params, Transformer Engine's fp8_model_init); off: "
+        "16-bit weights, as Megatron-Bridge recipes keep them (fp8_param_gather off)")
     chunked_cross_entropy: bool = Field(
         default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
         "so only one chunk is upcast to fp32 at a time")
