@@ -561,8 +561,8 @@ def main() -> int:
           "of the session's changes) 20.1% (1.91x, H119),\n"
           "  H126-H136 (LoRA submissions of MLPerf v4.1 / v5.0 / v5.1 not used before: 1,024 / 512 / 64 / 4 H100, "
           "512 / 8 / 16 H200, 8 H200 NVL, 8 B200, 64 / 72 GB200) 20.9% (2.96x, H135),\n"
-          "  H137-H140 (Falcon2-11B on 1,024 A100-40GB, Falcon-Mamba-7B on 256 H100, Zamba2-7B on 128 H100, AURORA-M on "
-          "128 MI250X; wall-clock days) -22.5 / -51.0 / -40.3 / -37.3%: 38.8% (2.04x, H138)")
+          "  H137-H140 (Falcon2-11B on 1,024 A100-40GB, Falcon-Mamba-7B on 256 H100, Zamba2-7B on 128 H100, AURORA-M "
+          "on 128 MI250X; wall-clock days) -22.5 / -51.0 / -40.3 / -37.3%: 38.8% (2.04x, H138)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
