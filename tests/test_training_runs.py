@@ -543,3 +543,6 @@ def test_held_out_runs_of_session_16_second_round(heldout):
         assert int(by_id[rid]["gpus"]) == gpus
     rows = _held_out_ratios(heldout, 137, 140)
     assert len(rows) == 4 and all(0.45 <= r <= 0.85 for r in rows)
+    # H141 MicroLlama-300M: 4 RTX 4090 for 4 days (its README), on TinyLlama's lit-gpt stack: +3.3% blind
+    assert float(by_id["H141"]["gpu_hours"]) == pytest.approx(4 * 4 * 24)
+    assert 0.85 <= heldout[141][1] / heldout[141][2] <= 1.20
