@@ -11,7 +11,7 @@ from typing import Any
 
 from .decide.audit import audit, sharing
 from .errors import N_, UserError, _say, one_line
-from .results import AuditResult
+from .results_audit import AuditResult
 from .run_files import read_by_run
 
 PROPOSAL_SUFFIXES = (".yaml", ".yml")

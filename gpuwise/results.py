@@ -4,7 +4,7 @@
 keys) plus the extra keys reports need: the formulas, assumptions and sources.
 """
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
@@ -13,6 +13,9 @@ from .ledger import Ledger, Timeline
 from .prebuilt import Prebuilt
 from .results_serving import ServingOut
 from .results_training import NO_TRAINING, TrainingLayout, TrainingOut, TrainingTime
+
+if TYPE_CHECKING:
+    from .results_audit import AuditResult, GivenUp, UsedCard  # noqa: F401 - named here (see __getattr__)
 
 SEVERITIES = ("blocker", "warning", "info")
 TOPICS = ("memory", "compute", "interconnect", "cost", "compatibility", "used-hardware", "cloud-fees",
@@ -380,116 +383,15 @@ class RecommendResult(Frozen):
     ranking: Sentence | None = None
 
 
-class GivenUp(Frozen):
-    """A requirement the audit's alternative meets less well than the proposal (its saving is then
-    not like for like): ``what`` is the key compared, with both values."""
-
-    what: Literal["throughput_tokens_per_s", "tpot_s", "wall_days"]
-    proposed: float
-    alternative: float
-    rule: str = Field(default="", exclude=True, description="the rule that concluded it (rules/comparison.yaml); "
-                      "not part of the JSON")
+_AUDIT = ("GivenUp", "UsedCard", "AuditResult")
+"""The audit's own records, in :mod:`gpuwise.results_audit`: a ``recommend`` or ``estimate``
+process never builds one, and their classes (a used card's ninety-odd fields) were a fifth of
+what making this module's classes cost every process. Named here as before, imported on first use."""
 
 
-class UsedCard(Frozen):
-    """One used card as the audit judged it: its card fact (:class:`gpuwise.decide.facts.CardFact`,
-    where each field is described) without the GPU id, one per GPU of its nvidia-smi report judged.
-    -1 (or "") is "not known"."""
+def __getattr__(name: str) -> Any:
+    if name in _AUDIT:
+        from . import results_audit
 
-    card: int
-    serial: str
-    consumer: bool
-    purchase: bool
-    primary: bool
-    manufactured: str
-    has_dates: bool
-    months_to_sale: int
-    fan_cv: Number
-    fan_swing: Number
-    fan_samples: int
-    power_cv: Number
-    power_swing: Number
-    power_samples: int
-    segment: str
-    has_smi: bool
-    smi_error: str
-    serial_given: bool
-    serial_in_report: int
-    gpu_index: int
-    gpus_in_report: int
-    judged_all: bool
-    report_serial: str
-    retired_pages: int
-    remapped_rows: int
-    memory_repairs: int
-    pending: bool
-    remap_failure: bool
-    remap_banks_exhausted: int
-    uncorrectable_ecc: int
-    correctable_ecc: int
-    ecc_on: int = -1
-    ecc_memory: bool = False
-    pstate: int
-    gpu_idle_known: bool
-    gpu_idle: bool
-    link_width: int
-    link_width_max: int
-    link_gen: int
-    link_gen_max: int
-    link_width_fraction: Number = -1.0
-    link_gb_s: Number = -1.0
-    link_gb_s_full: Number = -1.0
-    pcie_replays: int
-    power_limit_w: Number
-    default_power_limit_w: Number
-    app_clocks_off_mhz: int
-    throttle_reasons: str
-    throttling: bool
-    reason_hw_slowdown: bool
-    reason_hw_thermal_slowdown: bool
-    reason_hw_power_brake: bool
-    reason_sw_thermal_slowdown: bool
-    vbios: str
-    product_name: str
-    product_matches: int
-    memory_mib: int
-    claimed_memory_mib: int
-    memory_ratio: Number
-    gpu_temp_c: int
-    gpu_temp_limit_c: int
-    gpu_slowdown_temp_c: int
-    gpu_shutdown_temp_c: int
-    mem_temp_c: int
-    mem_temp_limit_c: int
-    mem_type: str
-    mem_throttle_c: int
-    recovery: str = ""
-    virtual_gpu: bool = False
-
-
-class AuditResult(Frozen):
-    verdict: Literal["approve", "revise", "reject"]
-    findings: list[Finding]
-    alternative: Candidate | None
-    title: str = ""
-    file: str = ""
-    proposal: dict[str, Any] = {}
-    proposed: Candidate | None = None
-    savings_usd: float | None = None
-    savings_comparable: bool = Field(default=False, description="the alternative meets everything the proposal "
-                                     "does: its saving is like for like")
-    alternative_gives_up: list[GivenUp] = []
-    assumptions: list[Assumption] = []
-    trace: list[TraceEntry] = []
-    steps: list[StepSummary] = []
-    charts: Charts = Charts.model_construct()  # not Charts(): that built its validator at import
-    knowledge_dates: dict[str, str] = {}
-    stale_prices: list[StalePrice] = []
-    prices_used: list[PriceUsed] = Field(
-        default=[], description="the prices the proposal's cost and the alternative's rest on (alternative's "
-                                "items start 'alternative: ')")
-    cards: list[UsedCard] = []
-    currency: CurrencyInfo | None = None
-    house_rules: HouseRules | None = None
-    policy: dict[str, Any] = Field(default={}, description="the policy values the decision used")
-    ranking: Sentence | None = None
+        return getattr(results_audit, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

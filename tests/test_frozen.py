@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from gpuwise.frozen import frozen, record
+from gpuwise.frozen import frozen, record, replaced
 
 
 def _pair():
@@ -175,3 +175,40 @@ def test_compiled_methods_come_from_the_cache_next_time(tmp_path):
     empty = tmp_path / "other"
     assert run(GPUWISE_NO_CACHE="1", XDG_CACHE_HOME=str(empty)) == (used, True)
     assert not empty.exists()
+
+
+def test_replaced_is_dataclasses_replace():
+    """``replaced`` makes the instance ``dataclasses.replace`` makes (fields in order, ``__post_init__``
+    run, slots and frozen classes alike), and for what it does not rebuild -- a field not in
+    ``__init__``, a keyword-only field, a change naming no field -- it is ``replace`` itself, errors
+    included."""
+
+    @dataclasses.dataclass(slots=True)
+    class Slotted:
+        a: int
+        b: str = "x"
+        c: tuple = ()
+
+    @frozen
+    class Fast:
+        a: int
+        b: float = 1.0
+
+        def __post_init__(self):
+            object.__setattr__(self, "c", self.a * 2)
+
+    s = Slotted(1, "y", (2,))
+    got, want = replaced(s, b="z"), dataclasses.replace(s, b="z")
+    assert (got.a, got.b, got.c) == (want.a, want.b, want.c) == (1, "z", (2,)) and got is not s
+    f = Fast(3)
+    got = replaced(f, b=2.5)
+    assert got == dataclasses.replace(f, b=2.5) == Fast(3, 2.5) and got.c == 6
+    assert list(got.__dict__) == list(dataclasses.replace(f, b=2.5).__dict__)
+    plain, fast = _pair()  # ``d`` and ``e`` are not in __init__: replace's own path (d made again)
+    for cls in (plain, fast):
+        p = cls(1, "y", [1])
+        assert replaced(p, a=5) == dataclasses.replace(p, a=5) and replaced(p, a=5).d == 10.0
+    with pytest.raises(TypeError):
+        replaced(s, nope=1)
+    with pytest.raises(ValueError):
+        replaced(p, d=1.0)  # init=False: dataclasses refuses it

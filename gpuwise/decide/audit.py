@@ -28,7 +28,8 @@ from ..inputs.job import check_network, listed_provider, note, provider_note, re
 from ..inputs.money import to_usd
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
-from ..results import Assumption, AuditResult, Candidate, StalePrice, UsedCard
+from ..results import Assumption, Candidate, StalePrice
+from ..results_audit import AuditResult, UsedCard
 from . import engine
 from .actions import fact_key, ordered_findings
 from .consult import consult, gc_paused, host_ram_server, rulebook_for

@@ -12,23 +12,24 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..checked import made
 from ..estimators.candidate import Evaluation
 from ..estimators.interconnect import topology
 from ..estimators.serving.limits import Limits
-from ..frozen import frozen
+from ..frozen import frozen, replaced
 from ..inputs.job import Job
 from ..messages import Phrase, quoted
-from ..results import STAGES, Candidate, GivenUp
+from ..results import STAGES, Candidate
 from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
 from .subjects import candidate_fact, gpu_fields, modes_for, probe_fact
 
 if TYPE_CHECKING:  # a training job never loads the serving model
     from ..estimators.serving.result import ServingResult
+    from ..results_audit import GivenUp
 
 PAST_MEMORY = STAGES[1]
 """The stage a candidate reaches when a memory ``pass`` rule lets it through (its verdict fields
@@ -199,10 +200,10 @@ class ServingVerdict:
     def on(self, r: ServingResult) -> ServingResult:
         """``r`` with these verdicts in it, as the JSON shows them (made when it is shown: the
         curve is drawn on ``r`` only then)."""
-        return replace(r, meets_throughput_target=self.meets_throughput_target, meets_ttft=self.meets_ttft,
-                       meets_tpot=self.meets_tpot, meets_rate=self.meets_rate,
-                       support=replace(r.support, gpu_ok=self.gpu, precision_ok=self.precision,
-                                       multi_node_ok=self.multi_node))
+        return replaced(r, meets_throughput_target=self.meets_throughput_target, meets_ttft=self.meets_ttft,
+                        meets_tpot=self.meets_tpot, meets_rate=self.meets_rate,
+                        support=replaced(r.support, gpu_ok=self.gpu, precision_ok=self.precision,
+                                         multi_node_ok=self.multi_node))
 
 
 def serving_verdict(book: Rulebook, fact: dict[str, Any], r: ServingResult | None) -> ServingVerdict | None:
@@ -280,6 +281,8 @@ def gives_up(book: Rulebook, proposed: Candidate, alt: Candidate | None) -> list
     when this is empty."""
     if alt is None:
         return []
+    from ..results_audit import GivenUp  # an audit's record: a recommendation never builds the class
+
     mine, theirs = _figures(proposed), _figures(alt)
     facts = [{"t": "comparison", "what": w, "proposed": _known(mine[w]), "alternative": _known(theirs[w])}
              for w in COMPARED]

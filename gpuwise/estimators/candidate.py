@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import field, replace
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
-from ..frozen import frozen, record
+from ..frozen import frozen, record, replaced
 from ..inputs.job import Job
 from ..ledger import Ledger, Timeline
 from ..messages import Phrase, formula, phrase_json, phrase_text, template
@@ -378,7 +378,7 @@ def _serving_numbers(job: Job, ev: Evaluation, base: Speed) -> None:
     prompt = result.prompt_tokens
     fits = s.replica.fits
     ev.tp = lay.tp
-    ev.speed = replace(
+    ev.speed = replaced(
         base,
         mfu=base.mfu if fits else None,  # a copy that does not fit reaches no utilisation
         # one sequence's speed at the load: one over the time per output token (prefill chunks that

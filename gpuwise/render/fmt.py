@@ -17,17 +17,20 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
 from ..frozen import frozen
 from ..messages import fill, template_parts
 from ..paths import templates_dir
-from ..results import STEPS, Candidate, Recommendation, UsedCard
+from ..results import STEPS, Candidate, Recommendation
 from . import charts as C
 from . import words
 from .formats import DETAILS  # noqa: F401  (the report's vocabulary)
 from .words import times
+
+if TYPE_CHECKING:
+    from ..results_audit import UsedCard
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "gpuwise"

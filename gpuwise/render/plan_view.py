@@ -53,8 +53,9 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
 
     out = place(0)
     # the brief text answer fits two 80 × 40 screens: when it does not, it says less, step by step --
-    # the findings without their fixes, then the assumptions and the solver's GPU types named only
-    for level in (1, 2) if fmt == "text" and detail == "brief" else ():
+    # the findings without their fixes, then the assumptions and the solver's GPU types named only, then
+    # the GPUs of "where each workload runs" by their catalog ids (a plan split over many months wraps names)
+    for level in (1, 2, 3) if fmt == "text" and detail == "brief" else ():
         if out.count("\n") <= BRIEF_LINES:
             break
         out = place(level)
@@ -153,10 +154,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             g["hours"] += p.gpu_hours
     placements = table([_("Month"), _("Workload"), _("GPUs"), _("How"), _("Work"), _("GPU-hours")], place_rows,
                        right=(0, 5)) if full else None
-    where = table([_("Workload"), _("GPUs"), _("How"), _("Months"), _("GPU-hours")],
-                  [[w, f"{n} x {gpu(g)}", h, _ranges(v["months"]), local.num(v["hours"], 0)]
-                   for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
-                  right=(4,))
+    def where_table(name: Any) -> dict[str, Any]:
+        return table([_("Workload"), _("GPUs"), _("How"), _("Months"), _("GPU-hours")],
+                     [[w, f"{n} x {name(g)}", h, _ranges(v["months"]), local.num(v["hours"], 0)]
+                      for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
+                     right=(4,))
+
+    where = where_table(gpu)
+    where_ids = where_table(str)  # at its shortest: the catalog ids (gpuwise gpus), one line a row where names wrap
     commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
                          _("Whole term"), _("Price as of")],
                         [[c.workload, f"{c.count} x {gpu(c.gpu)}", _(TERM.get(c.term, c.term)), str(c.start),
@@ -210,8 +215,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
               as_of=info.as_of if info else "") if code == "CNY" else "")
     vm = {
         "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
-        "detail": detail, "full": full, "where": where, "commitments": commitments, "options": options,
-        "trace": trace,
+        "detail": detail, "full": full, "where": where, "where_ids": where_ids, "commitments": commitments,
+        "options": options, "trace": trace,
         "brief": brief, "months": months, "months_short": months_short, "placements": placements,
         "purchases": purchases,
         "baselines": baselines, "api": api, "binding": binding, "findings": findings, "lines": lines,

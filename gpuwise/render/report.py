@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import N_, UserError
-from ..results import AuditResult, EstimateResult, RecommendResult
+from ..results import EstimateResult, RecommendResult
 from .fmt import (  # noqa: F401  (re-exported: the report's vocabulary and formatting helpers)
     ACQUISITION_LABELS,
     DASH,
@@ -63,15 +64,27 @@ from .textfit import fit_tables, fit_text, terminal_width
 from .views import LEADING, build  # noqa: F401
 from .views.batch import audit_summary_view
 
+if TYPE_CHECKING:
+    from ..results_audit import AuditResult
+
 KINDS = ("recommend", "audit", "estimate")
 BRIEF_LINES = 80
 """The most lines of a brief text answer: two 80 × 40 screens."""
 
 
 # ------------------------------------------------------------------------------ public API
+def _result_class(kind: str) -> Any:
+    """The result model of a report kind; the audit's is imported only when asked for (a
+    recommendation's process never builds the audit's classes, :mod:`gpuwise.results_audit`)."""
+    if kind == "audit":
+        from ..results_audit import AuditResult
+
+        return AuditResult
+    return RecommendResult if kind == "recommend" else EstimateResult
+
+
 def _kind_of(result: Any, kind: str | None) -> tuple[Any, str]:
-    types = {"recommend": RecommendResult, "audit": AuditResult, "estimate": EstimateResult}
-    if kind is not None and kind not in types:
+    if kind is not None and kind not in KINDS:
         raise UserError(N_("unknown report kind '%(kind)s'"), hint=N_("use recommend, audit or estimate"),
                         values={"kind": kind})
     if isinstance(result, dict):
@@ -81,9 +94,11 @@ def _kind_of(result: Any, kind: str | None) -> tuple[Any, str]:
         if kind is None:
             raise UserError(N_("cannot tell what kind of result this is"),
                             hint=N_("pass kind=recommend|audit|estimate"))
-        return types[kind].model_validate(result), kind
-    for name, cls in types.items():
-        if isinstance(result, cls):
+        return _result_class(kind).model_validate(result), kind
+    for name in KINDS:
+        if name == "audit" and "gpuwise.results_audit" not in sys.modules:
+            continue  # no audit result exists before its module is imported
+        if isinstance(result, _result_class(name)):
             if kind is not None and kind != name:
                 raise UserError(N_("a %(name)s result cannot be rendered as a %(kind)s report"),
                                 values={"name": name, "kind": kind})

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import results_serving as RO
+from ...ledger import built
 from ...messages import Phrase, phrase_json, template
 from .choice import Alternative
 from .layout import Layout
@@ -116,16 +117,16 @@ def _rate_point(p: RatePoint | None) -> RO.RatePoint | None:
     def fin(x: float) -> float | None:
         return x if math.isfinite(x) else None
 
-    return RO.RatePoint.model_construct(
+    return built(RO.RatePoint, dict(
         requests_per_s=p.requests_per_s, p95_ttft_s=fin(p.ttft_p95), p95_tpot_s=fin(p.tpot_p95),
         mean_ttft_s=fin(p.ttft_mean), mean_tpot_s=fin(p.tpot_mean), batch_per_copy=p.batch,
         slot_utilisation=p.slot_utilisation, prefill_utilisation=p.prefill_utilisation, stable=p.stable,
-        prefill_copies=p.prefill_copies or None, decode_copies=p.decode_copies or None)
+        prefill_copies=p.prefill_copies or None, decode_copies=p.decode_copies or None))
 
 
 def layout_out(lay: Layout) -> RO.ServingLayout:
-    return RO.ServingLayout.model_construct(tp=lay.tp, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
-                                            replicas=lay.replicas, gpus_per_copy=lay.gpus_per_copy)
+    return built(RO.ServingLayout, dict(tp=lay.tp, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
+                                        replicas=lay.replicas, gpus_per_copy=lay.gpus_per_copy))
 
 
 def serving_json(r: ServingResult | None, *, with_curve: bool = True) -> RO.ServingOut | None:
@@ -137,7 +138,7 @@ def serving_json(r: ServingResult | None, *, with_curve: bool = True) -> RO.Serv
     sup = r.support
     spec = r.speculative
     layout = layout_out(r.layout)
-    return RO.ServingOut.model_construct(
+    return built(RO.ServingOut, dict(
         max_concurrent_sequences=int(r.max_concurrent_sequences),
         throughput_tokens_per_s=r.throughput_tokens_per_s,
         max_throughput_tokens_per_s=r.max_throughput_tokens_per_s,
@@ -156,40 +157,39 @@ def serving_json(r: ServingResult | None, *, with_curve: bool = True) -> RO.Serv
         max_throughput_layout=layout,
         per_sequence_tokens_per_s=r.per_sequence_tokens_per_s,
         single_stream_tokens_per_s=r.single_stream_tokens_per_s,
-        best_layout=RO.BestLayout.model_construct(
+        best_layout=built(RO.BestLayout, dict(
             layout=layout_out(r.best_layout), label=r.best_layout.label(),
             max_throughput_tokens_per_s=r.best_layout_max_throughput_tokens_per_s,
             max_throughput_concurrency=r.best_layout_max_throughput_concurrency,
             max_concurrent_sequences=r.best_layout_max_concurrent_sequences,
-            higher_peak=r.best_layout_higher_peak),
-        supports=RO.Supports.model_construct(gpu=sup.gpu_ok, precision=sup.precision_ok, multi_node=sup.multi_node_ok,
-                                             reason=sup.reason, detail=sup.detail),
-        targets=RO.ServingTargets.model_construct(
+            higher_peak=r.best_layout_higher_peak)),
+        supports=built(RO.Supports, dict(gpu=sup.gpu_ok, precision=sup.precision_ok, multi_node=sup.multi_node_ok,
+                                         reason=sup.reason, detail=sup.detail)),
+        targets=built(RO.ServingTargets, dict(
             tokens_per_s=r.target_tokens_per_s or None, max_ttft_ms=r.max_ttft_ms, max_tpot_ms=r.max_tpot_ms,
-            meets_throughput_target=r.meets_throughput_target, meets_ttft=r.meets_ttft, meets_tpot=r.meets_tpot),
+            meets_throughput_target=r.meets_throughput_target, meets_ttft=r.meets_ttft, meets_tpot=r.meets_tpot)),
         curve=r.curve,
-        speculative=(RO.Speculative.model_construct(
+        speculative=(built(RO.Speculative, dict(
             method=spec.method if spec is not None else r.speculative_method,
             acceptance_rate=spec.alpha if spec is not None else None, draft_tokens=spec.k if spec is not None else None,
             tokens_per_step=spec.tokens_per_step if spec is not None else None,
             draft_layers=spec.draft_layers if spec is not None else None,
             draft_params_b=spec.draft_params / 1e9 if spec is not None and spec.draft_params else None,
-            supported=r.speculative_supported, frameworks=r.speculative_frameworks, modelled=spec is not None)
+            supported=r.speculative_supported, frameworks=r.speculative_frameworks, modelled=spec is not None))
             if r.speculative_method else None),
-        quantization=(RO.Quantization.model_construct(method=r.quantization_method, supported=r.quantization_supported,
-                                                      frameworks=r.quantization_frameworks)
+        quantization=(built(RO.Quantization, dict(method=r.quantization_method, supported=r.quantization_supported,
+                                                  frameworks=r.quantization_frameworks))
                       if r.quantization_method else None),
         disaggregated=r.disaggregated,
-        rate=(RO.Rate.model_construct(
+        rate=(built(RO.Rate, dict(
             model=template(r.rate_model), note=template(r.rate_note) if r.rate_note else None,
             requests_per_s=r.requests_per_s,
-            targets=RO.RateTargets.model_construct(p95_ttft_s=r.p95_ttft_target_s, p95_tpot_s=r.p95_tpot_target_s),
+            targets=built(RO.RateTargets, dict(p95_ttft_s=r.p95_ttft_target_s, p95_tpot_s=r.p95_tpot_target_s)),
             max_requests_per_s=r.max_requests_per_s, at_max=_rate_point(r.rate_best),
-            at_requests_per_s=_rate_point(r.rate_at), meets_requests_per_s=r.meets_rate)
+            at_requests_per_s=_rate_point(r.rate_at), meets_requests_per_s=r.meets_rate))
             if r.rate_model else None),
         cost_per_million_output_tokens=None,
-        with_curve=with_curve,
-    )
+        with_curve=with_curve))
 
 
 def reason_phrases(r: ServingResult) -> list[Any]:

@@ -5,14 +5,12 @@ alternative, its blockers, and the used-card inspection.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...results import (
     SEVERITIES,
-    AuditResult,
     Candidate,
     Finding,
-    UsedCard,
 )
 from .. import money_view as MV
 from ..fmt import (
@@ -30,6 +28,9 @@ from ..fmt import (
 )
 from .charts import ChartsView
 from .steps import StepsView
+
+if TYPE_CHECKING:
+    from ...results_audit import AuditResult, UsedCard
 
 _SMI_ROWS = ("pcie", "power", "serial-report", "report-gpu", "memory", "mem-type", "gpu-temp", "mem-temp")
 """Rows of fmt.CARD_FIELDS built from an nvidia-smi report's readings: left out without one."""

@@ -5,12 +5,14 @@ alternative, blockers and warnings, used cards, charts) with its ids made unique
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...results import AuditResult
 from ..fmt import HTML_LANG, VERDICT_LABELS, Fmt, _lang, currency_for, table
 from ..formats import normalise_detail, normalise_format
 from .audit import AuditView
+
+if TYPE_CHECKING:
+    from ...results_audit import AuditResult
 
 
 def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, lang: str = "en",
