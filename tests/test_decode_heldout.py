@@ -73,7 +73,7 @@ def test_r1_single_stream_with_tensorrt_llm_is_inside_the_published_range():
     """The same question on TensorRT-LLM: below NVIDIA's own 111 tok/s without multi-token prediction on 8 x B200
     with NVFP4 experts (TensorRT-LLM tech blog 1, 'Pushing Latency Boundaries: Optimizing DeepSeek-R1 Performance on
     NVIDIA B200 GPUs', table 'Autoregressive MTP Layers'), since H200 reads block-FP8 weights at 4.8 TB/s. Before the
-    block-FP8 reduction-depth floor (knowledge/serving.yaml block_fp8_small_batch) it gave 122.9 tok/s; with it ~90."""
+    block-FP8 reduction-depth floor (knowledge/serving.yaml block_fp8_small_batch) it gave 122.9 tok/s; with it ~102."""
     s = _served(framework="tensorrt-llm")
     assert s.speculative is None
     assert SINGLE_LOW <= s.single_stream_tokens_per_s <= SINGLE_HIGH

@@ -448,10 +448,13 @@ def shape_consts(shape: Any) -> ShapeConsts:
 
 def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:
     """The dense linear layers of one forward as (N, K, dimension tensor parallelism splits: "n", "k" or "",
-    with "s" added for a shared expert's, how many): attention projections (MLA: the fused q/latent
-    down-projection, replicated; the query up-projection; the output projection; MLA's absorbed key/value
-    up-projections run as 16-bit batched GEMMs and are left out), the dense MLP layers and the MoE layers'
-    shared experts (gate/up, down). What :func:`step.kserial_seconds` walks K-block by K-block."""
+    how many): attention projections (MLA: the fused q/latent down-projection, replicated; the query
+    up-projection; the output projection; MLA's absorbed key/value up-projections run as 16-bit batched GEMMs
+    and are left out) and the dense MLP layers. What :func:`step.kserial_seconds` walks K-block by K-block.
+    A MoE layer's shared expert is left out: SGLang runs it inside the routed experts' grouped GEMM, and
+    TensorRT-LLM beside them on an auxiliary stream (tensorrt_llm/_torch/models/modeling_deepseekv3.py,
+    Deepseekv3MoE.forward: maybe_execute_in_parallel(_compute_routed_output, _compute_shared_output, ...,
+    self.aux_stream)), where the walk of its few thread blocks overlaps the routed experts."""
     h, layers = float(shape.hidden), float(shape.layers)
     out: list[tuple[float, float, str, float]] = []
     if shape.mla:
@@ -471,10 +474,6 @@ def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:
     up = 2.0 if getattr(shape, "mlp_matrices", 3) == 3 else 1.0
     if dense > 0:
         out += [(up * ffn, h, "n", dense), (h, ffn, "k", dense)]
-    shared = float(getattr(shape, "shared_experts", 0) or 0)
-    if moe and shared:
-        width = shared * float(shape.ffn)
-        out += [(up * width, h, "ns", float(moe)), (h, width, "ks", float(moe))]
     return tuple(out)
 
 

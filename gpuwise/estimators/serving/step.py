@@ -250,14 +250,11 @@ def kserial_seconds(eng: Engine, split: int) -> float:
     at a decode batch, all stages: without split-K one thread block walks a GEMM's whole reduction depth K
     (K / 128 blocks at ``eng.k_block`` each, serving.yaml ``block_fp8_small_batch``), however few columns it
     has, and a GEMM lasts the longer of that walk and its weights at the dense bandwidth. ``split``: the
-    tensor-parallel ranks that divide the projections ("n" columns, "k" the reduction); a shared expert that
-    the framework runs inside the routed experts' grouped GEMM is not a GEMM of its own."""
+    tensor-parallel ranks that divide the projections ("n" columns, "k" the reduction)."""
     total = 0.0
     for n, k, dim, count in eng.sc.gemms:
-        if dim.endswith("s") and eng.fuses_shared:
-            continue
-        n_gpu = n / split if dim.startswith("n") else n
-        k_gpu = k / split if dim.startswith("k") else k
+        n_gpu = n / split if dim == "n" else n
+        k_gpu = k / split if dim == "k" else k
         walk = math.ceil(k_gpu / 128.0) * eng.k_block
         total += count * max(walk - n_gpu * k_gpu / eng.bw_weights, 0.0)
     return total
