@@ -62,8 +62,9 @@ def test_kserial_by_hand_deepseek_tp8_h200(kb):
 
 def test_where_the_floor_is_charged(kb):
     """Charged: block-scaled FP8 checkpoints in W8A8 FP8 on Hopper, SGLang's mid-2025 releases and TensorRT-LLM.
-    Not charged: vLLM and SGLang from 0.5.7 (no release named: the newest), whose per-kernel figures were read end to end on DeepSeek-R1
-    FP8 steps on 8 x H200 and hold it; Blackwell (not measured); BF16; a per-channel FP8 checkpoint."""
+    Not charged: vLLM and SGLang from 0.5.7 (no release named: the newest), whose per-kernel figures were read end
+    to end on DeepSeek-R1 FP8 steps on 8 x H200 and hold it; Blackwell (not measured); BF16; a per-channel FP8
+    checkpoint."""
     h200 = kb.gpus["h200-141gb-sxm"]
 
     def eng(gpu=h200, **w):
