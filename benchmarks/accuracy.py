@@ -517,7 +517,7 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136))
+               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -560,7 +560,10 @@ def main() -> int:
           "  H119-H125 (MLPerf v5.0 LoRA: 512 / 32 H200, 64 B200, 64 H100, 144 GB200, 4 H200 NVL, 32 MI300X; after all "
           "of the session's changes) 20.1% (1.91x, H119),\n"
           "  H126-H136 (LoRA submissions of MLPerf v4.1 / v5.0 / v5.1 not used before: 1,024 / 512 / 64 / 4 H100, "
-          "512 / 8 / 16 H200, 8 H200 NVL, 8 B200, 64 / 72 GB200) 20.9% (2.96x, H135)")
+          "512 / 8 / 16 H200, 8 H200 NVL, 8 B200, 64 / 72 GB200) 20.9% (2.96x, H135),\n"
+          "  H137-H140 (Falcon2-11B on 1,024 A100-40GB, Falcon-Mamba-7B on 256 H100, Zamba2-7B on 128 H100, AURORA-M "
+          "on 128 MI250X; wall-clock days) -22.5 / -51.0 / -40.3 / -37.3%: 38.8% (2.04x, H138);\n"
+          "  H141 (MicroLlama-300M on 4 RTX 4090, lit-gpt) +3.3%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

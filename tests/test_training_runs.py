@@ -527,3 +527,22 @@ def test_held_out_runs_of_session_16(heldout):
     # NVIDIA/results/eos_n128_ngc24.09_nemo: 1,024 H100, mean 0.943 min of training blocks, 11,251.2 samples
     assert float(by_id["H126"]["gpu_hours"]) == pytest.approx(1024 * 0.943 / 60, abs=0.01)
     assert float(by_id["H126"]["training_tokens_b"]) * 1e9 == pytest.approx(11251.2 * 8192, rel=1e-4)
+
+
+def test_held_out_runs_of_session_16_second_round(heldout):
+    """H137-H140, 2024 pretraining and continued-pretraining runs whose cards give a GPU count and wall-clock days
+    (sources per row): Falcon2-11B (1,024 A100-40GB, roughly two months, 5.5T tokens), Falcon-Mamba-7B (256 H100,
+    roughly two months, 5.5T), Zamba2-7B (128 H100, about 50 days, 3.1T) and AURORA-M (StarCoderPlus continued on
+    435B tokens, 128 MI250X, 48 days). Scored blind on session 16's main (848267a): -22.5 / -51.0 / -40.3 / -37.3%,
+    38.8% median, worst 2.04x (H138): all read fast, the two SSM models most (gpuwise costs Mamba layers as a
+    transformer's GEMMs)."""
+    by_id = _held_out_rows()
+    # the cards' GPUs x days x 24 h
+    for rid, gpus, days in (("H137", 1024, 60), ("H138", 256, 60), ("H139", 128, 50), ("H140", 128, 48)):
+        assert float(by_id[rid]["gpu_hours"]) == pytest.approx(gpus * days * 24)
+        assert int(by_id[rid]["gpus"]) == gpus
+    rows = _held_out_ratios(heldout, 137, 140)
+    assert len(rows) == 4 and all(0.45 <= r <= 0.85 for r in rows)
+    # H141 MicroLlama-300M: 4 RTX 4090 for 4 days (its README), on TinyLlama's lit-gpt stack: +3.3% blind
+    assert float(by_id["H141"]["gpu_hours"]) == pytest.approx(4 * 4 * 24)
+    assert 0.85 <= heldout[141][1] / heldout[141][2] <= 1.20

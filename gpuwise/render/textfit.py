@@ -8,6 +8,7 @@ text may break between any two characters, English only at spaces.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -158,11 +159,22 @@ def wrap_line(line: str, width: int) -> list[str]:
 
 
 def fit_text(text: str, width: int) -> str:
-    """Every line of a text report at most ``width`` columns."""
+    """Every line of a text report at most ``width`` columns. A line too wide is wrapped once per
+    process (:func:`_wrapped`): a brief answer that does not fit two screens is placed again, saying
+    less each time, and most of its lines are the same each time."""
     out: list[str] = []
     for line in text.split("\n"):
-        out += wrap_line(line, width)
+        if display_width(line) <= width:
+            out.append(line)
+        else:
+            out += _wrapped(line, width)
     return "\n".join(out)
+
+
+@functools.lru_cache(maxsize=2048)
+def _wrapped(line: str, width: int) -> tuple[str, ...]:
+    """:func:`wrap_line` of a line (a function of the line and the width alone), kept."""
+    return tuple(wrap_line(line, width))
 
 
 def fit_table(headers: list[str], rows: list[list[str]], right: Iterable[int], width: int) -> list[str]:
