@@ -240,7 +240,7 @@ def _compute(command: str, path: str):
 
 ANSWER_MODULES = {"test_terminal_width.py", "test_report_zh_all.py", "test_report_brief.py", "test_report_look.py",
                   "test_newcomer.py", "test_ledger.py", "test_report_phone.py", "test_screens_all.py",
-                  "test_plan.py", "test_plan_terms.py", "test_plan_heldout.py", "test_phrases.py"}
+                  "test_plan.py", "test_plan_terms.py", "test_plan_heldout.py", "test_phrases.py", "test_audit.py"}
 """Modules that check the same shipped answers (answer_of): one pytest-xdist worker runs them all."""
 
 SOURCE_MODULES = {"test_one_definition.py", "test_typed_records.py", "test_package_shape.py", "test_error_lang.py",

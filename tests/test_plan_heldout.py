@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from gpuwise.plan.build import plan
 from gpuwise.render import plan_view
 from tests.clirun import gpuwise
 from tests.conftest import answer_of
@@ -27,12 +26,12 @@ def china():
 
 @pytest.fixture(scope="module")
 def lab():
-    return plan(str(PLANS / "lab-owns-enough.yaml"))
+    return answer_of("plan", PLANS / "lab-owns-enough.yaml")  # shared with test_screens_all (conftest)
 
 
 @pytest.fixture(scope="module")
 def growing():
-    return plan(str(PLANS / "growing-service.yaml"))
+    return answer_of("plan", PLANS / "growing-service.yaml")  # shared with test_screens_all (conftest)
 
 
 def test_china_team_plans_in_yuan_against_a_chinese_api(china, kb):
