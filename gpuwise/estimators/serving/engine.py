@@ -61,6 +61,7 @@ class Engine:
     release: str | None = None  # the framework release whose constants apply (None: the framework's own)
     fuses_shared: bool = False  # the MoE shared expert runs inside the routed experts' grouped GEMM
     window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
+    k_block: float = 0.0  # s per 128-deep reduction block of a block-FP8 GEMM at decode batches (0: no such floor)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -166,6 +167,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         release=rel.version if rel is not None else None,
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         window_kv_full=bool(rel is not None and rel.window_kv_full),
+        k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),
     )
 
 
@@ -253,6 +255,38 @@ def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: 
     serving = getattr(job.kb, "serving", None)
     ck = serving.fp8_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
     return float(own) if ck is not None and ck.scaling == "block" else 1.0
+
+
+def block_fp8_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format: str | None, method: Any,
+                      compute: str, weight_only: bool) -> float:
+    """Seconds per 128-deep reduction block that a block-scaled FP8 GEMM walks at a decode batch
+    (serving.yaml ``block_fp8_small_batch``), where the job serves the model's block-scaled FP8 checkpoint in
+    W8A8 FP8 on an architecture the timings were read on; 0 elsewhere (16-bit GEMMs and weight-only kernels
+    split the reduction and stream at the bandwidth) and where the framework's per-kernel figure already holds it."""
+    serving = getattr(job.kb, "serving", None)
+    floor = getattr(serving, "block_fp8_small_batch", None) if serving is not None else None
+    if floor is None or fmt != "fp8" or weight_format is not None or method is not None:
+        return 0.0
+    if compute != "fp8" or weight_only or (gpu.architecture or "") not in floor.architectures:
+        return 0.0
+    if included(floor, fw, getattr(job.w, "framework_version", None)):
+        return 0.0
+    ck = serving.fp8_checkpoints.get(job.model_id) if job.model_id else None
+    return floor.k_block_us * 1e-6 if ck is not None and ck.scaling == "block" else 0.0
+
+
+def included(floor: Any, fw: Framework, version: str | None) -> bool:
+    """Whether ``fw`` at ``version`` (None: the newest listed release's constants, as :func:`release`) has a
+    per-kernel figure read end to end on a block-FP8 step (``included_from``), which holds the walk already."""
+    first = floor.included_from.get(fw.id)
+    if first is None:
+        return False
+    if first == "0":
+        return True
+    if version is None:
+        newest = fw.releases[-1].version if fw.releases else None
+        return newest is not None and version_key(newest) >= version_key(first)
+    return version_key(version) >= version_key(first)
 
 
 def checkpoint_keeps(job: Any, fmt: str, weight_format: str | None) -> tuple[str, ...]:
@@ -396,6 +430,7 @@ class ShapeConsts:
     mla: bool  # multi-head latent attention
     window: float | None  # sliding window, when some layers have one
     window_frac: float
+    gemms: tuple[tuple[float, float, str, float], ...] = ()  # (N, K, split dim, per forward): block_gemms
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -408,7 +443,38 @@ def shape_consts(shape: Any) -> ShapeConsts:
         hidden=shape.hidden, moe=bool(shape.moe), k_over_e=shape.experts_per_token / shape.experts,
         k=shape.experts_per_token, moe_layers=moe_layers(shape), shared=bool(getattr(shape, "shared_experts", 0)),
         mla=bool(shape.kv_elements_override), window=float(win) if win else None,
-        window_frac=1.0 if frac is None else float(frac))
+        window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape))
+
+
+def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:
+    """The dense linear layers of one forward as (N, K, dimension tensor parallelism splits: "n", "k" or "",
+    how many): attention projections (MLA: the fused q/latent down-projection, replicated; the query
+    up-projection; the output projection; MLA's absorbed key/value up-projections run as 16-bit batched GEMMs
+    and are left out) and the dense MLP layers. What :func:`step.kserial_seconds` walks K-block by K-block.
+    A MoE layer's shared expert is left out: SGLang runs it inside the routed experts' grouped GEMM, and
+    TensorRT-LLM beside them on an auxiliary stream (tensorrt_llm/_torch/models/modeling_deepseekv3.py,
+    Deepseekv3MoE.forward: maybe_execute_in_parallel(_compute_routed_output, _compute_shared_output, ...,
+    self.aux_stream)), where the walk of its few thread blocks overlaps the routed experts."""
+    h, layers = float(shape.hidden), float(shape.layers)
+    out: list[tuple[float, float, str, float]] = []
+    if shape.mla:
+        q_rank, kv_rank, rope, nope, v = shape.mla
+        n = float(shape.heads)
+        if q_rank:
+            out += [(q_rank + kv_rank + rope, h, "", layers), (n * (nope + rope), float(q_rank), "n", layers)]
+        else:
+            out += [(kv_rank + rope, h, "", layers), (n * (nope + rope), h, "n", layers)]
+        out.append((h, n * v, "k", layers))
+    else:
+        q, kv = float(shape.heads * shape.head_dim), float(shape.kv_heads * shape.head_dim)
+        out += [(q + 2 * kv, h, "n", layers), (h, q, "k", layers)]
+    moe = moe_layers(shape)
+    dense = layers - moe
+    ffn = float(getattr(shape, "dense_ffn", None) or shape.ffn) if moe else float(shape.ffn)
+    up = 2.0 if getattr(shape, "mlp_matrices", 3) == 3 else 1.0
+    if dense > 0:
+        out += [(up * ffn, h, "n", dense), (h, ffn, "k", dense)]
+    return tuple(out)
 
 
 def _kept(sc: ShapeConsts, tokens: float) -> float:

@@ -58,7 +58,8 @@ class StepConsts:
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "dpa",
                  "e_total", "eng",
                  "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense", "f_experts", "hidden",
-                 "hop_bw", "hop_latency", "k_over_e", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate",
+                 "hop_bw", "hop_latency", "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m",
+                 "moe_rate",
                  "moe_stage", "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks", "rep",
                  "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
                  "w_dense", "w_experts", "waits", "window")
@@ -113,6 +114,7 @@ class StepConsts:
         self.pp_comm = pp > 1
         self.hop_latency, self.hop_bw = rep.hop_latency, rep.hop_bw
         self.over = self.layers * eng.layer_overhead + floor_per_step(eng) / pp
+        self.kserial = kserial_seconds(eng, split) / pp if eng.k_block else 0.0
         self.step_overhead, self.seq_overhead = eng.step_overhead, eng.seq_overhead
         self.prefill_floor = prefill_host(eng) + eng.step_overhead  # a prefill forward lasts at least this
         # the job's request: (prompt, output, prompt tokens prefilled), and whether its scheduler holds
@@ -145,7 +147,8 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     flops = c.f_dense * tokens / ranks / pp
     t_mem = c.t_mem
     t_fl = flops / c.peak_gemm
-    gemm = linear_time(t_mem, t_fl)
+    # block-FP8 GEMMs walk their reduction depth at few rows (kserial_seconds): a floor the math hides once it is larger
+    gemm = linear_time(t_mem, t_fl) + (max(c.kserial - t_fl, 0.0) if c.kserial else 0.0)
     if c.experts:
         cov = 1.0 - c.base ** tokens if tokens > 0 else 0.0
         w_exp = c.w_experts * cov
@@ -240,6 +243,21 @@ def linear_time(mem: float, comp: float) -> float:
     than the roofline's maximum. Far from the ridge
     point the larger term is the whole; at it a GEMM reaches half of either roof."""
     return mem + comp
+
+
+def kserial_seconds(eng: Engine, split: int) -> float:
+    """Seconds one forward's block-scaled FP8 GEMMs (engine.block_gemms) last beyond streaming their weights,
+    at a decode batch, all stages: without split-K one thread block walks a GEMM's whole reduction depth K
+    (K / 128 blocks at ``eng.k_block`` each, serving.yaml ``block_fp8_small_batch``), however few columns it
+    has, and a GEMM lasts the longer of that walk and its weights at the dense bandwidth. ``split``: the
+    tensor-parallel ranks that divide the projections ("n" columns, "k" the reduction)."""
+    total = 0.0
+    for n, k, dim, count in eng.sc.gemms:
+        n_gpu = n / split if dim == "n" else n
+        k_gpu = k / split if dim == "k" else k
+        walk = math.ceil(k_gpu / 128.0) * eng.k_block
+        total += count * max(walk - n_gpu * k_gpu / eng.bw_weights, 0.0)
+    return total
 
 
 DENSE_LAYER_KERNELS = 12  # norm, QKV GEMM, RoPE, cache write, attention, output GEMM, all-reduce, norm,

@@ -313,6 +313,21 @@ class Fp4Checkpoint(Strict):
     check: Check = "V"
 
 
+class SmallBatchGemm(Strict):
+    """What a block-scaled FP8 GEMM costs at a decode step's few token rows: the kernels (DeepGEMM, CUTLASS
+    blockwise, Triton w8a8 block) have no split-K, so one thread block walks the whole reduction depth, one
+    128-deep block of weights and scales after another, and a GEMM lasts at least that walk."""
+
+    architectures: list[str] = Field(min_length=1, description="GPU architectures the timings were read on")
+    k_block_us: float = Field(gt=0, le=10, description="microseconds per 128-deep reduction block at 1-64 rows")
+    included_from: dict[str, str] = Field(
+        default={}, description="framework id -> the first release (\"0\": every release) whose per-kernel figure "
+        "was read end to end on a block-FP8 step on these GPUs, so it holds this walk already")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
+    check: Check = "S"
+
+
 class ServingFile(Strict):
     schema_version: int
     default_framework: str
@@ -323,6 +338,8 @@ class ServingFile(Strict):
     fp4_checkpoints: dict[str, Fp4Checkpoint] = Field(
         default={}, description="catalog model id -> its published FP4 checkpoint's 16-bit parts (a model served "
         "in that FP4 format is served from it)")
+    block_fp8_small_batch: SmallBatchGemm | None = Field(
+        default=None, description="the reduction-depth floor of block-scaled FP8 GEMMs at decode batches")
     frameworks: list[Framework]
     speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})
