@@ -137,6 +137,22 @@ ROOT = Path(__file__).parent.parent
 
 
 @pytest.fixture(scope="session")
+def estimate_cold_and_warm(tmp_path_factory):
+    """``python -m gpuwise estimate examples/lora-70b.yaml`` run twice as real processes on an empty
+    cache directory: (first run, second run, the cache files the first one left). tests/test_code_cache
+    and tests/test_regex_cache check their own cache files in it (the same two runs each started)."""
+    import subprocess
+
+    cache = tmp_path_factory.mktemp("cold-and-warm")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(cache), "GPUWISE_NO_CACHE": "0"}
+    argv = [sys.executable, "-m", "gpuwise", "estimate", str(ROOT / "examples" / "lora-70b.yaml")]
+    cold = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    left = {p.name: p.stat().st_size for p in (cache / "gpuwise").glob("*")} if (cache / "gpuwise").is_dir() else {}
+    warm = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    return cold, warm, left
+
+
+@pytest.fixture(scope="session")
 def kb():
     from gpuwise import knowledge
 
@@ -250,6 +266,11 @@ once per process, about 1.2 s a process): they run on the answers' worker with t
 walks them too, so the package is parsed once in the run."""
 
 
+COLD_AND_WARM_MODULES = {"test_code_cache.py", "test_regex_cache.py"}
+"""Modules that check the caches two real ``gpuwise estimate`` processes leave (estimate_cold_and_warm):
+one worker runs both, so the two processes are started once in the run."""
+
+
 def pytest_collection_finish(session):
     """Once the test modules are imported and collected, the objects alive then (gpuwise's and the
     tests' modules, parametrised cases, pytest's own) leave the cyclic garbage collector's watch:
@@ -329,7 +350,10 @@ def pytest_xdist_make_scheduler(config, log):
 
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
-            return "answers" if Path(scope).name in ANSWER_MODULES | SOURCE_MODULES else scope
+            name = Path(scope).name
+            if name in COLD_AND_WARM_MODULES:
+                return "cold-and-warm"
+            return "answers" if name in ANSWER_MODULES | SOURCE_MODULES else scope
 
         def _assign_work_unit(self, node) -> None:
             if not self.ordered:  # the first assignment: the whole queue is known, none sent yet
@@ -364,4 +388,4 @@ def _cost(scope: str, tests: int) -> float:
     times a typical test's (0.05 s). The scheduler hands out the costliest first, so the run does not
     end waiting on one worker still running a heavy file handed out last (pytest-xdist's own order
     is by test count: test_search_defers_to_rules, with 40 tests and 30 CPU-s, came near the end)."""
-    return COST.get(scope if scope == "answers" else Path(scope).name, 0.05 * tests)
+    return COST.get(scope if scope in ("answers", "cold-and-warm") else Path(scope).name, 0.05 * tests)

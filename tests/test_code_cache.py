@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import os
-import subprocess
-import sys
 import typing
 from pathlib import Path
 
@@ -109,12 +106,9 @@ def test_off_with_the_cache(installed, monkeypatch):
     assert all(name not in module.__dict__ for module, name in PATCHED)
 
 
-def test_the_command_keeps_them(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path), "GPUWISE_NO_CACHE": "0"}
-    argv = [sys.executable, "-m", "gpuwise", "estimate", str(ROOT / "examples" / "lora-70b.yaml")]
-    cold = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
-    [entry] = (tmp_path / "gpuwise").glob("code-*.marshal")
-    assert entry.stat().st_size > 0
-    warm = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+def test_the_command_keeps_them(estimate_cold_and_warm):
+    cold, warm, left = estimate_cold_and_warm  # conftest: two real runs on an empty cache
+    [size] = [size for name, size in left.items() if name.startswith("code-") and name.endswith(".marshal")]
+    assert size > 0
     assert cold.returncode == warm.returncode == 0, cold.stderr
     assert cold.stdout == warm.stdout
