@@ -21,6 +21,8 @@ from gpuwise.decide.verdicts import buy_refused
 
 from .conftest import ROOT, load_yaml
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 BLOCKED, DISCOURAGED = "MARKET-CHINA-IMPORT-BLOCKED", "MARKET-CHINA-IMPORT"
 CN = {"currency": "CNY", "market": "china"}
 

@@ -17,6 +17,8 @@ import pytest
 from tests.clirun import gpuwise
 from tests.test_hostile_more import one_line
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 ROOT = Path(__file__).parent.parent
 EX = ROOT / "examples"
 LORA = str(EX / "lora-70b.yaml")

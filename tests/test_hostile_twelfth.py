@@ -23,6 +23,8 @@ from tests.conftest import SAFE_DUMPER
 from tests.test_hostile_eleventh import CUDA_RULE, EX, LORA, PLAN, PROP, ROOT
 from tests.test_hostile_more import one_line
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 SMI = (ROOT / "tests/data/nvidia_smi/derived_rtx-3080-v13_as-3090-gddr6x-86c.xml").read_text()
 VARIANTS = ROOT / "tests/data/nvidia_smi/variants"
 USED = ("workload: {task: inference, model: llama-2-7b}\nhardware: {gpu: rtx-3090, count: 1}\n"

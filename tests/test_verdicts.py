@@ -21,6 +21,8 @@ from gpuwise.inputs.schema import Requirements
 
 from .conftest import ROOT, answer_of, load_yaml
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
 RULES = ROOT / "rules" / "memory.yaml"
 LORA_8B = {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": 1024,
                         "train_tokens": 2e8}}
