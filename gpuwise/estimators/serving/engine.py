@@ -250,11 +250,17 @@ def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: 
     (1: the same kernels). Only where the build names a slower block-scale kernel (the vendor override's
     ``block_fp8_speed_factor``) and the job serves the published FP8 checkpoint (no other method or file)."""
     own = getattr(vo, "block_fp8_speed_factor", None) if vo is not None else None
-    if own is None or fmt != "fp8" or weight_format is not None or method is not None:
-        return 1.0
+    return float(own) if own is not None and serves_block_checkpoint(job, fmt, weight_format, method) else 1.0
+
+
+def serves_block_checkpoint(job: Any, fmt: str, weight_format: str | None, method: Any) -> bool:
+    """Whether the job serves the model's own published FP8 checkpoint (its precision's format, no other
+    file or quantisation method named) and that checkpoint scales its weights by blocks (``fp8_checkpoints``)."""
+    if fmt != "fp8" or weight_format is not None or method is not None:
+        return False
     serving = getattr(job.kb, "serving", None)
     ck = serving.fp8_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
-    return float(own) if ck is not None and ck.scaling == "block" else 1.0
+    return ck is not None and ck.scaling == "block"
 
 
 def block_fp8_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format: str | None, method: Any,
@@ -265,14 +271,11 @@ def block_fp8_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format
     split the reduction and stream at the bandwidth) and where the framework's per-kernel figure already holds it."""
     serving = getattr(job.kb, "serving", None)
     floor = getattr(serving, "block_fp8_small_batch", None) if serving is not None else None
-    if floor is None or fmt != "fp8" or weight_format is not None or method is not None:
-        return 0.0
-    if compute != "fp8" or weight_only or (gpu.architecture or "") not in floor.architectures:
+    if floor is None or compute != "fp8" or weight_only or (gpu.architecture or "") not in floor.architectures:
         return 0.0
     if included(floor, fw, getattr(job.w, "framework_version", None)):
         return 0.0
-    ck = serving.fp8_checkpoints.get(job.model_id) if job.model_id else None
-    return floor.k_block_us * 1e-6 if ck is not None and ck.scaling == "block" else 0.0
+    return floor.k_block_us * 1e-6 if serves_block_checkpoint(job, fmt, weight_format, method) else 0.0
 
 
 def included(floor: Any, fw: Framework, version: str | None) -> bool:
