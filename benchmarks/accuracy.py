@@ -643,6 +643,13 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("S")], False)
     report("  of which the rows added at session 16 (ids S..): latency", "ms",
            [c for c in new_lat if c[0].startswith("S")], False)
+    # the rows gathered at session 17 (ids P..: vLLM's recipes pages, Kimi K2 Thinking INT4 / Kimi K2 FP8 / DeepSeek-V3.2
+    # on H200 and H20, DeepSeek-R1 on 8 x MI300X; vLLM issue #49723, Mistral Small 24B BF16/NVFP4 on one B200): blind
+    # figures in the validation README
+    report("  of which the rows added at session 17 (ids P..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("P")], False)
+    report("  of which the rows added at session 17 (ids P..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("P")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
