@@ -1,0 +1,84 @@
+"""A thirteenth round of hostile inputs (issue 26 items 5 and 6), in this process: the failures round
+thirteen found (a subnormal hourly price that crashed the rule engine, a subnormal cadence the plan's
+solver could not use) and a sample of its clean cases that pin the promise (memory junction
+temperature against the GDDR6X throttle point at and around it). The whole round is
+benchmarks/hostile_round13.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.clirun import gpuwise
+from tests.test_hostile_eleventh import PLAN, PROP
+from tests.test_hostile_more import one_line
+from tests.test_hostile_twelfth import SMI, USED, write
+
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+
+
+def _set(text: str, path: str, value: object) -> str:
+    d = yaml.safe_load(text)
+    cur = d
+    keys = path.split(".")
+    for k in keys[:-1]:
+        cur = cur[int(k)] if isinstance(cur, list) else cur[k]
+    cur[keys[-1]] = value
+    return yaml.safe_dump(d, allow_unicode=True)
+
+
+@pytest.mark.parametrize("value", [5e-324, 1e-300, 0.0005])
+def test_a_proposal_hourly_price_below_a_tenth_of_a_cent_is_refused(tmp_path: Path, value: float) -> None:
+    """``hourly_usd: 5e-324`` passed the proposal's check (> 0), made a cost per token of inf and
+    stopped the rule engine: 'internal error' and exit 3. The knowledge base's offers are refused
+    below $0.001 an hour (knowledge/schema/clouds.py); a proposal's price now has the same floor."""
+    write(tmp_path, {"p.yaml": _set(PROP, "acquisition.hourly_usd", value)})
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "p.yaml: acquisition.hourly_usd:", "below 0.001")
+
+
+def test_a_proposal_hourly_price_at_the_floor_is_read(tmp_path: Path) -> None:
+    """$0.001 an hour is the floor itself: read, not refused (the proposal's 8 x H100 at that price)."""
+    write(tmp_path, {"p.yaml": _set(PROP, "acquisition.hourly_usd", 0.001)})
+    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+
+
+@pytest.mark.parametrize("value", [5e-324, 1e-300, 0.009])
+def test_a_cadence_rarer_than_once_in_a_hundred_months_is_refused(tmp_path: Path, value: float) -> None:
+    """``per_month: 5e-324`` reached the plan's solver as a coefficient it could not use: exit 2 with
+    'the plan's program could not be solved (Empty)', naming no field. A monthly cadence is now at
+    least 0.01 (once in 100 months; a rarer run is one run, ``at_month``), refused at its field."""
+    write(tmp_path, {"plan.yaml": _set(PLAN, "workloads.0.cadence.per_month", value)})
+    one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "workloads[0].cadence.per_month", "0.01")
+
+
+def _ids(stdout: str) -> set[str]:
+    out: set[str] = set()
+
+    def walk(x: object) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k in ("id", "rule", "rule_id") and isinstance(v, str):
+                    out.add(v)
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(json.loads(stdout))
+    return out
+
+
+@pytest.mark.parametrize("temp, hot", [("98 C", False), ("98.9 C", False), ("99 C", True), ("110 C", True),
+                                       ("111 C", True), ("230 F", True), ("N/A", False)])
+def test_gddr6x_memory_junction_is_judged_against_its_throttle_point(tmp_path: Path, temp: str, hot: bool) -> None:
+    """knowledge/policy.yaml: GDDR6X throttles at 110 deg C (Igor's Lab's junction measurements,
+    2020-09) and a used card is warned at 0.9 of it: 0.9 x 110 = 99 deg C. 98 and 98.9 are below,
+    99 is at it, 230 F is (230 - 32) x 5 / 9 = 110 deg C; N/A is no reading."""
+    xml = SMI.replace("<memory_temp>86 C</memory_temp>", f"<memory_temp>{temp}</memory_temp>", 1)
+    write(tmp_path, {"p.yaml": USED, "r.xml": xml})
+    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+    assert ("USED-MEMORY-JUNCTION-HOT" in _ids(r.stdout)) == hot
