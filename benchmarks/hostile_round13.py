@@ -261,6 +261,34 @@ def add(case, ns: dict[str, Any]) -> None:
     case("self13: -o /dev/stdout", {"r.yaml": LORA}, ["recommend", "r.yaml", "-o", "/dev/stdout"], expect="any", check=_ok)
     case("self13: -o /dev/full", {"r.yaml": LORA}, ["recommend", "r.yaml", "-o", "/dev/full"], expect="any", check=lambda r: r.returncode == 2 and _one(r))
 
+    # ------------------------------------------------------------ a careless user's command line
+    files = {"r.yaml": LORA, "p.yaml": PROP, "plan.yaml": PLAN}
+    for name, argv, check in [
+        ("cli13: command misspelt 'recomend'", ["recomend", "r.yaml"], _refused("did you mean recommend?")),
+        ("cli13: command in capitals", ["RECOMMEND", "r.yaml"], _refused("did you mean recommend?")),
+        ("cli13: option misspelt --formt", ["recommend", "r.yaml", "--formt", "json"], _refused("did you mean --format?")),
+        ("cli13: choice in capitals --format JSON", ["recommend", "r.yaml", "--format", "JSON"], _refused("did you mean json?")),
+        ("cli13: --currency usd", ["audit", "p.yaml", "--currency", "usd"], _refused("did you mean USD?")),
+        ("cli13: --lang zh_CN", ["recommend", "r.yaml", "--lang", "zh_CN"], _refused("--lang")),
+        ("cli13: 'help' as a command", ["help"], _refused("help")),
+        ("cli13: two requirements files", ["recommend", "r.yaml", "p.yaml"], _refused("p.yaml")),
+        ("cli13: -o with no suffix", ["recommend", "r.yaml", "-o", "x"], _refused("x", "suffix")),
+        ("cli13: -o a name that is only '.md'", ["recommend", "r.yaml", "-o", ".md"], _refused(".md")),
+        ("cli13: -o dir/ that does not exist", ["recommend", "r.yaml", "-o", "x.md/"], _refused("x.md/")),
+        ("cli13: --knowledge /", ["recommend", "r.yaml", "--knowledge", "/"], _any),
+        ("cli13: --rules /proc", ["recommend", "r.yaml", "--rules", "/proc"], _any),
+        ("cli13: --output then an option", ["recommend", "r.yaml", "--output", "--format"], _refused("--output")),
+        ("kind13: a proposal to recommend", ["recommend", "p.yaml"], _refused("this is a proposal", "gpuwise audit p.yaml")),
+        ("kind13: a proposal to estimate", ["estimate", "p.yaml", "--gpu", "H100-80G"], _refused("this is a proposal", "gpuwise audit p.yaml")),
+        ("kind13: a plan to recommend", ["recommend", "plan.yaml"], _refused("this is a plan file", "gpuwise plan plan.yaml")),
+        ("kind13: a plan to audit", ["audit", "plan.yaml"], _refused("this is a plan file", "gpuwise plan plan.yaml")),
+        ("kind13: requirements to audit", ["audit", "r.yaml"], _refused("this is a requirements file", "gpuwise recommend r.yaml")),
+        ("kind13: a proposal to plan", ["plan", "p.yaml"], _refused("this is a proposal", "gpuwise audit p.yaml")),
+        ("kind13: requirements to plan", ["plan", "r.yaml"], _refused("this is a requirements file")),
+        ("kind13: a plan in an audit batch", ["audit", "p.yaml", "plan.yaml", "--format", "json"], lambda r: r.returncode == 2 and "this is a plan file" in r.stderr and _clean(r)),
+    ]:
+        case(name, dict(files), argv, expect="any", check=check)
+
     # ------------------------------------------------------------ environment, real processes
     for name, env, argv, check in [
         ("env13: LC_ALL=C.UTF-8 zh", {"LC_ALL": "C.UTF-8"}, ["recommend", "r.yaml", "--lang", "zh"], _ok),

@@ -82,3 +82,59 @@ def test_gddr6x_memory_junction_is_judged_against_its_throttle_point(tmp_path: P
     r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
     assert r.returncode in (0, 1), r.stderr
     assert ("USED-MEMORY-JUNCTION-HOT" in _ids(r.stdout)) == hot
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("recomend", "r.yaml"), ("invalid choice: 'recomend'", "did you mean recommend?")),
+    (("RECOMMEND", "r.yaml"), ("did you mean recommend?",)),
+    (("recommend", "r.yaml", "--formt", "json"), ("unrecognized arguments: --formt json", "did you mean --format?")),
+    (("recommend", "r.yaml", "--format", "JSON"), ("invalid choice: 'JSON'", "did you mean json?")),
+    (("audit", "p.yaml", "--currency", "usd"), ("did you mean USD?",)),
+])
+def test_a_misspelt_command_option_or_choice_gets_its_close_match(tmp_path: Path, argv: tuple, words: tuple) -> None:
+    """The command line's own words were refused with the list of every choice and no close match
+    ('recomend', '--formt', 'JSON' for json), where a file's misspelt field gets one."""
+    write(tmp_path, {"r.yaml": "workload: {task: finetune}\n", "p.yaml": PROP})
+    r = gpuwise(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    for w in words:
+        assert w in r.stderr, r.stderr
+
+
+def test_a_far_word_gets_no_close_match(tmp_path: Path) -> None:
+    """'help' is no command and close to none: no guess is offered."""
+    r = gpuwise("help", cwd=tmp_path)
+    assert r.returncode == 2 and "did you mean" not in r.stderr, r.stderr
+
+
+def test_the_close_match_is_in_chinese_with_lang_zh(tmp_path: Path) -> None:
+    r = gpuwise("recomend", "x.yaml", "--lang", "zh", cwd=tmp_path)
+    assert r.returncode == 2 and "你是不是指 recommend？" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("command, given, words", [
+    ("recommend", "p.yaml", ("p.yaml: this is a proposal, not a requirements file (it has hardware)",
+                             "`gpuwise audit p.yaml`")),
+    ("estimate", "p.yaml", ("this is a proposal, not a requirements file", "`gpuwise audit p.yaml`")),
+    ("recommend", "plan.yaml", ("plan.yaml: this is a plan file, not a requirements file (it has workloads)",
+                                "`gpuwise plan plan.yaml`")),
+    ("audit", "plan.yaml", ("this is a plan file, not a proposal (it has workloads)",)),
+    ("audit", "r.yaml", ("r.yaml: this is a requirements file, not a proposal", "`gpuwise recommend r.yaml`")),
+    ("plan", "p.yaml", ("p.yaml: this is a proposal, not a plan file (it has hardware)",)),
+    ("plan", "r.yaml", ("r.yaml: this is a requirements file, not a plan file",)),
+])
+def test_a_file_of_another_kind_is_named_with_its_command(tmp_path: Path, command: str, given: str,
+                                                          words: tuple) -> None:
+    """A plan given to ``recommend`` was refused as 'constraints.budget_per_quarter_usd: unknown key
+    (did you mean 'budget_usd'?)', sending its writer to edit a right file; a proposal as 'title:
+    unknown key; 3 more problems'. The file is now named for what it is and the command that reads it."""
+    write(tmp_path, {"r.yaml": (Path(__file__).parent.parent / "examples/lora-70b.yaml").read_text(),
+                     "p.yaml": PROP, "plan.yaml": PLAN})
+    argv = (command, given, "--gpu", "H100-80G") if command == "estimate" else (command, given)
+    one_line(gpuwise(*argv, cwd=tmp_path), *words)
+
+
+def test_a_proposal_with_a_bad_field_is_still_refused_by_its_field(tmp_path: Path) -> None:
+    """Only a file of another kind is named so: a proposal's own mistake keeps its field's message."""
+    write(tmp_path, {"p.yaml": _set(PROP, "hardware.count", -1)})
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "hardware.count")

@@ -184,6 +184,32 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     return UserError(msg, where=f"{where}: {field}", hint=hint, values=values, hint_values=hint_values, msgid=msgid)
 
 
+_FILE_KINDS = {"Requirements": (N_("a requirements file"), "recommend"), "Proposal": (N_("a proposal"), "audit"),
+               "PlanFile": (N_("a plan file"), "plan")}
+"""The input files by their model: what the file is called and the command that reads it."""
+
+
+def refuse_other_kind(model: type[BaseModel], data: dict, where: str) -> None:
+    """Refuse a file of another kind by what it is and the command that reads it: a proposal given
+    to ``recommend`` was refused as 'title: unknown key; 3 more problems', and a plan as
+    'constraints.budget_per_quarter_usd: unknown key (did you mean 'budget_usd'?)', a close match
+    that sent its writer the wrong way. Only once the file is refused, by the sections only one
+    kind has (a plan's ``workloads``, a proposal's ``hardware``/``acquisition``/``used_cards``)."""
+    key = next((k for k in ("workloads", "horizon_months") if k in data), None)
+    kind = "PlanFile" if key else None
+    if kind is None:
+        key = next((k for k in ("hardware", "acquisition", "used_cards") if k in data), None)
+        kind = "Proposal" if key else "Requirements" if "workload" in data else None
+    if kind is None or kind == model.__name__ or model.__name__ not in _FILE_KINDS:
+        return
+    (name, command), (wanted, _) = _FILE_KINDS[kind], _FILE_KINDS[model.__name__]
+    raise UserError(N_("this is %(kind)s, not %(wanted)s (it has %(key)s)") if key else N_(
+        "this is %(kind)s, not %(wanted)s"), where=where, values={"kind": Term(name), "wanted": Term(wanted),
+                                                                  "key": key or ""},
+        hint=N_("%(kind)s is read by `gpuwise %(command)s %(file)s`"),
+        hint_values={"kind": Term(name), "command": command, "file": where})
+
+
 _KEY_KINDS = {"NoneType": N_("null (~ or an empty key)"), "bool": N_("a yes/no value"), "int": N_("a number"),
               "float": N_("a number"), "date": N_("a date"), "datetime": N_("a date")}
 
@@ -269,6 +295,7 @@ def parse(model: type[BaseModel], data: Any, where: str) -> Any:
         return model.model_validate(data)
     except ValidationError as exc:
         refuse_keys_not_text(data, where)  # the clearer complaint, looked for only once the input is refused
+        refuse_other_kind(model, data, where)
         raise explain_validation(exc, model, where) from None
     except RecursionError:
         raise UserError(N_("nested too deeply"), where=where) from None
