@@ -134,6 +134,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["overlap_comm"] = cond["overlap_comm"] == "true"
     if cond.get("fp8_params"):
         w["fp8_params"] = cond["fp8_params"] == "true"
+    if cond.get("torch_compile"):
+        w["torch_compile"] = cond["torch_compile"] == "true"
     return w
 
 
