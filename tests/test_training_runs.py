@@ -587,7 +587,7 @@ def test_the_l20_runs_its_gemms_at_the_share_measured_on_it(kb):
 
 
 def test_a_compiled_model_fuses_its_memory_bound_passes_unless_the_stack_was_measured_compiled(kb):
-    """workload.torch_compile leaves a step 0.4 of the middle's memory-bound work (training.compiled_memory_bound_scale):
+    """workload.torch_compile leaves a step 0.4 of the middle's memory-bound work (compiled_memory_bound_scale):
     L20-Edu-135M (its card: torch.compile on) at k = 7.5 x 0.4 = 3 runs at MFU = 0.66 x (1 + 7.5 r / 8,192) /
     (1 + 3 r / 576) = 0.432 on an L20 (r = 138.3 FLOP/B). TorchTitan's figures (Liang et al. 2024, arXiv:2410.06511)
     ran under torch.compile, so its class (runtime.yaml training_stacks torchtitan compiled: true) takes no second
