@@ -313,6 +313,21 @@ class Fp4Checkpoint(Strict):
     check: Check = "V"
 
 
+class Int4Checkpoint(Strict):
+    """A model's published INT4 checkpoint that quantizes only its routed experts (weight-only, group scales) and
+    keeps every other weight in 16 bit: its bytes are the experts at the checkpoint's own bits per weight (4 bits
+    plus its group's scale) and the rest at 2 bytes, which the copy holds and a decode step reads."""
+
+    repository: str = Field(min_length=3, description="the checkpoint's repository")
+    format: Literal["int4"]
+    keeps_16bit: list[Literal["non_experts"]] = Field(
+        min_length=1, description="non_experts: everything but the routed experts (attention, shared experts, dense "
+        "layers, router, embeddings, head)")
+    bits_per_weight: float = Field(gt=4.0, lt=5.0, description="bits per quantized weight, its scales included")
+    source: str = Field(min_length=3)
+    check: Check = "V"
+
+
 class SmallBatchGemm(Strict):
     """What a block-scaled FP8 GEMM costs at a decode step's few token rows: the kernels (DeepGEMM, CUTLASS
     blockwise, Triton w8a8 block) have no split-K, so one thread block walks the whole reduction depth, one
@@ -341,6 +356,9 @@ class ServingFile(Strict):
     fp4_checkpoints: dict[str, Fp4Checkpoint] = Field(
         default={}, description="catalog model id -> its published FP4 checkpoint's 16-bit parts (a model served "
         "in that FP4 format is served from it)")
+    int4_checkpoints: dict[str, Int4Checkpoint] = Field(
+        default={}, description="catalog model id -> its published INT4 checkpoint (a model served in int4 is "
+        "served from it)")
     block_fp8_small_batch: SmallBatchGemm | None = Field(
         default=None, description="the reduction-depth floor of block-scaled FP8 GEMMs at decode batches")
     frameworks: list[Framework]
