@@ -588,13 +588,9 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
 def _recommend(args: argparse.Namespace) -> int:
     inputs = read_by_run(args, [args.requirements], cards=False) if args.output else []
     _check_output(args, inputs)
-    if _LEAN_OK and args.requirements != "-":
-        from .render.output import report_format
+    from . import lean
 
-        if report_format(args.output, args.format) != "json":  # a report reads the results' fields only
-            from . import lean
-
-            lean.enable()
+    lean.enable_for(args)  # a report (not JSON) of the gpuwise process: results as lean records
     from .decide.recommend import recommend
 
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
@@ -725,11 +721,6 @@ def _no_plugin_search() -> None:
     sys.modules[PLUGIN_LOADER] = stand_in
 
 
-_LEAN_OK = False
-"""Whether a ``recommend`` may make its results as lean records (gpuwise/lean.py): in the
-``gpuwise`` process only (:func:`run`), never where the Python API or a test calls :func:`main`."""
-
-
 def process_start() -> None:
     """What the ``gpuwise`` process sets before its work (and a benchmark timing one in its place):
     no search for pydantic plugins, and no cyclic garbage collection until start-up is over
@@ -779,17 +770,10 @@ def run() -> NoReturn:
     recording = memo.record(digest) if code is None else None
     try:
         if code is None:
-            global _LEAN_OK
-            _LEAN_OK = True
             work_start()
-            try:
-                code = main()
-            except BaseException as exc:
-                from .lean import Unsupported, rerun
+            from .lean import main_allowing_lean
 
-                if isinstance(exc, Unsupported):  # a path lean records do not serve: again with pydantic's
-                    rerun()
-                raise
+            code = main_allowing_lean(main)
         done()
     except KeyboardInterrupt:  # it came after main's own handler
         done()

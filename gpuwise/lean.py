@@ -25,12 +25,14 @@ import copy
 import operator
 import os
 import sys
+from collections.abc import Callable
 from typing import Any, ClassVar
-
-from pydantic_core import PydanticUndefined
 
 ENABLED = False
 """Whether this process's result modules are built from the lean classes."""
+ALLOWED = False
+"""Whether a ``recommend`` may enable them: in the ``gpuwise`` process only (cli.run), never where
+the Python API or a test calls ``cli.main``."""
 
 
 class Unsupported(BaseException):
@@ -46,6 +48,28 @@ def enable() -> bool:
         return ENABLED
     ENABLED = True
     return True
+
+
+def enable_for(args: Any) -> bool:
+    """:func:`enable` for a ``recommend`` command line whose report is not JSON (a report reads the
+    results' fields only) and whose question is not read from standard input (read once)."""
+    if not ALLOWED or args.requirements == "-":
+        return False
+    from .render.output import report_format
+
+    return report_format(args.output, args.format) != "json" and enable()
+
+
+def main_allowing_lean(main: Callable[[], int]) -> int:
+    """``main()`` of the ``gpuwise`` process, lean records allowed; when they meet what they do not
+    do (:class:`Unsupported`), the command again from the start with pydantic's (:func:`rerun`)."""
+    global ALLOWED
+    ALLOWED = True
+    try:
+        return main()
+    except Unsupported:
+        rerun()
+        raise
 
 
 def rerun() -> None:
@@ -64,6 +88,14 @@ def _smart_deepcopy(obj: Any) -> Any:
     return smart_deepcopy(obj)
 
 
+class _Unset:
+    """A field given no default (pydantic's ``PydanticUndefined`` once a field is made: pydantic-core
+    is not imported by a command that makes none)."""
+
+
+_UNSET = _Unset()
+
+
 class AliasChoices:
     """``pydantic.AliasChoices``: the names a field may be given under."""
 
@@ -78,26 +110,31 @@ class FieldInfo:
     __slots__ = ("_annotation", "_module", "_raw", "alias", "default", "default_factory", "description", "exclude",
                  "metadata", "validation_alias")
 
-    def __init__(self, default: Any = PydanticUndefined, *, default_factory: Any = None, alias: str | None = None,
+    def __init__(self, default: Any = _UNSET, *, default_factory: Any = None, alias: str | None = None,
                  validation_alias: Any = None, description: str | None = None, exclude: bool | None = None,
                  **constraints: Any) -> None:
-        self.default, self.default_factory, self.alias = default, default_factory, alias
+        from pydantic_core import PydanticUndefined
+
+        self.default = PydanticUndefined if default is _UNSET else default
+        self.default_factory, self.alias = default_factory, alias
         self.validation_alias, self.description, self.exclude = validation_alias, description, exclude
         self.metadata = [constraints] if constraints else []
         self._raw: Any = None
         self._module = ""
-        self._annotation: Any = PydanticUndefined
+        self._annotation: Any = _UNSET
 
     @property
     def annotation(self) -> Any:
         """The field's type; a string annotation (``from __future__ import annotations``) is
         evaluated in its module, as pydantic does when it builds the class."""
-        if self._annotation is PydanticUndefined:
+        if self._annotation is _UNSET:
             raw = self._raw
             self._annotation = eval(raw, vars(sys.modules[self._module])) if isinstance(raw, str) else raw
         return self._annotation
 
     def is_required(self) -> bool:
+        from pydantic_core import PydanticUndefined
+
         return self.default is PydanticUndefined and self.default_factory is None
 
     def get_default(self, *, call_default_factory: bool = False, validated_data: dict[str, Any] | None = None) -> Any:
@@ -108,7 +145,7 @@ class FieldInfo:
         raise Unsupported("a default factory")  # none of the result classes has one
 
 
-def Field(default: Any = PydanticUndefined, **kw: Any) -> Any:
+def Field(default: Any = _UNSET, **kw: Any) -> Any:
     return FieldInfo(default, **kw)
 
 
@@ -149,7 +186,7 @@ class _Meta(type):
         for fname, ann in ns.get("__annotations__", {}).items():
             if fname.startswith("_") or ann is ClassVar or (isinstance(ann, str) and ann.startswith("ClassVar")):
                 continue
-            value = ns.pop(fname, PydanticUndefined)
+            value = ns.pop(fname, _UNSET)
             info = value if isinstance(value, FieldInfo) else FieldInfo(value)
             info._raw, info._module = ann, module
             fields[fname] = info

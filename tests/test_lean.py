@@ -161,4 +161,4 @@ def test_the_api_keeps_pydantic_records():
     from gpuwise import cli, lean
 
     cli.main(["recommend", "examples/lora-70b.yaml", "--format", "md", "-o", os.devnull])
-    assert not cli._LEAN_OK and not lean.ENABLED
+    assert not lean.ALLOWED and not lean.ENABLED
