@@ -134,6 +134,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["overlap_comm"] = cond["overlap_comm"] == "true"
     if cond.get("fp8_params"):
         w["fp8_params"] = cond["fp8_params"] == "true"
+    if cond.get("torch_compile"):
+        w["torch_compile"] = cond["torch_compile"] == "true"
     return w
 
 
@@ -538,7 +540,7 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141))
+               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 144))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:

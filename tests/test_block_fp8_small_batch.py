@@ -94,3 +94,42 @@ def test_floor_is_hidden_once_the_math_is_larger(kb):
     assert one.gemm - one0.gemm == pytest.approx(walk - t_fl, rel=1e-6)
     big, big0 = (SV.step(job, e, s.replica, 0.0, 8192.0, 0.0, 4096.0) for e in (c, plain))
     assert 8192 * t_fl > walk and big.gemm == pytest.approx(big0.gemm, rel=1e-12)
+
+
+def test_h20_walk_is_the_tiles_math(kb):
+    """A 128-deep step of the walk is also the 64 x 128 x 128 tile's multiply on one SM (the kernels' smallest M
+    tile: DeepGEMM's WGMMA tiles, the Triton w8a8 block kernel's default BLOCK_SIZE_M 64). By hand: an H100 SXM's SM
+    runs 1,979 / 132 = 14.99 TFLOP/s of FP8, so 2 x 64 x 128 x 128 = 2,097,152 FLOPs take 0.140 us, inside the 0.42
+    us measured (NVIDIA H100 whitepaper: 132 SMs); an H20's runs 296 / 78 = 3.795 TFLOP/s (78 SMs as
+    torch.cuda.get_device_properties reports them, alipay/PainlessInferenceAcceleration flood/flood/ops/seg_attn.py),
+    so the step takes 0.5526 us there. GPUs whose SM count the catalog does not give keep the measured 0.42 us."""
+    tile = 2 * 64 * 128 * 128
+    assert tile == 2_097_152
+    assert tile / (1979e12 / 132) == pytest.approx(0.1399e-6, rel=1e-3)
+    assert tile / (296e12 / 78) == pytest.approx(0.5526e-6, rel=1e-3)
+
+    def k_block(gpu_id, model="qwen3-32b"):
+        job = job_of(kb, model=model, precision="fp8", framework="sglang", framework_version="0.4.6")
+        return SV.engine(job, kb.gpus[gpu_id]).k_block
+
+    assert k_block("h100-80gb-sxm") == pytest.approx(0.42e-6)
+    assert k_block("h20-96gb-sxm") == pytest.approx(0.5526e-6, rel=1e-3)
+    assert kb.gpus["h200-141gb-sxm"].peaks.sms is None and k_block("h200-141gb-sxm") == pytest.approx(0.42e-6)
+
+
+def test_qwen3_8b_fp8_walk_by_hand_on_h20(kb):
+    """Qwen's Qwen3-8B-FP8 is block-scaled (128 x 128) as the 32B's (its model card; knowledge/serving.yaml
+    fp8_checkpoints). On one H20 with SGLang 0.4.6 (Qwen's speed page, row F02) each of 36 layers walks: qkv 6144 x
+    4096, o 4096 x 4096, gate/up 24576 x 4096 and down 4096 x 12288, each max(K / 128 x 0.5526 us - N x K bytes /
+    (4.0 TB/s x 0.80), 0): 32 x 0.5526 = 17.68 us - 7.86 = 9.82 us; 17.68 - 5.24 = 12.44 us; gate/up's bytes (31.5 us)
+    outlast its walk: 0; 96 x 0.5526 = 53.05 us - 15.73 = 37.32 us. 36 x 59.58 us = 2.145 ms a step."""
+    job = job_of(kb, model="qwen3-8b", precision="fp8", framework="sglang", framework_version="0.4.6")
+    eng = SV.engine(job, kb.gpus["h20-96gb-sxm"])
+    kb_s = 2 * 64 * 128 * 128 / (296e12 / 78)
+    bw = 4.0e12 * 0.80
+    assert eng.k_block == pytest.approx(kb_s) and eng.bw_weights == pytest.approx(bw)
+    per_layer = (max(32 * kb_s - 6144 * 4096 / bw, 0) + max(32 * kb_s - 4096 * 4096 / bw, 0)
+                 + max(32 * kb_s - 24576 * 4096 / bw, 0) + max(96 * kb_s - 4096 * 12288 / bw, 0))
+    assert per_layer == pytest.approx(59.58e-6, rel=1e-3)
+    assert kserial_seconds(eng, 1) == pytest.approx(36 * per_layer, rel=1e-9)
+    assert 36 * per_layer == pytest.approx(2.145e-3, rel=1e-3)

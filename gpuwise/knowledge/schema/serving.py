@@ -335,6 +335,9 @@ class SmallBatchGemm(Strict):
 
     architectures: list[str] = Field(min_length=1, description="GPU architectures the timings were read on")
     k_block_us: float = Field(gt=0, le=10, description="microseconds per 128-deep reduction block at 1-64 rows")
+    tile_rows: int = Field(default=64, ge=1, le=256, description="token rows of the thread block's output tile "
+                           "at a decode batch (the kernels' smallest M tile)")
+    tile_cols: int = Field(default=128, ge=1, le=512, description="weight columns of that tile (the scale block)")
     included_from: dict[str, str] = Field(
         default={}, description="framework id -> the first release (\"0\": every release) whose per-kernel figure "
         "was read end to end on a block-FP8 step on these GPUs, so it holds this walk already")
