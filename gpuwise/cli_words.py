@@ -205,3 +205,10 @@ def close_word(argv: Sequence[str], message: str, lang: str,
             words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
             return words.gettext(CLOSE_WORD) % {"name": lower[match[0]]}
     return None
+
+
+def with_close_word(argv: Sequence[str], message: str, lang: str,
+                    whole: Callable[[], argparse.ArgumentParser]) -> str:
+    """``message`` and, where :func:`close_word` finds one, its close match after a semicolon."""
+    close = close_word(argv, message, lang, whole)
+    return f"{message}{'；' if lang == 'zh' else '; '}{close}" if close else message
