@@ -138,3 +138,12 @@ def test_a_proposal_with_a_bad_field_is_still_refused_by_its_field(tmp_path: Pat
     """Only a file of another kind is named so: a proposal's own mistake keeps its field's message."""
     write(tmp_path, {"p.yaml": _set(PROP, "hardware.count", -1)})
     one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "hardware.count")
+
+
+@pytest.mark.parametrize("path, value, close", [("constraints.currency", "cny", "CNY"),
+                                                ("acquisition.mode", "RENT", "rent")])
+def test_a_choice_in_the_wrong_case_gets_its_close_match(tmp_path: Path, path: str, value: str, close: str) -> None:
+    """``currency: cny`` was refused as "'cny' is not one of 'USD' or 'CNY'" with no close match:
+    difflib's match is case-sensitive and 'cny' is no closer to 'CNY' than to 'USD'."""
+    write(tmp_path, {"p.yaml": _set(PROP, path, value)})
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), f"did you mean {close}?")

@@ -152,6 +152,7 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         given = err.get("input")
         choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
         close = difflib.get_close_matches(given, choices) if isinstance(given, str) and len(given) <= 100 else []
+        close = close or [c for c in choices if isinstance(given, str) and c.lower() == given.lower()]  # 'cny': CNY
         quoted = [c for c in (x.strip() for x in str(expected).replace(" or ", ",").split(",")) if c]
         values = {"given": _short(err.get("input")), "expected": either(quoted, commas=True)}
         if either(quoted, commas=True).words("en") != expected:  # pydantic worded it otherwise: as written
@@ -194,13 +195,14 @@ def refuse_other_kind(model: type[BaseModel], data: dict, where: str) -> None:
     to ``recommend`` was refused as 'title: unknown key; 3 more problems', and a plan as
     'constraints.budget_per_quarter_usd: unknown key (did you mean 'budget_usd'?)', a close match
     that sent its writer the wrong way. Only once the file is refused, by the sections only one
-    kind has (a plan's ``workloads``, a proposal's ``hardware``/``acquisition``/``used_cards``)."""
+    kind has (a plan's ``workloads``, a proposal's ``hardware``/``acquisition``/``used_cards``),
+    and only when it is a good file of that kind."""
     key = next((k for k in ("workloads", "horizon_months") if k in data), None)
     kind = "PlanFile" if key else None
     if kind is None:
         key = next((k for k in ("hardware", "acquisition", "used_cards") if k in data), None)
         kind = "Proposal" if key else "Requirements" if "workload" in data else None
-    if kind is None or kind == model.__name__ or model.__name__ not in _FILE_KINDS:
+    if kind is None or kind == model.__name__ or model.__name__ not in _FILE_KINDS or not _valid_as(kind, data):
         return
     (name, command), (wanted, _) = _FILE_KINDS[kind], _FILE_KINDS[model.__name__]
     raise UserError(N_("this is %(kind)s, not %(wanted)s (it has %(key)s)") if key else N_(
@@ -208,6 +210,22 @@ def refuse_other_kind(model: type[BaseModel], data: dict, where: str) -> None:
                                                                   "key": key or ""},
         hint=N_("%(kind)s is read by `gpuwise %(command)s %(file)s`"),
         hint_values={"kind": Term(name), "command": command, "file": where})
+
+
+def _valid_as(kind: str, data: dict) -> bool:
+    """Whether ``data`` is a good file of ``kind``: a requirements file with a mistake of its own
+    given to ``audit`` is told that mistake (its field), not only that it is no proposal."""
+    if kind == "PlanFile":
+        from ..plan.schema import PlanFile as other
+    elif kind == "Proposal":
+        from .proposal import Proposal as other
+    else:
+        from .requirements import Requirements as other
+    try:
+        other.model_validate(data)
+    except (ValidationError, RecursionError, ValueError):
+        return False
+    return True
 
 
 _KEY_KINDS = {"NoneType": N_("null (~ or an empty key)"), "bool": N_("a yes/no value"), "int": N_("a number"),
