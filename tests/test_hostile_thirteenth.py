@@ -119,9 +119,10 @@ def test_the_close_match_is_in_chinese_with_lang_zh(tmp_path: Path) -> None:
     ("recommend", "plan.yaml", ("plan.yaml: this is a plan file, not a requirements file (it has workloads)",
                                 "`gpuwise plan plan.yaml`")),
     ("audit", "plan.yaml", ("this is a plan file, not a proposal (it has workloads)",)),
-    ("audit", "r.yaml", ("r.yaml: this is a requirements file, not a proposal", "`gpuwise recommend r.yaml`")),
+    ("audit", "r.yaml", ("r.yaml: this is a requirements file, not a proposal (it has no hardware)",
+                         "`gpuwise recommend r.yaml`")),
     ("plan", "p.yaml", ("p.yaml: this is a proposal, not a plan file (it has hardware)",)),
-    ("plan", "r.yaml", ("r.yaml: this is a requirements file, not a plan file",)),
+    ("plan", "r.yaml", ("r.yaml: this is a requirements file, not a plan file (it has no workloads)",)),
 ])
 def test_a_file_of_another_kind_is_named_with_its_command(tmp_path: Path, command: str, given: str,
                                                           words: tuple) -> None:

@@ -195,34 +195,31 @@ def refuse_other_kind(model: type[BaseModel], data: dict, where: str) -> None:
     to ``recommend`` was refused as 'title: unknown key; 3 more problems', and a plan as
     'constraints.budget_per_quarter_usd: unknown key (did you mean 'budget_usd'?)', a close match
     that sent its writer the wrong way. Only once the file is refused, by the sections only one
-    kind has (a plan's ``workloads``, a proposal's ``hardware``/``acquisition``/``used_cards``),
-    and only when it is a good file of that kind."""
+    kind has (a plan's ``workloads``, a proposal's ``hardware``/``acquisition``/``used_cards``); a
+    file with neither is a requirements file only when it is a good one (a proposal that lacks its
+    ``hardware`` and has a mistake of its own is told that mistake)."""
+    if model.__name__ not in _FILE_KINDS:
+        return
     key = next((k for k in ("workloads", "horizon_months") if k in data), None)
     kind = "PlanFile" if key else None
     if kind is None:
         key = next((k for k in ("hardware", "acquisition", "used_cards") if k in data), None)
-        kind = "Proposal" if key else "Requirements" if "workload" in data else None
-    if kind is None or kind == model.__name__ or model.__name__ not in _FILE_KINDS or not _valid_as(kind, data):
+        kind = "Proposal" if key else "Requirements" if "workload" in data and _requirements(data) else None
+    if kind is None or kind == model.__name__:
         return
     (name, command), (wanted, _) = _FILE_KINDS[kind], _FILE_KINDS[model.__name__]
+    missing = {"Proposal": "hardware", "PlanFile": "workloads"}.get(model.__name__, "")
     raise UserError(N_("this is %(kind)s, not %(wanted)s (it has %(key)s)") if key else N_(
-        "this is %(kind)s, not %(wanted)s"), where=where, values={"kind": Term(name), "wanted": Term(wanted),
-                                                                  "key": key or ""},
+        "this is %(kind)s, not %(wanted)s (it has no %(key)s)"), where=where,
+        values={"kind": Term(name), "wanted": Term(wanted), "key": key or missing},
         hint=N_("%(kind)s is read by `gpuwise %(command)s %(file)s`"),
         hint_values={"kind": Term(name), "command": command, "file": where})
 
 
-def _valid_as(kind: str, data: dict) -> bool:
-    """Whether ``data`` is a good file of ``kind``: a requirements file with a mistake of its own
-    given to ``audit`` is told that mistake (its field), not only that it is no proposal."""
-    if kind == "PlanFile":
-        from ..plan.schema import PlanFile as other
-    elif kind == "Proposal":
-        from .proposal import Proposal as other
-    else:
-        from .requirements import Requirements as other
+def _requirements(data: dict) -> bool:
+    """Whether ``data`` is a good requirements file."""
     try:
-        other.model_validate(data)
+        Requirements.model_validate(data)
     except (ValidationError, RecursionError, ValueError):
         return False
     return True
