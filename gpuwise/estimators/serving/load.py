@@ -36,7 +36,17 @@ def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool
     c = consts(job, eng, rep)
     got = c.points.get(conc)
     if got is None:
-        got = c.points[conc] = _fed(job, eng, rep, c, _at_gpus(job, eng, rep, c, conc))
+        got = _new_point(job, eng, rep, c, conc)
+    return got
+
+
+def _new_point(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float) -> Point:
+    """:func:`point` at a load not yet timed for the copy's shape, kept. A load a peak scan passed over
+    (:func:`_busiest`) is timed as that scan would have asked for it, as a float: the memo holds the same
+    point (its concurrency written the same way) whether or not the scan timed it."""
+    if conc in c.passed:
+        conc = float(conc)
+    got = c.points[conc] = _fed(job, eng, rep, c, _at_gpus(job, eng, rep, c, conc))
     return got
 
 
@@ -349,7 +359,7 @@ def _at(job: Any, eng: Engine, rep: Replica, c: StepConsts) -> Callable[[float],
     def at(conc: float) -> Point:
         got = points.get(conc)
         if got is None:
-            got = points[conc] = _fed(job, eng, rep, c, _at_gpus(job, eng, rep, c, conc))
+            got = _new_point(job, eng, rep, c, conc)
         return got
 
     return at
@@ -359,12 +369,13 @@ def peak_point(job: Any, eng: Engine, rep: Replica, top: int) -> Point:
     """The busiest point of one copy's throughput curve between one request and ``top``: past its
     peak, more sequences cost more per step (host work, attention) than they add, so the peak can
     lie below what the memory holds. A geometric scan, then the integers around its best."""
-    at = _at(job, eng, rep, consts(job, eng, rep))
+    c = consts(job, eng, rep)
+    at = _at(job, eng, rep, c)
     if top <= 1:
         return at(1.0)
     grid = sorted({max(1, round(top ** (i / 24))) for i in range(25)} | {top})
     held = whole_prompt_batches(job, eng, top)  # where the curve can step down as prompts split into one chunk more
-    best = max(grid + held, key=lambda n: at(float(n)).throughput)
+    best = _busiest(eng, rep, c, grid + held, at)
     if best in held and best not in grid:
         return at(float(best))
     i = grid.index(best)
@@ -377,3 +388,57 @@ def peak_point(job: Any, eng: Engine, rep: Replica, top: int) -> Point:
             hi = b
     best = max(range(lo, hi + 1), key=lambda n: at(float(n)).throughput)
     return at(float(best))
+
+
+def throughput_ceiling(c: StepConsts, eng: Engine, rep: Replica, conc: float) -> float:
+    """A bound no :func:`point` of the copy at ``conc`` requests exceeds, from the pair's constants alone
+    (nothing timed). Why it holds, for every branch of :func:`_point` and :func:`_fed`:
+
+    - the throughput is ``b x output / (TTFT + output x TPOT)`` (a static batch's ``b x output / (prefill
+      + output x TPOT)``) with ``b = min(conc, max_seqs)`` and a TTFT that is never negative, so at most
+      ``b / TPOT``; past ``max_seqs`` the rest only wait; the front end's bound only lowers it;
+    - the TPOT is the decode step's seconds per token plus what prefills add (never negative), so at
+      least the decode step's: the step over the tokens a speculative step yields;
+    - a step lasts at least its stages' dense weight streaming and fixed layer costs plus its host
+      work, ``pp x (t_mem + over) + step_overhead + seq_overhead x sequences``: every other part of
+      :func:`.step._parts` (math, experts, attention, communication, the block-FP8 floor) adds time.
+
+    The floating-point sums keep these inequalities (rounding is monotone); :func:`_busiest` leaves a
+    margin besides. tests/test_serving_peak_bound.py checks it at every load the held-out serving
+    questions time."""
+    cap = max(rep.max_seqs, 1)
+    b = max(min(conc, cap), 1e-9)
+    dpa = c.dpa
+    step = c.pp * (c.t_mem + c.over) + c.step_overhead + c.seq_overhead * (b / dpa if dpa > 1 else b)
+    spec = eng.spec
+    if spec is not None:
+        step = step / spec.tokens_per_step
+    return b / step if step > 0 else math.inf
+
+
+PASS_MARGIN = 1e-9
+"""The share by which a load's :func:`throughput_ceiling` must fall below the best throughput found for
+:func:`_busiest` to pass over it: far above the rounding of the few sums between the two."""
+
+
+def _busiest(eng: Engine, rep: Replica, c: StepConsts, loads: list[int], at: Callable[[float], Point]) -> int:
+    """``max(loads, key=lambda n: at(float(n)).throughput)``, the same load, timing fewer: the loads are
+    tried from the busiest down, and one not yet timed whose :func:`throughput_ceiling` is below the best
+    throughput found so far is passed over -- it cannot be the best nor tie with it, so the first load (in
+    ``loads``' order) with the highest throughput is the same. The best usually lies among the busiest
+    loads of a geometric grid, and the ceiling of a small batch (its weights streamed for few sequences)
+    is far below it. A passed load is noted (``c.passed``) so that, timed later, it is kept as this scan
+    would have kept it (:func:`_new_point`)."""
+    points = c.points
+    best = -math.inf
+    got: dict[int, float] = {}
+    for n in sorted(set(loads), reverse=True):
+        if n not in points and throughput_ceiling(c, eng, rep, n) * (1.0 + PASS_MARGIN) < best:
+            c.passed.add(n)
+            continue
+        t = got[n] = at(float(n)).throughput
+        if t != t:  # NaN orders nothing: the plain scan
+            return max(loads, key=lambda m: at(float(m)).throughput)
+        if t > best:
+            best = t
+    return next(n for n in loads if got.get(n) == best)

@@ -58,10 +58,10 @@ class StepConsts:
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
                  "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense",
                  "f_experts", "front", "gpu_points", "hidden", "hop_bw", "hop_latency", "k_over_e", "kserial",
-                 "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "over", "peak_attn",
-                 "peak_gemm", "points", "pp", "pp_comm", "prefill_floor", "ranks", "rep", "sc", "seq_overhead",
-                 "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts",
-                 "waits", "window")
+                 "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "over", "passed",
+                 "peak_attn", "peak_gemm", "points", "pp", "pp_comm", "prefill_floor", "ranks", "rep", "sc",
+                 "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
+                 "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -129,6 +129,7 @@ class StepConsts:
         self.points: dict = {}
         self.gpu_points: dict = {}
         self.capacity: dict = {}
+        self.passed: set = set()
         self.front: Any = None
 
 
@@ -149,8 +150,8 @@ def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
             shared = memo["serving-shapes"] = {}
         kept = shared.get(shape)
         if kept is None:
-            kept = shared[shape] = ({}, {}, {})
-        got.points, got.gpu_points, got.capacity = kept
+            kept = shared[shape] = ({}, {}, {}, set())
+        got.points, got.gpu_points, got.capacity, got.passed = kept
     return got
 
 
