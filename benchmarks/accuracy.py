@@ -134,6 +134,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["overlap_comm"] = cond["overlap_comm"] == "true"
     if cond.get("fp8_params"):
         w["fp8_params"] = cond["fp8_params"] == "true"
+    if cond.get("torch_compile"):
+        w["torch_compile"] = cond["torch_compile"] == "true"
     return w
 
 
@@ -448,8 +450,29 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                 if row["tpot_ms"]:
                     latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
                 if row["ttft_ms"]:
-                    latency.append((label + " TTFT", run_ttft(job, s, got, row) * 1e3, float(row["ttft_ms"])))
+                    ttft = burst_run_ttft(job, s, row) if conc and "benchmark_latency" in row.get("metric", "") \
+                        else run_ttft(job, s, got, row)
+                    latency.append((label + " TTFT", ttft * 1e3, float(row["ttft_ms"])))
     return out
+
+
+def burst_run_ttft(job, s, row: dict) -> float:
+    """The mean TTFT of a burst row (``benchmark_latency`` in its metric: every prompt sent at once), timed as
+    its throughput is: a copy holds ``running`` sequences (its memory's limit), so the burst runs in waves of
+    that many; the first wave's prompts get their first tokens as their chunks are prefilled (``burst_ttft``)
+    and every later wave waits for the waves before it to prefill and decode their output (the run time a
+    wave takes in :func:`serving_cases`). The steady state's TTFT (``got.ttft``) is not a burst's."""
+    from gpuwise.estimators import serving as SV
+
+    n = max(1, round(int(row["concurrency"]) / s.layout.replicas))
+    running = min(n, max(s.replica.max_seqs, 1))
+    out_tokens = int(row["output_tokens"])
+    wave = SV.burst_last_ttft(job, s.engine, s.replica, running) \
+        + out_tokens * SV.point(job, s.engine, s.replica, float(running)).decode_step
+    full, rest = divmod(n, running)
+    sizes = [running] * full + ([rest] if rest else [])
+    waited = sum(k * size for k, size in enumerate(sizes)) / n  # the mean number of waves a prompt waits for
+    return SV.burst_ttft(job, s.engine, s.replica, running) + waited * wave
 
 
 def run_ttft(job, s, got, row: dict) -> float:
@@ -517,7 +540,7 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141))
+               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 144))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -643,6 +666,13 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("S")], False)
     report("  of which the rows added at session 16 (ids S..): latency", "ms",
            [c for c in new_lat if c[0].startswith("S")], False)
+    # the rows gathered at session 17 (ids P..: vLLM's recipes pages, Kimi K2 Thinking INT4 / Kimi K2 FP8 /
+    # DeepSeek-V3.2 on H200 and H20, DeepSeek-R1 on 8 x MI300X, Llama 3.3 70B on one MI355X; vLLM issue #49723,
+    # Mistral Small 24B BF16/NVFP4 on one B200): blind figures in the validation README
+    report("  of which the rows added at session 17 (ids P..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("P")], False)
+    report("  of which the rows added at session 17 (ids P..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("P")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "

@@ -362,6 +362,8 @@ c0 = time.process_time()
 from gpuwise import cli
 cli.process_start()
 cli.work_start()
+from gpuwise import lean
+lean.enable()  # as the gpuwise process does for a report (not JSON): results as lean records
 import gpuwise.decide.recommend as R, gpuwise.render.report as RR, jinja2
 spent = {"imports": time.process_time() - c0}
 def timed(mod, name, label):

@@ -9,9 +9,8 @@ written as ``null`` (:class:`Charts`), and a cost curve carries only the lines i
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
-
 from .prebuilt import Prebuilt
+from .pyd import BaseModel, ConfigDict, Field, model_serializer
 
 Number = int | float
 """A figure as it was computed: an int stays an int in the JSON (a ``float`` field would write 85520809984

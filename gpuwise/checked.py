@@ -17,7 +17,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .lean import BaseModel as LeanModel
 from .ledger import built
+
+_MODELS = (BaseModel, LeanModel)
+"""pydantic's models and the lean records that stand for them (gpuwise/lean.py)."""
 
 
 class _Other(Exception):
@@ -108,7 +112,7 @@ def _check(ann: Any) -> Check:
         return _exact(ann)
     if ann is type(None):
         return _none
-    if isinstance(ann, type) and issubclass(ann, BaseModel):
+    if isinstance(ann, type) and issubclass(ann, _MODELS):
         def model(v: Any) -> Any:
             if not isinstance(v, ann):  # an instance is taken as it is (revalidate_instances='never')
                 raise _Other
@@ -142,7 +146,7 @@ def _check(ann: Any) -> Check:
                     raise _Other
                 return v
             return several
-        if all(isinstance(m, type) and issubclass(m, BaseModel) for m in members):  # an instance of one is kept
+        if all(isinstance(m, type) and issubclass(m, _MODELS) for m in members):  # an instance of one is kept
             models = tuple(members)
 
             def one_of(v: Any) -> Any:

@@ -586,10 +586,13 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
 
 
 def _recommend(args: argparse.Namespace) -> int:
-    from .decide.recommend import recommend
-
     inputs = read_by_run(args, [args.requirements], cards=False) if args.output else []
     _check_output(args, inputs)
+    from . import lean
+
+    lean.enable_for(args)  # a report (not JSON) of the gpuwise process: results as lean records
+    from .decide.recommend import recommend
+
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
     _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1
@@ -768,7 +771,9 @@ def run() -> NoReturn:
     try:
         if code is None:
             work_start()
-            code = main()
+            from .lean import main_allowing_lean
+
+            code = main_allowing_lean(main)
         done()
     except KeyboardInterrupt:  # it came after main's own handler
         done()

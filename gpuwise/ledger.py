@@ -15,10 +15,9 @@ import math
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from .messages import Phrase, formula_text, phrase_json, phrase_text
 from .prebuilt import Prebuilt
+from .pyd import BaseModel, ConfigDict
 
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 PeriodKind = Literal["job", "commitment", "project"]

@@ -6,11 +6,10 @@ keys) plus the extra keys reports need: the formulas, assumptions and sources.
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
-
 from .chart_series import Charts
 from .ledger import Ledger, Timeline
 from .prebuilt import Prebuilt
+from .pyd import BaseModel, ConfigDict, Field, model_serializer
 from .results_serving import ServingOut
 from .results_training import NO_TRAINING, TrainingLayout, TrainingOut, TrainingTime
 

@@ -4,9 +4,8 @@ its ``_AUDIT``) so that a process that recommends or estimates never builds thei
 
 from typing import Any, Literal
 
-from pydantic import Field
-
 from .chart_series import Charts
+from .pyd import Field
 from .results import (
     Assumption,
     Candidate,

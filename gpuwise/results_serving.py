@@ -9,9 +9,8 @@ module holds no serving arithmetic, so a training question does not import the s
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
-
 from .prebuilt import Prebuilt
+from .pyd import BaseModel, ConfigDict, Field, model_serializer
 
 Number = int | float
 """A figure as it was computed: an int stays an int in the JSON (a ``float`` field would write 8 as 8.0)."""

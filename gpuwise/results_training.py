@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_serializer
-
 from .prebuilt import Prebuilt
+from .pyd import AliasChoices, BaseModel, ConfigDict, Field, model_serializer
 
 Number = int | float
 """A figure as it was computed: an int stays an int in the JSON (a ``float`` field would write 8 as 8.0)."""

@@ -94,3 +94,24 @@ def test_floor_is_hidden_once_the_math_is_larger(kb):
     assert one.gemm - one0.gemm == pytest.approx(walk - t_fl, rel=1e-6)
     big, big0 = (SV.step(job, e, s.replica, 0.0, 8192.0, 0.0, 4096.0) for e in (c, plain))
     assert 8192 * t_fl > walk and big.gemm == pytest.approx(big0.gemm, rel=1e-12)
+
+
+def test_h20_walk_is_the_tiles_math(kb):
+    """A 128-deep step of the walk is also the 64 x 128 x 128 tile's multiply on one SM (the kernels' smallest M
+    tile: DeepGEMM's WGMMA tiles, the Triton w8a8 block kernel's default BLOCK_SIZE_M 64). By hand: an H100 SXM's SM
+    runs 1,979 / 132 = 14.99 TFLOP/s of FP8, so 2 x 64 x 128 x 128 = 2,097,152 FLOPs take 0.140 us, inside the 0.42
+    us measured (NVIDIA H100 whitepaper: 132 SMs); an H20's runs 296 / 78 = 3.795 TFLOP/s (78 SMs as
+    torch.cuda.get_device_properties reports them, alipay/PainlessInferenceAcceleration flood/flood/ops/seg_attn.py),
+    so the step takes 0.5526 us there. GPUs whose SM count the catalog does not give keep the measured 0.42 us."""
+    tile = 2 * 64 * 128 * 128
+    assert tile == 2_097_152
+    assert tile / (1979e12 / 132) == pytest.approx(0.1399e-6, rel=1e-3)
+    assert tile / (296e12 / 78) == pytest.approx(0.5526e-6, rel=1e-3)
+
+    def k_block(gpu_id, model="qwen3-32b"):
+        job = job_of(kb, model=model, precision="fp8", framework="sglang", framework_version="0.4.6")
+        return SV.engine(job, kb.gpus[gpu_id]).k_block
+
+    assert k_block("h100-80gb-sxm") == pytest.approx(0.42e-6)
+    assert k_block("h20-96gb-sxm") == pytest.approx(0.5526e-6, rel=1e-3)
+    assert kb.gpus["h200-141gb-sxm"].peaks.sms is None and k_block("h200-141gb-sxm") == pytest.approx(0.42e-6)

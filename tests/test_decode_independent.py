@@ -49,10 +49,15 @@ def test_rows_the_model_meets_stay_met(rows, row, published, within):
 def test_h20_dense_rows_are_known_fast_misses(rows):
     """F01-F03 (the same Qwen page: Qwen3-8B BF16 81.73 and FP8 150.25, Qwen3-32B FP8 46.17 tok/s on one H20) read
     1.5-2.2x fast: the page's runs stream weights at ~1.5-1.7 TB/s, ~40% of the H20's reported 4.0 TB/s, and no
-    source sizes that. Held as misses in the direction measured, so that a change that moves them is seen."""
-    for row in ("F01", "F02", "F03"):
+    source sizes that. Held as misses in the direction measured, so that a change that moves them is seen. F03 (the
+    32B's block-FP8 checkpoint) moved at session 17: its projections' reduction walk is the 64-row tile's multiply at
+    an H20 SM's quarter-rate tensor cores (296 TFLOP/s over 78 SMs: 0.55 us a 128-deep step, not the H100's 0.42;
+    tests/test_block_fp8_small_batch.py), which leaves it 1.13x fast (blind 1.31x)."""
+    for row in ("F01", "F02"):
         est, got = rows[row]
         assert 1.3 <= est / got <= 2.3, (row, est, got)
+    est, got = rows["F03"]
+    assert 1.05 <= est / got <= 1.25, ("F03", est, got)
 
 
 @pytest.mark.parametrize(("row", "published", "within"), [

@@ -546,3 +546,67 @@ def test_held_out_runs_of_session_16_second_round(heldout):
     # H141 MicroLlama-300M: 4 RTX 4090 for 4 days (its README), on TinyLlama's lit-gpt stack: +3.3% blind
     assert float(by_id["H141"]["gpu_hours"]) == pytest.approx(4 * 4 * 24)
     assert 0.85 <= heldout[141][1] / heldout[141][2] <= 1.20
+
+
+def test_held_out_runs_of_session_17(heldout):
+    """H142-H144, scored blind on session 17's starting main (0edf6cf): Zamba-7B (Zyphra's release: 128 H100 'in 30
+    days', 1T + 50B annealing tokens), Motif 2.6B (its card: 384 MI250X, 42 days, 2.4T tokens), L20-Edu-135M (its
+    card: one L20, 10,001,252,352 tokens at a logged mean 38,541 tokens/s): -63.6 / -71.1 / +117.9%."""
+    by_id = _held_out_rows()
+    assert float(by_id["H142"]["gpu_hours"]) == pytest.approx(128 * 30 * 24)
+    assert float(by_id["H142"]["training_tokens_b"]) == pytest.approx(1000 + 50)
+    assert float(by_id["H143"]["gpu_hours"]) == pytest.approx(384 * 42 * 24)
+    assert float(by_id["H144"]["gpu_hours"]) == pytest.approx(10_001_252_352 / 38_541 / 3600, abs=0.05)
+    # the two wall-clock rows read fast (their 6ND implies 13% and 7% of the dense BF16 peak); the single-GPU run slow
+    assert heldout[142][1] / heldout[142][2] < 0.5 and heldout[143][1] / heldout[143][2] < 0.5
+    assert 1.0 < heldout[144][1] / heldout[144][2] < 2.0
+
+
+def test_the_l20_runs_its_gemms_at_the_share_measured_on_it(kb):
+    """runtime.yaml training.mfu_by_gpu l20: the L20's BF16 GEMMs reach a median 109.9 of 119.5 TFLOPS over the
+    2,048-10,240 cubes (103.97 / 111.82 / 114.14 / 107.95: zzc0721/torch-performance-test-data issue #107), the
+    A100-SXM's 267.9 of 312 (stas00/ml-engineering MAMF table): 0.62 x 0.920 / 0.859 = 0.66. L20-Edu-135M's step
+    (hidden 576, middle stack, k = 7.5) then runs at MFU = 0.66 x (1 + 7.5 r / 8,192) / (1 + 7.5 r / 576) = 0.265,
+    r = 119.5e12 / 864e9 = 138.3 FLOP/B, where runtime.mfu ada (0.50) gave 0.201."""
+    from gpuwise.estimators import step_time
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    median = statistics.median([103.97, 111.82, 114.14, 107.95]) / 119.5
+    assert median == pytest.approx(0.920, abs=0.001)
+    assert kb.runtime.training.mfu_by_gpu["l20"].value == pytest.approx(0.62 * median / 0.859, abs=0.005)
+    arch = {"layers": 30, "hidden_size": 576, "heads": 9, "kv_heads": 3, "ffn_size": 1536, "vocab_size": 49152,
+            "tied_embeddings": True}
+    w = {"task": "pretrain", "params_b": 0.1345, "architecture": arch, "seq_len": 2048, "train_tokens": 1e10}
+    tj = training_job(resolve(Requirements.model_validate({"workload": w}), kb))
+    r = 119.5e12 / 864e9
+    mfu = step_time.gpu_speed(tj, kb.gpus["l20"])[1].value
+    assert mfu == pytest.approx(0.66 * (1 + 7.5 * r / 8192) / (1 + 7.5 * r / 576), rel=1e-6)
+    assert mfu == pytest.approx(0.265, abs=0.001)
+
+
+def test_a_compiled_model_fuses_its_memory_bound_passes_unless_the_stack_was_measured_compiled(kb):
+    """workload.torch_compile leaves a step 0.4 of the middle's memory-bound work (compiled_memory_bound_scale):
+    L20-Edu-135M (its card: torch.compile on) at k = 7.5 x 0.4 = 3 runs at MFU = 0.66 x (1 + 7.5 r / 8,192) /
+    (1 + 3 r / 576) = 0.432 on an L20 (r = 138.3 FLOP/B). TorchTitan's figures (Liang et al. 2024, arXiv:2410.06511)
+    ran under torch.compile, so its class (runtime.yaml training_stacks torchtitan compiled: true) takes no second
+    credit: Olmo 3's compiled OLMo-core runs, scored as that class, keep the MFU they had."""
+    from gpuwise.estimators import step_time
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    arch = {"layers": 30, "hidden_size": 576, "heads": 9, "kv_heads": 3, "ffn_size": 1536, "vocab_size": 49152,
+            "tied_embeddings": True}
+    base = {"task": "pretrain", "params_b": 0.1345, "architecture": arch, "seq_len": 2048, "train_tokens": 1e10}
+    r = 119.5e12 / 864e9
+
+    def mfu(**extra):
+        tj = training_job(resolve(Requirements.model_validate({"workload": {**base, **extra}}), kb))
+        return step_time.gpu_speed(tj, kb.gpus["l20"])[1].value
+
+    assert mfu(torch_compile=True) == pytest.approx(0.66 * (1 + 7.5 * r / 8192) / (1 + 3.0 * r / 576), rel=1e-6)
+    assert mfu(torch_compile=True) == pytest.approx(0.432, abs=0.001)
+    assert kb.runtime.training_stacks["torchtitan"].compiled
+    assert mfu(stack="torchtitan", torch_compile=True) == pytest.approx(mfu(stack="torchtitan"), rel=1e-9)

@@ -204,9 +204,11 @@ def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
 def memory_bound_scale(job: Job) -> float:
     """The stack's share of the middle's memory-bound work, at most the compiled share when the model runs under
     torch.compile (its generated kernels fuse norms, activations, residual adds and the loss)."""
-    scale = stack_spec(job).memory_bound_scale
+    spec = stack_spec(job)
+    scale = spec.memory_bound_scale
     compiled = job.kb.runtime.training.compiled_memory_bound_scale
-    if getattr(job.w, "torch_compile", False) and compiled is not None:
+    # a stack whose figure was measured compiled (TorchTitan) already carries the fusion in its efficiency
+    if getattr(job.w, "torch_compile", False) and compiled is not None and not spec.compiled:
         return min(scale, compiled.value)
     return scale
 

@@ -139,7 +139,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     if mb.large_gpu and mb.large_gpu_min_gib and cap >= mb.large_gpu_min_gib * GiB:
         max_batch = mb.large_gpu
     rt = kb.runtime
-    mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, weight_format))
+    mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, weight_format),
+                         checkpoint_bits(job, fmt, weight_format))
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
         compute=compute, weight_only=weight_only,
@@ -275,7 +276,20 @@ def block_fp8_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format
         return 0.0
     if included(floor, fw, getattr(job.w, "framework_version", None)):
         return 0.0
-    return floor.k_block_us * 1e-6 if serves_block_checkpoint(job, fmt, weight_format, method) else 0.0
+    return k_block_seconds(floor, gpu) if serves_block_checkpoint(job, fmt, weight_format, method) else 0.0
+
+
+def k_block_seconds(floor: Any, gpu: Gpu) -> float:
+    """Seconds one thread block spends on one 128-deep block of the walk: the measured figure (``k_block_us``, read
+    on H100s, where the memory pipeline sets it), or the tile's own multiply at the SM's share of the FP8 peak
+    where that is longer (the H20: a quarter of an H100 SM's tensor rate). GPUs whose SM count is not in the
+    catalog keep the measured figure."""
+    measured = floor.k_block_us * 1e-6
+    sms, peak = gpu.peaks.sms, gpu.peaks.fp8
+    if not sms or not peak:
+        return measured
+    tile = 2.0 * floor.tile_rows * floor.tile_cols * 128  # FLOPs of one 128-deep step of the tile
+    return max(measured, tile / (peak * 1e12 / sms))
 
 
 def included(floor: Any, fw: Framework, version: str | None) -> bool:
@@ -292,14 +306,27 @@ def included(floor: Any, fw: Framework, version: str | None) -> bool:
     return version_key(version) >= version_key(first)
 
 
-def checkpoint_keeps(job: Any, fmt: str, weight_format: str | None) -> tuple[str, ...]:
-    """What the model's published FP4 checkpoint leaves in 16 bit (``fp4_checkpoints``), where the job serves it
-    (its precision's format, no other file named)."""
+def _checkpoint(job: Any, fmt: str, weight_format: str | None) -> Any:
+    """The model's published FP4 or INT4 checkpoint (``fp4_checkpoints``, ``int4_checkpoints``) where the job
+    serves it: its precision's format, no other file named; else None."""
     serving = getattr(job.kb, "serving", None)
-    ck = serving.fp4_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
-    if ck is None or weight_format or fmt != ck.format or job.w.precision != "fp4":
-        return ()
-    return tuple(ck.keeps_16bit)
+    if serving is None or not job.model_id or weight_format or job.w.precision not in ("fp4", "int4"):
+        return None
+    table = serving.fp4_checkpoints if job.w.precision == "fp4" else serving.int4_checkpoints
+    ck = table.get(job.model_id)
+    return ck if ck is not None and fmt == ck.format else None
+
+
+def checkpoint_keeps(job: Any, fmt: str, weight_format: str | None) -> tuple[str, ...]:
+    """What the model's published low-bit checkpoint leaves in 16 bit, where the job serves it."""
+    ck = _checkpoint(job, fmt, weight_format)
+    return tuple(ck.keeps_16bit) if ck is not None else ()
+
+
+def checkpoint_bits(job: Any, fmt: str, weight_format: str | None) -> float | None:
+    """The published INT4 checkpoint's own bits per quantized weight (its group scales), where the job serves it."""
+    ck = _checkpoint(job, fmt, weight_format)
+    return getattr(ck, "bits_per_weight", None) if ck is not None else None
 
 
 def release(fw: Framework, version: str | None, vendor: str | None = None) -> FrameworkRelease | None:
@@ -391,11 +418,19 @@ def router_params(shape: Any) -> float:
     return float(moe_layers(shape) * shape.experts * shape.hidden) if shape.moe else 0.0
 
 
-def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = ()) -> ModelBytes:
+def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = (), bits: float | None = None
+                ) -> ModelBytes:
     """The weights in ``fmt``. Serving frameworks keep the MoE gate in 16 bit whatever the format (vLLM and SGLang
     build it unquantized, TensorRT-LLM's RouterGEMM is BF16) and hold it, like MLA's down-projections, whole on
     every tensor-parallel rank; ``keeps`` names what a published checkpoint leaves in 16 bit besides
-    (``fp4_checkpoints``: 'attention')."""
+    (``fp4_checkpoints``: 'attention'; ``int4_checkpoints``: 'non_experts', every weight but the routed experts,
+    which are at the checkpoint's own ``bits`` per weight)."""
+    if "non_experts" in keeps and bits is not None and shape.moe:
+        routed = M.routed_expert_params(shape)
+        lin = bits / 8
+        replicated = shape.layers * shape.replicated_attn_params_per_layer() * 2.0 + router_params(shape) * 2.0
+        embed_in = 0.0 if shape.tied else shape.embedding_params * 2.0
+        return ModelBytes(routed * lin + (shape.params - routed) * 2.0, embed_in, routed * lin, lin, replicated)
     total = M.weight_bytes(shape, fmt, quant).value
     if fmt in M.BYTES and fmt in ("fp32", "fp16", "bf16"):
         lin = float(M.BYTES[fmt])

@@ -13,7 +13,7 @@ from .. import memory as M
 from . import options as O
 from .choice import Serving
 from .draft import Drafter, drafter
-from .engine import checkpoint_keeps, format_of, kv_element_bytes, model_bytes, quant_formats
+from .engine import checkpoint_bits, checkpoint_keeps, format_of, kv_element_bytes, model_bytes, quant_formats
 from .front import front
 from .layout import Layout
 from .limits import limits
@@ -121,7 +121,8 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
         fmt=fmt, prompt_tokens=prompt, prefill_tokens=prefill, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
         kv_bytes=kv_b, kv_len=held)
     spec, _ = O.speculative(kb, fw, w)
-    mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, None))
+    mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, None),
+                         checkpoint_bits(job, fmt, None))
     est = with_held_whole(est, mbytes, lay)
     d = drafter(job, spec, mbytes.linear_bytes_per_param, kv_b)
     return with_drafter(est, d, lay, per_copy, prompt, held) if d is not None else est

@@ -66,6 +66,11 @@ class GpuPeaks(Sourced):
     sparse_halved: bool = Field(
         default=False, description="the vendor headline was sparse and was halved here"
     )
+    sms: int | None = Field(
+        default=None, ge=1, le=1024,
+        description="streaming multiprocessors (compute units) the peaks are spread over: one thread block's share "
+        "of the tensor rate is peak / sms; None = not read",
+    )
 
 
 class GpuLink(Sourced):

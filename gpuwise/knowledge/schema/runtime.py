@@ -209,6 +209,9 @@ class StackSpeed(Strict):
     memory_bound_scale: float = Field(
         default=1.0, ge=0, le=2, description="share of the middle's memory-bound work (norms, activations, residual "
         "adds, rotary, the loss: training.mfu_memory_bound_k) the stack still pays; fused kernels remove most of it")
+    compiled: bool = Field(
+        default=False, description="the stack's efficiency was measured with the model under torch.compile, so "
+        "workload.torch_compile adds no fusion of its own (training.compiled_memory_bound_scale)")
     calibrated_on: list[str] = Field(
         default=[], description="GPU architectures whose runtime.mfu figure was measured on this stack: there the "
         "stack runs at that figure (efficiency 1), its efficiency applies elsewhere")

@@ -313,6 +313,21 @@ class Fp4Checkpoint(Strict):
     check: Check = "V"
 
 
+class Int4Checkpoint(Strict):
+    """A model's published INT4 checkpoint that quantizes only its routed experts (weight-only, group scales) and
+    keeps every other weight in 16 bit: its bytes are the experts at the checkpoint's own bits per weight (4 bits
+    plus its group's scale) and the rest at 2 bytes, which the copy holds and a decode step reads."""
+
+    repository: str = Field(min_length=3, description="the checkpoint's repository")
+    format: Literal["int4"]
+    keeps_16bit: list[Literal["non_experts"]] = Field(
+        min_length=1, description="non_experts: everything but the routed experts (attention, shared experts, dense "
+        "layers, router, embeddings, head)")
+    bits_per_weight: float = Field(gt=4.0, lt=5.0, description="bits per quantized weight, its scales included")
+    source: str = Field(min_length=3)
+    check: Check = "V"
+
+
 class SmallBatchGemm(Strict):
     """What a block-scaled FP8 GEMM costs at a decode step's few token rows: the kernels (DeepGEMM, CUTLASS
     blockwise, Triton w8a8 block) have no split-K, so one thread block walks the whole reduction depth, one
@@ -320,6 +335,9 @@ class SmallBatchGemm(Strict):
 
     architectures: list[str] = Field(min_length=1, description="GPU architectures the timings were read on")
     k_block_us: float = Field(gt=0, le=10, description="microseconds per 128-deep reduction block at 1-64 rows")
+    tile_rows: int = Field(default=64, ge=1, le=256, description="token rows of the thread block's output tile "
+                           "at a decode batch (the kernels' smallest M tile)")
+    tile_cols: int = Field(default=128, ge=1, le=512, description="weight columns of that tile (the scale block)")
     included_from: dict[str, str] = Field(
         default={}, description="framework id -> the first release (\"0\": every release) whose per-kernel figure "
         "was read end to end on a block-FP8 step on these GPUs, so it holds this walk already")
@@ -338,6 +356,9 @@ class ServingFile(Strict):
     fp4_checkpoints: dict[str, Fp4Checkpoint] = Field(
         default={}, description="catalog model id -> its published FP4 checkpoint's 16-bit parts (a model served "
         "in that FP4 format is served from it)")
+    int4_checkpoints: dict[str, Int4Checkpoint] = Field(
+        default={}, description="catalog model id -> its published INT4 checkpoint (a model served in int4 is "
+        "served from it)")
     block_fp8_small_batch: SmallBatchGemm | None = Field(
         default=None, description="the reduction-depth floor of block-scaled FP8 GEMMs at decode batches")
     frameworks: list[Framework]
