@@ -28,7 +28,7 @@ def _questions(tmp_path: Path) -> list[Path]:
         path.write_text(base.replace("  precision: bf16\n", "  precision: bf16\n" + extra))
         out.append(path)
     heldout = ROOT / "tests" / "data" / "heldout"
-    return out + [heldout / "deepseek-r1-fp8-serve.yaml", heldout / "gpt-oss-120b-fp4-serve.yaml"]
+    return [*out, heldout / "deepseek-r1-fp8-serve.yaml", heldout / "gpt-oss-120b-fp4-serve.yaml"]
 
 
 @pytest.fixture(scope="module")
