@@ -289,6 +289,35 @@ def add(case, ns: dict[str, Any]) -> None:
     ]:
         case(name, dict(files), argv, expect="any", check=check)
 
+    # ------------------------------------------------------------ choices in the wrong case, odd price rows
+    for name, path, value, base, check in [
+        ("case13: currency cny", "constraints.currency", "cny", None, _refused("did you mean CNY?")),
+        ("case13: mode RENT", "acquisition.mode", "RENT", "P", _refused("did you mean rent?")),
+        ("case13: link NVLink", "hardware.link", "NVLink", "P", _refused("did you mean nvlink?")),
+        ("case13: task Inference", "workload.task", "Inference", None, _any),
+    ]:
+        text = patched(path, value, prop if base == "P" else None)
+        case(name, {"p.yaml" if base == "P" else "r.yaml": text}, aud if base == "P" else rec, expect="any", check=check)
+    imp = ["prices", "import", "p.csv", "--provider", "m", "-o", "ov"]
+    head = "gpu,gpus,price\n"
+
+    def rows_refused(r) -> bool:  # the import's summary lists each row it could not use, then the one line
+        return r.returncode == 2 and _clean(r) and r.stderr.strip().splitlines()[-1].startswith("gpuwise: p.csv: ")
+    gh = "provider,instance_name,gpu_name,gpu_count,gpu_memory,price,spot,location\n"
+    for name, body, check in [
+        ("csv13: a row of commas", head + ",,\nH100 80GB SXM,8,20\n", _any),
+        ("csv13: gpus -8", head + "H100 80GB SXM,-8,20\n", rows_refused),
+        ("csv13: gpus 1e-320", head + "H100 80GB SXM,1e-320,20\n", rows_refused),
+        ("csv13: price 1e-320", head + "H100 80GB SXM,8,1e-320\n", rows_refused),
+        ("csv13: price 'USD 20'", head + "H100 80GB SXM,8,USD 20\n", rows_refused),
+        ("csv13: 100,000 equal rows", head + "H100 80GB SXM,8,20\n" * 100_000, _any),
+        ("csv13: header in capitals", "GPU,GPUS,PRICE\nH100 80GB SXM,8,20\n", _refused("p.csv")),
+        ("csv13: gpuhunt spot 'yes'", gh + "m,x,H100,8,80,20,yes,us\n", lambda r: _any(r) or rows_refused(r)),
+        ("csv13: gpuhunt gpu_count 0", gh + "m,x,H100,8,80,20,False,us\n".replace(",8,", ",0,"), rows_refused),
+        ("csv13: gpuhunt another provider's rows", gh + "other,x,H100,8,80,20,False,us\n", _any),
+    ]:
+        case(name, {"p.csv": body}, imp, expect="any", check=check)
+
     # ------------------------------------------------------------ environment, real processes
     for name, env, argv, check in [
         ("env13: LC_ALL=C.UTF-8 zh", {"LC_ALL": "C.UTF-8"}, ["recommend", "r.yaml", "--lang", "zh"], _ok),
