@@ -96,6 +96,7 @@ def add(case, ns: dict[str, Any]) -> None:
         ("num13: lora_rank 5e-324", "workload.lora_rank", tiny, None, rec, _refused("lora_rank")),
         ("num13: batch_size true", "workload.batch_size", True, None, rec, _refused("batch_size")),
         ("num13: prop hourly 5e-324", "acquisition.hourly_usd", tiny, "P", aud, _any),
+        ("num13: prop unit price 5e-324 (buy)", "acquisition", {"mode": "buy", "unit_price_usd": tiny}, "P", aud, _refused("unit_price_usd")),
         ("num13: prop host_ram 5e-324", "hardware.host_ram_gb", tiny, "P", aud, _any),
         ("num13: prop nodes -0.0", "hardware.nodes", -0.0, "P", aud, _refused("nodes")),
         ("num13: prop egress 1e308", "cloud.egress_tb_per_month", 1e308, "P", aud, _any),

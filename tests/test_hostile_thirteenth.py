@@ -148,3 +148,13 @@ def test_a_choice_in_the_wrong_case_gets_its_close_match(tmp_path: Path, path: s
     difflib's match is case-sensitive and 'cny' is no closer to 'CNY' than to 'USD'."""
     write(tmp_path, {"p.yaml": _set(PROP, path, value)})
     one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), f"did you mean {close}?")
+
+
+@pytest.mark.parametrize("value", [5e-324, 1e-9, 0.5])
+def test_a_card_price_below_one_is_refused(tmp_path: Path, value: float) -> None:
+    """``unit_price_usd: 5e-324`` was read: 8 x H100 bought for nothing, the audit's total was the
+    hosting alone (exit 0). A card costs at least 1 in the file's currency."""
+    d = yaml.safe_load(PROP)
+    d["acquisition"] = {"mode": "buy", "unit_price_usd": value}
+    write(tmp_path, {"p.yaml": yaml.safe_dump(d)})
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "acquisition.unit_price_usd", "greater than or equal to 1")
