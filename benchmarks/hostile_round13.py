@@ -295,6 +295,10 @@ def add(case, ns: dict[str, Any]) -> None:
         ("case13: currency cny", "constraints.currency", "cny", None, _refused("did you mean CNY?")),
         ("case13: mode RENT", "acquisition.mode", "RENT", "P", _refused("did you mean rent?")),
         ("case13: link NVLink", "hardware.link", "NVLink", "P", _refused("did you mean nvlink?")),
+        ("case13: model 'mistral' (ambiguous)", "workload.model", "mistral", None, lambda r: _refused("ambiguous", "give the variant")(r) and "SXM" not in r.stderr),
+        ("case13: model an ollama tag", "workload.model", "llama3.1:70b", None, _any),
+        ("case13: model a Hugging Face URL", "workload.model", "https://huggingface.co/meta-llama/Llama-3.1-8B", None, _refused("did you mean llama-3.1-8b")),
+        ("case13: model a GGUF file name", "workload.model", "Llama-3.1-70B-Instruct-Q4_K_M.gguf", None, _refused("did you mean llama-3.1-70b")),
         ("case13: task Inference", "workload.task", "Inference", None, _any),
     ]:
         text = patched(path, value, prop if base == "P" else None)

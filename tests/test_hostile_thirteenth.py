@@ -158,3 +158,11 @@ def test_a_card_price_below_one_is_refused(tmp_path: Path, value: float) -> None
     d["acquisition"] = {"mode": "buy", "unit_price_usd": value}
     write(tmp_path, {"p.yaml": yaml.safe_dump(d)})
     one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "acquisition.unit_price_usd", "greater than or equal to 1")
+
+
+def test_an_ambiguous_model_is_not_told_about_form_factors(tmp_path: Path) -> None:
+    """'model: mistral' was refused with the GPUs' hint, 'a name without the form factor is the SXM
+    part': a model has no form factor. It is told to give the variant, with one of the list."""
+    write(tmp_path, {"r.yaml": "workload: {task: inference, model: mistral}\n"})
+    err = one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "'mistral' is ambiguous", "give the variant, e.g. ")
+    assert "SXM" not in err and "form factor" not in err
