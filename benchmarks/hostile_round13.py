@@ -262,6 +262,22 @@ def add(case, ns: dict[str, Any]) -> None:
     case("self13: -o /dev/stdout", {"r.yaml": LORA}, ["recommend", "r.yaml", "-o", "/dev/stdout"], expect="any", check=_ok)
     case("self13: -o /dev/full", {"r.yaml": LORA}, ["recommend", "r.yaml", "-o", "/dev/full"], expect="any", check=lambda r: r.returncode == 2 and _one(r))
 
+    # ------------------------------------------------------------ house rules on a card: values of other kinds
+    def card_rule(condition: str) -> str:
+        return CUDA_RULE.replace("fact: candidate", "fact: card").replace('[cuda_device, "==", false]', condition).replace(
+            "action: reject", "action: finding\n      severity: warning").replace("{gpu_name} is not", "{serial} is not")
+
+    for name, cond, check in [
+        ("hr13: a number field against a text field", '[mem_temp_c, ">=", "$mem_type"]', _refused("h/r.yaml", "never compare")),
+        ("hr13: a number field against a number field", '[mem_temp_c, ">=", "$mem_throttle_c"]', _ok),
+        ("hr13: a date literal", '[mem_temp_c, ">=", 2026-01-01]', _refused("h/r.yaml", "mem_temp_c")),
+        ("hr13: a timestamp literal", '[mem_temp_c, ">=", 2026-01-01T10:00:00]', _refused("h/r.yaml", "mem_temp_c")),
+        ("hr13: a quoted number", '[mem_temp_c, ">=", "99"]', _refused("h/r.yaml", "mem_temp_c")),
+        ("hr13: times .nan", '[mem_temp_c, ">=", {ref: mem_throttle_c, times: .nan}]', _refused("h/r.yaml", "finite")),
+        ("hr13: four items", '[mem_temp_c, ">=", 1, 2]', _refused("h/r.yaml", "[field, op, value]")),
+    ]:
+        case(name, {"p.yaml": USED, "r.xml": SMI, "h/r.yaml": card_rule(cond)}, ["audit", "p.yaml", "--rules", "h"], expect="any", check=check)
+
     # ------------------------------------------------------------ a careless user's command line
     files = {"r.yaml": LORA, "p.yaml": PROP, "plan.yaml": PLAN}
     for name, argv, check in [
