@@ -9,8 +9,12 @@ seller's report judged for memory junction temperature at and around each memory
 point (GDDR6X at 98/99/110/111 C, in tenths and with a decimal comma, GDDR6 with no throttle point
 of its own, HBM against its board's own limit), reports from other drivers (no ``memory_temp``
 element, ``N/A``, a report from the Windows driver with CRLF and a UTF-16 mark, ``nvidia-smi -q``
-text from PowerShell), two cards with mixed states in one report, MIG on, and ``ask``/``prices
-import`` options aimed at their own inputs. Added to benchmarks/hostile_corpus.py's table by
+text from PowerShell), two cards with mixed states in one report, MIG on, ``prices import``
+options aimed at their own inputs, a careless user's command line (misspelt commands, options and
+choices, a file of another kind given to a command, choices in the wrong case, model names as
+ollama, Hugging Face or GGUF write them), odd price rows (subnormal counts and prices, 100,000
+equal rows, another provider's rows) and house rules on a card comparing values of other kinds
+(dates, timestamps, quoted numbers, a number field against a text field). 156 cases. Added to benchmarks/hostile_corpus.py's table by
 :func:`add`; the special runs (``BYTES``) are :func:`run_mode`. The failures fixed are kept as
 tests in tests/test_hostile_thirteenth.py."""
 from __future__ import annotations
