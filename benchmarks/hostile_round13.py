@@ -14,7 +14,7 @@ options aimed at their own inputs, a careless user's command line (misspelt comm
 choices, a file of another kind given to a command, choices in the wrong case, model names as
 ollama, Hugging Face or GGUF write them), odd price rows (subnormal counts and prices, 100,000
 equal rows, another provider's rows) and house rules on a card comparing values of other kinds
-(dates, timestamps, quoted numbers, a number field against a text field). 156 cases. Added to benchmarks/hostile_corpus.py's table by
+(dates, timestamps, quoted numbers, a number field against a text field). 158 cases. Added to benchmarks/hostile_corpus.py's table by
 :func:`add`; the special runs (``BYTES``) are :func:`run_mode`. The failures fixed are kept as
 tests in tests/test_hostile_thirteenth.py."""
 from __future__ import annotations
@@ -257,6 +257,9 @@ def add(case, ns: dict[str, Any]) -> None:
          check=lambda r: r.returncode in (0, 2) and _one(r) and not Path(r.cwd, "x").exists())
     case("self13: import --as-of 2026-02-30", {"p.csv": CSV}, ["prices", "import", "p.csv", "--provider", "m", "-o", "ov", "--as-of", "2026-02-30"],
          expect="any", check=_refused("--as-of"))
+    for name, day in [("self13: import --as-of '' (a variable unset)", ""), ("self13: import --as-of 20260105", "20260105")]:
+        case(name, {"p.csv": CSV}, ["prices", "import", "p.csv", "--provider", "m", "-o", "ov", "--as-of", day], expect="any",
+             check=lambda r: _refused("--as-of", "YYYY-MM-DD")(r) and not Path(r.cwd, "ov").exists())
     case("self13: import --as-of 99999-01-01", {"p.csv": CSV}, ["prices", "import", "p.csv", "--provider", "m", "-o", "ov", "--as-of", "99999-01-01"],
          expect="any", check=_refused("--as-of"))
     case("self13: recommend -o the overlay folder", {"r.yaml": LORA, "k/policy.yaml": "memory_headroom_fraction: 0.1\n"},

@@ -192,3 +192,14 @@ def test_a_house_rule_comparing_two_number_fields_is_read(tmp_path: Path) -> Non
     write(tmp_path, {"p.yaml": USED, "r.xml": SMI, "h/r.yaml": rule})
     r = gpuwise("audit", "p.yaml", "--rules", "h", cwd=tmp_path)
     assert r.returncode in (0, 1), r.stderr
+
+
+@pytest.mark.parametrize("as_of", ["", "20260105"])
+def test_an_import_date_not_written_yyyy_mm_dd_is_refused(tmp_path: Path, as_of: str) -> None:
+    """``--as-of ""`` (a script's ``--as-of "$DAY"`` with the variable unset) was taken for no date:
+    the prices were dated by the file's time, silently (exit 0). ``20260105`` was read though the
+    hint asks for YYYY-MM-DD. Both are refused; nothing is written."""
+    write(tmp_path, {"p.csv": "gpu,gpus,price\nH100 80GB SXM,8,20\n"})
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", "--as-of", as_of, cwd=tmp_path),
+             "--as-of", "is not a date", "YYYY-MM-DD")
+    assert not (tmp_path / "ov").exists()

@@ -137,8 +137,13 @@ def provider_of(path: Path, given: str | None) -> str:
 
 
 def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
-    if as_of:
+    """The prices' date: ``--as-of`` as YYYY-MM-DD (an empty one, as ``--as-of "$DAY"`` with the
+    variable unset gives, was taken for no date: the file's time, silently; ``20260105`` was read
+    though the hint asks for YYYY-MM-DD), else the file's modification date."""
+    if as_of is not None:
         try:
+            if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", as_of):
+                raise ValueError(as_of)
             date = dt.date.fromisoformat(as_of)
         except ValueError:
             raise UserError(N_("'%(as_of)s' is not a date"), where="--as-of", hint=N_("give YYYY-MM-DD"),
