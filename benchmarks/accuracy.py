@@ -586,7 +586,9 @@ def main() -> int:
           "512 / 8 / 16 H200, 8 H200 NVL, 8 B200, 64 / 72 GB200) 20.9% (2.96x, H135),\n"
           "  H137-H140 (Falcon2-11B on 1,024 A100-40GB, Falcon-Mamba-7B on 256 H100, Zamba2-7B on 128 H100, AURORA-M "
           "on 128 MI250X; wall-clock days) -22.5 / -51.0 / -40.3 / -37.3%: 38.8% (2.04x, H138);\n"
-          "  H141 (MicroLlama-300M on 4 RTX 4090, lit-gpt) +3.3%")
+          "  H141 (MicroLlama-300M on 4 RTX 4090, lit-gpt) +3.3%,\n"
+          "  H142-H144 (Zamba-7B on 128 H100 and Motif 2.6B on 384 MI250X, wall-clock days; L20-Edu-135M on one L20) "
+          "-63.6 / -71.1 / +117.9%: 71.1% (3.45x, H143)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

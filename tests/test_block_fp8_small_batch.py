@@ -115,3 +115,21 @@ def test_h20_walk_is_the_tiles_math(kb):
     assert k_block("h100-80gb-sxm") == pytest.approx(0.42e-6)
     assert k_block("h20-96gb-sxm") == pytest.approx(0.5526e-6, rel=1e-3)
     assert kb.gpus["h200-141gb-sxm"].peaks.sms is None and k_block("h200-141gb-sxm") == pytest.approx(0.42e-6)
+
+
+def test_qwen3_8b_fp8_walk_by_hand_on_h20(kb):
+    """Qwen's Qwen3-8B-FP8 is block-scaled (128 x 128) as the 32B's (its model card; knowledge/serving.yaml
+    fp8_checkpoints). On one H20 with SGLang 0.4.6 (Qwen's speed page, row F02) each of 36 layers walks: qkv 6144 x
+    4096, o 4096 x 4096, gate/up 24576 x 4096 and down 4096 x 12288, each max(K / 128 x 0.5526 us - N x K bytes /
+    (4.0 TB/s x 0.80), 0): 32 x 0.5526 = 17.68 us - 7.86 = 9.82 us; 17.68 - 5.24 = 12.44 us; gate/up's bytes (31.5 us)
+    outlast its walk: 0; 96 x 0.5526 = 53.05 us - 15.73 = 37.32 us. 36 x 59.58 us = 2.145 ms a step."""
+    job = job_of(kb, model="qwen3-8b", precision="fp8", framework="sglang", framework_version="0.4.6")
+    eng = SV.engine(job, kb.gpus["h20-96gb-sxm"])
+    kb_s = 2 * 64 * 128 * 128 / (296e12 / 78)
+    bw = 4.0e12 * 0.80
+    assert eng.k_block == pytest.approx(kb_s) and eng.bw_weights == pytest.approx(bw)
+    per_layer = (max(32 * kb_s - 6144 * 4096 / bw, 0) + max(32 * kb_s - 4096 * 4096 / bw, 0)
+                 + max(32 * kb_s - 24576 * 4096 / bw, 0) + max(96 * kb_s - 4096 * 12288 / bw, 0))
+    assert per_layer == pytest.approx(59.58e-6, rel=1e-3)
+    assert kserial_seconds(eng, 1) == pytest.approx(36 * per_layer, rel=1e-9)
+    assert 36 * per_layer == pytest.approx(2.145e-3, rel=1e-3)

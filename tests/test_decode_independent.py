@@ -52,12 +52,14 @@ def test_h20_dense_rows_are_known_fast_misses(rows):
     source sizes that. Held as misses in the direction measured, so that a change that moves them is seen. F03 (the
     32B's block-FP8 checkpoint) moved at session 17: its projections' reduction walk is the 64-row tile's multiply at
     an H20 SM's quarter-rate tensor cores (296 TFLOP/s over 78 SMs: 0.55 us a 128-deep step, not the H100's 0.42;
-    tests/test_block_fp8_small_batch.py), which leaves it 1.13x fast (blind 1.31x)."""
-    for row in ("F01", "F02"):
+    tests/test_block_fp8_small_batch.py), which leaves it 1.13x fast (blind 1.31x); F02 (Qwen's Qwen3-8B-FP8,
+    block-scaled as the 32B's, knowledge/serving.yaml fp8_checkpoints) walks the same way and reads 1.06x (blind
+    1.56x). F01 (BF16 through cuBLAS) stays the miss."""
+    est, got = rows["F01"]
+    assert 1.8 <= est / got <= 2.3, ("F01", est, got)
+    for row in ("F02", "F03"):
         est, got = rows[row]
-        assert 1.3 <= est / got <= 2.3, (row, est, got)
-    est, got = rows["F03"]
-    assert 1.05 <= est / got <= 1.25, ("F03", est, got)
+        assert 1.0 <= est / got <= 1.25, (row, est, got)
 
 
 @pytest.mark.parametrize(("row", "published", "within"), [

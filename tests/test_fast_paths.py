@@ -109,9 +109,9 @@ def test_a_step_timed_from_its_kept_constants_is_the_step(monkeypatch, tmp_path)
     L = importlib.import_module("gpuwise.estimators.serving.load")
     real, timed = L._point, []
 
-    def spy(job, eng, rep, conc):
+    def spy(job, eng, rep, conc, c=None):
         timed.append((job, eng, rep))
-        return real(job, eng, rep, conc)
+        return real(job, eng, rep, conc, c)
 
     monkeypatch.setattr(L, "_point", spy)
     drafted = tmp_path / "eagle.yaml"  # speculative decoding: the verify step and the drafter's passes

@@ -551,7 +551,8 @@ def test_held_out_runs_of_session_16_second_round(heldout):
 def test_held_out_runs_of_session_17(heldout):
     """H142-H144, scored blind on session 17's starting main (0edf6cf): Zamba-7B (Zyphra's release: 128 H100 'in 30
     days', 1T + 50B annealing tokens), Motif 2.6B (its card: 384 MI250X, 42 days, 2.4T tokens), L20-Edu-135M (its
-    card: one L20, 10,001,252,352 tokens at a logged mean 38,541 tokens/s): -63.6 / -71.1 / +117.9%."""
+    card: one L20, 10,001,252,352 tokens at a logged mean 38,541 tokens/s): -63.6 / -71.1 / +117.9%. After the L20's
+    measured GEMM share and its card's torch.compile (both later in the session) H144 reads +1.4%."""
     by_id = _held_out_rows()
     assert float(by_id["H142"]["gpu_hours"]) == pytest.approx(128 * 30 * 24)
     assert float(by_id["H142"]["training_tokens_b"]) == pytest.approx(1000 + 50)
@@ -559,7 +560,7 @@ def test_held_out_runs_of_session_17(heldout):
     assert float(by_id["H144"]["gpu_hours"]) == pytest.approx(10_001_252_352 / 38_541 / 3600, abs=0.05)
     # the two wall-clock rows read fast (their 6ND implies 13% and 7% of the dense BF16 peak); the single-GPU run slow
     assert heldout[142][1] / heldout[142][2] < 0.5 and heldout[143][1] / heldout[143][2] < 0.5
-    assert 1.0 < heldout[144][1] / heldout[144][2] < 2.0
+    assert 0.85 <= heldout[144][1] / heldout[144][2] <= 1.20
 
 
 def test_the_l20_runs_its_gemms_at_the_share_measured_on_it(kb):
@@ -610,3 +611,12 @@ def test_a_compiled_model_fuses_its_memory_bound_passes_unless_the_stack_was_mea
     assert mfu(torch_compile=True) == pytest.approx(0.432, abs=0.001)
     assert kb.runtime.training_stacks["torchtitan"].compiled
     assert mfu(stack="torchtitan", torch_compile=True) == pytest.approx(mfu(stack="torchtitan"), rel=1e-9)
+
+
+def test_the_l4_runs_its_gemms_at_the_share_measured_on_it(kb):
+    """runtime.yaml training.mfu_by_gpu l4: the L4's BF16 GEMMs reach a median 58.15 of its 121 TFLOPS over the
+    2,048-10,240 cubes (70.89 / 54.91 / 59.40 / 56.90: zzc0721/torch-performance-test-data issue #120), 48.1%, against
+    the A100-SXM's 85.9%: 0.62 x 0.481 / 0.859 = 0.35 in place of the Ada assumption 0.50."""
+    median = statistics.median([70.89, 54.91, 59.40, 56.90]) / 121
+    assert median == pytest.approx(0.481, abs=0.001)
+    assert kb.runtime.training.mfu_by_gpu["l4"].value == pytest.approx(0.62 * median / 0.859, abs=0.005)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from ...frozen import frozen
@@ -30,15 +31,22 @@ class Point:
 def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
     """Steady state of one copy with ``conc`` concurrent requests (closed loop). ``pure_decode``:
     also time a decode-only step (one sequence's decode speed; skipped for curves). Memoised per
-    job: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of copies differs)."""
-    lay = rep.layout
-    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)  # _key, inline
-    cache = job.memo.get("serving-points")
-    if cache is None:
-        cache = job.memo["serving-points"] = {}
-    got = cache.get(key)
+    job: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of copies differs;
+    :func:`.step.consts` keeps the memo by the copy's shape)."""
+    c = consts(job, eng, rep)
+    got = c.points.get(conc)
     if got is None:
-        got = cache[key] = _fed(job, eng, rep, _gpu_point(job, eng, rep, conc, key))
+        got = _new_point(job, eng, rep, c, conc)
+    return got
+
+
+def _new_point(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float) -> Point:
+    """:func:`point` at a load not yet timed for the copy's shape, kept. A load a peak scan passed over
+    (:func:`_busiest`) is timed as that scan would have asked for it, as a float: the memo holds the same
+    point (its concurrency written the same way) whether or not the scan timed it."""
+    if conc in c.passed:
+        conc = float(conc)
+    got = c.points[conc] = _fed(job, eng, rep, c, _at_gpus(job, eng, rep, c, conc))
     return got
 
 
@@ -48,26 +56,28 @@ def _key(eng: Engine, rep: Replica, conc: float) -> tuple:
     return (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
 
 
-def _gpu_point(job: Any, eng: Engine, rep: Replica, conc: float, key: tuple | None = None) -> Point:
-    """:func:`point` at the GPUs' pace, before the front end's bound (memoised per job likewise;
-    ``key``: :func:`_key` of the same, where the caller has it)."""
-    if key is None:
-        key = _key(eng, rep, conc)
-    cache = job.memo.get("serving-gpu-points")
-    if cache is None:
-        cache = job.memo["serving-gpu-points"] = {}
-    got = cache.get(key)
+def _gpu_point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
+    """:func:`point` at the GPUs' pace, before the front end's bound (memoised per job likewise)."""
+    return _at_gpus(job, eng, rep, consts(job, eng, rep), conc)
+
+
+def _at_gpus(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float) -> Point:
+    """:func:`_gpu_point` with the pair's :func:`.step.consts` ``c`` at hand."""
+    got = c.gpu_points.get(conc)
     if got is None:
-        got = cache[key] = _point(job, eng, rep, conc)
+        got = c.gpu_points[conc] = _point(job, eng, rep, conc, c)
     return got
 
 
-def _fed(job: Any, eng: Engine, rep: Replica, p: Point) -> Point:
+def _fed(job: Any, eng: Engine, rep: Replica, c: StepConsts, p: Point) -> Point:
     """``p`` bounded by the copy's front end (:mod:`.front`): where the GPUs would finish requests faster
     than it hands them over, the batch on the GPUs is the one that keeps pace with it (found by bisection:
     throughput grows with the batch), the throughput is its rate x output tokens, and the rest of the
     closed loop waits in the front end's queue before its first token (Little's law)."""
-    f, output = _front(job, eng)
+    got = c.front
+    if got is None:
+        got = c.front = _front(job, eng)
+    f, output = got
     if f is None:
         return p
     rate = f.requests_per_s
@@ -76,11 +86,11 @@ def _fed(job: Any, eng: Engine, rep: Replica, p: Point) -> Point:
     lo, hi = 0.0, p.concurrency
     for _ in range(30):
         mid = (lo + hi) / 2
-        if _gpu_point(job, eng, rep, mid).throughput < rate * output:
+        if _at_gpus(job, eng, rep, c, mid).throughput < rate * output:
             lo = mid
         else:
             hi = mid
-    q = _gpu_point(job, eng, rep, hi)
+    q = _at_gpus(job, eng, rep, c, hi)
     return Point(p.concurrency, rate * output, q.tpot, q.ttft + (p.concurrency - hi) / rate, q.decode_step,
                  q.queued, front_end=True)
 
@@ -95,8 +105,10 @@ def _front(job: Any, eng: Engine) -> tuple[Any, int]:
     return got[1], got[2]
 
 
-def _point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
-    c = consts(job, eng, rep)
+def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None = None) -> Point:
+    """One copy at ``conc`` requests at the GPUs' pace (``c``: the pair's :func:`.step.consts`)."""
+    if c is None:
+        c = consts(job, eng, rep)
     prompt, output, prefilled = c.lengths  # request_lengths and prefill_tokens of the job's workload
     queued = 0.0
     cap = max(rep.max_seqs, 1)
@@ -309,14 +321,15 @@ def whole_prompt_batches(job: Any, eng: Engine, below: float) -> list[int]:
 
 def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, max_tpot: float | None) -> Point | None:
     """The busiest load one copy sustains within the latency targets (None: not even one request)."""
-    key = (eng.gpu_id, eng.fw.id, eng.weight_format, rep.layout.tp, rep.layout.pp, rep.layout.ep,
-           rep.layout.dp_attention, max_ttft, max_tpot)
-    cache = job.memo.setdefault("serving-capacity", {})
+    c = consts(job, eng, rep)
+    cache = c.capacity
+    key = (max_ttft, max_tpot)
     if key in cache:
         return cache[key]
+    at = _at(job, eng, rep, c)
 
-    def ok(c: float) -> bool:
-        p = point(job, eng, rep, c)
+    def ok(n: float) -> bool:
+        p = at(n)
         return (max_tpot is None or p.tpot <= max_tpot) and (max_ttft is None or p.ttft <= max_ttft)
 
     hi = max(rep.max_seqs, 1)
@@ -338,24 +351,94 @@ def capacity_point(job: Any, eng: Engine, rep: Replica, max_ttft: float | None, 
     return cache[key]
 
 
+def _at(job: Any, eng: Engine, rep: Replica, c: StepConsts) -> Callable[[float], Point]:
+    """:func:`point` of ``eng`` on ``rep`` as a function of the load alone, for the searches over it
+    (the pair's constants and memo looked up once)."""
+    points = c.points
+
+    def at(conc: float) -> Point:
+        got = points.get(conc)
+        if got is None:
+            got = _new_point(job, eng, rep, c, conc)
+        return got
+
+    return at
+
+
 def peak_point(job: Any, eng: Engine, rep: Replica, top: int) -> Point:
     """The busiest point of one copy's throughput curve between one request and ``top``: past its
     peak, more sequences cost more per step (host work, attention) than they add, so the peak can
     lie below what the memory holds. A geometric scan, then the integers around its best."""
+    c = consts(job, eng, rep)
+    at = _at(job, eng, rep, c)
     if top <= 1:
-        return point(job, eng, rep, 1.0)
+        return at(1.0)
     grid = sorted({max(1, round(top ** (i / 24))) for i in range(25)} | {top})
     held = whole_prompt_batches(job, eng, top)  # where the curve can step down as prompts split into one chunk more
-    best = max(grid + held, key=lambda c: point(job, eng, rep, float(c)).throughput)
+    best = _busiest(eng, rep, c, grid + held, at)
     if best in held and best not in grid:
-        return point(job, eng, rep, float(best))
+        return at(float(best))
     i = grid.index(best)
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
     while hi - lo > 2:  # the curve is unimodal near its top: narrow the bracket by thirds
         a, b = lo + (hi - lo) // 3, hi - (hi - lo) // 3
-        if point(job, eng, rep, float(a)).throughput < point(job, eng, rep, float(b)).throughput:
+        if at(float(a)).throughput < at(float(b)).throughput:
             lo = a
         else:
             hi = b
-    best = max(range(lo, hi + 1), key=lambda c: point(job, eng, rep, float(c)).throughput)
-    return point(job, eng, rep, float(best))
+    best = max(range(lo, hi + 1), key=lambda n: at(float(n)).throughput)
+    return at(float(best))
+
+
+def throughput_ceiling(c: StepConsts, eng: Engine, rep: Replica, conc: float) -> float:
+    """A bound no :func:`point` of the copy at ``conc`` requests exceeds, from the pair's constants alone
+    (nothing timed). Why it holds, for every branch of :func:`_point` and :func:`_fed`:
+
+    - the throughput is ``b x output / (TTFT + output x TPOT)`` (a static batch's ``b x output / (prefill
+      + output x TPOT)``) with ``b = min(conc, max_seqs)`` and a TTFT that is never negative, so at most
+      ``b / TPOT``; past ``max_seqs`` the rest only wait; the front end's bound only lowers it;
+    - the TPOT is the decode step's seconds per token plus what prefills add (never negative), so at
+      least the decode step's: the step over the tokens a speculative step yields;
+    - a step lasts at least its stages' dense weight streaming and fixed layer costs plus its host
+      work, ``pp x (t_mem + over) + step_overhead + seq_overhead x sequences``: every other part of
+      :func:`.step._parts` (math, experts, attention, communication, the block-FP8 floor) adds time.
+
+    The floating-point sums keep these inequalities (rounding is monotone); :func:`_busiest` leaves a
+    margin besides. tests/test_serving_peak_bound.py checks it at every load the held-out serving
+    questions time."""
+    cap = max(rep.max_seqs, 1)
+    b = max(min(conc, cap), 1e-9)
+    dpa = c.dpa
+    step = c.pp * (c.t_mem + c.over) + c.step_overhead + c.seq_overhead * (b / dpa if dpa > 1 else b)
+    spec = eng.spec
+    if spec is not None:
+        step = step / spec.tokens_per_step
+    return b / step if step > 0 else math.inf
+
+
+PASS_MARGIN = 1e-9
+"""The share by which a load's :func:`throughput_ceiling` must fall below the best throughput found for
+:func:`_busiest` to pass over it: far above the rounding of the few sums between the two."""
+
+
+def _busiest(eng: Engine, rep: Replica, c: StepConsts, loads: list[int], at: Callable[[float], Point]) -> int:
+    """``max(loads, key=lambda n: at(float(n)).throughput)``, the same load, timing fewer: the loads are
+    tried from the busiest down, and one not yet timed whose :func:`throughput_ceiling` is below the best
+    throughput found so far is passed over -- it cannot be the best nor tie with it, so the first load (in
+    ``loads``' order) with the highest throughput is the same. The best usually lies among the busiest
+    loads of a geometric grid, and the ceiling of a small batch (its weights streamed for few sequences)
+    is far below it. A passed load is noted (``c.passed``) so that, timed later, it is kept as this scan
+    would have kept it (:func:`_new_point`)."""
+    points = c.points
+    best = -math.inf
+    got: dict[int, float] = {}
+    for n in sorted(set(loads), reverse=True):
+        if n not in points and throughput_ceiling(c, eng, rep, n) * (1.0 + PASS_MARGIN) < best:
+            c.passed.add(n)
+            continue
+        t = got[n] = at(float(n)).throughput
+        if t != t:  # NaN orders nothing: the plain scan
+            return max(loads, key=lambda m: at(float(m)).throughput)
+        if t > best:
+            best = t
+    return next(n for n in loads if got.get(n) == best)

@@ -55,13 +55,12 @@ class StepConsts:
     figure is the same expression, in the same order, as the step formula writes it, so a step's
     seconds are the same to the last bit."""
 
-    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "dpa",
-                 "e_total", "eng",
-                 "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense", "f_experts", "hidden",
-                 "hop_bw", "hop_latency", "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m",
-                 "moe_rate",
-                 "moe_stage", "over", "peak_attn", "peak_gemm", "pp", "pp_comm", "prefill_floor", "ranks", "rep",
-                 "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
+    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
+                 "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense",
+                 "f_experts", "front", "gpu_points", "hidden", "hop_bw", "hop_latency", "k_over_e", "kserial",
+                 "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "over", "passed",
+                 "peak_attn", "peak_gemm", "points", "pp", "pp_comm", "prefill_floor", "ranks", "rep", "sc",
+                 "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
                  "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
@@ -125,15 +124,34 @@ class StepConsts:
             self.waits = int(getattr(w, "batch_wait_steps", 0) or 0) > 0
         else:  # no job: only the step's own figures
             self.lengths, self.waits = None, False
+        # the load model's memos (:mod:`.load`), set by :func:`consts`: points by concurrency and capacities
+        # by latency limits, shared by every copy of the same shape in the job, and the job's front end
+        self.points: dict = {}
+        self.gpu_points: dict = {}
+        self.capacity: dict = {}
+        self.passed: set = set()
+        self.front: Any = None
 
 
 def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
-    """:class:`StepConsts` of ``eng`` on ``rep``, kept per job by the pair's identity (both are frozen)."""
+    """:class:`StepConsts` of ``eng`` on ``rep``, kept per job by the pair's identity (both are frozen).
+    Its load memos (points, capacities) are the job's for the copy's shape -- the GPU, framework,
+    weights and layout: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of
+    copies differs), so every pair of that shape shares them."""
     key = ("serving-step", id(eng), id(rep))
     memo = job.memo
     got = memo.get(key)
     if got is None or got.eng is not eng or got.rep is not rep:
         got = memo[key] = StepConsts(eng, rep, job.w)
+        lay = rep.layout
+        shape = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention)
+        shared = memo.get("serving-shapes")
+        if shared is None:
+            shared = memo["serving-shapes"] = {}
+        kept = shared.get(shape)
+        if kept is None:
+            kept = shared[shape] = ({}, {}, {}, set())
+        got.points, got.gpu_points, got.capacity, got.passed = kept
     return got
 
 
