@@ -17,10 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .lean import BaseModel as LeanModel
+from . import lean
 from .ledger import built
 
-_MODELS = (BaseModel, LeanModel)
+_MODELS = (BaseModel, lean.BaseModel)
 """pydantic's models and the lean records that stand for them (gpuwise/lean.py)."""
 
 
@@ -188,3 +188,6 @@ def _check(ann: Any) -> Check:
             return {k: val(x) for k, x in v.items()} if val is not _any else dict(v)
         return mapped
     raise _Other
+
+
+lean.CONVERT = converted  # a lean record's own validation (gpuwise/lean.py)
