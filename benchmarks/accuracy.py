@@ -540,7 +540,7 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 144))
+               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -588,7 +588,9 @@ def main() -> int:
           "on 128 MI250X; wall-clock days) -22.5 / -51.0 / -40.3 / -37.3%: 38.8% (2.04x, H138);\n"
           "  H141 (MicroLlama-300M on 4 RTX 4090, lit-gpt) +3.3%,\n"
           "  H142-H144 (Zamba-7B on 128 H100 and Motif 2.6B on 384 MI250X, wall-clock days; L20-Edu-135M on one L20) "
-          "-63.6 / -71.1 / +117.9%: 71.1% (3.45x, H143)")
+          "-63.6 / -71.1 / +117.9%: 71.1% (3.45x, H143),\n"
+          "  H145-H146 (GPUburnout-1B on one A100, GPT-2 163M on one RTX 3090; after the session's changes) "
+          "+40.3 / -34.1%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

@@ -5,7 +5,9 @@ a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan 
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms) and 210
 of round 12 (benchmarks/hostile_round12.py: YAML tags, directives and keys that are not text, C1
 controls and separators, options given twice, CSV dialects, contradictory plans, unreadable batch
-members, closed streams, a removed cwd, concurrent writers, peak memory), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+members, closed streams, a removed cwd, concurrent writers, peak memory) and those of round 13
+(benchmarks/hostile_round13.py: subnormal numbers, names that are not UTF-8, degenerate plans,
+memory junction temperatures around each throttle point, other drivers' reports), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -17,7 +19,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11, round12: eleven's, twelve's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round13: eleven's to thirteen's)
 
 Exit status 1 when a case fails.
 """
@@ -658,38 +660,15 @@ for name, text, has in [
     case(name, {"plan.yaml": text}, ["plan", "plan.yaml"], has=has)
 
 
-# ---------------------------------------------------------------- round ten (benchmarks/hostile_round10.py)
-from benchmarks import hostile_round10  # noqa: E402
+# ---------------------------------------------------------------- rounds ten to thirteen (benchmarks/hostile_round1N.py)
+from benchmarks import hostile_round10, hostile_round11, hostile_round12, hostile_round13  # noqa: E402
 
+for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13)):
+    def _case(*a, _n=_n, **k):
+        case(*a, **k)
+        CASES[-1]["round"] = _n
 
-def _case10(*a, **k):
-    case(*a, **k)
-    CASES[-1]["round"] = 10
-
-
-hostile_round10.add(_case10, dict(globals()))
-
-# ---------------------------------------------------------------- round eleven (benchmarks/hostile_round11.py)
-from benchmarks import hostile_round11  # noqa: E402
-
-
-def _case11(*a, **k):
-    case(*a, **k)
-    CASES[-1]["round"] = 11
-
-
-hostile_round11.add(_case11, dict(globals()))
-
-# ---------------------------------------------------------------- round twelve (benchmarks/hostile_round12.py)
-from benchmarks import hostile_round12  # noqa: E402
-
-
-def _case12(*a, **k):
-    case(*a, **k)
-    CASES[-1]["round"] = 12
-
-
-hostile_round12.add(_case12, dict(globals()))
+    _module.add(_case, dict(globals()))
 
 
 # ---------------------------------------------------------------- runner
@@ -721,19 +700,25 @@ def make(tmp: Path, files: dict) -> None:
             p.write_text(body, encoding="utf-8")
 
 
+def _env(env, tmp) -> dict:
+    e = dict(os.environ, PYTHONPATH=str(ROOT))
+    for k, v in (env or {}).items():
+        if v is None:
+            e.pop(k, None)
+        else:
+            e[k] = v.replace("{tmp}", str(tmp))
+    return e
+
+
 class Res:
     def __init__(self, rc, out, err, cwd):
         self.returncode, self.stdout, self.stderr, self.cwd = rc, out, err, cwd
 
 
 def run_real(argv, env, tmp, prep=None, cwd=None):
-    e = dict(os.environ)
-    e["PYTHONPATH"] = str(ROOT)
-    for k, v in (env or {}).items():
-        if v is None:
-            e.pop(k, None)
-        else:
-            e[k] = v.replace("{tmp}", str(tmp))
+    if argv[0] in hostile_round13.MODES:
+        return hostile_round13.run_mode(argv, _env(env, tmp), tmp, Res)
+    e = _env(env, tmp)
     argv = [a.replace("{tmp}", str(tmp)) for a in argv]
     if prep and prep[0] == "CACHE":
         hostile_round10.damage_cache(tmp, prep[1], e)
@@ -792,7 +777,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:

@@ -161,3 +161,54 @@ def english_where_chinese_cannot_show(args: argparse.Namespace, stdout: Any) -> 
     setattr(args, key, "en")
     return True
 
+
+
+CLOSE_WORD = N_("did you mean %(name)s?")
+"""The close match of a misspelt command, option or choice (the catalog's words for names)."""
+
+
+def close_word(argv: Sequence[str], message: str, lang: str,
+               whole: Callable[[], argparse.ArgumentParser]) -> str | None:
+    """``; did you mean NAME?`` for a word of ``argv`` that ``message`` refuses and that is close to
+    a command, an option of the command given or a choice: ``gpuwise recomend`` and ``--formt``
+    were refused with the list of every word, and ``--format JSON`` without saying that case
+    matters. None when no word is close (or the message already names one)."""
+    import difflib
+
+    if "did you mean" in message:
+        return None
+    parser = whole()
+    commands: list[str] = []
+    options: list[str] = []
+    choices: list[str] = []
+
+    def walk(p: argparse.ArgumentParser, named: bool) -> None:
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                commands.extend(a.choices)
+                for word, sub in a.choices.items():
+                    walk(sub, word in argv)
+            else:
+                if named:
+                    options.extend(o for o in a.option_strings if o.startswith("--"))
+                choices.extend(str(c) for c in (a.choices or ()))
+
+    walk(parser, True)
+    for token in argv:
+        word = token.split("=", 1)[0] if token.startswith("--") else token
+        if len(word) < 3 or word in commands or word in options or word not in message:
+            continue
+        pool = options if word.startswith("-") else [*commands, *choices]
+        lower = {c.lower(): c for c in pool}
+        match = difflib.get_close_matches(word.lower(), list(lower), n=1, cutoff=0.75)
+        if match and lower[match[0]] != word:
+            words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
+            return words.gettext(CLOSE_WORD) % {"name": lower[match[0]]}
+    return None
+
+
+def with_close_word(argv: Sequence[str], message: str, lang: str,
+                    whole: Callable[[], argparse.ArgumentParser]) -> str:
+    """``message`` and, where :func:`close_word` finds one, its close match after a semicolon."""
+    close = close_word(argv, message, lang, whole)
+    return f"{message}{'；' if lang == 'zh' else '; '}{close}" if close else message

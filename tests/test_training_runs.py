@@ -620,3 +620,13 @@ def test_the_l4_runs_its_gemms_at_the_share_measured_on_it(kb):
     median = statistics.median([70.89, 54.91, 59.40, 56.90]) / 121
     assert median == pytest.approx(0.481, abs=0.001)
     assert kb.runtime.training.mfu_by_gpu["l4"].value == pytest.approx(0.62 * median / 0.859, abs=0.005)
+
+
+def test_held_out_runs_of_session_17_later(heldout):
+    """H145 GPUburnout-1B (its card: one A100, 11.8B tokens at ~28,535 tokens/s) and H146 GPT-2 small 163M (Giles
+    Thomas's 'LLM from scratch' part 28: one RTX 3090, ~3.2B tokens, about 48 hours), scored blind after the session's
+    changes: +40.3 / -34.1%."""
+    by_id = _held_out_rows()
+    assert float(by_id["H145"]["gpu_hours"]) == pytest.approx(11.8e9 / 28_535 / 3600, abs=0.1)
+    assert float(by_id["H146"]["gpu_hours"]) == pytest.approx(48)
+    assert all(0.5 <= heldout[n][1] / heldout[n][2] <= 2.0 for n in (145, 146))

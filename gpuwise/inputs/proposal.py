@@ -13,6 +13,7 @@ from pydantic import (
 )
 
 from ..errors import N_, Said
+from ..knowledge.schema.clouds import at_least_floor
 from .requirements import Constraints, Environment
 from .strict import MAX_CARD_POWER_W, MAX_GPUS, Strict, _finite
 from .workload import Workload
@@ -56,6 +57,9 @@ class Acquisition(Strict):
     region: str | None = Field(default=None, max_length=50)
 
     _v = field_validator("unit_price_usd", "hourly_usd", "months")(_finite)
+    _h = field_validator("hourly_usd")(at_least_floor)
+    """``hourly_usd: 5e-324`` made a cost per token of inf and crashed the rule engine (exit 3); the
+    knowledge base's offers have the same floor (a tenth of a cent an hour)."""
 
 
 def _yyyymm(v: Any) -> Any:

@@ -152,6 +152,7 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         given = err.get("input")
         choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
         close = difflib.get_close_matches(given, choices) if isinstance(given, str) and len(given) <= 100 else []
+        close = close or [c for c in choices if isinstance(given, str) and c.lower() == given.lower()]  # 'cny': CNY
         quoted = [c for c in (x.strip() for x in str(expected).replace(" or ", ",").split(",")) if c]
         values = {"given": _short(err.get("input")), "expected": either(quoted, commas=True)}
         if either(quoted, commas=True).words("en") != expected:  # pydantic worded it otherwise: as written
@@ -182,6 +183,46 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         tail = N_("%(more)s more problem") if more == 1 else N_("%(more)s more problems")
         msg, msgid = (f"{msg}; {tail % values}", (msgid, tail)) if msgid else ((msg, tail), None)
     return UserError(msg, where=f"{where}: {field}", hint=hint, values=values, hint_values=hint_values, msgid=msgid)
+
+
+_FILE_KINDS = {"Requirements": (N_("a requirements file"), "recommend"), "Proposal": (N_("a proposal"), "audit"),
+               "PlanFile": (N_("a plan file"), "plan")}
+"""The input files by their model: what the file is called and the command that reads it."""
+
+
+def refuse_other_kind(model: type[BaseModel], data: dict, where: str) -> None:
+    """Refuse a file of another kind by what it is and the command that reads it: a proposal given
+    to ``recommend`` was refused as 'title: unknown key; 3 more problems', and a plan as
+    'constraints.budget_per_quarter_usd: unknown key (did you mean 'budget_usd'?)', a close match
+    that sent its writer the wrong way. Only once the file is refused, by the sections only one
+    kind has (a plan's ``workloads``, a proposal's ``hardware``/``acquisition``/``used_cards``); a
+    file with neither is a requirements file only when it is a good one (a proposal that lacks its
+    ``hardware`` and has a mistake of its own is told that mistake)."""
+    if model.__name__ not in _FILE_KINDS:
+        return
+    key = next((k for k in ("workloads", "horizon_months") if k in data), None)
+    kind = "PlanFile" if key else None
+    if kind is None:
+        key = next((k for k in ("hardware", "acquisition", "used_cards") if k in data), None)
+        kind = "Proposal" if key else "Requirements" if "workload" in data and _requirements(data) else None
+    if kind is None or kind == model.__name__:
+        return
+    (name, command), (wanted, _) = _FILE_KINDS[kind], _FILE_KINDS[model.__name__]
+    missing = {"Proposal": "hardware", "PlanFile": "workloads"}.get(model.__name__, "")
+    raise UserError(N_("this is %(kind)s, not %(wanted)s (it has %(key)s)") if key else N_(
+        "this is %(kind)s, not %(wanted)s (it has no %(key)s)"), where=where,
+        values={"kind": Term(name), "wanted": Term(wanted), "key": key or missing},
+        hint=N_("%(kind)s is read by `gpuwise %(command)s %(file)s`"),
+        hint_values={"kind": Term(name), "command": command, "file": where})
+
+
+def _requirements(data: dict) -> bool:
+    """Whether ``data`` is a good requirements file."""
+    try:
+        Requirements.model_validate(data)
+    except (ValidationError, RecursionError, ValueError):
+        return False
+    return True
 
 
 _KEY_KINDS = {"NoneType": N_("null (~ or an empty key)"), "bool": N_("a yes/no value"), "int": N_("a number"),
@@ -269,6 +310,7 @@ def parse(model: type[BaseModel], data: Any, where: str) -> Any:
         return model.model_validate(data)
     except ValidationError as exc:
         refuse_keys_not_text(data, where)  # the clearer complaint, looked for only once the input is refused
+        refuse_other_kind(model, data, where)
         raise explain_validation(exc, model, where) from None
     except RecursionError:
         raise UserError(N_("nested too deeply"), where=where) from None

@@ -80,7 +80,7 @@ def _load(source: Any) -> PlanFile:
 
     from pydantic import ValidationError
 
-    from ..inputs.schema import explain_validation, list_caps, refuse_keys_not_text
+    from ..inputs.schema import explain_validation, list_caps, refuse_keys_not_text, refuse_other_kind
     from ..yamlio import read_yaml
 
     if isinstance(source, PlanFile):
@@ -102,6 +102,7 @@ def _load(source: Any) -> PlanFile:
         return PlanFile.model_validate(data)
     except ValidationError as exc:
         refuse_keys_not_text(data, where)
+        refuse_other_kind(PlanFile, data, where)
         raise explain_validation(_UnknownKeysFirst(exc), PlanFile, where) from None  # type: ignore[arg-type]
     except RecursionError:
         raise UserError(N_("nested too deeply"), where=where) from None

@@ -80,7 +80,9 @@ class Cadence(Strict):
     """How often a workload runs: once at a month, N times a month, or continuously (a service)."""
 
     at_month: int | None = Field(default=None, ge=1, le=120, description="runs once, in this month (1 = the first)")
-    per_month: float | None = Field(default=None, gt=0, le=1000, description="runs this many times every month")
+    per_month: float | None = Field(default=None, ge=0.01, le=1000, description="runs this many times every month")
+    """At least 0.01 (once in 100 months): 5e-324 reached the solver as a coefficient it could not use
+    and the plan failed with '(Empty)'; a run rarer than that is one run, ``at_month``."""
     continuous: bool = Field(default=False, description="a service that runs every month")
     hours_per_day: float = Field(default=24, gt=0, le=24, description="a service's hours a day")
     growth_per_month: float = Field(default=0, ge=-0.9, le=10,
