@@ -96,6 +96,7 @@ def add(case, ns: dict[str, Any]) -> None:
         ("num13: lora_rank 5e-324", "workload.lora_rank", tiny, None, rec, _refused("lora_rank")),
         ("num13: batch_size true", "workload.batch_size", True, None, rec, _refused("batch_size")),
         ("num13: prop hourly 5e-324", "acquisition.hourly_usd", tiny, "P", aud, _any),
+        ("num13: prop unit price 5e-324 (buy)", "acquisition", {"mode": "buy", "unit_price_usd": tiny}, "P", aud, _refused("unit_price_usd")),
         ("num13: prop host_ram 5e-324", "hardware.host_ram_gb", tiny, "P", aud, _any),
         ("num13: prop nodes -0.0", "hardware.nodes", -0.0, "P", aud, _refused("nodes")),
         ("num13: prop egress 1e308", "cloud.egress_tb_per_month", 1e308, "P", aud, _any),
@@ -261,6 +262,22 @@ def add(case, ns: dict[str, Any]) -> None:
     case("self13: -o /dev/stdout", {"r.yaml": LORA}, ["recommend", "r.yaml", "-o", "/dev/stdout"], expect="any", check=_ok)
     case("self13: -o /dev/full", {"r.yaml": LORA}, ["recommend", "r.yaml", "-o", "/dev/full"], expect="any", check=lambda r: r.returncode == 2 and _one(r))
 
+    # ------------------------------------------------------------ house rules on a card: values of other kinds
+    def card_rule(condition: str) -> str:
+        return CUDA_RULE.replace("fact: candidate", "fact: card").replace('[cuda_device, "==", false]', condition).replace(
+            "action: reject", "action: finding\n      severity: warning").replace("{gpu_name} is not", "{serial} is not")
+
+    for name, cond, check in [
+        ("hr13: a number field against a text field", '[mem_temp_c, ">=", "$mem_type"]', _refused("h/r.yaml", "never compare")),
+        ("hr13: a number field against a number field", '[mem_temp_c, ">=", "$mem_throttle_c"]', _ok),
+        ("hr13: a date literal", '[mem_temp_c, ">=", 2026-01-01]', _refused("h/r.yaml", "mem_temp_c")),
+        ("hr13: a timestamp literal", '[mem_temp_c, ">=", 2026-01-01T10:00:00]', _refused("h/r.yaml", "mem_temp_c")),
+        ("hr13: a quoted number", '[mem_temp_c, ">=", "99"]', _refused("h/r.yaml", "mem_temp_c")),
+        ("hr13: times .nan", '[mem_temp_c, ">=", {ref: mem_throttle_c, times: .nan}]', _refused("h/r.yaml", "finite")),
+        ("hr13: four items", '[mem_temp_c, ">=", 1, 2]', _refused("h/r.yaml", "[field, op, value]")),
+    ]:
+        case(name, {"p.yaml": USED, "r.xml": SMI, "h/r.yaml": card_rule(cond)}, ["audit", "p.yaml", "--rules", "h"], expect="any", check=check)
+
     # ------------------------------------------------------------ a careless user's command line
     files = {"r.yaml": LORA, "p.yaml": PROP, "plan.yaml": PLAN}
     for name, argv, check in [
@@ -294,6 +311,10 @@ def add(case, ns: dict[str, Any]) -> None:
         ("case13: currency cny", "constraints.currency", "cny", None, _refused("did you mean CNY?")),
         ("case13: mode RENT", "acquisition.mode", "RENT", "P", _refused("did you mean rent?")),
         ("case13: link NVLink", "hardware.link", "NVLink", "P", _refused("did you mean nvlink?")),
+        ("case13: model 'mistral' (ambiguous)", "workload.model", "mistral", None, lambda r: _refused("ambiguous", "give the variant")(r) and "SXM" not in r.stderr),
+        ("case13: model an ollama tag", "workload.model", "llama3.1:70b", None, _any),
+        ("case13: model a Hugging Face URL", "workload.model", "https://huggingface.co/meta-llama/Llama-3.1-8B", None, _refused("did you mean llama-3.1-8b")),
+        ("case13: model a GGUF file name", "workload.model", "Llama-3.1-70B-Instruct-Q4_K_M.gguf", None, _refused("did you mean llama-3.1-70b")),
         ("case13: task Inference", "workload.task", "Inference", None, _any),
     ]:
         text = patched(path, value, prop if base == "P" else None)

@@ -148,3 +148,47 @@ def test_a_choice_in_the_wrong_case_gets_its_close_match(tmp_path: Path, path: s
     difflib's match is case-sensitive and 'cny' is no closer to 'CNY' than to 'USD'."""
     write(tmp_path, {"p.yaml": _set(PROP, path, value)})
     one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), f"did you mean {close}?")
+
+
+@pytest.mark.parametrize("value", [5e-324, 1e-9, 0.5])
+def test_a_card_price_below_one_is_refused(tmp_path: Path, value: float) -> None:
+    """``unit_price_usd: 5e-324`` was read: 8 x H100 bought for nothing, the audit's total was the
+    hosting alone (exit 0). A card costs at least 1 in the file's currency."""
+    d = yaml.safe_load(PROP)
+    d["acquisition"] = {"mode": "buy", "unit_price_usd": value}
+    write(tmp_path, {"p.yaml": yaml.safe_dump(d)})
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "acquisition.unit_price_usd", "greater than or equal to 1")
+
+
+def test_an_ambiguous_model_is_not_told_about_form_factors(tmp_path: Path) -> None:
+    """'model: mistral' was refused with the GPUs' hint, 'a name without the form factor is the SXM
+    part': a model has no form factor. It is told to give the variant, with one of the list."""
+    write(tmp_path, {"r.yaml": "workload: {task: inference, model: mistral}\n"})
+    err = one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "'mistral' is ambiguous", "give the variant, e.g. ")
+    assert "SXM" not in err and "form factor" not in err
+
+
+def _card_rule(condition: str) -> str:
+    """The example house rule made a card rule (a warning) with one condition."""
+    return (Path(__file__).parent.parent / "examples/house-rules/cuda-only.yaml").read_text().replace(
+        "fact: candidate", "fact: card").replace('[cuda_device, "==", false]', condition).replace(
+        "action: reject", "action: finding\n      severity: warning").replace("{gpu_name} is not", "{serial} is not")
+
+
+def test_a_house_rule_comparing_a_number_with_a_text_field_is_refused(tmp_path: Path) -> None:
+    """``[mem_temp_c, ">=", "$mem_type"]`` (a temperature against the memory type's name) was read
+    and never matched: the rule was silently off. A literal of the wrong kind was refused already
+    (round 9); a ``$field`` of another kind now is too."""
+    rule = _card_rule('[mem_temp_c, ">=", "$mem_type"]')
+    write(tmp_path, {"p.yaml": USED, "r.xml": SMI, "h/r.yaml": rule})
+    one_line(gpuwise("audit", "p.yaml", "--rules", "h", cwd=tmp_path), "h/r.yaml", "'mem_temp_c' and 'mem_type'",
+             "never compare")
+
+
+def test_a_house_rule_comparing_two_number_fields_is_read(tmp_path: Path) -> None:
+    """Two number fields compare (``mem_temp_c`` against ``mem_throttle_c``, as USED-MEMORY-JUNCTION-HOT
+    does through a reference): the check refuses only fields of different kinds."""
+    rule = _card_rule('[mem_temp_c, ">=", "$mem_throttle_c"]')
+    write(tmp_path, {"p.yaml": USED, "r.xml": SMI, "h/r.yaml": rule})
+    r = gpuwise("audit", "p.yaml", "--rules", "h", cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr

@@ -261,6 +261,9 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
                 raise Said(N_("a condition value must be a finite number in %(cond)s"), cond=_clip(cond))
             if not isinstance(item, dict) and not (isinstance(item, str) and item.startswith("$")):
                 _same_kind(rule.fact, name, item, cond)
+            elif isinstance(item, str) and len({_kind(rule.fact, name), _kind(rule.fact, item[1:])} - {None}) == 2:
+                raise Said(N_("'%(name)s' and '%(other)s' are not of one kind (a number, text, true or false); "
+                              "they never compare, in %(cond)s"), name=name, other=item[1:], cond=_clip(cond))
         if isinstance(value, dict) and "ref" in value and set(value) - {"ref", "times"}:
             raise Said(N_("a reference has 'ref' and 'times' only, not %(keys)s, in %(cond)s"),
                        keys=", ".join(sorted(map(str, set(value) - {"ref", "times"}))), cond=_clip(cond))
@@ -322,6 +325,17 @@ def _is_text(fact: str, name: str) -> bool:
     model = FACT_MODELS.get(fact)
     info = model.model_fields.get(name) if model is not None else None
     return info is not None and info.annotation is str
+
+
+def _kind(fact: str, name: str) -> str | None:
+    """``number``, ``bool``, ``str`` or None (unknown, or another kind) for a fact field: a number
+    compared with a text field (``[mem_temp_c, ">=", "$mem_type"]``) was read and never matched."""
+    from .facts import FACT_MODELS
+
+    model = FACT_MODELS.get(fact)
+    info = model.model_fields.get(name) if model is not None else None
+    kind = info.annotation if info is not None else None
+    return "number" if kind in (int, float) else kind.__name__ if kind in (bool, str) else None
 
 
 def _same_kind(fact: str, name: str, item: Any, cond: list[Any]) -> None:

@@ -47,7 +47,8 @@ class Hardware(Strict):
 class Acquisition(Strict):
     mode: Literal["buy", "rent"]
     condition: Literal["new", "used", "refurbished"] = "new"
-    unit_price_usd: float | None = Field(default=None, gt=0, le=1e9)
+    unit_price_usd: float | None = Field(default=None, ge=1, le=1e9)
+    """At least 1 a card, in the file's currency: 5e-324 was read and 8 x H100 bought for nothing."""
     hourly_usd: float | None = Field(default=None, gt=0, le=1e6)
     spot: bool = False
     provider: str | None = Field(default=None, max_length=50)

@@ -119,8 +119,9 @@ class NameIndex:
         if len(family) > 1:
             raise UserError(N_("'%(name)s' is ambiguous: it could be %(names)s"), where=where,
                             values={"name": visible(str(name)), "names": ", ".join(family)},
-                            hint=N_("give the variant; a name without the form factor is the SXM part (docs/names.md)"),
-                            hint_values={})
+                            hint=N_("give the variant, e.g. %(example)s") if self.kind == "model" else N_(
+                                "give the variant; a name without the form factor is the SXM part (docs/names.md)"),
+                            hint_values={"example": family[0]} if self.kind == "model" else {})
         unknown = N_("unknown model '%(name)s'") if self.kind == "model" else N_("unknown gpu '%(name)s'")
         if family:
             raise UserError(unknown, where=where, values={"name": visible(str(name))},
