@@ -17,10 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .lean import BaseModel as LeanModel
+from . import lean
 from .ledger import built
 
-_MODELS = (BaseModel, LeanModel)
+_MODELS = (BaseModel, lean.BaseModel)
 """pydantic's models and the lean records that stand for them (gpuwise/lean.py)."""
 
 
@@ -35,6 +35,13 @@ _CHECKS: dict[type, tuple[dict[str, Check], frozenset[str]] | None] = {}
 def made(cls: type[BaseModel], values: dict[str, Any]) -> Any:
     """``cls(**values)``, without building ``cls``'s validator when every value already has (or
     converts exactly to) its field's type. ``values`` must name fields only."""
+    got = converted(cls, values)
+    return cls(**values) if got is None else got
+
+
+def converted(cls: type[BaseModel], values: dict[str, Any]) -> Any | None:
+    """What :func:`made` gives without validating; None where the values are pydantic's to judge
+    (a lean record's own validation: gpuwise/lean.py)."""
     checks = _CHECKS.get(cls, False)
     if checks is False:
         checks = _CHECKS[cls] = _checks_of(cls)
@@ -44,7 +51,7 @@ def made(cls: type[BaseModel], values: dict[str, Any]) -> Any:
             return built(cls, {k: fields[k](v) for k, v in values.items()})
         except (_Other, KeyError):
             pass
-    return cls(**values)
+    return None
 
 
 def _checks_of(cls: type[BaseModel]) -> tuple[dict[str, Check], frozenset[str]] | None:
@@ -181,3 +188,6 @@ def _check(ann: Any) -> Check:
             return {k: val(x) for k, x in v.items()} if val is not _any else dict(v)
         return mapped
     raise _Other
+
+
+lean.CONVERT = converted  # a lean record's own validation (gpuwise/lean.py)

@@ -30,6 +30,8 @@ from typing import Any, ClassVar
 
 ENABLED = False
 """Whether this process's result modules are built from the lean classes."""
+CONVERT: Callable[[type, dict[str, Any]], Any] | None = None
+"""checked.converted, set when gpuwise.checked is imported: how a lean record validates."""
 ALLOWED = False
 """Whether a ``recommend`` may enable them: in the ``gpuwise`` process only (cli.run), never where
 the Python API or a test calls ``cli.main``."""
@@ -216,7 +218,13 @@ class BaseModel(metaclass=_Meta):
     __pydantic_fields__: ClassVar[dict[str, FieldInfo]]
 
     def __init__(self, **data: Any) -> None:
-        raise Unsupported(f"validating a {type(self).__name__}")
+        """Validation where every value has its field's type or converts exactly, as pydantic's
+        lax mode converts it (checked.made's way); any other value is pydantic's to judge."""
+        got = None if CONVERT is None else CONVERT(type(self), data)
+        if got is None:
+            raise Unsupported(f"validating a {type(self).__name__}")
+        for name in ("__dict__", "__pydantic_extra__", "__pydantic_fields_set__", "__pydantic_private__"):
+            _object_setattr(self, name, object.__getattribute__(got, name))
 
     @classmethod
     def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Any:

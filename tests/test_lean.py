@@ -86,13 +86,18 @@ ln = line("rent", "r", 3)  # an int amount of a float field: made a float, as py
 assert ln.amount.__class__ is float
 assert Charts.model_construct().memory is None
 assert RecommendResult.__pydantic_fields__["charts"].get_default() == Charts.model_construct()
-for attempt in (lambda: Finding(rule="r"), lambda: f.model_dump(), lambda: Finding.model_validate({}),
+from gpuwise.results import StalePrice, Sentence
+s = StalePrice(what="h100", as_of="2024-01-01", age_days=400)  # validated as made() would: the types kept
+assert (s.what, s.age_days, s.model_fields_set) == ("h100", 400, {"what", "as_of", "age_days"})
+assert Sentence(id="a", text="b", template="c").values == {}
+for attempt in (lambda: StalePrice(what=1, as_of="", age_days=0), lambda: Sentence(id="a", text="b"),
+                lambda: Finding(rule="r"), lambda: f.model_dump(), lambda: Finding.model_validate({}),
                 lambda: setattr(f, "rule", "x"), lambda: __import__("pickle").dumps(f)):
     try:
         attempt()
     except lean.Unsupported:
         continue
-    raise AssertionError("lean records do not validate, serialize, change or pickle")
+    raise AssertionError("lean records leave validation errors, JSON, changes and pickles to pydantic")
 print("ok")
 """
 
