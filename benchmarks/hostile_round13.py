@@ -14,7 +14,7 @@ options aimed at their own inputs, a careless user's command line (misspelt comm
 choices, a file of another kind given to a command, choices in the wrong case, model names as
 ollama, Hugging Face or GGUF write them), odd price rows (subnormal counts and prices, 100,000
 equal rows, another provider's rows) and house rules on a card comparing values of other kinds
-(dates, timestamps, quoted numbers, a number field against a text field). 158 cases. Added to benchmarks/hostile_corpus.py's table by
+(dates, timestamps, quoted numbers, a number field against a text field). 163 cases. Added to benchmarks/hostile_corpus.py's table by
 :func:`add`; the special runs (``BYTES``) are :func:`run_mode`. The failures fixed are kept as
 tests in tests/test_hostile_thirteenth.py."""
 from __future__ import annotations
@@ -190,17 +190,23 @@ def add(case, ns: dict[str, Any]) -> None:
         case(name, {"plan.yaml": text}, ["plan", "plan.yaml", "--format", "json"], expect="any", check=check)
 
     # ------------------------------------------------------------ overlays with contradictory GPU numbers
-    base_gpu = ("gpus:\n  - id: h100-80gb-sxm\n    name: H100 80GB SXM\n    vendor: nvidia\n    memory: {gb: 80, type: HBM3, bandwidth_tb_s: %s}\n"
-                "    compute: {bf16_tflops: %s, fp8_tflops: %s}\n    source: datasheet\n")
-    for name, bw, bf16, fp8 in [
-        ("kb13: H100 bandwidth 0", "0", "989", "1979"),
-        ("kb13: H100 bf16 -989", "3.35", "-989", "1979"),
-        ("kb13: H100 fp8 below bf16 by 1000x", "3.35", "989", "0.989"),
-        ("kb13: H100 bandwidth .inf", "3.35e0", "989", ".inf"),
+    for name, patch, check in [
+        ("kb13: H100 bandwidth 1e-9 GB/s", "memory: {bandwidth_gb_s: 1.0e-9}", _refused("k/gpus.yaml", "bandwidth_gb_s")),
+        ("kb13: H100 bf16 1e-9 TFLOP/s", "peaks: {bf16: 1.0e-9}", _refused("k/gpus.yaml", "peaks.bf16")),
+        ("kb13: H100 fp8 50 under its bf16 989.5", "peaks: {fp8: 50}", _refused("k/gpus.yaml", "never slower")),
+        ("kb13: H100 fp4 100 under its fp8 1979", "peaks: {fp4: 100}", _refused("k/gpus.yaml", "never slower")),
+        ("kb13: H100 bf16 0 (no path)", "peaks: {bf16: 0}", _ok),
+        ("kb13: H100 fp32 above its bf16", "peaks: {fp32: 5000}", _any),
+        ("kb13: H100 memory 8 GB, nvidia-smi's 81559 MiB kept", "memory: {gb: 8}", _refused("k/gpus.yaml", "smi_mib")),
+        ("kb13: H100 nvlink domain 0", "link: {domain_gpus: 0}", _refused("k/gpus.yaml", "domain_gpus")),
     ]:
-        case(name, {"r.yaml": LORA, "k/gpus.yaml": base_gpu % (bw, bf16, fp8)}, ["recommend", "r.yaml", "--knowledge", "k"], expect="any", check=_any)
-    case("kb13: a GPU defined twice in one overlay", {"r.yaml": LORA, "k/gpus.yaml": base_gpu % ("3.35", "989", "1979") + (base_gpu % ("1", "1", "1")).split("\n", 1)[1]},
-         ["recommend", "r.yaml", "--knowledge", "k"], expect="any", check=_refused("gpus.yaml"))
+        case(name, {"r.yaml": LORA, "k/gpus.yaml": "gpus:\n  - id: h100-80gb-sxm\n    " + patch + "\n"}, ["recommend", "r.yaml", "--knowledge", "k"],
+             expect="any", check=check)
+    gpu = "gpus:\n  - id: my-h100\n    name: NVIDIA H100 SXM5 80GB\n"
+    case("kb13: a new GPU named as a built-in one", {"r.yaml": LORA, "k/gpus.yaml": gpu}, ["recommend", "r.yaml", "--knowledge", "k"], expect="any",
+         check=_refused("k/gpus.yaml"))
+    case("kb13: a GPU defined twice in one overlay", {"r.yaml": LORA, "k/gpus.yaml": "gpus:\n  - id: h100-80gb-sxm\n    peaks: {bf16: 900}\n  - id: h100-80gb-sxm\n    peaks: {bf16: 1}\n"},
+         ["recommend", "r.yaml", "--knowledge", "k"], expect="any", check=_refused("gpus.yaml", "duplicate"))
 
     # ------------------------------------------------------------ memory junction temperature (issue 26 item 6)
     def mem(temp: str, limit: str = "N/A", text: str = SMI) -> str:

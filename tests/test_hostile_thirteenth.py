@@ -203,3 +203,24 @@ def test_an_import_date_not_written_yyyy_mm_dd_is_refused(tmp_path: Path, as_of:
     one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", "--as-of", as_of, cwd=tmp_path),
              "--as-of", "is not a date", "YYYY-MM-DD")
     assert not (tmp_path / "ov").exists()
+
+
+@pytest.mark.parametrize("patch, words", [
+    ("peaks: {bf16: 1.0e-9}", ("peaks.bf16", "1e-09 is below 0.01")),
+    ("peaks: {fp8: 50}", ("peaks", "fp8 50 is below bf16 989.5", "never slower")),
+    ("peaks: {fp4: 100}", ("fp4 100 is below fp8 1979",)),
+])
+def test_an_overlay_gpu_with_contradictory_peaks_is_refused(tmp_path: Path, patch: str, words: tuple) -> None:
+    """An overlay's H100 with ``bf16: 1.0e-9`` (TFLOP/s) or an FP8 peak of 50 under its BF16 of 989.5
+    (NVIDIA H100 datasheet, dense: FP8 1,979 = 2 x BF16) was read and recommended from (exit 0)."""
+    write(tmp_path, {"r.yaml": (Path(__file__).parent.parent / "examples/lora-70b.yaml").read_text(),
+                     "k/gpus.yaml": "gpus:\n  - id: h100-80gb-sxm\n    " + patch + "\n"})
+    one_line(gpuwise("recommend", "r.yaml", "--knowledge", "k", cwd=tmp_path), "k/gpus.yaml", *words)
+
+
+def test_an_overlay_gpu_without_a_bf16_path_is_read(tmp_path: Path) -> None:
+    """0 is no hardware path (as a V100's BF16): not refused by the floor."""
+    write(tmp_path, {"r.yaml": (Path(__file__).parent.parent / "examples/lora-70b.yaml").read_text(),
+                     "k/gpus.yaml": "gpus:\n  - id: h100-80gb-sxm\n    peaks: {bf16: 0}\n"})
+    r = gpuwise("recommend", "r.yaml", "--knowledge", "k", cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr

@@ -18,7 +18,9 @@ MAX_BANDWIDTH_GB_S = 1_000_000
 MAX_TFLOPS = 1_000_000
 
 _Memory = Annotated[float, AfterValidator(Within(1, MAX_MEMORY_GB))]
-_Peak = Annotated[float | None, AfterValidator(Within(0, MAX_TFLOPS))]
+_Peak = Annotated[float | None, AfterValidator(Within(0.01, MAX_TFLOPS))]
+"""0 or None is no hardware path; else at least 0.01 TFLOP/s (gpus.yaml's least is 0.18, a P40's packed
+FP16): an overlay's ``bf16: 1.0e-9`` was read and an H100 fine-tuned for centuries."""
 SMI_PER_GB = (0.9, 1.2)
 """nvidia-smi's total in GB over the marketed GB: 1.068..1.074 in gpus.yaml (GiB sold as GB, less
 what the driver reserves)."""
@@ -71,6 +73,18 @@ class GpuPeaks(Sourced):
         description="streaming multiprocessors (compute units) the peaks are spread over: one thread block's share "
         "of the tensor rate is peak / sms; None = not read",
     )
+
+
+    @model_validator(mode="after")
+    def _narrower_not_slower(self) -> "GpuPeaks":
+        """Every part with them runs FP8 at least as fast as BF16 and FP4 at least as fast as FP8
+        (gpus.yaml: 2x each step); an overlay's ``fp8: 0.001`` under a BF16 of 989 was read."""
+        for wide, narrow in (("bf16", "fp8"), ("fp8", "fp4")):
+            w, n = getattr(self, wide), getattr(self, narrow)
+            if w and n and n < w:
+                raise Said(N_("%(narrow)s %(n)s is below %(wide)s %(w)s: a narrower format is never slower on one "
+                              "GPU (a typo or a unit slip)"), narrow=narrow, n=f"{n:g}", wide=wide, w=f"{w:g}")
+        return self
 
 
 class GpuLink(Sourced):
