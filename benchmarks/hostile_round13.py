@@ -28,30 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.hostile_givens import givens
+from benchmarks.hostile_round12 import _any, _clean, _ok, _one, _refused  # the same verdicts as round twelve
 
 MODES = ("BYTES",)
-
-
-def _clean(r) -> bool:
-    return "Traceback" not in r.stderr and "internal error" not in r.stderr
-
-
-def _one(r) -> bool:
-    return _clean(r) and r.stderr.strip("\n").count("\n") == 0
-
-
-def _refused(*words: str):
-    """Exit 2, one line on stderr holding every one of ``words``."""
-    return lambda r: r.returncode == 2 and _one(r) and all(w in r.stderr for w in words)
-
-
-def _any(r) -> bool:
-    """Answered (0, 1) or refused (2) in at most one stderr line, never an internal error."""
-    return r.returncode in (0, 1, 2) and _one(r)
-
-
-def _ok(r) -> bool:
-    return r.returncode in (0, 1) and _clean(r)
 
 
 def _file(r, name: str) -> str:
@@ -62,9 +41,13 @@ def _file(r, name: str) -> str:
 def _ids(r) -> set[str]:
     """The finding ids of an audit's JSON output (every nested ``id`` that names a rule)."""
     try:
-        data = json.loads(r.stdout)
+        return ids_in(json.loads(r.stdout))
     except ValueError:
         return set()
+
+
+def ids_in(data: Any) -> set[str]:
+    """Every nested ``id``/``rule``/``rule_id`` text of a decoded JSON answer."""
     out: set[str] = set()
 
     def walk(x: Any) -> None:

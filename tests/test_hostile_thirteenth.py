@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from benchmarks.hostile_round13 import ids_in
 from tests.clirun import gpuwise
 from tests.test_hostile_eleventh import PLAN, PROP
 from tests.test_hostile_more import one_line
@@ -56,19 +57,8 @@ def test_a_cadence_rarer_than_once_in_a_hundred_months_is_refused(tmp_path: Path
 
 
 def _ids(stdout: str) -> set[str]:
-    out: set[str] = set()
-
-    def walk(x: object) -> None:
-        if isinstance(x, dict):
-            for k, v in x.items():
-                if k in ("id", "rule", "rule_id") and isinstance(v, str):
-                    out.add(v)
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(json.loads(stdout))
-    return out
+    """The finding ids of an audit's JSON answer (the corpus's own reading: benchmarks/hostile_round13.py)."""
+    return ids_in(json.loads(stdout))
 
 
 @pytest.mark.parametrize("temp, hot", [("98 C", False), ("98.9 C", False), ("99 C", True), ("110 C", True),
