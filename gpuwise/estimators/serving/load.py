@@ -50,19 +50,9 @@ def _new_point(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float) 
     return got
 
 
-def _key(eng: Engine, rep: Replica, conc: float) -> tuple:
-    """What a copy's point depends on beyond its job: the GPU, framework, weights, layout and load."""
-    lay = rep.layout
-    return (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, conc)
-
-
-def _gpu_point(job: Any, eng: Engine, rep: Replica, conc: float) -> Point:
-    """:func:`point` at the GPUs' pace, before the front end's bound (memoised per job likewise)."""
-    return _at_gpus(job, eng, rep, consts(job, eng, rep), conc)
-
-
 def _at_gpus(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float) -> Point:
-    """:func:`_gpu_point` with the pair's :func:`.step.consts` ``c`` at hand."""
+    """:func:`point` at the GPUs' pace, before the front end's bound, memoised on the pair's
+    :func:`.step.consts` ``c`` likewise."""
     got = c.gpu_points.get(conc)
     if got is None:
         got = c.gpu_points[conc] = _point(job, eng, rep, conc, c)
