@@ -677,6 +677,13 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("P")], False)
     report("  of which the rows added at session 17 (ids P..): latency", "ms",
            [c for c in new_lat if c[0].startswith("P")], False)
+    # the rows gathered at session 18 (ids A..: InferenceX baseline tables of DeepSeek-R1-0528 FP8 with SGLang 0.5.12
+    # on 8 / 4 x B300 (pull request #3175) and SGLang 0.5.19's ROCm build on 8 x MI325X (#3318)): blind figures in
+    # the validation README
+    report("  of which the rows added at session 18 (ids A..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("A")], False)
+    report("  of which the rows added at session 18 (ids A..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("A")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
