@@ -540,7 +540,8 @@ def main() -> int:
            held, args.all)
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
-               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146))
+               (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
+               (147, 158))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -590,7 +591,11 @@ def main() -> int:
           "  H142-H144 (Zamba-7B on 128 H100 and Motif 2.6B on 384 MI250X, wall-clock days; L20-Edu-135M on one L20) "
           "-63.6 / -71.1 / +117.9%: 71.1% (3.45x, H143),\n"
           "  H145-H146 (GPUburnout-1B on one A100, GPT-2 163M on one RTX 3090; after the session's changes) "
-          "+40.3 / -34.1%")
+          "+40.3 / -34.1%,\n"
+          "  H147-H158 (MLPerf v6.0 DeepSeek-V3 671B on 256 / 512 GB300 and gpt-oss-20b on 72 GB300; LoRA submissions "
+          "of v4.0-v5.1 not used before: 16 / 96 L40S, DeepSpeed ZeRO-3 on 64 A100 and 8 / 32 H100, 4 H100, 8 MI300X, "
+          "8 MI325X, 8 B200) +48.4 / +44.5 / +34.7 / +271.2 / +266.7 / -2.2 / -42.7 / -25.0 / -3.8 / -20.0 / +11.3 / "
+          "+20.5%: 29.9% (3.71x, H150)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
