@@ -593,9 +593,10 @@ def main() -> int:
           "  H145-H146 (GPUburnout-1B on one A100, GPT-2 163M on one RTX 3090; after the session's changes) "
           "+40.3 / -34.1%,\n"
           "  H147-H158 (MLPerf v6.0 DeepSeek-V3 671B on 256 / 512 GB300 and gpt-oss-20b on 72 GB300; LoRA submissions "
-          "of v4.0-v5.1 not used before: 16 / 96 L40S, DeepSpeed ZeRO-3 on 64 A100 and 8 / 32 H100, 4 H100, 8 MI300X, "
-          "8 MI325X, 8 B200) +48.4 / +44.5 / +34.7 / +271.2 / +266.7 / -2.2 / -42.7 / -25.0 / -3.8 / -20.0 / +11.3 / "
-          "+20.5%: 29.9% (3.71x, H150)")
+          "of v4.0-v5.1 not used before: 64 / 384 L40S, DeepSpeed ZeRO-3 on 64 A100 and 8 / 32 H100, 4 H100, 8 MI300X, "
+          "8 MI325X, 8 B200) +48.4 / +44.5 / +34.7 / -7.1 / -8.3 / -2.2 / -42.7 / -25.0 / -3.8 / -20.0 / +11.3 / "
+          "+20.5%: 20.2% (1.75x, H153; the L40S rows were first entered with the logs' node counts as GPU counts, "
+          "+271 / +267%)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
