@@ -603,8 +603,12 @@ def main() -> int:
     # session 11's single-stream rows (ids E..: TensorRT-LLM's DeepSeek-R1 best-practice doc on B200/H200, InferenceX's
     # gpt-oss-120b on MI300X, gpt-oss-20b with llama.cpp on RTX 5090/3090, DeepSeek-R1 on two 8 x H100 nodes with
     # SGLang): a file of its own, not gated by a test; blind figures in the validation README
-    report("Single-stream tokens/s, independent rows (validation/decode_independent.csv)", "t/s",
-           single_stream_cases(kb, DECODE_INDEPENDENT), True)
+    independent = single_stream_cases(kb, DECODE_INDEPENDENT)
+    report("Single-stream tokens/s, independent rows (validation/decode_independent.csv)", "t/s", independent, True)
+    # session 18's blind round (ids B..: treeru.com's SGLang 0.5.8 single requests on an RTX PRO 6000, Qwen3 dense
+    # BF16/AWQ, Qwen3-30B-A3B, Gemma-3-12B and Phi-4 AWQ; ik_llama.cpp's DeepSeek-R1 Q8_0 on 16 x RTX 3090)
+    report("  of which the rows added at session 18 (ids B..; blind figures in the validation README)", "t/s",
+           [c for c in independent if c[0].startswith("B")], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
                    serving_cases(kb, latency=lat), args.all)
