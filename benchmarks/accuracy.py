@@ -237,7 +237,8 @@ def _step_tokens_per_gpu(w: dict, gpu: str, n: int) -> tuple:
     return t, t.global_batch_tokens / t.step_terms.step_s / n
 
 
-def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None) -> list[tuple[str, float, float]]:
+def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None,
+                     releases: tuple[str, ...] | None = None) -> list[tuple[str, float, float]]:
     """tests/data/training_throughput_published.csv: NVIDIA's Megatron-Bridge performance summary (NeMo
     performance recipes), steady-state tokens/s per GPU, each row estimated as published: the stack (nemo),
     precision, global and micro batch, sequence and the layout (FSDP -> ZeRO-3; expert parallelism wider than
@@ -250,13 +251,15 @@ def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None) ->
     for row in rows:
         if moe is not None and (row["moe"] == "1") != moe:
             continue
+        if releases is not None and row["release"] not in releases:
+            continue
         seq = int(row["seq_len"])
         par = {k: int(row[k]) for k in ("tp", "pp", "cp", "ep") if row[k]}
         if row["vp"]:
             par["vpp"] = int(row["vp"])
         w = {"task": "pretrain", "model": row["model"], "precision": row["precision"], "seq_len": seq,
              "global_batch_tokens": float(int(row["global_batch"]) * seq), "batch_size": int(row["micro_batch"]),
-             "stack": "nemo", "parallelism": par, "train_tokens": 1e10}
+             "stack": "nemo", "stack_version": row["release"], "parallelism": par, "train_tokens": 1e10}
         if row["fsdp"] not in ("", "0"):
             w["zero_stage"] = 3
         n = int(row["gpus"])
@@ -550,8 +553,13 @@ def main() -> int:
             print(f"  H{lo:02d}-H{hi:02d}: median {statistics.median(ab):.1%} over {len(part)}, worst {worst:.2f}x")
     report("Training tokens/s per GPU, NeMo performance recipes, dense (training_throughput_published.csv)", "t/s",
            throughput_cases(kb, moe=False), True)
-    report("Training tokens/s per GPU, NeMo performance recipes, MoE (training_throughput_published.csv)", "t/s",
-           throughput_cases(kb, moe=True), True)
+    report("Training tokens/s per GPU, NeMo performance recipes, MoE, 25.09-26.02 (training_throughput_published.csv; "
+           "set runtime.yaml training.moe_dispatch)", "t/s",
+           throughput_cases(kb, moe=True, releases=("25.09", "26.02")), True)
+    report("Training tokens/s per GPU, NeMo performance recipes, MoE, 26.04 (set training.moe_dispatch releases "
+           "26.04)", "t/s", throughput_cases(kb, moe=True, releases=("26.04",)), True)
+    report("Training tokens/s per GPU, NeMo performance recipes, MoE, 26.08 (checks: set no figure)", "t/s",
+           throughput_cases(kb, moe=True, releases=("26.08",)), True)
     report("Fine-tune tokens/s on one GPU, torchtune's published tables (finetune_throughput_published.csv, use=1)",
            "t/s", finetune_cases(kb), True)
     print("  blind (session 15, before training.mfu_by_gpu): F05 -42.5% (QLoRA, 1 x 4090), F06 +0.6%, F07 -22.4%, F08 "

@@ -139,8 +139,8 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     f = rt.training
     md = f.moe_dispatch
     moe_s = 0.0
-    if md is not None and tj.shape.moe:
-        us = md.us_per_token_layer
+    if md is not None and tj.shape.moe:  # the figures of the job's stack and release (training_job.moe_dispatch_table)
+        us = dict(tj.moe_dispatch_us) or md.us_per_token_layer
         moe_s = us.get(gpu.architecture, us.get(md.default_architecture, 0.0)) * 1e-6
     return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
                     rt.grad_bucket_bytes.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,

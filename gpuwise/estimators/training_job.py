@@ -126,6 +126,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_overlap_comm=(stack_spec(job).overlap_comm if w.overlap_comm is None
                                            else w.overlap_comm),
                        fp4_gemms=fp4,
+                       moe_dispatch_us=moe_dispatch_table(job),
                        stack_reference=stack_reference(job.kb))
     tj.batch_given = why is None
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
@@ -211,6 +212,28 @@ def memory_bound_scale(job: Job) -> float:
     if getattr(job.w, "torch_compile", False) and compiled is not None and not spec.compiled:
         return min(scale, compiled.value)
     return scale
+
+
+def _version(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("."))
+
+
+def moe_dispatch_table(job: Job) -> tuple[tuple[str, float], ...]:
+    """(architecture, microseconds per token per MoE layer) for the job's stack and release: a release of the stack
+    whose own performance table was read (runtime.yaml training.moe_dispatch releases) from that release on, the
+    newest when workload.stack_version is not given; otherwise the figures read on the earlier releases."""
+    md = job.kb.runtime.training.moe_dispatch
+    if md is None or not job.shape.moe:
+        return ()
+    table = dict(md.us_per_token_layer)
+    stack = getattr(job.w, "stack", None) or default_stack(job)
+    given = getattr(job.w, "stack_version", None)
+    known = sorted((_version(k), r) for k, r in md.releases.items() if stack in r.stacks)
+    if given is not None:
+        known = [(v, r) for v, r in known if v <= _version(given)]
+    if known:
+        table.update(known[-1][1].us_per_token_layer)
+    return tuple(sorted(table.items()))
 
 
 def stack_spec(job: Job) -> StackSpeed:

@@ -158,6 +158,9 @@ class TrainingJob:
     # FP4 training (NVFP4 / MXFP4): GEMMs at the FP4 rate; memory is counted as under FP8 (16-bit weights, FP32
     # main copies, low-precision copies of the GEMM inputs)
     fp4_gemms: bool = False
+    # GPU architecture -> microseconds per token per MoE layer beyond the experts' matmuls and the all-to-all, for the
+    # job's stack and release (runtime.yaml training.moe_dispatch; training_job.moe_dispatch_table)
+    moe_dispatch_us: tuple[tuple[str, float], ...] = ()
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_grown_max: float = math.inf  # ...the growth with the cluster only up to this many (a dense model's cap)

@@ -134,6 +134,11 @@ class Workload(Strict):
     chunked_cross_entropy: bool = Field(
         default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
         "so only one chunk is upcast to fp32 at a time")
+    stack_version: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}$", max_length=32,
+        description="training: the stack's release (e.g. NeMo 26.04): a release whose performance table gpuwise "
+        "read sets its MoE layers' dispatch cost (knowledge/runtime.yaml training.moe_dispatch releases); none given: "
+        "the newest release gpuwise knows")
     torch_compile: bool = Field(
         default=False, description="training: the model runs under torch.compile (torchtune compile: True, the HF "
         "Trainer's torch_compile, TorchTitan --compile), whose generated kernels fuse the memory-bound passes; the "

@@ -129,6 +129,18 @@ class Mesh(Strict):
     source: str = Field(min_length=3)
 
 
+class MoeDispatchRelease(Strict):
+    """The MoE dispatch figures of a stack release read from that release's own published performance table: the
+    release's kernels (fused routing and permutation, CUDA-graphed MoE layers) set them, not the hardware."""
+
+    stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) whose "
+                              "releases the figure describes")
+    us_per_token_layer: dict[str, _within(float, 0, 100_000)] = Field(
+        description="GPU architecture -> microseconds per token per MoE layer, from this release on")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class MoeDispatch(Strict):
     """GPU-seconds an MoE layer costs per token beyond its experts' matmuls and the modelled all-to-all:
     routing, permutation and un-permutation, grouped-GEMM tails, dispatch synchronisation."""
@@ -136,6 +148,10 @@ class MoeDispatch(Strict):
     us_per_token_layer: dict[str, _within(float, 0, 100_000)] = Field(
         description="GPU architecture -> microseconds per token per MoE layer")
     default_architecture: str = Field(description="the architecture whose figure applies to architectures not listed")
+    releases: dict[str, MoeDispatchRelease] = Field(
+        default_factory=dict, description="stack release (e.g. NeMo '26.04') -> its figures, for a job on one of its "
+        "stacks whose workload.stack_version is that release or later (none given: the newest); older releases and "
+        "other stacks take us_per_token_layer")
     source: str = Field(min_length=3)
     check: Check = "S"
 
