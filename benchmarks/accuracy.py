@@ -482,12 +482,14 @@ def run_ttft(job, s, got, row: dict) -> float:
     """The mean TTFT a benchmark run reports: a closed loop of ``prompts`` requests at concurrency c starts
     with c requests at once (InferenceX's client: --num-prompts 10 x CONC --max-concurrency CONC
     --request-rate inf), so c of them see the first wave's prefill (``burst_ttft``) and the rest the steady
-    state. Rows without ``prompts`` are steady-state figures."""
+    state. Rows without ``prompts`` are steady-state figures. A row whose client paced its requests
+    (``request_rate``: requests/s offered, as bench_serving's ``--request-rate 10`` with ``--max-concurrency``)
+    sent no first wave at once: its prompts reach the server one at a time, as in the steady state."""
     from gpuwise.estimators import serving as SV
 
     prompts = int(row.get("prompts") or 0)
     conc = int(row["concurrency"])
-    if prompts <= conc:
+    if prompts <= conc or row.get("request_rate", "") not in ("", "inf"):
         return got.ttft
     reps = s.layout.replicas
     first = SV.burst_ttft(job, s.engine, s.replica, max(1, round(conc / reps)))

@@ -72,7 +72,7 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 the first is what the method implies when no precision is given."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
-                "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb")
+                "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
 
 
@@ -165,6 +165,10 @@ class Workload(Strict):
     batch_wait_token_fraction: float = Field(
         default=0.0, ge=0.0, le=1.0, description="inference: held prompts are released early once they hold this "
         "share of the step's token budget (TensorRT-LLM batch_wait_max_tokens_ratio; 0: only the step count)")
+    scheduler_recv_interval: int = Field(
+        default=1, ge=1, le=10_000, description="inference: decode steps the scheduler runs between its polls for new "
+        "requests (SGLang --scheduler-recv-interval, times --num-continuous-decode-steps; 1: every step, the default "
+        "of both), so a prompt that arrives while others decode waits for the next poll")
     api_servers: int = Field(
         default=1, ge=0, le=1024, description="inference: front-end processes per model copy that take requests "
         "over HTTP and tokenise them (vLLM --api-server-count, SGLang --tokenizer-worker-num; 1: the default); "

@@ -118,8 +118,9 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # every running sequence, and it is launch-bound for short prompts when it runs outside CUDA graphs.
         # Requests that arrive while one prefill runs are prefilled together in the next (a bulk-service
         # queue: k = 1 + arrivals per prefill, up to a chunk's worth of prompts), so each pays 1/k of a
-        # forward. A new request waits for the decode step in flight (half a step on average), for the
-        # prefill running when it arrives (half of one, as often as one runs), then its own.
+        # forward. A new request waits for the scheduler's next poll (half a step on average, :func:`poll_wait`
+        # where it polls less often), for the prefill running when it arrives (half of one, as often as one
+        # runs), then its own.
         ctx = full_prompt - prompt / 2
         most = max(1.0, float(eng.chunk // max(int(prompt), 1))) if n == 1 else 1.0
         k, tpot, pre = 1.0, pure, _prefill(c, chunk, ctx)
@@ -129,7 +130,7 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
             pre = _prefill(c, chunk * k if n == 1 else chunk, ctx)
         tpot = pure + b / output * n * pre / k * per_step
         busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
-        ttft = (0.5 * pure if b > 1 else 0.0) + n * pre * (1 + busy / 2)
+        ttft = poll_wait(c.poll, pure, busy, b) + n * pre * (1 + busy / 2)
         req_time = ttft + output * tpot
         thr = closed_loop_throughput(b, output, req_time)
     elif fw.continuous_batching:
@@ -153,6 +154,8 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
                  else _prefill(c, chunk, ctx))
         queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
         ttft = n * carry + queued
+        if c.poll > 1:  # the scheduler polls for requests less often than every step: the wait beyond one step's
+            ttft += poll_wait(c.poll, pure, 0.0, b) - poll_wait(1, pure, 0.0, b)
         hold = 0.0
         for _ in range(3 if c.waits else 0):  # the arrival rate depends on the hold: a few rounds settle it
             hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
@@ -169,6 +172,22 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
     if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
         ttft += req_time * (conc / cap - 1)
     return Point(conc, thr, tpot, ttft, pure, queued)
+
+
+def poll_wait(poll: int, step_s: float, busy: float, running: float) -> float:
+    """Mean seconds a new request waits for the scheduler to take it in, while ``running`` others decode in steps
+    of ``step_s``. A scheduler that polls for requests every ``poll`` decode steps (SGLang's
+    --scheduler-recv-interval: SchedulerRecvSkipper adds 1 per decode iteration and 1,000 per prefill or mixed
+    one, and receives once the count reaches the interval, so right after every prefill and otherwise every
+    ``poll`` decode steps; python/sglang/srt/managers/scheduler_recv_skipper.py. --num-continuous-decode-steps k runs
+    k decode steps per scheduler iteration: a poll every k x interval steps) takes a request that arrives at a
+    random time during the decode steps, a share ``1 - busy`` of the time, at the end of the window: ``poll / 2``
+    steps on average; one that arrives during a prefill (share ``busy``) right after it, so half a step like a
+    scheduler that polls every step. Alone on the copy (``running`` <= 1) the scheduler is idle, loops at once
+    and takes the request without a wait."""
+    if running <= 1:
+        return 0.0
+    return 0.5 * step_s * (1.0 + (poll - 1) * (1.0 - busy))
 
 
 def closed_loop_throughput(b: float, output: int, req_time: float) -> float:

@@ -59,7 +59,7 @@ class StepConsts:
                  "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense",
                  "f_experts", "front", "gpu_points", "hidden", "hop_bw", "hop_latency", "k_over_e", "kserial",
                  "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "over", "passed",
-                 "peak_attn", "peak_gemm", "points", "pp", "pp_comm", "prefill_floor", "ranks", "rep", "sc",
+                 "peak_attn", "peak_gemm", "points", "poll", "pp", "pp_comm", "prefill_floor", "ranks", "rep", "sc",
                  "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
                  "w_dense", "w_experts", "waits", "window")
 
@@ -122,8 +122,9 @@ class StepConsts:
             prompt, output = request_lengths(w)
             self.lengths = (prompt, output, prefill_tokens(w, prompt))
             self.waits = int(getattr(w, "batch_wait_steps", 0) or 0) > 0
+            self.poll = max(int(getattr(w, "scheduler_recv_interval", 1) or 1), 1)
         else:  # no job: only the step's own figures
-            self.lengths, self.waits = None, False
+            self.lengths, self.waits, self.poll = None, False, 1
         # the load model's memos (:mod:`.load`), set by :func:`consts`: points by concurrency and capacities
         # by latency limits, shared by every copy of the same shape in the job, and the job's front end
         self.points: dict = {}

@@ -1,0 +1,64 @@
+"""A scheduler that polls for new requests every N decode steps (SGLang --scheduler-recv-interval: its
+SchedulerRecvSkipper, python/sglang/srt/managers/scheduler_recv_skipper.py, adds 1 per decode iteration and 1,000
+per prefill iteration and receives once the count reaches the interval) makes a prompt that arrives while others
+decode wait for the next poll: N/2 decode steps on average instead of half a step. InferenceX's B300 DeepSeek-R1
+scripts (benchmarks/single_node/fixed_seq_len/dsr1_fp8_b300.sh, dsr1_fp4_b300.sh) set 10, and 30 from concurrency
+16 with TP 8; rows A03/A04 (InferenceX pull request #3175) read their mean TTFT -39 / -60% with the scheduler
+polling every step."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from gpuwise.estimators import serving as SV
+from gpuwise.estimators.serving.load import poll_wait
+
+ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
+
+
+def test_poll_wait_by_hand():
+    """Every step (N = 1): half a step, the wait the model always charged; N = 30 with the GPUs decoding all the
+    time: 15 steps; with a prefill running a quarter of the time, a request that arrives during one is taken right
+    after it (half a step, as before), so 0.5 x 10 ms x (1 + 29 x 0.75) = 113.75 ms; alone on the copy the
+    scheduler idles and takes the request at once."""
+    assert poll_wait(1, 0.010, 0.0, 8) == pytest.approx(0.005)
+    assert poll_wait(30, 0.010, 0.0, 8) == pytest.approx(0.150)
+    assert poll_wait(30, 0.010, 0.25, 8) == pytest.approx(0.11375)
+    assert poll_wait(30, 0.010, 0.0, 1) == 0.0
+
+
+def _row(rid: str) -> dict:
+    with open(ROWS, newline="") as fh:
+        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
+
+
+def _load(kb, accuracy, row: dict, options: str):
+    job = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
+                               int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]), int(row["pp"]),
+                               None, row["kv_precision"] or None, row["framework_version"] or None, options)
+    s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+    return s.load
+
+
+def test_polling_every_thirty_steps_adds_its_wait_to_the_time_to_first_token(kb, accuracy):
+    """A04 (DeepSeek-R1 FP8 on 8 x B300, SGLang 0.5.12, 1k/1k at concurrency 64, interval 30): the steady state's
+    TTFT gains 0.5 x pure decode step x 29 x (1 - the share of time spent prefilling) over the same row polled
+    every step; its TPOT does not move."""
+    row = _row("A04")
+    assert row["workload_options"] == "scheduler_recv_interval=30"
+    every, thirty = _load(kb, accuracy, row, ""), _load(kb, accuracy, row, row["workload_options"])
+    assert thirty.tpot == every.tpot and thirty.decode_step == every.decode_step
+    added = thirty.ttft - every.ttft
+    # busy lies in (0, 1): the added wait is below the 14.5 steps of an always-decoding copy and above half of them
+    assert 0.5 * 14.5 * every.decode_step < added < 14.5 * every.decode_step
+    assert thirty.throughput < every.throughput  # a closed loop's requests last longer by the wait
+
+
+def test_one_request_alone_waits_for_no_poll(kb, accuracy):
+    """A01 (the same server at concurrency 1, interval 10): no other sequence decodes, the scheduler idles between
+    requests and takes the next one at once, so the interval changes nothing."""
+    row = _row("A01")
+    assert _load(kb, accuracy, row, row["workload_options"]) == _load(kb, accuracy, row, "")
