@@ -62,3 +62,21 @@ def test_one_request_alone_waits_for_no_poll(kb, accuracy):
     requests and takes the next one at once, so the interval changes nothing."""
     row = _row("A01")
     assert _load(kb, accuracy, row, row["workload_options"]) == _load(kb, accuracy, row, "")
+
+
+def test_a_paced_row_sends_no_first_wave_at_once(kb, accuracy):
+    """Q08 (sgl-project/sglang pull request #9770: bench_serving --request-rate 10 under --max-concurrency 256, 516
+    prompts of 3,500 tokens): its client spaces the requests 0.1 s apart on average, so no 256 prompts reach the
+    server together and its mean TTFT is the steady state's. The same row read as InferenceX's unpaced closed loop
+    (the first 256 at once) would average 256 burst TTFTs with 260 steady ones: the burst scoring it had before."""
+    row = _row("Q08")
+    assert row["request_rate"] == "10"
+    job = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
+                               int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]), int(row["pp"]))
+    s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+    got = s.load
+    assert accuracy.run_ttft(job, s, got, row) == got.ttft
+    first = SV.burst_ttft(job, s.engine, s.replica, 256)
+    unpaced = (256 * first + 260 * got.ttft) / 516
+    assert accuracy.run_ttft(job, s, got, {**row, "request_rate": ""}) == pytest.approx(unpaced)
+    assert unpaced > 5 * got.ttft  # the burst is what had put Q08's TTFT at +868%
