@@ -71,6 +71,18 @@ class _OrjsonCodec:
 
 _durable.json = _OrjsonCodec()
 
+
+class _Content(_durable.Content):
+    """durable's wrapper of each fact handed to an action, made without its ``__setattr__``
+    (a Python call per fact: the catch-all rule alone is handed every fact at every stage, ~700 in
+    a full-catalog consultation). The same object: ``_d`` in its ``__dict__``."""
+
+    def __init__(self, data: Any) -> None:
+        self.__dict__["_d"] = data
+
+
+_durable.Content = _Content  # durable.engine.Closure builds an action's facts with its module's Content
+
 _LOCK = threading.RLock()
 _SIDS = itertools.count(1)
 _registered: dict[str, list[tuple[frozenset[str], str]]] = {}  # book -> (fact types, ruleset name)
@@ -205,6 +217,10 @@ def _copy(definition: dict[str, Any]) -> dict[str, Any]:
         return copy.deepcopy(definition)
 
 
+_ABSENT = object()
+_NO_OVERRIDE: dict[str, Any] = {}
+
+
 def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str,
             override: dict[str, Any] | None = None, stage: str | None = None) -> dict[str, Any]:
     """What the engine sees of a fact: the fields some rule reads (for a candidate, the rules of
@@ -214,17 +230,21 @@ def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str,
     chained = t == CHAINED
     if chained and stage is None:
         stage = fact["stage"]
-    fields = book.fields_read(t, stage)
-    msg: dict[str, Any] = {k: fact[k] for k in fields if k in fact}
-    if override:
-        msg.update({k: override[k] for k in fields if k in override})
-    for k, v in msg.items():  # values replaced in place: the keys do not change
+    msg: dict[str, Any] = {}
+    over = override or _NO_OVERRIDE
+    for k in book.fields_read(t, stage):  # one pass: each value looked up once, brought into range
+        v = over.get(k, _ABSENT)
+        if v is _ABSENT:
+            v = fact.get(k, _ABSENT)
+            if v is _ABSENT:
+                continue
         c = v.__class__
         if c is float:  # zero, or 1e-4 <= |v| < 1e15, as it is (NaN fails every comparison)
             if v and not (1e-4 <= v < 1e15 or -1e15 < v <= -1e-4):
-                msg[k] = engine_number(v)
+                v = engine_number(v)
         elif c is int and not -10**15 < v < 10**15:
-            msg[k] = engine_number(float(v))
+            v = engine_number(float(v))
+        msg[k] = v
     msg["t"] = t
     msg["sid"] = sid
     if chained:
