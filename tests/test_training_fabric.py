@@ -221,3 +221,20 @@ def test_an_interleaved_schedule_reduces_each_chunk_behind_the_backward_still_to
                                     rel=1e-9)
     assert 0 < exposed < exposed1
     assert _dp_of(kb, "deepspeed", 4)[1] == pytest.approx(_dp_of(kb, "deepspeed", 1)[1], rel=1e-9)
+
+
+def test_a_nemo_moe_job_is_told_which_release_costs_its_moe_layers(kb):
+    """A nemo job that states no release is costed at the newest release whose table gpuwise read (26.04), and
+    says so as an assumption (workload.stack_version); a stated release, another stack or a dense model says
+    nothing about it."""
+    w = {"task": "pretrain", "model": "qwen3-30b-a3b", "train_tokens": 1e10, "seq_len": 4096}
+
+    def said(**extra):
+        e = estimate({"workload": {**w, **extra}}, gpu="b200", gpus=8)
+        return {a.field: a.value for a in e.assumptions}.get("workload.stack_version")
+
+    assert said(stack="nemo") == "26.04"
+    assert said(stack="nemo", stack_version="26.02") is None
+    assert said(stack="megatron") is None
+    dense = estimate({"workload": {**PRETRAIN_70B, "stack": "nemo"}}, gpu="b200", gpus=8)
+    assert "workload.stack_version" not in {a.field for a in dense.assumptions}

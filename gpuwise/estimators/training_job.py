@@ -76,7 +76,8 @@ def training_job(job: Job) -> P.TrainingJob:
     key = _share_key(job) if _SHARED is not None else None
     got = _SHARED.get(key) if _SHARED is not None and key is not None else None
     if got is not None and got[0] is job.kb:
-        stack_efficiency(job)  # the assumption building it says (a stack left unnamed), said here too
+        stack_efficiency(job)  # the assumptions building it says (a stack left unnamed, its release), said here too
+        moe_dispatch_table(job)
         tj = got[1]
     else:
         tj = _build(job, gbt, why)
@@ -228,11 +229,14 @@ def moe_dispatch_table(job: Job) -> tuple[tuple[str, float], ...]:
     table = dict(md.us_per_token_layer)
     stack = getattr(job.w, "stack", None) or default_stack(job)
     given = getattr(job.w, "stack_version", None)
-    known = sorted((_version(k), r) for k, r in md.releases.items() if stack in r.stacks)
+    known = sorted((_version(k), k, r) for k, r in md.releases.items() if stack in r.stacks)
     if given is not None:
-        known = [(v, r) for v, r in known if v <= _version(given)]
+        known = [(v, k, r) for v, k, r in known if v <= _version(given)]
+    elif known and not any(a.field == "workload.stack_version" for a in job.assumptions):
+        job.assumptions.append(note("workload.stack_version", known[-1][1], "assume.default.workload.stack_version",
+                                    {"stack": stack, "version": known[-1][1]}))
     if known:
-        table.update(known[-1][1].us_per_token_layer)
+        table.update(known[-1][2].us_per_token_layer)
     return tuple(sorted(table.items()))
 
 
