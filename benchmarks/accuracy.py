@@ -546,7 +546,7 @@ def main() -> int:
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
-               (147, 158))
+               (147, 158), (159, 159))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -606,7 +606,9 @@ def main() -> int:
           "of v4.0-v5.1 not used before: 64 / 384 L40S, DeepSpeed ZeRO-3 on 64 A100 and 8 / 32 H100, 4 H100, 8 MI300X, "
           "8 MI325X, 8 B200) +48.4 / +44.5 / +34.7 / -7.1 / -8.3 / -2.2 / -42.7 / -25.0 / -3.8 / -20.0 / +11.3 / "
           "+20.5%: 20.2% (1.75x, H153; the L40S rows were first entered with the logs' node counts as GPU counts, "
-          "+271 / +267%)")
+          "+271 / +267%);\n"
+          "  H159 (MLPerf v6.0 DeepSeek-V3 on 2,048 GB200, NeMo 26.04; added after the session's MoE dispatch change, "
+          "a check) -24.0% (-7.5% with the 25.09-26.02 figure)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
