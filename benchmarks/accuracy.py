@@ -546,7 +546,7 @@ def main() -> int:
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
-               (147, 158), (159, 159))
+               (147, 158), (159, 161))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -608,7 +608,8 @@ def main() -> int:
           "+20.5%: 20.2% (1.75x, H153; the L40S rows were first entered with the logs' node counts as GPU counts, "
           "+271 / +267%);\n"
           "  H159 (MLPerf v6.0 DeepSeek-V3 on 2,048 GB200, NeMo 26.04; added after the session's MoE dispatch change, "
-          "a check) -24.0% (-7.5% with the 25.09-26.02 figure)")
+          "a check) -24.0% (-7.5% with the 25.09-26.02 figure); H160-H161 (MLPerf v6.0 NVFP4 dense runs, which the "
+          "session's change does not reach: Llama 3.1 405B on 512 GB300, Llama 3.1 8B on 72 GB300) -12.1 / -23.5%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
