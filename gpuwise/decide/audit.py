@@ -10,7 +10,6 @@ import datetime as dt
 import hashlib
 import json
 import math
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -289,9 +288,11 @@ def _link_bandwidth(width: int | None, width_max: int | None, gen_max: int | Non
 
 
 def _memory_throttle(kind: str, kb: Any) -> int:
-    """The throttle point of a memory type (``gddr6x_memory_throttle_c`` in policy), -1 where
-    the policy names none."""
-    name = f"{re.sub(r'[^a-z0-9]', '', kind.lower())}_memory_throttle_c"
+    """The throttle point of a memory type (``gddr6x_memory_throttle_c``, ``hbm2e_memory_throttle_c``
+    in policy, or any type's an overlay sets), -1 where the policy names none."""
+    from ..knowledge import memory_type_key
+
+    name = f"{memory_type_key(kind)}_memory_throttle_c"
     return int(kb.policy_values()[name]) if name in kb.policy else -1
 
 

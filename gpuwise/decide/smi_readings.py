@@ -97,8 +97,8 @@ class GpuReading(_Frozen):
     memory_temp_c: int | None = None
     """``memory_temp``: HBM temperature (data-center boards; N/A on GDDR cards)."""
     memory_max_operating_temp_c: int | None = None
-    """``gpu_temp_max_mem_threshold`` (or T.Limit less ``gpu_temp_max_mem_tlimit_threshold``): the memory
-    temperature at which the GPU begins software slowdown (:func:`_memory_limit`)."""
+    """``gpu_temp_max_mem_threshold``: the memory temperature at which the GPU begins software
+    slowdown (a T.Limit margin is not one: :func:`_memory_limit`)."""
     recovery_action: str | None = None
     """``gpu_recovery_action`` (driver 570 and later) when it is not ``None``: what the driver says the
     GPU needs after an error it could not clear (NVML nvmlDeviceGetGpuRecoveryAction: a GPU reset, a

@@ -3,8 +3,7 @@
 Every value may be ``N/A``, ``[N/A]``, ``Not Supported``, ``Requested functionality has been
 deprecated`` and the like: all of them read as ``None`` (unknown), never as zero. A number in a
 form nvidia-smi never writes (``0x10``, ``27,23 W``, ``23.028 MiB``) refuses the report rather than
-being guessed; temperatures retyped in Fahrenheit are converted; the memory's limit
-given as a margin to T.Limit is worked out. :mod:`gpuwise.decide.smi_report` reads the sections
+being guessed; temperatures retyped in Fahrenheit are converted. :mod:`gpuwise.decide.smi_report` reads the sections
 with these.
 """
 
@@ -171,17 +170,21 @@ def _temp(node: ET.Element | None, path: str) -> int | None:
 
 
 def _memory_limit(temp: ET.Element | None) -> int | None:
-    """The memory's max operating temperature (NVML: the memory temperature at which the GPU begins
-    software slowdown), given as a temperature (``gpu_temp_max_mem_threshold``) or, on Ada and later
-    boards with newer drivers, as a margin to the GPU's T.Limit (``gpu_temp_max_mem_tlimit_threshold``,
-    NVML field NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT), worked out as the GPU's thresholds are:
-    T.Limit (current temperature + its margin) minus the memory's margin."""
-    given = _temp(temp, "gpu_temp_max_mem_threshold")
-    if given is not None:
-        return given
-    margin, now, tlimit = (_temp(temp, path) for path in
-                           ("gpu_temp_max_mem_tlimit_threshold", "gpu_temp", "gpu_temp_tlimit"))
-    return None if None in (margin, now, tlimit) else now + tlimit - margin  # type: ignore[operator]
+    """The memory's max operating temperature (NVML NVML_TEMPERATURE_THRESHOLD_MEM_MAX: the memory
+    temperature at which the GPU begins software slowdown), where the report gives it as a
+    temperature (``gpu_temp_max_mem_threshold``).
+
+    Ada and later boards on newer drivers give instead ``gpu_temp_max_mem_tlimit_threshold``
+    (NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT: 'T.Limit temperature after which GPU may begin SW
+    slowdown due to memory temperature'): a point on the GPU's T.Limit margin, not a memory
+    temperature. Read as T.Limit less that margin it gave the GPU's own limit: an H100 SXM on driver
+    565 reports 30 C now, a 57 C margin and a memory margin of 0 C (87 C), where the same boards on
+    driver 525 report a memory max operating temperature of 95 C and a GPU max operating
+    temperature of 87 C. An HBM3 card at 90 C was told it was over its own limit. That form gives
+    no memory limit here (the memory type's throttle point in policy is the yardstick, and the
+    GPU's T.Limit thresholds judge the margin itself)."""
+    _temp(temp, "gpu_temp_max_mem_tlimit_threshold")  # still a temperature as nvidia-smi writes one, or refused
+    return _temp(temp, "gpu_temp_max_mem_threshold")
 
 
 def _watts(section: ET.Element, path: str) -> float | None:

@@ -12,6 +12,7 @@ import datetime as dt
 import hashlib
 import math
 import os
+import re
 import stat
 import threading
 from pathlib import Path
@@ -392,6 +393,7 @@ def _load(overlay: Path | None) -> Knowledge:
         apis=parsed["apis.yaml"],  # type: ignore[arg-type]
     )
     _check_references(kb, indexes)
+    _memory_types_known(kb)
     return kb
 
 
@@ -453,11 +455,17 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
             raise KnowledgeError(
                 N_("schema_version %(version)s is not supported (this gpuwise reads %(schema_version)s)"),
                 where=str(path), values={"version": _clip(version), "schema_version": S.SCHEMA_VERSION})
-    known = base.get("policy", {})
+    known = dict(base.get("policy", {}))
     out: dict[str, Any] = {}
     for name, value in body.items():
         if name == "schema_version":
             continue
+        if name not in known and isinstance(name, str) and MEMORY_THROTTLE.fullmatch(name):
+            known[name] = _memory_throttle_entry(name, known)  # any memory type's (checked against gpus.yaml)
+            if isinstance(value, dict):  # a new entry is whole: what the overlay gives, the rest as set here
+                value = {**{k: v for k, v in known[name].items() if k != "value"}, **value}
+            else:
+                value = {**known[name], "value": value}
         if name not in known:
             import difflib  # a close match for an error's hint: not on the way of a good answer
             close = difflib.get_close_matches(str(name), list(known), n=1)
@@ -493,6 +501,38 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
                     "new": _clip(new), "lo": "" if lo is None else f"{lo:g}", "hi": "" if hi is None else f"{hi:g}"})
         out[name] = patch
     return {"policy": out}
+
+
+MEMORY_THROTTLE = re.compile(r"([a-z0-9]+)_memory_throttle_c")
+"""A memory type's throttle point in policy (``gddr6x_memory_throttle_c``): the type as
+:func:`memory_type_key` writes it. An overlay may set one for any memory type gpus.yaml names."""
+
+
+def memory_type_key(kind: str) -> str:
+    """A memory type as a policy name spells it: ``HBM2e`` and ``HBM2E`` are one (``hbm2e``)."""
+    return re.sub(r"[^a-z0-9]", "", kind.lower())
+
+
+def _memory_throttle_entry(name: str, known: dict) -> dict:
+    """A throttle point an overlay adds for a memory type the built-in policy gives none: the unit
+    and bounds of the built-in ones (a junction below 60 or above 150 deg C is a typo)."""
+    like = known.get("gddr6x_memory_throttle_c", {})
+    kind = MEMORY_THROTTLE.fullmatch(name).group(1)  # type: ignore[union-attr]
+    return {"unit": f"deg C memory temperature at which {kind} memory throttles (set by an overlay)",
+            "rationale": "set by a knowledge overlay for this memory type", "source": "",
+            "min": like.get("min", 60), "max": like.get("max", 150), "value": None}
+
+
+def _memory_types_known(kb: Knowledge) -> None:
+    """A throttle point for a memory type no GPU has (``gddr9_memory_throttle_c``, ``hbm_3``) judges
+    nothing: refused, naming the types gpus.yaml has."""
+    kinds = {memory_type_key(g.memory.type) for g in kb.gpus.values()}
+    for name in kb.policy:
+        m = MEMORY_THROTTLE.fullmatch(name)
+        if m and m.group(1) not in kinds:
+            raise KnowledgeError(N_("no GPU has memory of type '%(kind)s' (gpus.yaml's types: %(kinds)s)"),
+                                 where=f"{kb.files['policy.yaml']}: {name}",
+                                 values={"kind": m.group(1), "kinds": ", ".join(sorted(kinds))})
 
 
 POLICY_CEILING = 1e12
