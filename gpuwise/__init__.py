@@ -16,10 +16,11 @@ Imports are lazy so that ``gpuwise --version`` starts without loading pydantic o
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not typing's: the command's Ctrl-C handler (__main__) waits on this module's imports
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
     from .inputs.schema import Proposal, Requirements
     from .results import AuditResult, EstimateResult, RecommendResult
 

@@ -65,10 +65,39 @@ class Environment(Strict):
                        field_name=info.field_name, v=v)
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
-    @field_validator("driver", "cuda", mode="before")
+    @field_validator("os", mode="after")
     @classmethod
-    def _str(cls, v: Any) -> Any:
-        return str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+    def _named(cls, v: str | None) -> str | None:
+        """``os: ''`` (an unset variable in a template) was taken for an OS that is known and named
+        nothing: refused, as leaving the line out says 'not known'."""
+        if v is not None and not v.strip():
+            raise Said(N_("is empty: name the OS (e.g. ubuntu-22.04) or leave the line out"))
+        return v
+
+    @field_validator("driver", mode="before")
+    @classmethod
+    def _driver_text(cls, v: Any) -> Any:
+        """A driver as a YAML number loses its trailing zero (537.70 is read 537.7, another version):
+        asked for in quotes; a bare branch number (535) is its text."""
+        if isinstance(v, float):
+            raise Said(N_('write the version in quotes (driver: "%(v)s"): YAML reads 537.70 as the number 537.7'),
+                       v=v)
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    @field_validator("cuda", mode="before")
+    @classmethod
+    def _cuda_text(cls, v: Any) -> Any:
+        """``cuda: 12.1`` unquoted is the number 12.1, read as "12.1": every CUDA release has a
+        one-digit minor (9.0-9.2, 10.0-10.2, 11.0-11.8, 12.0-12.9, 13.0-13.2; knowledge/software.yaml),
+        so a number with one decimal cannot have lost a digit, and 12.10 (no such release) is read as
+        12.1 deliberately. A number with more decimals (12.25, 1.2e1) is asked for in quotes."""
+        if isinstance(v, float):
+            text = repr(v)
+            if not re.fullmatch(r"\d{1,3}\.\d", text):
+                raise Said(N_('write the version in quotes (cuda: "12.1"): the number %(v)s is no CUDA version'),
+                           v=text)
+            return text
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
     @field_validator("pytorch", mode="before")
     @classmethod
