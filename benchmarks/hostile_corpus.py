@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 1,113 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 1,271 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -8,7 +8,11 @@ controls and separators, options given twice, CSV dialects, contradictory plans,
 members, closed streams, a removed cwd, concurrent writers, peak memory) and 163 of round 13
 (benchmarks/hostile_round13.py: subnormal numbers, names that are not UTF-8, degenerate plans,
 memory junction temperatures around each throttle point, other drivers' reports, misspelt
-commands and options, files of another kind, house rules comparing fields of two kinds), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+commands and options, files of another kind, house rules comparing fields of two kinds) and 158 of round 14 (benchmarks/hostile_round14.py: T.Limit-form and
+HBM2e reports around their memory's limits, a throttle point for any memory type in an overlay, units and scripts
+nvidia-smi never writes, other vendors' tools, digits of other scripts, versions as YAML numbers, right-to-left
+and combining marks in names, output paths through linked folders, a cache entry linking to an input, files
+changed with their size and time kept, python -OO and PYTHONWARNINGS=error, Ctrl-C as the command starts), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -20,7 +24,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round13: eleven's to thirteen's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round14: eleven's to fourteen's)
 
 Exit status 1 when a case fails.
 """
@@ -662,9 +666,10 @@ for name, text, has in [
 
 
 # ---------------------------------------------------------------- rounds ten to thirteen (benchmarks/hostile_round1N.py)
-from benchmarks import hostile_round10, hostile_round11, hostile_round12, hostile_round13  # noqa: E402
+from benchmarks import hostile_round10, hostile_round11, hostile_round12, hostile_round13, hostile_round14  # noqa: E402
 
-for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13)):
+for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
+                    (14, hostile_round14)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -719,6 +724,8 @@ class Res:
 def run_real(argv, env, tmp, prep=None, cwd=None):
     if argv[0] in hostile_round13.MODES:
         return hostile_round13.run_mode(argv, _env(env, tmp), tmp, Res)
+    if argv[0] in hostile_round14.MODES:
+        return hostile_round14.run_mode(argv, _env(env, tmp), tmp, Res)
     e = _env(env, tmp)
     argv = [a.replace("{tmp}", str(tmp)) for a in argv]
     if prep and prep[0] == "CACHE":
@@ -778,7 +785,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
