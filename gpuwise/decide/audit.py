@@ -20,7 +20,7 @@ from ..checked import made
 from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
-from ..estimators.candidate import evaluate, instance_ram_per_gpu_gb
+from ..estimators.candidate import evaluate
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
 from ..inputs.job import check_network, listed_provider, note, provider_note, resolve
@@ -375,10 +375,12 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
                             spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
                             acquisition=acq.mode, tag="proposed:", commitment_months=commitment_months(p))
-        # host RAM as the proposal gives it, or as its named rental instance comes (runtime.yaml); unknown else
-        from_instance = instance_ram_per_gpu_gb(kb, acq.instance) if acq.mode == "rent" else None
-        proposed.host_ram_gb = hw.host_ram_gb or (
-            from_instance * proposed.topology.per_node if from_instance and proposed.topology else None)
+        # host RAM as the proposal gives it; renting, as the rented server comes (evaluate: the named instance's,
+        # else the offer's as its provider states it, else a typical figure for the segment; the finding says
+        # which); buying with none given, unknown
+        if hw.host_ram_gb or acq.mode != "rent":
+            proposed.host_ram_gb = hw.host_ram_gb
+            proposed.host_ram_from = "proposal" if hw.host_ram_gb else ""
         # the seller's reports read before the search: a refused report is refused at once
         cards, views = card_facts(p, gpu, base, where, kb)
         # the alternative: the decision engine over the catalog (or the proposal's short list), with

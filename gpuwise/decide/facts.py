@@ -90,6 +90,10 @@ class CandidateFact(FactModel):
     tp_domain: int = _f("GPUs that share the fast intra-node link")
     host_ram_needed_gb: float = _f("host RAM per server the offload needs, GB")
     host_ram_gb: float = _f("host RAM per server as given (-1 unknown), GB")
+    host_ram_from: str = _f("where host_ram_gb comes from, worded: the proposal, the named rental instance, the "
+                            "offer's provider, or a typical rented server of the segment ('' unknown)")
+    host_ram_from_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
+                                     "report words in its language")
     wall_days: float = _f("wall-clock days of the training run (-1 for inference)")
     gpu_hours: float = _f("GPU-hours of the training run (-1 for inference)")
     deadline_days: float = _f("deadline in days (-1 none)")
@@ -635,6 +639,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "efficiency_pct": _HOUSE + " (efficiency, a fraction, is what the rules compare)",
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
         "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
+        "host_ram_from_phrases": "the origin's parts, for the report's language (host_ram_from is what rules show)",
         "framework_reason_phrases": "the reason's parts, for the report's language (framework_reason is what "
                                     "rules show)",
         "buy_unavailable_reason_phrases": "the reason's parts, for the report's language "

@@ -170,6 +170,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "tp": tp, "tp_domain": topo.tp_domain,
         "host_ram_needed_gb": _n(ev.host_ram_needed_bytes_per_node, 0.0) / GB,
         "host_ram_gb": _n(ev.host_ram_gb),
+        **_host_ram_from(ev),
         "wall_days": _n(ev.wall_days), "gpu_hours": _n(speed.gpu_hours if speed else None),
         "efficiency": efficiency, "efficiency_pct": 100 * efficiency,
         "link_kind": topo.intra_kind, "link": topo.description, "link_phrases": [list(p) for p in topo.phrases],
@@ -259,6 +260,21 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None) -> dict[str, Any
             "ttft_ms": _n(sv.achieved_ttft_ms), "tpot_ms": _n(sv.achieved_tpot_ms),
             "serving_weights_gb": sv.weights_per_gpu_bytes / GB, "kv_free_gb": sv.kv_free_per_gpu_bytes / GB,
             "sequence_gb": sv.sequence_per_gpu_bytes / GB}
+
+
+def _host_ram_from(ev: Evaluation) -> dict[str, Any]:
+    """Where a candidate's host RAM figure comes from (estimators/candidate.py ``host_ram_from``), as text and
+    as message ids a report words: the finding that blocks an offload on it says whose figure it judged."""
+    kind = ev.host_ram_from if ev.host_ram_gb else ""
+    if not kind:
+        return {"host_ram_from": "", "host_ram_from_phrases": []}
+    per_node = ev.topology.per_node if ev.topology is not None else ev.count
+    offer = ev.offer
+    values = {"proposal": {}, "instance": {"instance": offer.instance if offer else ""},
+              "offer": {"provider": offer.provider if offer else ""},
+              "typical": {"segment": ev.gpu.segment, "per_gpu": round(ev.host_ram_gb / max(per_node, 1), 1)}}[kind]
+    parts = (("", f"host_ram.{kind}", values),)
+    return {"host_ram_from": phrase_text(parts), "host_ram_from_phrases": phrase_json(parts)}
 
 
 def host_ram_key(ev: Evaluation) -> tuple[int, float, int, str]:

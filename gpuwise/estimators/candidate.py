@@ -130,6 +130,7 @@ class Evaluation:
     tp: int = 1  # tensor-parallel degree of the chosen layout
     host_ram_needed_bytes_per_node: float = 0.0  # offloaded state, over the usable share of host RAM
     host_ram_gb: float | None = None  # per node: as proposed, or as the rented server comes (None: unknown)
+    host_ram_from: str = ""  # where host_ram_gb came from: proposal | instance | offer | typical ("" unknown)
     speed: Speed | None = None  # the compute step's figures (training and serving)
     training: TrainingRun | None = None  # training: the planner's layout as the job runs it
     serving: SV.ServingResult | None = None  # serving: the chosen way to serve at the load
@@ -285,6 +286,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
                     requested_memory_per_gpu=req_per_gpu, capacity=capacity, usable=usable, topology=topo, tag=tag,
                     plan=plan, requested_plan=req_plan)
     ev.tp, ev.host_ram_gb = tp, host_ram_gb
+    ev.host_ram_from = "proposal" if host_ram_gb else ""
     ev.host_ram_needed_bytes_per_node = (mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value
                                          if mem.host_bytes else 0.0)
 
@@ -493,9 +495,14 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         offers = [o for o in offers if (o.network or kb.clouds.default_network) == topo.network] or offers
     offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
+        # the proposal's own price; the server it rents is the named provider's listed offer at that price
+        # (within 5%: RunPod's Secure and Community Cloud differ in price and in the RAM they state)
+        listed = next((o for o in offers if provider and o.provider == provider and o.instance == instance
+                       and abs(o.per_gpu_hour - hourly_usd) <= 0.05 * hourly_usd), None)
         offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
                         None, "proposal", template("source.proposal"), "U",
-                        network=offer.network if offer and offer.provider == provider else None)
+                        network=offer.network if offer and offer.provider == provider else None,
+                        host_ram_gb_per_gpu=listed.host_ram_gb_per_gpu if listed else None)
         sold = None
     if sold is not None and sold.min_hours > busy and not commitment_months and not spot:
         commitment_months = sold.min_hours / HOURS_PER_MONTH  # the provider bills the whole term
@@ -577,11 +584,17 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     mk = K.market_entry(kb.prices, ev.gpu.id)
     if chosen == "rent" and ev.host_ram_gb is None and ev.host_ram_needed_bytes_per_node:
         # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml: the named
-        # instance's own, else a typical figure per GPU of its segment)
-        per_gpu = instance_ram_per_gpu_gb(kb, offer.instance if offer else None)
-        per_gpu = per_gpu or kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)
+        # instance's own; else the offer's, as its provider states it; else a typical figure per GPU of its
+        # segment), and where the figure came from is said
+        per_gpu, ev.host_ram_from = instance_ram_per_gpu_gb(kb, offer.instance if offer else None), "instance"
+        if not per_gpu and offer is not None and offer.host_ram_gb_per_gpu:
+            per_gpu, ev.host_ram_from = offer.host_ram_gb_per_gpu, "offer"
+        if not per_gpu:
+            per_gpu, ev.host_ram_from = kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment), "typical"
         if per_gpu and ev.topology is not None:
             ev.host_ram_gb = per_gpu * ev.topology.per_node
+        else:
+            ev.host_ram_from = ""
     ev.cost = Cost(
         rent_usd=rent_v, buy_usd=buy_v, cost_usd=cost, acquisition=chosen, break_even_month=be, rent_hours=rent_hours,
         usd_per_gpu_hour=offer.per_gpu_hour if offer else None,

@@ -49,6 +49,7 @@ class Offer:
     cluster_rates: tuple[tuple[int, float], ...] = ()  # reserved cluster: (from GPUs, USD per GPU-hour), by size
     sold_as_source: str = ""
     terms_as_of: str = ""  # when the sizes, terms and reserved rates were read (ISO date; "" not stated)
+    host_ram_gb_per_gpu: float | None = None  # host RAM per rented GPU as the provider states it (None: not stated)
 
     @property
     def per_gpu_hour(self) -> float:
@@ -103,14 +104,16 @@ def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | Non
 
 
 def _sold_as(entry: Any, scale: float, to_usd: float) -> dict[str, Any]:
-    """How an offer is sold, its reserved rates scaled to all paid GPUs in USD (``scale``: units
-    paid / CNY per USD) and its cluster rates per GPU-hour in USD (``to_usd``: 1 / CNY per USD)."""
+    """How an offer is sold (and the host RAM that comes with each GPU), its reserved rates scaled to all paid
+    GPUs in USD (``scale``: units paid / CNY per USD) and its cluster rates per GPU-hour in USD (``to_usd``:
+    1 / CNY per USD)."""
     return {"max_on_demand_gpus": entry.max_on_demand_gpus, "multi_node": entry.multi_node,
             "reserved_min_hours": entry.reserved_min_hours,
             "reserved_per_hour": tuple((t, v * scale) for t, v in entry.reserved_per_hour.items()),
             "cluster_rates": tuple(sorted((g, v * to_usd) for g, v in entry.cluster_per_gpu_hour.items())),
             "sold_as_source": " ".join(entry.sold_as_source.split()),
-            "terms_as_of": entry.terms_as_of.isoformat() if entry.terms_as_of else ""}
+            "terms_as_of": entry.terms_as_of.isoformat() if entry.terms_as_of else "",
+            "host_ram_gb_per_gpu": entry.host_ram_gb_per_gpu}
 
 
 TERM_HOURS = {"1-month": 730.0, "1-year": 8760.0, "3-year": 26280.0}

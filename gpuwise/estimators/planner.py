@@ -45,7 +45,17 @@ from . import Term
 from . import compute as C
 from . import interconnect as I
 from . import memory as M
-from .step_time import DpTraffic, GpuRates, StepTime, dp_traffic, gpu_rates, gpu_speed, step_parts, step_time
+from .step_time import (
+    DpTraffic,
+    GpuRates,
+    StepTime,
+    dp_traffic,
+    gpu_rates,
+    gpu_speed,
+    offload_parts,
+    step_parts,
+    step_time,
+)
 from .training_layout import NO_PINS, Layout, Pins, Static, TrainingJob, figures
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -70,6 +80,7 @@ class Plan:
     rate_flops: float  # achieved FLOP/s per GPU in compute
     tried: int  # layouts whose step time was computed
     dp_traffic: DpTraffic  # all of it, hidden, exposed
+    offload_split: tuple[float, float, float] = (0.0, 0.0, 0.0)  # step_time.offload_parts: PCIe, host Adam, NVMe
 
     @property
     def exposed_comm_share(self) -> float:
@@ -405,8 +416,9 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
                                       f.whole_run_efficiency.value).value
     wall_h = steps * t.total / gp / 3600
     eff = t.ideal / t.total if t.total > 0 else 1.0
+    split = offload_parts(st.opt_params, st.layout, rates) if t.offload else (0.0, 0.0, 0.0)
     return Plan(st.layout, tj.memory(st.layout), t, fits, st.per_gpu, steps, wall_h, wall_h * n, eff, gp,
-                rates.mfu, rates.flops, tried, dp_traffic(tj, st, rates, t.compute))
+                rates.mfu, rates.flops, tried, dp_traffic(tj, st, rates, t.compute), split)
 
 
 def evaluate_layout(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, lay: Layout) -> Plan:
@@ -430,6 +442,7 @@ def terms(plan_: Plan, tj: TrainingJob) -> dict[str, Term]:
         "scaling_efficiency": Term("scaling_efficiency", plan_.scaling_efficiency, "",
                                    formula("formula.step_efficiency"), inputs),
         "dp_traffic": _dp_term(plan_, tj.method),
+        **({"offload": _offload_term(plan_)} if s.offload else {}),
         "goodput": Term("goodput", plan_.goodput, "", formula("formula.goodput_failures"), {"gpus": lay.gpus}),
         "steps": Term("optimizer_steps", plan_.steps, "", formula("formula.optimizer_steps"),
                       {"train_tokens": tj.tokens, "tokens_per_step": lay.global_batch_tokens}),
@@ -439,6 +452,16 @@ def terms(plan_: Plan, tj: TrainingJob) -> dict[str, Term]:
                           {"wall_hours": plan_.wall_hours, "gpus": lay.gpus}),
     }
     return out
+
+
+def _offload_term(plan_: Plan) -> Term:
+    """An offloaded step's own seconds by cause (step_time.offload_parts): the PCIe traffic of gradients and
+    (ZeRO-3) weights, Adam on the host's cores, and the NVMe reads and writes of ZeRO-Infinity."""
+    lay, (pcie, adam, nvme) = plan_.layout, plan_.offload_split
+    return Term("offload_seconds", plan_.step.offload, "s",
+                formula("formula.offload_parts") + (formula("formula.offload_nvme_part", " + ") if nvme else ()),
+                {"pcie_s": pcie, "host_adam_s": adam, "nvme_s": nvme, "offload": lay.offload, "zero": lay.zero,
+                 "micro_batches": lay.grad_accum, "share_of_step": plan_.step.offload / plan_.step.total})
 
 
 def _dp_term(plan_: Plan, method: str) -> Term:

@@ -163,13 +163,19 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
     * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
       bandwidth (32 B).
     """
+    return sum(offload_parts(p, lay, g))
+
+
+def offload_parts(p: float, lay: Layout, g: GpuRates) -> tuple[float, float, float]:
+    """:func:`offload_seconds` by cause: (PCIe traffic, Adam on the host, NVMe), seconds a step; a report
+    says which part of an offloaded step is the bus and which the host's optimizer."""
     pcie = g.pcie_gb_s * 1e9
     moved = p * 2 * lay.grad_accum + p * 2
     if lay.zero >= 3:
         moved += p * 4 * lay.grad_accum
     adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * 28 / (g.host_gb_s_per_gpu * 1e9))
     nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
-    return moved / pcie + adam + nvme
+    return moved / pcie, adam, nvme
 
 
 def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:

@@ -80,7 +80,7 @@ TERM_LABELS = {
     "gpu_hours": N_("GPU-hours"), "decode_tokens_per_s": N_("Decode speed, one sequence"),
     "decode_tokens_per_s_total": N_("Decode speed, all sequences"),
     "prefill_tokens_per_s": N_("Prefill speed"), "allreduce_seconds": N_("All-reduce time per step"),
-    "dp_traffic_seconds": N_("Data-parallel traffic per step"),
+    "dp_traffic_seconds": N_("Data-parallel traffic per step"), "offload_seconds": N_("Offload time per step"),
     "scaling_efficiency": N_("Scaling efficiency"), "rent_usd": N_("Rent"), "buy_usd": N_("Buy, total"),
     "cards_usd": N_("Cards"), "server_usd": N_("Server share"), "power_usd": N_("Electricity"),
     "hosting_usd": N_("Hosting"), "licences_usd": N_("Licences"), "resale_usd": N_("Resale value"),

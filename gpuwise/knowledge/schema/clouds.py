@@ -57,6 +57,11 @@ class _Priced(Strict):
         default=None, description="runtime.yaml network id with the bandwidth the provider states between "
                                   "nodes; None: not stated (an Ethernet-class default is assumed)")
     network_stated: str = Field(default="", description="the provider's own words for its network")
+    host_ram_gb_per_gpu: float | None = Field(
+        default=None, gt=0, le=100_000, description="host RAM that comes with each rented GPU, GB, as the provider "
+        "states it (an offloaded job's state must fit in it); None: not stated (runtime.yaml rented_host_ram's "
+        "typical figure for the GPU's segment is assumed)")
+    host_ram_source: str = Field(default="", description="where the provider states host_ram_gb_per_gpu")
     max_on_demand_gpus: int | None = Field(
         default=None, ge=1, description="the most GPUs rented on demand (one instance or node); None: any count")
     multi_node: Literal["on-demand", "reserved"] = Field(
@@ -80,6 +85,8 @@ class _Priced(Strict):
 
     @model_validator(mode="after")
     def _sold_as(self) -> "_Priced":
+        if self.host_ram_gb_per_gpu is not None and len(self.host_ram_source) < 3:
+            raise Said(N_("host_ram_gb_per_gpu needs its source: host_ram_source"))
         if self.multi_node == "reserved" and (self.max_on_demand_gpus is None or self.reserved_min_hours is None):
             raise Said(N_("multi_node: reserved needs max_on_demand_gpus and reserved_min_hours"))
         if any(v <= 0 for v in self.reserved_per_hour.values()):

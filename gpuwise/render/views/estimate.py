@@ -58,7 +58,13 @@ class EstimateView(BaseView):
                 kind = words.peak_kind(g.peak_kind, f)
                 rows.append([self._("Dense peak"), f"{g.peak_tflops:g} TFLOP/s {kind}".rstrip()])
             if g.mfu is not None:
-                rows.append([self._("Utilisation (MFU)"), f.pct(g.mfu)])
+                run = getattr(g, "training", None)
+                if run is not None and getattr(getattr(run, "step_terms", None), "offload_s", 0):
+                    # offload stops the GPUs between steps: the MFU of the compute alone is not the run's
+                    rows.append([self._("Utilisation (MFU) while computing"), f.pct(g.mfu)])
+                    rows.append([self._("Utilisation over the whole run"), f.pct(run.mfu_whole_run)])
+                else:
+                    rows.append([self._("Utilisation (MFU)"), f.pct(g.mfu)])
             if g.scaling_efficiency is not None:
                 rows.append([self._("Scaling efficiency"), f.pct(g.scaling_efficiency)])
             if g.cost_usd is not None:

@@ -1,0 +1,271 @@
+"""Held-out buyer questions of issue 22, asked as a user asks them: through the command line
+(``gpuwise estimate``/``audit``) on the files in tests/data/buyer_questions/ (its README gives each
+published range and its primary source). A range is the span of the published figures for the
+same conditions; a single published figure is held within issue 22's 20% goal. A range the model
+does not meet yet is an expected failure (strict) that names its cause: it is never widened.
+
+One computation per question, kept for the module (:func:`_ask`)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.clirun import gpuwise
+
+Q = Path(__file__).parent / "data" / "buyer_questions"
+WITHIN = 0.20  # issue 22: serving and decode within 20% (median); a single figure is held to it
+
+
+@functools.cache
+def _ask(*args: str) -> tuple[int, str]:
+    r = gpuwise(*args)
+    assert r.returncode in (0, 1), r.stderr
+    assert "Traceback" not in r.stderr
+    return r.returncode, r.stdout
+
+
+def _estimate(name: str, gpu: str, count: int) -> dict:
+    code, out = _ask("estimate", str(Q / f"{name}.yaml"), "--gpu", gpu, "--gpus", str(count), "--format", "json")
+    assert code == 0
+    return json.loads(out)["gpu"]
+
+
+def _near(got: float, published: float) -> bool:
+    return published * (1 - WITHIN) <= got <= published * (1 + WITHIN)
+
+
+# ------------------------------------------------------------------ (a) big MoE on one 8-GPU node
+
+@pytest.mark.xfail(strict=True, reason=(
+    "SGLang releases before 0.5.7 all take the mid-2025 per-step constants (knowledge/serving.yaml sglang "
+    "releases: '0.4.x-0.5.6'), so 0.4.3.post4 (Feb 2025, before the shared-expert fusion of pull request #5571) "
+    "steps in 13.3 ms where the published single request runs at ~33 ms: 75 tok/s, 2.5x the published 30"))
+def test_r1_fp8_h200_node_single_stream_on_a_2025_sglang_release():
+    """sgl-project/sglang issue #3956 (Mar 2025): DeepSeek-R1 FP8 on one 8 x H200 server, SGLang
+    v0.4.3.post4 --tp 8, a request at short context generates at 30 tok/s; sgl-project/sglang pull request
+    #2643 (v0.4.1.post2): DeepSeek-V3 on 8 x H200, 30.29 tok/s at batch 1. 2025 releases: 20-35 tok/s."""
+    g = _estimate("r1-fp8-sglang-2025-single", "h200", 8)
+    assert 20 <= g["decode_tokens_per_s"] <= 35
+
+
+def test_r1_fp8_h200_node_single_stream_on_the_newest_sglang():
+    """No framework_version: SGLang's newest release gpuwise knows (0.5.7 on). Published bounds of the same
+    release line: SemiAnalysisAI/InferenceX pull request #3173 (SGLang v0.5.12, TP 8, 1k/1k on 8 x H200) has a
+    mean TPOT of 11.73 ms at concurrency 8, so one stream runs at least 1/11.73 ms = 85 tok/s; the same
+    release on 8 x B300 (InferenceX pull request #3175, a GPU with 8 TB/s to the H200's 4.8) runs one stream
+    at 1/7.04 ms = 142 tok/s, which an H200 does not pass. Range 85-142 tok/s."""
+    g = _estimate("r1-fp8-sglang-single", "h200", 8)
+    assert g["fits"]
+    assert 85 <= g["decode_tokens_per_s"] <= 142
+
+
+def test_r1_fp8_h200_node_single_stream_on_tensorrt_llm():
+    """NVIDIA/TensorRT-LLM issue #5929 (Jul 2025, v0.21.0rc2, TP 8 EP 8 on 8 x H200, 1,600 in / 600 out,
+    batch 1, no MTP): p50 inter-token latency 11.0 ms = 91 tok/s."""
+    g = _estimate("r1-fp8-trtllm-single", "h200", 8)
+    assert _near(1 / g["serving"]["tpot_s"], 1 / 0.0110)
+
+
+def test_r1_fp8_b200_node_single_stream_on_sglang_0_4_10():
+    """sgl-project/sglang pull request #8638 (Aug 2025, SGLang 0.4.10, TP 8 on 8 x B200, random 1k/1k,
+    concurrency 1): 80 output tok/s (bench_serving, the request's prefill included): the estimate's
+    throughput at concurrency 1 counts it the same way."""
+    g = _estimate("r1-fp8-sglang-0410-single", "b200", 8)
+    assert _near(g["serving"]["throughput_tokens_per_s"], 80)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "17.2 ms against 22.05 ms (-22%): SGLang's ROCm build takes vLLM's ROCm constants (knowledge/serving.yaml "
+    "sglang vendor_overrides amd: bandwidth_fraction 0.70, layer_overhead_us 11, allreduce_latency_us 25), "
+    "measured on dense vLLM 0.10.2 rows, not on an MLA/MoE step; the serving helper's to settle"))
+def test_r1_fp8_mi300x_node_time_per_token_at_four_users():
+    """ROCm/aiter pull request #1930 (Jan 2026, after the A8W8 block-scale GEMM tuning): DeepSeek-R1 FP8 served
+    by SGLang on 8 x MI300X (TP 8), random 1k/1k, concurrency 4: median TPOT 22.05 ms."""
+    g = _estimate("r1-fp8-sglang-c4", "mi300x", 8)
+    assert _near(g["serving"]["tpot_s"], 0.02205)
+
+
+def test_r1_fp8_does_not_fit_one_h100_node():
+    """DeepSeek-R1's FP8 checkpoint is 688.6 GB (model.safetensors.index.json total_size), more than 8 x 80 GB:
+    a one-node H100 deployment needs a 4-bit checkpoint (dzhsurf/deepseek-v3-r1-deploy-and-benchmarks: 'with
+    8xH100 GPUs offering a total of 640GB VRAM, this setup falls short') or two nodes (Azure HPC blog,
+    'Performance analysis of DeepSeek R1 AI inference using vLLM on ND-H100-v5': two ND_H100_v5 nodes were
+    required). gpuwise: does not fit, no feasible option (exit 1), and no speed figure for that node."""
+    g = _estimate("r1-fp8-sglang-single", "h100-80gb-sxm", 8)
+    assert g["fits"] is False
+    assert g["decode_tokens_per_s"] is None
+    assert g["serving"]["max_throughput_tokens_per_s"] == 0
+    code, out = _ask("recommend", str(Q / "r1-fp8-8xh100-recommend.yaml"), "--format", "json")
+    d = json.loads(out)
+    assert code == 1 and d["recommendation"] is None
+    eight = [c for c in d["candidates"] if c["count"] == 8]
+    assert eight and not any(c["feasible"] for c in eight)
+
+
+def test_r1_fp8_h200_node_peak_within_the_published_bracket():
+    """One node's output at full load, SGLang, 1k/1k: at least what InferenceX measured at concurrency 64
+    (pull request #3173: 2,078 tok/s, not yet the peak), at most DeepSeek's own production figure per node
+    (deepseek-ai/open-infra-index, 'DeepSeek-V3 / R1 Inference System Overview', day 6: ~14.8k output tok/s per
+    H800 decode node, with prefill disaggregated and expert parallelism over many nodes, which one node does
+    not have). Both the reported peak (tensor parallel 8) and the labelled best layout lie inside."""
+    s = _estimate("r1-fp8-sglang-peak", "h200", 8)["serving"]
+    assert 2078 <= s["max_throughput_tokens_per_s"] <= 14_800
+    assert 2078 <= s["best_layout"]["max_throughput_tokens_per_s"] <= 14_800
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "16,745 against 12,960 (+29%): the validation README's Y04 (DEP8 holds 4,464 sequences in the model; at the "
+    "run's 3,000, +29.4%): the serving helper's to settle (estimators/serving)"))
+def test_r1_fp8_h200_node_peak_on_tensorrt_llm():
+    """NVIDIA TensorRT-LLM performance overview (docs/source/developer-guide/perf-overview.md, late-2025
+    edition): DeepSeek-R1-0528 FP8 on 8 x H200, attention data parallel 8 + expert parallel 8, FP8 KV cache,
+    trtllm-bench with 3,000 requests of 1k/1k queued at once: 1,620 output tok/s per GPU = 12,960."""
+    s = _estimate("r1-fp8-trtllm-peak", "h200", 8)["serving"]
+    assert _near(s["throughput_tokens_per_s"], 12_960)
+
+
+def test_qwen3_235b_bf16_b200_node_single_stream():
+    """SGLang on 8 x B200, Qwen3-235B-A22B BF16, TP 8, one request: TPOT 10.12 ms = 98.8 tok/s (SGLang
+    cookbook Qwen3 speed benchmark, sglang 0.5.6) to 6.70 ms = 149.25 tok/s (BenHamm's 'SGLang B200 Benchmark
+    Sweep' gist, v0.5.8.post1). Range 98.8-149.25 tok/s."""
+    g = _estimate("qwen3-235b-bf16-sglang-single", "b200", 8)
+    assert 98.8 <= g["decode_tokens_per_s"] <= 149.25
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "8,656 against 15,480 (-44%): the validation README's Y16, the worst maximum-load row; the serving helper's "
+    "to settle (estimators/serving)"))
+def test_qwen3_235b_fp8_h100_node_peak_on_tensorrt_llm():
+    """TensorRT-LLM performance overview (late-2025 edition): nvidia/Qwen3-235B-A22B-FP8 on 8 x H100, DEP8,
+    3,000 requests of 1k/1k queued at once: 1,935 output tok/s per GPU = 15,480."""
+    s = _estimate("qwen3-235b-fp8-trtllm-peak", "h100-80gb-sxm", 8)["serving"]
+    assert _near(s["throughput_tokens_per_s"], 15_480)
+
+
+def test_llama4_maverick_fp8_h200_node_peak_on_tensorrt_llm():
+    """TensorRT-LLM performance overview (late-2025 edition): nvidia/Llama-4-Maverick-17B-128E-Instruct-FP8 on
+    8 x H200, DEP8, 3,000 requests of 1k/1k: 4,180 output tok/s per GPU = 33,440."""
+    s = _estimate("maverick-fp8-trtllm-peak", "h200", 8)["serving"]
+    assert _near(s["throughput_tokens_per_s"], 33_440)
+
+
+@pytest.mark.parametrize(("name", "tpot_ms"), [
+    ("maverick-bf16-sglang-single", 5.95),  # Llama-4-Maverick BF16
+    ("scout-bf16-sglang-single", 7.49),  # Llama-4-Scout BF16
+])
+def test_llama4_mi300x_node_time_per_token_of_one_user(name, tpot_ms):
+    """SGLang cookbook Llama 4 speed benchmark (sglang 0.5.9 ROCm, 8 x MI300X, --tp 8, ~610 in / ~422 out,
+    concurrency 1): mean TPOT 5.95 ms (Maverick) and 7.49 ms (Scout)."""
+    g = _estimate(name, "mi300x", 8)
+    assert _near(g["serving"]["tpot_s"], tpot_ms / 1000)
+
+
+def test_gpt_oss_120b_h100_node_single_stream():
+    """LMSYS blog 'SGLang for gpt-oss' (2025-08-27): gpt-oss-120b MXFP4 on 8 x H100, bench_one_batch_server at
+    batch 1, 1k in / 512 out: 318.53 tok/s of decode."""
+    g = _estimate("gpt-oss-120b-sglang-single", "h100-80gb-sxm", 8)
+    assert _near(g["decode_tokens_per_s"], 318.53)
+
+
+def test_gpt_oss_20b_one_rtx_4090_llama_cpp():
+    """llama-bench tg128 of gpt-oss-20b MXFP4 on one RTX 4090: 167.01 tok/s (ggml-org/llama.cpp pull request
+    #16649, CUDA, Oct 2025) to 279.65 tok/s (geerlingguy/ai-benchmarks issue #43, Vulkan build 7340, Dec 2025).
+    Range 167-280 tok/s."""
+    g = _estimate("gpt-oss-20b-llamacpp-single", "rtx-4090", 1)
+    assert 167.01 <= g["decode_tokens_per_s"] <= 279.65
+
+
+# ------------------------------------------------------------------ (b) an offloaded fine-tune
+
+def _step(name: str, gpu: str, count: int) -> dict:
+    return _estimate(name, gpu, count)["training"]["step_terms"]
+
+
+def test_offloaded_fine_tune_shows_the_published_slowdown():
+    """DeepSpeed issue #3901 (deepspeedai/DeepSpeed, Jul 2023): a Hugging Face model (Falcon-7B) fine-tuned at
+    4k context on 8 x A100-40GB, one sequence per GPU a step: 2.86 s a step with ZeRO-3, 13.70 s with ZeRO-3
+    offloading the optimizer and the parameters to the CPU: 4.8x. Asked for Llama-3.1-8B on the same cards and
+    batch, a Hugging Face model (stack fsdp-hf: the class is the model code's, whichever engine shards it)."""
+    off = _step("finetune-8b-zero3-8xa100-cpu", "a100-40gb-sxm", 8)
+    plain = _step("finetune-8b-zero3-8xa100-none", "a100-40gb-sxm", 8)
+    assert _near(off["step_s"] / plain["step_s"], 13.70 / 2.86)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "6.1x against 4.8x: stack deepspeed is costed as Megatron-DeepSpeed (knowledge/runtime.yaml training_stacks "
+    "deepspeed, efficiency 0.95: BLOOM's run), so the plain ZeRO-3 step of a Hugging Face model is 1.69 s where "
+    "issue #3901 measured 2.86 s; a user who writes 'deepspeed' for HF Trainer + DeepSpeed gets the tuned class "
+    "(the training helper's: the stacks' names)"))
+def test_offloaded_fine_tune_slowdown_when_the_stack_is_named_deepspeed():
+    """The same question as above with the stack written as a DeepSpeed user writes it."""
+    off = _step("finetune-8b-zero3-8xa100-cpu-deepspeed", "a100-40gb-sxm", 8)
+    plain = _step("finetune-8b-zero3-8xa100-none-deepspeed", "a100-40gb-sxm", 8)
+    assert _near(off["step_s"] / plain["step_s"], 13.70 / 2.86)
+
+
+def test_offloaded_step_says_which_part_is_pcie_and_which_host_adam():
+    """The offloaded step's own term splits it: host Adam on the GPU's 8.03e9 / 8 parameters at 12 cores x 1e7
+    parameters/s (knowledge/runtime.yaml: DeepSpeed pull request #7474's CPU Adam rate, host_cores_per_gpu) =
+    8.37 s; PCIe the rest (16-bit gradients and ZeRO-3's weights, 8 B per parameter at one micro-batch a step)."""
+    g = _estimate("finetune-8b-zero3-8xa100-cpu", "a100-40gb-sxm", 8)
+    term = next(t for t in g["terms"] if t["name"] == "offload_seconds")
+    parts = term["inputs"]
+    assert parts["pcie_s"] > 0 and parts["host_adam_s"] > 0
+    assert parts["pcie_s"] + parts["host_adam_s"] + parts["nvme_s"] == pytest.approx(g["training"]["step_terms"]
+                                                                                      ["offload_s"])
+    assert parts["host_adam_s"] == pytest.approx(8.03e9 / 8 / 1.2e8, rel=0.01)
+
+
+def test_offloaded_fine_tune_report_agrees_with_its_own_formulas():
+    """8B full fine-tune, ZeRO-3 with CPU offload on 2 x RTX 3090 (the question of issue 22): the scaling
+    efficiency is (compute + optimizer + offload) / step time as its formula now says (it read '(compute +
+    optimizer) / step time' beside 0.998 where that gives 0.785), and the utilisation row says it is the
+    compute's, beside the whole run's."""
+    g = _estimate("finetune-8b-zero3-offload-cpu", "rtx-3090", 2)
+    s = g["training"]["step_terms"]
+    eff = next(t for t in g["terms"] if t["name"] == "scaling_efficiency")
+    assert "offload" in eff["formula"]
+    assert eff["value"] == pytest.approx((s["compute_s"] + s["optimizer_s"] + s["offload_s"]) / s["step_s"])
+    _, text = _ask("estimate", str(Q / "finetune-8b-zero3-offload-cpu.yaml"), "--gpu", "rtx-3090", "--gpus", "2")
+    assert "Utilisation (MFU) while computing" in text and "Utilisation over the whole run" in text
+    assert f"{round(100 * g['training']['mfu_whole_run'])}%" in text
+
+
+# ------------------------------------------------------------------ (c) rented GPUs without the host RAM
+
+def test_rented_4090s_without_the_ram_for_a_70b_offload_are_blocked():
+    """Renting 8 x RTX 4090 on RunPod's Secure Cloud ($0.74/GPU-h) to fully fine-tune Llama-3.1-70B with ZeRO-3
+    CPU offload: the host holds fp32 master weights and both Adam moments, 70.55e9 x 16 B / 0.8 usable =
+    1,411 GB; the offer's server holds 512 GB (RunPod Secure Cloud Partner Requirements: 8 x 24 GB GPUs,
+    >= 512 GB of RAM). Blocked by MEM-HOST-RAM-SHORT, exit 1, the RAM's origin said."""
+    code, out = _ask("audit", str(Q / "proposal-rent-8x4090-70b-full-offload.yaml"), "--format", "json")
+    d = json.loads(out)
+    assert code == 1 and d["verdict"] == "reject"
+    short = [f for f in d["findings"] if f["rule"] == "MEM-HOST-RAM-SHORT"]
+    assert short and short[0]["severity"] == "blocker"
+    assert short[0]["evidence"]["host_ram_gb"] == 512
+    assert short[0]["evidence"]["host_ram_needed_gb"] == pytest.approx(70.55e9 * 16 / 0.8 / 1e9, rel=0.01)
+    assert "runpod" in short[0]["message"]
+
+
+def test_a_rental_offer_that_states_no_ram_is_judged_on_the_typical_server_and_says_so():
+    """The same proposal at RunPod's Community Cloud price ($0.34), which states no RAM: the typical rented
+    consumer server's 62 GB per GPU (knowledge/runtime.yaml rented_host_ram), 496 GB, said in the message; with
+    the server's RAM written in the proposal (2,048 GB) the proposal's own figure is judged and nothing blocks."""
+    import yaml
+
+    from gpuwise import audit
+
+    p = yaml.safe_load((Q / "proposal-rent-8x4090-70b-full-offload.yaml").read_text())
+    p["acquisition"]["hourly_usd"] = 0.34
+    d = audit(p).model_dump(mode="json")
+    short = [f for f in d["findings"] if f["rule"] == "MEM-HOST-RAM-SHORT"]
+    assert short and short[0]["evidence"]["host_ram_gb"] == 496
+    assert "typical" in short[0]["message"]
+    p["hardware"]["host_ram_gb"] = 2048
+    d = audit(p).model_dump(mode="json")
+    assert not [f for f in d["findings"] if f["rule"] == "MEM-HOST-RAM-SHORT"]
