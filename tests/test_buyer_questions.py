@@ -78,6 +78,14 @@ def test_r1_fp8_b200_node_single_stream_on_sglang_0_4_10():
     assert _near(g["serving"]["throughput_tokens_per_s"], 80)
 
 
+def test_r1_fp8_b200_node_single_stream_on_sglang_0_5_6():
+    """SGLang cookbook DeepSeek-R1 speed benchmark (sgl-project/sglang docs_new/cookbook/autoregressive/DeepSeek/
+    DeepSeek-R1.mdx): DeepSeek-R1-0528 FP8 on 8 x B200, sglang 0.5.6.post1 --tp 8, ~610 in / ~421 out,
+    concurrency 1: mean TPOT 9.16 ms = 109.2 tok/s."""
+    g = _estimate("r1-fp8-sglang-056-single", "b200", 8)
+    assert _near(g["decode_tokens_per_s"], 1 / 0.00916)
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "17.2 ms against 22.05 ms (-22%): SGLang's ROCm build takes vLLM's ROCm constants (knowledge/serving.yaml "
     "sglang vendor_overrides amd: bandwidth_fraction 0.70, layer_overhead_us 11, allreduce_latency_us 25), "
