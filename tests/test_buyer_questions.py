@@ -260,6 +260,19 @@ def test_rented_4090s_without_the_ram_for_a_70b_offload_are_blocked():
     assert "runpod" in short[0]["message"]
 
 
+def test_recommend_finds_no_rented_4090s_that_hold_a_70b_offload():
+    """Asked as a recommendation (rent up to 8 RTX 4090s, the same 70B full fine-tune with CPU offload): no
+    count of rented 4090s holds the 1,411 GB of offloaded state (a server of 8 has 496-512 GB): no feasible
+    option, exit 1, and the 8-GPU candidate is rejected for host RAM."""
+    code, out = _ask("recommend", str(Q / "rent-8x4090-70b-full-offload.yaml"), "--format", "json")
+    d = json.loads(out)
+    assert code == 1 and d["recommendation"] is None
+    eight = next(c for c in d["candidates"] if c["count"] == 8)
+    assert not eight["feasible"]
+    assert any("1411 GB of host RAM" in why for why in eight["reasons"])
+    assert any(f["rule"] == "MEM-HOST-RAM-SHORT" and f["severity"] == "blocker" for f in d["findings"])
+
+
 def test_a_rental_offer_that_states_no_ram_is_judged_on_the_typical_server_and_says_so():
     """The same proposal at RunPod's Community Cloud price ($0.34), which states no RAM: the typical rented
     consumer server's 62 GB per GPU (knowledge/runtime.yaml rented_host_ram), 496 GB, said in the message; with
