@@ -290,3 +290,36 @@ def test_a_rental_offer_that_states_no_ram_is_judged_on_the_typical_server_and_s
     p["hardware"]["host_ram_gb"] = 2048
     d = audit(p).model_dump(mode="json")
     assert not [f for f in d["findings"] if f["rule"] == "MEM-HOST-RAM-SHORT"]
+
+
+def test_an_imported_catalog_brings_each_instance_ram(kb, tmp_path):
+    """`gpuwise prices import` reads an instance's host RAM from the catalog (gpuhunt's ``memory`` in GB,
+    SkyPilot's ``MemoryGiB``) into the overlay, and a rented job with offload is judged on it: a gpuhunt row
+    of 8 x RTX 4090 with 256 GB at $2.00 an hour (the cheapest 4090s, so the 8-GPU candidate rents it) holds
+    256 GB of the 1,411 GB the 70B offload needs; SkyPilot's p4de.24xlarge row, 1,152 GiB = 1,236.95 GB for
+    8 GPUs, as AWS's instance specifications give it."""
+    from gpuwise.decide.recommend import recommend
+    from gpuwise.prices import read_catalog, write_overlay
+
+    src = tmp_path / "cheapcloud.csv"
+    src.write_text("instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_size,"
+                   "gpu_vendor,flags\n"
+                   "4090.8x,eu,2.0,64,256,8,RTX4090,24,False,1000,nvidia,\n"
+                   "4090.1x,eu,0.5,8,lots,1,RTX4090,24,False,100,nvidia,\n")
+    rep = read_catalog(src, kb, as_of="2026-11-30")
+    by = {o.instance: o for o in rep.offers}
+    assert by["4090.8x"].host_ram_gb == 256
+    assert by["4090.1x"].host_ram_gb is None and "host RAM not read" in str(by["4090.1x"].notes[-1])
+    out = write_overlay(rep, str(tmp_path / "overlay")).parent
+    r = recommend(str(Q / "rent-8x4090-70b-full-offload.yaml"), knowledge=str(out)).model_dump(mode="json")
+    eight = next(c for c in r["candidates"] if c["count"] == 8)
+    assert any("the node has 256 GB (as cheapcloud states" in why for why in eight["reasons"])
+
+    sky = tmp_path / "aws" / "vms.csv"
+    sky.parent.mkdir()
+    sky.write_text("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,"
+                   "AvailabilityZone,GpuInfo\n"
+                   "p4de.24xlarge,A100-80GB,8.0,96,1152,40.96,16.5,us-east-1,us-east-1a,"
+                   "\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 81920}}]}\"\n")
+    (p4de,) = read_catalog(sky, kb, as_of="2026-11-01").offers
+    assert p4de.host_ram_gb == pytest.approx(1152 * 2**30 / 1e9)

@@ -86,6 +86,7 @@ class Imported:
     as_of: dt.date
     source: str
     notes: list[Said] = field(default_factory=list)  # catalog messages (``str()``: the English)
+    host_ram_gb: float | None = None  # the whole instance's RAM as the catalog states it, GB (None: not stated)
 
     @property
     def per_gpu_hour(self) -> float:
@@ -112,7 +113,8 @@ class ImportReport:
             "without_gpu": self.no_gpu, "spot_only": self.spot_only,
             "imported": [{"id": offer_id(o), "gpu": o.gpu, "gpus": o.gpus, "price_per_hour": o.price,
                           "per_gpu_hour": round(o.per_gpu_hour, 6), "currency": o.currency,
-                          "spot_price_per_hour": o.spot_price, "region": o.region, "line": o.line,
+                          "spot_price_per_hour": o.spot_price, "host_ram_gb": o.host_ram_gb,
+                          "region": o.region, "line": o.line,
                           "notes": [str(n) for n in o.notes]} for o in self.offers],
             "skipped": [{"line": s.line, "name": s.name, "reason": s.reason} for s in self.skipped],
         }
@@ -397,6 +399,7 @@ def _no_formula(*cells: str) -> None:
 def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date: dt.date, source: str,
               report: ImportReport, best: dict, spot: dict, locations: dict) -> None:
     currency, is_spot, spot_price, region, mem = "USD", False, None, "", None
+    ram_cell, ram_scale, ram_col = "", 1.0, ""  # the instance's host RAM: an offloaded job's state must fit in it
     row_source, row_date = source, date
     try:
         if fmt == "gpuhunt":
@@ -408,12 +411,14 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                 raise Said(N_("spot is %(spot)r, not True or False"), spot=row.get("spot"))
             is_spot = flag in _TRUE
             mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
+            ram_cell, ram_col = row.get("memory", ""), "memory"
         elif fmt == "skypilot":
             name, instance = row.get("AcceleratorName", ""), row.get("InstanceType", "")
             count_text, region = row.get("AcceleratorCount", ""), row.get("Region", "")
             price = _number(row.get("Price"), "Price") if row.get("Price") else math.nan
             spot_price = _number(row["SpotPrice"], "SpotPrice") if row.get("SpotPrice") else None
             mem = _skypilot_memory(row.get("GpuInfo", ""))
+            ram_cell, ram_scale, ram_col = row.get("MemoryGiB", ""), 2**30 / 1e9, "MemoryGiB"
         else:
             name = row.get("gpu", "")
             count_text, price = row.get("gpus", ""), _number(row.get("price"), "price")
@@ -423,6 +428,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             spot_price = _number(row["spot_price"], "spot_price") if row.get("spot_price") else None
             region = row.get("region", "")
             mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
+            ram_cell, ram_col = row.get("host_ram_gb", ""), "host_ram_gb"
             row_prov = (row.get("provider") or "").lower()
             if row_prov and row_prov != prov:
                 raise Said(N_("provider %(row)r is not the file's (%(file)s): one provider per file"), row=row_prov,
@@ -479,8 +485,27 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
     old = best.get(key)
     if old is None or price < old.price:
         notes = [why] if why else []
+        ram, ram_why = _host_ram(ram_cell, ram_col, ram_scale, gpus)
         best[key] = Imported(prov, instance, mapped, gpus, price, currency, spot_price, region, line, row_date,
-                             row_source, notes)
+                             row_source, notes + ([ram_why] if ram_why else []), ram)
+
+
+def _host_ram(cell: str, column: str, scale: float, gpus: int) -> tuple[float | None, Said | None]:
+    """The instance's host RAM in GB from its catalog cell (gpuhunt ``memory`` in GB, SkyPilot ``MemoryGiB``,
+    gpuwise's ``host_ram_gb``): what a rented server holds of an offloaded job's state. Empty: not stated;
+    a cell that is no positive number is not read, and the offer says so (its price still counts)."""
+    if not cell.strip():
+        return None, None
+    try:
+        ram = _number(cell, column) * scale
+    except Said as said:
+        return None, Said(N_("%(said)s: host RAM not read"), said=said)
+    if ram <= 0:
+        return None, None  # a catalog's 0: not stated
+    if ram / gpus > 100_000:
+        return None, Said(N_("%(column)s %(ram)s GB is more than 100,000 GB per GPU: host RAM not read"),
+                          column=column, ram=f"{ram:g}")
+    return ram, None
 
 
 def _skypilot_memory(info: str) -> float | None:
