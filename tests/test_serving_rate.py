@@ -55,13 +55,14 @@ def test_tokens_per_step_by_hand():
 
 
 def test_little_law_at_the_stated_rate(kb):
-    """At 2 requests/s over 2 copies, each copy holds rate x time in the batch sequences (Little's law)."""
+    """At 2 requests/s over 2 copies, each copy holds rate x time in the batch sequences (Little's law), the time
+    of the open-loop point at that batch (independent arrivals: a request's decode meets prompts at the full rate)."""
     job = job_of(kb, model="llama-3.1-70b", prompt_tokens=1000, output_tokens=500, requests_per_s=2,
                  p95_ttft_s=1.0, p95_tpot_s=0.05)
     s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 8)
     at = s.rate.at_rate
     assert at.requests_per_s == pytest.approx(2.0, rel=1e-6)
-    p = SV.point(job, s.engine, s.replica, float(max(1, round(at.batch))))
+    p = SV.point(job, s.engine, s.replica, float(max(1, round(at.batch))), open_loop=True)
     per_copy = 2.0 / s.layout.replicas
     assert at.batch == pytest.approx(per_copy * (p.ttft + 500 * p.tpot), rel=1e-6)
     assert s.load.concurrency == pytest.approx(at.batch * s.layout.replicas)

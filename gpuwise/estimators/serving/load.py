@@ -28,12 +28,21 @@ class Point:
     front_end: bool = False  # the front end, not the GPUs, bounds the throughput (:mod:`.front`)
 
 
-def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
+def point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True,
+          open_loop: bool = False) -> Point:
     """Steady state of one copy with ``conc`` concurrent requests (closed loop). ``pure_decode``:
-    also time a decode-only step (one sequence's decode speed; skipped for curves). Memoised per
-    job: a copy of the same shape is the same on 2 GPUs as on 16 (only the number of copies differs;
-    :func:`.step.consts` keeps the memo by the copy's shape)."""
+    also time a decode-only step (one sequence's decode speed; skipped for curves). ``open_loop``: ``conc``
+    is the mean batch of a stream of independent arrivals (the request-rate model), whose prompts join a
+    request's decode at the stream's full rate (:func:`_point`). Memoised per job: a copy of the same shape
+    is the same on 2 GPUs as on 16 (only the number of copies differs; :func:`.step.consts` keeps the memo
+    by the copy's shape; open-loop points under the key ``("open", conc)``)."""
     c = consts(job, eng, rep)
+    if open_loop:
+        key = ("open", conc)
+        got = c.points.get(key)
+        if got is None:
+            got = c.points[key] = _fed(job, eng, rep, c, _at_gpus(job, eng, rep, c, conc, True), True)
+        return got
     got = c.points.get(conc)
     if got is None:
         got = _new_point(job, eng, rep, c, conc)
@@ -50,16 +59,17 @@ def _new_point(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float) 
     return got
 
 
-def _at_gpus(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float) -> Point:
+def _at_gpus(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float, open_loop: bool = False) -> Point:
     """:func:`point` at the GPUs' pace, before the front end's bound, memoised on the pair's
     :func:`.step.consts` ``c`` likewise."""
-    got = c.gpu_points.get(conc)
+    key = ("open", conc) if open_loop else conc
+    got = c.gpu_points.get(key)
     if got is None:
-        got = c.gpu_points[conc] = _point(job, eng, rep, conc, c)
+        got = c.gpu_points[key] = _point(job, eng, rep, conc, c, open_loop)
     return got
 
 
-def _fed(job: Any, eng: Engine, rep: Replica, c: StepConsts, p: Point) -> Point:
+def _fed(job: Any, eng: Engine, rep: Replica, c: StepConsts, p: Point, open_loop: bool = False) -> Point:
     """``p`` bounded by the copy's front end (:mod:`.front`): where the GPUs would finish requests faster
     than it hands them over, the batch on the GPUs is the one that keeps pace with it (found by bisection:
     throughput grows with the batch), the throughput is its rate x output tokens, and the rest of the
@@ -76,11 +86,11 @@ def _fed(job: Any, eng: Engine, rep: Replica, c: StepConsts, p: Point) -> Point:
     lo, hi = 0.0, p.concurrency
     for _ in range(30):
         mid = (lo + hi) / 2
-        if _at_gpus(job, eng, rep, c, mid).throughput < rate * output:
+        if _at_gpus(job, eng, rep, c, mid, open_loop).throughput < rate * output:
             lo = mid
         else:
             hi = mid
-    q = _at_gpus(job, eng, rep, c, hi)
+    q = _at_gpus(job, eng, rep, c, hi, open_loop)
     return Point(p.concurrency, rate * output, q.tpot, q.ttft + (p.concurrency - hi) / rate, q.decode_step,
                  q.queued, front_end=True)
 
@@ -95,8 +105,16 @@ def _front(job: Any, eng: Engine) -> tuple[Any, int]:
     return got[1], got[2]
 
 
-def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None = None) -> Point:
-    """One copy at ``conc`` requests at the GPUs' pace (``c``: the pair's :func:`.step.consts`)."""
+def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None = None,
+           open_loop: bool = False) -> Point:
+    """One copy at ``conc`` requests at the GPUs' pace (``c``: the pair's :func:`.step.consts`).
+
+    A request's decode steps carry the prompts of the requests that arrive while it decodes; its own prompt is
+    prefilled before its first token, in its TTFT. In a closed loop of ``b`` requests (a benchmark's
+    --max-concurrency) a new request arrives only when one of the others ends, so a request's decode meets the
+    prompts of the other b - 1 (at concurrency 1 none: its TPOT is the decode step); with independent arrivals
+    (``open_loop``: the request-rate model) they come at the stream's rate whatever the request's own presence,
+    b per request time."""
     if c is None:
         c = consts(job, eng, rep)
     prompt, output, prefilled = c.lengths  # request_lengths and prefill_tokens of the job's workload
@@ -123,12 +141,13 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # runs), then its own.
         ctx = full_prompt - prompt / 2
         most = max(1.0, float(eng.chunk // max(int(prompt), 1))) if n == 1 else 1.0
+        met = b if open_loop else max(b - 1.0, 0.0)  # the prompts a request's decode meets (docstring)
         k, tpot, pre = 1.0, pure, _prefill(c, chunk, ctx)
         for _ in range(4):  # arrivals depend on the TPOT the pauses set: a few rounds settle it
-            tpot = pure + b / output * n * pre / k * per_step
+            tpot = pure + met / output * n * pre / k * per_step
             k = min(most, 1.0 + b / (output * tpot) * n * pre)
             pre = _prefill(c, chunk * k if n == 1 else chunk, ctx)
-        tpot = pure + b / output * n * pre / k * per_step
+        tpot = pure + met / output * n * pre / k * per_step
         busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
         ttft = poll_wait(c.poll, pure, busy, b) + n * pre * (1 + busy / 2)
         req_time = ttft + output * tpot
@@ -148,7 +167,8 @@ def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         a = b / output * n * per_step
         k = min(max(a, 1.0), max(1.0, room / chunk)) if n == 1 else 1.0
         joined = max(per_token(c, b, kv_ctx, k * chunk, ctx), floor)
-        tpot = pure + a / k * max(joined - pure, 0.0)
+        met = 1.0 if open_loop else max(b - 1.0, 0.0) / b  # the share of the arrivals a request's decode meets
+        tpot = pure + a * met / k * max(joined - pure, 0.0)
         others = max(b - 1, 0.0)
         carry = (max(per_token(c, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
                  else _prefill(c, chunk, ctx))

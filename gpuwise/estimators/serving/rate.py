@@ -136,7 +136,7 @@ def _copy(job: Any, eng: Engine, rep: Replica) -> tuple[int, int, int, int]:
 def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     """The system when each copy has ``b`` sequences in service on average (prefill sharing the steps)."""
     output, r, c, m = _copy(job, eng, rep)
-    p = point(job, eng, rep, float(max(1, round(b))))
+    p = point(job, eng, rep, float(max(1, round(b))), open_loop=True)
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch
     service = p.ttft - p.queued  # the closed loop's own wait for the step budget is queued here instead
@@ -144,7 +144,7 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     slot_mean, slot95 = wait(c, b, in_batch)
     pre_mean, pre95 = wait(m, a_pre, service)
     b95 = min(float(c), b + Z95 * math.sqrt(b))
-    tpot95 = point(job, eng, rep, float(max(1, round(b95)))).tpot
+    tpot95 = point(job, eng, rep, float(max(1, round(b95))), open_loop=True).tpot
     stable = b < c and a_pre < m
     return RatePoint(lam * r, b, b / c, a_pre / m, slot_mean + pre_mean + service, slot95 + pre95 + service,
                      p.tpot, max(tpot95, p.tpot), stable)
@@ -153,7 +153,7 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
 def _requests_per_s(job: Any, eng: Engine, rep: Replica, b: float) -> float:
     """``colocated(job, eng, rep, b).requests_per_s`` without the waits (the same arithmetic)."""
     output, r, _c, _m = _copy(job, eng, rep)
-    p = point(job, eng, rep, float(max(1, round(b))))
+    p = point(job, eng, rep, float(max(1, round(b))), open_loop=True)
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch
     return lam * r
