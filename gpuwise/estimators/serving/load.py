@@ -65,7 +65,7 @@ def _at_gpus(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float, op
     key = ("open", conc) if open_loop else conc
     got = c.gpu_points.get(key)
     if got is None:
-        got = c.gpu_points[key] = _point(job, eng, rep, conc, c, open_loop)
+        got = c.gpu_points[key] = _timed(job, eng, rep, conc, c, True) if open_loop else _point(job, eng, rep, conc, c)
     return got
 
 
@@ -105,8 +105,12 @@ def _front(job: Any, eng: Engine) -> tuple[Any, int]:
     return got[1], got[2]
 
 
-def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None = None,
-           open_loop: bool = False) -> Point:
+def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None = None) -> Point:
+    """One copy at ``conc`` requests of a closed loop at the GPUs' pace (``c``: the pair's :func:`.step.consts`)."""
+    return _timed(job, eng, rep, conc, c, False)
+
+
+def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None, open_loop: bool) -> Point:
     """One copy at ``conc`` requests at the GPUs' pace (``c``: the pair's :func:`.step.consts`).
 
     A request's decode steps carry the prompts of the requests that arrive while it decodes; its own prompt is
