@@ -701,8 +701,9 @@ def main() -> int:
     report("  of which the rows added at session 17 (ids P..): latency", "ms",
            [c for c in new_lat if c[0].startswith("P")], False)
     # the rows gathered at session 18 (ids A..: InferenceX baseline tables of DeepSeek-R1-0528 FP8 with SGLang 0.5.12
-    # on 8 / 4 x B300 (pull request #3175) and SGLang 0.5.19's ROCm build on 8 x MI325X (#3318)): blind figures in
-    # the validation README
+    # on 8 / 4 x B300 (pull request #3175) and SGLang 0.5.19's ROCm build on 8 x MI325X (#3318); vLLM pull request
+    # #43232, Qwen3-235B FP8 on 4 x B200; tenstorrent/tt-inference-server issue #143, Qwen2.5-72B BF16 on 2 x H100 at
+    # concurrency 1): blind figures in the validation README
     report("  of which the rows added at session 18 (ids A..; blind figures in the validation README): throughput",
            "t/s", [c for c in new_thr_all if c[0].startswith("A")], False)
     report("  of which the rows added at session 18 (ids A..): latency", "ms",
