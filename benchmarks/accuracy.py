@@ -554,7 +554,10 @@ def main() -> int:
             worst = max(max(est / meas, meas / est) for est, meas in part)
             print(f"  H{lo:02d}-H{hi:02d}: median {statistics.median(ab):.1%} over {len(part)}, worst {worst:.2f}x")
     report("Training tokens/s per GPU, NeMo performance recipes, dense (training_throughput_published.csv)", "t/s",
-           throughput_cases(kb, moe=False), True)
+           throughput_cases(kb, moe=False, releases=("25.09", "25.11", "26.02")), True)
+    report("Training tokens/s per GPU, NeMo performance recipes, dense, 26.04 (the NVFP4 / MXFP8 pairs on one layout "
+           "set training.fp4_gemm_over_fp8; the FP8 rows are checks)", "t/s",
+           throughput_cases(kb, moe=False, releases=("26.04",)), True)
     report("Training tokens/s per GPU, NeMo performance recipes, MoE, 25.09-26.02 (training_throughput_published.csv; "
            "set runtime.yaml training.moe_dispatch)", "t/s",
            throughput_cases(kb, moe=True, releases=("25.09", "26.02")), True)

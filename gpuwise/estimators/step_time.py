@@ -97,8 +97,10 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         speed = 1.0
         if tj.precision == "fp8" and gpu.peaks.fp8:
             gemm = f.fp8_gemm_speedup.value
-            if tj.fp4_gemms and gpu.peaks.fp4:  # NVFP4 / MXFP4 GEMMs: the same share of their dense peak
-                gemm *= gpu.peaks.fp4 / gpu.peaks.fp8
+            if tj.fp4_gemms and gpu.peaks.fp4:  # NVFP4 / MXFP4 GEMMs: the FP4 / FP8 ratio a published table of both
+                # on one layout shows for the architecture (runtime.yaml training.fp4_gemm_over_fp8), else the peaks'
+                fr = f.fp4_gemm_over_fp8
+                gemm *= (fr.ratio.get(gpu.architecture) if fr is not None else None) or gpu.peaks.fp4 / gpu.peaks.fp8
             speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=gemm, k=k).value
         # runtime.mfu of an architecture measured on a named stack (Megatron-Core on Hopper and Blackwell) is that
         # stack's speed: it runs at it, every other stack at its efficiency over that stack's

@@ -129,6 +129,16 @@ class Mesh(Strict):
     source: str = Field(min_length=3)
 
 
+class Fp4GemmRatio(Strict):
+    """FP4 (NVFP4) GEMMs in training over FP8 ones, per GPU architecture, where a published table of both on the same
+    layout shows what the datasheet's FP4 / FP8 peak ratio does not (the block-scale quantization of every GEMM input
+    runs at memory speed, not at the FP4 rate)."""
+
+    ratio: dict[str, _within(float, 0.5, 10)] = Field(description="GPU architecture -> FP4 over FP8 GEMM throughput")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class MoeDispatchRelease(Strict):
     """The MoE dispatch figures of a stack release read from that release's own published performance table: the
     release's kernels (fused routing and permutation, CUDA-graphed MoE layers) set them, not the hardware."""
@@ -179,6 +189,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
         default_factory=dict, description="GPU id -> the runtime.mfu figure for that card where its GEMMs reach a "
         "measured share of their datasheet peak unlike the part its architecture's figure was set on")
     fp8_gemm_speedup: _within(Positive, 0.1, 10)
+    fp4_gemm_over_fp8: Fp4GemmRatio | None = Field(
+        default=None, description="FP4 over FP8 GEMMs per architecture where measured; elsewhere the dense peaks' "
+        "ratio")
     tp_comm_overlap: Share
     ep_comm_overlap: Share
     moe_dispatch: MoeDispatch | None = None
