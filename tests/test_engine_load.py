@@ -66,3 +66,30 @@ def test_full_recommendations_from_threads_agree():
     for t in threads:
         t.join()
     assert len(results) == 12 and all(r == first for r in results)
+
+
+def test_catch_all_handles_every_fact_and_never_fires(monkeypatch):
+    """A batch of facts no rule but the catch-all matches (prices neither used nor old) is accepted
+    -- durable-rules raises MessageNotHandledException for a fact no rule's first condition matches
+    -- and the catch-all, whose second condition waits for a fact never asserted, fires on none of
+    them: no fact is handed back to Python for it (it was handed every fact at every stage), and
+    the session is deleted as any other."""
+    handed: list[object] = []
+    wrapper = rules._durable.Content
+
+    class Counting(wrapper):  # type: ignore[misc, valid-type]
+        def __init__(self, data: dict) -> None:
+            if "t" in data:  # a fact (an action's session state is wrapped too)
+                handed.append(data)
+            super().__init__(data)
+
+    monkeypatch.setattr(rules._durable, "Content", Counting)
+    quiet = [{"t": "price", "what": f"q{i}", "used": False, "age_days": 1} for i in range(50)]
+    session = rules.run(BOOK, quiet)
+    assert session.firings == []
+    assert handed == []  # the old catch-all, with a cap, was handed all 50 in one batch
+    assert rules.live_sessions() == 0
+    busy = rules.run(BOOK, _small_facts(1))
+    assert busy.firings and all(rid not in (rulebook.SEEN, rulebook.OPEN) for rid, _i, _s in busy.firings)
+    assert len(handed) == len(busy.firings)  # each fact handed to the rules that fired on it, no more
+    assert rules.live_sessions() == 0

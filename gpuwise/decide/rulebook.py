@@ -83,7 +83,9 @@ OPEN = "__open"
 session was ever handled, deleting it crashed the process here and keeping it leaks (1,024
 sessions, then MemoryError). The sentinel rule always handles it."""
 SEEN = "__seen"
-"""The engine's catch-all rule: it handles every fact, so no batch holds an unhandled fact."""
+"""The engine's catch-all rule: it handles every fact, so no batch holds an unhandled fact. It never
+fires (its second condition waits for a fact of type ``__seen``, never asserted): durable-rules
+counts a fact as handled once a rule's first condition matches it (gpuwise/decide/engine.py)."""
 CAP = 1_000_000
 """Each rule fires once on up to this many matching facts (durable-rules' ``cap``)."""
 DETAIL = "detail"
@@ -524,8 +526,8 @@ class Rulebook:
                     parts.append({"$or": [compile_condition(c, self.policy) for c in rule.any]})
                 out[rid] = {"all": [{"m": {"$and": parts}}], "run": rid, "cap": CAP}
             out[OPEN] = {"all": [{"m": {"t": OPEN}}], "run": OPEN}
-            out[SEEN] = {"all": [{"m": {"$or": [{"t": t} for t in sorted({*self.fact_types(), CHAINED})]}}],
-                         "run": SEEN, "cap": CAP}
+            out[SEEN] = {"all": [{"m": {"$or": [{"t": t} for t in sorted({*self.fact_types(), CHAINED})]}},
+                                 {"never": {"t": SEEN}}], "run": SEEN}
             self._definition = out
         return self._definition
 
