@@ -323,3 +323,21 @@ def test_an_imported_catalog_brings_each_instance_ram(kb, tmp_path):
                    "\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 81920}}]}\"\n")
     (p4de,) = read_catalog(sky, kb, as_of="2026-11-01").offers
     assert p4de.host_ram_gb == pytest.approx(1152 * 2**30 / 1e9)
+
+
+def test_nvme_offload_is_judged_on_the_drives_not_on_host_ram():
+    """ZeRO-Infinity (Rajbhandari et al. 2021, arXiv:2104.07857) keeps the offloaded state on NVMe and only its
+    staging buffers in host RAM: the same rental with offload: nvme is not blocked for host RAM (it was: 'nvme
+    offload ... needs 1411 GB of host RAM'); MEM-NVME-OFFLOAD asks for the drives to hold the state, 70.55e9 x
+    16 B = 1,129 GB per node (the host RAM figure's 1,411 GB before the usable fraction of 0.8)."""
+    import yaml
+
+    from gpuwise import audit
+
+    p = yaml.safe_load((Q / "proposal-rent-8x4090-70b-full-offload.yaml").read_text())
+    p["workload"]["offload"] = "nvme"
+    d = audit(p).model_dump(mode="json")
+    rules = {f["rule"]: f for f in d["findings"]}
+    assert "MEM-HOST-RAM-SHORT" not in rules
+    nvme = rules["MEM-NVME-OFFLOAD"]
+    assert nvme["evidence"]["offloaded_state_gb"] == pytest.approx(70.55e9 * 16 / 1e9, rel=0.01)

@@ -90,6 +90,8 @@ class CandidateFact(FactModel):
     tp_domain: int = _f("GPUs that share the fast intra-node link")
     host_ram_needed_gb: float = _f("host RAM per server the offload needs, GB")
     host_ram_gb: float = _f("host RAM per server as given (-1 unknown), GB")
+    offloaded_state_gb: float = _f("state offloaded off the GPUs per server (host RAM for cpu offload, NVMe for "
+                                   "nvme), GB, before the usable share host_ram_needed_gb allows for")
     host_ram_from: str = _f("where host_ram_gb comes from, worded: the proposal, the named rental instance, the "
                             "offer's provider, or a typical rented server of the segment ('' unknown)")
     host_ram_from_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "

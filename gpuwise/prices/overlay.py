@@ -37,7 +37,7 @@ def _entry(o: Any) -> dict[str, Any]:
         e["region"] = o.region
     if o.host_ram_gb:  # the instance's RAM as the catalog states it: an offloaded job on it is judged on it
         e["host_ram_gb_per_gpu"] = round(o.host_ram_gb / o.gpus, 3)
-        e["host_ram_source"] = f"{o.source}, line {o.line} (the instance's memory)"
+        e["host_ram_source"] = f"{o.source}, line {o.line}"
     e.update({"as_of": o.as_of, "source": f"{o.source}, line {o.line}", "check": "S"})
     if o.notes:
         e["notes"] = "; ".join(str(n) for n in o.notes)
