@@ -167,7 +167,29 @@ def accuracy():
     spec = importlib.util.spec_from_file_location("gpuwise_accuracy", ROOT / "benchmarks" / "accuracy.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    module.published_run_cases = _runs_once(module.published_run_cases)
     return module
+
+
+def _runs_once(published_run_cases):
+    """``accuracy.published_run_cases`` computed once per test process for each knowledge base, runs
+    file and conditions file: tests/test_compute.py, test_training_fabric.py and test_training_runs.py
+    each score the same published runs (about half a CPU second a set; RUN_MODULES keeps the three on
+    one worker). The figures are (label, estimate, published) tuples of text and numbers, handed out in
+    a fresh list; a call asking for the estimates themselves (``details``) is computed afresh."""
+    kept: dict[tuple, tuple] = {}
+
+    @functools.wraps(published_run_cases)
+    def once(kb, *args, details=None, **kw):
+        if details is not None:
+            return published_run_cases(kb, *args, details=details, **kw)
+        key = (id(kb), args, tuple(sorted(kw.items())))
+        got = kept.get(key)
+        if got is None or got[0] is not kb:
+            got = kept[key] = (kb, published_run_cases(kb, *args, **kw))
+        return list(got[1])
+
+    return once
 
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -270,6 +292,10 @@ COLD_AND_WARM_MODULES = {"test_code_cache.py", "test_regex_cache.py"}
 """Modules that check the caches two real ``gpuwise estimate`` processes leave (estimate_cold_and_warm):
 one worker runs both, so the two processes are started once in the run."""
 
+RUN_MODULES = {"test_compute.py", "test_training_fabric.py", "test_training_runs.py"}
+"""Modules that score the published training runs (the ``accuracy`` fixture's published_run_cases): one
+worker runs them, so each set of runs is estimated once in the run."""
+
 
 def pytest_collection_finish(session):
     """Once the test modules are imported and collected, the objects alive then (gpuwise's and the
@@ -353,6 +379,8 @@ def pytest_xdist_make_scheduler(config, log):
             name = Path(scope).name
             if name in COLD_AND_WARM_MODULES:
                 return "cold-and-warm"
+            if name in RUN_MODULES:
+                return "published-runs"
             return "answers" if name in ANSWER_MODULES | SOURCE_MODULES else scope
 
         def _assign_work_unit(self, node) -> None:
@@ -366,7 +394,7 @@ def pytest_xdist_make_scheduler(config, log):
     return Scheduling(config, log)
 
 
-COST = {"answers": 28, "test_search_defers_to_rules.py": 19.3, "test_hostile_inputs.py": 13.6,
+COST = {"answers": 28, "published-runs": 6, "test_search_defers_to_rules.py": 19.3, "test_hostile_inputs.py": 13.6,
         "test_rule_fixtures.py": 8.9, "test_hostile_twelfth.py": 7.6, "test_hostile_ninth.py": 5.6,
         "test_count_search.py": 5, "test_engine_load.py": 4.7, "test_odd_paths.py": 4.3, "test_fast_paths.py": 3.7,
         "test_hostile_seventh.py": 3.6, "test_memo.py": 3.5, "test_questionnaire.py": 3.5,
@@ -388,4 +416,8 @@ def _cost(scope: str, tests: int) -> float:
     times a typical test's (0.05 s). The scheduler hands out the costliest first, so the run does not
     end waiting on one worker still running a heavy file handed out last (pytest-xdist's own order
     is by test count: test_search_defers_to_rules, with 40 tests and 30 CPU-s, came near the end)."""
-    return COST.get(scope if scope in ("answers", "cold-and-warm") else Path(scope).name, 0.05 * tests)
+    return COST.get(scope if scope in GROUPS else Path(scope).name, 0.05 * tests)
+
+
+GROUPS = ("answers", "cold-and-warm", "published-runs")
+"""The work units of several modules (Scheduling._split_scope), priced in COST by these names."""

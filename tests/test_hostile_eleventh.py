@@ -187,6 +187,7 @@ def test_hostile_plan_yaml_is_refused(tmp_path: Path, body: str, said: str) -> N
 
 def test_a_workload_name_with_markup_is_escaped_in_the_html_plan(tmp_path: Path) -> None:
     d = yaml.safe_load(PLAN)
+    d["workloads"] = d["workloads"][:1]  # the named workload alone: a tenth of the whole plan's solving
     d["workloads"][0]["name"] = SCRIPT
     write(tmp_path, {"plan.yaml": yaml.safe_dump(d)})
     r = gpuwise("plan", "plan.yaml", "-o", "o.html", cwd=tmp_path)

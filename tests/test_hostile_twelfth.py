@@ -48,6 +48,14 @@ def plan_of(workloads: int) -> str:
     return yaml.dump(d, Dumper=SAFE_DUMPER)
 
 
+def light_plan() -> str:
+    """The plan's first two workloads (the second continuous) over 3 months: the same fields to read,
+    a third of the solving (about 0.4 s against 1.2 s here): for checks of how the file is read."""
+    d = yaml.safe_load(PLAN)
+    d["workloads"], d["horizon_months"] = d["workloads"][:2], 3
+    return yaml.safe_dump(d, sort_keys=False)
+
+
 def renamed(i: int, name: str) -> str:
     d = yaml.safe_load(PLAN)
     d["workloads"][i]["name"] = name
@@ -148,7 +156,9 @@ def test_a_removed_working_directory_is_no_traceback(monkeypatch: pytest.MonkeyP
 def test_a_quoted_yes_or_no_is_read_as_unquoted(tmp_path: Path, value: str, ok: bool | None) -> None:
     """Decided: a quoted yes/no reads as the unquoted one (docs/formats.md says why); another word is
     refused naming the field. 'no' is false: the cadence then names no kind and is refused."""
-    write(tmp_path, {"plan.yaml": PLAN.replace("continuous: true", f"continuous: '{value}'")})
+    light = light_plan()
+    assert "continuous: true" in light
+    write(tmp_path, {"plan.yaml": light.replace("continuous: true", f"continuous: '{value}'")})
     r = gpuwise("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
     if ok:
         assert r.returncode in (0, 1), r.stderr
