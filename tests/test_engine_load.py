@@ -93,3 +93,14 @@ def test_catch_all_handles_every_fact_and_never_fires(monkeypatch):
     assert busy.firings and all(rid not in (rulebook.SEEN, rulebook.OPEN) for rid, _i, _s in busy.firings)
     assert len(handed) == len(busy.firings)  # each fact handed to the rules that fired on it, no more
     assert rules.live_sessions() == 0
+
+
+def test_registering_a_ruleset_leaves_the_book_as_it_was():
+    """durable-rules deletes each rule's ``run`` as it registers a ruleset: the engine hands it a
+    copy of each rule's top level, so the rule book's own definition (cached, and registered again
+    under other names for other fact types) keeps every action name."""
+    book = rulebook.load(None, {**BOOK.policy, "value_of_a_day_usd": 1234.0})  # a book not registered yet
+    before = {rid: dict(rule) for rid, rule in book.definition().items()}
+    rules.run(book, _small_facts(0))
+    assert book.definition() == before
+    assert all("run" in rule for rule in book.definition().values())

@@ -42,7 +42,6 @@ from the engine as JSON (about half of what a full-catalog consultation's action
 from __future__ import annotations
 
 import contextlib
-import copy
 import itertools
 import signal
 import threading
@@ -198,7 +197,9 @@ def _ensure(book: Rulebook, kinds: frozenset[str]) -> tuple[_Host, str]:
     kinds = kinds | CORE if kinds <= CORE else frozenset(book.fact_types())  # the consultation's, or all
     whole = book.definition()
     wanted = {rid: rule for rid, rule in whole.items() if rid in (OPEN, SEEN) or book.rules[rid].fact in kinds}
-    _host.set_rulesets({name: _copy(wanted)})  # durable-rules edits what it registers
+    # durable-rules deletes each rule's "run" as it registers it and edits nothing deeper (it
+    # hands the rest to its engine as JSON): a copy of each rule's top level keeps the book's own
+    _host.set_rulesets({name: {rid: dict(rule) for rid, rule in wanted.items()}})
     known.append((kinds, name))
     return _host, name
 
@@ -209,15 +210,6 @@ registered for any of them holds all of their rules, so a search and the consult
 share one; a session with a seller's card, a proposal or a plan gets the whole book."""
 
 _host: _Host | None = None
-
-
-def _copy(definition: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of a rule book's JSON, through orjson (several times faster than copy.deepcopy
-    on its thousands of small dicts and lists; the same values: it is plain JSON)."""
-    try:
-        return orjson.loads(orjson.dumps(definition))
-    except TypeError:  # a value JSON cannot hold (an integer past 64 bits): durable-rules will say so
-        return copy.deepcopy(definition)
 
 
 _ABSENT = object()
