@@ -329,6 +329,46 @@ def add(case, ns: dict[str, Any]) -> None:
         case(name, files, argv, expect="any", real=True, env=env_, check=check)
 
 
+def interrupted_at_entry(tmp: Path, argv: list[str], env: dict[str, str], wait: float) -> tuple[int, bytes, list[str]]:
+    """The ``gpuwise`` command as pip's launcher runs pyproject's entry point, sent Ctrl-C the moment
+    ``-X importtime`` reports the entry point's module imported (the process's own progress, not a
+    guessed time): (exit status, 128 + the signal when it died of one; standard output; the lines
+    of standard error other than the import times). Round 14's ``EARLY`` cases and
+    tests/test_hostile_fourteenth.py run it."""
+    import signal
+    import threading
+
+    entry = re.search(r'^gpuwise = "([\w.]+):(\w+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert entry is not None, "pyproject.toml names no gpuwise entry point"
+    launcher = tmp / "gpuwise-launcher"
+    launcher.write_text(f"import re\nimport sys\nfrom {entry[1]} import {entry[2]}\nsys.exit({entry[2]}())\n")
+    p = subprocess.Popen([sys.executable, "-X", "importtime", str(launcher), *argv], cwd=tmp, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env)
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert p.stderr is not None
+        for raw in p.stderr:
+            line = raw.decode("utf-8", "replace")
+            if line.startswith("import time:"):
+                if re.search(rf"\|\s+{re.escape(entry[1])}$", line.rstrip()):  # the entry point's module imported
+                    ready.set()
+                continue
+            lines.append(line)
+        ready.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    ready.wait(wait)
+    p.send_signal(signal.SIGINT)
+    assert p.stdout is not None
+    out = p.stdout.read()
+    p.wait(wait)
+    reader.join(10)
+    return (p.returncode if p.returncode >= 0 else 128 - p.returncode), out, lines
+
+
 def run_mode(argv: list, e: dict, tmp: Path, Res) -> Any:
     """``EARLY``: the ``gpuwise`` command as pip's launcher runs pyproject's entry point, Ctrl-C the
     moment ``-X importtime`` reports the ``gpuwise`` package imported. ``TWICE WHAT``: the command
@@ -336,40 +376,12 @@ def run_mode(argv: list, e: dict, tmp: Path, Res) -> Any:
     requirements file, ``EDIT``/``EDITK``/``EDITH`` rewrite the requirements, the overlay's policy
     or the house rule with the same size and modification time; stdout says ``same`` when the
     second answer is what a run without the cache gives. ``OO``: ``python -OO -m gpuwise``."""
-    import signal
-    import threading
-
     mode, rest = argv[0], argv[1:]
     if mode == "OO":
         p = subprocess.run([sys.executable, "-OO", "-m", "gpuwise", *rest], capture_output=True, cwd=tmp, env=e, timeout=120)
         return Res(p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), tmp)
     if mode == "EARLY":
-        entry = re.search(r'^gpuwise = "([\w.]+):(\w+)"', (ROOT / "pyproject.toml").read_text(), re.M)
-        launcher = tmp / "gpuwise-launcher"
-        launcher.write_text(f"import re\nimport sys\nfrom {entry[1]} import {entry[2]}\nsys.exit({entry[2]}())\n")
-        p = subprocess.Popen([sys.executable, "-X", "importtime", str(launcher), *rest], cwd=tmp, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=e)
-        lines: list[str] = []
-        ready = threading.Event()
-
-        def read() -> None:
-            for raw in p.stderr:
-                line = raw.decode("utf-8", "replace")
-                if line.startswith("import time:"):
-                    if re.search(rf"\|\s+{re.escape(entry[1])}$", line.rstrip()):
-                        ready.set()
-                    continue
-                lines.append(line)
-            ready.set()
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        ready.wait(120)
-        p.send_signal(signal.SIGINT)
-        out = p.stdout.read()
-        p.wait(120)
-        reader.join(10)
-        rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
+        rc, out, lines = interrupted_at_entry(tmp, rest, e, 120)
         return Res(rc, out.decode(errors="replace"), "".join(lines), tmp)
     assert mode == "TWICE", mode
     what, cmd = rest[0], [sys.executable, "-m", "gpuwise", *rest[1:]]

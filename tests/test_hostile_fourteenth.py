@@ -137,42 +137,13 @@ def test_ctrl_c_as_the_command_starts_is_one_line_and_130(tmp_path: Path) -> Non
     start, ``site`` and the launcher's ``import re`` run no code of gpuwise's: Ctrl-C there is the
     interpreter's, and cannot be changed from here.)"""
     import os
-    import re
-    import signal
-    import subprocess
-    import sys
-    import threading
 
-    root = Path(__file__).resolve().parent.parent
-    entry = re.search(r'^gpuwise = "([\w.]+):(\w+)"', (root / "pyproject.toml").read_text(), re.M)
-    assert entry is not None
-    launcher = tmp_path / "gpuwise"
-    launcher.write_text(f"import re\nimport sys\nfrom {entry[1]} import {entry[2]}\nsys.exit({entry[2]}())\n")
+    from benchmarks.hostile_round14 import ROOT, interrupted_at_entry
+
     (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b}\n")
-    p = subprocess.Popen([sys.executable, "-X", "importtime", str(launcher), "recommend", "r.yaml"], cwd=tmp_path,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         env={**os.environ, "PYTHONPATH": str(root)})
-    lines: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        assert p.stderr is not None
-        for raw in p.stderr:
-            line = raw.decode("utf-8", "replace")
-            if line.startswith("import time:"):
-                if re.search(rf"\|\s+{re.escape(entry[1])}$", line.rstrip()):  # the entry point's module imported
-                    ready.set()
-                continue
-            lines.append(line)
-        ready.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    assert ready.wait(60)
-    p.send_signal(signal.SIGINT)
-    p.wait(60)
-    reader.join(10)
-    assert p.returncode == 130 and lines == ["gpuwise: interrupted\n"], (p.returncode, "".join(lines)[-800:])
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    rc, _out, lines = interrupted_at_entry(tmp_path, ["recommend", "r.yaml"], env, 60)
+    assert rc == 130 and lines == ["gpuwise: interrupted\n"], (rc, "".join(lines)[-800:])
 
 
 # ----------------------------------------------------------------------------- environment versions
