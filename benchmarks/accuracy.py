@@ -711,6 +711,12 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("A")], False)
     report("  of which the rows added at session 18 (ids A..): latency", "ms",
            [c for c in new_lat if c[0].startswith("A")], False)
+    # the rows gathered at session 19 (ids D..: SemiAnalysisAI/InferenceX issue #828, gpt-oss-120b MXFP4 with vLLM
+    # 0.15.1 on 2 / 4 / 8 x H100 at 1k/1k, 1k/8k and 8k/1k, concurrency 4 and 64): blind figures in the README
+    report("  of which the rows added at session 19 (ids D..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("D")], False)
+    report("  of which the rows added at session 19 (ids D..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("D")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
