@@ -64,9 +64,9 @@ def test_fp8_training_without_a_stack_assumes_megatron():
     named, _ = _run(precision="fp8", stack="megatron")
     assert said == "megatron"
     assert fp8 == pytest.approx(named, rel=1e-9)
-    other, said_other = _run(precision="fp8", stack="deepspeed")
+    other, said_other = _run(precision="fp8", stack="megatron-deepspeed")
     # FP8 GEMMs at peak x MFU x the FP8 speed-up ((1 + x) / (1 / 1.6 + x), x = 7.5 r / 4,096); attention in 16 bits,
-    # DeepSpeed's FlashAttention-2 at 0.35 of the BF16 peak, Megatron-Core's fused kernels at 0.525
+    # Megatron-DeepSpeed's FlashAttention-2 at 0.35 of the BF16 peak, Megatron-Core's fused kernels at 0.525
     from gpuwise.knowledge import load
 
     kb = load()

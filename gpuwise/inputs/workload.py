@@ -119,8 +119,8 @@ class Workload(Strict):
     global_batch_tokens: float | Literal["auto"] = Field(
         default="auto", description="training: tokens per optimizer step across all GPUs")
     parallelism: Parallelism | None = None
-    stack: Literal["megatron", "nemo", "torchtitan", "deepspeed", "fsdp-hf", "axolotl", "unsloth",
-                   "litgpt"] | None = Field(
+    stack: Literal["megatron", "nemo", "torchtitan", "deepspeed", "megatron-deepspeed", "fsdp-hf", "axolotl",
+                   "unsloth", "litgpt"] | None = Field(
         default=None, description="training: the software stack (its speed relative to the calibrated middle is in "
         "knowledge/runtime.yaml training_stacks); none given: the middle, stated as an assumption")
     overlap_comm: bool | None = Field(
