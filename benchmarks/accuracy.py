@@ -492,7 +492,10 @@ def run_ttft(job, s, got, row: dict) -> float:
     if prompts <= conc or row.get("request_rate", "") not in ("", "inf"):
         return got.ttft
     reps = s.layout.replicas
-    first = SV.burst_ttft(job, s.engine, s.replica, max(1, round(conc / reps)))
+    n = max(1, round(conc / reps))
+    running = min(n, max(s.replica.max_seqs, 1))  # the first wave's prompts the copy's KV cache admits at once
+    # the rest of the wave wait for a sequence to end, as in the steady state (its Little's-law wait for a slot)
+    first = (running * SV.burst_ttft(job, s.engine, s.replica, running) + (n - running) * got.ttft) / n
     return (conc * first + (prompts - conc) * got.ttft) / prompts
 
 

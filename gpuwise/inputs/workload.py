@@ -72,7 +72,8 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 the first is what the method implies when no precision is given."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
-                "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval")
+                "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
+                "kv_cache_tokens")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
 
 
@@ -169,6 +170,10 @@ class Workload(Strict):
         default=1, ge=1, le=10_000, description="inference: decode steps the scheduler runs between its polls for new "
         "requests (SGLang --scheduler-recv-interval, times --num-continuous-decode-steps; 1: every step, the default "
         "of both), so a prompt that arrives while others decode waits for the next poll")
+    kv_cache_tokens: int | None = Field(
+        default=None, ge=1, le=1_000_000_000, description="inference: tokens the KV-cache pool of one model copy "
+        "holds, as the engine logs it at start-up (vLLM's '# GPU blocks' x block size, 'GPU KV cache size'; SGLang's "
+        "max_total_num_tokens); default: worked out from the memory the weights and activations leave")
     api_servers: int = Field(
         default=1, ge=0, le=1024, description="inference: front-end processes per model copy that take requests "
         "over HTTP and tokenise them (vLLM --api-server-count, SGLang --tokenizer-worker-num; 1: the default); "

@@ -171,7 +171,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     kept = held if eng.window_kv_full else window_tokens(shape, held)
     seq_tokens = math.ceil(kept / block) * block
     per_seq = kv_tok * seq_tokens + draft_kv * math.ceil(held / block) * block + act_seq
-    per_rank = max(0, int(free // per_seq)) if free > 0 and per_seq > 0 else 0
+    pool = getattr(job.w, "kv_cache_tokens", None)
+    room = pool * kv_tok if pool else free  # the engine's own KV pool where the job states it, else what memory leaves
+    per_rank = max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 else 0
     per_rank = min(per_rank, eng.batch_cap)
     max_seqs = per_rank * dpa
     # links: tensor parallel inside a node; pipeline stages cross nodes when a copy is larger than one
