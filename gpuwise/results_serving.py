@@ -167,8 +167,8 @@ class ServingOut(_Frozen):
     max_concurrent_sequences: int
     throughput_tokens_per_s: Number
     max_throughput_tokens_per_s: Number
-    ttft_s: Number
-    tpot_s: Number
+    ttft_s: Number | None  # None: the copy does not fit, so nothing is timed
+    tpot_s: Number | None
     concurrency: Number
     concurrency_source: str
     framework: str

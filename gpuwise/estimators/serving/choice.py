@@ -117,14 +117,15 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout, count: int | N
         at = rate.at_rate  # the load is the rate: its output and mean latencies (disaggregated ones too)
         served = at.requests_per_s * request_lengths(w)[1] if at.stable else load.throughput
         load = Point(conc, served, at.tpot_mean, at.ttft_mean, load.decode_step, front_end=load.front_end)
-    if not rep.fits:  # not one sequence fits beside the weights: nothing is served (latencies stay as bounds)
-        load = Point(load.concurrency, 0.0, load.tpot, load.ttft, load.decode_step)
+    if not rep.fits:  # not one sequence fits beside the weights: nothing is served, so nothing is timed (a
+        # latency or speed of a copy that cannot hold the model would be read as what it serves)
+        load = Point(load.concurrency, 0.0, math.inf, math.inf, math.inf)
     r = lay.replicas
     capacity = None
     if cap is not None:
         capacity = Point(cap.concurrency * r, cap.throughput * r, cap.tpot, cap.ttft, cap.decode_step,
                          front_end=cap.front_end)
-    single = point(job, eng, rep, 1.0)
+    single = point(job, eng, rep, 1.0) if rep.fits else Point(1.0, 0.0, math.inf, math.inf, math.inf)
     sup = support(eng.fw, gpu, w.precision, lay.gpus_per_copy)
     return Serving(
         engine=eng, replica=rep, support=sup, load=load, capacity=capacity, single=single,
@@ -211,7 +212,8 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
         best = min(options, key=lambda s: (s.replica.weights_gpu + s.replica.act_gpu, -s.replica.free_gpu,
                                            s.layout.gpus_per_copy))
     top = max(options, key=lambda s: (s.replica.fits and s.allowed,
-                                      s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy))
+                                      s.capacity.throughput if s.capacity else 0.0, -s.layout.gpus_per_copy)
+              ) if runs else best  # nothing fits: no layout serves more than the one reported
     best.best_capacity, best.best_capacity_layout = top.capacity, top.layout
     best.best_capacity_max_concurrent = top.max_concurrent
     best.alternatives = [Alternative(o.layout, o.replica.fits, o.load.throughput,
@@ -224,6 +226,8 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
 def curve(job: Any, s: Serving, points: int = 8) -> list[CurvePoint]:
     """Throughput, TPOT and TTFT against concurrency for the chosen layout: ``points`` geometric steps
     from one request to twice what the memory holds, plus the load and the memory's limit."""
+    if not s.replica.fits:  # a copy that does not fit serves nothing at any load: no curve to draw
+        return []
     top = max(2 * s.max_concurrent, int(s.load.concurrency), 1)
     ratio = top ** (1 / max(points - 1, 1))
     grid = {max(1, round(ratio ** i)) for i in range(points)}

@@ -27,24 +27,46 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 
 def terms(job: Any, s: Serving) -> dict[str, Term]:
-    """The chosen layout's numbers with their formulas, for reports."""
+    """The chosen layout's numbers with their formulas, for reports. Each figure is the one the result
+    carries (``s.load``): the TPOT term is the load's TPOT, shown as its decode step and the share of the
+    other requests' prompts that ride on its steps, never a step worked out again another way. A copy that
+    does not fit runs no step: no speed, no TPOT, no prefill, and its throughput says it serves nothing."""
     eng, rep, lay = s.engine, s.replica, s.layout
     prompt, output = request_lengths(job.w)
     per_copy = max(s.load.concurrency / lay.replicas, 1.0)
-    st = step(job, eng, rep, min(per_copy, max(rep.max_seqs, 1)), min(per_copy, max(rep.max_seqs, 1))
-              * prompt / output if eng.fw.continuous_batching else 0.0, prompt + output / 2, prompt / 2)
     common = {"framework": eng.fw.id, "layout": lay.label(), "prompt_tokens": prompt, "output_tokens": output}
     b = min(per_copy, max(rep.max_seqs, 1))
+    said = {"layout": lay.label_phrases()}  # the layout input, worded in a report's language
+    if not rep.fits:
+        unfit = (("", "load.unfit", {}),)
+        timed = {
+            "decode_total": Term("decode_tokens_per_s_total", 0.0, "tok/s", formula("formula.serving.unfit"),
+                                 {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas},
+                                 note_phrases=unfit),
+            "kv_capacity": _kv_capacity(s, common),
+            "serving_throughput": Term("throughput_tokens_per_s", 0.0, "tok/s", formula("formula.serving.unfit"),
+                                       {**common, "concurrency": s.load.concurrency}, note_phrases=unfit),
+        }
+        return {k: replace(t, input_phrases=said) for k, t in timed.items()}
     pure = step(job, eng, rep, b, 0.0, prompt + output / 2, 0.0)
     note = (("", f"note.{pure.bound}_bound", {}),
             ("; ", "note.framework_layout", {"fw": eng.fw.name, "layout": lay.label_phrases()}))
     bound = _bound(job, s)
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
+    tpot, decode_step = s.load.tpot, s.load.decode_step
+    # the load is a request rate's (Little's law): its output is the rate's, where the queue is stable
+    rate_at = (s.rate.at_rate if s.load_source == "load.rate" and s.rate is not None and s.rate.at_rate is not None
+               and s.rate.at_rate.stable else None)
+    spec = eng.spec
+    step_parts = ({"linear_s": pure.gemm, "attention_s": pure.attention, "communication_s": pure.comm,
+                   "overhead_s": pure.overhead, "bound": pure.bound, "weight_bytes_per_gpu": pure.weight_bytes_gpu,
+                   "kv_bytes_per_gpu": pure.kv_bytes_gpu, "flops_per_gpu": pure.flops_gpu}
+                  if spec is None else {"tokens_per_step": spec.tokens_per_step})
     timed = {
-        "decode": Term("decode_tokens_per_s", 1 / s.load.tpot if s.load.tpot > 0 else 0.0, "tok/s",
+        "decode": Term("decode_tokens_per_s", 1 / tpot if tpot > 0 else 0.0, "tok/s",
                        formula("formula.serving.decode"),
-                       {**decode_inputs, "tpot_s": s.load.tpot, "pure_decode_step_s": pure.seconds}, note_phrases=note),
+                       {**decode_inputs, "tpot_s": tpot, "pure_decode_step_s": pure.seconds}, note_phrases=note),
         "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
                              formula("formula.serving.decode_total"),
                              {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas,
@@ -52,35 +74,37 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
         "prefill": Term("prefill_tokens_per_s", prompt / s.single.ttft if s.single.ttft > 0 else 0.0, "tok/s",
                         formula("formula.serving.prefill"),
                         {**common, "ttft_s": s.single.ttft}),
-        "kv_capacity": Term(
-            "max_concurrent_sequences", float(s.max_concurrent), "sequences",
-            formula("formula.serving.kv_capacity"),
-            {**common, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,
-             "kv_free_per_gpu_bytes": rep.free_gpu, "kv_bytes_per_token_per_gpu": rep.kv_token_gpu,
-             "tokens_per_sequence": rep.seq_tokens, "kv_reserve": eng.fw.kv_reserve,
-             "max_batch": eng.max_batch, "replicas": lay.replicas},
-            note_phrases=tuple(rep.notes)),
+        "kv_capacity": _kv_capacity(s, common),
         "serving_step": Term(
-            "tpot_s", st.seconds, "s",
-            formula("formula.serving.step"),
-            {**common, "linear_s": st.gemm, "attention_s": st.attention, "communication_s": st.comm,
-             "overhead_s": st.overhead, "bound": st.bound, "weight_bytes_per_gpu": st.weight_bytes_gpu,
-             "kv_bytes_per_gpu": st.kv_bytes_gpu, "flops_per_gpu": st.flops_gpu,
+            "tpot_s", tpot, "s",
+            formula("formula.serving.tpot" if spec is None else "formula.serving.tpot_speculative"),
+            {**common, "decode_step_s": decode_step, "prompt_share_s": tpot - decode_step, **step_parts,
              "bandwidth_fraction": eng.bw_fraction, "compute_efficiency": eng.compute_eff, "compute": eng.compute,
-             "weight_format": eng.weight_format, "sequences_per_copy": per_copy}),
+             "weight_format": eng.weight_format, "sequences_per_copy": b}),
         "serving_throughput": Term(
             "throughput_tokens_per_s", s.load.throughput, "tok/s",
             formula("formula.serving.throughput_front_end" if s.load.front_end
+                    else "formula.serving.throughput_rate" if rate_at is not None
                     else "formula.serving.throughput" if eng.fw.continuous_batching
                     else "formula.serving.throughput_static"),
-            {**common, "concurrency": s.load.concurrency, "tpot_s": s.load.tpot, "ttft_s": s.load.ttft, **bound[0]},
+            {**common, "concurrency": s.load.concurrency, "tpot_s": tpot, "ttft_s": s.load.ttft,
+             **({"requests_per_s": rate_at.requests_per_s} if rate_at is not None else {}), **bound[0]},
             note_phrases=tuple(("", key, values) for _, key, values in bound[1])),
     }
-    if not rep.fits:  # a copy that does not fit runs no step: no speed of one sequence, no prefill, no TPOT
-        for name in ("decode", "prefill", "serving_step"):
-            del timed[name]
-    said = {"layout": lay.label_phrases()}  # the layout input, worded in a report's language
     return {k: replace(t, input_phrases=said) for k, t in timed.items()}
+
+
+def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
+    """How many sequences the memory holds, with the bytes it is worked out from."""
+    eng, rep, lay = s.engine, s.replica, s.layout
+    return Term(
+        "max_concurrent_sequences", float(s.max_concurrent), "sequences",
+        formula("formula.serving.kv_capacity"),
+        {**common, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,
+         "kv_free_per_gpu_bytes": rep.free_gpu, "kv_bytes_per_token_per_gpu": rep.kv_token_gpu,
+         "tokens_per_sequence": rep.seq_tokens, "kv_reserve": eng.fw.kv_reserve,
+         "max_batch": eng.max_batch, "replicas": lay.replicas},
+        note_phrases=tuple(rep.notes))
 
 
 def _bound(job: Any, s: Serving) -> tuple[dict[str, Any], tuple[tuple[str, str, dict[str, Any]], ...]]:
@@ -171,18 +195,24 @@ def _plus(t: Term, more: tuple[Phrase, ...]) -> tuple[Phrase, ...] | str:
 
 
 def memory(job: Any, s: Serving) -> M.MemoryEstimate:
-    """Memory per GPU of the chosen way to serve (see :func:`memory_of`)."""
-    return memory_of(job, s.engine.fw, s.layout, job.kb.gpus[s.engine.gpu_id])
+    """Memory per GPU of the chosen way to serve (see :func:`memory_of`): the one figure the candidate's
+    memory, its rules and its label (:func:`_label`) show (memoised per job, GPU, framework and layout)."""
+    key = ("serving-memory", s.engine.gpu_id, s.engine.fw.id, s.engine.weight_format, s.layout)
+    got = job.memo.get(key)
+    if got is None:
+        got = job.memo[key] = memory_of(job, s.engine.fw, s.layout, job.kb.gpus[s.engine.gpu_id])
+    return got
 
 
 # ----------------------------------------------------------------------------- result
-def _label(s: Serving) -> tuple[Phrase, ...]:
+def _label(job: Any, s: Serving) -> tuple[Phrase, ...]:
     """The chosen layout's words; a copy that does not fit says so, with the layout it tried and what
-    that layout would hold per GPU (never a bare "8 x (one GPU)" for weights no layout holds)."""
+    that layout would hold per GPU (never a bare "8 x (one GPU)" for weights no layout holds): the memory
+    estimate's per-GPU total (:func:`memory`), the figure the candidate's memory and MEM-NO-FIT show."""
     lay = s.layout
     if s.replica.fits:
         return lay.label_phrases()
-    need = (s.replica.weights_gpu + s.replica.act_gpu) / 1e9
+    need = memory(job, s).per_gpu / 1e9
     return (("", "layout.unfit", {"layout": lay.label_phrases(), "gpus": lay.gpus, "need_gb": need}),)
 
 
@@ -204,7 +234,7 @@ def result(job: Any, s: Serving) -> ServingResult:
     spec_asked = getattr(w, "speculative", None)
     method = getattr(w, "quantization", None)
     rate = s.rate
-    label = _label(s)
+    label = _label(job, s)
     return ServingResult(
         framework=fw.id, framework_name=fw.name, support=s.support,
         weight_format=s.engine.weight_format, compute_precision=s.engine.compute,

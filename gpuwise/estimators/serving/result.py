@@ -124,6 +124,11 @@ def _rate_point(p: RatePoint | None) -> RO.RatePoint | None:
         prefill_copies=p.prefill_copies or None, decode_copies=p.decode_copies or None))
 
 
+def _finite(x: float) -> float | None:
+    """A time as the JSON writes it: None where none was timed (infinite: the copy does not fit)."""
+    return x if math.isfinite(x) else None
+
+
 def layout_out(lay: Layout) -> RO.ServingLayout:
     return built(RO.ServingLayout, dict(tp=lay.tp, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
                                         replicas=lay.replicas, gpus_per_copy=lay.gpus_per_copy))
@@ -142,8 +147,8 @@ def serving_json(r: ServingResult | None, *, with_curve: bool = True) -> RO.Serv
         max_concurrent_sequences=int(r.max_concurrent_sequences),
         throughput_tokens_per_s=r.throughput_tokens_per_s,
         max_throughput_tokens_per_s=r.max_throughput_tokens_per_s,
-        ttft_s=r.ttft_s,
-        tpot_s=r.tpot_s,
+        ttft_s=_finite(r.ttft_s),  # None: a copy that does not fit is not timed
+        tpot_s=_finite(r.tpot_s),
         concurrency=r.load_concurrency,
         concurrency_source=template(r.load_source),
         framework=r.framework,

@@ -1,0 +1,168 @@
+"""One quantity, one value: a figure the JSON gives is the figure every report and every formula term of the
+same name shows (estimate, recommend, audit), checked against hand calculations.
+
+- The TPOT term of a serving estimate is the load's TPOT (it showed a step worked out again with the prompts
+  spread evenly over the steps: 0.0425 s beside the JSON's 0.0375 s for DeepSeek-R1 FP8 on 8 x H200).
+- A copy that does not fit in memory is not timed: no TPOT, TTFT, per-sequence speed or curve, in the JSON,
+  the text and the audit's comparison (it printed 54.5 tok/s per sequence and "18 ms per output token").
+- The "does not fit ... would hold X GB per GPU" label shows the memory estimate's per-GPU total, the figure
+  the candidate's memory and MEM-NO-FIT show (it showed weights + working set: 85.3 GB beside 86.4 GB).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+from gpuwise import audit, estimate
+from gpuwise.estimators import serving as SV
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
+
+from .clirun import gpuwise
+
+
+def _terms(g) -> dict:
+    return {t.name: t for t in g.terms}
+
+
+# ------------------------------------------------------------------------------------------- TPOT
+def test_the_tpot_term_is_the_loads_tpot_by_hand(kb):
+    """Llama-3.1-8B BF16 on one H100 SXM with vLLM, 1000 + 1000 tokens, 8 requests in a closed loop. vLLM
+    carries each prompt on the decode steps as chunks (its 8,192-token step budget leaves room for the whole
+    1,000-token prompt: one chunk, n = 1); a = b / output x n = 8 / 1000 prompts join each step, one at a time
+    (k = 1), and a request's decode meets the other b - 1 requests' prompts, (b - 1) / b of them. So by hand
+    TPOT = pure decode step + a x (b - 1) / b x (step carrying one prompt - pure decode step), each step the
+    step model's at a mean context of 1000 + 500 tokens (the prompt's chunk attends to 500 on average). The JSON's
+    ``tpot_s``, the term named ``tpot_s`` and 1 / the per-sequence speed are that one number, and the term's parts
+    add up to it."""
+    w = {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000, "output_tokens": 1000,
+         "concurrent_requests": 8}
+    r = estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=1)
+    g = r.gpu
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
+    eng, rep = s.engine, s.replica
+    assert eng.fw.id == "vllm" and eng.fw.chunked_prefill and eng.chunk - 8 >= 1000 and eng.spec is None
+    assert not eng.eager_kernel  # no launch floor on a step that carries a prompt (vLLM's CUDA graphs)
+    pure = SV.step(job, eng, rep, 8, 0.0, 1000 + 500, 0.0).seconds
+    joined = SV.step(job, eng, rep, 8, 1000.0, 1000 + 500, 500).seconds
+    tpot = pure + (8 / 1000) * (7 / 8) * (joined - pure)
+    assert g.serving.tpot_s == pytest.approx(tpot, rel=1e-9)
+    t = _terms(g)["tpot_s"]
+    assert t.value == g.serving.tpot_s  # the same number, not a step worked out again another way
+    assert t.inputs["decode_step_s"] == pytest.approx(pure, rel=1e-9)
+    assert t.inputs["decode_step_s"] + t.inputs["prompt_share_s"] == pytest.approx(t.value, rel=1e-12)
+    parts = sum(t.inputs[k] for k in ("linear_s", "attention_s", "communication_s", "overhead_s"))
+    assert parts == pytest.approx(pure, rel=1e-9)
+    assert g.serving.per_sequence_tokens_per_s == pytest.approx(1 / tpot, rel=1e-9)
+    assert _terms(g)["decode_tokens_per_s"].value == pytest.approx(1 / tpot, rel=1e-9)
+    # the throughput term's formula, with its own inputs, gives its value: b x output / (TTFT + output x TPOT)
+    th = _terms(g)["throughput_tokens_per_s"]
+    got = th.inputs["concurrency"] * 1000 / (th.inputs["ttft_s"] + 1000 * th.inputs["tpot_s"])
+    assert th.value == pytest.approx(got, rel=1e-9) and th.value == g.serving.throughput_tokens_per_s
+
+
+def test_deepseek_r1_on_eight_h200_shows_one_tpot_in_json_and_text(tmp_path):
+    """The case the report showed two TPOTs for: DeepSeek-R1 FP8, 4096 + 4096 tokens, 32 requests on 8 x H200
+    (TP 8, vLLM). The text's ``tpot_s = ...`` term and the throughput term's ``tpot_s`` input are the JSON's."""
+    req = tmp_path / "r1.yaml"
+    req.write_text("workload:\n  task: inference\n  model: deepseek-r1\n  precision: fp8\n  context_len: 8192\n"
+                   "  concurrent_requests: 32\n")
+    js = gpuwise("estimate", str(req), "--gpu", "H200", "--gpus", "8", "--format", "json")
+    text = gpuwise("estimate", str(req), "--gpu", "H200", "--gpus", "8")
+    assert js.returncode == 0 and text.returncode == 0
+    tpot = json.loads(js.stdout)["gpu"]["serving"]["tpot_s"]
+    shown = [float(v) for v in re.findall(r"tpot_s = ([0-9.]+)", text.stdout)]
+    assert len(shown) >= 2 and all(v == pytest.approx(tpot, rel=2e-3) for v in shown), (tpot, shown)
+    per_seq = json.loads(js.stdout)["gpu"]["serving"]["per_sequence_tokens_per_s"]
+    assert per_seq == pytest.approx(1 / tpot, rel=1e-12)
+    assert f"Decode speed, one sequence   {per_seq:.1f} tokens/s" in text.stdout
+
+
+# ------------------------------------------------------------------------------ a copy that does not fit
+R1_H100 = {"task": "inference", "model": "deepseek-r1", "precision": "fp8", "prompt_tokens": 2048,
+           "output_tokens": 2048}
+
+
+def test_a_copy_that_does_not_fit_has_no_speed_and_its_label_shows_the_memory_total():
+    """DeepSeek-R1 FP8 on 8 x H100 80GB does not fit (TP 8, the closest layout). By hand, per GPU: the
+    weights term's 669,173,061,120 FP8 params x 1 B / 8 + 1,853,358,080 16-bit params x 2 B / 8 + 1,007,591,424 B
+    held whole on every rank (MLA down-projections and gate) = 85,117,563,584 B; the decode working set 4 B x
+    129,280 vocab x 1 sequence / 8 = 64,640 B; the MLA cache 61 layers x (512 + 64) x 2 B x (2048 + 1024) tokens
+    = 215,875,584 B; the CUDA context 2^30 B + 5% x 64,640 B. Total 86,407,248,864 B: the JSON's memory, and
+    the label's "would hold 86.4 GB" (it said 85.3: weights and working set alone). Nothing is timed: no
+    TPOT, TTFT, per-sequence speed, prefill speed or curve (it gave 54.5 tok/s per sequence)."""
+    r = estimate({"workload": R1_H100}, gpu="h100-80gb-sxm", gpus=8)
+    g = r.gpu
+    weights = 669_173_061_120 * 1 / 8 + 1_853_358_080 * 2 / 8 + 1_007_591_424
+    act = 4 * 129_280 * 1 / 8
+    kv = 61 * (512 + 64) * 2 * (2048 + 1024)
+    total = weights + act + kv + 2**30 + 0.05 * act
+    assert r.memory.per_gpu_bytes == round(total) == 86_407_248_864
+    assert not g.fits
+    assert g.strategy == "does not fit: tensor parallel 8 over 8 GPUs would hold 86.4 GB per GPU"
+    sv = g.serving
+    assert sv.tpot_s is None and sv.ttft_s is None and sv.per_sequence_tokens_per_s is None
+    assert sv.single_stream_tokens_per_s is None and sv.curve == []
+    assert g.decode_tokens_per_s is None and g.prefill_tokens_per_s is None and sv.throughput_tokens_per_s == 0
+    # nothing fits, so no other layout of the count is "best" (it named 8 x (one GPU) serving nothing)
+    assert sv.best_layout.layout == sv.layout
+    out = json.loads(json.dumps(r.model_dump(mode="json")))["gpu"]["serving"]
+    assert out["tpot_s"] is None and out["ttft_s"] is None and out["per_sequence_tokens_per_s"] is None
+    names = {t.name for t in g.terms}
+    assert not names & {"decode_tokens_per_s", "prefill_tokens_per_s", "tpot_s"}
+    for t in g.terms:  # no term times a copy that does not fit
+        assert not {"tpot_s", "ttft_s"} & set(t.inputs), t.name
+
+
+def test_a_copy_that_does_not_fit_prints_no_speed_in_any_format(tmp_path):
+    """The estimate's text, and recommend's JSON, say the copy does not fit and print no per-token time or
+    per-sequence speed for it; recommend's candidate label gives the candidate's own memory figure."""
+    req = tmp_path / "r1.yaml"
+    req.write_text("workload:\n  task: inference\n  model: deepseek-r1\n  precision: fp8\n  prompt_tokens: 2048\n"
+                   "  output_tokens: 2048\nconstraints:\n  gpus: [H100]\n  max_gpus: 8\n")
+    text = gpuwise("estimate", str(req), "--gpu", "H100", "--gpus", "8").stdout
+    words = " ".join(text.split())  # the text wraps its lines
+    assert "would hold 86.4 GB per GPU" in words and "Total per GPU 86.4 GB" in words
+    assert "tpot_s" not in text and "ttft_s" not in text and "Decode speed, one sequence" not in words
+    assert "tokens/s per sequence" not in words and "one sequence:" not in words
+    assert "0: a copy that does not fit in memory serves nothing" in words
+    rec = gpuwise("recommend", str(req), "--format", "json")
+    assert rec.returncode == 1
+    for c in json.loads(rec.stdout)["candidates"]:
+        assert not c["feasible"] and c["serving"]["tpot_s"] is None and c["serving"]["ttft_s"] is None
+        assert c["serving"]["per_sequence_tokens_per_s"] is None
+        need = re.search(r"would hold ([0-9.]+) GB per GPU", c["strategy"])
+        assert need and float(need.group(1)) == round(c["memory_per_gpu_bytes"] / 1e9, 1), c["strategy"]
+
+
+def test_an_audit_compares_no_latency_of_a_proposal_that_does_not_fit(tmp_path):
+    """A proposal of DeepSeek-R1 FP8 on 8 x H100: the alternative "does not do the same work: 41 ms per output
+    token instead of 18" said the proposal (which holds no copy) decodes at 18 ms a token. It is not timed, so
+    the alternative gives nothing up; the proposal's serving has no TPOT in any format."""
+    p = tmp_path / "p.yaml"
+    p.write_text("title: R1 on 8 H100\nworkload:\n  task: inference\n  model: deepseek-r1\n  precision: fp8\n"
+                 "  context_len: 4096\n  concurrent_requests: 8\n  max_tpot_ms: 50\nhardware:\n  gpu: H100\n"
+                 "  count: 8\n  nodes: 1\n  link: nvswitch\nacquisition:\n  mode: rent\n  hourly_usd: 2.5\n"
+                 "  months: 6\n")
+    a = audit(str(p))
+    assert a.proposed.serving.tpot_s is None and a.proposed.serving.per_sequence_tokens_per_s is None
+    assert not any(gu.what == "tpot_s" for gu in a.alternative_gives_up)
+    for fmt in ("text", "md", "html"):
+        out = gpuwise("audit", str(p), "--format", fmt, "--detail", "full").stdout
+        assert "per output token instead of" not in out, fmt
+        assert not re.search(r"tpot_s = [0-9]", out.split("Best feasible alternative")[0]), fmt
+
+
+def test_the_unfit_bound_is_infinite_not_a_speed(kb):
+    """The serving model's own record of an unfit copy: its load and single-request points are not timed
+    (infinite), so the rules' latency facts read them as not known (-1), never as a speed."""
+    job = resolve(Requirements.model_validate({"workload": R1_H100}), kb)
+    s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 8)
+    assert not s.replica.fits
+    assert math.isinf(s.load.tpot) and math.isinf(s.load.ttft) and math.isinf(s.single.decode_step)
+    assert SV.curve(job, s) == []
