@@ -197,7 +197,9 @@ def test_offloaded_fine_tune_shows_the_published_slowdown():
     """DeepSpeed issue #3901 (deepspeedai/DeepSpeed, Jul 2023): a Hugging Face model (Falcon-7B) fine-tuned at
     4k context on 8 x A100-40GB, one sequence per GPU a step: 2.86 s a step with ZeRO-3, 13.70 s with ZeRO-3
     offloading the optimizer and the parameters to the CPU: 4.8x. Asked for Llama-3.1-8B on the same cards and
-    batch, a Hugging Face model (stack fsdp-hf: the class is the model code's, whichever engine shards it)."""
+    batch, a Hugging Face model (stack fsdp-hf: the class is the model code's, whichever engine shards it). The ratio
+    passes by two errors that cancel (the issue's own split: host Adam agrees, the parameter moves run ~15x slower
+    than PCIe's line rate and the plain step ~30% slower than gpuwise's): tests/data/buyer_questions/README.md."""
     off = _step("finetune-8b-zero3-8xa100-cpu", "a100-40gb-sxm", 8)
     plain = _step("finetune-8b-zero3-8xa100-none", "a100-40gb-sxm", 8)
     assert _near(off["step_s"] / plain["step_s"], 13.70 / 2.86)
