@@ -617,9 +617,9 @@ def main() -> int:
           "a check) -24.0% (-7.5% with the 25.09-26.02 figure); H160-H161 (MLPerf v6.0 NVFP4 dense runs, which the "
           "session's change does not reach: Llama 3.1 405B on 512 GB300, Llama 3.1 8B on 72 GB300) -12.1 / -23.5%;\n"
           "  H162-H164 (SmolLM3-3B on 384 H100 for 24 days; OpenAI Parameter Golf's 17M baseline on 8 H100 for 598 s; "
-          "SmolLM2-70M on one L40S for 77.8 h) +9.4 / +49.1 / +123.8%: 49.1% (2.24x, H164); H165-H166 (Parameter Golf's 17M "
-          "on one RTX 5090 for 1,200 s, a 12 x 416 variant on 8 H100 for 600 s; after the session's stack names) "
-          "+13.6 / -45.2%")
+          "SmolLM2-70M on one L40S for 77.8 h) +9.4 / +49.1 / +123.8%: 49.1% (2.24x, H164);\n"
+          "  H165-H166 (Parameter Golf's 17M on one RTX 5090 for 1,200 s, a 12 x 416 variant on 8 H100 for 600 s; "
+          "after the session's stack names) +13.6 / -45.2%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
