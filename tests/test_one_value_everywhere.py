@@ -166,3 +166,28 @@ def test_the_unfit_bound_is_infinite_not_a_speed(kb):
     assert not s.replica.fits
     assert math.isinf(s.load.tpot) and math.isinf(s.load.ttft) and math.isinf(s.single.decode_step)
     assert SV.curve(job, s) == []
+
+
+# ------------------------------------------------------------------------------------------- GPU-hours
+def test_the_estimate_says_which_gpu_hours_it_gives(kb):
+    """Full fine-tune of Llama-2-13B on 8 x B200 (examples/finetune-full-13b.yaml): the estimate's
+    ``gpu_hours`` is the run's GPU-hours as published runs count them, while ``timeline.gpu_hours`` (and
+    recommend's ``gpu_hours``) is what is billed, the start-up and wind-down included. By hand: billed =
+    wall-clock x 8 GPUs; of training = (wall-clock - the 0.25 h start-up, knowledge/runtime.yaml
+    job_setup_hours) x 8, 2 GPU-hours fewer; the cost is the billed ones x $/GPU-hour. The text showed 12 under
+    "GPU-hours" beside a cost of 14.4 x $5.98: it names both now."""
+    setup = kb.runtime.training.job_setup_hours.value
+    assert setup == 0.25
+    r = estimate("examples/finetune-full-13b.yaml", gpu="b200", gpus=8)
+    g = r.gpu
+    assert g.timeline.gpu_hours == pytest.approx(g.wall_hours * 8, rel=1e-12)
+    assert g.gpu_hours == pytest.approx((g.wall_hours - setup) * 8, rel=1e-12)
+    assert g.timeline.gpu_hours - g.gpu_hours == pytest.approx(2.0, rel=1e-12)
+    assert g.cost_usd == pytest.approx(g.timeline.gpu_hours * g.cost.usd_per_gpu_hour, rel=1e-9)
+    text = gpuwise("estimate", "examples/finetune-full-13b.yaml", "--gpu", "b200", "--gpus", "8").stdout
+    assert re.search(rf"GPU-hours of training +{g.gpu_hours:.0f}\n", text)
+    assert re.search(rf"GPU-hours billed +{g.timeline.gpu_hours:.0f}\n", text)
+    rec = json.loads(gpuwise("recommend", "examples/finetune-full-13b.yaml", "--format", "json").stdout)
+    top = rec["recommendation"]
+    assert (top["gpu"], top["count"]) == ("b200", 8)
+    assert top["gpu_hours"] == pytest.approx(g.timeline.gpu_hours, rel=1e-12)
