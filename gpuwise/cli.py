@@ -369,7 +369,10 @@ def _ascii_fallback(exc: UnicodeError) -> tuple[str, int]:
 
 
 def _safe_streams() -> None:
-    """Standard output and error that never fail on a character their encoding lacks."""
+    """Standard output and error that never fail on a character their encoding lacks. A codec that
+    takes no error handler (``PYTHONIOENCODING=idna``) or refuses every text (``undefined``) made
+    the first line written raise, and Python then lost its standard error too: such a stream
+    writes ASCII instead."""
     import codecs
 
     for stream in (sys.stdout, sys.stderr):
@@ -380,8 +383,16 @@ def _safe_streams() -> None:
             codecs.lookup_error("gpuwise-ascii")
         except LookupError:
             codecs.register_error("gpuwise-ascii", _ascii_fallback)
+        try:
+            codecs.encode("gpuwise: \u00d7\u6a21\n", stream.encoding, "gpuwise-ascii")
+            usable = True
+        except (UnicodeError, LookupError, TypeError, ValueError):
+            usable = False
         with contextlib.suppress(ValueError, OSError, AttributeError):
-            stream.reconfigure(errors="gpuwise-ascii")
+            if usable:
+                stream.reconfigure(errors="gpuwise-ascii")
+            else:
+                stream.reconfigure(encoding="ascii", errors="gpuwise-ascii")
 
 
 _PARSERS: dict[str | None, argparse.ArgumentParser] = {}
