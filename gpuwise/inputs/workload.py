@@ -71,6 +71,10 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 """The precisions each quantization method stores (knowledge/serving.yaml quantization_methods formats);
 the first is what the method implies when no precision is given."""
 
+MAX_CONTEXT = 10_000_000
+"""The longest context_len a workload may give; prompt_tokens + output_tokens (or one of them
+mirrored) make a context_len and keep to it as well."""
+
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
                 "kv_cache_tokens")
@@ -114,7 +118,7 @@ class Workload(Strict):
     zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
     offload: Literal["none", "cpu", "nvme"] = "none"
     train_tokens: float | None = Field(default=None, ge=1, le=1e16)  # at least one token
-    context_len: int = Field(default=4096, ge=1, le=10_000_000)
+    context_len: int = Field(default=4096, ge=1, le=MAX_CONTEXT)
     concurrent_requests: int = Field(default=1, ge=1, le=1_000_000)
     target_tokens_per_s: float = Field(default=0, ge=0, le=1e9)
     global_batch_tokens: float | Literal["auto"] = Field(
@@ -274,6 +278,9 @@ class Workload(Strict):
             p = max(1, ctx - o)
             self.prompt_tokens, self.output_tokens = p, o
             message = ("assume.lengths.split", {"context": ctx, "prompt": p, "output": o})
+        if self.context_len > MAX_CONTEXT:  # the two lengths' sum passed context_len's own bound unchecked
+            raise Said(N_("prompt_tokens + output_tokens make a context of %(value)s tokens, more than %(max)s"),
+                       value=f"{self.context_len:,}", max=f"{MAX_CONTEXT:,}")
         if message is not None:  # a sentence of reports/messages.yaml, so a report can translate it
             from .. import messages
 

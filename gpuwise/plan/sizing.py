@@ -24,7 +24,7 @@ from ..estimators.interconnect import count_ladder
 from ..estimators.offers import TERM_HOURS
 from ..frozen import frozen, record
 from ..inputs.job import Job, resolve
-from ..inputs.schema import Constraints, Requirements
+from ..inputs.schema import MAX_GPUS, Constraints, Requirements
 from ..knowledge import Knowledge
 from .schema import PlanFile, PlanWorkload
 from .why import Why, why
@@ -142,8 +142,24 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
                 _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book)
             else:
                 _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book)
+        if s.serving:
+            _within_fleet_bound(s)
         out.append(s)
     return out
+
+
+def _within_fleet_bound(s: Sized) -> None:
+    """A GPU type whose copies would need more than MAX_GPUS GPUs at the service's peak month is no
+    option for it: 10 million requests/s of a 70B model asked the solver for a million copies, and it
+    searched for 300 s (Ctrl-C cannot stop it) before saying what a glance says."""
+    peak = max(range(1, len(s.demand) + 1), key=lambda m: s.demand[m - 1], default=None)
+    if peak is None:
+        return
+    for g, opt in list(s.options.items()):
+        need = replicas_needed(s, opt, peak) * opt.count
+        if need > MAX_GPUS:
+            del s.options[g]
+            s.why_not[g] = why("estimate", "plan.why.fleet_bound", n=need, max=MAX_GPUS, month=peak)
 
 
 def _schedule(s: Sized, pw: PlanWorkload, H: int) -> None:

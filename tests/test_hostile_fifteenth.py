@@ -1,0 +1,113 @@
+"""Hostile round 15 (issue 26 item 5): what round 15 of benchmarks/hostile_corpus.py found, each fix
+with a test that fails without it -- an output codec that takes no error handler, a request whose
+prompt and output lengths pass the context bound, a plan service whose growth passes its load's
+bound, and a plan service too large for any fleet."""
+
+from __future__ import annotations
+
+import copy
+import io
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.clirun import gpuwise, process
+from tests.test_hostile_eleventh import PLAN
+from tests.test_hostile_more import one_line
+from tests.test_hostile_twelfth import write
+
+SERVE = "workload:\n  task: inference\n  model: llama-3.1-8b\n"
+
+
+# ----------------------------------------------------------------------------- output encodings
+@pytest.mark.parametrize("encoding", ["idna", "undefined"])
+def test_a_stream_whose_codec_takes_no_error_handler_writes_ascii(monkeypatch: pytest.MonkeyPatch,
+                                                                  encoding: str) -> None:
+    """``PYTHONIOENCODING=idna`` raised 'unsupported error handling gpuwise-ascii' on the first
+    line written (idna takes only 'strict'), ``undefined`` raises on any text: Python then lost
+    its standard error too and the process died with exit status 1."""
+    from gpuwise import cli
+
+    streams = [io.TextIOWrapper(io.BytesIO(), encoding=encoding) for _ in range(2)]
+    monkeypatch.setattr(sys, "stdout", streams[0])
+    monkeypatch.setattr(sys, "stderr", streams[1])
+    cli._safe_streams()
+    for s in streams:
+        s.write("gpuwise: 8 \u00d7 H100, \u6a21\u578b\n")
+        s.flush()
+    assert streams[0].buffer.getvalue() == b"gpuwise: 8 x H100, ??\n"  # type: ignore[attr-defined]
+    assert streams[1].encoding == "ascii"
+
+
+def test_a_run_with_the_undefined_codec_keeps_its_exit_status() -> None:
+    r = process("recommend", "nosuch.yaml", env={"PYTHONIOENCODING": "undefined"}, timeout=60)
+    one_line(r, "nosuch.yaml", "no such file")
+
+
+# ----------------------------------------------------------------------------- request lengths
+@pytest.mark.parametrize("lengths, context", [
+    ("  prompt_tokens: 10000000\n  output_tokens: 10000000\n", "20,000,000"),  # was answered: a B300 for 20M tokens
+    ("  prompt_tokens: 6000000\n", "12,000,000"),  # one length alone is mirrored
+])
+def test_prompt_and_output_lengths_keep_to_the_context_bound(tmp_path: Path, lengths: str, context: str) -> None:
+    """context_len is at most 10,000,000 tokens (workload.py); the lengths that make it up were
+    added after that check, so their sum passed it unchecked."""
+    write(tmp_path, {"r.yaml": SERVE + lengths})
+    one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path), "r.yaml", "prompt_tokens + output_tokens",
+             context, "10,000,000")
+
+
+def test_lengths_at_the_bound_are_read() -> None:
+    from gpuwise.inputs.workload import Workload
+
+    w = Workload.model_validate({"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 5_000_000,
+                                 "output_tokens": 5_000_000})
+    assert w.context_len == 10_000_000
+
+
+# ----------------------------------------------------------------------------- plans: growth and fleet size
+def _plan(horizon: int, growth: float, **targets: float) -> dict:
+    d = yaml.safe_load(PLAN)
+    d["horizon_months"] = horizon
+    d["workloads"] = copy.deepcopy(d["workloads"][:2])
+    d["workloads"][1]["cadence"]["growth_per_month"] = growth
+    d["workloads"][1]["targets"] = targets or d["workloads"][1]["targets"]
+    return d
+
+
+@pytest.mark.parametrize("horizon, growth, peak", [
+    (60, 10, "5.54e+61"),  # 2 requests/s x 11^59: the solver said '(Empty)', exit 2 naming no field
+    (60, 1, "1.15e+18"),  # 2 x 2^59
+])
+def test_a_service_growing_past_its_bound_is_refused(tmp_path: Path, horizon: int, growth: float, peak: str) -> None:
+    write(tmp_path, {"plan.yaml": yaml.safe_dump(_plan(horizon, growth))})
+    one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "plan.yaml", "workload 'chat-70b'", "growth_per_month",
+             "targets.requests_per_s", peak, "month 60", "1e+07")
+
+
+def test_growth_within_the_bound_is_read() -> None:
+    """1,000 % a month for three months takes 2 requests/s to 242: a plan, not an error; the bound
+    is the field's own (1e7 requests/s), reached exactly."""
+    from gpuwise.plan.schema import PlanFile
+
+    PlanFile.model_validate(_plan(3, 10))
+    PlanFile.model_validate(_plan(2, 9, requests_per_s=1e6))  # 1e6 x 10 = 1e7: at the bound
+    with pytest.raises(ValueError, match=r"targets\.concurrency from 1e\+06 to 1\.1e\+07"):
+        PlanFile.model_validate(_plan(2, 10, concurrency=1_000_000))
+
+
+def test_a_service_needing_more_gpus_than_any_fleet_is_no_option() -> None:
+    """Ten million requests/s of a 70B model made the solver search for a million copies (over 90 s,
+    and Ctrl-C cannot reach it); a type whose copies at the peak month need more than MAX_GPUS is no
+    option, and the plan says why."""
+    from gpuwise.inputs.strict import MAX_GPUS
+    from gpuwise.plan.sizing import Option, Sized, _within_fleet_bound
+
+    s = Sized("svc", None, None, True, 3, demand=[1000.0, 4000.0, 2000.0])  # type: ignore[arg-type]
+    s.options = {"big": Option("big", 8, capacity=4000.0 * 8 / (MAX_GPUS + 8)),  # 12,501 copies x 8 GPUs at month 2
+                 "edge": Option("edge", 4, capacity=4000.0 * 4 / MAX_GPUS)}  # 25,000 copies x 4 = MAX_GPUS exactly
+    _within_fleet_bound(s)
+    assert set(s.options) == {"edge"}
+    assert s.why_not["big"].text == f"its copies would need 100,008 GPUs in month 2, more than {MAX_GPUS:,}"
