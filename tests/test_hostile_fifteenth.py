@@ -111,3 +111,22 @@ def test_a_service_needing_more_gpus_than_any_fleet_is_no_option() -> None:
     _within_fleet_bound(s)
     assert set(s.options) == {"edge"}
     assert s.why_not["big"].text == f"its copies would need 100,008 GPUs in month 2, more than {MAX_GPUS:,}"
+
+
+def test_ctrl_c_reaches_a_plan_while_the_solver_searches() -> None:
+    """HiGHS's search ran on the main thread and Python saw Ctrl-C only when it ended (up to the
+    300 s time limit); the search now runs on a worker thread and the interrupt is raised at once.
+    The stand-in search is a C call that never looks at Python's signal flag (libc ``sleep``, which
+    ``interrupt_main`` does not wake, as HiGHS does not)."""
+    import _thread
+    import ctypes
+    import threading
+    import time
+
+    from gpuwise.plan.milp import _interruptible
+
+    threading.Timer(0.2, _thread.interrupt_main).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        _interruptible(lambda: ctypes.CDLL(None).sleep(4))
+    assert time.monotonic() - start < 2.0

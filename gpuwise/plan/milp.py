@@ -15,6 +15,7 @@ import os
 import sys
 import threading
 from dataclasses import field
+from typing import Any
 
 import numpy as np
 
@@ -125,6 +126,29 @@ class Model:
         return sol
 
 
+def _interruptible(run: Any) -> None:
+    """``run()`` (HiGHS's solve, which releases the GIL) on a worker thread while this one waits:
+    called here, Ctrl-C reached Python only when the search ended (up to TIME_LIMIT_S), so an
+    interrupted plan kept running; now KeyboardInterrupt is raised at once and the abandoned search
+    (a daemon thread) ends with the process."""
+    done = threading.Event()
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            run()
+        except BaseException as exc:  # re-raised on the caller's thread
+            failed.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="highs", daemon=True).start()
+    while not done.wait(0.05):
+        pass
+    if failed:
+        raise failed[0]
+
+
 def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_limit: float, gap: float) -> Solution:
     import highspy
 
@@ -162,7 +186,7 @@ def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_l
     if any(integer):
         lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous for i in integer]
     h.passModel(lp)
-    h.run()
+    _interruptible(h.run)
     model_status = h.getModelStatus()
     info = h.getInfo()
     s = h.getSolution()
