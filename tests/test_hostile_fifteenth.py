@@ -110,7 +110,7 @@ def test_a_service_needing_more_gpus_than_any_fleet_is_no_option() -> None:
                  "edge": Option("edge", 4, capacity=4000.0 * 4 / MAX_GPUS)}  # 25,000 copies x 4 = MAX_GPUS exactly
     _within_fleet_bound(s)
     assert set(s.options) == {"edge"}
-    assert s.why_not["big"].text == f"its copies would need 100,008 GPUs in month 2, more than {MAX_GPUS:,}"
+    assert s.why_not["big"].text == f"big: its copies would need 100,008 GPUs in month 2, more than {MAX_GPUS:,}"
 
 
 def test_ctrl_c_reaches_a_plan_while_the_solver_searches() -> None:
@@ -129,4 +129,25 @@ def test_ctrl_c_reaches_a_plan_while_the_solver_searches() -> None:
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         _interruptible(lambda: ctypes.CDLL(None).sleep(4))
+    assert time.monotonic() - start < 2.0
+
+
+def test_an_output_fifo_no_process_reads_is_refused_not_waited_on(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-o`` onto a FIFO opened it as a shell redirection does, waiting for a reader for ever: a run
+    whose reader never came hung (the corpus's runner gave up after 120 s). A FIFO with a reader
+    still gets the report (tests/test_odd_paths.py)."""
+    import errno
+    import os
+    import time
+
+    from gpuwise.render import output
+
+    monkeypatch.setattr(output, "FIFO_READER_WAIT_S", 0.2)
+    fifo = tmp_path / "o.md"
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    with pytest.raises(OSError) as caught:
+        output.atomic_write_text(fifo, "# report\n")
+    assert caught.value.errno == errno.ENXIO and "no process reads" in str(caught.value)
     assert time.monotonic() - start < 2.0

@@ -345,13 +345,41 @@ def _name_max(directory: Path) -> int:
         return NAME_MAX
 
 
+FIFO_READER_WAIT_S = 5.0
+"""How long ``-o`` onto a FIFO waits for a process to open it for reading. The open used to wait
+for ever, as a shell redirection does: a run whose reader never came hung (hostile round 15)."""
+
+
 def _write_through(path: Path, text: str) -> None:
     """Write into an existing device or FIFO: opened for writing, never created, renamed or
-    truncated (a FIFO's open waits for a reader, as a shell redirection would)."""
-    fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    truncated. A FIFO waits up to FIFO_READER_WAIT_S for a reader, then fails with ENXIO."""
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0)
+    fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    fd = _open_fifo_for_writing(path, flags) if fifo else os.open(path, flags)
     with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
         fh.flush()
+
+
+def _open_fifo_for_writing(path: Path, flags: int) -> int:
+    """A FIFO opened for writing once a reader has it open (a non-blocking open fails with ENXIO
+    until then), waiting at most FIFO_READER_WAIT_S; the descriptor then blocks as usual."""
+    import time
+
+    deadline = time.monotonic() + FIFO_READER_WAIT_S
+    while True:
+        try:
+            fd = os.open(path, flags | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno != errno.ENXIO or time.monotonic() >= deadline:
+                if exc.errno == errno.ENXIO:
+                    raise OSError(errno.ENXIO, f"a FIFO that no process reads (waited {FIFO_READER_WAIT_S:g} s)",
+                                  os.fspath(path)) from None
+                raise
+            time.sleep(0.05)
+            continue
+        os.set_blocking(fd, True)
+        return fd
 
 
 def _write_fd(fd: int, text: str) -> None:
