@@ -159,7 +159,7 @@ def _within_fleet_bound(s: Sized) -> None:
         need = replicas_needed(s, opt, peak) * opt.count
         if need > MAX_GPUS:
             del s.options[g]
-            s.why_not[g] = why("estimate", "plan.why.fleet_bound", n=need, max=MAX_GPUS, month=peak)
+            s.why_not[g] = why("estimate", "plan.why.fleet_bound", gpu=g, n=need, max=MAX_GPUS, month=peak)
 
 
 def _schedule(s: Sized, pw: PlanWorkload, H: int) -> None:
