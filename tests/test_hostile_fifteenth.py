@@ -151,3 +151,14 @@ def test_an_output_fifo_no_process_reads_is_refused_not_waited_on(tmp_path: Path
         output.atomic_write_text(fifo, "# report\n")
     assert caught.value.errno == errno.ENXIO and "no process reads" in str(caught.value)
     assert time.monotonic() - start < 2.0
+
+
+def test_an_overlay_price_source_with_terminal_escapes_is_shown_escaped(tmp_path: Path) -> None:
+    """``gpuwise prices`` wrote an overlay's source as it was: an OSC 8 hyperlink (ESC ] 8 ;; URL
+    ESC \\) reached the terminal and was acted on."""
+    write(tmp_path, {"k/clouds.yaml": "instances:\n- id: mycloud:h100x8\n  provider: mycloud\n  gpu: h100-80gb-sxm\n"
+                     "  gpus: 8\n  usd_per_hour: 20.0\n  as_of: 2026-12-01\n"
+                     '  source: "a page\\e]8;;http://x/\\e\\\\"\n  check: S\n'})
+    r = gpuwise("prices", "--knowledge", "k", "--provider", "mycloud", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "\x1b" not in r.stdout and "[1] a page\\u001b]8;;http://x/\\u001b\\" in r.stdout

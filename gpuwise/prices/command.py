@@ -14,7 +14,7 @@ from ..errors import N_, UserError
 def run_prices(args: argparse.Namespace) -> int:
     if getattr(args, "prices_command", None) == "import":
         return _import(args)
-    from ..render.output import to_stdout
+    from ..render.output import escape_controls, to_stdout
     from .table import price_rows, render_text
 
     kb = knowledge_base.load(args.knowledge)
@@ -27,7 +27,8 @@ def run_prices(args: argparse.Namespace) -> int:
         from ..decide import rulebook, verdicts
 
         book = rulebook.load(None, kb.policy_values())  # the rules judge each price's age, not the view
-        to_stdout(render_text(rows, max_age, args.lang, verdicts.stale(book, rows)))
+        # an overlay's source may carry terminal escapes (an OSC 8 link, a title-setting OSC): shown, not acted on
+        to_stdout(escape_controls(render_text(rows, max_age, args.lang, verdicts.stale(book, rows))))
     return 0
 
 
