@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 1,271 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 1,398 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -12,7 +12,11 @@ commands and options, files of another kind, house rules comparing fields of two
 HBM2e reports around their memory's limits, a throttle point for any memory type in an overlay, units and scripts
 nvidia-smi never writes, other vendors' tools, digits of other scripts, versions as YAML numbers, right-to-left
 and combining marks in names, output paths through linked folders, a cache entry linking to an input, files
-changed with their size and time kept, python -OO and PYTHONWARNINGS=error, Ctrl-C as the command starts), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+changed with their size and time kept, python -OO and PYTHONWARNINGS=error, Ctrl-C as the command starts) and 127 of round 15
+(benchmarks/hostile_round15.py: a serving workload's own fields at their edges, YAML tags no safe loader builds and
+self-holding aliases, plan traffic growing past its bound or past any fleet, price CSVs by semicolon, tab and a million
+rows, MIG/mixed/HBM3/GDDR7 seller reports, -o onto a FIFO, socket or 0000 report, output codecs that take no error
+handler, OSC/BEL escapes), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -24,7 +28,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round14: eleven's to fourteen's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round15: eleven's to fifteen's)
 
 Exit status 1 when a case fails.
 """
@@ -665,11 +669,18 @@ for name, text, has in [
     case(name, {"plan.yaml": text}, ["plan", "plan.yaml"], has=has)
 
 
-# ---------------------------------------------------------------- rounds ten to thirteen (benchmarks/hostile_round1N.py)
-from benchmarks import hostile_round10, hostile_round11, hostile_round12, hostile_round13, hostile_round14  # noqa: E402
+# ---------------------------------------------------------------- rounds ten to fifteen (benchmarks/hostile_round1N.py)
+from benchmarks import (  # noqa: E402
+    hostile_round10,
+    hostile_round11,
+    hostile_round12,
+    hostile_round13,
+    hostile_round14,
+    hostile_round15,
+)
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
-                    (14, hostile_round14)):
+                    (14, hostile_round14), (15, hostile_round15)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -785,7 +796,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:

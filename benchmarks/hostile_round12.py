@@ -60,6 +60,13 @@ def _file(r, name: str) -> str:
     return p.read_text(encoding="utf-8", errors="replace") if p.is_file() else ""
 
 
+def rows_refused(r) -> bool:
+    """A price import that could use no row: its summary lists each row left out and why, then the
+    one line on ``p.csv``, exit 2 (rounds 12, 13 and 15)."""
+    last = r.stderr.strip("\n").rsplit("\n", 1)[-1]
+    return r.returncode == 2 and _clean(r) and last.startswith("gpuwise: p.csv")
+
+
 def _mode(r, name: str) -> int:
     return stat.S_IMODE(os.stat(Path(r.cwd, name)).st_mode)
 
@@ -285,10 +292,6 @@ def add(case, ns: dict[str, Any]) -> None:
     # ------------------------------------------------------------ price CSVs in odd dialects
     imp = ["prices", "import", "p.csv", "--provider", "m", "-o", "ov"]
     wrote = lambda r: r.returncode == 0 and _clean(r) and Path(r.cwd, "ov/clouds.yaml").is_file()  # noqa: E731
-
-    def rows_refused(r) -> bool:
-        last = r.stderr.strip("\n").rsplit("\n", 1)[-1]
-        return r.returncode == 2 and _clean(r) and last.startswith("gpuwise: p.csv")
 
     for name, body, check in [
         ("csv12: separated by |", "gpu|gpus|price\nH100 80GB SXM|8|20\n", _refused("p.csv", "'|'")),

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.hostile_givens import givens
-from benchmarks.hostile_round12 import _any, _clean, _ok, _one, _refused  # the same verdicts as round twelve
+from benchmarks.hostile_round12 import _any, _clean, _ok, _one, _refused, rows_refused  # round twelve's verdicts
 
 MODES = ("BYTES",)
 
@@ -318,8 +318,6 @@ def add(case, ns: dict[str, Any]) -> None:
     imp = ["prices", "import", "p.csv", "--provider", "m", "-o", "ov"]
     head = "gpu,gpus,price\n"
 
-    def rows_refused(r) -> bool:  # the import's summary lists each row it could not use, then the one line
-        return r.returncode == 2 and _clean(r) and r.stderr.strip().splitlines()[-1].startswith("gpuwise: p.csv: ")
     gh = "provider,instance_name,gpu_name,gpu_count,gpu_memory,price,spot,location\n"
     for name, body, check in [
         ("csv13: a row of commas", head + ",,\nH100 80GB SXM,8,20\n", _any),
