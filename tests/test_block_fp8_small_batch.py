@@ -52,7 +52,7 @@ def test_kserial_by_hand_deepseek_tp8_h200(kb):
     assert kserial_seconds(eng, 8) == pytest.approx(want, rel=1e-9)
     assert 1.4e-3 < want < 1.9e-3  # ~1.7 ms a step: the down-projection's 56-block walk is 23.5 us for 3.9 us of bytes
     sglang = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
-                              framework_version="0.4.3.post2"), gpu)
+                              framework_version="0.5.4"), gpu)
     assert sglang.fuses_shared and sglang.bw_weights != bw  # SGLang streams at 80%, TensorRT-LLM at 75%
     bw = sglang.bw_weights
     again = 61 * (excess(2112, 7168) + excess(3072, 1536) + excess(7168, 2048)) + 3 * (

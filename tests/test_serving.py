@@ -547,18 +547,25 @@ def test_moe_mla_w8a8_floor_by_hand(kb):
     quantizations); the 58 MoE layers add router (4), shared expert (3, unless the framework fuses it into
     the routed experts' grouped GEMM, as SGLang does by default) and 2 quantizations, and two grouped GEMMs
     at their floor (13 us on Hopper). vLLM's CUDA build: (4 x 61 + 8 x 61 + 9 x 58) kernels x 10 us + 2 x 58 x
-    13 us; SGLang 0.5.4-0.5.6 (mid-2025 kernels): 6 per MoE layer at 6 us; SGLang from 0.5.7 (FlashInfer all-reduce
+    13 us; SGLang 0.4.0-0.4.5 (early 2025): 9 per MoE layer at 14 us; SGLang 0.4.6-0.5.6 (mid-2025 kernels): 6 per
+    MoE layer at 6 us; SGLang from 0.5.7 (FlashInfer all-reduce
     fusion, sgl-project/sglang pull request #12724, and the router GEMM and fused top-k routing of issue #14453,
     which 0.5.6 did not yet have): 2 us per counted kernel."""
     gpu = kb.gpus["h200-141gb-sxm"]
     vllm = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="vllm"), gpu)
     assert SV.floor_per_step(vllm) == pytest.approx((4 * 61 + 8 * 61 + 9 * 58) * 10e-6 + 2 * 58 * 13e-6, rel=1e-9)
     kernels = 4 * 61 + 8 * 61 + 6 * 58
-    for version in ("0.5.4", "0.5.6.post1"):
+    for version in ("0.4.6", "0.5.4", "0.5.6.post1"):
         mid_2025 = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
                                     framework_version=version), gpu)
-        assert mid_2025.release is None  # before the first listed release: the framework's own constants
+        assert mid_2025.release == "0.4.6"  # the entry that restates the framework's own (mid-2025) constants
         assert SV.floor_per_step(mid_2025) == pytest.approx(kernels * 6e-6 + 2 * 58 * 13e-6, rel=1e-9)
+    # SGLang 0.4.0-0.4.5 (the early-2025 entry): the shared expert unfused (3 kernels more a MoE layer), 14 us each
+    for version in ("0.4.1.post2", "0.4.3.post4", "0.4.5"):
+        early = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
+                                 framework_version=version), gpu)
+        assert early.release == "0.4.0" and not early.fuses_shared
+        assert SV.floor_per_step(early) == pytest.approx((kernels + 3 * 58) * 14e-6 + 2 * 58 * 13e-6, rel=1e-9)
     for version in ("0.5.7", "0.5.12", None):  # None: the newest release gpuwise knows
         eng = SV.engine(job_of(kb, model="deepseek-r1", precision="fp8", framework="sglang",
                                **({"framework_version": version} if version else {})), gpu)
