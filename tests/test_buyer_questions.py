@@ -343,3 +343,144 @@ def test_nvme_offload_is_judged_on_the_drives_not_on_host_ram():
     assert "MEM-HOST-RAM-SHORT" not in rules
     nvme = rules["MEM-NVME-OFFLOAD"]
     assert nvme["evidence"]["offloaded_state_gb"] == pytest.approx(70.55e9 * 16 / 1e9, rel=0.01)
+
+
+# ------------------------------------------------------------------ second blind round (session 19)
+# Twelve questions from sources not cited before in tests/data, asked and recorded before any code change
+# (tests/data/buyer_questions/README.md, "Second blind round"). A failing one is a strict xfail with its
+# measured cause.
+
+@pytest.mark.xfail(strict=True, reason=(
+    "41.2 tok/s against 13-26 (+58% past the top): SGLang 0.4.0-0.4.5 take the early-2025 release entry "
+    "(14 us a counted kernel, set from pull request #2643's 30.29 tok/s at 128 in / 256 out); at 8,192 output "
+    "tokens the model's MLA step grows little with the context, where the period's users saw one long answer "
+    "run at half the short-answer speed: the same gap as the 0.4.3.post4 question above (41.3 against 20-35)"))
+def test_deepseek_v3_h200_node_long_answer_on_a_january_2025_sglang():
+    """sgl-project/sglang issue #3196 (2025-01-28): DeepSeek-V3 on one 8 x H200 server (nvidia-smi in the
+    thread) with SGLang of that week, one sequence generating a long answer (TTFT ~2 s): ~13 tok/s;
+    vllm-project/vllm issue #11539 (2025-01-10, lhl): SGLang bench_serving at concurrency 1 (ShareGPT) ~26 tok/s,
+    the GPUs not named in the comment. The release of #3196 is not stated; every 0.4.x of January 2025 takes
+    the same release entry in gpuwise. Range 13-26 tok/s."""
+    g = _estimate("v3-fp8-sglang-jan2025-long", "h200", 8)
+    assert 13 <= g["decode_tokens_per_s"] <= 26
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "39.5 tok/s against 13 (+204%): SGLang's ROCm build takes vLLM's ROCm constants (sglang vendor_overrides "
+    "amd) on top of the early-2025 release entry; see the H200 question beside it"))
+def test_deepseek_v3_mi300x_node_long_answer_on_a_january_2025_sglang():
+    """sgl-project/sglang issue #3196 (2025-01-28): the same ~13 tok/s for one long answer on 8 x MI300X
+    ('true for either 8*MI300X or 8*H200'). One figure, held within 20%."""
+    g = _estimate("v3-fp8-sglang-jan2025-long", "mi300x", 8)
+    assert _near(g["decode_tokens_per_s"], 13)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "gpuwise: fits, 139.9 GB a GPU against 143.2 usable (0.95 of the H200's 150.8 GB): the FP8 weights "
+    "(129.7 GB a GPU) and the 128k latent KV cache (8.9 GB, on every rank) leave 3.3 GB; vLLM's default "
+    "gpu_memory_utilization of 0.9 gives it 135.7 GB (0.9 x 150.8), less than the 139.9 the estimate needs. "
+    "Moonshot's guide puts the smallest unit at 16 GPUs"))
+def test_kimi_k2_fp8_at_128k_does_not_fit_one_h200_node():
+    """MoonshotAI/Kimi-K2 docs/deploy_guidance.md (vLLM section, v0.10.0rc1 and later): the smallest
+    deployment unit for Kimi-K2's FP8 weights with a 128k sequence length on H200 or H20 is a cluster of 16
+    GPUs (TP 16, or DP + EP over two nodes). One 8 x H200 node does not hold it."""
+    g = _estimate("kimi-k2-fp8-128k-fit", "h200", 8)
+    assert g["fits"] is False
+
+
+def test_kimi_k2_fp8_at_128k_fits_two_h200_nodes():
+    """The same guide: 16 x H200 (two nodes) is the unit that serves Kimi-K2 FP8 at 128k. gpuwise: fits,
+    70.6 GB a GPU."""
+    g = _estimate("kimi-k2-fp8-128k-fit", "h200", 16)
+    assert g["fits"] is True
+
+
+def test_llama4_scout_fits_one_h100_only_quantized():
+    """Meta's Llama 4 announcement puts Scout on one H100 with INT4 quantization; Fixstars tried it ('Running
+    Llama 4 Scout on a single NVIDIA H100 using INT4 quantization', blog.us.fixstars.com, 2025-04-10): Meta's
+    int4_mixed script runs on one H100 (FP8 takes two, BF16 four); the BF16 checkpoint (109B parameters, ~218 GB)
+    does not fit one.
+    gpuwise: BF16 217.8 GB a GPU, no; INT4 61.3 GB, yes."""
+    assert _estimate("scout-1xh100-bf16", "h100-80gb-sxm", 1)["fits"] is False
+    assert _estimate("scout-1xh100-int4", "h100-80gb-sxm", 1)["fits"] is True
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "134.6 tok/s against 88-90 (+50%): an A100 has no FP4 path, and vLLM's August 2025 build ran gpt-oss's "
+    "MXFP4 experts on sm_80 through a weight-dequantizing Triton/Marlin kernel with the Triton attention "
+    "backend (TRITON_ATTN_VLLM_V1 in the thread); the estimate streams the 4-bit weights at the bandwidth "
+    "fraction of the FP4-native path"))
+def test_gpt_oss_120b_one_a100_single_stream_on_vllm():
+    """vllm-project/vllm issue #22331 (Aug 2025, the vllm/vllm-openai:gptoss image with
+    VLLM_ATTENTION_BACKEND=TRITON_ATTN_VLLM_V1): gpt-oss-120b on one A100 80GB (NVLink server), TP 1: 90 tok/s;
+    a second user on one A100: 88 tok/s. Two figures, held within 20% of them: 70.4-108 tok/s."""
+    g = _estimate("gpt-oss-120b-vllm-1xa100-single", "a100-80gb-sxm", 1)
+    assert 88 * (1 - WITHIN) <= g["decode_tokens_per_s"] <= 90 * (1 + WITHIN)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "gpuwise: does not fit, 34.8 GB a GPU against 30.4 usable: the V100 32GB's capacity is taken as 32.0e9 B "
+    "(knowledge/gpus.yaml has no smi_mib for it; nvidia-smi reports 32 GiB-class cards at ~34 GB) and the loss "
+    "keeps 12 B per vocabulary entry a token (6.2 GB of the 10.5 GB of activations), the Hugging Face float32 "
+    "logits, where Megatron-LM's GPT-2 is the tutorial's model code"))
+def test_zero_offload_tutorial_10b_fits_one_v100():
+    """DeepSpeed's ZeRO-Offload tutorial (deepspeed.ai/tutorials/zero-offload, docs/_tutorials/zero-offload.md):
+    a 10B GPT-2 (Megatron-LM, 50 layers, hidden 4,096, 32 heads), batch 10, activation checkpointing, ZeRO-2 with
+    cpu_offload, trains on one V100-SXM3 32GB."""
+    g = _estimate("gpt2-10b-zero-offload-1xv100", "v100-32gb-sxm2", 1)
+    assert g["fits"] is True
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "110.0 s a step against 21.8 s (5.0x): the GPU part agrees (compute 21.8 s, 39 TFLOP/s) and host Adam is "
+    "85.6 s of the 88.2 s of offload: 10.27e9 parameters at 12 cores x 1e7 parameters/s (knowledge/runtime.yaml "
+    "host_cores_per_gpu, cpu_adam_params_per_s_per_core); the paper's single GPU had a DGX-2 host (2 x 24-core "
+    "Xeon 8168) to itself and DeepSpeedCPUAdam runs several times faster a core than pull request #7474's "
+    "lower bound, and the paper overlaps the CPU step with the next GPU step (one-step delayed update)"))
+def test_zero_offload_10b_one_v100_step_time():
+    """Ren et al., 'ZeRO-Offload: Democratizing Billion-Scale Model Training' (USENIX ATC 2021, arXiv:2101.06840):
+    40 TFLOP/s on one V100 for a 10B model with ZeRO-Offload (PyTorch alone: 30 TFLOP/s at 1.4B, the largest that
+    fits). At the tutorial's batch (10 x 1,024 tokens) a step is 96 x 10 x 1,024 x 50 x 4,096^2 x (1 + 1024/(6 x
+    4096) + 50,257/(16 x 50 x 4096)) = 8.72e14 FLOP (Megatron's count, recompute included) / 40e12 = 21.8 s."""
+    s = _step("gpt2-10b-zero-offload-1xv100", "v100-32gb-sxm2", 1)
+    assert _near(s["step_s"], 8.72e14 / 40e12)
+
+
+def _findings(name: str) -> tuple[int, dict]:
+    code, out = _ask("audit", str(Q / f"{name}.yaml"), "--format", "json")
+    d = json.loads(out)
+    return code, {f["rule"]: f for f in d["findings"]}
+
+
+def test_rented_p4d_cannot_hold_a_70b_offload():
+    """AWS EC2 P4 instances (aws.amazon.com/ec2/instance-types/p4): p4d.24xlarge has 8 x A100 40GB and 1,152 GiB
+    of instance memory = 1,237 GB; Llama-3.1-70B fully fine-tuned with ZeRO-3 CPU offload keeps 70.55e9 x 16 B
+    (fp32 master weights and both Adam moments) = 1,129 GB in host RAM, / 0.8 usable = 1,411 GB. Blocked, exit 1,
+    the instance's RAM named as its origin."""
+    code, rules = _findings("proposal-rent-p4d-70b-full-offload")
+    assert code == 1
+    short = rules["MEM-HOST-RAM-SHORT"]
+    assert short["severity"] == "blocker"
+    assert short["evidence"]["host_ram_gb"] == pytest.approx(1152 * 2**30 / 1e9, rel=0.001)
+    assert short["evidence"]["host_ram_needed_gb"] == pytest.approx(70.55e9 * 16 / 0.8 / 1e9, rel=0.01)
+    assert "p4d.24xlarge" in short["message"]
+
+
+def test_rented_p5_holds_a_70b_offload():
+    """AWS EC2 P5 instances (aws.amazon.com/ec2/instance-types/p5): p5.48xlarge has 8 x H100 80GB and 2 TiB
+    (2,048 GiB = 2,199 GB) of instance memory, more than the 1,411 GB the same 70B offload needs: no host RAM
+    blocker, and no blocker at all (exit 0)."""
+    code, rules = _findings("proposal-rent-p5-70b-full-offload")
+    assert code == 0
+    assert "MEM-HOST-RAM-SHORT" not in rules
+
+
+def test_rented_p5_cannot_hold_a_405b_offload():
+    """The same p5.48xlarge (2,199 GB) for Llama-3.1-405B with ZeRO-3 CPU offload: 405.85e9 x 16 B / 0.8 =
+    8,117 GB of host RAM. Blocked, exit 1."""
+    code, rules = _findings("proposal-rent-p5-405b-full-offload")
+    assert code == 1
+    short = rules["MEM-HOST-RAM-SHORT"]
+    assert short["severity"] == "blocker"
+    assert short["evidence"]["host_ram_gb"] == pytest.approx(2048 * 2**30 / 1e9, rel=0.001)
+    assert short["evidence"]["host_ram_needed_gb"] == pytest.approx(405.85e9 * 16 / 0.8 / 1e9, rel=0.01)
