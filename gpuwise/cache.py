@@ -211,12 +211,14 @@ def load_marshalled(name: str) -> Any | None:
         return None
 
 
-def load_table(name: str, valid: Callable[[Any, Any], bool]) -> dict:
-    """A kept table's entries that ``valid(key, value)`` accepts; {} when there is none."""
+def load_table(name: str, valid: Callable[[Any, Any], bool] | None) -> dict:
+    """A kept table's entries that ``valid(key, value)`` accepts; {} when there is none. With
+    ``valid`` None, every entry as read: the caller checks an entry when it looks one up (a table
+    of a thousand file digests was checked whole in every process, ~3 ms, to use some seventy)."""
     got = load_marshalled(name)
     if not isinstance(got, dict):
         return {}
-    return {k: v for k, v in got.items() if valid(k, v)}
+    return got if valid is None else {k: v for k, v in got.items() if valid(k, v)}
 
 
 def store_table(kind: str, name: str, table: dict, used: set, limit: int) -> None:
@@ -379,7 +381,7 @@ def _digest_entry(k: object, v: object) -> bool:
 def _digests() -> dict[str, _Digest]:
     global _DIGESTS
     if _DIGESTS is None:
-        _DIGESTS = load_table(DIGESTS, _digest_entry) if enabled() else {}
+        _DIGESTS = load_table(DIGESTS, None) if enabled() else {}  # each entry checked when used (file_digest)
     return _DIGESTS
 
 
@@ -391,7 +393,7 @@ def file_digest(path: str, st: os.stat_result, limit: int | None = None) -> byte
     table = _digests()
     ident = _identity(st)
     got = table.get(key)
-    if got is not None and got[:5] == ident:
+    if got is not None and _digest_entry(key, got) and got[:5] == ident:
         _DIGESTS_USED.add(key)
         return got[5]
     with open(path, "rb") as fh:

@@ -112,3 +112,19 @@ def test_the_command_keeps_them(estimate_cold_and_warm):
     assert size > 0
     assert cold.returncode == warm.returncode == 0, cold.stderr
     assert cold.stdout == warm.stdout
+
+
+def test_an_entry_that_is_not_code_is_compiled_afresh(installed, tmp_path):
+    """The file's entries are not checked as it is read, only the one a source looks up: one that
+    holds no code is compiled as Python compiles it, and replaced."""
+    import marshal
+
+    source = "dict[str, list[int]]"
+    d = tmp_path / "xdg" / "gpuwise"
+    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    (d / code_cache._file()).write_bytes(marshal.dumps({(source, "<string>", "eval"): "not code", ("x",): 1}))
+    installed()
+    assert code_cache._TABLE[(source, "<string>", "eval")] == "not code"
+    assert typing._eval_type(typing.ForwardRef(source), {}, {}) == dict[str, list[int]]
+    assert code_cache._TABLE[(source, "<string>", "eval")].co_filename == "<string>"
+    assert code_cache._NEW

@@ -100,3 +100,23 @@ def test_no_cache_keeps_nothing(fresh, monkeypatch):
     assert cache.file_digest(str(f), os.stat(f)) == _sha(b"e: 5\n")
     cache.save()
     assert not (fresh / "xdg").exists()
+
+
+def test_an_entry_of_the_wrong_shape_is_not_trusted(fresh, monkeypatch):
+    """The table is read without checking every entry (a thousand of them, to use some seventy); the
+    entry of a file is checked when the file is looked up: one of the wrong shape (its size a float,
+    its digest short) is hashed afresh and replaced, never served."""
+    import marshal
+
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    f = fresh / "g.yaml"
+    f.write_bytes(b"g: 7\n")
+    st = _settled(f)
+    ident = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+    d = fresh / "xdg" / "gpuwise"
+    d.mkdir(parents=True, mode=0o700)
+    for bad in ((float(ident[0]), *ident[1:], _sha(b"other")), (*ident, b"short"), "not a tuple"):
+        (d / cache.DIGESTS).write_bytes(marshal.dumps({str(f): bad, "/elsewhere/x.yaml": "junk"}))
+        monkeypatch.setattr(cache, "_DIGESTS", None)
+        assert cache.file_digest(str(f), st) == _sha(b"g: 7\n")
+        assert cache._DIGESTS[str(f)] == (*ident, _sha(b"g: 7\n"))
