@@ -108,6 +108,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
     ao = fw.architecture_overrides.get(gpu.architecture or "")
     rel = release(fw, getattr(w, "framework_version", None), gpu.vendor)
+    fw = mla_scheduling(job, fw)
 
     def pick(name: str) -> float:
         for o in (ao, mo, vo, rel):
@@ -170,6 +171,24 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         window_kv_full=bool(rel is not None and rel.window_kv_full),
         k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),
     )
+
+
+def mla_scheduling(job: Any, fw: Framework) -> Framework:
+    """``fw`` as the job's stated release schedules its prompts: a release that turns chunked prefill off for MLA
+    models (``mla_whole_prefill``; vLLM 0.7.1-0.7.3: 'MLA is enabled; forcing chunked prefill and prefix caching to
+    be disabled', max_num_batched_tokens = max(max_model_len, 2048)) prefills an MLA job's prompts whole, in
+    forwards without decodes (V0's scheduler runs waiting prefills before the running decodes), with the whole
+    context as the step budget. Otherwise, and for a job that states no release, ``fw`` itself."""
+    span = fw.mla_whole_prefill
+    version = getattr(job.w, "framework_version", None)
+    if span is None or version is None or not job.shape.mla or not fw.chunked_prefill:
+        return fw
+    if not version_key(span.first) <= version_key(version) < version_key(span.before):
+        return fw
+    model = job.kb.models.get(job.model_id) if job.model_id else None
+    context = model.max_context if model is not None and model.max_context else fw.prefill_chunk_tokens
+    return fw.model_copy(update={"chunked_prefill": False, "mixed_prefill": False,
+                                 "prefill_chunk_tokens": max(int(context), 2048)})
 
 
 MOE_TRITON_FORMATS = ("bf16", "fp16", "fp8")  # expert weights the Triton fused-MoE kernel streams itself

@@ -152,6 +152,18 @@ class PcieAllReduce(Strict):
     check: Check = "S"
 
 
+class MlaWholePrefill(Strict):
+    """Releases that turn chunked prefill off for MLA models (DeepSeek V2/V3/R1, Kimi K2): from ``first`` up to,
+    not including, ``before``. Their prompts are prefilled whole, in forwards that carry no decode, with the
+    model's whole context (max(max_model_len, 2048) tokens) as the step budget, which the memory profile also
+    reserves. Applies only to jobs that state such a release (``workload.framework_version``)."""
+
+    first: str = Field(pattern=RELEASE_VERSION, description="the first release that turns it off")
+    before: str = Field(pattern=RELEASE_VERSION, description="the first release that no longer does")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -193,6 +205,8 @@ class Framework(Strict):
     compute_efficiency: Factor = Field(description="fraction of the dense peak its large-batch matmuls reach")
     allreduce_latency_us: Factor = Field(description="one small tensor-parallel all-reduce inside an NVLink or "
                                          "Infinity Fabric domain")
+    mla_whole_prefill: MlaWholePrefill | None = Field(
+        default=None, description="the releases that prefill MLA models' prompts whole, alone (None: none)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
     kernel_floor_us: Factor = Field(description="time one small kernel (a norm, top-k, token sort, activation "
