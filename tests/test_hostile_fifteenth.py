@@ -28,12 +28,12 @@ def test_a_stream_whose_codec_takes_no_error_handler_writes_ascii(monkeypatch: p
     """``PYTHONIOENCODING=idna`` raised 'unsupported error handling gpuwise-ascii' on the first
     line written (idna takes only 'strict'), ``undefined`` raises on any text: Python then lost
     its standard error too and the process died with exit status 1."""
-    from gpuwise import cli
+    from gpuwise.streams import safe_streams
 
     streams = [io.TextIOWrapper(io.BytesIO(), encoding=encoding) for _ in range(2)]
     monkeypatch.setattr(sys, "stdout", streams[0])
     monkeypatch.setattr(sys, "stderr", streams[1])
-    cli._safe_streams()
+    safe_streams()
     for s in streams:
         s.write("gpuwise: 8 \u00d7 H100, \u6a21\u578b\n")
         s.flush()
