@@ -191,3 +191,22 @@ def test_the_estimate_says_which_gpu_hours_it_gives(kb):
     top = rec["recommendation"]
     assert (top["gpu"], top["count"]) == ("b200", 8)
     assert top["gpu_hours"] == pytest.approx(g.timeline.gpu_hours, rel=1e-12)
+
+
+# ------------------------------------------------------------------------------ memory without --gpu
+def test_the_memory_alone_keeps_the_pinned_serving_layout_and_says_it():
+    """``estimate`` of Llama-3.1-70B served with ``parallelism: {tp: 4}`` on 4 GPUs gave 143.4 GB per GPU
+    without ``--gpu`` (the pin dropped: one whole copy a GPU) and 36.6 GB with ``--gpu H100``. The pin is the
+    user's: by hand each GPU holds 70,553,706,496 params x 2 B / 4 (Hugging Face safetensors total, the catalog's
+    params_b) of the weights, and the memory alone is the GPU estimate's to the byte. Without a pin the layout
+    it assumes is said beside the memory ("4 x (one GPU)")."""
+    w = {"task": "inference", "model": "llama-3.1-70b", "parallelism": {"tp": 4}}
+    alone = estimate({"workload": w}, gpus=4)
+    on_gpu = estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=4)
+    assert alone.memory.breakdown["weights"] == 70_553_706_496 * 2 // 4 == 35_276_853_248
+    assert alone.memory.per_gpu_bytes == on_gpu.memory.per_gpu_bytes
+    assert alone.memory.total_bytes == pytest.approx(alone.memory.per_gpu_bytes * 4, abs=4)  # each rounded
+    assert alone.memory.layout.endswith("; tensor parallel 4")
+    unpinned = estimate({"workload": {"task": "inference", "model": "llama-3.1-70b"}}, gpus=4)
+    assert unpinned.memory.breakdown["weights"] == 70_553_706_496 * 2
+    assert unpinned.memory.layout.endswith("; 4 x (one GPU)")

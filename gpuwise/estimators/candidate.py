@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ledger as L
@@ -223,8 +223,19 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
     if job.shape.diffusion:
         return M.weights_only_memory(job.shape.params, w.precision, job.training, overhead=_overhead(job),
                                      method=w.method)
-    if not job.training:  # no GPU chosen (estimate without --gpu): the framework on `tp` GPUs per copy
-        return SV.memory_of(job, kb.framework(w.framework), SV.Layout(tp=tp, replicas=max(1, count // tp)))
+    if not job.training:  # no GPU chosen (estimate without --gpu): the framework on the user's pinned layout
+        # (workload.parallelism tp/pp/ep, where it fits in `count`; else `tp` GPUs a copy), its copies filling
+        # `count`, and the layout said beside the memory (8 copies of one GPU hold the whole model each)
+        par = getattr(w, "parallelism", None)
+        ptp, ppp = getattr(par, "tp", None) or tp, getattr(par, "pp", None) or 1
+        if ptp * ppp > count:
+            ptp, ppp = tp, 1
+        pep = getattr(par, "ep", None) or 1
+        lay = SV.Layout(tp=ptp, pp=ppp, ep=pep if job.shape.moe and ptp % pep == 0 else 1,
+                        replicas=max(1, count // (ptp * ppp)))
+        est = SV.memory_of(job, kb.framework(w.framework), lay)
+        said = lay.label_phrases()
+        return replace(est, layout=(*est.layout_phrases, ("; ", *said[0][1:]), *said[1:]))
     precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
     setup = M.TrainSetup(
         method=w.method, precision=precision, mixed=w.mixed_precision, optimizer=w.optimizer,
