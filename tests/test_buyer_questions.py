@@ -475,6 +475,25 @@ def test_rented_p5_holds_a_70b_offload():
     assert "MEM-HOST-RAM-SHORT" not in rules
 
 
+def test_a_job_that_asks_for_offload_is_not_told_it_relies_on_8_bytes_a_parameter():
+    """Asked first, the p5.48xlarge rental above (640 GB of H100s, 70.55e9 parameters) drew MEM-MYTH-8-BYTES:
+    '684 GB covers the articles' params x 8 B x 1.2 = 677 GB, but mixed-precision AdamW keeps 16 B per parameter:
+    1129 GB', while the job asks for ZeRO-3 CPU offload and its 1,129 GB of state sit in host RAM by design. The
+    rule now judges only jobs that keep the state on the GPUs (offload: none); the same proposal without offload
+    is still warned (gpuwise then adds the offload itself: the plan was sized on the articles' figure)."""
+    import yaml
+
+    from gpuwise import audit
+
+    _, rules = _findings("proposal-rent-p5-70b-full-offload")
+    assert "MEM-MYTH-8-BYTES" not in rules
+    p = yaml.safe_load((Q / "proposal-rent-p5-70b-full-offload.yaml").read_text())
+    p["workload"]["offload"] = "none"
+    myth = [f for f in audit(p).model_dump(mode="json")["findings"] if f["rule"] == "MEM-MYTH-8-BYTES"]
+    assert myth and myth[0]["severity"] == "warning"
+    assert "677 GB" in myth[0]["message"] and "1129 GB" in myth[0]["message"]
+
+
 def test_rented_p5_cannot_hold_a_405b_offload():
     """The same p5.48xlarge (2,199 GB) for Llama-3.1-405B with ZeRO-3 CPU offload: 405.85e9 x 16 B / 0.8 =
     8,117 GB of host RAM. Blocked, exit 1."""

@@ -224,6 +224,8 @@ class JobFact(FactModel):
     mixed_precision: bool = _f("fp32 master weights with 16-bit compute")
     optimizer: str = _f("optimizer")
     zero: int = _f("ZeRO stage asked for (-1 auto)")
+    offload: Literal["none", "cpu", "nvme"] = _f("where the job asks for its optimizer state to be kept: 'none' on "
+                                                 "the GPUs, 'cpu' host RAM, 'nvme' the drives")
     full_training: bool = _f("training all weights (pretrain or full fine-tune)")
     state_gb: float = _f("weights + gradients + optimizer state of full mixed-precision training, GB")
     state_gb_myth: float = _f("the articles' params x 8 B x 1.2, GB")
