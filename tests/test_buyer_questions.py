@@ -406,10 +406,10 @@ def test_llama4_scout_fits_one_h100_only_quantized():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "134.6 tok/s against 88-90 (+50%): an A100 has no FP4 path, and vLLM's August 2025 build ran gpt-oss's "
-    "MXFP4 experts on sm_80 through a weight-dequantizing Triton/Marlin kernel with the Triton attention "
-    "backend (TRITON_ATTN_VLLM_V1 in the thread); the estimate streams the 4-bit weights at the bandwidth "
-    "fraction of the FP4-native path"))
+    "134.6 tok/s against 88-90 (+50%): the estimate's step is 7.43 ms (2.96 ms of MXFP4 weights, 3.6 GB at 0.8 of "
+    "the A100's bandwidth; 4.44 ms of overhead) against 11.1 ms published. An A100 has no FP4 path: vLLM's August "
+    "2025 build ran the MXFP4 experts on sm_80 through a weight-dequantizing kernel with Triton attention "
+    "(TRITON_ATTN_VLLM_V1 in the thread), which the estimate times at the FP4-native path's bandwidth fraction"))
 def test_gpt_oss_120b_one_a100_single_stream_on_vllm():
     """vllm-project/vllm issue #22331 (Aug 2025, the vllm/vllm-openai:gptoss image with
     VLLM_ATTENTION_BACKEND=TRITON_ATTN_VLLM_V1): gpt-oss-120b on one A100 80GB (NVLink server), TP 1: 90 tok/s;
