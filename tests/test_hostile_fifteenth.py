@@ -1,7 +1,8 @@
 """Hostile round 15 (issue 26 item 5): what round 15 of benchmarks/hostile_corpus.py found, each fix
 with a test that fails without it -- an output codec that takes no error handler, a request whose
 prompt and output lengths pass the context bound, a plan service whose growth passes its load's
-bound, and a plan service too large for any fleet."""
+bound, a plan service too large for any fleet, Ctrl-C during the plan's search, ``-o`` onto a FIFO
+no process reads, and an overlay's terminal escapes in the prices listing."""
 
 from __future__ import annotations
 
