@@ -43,10 +43,11 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from ..cache import Memo
 from ..errors import N_, RuleError, Said, Term, either, field_path
+from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
 from ..frozen import record
 from ..paths import dir_stamp, rules_dir
 from ..results import STAGES, STEPS, Severity, Stage, Step, Topic

@@ -6,13 +6,13 @@ import math
 from typing import Any, Literal
 
 from pydantic import (
-    Field,
     PrivateAttr,
     field_validator,
     model_validator,
 )
 
 from ..errors import N_, Said, either
+from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
 from .strict import Strict, _finite
 
 Task = Literal["pretrain", "finetune", "inference"]
