@@ -78,3 +78,24 @@ def test_a_batch_shares_the_planner_and_networks_of_one_bandwidth_keep_their_lat
     for f, one, res in zip(files, alone, shared, strict=True):
         assert res == one, f.name
     assert T._SHARED is None
+
+
+def test_a_layout_setting_written_at_its_default_is_another_question_in_a_batch(tmp_path):
+    """A proposal that writes ``zero_stage: 0``, ``gradient_checkpointing: false`` and ``offload:
+    none`` pins the alternatives' layouts to them (training_job.requested_pins); one that leaves them
+    out lets the planner choose. Their requirements dump to the same JSON, so the batch's key tells
+    them apart by the fields written (audit.given_fields): before it did, the pinned proposal got the
+    free one's alternative in a batch (LoRA of the 8 x H100 example: $992,266 there against the
+    $1,028,932 it gets alone, for 32 x B200; the same with the 8 x A100 article's full fine-tune)."""
+    doc = yaml.safe_load((EXAMPLES / "proposal-good-lora-8xh100.yaml").read_text())
+    for key in ("zero_stage", "gradient_checkpointing", "offload"):
+        doc["workload"].pop(key, None)
+    free, pinned = tmp_path / "free.yaml", tmp_path / "pinned.yaml"
+    free.write_text(yaml.safe_dump(doc))
+    doc["workload"].update(zero_stage=0, gradient_checkpointing=False, offload="none")
+    pinned.write_text(yaml.safe_dump(doc))
+    alone = [A.audit(str(f)).model_dump(mode="json") for f in (free, pinned)]
+    assert alone[0] != alone[1]  # the two questions differ: the test can tell a shared search
+    with A.sharing():
+        shared = [A.audit(str(f)).model_dump(mode="json") for f in (free, pinned)]
+    assert shared == alone

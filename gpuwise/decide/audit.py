@@ -504,12 +504,30 @@ def sharing() -> Iterator[None]:
 
 def _question(job: Any, gpu_ids: list[str], book: Any) -> str:
     """What the alternative search depends on, as a digest: the requirements as resolved (the
-    proposal's workload, constraints and environment), its cloud use (on every rental's bill), the
-    rules (their digest covers the policy) and the GPUs searched. The knowledge base is compared
-    by identity (one object per overlay in a process)."""
+    proposal's workload, constraints and environment) and which of their fields the file wrote
+    (:func:`given_fields`), its cloud use (on every rental's bill), the rules (their digest covers
+    the policy) and the GPUs searched. The knowledge base is compared by identity (one object per
+    overlay in a process)."""
     cloud = job.cloud.model_dump(mode="json") if job.cloud is not None else None
-    payload = [job.req.model_dump(mode="json"), cloud, book.digest, gpu_ids, job.deadline_days, job.tokens]
+    payload = [job.req.model_dump(mode="json"), given_fields(job.req), cloud, book.digest, gpu_ids,
+               job.deadline_days, job.tokens]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def given_fields(value: Any) -> Any:
+    """Which fields a record and every record in it were given rather than defaulted, for a key: a
+    value written out can ask another question than the same value left to its default (a layout
+    setting written out, even at its default, is pinned: ``training_job.requested_pins``), and
+    ``model_dump`` does not tell them apart."""
+    if isinstance(value, list | tuple):
+        return [given_fields(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): given_fields(v) for k, v in value.items()}
+    given = getattr(value, "model_fields_set", None)
+    if given is None:
+        return None
+    inner = {k: given_fields(v) for k, v in vars(value).items()}
+    return [sorted(given), {k: v for k, v in inner.items() if v is not None}]
 
 
 def _alternatives(job: Any, gpu_ids: list[str], book: Any) -> _Search:
