@@ -724,6 +724,12 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("D")], False)
     report("  of which the rows added at session 19 (ids D..): latency", "ms",
            [c for c in new_lat if c[0].startswith("D")], False)
+    # the rows gathered at session 20 (ids G..: SGLang's cookbook speed benchmark of Llama-3.1-70B BF16 on 8 x A100 with
+    # SGLang 0.5.6, 1k/1k and 8k/1k at concurrency 1-100): issue 22's latency blind round, blind figures in the README
+    report("  of which the rows added at session 20 (ids G..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("G")], False)
+    report("  of which the rows added at session 20 (ids G..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("G")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
