@@ -122,6 +122,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_gathers_ahead=stack_spec(job).gathers_ahead,
                        stack_tp_overlap=0.0 if fp4 else stack_spec(job).tp_comm_overlap,
                        stack_te=stack_spec(job).transformer_engine,
+                       stack_loss_bytes=stack_spec(job).loss_bytes_per_vocab or 0.0,
                        stack_grad_bucket=(stack_spec(job).grad_bucket_params,
                                           stack_spec(job).grad_bucket_params_per_rank),
                        stack_overlap_comm=(stack_spec(job).overlap_comm if w.overlap_comm is None

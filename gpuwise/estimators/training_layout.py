@@ -149,6 +149,7 @@ class TrainingJob:
     # the stack's layers are Megatron-Core's with Transformer Engine: Megatron's memory layout at every layout
     # and FP8 copies of the GEMM inputs under FP8 (runtime.yaml training_stacks transformer_engine)
     stack_te: bool = False
+    stack_loss_bytes: float = 0.0  # bytes per vocab entry per token the stack's loss holds (0: the default 12 B)
     # the stack's gradient bucket: (parameters, parameters per data-parallel rank); (0, 0): runtime.yaml
     # grad_bucket_bytes, PyTorch DDP's 25 MiB
     stack_grad_bucket: tuple[float, float] = (0.0, 0.0)
@@ -207,7 +208,8 @@ class TrainingJob:
             zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
             lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
             cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
-            bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te)
+            bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
+            loss_bytes=self.stack_loss_bytes)
 
     def memory(self, lay: Layout) -> M.MemoryEstimate:
         """The memory of a layout with the formula behind each figure (memoised)."""

@@ -267,6 +267,10 @@ class StackSpeed(Strict):
         "as Megatron lays it out at any layout (bf16 weights, fp32 main gradients, the layer's saved tensors as "
         "Korthikanti et al. count them), under FP8 the GEMM inputs are saved as their FP8 copies, and expert "
         "parallelism may span the tensor-parallel GPUs as well as the data-parallel ones (MoE parallel folding)")
+    loss_bytes_per_vocab: float | None = Field(
+        default=None, gt=0, le=32, description="bytes per vocabulary entry per token the stack's loss holds at its "
+        "peak (None: the Hugging Face loss's fp32 log-softmax and its backward's two temporaries, 12 B); Megatron's "
+        "vocabulary-parallel cross-entropy works in place on one fp32 copy of the 16-bit logits")
     source: str = Field(min_length=3)
     check: Check = "S"
 
