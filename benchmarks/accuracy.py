@@ -483,24 +483,49 @@ def burst_run_ttft(job, s, row: dict) -> float:
 
 
 def run_ttft(job, s, got, row: dict) -> float:
-    """The mean TTFT a benchmark run reports: a closed loop of ``prompts`` requests at concurrency c starts
-    with c requests at once (InferenceX's client: --num-prompts 10 x CONC --max-concurrency CONC
-    --request-rate inf), so c of them see the first wave's prefill (``burst_ttft``) and the rest the steady
-    state. Rows without ``prompts`` are steady-state figures. A row whose client paced its requests
-    (``request_rate``: requests/s offered, as bench_serving's ``--request-rate 10`` with ``--max-concurrency``)
-    sent no first wave at once: its prompts reach the server one at a time, as in the steady state."""
+    """The mean TTFT a benchmark run reports. A closed loop of ``prompts`` requests at concurrency c starts with
+    its first c requests at once (InferenceX's client: --num-prompts 10 x CONC --max-concurrency CONC
+    --request-rate inf; a run of no more prompts than c is that first wave alone), so they see the first wave's
+    prefill (``burst_ttft``) and the rest the steady state. Rows without ``prompts`` are steady-state figures. A
+    row whose client paced its requests (``request_rate``: requests/s offered, as bench_serving's
+    ``--request-rate 10`` with ``--max-concurrency``) sent no first wave at once: its prompts reach the server one
+    at a time, as in the steady state.
+
+    A row with ``fixed_lengths`` (every request of the same prompt and output length: SGLang's bench_serving
+    --random-range-ratio 1, vLLM's random dataset at its default range ratio 0 with --ignore-eos) stays in waves
+    (:func:`wave_sizes`): the c requests of a wave start together, decode the same number of tokens and end within
+    a few steps of each other, so the next c are sent together again and every wave is a burst."""
     from gpuwise.estimators import serving as SV
 
     prompts = int(row.get("prompts") or 0)
     conc = int(row["concurrency"])
-    if prompts <= conc or row.get("request_rate", "") not in ("", "inf"):
+    if not prompts or row.get("request_rate", "") not in ("", "inf"):
         return got.ttft
     reps = s.layout.replicas
-    n = max(1, round(conc / reps))
-    running = min(n, max(s.replica.max_seqs, 1))  # the first wave's prompts the copy's KV cache admits at once
-    # the rest of the wave wait for a sequence to end, as in the steady state (its Little's-law wait for a slot)
-    first = (running * SV.burst_ttft(job, s.engine, s.replica, running) + (n - running) * got.ttft) / n
-    return (conc * first + (prompts - conc) * got.ttft) / prompts
+
+    def wave(k: int) -> float:
+        """Mean TTFT of ``k`` prompts sent at once, spread over the copies: the prompts a copy's KV cache admits
+        at once see the burst's prefill, the rest wait for a sequence to end, as in the steady state (its
+        Little's-law wait for a slot)."""
+        n = max(1, round(k / reps))
+        running = min(n, max(s.replica.max_seqs, 1))
+        return (running * SV.burst_ttft(job, s.engine, s.replica, running) + (n - running) * got.ttft) / n
+
+    # a wave stays together only where the copy admits it whole; one that holds fewer runs the steady state's
+    # queue for a slot (its Little's-law wait, in ``got.ttft``), and only its first wave is a burst
+    fixed = row.get("fixed_lengths") == "1" and round(conc / reps) <= max(s.replica.max_seqs, 1)
+    sizes = wave_sizes(prompts, conc, fixed)
+    return (sum(k * wave(k) for k in sizes) + (prompts - sum(sizes)) * got.ttft) / prompts
+
+
+def wave_sizes(prompts: int, conc: int, fixed: bool) -> list[int]:
+    """The sizes of the waves of prompts a closed-loop run sends at once: its first ``min(prompts, conc)``, and
+    where every request has the same lengths (``fixed``) each later wave of ``conc`` too (the last one what is
+    left), since the requests of a wave end together and are replaced together."""
+    if not fixed:
+        return [min(prompts, conc)]
+    full, rest = divmod(prompts, conc)
+    return [conc] * full + ([rest] if rest else [])
 
 
 def report(title: str, unit: str, cases: list[tuple[str, float, float]], show_all: bool) -> dict:
