@@ -437,12 +437,16 @@ def test_rows_gathered_at_stop_34_stay_within_the_goals(kb, accuracy):
     front end bounds them, not the GPU prefill the step model times (README), so no constant is taken from them.
     Session 14: the experts' math of a prompt-sized batch runs at the Triton fused-MoE kernel's own measured rate on
     Hopper (serving.yaml moe_gemm_fraction, from its kernel benchmarks, not these rows): Z01 +120% -> +53%, Z02 +149%
-    -> +72%, median 23.8% -> 21.8%; Z14 stays the miss beyond 2x."""
+    -> +72%, median 23.8% -> 21.8%; Z14 stays the miss beyond 2x.
+    Session 20: Z14 had taken the page's 'Other Benchmark Cases' log (411.83 output tok/s), which the page's own
+    comparison table contradicts for the same baseline run (22,582.76 total tok/s = 1,075.95 output, TPOT 125.44 ms);
+    the table's figure agrees per GPU and active parameter with the lab's sibling bursts, the log's does not
+    (validation README), so the row carries the table's: +275% -> +43%, and no Z row is beyond 2x."""
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("Z")]
     assert len(cases) == 20
     assert statistics.median(_errors(cases)) <= 0.23
     beyond = sorted(c[0].split()[0] for c in cases if not 0.5 <= c[1] / c[2] <= 2.0)
-    assert beyond == ["Z14"], beyond
+    assert beyond == [], beyond
 
 
 def test_vllm_cuda_kernel_floor_reproduces_its_source(kb):
