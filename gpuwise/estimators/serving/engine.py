@@ -62,6 +62,7 @@ class Engine:
     fuses_shared: bool = False  # the MoE shared expert runs inside the routed experts' grouped GEMM
     window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
     k_block: float = 0.0  # s per 128-deep reduction block of a block-FP8 GEMM at decode batches (0: no such floor)
+    host_floor: float = 0.0  # s a step lasts at least: the host's own time in a release that schedules synchronously
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -170,7 +171,21 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         window_kv_full=bool(rel is not None and rel.window_kv_full),
         k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),
+        host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),
     )
+
+
+def sync_host_floor(fw: Framework, version: str | None) -> float:
+    """Seconds a step of the job's stated release lasts at least (``sync_host_floor``): a release that schedules
+    synchronously runs the host's work for a step (schedule, prepare the inputs, launch, sample, update) between
+    forwards, so a small model's step is the host's, whatever the GPU. 0 for a release outside the span and for a
+    job that states none (the current releases overlap that work with the forward)."""
+    span = fw.sync_host_floor
+    if span is None or version is None:
+        return 0.0
+    if not version_key(span.first) <= version_key(version) < version_key(span.before):
+        return 0.0
+    return span.step_us * 1e-6
 
 
 def mla_scheduling(job: Any, fw: Framework) -> Framework:

@@ -55,13 +55,13 @@ class StepConsts:
     figure is the same expression, in the same order, as the step formula writes it, so a step's
     seconds are the same to the last bit."""
 
-    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
-                 "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense",
-                 "f_experts", "front", "gpu_points", "hidden", "hop_bw", "hop_latency", "k_over_e", "kserial",
-                 "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "over", "passed",
-                 "peak_attn", "peak_gemm", "points", "poll", "pp", "pp_comm", "prefill_floor", "ranks", "rep", "sc",
-                 "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers",
-                 "w_dense", "w_experts", "waits", "window")
+    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights",
+                 "capacity", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z",
+                 "experts", "f_dense", "f_experts", "front", "gpu_points", "hidden", "hop_bw", "hop_latency",
+                 "host_floor", "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m",
+                 "moe_rate", "moe_stage", "over", "passed", "peak_attn", "peak_gemm", "points", "poll", "pp",
+                 "pp_comm", "prefill_floor", "ranks", "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile",
+                 "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -115,6 +115,7 @@ class StepConsts:
         self.over = self.layers * eng.layer_overhead + floor_per_step(eng) / pp
         self.kserial = kserial_seconds(eng, split) / pp if eng.k_block else 0.0
         self.step_overhead, self.seq_overhead = eng.step_overhead, eng.seq_overhead
+        self.host_floor = eng.host_floor  # a synchronous release's step lasts at least the host's time for it
         self.prefill_floor = prefill_host(eng) + eng.step_overhead  # a prefill forward lasts at least this
         # the job's request: (prompt, output, prompt tokens prefilled), and whether its scheduler holds
         # prompts back to gather them (load.held); read by the load model at every concurrency
@@ -206,6 +207,9 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     stage = gemm + attention + comm + over
     host = c.step_overhead + c.seq_overhead * (decode / dpa if dpa > 1 else decode)
     total = pp * stage + host
+    if total < c.host_floor:  # the host's own work sets the step (a release that schedules synchronously)
+        host += c.host_floor - total
+        total = c.host_floor
     return total, gemm, attention, comm, over, host, t_mem, t_fl, w_gpu, kv_gpu, flops
 
 
@@ -353,13 +357,12 @@ def draft_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float
 
 
 def _draft(c: StepConsts, decode: float, kv_ctx: float) -> float:
-    eng, lay = c.eng, c.rep.layout
+    eng = c.eng
     spec = eng.spec
     if spec is None:
         return 0.0
-    plain = _parts(c, decode, 0.0, kv_ctx, 0.0)[0]
-    host = eng.step_overhead + eng.seq_overhead * (decode / lay.dp_attention if lay.dp_attention > 1 else decode)
-    device = max(plain - host, 0.0)
+    parts = _parts(c, decode, 0.0, kv_ctx, 0.0)
+    device = max(parts[0] - parts[5], 0.0)  # the plain step less its host work (a host floor included)
     if spec.draft_params:
         share = spec.draft_params / max(eng.sc.n_active, 1.0)
     else:

@@ -164,6 +164,19 @@ class MlaWholePrefill(Strict):
     check: Check = "S"
 
 
+class SyncHostFloor(Strict):
+    """Releases whose engine schedules synchronously: from ``first`` up to, not including, ``before``. Each step
+    the host schedules, prepares the inputs, launches the forward, samples and updates its requests before the
+    next step starts, so a step lasts at least ``step_us`` of host time whatever the GPU. Applies only to jobs
+    that state such a release (``workload.framework_version``)."""
+
+    first: str = Field(pattern=RELEASE_VERSION, description="the first release that schedules so")
+    before: str = Field(pattern=RELEASE_VERSION, description="the first release that overlaps it with the forward")
+    step_us: float = Field(gt=0, description="the host's time for one step, microseconds")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -207,6 +220,8 @@ class Framework(Strict):
                                          "Infinity Fabric domain")
     mla_whole_prefill: MlaWholePrefill | None = Field(
         default=None, description="the releases that prefill MLA models' prompts whole, alone (None: none)")
+    sync_host_floor: SyncHostFloor | None = Field(
+        default=None, description="the releases whose steps last at least the host's own time (None: none)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
     kernel_floor_us: Factor = Field(description="time one small kernel (a norm, top-k, token sort, activation "
