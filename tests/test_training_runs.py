@@ -548,7 +548,11 @@ def test_held_out_runs_of_session_16_second_round(heldout):
         assert float(by_id[rid]["gpu_hours"]) == pytest.approx(gpus * days * 24)
         assert int(by_id[rid]["gpus"]) == gpus
     rows = _held_out_ratios(heldout, 137, 140)
-    assert len(rows) == 4 and all(0.45 <= r <= 0.85 for r in rows)
+    assert len(rows) == 4 and all(0.45 <= r <= 0.85 for i, r in enumerate(rows) if i != 2)
+    # session 20: Zamba2-7B's two shared transformer blocks run 13 times among 81 Mamba2 layers (its config.json), so a
+    # token goes through 7.4 + 11 x 0.334 = 11.07B parameters' matmuls, not 7.4B (tests/test_attention_and_shared_
+    # blocks.py): the row reads within a few percent once its published shape is given
+    assert 0.90 <= rows[2] <= 1.10
     # H141 MicroLlama-300M: 4 RTX 4090 for 4 days (its README), on TinyLlama's lit-gpt stack: +3.3% blind
     assert float(by_id["H141"]["gpu_hours"]) == pytest.approx(4 * 4 * 24)
     assert 0.85 <= heldout[141][1] / heldout[141][2] <= 1.20
@@ -564,8 +568,11 @@ def test_held_out_runs_of_session_17(heldout):
     assert float(by_id["H142"]["training_tokens_b"]) == pytest.approx(1000 + 50)
     assert float(by_id["H143"]["gpu_hours"]) == pytest.approx(384 * 42 * 24)
     assert float(by_id["H144"]["gpu_hours"]) == pytest.approx(10_001_252_352 / 38_541 / 3600, abs=0.05)
-    # the two wall-clock rows read fast (their 6ND implies 13% and 7% of the dense BF16 peak); the single-GPU run slow
-    assert heldout[142][1] / heldout[142][2] < 0.5 and heldout[143][1] / heldout[143][2] < 0.5
+    # the two wall-clock rows read fast (their 6ND implies 13% and 7% of the dense BF16 peak); the single-GPU run slow.
+    # Session 20: Zamba-7B's one shared block runs 13 times (transformers' ZambaConfig: a hybrid layer at index 2 and
+    # at every i % 6 == 4 of the next 73), so a token goes through 7.2325 + 12 x 0.35825 = 11.53B parameters' matmuls:
+    # 1.59x the FLOPs of 6ND, and the row reads -37% where it read -64% (still fast: the Mamba-1 scan is not costed)
+    assert 0.55 <= heldout[142][1] / heldout[142][2] <= 0.70 and heldout[143][1] / heldout[143][2] < 0.5
     assert 0.85 <= heldout[144][1] / heldout[144][2] <= 1.20
 
 

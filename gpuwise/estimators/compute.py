@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
 
 def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:
     n = min(shape.matmul_params_active, shape.active_params)  # a guessed shape never adds FLOPs
-    attn = 6.0 * shape.layers * seq * shape.q_dim  # causal: half of the 12 L s h of a full mask
+    attn = 6.0 * shape.attn_layers * seq * shape.q_dim  # causal: half of the 12 L s h of a full mask
     if method == "full":
         mult, what = 6.0, formula("formula.multiplier.full")
     else:
@@ -46,7 +46,7 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
         "training_flops", per_token * tokens, "FLOP",
         formula("formula.training_flops"),
         {"tokens": tokens, "matmul_params": n, "multiplier": mult, "multiplier_is": formula_text(what),
-         "layers": shape.layers, "seq": seq, "attention_flops_per_token": attn * att_mult / 6.0,
+         "layers": shape.attn_layers, "seq": seq, "attention_flops_per_token": attn * att_mult / 6.0,
          "attention_formula": formula_text(attention)},
         input_phrases={"multiplier_is": what, "attention_formula": attention},
     )
@@ -178,7 +178,8 @@ def attention_kernel_factor(shape: Shape, seq: int, method: str, rate: float, at
     """Time of a step's compute over what it takes with attention at the GEMMs' rate: causal attention's share of
     the FLOPs (a = attention / (6N + attention) per token, the same with recomputation) runs at the attention
     kernel's rate where that is the slower (FlashAttention-2 on Hopper; attention kept in 16 bits under FP8 or
-    FP4 GEMMs): 1 - a + a x rate / min(rate, attention rate)."""
+    FP4 GEMMs; a head dim between the kernel's compiled widths at the next one's cost): 1 - a + a x rate /
+    min(rate, attention rate)."""
     f = training_flops(shape, 1.0, seq, method, False)
     a = f.inputs["attention_flops_per_token"] / f.value if f.value > 0 else 0.0
     slower = rate / attention_rate if 0 < attention_rate < rate else 1.0

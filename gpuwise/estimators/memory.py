@@ -707,18 +707,19 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
 
     With ``per_sequence`` (the length of each sequence) sliding-window layers cap each sequence at
     their window."""
+    layers = getattr(shape, "attn_layers", shape.layers)  # a hybrid's attention blocks keep the only KV cache
     if shape.kv_elements_override:
-        per_token = shape.layers * shape.kv_elements_override * bytes_per
+        per_token = layers * shape.kv_elements_override * bytes_per
         said = formula("formula.kv_cache_mla")
     else:
-        per_token = 2 * shape.layers * shape.kv_heads * shape.head_dim * bytes_per
+        per_token = 2 * layers * shape.kv_heads * shape.head_dim * bytes_per
         said = formula("formula.kv_cache")
     kept = tokens
     if per_sequence and getattr(shape, "attention_window", None):
         kept = tokens * window_tokens(shape, per_sequence) / per_sequence
         said += formula("formula.kv_window", " ")
     return Term("kv_cache", per_token * kept, "B", said,
-                {"layers": shape.layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
+                {"layers": layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
                  "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})
 
 

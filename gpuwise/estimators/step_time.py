@@ -78,6 +78,12 @@ class GpuRates:
     moe_dispatch_s: float = 0.0  # GPU-seconds per token per MoE layer beyond matmuls and all-to-all (runtime.yaml)
 
 
+def padded_head_dim(head_dim: int, tiles: tuple[int, ...]) -> int:
+    """The head dim an attention kernel computes for ``head_dim``: the smallest of its compiled ``tiles`` that holds
+    it (runtime.yaml training.attention_kernels head_dim_tiles); beyond the last, ``head_dim`` itself."""
+    return next((t for t in tiles if t >= head_dim), head_dim)
+
+
 def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
     """FLOP/s a GPU reaches in this job's compute and the MFU behind it (memoised per GPU)."""
     key = ("speed", gpu.id)
@@ -110,8 +116,12 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         ak = f.attention_kernels
         util = ak.utilization.get(tj.stack_attention, {}).get(gpu.architecture) if ak is not None else None
         # attention at its kernel's rate where that is the slower, in 16 bits (runtime.yaml training.attention_kernels)
+        attn = rate  # attention at the GEMMs' rate, unless its kernel is known to be slower
         if util is not None:
-            attn = C.peak_for(gpu, "bf16").tflops * 1e12 * util
+            attn = min(attn, C.peak_for(gpu, "bf16").tflops * 1e12 * util)
+        if ak is not None and not tj.shape.mla:  # a head between the kernel's compiled widths pays for the next one
+            attn *= tj.shape.head_dim / padded_head_dim(tj.shape.head_dim, ak.head_dim_tiles)
+        if attn < rate:
             rate /= C.attention_kernel_factor(tj.shape, tj.seq, tj.method, rate, attn).value
         got = tj.memo[key] = (rate, mfu)
     return got

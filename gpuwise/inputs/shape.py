@@ -46,6 +46,14 @@ class Shape:
     dense_ffn: int | None = None  # MLP width of the dense layers of an MoE model
     # multi-head latent attention: (q_lora_rank or 0, kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim)
     mla: tuple[int, int, int, int, int] | None = None
+    # layers (or applications of a shared block) that run attention, where not every layer: a Mamba hybrid's
+    # attention blocks (Zamba-7B: 13 applications of one shared block among 76 Mamba layers), 0 for a pure SSM
+    attention_layers: int | None = None
+
+    @property
+    def attn_layers(self) -> int:
+        """Layers that compute attention and keep a KV cache: ``attention_layers`` where given, else every layer."""
+        return self.layers if self.attention_layers is None else self.attention_layers
 
     @property
     def assumed(self) -> str:
@@ -185,7 +193,7 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             hidden=a.hidden_size,
             heads=a.heads,
             kv_heads=a.kv_heads or a.heads,
-            head_dim=a.hidden_size // a.heads,
+            head_dim=a.head_dim or a.hidden_size // a.heads,
             ffn=a.ffn_size or 4 * a.hidden_size,
             vocab=a.vocab_size,
             tied=a.tied_embeddings,
@@ -193,15 +201,19 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             experts_per_token=a.experts_per_token or 1,
             shared_experts=a.shared_experts if a.experts else 0,
             active_params=_active_params(a, params),
+            attention_layers=a.attention_layers,
         )
     return guess_shape(params, w.model)
 
 
 def _active_params(a: Architecture, params: float) -> float:
     """Parameters a token uses: given, or for a MoE architecture the dense parts plus k (+ shared) of the
-    E experts of every layer (``ffn_size`` is one expert's width, a SwiGLU MLP of 3 matrices)."""
+    E experts of every layer (``ffn_size`` is one expert's width, a SwiGLU MLP of 3 matrices). Given, it may
+    exceed the stored count: a block whose weights are shared and applied n times multiplies a token through them
+    n times (Zamba's shared attention block, arXiv:2405.16712: 'applying more flops ... while keeping the total
+    parameter count fixed'), while memory holds them once."""
     if a.active_params_b is not None:
-        return min(a.active_params_b * 1e9, params)
+        return a.active_params_b * 1e9
     if not a.experts or not a.experts_per_token:
         return params
     ffn = a.ffn_size or 4 * a.hidden_size

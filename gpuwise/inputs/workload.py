@@ -38,7 +38,15 @@ class Architecture(Strict):
     experts_per_token: int | None = Field(default=None, ge=1, le=100_000, description="MoE: experts per token")
     shared_experts: int = Field(default=0, ge=0, le=1000, description="MoE: experts every token uses")
     active_params_b: float | None = Field(default=None, ge=1e-6, le=100_000,
-                                          description="MoE: parameters used per token")
+                                          description="parameters a token is multiplied through: MoE, the active "
+                                          "experts' share (below params_b); a block whose weights are shared and "
+                                          "applied several times (Zamba's shared attention block), once per "
+                                          "application (above params_b)")
+    head_dim: int | None = Field(default=None, ge=1, le=100_000,
+                                 description="width of one attention head, where not hidden_size / heads")
+    attention_layers: int | None = Field(default=None, ge=0, le=10_000,
+                                         description="layers (or applications of a shared block) that run attention, "
+                                         "where not every layer: a Mamba hybrid's attention blocks, 0 for a pure SSM")
 
     _v = field_validator("active_params_b")(_finite)
 

@@ -173,6 +173,9 @@ class AttentionKernels(Strict):
 
     utilization: dict[str, dict[str, _within(float, 0.01, 1)]] = Field(
         description="kernel class (fa2, fused) -> GPU architecture -> share of the dense BF16 peak")
+    head_dim_tiles: tuple[int, ...] = Field(
+        default=(), description="head dims the kernels are compiled for, ascending: a head dim between two runs as "
+        "the next one up (its padding computed and thrown away); beyond the last, as given")
     source: str = Field(min_length=3)
     check: Check = "S"
 
