@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.clirun import gpuwise
+from tests.test_hostile_more import one_line
 from tests.test_hostile_twelfth import write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,3 +51,14 @@ def test_an_output_beside_gpuwise_own_files_is_still_written(tmp_path: Path) -> 
     r = gpuwise("recommend", "r.yaml", "-o", "o.md", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "o.md").read_text().startswith("#")
+
+
+# ----------------------------------------------------------------------------- prices import --provider ''
+def test_an_empty_provider_is_refused_not_replaced_by_the_file_name(tmp_path: Path) -> None:
+    """``--provider "$P"`` with P unset imported the file as provider 'p' (its name), exit 0:
+    the listing's ``prices --provider ''`` already refused an empty name."""
+    write(tmp_path, {"p.csv": "gpu,gpus,price\nH100 80GB SXM,8,20\n"})
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "", "-o", "ov", cwd=tmp_path),
+             "--provider", "empty provider name")
+    assert not (tmp_path / "ov").exists()
+    one_line(gpuwise("prices", "import", "p.csv", "--provider", "  ", "-o", "ov", cwd=tmp_path), "--provider")

@@ -128,6 +128,8 @@ def offer_id(o: Imported) -> str:
 def provider_of(path: Path, given: str | None) -> str:
     """``--provider``, else the file's name as in gpuhunt's ``{provider}.csv`` (SkyPilot's
     ``<cloud>/vms.csv``: the folder's name)."""
+    if given is not None and not given.strip():  # `--provider "$P"` with P unset: the file's name was used
+        raise UserError(N_("empty provider name"), where="--provider")
     raw = given or (path.parent.name if path.stem.lower() in ("vms", "catalog", "prices") else path.stem)
     name = PROVIDER_NAMES.get(raw.strip().lower(), raw.strip().lower())
     if not _PROVIDER.match(name):
