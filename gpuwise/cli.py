@@ -333,7 +333,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gpuwise {__version__}")
     parser.add_argument("--lang", choices=("en", "zh"), dest="help_lang",  # `gpuwise --lang zh --help`
                         help=N_("language of this help (default: en; each command has its own --lang)"))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # required: a bare `gpuwise` is a usage error of one line, as every other one (it printed the
+    # whole help on standard error, exit 2)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, required=True)
     for name, (help_text, add) in _COMMANDS.items():
         p = sub.add_parser(name, help=help_text)
         if only is None or only == name:
@@ -430,9 +432,6 @@ def main(argv: list[str] | None = None) -> int:
         _LANG = lang_of(given) if shows_chinese(sys.stderr) else "en"
         with argparse_in(_LANG):
             args = parser.parse_args(argv)
-            if not args.command:
-                parser.print_help(sys.stderr)
-                return 2
     else:
         args = parser.parse_args(argv)
     if args.command == "ask":  # the questionnaire saves the answers given so far on Ctrl-C
@@ -440,9 +439,6 @@ def main(argv: list[str] | None = None) -> int:
 
         if signal.getsignal(signal.SIGINT) is interrupted:
             signal.signal(signal.SIGINT, signal.default_int_handler)
-    if not args.command:
-        parser.print_help(sys.stderr)
-        return 2
     from .cli_words import english_where_chinese_cannot_show, shows_chinese
 
     english = english_where_chinese_cannot_show(args, sys.stdout)

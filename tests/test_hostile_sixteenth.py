@@ -62,3 +62,20 @@ def test_an_empty_provider_is_refused_not_replaced_by_the_file_name(tmp_path: Pa
              "--provider", "empty provider name")
     assert not (tmp_path / "ov").exists()
     one_line(gpuwise("prices", "import", "p.csv", "--provider", "  ", "-o", "ov", cwd=tmp_path), "--provider")
+
+
+# ----------------------------------------------------------------------------- a bare gpuwise
+@pytest.mark.parametrize("argv, words", [
+    ([], ["the following arguments are required: COMMAND", "gpuwise --help"]),
+    (["--lang", "zh"], ["COMMAND"]),
+])
+def test_no_command_is_one_line(argv: list[str], words: list[str]) -> None:
+    """``gpuwise`` alone printed the whole help (22 lines) on standard error, exit 2: bad usage is
+    one line, and ``--help`` still gives the help on standard output."""
+    r = gpuwise(*argv)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("gpuwise: "), r.stderr
+    for w in words:
+        assert w in r.stderr, r.stderr
+    h = gpuwise("--help")
+    assert h.returncode == 0 and "COMMAND" in h.stdout
