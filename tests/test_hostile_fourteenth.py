@@ -55,7 +55,7 @@ def test_an_hbm2e_card_whose_report_lost_its_limit_is_judged_on_the_type() -> No
 
     kb = load()
     points = {name: v for name, v in kb.policy.items() if name.endswith("_memory_throttle_c")}
-    assert set(points) == {"gddr6x_memory_throttle_c", "hbm2e_memory_throttle_c"}
+    assert set(points) == {"gddr6x_memory_throttle_c", "hbm2e_memory_throttle_c", "hbm3_memory_throttle_c"}
     assert points["hbm2e_memory_throttle_c"].value == 95 and "a100-sxm4-v12.xml" in points[
         "hbm2e_memory_throttle_c"].source
     assert all(v.source for v in points.values())

@@ -1,12 +1,13 @@
 """Hostile round 16 (issue 26 items 5 and 6): what round 16 of benchmarks/hostile_corpus.py found,
 each fix with a test that fails without it -- ``-o`` onto gpuwise's own report templates, message
 catalog or modules (replaced, exit 0), ``prices import --provider ''`` (the file's name was used),
-a bare ``gpuwise`` (the whole help on standard error) -- and item 6's judgement of a used card's
-memory temperature against the limit its own nvidia-smi report carries (HBM3 and HBM3e boards,
-for which no throttle point of the memory type is sourced), in-process."""
+a bare ``gpuwise`` (the whole help on standard error) -- and item 6: a used card's memory
+temperature judged against the limit its own nvidia-smi report carries (HBM3, HBM3e), else against
+HBM3's throttle point (95 deg C, an H800's driver report), in-process."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,93 @@ def test_no_command_is_one_line(argv: list[str], words: list[str]) -> None:
         assert w in r.stderr, r.stderr
     h = gpuwise("--help")
     assert h.returncode == 0 and "COMMAND" in h.stdout
+
+
+# ----------------------------------------------------------------------------- item 6: HBM3/HBM3e at their own limit
+def board_report(mem_temp: str, limit: str | None, name: str, total: str) -> str:
+    """An nvidia-smi -q -x report of an HBM3/HBM3e board built from telegraf's A100-SXM4-80GB test
+    data (tests/data/nvidia_smi/SOURCES.md): product name, memory total, memory reading and the
+    board's own memory limit (``gpu_temp_max_mem_threshold``, NVML_TEMPERATURE_THRESHOLD_MEM_MAX)
+    set; ``limit=None`` drops the element, as a seller's copy that lost it."""
+    x = (DATA / "telegraf_a100-sxm4-v12.xml").read_text()
+    x = re.sub(r"<product_name>[^<]*", "<product_name>" + name, x, count=1)
+    x = x.replace("<total>81920 MiB</total>", f"<total>{total}</total>", 1)
+    x = x.replace("<memory_temp>44 C</memory_temp>", f"<memory_temp>{mem_temp}</memory_temp>")
+    old = "<gpu_temp_max_mem_threshold>95 C</gpu_temp_max_mem_threshold>"
+    assert old in x and "<memory_temp>" + mem_temp in x
+    return x.replace(old, "" if limit is None else f"<gpu_temp_max_mem_threshold>{limit}</gpu_temp_max_mem_threshold>")
+
+
+H100 = ("h100-80gb-sxm", "NVIDIA H100 80GB HBM3", "81559 MiB")  # smi_mib of the catalog's H100 SXM
+H200 = ("h200-141gb-sxm", "NVIDIA H200", "143771 MiB")  # the catalog's H200 smi_mib
+
+
+H800 = ("h800-80gb-sxm", "NVIDIA H800", "81559 MiB")
+
+
+def used_audit(tmp_path: Path, board: tuple[str, str, str], mem: str, limit: str | None) -> dict:
+    """The findings, by rule, of a used card of ``board`` whose seller's report reads ``mem`` under
+    ``limit`` (the Python API, in this process)."""
+    from gpuwise import audit
+
+    gpu, name, total = board
+    write(tmp_path, {"r.xml": board_report(mem, limit, name, total)})
+    result = audit({"workload": {"task": "inference", "model": "llama-2-7b"},
+                    "hardware": {"gpu": gpu, "count": 1},
+                    "acquisition": {"mode": "buy", "condition": "used", "unit_price_usd": 15000},
+                    "used_cards": [{"serial": "1", "nvidia_smi": "r.xml"}]}, base_dir=tmp_path)
+    return {f.rule: f for f in result.findings}
+
+
+@pytest.mark.parametrize("board, mem, limit, hot", [
+    (H100, "95 C", "95 C", True),     # at its own limit: NVML's 'begins SW slowdown'
+    (H100, "94 C", "95 C", False),
+    (H200, "97 C", "95 C", True),
+    (H200, "97 C", "105 C", False),   # a board whose own limit is higher is judged on it, not on another's
+    (H200, "N/A", "95 C", False),     # no reading: nothing to judge
+], ids=lambda v: v if isinstance(v, str) else (v[0] if isinstance(v, tuple) else str(v)))
+def test_hbm_memory_is_judged_on_the_limit_its_report_carries(tmp_path: Path, board, mem: str, limit: str | None,
+                                                            hot: bool) -> None:
+    """Item 6: where the seller's report carries the board's own memory limit (nvidia-smi's 'Memory
+    Max Operating Temp'), the report is the source: USED-MEMORY-HOT says the card's numbers, and
+    the memory type's point (USED-MEMORY-JUNCTION-HOT) is not used."""
+    found = used_audit(tmp_path, board, mem, limit)
+    assert "USED-MEMORY-JUNCTION-HOT" not in found
+    assert ("USED-MEMORY-HOT" in found) == hot, sorted(found)
+    if hot:
+        f = found["USED-MEMORY-HOT"]
+        assert f.severity == "warning" and f.topic == "used-hardware"
+        assert f"memory at {mem[:-2]} °C, at or above its own limit of 95 °C" in f.message, f.message
+
+
+def test_hbm3_has_a_sourced_throttle_point() -> None:
+    """HBM3's 95 deg C is the 'Memory Max Operating Temp' NVIDIA's driver 525.105.17 gives an H800
+    (GH100, 80 GB HBM3), as a public nvidia-smi -q report shows; HBM3e has none (no report found)."""
+    from gpuwise.knowledge import load
+
+    kb = load()
+    hbm3 = kb.policy["hbm3_memory_throttle_c"]
+    assert hbm3.value == 95 and "525.105.17" in hbm3.source and "llm-action" in hbm3.source
+    assert "hbm3e_memory_throttle_c" not in kb.policy
+
+
+@pytest.mark.parametrize("board, mem, limit, hot", [
+    (H100, "86 C", "N/A", True),      # no limit of its own: 0.9 x 95 = 85.5 deg C (HBM3's point)
+    (H100, "85 C", "N/A", False),
+    (H100, "101 C", None, True),      # the element lost from a seller's copy
+    (H800, "90 C", "N/A", True),
+    (H100, "60 C", "0 C", False),     # a limit of 0 C is no limit (a T.Limit-style margin): the type's point
+    (H200, "101 C", "N/A", False),    # HBM3e: no sourced point, and no limit of its own: nothing to judge on
+], ids=lambda v: v if isinstance(v, str) else (v[0] if isinstance(v, tuple) else str(v)))
+def test_hbm3_without_its_own_limit_is_judged_on_its_type(tmp_path: Path, board, mem: str, limit: str | None,
+                                                          hot: bool) -> None:
+    """An H100 on driver 535 or later writes only the T.Limit form of its memory limit, and a
+    seller's copy may have lost it: its HBM3 was judged on nothing (no finding at 101 deg C); now on
+    HBM3's throttle point, as HBM2e's A100 and GDDR6X's GeForce cards are."""
+    found = used_audit(tmp_path, board, mem, limit)
+    assert "USED-MEMORY-HOT" not in found
+    assert ("USED-MEMORY-JUNCTION-HOT" in found) == hot, sorted(found)
+    if hot:
+        f = found["USED-MEMORY-JUNCTION-HOT"]
+        assert f.severity == "warning" and f.topic == "used-hardware"
+        assert f"HBM3 memory at {mem[:-2]} °C, near the 95 °C at which HBM3 throttles" in f.message, f.message

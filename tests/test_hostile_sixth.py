@@ -185,13 +185,14 @@ def test_each_memory_throttle_point_has_a_source() -> None:
     """Issue 26 item 6: a used card's memory junction temperature is judged against its memory
     type's throttle point (policy ``<type>_memory_throttle_c``, read by gpuwise/decide/audit.py).
     GDDR6X's 110 deg C is sourced (Igor's Lab, the chip's own junction sensor), HBM2e's 95 deg C is
-    the limit NVIDIA's driver gives an A100 (round 14); no primary source was found for GDDR6, GDDR7
-    or HBM2/HBM3/HBM3e, so none is set, and the policy says so."""
+    the limit NVIDIA's driver gives an A100 (round 14), HBM3's 95 deg C the one it gives an H800
+    (round 16); no primary source was found for GDDR6, GDDR7 or HBM2/HBM3e, so none is set, and the
+    policy says so."""
     from gpuwise.knowledge import load
 
     kb = load()
     points = {name: v for name, v in kb.policy.items() if name.endswith("_memory_throttle_c")}
-    assert set(points) == {"gddr6x_memory_throttle_c", "hbm2e_memory_throttle_c"}
+    assert set(points) == {"gddr6x_memory_throttle_c", "hbm2e_memory_throttle_c", "hbm3_memory_throttle_c"}
     gddr6x = points["gddr6x_memory_throttle_c"]
     assert gddr6x.value == 110 and "igorslab.de" in gddr6x.source and "no primary source" in gddr6x.rationale
     kinds = {g.memory.type.lower() for g in kb.gpus.values()}

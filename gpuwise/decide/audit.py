@@ -288,8 +288,8 @@ def _link_bandwidth(width: int | None, width_max: int | None, gen_max: int | Non
 
 
 def _memory_throttle(kind: str, kb: Any) -> int:
-    """The throttle point of a memory type (``gddr6x_memory_throttle_c``, ``hbm2e_memory_throttle_c``
-    in policy, or any type's an overlay sets), -1 where the policy names none."""
+    """The throttle point of a memory type (``gddr6x_memory_throttle_c``, ``hbm2e_memory_throttle_c``,
+    ``hbm3_memory_throttle_c`` in policy, or any type's an overlay sets), -1 where the policy names none."""
     from ..knowledge import memory_type_key
 
     name = f"{memory_type_key(kind)}_memory_throttle_c"

@@ -702,6 +702,7 @@ POLICY_OUTSIDE_RULES: dict[str, str] = {
     "plan_owned_availability": "the capacity plan's schedule (gpuwise/plan/build.py): owned GPUs' schedulable hours",
     "gddr6x_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): a GDDR6X card's memory limit",
     "hbm2e_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): an HBM2e card's memory limit",
+    "hbm3_memory_throttle_c": "the nvidia-smi reader (gpuwise/decide/audit.py): an HBM3 card's memory limit",
     "serving_higher_peak_fraction": "the serving result (gpuwise/estimators/serving/report.py): whether another "
                                     "layout's peak is named beside the chosen one's (a presentation, not a verdict)",
 }
