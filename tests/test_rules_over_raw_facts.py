@@ -85,16 +85,21 @@ CAND = {"t": "candidate", "stage": "interconnect", "tag": "", "gpu": "rtx-4090",
         "multi_gpu": True, "training": False, "efficiency": 0.9, "link": "PCIe", "nodes": 1, "count": 8}
 
 
-@pytest.mark.parametrize("tp, domain, per_node, over_pcie, across", [
-    (4, 1, 8, True, False),   # four PCIe cards: outside the (one-GPU) fast-link domain
-    (2, 2, 8, False, False),  # an NVLink bridge pair holds a copy
-    (8, 8, 8, False, False),  # an NVSwitch board
-    (16, 8, 8, False, True),  # a copy over two servers
+@pytest.mark.parametrize("tp, domain, per_node, training, net_ms, over_pcie, across, serving_across", [
+    (4, 1, 8, False, 0.0, True, False, False),   # four PCIe cards: outside the (one-GPU) fast-link domain
+    (2, 2, 8, False, 0.0, False, False, False),  # an NVLink bridge pair holds a copy
+    (8, 8, 8, False, 0.0, False, False, False),  # an NVSwitch board
+    (16, 8, 8, True, -1.0, False, True, False),  # a training copy over two servers: rejected
+    (16, 8, 8, False, 5.9, False, False, True),  # a serving copy over two servers: estimated, and warned of
+    (16, 72, 4, False, 0.0, False, False, False),  # 16 GPUs of an NVL72 rack: its all-reduces stay on NVLink
 ])
-def test_tensor_parallel_placement_is_the_rules_comparison(tp, domain, per_node, over_pcie, across):
-    got = fired({**CAND, "tp": tp, "tp_domain": domain, "per_node": per_node})
+def test_tensor_parallel_placement_is_the_rules_comparison(tp, domain, per_node, training, net_ms, over_pcie,
+                                                           across, serving_across):
+    got = fired({**CAND, "tp": tp, "tp_domain": domain, "per_node": per_node, "training": training,
+                 "cross_node_tp_ms": net_ms, "cross_node_allreduce_us": 47.6 if net_ms > 0 else 0.0})
     assert ("NET-TP-OVER-PCIE" in got) is over_pcie
     assert ("NET-TP-ACROSS-NODES" in got) is across
+    assert ("NET-TP-ACROSS-NODES-SERVING" in got) is serving_across
 
 
 @pytest.mark.parametrize("sequences, expected", [(0.0, True), (1.0, False), (-1.0, False)])

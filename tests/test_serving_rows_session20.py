@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from gpuwise.errors import UserError
-
 ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
 
 
@@ -33,22 +31,22 @@ def test_rows_carry_the_runs_logged_totals():
     assert float(_row("E06")["output_tokens_per_s"]) == pytest.approx(128 * 1000 / 221.31, abs=0.01)
 
 
-def test_tensor_parallel_across_nodes_is_refused_and_skipped(kb, accuracy):
-    """E02 ran TP 16 over two 8 x H200 nodes (#7687: --tp 16 --nnodes 2). gpuwise serves a copy across nodes only as
-    pipeline stages, so the pinned layout is an input error, and the accuracy harness leaves the row out (said on
-    stderr) instead of stopping: the other five E rows are scored."""
-    r = _row("E02")
-    with pytest.raises(UserError, match="spans nodes"):
-        accuracy.serving_job(kb, r["model"], r["precision"], r["framework"], int(r["prompt_tokens"]),
-                             int(r["output_tokens"]), int(r["concurrency"]), int(r["tp"]), int(r["pp"]))
-    scored = sorted(label.split()[0] for label, _, _ in accuracy.serving_cases(kb, accuracy.INDEPENDENT)
-                    if label.startswith("E"))
-    assert scored == ["E01", "E03", "E04", "E05", "E06"]
+def test_tensor_parallel_across_nodes_is_estimated(kb, accuracy):
+    """E02 ran TP 16 over two 8 x H200 nodes (#7687: --tp 16 --nnodes 2). It was refused as an input error when the
+    round was scored blind; since each layer's all-reduces are priced over the network (nccl-tests' 47.6 us on
+    2 x 8 H20 over InfiniBand NDR, NVIDIA/nccl issue #1244, plus the bytes at the NIC) it is estimated, and all six
+    E rows are scored: E02 349.6 tok/s against 250.0 (+39.8%)."""
+    scored = {label.split()[0]: (est, pub) for label, est, pub in accuracy.serving_cases(kb, accuracy.INDEPENDENT)
+              if label.startswith("E")}
+    assert sorted(scored) == ["E01", "E02", "E03", "E04", "E05", "E06"]
+    est, pub = scored["E02"]
+    assert pub == pytest.approx(250.0, abs=0.01)
+    assert 1.2 <= est / pub <= 1.6
 
 
 def test_blind_round_rows_stay_within_two_times(kb, accuracy):
     """Scored blind at session 20 (validation README): E01 -11.1%, E03 +28.7%, E04 +89.4% (1.89x), E05 -28.8%,
-    E06 +44.9%; none beyond 2x."""
+    E06 +44.9%; none beyond 2x. E02 (estimated since its TP 16 over two nodes is priced) +39.8%."""
     cases = {label.split()[0]: (est, pub) for label, est, pub in accuracy.serving_cases(kb, accuracy.INDEPENDENT)
              if label.startswith("E")}
     for rid, (est, pub) in cases.items():

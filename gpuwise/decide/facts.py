@@ -122,6 +122,11 @@ class CandidateFact(FactModel):
     framework_spans_servers: bool = _f("the serving framework can spread one model copy over several servers "
                                        "(knowledge/serving.yaml multi_node)")
     copy_gpus: int = _f("inference: the GPUs one model copy spans (1 for training)")
+    cross_node_tp_ms: float = _f("inference: milliseconds of a single sequence's decode step spent in tensor-parallel "
+                                 "all-reduces over the network between servers (0: the copy's tensor parallel stays "
+                                 "in a node; -1 training)")
+    cross_node_allreduce_us: float = _f("inference: microseconds of the fixed part of each such all-reduce (nccl-tests "
+                                        "on two 8-GPU servers, knowledge/runtime.yaml; 0 none, -1 training)")
     framework_reason: str = _f("why the framework cannot, described ('none')")
     framework_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, values] "
                                         "parts), which a report words in its language")

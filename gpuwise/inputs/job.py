@@ -11,7 +11,6 @@ from typing import Any
 from .. import messages
 from ..checked import made
 from ..errors import N_, UserError, either
-from ..estimators.interconnect import GPUS_PER_NODE
 from ..frozen import record
 from ..knowledge import Knowledge
 from ..results import Assumption
@@ -183,23 +182,6 @@ def _check_schedule(w: Workload, layers: int, where: str) -> None:
                         where=field, hint=N_("use vpp %(most)s or less"), hint_values={"most": max(1, layers // pp)})
 
 
-def _check_tensor_span(w: Workload, where: str) -> None:
-    """A pinned serving tensor-parallel degree larger than one node is an input error, never a silent switch
-    to another layout: a serving copy spans nodes only as pipeline stages (estimators/serving/layout.py),
-    each layer's all-reduces are priced over the node's own links. NCCL's small-message all-reduce across
-    nodes is ~20-25 us (nccl-tests issue #150, nccl issue #1453), but a TP16 copy priced with it reads 2.6-2.7x
-    faster than the one measured run (DeepSeek-R1 on 2 x 8 H100 with SGLang; validation README, E07), so the
-    layout is refused rather than answered that far off."""
-    par = w.parallelism
-    if w.task != "inference" or par is None or not par.tp or par.tp <= GPUS_PER_NODE:
-        return
-    raise UserError(N_("tensor parallelism of %(tp)s GPUs spans nodes of %(node)s; gpuwise serves a model copy across "
-                       "nodes only as pipeline stages"), values={"tp": par.tp, "node": GPUS_PER_NODE},
-                    where=f"{where}: workload.parallelism.tp",
-                    hint=N_("pin tp %(node)s with pp %(pp)s, or leave the layout to gpuwise"),
-                    hint_values={"node": GPUS_PER_NODE, "pp": -(-par.tp // GPUS_PER_NODE) * (par.pp or 1)})
-
-
 def _note_release(w: Workload, kb: Knowledge, assumptions: list, *, small_kernels: bool) -> None:
     """No framework_version given where the framework's constants changed across releases: the newest
     release is assumed, and said. ``small_kernels``: the model has the MoE routing or MLA layers whose many
@@ -267,7 +249,6 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             catalog = kb.models[r.id]
     shape = from_workload(w, catalog)
     _check_schedule(w, shape.layers, where)
-    _check_tensor_span(w, where)
     if shape.assumed_values:
         assumptions.append(note("workload.architecture", None, "assume.shape", dict(shape.assumed_values)))
     set_w = w.model_fields_set

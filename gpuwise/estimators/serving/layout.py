@@ -80,7 +80,24 @@ def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
             if shape.moe and g > 1 and {"expert", "data-attention"} <= set(fw.parallelism):
                 out.append(Layout(tp=1, pp=1, ep=g, dp_attention=g, replicas=reps))
         g *= 2
+    out += _across_nodes(job, eng, count, ep_pin)
     return _pinned(job, out)
+
+
+def _across_nodes(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[Layout]:
+    """A pinned tensor-parallel degree wider than a node (SGLang ``--tp 16 --nnodes 2``, a published recipe for
+    DeepSeek-V3/R1 on 2 x 8 H100/H200): the copy it names, each layer's all-reduces over the network
+    (:func:`_replica`). Only where pinned: the search builds tensor parallel inside a node, pipeline stages
+    across (:func:`layouts`); a rule says what the network costs a step."""
+    tp, pp = _pin(job, "tp"), _pin(job, "pp") or 1
+    if not tp or tp <= GPUS_PER_NODE or eng.fw.split != "tensor" or job.shape.heads % tp or tp * pp > count:
+        return []
+    if pp > 1 and "pipeline" not in eng.fw.parallelism:
+        return []
+    out = [Layout(tp=tp, pp=pp, replicas=count // (tp * pp))]
+    if ep_pin and 1 < ep_pin <= tp and tp % ep_pin == 0:
+        out.append(Layout(tp=tp, pp=pp, ep=ep_pin, replicas=count // (tp * pp)))
+    return out
 
 
 def _pin(job: Any, key: str) -> int | None:
@@ -182,10 +199,14 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     kind, tp_bw, p2p, _ = link_bandwidth(gpu, max(tp, dpa), rt)
     link_bw = tp_bw * 1e9 * eff if math.isfinite(tp_bw) else float("inf")
     ep_bw = link_bw
+    allreduce_s = allreduce_latency(eng, kind, p2p, tp)
     if lay.gpus_per_copy > GPUS_PER_NODE:
         net = rt.networks.get(rt.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
                               else rt.default_network_other)
         net_bw = (net.gb_s if net else 1.25) * 1e9 * eff
+        if crosses_nodes(gpu, tp):  # tensor parallel over the network: NCCL all-reduces across it, no custom kernel
+            link_bw = ep_bw = net_bw  # NVLink inside each node; every ring's hop between them is a GPU's NIC
+            allreduce_s = cross_node_allreduce(rt, net)
         hop_bw = min(link_bw, net_bw)
         ep_bw = min(ep_bw, net_bw) if dpa > GPUS_PER_NODE else ep_bw
         hop_lat = max(eng.allreduce_latency, (net.latency_us if net else 20) * 1e-6)
@@ -204,7 +225,20 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
             notes.append(("; " if notes else "", "note.pin_not_kept", {"key": key, "pin": pin, "used": used}))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
-                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_latency(eng, kind, p2p, tp))
+                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s)
+
+
+def crosses_nodes(gpu: Gpu, tp: int) -> bool:
+    """A tensor-parallel group of ``tp`` GPUs spans servers: wider than a node and than the GPU's NVLink domain
+    (an NVL72 rack's 72 GPUs share one NVLink fabric, so 16 of them stay on it)."""
+    return tp > GPUS_PER_NODE and tp > gpu.link.domain_gpus
+
+
+def cross_node_allreduce(rt: Any, net: Any) -> float:
+    """Seconds of the fixed part of one small all-reduce over two 8-GPU servers: nccl-tests' 8 B all-reduce on
+    16 GPUs over InfiniBand NDR (runtime.yaml cross_node_allreduce_us), or the network's own latency where that
+    is slower (an Ethernet or overlay network). The bytes are priced on top at the network's bandwidth."""
+    return max(rt.cross_node_allreduce_us.value, net.latency_us if net else 20.0) * 1e-6
 
 
 def allreduce_latency(eng: Engine, kind: str, p2p: bool, tp: int) -> float:

@@ -15,10 +15,10 @@ from .choice import Serving
 from .draft import Drafter, drafter
 from .engine import checkpoint_bits, checkpoint_keeps, format_of, kv_element_bytes, model_bytes, quant_formats
 from .front import front
-from .layout import Layout
+from .layout import Layout, crosses_nodes
 from .limits import limits
 from .result import ServingResult
-from .step import step
+from .step import consts, step, tp_allreduce_seconds
 from .support import request_lengths
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -277,4 +277,15 @@ def result(job: Any, s: Serving) -> ServingResult:
         rate_best=rate.best if rate is not None else None, rate_at=rate.at_rate if rate is not None else None,
         rate_judged=rate.judged if rate is not None else None,
         meets_rate=None,
+        cross_node_tp_s=_cross_node_tp_s(job, s),
+        cross_node_allreduce_s=s.replica.allreduce_s if crosses_nodes(job.kb.gpus[s.engine.gpu_id], lay.tp) else 0.0,
     )
+
+
+def _cross_node_tp_s(job: Any, s: Serving) -> float:
+    """Seconds of a single sequence's decode step that its tensor-parallel all-reduces spend crossing the
+    network, where the copy's tensor parallel spans nodes (a pinned ``tp`` wider than a node): the figure the
+    rule warning of it quotes. 0 inside a node."""
+    if not crosses_nodes(job.kb.gpus[s.engine.gpu_id], s.layout.tp):
+        return 0.0
+    return tp_allreduce_seconds(consts(job, s.engine, s.replica))

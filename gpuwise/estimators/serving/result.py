@@ -89,6 +89,9 @@ class ServingResult:
     meets_rate: bool | None
     curve: list[RO.CurvePoint] | None = None
     rate_judged: RatePoint | None = None  # the point the p95 rules judge (rate_best, else a trickle of requests)
+    # a single sequence's decode step: seconds of tensor-parallel all-reduces over the network (0: inside a node)
+    cross_node_tp_s: float = 0.0
+    cross_node_allreduce_s: float = 0.0  # the fixed part of each such all-reduce (layout.cross_node_allreduce)
 
     @property
     def per_sequence_tokens_per_s(self) -> float | None:

@@ -213,6 +213,17 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     return total, gemm, attention, comm, over, host, t_mem, t_fl, w_gpu, kv_gpu, flops
 
 
+def tp_allreduce_seconds(c: StepConsts, tokens: float = 1.0) -> float:
+    """Seconds a decode step of ``tokens`` spends in its copy's tensor-parallel all-reduces, every stage's
+    (two a layer: :func:`_parts` prices the same); 0 where attention is data parallel. A copy whose tensor
+    parallel spans nodes runs them over the network (layout.cross_node_allreduce): what the rule that warns
+    of it quotes."""
+    if not c.tp_comm:
+        return 0.0
+    size = tokens * c.hidden * ACT_BYTES
+    return c.pp * c.two_layers * (c.allreduce_latency + c.tp_share * size / c.link_bw)
+
+
 def busiest_rank(seqs: float, dpa: int) -> float:
     """Sequences on the busiest of ``dpa`` attention data-parallel ranks: a sequence lives on one rank,
     so below ``dpa`` sequences one rank holds a whole one (``seqs/dpa`` would split it), and above it the

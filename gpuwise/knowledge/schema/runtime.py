@@ -292,6 +292,9 @@ class RuntimeFile(Strict):
         description="bytes of gradients a data-parallel stack reduces in one bucket when it names none (PyTorch DDP's "
         "bucket_cap_mb): the backward hides every bucket's reduction but the last (step_time._hidden)")
     link_efficiency: Fraction
+    cross_node_allreduce_us: _within(NonNegative, 1, 100_000) = Field(
+        description="microseconds of one small all-reduce over two 8-GPU servers (nccl-tests, 8 B): the fixed part "
+        "of each all-reduce of a tensor-parallel serving copy that spans nodes")
     host_memory_gb_s: _within(Positive, 1, 10_000)
     nvme_gb_s: _within(Positive, 0.01, 1_000)
     cpu_adam_params_per_s_per_core: _within(Positive, 1_000, 1e10) = Field(
