@@ -9,6 +9,8 @@ inside a node only (pipeline stages, expert parallel or copies across), so an un
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gpuwise.estimators import serving as SV
@@ -104,7 +106,7 @@ def test_the_cli_estimates_and_warns_in_either_language(tmp_path):
     and the rule's warning quoting the network's share of a step: 61 x 2 x (47.6 + 0.717) us = 5.9 ms."""
     from tests.clirun import gpuwise
 
-    f = "tests/rules/NET-TP-ACROSS-NODES-SERVING/input.yaml"
+    f = str(Path(__file__).parent / "rules" / "NET-TP-ACROSS-NODES-SERVING" / "input.yaml")
     p = gpuwise("audit", f, env={"COLUMNS": "300"})
     assert p.returncode == 0, p.stderr
     assert "NET-TP-ACROSS-NODES-SERVING" in p.stdout and "47.6 us each" in p.stdout and "5.9 ms" in p.stdout
