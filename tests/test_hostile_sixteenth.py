@@ -170,3 +170,18 @@ def test_hbm3_without_its_own_limit_is_judged_on_its_type(tmp_path: Path, board,
         f = found["USED-MEMORY-JUNCTION-HOT"]
         assert f.severity == "warning" and f.topic == "used-hardware"
         assert f"HBM3 memory at {mem[:-2]} °C, near the 95 °C at which HBM3 throttles" in f.message, f.message
+
+
+# ----------------------------------------------------------------------------- a plan's owned list as one number
+@pytest.mark.parametrize("owned, shown", [("8", "8"), ("1.0e+308", "1e+308"), ("-1", "-1")])
+def test_owned_given_as_a_number_is_refused_by_field(tmp_path: Path, owned: str, shown: str) -> None:
+    """``owned: 8`` (a count where the list of owned GPUs goes) was 'internal error: TypeError: 'int'
+    object is not iterable', exit 3: the plan file's currency check walked the value before the
+    field was validated. Found by a random mutation of examples/plan-team-4090.yaml (round 16)."""
+    import yaml
+
+    plan = yaml.safe_load((ROOT / "examples" / "plan-team-4090.yaml").read_text())
+    plan["owned"] = yaml.safe_load(owned)
+    write(tmp_path, {"plan.yaml": yaml.safe_dump(plan)})
+    one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "plan.yaml", "owned: Input should be a valid list",
+             f"(got {shown})")
