@@ -185,3 +185,16 @@ def test_owned_given_as_a_number_is_refused_by_field(tmp_path: Path, owned: str,
     write(tmp_path, {"plan.yaml": yaml.safe_dump(plan)})
     one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), "plan.yaml", "owned: Input should be a valid list",
              f"(got {shown})")
+
+
+# ----------------------------------------------------------------------------- a house rule's operator that is no text
+@pytest.mark.parametrize("op, shown", [("{a: 1}", "{'a': 1}"), ("[]", "[]"), ("{}", "{}")])
+def test_a_condition_operator_that_is_a_list_or_mapping_is_refused(tmp_path: Path, op: str, shown: str) -> None:
+    """``[cuda_device, {a: 1}, false]`` was 'internal error: TypeError: unhashable type: dict', exit
+    3 (the operator was looked up in the table of operators before it was known to be text), for
+    recommend, rules and explain alike. Found by a random mutation of the example house rule."""
+    rule = (ROOT / "examples" / "house-rules" / "cuda-only.yaml").read_text()
+    rule = rule.replace('[cuda_device, "==", false]', f"[cuda_device, {op}, false]")
+    write(tmp_path, {"r.yaml": LORA, "h/a.yaml": rule})
+    for argv in (["recommend", "r.yaml"], ["rules"], ["explain", "HOUSE-CUDA-ONLY"]):
+        one_line(gpuwise(*argv, "--rules", "h", cwd=tmp_path), "h/a.yaml", f"unknown operator '{shown}'")

@@ -248,7 +248,7 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
         if not isinstance(name, str):
             raise Said(N_("condition %(cond)s: the field must be a name"), cond=_clip(cond))
         known(name, Term(N_("a condition")))
-        if op not in OPS and op != "in":
+        if not isinstance(op, str) or (op not in OPS and op != "in"):  # an operator [] or {a: 1}: 'unhashable', exit 3
             raise Said(N_("unknown operator '%(op)s' in %(cond)s (use one of %(value)s)"), op=str(op)[:20],
                        cond=_clip(cond),
                        value=', '.join([*OPS, 'in']))
