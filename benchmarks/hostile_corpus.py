@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 1,398 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 1,535 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -16,7 +16,11 @@ changed with their size and time kept, python -OO and PYTHONWARNINGS=error, Ctrl
 (benchmarks/hostile_round15.py: a serving workload's own fields at their edges, YAML tags no safe loader builds and
 self-holding aliases, plan traffic growing past its bound or past any fleet, price CSVs by semicolon, tab and a million
 rows, MIG/mixed/HBM3/GDDR7 seller reports, -o onto a FIFO, socket or 0000 report, output codecs that take no error
-handler, OSC/BEL escapes), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+handler, OSC/BEL escapes) and 137 of round 16 (benchmarks/hostile_round16.py: inputs read from standard input with -o
+onto them, -o onto gpuwise's own templates, message catalog and modules, options given as empty text, ask with piped
+answers, ulimit on descriptors and file size, Ctrl-C while the cache is first written and four processes filling one
+cache, house-rule messages reaching attributes and indexes, HBM3/HBM3e reports around their own memory limit, stateful
+output codecs), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -28,7 +32,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round15: eleven's to fifteen's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round16: eleven's to sixteen's)
 
 Exit status 1 when a case fails.
 """
@@ -677,10 +681,12 @@ from benchmarks import (  # noqa: E402
     hostile_round13,
     hostile_round14,
     hostile_round15,
+    hostile_round16,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
-                    (14, hostile_round14), (15, hostile_round15)):
+                    (14, hostile_round14), (15, hostile_round15),
+                    (16, hostile_round16)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -737,6 +743,8 @@ def run_real(argv, env, tmp, prep=None, cwd=None):
         return hostile_round13.run_mode(argv, _env(env, tmp), tmp, Res)
     if argv[0] in hostile_round14.MODES:
         return hostile_round14.run_mode(argv, _env(env, tmp), tmp, Res)
+    if argv[0] in hostile_round16.MODES:
+        return hostile_round16.run_mode(argv, _env(env, tmp), tmp, Res)
     e = _env(env, tmp)
     argv = [a.replace("{tmp}", str(tmp)) for a in argv]
     if prep and prep[0] == "CACHE":
@@ -796,7 +804,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
