@@ -54,6 +54,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     bound = _bound(job, s)
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
+    floor = _host_floor(job, s, pure)  # the release's host floor, where it sets the step (nothing otherwise)
     tpot, decode_step = s.load.tpot, s.load.decode_step
     # the load is a request rate's (Little's law): its output is the rate's, where the queue is stable
     rate_at = (s.rate.at_rate if s.load_source == "load.rate" and s.rate is not None and s.rate.at_rate is not None
@@ -65,8 +66,9 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
                   if spec is None else {"tokens_per_step": spec.tokens_per_step})
     timed = {
         "decode": Term("decode_tokens_per_s", 1 / tpot if tpot > 0 else 0.0, "tok/s",
-                       formula("formula.serving.decode"),
-                       {**decode_inputs, "tpot_s": tpot, "pure_decode_step_s": pure.seconds}, note_phrases=note),
+                       formula("formula.serving.decode") + (floor[0] if floor else ()),
+                       {**decode_inputs, "tpot_s": tpot, "pure_decode_step_s": pure.seconds,
+                        **(floor[1] if floor else {})}, note_phrases=note),
         "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
                              formula("formula.serving.decode_total"),
                              {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas,
@@ -77,8 +79,10 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
         "kv_capacity": _kv_capacity(s, common),
         "serving_step": Term(
             "tpot_s", tpot, "s",
-            formula("formula.serving.tpot" if spec is None else "formula.serving.tpot_speculative"),
+            formula("formula.serving.tpot" if spec is None else "formula.serving.tpot_speculative") if not floor
+            else formula("formula.serving.tpot_host_floor", **floor[0][0][2]),
             {**common, "decode_step_s": decode_step, "prompt_share_s": tpot - decode_step, **step_parts,
+             **(floor[1] if floor else {}),
              "bandwidth_fraction": eng.bw_fraction, "compute_efficiency": eng.compute_eff, "compute": eng.compute,
              "weight_format": eng.weight_format, "sequences_per_copy": b}),
         "serving_throughput": Term(
@@ -92,6 +96,20 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
             note_phrases=tuple(("", key, values) for _, key, values in bound[1])),
     }
     return {k: replace(t, input_phrases=said) for k, t in timed.items()}
+
+
+def _host_floor(job: Any, s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
+    """Where the stated release's host floor (serving.yaml ``sync_host_floor``) sets the plain decode step: the
+    formula's part that says so, decode step = max(GPU step, host floor), with the release and the knowledge entry
+    its figure and source are in, and the inputs it reads (the GPU's step and the floor); None where the GPU's
+    parts set the step, or a speculative step (whose TPOT is the verify step's and the drafter's) is shown."""
+    eng = s.engine
+    if not pure.host_floor or eng.spec is not None:
+        return None
+    fw = eng.fw
+    said = formula("formula.serving.host_floor", "; ", fw=fw.name, version=job.w.framework_version,
+                   source=f"knowledge/serving.yaml {fw.id} sync_host_floor")
+    return said, {"gpu_step_s": pure.gpu_seconds, "host_floor_s": pure.host_floor, "step_set_by": "host_floor"}
 
 
 def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:

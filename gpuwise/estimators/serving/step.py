@@ -36,17 +36,32 @@ class Step:
     weight_bytes_gpu: float
     kv_bytes_gpu: float
     flops_gpu: float
+    # what set ``seconds`` where a floor did: the step the GPU's parts give, and the release's host floor that
+    # raised it (``Engine.host_floor``); 0.0 for both where the GPU's parts set the step (``seconds`` is theirs)
+    gpu_seconds: float = 0.0
+    host_floor: float = 0.0
 
 
 def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_ctx: float,
          prefill_ctx: float) -> Step:
     """One step that decodes ``decode`` sequences (mean context ``kv_ctx``) and processes ``prefill``
     prompt tokens (mean attended length ``prefill_ctx``) on one copy."""
+    c = consts(job, eng, rep)
     total, gemm, attention, comm, over, host, t_mem, t_fl, w_gpu, kv_gpu, flops = _parts(
-        consts(job, eng, rep), decode, prefill, kv_ctx, prefill_ctx)
+        c, decode, prefill, kv_ctx, prefill_ctx)
     pp = rep.layout.pp
-    return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + host,
-                "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops)
+    own = _host(c, decode)
+    # a host floor raised the step (_parts): the GPU's step, as _parts sums it, and the floor beside it
+    gpu = pp * (gemm + attention + comm + over) + own if host != own else 0.0
+    return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + own,
+                "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops,
+                *((gpu, c.host_floor) if host != own else ()))
+
+
+def _host(c: StepConsts, decode: float) -> float:
+    """A step's host time before any floor: the step's own and each decoded sequence's (per attention rank)."""
+    dpa = c.dpa
+    return c.step_overhead + c.seq_overhead * (decode / dpa if dpa > 1 else decode)
 
 
 class StepConsts:

@@ -453,6 +453,21 @@ class BaseView:
                       name=self.candidate_name(c), how=how, time=time, cost=f.money(c.total_cost_usd),
                       status=self._("feasible") if c.feasible else self._("not feasible"))
 
+    def host_floor(self, terms: Iterable[FormulaTerm]) -> str:
+        """The sentence that says a release's host floor sets the decode step (the estimator's per-sequence speed
+        term carries it: its ``formula.serving.host_floor`` part, the GPU's step and the floor); "" where the
+        GPU's own step is the step."""
+        for t in terms:
+            said = next((v for _, mid, v in t.formula_phrases if mid == "formula.serving.host_floor"), None)
+            if said is not None and "host_floor_s" in t.inputs and "gpu_step_s" in t.inputs:
+                f = self.f
+                return self._("each decode step lasts %(step)s ms, the host floor of %(framework)s %(version)s, "
+                              "which schedules each step synchronously (%(source)s); the GPU's own step is "
+                              "%(gpu)s ms", step=f.num(t.inputs["host_floor_s"] * 1e3, 1), framework=said["fw"],
+                              version=said["version"], source=said["source"],
+                              gpu=f.num(t.inputs["gpu_step_s"] * 1e3, 1))
+        return ""
+
     def decision(self) -> dict[str, Any]:
         """The four steps in one line each (the chosen candidate's, or the proposal's, conclusions),
         and how the candidates were ranked."""
@@ -463,10 +478,14 @@ class BaseView:
                 continue
             text = self.f.sentence(s.template, s.values, s.conclusion)
             subject = getattr(self.r, "recommendation", None) or getattr(self.r, "proposed", None)
+            short = (self.f.sentence(s.template, s.values, s.conclusion, subject=subject) if subject is not None
+                     else text)
+            floor = self.host_floor(s.terms)  # the release's host floor sets the speed: said beside it
+            if floor:
+                text, short = self.f.clause.join((text, floor)), self.f.clause.join((short, floor))
             rows.append({"title": self._(STEP_SHORT[sid]), "text": text,
                          # the brief names the answer (or the proposal) above: its lines need not repeat it
-                         "short": self.f.sentence(s.template, s.values, s.conclusion, subject=subject)
-                         if subject is not None else text})
+                         "short": short})
         rank = getattr(self.r, "ranking", None)
         tie = getattr(self.r, "ranking_note", None)
         return {"steps": rows, "lines": pairs([[r["title"], r["text"]] for r in rows]),
