@@ -553,7 +553,10 @@ def _recommend(args: argparse.Namespace) -> int:
 
     lean.enable_for(args)  # a report (not JSON) of the gpuwise process: results as lean records
     from .decide.recommend import recommend
+    from .inputs import job
 
+    if _STARTING:  # the gpuwise process, one answer: what it was computed from is never freed (inputs/job.py)
+        job.KEPT = []
     result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
     _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1

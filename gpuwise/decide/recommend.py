@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import knowledge as knowledge_mod
+from ..inputs import job as job_mod
 from ..inputs.job import resolve
 from ..inputs.money import to_usd
 from ..inputs.schema import Requirements, coerce
@@ -39,4 +40,6 @@ def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None) -
         notes = [*money_notes, *notes]
         evaluations, modes, server = estimates(job, gpu_ids, book)
         con = consult(job, evaluations, book, modes=modes, server=server)
+        if job_mod.KEPT is not None:  # the gpuwise process: freed by its end (inputs/job.py KEPT)
+            job_mod.KEPT.append((evaluations, con))
         return build_result(job, con, notes, rules)
