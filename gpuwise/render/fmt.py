@@ -23,8 +23,7 @@ from ..errors import UserError
 from ..frozen import frozen
 from ..messages import fill, template_parts
 from ..paths import templates_dir
-from ..results import STEPS, Candidate, Recommendation
-from . import charts as C
+from ..results import MEMORY_PARTS, STEPS, Candidate, Recommendation
 from . import words
 from .formats import DETAILS  # noqa: F401  (the report's vocabulary)
 from .words import times
@@ -638,8 +637,8 @@ def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
 
 
 def _ordered(parts: dict[str, int]) -> list[tuple[str, int]]:
-    known = [(k, parts[k]) for k in C.MEMORY_KINDS if k in parts]
-    return known + [(k, v) for k, v in parts.items() if k not in C.MEMORY_KINDS]
+    known = [(k, parts[k]) for k in MEMORY_PARTS if k in parts]  # the charts' order (charts.MEMORY_KINDS)
+    return known + [(k, v) for k, v in parts.items() if k not in MEMORY_PARTS]
 
 
 def _known(v: Any) -> bool:

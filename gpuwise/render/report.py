@@ -62,7 +62,6 @@ from .formats import FORMATS, SUFFIXES, format_for, json_text, normalise_detail,
 from .output import atomic_write_text
 from .textfit import fit_tables, fit_text, terminal_width
 from .views import LEADING, build  # noqa: F401
-from .views.batch import audit_summary_view
 
 if TYPE_CHECKING:
     from ..results_audit import AuditResult
@@ -197,6 +196,8 @@ def render_audit_summary(results: list[tuple[str, AuditResult | None, str]], fmt
         raise UserError(N_("a batch audit's JSON is one document per line; use --format json"))
     lang = _lang(kw.get("lang"))
     width = kw.pop("width", None)
+    from .views.batch import audit_summary_view  # a batch's only: not imported by a single answer
+
     vm = audit_summary_view(results, fmt=fmt, **kw)
     return _place(vm, "audit-summary", fmt, lang, width)
 

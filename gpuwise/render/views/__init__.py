@@ -15,19 +15,31 @@ from __future__ import annotations
 from typing import Any
 
 from ..fmt import Fmt
-from .audit import AuditView
 from .base import BRIEF_ALTERNATIVES, LEADING, BaseView
-from .estimate import EstimateView
 from .recommend import RecommendView
-
-VIEWS: dict[str, type[BaseView]] = {"recommend": RecommendView, "audit": AuditView, "estimate": EstimateView}
-"""The view of each result kind."""
 
 __all__ = ["BRIEF_ALTERNATIVES", "LEADING", "VIEWS", "AuditView", "BaseView", "EstimateView", "RecommendView",
            "build"]
 
+_LAZY = {"AuditView": ".audit", "EstimateView": ".estimate"}
+"""Views imported when first asked for: a recommendation's process builds neither (their modules
+and the batch summary's, with the chart geometry, were 2.6 M instructions of it)."""
+
+
+_NAMES = {"recommend": "RecommendView", "audit": "AuditView", "estimate": "EstimateView"}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "VIEWS":  # the view of each result kind
+        return {kind: RecommendView if kind == "recommend" else __getattr__(view) for kind, view in _NAMES.items()}
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def build(result: Any, kind: str, f: Fmt, detail: str = "brief", fmt: str = "text") -> dict[str, Any]:
     """The view model of ``result`` (a ``kind`` result) in ``f``'s language and currency."""
-    view = VIEWS[kind](result, kind, f, detail, fmt)
+    view = (RecommendView if kind == "recommend" else __getattr__(_NAMES[kind]))(result, kind, f, detail, fmt)
     return getattr(view, kind)()

@@ -13,7 +13,6 @@ from ...results import (
     Candidate,
 )
 from ...results_serving import ServingOut
-from .. import charts as C
 from ..fmt import (
     DASH,
     FRAMEWORK_NAMES,
@@ -33,6 +32,8 @@ class ChartsView(CostChartView):
         """The charts of an HTML report, each about what it is labelled with: ``memory`` a series of
         bars (the answer or the proposal first), ``costs`` (curve, title) pairs, ``scatter`` time/cost
         points (the starred one marked ``chosen_word``), ``serving`` the chosen layout's curve."""
+        from .. import charts as C  # the geometry, imported by an HTML or full report only
+
         f = self.f
         cost_charts = []
         for curve, title in costs:
@@ -60,6 +61,8 @@ class ChartsView(CostChartView):
                 for c, role, star in rows]
 
     def memory_chart(self, bars: list[MemoryBar] | None, candidates: list[Candidate]) -> dict[str, Any] | None:
+        from .. import charts as C  # the geometry, imported by an HTML or full report only
+
         f = self.f
         if not bars:
             bars = [MemoryBar.model_construct(label=self.candidate_name(c), capacity=c.capacity_per_gpu_bytes or None,
@@ -116,6 +119,8 @@ class ChartsView(CostChartView):
 
     def scatter_chart(self, points: list[TimeCostPoint] | None, candidates: list[Candidate],
                       chosen: Candidate | None, chosen_word: str = "") -> dict[str, Any] | None:
+        from .. import charts as C  # the geometry, imported by an HTML or full report only
+
         f = self.f
         if not points:
             points = [TimeCostPoint.model_construct(label=self.candidate_name(c), wall_days=c.wall_days,
@@ -173,6 +178,8 @@ class ChartsView(CostChartView):
     def serving_chart(self, sv: ServingOut | None) -> dict[str, Any] | None:
         """Throughput and latency against the number of requests served at once, with the load and
         the most sequences the memory holds marked (the serving model's curve, as the result has it)."""
+        from .. import charts as C  # the geometry, imported by an HTML or full report only
+
         f = self.f
         if sv is None or sv.curve is None:
             return None

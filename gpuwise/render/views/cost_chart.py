@@ -7,7 +7,6 @@ import math
 from typing import Any
 
 from ...chart_series import CostCurve
-from .. import charts as C
 from ..fmt import (
     DASH,
     _scaled,
@@ -24,6 +23,8 @@ class CostChartView(BaseView):
         """The cumulative cost of renting and of buying over the configuration's own period (from its
         ledgers): buying is drawn as cash out, its resale as a labelled step at the end; the
         break-even is where the lines cross, or the text says there is none in the period."""
+        from .. import charts as C  # the geometry, imported by an HTML or full report only
+
         f = self.f
         if curve is None:
             return None
