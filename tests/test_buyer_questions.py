@@ -16,6 +16,8 @@ import pytest
 
 from tests.clirun import gpuwise
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: one search per question
+
 Q = Path(__file__).parent / "data" / "buyer_questions"
 WITHIN = 0.20  # issue 22: serving and decode within 20% (median); a single figure is held to it
 

@@ -14,6 +14,8 @@ from gpuwise.decide.smi_report import parse_nvidia_smi_xml
 
 from .test_inspect_card import DATA, derive, used_findings
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: one search per question
+
 RTX_4090 = "netdata_rtx-4090-driver-535.xml"  # netdata's RTX 4090 (GDDR6X), driver 535: T.Limit form
 A100 = "telegraf_a100-sxm4-v12.xml"  # telegraf's A100-SXM4-80GB (HBM2e), driver 535.54.03
 

@@ -24,6 +24,8 @@ from gpuwise.inputs.schema import Requirements
 
 from .clirun import gpuwise
 
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: one search per question
+
 
 def _terms(g) -> dict:
     return {t.name: t for t in g.terms}
