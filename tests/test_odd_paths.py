@@ -395,17 +395,17 @@ def test_sigterm_after_the_rename_leaves_the_new_report(tmp_path):
 
 # ----------------------------------------------------------------------------- batch audits
 def test_a_batch_with_broken_files_finishes_the_others_and_writes_them(tmp_path):
-    """The real command: two good proposals and two broken ones (a boolean count, a missing file).
-    Both good ones are audited and written; exit 2 (an input error); one line on stderr that names
-    the first broken file, counts the other and says where the results went."""
+    """The command (in this process: the batch, its exit status and its one line are ``cli.main``'s):
+    two good proposals and two broken ones (a boolean count, a missing file). Both good ones are
+    audited and written; exit 2 (an input error); one line on stderr that names the first broken
+    file, counts the other and says where the results went."""
     good, rejected, bad = tmp_path / "good.yaml", tmp_path / "rejected.yaml", tmp_path / "bad.yaml"
     good.write_text(GOOD)
     rejected.write_text(REJECTED)
     bad.write_text(edit(GOOD, "count: 8", "count: yes"))
     out = tmp_path / "summary.json"
     files = [str(good), str(bad), str(tmp_path / "missing.yaml"), str(rejected)]
-    p = subprocess.run([sys.executable, "-m", "gpuwise", "audit", *files, "-o", str(out)],
-                       capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    p = gpuwise("audit", *files, "-o", str(out), cwd=tmp_path)
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr, p.stderr
     lines = p.stderr.splitlines()
     assert len(lines) == 1, lines
