@@ -85,6 +85,7 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
             server = probe.server(one_server, server)
             continue
         mine = [n for n in counts if not probe.surely_out(n)] or counts[-1:]  # the most GPUs say why none passes
+        mine = _keeping_the_pin(job, mine)
         first = probe.first_fitting(mine)
         if first == len(mine) or first > 0:  # what does not fit: the largest count below the first that may
             judge(probe(mine[first - 1]))
@@ -253,6 +254,17 @@ class _Probe:
         for ways in self.made.values():
             for e, _ms in ways:
                 e.rest = None
+
+
+def _keeping_the_pin(job: Job, counts: list[int]) -> list[int]:
+    """A service with a pinned layout (``parallelism: {tp: 16}``) is searched on the counts that can hold one
+    copy of it: fewer GPUs cannot keep the pin, and judged they could win on cost with another layout
+    (8 GPUs at tensor parallel 8 for a 16-GPU pin). Where no count allowed can hold it (``max_gpus`` below
+    the copy), every count is searched and the rules say the pin was not kept (MEM-PIN-NOT-KEPT)."""
+    if job.training or job.shape.diffusion:
+        return counts
+    need = SV.pinned_gpus(job)
+    return [n for n in counts if n >= need] or counts
 
 
 def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], scores: list[float],

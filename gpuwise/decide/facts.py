@@ -70,7 +70,13 @@ class CandidateFact(FactModel):
     wants_flash: bool = _f("attention: flash (FlashAttention-2) asked for")
     flash_min_cc: float = _f("compute capability FlashAttention-2 needs (knowledge/software.yaml; -1 unknown)")
     need_gb: float = _f("memory per GPU with the layout gpuwise would use (the most frugal one if none fits), GB")
-    need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB")
+    need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB (absent where a serving pin "
+                                  "cannot be kept on this count: no layout of it is as asked)")
+    pin_kept: bool = _f("every parallelism pin the user gave is kept by the layout (true without pins)")
+    pin_gpus: int = _f("the GPUs one copy of the pinned serving layout spans (tensor x pipeline; 1 without pins)")
+    pin_not_kept: str = _f("the pins not kept and the degree served instead ('none' when all are kept)")
+    pin_not_kept_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
+                                    "report words in its own language")
     capacity_gb: float = _f("memory of one GPU, GB")
     usable_gb: float = _f("what a layout may fill: the memory rules' limit in force, GB (for messages: rules "
                             "compare the need with the capacity)")
@@ -647,6 +653,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "zero": _HOUSE,
         "efficiency_pct": _HOUSE + " (efficiency, a fraction, is what the rules compare)",
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
+        "pin_not_kept_phrases": "the pins' parts, for the report's language (pin_not_kept is what rules show)",
         "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
         "host_ram_from_phrases": "the origin's parts, for the report's language (host_ram_from is what rules show)",
         "framework_reason_phrases": "the reason's parts, for the report's language (framework_reason is what "

@@ -19,6 +19,7 @@ from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
 from ..estimators.serving import facts as SVR
+from ..estimators.serving.layout import pinned_gpus, pins_not_kept
 from ..estimators.serving.support import support_figures
 from ..frozen import frozen
 from ..inputs.job import Job, note
@@ -166,6 +167,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else (
             phrase_json(label) if label else ev.label_phrases()),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
+        "pin_kept": True, "pin_not_kept": "none", "pin_not_kept_phrases": [], "pin_gpus": 1,
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,
         "host_ram_needed_gb": _n(ev.host_ram_needed_bytes_per_node, 0.0) / GB,
@@ -192,6 +194,11 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
         "provider": ((k.provider if k else None) or "none") if mode == "rent" else "none",
     }
+    if sv is not None and (lost := pins_not_kept(job, sv.layout)):
+        # a pin this count cannot hold: no layout of it is as asked, so there is no need as requested
+        del fact["need_requested_gb"]
+        fact.update(pin_kept=False, pin_not_kept=phrase_text(lost), pin_not_kept_phrases=phrase_json(lost),
+                    pin_gpus=pinned_gpus(job))
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact

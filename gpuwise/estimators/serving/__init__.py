@@ -58,7 +58,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
                "model_bytes", "moe_layers", "prefill_attention_width", "prefill_tokens", "quant_formats", "release",
                "shape_consts", "window_tokens"),
     "front": ("Front", "burst_seconds", "front"),
-    "layout": ("Layout", "Replica", "layouts", "replica"),
+    "layout": ("Layout", "Replica", "layouts", "pinned_gpus", "pins_not_kept", "replica"),
     "load": ("Point", "_point", "budget_wait", "burst_last_ttft", "burst_ttft", "capacity_point",
              "closed_loop_throughput", "held", "peak_point", "point", "prefill_seconds", "system_point"),
     "report": ("memory", "memory_of", "result", "terms"),

@@ -80,17 +80,18 @@ def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
             if shape.moe and g > 1 and {"expert", "data-attention"} <= set(fw.parallelism):
                 out.append(Layout(tp=1, pp=1, ep=g, dp_attention=g, replicas=reps))
         g *= 2
-    out += _across_nodes(job, eng, count, ep_pin)
+    out += [lay for lay in _pinned_copy(job, eng, count, ep_pin) if lay not in out]
     return _pinned(job, out)
 
 
-def _across_nodes(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[Layout]:
-    """A pinned tensor-parallel degree wider than a node (SGLang ``--tp 16 --nnodes 2``, a published recipe for
-    DeepSeek-V3/R1 on 2 x 8 H100/H200): the copy it names, each layer's all-reduces over the network
-    (:func:`_replica`). Only where pinned: the search builds tensor parallel inside a node, pipeline stages
-    across (:func:`layouts`); a rule says what the network costs a step."""
+def _pinned_copy(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[Layout]:
+    """The copy a pinned tensor-parallel degree names, where the doubling ladder of :func:`layouts` does not
+    build it: wider than a node (SGLang ``--tp 16 --nnodes 2``, a published recipe for DeepSeek-V3/R1 on
+    2 x 8 H100/H200; each layer's all-reduces over the network, :func:`_replica`, and a rule says what that
+    costs a step), or tensor x pipeline inside one node (``--tensor-parallel-size 4
+    --pipeline-parallel-size 2`` on 8 GPUs: the ladder gives 8 GPUs tensor parallel 8). Only where pinned."""
     tp, pp = _pin(job, "tp"), _pin(job, "pp") or 1
-    if not tp or tp <= GPUS_PER_NODE or eng.fw.split != "tensor" or job.shape.heads % tp or tp * pp > count:
+    if not tp or eng.fw.split != "tensor" or job.shape.heads % tp or tp * pp > count:
         return []
     if pp > 1 and "pipeline" not in eng.fw.parallelism:
         return []
@@ -98,6 +99,23 @@ def _across_nodes(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list
     if ep_pin and 1 < ep_pin <= tp and tp % ep_pin == 0:
         out.append(Layout(tp=tp, pp=pp, ep=ep_pin, replicas=count // (tp * pp)))
     return out
+
+
+def pinned_gpus(job: Any) -> int:
+    """The GPUs one copy of the user's pinned layout takes (tensor x pipeline parallel; 1 without a pin):
+    fewer GPUs cannot keep the pin."""
+    return (_pin(job, "tp") or 1) * (_pin(job, "pp") or 1)
+
+
+def pins_not_kept(job: Any, lay: Layout) -> tuple[Phrase, ...]:
+    """What of the user's ``parallelism`` pins ``lay`` does not keep, as message ids with values
+    (note.pin_not_kept: the pin, and the degree served instead); nothing where every pin is kept."""
+    out: list[Phrase] = []
+    for key in ("tp", "pp", "ep"):
+        pin = _pin(job, key)
+        if pin is not None and getattr(lay, key) != pin:
+            out.append(("; " if out else "", "note.pin_not_kept", {"key": key, "pin": pin, "used": getattr(lay, key)}))
+    return tuple(out)
 
 
 def _pin(job: Any, key: str) -> int | None:
@@ -218,11 +236,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         notes.append(("", "note.mla_replicated", {}))
     if dpa == 1 and tp > shape.kv_heads and not shape.kv_elements_override:
         notes.append(("; " if notes else "", "note.kv_replicated", {"kv": shape.kv_heads, "tp": tp}))
-    for key in ("tp", "pp", "ep"):  # a pin no layout of this count keeps (layouts() then offers them all)
-        pin = _pin(job, key)
-        if pin is not None and getattr(lay, key) != pin:
-            used = getattr(lay, key)
-            notes.append(("; " if notes else "", "note.pin_not_kept", {"key": key, "pin": pin, "used": used}))
+    for _sep, mid, values in pins_not_kept(job, lay):  # a pin no layout of this count keeps (layouts() offers all)
+        notes.append(("; " if notes else "", mid, values))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s)
