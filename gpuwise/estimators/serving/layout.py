@@ -102,9 +102,13 @@ def _pinned_copy(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[
 
 
 def pinned_gpus(job: Any) -> int:
-    """The GPUs one copy of the user's pinned layout takes (tensor x pipeline parallel; 1 without a pin):
-    fewer GPUs cannot keep the pin."""
-    return (_pin(job, "tp") or 1) * (_pin(job, "pp") or 1)
+    """The GPUs one copy of the user's pinned layout takes (tensor x pipeline parallel): fewer GPUs cannot keep
+    the pin. 1 without a pin, or where no count can keep it (a tensor-parallel degree the model's attention heads
+    do not divide: :func:`_pinned_copy` builds none)."""
+    tp = _pin(job, "tp") or 1
+    if job.shape.heads % tp:
+        return 1
+    return tp * (_pin(job, "pp") or 1)
 
 
 def pins_not_kept(job: Any, lay: Layout) -> tuple[Phrase, ...]:
