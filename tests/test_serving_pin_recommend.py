@@ -105,7 +105,8 @@ def test_a_pin_that_fits_is_still_labelled_as_requested():
     assert not [f for f in r["findings"] if f["rule"] == "MEM-PIN-NOT-KEPT"]
 
 
-@pytest.mark.parametrize("pins, gpus", [({"tp": 16}, 16), ({"tp": 4, "pp": 2}, 8), ({"tp": 48}, 1), ({}, 1)])
+@pytest.mark.parametrize("pins, gpus", [({"tp": 16}, 16), ({"tp": 4, "pp": 2}, 8), ({"tp": 8, "pp": 2}, 16),
+                                         ({"tp": 8, "pp": 3}, 1), ({"tp": 48}, 1), ({}, 1)])
 def test_the_counts_a_pin_needs(kb, pins, gpus):
     """A copy of tp x pp GPUs: fewer cannot keep the pin, so the search starts there; a tensor-parallel degree
     Llama-3.1-70B's 64 attention heads (its config.json) do not divide can be kept on no count, and restricts

@@ -93,6 +93,8 @@ def _pinned_copy(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[
     tp, pp = _pin(job, "tp"), _pin(job, "pp") or 1
     if not tp or eng.fw.split != "tensor" or job.shape.heads % tp or tp * pp > count:
         return []
+    if tp <= GPUS_PER_NODE < tp * pp:  # pipeline stages across servers: the ladder's own (power-of-two) ones only
+        return []
     if pp > 1 and "pipeline" not in eng.fw.parallelism:
         return []
     out = [Layout(tp=tp, pp=pp, replicas=count // (tp * pp))]
@@ -104,11 +106,15 @@ def _pinned_copy(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[
 def pinned_gpus(job: Any) -> int:
     """The GPUs one copy of the user's pinned layout takes (tensor x pipeline parallel): fewer GPUs cannot keep
     the pin. 1 without a pin, or where no count can keep it (a tensor-parallel degree the model's attention heads
-    do not divide: :func:`_pinned_copy` builds none)."""
+    do not divide, pipeline stages across servers other than the ladder's: neither :func:`layouts` nor
+    :func:`_pinned_copy` builds them)."""
     tp = _pin(job, "tp") or 1
+    pp = _pin(job, "pp") or 1
     if job.shape.heads % tp:
         return 1
-    return tp * (_pin(job, "pp") or 1)
+    if tp <= GPUS_PER_NODE < tp * pp and not (tp == GPUS_PER_NODE and pp & (pp - 1) == 0):
+        return 1  # stages across servers the ladder of layouts() does not build (tp 8 x pp 3): kept on no count
+    return tp * pp
 
 
 def pins_not_kept(job: Any, lay: Layout) -> tuple[Phrase, ...]:
