@@ -18,6 +18,7 @@ import re
 import pytest
 
 from gpuwise import estimate
+from gpuwise.estimators import serving as SV
 
 from .clirun import gpuwise
 
@@ -116,3 +117,51 @@ def test_no_floor_is_shown_where_none_binds(tmp_path):
                  ("recommend", str(req), "--format", "html")):
         out = gpuwise(*args)
         assert out.returncode == 0 and "host floor" not in out.stdout and "host_floor" not in out.stdout, args
+
+
+# ------------------------------------------------------------------------ block-FP8 reduction walk
+def _walk_job(version: str, precision: str = "fp8") -> dict:
+    return {"task": "inference", "model": "qwen3-30b-a3b", "precision": precision, "framework": "sglang",
+            "framework_version": version, "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_requests": 1}
+
+
+def test_the_block_fp8_walk_that_sets_the_gemm_time_is_shown(kb):
+    """Qwen3-30B-A3B's block-scaled FP8 checkpoint on one H200 with SGLang 0.5.1 (before 0.5.7, whose per-kernel
+    figure holds the walk: serving.yaml block_fp8_small_batch included_from): at one sequence each dense GEMM's
+    thread block walks its whole reduction depth at 0.42 us per 128-deep block, far longer than the one row's math.
+    The TPOT term says GEMM FLOPs / (peak x e) is max(math, walk) = the walk, with both figures; the linear time
+    less the walk plus the math is the linear time the step model gives with the walk taken out."""
+    from gpuwise.estimators.serving.step import _parts, consts
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    w = _walk_job("0.5.1")
+    g = estimate({"workload": w}, gpu="h200-141gb-sxm", gpus=1).gpu
+    t = {t.name: t for t in g.terms}["tpot_s"]
+    i = t.inputs
+    assert kb.serving.block_fp8_small_batch.k_block_us == pytest.approx(0.42)
+    assert i["block_fp8_walk_s"] > 100 * i["gemm_math_s"] > 0
+    assert "max(GEMM math, K walk) = the walk" in t.formula and "0.42 us per 128-deep block" in t.formula
+    assert "knowledge/serving.yaml block_fp8_small_batch" in t.formula
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 1)
+    c = consts(job, s.engine, s.replica)
+    assert c.pp == 1 and c.kserial == pytest.approx(i["block_fp8_walk_s"], rel=1e-12)
+    kept, c.kserial = c.kserial, 0.0  # the same step without the walk (restored: the constants are memoised)
+    try:
+        plain = _parts(c, 1.0, 0.0, 1000 + 500, 0.0)[1]
+    finally:
+        c.kserial = kept
+    assert i["linear_s"] - i["block_fp8_walk_s"] + i["gemm_math_s"] == pytest.approx(plain, rel=1e-9)
+    parts = i["linear_s"] + i["attention_s"] + i["communication_s"] + i["overhead_s"]
+    assert parts == pytest.approx(i["decode_step_s"], rel=1e-12) == pytest.approx(g.serving.tpot_s, rel=1e-12)
+
+
+@pytest.mark.parametrize(("version", "precision"), [("0.5.7", "fp8"), ("0.5.1", "bf16")])
+def test_no_walk_is_shown_where_it_is_held_or_absent(version, precision):
+    """SGLang 0.5.7's per-kernel figure holds the walk (not charged again), and a BF16 GEMM splits its reduction:
+    no walk part, no walk inputs."""
+    g = estimate({"workload": _walk_job(version, precision)}, gpu="h200-141gb-sxm", gpus=1).gpu
+    t = {t.name: t for t in g.terms}["tpot_s"]
+    assert not {"gemm_math_s", "block_fp8_walk_s"} & set(t.inputs)
+    assert [p[1] for p in t.formula_phrases] == ["formula.serving.tpot"]

@@ -55,6 +55,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
     floor = _host_floor(job, s, pure)  # the release's host floor, where it sets the step (nothing otherwise)
+    walk = _k_walk(s, pure)  # block-FP8 GEMMs' reduction walk, where it sets their time (nothing otherwise)
     tpot, decode_step = s.load.tpot, s.load.decode_step
     # the load is a request rate's (Little's law): its output is the rate's, where the queue is stable
     rate_at = (s.rate.at_rate if s.load_source == "load.rate" and s.rate is not None and s.rate.at_rate is not None
@@ -66,9 +67,9 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
                   if spec is None else {"tokens_per_step": spec.tokens_per_step})
     timed = {
         "decode": Term("decode_tokens_per_s", 1 / tpot if tpot > 0 else 0.0, "tok/s",
-                       formula("formula.serving.decode") + (floor[0] if floor else ()),
+                       formula("formula.serving.decode") + (floor[0] if floor else ()) + (walk[0] if walk else ()),
                        {**decode_inputs, "tpot_s": tpot, "pure_decode_step_s": pure.seconds,
-                        **(floor[1] if floor else {})}, note_phrases=note),
+                        **(floor[1] if floor else {}), **(walk[1] if walk else {})}, note_phrases=note),
         "decode_total": Term("decode_tokens_per_s_total", s.load.throughput, "tok/s",
                              formula("formula.serving.decode_total"),
                              {**common, "concurrency": s.load.concurrency, "replicas": lay.replicas,
@@ -79,10 +80,10 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
         "kv_capacity": _kv_capacity(s, common),
         "serving_step": Term(
             "tpot_s", tpot, "s",
-            formula("formula.serving.tpot" if spec is None else "formula.serving.tpot_speculative") if not floor
-            else formula("formula.serving.tpot_host_floor", **floor[0][0][2]),
+            (formula("formula.serving.tpot" if spec is None else "formula.serving.tpot_speculative") if not floor
+             else formula("formula.serving.tpot_host_floor", **floor[0][0][2])) + (walk[0] if walk else ()),
             {**common, "decode_step_s": decode_step, "prompt_share_s": tpot - decode_step, **step_parts,
-             **(floor[1] if floor else {}),
+             **(floor[1] if floor else {}), **(walk[1] if walk else {}),
              "bandwidth_fraction": eng.bw_fraction, "compute_efficiency": eng.compute_eff, "compute": eng.compute,
              "weight_format": eng.weight_format, "sequences_per_copy": b}),
         "serving_throughput": Term(
@@ -110,6 +111,18 @@ def _host_floor(job: Any, s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], di
     said = formula("formula.serving.host_floor", "; ", fw=fw.name, version=job.w.framework_version,
                    source=f"knowledge/serving.yaml {fw.id} sync_host_floor")
     return said, {"gpu_step_s": pure.gpu_seconds, "host_floor_s": pure.host_floor, "step_set_by": "host_floor"}
+
+
+def _k_walk(s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
+    """Where block-scaled FP8 GEMMs at the decode step's few token rows walk their reduction depth longer than
+    their math takes (serving.yaml ``block_fp8_small_batch``, step.py ``kserial_seconds``): the formula's part
+    that says the walk replaces GEMM FLOPs / (peak x e), and the two figures; None where the math is the longer,
+    or a speculative step is shown."""
+    eng = s.engine
+    if not pure.k_walk or eng.spec is not None:
+        return None
+    said = formula("formula.serving.block_fp8_walk", "; ", k_block_us=eng.k_block * 1e6)
+    return said, {"gemm_math_s": pure.gemm_math, "block_fp8_walk_s": pure.k_walk}
 
 
 def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:

@@ -40,6 +40,10 @@ class Step:
     # raised it (``Engine.host_floor``); 0.0 for both where the GPU's parts set the step (``seconds`` is theirs)
     gpu_seconds: float = 0.0
     host_floor: float = 0.0
+    # where block-scaled FP8 GEMMs walk their reduction depth longer than their math takes (Engine.k_block), the
+    # dense GEMMs' math and the walk that replaces it in ``gemm`` (all stages); 0.0 for both where the math is longer
+    gemm_math: float = 0.0
+    k_walk: float = 0.0
 
 
 def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_ctx: float,
@@ -53,9 +57,12 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     own = _host(c, decode)
     # a host floor raised the step (_parts): the GPU's step, as _parts sums it, and the floor beside it
     gpu = pp * (gemm + attention + comm + over) + own if host != own else 0.0
+    math_s = c.f_dense * ((decode + prefill) / c.m) / c.ranks / pp / c.peak_gemm  # _parts's dense t_fl
+    walk = c.kserial > math_s  # the block-FP8 walk, not the math, is the dense GEMMs' time beyond their weights
     return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + own,
                 "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops,
-                *((gpu, c.host_floor) if host != own else ()))
+                gpu, c.host_floor if host != own else 0.0, pp * math_s if walk else 0.0,
+                pp * c.kserial if walk else 0.0)
 
 
 def _host(c: StepConsts, decode: float) -> float:
