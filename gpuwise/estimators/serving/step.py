@@ -218,8 +218,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     attention = max(kv_gpu / c.bw_kv, attn_fl / c.peak_attn)
     comm = 0.0
     if c.tp_comm:
-        size = tokens * c.hidden * ACT_BYTES
-        comm += c.two_layers * (c.allreduce_latency + c.tp_share * size / c.link_bw)
+        comm += _tp_allreduce_stage(c, tokens)
     if c.ep_comm:  # dispatch and combine: every token to its k experts' ranks and back
         size = 2 * (tokens / dpa) * c.ep_k * c.hidden * ACT_BYTES * c.ep_share / c.ep
         comm += c.moe_stage * (c.alltoall_2 + size / c.ep_bw)
@@ -227,7 +226,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         comm += c.hop_latency + tokens * c.hidden * ACT_BYTES / c.hop_bw
     over = c.over
     stage = gemm + attention + comm + over
-    host = c.step_overhead + c.seq_overhead * (decode / dpa if dpa > 1 else decode)
+    host = _host(c, decode)
     total = pp * stage + host
     if total < c.host_floor:  # the host's own work sets the step (a release that schedules synchronously)
         host += c.host_floor - total
@@ -242,8 +241,14 @@ def tp_allreduce_seconds(c: StepConsts, tokens: float = 1.0) -> float:
     of it quotes."""
     if not c.tp_comm:
         return 0.0
+    return c.pp * _tp_allreduce_stage(c, tokens)
+
+
+def _tp_allreduce_stage(c: StepConsts, tokens: float) -> float:
+    """One stage's tensor-parallel all-reduces for a step of ``tokens``: two a layer, each the link's latency
+    and the activations' ring share over its bandwidth."""
     size = tokens * c.hidden * ACT_BYTES
-    return c.pp * c.two_layers * (c.allreduce_latency + c.tp_share * size / c.link_bw)
+    return c.two_layers * (c.allreduce_latency + c.tp_share * size / c.link_bw)
 
 
 def busiest_rank(seqs: float, dpa: int) -> float:
