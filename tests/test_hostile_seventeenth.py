@@ -1,0 +1,91 @@
+"""Hostile round 17 (issue 26 items 5 and 6): what round 17 of benchmarks/hostile_corpus.py found,
+each fix with a test that fails without it, in-process where a process adds nothing -- a seller's
+report shared by a batch's proposals read once even when it is refused."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.clirun import gpuwise
+from tests.conftest import load_yaml
+from tests.test_hostile_more import one_line
+from tests.test_hostile_twelfth import write
+
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: one question's audits share its search
+
+ROOT = Path(__file__).resolve().parent.parent
+SMI = ROOT / "examples" / "nvidia-smi" / "rtx3080-like-healthy.xml"
+
+
+def _proposal(report: str, serial: str) -> str:
+    """The mining proposal (used RTX 3090s) with one card naming ``report``."""
+    doc = load_yaml((ROOT / "examples" / "proposal-used-3090-mining.yaml").read_text())
+    doc["used_cards"] = [{"serial": serial, "nvidia_smi": report}]
+    return yaml.safe_dump(doc)
+
+
+def _with_gpus(n: int) -> str:
+    text = SMI.read_text()
+    head = re.sub(r"<attached_gpus>\d+</attached_gpus>", f"<attached_gpus>{n}</attached_gpus>",
+                  text[: text.index("<gpu id=")])
+    return head + "<gpu/>" * n + "</nvidia_smi_log>\n"
+
+
+# ----------------------------------------------------------------------------- a shared report, read once
+@pytest.mark.parametrize("refused", [False, True])
+def test_a_report_shared_by_a_batch_is_read_and_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             refused: bool) -> None:
+    """Twelve proposals whose cards name one report: it is read and parsed once for the batch. A
+    report refused as input (65 GPUs, over MAX_GPUS) was read and parsed again for every proposal
+    (0.1 s and 1.5 MB each for a real 65-GPU report): only a report that parsed was kept. Each
+    proposal's error still names its own file and card."""
+    from gpuwise.decide import smi_report
+
+    n = smi_report.MAX_GPUS + 1 if refused else 1
+    files = {f"b/p{i:02}.yaml": _proposal("r.xml", f"S{i}") for i in range(12)}
+    files["b/r.xml"] = _with_gpus(n) if refused else SMI.read_text()
+    write(tmp_path, files)
+    counts = {"read": 0, "parse": 0}
+    real_read, real_parse = smi_report.read_regular_file, smi_report._parse
+
+    def read(*a, **k):
+        counts["read"] += 1
+        return real_read(*a, **k)
+
+    def parse(*a, **k):
+        counts["parse"] += 1
+        return real_parse(*a, **k)
+
+    monkeypatch.setattr(smi_report, "read_regular_file", read)
+    monkeypatch.setattr(smi_report, "_parse", parse)
+    r = gpuwise("audit", "b", "--format", "json", cwd=tmp_path)
+    assert counts == {"read": 1, "parse": 1}, counts
+    docs = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(docs) == 12
+    if refused:
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        for i, d in enumerate(docs):  # every file's own error, naming its own card
+            assert d["error"].startswith(f"b/p{i:02}.yaml: used_cards[0].nvidia_smi (r.xml): not valid nvidia-smi XML: "
+                                         f"more than {smi_report.MAX_GPUS} <gpu>"), d["error"]
+    else:
+        assert r.returncode in (0, 1) and all("verdict" in d for d in docs), r.stderr
+
+
+def test_a_refused_report_read_again_names_the_card_asking(tmp_path: Path) -> None:
+    """The kept error is raised again for the second proposal naming that proposal's card, not the
+    first's (the message had been made with the first card's place)."""
+    from gpuwise.decide import smi_report
+
+    write(tmp_path, {"r.xml": "<nvidia_smi_log><gpu>", "a.yaml": _proposal("r.xml", "A"),
+                     "b.yaml": _proposal("r.xml", "B")})
+    one_line(gpuwise("audit", "a.yaml", cwd=tmp_path),
+             "a.yaml: used_cards[0].nvidia_smi (r.xml): not valid nvidia-smi XML")
+    with pytest.raises(smi_report.UserError) as got:
+        smi_report.parse_nvidia_smi_xml(str(tmp_path / "r.xml"), where="b.yaml: card")
+    assert str(got.value).startswith("b.yaml: card: not valid nvidia-smi XML"), str(got.value)
+    assert "a.yaml" not in str(got.value)
