@@ -754,9 +754,9 @@ def main() -> int:
     # the rows gathered at session 19 (ids D..: SemiAnalysisAI/InferenceX issue #828, gpt-oss-120b MXFP4 with vLLM
     # 0.15.1 on 2 / 4 / 8 x H100 at 1k/1k, 1k/8k and 8k/1k, concurrency 4 and 64): blind figures in the README
     report("  of which the rows added at session 19 (ids D..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("D")], False)
+           "t/s", [c for c in new_thr_all if c[0].startswith("D") and not c[0].startswith("DS")], False)
     report("  of which the rows added at session 19 (ids D..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("D")], False)
+           [c for c in new_lat if c[0].startswith("D") and not c[0].startswith("DS")], False)
     # the rows gathered at session 20 (ids G..: SGLang's cookbook speed benchmark of Llama-3.1-70B BF16 on 8 x A100 with
     # SGLang 0.5.6, 1k/1k and 8k/1k at concurrency 1-100): issue 22's latency blind round, blind figures in the README
     report("  of which the rows added at session 20 (ids G..; blind figures in the validation README): throughput",
@@ -768,6 +768,12 @@ def main() -> int:
     # figures in the validation README
     report("  of which the rows added at session 20 (ids E..; blind figures in the validation README): throughput",
            "t/s", [c for c in new_thr_all if c[0].startswith("E")], False)
+    # the big-MoE round of session 21 (ids DS..: DataCrunch's DeepSeek-V3 SGLang v0.4.3.post2 runs on 8 x H200, one
+    # request and 10,000-prompt bursts, TP 8 and --enable-dp-attention): blind figures in the validation README
+    report("  of which the rows added at session 21 (ids DS..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("DS")], False)
+    report("  of which the rows added at session 21 (ids DS..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("DS")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
