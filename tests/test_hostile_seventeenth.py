@@ -20,6 +20,7 @@ pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: o
 
 ROOT = Path(__file__).resolve().parent.parent
 SMI = ROOT / "examples" / "nvidia-smi" / "rtx3080-like-healthy.xml"
+LORA = (ROOT / "examples" / "lora-70b.yaml").read_text()
 
 
 def _proposal(report: str, serial: str) -> str:
@@ -89,3 +90,44 @@ def test_a_refused_report_read_again_names_the_card_asking(tmp_path: Path) -> No
         smi_report.parse_nvidia_smi_xml(str(tmp_path / "r.xml"), where="b.yaml: card")
     assert str(got.value).startswith("b.yaml: card: not valid nvidia-smi XML"), str(got.value)
     assert "a.yaml" not in str(got.value)
+
+
+# ----------------------------------------------------------------------------- ask --answers FILE without a terminal
+def _no_terminal(r, *words: str) -> str:
+    """``ask``'s refusal without a terminal: exit 2, one line (its own ``gpuwise ask:`` prefix)."""
+    assert r.returncode == 2 and r.stdout == "", (r.returncode, r.stderr)
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("gpuwise ask"), r.stderr
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)
+    return r.stderr
+
+
+@pytest.mark.parametrize("name, body, command", [
+    ("a.yaml", (ROOT / "examples" / "lora-70b.yaml").read_text(), "gpuwise recommend a.yaml -o a-report.md"),
+    ("my plan.yaml", (ROOT / "examples" / "plan-team-4090.yaml").read_text(),
+     "gpuwise plan 'my plan.yaml' -o 'my plan-report.md'"),
+])
+def test_ask_with_saved_answers_and_no_terminal_names_the_command_for_them(tmp_path: Path, name: str, body: str,
+                                                                           command: str) -> None:
+    """``ask --answers FILE < /dev/null`` (a script, cron) is refused, as the contract has ``ask``
+    a questionnaire in the terminal, but the line told to write a requirements file that is
+    already there. With saved answers it names the command that writes, without a question, the
+    report ``ask`` would have written (``plan`` for a plan file), quoted for the shell."""
+    write(tmp_path, {name: body})
+    r = _no_terminal(gpuwise("ask", "--answers", name, cwd=tmp_path), "needs an interactive terminal", f"`{command}`")
+    assert "write a requirements file" not in r
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # nothing written
+    # no answers file yet: the plain line, as before
+    _no_terminal(gpuwise("ask", "--answers", "new.yaml", cwd=tmp_path), "write a requirements file")
+    _no_terminal(gpuwise("ask", cwd=tmp_path), "write a requirements file")
+    zh = _no_terminal(gpuwise("ask", "--answers", name, "--lang", "zh", cwd=tmp_path), f"`{command}`")
+    assert "需要交互式终端" in zh
+
+
+def test_ask_without_a_terminal_escapes_the_answers_name(tmp_path: Path) -> None:
+    """The answers file's name is shown as the other lines show a file name: no ESC reaches the
+    terminal, and ``-o`` is never read as an option in the command given."""
+    write(tmp_path, {"e\x1b[2J.yaml": LORA, "-x.yaml": LORA})
+    r = _no_terminal(gpuwise("ask", "--answers", "e\x1b[2J.yaml", cwd=tmp_path), "e\\x1b[2J.yaml")
+    assert "\x1b" not in r
+    _no_terminal(gpuwise("ask", "--answers=-x.yaml", cwd=tmp_path), "`gpuwise recommend ./-x.yaml -o ./-x-report.md`")

@@ -91,7 +91,7 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
         return EXIT_USAGE
     path = Path(answers_path or DEFAULT_ANSWERS)
     if input is None and (sys.stdin is None or not sys.stdin.isatty()):  # <&-: no standard input at all
-        print(qn.say("no_terminal", lang), file=sys.stderr)
+        print(_no_terminal(qn, path if answers_path else None, report_path, lang), file=sys.stderr)
         return EXIT_USAGE
     report = Path(report_path) if report_path else path.with_name(f"{path.stem}-report.md")
 
@@ -129,6 +129,33 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
         return got
     return run_plan_ask(plan, Path(report_path) if report_path else None, knowledge=knowledge, lang=lang,
                         currency=currency, prompter=prompter, console=console, existing=existing)
+
+
+def _no_terminal(qn: Questionnaire, answers: Path | None, report: str | None, lang: str) -> str:
+    """The one line of an ``ask`` without a terminal. The questions need one (the contract: a
+    questionnaire in the terminal), but ``--answers FILE`` naming saved answers (a script's, or
+    one resumed from cron) can have its report without them: the line names the command that
+    writes the report ``ask`` would have written, ``gpuwise recommend FILE -o REPORT`` or, for a
+    plan file, ``gpuwise plan FILE -o REPORT``."""
+    import shlex
+
+    from ..errors import one_line
+
+    try:
+        saved = answers is not None and answers.is_file() and os.access(answers, os.R_OK)
+    except (OSError, ValueError):
+        saved = False
+    if not saved:
+        return qn.say("no_terminal", lang)
+    assert answers is not None
+    try:  # a plan's few KB; a huge or odd file is left to recommend, which says what is wrong with it
+        command = "plan" if answers.stat().st_size <= 1 << 20 and is_plan_file(answers) else "recommend"
+    except Exception:
+        command = "recommend"
+    out = report or str(answers.with_name(f"{answers.stem}-report.md"))
+    words = [("./" + w if w.startswith("-") else w) for w in (str(answers), out)]
+    return one_line(qn.say("no_terminal_saved", lang, path=answers,
+                           command=f"gpuwise {command} {shlex.quote(words[0])} -o {shlex.quote(words[1])}"))
 
 
 def _start(qn: Questionnaire, path: Path, knowledge: str | None, lang: str,
