@@ -301,6 +301,46 @@ def finetune_cases(kb, path: Path = FINETUNE, *, scored: bool = True) -> list[tu
     return out
 
 
+OFFLOAD = ROOT / "tests" / "data" / "offload_published.csv"
+
+
+def offload_workload(row: dict) -> dict:
+    """An offload_published.csv row as the workload it ran: a full fine-tune with AdamW, the row's ZeRO stage and
+    offload target, its parameter count on a dense shape of its width and depth (a shape the source did not state
+    is the row's note), one micro-batch per GPU a step, recomputation on."""
+    micro, seq, n = int(row["micro_batch"]), int(row["seq_len"]), int(row["gpus"])
+    heads = int(row["heads"])
+    arch = {"layers": int(row["layers"]), "hidden_size": int(row["hidden"]), "heads": heads, "kv_heads": heads,
+            "ffn_size": int(row["ffn"]), "vocab_size": int(row["vocab"]), "tied_embeddings": False}
+    return {"task": "finetune", "method": "full", "params_b": float(row["params_b"]), "architecture": arch,
+            "precision": row["precision"], "optimizer": "adamw", "batch_size": micro, "seq_len": seq,
+            "global_batch_tokens": float(micro * seq * n), "gradient_checkpointing": True,
+            "zero_stage": int(row["zero_stage"]), "offload": row["offload"], "train_tokens": 1e8}
+
+
+def offload_cases(kb, path: Path = OFFLOAD, *, scored: bool = True) -> list[tuple[str, float, float]]:
+    """tests/data/offload_published.csv: offloaded fine-tunes whose sources time the offloaded part of a step. A row's
+    ``metric`` names the figure: ``host_adam_s`` the optimizer's own time on the host (the offload term's host
+    Adam), ``offload_s`` the host path of a step (host Adam and the PCIe traffic), ``step_s`` the whole step.
+    ``scored``: only the rows marked use=1 (the others' notes say why)."""
+    out = []
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for row in rows:
+        if scored and row["use"] != "1":
+            continue
+        n = int(row["gpus"])
+        d = run_estimate(offload_workload(row), row["gpu"], n).model_dump(mode="json")["gpu"]
+        term = {t["name"]: t for t in d["terms"]}
+        off = term["offload_seconds"]
+        est = {"host_adam_s": off["inputs"]["host_adam_s"], "offload_s": off["value"],
+               "step_s": term["step_seconds"]["value"]}[row["metric"]]
+        host = f" host {row['host_cores']} cores" if row["host_cores"] else " host not stated"
+        out.append((f"{row['id']} {row['params_b']}B {n}x{row['gpu']} ZeRO-{row['zero_stage']} {row['metric']}{host}",
+                    est, float(row["value"])))
+    return out
+
+
 FRAMEWORK_OF_BACKEND = {"llama.cpp": "llama.cpp", "MLC": "mlc", "ExLlama": "exllama"}
 FORMAT_OF_QUANT = {"Q4_0": "gguf-q4_0", "Q4_K_M": "gguf-q4_k_m", "F16": "fp16", "int4 (MLC q4f16_1)": "mlc-q4f16_1",
                    "GPTQ 4-bit": "int4"}
@@ -599,6 +639,9 @@ def main() -> int:
            throughput_cases(kb, moe=True, releases=("26.08",)), True)
     report("Fine-tune tokens/s on one GPU, torchtune's published tables (finetune_throughput_published.csv, use=1)",
            "t/s", finetune_cases(kb), True)
+    report("Offloaded fine-tunes: the host part of a step as published (offload_published.csv, use=1)", "s",
+           offload_cases(kb), True)
+    print("  blind (session 21, before the host-core mechanism): see tests/data/validation/README.md, offload rows")
     print("  blind (session 15, before training.mfu_by_gpu): F05 -42.5% (QLoRA, 1 x 4090), F06 +0.6%, F07 -22.4%, F08 "
           "-25.0%, F09 -22.1%, F10 -20.4% (A100; F05, F07-F10 ran torch.compile: workload.torch_compile since); "
           "not scored: F01-F04 (row notes)")
