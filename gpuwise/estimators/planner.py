@@ -154,9 +154,11 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins) -> tuple[list[tuple[in
     layers: 0 none, 1 all; between, on Megatron-Core stacks, a block of whole layers); and apart, offload
     (ZeRO-Offload / FSDP CPU offload), tried only when nothing else fits."""
     if pins.zero is not None:
-        if pp > 1 and pins.zero >= 2:  # ZeRO-2/3 shard what pipeline stages keep: no framework combines them
-            return [], []
         zeros = [pins.zero]
+        if pp > 1 and pins.zero >= 2:  # ZeRO-2/3 shard what pipeline stages keep: only FSDP2 stacks combine them,
+            if tj.stack_pipeline_zero is None:  # and run them as a distributed optimizer (runtime.yaml pipeline_zero)
+                return [], []
+            zeros = [tj.stack_pipeline_zero]
     elif dp <= 1:
         zeros = [0]
     elif pp > 1:  # Megatron's distributed optimizer (ZeRO-1) is what pipelines run with

@@ -251,6 +251,11 @@ class StackSpeed(Strict):
         default=False, description="ZeRO-1/2: the stack all-gathers the updated weights behind the next step's "
         "forward pass, layer by layer (Megatron-Core's overlap_param_gather); otherwise the all-gather runs after "
         "the optimizer step, before the forward, and nothing hides it")
+    pipeline_zero: int | None = Field(
+        default=None, ge=0, le=1, description="the ZeRO stage a sharded data-parallel pin (ZeRO-2/3, FSDP) runs as "
+        "once the model is pipelined: FSDP2 under torch.distributed.pipelining gathers a stage's weights once a step "
+        "and reduces its gradients once, after the last micro-batch, as a distributed optimizer does (ZeRO-1); None: "
+        "the stack does not combine sharded data parallelism with pipeline stages")
     tp_comm_overlap: float = Field(
         default=0.0, ge=0, lt=1, description="share of the tensor-parallel collectives the stack hides behind the "
         "GEMMs they feed, where the TP group stays inside one NVLink domain (Transformer Engine's userbuffers need "
