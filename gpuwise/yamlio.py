@@ -84,6 +84,14 @@ _LEADING_ZERO = re.compile(r"[-+]?0[0-9]+")
 _NOT_DECIMAL = re.compile(r"[-+]?0[xXbB]|.*_")
 
 
+class Written(int):
+    """An integer written with leading zeros (``0123``): the number 123, as YAML 1.2 and a reader
+    take it, that keeps the text it was written as (``written``) for a field that is text: a board
+    serial ``0324020012345`` was the number 324020012345, and no report's serial matched it."""
+
+    written: str
+
+
 def _no_base_60(construct: Any) -> Any:
     """YAML 1.1 reads ``1:30`` as the base-60 number 90 (``1:30.5`` as 90.5), ``0x10`` as 16,
     ``0b11`` as 3 and ``1_6`` as 16; YAML 1.2's core schema, JSON and a reader take ``1:30``,
@@ -95,7 +103,9 @@ def _no_base_60(construct: Any) -> Any:
         if isinstance(node.value, str) and (":" in node.value or _NOT_DECIMAL.match(node.value)):
             return loader.construct_scalar(node)
         if isinstance(node.value, str) and _LEADING_ZERO.fullmatch(node.value):
-            return int(node.value, 10)
+            number = Written(int(node.value, 10))
+            number.written = node.value
+            return number
         return construct(loader, node)
     return construct_number
 

@@ -131,3 +131,87 @@ def test_ask_without_a_terminal_escapes_the_answers_name(tmp_path: Path) -> None
     r = _no_terminal(gpuwise("ask", "--answers", "e\x1b[2J.yaml", cwd=tmp_path), "e\\x1b[2J.yaml")
     assert "\x1b" not in r
     _no_terminal(gpuwise("ask", "--answers=-x.yaml", cwd=tmp_path), "`gpuwise recommend ./-x.yaml -o ./-x-report.md`")
+
+
+# ----------------------------------------------------------------------------- a seller's report saved again as ANSI
+HOT_3090 = (ROOT / "tests" / "data" / "nvidia_smi" / "derived_rtx-3080-v13_as-3090-hot-gddr6x.xml").read_text()
+USED = ("workload: {task: inference, model: llama-2-7b}\nhardware: {gpu: rtx-3090, count: 1}\n"
+        "acquisition: {mode: buy, condition: used, unit_price_usd: 400}\nused_cards:\n"
+        "  - {serial: '%s', nvidia_smi: r.xml}\n")
+
+
+def _rules(r) -> list[str]:
+    assert r.returncode in (0, 1), r.stderr
+    return [f["rule"] for f in json.loads(r.stdout)["findings"]]
+
+
+@pytest.mark.parametrize("codec, text", [("cp1252", "C:\\Users\\José\\miner.exe"), ("cp1252", "\u201cquoted\u201d"),
+                                         ("latin-1", "caf\xe9")])
+def test_a_report_saved_again_in_the_windows_code_page_is_read(tmp_path: Path, codec: str, text: str) -> None:
+    """nvidia-smi writes UTF-8; a copy opened and saved again in Notepad as "ANSI" (cp1252), with a
+    process path or a note that is not ASCII, was refused as 'not well-formed (invalid token):
+    line 30, column 13'. It is read (the readings are ASCII) and judged as the UTF-8 copy is: the
+    hot GDDR6X memory still found."""
+    assert "<?xml version=\"1.0\" ?>" in HOT_3090  # no encoding declared, as nvidia-smi before 535 writes
+    body = HOT_3090.replace("<serial>", f"<serial>{text}", 1)
+    write(tmp_path, {"p.yaml": USED % "x", "r.xml": body.encode(codec)})
+    assert "USED-MEMORY-JUNCTION-HOT" in _rules(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path))
+    write(tmp_path, {"r.xml": body.encode("utf-8")})
+    assert "USED-MEMORY-JUNCTION-HOT" in _rules(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path))
+
+
+def test_a_report_declaring_latin1_is_still_read_by_its_declaration(tmp_path: Path) -> None:
+    """A declared single-byte encoding is the parser's to honour, not replaced by cp1252."""
+    body = HOT_3090.replace('<?xml version="1.0" ?>', '<?xml version="1.0" encoding="ISO-8859-1"?>')
+    write(tmp_path, {"p.yaml": USED % "x", "r.xml": body.replace("<serial>", "<serial>caf\xe9", 1).encode("latin-1")})
+    assert "USED-MEMORY-JUNCTION-HOT" in _rules(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path))
+
+
+def test_a_report_cut_inside_a_character_is_still_said_to_be_cut(tmp_path: Path) -> None:
+    data = HOT_3090.replace("<serial>", "<serial>\u00e9\u00e9", 1).encode()
+    write(tmp_path, {"p.yaml": USED % "x", "r.xml": data[: data.index(b"\xc3\xa9") + 3]})
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "used_cards[0].nvidia_smi (r.xml)", "before the report does")
+
+
+# ----------------------------------------------------------------------------- a serial of digits, unquoted
+@pytest.mark.parametrize("written, report, found", [
+    ("1324020012345", "1324020012345", False),  # 13 digits, as nvidia-smi prints a data-center board's
+    ("0324020012345", "0324020012345", False),  # a leading zero: the serial as written, not 324020012345
+    ("0123", "0123", False),
+    ("1324020012345", "1324020012346", True),  # another card's report: said so, as for a quoted serial
+])
+def test_a_serial_of_digits_written_without_quotes_is_the_serial(tmp_path: Path, written: str, report: str,
+                                                                 found: bool) -> None:
+    """``serial: 1324020012345`` (unquoted, as copied from the report) was refused as
+    'used_cards[0].serial: Input should be a valid string (got 1324020012345)', and ``0123`` as
+    '(got 123)'. It is the serial as written, matched against the report's."""
+    doc = (USED % "X").replace("serial: 'X'", f"serial: {written}")
+    write(tmp_path, {"p.yaml": doc, "r.xml": re.sub(r"<serial>[^<]*", f"<serial>{report}", HOT_3090, count=1)})
+    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert ("USED-SERIAL-NOT-IN-REPORT" in _rules(r)) == found
+    assert json.loads(r.stdout)["cards"][0]["serial"] == written
+
+
+def test_a_count_written_010_is_still_ten(tmp_path: Path) -> None:
+    """The number that keeps its text is still the number everywhere else (``count: 010`` is 10),
+    also when the same bytes are parsed again (the memo of parsed files keeps it pickled)."""
+    from gpuwise.yamlio import Written, parse_yaml
+
+    for _ in range(2):
+        got = parse_yaml(b"count: 010\nserial: 0123\n", tmp_path / "x.yaml")
+        assert got == {"count": 10, "serial": 123} and isinstance(got["serial"], Written)
+        assert got["serial"].written == "0123"
+        assert json.dumps(got) == '{"count": 10, "serial": 123}'
+
+
+# ----------------------------------------------------------------------------- a price CSV with blank lines above it
+@pytest.mark.parametrize("head", ["\n\n", "\r\n", ",,,\n", "  \n", "\n,\n"])
+def test_blank_lines_before_a_price_csv_header_are_passed_over(tmp_path: Path, head: str) -> None:
+    """A sheet saved with empty rows above its table: the blank line was read as the header and
+    the file refused as 'not a price catalog: the header lacks instance_name, price, ...'."""
+    write(tmp_path, {"p.csv": head + "gpu,gpus,price\n\nH100 80GB SXM,8,20\n"})
+    r = gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "h100-80gb-sxm" in (tmp_path / "ov" / "clouds.yaml").read_text()
+    write(tmp_path, {"q.csv": "\n\n\n"})  # nothing but blank lines: still an empty file
+    one_line(gpuwise("prices", "import", "q.csv", "--provider", "m", "-o", "ov2", cwd=tmp_path), "q.csv", "empty file")

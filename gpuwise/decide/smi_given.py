@@ -75,9 +75,32 @@ def _as_utf8(data: bytes) -> bytes:
     if not utf16 and not data.startswith(b"\xef\xbb\xbf"):
         # single bytes that say they are UTF-16 (a declaration kept when the file was saved again as
         # UTF-8): the bytes decide, as the parser refused it as 'encoding ... is incorrect'
-        return re.sub(rb"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"']utf-?16[^\"']*[\"']", rb"\1", data,
+        data = re.sub(rb"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"']utf-?16[^\"']*[\"']", rb"\1", data,
                       flags=re.IGNORECASE)
+        return _ansi_as_utf8(data)
     text = _as_text(data, errors="strict")
+    return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
+
+
+_DECLARED = re.compile(rb"\A\s*<\?xml[^>]*?\sencoding\s*=\s*[\"']([^\"']*)[\"']", re.IGNORECASE)
+
+
+def _ansi_as_utf8(data: bytes) -> bytes:
+    """A report that declares no encoding (or UTF-8) but is not UTF-8, as UTF-8: nvidia-smi writes
+    UTF-8, and such a copy was saved again in Windows' ANSI code page (Notepad's "ANSI", cp1252)
+    with a process path such as ``C:\\Users\\José\\...`` in it. The parser refused it as 'not
+    well-formed (invalid token): line 30, column 13', a reason no seller can act on; the readings
+    are ASCII, so the copy is read as cp1252 (an undefined byte as U+FFFD). A report declaring
+    another encoding (ISO-8859-1) is left to the parser, which honours it."""
+    try:
+        data.decode("utf-8")
+        return data
+    except UnicodeDecodeError:
+        pass
+    declared = _DECLARED.match(data[:512])
+    if declared is not None and declared.group(1).lower().replace(b"-", b"").replace(b"_", b"") != b"utf8":
+        return data
+    text = data.decode("cp1252", errors="replace")
     return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
 
 

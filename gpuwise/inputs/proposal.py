@@ -91,6 +91,16 @@ class UsedCard(Strict):
     _d = field_validator("manufactured", "purchased", mode="before")(_yyyymm)
     _m = field_validator("manufactured", "purchased")(_real_month)
 
+    @field_validator("serial", mode="before")
+    @classmethod
+    def _serial_text(cls, v: Any) -> Any:
+        """A serial of digits written without quotes (a data-center board's 13 digits, as
+        nvidia-smi prints them) is read by YAML as a number: it was refused as 'Input should be a
+        valid string (got 1324020012345)'. It is the serial as written, leading zeros and all."""
+        if isinstance(v, int) and not isinstance(v, bool):
+            return getattr(v, "written", None) or str(v)
+        return v
+
     @field_validator("fan_speed_percent", "power_under_load_w")
     @classmethod
     def _samples(cls, v: list[float], info: ValidationInfo) -> list[float]:

@@ -261,9 +261,15 @@ def _detect(header: list[str], path: Path) -> str:
 
 
 def _header(reader: Any, p: Path) -> list[str]:
-    """The next row of ``reader`` as a header: one line per cell; an empty or broken file refused."""
+    """The next row of ``reader`` that holds something, as a header: one line per cell; an empty or
+    broken file refused. Blank lines before it (a sheet saved with empty rows above its table) are
+    passed over: the blank line was read as the header, and the file refused as 'the header lacks
+    instance_name, price, gpu_count, gpu_name'."""
     try:
-        return [_one_line(h) for h in next(reader)]
+        row = next(reader)
+        while not any(c.strip() for c in row):
+            row = next(reader)
+        return [_one_line(h) for h in row]
     except StopIteration:
         raise UserError(N_("empty file"), where=str(p)) from None
     except csv.Error as exc:
