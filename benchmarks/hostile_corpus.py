@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 1,535 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 1,686 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -20,7 +20,11 @@ handler, OSC/BEL escapes) and 137 of round 16 (benchmarks/hostile_round16.py: in
 onto them, -o onto gpuwise's own templates, message catalog and modules, options given as empty text, ask with piped
 answers, ulimit on descriptors and file size, Ctrl-C while the cache is first written and four processes filling one
 cache, house-rule messages reaching attributes and indexes, HBM3/HBM3e reports around their own memory limit, stateful
-output codecs), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+output codecs) and 151 of round 17 (benchmarks/hostile_round17.py: seller's reports in every encoding and line ending
+a Windows or Mac copy gives, saved again as ANSI, cut, doubled, padded; inputs, house rules and overlays in UTF-16,
+UTF-32, CRLF and Latin-1; serials of digits unquoted; 010, 08, 1:20 in every number; odd house-rule folder members;
+spreadsheet CSVs; -o onto hard links, read-only and 0640 reports; batches sharing a refused report; --lang as a
+locale; cache directories that are files or open to all), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -32,12 +36,13 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round16: eleven's to sixteen's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round17: eleven's to seventeen's)
 
 Exit status 1 when a case fails.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -673,7 +678,7 @@ for name, text, has in [
     case(name, {"plan.yaml": text}, ["plan", "plan.yaml"], has=has)
 
 
-# ---------------------------------------------------------------- rounds ten to fifteen (benchmarks/hostile_round1N.py)
+# ---------------------------------------------------------------- rounds ten to seventeen (benchmarks/hostile_round1N.py)
 from benchmarks import (  # noqa: E402
     hostile_round10,
     hostile_round11,
@@ -682,11 +687,12 @@ from benchmarks import (  # noqa: E402
     hostile_round14,
     hostile_round15,
     hostile_round16,
+    hostile_round17,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
                     (14, hostile_round14), (15, hostile_round15),
-                    (16, hostile_round16)):
+                    (16, hostile_round16), (17, hostile_round17)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -804,11 +810,13 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
             make(tmp, c["files"])
+            if c["prep"] and c["prep"][0] in ("RO", "OPEN"):
+                hostile_round17.prepare(tmp, c["prep"])
             t = time.time()
             if c["real"]:
                 r = run_real(c["argv"], c["env"], tmp, c["prep"], c["cwd"])
@@ -822,6 +830,9 @@ def main() -> None:
         except Exception:
             verdict, why = "FAIL", "runner: " + traceback.format_exc()[-400:]
         finally:
+            for d in [tmp, *(p for p in tmp.rglob("*") if p.is_dir() and not p.is_symlink())]:
+                with contextlib.suppress(OSError):
+                    os.chmod(d, 0o755)  # a folder a case made read-only: its files can be removed
             shutil.rmtree(tmp, ignore_errors=True)
         counts[verdict] += 1
         print(f"{verdict:5} {c['name']}: {why}".replace("\n", " | ")[:400], flush=True)

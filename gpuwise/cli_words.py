@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gettext
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -196,11 +197,15 @@ def close_word(argv: Sequence[str], message: str, lang: str,
     walk(parser, True)
     for token in argv:
         word = token.split("=", 1)[0] if token.startswith("--") else token
-        if len(word) < 3 or word in commands or word in options or word not in message:
+        if word in commands or word in options or word not in message:
             continue
         pool = options if word.startswith("-") else [*commands, *choices]
         lower = {c.lower(): c for c in pool}
-        match = difflib.get_close_matches(word.lower(), list(lower), n=1, cutoff=0.75)
+        # a locale's name for a language (--lang zh_CN, zh-Hans, ZH, as LANG spells it) is its language
+        head = re.split(r"[-_.@]", word.lower())[0] if not word.startswith("-") else word.lower()
+        if len(word) < 3 and head not in lower:
+            continue
+        match = [head] if head in lower else difflib.get_close_matches(word.lower(), list(lower), n=1, cutoff=0.75)
         if match and lower[match[0]] != word:
             words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
             return words.gettext(CLOSE_WORD) % {"name": lower[match[0]]}

@@ -215,3 +215,28 @@ def test_blank_lines_before_a_price_csv_header_are_passed_over(tmp_path: Path, h
     assert "h100-80gb-sxm" in (tmp_path / "ov" / "clouds.yaml").read_text()
     write(tmp_path, {"q.csv": "\n\n\n"})  # nothing but blank lines: still an empty file
     one_line(gpuwise("prices", "import", "q.csv", "--provider", "m", "-o", "ov2", cwd=tmp_path), "q.csv", "empty file")
+
+
+# ----------------------------------------------------------------------------- --lang as a locale, --fx-rate -1
+@pytest.mark.parametrize("given, close", [("zh_CN", "zh"), ("zh-Hans", "zh"), ("ZH", "zh"), ("en_US.UTF-8", "en"),
+                                          ("EN", "en")])
+def test_a_language_given_as_a_locale_name_is_refused_with_its_language(given: str, close: str) -> None:
+    """``--lang zh_CN`` (as ``LANG`` spells it), ``zh-Hans`` or ``ZH`` was refused with the list of
+    choices only, while ``--currency cny`` got 'did you mean CNY?': words under three letters and a
+    locale's region were never matched."""
+    r = one_line(gpuwise("recommend", "examples/lora-70b.yaml", "--lang", given), "--lang",
+                 f"did you mean {close}?")
+    assert "choose from 'en', 'zh'" in r
+
+
+def test_a_language_close_to_none_names_none() -> None:
+    r = one_line(gpuwise("recommend", "examples/lora-70b.yaml", "--lang", "xx"), "--lang")
+    assert "did you mean" not in r
+
+
+@pytest.mark.parametrize("rate", ["-1", "-7.1", "-0.5"])
+def test_a_negative_rate_is_said_to_be_out_of_range_not_no_number(rate: str) -> None:
+    """``--fx-rate -1`` was 'is not a number': it is one, below the range the rate must be in."""
+    r = one_line(gpuwise("recommend", "examples/lora-70b.yaml", "--fx-rate", rate), "--fx-rate",
+                 "is not a rate of CNY per USD from 1e-06 to 1e+06")
+    assert "not a number" not in r
