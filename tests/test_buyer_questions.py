@@ -432,12 +432,13 @@ def test_zero_offload_tutorial_10b_fits_one_v100():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "111.2 s a step against 21.8 s (5.1x): the GPU part agrees (compute 23.0 s, 38 TFLOP/s, at the tutorial's "
-    "stack megatron-deepspeed; 21.8 s at the middle's) and host Adam is 85.6 s of the 88.2 s of offload: "
-    "10.27e9 parameters at 12 cores x 1e7 parameters/s (knowledge/runtime.yaml "
-    "host_cores_per_gpu, cpu_adam_params_per_s_per_core); the paper's single GPU had a DGX-2 host (2 x 24-core "
-    "Xeon 8168) to itself and DeepSpeedCPUAdam runs several times faster a core than pull request #7474's "
-    "lower bound, and the paper overlaps the CPU step with the next GPU step (one-step delayed update)"))
+    "31.9 s a step against 21.8 s (+46%), session 21 (was 111.2 s): host Adam is now the tutorial's DGX-2 host "
+    "(workload.host_cpu_cores 48) x 3.4e7 parameters/s a core (knowledge/runtime.yaml "
+    "cpu_adam_params_per_s_per_core, from the tutorial's own log) = 6.3 s, the log's optimizer_step 6.2-6.5 s; the "
+    "rest is compute 23.0 s where the log's forward + backward take 18.2 s, and 2.6 s of PCIe. The paper's 40 TFLOP/s "
+    "was measured at 512 sequences a step with gradient accumulation (section 6.2.2), where the host step is "
+    "amortised (gpuwise 35.2 TFLOP/s at 512 x 1,024 tokens in micro-batches of 8); the tutorial's batch of 10 logs "
+    "25.7-26.8 s"))
 def test_zero_offload_10b_one_v100_step_time():
     """Ren et al., 'ZeRO-Offload: Democratizing Billion-Scale Model Training' (USENIX ATC 2021, arXiv:2101.06840):
     40 TFLOP/s on one V100 for a 10B model with ZeRO-Offload (PyTorch alone: 30 TFLOP/s at 1.4B, the largest that
@@ -504,3 +505,24 @@ def test_rented_p5_cannot_hold_a_405b_offload():
     assert short["severity"] == "blocker"
     assert short["evidence"]["host_ram_gb"] == pytest.approx(2048 * 2**30 / 1e9, rel=0.001)
     assert short["evidence"]["host_ram_needed_gb"] == pytest.approx(405.85e9 * 16 / 0.8 / 1e9, rel=0.01)
+
+
+def test_zero_offload_host_adam_is_the_tutorials_logged_optimizer_step():
+    """DeepSpeed's ZeRO-Offload tutorial (github.com/deepspeedai/DeepSpeed docs/_tutorials/zero-offload.md), its
+    training log figure (docs/assets/images/zero_offload_dp1_10B_log.png, 2020-09-10): the question's 10.27B GPT-2
+    on one V100 takes optimizer_step 6,479 / 6,217 ms (DeepSpeedCPUAdam and the 16-bit copy back) with 48 CPUs busy
+    on its DGX-2 host (zero_offload_dp1_10B_cpu.png). With that host stated (host_cpu_cores 48) host Adam is
+    10.27e9 / (48 x 3.4e7) = 6.29 s, within 10% of the log; the offload term recomputes from its inputs (params /
+    min(cores x rate a core, host bandwidth / 28 B); PCIe + host Adam + NVMe) and the step from its terms."""
+    g = _estimate("gpt2-10b-zero-offload-1xv100", "v100-32gb-sxm2", 1)
+    off = next(t for t in g["terms"] if t["name"] == "offload_seconds")["inputs"]
+    assert off["host_cores_per_gpu"] == 48 and off["host_cores_stated"] is True
+    assert off["host_adam_s"] == pytest.approx(10.27e9 / (48 * 3.4e7), rel=1e-6)
+    assert 6.217 * 0.9 <= off["host_adam_s"] <= 6.479 * 1.1
+    rate = min(off["host_cores_per_gpu"] * off["cpu_adam_params_per_s_per_core"], off["host_gb_s_per_gpu"] * 1e9 / 28)
+    assert off["host_adam_params_per_s"] == pytest.approx(rate)
+    assert off["params_per_gpu"] / rate == pytest.approx(off["host_adam_s"])
+    s = g["training"]["step_terms"]
+    assert off["pcie_s"] + off["host_adam_s"] + off["nvme_s"] == pytest.approx(s["offload_s"])
+    parts = ("compute_s", "tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s", "cp_s", "optimizer_s", "offload_s")
+    assert sum(s[k] for k in parts) == pytest.approx(s["step_s"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gpuwise import estimate, recommend
 
 
@@ -94,3 +96,27 @@ def test_zero2_optimizer_offload_slowdown_against_a_second_published_run():
 
     slowdown = per_sample("cpu", 50) / per_sample("none", 40)
     assert 20.97 / 10.40 / 1.25 <= slowdown <= 20.97 / 10.40 * 1.25
+
+
+def _host_adam(w: dict, gpu: str, gpus: int) -> dict:
+    d = estimate({"workload": w}, gpu=gpu, gpus=gpus).model_dump(mode="json")["gpu"]
+    return next(t for t in d["terms"] if t["name"] == "offload_seconds")["inputs"]
+
+
+def test_one_gpu_owns_its_hosts_cores_and_several_share_them():
+    """DeepSpeed issue #6695 (github.com/deepspeedai/DeepSpeed/issues/6695, Oct 2024): Llama2-1.2B on one GPU with
+    the optimizer offloaded, Adam 1.5 s a step on a host it does not name. A server running one GPU gives its rank
+    the host's cores at the rate of one rank owning them (3.4e7 parameters/s a core, the ZeRO-Offload tutorial's
+    log): 1.2e9 / (12 x 3.4e7) = 2.9 s with the default 12 cores, within 2x of 1.5 s (it was 1.2e9 / 1.2e8 = 10 s,
+    6.7x). Two GPUs on one server share it: 12 cores a GPU at the shared rate, 1e7 a core (DeepSpeed pull request
+    #7474; issue #4687), 1.2e8 a GPU as before. A host stated with 64 cores for the two GPUs: 32 cores a GPU."""
+    arch = {"layers": 24, "hidden_size": 2048, "heads": 16, "kv_heads": 16, "ffn_size": 5632, "vocab_size": 32000}
+    w = {"task": "finetune", "params_b": 1.2, "architecture": arch, "method": "full", "precision": "fp32",
+         "train_tokens": 1e7, "seq_len": 128, "batch_size": 1, "zero_stage": 2, "offload": "cpu"}
+    one = _host_adam({**w, "global_batch_tokens": 128}, "a100-40gb-pcie", 1)
+    assert one["host_adam_params_per_s"] == pytest.approx(12 * 3.4e7)
+    assert 1.5 / 2 <= one["host_adam_s"] <= 1.5 * 2
+    two = _host_adam({**w, "global_batch_tokens": 256}, "a100-40gb-pcie", 2)
+    assert two["host_adam_params_per_s"] == pytest.approx(12 * 1e7)
+    stated = _host_adam({**w, "global_batch_tokens": 256, "host_cpu_cores": 64}, "a100-40gb-pcie", 2)
+    assert stated["host_cores_per_gpu"] == 32 and stated["host_adam_params_per_s"] == pytest.approx(32 * 1e7)

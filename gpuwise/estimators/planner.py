@@ -81,6 +81,9 @@ class Plan:
     tried: int  # layouts whose step time was computed
     dp_traffic: DpTraffic  # all of it, hidden, exposed
     offload_split: tuple[float, float, float] = (0.0, 0.0, 0.0)  # step_time.offload_parts: PCIe, host Adam, NVMe
+    # what host Adam's seconds come from: parameters a GPU updates, host cores serving it, a core's rate, the host's
+    # memory bandwidth a GPU (GB/s), whether the job stated its host's cores
+    offload_host: tuple[float, float, float, float, bool] = (0.0, 0.0, 0.0, 0.0, False)
 
     @property
     def exposed_comm_share(self) -> float:
@@ -419,8 +422,10 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
     wall_h = steps * t.total / gp / 3600
     eff = t.ideal / t.total if t.total > 0 else 1.0
     split = offload_parts(st.opt_params, st.layout, rates) if t.offload else (0.0, 0.0, 0.0)
+    host = ((st.opt_params, rates.host_cores_per_gpu, rates.cpu_adam_params_per_s_per_core, rates.host_gb_s_per_gpu,
+             rates.host_cores_stated) if t.offload else (0.0, 0.0, 0.0, 0.0, False))
     return Plan(st.layout, tj.memory(st.layout), t, fits, st.per_gpu, steps, wall_h, wall_h * n, eff, gp,
-                rates.mfu, rates.flops, tried, dp_traffic(tj, st, rates, t.compute), split)
+                rates.mfu, rates.flops, tried, dp_traffic(tj, st, rates, t.compute), split, host)
 
 
 def evaluate_layout(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, lay: Layout) -> Plan:
@@ -460,9 +465,13 @@ def _offload_term(plan_: Plan) -> Term:
     """An offloaded step's own seconds by cause (step_time.offload_parts): the PCIe traffic of gradients and
     (ZeRO-3) weights, Adam on the host's cores, and the NVMe reads and writes of ZeRO-Infinity."""
     lay, (pcie, adam, nvme) = plan_.layout, plan_.offload_split
+    params, cores, per_core, host_gb_s, stated = plan_.offload_host
     return Term("offload_seconds", plan_.step.offload, "s",
                 formula("formula.offload_parts") + (formula("formula.offload_nvme_part", " + ") if nvme else ()),
                 {"pcie_s": pcie, "host_adam_s": adam, "nvme_s": nvme, "offload": lay.offload, "zero": lay.zero,
+                 "params_per_gpu": params, "host_cores_per_gpu": cores, "cpu_adam_params_per_s_per_core": per_core,
+                 "host_gb_s_per_gpu": host_gb_s, "host_cores_stated": stated,
+                 "host_adam_params_per_s": min(cores * per_core, host_gb_s * 1e9 / 28) if cores else 0.0,
                  "micro_batches": lay.grad_accum, "share_of_step": plan_.step.offload / plan_.step.total})
 
 

@@ -74,8 +74,11 @@ class GpuRates:
     pcie_gb_s: float
     host_gb_s_per_gpu: float
     nvme_gb_s_per_gpu: float
-    cpu_adam_params_per_s_per_gpu: float
+    cpu_adam_params_per_s_per_gpu: float  # host_cores_per_gpu x cpu_adam_params_per_s_per_core
     moe_dispatch_s: float = 0.0  # GPU-seconds per token per MoE layer beyond matmuls and all-to-all (runtime.yaml)
+    host_cores_per_gpu: float = 0.0  # host cores serving each GPU (the host over its GPUs a server, or the default)
+    cpu_adam_params_per_s_per_core: float = 0.0  # a core's CPU Adam rate: one rank owning the host, or ranks sharing it
+    host_cores_stated: bool = False  # the job stated its host's cores (workload.host_cpu_cores)
 
 
 def padded_head_dim(head_dim: int, tiles: tuple[int, ...]) -> int:
@@ -154,12 +157,24 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     if md is not None and tj.shape.moe:  # the figures of the job's stack and release (training_job.moe_dispatch_table)
         us = dict(tj.moe_dispatch_us) or md.us_per_token_layer
         moe_s = us.get(gpu.architecture, us.get(md.default_architecture, 0.0)) * 1e-6
+    cores, per_core = host_cores(tj, topo)
     return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
                     rt.grad_bucket_bytes.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
-                    rt.nvme_gb_s.value / topo.per_node,
-                    rt.cpu_adam_params_per_s_per_core.value * rt.host_cores_per_gpu.value, moe_s)
+                    rt.nvme_gb_s.value / topo.per_node, cores * per_core, moe_s, cores, per_core, tj.host_cores > 0)
+
+
+def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
+    """Host cores serving each GPU and the parameters a core updates a second with CPU Adam (an offloaded optimizer):
+    the job's host (workload.host_cpu_cores) over the GPUs a server runs, else runtime.yaml host_cores_per_gpu; a core
+    updates at the rate of one rank owning the host's cores when a server runs one GPU, at the shared rate when
+    several ranks' CPU Adam teams share them (DeepSpeed binds no cores to ranks unless told)."""
+    rt = tj.runtime
+    cores = tj.host_cores / topo.per_node if tj.host_cores else rt.host_cores_per_gpu.value
+    per_core = (rt.cpu_adam_params_per_s_per_core.value if topo.per_node == 1
+                else rt.cpu_adam_params_per_s_per_core_shared.value)
+    return cores, per_core
 
 
 def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
@@ -170,8 +185,9 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
       batches + 2 B per parameter over PCIe;
     * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
       crosses PCIe again for every micro-batch's forward and backward: + 4 B x micro-batches;
-    * Adam on the host: the slower of the cores (CPU Adam's measured rate per core x the cores
-      per GPU) and memory (~28 B of traffic per parameter);
+    * Adam on the host: the slower of the cores (the cores serving the GPU x CPU Adam's measured
+      rate a core, :func:`host_cores`) and memory (~28 B of traffic per parameter over the host's
+      bandwidth a GPU);
     * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
       bandwidth (32 B).
     """

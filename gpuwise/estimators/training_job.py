@@ -129,6 +129,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_overlap_comm=(stack_spec(job).overlap_comm if w.overlap_comm is None
                                            else w.overlap_comm),
                        fp4_gemms=fp4,
+                       host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_dispatch_us=moe_dispatch_table(job),
                        stack_reference=stack_reference(job.kb))
     tj.batch_given = why is None

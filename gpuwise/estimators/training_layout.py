@@ -162,6 +162,7 @@ class TrainingJob:
     # FP4 training (NVFP4 / MXFP4): GEMMs at the FP4 rate; memory is counted as under FP8 (16-bit weights, FP32
     # main copies, low-precision copies of the GEMM inputs)
     fp4_gemms: bool = False
+    host_cores: float = 0.0  # CPU cores of the host a server's GPUs share (workload.host_cpu_cores; 0: unknown)
     # GPU architecture -> microseconds per token per MoE layer beyond the experts' matmuls and the all-to-all, for the
     # job's stack and release (runtime.yaml training.moe_dispatch; training_job.moe_dispatch_table)
     moe_dispatch_us: tuple[tuple[str, float], ...] = ()

@@ -125,6 +125,9 @@ class Workload(Strict):
     attention: Attention = "sdpa"
     zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
     offload: Literal["none", "cpu", "nvme"] = "none"
+    host_cpu_cores: int | None = Field(
+        default=None, ge=1, le=4096, description="training with offload: physical CPU cores of the host each server's "
+        "GPUs share (they run the offloaded optimizer); none given: runtime.yaml host_cores_per_gpu a GPU")
     train_tokens: float | None = Field(default=None, ge=1, le=1e16)  # at least one token
     context_len: int = Field(default=4096, ge=1, le=MAX_CONTEXT)
     concurrent_requests: int = Field(default=1, ge=1, le=1_000_000)
