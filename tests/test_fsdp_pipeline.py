@@ -52,3 +52,29 @@ def test_held_out_torchtitan_runs(kb, accuracy):
              if 170 <= int(c[0].split()[0][1:]) <= 176}
     assert len(cases) == 7 and all(0.90 <= r <= 1.10 for r in cases.values())
     assert statistics.median(abs(r - 1) for r in cases.values()) <= 0.07
+
+
+def test_deepspeed_pipelines_run_plain_1f1b(kb):
+    """DeepSpeed's pipeline engine has one training schedule, TrainSchedule: each stage runs 2 x (micro-batches +
+    stages - 1) steps over the one contiguous partition of layers PipelineModule gives it (microsoft/DeepSpeed
+    deepspeed/runtime/pipe/schedule.py and module.py), so on megatron-deepspeed the planner keeps a plain 1F1B
+    schedule where Megatron-Core may interleave. Lucie-7B's launch script (TP4 PP4 on 512 H100, micro-batch 2,
+    1,024 sequences of 4,096: 16 micro-batches a replica): the bubble is (4 - 1) / 16 of the pipelined work."""
+    assert kb.runtime.training_stacks["megatron-deepspeed"].interleaved_pipeline is False
+    assert kb.runtime.training_stacks["deepspeed"].interleaved_pipeline is False
+    assert kb.runtime.training_stacks["megatron"].interleaved_pipeline is True
+    w = {"task": "pretrain", "params_b": 6.706958, "train_tokens": 1e11, "seq_len": 4096, "precision": "bf16",
+         "architecture": {"layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 8, "ffn_size": 12288,
+                          "vocab_size": 65024},
+         "global_batch_tokens": 1024 * 4096.0, "batch_size": 2, "zero_stage": 0, "gradient_checkpointing": True,
+         "parallelism": {"tp": 4, "pp": 4}}
+
+    def training(stack: str):
+        return estimate({"workload": {**w, "stack": stack}, "constraints": {}}, gpu="h100-80gb-sxm",
+                        gpus=512).gpu.training
+
+    t = training("megatron-deepspeed")
+    assert t.layout_notation.startswith("TP4 PP4 DP32")
+    s = t.step_terms
+    assert s.pp_bubble_s == pytest.approx(3 / 16 * (s.compute_s + s.tp_s + s.pp_p2p_s + s.ep_s + s.cp_s), rel=1e-6)
+    assert training("megatron").layout_notation.startswith("TP4 PP4x")

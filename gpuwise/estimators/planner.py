@@ -286,6 +286,8 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
             if pp == 1 or tj.shape.layers < pp * pins.vpp:
                 continue
             vs = [pins.vpp]
+        elif not tj.stack_interleaves:  # a pipeline engine with one 1F1B schedule (DeepSpeed's): no interleave
+            vs = [1]
         else:
             vs = [1] + [v for v in (2, 4) if pp > 1 and tj.shape.layers >= 2 * pp * v]
         for v in vs:

@@ -121,6 +121,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
                        stack_gathers_ahead=stack_spec(job).gathers_ahead,
                        stack_pipeline_zero=stack_spec(job).pipeline_zero,
+                       stack_interleaves=stack_spec(job).interleaved_pipeline,
                        stack_tp_overlap=0.0 if fp4 else stack_spec(job).tp_comm_overlap,
                        stack_te=stack_spec(job).transformer_engine,
                        stack_loss_bytes=stack_spec(job).loss_bytes_per_vocab or 0.0,

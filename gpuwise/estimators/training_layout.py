@@ -146,6 +146,9 @@ class TrainingJob:
     # the ZeRO stage a ZeRO-2/3 (FSDP) pin runs as on a pipelined layout (None: the stack has no such combination;
     # torchtitan's FSDP2 under torch.distributed.pipelining gathers and reduces once a step, as ZeRO-1 does)
     stack_pipeline_zero: int | None = None
+    # the stack's pipeline engine has an interleaved schedule the planner may choose (False: DeepSpeed's PipelineEngine,
+    # one contiguous chunk of layers per stage in a plain 1F1B TrainSchedule)
+    stack_interleaves: bool = True
     # share of the TP collectives the stack hides behind GEMMs when the TP group is inside one NVLink domain
     # (NeMo's Transformer Engine userbuffers overlap); the larger of it and runtime.yaml training.tp_comm_overlap
     stack_tp_overlap: float = 0.0

@@ -251,6 +251,10 @@ class StackSpeed(Strict):
         default=False, description="ZeRO-1/2: the stack all-gathers the updated weights behind the next step's "
         "forward pass, layer by layer (Megatron-Core's overlap_param_gather); otherwise the all-gather runs after "
         "the optimizer step, before the forward, and nothing hides it")
+    interleaved_pipeline: bool = Field(
+        default=True, description="the stack's pipeline engine offers an interleaved schedule (several chunks of "
+        "layers per stage), which the planner may choose; False: one contiguous chunk per stage in a plain 1F1B "
+        "schedule (DeepSpeed's PipelineEngine), so only a user's pin interleaves")
     pipeline_zero: int | None = Field(
         default=None, ge=0, le=1, description="the ZeRO stage a sharded data-parallel pin (ZeRO-2/3, FSDP) runs as "
         "once the model is pipelined: FSDP2 under torch.distributed.pipelining gathers a stage's weights once a step "
