@@ -622,7 +622,7 @@ def main() -> int:
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
-               (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176))
+               (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -702,7 +702,9 @@ def main() -> int:
           "  H169 (nanochat d32, run1000.sh's logged step on 8 H100) -1.1%;\n"
           "  H170-H176 (torchtitan's benchmark files: Llama 3.1 8B on 8 / 128 H100, 70B on 256, 405B on 512 with 1F1B; "
           "8B on 32 / 64 H200 by Trainy; session 21, before its changes) -30.0 / -17.4 / -19.2 / +3.4 / -60.0 / -2.2 / "
-          "-3.9%: 17.4% (2.50x, H174)")
+          "-3.9%: 17.4% (2.50x, H174);\n"
+          "  H177-H178 (torchtitan's DeepSeek-V3 671B DistMoE on 256 GB300, PP1 and PP2 / VPP8; after the session's "
+          "first two changes) +53.6 / +46.5%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
