@@ -826,6 +826,13 @@ def main() -> int:
            "t/s", [c for c in new_thr_all if c[0].startswith("DS")], False)
     report("  of which the rows added at session 21 (ids DS..): latency", "ms",
            [c for c in new_lat if c[0].startswith("DS")], False)
+    # the latency round of session 21 (ids LT..: vLLM issues #20710, Llama-3.3-70B FP8 on 2 x B200 with vLLM 0.9.0 at
+    # concurrency 1 and 16, and #20469, Qwen3-14B-AWQ on one A100 with 16k prompts at concurrency 1): blind figures in
+    # the validation README
+    report("  of which the rows added at session 21 (ids LT..; blind figures in the validation README): throughput",
+           "t/s", [c for c in new_thr_all if c[0].startswith("LT")], False)
+    report("  of which the rows added at session 21 (ids LT..): latency", "ms",
+           [c for c in new_lat if c[0].startswith("LT")], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
