@@ -113,9 +113,11 @@ def test_early_2025_sglang_deepseek_is_a_known_fast_miss(rows):
     its default launch, 30 tok/s at short context) read ~2.5x fast on the mid-2025 constants (DeepGEMM, FA3 MLA,
     shared-expert fusion). Since session 19 the release takes SGLang's early-2025 entry (14 us a counted kernel, the
     shared expert unfused: set from pull request #2643's DP-attention batch-1 run, not from this row): 41.3 tok/s,
-    still ~1.4x fast at TP 8. Held in the direction measured so that a change that moves it is seen."""
+    still ~1.4x fast at TP 8. Session 21 priced that run's DP attention as those releases ran it (tokens gathered,
+    experts tensor-parallel), which puts the entry at 17 us a kernel: 35.7 tok/s, ~1.19x fast. Held in the direction
+    measured so that a change that moves it is seen."""
     est, got = rows["H04"]
-    assert 1.2 <= est / got <= 1.6, (est, got)
+    assert 1.1 <= est / got <= 1.3, (est, got)
 
 
 @pytest.mark.parametrize(("row", "published"), [

@@ -2,9 +2,14 @@
 shared expert beside the routed experts (fused only by sgl-project/sglang pull request #5571, Apr 2025) and more,
 slower small kernels (PyTorch-native rotary embedding until pull request #4764; Triton block-FP8 GEMMs and MoE): 14 us
 a counted small kernel, set from the SGLang team's v0.4.1.post2 release benchmark (pull request #2643: DeepSeek-V3 FP8
-on 8 x H200 at batch 1, 30.29 tok/s). From 0.4.6 the mid-2025 constants (6 us, the shared expert fused) hold."""
+on 8 x H200 at batch 1, 30.29 tok/s, with --enable-dp-attention). Those releases' DP attention gathered every rank's
+tokens before each MoE layer and ran the experts tensor-parallel on them (dp_attention_tp_experts: SGLang v0.4 blog;
+DataCrunch's v0.4.3.post2 write-up), which the step prices since session 21 (the figure then reads 17 us, not 14).
+From 0.4.6 the mid-2025 constants (6 us, the shared expert fused) hold."""
 
 from __future__ import annotations
+
+import importlib
 
 import pytest
 
@@ -25,12 +30,12 @@ def _step(kb, version: str) -> float:
 
 def test_the_early_builds_step_by_their_kernels(kb):
     """By hand, DeepSeek-R1 FP8 TP 8 on 8 x H200 at batch 1: the counted small kernels of a forward are
-    61 x (MLA 6 + W8A8 quantization 4 + 2) + 58 x (routing 4 + quantization 2) = 1,080 (step.py), each 14 - 6 = 8 us
-    longer in 0.4.3 than in 0.4.6, and the unfused shared expert adds 3 kernels on each of the 58 MoE layers at 14 us:
-    1,080 x 8 us + 174 x 14 us = 11.076 ms a step more. Nothing else differs between the two releases."""
+    61 x (MLA 6 + W8A8 quantization 4 + 2) + 58 x (routing 4 + quantization 2) = 1,080 (step.py), each 17 - 6 = 11 us
+    longer in 0.4.3 than in 0.4.6, and the unfused shared expert adds 3 kernels on each of the 58 MoE layers at 17 us:
+    1,080 x 11 us + 174 x 17 us = 14.838 ms a step more. Nothing else differs between the two releases at TP 8."""
     early, mid = _step(kb, "0.4.3.post4"), _step(kb, "0.4.6")
     assert SHARED_EXPERT_KERNELS == 3
-    assert early - mid == pytest.approx(1080 * 8e-6 + 58 * 3 * 14e-6, rel=1e-9)
+    assert early - mid == pytest.approx(1080 * 11e-6 + 58 * 3 * 17e-6, rel=1e-9)
     assert _step(kb, "0.4.5") == early and _step(kb, "0.5.6") == mid
 
 
@@ -44,3 +49,46 @@ def test_the_release_benchmark_it_was_set_from(kb):
     job = resolve(Requirements.model_validate({"workload": w}), kb)
     s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
     assert s.load.throughput == pytest.approx(30.29, rel=0.10)
+
+
+def _dpa(kb, version: str, concurrency: int = 1):
+    """DeepSeek-V3 FP8 on 8 x H200 in SGLang's DP-attention layout (the rows' tp 1, ep 8), at 128 in / 256 out."""
+    w = {"task": "inference", "model": "deepseek-v3", "precision": "fp8", "framework": "sglang",
+         "framework_version": version, "prompt_tokens": 128, "output_tokens": 256,
+         "concurrent_requests": concurrency, "parallelism": {"tp": 1, "pp": 1, "ep": 8}}
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    return job, SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
+
+
+def test_early_dp_attention_gathers_the_tokens_and_runs_the_experts_tensor_parallel(kb):
+    """By hand, the step's communication at one decoded token in 0.4.1.post2's DP attention: on each of the 58 MoE
+    layers an all-gather of every rank's hidden states and an all-reduce of the MoE output over them, each the
+    copy's small-collective latency L, moving (8 - 1) / 8 of the gathered 7,168 x 2 B once (all-gather) and twice
+    (all-reduce) over the NVLink bandwidth B: 58 x (2 L + 3 x 7/8 x 14,336 B / B). No all-to-all, and no GPU
+    waits on a busiest share of experts (every rank holds 1/8 of each). 0.4.6 keeps the expert-parallel pricing:
+    an all-to-all pair a MoE layer and the busiest GPU's experts."""
+    step_mod = importlib.import_module("gpuwise.estimators.serving.step")
+    job, s = _dpa(kb, "0.4.1.post2")
+    assert s.engine.dpa_tp_experts and s.replica.layout.dp_attention == 8
+    c = step_mod.consts(job, s.engine, s.replica)
+    assert c.gather and not c.ep_comm and c.ep_z == 0.0
+    st = step_mod.step(job, s.engine, s.replica, 1.0, 0.0, 192.0, 0.0)
+    assert st.comm == pytest.approx(58 * (2 * c.allreduce_latency + 3 * 7 / 8 * 7168 * 2 / c.link_bw), rel=1e-12)
+    job6, s6 = _dpa(kb, "0.4.6")
+    c6 = step_mod.consts(job6, s6.engine, s6.replica)
+    assert not s6.engine.dpa_tp_experts and c6.ep_comm and c6.ep_z > 1.4 and not c6.gather
+
+
+def test_the_early_dp_attention_layout_is_labelled_as_it_runs(kb):
+    """The copy's label says the experts run tensor-parallel on the gathered tokens, not 'expert parallel 8'."""
+    _, s = _dpa(kb, "0.4.1.post2")
+    assert s.replica.layout.label() == "attention data parallel 8 + experts tensor parallel 8 on the gathered tokens"
+    _, s6 = _dpa(kb, "0.4.6")
+    assert s6.replica.layout.label() == "attention data parallel 8 + expert parallel 8"
+
+
+def test_the_release_benchmark_at_batch_8_checks_it(kb):
+    """sgl-project/sglang pull request #2643 (v0.4.1.post2), the same server at batch 8: 206.32 tok/s (row V02), which
+    set nothing; held within 10% (188.7, -8.5%; 185.5 while the layout was priced expert-parallel)."""
+    _, s = _dpa(kb, "0.4.1.post2", 8)
+    assert s.load.throughput == pytest.approx(206.32, rel=0.10)

@@ -60,6 +60,7 @@ class Engine:
     drafter: Drafter | None = None  # what the drafter holds in memory (None: nothing)
     release: str | None = None  # the framework release whose constants apply (None: the framework's own)
     fuses_shared: bool = False  # the MoE shared expert runs inside the routed experts' grouped GEMM
+    dpa_tp_experts: bool = False  # attention data parallel gathers the tokens and runs the experts tensor-parallel
     window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
     k_block: float = 0.0  # s per 128-deep reduction block of a block-FP8 GEMM at decode batches (0: no such floor)
     host_floor: float = 0.0  # s a step lasts at least: the host's own time in a release that schedules synchronously
@@ -169,6 +170,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
         release=rel.version if rel is not None else None,
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
+        dpa_tp_experts=dp_attention_tp_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         window_kv_full=bool(rel is not None and rel.window_kv_full),
         k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),
         host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),
@@ -385,6 +387,13 @@ def fuses_shared_experts(fw: Framework, version: str | None, vendor: str | None 
     rel = release(fw, version, vendor)
     own = rel.fuses_shared_experts if rel is not None else None
     return fw.fuses_shared_experts if own is None else own
+
+
+def dp_attention_tp_experts(fw: Framework, version: str | None, vendor: str | None = None) -> bool:
+    """Whether the release's attention data parallel gathers every rank's tokens before a MoE layer and runs the
+    experts tensor-parallel on them (serving.yaml releases ``dp_attention_tp_experts``), not expert-parallel."""
+    rel = release(fw, version, vendor)
+    return bool(rel.dp_attention_tp_experts) if rel is not None else False
 
 
 def kv_element_bytes(w: Any, fp: FrameworkPrecision | None) -> float:

@@ -26,6 +26,9 @@ class Layout:
     ep: int = 1  # expert parallel: experts spread over ep GPUs (1 = sharded like dense layers)
     dp_attention: int = 1  # attention data-parallel ranks inside one copy (with ep)
     replicas: int = 1
+    # with attention data parallel, the ep ranks hold their 1/ep of every expert and run them tensor-parallel on
+    # every rank's gathered tokens (a release's engine, Engine.dpa_tp_experts), not whole experts expert-parallel
+    experts_tp: bool = False
 
     @property
     def gpus_per_copy(self) -> int:
@@ -45,8 +48,9 @@ class Layout:
 
     def label_phrases(self) -> tuple[Phrase, ...]:
         """The layout as message ids and values (reports/messages.yaml layout.*)."""
+        ep = "layout.ep_tp" if self.experts_tp else "layout.ep"
         parts = [(mid, n) for mid, n in (("layout.attention_dp", self.dp_attention), ("layout.tp", self.tp),
-                                         ("layout.pp", self.pp), ("layout.ep", self.ep)) if n > 1]
+                                         ("layout.pp", self.pp), (ep, self.ep)) if n > 1]
         copy: tuple[Phrase, ...] = tuple((" + " if i else "", mid, {"n": n}) for i, (mid, n) in enumerate(parts)) \
             or (("", "layout.one_gpu", {}),)
         return (("", "layout.copies", {"n": self.replicas, "copy": copy}),) if self.replicas > 1 else copy
@@ -78,7 +82,7 @@ def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
                 if ep_pin and 1 < ep_pin <= tp and tp % ep_pin == 0:
                     out.append(Layout(tp=tp, pp=pp, ep=ep_pin, replicas=reps))
             if shape.moe and g > 1 and {"expert", "data-attention"} <= set(fw.parallelism):
-                out.append(Layout(tp=1, pp=1, ep=g, dp_attention=g, replicas=reps))
+                out.append(Layout(tp=1, pp=1, ep=g, dp_attention=g, replicas=reps, experts_tp=eng.dpa_tp_experts))
         g *= 2
     out += [lay for lay in _pinned_copy(job, eng, count, ep_pin) if lay not in out]
     return _pinned(job, out)

@@ -77,13 +77,13 @@ class StepConsts:
     figure is the same expression, in the same order, as the step formula writes it, so a step's
     seconds are the same to the last bit."""
 
-    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights",
-                 "capacity", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z",
-                 "experts", "f_dense", "f_experts", "front", "gpu_points", "hidden", "hop_bw", "hop_latency",
-                 "host_floor", "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m",
-                 "moe_rate", "moe_stage", "over", "passed", "peak_attn", "peak_gemm", "points", "poll", "pp",
-                 "pp_comm", "prefill_floor", "ranks", "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile",
-                 "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
+    __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
+                 "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense",
+                 "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency", "host_floor",
+                 "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
+                 "over", "passed", "peak_attn", "peak_gemm", "points", "poll", "pp", "pp_comm", "prefill_floor",
+                 "ranks", "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share",
+                 "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -111,7 +111,11 @@ class StepConsts:
         self.f_experts = 2.0 * sc.n_experts_active
         # expert parallel: the step waits for the GPU whose experts the batch routes most to (ep_imbalance)
         balanced = bool(getattr(w, "eplb", False)) if w is not None else False  # EPLB evens the GPUs' loads
-        self.ep_z = max_normal(ep) if self.experts and ep > 1 and not balanced else 0.0
+        # a release whose attention data parallel gathers every rank's tokens and runs the experts tensor-parallel
+        # on them (Engine.dpa_tp_experts): each rank holds its 1/dpa of every expert, so no rank waits on a
+        # busiest share and no all-to-all runs; an all-gather and an all-reduce a MoE layer instead (_parts)
+        self.gather = self.experts and dpa > 1 and eng.dpa_tp_experts
+        self.ep_z = max_normal(ep) if self.experts and ep > 1 and not balanced and not self.gather else 0.0
         self.e_total = sc.k / sc.k_over_e if sc.k_over_e > 0 else 0.0
         self.layers = sc.layers / pp
         self.kv_token_gpu = rep.kv_token_gpu
@@ -126,7 +130,7 @@ class StepConsts:
         # all-to-all only with attention data parallel: with tensor-parallel attention every rank holds every
         # token, runs its own experts on those routed there, and the layer's all-reduce (tp_comm) combines them
         # (TensorRT-LLM docs, Expert Parallelism: moe_tp_size x moe_ep_size = tp_size)
-        self.ep_comm = ep > 1 and dpa > 1
+        self.ep_comm = ep > 1 and dpa > 1 and not self.gather
         self.ep_k, self.hidden = sc.k, sc.hidden
         self.ep_share = ep - 1
         self.moe_stage = sc.moe_layers / pp
@@ -222,6 +226,9 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     if c.ep_comm:  # dispatch and combine: every token to its k experts' ranks and back
         size = 2 * (tokens / dpa) * c.ep_k * c.hidden * ACT_BYTES * c.ep_share / c.ep
         comm += c.moe_stage * (c.alltoall_2 + size / c.ep_bw)
+    if c.gather:  # every rank's tokens gathered to all (ring all-gather), the MoE output all-reduced over them
+        size = tokens * c.hidden * ACT_BYTES
+        comm += c.moe_stage * (2 * c.allreduce_latency + 3 * (dpa - 1) / dpa * size / c.link_bw)
     if c.pp_comm:
         comm += c.hop_latency + tokens * c.hidden * ACT_BYTES / c.hop_bw
     over = c.over

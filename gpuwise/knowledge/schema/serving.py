@@ -116,6 +116,10 @@ class FrameworkRelease(VendorOverride):
     vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all); a CUDA-only "
                                   "fusion leaves the ROCm build's constants as they were")
     fuses_shared_experts: bool | None = None
+    dp_attention_tp_experts: bool | None = Field(
+        default=None, description="with attention data parallel, the release gathers every rank's tokens before "
+        "each MoE layer and runs the experts tensor-parallel on them, each rank slicing its own back out (no "
+        "expert-parallel all-to-all); unset or false: the experts spread over the ranks (expert parallel)")
     prefill_eager_kernel_us: float | None = Field(
         default=None, ge=0, description="host time per kernel of a forward that carries prompt tokens, from this "
         "release on (0: such forwards run under CUDA graphs; unset: the framework's own)")
