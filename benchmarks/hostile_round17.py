@@ -18,15 +18,16 @@ hard links or links outside the folder; and the environment: a cache directory t
 Latin-1 streams, a missing ``TMPDIR``, no ``HOME``. Added to benchmarks/hostile_corpus.py's
 table by :func:`add`; the failures fixed are kept as tests in tests/test_hostile_seventeenth.py.
 
-Before the fixes: 151 cases, 136 clean, 15 fail (141 run on main at 568f29ee: 131 clean; the 10
-``arg17`` cases added after were run on the code before their fix: 5 clean) -- a report saved again
+Before the fixes: 152 cases, 136 clean, 16 fail (141 run on main at 568f29ee: 131 clean; the 11
+added after were run on the code before their fix: 5 clean) -- a report saved again
 as ANSI (x2: 'not well-formed (invalid token): line 30, column 22'), one cut inside a two-byte
 character ('partial character'), a 13-digit serial and ``0123`` written unquoted (x4: 'Input
 should be a valid string (got 123)'), blank rows above a price CSV's header (x3: read as the
 header), ``--lang zh_CN``, ``zh-Hans``, ``ZH`` and ``en_US.UTF-8`` refused with no close match
-(x4), ``--fx-rate -7.1`` called 'not a number'. A batch of forty proposals sharing a refused report
-passed its check but read and parsed the report forty times (counted in the tests). After: 151
-clean of 151."""
+(x4), ``--fx-rate -7.1`` called 'not a number', and (with this round's own ``010`` fix, before its
+second half) ``prices import`` into an overlay saying ``gpus: 010`` an internal error. A batch of forty proposals sharing a refused report
+passed its check but read and parsed the report forty times (counted in the tests). After: 152
+clean of 152."""
 from __future__ import annotations
 
 import gzip
@@ -218,9 +219,14 @@ def add(case, ns: dict[str, Any]) -> None:
         ("csv17: a formula in the GPU cell", 'gpu,gpus,price\n"=HYPERLINK(""http://x"")",8,20\n', _rows_refused),
         ("csv17: a price of 2e1", "gpu,gpus,price\nH100 80GB SXM,8,2e1\n", lambda r: r.returncode == 0),
         ("csv17: trailing commas on every line", "gpu,gpus,price,,\nH100 80GB SXM,8,20,,\n", lambda r: r.returncode == 0),
+        ("csv17: merged into an overlay whose clouds.yaml says gpus: 010", CSV, lambda r: r.returncode == 0 and "gpus: 10\n" in _file(r, "ov/clouds.yaml")),
         ("csv17: a BOM, CRLF and a last row cut short", "\ufeffgpu,gpus,price\r\nH100 80GB SXM,8,20\r\nA100 80GB SXM,8", lambda r: r.returncode in (0, 2) and _clean(r)),
     ]:
-        case(name, {"p.csv": body}, imp, expect="any", check=check)
+        files = {"p.csv": body}
+        if "gpus: 010" in name:
+            files["ov/clouds.yaml"] = ("instances:\n- id: mine:h100x8\n  provider: mine\n  gpu: h100-80gb-sxm\n  gpus: 010\n"
+                                       "  usd_per_hour: 16\n  as_of: 2026-12-01\n  source: a page\n  check: S\n")
+        case(name, files, imp, expect="any", check=check)
 
     # ------------------------------------------------------------ output paths
     for name, files, argv, check in [

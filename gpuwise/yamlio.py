@@ -92,6 +92,12 @@ class Written(int):
     written: str
 
 
+yaml.SafeDumper.add_representer(Written, yaml.SafeDumper.represent_int)
+yaml.representer.SafeRepresenter.add_representer(Written, yaml.representer.SafeRepresenter.represent_int)
+"""Written back as the number it is (a price overlay merged by ``prices import``, resumed answers):
+YAML's safe dumpers know ``int`` only, and refused the subclass ('cannot represent an object')."""
+
+
 def _no_base_60(construct: Any) -> Any:
     """YAML 1.1 reads ``1:30`` as the base-60 number 90 (``1:30.5`` as 90.5), ``0x10`` as 16,
     ``0b11`` as 3 and ``1_6`` as 16; YAML 1.2's core schema, JSON and a reader take ``1:30``,

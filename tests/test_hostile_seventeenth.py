@@ -240,3 +240,23 @@ def test_a_negative_rate_is_said_to_be_out_of_range_not_no_number(rate: str) -> 
     r = one_line(gpuwise("recommend", "examples/lora-70b.yaml", "--fx-rate", rate), "--fx-rate",
                  "is not a rate of CNY per USD from 1e-06 to 1e+06")
     assert "not a number" not in r
+
+
+def test_a_number_written_010_is_written_back_as_ten(tmp_path: Path) -> None:
+    """``prices import`` merging into an overlay whose ``clouds.yaml`` says ``gpus: 010`` was an
+    internal error ('RepresenterError: cannot represent an object', exit 3) once ``010`` kept its
+    text: YAML's safe dumpers know ``int`` only. It is written back as 10, as it was read."""
+    import yaml
+
+    from gpuwise.ask.answers import render_answers
+    from gpuwise.yamlio import parse_yaml
+
+    offer = ("instances:\n- id: mine:h100x8\n  provider: mine\n  gpu: h100-80gb-sxm\n  gpus: 010\n"
+             "  usd_per_hour: 16\n  as_of: 2026-12-01\n  source: a page\n  check: S\n")
+    write(tmp_path, {"ov/clouds.yaml": offer, "p.csv": "gpu,gpus,price\nH100 80GB SXM,8,20\n"})
+    r = gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    kept = yaml.safe_load((tmp_path / "ov" / "clouds.yaml").read_text())["instances"]
+    assert [(e["id"], e["gpus"]) for e in kept] == [("mine:h100x8", 10), ("m:H100 80GB SXM x8", 8)]
+    answers = parse_yaml(b"workload:\n  task: finetune\n  model: llama-3.1-8b\n  seq_len: 01024\n", tmp_path / "a.yaml")
+    assert "seq_len: 1024" in render_answers(answers)
