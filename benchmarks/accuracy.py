@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import statistics
 import sys
 from pathlib import Path
@@ -489,13 +490,19 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                 # TPOT would carry the prompts' chunks a second time); a batch beyond the sequences the memory
                 # holds runs in waves of what it holds
                 out_tokens = int(row["output_tokens"])
-                running = min(max(1, round(conc / s.layout.replicas)), max(s.replica.max_seqs, 1))
+                sent = max(1, round(conc / s.layout.replicas))
+                running = min(sent, max(s.replica.max_seqs, 1))
                 # over HTTP (a burst sent to the server) the last prompt reaches the engine only once the front
                 # end has taken every request before it (none offline)
-                last = max(SV.burst_last_ttft(job, s.engine, s.replica, running),
-                           SV.burst_seconds(job, s.engine, max(1, round(conc / s.layout.replicas))))
+                first = SV.burst_last_ttft(job, s.engine, s.replica, running)
+                last = max(first, SV.burst_seconds(job, s.engine, sent))
                 step = SV.point(job, s.engine, s.replica, float(running)).decode_step
                 est = running * s.layout.replicas * out_tokens / (last + out_tokens * step)
+                if sent > running:  # a burst the memory holds in waves: the whole burst's output over the waves it
+                    # runs in, each prefilled and decoded in turn, or over the front end's time for every request
+                    waves = math.ceil(sent / running)
+                    run = max(waves * (first + out_tokens * step), last + out_tokens * step)
+                    est = sent * s.layout.replicas * out_tokens / run
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:

@@ -92,3 +92,24 @@ def test_the_release_benchmark_at_batch_8_checks_it(kb):
     set nothing; held within 10% (188.7, -8.5%; 185.5 while the layout was priced expert-parallel)."""
     _, s = _dpa(kb, "0.4.1.post2", 8)
     assert s.load.throughput == pytest.approx(206.32, rel=0.10)
+
+
+def test_the_early_releases_kv_pool_is_their_static_memory_share(kb):
+    """SGLang 0.4.x sizes its KV pool as mem_fraction_static (0.81 on 8 GPUs: server_args.py) of each GPU's memory
+    less what is resident: by hand 0.81 x the H200's capacity - the weights - the CUDA context. DataCrunch's
+    v0.4.3.post2 server (DeepSeek-V3 FP8, --tp 8 on 8 x H200) logged max_total_num_tokens=481419; the pool of
+    70,272-B latent tokens is held within 10% of it (gpuwise's own 0.95 headroom gave 806k tokens, +67%).
+    0.4.6 keeps the headroom."""
+    def pool(version: str):
+        w = {"task": "inference", "model": "deepseek-v3", "precision": "fp8", "framework": "sglang",
+             "framework_version": version, "prompt_tokens": 1, "output_tokens": 512, "concurrent_requests": 10000,
+             "parallelism": {"tp": 8, "pp": 1}}
+        job = resolve(Requirements.model_validate({"workload": w}), kb)
+        return SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
+    s = pool("0.4.3.post2")
+    eng, rep = s.engine, s.replica
+    assert rep.kv_token_gpu == 61 * 576 * 2  # MLA's latent and rope parts, 16-bit, every layer, on every rank
+    assert rep.free_gpu == pytest.approx(0.81 * eng.capacity - rep.weights_gpu - eng.context_bytes, rel=1e-12)
+    assert rep.free_gpu / rep.kv_token_gpu == pytest.approx(481_419, rel=0.10)
+    later = pool("0.4.6").replica
+    assert later.free_gpu > 1.5 * rep.free_gpu

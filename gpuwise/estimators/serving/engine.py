@@ -61,6 +61,8 @@ class Engine:
     release: str | None = None  # the framework release whose constants apply (None: the framework's own)
     fuses_shared: bool = False  # the MoE shared expert runs inside the routed experts' grouped GEMM
     dpa_tp_experts: bool = False  # attention data parallel gathers the tokens and runs the experts tensor-parallel
+    static_share: tuple[tuple[int, float], ...] = ()  # (GPUs, share): the release's weights + KV pool memory share
+    capacity: float = 0.0  # bytes of one GPU's memory
     window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
     k_block: float = 0.0  # s per 128-deep reduction block of a block-FP8 GEMM at decode batches (0: no such floor)
     host_floor: float = 0.0  # s a step lasts at least: the host's own time in a release that schedules synchronously
@@ -171,6 +173,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         release=rel.version if rel is not None else None,
         fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         dpa_tp_experts=dp_attention_tp_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
+        static_share=tuple(sorted((rel.mem_fraction_static or {}).items())) if rel is not None else (),
+        capacity=cap,
         window_kv_full=bool(rel is not None and rel.window_kv_full),
         k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),
         host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),

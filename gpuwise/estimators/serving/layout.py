@@ -214,6 +214,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         act_seq = per_token_act * prompt / (tp * dpa) + 4.0 * shape.vocab
     # what the KV cache may take: the memory total without it (weights and the KV pool are allocated once)
     free = eng.usable - M.total_bytes(weights + act, act, (eng.context_bytes, eng.alloc_frac))
+    share = static_share(eng, tp * dpa * pp)
+    if share:  # the release sizes its KV pool as a share of the GPU's memory less the weights (and CUDA context)
+        free = min(free, share * eng.capacity - weights - eng.context_bytes)
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
     # a sliding-window layer keeps only its window, unless the release's KV manager holds the whole sequence there
@@ -255,6 +258,17 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s)
+
+
+def static_share(eng: Engine, gpus: int) -> float:
+    """The share of a GPU's memory the release's weights and KV pool take together on a server of ``gpus`` GPUs
+    (serving.yaml releases ``mem_fraction_static``: the entry of the largest count at or below ``gpus``); 0 where
+    the release sizes its pool otherwise."""
+    got = 0.0
+    for n, share in eng.static_share:
+        if n <= gpus:
+            got = share
+    return got
 
 
 def crosses_nodes(gpu: Gpu, tp: int) -> bool:

@@ -120,6 +120,10 @@ class FrameworkRelease(VendorOverride):
         default=None, description="with attention data parallel, the release gathers every rank's tokens before "
         "each MoE layer and runs the experts tensor-parallel on them, each rank slicing its own back out (no "
         "expert-parallel all-to-all); unset or false: the experts spread over the ranks (expert parallel)")
+    mem_fraction_static: dict[int, float] | None = Field(
+        default=None, description="the share of each GPU's memory the release's weights and KV pool may take together "
+        "when the server is launched without its own setting, by the server's GPU count (tensor-parallel size): "
+        "the smallest key at or below the count applies; the KV pool is what the weights leave of it")
     prefill_eager_kernel_us: float | None = Field(
         default=None, ge=0, description="host time per kernel of a forward that carries prompt tokens, from this "
         "release on (0: such forwards run under CUDA graphs; unset: the framework's own)")
