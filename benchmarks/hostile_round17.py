@@ -18,16 +18,17 @@ hard links or links outside the folder; and the environment: a cache directory t
 Latin-1 streams, a missing ``TMPDIR``, no ``HOME``. Added to benchmarks/hostile_corpus.py's
 table by :func:`add`; the failures fixed are kept as tests in tests/test_hostile_seventeenth.py.
 
-Before the fixes: 152 cases, 136 clean, 16 fail (141 run on main at 568f29ee: 131 clean; the 11
-added after were run on the code before their fix: 5 clean) -- a report saved again
-as ANSI (x2: 'not well-formed (invalid token): line 30, column 22'), one cut inside a two-byte
-character ('partial character'), a 13-digit serial and ``0123`` written unquoted (x4: 'Input
-should be a valid string (got 123)'), blank rows above a price CSV's header (x3: read as the
-header), ``--lang zh_CN``, ``zh-Hans``, ``ZH`` and ``en_US.UTF-8`` refused with no close match
+Before the fixes: 156 cases, 137 clean, 19 fail (141 run on main at 568f29ee: 131 clean; the 15
+added after were run on the code before their fix: 6 clean) -- a report saved again as ANSI (x2:
+'not well-formed (invalid token): line 30, column 22'), one cut inside a two-byte character
+('partial character'), one declaring GBK or Shift_JIS (x2: 'multi-byte encodings are not
+supported') or ``utf8`` ('not well-formed'), a 13-digit serial and ``0123`` written unquoted (x4:
+'Input should be a valid string (got 123)'), blank rows above a price CSV's header (x3: read as
+the header), ``--lang zh_CN``, ``zh-Hans``, ``ZH`` and ``en_US.UTF-8`` refused with no close match
 (x4), ``--fx-rate -7.1`` called 'not a number', and (with this round's own ``010`` fix, before its
-second half) ``prices import`` into an overlay saying ``gpus: 010`` an internal error. A batch of forty proposals sharing a refused report
-passed its check but read and parsed the report forty times (counted in the tests). After: 152
-clean of 152."""
+second half) ``prices import`` into an overlay saying ``gpus: 010`` an internal error. A batch of
+forty proposals sharing a refused report passed its check but read and parsed the report forty
+times (counted in the tests). After: 156 clean of 156."""
 from __future__ import annotations
 
 import gzip
@@ -93,6 +94,10 @@ def add(case, ns: dict[str, Any]) -> None:
         ("smi17: saved again as ANSI (cp1252) with C:\\Users\\José in it", HOT.replace("<serial>", "<serial>C:\\Users\\José\\", 1).encode("cp1252"), _hot),
         ("smi17: saved again as ANSI with curly quotes", HOT.replace("<serial>", "<serial>\u201cx\u201d", 1).encode("cp1252"), _hot),
         ("smi17: declared ISO-8859-1 with a Latin-1 byte", HOT.replace('<?xml version="1.0" ?>', '<?xml version="1.0" encoding="ISO-8859-1"?>').replace("<serial>", "<serial>caf\xe9", 1).encode("latin-1"), _hot),
+        ("smi17: declared GBK (a Chinese system's ANSI) with Chinese in it", HOT.replace('<?xml version="1.0" ?>', '<?xml version="1.0" encoding="GBK"?>').replace("<serial>", "<serial>中文", 1).encode("gbk"), _hot),
+        ("smi17: declared Shift_JIS with Japanese in it", HOT.replace('<?xml version="1.0" ?>', '<?xml version="1.0" encoding="Shift_JIS"?>').replace("<serial>", "<serial>日本", 1).encode("shift_jis"), _hot),
+        ("smi17: declared 'utf8' (no hyphen) with an é", HOT.replace('<?xml version="1.0" ?>', '<?xml version="1.0" encoding="utf8"?>').replace("<serial>", "<serial>é", 1).encode(), _hot),
+        ("smi17: declared an encoding no one knows", HOT.replace('<?xml version="1.0" ?>', '<?xml version="1.0" encoding="x-bogus"?>').encode(), _refused("r.xml", "x-bogus")),
         ("smi17: cut at half", u8[: len(u8) // 2], _refused("r.xml", "before the report does")),
         ("smi17: no closing </nvidia_smi_log>", u8[:cut_at], _refused("r.xml", "before the report does")),
         ("smi17: cut inside a two-byte character", HOT.replace("<serial>", "<serial>\u00e9\u00e9", 1).encode()[: u8.index(b"<serial>") + 11], _refused("r.xml", "before the report does")),

@@ -260,3 +260,26 @@ def test_a_number_written_010_is_written_back_as_ten(tmp_path: Path) -> None:
     assert [(e["id"], e["gpus"]) for e in kept] == [("mine:h100x8", 10), ("m:H100 80GB SXM x8", 8)]
     answers = parse_yaml(b"workload:\n  task: finetune\n  model: llama-3.1-8b\n  seq_len: 01024\n", tmp_path / "a.yaml")
     assert "seq_len: 1024" in render_answers(answers)
+
+
+@pytest.mark.parametrize("codec, declared, text", [
+    ("gbk", "GBK", "中文"),  # Chinese Windows' ANSI code page, declared: 'multi-byte encodings are not supported'
+    ("gbk", "cp936", "中文"),
+    ("shift_jis", "Shift_JIS", "日本"),
+    ("utf-8", "utf8", "é"),  # UTF-8 spelled without its hyphen: 'not well-formed (invalid token)'
+    ("utf-8", "U8", "é"),
+    ("cp1252", "windows-1252", "é"),
+])
+def test_a_report_declaring_its_encoding_is_read_by_it(tmp_path: Path, codec: str, declared: str, text: str) -> None:
+    """The XML parser reads UTF-8, UTF-16, ISO-8859-1 and ASCII; a copy declaring GBK or
+    Shift_JIS was refused ('multi-byte encodings are not supported'), and ``encoding="utf8"``
+    with a non-ASCII byte as 'not well-formed'. Python's codecs read them: the same readings."""
+    body = HOT_3090.replace('<?xml version="1.0" ?>', f'<?xml version="1.0" encoding="{declared}"?>')
+    write(tmp_path, {"p.yaml": USED % "x", "r.xml": body.replace("<serial>", f"<serial>{text}", 1).encode(codec)})
+    assert "USED-MEMORY-JUNCTION-HOT" in _rules(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path))
+
+
+def test_a_report_declaring_an_unknown_encoding_is_refused_naming_it(tmp_path: Path) -> None:
+    body = HOT_3090.replace('<?xml version="1.0" ?>', '<?xml version="1.0" encoding="x-bogus"?>')
+    write(tmp_path, {"p.yaml": USED % "x", "r.xml": body})
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "used_cards[0].nvidia_smi (r.xml)", "unknown encoding: x-bogus")

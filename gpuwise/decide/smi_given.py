@@ -86,21 +86,35 @@ _DECLARED = re.compile(rb"\A\s*<\?xml[^>]*?\sencoding\s*=\s*[\"']([^\"']*)[\"']"
 
 
 def _ansi_as_utf8(data: bytes) -> bytes:
-    """A report that declares no encoding (or UTF-8) but is not UTF-8, as UTF-8: nvidia-smi writes
-    UTF-8, and such a copy was saved again in Windows' ANSI code page (Notepad's "ANSI", cp1252)
-    with a process path such as ``C:\\Users\\José\\...`` in it. The parser refused it as 'not
-    well-formed (invalid token): line 30, column 13', a reason no seller can act on; the readings
-    are ASCII, so the copy is read as cp1252 (an undefined byte as U+FFFD). A report declaring
-    another encoding (ISO-8859-1) is left to the parser, which honours it."""
-    try:
-        data.decode("utf-8")
-        return data
-    except UnicodeDecodeError:
-        pass
+    """The report as UTF-8 when it is in another byte encoding. nvidia-smi writes UTF-8; a copy
+    saved again in Windows' ANSI code page (Notepad's "ANSI": cp1252, or GBK on a Chinese system)
+    with a process path such as ``C:\\Users\\José\\...`` in it, declaring no encoding, was
+    refused as 'not well-formed (invalid token): line 30, column 13', a reason no seller can act
+    on; the readings are ASCII, so such a copy is read as cp1252 (an undefined byte as U+FFFD). A
+    copy that declares its encoding (``GBK``, ``Shift_JIS``: 'multi-byte encodings are not
+    supported' by the parser) is decoded by that declaration. An encoding Python does not know is
+    left to the parser, which names it."""
+    import codecs
+
     declared = _DECLARED.match(data[:512])
-    if declared is not None and declared.group(1).lower().replace(b"-", b"").replace(b"_", b"") != b"utf8":
+    codec = "utf-8"
+    if declared is not None:
+        try:
+            codec = codecs.lookup(declared.group(1).decode("ascii", "replace").strip()).name
+        except LookupError:
+            return data
+    if codec == "utf-8":
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            codec = "cp1252"
+        else:  # a spelling the parser does not take for UTF-8 (utf8) is dropped: UTF-8 is its default
+            return data if declared is None else re.sub(
+                rb"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", rb"\1", data)
+    try:
+        text = data.decode(codec, errors="replace")
+    except (LookupError, ValueError, TypeError):  # a codec that is no text encoding (base64, rot13)
         return data
-    text = data.decode("cp1252", errors="replace")
     return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
 
 
