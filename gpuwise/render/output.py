@@ -249,10 +249,9 @@ def check_target(target: str | os.PathLike[str] | None, *,
     where = os.fspath(target)
     if not where:
         raise UserError(N_("empty output file name"))
-    for p in protect:
-        if _same_file(target, p):
-            raise UserError(N_("the output would replace an input file"), where=where,
-                            hint=N_("write the report to another file"))
+    if _same_as_any(target, protect):
+        raise UserError(N_("the output would replace an input file"), where=where,
+                        hint=N_("write the report to another file"))
     try:
         if descriptor_of(target) is not None:
             return
@@ -389,11 +388,21 @@ def _write_fd(fd: int, text: str) -> None:
         data = data[os.write(fd, data):]
 
 
-def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+def _same_as_any(target: str | os.PathLike[str], paths: Iterable[str | os.PathLike[str]]) -> bool:
+    """Whether ``target`` is one of ``paths`` (``os.path.samefile`` with each, errors meaning no).
+    The target is looked up once, not once per path: a run protects some 350 files (the knowledge,
+    the rules, gpuwise's own), and an output that does not exist yet is none of them."""
     try:
-        return os.path.samefile(a, b)
+        st = os.stat(target)
     except (OSError, ValueError):
         return False
+    for p in paths:
+        try:
+            if os.path.samestat(st, os.stat(p)):
+                return True
+        except (OSError, ValueError):
+            continue
+    return False
 
 
 _TERMINATING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
