@@ -120,3 +120,26 @@ def test_one_gpu_owns_its_hosts_cores_and_several_share_them():
     assert two["host_adam_params_per_s"] == pytest.approx(12 * 1e7)
     stated = _host_adam({**w, "global_batch_tokens": 256, "host_cpu_cores": 64}, "a100-40gb-pcie", 2)
     assert stated["host_cores_per_gpu"] == 32 and stated["host_adam_params_per_s"] == pytest.approx(32 * 1e7)
+
+
+def test_a_named_rental_instance_brings_its_own_cores():
+    """AWS EC2 accelerated-computing instance specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html):
+    p4d.24xlarge has 96 vCPUs, two threads a core (EC2 User Guide, CPU options): 48 cores for its 8 A100s. An audit
+    renting it for an offloaded fine-tune with no host stated takes them (an assumption that says so), and the
+    estimate gives each GPU 48 / 8 = 6 cores at the shared rate, 6e7 parameters/s: Llama-3.1-70B's 70.55e9 / 8
+    parameters a GPU take 147 s of host Adam a step (12 cores a GPU by default: 73.5 s)."""
+    from pathlib import Path
+
+    import yaml
+
+    from gpuwise import audit
+
+    q = Path(__file__).parent / "data" / "buyer_questions" / "proposal-rent-p4d-70b-full-offload.yaml"
+    d = audit(str(q)).model_dump(mode="json")
+    said = [a for a in d["assumptions"] if a["field"] == "workload.host_cpu_cores"]
+    assert said and said[0]["value"] == 48 and "96 vCPUs" in said[0]["reason"]
+    w = yaml.safe_load(q.read_text())["workload"]
+    off = _host_adam({**w, "host_cpu_cores": 48}, "a100-40gb-sxm", 8)
+    assert off["host_cores_per_gpu"] == 6 and off["host_adam_params_per_s"] == pytest.approx(6e7)
+    assert off["host_adam_s"] == pytest.approx(off["params_per_gpu"] / 6e7)
+    assert off["params_per_gpu"] == pytest.approx(70.55e9 / 8, rel=0.01)

@@ -346,6 +346,20 @@ def _as_requirements(p: Proposal) -> Requirements:
     return Requirements(workload=p.workload, constraints=c, environment=p.environment)
 
 
+def _instance_host(p: Proposal, kb: Any) -> tuple[Proposal, Any]:
+    """A training proposal renting a named instance whose vCPUs are known (runtime.yaml rented_host_ram
+    instance_vcpus) and stating no host: the instance's physical cores (vCPUs over threads a core) run its offloaded
+    optimizer (workload.host_cpu_cores), said as an assumption."""
+    w, acq, hr = p.workload, p.acquisition, kb.runtime.rented_host_ram
+    vcpus = hr.instance_vcpus.get(acq.instance) if acq.instance else None
+    if w.task == "inference" or acq.mode != "rent" or not vcpus or w.host_cpu_cores is not None:
+        return p, None
+    cores = max(1, vcpus // hr.threads_per_core)
+    said = note("workload.host_cpu_cores", cores, "assume.host_cpu_cores.instance",
+                {"instance": acq.instance, "vcpus": vcpus, "cores": cores})
+    return p.model_copy(update={"workload": w.model_copy(update={"host_cpu_cores": cores})}), said
+
+
 def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
           rules: str | None = None) -> AuditResult:
     with gc_paused():
@@ -361,8 +375,11 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
     listed = listed_provider(kb, p.acquisition.provider)
     if listed is not None and listed != p.acquisition.provider:  # 'Lambda' is the price list's 'lambda'
         p = p.model_copy(update={"acquisition": p.acquisition.model_copy(update={"provider": listed})})
+    p, host = _instance_host(p, kb)
     req = _as_requirements(p)
     with resolve(req, kb, where) as job:  # its caches are dropped when the result is built
+        if host is not None:
+            job.assumptions.append(host)
         book = rulebook_for(job, rules)
         r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
         named = [note("hardware.gpu", p.hardware.gpu, r.note_id, r.note_values)] if r.note_id else []

@@ -228,6 +228,10 @@ class RentedHostRam(Strict):
     instance_gib: dict[str, _within(float, 0, 1_000_000)] = Field(default_factory=dict,
                                            description="GiB of RAM of a named instance (clouds.yaml id), whole")
     instance_source: str = ""
+    instance_vcpus: dict[str, _within(int, 1, 100_000)] = Field(
+        default_factory=dict, description="vCPUs of a named instance (clouds.yaml id), whole")
+    threads_per_core: _within(int, 1, 8) = Field(default=2, description="hardware threads (vCPUs) a physical core")
+    vcpus_source: str = ""
 
 
 class StackSpeed(Strict):
