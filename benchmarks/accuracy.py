@@ -426,7 +426,7 @@ def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float
                                   int(row["output_tokens"]), tp=int(row.get("tp") or 0) or None,
                                   ep=int(row.get("ep") or 0) or None, kv_precision=row.get("kv_precision") or None,
                                   framework_version=row.get("framework_version") or None,
-                                  speculative=row.get("speculative") or "")
+                                  speculative=row.get("speculative") or "", offline=offline_metric(row["metric"]))
             except UserError as e:  # a layout gpuwise refuses to price (tensor parallel across nodes): no figure
                 print(f"  {row['id']} not estimated: {e.line()}", file=sys.stderr)
                 continue
@@ -441,13 +441,14 @@ OFFLINE_METRICS = ("benchmark_latency", "benchmark_throughput", "trtllm-bench", 
 """Words of a row's metric that say it ran through the engine's Python API, not an HTTP server: vLLM's
 benchmark_latency.py/benchmark_throughput.py (the LLM class), trtllm-bench and the performance pages'
 maximum-load runs made with them. A metric that also names a serving client (``bench serve``,
-``bench_serving``) went through the server."""
+``bench_serving``, vLLM's older ``benchmark_serving.py``) went through the server: N07's 'benchmark_serving.py over
+HTTP' burst and L06's 'benchmark_serving ... benchmark_latency-like' single stream."""
 
 
 def offline_metric(metric: str) -> bool:
     """The row's run had no HTTP front end (:data:`OFFLINE_METRICS`)."""
     m = metric.lower()
-    if "bench serve" in m or "bench_serving" in m:
+    if "bench serve" in m or "bench_serving" in m or "benchmark_serving" in m:
         return False
     return any(k in m for k in OFFLINE_METRICS)
 

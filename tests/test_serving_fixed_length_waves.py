@@ -80,3 +80,17 @@ def test_a_wave_the_copy_cannot_hold_runs_as_the_steady_state(kb, accuracy):
     t = s.load.ttft
     want = (63 * SV.burst_ttft(job, s.engine, s.replica, 63) + 65 * t + 372 * t) / 500
     assert accuracy.run_ttft(job, s, s.load, row) == pytest.approx(want, rel=1e-12)
+
+
+def test_a_run_through_the_http_server_is_not_offline(accuracy):
+    """A row's metric that names vLLM's benchmark_serving.py ran over HTTP, through the API server, even where it
+    also says 'benchmark_latency-like' for how it is scored (tests/data/validation/serving_independent.csv N07: '16
+    prompts started together (benchmark_serving.py over HTTP'; decode_independent.csv L06); vLLM's
+    benchmark_latency.py and trtllm-bench run the engine in-process (D22, E01)."""
+    assert not accuracy.offline_metric("output tok/s of one batch of 16 prompts started together (benchmark_serving.py "
+                                       "over HTTP, --max-concurrency 16 --num-prompts 16 --ignore-eos: scored as "
+                                       "benchmark_latency); mean TPOT and TTFT")
+    assert not accuracy.offline_metric("output token throughput at max concurrency 1 (benchmark_serving, prefill "
+                                       "included; benchmark_latency-like: scored as output / (TTFT + output x step))")
+    assert accuracy.offline_metric("output tok/s of benchmark_latency.py at batch 1")
+    assert accuracy.offline_metric("Per User Output Throughput at concurrency 1 (trtllm-bench min-latency)")
