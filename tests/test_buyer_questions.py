@@ -516,8 +516,10 @@ def test_zero_offload_host_adam_is_the_tutorials_logged_optimizer_step():
     10.27e9 / (48 x 3.4e7) = 6.29 s, within 10% of the log; the offload term recomputes from its inputs (params /
     min(cores x rate a core, host bandwidth / 28 B); PCIe + host Adam + NVMe) and the step from its terms."""
     g = _estimate("gpt2-10b-zero-offload-1xv100", "v100-32gb-sxm2", 1)
-    off = next(t for t in g["terms"] if t["name"] == "offload_seconds")["inputs"]
+    term = next(t for t in g["terms"] if t["name"] == "offload_seconds")
+    off = term["inputs"]
     assert off["host_cores_per_gpu"] == 48 and off["host_cores_stated"] is True
+    assert term["note_phrases"][0][1] == "note.offload_host_stated" and "48 a GPU, 34 million" in term["note"]
     assert off["host_adam_s"] == pytest.approx(10.27e9 / (48 * 3.4e7), rel=1e-6)
     assert 6.217 * 0.9 <= off["host_adam_s"] <= 6.479 * 1.1
     rate = min(off["host_cores_per_gpu"] * off["cpu_adam_params_per_s_per_core"], off["host_gb_s_per_gpu"] * 1e9 / 28)

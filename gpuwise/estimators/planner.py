@@ -468,13 +468,16 @@ def _offload_term(plan_: Plan) -> Term:
     (ZeRO-3) weights, Adam on the host's cores, and the NVMe reads and writes of ZeRO-Infinity."""
     lay, (pcie, adam, nvme) = plan_.layout, plan_.offload_split
     params, cores, per_core, host_gb_s, stated = plan_.offload_host
+    said = (("", "note.offload_host_stated" if stated else "note.offload_host_default",
+             {"cores": cores, "rate_m": per_core / 1e6}),)
     return Term("offload_seconds", plan_.step.offload, "s",
                 formula("formula.offload_parts") + (formula("formula.offload_nvme_part", " + ") if nvme else ()),
                 {"pcie_s": pcie, "host_adam_s": adam, "nvme_s": nvme, "offload": lay.offload, "zero": lay.zero,
                  "params_per_gpu": params, "host_cores_per_gpu": cores, "cpu_adam_params_per_s_per_core": per_core,
                  "host_gb_s_per_gpu": host_gb_s, "host_cores_stated": stated,
                  "host_adam_params_per_s": min(cores * per_core, host_gb_s * 1e9 / 28) if cores else 0.0,
-                 "micro_batches": lay.grad_accum, "share_of_step": plan_.step.offload / plan_.step.total})
+                 "micro_batches": lay.grad_accum, "share_of_step": plan_.step.offload / plan_.step.total},
+                note_phrases=said)
 
 
 def _dp_term(plan_: Plan, method: str) -> Term:
