@@ -356,7 +356,7 @@ def _instance_host(p: Proposal, kb: Any) -> tuple[Proposal, Any]:
         return p, None
     cores = max(1, vcpus // hr.threads_per_core)
     said = note("workload.host_cpu_cores", cores, "assume.host_cpu_cores.instance",
-                {"instance": acq.instance, "vcpus": vcpus, "cores": cores})
+                {"instance": acq.instance, "vcpus": vcpus, "threads": hr.threads_per_core, "cores": cores})
     return p.model_copy(update={"workload": w.model_copy(update={"host_cpu_cores": cores})}), said
 
 

@@ -110,19 +110,25 @@ def training_time(flops: float, gpus: int, peak_tflops: float, mfu: float, effic
     return hours, wall
 
 
+# Bytes of host memory traffic CPU Adam moves a parameter a step: DeepSpeedCPUAdam (csrc/adam) reads the fp32
+# gradient, master weight and both moments and writes the master and both moments back, 7 x 4 B.
+HOST_ADAM_BYTES_PER_PARAM = 28
+
+
 def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, host_gb_s_per_gpu: float,
                          nvme_gb_s_per_gpu: float) -> Term:
     """Seconds one optimizer step spends on offloaded state (ZeRO-Offload / ZeRO-Infinity).
 
     4 B per parameter cross PCIe (16-bit gradients down, 16-bit weights up); CPU Adam moves
-    about 28 B per parameter through host memory; with NVMe the 16 B of fp32 state per
+    about 28 B per parameter through host memory (HOST_ADAM_BYTES_PER_PARAM); with NVMe the 16 B of fp32 state per
     parameter is also read and written from the drives.
     """
     pcie = params_local * 4 / (pcie_gb_s * 1e9)
-    cpu = params_local * 28 / (host_gb_s_per_gpu * 1e9)
+    cpu = params_local * HOST_ADAM_BYTES_PER_PARAM / (host_gb_s_per_gpu * 1e9)
     nvme = params_local * 32 / (nvme_gb_s_per_gpu * 1e9) if target == "nvme" else 0.0
     return Term("offload_seconds", pcie + cpu + nvme, "s",
-                formula("formula.offload") + (formula("formula.offload_nvme", " + ") if nvme else ()),
+                formula("formula.offload", adam_bytes=HOST_ADAM_BYTES_PER_PARAM)
+                + (formula("formula.offload_nvme", " + ") if nvme else ()),
                 {"params_offloaded_per_gpu": params_local, "pcie_gb_s": pcie_gb_s,
                  "host_gb_s_per_gpu": host_gb_s_per_gpu, "nvme_gb_s_per_gpu": nvme_gb_s_per_gpu,
                  "pcie_s": pcie, "cpu_s": cpu, "nvme_s": nvme})

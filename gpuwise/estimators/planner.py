@@ -475,7 +475,8 @@ def _offload_term(plan_: Plan) -> Term:
                 {"pcie_s": pcie, "host_adam_s": adam, "nvme_s": nvme, "offload": lay.offload, "zero": lay.zero,
                  "params_per_gpu": params, "host_cores_per_gpu": cores, "cpu_adam_params_per_s_per_core": per_core,
                  "host_gb_s_per_gpu": host_gb_s, "host_cores_stated": stated,
-                 "host_adam_params_per_s": min(cores * per_core, host_gb_s * 1e9 / 28) if cores else 0.0,
+                 "host_adam_params_per_s": min(cores * per_core, host_gb_s * 1e9 / C.HOST_ADAM_BYTES_PER_PARAM)
+                 if cores else 0.0,
                  "micro_batches": lay.grad_accum, "share_of_step": plan_.step.offload / plan_.step.total},
                 note_phrases=said)
 

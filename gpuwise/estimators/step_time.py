@@ -201,7 +201,7 @@ def offload_parts(p: float, lay: Layout, g: GpuRates) -> tuple[float, float, flo
     moved = p * 2 * lay.grad_accum + p * 2
     if lay.zero >= 3:
         moved += p * 4 * lay.grad_accum
-    adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * 28 / (g.host_gb_s_per_gpu * 1e9))
+    adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * C.HOST_ADAM_BYTES_PER_PARAM / (g.host_gb_s_per_gpu * 1e9))
     nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
     return moved / pcie, adam, nvme
 
