@@ -213,7 +213,9 @@ class _Probe:
         owner: list[int] = []
         for i, (e, ms) in enumerate(ways):
             for mode in ways_judged(job, e, ms, book):
-                facts.append({**fact_of(job, e, mode), "detail": 0})
+                f = fact_of(job, e, mode)  # a new dict of its own
+                f["detail"] = 0
+                facts.append(f)
                 owner.append(i)
         out = [math.inf] * len(ways)
         verdicts = [self.known.verdict(f) for f in facts]  # the GPU's judgement: only its open rules read

@@ -157,12 +157,15 @@ def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None
         vm = {**fit_tables(vm, cols), "width": cols}
     template = environment(lang).get_template(f"{name}.{suffix}")
 
-    def place(vm: dict[str, Any]) -> str:
+    def place(vm: dict[str, Any], last: bool = True) -> str:
         out = template.render(vm=vm)
         if fmt != "html":  # the templates' section blocks leave runs of blank lines behind
             out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
         if fmt == "text":  # plain text: no Markdown code marks; every line within the width
-            out = fit_text(times(re.sub(r"`([^`\n]+)`", r"\1", out)), cols)
+            out = times(re.sub(r"`([^`\n]+)`", r"\1", out))
+            if not last and out.count("\n") > BRIEF_LINES:
+                return out  # too long before fitting, which only wraps lines: placed again, saying less
+            out = fit_text(out, cols)
         elif fmt == "md":
             out = times(out)
         return out
@@ -173,18 +176,18 @@ def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None
     # answer's lines without what its sentence says and the steps without its name, then the
     # assumptions without their reasons, then the warnings past what fits named only, then the exchange
     # rate without its source
-    out = place({**vm, "compact": 0})
+    out = place({**vm, "compact": 0}, last=False)
     issues = vm.get("issues")
     caps = range(issues["cap"] - 1, issues["floor"] - 1, -1) if isinstance(issues, dict) and "cap" in issues else ()
     levels = [(1, None), (2, None), *((2, c) for c in caps)]
     levels.append((3, levels[-1][1]))  # last: the exchange rate's source left to the full report
-    for level, cap in levels:
+    for n, (level, cap) in enumerate(levels, 1):
         if out.count("\n") <= BRIEF_LINES:
             break
         shown = {**vm, "compact": level}
         if cap is not None:
             shown["issues"] = {**issues, "cap": cap}
-        out = place(shown)
+        out = place(shown, last=n == len(levels))
     return out
 
 
