@@ -32,6 +32,7 @@ import argparse
 import csv
 import json
 import math
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -596,6 +597,95 @@ def report(title: str, unit: str, cases: list[tuple[str, float, float]], show_al
     return summary
 
 
+
+#: The blind rounds of independent serving rows, each reported on its own (none of them set a constant): the
+#: id prefix, the throughput line's label, the latency line's label (None: not reported) and where the rows
+#: came from; each round's blind figures are in the validation README.
+SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
+    # the rows gathered at stop 30 (ids W..: InferenceX 2026 sweeps of SGLang 0.5.12 and TensorRT-LLM 1.3 on
+    # H200/B200/B300, vLLM's Qwen3 FP8 rows on MI300X)
+    ("W", "  of which the rows added at stop 30 (ids W..): throughput",
+     "  of which the rows added at stop 30 (ids W..): latency"),
+    # the rows gathered at stop 32 (ids X..: SGLang's cookbook speed benchmarks of DeepSeek-R1-0528 and
+    # Qwen3-235B-A22B on 8 x B200, Llama 4 Scout/Maverick on 8 x MI300X, gpt-oss-120b and Kimi K2 on 8 x B200,
+    # DeepSeek-V3 on 8 x MI300X; gpt-oss-20b on one H100; vLLM's GLM-4.6 on 8 x MI300X): scored blind when added,
+    # those blind figures are in the validation README; what prints here is after stop 32's change, so not blind
+    ("X", "  of which the rows added at stop 32 (ids X..; not blind: blind figures in the validation README): "
+     "throughput",
+     "  of which the rows added at stop 32 (ids X..; not blind): latency"),
+    # the rows gathered at stop 33 (ids Y..: TensorRT-LLM's performance overview, late-2025 edition with MoE tables:
+    # DeepSeek-R1, gpt-oss, Llama 4 Maverick, Qwen3 MoE and Llama 3.3 70B at maximum load on B200/H200/H100, most of
+    # them attention data parallel + expert parallel): scored blind when added, blind figures in the validation README
+    ("Y", "  of which the rows added at stop 33 (ids Y..; blind figures in the validation README): throughput",
+     None),
+    # the rows gathered at stop 34 (ids Z..: GPUStack's performance lab, vllm bench serve runs of DeepSeek-R1,
+    # DeepSeek-V3.2, Qwen3-235B, GLM-4.6/4.5-Air, gpt-oss and Qwen3-8B/14B on H200/H100/A100 with vLLM 0.10-0.13 and
+    # SGLang 0.5.3: bursts of 100-500 prompts sent at once and ShareGPT at concurrency 1-8): blind figures in the README
+    ("Z", "  of which the rows added at stop 34 (ids Z..; blind figures in the validation README): throughput",
+     "  of which the rows added at stop 34 (ids Z..): latency"),
+    # the rows gathered at session 10 (ids U..: Argonne's LLM-Inference-Bench vLLM batches on H100 and MI300X,
+    # inference-bench on L4/A100, vLLM on an RTX 4090 and an A40): blind figures in the validation README
+    ("U", "  of which the rows added at session 10 (ids U..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 10 (ids U..): latency"),
+    # the rows gathered at session 11 (ids T..: TensorRT-LLM's DeepSeek-R1 best-practice page, trtllm-bench at
+    # concurrency 1,024-7,168 on 8 x B200 / 8 x H200; its H200 launch blogs' static batches of Llama-2 13B/70B FP8)
+    ("T", "  of which the rows added at session 11 (ids T..; blind figures in the validation README): throughput",
+     None),
+    # the rows gathered at session 13 (ids Q..: vLLM's FP8 KV-cache blog of Apr 2026, Llama-3.1-8B and gpt-oss-20b on
+    # one H100 at concurrency 8 with 20k-token prompts; vLLM pull request #25135, Llama 3.1 405B MXFP4 on one MI355X;
+    # vllm-project/recipes pull request #431, Qwen3-8B on one MI300X; GLM-4.5-Air FP8 on B200 with vLLM and SGLang from
+    # their MoE-config pull requests #23695 / #9770): blind figures in the validation README
+    ("Q", "  of which the rows added at session 13 (ids Q..; blind figures in the validation README): throughput",
+     None),
+    # the rows gathered at session 14 (ids N..: vLLM/SGLang pull requests' benchmark runs of Qwen3-30B-A3B on H100/H200,
+    # DeepSeek-V3/R1 on 8 x H20 and 24 x L20, DeepSeek-V3.1 on 8 x H200): blind figures in the validation README
+    ("N", "  of which the rows added at session 14 (ids N..; blind figures in the validation README): throughput",
+     None),
+    # the rows gathered at session 15 (ids R..: vLLM issue #17788 Qwen3-32B on one H100 NVL, pull request #48757
+    # Qwen3-32B FP8 on 8 x H100, #44437 DeepSeek-R1 MXFP4 on 8 x MI350X; TensorRT-LLM issues #4043 Llama 3.1 405B
+    # FP8 on 8 x B200 / 8 x H200 and #5929 DeepSeek-R1 FP8 on 8 x H200): blind figures in the validation README
+    ("R", "  of which the rows added at session 15 (ids R..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 15 (ids R..): latency"),
+    # the rows gathered at session 16 (ids S..: dstackai/benchmarks' DeepSeek-R1 FP8 sweep of Mar 2025, vLLM, SGLang
+    # and TensorRT-LLM on 8 x H200 and 8 x MI300X, random 3200/800 at concurrency 4-128): blind figures in the
+    # validation README
+    ("S", "  of which the rows added at session 16 (ids S..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 16 (ids S..): latency"),
+    # the rows gathered at session 17 (ids P..: vLLM's recipes pages, Kimi K2 Thinking INT4 / Kimi K2 FP8 /
+    # DeepSeek-V3.2 on H200 and H20, DeepSeek-R1 on 8 x MI300X, Llama 3.3 70B on one MI355X; vLLM issue #49723,
+    # Mistral Small 24B BF16/NVFP4 on one B200): blind figures in the validation README
+    ("P", "  of which the rows added at session 17 (ids P..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 17 (ids P..): latency"),
+    # the rows gathered at session 18 (ids A..: InferenceX baseline tables of DeepSeek-R1-0528 FP8 with SGLang 0.5.12
+    # on 8 / 4 x B300 (pull request #3175) and SGLang 0.5.19's ROCm build on 8 x MI325X (#3318); vLLM pull request
+    # #43232, Qwen3-235B FP8 on 4 x B200; tenstorrent/tt-inference-server issue #143, Qwen2.5-72B BF16 on 2 x H100 at
+    # concurrency 1): blind figures in the validation README
+    ("A", "  of which the rows added at session 18 (ids A..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 18 (ids A..): latency"),
+    # the rows gathered at session 19 (ids D..: SemiAnalysisAI/InferenceX issue #828, gpt-oss-120b MXFP4 with vLLM
+    # 0.15.1 on 2 / 4 / 8 x H100 at 1k/1k, 1k/8k and 8k/1k, concurrency 4 and 64): blind figures in the README
+    ("D", "  of which the rows added at session 19 (ids D..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 19 (ids D..): latency"),
+    # the rows gathered at session 20 (ids G..: SGLang's cookbook speed benchmark of Llama-3.1-70B BF16 on 8 x A100 with
+    # SGLang 0.5.6, 1k/1k and 8k/1k at concurrency 1-100): issue 22's latency blind round, blind figures in the README
+    ("G", "  of which the rows added at session 20 (ids G..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 20 (ids G..): latency"),
+    # the throughput round of session 20 (ids E..: SGLang's fused-MoE-config pull requests #7631, #7687, #6111, #6939,
+    # #12343: DeepSeek-V3 FP8 on 8 x H20, 16 x H200 over two nodes, 8 x B200; Qwen3-30B-A3B FP8 on 4 x H200): blind
+    # figures in the validation README
+    ("E", "  of which the rows added at session 20 (ids E..; blind figures in the validation README): throughput",
+     None),
+    # the big-MoE round of session 21 (ids DS..: DataCrunch's DeepSeek-V3 SGLang v0.4.3.post2 runs on 8 x H200, one
+    # request and 10,000-prompt bursts, TP 8 and --enable-dp-attention): blind figures in the validation README
+    ("DS", "  of which the rows added at session 21 (ids DS..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 21 (ids DS..): latency"),
+    # the latency round of session 21 (ids LT..: vLLM issues #20710, Llama-3.3-70B FP8 on 2 x B200 with vLLM 0.9.0 at
+    # concurrency 1 and 16, and #20469, Qwen3-14B-AWQ on one A100 with 16k prompts at concurrency 1): blind figures in
+    # the validation README
+    ("LT", "  of which the rows added at session 21 (ids LT..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 21 (ids LT..): latency"),
+)
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--validation", type=Path, default=ROOT / "tests" / "data" / "validation")
@@ -734,113 +824,13 @@ def main() -> int:
     report("Serving at a stated concurrency, independent sources (validation/serving_independent.csv)", "t/s",
            serving_cases(kb, INDEPENDENT, latency=lat_ind), True)
     report("Serving latency, independent sources (validation/serving_independent.csv)", "ms", lat_ind, True)
-    # the rows gathered at stop 30 (ids W..: InferenceX 2026 sweeps of SGLang 0.5.12 and TensorRT-LLM 1.3 on
-    # H200/B200/B300, vLLM's Qwen3 FP8 rows on MI300X), on their own: none of them set a constant
     new_lat: list = []
     new_thr_all = serving_cases(kb, INDEPENDENT, latency=new_lat)
-    new_thr = [c for c in new_thr_all if c[0].startswith("W")]
-    report("  of which the rows added at stop 30 (ids W..): throughput", "t/s", new_thr, False)
-    report("  of which the rows added at stop 30 (ids W..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("W")], False)
-    # the rows gathered at stop 32 (ids X..: SGLang's cookbook speed benchmarks of DeepSeek-R1-0528 and
-    # Qwen3-235B-A22B on 8 x B200, Llama 4 Scout/Maverick on 8 x MI300X, gpt-oss-120b and Kimi K2 on 8 x B200,
-    # DeepSeek-V3 on 8 x MI300X; gpt-oss-20b on one H100; vLLM's GLM-4.6 on 8 x MI300X): scored blind when added,
-    # those blind figures are in the validation README; what prints here is after stop 32's change, so not blind
-    report("  of which the rows added at stop 32 (ids X..; not blind: blind figures in the validation README): "
-           "throughput", "t/s", [c for c in new_thr_all if c[0].startswith("X")], False)
-    report("  of which the rows added at stop 32 (ids X..; not blind): latency", "ms",
-           [c for c in new_lat if c[0].startswith("X")], False)
-    # the rows gathered at stop 33 (ids Y..: TensorRT-LLM's performance overview, late-2025 edition with MoE tables:
-    # DeepSeek-R1, gpt-oss, Llama 4 Maverick, Qwen3 MoE and Llama 3.3 70B at maximum load on B200/H200/H100, most of
-    # them attention data parallel + expert parallel): scored blind when added, blind figures in the validation README
-    report("  of which the rows added at stop 33 (ids Y..; blind figures in the validation README): throughput", "t/s",
-           [c for c in new_thr_all if c[0].startswith("Y")], False)
-    # the rows gathered at stop 34 (ids Z..: GPUStack's performance lab, vllm bench serve runs of DeepSeek-R1,
-    # DeepSeek-V3.2, Qwen3-235B, GLM-4.6/4.5-Air, gpt-oss and Qwen3-8B/14B on H200/H100/A100 with vLLM 0.10-0.13 and
-    # SGLang 0.5.3: bursts of 100-500 prompts sent at once and ShareGPT at concurrency 1-8): blind figures in the README
-    report("  of which the rows added at stop 34 (ids Z..; blind figures in the validation README): throughput", "t/s",
-           [c for c in new_thr_all if c[0].startswith("Z")], False)
-    report("  of which the rows added at stop 34 (ids Z..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("Z")], False)
-    # the rows gathered at session 10 (ids U..: Argonne's LLM-Inference-Bench vLLM batches on H100 and MI300X,
-    # inference-bench on L4/A100, vLLM on an RTX 4090 and an A40): blind figures in the validation README
-    report("  of which the rows added at session 10 (ids U..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("U")], False)
-    report("  of which the rows added at session 10 (ids U..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("U")], False)
-    # the rows gathered at session 11 (ids T..: TensorRT-LLM's DeepSeek-R1 best-practice page, trtllm-bench at
-    # concurrency 1,024-7,168 on 8 x B200 / 8 x H200; its H200 launch blogs' static batches of Llama-2 13B/70B FP8)
-    report("  of which the rows added at session 11 (ids T..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("T")], False)
-    # the rows gathered at session 13 (ids Q..: vLLM's FP8 KV-cache blog of Apr 2026, Llama-3.1-8B and gpt-oss-20b on
-    # one H100 at concurrency 8 with 20k-token prompts; vLLM pull request #25135, Llama 3.1 405B MXFP4 on one MI355X;
-    # vllm-project/recipes pull request #431, Qwen3-8B on one MI300X; GLM-4.5-Air FP8 on B200 with vLLM and SGLang from
-    # their MoE-config pull requests #23695 / #9770): blind figures in the validation README
-    report("  of which the rows added at session 13 (ids Q..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("Q")], False)
-    # the rows gathered at session 14 (ids N..: vLLM/SGLang pull requests' benchmark runs of Qwen3-30B-A3B on H100/H200,
-    # DeepSeek-V3/R1 on 8 x H20 and 24 x L20, DeepSeek-V3.1 on 8 x H200): blind figures in the validation README
-    report("  of which the rows added at session 14 (ids N..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("N")], False)
-    # the rows gathered at session 15 (ids R..: vLLM issue #17788 Qwen3-32B on one H100 NVL, pull request #48757
-    # Qwen3-32B FP8 on 8 x H100, #44437 DeepSeek-R1 MXFP4 on 8 x MI350X; TensorRT-LLM issues #4043 Llama 3.1 405B
-    # FP8 on 8 x B200 / 8 x H200 and #5929 DeepSeek-R1 FP8 on 8 x H200): blind figures in the validation README
-    report("  of which the rows added at session 15 (ids R..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("R")], False)
-    report("  of which the rows added at session 15 (ids R..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("R")], False)
-    # the rows gathered at session 16 (ids S..: dstackai/benchmarks' DeepSeek-R1 FP8 sweep of Mar 2025, vLLM, SGLang
-    # and TensorRT-LLM on 8 x H200 and 8 x MI300X, random 3200/800 at concurrency 4-128): blind figures in the
-    # validation README
-    report("  of which the rows added at session 16 (ids S..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("S")], False)
-    report("  of which the rows added at session 16 (ids S..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("S")], False)
-    # the rows gathered at session 17 (ids P..: vLLM's recipes pages, Kimi K2 Thinking INT4 / Kimi K2 FP8 /
-    # DeepSeek-V3.2 on H200 and H20, DeepSeek-R1 on 8 x MI300X, Llama 3.3 70B on one MI355X; vLLM issue #49723,
-    # Mistral Small 24B BF16/NVFP4 on one B200): blind figures in the validation README
-    report("  of which the rows added at session 17 (ids P..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("P")], False)
-    report("  of which the rows added at session 17 (ids P..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("P")], False)
-    # the rows gathered at session 18 (ids A..: InferenceX baseline tables of DeepSeek-R1-0528 FP8 with SGLang 0.5.12
-    # on 8 / 4 x B300 (pull request #3175) and SGLang 0.5.19's ROCm build on 8 x MI325X (#3318); vLLM pull request
-    # #43232, Qwen3-235B FP8 on 4 x B200; tenstorrent/tt-inference-server issue #143, Qwen2.5-72B BF16 on 2 x H100 at
-    # concurrency 1): blind figures in the validation README
-    report("  of which the rows added at session 18 (ids A..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("A")], False)
-    report("  of which the rows added at session 18 (ids A..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("A")], False)
-    # the rows gathered at session 19 (ids D..: SemiAnalysisAI/InferenceX issue #828, gpt-oss-120b MXFP4 with vLLM
-    # 0.15.1 on 2 / 4 / 8 x H100 at 1k/1k, 1k/8k and 8k/1k, concurrency 4 and 64): blind figures in the README
-    report("  of which the rows added at session 19 (ids D..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("D") and not c[0].startswith("DS")], False)
-    report("  of which the rows added at session 19 (ids D..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("D") and not c[0].startswith("DS")], False)
-    # the rows gathered at session 20 (ids G..: SGLang's cookbook speed benchmark of Llama-3.1-70B BF16 on 8 x A100 with
-    # SGLang 0.5.6, 1k/1k and 8k/1k at concurrency 1-100): issue 22's latency blind round, blind figures in the README
-    report("  of which the rows added at session 20 (ids G..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("G")], False)
-    report("  of which the rows added at session 20 (ids G..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("G")], False)
-    # the throughput round of session 20 (ids E..: SGLang's fused-MoE-config pull requests #7631, #7687, #6111, #6939,
-    # #12343: DeepSeek-V3 FP8 on 8 x H20, 16 x H200 over two nodes, 8 x B200; Qwen3-30B-A3B FP8 on 4 x H200): blind
-    # figures in the validation README
-    report("  of which the rows added at session 20 (ids E..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("E")], False)
-    # the big-MoE round of session 21 (ids DS..: DataCrunch's DeepSeek-V3 SGLang v0.4.3.post2 runs on 8 x H200, one
-    # request and 10,000-prompt bursts, TP 8 and --enable-dp-attention): blind figures in the validation README
-    report("  of which the rows added at session 21 (ids DS..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("DS")], False)
-    report("  of which the rows added at session 21 (ids DS..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("DS")], False)
-    # the latency round of session 21 (ids LT..: vLLM issues #20710, Llama-3.3-70B FP8 on 2 x B200 with vLLM 0.9.0 at
-    # concurrency 1 and 16, and #20469, Qwen3-14B-AWQ on one A100 with 16k prompts at concurrency 1): blind figures in
-    # the validation README
-    report("  of which the rows added at session 21 (ids LT..; blind figures in the validation README): throughput",
-           "t/s", [c for c in new_thr_all if c[0].startswith("LT")], False)
-    report("  of which the rows added at session 21 (ids LT..): latency", "ms",
-           [c for c in new_lat if c[0].startswith("LT")], False)
+    for ids, throughput_label, latency_label in SERVING_ROUNDS:
+        ours = re.compile(rf"{ids}\d").match  # D.. is not DS..
+        report(throughput_label, "t/s", [c for c in new_thr_all if ours(c[0])], False)
+        if latency_label:
+            report(latency_label, "ms", [c for c in new_lat if ours(c[0])], False)
     # the goals of the physics issue: GPU-hours median <= 15% and serving/decode median <= 20%, no row off
     # by more than 2x (the held-out rows are reported above; this verdict covers the summarised sets)
     print("\nTargets: memory mean <= 10%, worst <= 25%; GPU-hours median <= 15% (both sets) and every "
