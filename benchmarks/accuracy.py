@@ -275,17 +275,19 @@ FINETUNE = ROOT / "tests" / "data" / "finetune_throughput_published.csv"
 
 
 
+def _scored_rows(path: Path, scored: bool) -> list[dict]:
+    """A CSV's rows; ``scored``: only those marked use=1 (the others' notes say why they are not scored)."""
+    with open(path, newline="") as fh:
+        return [row for row in csv.DictReader(fh) if not scored or row["use"] == "1"]
+
+
 def finetune_cases(kb, path: Path = FINETUNE, *, scored: bool = True) -> list[tuple[str, float, float]]:
     """tests/data/finetune_throughput_published.csv: single-GPU fine-tunes (full, LoRA, QLoRA) as published (torchtune's
     README tables), each row estimated as it ran: micro-batch, packed sequence, no gradient accumulation, recomputation
     on or off, chunked cross-entropy; steady-state tokens/s per GPU (the step, before the whole-run efficiency).
     ``scored``: only the rows marked use=1 (the others' notes say why a figure cannot be what the GPU did)."""
     out = []
-    with open(path, newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    for row in rows:
-        if scored and row["use"] != "1":
-            continue
+    for row in _scored_rows(path, scored):
         seq, micro = int(row["seq_len"]), int(row["micro_batch"])
         w = {"task": "finetune", "model": row["model"], "method": row["method"], "precision": row["precision"],
              "optimizer": row["optimizer"], "seq_len": seq, "batch_size": micro,
@@ -330,11 +332,7 @@ def offload_cases(kb, path: Path = OFFLOAD, *, scored: bool = True) -> list[tupl
     Adam), ``offload_s`` the host path of a step (host Adam and the PCIe traffic), ``step_s`` the whole step.
     ``scored``: only the rows marked use=1 (the others' notes say why)."""
     out = []
-    with open(path, newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    for row in rows:
-        if scored and row["use"] != "1":
-            continue
+    for row in _scored_rows(path, scored):
         n = int(row["gpus"])
         d = run_estimate(offload_workload(row), row["gpu"], n).model_dump(mode="json")["gpu"]
         term = {t["name"]: t for t in d["terms"]}
