@@ -22,11 +22,16 @@ def read_by_run(args: Any, files: list[str], *, cards: bool = True) -> list[str]
     from .yamlio import read_yaml
 
     out = list(files)
+    if cards and files:  # proposals: read as the audit reads them (inputs.schema.load_file), which reuses the parse
+        from .inputs.proposal import Proposal
+        from .inputs.schema import list_caps
+
+        caps = list_caps(Proposal)
     for path in files if cards else []:
         with contextlib.suppress(Exception):  # a bad proposal is refused by the audit, not here
             if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO is read once, by the audit
                 continue
-            doc = read_yaml(Path(path))
+            doc = read_yaml(Path(path), what="input file", caps=caps)  # or its refusal (yamlio._REFUSED)
             for card in doc.get("used_cards") or []:
                 smi = card.get("nvidia_smi") if isinstance(card, dict) else None
                 if isinstance(smi, str) and smi:

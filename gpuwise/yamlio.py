@@ -310,6 +310,10 @@ class _Parsed:
 
 
 _PARSED = _Parsed()
+_REFUSED: Lru[UserError] = Lru(64)
+"""The last documents refused, by their bytes' key, the path named in the error and the list limits
+checked: ``-o`` reads a proposal for the nvidia-smi reports it names before the audit reads it, and
+a file refused was parsed twice to the same one line (test_hostile_inputs: 551 second parses)."""
 
 
 def parse_yaml(raw: bytes, path: Path, *, what: str = "file", caps: Mapping[str, int] | None = None) -> Any:
@@ -318,7 +322,15 @@ def parse_yaml(raw: bytes, path: Path, *, what: str = "file", caps: Mapping[str,
     found, value = _PARSED.get(key)
     if found:
         return value
-    value = _parse_yaml(raw, path, caps)  # what parsed is kept whatever the caps: the schema still checks it
+    refused_key = (key, str(path), tuple(sorted((caps or {}).items())))
+    refused = _REFUSED.get(refused_key)
+    if refused is not None:
+        raise refused.with_traceback(None)
+    try:
+        value = _parse_yaml(raw, path, caps)  # what parsed is kept whatever the caps: the schema still checks it
+    except UserError as exc:
+        _REFUSED.put(refused_key, exc)
+        raise
     _PARSED.put(key, value)
     return value
 
