@@ -43,3 +43,15 @@ def test_random_floats_over_the_whole_range():
 ])
 def test_text_and_what_orjson_cannot_write_are_json_s(data):
     assert json_text(data) == _python(data)
+
+
+def test_a_number_in_a_formula_leaves_the_fast_path_to_orjson():
+    """inference-70b's recommendation has the formula '... x 1e6; ...' beside 4.1e-06: the rewrite once
+    made it 'x 1000000.0', the compact check failed and Python's indenting encoder wrote the answer."""
+    formula = "cost per hour / (output tokens/s x 3600) x 1e6; cost per hour = project cost"
+    data = {"formula": formula, "x": [4.148759189642873e-06, 1e16], "rows": [{"t": "0.00001 a"}]}
+    assert _floats_as_python_writes_them(orjson.dumps(data)) == json.dumps(
+        data, ensure_ascii=False, separators=(",", ":")).encode()
+    assert json_text(data) == _python(data)
+    # where the rewrite cannot tell (text that reads like a value, ': 1e6'), the check still sends it to json
+    assert json_text({"s": "a: 1e6, [1e-5"}) == _python({"s": "a: 1e6, [1e-5"})
