@@ -147,10 +147,13 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         most = max(1.0, float(eng.chunk // max(int(prompt), 1))) if n == 1 else 1.0
         met = b if open_loop else max(b - 1.0, 0.0)  # the prompts a request's decode meets (docstring)
         k, tpot, pre = 1.0, pure, _prefill(c, chunk, ctx)
+        priced = chunk  # the prefill ``pre`` is of: priced again only when the batch of prompts changes
         for _ in range(4):  # arrivals depend on the TPOT the pauses set: a few rounds settle it
             tpot = pure + met / output * n * pre / k * per_step
             k = min(most, 1.0 + b / (output * tpot) * n * pre)
-            pre = _prefill(c, chunk * k if n == 1 else chunk, ctx)
+            tokens = chunk * k if n == 1 else chunk
+            if tokens != priced:
+                pre, priced = _prefill(c, tokens, ctx), tokens
         tpot = pure + met / output * n * pre / k * per_step
         busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
         ttft = poll_wait(c.poll, pure, busy, b) + n * pre * (1 + busy / 2)
@@ -268,8 +271,12 @@ def prefill_seconds(job: Any, eng: Engine, rep: Replica, tokens: float, ctx: flo
 
 
 def _prefill(c: StepConsts, tokens: float, ctx: float) -> float:
-    """:func:`prefill_seconds` of the engine and copy of ``c``."""
-    return max(seconds_of(c, 0.0, tokens, 0.0, ctx), c.prefill_floor)
+    """:func:`prefill_seconds` of the engine and copy of ``c``, kept on ``c`` (a pure function of its figures)."""
+    key = (tokens, ctx)
+    got = c.prefills.get(key)
+    if got is None:
+        got = c.prefills[key] = max(seconds_of(c, 0.0, tokens, 0.0, ctx), c.prefill_floor)
+    return got
 
 
 def burst_ttft(job: Any, eng: Engine, rep: Replica, n: int) -> float:

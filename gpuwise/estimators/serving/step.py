@@ -82,8 +82,8 @@ class StepConsts:
                  "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency", "host_floor",
                  "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
                  "over", "passed", "peak_attn", "peak_gemm", "points", "poll", "pp", "pp_comm", "prefill_floor",
-                 "ranks", "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share",
-                 "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "prefills", "ranks", "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm",
+                 "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -159,6 +159,9 @@ class StepConsts:
         self.capacity: dict = {}
         self.passed: set = set()
         self.front: Any = None
+        # this pair's prefill seconds by (tokens, attended length) (load._prefill): a copy's load model prices the
+        # same prompt chunk at every concurrency it tries (accuracy.py --all: 7,652 of 86,243 steps again)
+        self.prefills: dict[tuple[float, float], float] = {}
 
 
 def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
