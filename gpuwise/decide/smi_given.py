@@ -78,8 +78,16 @@ def _as_utf8(data: bytes) -> bytes:
         data = re.sub(rb"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"']utf-?16[^\"']*[\"']", rb"\1", data,
                       flags=re.IGNORECASE)
         return _ansi_as_utf8(data)
-    text = _as_text(data, errors="strict")
-    return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
+    return _without_encoding(_as_text(data, errors="strict").encode())
+
+
+_DROP_ENCODING = re.compile(rb"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']")
+
+
+def _without_encoding(data: bytes) -> bytes:
+    """UTF-8 bytes of a report without its XML declaration's encoding, which no longer applies once
+    the report is decoded here (UTF-8 is the parser's default)."""
+    return _DROP_ENCODING.sub(rb"\1", data, count=1)
 
 
 _DECLARED = re.compile(rb"\A\s*<\?xml[^>]*?\sencoding\s*=\s*[\"']([^\"']*)[\"']", re.IGNORECASE)
@@ -109,13 +117,12 @@ def _ansi_as_utf8(data: bytes) -> bytes:
         except UnicodeDecodeError:
             codec = "cp1252"
         else:  # a spelling the parser does not take for UTF-8 (utf8) is dropped: UTF-8 is its default
-            return data if declared is None else re.sub(
-                rb"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", rb"\1", data)
+            return data if declared is None else _without_encoding(data)
     try:
         text = data.decode(codec, errors="replace")
     except (LookupError, ValueError, TypeError):  # a codec that is no text encoding (base64, rot13)
         return data
-    return re.sub(r"\A(\s*<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", r"\1", text).encode()
+    return _without_encoding(text.encode())
 
 
 def _not_xml(data: bytes, where: str) -> UserError | None:
