@@ -32,8 +32,8 @@ TIME_LIMIT_S = 300.0
 #: A search that reaches NODE_LIMIT unproven is run once more with HiGHS's primal heuristics at this
 #: effort (its default is 0.05) and the cheaper plan is kept. A hard plan's cost is set by the plans the
 #: search finds, not by the bound it proves: the bundled team plan at +30 % a month ran 50,000 nodes
-#: in 36 CPU-s to $556,560 (2.7 % above its proven bound); 5,000 nodes at the default effort and
-#: 5,000 at 0.3 take 9 s together and find $555,022. A plan that closes within NODE_LIMIT is solved as before.
+#: in 36 CPU-s to $556,560; 5,000 nodes at the default effort, then 5,000 at 0.3, plan it in 13 CPU-s
+#: in all and find $554,826. A plan that closes within NODE_LIMIT is solved as before.
 HEURISTIC_EFFORT = 0.3
 #: The relative gap at which a search stops as optimal (``solve``'s default): 0.1 % of the plan's
 #: cost, far below the uncertainty of its prices and throughputs. At 1e-6 one growing service
