@@ -72,3 +72,44 @@ def test_an_unproven_stop_is_searched_again_with_more_heuristics_and_the_cheaper
     kept = _multi_knapsack(80, 8).solve(duals=False)
     assert kept.usable and kept.status == "Solution limit reached"
     assert kept.objective <= first
+
+
+class _Terminal:
+    """A standard error that says it is a terminal, keeping what is written to it."""
+
+    def __init__(self, tty: bool = True) -> None:
+        self.text, self.tty = "", tty
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_a_long_search_says_so_on_a_terminal_and_erases_its_line(monkeypatch):
+    term = _Terminal()
+    monkeypatch.setattr(milp.sys, "stderr", term)
+    assert milp._progress(1.9, "") == ""  # under PROGRESS_AFTER_S (2 s): nothing shown
+    assert term.text == ""
+    line = milp._progress(3.2, "")
+    assert line == "gpuwise: searching for the cheapest plan (HiGHS), 3 s" and term.text == "\r" + line
+    assert milp._progress(3.4, line) == line and term.text == "\r" + line  # the same second: not rewritten
+    # a search that outlasts the threshold (PROGRESS_AFTER_S made 0 here) ends with its line erased
+    term.text = ""
+    monkeypatch.setattr(milp, "PROGRESS_AFTER_S", 0.0)
+    milp._interruptible(lambda: milp.time.sleep(0.2))
+    shown = "gpuwise: searching for the cheapest plan (HiGHS), 0 s"
+    assert term.text == "\r" + shown + "\r" + " " * len(shown) + "\r"
+
+
+def test_no_progress_line_where_standard_error_is_not_a_terminal(monkeypatch):
+    term = _Terminal(tty=False)
+    monkeypatch.setattr(milp.sys, "stderr", term)
+    monkeypatch.setattr(milp, "PROGRESS_AFTER_S", 0.0)
+    milp._interruptible(lambda: milp.time.sleep(0.2))
+    assert term.text == ""

@@ -14,6 +14,7 @@ import math
 import os
 import sys
 import threading
+import time
 from dataclasses import field
 from typing import Any
 
@@ -149,10 +150,33 @@ def _interruptible(run: Any) -> None:
             done.set()
 
     threading.Thread(target=work, name="highs", daemon=True).start()
-    while not done.wait(0.05):
-        pass
+    began, shown = time.monotonic(), ""
+    try:
+        while not done.wait(0.05):
+            shown = _progress(time.monotonic() - began, shown)
+    finally:
+        if shown:  # the progress line is erased, so the report starts on a clean line
+            sys.stderr.write("\r" + " " * len(shown) + "\r")
+            sys.stderr.flush()
     if failed:
         raise failed[0]
+
+
+PROGRESS_AFTER_S = 2.0
+"""A search that lasts longer than this says so on a terminal: most plans solve well within it."""
+
+
+def _progress(elapsed: float, shown: str) -> str:
+    """The line a long search keeps up to date on standard error, where that is a terminal (never in a
+    pipe or a file a script reads): how long HiGHS has searched so far, by the second. Returns the line
+    now shown ("" while none is)."""
+    if elapsed < PROGRESS_AFTER_S or sys.stderr is None or not sys.stderr.isatty():
+        return shown
+    line = f"gpuwise: searching for the cheapest plan (HiGHS), {elapsed:.0f} s"
+    if line != shown:
+        sys.stderr.write("\r" + line.ljust(len(shown)))
+        sys.stderr.flush()
+    return line
 
 
 def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_limit: float, gap: float) -> Solution:
