@@ -14,7 +14,7 @@ from pydantic_core import PydanticCustomError
 
 from ..errors import N_, Said
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
-from .notation import meant
+from .notation import meant, version_text
 from .strict import MAX_GPUS, Strict, _finite
 from .workload import Workload
 
@@ -60,10 +60,7 @@ class Environment(Strict):
     @classmethod
     def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
         """Versions such as ROCm 7.10, Gaudi 1.20 or bitsandbytes 0.50 lose their zero as YAML numbers."""
-        if isinstance(v, float):
-            raise Said(N_('write the version in quotes (%(field_name)s: "%(v)s"): YAML reads 1.20 as 1.2'),
-                       field_name=info.field_name, v=v)
-        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+        return version_text(v, info.field_name)
 
     @field_validator("os", mode="after")
     @classmethod

@@ -7,12 +7,14 @@ from typing import Any, Literal
 
 from pydantic import (
     PrivateAttr,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from ..errors import N_, Said, either
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
+from .notation import version_text
 from .strict import Strict, _finite
 
 Task = Literal["pretrain", "finetune", "inference"]
@@ -234,6 +236,13 @@ class Workload(Strict):
                               "precision %(allowed2)s or drop one of the two"), q=q, allowed=either(allowed),
                            precision=self.precision, allowed2=allowed[0])
         return self
+
+    @field_validator("stack_version", "framework_version", mode="before")
+    @classmethod
+    def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
+        """``stack_version: 26.04`` unquoted was refused as 'Input should be a valid string (got 26.04)', and
+        NeMo 25.10 or vLLM 0.10 as a number is another release (25.1, 0.1): asked for in quotes, by name."""
+        return version_text(v, info.field_name)
 
     @field_validator("global_batch_tokens")
     @classmethod
