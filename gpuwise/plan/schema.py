@@ -179,7 +179,7 @@ class PlanFile(Strict):
             return data
         cons = data.get("constraints") if isinstance(data.get("constraints"), dict) else {}
         declared = cons.get("currency", "USD")
-        texts = [v for k, v in cons.items() if k.endswith("_usd") and isinstance(v, str)]
+        texts = [v for k, v in cons.items() if isinstance(k, str) and k.endswith("_usd") and isinstance(v, str)]
         owned = data.get("owned")  # `owned: 8` was 'float object is not iterable', exit 3: the field says what it is
         for o in owned if isinstance(owned, list) else []:
             if isinstance(o, dict) and isinstance(o.get("paid_usd"), str):
