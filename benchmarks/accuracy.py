@@ -682,6 +682,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # the validation README
     ("LT", "  of which the rows added at session 21 (ids LT..; blind figures in the validation README): throughput",
      "  of which the rows added at session 21 (ids LT..): latency"),
+    # the AMD serving round of session 22 (ids AM..: ROCm/ATOM pull request #409, vLLM with the ATOM plugin serving
+    # DeepSeek-R1-0528 FP8 at TP 8 on 8 x MI355X, random 1k/1k, 1k/8k and 8k/1k at concurrency 4-64): blind figures
+    # in the validation README
+    ("AM", "  of which the rows added at session 22 (ids AM..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 22 (ids AM..): latency"),
 )
 
 def main() -> int:
