@@ -87,7 +87,7 @@ mirrored) make a context_len and keep to it as well."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
-                "kv_cache_tokens")
+                "kv_cache_tokens", "rocm_aiter")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
 
 
@@ -199,6 +199,10 @@ class Workload(Strict):
         default=False, description="inference: an expert-parallel load balancer places (and replicates) experts by "
         "their measured load (DeepSeek's EPLB: SGLang --enable-eplb, vLLM --enable-eplb; both off by default), so "
         "the busiest expert-parallel GPU is charged the mean load")
+    rocm_aiter: bool | None = Field(
+        default=None, description="inference on AMD Instinct: AMD's AITER kernels switched on in vLLM's ROCm build "
+        "(VLLM_ROCM_USE_AITER=1; off by default in vllm/envs.py), which run block-scaled FP8 checkpoints on aiter's "
+        "block-scale GEMM and fused MoE at the FP8 path's speed; none given: the framework's default")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     speculative: Speculative | None = None

@@ -289,8 +289,12 @@ def _stated(vo: Any, field: str, boundary: str, version: str | None, *, before: 
 def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: str | None, method: Any) -> float:
     """The speed of the model's own block-scaled FP8 checkpoint on this build relative to the FP8 path
     (1: the same kernels). Only where the build names a slower block-scale kernel (the vendor override's
-    ``block_fp8_speed_factor``) and the job serves the published FP8 checkpoint (no other method or file)."""
+    ``block_fp8_speed_factor``), the job serves the published FP8 checkpoint (no other method or file) and does not
+    say that AMD's AITER kernels are on (``rocm_aiter``: vLLM's ROCm build then dispatches the block-scale GEMM and
+    the fused MoE to aiter's FP8 kernels)."""
     own = getattr(vo, "block_fp8_speed_factor", None) if vo is not None else None
+    if getattr(job.w, "rocm_aiter", None):  # AITER on: aiter's block-scale GEMM and fused MoE, the FP8 path's kernels
+        return 1.0
     return float(own) if own is not None and serves_block_checkpoint(job, fmt, weight_format, method) else 1.0
 
 
