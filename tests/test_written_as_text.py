@@ -87,6 +87,7 @@ def test_a_house_rule_compares_a_serial_written_as_digits_as_the_serial(tmp_path
 @pytest.mark.parametrize("cond, said", [
     ("'==', 12.5", "'serial' is text; 12.5 is not"),  # a decimal is no serial
     ("'==', true", "'serial' is text; True is not"),
+    ("'>', 1324020012345", "'serial' is text; 1324020012345 is not"),  # an order between text and a number
 ])
 def test_other_numbers_against_a_serial_are_still_refused(tmp_path: Path, cond: str, said: str) -> None:
     write(tmp_path, {"p.yaml": USED % "X", "r.xml": HOT_3090, "rules/banned.yaml": RULE % cond})

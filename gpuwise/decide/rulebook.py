@@ -256,7 +256,7 @@ def _check(rule: Rule, step: str, policy: dict[str, Any]) -> None:
             raise Said(N_("'in' needs a list in %(cond)s"), cond=_clip(cond))
         if op != "in" and isinstance(value, list):
             raise Said(N_("a list is a value for 'in' only, not for '%(op)s', in %(cond)s"), op=op, cond=_clip(cond))
-        if _is_text(rule.fact, name) and isinstance(cond, list):
+        if op in ("==", "!=", "in") and _is_text(rule.fact, name) and isinstance(cond, list):
             value = cond[2] = _digits_as_written(value)
         for item in value if op == "in" else [value]:
             if item is None or (op == "in" and isinstance(item, list | dict)):
@@ -333,10 +333,10 @@ def _is_text(fact: str, name: str) -> bool:
 
 
 def _digits_as_written(value: Any) -> Any:
-    """A whole number compared with a text field is the text it was written as: a board serial of digits
-    unquoted (``[serial, ==, 1324620012345]``, leading zeros kept from ``0123``) was refused ('serial is
-    text'), though a proposal takes the same serial unquoted (gpuwise/inputs/proposal.py). Other numbers
-    (``12.5``) and yes/no stay as they are, for the kind check to refuse."""
+    """A whole number a text field is tested equal to (``==``, ``!=``, ``in``) is the text it was written as: a
+    board serial of digits unquoted (``[serial, ==, 1324620012345]``, leading zeros kept from ``0123``) was
+    refused ('serial is text'), though a proposal takes the same serial unquoted (gpuwise/inputs/proposal.py).
+    Other numbers (``12.5``), yes/no and an order (``[serial, >, 5]``) stay for the kind check to refuse."""
     if isinstance(value, list):
         return [_digits_as_written(v) for v in value]
     if isinstance(value, int) and not isinstance(value, bool):
