@@ -66,3 +66,30 @@ def test_the_rows_that_ran_with_aiter(kb, accuracy):
     assert len(got) == 7
     assert all(-0.40 <= e < 0 for k, e in got.items() if k.startswith("AM")), got
     assert abs(got["P04"]) <= 0.45
+
+
+def _said(kb, model: str, precision: str, aiter: bool | None, gpus: list[str] | None = None) -> list:
+    w = {"task": "inference", "model": model, "precision": precision, "framework": "vllm",
+         "prompt_tokens": 1024, "output_tokens": 1024}
+    if aiter is not None:
+        w["rocm_aiter"] = aiter
+    req = {"workload": w, **({"constraints": {"gpus": gpus}} if gpus else {})}
+    job = resolve(Requirements.model_validate(req), kb)
+    return [a for a in job.assumptions if a.field == "workload.rocm_aiter"]
+
+
+def test_not_stating_it_is_listed_as_an_assumption_where_it_moves_the_cost(kb):
+    """DeepSeek-R1's block-FP8 checkpoint on vLLM with an AMD GPU named in the constraints: AITER off is assumed and
+    said, with the build's factor (0.5); not where the switch is stated, the checkpoint is per-channel (Llama 3.1
+    70B), the precision is BF16, the constraints name only NVIDIA GPUs or none (the whole catalog: the brief answer
+    keeps to two screens)."""
+    said = _said(kb, "deepseek-r1", "fp8", None, ["MI355X"])
+    assert len(said) == 1 and said[0].value is False
+    assert said[0].values == {"framework": "vLLM", "factor": "0.5"}
+    assert "VLLM_ROCM_USE_AITER=1" in said[0].reason and "0.5 times the FP8 speed" in said[0].reason
+    assert _said(kb, "deepseek-r1", "fp8", None, ["MI300X", "H200"])
+    for args in (("deepseek-r1", "fp8", True), ("deepseek-r1", "fp8", False), ("llama-3.1-70b", "fp8", None),
+                 ("deepseek-r1", "bf16", None)):
+        assert _said(kb, *args, ["MI300X"]) == [], args
+    assert _said(kb, "deepseek-r1", "fp8", None, ["H200", "B200"]) == []
+    assert _said(kb, "deepseek-r1", "fp8", None) == []

@@ -227,6 +227,33 @@ def _note_unfused(fw: Any, assumptions: list) -> None:
         return
 
 
+def _note_aiter(w: Workload, kb: Knowledge, cons: Constraints, model_id: str | None, assumptions: list) -> None:
+    """No ``rocm_aiter`` given where it moves the cost: the model's own block-scaled FP8 checkpoint served with a
+    framework whose AMD build runs it slower without AITER (``block_fp8_speed_factor``), and an AMD GPU named in
+    the constraints. The framework's default (AITER off) is assumed, and said, so a reader whose server runs with
+    ``VLLM_ROCM_USE_AITER=1`` knows to state it."""
+    if "rocm_aiter" in w.model_fields_set or w.precision != "fp8" or w.quantization is not None or model_id is None:
+        return
+    serving = getattr(kb, "serving", None)
+    ck = serving.fp8_checkpoints.get(model_id) if serving is not None else None
+    fw = kb.framework(w.framework) if serving is not None else None
+    vo = fw.vendor_overrides.get("amd") if fw is not None else None
+    if ck is None or ck.scaling != "block" or vo is None or vo.block_fp8_speed_factor is None:
+        return
+    if not any(_vendor(kb, g) == "amd" for g in cons.gpus or []):
+        return  # said where the question names an AMD GPU; among the whole catalog's candidates it would be noise
+    assumptions.append(note("workload.rocm_aiter", False, "assume.default.workload.rocm_aiter",
+                            {"framework": fw.name, "factor": f"{vo.block_fp8_speed_factor:g}"}))
+
+
+def _vendor(kb: Knowledge, name: str) -> str | None:
+    """The vendor of a GPU named in the constraints (None: not in the catalog; the constraints' own check says so)."""
+    try:
+        return kb.gpus[kb.gpu(name).id].vendor
+    except UserError:
+        return None
+
+
 def _day_valued(kb: Knowledge, value: float | None) -> Knowledge:
     """The knowledge base with the question's own value of a day (USD) as the ranking policy's
     ``value_of_a_day_usd``: everything that ranks reads the policy through the job's knowledge."""
@@ -275,6 +302,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     if w.task == "inference":
         _check_framework(w, kb, where)
         _note_release(w, kb, assumptions, small_kernels=bool(shape.moe or shape.kv_elements_override))
+        _note_aiter(w, kb, req.constraints, model_id, assumptions)
         if w.lengths_message is not None:
             assumptions.append(note("workload.prompt_tokens", [w.prompt_tokens, w.output_tokens], *w.lengths_message))
     tokens = 0.0
