@@ -582,12 +582,14 @@ def _audit(args: argparse.Namespace) -> int:
 def _plan(args: argparse.Namespace) -> int:
     """``gpuwise plan``: exit 1 when some workload could not be placed (the report says why)."""
     from .plan.build import plan
+    from .plan.milp import progress_in
     from .render import output, plan_view
 
     inputs = read_by_run(args, [args.plan], cards=False) if args.output else []  # knowledge and rule files too
     _check_output(args, inputs)
     currency = args.currency or ("CNY" if args.fx_rate is not None else None)
-    result = plan(args.plan, knowledge=args.knowledge, rules=args.rules, currency=currency, fx_rate=args.fx_rate)
+    with progress_in(args.lang or "en"):  # a long search's progress line on a terminal, in the report's language
+        result = plan(args.plan, knowledge=args.knowledge, rules=args.rules, currency=currency, fx_rate=args.fx_rate)
     text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang,
                             detail=args.detail)
     _write(text, args, inputs)

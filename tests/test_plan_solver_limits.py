@@ -113,3 +113,11 @@ def test_no_progress_line_where_standard_error_is_not_a_terminal(monkeypatch):
     monkeypatch.setattr(milp, "PROGRESS_AFTER_S", 0.0)
     milp._interruptible(lambda: milp.time.sleep(0.2))
     assert term.text == ""
+
+
+def test_the_progress_line_is_in_the_language_the_command_asks_for(monkeypatch):
+    """``gpuwise plan --lang zh`` words its progress line from the catalog, as its errors and report."""
+    monkeypatch.setattr(milp.sys, "stderr", _Terminal())
+    with milp.progress_in("zh"):
+        assert milp._progress(5.0, "") == "gpuwise: 正在求解成本最低的方案（HiGHS），已用 5 秒"
+    assert milp._progress(5.0, "") == "gpuwise: searching for the cheapest plan (HiGHS), 5 s"  # English again after

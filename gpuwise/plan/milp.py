@@ -15,11 +15,13 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import field
 from typing import Any
 
 import numpy as np
 
+from ..errors import N_, _say
 from ..frozen import record
 
 INF = math.inf
@@ -165,6 +167,19 @@ def _interruptible(run: Any) -> None:
 PROGRESS_AFTER_S = 2.0
 """A search that lasts longer than this says so on a terminal: most plans solve well within it."""
 
+_PROGRESS_LANG = ["en"]
+"""The language of the progress line: the command line's ``--lang`` (:func:`progress_in`)."""
+
+
+@contextlib.contextmanager
+def progress_in(lang: str) -> Iterator[None]:
+    """Word the progress line of the searches run inside in ``lang`` (the plan command's ``--lang``)."""
+    _PROGRESS_LANG.append(lang)
+    try:
+        yield
+    finally:
+        _PROGRESS_LANG.pop()
+
 
 def _progress(elapsed: float, shown: str) -> str:
     """The line a long search keeps up to date on standard error, where that is a terminal (never in a
@@ -172,7 +187,8 @@ def _progress(elapsed: float, shown: str) -> str:
     now shown ("" while none is)."""
     if elapsed < PROGRESS_AFTER_S or sys.stderr is None or not sys.stderr.isatty():
         return shown
-    line = f"gpuwise: searching for the cheapest plan (HiGHS), {elapsed:.0f} s"
+    line = "gpuwise: " + _say(N_("searching for the cheapest plan (HiGHS), %(seconds)s s"),
+                              {"seconds": f"{elapsed:.0f}"}, _PROGRESS_LANG[-1])
     if line != shown:
         sys.stderr.write("\r" + line.ljust(len(shown)))
         sys.stderr.flush()
