@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 1,691 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 1,811 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -24,7 +24,11 @@ output codecs) and 156 of round 17 (benchmarks/hostile_round17.py: seller's repo
 a Windows or Mac copy gives, saved again as ANSI, cut, doubled, padded; inputs, house rules and overlays in UTF-16,
 UTF-32, CRLF and Latin-1; serials of digits unquoted; 010, 08, 1:20 in every number; odd house-rule folder members;
 spreadsheet CSVs; -o onto hard links, read-only and 0640 reports; batches sharing a refused report; --lang as a
-locale; cache directories that are files or open to all), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+locale; cache directories that are files or open to all) and 120 of round 18 (benchmarks/hostile_round18.py:
+hex, underscore, Arabic-Indic and overflowing numbers, YAML 1.1 booleans and explicit tags in house rules and
+overlays, XML external and parameter entities and XInclude in a seller's report, reports named /proc/self/environ or
+/dev/stdin, -o onto house rules and overlays through links, a closing reader in every format, PYTHONOPTIMIZE=2 and
+unwritable HOMEs), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -36,7 +40,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round17: eleven's to seventeen's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round18: eleven's to eighteen's)
 
 Exit status 1 when a case fails.
 """
@@ -688,11 +692,12 @@ from benchmarks import (  # noqa: E402
     hostile_round15,
     hostile_round16,
     hostile_round17,
+    hostile_round18,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
                     (14, hostile_round14), (15, hostile_round15),
-                    (16, hostile_round16), (17, hostile_round17)):
+                    (16, hostile_round16), (17, hostile_round17), (18, hostile_round18)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -810,7 +815,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
