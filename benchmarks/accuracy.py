@@ -687,6 +687,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # in the validation README
     ("AM", "  of which the rows added at session 22 (ids AM..; blind figures in the validation README): throughput",
      "  of which the rows added at session 22 (ids AM..): latency"),
+    # the TTFT round of session 22 (ids TT..: GPUStack's Qwen3-32B BF16 page on one H100, vllm bench serve bursts of
+    # 100-1,000 prompts sent at once to vLLM 0.11.0, SGLang 0.5.5.post1 and TensorRT-LLM 1.2.0rc1): blind figures in
+    # the validation README
+    ("TT", "  of which the rows added at session 22 (ids TT..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 22 (ids TT..): latency"),
 )
 
 def main() -> int:
