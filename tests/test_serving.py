@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 import statistics
 import types
 
@@ -360,8 +361,8 @@ def test_independent_serving_rows_stay_within_2x(kb, accuracy):
     by more than 2x either way, and the median within 20% (37% over the first 18 rows with the roofline's
     maximum for linear layers; 14% with load and math added). TPOT-only rows are compared on TPOT elsewhere.
     The rows gathered at stops 32, 33 and 34 and at sessions 10, 11, 13, 15, 16, 17, 19 and 22 (ids X.., Y.., Z..,
-    U.., T.., Q.., R.., S.., P.., C.., D.., AM..) are held out here: benchmarks/accuracy.py reports them, with their
-    blind figures in the validation README."""
+    U.., T.., Q.., R.., S.., P.., C.., D.., AM.., TT..) are held out here: benchmarks/accuracy.py reports them, with
+    their blind figures in the validation README."""
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT)
              if not c[0].startswith(("X", "Y", "Z", "U", "T", "Q", "R", "S", "P", "C", "D", "AM"))]
     assert len(cases) >= 25
@@ -959,7 +960,7 @@ def test_rows_gathered_at_session_11_stay_within_the_goals(kb, accuracy):
     1k in / 2k out) and its H200 blogs' static batches of Llama-2-70B and 13B FP8 on one H200 (TensorRT-LLM v0.5-0.7).
     Blind: median 16.0%, worst 1.63x (T02, R1 NVFP4 with a 16-bit KV cache at 3,072, -38.8%); with the harness no longer
     counting a batch's prefill twice, median 9.7%: within the 20% goal and every row within 2x."""
-    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("T")]
+    cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if re.match(r"T\d", c[0])]  # not TT..
     assert len(cases) == 9
     assert statistics.median(_errors(cases)) <= 0.20
     assert all(0.5 <= est / got <= 2.0 for _, est, got in cases), cases
