@@ -728,7 +728,8 @@ def main() -> int:
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
-               (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178))
+               (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178),
+               (179, 180))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -810,7 +811,10 @@ def main() -> int:
           "8B on 32 / 64 H200 by Trainy; session 21, before its changes) -30.0 / -17.4 / -19.2 / +3.4 / -60.0 / -2.2 / "
           "-3.9%: 17.4% (2.50x, H174);\n"
           "  H177-H178 (torchtitan's DeepSeek-V3 671B DistMoE on 256 GB300, PP1 and PP2 / VPP8; after the session's "
-          "first two changes) +53.6 / +46.5%")
+          "first two changes) +53.6 / +46.5%;\n"
+          "  H179-H180 (continued pretraining from model cards: polka-1.1b on one 8 x RTX 4090 machine, 680 GPU-hours; "
+          "Fietje 2 on 16 A100 for about two weeks 'accounting for waiting for jobs'; session 22, before any change) "
+          "-44.3 / -72.5%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
