@@ -46,6 +46,7 @@ from . import compute as C
 from . import interconnect as I
 from . import memory as M
 from .step_time import (
+    BACKWARD_SHARE,
     DpTraffic,
     GpuRates,
     StepTime,
@@ -423,7 +424,8 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
                                       f.whole_run_efficiency.value).value
     wall_h = steps * t.total / gp / 3600
     eff = t.ideal / t.total if t.total > 0 else 1.0
-    split = offload_parts(st.opt_params, st.layout, rates) if t.offload else (0.0, 0.0, 0.0)
+    split = (offload_parts(st.opt_params, st.layout, rates, t.compute * BACKWARD_SHARE) if t.offload
+             else (0.0, 0.0, 0.0))
     host = ((st.opt_params, rates.host_cores_per_gpu, rates.cpu_adam_params_per_s_per_core, rates.host_gb_s_per_gpu,
              rates.host_cores_stated) if t.offload else (0.0, 0.0, 0.0, 0.0, False))
     return Plan(st.layout, tj.memory(st.layout), t, fits, st.per_gpu, steps, wall_h, wall_h * n, eff, gp,

@@ -177,12 +177,24 @@ def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
     return cores, per_core
 
 
-def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
+# The share of a step's compute that is the backward pass, behind which an offloaded optimizer's gradient copies to
+# the host run: the backward is 4 of the 6 FLOPs a parameter a token (Kaplan et al. 2020, 'Scaling Laws for Neural
+# Language Models', section 2.1); with recomputation it is 6 of 8, so 2/3 is the lower bound.
+BACKWARD_SHARE = 2 / 3
+
+
+def offload_seconds(p: float, lay: Layout, g: GpuRates, backward_s: float = 0.0) -> float:
     """Seconds an optimizer step spends on offloaded state, for ``p`` parameters a GPU owns
     (ZeRO-Offload, ZeRO-Infinity, FSDP CPU offload):
 
     * 16-bit gradients to the host every micro-batch and 16-bit weights back once: 2 B x micro-
-      batches + 2 B per parameter over PCIe;
+      batches + 2 B per parameter over PCIe. The gradients leave during the backward (``backward_s``
+      seconds of it a step): DeepSpeed's ZeRO optimizer copies each reduced gradient bucket to the host's
+      pinned fp32 buffer with a non-blocking copy from its backward hooks (stage_1_and_2.py
+      copy_grads_in_partition / async_inplace_copy_grad_to_fp32_buffer_from_gpu; stage3.py partition_grads on its
+      reduce-and-partition stream), and the
+      ZeRO-Offload paper's single-GPU schedule (Ren et al. 2021) overlaps the gradient offload with the backward; only
+      what outlasts the backward waits. The weights come back after the host's Adam, exposed;
     * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
       crosses PCIe again for every micro-batch's forward and backward: + 4 B x micro-batches;
     * Adam on the host: the slower of the cores (the cores serving the GPU x CPU Adam's measured
@@ -191,19 +203,20 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates) -> float:
     * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
       bandwidth (32 B).
     """
-    return sum(offload_parts(p, lay, g))
+    return sum(offload_parts(p, lay, g, backward_s))
 
 
-def offload_parts(p: float, lay: Layout, g: GpuRates) -> tuple[float, float, float]:
-    """:func:`offload_seconds` by cause: (PCIe traffic, Adam on the host, NVMe), seconds a step; a report
-    says which part of an offloaded step is the bus and which the host's optimizer."""
+def offload_parts(p: float, lay: Layout, g: GpuRates, backward_s: float = 0.0) -> tuple[float, float, float]:
+    """:func:`offload_seconds` by cause: (PCIe traffic left exposed, Adam on the host, NVMe), seconds a step; a
+    report says which part of an offloaded step is the bus and which the host's optimizer."""
     pcie = g.pcie_gb_s * 1e9
-    moved = p * 2 * lay.grad_accum + p * 2
+    grads = max(0.0, p * 2 * lay.grad_accum / pcie - backward_s)  # the part of the copies the backward does not hide
+    moved = p * 2
     if lay.zero >= 3:
         moved += p * 4 * lay.grad_accum
     adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * C.HOST_ADAM_BYTES_PER_PARAM / (g.host_gb_s_per_gpu * 1e9))
     nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
-    return moved / pcie, adam, nvme
+    return grads + moved / pcie, adam, nvme
 
 
 def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:
@@ -263,7 +276,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     dp = _dp_seconds(tj, st, g, compute)[1] if lay.dp > 1 else 0.0
     optimizer = offload = 0.0
     if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
-        offload = offload_seconds(st.opt_params, lay, g)
+        offload = offload_seconds(st.opt_params, lay, g, compute * BACKWARD_SHARE)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
