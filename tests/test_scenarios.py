@@ -19,8 +19,9 @@ def test_70b_full_finetune_does_not_fit_8_a100_80gb_without_sharding_or_offload(
                         "train_tokens": 1e8}}
     est = estimate(req, gpu="A100-80G", gpus=8)
     assert est.gpu.fits  # only because...
-    strategy = est.gpu.strategy
-    assert "offload" in strategy and ("ZeRO-3" in strategy or ("TP" in strategy and "PP" in strategy))
+    # the weights split four ways (tensor x pipeline), the optimizer states on the host; ZeRO-3 + offload also
+    # fits but moves every weight over PCIe each micro-batch
+    assert est.gpu.strategy == "TP2 PP2 + ZeRO-1 + CPU offload"
     assert est.memory.host_ram_bytes_per_node > 1.0e12  # ...1.1 TB of optimizer state moves to host RAM
     res = audit({**req, "hardware": {"gpu": "A100-80G", "count": 8, "link": "nvswitch", "host_ram_gb": 512},
                  "acquisition": {"mode": "rent", "provider": "aws", "months": 1}})
