@@ -146,3 +146,18 @@ def test_a_named_rental_instance_brings_its_own_cores():
     assert off["host_cores_per_gpu"] == 6 and off["host_adam_params_per_s"] == pytest.approx(6e7)
     assert off["host_adam_s"] == pytest.approx(off["params_per_gpu"] / 6e7)
     assert off["params_per_gpu"] == pytest.approx(70.55e9 / 8, rel=0.01)
+
+
+def test_the_offload_term_shows_the_backward_that_hides_the_gradient_copies():
+    """The report's offload figure says what it counts: the gradients' PCIe copies less the backward pass they
+    run during (2/3 of the step's compute: 4 of the 6 FLOPs a parameter a token, Kaplan et al. 2020), then the
+    weights back once. 70B on 8 x A100 80GB, TP2 PP2 + ZeRO-1 with CPU offload, by hand from the term's inputs:
+    the 16-bit weights back once take the whole PCIe part, so the gradients (2 B x micro-batches, the same bytes
+    per micro-batch) take micro-batches x that, which the backward hides."""
+    e = estimate({"workload": {"task": "finetune", "model": "llama-2-70b", "batch_size": 1, "seq_len": 2048,
+                               "train_tokens": 1e8}}, gpu="A100-80G", gpus=8)
+    t = next(t for t in e.gpu.terms if t.name == "offload_seconds").inputs
+    assert t["backward_s"] == pytest.approx(e.gpu.training.step_terms.compute_s * 2 / 3)
+    weights_back = t["pcie_s"]
+    assert weights_back > 0
+    assert weights_back * t["micro_batches"] < t["backward_s"]  # the gradient copies fit inside the backward

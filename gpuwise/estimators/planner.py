@@ -46,10 +46,10 @@ from . import compute as C
 from . import interconnect as I
 from . import memory as M
 from .step_time import (
-    BACKWARD_SHARE,
     DpTraffic,
     GpuRates,
     StepTime,
+    backward_seconds,
     dp_traffic,
     gpu_rates,
     gpu_speed,
@@ -424,8 +424,7 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
                                       f.whole_run_efficiency.value).value
     wall_h = steps * t.total / gp / 3600
     eff = t.ideal / t.total if t.total > 0 else 1.0
-    split = (offload_parts(st.opt_params, st.layout, rates, t.compute * BACKWARD_SHARE) if t.offload
-             else (0.0, 0.0, 0.0))
+    split = offload_parts(st.opt_params, st.layout, rates, t.compute) if t.offload else (0.0, 0.0, 0.0)
     host = ((st.opt_params, rates.host_cores_per_gpu, rates.cpu_adam_params_per_s_per_core, rates.host_gb_s_per_gpu,
              rates.host_cores_stated) if t.offload else (0.0, 0.0, 0.0, 0.0, False))
     return Plan(st.layout, tj.memory(st.layout), t, fits, st.per_gpu, steps, wall_h, wall_h * n, eff, gp,
@@ -479,7 +478,8 @@ def _offload_term(plan_: Plan) -> Term:
                  "host_gb_s_per_gpu": host_gb_s, "host_cores_stated": stated,
                  "host_adam_params_per_s": min(cores * per_core, host_gb_s * 1e9 / C.HOST_ADAM_BYTES_PER_PARAM)
                  if cores else 0.0,
-                 "micro_batches": lay.grad_accum, "share_of_step": plan_.step.offload / plan_.step.total},
+                 "micro_batches": lay.grad_accum, "backward_s": backward_seconds(plan_.step.compute),
+                 "share_of_step": plan_.step.offload / plan_.step.total},
                 note_phrases=said)
 
 

@@ -183,13 +183,18 @@ def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
 BACKWARD_SHARE = 2 / 3
 
 
-def offload_seconds(p: float, lay: Layout, g: GpuRates, backward_s: float = 0.0) -> float:
+def backward_seconds(compute_s: float) -> float:
+    """Seconds of a step's backward pass, from the step's compute (:data:`BACKWARD_SHARE` of it)."""
+    return compute_s * BACKWARD_SHARE
+
+
+def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) -> float:
     """Seconds an optimizer step spends on offloaded state, for ``p`` parameters a GPU owns
     (ZeRO-Offload, ZeRO-Infinity, FSDP CPU offload):
 
     * 16-bit gradients to the host every micro-batch and 16-bit weights back once: 2 B x micro-
-      batches + 2 B per parameter over PCIe. The gradients leave during the backward (``backward_s``
-      seconds of it a step): DeepSpeed's ZeRO optimizer copies each reduced gradient bucket to the host's
+      batches + 2 B per parameter over PCIe. The gradients leave during the backward (:func:`backward_seconds`
+      of the step's ``compute_s``): DeepSpeed's ZeRO optimizer copies each reduced gradient bucket to the host's
       pinned fp32 buffer with a non-blocking copy from its backward hooks (stage_1_and_2.py
       copy_grads_in_partition / async_inplace_copy_grad_to_fp32_buffer_from_gpu; stage3.py partition_grads on its
       reduce-and-partition stream), and the
@@ -203,14 +208,14 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, backward_s: float = 0.0)
     * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
       bandwidth (32 B).
     """
-    return sum(offload_parts(p, lay, g, backward_s))
+    return sum(offload_parts(p, lay, g, compute_s))
 
 
-def offload_parts(p: float, lay: Layout, g: GpuRates, backward_s: float = 0.0) -> tuple[float, float, float]:
+def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) -> tuple[float, float, float]:
     """:func:`offload_seconds` by cause: (PCIe traffic left exposed, Adam on the host, NVMe), seconds a step; a
     report says which part of an offloaded step is the bus and which the host's optimizer."""
     pcie = g.pcie_gb_s * 1e9
-    grads = max(0.0, p * 2 * lay.grad_accum / pcie - backward_s)  # the part of the copies the backward does not hide
+    grads = max(0.0, p * 2 * lay.grad_accum / pcie - backward_seconds(compute_s))  # what the backward does not hide
     moved = p * 2
     if lay.zero >= 3:
         moved += p * 4 * lay.grad_accum
@@ -276,7 +281,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     dp = _dp_seconds(tj, st, g, compute)[1] if lay.dp > 1 else 0.0
     optimizer = offload = 0.0
     if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
-        offload = offload_seconds(st.opt_params, lay, g, compute * BACKWARD_SHARE)
+        offload = offload_seconds(st.opt_params, lay, g, compute)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
