@@ -692,6 +692,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # the validation README
     ("TT", "  of which the rows added at session 22 (ids TT..; blind figures in the validation README): throughput",
      "  of which the rows added at session 22 (ids TT..): latency"),
+    # the TTFT round of session 23 (ids TA..: GPUStack's Qwen3-32B and Qwen3-14B BF16 pages on one A100, vllm bench
+    # serve bursts of 500-1,000 prompts sent at once to vLLM 0.11.0, SGLang 0.5.5.post1 and TensorRT-LLM 1.2.0rc1):
+    # blind figures in the validation README
+    ("TA", "  of which the rows added at session 23 (ids TA..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 23 (ids TA..): latency"),
 )
 
 def main() -> int:
