@@ -229,6 +229,15 @@ def published_run_cases(kb, path: Path = RUNS, *, details: dict | None = None,
     return out
 
 
+def heldout_outside_criterion(path: Path = HELDOUT_RUNS) -> dict[str, str]:
+    """Held-out runs whose published figure is not the GPUs' own time, by the source's own words (the row's
+    ``criterion`` column, 'outside: ...'), so that a miss beyond 2x on them is not a miss of the model: such a
+    row stays in every median and is only listed apart from the 2x criterion, as training_runs.csv's runs
+    without a published GPU count or with conflicting figures are."""
+    with open(path, newline="") as fh:
+        return {r["id"]: r["criterion"] for r in csv.DictReader(fh) if r.get("criterion", "").startswith("outside")}
+
+
 THROUGHPUT = ROOT / "tests" / "data" / "training_throughput_published.csv"
 
 
@@ -741,6 +750,15 @@ def main() -> int:
             ab = [abs(est / meas - 1) for est, meas in part]
             worst = max(max(est / meas, meas / est) for est, meas in part)
             print(f"  H{lo:02d}-H{hi:02d}: median {statistics.median(ab):.1%} over {len(part)}, worst {worst:.2f}x")
+    outside = heldout_outside_criterion()
+    held_beyond = [(label, est / meas) for label, est, meas in held if not 0.5 <= est / meas <= 2.0]
+    inside = [label for label, _ in held_beyond if label.split()[0] not in outside]
+    print(f"  runs beyond 2x: {len(inside)} inside the criterion, {len(held_beyond) - len(inside)} outside it "
+          f"(every row stays in the median)")
+    for label, ratio in held_beyond:
+        rid = label.split()[0]
+        why = outside[rid][:90] if rid in outside else "inside the criterion"
+        print(f"  beyond 2x: {label[:60]}  {max(ratio, 1 / ratio):.2f}x  [{why}]")
     report("Training tokens/s per GPU, NeMo performance recipes, dense (training_throughput_published.csv)", "t/s",
            throughput_cases(kb, moe=False, releases=("25.09", "25.11", "26.02")), True)
     report("Training tokens/s per GPU, NeMo performance recipes, dense, 26.04 (the NVFP4 / MXFP8 pairs on one layout "
