@@ -101,8 +101,14 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         k = f.mfu_memory_bound_k.value * tj.stack_memory_bound  # fused kernels leave less memory-bound work
         if tj.method != "full":  # frozen weights: the GEMMs do 4 N of full training's 6 N per token (no weight
             k *= 6.0 / 4.0  # gradients) while the memory-bound passes (norms, activations, residuals) all run
+        # a Mamba-1 model's selective scan, convolution and gates: memory-bound work beside its matmuls, in the same
+        # units, for its layers' share of the matmuls (runtime.yaml training.mamba1_scan_k); frozen weights leave it
+        # whole as they do the other passes
+        scan = f.mamba1_scan_k.value * tj.shape.scan_share if f.mamba1_scan_k is not None else 0.0
+        if tj.method != "full":
+            scan *= 6.0 / 4.0
         mfu = C.training_mfu(tj.shape, gpu, arch, peak.tflops, reference_hidden=f.mfu_reference_hidden.value, k=k,
-                             k_reference=f.mfu_memory_bound_k.value)
+                             k_reference=f.mfu_memory_bound_k.value, k_scan=scan)
         speed = 1.0
         if tj.precision == "fp8" and gpu.peaks.fp8:
             gemm = f.fp8_gemm_speedup.value
@@ -110,7 +116,7 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
                 # on one layout shows for the architecture (runtime.yaml training.fp4_gemm_over_fp8), else the peaks'
                 fr = f.fp4_gemm_over_fp8
                 gemm *= (fr.ratio.get(gpu.architecture) if fr is not None else None) or gpu.peaks.fp4 / gpu.peaks.fp8
-            speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=gemm, k=k).value
+            speed = C.fp8_speedup(tj.shape, gpu, peak.tflops, gemm_speedup=gemm, k=k + scan).value
         # runtime.mfu of an architecture measured on a named stack (Megatron-Core on Hopper and Blackwell) is that
         # stack's speed: it runs at it, every other stack at its efficiency over that stack's
         stack = (1.0 if gpu.architecture in tj.stack_calibrated_on

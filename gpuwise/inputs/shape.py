@@ -49,6 +49,9 @@ class Shape:
     # layers (or applications of a shared block) that run attention, where not every layer: a Mamba hybrid's
     # attention blocks (Zamba-7B: 13 applications of one shared block among 76 Mamba layers), 0 for a pure SSM
     attention_layers: int | None = None
+    # the mixer of the layers that do not run attention ('mamba1': the selective scan; 'mamba2': SSD; None: their
+    # matmuls alone), for the scan's work beside the matmuls (runtime.yaml training.mamba1_scan_k)
+    ssm: str | None = None
 
     @property
     def attn_layers(self) -> int:
@@ -114,6 +117,16 @@ class Shape:
             return float(context)
         f = self.window_layers_fraction
         return (1 - f) * context + f * min(float(context), float(self.attention_window))
+
+    @property
+    def scan_share(self) -> float:
+        """Share of a token's matmul parameters in Mamba-1 layers (``ssm`` 'mamba1'): what is not the output head or
+        the attention layers' (or shared blocks' applications') attention and MLP; 0 for any other model."""
+        if self.ssm != "mamba1":
+            return 0.0
+        n = min(self.matmul_params_active, self.active_params)
+        blocks = self.attn_layers * (self.attn_params_per_layer() + self.mlp_matrices * self.hidden * self.ffn)
+        return max(n - self.embedding_params - blocks, 0.0) / n if n > 0 else 0.0
 
     def attn_params_per_layer(self) -> float:
         """Q, K, V and output projections of one layer. MLA: the query and latent down-projections, their
@@ -202,6 +215,7 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             shared_experts=a.shared_experts if a.experts else 0,
             active_params=_active_params(a, params),
             attention_layers=a.attention_layers,
+            ssm=a.ssm,
         )
     return guess_shape(params, w.model)
 

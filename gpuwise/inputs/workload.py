@@ -49,6 +49,9 @@ class Architecture(Strict):
     attention_layers: int | None = Field(default=None, ge=0, le=10_000,
                                          description="layers (or applications of a shared block) that run attention, "
                                          "where not every layer: a Mamba hybrid's attention blocks, 0 for a pure SSM")
+    ssm: Literal["mamba1", "mamba2"] | None = Field(
+        default=None, description="the mixer of the layers that do not run attention: 'mamba1' (Mamba's selective "
+        "scan, on the CUDA cores), 'mamba2' (SSD, its chunks as matmuls); not given, costed as their matmuls alone")
 
     _v = field_validator("active_params_b")(_finite)
 

@@ -185,6 +185,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
 
     mfu_reference_hidden: _within(Positive, 1, 1_000_000)
     mfu_memory_bound_k: _within(NonNegative, 0, 10_000)
+    mamba1_scan_k: _within(NonNegative, 0, 10_000) | None = Field(
+        default=None, description="memory-bound work of a Mamba-1 layer's selective scan, convolution and gates beyond "
+        "a transformer layer's, in the units of mfu_memory_bound_k (architecture.ssm mamba1)")
     compiled_memory_bound_scale: Share | None = Field(
         default=None, description="share of the middle's memory-bound work a torch.compile'd model still pays "
         "(workload.torch_compile)")
