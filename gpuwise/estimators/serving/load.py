@@ -127,8 +127,14 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
     b = max(min(conc, cap), 1e-9)
     kv_ctx = prompt + output / 2
     fw = eng.fw
-    pure = per_token(c, b, kv_ctx)
     per_step = eng.spec.tokens_per_step if eng.spec is not None else 1.0  # tokens a sequence gains per step
+    if fw.continuous_batching and fw.mixed_prefill and fw.chunked_prefill and not open_loop:
+        # the running sequences whose prompts one budget a decode step still takes: beyond them the scheduler runs
+        # full-budget steps and the other requests wait for the budget (:func:`budget_batch`), as for a slot
+        most_run = budget_batch(float(eng.chunk), float(prefilled), float(output), per_step, b)
+        if most_run < b:
+            cap, b = most_run, most_run
+    pure = per_token(c, b, kv_ctx)
     full_prompt, prompt = prompt, prefilled  # a cached prefix is not prefilled again
     if fw.continuous_batching:
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)
@@ -169,13 +175,18 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # into one mixed step up to the step's token budget (max_num_batched_tokens: vLLM's, SGLang's chunked
         # prefill, TensorRT-LLM's max_num_tokens), so they share one step's fixed time (its launch floor,
         # routing, all-to-all latency, weight streaming) rather than each paying a step of its own.
+        # A step carries every running decode and at most the budget's worth of prompt tokens (vLLM V1's scheduler
+        # schedules the running requests first, then fills what is left of max_num_batched_tokens with waiting
+        # prompts: vllm/v1/core/sched/scheduler.py; docs.vllm.ai, 'Optimization and Tuning', chunked prefill: 'it
+        # batches all pending decode requests before scheduling any prefill operations'), so a decode token waits
+        # for one step, never for more than one step's prompts (``b`` is held where they fill the budget, above).
         ctx = full_prompt - prompt / 2
         floor = c.prefill_floor / per_step if eng.eager_kernel else 0.0
         a = b / output * n * per_step
         k = min(max(a, 1.0), max(1.0, room / chunk)) if n == 1 else 1.0
         joined = max(per_token(c, b, kv_ctx, k * chunk, ctx), floor)
         met = 1.0 if open_loop else max(b - 1.0, 0.0) / b  # the share of the arrivals a request's decode meets
-        tpot = pure + a * met / k * max(joined - pure, 0.0)
+        tpot = pure + min(a * met / k, 1.0) * max(joined - pure, 0.0)
         others = max(b - 1, 0.0)
         carry = (max(per_token(c, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
                  else _prefill(c, chunk, ctx))
@@ -199,6 +210,21 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
     if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
         ttft += req_time * (conc / cap - 1)
     return Point(conc, thr, tpot, ttft, pure, queued)
+
+
+def budget_batch(budget: float, prompt: float, output: float, per_step: float, b: float) -> float:
+    """The most sequences a copy of a mixed, chunked scheduler keeps decoding in a closed loop of ``b`` requests of
+    ``prompt`` prefilled / ``output`` tokens: every step carries the running decodes and at most ``budget`` tokens in
+    all (max_num_batched_tokens), so the prompts that replace the requests ending each step must fit in what the
+    decodes leave, ``(running - 1) / output x per_step`` prompts a step (the share of the others, as
+    :func:`_timed` counts them) against ``(budget - running) / prompt``. Where ``b`` needs more, the scheduler
+    runs full-budget steps at the batch that balances the two and the other requests wait for the budget (Little's
+    law): ``running = (output x budget + prompt x per_step) / (prompt x per_step + output)``, below ``b``. The
+    throughput then saturates at that batch's instead of falling as the decodes crowd the prompts out."""
+    if b <= 1 or prompt <= 0:
+        return b
+    balance = (output * budget + prompt * per_step) / (prompt * per_step + output)
+    return max(1.0, min(b, balance))
 
 
 def poll_wait(poll: int, step_s: float, busy: float, running: float) -> float:
