@@ -101,3 +101,25 @@ def test_the_fla_table_it_was_read_from(kb, bs, seq, t_tok_s, m_tok_s):
     m0 = per_token(1.4003, {k: v for k, v in FLA_M.items() if k != "ssm"})
     assert m0 / t == pytest.approx(0.634, abs=0.002)
     assert m / t == pytest.approx(t_tok_s / m_tok_s, rel=0.01)
+
+
+def test_a_mamba1_run_gathered_after_the_change(kb, accuracy):
+    """Held-out H189, TRI's Mamba-7B (tri-ml/mamba-7b-rw: 64 x 4,096 Mamba-1 layers, 1.2T tokens, '128 H100 80GB GPUs
+    ... lasted three weeks'), read after training.mamba1_scan_k was set and not used to set it: -17.8% with the scan
+    term, -40.0% costed by its matmuls alone (the model before the change)."""
+    import csv
+    import json
+
+    with open(accuracy.HELDOUT_RUNS, newline="") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["id"] == "H189")
+    assert float(row["gpu_hours"]) == pytest.approx(128 * 21 * 24)
+    assert json.loads(row["architecture_json"])["ssm"] == "mamba1"
+    # 64 Mamba-1 layers (in_proj, conv, x_proj, dt_proj, A, D, out_proj, norm) and one tied 50,432 x 4,096 embedding
+    layer = 4096 * 16384 + 8192 * 4 + 8192 + 8192 * 288 + 256 * 8192 + 8192 + 8192 * 16 + 8192 + 8192 * 4096 + 4096
+    assert float(row["params_b"]) == pytest.approx((64 * layer + 50432 * 4096) / 1e9, abs=0.001)
+    with_scan = accuracy.run_estimate(accuracy.run_workload(row), row["gpu"], 128, None).gpu.gpu_hours
+    arch = json.loads(row["architecture_json"])
+    del arch["ssm"]
+    bare = accuracy.run_estimate(accuracy.run_workload({**row, "architecture_json": json.dumps(arch)}), row["gpu"], 128,
+                                 None).gpu.gpu_hours
+    assert 0.75 <= with_scan / 64512 <= 0.90 and bare / 64512 < 0.65
