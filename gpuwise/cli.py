@@ -513,11 +513,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     raise AssertionError(cmd)
 
 
-def _write(text: str, args: argparse.Namespace, inputs: list[str]) -> None:
-    """The rendered report to ``-o`` (never onto one of the ``inputs``) or to standard output."""
+def _write(text: str, args: argparse.Namespace, inputs: list[str], *, is_json: bool = False) -> None:
+    """The rendered report to ``-o`` (never onto one of the ``inputs``) or to standard output;
+    ``is_json``: the report is JSON (see output.escape_controls)."""
     from .render import output
 
-    path = output.emit(text, args.output, protect=inputs)
+    path = output.emit(text, args.output, protect=inputs, is_json=is_json)
     if path is not None:
         print("gpuwise:", _said(N_("wrote %(path)s"), path=output.shown_name(path)), file=sys.stderr)
 
@@ -537,7 +538,7 @@ def _emit(result: Any, args: argparse.Namespace, kind: str, inputs: list[str]) -
 
     fmt = output.report_format(args.output, args.format)
     if fmt == "json":  # the contract's data, in USD whatever the language and currency: no views, no templates
-        _write(formats.json_text(result.model_dump(mode="json")), args, inputs)
+        _write(formats.json_text(result.model_dump(mode="json")), args, inputs, is_json=True)
         return
     from .render import report
 
