@@ -140,9 +140,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     kv_b = kv_element_bytes(w, fp)
     cap = capacity_bytes(gpu)
     mb = fw.max_batch
-    max_batch = mb.default
-    if mb.large_gpu and mb.large_gpu_min_gib and cap >= mb.large_gpu_min_gib * GiB:
-        max_batch = mb.large_gpu
+    large = large_gpu(fw, gpu, getattr(w, "framework_version", None))
+    max_batch = mb.large_gpu if (mb.large_gpu and large) else mb.default
     rt = kb.runtime
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, weight_format),
                          checkpoint_bits(job, fmt, weight_format))
@@ -164,7 +163,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         expert_tile=fw.expert_tile_tokens, moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
         max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
-        chunk=fw.prefill_chunk_tokens,
+        chunk=step_budget(job, fw, gpu),
         usable=cap * usable_share(job, gpu),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
         mbytes=mbytes, sc=shape_consts(job.shape), spec=spec,
@@ -180,6 +179,30 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),
     )
 
+
+def large_gpu(fw: Framework, gpu: Gpu, version: str | None) -> bool:
+    """Whether the framework gives ``gpu`` its large-GPU defaults (``max_batch.large_gpu``, the server's
+    ``prefill_chunk_tokens``): memory of at least ``large_gpu_min_gib``, and not a GPU the rule leaves out by name
+    (vLLM: ``device_memory >= 70 GiB and "a100" not in device_name``), except in a stated release that did not
+    leave it out (``large_gpu_except_lifted``). A job that states no release gets the current rule."""
+    mb = fw.max_batch
+    if not (mb.large_gpu_min_gib and capacity_bytes(gpu) >= mb.large_gpu_min_gib * GiB):
+        return False
+    if not any(gpu.id.startswith(p) for p in mb.large_gpu_except):
+        return True
+    win = mb.large_gpu_except_lifted
+    return (win is not None and version is not None
+            and version_key(win.first) <= version_key(version) < version_key(win.before))
+
+
+def step_budget(job: Any, fw: Framework, gpu: Gpu) -> int:
+    """Tokens one step of ``fw`` processes at most on ``gpu`` for ``job`` (max_num_batched_tokens): the server's default
+    on a large GPU (``prefill_chunk_tokens``), ``prefill_chunk_defaults.small_gpu`` on the GPUs the large-GPU rule
+    leaves out. A release that prefills whole (``mla_scheduling``) keeps its own budget."""
+    d = fw.prefill_chunk_defaults
+    if d is None or not fw.chunked_prefill:
+        return fw.prefill_chunk_tokens
+    return fw.prefill_chunk_tokens if large_gpu(fw, gpu, getattr(job.w, "framework_version", None)) else d.small_gpu
 
 def sync_host_floor(fw: Framework, version: str | None) -> float:
     """Seconds a step of the job's stated release lasts at least (``sync_host_floor``): a release that schedules

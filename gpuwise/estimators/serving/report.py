@@ -13,7 +13,15 @@ from .. import memory as M
 from . import options as O
 from .choice import Serving
 from .draft import Drafter, drafter
-from .engine import checkpoint_bits, checkpoint_keeps, format_of, kv_element_bytes, model_bytes, quant_formats
+from .engine import (
+    checkpoint_bits,
+    checkpoint_keeps,
+    format_of,
+    kv_element_bytes,
+    model_bytes,
+    quant_formats,
+    step_budget,
+)
 from .front import front
 from .layout import Layout, crosses_nodes
 from .limits import limits
@@ -166,7 +174,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
     kv_b = kv_element_bytes(w, fp)
     prompt, output = request_lengths(w)
     per_copy = max(1, math.ceil(w.concurrent_requests / max(lay.replicas, 1)))
-    chunk = fw.prefill_chunk_tokens
+    chunk = step_budget(job, fw, gpu) if gpu is not None else fw.prefill_chunk_tokens
     prefill = min(chunk, prompt * per_copy) if fw.continuous_batching else prompt * per_copy
     held = prompt + output / 2 if (fw.continuous_batching and fw.kv_reserve == "current") else prompt + output
     rt = kb.runtime

@@ -47,6 +47,16 @@ class FrameworkPrecision(Strict):
     check: Check = "S"
 
 
+RELEASE_VERSION = r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$"
+
+
+class ReleaseWindow(Strict):
+    """Releases from ``first`` up to, not including, ``before``."""
+
+    first: str = Field(pattern=RELEASE_VERSION)
+    before: str = Field(pattern=RELEASE_VERSION)
+
+
 class BatchLimit(Strict):
     """Most sequences one engine batches by default (``max_num_seqs`` and its kin)."""
 
@@ -55,6 +65,21 @@ class BatchLimit(Strict):
     large_gpu_min_gib: float | None = Field(default=None, gt=0)
     limit: int | None = Field(default=None, ge=1, description="the most it is raised to in practice (a setting: "
                               "max_num_seqs, max_batch_size); None = the default is a hard limit")
+    large_gpu_except: list[str] = Field(default_factory=list, description="GPU id prefixes the large-GPU defaults "
+                                        "leave out whatever their memory (vLLM: 'a100' not in the device name)")
+    large_gpu_except_lifted: ReleaseWindow | None = Field(
+        default=None, description="the releases that did not leave them out (a job stating one gets the memory "
+        "rule alone; None: every release leaves them out)")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
+class PrefillChunkDefaults(Strict):
+    """A framework's default step token budget (``max_num_batched_tokens``) where it depends on the GPU: the
+    framework's ``prefill_chunk_tokens`` is its HTTP server's budget on a large GPU (the ``max_batch`` large-GPU
+    rule); ``small_gpu`` the budget on the others."""
+
+    small_gpu: int = Field(ge=1, description="the HTTP server's budget on a GPU the large-GPU rule leaves out")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -102,9 +127,6 @@ class VendorOverride(Strict):
                                    description="first release with the fused small kernels")
     source: str = Field(min_length=3)
     check: Check = "S"
-
-
-RELEASE_VERSION = r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$"
 
 
 class FrameworkRelease(VendorOverride):
@@ -216,6 +238,9 @@ class Framework(Strict):
         "whole prompt + output up front")
     max_batch: BatchLimit
     prefill_chunk_tokens: int = Field(ge=1, description="tokens one step processes at most (max_num_batched_tokens)")
+    prefill_chunk_defaults: PrefillChunkDefaults | None = Field(
+        default=None, description="the budget on the GPUs the large-GPU rule leaves out, where it differs (None: "
+        "prefill_chunk_tokens everywhere)")
     bandwidth_fraction: Factor = Field(description="achieved fraction of datasheet memory bandwidth when "
                                        "streaming 16-bit weights and the KV cache")
     step_overhead_us: Factor = Field(description="fixed cost per step (scheduling, sampling, host sync)")
