@@ -56,3 +56,99 @@ def test_a_text_audit_of_a_report_with_a_3_8_mb_vbios_version_past_ascii_is_boun
     assert r.returncode == 0, r.stderr[-500:]  # a warning, no blocker: revise, exit 0 (CONTRACT)
     assert "Traceback" not in r.stderr and "USED-MEMORY-JUNCTION-HOT" in r.stdout
     assert all(len(line) <= 80 for line in r.stdout.splitlines())
+
+
+# ------------------------------------------------------------- random policy overlays
+def _policy_names() -> list[str]:
+    import yaml
+
+    names = list(yaml.safe_load((ROOT / "knowledge" / "policy.yaml").read_text(encoding="utf-8"))["policy"])
+    return [*sorted(names), "gddr6_memory_throttle_c", "hbm3_memory_throttle_c", "gddr9_memory_throttle_c",
+            "memory_headroom_fractoin"]
+
+
+_LITERALS = ["1.0e-7", "1.0e+16", "5e-324", "1e308", "1e999", "-0.0", ".nan", "-.inf", "0x10", "0o10", "010", "1_000",
+             "1:20", "yes", "off", "~", "''", "'NaN'", "'1,5'", "'10%'", "'0.1'", "[]", "[0.1]", "{value: 0.1}",
+             "!!float 1e-7", "!!str 0.1", "'٠٫١'", "2026-01-01", "'2026-13-01'", "99999999999999999999999999999",
+             "-1", "0", "1", "0.5", "7", "95", "110", "150", "1e12", "1.0e+12", "1e13", "\"\\x1b[31m\"", "&a 0.2"]
+
+
+def _policy_bounds() -> dict[str, tuple[float, float, bool]]:
+    """Each built-in policy's (min, max, whole number?) as policy.yaml bounds it (1e12 where it gives no max)."""
+    import yaml
+
+    out = {}
+    for name, p in yaml.safe_load((ROOT / "knowledge" / "policy.yaml").read_text(encoding="utf-8"))["policy"].items():
+        if isinstance(p["value"], int | float) and not isinstance(p["value"], bool):
+            out[name] = (float(p.get("min", 0.0)), float(p.get("max", 1e12)), isinstance(p["value"], int))
+    return out
+
+
+def _overlay_text(draw) -> str:
+    """An overlay's policy.yaml: each policy drawn in its own bounds (their edges, subnormals and
+    exponents among them) or as a hostile literal."""
+    from hypothesis import strategies as st
+
+    bounds = _policy_bounds()
+    names = draw(st.lists(st.sampled_from(_policy_names()), min_size=1, max_size=4, unique=True))
+    careful = draw(st.booleans())  # every value in its bounds: the overlay is read, and the run goes on with it
+    lines = []
+    for name in names:
+        lo, hi, whole = bounds.get(name, (60.0, 150.0, True))
+        inside = (st.integers(int(lo), int(min(hi, 1e12))).map(str) if whole else
+                  st.one_of(st.floats(lo, hi).map(repr), st.floats(lo, hi).map(lambda x: f"{x:.2e}"),
+                            st.sampled_from([repr(lo), repr(hi), f"{lo:e}", f"{hi:e}"])))
+        value = draw(inside if careful else st.one_of(
+            inside,
+            st.sampled_from(_LITERALS),
+            st.floats(allow_nan=False, allow_infinity=False).map(repr),
+            st.integers(-10**6, 10**15).map(str),
+        ))
+        lines.append(f"{name}: {value}")
+    if draw(st.booleans()):
+        lines.insert(0, "schema_version: 1")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_random_policy_overlay_is_answered_or_refused_in_one_line(tmp_path_factory) -> None:
+    """One to four policies (the built-in ones, throttle points of any memory type, a misspelt one) set
+    to values a careless or hostile overlay holds: exponents, subnormals, 1e999, NaN, hex, octal,
+    base 60, YAML 1.1 booleans, lists, mappings, tags, dates, escapes, each drawn at random. Every
+    recommend and used-card audit answers (0, 1) or refuses in one line naming policy.yaml (2); none
+    is an internal error or a traceback. GPUWISE_FUZZ_EXAMPLES raises the examples (8 in the suite),
+    GPUWISE_FUZZ_DB keeps hypothesis's database to replay a failure."""
+    import os
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    from tests.clirun import gpuwise
+
+    lora = (ROOT / "examples" / "lora-70b.yaml").read_text()
+    db = os.environ.get("GPUWISE_FUZZ_DB")
+
+    @settings(max_examples=int(os.environ.get("GPUWISE_FUZZ_EXAMPLES", "8")), deadline=None,
+              database=DirectoryBasedExampleDatabase(db) if db else None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(data=st.data(), audit=st.booleans())
+    def check(data, audit: bool) -> None:
+        text = _overlay_text(data.draw)
+        tmp = tmp_path_factory.mktemp("ov")
+        (tmp / "k").mkdir()
+        (tmp / "k" / "policy.yaml").write_text(text, encoding="utf-8")
+        if audit:
+            (tmp / "p.yaml").write_text(USED)
+            (tmp / "r.xml").write_text(HOT_3090)
+            r = gpuwise("audit", "p.yaml", "--knowledge", "k", "--format", "json", cwd=tmp)
+        else:
+            (tmp / "r.yaml").write_text(lora)
+            r = gpuwise("recommend", "r.yaml", "--knowledge", "k", "--format", "json", cwd=tmp)
+        assert "Traceback" not in r.stderr and "internal error" not in r.stderr, (text, r.stderr[-800:])
+        assert r.returncode in (0, 1, 2), (text, r.returncode, r.stderr[-800:])
+        if r.returncode == 2:
+            assert r.stderr.count("\n") == 1 and "policy.yaml" in r.stderr, (text, r.stderr)
+        else:
+            assert r.stdout.startswith("{"), (text, r.stdout[:200])
+
+    check()
