@@ -159,7 +159,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
         allreduce_latency=pick("allreduce_latency_us") * 1e-6,
         kernel_floor=fused_kernel_floor_us(vo, getattr(w, "framework_version", None), pick("kernel_floor_us")) * 1e-6,
-        grouped_floor=pick("grouped_gemm_floor_us") * 1e-6, alltoall_latency=pick("alltoall_latency_us") * 1e-6,
+        grouped_floor=wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us")) * 1e-6,
+        alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=fw.expert_tile_tokens, moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
         max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
@@ -215,6 +216,24 @@ def sync_host_floor(fw: Framework, version: str | None) -> float:
     if not version_key(span.first) <= version_key(version) < version_key(span.before):
         return 0.0
     return span.step_us * 1e-6
+
+
+def wna16_grouped_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, floor_us: float) -> float:
+    """Microseconds of one grouped expert GEMM's fixed time: the release's weight-only 4-bit MoE kernel's own
+    (``wna16_moe``; vLLM 0.7.3 runs AWQ/GPTQ experts of models with more than 32 experts on the Triton moe_wna16
+    kernel, whose thread blocks walk the reduction depth at a single token) where the job states such a release and
+    serves such a model's experts as int4 weights with 16-bit activations (W4A16); else ``floor_us``. A job that
+    states no release keeps ``floor_us`` (the current releases run these experts on other kernels)."""
+    span = fw.wna16_moe
+    version = getattr(job.w, "framework_version", None)
+    shape = job.shape
+    if span is None or version is None or fmt != "int4" or compute not in ("bf16", "fp16") or not shape.moe:
+        return floor_us
+    if span.vendors and gpu.vendor not in span.vendors:
+        return floor_us
+    if not version_key(span.first) <= version_key(version) < version_key(span.before):
+        return floor_us
+    return span.grouped_gemm_floor_us if shape.experts > span.more_experts_than else floor_us
 
 
 def mla_scheduling(job: Any, fw: Framework) -> Framework:

@@ -207,6 +207,23 @@ class SyncHostFloor(Strict):
     check: Check = "S"
 
 
+class Wna16MoeKernel(Strict):
+    """Releases that run a weight-only 4-bit (AWQ/GPTQ) model's routed experts on a kernel whose fixed time per
+    grouped expert GEMM at a decode batch is its own, for models with more than ``more_experts_than`` experts:
+    from ``first`` up to, not including, ``before``. Applies only to jobs that state such a release
+    (``workload.framework_version``) and serve int4 weight-only experts; other jobs keep the framework's
+    ``grouped_gemm_floor_us``."""
+
+    first: str = Field(pattern=RELEASE_VERSION, description="the first release that routes them to the kernel")
+    before: str = Field(pattern=RELEASE_VERSION, description="the first release that runs a faster one")
+    more_experts_than: int = Field(ge=0, description="the kernel serves layers with more experts than this")
+    grouped_gemm_floor_us: float = Field(gt=0, description="fixed time of one grouped expert GEMM of the kernel "
+                                         "launched for a few tokens, microseconds")
+    vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all)")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -257,6 +274,9 @@ class Framework(Strict):
         default=None, description="the releases whose steps last at least the host's own time (None: none)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
+    wna16_moe: Wna16MoeKernel | None = Field(
+        default=None, description="the releases whose weight-only 4-bit experts run on a kernel with its own fixed "
+        "time per grouped GEMM (None: grouped_gemm_floor_us for every format)")
     kernel_floor_us: Factor = Field(description="time one small kernel (a norm, top-k, token sort, activation "
                                     "quantization, MLA projection) adds to a step: the latency floor of kernels "
                                     "beyond a dense layer's, counted per layer from the architecture")
