@@ -117,7 +117,7 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
         text = report.render_audit_summary(results, fmt, lang=args.lang, currency=currency,
                                            fx_rate=args.fx_rate, knowledge=args.knowledge,
                                            detail=getattr(args, "detail", "brief"))
-    written = output.emit(text, args.output, protect=protect)
+    written = output.emit(text, args.output, protect=protect, is_json=fmt == "json")  # JSON: C0 escaped already
     errors = [err for _, res, err in results if res is None]
     if errors:  # the summary lists every file's error; stderr gets one line, whatever was written
         line = _batch_line(errors, len(results), written and output.shown_name(written), args.lang or "en")

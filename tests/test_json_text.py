@@ -269,3 +269,20 @@ def test_bytes_that_only_look_like_a_nan_keep_the_fast_path():
     assert _non_finite(marshal.dumps([x, y]))
     assert _orjson_text([x, y]) == _python([x, y])
     assert _orjson_text([x, y, math.nan]) is None
+
+
+@given(_DATA, st.booleans())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_control_pass_of_json_needs_no_look_but_for_del(data, ascii_only):
+    """output.escape_controls(is_json=True) looks in ASCII JSON for DEL alone (a JSON encoder escapes
+    every character below U+0020; the line breaks between values are kept by both passes): the same
+    text as the full pass, for json_text's answer and the batch's ``json.dumps`` lines."""
+    from gpuwise.render.output import escape_controls
+
+    try:
+        texts = [json_text(data), json.dumps(data, ensure_ascii=ascii_only) + "\n" + json.dumps([data, "\x7f"])]
+    except (TypeError, ValueError):
+        return
+    for text in texts:
+        assert escape_controls(text, is_json=True) == escape_controls(text)
+    assert escape_controls('{"a": "x\x7fy"}', is_json=True) == '{"a": "x\\u007fy"}'
