@@ -246,6 +246,33 @@ def audits_share_their_search():
         yield
 
 
+@pytest.fixture(scope="module")
+def cli_answers_shared():
+    """A module's in-process ``gpuwise recommend`` runs (tests/clirun.py) of one requirements file
+    with the built-in knowledge and rules share one recommendation: the first run computes it, the
+    others (another format, detail, language or currency of the same question) render a fresh copy
+    of it (``pickle``, as :func:`answer_of` hands out), so each still parses its command line and
+    writes its report. Keyed by the file's path and bytes; a dict, standard input, a ``--knowledge``
+    or ``--rules`` folder is computed as usual. Not for a module that patches gpuwise before a run."""
+    from gpuwise.decide import recommend as module
+
+    real = module.recommend
+    kept: dict[tuple[str, bytes], bytes] = {}
+
+    def shared(requirements, *, knowledge=None, rules=None):
+        path = Path(requirements) if isinstance(requirements, (str, Path)) and str(requirements) != "-" else None
+        if knowledge is not None or rules is not None or path is None or not path.is_file():
+            return real(requirements, knowledge=knowledge, rules=rules)
+        key = (str(path.resolve()), path.read_bytes())
+        if key not in kept:
+            kept[key] = pickle.dumps(real(requirements), pickle.HIGHEST_PROTOCOL)
+        return pickle.loads(kept[key])
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(module, "recommend", shared)
+        yield
+
+
 def answer_of(command: str, path: Path | str):
     """``recommend``, ``audit`` or ``plan`` of a shipped file (examples/, tests/data/) with the
     built-in knowledge and rules: computed once per test process and shared by the modules that

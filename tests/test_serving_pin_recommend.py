@@ -21,6 +21,9 @@ V3_TP16 = {"task": "inference", "model": "deepseek-v3", "precision": "fp8", "par
            "concurrent_requests": 8}
 NOT_KEPT = "workload.parallelism.tp 16 cannot be kept on this GPU count or model: served with tp 8"
 
+# the capped file's 13 command-line runs (formats, detail, languages) render one recommendation (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("cli_answers_shared")
+
 
 def _memory_step(r: dict) -> dict:
     return next(s for s in r["steps"] if s["step"] == "memory")
