@@ -36,11 +36,13 @@ from gpuwise.cli import main
 from gpuwise.errors import UserError
 from gpuwise.inputs.schema import Proposal, Requirements
 
+from .conftest import examples
+
 pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
 
 ROOT = Path(__file__).parent.parent
 
-SETTINGS = settings(max_examples=80, deadline=None, database=None,
+SETTINGS = settings(max_examples=examples(40, 80), deadline=None, database=None,  # conftest: GPUWISE_THOROUGH
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 # ----------------------------------------------------------------------------- valid baselines

@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 
 from gpuwise.plan.schema import PlanFile
 from tests import test_hostile_inputs as H
+from tests.conftest import examples
 
 pytestmark = pytest.mark.usefixtures("audits_share_their_search")
 
-SETTINGS = settings(max_examples=40, deadline=None, database=None,
+SETTINGS = settings(max_examples=examples(20, 40), deadline=None, database=None,  # conftest: GPUWISE_THOROUGH
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 PLAN: dict[str, Any] = {
     "horizon_months": 6,
