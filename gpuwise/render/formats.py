@@ -57,7 +57,7 @@ subclass of str, int, dict or list, a date or time and a dataclass refused (Type
 than written as orjson would: json writes the first by its own rules and refuses the others."""
 _PLAIN: bool | None = None
 """Whether this orjson writes :data:`_PANEL` as json does (:func:`_orjson_writes_as_python`)."""
-_HEAD = re.compile(rb' *(?:"(?:[^"\\]|\\.)*+": )?')
+_HEAD = re.compile(rb' *(?:"(?:[^"\\]|\\.)*": )?')
 """The start of a line of indented JSON up to its value: the indentation and, in an object, the
 key. A string holds no raw newline (it is written ``\\n``), so a line is read alone."""
 _FLOAT = re.compile(rb"-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?(?=[,\n])")
