@@ -12,7 +12,8 @@ import pytest
 
 from tests.clirun import gpuwise, process
 
-pytestmark = pytest.mark.usefixtures("audits_share_their_search")  # conftest: audits of one question share the search
+# conftest: audits of one question share the search; recommend runs of one file render one recommendation
+pytestmark = pytest.mark.usefixtures("audits_share_their_search", "cli_answers_shared")
 
 
 @pytest.fixture(autouse=True)
