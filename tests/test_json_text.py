@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from gpuwise.render import formats
 from gpuwise.render.formats import _floats_as_python_writes_them, _non_finite, _orjson_text, json_text
+from tests.conftest import examples  # GPUWISE_THOROUGH=1: the larger counts
 
 # floats orjson writes otherwise than Python's repr: 4.148759189642873e-06 is lora-70b's
 # communication hours on H100 (an answer that fell back to the pure-Python encoder)
@@ -75,7 +76,7 @@ def test_random_floats_over_the_whole_range():
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False))
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(150, 400), deadline=None)
 @example(1e-05)
 @example(-1e-07)
 @example(1e16)
@@ -99,7 +100,7 @@ def test_nan_and_infinity_are_left_to_json(value):
                     lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=3), c, max_size=4),
                     max_leaves=20),
        st.sampled_from([math.nan, math.inf, -math.inf]), st.randoms(use_true_random=False))
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100, 300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_non_finite_float_anywhere_is_found_in_marshals_bytes(data, bad, rnd):
     """_non_finite may say yes to finite data (then json writes it: slower, the same bytes), never
     no to a NaN or an infinity, wherever it sits and whatever is beside it."""
@@ -205,7 +206,7 @@ _DATA = st.recursive(_LEAF, lambda c: (st.lists(c, max_size=5) | st.tuples(c, c)
 
 
 @given(_DATA)
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200, 600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_json_text_is_json_s_bytes_for_any_data(data):
     """Odd floats, big integers, NaN and infinity, non-string keys, surrogates (st.characters()
     draws them), control and non-BMP characters, number-like text where a value could stand."""
@@ -215,7 +216,7 @@ def test_json_text_is_json_s_bytes_for_any_data(data):
 @given(st.recursive(st.none() | st.booleans() | st.integers(-2 ** 63, 2 ** 64 - 1)
                     | st.floats(allow_nan=False, allow_infinity=False) | _JSON_TEXT,
                     lambda c: st.lists(c, max_size=5) | st.dictionaries(_JSON_TEXT, c, max_size=5), max_leaves=30))
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150, 400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_plain_data_takes_the_fast_path(data):
     """What an answer holds (model_dump(mode="json")) is written by orjson, not left to json (unless
     marshal's bytes happen to look like a NaN), and the bytes are json's."""
@@ -272,7 +273,7 @@ def test_bytes_that_only_look_like_a_nan_keep_the_fast_path():
 
 
 @given(_DATA, st.booleans())
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100, 300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_the_control_pass_of_json_needs_no_look_but_for_del(data, ascii_only):
     """output.escape_controls(is_json=True) looks in ASCII JSON for DEL alone (a JSON encoder escapes
     every character below U+0020; the line breaks between values are kept by both passes): the same
