@@ -171,6 +171,16 @@ def test_quantization_sets_or_checks_the_precision():
         Workload(task="finetune", model="x", requests_per_s=3)
 
 
+@pytest.mark.parametrize("knob, value", [("kv_precision", "fp8"), ("prefix_cache_hit_rate", 0.5)])
+def test_a_training_workload_refuses_the_kv_cache_knobs(knob, value):
+    """A training step keeps no KV cache and prefills nothing: set on a fine-tune these were read by
+    nothing and said nothing (hostile round 19); now refused like the other serving knobs. At their
+    defaults (what a result's echo of the question carries) they pass."""
+    with pytest.raises(ValidationError, match=f"{knob} applies to task inference only"):
+        Workload(task="finetune", model="x", **{knob: value})
+    assert Workload(task="pretrain", model="x", kv_precision="auto", prefix_cache_hit_rate=0).task == "pretrain"
+
+
 def test_gguf_in_vllm_streams_slower_than_awq(kb):
     """vLLM's GGUF path is 'highly experimental and under-optimized' (vLLM docs): its weight streaming at
     0.5 of the framework's 16-bit speed against Marlin AWQ's 0.9, so single-stream decode is slower

@@ -90,8 +90,10 @@ mirrored) make a context_len and keep to it as well."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
-                "kv_cache_tokens", "rocm_aiter")
-"""Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only)."""
+                "kv_cache_tokens", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate")
+"""Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
+A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
+on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
 
 
 class Speculative(Strict):
