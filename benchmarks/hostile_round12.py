@@ -472,9 +472,7 @@ def run_mode(argv: list[str], e: dict, tmp: Path, Res) -> Any:
         time.sleep(0.05)
         if p.poll() is None:
             p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=120)
-        rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
-        return Res(rc, out.decode(errors="replace"), err.decode(errors="replace"), tmp)
+        return finished(p, tmp, Res)
     raise AssertionError(mode)
 
 
@@ -482,3 +480,11 @@ def _q(text: str) -> str:
     import shlex
 
     return shlex.quote(text)
+
+
+def finished(p: subprocess.Popen, tmp: Path, Res: Any) -> Any:
+    """A signalled run's result once it ends: its exit status as a shell reports it (128 + N for a
+    process killed by signal N) and its two streams as text."""
+    out, err = p.communicate(timeout=120)
+    rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
+    return Res(rc, out.decode(errors="replace"), err.decode(errors="replace"), tmp)

@@ -44,7 +44,7 @@ from typing import Any
 import yaml
 
 from benchmarks.hostile_givens import givens
-from benchmarks.hostile_round12 import _any, _clean, _no_raw, _ok, _one, _refused
+from benchmarks.hostile_round12 import _any, _clean, _no_raw, _ok, _one, _refused, finished
 from benchmarks.hostile_round13 import _finds
 from benchmarks.hostile_round14 import _file, _kept
 
@@ -361,9 +361,7 @@ def run_mode(argv: list[str], e: dict, tmp: Path, Res) -> Any:
         p = subprocess.Popen([*py, *rest[1:]], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp, env=e)
         time.sleep(float(rest[0]))
         p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=120)
-        rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
-        return Res(rc, out.decode(errors="replace"), err.decode(errors="replace"), tmp)
+        return finished(p, tmp, Res)
     cache = Path(tempfile.mkdtemp(prefix="cache16-"))
     ce = {**e, "XDG_CACHE_HOME": str(cache)}
     ce.pop("GPUWISE_NO_CACHE", None)

@@ -54,7 +54,7 @@ from typing import Any
 import yaml
 
 from benchmarks.hostile_givens import givens
-from benchmarks.hostile_round12 import _any, _clean, _ok, _one, _refused, rows_refused
+from benchmarks.hostile_round12 import _any, _clean, _ok, _one, _refused, finished, rows_refused
 from benchmarks.hostile_round13 import _finds
 from benchmarks.hostile_round14 import _file, _kept
 
@@ -375,7 +375,5 @@ def run_mode(argv: list[str], e: dict, tmp: Path, Res) -> Any:
                 time.sleep(0.05)
                 if p.poll() is None:
                     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=120)
-    rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
-    return Res(rc, out.decode(errors="replace"), err.decode(errors="replace"), tmp)
+    return finished(p, tmp, Res)
 
