@@ -149,6 +149,12 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in core.split("."))
 
 
+def in_releases(span: Any, version: str | None) -> bool:
+    """Whether the stated release ``version`` is in ``span``'s releases, from ``span.first`` up to, not
+    including, ``span.before`` (a knowledge entry's release window); never for a job that states none."""
+    return version is not None and version_key(span.first) <= version_key(version) < version_key(span.before)
+
+
 MIXINS: dict[str, type] = {
     "Instance": InstanceMethods, "GpuHourPrice": GpuHourPriceMethods, "Market": MarketMethods,
     "Network": NetworkMethods, "TrainingFactors": TrainingFactorsMethods, "TcoFile": TcoFileMethods,

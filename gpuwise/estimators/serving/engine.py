@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
-from ...knowledge.records import version_key
+from ...knowledge.records import in_releases, version_key
 from .. import GiB, usable_share
 from .. import memory as M
 from . import options as O
@@ -192,8 +192,7 @@ def large_gpu(fw: Framework, gpu: Gpu, version: str | None) -> bool:
     if not any(gpu.id.startswith(p) for p in mb.large_gpu_except):
         return True
     win = mb.large_gpu_except_lifted
-    return (win is not None and version is not None
-            and version_key(win.first) <= version_key(version) < version_key(win.before))
+    return win is not None and in_releases(win, version)
 
 
 def step_budget(job: Any, fw: Framework, gpu: Gpu) -> int:
@@ -205,17 +204,14 @@ def step_budget(job: Any, fw: Framework, gpu: Gpu) -> int:
         return fw.prefill_chunk_tokens
     return fw.prefill_chunk_tokens if large_gpu(fw, gpu, getattr(job.w, "framework_version", None)) else d.small_gpu
 
+
 def sync_host_floor(fw: Framework, version: str | None) -> float:
     """Seconds a step of the job's stated release lasts at least (``sync_host_floor``): a release that schedules
     synchronously runs the host's work for a step (schedule, prepare the inputs, launch, sample, update) between
     forwards, so a small model's step is the host's, whatever the GPU. 0 for a release outside the span and for a
     job that states none (the current releases overlap that work with the forward)."""
     span = fw.sync_host_floor
-    if span is None or version is None:
-        return 0.0
-    if not version_key(span.first) <= version_key(version) < version_key(span.before):
-        return 0.0
-    return span.step_us * 1e-6
+    return span.step_us * 1e-6 if span is not None and in_releases(span, version) else 0.0
 
 
 def wna16_grouped_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, floor_us: float) -> float:
@@ -227,11 +223,9 @@ def wna16_grouped_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute:
     span = fw.wna16_moe
     version = getattr(job.w, "framework_version", None)
     shape = job.shape
-    if span is None or version is None or fmt != "int4" or compute not in ("bf16", "fp16") or not shape.moe:
+    if span is None or fmt != "int4" or compute not in ("bf16", "fp16") or not shape.moe:
         return floor_us
-    if span.vendors and gpu.vendor not in span.vendors:
-        return floor_us
-    if not version_key(span.first) <= version_key(version) < version_key(span.before):
+    if (span.vendors and gpu.vendor not in span.vendors) or not in_releases(span, version):
         return floor_us
     return span.grouped_gemm_floor_us if shape.experts > span.more_experts_than else floor_us
 
@@ -244,9 +238,7 @@ def mla_scheduling(job: Any, fw: Framework) -> Framework:
     context as the step budget. Otherwise, and for a job that states no release, ``fw`` itself."""
     span = fw.mla_whole_prefill
     version = getattr(job.w, "framework_version", None)
-    if span is None or version is None or not job.shape.mla or not fw.chunked_prefill:
-        return fw
-    if not version_key(span.first) <= version_key(version) < version_key(span.before):
+    if span is None or not job.shape.mla or not fw.chunked_prefill or not in_releases(span, version):
         return fw
     model = job.kb.models.get(job.model_id) if job.model_id else None
     context = model.max_context if model is not None and model.max_context else fw.prefill_chunk_tokens
