@@ -99,14 +99,12 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         card = f.mfu_by_gpu.get(gpu.id)  # a card whose GEMMs reach another share of their peak (runtime.yaml)
         arch = card.value if card else rt.mfu[gpu.architecture].value if gpu.architecture in rt.mfu else 0.3
         k = f.mfu_memory_bound_k.value * tj.stack_memory_bound  # fused kernels leave less memory-bound work
-        if tj.method != "full":  # frozen weights: the GEMMs do 4 N of full training's 6 N per token (no weight
-            k *= 6.0 / 4.0  # gradients) while the memory-bound passes (norms, activations, residuals) all run
         # a Mamba-1 model's selective scan, convolution and gates: memory-bound work beside its matmuls, in the same
-        # units, for its layers' share of the matmuls (runtime.yaml training.mamba1_scan_k); frozen weights leave it
-        # whole as they do the other passes
+        # units, for its layers' share of the matmuls (runtime.yaml training.mamba1_scan_k)
         scan = f.mamba1_scan_k.value * tj.shape.scan_share if f.mamba1_scan_k is not None else 0.0
-        if tj.method != "full":
-            scan *= 6.0 / 4.0
+        if tj.method != "full":  # frozen weights: the GEMMs do 4 N of full training's 6 N per token (no weight
+            k, scan = k * 6.0 / 4.0, scan * 6.0 / 4.0  # gradients) while the memory-bound passes (norms, activations,
+            # residuals, the scan) all run
         mfu = C.training_mfu(tj.shape, gpu, arch, peak.tflops, reference_hidden=f.mfu_reference_hidden.value, k=k,
                              k_reference=f.mfu_memory_bound_k.value, k_scan=scan)
         speed = 1.0
