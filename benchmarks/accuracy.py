@@ -743,7 +743,7 @@ def main() -> int:
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
                (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178),
-               (179, 180), (181, 188), (189, 189))
+               (179, 180), (181, 188), (189, 189), (190, 199))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -837,7 +837,11 @@ def main() -> int:
           "first two changes) +53.6 / +46.5%;\n"
           "  H179-H180 (continued pretraining from model cards: polka-1.1b on one 8 x RTX 4090 machine, 680 GPU-hours; "
           "Fietje 2 on 16 A100 for about two weeks 'accounting for waiting for jobs'; session 22, before any change) "
-          "-44.3 / -72.5%")
+          "-44.3 / -72.5%;\n"
+          "  H190-H199 (MLPerf v6.0 submitters no row had used: Krai's LoRA on 4 / 64 GH200, Cisco's 8B on 128 "
+          "H100 and 16 H200, MiTAC's 8B on 8 MI325X with Primus, HPE's gpt-oss-20b on 16 GB300, NVIDIA's 8B "
+          "on 1,024 GB200; Tucano 160m / 1b1 / 2b4 on 8 / 16 / 16 A100, card hours; session 24, before any change) "
+          "-18.1 / -23.2 / -1.4 / +6.4 / -5.1 / +24.5 / -45.7 / +66.1 / +87.8 / +30.2%: 23.9% (1.88x, H198)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

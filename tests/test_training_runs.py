@@ -682,3 +682,30 @@ def test_a_held_out_run_is_outside_the_2x_criterion_only_by_its_sources_words(he
     assert all(r["criterion"] == "" or r["criterion"].startswith("outside: ") for r in rows.values())
     assert float(rows["H180"]["gpu_hours"]) == pytest.approx(16 * 14 * 24)
     assert 180 in heldout and heldout[180][1] / heldout[180][2] < 0.5  # still scored, still a miss
+
+
+def test_held_out_runs_of_session_24(heldout):
+    """H190-H199, scored blind on the session's starting main (00c6ff56): -18.1 / -23.2 / -1.4 / +6.4 / -5.1 /
+    +24.5 / -45.7 / +66.1 / +87.8 / +30.2%. MLPerf Training v6.0 submitters no row had used (Richardyu114/
+    training_results_v6.0, a copy of mlcommons/training_results_v6.0 at eabf23a0), steps x the logged step time;
+    the Tucano cards (Nkluge-correa/Tucano cards/models/*.md: GPUs x the card's hours, tokens = steps x the
+    specs-*.yml batch)."""
+    by_id = _held_out_rows()
+    # Krai, 4 GH200: 3,072 samples of 8,192 at 8 a step, 9.013 s logged
+    assert float(by_id["H190"]["gpu_hours"]) == pytest.approx(4 * 3072 / 8 * 9.013 / 3600, abs=0.005)
+    assert float(by_id["H190"]["training_tokens_b"]) == pytest.approx(3072 * 8192 / 1e9, abs=1e-6)
+    # Krai, 64 GH200: 4,224 samples at 16 a step, 1.240 s
+    assert float(by_id["H191"]["gpu_hours"]) == pytest.approx(64 * 4224 / 16 * 1.240 / 3600, abs=0.005)
+    # Cisco, 16 nodes x 8 H100: 221,184 samples at 64 a step; NVIDIA, 1,024 GB200: the same tokens at 0.07183 s
+    assert float(by_id["H192"]["gpu_hours"]) == pytest.approx(128 * 3456 * 0.3513 / 3600, abs=0.01)
+    assert float(by_id["H196"]["gpu_hours"]) == pytest.approx(1024 * 3456 * 0.07183 / 3600, abs=0.01)
+    # Cisco, 16 H200: 188,416 samples at 32 a step, 1.1804 s; HPE, 16 GB300: 229,376 at 32, 0.35426 s
+    assert float(by_id["H193"]["gpu_hours"]) == pytest.approx(16 * 5888 * 1.1804 / 3600, abs=0.01)
+    assert float(by_id["H195"]["gpu_hours"]) == pytest.approx(16 * 7168 * 0.35426 / 3600, abs=0.005)
+    # MiTAC, 8 MI325X: 172,032 samples at 12,288 per 967.8 s
+    assert float(by_id["H194"]["gpu_hours"]) == pytest.approx(8 * 172_032 / 12_288 * 967.8 / 3600, abs=0.01)
+    for rid, gpus, hours, steps, batch in (("H197", 8, 44, 320_000, 524_288), ("H198", 16, 180, 480_000, 524_288),
+                                           ("H199", 16, 845, 1_960_000, 262_144)):
+        assert float(by_id[rid]["gpu_hours"]) == gpus * hours, rid
+        assert float(by_id[rid]["training_tokens_b"]) == pytest.approx(steps * batch / 1e9, abs=1e-5), rid
+    assert all(0.5 <= heldout[n][1] / heldout[n][2] <= 2.0 for n in range(190, 200))
