@@ -138,6 +138,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["fp8_params"] = cond["fp8_params"] == "true"
     if cond.get("torch_compile"):
         w["torch_compile"] = cond["torch_compile"] == "true"
+    if cond.get("liger_kernel"):
+        w["liger_kernel"] = cond["liger_kernel"] == "true"
     return w
 
 

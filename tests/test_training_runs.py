@@ -709,3 +709,40 @@ def test_held_out_runs_of_session_24(heldout):
         assert float(by_id[rid]["gpu_hours"]) == gpus * hours, rid
         assert float(by_id[rid]["training_tokens_b"]) == pytest.approx(steps * batch / 1e9, abs=1e-5), rid
     assert all(0.5 <= heldout[n][1] / heldout[n][2] <= 2.0 for n in range(190, 200))
+
+
+def test_liger_kernel_fuses_the_memory_bound_passes_and_chunks_the_loss(kb, heldout):
+    """workload.liger_kernel: Liger Kernel's apply_liger_kernel_to_llama patches RMSNorm, rotary, SwiGLU and the
+    loss (fused linear cross-entropy) by default (linkedin/Liger-Kernel src/liger_kernel/transformers/
+    monkey_patch.py), so the step pays compiled_memory_bound_scale (0.4) of the middle's memory-bound work, as
+    torch.compile does: L20-Edu-135M's shape on an L20 at MFU = 0.66 x (1 + 7.5 r / 8,192) / (1 + 3 r / 576) =
+    0.432; and the loss holds the logits a chunk at a time (training.ce_chunks), as chunked_cross_entropy does.
+    The Tucano cards (H197-H199: PyTorch DDP, FlashAttention-2, apply_liger_kernel_to_llama(); Nkluge-correa/Tucano
+    train-tucano.py) read +66.1 / +87.8 / +30.2% blind on the middle stack (the 1b1 put on ZeRO-3 with CPU offload,
+    its 16 x 2,048-token micro-batch not fitting with 12 B of logits a vocabulary entry), +6.5 / +8.4 / +6.5% with
+    the condition."""
+    from gpuwise.estimators import step_time
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    arch = {"layers": 30, "hidden_size": 576, "heads": 9, "kv_heads": 3, "ffn_size": 1536, "vocab_size": 49152,
+            "tied_embeddings": True}
+    base = {"task": "pretrain", "params_b": 0.1345, "architecture": arch, "seq_len": 2048, "train_tokens": 1e10}
+    r = 119.5e12 / 864e9
+
+    def job(**extra):
+        return training_job(resolve(Requirements.model_validate({"workload": {**base, **extra}}), kb))
+
+    def mfu(**extra):
+        return step_time.gpu_speed(job(**extra), kb.gpus["l20"])[1].value
+
+    assert mfu(liger_kernel=True) == pytest.approx(0.66 * (1 + 7.5 * r / 8192) / (1 + 3.0 * r / 576), rel=1e-6)
+    assert mfu(liger_kernel=True) == pytest.approx(mfu(torch_compile=True), rel=1e-12)
+    assert mfu(liger_kernel=True) > mfu() * 1.2  # the middle pays the whole k = 7.5
+    assert job(liger_kernel=True).ce_chunks == kb.runtime.training.ce_chunks.value == job(
+        chunked_cross_entropy=True).ce_chunks
+    assert job().ce_chunks == 0
+    rows = _held_out_rows()
+    assert all(float(rows[f"H{n}"]["gpu_hours"]) > 0 for n in (197, 198, 199))
+    assert all(0.9 <= heldout[n][1] / heldout[n][2] <= 1.1 for n in (197, 198, 199))

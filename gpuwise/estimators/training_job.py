@@ -107,7 +107,9 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     if (w.method == "lora" and w.precision == "fp8" and getattr(w, "fp8_params", False)
             and stack_spec(job).transformer_engine):
         base = "fp8"
-    chunks = int(rt.training.ce_chunks.value) if getattr(w, "chunked_cross_entropy", False) else 0
+    # chunked cross-entropy, or Liger's fused linear cross-entropy (the lm head and the loss a chunk at a time)
+    fused_loss = getattr(w, "chunked_cross_entropy", False) or getattr(w, "liger_kernel", False)
+    chunks = int(rt.training.ce_chunks.value) if fused_loss else 0
     # NVFP4 training runs without the stack's tensor-parallel overlap: Transformer Engine's userbuffers do not take
     # FP4 GEMMs (NVIDIA's MLPerf Training v5.1 NeMo 25.09 recipes, llama31_405b config_common_fp4.sh: "TP overlap not
     # supported yet", TP_COMM_OVERLAP=False, where the FP8 configs set it True)
@@ -209,12 +211,14 @@ def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:
 
 def memory_bound_scale(job: Job) -> float:
     """The stack's share of the middle's memory-bound work, at most the compiled share when the model runs under
-    torch.compile (its generated kernels fuse norms, activations, residual adds and the loss)."""
+    torch.compile (its generated kernels fuse norms, activations, residual adds and the loss) or is patched with
+    Liger Kernel (hand-written Triton kernels for the norms, rotary, SwiGLU and the loss)."""
     spec = stack_spec(job)
     scale = spec.memory_bound_scale
     compiled = job.kb.runtime.training.compiled_memory_bound_scale
     # a stack whose figure was measured compiled (TorchTitan) already carries the fusion in its efficiency
-    if getattr(job.w, "torch_compile", False) and compiled is not None and not spec.compiled:
+    fused = getattr(job.w, "torch_compile", False) or getattr(job.w, "liger_kernel", False)
+    if fused and compiled is not None and not spec.compiled:
         return min(scale, compiled.value)
     return scale
 

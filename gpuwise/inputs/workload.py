@@ -166,6 +166,12 @@ class Workload(Strict):
         default=False, description="training: the model runs under torch.compile (torchtune compile: True, the HF "
         "Trainer's torch_compile, TorchTitan --compile), whose generated kernels fuse the memory-bound passes; the "
         "stack then pays knowledge/runtime.yaml training.compiled_memory_bound_scale of them at most")
+    liger_kernel: bool = Field(
+        default=False, description="training: the transformers model is patched with Liger Kernel "
+        "(apply_liger_kernel_to_llama and its siblings, AutoLigerKernelForCausalLM), whose Triton kernels fuse "
+        "RMSNorm, rotary, SwiGLU and the loss: the stack then pays knowledge/runtime.yaml "
+        "training.compiled_memory_bound_scale of the memory-bound passes at most, and the fused linear "
+        "cross-entropy holds the logits one chunk at a time (training.ce_chunks)")
     framework: Framework = "vllm"
     framework_version: str | None = Field(
         default=None, pattern=r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$", max_length=32,

@@ -189,8 +189,8 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
         default=None, description="memory-bound work of a Mamba-1 layer's selective scan, convolution and gates beyond "
         "a transformer layer's, in the units of mfu_memory_bound_k (architecture.ssm mamba1)")
     compiled_memory_bound_scale: Share | None = Field(
-        default=None, description="share of the middle's memory-bound work a torch.compile'd model still pays "
-        "(workload.torch_compile)")
+        default=None, description="share of the middle's memory-bound work a torch.compile'd model or one "
+        "patched with Liger Kernel still pays (workload.torch_compile, workload.liger_kernel)")
     mfu_by_gpu: dict[str, Fraction] = Field(
         default_factory=dict, description="GPU id -> the runtime.mfu figure for that card where its GEMMs reach a "
         "measured share of their datasheet peak unlike the part its architecture's figure was set on")
