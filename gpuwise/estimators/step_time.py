@@ -77,7 +77,7 @@ class GpuRates:
     cpu_adam_params_per_s_per_gpu: float  # host_cores_per_gpu x cpu_adam_params_per_s_per_core
     moe_dispatch_s: float = 0.0  # GPU-seconds per token per MoE layer beyond matmuls and all-to-all (runtime.yaml)
     host_cores_per_gpu: float = 0.0  # host cores serving each GPU (the host over its GPUs a server, or the default)
-    cpu_adam_params_per_s_per_core: float = 0.0  # a core's CPU Adam rate: one rank owning the host, or ranks sharing it
+    cpu_adam_params_per_s_per_core: float = 0.0  # a core's CPU Adam rate (bounds a host of few cores)
     host_cores_stated: bool = False  # the job stated its host's cores (workload.host_cpu_cores)
 
 
@@ -171,14 +171,12 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
 
 def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
     """Host cores serving each GPU and the parameters a core updates a second with CPU Adam (an offloaded optimizer):
-    the job's host (workload.host_cpu_cores) over the GPUs a server runs, else runtime.yaml host_cores_per_gpu; a core
-    updates at the rate of one rank owning the host's cores when a server runs one GPU, at the shared rate when
-    several ranks' CPU Adam teams share them (DeepSpeed binds no cores to ranks unless told)."""
+    the job's host (workload.host_cpu_cores) over the GPUs a server runs, else runtime.yaml host_cores_per_gpu. The
+    cores bound a host of few; the host's own rate (runtime.yaml host_memory_gb_s, divided among the GPUs a server
+    runs: GpuRates.host_gb_s_per_gpu) bounds the rest, however the ranks' threads are bound to its cores."""
     rt = tj.runtime
     cores = tj.host_cores / topo.per_node if tj.host_cores else rt.host_cores_per_gpu.value
-    per_core = (rt.cpu_adam_params_per_s_per_core.value if topo.per_node == 1
-                else rt.cpu_adam_params_per_s_per_core_shared.value)
-    return cores, per_core
+    return cores, rt.cpu_adam_params_per_s_per_core.value
 
 
 # The share of a step's compute that is the backward pass, behind which an offloaded optimizer's gradient copies to

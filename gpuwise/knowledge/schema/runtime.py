@@ -314,10 +314,8 @@ class RuntimeFile(Strict):
     host_memory_gb_s: _within(Positive, 1, 10_000)
     nvme_gb_s: _within(Positive, 0.01, 1_000)
     cpu_adam_params_per_s_per_core: _within(Positive, 1_000, 1e10) = Field(
-        description="parameters one host core updates per second with DeepSpeed's CPU Adam (offloaded optimizer) when "
-        "one rank owns the host's cores (one GPU a server)")
-    cpu_adam_params_per_s_per_core_shared: _within(Positive, 1_000, 1e10) = Field(
-        description="the same when several GPUs' ranks share the host's cores (DeepSpeed's OpenMP teams unbound)")
+        description="parameters one host core updates per second with DeepSpeed's CPU Adam (offloaded optimizer): "
+        "it bounds a host of few cores; host_memory_gb_s bounds the whole host, whose ranks divide it")
     host_cores_per_gpu: _within(Positive, 0.1, 1_024) = Field(
         description="host CPU cores serving each GPU of a training server when the job states none")
     rented_host_ram: RentedHostRam = Field(description="host RAM of a rented GPU server, per GPU")
