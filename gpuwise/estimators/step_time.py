@@ -205,8 +205,8 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) 
     * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
       crosses PCIe again for every micro-batch's forward and backward: + 4 B x micro-batches;
     * Adam on the host: the slower of the cores (the cores serving the GPU x CPU Adam's measured
-      rate a core, :func:`host_cores`) and memory (~28 B of traffic per parameter over the host's
-      bandwidth a GPU);
+      rate a core, :func:`host_cores`) and the GPU's share of its server's CPU Adam rate (~28 B of
+      traffic per parameter over runtime.yaml host_memory_gb_s, which the GPUs a server runs divide);
     * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
       bandwidth (32 B).
     """
