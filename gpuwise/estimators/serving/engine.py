@@ -66,6 +66,7 @@ class Engine:
     window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
     k_block: float = 0.0  # s per 128-deep reduction block of a block-FP8 GEMM at decode batches (0: no such floor)
     host_floor: float = 0.0  # s a step lasts at least: the host's own time in a release that schedules synchronously
+    fp4_dense_bw: float = 0.0  # B/s a dense NVFP4 GEMM streams its weights at decode batches (0: bw_weights)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -178,7 +179,20 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         window_kv_full=bool(rel is not None and rel.window_kv_full),
         k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),
         host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),
+        fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
     )
+
+
+def nvfp4_dense_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool) -> float:
+    """B/s at which the dense NVFP4 GEMMs stream their weights at a decode batch (serving.yaml
+    ``nvfp4_small_batch``): the block-scaled FP4 kernels' own rate where the framework runs them (W4A4 FP4 on the
+    compute capabilities they were timed on); 0 elsewhere (the dense bandwidth then applies). The routed experts run
+    the fused-MoE kernels, not these."""
+    serving = getattr(job.kb, "serving", None)
+    floor = getattr(serving, "nvfp4_small_batch", None) if serving is not None else None
+    if floor is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in floor.frameworks:
+        return 0.0
+    return floor.weight_tb_s * 1e12 if (gpu.compute_capability or "") in floor.compute_capabilities else 0.0
 
 
 def large_gpu(fw: Framework, gpu: Gpu, version: str | None) -> bool:
@@ -483,6 +497,8 @@ class ModelBytes:
     experts: float  # routed experts (MoE)
     linear_bytes_per_param: float
     replicated: float = 0.0  # dense weights every tensor-parallel rank holds whole (MLA down-projections, gate)
+    low_dense: float = 0.0  # of the dense weights read, those in the quantized format (not the 16-bit kept ones)
+    low_replicated: float = 0.0  # of those, the ones every tensor-parallel rank holds whole
 
     @property
     def non_expert(self) -> float:
@@ -532,7 +548,10 @@ def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = (), 
     attention = attention if {"attention", "attention_inputs"} & set(keeps) else 0.0
     total += gate * (max(lin, 2.0) - lin) + attention * (attn_b - lin)
     replicated = shape.layers * shape.replicated_attn_params_per_layer() * attn_b + gate * max(lin, 2.0)
-    return ModelBytes(total, embed_in, M.routed_expert_params(shape) * lin, lin, replicated)
+    routed = M.routed_expert_params(shape)
+    low_repl = shape.layers * shape.replicated_attn_params_per_layer() * lin if attn_b == lin else 0.0
+    low = (shape.params - shape.embedding_params - shape.lm_head_params - routed - gate - attention) * lin
+    return ModelBytes(total, embed_in, routed * lin, lin, replicated, max(low, 0.0), low_repl)
 
 
 @frozen

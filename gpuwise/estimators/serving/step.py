@@ -99,6 +99,9 @@ class StepConsts:
         self.w_dense = ((mbytes.dense_read - mbytes.replicated) / split + mbytes.replicated) / pp
         self.f_dense = 2.0 * (sc.n_active - sc.n_experts_active)
         self.t_mem = self.w_dense / eng.bw_weights
+        if eng.fp4_dense_bw:  # dense NVFP4 GEMMs stream their share at the FP4 kernels' own rate (nvfp4_dense_rate)
+            low = ((mbytes.low_dense - mbytes.low_replicated) / split + mbytes.low_replicated) / pp
+            self.t_mem += low * max(1.0 / eng.fp4_dense_bw - 1.0 / eng.bw_weights, 0.0)
         self.peak_gemm, self.bw_weights = eng.peak_gemm, eng.bw_weights
         self.experts = bool(sc.moe and mbytes.experts)
         self.base = 1.0 - sc.k_over_e

@@ -428,6 +428,19 @@ class SmallBatchGemm(Strict):
     check: Check = "S"
 
 
+class Fp4SmallBatchGemm(Strict):
+    """The rate at which a dense NVFP4 GEMM streams its weights at a decode step's few token rows: the block-scaled
+    FP4 kernels' time stays flat from 1 to some 32 rows, well under the memory's bandwidth."""
+
+    compute_capabilities: list[str] = Field(min_length=1, description="NVIDIA compute capabilities the kernels were "
+                                            "timed on")
+    frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP4 GEMMs run these kernels")
+    weight_tb_s: float = Field(gt=0, le=20, description="TB/s of FP4 weights (scales included) at 1-32 rows")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
+    check: Check = "S"
+
+
 class ServingFile(Strict):
     schema_version: int
     default_framework: str
@@ -443,6 +456,8 @@ class ServingFile(Strict):
         "served from it)")
     block_fp8_small_batch: SmallBatchGemm | None = Field(
         default=None, description="the reduction-depth floor of block-scaled FP8 GEMMs at decode batches")
+    nvfp4_small_batch: Fp4SmallBatchGemm | None = Field(
+        default=None, description="the streaming rate of dense NVFP4 GEMMs at decode batches")
     frameworks: list[Framework]
     speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})
@@ -456,6 +471,8 @@ class ServingFile(Strict):
         named = [(f"speculative_methods.{k}", fw) for k, m in self.speculative_methods.items() for fw in m.frameworks]
         named += [(f"quantization_methods.{k}", fw) for k, m in self.quantization_methods.items()
                   for fw in m.frameworks]
+        if self.nvfp4_small_batch is not None:
+            named += [("nvfp4_small_batch", fw) for fw in self.nvfp4_small_batch.frameworks]
         for where, fw in named:
             if fw not in ids:
                 raise Said(N_("%(where)s: %(fw)s is not a framework id"), where=where, fw=f"{fw!r}")
