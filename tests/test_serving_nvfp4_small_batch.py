@@ -81,3 +81,21 @@ def test_checkpoint_kept_attention_streams_at_the_dense_rate(kb):
     shape = job.shape
     wo = shape.layers * shape.attn_output_params_per_layer()
     assert mb.low_dense > wo * 4.5 / 8
+
+
+def test_the_rate_is_shown_where_the_step_is_explained(kb):
+    """SR01's job on 4 x GB200: the TPOT and decode terms say the dense NVFP4 weights stream at 2.1 TB/s (the
+    knowledge entry named) and carry the rate; the same job in FP8 says nothing of it."""
+    from gpuwise import estimate
+
+    w = {"task": "inference", "model": "llama-3.1-70b", "precision": "fp4", "framework": "sglang",
+         "framework_version": "0.5.12", "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_requests": 1}
+    g = estimate({"workload": w}, gpu="gb200", gpus=4).gpu
+    terms = {t.name: t for t in g.terms}
+    for name in ("tpot_s", "decode_tokens_per_s"):
+        t = terms[name]
+        assert "NVFP4 weights stream at 2.1 TB/s" in t.formula and "nvfp4_small_batch" in t.formula, name
+        assert t.inputs["nvfp4_dense_bytes_per_s"] == pytest.approx(2.1e12)
+    g8 = estimate({"workload": {**w, "precision": "fp8"}}, gpu="gb200", gpus=4).gpu
+    t8 = {t.name: t for t in g8.terms}["tpot_s"]
+    assert "NVFP4" not in t8.formula and "nvfp4_dense_bytes_per_s" not in t8.inputs

@@ -64,6 +64,8 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
     floor = _host_floor(job, s, pure)  # the release's host floor, where it sets the step (nothing otherwise)
     walk = _k_walk(s, pure)  # block-FP8 GEMMs' reduction walk, where it sets their time (nothing otherwise)
+    fp4 = _fp4_rate(s)  # dense NVFP4 GEMMs' own streaming rate, where the engine charges it (nothing otherwise)
+    walk = (walk[0] + fp4[0], {**walk[1], **fp4[1]}) if walk and fp4 else (walk or fp4)
     tpot, decode_step = s.load.tpot, s.load.decode_step
     # the load is a request rate's (Little's law): its output is the rate's, where the queue is stable
     rate_at = (s.rate.at_rate if s.load_source == "load.rate" and s.rate is not None and s.rate.at_rate is not None
@@ -131,6 +133,17 @@ def _k_walk(s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], dict[str, Any]] 
         return None
     said = formula("formula.serving.block_fp8_walk", "; ", k_block_us=eng.k_block * 1e6)
     return said, {"gemm_math_s": pure.gemm_math, "block_fp8_walk_s": pure.k_walk}
+
+
+def _fp4_rate(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
+    """Where the dense layers' NVFP4 weights stream at the FP4 GEMM's own rate (serving.yaml
+    ``nvfp4_small_batch``, engine.py ``nvfp4_dense_rate``): the formula's part that says so, and the rate; None
+    elsewhere, or where a speculative step is shown."""
+    eng = s.engine
+    if not eng.fp4_dense_bw or eng.spec is not None:
+        return None
+    return formula("formula.serving.nvfp4_dense_rate", "; ", tb_s=eng.fp4_dense_bw / 1e12), {
+        "nvfp4_dense_bytes_per_s": eng.fp4_dense_bw}
 
 
 def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
