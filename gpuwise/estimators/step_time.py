@@ -79,6 +79,10 @@ class GpuRates:
     host_cores_per_gpu: float = 0.0  # host cores serving each GPU (the host over its GPUs a server, or the default)
     cpu_adam_params_per_s_per_core: float = 0.0  # a core's CPU Adam rate (bounds a host of few cores)
     host_cores_stated: bool = False  # the job stated its host's cores (workload.host_cpu_cores)
+    # DeepSpeed ZeRO-3's gradient copies to the host (TrainingJob.zero3_copies) and the times a pinned copy they
+    # take (pageable host buffers)
+    zero3_copies: tuple[float, float, float, bool] = ()
+    zero3_copy_slowdown: float = 1.0
 
 
 def padded_head_dim(head_dim: int, tiles: tuple[int, ...]) -> int:
@@ -162,11 +166,15 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
         us = dict(tj.moe_dispatch_us) or md.us_per_token_layer
         moe_s = us.get(gpu.architecture, us.get(md.default_architecture, 0.0)) * 1e-6
     cores, per_core = host_cores(tj, topo)
+    zc, slow = rt.zero3_offload_copies, 1.0
+    if tj.zero3_copies and tj.zero3_copies[3] and zc is not None:  # a release whose host buffers are pageable
+        slow = zc.pageable_slowdown_one_gpu if topo.per_node == 1 else zc.pageable_slowdown
     return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
                     rt.grad_bucket_bytes.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
-                    rt.nvme_gb_s.value / topo.per_node, cores * per_core, moe_s, cores, per_core, tj.host_cores > 0)
+                    rt.nvme_gb_s.value / topo.per_node, cores * per_core, moe_s, cores, per_core, tj.host_cores > 0,
+                    tj.zero3_copies, slow)
 
 
 def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
@@ -201,7 +209,12 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) 
       copy_grads_in_partition / async_inplace_copy_grad_to_fp32_buffer_from_gpu; stage3.py partition_grads on its
       reduce-and-partition stream), and the
       ZeRO-Offload paper's single-GPU schedule (Ren et al. 2021) overlaps the gradient offload with the backward; only
-      what outlasts the backward waits. The weights come back after the host's Adam, exposed;
+      what outlasts the backward waits. DeepSpeed's ZeRO-3 (stacks deepspeed, megatron-deepspeed; runtime.yaml
+      zero3_offload_copies, by workload.stack_version) copies each gradient to the host and back a micro-batch
+      and at the step into the fp32 gradient: 2 + 2 B x micro-batches + 4 B, or + 2 B and the CPU's upcast (6 B
+      of host traffic at the GPU's share of host_memory_gb_s) before the release that upcasts on the GPU; before
+      the release that pins its host buffers, pageable copies at the pinned rate / pageable_slowdown that the
+      backward waits for. The weights come back after the host's Adam, exposed;
     * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
       crosses PCIe again for every micro-batch's forward and backward: + 4 B x micro-batches;
     * Adam on the host: the slower of the cores (the cores serving the GPU x CPU Adam's measured
@@ -217,7 +230,15 @@ def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) ->
     """:func:`offload_seconds` by cause: (PCIe traffic left exposed, Adam on the host, NVMe), seconds a step; a
     report says which part of an offloaded step is the bus and which the host's optimizer."""
     pcie = g.pcie_gb_s * 1e9
-    grads = max(0.0, p * 2 * lay.grad_accum / pcie - backward_seconds(compute_s))  # what the backward does not hide
+    copies = getattr(g, "zero3_copies", ())  # (a hand-built rate set may leave it out)
+    if lay.zero >= 3 and copies:  # DeepSpeed ZeRO-3: to the host and back a micro-batch, then the step's copy
+        per_micro, at_step, upcast, waits = copies
+        grads = p * (per_micro * lay.grad_accum + at_step) / (pcie / g.zero3_copy_slowdown)
+        grads += p * upcast / (g.host_gb_s_per_gpu * 1e9)  # the CPU's upcast, at the GPU's share of the host's rate
+        if not waits:
+            grads = max(0.0, grads - backward_seconds(compute_s))
+    else:
+        grads = max(0.0, p * 2 * lay.grad_accum / pcie - backward_seconds(compute_s))  # what the backward does not hide
     moved = p * 2
     if lay.zero >= 3:
         moved += p * 4 * lay.grad_accum

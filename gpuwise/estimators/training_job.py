@@ -134,6 +134,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        fp4_gemms=fp4,
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_dispatch_us=moe_dispatch_table(job),
+                       zero3_copies=zero3_offload_copies(job),
                        stack_reference=stack_reference(job.kb))
     tj.batch_given = why is None
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
@@ -246,6 +247,24 @@ def moe_dispatch_table(job: Job) -> tuple[tuple[str, float], ...]:
     if known:
         table.update(known[-1][2].us_per_token_layer)
     return tuple(sorted(table.items()))
+
+
+def zero3_offload_copies(job: Job) -> tuple[float, float, float, bool]:
+    """DeepSpeed ZeRO-3's gradient copies to the host (runtime.yaml zero3_offload_copies) for a job on one of its
+    stacks: (bytes a parameter a micro-batch over PCIe, bytes a parameter over PCIe at the step, bytes a parameter
+    the host reads and writes converting it, the copies pageable and waited for). 2 + 2 B a micro-batch (to the host
+    buffer and back); at the step 4 B from the release that upcasts on the GPU, before it 2 B that the CPU upcasts
+    (reading 2 B and writing 4 B); before the release that pins the host buffers and issues the copies beside the
+    backward, they are pageable and the backward waits for them. The job's release is workload.stack_version, the
+    newest when none is given. () for the other stacks."""
+    zc = job.kb.runtime.zero3_offload_copies
+    stack = getattr(job.w, "stack", None) or default_stack(job)
+    if zc is None or stack not in zc.stacks:
+        return ()
+    given = getattr(job.w, "stack_version", None)
+    if given is not None and _version(given) < _version(zc.gpu_upcast_from):
+        return (4.0, 2.0, 6.0, True)
+    return (4.0, 4.0, 0.0, given is not None and _version(given) < _version(zc.pinned_async_from))
 
 
 def stack_spec(job: Job) -> StackSpeed:

@@ -166,6 +166,11 @@ class TrainingJob:
     # main copies, low-precision copies of the GEMM inputs)
     fp4_gemms: bool = False
     host_cores: float = 0.0  # CPU cores of the host a server's GPUs share (workload.host_cpu_cores; 0: unknown)
+    # DeepSpeed ZeRO-3's gradient copies to the host for an offloaded optimizer, for the job's stack and release
+    # (runtime.yaml zero3_offload_copies; training_job.zero3_offload_copies): (bytes a parameter a micro-batch and at
+    # the step over PCIe, bytes a parameter of the host's upcast, pageable copies the backward waits for); () for
+    # another stack: 16-bit copies a micro-batch hidden behind the backward
+    zero3_copies: tuple[float, float, float, bool] = ()
     # GPU architecture -> microseconds per token per MoE layer beyond the experts' matmuls and the all-to-all, for the
     # job's stack and release (runtime.yaml training.moe_dispatch; training_job.moe_dispatch_table)
     moe_dispatch_us: tuple[tuple[str, float], ...] = ()

@@ -294,6 +294,29 @@ class StackSpeed(Strict):
     check: Check = "S"
 
 
+class Zero3OffloadCopies(Strict):
+    """How DeepSpeed's ZeRO-3 moves an offloaded optimizer's gradients to the host, by release: every release
+    copies each gradient partition to the host buffer and back to the GPU a micro-batch (2 + 2 B), then once a
+    step into the fp32 gradient the host's Adam reads; what changed is where that copy upcasts and whether the
+    copies wait."""
+
+    stacks: list[str] = Field(min_length=1, description="training stacks (training_stacks) that run DeepSpeed's "
+                              "ZeRO-3 engine; a job on another stack keeps 16-bit copies hidden behind the backward")
+    gpu_upcast_from: str = Field(pattern=r"^\d+(\.\d+){0,3}$", description="the first release whose step copy "
+                                 "upcasts on the GPU and sends 4 B a parameter; before it, 2 B and the upcast on the "
+                                 "host")
+    pinned_async_from: str = Field(pattern=r"^\d+(\.\d+){0,3}$", description="the first release whose host "
+                                   "buffers are pinned by default and whose gradient copies run beside the backward; "
+                                   "before it they are pageable and the backward waits for them")
+    pageable_slowdown: _within(float, 1, 100) = Field(
+        description="a copy through pageable host memory takes this many times the pinned copy, GPUs of a "
+        "multi-GPU server copying at once")
+    pageable_slowdown_one_gpu: _within(float, 1, 100) = Field(
+        description="the same with one GPU on the server")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class RuntimeFile(Strict):
     """How hardware performs in practice: utilisation, efficiencies, overheads, links."""
 
@@ -316,6 +339,8 @@ class RuntimeFile(Strict):
     cpu_adam_params_per_s_per_core: _within(Positive, 1_000, 1e10) = Field(
         description="parameters one host core updates per second with DeepSpeed's CPU Adam (offloaded optimizer): "
         "it bounds a host of few cores; host_memory_gb_s bounds the whole host, whose ranks divide it")
+    zero3_offload_copies: Zero3OffloadCopies | None = Field(
+        default=None, description="DeepSpeed ZeRO-3's gradient copies to the host by release (workload.stack_version)")
     host_cores_per_gpu: _within(Positive, 0.1, 1_024) = Field(
         description="host CPU cores serving each GPU of a training server when the job states none")
     rented_host_ram: RentedHostRam = Field(description="host RAM of a rented GPU server, per GPU")
