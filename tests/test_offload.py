@@ -222,3 +222,19 @@ def test_the_offload_term_shows_the_backward_that_hides_the_gradient_copies():
     weights_back = t["pcie_s"]
     assert weights_back > 0
     assert weights_back * t["micro_batches"] < t["backward_s"]  # the gradient copies fit inside the backward
+
+
+def test_deepspeed_zero3_fp32_gradients_need_no_upcast_and_one_gpu_pages_slower():
+    """DeepSpeed 0.9.5's ZeRO-3 on one GPU a server, fp32 training (DeepSpeed issue #6695's Llama2-1.2B shape): the
+    gradient partitions are already fp32, so each crosses as 4 B to the host buffer and back a micro-batch and 4 B at
+    the step, with no upcast on the CPU (stage3.py partition_grads: the step copy's dtypes agree), through pageable
+    memory at 31.5 GB/s / 6 (DeepSpeed pull request #5301: the pinned copy 6x faster with one GPU); beside them the
+    weights' moves at PCIe's line rate (2 B back after the step, 2 x 2 B fetched for the forward and backward)."""
+    arch = {"layers": 24, "hidden_size": 2048, "heads": 16, "kv_heads": 16, "ffn_size": 5632, "vocab_size": 32000}
+    w = {"task": "finetune", "params_b": 1.2, "architecture": arch, "method": "full", "precision": "fp32",
+         "train_tokens": 1e7, "seq_len": 128, "batch_size": 1, "global_batch_tokens": 128, "zero_stage": 3,
+         "offload": "cpu", "stack": "deepspeed", "stack_version": "0.9.5"}
+    parts = _host_adam(w, "a100-40gb-pcie", 1)
+    p = parts["params_per_gpu"]
+    assert parts["micro_batches"] == 1
+    assert parts["pcie_s"] == pytest.approx(p * (4 + 4 + 4) / (31.5e9 / 6) + p * (2 + 4) / 31.5e9, rel=1e-6)

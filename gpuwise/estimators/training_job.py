@@ -253,18 +253,19 @@ def zero3_offload_copies(job: Job) -> tuple[float, float, float, bool]:
     """DeepSpeed ZeRO-3's gradient copies to the host (runtime.yaml zero3_offload_copies) for a job on one of its
     stacks: (bytes a parameter a micro-batch over PCIe, bytes a parameter over PCIe at the step, bytes a parameter
     the host reads and writes converting it, the copies pageable and waited for). 2 + 2 B a micro-batch (to the host
-    buffer and back); at the step 4 B from the release that upcasts on the GPU, before it 2 B that the CPU upcasts
-    (reading 2 B and writing 4 B); before the release that pins the host buffers and issues the copies beside the
-    backward, they are pageable and the backward waits for them. The job's release is workload.stack_version, the
-    newest when none is given. () for the other stacks."""
+    buffer and back; 4 + 4 B in fp32 training); at the step 4 B from the release that upcasts on the GPU, before it
+    2 B that the CPU upcasts (reading 2 B and writing 4 B); before the release that pins the host buffers and issues
+    the copies beside the backward, they are pageable and the backward waits for them. The job's release is
+    workload.stack_version, the newest when none is given. () for the other stacks."""
     zc = job.kb.runtime.zero3_offload_copies
     stack = getattr(job.w, "stack", None) or default_stack(job)
     if zc is None or stack not in zc.stacks:
         return ()
     given = getattr(job.w, "stack_version", None)
+    grad = 4.0 if job.w.precision == "fp32" else 2.0  # the gradient as the backward makes it (fp32 needs no upcast)
     if given is not None and _version(given) < _version(zc.gpu_upcast_from):
-        return (4.0, 2.0, 6.0, True)
-    return (4.0, 4.0, 0.0, given is not None and _version(given) < _version(zc.pinned_async_from))
+        return (2 * grad, grad, 6.0 if grad < 4 else 0.0, True)
+    return (2 * grad, 4.0, 0.0, given is not None and _version(given) < _version(zc.pinned_async_from))
 
 
 def stack_spec(job: Job) -> StackSpeed:
