@@ -238,3 +238,20 @@ def test_deepspeed_zero3_fp32_gradients_need_no_upcast_and_one_gpu_pages_slower(
     p = parts["params_per_gpu"]
     assert parts["micro_batches"] == 1
     assert parts["pcie_s"] == pytest.approx(p * (4 + 4 + 4) / (31.5e9 / 6) + p * (2 + 4) / 31.5e9, rel=1e-6)
+
+
+def test_a_deepspeed_zero3_offload_without_its_release_says_which_release_it_is_costed_as():
+    """The copies' cost depends on DeepSpeed's release (knowledge/runtime.yaml zero3_offload_copies: pinned host
+    buffers and copies beside the backward from v0.19.5, DeepSpeed pull request #8207); a job that names none is
+    costed as that release and the estimate lists it as an assumption. Named, no assumption; another stack, none."""
+    w = {"task": "finetune", "model": "llama-3.1-8b", "method": "full", "seq_len": 2048, "train_tokens": 1e8,
+         "stack": "deepspeed", "zero_stage": 3, "offload": "cpu"}
+
+    def noted(extra: dict) -> list[dict]:
+        d = estimate({"workload": {**w, **extra}}, gpu="a100-80gb-sxm", gpus=2).model_dump(mode="json")
+        return [a for a in d["assumptions"] if a["field"] == "workload.stack_version"]
+
+    (a,) = noted({})
+    assert a["value"] == "0.19.5" and a["message_id"] == "assume.default.workload.stack_version.zero3_offload"
+    assert noted({"stack_version": "0.9.5"}) == []
+    assert noted({"stack": "fsdp-hf"}) == []

@@ -262,6 +262,12 @@ def zero3_offload_copies(job: Job) -> tuple[float, float, float, bool]:
     if zc is None or stack not in zc.stacks:
         return ()
     given = getattr(job.w, "stack_version", None)
+    if (given is None and job.w.offload != "none" and job.w.zero_stage in (3, "auto")
+            and not any(a.field == "workload.stack_version" for a in job.assumptions)):
+        # the newest behaviour (pinned host buffers, copies beside the backward) is costed: say so
+        job.assumptions.append(note("workload.stack_version", zc.pinned_async_from,
+                                    "assume.default.workload.stack_version.zero3_offload",
+                                    {"stack": stack, "version": zc.pinned_async_from}))
     grad = 4.0 if job.w.precision == "fp32" else 2.0  # the gradient as the backward makes it (fp32 needs no upcast)
     if given is not None and _version(given) < _version(zc.gpu_upcast_from):
         return (2 * grad, grad, 6.0 if grad < 4 else 0.0, True)
