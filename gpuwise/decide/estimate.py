@@ -244,7 +244,8 @@ def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
     """``gpu.training`` of the estimate (contract version 2), from the planner's records."""
     plan, lay, s, d = run.plan, run.plan.layout, run.plan.step, run.plan.dp_traffic
     z = d.zero3
-    traffic = dict(traffic_s=d.traffic_s, hidden_s=d.hidden_s, exposed_s=d.exposed_s, overlap=d.overlap)
+    traffic = dict(traffic_s=d.traffic_s, hidden_s=d.hidden_s, exposed_s=d.exposed_s, overlap=d.overlap,
+                   contention_s=d.contention_s)
     if z is not None:
         traffic.update(micro_batches=z.micro_batches, gather_s=z.gather_s, reduce_scatter_s=z.reduce_scatter_s,
                        micro_batch_compute_s=z.micro_batch_compute_s, forward_s=z.forward_s,

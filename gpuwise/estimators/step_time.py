@@ -3,8 +3,9 @@
 :func:`gpu_rates` gathers what the GPU and its links contribute (the FLOP rate its compute reaches,
 link bandwidths and latencies, overlap, memory and host rates); :func:`step_time` adds up compute,
 the exposed part of each collective (tensor parallel, pipeline sends and bubble, expert
-all-to-all, context-parallel ring, data-parallel traffic by ZeRO stage), the optimizer step and
-offload. The formulas are set out in planner.py's docstring.
+all-to-all, context-parallel ring, data-parallel traffic by ZeRO stage, and the compute the hidden
+data-parallel traffic slows: :func:`dp_contention`), the optimizer step and offload. The formulas are set
+out in planner.py's docstring.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class GpuRates:
     # take (pageable host buffers)
     zero3_copies: tuple[float, float, float, bool] = ()
     zero3_copy_slowdown: float = 1.0
+    overlap_slowdown: float = 0.0  # compute seconds lost per second of hidden fast-link DP traffic (runtime.yaml)
 
 
 def padded_head_dim(head_dim: int, tiles: tuple[int, ...]) -> int:
@@ -169,12 +171,13 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     zc, slow = rt.zero3_offload_copies, 1.0
     if tj.zero3_copies and tj.zero3_copies[3] and zc is not None:  # a release whose host buffers are pageable
         slow = zc.pageable_slowdown_one_gpu if topo.per_node == 1 else zc.pageable_slowdown
+    overlap = f.overlap_compute_slowdown.value if f.overlap_compute_slowdown is not None else 0.0
     return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
                     rt.grad_bucket_bytes.value, 1 - f.tp_comm_overlap.value, 1 - f.ep_comm_overlap.value,
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
                     rt.nvme_gb_s.value / topo.per_node, cores * per_core, moe_s, cores, per_core, tj.host_cores > 0,
-                    tj.zero3_copies, slow)
+                    tj.zero3_copies, slow, overlap)
 
 
 def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
@@ -249,16 +252,21 @@ def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) ->
 
 def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:
     """:func:`interconnect.allreduce_group_seconds` with the GPU's bandwidths looked up once."""
+    return sum(_allreduce_parts(g, nbytes, n, local))
+
+
+def _allreduce_parts(g: GpuRates, nbytes: float, n: int, local: int) -> tuple[float, float]:
+    """:func:`_allreduce` by link: (seconds on the fast link inside a node or rack, seconds across the network)."""
     if n <= 1 or nbytes <= 0:
-        return 0.0
-    t = 0.0
+        return 0.0, 0.0
+    t = net = 0.0
     if local > 1:
         bw = g.mesh * (local - 1) if g.mesh else g.intra
         t = 2 * (local - 1) / local * nbytes / bw + 2 * (local - 1) * g.intra_lat
     m = n // local
     if m > 1:
-        t += 2 * (m - 1) / m * (nbytes / local) / g.net_bw + 2 * (m - 1) * g.net_lat
-    return t
+        net = 2 * (m - 1) / m * (nbytes / local) / g.net_bw + 2 * (m - 1) * g.net_lat
+    return t, net
 
 
 def _alltoall(g: GpuRates, nbytes: float, n: int, local: int) -> float:
@@ -301,13 +309,44 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
     bubble = st.bubble * (compute + tp + ep + cp + pp)
-    dp = _dp_seconds(tj, st, g, compute)[1] if lay.dp > 1 else 0.0
+    dp = 0.0
+    if lay.dp > 1:
+        traffic, dp = _dp_seconds(tj, st, g, compute)
+        dp += dp_contention(st, g, traffic - dp)
     optimizer = offload = 0.0
     if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
         offload = offload_seconds(st.opt_params, lay, g, compute)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
+
+
+def fast_link_share(st: Static, g: GpuRates) -> float:
+    """The share of a step's data-parallel traffic time spent on the fast link (NVLink, Infinity Fabric, an NVL72
+    rack's NVLink) rather than across the network, by the all-reduces of the GPU's dense and expert gradients over
+    their groups (:func:`_allreduce_parts`)."""
+    lay, per_node = st.layout, g.topo.fabric
+    etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
+    dense = _allreduce_parts(g, st.grad_dense, lay.dp, _dp_local(lay, g.topo))
+    expert = _allreduce_parts(g, st.grad_expert, dpe, min(dpe, max(1, per_node // (etp * lay.ep))))
+    total = sum(dense) + sum(expert)
+    return (dense[0] + expert[0]) / total if total > 0 else 0.0
+
+
+def dp_contention(st: Static, g: GpuRates, hidden: float) -> float:
+    """Seconds a step's compute loses to the ``hidden`` seconds of data-parallel traffic it hides: while a
+    collective moves bytes over the fast link its kernels hold SMs and memory bandwidth, and the compute beside it
+    runs slower by runtime.yaml training.overlap_compute_slowdown (18.9% on average on 4-GPU servers,
+    arXiv:2507.03114); the share of the traffic that crosses the network (:func:`fast_link_share`) is not charged.
+    Exposed traffic waits with compute stopped and is not charged again. Charged on ZeRO-0/1/2's bucketed
+    gradient reduction and weight gather only, not on ZeRO-3 / FSDP's per-layer gathers: the sharded stacks
+    (torchtitan's FSDP2, fsdp-hf, deepspeed) had their efficiency read end to end on sharded runs, whose gathers
+    overlapped every layer, so the cost is in their figure already (runtime.yaml training_stacks); and the LoRA
+    layouts gpuwise falls back to ZeRO-3 for lack of memory gather a frozen base the published runs held whole
+    (validation README, session 15), traffic those runs never moved."""
+    if hidden <= 0 or not g.overlap_slowdown or st.layout.zero >= 3:
+        return 0.0
+    return g.overlap_slowdown * hidden * fast_link_share(st, g)
 
 
 def _replica_in_fabric(lay: Layout, topo: I.Topology) -> bool:
@@ -466,11 +505,12 @@ class DpTraffic:
     exposed_s: float
     overlap: float
     zero3: Zero3Traffic | None = None
+    contention_s: float = 0.0  # compute lost to the hidden part (dp_contention); the step's dp term adds it
 
     def as_dict(self) -> dict[str, float]:
         """The figures by name, flat, as a formula's operands (the ZeRO-3 ones after the rest)."""
         out = {"traffic_s": self.traffic_s, "hidden_s": self.hidden_s, "exposed_s": self.exposed_s,
-               "overlap": self.overlap}
+               "overlap": self.overlap, "contention_s": self.contention_s}
         z = self.zero3
         return {**out, **{f.name: getattr(z, f.name) for f in fields(z)}} if z is not None else out
 
@@ -494,7 +534,8 @@ def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> DpTr
             gpus_per_node=local, bytes_per_gpu=(lay.dp - 1) / lay.dp * weights,
             network_bytes_per_gpu=(lay.dp - 1) / lay.dp * weights / local if lay.dp > local else 0.0)
     overlap = 1 - last_bucket_share(tj, st, g)
-    return DpTraffic(traffic, traffic - exposed, exposed, overlap, zero3)
+    return DpTraffic(traffic, traffic - exposed, exposed, overlap, zero3,
+                     dp_contention(st, g, traffic - exposed) if lay.dp > 1 else 0.0)
 
 
 def _ring(g: GpuRates, nbytes: float, n: int, local: int, steps: int) -> float:

@@ -200,6 +200,10 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
         "ratio")
     tp_comm_overlap: Share
     ep_comm_overlap: Share
+    overlap_compute_slowdown: Share | None = Field(
+        default=None, description="how much slower compute runs while a collective it hides moves its bytes over "
+        "the GPUs' fast link (the collective's kernels hold SMs and memory bandwidth): extra compute seconds per "
+        "second of hidden fast-link data-parallel traffic; None: hidden traffic costs nothing")
     moe_dispatch: MoeDispatch | None = None
     attention_kernels: AttentionKernels | None = None
     optimizer_bytes_per_param: _within(Positive, 0.1, 1_000)
