@@ -1,5 +1,7 @@
 """Shared pieces of every knowledge schema: strict frozen models and the source/check convention."""
 
+import datetime as _dt
+import typing
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -46,19 +48,32 @@ class Strict(Prebuilt, BaseModel):
                 if isinstance(v, bool) and name in fields and not takes_bool(fields[name].annotation):
                     raise Said(_BOOL_SAID, field=name)
         if isinstance(data, dict):  # '0x10', '1_6', '１６' in a number field: refused, saying what they meant
-            numbers = _NUMBER_FIELDS.get(cls)
-            if numbers is None:
-                numbers = _NUMBER_FIELDS[cls] = frozenset(
-                    n for n, f in cls.model_fields.items() if takes_number_only(f.annotation))
+            kinds = _NUMBER_FIELDS.get(cls)
+            if kinds is None:
+                kinds = _NUMBER_FIELDS[cls] = (
+                    frozenset(n for n, f in cls.model_fields.items() if takes_number_only(f.annotation)),
+                    frozenset(n for n, f in cls.model_fields.items() if _takes_date(f.annotation)))
+            numbers, dates = kinds
             for name in numbers.intersection(data):
                 try:
                     raise_meant(data[name])
                 except Said as said:
                     raise Said(N_("%(field)s: %(said)s"), field=name, said=said) from None
+            for name in dates.intersection(data):  # pydantic reads 0 or '1767225600' as a Unix time
+                v = data[name]
+                digits = isinstance(v, str) and v.strip().lstrip("+-").replace(".", "").isdigit()
+                if digits or isinstance(v, int | float):
+                    raise Said(N_("%(field)s: %(value)s is not a date: write it YYYY-MM-DD"), field=name, value=repr(v))
         return data
 
 
-_NUMBER_FIELDS: dict[type, frozenset[str]] = {}
+_NUMBER_FIELDS: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def _takes_date(annotation: Any) -> bool:
+    """Whether a field holds a date (``date``, ``date | None``): a number there is no date, though
+    pydantic reads one as seconds since 1970 (``as_of: 0`` was a price dated 1970-01-01)."""
+    return annotation is _dt.date or _dt.date in typing.get_args(annotation)
 
 
 class Within:
