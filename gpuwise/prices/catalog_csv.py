@@ -32,7 +32,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from ..errors import N_, Clauses, Said, Term, UserError
+from ..errors import N_, Clauses, Said, Term, UserError, either
 from ..frozen import record
 from ..inputs.notation import number_text
 from ..inputs.schema import MAX_GPUS
@@ -386,9 +386,24 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         n = locations.get(key, 1)
         if n > 1:
             o.notes.append(Said(N_("cheapest of %(n)s locations"), n=n))
+    _one_gpu_per_instance(best, report)
     report.spot_only = sum(1 for k in {(a, b) for a, b, _ in spot} if k not in best)
     report.offers = sorted(best.values(), key=lambda o: (o.gpu, o.gpus, o.per_gpu_hour))
     return report
+
+
+def _one_gpu_per_instance(best: dict, report: ImportReport) -> None:
+    """An instance name given to offers of two GPUs (an ``instance`` column repeated, as a sheet's
+    fill-down leaves it) would be two overlay entries of one id, and the overlay refused at its
+    first use: the first row's offer is kept, the later ones listed as left out."""
+    first: dict[str, Imported] = {}
+    for key, o in sorted(best.items(), key=lambda kv: kv[1].line):
+        kept = first.setdefault(offer_id(o), o)
+        if kept is not o:
+            del best[key]
+            report.skipped.append(Skipped(o.line, o.instance, Said(
+                N_("instance %(instance)r is already an offer of %(gpu)s (line %(line)s)"), instance=o.instance,
+                gpu=kept.gpu, line=kept.line)))
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -442,8 +457,10 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                 raise Said(N_("provider %(row)r is not the file's (%(file)s): one provider per file"), row=row_prov,
                            file=prov)
             instance = row.get("instance") or f"{name} x{count_text}"
-            if row.get("as_of"):
-                row_date = dt.date.fromisoformat(row["as_of"])
+            if row.get("as_of"):  # as --as-of: YYYY-MM-DD alone (Python 3.11 also read '20260105' and '2026-W02-1')
+                if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", row["as_of"].strip()):
+                    raise Said(N_("'%(as_of)s' is not a date"), as_of=row["as_of"][:40])
+                row_date = dt.date.fromisoformat(row["as_of"].strip())
                 if row_date > dt.date.today():
                     raise Said(N_("as_of %(date)s is after today"), date=row_date.isoformat())
             if row.get("source"):
@@ -563,6 +580,10 @@ def _map_gpu(kb: Any, name: str, memory_gb: float | None, gpus: int) -> tuple[st
     if not pool:
         if memory_gb:
             return None, Said(N_("GPU '%(name)s' with %(gb)s GB is not in the catalog"), name=name, gb=f"{memory_gb:g}")
+        close = kb.gpu_names.close(name)  # a misspelt name ('H100 80GB SMX') says what it was meant to be
+        if close:
+            return None, Said((N_("GPU '%(name)s' is not in the catalog"), N_("did you mean %(names)s?")), name=name,
+                              names=either(close))
         return None, Said(N_("GPU '%(name)s' is not in the catalog"), name=name)
     sxm = [i for i in pool if kb.gpus[i].form_factor in ("sxm", "oam")]
     if gpus >= 8 and len(sxm) == 1:
