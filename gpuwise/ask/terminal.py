@@ -78,7 +78,9 @@ class _Prompter:
 
     @staticmethod
     def _help_key(question: Any) -> Any:
-        """Let ``?`` end a select/confirm prompt with the help sentinel."""
+        """Let ``?`` end a select/confirm prompt with the help sentinel, and Ctrl-D end it as the end
+        of input, as it ends a text prompt (questionary's choice lists ignored it: the questionnaire
+        went on waiting)."""
         from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
         kb = KeyBindings()
@@ -86,6 +88,10 @@ class _Prompter:
         @kb.add("?")
         def _help(event: Any) -> None:
             event.app.exit(result=_HELP)
+
+        @kb.add("c-d")
+        def _end(event: Any) -> None:
+            event.app.exit(exception=EOFError())
 
         app = question.application
         app.key_bindings = merge_key_bindings([app.key_bindings, kb])
