@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 1,931 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 2,085 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -32,7 +32,11 @@ unwritable HOMEs) and 120 of round 19 (benchmarks/hostile_round19.py: a plan's s
 written wrong, localized amounts and dates in owned hardware and constraints, job names differing by a trailing
 space, workloads that are aliases of other sections; price CSVs in German, French, Swiss and Arabic-Indic forms;
 seller's reports of two or eight GPUs picked by serial, [N/A] readings, decimal commas, missing units; -o with
---lang zh onto every input; signals at several moments of a plan and a batch, to the process or its group), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+--lang zh onto every input; signals at several moments of a plan and a batch, to the process or its group) and 154 of
+round 20 (benchmarks/hostile_round20.py: ask answered key by key in a terminal, Ctrl-D and Ctrl-C at each prompt;
+overlay dates as numbers, years and week dates; price CSV dates, currencies, spot flags, one instance for two
+GPUs, misspelt GPUs a row each; YAML and JSON features in plans and proposals; -o onto /dev/full or a folder from
+every writing command; unknown options and Chinese help on ASCII), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -44,7 +48,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round19: eleven's to nineteen's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round20: eleven's to twenty's)
 
 Exit status 1 when a case fails.
 """
@@ -698,12 +702,13 @@ from benchmarks import (  # noqa: E402
     hostile_round17,
     hostile_round18,
     hostile_round19,
+    hostile_round20,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
                     (14, hostile_round14), (15, hostile_round15),
                     (16, hostile_round16), (17, hostile_round17), (18, hostile_round18),
-                    (19, hostile_round19)):
+                    (19, hostile_round19), (20, hostile_round20)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -764,6 +769,8 @@ def run_real(argv, env, tmp, prep=None, cwd=None):
         return hostile_round16.run_mode(argv, _env(env, tmp), tmp, Res)
     if argv[0] in hostile_round19.MODES:
         return hostile_round19.run_mode(argv, _env(env, tmp), tmp, Res)
+    if argv[0] in hostile_round20.MODES:
+        return hostile_round20.run_mode(argv, _env(env, tmp), tmp, Res)
     e = _env(env, tmp)
     argv = [a.replace("{tmp}", str(tmp)) for a in argv]
     if prep and prep[0] == "CACHE":
@@ -823,7 +830,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
