@@ -53,9 +53,8 @@ Probes beside the table (timed, not cases; the machine was shared by several run
   text, Markdown and HTML, would bound it; that is a change of gpuwise/batch.py's design, not a fix.
 * The example plan at the schema's limit of 60 months: 140 CPU-s, 301 s wall, 223 MB (12 months:
   about 1 CPU-s); round 19 found the same search. Plan speed is another helper's (gpuwise/plan/).
-* Ctrl-D at a choice that is ignored costs nothing now; a model name of 10,000 characters typed into
-  the terminal took 23 s wall to echo and complete (the completer runs on every key) and was then
-  answered with 'did you mean', as any misspelt name.
+* A model name of 10,000 characters typed into the terminal took 23 s wall before the Ctrl-C that
+  followed it was read (the name completer runs on every key); the run then ended as any Ctrl-C does.
 """
 from __future__ import annotations
 
