@@ -1,7 +1,7 @@
 """Shared pieces of every knowledge schema: strict frozen models and the source/check convention."""
 
 import datetime as _dt
-import typing
+import types
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -59,7 +59,7 @@ class Strict(Prebuilt, BaseModel):
                     raise_meant(data[name])
                 except Said as said:
                     raise Said(N_("%(field)s: %(said)s"), field=name, said=said) from None
-            for name in dates.intersection(data):  # pydantic reads 0 or '1767225600' as a Unix time
+            for name in dates.intersection(data) if dates else ():  # pydantic reads 0 or '1767225600' as a Unix time
                 v = data[name]
                 digits = isinstance(v, str) and v.strip().lstrip("+-").replace(".", "").isdigit()
                 if digits or isinstance(v, int | float):
@@ -71,9 +71,10 @@ _NUMBER_FIELDS: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
 
 
 def _takes_date(annotation: Any) -> bool:
-    """Whether a field holds a date (``date``, ``date | None``): a number there is no date, though
-    pydantic reads one as seconds since 1970 (``as_of: 0`` was a price dated 1970-01-01)."""
-    return annotation is _dt.date or _dt.date in typing.get_args(annotation)
+    """Whether a field holds a date (``date``, ``date | None``, as the schemas write them): a number
+    there is no date, though pydantic reads one as seconds since 1970 (``as_of: 0`` was a price dated
+    1970-01-01). Identity tests, not typing.get_args: this runs for every field of every class."""
+    return annotation is _dt.date or (type(annotation) is types.UnionType and _dt.date in annotation.__args__)
 
 
 class Within:
