@@ -16,6 +16,10 @@ from tests.clirun import gpuwise
 from tests.test_hostile_more import one_line
 from tests.test_hostile_twelfth import write
 
+# the used-card audits below ask one question (a 7B service on one card bought used) of ten seller's
+# reports: they share the search for the alternative (conftest.audits_share_their_search)
+pytestmark = pytest.mark.usefixtures("audits_share_their_search")
+
 ROOT = Path(__file__).resolve().parent.parent
 LORA = (ROOT / "examples" / "lora-70b.yaml").read_text()
 DATA = ROOT / "tests" / "data" / "nvidia_smi"
