@@ -221,3 +221,24 @@ def test_an_audit_judges_a_lambda_quote_against_lambdas_listed_rate() -> None:
     assert f.evidence["hourly_ratio"] == pytest.approx(9 / 4.29, rel=1e-3)
     assert f.evidence["market_hourly_offer"] == "Lambda" and f.evidence["market_hourly_as_of"] == "2026-09-25"
     assert "FEE-PRICE-ABOVE-MARKET" not in found
+
+
+def test_offers_worked_out_once_per_question_are_the_offers_worked_out_afresh(kb) -> None:
+    """rent_offers keeps each (GPU, count, rate, named provider) question's offers per clouds file:
+    a second ask hands out a new list of the same offers, equal to working them out again, and a
+    caller's edits to its list reach no other caller."""
+    rate = kb.tco_value("usd_cny").value
+    for gpu, count, named in (("h100-80gb-sxm", 16, None), ("h100-80gb-sxm", 16, "lambda"),
+                              ("rtx-4090", 3, None), ("b200", 8, None)):
+        fresh = O._rent_offers(kb.clouds, gpu, count, rate, named)
+        first = O.rent_offers(kb.clouds, gpu, count, rate, named)
+        assert fresh and first == fresh
+        first.clear()
+        again = O.rent_offers(kb.clouds, gpu, count, rate, named)
+        assert again == fresh and again is not first
+        assert all(a is b for a, b in zip(again, O.rent_offers(kb.clouds, gpu, count, rate, named), strict=True))
+    # CNY offers (AutoDL's RTX 4090) need the rate: without it they are left out, a question kept apart
+    without = O.rent_offers(kb.clouds, "rtx-4090", 8)
+    assert without == O._rent_offers(kb.clouds, "rtx-4090", 8, None, None)
+    assert {o.currency for o in without} == {"USD"}
+    assert "CNY" in {o.currency for o in O.rent_offers(kb.clouds, "rtx-4090", 8, rate)}

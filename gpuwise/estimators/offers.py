@@ -74,7 +74,28 @@ def rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | Non
     converted at ``usd_cny`` (CNY per USD) and left out when no rate is given; an offer that
     cannot give ``count`` GPUs in one rental (``max_gpus``: one machine per pod) is left out,
     unless its provider is ``named`` (a proposal's own choice: several rentals joined by the
-    network the provider states)."""
+    network the provider states).
+
+    Worked out once per clouds file and question (the offers are frozen records, handed out in a
+    fresh list): each job asked again for the same GPU and count, and a process answering several
+    questions (a batch, a plan's workloads, the tests) priced the same rentals for each."""
+    kept: dict[tuple, tuple[Offer, ...]] = derived(clouds, "rent_offers", dict)
+    key = (gpu_id, count, usd_cny, named)
+    got = kept.get(key)
+    if got is None:
+        if len(kept) >= KEPT_OFFERS:
+            kept.clear()
+        got = kept[key] = tuple(_rent_offers(clouds, gpu_id, count, usd_cny, named))
+    return list(got)
+
+
+KEPT_OFFERS = 4096
+"""Questions :func:`rent_offers` keeps per clouds file (GPU, count, rate, named provider); past it
+they are dropped and worked out again."""
+
+
+def _rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | None,
+                 named: str | None) -> list[Offer]:
     offers: list[Offer] = []
     per_gpu, instances = _offers_by_gpu(clouds).get(gpu_id, ([], []))
     markets = derived(clouds, "markets", lambda: {p.id: p.market for p in clouds.providers})
