@@ -42,7 +42,19 @@ from .result import (
 from .schema import PlanFile
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size
 from .solution import Bought, Committed, Extracted, HostedApi, MoneyLine, MonthFigures, Placed
-from .solve import UNPLACED_RUN, UNSERVED, Fleet, Inputs, Program, Setting, commitment_span, fleet_for, solve
+from .solve import (
+    FINE_MONTHS,
+    UNPLACED_RUN,
+    UNSERVED,
+    Fleet,
+    Inputs,
+    Program,
+    Setting,
+    commitment_span,
+    fleet_for,
+    solve,
+    two_steps,
+)
 from .why import joined
 
 KEEP_PER_WORKLOAD = 3
@@ -175,6 +187,12 @@ class Planner:
         for sz in sized:
             sz.options = {g: o for g, o in sz.options.items() if g in keep}
         self.fleets = {g: f for g, f in fleets.items() if g in keep}
+        if two_steps(pf.horizon_months):
+            self.assumptions.append(Assumption(
+                field="horizon_months", value=pf.horizon_months, message_id="assume.plan.two_steps",
+                template=messages.template("assume.plan.two_steps"),
+                values=(v := {"months": pf.horizon_months, "fine": FINE_MONTHS}),
+                reason=messages.text("assume.plan.two_steps", v)))
         delivery = int(kb.policy_value("plan_delivery_months"))
         self.inp = Inputs(H=pf.horizon_months, delivery=delivery,
                           availability=float(kb.policy_value("plan_owned_availability")),

@@ -116,17 +116,23 @@ class Model:
         return len(self.rows) - 1
 
     def solve(self, *, fix: dict[int, float] | None = None, time_limit: float = TIME_LIMIT_S, gap: float = MIP_REL_GAP,
-              duals: bool = True) -> Solution:
-        """Solve (``fix``: variables held at a value); with ``duals``, resolve the LP with the
-        integers fixed to read the row duals."""
+              duals: bool = True, relax: frozenset[int] = frozenset(), nodes: int | None = None,
+              bounds: dict[int, tuple[float, float]] | None = None) -> Solution:
+        """Solve (``fix``: variables held at a value; ``relax``: integer variables taken as continuous;
+        ``nodes``: a node limit below NODE_LIMIT, a search that then stops once, without the second
+        run at HEURISTIC_EFFORT); with ``duals``, resolve the LP with the integers fixed to read the
+        row duals."""
         lb, ub = list(self.lb), list(self.ub)
         for j, v in (fix or {}).items():
             lb[j] = ub[j] = v
-        sol = _run(self, lb, ub, self.integer, time_limit, gap)
-        if not duals or not sol.usable or not any(self.integer):
+        for j, (lo, hi) in (bounds or {}).items():
+            lb[j], ub[j] = lo, hi
+        integer = [is_int and j not in relax for j, is_int in enumerate(self.integer)] if relax else self.integer
+        sol = _run(self, lb, ub, integer, time_limit, gap, nodes)
+        if not duals or not sol.usable or not any(integer):
             return sol
         lb2, ub2 = list(lb), list(ub)
-        for j, is_int in enumerate(self.integer):
+        for j, is_int in enumerate(integer):
             if is_int:
                 lb2[j] = ub2[j] = round(sol.values[j])
         lp = _run(self, lb2, ub2, [False] * len(self.integer), time_limit, gap)
@@ -195,7 +201,8 @@ def _progress(elapsed: float, shown: str) -> str:
     return line
 
 
-def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_limit: float, gap: float) -> Solution:
+def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_limit: float, gap: float,
+         nodes: int | None = None) -> Solution:
     import highspy
 
     n, r = len(m.names), len(m.rows)
@@ -212,7 +219,7 @@ def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_l
     h = _highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("time_limit", float(time_limit))
-    h.setOptionValue("mip_max_nodes", NODE_LIMIT)
+    h.setOptionValue("mip_max_nodes", NODE_LIMIT if nodes is None else min(nodes, NODE_LIMIT))
     h.setOptionValue("mip_rel_gap", float(gap))
     h.setOptionValue("random_seed", 0)
     h.setOptionValue("threads", 1)
@@ -234,7 +241,7 @@ def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_l
     h.passModel(lp)
     _interruptible(h.run)
     sol = _solution(h, n, r)
-    if h.getModelStatus() == highspy.HighsModelStatus.kSolutionLimit and any(integer):
+    if h.getModelStatus() == highspy.HighsModelStatus.kSolutionLimit and any(integer) and nodes is None:
         h.setOptionValue("mip_heuristic_effort", HEURISTIC_EFFORT)
         h.passModel(lp)
         _interruptible(h.run)
