@@ -391,4 +391,10 @@ def solve(inp: Inputs, s: Setting, *, duals: bool = True) -> tuple[Program, Solu
     if not first.usable:
         return p, m.solve(duals=duals)
     chosen = {j: round(first.values[j]) for j in free}
-    return p, m.solve(bounds={j: (n, n + 1 if n else 0) for j, n in chosen.items()}, duals=duals)
+    start = list(first.values)  # the first step's plan with every rented copy rounded up: a plan to begin from
+    for j in [*p.rent_copy.values(), *p.commit.values()]:
+        start[j] = math.ceil(start[j] - 1e-6)
+    for name, slack in p.over.items():  # the budgets' overruns with the copies paid whole
+        _, coefs, _, cap = m.rows[p.rows[name]]
+        start[slack] = max(0.0, sum(a * start[j] for j, a in coefs.items() if j != slack) - cap)
+    return p, m.solve(bounds={j: (n, n + 1 if n else 0) for j, n in chosen.items()}, duals=duals, start=start)
