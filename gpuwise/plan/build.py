@@ -43,7 +43,6 @@ from .schema import PlanFile
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size
 from .solution import Bought, Committed, Extracted, HostedApi, MoneyLine, MonthFigures, Placed
 from .solve import (
-    FINE_MONTHS,
     UNPLACED_RUN,
     UNSERVED,
     Fleet,
@@ -191,7 +190,7 @@ class Planner:
             self.assumptions.append(Assumption(
                 field="horizon_months", value=pf.horizon_months, message_id="assume.plan.two_steps",
                 template=messages.template("assume.plan.two_steps"),
-                values=(v := {"months": pf.horizon_months, "fine": FINE_MONTHS}),
+                values=(v := {"months": pf.horizon_months}),
                 reason=messages.text("assume.plan.two_steps", v)))
         delivery = int(kb.policy_value("plan_delivery_months"))
         self.inp = Inputs(H=pf.horizon_months, delivery=delivery,

@@ -117,19 +117,18 @@ class Model:
 
     def solve(self, *, fix: dict[int, float] | None = None, time_limit: float = TIME_LIMIT_S, gap: float = MIP_REL_GAP,
               duals: bool = True, relax: frozenset[int] = frozenset(), nodes: int | None = None,
-              bounds: dict[int, tuple[float, float]] | None = None, start: list[float] | None = None) -> Solution:
+              bounds: dict[int, tuple[float, float]] | None = None) -> Solution:
         """Solve (``fix``: variables held at a value; ``relax``: integer variables taken as continuous;
         ``nodes``: a node limit below NODE_LIMIT, a search that then stops once, without the second
-        run at HEURISTIC_EFFORT; ``bounds``: variables held in a range; ``start``: a value for every
-        variable that HiGHS begins from where it is feasible); with ``duals``, resolve the LP with the
-        integers fixed to read the row duals."""
+        run at HEURISTIC_EFFORT; ``bounds``: variables held in a range); with ``duals``, resolve the LP
+        with the integers fixed to read the row duals."""
         lb, ub = list(self.lb), list(self.ub)
         for j, v in (fix or {}).items():
             lb[j] = ub[j] = v
         for j, (lo, hi) in (bounds or {}).items():
             lb[j], ub[j] = lo, hi
         integer = [is_int and j not in relax for j, is_int in enumerate(self.integer)] if relax else self.integer
-        sol = _run(self, lb, ub, integer, time_limit, gap, nodes, start)
+        sol = _run(self, lb, ub, integer, time_limit, gap, nodes)
         if not duals or not sol.usable or not any(integer):
             return sol
         lb2, ub2 = list(lb), list(ub)
@@ -203,7 +202,7 @@ def _progress(elapsed: float, shown: str) -> str:
 
 
 def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_limit: float, gap: float,
-         nodes: int | None = None, initial: list[float] | None = None) -> Solution:
+         nodes: int | None = None) -> Solution:
     import highspy
 
     n, r = len(m.names), len(m.rows)
@@ -240,31 +239,16 @@ def _run(m: Model, lb: list[float], ub: list[float], integer: list[bool], time_l
     if any(integer):
         lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous for i in integer]
     h.passModel(lp)
-    _start(h, initial)
     _interruptible(h.run)
     sol = _solution(h, n, r)
     if h.getModelStatus() == highspy.HighsModelStatus.kSolutionLimit and any(integer) and nodes is None:
         h.setOptionValue("mip_heuristic_effort", HEURISTIC_EFFORT)
         h.passModel(lp)
-        _start(h, initial)
         _interruptible(h.run)
         again = _solution(h, n, r)
         if again.usable and again.objective < sol.objective:
             return again
     return sol
-
-
-def _start(h: Any, start: list[float] | None) -> None:
-    """Give HiGHS a starting point (values of every variable), which it keeps as its first plan if it
-    is feasible."""
-    if start is None:
-        return
-    import highspy
-
-    given = highspy.HighsSolution()
-    given.col_value = list(start)
-    given.value_valid = True
-    h.setSolution(given)
 
 
 def _solution(h: Any, n: int, r: int) -> Solution:
