@@ -1,6 +1,7 @@
 """A long plan is searched in two steps (``gpuwise.plan.solve.solve``, issue 26 item 5: a plan over the
 schema's most months must not take minutes): the purchases first with rented copies fractional, then the
-whole program with every copy whole, each first-step order kept or grown by one unit. Checked here: which
+whole program with every copy whole, each first-step order kept or one unit larger, or kept or one unit
+smaller (the cheaper kept). Checked here: which
 horizons take two steps, the new ways of solving a model (some integers relaxed, variables held in a range,
 a node limit that stops once), a plan where nothing changes between months (the two steps find the one-step
 plan), and the bundled team plan over 36 months against the best plan a long search found."""

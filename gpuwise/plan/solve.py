@@ -364,11 +364,14 @@ def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:
 def solve(inp: Inputs, s: Setting, *, duals: bool = True) -> tuple[Program, Solution]:
     """The program's solution. Over more than :data:`LONG_HORIZON` months, in two steps: first the
     purchases, with every rented copy (by the month or on a term) taken as a fraction of a copy, in at
-    most :data:`FIRST_STEP_NODES` nodes; then the whole program, every copy whole, where each order of
-    the first step may grow by one unit and no other is placed. The fractions make renting look
-    cheaper than it is (a residual load costs a fraction of a copy, not a whole one), so the first
-    step buys too little where whole copies matter: a constant service 36 months long bought one
-    H100 PCIe where the plan needs two (7 % dearer); the second step's extra unit takes that back."""
+    most :data:`FIRST_STEP_NODES` nodes; then the whole program twice, every copy whole and no order
+    placed that the first step did not place: each order as chosen or one unit larger, then as chosen
+    or one unit smaller; the cheaper is the plan. The fractions misjudge what the units bought leave to
+    rent (a residual load costs a fraction of a copy, not a whole one), either way: a constant service
+    36 months long bought one H100 PCIe where the plan needs two (7 % dearer), and a 70B service at 4
+    requests/s (tests/rules/PLAN-LATE-HARDWARE) three where it needs two (four once the copies were
+    whole: $168,994 against $155,409). Both ways at once (each order within a unit) left the 36-month
+    team plan unproven at NODE_LIMIT (14 CPU-s); one way at a time each closes."""
     p = build(inp, s)
     m = p.model
     free = [j for j in p.buy.values() if m.lb[j] < m.ub[j]]
@@ -379,4 +382,11 @@ def solve(inp: Inputs, s: Setting, *, duals: bool = True) -> tuple[Program, Solu
     if not first.usable:
         return p, m.solve(duals=duals)
     chosen = {j: round(first.values[j]) for j in free}
-    return p, m.solve(bounds={j: (n, n + 1 if n else 0) for j, n in chosen.items()}, duals=duals)
+    best: Solution | None = None
+    for step in (1, -1):  # each order, or each one unit larger; then each, or each one unit smaller
+        near = {j: (min(n, n + step), max(n, n + step)) if n else (m.lb[j], m.lb[j]) for j, n in chosen.items()}
+        near = {j: (max(m.lb[j], lo), hi) for j, (lo, hi) in near.items()}
+        sol = m.solve(bounds=near, duals=duals)
+        if sol.usable and (best is None or sol.objective < best.objective):
+            best = sol
+    return p, best if best is not None else m.solve(duals=duals)
