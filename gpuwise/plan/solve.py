@@ -60,6 +60,10 @@ LONG_HORIZON = 24
 #: month after the first year made the first step cheaper but the plan dearer where the load grows
 #: fast: 3.8 % on the held-out growing service (+25 % a month) over 60 months, so every month stays.
 FIRST_STEP_NODES = 100
+#: Each second-step search's node limit (one run, no second at HEURISTIC_EFFORT). The team plan's
+#: close within it at 36 and 60 months (at 1,000 one at 36 stopped 0.1 % dearer); at 48 one ran
+#: 5,000 nodes twice without closing (36 CPU-s in all), and stops here at 20 CPU-s 0.005 % dearer.
+SECOND_STEP_NODES = 2_500
 OVER_BUDGET = 10.0
 """Objective weight of a dollar over a budget: the program spends up to ten dollars elsewhere to
 save one over the budget, and goes over only when the work cannot be done otherwise."""
@@ -386,7 +390,7 @@ def solve(inp: Inputs, s: Setting, *, duals: bool = True) -> tuple[Program, Solu
     for step in (1, -1):  # each order, or each one unit larger; then each, or each one unit smaller
         near = {j: (min(n, n + step), max(n, n + step)) if n else (m.lb[j], m.lb[j]) for j, n in chosen.items()}
         near = {j: (max(m.lb[j], lo), hi) for j, (lo, hi) in near.items()}
-        sol = m.solve(bounds=near, duals=duals)
+        sol = m.solve(bounds=near, duals=duals, nodes=SECOND_STEP_NODES)
         if sol.usable and (best is None or sol.objective < best.objective):
             best = sol
     return p, best if best is not None else m.solve(duals=duals)
