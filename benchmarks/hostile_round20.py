@@ -70,6 +70,7 @@ import yaml
 from benchmarks.hostile_givens import givens
 from benchmarks.hostile_round12 import _any, _clean, _no_raw, _ok, _one, _refused, rows_refused
 from benchmarks.hostile_round14 import _file, _kept
+from benchmarks.hostile_round19 import _json_ok
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("ASK20", "SH20")
@@ -102,14 +103,6 @@ def _asked(*codes: int, shows: tuple[str, ...] = ()):
 def _ended(*codes: int):
     """As :func:`_asked`, and the run ended on its own (the runner sent no Ctrl-C of its own)."""
     return lambda r: _asked(*codes)(r) and NOT_ENDED not in r.stdout
-
-
-def _json_ok(r) -> bool:
-    try:
-        json.loads(r.stdout)
-    except ValueError:
-        return False
-    return _ok(r)
 
 
 def _overlay_usable(folder: str = "ov"):
