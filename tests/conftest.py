@@ -460,3 +460,19 @@ def _cost(scope: str, tests: int) -> float:
 
 GROUPS = ("answers", "cold-and-warm", "published-runs")
 """The work units of several modules (Scheduling._split_scope), priced in COST by these names."""
+
+
+@pytest.fixture
+def search_runs(monkeypatch) -> list[int]:
+    """One entry for each HiGHS search a plan's program runs (gpuwise.plan.milp._interruptible counted)."""
+    from gpuwise.plan import milp
+
+    runs: list[int] = []
+    real = milp._interruptible
+
+    def counted(run):
+        real(run)
+        runs.append(1)
+
+    monkeypatch.setattr(milp, "_interruptible", counted)
+    return runs

@@ -42,7 +42,7 @@ def test_relaxed_integers_are_solved_as_fractions():
     assert _two_items().solve(duals=False, bounds={0: (0, 1)}).objective == pytest.approx(-5)
 
 
-def test_a_node_limit_given_to_solve_stops_once(monkeypatch):
+def test_a_node_limit_given_to_solve_stops_once(search_runs):
     """``nodes`` stops the search there, without the second run at HEURISTIC_EFFORT that a stop at
     NODE_LIMIT gets (the first step of a long plan only chooses the purchases)."""
     r = random.Random(1)
@@ -51,16 +51,8 @@ def test_a_node_limit_given_to_solve_stops_once(monkeypatch):
     for i in range(8):
         w = {x: r.randint(5, 60) for x in xs}
         m.row(f"c{i}", w, ub=sum(w.values()) // 2)
-    runs: list[int] = []
-    real = milp._interruptible
-
-    def counted(run):
-        real(run)
-        runs.append(1)
-
-    monkeypatch.setattr(milp, "_interruptible", counted)
     sol = m.solve(duals=False, nodes=1)
-    assert sol.status == "Solution limit reached" and sol.usable and len(runs) == 1
+    assert sol.status == "Solution limit reached" and sol.usable and len(search_runs) == 1
 
 
 def _constant_service(months: int) -> dict:

@@ -49,18 +49,11 @@ def test_default_limits_prove_the_optimum():
     assert sol.objective == -491
 
 
-def test_an_unproven_stop_is_searched_again_with_more_heuristics_and_the_cheaper_plan_kept(monkeypatch):
+def test_an_unproven_stop_is_searched_again_with_more_heuristics_and_the_cheaper_plan_kept(monkeypatch, search_runs):
     """A search stopped at NODE_LIMIT runs once more at HEURISTIC_EFFORT and keeps the cheaper plan (the bundled
     team plan at +30 % a month: $556,560 after 50,000 nodes at HiGHS's default effort, $554,826 now); a search
     that proves its optimum runs once."""
-    runs: list[float] = []
-    real = milp._interruptible
-
-    def counted(run):
-        real(run)
-        runs.append(1)
-
-    monkeypatch.setattr(milp, "_interruptible", counted)
+    runs = search_runs
     assert _knapsack().solve(duals=False).optimal
     assert len(runs) == 1
     runs.clear()
