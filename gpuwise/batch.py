@@ -83,50 +83,58 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
     protect = read_by_run(args, paths) if args.output else []
     output.check_target(args.output, protect=protect)  # before the work, not after it
     output.refuse_closed_stdout(args.output)
-    results: list[tuple[str, AuditResult | None, str]] = []
+    lang = getattr(args, "lang", "en") or "en"
+    # each file's result becomes what the output shows of it as soon as it is in, and is dropped: a
+    # batch's memory grows with its output's text, not with its members' whole results (~0.2 MB each)
+    lines: list[str] = []  # JSON: a document per file
+    summary = None if fmt == "json" else report.AuditSummary(
+        # no currency asked for: each file's section keeps the currency that file writes its amounts in
+        fmt, lang=args.lang, currency=args.currency or ("CNY" if args.fx_rate is not None else None),
+        fx_rate=args.fx_rate, knowledge=args.knowledge, detail=getattr(args, "detail", "brief"))
+    errors: list[str] = []
     internal: list[str] = []
+    rejected = False
     show = sys.stderr is not None and sys.stderr.isatty() and len(paths) > 1  # None: started with 2>&-
     with sharing():  # proposals asking the same question share the search for the alternative
         for i, path in enumerate(paths, 1):
             if show:
                 _progress(i, len(paths))
+            res: AuditResult | None = None
+            err = ""
             if refused and path in refused:
-                results.append((path, None, refused[path].line(getattr(args, "lang", "en") or "en")))
-                continue
-            try:
-                results.append((path, audit(path, knowledge=args.knowledge, rules=args.rules), ""))
-            except UserError as exc:
-                results.append((path, None, exc.line(getattr(args, "lang", "en") or "en")))
-            except (KeyboardInterrupt, MemoryError, RecursionError):
-                raise
-            except Exception as exc:  # a bug met on this file: say so for this file, finish the others
-                line = f"{path}: internal error: {type(exc).__name__}: {exc} (a bug in gpuwise)"
-                results.append((path, None, " ".join(line.split())))
-                internal.append(path)
+                err = refused[path].line(lang)
+            else:
+                try:
+                    res = audit(path, knowledge=args.knowledge, rules=args.rules)
+                except UserError as exc:
+                    err = exc.line(lang)
+                except (KeyboardInterrupt, MemoryError, RecursionError):
+                    raise
+                except Exception as exc:  # a bug met on this file: say so for this file, finish the others
+                    err = " ".join(f"{path}: internal error: {type(exc).__name__}: {exc} (a bug in gpuwise)".split())
+                    internal.append(path)
+            if res is None:
+                errors.append(err)
+            rejected = rejected or (res is not None and res.verdict == "reject")
+            if summary is not None:
+                summary.add(path, res, err)
+            else:
+                doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
+                lines.append(json.dumps(doc, allow_nan=False))
+            del res
     if show:
         sys.stderr.write("\n")
-    if fmt == "json":
-        lines = []
-        for path, res, err in results:
-            doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
-            lines.append(json.dumps(doc, allow_nan=False))
-        text = "\n".join(lines) + "\n"
-    else:
-        # no currency asked for: each file's section keeps the currency that file writes its amounts in
-        currency = args.currency or ("CNY" if args.fx_rate is not None else None)
-        text = report.render_audit_summary(results, fmt, lang=args.lang, currency=currency,
-                                           fx_rate=args.fx_rate, knowledge=args.knowledge,
-                                           detail=getattr(args, "detail", "brief"))
+    text = "\n".join(lines) + "\n" if summary is None else summary.text()
+    del lines, summary
     written = output.emit(text, args.output, protect=protect, is_json=fmt == "json")  # JSON: C0 escaped already
-    errors = [err for _, res, err in results if res is None]
     if errors:  # the summary lists every file's error; stderr gets one line, whatever was written
-        line = _batch_line(errors, len(results), written and output.shown_name(written), args.lang or "en")
+        line = _batch_line(errors, len(paths), written and output.shown_name(written), args.lang or "en")
         print(f"gpuwise: {one_line(line)}", file=sys.stderr)  # escaped, as a single file's
         return 3 if internal else 2
     if written is not None:
         print("gpuwise:", _say(N_("wrote %(path)s"), {"path": output.shown_name(written)}, args.lang or "en"),
               file=sys.stderr)
-    return 1 if any(res.verdict == "reject" for _, res, _ in results if res) else 0
+    return 1 if rejected else 0
 
 
 def _progress(i: int, n: int) -> None:

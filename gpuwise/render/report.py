@@ -17,7 +17,8 @@ Languages: English, and Simplified Chinese with ``lang="zh"``, through gettext c
 translated through the same catalog (its English text is the msgid) and filled in the report's
 currency; a house rule's own sentence stays as written.
 
-Public API: :func:`render`, :func:`write_report`, :func:`format_for`, :func:`render_audit_summary`.
+Public API: :func:`render`, :func:`write_report`, :func:`format_for`, :func:`render_audit_summary`,
+:class:`AuditSummary`.
 """
 
 from __future__ import annotations
@@ -193,7 +194,8 @@ def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None
 
 def render_audit_summary(results: list[tuple[str, AuditResult | None, str]], fmt: str, **kw: Any) -> str:
     """A batch audit as text, Markdown or HTML: the summary table, then a section per proposal
-    (JSON lines are written by the CLI)."""
+    (JSON lines are written by the CLI).  :class:`AuditSummary` makes the same text from results
+    given one at a time, keeping none of them."""
     fmt = normalise_format(fmt)
     if fmt == "json":
         raise UserError(N_("a batch audit's JSON is one document per line; use --format json"))
@@ -203,6 +205,61 @@ def render_audit_summary(results: list[tuple[str, AuditResult | None, str]], fmt
 
     vm = audit_summary_view(results, fmt=fmt, **kw)
     return _place(vm, "audit-summary", fmt, lang, width)
+
+
+_SECTIONS = "\x00gpuwise: the sections\x00"
+"""Where the sections go in the summary's page (``vm.slot``): no text read from a file is after it."""
+
+
+class AuditSummary:
+    """A batch audit's text, Markdown or HTML built as each proposal's audit finishes
+    (:meth:`add`), the same text as :func:`render_audit_summary` of all the results at once; each
+    result becomes its row and its section's text straight away and is dropped, so the batch's
+    memory grows with the report's text, not with its results.  ``kw``: as
+    :func:`render_audit_summary`'s (``lang``, ``currency``, ``fx_rate``, ``knowledge``,
+    ``detail``, ``width``)."""
+
+    def __init__(self, fmt: str, **kw: Any):
+        self.fmt = normalise_format(fmt)
+        if self.fmt == "json":
+            raise UserError(N_("a batch audit's JSON is one document per line; use --format json"))
+        self.lang = _lang(kw.get("lang"))
+        self.cols = terminal_width(kw.pop("width", None)) if self.fmt == "text" else 0
+        from .views.batch import BatchSummary
+
+        self.env = environment(self.lang)
+        self.suffix = {"text": "txt", "md": "md", "html": "html"}[self.fmt]
+        self.section = self.env.get_template(f"audit-summary-section.{self.suffix}")
+        self.summary = BatchSummary(self._section, fmt=self.fmt, **kw)
+
+    def add(self, path: str, result: AuditResult | None, error: str = "") -> None:
+        """One proposal file's audit (``None``: the one-line ``error`` it met)."""
+        self.summary.add(path, result, error)
+
+    def _section(self, s: dict[str, Any], common: dict[str, Any]) -> str:
+        if self.fmt == "text":
+            s = fit_tables(s, self.cols)
+        return self.section.render(vm=common, s=s)
+
+    def text(self) -> str:
+        """The whole report: the summary placed around the sections, tidied as :func:`_place` does."""
+        vm, parts = self.summary.finish()
+        if self.fmt == "text":
+            vm = {**fit_tables(vm, self.cols), "width": self.cols}
+        page = self.env.get_template(f"audit-summary.{self.suffix}").render(vm={**vm, "compact": 0, "slot": _SECTIONS})
+        head, mark, tail = page.rpartition(_SECTIONS)
+        assert mark, "the summary template places no sections"
+        out = "".join([head, *parts, tail])
+        return out if self.fmt == "html" else _tidy(out, self.fmt, self.cols)
+
+
+def _tidy(out: str, fmt: str, cols: int) -> str:
+    """A text or Markdown report's last steps (:func:`_place`'s): blank lines in runs of one, no
+    code marks and every line within ``cols`` in text, one multiplication sign."""
+    out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
+    if fmt == "text":
+        return fit_text(times(re.sub(r"`([^`\n]+)`", r"\1", out)), cols)
+    return times(out)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> Path:

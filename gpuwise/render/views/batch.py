@@ -5,6 +5,7 @@ alternative, blockers and warnings, used cards, charts) with its ids made unique
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..fmt import HTML_LANG, VERDICT_LABELS, Fmt, _lang, currency_for, table
@@ -29,50 +30,65 @@ def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, la
                                infos[0] if infos else None))
     own = currency is None and fx_rate is None and len({i.asked for i in infos}) > 1
     # ``currency`` None: each file's section in the currency that file writes its amounts in
+    rows, counts, sections = [], {"approve": 0, "revise": 0, "reject": 0, "error": 0}, []
+    for i, (path, res, err) in enumerate(results, 1):
+        fr = Fmt(lang, currency_for(res.currency.asked, None, knowledge, res.currency)) \
+            if own and res is not None and res.currency else f
+        row, section = entry(i, path, res, err, fr, f, detail, fmt)
+        counts[res.verdict if res is not None else "error"] += 1
+        rows.append(row)
+        sections.append(section)
+    return head_view(rows, counts, sections, f, lang, detail, own,
+                     _currency_note(f, lang, detail, own, [r.currency for _, r, _ in results if r is not None],
+                                    knowledge))
+
+
+def entry(i: int, path: str, res: AuditResult | None, err: str, fr: Fmt, f: Fmt, detail: str,
+          fmt: str) -> tuple[list[str], dict[str, Any]]:
+    """A proposal's summary row and section (``fr``: its amounts' formatting; ``f``: the summary's)."""
+    _ = f._
+    anchor = f"proposal-{i}"
+    if res is None:
+        return ([path, _("input error"), "-", "-", err, "-"],
+                {"id": anchor, "file": path, "title": path, "error": err, "verdict": None})
+    blockers = sum(x.severity == "blocker" for x in res.findings)
+    warnings = sum(x.severity == "warning" for x in res.findings)
+    alt = res.alternative
+    better = (f"{alt.count} × {alt.gpu_name or alt.gpu}" if alt else f.na())
+    if alt and res.savings_usd is not None and res.savings_usd > 0:
+        better = _("%(name)s (%(role)s)", name=better, role=_("saves %(amount)s", amount=fr.money(res.savings_usd)))
+    row = [path, _(VERDICT_LABELS[res.verdict]), str(blockers), str(warnings), res.title, better]
+    vm = AuditView(res, "audit", fr, normalise_detail(detail), normalise_format(fmt)).audit()
+    return row, {"id": anchor, "file": path, "title": res.title or path, "error": "",
+                 "verdict": vm["verdict"], "proposal": vm["proposal"], "alternative": vm["alternative"],
+                 "savings": vm["savings"], "issues": vm["issues"], "findings": vm["findings"],
+                 "reasons": vm["comparison"]["reasons"] if vm["comparison"] else [],
+                 "reasons_title": vm["comparison"]["reasons_title"] if vm["comparison"] else "",
+                 "audit": {**vm, "charts": _charts_of(vm["charts"], anchor)}}
+
+
+def head_view(rows: list[list[str]], counts: dict[str, int], sections: list[dict[str, Any]], f: Fmt, lang: str,
+              detail: str, own: bool, note: str) -> dict[str, Any]:
+    """The summary's view: the table of ``rows`` (each linked to its section), the verdict
+    ``counts``, the title and the currency ``note``; ``sections``: those placed in the page."""
     _ = f._
     detail = normalise_detail(detail)
-    rows, counts, sections = [], {"approve": 0, "revise": 0, "reject": 0, "error": 0}, []
-    links: list[str] = []
-    for i, (path, res, err) in enumerate(results, 1):
-        anchor = f"proposal-{i}"
-        links.append(f"#{anchor}")
-        if res is None:
-            counts["error"] += 1
-            rows.append([path, _("input error"), "-", "-", err, "-"])
-            sections.append({"id": anchor, "file": path, "title": path, "error": err, "verdict": None})
-            continue
-        counts[res.verdict] += 1
-        fr = Fmt(lang, currency_for(res.currency.asked, None, knowledge, res.currency)) if own and res.currency else f
-        blockers = sum(x.severity == "blocker" for x in res.findings)
-        warnings = sum(x.severity == "warning" for x in res.findings)
-        alt = res.alternative
-        better = (f"{alt.count} × {alt.gpu_name or alt.gpu}" if alt else f.na())
-        if alt and res.savings_usd is not None and res.savings_usd > 0:
-            better = _("%(name)s (%(role)s)", name=better, role=_("saves %(amount)s", amount=fr.money(res.savings_usd)))
-        rows.append([path, _(VERDICT_LABELS[res.verdict]), str(blockers), str(warnings), res.title, better])
-        vm = AuditView(res, "audit", fr, detail, normalise_format(fmt)).audit()
-        sections.append({"id": anchor, "file": path, "title": res.title or path, "error": "",
-                         "verdict": vm["verdict"], "proposal": vm["proposal"], "alternative": vm["alternative"],
-                         "savings": vm["savings"], "issues": vm["issues"], "findings": vm["findings"],
-                         "reasons": vm["comparison"]["reasons"] if vm["comparison"] else [],
-                         "reasons_title": vm["comparison"]["reasons_title"] if vm["comparison"] else "",
-                         "audit": {**vm, "charts": _charts_of(vm["charts"], anchor)}})
     headers = [_("File"), _("Verdict"), _("Blockers"), _("Warnings"), _("Title"), _("Best alternative")]
     summary = table(headers, rows, right=(2, 3))
-    for row, href in zip(summary["rows"], links, strict=True):
-        row["href"] = href
+    for i, row in enumerate(summary["rows"], 1):
+        row["href"] = f"#proposal-{i}"
     totals = f.ngettext("%(n)s proposal: %(approve)s approve, %(revise)s revise, %(reject)s reject, "
                         "%(error)s input errors",
                         "%(n)s proposals: %(approve)s approve, %(revise)s revise, %(reject)s reject, "
-                        "%(error)s input errors", len(results), **counts)
-    title = f.ngettext("Audit of %(n)s proposal", "Audit of %(n)s proposals", len(results))
+                        "%(error)s input errors", len(rows), **counts)
+    title = f.ngettext("Audit of %(n)s proposal", "Audit of %(n)s proposals", len(rows))
     return {"title": title, "html_lang": HTML_LANG[_lang(lang)], "totals": totals, "table": summary,
             "sections": sections, "back": _("Back to the summary"),
             "full": detail == "full", "lang": f.lang,
-            "currency": {"note": _currency_note(f, lang, detail, own, results, knowledge)}}
+            "currency": {"note": note}}
 
 
-def _currency_note(f: Fmt, lang: str, detail: str, own: bool, results: list[tuple[str, AuditResult | None, str]],
+def _currency_note(f: Fmt, lang: str, detail: str, own: bool, infos: list[Any],
                    knowledge: str | os.PathLike[str] | None) -> str:
     """The summary's currency: one currency for all; or, when the files write their amounts in
     different currencies and no report currency was asked for, that each section keeps its file's,
@@ -80,10 +96,10 @@ def _currency_note(f: Fmt, lang: str, detail: str, own: bool, results: list[tupl
     if not own:
         return AuditView(None, "audit", f, detail).currency_note()
     notes: dict[str, str] = {}
-    for _path, res, _err in results:
-        if res is not None and res.currency is not None and res.currency.asked not in notes:
-            cur = Fmt(lang, currency_for(res.currency.asked, None, knowledge, res.currency))
-            notes[res.currency.asked] = AuditView(None, "audit", cur, detail).currency_note()
+    for info in infos:  # each result's currency block (None: none)
+        if info is not None and info.asked not in notes:
+            cur = Fmt(lang, currency_for(info.asked, None, knowledge, info))
+            notes[info.asked] = AuditView(None, "audit", cur, detail).currency_note()
     lead = f._("Each proposal's amounts are in the currency its file writes them in (--currency converts them "
                "all to one).")
     return f.join([lead, *(notes[k] for k in sorted(notes))])
@@ -101,3 +117,76 @@ def _charts_of(charts: dict[str, Any], anchor: str) -> dict[str, Any]:
     out["costs"] = [{**c, "id": f"{anchor}-{c['id']}"} for c in out.get("costs") or []]
     out["cost"] = out["costs"][0] if out["costs"] else None
     return out
+
+
+class BatchSummary:
+    """A batch audit's summary built as its proposals finish, so a batch's memory does not grow
+    with its members' whole results: :meth:`add` turns a result at once into its summary row and its
+    section's text (``place``: a section's view and the summary's common fields to the section
+    template's text) and keeps nothing else of it.  The row and section are made in the summary's
+    currency and, when no report currency was asked for and the file writes its amounts in another
+    currency (or at another rate), in its own as well: which one the page shows is known only when
+    every file is in.  A result without a currency block before the first with one is kept until
+    that one sets the summary's currency (all of a batch's results share the knowledge, so they
+    have one, or none at all)."""
+
+    def __init__(self, place: Callable[[dict[str, Any], dict[str, Any]], str], *, lang: str = "en",
+                 currency: str | None = None, fx_rate: float | None = None,
+                 knowledge: str | os.PathLike[str] | None = None, detail: str = "brief", fmt: str = "text"):
+        self.place, self.lang, self.currency, self.fx_rate = place, lang, currency, fx_rate
+        self.knowledge, self.detail, self.fmt = knowledge, normalise_detail(detail), normalise_format(fmt)
+        self.f: Fmt | None = None
+        _ = Fmt(lang)._
+        self.common = {"full": self.detail == "full", "back": _("Back to the summary")}
+        self.counts = {"approve": 0, "revise": 0, "reject": 0, "error": 0}
+        self.rows: dict[int, list[str]] = {}
+        self.parts: dict[int, str] = {}
+        self.own: dict[int, tuple[list[str], str]] = {}  # in the file's own currency, where it differs
+        self.infos: dict[str, Any] = {}  # the first currency block of each currency, in arrival order
+        self.pending: list[tuple[int, str, AuditResult, str]] = []
+        self.n = 0
+
+    def add(self, path: str, res: AuditResult | None, err: str) -> None:
+        """One proposal's result (``None``: its error ``err``)."""
+        self.n += 1
+        self.counts[res.verdict if res is not None else "error"] += 1
+        info = res.currency if res is not None else None
+        if info is not None:
+            self.infos.setdefault(info.asked, info)
+        if self.f is None:
+            if res is not None and info is None:
+                self.pending.append((self.n, path, res, err))
+                return
+            if info is not None:
+                self._settle(info)
+        self._enter(self.n, path, res, err)
+
+    def _settle(self, info: Any) -> None:
+        """The summary's currency, set by the first file's currency block (``None``: there is none)."""
+        self.f = Fmt(self.lang, currency_for(self.currency or (info.asked if info else None), self.fx_rate,
+                                             self.knowledge, info))
+        for entry_ in self.pending:
+            self._enter(*entry_)
+        self.pending = []
+
+    def _enter(self, i: int, path: str, res: AuditResult | None, err: str) -> None:
+        f = self.f if self.f is not None else Fmt(self.lang)  # an input error's row and section: words only
+        row, section = entry(i, path, res, err, f, f, self.detail, self.fmt)
+        self.rows[i], self.parts[i] = row, self.place(section, self.common)
+        if self.currency is None and self.fx_rate is None and res is not None and res.currency is not None:
+            cur = currency_for(res.currency.asked, None, self.knowledge, res.currency)
+            if self.f is not None and cur != self.f.cur:
+                row, section = entry(i, path, res, err, Fmt(self.lang, cur), f, self.detail, self.fmt)
+                self.own[i] = (row, self.place(section, self.common))
+
+    def finish(self) -> tuple[dict[str, Any], list[str]]:
+        """The summary's view (without its sections) and the sections' texts, in order."""
+        if self.f is None:
+            self._settle(None)
+        assert self.f is not None
+        own = self.currency is None and self.fx_rate is None and len(self.infos) > 1
+        order = range(1, self.n + 1)
+        rows = [self.own[i][0] if own and i in self.own else self.rows[i] for i in order]
+        parts = [self.own[i][1] if own and i in self.own else self.parts[i] for i in order]
+        note = _currency_note(self.f, self.lang, self.detail, own, list(self.infos.values()), self.knowledge)
+        return head_view(rows, self.counts, [], self.f, self.lang, self.detail, own, note), parts
