@@ -4,10 +4,12 @@ file, and the summary report or JSON lines."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 from .decide.audit import audit, sharing
 from .errors import N_, UserError, _say, one_line
@@ -84,49 +86,51 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
     output.check_target(args.output, protect=protect)  # before the work, not after it
     output.refuse_closed_stdout(args.output)
     lang = getattr(args, "lang", "en") or "en"
-    # each file's result becomes what the output shows of it as soon as it is in, and is dropped: a
-    # batch's memory grows with its output's text, not with its members' whole results (~0.2 MB each)
-    lines: list[str] = []  # JSON: a document per file
-    summary = None if fmt == "json" else report.AuditSummary(
-        # no currency asked for: each file's section keeps the currency that file writes its amounts in
-        fmt, lang=args.lang, currency=args.currency or ("CNY" if args.fx_rate is not None else None),
-        fx_rate=args.fx_rate, knowledge=args.knowledge, detail=getattr(args, "detail", "brief"))
-    errors: list[str] = []
-    internal: list[str] = []
-    rejected = False
-    show = sys.stderr is not None and sys.stderr.isatty() and len(paths) > 1  # None: started with 2>&-
-    with sharing():  # proposals asking the same question share the search for the alternative
-        for i, path in enumerate(paths, 1):
-            if show:
-                _progress(i, len(paths))
-            res: AuditResult | None = None
-            err = ""
-            if refused and path in refused:
-                err = refused[path].line(lang)
-            else:
-                try:
-                    res = audit(path, knowledge=args.knowledge, rules=args.rules)
-                except UserError as exc:
-                    err = exc.line(lang)
-                except (KeyboardInterrupt, MemoryError, RecursionError):
-                    raise
-                except Exception as exc:  # a bug met on this file: say so for this file, finish the others
-                    err = " ".join(f"{path}: internal error: {type(exc).__name__}: {exc} (a bug in gpuwise)".split())
-                    internal.append(path)
-            if res is None:
-                errors.append(err)
-            rejected = rejected or (res is not None and res.verdict == "reject")
-            if summary is not None:
-                summary.add(path, res, err)
-            else:
-                doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
-                lines.append(json.dumps(doc, allow_nan=False))
-            del res
-    if show:
-        sys.stderr.write("\n")
-    text = "\n".join(lines) + "\n" if summary is None else summary.text()
-    del lines, summary
-    written = output.emit(text, args.output, protect=protect, is_json=fmt == "json")  # JSON: C0 escaped already
+    # each file's result becomes what the output shows of it as soon as it is in, and is dropped; that
+    # text waits in a spool file (JSON lines ~0.13 MB a file, an HTML section ~0.17 MB): a batch's memory
+    # grows with neither its members' whole results (~0.2 MB each) nor its output
+    with _spool(args.output if output.names_a_file(args.output) else None) as spool:
+        summary = None if fmt == "json" else report.AuditSummary(
+            # no currency asked for: each file's section keeps the currency that file writes its amounts in
+            fmt, spool, lang=args.lang, currency=args.currency or ("CNY" if args.fx_rate is not None else None),
+            fx_rate=args.fx_rate, knowledge=args.knowledge, detail=getattr(args, "detail", "brief"))
+        errors: list[str] = []
+        internal: list[str] = []
+        rejected = False
+        show = sys.stderr is not None and sys.stderr.isatty() and len(paths) > 1  # None: started with 2>&-
+        with sharing():  # proposals asking the same question share the search for the alternative
+            for i, path in enumerate(paths, 1):
+                if show:
+                    _progress(i, len(paths))
+                res: AuditResult | None = None
+                err = ""
+                if refused and path in refused:
+                    err = refused[path].line(lang)
+                else:
+                    try:
+                        res = audit(path, knowledge=args.knowledge, rules=args.rules)
+                    except UserError as exc:
+                        err = exc.line(lang)
+                    except (KeyboardInterrupt, MemoryError, RecursionError):
+                        raise
+                    except Exception as exc:  # a bug met on this file: say so for this file, finish the others
+                        err = f"{path}: internal error: {type(exc).__name__}: {exc} (a bug in gpuwise)"
+                        err = " ".join(err.split())
+                        internal.append(path)
+                if res is None:
+                    errors.append(err)
+                rejected = rejected or (res is not None and res.verdict == "reject")
+                if summary is not None:
+                    summary.add(path, res, err)
+                else:  # a JSON document a line
+                    doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
+                    spool.write(json.dumps(doc, allow_nan=False).encode("ascii") + b"\n")
+                    del doc
+                del res
+        if show:
+            sys.stderr.write("\n")
+        text = _read_back(spool) if summary is None else summary.chunks()
+        written = output.emit(text, args.output, protect=protect, is_json=fmt == "json")  # JSON: C0 escaped already
     if errors:  # the summary lists every file's error; stderr gets one line, whatever was written
         line = _batch_line(errors, len(paths), written and output.shown_name(written), args.lang or "en")
         print(f"gpuwise: {one_line(line)}", file=sys.stderr)  # escaped, as a single file's
@@ -135,6 +139,25 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
         print("gpuwise:", _say(N_("wrote %(path)s"), {"path": output.shown_name(written)}, args.lang or "en"),
               file=sys.stderr)
     return 1 if rejected else 0
+
+
+def _spool(target: str | None) -> BinaryIO:
+    """A file without a name for a batch's output while its members are audited: in the output's
+    folder when ``-o`` names a file (where the output will need the room anyway), else where
+    temporary files go.  It goes when closed, or with the process."""
+    import tempfile
+
+    if target:
+        with contextlib.suppress(OSError, ValueError):
+            return tempfile.TemporaryFile(dir=os.path.dirname(os.path.realpath(target)) or ".")
+    return tempfile.TemporaryFile()
+
+
+def _read_back(spool: BinaryIO, size: int = 1 << 20) -> Iterator[str]:
+    """What was written to ``spool``, in pieces of ``size`` bytes (JSON: ASCII)."""
+    spool.seek(0)
+    while data := spool.read(size):
+        yield data.decode("ascii")
 
 
 def _progress(i: int, n: int) -> None:

@@ -206,23 +206,25 @@ def silence_stdout() -> None:
         os.close(devnull)
 
 
-def emit(text: str, target: str | os.PathLike[str] | None, *,
+def emit(text: str | Iterable[str], target: str | os.PathLike[str] | None, *,
          protect: Iterable[str | os.PathLike[str]] = (), is_json: bool = False) -> str | None:
     """``text`` to ``target`` (see :func:`write_output`), or to standard output when ``target``
     is ``None``, ``-`` or ``/dev/stdout``; returns the file name written, ``None`` for stdout.
     Control characters from the inputs are escaped (:func:`escape_controls`; ``is_json``: the
-    text is JSON) wherever it goes."""
-    text = escape_controls(text, is_json=is_json)
+    text is JSON) wherever it goes.  ``text`` may come in pieces (a batch's report, from its spool):
+    each is escaped and written as it comes, and a file is still replaced only once all are in."""
+    text = escape_controls(text, is_json=is_json) if isinstance(text, str) else \
+        (escape_controls(t, is_json=is_json) for t in text)
     # by name: with standard output closed sys.stdout is None, as stream_for() of a file is, and every
     # -o file's report was taken for standard output and dropped (exit 0, no file, no 'wrote')
     if target is None or STREAMS.get(os.fspath(target)) == "stdout":
         refuse_closed_stdout(target)
-        to_stdout(text)
+        all(to_stdout(t) for t in _pieces(text))  # a reader gone: the rest is not written
         return None
     return write_output(target, text, protect=protect)
 
 
-def write_output(target: str | os.PathLike[str], text: str, *,
+def write_output(target: str | os.PathLike[str], text: str | Iterable[str], *,
                  protect: Iterable[str | os.PathLike[str]] = ()) -> str:
     """Write a report or summary to ``target`` (see the module notes); returns the name written.
 
@@ -233,7 +235,8 @@ def write_output(target: str | os.PathLike[str], text: str, *,
     stream = stream_for(target)
     where = os.fspath(target)
     if stream is not None:
-        stream.write(text)
+        for t in _pieces(text):
+            stream.write(t)
         stream.flush()
         return where
     check_target(target, protect=protect)
@@ -273,7 +276,7 @@ def check_target(target: str | os.PathLike[str] | None, *,
         raise UserError(N_("cannot write the output: %(reason)s"), where=where, values={"reason": exc}) from None
 
 
-def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:
+def atomic_write_text(target: str | os.PathLike[str], text: str | Iterable[str]) -> Path:
     """Write ``text`` to ``target`` without a reader ever seeing a partial file.
 
     A regular file (or a new one) gets a temporary file beside it, then ``os.replace``; the
@@ -309,7 +312,8 @@ def atomic_write_text(target: str | os.PathLike[str], text: str) -> Path:
                 with contextlib.suppress(OSError):
                     os.fchmod(fd, stat.S_IMODE(mode))
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
+                for t in _pieces(text):
+                    fh.write(t)
                 fh.flush()
                 os.fsync(fh.fileno())
             with _signals_held(_HELD):  # nor between the rename and noting it: Ctrl-C then saw the new
@@ -356,14 +360,15 @@ FIFO_READER_WAIT_S = 5.0
 for ever, as a shell redirection does: a run whose reader never came hung (hostile round 15)."""
 
 
-def _write_through(path: Path, text: str) -> None:
+def _write_through(path: Path, text: str | Iterable[str]) -> None:
     """Write into an existing device or FIFO: opened for writing, never created, renamed or
     truncated. A FIFO waits up to FIFO_READER_WAIT_S for a reader, then fails with ENXIO."""
     flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0)
     fifo = stat.S_ISFIFO(os.stat(path).st_mode)
     fd = _open_fifo_for_writing(path, flags) if fifo else os.open(path, flags)
     with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+        for t in _pieces(text):
+            fh.write(t)
         fh.flush()
 
 
@@ -388,11 +393,17 @@ def _open_fifo_for_writing(path: Path, flags: int) -> int:
         return fd
 
 
-def _write_fd(fd: int, text: str) -> None:
+def _write_fd(fd: int, text: str | Iterable[str]) -> None:
     """Write all of ``text`` to an open descriptor, leaving it open."""
-    data = text.encode("utf-8")
-    while data:
-        data = data[os.write(fd, data):]
+    for t in _pieces(text):
+        data = t.encode("utf-8")
+        while data:
+            data = data[os.write(fd, data):]
+
+
+def _pieces(text: str | Iterable[str]) -> Iterable[str]:
+    """A text given whole or in pieces, as pieces."""
+    return (text,) if isinstance(text, str) else text
 
 
 def _same_as_any(target: str | os.PathLike[str], paths: Iterable[str | os.PathLike[str]]) -> bool:

@@ -26,8 +26,9 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..errors import N_, UserError
 from ..results import EstimateResult, RecommendResult
@@ -214,52 +215,112 @@ _SECTIONS = "\x00gpuwise: the sections\x00"
 class AuditSummary:
     """A batch audit's text, Markdown or HTML built as each proposal's audit finishes
     (:meth:`add`), the same text as :func:`render_audit_summary` of all the results at once; each
-    result becomes its row and its section's text straight away and is dropped, so the batch's
-    memory grows with the report's text, not with its results.  ``kw``: as
-    :func:`render_audit_summary`'s (``lang``, ``currency``, ``fx_rate``, ``knowledge``,
-    ``detail``, ``width``)."""
+    result becomes its row and its section's text straight away and is dropped, and the sections'
+    texts wait in ``spool`` (a binary file; ``None``: in memory), so the batch's memory grows with
+    neither its results nor its report.  ``kw``: as :func:`render_audit_summary`'s (``lang``,
+    ``currency``, ``fx_rate``, ``knowledge``, ``detail``, ``width``)."""
 
-    def __init__(self, fmt: str, **kw: Any):
+    def __init__(self, fmt: str, spool: BinaryIO | None = None, **kw: Any):
         self.fmt = normalise_format(fmt)
         if self.fmt == "json":
             raise UserError(N_("a batch audit's JSON is one document per line; use --format json"))
         self.lang = _lang(kw.get("lang"))
-        self.cols = terminal_width(kw.pop("width", None)) if self.fmt == "text" else 0
+        width = kw.pop("width", None)
+        self.cols = terminal_width(width) if self.fmt == "text" else 0
         from .views.batch import BatchSummary
 
         self.env = environment(self.lang)
         self.suffix = {"text": "txt", "md": "md", "html": "html"}[self.fmt]
         self.section = self.env.get_template(f"audit-summary-section.{self.suffix}")
+        self.spool = spool
         self.summary = BatchSummary(self._section, fmt=self.fmt, **kw)
 
     def add(self, path: str, result: AuditResult | None, error: str = "") -> None:
         """One proposal file's audit (``None``: the one-line ``error`` it met)."""
         self.summary.add(path, result, error)
 
-    def _section(self, s: dict[str, Any], common: dict[str, Any]) -> str:
+    def _section(self, s: dict[str, Any], common: dict[str, Any]) -> Any:
         if self.fmt == "text":
             s = fit_tables(s, self.cols)
-        return self.section.render(vm=common, s=s)
+        text = self.section.render(vm=common, s=s)
+        if self.spool is None:
+            return text
+        data = text.encode("utf-8", "surrogatepass")
+        self.spool.seek(0, os.SEEK_END)
+        at = self.spool.tell()
+        self.spool.write(data)
+        return at, len(data)
 
-    def text(self) -> str:
-        """The whole report: the summary placed around the sections, tidied as :func:`_place` does."""
+    def _text_of(self, part: Any) -> str:
+        if self.spool is None:
+            return str(part)
+        at, size = part
+        self.spool.seek(at)
+        return self.spool.read(size).decode("utf-8", "surrogatepass")
+
+    def chunks(self) -> Iterator[str]:
+        """The whole report, a piece at a time: the summary placed around the sections, tidied as
+        :func:`_place` tidies a report."""
         vm, parts = self.summary.finish()
         if self.fmt == "text":
             vm = {**fit_tables(vm, self.cols), "width": self.cols}
         page = self.env.get_template(f"audit-summary.{self.suffix}").render(vm={**vm, "compact": 0, "slot": _SECTIONS})
         head, mark, tail = page.rpartition(_SECTIONS)
         assert mark, "the summary template places no sections"
-        out = "".join([head, *parts, tail])
-        return out if self.fmt == "html" else _tidy(out, self.fmt, self.cols)
+        del page, vm
+        tidy = None if self.fmt == "html" else _Tidy(self.fmt, self.cols)
+        out = ""
+        for raw in (head, *(self._text_of(p) for p in parts), tail):
+            out = raw if tidy is None else tidy.feed(raw)
+            if out:
+                yield out
+        if tidy is not None and (out := tidy.end()):
+            yield out
+
+    def text(self) -> str:
+        """The whole report in one string."""
+        return "".join(self.chunks())
 
 
-def _tidy(out: str, fmt: str, cols: int) -> str:
-    """A text or Markdown report's last steps (:func:`_place`'s): blank lines in runs of one, no
-    code marks and every line within ``cols`` in text, one multiplication sign."""
-    out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
-    if fmt == "text":
-        return fit_text(times(re.sub(r"`([^`\n]+)`", r"\1", out)), cols)
-    return times(out)
+class _Tidy:
+    """A text or Markdown report's last steps (:func:`_place`'s) over its text given in pieces:
+    runs of blank lines made one and none at the start, and in text no code marks and every line
+    within ``cols``, one multiplication sign.  The same text as those steps over the whole: a run
+    of line breaks across pieces is held back until its end, and a line is tidied only once its
+    line break is in."""
+
+    def __init__(self, fmt: str, cols: int):
+        self.fmt, self.cols = fmt, cols
+        self.breaks = 0  # line breaks at the end of the text so far, not yet given
+        self.started = False  # any text other than line breaks given yet
+        self.line = ""  # the last line given, from its line break on: not tidied yet
+
+    def feed(self, raw: str) -> str:
+        body = raw.rstrip("\n")
+        trail = len(raw) - len(body)
+        if not body:
+            self.breaks += trail
+            return ""
+        lead = len(body) - len(body.lstrip("\n"))
+        run = self.breaks + lead if self.started else 0
+        self.started, self.breaks = True, trail
+        text = self.line + "\n" * min(run, 2) + re.sub(r"\n{3,}", "\n\n", body[lead:])
+        cut = text.rfind("\n")
+        if cut <= 0:
+            self.line = text
+            return ""
+        self.line = text[cut:]
+        return self._lines(text[:cut])
+
+    def end(self) -> str:
+        text = self.line + ("\n" * min(self.breaks, 2) if self.started else "")
+        self.line, self.breaks = "", 0
+        return self._lines(text)
+
+    def _lines(self, text: str) -> str:
+        if self.fmt == "text":
+            return fit_text(times(re.sub(r"`([^`\n]+)`", r"\1", text)), self.cols)
+        return times(text)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> Path:

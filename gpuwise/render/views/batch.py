@@ -121,16 +121,16 @@ def _charts_of(charts: dict[str, Any], anchor: str) -> dict[str, Any]:
 
 class BatchSummary:
     """A batch audit's summary built as its proposals finish, so a batch's memory does not grow
-    with its members' whole results: :meth:`add` turns a result at once into its summary row and its
-    section's text (``place``: a section's view and the summary's common fields to the section
-    template's text) and keeps nothing else of it.  The row and section are made in the summary's
-    currency and, when no report currency was asked for and the file writes its amounts in another
-    currency (or at another rate), in its own as well: which one the page shows is known only when
-    every file is in.  A result without a currency block before the first with one is kept until
-    that one sets the summary's currency (all of a batch's results share the knowledge, so they
-    have one, or none at all)."""
+    with its members' whole results: :meth:`add` turns a result at once into its summary row and
+    its section's text (``place``: a section's view and the summary's common fields to the section
+    template's text, or to where that text is kept) and keeps nothing else of it.  The row and
+    section are made in the summary's currency and, when no report currency was asked for and the
+    file writes its amounts in another currency (or at another rate), in its own as well: which
+    one the page shows is known only when every file is in.  A result without a currency block
+    before the first with one is kept until that one sets the summary's currency (a batch's
+    results share the knowledge, so all have one, or none has)."""
 
-    def __init__(self, place: Callable[[dict[str, Any], dict[str, Any]], str], *, lang: str = "en",
+    def __init__(self, place: Callable[[dict[str, Any], dict[str, Any]], Any], *, lang: str = "en",
                  currency: str | None = None, fx_rate: float | None = None,
                  knowledge: str | os.PathLike[str] | None = None, detail: str = "brief", fmt: str = "text"):
         self.place, self.lang, self.currency, self.fx_rate = place, lang, currency, fx_rate
@@ -140,8 +140,8 @@ class BatchSummary:
         self.common = {"full": self.detail == "full", "back": _("Back to the summary")}
         self.counts = {"approve": 0, "revise": 0, "reject": 0, "error": 0}
         self.rows: dict[int, list[str]] = {}
-        self.parts: dict[int, str] = {}
-        self.own: dict[int, tuple[list[str], str]] = {}  # in the file's own currency, where it differs
+        self.parts: dict[int, Any] = {}
+        self.own: dict[int, tuple[list[str], Any]] = {}  # in the file's own currency, where it differs
         self.infos: dict[str, Any] = {}  # the first currency block of each currency, in arrival order
         self.pending: list[tuple[int, str, AuditResult, str]] = []
         self.n = 0
@@ -179,8 +179,8 @@ class BatchSummary:
                 row, section = entry(i, path, res, err, Fmt(self.lang, cur), f, self.detail, self.fmt)
                 self.own[i] = (row, self.place(section, self.common))
 
-    def finish(self) -> tuple[dict[str, Any], list[str]]:
-        """The summary's view (without its sections) and the sections' texts, in order."""
+    def finish(self) -> tuple[dict[str, Any], list[Any]]:
+        """The summary's view (without its sections) and what ``place`` gave for each section, in order."""
         if self.f is None:
             self._settle(None)
         assert self.f is not None

@@ -1,0 +1,120 @@
+"""A batch audit's memory does not grow with its members' whole results (gpuwise/batch.py): each
+member's result becomes what the output shows of it and is dropped, and that text waits in a spool
+file. Before, every AuditResult (~0.2 MB of Python objects each) was held until the summary was
+written: 2,000 copies of one proposal peaked at 369 MB (benchmarks/batch_memory.py).
+
+The report built a member at a time is the report built from all the results at once
+(render_audit_summary), byte for byte, in every format and language and with files in two
+currencies."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import random
+import re
+import shutil
+import tracemalloc
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gpuwise.batch import audit_many
+from gpuwise.decide.audit import audit
+from gpuwise.render import report
+from gpuwise.render.textfit import fit_text
+from gpuwise.render.words import times
+
+ROOT = Path(__file__).parent.parent
+PROPOSAL = ROOT / "examples" / "proposal-good-lora-8xh100.yaml"
+
+
+def _args(output: Path, fmt: str) -> argparse.Namespace:
+    return argparse.Namespace(output=str(output), format=fmt, lang="en", currency=None, fx_rate=None,
+                              knowledge=None, rules=None, detail="brief")
+
+
+def _peak(folder: Path, n: int, fmt: str, out: Path) -> int:
+    """The Python heap's peak (bytes, tracemalloc) of ``audit_many`` over ``n`` copies of one proposal."""
+    folder.mkdir()
+    for i in range(n):
+        shutil.copyfile(PROPOSAL, folder / f"p{i:04d}.yaml")
+    paths = sorted(str(p) for p in folder.iterdir())
+    gc.collect()
+    tracemalloc.start()
+    try:
+        status = audit_many(paths, _args(out, fmt))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert status == 0 and out.stat().st_size > 0
+    return peak
+
+
+@pytest.mark.parametrize("fmt", ["html", "json"])
+def test_peak_memory_grows_little_with_members(tmp_path, fmt):
+    """5 then 20 members, after a warm-up batch: each member past the 5th adds under 16 KB to the
+    Python heap's peak (measured: 1.4 KB in HTML, 0.9 KB in JSON -- a summary row, a place in the
+    spool). Holding every result, as before, each added 88 KB (the same measure on the tree before
+    this change), and 160-400 KB of peak RSS (benchmarks/batch_memory.py, 100 -> 500 members)."""
+    _peak(tmp_path / "warm", 3, fmt, tmp_path / f"warm.{fmt}")  # caches, templates, the shared search
+    small = _peak(tmp_path / "small", 5, fmt, tmp_path / f"small.{fmt}")
+    large = _peak(tmp_path / "large", 20, fmt, tmp_path / f"large.{fmt}")
+    per_member = (large - small) / 15
+    assert per_member < 16 * 1024, f"{per_member / 1024:.1f} KB a member"
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    """Results of four files and an input error: one in yuan (so the sections keep their own
+    currencies), two in dollars, one rejected."""
+    d = Path(tmp_path_factory.mktemp("mem"))
+    doc = yaml.safe_load(PROPOSAL.read_text())
+    doc = {**doc, "acquisition": {**doc["acquisition"], "hourly_usd": 12.0}}
+    cny = {**doc, "title": "In yuan", "constraints": {**doc["constraints"], "currency": "CNY"},
+           "acquisition": {**doc["acquisition"], "hourly_usd": 86.0}}
+    (d / "usd.yaml").write_text(yaml.safe_dump(doc))
+    (d / "cny.yaml").write_text(yaml.safe_dump(cny))
+    files = [str(d / "cny.yaml"), str(ROOT / "examples" / "proposal-16x4090-70b-full.yaml"), str(d / "usd.yaml"),
+             str(ROOT / "examples" / "proposal-used-3090-mining.yaml")]
+    out = [(f, audit(f), "") for f in files]
+    out.insert(2, (str(d / "bad.yaml"), None, "bad.yaml: nonsense: unknown key"))
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+@pytest.mark.parametrize("lang,currency,detail", [("en", None, "brief"), ("zh", None, "full"),
+                                                  ("en", "CNY", "full")])
+def test_built_a_member_at_a_time_as_all_at_once(batch, fmt, lang, currency, detail):
+    kw = {"lang": lang, "currency": currency, "detail": detail, "width": 72}
+    whole = report.render_audit_summary(batch, fmt, **kw)
+    for spool in (None, io.BytesIO()):
+        summary = report.AuditSummary(fmt, spool, **kw)
+        for path, res, err in batch:
+            summary.add(path, res, err)
+        assert summary.text() == whole
+    if currency is None:  # the yuan file's section in yuan, the dollar files' in dollars
+        assert "¥" in whole and "$" in whole
+
+
+def _reference(text: str, fmt: str, cols: int) -> str:
+    """report._place's last steps over a whole text (blank-line runs, code marks, ×, width)."""
+    out = re.sub(r"\n{3,}", "\n\n", text).lstrip("\n")
+    return fit_text(times(re.sub(r"`([^`\n]+)`", r"\1", out)), cols) if fmt == "text" else times(out)
+
+
+@pytest.mark.parametrize("fmt", ["text", "md"])
+def test_tidy_in_pieces_as_whole(fmt):
+    """Cut anywhere -- inside a run of line breaks, inside a line, inside `code` or "8 x H100" --
+    the pieces tidied one after another give the whole text tidied."""
+    rng = random.Random(7)
+    words = ["8 x H100", "`gpuwise audit`", "a", "word " * 30, "", "", "\n", "x", "（4 x A100）"]
+    for _ in range(300):
+        text = "".join(rng.choice(words) + "\n" * rng.choice([0, 1, 1, 2, 3, 5]) for _ in range(rng.randint(0, 12)))
+        cuts = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(0, 6))))
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        tidy = report._Tidy(fmt, 40)
+        got = "".join(tidy.feed(p) for p in pieces) + tidy.end()
+        assert got == _reference(text, fmt, 40), (text, pieces)
