@@ -153,7 +153,7 @@ def _spool(target: str | None) -> BinaryIO:
     return tempfile.TemporaryFile()
 
 
-def _read_back(spool: BinaryIO, size: int = 1 << 20) -> Iterator[str]:
+def _read_back(spool: BinaryIO, size: int = 1 << 16) -> Iterator[str]:
     """What was written to ``spool``, in pieces of ``size`` bytes (JSON: ASCII)."""
     spool.seek(0)
     while data := spool.read(size):

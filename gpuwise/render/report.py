@@ -23,6 +23,7 @@ Public API: :func:`render`, :func:`write_report`, :func:`format_for`, :func:`ren
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sys
@@ -270,7 +271,7 @@ class AuditSummary:
         del page, vm
         tidy = None if self.fmt == "html" else _Tidy(self.fmt, self.cols)
         out = ""
-        for raw in (head, *(self._text_of(p) for p in parts), tail):
+        for raw in itertools.chain((head,), map(self._text_of, parts), (tail,)):  # one section read at a time
             out = raw if tidy is None else tidy.feed(raw)
             if out:
                 yield out
