@@ -311,14 +311,14 @@ class _Tidy:
             self.line = text
             return ""
         self.line = text[cut:]
-        return self._lines(text[:cut])
+        return self._tidied(text[:cut])
 
     def end(self) -> str:
         text = self.line + ("\n" * min(self.breaks, 2) if self.started else "")
         self.line, self.breaks = "", 0
-        return self._lines(text)
+        return self._tidied(text)
 
-    def _lines(self, text: str) -> str:
+    def _tidied(self, text: str) -> str:
         if self.fmt == "text":
             return fit_text(times(re.sub(r"`([^`\n]+)`", r"\1", text)), self.cols)
         return times(text)
