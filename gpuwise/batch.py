@@ -87,8 +87,8 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
     output.refuse_closed_stdout(args.output)
     lang = getattr(args, "lang", "en") or "en"
     # each file's result becomes what the output shows of it as soon as it is in, and is dropped; that
-    # text waits in a spool file (JSON lines ~0.13 MB a file, an HTML section ~0.17 MB): a batch's memory
-    # grows with neither its members' whole results (~0.2 MB each) nor its output
+    # text waits in a spool file (a JSON line or an HTML section: ~40 KB of an example proposal's): a
+    # batch's memory grows with neither its members' whole results (~0.2 MB each) nor its output
     with _spool(args.output if output.names_a_file(args.output) else None) as spool:
         summary = None if fmt == "json" else report.AuditSummary(
             # no currency asked for: each file's section keeps the currency that file writes its amounts in
