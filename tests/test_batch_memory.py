@@ -128,3 +128,23 @@ def test_tidy_in_pieces_as_whole(fmt):
         tidy = report._Tidy(fmt, 40)
         got = "".join(tidy.feed(p) for p in pieces) + tidy.end()
         assert got == _reference(text, fmt, 40), (text, pieces)
+
+
+@pytest.mark.parametrize("currency", [None, "CNY"])
+def test_results_without_a_currency_block_are_not_all_kept(batch, currency, monkeypatch):
+    """A knowledge without an exchange rate gives results without a currency block: after
+    BatchSummary.PENDING of them the summary's currency is settled and none is kept whole any
+    more; the report is still the one made from all the results at once."""
+    from gpuwise.render.views.batch import BatchSummary
+
+    plain = [(p, r.model_copy(update={"currency": None}) if r is not None else None, e) for p, r, e in batch]
+    plain = (plain * 3)[:BatchSummary.PENDING + 4]
+    kw = {"lang": "en", "currency": currency, "fx_rate": 7.1 if currency else None, "width": 72}
+    whole = report.render_audit_summary(plain, "md", **kw)
+    summary = report.AuditSummary("md", io.BytesIO(), **kw)
+    held = []
+    for path, res, err in plain:
+        summary.add(path, res, err)
+        held.append(len(summary.summary.pending))
+    assert max(held) == BatchSummary.PENDING - 1 and held[-1] == 0
+    assert summary.text() == whole

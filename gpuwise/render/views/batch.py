@@ -128,7 +128,11 @@ class BatchSummary:
     file writes its amounts in another currency (or at another rate), in its own as well: which
     one the page shows is known only when every file is in.  A result without a currency block
     before the first with one is kept until that one sets the summary's currency (a batch's
-    results share the knowledge, so all have one, or none has)."""
+    results share the knowledge, so all have one, or none has: after :attr:`PENDING` results without
+    one, none is taken to have one, and the summary is in the currency asked for, else USD)."""
+
+    PENDING = 8
+    """The most results kept whole while none has said what currency its file writes in."""
 
     def __init__(self, place: Callable[[dict[str, Any], dict[str, Any]], Any], *, lang: str = "en",
                  currency: str | None = None, fx_rate: float | None = None,
@@ -156,6 +160,9 @@ class BatchSummary:
         if self.f is None:
             if res is not None and info is None:
                 self.pending.append((self.n, path, res, err))
+                if len(self.pending) < self.PENDING:
+                    return
+                self._settle(None)  # the knowledge has no exchange rate: no result will have one
                 return
             if info is not None:
                 self._settle(info)
