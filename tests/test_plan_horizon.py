@@ -17,6 +17,8 @@ import gpuwise.plan.solve as solve_mod
 from gpuwise.plan.build import plan
 from gpuwise.plan.solve import two_steps
 
+from .conftest import THOROUGH
+
 
 def test_only_a_program_over_more_than_24_months_takes_two_steps():
     assert not two_steps(12) and not two_steps(24)
@@ -91,6 +93,8 @@ TEAM_36_BOUND = 2_644_545.01
 TEAM_36_ONE_STEP_OBJECTIVE = 2_664_802.65
 
 
+@pytest.mark.skipif(not THOROUGH, reason="a 36-month solve, ~12 CPU-s: GPUWISE_THOROUGH=1 runs it (and "
+                    "benchmarks/plan_horizon.py prints the same plan's objective)")
 def test_the_team_plan_over_36_months_is_within_a_percent_of_the_best_found():
     from pathlib import Path
 
