@@ -233,7 +233,7 @@ def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) ->
     """:func:`offload_seconds` by cause: (PCIe traffic left exposed, Adam on the host, NVMe), seconds a step; a
     report says which part of an offloaded step is the bus and which the host's optimizer."""
     pcie = g.pcie_gb_s * 1e9
-    copies = getattr(g, "zero3_copies", ())  # (a hand-built rate set may leave it out)
+    copies = g.zero3_copies
     if lay.zero >= 3 and copies:  # DeepSpeed ZeRO-3: to the host and back a micro-batch, then the step's copy
         per_micro, at_step, upcast, waits = copies
         grads = p * (per_micro * lay.grad_accum + at_step) / (pcie / g.zero3_copy_slowdown)
