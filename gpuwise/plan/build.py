@@ -18,6 +18,7 @@ from .. import knowledge as knowledge_mod
 from .. import messages
 from ..errors import N_, Term, UserError
 from ..frozen import record
+from ..inputs.job import note
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .judge import judge
 from .milp import Solution
@@ -137,21 +138,16 @@ class Planner:
         self.rate = float(self.fx_rate or rate_v.value)
         to_usd = (1 / self.rate) if c.currency == "CNY" else 1.0
         if c.currency == "CNY":
-            self.assumptions.append(Assumption(
-                field="constraints.currency", value="CNY", message_id="assume.plan.currency",
-                template=messages.template("assume.plan.currency"),
-                values=(v := {"rate": self.rate, "as_of": rate_v.as_of}),
-                reason=messages.text("assume.plan.currency", v)))
+            self.assumptions.append(note("constraints.currency", "CNY", "assume.plan.currency",
+                                         {"rate": self.rate, "as_of": rate_v.as_of}))
         self.market = market(pf)
         if "electricity_usd_per_kwh" in c.model_fields_set:
             electricity = c.electricity_usd_per_kwh * to_usd
         else:  # the default is a USD tariff, whatever currency the file's amounts are in
             default = kb.tco_value("electricity_usd_per_kwh_default")
             electricity = float(default.value)
-            self.assumptions.append(Assumption(
-                field="constraints.electricity_usd_per_kwh", value=electricity, message_id="assume.plan.electricity",
-                template=messages.template("assume.plan.electricity"), values=(v := {"price": electricity}),
-                reason=messages.text("assume.plan.electricity", v)))
+            self.assumptions.append(note("constraints.electricity_usd_per_kwh", electricity,
+                                         "assume.plan.electricity", {"price": electricity}))
         owned: dict[str, int] = {}
         owned_hosting: dict[str, str] = {}
         for i, o in enumerate(pf.owned):
@@ -187,11 +183,8 @@ class Planner:
             sz.options = {g: o for g, o in sz.options.items() if g in keep}
         self.fleets = {g: f for g, f in fleets.items() if g in keep}
         if two_steps(pf.horizon_months):
-            self.assumptions.append(Assumption(
-                field="horizon_months", value=pf.horizon_months, message_id="assume.plan.two_steps",
-                template=messages.template("assume.plan.two_steps"),
-                values=(v := {"months": pf.horizon_months}),
-                reason=messages.text("assume.plan.two_steps", v)))
+            self.assumptions.append(note("horizon_months", pf.horizon_months, "assume.plan.two_steps",
+                                         {"months": pf.horizon_months}))
         delivery = int(kb.policy_value("plan_delivery_months"))
         self.inp = Inputs(H=pf.horizon_months, delivery=delivery,
                           availability=float(kb.policy_value("plan_owned_availability")),
