@@ -714,6 +714,28 @@ def test_model_completion_shows_names_once_without_markup() -> None:
     assert complete("Llama 3.1 70")[0].text == "llama-3.1-70b"  # separators and case ignored
 
 
+def test_a_pasted_page_is_completed_as_fast_as_a_name() -> None:
+    """A line longer, folded, than every catalog name matches nothing, and the completer looks no
+    further than its start: the names were folded again at every key, so 10,000 characters typed
+    took 23 s (benchmarks/hostile_round20.py). A long run of separators before a name still
+    completes it (folding drops them), and the matches are the same as before for every prefix."""
+    import time
+
+    completer = _model_completer([(m.id, m.name, f"{m.params_b:.1f}", tuple(m.aliases))
+                                  for m in KB.models.values()])
+
+    def complete(typed: str) -> list[str]:
+        return [c.text for c in completer.get_completions(Document(typed), None)]
+
+    start = time.process_time()
+    for n in range(1, 3001):
+        assert complete("m" * n) == [] or n < 3
+    assert time.process_time() - start < 0.5  # each key folded every name of the catalog: ~2 CPU-s
+    assert complete("-" * 500 + "llama-3.1-70b") == ["llama-3.1-70b"]
+    names = sorted({c for m in KB.models.values() for c in (m.id, m.name, *m.aliases)}, key=len)
+    assert complete(names[-1] + "x") == []
+
+
 TASK_Q = ("- {key: workload.task, type: select, label: T, question: T, help: H., choices: [{value: x}]}\n")
 SEQ = "- {key: workload.seq_len, type: int, label: S, question: S, help: H."
 

@@ -39,24 +39,34 @@ def _model_completer(entries: list[tuple[str, str, str, tuple[str, ...]]],
 
     from prompt_toolkit.completion import Completer, Completion
 
+    # each entry's names folded once, not at every key (a long line typed folded them all per key:
+    # 10,000 characters took 23 s, benchmarks/hostile_round20.py); a line longer than every name,
+    # folded, matches nothing (a pasted page is looked at no further than its start)
+    folded = [(mid, name, size, [(_fold(n), alias) for n, alias in ((mid, None), (name, None), *((a, a) for a in al))])
+              for mid, name, size, al in entries]
+    longest = max((len(f) for *_, names in folded for f, _ in names), default=0)
+
     class ModelCompleter(Completer):
         def get_completions(self, document: Any, complete_event: Any) -> Any:
-            typed = _fold(document.text_before_cursor)
+            before = document.text_before_cursor
+            if len(_fold(before[:2 * longest + 2])) > longest:  # folded, a prefix is a prefix: no name that long
+                return
+            typed = _fold(before)
+            if len(typed) > longest:
+                return
             start, inside = [], []
-            for mid, name, size, aliases in entries:
+            for mid, name, size, names in folded:
                 hit: tuple[int, str | None] | None = None
-                for n, alias in ((mid, None), (name, None), *((a, a) for a in aliases)):
-                    folded = _fold(n)
-                    if folded.startswith(typed):
+                for f, alias in names:
+                    if f.startswith(typed):
                         hit = (0, alias)
                         break
-                    if hit is None and typed in folded:
+                    if hit is None and typed in f:
                         hit = (1, alias)
                 if hit is None:
                     continue
                 (start if hit[0] == 0 else inside).append(Completion(
-                    mid, start_position=-len(document.text_before_cursor), display=mid,
-                    display_meta=meta(name, size, hit[1])))
+                    mid, start_position=-len(before), display=mid, display_meta=meta(name, size, hit[1])))
             yield from start
             yield from inside
 
