@@ -3,9 +3,9 @@ member's result becomes what the output shows of it and is dropped, and that tex
 file. Before, every AuditResult (~0.2 MB of Python objects each) was held until the summary was
 written: 2,000 copies of one proposal peaked at 369 MB (benchmarks/batch_memory.py).
 
-The report built a member at a time is the report built from all the results at once
-(render_audit_summary), byte for byte, in every format and language and with files in two
-currencies."""
+The report's sections kept in a spool file are the report kept in memory, byte for byte, in every
+format and language and with files in two currencies; before, a second path built the report from
+all the results at once, and these tests held the two to the same bytes."""
 
 from __future__ import annotations
 
@@ -97,14 +97,15 @@ def batch(tmp_path_factory):
 @pytest.mark.parametrize("fmt", ["text", "md", "html"])
 @pytest.mark.parametrize("lang,currency,detail", [("en", None, "brief"), ("zh", None, "full"),
                                                   ("en", "CNY", "full")])
-def test_built_a_member_at_a_time_as_all_at_once(batch, fmt, lang, currency, detail):
+def test_spooled_as_in_memory(batch, fmt, lang, currency, detail):
     kw = {"lang": lang, "currency": currency, "detail": detail, "width": 72}
     whole = report.render_audit_summary(batch, fmt, **kw)
-    for spool in (None, io.BytesIO()):
-        summary = report.AuditSummary(fmt, spool, **kw)
-        for path, res, err in batch:
-            summary.add(path, res, err)
-        assert summary.text() == whole
+    spool = io.BytesIO()
+    summary = report.AuditSummary(fmt, spool, **kw)
+    for path, res, err in batch:
+        summary.add(path, res, err)
+    assert summary.text() == whole
+    assert len(spool.getvalue()) > len(whole) / 3  # the sections were in the spool, not in memory
     if currency is None:  # the yuan file's section in yuan, the dollar files' in dollars
         assert "¥" in whole and "$" in whole
 
@@ -134,17 +135,23 @@ def test_tidy_in_pieces_as_whole(fmt):
 def test_results_without_a_currency_block_are_not_all_kept(batch, currency, monkeypatch):
     """A knowledge without an exchange rate gives results without a currency block: after
     BatchSummary.PENDING of them the summary's currency is settled and none is kept whole any
-    more; the report is still the one made from all the results at once."""
+    more; the report is the one in the currency asked for, else in dollars, as if it had been
+    settled from the first (the same rows given one more at a time than PENDING)."""
     from gpuwise.render.views.batch import BatchSummary
 
     plain = [(p, r.model_copy(update={"currency": None}) if r is not None else None, e) for p, r, e in batch]
     plain = (plain * 3)[:BatchSummary.PENDING + 4]
     kw = {"lang": "en", "currency": currency, "fx_rate": 7.1 if currency else None, "width": 72}
-    whole = report.render_audit_summary(plain, "md", **kw)
+    whole = report.render_audit_summary(plain[:BatchSummary.PENDING - 1], "md", **kw)
     summary = report.AuditSummary("md", io.BytesIO(), **kw)
     held = []
     for path, res, err in plain:
         summary.add(path, res, err)
         held.append(len(summary.summary.pending))
     assert max(held) == BatchSummary.PENDING - 1 and held[-1] == 0
-    assert summary.text() == whole
+    text = summary.text()
+    assert ("¥" in text) == (currency == "CNY") and ("$" in text) == (currency is None)
+    assert f"{len(plain)} proposals" in text
+    # the first PENDING - 1 sections, settled at the end of a shorter batch, read the same
+    first = whole[whole.index('<a id="proposal-1">'):whole.index(f'<a id="proposal-{BatchSummary.PENDING - 1}">')]
+    assert first.count("## ") >= BatchSummary.PENDING - 2 and first in text

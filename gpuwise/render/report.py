@@ -196,17 +196,12 @@ def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None
 
 def render_audit_summary(results: list[tuple[str, AuditResult | None, str]], fmt: str, **kw: Any) -> str:
     """A batch audit as text, Markdown or HTML: the summary table, then a section per proposal
-    (JSON lines are written by the CLI).  :class:`AuditSummary` makes the same text from results
-    given one at a time, keeping none of them."""
-    fmt = normalise_format(fmt)
-    if fmt == "json":
-        raise UserError(N_("a batch audit's JSON is one document per line; use --format json"))
-    lang = _lang(kw.get("lang"))
-    width = kw.pop("width", None)
-    from .views.batch import audit_summary_view  # a batch's only: not imported by a single answer
-
-    vm = audit_summary_view(results, fmt=fmt, **kw)
-    return _place(vm, "audit-summary", fmt, lang, width)
+    (JSON lines are written by the CLI): :class:`AuditSummary` given the results in order, kept in
+    memory -- the one way a batch's report is made."""
+    summary = AuditSummary(fmt, None, **kw)
+    for path, result, error in results:
+        summary.add(path, result, error)
+    return summary.text()
 
 
 _SECTIONS = "\x00gpuwise: the sections\x00"
@@ -215,7 +210,7 @@ _SECTIONS = "\x00gpuwise: the sections\x00"
 
 class AuditSummary:
     """A batch audit's text, Markdown or HTML built as each proposal's audit finishes
-    (:meth:`add`), the same text as :func:`render_audit_summary` of all the results at once; each
+    (:meth:`add`); each
     result becomes its row and its section's text straight away and is dropped, and the sections'
     texts wait in ``spool`` (a binary file; ``None``: in memory), so the batch's memory grows with
     neither its results nor its report.  ``kw``: as :func:`render_audit_summary`'s (``lang``,

@@ -2,7 +2,7 @@
 strings ("80.0 GB", "$12,345", "3.2 days") that the templates only place.
 
 One view per result kind -- :class:`RecommendView`, :class:`AuditView`, :class:`EstimateView`, and
-:func:`batch.audit_summary_view` for a batch of audits -- built on the shared pieces of
+:class:`batch.BatchSummary` for a batch of audits -- built on the shared pieces of
 :mod:`.base`, the steps of :mod:`.steps` and the charts of :mod:`.charts` and :mod:`.cost_chart`.
 
 Two levels of detail: ``brief`` (the default) is the answer, the four steps in one line each, the

@@ -16,33 +16,6 @@ if TYPE_CHECKING:
     from ...results_audit import AuditResult
 
 
-def audit_summary_view(results: list[tuple[str, AuditResult | None, str]], *, lang: str = "en",
-                       currency: str = "USD", fx_rate: float | None = None,
-                       knowledge: str | os.PathLike[str] | None = None, detail: str = "brief",
-                       fmt: str = "text") -> dict[str, Any]:
-    """The view model of a batch audit: one row per proposal file (``href``: the link to its
-    section) and the verdict counts, then a section per proposal (its verdict, the proposal and the
-    alternative in a line each, its blockers and warnings with their fixes; ``audit``: the proposal's
-    whole audit view, for the comparison table, the used cards and the charts; in full, every
-    finding)."""
-    infos = [res.currency for _, res, _ in results if res is not None and res.currency is not None]
-    f = Fmt(lang, currency_for(currency or (infos[0].asked if infos else None), fx_rate, knowledge,
-                               infos[0] if infos else None))
-    own = currency is None and fx_rate is None and len({i.asked for i in infos}) > 1
-    # ``currency`` None: each file's section in the currency that file writes its amounts in
-    rows, counts, sections = [], {"approve": 0, "revise": 0, "reject": 0, "error": 0}, []
-    for i, (path, res, err) in enumerate(results, 1):
-        fr = Fmt(lang, currency_for(res.currency.asked, None, knowledge, res.currency)) \
-            if own and res is not None and res.currency else f
-        row, section = entry(i, path, res, err, fr, f, detail, fmt)
-        counts[res.verdict if res is not None else "error"] += 1
-        rows.append(row)
-        sections.append(section)
-    return head_view(rows, counts, sections, f, lang, detail, own,
-                     _currency_note(f, lang, detail, own, [r.currency for _, r, _ in results if r is not None],
-                                    knowledge))
-
-
 def entry(i: int, path: str, res: AuditResult | None, err: str, fr: Fmt, f: Fmt, detail: str,
           fmt: str) -> tuple[list[str], dict[str, Any]]:
     """A proposal's summary row and section (``fr``: its amounts' formatting; ``f``: the summary's)."""
