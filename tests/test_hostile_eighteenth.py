@@ -9,6 +9,8 @@ import pytest
 
 from gpuwise.decide import smi_report
 
+from .conftest import examples
+
 ROOT = Path(__file__).resolve().parent.parent
 HOT_3090 = (ROOT / "tests" / "data" / "nvidia_smi" / "derived_rtx-3080-v13_as-3090-hot-gddr6x.xml").read_text()
 BIG = 3 * 2**20 + 800_000
@@ -58,16 +60,16 @@ def _narrowed_one_at_a_time(natural: list[int], floor: list[int], room: int) -> 
 
 
 def test_columns_are_narrowed_a_level_at_a_time_to_the_same_widths() -> None:
-    """The same widths as one column at a time (20,000 random tables), and a 3.8-million-column
-    cell (a seller's VBIOS version of 3.8 MB) narrowed at once: one column a step was 3.8 million
-    steps, most of the 14 CPU-s a text audit of that report took."""
+    """The same widths as one column at a time (2,000 random tables; 20,000 with GPUWISE_THOROUGH=1),
+    and a 3.8-million-column cell (a seller's VBIOS version of 3.8 MB) narrowed at once: one column a
+    step was 3.8 million steps, most of the 14 CPU-s a text audit of that report took."""
     import random
     import time
 
     from gpuwise.render.textfit import _narrowed
 
     rnd = random.Random(18)
-    for _ in range(20_000):
+    for _ in range(examples(2_000, 20_000)):
         cols = rnd.randint(1, 7)
         natural = [rnd.randint(1, 60) for _ in range(cols)]
         floor = [min(n, rnd.randint(1, 20)) for n in natural]
