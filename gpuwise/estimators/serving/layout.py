@@ -84,6 +84,10 @@ def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
             if shape.moe and g > 1 and {"expert", "data-attention"} <= set(fw.parallelism):
                 out.append(Layout(tp=1, pp=1, ep=g, dp_attention=g, replicas=reps, experts_tp=eng.dpa_tp_experts))
         g *= 2
+    # a layer-split engine spreads one copy's layers over every GPU it is given (llama.cpp's default split mode,
+    # docs/multi-gpu.md), so 3 or 6 cards hold a model that 2 or 4 do not: that copy beside the ladder's
+    if fw.split == "layer" and count & (count - 1) and count <= shape.layers:
+        out.append(Layout(pp=count, replicas=1))
     out += [lay for lay in _pinned_copy(job, eng, count, ep_pin) if lay not in out]
     return _pinned(job, out)
 
