@@ -745,7 +745,7 @@ def main() -> int:
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
                (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178),
-               (179, 180), (181, 188), (189, 189), (190, 199))
+               (179, 180), (181, 188), (189, 189), (190, 199), (200, 208))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -843,7 +843,11 @@ def main() -> int:
           "  H190-H199 (MLPerf v6.0 submitters no row had used: Krai's LoRA on 4 / 64 GH200, Cisco's 8B on 128 "
           "H100 and 16 H200, MiTAC's 8B on 8 MI325X with Primus, HPE's gpt-oss-20b on 16 GB300, NVIDIA's 8B "
           "on 1,024 GB200; Tucano 160m / 1b1 / 2b4 on 8 / 16 / 16 A100, card hours; session 24, before any change) "
-          "-18.1 / -23.2 / -1.4 / +6.4 / -5.1 / +24.5 / -45.7 / +66.1 / +87.8 / +30.2%: 23.9% (1.88x, H198)")
+          "-18.1 / -23.2 / -1.4 / +6.4 / -5.1 / +24.5 / -45.7 / +66.1 / +87.8 / +30.2%: 23.9% (1.88x, H198);\n"
+          "  H200-H208 (MLPerf v6.0 submitters and systems no row had used: CoreWeave's 8B NVFP4 and "
+          "gpt-oss-20b on 64 B200, 405B NVFP4 on 4,096 GB300, DeepSeek-V3 on 2,048 / 8,192 GB300; NVIDIA's "
+          "gpt-oss-20b and 70B LoRA on 512 GB300; AMD's 8B MXFP4 on 8 MI355X; Krai's LoRA on 64 H200; session 25, "
+          "before any change) -4.6 / +71.9 / +9.8 / -1.5 / +1.8 / -22.4 / +3.7 / -12.9 / +2.0%: 4.6% (1.72x, H201)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

@@ -713,6 +713,31 @@ def test_held_out_runs_of_session_24(heldout):
     assert all(0.5 <= heldout[n][1] / heldout[n][2] <= 2.0 for n in range(190, 200))
 
 
+def test_held_out_runs_of_session_25(heldout):
+    """H200-H208, scored blind on the session's starting main (32e90565): -4.6 / +71.9 / +9.8 / -1.5 / +1.8 / -22.4 /
+    +3.7 / -12.9 / +2.0%. MLPerf Training v6.0 submitters and systems no row had used (Richardyu114/
+    training_results_v6.0, a copy of mlcommons/training_results_v6.0 at eabf23a0): GPUs x steps x the logged step."""
+    by_id = _held_out_rows()
+    # CoreWeave, 64 B200: 233,472 samples of 8,192 at 64 a step (3,648 steps), 0.24643 s a step
+    assert float(by_id["H200"]["gpu_hours"]) == pytest.approx(64 * 3648 * 0.24643 / 3600, abs=0.005)
+    assert float(by_id["H200"]["training_tokens_b"]) == pytest.approx(233_472 * 8192 / 1e9, abs=1e-6)
+    # gpt-oss-20b: 319,488 samples at 64 a step, 125.05 s per 384-step block
+    assert float(by_id["H201"]["gpu_hours"]) == pytest.approx(64 * 4992 * 125.048 / 384 / 3600, abs=0.005)
+    # 405B on 4,096 GB300: 331,776 samples at 1,024 a step, 30.788 s per 18-step block
+    assert float(by_id["H202"]["gpu_hours"]) == pytest.approx(4096 * 324 * 30.788 / 18 / 3600, abs=0.05)
+    # DeepSeek-V3: 16,384 sequences of 4,096 a step; 46 steps at 6.268 s on 2,048, 45 at 1.735 s on 8,192 GB300
+    assert float(by_id["H203"]["training_tokens_b"]) == pytest.approx(46 * 16_384 * 4096 / 1e9, abs=1e-5)
+    assert float(by_id["H203"]["gpu_hours"]) == pytest.approx(2048 * 46 * 6.268 / 3600, abs=0.05)
+    assert float(by_id["H204"]["gpu_hours"]) == pytest.approx(8192 * 45 * 1.7349 / 3600, abs=0.05)
+    # NVIDIA, 512 GB300: gpt-oss-20b 4,608 steps at 0.09111 s; LoRA 144 steps of 64 samples at 0.1530 s
+    assert float(by_id["H205"]["gpu_hours"]) == pytest.approx(512 * 4608 * 0.09111 / 3600, abs=0.01)
+    assert float(by_id["H206"]["gpu_hours"]) == pytest.approx(512 * 144 * 0.1530 / 3600, abs=0.001)
+    # AMD, 8 MI355X: 184,320 samples at 32 a step, 384-step blocks of 336.17 s on average
+    assert float(by_id["H207"]["gpu_hours"]) == pytest.approx(8 * 5760 * 336.1735 / 384 / 3600, abs=0.005)
+    # Krai, 64 H200: 3,840 samples at 18.096 samples/s
+    assert float(by_id["H208"]["gpu_hours"]) == pytest.approx(64 * 3840 / 18.096 / 3600, abs=0.001)
+    assert all(0.5 <= heldout[n][1] / heldout[n][2] <= 2.0 for n in range(200, 209))
+
 def test_liger_kernel_fuses_the_memory_bound_passes_and_chunks_the_loss(kb, heldout):
     """workload.liger_kernel: Liger Kernel's apply_liger_kernel_to_llama patches RMSNorm, rotary, SwiGLU and the
     loss (fused linear cross-entropy) by default (linkedin/Liger-Kernel src/liger_kernel/transformers/
