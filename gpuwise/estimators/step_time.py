@@ -219,7 +219,9 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) 
       the release that pins its host buffers, pageable copies at the pinned rate / pageable_slowdown that the
       backward waits for. The weights come back after the host's Adam, exposed;
     * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
-      crosses PCIe again for every micro-batch's forward and backward: + 4 B x micro-batches;
+      crosses PCIe again for every micro-batch's forward, backward and recomputed forward (:func:`weight_fetches`):
+      + 2 B x fetches x micro-batches, through pageable memory (the pinned rate / pageable_slowdown) on the
+      DeepSpeed releases whose offload_param pin_memory defaulted to false (runtime.yaml zero3_offload_copies);
     * Adam on the host: the slower of the cores (the cores serving the GPU x CPU Adam's measured
       rate a core, :func:`host_cores`) and the GPU's share of its server's CPU Adam rate (~28 B of
       traffic per parameter over runtime.yaml host_memory_gb_s, which the GPUs a server runs divide);
@@ -227,6 +229,15 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) 
       bandwidth (32 B).
     """
     return sum(offload_parts(p, lay, g, compute_s))
+
+
+def weight_fetches(lay: Layout) -> float:
+    """Times a micro-batch fetches an offloaded parameter shard from the host under ZeRO-3 (DeepSpeed's
+    offload_param, FSDP's offload_params): once for the forward and once for the backward, and again for the
+    forward the backward recomputes (the layers' :attr:`Layout.recompute_share`): DeepSpeed's ZeRO-3 releases a
+    module's gathered parameters after its forward (stage3 PartitionedParameterCoordinator.release_sub_module)
+    and FSDP reshards after the forward, so the recomputed forward gathers them anew."""
+    return 2 + lay.recompute_share
 
 
 def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) -> tuple[float, float, float]:
@@ -242,12 +253,12 @@ def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) ->
             grads = max(0.0, grads - backward_seconds(compute_s))
     else:
         grads = max(0.0, p * 2 * lay.grad_accum / pcie - backward_seconds(compute_s))  # what the backward does not hide
-    moved = p * 2
-    if lay.zero >= 3:
-        moved += p * 4 * lay.grad_accum
+    moved = p * 2 / pcie  # the 16-bit weights back after the host's Adam
+    if lay.zero >= 3:  # parameter offload: the GPU's shard fetched for each pass over the layers a micro-batch
+        moved += p * 2 * weight_fetches(lay) * lay.grad_accum / (pcie / g.zero3_copy_slowdown)
     adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * C.HOST_ADAM_BYTES_PER_PARAM / (g.host_gb_s_per_gpu * 1e9))
     nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
-    return grads + moved / pcie, adam, nvme
+    return grads + moved, adam, nvme
 
 
 def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:
