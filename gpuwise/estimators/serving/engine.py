@@ -67,6 +67,7 @@ class Engine:
     k_block: float = 0.0  # s per 128-deep reduction block of a block-FP8 GEMM at decode batches (0: no such floor)
     host_floor: float = 0.0  # s a step lasts at least: the host's own time in a release that schedules synchronously
     fp4_dense_bw: float = 0.0  # B/s a dense NVFP4 GEMM streams its weights at decode batches (0: bw_weights)
+    peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -150,6 +151,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
         compute=compute, weight_only=weight_only,
         peak_gemm=peak_tflops(gpu, compute) * 1e12 * eff * cf,
+        peak_dense=block_fp8_gemm_rate(job, gpu, rel, fmt, weight_format, method, compute, weight_only,
+                                       peak_tflops(gpu, compute) * 1e12 * eff * cf),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
         bw_weights=mem_bw * bwf * bw_factor,
         bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (ao, mo, vo, rel)) * bw_factor,
@@ -344,6 +347,20 @@ def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: 
     if getattr(job.w, "rocm_aiter", None):  # AITER on: aiter's block-scale GEMM and fused MoE, the FP8 path's kernels
         return 1.0
     return float(own) if own is not None and serves_block_checkpoint(job, fmt, weight_format, method) else 1.0
+
+
+def block_fp8_gemm_rate(job: Any, gpu: Gpu, rel: FrameworkRelease | None, fmt: str, weight_format: str | None,
+                        method: Any, compute: str, weight_only: bool, rate: float) -> float:
+    """FLOP/s of the dense (non-expert) GEMMs: ``rate`` (the framework's compute efficiency of the precision's
+    peak), capped at the release's measured block-scaled FP8 rate (serving.yaml releases ``block_fp8_gemm_tflops``)
+    where the job serves the model's own block-scaled FP8 checkpoint in W8A8 FP8 on an architecture that rate was
+    timed on. The routed experts run the fused-MoE kernel at its own rate (``moe_rate``) and keep ``peak_gemm``."""
+    own = rel.block_fp8_gemm_tflops if rel is not None else None
+    if own is None or compute != "fp8" or weight_only:
+        return rate
+    if (gpu.architecture or "") not in rel.block_fp8_gemm_architectures:  # type: ignore[union-attr]
+        return rate
+    return min(rate, own * 1e12) if serves_block_checkpoint(job, fmt, weight_format, method) else rate
 
 
 def serves_block_checkpoint(job: Any, fmt: str, weight_format: str | None, method: Any) -> bool:

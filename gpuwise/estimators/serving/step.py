@@ -57,7 +57,7 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     own = _host(c, decode)
     # a host floor raised the step (_parts): the GPU's step, as _parts sums it, and the floor beside it
     gpu = pp * (gemm + attention + comm + over) + own if host != own else 0.0
-    math_s = c.f_dense * ((decode + prefill) / c.m) / c.ranks / pp / c.peak_gemm  # _parts's dense t_fl
+    math_s = c.f_dense * ((decode + prefill) / c.m) / c.ranks / pp / c.peak_dense  # _parts's dense t_fl
     walk = c.kserial > math_s  # the block-FP8 walk, not the math, is the dense GEMMs' time beyond their weights
     return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + own,
                 "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops,
@@ -81,9 +81,9 @@ class StepConsts:
                  "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense",
                  "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency", "host_floor",
                  "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
-                 "over", "passed", "peak_attn", "peak_gemm", "points", "poll", "pp", "pp_comm", "prefill_floor",
-                 "prefills", "ranks", "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm",
-                 "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp", "pp_comm",
+                 "prefill_floor", "prefills", "ranks", "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile",
+                 "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -103,6 +103,7 @@ class StepConsts:
             low = ((mbytes.low_dense - mbytes.low_replicated) / split + mbytes.low_replicated) / pp
             self.t_mem += low * max(1.0 / eng.fp4_dense_bw - 1.0 / eng.bw_weights, 0.0)
         self.peak_gemm, self.bw_weights = eng.peak_gemm, eng.bw_weights
+        self.peak_dense = eng.peak_dense or eng.peak_gemm  # the dense GEMMs' rate (Engine.peak_dense)
         self.experts = bool(sc.moe and mbytes.experts)
         self.base = 1.0 - sc.k_over_e
         self.k_over_e = sc.k_over_e
@@ -198,7 +199,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     w_gpu = c.w_dense
     flops = c.f_dense * tokens / ranks / pp
     t_mem = c.t_mem
-    t_fl = flops / c.peak_gemm
+    t_fl = flops / c.peak_dense
     # block-FP8 GEMMs walk their reduction depth at few rows (kserial_seconds): a floor the math hides once it is larger
     gemm = linear_time(t_mem, t_fl) + (max(c.kserial - t_fl, 0.0) if c.kserial else 0.0)
     if c.experts:

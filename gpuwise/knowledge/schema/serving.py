@@ -153,6 +153,13 @@ class FrameworkRelease(VendorOverride):
         default=None, description="sliding-window layers hold KV blocks for the whole sequence, as full-attention "
         "layers do (blocks written linearly, out-of-window ones released only after use), so a sequence is admitted "
         "for its full length on every layer; unset or false: only the window is kept on those layers")
+    block_fp8_gemm_tflops: float | None = Field(
+        default=None, gt=0, description="TFLOP/s per GPU the release's dense block-scaled FP8 GEMMs reach at "
+        "prompt-sized batches on the kernels it dispatches them to, on the architectures of "
+        "`block_fp8_gemm_architectures` (where they were timed): the dense FP8 rate is capped at it for a model's "
+        "own block-scaled checkpoint; unset: the framework's compute efficiency of the FP8 peak")
+    block_fp8_gemm_architectures: list[str] = Field(
+        default=[], description="GPU architectures (gpus.yaml `architecture`) `block_fp8_gemm_tflops` applies to")
 
 
 class FrontEnd(Strict):
