@@ -525,6 +525,55 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
     return out
 
 
+RATE = ROOT / "tests" / "data" / "validation" / "serving_rate.csv"
+"""Runs at a stated request rate (Poisson arrivals, no concurrency cap): the rate model's own check."""
+
+
+def rate_cases(kb, path: Path = RATE, *, latency: list | None = None) -> list[tuple[str, float, float]]:
+    """tests/data/validation/serving_rate.csv through the request-rate answer (``workload.requests_per_s``): the
+    output tok/s (or requests/s) served at the offered rate -- the rate itself while the copies keep up, else what a
+    full scheduler serves -- and, into ``latency``, the mean and p95 TTFT and TPOT of the answer at that rate against
+    the published mean, p95 and (for TPOT, near-symmetric where the batch is steady) p50. A rate the model finds
+    beyond the copies' reach has no finite steady-state latency: such a row's latencies are left out, said on
+    stderr."""
+    from gpuwise.estimators import serving as SV
+    from gpuwise.estimators.serving import rate as RT
+
+    out = []
+    for row in _rows(path.parent, path.name):
+        rate = float(row["request_rate"])
+        opts = ";".join(filter(None, (row.get("workload_options") or "", f"requests_per_s={rate}")))
+        job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
+                          int(row["output_tokens"]), None, int(row["tp"]), int(row["pp"]),
+                          int(row["ep"]) if row.get("ep") else None, row.get("kv_precision") or None,
+                          row.get("framework_version") or None, opts)
+        s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+        at = s.rate.at_rate if s.rate is not None else None
+        if at is None:
+            print(f"  {row['id']} not estimated: no rate answer", file=sys.stderr)
+            continue
+        full = RT.colocated(job, s.engine, s.replica, RT.slots(job, s.engine, s.replica) * (1 - 1e-6))
+        served = min(rate, full.requests_per_s)
+        label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
+                 f"{row['prompt_tokens']}/{row['output_tokens']} rate={row['request_rate']} ({row['framework']})")
+        if row["output_tokens_per_s"]:
+            out.append((label + " out tok/s", served * int(row["output_tokens"]), float(row["output_tokens_per_s"])))
+        elif row.get("served_requests_per_s"):
+            out.append((label + " req/s", served, float(row["served_requests_per_s"])))
+        if latency is None:
+            continue
+        if not at.stable:
+            print(f"  {row['id']} beyond the copies' reach at {rate:g}/s (the model's queue grows): latencies not "
+                  "compared", file=sys.stderr)
+            continue
+        for col, name, est in (("ttft_ms", "TTFT mean", at.ttft_mean), ("ttft_p95_ms", "TTFT p95", at.ttft_p95),
+                               ("tpot_ms", "TPOT mean", at.tpot_mean), ("tpot_p95_ms", "TPOT p95", at.tpot_p95),
+                               ("tpot_p50_ms", "TPOT p50 (vs mean)", at.tpot_mean)):
+            if row.get(col):
+                latency.append((f"{label} {name}", est * 1e3, float(row[col])))
+    return out
+
+
 def burst_run_ttft(job, s, row: dict) -> float:
     """The mean TTFT of a burst row (``benchmark_latency`` in its metric: every prompt sent at once), timed as
     its throughput is: a copy holds ``running`` sequences (its memory's limit), so the burst runs in waves of
@@ -869,6 +918,13 @@ def main() -> int:
     report("Serving at a stated concurrency, independent sources (validation/serving_independent.csv)", "t/s",
            serving_cases(kb, INDEPENDENT, latency=lat_ind), True)
     report("Serving latency, independent sources (validation/serving_independent.csv)", "ms", lat_ind, True)
+    lat_rate: list = []
+    # runs at a stated request rate (ids RQ..: Poisson arrivals, no concurrency cap), through the rate model; blind
+    # figures in the validation README
+    report("Serving at a stated request rate (validation/serving_rate.csv; the rate model)", "t/s",
+           rate_cases(kb, latency=lat_rate), True)
+    report("Serving latency at a stated request rate (validation/serving_rate.csv; mean and p95)", "ms", lat_rate,
+           True)
     new_lat: list = []
     new_thr_all = serving_cases(kb, INDEPENDENT, latency=new_lat)
     for ids, throughput_label, latency_label in SERVING_ROUNDS:
