@@ -12,6 +12,10 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
   Beyond 256 slots Erlang C is Halfin and Whitt's heavy-traffic limit (Halfin & Whitt 1981, Operations
   Research 29(3)), within ~5% of the exact recursion there and far cheaper.
 * **Prefill.** Prompts queue for the step's chunk budget: M/D/m with ``m`` prompts per chunk.
+* **The step in flight.** The engine takes new requests only between steps (vLLM's EngineCore loop drains its
+  input queue, then runs one step: vllm/v1/engine/core.py ``run_busy_loop``), so a prompt that arrives while a
+  step runs waits out its rest: with chance ``1 - e^-b`` a step is running (the batch is Poisson; Poisson
+  arrivals see time averages) and its rest is uniform over the step (:func:`residual`).
 * **Percentiles.** A wait is zero with chance ``1 - C`` and otherwise exponential (the M/M/c shape),
   so its 95th percentile is ``mean | waiting x ln(C / 0.05)``; the two waits' percentiles are added
   (an upper bound). The batch is Poisson (M/G/∞ in service): p95 TPOT is TPOT at ``b + 1.645 √b``.
@@ -114,6 +118,13 @@ def wait(c: int, a: float, service: float) -> tuple[float, float]:
     return waits * given, p95
 
 
+def residual(busy: float, step: float) -> tuple[float, float]:
+    """(mean, p95) wait of an arrival for the step in flight: none with chance ``1 - busy``, else uniform on
+    ``[0, step]`` (the rest of a constant-length step met at a random instant)."""
+    p95 = step * (1.0 - TAIL / busy) if busy > TAIL else 0.0
+    return busy * step / 2, p95
+
+
 def slots(job: Any, eng: Engine, rep: Replica) -> int:
     """Sequences the scheduler admits per copy: the batch where the copy's throughput peaks."""
     top = capacity_point(job, eng, rep, None, None) if rep.fits else None
@@ -143,11 +154,12 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     a_pre = lam * service
     slot_mean, slot95 = wait(c, b, in_batch)
     pre_mean, pre95 = wait(m, a_pre, service)
+    res_mean, res95 = residual(1.0 - math.exp(-b), p.tpot)  # the step in flight, its prompt chunks included
     b95 = min(float(c), b + Z95 * math.sqrt(b))
     tpot95 = point(job, eng, rep, float(max(1, round(b95))), open_loop=True).tpot
     stable = b < c and a_pre < m
-    return RatePoint(lam * r, b, b / c, a_pre / m, slot_mean + pre_mean + service, slot95 + pre95 + service,
-                     p.tpot, max(tpot95, p.tpot), stable)
+    return RatePoint(lam * r, b, b / c, a_pre / m, slot_mean + pre_mean + res_mean + service,
+                     slot95 + pre95 + res95 + service, p.tpot, max(tpot95, p.tpot), stable)
 
 
 def _requests_per_s(job: Any, eng: Engine, rep: Replica, b: float) -> float:
