@@ -20,7 +20,9 @@ and the error, then a summary against the acceptance targets:
   several GPUs, ExLlamaV2, transformers, vLLM, TensorRT-LLM);
 * serving throughput of the whole system at maximum load (or a stated concurrency) vs
   tests/data/serving_published.csv (TensorRT-LLM and NIM tables, vLLM on MI300X) — target median
-  error within 20%; TPOT/TTFT where published are reported.
+  error within 20%; TPOT/TTFT where published are reported;
+* serving at a stated request rate (tests/data/validation/serving_rate.csv: Poisson arrivals, no concurrency
+  cap) through the request-rate answer: the output served, mean and p95 TTFT/TPOT (reported, no target).
 
 `--all` prints every case, not only the summary and the worst ones (the independent serving rows are
 always printed whole).
