@@ -317,6 +317,13 @@ class Workload(Strict):
         if self.context_len > MAX_CONTEXT:  # the two lengths' sum passed context_len's own bound unchecked
             raise Said(N_("prompt_tokens + output_tokens make a context of %(value)s tokens, more than %(max)s"),
                        value=f"{self.context_len:,}", max=f"{MAX_CONTEXT:,}")
+        if self.kv_cache_tokens is not None and self.kv_cache_tokens < self.context_len:
+            # an engine whose pool cannot hold one whole request does not start (vLLM's
+            # check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py); it was priced as serving
+            # nothing, with a reason about memory the weights leave
+            raise Said(N_("kv_cache_tokens %(pool)s cannot hold one request of %(ctx)s tokens (prompt + output): "
+                          "give the pool the engine logs, or shorter requests"),
+                       pool=f"{self.kv_cache_tokens:,}", ctx=f"{self.context_len:,}")
         if message is not None:  # a sentence of reports/messages.yaml, so a report can translate it
             from .. import messages
 
