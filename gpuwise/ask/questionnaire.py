@@ -90,27 +90,35 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
         print(f"gpuwise ask: unknown currency {currency!r} (use {' or '.join(CURRENCIES)})", file=sys.stderr)
         return EXIT_USAGE
     path = Path(answers_path or DEFAULT_ANSWERS)
-    if input is None and (sys.stdin is None or not sys.stdin.isatty()):  # <&-: no standard input at all
-        print(_no_terminal(qn, path if answers_path else None, report_path, lang), file=sys.stderr)
-        return EXIT_USAGE
-    report = Path(report_path) if report_path else path.with_name(f"{path.stem}-report.md")
+
+    def check_report() -> None:
+        if report_path:  # -o onto the answers or an overlay file would replace what the run reads
+            from types import SimpleNamespace
+
+            from ..render.output import check_target, report_format
+            from ..run_files import read_by_run
+
+            check_target(report_path, protect=read_by_run(SimpleNamespace(knowledge=knowledge), [str(path)],
+                                                          cards=False))
+            report_format(report_path, None)  # a suffix no report is written in (.pdf): said before any question
 
     from rich.console import Console
 
     console = Console(highlight=False)
+    if input is None and (sys.stdin is None or not sys.stdin.isatty()):  # <&-: no standard input at all
+        def no_terminal() -> int:  # a report that could never be written is said first: this line names its -o
+            check_report()
+            print(_no_terminal(qn, path if answers_path else None, report_path, lang), file=sys.stderr)
+            return EXIT_USAGE
+
+        return guarded(no_terminal, console=console, interrupted=lambda: qn.say("interrupted_empty", lang), lang=lang)
+    report = Path(report_path) if report_path else path.with_name(f"{path.stem}-report.md")
     prompter = _Prompter(input, output)
     plan, existing = path, True
 
     def body() -> int:
         nonlocal plan, existing
-        if report_path:  # -o onto the answers or an overlay file would replace what the run reads
-            from types import SimpleNamespace
-
-            from ..render.output import check_target
-            from ..run_files import read_by_run
-
-            check_target(report_path, protect=read_by_run(SimpleNamespace(knowledge=knowledge), [str(path)],
-                                                          cards=False))
+        check_report()
         try:
             if not (path.is_file() and is_plan_file(path)):
                 session, notes = _start(qn, path, knowledge, lang, currency)
