@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 2,085 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 2,266 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -36,7 +36,11 @@ seller's reports of two or eight GPUs picked by serial, [N/A] readings, decimal 
 round 20 (benchmarks/hostile_round20.py: ask answered key by key in a terminal, Ctrl-D and Ctrl-C at each prompt;
 overlay dates as numbers, years and week dates; price CSV dates, currencies, spot flags, one instance for two
 GPUs, misspelt GPUs a row each; YAML and JSON features in plans and proposals; -o onto /dev/full or a folder from
-every writing command; unknown options and Chinese help on ASCII), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+every writing command; unknown options and Chinese help on ASCII) and 181 of round 21 (benchmarks/hostile_round21.py:
+the serving engine's newest knobs (KV pool, front ends, batching waits, EPLB, speculative fields) and the training
+stack's at their edges; a small plan at its schema's edges; policy expressions in a house rule's times; a whole new
+GPU in an overlay; explain and prices with odd ids; COLUMNS, TERM, HOME and GPUWISE_* values; ask with a bad -o with
+and without a terminal), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -48,7 +52,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round20: eleven's to twenty's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round21: eleven's to twenty-one's)
 
 Exit status 1 when a case fails.
 """
@@ -703,12 +707,13 @@ from benchmarks import (  # noqa: E402
     hostile_round18,
     hostile_round19,
     hostile_round20,
+    hostile_round21,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
                     (14, hostile_round14), (15, hostile_round15),
                     (16, hostile_round16), (17, hostile_round17), (18, hostile_round18),
-                    (19, hostile_round19), (20, hostile_round20)):
+                    (19, hostile_round19), (20, hostile_round20), (21, hostile_round21)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -830,7 +835,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
