@@ -1,8 +1,11 @@
 """A pinned serving tensor-parallel degree wider than one node (``workload.parallelism.tp: 16``, SGLang's
 ``--tp 16 --nnodes 2``, a published recipe for DeepSeek-V3/R1 on 2 x 8 H100/H200) is estimated as that layout,
-each layer's two all-reduces over the network: a fixed 47.6 us each (knowledge/runtime.yaml
-cross_node_allreduce_us: nccl-tests all_reduce_perf on 2 x 8 H20 over InfiniBand NDR, 8 B, NVIDIA/nccl issue
-#1244) plus the bytes at the GPU's NIC (runtime.yaml infiniband-400, 50 GB/s, at link_efficiency 0.75). It was
+each layer's two all-reduces over the network: a fixed part each plus the bytes at the GPU's NIC (runtime.yaml
+infiniband-400, 50 GB/s, at link_efficiency 0.75). The fixed part is nccl-tests all_reduce_perf on 2 x 8 H20 over
+InfiniBand NDR with NVLSTree forced, 8 B, 47.6 us (knowledge/runtime.yaml cross_node_allreduce_us, NVIDIA/nccl issue
+#1244), except for SGLang, which starts NCCL with NVLink SHARP off (NCCL_NVLS_ENABLE from enable_nccl_nvls, default
+False): there NCCL's tree over the LL protocol runs it, 61.58 us at 128 B on 2 x 8 H100 over InfiniBand (NVIDIA/nccl
+issue #1453; serving.yaml sglang cross_node_allreduce_us 61.6). It was
 an input error until session 20 (no measured cross-node all-reduce to price it from); a rule
 (NET-TP-ACROSS-NODES-SERVING) now warns with the cost per step, and the search still builds tensor parallel
 inside a node only (pipeline stages, expert parallel or copies across), so an unpinned job never gets it."""
@@ -25,6 +28,9 @@ R1 = {"task": "inference", "model": "deepseek-r1", "precision": "fp8", "framewor
 # NVIDIA/nccl issue #1244, comment of 2024-04-09: 2 nodes x 8 H20, 16 ConnectX-7 NDR, NCCL 2.21.5, NVLSTree,
 # all_reduce_perf 8 B float sum out-of-place 47.60 us
 NCCL_8B_US = 47.60
+# NVIDIA/nccl issue #1453: 2 nodes x 8 H100, default algorithm (the tuner's log: tree, LL), all_reduce_perf 128 B
+# float sum out-of-place 61.58 us: SGLang's figure (it runs NCCL without NVLink SHARP)
+SGLANG_US = 61.6
 NIC_B_S = 50e9 * 0.75  # NDR 400 Gb/s = 50 GB/s a GPU, at NCCL's 75% of line rate (runtime.yaml link_efficiency)
 HIDDEN, LAYERS = 7168, 61  # DeepSeek-R1 / V3 config.json: hidden_size, num_hidden_layers
 
@@ -37,13 +43,16 @@ def test_the_figure_is_the_published_measurement(kb):
     assert kb.runtime.cross_node_allreduce_us.value == NCCL_8B_US
     assert "nccl issue #1244" in kb.runtime.cross_node_allreduce_us.source
     assert "47.60 us" in kb.runtime.cross_node_allreduce_us.source
+    own = kb.framework("sglang").cross_node_allreduce_us
+    assert own.value == SGLANG_US and "issue #1453" in own.source and "61.58 us" in own.source
+    assert "NCCL_NVLS_ENABLE" in own.source
 
 
 @pytest.mark.parametrize("gpu", ["h100-80gb-sxm", "h200-141gb-sxm"])
 def test_tp16_over_two_nodes_is_estimated_as_pinned(kb, gpu):
     s = SV.choose(_job(kb, parallelism={"tp": 16}), kb.gpus[gpu], 16)
     assert (s.layout.tp, s.layout.pp, s.layout.replicas) == (16, 1, 1)
-    assert s.replica.allreduce_s == pytest.approx(NCCL_8B_US * 1e-6)
+    assert s.replica.allreduce_s == pytest.approx(SGLANG_US * 1e-6)
     assert s.replica.link_bw == pytest.approx(NIC_B_S)
     assert not [v for _, mid, v in s.replica.notes if mid == "note.pin_not_kept"]
     assert s.single.decode_step > 0
@@ -51,22 +60,22 @@ def test_tp16_over_two_nodes_is_estimated_as_pinned(kb, gpu):
 
 @pytest.mark.parametrize("tokens", [1, 8, 64])
 def test_cross_node_allreduce_time_against_hand_calculation(kb, tokens):
-    """Per decode step of ``tokens`` sequences: 2 all-reduces x 61 layers, each 47.6 us + 2 (16 - 1) / 16 of the
-    tokens' 16-bit activations (7168 x 2 B a token) over a GPU's NIC: 1 token 122 x (47.6 + 0.717) us = 5.895 ms;
-    8 tokens (E02's concurrency; 114,688 B an all-reduce) 122 x (47.6 + 5.734) us = 6.507 ms."""
+    """Per decode step of ``tokens`` sequences on SGLang: 2 all-reduces x 61 layers, each 61.6 us + 2 (16 - 1) / 16
+    of the tokens' 16-bit activations (7168 x 2 B a token) over a GPU's NIC: 1 token 122 x (61.6 + 0.717) us =
+    7.603 ms; 8 tokens (E02's concurrency; 114,688 B an all-reduce) 122 x (61.6 + 5.734) us = 8.215 ms."""
     job = _job(kb, parallelism={"tp": 16})
     s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 16)
-    per = NCCL_8B_US * 1e-6 + 2 * 15 / 16 * tokens * HIDDEN * 2 / NIC_B_S
+    per = SGLANG_US * 1e-6 + 2 * 15 / 16 * tokens * HIDDEN * 2 / NIC_B_S
     assert tp_allreduce_seconds(consts(job, s.engine, s.replica), tokens) == pytest.approx(2 * LAYERS * per)
     if tokens == 1:
-        assert 2 * LAYERS * per == pytest.approx(5.895e-3, abs=1e-6)
+        assert 2 * LAYERS * per == pytest.approx(7.603e-3, abs=1e-6)
     if tokens == 8:
-        assert 2 * LAYERS * per == pytest.approx(6.507e-3, abs=1e-6)
+        assert 2 * LAYERS * per == pytest.approx(8.215e-3, abs=1e-6)
 
 
 def test_the_step_counts_what_the_network_costs(kb):
     """The single-stream step of TP 16 over two H200 nodes reads half one node's TP 8 weights per GPU but adds the
-    network's all-reduces: 5.9 ms where one node's TP 8 all-reduces over NVLink take ~1 ms, so it is slower."""
+    network's all-reduces: 7.6 ms where one node's TP 8 all-reduces over NVLink take ~1 ms, so it is slower."""
     s16 = SV.choose(_job(kb, parallelism={"tp": 16}), kb.gpus["h200-141gb-sxm"], 16)
     s8 = SV.choose(_job(kb, parallelism={"tp": 8}), kb.gpus["h200-141gb-sxm"], 8)
     assert s16.single.decode_step > s8.single.decode_step + 4.0e-3
@@ -103,15 +112,15 @@ def test_one_node_of_tensor_parallel_and_training_pins_are_untouched(kb):
 
 def test_the_cli_estimates_and_warns_in_either_language(tmp_path):
     """The audit of E02's launch (DeepSeek-V3, SGLang --tp 16 --nnodes 2 on 2 x 8 H200) exits 0 with an estimate
-    and the rule's warning quoting the network's share of a step: 61 x 2 x (47.6 + 0.717) us = 5.9 ms."""
+    and the rule's warning quoting the network's share of a step: 61 x 2 x (61.6 + 0.717) us = 7.6 ms."""
     from tests.clirun import gpuwise
 
     f = str(Path(__file__).parent / "rules" / "NET-TP-ACROSS-NODES-SERVING" / "input.yaml")
     p = gpuwise("audit", f, env={"COLUMNS": "300"})
     assert p.returncode == 0, p.stderr
-    assert "NET-TP-ACROSS-NODES-SERVING" in p.stdout and "47.6 us each" in p.stdout and "5.9 ms" in p.stdout
+    assert "NET-TP-ACROSS-NODES-SERVING" in p.stdout and "61.6 us each" in p.stdout and "7.6 ms" in p.stdout
     z = gpuwise("audit", "--lang", "zh", f, env={"COLUMNS": "300"})
-    assert z.returncode == 0 and "47.6 微秒" in z.stdout and "5.9 毫秒" in z.stdout
+    assert z.returncode == 0 and "61.6 微秒" in z.stdout and "7.6 毫秒" in z.stdout
 
 
 @pytest.mark.parametrize("count, tp, noted", [(4, 4, True), (8, 8, False), (16, 8, False)])

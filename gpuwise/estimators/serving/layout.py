@@ -245,7 +245,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         net_bw = (net.gb_s if net else 1.25) * 1e9 * eff
         if crosses_nodes(gpu, tp):  # tensor parallel over the network: NCCL all-reduces across it, no custom kernel
             link_bw = ep_bw = net_bw  # NVLink inside each node; every ring's hop between them is a GPU's NIC
-            allreduce_s = cross_node_allreduce(rt, net)
+            allreduce_s = cross_node_allreduce(rt, net, eng)
         hop_bw = min(link_bw, net_bw)
         ep_bw = min(ep_bw, net_bw) if dpa > GPUS_PER_NODE else ep_bw
         hop_lat = max(eng.allreduce_latency, (net.latency_us if net else 20) * 1e-6)
@@ -281,11 +281,15 @@ def crosses_nodes(gpu: Gpu, tp: int) -> bool:
     return tp > GPUS_PER_NODE and tp > gpu.link.domain_gpus
 
 
-def cross_node_allreduce(rt: Any, net: Any) -> float:
-    """Seconds of the fixed part of one small all-reduce over two 8-GPU servers: nccl-tests' 8 B all-reduce on
-    16 GPUs over InfiniBand NDR (runtime.yaml cross_node_allreduce_us), or the network's own latency where that
-    is slower (an Ethernet or overlay network). The bytes are priced on top at the network's bandwidth."""
-    return max(rt.cross_node_allreduce_us.value, net.latency_us if net else 20.0) * 1e-6
+def cross_node_allreduce(rt: Any, net: Any, eng: Engine | None = None) -> float:
+    """Seconds of the fixed part of one small all-reduce over two 8-GPU servers: the framework's own figure where
+    its NCCL settings rule out the algorithm the general one was measured with (serving.yaml
+    ``cross_node_allreduce_us``: SGLang turns NVLink SHARP off), else nccl-tests' 8 B all-reduce on 16 GPUs over
+    InfiniBand NDR (runtime.yaml cross_node_allreduce_us); the network's own latency where that is slower (an
+    Ethernet or overlay network). The bytes are priced on top at the network's bandwidth."""
+    own = eng.fw.cross_node_allreduce_us if eng is not None else None
+    fixed = own.value if own is not None else rt.cross_node_allreduce_us.value
+    return max(fixed, net.latency_us if net else 20.0) * 1e-6
 
 
 def allreduce_latency(eng: Engine, kind: str, p2p: bool, tp: int) -> float:

@@ -281,6 +281,9 @@ class Framework(Strict):
         default=None, description="the releases whose steps last at least the host's own time (None: none)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
+    cross_node_allreduce_us: Factor | None = Field(
+        default=None, description="the fixed part of one small all-reduce of a tensor-parallel copy that spans two "
+        "8-GPU servers, as the framework's NCCL settings run it (None: runtime.yaml cross_node_allreduce_us)")
     wna16_moe: Wna16MoeKernel | None = Field(
         default=None, description="the releases whose weight-only 4-bit experts run on a kernel with its own fixed "
         "time per grouped GEMM (None: grouped_gemm_floor_us for every format)")
