@@ -13,6 +13,7 @@ from ..estimators import cost as K
 from ..estimators import interconnect as I
 from ..estimators import planner as P
 from ..estimators import serving as SV
+from ..estimators import training_job as TJ
 from ..estimators.candidate import (
     Evaluation,
     capacity_bytes,
@@ -80,7 +81,7 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
     for gid in gpu_ids:
         probe = _Probe(job, job.kb.gpus[gid], wanted, book)
         if job.c.gpus:
-            for n in counts:
+            for n in _keeping_the_pin(job, counts):
                 judge(probe(n))
             server = probe.server(one_server, server)
             continue
@@ -259,13 +260,13 @@ class _Probe:
 
 
 def _keeping_the_pin(job: Job, counts: list[int]) -> list[int]:
-    """A service with a pinned layout (``parallelism: {tp: 16}``) is searched on the counts that can hold one
+    """A job with a pinned layout (``parallelism: {tp: 16}``) is searched on the counts that can hold one
     copy of it: fewer GPUs cannot keep the pin, and judged they could win on cost with another layout
     (8 GPUs at tensor parallel 8 for a 16-GPU pin). Where no count allowed can hold it (``max_gpus`` below
     the copy), every count is searched and the rules say the pin was not kept (MEM-PIN-NOT-KEPT)."""
-    if job.training or job.shape.diffusion:
+    if job.shape.diffusion:
         return counts
-    need = SV.pinned_gpus(job)
+    need = TJ.pinned_span(TJ.job_pins(job)) if job.training else SV.pinned_gpus(job)
     return [n for n in counts if n >= need] or counts
 
 

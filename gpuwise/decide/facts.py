@@ -73,7 +73,8 @@ class CandidateFact(FactModel):
     need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB (absent where a serving pin "
                                   "cannot be kept on this count: no layout of it is as asked)")
     pin_kept: bool = _f("every parallelism pin the user gave is kept by the layout (true without pins)")
-    pin_gpus: int = _f("the GPUs one copy of the pinned serving layout spans (tensor x pipeline; 1 without pins)")
+    pin_gpus: int = _f("the GPUs one copy of the pinned layout spans (tensor x pipeline, x context parallel in "
+                       "training; 1 without pins)")
     pin_not_kept: str = _f("the pins not kept and the degree served instead ('none' when all are kept)")
     pin_not_kept_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
                                     "report words in its own language")

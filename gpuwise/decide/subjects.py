@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..estimators import GB
 from ..estimators import memory as M
+from ..estimators import training_job as TJ
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
@@ -199,6 +200,12 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         del fact["need_requested_gb"]
         fact.update(pin_kept=False, pin_not_kept=phrase_text(lost), pin_not_kept_phrases=phrase_json(lost),
                     pin_gpus=pinned_gpus(job))
+    elif ev.requested_plan is not None and (lost := TJ.pins_not_kept(pins := TJ.job_pins(job),
+                                                                      ev.requested_plan.layout)):
+        # likewise for training: the planner could keep no layout with every setting the file gives
+        del fact["need_requested_gb"]
+        fact.update(pin_kept=False, pin_not_kept=phrase_text(lost), pin_not_kept_phrases=phrase_json(lost),
+                    pin_gpus=TJ.pinned_span(pins))
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact

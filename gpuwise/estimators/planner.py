@@ -306,8 +306,14 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
                 (offload if fits_batch else over_off).append(_Group(tj, n, (tp, pp, cp, ep, v), off))
     if not groups and not offload:
         groups, offload = over, over_off
-    # the pins may rule everything out (e.g. ZeRO-3 with pipeline stages): then they are dropped
-    got = _Search(groups, offload) if groups or offload else _search(tj, n, per_node, tp_domain, Pins())
+    # the pins may rule everything out (a pinned copy wider than n GPUs, ZeRO-3 with pipeline stages): then the
+    # layout's degrees are dropped first, keeping the memory settings (ZeRO stage, checkpointing, offload), then
+    # every pin; what was not kept is the rules' to say (training_job.pins_not_kept)
+    if groups or offload:
+        got = _Search(groups, offload)
+    else:
+        kept = Pins(zero=pins.zero, checkpointing=pins.checkpointing, offload=pins.offload)
+        got = _search(tj, n, per_node, tp_domain, kept if kept != pins else Pins())
     tj.memo[key] = got
     return got
 

@@ -40,6 +40,30 @@ def _requested_pins(job: Job) -> P.Pins:
     )
 
 
+_PIN_FIELDS = (("tp", "parallelism.tp", "tp"), ("pp", "parallelism.pp", "pp"), ("ep", "parallelism.ep", "ep"),
+               ("cp", "parallelism.cp", "cp"), ("vpp", "parallelism.vpp", "interleave"),
+               ("zero", "zero_stage", "zero"), ("checkpointing", "gradient_checkpointing", "checkpointing"),
+               ("offload", "offload", "offload"))
+"""(pin, the workload field it comes from, the layout's field) for :func:`pins_not_kept`."""
+
+
+def pins_not_kept(pins: P.Pins, lay: Any) -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    """What of the user's layout settings ``lay`` (the planner's layout for them) does not keep, as message ids
+    with values (note.train_pin_not_kept: the field, the setting and what the layout uses): the planner drops a
+    pin no layout of the GPU count can keep (a copy of tp x pp x cp wider than the count), and the rules say so."""
+    out: list[tuple[str, str, dict[str, Any]]] = []
+    for pin_key, field_, lay_key in _PIN_FIELDS:
+        pin, used = getattr(pins, pin_key), getattr(lay, lay_key)
+        if pin is not None and used != pin:
+            out.append(("; " if out else "", "note.train_pin_not_kept", {"field": field_, "pin": pin, "used": used}))
+    return tuple(out)
+
+
+def pinned_span(pins: P.Pins) -> int:
+    """The GPUs one copy of the pinned training layout spans (tensor x pipeline x context parallel)."""
+    return (pins.tp or 1) * (pins.pp or 1) * (pins.cp or 1)
+
+
 def job_pins(job: Job) -> P.Pins:
     """The user's layout settings as reported with every training estimate (built once per job)."""
     return requested_pins(job)
