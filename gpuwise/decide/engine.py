@@ -213,7 +213,6 @@ _host: _Host | None = None
 
 
 _ABSENT = object()
-_NO_OVERRIDE: dict[str, Any] = {}
 
 
 def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str,
@@ -226,11 +225,11 @@ def message(book: Rulebook, fact: dict[str, Any], index: int, sid: str,
     if chained and stage is None:
         stage = fact["stage"]
     msg: dict[str, Any] = {}
-    over = override or _NO_OVERRIDE
+    get = fact.get
+    over = override.get if override else None
     for k in book.fields_read(t, stage):  # one pass: each value looked up once, brought into range
-        v = over.get(k, _ABSENT)
-        if v is _ABSENT:
-            v = fact.get(k, _ABSENT)
+        if over is None or (v := over(k, _ABSENT)) is _ABSENT:
+            v = get(k, _ABSENT)
             if v is _ABSENT:
                 continue
         c = v.__class__
