@@ -37,6 +37,7 @@ from . import rulebook
 from .actions import SEVERITY_ORDER, Outcome, fact_key, ordered_findings
 from .consult import Consultation
 from .estimate import _flops, gpu_out, memory_out, term_out
+from .later import later
 from .rank import Ranking, closeness, ranking
 from .subjects import price_facts
 from .verdicts import Verdict, judged_serving
@@ -58,7 +59,7 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     con.detail(detailed)
     outcome = con.outcome(lambda key: key in relevant or key in said or not _per_subject(key))
     scores = {s.key: s.score for s in r.order}
-    candidates = [candidate_out(con, outcome, k, r.ranks.get(k), scores.get(k)) for k in con.options
+    candidates = [_candidate(con, outcome, k, r.ranks.get(k), scores.get(k)) for k in con.options
                   if not k.startswith("proposed")]
     candidates.sort(key=lambda c: (c.rank is None, c.rank or 0, c.gpu, c.count, c.acquisition or ""))
     # with no answer, the candidates' blockers are said once per rule, with its counts (the job's stay)
@@ -237,6 +238,14 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         instance=k.instance if k and mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
     ))
+
+
+def _candidate(con: Consultation, outcome: Outcome, key: str, rank_: int | None, scored: float | None) -> Candidate:
+    """:func:`candidate_out`, made when a report first reads more of it than what the result sorts
+    by (:mod:`gpuwise.decide.later`: a report's lean records only)."""
+    e, mode = con.options[key]
+    eager = {"gpu": e.gpu.id, "count": e.count, "acquisition": mode, "feasible": outcome.decided(key), "rank": rank_}
+    return later(Candidate, eager, lambda: candidate_out(con, outcome, key, rank_, scored))
 
 
 def _wall_days(e: Evaluation) -> float | None:
