@@ -15,6 +15,8 @@ import math
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from . import lean
+from .later import later
 from .messages import Phrase, formula_text, phrase_json, phrase_text
 from .prebuilt import Prebuilt
 from .pyd import BaseModel, ConfigDict
@@ -169,7 +171,17 @@ def line(kind: LineKind, item: str | tuple[Phrase, ...], amount: float, formula:
     """A posting, built without validation: the estimators hand over numbers they computed. The
     formula is given as message ids with values (messages.formula) and written in English from them;
     ``item`` names the line (a fee's kind, a knowledge base's site name) and ``words`` says it for a
-    report (reports/messages.yaml item.*); an item given as message ids is both, its name the English."""
+    report (reports/messages.yaml item.*); an item given as message ids is both, its name the English.
+    A report's lean records word it when it is read (:mod:`gpuwise.later`)."""
+    if lean.ENABLED:
+        kept = dict(inputs or {})
+        return later(LedgerLine, {"kind": kind, "amount": float(amount)},
+                     lambda: _line(kind, item, amount, formula, kept, words))
+    return _line(kind, item, amount, formula, inputs, words)
+
+
+def _line(kind: LineKind, item: str | tuple[Phrase, ...], amount: float, formula: str | tuple[Phrase, ...],
+          inputs: dict[str, Any] | None, words: tuple[Phrase, ...]) -> LedgerLine:
     if isinstance(item, tuple):
         item, words = phrase_text(item), words or item
     parts = phrase_json(formula) if isinstance(formula, tuple) else []

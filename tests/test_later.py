@@ -1,4 +1,4 @@
-"""gpuwise.decide.later: in a ``recommend`` process writing a report from lean records, a candidate
+"""gpuwise.later: in a ``recommend`` process writing a report from lean records, a candidate
 record is made when the report first reads more of it than the fields it starts with. What the
 report reads must be the record ``candidate_out`` makes (every field, its order, equality, copies),
 the brief report must be byte for byte the one made from pydantic's records, and a brief report of
@@ -27,7 +27,7 @@ RECORD = r"""
 from gpuwise import lean
 assert lean.enable()
 import copy
-from gpuwise.decide.later import later
+from gpuwise.later import later
 from gpuwise.ledger import Period, built
 from gpuwise.results import Candidate
 
@@ -70,6 +70,34 @@ else:
 print("ok")
 """
 
+LINE = r"""
+from gpuwise import lean
+assert lean.enable()
+from gpuwise import ledger as L
+from gpuwise.estimators import cost as K
+from gpuwise.later import _get
+from gpuwise.messages import formula
+
+inputs = {"usd_per_hour": 2.5, "hours": 10.0}
+args = ("rent", K._item("item.rent", gpus=8, provider="lambda"), 25.0 * 8, formula("formula.rent"), inputs)
+ln, now = L.line(*args), L._line(*args, ())
+inputs["hours"] = 99.0  # the caller's dict changed after: the line keeps what it was given
+assert type(ln) is not type(now) and isinstance(ln, L.LedgerLine)
+led = L.ledger(L.period("job", 10.0), [ln, L.line("setup", K._item("item.setup"), 0.0, formula("formula.setup"))])
+assert (led.total, led.cash_out, [x.kind for x in led.lines]) == (200.0, 200.0, ["rent"])
+assert _get(ln, "__pydantic_private__") is not None  # totals read kind and amount only: not worded yet
+assert ln.formula == now.formula and list(ln) == list(now) and ln == now and ln.inputs["hours"] == 10.0
+print("ok")
+"""
+
+
+def test_a_later_ledger_line_is_worded_when_read():
+    """A ledger line of a report's lean records: the totals read its kind and amount, its words are
+    made when read, from the values it was given, and equal the line made at once."""
+    got = subprocess.run([sys.executable, "-c", LINE], capture_output=True, text=True, env=_env(), cwd=ROOT,
+                         timeout=120)
+    assert (got.returncode, got.stdout.strip()) == (0, "ok"), got.stderr
+
 
 def test_a_later_record_reads_as_the_record_it_stands_for():
     got = subprocess.run([sys.executable, "-c", RECORD], capture_output=True, text=True, env=_env(), cwd=ROOT,
@@ -79,7 +107,7 @@ def test_a_later_record_reads_as_the_record_it_stands_for():
 
 def test_the_api_makes_every_candidate_at_once():
     """Without lean records (JSON, the Python API, tests) ``later`` is the maker itself."""
-    from gpuwise.decide.later import later
+    from gpuwise.later import later
     from gpuwise.results import Candidate
 
     sentinel = object()

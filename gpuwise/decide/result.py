@@ -16,6 +16,7 @@ from ..estimators import GB
 from ..estimators import serving as SV
 from ..estimators.candidate import Evaluation
 from ..inputs.job import Job, note
+from ..later import later
 from ..ledger import built
 from ..prices.used import prices_used
 from ..results import (
@@ -37,7 +38,6 @@ from . import rulebook
 from .actions import SEVERITY_ORDER, Outcome, fact_key, ordered_findings
 from .consult import Consultation
 from .estimate import _flops, gpu_out, memory_out, term_out
-from .later import later
 from .rank import Ranking, closeness, ranking
 from .subjects import price_facts
 from .verdicts import Verdict, judged_serving
@@ -242,7 +242,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
 
 def _candidate(con: Consultation, outcome: Outcome, key: str, rank_: int | None, scored: float | None) -> Candidate:
     """:func:`candidate_out`, made when a report first reads more of it than what the result sorts
-    by (:mod:`gpuwise.decide.later`: a report's lean records only)."""
+    by (:mod:`gpuwise.later`: a report's lean records only)."""
     e, mode = con.options[key]
     eager = {"gpu": e.gpu.id, "count": e.count, "acquisition": mode, "feasible": outcome.decided(key), "rank": rank_}
     return later(Candidate, eager, lambda: candidate_out(con, outcome, key, rank_, scored))

@@ -1,5 +1,5 @@
-"""A recommendation's candidate records made when a report first reads them, in the ``gpuwise``
-process that writes a report from lean records (gpuwise/lean.py).
+"""Records made when a report first reads them, in the ``gpuwise`` process that writes a report
+from lean records (gpuwise/lean.py): a recommendation's candidates and its ledgers' lines.
 
 A recommendation lists every candidate it judged (~150 for the whole catalog), each with its
 reasons, memory breakdown, layout words and, for a service, its figures with the rules' verdicts
@@ -8,8 +8,11 @@ it is feasible, its GPU, count, rank) and the whole record of a handful. Here a 
 with those few fields and the way to make the rest; the first read of any other field (or of the
 record as a whole: equality, hashing, iteration, copies, its representation, its fields set)
 makes the record with ``candidate_out`` and takes over its fields, in their order, so what a
-report reads is the record ``candidate_out`` makes. JSON and every caller outside that process
-get the records made at once (pydantic's classes: see :func:`later`).
+report reads is the record ``candidate_out`` makes. Likewise a ledger line starts with its kind
+and amount (what a ledger's totals and the rules' figures read) and is worded -- its item, formula
+and their message parts -- when read (gpuwise/ledger.py ``line``): ~600 lines a recommendation,
+those of the few candidates shown read. JSON and every caller outside that process get the
+records made at once (pydantic's classes: see :func:`later`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import lean
+from . import lean
 
 EAGER = ("gpu", "count", "acquisition", "feasible", "rank")
 """The fields a candidate starts with: what the result sorts candidates by and what a brief
