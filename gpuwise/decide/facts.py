@@ -268,6 +268,8 @@ class JobFact(FactModel):
     speculative_method: str = _f("inference: the speculative decoding method asked for ('none')")
     speculative_supported: bool = _f("inference: the framework runs that method (true when none is asked)")
     speculative_frameworks: str = _f("inference: the frameworks that run that method, listed")
+    model_mtp_layers: int = _f("the multi-token-prediction layers the catalog model's checkpoint ships (0 none, -1 "
+                               "not a catalog model)")
     quantization_method: str = _f("inference: the weight quantization method asked for ('none')")
     quantization_supported: bool = _f("inference: the framework loads that method (true when none is asked)")
     quantization_frameworks: str = _f("inference: the frameworks that load that method, listed")

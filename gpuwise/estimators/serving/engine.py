@@ -136,7 +136,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             compute, weight_only = own, own in ("bf16", "fp16") and precision not in ("bf16", "fp16")
     blk = block_fp8_factor(job, fw, vo, fmt, weight_format, method)
     cf, bw_factor = cf * blk, bw_factor * blk
-    spec, _ = O.speculative(kb, fw, w)
+    spec, _ = O.speculative(kb, fw, w, job)
     bwf = pick("bandwidth_fraction")
     mem_bw = gpu.memory.bandwidth_gb_s * 1e9
     kv_b = kv_element_bytes(w, fp)

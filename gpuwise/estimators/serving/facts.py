@@ -56,6 +56,7 @@ def job_fact(job: Any, results: list[ServingResult | None]) -> dict[str, Any]:
         "speculative_method": spec.method if spec is not None else "none",
         "speculative_supported": fw is None or O.speculative(kb, fw, w)[1],
         "speculative_frameworks": ", ".join(O.supported_speculative(kb, spec.method)) if spec is not None else "",
+        "model_mtp_layers": O.model_mtp_layers(job),
         "quantization_method": quant or "none",
         "quantization_supported": fw is None or O.quantization(kb, fw, w)[2],
         "quantization_frameworks": ", ".join(O.supported_quantization(kb, quant)) if quant else "",

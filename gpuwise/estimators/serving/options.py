@@ -41,9 +41,18 @@ class Spec:
                 "draft_params_b": self.draft_params / 1e9 if self.draft_params else None}
 
 
-def speculative(kb: Any, fw: Framework, w: Any) -> tuple[Spec | None, bool]:
+def model_mtp_layers(job: Any) -> int:
+    """The multi-token-prediction layers the job's catalog model ships (knowledge/models.yaml
+    ``mtp_layers``); -1 for a model not in the catalog (its checkpoint is not known)."""
+    models = getattr(job.kb, "models", None) or {}
+    m = models.get(job.model_id) if job.model_id else None
+    return int(m.mtp_layers) if m is not None else -1
+
+
+def speculative(kb: Any, fw: Framework, w: Any, job: Any = None) -> tuple[Spec | None, bool]:
     """(the speculative decoding to model, whether ``fw`` runs the asked method); (None, True) when none
-    is asked, (None, False) when the framework does not run it."""
+    is asked, (None, False) when the framework does not run it. MTP is not modelled (None, True) for a
+    catalog model whose checkpoint ships no MTP layers: there is no drafter to run."""
     asked = getattr(w, "speculative", None)
     if asked is None:
         return None, True
@@ -51,6 +60,8 @@ def speculative(kb: Any, fw: Framework, w: Any) -> tuple[Spec | None, bool]:
     m = known.get(asked.method)
     if m is None or fw.id not in m.frameworks:
         return None, False
+    if asked.method == "mtp" and job is not None and model_mtp_layers(job) == 0:
+        return None, True
     alpha = asked.acceptance_rate if asked.acceptance_rate is not None else m.acceptance_rate
     k = asked.draft_tokens if asked.draft_tokens is not None else m.draft_tokens
     draft = (asked.draft_params_b or 0.0) * 1e9

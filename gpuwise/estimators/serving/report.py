@@ -196,7 +196,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
         lay.tp, quant=quant_formats(kb), overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value),
         fmt=fmt, prompt_tokens=prompt, prefill_tokens=prefill, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
         kv_bytes=kv_b, kv_len=held)
-    spec, _ = O.speculative(kb, fw, w)
+    spec, _ = O.speculative(kb, fw, w, job)
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, None),
                          checkpoint_bits(job, fmt, None))
     est = with_held_whole(est, mbytes, lay)

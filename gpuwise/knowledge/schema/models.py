@@ -81,6 +81,11 @@ class Model(Strict):
     checkpoint_gb: float | None = Field(
         default=None, gt=0, description="published size of the weight files, decimal GB"
     )
+    mtp_layers: int = Field(
+        default=0, ge=0, le=16,
+        description="multi-token-prediction layers the published checkpoint ships (config.json "
+                    "num_nextn_predict_layers; 0: none, so MTP speculative decoding has no drafter)",
+    )
     license: str = ""
     source: str = Field(min_length=3)
     notes: str = ""
