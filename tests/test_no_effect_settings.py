@@ -4,10 +4,16 @@ issue 22 item 4, issue 26 item 5). An explicit setting is the user's: where it c
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import pytest
+from pydantic import ValidationError
+
 import gpuwise
 from gpuwise.estimators import serving as SV
 from gpuwise.inputs.job import resolve
-from gpuwise.inputs.schema import Requirements
+from gpuwise.inputs.schema import Requirements, Workload
 
 
 def job_of(kb, **w):
@@ -67,3 +73,82 @@ def test_mtp_on_a_model_that_ships_it_draws_no_warning():
                         "speculative": {"method": "mtp"}},
            "constraints": {"gpus": ["h200-141gb-sxm"], "max_gpus": 8}}
     assert not [f for f in gpuwise.recommend(req).findings if f.rule == "SRV-MTP-NO-LAYERS"]
+
+
+# ------------------------------------------------------------------------------ refused at input
+def test_offline_batch_with_a_request_rate_is_refused_at_input():
+    """api_servers 0 is offline batch inference (the engine's Python API: every prompt at once); a Poisson rate of
+    arrivals has nothing to arrive at. Before: accepted, the rate answered as if served over HTTP."""
+    with pytest.raises(ValidationError, match=r"api_servers 0 is offline batch inference.*requests_per_s 5"):
+        Workload(task="inference", model="llama-3.1-8b", api_servers=0, requests_per_s=5)
+    Workload(task="inference", model="llama-3.1-8b", api_servers=0)  # offline with no rate: fine
+    Workload(task="inference", model="llama-3.1-8b", api_servers=1, requests_per_s=5)
+
+
+def test_global_batch_below_one_sequence_is_refused_at_input():
+    """A step takes whole sequences: 1 token a step at seq_len 2048 has no step (before: accepted and approved)."""
+    with pytest.raises(ValidationError, match=r"global_batch_tokens 1 is less than one sequence .seq_len 2048"):
+        Workload(task="finetune", method="lora", model="llama-3.1-8b", global_batch_tokens=1)
+    with pytest.raises(ValidationError, match=r"global_batch_tokens 4095 is less than one sequence .seq_len 4096"):
+        Workload(task="pretrain", model="llama-3.1-8b", seq_len=4096, global_batch_tokens=4095)
+    assert Workload(task="pretrain", model="llama-3.1-8b", seq_len=4096, global_batch_tokens=4096)
+
+
+def test_refusals_exit_2_with_one_line_naming_the_field(tmp_path):
+    for body, field in (("workload: {task: inference, model: llama-3.1-8b, api_servers: 0, requests_per_s: 5}",
+                         "api_servers"),
+                        ("workload: {task: finetune, method: lora, model: llama-3.1-8b, global_batch_tokens: 1}",
+                         "global_batch_tokens")):
+        f = tmp_path / "req.yaml"
+        f.write_text(body + "\n")
+        p = subprocess.run([sys.executable, "-m", "gpuwise", "recommend", str(f)], capture_output=True, text=True)
+        assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and field in p.stderr, p.stderr
+
+
+# ------------------------------------------------------------------------------ rules per GPU
+def _findings(req):
+    return {f.rule: f for f in gpuwise.recommend(req).findings}
+
+
+def test_rocm_aiter_on_an_nvidia_gpu_is_a_warning():
+    """VLLM_ROCM_USE_AITER is read by vLLM's ROCm platform only (vllm/envs.py): on an H100 it changes nothing."""
+    req = {"workload": {"task": "inference", "model": "llama-3.1-8b", "rocm_aiter": True},
+           "constraints": {"gpus": ["h100-80gb-sxm"], "max_gpus": 1}}
+    f = _findings(req)["SRV-ROCM-AITER-NOT-AMD"]
+    assert f.severity == "warning" and "NVIDIA H100" in f.message
+    req["workload"]["rocm_aiter"] = False
+    assert "SRV-ROCM-AITER-NOT-AMD" not in _findings(req)
+
+
+def test_disaggregated_on_one_copy_is_a_warning_and_two_copies_are_not():
+    """One GPU holds one copy of Llama 3.1 8B: no prefill copy apart from a decode copy (the rate model serves it
+    colocated, rate.one_copy_colocated); two GPUs pinned at tensor parallel 1 hold two copies, which disaggregate
+    (left to itself the layout choice may put both GPUs in one copy: the rule then says so too)."""
+    req = {"workload": {"task": "inference", "model": "llama-3.1-8b", "disaggregated": True},
+           "constraints": {"gpus": ["h100-80gb-sxm"], "max_gpus": 1}}
+    f = _findings(req)["SRV-DISAGGREGATED-ONE-COPY"]
+    assert f.severity == "warning" and "1 x NVIDIA H100" in f.message
+    proposal = {"title": "disaggregated on two H100", "workload": {**req["workload"], "parallelism": {"tp": 1}},
+                "hardware": {"gpu": "h100-80gb-sxm", "count": 2, "nodes": 1},
+                "acquisition": {"mode": "rent", "hourly_usd": 2.0}}
+    assert "SRV-DISAGGREGATED-ONE-COPY" not in {f.rule for f in gpuwise.audit(proposal).findings}
+    proposal["hardware"]["count"] = 1
+    assert "SRV-DISAGGREGATED-ONE-COPY" in {f.rule for f in gpuwise.audit(proposal).findings}
+
+
+FP8_LORA = {"task": "finetune", "model": "llama-2-70b", "method": "lora", "precision": "fp8", "stack": "nemo",
+            "fp8_params": True, "seq_len": 4096, "train_tokens": 1.0e7}
+
+
+def test_fp8_params_on_a_gpu_without_fp8_is_blocked():
+    """An A100 (compute capability 8.0) has no FP8 (Transformer Engine needs 8.9+): the one-byte base the memory
+    estimate credits does not exist there. Before: the audit approved 8 x A100 with 59.8 GB a GPU and no finding
+    on fp8_params. An H100 has FP8: no finding."""
+    proposal = {"title": "fp8_params on A100", "workload": FP8_LORA,
+                "hardware": {"gpu": "a100-80gb-sxm", "count": 8, "nodes": 1},
+                "acquisition": {"mode": "rent", "hourly_usd": 2.0}}
+    a = gpuwise.audit(proposal)
+    found = [f for f in a.findings if f.rule == "CMP-FP8-PARAMS-NO-FP8"]
+    assert found and found[0].severity == "blocker" and "compute capability 8.0" in found[0].message
+    proposal["hardware"]["gpu"] = "h100-80gb-sxm"
+    assert not [f for f in gpuwise.audit(proposal).findings if f.rule == "CMP-FP8-PARAMS-NO-FP8"]

@@ -68,6 +68,10 @@ class CandidateFact(FactModel):
     wants_fp8: bool = _f("precision is fp8")
     wants_fp4: bool = _f("precision is fp4")
     wants_flash: bool = _f("attention: flash (FlashAttention-2) asked for")
+    disaggregated: bool = _f("inference: disaggregated serving asked for (prefill and decode on separate copies)")
+    rocm_aiter: bool = _f("inference: AMD's AITER kernels asked for (workload.rocm_aiter true)")
+    fp8_params_held: bool = _f("training: the LoRA base is credited FP8 storage, a byte a weight (fp8_params with "
+                               "precision fp8 on a Transformer Engine stack)")
     flash_min_cc: float = _f("compute capability FlashAttention-2 needs (knowledge/software.yaml; -1 unknown)")
     need_gb: float = _f("memory per GPU with the layout gpuwise would use (the most frugal one if none fits), GB")
     need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB (absent where a serving pin "
@@ -129,6 +133,7 @@ class CandidateFact(FactModel):
     framework_spans_servers: bool = _f("the serving framework can spread one model copy over several servers "
                                        "(knowledge/serving.yaml multi_node)")
     copy_gpus: int = _f("inference: the GPUs one model copy spans (1 for training)")
+    serving_copies: int = _f("inference: the model copies the count holds (1 for training)")
     cross_node_tp_ms: float = _f("inference: milliseconds of a single sequence's decode step spent in tensor-parallel "
                                  "all-reduces over the network between servers (0: the copy's tensor parallel stays "
                                  "in a node; -1 training)")

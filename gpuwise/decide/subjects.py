@@ -91,6 +91,9 @@ def _job_part(job: Job) -> dict[str, Any]:
             "deadline_days": _n(deadline), "has_deadline": deadline is not None and job.training,
             "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
             "framework": w.framework,
+            "disaggregated": bool(getattr(w, "disaggregated", False)),
+            "rocm_aiter": getattr(w, "rocm_aiter", None) is True,
+            "fp8_params_held": TJ.fp8_params_held(job),
             "max_ttft_ms": _n(w.max_ttft_ms), "has_ttft_target": w.max_ttft_ms is not None,
             "max_tpot_ms": _n(w.max_tpot_ms), "has_tpot_target": w.max_tpot_ms is not None,
             **SVR.targets(w),
@@ -248,7 +251,7 @@ def _jurisdiction(job: Job, gpu_id: str) -> dict[str, Any]:
     return got
 
 
-_NO_SERVING = {"copy_gpus": 1, "framework_spans_servers": True, "framework_vendor_listed": True,
+_NO_SERVING = {"copy_gpus": 1, "serving_copies": 1, "framework_spans_servers": True, "framework_vendor_listed": True,
                "framework_min_cc": 0.0, "precision_listed": True, "precision_min_cc": 0.0, "precision_units": True,
                "framework_reason": "none", "framework_reason_phrases": [], "max_concurrent_sequences": -1.0,
                "ttft_ms": -1.0, "tpot_ms": -1.0, "serving_weights_gb": -1.0, "kv_free_gb": -1.0, "sequence_gb": -1.0,
@@ -266,7 +269,8 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None) -> dict[str, Any
     fw = job.kb.framework(sv.framework)
     sup = sv.support
     fig = support_figures(fw, gpu, job.w.precision)
-    return {"copy_gpus": int(sv.layout.gpus_per_copy), "framework_spans_servers": bool(fw.multi_node),
+    return {"copy_gpus": int(sv.layout.gpus_per_copy), "serving_copies": int(sv.layout.replicas),
+            "framework_spans_servers": bool(fw.multi_node),
             "framework_vendor_listed": fig.framework_vendor_listed, "framework_min_cc": fig.framework_min_cc,
             "precision_listed": fig.precision_listed, "precision_min_cc": fig.precision_min_cc,
             "precision_units": fig.precision_units,

@@ -128,8 +128,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     # fp8 parameters: Transformer Engine's fp8_model_init keeps a weight in FP8 only (no 16-bit copy); NeMo's LoRA
     # recipes turn it on with FP8 (MLPerf Training v4.1 / v5.0 llama2_70b_lora megatron_gpt_peft_tuning_config.yaml:
     # fp8_params follows FP8, with disable_parameter_transpose_cache), so the frozen base takes a byte a weight
-    if (w.method == "lora" and w.precision == "fp8" and getattr(w, "fp8_params", False)
-            and stack_spec(job).transformer_engine):
+    if fp8_params_held(job):
         base = "fp8"
     # chunked cross-entropy, or Liger's fused linear cross-entropy (the lm head and the loss a chunk at a time)
     fused_loss = getattr(w, "chunked_cross_entropy", False) or getattr(w, "liger_kernel", False)
@@ -296,6 +295,14 @@ def zero3_offload_copies(job: Job) -> tuple[float, float, float, bool]:
     if given is not None and _version(given) < _version(zc.gpu_upcast_from):
         return (2 * grad, grad, 6.0 if grad < 4 else 0.0, True)
     return (2 * grad, 4.0, 0.0, given is not None and _version(given) < _version(zc.pinned_async_from))
+
+
+def fp8_params_held(job: Job) -> bool:
+    """The frozen LoRA base is held in FP8 (``fp8_params`` on a Transformer Engine stack, precision fp8): what
+    the memory estimate credits. Transformer Engine's FP8 needs FP8 hardware; the rules judge that per GPU."""
+    w = job.w
+    return bool(job.training and w.method == "lora" and w.precision == "fp8" and getattr(w, "fp8_params", False)
+                and stack_spec(job).transformer_engine)
 
 
 def stack_spec(job: Job) -> StackSpeed:

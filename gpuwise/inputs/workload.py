@@ -241,6 +241,11 @@ class Workload(Strict):
                      and getattr(self, f) not in (None, False, type(self).model_fields[f].default)]
             if given:
                 raise Said(N_("%(given)s applies to task inference only"), given=given[0])
+        elif self.api_servers == 0 and self.requests_per_s:
+            # offline batch inference (the engine's Python API) takes every prompt at once: no arrivals to queue
+            raise Said(N_("api_servers 0 is offline batch inference, which has no request rate: give api_servers 1 "
+                          "or more to serve requests_per_s %(rate)s, or drop requests_per_s"),
+                       rate=f"{self.requests_per_s:g}")
         q = self.quantization
         if q is not None:
             allowed = QUANTIZATION_PRECISIONS[q]
@@ -266,6 +271,16 @@ class Workload(Strict):
         if isinstance(v, float | int) and (not math.isfinite(v) or v < 1 or v > 1e12):
             raise Said(N_("must be 'auto' or a number of tokens between 1 and 1e12"))
         return v
+
+    @model_validator(mode="after")
+    def _one_sequence(self) -> "Workload":
+        """A training step takes whole sequences: a global batch of fewer tokens than one sequence has no step."""
+        g = self.global_batch_tokens
+        if self.task != "inference" and isinstance(g, float | int) and g < self.seq_len:
+            raise Said(N_("global_batch_tokens %(tokens)s is less than one sequence (seq_len %(seq_len)s): give at "
+                          "least %(seq_len2)s tokens, a multiple of seq_len, or 'auto'"),
+                       tokens=f"{g:g}", seq_len=self.seq_len, seq_len2=self.seq_len)
+        return self
 
     @model_validator(mode="after")
     def _model_given(self) -> "Workload":
