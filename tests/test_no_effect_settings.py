@@ -136,6 +136,23 @@ def test_disaggregated_on_one_copy_is_a_warning_and_two_copies_are_not():
     assert "SRV-DISAGGREGATED-ONE-COPY" in {f.rule for f in gpuwise.audit(proposal).findings}
 
 
+def test_disaggregated_serving_is_given_two_copies_where_the_gpus_allow():
+    """Explicit settings are the user's: asked for disaggregated serving, the layout choice takes a layout of two
+    copies or more where one fits (before, two H100s unpinned served Llama 3.1 8B as one tensor-parallel-2 copy
+    and the rule warned), and the count search starts at two GPUs (before: one GPU, colocated, with the warning,
+    won on cost)."""
+    two = {"title": "disaggregated on two H100, unpinned",
+           "workload": {"task": "inference", "model": "llama-3.1-8b", "disaggregated": True, "requests_per_s": 4},
+           "hardware": {"gpu": "h100-80gb-sxm", "count": 2, "nodes": 1},
+           "acquisition": {"mode": "rent", "hourly_usd": 2.0}}
+    a = gpuwise.audit(two)
+    assert "SRV-DISAGGREGATED-ONE-COPY" not in {f.rule for f in a.findings}
+    r = gpuwise.recommend({"workload": two["workload"],
+                           "constraints": {"gpus": ["h100-80gb-sxm"], "max_gpus": 4}})
+    assert r.recommendation is not None and r.recommendation.count >= 2
+    assert "SRV-DISAGGREGATED-ONE-COPY" not in {f.rule for f in r.findings}
+
+
 FP8_LORA = {"task": "finetune", "model": "llama-2-70b", "method": "lora", "precision": "fp8", "stack": "nemo",
             "fp8_params": True, "seq_len": 4096, "train_tokens": 1.0e7}
 

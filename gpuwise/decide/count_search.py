@@ -261,12 +261,15 @@ class _Probe:
 
 def _keeping_the_pin(job: Job, counts: list[int]) -> list[int]:
     """A job with a pinned layout (``parallelism: {tp: 16}``) is searched on the counts that can hold one
-    copy of it: fewer GPUs cannot keep the pin, and judged they could win on cost with another layout
-    (8 GPUs at tensor parallel 8 for a 16-GPU pin). Where no count allowed can hold it (``max_gpus`` below
-    the copy), every count is searched and the rules say the pin was not kept (MEM-PIN-NOT-KEPT)."""
+    copy of it (two, for disaggregated serving): fewer GPUs cannot keep the pin, and judged they could win
+    on cost with another layout (8 GPUs at tensor parallel 8 for a 16-GPU pin). Where no count allowed can
+    hold it (``max_gpus`` below the copy), every count is searched and the rules say the pin was not kept
+    (MEM-PIN-NOT-KEPT, SRV-DISAGGREGATED-ONE-COPY)."""
     if job.shape.diffusion:
         return counts
     need = TJ.pinned_span(TJ.job_pins(job)) if job.training else SV.pinned_gpus(job)
+    if not job.training and getattr(job.w, "disaggregated", False):
+        need *= 2  # prefill and decode on copies apart: two copies at least (SRV-DISAGGREGATED-ONE-COPY)
     return [n for n in counts if n >= need] or counts
 
 

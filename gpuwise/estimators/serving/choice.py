@@ -200,6 +200,13 @@ def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) 
     eng = engine(job, gpu, weight_format=weight_format)
     lays = layouts(job, eng, count)
     reps = [replica(job, gpu, eng, lay) for lay in lays]
+    if getattr(job.w, "disaggregated", False):
+        # prefill and decode on copies apart need two copies at least: the layouts with two or more that fit
+        # and may run, where there are any (one copy serves colocated, and the rules say so)
+        apart = [(lay, r) for lay, r in zip(lays, reps, strict=True)
+                 if lay.replicas >= 2 and r.fits and copy_allowed(job, gpu, count, lay.gpus_per_copy, eng.fw)]
+        if apart:
+            lays, reps = [lay for lay, _ in apart], [r for _, r in apart]
     # a copy that does not fit cannot be chosen over one that fits and runs: it is not timed then
     runs = any(r.fits and copy_allowed(job, gpu, count, lay.gpus_per_copy, eng.fw)
                for lay, r in zip(lays, reps, strict=True))
