@@ -83,6 +83,7 @@ def test_small_gemma3_counts_and_windows(kb, mid, layers, h, f, total, global_la
     ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "qwen2.5-32b"),
     ("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "qwen3-coder-480b-a35b"),
     ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed-oss-36b"),
+    ("microsoft/Phi-4-mini-instruct", "phi-4-mini"),
     ("google/gemma-3-1b-it", "gemma-3-1b"), ("gemma3:270m", "gemma-3-270m"), ("gemma3:12b", "gemma-3-12b"),
 ])
 def test_2025_26_names_resolve(kb, name, model_id):
@@ -96,3 +97,14 @@ def test_same_shape_aliases_keep_the_base_entry_shapes(kb):
         92, 5120, 96, 8, 160, 1536)
     q = kb.models["qwen3-30b-a3b"]
     assert (q.layers, q.hidden_size, q.heads, q.kv_heads, q.moe.experts, q.ffn_size) == (48, 2048, 32, 4, 128, 768)
+
+
+@pytest.mark.parametrize("mid,layers,h,heads,kv,f,vocab,total", [
+    # microsoft/Phi-4-mini-instruct config.json (Phi3: fused qkv and gate_up, no biases, tied): 3.8B on the card
+    ("phi-4-mini", 32, 3072, 24, 8, 8192, 200064, 3_836_021_760),
+])
+def test_phi4_mini_counts(kb, mid, layers, h, heads, kv, f, vocab, total):
+    d = h // heads  # 128 for both
+    per_layer = _attn(h, heads, kv, d) + 3 * h * f + 2 * h
+    assert layers * per_layer + vocab * h + h == total
+    assert kb.models[mid].params_b * 1e9 == pytest.approx(total, rel=1e-12)
