@@ -52,6 +52,24 @@ def test_seed_oss_36b_counts_its_qkv_biases(kb):
     assert kv_term.value == pytest.approx(262_144 * 1000)
 
 
+def test_ernie_45_21b_counts(kb):
+    # baidu/ERNIE-4.5-21B-A3B-PT config.json: 28 layers, hidden 2560, 20 heads of 128, 4 KV heads, layer 0 dense
+    # (12288), layers 1-27 MoE: 64 experts of 1536, top 6, a shared MLP of 2 x 1536; router with a correction
+    # bias; no biases elsewhere; tied 103,424-token embedding (counted once)
+    h, vocab = 2560, 103424
+    attn = _attn(h, 20, 4, 128) + 2 * h
+    dense = attn + 3 * h * 12288
+    expert, shared, router = 3 * h * 1536, 3 * h * 2 * 1536, h * 64 + 64
+    total = vocab * h + dense + 27 * (attn + 64 * expert + shared + router) + h
+    active = vocab * h + dense + 27 * (attn + 6 * expert + shared + router) + h
+    assert total == 21_825_437_888  # transformers docs: 21B total
+    assert active == 3_352_150_208  # 3B active (with the 0.26B embedding)
+    m = kb.models["ernie-4.5-21b-a3b"]
+    assert m.params_b * 1e9 == pytest.approx(total, rel=1e-12)
+    assert m.active_params_b * 1e9 == pytest.approx(active, rel=1e-12)
+    assert from_catalog(m).moe_layers == 27
+
+
 @pytest.mark.parametrize("mid,layers,h,f,total,global_layers", [
     ("gemma-3-1b", 26, 1152, 6912, 999_885_952, 4),   # keras-hub gemma3_1b
     ("gemma-3-270m", 18, 640, 2048, 268_098_176, 3),  # keras-hub gemma3_270m
@@ -83,7 +101,7 @@ def test_small_gemma3_counts_and_windows(kb, mid, layers, h, f, total, global_la
     ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "qwen2.5-32b"),
     ("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "qwen3-coder-480b-a35b"),
     ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed-oss-36b"),
-    ("microsoft/Phi-4-mini-instruct", "phi-4-mini"),
+    ("microsoft/Phi-4-mini-instruct", "phi-4-mini"), ("baidu/ERNIE-4.5-21B-A3B-PT", "ernie-4.5-21b-a3b"),
     ("google/gemma-3-1b-it", "gemma-3-1b"), ("gemma3:270m", "gemma-3-270m"), ("gemma3:12b", "gemma-3-12b"),
 ])
 def test_2025_26_names_resolve(kb, name, model_id):
