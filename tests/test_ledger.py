@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from gpuwise import ledger as L
 from gpuwise.decide.recommend import recommend
-from tests.conftest import answer_of
+from tests.conftest import answer_of, examples
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -208,7 +208,8 @@ QUESTIONS = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6, 12), deadline=None,  # conftest: 12 with GPUWISE_THOROUGH=1
+          suppress_health_check=[HealthCheck.too_slow])
 @given(q=QUESTIONS)
 def test_generated_questions_add_up(q):
     w = {"task": q["task"], "model": q["model"]}
