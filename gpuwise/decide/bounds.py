@@ -567,6 +567,21 @@ def _judging(book: Rulebook, fields: frozenset[str]) -> tuple[list[_Conds], list
     return got
 
 
+_JUDGING_WHOLE: dict[tuple[str, tuple[str, ...]], tuple[list[_Split], list[list[_Split]]]] = {}
+
+
+def judging_whole(book: Rulebook, fields: tuple[str, ...]) -> tuple[list[_Split], list[list[_Split]]]:
+    """:func:`_judging`'s reject rules and pass rules by step for ``fields``, each rule's conditions
+    whole as :func:`_holds_split` reads them, worked out once per rule book (verdicts.lets_through asks
+    about a service's fields ~7 times a candidate)."""
+    key = (book.digest, fields)
+    got = _JUDGING_WHOLE.get(key)
+    if got is None:
+        rejects, passes, _conds = _judging(book, frozenset(fields))
+        got = _JUDGING_WHOLE[key] = ([_whole(r) for r in rejects], [[_whole(r) for r in rules] for rules in passes])
+    return got
+
+
 def _limits_and_test(book: Rulebook, known: dict[str, Any], fields: frozenset[str]) -> tuple[
         dict[float, _Cond], Any]:
     """The figures the rules judging ``fields`` compare them with (each with its condition), and the

@@ -176,7 +176,7 @@ def lets_through(book: Rulebook, fact: dict[str, Any], fields: tuple[str, ...]) 
     the step holds (as the chain would need; the verdicts earlier steps set are taken as passed,
     so the answer is about these figures alone). A rule that cannot be settled on the fact (a
     field it reads is missing) does not count against it."""
-    rejects, passes = _judged_by(book, fields)
+    rejects, passes = bounds.judging_whole(book, fields)
     known = {**bounds._prepared(book).chain, **fact} if not fact.get(_CHAINED) else fact
     holds = bounds._holds_split
     for r in rejects:
@@ -189,22 +189,6 @@ def lets_through(book: Rulebook, fact: dict[str, Any], fields: tuple[str, ...]) 
         else:  # every pass rule of the step certainly fails
             return False
     return True
-
-
-_JUDGED_BY: dict[tuple[str, tuple[str, ...]], tuple[list[Any], list[list[Any]]]] = {}
-
-
-def _judged_by(book: Rulebook, fields: tuple[str, ...]) -> tuple[list[Any], list[list[Any]]]:
-    """:func:`bounds._judging`'s rules for ``fields``, each rule's conditions whole as
-    :func:`bounds._holds_split` reads them, worked out once per rule book (a service's candidates
-    ask about the same fields ~7 times each)."""
-    key = (book.digest, fields)
-    got = _JUDGED_BY.get(key)
-    if got is None:
-        rejects, passes, _conds = bounds._judging(book, frozenset(fields))
-        got = _JUDGED_BY[key] = ([bounds._whole(r) for r in rejects],
-                                 [[bounds._whole(r) for r in rules] for rules in passes])
-    return got
 
 
 @dataclass(frozen=True)
