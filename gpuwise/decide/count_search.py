@@ -267,7 +267,7 @@ def _keeping_the_pin(job: Job, counts: list[int]) -> list[int]:
     (MEM-PIN-NOT-KEPT, SRV-DISAGGREGATED-ONE-COPY)."""
     if job.shape.diffusion:
         return counts
-    need = TJ.pinned_span(TJ.job_pins(job)) if job.training else SV.pinned_gpus(job)
+    need = TJ.job_pinned_span(job) if job.training else SV.pinned_gpus(job)
     if not job.training and getattr(job.w, "disaggregated", False):
         need *= 2  # prefill and decode on copies apart: two copies at least (SRV-DISAGGREGATED-ONE-COPY)
     return [n for n in counts if n >= need] or counts

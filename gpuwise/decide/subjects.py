@@ -198,17 +198,18 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
         "provider": ((k.provider if k else None) or "none") if mode == "rent" else "none",
     }
-    if sv is not None and (lost := pins_not_kept(job, sv.layout)):
-        # a pin this count cannot hold: no layout of it is as asked, so there is no need as requested
+    # a pin this count cannot hold (a serving layout's, or a training setting the planner could keep in no
+    # layout of the count): no layout of it is as asked, so there is no need as requested
+    if sv is not None:
+        lost, span = pins_not_kept(job, sv.layout), pinned_gpus
+    elif ev.requested_plan is not None:
+        lost, span = TJ.pins_not_kept(TJ.job_pins(job), ev.requested_plan.layout), TJ.job_pinned_span
+    else:
+        lost = ()
+    if lost:
         del fact["need_requested_gb"]
         fact.update(pin_kept=False, pin_not_kept=phrase_text(lost), pin_not_kept_phrases=phrase_json(lost),
-                    pin_gpus=pinned_gpus(job))
-    elif ev.requested_plan is not None and (lost := TJ.pins_not_kept(pins := TJ.job_pins(job),
-                                                                      ev.requested_plan.layout)):
-        # likewise for training: the planner could keep no layout with every setting the file gives
-        del fact["need_requested_gb"]
-        fact.update(pin_kept=False, pin_not_kept=phrase_text(lost), pin_not_kept_phrases=phrase_json(lost),
-                    pin_gpus=TJ.pinned_span(pins))
+                    pin_gpus=span(job))
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact

@@ -64,6 +64,11 @@ def pinned_span(pins: P.Pins) -> int:
     return (pins.tp or 1) * (pins.pp or 1) * (pins.cp or 1)
 
 
+def job_pinned_span(job: Job) -> int:
+    """:func:`pinned_span` of the job's own pins."""
+    return pinned_span(job_pins(job))
+
+
 def job_pins(job: Job) -> P.Pins:
     """The user's layout settings as reported with every training estimate (built once per job)."""
     return requested_pins(job)
