@@ -278,8 +278,8 @@ class Workload(Strict):
         g = self.global_batch_tokens
         if self.task != "inference" and isinstance(g, float | int) and g < self.seq_len:
             raise Said(N_("global_batch_tokens %(tokens)s is less than one sequence (seq_len %(seq_len)s): give at "
-                          "least %(seq_len2)s tokens, a multiple of seq_len, or 'auto'"),
-                       tokens=f"{g:g}", seq_len=self.seq_len, seq_len2=self.seq_len)
+                          "least %(seq_len)s tokens, a multiple of seq_len, or 'auto'"),
+                       tokens=f"{g:g}", seq_len=self.seq_len)
         return self
 
     @model_validator(mode="after")
