@@ -209,9 +209,8 @@ _SECTIONS = "\x00gpuwise: the sections\x00"
 
 
 class AuditSummary:
-    """A batch audit's text, Markdown or HTML built as each proposal's audit finishes
-    (:meth:`add`); each
-    result becomes its row and its section's text straight away and is dropped, and the sections'
+    """A batch audit's text, Markdown or HTML built as each proposal's audit finishes (:meth:`add`):
+    each result becomes its row and its section's text straight away and is dropped, and the sections'
     texts wait in ``spool`` (a binary file; ``None``: in memory), so the batch's memory grows with
     neither its results nor its report.  ``kw``: as :func:`render_audit_summary`'s (``lang``,
     ``currency``, ``fx_rate``, ``knowledge``, ``detail``, ``width``)."""

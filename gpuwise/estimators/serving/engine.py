@@ -147,12 +147,12 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     rt = kb.runtime
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, weight_format),
                          checkpoint_bits(job, fmt, weight_format))
+    gemm = peak_tflops(gpu, compute) * 1e12 * eff * cf  # FLOP/s of the GEMMs at the framework's efficiency
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
         compute=compute, weight_only=weight_only,
-        peak_gemm=peak_tflops(gpu, compute) * 1e12 * eff * cf,
-        peak_dense=block_fp8_gemm_rate(job, gpu, rel, fmt, weight_format, method, compute, weight_only,
-                                       peak_tflops(gpu, compute) * 1e12 * eff * cf),
+        peak_gemm=gemm,
+        peak_dense=block_fp8_gemm_rate(job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
         bw_weights=mem_bw * bwf * bw_factor,
         bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (ao, mo, vo, rel)) * bw_factor,
