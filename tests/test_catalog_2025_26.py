@@ -103,6 +103,7 @@ def test_small_gemma3_counts_and_windows(kb, mid, layers, h, f, total, global_la
     ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed-oss-36b"),
     ("microsoft/Phi-4-mini-instruct", "phi-4-mini"), ("baidu/ERNIE-4.5-21B-A3B-PT", "ernie-4.5-21b-a3b"),
     ("google/gemma-3-1b-it", "gemma-3-1b"), ("gemma3:270m", "gemma-3-270m"), ("gemma3:12b", "gemma-3-12b"),
+    ("HuggingFaceTB/SmolLM3-3B", "smollm3-3b"), ("SmolLM3-3B-Base", "smollm3-3b"),
 ])
 def test_2025_26_names_resolve(kb, name, model_id):
     assert kb.model(name).id == model_id
@@ -126,3 +127,16 @@ def test_phi4_mini_counts(kb, mid, layers, h, heads, kv, f, vocab, total):
     per_layer = _attn(h, heads, kv, d) + 3 * h * f + 2 * h
     assert layers * per_layer + vocab * h + h == total
     assert kb.models[mid].params_b * 1e9 == pytest.approx(total, rel=1e-12)
+
+
+def test_smollm3_3b_counts(kb):
+    # HuggingFaceTB/SmolLM3-3B config.json: 36 layers, hidden 2048, 16 heads of 128, 4 KV heads, intermediate
+    # 11008, no biases, tied 128,256-token embedding; total cross-checked against H162's 3.075B (smollm README)
+    layers, h, f, vocab = 36, 2048, 11008, 128256
+    per_layer = _attn(h, 16, 4, 128) + 3 * h * f + 2 * h
+    total = layers * per_layer + vocab * h + h
+    assert total == 3_075_098_624
+    m = kb.models["smollm3-3b"]
+    assert m.params_b * 1e9 == pytest.approx(total, rel=1e-12)
+    # 2 (K and V) x 36 layers x 4 KV heads x 128 x 2 B = 73,728 B a token
+    assert kv_cache_bytes(from_catalog(m), 1000).value == pytest.approx(73_728 * 1000)
