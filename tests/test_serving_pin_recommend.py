@@ -117,3 +117,22 @@ def test_the_counts_a_pin_needs(kb, pins, gpus):
     job = resolve(Requirements.model_validate({"workload": {
         "task": "inference", "model": "llama-3.1-70b", **({"parallelism": pins} if pins else {})}}), kb)
     assert SV.pinned_gpus(job) == gpus
+
+
+def test_the_estimate_of_an_inference_pin_not_kept_is_not_as_requested():
+    """``estimate`` carries the memory rule's fits_as_requested for inference as for training (contract v2: it
+    says whether the job fits exactly as stated). Llama 3.1 70B in bf16 pinned at tp 8 on 4 H100s: served at
+    tensor parallel 4 (141 GB of weights / 4 = 35 GB a GPU fits in 80 GB), so it fits, not as requested; the
+    same file on 8 H100s keeps the pin; unpinned on 4 it is as requested."""
+    from gpuwise import estimate
+
+    job = {"task": "inference", "model": "llama-3.1-70b", "precision": "bf16", "concurrent_requests": 4}
+    pinned = {**job, "parallelism": {"tp": 8}}
+
+    def fits(w: dict, n: int) -> tuple[bool, bool | None, str]:
+        g = estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=n).model_dump(mode="json")["gpu"]
+        return g["fits"], g["fits_as_requested"], g["strategy"]
+
+    assert fits(pinned, 4) == (True, False, "tensor parallel 4")
+    assert fits(pinned, 8) == (True, True, "tensor parallel 8")
+    assert fits(job, 4) == (True, True, "tensor parallel 4")

@@ -204,9 +204,10 @@ def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, 
 
 @frozen
 class PlanOut:
-    """What the estimate says of the plan (contract version 2): a training job's layout and whether it
-    fits as asked (the memory rule that passed it says); an inference job's serving figures, with the
-    cost per million output tokens at the load. :meth:`fields` writes them as the JSON has them."""
+    """What the estimate says of the plan (contract version 2): whether the job fits as asked (the memory
+    rule that passed it says: a serving layout the file pins and no copy keeps is not as asked either);
+    a training job's layout; an inference job's serving figures, with the cost per million output
+    tokens at the load. :meth:`fields` writes them as the JSON has them."""
 
     training_job: bool
     fits_as_requested: bool | None = None
@@ -229,7 +230,8 @@ class PlanOut:
         serving = SV.serving_json(shown)
         if serving is not None and self.cost_per_million is not None:
             serving = serving.model_copy(update={"cost_per_million_output_tokens": self.cost_per_million.as_json()})
-        return {"fits_as_requested": None, "layout": None, "training": NO_TRAINING, "serving": serving}
+        return {"fits_as_requested": self.fits_as_requested, "layout": None, "training": NO_TRAINING,
+                "serving": serving}
 
 
 def layout_out(lay: Layout) -> TrainingLayout:
@@ -280,7 +282,8 @@ def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> PlanOut:
     k = ev.cost
     per_million = cost_per_million_tokens(ev.serving.throughput_tokens_per_s, k.rent_usd if k else None,
                                           k.buy_usd if k else None, job.c.project_months) if ev.serving else None
-    return PlanOut(False, serving=ev.serving, cost_per_million=per_million, judged=verdict.serving)
+    return PlanOut(False, verdict.fits_as_requested, serving=ev.serving, cost_per_million=per_million,
+                   judged=verdict.serving)
 
 
 def _count_for_deadline(job: Job, g: Any) -> tuple[int, str, dict[str, Any]]:

@@ -39,6 +39,8 @@ class EstimateView(BaseView):
             rows = [[self._("GPU"), f"{g.name} ({g.id})" if g.name else g.id],
                     [self._("Count"), self.gpus_on_nodes(g.count, g.nodes)],
                     [self._("Fits in memory"), f.yes_no(g.fits)]]
+            if g.fits and g.fits_as_requested is False:  # fits only with what gpuwise changed (a pin not kept, ...)
+                rows.append([self._("Fits as requested"), f.yes_no(False)])
             if g.strategy:
                 rows.append([self._("Strategy"), f.strategy(g.strategy, g.count, g.strategy_phrases)])
             if g.gpu_hours is not None:  # the run's GPU-hours, as published runs count them
