@@ -52,6 +52,8 @@ class Shape:
     # the mixer of the layers that do not run attention ('mamba1': the selective scan; 'mamba2': SSD; None: their
     # matmuls alone), for the scan's work beside the matmuls (runtime.yaml training.mamba1_scan_k)
     ssm: str | None = None
+    # the q/k RMSNorm spans all heads of a layer (MiniMax-M2): tensor-parallel attention all-reduces it a layer
+    qk_norm_all_heads: bool = False
 
     @property
     def attn_layers(self) -> int:
@@ -185,6 +187,7 @@ def from_catalog(m: Model) -> Shape:
         dense_ffn=m.moe.dense_ffn_size if m.moe else None,
         mla=(m.mla.q_lora_rank or 0, m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, m.mla.qk_nope_head_dim,
              m.mla.v_head_dim) if m.mla else None,
+        qk_norm_all_heads=m.qk_norm_all_heads,
     )
 
 

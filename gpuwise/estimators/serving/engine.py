@@ -590,6 +590,7 @@ class ShapeConsts:
     window: float | None  # sliding window, when some layers have one
     window_frac: float
     gemms: tuple[tuple[float, float, str, float], ...] = ()  # (N, K, split dim, per forward): block_gemms
+    qk_norm_all_heads: bool = False  # the q/k RMSNorm spans all heads: one more all-reduce a layer (step._parts)
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -602,7 +603,8 @@ def shape_consts(shape: Any) -> ShapeConsts:
         hidden=shape.hidden, moe=bool(shape.moe), k_over_e=shape.experts_per_token / shape.experts,
         k=shape.experts_per_token, moe_layers=moe_layers(shape), shared=bool(getattr(shape, "shared_experts", 0)),
         mla=bool(shape.kv_elements_override), window=float(win) if win else None,
-        window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape))
+        window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
+        qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)))
 
 
 def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:

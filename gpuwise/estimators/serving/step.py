@@ -12,6 +12,7 @@ from .layout import Replica
 from .support import request_lengths
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
+QK_SUMS_BYTES = 8.0  # a token's q and k sums of squares, FP32, all-reduced by an all-heads q/k RMSNorm
 # Kernels a layer runs beyond a dense GQA layer's (whose fixed cost is the framework's layer overhead),
 # each charged the framework's kernel floor: the latency floor of MoE, MLA and W8A8 layers.
 ROUTER_KERNELS = 4  # router GEMM, top-k (soft-max / sigmoid + bias), token sort/alignment, weighted combine
@@ -82,8 +83,8 @@ class StepConsts:
                  "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency", "host_floor",
                  "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
                  "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp", "pp_comm",
-                 "prefill_floor", "prefills", "ranks", "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile",
-                 "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "prefill_floor", "prefills", "qk_layers", "ranks", "rep", "sc", "seq_overhead", "step_overhead",
+                 "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -127,6 +128,8 @@ class StepConsts:
         self.attn_4 = 4.0 * self.layers
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
         self.tp_comm = tp > 1 and dpa == 1
+        # a q/k RMSNorm over all heads (MiniMax-M2) needs every rank's sum of squares: one more all-reduce a layer
+        self.qk_layers = self.layers if self.tp_comm and sc.qk_norm_all_heads else 0.0
         self.two_layers = 2 * self.layers
         self.allreduce_latency = rep.allreduce_s or eng.allreduce_latency  # NCCL's ring over PCIe (layout)
         self.tp_share = 2 * (tp - 1) / tp
@@ -260,9 +263,16 @@ def tp_allreduce_seconds(c: StepConsts, tokens: float = 1.0) -> float:
 
 def _tp_allreduce_stage(c: StepConsts, tokens: float) -> float:
     """One stage's tensor-parallel all-reduces for a step of ``tokens``: two a layer, each the link's latency
-    and the activations' ring share over its bandwidth."""
+    and the activations' ring share over its bandwidth; and, for a model whose q/k RMSNorm spans all heads of a
+    layer (``qk_norm_all_heads``), one more a layer over each token's two FP32 sums of squares, since each rank
+    holds only its heads (SGLang python/sglang/srt/models/minimax_m2.py MiniMaxM2QKRMSNorm: attn_tp_all_reduce of
+    sum_sq between its two Triton kernels; vLLM layers/mamba/linear_attn.py MiniMaxText01RMSNormTP.forward_qk:
+    tensor_model_parallel_all_reduce of the q and k variances concatenated)."""
     size = tokens * c.hidden * ACT_BYTES
-    return c.two_layers * (c.allreduce_latency + c.tp_share * size / c.link_bw)
+    out = c.two_layers * (c.allreduce_latency + c.tp_share * size / c.link_bw)
+    if c.qk_layers:
+        out += c.qk_layers * (c.allreduce_latency + c.tp_share * tokens * QK_SUMS_BYTES / c.link_bw)
+    return out
 
 
 def busiest_rank(seqs: float, dpa: int) -> float:

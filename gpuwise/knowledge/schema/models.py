@@ -81,6 +81,11 @@ class Model(Strict):
     checkpoint_gb: float | None = Field(
         default=None, gt=0, description="published size of the weight files, decimal GB"
     )
+    qk_norm_all_heads: bool = Field(
+        default=False,
+        description="the q and k RMSNorm of a layer runs over all of its heads at once (config.json qk_norm_type "
+                    "'per_layer'), not per head: tensor-parallel attention all-reduces its sum of squares a layer",
+    )
     mtp_layers: int = Field(
         default=0, ge=0, le=16,
         description="multi-token-prediction layers the published checkpoint ships (config.json "
