@@ -221,12 +221,19 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     share = static_share(eng, tp * dpa * pp)
     if share:  # the release sizes its KV pool as a share of the GPU's memory less the weights (and CUDA context)
         free = min(free, share * eng.capacity - weights - eng.context_bytes)
+    default = reserved_share(eng, tp * dpa, pp, dpa)  # the same from the device's memory (later releases)
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
     # a sliding-window layer keeps only its window, unless the release's KV manager holds the whole sequence there
     kept = held if eng.window_kv_full else window_tokens(shape, held)
     seq_tokens = math.ceil(kept / block) * block
     per_seq = kv_tok * seq_tokens + draft_kv * math.ceil(held / block) * block + act_seq
+    if default and not share:
+        # a server whose default share leaves no room for one request does not start ('Not enough memory. Please
+        # try to increase --mem-fraction-static'): its operator raised the share, so the headroom policy stands
+        pooled = default * eng.capacity - weights - eng.context_bytes
+        if pooled >= per_seq:
+            free = min(free, pooled)
     pool = getattr(job.w, "kv_cache_tokens", None)
     room = pool * kv_tok if pool else free  # the engine's own KV pool where the job states it, else what memory leaves
     per_rank = max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 else 0
@@ -273,6 +280,32 @@ def static_share(eng: Engine, gpus: int) -> float:
         if n <= gpus:
             got = share
     return got
+
+
+def reserved_share(eng: Engine, tp: int, pp: int, dpa: int) -> float:
+    """The share of a GPU's memory the weights and KV pool take in a release that sizes it from the device's memory
+    (serving.yaml releases ``reserved_memory``; SGLang's server_args.py ``_handle_gpu_memory_settings`` when no
+    --mem-fraction-static is given): the device's MiB less a reserve for the prefill chunk's activations and the
+    CUDA-graph buffers, both at the defaults of the device's memory bucket, over the device's MiB. ``tp``: the
+    server's tensor-parallel size (every attention data-parallel rank counted), ``dpa``: its data-parallel ranks.
+    0 where the release has no such rule."""
+    r = eng.reserve
+    if r is None or eng.capacity <= 0:
+        return 0.0
+    mib = eng.capacity / 2**20
+    b = next(b for b in r.buckets if b.below_mib is None or mib < b.below_mib)
+    graph = b.graph_batch if tp < r.graph_batch_from_tp else b.graph_batch_large_tp
+    reserve = (r.base_mib + r.per_prefill_token_mib * max(b.prefill_tokens, r.min_prefill_tokens)
+               + r.per_graph_batch_mib * graph + r.per_gpu_mib * tp * pp)
+    if dpa > 1:
+        reserve += r.dp_attention_per_graph_batch_mib * graph * dpa
+        if graph > r.dp_attention_large_above:
+            reserve += r.dp_attention_large_mib * graph * dpa
+    if mib > r.floor_above_mib:
+        reserve = max(reserve, r.floor_mib)
+    if eng.drafter is not None:
+        reserve += r.speculative_mib
+    return round((mib - reserve) / mib, 3)
 
 
 def crosses_nodes(gpu: Gpu, tp: int) -> bool:

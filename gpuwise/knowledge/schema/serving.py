@@ -129,6 +129,41 @@ class VendorOverride(Strict):
     check: Check = "S"
 
 
+class ReservedMemoryBucket(Strict):
+    """One GPU-memory bucket of a release's launch defaults: below ``below_mib`` of device memory (the last bucket
+    has none), the server's default prefill chunk and CUDA-graph batch cap."""
+
+    below_mib: int | None = Field(default=None, gt=0, description="device memory (MiB, as nvidia-smi reports it) "
+                                  "the bucket ends below; unset: every larger device")
+    prefill_tokens: int = Field(gt=0, description="default chunked-prefill size on such a device")
+    graph_batch: int = Field(gt=0, description="default CUDA-graph batch cap below `graph_batch_from_tp` GPUs")
+    graph_batch_large_tp: int = Field(gt=0, description="default CUDA-graph batch cap from `graph_batch_from_tp`")
+
+
+class ReservedMemory(Strict):
+    """How a release sizes its static memory share when the server is launched without one: the device's memory
+    less a reserve (MiB) for activations and CUDA-graph buffers, over the device's memory. The weights and the KV
+    pool share what is left."""
+
+    base_mib: float = Field(ge=0, description="constant metadata reserve")
+    per_prefill_token_mib: float = Field(ge=0, description="activation reserve per token of the prefill chunk")
+    min_prefill_tokens: int = Field(ge=0, description="the chunk size the activation reserve counts at least")
+    per_graph_batch_mib: float = Field(ge=0, description="CUDA-graph buffer reserve per sequence of the graph cap")
+    per_gpu_mib: float = Field(ge=0, description="reserve per GPU of the server's tensor x pipeline group")
+    graph_batch_from_tp: int = Field(gt=0, description="tensor-parallel size from which the larger graph cap applies")
+    dp_attention_per_graph_batch_mib: float = Field(
+        ge=0, description="with attention data parallel: reserve per graph-cap sequence per data-parallel rank")
+    dp_attention_large_mib: float = Field(
+        ge=0, description="with attention data parallel and a graph cap above `dp_attention_large_above`: a further "
+        "reserve per graph-cap sequence per rank")
+    dp_attention_large_above: int = Field(ge=0)
+    floor_mib: float = Field(ge=0, description="the least reserve on a device larger than `floor_above_mib`")
+    floor_above_mib: float = Field(ge=0)
+    speculative_mib: float = Field(ge=0, description="reserve for a draft model and its graphs (draft-model "
+                                   "speculative decoding)")
+    buckets: list[ReservedMemoryBucket] = Field(min_length=1)
+
+
 class FrameworkRelease(VendorOverride):
     """The framework's constants from one release on (until the next listed one), where its kernels
     changed: a fused kernel path, a new default. Constants it leaves unset keep the framework's."""
@@ -146,6 +181,10 @@ class FrameworkRelease(VendorOverride):
         default=None, description="the share of each GPU's memory the release's weights and KV pool may take together "
         "when the server is launched without its own setting, by the server's GPU count (tensor-parallel size): "
         "the smallest key at or below the count applies; the KV pool is what the weights leave of it")
+    reserved_memory: ReservedMemory | None = Field(
+        default=None, description="the release's default static share computed from the device's memory (the "
+        "weights and the KV pool take the device's memory less this reserve); `mem_fraction_static` wins where both "
+        "are set")
     prefill_eager_kernel_us: float | None = Field(
         default=None, ge=0, description="host time per kernel of a forward that carries prompt tokens, from this "
         "release on (0: such forwards run under CUDA graphs; unset: the framework's own)")
