@@ -63,6 +63,7 @@ class Engine:
     dpa_tp_experts: bool = False  # attention data parallel gathers the tokens and runs the experts tensor-parallel
     static_share: tuple[tuple[int, float], ...] = ()  # (GPUs, share): the release's weights + KV pool memory share
     reserve: Any = None  # the release's ReservedMemory (its default share from the device's memory), or None
+    graph_cap: int = 0  # the release's default CUDA-graph decode batch cap where it states one (0: none stated)
     capacity: float = 0.0  # bytes of one GPU's memory
     window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
     k_block: float = 0.0  # s per 128-deep reduction block of a block-FP8 GEMM at decode batches (0: no such floor)
@@ -180,6 +181,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         dpa_tp_experts=dp_attention_tp_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         static_share=tuple(sorted((rel.mem_fraction_static or {}).items())) if rel is not None else (),
         reserve=rel.reserved_memory if rel is not None else None,
+        graph_cap=(rel.cuda_graph_max_bs or 0) if rel is not None else 0,
         capacity=cap,
         window_kv_full=bool(rel is not None and rel.window_kv_full),
         k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),

@@ -282,6 +282,24 @@ def static_share(eng: Engine, gpus: int) -> float:
     return got
 
 
+def _bucket(eng: Engine) -> Any:
+    """The release's launch defaults for the device's memory (``reserved_memory`` buckets)."""
+    mib = eng.capacity / 2**20
+    return next(b for b in eng.reserve.buckets if b.below_mib is None or mib < b.below_mib)
+
+
+def graph_batch_cap(eng: Engine, tp: int) -> int:
+    """The largest decode batch the release captures in CUDA graphs by default on a ``tp``-GPU server: its own
+    ``cuda_graph_max_bs``, else its memory bucket's (SGLang's server_args.py sets the cap by the device's memory and
+    the tensor-parallel size); 0 where neither is known."""
+    if eng.graph_cap:
+        return eng.graph_cap
+    if eng.reserve is None or eng.capacity <= 0:
+        return 0
+    b = _bucket(eng)
+    return b.graph_batch if tp < eng.reserve.graph_batch_from_tp else b.graph_batch_large_tp
+
+
 def reserved_share(eng: Engine, tp: int, pp: int, dpa: int) -> float:
     """The share of a GPU's memory the weights and KV pool take in a release that sizes it from the device's memory
     (serving.yaml releases ``reserved_memory``; SGLang's server_args.py ``_handle_gpu_memory_settings`` when no
@@ -293,8 +311,8 @@ def reserved_share(eng: Engine, tp: int, pp: int, dpa: int) -> float:
     if r is None or eng.capacity <= 0:
         return 0.0
     mib = eng.capacity / 2**20
-    b = next(b for b in r.buckets if b.below_mib is None or mib < b.below_mib)
-    graph = b.graph_batch if tp < r.graph_batch_from_tp else b.graph_batch_large_tp
+    b = _bucket(eng)
+    graph = graph_batch_cap(eng, tp)
     reserve = (r.base_mib + r.per_prefill_token_mib * max(b.prefill_tokens, r.min_prefill_tokens)
                + r.per_graph_batch_mib * graph + r.per_gpu_mib * tp * pp)
     if dpa > 1:

@@ -9,7 +9,7 @@ from typing import Any
 from ...frozen import frozen
 from .engine import Engine, prefill_tokens
 from .front import front
-from .layout import Replica
+from .layout import Replica, graph_batch_cap
 from .step import StepConsts, consts, per_token, seconds_of
 from .support import request_lengths
 
@@ -135,6 +135,12 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         if most_run < b:
             cap, b = most_run, most_run
     pure = per_token(c, b, kv_ctx)
+    graphs = graph_batch_cap(eng, rep.layout.tp) if rep.layout.dp_attention == 1 else 0
+    if graphs and b > graphs:
+        # a decode batch beyond the largest the release captured in CUDA graphs runs its forward eagerly: every
+        # kernel launched from Python, as a prefill forward is (SGLang's cuda_graph_runner replays a graph only for
+        # batches up to --cuda-graph-max-bs), so the step lasts at least that forward's launch time
+        pure = max(pure, c.prefill_floor / per_step)
     full_prompt, prompt = prompt, prefilled  # a cached prefix is not prefilled again
     if fw.continuous_batching:
         room = max(eng.chunk - b, 16.0) if fw.chunked_prefill else float(prompt)

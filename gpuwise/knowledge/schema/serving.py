@@ -181,6 +181,10 @@ class FrameworkRelease(VendorOverride):
         default=None, description="the share of each GPU's memory the release's weights and KV pool may take together "
         "when the server is launched without its own setting, by the server's GPU count (tensor-parallel size): "
         "the smallest key at or below the count applies; the KV pool is what the weights leave of it")
+    cuda_graph_max_bs: int | None = Field(
+        default=None, gt=0, description="the largest decode batch the release captures in CUDA graphs by default "
+        "(a tensor-parallel server; attention data parallel not covered): a larger decode batch runs its forward "
+        "eagerly; unset: from `reserved_memory`'s buckets where the release has them, else no cap known")
     reserved_memory: ReservedMemory | None = Field(
         default=None, description="the release's default static share computed from the device's memory (the "
         "weights and the KV pool take the device's memory less this reserve); `mem_fraction_static` wins where both "

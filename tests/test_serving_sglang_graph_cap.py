@@ -1,0 +1,63 @@
+"""SGLang replays a decode step from a CUDA graph only for batches up to the largest it captured (--cuda-graph-max-bs;
+cuda_graph_runner.py); a larger decode batch runs its forward eagerly, every kernel launched from Python as in a
+prefill forward. The cap by release (knowledge/serving.yaml sglang releases): 160 on GPUs of 25 GB or more in the
+early-0.4 builds (0.4.0 entry, `cuda_graph_max_bs`: server_args.py of those builds), from 0.5.3 the memory bucket's
+(`reserved_memory`: 256 below TP 4 and 512 from it on 80-160 GiB cards). The eager forward is priced by the
+framework's prefill_eager_kernel_us (85 us a counted kernel)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuwise.estimators import serving as SV
+from gpuwise.estimators.serving.layout import graph_batch_cap
+from gpuwise.estimators.serving.step import kernels_per_forward
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
+
+
+def _served(kb, version: str | None, model: str = "deepseek-v3", precision: str = "fp8",
+            gpu: str = "h200-141gb-sxm", count: int = 8, tp: int = 8):
+    w = {"task": "inference", "model": model, "precision": precision, "framework": "sglang",
+         "prompt_tokens": 1, "output_tokens": 512, "concurrent_requests": 10000, "parallelism": {"tp": tp, "pp": 1}}
+    if version:
+        w["framework_version"] = version
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    return job, SV.choose(job, kb.gpus[gpu], count)
+
+
+def test_the_cap_by_release(kb):
+    """160 in the early-0.4 builds; none known for 0.4.6-0.5.2; from 0.5.3 the bucket's: 512 for an H200 server at
+    TP 8, 256 for one H100 at TP 1."""
+    assert graph_batch_cap(_served(kb, "0.4.3.post2")[1].engine, 8) == 160
+    assert graph_batch_cap(_served(kb, "0.4.6")[1].engine, 8) == 0
+    assert graph_batch_cap(_served(kb, "0.5.6")[1].engine, 8) == 512
+    one = _served(kb, "0.5.5.post1", "qwen3-32b", "bf16", "h100-80gb-sxm", 1, 1)[1]
+    assert graph_batch_cap(one.engine, 1) == 256
+
+
+def test_a_decode_batch_beyond_the_cap_runs_eagerly(kb):
+    """DeepSeek-V3 FP8 at TP 8 on 8 x H200 with SGLang 0.4.3.post2 (DataCrunch's server of rows DS01-DS07): a forward
+    counts 2,102 kernels (step.py, the shared expert unfused in these builds), so an eager step lasts at least
+    2,102 x 85 us + the 0.3 ms step overhead = 178.97 ms. At 160 sequences the graphed step is ~54 ms; at 161 it is
+    the eager forward's."""
+    job, s = _served(kb, "0.4.3.post2")
+    assert kernels_per_forward(s.engine) == 2102
+    floor = 2102 * 85e-6 + 300e-6
+    inside = SV.point(job, s.engine, s.replica, 160.0).decode_step
+    beyond = SV.point(job, s.engine, s.replica, 161.0).decode_step
+    assert inside < 0.06
+    assert beyond == pytest.approx(floor, rel=1e-9)
+    # 0.4.6 states no cap: the same batch keeps its graphed step
+    job6, s6 = _served(kb, "0.4.6")
+    assert SV.point(job6, s6.engine, s6.replica, 161.0).decode_step < 0.06
+
+
+def test_the_decode_burst_it_moved(kb, accuracy):
+    """DataCrunch's 'DeepSeek V3 SGLang Optimizations' (v0.4.3.post2, 8 x H200, --tp 8): 10,000 prompts of 1 in / 512
+    out at once, 5,507.9 output tok/s (serving_independent.csv DS02). Scored blind at +34.2% (session 21), +115.9%
+    after the KV pool and the burst waves; with the eager decode beyond 160 sequences +68.7%: held within 2x. The
+    run's own request rate (10.76/s, 5,509 tok/s) is about what ~1,000 sequences at the 179 ms eager step give."""
+    got = {c[0].split()[0]: c[1] / c[2] for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT)
+           if c[0].split()[0] == "DS02"}
+    assert 1.0 < got["DS02"] < 2.0
