@@ -898,7 +898,11 @@ def main() -> int:
           "  H200-H208 (MLPerf v6.0 submitters and systems no row had used: CoreWeave's 8B NVFP4 and "
           "gpt-oss-20b on 64 B200, 405B NVFP4 on 4,096 GB300, DeepSeek-V3 on 2,048 / 8,192 GB300; NVIDIA's "
           "gpt-oss-20b and 70B LoRA on 512 GB300; AMD's 8B MXFP4 on 8 MI355X; Krai's LoRA on 64 H200; session 25, "
-          "before any change) -4.6 / +71.9 / +9.8 / -1.5 / +1.8 / -22.4 / +3.7 / -12.9 / +2.0%: 4.6% (1.72x, H201)")
+          "before any change) -4.6 / +71.9 / +9.8 / -1.5 / +1.8 / -22.4 / +3.7 / -12.9 / +2.0%: 4.6% (1.72x, H201);\n"
+          "  H209-H216 (MLPerf v6.0 submitters and systems no row had used: DeepSeek-V3 on 256 GB200 (Google) and on "
+          "512 / 8,192 GB200 (NVIDIA), NVIDIA's 70B LoRA on 72 GB300 (26.04), Dell's 8B on 8 H200 NVL, Krai's LoRA on "
+          "16 H200 and 16 GH200; the SEA-LIONv3 8B card on 64 H100; branch trainblind4, before any change) "
+          "-7.8 / -11.1 / -39.2 / -4.5 / +2.6 / +4.7 / -19.5 / -29.4%: 9.5% (1.64x, H211)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
