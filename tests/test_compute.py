@@ -32,6 +32,27 @@ def test_six_n_d_by_hand(kb):
     assert lora_ckpt == pytest.approx((6 * n + attn * 8 / 6) * 2e12)
 
 
+def test_mla_attention_counts_its_wider_query_and_key(kb):
+    """Multi-head latent attention trains in its uncompressed form: each of DeepSeek-V3's 128 heads multiplies a
+    query and key of qk_nope + qk_rope = 128 + 64 and a value of 128 (DeepSeek-V2, arXiv:2405.04434, section
+    2.1.3; DeepSeek-V3 config.json), so a token's causal attention is 6 x 61 x seq x 128 x (192 + 128) / 2 FLOPs,
+    not 6 x 61 x seq x 128 x 128. Hand calculation at 4,096 tokens: 6 x 61 x 4,096 x 20,480 = 3.070e10 a token.
+    With the main model's matmuls this is 250.5 GFLOP a token; NVIDIA's MLPerf Training v6.0 DeepSeek-V3 recipe
+    counts 1,068 TFLOP a 4,096-token sample (260.7 GFLOP a token, MODEL_TFLOP_PER_SAMPLE in
+    NVIDIA/benchmarks/deepseekv3_671b/implementations/*/config_common.sh, Richardyu114/training_results_v6.0 at
+    eabf23a0), the rest being the one multi-token-prediction module the recipe trains (mtp_num_layers 1), which
+    gpuwise does not count. A model without MLA keeps heads x head_dim."""
+    shape = from_catalog(kb.models["deepseek-v3"])
+    t = training_flops(shape, 1.0, 4096, "full", False)
+    assert t.inputs["attention_flops_per_token"] == pytest.approx(6 * 61 * 4096 * 128 * (128 + 64 + 128) / 2)
+    assert t.inputs["attention_flops_per_token"] == pytest.approx(3.0704e10, rel=1e-4)
+    assert t.value == pytest.approx(6 * shape.matmul_params_active + 3.0704e10, rel=1e-4)
+    assert 1068e12 / 4096 - t.value == pytest.approx(10.2e9, rel=0.05)  # the MTP module left out
+    plain = from_catalog(kb.models["llama-3.1-8b"])
+    assert training_flops(plain, 1.0, 8192, "full", False).inputs["attention_flops_per_token"] == (
+        pytest.approx(6 * 32 * 8192 * 32 * 128))
+
+
 def test_dense_peaks_not_sparse(kb):
     """Datasheet headlines are 2:4-sparse for Hopper/Ada; dense is half (reference gpus.md)."""
     assert peak_for(kb.gpus["h100-80gb-sxm"], "bf16").tflops == 989.5

@@ -25,9 +25,21 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
     from ..knowledge.schema import Gpu
 
 
+def attention_width(shape: Shape) -> float:
+    """The width a token's causal attention multiplies through, per layer and context position: heads x head_dim,
+    half for the QK product and half for PV. Multi-head latent attention trains in its uncompressed form, where a
+    head's query and key are qk_nope + qk_rope wide (128 + 64 in DeepSeek-V2/V3) and its value v_head_dim (128)
+    wide (DeepSeek-V2, arXiv:2405.04434, section 2.1.3), so the width is heads x (nope + rope + v) / 2: 20,480
+    for DeepSeek-V3 where heads x head_dim gives 16,384."""
+    if shape.mla:
+        _, _, rope, nope, v = shape.mla
+        return shape.heads * (nope + rope + v) / 2.0
+    return float(shape.q_dim)
+
+
 def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:
     n = min(shape.matmul_params_active, shape.active_params)  # a guessed shape never adds FLOPs
-    attn = 6.0 * shape.attn_layers * seq * shape.q_dim  # causal: half of the 12 L s h of a full mask
+    attn = 6.0 * shape.attn_layers * seq * attention_width(shape)  # causal: half of the 12 L s h of a full mask
     if method == "full":
         mult, what = 6.0, formula("formula.multiplier.full")
     else:
