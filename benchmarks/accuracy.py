@@ -796,7 +796,7 @@ def main() -> int:
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
                (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178),
-               (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216))
+               (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -902,7 +902,9 @@ def main() -> int:
           "  H209-H216 (MLPerf v6.0 submitters and systems no row had used: DeepSeek-V3 on 256 GB200 (Google) and on "
           "512 / 8,192 GB200 (NVIDIA), NVIDIA's 70B LoRA on 72 GB300 (26.04), Dell's 8B on 8 H200 NVL, Krai's LoRA on "
           "16 H200 and 16 GH200; the SEA-LIONv3 8B card on 64 H100; branch trainblind4, before any change) "
-          "-7.8 / -11.1 / -39.2 / -4.5 / +2.6 / +4.7 / -19.5 / -29.4%: 9.5% (1.64x, H211)")
+          "-7.8 / -11.1 / -39.2 / -4.5 / +2.6 / +4.7 / -19.5 / -29.4%: 9.5% (1.64x, H211);\n"
+          "  H217-H218 (Cisco's 8B MXFP4 on 16 MI350X and NVFP4 on 16 B300; after the branch's MLA change) "
+          "-30.9 / -3.3%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
