@@ -105,3 +105,26 @@ def test_the_bursts_it_moved(kb, accuracy):
     assert len(got) == 4
     assert all(0.5 < ratio < 2.0 for ratio in got.values()), got
     assert abs(got["TT06"] - 1) < 0.60 and abs(got["Z02"] - 1) < 0.20
+
+
+def test_the_capacity_formula_shows_the_share_it_used(kb):
+    """The estimate's max_concurrent_sequences term names the share when the framework's own share bounds the pool,
+    so its numbers add up: Kimi K2 FP8 at TP 8 on 8 x H200 (no version: the newest release's default), KV free =
+    share x capacity - weights - CUDA context (0.897 x 150.8 GB - 130 GB - 1.07 GB, about 4.4 GB: 42 sequences of
+    1,500 MLA tokens at 70,272 B). Without the share the usable memory (0.95 of the card) would leave ~12 GB."""
+    from gpuwise import estimate
+
+    w = {"task": "inference", "model": "kimi-k2", "precision": "fp8", "framework": "sglang", "prompt_tokens": 1000,
+         "output_tokens": 1000, "concurrent_requests": 64}
+    g = estimate({"workload": w}, gpu="h200-141gb-sxm", gpus=8).model_dump(mode="json")["gpu"]
+    term = next(t for t in g["terms"] if t["name"] == "max_concurrent_sequences")
+    i = term["inputs"]
+    assert i["memory_share"] == pytest.approx(0.897)
+    free = i["memory_share"] * i["capacity_per_gpu_bytes"] - i["weights_per_gpu_bytes"] - 1.07e9
+    assert i["kv_free_per_gpu_bytes"] == pytest.approx(free, rel=0.01)
+    assert term["value"] == i["kv_free_per_gpu_bytes"] // (i["kv_bytes_per_token_per_gpu"] * 1500) == 42
+    assert "mem-fraction-static" in term["formula"] and "usable -" not in term["formula"]
+    # vLLM sizes its pool from gpuwise's usable memory: no share in its formula
+    v = estimate({"workload": {**w, "framework": "vllm"}}, gpu="h200-141gb-sxm", gpus=8).model_dump(mode="json")["gpu"]
+    vterm = next(t for t in v["terms"] if t["name"] == "max_concurrent_sequences")
+    assert "memory_share" not in vterm["inputs"] and "usable -" in vterm["formula"]

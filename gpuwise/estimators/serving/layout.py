@@ -175,6 +175,7 @@ class Replica:
     draft_kv_token_gpu: float = 0.0  # the drafter's KV bytes per token of a sequence (beside kv_token_gpu)
     per_seq_gpu: float = 0.0  # bytes per GPU one sequence takes at admission (its KV cache, the drafter's, its prompt)
     allreduce_s: float = 0.0  # s per small tensor-parallel all-reduce over this copy's links (0: the engine's)
+    pool_share: float = 0.0  # the framework's own share of a GPU's memory, where it bounded the KV pool (0: none did)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -219,8 +220,10 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     # what the KV cache may take: the memory total without it (weights and the KV pool are allocated once)
     free = eng.usable - M.total_bytes(weights + act, act, (eng.context_bytes, eng.alloc_frac))
     share = static_share(eng, tp * dpa * pp)
-    if share:  # the release sizes its KV pool as a share of the GPU's memory less the weights (and CUDA context)
-        free = min(free, share * eng.capacity - weights - eng.context_bytes)
+    bound = 0.0  # the share that bounded the pool, for the formula the report shows
+    if share and share * eng.capacity - weights - eng.context_bytes < free:
+        # the release sizes its KV pool as a share of the GPU's memory less the weights (and CUDA context)
+        free, bound = share * eng.capacity - weights - eng.context_bytes, share
     default = reserved_share(eng, tp * dpa, pp, dpa)  # the same from the device's memory (later releases)
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
@@ -232,8 +235,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         # a server whose default share leaves no room for one request does not start ('Not enough memory. Please
         # try to increase --mem-fraction-static'): its operator raised the share, so the headroom policy stands
         pooled = default * eng.capacity - weights - eng.context_bytes
-        if pooled >= per_seq:
-            free = min(free, pooled)
+        if per_seq <= pooled < free:
+            free, bound = pooled, default
     pool = getattr(job.w, "kv_cache_tokens", None)
     room = pool * kv_tok if pool else free  # the engine's own KV pool where the job states it, else what memory leaves
     per_rank = max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 else 0
@@ -268,7 +271,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         notes.append(("; " if notes else "", mid, values))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
-                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s)
+                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound)
 
 
 def static_share(eng: Engine, gpus: int) -> float:

@@ -149,10 +149,12 @@ def _fp4_rate(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
 def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
     """How many sequences the memory holds, with the bytes it is worked out from."""
     eng, rep, lay = s.engine, s.replica, s.layout
+    shared = {"memory_share": rep.pool_share, "capacity_per_gpu_bytes": eng.capacity} if rep.pool_share else {}
     return Term(
         "max_concurrent_sequences", float(s.max_concurrent), "sequences",
-        formula("formula.serving.kv_capacity"),
-        {**common, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,
+        formula("formula.serving.kv_capacity_share", fw=eng.fw.name, share=rep.pool_share) if rep.pool_share
+        else formula("formula.serving.kv_capacity"),
+        {**common, **shared, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,
          "kv_free_per_gpu_bytes": rep.free_gpu, "kv_bytes_per_token_per_gpu": rep.kv_token_gpu,
          "tokens_per_sequence": rep.seq_tokens, "kv_reserve": eng.fw.kv_reserve,
          "max_batch": eng.max_batch, "replicas": lay.replicas},
