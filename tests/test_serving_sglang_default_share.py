@@ -128,3 +128,18 @@ def test_the_capacity_formula_shows_the_share_it_used(kb):
     v = estimate({"workload": {**w, "framework": "vllm"}}, gpu="h200-141gb-sxm", gpus=8).model_dump(mode="json")["gpu"]
     vterm = next(t for t in v["terms"] if t["name"] == "max_concurrent_sequences")
     assert "memory_share" not in vterm["inputs"] and "usable -" in vterm["formula"]
+
+
+def test_a_stated_kv_pool_is_the_capacity_formula():
+    """workload.kv_cache_tokens: the capacity term says the pool it divided, not the usable memory: 100,000 tokens
+    over Llama 3.1 8B's 1,504 tokens a sequence (1,000 prompt + half of 1,000 output in vLLM's 16-token blocks)
+    is floor(66.5) = 66 sequences."""
+    from gpuwise import estimate
+
+    w = {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "framework": "vllm",
+         "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_requests": 64, "kv_cache_tokens": 100_000}
+    g = estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=1).model_dump(mode="json")["gpu"]
+    term = next(t for t in g["terms"] if t["name"] == "max_concurrent_sequences")
+    assert term["inputs"]["kv_cache_tokens"] == 100_000 and term["inputs"]["tokens_per_sequence"] == 1504
+    assert term["value"] == 100_000 // 1504 == 66
+    assert "100,000 tokens of KV pool" in term["formula"] and "usable -" not in term["formula"]

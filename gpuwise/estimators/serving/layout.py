@@ -176,6 +176,7 @@ class Replica:
     per_seq_gpu: float = 0.0  # bytes per GPU one sequence takes at admission (its KV cache, the drafter's, its prompt)
     allreduce_s: float = 0.0  # s per small tensor-parallel all-reduce over this copy's links (0: the engine's)
     pool_share: float = 0.0  # the framework's own share of a GPU's memory, where it bounded the KV pool (0: none did)
+    pool_tokens: int = 0  # the engine's KV pool in tokens, where the job states it (workload.kv_cache_tokens)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -271,7 +272,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         notes.append(("; " if notes else "", mid, values))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
-                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound)
+                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0))
 
 
 def static_share(eng: Engine, gpus: int) -> float:

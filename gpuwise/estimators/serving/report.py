@@ -149,10 +149,12 @@ def _fp4_rate(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
 def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
     """How many sequences the memory holds, with the bytes it is worked out from."""
     eng, rep, lay = s.engine, s.replica, s.layout
-    shared = {"memory_share": rep.pool_share, "capacity_per_gpu_bytes": eng.capacity} if rep.pool_share else {}
+    shared = ({"kv_cache_tokens": rep.pool_tokens} if rep.pool_tokens else
+              {"memory_share": rep.pool_share, "capacity_per_gpu_bytes": eng.capacity} if rep.pool_share else {})
     return Term(
         "max_concurrent_sequences", float(s.max_concurrent), "sequences",
-        formula("formula.serving.kv_capacity_share", fw=eng.fw.name, share=rep.pool_share) if rep.pool_share
+        formula("formula.serving.kv_capacity_pool", tokens=rep.pool_tokens) if rep.pool_tokens
+        else formula("formula.serving.kv_capacity_share", fw=eng.fw.name, share=rep.pool_share) if rep.pool_share
         else formula("formula.serving.kv_capacity"),
         {**common, **shared, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,
          "kv_free_per_gpu_bytes": rep.free_gpu, "kv_bytes_per_token_per_gpu": rep.kv_token_gpu,
