@@ -70,6 +70,7 @@ class Engine:
     host_floor: float = 0.0  # s a step lasts at least: the host's own time in a release that schedules synchronously
     fp4_dense_bw: float = 0.0  # B/s a dense NVFP4 GEMM streams its weights at decode batches (0: bw_weights)
     peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
+    qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -187,7 +188,24 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),
         host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),
         fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
+        qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
     )
+
+
+def qk_norm_exchange(fw: Framework, version: str | None, vendor: str | None) -> tuple[int, float, int, float]:
+    """(all-reduces a layer, bytes a token each, byte granule below which one runs on NCCL or 0, NCCL's seconds or 0)
+    of an all-heads q/k RMSNorm in the stated release (serving.yaml ``qk_norm_allreduce``): one exchange of the two
+    FP32 sums a token on the framework's own kernel, unless the release normalizes q and k apart (two of 4 bytes)
+    or leaves the buffer unpadded (the own kernel then declines an exchange of fewer bytes than its granule, and
+    NCCL runs it). A job that states no release gets the current way."""
+    q = fw.qk_norm_allreduce
+    if q is None:
+        return (1, 8.0, 0, 0.0)
+    apart = q.separate is not None and in_releases(q.separate, version)
+    unpadded = q.unpadded is not None and in_releases(q.unpadded, version)
+    nccl = q.nccl_us.get(vendor, 0.0) * 1e-6 if vendor else 0.0  # type: ignore[call-overload]
+    granule = q.granule_bytes if unpadded else 0
+    return (2, 4.0, granule, nccl) if apart else (1, 8.0, granule, nccl)
 
 
 def nvfp4_dense_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool) -> float:

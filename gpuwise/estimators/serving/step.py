@@ -12,7 +12,6 @@ from .layout import Replica
 from .support import request_lengths
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
-QK_SUMS_BYTES = 8.0  # a token's q and k sums of squares, FP32, all-reduced by an all-heads q/k RMSNorm
 # Kernels a layer runs beyond a dense GQA layer's (whose fixed cost is the framework's layer overhead),
 # each charged the framework's kernel floor: the latency floor of MoE, MLA and W8A8 layers.
 ROUTER_KERNELS = 4  # router GEMM, top-k (soft-max / sigmoid + bias), token sort/alignment, weighted combine
@@ -83,8 +82,9 @@ class StepConsts:
                  "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency", "host_floor",
                  "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
                  "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp", "pp_comm",
-                 "prefill_floor", "prefills", "qk_layers", "ranks", "rep", "sc", "seq_overhead", "step_overhead",
-                 "t_mem", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks",
+                 "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share",
+                 "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -130,8 +130,11 @@ class StepConsts:
         self.tp_comm = tp > 1 and dpa == 1
         # a q/k RMSNorm over all heads (MiniMax-M2) needs every rank's sum of squares: one more all-reduce a layer
         self.qk_layers = self.layers if self.tp_comm and sc.qk_norm_all_heads else 0.0
+        # ... as one exchange a layer of the two FP32 sums a token, or as a release ran it (engine.qk_norm_exchange)
+        self.qk_count, self.qk_bytes, self.qk_granule, nccl = eng.qk_norm
         self.two_layers = 2 * self.layers
         self.allreduce_latency = rep.allreduce_s or eng.allreduce_latency  # NCCL's ring over PCIe (layout)
+        self.qk_nccl = max(self.allreduce_latency, nccl)  # an exchange the own all-reduce kernel declines
         self.tp_share = 2 * (tp - 1) / tp
         self.link_bw = rep.link_bw
         # all-to-all only with attention data parallel: with tensor-parallel attention every rank holds every
@@ -267,12 +270,27 @@ def _tp_allreduce_stage(c: StepConsts, tokens: float) -> float:
     layer (``qk_norm_all_heads``), one more a layer over each token's two FP32 sums of squares, since each rank
     holds only its heads (SGLang python/sglang/srt/models/minimax_m2.py MiniMaxM2QKRMSNorm: attn_tp_all_reduce of
     sum_sq between its two Triton kernels; vLLM layers/mamba/linear_attn.py MiniMaxText01RMSNormTP.forward_qk:
-    tensor_model_parallel_all_reduce of the q and k variances concatenated)."""
+    tensor_model_parallel_all_reduce of the q and k variances concatenated). A release that normalizes q and k apart
+    runs two such all-reduces of 4 bytes a token, and one that leaves the buffer unpadded sends an exchange of fewer
+    bytes than its own kernel's granule to NCCL (engine.qk_norm_exchange): the decode batch as its CUDA graph pads it
+    (:func:`graph_batch`) times the bytes a token."""
     size = tokens * c.hidden * ACT_BYTES
     out = c.two_layers * (c.allreduce_latency + c.tp_share * size / c.link_bw)
     if c.qk_layers:
-        out += c.qk_layers * (c.allreduce_latency + c.tp_share * tokens * QK_SUMS_BYTES / c.link_bw)
+        lat = c.allreduce_latency
+        if c.qk_granule and (graph_batch(tokens) * c.qk_bytes) % c.qk_granule:
+            lat = c.qk_nccl
+        out += c.qk_layers * c.qk_count * (lat + c.tp_share * tokens * c.qk_bytes / c.link_bw)
     return out
+
+
+def graph_batch(tokens: float) -> int:
+    """The batch a decode step of ``tokens`` replays its CUDA graph at, as far as its byte alignment goes: SGLang
+    captures batches of 1, 2, 4, 8, 12 and then multiples of 8 (python/sglang/srt/server_args.py
+    _generate_cuda_graph_batch_sizes, 0.5.7-0.5.9) and pads a batch up to the next, so one or two tokens run as they
+    are and from 3 on the batch is a multiple of 4 (here: the next one)."""
+    n = max(math.ceil(tokens - 1e-9), 1)
+    return n if n <= 2 else 4 * math.ceil(n / 4)
 
 
 def busiest_rank(seqs: float, dpa: int) -> float:

@@ -274,6 +274,27 @@ class Wna16MoeKernel(Strict):
     check: Check = "S"
 
 
+class QkNormAllReduce(Strict):
+    """How a framework's releases all-reduce the sums of squares of a q/k RMSNorm that spans all heads (models.yaml
+    ``qk_norm_all_heads``) where they differ from the current way: one exchange a layer, 8 bytes a token, on the
+    framework's own all-reduce kernel (step.py ``_tp_allreduce_stage``)."""
+
+    separate: ReleaseWindow | None = Field(
+        default=None, description="releases that normalize q and k apart: two all-reduces a layer of 4 bytes a "
+        "token each, instead of one of 8")
+    unpadded: ReleaseWindow | None = Field(
+        default=None, description="releases that all-reduce the sums unpadded: the framework's own all-reduce "
+        "kernel takes only whole multiples of `granule_bytes`, so an exchange of a decode batch padded to fewer "
+        "bytes runs on NCCL")
+    granule_bytes: int = Field(default=16, ge=1, description="the own kernel's byte granule")
+    nccl_us: dict[Vendor, float] = Field(
+        default={}, description="NCCL's latency for such a small exchange inside the decode step's CUDA graph, by "
+        "vendor (a vendor not listed keeps the copy's own all-reduce latency)")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the NCCL latency was measured")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -324,6 +345,9 @@ class Framework(Strict):
         default=None, description="the releases whose steps last at least the host's own time (None: none)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
+    qk_norm_allreduce: QkNormAllReduce | None = Field(
+        default=None, description="the releases whose all-heads q/k RMSNorm all-reduces otherwise than once a "
+        "layer on the framework's own kernel (None: every release does so)")
     cross_node_allreduce_us: Factor | None = Field(
         default=None, description="the fixed part of one small all-reduce of a tensor-parallel copy that spans two "
         "8-GPU servers, as the framework's NCCL settings run it (None: runtime.yaml cross_node_allreduce_us)")
