@@ -509,7 +509,7 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                 # end has taken every request before it (none offline)
                 first = SV.burst_last_ttft(job, s.engine, s.replica, running)
                 last = max(first, SV.burst_seconds(job, s.engine, sent))
-                step = SV.point(job, s.engine, s.replica, float(running)).decode_step
+                step = SV.burst_decode_step(job, s.engine, s.replica, running)
                 est = running * s.layout.replicas * out_tokens / (last + out_tokens * step)
                 if sent > running:  # a burst the memory holds in waves: the whole burst's output over the waves it
                     # runs in, each prefilled and decoded in turn, or over the front end's time for every request
@@ -588,7 +588,7 @@ def burst_run_ttft(job, s, row: dict) -> float:
     running = min(n, max(s.replica.max_seqs, 1))
     out_tokens = int(row["output_tokens"])
     wave = SV.burst_last_ttft(job, s.engine, s.replica, running) \
-        + out_tokens * SV.point(job, s.engine, s.replica, float(running)).decode_step
+        + out_tokens * SV.burst_decode_step(job, s.engine, s.replica, running)
     full, rest = divmod(n, running)
     sizes = [running] * full + ([rest] if rest else [])
     waited = sum(k * size for k, size in enumerate(sizes)) / n  # the mean number of waves a prompt waits for

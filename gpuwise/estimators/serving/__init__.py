@@ -59,7 +59,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
                "shape_consts", "window_tokens"),
     "front": ("Front", "burst_seconds", "front"),
     "layout": ("Layout", "Replica", "layouts", "pinned_gpus", "pins_not_kept", "replica"),
-    "load": ("Point", "_point", "budget_wait", "burst_last_ttft", "burst_ttft", "capacity_point",
+    "load": ("Point", "_point", "budget_wait", "burst_decode_step", "burst_last_ttft", "burst_ttft", "capacity_point",
              "closed_loop_throughput", "held", "peak_point", "point", "prefill_seconds", "system_point"),
     "report": ("memory", "memory_of", "result", "terms"),
     "result": ("ServingResult", "serving_json"),

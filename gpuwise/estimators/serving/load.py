@@ -334,6 +334,16 @@ def burst_last_ttft(job: Any, eng: Engine, rep: Replica, n: int) -> float:
     return prefill_seconds(job, eng, rep, chunk, full - prompt / 2) * math.ceil(total / chunk)
 
 
+def burst_decode_step(job: Any, eng: Engine, rep: Replica, n: int) -> float:
+    """Seconds of a decode step once ``n`` requests that reached one copy at once are all running: the step
+    of that batch at the GPUs' pace. The front end bounds how fast a burst's requests get in (the start of
+    the burst's run, :func:`.front.burst_seconds`), not how many decode together once in; :func:`point`
+    bounds a steady closed loop by it, so its step is that of the smaller batch that keeps pace with the
+    front end, which a burst past that pace does not decode at."""
+    c = consts(job, eng, rep)
+    return _at_gpus(job, eng, rep, c, float(max(n, 1))).decode_step
+
+
 def system_point(job: Any, eng: Engine, rep: Replica, conc: float, *, pure_decode: bool = True) -> Point:
     """The whole system at ``conc`` requests spread over the copies. Past the throughput peak of a
     copy the scheduler runs the peak's batch (``max_num_seqs`` set there) and the rest queue: the
