@@ -169,6 +169,8 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         tpot = pure + met / output * n * pre / k * per_step
         busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
         ttft = poll_wait(c.poll, pure, busy, b) + n * pre * (1 + busy / 2)
+        if not open_loop:  # sent as another request ended: the decode step it meets has just begun
+            ttft += sent_on_completion(pure, b) * (1.0 - busy)
         req_time = ttft + output * tpot
         thr = closed_loop_throughput(b, output, req_time)
     elif fw.continuous_batching:
@@ -204,6 +206,8 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         for _ in range(3 if c.waits else 0):  # the arrival rate depends on the hold: a few rounds settle it
             hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
         ttft += hold
+        if not open_loop:  # sent as another request ended: the step it meets has just begun
+            ttft += sent_on_completion(tpot * per_step, b)
         req_time = ttft + output * tpot
         thr = closed_loop_throughput(b, output, req_time)
     else:  # static batches: prefill all prompts, then decode them together
@@ -247,6 +251,21 @@ def poll_wait(poll: int, step_s: float, busy: float, running: float) -> float:
     if running <= 1:
         return 0.0
     return 0.5 * step_s * (1.0 + (poll - 1) * (1.0 - busy))
+
+
+def sent_on_completion(step_s: float, running: float) -> float:
+    """What a closed loop's new request waits for the step in flight beyond the half step a request arriving at a
+    random instant waits (:func:`budget_wait`, :func:`poll_wait` count that half). The benchmark clients hold a
+    semaphore of --max-concurrency slots and send a request as soon as another's response has ended (vllm bench serve
+    and sglang bench_serving: ``limited_request_func``, ``async with semaphore``), so it is sent as a step ends: the
+    one that gave the other request its last token. The engine takes new requests only between steps (vLLM's
+    EngineCore ``run_busy_loop``: ``_process_input_queue``, then one engine step, vllm/v1/engine/core.py; SGLang's
+    event loop receives, then runs a batch; TensorRT-LLM's executor fetches new requests as an iteration starts),
+    and by the time the request has crossed the client, HTTP and the front end the next step has begun without it:
+    it waits that whole step, ``step_s``, the other half here. Alone on the copy (``running`` <= 1) the engine is
+    idle and takes it at once. A stream of independent arrivals (the request-rate model) meets steps at random
+    instants and gets no such term."""
+    return 0.5 * step_s if running > 1 else 0.0
 
 
 def closed_loop_throughput(b: float, output: int, req_time: float) -> float:
