@@ -70,3 +70,27 @@ def test_one_request_alone_and_a_stream_of_arrivals_have_no_such_term(kb, accura
     job, s = _nim(kb, accuracy, 50)
     opened = SV.point(job, s.engine, s.replica, 50.0, open_loop=True)
     assert opened.ttft == pytest.approx(_carry(job, s, 50.0) + opened.queued, rel=1e-9)
+
+
+def test_sglang_separate_prefills_wait_the_decode_step(kb, accuracy, monkeypatch):
+    """SGLang without mixed chunks (prefill batches run alone): a request sent as another ends meets a decode step
+    as it begins, so beside the half step ``poll_wait`` counts it waits the other half, for the share of the time
+    the GPUs decode (1 - busy). The busy share follows from the point's own figures: each prefill pauses the b - 1
+    others' decoding, TPOT = decode step + (b - 1) / output x (prefill time a request), and the copy prefills b /
+    (output x TPOT) requests a second, so busy = b / (b - 1) x (1 - step / TPOT). GPUStack's Qwen3-8B page (Z17:
+    SGLang on one H100, ShareGPT 233 in / 221 out at 4)."""
+    from gpuwise.estimators.serving import load
+
+    def at(off: bool):
+        if off:
+            monkeypatch.setattr(load, "sent_on_completion", lambda step_s, running: 0.0)
+        job = accuracy.serving_job(kb, "qwen3-8b", "bf16", "sglang", 233, 221, 4, 1, 1)
+        s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
+        assert not s.engine.fw.mixed_prefill
+        return SV.point(job, s.engine, s.replica, 4.0)
+
+    p, q = at(False), at(True)
+    assert (p.tpot, p.decode_step) == (q.tpot, q.decode_step)
+    busy = min(4 / 3 * (1 - p.decode_step / p.tpot), 1.0)
+    assert 0.0 < busy < 1.0
+    assert p.ttft - q.ttft == pytest.approx(0.5 * p.decode_step * (1 - busy), rel=1e-6)
