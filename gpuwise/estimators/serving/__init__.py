@@ -33,8 +33,9 @@ applied per operator and per GPU):
 * **At a load** of ``c`` concurrent requests spread over the replicas: TPOT = step time,
   throughput = sequences / TPOT, TTFT = the prompt's chunks x the step they ride in (at least its
   kernels' launch time where such steps run outside CUDA graphs), plus the wait for the step budget
-  (max_num_batched_tokens: M/D/1 behind the prompts queued, half a step in flight), any hold the
-  scheduler puts on new prompts, and, beyond the memory's limit, the wait for a free slot (Little's
+  (max_num_batched_tokens: M/D/1 behind the prompts queued, half a step in flight; a closed loop's
+  request, sent as another ends, waits the whole step it meets: ``load.sent_on_completion``), any hold
+  the scheduler puts on new prompts, and, beyond the memory's limit, the wait for a free slot (Little's
   law in a closed loop).
 
 Modules, by concern: ``support`` (can a framework run it), ``engine`` (its constants; the model's
