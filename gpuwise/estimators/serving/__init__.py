@@ -61,8 +61,6 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "front": ("Front", "burst_seconds", "front"),
     "layout": ("Layout", "Replica", "layouts", "pinned_gpus", "pins_not_kept", "replica"),
     "load": ("Point", "_point", "budget_wait", "burst_decode_step", "burst_last_ttft", "burst_ttft", "capacity_point",
-             "closed_loop_throughput", "held", "peak_point", "point", "prefill_seconds", "system_point"),
-    "load": ("Point", "_point", "budget_wait", "burst_last_ttft", "burst_ttft", "capacity_point",
              "closed_loop_throughput", "held", "peak_point", "point", "prefill_seconds", "sent_on_completion",
              "system_point"),
     "report": ("memory", "memory_of", "result", "terms"),
