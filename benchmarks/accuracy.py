@@ -759,6 +759,15 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # blind figures in the validation README
     ("TA", "  of which the rows added at session 23 (ids TA..; blind figures in the validation README): throughput",
      "  of which the rows added at session 23 (ids TA..): latency"),
+    # the SGLang cookbook round of session 26 (ids CK..: sgl-project/sgl-cookbook pages of MiniMax-M2/M2.5/M2.7 on
+    # MI300X, B200, H100 and GB300, Qwen3-Coder-480B FP8 and ERNIE-4.5-21B on MI300X, concurrency 16-100): blind figures
+    # in the validation README
+    ("CK", "  of which the rows added at session 26 (ids CK..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 26 (ids CK..): latency"),
+    # the other-sources round of session 26 (ids VP..: vLLM and SGLang pull requests with benchmark output, Lambda's
+    # model pages; Qwen3-Coder-480B, gpt-oss-120b, MiniMax-M2/M2.5, Qwen3-30B-A3B, Kimi K2.6): blind figures in README
+    ("VP", "  of which the rows added at session 26 (ids VP..; blind figures in the validation README): throughput",
+     "  of which the rows added at session 26 (ids VP..): latency"),
 )
 
 def main() -> int:
@@ -917,6 +926,12 @@ def main() -> int:
     # BF16/AWQ, Qwen3-30B-A3B, Gemma-3-12B and Phi-4 AWQ; ik_llama.cpp's DeepSeek-R1 Q8_0 on 16 x RTX 3090)
     report("  of which the rows added at session 18 (ids B..; blind figures in the validation README)", "t/s",
            [c for c in independent if c[0].startswith("B")], False)
+    # session 26's two blind rounds: ids DQ.. (SGLang cookbook pages, MiniMax-M2.x, Qwen3-Coder-480B, ERNIE-4.5 on
+    # MI300X, B200, H100, GB300) and ids DV.. (llama.cpp and Ollama: imp's RTX 5090 re-sweep, hkadm/ollama_gpu_test,
+    # ollama issue #9701)
+    for ids, where in (("DQ", "SGLang cookbook"), ("DV", "llama.cpp and Ollama")):
+        report(f"  of which the rows added at session 26 (ids {ids}..; {where}; blind figures in the README)", "t/s",
+               [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
                    serving_cases(kb, latency=lat), args.all)
