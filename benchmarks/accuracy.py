@@ -410,6 +410,14 @@ def single_stream(kb, job, gpu: str, count: int, weight_format: str | None = Non
     return 1 / one.decode_step
 
 
+BUILD_OF_LLAMACPP = {"late-2023 llama.cpp (main)": "1700", "ggml-backend branch, 2024-01-10": "1786",
+                     "master, Jan 2024 ('t/s master' column)": "1786", "build 32d9f7d9 (1786)": "1786",
+                     "May 2024 llama.cpp; CUDA 12.1.1 on RunPod / macOS": "2700", "master, 2023-08-30": "1100"}
+"""inference_speed.csv ``build_or_version`` of a llama.cpp row -> its build number (serving.yaml llama.cpp
+``releases``): the build the row states, else one current at the row's date, before the CUDA-graph build 2800 for
+every row of 2023 to May 2024 (tests/data/validation/README.md, 'llama.cpp's per-layer cost by build')."""
+
+
 def decode_cases(kb, directory: Path) -> list[tuple[str, float, float]]:
     """The validation set's single-stream decode speeds (llama.cpp, MLC, ExLlama) through the serving model."""
     out = []
@@ -420,7 +428,9 @@ def decode_cases(kb, directory: Path) -> list[tuple[str, float, float]]:
         fw = next((f for k, f in FRAMEWORK_OF_BACKEND.items() if row["backend"].startswith(k)), "llama.cpp")
         fmt = FORMAT_OF_QUANT.get(row["quantization"].split(" (")[0] if fw == "llama.cpp" else row["quantization"])
         precision = "fp16" if row["quantization"].startswith("F16") else "int4"
-        job = serving_job(kb, model_id, precision, fw, int(row["prompt_tokens"] or 0), int(row["gen_tokens"] or 128))
+        build = BUILD_OF_LLAMACPP[row["build_or_version"]] if fw == "llama.cpp" else None
+        job = serving_job(kb, model_id, precision, fw, int(row["prompt_tokens"] or 0), int(row["gen_tokens"] or 128),
+                          framework_version=build)
         est = single_stream(kb, job, gpu_id, 1, fmt)
         out.append((f"{row['id']} {row['model']} {row['quantization']} on {gpu_id} ({row['backend']})", est,
                     float(row["decode_tok_s"])))
