@@ -44,7 +44,11 @@ def test_r1_nvfp4_min_latency_reads_its_bf16_attention(rows):
 @pytest.mark.parametrize(("row", "published", "within"), [
     ("F04", 137.18, 0.25),  # Qwen3-30B-A3B BF16, 1 x H20 (blind +22.0%)
     ("F06", 71.65, 0.10),   # Qwen3-235B-A22B FP8, 4 x H20 TP4 (blind +3.6%)
-    ("E05", 298.2, 0.10),   # gpt-oss-20b MXFP4, RTX 5090, llama.cpp (Hardware Corner via smeltcore; blind -4.5%)
+    # gpt-oss-20b MXFP4, RTX 5090, llama.cpp (Hardware Corner via smeltcore; blind -4.5%)
+    pytest.param("E05", 298.2, 0.10, marks=pytest.mark.xfail(strict=True, reason=(
+        "+18% since llama.cpp's per-layer cost is priced by build (20 us a layer from the Aug 2025 build, the "
+        "row taken at the newest): the same model on the same card reads 337.0 on build 9976 (DV03, +7%); "
+        "tests/data/validation/README.md, 'llama.cpp's per-layer cost by build'"))),
     ("E04", 249.0, 0.25),   # gpt-oss-120b MXFP4, 8 x MI300X, vLLM 0.17.0 (InferenceX pull request #1092; -17.3%)
 ])
 def test_rows_the_model_meets_stay_met(rows, row, published, within):

@@ -18,12 +18,13 @@ FLOPS = 2 * (6_738_415_616 - 32_000 * 4_096)
 # KV read at the mean context of a 1-token prompt and 128 outputs (1 + 64 = 65 tokens):
 # 65 x 2 (K, V) x 32 layers x 4,096 x 2 B = 34,078,720 B.
 KV = 65 * 2 * 32 * 4_096 * 2
-LAYERS = 32 * 60e-6  # llama.cpp layer_overhead_us 60 (RTX 4090, Dec 2023)
+LAYERS = 32 * 60e-6  # llama.cpp layer_overhead_us 60 (RTX 4090, Dec 2023 builds; HBM cards in every build)
 
 
 def _tok_s(kb, gpu: str) -> float:
+    # a Dec 2023 build (the per-layer figure of the framework's own constants; later builds: test_llamacpp_builds.py)
     w = {"task": "inference", "model": "llama-2-7b", "precision": "int4", "framework": "llama.cpp",
-         "prompt_tokens": 1, "output_tokens": 128}
+         "prompt_tokens": 1, "output_tokens": 128, "framework_version": "1700"}
     job = resolve(Requirements.model_validate({"workload": w}), kb)
     s = SV.choose(job, kb.gpus[gpu], 1, weight_format="gguf-q4_0")
     return 1 / SV.point(job, s.engine, s.replica, 1.0).decode_step

@@ -571,6 +571,9 @@ def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = (), 
         replicated = shape.layers * shape.replicated_attn_params_per_layer() * 2.0 + router_params(shape) * 2.0
         embed_in = 0.0 if shape.tied else shape.embedding_params * 2.0
         return ModelBytes(routed * lin + (shape.params - routed) * 2.0, embed_in, routed * lin, lin, replicated)
+    rest = getattr(quant.get(fmt), "moe_rest_bits", None)
+    if rest and shape.moe and not keeps:
+        return moe_file_bytes(shape, quant[fmt].bits_per_weight / 8, rest / 8)
     total = M.weight_bytes(shape, fmt, quant).value
     if fmt in M.BYTES and fmt in ("fp32", "fp16", "bf16"):
         lin = float(M.BYTES[fmt])
@@ -591,6 +594,15 @@ def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = (), 
     low_repl = shape.layers * shape.replicated_attn_params_per_layer() * lin if attn_b == lin else 0.0
     low = (shape.params - shape.embedding_params - shape.lm_head_params - routed - gate - attention) * lin
     return ModelBytes(total, embed_in, routed * lin, lin, replicated, max(low, 0.0), low_repl)
+
+
+def moe_file_bytes(shape: Any, lin: float, rest: float) -> ModelBytes:
+    """A MoE file whose format quantizes the routed experts alone (``moe_rest_bits``): the experts at ``lin`` bytes
+    a weight, every other tensor at ``rest`` (attention, router, embeddings and head)."""
+    routed = M.routed_expert_params(shape)
+    embed_in = 0.0 if shape.tied else shape.embedding_params * rest
+    replicated = shape.layers * shape.replicated_attn_params_per_layer() * rest + router_params(shape) * rest
+    return ModelBytes(routed * lin + (shape.params - routed) * rest, embed_in, routed * lin, lin, replicated)
 
 
 @frozen

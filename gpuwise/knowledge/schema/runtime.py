@@ -82,6 +82,10 @@ class QuantFormat(Strict):
     keeps_16bit: list[Literal["embeddings", "lm_head", "norms"]] = Field(
         description="tensors the format leaves at 16 bit"
     )
+    moe_rest_bits: float | None = Field(
+        default=None, gt=0, le=32, description="a MoE model's file in this format holds only the routed experts at "
+        "`bits_per_weight` and every other tensor (attention, router, embeddings, head) at this many bits per "
+        "weight (llama.cpp's MXFP4 MoE files: Q8_0); unset: the whole model at `bits_per_weight`")
     example: str = ""
     source: str = Field(min_length=3)
 
