@@ -84,3 +84,20 @@ def test_gpt_oss_gguf_holds_its_experts_in_mxfp4_and_the_rest_at_q8_0(kb):
     assert eng.mbytes.total == pytest.approx(routed * 4.25 / 8 + (job.shape.params - routed) * 8.5 / 8, rel=1e-3)
     assert eng.mbytes.total == pytest.approx(11.27 * 2**30, rel=0.005)
     assert eng.mbytes.embed_in == pytest.approx(201_088 * 2880 * 8.5 / 8)
+
+
+def test_a_build_tag_is_its_number():
+    """llama.cpp's releases are tagged b6600 (its GitHub releases, llama-bench's `build` column): the tag reads as
+    build 6600; another framework's version keeps its own form, so 'b0.10' for vLLM is refused."""
+    from pydantic import ValidationError
+
+    def version(fw: str, v: str) -> str:
+        w = {"task": "inference", "model": "llama-2-7b", "framework": fw, "framework_version": v}
+        return Requirements.model_validate({"workload": w}).workload.framework_version
+
+    assert version("llama.cpp", "b6600") == version("llama.cpp", "6600") == "6600"
+    assert version("llama.cpp", " B2800 ") == "2800"
+    with pytest.raises(ValidationError):
+        version("vllm", "b0.10")
+    with pytest.raises(ValidationError):
+        version("llama.cpp", "b66x")

@@ -3,6 +3,7 @@ custom architecture), how it trains or serves, the pinned parts of its layout an
 targets; with the vocabularies those fields take."""
 
 import math
+import re
 from typing import Any, Literal
 
 from pydantic import (
@@ -176,8 +177,9 @@ class Workload(Strict):
     framework: Framework = "vllm"
     framework_version: str | None = Field(
         default=None, pattern=r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$", max_length=32,
-        description="inference: the framework release served with (e.g. 0.5.7): its kernels set the per-step "
-        "constants (knowledge/serving.yaml releases); none given: the newest release gpuwise knows")
+        description="inference: the framework release served with (e.g. 0.5.7; llama.cpp: its build, 6600 or "
+        "b6600): its kernels set the per-step constants (knowledge/serving.yaml releases); none given: the newest "
+        "release gpuwise knows")
     prompt_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     kv_precision: Literal["auto", "bf16", "fp16", "fp8"] = Field(
@@ -262,7 +264,11 @@ class Workload(Strict):
     @classmethod
     def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
         """``stack_version: 26.04`` unquoted was refused as 'Input should be a valid string (got 26.04)', and
-        NeMo 25.10 or vLLM 0.10 as a number is another release (25.1, 0.1): asked for in quotes, by name."""
+        NeMo 25.10 or vLLM 0.10 as a number is another release (25.1, 0.1): asked for in quotes, by name.
+        llama.cpp names its releases by build tag (b6600): the tag's number is the version."""
+        if (info.field_name == "framework_version" and info.data.get("framework") == "llama.cpp"
+                and isinstance(v, str) and re.fullmatch(r"[bB]\d+", v.strip())):
+            return v.strip()[1:]
         return version_text(v, info.field_name)
 
     @field_validator("global_batch_tokens")
