@@ -166,7 +166,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
         allreduce_latency=pick("allreduce_latency_us") * 1e-6,
         kernel_floor=fused_kernel_floor_us(vo, getattr(w, "framework_version", None), pick("kernel_floor_us")) * 1e-6,
-        grouped_floor=wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us")) * 1e-6,
+        grouped_floor=triton_block_fp8_floor_us(
+            job, fw, gpu, fmt, weight_format, method,
+            wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us"))) * 1e-6,
         alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=fw.expert_tile_tokens, moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
         max_batch=max_batch,
@@ -267,6 +269,23 @@ def wna16_grouped_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute:
     if (span.vendors and gpu.vendor not in span.vendors) or not in_releases(span, version):
         return floor_us
     return span.grouped_gemm_floor_us if shape.experts > span.more_experts_than else floor_us
+
+
+def triton_block_fp8_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format: str | None, method: Any,
+                              floor_us: float) -> float:
+    """Microseconds of one grouped expert GEMM's fixed time where the framework runs the model's own block-FP8
+    checkpoint's experts on its Triton fused-MoE kernel on an architecture read for that kernel on a block-FP8 shape
+    (serving.yaml ``triton_block_fp8_moe``): from the first release read, and for a job that states none; else
+    ``floor_us``."""
+    span = fw.triton_block_fp8_moe
+    if span is None or not job.shape.moe or gpu.architecture not in span.architectures:
+        return floor_us
+    if fmt != "fp8" or weight_format is not None or method is not None or job.model_id not in span.models:
+        return floor_us
+    version = getattr(job.w, "framework_version", None)
+    if version is not None and version_key(version) < version_key(span.first):
+        return floor_us
+    return span.grouped_gemm_floor_us
 
 
 def mla_scheduling(job: Any, fw: Framework) -> Framework:

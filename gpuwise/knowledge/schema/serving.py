@@ -274,6 +274,24 @@ class Wna16MoeKernel(Strict):
     check: Check = "S"
 
 
+class TritonBlockFp8Moe(Strict):
+    """Where a framework runs a block-scaled FP8 checkpoint's routed experts on its Triton fused-MoE kernel on a GPU
+    architecture whose fixed time per grouped expert GEMM in that kernel was read on a block-FP8 shape, while its
+    launch defaults send other models' block-FP8 experts to another kernel: the listed models' own FP8 checkpoints
+    (serving.yaml ``fp8_checkpoints`` does not carry them all), from release ``first`` on, and for a job that states
+    no release (the current builds read still do so). Other jobs keep ``grouped_gemm_floor_us``."""
+
+    first: str = Field(pattern=RELEASE_VERSION, description="the first release read that runs them there")
+    architectures: list[str] = Field(min_length=1, description="gpus.yaml architectures the reading covers")
+    models: list[str] = Field(min_length=1, description="catalog models whose published FP8 checkpoint is "
+                              "block-scaled and whose architecture the launch defaults leave on the Triton kernel")
+    grouped_gemm_floor_us: float = Field(gt=0, description="fixed time of one grouped expert GEMM of the kernel "
+                                         "launched for a few tokens, microseconds")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the kernel was timed")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class QkNormAllReduce(Strict):
     """How a framework's releases all-reduce the sums of squares of a q/k RMSNorm that spans all heads (models.yaml
     ``qk_norm_all_heads``) where they differ from the current way: one exchange a layer, 8 bytes a token, on the
@@ -351,6 +369,9 @@ class Framework(Strict):
     cross_node_allreduce_us: Factor | None = Field(
         default=None, description="the fixed part of one small all-reduce of a tensor-parallel copy that spans two "
         "8-GPU servers, as the framework's NCCL settings run it (None: runtime.yaml cross_node_allreduce_us)")
+    triton_block_fp8_moe: TritonBlockFp8Moe | None = Field(
+        default=None, description="the models whose block-FP8 experts run on the Triton fused-MoE kernel where "
+        "that kernel's fixed time per grouped GEMM is its own on a block-FP8 shape (None: none)")
     wna16_moe: Wna16MoeKernel | None = Field(
         default=None, description="the releases whose weight-only 4-bit experts run on a kernel with its own fixed "
         "time per grouped GEMM (None: grouped_gemm_floor_us for every format)")
