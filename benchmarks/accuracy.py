@@ -37,6 +37,7 @@ import math
 import re
 import statistics
 import sys
+import typing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -441,8 +442,13 @@ def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float
     """tests/data/decode_published.csv: single-stream speeds with the software named (not in the
     validation set): llama.cpp on one and several GPUs, ExLlamaV2, transformers, vLLM, TensorRT-LLM."""
     out = []
+    modelled = set(typing.get_args(Workload.model_fields["framework"].annotation))
     with open(path, newline="") as fh:
         for row in csv.DictReader(fh):
+            if row["framework"] not in modelled:  # an engine gpuwise does not model (Ollama's own, for Gemma 3)
+                print(f"  {row['id']} not estimated: {row['framework']} is not an engine gpuwise models",
+                      file=sys.stderr)
+                continue
             try:
                 job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
                                   int(row["output_tokens"]), tp=int(row.get("tp") or 0) or None,

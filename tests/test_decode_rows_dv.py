@@ -64,4 +64,7 @@ def test_the_multi_gpu_rows_split_their_layers():
     that does not fit one card over both, layer by layer (llama.cpp's default split); the others use one card."""
     rows = _dv_rows()
     assert [i for i, r in rows.items() if r["count"] != "1"] == ["DV11", "DV15"]
-    assert {r["framework"] for r in rows.values()} == {"llama.cpp"}
+    # DV18-DV20: Gemma 3 ran on Ollama's own engine, not its llama.cpp runner (ollama/ollama issue #9764), so the
+    # rows are not estimated (a condition corrected after scoring: validation README, rows DV01-DV20)
+    assert {i for i, r in rows.items() if r["framework"] != "llama.cpp"} == {"DV18", "DV19", "DV20"}
+    assert {rows[i]["framework"] for i in ("DV18", "DV19", "DV20")} == {"ollama-engine"}
