@@ -267,3 +267,24 @@ def test_a_deepspeed_zero3_offload_without_its_release_says_which_release_it_is_
     assert a["value"] == "0.19.5" and a["message_id"] == "assume.default.workload.stack_version.zero3_offload"
     assert noted({"stack_version": "0.9.5"}) == []
     assert noted({"stack": "fsdp-hf"}) == []
+
+
+def test_offload_breakdown_splits_each_row_as_the_hand_calculation_does():
+    """benchmarks/offload_breakdown.py prints each offload_published.csv row's host part by cause. OF11 (DeepSpeed's
+    core-binding blog, blogs/zenflow-corebinding/README.md: Qwen2.5-1.5B on 2 A100-40GB of a DGX A100, 2 x 64-core
+    EPYC 7742): each rank's 0.77e9 parameters at the slower of its 64 cores x 3.4e7 = 2.18e9 a second and half the
+    server's CPU Adam rate, 45.7e9 / 28 B / 2 = 8.16e8 (runtime.yaml host_memory_gb_s): 0.944 s, the host share
+    binding; the published 1.125 s less gpuwise's 0.049 s of PCIe implies 7.16e8 a rank, 1.43e9 a server. OF01
+    (DeepSpeed issue #1635: 1.35B on one RTX 3090, a 10-core Xeon Silver 4210R): 10 x 3.4e7 = 3.4e8 a second binds,
+    3.97 s, where the reporter's timer read 21.766 s (6.2e7 a second)."""
+    from benchmarks import accuracy, offload_breakdown
+
+    rows = {r["id"]: r for r in accuracy._scored_rows(accuracy.OFFLOAD, True)}
+    of11 = offload_breakdown.breakdown(rows["OF11"])
+    assert of11["ranks"] == 2 and of11["binds"] == "host share"
+    assert of11["adam_s"] == pytest.approx(0.77e9 / (45.7e9 / 28 / 2), rel=1e-3)
+    assert of11["implied"] == pytest.approx(0.77e9 / (1.125 - of11["pcie_s"]), rel=1e-9)
+    assert of11["implied_host"] == pytest.approx(1.43e9, rel=0.01)
+    of01 = offload_breakdown.breakdown(rows["OF01"])
+    assert of01["binds"] == "cores" and of01["adam_s"] == pytest.approx(1.35e9 / (10 * 3.4e7), rel=1e-3)
+    assert of01["implied"] == pytest.approx(1.35e9 / 21.766, rel=1e-9)
