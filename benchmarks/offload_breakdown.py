@@ -28,7 +28,20 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import accuracy as acc  # noqa: E402
 
-HOST_GB_S = acc.knowledge.load().runtime.host_memory_gb_s.value  # a server's CPU Adam traffic, its ranks' share
+KB = acc.knowledge.load()
+HOST_GB_S = KB.runtime.host_memory_gb_s.value  # a server's CPU Adam traffic, its ranks' share
+
+
+def pcie_split(gpu: str, params: float, micro: int, zero: int, backward_s: float) -> tuple[float, float, float]:
+    """The PCIe part by direction, as step_time.offload_parts charges a job that names no DeepSpeed release: 16-bit
+    gradients to the host a micro-batch less what the backward hides, the 16-bit weights back once, and (ZeRO-3) the
+    weight shard fetched for the forward, the recomputed forward and the backward a micro-batch, at the GPU's PCIe
+    line rate (runtime.yaml pcie_gb_s; the rows' workloads recompute)."""
+    g = next(x for x in (KB.gpus.values() if isinstance(KB.gpus, dict) else KB.gpus) if x.id == gpu)
+    bw = KB.runtime.pcie_gb_s[str(g.link.pcie_gen)].value * 1e9
+    to_host = max(0.0, params * 2 * micro / bw - backward_s)
+    fetches = params * 2 * 3 * micro / bw if zero >= 3 else 0.0
+    return to_host, params * 2 / bw, fetches
 
 # The conditions each row's source states (the row's `source` and `notes` in offload_published.csv), and what the
 # stack's code did at that release (deepspeedai/DeepSpeed tags; dates are the release tags'):
@@ -37,7 +50,9 @@ HOST_GB_S = acc.knowledge.load().runtime.host_memory_gb_s.value  # a server's CP
 # offload_optimizer pin_memory defaulted to false until v0.19.5); overlap: whether the host step ran beside the GPU.
 CONDITIONS = {
     "OF01": ("DeepSpeed, release not stated (v0.5.8 newest on 2021-12-13), PyTorch 1.7.1",
-             "DeepSpeedCPUAdam, AVX-512 (one FMA unit a core)", "default (pageable)", "none: after the backward",
+             "DeepSpeedCPUAdam, AVX-512 (one FMA unit a core); v0.5.5-v0.5.8 opened an OpenMP region in every SIMD "
+             "helper (csrc/includes/simd.h, removed by pull request #1637, in v0.5.9)", "default (pageable)",
+             "none: after the backward",
              "the reporter's own timer around the optimizer's step (unscale 506 ms timed apart)"),
     "OF02": ("DeepSpeed, release not stated (v0.15.3 newest on 2024-10-31)", "DeepSpeedCPUAdam, ISA not stated",
              "default (pageable)", "none", "the reporter's ADAM TIME a step (fp32 training)"),
@@ -71,7 +86,9 @@ def breakdown(row: dict) -> dict:
     published = float(row["value"])
     host_part = published - (i["pcie_s"] if row["metric"] == "offload_s" else 0.0)
     implied = p / host_part if host_part > 0 else float("nan")
-    return {"id": row["id"], "metric": row["metric"], "published": published, "est": est[row["metric"]],
+    to_host, back, fetches = pcie_split(row["gpu"], p, i["micro_batches"], i["zero"], i["backward_s"])
+    return {"id": row["id"], "metric": row["metric"], "to_host_s": to_host, "back_s": back, "fetch_s": fetches,
+            "published": published, "est": est[row["metric"]],
             "adam_s": i["host_adam_s"], "pcie_s": i["pcie_s"], "backward_s": i["backward_s"],
             "params": p, "ranks": per_node, "cores": i["host_cores_per_gpu"], "stated": i["host_cores_stated"],
             "rate": i["host_adam_params_per_s"], "binds": "cores" if cores_rate <= host_rate else "host share",
@@ -84,19 +101,24 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rows = [r for r in acc._scored_rows(acc.OFFLOAD, not args.all) if r["value"] and r["gpu"] and r["layers"]]
     print(f"{'row':5} {'metric':11} {'published':>9} {'gpuwise':>8} {'err':>8} | {'Adam s':>7} {'PCIe s':>7} "
-          f"{'bwd s':>6} | {'params/GPU':>10} {'ranks':>5} {'cores':>5} {'rate/rank':>9} {'binds':>10} | "
+          f"{'bwd s':>6} {'->host':>6} {'->GPU':>6} {'fetch':>6} | {'params/GPU':>10} {'ranks':>5} {'cores':>5} "
+          f"{'rate/rank':>9} {'binds':>10} | "
           f"{'implied/rank':>12} {'implied/host':>12} {'x gpuwise':>9}")
     for row in rows:
         b = breakdown(row)
         err = (b["est"] - b["published"]) / b["published"] * 100
         cores = f"{b['cores']:g}{'' if b['stated'] else '*'}"
         print(f"{b['id']:5} {b['metric']:11} {b['published']:9.3f} {b['est']:8.3f} {err:+7.1f}% | {b['adam_s']:7.3f} "
-              f"{b['pcie_s']:7.3f} {b['backward_s']:6.3f} | {b['params']:10.3e} {b['ranks']:5d} {cores:>5} "
+              f"{b['pcie_s']:7.3f} {b['backward_s']:6.3f} {b['to_host_s']:6.3f} {b['back_s']:6.3f} "
+              f"{b['fetch_s']:6.3f} | "
+              f"{b['params']:10.3e} {b['ranks']:5d} {cores:>5} "
               f"{b['rate']:9.2e} {b['binds']:>10} | {b['implied']:12.2e} {b['implied_host']:12.2e} "
               f"{b['implied'] / b['rate']:9.2f}")
         stack, adam, pin, overlap, what = CONDITIONS.get(b["id"], ("",) * 5)
         print(f"      host: {b['host_cpu']}; stack: {stack}; optimizer: {adam}; host buffers: {pin}; "
               f"overlap: {overlap}; figure: {what}")
+    print("->host: gradient copies the backward does not hide; ->GPU: the 16-bit weights' return; fetch: ZeRO-3's "
+          "weight fetches (no row names a DeepSpeed release, so none is pageable: runtime.yaml zero3_offload_copies)")
     print("cores: the host's cores a GPU (* not stated: runtime.yaml host_cores_per_gpu); rate: gpuwise's parameters a "
           "second a rank; implied: the published figure's (less gpuwise's PCIe part for offload_s rows)")
     return 0

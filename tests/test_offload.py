@@ -288,3 +288,10 @@ def test_offload_breakdown_splits_each_row_as_the_hand_calculation_does():
     of01 = offload_breakdown.breakdown(rows["OF01"])
     assert of01["binds"] == "cores" and of01["adam_s"] == pytest.approx(1.35e9 / (10 * 3.4e7), rel=1e-3)
     assert of01["implied"] == pytest.approx(1.35e9 / 21.766, rel=1e-9)
+    # the PCIe part by direction adds up to the term's own: OF01's ZeRO-3 weights, 1.35e9 x 2 B back and x 2 B x 3
+    # fetches (forward, recomputed forward, backward) at PCIe 4.0's 31.5 GB/s; its gradients hide in the backward
+    assert of01["back_s"] == pytest.approx(1.35e9 * 2 / 31.5e9, rel=1e-6)
+    assert of01["fetch_s"] == pytest.approx(1.35e9 * 2 * 3 / 31.5e9, rel=1e-6) and of01["to_host_s"] == 0
+    for row in rows.values():
+        b = offload_breakdown.breakdown(row)
+        assert b["to_host_s"] + b["back_s"] + b["fetch_s"] == pytest.approx(b["pcie_s"], rel=1e-6)
