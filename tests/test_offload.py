@@ -295,3 +295,64 @@ def test_offload_breakdown_splits_each_row_as_the_hand_calculation_does():
     for row in rows.values():
         b = offload_breakdown.breakdown(row)
         assert b["to_host_s"] + b["back_s"] + b["fetch_s"] == pytest.approx(b["pcie_s"], rel=1e-6)
+
+
+def _zero2(params_b: float, arch: dict, release: str | None, *, precision: str, gpu: str, gpus: int,
+           micro: int) -> dict:
+    w = {"task": "finetune", "params_b": params_b, "architecture": arch, "method": "full", "precision": precision,
+         "train_tokens": 1e7, "seq_len": 128, "batch_size": 1, "global_batch_tokens": 128 * gpus * micro,
+         "zero_stage": 2, "offload": "cpu", "stack": "deepspeed"}
+    if release:
+        w["stack_version"] = release
+    return _host_adam(w, gpu, gpus)
+
+
+def test_deepspeed_zero2_gradient_copies_wait_on_the_releases_that_stopped_pinning_them():
+    """DeepSpeed's ZeRO-1/2 with the optimizer offloaded sends each reduced gradient partition to the host's fp32
+    gradient as src_tensor.float() (stage_1_and_2.py async_inplace_copy_grad_to_fp32_buffer_from_gpu: 4 B a
+    parameter). Tags v0.3.0 to v0.9.5 pinned that buffer unconditionally; pull request #4131 (v0.10.1) pins it only
+    when offload_optimizer pin_memory is set, false until pull request #8207 (v0.19.5), and a copy into pageable
+    memory is synchronous, so the backward waits, at PCIe's rate / 6 with one GPU on the server (pull request #5301's
+    measured pageable penalty; runtime.yaml zero3_offload_copies). DeepSpeed issue #6695 (v0.15.3 the newest on
+    2024-10-31; fp32 training on one GPU behind a 32 GB/s PCIe 4.0 link): the backward is 0.22 s longer for
+    Llama2-0.3B and 0.82 s for 1.2B with the optimizer offloaded; 0.3e9 / 1.2e9 x 4 B at 31.5 GB/s / 6 = 0.23 /
+    0.91 s. The weights come back as the pinned fp32 partition at 0.15.3 (pull request #5301, v0.14.1 to v0.16.x:
+    4 B at the line rate); fp32 training sends 4 B whatever the release."""
+    for params_b, layers, hidden, ffn, grew in ((0.3, 24, 1024, 2816, 0.26 - 0.04), (1.2, 24, 2048, 5632, 0.87 - 0.05)):
+        arch = {"layers": layers, "hidden_size": hidden, "heads": 16, "kv_heads": 16, "ffn_size": ffn,
+                "vocab_size": 32000, "tied_embeddings": False}
+        t = _zero2(params_b, arch, "0.15.3", precision="fp32", gpu="a100-40gb-pcie", gpus=1, micro=1)
+        p = t["params_per_gpu"]
+        grads = p * 4 / (31.5e9 / 6)
+        assert t["pcie_s"] == pytest.approx(grads + p * 4 / 31.5e9, rel=1e-6)
+        assert grew / 1.15 <= grads <= grew * 1.15
+        # before pull request #4131 the buffer was pinned: the copies hide behind the backward; the return, a
+        # copy from pageable memory before #5301
+        old = _zero2(params_b, arch, "0.9.5", precision="fp32", gpu="a100-40gb-pcie", gpus=1, micro=1)
+        assert old["pcie_s"] == pytest.approx(max(0.0, p * 4 / 31.5e9 - old["backward_s"]) + p * 4 / (31.5e9 / 6),
+                                              rel=1e-6)
+        # the newest release (none stated) pins both by default
+        new = _zero2(params_b, arch, None, precision="fp32", gpu="a100-40gb-pcie", gpus=1, micro=1)
+        assert new["pcie_s"] == pytest.approx(max(0.0, p * 4 / 31.5e9 - new["backward_s"]) + p * 4 / 31.5e9,
+                                              rel=1e-6)
+
+
+def test_deepspeed_zero2_copies_with_accumulation_and_the_host_cast_release():
+    """Eight GPUs a server, bf16, four micro-batches a step, DeepSpeed 0.17.5: each micro-batch sends the 16-bit
+    accumulated gradient to the host and, after the first, brings it back (async_accumulate_grad_in_cpu_via_gpu:
+    2 B x 4 + 2 B x 3), then the boundary's fp32 gradient (4 B): 18 B a parameter through pageable memory at
+    31.5 GB/s / 4.5, waited for; the weights come back as a 16-bit host buffer pinned only when configured (pull
+    request #7309, v0.17.0): 2 B at 31.5 GB/s / 4.5. Not a DeepSpeed stack: 16-bit copies hidden behind the
+    backward and the 16-bit return at the line rate, as before."""
+    arch = {"layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 32, "ffn_size": 11008, "vocab_size": 32000,
+            "tied_embeddings": False}
+    t = _zero2(6.74, arch, "0.17.5", precision="bf16", gpu="a100-80gb-sxm", gpus=8, micro=4)
+    p = t["params_per_gpu"]
+    assert t["micro_batches"] == 4
+    assert t["pcie_s"] == pytest.approx(p * (2 * 4 + 2 * 3 + 4) / (31.5e9 / 4.5) + p * 2 / (31.5e9 / 4.5), rel=1e-6)
+    w = {"task": "finetune", "params_b": 6.74, "architecture": arch, "method": "full", "precision": "bf16",
+         "train_tokens": 1e7, "seq_len": 128, "batch_size": 1, "global_batch_tokens": 128 * 8 * 4, "zero_stage": 2,
+         "offload": "cpu", "stack": "fsdp-hf"}
+    other = _host_adam(w, "a100-80gb-sxm", 8)
+    assert other["pcie_s"] == pytest.approx(max(0.0, p * 2 * 4 / 31.5e9 - other["backward_s"]) + p * 2 / 31.5e9,
+                                            rel=1e-6)

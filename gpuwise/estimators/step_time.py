@@ -84,6 +84,8 @@ class GpuRates:
     # take (pageable host buffers)
     zero3_copies: tuple[float, float, float, bool] = ()
     zero3_copy_slowdown: float = 1.0
+    # DeepSpeed ZeRO-1/2's copies (TrainingJob.zero12_copies); their pageable ones take zero3_copy_slowdown times
+    zero12_copies: tuple[float, float, bool, float, bool] = ()
     overlap_slowdown: float = 0.0  # compute seconds lost per second of hidden fast-link DP traffic (runtime.yaml)
 
 
@@ -169,7 +171,9 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
         moe_s = us.get(gpu.architecture, us.get(md.default_architecture, 0.0)) * 1e-6
     cores, per_core = host_cores(tj, topo)
     zc, slow = rt.zero3_offload_copies, 1.0
-    if tj.zero3_copies and tj.zero3_copies[3] and zc is not None:  # a release whose host buffers are pageable
+    z12 = tj.zero12_copies
+    pageable = bool(tj.zero3_copies and tj.zero3_copies[3]) or bool(z12 and (z12[2] or z12[4]))
+    if pageable and zc is not None:  # a release whose host buffers are pageable
         slow = zc.pageable_slowdown_one_gpu if topo.per_node == 1 else zc.pageable_slowdown
     overlap = f.overlap_compute_slowdown.value if f.overlap_compute_slowdown is not None else 0.0
     return GpuRates(flops, mfu, topo, intra, mesh, net, 5e-6, topo.network_latency_us * 1e-6,
@@ -177,7 +181,7 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
                     rt.nvme_gb_s.value / topo.per_node, cores * per_core, moe_s, cores, per_core, tj.host_cores > 0,
-                    tj.zero3_copies, slow, overlap)
+                    tj.zero3_copies, slow, z12, overlap)
 
 
 def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
@@ -205,19 +209,24 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) 
     """Seconds an optimizer step spends on offloaded state, for ``p`` parameters a GPU owns
     (ZeRO-Offload, ZeRO-Infinity, FSDP CPU offload):
 
-    * 16-bit gradients to the host every micro-batch and 16-bit weights back once: 2 B x micro-
-      batches + 2 B per parameter over PCIe. The gradients leave during the backward (:func:`backward_seconds`
-      of the step's ``compute_s``): DeepSpeed's ZeRO optimizer copies each reduced gradient bucket to the host's
-      pinned fp32 buffer with a non-blocking copy from its backward hooks (stage_1_and_2.py
-      copy_grads_in_partition / async_inplace_copy_grad_to_fp32_buffer_from_gpu; stage3.py partition_grads on its
-      reduce-and-partition stream), and the
-      ZeRO-Offload paper's single-GPU schedule (Ren et al. 2021) overlaps the gradient offload with the backward; only
-      what outlasts the backward waits. DeepSpeed's ZeRO-3 (stacks deepspeed, megatron-deepspeed; runtime.yaml
-      zero3_offload_copies, by workload.stack_version) copies each gradient to the host and back a micro-batch
-      and at the step into the fp32 gradient: 2 + 2 B x micro-batches + 4 B, or + 2 B and the CPU's upcast (6 B
-      of host traffic at the GPU's share of host_memory_gb_s) before the release that upcasts on the GPU; before
-      the release that pins its host buffers, pageable copies at the pinned rate / pageable_slowdown that the
-      backward waits for. The weights come back after the host's Adam, exposed;
+    * 16-bit gradients to the host every micro-batch and 16-bit weights back once: 2 B x micro-batches + 2 B per
+      parameter over PCIe. The gradients leave during the backward (:func:`backward_seconds` of the step's
+      ``compute_s``): DeepSpeed's ZeRO optimizer copies each reduced gradient bucket to the host's pinned fp32 buffer
+      with a non-blocking copy from its backward hooks (stage_1_and_2.py copy_grads_in_partition /
+      async_inplace_copy_grad_to_fp32_buffer_from_gpu; stage3.py partition_grads on its reduce-and-partition stream),
+      and the ZeRO-Offload paper's single-GPU schedule (Ren et al. 2021) overlaps the gradient offload with the
+      backward; only what outlasts the backward waits. DeepSpeed's ZeRO-1/2 (the same stacks; runtime.yaml
+      zero3_offload_copies zero12_*, by workload.stack_version) sends the fp32 gradient, 4 B at the boundary, and the
+      16-bit accumulated gradient to the host and back (2 + 2 B) a micro-batch when accumulating; from the release that
+      pins its host buffers only when configured until the release that pins them by default, through pageable memory at
+      the pinned rate / pageable_slowdown, the backward waiting; its weights' return is a 16-bit copy from pageable
+      memory, then the pinned fp32 partition (4 B), then a 16-bit buffer pinned only when configured, by release.
+      DeepSpeed's ZeRO-3 (stacks deepspeed, megatron-deepspeed; runtime.yaml zero3_offload_copies, by
+      workload.stack_version) copies each gradient to the host and back a micro-batch and at the step into the fp32
+      gradient: 2 + 2 B x micro-batches + 4 B, or + 2 B and the CPU's upcast (6 B of host traffic at the GPU's share of
+      host_memory_gb_s) before the release that upcasts on the GPU; before the release that pins its host buffers,
+      pageable copies at the pinned rate / pageable_slowdown that the backward waits for. The weights come back after
+      the host's Adam, exposed;
     * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
       crosses PCIe again for every micro-batch's forward, backward and recomputed forward (:func:`weight_fetches`):
       + 2 B x fetches x micro-batches, through pageable memory (the pinned rate / pageable_slowdown) on the
@@ -251,9 +260,17 @@ def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) ->
         grads += p * upcast / (g.host_gb_s_per_gpu * 1e9)  # the CPU's upcast, at the GPU's share of the host's rate
         if not waits:
             grads = max(0.0, grads - backward_seconds(compute_s))
+    elif g.zero12_copies and lay.zero < 3:  # DeepSpeed ZeRO-1/2 (zero12_offload_copies): 4 B at the boundary,
+        per_micro, at_step, waits, _, _ = g.zero12_copies  # 2 + 2 B a micro-batch when accumulating
+        grads = p * (at_step + (per_micro * lay.grad_accum - per_micro / 2 if lay.grad_accum > 1 else 0.0))
+        grads = grads / (pcie / g.zero3_copy_slowdown) if waits else max(0.0, grads / pcie
+                                                                         - backward_seconds(compute_s))
     else:
         grads = max(0.0, p * 2 * lay.grad_accum / pcie - backward_seconds(compute_s))  # what the backward does not hide
     moved = p * 2 / pcie  # the 16-bit weights back after the host's Adam
+    if g.zero12_copies and lay.zero < 3:  # ZeRO-1/2's return by release: fp32 pinned or 16-bit, pinned or pageable
+        _, _, _, back, back_pageable = g.zero12_copies
+        moved = p * back / (pcie / g.zero3_copy_slowdown if back_pageable else pcie)
     if lay.zero >= 3:  # parameter offload: the GPU's shard fetched for each pass over the layers a micro-batch
         moved += p * 2 * weight_fetches(lay) * lay.grad_accum / (pcie / g.zero3_copy_slowdown)
     adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * C.HOST_ADAM_BYTES_PER_PARAM / (g.host_gb_s_per_gpu * 1e9))

@@ -163,6 +163,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_dispatch_us=moe_dispatch_table(job),
                        zero3_copies=zero3_offload_copies(job),
+                       zero12_copies=zero12_offload_copies(job),
                        stack_reference=stack_reference(job.kb))
     tj.batch_given = why is None
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
@@ -300,6 +301,26 @@ def zero3_offload_copies(job: Job) -> tuple[float, float, float, bool]:
     if given is not None and _version(given) < _version(zc.gpu_upcast_from):
         return (2 * grad, grad, 6.0 if grad < 4 else 0.0, True)
     return (2 * grad, 4.0, 0.0, given is not None and _version(given) < _version(zc.pinned_async_from))
+
+
+def zero12_offload_copies(job: Job) -> tuple[float, float, bool, float, bool]:
+    """DeepSpeed ZeRO-1/2's copies for an offloaded optimizer (runtime.yaml zero3_offload_copies, zero12_* fields)
+    for a job on one of its stacks: (bytes a parameter a micro-batch with gradient accumulation, 2 + 2 B of the
+    16-bit accumulated gradient to the host and back; bytes a parameter at the boundary, the fp32 gradient's 4 B;
+    the gradient copies pageable and waited for; bytes a parameter of the weights' return; that return pageable).
+    The job's release is workload.stack_version, the newest when none is given. () for the other stacks."""
+    zc = job.kb.runtime.zero3_offload_copies
+    stack = getattr(job.w, "stack", None) or default_stack(job)
+    if zc is None or stack not in zc.stacks or zc.zero12_pageable_from is None:
+        return ()
+    given = getattr(job.w, "stack_version", None)
+    v = _version(given) if given is not None else None
+    pinned = v is None or v >= _version(zc.pinned_async_from)
+    grad = 4.0 if job.w.precision == "fp32" else 2.0
+    waits = not pinned and v >= _version(zc.zero12_pageable_from)
+    fp32_return = (v is not None and zc.zero12_fp32_return_from is not None and zc.zero12_host_cast_from is not None
+                   and _version(zc.zero12_fp32_return_from) <= v < _version(zc.zero12_host_cast_from))
+    return (2 * grad, 4.0, waits, 4.0 if fp32_return or grad == 4 else 2.0, not pinned and not fp32_return)
 
 
 def fp8_params_held(job: Job) -> bool:

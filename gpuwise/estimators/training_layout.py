@@ -171,6 +171,10 @@ class TrainingJob:
     # the step over PCIe, bytes a parameter of the host's upcast, pageable copies the backward waits for); () for
     # another stack: 16-bit copies a micro-batch hidden behind the backward
     zero3_copies: tuple[float, float, float, bool] = ()
+    # DeepSpeed ZeRO-1/2's copies for an offloaded optimizer (training_job.zero12_offload_copies): (bytes a parameter
+    # a micro-batch when accumulating, bytes at the boundary, gradient copies pageable and waited for, bytes of the
+    # weights' return, that return pageable); () for another stack: 16-bit copies hidden behind the backward
+    zero12_copies: tuple[float, float, bool, float, bool] = ()
     # GPU architecture -> microseconds per token per MoE layer beyond the experts' matmuls and the all-to-all, for the
     # job's stack and release (runtime.yaml training.moe_dispatch; training_job.moe_dispatch_table)
     moe_dispatch_us: tuple[tuple[str, float], ...] = ()

@@ -162,7 +162,8 @@ class Workload(Strict):
         default=None, pattern=r"^\d+(\.\d+){0,3}$", max_length=32,
         description="training: the stack's release (e.g. NeMo 26.04): a release whose performance table gpuwise "
         "read sets its MoE layers' dispatch cost (knowledge/runtime.yaml training.moe_dispatch releases), and "
-        "DeepSpeed's release how ZeRO-3 copies an offloaded optimizer's gradients (zero3_offload_copies); none given: "
+        "DeepSpeed's release how ZeRO copies an offloaded optimizer's gradients and weights (zero3_offload_copies); "
+        "none given: "
         "the newest release gpuwise knows")
     torch_compile: bool = Field(
         default=False, description="training: the model runs under torch.compile (torchtune compile: True, the HF "

@@ -316,6 +316,18 @@ class Zero3OffloadCopies(Strict):
     pinned_async_from: str = Field(pattern=r"^\d+(\.\d+){0,3}$", description="the first release whose host "
                                    "buffers are pinned by default and whose gradient copies run beside the backward; "
                                    "before it they are pageable and the backward waits for them")
+    zero12_pageable_from: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2 (stage_1_and_2.py): the first release "
+        "whose host gradient buffers are pinned only when offload_optimizer pin_memory is set (false until "
+        "pinned_async_from), so their copies run through pageable memory and the backward waits for them; before "
+        "it ZeRO-1/2 always pinned them")
+    zero12_fp32_return_from: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2: the first release that sends the "
+        "updated fp32 partition to the GPU from pinned memory (4 B a parameter, cast on the GPU); before it a "
+        "16-bit copy from pageable memory")
+    zero12_host_cast_from: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2: the first release that casts the "
+        "updated weights to 16 bits on the host into a buffer pinned only when pin_memory is set, and sends 2 B")
     pageable_slowdown: _within(float, 1, 100) = Field(
         description="a copy through pageable host memory takes this many times the pinned copy, GPUs of a "
         "multi-GPU server copying at once")
