@@ -353,6 +353,11 @@ def test_deepspeed_zero2_copies_with_accumulation_and_the_host_cast_release():
     w = {"task": "finetune", "params_b": 6.74, "architecture": arch, "method": "full", "precision": "bf16",
          "train_tokens": 1e7, "seq_len": 128, "batch_size": 1, "global_batch_tokens": 128 * 8 * 4, "zero_stage": 2,
          "offload": "cpu", "stack": "fsdp-hf"}
+    # v0.8.0: the buffers pinned (before pull request #4131), the copies beside the backward; bf16's return a copy
+    # from pageable memory (before #5301), fp16's written by CPU Adam itself from pinned buffers (before #3097)
+    for precision, back in (("bf16", p * 2 / (31.5e9 / 4.5)), ("fp16", p * 2 / 31.5e9)):
+        old = _zero2(6.74, arch, "0.8.0", precision=precision, gpu="a100-80gb-sxm", gpus=8, micro=4)
+        assert old["pcie_s"] == pytest.approx(max(0.0, p * 18 / 31.5e9 - old["backward_s"]) + back, rel=1e-6)
     other = _host_adam(w, "a100-80gb-sxm", 8)
     assert other["pcie_s"] == pytest.approx(max(0.0, p * 2 * 4 / 31.5e9 - other["backward_s"]) + p * 2 / 31.5e9,
                                             rel=1e-6)

@@ -320,7 +320,10 @@ def zero12_offload_copies(job: Job) -> tuple[float, float, bool, float, bool]:
     waits = not pinned and v >= _version(zc.zero12_pageable_from)
     fp32_return = (v is not None and zc.zero12_fp32_return_from is not None and zc.zero12_host_cast_from is not None
                    and _version(zc.zero12_fp32_return_from) <= v < _version(zc.zero12_host_cast_from))
-    return (2 * grad, 4.0, waits, 4.0 if fp32_return or grad == 4 else 2.0, not pinned and not fp32_return)
+    fused = (v is not None and job.w.precision == "fp16" and zc.zero12_unfused_return_from is not None
+             and v < _version(zc.zero12_unfused_return_from))  # CPU Adam writes the fp16 weights back itself
+    return (2 * grad, 4.0, waits, 4.0 if fp32_return or grad == 4 else 2.0,
+            not pinned and not fp32_return and not fused)
 
 
 def fp8_params_held(job: Job) -> bool:

@@ -321,6 +321,10 @@ class Zero3OffloadCopies(Strict):
         "whose host gradient buffers are pinned only when offload_optimizer pin_memory is set (false until "
         "pinned_async_from), so their copies run through pageable memory and the backward waits for them; before "
         "it ZeRO-1/2 always pinned them")
+    zero12_unfused_return_from: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2 in fp16: the first release whose CPU "
+        "Adam no longer writes the 16-bit weights to the GPU itself (from pinned buffers, tile by tile beside its "
+        "update); before it an fp16 job's return costs what PCIe's line rate does")
     zero12_fp32_return_from: str | None = Field(
         default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2: the first release that sends the "
         "updated fp32 partition to the GPU from pinned memory (4 B a parameter, cast on the GPU); before it a "
