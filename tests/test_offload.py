@@ -361,3 +361,22 @@ def test_deepspeed_zero2_copies_with_accumulation_and_the_host_cast_release():
     other = _host_adam(w, "a100-80gb-sxm", 8)
     assert other["pcie_s"] == pytest.approx(max(0.0, p * 2 * 4 / 31.5e9 - other["backward_s"]) + p * 2 / 31.5e9,
                                             rel=1e-6)
+
+
+def test_a_deepspeed_zero2_offload_without_its_release_says_which_release_it_is_costed_as():
+    """ZeRO-1/2's copies depend on DeepSpeed's release as ZeRO-3's do (knowledge/runtime.yaml zero3_offload_copies:
+    pageable and waited for from v0.10.1, pull request #4131, until v0.19.5, pull request #8207): a ZeRO-2 job that
+    names none is costed as v0.19.5 and the estimate says so, naming the first release that waits; named, no
+    assumption; another stack, none."""
+    w = {"task": "finetune", "model": "llama-3.1-8b", "method": "full", "seq_len": 2048, "train_tokens": 1e8,
+         "stack": "deepspeed", "zero_stage": 2, "offload": "cpu"}
+
+    def noted(extra: dict) -> list[dict]:
+        d = estimate({"workload": {**w, **extra}}, gpu="a100-80gb-sxm", gpus=2).model_dump(mode="json")
+        return [a for a in d["assumptions"] if a["field"] == "workload.stack_version"]
+
+    (a,) = noted({})
+    assert a["value"] == "0.19.5" and a["message_id"] == "assume.default.workload.stack_version.zero12_offload"
+    assert a["values"]["pageable"] == "0.10.1"
+    assert noted({"stack_version": "0.15.3"}) == []
+    assert noted({"stack": "fsdp-hf"}) == []

@@ -314,6 +314,13 @@ def zero12_offload_copies(job: Job) -> tuple[float, float, bool, float, bool]:
     if zc is None or stack not in zc.stacks or zc.zero12_pageable_from is None:
         return ()
     given = getattr(job.w, "stack_version", None)
+    if (given is None and job.w.offload != "none" and job.w.zero_stage in (1, 2)
+            and not any(a.field == "workload.stack_version" for a in job.assumptions)):
+        # the newest behaviour (pinned host buffers, copies beside the backward) is costed: say so
+        job.assumptions.append(note("workload.stack_version", zc.pinned_async_from,
+                                    "assume.default.workload.stack_version.zero12_offload",
+                                    {"stack": stack, "version": zc.pinned_async_from,
+                                     "pageable": zc.zero12_pageable_from}))
     v = _version(given) if given is not None else None
     pinned = v is None or v >= _version(zc.pinned_async_from)
     grad = 4.0 if job.w.precision == "fp32" else 2.0
