@@ -784,6 +784,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # model pages; Qwen3-Coder-480B, gpt-oss-120b, MiniMax-M2/M2.5, Qwen3-30B-A3B, Kimi K2.6): blind figures in README
     ("VP", "  of which the rows added at session 26 (ids VP..; blind figures in the validation README): throughput",
      "  of which the rows added at session 26 (ids VP..): latency"),
+    # the TensorRT-LLM round of session 26 (ids TR..: the performance overview's 0.20.0 edition, Llama 3.3 70B, Llama
+    # 3.1 405B and Llama 4 Maverick at TP 4-8 on B200/H200/H100, and its release 1.2 edition, DeepSeek-R1, gpt-oss-120b,
+    # Qwen3 MoE and Llama 3.3 70B on B300/H200, all at maximum load): blind figures in the validation README
+    ("TR", "  of which the rows added at session 26 (ids TR..; blind figures in the validation README): throughput",
+     None),
 )
 
 def main() -> int:
