@@ -334,13 +334,21 @@ def moe_rate(gpu: Gpu, overrides: tuple[Any, ...]) -> float:
 def eager_kernel_seconds(fw: Framework, rel: FrameworkRelease | None, graphs: bool | None = None) -> float:
     """Host seconds per kernel of a forward that carries prompt tokens outside CUDA graphs: 0 where the
     workload captures such forwards (``prefill_cuda_graphs``), else the release's figure where it changed how
-    they run (0: under graphs), else the framework's (none: graphs)."""
+    they run (0: under graphs), else the framework's (none: graphs). A workload that states such forwards run
+    eagerly (``prefill_cuda_graphs: false``) on a release whose own constants are a compiled engine's takes the
+    framework's eager figure from the newest release that has one: TensorRT-LLM's PyTorch backend of 0.19-0.21,
+    which ran beside the engine path and captured generation-only batches (its use_cuda_graph)."""
     if graphs:
         return 0.0
     own = rel.prefill_eager_kernel_us if rel is not None else None
     if own is not None:
         return own * 1e-6
-    return fw.prefill_eager_kernel_us.value * 1e-6 if fw.prefill_eager_kernel_us else 0.0
+    if fw.prefill_eager_kernel_us:
+        return fw.prefill_eager_kernel_us.value * 1e-6
+    if graphs is False:
+        figures = [r.prefill_eager_kernel_us for r in fw.releases or () if r.prefill_eager_kernel_us]
+        return figures[-1] * 1e-6 if figures else 0.0
+    return 0.0
 
 
 def piecewise_layer_us(vo: Any, version: str | None) -> float:
