@@ -947,10 +947,12 @@ def main() -> int:
     # BF16/AWQ, Qwen3-30B-A3B, Gemma-3-12B and Phi-4 AWQ; ik_llama.cpp's DeepSeek-R1 Q8_0 on 16 x RTX 3090)
     report("  of which the rows added at session 18 (ids B..; blind figures in the validation README)", "t/s",
            [c for c in independent if c[0].startswith("B")], False)
-    # session 26's two blind rounds: ids DQ.. (SGLang cookbook pages, MiniMax-M2.x, Qwen3-Coder-480B, ERNIE-4.5 on
+    # session 26's blind rounds: ids DQ.. (SGLang cookbook pages, MiniMax-M2.x, Qwen3-Coder-480B, ERNIE-4.5 on
     # MI300X, B200, H100, GB300) and ids DV.. (llama.cpp and Ollama: imp's RTX 5090 re-sweep, hkadm/ollama_gpu_test,
-    # ollama issue #9701)
-    for ids, where in (("DQ", "SGLang cookbook"), ("DV", "llama.cpp and Ollama")):
+    # ollama issue #9701) and ids DR.. (AMD's own batch-1 latency tables: vLLM on 8 x MI300X, and the TensorRT-LLM
+    # 0.16 H100 column beside them)
+    for ids, where in (("DQ", "SGLang cookbook"), ("DV", "llama.cpp and Ollama"),
+                       ("DR", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables")):
         report(f"  of which the rows added at session 26 (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
