@@ -110,6 +110,9 @@ def test_output_file_format_from_suffix(tmp_path):
     ("workload: {task: finetune, model: llama-2-7b}\nconstraints: {gpus: [RTX 4900]}\n", ["did you mean rtx-4090"]),
     ("workload: {task: finetune, model: llama-2-7b, seq_len: -5}\n", ["workload.seq_len"]),
     ("workload: {task: train, model: llama-2-7b}\n", ["workload.task"]),
+    # an engine as its users name it: Ollama runs llama.cpp's kernels (difflib alone offered exllama)
+    ("workload: {task: inference, model: llama-3.1-8b, framework: Ollama}\n",
+     ["workload.framework", "did you mean llama.cpp?"]),
     ("workload: {task: finetune}\n", ["params_b"]),
     ("", ["empty"]),
     ("workload: [1, 2\n", ["invalid YAML"]),

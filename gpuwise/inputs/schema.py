@@ -52,6 +52,13 @@ PROPOSAL_MODELS = ("Acquisition", "Cloud", "Facility", "Hardware", "Link", "Prop
 """The proposal's models (:mod:`.proposal`), importable from here too."""
 
 
+#: Names users give an inference engine that the schema spells otherwise, for the 'did you mean' of a refused
+#: ``framework`` (Ollama and LM Studio serve GGUF models with llama.cpp's kernels).
+_ENGINE_NAMES = {"ollama": "llama.cpp", "lm studio": "llama.cpp", "lmstudio": "llama.cpp", "llamacpp": "llama.cpp",
+                 "llama-cpp": "llama.cpp", "trtllm": "tensorrt-llm", "trt-llm": "tensorrt-llm",
+                 "tensorrt": "tensorrt-llm", "exllamav2": "exllama", "exllamav3": "exllama", "hf": "transformers",
+                 "huggingface": "transformers", "mlc-llm": "mlc"}
+
 def __getattr__(name: str) -> Any:
     """A proposal model, imported when first named here: ``recommend`` never reads a proposal."""
     if name in PROPOSAL_MODELS:
@@ -153,6 +160,9 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
         close = difflib.get_close_matches(given, choices) if isinstance(given, str) and len(given) <= 100 else []
         close = close or [c for c in choices if isinstance(given, str) and c.lower() == given.lower()]  # 'cny': CNY
+        # an engine named as its users know it: Ollama and LM Studio run llama.cpp's kernels, trtllm is TensorRT-LLM
+        alias = _ENGINE_NAMES.get(given.strip().lower()) if isinstance(given, str) else None
+        close = [alias] if alias in choices else close
         quoted = [c for c in (x.strip() for x in str(expected).replace(" or ", ",").split(",")) if c]
         values = {"given": _short(err.get("input")), "expected": either(quoted, commas=True)}
         if either(quoted, commas=True).words("en") != expected:  # pydantic worded it otherwise: as written
