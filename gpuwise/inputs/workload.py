@@ -91,7 +91,7 @@ mirrored) make a context_len and keep to it as well."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
-                "kv_cache_tokens", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate")
+                "kv_cache_tokens", "max_batch_size", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
@@ -206,6 +206,10 @@ class Workload(Strict):
         default=None, ge=1, le=1_000_000_000, description="inference: tokens the KV-cache pool of one model copy "
         "holds, as the engine logs it at start-up (vLLM's '# GPU blocks' x block size, 'GPU KV cache size'; SGLang's "
         "max_total_num_tokens); default: worked out from the memory the weights and activations leave")
+    max_batch_size: int | None = Field(
+        default=None, ge=1, le=1_000_000, description="inference: the most sequences one copy's scheduler runs at once "
+        "per attention data-parallel rank, as the engine was started (TensorRT-LLM max_batch_size, vLLM "
+        "--max-num-seqs, SGLang --max-running-requests); default: what the memory holds, up to the framework's limit")
     api_servers: int = Field(
         default=1, ge=0, le=1024, description="inference: front-end processes per model copy that take requests "
         "over HTTP and tokenise them (vLLM --api-server-count, SGLang --tokenizer-worker-num; 1: the default); "

@@ -241,7 +241,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     pool = getattr(job.w, "kv_cache_tokens", None)
     room = pool * kv_tok if pool else free  # the engine's own KV pool where the job states it, else what memory leaves
     per_rank = max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 else 0
-    per_rank = min(per_rank, eng.batch_cap)
+    # the framework's most sequences a rank schedules, or the job's own setting of it (TensorRT-LLM's max_batch_size
+    # and vLLM's max_num_seqs hold per attention data-parallel rank, SGLang's max_running_requests likewise)
+    per_rank = min(per_rank, eng.batch_cap, getattr(job.w, "max_batch_size", None) or eng.batch_cap)
     max_seqs = per_rank * dpa
     # links: tensor parallel inside a node; pipeline stages cross nodes when a copy is larger than one
     rt = kb.runtime
