@@ -935,7 +935,10 @@ def main() -> int:
           "16 H200 and 16 GH200; the SEA-LIONv3 8B card on 64 H100; branch trainblind4, before any change) "
           "-7.8 / -11.1 / -39.2 / -4.5 / +2.6 / +4.7 / -19.5 / -29.4%: 9.5% (1.64x, H211);\n"
           "  H217-H218 (Cisco's 8B MXFP4 on 16 MI350X and NVFP4 on 16 B300; after the branch's MLA change) "
-          "-30.9 / -3.3%")
+          "-30.9 / -3.3%;\n"
+          "  H219-H223 (none from MLPerf: AI Singapore's SEA-LION docs - v2 8B and Gemma v3 9B on 64 H100, "
+          "the v3 70B's stages on 64 H200 and 128 H100 - and Llama 3.3 Swallow 70B on 256 H100; branch trainblind5, "
+          "before any change) -15.0 / -7.3 / +16.0 / +4.0 / -6.0%: 7.3% (1.18x, H219)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
