@@ -427,10 +427,18 @@ def block_fp8_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format
     """Seconds per 128-deep reduction block that a block-scaled FP8 GEMM walks at a decode batch
     (serving.yaml ``block_fp8_small_batch``), where the job serves the model's block-scaled FP8 checkpoint in
     W8A8 FP8 on an architecture the timings were read on; 0 elsewhere (16-bit GEMMs and weight-only kernels
-    split the reduction and stream at the bandwidth) and where the framework's per-kernel figure already holds it."""
+    split the reduction and stream at the bandwidth) and where the framework's per-kernel figure already holds it.
+    On AMD GPUs the framework's own ROCm reading (``rocm_block_fp8_walk``: the releases whose ROCm image ran an
+    untuned kernel without split-K, on the architectures read) decides instead."""
     serving = getattr(job.kb, "serving", None)
     floor = getattr(serving, "block_fp8_small_batch", None) if serving is not None else None
-    if floor is None or compute != "fp8" or weight_only or (gpu.architecture or "") not in floor.architectures:
+    if compute != "fp8" or weight_only:
+        return 0.0
+    rocm = fw.rocm_block_fp8_walk  # a ROCm build's untuned kernel, on the releases and architectures read
+    if rocm is not None and (gpu.architecture or "") in rocm.architectures:
+        ran = in_releases(rocm.releases, getattr(job.w, "framework_version", None))
+        return rocm.k_block_us * 1e-6 if ran and serves_block_checkpoint(job, fmt, weight_format, method) else 0.0
+    if floor is None or (gpu.architecture or "") not in floor.architectures:
         return 0.0
     if included(floor, fw, getattr(job.w, "framework_version", None)):
         return 0.0

@@ -292,6 +292,20 @@ class TritonBlockFp8Moe(Strict):
     check: Check = "S"
 
 
+class RocmBlockFp8Walk(Strict):
+    """A ROCm build's block-scaled FP8 dense GEMMs at a decode step's few token rows, where they ran a kernel whose
+    default config has no split-K (one work-group walks the whole reduction depth, 128 deep at a time) for the
+    shapes its tuned configs did not cover: what ``SmallBatchGemm`` prices on Hopper, on the releases and AMD
+    architectures the reading covers."""
+
+    releases: ReleaseWindow = Field(description="the framework's releases that ran that kernel untuned")
+    architectures: list[str] = Field(min_length=1, description="GPU architectures (gpus.yaml) it was read on")
+    k_block_us: float = Field(gt=0, le=10, description="microseconds per 128-deep reduction block at 1-64 rows")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class QkNormAllReduce(Strict):
     """How a framework's releases all-reduce the sums of squares of a q/k RMSNorm that spans all heads (models.yaml
     ``qk_norm_all_heads``) where they differ from the current way: one exchange a layer, 8 bytes a token, on the
@@ -363,6 +377,9 @@ class Framework(Strict):
         default=None, description="the releases whose steps last at least the host's own time (None: none)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
+    rocm_block_fp8_walk: RocmBlockFp8Walk | None = Field(
+        default=None, description="the ROCm releases whose block-FP8 dense GEMMs walk their reduction depth at a "
+        "decode batch (None: none)")
     qk_norm_allreduce: QkNormAllReduce | None = Field(
         default=None, description="the releases whose all-heads q/k RMSNorm all-reduces otherwise than once a "
         "layer on the framework's own kernel (None: every release does so)")

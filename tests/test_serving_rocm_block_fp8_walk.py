@@ -1,0 +1,81 @@
+"""SGLang 0.5.7's ROCm build walks the reduction depth of its block-FP8 dense GEMMs at a decode batch (knowledge/
+serving.yaml sglang ``rocm_block_fp8_walk``; engine.block_fp8_k_block; step.kserial_seconds).
+
+- Which kernel: the sglang 0.5.7 wheel, python/sglang/srt/layers/quantization/fp8_utils.py - with AITER on (the ROCm
+  image's default) every block-FP8 linear layer calls aiter's Triton gemm_a8w8_blockscale.
+- Its config: ROCm/aiter aiter/ops/triton/configs/gemm/gfx942-GEMM-A8W8_BLOCKSCALE.json, one entry for every shape
+  (BLOCK_SIZE_N 128, BLOCK_SIZE_K 128, NUM_KSPLIT 1), no per-shape gfx942 file before aiter commit 56055011a6
+  (2026-02-12): one work-group of 128 columns walks the whole K, 128 deep at a time.
+- Its cost: ROCm/aiter pull request #1930 (2026-01-29) tuned the one shape N=2112 K=7168 (DeepSeek's fused query /
+  latent down-projection, once a layer, 61 layers) and SGLang's DeepSeek-R1 on MI300X went from 28.76 to 22.05 ms
+  median TPOT at concurrency 4: 110 us a call, ~2.0 us for each of its 56 blocks once the tuned call's own ~4 us of
+  weights are added back."""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import pytest
+
+from gpuwise.estimators import serving as SV
+
+ST = importlib.import_module("gpuwise.estimators.serving.step")
+
+
+def _engine(kb, accuracy, model: str, precision: str, gpu: str, count: int, version: str | None,
+            framework: str = "sglang"):
+    job = accuracy.serving_job(kb, model, precision, framework, 610, 422, tp=count, framework_version=version)
+    s = SV.choose(job, kb.gpus[gpu], count)
+    return job, s
+
+
+@pytest.mark.parametrize(("model", "precision", "gpu", "version", "framework", "k_block_us"), [
+    ("deepseek-v3.1", "fp8", "mi300x", "0.5.7", "sglang", 2.0),    # the release read, CDNA3
+    ("deepseek-v3.1", "fp8", "mi325x", "0.5.7", "sglang", 2.0),    # gfx942 too
+    ("minimax-m2", "fp8", "mi300x", "0.5.7", "sglang", 2.0),       # a block-FP8 checkpoint (weight_block_size 128)
+    ("deepseek-v3.1", "fp8", "mi300x", "0.5.8", "sglang", 0.0),    # its image's aiter not read
+    ("deepseek-v3.1", "fp8", "mi300x", None, "sglang", 0.0),       # no release stated: the current constants
+    ("deepseek-v3.1", "fp8", "mi355x", "0.5.7", "sglang", 0.0),    # CDNA4 (gfx950): not read
+    ("deepseek-v3.1", "fp8", "mi300x", None, "vllm", 0.0),         # vLLM's ROCm build: not this entry
+    ("deepseek-v3.1", "fp8", "h200-141gb-sxm", "0.5.7", "sglang", 0.0),  # Hopper: included from 0.5.7
+])
+def test_which_jobs_walk(kb, accuracy, model, precision, gpu, version, framework, k_block_us):
+    _, s = _engine(kb, accuracy, model, precision, gpu, 8, version, framework)
+    assert s.engine.k_block == pytest.approx(k_block_us * 1e-6)
+
+
+def test_deepseek_walk_by_hand(kb, accuracy):
+    """DeepSeek-V3.1 at TP 8 on MI300X, SGLang 0.5.7: each block-FP8 GEMM lasts ceil(K/128) x 2.0 us instead of its
+    weights at 0.70 x 5.3 TB/s = 3.71 TB/s (the ROCm bandwidth fraction). Per layer (61): the fused q/kv down-projection
+    N=2112 K=7168 (replicated) 112 - 4.08 us, q_b N=24576/8 K=1536 24 - 1.27, o_proj N=7168 K=16384/8 32 - 3.96; the
+    three dense layers' gate/up N=36864/8 K=7168 112 - 8.90 and down N=7168 K=18432/8 36 - 4.45."""
+    _, s = _engine(kb, accuracy, "deepseek-v3.1", "fp8", "mi300x", 8, "0.5.7")
+    bw = 0.70 * 5.3e12
+    by_hand = 0.0
+    for n, k, count in ((2112, 7168, 61), (3072, 1536, 61), (7168, 2048, 61), (4608, 7168, 3), (7168, 2304, 3)):
+        by_hand += count * (math.ceil(k / 128) * 2.0e-6 - n * k / bw)
+    assert by_hand == pytest.approx(10.08e-3, rel=2e-3)
+    assert ST.kserial_seconds(s.engine, 8) == pytest.approx(by_hand, rel=2e-3)
+
+
+def test_the_walk_reproduces_the_tuning_it_is_read_on():
+    """ROCm/aiter #1930: (28.76 - 22.05) ms / 61 layers = 110 us saved a call on N=2112 K=7168; the walk less the
+    weights' own time gives 112 - 15.1 MB / 3.71 TB/s = 108 us."""
+    saved = (28.76e-3 - 22.05e-3) / 61
+    walk = math.ceil(7168 / 128) * 2.0e-6 - 2112 * 7168 / (0.70 * 5.3e12)
+    assert saved == pytest.approx(110e-6, rel=0.01)
+    assert walk == pytest.approx(saved, rel=0.05)
+
+
+@pytest.mark.parametrize(("model", "count", "published", "tolerance"), [
+    # SGLang cookbook, DeepSeek-V3.1-Terminus on 8 x MI300X, SGLang 0.5.7, concurrency 1: 23.84 ms mean TPOT (row M01)
+    ("deepseek-v3.1", 8, 1000 / 23.84, 0.10),
+    # sgl-cookbook MiniMax-M2 page (ffd029d), 4 x MI300X, TP 4, SGLang 0.5.7, concurrency 1: 22.21 ms (row DQ04);
+    # the q/k-norm all-reduces are priced at the copy's 25 us (no RCCL reading at a few bytes)
+    ("minimax-m2", 4, 1000 / 22.21, 0.25),
+])
+def test_single_stream_rows(kb, accuracy, model, count, published, tolerance):
+    job, s = _engine(kb, accuracy, model, "fp8", "mi300x", count, "0.5.7")
+    got = 1 / SV.point(job, s.engine, s.replica, 1.0).decode_step
+    assert got == pytest.approx(published, rel=tolerance)
