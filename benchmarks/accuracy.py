@@ -454,6 +454,7 @@ def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float
                                   int(row["output_tokens"]), tp=int(row.get("tp") or 0) or None,
                                   ep=int(row.get("ep") or 0) or None, kv_precision=row.get("kv_precision") or None,
                                   framework_version=row.get("framework_version") or None,
+                                  options=row.get("workload_options") or "",
                                   speculative=row.get("speculative") or "", offline=offline_metric(row["metric"]))
             except UserError as e:  # a layout gpuwise refuses to price (tensor parallel across nodes): no figure
                 print(f"  {row['id']} not estimated: {e.line()}", file=sys.stderr)

@@ -170,7 +170,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             job, fw, gpu, fmt, weight_format, method,
             wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us"))) * 1e-6,
         alltoall_latency=pick("alltoall_latency_us") * 1e-6,
-        expert_tile=fw.expert_tile_tokens, moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
+        expert_tile=expert_tile_rows(job, fw, gpu, fmt, weight_format, method),
+        moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
         max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=step_budget(job, fw, gpu),
@@ -286,6 +287,22 @@ def triton_block_fp8_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, weigh
     if version is not None and version_key(version) < version_key(span.first):
         return floor_us
     return span.grouped_gemm_floor_us
+
+
+def expert_tile_rows(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format: str | None, method: Any) -> int:
+    """Token rows of the smallest expert GEMM tile: the framework's ``expert_tile_tokens``, or, where the job says
+    AMD's AITER kernels are off (``rocm_aiter: false``) and the ROCm release then runs the listed model's own
+    block-FP8 experts on its Triton fused-MoE kernel with no tuned config for their shapes, that kernel's default
+    tile (serving.yaml ``rocm_triton_moe_tile``)."""
+    span = fw.rocm_triton_moe_tile
+    if span is None or getattr(job.w, "rocm_aiter", None) is not False or not job.shape.moe:
+        return fw.expert_tile_tokens
+    if (gpu.architecture or "") not in span.architectures or job.model_id not in span.models:
+        return fw.expert_tile_tokens
+    if fmt != "fp8" or weight_format is not None or method is not None:
+        return fw.expert_tile_tokens
+    ran = in_releases(span.releases, getattr(job.w, "framework_version", None))
+    return span.tile_rows if ran else fw.expert_tile_tokens
 
 
 def mla_scheduling(job: Any, fw: Framework) -> Framework:
@@ -429,7 +446,8 @@ def block_fp8_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format
     W8A8 FP8 on an architecture the timings were read on; 0 elsewhere (16-bit GEMMs and weight-only kernels
     split the reduction and stream at the bandwidth) and where the framework's per-kernel figure already holds it.
     On AMD GPUs the framework's own ROCm reading (``rocm_block_fp8_walk``: the releases whose ROCm image ran an
-    untuned kernel without split-K, on the architectures read) decides instead."""
+    untuned kernel without split-K, on the architectures read) decides instead; it is aiter's kernel, so not for a
+    job that says AITER is off (``rocm_aiter: false``), whose other kernel's walk was not timed on those GPUs."""
     serving = getattr(job.kb, "serving", None)
     floor = getattr(serving, "block_fp8_small_batch", None) if serving is not None else None
     if compute != "fp8" or weight_only:
@@ -437,6 +455,7 @@ def block_fp8_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format
     rocm = fw.rocm_block_fp8_walk  # a ROCm build's untuned kernel, on the releases and architectures read
     if rocm is not None and (gpu.architecture or "") in rocm.architectures:
         ran = in_releases(rocm.releases, getattr(job.w, "framework_version", None))
+        ran = ran and getattr(job.w, "rocm_aiter", None) is not False  # the reading is aiter's kernel: AITER on
         return rocm.k_block_us * 1e-6 if ran and serves_block_checkpoint(job, fmt, weight_format, method) else 0.0
     if floor is None or (gpu.architecture or "") not in floor.architectures:
         return 0.0

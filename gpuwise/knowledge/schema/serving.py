@@ -306,6 +306,23 @@ class RocmBlockFp8Walk(Strict):
     check: Check = "S"
 
 
+class RocmTritonMoeTile(Strict):
+    """A ROCm build run with AMD's AITER kernels switched off (the job's ``rocm_aiter: false``): a block-scaled FP8
+    checkpoint's routed experts then run the framework's own Triton fused-MoE kernel, whose default config for a
+    shape with no tuned file takes ``tile_rows`` token rows a tile (an expert given fewer tokens is charged that many
+    rows of FLOPs); on the releases, architectures and models read (the listed models' expert shapes have no tuned
+    file for the read GPUs in those releases)."""
+
+    releases: ReleaseWindow = Field(description="the framework's releases whose default config was read")
+    architectures: list[str] = Field(min_length=1, description="GPU architectures (gpus.yaml) the file lookup covers")
+    models: list[str] = Field(min_length=1, description="catalog models whose published FP8 checkpoint is "
+                              "block-scaled and whose expert shapes have no tuned file there")
+    tile_rows: int = Field(ge=1, le=256, description="BLOCK_SIZE_M of the default block-FP8 config")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="the release's date")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class QkNormAllReduce(Strict):
     """How a framework's releases all-reduce the sums of squares of a q/k RMSNorm that spans all heads (models.yaml
     ``qk_norm_all_heads``) where they differ from the current way: one exchange a layer, 8 bytes a token, on the
@@ -380,6 +397,9 @@ class Framework(Strict):
     rocm_block_fp8_walk: RocmBlockFp8Walk | None = Field(
         default=None, description="the ROCm releases whose block-FP8 dense GEMMs walk their reduction depth at a "
         "decode batch (None: none)")
+    rocm_triton_moe_tile: RocmTritonMoeTile | None = Field(
+        default=None, description="the ROCm releases whose block-FP8 experts, with AITER off, run the Triton "
+        "fused-MoE kernel's default tile (None: expert_tile_tokens everywhere)")
     qk_norm_allreduce: QkNormAllReduce | None = Field(
         default=None, description="the releases whose all-heads q/k RMSNorm all-reduces otherwise than once a "
         "layer on the framework's own kernel (None: every release does so)")
