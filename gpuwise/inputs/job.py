@@ -229,21 +229,27 @@ def _note_unfused(fw: Any, assumptions: list) -> None:
 
 def _note_aiter(w: Workload, kb: Knowledge, cons: Constraints, model_id: str | None, assumptions: list) -> None:
     """No ``rocm_aiter`` given where it moves the cost: the model's own block-scaled FP8 checkpoint served with a
-    framework whose AMD build runs it slower without AITER (``block_fp8_speed_factor``), and an AMD GPU named in
-    the constraints. The framework's default (AITER off) is assumed, and said, so a reader whose server runs with
-    ``VLLM_ROCM_USE_AITER=1`` knows to state it."""
+    framework whose AMD build prices AITER on and off apart, and an AMD GPU named in the constraints. The
+    framework's default is assumed, and said: vLLM's, AITER off (``block_fp8_speed_factor``), so a reader whose
+    server runs with ``VLLM_ROCM_USE_AITER=1`` knows to state it; SGLang's ROCm images, AITER on (their
+    ``SGLANG_USE_AITER=1``: ``rocm_block_fp8_walk``, ``rocm_triton_moe_tile``), so one run with
+    ``SGLANG_USE_AITER=0`` knows to state ``rocm_aiter: false``."""
     if "rocm_aiter" in w.model_fields_set or w.precision != "fp8" or w.quantization is not None or model_id is None:
         return
     serving = getattr(kb, "serving", None)
     ck = serving.fp8_checkpoints.get(model_id) if serving is not None else None
     fw = kb.framework(w.framework) if serving is not None else None
     vo = fw.vendor_overrides.get("amd") if fw is not None else None
-    if ck is None or ck.scaling != "block" or vo is None or vo.block_fp8_speed_factor is None:
-        return
-    if not any(_vendor(kb, g) == "amd" for g in cons.gpus or []):
+    tile = fw.rocm_triton_moe_tile if fw is not None else None
+    block = (ck is not None and ck.scaling == "block") or (tile is not None and model_id in tile.models)
+    if not block or not any(_vendor(kb, g) == "amd" for g in cons.gpus or []):
         return  # said where the question names an AMD GPU; among the whole catalog's candidates it would be noise
-    assumptions.append(note("workload.rocm_aiter", False, "assume.default.workload.rocm_aiter",
-                            {"framework": fw.name, "factor": f"{vo.block_fp8_speed_factor:g}"}))
+    if vo is not None and vo.block_fp8_speed_factor is not None:  # vLLM: off unless VLLM_ROCM_USE_AITER=1
+        assumptions.append(note("workload.rocm_aiter", False, "assume.default.workload.rocm_aiter",
+                                {"framework": fw.name, "factor": f"{vo.block_fp8_speed_factor:g}"}))
+    elif fw is not None and (fw.rocm_block_fp8_walk is not None or tile is not None):  # SGLang: its images set it
+        assumptions.append(note("workload.rocm_aiter", True, "assume.default.workload.rocm_aiter.image_on",
+                                {"framework": fw.name}))
 
 
 def _vendor(kb: Knowledge, name: str) -> str | None:

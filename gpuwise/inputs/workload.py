@@ -221,7 +221,9 @@ class Workload(Strict):
     rocm_aiter: bool | None = Field(
         default=None, description="inference on AMD Instinct: AMD's AITER kernels switched on in vLLM's ROCm build "
         "(VLLM_ROCM_USE_AITER=1; off by default in vllm/envs.py), which run block-scaled FP8 checkpoints on aiter's "
-        "block-scale GEMM and fused MoE at the FP8 path's speed; none given: the framework's default")
+        "block-scale GEMM and fused MoE at the FP8 path's speed, or in SGLang's (SGLANG_USE_AITER; false: "
+        "SGLANG_USE_AITER=0, its own Triton kernels); none given: the framework's default (vLLM: off; SGLang: on, "
+        "as its ROCm images set it)")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     speculative: Speculative | None = None
