@@ -78,3 +78,22 @@ def test_the_capped_batch_meets_the_published_throughput(kb, accuracy):
         assert got.tpot == pytest.approx(consts(job, s.engine, s.replica).prefill_floor, rel=1e-3)
         assert got.throughput == pytest.approx(2048 / got.tpot, rel=0.01)
         assert got.throughput / published == pytest.approx(1.0, abs=0.10)
+
+
+def test_the_capacity_formula_names_a_cap_that_binds():
+    """The max_concurrent_sequences term says when a scheduler cap, not the memory, sets it, so the figure agrees
+    with its formula: Qwen3-Coder-480B FP8 on 8 x MI300X (SGLang, two TP-4 copies, ~60 GB of KV room a GPU, far
+    more than 8 sequences of 1,500 tokens) with max_batch_size 8 holds 2 copies x 1 rank x 8 = 16."""
+    from gpuwise import estimate
+
+    w = {"task": "inference", "model": "qwen3-coder-480b-a35b", "precision": "fp8", "framework": "sglang",
+         "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_requests": 16, "max_batch_size": 8}
+    g = estimate({"workload": w}, gpu="mi300x", gpus=8).model_dump(mode="json")["gpu"]
+    term = next(t for t in g["terms"] if t["name"] == "max_concurrent_sequences")
+    assert term["inputs"]["batch_cap_per_rank"] == 8 and term["inputs"]["replicas"] == 2
+    assert term["value"] == 2 * 1 * 8 == 16
+    assert "workload.max_batch_size" in term["formula"] and "usable -" not in term["formula"]
+    # without the cap the memory sets it, as the usual formula says
+    g = estimate({"workload": {**w, "max_batch_size": None}}, gpu="mi300x", gpus=8).model_dump(mode="json")["gpu"]
+    term = next(t for t in g["terms"] if t["name"] == "max_concurrent_sequences")
+    assert "batch_cap_per_rank" not in term["inputs"] and term["value"] > 16

@@ -177,6 +177,8 @@ class Replica:
     allreduce_s: float = 0.0  # s per small tensor-parallel all-reduce over this copy's links (0: the engine's)
     pool_share: float = 0.0  # the framework's own share of a GPU's memory, where it bounded the KV pool (0: none did)
     pool_tokens: int = 0  # the engine's KV pool in tokens, where the job states it (workload.kv_cache_tokens)
+    sched_cap: int = 0  # sequences a rank is capped at below what its memory holds (0: no cap bound)
+    cap_stated: bool = False  # that cap is the job's own (workload.max_batch_size), not the framework's
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -243,7 +245,10 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     per_rank = max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 else 0
     # the framework's most sequences a rank schedules, or the job's own setting of it (TensorRT-LLM's max_batch_size
     # and vLLM's max_num_seqs hold per attention data-parallel rank, SGLang's max_running_requests likewise)
-    per_rank = min(per_rank, eng.batch_cap, getattr(job.w, "max_batch_size", None) or eng.batch_cap)
+    held = per_rank  # what the memory (or the stated pool) holds a rank
+    stated = getattr(job.w, "max_batch_size", None)
+    per_rank = min(per_rank, eng.batch_cap, stated or eng.batch_cap)
+    cap = per_rank if per_rank < held else 0  # a scheduler cap that bound: the formula the report shows says so
     max_seqs = per_rank * dpa
     # links: tensor parallel inside a node; pipeline stages cross nodes when a copy is larger than one
     rt = kb.runtime
@@ -274,7 +279,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         notes.append(("; " if notes else "", mid, values))
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
-                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0))
+                   fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
+                   bool(cap and stated and cap == stated))
 
 
 def static_share(eng: Engine, gpus: int) -> float:

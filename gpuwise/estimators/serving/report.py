@@ -151,11 +151,15 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
     eng, rep, lay = s.engine, s.replica, s.layout
     shared = ({"kv_cache_tokens": rep.pool_tokens} if rep.pool_tokens else
               {"memory_share": rep.pool_share, "capacity_per_gpu_bytes": eng.capacity} if rep.pool_share else {})
-    return Term(
-        "max_concurrent_sequences", float(s.max_concurrent), "sequences",
-        formula("formula.serving.kv_capacity_pool", tokens=rep.pool_tokens) if rep.pool_tokens
+    if rep.sched_cap:
+        shared["batch_cap_per_rank"] = rep.sched_cap
+    said = (formula("formula.serving.kv_capacity_cap", cap=rep.sched_cap, ranks=lay.dp_attention, set_by=(
+        "workload.max_batch_size" if rep.cap_stated else eng.fw.name)) if rep.sched_cap
+        else formula("formula.serving.kv_capacity_pool", tokens=rep.pool_tokens) if rep.pool_tokens
         else formula("formula.serving.kv_capacity_share", fw=eng.fw.name, share=rep.pool_share) if rep.pool_share
-        else formula("formula.serving.kv_capacity"),
+        else formula("formula.serving.kv_capacity"))
+    return Term(
+        "max_concurrent_sequences", float(s.max_concurrent), "sequences", said,
         {**common, **shared, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,
          "kv_free_per_gpu_bytes": rep.free_gpu, "kv_bytes_per_token_per_gpu": rep.kv_token_gpu,
          "tokens_per_sequence": rep.seq_tokens, "kv_reserve": eng.fw.kv_reserve,
