@@ -125,6 +125,18 @@ def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
     return loc
 
 
+def _version_written_otherwise(given: Any, info: Any) -> str | None:
+    """A release written as its git tag or with a separator the field's form has not (``v0.5.7``, ``0.5.7-rc1``,
+    ``0.5.7 ``): the same release in the field's form, for the refusal's 'did you mean'; None for anything else."""
+    import re
+
+    pattern = next((m.pattern for m in getattr(info, "metadata", ()) if getattr(m, "pattern", None)), None)
+    if not isinstance(given, str) or pattern is None or len(given) > 64:
+        return None
+    close = re.sub(r"[-_](?=(post|rc)\d)", "", re.sub(r"^(release-)?[vV](?=\d)", "", given.strip()))
+    return close if close != given and re.fullmatch(pattern, close) else None
+
+
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
     import difflib  # close matches for a hint: imported only when an input is wrong
 
@@ -154,6 +166,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         values = {"given": _short(err.get("input")), "what": what}
         msg = N_("%(given)s is not in the expected form (%(what)s)") if what else N_(
             "%(given)s is not in the expected form")
+        close = _version_written_otherwise(err.get("input"), info)
+        hint, hint_values = (N_("did you mean %(names)s?"), {"names": close}) if close else (None, None)
     elif err["type"] == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         given = err.get("input")

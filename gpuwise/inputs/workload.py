@@ -273,10 +273,17 @@ class Workload(Strict):
         """``stack_version: 26.04`` unquoted was refused as 'Input should be a valid string (got 26.04)', and
         NeMo 25.10 or vLLM 0.10 as a number is another release (25.1, 0.1): asked for in quotes, by name.
         llama.cpp names its releases by build tag (b6600): the tag's number is the version."""
-        if (info.field_name == "framework_version" and info.data.get("framework") == "llama.cpp"
-                and isinstance(v, str) and re.fullmatch(r"[bB]\d+", v.strip())):
+        llama_cpp = info.field_name == "framework_version" and info.data.get("framework") == "llama.cpp"
+        if llama_cpp and isinstance(v, str) and re.fullmatch(r"[bB]\d+", v.strip()):
             return v.strip()[1:]
-        return version_text(v, info.field_name)
+        v = version_text(v, info.field_name)
+        # a llama.cpp build is one whole number: 0.6.0 or 0.3.20 is Ollama's or LM Studio's own release, which
+        # read as build 0 would be priced as llama.cpp before its CUDA graphs (serving.yaml llama.cpp releases)
+        if llama_cpp and isinstance(v, str) and re.fullmatch(r"\d+[.a-z].*", v.strip()):
+            raise Said(N_("llama.cpp names a release by its build number (6600 or b6600), not %(given)s, which "
+                          "reads as another program's version (Ollama's, LM Studio's): give the llama.cpp build it "
+                          "runs, or leave framework_version out"), given=repr(v))
+        return v
 
     @field_validator("global_batch_tokens")
     @classmethod
