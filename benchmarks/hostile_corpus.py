@@ -708,12 +708,13 @@ from benchmarks import (  # noqa: E402
     hostile_round19,
     hostile_round20,
     hostile_round21,
+    hostile_round22,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
                     (14, hostile_round14), (15, hostile_round15),
                     (16, hostile_round16), (17, hostile_round17), (18, hostile_round18),
-                    (19, hostile_round19), (20, hostile_round20), (21, hostile_round21)):
+                    (19, hostile_round19), (20, hostile_round20), (21, hostile_round21), (22, hostile_round22)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -835,7 +836,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
