@@ -40,7 +40,10 @@ every writing command; unknown options and Chinese help on ASCII) and 181 of rou
 the serving engine's newest knobs (KV pool, front ends, batching waits, EPLB, speculative fields) and the training
 stack's at their edges; a small plan at its schema's edges; policy expressions in a house rule's times; a whole new
 GPU in an overlay; explain and prices with odd ids; COLUMNS, TERM, HOME and GPUWISE_* values; ask with a bad -o with
-and without a terminal), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+and without a terminal) and 150 of round 22 (benchmarks/hostile_round22.py: max_batch_size; framework_version as
+llama.cpp builds and tags, pre-releases, huge numbers and whitespace; framework names users type; TensorRT-LLM before
+1.0 with prefill_cuda_graphs; SGLang's default share with tight memory; fits_as_requested of inference; smollm3-3b,
+minimax-m2; DeepSpeed ZeRO-1/2 offload stack_version), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -52,7 +55,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round21: eleven's to twenty-one's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round22: eleven's to twenty-two's)
 
 Exit status 1 when a case fails.
 """
