@@ -222,3 +222,14 @@ def test_a_proposal_s_own_rental_line_is_worded():
     res = heldout("audit-china-rent-16-a800-cny.yaml")
     zh = report.render(res, "text", lang="zh", currency="CNY", detail="full")
     assert "proposal 上的 16 块 GPU" in zh and "GPUs on" not in zh
+
+
+@pytest.mark.parametrize("name", REQUIREMENTS)
+def test_a_default_is_marked_once(name):
+    """The question section marks a default itself ("[default: ...]", zh "［默认值：...］"), so the assumption's reason
+    is shown without its own opening "default:" - in English and as the catalog words it ("默认：..."); the zh
+    report read "［默认值：默认：vLLM ...］" (hostile round 22)."""
+    for lang, doubled in (("en", "default: default"), ("zh", "默认值：默认")):
+        out = report.render(result(name), "text", lang=lang, detail="full")
+        assert doubled not in out.lower()
+        assert ("[default: " if lang == "en" else "［默认值：") in out

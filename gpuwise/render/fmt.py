@@ -617,10 +617,15 @@ def _scaled(v: Any, rate: float) -> float | None:
     return v * rate
 
 
+_DEFAULT_MARKS = ("default:", "默认：", "默认:")  # how a reason opens in the catalogs' languages
+
+
 def _reason(text: str) -> str:
-    """An assumption's reason without a leading "default:" (the report marks defaults itself)."""
+    """An assumption's reason without a leading "default:" (the report marks defaults itself), in English or
+    as a catalog worded it."""
     text = " ".join(text.split())
-    return text[len("default:"):].strip() if text.lower().startswith("default:") else text
+    mark = next((m for m in _DEFAULT_MARKS if text.lower().startswith(m)), None)
+    return text[len(mark):].strip() if mark else text
 
 
 def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:

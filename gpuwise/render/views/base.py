@@ -182,8 +182,8 @@ class BaseView:
 
     def assumption(self, a: Any) -> str:
         """An assumption's reason in this language (its sentence template when it has one)."""
-        if a.template:
-            return self.f.sentence(a.template, a.values, _reason(a.reason))
+        if a.template:  # the sentence as the catalog words it, without its own "default:" either
+            return _reason(self.f.sentence(a.template, a.values, _reason(a.reason)))
         return " ".join(_reason(a.reason).split())  # no message id: shown as it came
 
     def rules_of(self, ids: Iterable[str]) -> list[dict[str, str]]:
