@@ -229,7 +229,7 @@ def test_a_default_is_marked_once(name):
     """The question section marks a default itself ("[default: ...]", zh "［默认值：...］"), so the assumption's reason
     is shown without its own opening "default:" - in English and as the catalog words it ("默认：..."); the zh
     report read "［默认值：默认：vLLM ...］" (hostile round 22)."""
-    for lang, doubled in (("en", "default: default"), ("zh", "默认值：默认")):
+    for lang, doubled in (("en", "default: default:"), ("zh", "默认值：默认：")):
         out = report.render(result(name), "text", lang=lang, detail="full")
         assert doubled not in out.lower()
         assert ("[default: " if lang == "en" else "［默认值：") in out
