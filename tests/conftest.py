@@ -222,6 +222,12 @@ def validation_rows(name: str) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
+def validation_row(name: str, rid: str) -> dict:
+    """One row of a tests/data/validation csv, by its id."""
+    with open(DATA / "validation" / name, newline="") as fh:
+        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
+
+
 def memtracker_rows() -> list[dict]:
     return [json.loads(line) for line in (DATA / "memtracker_cpu.jsonl").read_text().splitlines() if line]
 

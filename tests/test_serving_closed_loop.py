@@ -4,19 +4,14 @@ their source logged. Sources are named in each test."""
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from gpuwise.estimators import serving as SV
-
-ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
+from tests.conftest import validation_row
 
 
 def _row(rid: str) -> dict:
-    with open(ROWS, newline="") as fh:
-        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
+    return validation_row("serving_independent.csv", rid)
 
 
 def test_closed_loop_throughput_is_littles_law_by_hand():

@@ -8,19 +8,14 @@ pull request #14842 (R1 TP 8, default flags: '# cuda blocks: 4739' of FlashMLA's
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from gpuwise.estimators import serving as SV
-
-ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
+from tests.conftest import validation_row
 
 
 def _row(rid: str) -> dict:
-    with open(ROWS, newline="") as fh:
-        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
+    return validation_row("serving_independent.csv", rid)
 
 
 def _job(kb, accuracy, row: dict, options: str):

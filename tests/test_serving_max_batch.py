@@ -12,19 +12,14 @@ load_hf_quant_config / get_mxfp4_quant_algo in tensorrt_llm/_torch/model_config.
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from gpuwise.estimators import serving as SV
-
-ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
+from tests.conftest import validation_row
 
 
 def _row(rid: str) -> dict:
-    with open(ROWS, newline="") as fh:
-        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
+    return validation_row("serving_independent.csv", rid)
 
 
 def _choice(kb, accuracy, row: dict, options: str):

@@ -8,15 +8,11 @@ polling every step."""
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from gpuwise.estimators import serving as SV
 from gpuwise.estimators.serving.load import poll_wait
-
-ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
+from tests.conftest import validation_row
 
 
 def test_poll_wait_by_hand():
@@ -31,8 +27,7 @@ def test_poll_wait_by_hand():
 
 
 def _row(rid: str) -> dict:
-    with open(ROWS, newline="") as fh:
-        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
+    return validation_row("serving_independent.csv", rid)
 
 
 def _load(kb, accuracy, row: dict, options: str):

@@ -4,17 +4,13 @@ not used: vllm-project/vllm issue #17788 and pull requests #48757 and #44437, NV
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
-ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
+from tests.conftest import validation_row
 
 
 def _row(rid: str) -> dict:
-    with open(ROWS, newline="") as fh:
-        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
+    return validation_row("serving_independent.csv", rid)
 
 
 def _cases(kb, accuracy, latency: list | None = None) -> dict[str, tuple[float, float]]:

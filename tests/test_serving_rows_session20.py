@@ -4,17 +4,13 @@ GPUStack's GLM-4.5-Air H100 page) and checked by hand; the blind scores are in t
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
-ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
+from tests.conftest import validation_row
 
 
 def _row(rid: str) -> dict:
-    with open(ROWS, newline="") as fh:
-        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
+    return validation_row("serving_independent.csv", rid)
 
 
 def test_rows_carry_the_runs_logged_totals():
