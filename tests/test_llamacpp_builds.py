@@ -101,3 +101,20 @@ def test_a_build_tag_is_its_number():
         version("vllm", "b0.10")
     with pytest.raises(ValidationError):
         version("llama.cpp", "b66x")
+
+
+def test_the_memory_weights_of_a_gpt_oss_gguf_file_are_its_size(kb):
+    """The estimate's weights term prices llama.cpp's gpt-oss file as the serving step does (moe_rest_bits): the
+    routed experts in MXFP4 at 4.25 bits, every other tensor at Q8_0's 8.5, so its formula and figure agree and
+    match the file llama-bench reports (gpt-oss-20b 11.27 GiB = 12.1 GB), not 20.9e9 x 4.25 / 8 = 11.1 GB plus a
+    difference labelled as 16-bit parts."""
+    from gpuwise import estimate
+
+    w = {"task": "inference", "model": "gpt-oss-20b", "precision": "fp4", "framework": "llama.cpp",
+         "prompt_tokens": 512, "output_tokens": 128}
+    terms = estimate({"workload": w}, gpu="rtx-5090", gpus=1).model_dump(mode="json")["memory"]["terms"]
+    term = next(t for t in terms if t["name"] == "weights")
+    i = term["inputs"]
+    assert term["value"] == pytest.approx(i["expert_params"] * 4.25 / 8 + i["other_params"] * 8.5 / 8)
+    assert term["value"] == pytest.approx(11.27 * 2**30, rel=0.01)
+    assert "held_whole_bytes" not in i

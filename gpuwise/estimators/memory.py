@@ -226,6 +226,13 @@ def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
                     {"params": shape.params, "bytes_per_param": b})
     q = (quant or {})[fmt]
     bits = q.bits_per_weight
+    rest = getattr(q, "moe_rest_bits", None)
+    if rest and shape.moe:  # a format that quantizes the routed experts alone (llama.cpp's gpt-oss files)
+        routed = routed_expert_params(shape)
+        return Term("weights", routed * bits / 8 + (shape.params - routed) * rest / 8, "B",
+                    formula("formula.weights_moe_rest", bits=str(bits), rest=f"{rest:g}"),
+                    {"expert_params": routed, "bits_per_weight": bits, "other_params": shape.params - routed,
+                     "other_bits_per_weight": rest, "format": q.example})
     keeps = getattr(q, "keeps_16bit", ("embeddings", "lm_head"))
     kept = (shape.embedding_params if "embeddings" in keeps else 0.0) + (
         shape.lm_head_params if "lm_head" in keeps else 0.0)

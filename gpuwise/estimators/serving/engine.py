@@ -627,7 +627,7 @@ def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = (), 
         return ModelBytes(routed * lin + (shape.params - routed) * 2.0, embed_in, routed * lin, lin, replicated)
     rest = getattr(quant.get(fmt), "moe_rest_bits", None)
     if rest and shape.moe and not keeps:
-        return moe_file_bytes(shape, quant[fmt].bits_per_weight / 8, rest / 8)
+        return moe_file_bytes(shape, fmt, quant)
     total = M.weight_bytes(shape, fmt, quant).value
     if fmt in M.BYTES and fmt in ("fp32", "fp16", "bf16"):
         lin = float(M.BYTES[fmt])
@@ -650,13 +650,15 @@ def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = (), 
     return ModelBytes(total, embed_in, routed * lin, lin, replicated, max(low, 0.0), low_repl)
 
 
-def moe_file_bytes(shape: Any, lin: float, rest: float) -> ModelBytes:
-    """A MoE file whose format quantizes the routed experts alone (``moe_rest_bits``): the experts at ``lin`` bytes
-    a weight, every other tensor at ``rest`` (attention, router, embeddings and head)."""
-    routed = M.routed_expert_params(shape)
+def moe_file_bytes(shape: Any, fmt: str, quant: dict) -> ModelBytes:
+    """A MoE file whose format quantizes the routed experts alone (``moe_rest_bits``): the experts at the format's
+    bits, every other tensor (attention, router, embeddings and head) at ``moe_rest_bits``; the total is the memory
+    estimate's own weights term (:func:`gpuwise.estimators.memory.weight_bytes`)."""
+    lin, rest = quant[fmt].bits_per_weight / 8, quant[fmt].moe_rest_bits / 8
     embed_in = 0.0 if shape.tied else shape.embedding_params * rest
     replicated = shape.layers * shape.replicated_attn_params_per_layer() * rest + router_params(shape) * rest
-    return ModelBytes(routed * lin + (shape.params - routed) * rest, embed_in, routed * lin, lin, replicated)
+    return ModelBytes(M.weight_bytes(shape, fmt, quant).value, embed_in, M.routed_expert_params(shape) * lin, lin,
+                      replicated)
 
 
 @frozen
