@@ -291,6 +291,10 @@ def _memory_estimates(kb):
                                       kv_bytes=kv_bytes))
     for method, training in (("full", True), ("lora", True), ("qlora", True), ("full", False)):
         out.append(M.weights_only_memory(2.6e9, "bf16", training, overhead=over, method=method))
+    # a format that quantizes a MoE's experts alone (llama.cpp's gpt-oss files, serving.yaml gguf-mxfp4)
+    from gpuwise.estimators.serving.engine import quant_formats
+    out.append(M.inference_memory(from_catalog(kb.models["gpt-oss-20b"]), "fp4", 8192, 1, "sdpa", 1,
+                                  quant=quant_formats(kb), overhead=over, fmt="gguf-mxfp4"))
     return out
 
 
