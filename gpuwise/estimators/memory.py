@@ -218,21 +218,18 @@ def _then(t: Term, *parts: tuple[Phrase, ...]) -> tuple[Phrase, ...]:
 
 # ------------------------------------------------------------------------ weights
 def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
-    """Weights in a storage format. Quantized formats keep what their ``keeps_16bit`` names (usually
-    embeddings, head and norms) at 16 bit; GGUF and MLC formats quantize those too."""
+    """Weights in a storage format: quantized ones keep their ``keeps_16bit`` (embeddings, head) at 16 bit."""
     if fmt in ("fp32", "fp16", "bf16"):
         b = BYTES[fmt]
         return Term("weights", shape.params * b, "B", formula("formula.weights", bytes=b, format=fmt),
                     {"params": shape.params, "bytes_per_param": b})
     q = (quant or {})[fmt]
     bits = q.bits_per_weight
-    rest = getattr(q, "moe_rest_bits", None)
-    if rest and shape.moe:  # a format that quantizes the routed experts alone (llama.cpp's gpt-oss files)
-        routed = routed_expert_params(shape)
-        return Term("weights", routed * bits / 8 + (shape.params - routed) * rest / 8, "B",
-                    formula("formula.weights_moe_rest", bits=str(bits), rest=f"{rest:g}"),
-                    {"expert_params": routed, "bits_per_weight": bits, "other_params": shape.params - routed,
-                     "other_bits_per_weight": rest, "format": q.example})
+    if (rest := getattr(q, "moe_rest_bits", None)) and shape.moe:  # the experts alone quantized (gpt-oss GGUF)
+        ins = {"expert_params": routed_expert_params(shape), "bits_per_weight": bits, "other_bits_per_weight": rest}
+        ins.update(other_params=shape.params - ins["expert_params"], format=q.example)
+        return Term("weights", (ins["expert_params"] * bits + ins["other_params"] * rest) / 8, "B",
+                    formula("formula.weights_moe_rest", bits=str(bits), rest=f"{rest:g}"), ins)
     keeps = getattr(q, "keeps_16bit", ("embeddings", "lm_head"))
     kept = (shape.embedding_params if "embeddings" in keeps else 0.0) + (
         shape.lm_head_params if "lm_head" in keeps else 0.0)
