@@ -329,3 +329,19 @@ def test_a_block_of_recomputed_layers_can_beat_zero3_for_a_lora_base(kb):
     assert free.step_terms.step_s < z3.step_terms.step_s
     # the base gathered over PCIe costs more than recomputing 10 layers' forward
     assert z3.step_terms.dp_s > free.step_terms.compute_s - z3.step_terms.compute_s > 0
+
+
+def test_context_parallel_spans_more_than_a_server_for_the_longest_sequences(kb):
+    """Ring attention splits one sequence over as many GPUs as its length needs (Liu et al. 2023,
+    arXiv:2310.01889); Llama 3's long-context stage ran CP16 at 131,072 tokens (arXiv:2407.21783, Table 4), and
+    Gradient's Llama-3-8B-Instruct-Gradient-1048k card puts 16 sequences of 524,288 tokens a step on 512 L40S
+    (32 GPUs a sequence). The planner offers CP up to 64 while each GPU keeps at least 4,096 tokens; at 8,192
+    tokens it still offers CP2 at most."""
+    w = {"task": "pretrain", "model": "llama-3-8b", "train_tokens": 4.194304e8, "seq_len": 524288,
+         "global_batch_tokens": 16 * 524288}
+    tj, plan, *_ = _plan(kb, w, "l40s", 512)
+    topo_args = (512, 8, 8, FREE)
+    assert {cp for _, _, cp, _ in P.splits(tj, *topo_args)} == {1, 2, 4, 8, 16, 32, 64}
+    assert plan.fits and plan.layout.cp == 32 and plan.layout.pp == 1
+    short, *_ = _plan(kb, dict(PRETRAIN_7B, seq_len=8192), "h100-80gb-sxm", 64)
+    assert {cp for _, _, cp, _ in P.splits(short, 64, 8, 8, FREE)} == {1, 2}

@@ -112,15 +112,16 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
     """(tp, pp, cp, ep) splits of ``n`` GPUs worth trying: tensor parallel only inside the fast-link
     domain and when the heads divide, pipeline stages no more than layers, expert parallel over
     powers of two that divide the data-parallel GPUs (on Megatron-Core stacks, the tensor x data-parallel
-    GPUs: MoE parallel folding) and the experts, context parallel for long sequences. Pinned parts are
-    taken as given."""
+    GPUs: MoE parallel folding) and the experts, context parallel for long sequences (2-64 GPUs a sequence while
+    each keeps at least 4,096 of its tokens: a ring spans servers, as Llama 3's CP16 at 131,072 tokens did,
+    arXiv:2407.21783 Table 4). Pinned parts are taken as given."""
     key = ("splits", n, per_node, tp_domain, pins)
     if key in tj.memo:
         return tj.memo[key]
     shape = tj.shape
     tps = [pins.tp] if pins.tp else [t for t in I.powers_of_two(max(1, min(tp_domain, per_node)))
                                      if shape.heads % t == 0]
-    cps = [pins.cp] if pins.cp else [1] + [c for c in (2, 4, 8) if tj.seq // c >= 4096]
+    cps = [pins.cp] if pins.cp else [1] + [c for c in (2, 4, 8, 16, 32, 64) if tj.seq // c >= 4096]
     out = []
     for tp in tps:
         if n % tp:
