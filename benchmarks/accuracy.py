@@ -828,7 +828,7 @@ def main() -> int:
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
                (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178),
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
-               (219, 223), (224, 231))
+               (219, 223), (224, 231), (232, 235))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -943,7 +943,9 @@ def main() -> int:
           "  H224-H231 (none from MLPerf: Trinity Large 398B-A13B MoE on 2,048 B300, Hermes 4 14B / 70B / 405B "
           "SFT on 192 B200, Gradient's Llama 3 8B context-extension stages at 65K-1,048K on 8-512 L40S; branch "
           "trainblind6, before any change) +385.8 / -60.3 / -37.7 / -43.5 / -26.0 / -73.0 / +463.2 / +1390.1%: 66.7% "
-          "(14.90x, H231)")
+          "(14.90x, H231);\n"
+          "  H232-H235 (Gradient's Llama 3 70B context-extension stages at 65K-1,048K on 512 / 128 L40S; after the "
+          "branch's context-parallel change) -83.5 / -73.9 / -46.0 / -65.8%: 69.9% (6.05x, H232)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
