@@ -961,10 +961,12 @@ def main() -> int:
     # session 26's blind rounds: ids DQ.. (SGLang cookbook pages, MiniMax-M2.x, Qwen3-Coder-480B, ERNIE-4.5 on
     # MI300X, B200, H100, GB300) and ids DV.. (llama.cpp and Ollama: imp's RTX 5090 re-sweep, hkadm/ollama_gpu_test,
     # ollama issue #9701) and ids DR.. (AMD's own batch-1 latency tables: vLLM on 8 x MI300X, and the TensorRT-LLM
-    # 0.16 H100 column beside them)
-    for ids, where in (("DQ", "SGLang cookbook"), ("DV", "llama.cpp and Ollama"),
-                       ("DR", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables")):
-        report(f"  of which the rows added at session 26 (ids {ids}..; {where}; blind figures in the README)", "t/s",
+    # 0.16 H100 column beside them); branch decodeblind7's ids DZ.. (AMD's llama.cpp b6652 blog, LMSYS's SGLang
+    # MTP blog)
+    for ids, when, where in (("DQ", "session 26", "SGLang cookbook"), ("DV", "session 26", "llama.cpp and Ollama"),
+                             ("DR", "session 26", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables"),
+                             ("DZ", "branch decodeblind7", "llama.cpp and SGLang on 8 x MI300X: AMD's, LMSYS's blogs")):
+        report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
