@@ -1,5 +1,6 @@
 """SGLang 0.5.7's ROCm build walks the reduction depth of its block-FP8 dense GEMMs at a decode batch (knowledge/
-serving.yaml sglang ``rocm_block_fp8_walk``; engine.block_fp8_k_block; step.kserial_seconds).
+serving.yaml sglang ``rocm_block_fp8_walk``; engine.block_fp8_k_block; step.kserial_seconds), and so, on aiter's CK
+kernel, do 0.4.9-0.5.5 (the list's first entry; test_ck_walk_reproduces_the_tuned_table).
 
 - Which kernel: the sglang 0.5.7 wheel, python/sglang/srt/layers/quantization/fp8_utils.py - with AITER on (the ROCm
   image's default) every block-FP8 linear layer calls aiter's Triton gemm_a8w8_blockscale.
@@ -35,6 +36,11 @@ def _engine(kb, accuracy, model: str, precision: str, gpu: str, count: int, vers
     ("deepseek-v3.1", "fp8", "mi325x", "0.5.7", "sglang", 2.0),    # gfx942 too
     ("minimax-m2", "fp8", "mi300x", "0.5.7", "sglang", 2.0),       # a block-FP8 checkpoint (weight_block_size 128)
     ("deepseek-v3.1", "fp8", "mi300x", "0.5.8", "sglang", 0.0),    # its image's aiter not read
+    ("deepseek-v3", "fp8", "mi300x", "0.4.10.post1", "sglang", 0.34),  # aiter's CK kernel (the earlier window)
+    ("deepseek-v3.1", "fp8", "mi300x", "0.4.9", "sglang", 0.34),   # the first release read calling it
+    ("deepseek-v3.1", "fp8", "mi300x", "0.5.5", "sglang", 0.34),   # the last
+    ("deepseek-v3.1", "fp8", "mi300x", "0.5.6", "sglang", 0.0),    # the Triton kernel, its image's aiter not read
+    ("deepseek-v3.1", "fp8", "mi300x", "0.4.6", "sglang", 0.0),    # the CK kernel only under CK_MOE
     ("deepseek-v3.1", "fp8", "mi300x", None, "sglang", 0.0),       # no release stated: the current constants
     ("deepseek-v3.1", "fp8", "mi355x", "0.5.7", "sglang", 0.0),    # CDNA4 (gfx950): not read
     ("deepseek-v3.1", "fp8", "mi300x", None, "vllm", 0.0),         # vLLM's ROCm build: not this entry
@@ -79,3 +85,28 @@ def test_single_stream_rows(kb, accuracy, model, count, published, tolerance):
     job, s = _engine(kb, accuracy, model, "fp8", "mi300x", count, "0.5.7")
     got = 1 / SV.point(job, s.engine, s.replica, 1.0).decode_step
     assert got == pytest.approx(published, rel=tolerance)
+
+
+def test_ck_walk_reproduces_the_tuned_table():
+    """ROCm/aiter aiter/configs/a8w8_blockscale_tuned_gemm.csv (commits 1e8ac92007-1c06f87f87), cu_num 304 at M = 16,
+    splitK 0: DeepSeek's K=7168 shapes 19.30 / 18.45 / 18.37 / 20.14 us (N = 1536 / 576 / 512 / 4608) over 56 blocks
+    of 128 lie within 6% of the 0.34 us a block taken from the first; the first streams its weights at 570 GB/s,
+    under a ninth of the part's 5.3 TB/s: the walk, not the weights, sets the call."""
+    for us in (19.30, 18.45, 18.37, 20.14):
+        assert us / 56 == pytest.approx(0.34, rel=0.06)
+    streamed = 1536 * 7168 / 19.30e-6  # the weights over the call's time (the tuner's bw column: 579 GB/s)
+    assert streamed == pytest.approx(570e9, rel=0.02)
+    assert streamed < 5.3e12 / 9
+
+
+def test_ck_walk_moves_the_0_4_10_row(kb, accuracy):
+    """Row DZ03's release (0.4.10.post1) on 8 x MI300X: the walk less the weights' time, per layer (61) the fused
+    N=2112 K=7168 56 x 0.34 - 4.08 us, q_b 12 x 0.34 - 1.27, o_proj 16 x 0.34 - 3.96; the dense layers' gate/up and
+    down 56 x 0.34 - 8.90 and 18 x 0.34 - 4.45: ~1.2 ms a step (2.0 us a block at 0.5.7 gives 10.1)."""
+    _, s = _engine(kb, accuracy, "deepseek-v3", "fp8", "mi300x", 8, "0.4.10.post1")
+    bw = 0.70 * 5.3e12
+    by_hand = 0.0
+    for n, k, count in ((2112, 7168, 61), (3072, 1536, 61), (7168, 2048, 61), (4608, 7168, 3), (7168, 2304, 3)):
+        by_hand += count * max(math.ceil(k / 128) * 0.34e-6 - n * k / bw, 0.0)
+    assert ST.kserial_seconds(s.engine, 8) == pytest.approx(by_hand, rel=2e-3)
+    assert 1.0e-3 < by_hand < 1.4e-3

@@ -247,7 +247,7 @@ def _note_aiter(w: Workload, kb: Knowledge, cons: Constraints, model_id: str | N
     if vo is not None and vo.block_fp8_speed_factor is not None:  # vLLM: off unless VLLM_ROCM_USE_AITER=1
         assumptions.append(note("workload.rocm_aiter", False, "assume.default.workload.rocm_aiter",
                                 {"framework": fw.name, "factor": f"{vo.block_fp8_speed_factor:g}"}))
-    elif fw is not None and (fw.rocm_block_fp8_walk is not None or tile is not None):  # SGLang: its images set it
+    elif fw is not None and (fw.rocm_block_fp8_walk or tile is not None):  # SGLang: its images set it
         assumptions.append(note("workload.rocm_aiter", True, "assume.default.workload.rocm_aiter.image_on",
                                 {"framework": fw.name}))
 

@@ -445,17 +445,20 @@ def block_fp8_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format
     (serving.yaml ``block_fp8_small_batch``), where the job serves the model's block-scaled FP8 checkpoint in
     W8A8 FP8 on an architecture the timings were read on; 0 elsewhere (16-bit GEMMs and weight-only kernels
     split the reduction and stream at the bandwidth) and where the framework's per-kernel figure already holds it.
-    On AMD GPUs the framework's own ROCm reading (``rocm_block_fp8_walk``: the releases whose ROCm image ran an
-    untuned kernel without split-K, on the architectures read) decides instead; it is aiter's kernel, so not for a
-    job that says AITER is off (``rocm_aiter: false``), whose other kernel's walk was not timed on those GPUs."""
+    On AMD GPUs the framework's own ROCm readings (``rocm_block_fp8_walk``: per release window, the aiter kernel
+    without split-K its ROCm image ran, on the architectures read) decide instead; a release outside every window
+    gets none; they are aiter's kernels, so not for a job that says AITER is off (``rocm_aiter: false``), whose
+    other kernel's walk was not timed on those GPUs."""
     serving = getattr(job.kb, "serving", None)
     floor = getattr(serving, "block_fp8_small_batch", None) if serving is not None else None
     if compute != "fp8" or weight_only:
         return 0.0
-    rocm = fw.rocm_block_fp8_walk  # a ROCm build's untuned kernel, on the releases and architectures read
-    if rocm is not None and (gpu.architecture or "") in rocm.architectures:
-        ran = in_releases(rocm.releases, getattr(job.w, "framework_version", None))
-        ran = ran and getattr(job.w, "rocm_aiter", None) is not False  # the reading is aiter's kernel: AITER on
+    # a ROCm build's kernel without split-K, one entry a kernel and release window, on the architectures read
+    walks = [w for w in fw.rocm_block_fp8_walk if (gpu.architecture or "") in w.architectures]
+    if walks:
+        version = getattr(job.w, "framework_version", None)
+        rocm = next((w for w in walks if in_releases(w.releases, version)), None)
+        ran = rocm is not None and getattr(job.w, "rocm_aiter", None) is not False  # aiter's kernels: AITER on
         return rocm.k_block_us * 1e-6 if ran and serves_block_checkpoint(job, fmt, weight_format, method) else 0.0
     if floor is None or (gpu.architecture or "") not in floor.architectures:
         return 0.0

@@ -394,9 +394,9 @@ class Framework(Strict):
         default=None, description="the releases whose steps last at least the host's own time (None: none)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
-    rocm_block_fp8_walk: RocmBlockFp8Walk | None = Field(
-        default=None, description="the ROCm releases whose block-FP8 dense GEMMs walk their reduction depth at a "
-        "decode batch (None: none)")
+    rocm_block_fp8_walk: list[RocmBlockFp8Walk] = Field(
+        default_factory=list, description="the ROCm releases whose block-FP8 dense GEMMs walk their reduction depth "
+        "at a decode batch, one entry a kernel and its release window (empty: none)")
     rocm_triton_moe_tile: RocmTritonMoeTile | None = Field(
         default=None, description="the ROCm releases whose block-FP8 experts, with AITER off, run the Triton "
         "fused-MoE kernel's default tile (None: expert_tile_tokens everywhere)")
