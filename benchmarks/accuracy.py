@@ -790,6 +790,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # Qwen3 MoE and Llama 3.3 70B on B300/H200, all at maximum load): blind figures in the validation README
     ("TR", "  of which the rows added at session 26 (ids TR..; blind figures in the validation README): throughput",
      None),
+    # the serveblind7 round (ids SW..: vLLM's MiniMax-M2 recipe on 4 x H20-3e, vLLM issue #30326's gpt-oss-120b on
+    # 8 x H200, GPUStack's GLM-4.6 FP8 on 8 x H100 and GLM-4.5-Air on 4 x A100 ShareGPT bursts, a Nebius cluster's
+    # InferenceX runs of DeepSeek-R1 (SGLang 0.5.12) and gpt-oss-120b (vLLM 0.22) on H200): blind figures in README
+    ("SW", "  of which the rows added by serveblind7 (ids SW..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind7 (ids SW..): latency"),
 )
 
 def main() -> int:
