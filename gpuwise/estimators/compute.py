@@ -164,6 +164,25 @@ def width_for_mfu(shape: Shape) -> float:
     return 1.0 / ((1 - share) / h + share / h_moe)
 
 
+def moe_pass_bytes(shape: Shape, quantized: bool, act_bytes: float = 2.0) -> float:
+    """Bytes of memory traffic one routed token row costs an MoE layer's forward and backward outside its expert
+    GEMMs, in the kernels that run between them as separate passes (Megatron-Core's MoE layer before the fused
+    grouped-GEMM kernels: NVIDIA Technical Blog, 'Boosting MoE Training Throughput with Advanced Fusion Kernels',
+    Jun 2026, names the memory-bound activation and the separate quantization pass as what the fusion removes).
+    In activation elements of ``act_bytes``: the permutation into expert order and back, a read and a write of the
+    hidden-wide row each way, forward and backward (8 hidden); the gated activation reads the 2 x ffn-wide fc1
+    output and writes ffn forward, and reads 3 x ffn and writes 2 x ffn backward (8 ffn; an ungated one 5 ffn).
+    FP8 / FP4 GEMMs quantize their inputs in their own pass, each element read at 2 B and written twice at 1 B (the
+    row-wise and column-wise copies the forward and the weight gradient use): the fc1 and fc2 inputs forward and the
+    two output gradients backward, 4 B each (2 hidden + 3 ffn gated, 2 hidden + 2 ffn ungated). The router's
+    logits (experts x 4 B a token) are left out: under 1% of the rest for 256 experts of 7,168 hidden."""
+    h, f = float(shape.hidden), float(shape.ffn)
+    gated = shape.mlp_matrices >= 3
+    elements = 8.0 * h + (8.0 if gated else 5.0) * f
+    quant = 4.0 * (2.0 * h + (3.0 if gated else 2.0) * f) if quantized else 0.0
+    return elements * act_bytes + quant
+
+
 def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *, reference_hidden: float,
                  k: float, k_reference: float | None = None, k_scan: float = 0.0) -> Term:
     """MFU of a training step's compute for this model on this GPU: the architecture's figure for

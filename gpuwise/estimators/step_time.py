@@ -76,7 +76,9 @@ class GpuRates:
     host_gb_s_per_gpu: float
     nvme_gb_s_per_gpu: float
     cpu_adam_params_per_s_per_gpu: float  # host_cores_per_gpu x cpu_adam_params_per_s_per_core
-    moe_dispatch_s: float = 0.0  # GPU-seconds per token per MoE layer beyond matmuls and all-to-all (runtime.yaml)
+    # host seconds per local expert an MoE layer's micro-batch (forward and backward) takes to launch (runtime.yaml
+    # training.moe_dispatch; moe_seconds)
+    moe_host_s: float = 0.0
     host_cores_per_gpu: float = 0.0  # host cores serving each GPU (the host over its GPUs a server, or the default)
     cpu_adam_params_per_s_per_core: float = 0.0  # a core's CPU Adam rate (bounds a host of few cores)
     host_cores_stated: bool = False  # the job stated its host's cores (workload.host_cpu_cores)
@@ -166,9 +168,9 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     f = rt.training
     md = f.moe_dispatch
     moe_s = 0.0
-    if md is not None and tj.shape.moe:  # the figures of the job's stack and release (training_job.moe_dispatch_table)
-        us = dict(tj.moe_dispatch_us) or md.us_per_token_layer
-        moe_s = us.get(gpu.architecture, us.get(md.default_architecture, 0.0)) * 1e-6
+    if md is not None and tj.shape.moe:  # the figures of the job's stack and release (training_job.moe_host_table)
+        ms = dict(tj.moe_host_ms) or md.ms_per_local_expert
+        moe_s = ms.get(gpu.architecture, ms.get(md.default_architecture, 0.0)) * 1e-3
     cores, per_core = host_cores(tj, topo)
     zc, slow = rt.zero3_offload_copies, 1.0
     z12 = tj.zero12_copies
@@ -315,9 +317,6 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     """:func:`step_time` as a plain tuple (the search times many layouts and keeps one)."""
     lay, topo = st.layout, g.topo
     compute = st.flops / g.flops
-    if g.moe_dispatch_s:  # an MoE layer's own work beyond its matmuls (routing, permutation, grouped-GEMM tails):
-        # GPU time per token routed through it, spread evenly over the GPUs; part of the layer's compute, not a wait
-        compute += g.moe_dispatch_s * st.tokens * getattr(tj.shape, "moe_layers", tj.shape.layers) / lay.gpus
     per_node = topo.fabric  # GPUs on the fast link: one server's, or an NVL72 rack's
     tp = pp = ep = cp = 0.0
     if st.tp_count:  # tensor parallel: inside the node (a TP group spanning nodes goes over the network)
@@ -334,6 +333,8 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         apart = lay.tp * lay.cp if expert_split(lay.tp, lay.dp, lay.ep)[0] == lay.tp else lay.cp
         local = min(lay.ep, max(1, per_node // apart))
         ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
+    if tj.shape.moe:  # the MoE layers' passes between their GEMMs and the host's launches, part of their compute
+        compute += sum(moe_seconds(tj, st, g, compute + tp + ep))
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
     bubble = st.bubble * (compute + tp + ep + cp + pp)
@@ -347,6 +348,34 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
+
+
+def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple[float, float]:
+    """Seconds an MoE model's layers add to a step beyond their experts' GEMMs and the all-to-all, ``gpu_s`` being
+    the step's GPU work without them (compute, the exposed tensor-parallel and all-to-all time): (the memory passes
+    between the GEMMs, the GPU's wait for the host's launches).
+
+    * passes: every routed token row (tokens x top-k) costs :func:`compute.moe_pass_bytes` at the achievable
+      memory bandwidth, a forward's share again for a recomputed layer;
+    * host: Megatron-Core's dropless dispatcher hands the grouped GEMM its per-expert token counts as a host list
+      (Transformer Engine's GroupedLinear takes ``m_splits`` as a Python list and loops over the local experts for
+      their weight casts, one GEMM launch each for the forward, the input gradient and the weight gradient, and a
+      gradient buffer each: transformer_engine/pytorch/module/grouped_linear.py), so each MoE layer's forward waits
+      for the GPU's routing before the host can launch its experts, and the host's work for a layer grows with the
+      experts a GPU holds (runtime.yaml training.moe_dispatch: seconds per local expert a micro-batch). A layer's
+      micro-batch takes the longer of its GPU work and that host time: a micro-batch large enough hides the host,
+      a small one over many local experts waits on it."""
+    lay, shape = st.layout, tj.shape
+    moe_layers = getattr(shape, "moe_layers", shape.layers)
+    again = 1.0 + lay.recompute_share / 2  # a recomputed layer repeats its forward, half of the layer's passes
+    act = 4.0 if tj.precision == "fp32" else 2.0
+    rows = st.tokens * moe_layers / lay.gpus * shape.experts_per_token
+    passes = rows * C.moe_pass_bytes(shape, tj.precision == "fp8", act) / g.mem_bw * again
+    if not g.moe_host_s:
+        return passes, 0.0
+    layer = (gpu_s + passes) / (lay.grad_accum * math.ceil(shape.layers / lay.pp))  # one layer's micro-batch
+    host = shape.experts / lay.ep * g.moe_host_s * again
+    return passes, lay.grad_accum * math.ceil(moe_layers / lay.pp) * max(0.0, host - layer)
 
 
 def fast_link_share(st: Static, g: GpuRates) -> float:

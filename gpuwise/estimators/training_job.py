@@ -106,7 +106,7 @@ def training_job(job: Job) -> P.TrainingJob:
     got = _SHARED.get(key) if _SHARED is not None and key is not None else None
     if got is not None and got[0] is job.kb:
         stack_efficiency(job)  # the assumptions building it says (a stack left unnamed, its release), said here too
-        moe_dispatch_table(job)
+        moe_host_table(job)
         tj = got[1]
     else:
         tj = _build(job, gbt, why)
@@ -161,7 +161,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                                            else w.overlap_comm),
                        fp4_gemms=fp4,
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
-                       moe_dispatch_us=moe_dispatch_table(job),
+                       moe_host_ms=moe_host_table(job),
                        zero3_copies=zero3_offload_copies(job),
                        zero12_copies=zero12_offload_copies(job),
                        stack_reference=stack_reference(job.kb))
@@ -257,14 +257,14 @@ def _version(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in v.split("."))
 
 
-def moe_dispatch_table(job: Job) -> tuple[tuple[str, float], ...]:
-    """(architecture, microseconds per token per MoE layer) for the job's stack and release: a release of the stack
-    whose own performance table was read (runtime.yaml training.moe_dispatch releases) from that release on, the
-    newest when workload.stack_version is not given; otherwise the figures read on the earlier releases."""
+def moe_host_table(job: Job) -> tuple[tuple[str, float], ...]:
+    """(architecture, host milliseconds per local expert an MoE layer's micro-batch takes to launch) for the job's
+    stack and release: a release of the stack with figures of its own (runtime.yaml training.moe_dispatch releases)
+    from that release on, the newest when workload.stack_version is not given; otherwise the base figures."""
     md = job.kb.runtime.training.moe_dispatch
     if md is None or not job.shape.moe:
         return ()
-    table = dict(md.us_per_token_layer)
+    table = dict(md.ms_per_local_expert)
     stack = getattr(job.w, "stack", None) or default_stack(job)
     given = getattr(job.w, "stack_version", None)
     known = sorted((_version(k), k, r) for k, r in md.releases.items() if stack in r.stacks)
@@ -274,7 +274,7 @@ def moe_dispatch_table(job: Job) -> tuple[tuple[str, float], ...]:
         job.assumptions.append(note("workload.stack_version", known[-1][1], "assume.default.workload.stack_version",
                                     {"stack": stack, "version": known[-1][1]}))
     if known:
-        table.update(known[-1][2].us_per_token_layer)
+        table.update(known[-1][2].ms_per_local_expert)
     return tuple(sorted(table.items()))
 
 

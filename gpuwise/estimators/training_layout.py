@@ -175,9 +175,9 @@ class TrainingJob:
     # a micro-batch when accumulating, bytes at the boundary, gradient copies pageable and waited for, bytes of the
     # weights' return, that return pageable); () for another stack: 16-bit copies hidden behind the backward
     zero12_copies: tuple[float, float, bool, float, bool] = ()
-    # GPU architecture -> microseconds per token per MoE layer beyond the experts' matmuls and the all-to-all, for the
-    # job's stack and release (runtime.yaml training.moe_dispatch; training_job.moe_dispatch_table)
-    moe_dispatch_us: tuple[tuple[str, float], ...] = ()
+    # GPU architecture -> host milliseconds per local expert an MoE layer's micro-batch takes to launch, for the job's
+    # stack and release (runtime.yaml training.moe_dispatch; training_job.moe_host_table; step_time.moe_seconds)
+    moe_host_ms: tuple[tuple[str, float], ...] = ()
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_grown_max: float = math.inf  # ...the growth with the cluster only up to this many (a dense model's cap)

@@ -144,28 +144,30 @@ class Fp4GemmRatio(Strict):
 
 
 class MoeDispatchRelease(Strict):
-    """The MoE dispatch figures of a stack release read from that release's own published performance table: the
-    release's kernels (fused routing and permutation, CUDA-graphed MoE layers) set them, not the hardware."""
+    """The MoE host figures of a stack release whose kernels change what the host launches for a layer (fused
+    routing and permutation, a dispatcher that needs no token counts on the host, CUDA-graphed MoE layers)."""
 
     stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) whose "
                               "releases the figure describes")
-    us_per_token_layer: dict[str, _within(float, 0, 100_000)] = Field(
-        description="GPU architecture -> microseconds per token per MoE layer, from this release on")
+    ms_per_local_expert: dict[str, _within(float, 0, 1_000)] = Field(
+        description="GPU architecture -> host milliseconds per local expert a MoE layer's micro-batch takes to "
+        "launch, from this release on")
     source: str = Field(min_length=3)
     check: Check = "S"
 
 
 class MoeDispatch(Strict):
-    """GPU-seconds an MoE layer costs per token beyond its experts' matmuls and the modelled all-to-all:
-    routing, permutation and un-permutation, grouped-GEMM tails, dispatch synchronisation."""
+    """Host time a MoE layer's micro-batch (forward and backward) takes to launch its experts, per expert the GPU
+    holds: the dropless dispatcher waits for the routing's token counts on the host every layer, so a layer whose
+    GPU work is shorter than this waits on the host (step_time.moe_seconds)."""
 
-    us_per_token_layer: dict[str, _within(float, 0, 100_000)] = Field(
-        description="GPU architecture -> microseconds per token per MoE layer")
+    ms_per_local_expert: dict[str, _within(float, 0, 1_000)] = Field(
+        description="GPU architecture -> host milliseconds per local expert a MoE layer's micro-batch takes to launch")
     default_architecture: str = Field(description="the architecture whose figure applies to architectures not listed")
     releases: dict[str, MoeDispatchRelease] = Field(
-        default_factory=dict, description="stack release (e.g. NeMo '26.04') -> its figures, for a job on one of its "
+        default_factory=dict, description="stack release (e.g. NeMo '26.08') -> its figures, for a job on one of its "
         "stacks whose workload.stack_version is that release or later (none given: the newest); older releases and "
-        "other stacks take us_per_token_layer")
+        "other stacks take ms_per_local_expert")
     source: str = Field(min_length=3)
     check: Check = "S"
 
