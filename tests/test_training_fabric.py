@@ -152,15 +152,21 @@ def test_an_moe_layer_costs_its_passes_and_waits_on_the_host(kb):
     assert gpu_rates(dense, g, I.topology(g, 8, kb.runtime)).moe_host_s == 0.0
 
 
-def test_the_host_figure_is_read_per_architecture(kb):
+def test_the_host_figure_is_read_per_architecture_for_the_stacks_that_wait(kb):
     """runtime.yaml training.moe_dispatch: the medians of what NeMo 25.09-26.02's MoE rows imply on their DGX hosts,
     1.07 ms per local expert on Hopper and 0.67 on Blackwell; Blackwell Ultra, which no 25.09-26.02 row ran,
-    takes Blackwell's and other architectures Hopper's. Every stack and release takes them (no release entry)."""
+    takes Blackwell's and other architectures Hopper's, whatever the release (no release entry). The stacks whose
+    MoE layers wait on the host take it (Megatron-Core's, litgpt's per-expert loop, a stack left unnamed); those
+    whose experts run as one grouped GEMM with the counts on the GPU (torchtitan's torch._grouped_mm, transformers
+    v5 and Unsloth under the Hugging Face stacks) wait on no host per expert: 0."""
     assert _qwen3_30b(kb, "b200")[1].moe_host_s == pytest.approx(0.67e-3)
     assert _qwen3_30b(kb, "gb300")[1].moe_host_s == pytest.approx(0.67e-3)
     assert _qwen3_30b(kb, "a100-80gb-sxm")[1].moe_host_s == pytest.approx(1.07e-3)
-    for extra in ({"stack": "nemo"}, {"stack": "nemo", "stack_version": "26.02"}, {"stack": "torchtitan"}):
-        assert _qwen3_30b(kb, "b200", **extra)[1].moe_host_s == pytest.approx(0.67e-3)
+    for extra in ({"stack": "nemo"}, {"stack": "nemo", "stack_version": "26.02"}, {"stack": "megatron"},
+                  {"stack": "litgpt"}):
+        assert _qwen3_30b(kb, "b200", **extra)[1].moe_host_s == pytest.approx(0.67e-3), extra
+    for stack in ("torchtitan", "unsloth", "fsdp-hf", "deepspeed", "axolotl"):
+        assert _qwen3_30b(kb, "b200", stack=stack)[1].moe_host_s == 0.0, stack
 
 
 def test_a_larger_micro_batch_hides_the_moe_host(kb, accuracy):

@@ -260,12 +260,15 @@ def _version(v: str) -> tuple[int, ...]:
 def moe_host_table(job: Job) -> tuple[tuple[str, float], ...]:
     """(architecture, host milliseconds per local expert an MoE layer's micro-batch takes to launch) for the job's
     stack and release: a release of the stack with figures of its own (runtime.yaml training.moe_dispatch releases)
-    from that release on, the newest when workload.stack_version is not given; otherwise the base figures."""
+    from that release on, the newest when workload.stack_version is not given; otherwise the base figures; none
+    (0) for a stack whose experts run as one grouped GEMM with the token counts on the GPU (not in its stacks)."""
     md = job.kb.runtime.training.moe_dispatch
     if md is None or not job.shape.moe:
         return ()
     table = dict(md.ms_per_local_expert)
     stack = getattr(job.w, "stack", None) or default_stack(job)
+    if stack not in md.stacks:
+        return tuple(sorted((arch, 0.0) for arch in table))
     given = getattr(job.w, "stack_version", None)
     known = sorted((_version(k), k, r) for k, r in md.releases.items() if stack in r.stacks)
     if given is not None:

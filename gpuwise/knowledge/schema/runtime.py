@@ -164,6 +164,9 @@ class MoeDispatch(Strict):
     ms_per_local_expert: dict[str, _within(float, 0, 1_000)] = Field(
         description="GPU architecture -> host milliseconds per local expert a MoE layer's micro-batch takes to launch")
     default_architecture: str = Field(description="the architecture whose figure applies to architectures not listed")
+    stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) whose MoE "
+                              "layers wait on the host so; the others' experts run as one grouped GEMM with the "
+                              "token counts kept on the GPU (no host time per local expert)")
     releases: dict[str, MoeDispatchRelease] = Field(
         default_factory=dict, description="stack release (e.g. NeMo '26.08') -> its figures, for a job on one of its "
         "stacks whose workload.stack_version is that release or later (none given: the newest); older releases and "
