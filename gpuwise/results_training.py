@@ -55,6 +55,8 @@ class StepTerms(_Frozen):
     optimizer_s: Number
     offload_s: Number
     step_s: Number
+    moe_passes_s: Number = 0.0  # of compute_s: an MoE model's memory passes between its expert GEMMs
+    moe_host_wait_s: Number = 0.0  # of compute_s: the MoE layers' wait for the host's per-expert launches
 
 
 class ExposedComm(_Frozen):

@@ -262,7 +262,8 @@ def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
                            for c in run.suggested_changes],
         step_terms=made(StepTerms, dict(
             compute_s=s.compute, tp_s=s.tp, pp_p2p_s=s.pp, pp_bubble_s=s.bubble, dp_s=s.dp, ep_s=s.ep, cp_s=s.cp,
-            optimizer_s=s.optimizer, offload_s=s.offload, step_s=s.total)),
+            optimizer_s=s.optimizer, offload_s=s.offload, step_s=s.total, moe_passes_s=s.moe_passes,
+            moe_host_wait_s=s.moe_host)),
         exposed_comm_s=made(ExposedComm, dict(tp_s=s.tp, pp_p2p_s=s.pp, pp_bubble_s=s.bubble, dp_s=s.dp, ep_s=s.ep,
                                               cp_s=s.cp)),
         dp_traffic=made(DpTrafficOut, traffic), exposed_comm_share=plan.exposed_comm_share, goodput=plan.goodput,

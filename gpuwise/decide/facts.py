@@ -122,6 +122,8 @@ class CandidateFact(FactModel):
     network: str = _f("network between servers ('none' for one server)")
     network_gb_s: float = _f("network bandwidth per server, one direction, GB/s (-1 none)")
     exposed_comm_share: float = _f("share of a training step spent in communication that compute does not hide")
+    moe_host_wait_share: float = _f("training an MoE model: share of a step its MoE layers wait for the host to "
+                                    "launch their experts one by one (0 otherwise)")
     framework: str = _f("the serving framework (vllm, sglang, tensorrt-llm, llama.cpp, exllama, mlc, transformers)")
     framework_vendor_listed: bool = _f("the serving framework runs on this GPU's vendor (knowledge/serving.yaml "
                                        "vendors; true for training)")

@@ -188,6 +188,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "decode_tps": _n(speed.decode_tokens_per_s if speed else None),
         "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
+        "moe_host_wait_share": run.plan.step.moe_host / run.plan.step.total if run and run.plan.step.total else 0.0,
         **_serving_part(job, ev.gpu, sv),
         **SVR.rate_fact(sv),
         # an audit judges the proposal the way it is made: its mode is the one wanted

@@ -356,7 +356,7 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
                 continue
             parts = step_parts(tj, st, rates)
             tried += 1
-            total = sum(parts) / st.tokens  # seconds per token
+            total = sum(parts[:9]) / st.tokens  # seconds per token (the MoE parts are inside compute)
             if total < best_t:
                 best_t, best = total, (st, parts)
     if best is None:

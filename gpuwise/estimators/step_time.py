@@ -38,6 +38,8 @@ class StepTime:
     cp: float
     optimizer: float
     offload: float
+    moe_passes: float = 0.0  # of compute: an MoE model's memory passes between its expert GEMMs (moe_seconds)
+    moe_host: float = 0.0  # of compute: the MoE layers' wait for the host's per-expert launches (moe_seconds)
 
     @property
     def total(self) -> float:
@@ -52,7 +54,8 @@ class StepTime:
     def as_dict(self) -> dict[str, float]:
         return {"compute_s": self.compute, "tp_s": self.tp, "pp_p2p_s": self.pp, "pp_bubble_s": self.bubble,
                 "dp_s": self.dp, "ep_s": self.ep, "cp_s": self.cp, "optimizer_s": self.optimizer,
-                "offload_s": self.offload, "step_s": self.total}
+                "offload_s": self.offload, "step_s": self.total,
+                **({"moe_passes_s": self.moe_passes, "moe_host_wait_s": self.moe_host} if self.moe_passes else {})}
 
 
 @frozen
@@ -314,7 +317,8 @@ def step_time(tj: TrainingJob, st: Static, g: GpuRates) -> StepTime:
 
 
 def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
-    """:func:`step_time` as a plain tuple (the search times many layouts and keeps one)."""
+    """:func:`step_time` as a plain tuple (the search times many layouts and keeps one): the nine terms that add
+    up to the step, then the MoE layers' passes and host wait, which the compute term already holds."""
     lay, topo = st.layout, g.topo
     compute = st.flops / g.flops
     per_node = topo.fabric  # GPUs on the fast link: one server's, or an NVL72 rack's
@@ -333,8 +337,10 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         apart = lay.tp * lay.cp if expert_split(lay.tp, lay.dp, lay.ep)[0] == lay.tp else lay.cp
         local = min(lay.ep, max(1, per_node // apart))
         ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
+    moe = (0.0, 0.0)
     if tj.shape.moe:  # the MoE layers' passes between their GEMMs and the host's launches, part of their compute
-        compute += sum(moe_seconds(tj, st, g, compute + tp + ep))
+        moe = moe_seconds(tj, st, g, compute + tp + ep)
+        compute += sum(moe)
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
     bubble = st.bubble * (compute + tp + ep + cp + pp)
@@ -347,7 +353,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         offload = offload_seconds(st.opt_params, lay, g, compute)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
-    return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload
+    return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload, *moe
 
 
 def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple[float, float]:

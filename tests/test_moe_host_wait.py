@@ -1,0 +1,103 @@
+"""The MoE layers' wait for the host's per-expert launches, as a user sees it: the step's own terms
+(``step_terms.moe_host_wait_s``) and the compute step's finding CMP-MOE-HOST-WAIT.
+
+Why the wait exists (Megatron-Core's dropless dispatcher hands Transformer Engine's GroupedLinear the
+tokens per local expert as a host list and GroupedLinear loops over the local experts on the host:
+NVIDIA/TransformerEngine transformer_engine/pytorch/module/grouped_linear.py) and the figure a local
+expert costs (knowledge/runtime.yaml training.moe_dispatch, read on NeMo 25.09-26.02's tables) are in
+tests/test_training_fabric.py; here, that where the host binds every MoE layer's micro-batch lasts
+exactly its launches, that a stack keeping the counts on the GPU pays none, and that the finding says so."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from .clirun import gpuwise
+
+_LORA = """workload:
+  task: finetune
+  method: lora
+  model: qwen3-30b-a3b
+  batch_size: 1
+  seq_len: 4096
+  gradient_checkpointing: true
+  train_tokens: 1.0e8
+{extra}"""
+
+_PROPOSAL = _LORA + """constraints:
+  deadline_days: 14
+hardware:
+  gpu: H100-80G
+  count: 8
+  nodes: 1
+  link: nvswitch
+  host_ram_gb: 2048
+acquisition:
+  mode: rent
+  provider: lambda
+  hourly_usd: 3.99
+"""
+
+
+def _write(tmp_path, text: str, name: str) -> str:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def _estimate(tmp_path, extra: str = "") -> dict:
+    path = _write(tmp_path, _LORA.format(extra=extra), "job.yaml")
+    r = gpuwise("estimate", path, "--gpu", "h100-80gb-sxm", "--gpus", "2", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["gpu"]
+
+
+def test_host_bound_layers_last_their_launches(tmp_path):
+    """Qwen3-30B-A3B (48 MoE layers, 128 experts; its config.json) on 2 x H100 with no stack named: the
+    middle stack is costed as Megatron-Core's path, and one 4,096-token sequence a micro-batch over 128 / ep
+    local experts leaves every layer waiting on the host. A layer's micro-batch then lasts local experts x
+    1.07 ms (Hopper) x 1.5 (checkpointing repeats the forward: half the launches again), so the compute,
+    tensor-parallel and all-to-all terms together are grad_accum x 48 x that, by hand."""
+    g = _estimate(tmp_path)
+    lay, s = g["layout"], g["training"]["step_terms"]
+    assert lay["tp"] == 1 and lay["pp"] == 1 and lay["recompute_share"] == 1.0
+    per_layer = 128 / lay["ep"] * 1.07e-3 * (1 + lay["recompute_share"] / 2)
+    by_hand = lay["grad_accum"] * 48 * per_layer  # 32 x 48 x 64 x 1.07 ms x 1.5 = 157.8 s at EP2
+    assert s["compute_s"] + s["tp_s"] + s["ep_s"] == pytest.approx(by_hand, rel=1e-6)
+    assert 0 < s["moe_host_wait_s"] < s["compute_s"]
+    assert s["moe_passes_s"] > 0
+    # the nine terms still add up to the step; the MoE parts are inside compute_s
+    nine = ("compute_s", "tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s", "cp_s", "optimizer_s", "offload_s")
+    assert math.fsum(s[k] for k in nine) == pytest.approx(s["step_s"], rel=1e-9)
+
+
+def test_grouped_gemm_stack_waits_on_no_host(tmp_path):
+    """torchtitan runs a layer's experts as one torch._grouped_mm with the offsets on the GPU
+    (pytorch/torchtitan torchtitan/models/moe/moe.py): no host wait, and a far shorter step."""
+    middle = _estimate(tmp_path)["training"]["step_terms"]
+    titan = _estimate(tmp_path, "  stack: torchtitan\n")["training"]["step_terms"]
+    assert titan["moe_host_wait_s"] == 0.0
+    assert titan["step_s"] < middle["step_s"] / 3
+
+
+def _audit(tmp_path, extra: str = "") -> dict:
+    path = _write(tmp_path, _PROPOSAL.format(extra=extra), "proposal.yaml")
+    r = gpuwise("audit", path, "--format", "json")
+    assert r.returncode in (0, 1), r.stderr
+    return json.loads(r.stdout)
+
+
+def test_finding_names_the_share(tmp_path):
+    """8 x H100 at EP8 (16 experts a GPU): the finding fires at its policy's quarter of a step and
+    gives the share the step's terms give (knowledge/policy.yaml moe_host_wait_warning)."""
+    d = _audit(tmp_path)
+    hits = [f for f in d["findings"] if f["rule"] == "CMP-MOE-HOST-WAIT"]
+    assert len(hits) == 1 and hits[0]["severity"] == "warning"
+    share = hits[0]["values"]["moe_host_wait_share"]
+    assert 0.25 <= share < 1
+    assert f"{share:.0%}" in hits[0]["message"]
+    titan = _audit(tmp_path, "  stack: torchtitan\n")
+    assert not [f for f in titan["findings"] if f["rule"] == "CMP-MOE-HOST-WAIT"]
