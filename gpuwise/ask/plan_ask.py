@@ -225,7 +225,11 @@ class PlanAsk:
             limit = ctx[limits[kind][1]]
             return self.qn.say(limits[kind][0], self.lang, limit=f"{limit:g}" if isinstance(limit, float) else limit)
         if kind == "literal_error":
-            return self.qn.say("err_literal", self.lang, input=err.get("input"), expected=ctx.get("expected", ""))
+            from ..inputs.schema import literal_close
+
+            said = self.qn.say("err_literal", self.lang, input=err.get("input"), expected=ctx.get("expected", ""))
+            close = literal_close(err.get("input"), ctx.get("expected", ""))
+            return self.qn.say("err_literal_close", self.lang, message=said, close=close) if close else said
         return str(err.get("msg", "")).removeprefix("Value error, ")
 
     def month_check(self, horizon: int) -> Callable[[Any], str | None]:

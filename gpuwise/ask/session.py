@@ -336,7 +336,11 @@ class _Session:
             limit = ctx[limits[kind][1]]
             msg = self.t(limits[kind][0], limit=f"{limit:g}" if isinstance(limit, float) else limit)
         elif kind == "literal_error":
-            return self.t("err_literal", input=_short(err.get("input")), expected=ctx.get("expected", ""))
+            said = self.t("err_literal", input=_short(err.get("input")), expected=ctx.get("expected", ""))
+            from ..inputs.schema import literal_close
+
+            close = literal_close(err.get("input"), ctx.get("expected", ""))
+            return self.t("err_literal_close", message=said, close=close) if close else said
         elif kind == "value_error":
             msg = str(err.get("msg", "")).removeprefix("Value error, ")
         elif kind and kind.endswith(("_type", "_parsing")):

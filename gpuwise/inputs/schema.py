@@ -137,6 +137,24 @@ def _version_written_otherwise(given: Any, info: Any) -> str | None:
     return close if close != given and re.fullmatch(pattern, close) else None
 
 
+def literal_close(given: Any, expected: Any) -> str | None:
+    """The choice a value refused by a ``Literal`` field was likely meant as, or None: a close spelling,
+    the same name in other capitals ('cny': CNY), or an engine named as its users know it (Ollama and LM
+    Studio run llama.cpp's kernels, trtllm is TensorRT-LLM). ``expected`` is pydantic's "'a', 'b' or 'c'".
+    One function for every reader of a file, so that ``ask`` resuming a file says what ``recommend`` says."""
+    import difflib
+
+    if not isinstance(given, str):
+        return None
+    choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
+    alias = _ENGINE_NAMES.get(given.strip().lower())
+    if alias in choices:
+        return alias
+    close = difflib.get_close_matches(given, choices) if len(given) <= 100 else []
+    close = close or [c for c in choices if c.lower() == given.lower()]
+    return close[0] if close else None
+
+
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
     import difflib  # close matches for a hint: imported only when an input is wrong
 
@@ -171,12 +189,7 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     elif err["type"] == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         given = err.get("input")
-        choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
-        close = difflib.get_close_matches(given, choices) if isinstance(given, str) and len(given) <= 100 else []
-        close = close or [c for c in choices if isinstance(given, str) and c.lower() == given.lower()]  # 'cny': CNY
-        # an engine named as its users know it: Ollama and LM Studio run llama.cpp's kernels, trtllm is TensorRT-LLM
-        alias = _ENGINE_NAMES.get(given.strip().lower()) if isinstance(given, str) else None
-        close = [alias] if alias in choices else close
+        close = [c] if (c := literal_close(given, expected)) else []
         quoted = [c for c in (x.strip() for x in str(expected).replace(" or ", ",").split(",")) if c]
         values = {"given": _short(err.get("input")), "expected": either(quoted, commas=True)}
         if either(quoted, commas=True).words("en") != expected:  # pydantic worded it otherwise: as written
