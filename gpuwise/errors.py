@@ -79,6 +79,16 @@ class Said(ValueError):
         return _say(self.template, self.values or None, lang)
 
 
+class SaidAt(Said):
+    """A whole file's check that judges one field (an ``at_month`` past the file's horizon, a name
+    used twice): ``at`` is that field's place, e.g. ``("workloads", 1, "cadence", "at_month")``, so
+    the one-line error names it as a field's own check would, not '(top level)'."""
+
+    def __init__(self, at: tuple[str | int, ...], template: str, **values: Any):
+        self.at = at
+        super().__init__(template, **values)
+
+
 class Term(str):
     """A word a message's value is (``a condition``, marked ``N_()``): English as a ``str``, the
     catalog's in another language."""

@@ -45,6 +45,58 @@ def _one_line(r, start: str) -> str:
     return r.stderr
 
 
+# ------------------------------------------------------------- a plan's amount in another currency names its field
+@pytest.mark.parametrize(("edits", "field", "text", "cur", "declared"), [
+    ({"owned__0": {"gpu": "RTX 4090", "count": 4, "paid_usd": "¥50000"}}, "owned[0].paid_usd", "'¥50000'", "CNY",
+     "USD"),
+    ({"constraints": {"budget_total_usd": "1500000 CNY"}}, "constraints.budget_total_usd", "'1500000 CNY'", "CNY",
+     "USD"),
+    ({"constraints": {"currency": "CNY", "budget_per_quarter_usd": "$20,000"}}, "constraints.budget_per_quarter_usd",
+     "'$20,000'", "USD", "CNY"),
+])
+def test_an_amount_in_another_currency_names_its_field(tmp_path: Path, edits: dict, field: str, text: str, cur: str,
+                                                        declared: str) -> None:
+    """docs/formats.md (Plan file): an amount written with a sign must be in constraints.currency. The
+    refusal said so at '(top level)', leaving the reader to find which of the file's amounts it was."""
+    _plan(tmp_path, **edits)
+    err = _one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), f"gpuwise: plan.yaml: {field}: {text} is in {cur}")
+    assert f"constraints.currency is {declared}" in err
+    zh = gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path)
+    _one_line(zh, f"gpuwise: plan.yaml: {field}: {text} 以 {cur} 计")
+
+
+def test_an_amount_in_the_plans_currency_still_reads(tmp_path: Path) -> None:
+    _plan(tmp_path, owned__0={"gpu": "RTX 4090", "count": 4, "paid_usd": "¥50000"},
+          constraints={"currency": "CNY", "budget_total_usd": "¥1,500,000"})
+    r = gpuwise("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+    assert '"currency": "CNY"' in r.stdout
+
+
+# ------------------------------------------------------------- a whole file's check names the field it judged
+@pytest.mark.parametrize(("edits", "start"), [
+    ({"workloads__1__cadence": {"at_month": 7}},
+     "gpuwise: plan.yaml: workloads[1].cadence.at_month: workload 'tune': at_month 7 is after the horizon (6 months)"),
+    ({"workloads__1__cadence": {"per_month": 1, "start_month": 9}},
+     "gpuwise: plan.yaml: workloads[1].cadence.start_month: workload 'tune': start_month 9 is after the horizon"),
+    ({"workloads__1__name": "chat"}, "gpuwise: plan.yaml: workloads[1].name: workload name 'chat' is used twice"),
+    ({"workloads__1__name": "CHAT"}, "gpuwise: plan.yaml: workloads[1].name: workload names 'chat' and 'CHAT' differ"),
+])
+def test_a_plans_cross_field_check_names_the_field(tmp_path: Path, edits: dict, start: str) -> None:
+    """These checks need the whole file (the horizon, the other names) and were reported at '(top level)'."""
+    _plan(tmp_path, **edits)
+    _one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path), start)
+
+
+def test_more_used_cards_than_gpus_names_used_cards(tmp_path: Path) -> None:
+    doc = {"workload": {"task": "inference", "model": "llama-2-7b"}, "hardware": {"gpu": "rtx-3090", "count": 1},
+           "acquisition": {"mode": "buy", "condition": "used", "unit_price_usd": 400},
+           "used_cards": [{"serial": str(i)} for i in range(3)]}
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    _one_line(gpuwise("audit", "p.yaml", cwd=tmp_path),
+              "gpuwise: p.yaml: used_cards: used_cards lists 3 cards but hardware.count is 1")
+
+
 # ------------------------------------------------------------- ask resuming a file: the close match a file gets
 @pytest.mark.parametrize(("value", "close"), [("ollama", "llama.cpp"), ("vllmm", "vllm"), ("SGLang", "sglang"),
                                               ("trtllm", "tensorrt-llm")])

@@ -12,7 +12,7 @@ from pydantic import (
     model_validator,
 )
 
-from ..errors import N_, Said
+from ..errors import N_, Said, SaidAt
 from ..knowledge.schema.clouds import at_least_floor
 from .requirements import Constraints, Environment
 from .strict import MAX_CARD_POWER_W, MAX_GPUS, Strict, _finite
@@ -174,6 +174,7 @@ class Proposal(Strict):
         """Each listed card is one of the ``hardware.count`` GPUs bought: 10,000 cards listed for one
         GPU were each judged (a minute of rule work) and the report spoke of 1 card with 10,000 notes."""
         if len(self.used_cards) > self.hardware.count:
-            raise Said(N_("used_cards lists %(cards)s cards but hardware.count is %(count)s: each card listed is one "
-                          "of the GPUs bought"), cards=f"{len(self.used_cards):,}", count=self.hardware.count)
+            raise SaidAt(("used_cards",), N_("used_cards lists %(cards)s cards but hardware.count is %(count)s: each "
+                                             "card listed is one of the GPUs bought"),
+                         cards=f"{len(self.used_cards):,}", count=self.hardware.count)
         return self

@@ -20,7 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
-from ..errors import N_, Said, Term, UserError, either, field_path
+from ..errors import N_, Said, SaidAt, Term, UserError, either, field_path
 from .notation import Meant
 from .requirements import (  # noqa: F401
     CURRENCY_FIELDS,
@@ -163,9 +163,14 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     first = next((k for k, e in enumerate(errors) if e["type"] == "extra_forbidden"), 0)
     errors = [errors[first], *errors[:first], *errors[first + 1:]]
     err = errors[0]
-    loc = _field_loc(model, tuple(err["loc"]))
+
+    def place(e: Any) -> tuple[Any, ...]:  # a whole file's check names the field it judged (SaidAt)
+        said = (e.get("ctx") or {}).get("error")
+        return said.at if not e["loc"] and isinstance(said, SaidAt) else _field_loc(model, tuple(e["loc"]))
+
+    loc = place(err)
     field = field_path(loc, lambda p: _clip(p) if isinstance(p, str) else _short(p)) or "(top level)"
-    bases = [_field_loc(model, tuple(e["loc"])) for e in errors]
+    bases = [place(e) for e in errors]
     alternatives = [e["msg"] for e, b in zip(errors[1:], bases[1:], strict=True) if b == loc]  # the other union members
     msg = "; or ".join([err["msg"], *alternatives]).replace("Value error, ", "")
     values: dict[str, Any] = {"msg": msg}

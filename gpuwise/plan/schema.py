@@ -13,16 +13,29 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from ..errors import N_, Said
+from ..errors import N_, Said, SaidAt
 from ..inputs.requirements import gpus_as_text
 from ..inputs.schema import MAX_GPUS, Strict, Workload, _finite, parse_money
 
 Hosting = Literal["office", "colocation", "datacenter"]
 
 
+class _OtherCurrency:
+    """An amount written in a currency other than ``constraints.currency``: :class:`PlanFile` puts it in
+    the field's place, so that the field's own check refuses it and the error names the field."""
+
+    def __init__(self, said: Said, text: str):
+        self.said, self.text = said, text
+
+    def __repr__(self) -> str:
+        return repr(self.text)
+
+
 def _money_text(v: Any) -> Any:
     """An amount may be written as people write it (``$200,000``, ``150万``); the currency it names
     is checked against ``constraints.currency`` by :class:`PlanFile`."""
+    if isinstance(v, _OtherCurrency):
+        raise v.said
     if isinstance(v, str):
         return parse_money(v)[0]
     return v
@@ -179,41 +192,55 @@ class PlanFile(Strict):
             return data
         cons = data.get("constraints") if isinstance(data.get("constraints"), dict) else {}
         declared = cons.get("currency", "USD")
-        texts = [v for k, v in cons.items() if isinstance(k, str) and k.endswith("_usd") and isinstance(v, str)]
-        owned = data.get("owned")  # `owned: 8` was 'float object is not iterable', exit 3: the field says what it is
-        for o in owned if isinstance(owned, list) else []:
-            if isinstance(o, dict) and isinstance(o.get("paid_usd"), str):
-                texts.append(o["paid_usd"])
-        for text in texts:
+
+        def checked(text: Any) -> Any:
+            """``text``, or in its place what its field refuses (the error then names the field: it was
+            '(top level)', leaving the reader to find which of the file's amounts was meant)."""
+            if not isinstance(text, str):
+                return text
             try:
                 _, cur = parse_money(text)
             except ValueError:
-                continue  # the field's own check says what an amount looks like
-            if cur is not None and cur != declared:
-                raise Said(N_("%(text)s is in %(cur)s but constraints.currency is %(declared)s: every amount in the "
-                              "file is in the one currency"), text=f"{text!r}", cur=cur, declared=declared)
-        return data
+                return text  # the field's own check says what an amount looks like
+            if cur is None or cur == declared:
+                return text
+            return _OtherCurrency(Said(N_("%(text)s is in %(cur)s but constraints.currency is %(declared)s: every "
+                                          "amount in the file is in the one currency"), text=f"{text!r}", cur=cur,
+                                       declared=declared), text)
+
+        out = dict(data)
+        if cons:
+            out["constraints"] = {k: checked(v) if isinstance(k, str) and k.endswith("_usd") else v
+                                  for k, v in cons.items()}
+        owned = data.get("owned")  # `owned: 8` was 'float object is not iterable', exit 3: the field says what it is
+        if isinstance(owned, list):
+            out["owned"] = [{**o, "paid_usd": checked(o["paid_usd"])} if isinstance(o, dict) and "paid_usd" in o
+                            else o for o in owned]
+        return out
 
     @model_validator(mode="after")
     def _names(self) -> PlanFile:
         seen: set[str] = set()
         alike: dict[str, str] = {}
-        for w in self.workloads:
+        for i, w in enumerate(self.workloads):
             if w.name in seen:
-                raise Said(N_("workload name '%(name)s' is used twice"), name=w.name)
+                raise SaidAt(("workloads", i, "name"), N_("workload name '%(name)s' is used twice"), name=w.name)
             seen.add(w.name)
             other = alike.setdefault(_name_key(w.name), w.name)
             if other != w.name:  # 'lora-8b' and 'LoRA-8B', or one with a zero-width space: one name to a reader
-                raise Said(N_("workload names %(first)s and %(second)s differ only in case, width or invisible "
-                              "characters: a reader of the plan takes them for one"),
-                           first=ascii(other), second=ascii(w.name))
+                raise SaidAt(("workloads", i, "name"),
+                             N_("workload names %(first)s and %(second)s differ only in case, width or invisible "
+                                "characters: a reader of the plan takes them for one"),
+                             first=ascii(other), second=ascii(w.name))
             c = w.cadence
             if c.at_month is not None and c.at_month > self.horizon_months:
-                raise Said(N_("workload '%(name)s': at_month %(at_month)s is after the horizon (%(horizon_months)s "
-                              "months)"), name=w.name, at_month=c.at_month, horizon_months=self.horizon_months)
+                raise SaidAt(("workloads", i, "cadence", "at_month"),
+                             N_("workload '%(name)s': at_month %(at_month)s is after the horizon (%(horizon_months)s "
+                                "months)"), name=w.name, at_month=c.at_month, horizon_months=self.horizon_months)
             if c.start_month > self.horizon_months:
-                raise Said(N_("workload '%(name)s': start_month %(start_month)s is after the horizon"), name=w.name,
-                           start_month=c.start_month)
+                raise SaidAt(("workloads", i, "cadence", "start_month"),
+                             N_("workload '%(name)s': start_month %(start_month)s is after the horizon"), name=w.name,
+                             start_month=c.start_month)
         return self
 
     @field_validator("workloads")
