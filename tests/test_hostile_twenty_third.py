@@ -133,6 +133,29 @@ def test_a_resumed_value_with_no_close_match_says_no_guess(tmp_path: Path) -> No
     note = next(n for n in notes if "workload.framework" in n)
     assert "'zzzz' is not one of" in note and "did you mean" not in note
 
+
+# ------------------------------------------------------------- price files of another kind, capitals in the header
+def test_a_json_price_file_is_named_as_json(tmp_path: Path) -> None:
+    """A JSON export given to `prices import` was refused as a gpuhunt CSV whose header lacks
+    instance_name, price, gpu_count and gpu_name; it is now called what it is."""
+    (tmp_path / "p.json").write_text('[{"gpu": "H100 80GB SXM", "gpus": 8, "price": 20}]', encoding="utf-8")
+    _one_line(gpuwise("prices", "import", "p.json", "--provider", "m", "-o", "ov", cwd=tmp_path),
+              "gpuwise: p.json: a JSON file, not CSV text (give a gpuhunt or SkyPilot catalog CSV")
+    assert not (tmp_path / "ov").exists()
+
+
+def test_a_header_in_capitals_is_matched_to_gpuwise_own_layout(tmp_path: Path) -> None:
+    """'GPU,GPUS,PRICE' (a spreadsheet's capitals) was read as gpuhunt's layout and offered 'PRICE' for
+    gpuhunt's 'price' alone, leaving instance_name, gpu_count and gpu_name unexplained; the layout the
+    columns match but for case is gpuwise's own, and each column to rename is named."""
+    (tmp_path / "p.csv").write_text("GPU,GPUS,PRICE\nH100 80GB SXM,8,20\n", encoding="utf-8")
+    err = _one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path),
+                    "gpuwise: p.csv: not a price catalog: the header lacks gpu, gpus, price (read as the gpuwise "
+                    "layout)")
+    for pair in ("'GPU' for 'gpu'", "'GPUS' for 'gpus'", "'PRICE' for 'price'"):
+        assert pair in err
+
+
 def test_the_plan_questions_give_the_close_match_too() -> None:
     """`gpuwise ask`'s plan questions refuse an owned entry or an answer through the same literal check
     (a hosting 'ofice' typed into an owned GPU's line): the close match is said there too."""

@@ -185,6 +185,16 @@ _PACKED = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh":
 """How a file that is not text starts (an .xlsx workbook is a zip)."""
 
 
+def _is_json(text: str) -> bool:
+    import json
+
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _floor_said(price: float) -> Said:
     """Why a price below :data:`MIN_PRICE` or above the ceiling is refused: the overlay's own words for it."""
     try:
@@ -244,7 +254,9 @@ def _detect(header: list[str], path: Path) -> str:
     for name, needed in FORMATS.items():
         if all(c in have for c in needed):
             return name
-    best = max(FORMATS, key=lambda n: sum(c in have for c in FORMATS[n]))
+    folded = {h.casefold() for h in header}  # 'GPU,GPUS,PRICE' is gpuwise's layout in capitals, not gpuhunt's
+    best = max(FORMATS, key=lambda n: (sum(c.casefold() in folded for c in FORMATS[n]),
+                                       sum(c in have for c in FORMATS[n])))
     missing = [c for c in FORMATS[best] if c not in have]
     close = [_close_column(m, header) for m in missing]
     pairs = [(repr(c[0]), repr(m)) for m, c in zip(missing, close, strict=True) if c]
@@ -319,6 +331,9 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         text = decode_text(raw)  # UTF-8, or UTF-16 with a byte-order mark (Excel's "Unicode text")
     except UnicodeDecodeError as exc:
         raise UserError(N_("not UTF-8 text (byte %(start)s)"), where=str(p), values={"start": exc.start}) from None
+    if text.lstrip()[:1] in ("{", "[") and _is_json(text):  # was 'the header lacks instance_name, ...' of gpuhunt
+        raise UserError(N_("a %(kind)s file, not CSV text"), where=str(p), values={"kind": "JSON"},
+                        hint=N_("give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price"))
     if "\x00" in text:  # as a YAML input is refused: UTF-16 without its mark, or a binary file
         if len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0) and raw.count(0) * 2 >= len(raw) - 1:
             raise UserError(N_("UTF-16 text without a byte-order mark: save it as UTF-8"), where=str(p))
