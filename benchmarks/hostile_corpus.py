@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 2,266 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 2,562 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -43,7 +43,10 @@ GPU in an overlay; explain and prices with odd ids; COLUMNS, TERM, HOME and GPUW
 and without a terminal) and 150 of round 22 (benchmarks/hostile_round22.py: max_batch_size; framework_version as
 llama.cpp builds and tags, pre-releases, huge numbers and whitespace; framework names users type; TensorRT-LLM before
 1.0 with prefill_cuda_graphs; SGLang's default share with tight memory; fits_as_requested of inference; smollm3-3b,
-minimax-m2; DeepSpeed ZeRO-1/2 offload stack_version), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+minimax-m2; DeepSpeed ZeRO-1/2 offload stack_version) and 146 of round 23 (benchmarks/hostile_round23.py: a plan's
+owned hardware, year and budgets in either currency; price files' columns, units, dates, JSON and capitals; a
+proposal's odd quantities, prices, vendors and facility; answers files resumed with and without a terminal; output
+paths; numbers at the float range's ends; YAML anchors, merge keys and duplicate keys), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -55,7 +58,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round22: eleven's to twenty-two's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round23: eleven's to twenty-three's)
 
 Exit status 1 when a case fails.
 """
@@ -712,12 +715,14 @@ from benchmarks import (  # noqa: E402
     hostile_round20,
     hostile_round21,
     hostile_round22,
+    hostile_round23,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
                     (14, hostile_round14), (15, hostile_round15),
                     (16, hostile_round16), (17, hostile_round17), (18, hostile_round18),
-                    (19, hostile_round19), (20, hostile_round20), (21, hostile_round21), (22, hostile_round22)):
+                    (19, hostile_round19), (20, hostile_round20), (21, hostile_round21), (22, hostile_round22),
+                    (23, hostile_round23)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -839,7 +844,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
