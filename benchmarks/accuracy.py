@@ -513,7 +513,10 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                 if latency is not None and got is not None and row["tpot_ms"]:
                     latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
                 continue
-            if conc and got is not None and "benchmark_latency" in row.get("metric", ""):
+            drawn = dataset_burst(kb, job, s, row) if conc and got is not None else None
+            if drawn is not None:  # a dataset's prompts sent at once: its requests' own lengths, stepped through
+                est = drawn.throughput * s.layout.replicas
+            elif conc and got is not None and "benchmark_latency" in row.get("metric", ""):
                 # a batch started together: its output over the run (vLLM benchmark_latency/_throughput). The
                 # prompts arrive at once, so the run lasts until the last prompt is prefilled and then decodes
                 # its output with no prompt left to prefill: decode-only steps at the batch (the steady state's
@@ -536,10 +539,15 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:
-                    latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
+                    tpot = drawn.tpot if drawn is not None else got.tpot
+                    latency.append((label + " TPOT", tpot * 1e3, float(row["tpot_ms"])))
                 if row["ttft_ms"]:
-                    ttft = burst_run_ttft(job, s, row) if conc and "benchmark_latency" in row.get("metric", "") \
-                        else run_ttft(job, s, got, row)
+                    if drawn is not None:
+                        ttft = drawn.ttft
+                    elif conc and "benchmark_latency" in row.get("metric", ""):
+                        ttft = burst_run_ttft(job, s, row)
+                    else:
+                        ttft = run_ttft(job, s, got, row)
                     latency.append((label + " TTFT", ttft * 1e3, float(row["ttft_ms"])))
     return out
 
@@ -591,6 +599,22 @@ def rate_cases(kb, path: Path = RATE, *, latency: list | None = None) -> list[tu
             if row.get(col):
                 latency.append((f"{label} {name}", est * 1e3, float(row[col])))
     return out
+
+
+def dataset_burst(kb, job, s, row: dict):
+    """The burst of a row whose prompts came from a dataset sent at once (``length_distribution``: its requests'
+    lengths spread as the dataset's, serving.yaml ``length_distributions``; ``benchmark_latency`` in its metric),
+    simulated over the requests one copy gets (:func:`gpuwise.estimators.serving.burst.burst_run`); None for any
+    other row, or where the simulation does not apply."""
+    from gpuwise.estimators.serving import burst as BU
+
+    name = row.get("length_distribution") or ""
+    if not name or "benchmark_latency" not in row.get("metric", ""):
+        return None
+    n = max(1, round(int(row["concurrency"]) / s.layout.replicas))
+    lengths = BU.dataset_lengths(kb.serving.length_distributions[name], float(row["prompt_tokens"]),
+                                 float(row["output_tokens"]), n)
+    return BU.burst_run(job, s.engine, s.replica, lengths)
 
 
 def burst_run_ttft(job, s, row: dict) -> float:

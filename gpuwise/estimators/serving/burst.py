@@ -1,0 +1,193 @@
+"""A burst of requests of varied lengths -- a benchmark's dataset sent at once -- stepped through the step model.
+
+A serving benchmark that sends a dataset's prompts at once (vllm bench serve --request-rate inf, no concurrency
+cap) reports the dataset's output over the run, and the run lasts until its longest answer ends. Priced as if every
+request had the mean lengths, the burst would end with its mean answer, all sequences together; a real dataset's
+answers spread (ShareGPT's median is two thirds of its mean, its longest nine times the mean), so after the bulk of
+the answers end, the run goes on with a thinning batch whose steps stream the same weights for ever fewer tokens.
+
+:func:`burst_run` simulates that: the requests are drawn at a fixed grid of the dataset's quantiles (no random
+numbers: serving.yaml ``length_distributions``, scaled to the workload's stated means), reach the copy as its front
+end hands them over (:mod:`.front`), are admitted while the scheduler's sequence cap and the KV pool allow, have
+their prompts prefilled in the step budget (``max_num_batched_tokens``: with the running decodes where the framework
+mixes them, alone where it runs prefill batches by themselves) and then decode one token a step. Each step is priced
+by :func:`.step.per_token` at its live batch, context and prompt tokens. The run between two events (a request
+ending, arriving or finishing its prompt) keeps its batch, so it is priced as one stretch of equal steps at its
+middle context.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import math
+from typing import Any
+
+from ...frozen import frozen
+from .engine import Engine
+from .front import front
+from .layout import Replica, graph_batch_cap
+from .load import _prefill
+from .step import consts, per_token
+
+GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+"""The stride of the arrival order over the quantile grid: (i x GOLDEN) mod 1 spreads every stretch of arrivals
+over the whole distribution (a benchmark client shuffles its dataset), with no random numbers."""
+
+
+@frozen
+class BurstRun:
+    """A burst of requests at one copy, start to last token."""
+
+    seconds: float  # from the burst's send to its last token
+    output_tokens: float  # the burst's output tokens
+    ttft: float  # s, mean over the requests (from the send)
+    tpot: float  # s, mean over the requests of more than one output token
+    most_running: int  # the largest batch decoded
+
+    @property
+    def throughput(self) -> float:
+        """Output tokens/s over the run, as a benchmark reports it."""
+        return self.output_tokens / self.seconds if self.seconds > 0 else 0.0
+
+
+def dataset_lengths(dist: Any, prompt_mean: float, output_mean: float, n: int) -> list[tuple[int, int]]:
+    """``n`` requests' (prompt, output) tokens drawn at the quantile grid ``(i + 0.5) / n`` of ``dist`` (serving.yaml
+    ``length_distributions``): the output linear between its levels, the prompt its band's mean; both scaled so
+    their means are the workload's, and listed in arrival order (:data:`GOLDEN`)."""
+    levels, outs, prompts = dist.levels, dist.output_tokens, dist.prompt_tokens
+    raw = []
+    for i in range(n):
+        q = (i + 0.5) / n
+        j = min(bisect.bisect_right(levels, q) - 1, len(levels) - 2)
+        f = (q - levels[j]) / (levels[j + 1] - levels[j])
+        raw.append((prompts[j], outs[j] + (outs[j + 1] - outs[j]) * f))
+    sp = prompt_mean * n / sum(p for p, _ in raw)
+    so = output_mean * n / sum(o for _, o in raw)
+    drawn = [(max(1, round(p * sp)), max(1, round(o * so))) for p, o in raw]
+    return [drawn[i] for i in sorted(range(n), key=lambda i: (i * GOLDEN) % 1.0)]
+
+
+def sequence_cap(job: Any, eng: Engine, rep: Replica) -> int:
+    """The most sequences the copy's scheduler runs at once in a benchmark of a default server: the framework's
+    default (vLLM's max_num_seqs: 1,024 on large GPUs, 256 on A100s and small ones; serving.yaml ``max_batch``) per
+    attention rank, or the job's own ``max_batch_size``, and never more than the memory holds."""
+    if getattr(job.w, "max_batch_size", None):
+        return max(rep.max_seqs, 1)
+    return max(min(rep.max_seqs, eng.max_batch * rep.layout.dp_attention), 1)
+
+
+def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]]) -> BurstRun | None:
+    """The requests ``lengths`` (prompt, output tokens, in arrival order) sent at once to one copy, simulated step by
+    step (module docstring). None where the model does not apply: a static-batching framework (its own burst model)
+    or speculative decoding (a step yields more than one token a sequence)."""
+    fw = eng.fw
+    if not fw.continuous_batching or eng.spec is not None or not lengths:
+        return None
+    c = consts(job, eng, rep)
+    n = len(lengths)
+    f = front(job, eng)
+    gap = f.seconds if f is not None else 0.0  # the front end hands over one request each ``gap`` seconds
+    cap = sequence_cap(job, eng, rep)
+    per_rank = rep.free_gpu / rep.kv_token_gpu if rep.kv_token_gpu > 0 else math.inf
+    pool = (rep.pool_tokens or per_rank) * rep.layout.dp_attention  # KV tokens the copy holds
+    full = fw.kv_reserve == "full"  # reserves prompt + output at admission, else the current length
+    budget = float(eng.chunk)
+    graphs = graph_batch_cap(eng, rep.layout.tp) if rep.layout.dp_attention == 1 else 0
+    floor = c.prefill_floor
+    memo: dict[tuple, float] = {}
+
+    def step_s(b: int, ctx: float, ptoks: float, pctx: float, alone: bool) -> float:
+        key = (b, round(ctx, -1), round(ptoks), round(pctx, -1), alone)
+        got = memo.get(key)
+        if got is None:
+            if alone or b == 0:
+                got = _prefill(c, ptoks, pctx)
+            else:
+                got = per_token(c, float(b), ctx, ptoks, pctx)
+                if (graphs and b > graphs) or (ptoks > 0 and eng.eager_kernel):
+                    got = max(got, floor)  # a step outside CUDA graphs lasts at least its launches
+            memo[key] = got
+        return got
+
+    t = 0.0
+    k = 0  # decode steps run so far
+    nxt = 0  # the next request to admit
+    kv = 0.0  # KV tokens held
+    prefilling: list[list[float]] = []  # [request, prompt tokens left]
+    ends: list[tuple[int, int]] = []  # (the decode step at whose end a request ends, request)
+    ctx_sum = 0.0  # prompt + tokens so far, over the decoding requests
+    first = [0.0] * n
+    done = [0.0] * n
+    most = 0
+    total_out = float(sum(o for _, o in lengths))
+    while nxt < n or prefilling or ends:
+        while (nxt < n and (nxt + 1) * gap <= t + 1e-12 and len(prefilling) + len(ends) < cap
+               and kv + lengths[nxt][0] + (lengths[nxt][1] if full else 0) <= pool):
+            p, o = lengths[nxt]
+            prefilling.append([nxt, float(p)])
+            kv += p + (o if full else 0)
+            nxt += 1
+        b = len(ends)
+        if not prefilling and b == 0:
+            if nxt >= n:
+                break
+            t = max(t, (nxt + 1) * gap)
+            if len(prefilling) + len(ends) >= cap or kv + lengths[nxt][0] > pool:  # nothing runs and nothing fits
+                return None
+            continue
+        most = max(most, b)
+        alone = bool(prefilling) and not fw.mixed_prefill
+        room = budget if alone else (max(budget - b, 0.0) if prefilling else 0.0)
+        ptoks, pos, ended = 0.0, 0.0, []
+        for item in prefilling:
+            if room <= 0:
+                break
+            r, left = int(item[0]), item[1]
+            take = min(left, room)
+            start = lengths[r][0] - left
+            pos += take * (start + take / 2)  # the mean position of the chunk's tokens
+            ptoks += take
+            room -= take
+            item[1] = left - take
+            if item[1] <= 0:
+                ended.append(r)
+        pctx = pos / ptoks if ptoks else 0.0
+        admits = (nxt < n and len(prefilling) + b < cap  # a request may be admitted after this step
+                  and kv + lengths[nxt][0] + (lengths[nxt][1] if full else 0) <= pool)
+        if alone:
+            t += step_s(0, 0.0, ptoks, pctx, True)
+        elif ptoks or admits:
+            t += step_s(b, ctx_sum / b if b else 0.0, ptoks, pctx, False)  # one step: something may change after it
+            if b:
+                k += 1
+                ctx_sum += b
+                kv += 0 if full else b
+        else:  # decode only until the next request ends: equal steps
+            m = ends[0][0] - k
+            t += m * step_s(b, ctx_sum / b + (m - 1) / 2, 0.0, 0.0, False)
+            k += m
+            ctx_sum += b * m
+            kv += 0 if full else b * m
+        while ends and ends[0][0] <= k:
+            _, r = heapq.heappop(ends)
+            done[r] = t
+            p, o = lengths[r]
+            ctx_sum -= p + o
+            kv -= p + o
+        if ended:
+            gone = set(ended)
+            prefilling = [item for item in prefilling if int(item[0]) not in gone]
+            for r in ended:
+                p, o = lengths[r]
+                first[r] = t
+                if o <= 1:
+                    done[r] = t
+                    kv -= p + (o if full else 0)
+                    continue
+                heapq.heappush(ends, (k + o - 1, r))
+                ctx_sum += p + 1
+                kv += 0 if full else 1
+    tpots = [(done[r] - first[r]) / (o - 1) for r, (_, o) in enumerate(lengths) if o > 1]
+    return BurstRun(seconds=t, output_tokens=total_out, ttft=sum(first) / n,
+                    tpot=sum(tpots) / len(tpots) if tpots else 0.0, most_running=most)
