@@ -39,13 +39,15 @@ def test_the_front_end_bounds_the_steady_loop_not_the_bursts_batch(kb, accuracy)
 
 
 def test_the_burst_row_is_scored_with_its_batchs_step(kb, accuracy):
-    """The row's estimate: 1000 x 197 tokens over the front end's 1000 x 13.053 ms (the last prompt in) plus 197
-    steps of the 1000-sequence batch; the published 7,404.72 tok/s is within 1.6x of it (+84% with the smaller
-    batch's step)."""
+    """At the mean lengths the burst would be 1000 x 197 tokens over the front end's 1000 x 13.053 ms (the last
+    prompt in) plus 197 steps of the 1000-sequence batch. The row states its ShareGPT lengths (length_distribution),
+    so the harness steps its requests through one by one (serving/burst.py): the longer answers run on after the
+    mean one, and the estimate falls below the mean-length figure while the published 7,404.72 tok/s stays within
+    1.6x of it."""
     _row, job, s = _job(kb, accuracy, "VP05")
     last = max(SV.burst_last_ttft(job, s.engine, s.replica, 1000), SV.burst_seconds(job, s.engine, 1000))
     assert last == pytest.approx(1000 * (12.8e-3 + 215 / 850e3), rel=1e-6)
     want = 1000 * 197 / (last + 197 * SV.burst_decode_step(job, s.engine, s.replica, 1000))
     got = next(est for label, est, _ in accuracy.serving_cases(kb, ROWS) if label.startswith("VP05 "))
-    assert got == pytest.approx(want, rel=1e-9)
+    assert got < 0.95 * want
     assert 1.0 < got / 7404.72 < 1.6
