@@ -45,11 +45,8 @@ sys.path.insert(0, str(ROOT))
 
 from gpuwise import estimate, knowledge  # noqa: E402
 from gpuwise.errors import UserError  # noqa: E402
-from gpuwise.estimators.memory import (  # noqa: E402
-    TrainSetup,
-    inference_memory,
-    training_memory,
-)
+from gpuwise.estimators.memory import TrainSetup, training_memory  # noqa: E402
+from gpuwise.estimators.memory_serving import inference_memory  # noqa: E402
 from gpuwise.inputs.schema import Workload  # noqa: E402
 from gpuwise.inputs.shape import from_workload  # noqa: E402
 

@@ -94,7 +94,7 @@ def test_only_the_attention_layers_keep_a_kv_cache(kb):
     """Zamba-7B's KV cache: 2 x 13 applications x 16 heads x 464 x 2 bytes = 386,048 bytes a token, where 76 layers
     of attention would hold 5.8x that; a pure SSM (attention_layers 0) runs no attention and holds none."""
     from gpuwise.estimators.compute import training_flops
-    from gpuwise.estimators.memory import kv_cache_bytes
+    from gpuwise.estimators.memory_serving import kv_cache_bytes
 
     tj = _job(kb, {"task": "pretrain", "params_b": 7.2325, "architecture": ZAMBA, "train_tokens": 1e9})
     assert kv_cache_bytes(tj.shape, 1.0).value == 2 * 13 * 16 * 464 * 2 == 386_048

@@ -10,7 +10,8 @@ from pydantic import ValidationError
 
 from gpuwise import knowledge
 from gpuwise.errors import KnowledgeError
-from gpuwise.estimators.memory import kv_cache_bytes, weight_bytes
+from gpuwise.estimators.memory import weight_bytes
+from gpuwise.estimators.memory_serving import kv_cache_bytes
 from gpuwise.inputs.shape import from_catalog, guess_shape
 from gpuwise.knowledge.schema import Model
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from gpuwise import knowledge
-from gpuwise.estimators.memory import kv_cache_bytes
+from gpuwise.estimators.memory_serving import kv_cache_bytes
 from gpuwise.inputs.shape import from_catalog
 
 

@@ -14,12 +14,11 @@ from hypothesis import strategies as st
 
 from gpuwise.estimators.memory import (
     TrainSetup,
-    inference_memory,
-    kv_cache_bytes,
     lora_adapter_params,
     training_memory,
     weight_bytes,
 )
+from gpuwise.estimators.memory_serving import inference_memory, kv_cache_bytes
 from gpuwise.inputs.schema import Workload
 from gpuwise.inputs.shape import from_catalog, from_workload
 

@@ -255,6 +255,7 @@ def _memory_estimates(kb):
     import itertools
 
     from gpuwise.estimators import memory as M
+    from gpuwise.estimators import memory_serving as MS
     from gpuwise.inputs.shape import from_catalog
 
     rt = kb.runtime
@@ -283,17 +284,17 @@ def _memory_estimates(kb):
         for tp, pp, dpa, ep, attention in ((1, 1, 1, 1, "eager"), (8, 1, 1, 1, "sdpa"), (4, 2, 1, 1, "sdpa"),
                                            (1, 1, 8, 8, "sdpa"), (1, 2, 4, 4, "sdpa")):
             for concurrent, prompt, prefill in ((1, None, None), (64, 128, 2048.0)):
-                out.append(M.inference_memory(shape, "bf16", 32768, concurrent, attention, tp, quant=rt.quantization,
+                out.append(MS.inference_memory(shape, "bf16", 32768, concurrent, attention, tp, quant=rt.quantization,
                                               overhead=over, pp=pp, ep=ep, dp_attention=dpa, prefill_tokens=prefill,
                                               prompt_tokens=prompt, fmt="int4" if tp == 8 else None))
     for kv_bytes in (1.0, 4.0):  # an 8-bit and an fp32 KV cache
-        out.append(M.inference_memory(dense, "bf16", 8192, 8, "sdpa", 1, quant=rt.quantization, overhead=over,
+        out.append(MS.inference_memory(dense, "bf16", 8192, 8, "sdpa", 1, quant=rt.quantization, overhead=over,
                                       kv_bytes=kv_bytes))
     for method, training in (("full", True), ("lora", True), ("qlora", True), ("full", False)):
-        out.append(M.weights_only_memory(2.6e9, "bf16", training, overhead=over, method=method))
+        out.append(MS.weights_only_memory(2.6e9, "bf16", training, overhead=over, method=method))
     # a format that quantizes a MoE's experts alone (llama.cpp's gpt-oss files, serving.yaml gguf-mxfp4)
     from gpuwise.estimators.serving.engine import quant_formats
-    out.append(M.inference_memory(from_catalog(kb.models["gpt-oss-20b"]), "fp4", 8192, 1, "sdpa", 1,
+    out.append(MS.inference_memory(from_catalog(kb.models["gpt-oss-20b"]), "fp4", 8192, 1, "sdpa", 1,
                                   quant=quant_formats(kb), overhead=over, fmt="gguf-mxfp4"))
     return out
 
@@ -342,7 +343,8 @@ def test_memory_formulas_are_message_ids(kb, monkeypatch):
         _sep, mid, values = stack.pop()
         given.add(mid)
         stack += [p for v in values.values() if messages.is_phrase(v) for p in v]
-    source = (ROOT / "gpuwise" / "estimators" / "memory.py").read_text(encoding="utf-8")
+    source = "".join((ROOT / "gpuwise" / "estimators" / f).read_text(encoding="utf-8")
+                     for f in ("memory.py", "memory_serving.py"))
     named = set(re.findall(r'"(formula\.[a-z0-9_]+)"', source)) | {f"formula.zero{n}_shards" for n in (1, 2, 3)}
     assert len(named) > 50 and named <= given, named - given  # every formula memory.py names was built here
 
@@ -355,7 +357,8 @@ def test_a_memory_layout_is_message_ids(kb):
     estimates = _memory_estimates(kb)
     assert [e.layout for e in estimates if messages.formula_text(e.layout_phrases) != e.layout] == []
     given = {mid for e in estimates for _sep, mid, _values in e.layout_phrases}
-    source = (ROOT / "gpuwise" / "estimators" / "memory.py").read_text(encoding="utf-8")
+    source = "".join((ROOT / "gpuwise" / "estimators" / f).read_text(encoding="utf-8")
+                     for f in ("memory.py", "memory_serving.py"))
     named = set(re.findall(r'"(memory_layout\.[a-z0-9_]+)"', source))
     assert len(named) >= 12 and named <= given, named - given
     lora = next(e for e in estimates if e.layout == "qlora (frozen NF4 base sharded over 8 GPUs, fp32 adapters)")
@@ -392,7 +395,7 @@ def test_a_kv_cache_formula_puts_its_numbers_in(kb):
     """Llama-3-70B's KV cache for 8,192 tokens: 2 x 80 layers x 8 KV heads x 128 x 2 B x 8,192 =
     2,684,354,560 B (hand calculation; the model card's 80 layers, 8 KV heads of 128). The formula
     is one message; the report puts the inputs' numbers in its operands, in both languages."""
-    from gpuwise.estimators.memory import kv_cache_bytes
+    from gpuwise.estimators.memory_serving import kv_cache_bytes
     from gpuwise.inputs.shape import from_catalog
     from gpuwise.render.fmt import operand_number
 

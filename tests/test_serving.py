@@ -16,6 +16,7 @@ import pytest
 from gpuwise import estimate
 from gpuwise.errors import UserError
 from gpuwise.estimators import memory as M
+from gpuwise.estimators import memory_serving as MS
 from gpuwise.estimators import serving as SV
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements, Workload
@@ -179,8 +180,8 @@ def test_mla_cache_is_compressed_and_held_whole_by_every_tensor_parallel_rank(kb
     """DeepSeek-V3 MLA caches 512 + 64 elements per token per layer (config kv_lora_rank + qk_rope_head_dim):
     61 x 576 x 2 B = 70,272 B per token, not 2 x 61 x 128 x 128 x 2 B; tensor parallelism cannot split it."""
     shape = from_catalog(kb.models["deepseek-v3"])
-    assert M.kv_cache_bytes(shape, 1).value == 61 * 576 * 2
-    assert M.kv_heads_effective(shape) == 1
+    assert MS.kv_cache_bytes(shape, 1).value == 61 * 576 * 2
+    assert MS.kv_heads_effective(shape) == 1
 
 
 def test_mla_decodes_absorbed_but_prefills_uncompressed(kb):
@@ -207,8 +208,8 @@ def test_sliding_window_layers_cap_their_cache(kb):
     """Half the layers with a 4,096-token window: a 32k sequence keeps (0.5 x 32768 + 0.5 x 4096) tokens."""
     base = from_catalog(kb.models["llama-3.1-8b"])
     shape = types.SimpleNamespace(**{**base.__dict__, "attention_window": 4096, "window_layers_fraction": 0.5})
-    full = M.kv_cache_bytes(base, 32768).value
-    kept = M.kv_cache_bytes(shape, 32768, per_sequence=32768).value
+    full = MS.kv_cache_bytes(base, 32768).value
+    kept = MS.kv_cache_bytes(shape, 32768, per_sequence=32768).value
     assert kept == pytest.approx(full * (0.5 + 0.5 * 4096 / 32768))
 
 

@@ -21,6 +21,7 @@ from . import compute as C
 from . import cost as K
 from . import interconnect as I
 from . import memory as M
+from . import memory_serving as MS
 from . import offers as O
 from . import planner as P
 from . import serving as SV
@@ -221,7 +222,7 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
     w = job.w
     kb = job.kb
     if job.shape.diffusion:
-        return M.weights_only_memory(job.shape.params, w.precision, job.training, overhead=_overhead(job),
+        return MS.weights_only_memory(job.shape.params, w.precision, job.training, overhead=_overhead(job),
                                      method=w.method)
     if not job.training:  # no GPU chosen (estimate without --gpu): the framework on the user's pinned layout
         # (workload.parallelism tp/pp/ep, where it fits in `count`; else `tp` GPUs a copy), its copies filling

@@ -71,11 +71,9 @@ ACT_COEFF = {
     "megatron-lora-all-linear": (12.0, 4.0, 6.0),
 }
 EAGER_SAVED_PER_SCORE = 6.0  # fp32 softmax output + bf16 probabilities, per b*heads*s^2 element
-EAGER_PREFILL_PER_SCORE = 9.0  # inference: scores, masked scores, fp32 softmax and its bf16 copy
 LORA_RANK_BYTES = 10.0  # per rank per adapted module per token (adapter intermediates)
 LOGITS_SAVED = 4.0  # fp32 log-softmax output per vocab entry per token
 LOGITS_TEMP = 8.0  # its backward: two more fp32 tensors of the same size
-PREFILL_PER_TOKEN = (8.0, 6.0)  # inference working set of one layer: 8 B x hidden + 6 B x ffn
 
 
 @frozen
@@ -672,27 +670,7 @@ def _assemble(weights: Term, grads: Term, opt: Term, act: Term, phase_a: float, 
                           offload, trainable, tuple(notes), comm)
 
 
-# -------------------------------------------------------------------- inference
-def window_tokens(shape: Shape, tokens: float) -> float:
-    """Tokens of a sequence whose K/V stay cached, averaged over layers: sliding-window layers
-    (``window_layers_fraction`` of them, all when unset) keep at most ``attention_window``."""
-    own = getattr(shape, "kv_cached_tokens", None)
-    if callable(own):
-        return float(own(tokens))
-    win = getattr(shape, "attention_window", None)
-    if not win:
-        return tokens
-    frac = getattr(shape, "window_layers_fraction", None)
-    frac = 1.0 if frac is None else frac
-    return (1 - frac) * tokens + frac * min(tokens, win)
-
-
-def kv_heads_effective(shape: Shape) -> int:
-    """How many ways tensor parallelism can divide a sequence's KV: by KV heads, and not at all for
-    MLA's compressed latent (one 'head' shared by all query heads)."""
-    return 1 if shape.kv_elements_override else shape.kv_heads
-
-
+# -------------------------------------------------------------------- MoE parameters
 def routed_expert_params(shape: Shape) -> float:
     """MoE routed-expert parameters: the active count holds k of E experts, so the total beyond it
     is (E - k) experts' worth."""
@@ -703,118 +681,3 @@ def routed_expert_params(shape: Shape) -> float:
         return 0.0
     e, k = shape.experts, shape.experts_per_token
     return max(shape.params - shape.active_params, 0.0) * e / (e - k)
-
-
-def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_sequence: float | None = None
-                   ) -> Term:
-    """2 x layers x kv_heads x head_dim x tokens x bytes (MLA: its compressed width, once).
-
-    With ``per_sequence`` (the length of each sequence) sliding-window layers cap each sequence at
-    their window."""
-    layers = getattr(shape, "attn_layers", shape.layers)  # a hybrid's attention blocks keep the only KV cache
-    if shape.kv_elements_override:
-        per_token = layers * shape.kv_elements_override * bytes_per
-        said = formula("formula.kv_cache_mla")
-    else:
-        per_token = 2 * layers * shape.kv_heads * shape.head_dim * bytes_per
-        said = formula("formula.kv_cache")
-    kept = tokens
-    if per_sequence and getattr(shape, "attention_window", None):
-        kept = tokens * window_tokens(shape, per_sequence) / per_sequence
-        said += formula("formula.kv_window", " ")
-    return Term("kv_cache", per_token * kept, "B", said,
-                {"layers": layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
-                 "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})
-
-
-def inference_memory(shape: Shape, precision: str, context_len: int, concurrent: int, attention: str,
-                     tp: int, *, quant: dict, overhead: tuple[float, float], fmt: str | None = None,
-                     prompt_tokens: int | None = None, prefill_tokens: float | None = None, pp: int = 1,
-                     ep: int = 1, dp_attention: int = 1, kv_bytes: float | None = None,
-                     kv_len: float | None = None) -> MemoryEstimate:
-    """Peak bytes per GPU of serving ``concurrent`` sequences of ``context_len`` tokens.
-
-    Two moments compete: the end of prefill (weights + the prompts' KV + the working set of the
-    tokens prefilled in one step: all prompts for a static ``generate()`` batch, one chunk for
-    engines with chunked prefill, ``prefill_tokens``) and the end of decode (weights + the full
-    contexts' KV). Layouts: ``tp`` tensor parallel divides weights, working set and KV (KV only by
-    ``min(tp, kv_heads)``; MLA's latent is held whole by every rank); ``pp`` pipeline stages divide
-    layers; attention data parallel (``dp_attention`` ranks) replicates non-expert weights, spreads
-    the routed experts over ``ep`` GPUs and gives each rank its own sequences. ``fmt`` is the weight
-    format (default: ``precision``); ``kv_bytes`` the cached element size (default 2, fp32 4);
-    ``kv_len`` the tokens a sequence holds at the decode peak (default ``context_len``; engines that
-    admit on current length hold prompt + half the output on average). The allocator allowance
-    applies to the working set: weights and a paged KV pool are allocated once.
-    """
-    fmt = fmt or precision
-    w = weight_bytes(shape, fmt, quant)
-    prompt = prompt_tokens if prompt_tokens is not None else context_len
-    kv_b = kv_bytes if kv_bytes is not None else (4.0 if precision == "fp32" else 2.0)
-    seqs = math.ceil(concurrent / dp_attention) if dp_attention > 1 else concurrent
-    split_kv = pp * (1 if dp_attention > 1 else min(tp, kv_heads_effective(shape)))
-    held = float(kv_len if kv_len is not None else context_len)
-    kv = kv_cache_bytes(shape, held * seqs, kv_b, per_sequence=held)
-    kv_prompt = kv_cache_bytes(shape, float(prompt) * seqs, kv_b, per_sequence=prompt).value / split_kv
-    ranks = tp * dp_attention
-    T = prefill_tokens if prefill_tokens is not None else float(prompt) * concurrent
-    ph, pf = PREFILL_PER_TOKEN
-    act_b = 2.0 if precision == "fp32" else 1.0
-    work = (ph * shape.hidden + pf * shape.ffn * shape.experts_per_token) * T * act_b
-    if attention == "eager":
-        work += EAGER_PREFILL_PER_SCORE * concurrent * shape.heads * prompt * prompt
-    work += 4.0 * shape.vocab * concurrent  # the last position's logits in fp32
-    act = Term("activations", work / ranks, "B",
-               formula("formula.prefill_working_set")
-               + (formula("formula.prefill_eager", " + ") if attention == "eager" else ())
-               + formula("formula.last_logits", " + ") + (_over(ranks) if ranks > 1 else ()),
-               {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn})
-    if dp_attention > 1:
-        experts = routed_expert_params(shape) * w.value / max(shape.params, 1.0)
-        w = Term(w.name, (w.value - experts) / pp + experts / (ep * pp), w.unit,
-                 _then(w, formula("formula.experts_parallel", "; ", ep=ep),
-                       formula("formula.over_stages", ", ", pp=pp) if pp > 1 else ()),
-                 {**w.inputs, "expert_bytes": experts})
-    elif tp * pp > 1:
-        w = Term(w.name, w.value / (tp * pp), w.unit,
-                 _then(w, _over(tp * pp, "formula.over_gpus_tp") if pp == 1
-                       else _over(tp * pp, "formula.over_gpus_tp_pp", tp=tp, pp=pp)), w.inputs)
-    if split_kv > 1:
-        kv = Term(kv.name, kv.value / split_kv, kv.unit, _then(kv, _over(split_kv)), kv.inputs)
-    decode_work = 4.0 * shape.vocab * concurrent / ranks
-    phases = {"prefill": w.value + kv_prompt + act.value, "decode": w.value + kv.value + decode_work}
-    peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
-    if peak == "decode":
-        act = Term("activations", decode_work, "B", formula("formula.decode_working_set")
-                   + (_over(ranks) if ranks > 1 else ()), {"sequences": concurrent},
-                   note_phrases=(("", "note.prefill_less_kv", {"n": work / ranks}),))
-    else:
-        kv = Term(kv.name, kv_prompt, kv.unit, _then(kv, formula("formula.kv_prompts", " ")),
-                  kv.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
-    over = _overhead_term(act.value, overhead, "formula.overhead_serving")
-    zero = Term("gradients", 0.0, "B", formula("formula.gradients_inference"))
-    kv_layout = {4.0: "memory_layout.inference_kv32", 1.0: "memory_layout.inference_kv8"}.get(
-        kv_b, "memory_layout.inference_kv16")
-    return MemoryEstimate(w, zero, Term("optimizer", 0.0, "B", formula("formula.optimizer_inference")),
-                          act, kv, over, formula(kv_layout, format=fmt),
-                          peak, phases, 0.0, "none", 0.0, ())
-
-
-def weights_only_memory(params: float, precision: str, training: bool, *, overhead: tuple[float, float],
-                        method: str = "full") -> MemoryEstimate:
-    """For models whose activations gpuwise does not model (diffusion): states only, a lower bound.
-    Full training keeps fp32 weights, gradients and Adam moments (16 B/param); LoRA a frozen
-    16-bit base and QLoRA a 4-bit one (their small adapters are not counted)."""
-    b = BYTES.get(precision, 2) if precision in ("fp32", "fp16", "bf16") else 2
-    full = training and method == "full"
-    frozen_b = {"lora": 2.0, "qlora": 4.127 / 8}.get(method, 4.0) if training else b
-    none = formula("formula.none")
-    w = Term("weights", params * frozen_b, "B", formula("formula.params_bytes", bytes=_g(frozen_b)),
-             {"params": params})
-    g = Term("gradients", params * 4 if full else 0.0, "B", formula("formula.params_bytes", bytes=4) if full else none)
-    o = Term("optimizer", params * 8 if full else 0.0, "B", formula("formula.params_adam") if full else none)
-    a = Term("activations", 0.0, "B", formula("formula.activations_not_modelled"))
-    tensors = w.value + g.value + o.value
-    over = _overhead_term(tensors, overhead, "formula.overhead_states")
-    return MemoryEstimate(w, g, o, a, Term("kv_cache", 0.0, "B", none), over, formula("memory_layout.states_only"),
-                          "n/a", {}, 0.0, "none", params if full else 0.0,
-                          (("", "note.diffusion_activations", {}),))

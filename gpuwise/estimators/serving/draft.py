@@ -25,6 +25,7 @@ from typing import Any
 from ...frozen import frozen
 from ...messages import Phrase, formula
 from .. import memory as M
+from .. import memory_serving as MS
 
 
 @frozen
@@ -78,7 +79,7 @@ def model_layer_params(shape: Any) -> tuple[float, float]:
 
 def layer_kv_bytes(shape: Any, kv_bytes: float) -> float:
     """KV bytes per token of one of the target's layers (MLA: its compressed latent)."""
-    return M.kv_cache_bytes(shape, 1, kv_bytes).value / max(shape.layers, 1)
+    return MS.kv_cache_bytes(shape, 1, kv_bytes).value / max(shape.layers, 1)
 
 
 def drafter(job: Any, spec: Any, bytes_per_param: float, kv_bytes: float) -> Drafter | None:
@@ -96,7 +97,7 @@ def drafter(job: Any, spec: Any, bytes_per_param: float, kv_bytes: float) -> Dra
 
         small = guess_shape(spec.draft_params)
         return Drafter(spec.method, spec.draft_params, 0.0, bytes_per_param,
-                       M.kv_cache_bytes(small, 1, kv_bytes).value, M.kv_heads_effective(small),
+                       MS.kv_cache_bytes(small, 1, kv_bytes).value, MS.kv_heads_effective(small),
                        formula("formula.drafter.model", method=spec.method, params_b=spec.draft_params / 1e9,
                                bytes_per_param=bytes_per_param, layers=small.layers, kv_heads=small.kv_heads,
                                head_dim=small.head_dim))
@@ -114,4 +115,4 @@ def drafter(job: Any, spec: Any, bytes_per_param: float, kv_bytes: float) -> Dra
              + (formula("formula.drafter.head", " + ", vocab=vocab) if vocab else ())
              + formula("formula.drafter.bytes", ", ", bytes_per_param=bytes_per_param))
     return Drafter(spec.method, params, n * experts, bytes_per_param, n * layer_kv_bytes(shape, kv_bytes),
-                   M.kv_heads_effective(shape), words)
+                   MS.kv_heads_effective(shape), words)

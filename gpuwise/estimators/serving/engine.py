@@ -9,6 +9,7 @@ from ...frozen import frozen
 from ...knowledge.records import in_releases, version_key
 from .. import GiB, usable_share
 from .. import memory as M
+from .. import memory_serving as MS
 from . import options as O
 from .draft import Drafter, drafter
 from .support import has_units, peak_tflops, support
@@ -748,11 +749,11 @@ def coverage(shape: Any, tokens: float) -> float:
 
 def kv_per_token(shape: Any, kv_bytes: float) -> float:
     """KV-cache bytes one token adds across all layers (MLA: its compressed width)."""
-    return M.kv_cache_bytes(shape, 1, kv_bytes).value
+    return MS.kv_cache_bytes(shape, 1, kv_bytes).value
 
 
-kv_heads_effective = M.kv_heads_effective
-window_tokens = M.window_tokens
+kv_heads_effective = MS.kv_heads_effective
+window_tokens = MS.window_tokens
 
 
 def moe_layers(shape: Any) -> int:

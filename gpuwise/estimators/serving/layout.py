@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ...frozen import frozen
 from ...messages import Phrase, phrase_text
 from .. import memory as M
+from .. import memory_serving as MS
 from ..interconnect import GPUS_PER_NODE, link_bandwidth
 from .engine import Engine, kv_heads_effective, kv_per_token, window_tokens
 from .support import request_lengths
@@ -209,7 +210,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     draft_w = d.weights_gpu(tp, ep, dpa) if d is not None else 0.0
     draft_kv = d.kv_token_gpu(tp, dpa) if d is not None else 0.0
     weights += draft_w
-    ph, pf = M.PREFILL_PER_TOKEN
+    ph, pf = MS.PREFILL_PER_TOKEN
     scale = 2.0 if eng.compute == "fp32" else 1.0  # activations in the compute precision
     per_token_act = (ph * shape.hidden + pf * shape.ffn * max(1, shape.experts_per_token)) * scale
     logits = 4.0 * shape.vocab * min(eng.max_batch, eng.chunk) / max(tp, 1)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...messages import Phrase, formula, formula_text, phrase_text
 from .. import Term
 from .. import memory as M
+from .. import memory_serving as MS
 from . import options as O
 from .choice import Serving
 from .draft import Drafter, drafter
@@ -199,7 +200,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
     prefill = min(chunk, prompt * per_copy) if fw.continuous_batching else prompt * per_copy
     held = prompt + output / 2 if (fw.continuous_batching and fw.kv_reserve == "current") else prompt + output
     rt = kb.runtime
-    est = M.inference_memory(
+    est = MS.inference_memory(
         job.shape, w.precision, prompt + output, per_copy, w.attention if fw.id == "transformers" else "sdpa",
         lay.tp, quant=quant_formats(kb), overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value),
         fmt=fmt, prompt_tokens=prompt, prefill_tokens=prefill, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
