@@ -40,6 +40,7 @@ class TrainingLayout(_Frozen):
     offload: str
     interleave: int
     recompute_share: Number
+    shard_group: int = 0  # GPUs one ZeRO / FSDP group shards over (hybrid sharding: fewer than dp, the rest replicas)
 
 
 class StepTerms(_Frozen):
@@ -130,6 +131,7 @@ class Pins(_Frozen):
     checkpointing: bool | None = None
     offload: str | None = None
     vpp: int | None = None
+    dp_shard: int | str | None = None  # a group's data-parallel ranks, or 'auto'
 
     @model_serializer(mode="wrap")
     def _given(self, handler: Any) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from ..estimators import interconnect as I
 from ..estimators import serving as SV
 from ..estimators.candidate import Evaluation, evaluate, memory_for, plan_training, requested_strategy, usable_bytes
 from ..estimators.cost import HOURS_PER_MONTH
+from ..estimators.training_layout import AUTO_SHARD
 from ..frozen import frozen
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
@@ -239,7 +240,8 @@ def layout_out(lay: Layout) -> TrainingLayout:
     return made(TrainingLayout, dict(
         tp=lay.tp, pp=lay.pp, dp=lay.dp, ep=lay.ep, cp=lay.cp, micro_batch=lay.micro_batch, grad_accum=lay.grad_accum,
         global_batch_tokens=lay.global_batch_tokens, zero=lay.zero, checkpointing=lay.checkpointing,
-        offload=lay.offload, interleave=lay.interleave, recompute_share=lay.recompute_share))
+        offload=lay.offload, interleave=lay.interleave, recompute_share=lay.recompute_share,
+        shard_group=lay.shard_group))
 
 
 def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
@@ -270,7 +272,8 @@ def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
         global_batch_tokens=lay.global_batch_tokens, optimizer_steps=plan.steps, mfu_whole_run=run.mfu_whole_run,
         wall_days=wall_days,
         pins=made(PinsOut, dict(tp=p.tp, pp=p.pp, ep=p.ep, cp=p.cp, zero=p.zero, checkpointing=p.checkpointing,
-                                offload=p.offload, vpp=p.vpp)),
+                                offload=p.offload, vpp=p.vpp,
+                                dp_shard="auto" if p.dp_shard == AUTO_SHARD else p.dp_shard)),
         layouts_tried=plan.tried))
 
 

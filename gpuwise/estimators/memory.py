@@ -41,7 +41,7 @@ from ..inputs.shape import Shape
 from ..messages import Phrase, formula, formula_text, phrase_text, template
 from ..results import MEMORY_PARTS
 from . import Term
-from .stage_split import expert_split, stage_params
+from .stage_split import expert_shards, expert_split, stage_params  # noqa: F401 (expert_split: read here too)
 
 BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
 
@@ -105,6 +105,7 @@ class TrainSetup:
     loss_bytes: float = 0.0  # bytes per vocab entry per token the stack's loss holds (0: LOGITS_SAVED + LOGITS_TEMP)
     te: bool = False  # Megatron-Core layers with Transformer Engine (runtime.yaml training_stacks transformer_engine)
     recompute: float = 0.0  # without checkpointing: share of each stage's layers recomputed in full (block method)
+    shard_group: int = 0  # hybrid sharding: the GPUs one ZeRO group spans (cp included); 0: all dp x cp of them
 
     @property
     def model_parallel(self) -> bool:
@@ -338,7 +339,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
     host = 0.0
 
     if s.method in ("lora", "qlora"):
-        dp = max(1, s.dp)
+        dp = max(1, s.shard_group or s.dp)
         Pa = lora_adapter_params(shape, s.lora_rank, s.lora_targets)
         if s.method == "qlora":
             frozen = weight_bytes(shape, "int4", {"int4": quant["nf4"]})
@@ -389,7 +390,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         return _with(est, 4.0, frozen.value / max(P, 1.0), (P, 0.0))
 
     deepspeed = s.zero >= 1
-    dp = max(1, s.dp)
+    dp = max(1, s.shard_group or s.dp)
     if deepspeed:
         wb = 2 if s.precision in ("bf16", "fp16", "fp8") else 4
         master = s.mixed and wb == 2
@@ -506,9 +507,9 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     by cp, and with 1F1B the first stage holds ``inflight`` micro-batches of its layers."""
     dpc = max(1, s.dp * s.cp)
     dense, expert = stage_params(shape, s.tp, s.pp, s.ep, dpc)
-    dpe = float(expert_split(s.tp, dpc, s.ep)[1])
+    zs = min(dpc, s.shard_group or dpc)  # the GPUs of a ZeRO group (hybrid sharding: fewer, the rest replicas)
     local = dense + expert
-    sharded = dense / dpc + expert / dpe  # a ZeRO shard of the GPU's parameters
+    sharded = dense / zs + expert / expert_shards(s.tp, dpc, s.ep, zs)  # a ZeRO shard of the GPU's parameters
     lora = s.method in ("lora", "qlora")
     if lora:
         if s.method == "qlora":
@@ -520,9 +521,9 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         adapters = lora_adapter_params(shape, s.lora_rank, s.lora_targets) / (s.tp * s.pp)
         gb, opt_pp = 4.0, 0.0
         weights = (sharded if s.zero >= 3 else local) * wb + adapters * 4
-        grads = adapters * 4 / (dpc if s.zero >= 2 else 1)
+        grads = adapters * 4 / (zs if s.zero >= 2 else 1)
         opt_full = _optimizer_bytes(s.optimizer, adapters, 4, shape, master=False)[0].value
-        optimizer = opt_full / (dpc if s.zero >= 1 else 1)
+        optimizer = opt_full / (zs if s.zero >= 1 else 1)
         mode = f"{'megatron-' if s.te else ''}lora-{s.lora_targets}"
     else:
         pure = not s.mixed or s.precision == "fp32"
@@ -581,10 +582,11 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
                              ) -> MemoryEstimate:
     """:func:`parallel_bytes` as a :class:`MemoryEstimate` with the formula behind each figure."""
     b = parallel_bytes(shape, s, quant)
-    dpc = s.dp * s.cp
+    dpc = min(s.dp * s.cp, s.shard_group or s.dp * s.cp)  # the GPUs of a ZeRO group
     split = f"TP{s.tp} PP{s.pp}" + (f" EP{s.ep}" if s.ep > 1 else "") + (f" CP{s.cp}" if s.cp > 1 else "")
     inputs = {"dense_params_on_gpu": b.dense, "expert_params_on_gpu": b.expert, "tp": s.tp, "pp": s.pp,
-              "ep": s.ep, "cp": s.cp, "zero_shards": dpc, "expert_zero_shards": expert_split(s.tp, dpc, s.ep)[1]}
+              "ep": s.ep, "cp": s.cp, "zero_shards": dpc,
+              "expert_zero_shards": expert_shards(s.tp, s.dp * s.cp, s.ep, dpc)}
     zs = formula(f"formula.zero{s.zero}_shards", "; ", n=dpc) if s.zero else ()
 
     def where(bytes_per_param: float) -> tuple[Phrase, ...]:

@@ -47,6 +47,7 @@ from . import Term
 from . import compute as C
 from . import interconnect as I
 from . import memory as M
+from .stage_split import expert_split
 from .step_time import (
     DpTraffic,
     GpuRates,
@@ -59,7 +60,7 @@ from .step_time import (
     step_parts,
     step_time,
 )
-from .training_layout import NO_PINS, Layout, Pins, Static, TrainingJob, figures
+from .training_layout import AUTO_SHARD, NO_PINS, Layout, Pins, Static, TrainingJob, figures
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import Gpu
@@ -155,11 +156,35 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
 PARTIAL_RECOMPUTE = (0.125, 0.25, 0.5)
 
 
-def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins) -> tuple[list[tuple[int, float, str]],
-                                                                   list[tuple[int, float, str]]]:
+Rung = tuple[int, float, str, int]  # (ZeRO stage, share recomputed, offload, data-parallel ranks a ZeRO group spans)
+
+
+def shard_groups(n: int, tp: int, pp: int, cp: int, ep: int, per_node: int) -> list[int]:
+    """Hybrid-sharding groups (data-parallel ranks, :attr:`Layout.dp_shard`) the planner tries for a job that asks
+    for hybrid sharding without a size (workload.parallelism.dp_shard 'auto'), without pipeline stages, smallest
+    first: a group's GPUs fill one fast-link domain (a server, an NVL rack) or 2, 4, ... of them, hold whole
+    expert-parallel groups and divide the replicas; the other ranks replicate it (PyTorch FSDP2's HSDP, OLMo-core's
+    default of one server a group, DeepSpeed MiCS). A job that asks for nothing keeps one group of every rank: tried
+    as the planner's own choice it read the held-out runs worse (validation README, branch hsdp)."""
+    dp = n // (tp * pp)
+    if pp > 1 or dp <= 1:
+        return []
+    etp = expert_split(tp, dp, ep)[0]
+    out, size = [], max(1, per_node // tp)  # the group's GPUs (cp ones included), from one domain's
+    while size < dp:
+        if size % cp == 0 and dp % size == 0 and (tp * size) % (ep * etp) == 0:
+            out.append(size // cp)
+        size *= 2
+    return out
+
+
+def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tuple[int, ...] = ()
+           ) -> tuple[list[Rung], list[Rung]]:
     """Memory-saving steps in order of cost: ZeRO stages, then recomputation with them (a share of the
     layers: 0 none, 1 all; between, on Megatron-Core stacks, a block of whole layers); and apart, offload
-    (ZeRO-Offload / FSDP CPU offload), tried only when nothing else fits."""
+    (ZeRO-Offload / FSDP CPU offload), tried only when nothing else fits. A pinned ``dp_shard`` is every
+    sharded rung's group; ``shards`` (workload.parallelism.dp_shard 'auto') the groups every sharded rung is tried
+    over, smallest first, ZeRO-3 over all ranks last."""
     if pins.zero is not None:
         zeros = [pins.zero]
         if pp > 1 and pins.zero >= 2:  # ZeRO-2/3 shard what pipeline stages keep: only FSDP2 stacks combine them,
@@ -178,29 +203,38 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins) -> tuple[list[tuple[in
         ckpts = [0.0, *PARTIAL_RECOMPUTE, 1.0]
     else:
         ckpts = [0.0, 1.0]
-    plain = [(z, ck, pins.offload or "none") for ck in ckpts for z in zeros]
-    off: list[tuple[int, float, str]] = []
+    pin = max(0, pins.dp_shard or 0)
+    hybrid = [] if pin else list(shards)
+
+    def groups(z: int) -> list[int]:  # ZeRO-3 falls back to all the ranks (FSDP's one group) where no group fits
+        if not z or pin:
+            return [pin if z else 0]
+        return [*hybrid, 0] if z >= 3 or not hybrid else hybrid
+
+    plain = [(z, ck, pins.offload or "none", s) for ck in ckpts for z in zeros for s in groups(z)]
+    off: list[Rung] = []
     if pins.offload is None and tj.method == "full" and pins.zero != 0:  # offload needs ZeRO
         z_off = [pins.zero] if pins.zero is not None else ([1, 3] if pp == 1 and dp > 1 else [1])
-        off = [(z, ck, "cpu") for ck in ckpts if ck in (0.0, 1.0) for z in z_off]
+        off = [(z, ck, "cpu", pin if z else 0) for ck in ckpts if ck in (0.0, 1.0) for z in z_off]
     return plain, off
 
 
-def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int, rung: tuple[int, float, str]
-            ) -> Layout:
+def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
+            rung: Rung | tuple[int, float, str]) -> Layout:
     dp = n // (tp * pp)
     replicas = dp // cp
     per_step = tj.micro_batch * tj.seq * replicas
     ga = max(1, math.ceil(tj.batch_tokens(n) / per_step))
     if v > 1 and ga % pp:  # the interleaved schedule runs micro-batches in groups of pp
         ga = math.ceil(ga / pp) * pp
-    zero, ck, off = rung
+    zero, ck, off, *group = rung  # a rung of three: no hybrid sharding
+    shard = group[0] if group else 0
     share = 0.0
     if 0.0 < ck < 1.0:  # whole layers of the stage: at least one
         per_stage = math.ceil(tj.shape.layers / pp)
         share = math.ceil(ck * per_stage) / per_stage
     return Layout(tp, pp, dp, ep, cp, tj.micro_batch, ga, int(ga * per_step), zero, ck >= 1.0 or share >= 1.0, off,
-                  v, share if share < 1.0 else 0.0)
+                  v, share if share < 1.0 else 0.0, shard)
 
 
 class _Group:
@@ -212,7 +246,7 @@ class _Group:
     __slots__ = ("_statics", "bound", "n", "rungs", "split", "tj")
 
     def __init__(self, tj: TrainingJob, n: int, split: tuple[int, int, int, int, int],
-                 rungs: list[tuple[int, float, str]]):
+                 rungs: list[Rung]):
         self.tj, self.n, self.split, self.rungs = tj, n, split, rungs
         tp, pp, cp, ep, v = split
         lay = _layout(tj, n, tp, pp, cp, ep, v, rungs[0])
@@ -281,7 +315,10 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
     over_off: list[_Group] = []
     for tp, pp, cp, ep in splits(tj, n, per_node, tp_domain, pins):
         dp = n // (tp * pp)
-        plain, off = _rungs(tj, dp, pp, pins)
+        if pins.dp_shard and pins.dp_shard > 0 and ((dp // cp) % pins.dp_shard or (pins.dp_shard * cp * tp) % ep):
+            continue  # the pinned group does not divide this split's replicas or hold its expert groups
+        hybrid = shard_groups(n, tp, pp, cp, ep, per_node) if pins.dp_shard == AUTO_SHARD else []
+        plain, off = _rungs(tj, dp, pp, pins, hybrid)
         if not plain and not off:
             continue
         if pins.vpp == 1:  # the user's plain 1F1B schedule (or no pipeline)
@@ -344,7 +381,8 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
             st = built[i] or group.static(i)
             if st.per_gpu > usable:
                 continue
-            level = (st.ckpt, st.layout.recompute)  # full recomputation, or the share of layers recomputed
+            # full recomputation, or the share of layers recomputed; hybrid sharding competes apart at each
+            level = (st.ckpt, st.layout.recompute, st.layout.shard_group < st.layout.dp)
             if level in seen:
                 continue
             seen.add(level)

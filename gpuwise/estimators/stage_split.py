@@ -19,6 +19,14 @@ def expert_split(tp: int, dp: int, ep: int) -> tuple[int, int]:
     return 1, max(1, tp * dp // ep)
 
 
+def expert_shards(tp: int, dp: int, ep: int, group: int) -> int:
+    """Expert data-parallel ranks inside a ZeRO group of ``group`` of a stage's ``dp`` data-parallel GPUs (hybrid
+    sharding: the group's GPUs hold the shards of the experts they host, :func:`expert_split`'s EDP scaled to the
+    group; ``group`` = ``dp``: all of them)."""
+    etp, edp = expert_split(tp, dp, ep)
+    return edp if group >= dp else max(1, tp * group // (ep * etp))
+
+
 def stage_params(shape: Shape, tp: int, pp: int, ep: int, dp: int = 0) -> tuple[float, float]:
     """(dense, routed-expert) parameters held by the busiest GPU of a layout: its pipeline stage's
     share of the layers split ``tp`` ways (experts ``ep`` x the expert tensor-parallel ways,

@@ -18,7 +18,7 @@ from ..frozen import frozen
 from . import Term
 from . import compute as C
 from . import interconnect as I
-from .stage_split import expert_split
+from .stage_split import expert_shards, expert_split
 from .training_layout import Layout, Static, TrainingJob
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -388,12 +388,13 @@ def fast_link_share(st: Static, g: GpuRates) -> float:
     """The share of a step's data-parallel traffic time spent on the fast link (NVLink, Infinity Fabric, an NVL72
     rack's NVLink) rather than across the network, by the all-reduces of the GPU's dense and expert gradients over
     their groups (:func:`_allreduce_parts`)."""
-    lay, per_node = st.layout, g.topo.fabric
-    etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
-    dense = _allreduce_parts(g, st.grad_dense, lay.dp, _dp_local(lay, g.topo))
-    expert = _allreduce_parts(g, st.grad_expert, dpe, min(dpe, max(1, per_node // (etp * lay.ep))))
-    total = sum(dense) + sum(expert)
-    return (dense[0] + expert[0]) / total if total > 0 else 0.0
+    lay = st.layout
+    n, dpe, local, local_e = _group(lay, g.topo)
+    dense = _allreduce_parts(g, st.grad_dense, n, local)
+    expert = _allreduce_parts(g, st.grad_expert, dpe, local_e)
+    cross = _cross_group_parts(st, g, n, dpe)
+    total = sum(dense) + sum(expert) + sum(cross)
+    return (dense[0] + expert[0] + cross[0]) / total if total > 0 else 0.0
 
 
 def dp_contention(st: Static, g: GpuRates, hidden: float) -> float:
@@ -429,6 +430,30 @@ def _dp_local(lay: Layout, topo: I.Topology) -> int:
     return min(lay.dp, max(1, topo.fabric // lay.tp))
 
 
+def _group(lay: Layout, topo: I.Topology) -> tuple[int, int, int, int]:
+    """(GPUs of the layout's ZeRO group, its expert data-parallel ranks, the GPUs of each that share the fast link):
+    every data-parallel GPU, or under hybrid sharding (:attr:`Layout.shard_group`) the group's, placed innermost
+    (the shard dimension of PyTorch's 2-D HSDP mesh, DeepSpeed MiCS's partition group)."""
+    n = lay.shard_group
+    etp = expert_split(lay.tp, lay.dp, lay.ep)[0]
+    dpe = expert_shards(lay.tp, lay.dp, lay.ep, n)
+    return n, dpe, min(n, _dp_local(lay, topo)), min(dpe, max(1, topo.fabric // (etp * lay.ep)))
+
+
+def _cross_group_parts(st: Static, g: GpuRates, n: int, dpe: int) -> tuple[float, float]:
+    """Hybrid sharding's all-reduce of a GPU's gradient shard (1/n of its dense gradients, 1/dpe of its experts')
+    across the replicas of its group, once a step, by link (:func:`_allreduce_parts`): the peers are n x tp GPUs
+    apart, on the fast link only where several groups share one. (0, 0) without hybrid sharding."""
+    lay = st.layout
+    r = lay.dp // n
+    if r <= 1:
+        return 0.0, 0.0
+    local = min(r, max(1, g.topo.fabric // (n * lay.tp)))
+    d = _allreduce_parts(g, st.grad_dense / n, r, local)
+    e = _allreduce_parts(g, st.grad_expert / dpe, r, local)
+    return d[0] + e[0], d[1] + e[1]
+
+
 def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tuple[float, float]:
     """(all data-parallel traffic of a step, the part of it compute does not hide), in seconds.
 
@@ -440,30 +465,39 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     (hidden behind the backward's, recomputation included), each a flat ring over all the
     data-parallel GPUs (interconnect.ring_seconds). What hides them is bucketing (:func:`_hidden`):
     a bucket is reduced while the backward computes the next one, so all but the last bucket (a
-    layer's collective under ZeRO-3) can hide, once the first bucket's gradients are ready."""
-    lay, per_node = st.layout, g.topo.fabric
+    layer's collective under ZeRO-3) can hide, once the first bucket's gradients are ready.
+
+    Hybrid sharding (a layout's ``shard_group`` below its data-parallel GPUs: PyTorch FSDP2's HSDP on a 2-D
+    device mesh, replicate x shard; DeepSpeed MiCS, Zhang et al. 2022, arXiv:2205.00119, section 3.3; ZeRO++'s
+    hpZ keeps a secondary weight shard inside a node, Wang et al. 2023, arXiv:2306.10209) runs the same
+    collectives over the group's n GPUs only, and once a step all-reduces each GPU's gradient shard (1/n of its
+    gradients) across the dp / n replicas of the group (:func:`_cross_group_parts`): with the layer's last
+    reduce-scatter behind the last micro-batch's backward (FSDP2 defers it through gradient accumulation,
+    ``FSDPModule.set_requires_all_reduce``; MiCS's 2-hop synchronisation at the accumulation boundary)."""
+    lay = st.layout
     if lay.dp <= 1:
         return 0.0, 0.0
-    local = _dp_local(lay, g.topo)
-    etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
-    local_e = min(dpe, max(1, per_node // (etp * lay.ep)))
+    n, dpe, local, local_e = _group(lay, g.topo)
+    cross = sum(_cross_group_parts(st, g, n, dpe))
     if lay.zero >= 3:
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
         b = last_bucket_share(tj, st, g)
-        exposed = _hidden(gather, forward, b) + _hidden(gather + scatter, micro - forward, b)
-        return lay.grad_accum * (2 * gather + scatter), lay.grad_accum * exposed
+        ga, fwd = lay.grad_accum, _hidden(gather, forward, b)
+        bwd = _hidden(gather + scatter, micro - forward, b)
+        last = _hidden(gather + scatter + cross, micro - forward, b) if cross else bwd
+        return ga * (2 * gather + scatter) + cross, ga * fwd + (ga - 1) * bwd + last
     b = last_bucket_share(tj, st, g)
-    g_ar = _allreduce(g, st.grad_dense, lay.dp, local) + _allreduce(g, st.grad_expert, dpe, local_e)
+    g_ar = _allreduce(g, st.grad_dense, n, local) + _allreduce(g, st.grad_expert, dpe, local_e)
     if lay.zero == 0 or tj.method != "full":
         traffic, window = g_ar, compute / lay.grad_accum * 2 / 3
     else:
-        w_ar = _allreduce(g, st.weight_dense, lay.dp, local) + _allreduce(g, st.weight_expert, dpe, local_e)
+        w_ar = _allreduce(g, st.weight_dense, n, local) + _allreduce(g, st.weight_expert, dpe, local_e)
         ahead = 0.0  # the other chunks' passes an interleaved schedule runs after a chunk's gradients are final
         if lay.zero == 1:  # reduce-scatter gradients, all-gather weights, once per step
-            grads, window = 0.5 * g_ar, compute / lay.grad_accum
+            grads, window = 0.5 * g_ar + cross, compute / lay.grad_accum
             ahead = _chunk_window(tj, lay, window)
         else:  # ZeRO-2: gradients reduce-scattered every micro-batch
-            grads, window = lay.grad_accum * 0.5 * g_ar, compute
+            grads, window = lay.grad_accum * 0.5 * g_ar + cross, compute
         gather = 0.5 * w_ar
         if tj.stack_gathers_ahead:  # the weights' all-gather hides behind the next forward, with the gradients
             window = min(compute, window + ahead * 2 / 3)
@@ -531,9 +565,9 @@ def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local
     of the gradients, of the micro-batch's compute, of its forward pass). Each is cut into one
     collective per layer."""
     lay = st.layout
-    layers = math.ceil(tj.shape.layers / lay.pp)
-    gather = _ring(g, st.weight_dense, lay.dp, local, layers) + _ring(g, st.weight_expert, dpe, local_e, layers)
-    scatter = _ring(g, st.grad_dense, lay.dp, local, layers) + _ring(g, st.grad_expert, dpe, local_e, layers)
+    layers, n = math.ceil(tj.shape.layers / lay.pp), lay.shard_group
+    gather = _ring(g, st.weight_dense, n, local, layers) + _ring(g, st.weight_expert, dpe, local_e, layers)
+    scatter = _ring(g, st.grad_dense, n, local, layers) + _ring(g, st.grad_expert, dpe, local_e, layers)
     micro = compute / lay.grad_accum
     forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.recompute_share)
     return gather, scatter, micro, forward
@@ -585,17 +619,14 @@ def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> DpTr
     lay = st.layout
     zero3 = None
     if lay.zero >= 3 and lay.dp > 1:
-        per_node = g.topo.fabric
-        local = _dp_local(lay, g.topo)
-        etp, dpe = expert_split(lay.tp, lay.dp, lay.ep)
-        gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe,
-                                                       min(dpe, max(1, per_node // (etp * lay.ep))))
+        n, dpe, local, local_e = _group(lay, g.topo)
+        gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
         weights = st.weight_dense + st.weight_expert
         zero3 = Zero3Traffic(
             micro_batches=lay.grad_accum, gather_s=gather, reduce_scatter_s=scatter, micro_batch_compute_s=micro,
-            forward_s=forward, weight_bytes=weights, gradient_bytes=st.grad_dense + st.grad_expert, dp=lay.dp,
-            gpus_per_node=local, bytes_per_gpu=(lay.dp - 1) / lay.dp * weights,
-            network_bytes_per_gpu=(lay.dp - 1) / lay.dp * weights / local if lay.dp > local else 0.0)
+            forward_s=forward, weight_bytes=weights, gradient_bytes=st.grad_dense + st.grad_expert, dp=n,
+            gpus_per_node=local, bytes_per_gpu=(n - 1) / n * weights,
+            network_bytes_per_gpu=(n - 1) / n * weights / local if n > local else 0.0)
     overlap = 1 - last_bucket_share(tj, st, g)
     return DpTraffic(traffic, traffic - exposed, exposed, overlap, zero3,
                      dp_contention(st, g, traffic - exposed) if lay.dp > 1 else 0.0)

@@ -37,11 +37,22 @@ def _requested_pins(job: Job) -> P.Pins:
                        and isinstance(w.gradient_checkpointing, bool) else None),
         offload=w.offload if "offload" in given else None,
         vpp=par.vpp if par else None,
+        dp_shard=_dp_shard(job),
     )
+
+
+def _dp_shard(job: Job) -> int | None:
+    """The pinned hybrid-sharding group (data-parallel ranks), :data:`~.training_layout.AUTO_SHARD` for 'auto'
+    (the planner chooses it; resolve says so as an assumption), None when not given."""
+    par = job.w.parallelism
+    if par is None or par.dp_shard is None:
+        return None
+    return P.AUTO_SHARD if par.dp_shard == "auto" else int(par.dp_shard)
 
 
 _PIN_FIELDS = (("tp", "parallelism.tp", "tp"), ("pp", "parallelism.pp", "pp"), ("ep", "parallelism.ep", "ep"),
                ("cp", "parallelism.cp", "cp"), ("vpp", "parallelism.vpp", "interleave"),
+               ("dp_shard", "parallelism.dp_shard", "dp_shard"),
                ("zero", "zero_stage", "zero"), ("checkpointing", "gradient_checkpointing", "checkpointing"),
                ("offload", "offload", "offload"))
 """(pin, the workload field it comes from, the layout's field) for :func:`pins_not_kept`."""
@@ -53,8 +64,11 @@ def pins_not_kept(pins: P.Pins, lay: Any) -> tuple[tuple[str, str, dict[str, Any
     pin no layout of the GPU count can keep (a copy of tp x pp x cp wider than the count), and the rules say so."""
     out: list[tuple[str, str, dict[str, Any]]] = []
     for pin_key, field_, lay_key in _PIN_FIELDS:
-        pin, used = getattr(pins, pin_key), getattr(lay, lay_key)
-        if pin is not None and used != pin:
+        pin = getattr(pins, pin_key)
+        if pin is None or pin == P.AUTO_SHARD:  # not given, or a group left to the planner
+            continue
+        used = getattr(lay, lay_key)
+        if used != pin:
             out.append(("; " if out else "", "note.train_pin_not_kept", {"field": field_, "pin": pin, "used": used}))
     return tuple(out)
 

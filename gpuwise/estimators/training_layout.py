@@ -19,7 +19,7 @@ from ..frozen import frozen, record
 from ..inputs.shape import Shape
 from . import compute as C
 from . import memory as M
-from .stage_split import expert_split
+from .stage_split import expert_shards
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import RuntimeFile
@@ -47,10 +47,20 @@ class Layout:
     # without full checkpointing: the share of each pipeline rank's layers recomputed in full (Megatron-Core's
     # recompute_method 'block' with recompute_num_layers of them), the rest keeping their activations
     recompute: float = 0.0
+    # hybrid sharding (HSDP; DeepSpeed MiCS, ZeRO++ hpZ): the data-parallel ranks each ZeRO group spans (its
+    # context-parallel GPUs join it); the other ranks hold replicas of the group's shards. 0: every rank, one group
+    dp_shard: int = 0
 
     @property
     def gpus(self) -> int:
         return self.tp * self.pp * self.dp
+
+    @property
+    def shard_group(self) -> int:
+        """GPUs one ZeRO / FSDP group shards the states over: ``dp_shard`` ranks' GPUs with their context-parallel
+        ones, or every data-parallel GPU (no hybrid sharding, or ZeRO-0, which shards nothing)."""
+        g = self.dp_shard * self.cp
+        return g if self.zero >= 1 and 0 < g < self.dp else self.dp
 
     @property
     def replicas(self) -> int:
@@ -65,7 +75,7 @@ class Layout:
             parts.append(f"EP{self.ep}")
         if self.cp > 1:
             parts.append(f"CP{self.cp}")
-        parts.append(f"ZeRO-{self.zero}")
+        parts.append(f"ZeRO-{self.zero}" + (f" HSDP{self.shard_group}" if self.shard_group < self.dp else ""))
         if self.checkpointing:
             parts.append("ckpt")
         elif self.recompute:
@@ -79,7 +89,7 @@ class Layout:
                 "micro_batch": self.micro_batch, "grad_accum": self.grad_accum,
                 "global_batch_tokens": self.global_batch_tokens, "zero": self.zero,
                 "checkpointing": self.checkpointing, "offload": self.offload, "interleave": self.interleave,
-                "recompute_share": self.recompute_share}
+                "recompute_share": self.recompute_share, "shard_group": self.shard_group}
 
     @property
     def recompute_share(self) -> float:
@@ -99,17 +109,19 @@ class Pins:
     checkpointing: bool | None = None
     offload: str | None = None
     vpp: int | None = None  # virtual pipeline stages per rank (interleaved schedule); 1: plain 1F1B
+    dp_shard: int | None = None  # data-parallel ranks a ZeRO / FSDP group spans (hybrid sharding; AUTO_SHARD: chosen)
 
     @property
     def any(self) -> bool:
         return any(v is not None for v in (self.tp, self.pp, self.ep, self.cp, self.zero, self.checkpointing,
-                                           self.offload, self.vpp))
+                                           self.offload, self.vpp, self.dp_shard))
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
 NO_PINS = Pins()  # nothing fixed: the planner chooses every part
+AUTO_SHARD = -1  # Pins.dp_shard of a job that asks for hybrid sharding and leaves the group to the planner
 
 
 @record
@@ -222,6 +234,7 @@ class TrainingJob:
             batch=lay.micro_batch, seq=self.seq, checkpointing=lay.checkpointing, recompute=lay.recompute,
             attention=self.attention,
             zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
+            shard_group=lay.shard_group,
             lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
             cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
             bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
@@ -311,9 +324,9 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
         cp_bytes = 2 * shape.kv_dim * mb_tokens * ACT_BYTES * (lay.cp - 1) / lay.tp
         cp_count = layers_stage * lay.grad_accum * 3
     opt_params = (dense + expert) if not lora else trainable / (lay.tp * lay.pp)
-    if lay.zero >= 1:
-        dpc = max(1, lay.dp)
-        edp = expert_split(lay.tp, dpc, lay.ep)[1]
+    if lay.zero >= 1:  # the optimizer steps the shard of the GPU's ZeRO group (hybrid sharding: of its group)
+        dpc = max(1, lay.shard_group)
+        edp = expert_shards(lay.tp, lay.dp, lay.ep, dpc)
         opt_params = (dense / dpc + expert / edp) if not lora else opt_params / dpc
     st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
                 grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,

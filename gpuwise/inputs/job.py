@@ -305,6 +305,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     for name in sorted(relevant - set_w):
         value = "auto" if name in CHOSEN_WITH_THE_LAYOUT and w.task != "inference" else getattr(w, name)
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
+    if w.task != "inference" and w.parallelism is not None and w.parallelism.dp_shard == "auto":
+        assumptions.append(note("workload.parallelism.dp_shard", "auto", "assume.hsdp.auto"))  # the planner's group
     if w.task == "inference":
         _check_framework(w, kb, where)
         _note_release(w, kb, assumptions, small_kernels=bool(shape.moe or shape.kv_elements_override))

@@ -76,6 +76,25 @@ class Parallelism(Strict):
     cp: int | None = Field(default=None, ge=1, le=1024, description="context (sequence) parallel")
     vpp: int | None = Field(default=None, ge=1, le=64, description="virtual pipeline stages per rank (Megatron's "
                             "interleaved 1F1B schedule; 1: the plain 1F1B schedule, Megatron's default)")
+    dp_shard: int | Literal["auto"] | None = Field(
+        default=None, description="training: data-parallel ranks each ZeRO/FSDP shard group spans (hybrid sharding, "
+        "HSDP: torchtitan's data_parallel_shard_degree; context-parallel GPUs join the group), the other "
+        "data-parallel ranks holding replicas of the shards; 'auto': hybrid sharding over a group gpuwise chooses")
+
+    @field_validator("dp_shard")
+    @classmethod
+    def _shard_range(cls, v: int | str | None) -> int | str | None:
+        if isinstance(v, int) and not 1 <= v <= 100_000:
+            raise Said(N_("must be 'auto' or a number of data-parallel ranks between 1 and 100000"))
+        return v
+
+    @model_validator(mode="after")
+    def _shard_holds_experts(self) -> "Parallelism":
+        if (isinstance(self.dp_shard, int) and self.ep
+                and (self.dp_shard * (self.cp or 1) * (self.tp or 1)) % self.ep):
+            raise Said(N_("dp_shard %(shard)s does not hold whole expert-parallel groups of %(ep)s GPUs: give a "
+                          "dp_shard x cp x tp that %(ep)s divides"), shard=self.dp_shard, ep=self.ep)
+        return self
 
 
 QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
@@ -250,6 +269,10 @@ class Workload(Strict):
                      and getattr(self, f) not in (None, False, type(self).model_fields[f].default)]
             if given:
                 raise Said(N_("%(given)s applies to task inference only"), given=given[0])
+            if self.parallelism and self.parallelism.dp_shard and self.zero_stage == 0 \
+                    and "zero_stage" in self.model_fields_set:
+                raise Said(N_("parallelism.dp_shard shards the ZeRO/FSDP states, and zero_stage 0 shards none: give "
+                              "zero_stage 1, 2 or 3, or drop dp_shard"))
         elif self.api_servers == 0 and self.requests_per_s:
             # offline batch inference (the engine's Python API) takes every prompt at once: no arrivals to queue
             raise Said(N_("api_servers 0 is offline batch inference, which has no request rate: give api_servers 1 "
