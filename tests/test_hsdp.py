@@ -113,6 +113,8 @@ def test_auto_chooses_whole_servers_and_says_so(kb):
     r = estimate({"workload": {**LLAMA2_7B, "parallelism": {"dp_shard": "auto"}}}, gpu="H100-80G", gpus=64)
     lay = r.gpu.layout
     assert lay.shard_group in (8, 16, 32) and lay.dp == 64
+    assert r.gpu.strategy == f"ZeRO-3 HSDP{lay.shard_group}"
+    assert f"HSDP{lay.shard_group}" in r.gpu.training.layout_notation
     assert r.gpu.training.pins.dp_shard == "auto"
     assert any(a.message_id == "assume.hsdp.auto" for a in r.assumptions)
 

@@ -49,10 +49,12 @@ class Strategy:
     pp: int = 1
     ep: int = 1
     cp: int = 1
+    shard_group: int = 0  # hybrid sharding: the GPUs of a ZeRO group (0: one group of every data-parallel GPU)
 
     @classmethod
     def of(cls, lay: P.Layout) -> Strategy:
-        return cls(lay.checkpointing, lay.zero, lay.offload, lay.tp, lay.pp, lay.ep, lay.cp)
+        return cls(lay.checkpointing, lay.zero, lay.offload, lay.tp, lay.pp, lay.ep, lay.cp,
+                   lay.shard_group if lay.shard_group < lay.dp else 0)
 
     def label(self) -> str:
         """The memory strategy in English ("TP4 + gradient checkpointing + ZeRO-1")."""
@@ -68,7 +70,8 @@ class Strategy:
         if self.checkpointing:
             parts.append(("layout.checkpointing", {}))
         if self.zero:
-            parts.append(("verbatim", {"text": f"ZeRO-{self.zero}"}))
+            parts.append(("verbatim", {"text": f"ZeRO-{self.zero}" + (f" HSDP{self.shard_group}" if self.shard_group
+                                                                       else "")}))
         if self.offload != "none":
             parts.append(("layout.offload", {"target": self.offload.upper()}))
         if not parts:
