@@ -856,7 +856,7 @@ def main() -> int:
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),
                (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178),
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
-               (219, 223), (224, 231), (232, 235))
+               (219, 223), (224, 231), (232, 235), (300, 302))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -973,7 +973,9 @@ def main() -> int:
           "trainblind6, before any change) +385.8 / -60.3 / -37.7 / -43.5 / -26.0 / -73.0 / +463.2 / +1390.1%: 66.7% "
           "(14.90x, H231);\n"
           "  H232-H235 (Gradient's Llama 3 70B context-extension stages at 65K-1,048K on 512 / 128 L40S; after the "
-          "branch's context-parallel change) -83.5 / -73.9 / -46.0 / -65.8%: 69.9% (6.05x, H232)")
+          "branch's context-parallel change) -83.5 / -73.9 / -46.0 / -65.8%: 69.9% (6.05x, H232);\n"
+          "  H300-H302 (SEA-LION-v1 3B / 7B, MPT from scratch on 240 / 256 A100 40GB, 2023; NVIDIA's MLPerf v5.1 "
+          "8B on 512 GB200; branch trainblind7, before any change) +10.4 / +25.9 / -34.3%: 25.9% (1.52x, H302)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

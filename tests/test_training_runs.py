@@ -743,6 +743,26 @@ def test_held_out_runs_of_session_25(heldout):
     assert float(by_id["H208"]["gpu_hours"]) == pytest.approx(64 * 3840 / 18.096 / 3600, abs=0.001)
     assert all(0.5 <= heldout[n][1] / heldout[n][2] <= 2.0 for n in range(200, 209))
 
+def test_held_out_runs_of_branch_trainblind7(heldout):
+    """H300-H302, scored blind on the branch's starting main (f1db361c): +10.4 / +25.9 / -34.3%. SEA-LION-v1 3B / 7B
+    (aisingapore/sealion at 5c9f65a, models/sea-lion-v1/sea-lion-v1.md: 240 / 256 A100 40GB for 14 / 22 days, 980B
+    tokens, batch 1,200 / 2,048 x 2,048); NVIDIA's Llama 3.1 8B on 512 GB200 (mlcommons/training_results_v5.1 at
+    441d65f4, NVIDIA/results/tyche_ngpu512_ngc25.09_nemo/llama31_8b: 10 runs, samples to the target x 8,192)."""
+    by_id = _held_out_rows()
+    for rid, gpus, days, batch in (("H300", 240, 14, 1200), ("H301", 256, 22, 2048)):
+        assert float(by_id[rid]["gpu_hours"]) == gpus * days * 24, rid
+        assert float(by_id[rid]["global_batch_tokens"]) == batch * 2048, rid
+    # MPT's GELU MLP (2 matrices of 4 x d_model) entered as 3 matrices of the same weights; the embedding tied
+    for rid, d, ffn in (("H300", 2560, 6827), ("H301", 4096, 10923)):
+        params = 32 * (4 * d * d + 3 * d * ffn) + 256_000 * d
+        assert 3 * ffn == pytest.approx(8 * d, rel=1e-4), rid
+        assert params / 1e9 == pytest.approx(float(by_id[rid]["params_b"]), abs=0.005), rid
+    # ten runs: 2,236,416 samples of 8,192 to the target in all, 52.4886 min of training blocks in all
+    assert float(by_id["H302"]["training_tokens_b"]) == pytest.approx(2_236_416 / 10 * 8192 / 1e9, abs=1e-6)
+    assert float(by_id["H302"]["gpu_hours"]) == pytest.approx(512 * 52.4886 / 10 / 60, abs=0.01)
+    assert all(0.5 <= heldout[n][1] / heldout[n][2] <= 2.0 for n in range(300, 303))
+
+
 def test_liger_kernel_fuses_the_memory_bound_passes_and_chunks_the_loss(kb, heldout):
     """workload.liger_kernel: Liger Kernel's apply_liger_kernel_to_llama patches RMSNorm, rotary, SwiGLU and the
     loss (fused linear cross-entropy) by default (linkedin/Liger-Kernel src/liger_kernel/transformers/
