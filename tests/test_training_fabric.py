@@ -189,7 +189,9 @@ def test_moe_runs_the_host_figure_was_not_set_on(kb, accuracy):
     """The host figure comes from NeMo's 25.09-26.02 tables alone (all but GPT-OSS-120B at EP64, whose cost is not
     the host's, within 20%); the MoE runs trained elsewhere check it: DeepSeek-V2 -11%, Phi-3.5-MoE -24%,
     DeepSeek-V3 (a layout gpuwise picks, without DualPipe's overlap) +46%. JetMoE-8B (Megatron with MegaBlocks and
-    its mixture of attention heads, neither modelled) reads -40%: the per-token figure had put it at +23%."""
+    its mixture of attention heads, neither modelled) reads -40%: the per-token figure had put it at +23%.
+    GPT-OSS-120B at EP64 (M07) reads +66%, +62% before its 128-token sliding-window layers were costed as windows
+    (compute.attended_span, branch sftblind): fewer attention FLOPs, a faster estimate of a row already fast."""
     runs = {label.split()[0]: est / pub for label, est, pub in accuracy.published_run_cases(kb)}
     held = {label.split()[0]: est / pub for label, est, pub in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS)}
     for ratio in (runs["R09"], held["H13"]):
@@ -199,7 +201,7 @@ def test_moe_runs_the_host_figure_was_not_set_on(kb, accuracy):
     moe = {label.split()[0]: est / pub
            for label, est, pub in accuracy.throughput_cases(kb, moe=True, releases=("25.09", "26.02"))}
     assert len(moe) == 8 and all(0.80 <= r <= 1.20 for k, r in moe.items() if k != "M07")
-    assert moe["M07"] <= 1.65
+    assert moe["M07"] <= 1.70
 
 
 def test_nemo_2604_moe_runs_land_near_their_mlperf_logs(kb, accuracy):

@@ -37,9 +37,25 @@ def attention_width(shape: Shape) -> float:
     return float(shape.q_dim)
 
 
+def attended_span(shape: Shape, seq: int) -> float:
+    """The sequence length causal attention costs per layer on average (``seq`` for global attention: the 6 L s h
+    of :func:`training_flops`, half of a full mask's 12). A local-attention layer's query attends at most
+    ``attention_window`` keys: over s positions sum(min(p, W)) = W s - W (W - 1) / 2, against s (s + 1) / 2 for a
+    global layer, so its span is 2W - W^2/s where s > W (FlashAttention-2 computes only the key blocks inside the
+    window: n_block_min from window_size_left, csrc/flash_attn/src/flash_fwd_kernel.h; README 2.3, 'Local (i.e.,
+    sliding window) attention'). ``window_layers_fraction`` of the layers are local, the rest global (Olmo 3:
+    pattern [4096, 4096, 4096, -1], allenai/OLMo-core src/olmo_core/nn/transformer/config.py olmo3_7B)."""
+    w = shape.attention_window
+    if not w or seq <= w:
+        return float(seq)
+    f = shape.window_layers_fraction
+    return (1 - f) * seq + f * (2.0 * w - w * w / seq)
+
+
 def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:
     n = min(shape.matmul_params_active, shape.active_params)  # a guessed shape never adds FLOPs
-    attn = 6.0 * shape.attn_layers * seq * attention_width(shape)  # causal: half of the 12 L s h of a full mask
+    span = attended_span(shape, seq)
+    attn = 6.0 * shape.attn_layers * span * attention_width(shape)  # causal: half of the 12 L s h of a full mask
     if method == "full":
         mult, what = 6.0, formula("formula.multiplier.full")
     else:
@@ -52,7 +68,8 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
     # recomputation); only the linear layers drop their weight gradients (FlashAttention's backward: dQ, dK, dV from
     # dO, Dao et al. 2022, arXiv:2205.14135, section 3.1)
     att_mult = 6.0 + (2.0 if checkpointing else 0.0)
-    attention = formula("formula.attention_per_token", multiplier=att_mult)
+    attention = formula("formula.attention_per_token" if span == seq else "formula.attention_per_token_windowed",
+                        multiplier=att_mult)
     per_token = mult * n + attn * (att_mult / 6.0)
     return Term(
         "training_flops", per_token * tokens, "FLOP",

@@ -219,6 +219,8 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             active_params=_active_params(a, params),
             attention_layers=a.attention_layers,
             ssm=a.ssm,
+            attention_window=a.attention_window,
+            window_layers_fraction=a.window_layers_fraction or 0.0,
         )
     return guess_shape(params, w.model)
 

@@ -53,6 +53,10 @@ class Architecture(Strict):
     ssm: Literal["mamba1", "mamba2"] | None = Field(
         default=None, description="the mixer of the layers that do not run attention: 'mamba1' (Mamba's selective "
         "scan, on the CUDA cores), 'mamba2' (SSD, its chunks as matmuls); not given, costed as their matmuls alone")
+    attention_window: int | None = Field(default=None, ge=1, le=10_000_000,
+                                         description="tokens a local (sliding-window) attention layer sees")
+    window_layers_fraction: float | None = Field(
+        default=None, gt=0, le=1, description="share of layers that use attention_window (the rest attend globally)")
 
     _v = field_validator("active_params_b")(_finite)
 
@@ -64,6 +68,8 @@ class Architecture(Strict):
             raise Said(N_("a MoE architecture needs both 'experts' and 'experts_per_token'"))
         if self.experts is not None and self.experts_per_token is not None and self.experts_per_token > self.experts:
             raise Said(N_("experts_per_token cannot exceed experts"))
+        if (self.attention_window is None) != (self.window_layers_fraction is None):
+            raise Said(N_("attention_window and window_layers_fraction go together"))
         return self
 
 
