@@ -858,6 +858,7 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (300, 302))
                (219, 223), (224, 231), (232, 235), (236, 240))
+               (219, 223), (224, 231), (232, 235), (236, 240), (241, 245))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -980,7 +981,10 @@ def main() -> int:
           "  H236-H240 (full SFTs from AI2's open-instruct: Olmo 3 7B one epoch on 8 H100; OLMo 2 7B on 16 H100, "
           "OLMo-core packed and DeepSpeed ZeRO-3 one unpacked example a micro-batch; Olmo 3 7B at 32K with CP2 "
           "Ulysses / ring on 32 H100; branch sftblind, before any change) +71.2 / -33.2 / -75.8 / +66.3 / +42.7%: "
-          "66.3% (4.13x, H238)")
+          "66.3% (4.13x, H238);\n"
+          "  H241-H245 (ms-swift's Megatron-SWIFT benchmark, packed 8K SFT on A800: Qwen2.5-14B on 8 with Megatron, "
+          "DeepSpeed ZeRO-2 and ZeRO-3; Qwen3-30B-A3B on 16 with Megatron TP2 EP8 and ZeRO-3; branch sftblind, no "
+          "change reaching them) +3.1 / +155.0 / +58.1 / -66.9 / -95.7%: 66.9% (23.49x, H245)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
