@@ -859,6 +859,7 @@ def main() -> int:
                (219, 223), (224, 231), (232, 235), (300, 302))
                (219, 223), (224, 231), (232, 235), (236, 240))
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245))
+               (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -984,7 +985,9 @@ def main() -> int:
           "66.3% (4.13x, H238);\n"
           "  H241-H245 (ms-swift's Megatron-SWIFT benchmark, packed 8K SFT on A800: Qwen2.5-14B on 8 with Megatron, "
           "DeepSpeed ZeRO-2 and ZeRO-3; Qwen3-30B-A3B on 16 with Megatron TP2 EP8 and ZeRO-3; branch sftblind, no "
-          "change reaching them) +3.1 / +155.0 / +58.1 / -66.9 / -95.7%: 66.9% (23.49x, H245)")
+          "change reaching them) +3.1 / +155.0 / +58.1 / -66.9 / -95.7%: 66.9% (23.49x, H245);\n"
+          "  H246-H248 (the same table's Qwen1.5-MoE-A2.7B on 8 A800: Megatron PP2 EP4, DeepSpeed ZeRO-2, ZeRO-3) "
+          "-1.7 / -27.5 / -87.3%: 27.5% (7.88x, H248)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
