@@ -818,6 +818,10 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # InferenceX runs of DeepSeek-R1 (SGLang 0.5.12) and gpt-oss-120b (vLLM 0.22) on H200): blind figures in README
     ("SW", "  of which the rows added by serveblind7 (ids SW..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind7 (ids SW..): latency"),
+    # the serveblind8 round (ids VC..: Vultr's inference cookbook, MiniMax-M2.5 FP8 at TP 4 on 4 x B200, vLLM 0.12.0,
+    # random 2048/512 at concurrency 8-32; its concurrency-1 point is VC04 in decode_independent.csv)
+    ("VC", "  of which the rows added by serveblind8 (ids VC..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind8 (ids VC..): latency"),
 )
 
 def main() -> int:
@@ -1004,7 +1008,8 @@ def main() -> int:
     # MTP blog)
     for ids, when, where in (("DQ", "session 26", "SGLang cookbook"), ("DV", "session 26", "llama.cpp and Ollama"),
                              ("DR", "session 26", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables"),
-                             ("DZ", "branch decodeblind7", "llama.cpp and SGLang on 8 x MI300X: AMD's, LMSYS's blogs")):
+                             ("DZ", "branch decodeblind7", "llama.cpp and SGLang on 8 x MI300X: AMD's, LMSYS's blogs"),
+                             ("VC", "branch serveblind8", "vLLM 0.12.0 on 4 x B200: Vultr's inference cookbook")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
