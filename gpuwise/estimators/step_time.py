@@ -40,6 +40,7 @@ class StepTime:
     offload: float
     moe_passes: float = 0.0  # of compute: an MoE model's memory passes between its expert GEMMs (moe_seconds)
     moe_host: float = 0.0  # of compute: the MoE layers' wait for the host's per-expert launches (moe_seconds)
+    zero3_host: float = 0.0  # of compute: the wait for DeepSpeed ZeRO-3's per-module host work (zero3_host_seconds)
 
     @property
     def total(self) -> float:
@@ -55,7 +56,8 @@ class StepTime:
         return {"compute_s": self.compute, "tp_s": self.tp, "pp_p2p_s": self.pp, "pp_bubble_s": self.bubble,
                 "dp_s": self.dp, "ep_s": self.ep, "cp_s": self.cp, "optimizer_s": self.optimizer,
                 "offload_s": self.offload, "step_s": self.total,
-                **({"moe_passes_s": self.moe_passes, "moe_host_wait_s": self.moe_host} if self.moe_passes else {})}
+                **({"moe_passes_s": self.moe_passes, "moe_host_wait_s": self.moe_host} if self.moe_passes else {}),
+                **({"zero3_host_wait_s": self.zero3_host} if self.zero3_host else {})}
 
 
 @frozen
@@ -318,7 +320,8 @@ def step_time(tj: TrainingJob, st: Static, g: GpuRates) -> StepTime:
 
 def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     """:func:`step_time` as a plain tuple (the search times many layouts and keeps one): the nine terms that add
-    up to the step, then the MoE layers' passes and host wait, which the compute term already holds."""
+    up to the step, then the MoE layers' passes and host wait and ZeRO-3's host wait, which the compute term already
+    holds."""
     lay, topo = st.layout, g.topo
     compute = st.flops / g.flops
     per_node = topo.fabric  # GPUs on the fast link: one server's, or an NVL72 rack's
@@ -341,6 +344,10 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     if tj.shape.moe:  # the MoE layers' passes between their GEMMs and the host's launches, part of their compute
         moe = moe_seconds(tj, st, g, compute + tp + ep)
         compute += sum(moe)
+    z3 = 0.0
+    if lay.zero >= 3 and tj.zero3_fetch_s:  # DeepSpeed ZeRO-3's host work per module, part of the compute
+        z3 = zero3_host_seconds(tj, st, compute + tp + ep)
+        compute += z3
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
     bubble = st.bubble * (compute + tp + ep + cp + pp)
@@ -353,7 +360,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         offload = offload_seconds(st.opt_params, lay, g, compute)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
-    return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload, *moe
+    return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload, *moe, z3
 
 
 def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple[float, float]:
@@ -382,6 +389,37 @@ def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple
     layer = (gpu_s + passes) / (lay.grad_accum * math.ceil(shape.layers / lay.pp))  # one layer's micro-batch
     host = shape.experts / lay.ep * g.moe_host_s * again
     return passes, lay.grad_accum * math.ceil(moe_layers / lay.pp) * max(0.0, host - layer)
+
+
+def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
+    """Seconds a step waits for DeepSpeed ZeRO-3's host work per module, ``gpu_s`` being the step's GPU work.
+
+    ZeRO-3 hooks every module that holds parameters and fetches it through its parameter coordinator each time a
+    pass reaches it: the forward, the backward and, for a recomputed layer, the forward again. Each fetch costs the
+    host runtime.yaml training.zero3_module_fetch beyond the gather's bytes, and the coordinator keeps at most two
+    fetches in flight before it waits on the GPU, so the host cannot bank time on a large module for the small ones
+    after it: a module takes the longer of its GPU work and the host's. A layer is counted as two groups: its
+    attention projections, two norms and (dense) its MLP's matrices, or (MoE) the router and the shared expert's
+    matrices, against the layer's GPU time less its experts' share; and an MoE layer's routed experts, each
+    expert's matrices a module (no leaf module set), against the experts' share of the GEMMs (k of the E experts'
+    weights a token). A long micro-batch hides the host (an 8K-token dense layer is milliseconds of GPU work a
+    module); one short example a micro-batch, or many small experts, waits on it."""
+    lay, shape = st.layout, tj.shape
+    h = tj.zero3_fetch_s * (2.0 + lay.recompute_share)  # forward, backward, the recomputed forward
+    layer_gpu = gpu_s / (lay.grad_accum * shape.layers)
+    mats = shape.mlp_matrices
+    moe_layers = shape.moe_layers if shape.moe else 0
+    dense = max(0.0, (4 + 2 + mats) * h - layer_gpu) * (shape.layers - moe_layers)
+    routed = 0.0
+    if moe_layers:
+        k_w = shape.experts_per_token * mats * shape.hidden * shape.ffn
+        layer_w = (shape.attn_params_per_layer() + k_w + shape.shared_experts * mats * shape.hidden * shape.ffn
+                   + shape.hidden * shape.experts)
+        share = k_w / layer_w
+        others = max(0.0, (4 + 2 + 1 + (mats if shape.shared_experts else 0)) * h - layer_gpu * (1 - share))
+        experts = max(0.0, shape.experts / lay.ep * mats * h - layer_gpu * share)
+        routed = (others + experts) * moe_layers
+    return lay.grad_accum * (dense + routed) / lay.pp
 
 
 def fast_link_share(st: Static, g: GpuRates) -> float:

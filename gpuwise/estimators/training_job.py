@@ -176,6 +176,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        fp4_gemms=fp4,
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_host_ms=moe_host_table(job),
+                       zero3_fetch_s=zero3_fetch_seconds(job),
                        zero3_copies=zero3_offload_copies(job),
                        zero12_copies=zero12_offload_copies(job),
                        stack_reference=stack_reference(job.kb))
@@ -293,6 +294,14 @@ def moe_host_table(job: Job) -> tuple[tuple[str, float], ...]:
     if known:
         table.update(known[-1][2].ms_per_local_expert)
     return tuple(sorted(table.items()))
+
+
+def zero3_fetch_seconds(job: Job) -> float:
+    """Host seconds DeepSpeed ZeRO-3 takes per module holding parameters and pass (runtime.yaml
+    training.zero3_module_fetch) for a job on one of its stacks; 0 for the others."""
+    zf = job.kb.runtime.training.zero3_module_fetch
+    stack = getattr(job.w, "stack", None) or default_stack(job)
+    return zf.ms_per_fetch * 1e-3 if zf is not None and stack in zf.stacks else 0.0
 
 
 def zero3_offload_copies(job: Job) -> tuple[float, float, float, bool]:

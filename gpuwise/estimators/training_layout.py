@@ -190,6 +190,9 @@ class TrainingJob:
     # GPU architecture -> host milliseconds per local expert an MoE layer's micro-batch takes to launch, for the job's
     # stack and release (runtime.yaml training.moe_dispatch; training_job.moe_host_table; step_time.moe_seconds)
     moe_host_ms: tuple[tuple[str, float], ...] = ()
+    # DeepSpeed ZeRO-3: host seconds a module holding parameters takes each pass (runtime.yaml
+    # training.zero3_module_fetch; step_time.zero3_host_seconds); 0 for a stack that gathers a wrapped block at a time
+    zero3_fetch_s: float = 0.0
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_grown_max: float = math.inf  # ...the growth with the cluster only up to this many (a dense model's cap)

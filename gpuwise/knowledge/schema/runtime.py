@@ -175,6 +175,19 @@ class MoeDispatch(Strict):
     check: Check = "S"
 
 
+class Zero3ModuleFetch(Strict):
+    """Host time DeepSpeed ZeRO-3 spends on each module that holds parameters, every pass over it (forward, backward,
+    a recomputed forward): the pre- and post-hooks, the coordinator's trace and fetch bookkeeping and the gather's
+    launch. A module whose GPU work is shorter waits for it (step_time.zero3_host_seconds)."""
+
+    ms_per_fetch: _within(float, 0, 100) = Field(description="host milliseconds per module fetch not covered by "
+                                                  "the gather's bytes")
+    stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) that shard "
+                              "a ZeRO-3 model module by module with these hooks")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class AttentionKernels(Strict):
     """Share of the dense 16-bit peak causal attention kernels reach in training (forward and backward), per kernel
     class and GPU architecture: attention is not a plain GEMM (softmax, masking, tile scheduling), and a kernel
@@ -214,6 +227,7 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
         "the GPUs' fast link (the collective's kernels hold SMs and memory bandwidth): extra compute seconds per "
         "second of hidden fast-link data-parallel traffic; None: hidden traffic costs nothing")
     moe_dispatch: MoeDispatch | None = None
+    zero3_module_fetch: Zero3ModuleFetch | None = None
     attention_kernels: AttentionKernels | None = None
     optimizer_bytes_per_param: _within(Positive, 0.1, 1_000)
     whole_run_efficiency: Fraction
