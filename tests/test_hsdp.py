@@ -106,6 +106,8 @@ def test_a_pinned_group_is_kept_and_one_that_does_not_divide_the_replicas_gives_
     plan = P.plan(training_job(job), g, 64, topo, 75e9, pins)  # 48 does not divide 64 replicas
     assert plan.layout.shard_group == 64
     assert [v["field"] for _s, _m, v in pins_not_kept(pins, plan.layout)] == ["parallelism.dp_shard"]
+    # the note says what the layout trains with: one group of all 64 ranks, not the layout's 0 for 'no group'
+    assert [(v["pin"], v["used"]) for _s, _m, v in pins_not_kept(pins, plan.layout)] == [(48, 64)]
 
 
 def test_auto_chooses_whole_servers_and_says_so(kb):

@@ -68,6 +68,8 @@ def pins_not_kept(pins: P.Pins, lay: Any) -> tuple[tuple[str, str, dict[str, Any
         if pin is None or pin == P.AUTO_SHARD:  # not given, or a group left to the planner
             continue
         used = getattr(lay, lay_key)
+        if pin_key == "dp_shard" and not used:  # 0: one group of every data-parallel rank
+            used = lay.replicas
         if used != pin:
             out.append(("; " if out else "", "note.train_pin_not_kept", {"field": field_, "pin": pin, "used": used}))
     return tuple(out)
