@@ -49,6 +49,10 @@ def test_attention_flops_follow_the_span_and_the_linear_layers_do_not():
     assert windowed.inputs["attention_flops_per_token"] == pytest.approx(6 * 32 * 13952 * 4096)
     assert windowed.inputs["matmul_params"] == full.inputs["matmul_params"]
     assert full.value - windowed.value == pytest.approx(6 * 32 * (32768 - 13952) * 4096)
+    # the printed inputs let a reader redo it: the span, and the window and share it comes from
+    assert windowed.inputs["attended_span"] == pytest.approx(13952)
+    assert (windowed.inputs["attention_window"], windowed.inputs["window_layers_fraction"]) == (4096, 0.75)
+    assert "attended_span" not in full.inputs  # a global model's formula names seq itself
 
 
 def test_a_sequence_inside_the_window_and_a_global_model_pay_the_whole_sequence(kb):

@@ -76,7 +76,9 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
         formula("formula.training_flops"),
         {"tokens": tokens, "matmul_params": n, "multiplier": mult, "multiplier_is": formula_text(what),
          "layers": shape.attn_layers, "seq": seq, "attention_flops_per_token": attn * att_mult / 6.0,
-         "attention_formula": formula_text(attention)},
+         "attention_formula": formula_text(attention),
+         **({"attended_span": span, "attention_window": shape.attention_window,
+             "window_layers_fraction": shape.window_layers_fraction} if span != seq else {})},
         input_phrases={"multiplier_is": what, "attention_formula": attention},
     )
 
