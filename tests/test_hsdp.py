@@ -139,3 +139,25 @@ def test_a_bad_dp_shard_is_refused_in_one_line(capsys, tmp_path, parallelism, ex
     code = main(["estimate", str(path), "--gpu", "H100-80G", "--gpus", "64"])
     _out, err = capsys.readouterr()
     assert code == 2 and len(err.splitlines()) == 1 and says in err, err
+
+
+@pytest.mark.parametrize(("zero", "said"), [(3, "formula.dp_zero3_hsdp"), (2, "formula.dp_zero2_hsdp"),
+                                            (1, "formula.dp_zero1_hsdp")])
+def test_the_traffic_line_names_the_cross_replica_all_reduce_it_adds(kb, zero, said):
+    """The report's data-parallel line under hybrid sharding: its formula names the once-a-step all-reduce across
+    the group's replicas, and its inputs carry that part, so the total can be redone from the page. Llama 2 7B on
+    64 H100 in groups of 8 (one server): 8 replicas, each GPU's 1/8 of the 2 x 6,738,415,616 B bf16 gradients
+    over the network, 2 x 7/8 x 1,684,603,904 / 37.5e9 + 2 x 7 x 2e-6 s (as test_hsdp_step_traffic_by_hand)."""
+    r = estimate({"workload": {**LLAMA2_7B, "zero_stage": zero, "parallelism": {"tp": 1, "pp": 1, "dp_shard": 8}}},
+                 gpu="H100-80G", gpus=64)
+    t = next(t for t in r.gpu.terms if t.name == "dp_traffic_seconds")
+    assert [p[1] for p in t.formula_phrases] == [said]
+    assert t.inputs["replicas"] == 8
+    if zero == 3:
+        i = t.inputs
+        assert i["cross_replica_s"] == pytest.approx(2 * 7 / 8 * 1_684_603_904 / 37.5e9 + 2 * 7 * 2e-6)
+        assert t.value == pytest.approx(i["micro_batches"] * (2 * i["gather_s"] + i["reduce_scatter_s"])
+                                        + i["cross_replica_s"])
+    flat = estimate({"workload": {**LLAMA2_7B, "zero_stage": zero}}, gpu="H100-80G", gpus=64)
+    t = next(t for t in flat.gpu.terms if t.name == "dp_traffic_seconds")
+    assert "replicas" not in t.inputs and not t.formula_phrases[0][1].endswith("_hsdp")

@@ -543,4 +543,6 @@ def _dp_term(plan_: Plan, method: str) -> Term:
         said = "formula.dp_zero2"
     else:
         said = "formula.dp_zero1"
+    if d.replicas > 1 and lay.zero >= 1:  # hybrid sharding: the group's gradient share across its replicas
+        said += "_hsdp"
     return Term("dp_traffic_seconds", d.traffic_s, "s", formula(said), d.as_dict())

@@ -641,11 +641,14 @@ class DpTraffic:
     overlap: float
     zero3: Zero3Traffic | None = None
     contention_s: float = 0.0  # compute lost to the hidden part (dp_contention); the step's dp term adds it
+    replicas: int = 1  # hybrid sharding: the ZeRO group's replicas (_cross_group_parts), 1 without it
+    cross_replica_s: float = 0.0  # of traffic_s: the group's gradient shard all-reduced across them, once a step
 
     def as_dict(self) -> dict[str, float]:
         """The figures by name, flat, as a formula's operands (the ZeRO-3 ones after the rest)."""
         out = {"traffic_s": self.traffic_s, "hidden_s": self.hidden_s, "exposed_s": self.exposed_s,
-               "overlap": self.overlap, "contention_s": self.contention_s}
+               "overlap": self.overlap, "contention_s": self.contention_s,
+               **({"replicas": self.replicas, "cross_replica_s": self.cross_replica_s} if self.replicas > 1 else {})}
         z = self.zero3
         return {**out, **{f.name: getattr(z, f.name) for f in fields(z)}} if z is not None else out
 
@@ -666,8 +669,11 @@ def dp_traffic(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> DpTr
             gpus_per_node=local, bytes_per_gpu=(n - 1) / n * weights,
             network_bytes_per_gpu=(n - 1) / n * weights / local if n > local else 0.0)
     overlap = 1 - last_bucket_share(tj, st, g)
+    n, dpe = _group(lay, g.topo)[:2]
+    cross = sum(_cross_group_parts(st, g, n, dpe)) if lay.dp > 1 else 0.0
     return DpTraffic(traffic, traffic - exposed, exposed, overlap, zero3,
-                     dp_contention(st, g, traffic - exposed) if lay.dp > 1 else 0.0)
+                     dp_contention(st, g, traffic - exposed) if lay.dp > 1 else 0.0,
+                     max(1, lay.dp // n) if cross else 1, cross)
 
 
 def _ring(g: GpuRates, nbytes: float, n: int, local: int, steps: int) -> float:
