@@ -161,3 +161,18 @@ def test_the_traffic_line_names_the_cross_replica_all_reduce_it_adds(kb, zero, s
     flat = estimate({"workload": {**LLAMA2_7B, "zero_stage": zero}}, gpu="H100-80G", gpus=64)
     t = next(t for t in flat.gpu.terms if t.name == "dp_traffic_seconds")
     assert "replicas" not in t.inputs and not t.formula_phrases[0][1].endswith("_hsdp")
+
+
+
+def test_the_layout_line_in_words_names_the_group(kb):
+    """The report's 'Layout' row says 'ZeRO-3 HSDP8' where the strategy and the layout's notation do (Llama 2 7B
+    on 64 H100 in groups of 8), and 'ZeRO-3' alone without hybrid sharding."""
+    from gpuwise.render.fmt import Fmt
+    from gpuwise.render.words import training_layout
+
+    for parallelism, said in (({"tp": 1, "pp": 1, "dp_shard": 8}, "ZeRO-3 HSDP8"), ({"tp": 1, "pp": 1}, "ZeRO-3")):
+        lay = estimate({"workload": {**LLAMA2_7B, "parallelism": parallelism}}, gpu="H100-80G", gpus=64).gpu.layout
+        for lang in ("en", "zh"):
+            f = Fmt(lang)
+            parts = training_layout(lay, 64, f).split(f.sep)
+            assert parts[0] == "DP 64" and parts[-1] == said, parts

@@ -68,8 +68,9 @@ def training_layout(layout: TrainingLayout, count: int, f: Speaker) -> str:
                               tokens=format(round(tokens), ",")))
     else:
         parts.append(ngettext("%(n)s accumulation step", "%(n)s accumulation steps", layout.grad_accum))
-    if layout.zero:
-        parts.append(f"ZeRO-{layout.zero}")
+    if layout.zero:  # a hybrid-sharded group is named as the layout's notation names it (ZeRO-3 HSDP8)
+        parts.append(f"ZeRO-{layout.zero}" + (f" HSDP{layout.shard_group}" if 0 < layout.shard_group < layout.dp
+                                              else ""))
     if layout.checkpointing:
         parts.append(_("gradient checkpointing"))
     if layout.offload != "none":
