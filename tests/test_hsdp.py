@@ -176,3 +176,22 @@ def test_the_layout_line_in_words_names_the_group(kb):
             f = Fmt(lang)
             parts = training_layout(lay, 64, f).split(f.sep)
             assert parts[0] == "DP 64" and parts[-1] == said, parts
+
+
+@pytest.mark.parametrize(("field", "value", "zh"), [
+    ("parallelism", {"dp_shard": "Auto"}, "必须是整数或 'auto'（给出的是 'Auto'）（你是不是指 auto？）"),
+    ("global_batch_tokens", "Auto", "必须是数字或 'auto'（给出的是 'Auto'）（你是不是指 auto？）"),
+    ("parallelism", {"dp_shard": 8.5}, "必须是整数或 'auto'（给出的是 8.5）"),
+])
+def test_a_number_or_auto_refused_names_auto_in_either_language(capsys, tmp_path, field, value, zh):
+    """A field that takes a number or 'auto' (zero_stage's sibling fields): 'Auto' is refused with the close
+    match that zero_stage: Auto gets, and the Chinese line names 'auto' beside the number (it said only 'must be
+    an integer')."""
+    path = tmp_path / "job.yaml"
+    path.write_text(yaml.safe_dump({"workload": {**LLAMA2_7B, field: value}}))
+    capsys.readouterr()
+    for lang, said in (("en", "(did you mean auto?)" if "Auto" in str(value) else "Input should be 'auto'"),
+                       ("zh", zh)):
+        code = main(["estimate", str(path), "--gpu", "H100-80G", "--gpus", "8", "--lang", lang])
+        _out, err = capsys.readouterr()
+        assert code == 2 and len(err.splitlines()) == 1 and said in err, err

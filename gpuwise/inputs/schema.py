@@ -208,6 +208,13 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     elif err["type"] in _BOUNDS and "input" in err:  # pydantic's words in English, the catalog's in another
         values = {**err.get("ctx", {}), "given": _short(err["input"])}
         msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"
+        # a number or a word ('auto'): the word is named in every language, and a close spelling of it
+        words = [e for e, b in zip(errors[1:], bases[1:], strict=True) if b == loc and e["type"] == "literal_error"]
+        if words and err["type"] in _OR_WORD:
+            expected = words[0].get("ctx", {}).get("expected", "")
+            msgid, values["expected"] = _OR_WORD[err["type"]], expected
+            close = literal_close(err["input"], expected)
+            hint, hint_values = (N_("did you mean %(names)s?"), {"names": close}) if close else (None, None)
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
         said = err.get("ctx", {}).get("error")
         values = {"msg": said if isinstance(said, Said) and not alternatives else msg, "given": _short(err["input"])}
@@ -310,6 +317,13 @@ _BOUNDS = {
     "too_long": N_("must have at most %(max_length)s item(s) (got %(given)s)"),
 }
 """Pydantic's common complaints as the catalog's templates (its ``ctx`` values fill them)."""
+
+_OR_WORD = {
+    "int_parsing": N_("must be a whole number or %(expected)s (got %(given)s)"),
+    "int_from_float": N_("must be a whole number or %(expected)s (got %(given)s)"),
+    "float_parsing": N_("must be a number or %(expected)s (got %(given)s)"),
+}
+"""A number refused where the field also takes a word ('auto'): the complaint in another language names it."""
 
 
 class _Given(reprlib.Repr):
