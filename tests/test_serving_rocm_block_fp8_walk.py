@@ -110,3 +110,23 @@ def test_ck_walk_moves_the_0_4_10_row(kb, accuracy):
         by_hand += count * max(math.ceil(k / 128) * 0.34e-6 - n * k / bw, 0.0)
     assert ST.kserial_seconds(s.engine, 8) == pytest.approx(by_hand, rel=2e-3)
     assert 1.0e-3 < by_hand < 1.4e-3
+
+
+@pytest.mark.parametrize(("gpu", "version", "entry"), [
+    ("MI300X", "0.5.5", "knowledge/serving.yaml sglang rocm_block_fp8_walk"),
+    ("MI300X", "0.5.7", "knowledge/serving.yaml sglang rocm_block_fp8_walk"),
+    ("H200", "0.4.1", "knowledge/serving.yaml block_fp8_small_batch"),
+])
+def test_the_decode_formula_names_the_entry_its_walk_comes_from(gpu, version, entry):
+    """The single-stream decode line's formula cites where its per-block figure was read: on CDNA3 the framework's
+    ROCm list (0.34 us on 0.4.9-0.5.5, 2.0 on 0.5.7), on Hopper block_fp8_small_batch (it cited the latter for
+    both)."""
+    from gpuwise import estimate
+
+    r = estimate({"workload": {"task": "inference", "model": "deepseek-v3", "precision": "fp8", "framework": "sglang",
+                               "framework_version": version, "context_len": 2048, "concurrent_requests": 1}},
+                 gpu=gpu, gpus=8)
+    t = next(t for t in r.gpu.terms if "block_fp8_walk_s" in t.inputs)
+    walk = next(p for p in t.formula_phrases if p[1] == "formula.serving.block_fp8_walk")
+    assert walk[2]["source"] == entry
+    assert entry in t.formula

@@ -64,7 +64,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     decode_inputs = {**common, "sequences_per_copy": b, "linear_s": pure.gemm, "attention_s": pure.attention,
                      "communication_s": pure.comm, "overhead_s": pure.overhead, "bound": pure.bound}
     floor = _host_floor(job, s, pure)  # the release's host floor, where it sets the step (nothing otherwise)
-    walk = _k_walk(s, pure)  # block-FP8 GEMMs' reduction walk, where it sets their time (nothing otherwise)
+    walk = _k_walk(job, s, pure)  # block-FP8 GEMMs' reduction walk, where it sets their time (nothing otherwise)
     fp4 = _fp4_rate(s)  # dense NVFP4 GEMMs' own streaming rate, where the engine charges it (nothing otherwise)
     walk = (walk[0] + fp4[0], {**walk[1], **fp4[1]}) if walk and fp4 else (walk or fp4)
     tpot, decode_step = s.load.tpot, s.load.decode_step
@@ -124,15 +124,20 @@ def _host_floor(job: Any, s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], di
     return said, {"gpu_step_s": pure.gpu_seconds, "host_floor_s": pure.host_floor, "step_set_by": "host_floor"}
 
 
-def _k_walk(s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
+def _k_walk(job: Any, s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
     """Where block-scaled FP8 GEMMs at the decode step's few token rows walk their reduction depth longer than
-    their math takes (serving.yaml ``block_fp8_small_batch``, step.py ``kserial_seconds``): the formula's part
-    that says the walk replaces GEMM FLOPs / (peak x e), and the two figures; None where the math is the longer,
-    or a speculative step is shown."""
+    their math takes (serving.yaml ``block_fp8_small_batch``, or on the AMD architectures a framework's ROCm
+    readings cover its ``rocm_block_fp8_walk``: engine.py ``block_fp8_k_block``; step.py ``kserial_seconds``): the
+    formula's part that says the walk replaces GEMM FLOPs / (peak x e), naming the entry its figure comes from,
+    and the two figures; None where the math is the longer, or a speculative step is shown."""
     eng = s.engine
     if not pure.k_walk or eng.spec is not None:
         return None
-    said = formula("formula.serving.block_fp8_walk", "; ", k_block_us=eng.k_block * 1e6)
+    arch = job.kb.gpus[eng.gpu_id].architecture or ""
+    rocm = any(arch in w.architectures for w in eng.fw.rocm_block_fp8_walk)
+    entry = f"{eng.fw.id} rocm_block_fp8_walk" if rocm else "block_fp8_small_batch"
+    said = formula("formula.serving.block_fp8_walk", "; ", k_block_us=eng.k_block * 1e6,
+                   source=f"knowledge/serving.yaml {entry}")
     return said, {"gemm_math_s": pure.gemm_math, "block_fp8_walk_s": pure.k_walk}
 
 
