@@ -105,6 +105,23 @@ def test_kv_cache_matches_hand_calculation(kb):
     assert kv_cache_bytes(l70, 1).value == 2 * 80 * 8 * 128 * 2 == 327_680
 
 
+def test_a_windowed_kv_cache_multiplies_the_tokens_it_keeps():
+    """A 32-layer model with 8 KV heads of 128 and a 4,096 window in three layers of four, 16 sequences of 24,576
+    tokens (393,216): each keeps 0.25 x 24,576 + 0.75 x 4,096 = 9,216, 147,456 in all, x 131,072 B a token
+    = 19,327,352,832 B; the formula's last operand is the tokens kept, so its numbers give the value (it wrote
+    the 393,216 tokens, 51.5 GB)."""
+    from gpuwise.messages import formula_text
+
+    shape = from_workload(Workload(task="inference", params_b=7.3, architecture={
+        "layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 8, "ffn_size": 11008,
+        "attention_window": 4096, "window_layers_fraction": 0.75}), None)
+    t = kv_cache_bytes(shape, 16 * 24576, per_sequence=24576)
+    assert t.inputs["tokens_kept"] == pytest.approx(147_456)
+    assert t.value == pytest.approx(2 * 32 * 8 * 128 * 2 * 147_456) == 19_327_352_832
+    assert [p[1] for p in t.formula_phrases] == ["formula.kv_cache_window"]
+    assert formula_text(t.formula_phrases).startswith("2 x layers x kv_heads x head_dim x bytes x tokens kept (")
+
+
 def test_seventy_b_at_four_bits_does_not_fit_24_gb(kb):
     """70B at 4 bits is 35 GB of weights before scales (39-42 GB in practice): not one RTX 4090
     (reference seed-claims.md A1-46)."""

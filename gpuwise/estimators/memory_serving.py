@@ -43,16 +43,14 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
     With ``per_sequence`` (the length of each sequence) sliding-window layers cap each sequence at
     their window."""
     layers = getattr(shape, "attn_layers", shape.layers)  # a hybrid's attention blocks keep the only KV cache
+    windowed = bool(per_sequence and getattr(shape, "attention_window", None))
+    kept = tokens * window_tokens(shape, per_sequence) / per_sequence if windowed and per_sequence else tokens
     if shape.kv_elements_override:
         per_token = layers * shape.kv_elements_override * bytes_per
-        said = formula("formula.kv_cache_mla")
+        said = formula("formula.kv_cache_mla")  # no MLA model of the catalog has local-attention layers
     else:
         per_token = 2 * layers * shape.kv_heads * shape.head_dim * bytes_per
-        said = formula("formula.kv_cache")
-    kept = tokens
-    if per_sequence and getattr(shape, "attention_window", None):
-        kept = tokens * window_tokens(shape, per_sequence) / per_sequence
-        said += formula("formula.kv_window", " ")
+        said = formula("formula.kv_cache_window" if windowed else "formula.kv_cache")  # the tokens kept, multiplied
     return Term("kv_cache", per_token * kept, "B", said,
                 {"layers": layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
                  "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})
