@@ -156,6 +156,21 @@ def test_a_header_in_capitals_is_matched_to_gpuwise_own_layout(tmp_path: Path) -
         assert pair in err
 
 
+
+def test_a_column_the_layout_reads_is_not_offered_for_a_missing_one(tmp_path: Path) -> None:
+    """'gpu,price' lacks gpus: the file's gpu column is gpuwise's own gpu, not a misspelt gpus (it was offered as
+    one, and the Chinese line asked whether gpus should be renamed gpu); the hint names the layouts instead. A
+    column to rename is said the right way round in Chinese: the file's 'GPUS' should be 'gpus'."""
+    (tmp_path / "p.csv").write_text("gpu,price\nH100 80GB SXM,20\n", encoding="utf-8")
+    err = _one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path),
+                    "gpuwise: p.csv: not a price catalog: the header lacks gpus")
+    assert "did you mean" not in err and "gpuwise's own columns gpu, gpus, price" in err
+    (tmp_path / "p.csv").write_text("gpu,GPUS,price\nH100 80GB SXM,8,20\n", encoding="utf-8")
+    err = _one_line(gpuwise("prices", "import", "p.csv", "--provider", "m", "-o", "ov", "--lang", "zh",
+                            cwd=tmp_path), "gpuwise: p.csv: ")
+    assert "列 'GPUS' 是不是应为 'gpus'？" in err
+
+
 def test_the_plan_questions_give_the_close_match_too() -> None:
     """`gpuwise ask`'s plan questions refuse an owned entry or an answer through the same literal check
     (a hosting 'ofice' typed into an owned GPU's line): the close match is said there too."""

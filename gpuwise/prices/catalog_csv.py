@@ -258,7 +258,8 @@ def _detect(header: list[str], path: Path) -> str:
     best = max(FORMATS, key=lambda n: (sum(c.casefold() in folded for c in FORMATS[n]),
                                        sum(c in have for c in FORMATS[n])))
     missing = [c for c in FORMATS[best] if c not in have]
-    close = [_close_column(m, header) for m in missing]
+    spare = [h for h in header if h not in FORMATS[best]]  # a column the layout already reads is no misspelling
+    close = [_close_column(m, spare) for m in missing]
     pairs = [(repr(c[0]), repr(m)) for m, c in zip(missing, close, strict=True) if c]
     hint, hint_values = N_("give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price"), None
     if len(pairs) == 1:
