@@ -72,6 +72,14 @@ def test_host_bound_layers_last_their_launches(tmp_path):
     # the nine terms still add up to the step; the MoE parts are inside compute_s
     nine = ("compute_s", "tp_s", "pp_p2p_s", "pp_bubble_s", "dp_s", "ep_s", "cp_s", "optimizer_s", "offload_s")
     assert math.fsum(s[k] for k in nine) == pytest.approx(s["step_s"], rel=1e-9)
+    # and the step's formula says so, where a reader sees moe_host_wait_s beside compute_s
+    step = next(t for t in g["terms"] if t["name"] == "step_seconds")
+    assert [p[1] for p in step["formula_phrases"]] == ["formula.step_time", "formula.step_time_moe"]
+    assert "compute includes the MoE layers' memory passes" in step["formula"]
+    dense = gpuwise("estimate", _write(tmp_path, _LORA.format(extra="").replace("qwen3-30b-a3b", "llama-3.1-8b"),
+                                       "dense.yaml"), "--gpu", "h100-80gb-sxm", "--gpus", "2", "--format", "json")
+    step = next(t for t in json.loads(dense.stdout)["gpu"]["terms"] if t["name"] == "step_seconds")
+    assert [p[1] for p in step["formula_phrases"]] == ["formula.step_time"]
 
 
 def test_grouped_gemm_stack_waits_on_no_host(tmp_path):

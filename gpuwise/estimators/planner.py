@@ -492,7 +492,8 @@ def terms(plan_: Plan, tj: TrainingJob) -> dict[str, Term]:
     inputs = {**lay.as_dict(), **{k: v for k, v in s.as_dict().items()}}
     out = {
         "mfu": plan_.mfu,
-        "step_time": Term("step_seconds", s.total, "s", formula("formula.step_time"), inputs),
+        "step_time": Term("step_seconds", s.total, "s", formula("formula.step_time")
+                          + (formula("formula.step_time_moe", "; ") if s.moe_passes else ()), inputs),
         "pp_bubble": Term("pp_bubble_fraction", (lay.pp - 1) / (lay.grad_accum * lay.interleave) if lay.pp > 1
                           else 0.0, "", formula("formula.pp_bubble"),
                           {"pp": lay.pp, "micro_batches": lay.grad_accum, "interleave": lay.interleave}),
