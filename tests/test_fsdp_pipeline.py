@@ -78,3 +78,18 @@ def test_deepspeed_pipelines_run_plain_1f1b(kb):
     s = t.step_terms
     assert s.pp_bubble_s == pytest.approx(3 / 16 * (s.compute_s + s.tp_s + s.pp_p2p_s + s.ep_s + s.cp_s), rel=1e-6)
     assert training("megatron").layout_notation.startswith("TP4 PP4x")
+
+
+def test_a_zero3_pin_is_kept_where_a_layout_without_stages_fits(kb):
+    """A ZeRO-3 pin on torchtitan with no pipeline pinned: Llama 3.1 70B on 64 H100 fits without pipeline stages
+    (FSDP over all 64, recomputation), so that layout keeps the pin and is taken, though a pipelined one, where
+    torchtitan runs FSDP as ZeRO-1, steps faster; before, the planner took the pipeline and the report said the
+    pin could not be kept on this count (MEM-PIN-NOT-KEPT), which was not so. With the stages pinned (above) the
+    pipelined layout is the only one and is used."""
+    w = {"task": "pretrain", "model": "llama-3.1-70b", "train_tokens": 1e11, "zero_stage": 3, "stack": "torchtitan"}
+    e = estimate({"workload": w, "constraints": {}}, gpu="h100-80gb-sxm", gpus=64)
+    lay = e.gpu.layout
+    assert (lay.pp, lay.zero) == (1, 3) and e.gpu.fits_as_requested is True
+    free = estimate({"workload": {**w, "zero_stage": "auto"}, "constraints": {}}, gpu="h100-80gb-sxm", gpus=64)
+    assert free.gpu.layout.pp > 1  # the unpinned search still takes stages where they are faster
+    assert free.gpu.wall_hours < e.gpu.wall_hours

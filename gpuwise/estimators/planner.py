@@ -402,6 +402,21 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     return (best[0], StepTime(*best[1])), tried
 
 
+def _pin_first(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: float, pins: Pins
+               ) -> tuple[tuple[Static, StepTime] | None, int]:
+    """:func:`_best`, the layouts that keep a pinned ZeRO-2/3 first: a stack that shards across pipeline stages runs
+    such a pin as its ``pipeline_zero`` there (torchtitan's FSDP under a pipeline: ZeRO-1), which does not keep it,
+    so a pipelined layout is taken only where no layout without stages fits."""
+    if not (pins.zero is not None and pins.zero >= 2 and tj.stack_pipeline_zero is not None
+            and tj.stack_pipeline_zero != pins.zero):
+        return _best(tj, groups, rates, usable)
+    best, tried = _best(tj, tuple(g for g in groups if g.split[1] == 1), rates, usable)
+    if best is None:
+        best, more = _best(tj, tuple(g for g in groups if g.split[1] > 1), rates, usable)
+        tried += more
+    return best, tried
+
+
 def fewest_gpus_in_time(tj: TrainingJob, gpu: Gpu, hours: float) -> float:
     """A lower bound on how many GPUs of this type can finish the job within ``hours``: the model's
     FLOPs (no recomputation) at the GPU's full training rate, with nothing else in a step (no
@@ -447,10 +462,10 @@ def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pin
     best, tried = None, 0
     frugal_plain = search.frugal(False)
     if frugal_plain is not None and frugal_plain.per_gpu <= usable:
-        best, tried = _best(tj, search.groups, rates, usable)
+        best, tried = _pin_first(tj, search.groups, rates, usable, pins)
     frugal_off = search.frugal(True) if best is None else None
     if best is None and frugal_off is not None and frugal_off.per_gpu <= usable:
-        best, more = _best(tj, search.offload, rates, usable)
+        best, more = _pin_first(tj, search.offload, rates, usable, pins)
         tried += more
     fits = best is not None
     if best is None:
