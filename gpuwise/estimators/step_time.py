@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..frozen import frozen
 from . import Term
@@ -346,7 +346,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         compute += sum(moe)
     z3 = 0.0
     if lay.zero >= 3 and tj.zero3_fetch_s:  # DeepSpeed ZeRO-3's host work per module, part of the compute
-        z3 = zero3_host_seconds(tj, st, compute + tp + ep)
+        z3 = zero3_host_seconds(tj, st, compute - moe[1] + tp + ep)  # the host's waits are not GPU work
         compute += z3
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
@@ -377,18 +377,50 @@ def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple
       for the GPU's routing before the host can launch its experts, and the host's work for a layer grows with the
       experts a GPU holds (runtime.yaml training.moe_dispatch: seconds per local expert a micro-batch). A layer's
       micro-batch takes the longer of its GPU work and that host time: a micro-batch large enough hides the host,
-      a small one over many local experts waits on it."""
+      a small one over many local experts waits on it; on transformers before v5, whose MoE block loops over its
+      experts in Python, :func:`loop_wait_seconds`."""
     lay, shape = st.layout, tj.shape
     moe_layers = getattr(shape, "moe_layers", shape.layers)
     again = 1.0 + lay.recompute_share / 2  # a recomputed layer repeats its forward, half of the layer's passes
     act = 4.0 if tj.precision == "fp32" else 2.0
     rows = st.tokens * moe_layers / lay.gpus * shape.experts_per_token
     passes = rows * C.moe_pass_bytes(shape, tj.precision == "fp8", act) / g.mem_bw * again
-    if not g.moe_host_s:
-        return passes, 0.0
-    layer = (gpu_s + passes) / (lay.grad_accum * math.ceil(shape.layers / lay.pp))  # one layer's micro-batch
-    host = shape.experts / lay.ep * g.moe_host_s * again
-    return passes, lay.grad_accum * math.ceil(moe_layers / lay.pp) * max(0.0, host - layer)
+    wait = 0.0
+    if g.moe_host_s:
+        layer = (gpu_s + passes) / (lay.grad_accum * math.ceil(shape.layers / lay.pp))  # one layer's micro-batch
+        host = shape.experts / lay.ep * g.moe_host_s * again
+        wait = lay.grad_accum * math.ceil(moe_layers / lay.pp) * max(0.0, host - layer)
+    if tj.moe_loop_s:
+        wait += loop_wait_seconds(tj, st, gpu_s + passes)
+    return passes, wait
+
+
+def expert_share(shape: Any) -> float:
+    """The routed experts' share of an MoE layer's GEMM work: k experts' matrices a token against the layer's
+    weights (attention, the k experts, the shared experts, the router)."""
+    k_w = shape.experts_per_token * shape.mlp_matrices * shape.hidden * shape.ffn
+    layer_w = (shape.attn_params_per_layer() + k_w + shape.shared_experts * shape.mlp_matrices * shape.hidden
+               * shape.ffn + shape.hidden * shape.experts)
+    return k_w / layer_w
+
+
+def loop_wait_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
+    """Seconds a step waits on transformers v4's Python loop over an MoE layer's experts, ``gpu_s`` being the step's
+    GPU work (runtime.yaml training.moe_dispatch transformers_loop). Each expert the GPU holds costs the host its
+    forward's operators (again for a recomputed layer) and its backward's, at an eager operator's host time; the
+    forward's torch.where waits for the GPU once an expert, so the host cannot launch ahead of the layer's other
+    work and its loop is set against the routed experts' own GEMM time (:func:`expert_share` of the layer's). Under
+    ZeRO-3 the same host also runs each expert's parameter fetches (zero3_host_seconds, which charges their wait):
+    only what the loop adds beyond them is charged here."""
+    lay, shape = st.layout, tj.shape
+    fwd, bwd = tj.moe_loop_s
+    local = shape.experts / lay.ep
+    loop = local * (fwd * (1.0 + lay.recompute_share) + bwd)
+    experts_gpu = gpu_s / (lay.grad_accum * math.ceil(shape.layers / lay.pp)) * expert_share(shape)
+    fetch = (local * shape.mlp_matrices * tj.zero3_fetch_s * (2.0 + lay.recompute_share)
+             if lay.zero >= 3 else 0.0)
+    wait = max(0.0, fetch + loop - experts_gpu) - max(0.0, fetch - experts_gpu)
+    return lay.grad_accum * math.ceil(shape.moe_layers / lay.pp) * wait
 
 
 def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
@@ -412,10 +444,7 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     dense = max(0.0, (4 + 2 + mats) * h - layer_gpu) * (shape.layers - moe_layers)
     routed = 0.0
     if moe_layers:
-        k_w = shape.experts_per_token * mats * shape.hidden * shape.ffn
-        layer_w = (shape.attn_params_per_layer() + k_w + shape.shared_experts * mats * shape.hidden * shape.ffn
-                   + shape.hidden * shape.experts)
-        share = k_w / layer_w
+        share = expert_share(shape)
         others = max(0.0, (4 + 2 + 1 + (mats if shape.shared_experts else 0)) * h - layer_gpu * (1 - share))
         experts = max(0.0, shape.experts / lay.ep * mats * h - layer_gpu * share)
         routed = (others + experts) * moe_layers

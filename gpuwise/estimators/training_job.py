@@ -123,6 +123,7 @@ def training_job(job: Job) -> P.TrainingJob:
     if got is not None and got[0] is job.kb:
         stack_efficiency(job)  # the assumptions building it says (a stack left unnamed, its release), said here too
         moe_host_table(job)
+        moe_loop_seconds(job)
         tj = got[1]
     else:
         tj = _build(job, gbt, why)
@@ -178,6 +179,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        fp4_gemms=fp4,
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_host_ms=moe_host_table(job),
+                       moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
                        zero3_copies=zero3_offload_copies(job),
                        zero12_copies=zero12_offload_copies(job),
@@ -296,6 +298,29 @@ def moe_host_table(job: Job) -> tuple[tuple[str, float], ...]:
     if known:
         table.update(known[-1][2].ms_per_local_expert)
     return tuple(sorted(table.items()))
+
+
+def moe_loop_seconds(job: Job) -> tuple[float, float]:
+    """(forward, backward) host seconds per expert an MoE layer's micro-batch takes where the job runs the
+    transformers model before v5, whose MoE block loops over its experts in Python (runtime.yaml
+    training.moe_dispatch transformers_loop: operators per expert x an eager operator's host time); () for
+    another stack, a later release or a dense model. workload.transformers_version none given: the newest, said as
+    an assumption for an MoE model on one of those stacks."""
+    md = job.kb.runtime.training.moe_dispatch
+    loop = md.transformers_loop if md is not None else None
+    stack = getattr(job.w, "stack", None) or default_stack(job)
+    if loop is None or not job.shape.moe or stack not in loop.stacks:
+        return ()
+    given = getattr(job.w, "transformers_version", None)
+    if given is None:
+        if not any(a.field == "workload.transformers_version" for a in job.assumptions):
+            job.assumptions.append(note("workload.transformers_version", loop.before,
+                                        "assume.default.workload.transformers_version",
+                                        {"stack": stack, "version": loop.before}))
+        return ()
+    if _version(given) >= _version(loop.before):
+        return ()
+    return loop.ops_forward * loop.us_per_op * 1e-6, loop.ops_backward * loop.us_per_op * 1e-6
 
 
 def zero3_fetch_seconds(job: Job) -> float:

@@ -190,6 +190,9 @@ class TrainingJob:
     # GPU architecture -> host milliseconds per local expert an MoE layer's micro-batch takes to launch, for the job's
     # stack and release (runtime.yaml training.moe_dispatch; training_job.moe_host_table; step_time.moe_seconds)
     moe_host_ms: tuple[tuple[str, float], ...] = ()
+    # transformers before v5: (forward, backward) host seconds per expert of its Python loop over the experts
+    # (runtime.yaml training.moe_dispatch transformers_loop; training_job.moe_loop_seconds; step_time.moe_seconds)
+    moe_loop_s: tuple[float, ...] = ()
     # DeepSpeed ZeRO-3: host seconds a module holding parameters takes each pass (runtime.yaml
     # training.zero3_module_fetch; step_time.zero3_host_seconds); 0 for a stack that gathers a wrapped block at a time
     zero3_fetch_s: float = 0.0

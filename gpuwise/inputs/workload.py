@@ -190,6 +190,12 @@ class Workload(Strict):
         "DeepSpeed's release how ZeRO copies an offloaded optimizer's gradients and weights (zero3_offload_copies); "
         "none given: "
         "the newest release gpuwise knows")
+    transformers_version: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}$", max_length=32,
+        description="training an MoE model on a stack that runs the Hugging Face transformers model (fsdp-hf, "
+        "deepspeed, axolotl, unsloth): the transformers release; before 5.0 its MoE blocks loop over the experts "
+        "in Python, and the host's launches per expert are charged (knowledge/runtime.yaml training.moe_dispatch "
+        "transformers_loop); none given: the newest (5.0 on, one grouped GEMM a layer)")
     torch_compile: bool = Field(
         default=False, description="training: the model runs under torch.compile (torchtune compile: True, the HF "
         "Trainer's torch_compile, TorchTitan --compile), whose generated kernels fuse the memory-bound passes; the "
@@ -296,7 +302,7 @@ class Workload(Strict):
                            precision=self.precision, allowed2=allowed[0])
         return self
 
-    @field_validator("stack_version", "framework_version", mode="before")
+    @field_validator("stack_version", "framework_version", "transformers_version", mode="before")
     @classmethod
     def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
         """``stack_version: 26.04`` unquoted was refused as 'Input should be a valid string (got 26.04)', and

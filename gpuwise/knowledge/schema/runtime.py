@@ -156,6 +156,23 @@ class MoeDispatchRelease(Strict):
     check: Check = "S"
 
 
+class MoeTransformersLoop(Strict):
+    """Hugging Face transformers before v5: an MoE block loops over its experts in Python, and for each one finds
+    its tokens with torch.where (a nonzero, which waits for the GPU), gathers them, runs the expert's MLP and adds
+    the result back with index_add_, every step a separate operator the host dispatches and launches."""
+
+    before: str = Field(pattern=r"^\d+(\.\d+){0,3}$", description="the transformers release from which the "
+                        "experts run as one grouped GEMM instead (workload.transformers_version below it loops)")
+    stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) that run "
+                              "the transformers model's MoE block")
+    ops_forward: _within(int, 1, 1_000) = Field(description="operators the loop dispatches per expert a forward")
+    ops_backward: _within(int, 1, 1_000) = Field(description="operators autograd runs per expert a backward")
+    us_per_op: _within(float, 0, 1_000) = Field(description="host microseconds an eager operator takes to "
+                                                "dispatch and launch")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class MoeDispatch(Strict):
     """Host time a MoE layer's micro-batch (forward and backward) takes to launch its experts, per expert the GPU
     holds: the dropless dispatcher waits for the routing's token counts on the host every layer, so a layer whose
@@ -171,6 +188,9 @@ class MoeDispatch(Strict):
         default_factory=dict, description="stack release (e.g. NeMo '26.08') -> its figures, for a job on one of its "
         "stacks whose workload.stack_version is that release or later (none given: the newest); older releases and "
         "other stacks take ms_per_local_expert")
+    transformers_loop: MoeTransformersLoop | None = Field(
+        default=None, description="the per-expert loop of transformers before v5 on the stacks that run its model "
+        "(step_time.moe_seconds)")
     source: str = Field(min_length=3)
     check: Check = "S"
 
