@@ -142,6 +142,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["torch_compile"] = cond["torch_compile"] == "true"
     if cond.get("liger_kernel"):
         w["liger_kernel"] = cond["liger_kernel"] == "true"
+    if cond.get("transformers_version"):  # the Hugging Face transformers release a run's model code came from
+        w["transformers_version"] = cond["transformers_version"]
     return w
 
 
