@@ -270,6 +270,11 @@ class JobFact(FactModel):
     weights_gb: float = _f("16-bit weights, GB")
     int4_weights_gb: float = _f("4-bit weights, GB")
     explicit_gpus: bool = _f("the user gave a short list of GPUs")
+    stack_name: str = _f("training: the training stack's name (runtime.yaml training_stacks)")
+    pin_off_stack: str = _f("training: the layout pins the stack cannot run, set aside ('none' when every pin "
+                            "runs on it)")
+    pin_off_stack_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
+                                     "report words in its own language")
     proposed_total_gb: float = _f("memory of the proposed hardware in total, GB (-1 not an audit)")
     framework_name: str = _f("inference: the serving framework's name")
     speculative_method: str = _f("inference: the speculative decoding method asked for ('none')")
@@ -685,6 +690,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "host_server_gpu": _HOUSE + " (the built-in rule compares its RAM with what it needs)",
         "host_server_gpus": _HOUSE,
         "seq_len": _HOUSE, "batch_size": _HOUSE, "context_len": _HOUSE, "explicit_gpus": _HOUSE,
+        "stack_name": "what MEM-PIN-NOT-ON-STACK's message shows",
+        "pin_off_stack_phrases": "the pins' parts, for the report's language (pin_off_stack is what rules show)",
     },
     "environment": {
         "gpu": _KEY, "vendor": _HOUSE + " (stack is the built-in rules' test)", "launch_year": _HOUSE,

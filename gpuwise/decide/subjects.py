@@ -378,8 +378,16 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
         "weights_gb": M.weight_bytes(shape, "bf16").value / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
         "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
+        **_stack_part(job),
         **SVR.job_fact(job, [e.serving for e in evaluations]),
     }
+
+
+def _stack_part(job: Job) -> dict[str, Any]:
+    """The training stack and the layout pins it cannot run (training_job.pins_off_stack), for MEM-PIN-NOT-ON-STACK."""
+    off = TJ.pins_off_stack_phrases(job) if job.training else ()
+    return {"stack_name": TJ.stack_spec(job).name if job.training else "none",
+            "pin_off_stack": phrase_text(off) if off else "none", "pin_off_stack_phrases": phrase_json(off)}
 
 
 def environment(job: Job, gpu_ids: list[str]) -> list[dict[str, Any]]:

@@ -115,14 +115,18 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
     powers of two that divide the data-parallel GPUs (on Megatron-Core stacks, the tensor x data-parallel
     GPUs: MoE parallel folding) and the experts, context parallel for long sequences (2-64 GPUs a sequence while
     each keeps at least 4,096 of its tokens: a ring spans servers, as Llama 3's CP16 at 131,072 tokens did,
-    arXiv:2407.21783 Table 4). Pinned parts are taken as given."""
+    arXiv:2407.21783 Table 4). Only the kinds the job's stack runs (``stack_parallelism``: litgpt none, FSDP with
+    the Hugging Face Trainer tensor and context); the others stay at 1, pinned or not. Pinned parts are taken as
+    given."""
     key = ("splits", n, per_node, tp_domain, pins)
     if key in tj.memo:
         return tj.memo[key]
     shape = tj.shape
-    tps = [pins.tp] if pins.tp else [t for t in I.powers_of_two(max(1, min(tp_domain, per_node)))
-                                     if shape.heads % t == 0]
-    cps = [pins.cp] if pins.cp else [1] + [c for c in (2, 4, 8, 16, 32, 64) if tj.seq // c >= 4096]
+    runs = tj.stack_parallelism  # a stack is offered only the parallelism it runs (runtime.yaml training_stacks)
+    tps = [1] if "tensor" not in runs else [pins.tp] if pins.tp else [
+        t for t in I.powers_of_two(max(1, min(tp_domain, per_node))) if shape.heads % t == 0]
+    cps = [1] if "context" not in runs else [pins.cp] if pins.cp else [1] + [
+        c for c in (2, 4, 8, 16, 32, 64) if tj.seq // c >= 4096]
     out = []
     for tp in tps:
         if n % tp:
@@ -130,14 +134,15 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
         for cp in cps:
             if (n // tp) % cp:
                 continue
-            pps = [pins.pp] if pins.pp else _divisors(n // (tp * cp), min(shape.layers, 64))
+            pps = [1] if "pipeline" not in runs else [pins.pp] if pins.pp else _divisors(
+                n // (tp * cp), min(shape.layers, 64))
             for pp in pps:
                 if (n // tp) % (pp * cp):
                     continue
                 dp = n // (tp * pp)
                 # Megatron-Core folds expert parallelism over the tensor-parallel GPUs too (memory.expert_split)
                 span = tp * dp if tj.stack_te else dp
-                if shape.moe:
+                if shape.moe and "expert" in runs:
                     eps = [pins.ep] if pins.ep else [e for e in _powers(min(shape.experts, span)) if span % e == 0
                                                      and shape.experts % e == 0]
                 else:

@@ -29,9 +29,10 @@ def _requested_pins(job: Job) -> P.Pins:
     w = job.w
     given = w.model_fields_set
     par = w.parallelism
+    off = dict(pins_off_stack(job))
     return P.Pins(
-        tp=par.tp if par else None, pp=par.pp if par else None, ep=par.ep if par else None,
-        cp=par.cp if par else None,
+        tp=par.tp if par and "tp" not in off else None, pp=par.pp if par and "pp" not in off else None,
+        ep=par.ep if par and "ep" not in off else None, cp=par.cp if par and "cp" not in off else None,
         zero=w.zero_stage if "zero_stage" in given and isinstance(w.zero_stage, int) else None,
         checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
                        and isinstance(w.gradient_checkpointing, bool) else None),
@@ -39,6 +40,35 @@ def _requested_pins(job: Job) -> P.Pins:
         vpp=par.vpp if par else None,
         dp_shard=_dp_shard(job),
     )
+
+
+_KINDS = (("tp", "tensor"), ("pp", "pipeline"), ("ep", "expert"), ("cp", "context"))
+"""(workload.parallelism field, the kind of parallelism of runtime.yaml training_stacks parallelism)."""
+
+
+def stack_parallelism(job: Job) -> tuple[str, ...]:
+    """The model parallelism the job's training stack runs (runtime.yaml training_stacks parallelism); a stack
+    that lists none, the middle among them, every kind."""
+    runs = stack_spec(job).parallelism
+    return tuple(k for _f, k in _KINDS) if runs is None else tuple(runs)
+
+
+def pins_off_stack(job: Job) -> tuple[tuple[str, int], ...]:
+    """The layout pins (workload.parallelism tp / pp / ep / cp above 1) the job's training stack cannot run: the
+    planner sets them aside (a pin the software cannot run is most likely a mistake) and a rule says so
+    (MEM-PIN-NOT-ON-STACK)."""
+    par = job.w.parallelism
+    if par is None or not job.training:
+        return ()
+    runs = stack_parallelism(job)
+    return tuple((f, getattr(par, f)) for f, kind in _KINDS
+                 if kind not in runs and isinstance(getattr(par, f), int) and getattr(par, f) > 1)
+
+
+def pins_off_stack_phrases(job: Job) -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    """:func:`pins_off_stack` as message ids with values (note.train_pin_off_stack_*: the field and its setting)."""
+    return tuple(("; " if i else "", f"note.train_pin_off_stack_{f}", {"pin": pin})
+                 for i, (f, pin) in enumerate(pins_off_stack(job)))
 
 
 def _dp_shard(job: Job) -> int | None:
@@ -171,6 +201,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_interleaves=stack_spec(job).interleaved_pipeline,
                        stack_tp_overlap=0.0 if fp4 else stack_spec(job).tp_comm_overlap,
                        stack_te=stack_spec(job).transformer_engine,
+                       stack_parallelism=stack_parallelism(job),
                        stack_loss_bytes=stack_spec(job).loss_bytes_per_vocab or 0.0,
                        stack_grad_bucket=(stack_spec(job).grad_bucket_params,
                                           stack_spec(job).grad_bucket_params_per_rank),

@@ -167,6 +167,9 @@ class TrainingJob:
     # the stack's layers are Megatron-Core's with Transformer Engine: Megatron's memory layout at every layout
     # and FP8 copies of the GEMM inputs under FP8 (runtime.yaml training_stacks transformer_engine)
     stack_te: bool = False
+    # the model parallelism the stack's training path runs (runtime.yaml training_stacks parallelism): the planner
+    # offers it only these; a stack without a list (the middle) every kind
+    stack_parallelism: tuple[str, ...] = ("tensor", "pipeline", "expert", "context")
     stack_loss_bytes: float = 0.0  # bytes per vocab entry per token the stack's loss holds (0: the default 12 B)
     # the stack's gradient bucket: (parameters, parameters per data-parallel rank); (0, 0): runtime.yaml
     # grad_bucket_bytes, PyTorch DDP's 25 MiB

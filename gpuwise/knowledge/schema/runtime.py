@@ -337,8 +337,21 @@ class StackSpeed(Strict):
         default=None, gt=0, le=32, description="bytes per vocabulary entry per token the stack's loss holds at its "
         "peak (None: the Hugging Face loss's fp32 log-softmax and its backward's two temporaries, 12 B); Megatron's "
         "vocabulary-parallel cross-entropy works in place on one fp32 copy of the 16-bit logits")
+    parallelism: list[Literal["tensor", "pipeline", "expert", "context"]] | None = Field(
+        default=None, description="the model parallelism the stack's training path runs beside data parallelism "
+        "(ZeRO / FSDP sharding): tensor, pipeline, expert, context; the planner offers the stack only these (None: "
+        "every kind, as the calibrated middle is offered)")
+    parallelism_source: str = Field(
+        default="", description="where the stack's parallelism is read: its own documentation or source at a "
+        "dated release (required with parallelism)")
     source: str = Field(min_length=3)
     check: Check = "S"
+
+    @model_validator(mode="after")
+    def _parallelism_sourced(self) -> "StackSpeed":
+        if self.parallelism is not None and len(self.parallelism_source) < 3:
+            raise Said(N_("a stack's parallelism needs its parallelism_source"))
+        return self
 
 
 class Zero3OffloadCopies(Strict):
