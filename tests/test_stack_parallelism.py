@@ -84,3 +84,19 @@ def test_every_training_example_still_finds_a_layout_on_every_stack():
             q["workload"]["stack"] = stack
             r = gpuwise.recommend(q).model_dump(mode="json")
             assert r["recommendation"] is not None and r["recommendation"]["count"] >= 1, (path, stack)
+
+
+def test_autotp_pairs_tensor_parallel_with_zero_0_to_2_only():
+    """DeepSpeed's AutoTP training (deepspeed.ai/tutorials/autotp-training) combines tensor parallelism with ZeRO
+    stage 0, 1 or 2: on the deepspeed stack no layout with TP > 1 shards the weights (ZeRO-3); FSDP with the
+    Hugging Face Trainer (accelerate's ParallelismConfig, TP beside FSDP2's dp_shard) keeps ZeRO-3 beside TP."""
+    q = {"workload": {"task": "finetune", "method": "full", "model": "llama-3.1-70b", "train_tokens": 1e8,
+                      "seq_len": 4096}, "constraints": {"gpus": ["h100-80gb-sxm"], "max_gpus": 16}}
+    for stack, most in (("deepspeed", 2), ("fsdp-hf", 3)):
+        q["workload"]["stack"] = stack
+        job = resolve(Requirements(**q), load())
+        tj = TJ.training_job(job)
+        search = P._search(tj, 16, 8, 8, TJ.requested_pins(job))
+        zeros = {r[0] for g in (*search.groups, *search.offload) if g.split[0] > 1 for r in g.rungs}
+        assert max(zeros) == most, stack
+        assert 3 in {r[0] for g in search.groups if g.split[0] == 1 for r in g.rungs}  # ZeRO-3 without TP stays

@@ -324,6 +324,9 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
             continue  # the pinned group does not divide this split's replicas or hold its expert groups
         hybrid = shard_groups(n, tp, pp, cp, ep, per_node) if pins.dp_shard == AUTO_SHARD else []
         plain, off = _rungs(tj, dp, pp, pins, hybrid)
+        if tp > 1 and tj.stack_tp_max_zero is not None:  # DeepSpeed's AutoTP trains with ZeRO 0-2 only
+            plain = [r for r in plain if r[0] <= tj.stack_tp_max_zero]
+            off = [r for r in off if r[0] <= tj.stack_tp_max_zero]
         if not plain and not off:
             continue
         if pins.vpp == 1:  # the user's plain 1F1B schedule (or no pipeline)

@@ -202,6 +202,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_tp_overlap=0.0 if fp4 else stack_spec(job).tp_comm_overlap,
                        stack_te=stack_spec(job).transformer_engine,
                        stack_parallelism=stack_parallelism(job),
+                       stack_tp_max_zero=stack_spec(job).tensor_parallel_max_zero,
                        stack_loss_bytes=stack_spec(job).loss_bytes_per_vocab or 0.0,
                        stack_grad_bucket=(stack_spec(job).grad_bucket_params,
                                           stack_spec(job).grad_bucket_params_per_rank),

@@ -170,6 +170,8 @@ class TrainingJob:
     # the model parallelism the stack's training path runs (runtime.yaml training_stacks parallelism): the planner
     # offers it only these; a stack without a list (the middle) every kind
     stack_parallelism: tuple[str, ...] = ("tensor", "pipeline", "expert", "context")
+    # the highest ZeRO stage the stack runs beside tensor parallelism (None: any; DeepSpeed's AutoTP: ZeRO 0-2)
+    stack_tp_max_zero: int | None = None
     stack_loss_bytes: float = 0.0  # bytes per vocab entry per token the stack's loss holds (0: the default 12 B)
     # the stack's gradient bucket: (parameters, parameters per data-parallel rank); (0, 0): runtime.yaml
     # grad_bucket_bytes, PyTorch DDP's 25 MiB

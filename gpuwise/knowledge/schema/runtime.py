@@ -341,6 +341,9 @@ class StackSpeed(Strict):
         default=None, description="the model parallelism the stack's training path runs beside data parallelism "
         "(ZeRO / FSDP sharding): tensor, pipeline, expert, context; the planner offers the stack only these (None: "
         "every kind, as the calibrated middle is offered)")
+    tensor_parallel_max_zero: int | None = Field(
+        default=None, ge=0, le=3, description="the highest ZeRO stage the stack runs beside tensor parallelism (None: "
+        "any): DeepSpeed's AutoTP training shards optimizer state and gradients (ZeRO 0-2), not the weights")
     parallelism_source: str = Field(
         default="", description="where the stack's parallelism is read: its own documentation or source at a "
         "dated release (required with parallelism)")
