@@ -690,7 +690,6 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "host_server_gpu": _HOUSE + " (the built-in rule compares its RAM with what it needs)",
         "host_server_gpus": _HOUSE,
         "seq_len": _HOUSE, "batch_size": _HOUSE, "context_len": _HOUSE, "explicit_gpus": _HOUSE,
-        "stack_name": "what MEM-PIN-NOT-ON-STACK's message shows",
         "pin_off_stack_phrases": "the pins' parts, for the report's language (pin_off_stack is what rules show)",
     },
     "environment": {
