@@ -76,17 +76,53 @@ def test_other_stacks_and_long_micro_batches_pay_nothing(kb, monkeypatch):
     assert fsdp.step_terms.compute_s < 0.5 * 2 * 32 * 9 * 3 * 0.33e-3
 
 
+def _h248(**over) -> dict:
+    w = {"task": "pretrain", "train_tokens": 13107200.0, "seq_len": 8192, "precision": "bf16", "params_b": 14.3,
+         "architecture": QWEN15_MOE, "global_batch_tokens": 131072.0, "stack": "deepspeed",
+         "parallelism": {"tp": 1, "pp": 1, "cp": 1, "ep": 1}, "batch_size": 1, "zero_stage": 3,
+         "gradient_checkpointing": True, "transformers_version": "4.52"}
+    return {**w, **over}
+
+
 def test_every_expert_a_module_under_zero3(kb):
     """H248's layout (ms-swift ZeRO-3, Qwen1.5-MoE-A2.7B on 8 A800, no expert parallel, recomputation on, 2
     micro-batches): 60 experts x 3 matrices = 180 modules a layer x 3 passes x 0.33 ms = 178 ms of host work a layer
     and micro-batch against the experts' few milliseconds of GEMMs (4 of the 60 experts a token), so the step's
-    compute is at least 2 x 24 x 178 ms = 8.55 s (published: 24.30 s an iteration; ZeRO-2 6.02 s)."""
-    w = {"task": "pretrain", "train_tokens": 13107200.0, "seq_len": 8192, "precision": "bf16", "params_b": 14.3,
-         "architecture": QWEN15_MOE, "global_batch_tokens": 131072.0, "stack": "deepspeed",
-         "parallelism": {"tp": 1, "pp": 1, "cp": 1, "ep": 1}, "batch_size": 1, "zero_stage": 3,
-         "gradient_checkpointing": True}
-    t = _training(w, "a800-80gb-sxm", 8)
+    compute is at least 2 x 24 x 178 ms = 8.55 s (published: 24.30 s an iteration; ZeRO-2 6.02 s). The run's
+    transformers was v4 (ms-swift pinned <4.53), whose MoE block holds a list of expert modules."""
+    t = _training(_h248(), "a800-80gb-sxm", 8)
     assert "EP" not in t.layout_notation
     floor = 2 * 24 * 60 * 3 * 3 * 0.33e-3
     assert floor == pytest.approx(8.55, abs=0.01)
-    assert floor < t.step_terms.compute_s < floor + 3.0
+    # beside it, v4's Python loop over the experts (step_time.loop_wait_seconds, part of moe_host_wait_s)
+    assert floor < t.step_terms.compute_s < floor + 3.0 + t.step_terms.moe_host_wait_s
+
+
+def test_transformers_v5_experts_one_module_a_fetch(kb, monkeypatch):
+    """From transformers v5 an MoE layer's routed experts are one module holding stacked 3-D weights
+    (huggingface/transformers pull request #41580; pull request #42654: gate_up_proj and down_proj 'are not modules,
+    just parameters'), so ZeRO-3 fetches them once a pass: H248's layout on v5 has 1 x 3 x 0.33 ms = 0.99 ms of expert
+    host work a layer and micro-batch where v4 had 178 ms, under the experts' GEMMs, and the other ten modules
+    (q, k, v, o, two norms, the router, the shared expert's three matrices) 9.9 ms under the rest of a layer's
+    8,192-token micro-batch: no host wait at all, the compute the same as with the per-fetch figure at 0. On v4 the
+    step keeps its 8.55 s floor."""
+    v4 = _training(_h248(), "a800-80gb-sxm", 8).step_terms.compute_s
+    v5 = _training(_h248(transformers_version="5.0"), "a800-80gb-sxm", 8).step_terms.compute_s
+    unnamed = _training({k: v for k, v in _h248().items() if k != "transformers_version"}, "a800-80gb-sxm", 8)
+    monkeypatch.setattr(training_job, "zero3_fetch_seconds", lambda job: 0.0)
+    bare = _training(_h248(transformers_version="5.0"), "a800-80gb-sxm", 8).step_terms.compute_s
+    assert v4 > 2 * 24 * 60 * 3 * 3 * 0.33e-3
+    assert v5 == pytest.approx(bare, rel=1e-9)
+    assert unnamed.step_terms.compute_s == pytest.approx(v5, rel=1e-9)  # none named: the newest
+    assert v5 < 0.5 * v4
+
+
+def test_experts_one_module_only_on_the_transformers_model(kb):
+    """Megatron-DeepSpeed's MoE (DeepSpeed-MoE's Experts) holds a list of expert modules whatever transformers is
+    installed: the same 60 x 3 modules a layer on v5 as on v4, the step above H248's 8.55 s floor either way."""
+    md = {"stack": "megatron-deepspeed"}
+    v4 = _training(_h248(**md), "a800-80gb-sxm", 8)
+    v5 = _training(_h248(transformers_version="5.0", **md), "a800-80gb-sxm", 8)
+    assert v5.layout_notation == v4.layout_notation
+    assert v5.step_terms.compute_s == pytest.approx(v4.step_terms.compute_s, rel=1e-9)
+    assert v5.step_terms.compute_s > 2 * 24 * 60 * 3 * 3 * 0.33e-3

@@ -434,8 +434,11 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     attention projections, two norms and (dense) its MLP's matrices, or (MoE) the router and the shared expert's
     matrices, against the layer's GPU time less its experts' share; and an MoE layer's routed experts, each
     expert's matrices a module (no leaf module set), against the experts' share of the GEMMs (k of the E experts'
-    weights a token). A long micro-batch hides the host (an 8K-token dense layer is milliseconds of GPU work a
-    module); one short example a micro-batch, or many small experts, waits on it."""
+    weights a token); from transformers v5 a layer's experts are one module holding stacked weights
+    (``tj.zero3_experts_one_module``), one fetch a pass. A long micro-batch hides the host (an 8K-token dense layer
+    is milliseconds of GPU work a module); one short example a micro-batch, or many small experts, waits on it.
+    The gathers themselves stay in the data-parallel term: with every expert routed tokens the module order repeats
+    each micro-batch, so the coordinator's trace holds and prefetches them (runtime.yaml zero3_module_fetch)."""
     lay, shape = st.layout, tj.shape
     h = tj.zero3_fetch_s * (2.0 + lay.recompute_share)  # forward, backward, the recomputed forward
     layer_gpu = gpu_s / (lay.grad_accum * shape.layers)
@@ -446,7 +449,8 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     if moe_layers:
         share = expert_share(shape)
         others = max(0.0, (4 + 2 + 1 + (mats if shape.shared_experts else 0)) * h - layer_gpu * (1 - share))
-        experts = max(0.0, shape.experts / lay.ep * mats * h - layer_gpu * share)
+        modules = 1 if tj.zero3_experts_one_module else shape.experts / lay.ep * mats
+        experts = max(0.0, modules * h - layer_gpu * share)
         routed = (others + experts) * moe_layers
     return lay.grad_accum * (dense + routed) / lay.pp
 

@@ -213,6 +213,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        moe_host_ms=moe_host_table(job),
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
+                       zero3_experts_one_module=zero3_experts_one_module(job),
                        zero3_copies=zero3_offload_copies(job),
                        zero12_copies=zero12_offload_copies(job),
                        stack_reference=stack_reference(job.kb))
@@ -361,6 +362,21 @@ def zero3_fetch_seconds(job: Job) -> float:
     zf = job.kb.runtime.training.zero3_module_fetch
     stack = getattr(job.w, "stack", None) or default_stack(job)
     return zf.ms_per_fetch * 1e-3 if zf is not None and stack in zf.stacks else 0.0
+
+
+def zero3_experts_one_module(job: Job) -> bool:
+    """Whether ZeRO-3 fetches an MoE layer's routed experts as one module a pass: the job runs the transformers
+    model (runtime.yaml training.moe_dispatch transformers_loop stacks) from the release that stores a layer's
+    experts as stacked 3-D weights of one module (transformers_loop before, 5.0; none given: the newest, the
+    assumption moe_loop_seconds states). Before it, and on Megatron-DeepSpeed (DeepSpeed-MoE's Experts holds a list
+    of expert modules), each expert's matrices are modules of their own (runtime.yaml training.zero3_module_fetch)."""
+    md = job.kb.runtime.training.moe_dispatch
+    loop = md.transformers_loop if md is not None else None
+    stack = getattr(job.w, "stack", None) or default_stack(job)
+    if loop is None or not job.shape.moe or stack not in loop.stacks:
+        return False
+    given = getattr(job.w, "transformers_version", None)
+    return given is None or _version(given) >= _version(loop.before)
 
 
 def zero3_offload_copies(job: Job) -> tuple[float, float, float, bool]:

@@ -201,6 +201,9 @@ class TrainingJob:
     # DeepSpeed ZeRO-3: host seconds a module holding parameters takes each pass (runtime.yaml
     # training.zero3_module_fetch; step_time.zero3_host_seconds); 0 for a stack that gathers a wrapped block at a time
     zero3_fetch_s: float = 0.0
+    # ZeRO-3 on the transformers model from v5: an MoE layer's routed experts are one module holding stacked 3-D
+    # weights, one fetch a pass, not a module per expert matrix (training_job.zero3_experts_one_module)
+    zero3_experts_one_module: bool = False
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_grown_max: float = math.inf  # ...the growth with the cluster only up to this many (a dense model's cap)
