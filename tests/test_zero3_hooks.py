@@ -126,3 +126,19 @@ def test_experts_one_module_only_on_the_transformers_model(kb):
     assert v5.layout_notation == v4.layout_notation
     assert v5.step_terms.compute_s == pytest.approx(v4.step_terms.compute_s, rel=1e-9)
     assert v5.step_terms.compute_s > 2 * 24 * 60 * 3 * 3 * 0.33e-3
+
+
+def test_zero3_without_overlap_comm_reduce_scatters_on_the_compute_stream(kb):
+    """ms-swift's swift/llm/ds_config/zero3.json (at 8d95f8c and 0f31a5a) sets overlap_comm false, and DeepSpeed's
+    stage3.py then reduce-scatters on the default stream (reduce_and_partition_stream = default_stream()), so no
+    reduce-scatter hides behind the backward. H248's layout: the bf16 gradients' reduce-scatter over 8 A800 is
+    28.6e9 B x 7/8 at 150 GB/s (200 GB/s a direction x 0.75) = 0.167 s a micro-batch, exposed twice a step, beside
+    the first layer's gather of each pass (1/24 of 0.167 s, twice a micro-batch): 2 x (0.167 + 2 x 0.167 / 24) =
+    0.362 s, where with overlap_comm on (DeepSpeed's default for ZeRO-3) only 0.04 s shows."""
+    off = _training(_h248(overlap_comm=False), "a800-80gb-sxm", 8)
+    on = _training(_h248(), "a800-80gb-sxm", 8)
+    z = off.dp_traffic
+    assert z.reduce_scatter_s == pytest.approx(28.6e9 * 7 / 8 / 150e9, rel=0.01)
+    assert off.step_terms.dp_s == pytest.approx(2 * (z.reduce_scatter_s + 2 * z.gather_s / 24), rel=1e-6)
+    assert off.step_terms.dp_s == pytest.approx(0.362, abs=0.002)
+    assert on.step_terms.dp_s < 0.05

@@ -544,7 +544,12 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
     collectives over the group's n GPUs only, and once a step all-reduces each GPU's gradient shard (1/n of its
     gradients) across the dp / n replicas of the group (:func:`_cross_group_parts`): with the layer's last
     reduce-scatter behind the last micro-batch's backward (FSDP2 defers it through gradient accumulation,
-    ``FSDPModule.set_requires_all_reduce``; MiCS's 2-hop synchronisation at the accumulation boundary)."""
+    ``FSDPModule.set_requires_all_reduce``; MiCS's 2-hop synchronisation at the accumulation boundary).
+
+    DeepSpeed ZeRO-3 with overlap_comm set false (``tj.zero3_overlap_comm``; unset, DeepSpeed turns it on for
+    ZeRO-3) reduce-scatters its gradients on the compute stream (deepspeed/runtime/zero/stage3.py:
+    reduce_and_partition_stream is the default stream without overlap_comm), so none of the reduce-scatters hides;
+    the weights' all-gathers keep their own stream."""
     lay = st.layout
     if lay.dp <= 1:
         return 0.0, 0.0
@@ -554,6 +559,9 @@ def _dp_seconds(tj: TrainingJob, st: Static, g: GpuRates, compute: float) -> tup
         gather, scatter, micro, forward = _zero3_parts(tj, st, g, compute, local, dpe, local_e)
         b = last_bucket_share(tj, st, g)
         ga, fwd = lay.grad_accum, _hidden(gather, forward, b)
+        if not tj.zero3_overlap_comm:
+            bwd = _hidden(gather, micro - forward, b)
+            return ga * (2 * gather + scatter) + cross, ga * (fwd + bwd + scatter) + cross
         bwd = _hidden(gather + scatter, micro - forward, b)
         last = _hidden(gather + scatter + cross, micro - forward, b) if cross else bwd
         return ga * (2 * gather + scatter) + cross, ga * fwd + (ga - 1) * bwd + last

@@ -214,6 +214,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
                        zero3_experts_one_module=zero3_experts_one_module(job),
+                       zero3_overlap_comm=not (w.overlap_comm is False and zero3_fetch_seconds(job)),
                        zero3_copies=zero3_offload_copies(job),
                        zero12_copies=zero12_offload_copies(job),
                        stack_reference=stack_reference(job.kb))
