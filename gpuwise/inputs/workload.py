@@ -173,9 +173,9 @@ class Workload(Strict):
         default=None, description="training: the software stack (its speed relative to the calibrated middle is in "
         "knowledge/runtime.yaml training_stacks); none given: the middle, stated as an assumption")
     overlap_comm: bool | None = Field(
-        default=None, description="training, ZeRO-0/1/2: whether the gradient reduction overlaps the backward "
+        default=None, description="training: whether the gradient reduction overlaps the backward "
         "(DeepSpeed's zero_optimization.overlap_comm); none given: the stack's default (knowledge/runtime.yaml "
-        "training_stacks overlap_comm: off for DeepSpeed, on for the others)")
+        "training_stacks overlap_comm: off for DeepSpeed below ZeRO-3, on at ZeRO-3 and for the others)")
     fp8_params: bool = Field(
         default=False, description="training, LoRA in fp8 on a Transformer Engine stack (megatron, nemo): the frozen "
         "base is held in FP8, one byte a weight (NeMo's model.fp8_params, Transformer Engine's fp8_model_init); off: "
