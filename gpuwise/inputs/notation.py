@@ -90,7 +90,8 @@ def version_text(v: object, field_name: str) -> object:
     """A release written as a YAML number: ``26`` is its text "26", but ``25.10`` is the number 25.1, another
     release (ROCm 7.10, NeMo 25.10, bitsandbytes 0.50 and vLLM 0.10 lose their zero), so a version with a
     decimal point is asked for in quotes; text passes as it is, for the field's own pattern to check."""
-    if isinstance(v, float):
+    if isinstance(v, float) and re.fullmatch(r"\d+\.\d+", repr(v)):
         raise Said(N_('write the version in quotes (%(field_name)s: "%(v)s"): YAML reads 1.20 as 1.2'),
                    field_name=field_name, v=v)
-    return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+    # -4.5, 1e+308 or nan is no release in quotes either: its text goes to the field's form, which refuses it
+    return str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v

@@ -137,6 +137,17 @@ def _version_written_otherwise(given: Any, info: Any) -> str | None:
     return close if close != given and re.fullmatch(pattern, close) else None
 
 
+_RELEASE = r"^\d+(\.\d+){0,3}"
+_NEWEST = {"latest", "newest", "last", "stable", "current", "main", "master", "nightly", "head"}
+
+
+def _is_release(info: Any) -> bool:
+    """A workload's release field (``stack_version``, ``transformers_version``, ``framework_version``), whose
+    description is a paragraph on what the release sets: its pattern starts with :data:`_RELEASE`."""
+    pattern = next((m.pattern for m in getattr(info, "metadata", ()) if getattr(m, "pattern", None)), "")
+    return pattern.startswith(_RELEASE)
+
+
 def literal_close(given: Any, expected: Any) -> str | None:
     """The choice a value refused by a ``Literal`` field was likely meant as, or None: a close spelling,
     the same name in other capitals ('cny': CNY), or an engine named as its users know it (Ollama and LM
@@ -189,8 +200,13 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         values = {"given": _short(err.get("input")), "what": what}
         msg = N_("%(given)s is not in the expected form (%(what)s)") if what else N_(
             "%(given)s is not in the expected form")
+        if _is_release(info):  # the form in a few words, not a whole paragraph of English in every language
+            msg = N_("%(given)s is not a release number (digits and dots, as 4.52 or 0.5.7)")
         close = _version_written_otherwise(err.get("input"), info)
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": close}) if close else (None, None)
+        if close is None and _is_release(info) and str(err.get("input")).strip().lower() in _NEWEST:
+            hint, hint_values = N_("leave %(name)s out: gpuwise then takes the newest release it knows"), {
+                "name": str(loc[-1])}
     elif err["type"] == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         given = err.get("input")
