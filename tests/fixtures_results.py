@@ -430,7 +430,7 @@ def estimate_result() -> EstimateResult:
             breakdown=H100_32,
             usable_per_gpu_bytes=78_679_145_185,
             capacity_per_gpu_bytes=85_520_809_984,
-            layout="deepspeed ZeRO-3 (bf16 + fp32 master weights)",
+            layout="data parallel, ZeRO-3 (bf16 + fp32 master weights)",
             peak_phase="backward",
             terms=MEMORY_TERMS,
             notes=["ZeRO-3 gathers one layer's weights at a time"],

@@ -350,7 +350,7 @@ def test_memory_formulas_are_message_ids(kb, monkeypatch):
 
 
 def test_a_memory_layout_is_message_ids(kb):
-    """The layout a memory estimate models ("deepspeed ZeRO-3 (bf16 + fp32 master weights)") is
+    """The layout a memory estimate models ("data parallel, ZeRO-3 (bf16 + fp32 master weights)") is
     memory_layout.* ids with values, every one memory.py names, and worded in Chinese from them."""
     import re
 

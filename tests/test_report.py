@@ -648,7 +648,7 @@ def test_estimate_text():
     out = report.render(estimate_result(), "text")
     assert out.startswith("GPU memory and time estimate\n")
     assert re.search(r"Optimizer state\s+25.9 GB", out) and re.search(r"Total over all GPUs\s+1.39 TB", out)
-    assert "Layout: deepspeed ZeRO-3" in out
+    assert "Layout: data parallel, ZeRO-3" in out
     assert re.search(r"Dense peak\s+989.4 TFLOP/s bf16", out) and re.search(r"Cost\s+\$5,719 \(rent\)", out)
     assert "Total FLOPs: 2.85e21 FLOP" in out
     assert "Wall-clock time = 60 hours" in out
