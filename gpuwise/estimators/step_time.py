@@ -387,7 +387,7 @@ def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple
     passes = rows * C.moe_pass_bytes(shape, tj.precision == "fp8", act) / g.mem_bw * again
     wait = 0.0
     if g.moe_host_s:
-        layer = (gpu_s + passes) / (lay.grad_accum * math.ceil(shape.layers / lay.pp))  # one layer's micro-batch
+        layer = _layer_micro_seconds(lay, shape.layers, gpu_s + passes)
         host = shape.experts / lay.ep * g.moe_host_s * again
         wait = lay.grad_accum * math.ceil(moe_layers / lay.pp) * max(0.0, host - layer)
     if tj.moe_loop_s:
@@ -416,7 +416,7 @@ def loop_wait_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     fwd, bwd = tj.moe_loop_s
     local = shape.experts / lay.ep
     loop = local * (fwd * (1.0 + lay.recompute_share) + bwd)
-    experts_gpu = gpu_s / (lay.grad_accum * math.ceil(shape.layers / lay.pp)) * expert_share(shape)
+    experts_gpu = _layer_micro_seconds(lay, shape.layers, gpu_s) * expert_share(shape)
     fetch = (local * shape.mlp_matrices * tj.zero3_fetch_s * (2.0 + lay.recompute_share)
              if lay.zero >= 3 else 0.0)
     wait = max(0.0, fetch + loop - experts_gpu) - max(0.0, fetch - experts_gpu)
@@ -441,7 +441,7 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     each micro-batch, so the coordinator's trace holds and prefetches them (runtime.yaml zero3_module_fetch)."""
     lay, shape = st.layout, tj.shape
     h = tj.zero3_fetch_s * (2.0 + lay.recompute_share)  # forward, backward, the recomputed forward
-    layer_gpu = gpu_s / (lay.grad_accum * shape.layers)
+    layer_gpu = _layer_micro_seconds(lay, shape.layers, gpu_s)
     mats = shape.mlp_matrices
     moe_layers = shape.moe_layers if shape.moe else 0
     dense = max(0.0, (4 + 2 + mats) * h - layer_gpu) * (shape.layers - moe_layers)
@@ -453,6 +453,12 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
         experts = max(0.0, modules * h - layer_gpu * share)
         routed = (others + experts) * moe_layers
     return lay.grad_accum * (dense + routed) / lay.pp
+
+
+def _layer_micro_seconds(lay: Layout, layers: int, gpu_s: float) -> float:
+    """One layer's micro-batch of the step's ``gpu_s`` seconds of GPU work, on the busiest pipeline stage (the
+    model's ``layers`` over the stages, rounded up): what a per-layer host cost is set against."""
+    return gpu_s / (lay.grad_accum * math.ceil(layers / lay.pp))
 
 
 def fast_link_share(st: Static, g: GpuRates) -> float:
