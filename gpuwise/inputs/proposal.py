@@ -81,8 +81,8 @@ def _real_month(v: str | None) -> str | None:
 
 class UsedCard(Strict):
     serial: str | None = Field(default=None, min_length=1, max_length=100)
-    manufactured: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
-    purchased: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
+    manufactured: str | None = Field(default=None, pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$")
+    purchased: str | None = Field(default=None, pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$")
     nvidia_smi: str | None = Field(default=None, min_length=1, max_length=4096)
     """An empty name was read as no report: the card was judged without one, silently."""
     fan_speed_percent: list[float] = Field(default=[], max_length=100_000)

@@ -28,25 +28,30 @@ def gpus_as_text(v: Any) -> Any:
 
 class Environment(Strict):
     os: str | None = Field(default=None, max_length=100)
-    driver: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,2}$",
+    driver: str | None = Field(default=None, pattern=r"^[0-9]+(\.[0-9]+){0,2}$",
                                description="NVIDIA driver version as nvidia-smi prints it, e.g. '535.104.05'")
-    cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$",
+    cuda: str | None = Field(default=None, pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?$",
                              description="CUDA version as torch.version.cuda prints it, e.g. '12.1'")
     pytorch: str | None = Field(
         default=None, max_length=100,  # PEP 440: 2.1.0+cu121, 2.4.0rc1, 2.5.0.dev20240801
-        pattern=r"^\d+\.\d+(\.\d+)?((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[A-Za-z0-9]+(\.[A-Za-z0-9]+)*)?$",
+        pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?((a|b|rc)[0-9]+)?(\.post[0-9]+)?(\.dev[0-9]+)?(\+[A-Za-z0-9]+(\.[A-Za-z0-9]+)*)?$",
         description="PyTorch version as torch.__version__ prints it, e.g. '2.1.0' or '2.4.1+cu121'")
     kernel_modules: Literal["open", "proprietary"] | None = Field(
         default=None, description="NVIDIA kernel module flavour: open (nvidia-open) or proprietary")
-    rocm: str | None = Field(default=None, pattern=r"^\d+\.\d+(\.\d+)?$", description="AMD ROCm release, e.g. '6.4.1'")
+    rocm: str | None = Field(default=None, pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?$",
+        description="AMD ROCm release, e.g. '6.4.1'")
     synapse: str | None = Field(
-        default=None, pattern=r"^\d+\.\d+(\.\d+)?(-\d+)?$", description="Intel Gaudi software release, e.g. '1.21.0'")
+        default=None, pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?(-[0-9]+)?$",
+        description="Intel Gaudi software release, e.g. '1.21.0'")
     cann: str | None = Field(
-        default=None, pattern=r"^\d+\.\d+(\.(\d+|[Rr][Cc]\d+))?(\.\d+)?$", description="Huawei CANN, e.g. '8.1.RC1'")
+        default=None, pattern=r"^[0-9]+\.[0-9]+(\.([0-9]+|[Rr][Cc][0-9]+))?(\.[0-9]+)?$",
+        description="Huawei CANN, e.g. '8.1.RC1'")
     torch_npu: str | None = Field(
-        default=None, pattern=r"^\d+\.\d+\.\d+(\.post\d+|\.?rc\d+)?$", description="Ascend torch_npu, e.g. 2.5.1.post1")
+        default=None, pattern=r"^[0-9]+\.[0-9]+\.[0-9]+(\.post[0-9]+|\.?rc[0-9]+)?$",
+        description="Ascend torch_npu, e.g. 2.5.1.post1")
     bitsandbytes: str | None = Field(
-        default=None, pattern=r"^\d+\.\d+(\.\d+)?(\.post\d+|\.dev\d+)?$", description="bitsandbytes release")
+        default=None, pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?(\.post[0-9]+|\.dev[0-9]+)?$",
+        description="bitsandbytes release")
 
     @field_validator("driver", "cuda", "rocm", "synapse", "cann", "torch_npu", "bitsandbytes", mode="after")
     @classmethod

@@ -133,11 +133,15 @@ def _version_written_otherwise(given: Any, info: Any) -> str | None:
     pattern = next((m.pattern for m in getattr(info, "metadata", ()) if getattr(m, "pattern", None)), None)
     if not isinstance(given, str) or pattern is None or len(given) > 64:
         return None
-    close = re.sub(r"[-_](?=(post|rc)\d)", "", re.sub(r"^(release-)?[vV](?=\d)", "", given.strip()))
+    import unicodedata
+
+    # full-width digits (４.５７) are refused as every number field refuses them (docs/formats.md), with the ASCII
+    close = unicodedata.normalize("NFKC", given.strip())
+    close = re.sub(r"[-_](?=(post|rc)\d)", "", re.sub(r"^(release-)?[vV](?=\d)", "", close))
     return close if close != given and re.fullmatch(pattern, close) else None
 
 
-_RELEASE = r"^\d+(\.\d+){0,3}"
+_RELEASE = r"^[0-9]+(\.[0-9]+){0,3}"
 _NEWEST = {"latest", "newest", "last", "stable", "current", "main", "master", "nightly", "head"}
 
 

@@ -184,14 +184,14 @@ class Workload(Strict):
         default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
         "so only one chunk is upcast to fp32 at a time")
     stack_version: str | None = Field(
-        default=None, pattern=r"^\d+(\.\d+){0,3}$", max_length=32,
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", max_length=32,
         description="training: the stack's release (e.g. NeMo 26.04): a release whose performance table gpuwise "
         "read sets its MoE layers' dispatch cost (knowledge/runtime.yaml training.moe_dispatch releases), and "
         "DeepSpeed's release how ZeRO copies an offloaded optimizer's gradients and weights (zero3_offload_copies); "
         "none given: "
         "the newest release gpuwise knows")
     transformers_version: str | None = Field(
-        default=None, pattern=r"^\d+(\.\d+){0,3}$", max_length=32,
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", max_length=32,
         description="training an MoE model on a stack that runs the Hugging Face transformers model (fsdp-hf, "
         "deepspeed, axolotl, unsloth): the transformers release; before 5.0 its MoE blocks loop over the experts "
         "in Python, and the host's launches per expert are charged (knowledge/runtime.yaml training.moe_dispatch "
@@ -208,7 +208,7 @@ class Workload(Strict):
         "cross-entropy holds the logits one chunk at a time (training.ce_chunks)")
     framework: Framework = "vllm"
     framework_version: str | None = Field(
-        default=None, pattern=r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$", max_length=32,
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$", max_length=32,
         description="inference: the framework release served with (e.g. 0.5.7; llama.cpp: its build, 6600 or "
         "b6600): its kernels set the per-step constants (knowledge/serving.yaml releases); none given: the newest "
         "release gpuwise knows")
@@ -318,6 +318,12 @@ class Workload(Strict):
             raise Said(N_("llama.cpp names a release by its build number (6600 or b6600), not %(given)s, which "
                           "reads as another program's version (Ollama's, LM Studio's): give the llama.cpp build it "
                           "runs, or leave framework_version out"), given=repr(v))
+        # transformers 0.x / 1.x never existed under that name (pytorch-transformers 1.x became transformers 2.0);
+        # read as a release before 5.0 it would be priced as the Python loop over experts without a word
+        if info.field_name == "transformers_version" and isinstance(v, str) and re.fullmatch(r"[01](\..*)?", v):
+            raise Said(N_("transformers %(given)s is no release of transformers (the first was 2.0, 2019; MoE "
+                          "models arrived in 4.x): give the 4.x or 5.x release the job installs, or leave it out "
+                          "for the newest"), given=v)
         return v
 
     @field_validator("global_batch_tokens")

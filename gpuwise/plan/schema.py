@@ -48,7 +48,7 @@ class Owned(Strict):
     count: int = Field(ge=1, le=MAX_GPUS)
     servers: int | None = Field(default=None, ge=1, le=MAX_GPUS, description="machines they sit in")
     hosting: Hosting = Field(default="office", description="where they run: office | colocation | datacenter")
-    bought: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$",
+    bought: str | None = Field(default=None, pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$",
                                description="when they were bought, YYYY-MM")
     paid_usd: float | None = Field(default=None, ge=0, le=1e13,
                                    description="what was paid for all of them, in constraints.currency")
