@@ -45,3 +45,4 @@ def test_transformers_before_2_is_no_release(tmp_path: Path, value: str) -> None
 def test_transformers_2_and_later_are_kept(tmp_path: Path) -> None:
     assert _run(tmp_path, "2.0").returncode == 0
     assert _run(tmp_path, "10.1").returncode == 0
+

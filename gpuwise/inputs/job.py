@@ -15,7 +15,7 @@ from ..frozen import record
 from ..knowledge import Knowledge
 from ..results import Assumption
 from .schema import Constraints, Requirements, Workload
-from .shape import Shape, from_workload
+from .shape import Shape, from_catalog, from_workload
 
 FINETUNE_DEFAULT_TOKENS = 1.0e8
 CHINCHILLA_TOKENS_PER_PARAM = 20.0
@@ -112,6 +112,24 @@ def note(field: str, value: Any, message_id: str, values: dict[str, Any] | None 
     return made(Assumption, dict(field=field, value=value, reason=messages.text(message_id, vals),
                                  message_id=message_id,
                       template=messages.template(message_id), values=vals))
+
+
+def _catalog_shape_replaced(w: Any, kb: Knowledge, catalog: Any, params: float) -> Assumption | None:
+    """A catalog model named beside an ``architecture`` is computed with the given shape, not the catalog's
+    (hostile round 24 found it silent): said, with what the catalog would have used, so a user who meant the
+    catalog's model sees that their block replaced it."""
+    if w.model is None or w.architecture is None:
+        return None
+    m = catalog
+    if m is None:
+        try:
+            m = kb.models[kb.model(w.model, where="workload.model").id]
+        except UserError:
+            return None  # a custom model's own name
+    theirs = from_catalog(m)
+    return note("workload.architecture", None, "assume.shape_given",
+                {"model": m.id, "layers": w.architecture.layers, "hidden": w.architecture.hidden_size,
+                 "size": params / 1e9, "cat_layers": theirs.layers, "cat_hidden": theirs.hidden})
 
 
 def check_network(kb: Knowledge, name: str | None, where: str) -> None:
@@ -292,6 +310,9 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             catalog = kb.models[r.id]
     shape = from_workload(w, catalog)
     _check_schedule(w, shape.layers, where)
+    given_over = _catalog_shape_replaced(w, kb, catalog, shape.params)
+    if given_over is not None:
+        assumptions.append(given_over)
     if shape.assumed_values:
         assumptions.append(note("workload.architecture", None, "assume.shape", dict(shape.assumed_values)))
     set_w = w.model_fields_set
