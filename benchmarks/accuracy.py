@@ -508,6 +508,11 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
             got = s.load if conc or queued else s.capacity
             est = got.throughput if got else 0.0
+            if (conc or queued) and not est and row["output_tokens_per_s"]:  # the memory holds no sequence in this
+                # layout (the weights fill it): no figure, said on stderr as a refused layout is
+                print(f"  {row['id']} not estimated: {row['count']} x {row['gpu']} hold no sequence beside the weights",
+                      file=sys.stderr)
+                continue
             label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
                      f"{row['prompt_tokens']}/{row['output_tokens']} c={row['concurrency']} ({row['framework']})")
             if not row["output_tokens_per_s"]:  # a TPOT-only row: its latency is compared, not a throughput
@@ -824,6 +829,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # random 2048/512 at concurrency 8-32; its concurrency-1 point is VC04 in decode_independent.csv)
     ("VC", "  of which the rows added by serveblind8 (ids VC..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind8 (ids VC..): latency"),
+    # the serveblind9 round (ids NB..: InferenceX's dashboard data as the InferenceX-app test fixture carries it,
+    # DeepSeek-R1-0528 FP8 / MXFP4 / NVFP4 on one node of MI355X, MI300X, MI325X and B200, SGLang 0.5.6-0.5.12, random
+    # 1k/1k and 8k/1k at range ratio 0.8, concurrency 8-64)
+    ("NB", "  of which the rows added by serveblind9 (ids NB..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind9 (ids NB..): latency"),
 )
 
 def main() -> int:
