@@ -152,17 +152,23 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # every running sequence, and it is launch-bound for short prompts when it runs outside CUDA graphs.
         # Requests that arrive while one prefill runs are prefilled together in the next (a bulk-service
         # queue: k = 1 + arrivals per prefill, up to a chunk's worth of prompts), so each pays 1/k of a
-        # forward. A new request waits for the scheduler's next poll (half a step on average, :func:`poll_wait`
-        # where it polls less often), for the prefill running when it arrives (half of one, as often as one
-        # runs), then its own.
+        # forward. A scheduler that polls for requests only every ``poll`` decode steps (SGLang's
+        # --scheduler-recv-interval) also gathers those that arrive over the poll - 1 decode steps it does not
+        # look: they are all in the waiting queue at the next poll, and its next prefill batch takes every one the
+        # prefill budget holds (scheduler_recv_skipper.py; Scheduler.get_new_batch_prefill). A new request waits
+        # for the scheduler's next poll (half a step on average, :func:`poll_wait` where it polls less often), for
+        # the prefill running when it arrives (half of one, as often as one runs), then its own.
         ctx = full_prompt - prompt / 2
         most = max(1.0, float(eng.chunk // max(int(prompt), 1))) if n == 1 else 1.0
         met = b if open_loop else max(b - 1.0, 0.0)  # the prompts a request's decode meets (docstring)
         k, tpot, pre = 1.0, pure, _prefill(c, chunk, ctx)
+        # the decode steps over which a scheduler that polls less often gathers arrivals (none alone on the copy:
+        # it idles and takes the one request at once, :func:`poll_wait`)
+        gather = (c.poll - 1) * pure * per_step if b > 1 else 0.0
         priced = chunk  # the prefill ``pre`` is of: priced again only when the batch of prompts changes
         for _ in range(4):  # arrivals depend on the TPOT the pauses set: a few rounds settle it
             tpot = pure + met / output * n * pre / k * per_step
-            k = min(most, 1.0 + b / (output * tpot) * n * pre)
+            k = min(most, 1.0 + b / (output * tpot) * (n * pre + gather))
             tokens = chunk * k if n == 1 else chunk
             if tokens != priced:
                 pre, priced = _prefill(c, tokens, ctx), tokens
