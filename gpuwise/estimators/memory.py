@@ -28,6 +28,10 @@ The loss upcasts logits to fp32: log-softmax keeps 4 B x vocab per token and its
 backward briefly needs 8 B more (Korthikanti et al. 2022 give the same structure for
 Megatron's layers: "Reducing Activation Recomputation in Large Transformer Models").
 Gradient checkpointing keeps each layer's input and recomputes one layer at a time.
+A stack may state its own (runtime.yaml training_stacks): fused layers that save what Korthikanti et al.
+count, held in Megatron's layout at any layout (layer_activations: llm.c, nanochat, litgpt), the loss's bytes
+a vocabulary entry (loss_bytes_per_vocab: llm.c 2, nanochat 4, litgpt 6, Megatron 6) and the gradients'
+(gradient_bytes: llm.c's bf16 gradients).
 """
 
 from __future__ import annotations
@@ -104,6 +108,10 @@ class TrainSetup:
     bucket_bytes: float = 1e9  # offload: the gradient bucket a GPU keeps while gradients stream to the host
     loss_bytes: float = 0.0  # bytes per vocab entry per token the stack's loss holds (0: LOGITS_SAVED + LOGITS_TEMP)
     te: bool = False  # Megatron-Core layers with Transformer Engine (runtime.yaml training_stacks transformer_engine)
+    # full training: the stack's layers save what Korthikanti et al. count, held as Megatron lays out its states
+    # (runtime.yaml training_stacks layer_activations: llm.c, nanochat, litgpt)
+    fused_layers: bool = False
+    grad_bytes: float = 0.0  # bytes a parameter's gradient takes (0: the layout's; runtime.yaml gradient_bytes)
     recompute: float = 0.0  # without checkpointing: share of each stage's layers recomputed in full (block method)
     shard_group: int = 0  # hybrid sharding: the GPUs one ZeRO group spans (cp included); 0: all dp x cp of them
 
@@ -114,9 +122,10 @@ class TrainSetup:
     @property
     def megatron_layout(self) -> bool:
         """Memory as Megatron holds it (:func:`parallel_bytes`): any model-parallel layout, and every layout
-        of a Megatron-Core / Transformer Engine stack (one GPU or plain data parallel included), whose
-        layers save what Korthikanti et al. count, not what the Hugging Face modules save."""
-        return self.model_parallel or self.te
+        of a Megatron-Core / Transformer Engine stack (one GPU or plain data parallel included), and full
+        training on a stack whose fused layers save what Korthikanti et al. count (``fused_layers``), not
+        what the Hugging Face modules save."""
+        return self.model_parallel or self.te or (self.fused_layers and self.method == "full")
 
 
 @frozen
@@ -528,12 +537,14 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     else:
         pure = not s.mixed or s.precision == "fp32"
         wb = 4.0 if s.precision == "fp32" else 2.0
-        gb = wb if pure else 4.0  # fp32 main gradients unless everything is held in the training dtype
+        # fp32 main gradients unless everything is held in the training dtype or the stack says its own (llm.c's bf16)
+        gb = wb if pure else (s.grad_bytes or 4.0)
         opt_pp = _optimizer_bytes(s.optimizer, 1.0, int(wb) if pure else 4, shape, master=not pure)[0].value
         weights = (sharded if s.zero >= 3 else local) * wb
         grads = (sharded if s.zero >= 2 else local) * gb
         optimizer = (sharded if s.zero >= 1 else local) * opt_pp
-        mode = "pure32" if s.precision == "fp32" else "megatron-fp8" if (s.te and s.precision == "fp8") else "megatron"
+        fp8_inputs = (s.te or s.fused_layers) and s.precision == "fp8"  # FP8 copies of the GEMM inputs saved
+        mode = "pure32" if s.precision == "fp32" else "megatron-fp8" if fp8_inputs else "megatron"
     layers_stage = math.ceil(shape.layers / s.pp)
     if s.zero >= 3:  # two layers gathered at a time
         weights += 2 * local / layers_stage * wb

@@ -204,6 +204,8 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_parallelism=stack_parallelism(job),
                        stack_tp_max_zero=stack_spec(job).tensor_parallel_max_zero,
                        stack_loss_bytes=stack_spec(job).loss_bytes_per_vocab or 0.0,
+                       stack_fused_layers=stack_spec(job).layer_activations == "korthikanti",
+                       stack_grad_bytes=stack_spec(job).gradient_bytes or 0.0,
                        stack_grad_bucket=(stack_spec(job).grad_bucket_params,
                                           stack_spec(job).grad_bucket_params_per_rank),
                        stack_overlap_comm=(stack_spec(job).overlap_comm if w.overlap_comm is None

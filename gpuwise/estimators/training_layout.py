@@ -167,6 +167,10 @@ class TrainingJob:
     # the stack's layers are Megatron-Core's with Transformer Engine: Megatron's memory layout at every layout
     # and FP8 copies of the GEMM inputs under FP8 (runtime.yaml training_stacks transformer_engine)
     stack_te: bool = False
+    # full training: the stack's fused layers save what Korthikanti et al. count (runtime.yaml training_stacks
+    # layer_activations), and its gradients take stack_grad_bytes a parameter (0: the layout's)
+    stack_fused_layers: bool = False
+    stack_grad_bytes: float = 0.0
     # the model parallelism the stack's training path runs (runtime.yaml training_stacks parallelism): the planner
     # offers it only these; a stack without a list (the middle) every kind
     stack_parallelism: tuple[str, ...] = ("tensor", "pipeline", "expert", "context")
@@ -255,7 +259,7 @@ class TrainingJob:
             lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
             cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
             bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
-            loss_bytes=self.stack_loss_bytes)
+            loss_bytes=self.stack_loss_bytes, fused_layers=self.stack_fused_layers, grad_bytes=self.stack_grad_bytes)
 
     def memory(self, lay: Layout) -> M.MemoryEstimate:
         """The memory of a layout with the formula behind each figure (memoised)."""

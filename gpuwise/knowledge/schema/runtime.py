@@ -337,6 +337,16 @@ class StackSpeed(Strict):
         default=None, gt=0, le=32, description="bytes per vocabulary entry per token the stack's loss holds at its "
         "peak (None: the Hugging Face loss's fp32 log-softmax and its backward's two temporaries, 12 B); Megatron's "
         "vocabulary-parallel cross-entropy works in place on one fp32 copy of the 16-bit logits")
+    layer_activations: Literal["korthikanti"] | None = Field(
+        default=None, description="what a transformer layer of the stack saves for its backward in full training "
+        "(None: what the Hugging Face modules save, memory.ACT_COEFF amp / pure16); korthikanti: the 16-bit "
+        "tensors Korthikanti et al. 2022 count (norm inputs, the QKV input, q/k/v, the attention output, the MLP "
+        "input and its hidden activations; memory.ACT_COEFF megatron), as fused layers keep them, held as Megatron "
+        "lays out its states")
+    gradient_bytes: float | None = Field(
+        default=None, gt=0, le=4, description="bytes a parameter's gradient takes where it is held and reduced across "
+        "the data-parallel GPUs (None: the layout's: fp32 main gradients under Megatron's layout); llm.c keeps its "
+        "gradients in bf16, Lightning Fabric's FSDP reduces them in bf16")
     parallelism: list[Literal["tensor", "pipeline", "expert", "context"]] | None = Field(
         default=None, description="the model parallelism the stack's training path runs beside data parallelism "
         "(ZeRO / FSDP sharding): tensor, pipeline, expert, context; the planner offers the stack only these (None: "
