@@ -102,4 +102,5 @@ def test_the_figures_are_the_sources(kb):
     assert ak.utilization["fused"]["hopper"] == pytest.approx(0.35 * 1.5)
     assert ak.utilization["fused"]["blackwell"] == pytest.approx(1605 / 1.3 / 2250, abs=0.005)
     stacks = kb.runtime.training_stacks
-    assert {s for s, v in stacks.items() if v.attention_kernel == "fused"} == {"megatron", "nemo", "litgpt"}
+    assert {s for s, v in stacks.items() if v.attention_kernel == "fused"} == {"megatron", "nemo", "litgpt", "llmc",
+                                                                              "nanochat"}
