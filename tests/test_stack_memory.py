@@ -95,6 +95,20 @@ def test_nanochat_fp8_saves_the_gemm_inputs_in_fp8():
     assert 9e9 / 2 < drop < 9e9
 
 
+def test_litgpt_chunked_loss_and_fused_layers():
+    """litgpt's pretrain loop holds the bf16 logits (2 B) and chunked_cross_entropy's fp32 log-softmax (4 B) until
+    the backward, which leaves the logits and their bf16 gradient (2 + 2 B): 6 B a vocabulary entry. TinyLlama 1.1B
+    (tests/data/training_runs.csv R16: 22 layers of 2,048, 4 KV heads of 64, SwiGLU 5,632, 32,000 tokens) at its
+    published 8 x 2,048 a GPU on A100 40GB: 29 GB, within the card, as the run was."""
+    arch = {"layers": 22, "hidden_size": 2048, "heads": 32, "kv_heads": 4, "ffn_size": 5632, "vocab_size": 32000,
+            "tied_embeddings": False}
+    est = _estimate("litgpt", arch, 1_100_048_384, 8, 2048, zero=3, gpu="a100-40gb-sxm")
+    tokens = 8 * 2048
+    hand = (12 * 2048 + 4 * 256 + 6 * 5632) * tokens * 22 + 6 * 32000 * tokens + 2 * 2 * 2048 * tokens
+    assert est.memory.breakdown["activations"] == pytest.approx(hand, abs=1)
+    assert est.memory.per_gpu_bytes < 40e9 * 0.85
+
+
 def test_the_hugging_face_stacks_keep_their_own_count():
     """A stack that names no layer count (fsdp-hf) keeps the Hugging Face modules' 16-bit count (20, 4, 8) and the
     12 B loss: GPT-2 350M at llm.c's micro-batch, DP8 ZeRO-1, holds 2.2x what llm.c holds."""
@@ -115,9 +129,9 @@ def _job(stack: str, **par):
 
 
 def test_the_fused_stacks_run_data_parallel_only():
-    """llm.c (llmc/zero.cuh: one process a GPU, ZeRO 0 or 1) and nanochat (torchrun with DistMuonAdamW) split no
-    model: every split of 16 GPUs is TP1 PP1 CP1 EP1; the middle is offered more."""
-    for stack in ("llmc", "nanochat"):
+    """llm.c (llmc/zero.cuh: one process a GPU, ZeRO 0 or 1), nanochat (torchrun with DistMuonAdamW) and litgpt
+    (Fabric's FSDPStrategy) split no model: every split of 16 GPUs is TP1 PP1 CP1 EP1; the middle is offered more."""
+    for stack in ("llmc", "nanochat", "litgpt"):
         job = _job(stack)
         assert P.splits(TJ.training_job(job), 16, 8, 8, TJ.requested_pins(job)) == [(1, 1, 1, 1)], stack
     job = resolve(Requirements(**{"workload": {"task": "pretrain", "params_b": 0.354823, "train_tokens": 1e9,
