@@ -100,3 +100,26 @@ def test_autotp_pairs_tensor_parallel_with_zero_0_to_2_only():
         zeros = {r[0] for g in (*search.groups, *search.offload) if g.split[0] > 1 for r in g.rungs}
         assert max(zeros) == most, stack
         assert 3 in {r[0] for g in search.groups if g.split[0] == 1 for r in g.rungs}  # ZeRO-3 without TP stays
+
+
+def test_a_pin_set_aside_does_not_fit_as_requested():
+    """docs/formats.md: fits_as_requested says whether the job fits exactly as the file states it. A pin the stack
+    cannot run is set aside (MEM-PIN-NOT-ON-STACK), so the job never runs as stated: the memory step's pass rule is
+    MEM-FITS-PIN-OFF-STACK (fits, not as requested) and the candidate carries no need as requested. The same job
+    without the pin, or with a pin the stack runs, fits as requested. GPT-2 350M on llm.c (data parallel only,
+    runtime.yaml training_stacks llmc) on 8 x H100."""
+    w = {"task": "pretrain", "params_b": 0.354823, "train_tokens": 1e10, "seq_len": 1024, "stack": "llmc",
+         "architecture": {"layers": 24, "hidden_size": 1024, "heads": 16, "kv_heads": 16, "ffn_size": 2731,
+                          "vocab_size": 50304, "tied_embeddings": True}}
+    pinned = gpuwise.estimate({"workload": {**w, "parallelism": {"tp": 2}}}, gpu="h100-80gb-sxm", gpus=8).gpu
+    assert pinned.fits and pinned.fits_as_requested is False
+    assert "TP" not in pinned.strategy
+    plain = gpuwise.estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=8).gpu
+    assert plain.fits and plain.fits_as_requested is True
+    mega = gpuwise.estimate({"workload": {**w, "stack": "megatron", "parallelism": {"tp": 2}}},
+                            gpu="h100-80gb-sxm", gpus=8).gpu
+    assert mega.fits_as_requested is True and "TP2" in mega.training.layout_notation
+    r = gpuwise.recommend({"workload": {**w, "parallelism": {"tp": 2}},
+                           "constraints": {"gpus": ["h100-80gb-sxm"], "max_gpus": 8}}).model_dump(mode="json")
+    for c in r["candidates"]:
+        assert "MEM-FITS-PIN-OFF-STACK" in c["rules"] and "MEM-FITS" not in c["rules"], c["count"]

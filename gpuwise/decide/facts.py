@@ -75,8 +75,11 @@ class CandidateFact(FactModel):
     flash_min_cc: float = _f("compute capability FlashAttention-2 needs (knowledge/software.yaml; -1 unknown)")
     need_gb: float = _f("memory per GPU with the layout gpuwise would use (the most frugal one if none fits), GB")
     need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB (absent where a serving pin "
-                                  "cannot be kept on this count: no layout of it is as asked)")
+                                  "cannot be kept on this count, or a training pin is one the stack cannot run: "
+                                  "no layout of it is as asked)")
     pin_kept: bool = _f("every parallelism pin the user gave is kept by the layout (true without pins)")
+    pin_on_stack: bool = _f("training: every parallelism pin the user gave is one the training stack runs (false: "
+                            "MEM-PIN-NOT-ON-STACK set one aside, so no layout is as asked; true without pins)")
     pin_gpus: int = _f("the GPUs one copy of the pinned layout spans (tensor x pipeline, x context parallel in "
                        "training; 1 without pins)")
     pin_not_kept: str = _f("the pins not kept and the degree served instead ('none' when all are kept)")

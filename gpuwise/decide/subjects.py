@@ -140,8 +140,20 @@ def count_fact(job: Job, gpu: Any, count: int, need: float, need_requested: floa
     GPU's memory, the least need per GPU (bytes; as requested too), each with the value
     ``candidate_fact`` gives it; the GPU's other fields and everything after memory are unknown
     to the rules asked about it (:mod:`gpuwise.decide.bounds`), the days added by the caller."""
-    return {"t": "candidate", "tag": "", **_job_part(job), "capacity_gb": capacity_bytes(gpu) / GB,
-            "count": count, "multi_gpu": count > 1, "need_gb": need / GB, "need_requested_gb": need_requested / GB}
+    fact = {"t": "candidate", "tag": "", **_job_part(job), "capacity_gb": capacity_bytes(gpu) / GB,
+            "count": count, "multi_gpu": count > 1, "need_gb": need / GB, "need_requested_gb": need_requested / GB,
+            "pin_on_stack": True}
+    return _off_stack(job, fact)
+
+
+def _off_stack(job: Job, fact: dict[str, Any]) -> dict[str, Any]:
+    """A pin the training stack cannot run (MEM-PIN-NOT-ON-STACK) is set aside on every count: no layout is as
+    asked, so there is no need as requested, and the memory step's pass rule says it does not fit as requested
+    (MEM-FITS-PIN-OFF-STACK)."""
+    if job.training and TJ.pins_off_stack(job):
+        fact.pop("need_requested_gb", None)
+        fact["pin_on_stack"] = False
+    return fact
 
 
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
@@ -171,7 +183,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else (
             phrase_json(label) if label else ev.label_phrases()),
         "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
-        "pin_kept": True, "pin_not_kept": "none", "pin_not_kept_phrases": [], "pin_gpus": 1,
+        "pin_kept": True, "pin_not_kept": "none", "pin_not_kept_phrases": [], "pin_gpus": 1, "pin_on_stack": True,
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,
         "host_ram_needed_gb": _n(ev.host_ram_needed_bytes_per_node, 0.0) / GB,
@@ -211,6 +223,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         del fact["need_requested_gb"]
         fact.update(pin_kept=False, pin_not_kept=phrase_text(lost), pin_not_kept_phrases=phrase_json(lost),
                     pin_gpus=span(job))
+    _off_stack(job, fact)
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact
