@@ -139,3 +139,17 @@ def test_the_fused_stacks_run_data_parallel_only():
                                   "constraints": {"gpus": ["h100-80gb-sxm"]}}), load())
     assert len(P.splits(TJ.training_job(job), 16, 8, 8, TJ.requested_pins(job))) > 1
     assert TJ.pins_off_stack(_job("llmc", tp=2)) == (("tp", 2),)
+
+
+def test_an_estimate_without_a_gpu_holds_the_stacks_memory_too():
+    """`gpuwise estimate` without a GPU sizes the requested layout outside the planner (candidate.memory_for): it
+    holds the stack's own memory as the planner does, so GPT-2 350M on llm.c at -b 64 on 8 GPUs (DP8 ZeRO-1) reads
+    the same per GPU with and without an A100 named, not the Hugging Face layout's 121.6 GB."""
+    w = {"task": "pretrain", "params_b": 0.354823, "train_tokens": 1e10, "seq_len": 1024, "stack": "llmc",
+         "batch_size": 64, "zero_stage": 1, "gradient_checkpointing": False, "architecture": GPT2_350M,
+         "global_batch_tokens": 524288}
+    bare = gpuwise.estimate({"workload": w}, gpus=8).memory
+    named = gpuwise.estimate({"workload": w}, gpu="a100-80gb-sxm", gpus=8).memory
+    assert bare.breakdown == named.breakdown
+    assert bare.breakdown["activations"] == pytest.approx(
+        (12 * 1024 + 4 * 1024 + 6 * 2731) * 65536 * 24 + 2 * 50304 * 65536 + 4 * 1024 * 65536, abs=1)

@@ -241,10 +241,13 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
         said = lay.label_phrases()
         return replace(est, layout=(*est.layout_phrases, ("; ", *said[0][1:]), *said[1:]))
     precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
+    tj = training_job(job)  # the stack's own memory (runtime.yaml training_stacks), as the planner holds it
     setup = M.TrainSetup(
         method=w.method, precision=precision, mixed=w.mixed_precision, optimizer=w.optimizer,
         batch=w.batch_size, seq=w.seq_len, checkpointing=strategy.checkpointing, attention=w.attention,
         zero=strategy.zero, offload=strategy.offload, dp=count, lora_rank=w.lora_rank, lora_targets=w.lora_targets,
+        ce_chunks=tj.ce_chunks, te=tj.stack_te, loss_bytes=tj.stack_loss_bytes, fused_layers=tj.stack_fused_layers,
+        grad_bytes=tj.stack_grad_bytes,
     )
     return M.training_memory(job.shape, setup, quant=kb.runtime.quantization, overhead=_overhead(job))
 
