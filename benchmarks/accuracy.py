@@ -1018,11 +1018,14 @@ def main() -> int:
     # MI300X, B200, H100, GB300) and ids DV.. (llama.cpp and Ollama: imp's RTX 5090 re-sweep, hkadm/ollama_gpu_test,
     # ollama issue #9701) and ids DR.. (AMD's own batch-1 latency tables: vLLM on 8 x MI300X, and the TensorRT-LLM
     # 0.16 H100 column beside them); branch decodeblind7's ids DZ.. (AMD's llama.cpp b6652 blog, LMSYS's SGLang
-    # MTP blog)
+    # MTP blog); branch decodeblind8's ids DX.. (one DGX Spark: llama.cpp benches/dgx-spark.md at build 6918,
+    # LMSYS's DGX Spark review with SGLang, vLLM 0.15.1 and a source build in dgx-spark-playbooks #79 and
+    # spark-arena #17)
     for ids, when, where in (("DQ", "session 26", "SGLang cookbook"), ("DV", "session 26", "llama.cpp and Ollama"),
                              ("DR", "session 26", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables"),
                              ("DZ", "branch decodeblind7", "llama.cpp and SGLang on 8 x MI300X: AMD's, LMSYS's blogs"),
-                             ("VC", "branch serveblind8", "vLLM 0.12.0 on 4 x B200: Vultr's inference cookbook")):
+                             ("VC", "branch serveblind8", "vLLM 0.12.0 on 4 x B200: Vultr's inference cookbook"),
+                             ("DX", "branch decodeblind8", "one GB10: llama.cpp's benches, LMSYS, vLLM issues")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
