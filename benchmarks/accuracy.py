@@ -874,6 +874,7 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311))
+               (330, 343))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1001,7 +1002,12 @@ def main() -> int:
           "DeepSpeed ZeRO-2 and ZeRO-3; Qwen3-30B-A3B on 16 with Megatron TP2 EP8 and ZeRO-3; branch sftblind, no "
           "change reaching them) +3.1 / +155.0 / +58.1 / -66.9 / -95.7%: 66.9% (23.49x, H245);\n"
           "  H246-H248 (the same table's Qwen1.5-MoE-A2.7B on 8 A800: Megatron PP2 EP4, DeepSpeed ZeRO-2, ZeRO-3) "
-          "-1.7 / -27.5 / -87.3%: 27.5% (7.88x, H248)")
+          "-1.7 / -27.5 / -87.3%: 27.5% (7.88x, H248);\n"
+          "  H330-H343 (prime-rl's SFT benchmarks: Qwen3-0.6B on one H100 / RTX A6000, Qwen3-4B on 8 H100 / H200 / "
+          "B200 at 16K and 8 B200 at 64K, Qwen3-30B-A3B on 8 H200; NeMo AutoModel's LoRA table: Llama 3.1 8B and "
+          "Qwen2.5-7B on one H100, Llama 3.3 70B and Qwen2.5-32B at TP2 on 8 and 16 H100; branch sftblind2, before "
+          "any change) +3.4 / +45.0 / +23.8 / -10.7 / -9.3 / -47.4 / -56.9 / -22.0 / +64.0 / +81.7 / +5.7 / "
+          "+16.6 / -4.6 / +7.6%: 19.3% (2.32x, H336)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
