@@ -3,8 +3,10 @@
 Causal attention's FLOPs run at the attention kernel's rate where that is below the GEMMs': FlashAttention-2
 reaches 35% of an H100's dense peak (Shah et al. 2024, FlashAttention-3, arXiv:2407.08608, abstract); kernels
 written for Hopper (FlashAttention-3, cuDNN's) 1.5x that (the low end of FlashAttention-3's 1.5-2.0x); on B200
-cuDNN 9.13 reaches 1,605 / 1.3 TFLOP/s of 2,250 (Together AI, FlashAttention-4, 2026). Attention stays in 16 bits
-under FP8 GEMMs. Each test computes the expected rate by hand from the model's shape.
+cuDNN 9.13 reaches 1,605 / 1.3 TFLOP/s of 2,250 (Together AI, FlashAttention-4, 2026); FlashAttention-2 on a B200
+(compute capability 10.0) 345.80 TFLOP/s forward and backward at best (Dao-AILab/flash-attention issue #1589), while
+the RTX 50 parts (12.0), whose native tensor-core instruction is the mma.sync FlashAttention-2 issues, keep the GEMM
+rate. Attention stays in 16 bits under FP8 GEMMs. Each test computes the expected rate by hand from the model's shape.
 """
 
 from __future__ import annotations
@@ -94,11 +96,39 @@ def test_ampere_keeps_attention_at_the_gemm_rate(kb):
     assert rate == pytest.approx(kb.gpus["a100-80gb-sxm"].peaks.bf16 * 1e12 * mfu, rel=1e-9)
 
 
+def test_flashattention2_on_b200_runs_at_the_h100s_rate(kb):
+    """Phi-4 at 32,768 tokens on a B200 with no stack named (FlashAttention-2): the GEMMs run at peak x MFU / 1.10,
+    above FlashAttention-2's 0.15 x 2,250 TFLOP/s (its mma.sync kernels reach about what they reach on an H100,
+    345.80 TFLOP/s in flash-attn's own benchmark on a B200), so the step's rate is R / (1 - a + a R / (0.15 peak)) with
+    a = 0.322 as on the H100: 0.282 of the peak, where attention at the GEMMs' rate would give 0.484."""
+    rate, mfu = _rate(kb, _phi4(32768), "b200")
+    peak = kb.gpus["b200"].peaks.bf16 * 1e12
+    assert peak == 2250e12
+    attn = 6 * 40 * 32768 * 5120
+    a = attn / (6 * PHI4_MATMUL + attn)
+    gemm = peak * mfu / 1.10
+    assert gemm > 0.15 * peak
+    assert rate == pytest.approx(gemm / (1 - a + a * gemm / (0.15 * peak)), rel=1e-4)
+    assert rate / peak == pytest.approx(0.282, abs=0.001)
+    assert gemm / peak == pytest.approx(0.484, abs=0.001)
+
+
+def test_the_fa2_figure_is_keyed_to_compute_capability_10_0(kb):
+    """The RTX 5090 (Blackwell, compute capability 12.0, no tcgen05: mma.sync is its native tensor-core path) and the
+    B300 (10.3, no measurement) keep attention at the GEMMs' rate: peak x MFU / 1.10 whatever the sequence."""
+    assert kb.gpus["rtx-5090"].architecture == kb.gpus["b200"].architecture == "blackwell"
+    assert kb.gpus["b200"].compute_capability == "10.0" and kb.gpus["rtx-5090"].compute_capability == "12.0"
+    for gpu in ("rtx-5090", "b300"):
+        rate, mfu = _rate(kb, _phi4(32768), gpu)
+        assert rate == pytest.approx(kb.gpus[gpu].peaks.bf16 * 1e12 * mfu / 1.10, rel=1e-9)
+
+
 def test_the_figures_are_the_sources(kb):
     """0.35 (FlashAttention-2 on H100), 0.35 x 1.5 (FlashAttention-3's lowest stated speed-up), 1,605 / 1.3 / 2,250
     (cuDNN 9.13 on B200); Megatron-Core, NeMo and the fused-kernel class (llm.c, nanochat) run the fused kernels."""
     ak = kb.runtime.training.attention_kernels
     assert ak.utilization["fa2"]["hopper"] == 0.35
+    assert ak.utilization["fa2"]["10.0"] == pytest.approx(345.80 / 2250, abs=0.005)
     assert ak.utilization["fused"]["hopper"] == pytest.approx(0.35 * 1.5)
     assert ak.utilization["fused"]["blackwell"] == pytest.approx(1605 / 1.3 / 2250, abs=0.005)
     stacks = kb.runtime.training_stacks

@@ -136,7 +136,9 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
                  else tj.stack_efficiency / dict(tj.stack_reference).get(gpu.architecture, 1.0))
         rate = peak.tflops * 1e12 * mfu.value * speed * stack
         ak = f.attention_kernels
-        util = ak.utilization.get(tj.stack_attention, {}).get(gpu.architecture) if ak is not None else None
+        kernels = ak.utilization.get(tj.stack_attention, {}) if ak is not None else {}
+        # a compute capability where one architecture's parts run the kernel differently, else the architecture
+        util = kernels.get(gpu.compute_capability or "") or kernels.get(gpu.architecture)
         # attention at its kernel's rate where that is the slower, in 16 bits (runtime.yaml training.attention_kernels)
         attn = rate  # attention at the GEMMs' rate, unless its kernel is known to be slower
         if util is not None:

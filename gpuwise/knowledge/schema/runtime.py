@@ -214,7 +214,9 @@ class AttentionKernels(Strict):
     written for one generation leaves the next one's tensor cores idle."""
 
     utilization: dict[str, dict[str, _within(float, 0.01, 1)]] = Field(
-        description="kernel class (fa2, fused) -> GPU architecture -> share of the dense BF16 peak")
+        description="kernel class (fa2, fused) -> GPU architecture, or a compute capability as gpus.yaml writes it "
+        "(where one architecture's parts differ: '10.0' for B200 / GB200 beside the 12.0 RTX cards) -> share of the "
+        "dense BF16 peak")
     head_dim_tiles: tuple[int, ...] = Field(
         default=(), description="head dims the kernels are compiled for, ascending: a head dim between two runs as "
         "the next one up (its padding computed and thrown away); beyond the last, as given")
