@@ -873,7 +873,7 @@ def main() -> int:
                (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178),
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
-               (303, 311), (330, 343))
+               (303, 311), (330, 343), (350, 353))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1006,7 +1006,11 @@ def main() -> int:
           "B200 at 16K and 8 B200 at 64K, Qwen3-30B-A3B on 8 H200; NeMo AutoModel's LoRA table: Llama 3.1 8B and "
           "Qwen2.5-7B on one H100, Llama 3.3 70B and Qwen2.5-32B at TP2 on 8 and 16 H100; branch sftblind2, before "
           "any change) +3.4 / +45.0 / +23.8 / -10.7 / -9.3 / -47.4 / -56.9 / -22.0 / +64.0 / +81.7 / +5.7 / "
-          "+16.6 / -4.6 / +7.6%: 19.3% (2.32x, H336)")
+          "+16.6 / -4.6 / +7.6%: 19.3% (2.32x, H336);\n"
+          "  H350-H353 (whole-run cards and reports: Phi-3-small on 1,024 H100 for 18 days, GRIN-MoE on 512 H100 for "
+          "18 days, abacaj's llama-161M on 8 RTX 3090 for ~110 h, NT-Java-1.1B on 6 A100 for 12 days; branch "
+          "trainblind9, before any change) -57.3 / +10.1 / +13.4 / +23.7%: 18.5% (2.34x, H350); without the conditions "
+          "-57.3 / -20.7 / +13.4 / +36.1%: 28.4%")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
