@@ -834,6 +834,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # 1k/1k and 8k/1k at range ratio 0.8, concurrency 8-64)
     ("NB", "  of which the rows added by serveblind9 (ids NB..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind9 (ids NB..): latency"),
+    # the mlperfinf round (ids ML..: MLPerf Inference v4.1 / v5.1 llama2-70b-99 Offline results, NVIDIA TensorRT-LLM
+    # on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X; the Server results of the
+    # same systems are rows ML12-ML21 of serving_rate.csv, reported with the rate rows)
+    ("ML", "  of which the rows added by mlperfinf (ids ML..: MLPerf Inference Offline; blind figures in the "
+     "validation README): throughput", None),
 )
 
 def main() -> int:
@@ -1049,10 +1054,16 @@ def main() -> int:
     lat_rate: list = []
     # runs at a stated request rate (ids RQ..: Poisson arrivals, no concurrency cap), through the rate model; blind
     # figures in the validation README
-    report("Serving at a stated request rate (validation/serving_rate.csv; the rate model)", "t/s",
-           rate_cases(kb, latency=lat_rate), True)
+    rate_all = rate_cases(kb, latency=lat_rate)
+    report("Serving at a stated request rate (validation/serving_rate.csv; the rate model)", "t/s", rate_all, True)
     report("Serving latency at a stated request rate (validation/serving_rate.csv; mean and p95)", "ms", lat_rate,
            True)
+    # the mlperfinf round's Server rows (ids ML..: MLPerf Inference loadgen's Poisson arrivals at the scheduled rate)
+    ml_rate = [c for c in rate_all if re.match(r"ML\d", c[0])]
+    report("  of which the MLPerf Inference Server rows (ids ML..; blind figures in the validation README)", "t/s",
+           ml_rate, False)
+    report("  of which the MLPerf Inference Server rows (ids ML..): latency", "ms",
+           [c for c in lat_rate if re.match(r"ML\d", c[0])], False)
     new_lat: list = []
     new_thr_all = serving_cases(kb, INDEPENDENT, latency=new_lat)
     for ids, throughput_label, latency_label in SERVING_ROUNDS:
