@@ -834,9 +834,10 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # 1k/1k and 8k/1k at range ratio 0.8, concurrency 8-64)
     ("NB", "  of which the rows added by serveblind9 (ids NB..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind9 (ids NB..): latency"),
-    # the mlperfinf round (ids ML..: MLPerf Inference v4.1 / v5.1 llama2-70b-99 Offline results, NVIDIA TensorRT-LLM
-    # on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X; the Server results of the
-    # same systems are rows ML12-ML21 of serving_rate.csv, reported with the rate rows)
+    # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
+    # TensorRT-LLM on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X) and v5.1
+    # Mixtral 8x7B, Llama 3.1 405B / 8B and DeepSeek-R1 (ML22-ML32); the Server results of the same systems are rows
+    # ML12-ML21 and ML33-ML43 of serving_rate.csv, reported with the rate rows)
     ("ML", "  of which the rows added by mlperfinf (ids ML..: MLPerf Inference Offline; blind figures in the "
      "validation README): throughput", None),
 )
