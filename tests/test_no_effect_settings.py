@@ -75,15 +75,6 @@ def test_mtp_on_a_model_that_ships_it_draws_no_warning():
 
 
 # ------------------------------------------------------------------------------ refused at input
-def test_offline_batch_with_a_request_rate_is_refused_at_input():
-    """api_servers 0 is offline batch inference (the engine's Python API: every prompt at once); a Poisson rate of
-    arrivals has nothing to arrive at. Before: accepted, the rate answered as if served over HTTP."""
-    with pytest.raises(ValidationError, match=r"api_servers 0 is offline batch inference.*requests_per_s 5"):
-        Workload(task="inference", model="llama-3.1-8b", api_servers=0, requests_per_s=5)
-    Workload(task="inference", model="llama-3.1-8b", api_servers=0)  # offline with no rate: fine
-    Workload(task="inference", model="llama-3.1-8b", api_servers=1, requests_per_s=5)
-
-
 def test_global_batch_below_one_sequence_is_refused_at_input():
     """A step takes whole sequences: 1 token a step at seq_len 2048 has no step (before: accepted and approved)."""
     with pytest.raises(ValidationError, match=r"global_batch_tokens 1 is less than one sequence .seq_len 2048"):
@@ -94,10 +85,8 @@ def test_global_batch_below_one_sequence_is_refused_at_input():
 
 
 def test_refusals_exit_2_with_one_line_naming_the_field(tmp_path):
-    for body, field in (("workload: {task: inference, model: llama-3.1-8b, api_servers: 0, requests_per_s: 5}",
-                         "api_servers"),
-                        ("workload: {task: finetune, method: lora, model: llama-3.1-8b, global_batch_tokens: 1}",
-                         "global_batch_tokens")):
+    for body, field in (("workload: {task: finetune, method: lora, model: llama-3.1-8b, global_batch_tokens: 1}",
+                         "global_batch_tokens"),):
         f = tmp_path / "req.yaml"
         f.write_text(body + "\n")
         p = gpuwise_cli("recommend", str(f))  # in this process (tests/clirun.py): the refusal is cli.main's

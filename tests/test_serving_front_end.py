@@ -120,3 +120,20 @@ def test_gpustack_glm_air_burst_is_not_front_end_bound(kb):
     measured = 500 * int(row["output_tokens"]) / float(row["output_tokens_per_s"])
     assert measured == pytest.approx(46.47, abs=0.01)
     assert SV.burst_seconds(job, s.engine, 500) < measured / 6
+
+
+def test_an_in_process_rate_has_no_front_end_bound(kb):
+    """api_servers 0 with a request rate: an engine fed in the same process (MLPerf Inference's LoadGen Server
+    scenario hands its Poisson arrivals to the engine without HTTP; mlcommons/inference loadgen), as the MLPerf
+    Server rows ML12-ML43 ran (tests/data/validation/serving_rate.csv). Session 27 refused the pair. At 100
+    requests/s one API server keeps up with 1 / 12.9506 ms = 77.2 of them (the queue grows: TTFT unbounded) and
+    serves 4,941.9 tok/s; in process the GPU serves all 100 x 64 = 6,400 tok/s."""
+    gpu = kb.gpus["h100-80gb-sxm"]
+    rate = {"model": "qwen3-8b", "precision": "bf16", "framework": "vllm", "prompt_tokens": 128,
+            "output_tokens": 64, "requests_per_s": 100}
+    http = SV.choose(job_of(kb, **rate), gpu, 1).load
+    inproc = SV.choose(job_of(kb, **rate, api_servers=0), gpu, 1).load
+    assert http.front_end and http.throughput == pytest.approx(64 / (VLLM_REQUEST_S + 128 / TOKENS_PER_S))
+    assert http.ttft == float("inf")
+    assert not inproc.front_end and inproc.throughput == pytest.approx(100 * 64, rel=1e-6)
+    assert inproc.ttft < 0.1

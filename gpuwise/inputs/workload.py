@@ -244,7 +244,9 @@ class Workload(Strict):
     api_servers: int = Field(
         default=1, ge=0, le=1024, description="inference: front-end processes per model copy that take requests "
         "over HTTP and tokenise them (vLLM --api-server-count, SGLang --tokenizer-worker-num; 1: the default); "
-        "0: offline batch inference through the engine's Python API (vLLM's LLM class, trtllm-bench), no front end")
+        "0: no front end, requests enter through the engine's Python API in the same process: offline batch "
+        "inference (vLLM's LLM class, trtllm-bench) or, with requests_per_s, an in-process load generator (MLPerf "
+        "LoadGen's Server scenario hands its Poisson arrivals to the engine without HTTP)")
     eplb: bool = Field(
         default=False, description="inference: an expert-parallel load balancer places (and replicates) experts by "
         "their measured load (DeepSeek's EPLB: SGLang --enable-eplb, vLLM --enable-eplb; both off by default), so "
@@ -285,11 +287,6 @@ class Workload(Strict):
                     and "zero_stage" in self.model_fields_set:
                 raise Said(N_("parallelism.dp_shard shards the ZeRO/FSDP states, and zero_stage 0 shards none: give "
                               "zero_stage 1, 2 or 3, or drop dp_shard"))
-        elif self.api_servers == 0 and self.requests_per_s:
-            # offline batch inference (the engine's Python API) takes every prompt at once: no arrivals to queue
-            raise Said(N_("api_servers 0 is offline batch inference, which has no request rate: give api_servers 1 "
-                          "or more to serve requests_per_s %(rate)s, or drop requests_per_s"),
-                       rate=f"{self.requests_per_s:g}")
         q = self.quantization
         if q is not None:
             allowed = QUANTIZATION_PRECISIONS[q]
