@@ -133,13 +133,15 @@ def test_exllama_cannot_span_nodes(kb):
 
 # ---------------------------------------------------------------------------- by hand
 def test_kv_capacity_by_hand(kb):
-    """Llama-3.1-8B BF16 on one H100 SXM with vLLM, 1000 + 1000 tokens: usable memory after the headroom,
-    less weights (2 B x params), the CUDA context, one 8,192-token prefill chunk's working set and the sampled
-    logits; vLLM admits on current length, so a sequence holds 1000 + 500 tokens (whole 16-token blocks) of
-    2 x 32 layers x 8 KV heads x 128 x 2 B = 131,072 B."""
+    """Llama-3.1-8B BF16 on one H100 SXM with vLLM, 1000 + 1000 tokens: vLLM's own share of the card (its default
+    gpu_memory_utilization 0.9 of the 81,559 MiB, below gpuwise's 0.95 headroom: serving.yaml kv_pool), less
+    weights (2 B x params), the CUDA context, one 8,192-token prefill chunk's working set and the sampled logits;
+    vLLM admits on current length, so a sequence holds 1000 + 500 tokens (whole 16-token blocks) of 2 x 32 layers x
+    8 KV heads x 128 x 2 B = 131,072 B."""
     job = job_of(kb, model="llama-3.1-8b", prompt_tokens=1000, output_tokens=1000)
     s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
-    usable = 81559 * 2**20 * (1 - float(kb.policy_value("memory_headroom_fraction")))
+    assert 1 - float(kb.policy_value("memory_headroom_fraction")) > 0.9
+    usable = 81559 * 2**20 * 0.9
     weights = 8_030_261_248 * 2
     act = (8 * 4096 + 6 * 14336) * 8192 + 4 * 128256 * 1024
     overhead = kb.runtime.cuda_context_bytes.value + kb.runtime.allocator_overhead_fraction.value * act
@@ -280,17 +282,23 @@ def test_throughput_rises_with_concurrency_until_the_memory_is_full(kb):
 ])
 def test_more_gpus_never_serve_less(kb, w):
     """Every layout of n GPUs is also one of n + 1 (a GPU may idle), so the chosen one can only be better:
-    throughput at the load and the most the memory allows never fall as GPUs are added."""
+    throughput at the load and the most the memory allows never fall as GPUs are added. The chooser ranks holding
+    the stated concurrency at once above throughput (choice._score), so the load's throughput may dip where a
+    count first holds every stated request: 16 RTX 4090s for Llama 3.1 70B FP8 at 256 requests, TP 8 x 2 holding
+    500 where TP 4 x 4 holds 144 (vLLM's 0.9 of each card), at 1% less throughput."""
     job = job_of(kb, prompt_tokens=1000, output_tokens=500, **w)
+    want = job.w.concurrent_requests
     for gpu in ("h100-80gb-sxm", "rtx-4090", "a100-40gb-sxm"):
         last_load = last_max = -1.0
+        last_holds = False
         for n in range(1, 17):
             s = SV.choose(job, kb.gpus[gpu], n)
             load = s.load.throughput if s.replica.fits else 0.0
             top = s.best_capacity.throughput if s.best_capacity else 0.0
-            assert load >= last_load * (1 - 1e-9), (gpu, n)
+            holds = s.replica.fits and s.max_concurrent >= want
+            assert load >= last_load * (1 - 1e-9) or (holds and not last_holds), (gpu, n)
             assert top >= last_max * (1 - 1e-9), (gpu, n)
-            last_load, last_max = load, top
+            last_load, last_max, last_holds = load, top, holds
 
 
 def test_latency_targets_are_facts_with_the_achieved_values(kb):
@@ -864,9 +872,11 @@ def test_tensorrt_llm_holds_a_sliding_window_layer_for_the_whole_sequence_from_1
 def test_a_long_prompt_is_prefilled_once_over_its_chunks(kb):
     """A prompt longer than the step's room (token budget less the running sequences) is split into n chunks
     that together hold its tokens: 8,192 tokens with 8,054 of room are two chunks of 4,096, not two chunks of
-    8,054 (the last one is short). Hand check at 138 running sequences on TensorRT-LLM (budget 8,192): a =
-    138 / 1,024 x 2 chunks per decode step, each riding one step, of which a request's decode meets the other 137
-    requests' share, TPOT = pure + a x 137 / 138 x (step with 4,096 prompt tokens - pure). Published: Llama 3.3
+    8,054 (the last one is short). Hand check at the 133 sequences the memory holds (TensorRT-LLM's KV pool, 0.9 of
+    the memory free beside the weights: 100.6 GB a GPU; 138 at gpuwise's 0.95 headroom) on TensorRT-LLM (budget
+    8,192, room 8,059): a = 133 / 1,024 x 2 chunks per decode step, each riding one step, of which a request's
+    decode meets the other 132 requests' share, TPOT = pure + a x 132 / 133 x (step with 4,096 prompt tokens -
+    pure). Published: Llama 3.3
     70B FP8 on 2 x H200 (TP 2), trtllm-bench maximum load 8k/1k, 537 output tok/s per GPU (TensorRT-LLM
     developer-guide/perf-overview.md, commit 03e27c7d; validation row Y19): counting each prompt as two full chunks
     put the estimate at 626 tok/s (-42%)."""
@@ -874,12 +884,13 @@ def test_a_long_prompt_is_prefilled_once_over_its_chunks(kb):
                  output_tokens=1024, parallelism={"tp": 2, "pp": 1})
     s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 2)
     eng, rep = s.engine, s.replica
-    b = 138.0
+    assert rep.max_seqs == 133 and rep.pool_kind == "free"
+    b = 133.0
     floor = SV.prefill_host(eng) + eng.step_overhead
     pure = SV.step(job, eng, rep, b, 0.0, 8192 + 512, 0.0).seconds
     joined = max(SV.step(job, eng, rep, b, 4096, 8192 + 512, 8192 - 4096).seconds, floor)
     a = b / 1024 * 2
-    assert SV.point(job, eng, rep, b).tpot == pytest.approx(pure + a * (137 / 138) * (joined - pure), rel=1e-9)
+    assert SV.point(job, eng, rep, b).tpot == pytest.approx(pure + a * (132 / 133) * (joined - pure), rel=1e-9)
     assert s.capacity.throughput == pytest.approx(537 * 2, rel=0.20)
 
 

@@ -37,28 +37,31 @@ def test_the_rows_state_trtllm_bench_default_for_mxfp4(kb, accuracy):
 
 
 def test_a_stated_limit_caps_what_the_memory_holds(kb, accuracy):
-    """Y08 (gpt-oss-20b on one B200, 1,024 / 1,024, 3,000 requests queued at once): the memory holds 3,052 sequences
-    of 2,048 tokens at FP8 KV (24 layers x 8 KV heads x 64 x 2 x 1 B = 24,576 B a token), more than the 2,048
+    """Y08 (gpt-oss-20b on one B200, 1,024 / 1,024, 3,000 requests queued at once): the memory holds 3,127 sequences
+    of 2,048 tokens at FP8 KV (24 layers x 8 KV heads x 64 x 2 x 1 B = 24,576 B a token: 50.3 MB) in TensorRT-LLM's
+    pool, 0.9 of what the weights, working set and context (17.3 GB) leave of the driver's 183,359 MiB (192.27 GB):
+    157.4 GB; 3,052 while the card was counted at 180e9 B and 0.95 of it. More than the 2,048
     trtllm-bench allows; so the copy runs 2,048 and the other 952 queued requests wait for a slot. (3,071 while the
     checkpoint's attention was counted at MXFP4's 4.25 bits: its BF16 attention, serving.yaml fp4_checkpoints, holds
     0.636 B x (2 - 4.25 / 8) B = 0.934 GB more, 19 sequences of 2,048 x 24,576 B = 50.3 MB.)"""
     row = _row("Y08")
     stated = _choice(kb, accuracy, row, "max_batch_size=2048")[1]
     worked = _choice(kb, accuracy, row, "")[1]
-    assert worked.replica.max_seqs == 3052
+    assert worked.replica.max_seqs == 3127
     assert stated.replica.max_seqs == 2048
     assert stated.replica.free_gpu == worked.replica.free_gpu  # the memory is the same; only the limit is stated
 
 
 def test_the_limit_holds_per_attention_rank(kb, accuracy):
     """Y06 (gpt-oss-120b DEP2 on 2 x B200): attention data parallel runs one scheduler a rank, each with its own
-    max_batch_size, so 2,048 a rank leaves the memory's 1,762 a rank (3,524 a copy) in place; 1,000 a rank caps
-    the copy at 2,000. (1,781 a rank while the attention, which every attention rank holds whole, was counted at
-    MXFP4's bits: the checkpoint's BF16 attention is 0.955 B x (2 - 4.25 / 8) B = 1.40 GB more a GPU, 19 sequences of
-    2,048 tokens x 36 layers x 8 x 64 x 2 x 1 B = 75.5 MB.)"""
+    max_batch_size, so 2,048 a rank leaves the memory's 1,839 a rank (3,678 a copy: TensorRT-LLM's 0.9 of the
+    154.4 GB the weights, working set and context leave of 192.27 GB, over 75.5 MB a sequence; 1,762 at the catalog's
+    former 180e9 B) in place; 1,000 a rank caps the copy at 2,000. (1,781 a rank while the attention, which every
+    attention rank holds whole, was counted at MXFP4's bits: the checkpoint's BF16 attention is 0.955 B x
+    (2 - 4.25 / 8) B = 1.40 GB more a GPU, 19 sequences of 2,048 tokens x 36 layers x 8 x 64 x 2 x 1 B = 75.5 MB.)"""
     row = _row("Y06")
-    assert _choice(kb, accuracy, row, "")[1].replica.max_seqs == 3524
-    assert _choice(kb, accuracy, row, "max_batch_size=2048")[1].replica.max_seqs == 3524
+    assert _choice(kb, accuracy, row, "")[1].replica.max_seqs == 3678
+    assert _choice(kb, accuracy, row, "max_batch_size=2048")[1].replica.max_seqs == 3678
     assert _choice(kb, accuracy, row, "max_batch_size=1000")[1].replica.max_seqs == 2000
 
 

@@ -50,7 +50,8 @@ def test_highest_peak_layout_is_named_beside_the_chosen_layouts_capacity(answers
     r = answers["plain"]
     sv = r.estimate.gpu.serving
     assert (sv.layout.tp, sv.layout.dp_attention) == (8, 1)
-    assert sv.max_throughput_tokens_per_s == pytest.approx(5841, rel=0.05)
+    # 5,841 while vLLM's pool was gpuwise's 0.95 headroom; its own gpu_memory_utilization 0.9 holds fewer sequences
+    assert sv.max_throughput_tokens_per_s == pytest.approx(5475, rel=0.05)
     best = sv.best_layout
     assert (best.layout.dp_attention, best.layout.ep) == (8, 8)
     assert best.max_throughput_tokens_per_s > 1.1 * sv.max_throughput_tokens_per_s

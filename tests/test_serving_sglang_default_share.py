@@ -72,15 +72,20 @@ def test_the_pool_is_the_share_less_the_weights(kb):
 
 def test_a_server_the_default_would_not_start(kb):
     """Where the default share leaves the pool no room for one request the server refuses to start ('Not enough
-    memory. Please try to increase --mem-fraction-static'), so its operator set the share: Kimi K2 FP8 in the DP-
-    attention layout on 8 x B200 (the catalog's 180 GB: 171,662 MiB; reserve 512 + 24,576 + 1,024 + 1,024 + 18,432 =
-    45,568 MiB, share 0.735) would leave 0.735 x 180 GB - 141.1 GB of weights - 1.07 GB < 0; the headroom policy
-    then stands, as for a release without the rule."""
-    s = _served(kb, "kimi-k2", "fp8", "b200", 8, "0.5.6.post1", {"tp": 1, "pp": 1, "ep": 8}, 297, 194, 100)
-    assert _share(s) == round((180e9 / MiB - 45568) / (180e9 / MiB), 3) == 0.735
-    assert 0.735 * 180e9 - s.replica.weights_gpu - s.engine.context_bytes < 0
-    old = _served(kb, "kimi-k2", "fp8", "b200", 8, "0.4.6", {"tp": 1, "pp": 1, "ep": 8}, 297, 194, 100)
+    memory. Please try to increase --mem-fraction-static'), so its operator set the share: Llama 3.1 70B BF16 at
+    TP 2 on 2 x H100 SXM (81,559 MiB; reserve 512 + 1.5 x 8,192 + 2 x 256 + 2 x 128 = 13,568 MiB, share 0.834)
+    would leave 0.834 x 85.52 GB - 70.55 GB of weights - 1.07 GB < 0; the headroom policy then stands, as for a
+    release without the rule. (Kimi K2 FP8 in the DP-attention layout on 8 x B200 was the case while a B200 was
+    counted at 180e9 B; at the driver's 183,359 MiB its default share, 0.751, leaves 2.2 GB a GPU and starts.)"""
+    s = _served(kb, "llama-3.1-70b", "bf16", "h100-80gb-sxm", 2, "0.5.6.post1", {"tp": 2, "pp": 1}, 297, 194, 100)
+    assert _share(s) == round((81559 - 13568) / 81559, 3) == 0.834
+    assert 0.834 * 81559 * MiB - s.replica.weights_gpu - s.engine.context_bytes < 0
+    old = _served(kb, "llama-3.1-70b", "bf16", "h100-80gb-sxm", 2, "0.4.6", {"tp": 2, "pp": 1}, 297, 194, 100)
     assert s.replica.free_gpu == old.replica.free_gpu > 0
+    kimi = _served(kb, "kimi-k2", "fp8", "b200", 8, "0.5.6.post1", {"tp": 1, "pp": 1, "ep": 8}, 297, 194, 100)
+    assert _share(kimi) == round((183359 - 45568) / 183359, 3) == 0.751
+    assert kimi.replica.free_gpu == pytest.approx(0.751 * 183359 * MiB - kimi.replica.weights_gpu
+                                                  - kimi.engine.context_bytes, rel=1e-12)
 
 
 def test_which_releases_and_builds(kb):
@@ -124,10 +129,12 @@ def test_the_capacity_formula_shows_the_share_it_used(kb):
     assert i["kv_free_per_gpu_bytes"] == pytest.approx(free, rel=0.01)
     assert term["value"] == i["kv_free_per_gpu_bytes"] // (i["kv_bytes_per_token_per_gpu"] * 1500) == 42
     assert "mem-fraction-static" in term["formula"] and "usable -" not in term["formula"]
-    # vLLM sizes its pool from gpuwise's usable memory: no share in its formula
+    # vLLM sizes its pool from its own gpu_memory_utilization (0.9 of the card, serving.yaml kv_pool): that share,
+    # with its own formula
     v = estimate({"workload": {**w, "framework": "vllm"}}, gpu="h200-141gb-sxm", gpus=8).model_dump(mode="json")["gpu"]
     vterm = next(t for t in v["terms"] if t["name"] == "max_concurrent_sequences")
-    assert "memory_share" not in vterm["inputs"] and "usable -" in vterm["formula"]
+    assert vterm["inputs"]["memory_share"] == 0.9 and "usable -" not in vterm["formula"]
+    assert "mem-fraction-static" not in vterm["formula"] and "0.90 x capacity" in vterm["formula"]
 
 
 def test_a_stated_kv_pool_is_the_capacity_formula():

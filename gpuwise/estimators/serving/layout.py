@@ -180,6 +180,7 @@ class Replica:
     pool_tokens: int = 0  # the engine's KV pool in tokens, where the job states it (workload.kv_cache_tokens)
     sched_cap: int = 0  # sequences a rank is capped at below what its memory holds (0: no cap bound)
     cap_stated: bool = False  # that cap is the job's own (workload.max_batch_size), not the framework's
+    pool_kind: str = ""  # pool_share is the engine's own KV-pool setting, 'free' / 'total' ('': a release share)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -228,6 +229,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     if share and share * eng.capacity - weights - eng.context_bytes < free:
         # the release sizes its KV pool as a share of the GPU's memory less the weights (and CUDA context)
         free, bound = share * eng.capacity - weights - eng.context_bytes, share
+    sized_by = ""  # the engine's own pool sizing that bounded the pool ("free" / "total"; "": none did)
     default = reserved_share(eng, tp * dpa, pp, dpa)  # the same from the device's memory (later releases)
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
@@ -241,6 +243,15 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         pooled = default * eng.capacity - weights - eng.context_bytes
         if per_seq <= pooled < free:
             free, bound = pooled, default
+    kp = eng.fw.kv_pool
+    if kp is not None and not share and not bound and eng.capacity > 0:
+        # the engine sizes its pool itself at its default setting: a share of the memory the weights, activations
+        # and context leave (TensorRT-LLM), or of the whole device, those included (vLLM); a setting that leaves
+        # no room for one request does not start, so its operator raised it and the headroom policy stands
+        held_by = eng.usable - free
+        own = kp.share * (eng.capacity - held_by) if kp.of == "free" else kp.share * eng.capacity - held_by
+        if per_seq <= own < free:
+            free, bound, sized_by = own, kp.share, kp.of
     pool = getattr(job.w, "kv_cache_tokens", None)
     room = pool * kv_tok if pool else free  # the engine's own KV pool where the job states it, else what memory leaves
     per_rank = max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 else 0
@@ -281,7 +292,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
-                   bool(cap and stated and cap == stated))
+                   bool(cap and stated and cap == stated), sized_by)
 
 
 def static_share(eng: Engine, gpus: int) -> float:

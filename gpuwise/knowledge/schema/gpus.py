@@ -22,14 +22,15 @@ _Peak = Annotated[float | None, AfterValidator(Within(0.01, MAX_TFLOPS))]
 """0 or None is no hardware path; else at least 0.01 TFLOP/s (gpus.yaml's least is 0.18, a P40's packed
 FP16): an overlay's ``bf16: 1.0e-9`` was read and an H100 fine-tuned for centuries."""
 SMI_PER_GB = (0.9, 1.2)
-"""nvidia-smi's total in GB over the marketed GB: 1.068..1.074 in gpus.yaml (GiB sold as GB, less
-what the driver reserves)."""
+"""The driver's total in GB over the marketed GB: 1.006..1.074 in gpus.yaml (1.068..1.074 where GiB are sold
+as GB, less what the driver reserves; 1.006..1.007 for the GDDR cards sold by their usable GiB)."""
 
 
 class GpuMemory(Sourced):
     gb: _Memory = Field(gt=0, description="capacity as marketed, decimal GB")
     smi_mib: Annotated[int | None, AfterValidator(Within(0, MAX_MEMORY_GB * 1000**3 // 2**20))] = Field(
-        default=None, gt=0, description="total as nvidia-smi reports it, MiB (exact bytes)"
+        default=None, gt=0, description="total as the driver reports it, MiB (exact bytes): nvidia-smi's "
+        "figure, or rocm-smi's 'VRAM Total Memory (B)' / 2**20"
     )
     type: str
     bandwidth_gb_s: Annotated[float, AfterValidator(Within(10, MAX_BANDWIDTH_GB_S))] = Field(gt=0)

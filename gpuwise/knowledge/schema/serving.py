@@ -74,6 +74,18 @@ class BatchLimit(Strict):
     check: Check = "S"
 
 
+class KvPool(Strict):
+    """How the engine itself sizes its KV pool from the device's memory at start-up (its default setting)."""
+
+    share: float = Field(gt=0, le=1, description="the setting's default fraction")
+    of: Literal["free", "total"] = Field(
+        description="free: a share of what is left after the weights, the warm-up's activations and the CUDA "
+        "context (TensorRT-LLM's free_gpu_memory_fraction); total: a share of the device's whole memory that the "
+        "weights, activations and KV pool share (vLLM's gpu_memory_utilization)")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class PrefillChunkDefaults(Strict):
     """A framework's default step token budget (``max_num_batched_tokens``) where it depends on the GPU: the
     framework's ``prefill_chunk_tokens`` is its HTTP server's budget on a large GPU (the ``max_batch`` large-GPU
@@ -374,6 +386,9 @@ class Framework(Strict):
         description="admission: blocks for the tokens a sequence holds now (preempts when full), or for its "
         "whole prompt + output up front")
     max_batch: BatchLimit
+    kv_pool: KvPool | None = Field(
+        default=None, description="the engine's own KV-pool sizing where it has one (None: the KV pool takes what "
+        "gpuwise's usable memory leaves); the smaller of the two bounds the pool")
     prefill_chunk_tokens: int = Field(ge=1, description="tokens one step processes at most (max_num_batched_tokens)")
     prefill_chunk_defaults: PrefillChunkDefaults | None = Field(
         default=None, description="the budget on the GPUs the large-GPU rule leaves out, where it differs (None: "
