@@ -452,8 +452,11 @@ def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:
     st, k = plan.step, plan.steps / 3600
     steps_h = st.total * k
     comm, bubble, offload = (st.tp + st.pp + st.dp + st.ep + st.cp) * k, st.bubble * k, st.offload * k
+    # the goodput's two factors apart: what every run loses (training.whole_run_efficiency) and the failures
+    whole = steps_h * (1 / job.kb.runtime.training.whole_run_efficiency.value - 1)
     return [(_part("compute"), steps_h - comm - bubble - offload), (_part("communication"), comm),
-            (_part("bubble"), bubble), (_part("offload"), offload), (_part("failures"), plan.wall_hours - steps_h),
+            (_part("bubble"), bubble), (_part("offload"), offload), (_part("whole_run"), whole),
+            (_part("failures"), plan.wall_hours - steps_h - whole),
             (_part("setup"), ev.training.setup_hours if ev.training else 0.0)]
 
 

@@ -509,6 +509,13 @@ def evaluate_layout(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable:
     return _finish(tj, gpu, n, st, t, rates, st.per_gpu <= usable, 1)
 
 
+def _goodput_term(gpus: int, tj: TrainingJob) -> Term:
+    """The plan's goodput with the formula that gives it: the whole-run efficiency over the failure term,
+    with every input (the report's arithmetic must come out at the value it shows)."""
+    f = tj.runtime.training
+    return C.goodput(gpus, f.failures_per_gpu_hour.value, f.hours_lost_per_failure.value, f.whole_run_efficiency.value)
+
+
 def terms(plan_: Plan, tj: TrainingJob) -> dict[str, Term]:
     """The plan's figures as Terms for the report: step time by cause, totals, efficiency."""
     lay, s = plan_.layout, plan_.step
@@ -524,7 +531,7 @@ def terms(plan_: Plan, tj: TrainingJob) -> dict[str, Term]:
                                    formula("formula.step_efficiency"), inputs),
         "dp_traffic": _dp_term(plan_, tj.method),
         **({"offload": _offload_term(plan_)} if s.offload else {}),
-        "goodput": Term("goodput", plan_.goodput, "", formula("formula.goodput_failures"), {"gpus": lay.gpus}),
+        "goodput": _goodput_term(lay.gpus, tj),
         "steps": Term("optimizer_steps", plan_.steps, "", formula("formula.optimizer_steps"),
                       {"train_tokens": tj.tokens, "tokens_per_step": lay.global_batch_tokens}),
         "wall_hours": Term("wall_hours", plan_.wall_hours, "h", formula("formula.wall_hours_steps"),

@@ -27,7 +27,8 @@ TERMS: tuple[tuple[str, str], ...] = (
                "(typically 0.35 to 0.6).")),
     (N_("Scaling efficiency"), N_("How much of the extra GPUs' speed survives communication between them: "
                                   "100% means no time is lost waiting for the network.")),
-    ("goodput", N_("The share of wall-clock time that advances training, after failures and restarts.")),
+    ("goodput", N_("The share of wall-clock time that advances training, after evaluations, checkpoint "
+                    "writes, stalls, failures and restarts.")),
     ("TP", N_("Tensor parallelism: each layer's matrices split across GPUs, which talk on every layer "
               "(needs a fast link such as NVLink).")),
     ("PP", N_("Pipeline parallelism: the layers split into stages on different GPUs, micro-batches passed "
