@@ -842,6 +842,15 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "validation README): throughput", None),
 )
 
+#: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
+#: the id prefix and the throughput line's label.
+RATE_ROUNDS: tuple[tuple[str, str], ...] = (
+    # the serveblind10 round (ids GH..: SGLang's attention-backend benchmark file NVIDIA_H200.md, DeepSeek-V3 FP8 on
+    # 8 x H200 and Llama 3.1 8B on one H200, bench_serving at 16 requests/s over 200 and 1,000 prompts, random
+    # 1k/1k, 8k/1k and 8k/8k)
+    ("GH", "  of which the rows added by serveblind10 (ids GH..; blind figures in the validation README): throughput"),
+)
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--validation", type=Path, default=ROOT / "tests" / "data" / "validation")
@@ -1057,6 +1066,11 @@ def main() -> int:
     # figures in the validation README
     rate_all = rate_cases(kb, latency=lat_rate)
     report("Serving at a stated request rate (validation/serving_rate.csv; the rate model)", "t/s", rate_all, True)
+    rate_thr = rate_cases(kb, latency=lat_rate)
+    report("Serving at a stated request rate (validation/serving_rate.csv; the rate model)", "t/s", rate_thr, True)
+    for ids, throughput_label in RATE_ROUNDS:
+        ours = re.compile(rf"{ids}\d").match
+        report(throughput_label, "t/s", [c for c in rate_thr if ours(c[0])], False)
     report("Serving latency at a stated request rate (validation/serving_rate.csv; mean and p95)", "ms", lat_rate,
            True)
     # the mlperfinf round's Server rows (ids ML..: MLPerf Inference loadgen's Poisson arrivals at the scheduled rate)
