@@ -1,9 +1,11 @@
 """SGLang replays a decode step from a CUDA graph only for batches up to the largest it captured (--cuda-graph-max-bs;
 cuda_graph_runner.py); a larger decode batch runs its forward eagerly, every kernel launched from Python as in a
 prefill forward. The cap by release (knowledge/serving.yaml sglang releases): 160 on GPUs of 25 GB or more in the
-early-0.4 builds (0.4.0 entry, `cuda_graph_max_bs`: server_args.py of those builds), from 0.5.3 the memory bucket's
-(`reserved_memory`: 256 below TP 4 and 512 from it on 80-160 GiB cards). The eager forward is priced by the
-framework's prefill_eager_kernel_us (85 us a counted kernel)."""
+early-0.4 builds (0.4.0 entry, `cuda_graph_max_bs`: server_args.py of those builds), 256 in 0.4.6-0.5.2 (0.4.6 entry:
+sgl-project/sglang pull request #5893, Apr 2025, 'we recently increased the CUDA graph capture batch size from 160 to
+256 for GPUs with more than 80 GB of memory'), from 0.5.3 the memory bucket's (`reserved_memory`: 256 below TP 4 and
+512 from it on 80-160 GiB cards). The eager forward is priced by the framework's prefill_eager_kernel_us (85 us a
+counted kernel)."""
 
 from __future__ import annotations
 
@@ -27,10 +29,11 @@ def _served(kb, version: str | None, model: str = "deepseek-v3", precision: str 
 
 
 def test_the_cap_by_release(kb):
-    """160 in the early-0.4 builds; none known for 0.4.6-0.5.2; from 0.5.3 the bucket's: 512 for an H200 server at
-    TP 8, 256 for one H100 at TP 1."""
+    """160 in the early-0.4 builds; 256 in 0.4.6-0.5.2 (pull request #5893's capture list for a GPU above 80 GB); from
+    0.5.3 the bucket's: 512 for an H200 server at TP 8, 256 for one H100 at TP 1."""
     assert graph_batch_cap(_served(kb, "0.4.3.post2")[1].engine, 8) == 160
-    assert graph_batch_cap(_served(kb, "0.4.6")[1].engine, 8) == 0
+    assert graph_batch_cap(_served(kb, "0.4.6")[1].engine, 8) == 256
+    assert graph_batch_cap(_served(kb, "0.5.2")[1].engine, 8) == 256
     assert graph_batch_cap(_served(kb, "0.5.6")[1].engine, 8) == 512
     one = _served(kb, "0.5.5.post1", "qwen3-32b", "bf16", "h100-80gb-sxm", 1, 1)[1]
     assert graph_batch_cap(one.engine, 1) == 256
@@ -48,9 +51,13 @@ def test_a_decode_batch_beyond_the_cap_runs_eagerly(kb):
     beyond = SV.point(job, s.engine, s.replica, 161.0).decode_step
     assert inside < 0.06
     assert beyond == pytest.approx(floor, rel=1e-9)
-    # 0.4.6 states no cap: the same batch keeps its graphed step
+    # 0.4.6 captures up to 256: the same batch keeps its graphed step there, and 257 runs eagerly, its forward
+    # counting 1,928 kernels (the shared expert fused from 0.4.6 on): 1,928 x 85 us + 0.3 ms = 164.18 ms
     job6, s6 = _served(kb, "0.4.6")
+    assert kernels_per_forward(s6.engine) == 1928
     assert SV.point(job6, s6.engine, s6.replica, 161.0).decode_step < 0.06
+    assert SV.point(job6, s6.engine, s6.replica, 256.0).decode_step < 0.06
+    assert SV.point(job6, s6.engine, s6.replica, 257.0).decode_step == pytest.approx(1928 * 85e-6 + 300e-6, rel=1e-9)
 
 
 def test_the_decode_burst_it_moved(kb, accuracy):
@@ -61,3 +68,14 @@ def test_the_decode_burst_it_moved(kb, accuracy):
     got = {c[0].split()[0]: c[1] / c[2] for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT)
            if c[0].split()[0] == "DS02"}
     assert 1.0 < got["DS02"] < 2.0
+
+
+def test_the_rate_run_it_moved(kb, accuracy):
+    """SGLang's attention-backend benchmark (benchmark/attention_backend/NVIDIA_H200.md at 0c4ec4f9, the numbers pull
+    request #6168 prints, May 2025: 0.4.6-era main): DeepSeek-V3 FP8 at TP 8 on 8 x H200, bench_serving at 16
+    requests/s over 200 prompts of random 1k/1k, 2,268.68 output tok/s (serving_rate.csv GH01). The copies cannot
+    keep up, so the rate model serves what a full scheduler does. Blind (version blank: the newest release's
+    constants) +79.1%; with the row's 0.4.6 and no cap a full scheduler's 1,050 sequences ran graphed (+109%); with the
+    decode beyond 256 sequences eager their step is 332 ms, 3,160.6 tok/s, +39.3%. Held below 1.5x."""
+    got = {c[0].split()[0]: c[1] / c[2] for c in accuracy.rate_cases(kb) if c[0].startswith("GH01 ")}
+    assert 1.2 < got["GH01"] < 1.5
