@@ -79,3 +79,22 @@ def test_the_rate_run_it_moved(kb, accuracy):
     decode beyond 256 sequences eager their step is 332 ms, 3,160.6 tok/s, +39.3%. Held below 1.5x."""
     got = {c[0].split()[0]: c[1] / c[2] for c in accuracy.rate_cases(kb) if c[0].startswith("GH01 ")}
     assert 1.2 < got["GH01"] < 1.5
+
+
+def test_a_dp_attention_server_of_the_early_builds_caps_the_whole_servers_batch(kb):
+    """DeepSeek-V3 FP8 on 8 x H200 with SGLang 0.4.1, DP attention 8 and the experts tensor-parallel over the
+    gathered tokens (DataCrunch's server of rows GH13-GH16). These builds replay a DP-attention decode from a CUDA
+    graph only while the whole server's batch fits the cap, not each rank's: cuda_graph_runner.py compared the sum of
+    the ranks' tokens (global_num_tokens) with max_bs (sgl-project/sglang issue #5527, pull request #4390) until the
+    per-rank design of pull request #8278 (Jul 2025). So 160 sequences in all (20 a rank) keep the graphed step and
+    161 run the eager forward: 2,102 kernels x 85 us + 0.3 ms = 178.97 ms. Before, gpuwise applied the cap to
+    tensor-parallel servers only and priced 161-1,000 sequences as graphed steps."""
+    w = {"task": "inference", "model": "deepseek-v3", "precision": "fp8", "framework": "sglang",
+         "framework_version": "0.4.1", "prompt_tokens": 1, "output_tokens": 512, "concurrent_requests": 10000,
+         "parallelism": {"tp": 1, "pp": 1, "ep": 8}}
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
+    assert s.replica.layout.dp_attention == 8 and s.engine.dpa_tp_experts
+    assert graph_batch_cap(s.engine, s.replica.layout.tp) == 160
+    assert SV.point(job, s.engine, s.replica, 160.0).decode_step < 0.06
+    assert SV.point(job, s.engine, s.replica, 161.0).decode_step == pytest.approx(2102 * 85e-6 + 300e-6, rel=1e-9)

@@ -93,7 +93,7 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
     pool = (rep.pool_tokens or per_rank) * rep.layout.dp_attention  # KV tokens the copy holds
     full = fw.kv_reserve == "full"  # reserves prompt + output at admission, else the current length
     budget = float(eng.chunk)
-    graphs = graph_batch_cap(eng, rep.layout.tp) if rep.layout.dp_attention == 1 else 0
+    graphs = graph_batch_cap(eng, rep.layout.tp) if rep.layout.dp_attention == 1 or eng.dpa_tp_experts else 0
     floor = c.prefill_floor
     memo: dict[tuple, float] = {}
 
