@@ -12,7 +12,7 @@ from .. import memory as M
 from .. import memory_serving as MS
 from . import options as O
 from .draft import Drafter, drafter
-from .support import has_units, peak_tflops, support
+from .support import clock_factor, has_units, peak_tflops, support
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema import Gpu
@@ -151,6 +151,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     rt = kb.runtime
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, weight_format),
                          checkpoint_bits(job, fmt, weight_format))
+    eff *= clock_factor(kb.gpus, gpu, (ao, mo, vo, rel), compute)  # the clock this part holds under GEMMs
     gemm = peak_tflops(gpu, compute) * 1e12 * eff * cf  # FLOP/s of the GEMMs at the framework's efficiency
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,

@@ -108,6 +108,16 @@ class GpuPower(Sourced):
     tdp_w: Annotated[float, AfterValidator(Within(10, MAX_CARD_POWER_W))] = Field(gt=0)
 
 
+class GpuClocks(Sourced):
+    """The engine clock a part holds under load, where its power management sets it below the peak's."""
+
+    peak_mhz: Annotated[float, AfterValidator(Within(100, 10_000))] = Field(
+        description="the engine clock the dense peaks (``peaks``) are counted at")
+    dense_gemm_mhz: dict[Literal["fp16", "bf16", "fp8"], Annotated[float, AfterValidator(Within(100, 10_000))]] = \
+        Field(description="the clock the part holds through a long dense GEMM at its power cap, by precision (the "
+              "lowest chiplet's median, thermally settled, data of normal toggle rate)")
+
+
 class LicenceBundle(Sourced):
     """A software subscription the vendor ships with the card (priced into the card, not added on)."""
 
@@ -140,6 +150,8 @@ class Gpu(Strict):
     peaks: GpuPeaks
     link: GpuLink
     power: GpuPower
+    clocks: GpuClocks | None = Field(
+        default=None, description="engine clocks under load where a source gives them (None: not read)")
     licence_bundle: LicenceBundle | None = Field(
         default=None, description="software subscription included with the card (None: none, or sold as an add-on)"
     )

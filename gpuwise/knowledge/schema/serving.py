@@ -116,6 +116,10 @@ class VendorOverride(Strict):
         "fused-MoE kernel streams 16-bit and FP8 expert weights on decode-sized batches (few rows per expert), where "
         "it trails the dense GEMMs' (bandwidth_fraction); unset: the dense GEMMs' share. MXFP4 and 4-bit integer "
         "experts run other kernels and keep the dense share")
+    efficiency_read_on: str | None = Field(
+        default=None, description="the GPU (gpus.yaml id) the build's compute_efficiency was read on: on a part whose "
+        "catalog entry gives the clock it holds under dense GEMMs (gpus.yaml clocks), the efficiency scales by that "
+        "clock over this part's")
     block_fp8_speed_factor: float | None = Field(
         default=None, gt=0, le=1, description="speed of a block-scaled FP8 checkpoint's GEMMs (weight streaming and "
         "math) relative to the FP8 path's, where the build runs them on a slower kernel (vLLM's ROCm build without "
