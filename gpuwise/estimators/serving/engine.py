@@ -173,7 +173,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us"))) * 1e-6,
         alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=expert_tile_rows(job, fw, gpu, fmt, weight_format, method),
-        moe_rate=moe_rate(gpu, (ao, mo, vo, rel)), kv_bytes=kv_b,
+        moe_rate=moe_rate(gpu, (ao, mo, vo, rel), fmt), kv_bytes=kv_b,
         max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=step_budget(job, fw, gpu),
@@ -338,15 +338,16 @@ def moe_bandwidth(fmt: str, dense: float, overrides: tuple[Any, ...]) -> float:
     return dense
 
 
-def moe_rate(gpu: Gpu, overrides: tuple[Any, ...]) -> float:
+def moe_rate(gpu: Gpu, overrides: tuple[Any, ...], fmt: str = "") -> float:
     """FLOP/s per GPU of the build's fused-MoE kernel on prompt-sized batches: ``moe_gemm_fraction`` (the first
     override that sets it) of the GPU's 16-bit dense peak; infinite where none does (the expert GEMMs then run at
     the precision's rate like any other). Measured on the kernel's own benchmark, it bounds the experts' math from
     below (step: the larger of the tile-padded GEMMs at the usual rate and the routed rows at this one)."""
     for o in overrides:
         frac = getattr(o, "moe_gemm_fraction", None) if o is not None else None
-        if frac is not None:
-            return peak_tflops(gpu, "bf16") * 1e12 * float(frac)
+        if frac is not None:  # a reading of some expert formats only (moe_gemm_formats) leaves the others uncapped
+            kept = getattr(o, "moe_gemm_formats", None)
+            return peak_tflops(gpu, "bf16") * 1e12 * float(frac) if not kept or fmt in kept else float("inf")
     return float("inf")
 
 

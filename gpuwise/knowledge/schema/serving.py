@@ -111,6 +111,9 @@ class VendorOverride(Strict):
         default=None, gt=0, le=1, description="share of the GPU's 16-bit dense tensor peak that the build's fused-MoE "
         "kernel reaches on prompt-sized batches (many rows per expert), whatever the weights' precision; unset: the "
         "expert GEMMs run at the framework's compute efficiency of the precision's peak")
+    moe_gemm_formats: list[str] | None = Field(
+        default=None, description="the expert weight formats `moe_gemm_fraction` was read on (others keep the "
+        "precision's rate); unset: every format")
     moe_bandwidth_fraction: float | None = Field(
         default=None, gt=0, le=1, description="share of the datasheet memory bandwidth at which the build's Triton "
         "fused-MoE kernel streams 16-bit and FP8 expert weights on decode-sized batches (few rows per expert), where "
