@@ -40,3 +40,20 @@ def test_mi355x_fp8_experts_run_at_the_kernel_rate(kb, accuracy):
 ])
 def test_others_keep_the_precision_rate(kb, accuracy, precision, gpu, framework):
     assert _engine(kb, accuracy, precision, gpu, framework).moe_rate == float("inf")
+
+
+@pytest.mark.parametrize(("version", "gpu", "latency_us"), [
+    ("0.5.12", "mi355x", 6.3),        # aiter's custom all-reduce, SGLang's ROCm default from #13102 (0.5.6 taken)
+    ("0.5.6", "mi355x", 6.3),         # the first release taken with it
+    ("0.5.5", "mi355x", 25.0),        # before: the ROCm build's whole-step figure (sgl-kernel's all-reduce)
+    ("0.5.1.post3", "mi350x", 25.0),  # K03 / K06's release
+    (None, "mi355x", 6.3),            # no release stated: the newest
+    ("0.5.12", "mi300x", 25.0),       # CDNA3: no kernel reading of its own here
+])
+def test_sglang_cdna4_allreduce_from_its_release(kb, accuracy, version, gpu, latency_us):
+    """vllm-project/vllm pull request #39080's TP 8 table on 8 x MI355X: 6.3 us for a 24 KB all-reduce (the kernel's
+    latency; the two-stage aiter algorithm 6.4), where the ROCm build's framework figure is 25 us."""
+    job = accuracy.serving_job(kb, "deepseek-r1", "fp8", "sglang", 922, 922, concurrency=8, tp=8, ep=1,
+                               kv_precision="fp8", framework_version=version)
+    e = SV.choose(job, kb.gpus[gpu], 8).engine
+    assert e.allreduce_latency * 1e6 == pytest.approx(latency_us)

@@ -12,7 +12,7 @@ from .. import memory as M
 from .. import memory_serving as MS
 from . import options as O
 from .draft import Drafter, drafter
-from .support import clock_factor, has_units, peak_tflops, support
+from .support import clock_factor, has_units, holds_from, peak_tflops, support
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema import Gpu
@@ -123,7 +123,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     def pick(name: str) -> float:
         for o in (ao, mo, vo, rel):
             own = getattr(o, name, None) if o is not None else None
-            if own is not None:
+            if own is not None and holds_from(o, name, getattr(w, "framework_version", None)):
                 return float(own)
         return float(getattr(fw, name).value)
 

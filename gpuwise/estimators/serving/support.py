@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
+from ...knowledge.records import version_key
 from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
 from ..interconnect import gpus_per_server
@@ -175,3 +176,16 @@ def clock_factor(gpus: dict[str, Gpu], gpu: Gpu, sources: tuple[Any, ...], compu
         return 1.0
     here, there = gpu.clocks.dense_gemm_mhz.get(compute), ref.clocks.dense_gemm_mhz.get(compute)  # type: ignore[call-overload]
     return here / there if here and there else 1.0
+
+
+FROM_RELEASE = {"allreduce_latency_us": "allreduce_latency_from"}
+"""Override figures that hold only from a stated release of the build on (the field naming that release)."""
+
+
+def holds_from(override: Any, name: str, version: str | None) -> bool:
+    """Whether ``override``'s ``name`` applies to a job on ``version``: always, unless the override says from which
+    release on its build runs what the figure measures (``allreduce_latency_from``: SGLang's ROCm build defaults to
+    aiter's custom all-reduce from 0.5.6 on) and the job states an earlier release; a job that states none runs the
+    newest."""
+    bound = getattr(override, FROM_RELEASE.get(name, ""), None)
+    return bound is None or version is None or version_key(version) >= version_key(bound)
