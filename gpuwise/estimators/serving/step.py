@@ -7,7 +7,7 @@ from statistics import NormalDist
 from typing import Any
 
 from ...frozen import frozen
-from .engine import Engine, _kept, prefill_tokens
+from .engine import FP4_FORMATS, Engine, _kept, prefill_tokens
 from .layout import Replica
 from .support import request_lengths
 
@@ -57,12 +57,30 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     own = _host(c, decode)
     # a host floor raised the step (_parts): the GPU's step, as _parts sums it, and the floor beside it
     gpu = pp * (gemm + attention + comm + over) + own if host != own else 0.0
-    math_s = c.f_dense * ((decode + prefill) / c.m) / c.ranks / pp / c.peak_dense  # _parts's dense t_fl
+    math_s = c.t_tok * ((decode + prefill) / c.m) / c.ranks / pp  # _parts's dense t_fl
     walk = c.kserial > math_s  # the block-FP8 walk, not the math, is the dense GEMMs' time beyond their weights
     return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + own,
                 "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops,
                 gpu, c.host_floor if host != own else 0.0, pp * math_s if walk else 0.0,
                 pp * c.kserial if walk else 0.0)
+
+
+def dense_math_seconds(eng: Engine, peak: float) -> float:
+    """Seconds a token of the dense (non-expert) GEMMs' math on one GPU, before the ranks and stages split it:
+    their FLOPs (2 x the active dense weights, the output head's included) at ``peak``. A W4A4 FP4 engine runs FP4
+    GEMMs only on the weights its checkpoint stores in FP4 (``ModelBytes.low_dense``); the ones the checkpoint keeps
+    in 16 bits -- the output head (formats ``keeps_16bit``: ModelOpt's NVFP4 and the MXFP4 checkpoints exclude
+    ``lm_head``), and attention and the router where ``fp4_checkpoints`` says so (gpt-oss: every non-expert linear;
+    DeepSeek-R1-NVFP4: the q/kv projections) -- are 16-bit GEMMs (vLLM runs them with UnquantizedLinearMethod;
+    TensorRT-LLM's excluded modules keep their BF16 linear), at the 16-bit rate (``Engine.peak_attn``: the BF16
+    peak at the framework's efficiency). Elsewhere every dense FLOP runs at ``peak``."""
+    sc, mb = eng.sc, eng.mbytes
+    dense = 2.0 * (sc.n_active - sc.n_experts_active)
+    if eng.compute != "fp4" or eng.weight_only or eng.weight_format not in FP4_FORMATS:
+        return dense / peak
+    low = 2.0 * mb.low_dense / mb.linear_bytes_per_param  # FLOPs a token through the FP4 weights
+    kept = max(dense - low, 0.0)
+    return (dense - kept) / peak + kept / eng.peak_attn
 
 
 def _host(c: StepConsts, decode: float) -> float:
@@ -83,7 +101,7 @@ class StepConsts:
                  "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
                  "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp", "pp_comm",
                  "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks",
-                 "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "tile", "tp", "tp_comm", "tp_share",
+                 "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share",
                  "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
@@ -99,12 +117,13 @@ class StepConsts:
         split = 1 if dpa > 1 else tp
         self.w_dense = ((mbytes.dense_read - mbytes.replicated) / split + mbytes.replicated) / pp
         self.f_dense = 2.0 * (sc.n_active - sc.n_experts_active)
+        self.peak_dense = eng.peak_dense or eng.peak_gemm  # the dense GEMMs' rate (Engine.peak_dense)
+        self.t_tok = dense_math_seconds(eng, self.peak_dense)  # seconds a token of the dense GEMMs' math
         self.t_mem = self.w_dense / eng.bw_weights
         if eng.fp4_dense_bw:  # dense NVFP4 GEMMs stream their share at the FP4 kernels' own rate (nvfp4_dense_rate)
             low = ((mbytes.low_dense - mbytes.low_replicated) / split + mbytes.low_replicated) / pp
             self.t_mem += low * max(1.0 / eng.fp4_dense_bw - 1.0 / eng.bw_weights, 0.0)
         self.peak_gemm, self.bw_weights = eng.peak_gemm, eng.bw_weights
-        self.peak_dense = eng.peak_dense or eng.peak_gemm  # the dense GEMMs' rate (Engine.peak_dense)
         self.experts = bool(sc.moe and mbytes.experts)
         self.base = 1.0 - sc.k_over_e
         self.k_over_e = sc.k_over_e
@@ -205,7 +224,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     w_gpu = c.w_dense
     flops = c.f_dense * tokens / ranks / pp
     t_mem = c.t_mem
-    t_fl = flops / c.peak_dense
+    t_fl = c.t_tok * tokens / ranks / pp  # flops at the dense rate, the 16-bit kept weights' at theirs
     # block-FP8 GEMMs walk their reduction depth at few rows (kserial_seconds): a floor the math hides once it is larger
     gemm = linear_time(t_mem, t_fl) + (max(c.kserial - t_fl, 0.0) if c.kserial else 0.0)
     if c.experts:
