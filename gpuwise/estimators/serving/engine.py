@@ -13,6 +13,7 @@ from .. import memory_serving as MS
 from . import options as O
 from .draft import Drafter, drafter
 from .support import clock_factor, has_units, holds_from, peak_tflops, support
+from .support import has_units, nvfp4_gemm_rate, peak_tflops, support
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema import Gpu
@@ -157,7 +158,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
         compute=compute, weight_only=weight_only,
         peak_gemm=gemm,
-        peak_dense=block_fp8_gemm_rate(job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm),
+        peak_dense=nvfp4_gemm_rate(job, fw, gpu, fmt, compute, weight_only, block_fp8_gemm_rate(
+            job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm)),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
         bw_weights=mem_bw * bwf * bw_factor,
         bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (ao, mo, vo, rel)) * bw_factor,

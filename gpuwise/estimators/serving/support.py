@@ -189,3 +189,16 @@ def holds_from(override: Any, name: str, version: str | None) -> bool:
     newest."""
     bound = getattr(override, FROM_RELEASE.get(name, ""), None)
     return bound is None or version is None or version_key(version) >= version_key(bound)
+def nvfp4_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool,
+                    rate: float) -> float:
+    """FLOP/s of the dense NVFP4 GEMMs at a batch of prompt and decode rows (serving.yaml ``nvfp4_large_batch``):
+    ``rate`` (the framework's efficiency of the FP4 peak), capped at the NVFP4 kernels' own measured throughput, a
+    share of the GPU's dense FP4 peak, where the framework runs W4A4 NVFP4 on a compute capability it was read on.
+    The FP4 tensor rate doubles FP8's, but the block-scaled FP4 GEMM does not double the FP8 one's throughput."""
+    serving = getattr(job.kb, "serving", None)
+    cap = getattr(serving, "nvfp4_large_batch", None) if serving is not None else None
+    if cap is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in cap.frameworks:
+        return rate
+    if (gpu.compute_capability or "") not in cap.compute_capabilities:
+        return rate
+    return min(rate, cap.peak_share * peak_tflops(gpu, "fp4") * 1e12)

@@ -602,6 +602,19 @@ class Fp4SmallBatchGemm(Strict):
     check: Check = "S"
 
 
+class Fp4LargeBatchGemm(Strict):
+    """The throughput a dense NVFP4 GEMM reaches at prompt- and batch-sized row counts, as a share of the GPU's
+    dense FP4 peak: the slope of its time against its FLOPs where the kernel's fixed time no longer counts."""
+
+    compute_capabilities: list[str] = Field(min_length=1, description="NVIDIA compute capabilities the kernels were "
+                                            "timed on")
+    frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP4 GEMMs run these kernels")
+    peak_share: float = Field(gt=0, le=1, description="FLOP/s at large row counts over the dense FP4 peak")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
+    check: Check = "S"
+
+
 class LengthDistribution(Strict):
     """The request lengths of a benchmark dataset as a benchmark client samples it: output tokens at quantile
     levels of the sampled requests (linear between levels), and the mean prompt of the requests whose outputs lie
@@ -634,6 +647,8 @@ class ServingFile(Strict):
         default=None, description="the reduction-depth floor of block-scaled FP8 GEMMs at decode batches")
     nvfp4_small_batch: Fp4SmallBatchGemm | None = Field(
         default=None, description="the streaming rate of dense NVFP4 GEMMs at decode batches")
+    nvfp4_large_batch: Fp4LargeBatchGemm | None = Field(
+        default=None, description="the throughput of dense NVFP4 GEMMs at prompt- and batch-sized row counts")
     frameworks: list[Framework]
     speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})
@@ -651,6 +666,8 @@ class ServingFile(Strict):
                   for fw in m.frameworks]
         if self.nvfp4_small_batch is not None:
             named += [("nvfp4_small_batch", fw) for fw in self.nvfp4_small_batch.frameworks]
+        if self.nvfp4_large_batch is not None:
+            named += [("nvfp4_large_batch", fw) for fw in self.nvfp4_large_batch.frameworks]
         for where, fw in named:
             if fw not in ids:
                 raise Said(N_("%(where)s: %(fw)s is not a framework id"), where=where, fw=f"{fw!r}")
