@@ -12,8 +12,7 @@ from .. import memory as M
 from .. import memory_serving as MS
 from . import options as O
 from .draft import Drafter, drafter
-from .support import clock_factor, has_units, holds_from, peak_tflops, support
-from .support import has_units, nvfp4_gemm_rate, peak_tflops, support
+from .support import clock_factor, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema import Gpu

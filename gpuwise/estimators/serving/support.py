@@ -189,6 +189,8 @@ def holds_from(override: Any, name: str, version: str | None) -> bool:
     newest."""
     bound = getattr(override, FROM_RELEASE.get(name, ""), None)
     return bound is None or version is None or version_key(version) >= version_key(bound)
+
+
 def nvfp4_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool,
                     rate: float) -> float:
     """FLOP/s of the dense NVFP4 GEMMs at a batch of prompt and decode rows (serving.yaml ``nvfp4_large_batch``):
