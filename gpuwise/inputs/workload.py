@@ -308,20 +308,22 @@ class Workload(Strict):
         llama_cpp = info.field_name == "framework_version" and info.data.get("framework") == "llama.cpp"
         if llama_cpp and isinstance(v, str) and re.fullmatch(r"[bB]\d+", v.strip()):
             return v.strip()[1:]
-        v = version_text(v, info.field_name)
+        # the checks below read a YAML number as its text first: 'write 1.9 in quotes' would only be refused again
+        # (hostile round 25: transformers_version 1.9, llama.cpp's framework_version 0.6)
+        text = str(v) if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) else v
         # a llama.cpp build is one whole number: 0.6.0 or 0.3.20 is Ollama's or LM Studio's own release, which
         # read as build 0 would be priced as llama.cpp before its CUDA graphs (serving.yaml llama.cpp releases)
-        if llama_cpp and isinstance(v, str) and re.fullmatch(r"\d+[.a-z].*", v.strip()):
+        if llama_cpp and isinstance(text, str) and re.fullmatch(r"\d+[.a-z].*", text.strip()):
             raise Said(N_("llama.cpp names a release by its build number (6600 or b6600), not %(given)s, which "
                           "reads as another program's version (Ollama's, LM Studio's): give the llama.cpp build it "
-                          "runs, or leave framework_version out"), given=repr(v))
+                          "runs, or leave framework_version out"), given=repr(text))
         # transformers 0.x / 1.x never existed under that name (pytorch-transformers 1.x became transformers 2.0);
         # read as a release before 5.0 it would be priced as the Python loop over experts without a word
-        if info.field_name == "transformers_version" and isinstance(v, str) and re.fullmatch(r"[01](\..*)?", v):
+        if info.field_name == "transformers_version" and isinstance(text, str) and re.fullmatch(r"[01](\..*)?", text):
             raise Said(N_("transformers %(given)s is no release of transformers (the first was 2.0, 2019; MoE "
                           "models arrived in 4.x): give the 4.x or 5.x release the job installs, or leave it out "
-                          "for the newest"), given=v)
-        return v
+                          "for the newest"), given=text)
+        return version_text(v, info.field_name)
 
     @field_validator("global_batch_tokens")
     @classmethod
