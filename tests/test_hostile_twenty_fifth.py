@@ -3,6 +3,7 @@ fails without it. The whole round is benchmarks/hostile_round25.py."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ from .clirun import gpuwise
 
 MOE = ("workload: {task: finetune, method: full, model: qwen3-30b-a3b, stack: deepspeed, zero_stage: 3, "
        "train_tokens: 1.0e8, transformers_version: %s}\n")
+PRE = ("workload: {task: pretrain, model: %s, precision: bf16, batch_size: 4, seq_len: 2048, "
+       "train_tokens: 1.0e10, stack: %s, %s}\n"
+       "constraints: {max_gpus: 8, deadline_days: 30, acquisition: rent, project_months: 1}\n")
 
 
 def _one_line(r, code: int = 2) -> str:
@@ -44,4 +48,43 @@ def test_a_format_name_in_capitals_gets_the_close_match_its_lower_case_gets(tmp_
                                      encoding="utf-8")
     err = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "gb10", cwd=tmp_path))
     assert err.rstrip().endswith("(did you mean fp4?)"), err
+
+
+def _recommend(tmp_path: Path, stack: str, extra: str, model: str = "llama-3.1-8b") -> dict:
+    (tmp_path / "r.yaml").write_text(PRE % (model, stack, extra), encoding="utf-8")
+    r = gpuwise("recommend", "r.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    return json.loads(r.stdout)
+
+
+def _said(d: dict) -> str:
+    return " ".join(f["message"] for f in d["findings"] if f["rule"] == "MEM-PIN-NOT-ON-STACK")
+
+
+@pytest.mark.parametrize("zero", [2, 3])
+def test_llm_c_is_not_planned_at_a_zero_stage_it_does_not_run(tmp_path: Path, zero: int) -> None:
+    # llm.c runs ZeRO 0 or 1: set_zero_configs (train_gpt2.cu) runs -z 2 and -z 3 as stage 0 ('Zero Stage2 and
+    # Stage3 are not yet supported'); round 25 found 8 x B200 planned at ZeRO-3 (59.7 GB a GPU) for llmc, with
+    # gradients sharded that llm.c keeps whole on every GPU
+    d = _recommend(tmp_path, "llmc", f"zero_stage: {zero}")
+    fits = [c for c in d["candidates"] if c["feasible"]]
+    assert fits and all(c["strategy"] in ("ZeRO-1", "") or "ZeRO-1" in c["strategy"] for c in fits[:3])
+    assert f"does not run workload.zero_stage {zero} (ZeRO-{zero} sharding)" in _said(d)
+    assert "MEM-FITS-PIN-OFF-STACK" in fits[0]["rules"]  # fits_as_requested false: the job as stated cannot run
+    # ZeRO-1 itself is llm.c's -z 1: kept, as requested
+    kept = _recommend(tmp_path, "llmc", "zero_stage: 1")
+    assert kept["recommendation"]["strategy"] == "ZeRO-1" and not _said(kept)
+
+
+def test_nanochat_is_planned_at_its_own_sharding_and_never_offloaded(tmp_path: Path) -> None:
+    # nanochat's DistMuonAdamW reduce-scatters the gradients and shards the optimizer (ZeRO-2 style, the held-out
+    # rows state 2); base_train.py has no sharding or offload option
+    auto = _recommend(tmp_path, "nanochat", "zero_stage: auto")
+    assert auto["recommendation"]["strategy"] == "ZeRO-2"
+    off = _recommend(tmp_path, "nanochat", "offload: cpu", "llama-3.1-70b")
+    assert "does not run workload.offload cpu" in _said(off)
+    assert not any("offload" in c["strategy"].lower() for c in off["candidates"] if c["feasible"])
+    # a stack that offloads keeps the pin (litgpt trains on FSDP, whose CPU offload gpuwise prices)
+    lit = _recommend(tmp_path, "litgpt", "offload: cpu", "llama-3.1-70b")
+    assert not _said(lit)
 

@@ -202,6 +202,8 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
         zeros = [1]
     else:  # ZeRO-1 moves what plain data parallelism moves and holds less: it replaces ZeRO-0
         zeros = [1, 2, 3]
+    if pins.zero is None and dp > 1 and tj.stack_zero_stages is not None:  # the stages the stack runs (llm.c: 0, 1)
+        zeros = [z for z in zeros if z in tj.stack_zero_stages] or [max(tj.stack_zero_stages)]
     if pins.checkpointing is not None:
         ckpts = [float(pins.checkpointing)]
     elif tj.stack_te:  # Megatron-Core recomputes as few whole layers of each stage as it takes to fit (block method)
@@ -218,8 +220,10 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
 
     plain = [(z, ck, pins.offload or "none", s) for ck in ckpts for z in zeros for s in groups(z)]
     off: list[Rung] = []
-    if pins.offload is None and tj.method == "full" and pins.zero != 0:  # offload needs ZeRO
+    if pins.offload is None and tj.method == "full" and pins.zero != 0 and tj.stack_offload:  # offload needs ZeRO
         z_off = [pins.zero] if pins.zero is not None else ([1, 3] if pp == 1 and dp > 1 else [1])
+        if pins.zero is None and tj.stack_zero_stages is not None:
+            z_off = [z for z in z_off if z in tj.stack_zero_stages]
         off = [(z, ck, "cpu", pin if z else 0) for ck in ckpts if ck in (0.0, 1.0) for z in z_off]
     return plain, off
 

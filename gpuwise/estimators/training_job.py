@@ -33,10 +33,11 @@ def _requested_pins(job: Job) -> P.Pins:
     return P.Pins(
         tp=par.tp if par and "tp" not in off else None, pp=par.pp if par and "pp" not in off else None,
         ep=par.ep if par and "ep" not in off else None, cp=par.cp if par and "cp" not in off else None,
-        zero=w.zero_stage if "zero_stage" in given and isinstance(w.zero_stage, int) else None,
+        zero=w.zero_stage if "zero_stage" in given and isinstance(w.zero_stage, int) and "zero_stage" not in off
+        else None,
         checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
                        and isinstance(w.gradient_checkpointing, bool) else None),
-        offload=w.offload if "offload" in given else None,
+        offload=w.offload if "offload" in given and "offload" not in off else None,
         vpp=par.vpp if par else None,
         dp_shard=_dp_shard(job),
     )
@@ -57,12 +58,20 @@ def pins_off_stack(job: Job) -> tuple[tuple[str, int], ...]:
     """The layout pins (workload.parallelism tp / pp / ep / cp above 1) the job's training stack cannot run: the
     planner sets them aside (a pin the software cannot run is most likely a mistake) and a rule says so
     (MEM-PIN-NOT-ON-STACK)."""
-    par = job.w.parallelism
-    if par is None or not job.training:
+    if not job.training:
         return ()
+    par, w, spec = job.w.parallelism, job.w, stack_spec(job)
     runs = stack_parallelism(job)
-    return tuple((f, getattr(par, f)) for f, kind in _KINDS
-                 if kind not in runs and isinstance(getattr(par, f), int) and getattr(par, f) > 1)
+    off = tuple((f, getattr(par, f)) for f, kind in _KINDS
+                if par is not None and kind not in runs and isinstance(getattr(par, f), int) and getattr(par, f) > 1)
+    # the ZeRO stages and the offload a data-parallel-only stack runs (llm.c: ZeRO 0 or 1, no offload; hostile 25)
+    given = w.model_fields_set
+    if ("zero_stage" in given and isinstance(w.zero_stage, int) and spec.zero_stages is not None
+            and w.zero_stage not in spec.zero_stages):
+        off += (("zero_stage", w.zero_stage),)
+    if "offload" in given and w.offload in ("cpu", "nvme") and not spec.offload:
+        off += (("offload", w.offload),)
+    return off
 
 
 def pins_off_stack_phrases(job: Job) -> tuple[tuple[str, str, dict[str, Any]], ...]:
@@ -203,6 +212,9 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_te=stack_spec(job).transformer_engine,
                        stack_parallelism=stack_parallelism(job),
                        stack_tp_max_zero=stack_spec(job).tensor_parallel_max_zero,
+                       stack_zero_stages=(None if stack_spec(job).zero_stages is None
+                                          else tuple(stack_spec(job).zero_stages)),
+                       stack_offload=stack_spec(job).offload,
                        stack_loss_bytes=stack_spec(job).loss_bytes_per_vocab or 0.0,
                        stack_fused_layers=stack_spec(job).layer_activations == "korthikanti",
                        stack_grad_bytes=stack_spec(job).gradient_bytes or 0.0,

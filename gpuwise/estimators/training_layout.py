@@ -176,6 +176,8 @@ class TrainingJob:
     stack_parallelism: tuple[str, ...] = ("tensor", "pipeline", "expert", "context")
     # the highest ZeRO stage the stack runs beside tensor parallelism (None: any; DeepSpeed's AutoTP: ZeRO 0-2)
     stack_tp_max_zero: int | None = None
+    stack_zero_stages: tuple[int, ...] | None = None  # the ZeRO stages the stack runs (None: any)
+    stack_offload: bool = True  # the stack can offload to the host
     stack_loss_bytes: float = 0.0  # bytes per vocab entry per token the stack's loss holds (0: the default 12 B)
     # the stack's gradient bucket: (parameters, parameters per data-parallel rank); (0, 0): runtime.yaml
     # grad_bucket_bytes, PyTorch DDP's 25 MiB

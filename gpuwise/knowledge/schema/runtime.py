@@ -356,6 +356,13 @@ class StackSpeed(Strict):
     tensor_parallel_max_zero: int | None = Field(
         default=None, ge=0, le=3, description="the highest ZeRO stage the stack runs beside tensor parallelism (None: "
         "any): DeepSpeed's AutoTP training shards optimizer state and gradients (ZeRO 0-2), not the weights")
+    zero_stages: list[Literal[0, 1, 2, 3]] | None = Field(
+        default=None, min_length=1, description="the ZeRO stages the stack's data parallelism runs (None: any): llm.c "
+        "0 and 1 (its -z 2 and 3 run stage 0), nanochat its one sharded optimizer (ZeRO-2 style); the planner offers "
+        "only these, and a zero_stage pinned outside them is set aside (MEM-PIN-NOT-ON-STACK)")
+    offload: bool = Field(
+        default=True, description="the stack can offload training state to the host (ZeRO-Offload, FSDP CPU offload); "
+        "false: it has no such path (llm.c, nanochat), so the planner offers none and a pinned offload is set aside")
     parallelism_source: str = Field(
         default="", description="where the stack's parallelism is read: its own documentation or source at a "
         "dated release (required with parallelism)")
