@@ -15,6 +15,10 @@ MOE = ("workload: {task: finetune, method: full, model: qwen3-30b-a3b, stack: de
 PRE = ("workload: {task: pretrain, model: %s, precision: bf16, batch_size: 4, seq_len: 2048, "
        "train_tokens: 1.0e10, stack: %s, %s}\n"
        "constraints: {max_gpus: 8, deadline_days: 30, acquisition: rent, project_months: 1}\n")
+SPARK = ("title: spark\n"
+         "workload: {task: inference, model: gpt-oss-120b, precision: fp4, prompt_tokens: 1000, output_tokens: 200}\n"
+         "hardware: {gpu: DGX Spark, count: %s}\n"
+         "acquisition: {mode: buy, unit_price_usd: 3999}\n")
 
 
 def _one_line(r, code: int = 2) -> str:
@@ -88,3 +92,30 @@ def test_nanochat_is_planned_at_its_own_sharding_and_never_offloaded(tmp_path: P
     lit = _recommend(tmp_path, "litgpt", "offload: cpu", "llama-3.1-70b")
     assert not _said(lit)
 
+
+def test_a_proposal_of_a_spark_at_its_own_price_is_costed(tmp_path: Path) -> None:
+    # round 25: a GB10 (no price list carries it: sold only as the whole DGX Spark) bought at the proposal's own
+    # $3,999 was rejected 'no dated purchase price ... buying cannot be costed'
+    (tmp_path / "p.yaml").write_text(SPARK % "1", encoding="utf-8")
+    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert "TCO-NO-PURCHASE-PRICE" not in [f["rule"] for f in d["findings"]]
+    capex = [x for x in d["proposed"]["ledger"]["lines"] if x["kind"] == "capex"]
+    assert [x["amount"] for x in capex] == [3999.0]  # the whole system, host included: no server share on top
+
+
+def test_two_sparks_are_two_systems(tmp_path: Path) -> None:
+    # a DGX Spark holds one GB10 (gpus.yaml link.server_gpus 1): two without nodes were judged as one node over
+    # PCIe without peer-to-peer (NET-TP-OVER-PCIE)
+    (tmp_path / "p.yaml").write_text(SPARK % "2", encoding="utf-8")
+    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    d = json.loads(r.stdout)
+    assert d["proposed"]["nodes"] == 2
+    assert "NET-TP-OVER-PCIE" not in [f["rule"] for f in d["findings"]]
+    (tmp_path / "p.yaml").write_text(SPARK % "2, nodes: 1", encoding="utf-8")
+    err = _one_line(gpuwise("audit", "p.yaml", cwd=tmp_path))
+    assert err.startswith("gpuwise: p.yaml: hardware.nodes: 2 x NVIDIA GB10")
+    assert "puts 2 GPUs in a node, but one of its systems holds 1 (give nodes: 2, or leave nodes out)" in err
+    zh = _one_line(gpuwise("audit", "p.yaml", "--lang", "zh", cwd=tmp_path))
+    assert "一台整机只有 1 块" in zh and "请写 nodes: 2" in zh

@@ -360,6 +360,26 @@ def _instance_host(p: Proposal, kb: Any) -> tuple[Proposal, Any]:
     return p.model_copy(update={"workload": w.model_copy(update={"host_cpu_cores": cores})}), said
 
 
+def _systems(p: Proposal, gpu: Any, where: str) -> Proposal:
+    """A part whose systems hold fewer GPUs than a server does (gpus.yaml ``link.server_gpus``: one GB10 a DGX
+    Spark, four GH200 a quad blade): ``hardware.nodes`` not given is the systems the count fills, not one node
+    holding them all (two Sparks were judged as one box over PCIe); given, a node holding more GPUs than one
+    such system does is refused."""
+    hw, most = p.hardware, gpu.link.server_gpus
+    if not most:
+        return p
+    need = math.ceil(hw.count / most)
+    if "nodes" not in hw.model_fields_set:
+        return p.model_copy(update={"hardware": hw.model_copy(update={"nodes": need})})
+    if math.ceil(hw.count / hw.nodes) > most:
+        raise UserError(N_("%(count)s x %(gpu)s over nodes: %(nodes)s puts %(per_node)s GPUs in a node, but one of "
+                           "its systems holds %(most)s"), where=where,
+                        hint=N_("give nodes: %(need)s, or leave nodes out"), hint_values={"need": need},
+                        values={"count": hw.count, "gpu": gpu.name, "nodes": hw.nodes,
+                                "per_node": math.ceil(hw.count / hw.nodes), "most": most})
+    return p
+
+
 def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
           rules: str | None = None) -> AuditResult:
     with gc_paused():
@@ -385,6 +405,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         named = [note("hardware.gpu", p.hardware.gpu, r.note_id, r.note_values)] if r.note_id else []
         notes = [*money_notes, *named, *provider_note(kb, p.acquisition.provider)]
         gpu = kb.gpus[r.id]
+        p = _systems(p, gpu, f"{where}: hardware.nodes")
         hw, acq = p.hardware, p.acquisition
         check_network(kb, hw.network, f"{where}: hardware.network")
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's

@@ -135,6 +135,8 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     ids and values, reports/messages.yaml buy.*) when that count cannot be bought or no dated price
     is known."""
     entry = price_entry(prices, gpu.id)
+    if entry is None and unit_price is not None:  # a part no price list carries (GB10), at the proposal's price
+        return _proposal_plan(gpu, count, tco, unit_price, condition), None
     if entry is None:
         why = next((e.reason for e in prices.excluded if e.id == gpu.id), None) if prices else None
         if why:
@@ -205,6 +207,23 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, hardware, host, host_note, p.condition,
                    p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note, p.gpus,
                    host_key=share_key), None
+
+
+def _proposal_plan(gpu: Gpu, count: int, tco: TcoFile, unit_price: float, condition: str) -> BuyPlan:
+    """``count`` x ``gpu`` bought at the proposal's own price where prices.yaml has no entry for the part (it is
+    excluded, or an overlay's new GPU): a part whose system holds one GPU (gpus.yaml ``link.server_gpus`` 1, the
+    GB10 of a DGX Spark) is priced as that whole system, host included; any other as cards in servers, each with
+    the server share of its kind (as a card the price list sells)."""
+    if gpu.link.server_gpus == 1:
+        return BuyPlan(gpu.id, count, "workstation", count, 1, count, unit_price * count, 0.0,
+                       formula("formula.server.system_proposal"), condition, "proposal", "USD", unit_price,
+                       "proposal", template("source.proposal"), "U")
+    share_key = server_share_key(gpu)
+    per_node = gpu.link.server_gpus or SERVER_CARDS
+    return BuyPlan(gpu.id, count, "card", count, 1, math.ceil(count / per_node), unit_price * count,
+                   tco.values[share_key].value * count, formula("formula.server.share_proposal", share_key=share_key),
+                   condition, "proposal", "USD", unit_price, "proposal", template("source.proposal"), "U",
+                   host_key=share_key)
 
 
 def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition: str = "new",
