@@ -54,6 +54,18 @@ def test_a_format_name_in_capitals_gets_the_close_match_its_lower_case_gets(tmp_
     assert err.rstrip().endswith("(did you mean fp4?)"), err
 
 
+@pytest.mark.parametrize("given, meant", [("cny", "CNY"), ("Usd", "USD"), ("Fsdp-HF", "fsdp-hf")])
+def test_a_name_in_other_capitals_still_gets_its_choice(tmp_path: Path, given: str, meant: str) -> None:
+    # the lower-case match above must keep the choice's own capitals (an early draft ended in StopIteration,
+    # an internal error, for currency 'cny', which round 23's plan case caught)
+    field = "currency" if meant.isupper() else "stack"
+    doc = ("workload: {task: finetune, method: lora, model: llama-3.1-8b, stack: %s}\nconstraints: {currency: %s}\n"
+           % ((given, "USD") if field == "stack" else ("fsdp-hf", given)))
+    (tmp_path / "r.yaml").write_text(doc, encoding="utf-8")
+    err = _one_line(gpuwise("recommend", "r.yaml", cwd=tmp_path))
+    assert f"(did you mean {meant}?)" in err and "internal error" not in err
+
+
 def _recommend(tmp_path: Path, stack: str, extra: str, model: str = "llama-3.1-8b") -> dict:
     (tmp_path / "r.yaml").write_text(PRE % (model, stack, extra), encoding="utf-8")
     r = gpuwise("recommend", "r.yaml", "--format", "json", cwd=tmp_path)

@@ -169,8 +169,8 @@ def literal_close(given: Any, expected: Any) -> str | None:
     close = close or [c for c in choices if c.lower() == given.lower()]
     # a close spelling in other capitals ('MXFP4', 'NVFP4': fp4) is as close as its lower case ('mxfp4')
     if not close and len(given) <= 100:
-        close = difflib.get_close_matches(given.lower(), [c.lower() for c in choices])
-    close = [next(c for c in choices if c.lower() == m) for m in close]
+        lower = {c.lower(): c for c in choices}
+        close = [lower[m] for m in difflib.get_close_matches(given.lower(), list(lower))]
     return close[0] if close else None
 
 
