@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -131,10 +132,12 @@ def _either(*checks):
 
 
 def _text_ok(*words: str):
-    """Answered (0 or 1), no traceback, no unformatted placeholder or nan, each of ``words`` shown."""
+    """Answered (0 or 1), no traceback, no unformatted placeholder or nan (as a word: ' nan' is also the start
+    of ' nanochat', which MEM-PIN-NOT-ON-STACK's fix names), each of ``words`` shown."""
     def check(r) -> bool:
         t = r.stdout
-        return _ok(r) and "%(" not in t and " nan" not in t and "{{" not in t and all(w in t for w in words)
+        return (_ok(r) and "%(" not in t and not re.search(r"\bnan\b", t) and "{{" not in t
+                and all(w in t for w in words))
     return check
 
 

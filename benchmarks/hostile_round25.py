@@ -39,23 +39,12 @@ Seen and left (not this table's promise, or another helper's area):
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from benchmarks.hostile_round12 import _ok, _one, _refused
 from benchmarks.hostile_round21 import _finite_json
-from benchmarks.hostile_round23 import _dump, _edit, _either
-
-
-def _text_ok(*words: str):
-    """Answered (0 or 1), no traceback, no unformatted placeholder, no nan as a word (round 23's check reads
-    ' nan' inside ' nanochat'), each of ``words`` shown."""
-    def check(r) -> bool:
-        t = r.stdout
-        return (_ok(r) and "%(" not in t and "{{" not in t and not re.search(r"\bnan\b", t)
-                and all(w in t for w in words))
-    return check
+from benchmarks.hostile_round23 import _dump, _edit, _either, _text_ok
 
 PRE = {"workload": {"task": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "batch_size": 4, "seq_len": 2048,
                     "train_tokens": 1.0e10, "stack": "llmc"},
