@@ -131,3 +131,18 @@ def test_two_sparks_are_two_systems(tmp_path: Path) -> None:
     assert "puts 2 GPUs in a node, but one of its systems holds 1 (give nodes: 2, or leave nodes out)" in err
     zh = _one_line(gpuwise("audit", "p.yaml", "--lang", "zh", cwd=tmp_path))
     assert "一台整机只有 1 块" in zh and "请写 nodes: 2" in zh
+
+
+def test_offload_auto_is_offload_left_out(tmp_path: Path) -> None:
+    # hostile round 25 saw it: the assumptions list prints 'workload.offload = auto' for an offload left out, and a
+    # user who wrote that back was refused ("'auto' is not one of 'none', 'cpu' or 'nvme'")
+    body = "workload: {task: finetune, method: full, model: llama-3.1-8b, train_tokens: 1.0e8%s}\n"
+    outs = []
+    for extra in ("", ", offload: auto"):
+        (tmp_path / "r.yaml").write_text(body % extra, encoding="utf-8")
+        r = gpuwise("recommend", "r.yaml", "--format", "json", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout))
+    assert outs[0]["recommendation"] == outs[1]["recommendation"]
+    said = [(a["field"], a["value"]) for a in outs[1]["assumptions"] if a["field"] == "workload.offload"]
+    assert said == [("workload.offload", "auto")]

@@ -299,6 +299,15 @@ class Workload(Strict):
                            precision=self.precision, allowed2=allowed[0])
         return self
 
+    @model_validator(mode="before")
+    @classmethod
+    def _offload_auto(cls, data: Any) -> Any:
+        """``offload: auto`` is what the assumptions list prints for an offload left out (gpuwise offloads only where
+        nothing else fits), so it is taken as left out: refused before, though the report had written it."""
+        if isinstance(data, dict) and isinstance(data.get("offload"), str) and data["offload"].strip() == "auto":
+            data = {k: v for k, v in data.items() if k != "offload"}
+        return data
+
     @field_validator("stack_version", "framework_version", "transformers_version", mode="before")
     @classmethod
     def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
