@@ -293,3 +293,22 @@ def test_against_cuda_peaks_on_one_h200(kb):
         w = Workload(**d["workload"])
         est = _estimate(w, kb)
         assert est.tensor_bytes == pytest.approx(d["max_memory_allocated"], rel=0.05), d["name"]
+
+
+def test_the_prefill_peak_kv_prints_the_prompts_tokens_it_holds(kb):
+    """Llama 3 70B (80 layers, 8 KV heads of 128: 327,680 B a token), 4 sequences of a 2,000-token prompt and
+    500 output tokens on TP 4: at the end of prefill the KV holds 4 x 2,000 = 8,000 tokens, 8,000 x 327,680 / 4
+    = 655,360,000 B a GPU. The term's inputs are those tokens, so its printed numbers give the value (it printed
+    the decode end's 4 x 2,500 = 10,000 tokens beside 655 MB)."""
+    from gpuwise.messages import formula_text
+
+    shape = from_catalog(kb.models["llama-3-70b"])
+    est = inference_memory(shape, "bf16", 2500, 4, "sdpa", 4, quant=kb.runtime.quantization, overhead=NO_OVERHEAD,
+                           prompt_tokens=2000)
+    assert est.peak_phase == "prefill"
+    kv = est.kv_cache
+    assert kv.value == 8_000 * 327_680 / 4 == 655_360_000
+    assert kv.inputs["tokens"] == kv.inputs["tokens_kept"] == 8_000
+    assert kv.inputs["bytes_per_token"] * kv.inputs["tokens_kept"] / 4 == kv.value
+    assert formula_text(kv.formula_phrases) == (
+        "2 x layers x kv_heads x head_dim x bytes x tokens / 4 GPUs (the prompts' tokens at the end of prefill)")

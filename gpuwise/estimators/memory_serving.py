@@ -83,7 +83,8 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     split_kv = pp * (1 if dp_attention > 1 else min(tp, kv_heads_effective(shape)))
     held = float(kv_len if kv_len is not None else context_len)
     kv = kv_cache_bytes(shape, held * seqs, kv_b, per_sequence=held)
-    kv_prompt = kv_cache_bytes(shape, float(prompt) * seqs, kv_b, per_sequence=prompt).value / split_kv
+    kv_prompt_term = kv_cache_bytes(shape, float(prompt) * seqs, kv_b, per_sequence=prompt)
+    kv_prompt = kv_prompt_term.value / split_kv
     ranks = tp * dp_attention
     T = prefill_tokens if prefill_tokens is not None else float(prompt) * concurrent
     ph, pf = PREFILL_PER_TOKEN
@@ -117,8 +118,10 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                    + (_over(ranks) if ranks > 1 else ()), {"sequences": concurrent},
                    note_phrases=(("", "note.prefill_less_kv", {"n": work / ranks}),))
     else:
-        kv = Term(kv.name, kv_prompt, kv.unit, _then(kv, formula("formula.kv_prompts", " ")),
-                  kv.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
+        # the prompts' tokens, not the decode end's, so the printed inputs give the value
+        kv = Term(kv.name, kv_prompt, kv.unit,
+                  _then(kv_prompt_term, _over(split_kv) if split_kv > 1 else (), formula("formula.kv_prompts", " ")),
+                  kv_prompt_term.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
     over = _overhead_term(act.value, overhead, "formula.overhead_serving")
     zero = Term("gradients", 0.0, "B", formula("formula.gradients_inference"))
     kv_layout = {4.0: "memory_layout.inference_kv32", 1.0: "memory_layout.inference_kv8"}.get(
