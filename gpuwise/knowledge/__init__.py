@@ -175,6 +175,16 @@ def _merge(base: Any, over: Any, path: Path, where: str = "", at: tuple[Any, ...
     return over
 
 
+def _priced_not_excluded(data: Any, extra: dict) -> Any:
+    """The built-in prices.yaml without the ``excluded`` entries of GPUs the overlay prices: a user's dated
+    price for a part gpuwise left unpriced (a DGX Spark's GB10) is what TCO-NO-PRICE-EITHER-WAY asks for, not a
+    contradiction. An overlay that both prices and excludes one GPU is still refused."""
+    priced = {e.get("id") for e in extra.get("gpus") or () if isinstance(e, dict)}
+    if not priced or not isinstance(data, dict) or not isinstance(data.get("excluded"), list):
+        return data
+    return {**data, "excluded": [e for e in data["excluded"] if not (isinstance(e, dict) and e.get("id") in priced)]}
+
+
 def _keyed(entries: list) -> bool:
     return bool(entries) and all(isinstance(e, dict) and "id" in e for e in entries)
 
@@ -356,6 +366,8 @@ def _load(overlay: Path | None) -> Knowledge:
                     raise KnowledgeError(N_("expected a mapping at the top level"), where=str(over))
                 if fname == "policy.yaml":
                     extra = policy_overlay(extra, data, over)
+                if fname == "prices.yaml":
+                    data = _priced_not_excluded(data, extra)
                 data = _merge(data, extra, over, index=index)
             valid = validate_file(files[fname], schema, data, index)
             if over is not None:
