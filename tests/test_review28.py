@@ -34,3 +34,22 @@ def test_an_overlay_that_prices_and_excludes_one_gpu_is_still_refused(tmp_path):
     (tmp_path / "prices.yaml").write_text(GB10_PRICE + 'excluded:\n  - {id: gb10, reason: "not sold to us here"}\n')
     with pytest.raises(KnowledgeError, match="both priced and excluded"):
         load(tmp_path)
+
+
+def test_neither_way_priced_says_the_count_as_the_other_cost_rules_do():
+    """One GB10, renting or buying allowed (the rule's own case): TCO-NO-PRICE-EITHER-WAY wrote 'for 1 GPUs'; it
+    now names the count as TCO-NO-RENTAL beside it does ('1 x <GPU>'), in English and Chinese."""
+    from pathlib import Path
+
+    import yaml
+
+    from gpuwise import recommend
+    from gpuwise.render import report
+
+    req = yaml.safe_load((Path(__file__).parent / "rules/TCO-NO-PRICE-EITHER-WAY/input.yaml").read_text())
+    result = recommend(req)
+    (f,) = [f for f in result.findings if f.rule == "TCO-NO-PRICE-EITHER-WAY"]
+    name = "NVIDIA GB10 Grace Blackwell Superchip (DGX Spark) 128GB"
+    assert f.message == f"1 x {name} has no dated purchase price either, so buying cannot be costed instead of renting"
+    zh = report.render(result, "text", lang="zh", width=300)
+    assert f"1 × {name} 也没有带日期的购买价格，因此无法改为按购买计算成本" in zh
