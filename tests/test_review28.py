@@ -53,3 +53,24 @@ def test_neither_way_priced_says_the_count_as_the_other_cost_rules_do():
     assert f.message == f"1 x {name} has no dated purchase price either, so buying cannot be costed instead of renting"
     zh = report.render(result, "text", lang="zh", width=300)
     assert f"1 × {name} 也没有带日期的购买价格，因此无法改为按购买计算成本" in zh
+
+
+def test_the_wall_clock_formula_prints_the_step_time_it_multiplies():
+    """64 x B200 on examples/pretrain-7b.yaml: wall hours = steps x step time / goodput / 3600. The 'with numbers'
+    line kept the words 'step time' (4.768e+04 x step time / 0.8496 / 3600); it now prints the step's seconds, and
+    its numbers give the hours by hand: 4.768e4 x 3.25 / 0.8496 / 3600 = 50.66 (the term's 50.67 from the
+    unrounded steps, 2e11 / 4,194,304 = 47,683.7)."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    for lang, said in (("en", "with numbers:"), ("zh", "代入数值：")):
+        out = subprocess.run([sys.executable, "-m", "gpuwise", "estimate", str(root / "examples/pretrain-7b.yaml"),
+                              "--gpu", "b200", "--gpus", "64", "--lang", lang], capture_output=True, text=True,
+                             check=True, cwd=root).stdout
+        line = next(ln for ln in out.splitlines() if said in ln and "/ 3600" in ln)
+        steps, step_s, goodput = re.search(r"([\d.e+]+) × ([\d.]+) s / ([\d.]+) / 3600", line).groups()
+        assert (float(steps), float(step_s), float(goodput)) == (4.768e4, 3.25, 0.8496)
+        assert float(steps) * float(step_s) / float(goodput) / 3600 == pytest.approx(50.67, abs=0.02)
