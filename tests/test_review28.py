@@ -74,3 +74,28 @@ def test_the_wall_clock_formula_prints_the_step_time_it_multiplies():
         steps, step_s, goodput = re.search(r"([\d.e+]+) × ([\d.]+) s / ([\d.]+) / 3600", line).groups()
         assert (float(steps), float(step_s), float(goodput)) == (4.768e4, 3.25, 0.8496)
         assert float(steps) * float(step_s) / float(goodput) / 3600 == pytest.approx(50.67, abs=0.02)
+
+
+@pytest.mark.parametrize(("framework", "kind", "sequences"), [("vllm", "total", 402), ("tensorrt-llm", "free", 374)])
+def test_the_engines_own_kv_pool_adds_up_from_its_printed_inputs(framework, kind, sequences):
+    """Llama 3.1 8B in bf16 on one H100 SXM (81,559 MiB as nvidia-smi reports it: 85,520,809,984 B), 1,000-token
+    prompts and 200 output tokens at 5 requests/s. vLLM's pool is 0.90 x capacity less what the GPU holds
+    (gpu_memory_utilization of the total), TensorRT-LLM's 0.90 x (capacity less it) (free_gpu_memory_fraction):
+    formula.serving.kv_capacity_total / _free subtract the weights, the CUDA context and the working set, but the
+    term printed neither of the last two, so its value could not be worked out from what it showed. By hand from
+    the inputs: vLLM floor(58.26e9 / (131,072 B x 1,104 tokens)) = 402, TensorRT-LLM floor(59.64e9 / (131,072 x
+    1,216)) = 374."""
+    from gpuwise import estimate
+
+    w = {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "framework": framework,
+         "requests_per_s": 5, "prompt_tokens": 1000, "output_tokens": 200}
+    r = estimate({"workload": w}, gpu="h100-sxm", gpus=1)
+    (t,) = [t for t in r.gpu.terms if t.name == "max_concurrent_sequences"]
+    assert t.formula_phrases[0][1] == f"formula.serving.kv_capacity_{kind}"
+    x = t.inputs
+    assert x["capacity_per_gpu_bytes"] == 81_559 * 2**20
+    held = x["weights_per_gpu_bytes"] + x["context_bytes"] + x["working_set_per_gpu_bytes"]
+    share, cap = x["memory_share"], x["capacity_per_gpu_bytes"]
+    pool = share * cap - held if kind == "total" else share * (cap - held)
+    assert pool == pytest.approx(x["kv_free_per_gpu_bytes"], rel=1e-12)
+    assert int(pool // (x["kv_bytes_per_token_per_gpu"] * x["tokens_per_sequence"])) == t.value == sequences

@@ -181,6 +181,7 @@ class Replica:
     sched_cap: int = 0  # sequences a rank is capped at below what its memory holds (0: no cap bound)
     cap_stated: bool = False  # that cap is the job's own (workload.max_batch_size), not the framework's
     pool_kind: str = ""  # pool_share is the engine's own KV-pool setting, 'free' / 'total' ('': a release share)
+    held_gpu: float = 0.0  # where pool_kind is set: bytes a GPU holds beside the pool (weights, working set, context)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -230,6 +231,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         # the release sizes its KV pool as a share of the GPU's memory less the weights (and CUDA context)
         free, bound = share * eng.capacity - weights - eng.context_bytes, share
     sized_by = ""  # the engine's own pool sizing that bounded the pool ("free" / "total"; "": none did)
+    held_by = 0.0
     default = reserved_share(eng, tp * dpa, pp, dpa)  # the same from the device's memory (later releases)
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
@@ -292,7 +294,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
-                   bool(cap and stated and cap == stated), sized_by)
+                   bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0)
 
 
 def static_share(eng: Engine, gpus: int) -> float:

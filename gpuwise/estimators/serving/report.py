@@ -159,6 +159,9 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
               {"memory_share": rep.pool_share, "capacity_per_gpu_bytes": eng.capacity} if rep.pool_share else {})
     if rep.sched_cap:
         shared["batch_cap_per_rank"] = rep.sched_cap
+    elif rep.pool_kind and not rep.pool_tokens:  # the parts the engine's own pool sizing subtracts, so they add up
+        shared.update({"context_bytes": eng.context_bytes,
+                       "working_set_per_gpu_bytes": rep.held_gpu - rep.weights_gpu - eng.context_bytes})
     said = (formula("formula.serving.kv_capacity_cap", cap=rep.sched_cap, ranks=lay.dp_attention, set_by=(
         "workload.max_batch_size" if rep.cap_stated else eng.fw.name)) if rep.sched_cap
         else formula("formula.serving.kv_capacity_pool", tokens=rep.pool_tokens) if rep.pool_tokens
