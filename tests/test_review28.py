@@ -99,3 +99,24 @@ def test_the_engines_own_kv_pool_adds_up_from_its_printed_inputs(framework, kind
     pool = share * cap - held if kind == "total" else share * (cap - held)
     assert pool == pytest.approx(x["kv_free_per_gpu_bytes"], rel=1e-12)
     assert int(pool // (x["kv_bytes_per_token_per_gpu"] * x["tokens_per_sequence"])) == t.value == sequences
+
+
+def test_a_given_architecture_beside_a_catalog_model_is_not_listed_as_a_default():
+    """llama-3.1-8b named beside a 40-layer architecture block: the assumptions say the given shape replaced the
+    catalog's (assume.shape_given), but 'The question as understood' also listed 'workload.architecture: —
+    [default: the given architecture ...]', a default with no value for a block the file gave field by field."""
+    from gpuwise import recommend
+    from gpuwise.render import report
+
+    arch = {"layers": 40, "hidden_size": 5120, "heads": 40, "kv_heads": 8, "ffn_size": 13824, "vocab_size": 128256}
+    r = recommend({"workload": {"task": "finetune", "model": "llama-3.1-8b", "architecture": arch, "params_b": 13,
+                                "method": "lora", "seq_len": 4096, "train_tokens": 1e8},
+                   "constraints": {"max_gpus": 8, "acquisition": "rent"}})
+    assert [a.message_id for a in r.assumptions if a.field == "workload.architecture"] == ["assume.shape_given"]
+    for fmt in ("text", "md"):
+        out = report.render(r, fmt, detail="full", width=300)
+        assert "the given architecture (40 layers, hidden 5120, 13B parameters), not catalog model llama-3.1-8b's" \
+            in out
+        assert "workload.architecture.layers" in out
+        lines = [ln for ln in out.splitlines() if "workload.architecture" in ln and "given architecture" in ln]
+        assert len(lines) == 1 and "default" not in lines[0].lower()

@@ -158,6 +158,8 @@ class BaseView:
             rows.append({"field": field, "value": self.value_shown(field, shown, given=a is None or a.value is None),
                          "assumed": a is not None, "reason": self.assumption(a) if a else ""})
         for field, a in assumed.items():
+            if getattr(a, "message_id", "") == "assume.shape_given":
+                continue  # the file gave the architecture, listed field by field above: not a default
             if field not in seen:
                 rows.append({"field": field, "value": self.value_shown(field, a.value, given=False), "assumed": True,
                              "reason": self.assumption(a)})
