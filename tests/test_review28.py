@@ -120,3 +120,20 @@ def test_a_given_architecture_beside_a_catalog_model_is_not_listed_as_a_default(
         assert "workload.architecture.layers" in out
         lines = [ln for ln in out.splitlines() if "workload.architecture" in ln and "given architecture" in ln]
         assert len(lines) == 1 and "default" not in lines[0].lower()
+
+
+def test_serving_copies_that_each_fit_in_a_server_are_not_warned_of_a_slow_network():
+    """8 x RTX 4090 in 2 workstations of 4 over 25 GbE serving Llama 3.1 8B as 4 copies of tensor parallel 2: every
+    copy's all-reduces stay inside its server and nothing crosses the network (the interconnect step says 100%
+    scaling), yet NET-SLOW-NETWORK warned 'inter-node communication will be the bottleneck'. It now judges the
+    traffic between servers (traffic_between_nodes): training on more than one server, or a copy spread over them."""
+    from gpuwise import audit
+
+    proposal = {"title": "8 RTX 4090 in two workstations serving Llama 3.1 8B",
+                "workload": {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "framework": "vllm",
+                             "requests_per_s": 10, "prompt_tokens": 1000, "output_tokens": 300},
+                "hardware": {"gpu": "rtx-4090", "count": 8, "nodes": 2}, "acquisition": {"mode": "buy"},
+                "constraints": {"project_months": 24}}
+    r = audit(proposal)
+    assert r.proposed.nodes == 2 and r.proposed.serving.layout.gpus_per_copy == 2
+    assert "NET-SLOW-NETWORK" not in {f.rule for f in r.findings}

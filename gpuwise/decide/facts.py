@@ -59,6 +59,9 @@ class CandidateFact(FactModel):
     per_node: int = _f("GPUs per server")
     multi_gpu: bool = _f("more than one GPU")
     multi_node: bool = _f("more than one server")
+    traffic_between_nodes: bool = _f("the job sends traffic between servers: training on more than one server (its "
+                                     "data-parallel reductions), or a serving copy spread over servers (copies that "
+                                     "each fit in one server send none)")
     task: Literal["pretrain", "finetune", "inference"] = _f("the job's task")
     method: Literal["full", "lora", "qlora"] = _f("fine-tuning method")
     training: bool = _f("a training task (pretrain or finetune)")
