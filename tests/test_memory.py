@@ -312,3 +312,7 @@ def test_the_prefill_peak_kv_prints_the_prompts_tokens_it_holds(kb):
     assert kv.inputs["bytes_per_token"] * kv.inputs["tokens_kept"] / 4 == kv.value
     assert formula_text(kv.formula_phrases) == (
         "2 x layers x kv_heads x head_dim x bytes x tokens / 4 GPUs (the prompts' tokens at the end of prefill)")
+    # the note: the KV cache grows to 4 x 2,500 x 327,680 / 4 B by the end of decode, while the GPU's total is then
+    # below the prefill peak (it read '819200000 B at the end of decode, below this peak', more KV than the value)
+    assert est.phases["decode"] < est.phases["prefill"]
+    assert kv.note == "819,200,000 B at the end of decode, when the total per GPU is below this peak"
