@@ -288,8 +288,9 @@ def test_a_narrow_screen_keeps_field_names_and_figures_whole(training):
 @pytest.mark.parametrize(("parts", "note", "zh"), [
     ([("", "note.grads_as_freed", {})], "gradients are allocated as activations are freed",
      "梯度在激活值释放的同时分配"),
-    ([("", "note.decode_end", {"n": 805306368.0})], "805306368 B at the end of decode, below this peak",
-     "解码结束时为 805306368 B，低于此峰值"),
+    ([("", "note.decode_end", {"n": 805306368.0})],
+     "805,306,368 B at the end of decode, when the total per GPU is below this peak",
+     "解码结束时为 805,306,368 B，届时每块 GPU 的总量低于此峰值"),
     ([("", "note.memory_bound", {}), ("; ", "note.framework_layout", {"fw": "vLLM", "layout": [
         ("", "layout.tp", {"n": 8})]})], "memory-bound linear layers; vLLM, tensor parallel 8",
      "线性层受显存限制；vLLM，张量并行 8"),
