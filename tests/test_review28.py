@@ -137,3 +137,18 @@ def test_serving_copies_that_each_fit_in_a_server_are_not_warned_of_a_slow_netwo
     r = audit(proposal)
     assert r.proposed.nodes == 2 and r.proposed.serving.layout.gpus_per_copy == 2
     assert "NET-SLOW-NETWORK" not in {f.rule for f in r.findings}
+
+
+def test_no_purchase_price_names_the_count_as_the_other_cost_rules_do():
+    """TCO-NO-PURCHASE-PRICE on its own case (L40S, buying only, up to 8 cards): it wrote '<GPU> has no dated purchase
+    price for 8 GPUs' (and 'for 1 GPUs' for one card); it now reads '8 x <GPU> has no dated purchase price'."""
+    from pathlib import Path
+
+    import yaml
+
+    from gpuwise import recommend
+
+    req = yaml.safe_load((Path(__file__).parent / "rules/TCO-NO-PURCHASE-PRICE/input.yaml").read_text())
+    found = {f.message for f in recommend(req).findings if f.rule == "TCO-NO-PURCHASE-PRICE"}
+    said = "8 x NVIDIA L40S 48GB has no dated purchase price in the knowledge base, so buying cannot be costed"
+    assert found == {said}
