@@ -152,3 +152,21 @@ def test_no_purchase_price_names_the_count_as_the_other_cost_rules_do():
     found = {f.message for f in recommend(req).findings if f.rule == "TCO-NO-PURCHASE-PRICE"}
     said = "8 x NVIDIA L40S 48GB has no dated purchase price in the knowledge base, so buying cannot be costed"
     assert found == {said}
+
+
+def test_copies_of_one_consumer_card_each_are_not_warned_of_peer_to_peer():
+    """Two RTX 4090s serving Llama 3.1 8B as two copies of one card send nothing between the cards, yet NET-NO-P2P
+    warned that 'GPU-to-GPU traffic is staged through host memory'. It now needs traffic between GPUs
+    (traffic_between_gpus: training on more than one GPU, or a serving copy of more than one); a copy of tensor
+    parallel 2 on the same cards is still warned."""
+    from gpuwise import audit
+
+    proposal = {"title": "RTX 4090s serving Llama 3.1 8B",
+                "workload": {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "framework": "vllm",
+                             "requests_per_s": 5, "prompt_tokens": 1000, "output_tokens": 200},
+                "hardware": {"gpu": "rtx-4090", "count": 2}, "acquisition": {"mode": "buy"},
+                "constraints": {"project_months": 12}}
+    for tp, warned in ((1, False), (2, True)):
+        r = audit({**proposal, "workload": {**proposal["workload"], "parallelism": {"tp": tp}}})
+        assert r.proposed.serving.layout.gpus_per_copy == tp
+        assert ("NET-NO-P2P" in {f.rule for f in r.findings}) is warned

@@ -59,6 +59,8 @@ class CandidateFact(FactModel):
     per_node: int = _f("GPUs per server")
     multi_gpu: bool = _f("more than one GPU")
     multi_node: bool = _f("more than one server")
+    traffic_between_gpus: bool = _f("the job sends traffic between its GPUs: training on more than one GPU, or a "
+                                    "serving copy of more than one (copies of one GPU each send none)")
     traffic_between_nodes: bool = _f("the job sends traffic between servers: training on more than one server (its "
                                      "data-parallel reductions), or a serving copy spread over servers (copies that "
                                      "each fit in one server send none)")

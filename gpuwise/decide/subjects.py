@@ -177,6 +177,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         **_gpu_part(job, ev.gpu), **_job_part(job),
         "count": ev.count, "nodes": topo.nodes, "per_node": topo.per_node, "multi_gpu": ev.count > 1,
         "multi_node": topo.nodes > 1,
+        "traffic_between_gpus": ev.count > 1 and (sv is None or sv.layout.gpus_per_copy > 1),
         "traffic_between_nodes": topo.nodes > 1 and (sv is None or sv.layout.gpus_per_copy > topo.per_node),
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
