@@ -46,3 +46,10 @@ def test_transformers_2_and_later_are_kept(tmp_path: Path) -> None:
     assert _run(tmp_path, "2.0").returncode == 0
     assert _run(tmp_path, "10.1").returncode == 0
 
+
+
+def test_a_full_width_transformers_before_2_is_refused_as_such(tmp_path: Path) -> None:
+    # review28: '１.２' was answered 'did you mean 1.2?', a release the same field then refuses
+    r = _run(tmp_path, "１.２")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "transformers １.２ is no release of transformers" in r.stderr and "did you mean" not in r.stderr

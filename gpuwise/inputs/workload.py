@@ -4,6 +4,7 @@ targets; with the vocabularies those fields take."""
 
 import math
 import re
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import (
@@ -328,7 +329,9 @@ class Workload(Strict):
                           "runs, or leave framework_version out"), given=repr(text))
         # transformers 0.x / 1.x never existed under that name (pytorch-transformers 1.x became transformers 2.0);
         # read as a release before 5.0 it would be priced as the Python loop over experts without a word
-        if info.field_name == "transformers_version" and isinstance(text, str) and re.fullmatch(r"[01](\..*)?", text):
+        # (its full-width form too: '１.２' would be told 'did you mean 1.2?', itself refused here; review28)
+        if (info.field_name == "transformers_version" and isinstance(text, str)
+                and re.fullmatch(r"[01](\..*)?", unicodedata.normalize("NFKC", text).strip())):
             raise Said(N_("transformers %(given)s is no release of transformers (the first was 2.0, 2019; MoE "
                           "models arrived in 4.x): give the 4.x or 5.x release the job installs, or leave it out "
                           "for the newest"), given=text)
