@@ -258,6 +258,8 @@ def invalid_values(path: tuple[Any, ...], f: Any) -> st.SearchStrategy[Any]:
         return st.one_of(words.filter(lambda s: s != "auto"), lists, mappings, st.sampled_from([-1, 0, 1e308]))
     if origin is typing.Literal or "Literal" in repr(ann):  # also bool | Literal["auto"]
         choices = set(typing.get_args(ann)) | {c for a in typing.get_args(ann) for c in typing.get_args(a)}
+        if path[-1] == "offload":  # 'auto' is offload left out (Workload._offload_auto), as the report prints it
+            choices.add("auto")
         return st.one_of(words.filter(lambda s: s not in choices), lists, mappings, st.sampled_from([7, -1, 1e308]))
     if origin is list:
         (inner,) = typing.get_args(ann)

@@ -139,6 +139,9 @@ def test_a_bad_dp_shard_is_refused_in_one_line(capsys, tmp_path, parallelism, ex
     code = main(["estimate", str(path), "--gpu", "H100-80G", "--gpus", "64"])
     _out, err = capsys.readouterr()
     assert code == 2 and len(err.splitlines()) == 1 and says in err, err
+    # each names the field it judges (the zero_stage 0 refusal named only 'workload': test_hostile_inputs' random
+    # mutation of dp_shard to a valid 7 beside the base file's zero_stage 0 caught it)
+    assert f"{path}: workload.parallelism.dp_shard: " in err, err
 
 
 @pytest.mark.parametrize(("zero", "said"), [(3, "formula.dp_zero3_hsdp"), (2, "formula.dp_zero2_hsdp"),

@@ -183,9 +183,9 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     errors = [errors[first], *errors[:first], *errors[first + 1:]]
     err = errors[0]
 
-    def place(e: Any) -> tuple[Any, ...]:  # a whole file's check names the field it judged (SaidAt)
+    def place(e: Any) -> tuple[Any, ...]:  # a whole section's check names the field it judged (SaidAt)
         said = (e.get("ctx") or {}).get("error")
-        return said.at if not e["loc"] and isinstance(said, SaidAt) else _field_loc(model, tuple(e["loc"]))
+        return (*e["loc"], *said.at) if isinstance(said, SaidAt) else _field_loc(model, tuple(e["loc"]))
 
     loc = place(err)
     field = field_path(loc, lambda p: _clip(p) if isinstance(p, str) else _short(p)) or "(top level)"

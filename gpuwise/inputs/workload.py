@@ -14,7 +14,7 @@ from pydantic import (
     model_validator,
 )
 
-from ..errors import N_, Said, either
+from ..errors import N_, Said, SaidAt, either
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
 from .notation import version_text
 from .strict import Strict, _finite
@@ -99,8 +99,9 @@ class Parallelism(Strict):
     def _shard_holds_experts(self) -> "Parallelism":
         if (isinstance(self.dp_shard, int) and self.ep
                 and (self.dp_shard * (self.cp or 1) * (self.tp or 1)) % self.ep):
-            raise Said(N_("dp_shard %(shard)s does not hold whole expert-parallel groups of %(ep)s GPUs: give a "
-                          "dp_shard x cp x tp that %(ep)s divides"), shard=self.dp_shard, ep=self.ep)
+            raise SaidAt(("dp_shard",), N_("dp_shard %(shard)s does not hold whole expert-parallel groups of %(ep)s "
+                                           "GPUs: give a dp_shard x cp x tp that %(ep)s divides"),
+                         shard=self.dp_shard, ep=self.ep)
         return self
 
 
@@ -286,8 +287,9 @@ class Workload(Strict):
                 raise Said(N_("%(given)s applies to task inference only"), given=given[0])
             if self.parallelism and self.parallelism.dp_shard and self.zero_stage == 0 \
                     and "zero_stage" in self.model_fields_set:
-                raise Said(N_("parallelism.dp_shard shards the ZeRO/FSDP states, and zero_stage 0 shards none: give "
-                              "zero_stage 1, 2 or 3, or drop dp_shard"))
+                raise SaidAt(("parallelism", "dp_shard"),
+                             N_("parallelism.dp_shard shards the ZeRO/FSDP states, and zero_stage 0 shards none: give "
+                                "zero_stage 1, 2 or 3, or drop dp_shard"))
         q = self.quantization
         if q is not None:
             allowed = QUANTIZATION_PRECISIONS[q]
