@@ -146,3 +146,16 @@ def test_offload_auto_is_offload_left_out(tmp_path: Path) -> None:
     assert outs[0]["recommendation"] == outs[1]["recommendation"]
     said = [(a["field"], a["value"]) for a in outs[1]["assumptions"] if a["field"] == "workload.offload"]
     assert said == [("workload.offload", "auto")]
+
+
+def test_a_spark_is_charged_its_own_system_power_not_a_desktop_pcs(tmp_path: Path) -> None:
+    # review28: each Spark was charged tco.yaml workstation_host_w (250 W of a desktop PC's CPU and board) beside its
+    # GB10, whose 140 W TDP already holds the Grace CPU. ChargerLab's teardown: a 240 W (48 V / 5 A) adapter beside
+    # the 140 W SoC, at most 100 W for the rest (gpus.yaml gb10 power.system_host_w)
+    (tmp_path / "p.yaml").write_text(SPARK % "1", encoding="utf-8")
+    d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    power = next(x for x in d["proposed"]["ledger"]["lines"] if x["kind"] == "power")
+    assert power["inputs"]["host_w"] == 100 and power["inputs"]["tdp_w"] == 140
+    assert power["inputs"]["it_kw"] == pytest.approx(0.240)
+    # 0.24 kW x PUE 1.0 (one desktop in an office) x 4,380 busy hours x $0.15 = $157.68
+    assert power["amount"] == pytest.approx(0.24 * 1.0 * 4380 * 0.15)

@@ -337,11 +337,13 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
     h = tco.hosting.get(where) if tco.hosting else None
     pue = h.pue if h else v["pue"].value
     if plan.sold_as == "workstation":
-        host_w = v["workstation_host_w"].value * plan.nodes if "workstation_host_w" in v else 0.0
-        kw = (gpu.power.tdp_w * count + host_w) / 1000
+        # a whole desktop system (a DGX Spark) has its own rest-of-system figure: its part's TDP holds the CPU
+        own = gpu.power.system_host_w
+        per_box = own if own is not None else v["workstation_host_w"].value if "workstation_host_w" in v else 0.0
+        host_w = per_box * plan.nodes
     else:
         host_w = v["host_power_w_per_gpu"].value * count
-        kw = (gpu.power.tdp_w * count + host_w) / 1000
+    kw = (gpu.power.tdp_w * count + host_w) / 1000
     energy_kwh = kw * pue * busy_hours
     power = Term("power_usd", energy_kwh * electricity, "USD", formula("formula.power"),
                  {"tdp_w": gpu.power.tdp_w, "host_w": host_w, "cards": count, "it_kw": kw, "pue": pue,

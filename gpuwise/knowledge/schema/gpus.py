@@ -106,6 +106,10 @@ class GpuLink(Sourced):
 
 class GpuPower(Sourced):
     tdp_w: Annotated[float, AfterValidator(Within(10, MAX_CARD_POWER_W))] = Field(gt=0)
+    system_host_w: Annotated[float, AfterValidator(Within(0, 2_000))] | None = Field(default=None, ge=0, description=(
+        "a part sold only inside a whole desktop system (the GB10 of a DGX Spark): the rest of that system's power "
+        "beyond the part's TDP, at most (its supply's rating less the TDP); a bought system is charged this in place "
+        "of tco.yaml workstation_host_w, a desktop PC's CPU and board, which the part's own TDP already holds"))
 
 
 class GpuClocks(Sourced):
