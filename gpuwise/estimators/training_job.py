@@ -197,30 +197,31 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     # NVFP4 training runs without the stack's tensor-parallel overlap: Transformer Engine's userbuffers do not take
     # FP4 GEMMs (NVIDIA's MLPerf Training v5.1 NeMo 25.09 recipes, llama31_405b config_common_fp4.sh: "TP overlap not
     # supported yet", TP_COMM_OVERLAP=False, where the FP8 configs set it True)
+    spec = stack_spec(job)  # the stack's entry, read once for every field below
     tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
                        optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
                        tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
                        lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
                        stack_efficiency=stack_efficiency(job),
                        stack_memory_bound=memory_bound_scale(job),
-                       stack_attention=stack_spec(job).attention_kernel,
-                       stack_calibrated_on=tuple(stack_spec(job).calibrated_on),
-                       stack_gathers_ahead=stack_spec(job).gathers_ahead,
-                       stack_pipeline_zero=stack_spec(job).pipeline_zero,
-                       stack_interleaves=stack_spec(job).interleaved_pipeline,
-                       stack_tp_overlap=0.0 if fp4 else stack_spec(job).tp_comm_overlap,
-                       stack_te=stack_spec(job).transformer_engine,
+                       stack_attention=spec.attention_kernel,
+                       stack_calibrated_on=tuple(spec.calibrated_on),
+                       stack_gathers_ahead=spec.gathers_ahead,
+                       stack_pipeline_zero=spec.pipeline_zero,
+                       stack_interleaves=spec.interleaved_pipeline,
+                       stack_tp_overlap=0.0 if fp4 else spec.tp_comm_overlap,
+                       stack_te=spec.transformer_engine,
                        stack_parallelism=stack_parallelism(job),
-                       stack_tp_max_zero=stack_spec(job).tensor_parallel_max_zero,
-                       stack_zero_stages=(None if stack_spec(job).zero_stages is None
-                                          else tuple(stack_spec(job).zero_stages)),
-                       stack_offload=stack_spec(job).offload,
-                       stack_loss_bytes=stack_spec(job).loss_bytes_per_vocab or 0.0,
-                       stack_fused_layers=stack_spec(job).layer_activations == "korthikanti",
-                       stack_grad_bytes=stack_spec(job).gradient_bytes or 0.0,
-                       stack_grad_bucket=(stack_spec(job).grad_bucket_params,
-                                          stack_spec(job).grad_bucket_params_per_rank),
-                       stack_overlap_comm=(stack_spec(job).overlap_comm if w.overlap_comm is None
+                       stack_tp_max_zero=spec.tensor_parallel_max_zero,
+                       stack_zero_stages=(None if spec.zero_stages is None
+                                          else tuple(spec.zero_stages)),
+                       stack_offload=spec.offload,
+                       stack_loss_bytes=spec.loss_bytes_per_vocab or 0.0,
+                       stack_fused_layers=spec.layer_activations == "korthikanti",
+                       stack_grad_bytes=spec.gradient_bytes or 0.0,
+                       stack_grad_bucket=(spec.grad_bucket_params,
+                                          spec.grad_bucket_params_per_rank),
+                       stack_overlap_comm=(spec.overlap_comm if w.overlap_comm is None
                                            else w.overlap_comm),
                        fp4_gemms=fp4,
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),

@@ -26,7 +26,7 @@ from typing import Any
 from ...frozen import frozen
 from .engine import Engine
 from .front import front
-from .layout import Replica, graph_batch_cap
+from .layout import Replica, copy_graph_cap
 from .load import _prefill
 from .step import consts, per_token
 
@@ -93,7 +93,7 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
     pool = (rep.pool_tokens or per_rank) * rep.layout.dp_attention  # KV tokens the copy holds
     full = fw.kv_reserve == "full"  # reserves prompt + output at admission, else the current length
     budget = float(eng.chunk)
-    graphs = graph_batch_cap(eng, rep.layout.tp) if rep.layout.dp_attention == 1 or eng.dpa_tp_experts else 0
+    graphs = copy_graph_cap(eng, rep)
     floor = c.prefill_floor
     memo: dict[tuple, float] = {}
 

@@ -326,6 +326,16 @@ def graph_batch_cap(eng: Engine, tp: int) -> int:
     return b.graph_batch if tp < eng.reserve.graph_batch_from_tp else b.graph_batch_large_tp
 
 
+def copy_graph_cap(eng: Engine, rep: Replica) -> int:
+    """The largest decode batch of a whole copy that replays its CUDA graph (0: no cap is known, or none applies):
+    a tensor-parallel copy's :func:`graph_batch_cap`; a data-parallel-attention copy of the releases that run the
+    experts tensor-parallel over the gathered tokens (``Engine.dpa_tp_experts``, SGLang 0.4.0-0.4.5) compares the
+    whole server's batch with that cap (sgl-project/sglang issue #5527, pull request #4390); later designs cap each
+    rank's batch, which no figure here prices."""
+    lay = rep.layout
+    return graph_batch_cap(eng, lay.tp) if lay.dp_attention == 1 or eng.dpa_tp_experts else 0
+
+
 def reserved_share(eng: Engine, tp: int, pp: int, dpa: int) -> float:
     """The share of a GPU's memory the weights and KV pool take in a release that sizes it from the device's memory
     (serving.yaml releases ``reserved_memory``; SGLang's server_args.py ``_handle_gpu_memory_settings`` when no

@@ -9,7 +9,7 @@ from typing import Any
 from ...frozen import frozen
 from .engine import Engine, prefill_tokens
 from .front import front
-from .layout import Replica, graph_batch_cap
+from .layout import Replica, copy_graph_cap
 from .step import StepConsts, consts, per_token, seconds_of
 from .support import request_lengths
 
@@ -135,7 +135,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         if most_run < b:
             cap, b = most_run, most_run
     pure = per_token(c, b, kv_ctx)
-    graphs = graph_batch_cap(eng, rep.layout.tp) if rep.layout.dp_attention == 1 or eng.dpa_tp_experts else 0
+    graphs = copy_graph_cap(eng, rep)
     if graphs and b > graphs:
         # a decode batch beyond the largest the release captured in CUDA graphs runs its forward eagerly: every
         # kernel launched from Python, as a prefill forward is (SGLang's cuda_graph_runner replays a graph only for
