@@ -52,6 +52,9 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     host_w = v["host_power_w_per_gpu"].value
     node_kw = (gpu.power.tdp_w + host_w) * per_node / 1000
     total_kw = node_kw * hw.nodes
+    bought_kw = ev.market.it_kw if acq.mode == "buy" and ev.market is not None else None
+    if bought_kw:  # the IT load the ledger's power line charges (a desktop system's own host figure)
+        total_kw, node_kw = bought_kw, bought_kw / hw.nodes
     street = K.street_price(kb.prices, gpu, kb.tco, condition=acq.condition, usd_cny=kb.tco_value("usd_cny").value)
     market = street[0] if street else None
     market_hourly, market_offer, market_basis, market_as_of = None, "", "none", ""

@@ -260,29 +260,50 @@ def server_sizes(prices: PricesFile | None, gpu_id: str) -> list[int]:
     return list(entry.units.sizes) if entry is not None and entry.units.sold_as == "server" else []
 
 
-def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None) -> tuple[str, bool]:
-    """Where bought hardware runs: the user's choice, else an office for one workstation and
-    colocation for anything else (an assumption the result states)."""
+def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None, it_kw: float = 0.0) -> tuple[str, bool]:
+    """Where bought hardware runs: the user's choice, else an office for one workstation, or for
+    whole desktop systems (DGX Sparks) while their power stays within what an office supplies
+    (tco.yaml hosting.office max_kw), and colocation for anything else (an assumption the result
+    states)."""
     if wanted:
         return wanted, False
-    return ("office" if plan.sold_as == "workstation" and plan.nodes == 1 else "colocation"), True
+    office = tco.hosting.get("office") if tco.hosting else None
+    desktops = plan.sold_as == "workstation" and plan.units == plan.nodes and office is not None \
+        and office.max_kw is not None and it_kw <= office.max_kw
+    return ("office" if plan.sold_as == "workstation" and (plan.nodes == 1 or desktops) else "colocation"), True
 
 
-def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, Any]) -> tuple[Term, str | None]:
+def bought_fabric(prices: PricesFile | None, plan: BuyPlan, gpu: Gpu) -> str | None:
+    """The fabric a bought multi-node cluster is joined by: whole desktop systems by their own port
+    (gpus.yaml link.system_fabric), anything else by its form of purchase's (prices.yaml bought_fabric)."""
+    if prices is None:
+        return None
+    if plan.sold_as == "workstation" and gpu.link.system_fabric:
+        return gpu.link.system_fabric
+    return prices.bought_fabric.get(plan.sold_as)
+
+
+def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, Any],
+                 gpu: Gpu | None = None) -> tuple[Term, str | None]:
     """The network a bought multi-node cluster needs, priced: NIC ports, switch ports and links
-    for the fabric its form of purchase gets (prices.yaml bought_fabric)."""
-    if plan.nodes <= 1 or prices is None or plan.sold_as not in prices.bought_fabric:
+    for its fabric (:func:`bought_fabric`). Two desktop systems with their own port are cabled back
+    to back: one link, no switch."""
+    fid = bought_fabric(prices, plan, gpu) if gpu is not None else \
+        (prices.bought_fabric.get(plan.sold_as) if prices is not None else None)
+    if plan.nodes <= 1 or prices is None or fid is None:
         return Term("network_usd", 0.0, "USD", formula("formula.network_none"), {"nodes": plan.nodes}), None
-    fid = prices.bought_fabric[plan.sold_as]
     fab = next(f for f in prices.fabrics if f.id == fid)
     net = networks.get(fid)
     per_gpu = net is not None and net.shared_by == "gpu"
     ports = plan.count if per_gpu else plan.nodes
-    nic_included = fab.nic_included_in_server and plan.price_kind != "estimate" and plan.host_usd == 0
+    own_port = gpu is not None and fid == gpu.link.system_fabric
+    nic_included = own_port or (fab.nic_included_in_server and plan.price_kind != "estimate" and plan.host_usd == 0)
     nic = 0.0 if nic_included else fab.nic_usd
     two_tier = ports > fab.switch_radix
     switch_ports = ports * (3 if two_tier else 1)
     links = ports * (2 if two_tier else 1)
+    if own_port and ports == 2:  # back to back (the DGX Spark User Guide's two-system stacking)
+        switch_ports, links = 0, 1
     value = ports * nic + switch_ports * fab.switch_usd_per_port + links * fab.link_usd
     return Term("network_usd", value, "USD",
                 formula("formula.network"),
@@ -332,10 +353,7 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
                   "kind": plan.price_kind, "price_as_of": plan.as_of, "source": plan.source, "check": plan.check},
                  note_phrases=plan.note_phrases)
     server = Term("server_usd", plan.host_usd, "USD", plan.host_note, {"gpus": count})
-    net, fabric = network_cost(plan, prices, networks or {})
-    where, assumed = hosting_for(tco, plan, hosting)
-    h = tco.hosting.get(where) if tco.hosting else None
-    pue = h.pue if h else v["pue"].value
+    net, fabric = network_cost(plan, prices, networks or {}, gpu)
     if plan.sold_as == "workstation":
         # a whole desktop system (a DGX Spark) has its own rest-of-system figure: its part's TDP holds the CPU
         own = gpu.power.system_host_w
@@ -344,6 +362,9 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
     else:
         host_w = v["host_power_w_per_gpu"].value * count
     kw = (gpu.power.tdp_w * count + host_w) / 1000
+    where, assumed = hosting_for(tco, plan, hosting, kw)
+    h = tco.hosting.get(where) if tco.hosting else None
+    pue = h.pue if h else v["pue"].value
     energy_kwh = kw * pue * busy_hours
     power = Term("power_usd", energy_kwh * electricity, "USD", formula("formula.power"),
                  {"tdp_w": gpu.power.tdp_w, "host_w": host_w, "cards": count, "it_kw": kw, "pue": pue,

@@ -182,6 +182,15 @@ def gpus_per_server(gpu: Gpu) -> int:
     return gpu.link.server_gpus or GPUS_PER_NODE
 
 
+def default_network(gpu: Gpu, runtime: RuntimeFile) -> str:
+    """The network between servers when none is stated: a desktop system's own port (gpus.yaml
+    link.system_fabric, the DGX Spark's ConnectX-7), else runtime.yaml's default for the GPU's segment."""
+    if gpu.link.system_fabric and gpu.link.system_fabric in runtime.networks:
+        return gpu.link.system_fabric
+    return (runtime.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
+            else runtime.default_network_other)
+
+
 def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, network: str | None,
               link_override: str | None) -> Topology:
     per_node_max = gpus_per_server(gpu)
@@ -192,8 +201,7 @@ def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, net
     latency = 20.0
     if n_nodes > 1:
         if network is None:
-            network = (runtime.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
-                       else runtime.default_network_other)
+            network = default_network(gpu, runtime)
         net = runtime.networks.get(network)
         net_gb_s = 1.25 if net is None else net.gb_s * (per_node if net.shared_by == "gpu" else 1)
         latency = 30.0 if net is None else max(net.latency_us, 1.0)

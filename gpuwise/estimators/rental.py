@@ -120,9 +120,7 @@ def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
     offers = offers_for(job, gpu, count)
     rent = _rent_network(job, _sold_offer(job, gpu, count, offers)) if offers else None
     plan, _why = K.buy_plan(kb.prices, gpu, count, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value)
-    buy = None
-    if plan is not None and kb.prices is not None and plan.sold_as in kb.prices.bought_fabric:
-        buy = kb.prices.bought_fabric[plan.sold_as]
+    buy = K.bought_fabric(kb.prices, plan, gpu) if plan is not None else None
     return {"rent": rent, "buy": buy}
 
 

@@ -662,6 +662,15 @@ def _check_prices(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] | 
         if fid not in fabric_ids:
             raise KnowledgeError(N_("bought_fabric.%(form)s: no fabric '%(fid)s'"), where=str(path),
                                  values={"form": form, "fid": fid})
+    for gid, g in kb.gpus.items():
+        fid = g.link.system_fabric
+        if fid is not None and fid not in fabric_ids:
+            import difflib  # a close match for an error's hint: not on the way of a good answer
+            close = difflib.get_close_matches(fid, sorted(fabric_ids), n=1)
+            raise KnowledgeError(N_("link.system_fabric: no prices.yaml fabric '%(fid)s'"),
+                                 where=f"{kb.files['gpus.yaml']}: {gid}", values={"fid": fid},
+                                 hint=N_("did you mean %(name)s?") if close else None,
+                                 hint_values={"name": close[0]} if close else None)
 
 
 def _dir_key(path: str | Path) -> str:

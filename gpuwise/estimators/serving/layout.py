@@ -9,7 +9,7 @@ from ...frozen import frozen
 from ...messages import Phrase, phrase_text
 from .. import memory as M
 from .. import memory_serving as MS
-from ..interconnect import GPUS_PER_NODE, link_bandwidth
+from ..interconnect import GPUS_PER_NODE, default_network, link_bandwidth
 from .engine import Engine, kv_heads_effective, kv_per_token, window_tokens
 from .support import request_lengths
 
@@ -272,8 +272,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     ep_bw = link_bw
     allreduce_s = allreduce_latency(eng, kind, p2p, tp)
     if lay.gpus_per_copy > GPUS_PER_NODE:
-        net = rt.networks.get(rt.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
-                              else rt.default_network_other)
+        net = rt.networks.get(default_network(gpu, rt))
         net_bw = (net.gb_s if net else 1.25) * 1e9 * eff
         if crosses_nodes(gpu, tp):  # tensor parallel over the network: NCCL all-reduces across it, no custom kernel
             link_bw = ep_bw = net_bw  # NVLink inside each node; every ring's hop between them is a GPU's NIC

@@ -30,7 +30,7 @@ import math
 from typing import Any
 
 from ...frozen import frozen
-from ..interconnect import GPUS_PER_NODE
+from ..interconnect import GPUS_PER_NODE, default_network
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
 from .limits import Limits
@@ -231,8 +231,7 @@ def _link_bytes_per_s(job: Any, eng: Engine, rep: Replica) -> float:
         return rep.link_bw
     rt = job.kb.runtime
     gpu = job.kb.gpus[eng.gpu_id]
-    net = rt.networks.get(rt.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
-                          else rt.default_network_other)
+    net = rt.networks.get(default_network(gpu, rt))
     return (net.gb_s if net else 1.25) * 1e9 * rt.link_efficiency.value
 
 

@@ -102,6 +102,10 @@ class GpuLink(Sourced):
     server_gpus: int | None = Field(default=None, ge=1, le=8, description=(
         "GPUs in one server of the systems this part ships in, where fewer than 8 (quad GH200 blades: 4); "
         "none: an 8-GPU server"))
+    system_fabric: str | None = Field(default=None, description=(
+        "a whole desktop system's own scale-out port (the DGX Spark's ConnectX-7): the prices.yaml fabric and "
+        "runtime.yaml network its bought systems are joined by, in place of prices.yaml bought_fabric; no adapter "
+        "is bought, and two systems are cabled back to back without a switch"))
 
 
 class GpuPower(Sourced):
