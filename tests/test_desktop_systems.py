@@ -45,10 +45,21 @@ def test_two_sparks_sit_in_an_office_joined_by_one_cable(tmp_path: Path) -> None
     assert not [x for x in d["proposed"]["ledger"]["lines"] if x["kind"] == "hosting" and x["amount"] > 0]
     said = {f["rule"]: f["message"] for f in d["findings"]}
     # the estimate's traffic runs over the Sparks' own 200 GbE (25 GB/s), not the 25 GbE default of desktops
-    assert "over roce-200 (25.0 GB/s per node)" in said["NET-SLOW-NETWORK"]
-    assert "ethernet-25" not in json.dumps(d["findings"])
+    assert "2 nodes over roce-200" in d["steps"][2]["values"]["link"]
+    # and 200 Gb/s a GPU is what NET-SLOW-NETWORK's own fix asks for (policy fast_network_gb_s_per_gpu 25): no
+    # warning to 'use RoCE at 200-400 Gb/s per GPU' on a link that is one
+    assert "NET-SLOW-NETWORK" not in said
     # the airflow is the ledger's IT load: 0.48 kW x 158 CFM per kW = 75.8 CFM (was 1.1 kW, a server's host per GPU)
     assert said["PWR-AIRFLOW"].startswith("0.5 kW of heat needs about 76 CFM")
+
+
+def test_two_sparks_on_25_gbe_are_still_warned(tmp_path: Path) -> None:
+    # the same pair stated on 25 GbE (3.1 GB/s a GPU): below both the node's 50 GB/s and a GPU's 25 GB/s
+    (tmp_path / "p.yaml").write_text((SPARKS % 2).replace("count: 2}", "count: 2, network: ethernet-25}"),
+                                     encoding="utf-8")
+    d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    slow = [f["message"] for f in d["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
+    assert slow and "over ethernet-25 (3.1 GB/s per node)" in slow[0]
 
 
 def test_four_sparks_go_through_a_switch(tmp_path: Path) -> None:

@@ -129,6 +129,7 @@ class CandidateFact(FactModel):
     intra_gb_s: float = _f("intra-node bandwidth per GPU, one direction, GB/s (-1 single GPU)")
     network: str = _f("network between servers ('none' for one server)")
     network_gb_s: float = _f("network bandwidth per server, one direction, GB/s (-1 none)")
+    network_gb_s_per_gpu: float = _f("that bandwidth's share per GPU of the server, GB/s (-1 none)")
     exposed_comm_share: float = _f("share of a training step spent in communication that compute does not hide")
     moe_host_wait_share: float = _f("training an MoE model: share of a step its MoE layers wait for the host to "
                                     "launch their experts one by one (0 otherwise)")

@@ -199,6 +199,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "intra_gb_s": topo.intra_gb_s if math.isfinite(topo.intra_gb_s) else -1.0,
         "network": topo.network or "none",
         "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
+        "network_gb_s_per_gpu": topo.network_gb_s_per_gpu if math.isfinite(topo.network_gb_s) else -1.0,
         "decode_tps": _n(speed.decode_tokens_per_s if speed else None),
         "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
