@@ -906,7 +906,8 @@ def main() -> int:
                (147, 158), (159, 161), (162, 164), (165, 166), (167, 169), (170, 176), (177, 178),
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
-               (303, 311), (330, 343), (350, 353))
+               (303, 311), (330, 343), (350, 353),
+               (360, 373))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1043,7 +1044,12 @@ def main() -> int:
           "  H350-H353 (whole-run cards and reports: Phi-3-small on 1,024 H100 for 18 days, GRIN-MoE on 512 H100 for "
           "18 days, abacaj's llama-161M on 8 RTX 3090 for ~110 h, NT-Java-1.1B on 6 A100 for 12 days; branch "
           "trainblind9, before any change) -57.3 / +10.1 / +13.4 / +23.7%: 18.5% (2.34x, H350); without the conditions "
-          "-57.3 / -20.7 / +13.4 / +36.1%: 28.4%")
+          "-57.3 / -20.7 / +13.4 / +36.1%: 28.4%;\n"
+          "  H360-H373 (NeMo AutoModel's pre-training table on H100: DeepSeek-V3 on 1,024 / 256, Kimi K2 on 256, "
+          "Qwen3-30B-A3B and gpt-oss-20b on 8, gpt-oss-120b and Llama 3.1 70B on 64; MLPerf Llama 2 70B LoRA on 4 / "
+          "8 / 16 / 32 GB200, 16 / 128 B200, 16 MI325X; branch trainblind10, before any change) +17.0 / +199.5 / "
+          "+244.2 / +158.4 / +141.3 / +208.2 / +0.7 / -3.5 / -13.8 / -13.4 / -11.4 / +17.6 / -3.7 / -6.2%: 15.4% "
+          "(3.44x, H362); without the conditions 9.6% (17.05x, H363)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
