@@ -144,6 +144,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["liger_kernel"] = cond["liger_kernel"] == "true"
     if cond.get("transformers_version"):  # the Hugging Face transformers release a run's model code came from
         w["transformers_version"] = cond["transformers_version"]
+    if cond.get("mixed_precision"):  # false: weights, gradients and Adam moments all in 16 bits (no fp32 master)
+        w["mixed_precision"] = cond["mixed_precision"] == "true"
     return w
 
 

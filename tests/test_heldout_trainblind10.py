@@ -58,8 +58,9 @@ def test_automodel_state_in_bf16_keeps_the_stated_layout_on_the_gpu(kb, accuracy
     parameter, and the same layout fits with no offload, its step the stated one less the offload term."""
     rows, conds = _rows("training_heldout.csv"), accuracy.run_conditions()
     w = accuracy.with_conditions(accuracy.run_workload(rows["H363"]), conds["H363"])
-    mixed = accuracy.run_estimate(w, "h100-80gb-sxm", 8).gpu.training
-    pure = accuracy.run_estimate({**w, "mixed_precision": False}, "h100-80gb-sxm", 8).gpu.training
+    assert conds["H363"]["mixed_precision"] == "false" and w["mixed_precision"] is False  # the column states it
+    mixed = accuracy.run_estimate({**w, "mixed_precision": True}, "h100-80gb-sxm", 8).gpu.training
+    pure = accuracy.run_estimate(w, "h100-80gb-sxm", 8).gpu.training
     assert mixed.layout_notation == "TP1 PP1 DP8 EP8 ZeRO-2 ckpt offload-cpu"
     assert pure.layout_notation == "TP1 PP1 DP8 EP8 ZeRO-2 ckpt"
     assert pure.requested_memory_per_gpu_bytes < 80e9  # 70.9 GB a GPU: under the 80 GB the H100 holds
