@@ -1070,12 +1070,14 @@ def main() -> int:
     # 0.16 H100 column beside them); branch decodeblind7's ids DZ.. (AMD's llama.cpp b6652 blog, LMSYS's SGLang
     # MTP blog); branch decodeblind8's ids DX.. (one DGX Spark: llama.cpp benches/dgx-spark.md at build 6918,
     # LMSYS's DGX Spark review with SGLang, vLLM 0.15.1 and a source build in dgx-spark-playbooks #79 and
-    # spark-arena #17)
+    # spark-arena #17); branch decodeblind9's ids DY.. (GLM-4.5-Air on 2 x RTX A6000 in ik_llama.cpp #700, imp's
+    # cross-engine bench on an RTX 5090, MiniMax-M2.5 NVFP4 on 4 x RTX PRO 6000 in ambientlight/rtx-pro-6000-bench)
     for ids, when, where in (("DQ", "session 26", "SGLang cookbook"), ("DV", "session 26", "llama.cpp and Ollama"),
                              ("DR", "session 26", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables"),
                              ("DZ", "branch decodeblind7", "llama.cpp and SGLang on 8 x MI300X: AMD's, LMSYS's blogs"),
                              ("VC", "branch serveblind8", "vLLM 0.12.0 on 4 x B200: Vultr's inference cookbook"),
-                             ("DX", "branch decodeblind8", "one GB10: llama.cpp's benches, LMSYS, vLLM issues")):
+                             ("DX", "branch decodeblind8", "one GB10: llama.cpp's benches, LMSYS, vLLM issues"),
+                             ("DY", "branch decodeblind9", "RTX A6000 / 5090 / PRO 6000: llama.cpp PR threads, vLLM")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
