@@ -68,6 +68,7 @@ class Engine:
     capacity: float = 0.0  # bytes of one GPU's memory
     window_kv_full: bool = False  # sliding-window layers hold the whole sequence's KV blocks (the release's KV manager)
     k_block: float = 0.0  # s per 128-deep reduction block of a block-FP8 GEMM at decode batches (0: no such floor)
+    k_walk_bytes: float = 1.0  # bytes a weight of the walked GEMMs (FP8 1; NVFP4 walks, nvfp4_k_block: its format's)
     host_floor: float = 0.0  # s a step lasts at least: the host's own time in a release that schedules synchronously
     fp4_dense_bw: float = 0.0  # B/s a dense NVFP4 GEMM streams its weights at decode batches (0: bw_weights)
     peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
@@ -191,7 +192,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         graph_cap=(rel.cuda_graph_max_bs or 0) if rel is not None else 0,
         capacity=cap,
         window_kv_full=bool(rel is not None and rel.window_kv_full),
-        k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only),
+        k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only)
+        or nvfp4_k_block(job, fw, gpu, fmt, compute, weight_only),
+        k_walk_bytes=mbytes.linear_bytes_per_param if nvfp4_k_block(job, fw, gpu, fmt, compute, weight_only) else 1.0,
         host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),
         fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
@@ -224,6 +227,16 @@ def nvfp4_dense_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, 
     if floor is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in floor.frameworks:
         return 0.0
     return floor.weight_tb_s * 1e12 if (gpu.compute_capability or "") in floor.compute_capabilities else 0.0
+
+
+def nvfp4_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool) -> float:
+    """Seconds per 128-deep reduction block that a dense NVFP4 GEMM walks at a decode batch (serving.yaml
+    ``nvfp4_k_walk``) where the framework runs W4A4 FP4 on a compute capability the walk was timed on; 0 elsewhere."""
+    serving = getattr(job.kb, "serving", None)
+    walk = getattr(serving, "nvfp4_k_walk", None) if serving is not None else None
+    if walk is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in walk.frameworks:
+        return 0.0
+    return walk.k_block_us * 1e-6 if (gpu.compute_capability or "") in walk.compute_capabilities else 0.0
 
 
 def large_gpu(fw: Framework, gpu: Gpu, version: str | None) -> bool:

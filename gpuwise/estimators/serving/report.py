@@ -125,9 +125,10 @@ def _host_floor(job: Any, s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], di
 
 
 def _k_walk(job: Any, s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
-    """Where block-scaled FP8 GEMMs at the decode step's few token rows walk their reduction depth longer than
-    their math takes (serving.yaml ``block_fp8_small_batch``, or on the AMD architectures a framework's ROCm
-    readings cover its ``rocm_block_fp8_walk``: engine.py ``block_fp8_k_block``; step.py ``kserial_seconds``): the
+    """Where block-scaled FP8 GEMMs (on SM120 NVFP4 ones: ``nvfp4_k_walk``) at the decode step's few token rows walk
+    their reduction depth longer than their math takes (serving.yaml ``block_fp8_small_batch``, or on the AMD
+    architectures a framework's ROCm readings cover its ``rocm_block_fp8_walk``: engine.py ``block_fp8_k_block``;
+    step.py ``kserial_seconds``): the
     formula's part that says the walk replaces GEMM FLOPs / (peak x e), naming the entry its figure comes from,
     and the two figures; None where the math is the longer, or a speculative step is shown."""
     eng = s.engine
@@ -135,9 +136,10 @@ def _k_walk(job: Any, s: Serving, pure: Any) -> tuple[tuple[Phrase, ...], dict[s
         return None
     arch = job.kb.gpus[eng.gpu_id].architecture or ""
     rocm = any(arch in w.architectures for w in eng.fw.rocm_block_fp8_walk)
-    entry = f"{eng.fw.id} rocm_block_fp8_walk" if rocm else "block_fp8_small_batch"
-    said = formula("formula.serving.block_fp8_walk", "; ", k_block_us=eng.k_block * 1e6,
-                   source=f"knowledge/serving.yaml {entry}")
+    fp4 = eng.compute == "fp4"  # a dense NVFP4 GEMM's walk (engine.nvfp4_k_block), not a block-FP8 one
+    entry = "nvfp4_k_walk" if fp4 else f"{eng.fw.id} rocm_block_fp8_walk" if rocm else "block_fp8_small_batch"
+    said = formula("formula.serving.nvfp4_walk" if fp4 else "formula.serving.block_fp8_walk", "; ",
+                   k_block_us=eng.k_block * 1e6, source=f"knowledge/serving.yaml {entry}")
     return said, {"gemm_math_s": pure.gemm_math, "block_fp8_walk_s": pure.k_walk}
 
 

@@ -378,7 +378,7 @@ def kserial_seconds(eng: Engine, split: int) -> float:
         n_gpu = n / split if dim == "n" else n
         k_gpu = k / split if dim == "k" else k
         walk = math.ceil(k_gpu / 128.0) * eng.k_block
-        total += count * max(walk - n_gpu * k_gpu / eng.bw_weights, 0.0)
+        total += count * max(walk - n_gpu * k_gpu * eng.k_walk_bytes / eng.bw_weights, 0.0)
     return total
 
 

@@ -602,6 +602,20 @@ class Fp4SmallBatchGemm(Strict):
     check: Check = "S"
 
 
+class Fp4KWalk(Strict):
+    """A dense NVFP4 GEMM at a decode step's few token rows on GPUs whose block-scaled FP4 kernels have no split-K:
+    one thread block walks the whole reduction depth, 128 deep at a time, and the GEMM lasts at least that walk
+    however narrow it is (the block-scaled FP8 walk of ``block_fp8_small_batch``, on these GPUs' FP4 kernels)."""
+
+    compute_capabilities: list[str] = Field(min_length=1, description="NVIDIA compute capabilities the kernels were "
+                                            "timed on")
+    frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP4 GEMMs run these kernels")
+    k_block_us: float = Field(gt=0, le=10, description="microseconds per 128-deep reduction block at one row")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
+    check: Check = "S"
+
+
 class Fp4LargeBatchGemm(Strict):
     """The throughput a dense NVFP4 GEMM reaches at prompt- and batch-sized row counts, as a share of the GPU's
     dense FP4 peak: the slope of its time against its FLOPs where the kernel's fixed time no longer counts."""
@@ -647,6 +661,8 @@ class ServingFile(Strict):
         default=None, description="the reduction-depth floor of block-scaled FP8 GEMMs at decode batches")
     nvfp4_small_batch: Fp4SmallBatchGemm | None = Field(
         default=None, description="the streaming rate of dense NVFP4 GEMMs at decode batches")
+    nvfp4_k_walk: Fp4KWalk | None = Field(
+        default=None, description="the reduction-depth walk of dense NVFP4 GEMMs at decode batches")
     nvfp4_large_batch: Fp4LargeBatchGemm | None = Field(
         default=None, description="the throughput of dense NVFP4 GEMMs at prompt- and batch-sized row counts")
     frameworks: list[Framework]
@@ -666,6 +682,8 @@ class ServingFile(Strict):
                   for fw in m.frameworks]
         if self.nvfp4_small_batch is not None:
             named += [("nvfp4_small_batch", fw) for fw in self.nvfp4_small_batch.frameworks]
+        if self.nvfp4_k_walk is not None:
+            named += [("nvfp4_k_walk", fw) for fw in self.nvfp4_k_walk.frameworks]
         if self.nvfp4_large_batch is not None:
             named += [("nvfp4_large_batch", fw) for fw in self.nvfp4_large_batch.frameworks]
         for where, fw in named:
