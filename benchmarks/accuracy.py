@@ -853,6 +853,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # 1k/1k and 8k/1k at range ratio 0.8, concurrency 8-64)
     ("NB", "  of which the rows added by serveblind9 (ids NB..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind9 (ids NB..): latency"),
+    # the serveblind11 round (ids GS..: Scicom's llm-benchmaxxing results, vLLM on 8 x B200 / H200 / H100 serving
+    # Qwen3-32B BF16 at TP 8 and TP 4 x 2 copies and GLM-4.7 BF16 / FP8 at TP 8, bursts of 100 prompts of 1,024 and
+    # 15,000 tokens, 128 out)
+    ("GS", "  of which the rows added by serveblind11 (ids GS..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind11 (ids GS..): latency"),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
     # TensorRT-LLM on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X) and v5.1
     # Mixtral 8x7B, Llama 3.1 405B / 8B and DeepSeek-R1 (ML22-ML32); the Server results of the same systems are rows
