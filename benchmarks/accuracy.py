@@ -864,6 +864,12 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # ML12-ML21 and ML33-ML43 of serving_rate.csv, reported with the rate rows)
     ("ML", "  of which the rows added by mlperfinf (ids ML..: MLPerf Inference Offline; blind figures in the "
      "validation README): throughput", None),
+    # the mlperfinf2 round (ids MP..: MLPerf Inference Offline results not used by ML: v6.0 B300 (NVIDIA, GIGABYTE),
+    # MI355X / MI350X (AMD, MiTAC) and RTX PRO 6000 (HPE); v5.1 RTX PRO 6000 Mixtral (HPE), one L40S (Red Hat vLLM),
+    # Krai's open Llama 3.1 70B on vLLM / SGLang; v4.1 H100 NVL (HPE), 8 x L40S (Fujitsu), H100 Mixtral (NVIDIA);
+    # MP01-MP17, their Server twins MP18-MP34 in serving_rate.csv)
+    ("MP", "  of which the rows added by mlperfinf2 (ids MP..: MLPerf Inference Offline; blind figures in the "
+     "validation README): throughput", None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -1110,6 +1116,11 @@ def main() -> int:
            ml_rate, False)
     report("  of which the MLPerf Inference Server rows (ids ML..): latency", "ms",
            [c for c in lat_rate if re.match(r"ML\d", c[0])], False)
+    # the mlperfinf2 round's Server rows (ids MP..), reported apart from ML's
+    report("  of which the mlperfinf2 MLPerf Inference Server rows (ids MP..; blind figures in the validation README)",
+           "t/s", [c for c in rate_all if re.match(r"MP\d", c[0])], False)
+    report("  of which the mlperfinf2 MLPerf Inference Server rows (ids MP..): latency", "ms",
+           [c for c in lat_rate if re.match(r"MP\d", c[0])], False)
     new_lat: list = []
     new_thr_all = serving_cases(kb, INDEPENDENT, latency=new_lat)
     for ids, throughput_label, latency_label in SERVING_ROUNDS:
