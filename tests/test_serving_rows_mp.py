@@ -120,3 +120,16 @@ def test_the_runs_over_http_are_priced_with_a_front_end():
     for rid, r in srv.items():
         in_process = "api_servers=0" in r["workload_options"]
         assert in_process is (f"MP{int(rid[2:]) - 17:02d}" not in http | {"MP10"}), rid
+
+
+# configs whose torch_compile_config sets enable_piecewise_cuda_graph True (inference_results_v6.0 at ab33b214):
+# closed/NVIDIA/configs/B300-SXM-270GBx1/<scenario>/llama2-70b.py, B300-SXM-270GBx2/<scenario>/llama3_1-405b.py and
+# closed/GigaComputing/configs/G894-SD3-AAX7_B300-SXM-270GBx8/<scenario>/llama3_1-8b.py; the B300 DeepSeek-R1 config
+# sets none (its prompt-carrying iterations run eagerly)
+PIECEWISE = {"MP01", "MP02", "MP04", "MP18", "MP19", "MP21"}
+
+
+def test_the_rows_whose_configs_capture_prompt_steps_say_so():
+    rows = {**_rows("serving_independent.csv"), **_rows("serving_rate.csv")}
+    for rid, r in rows.items():
+        assert ("prefill_cuda_graphs=true" in r["workload_options"]) is (rid in PIECEWISE), rid
