@@ -285,18 +285,20 @@ SERVE_CASE = ROOT / "tests" / "rules" / "TCO-ALT-LESS-THROUGHPUT" / "input.yaml"
 
 
 def test_what_the_alternative_gives_up_is_the_comparison_rules_verdict(tmp_path):
-    """2 x H100 PCIe serving an 8B model to 8 chats against its alternative, one RTX 4090: about
-    953 against 241 output tokens/s and 8.4 against 29 ms per token. With the policy's 5 % tolerance
-    both are given up (241 < 0.95 x 953; 29 > 1.05 x 8.4). A site that tolerates 80 % (a policy
-    overlay, which the comparison rules read) still sees the time per token given up (29 > 1.8 x
-    8.4 = 15 ms) but not the throughput (241 > 0.2 x 953 = 191); a house rule replacing
-    TCO-ALT-SLOWER-TOKENS with a 4x margin (34 ms) then leaves the saving like for like."""
+    """2 x H100 PCIe serving an 8B model to 8 chats against its alternative, one RTX 3090 (its 24,576 MiB as
+    nvidia-smi reports them hold the 8 chats' 8K contexts beside the weights; with the marketed 24 GB the
+    alternative was an RTX 4090): about 953 against 203 output tokens/s and 8.4 against 34.0 ms per token.
+    With the policy's 5 % tolerance both are given up (203 < 0.95 x 953; 34.0 > 1.05 x 8.4). A site that
+    tolerates 80 % (a policy overlay, which the comparison rules read) still sees the time per token given
+    up (34.0 > 1.8 x 8.4 = 15 ms) but not the throughput (203 > 0.2 x 953 = 191); a house rule replacing
+    TCO-ALT-SLOWER-TOKENS with a 5x margin (42 ms) then leaves the saving like for like."""
     base = gpuwise.audit(SERVE_CASE)
     given = {g.what: g for g in base.alternative_gives_up}
     assert set(given) == {"throughput_tokens_per_s", "tpot_s"} and not base.savings_comparable
     tps, tpot = given["throughput_tokens_per_s"], given["tpot_s"]
     assert 900 < tps.proposed < 1000 and 200 < tps.alternative < 280
-    assert 0.007 < tpot.proposed < 0.01 and 0.025 < tpot.alternative < 0.034
+    assert base.alternative.gpu == "rtx-3090"
+    assert 0.007 < tpot.proposed < 0.01 and 0.025 < tpot.alternative < 0.040
     assert (tps.rule, tpot.rule) == ("TCO-ALT-LESS-THROUGHPUT", "TCO-ALT-SLOWER-TOKENS")
     assert "rule" not in json.loads(base.model_dump_json())["alternative_gives_up"][0]  # the JSON is unchanged
 
@@ -307,11 +309,11 @@ def test_what_the_alternative_gives_up_is_the_comparison_rules_verdict(tmp_path)
 
     doc = load_yaml((ROOT / "rules" / "comparison.yaml").read_text())
     rule = next(r for r in doc["rules"] if r["id"] == "TCO-ALT-SLOWER-TOKENS")
-    rule["when"][-1][2] = {"ref": "proposed", "times": 4}
+    rule["when"][-1][2] = {"ref": "proposed", "times": 5}
     house = tmp_path / "house"
     house.mkdir()
     (house / "comparison.yaml").write_text(yaml.safe_dump({**doc, "ruleset": "house-comparison", "rules": [rule]},
                                                           sort_keys=False))
-    assert tpot.alternative < 4 * tpot.proposed
+    assert tpot.alternative < 5 * tpot.proposed
     both = gpuwise.audit(SERVE_CASE, knowledge=str(tmp_path), rules=str(house))
     assert both.alternative_gives_up == [] and both.savings_comparable and both.savings_usd > 0
