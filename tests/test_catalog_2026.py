@@ -111,3 +111,21 @@ def test_2026_names_resolve(kb, name, model_id):
 def test_alias_targets_have_the_published_shapes(kb, model_id, shape):
     m = kb.models[model_id]
     assert (m.hidden_size, m.layers, m.heads, m.kv_heads, m.ffn_size) == shape
+
+
+@pytest.mark.parametrize("mid,layers,h,heads,kv,f,total,published", [
+    # allenai/OLMo-core config.py: olmo3_7B / olmo3_32B = olmo2_7B / olmo2_32B with windows [4096, 4096, 4096, full];
+    # the dolma2 vocabulary of 100,278 (tokenizer.py), untied. The 7B total is the one a Hugging Face fine-tune of
+    # allenai/Olmo-3-1025-7B declares (7,298,011,136); Allen AI calls them 7B and 32B.
+    ("olmo-3-7b", 32, 4096, 32, 32, 11008, 7_298_011_136, 7_298_011_136),
+    ("olmo-3-32b", 64, 5120, 40, 8, 27648, 32_233_522_176, 32e9),
+])
+def test_olmo3_counts_and_windows(kb, mid, layers, h, heads, kv, f, total, published):
+    d, vocab = 128, 100278
+    per_layer = _attn(h, heads, kv, d) + 3 * h * f + heads * d + kv * d + 2 * h
+    assert layers * per_layer + 2 * vocab * h + h == total
+    m = kb.models[mid]
+    assert m.params_b * 1e9 == pytest.approx(total, rel=1e-12)
+    assert total == pytest.approx(published, rel=0.02)
+    # one layer in four attends globally: at the 65,536-token context the other three keep 4,096 tokens
+    assert from_catalog(m).kv_cached_tokens(65536) == pytest.approx((65536 + 3 * 4096) / 4)
