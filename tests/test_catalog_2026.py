@@ -84,6 +84,8 @@ def test_hunyuan_a13b_counts(kb):
     ("allenai/OLMo-2-1124-7B-Instruct", "olmo-2-7b"), ("olmo2:13b", "olmo-2-13b"),
     ("allenai/OLMo-2-0325-32B-Instruct", "olmo-2-32b"),
     ("microsoft/Phi-3.5-MoE-instruct", "phi-3.5-moe"), ("tencent/Hunyuan-A13B-Instruct", "hunyuan-a13b"),
+    ("allenai/Olmo-3-1025-7B", "olmo-3-7b"), ("allenai/Olmo-3.1-32B-Think", "olmo-3-32b"),
+    ("inclusionAI/Ling-mini-2.0", "ling-mini-2.0"), ("inclusionAI/Ring-mini-2.0", "ling-mini-2.0"),
     ("Qwen/Qwen2.5-Coder-32B-Instruct", "qwen2.5-32b"), ("Qwen/Qwen2.5-Coder-14B-Instruct", "qwen2.5-14b"),
     ("qwen2.5-coder:7b", "qwen2.5-7b"), ("Qwen/Qwen2.5-Coder-3B", "qwen2.5-3b"),
     ("Qwen/Qwen2.5-Coder-0.5B-Instruct", "qwen2.5-0.5b"),
@@ -129,3 +131,23 @@ def test_olmo3_counts_and_windows(kb, mid, layers, h, heads, kv, f, total, publi
     assert total == pytest.approx(published, rel=0.02)
     # one layer in four attends globally: at the 65,536-token context the other three keep 4,096 tokens
     assert from_catalog(m).kv_cached_tokens(65536) == pytest.approx((65536 + 3 * 4096) / 4)
+
+
+def test_ling_mini_2_counts(kb):
+    # inclusionAI/Ling-V2 run_pretrain_32k.sh: 20 layers, hidden 2048, 16 heads of 128, 4 KV heads, QK norm; layer 0
+    # dense (5120), layers 1-19: 256 experts of 512 + one shared of 512, top 8, router with an expert bias; vocab
+    # 157184, untied. Ling-V2 README: 16B total, 1.4B activated, 789M of them outside the embeddings.
+    h, vocab, experts, k = 2048, 157184, 256, 8
+    attn = _attn(h, 16, 4, 128) + 2 * 128 + 2 * h
+    expert = 3 * h * 512
+    moe_shared = attn + expert + h * experts + experts  # attention, shared expert, router and its bias
+    embed = 2 * vocab * h + h
+    total = attn + 3 * h * 5120 + 19 * (moe_shared + experts * expert) + embed
+    active = attn + 3 * h * 5120 + 19 * (moe_shared + k * expert) + embed
+    assert (total, active) == (16_255_643_392, 1_432_973_056)
+    assert total == pytest.approx(16e9, rel=0.02) and active == pytest.approx(1.4e9, rel=0.03)
+    assert active - 2 * vocab * h == pytest.approx(789e6, rel=0.001)  # 789M non-embedding
+    m = kb.models["ling-mini-2.0"]
+    assert m.params_b * 1e9 == pytest.approx(total, rel=1e-12)
+    assert m.active_params_b * 1e9 == pytest.approx(active, rel=1e-12)
+    assert from_catalog(m).moe_layers == 19
