@@ -93,7 +93,7 @@ def test_hunyuan_a13b_counts(kb):
     ("openai/gpt-oss-safeguard-20b", "gpt-oss-20b"), ("openai/gpt-oss-safeguard-120b", "gpt-oss-120b"),
     ("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", "llama-3.1-70b"),
     ("nvidia/Llama-3.1-Nemotron-Nano-8B-v1", "llama-3.1-8b"),
-    ("PrimeIntellect/INTELLECT-3", "glm-4.5-air"),
+    ("PrimeIntellect/INTELLECT-3", "glm-4.5-air"), ("zai-org/GLM-4.5V", "glm-4.5-air"),
     ("microsoft/Phi-4-reasoning", "phi-4"), ("microsoft/Phi-4-reasoning-plus", "phi-4"),
     ("mistralai/Devstral-Small-2505", "mistral-small-24b"), ("Devstral-Small-2507", "mistral-small-24b"),
     ("mistralai/Magistral-Small-2506", "mistral-small-24b"),
