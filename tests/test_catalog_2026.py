@@ -89,6 +89,8 @@ def test_hunyuan_a13b_counts(kb):
     ("Qwen/Qwen2.5-Coder-32B-Instruct", "qwen2.5-32b"), ("Qwen/Qwen2.5-Coder-14B-Instruct", "qwen2.5-14b"),
     ("qwen2.5-coder:7b", "qwen2.5-7b"), ("Qwen/Qwen2.5-Coder-3B", "qwen2.5-3b"),
     ("Qwen/Qwen2.5-Coder-0.5B-Instruct", "qwen2.5-0.5b"),
+    ("Qwen/Qwen2.5-VL-7B-Instruct", "qwen2.5-7b"), ("Qwen/Qwen2.5-VL-72B-Instruct", "qwen2.5-72b"),
+    ("qwen2.5-vl-3b-instruct", "qwen2.5-3b"),
     ("Qwen/Qwen3-VL-30B-A3B-Instruct", "qwen3-30b-a3b"), ("Qwen/Qwen3-VL-235B-A22B-Thinking", "qwen3-235b-a22b"),
     ("openai/gpt-oss-safeguard-20b", "gpt-oss-20b"), ("openai/gpt-oss-safeguard-120b", "gpt-oss-120b"),
     ("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", "llama-3.1-70b"),
