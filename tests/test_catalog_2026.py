@@ -153,3 +153,23 @@ def test_ling_mini_2_counts(kb):
     assert m.params_b * 1e9 == pytest.approx(total, rel=1e-12)
     assert m.active_params_b * 1e9 == pytest.approx(active, rel=1e-12)
     assert from_catalog(m).moe_layers == 19
+
+
+def test_ernie_45_300b_counts(kb):
+    # ERNIE-4.5-300B-A47B: 54 layers, hidden 8192, 64 heads of 128, 8 KV heads; layers 0-2 dense (28672), 3-53 MoE:
+    # 64 experts of 3584, top 8, no shared expert; router with a 64-wide correction bias; vocab 103424, untied
+    h, vocab, experts, k = 8192, 103424, 64, 8
+    attn = _attn(h, 64, 8, 128) + 2 * h
+    dense = attn + 3 * h * 28672
+    moe_shared = attn + h * experts + experts
+    embed = 2 * vocab * h + h
+    total = 3 * dense + 51 * (moe_shared + experts * 3 * h * 3584) + embed
+    active = 3 * dense + 51 * (moe_shared + k * 3 * h * 3584) + embed
+    assert (total, active) == (299_484_163_264, 47_926_586_560)
+    assert total == pytest.approx(300e9, rel=0.02) and active == pytest.approx(47e9, rel=0.02)  # 300B / 47B
+    m = kb.models["ernie-4.5-300b-a47b"]
+    assert m.params_b * 1e9 == pytest.approx(total, rel=1e-12)
+    assert m.active_params_b * 1e9 == pytest.approx(active, rel=1e-12)
+    assert from_catalog(m).moe_layers == 51
+    assert kb.model("baidu/ERNIE-4.5-300B-A47B-PT").id == "ernie-4.5-300b-a47b"
+    assert kb.model("baidu/ERNIE-4.5-21B-A3B-PT").id == "ernie-4.5-21b-a3b"  # the smaller sibling is unchanged
