@@ -11,9 +11,12 @@ MI300X runs (vLLM 0.10.2 on 8 x MI300X, serving.yaml vllm amd), so on an MI325X 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from gpuwise.estimators import serving as SV
+from gpuwise.estimators.serving.support import clock_factor
 
 
 def _engine(kb, accuracy, gpu: str, framework: str = "vllm", precision: str = "fp8", model: str = "llama-2-70b"):
@@ -54,3 +57,20 @@ def test_parts_without_a_clock_reading_keep_the_efficiency(kb, accuracy):
     e = _engine(kb, accuracy, "mi355x")
     assert e.peak_gemm == pytest.approx(0.30 * 5033.2e12, rel=1e-6)
     assert _engine(kb, accuracy, "h200-141gb-sxm").compute_eff == pytest.approx(0.50)
+
+
+def test_the_held_clock_counts_as_a_share_of_the_peaks_clock(kb):
+    """The peaks are counted at ``peak_mhz``, so the factor is the held clock's share of it over the reading part's:
+    a CDNA 4 part whose peaks are counted at 2,400 MHz (MI355X: 256 CUs x 8,192 FP8 FLOPs a clock x 2.4 GHz =
+    5,033 TFLOP/s) holding, say, 1,600 MHz in FP8 GEMMs reaches (1,600 / 2,400) / (1,230 / 2,100) = 1.138 x the
+    efficiency read on the MI300X, not 1,600 / 1,230 = 1.301 x, which would count its higher peak clock twice. The
+    clocks here are for the arithmetic only (no MI350-series reading is in gpus.yaml); MI300X and MI325X share the
+    2,100 MHz peak, so their ratio stays 1,464 / 1,230."""
+    gpus = kb.gpus
+    amd = SimpleNamespace(compute_efficiency=0.30, efficiency_read_on="mi300x")
+    held = gpus["mi300x"].clocks.model_copy(update={"peak_mhz": 2400, "dense_gemm_mhz": {"fp8": 1600}})
+    part = gpus["mi355x"].model_copy(update={"clocks": held})
+    assert clock_factor(gpus, part, (amd,), "fp8") == pytest.approx((1600 / 2400) / (1230 / 2100), rel=1e-12)
+    assert clock_factor(gpus, part, (amd,), "fp8") == pytest.approx(1.1382, abs=1e-4)
+    assert clock_factor(gpus, gpus["mi325x"], (amd,), "fp8") == pytest.approx(1464 / 1230, rel=1e-12)
+    assert clock_factor(gpus, part, (amd,), "bf16") == 1.0  # no BF16 clock given for the part

@@ -167,15 +167,19 @@ def clock_factor(gpus: dict[str, Gpu], gpu: Gpu, sources: tuple[Any, ...], compu
     """How much faster than the part its compute efficiency was read on ``gpu`` multiplies: the first of
     ``sources`` (the engine's override order) that sets ``compute_efficiency`` and names the GPU it was read on
     (``efficiency_read_on``); where both catalog entries give the clock they hold through a dense GEMM of the
-    precision (gpus.yaml ``clocks``), the rate follows that clock. The MI300X at 750 W holds 1,230 MHz in FP8
-    GEMMs, the MI325X at 1,000 W 1,464, from the same 2,100 MHz peak (AMD's Max-Achievable FLOPs table), so an
-    efficiency read on the MI300X is 1.19 x as much on the MI325X. 1 where either clock is not given."""
+    precision (gpus.yaml ``clocks``), the rate follows that clock as a share of the clock each part's peaks are
+    counted at (``peak_mhz``): the peak already carries its own clock, so only the held share moves the efficiency.
+    The MI300X at 750 W holds 1,230 MHz in FP8 GEMMs, the MI325X at 1,000 W 1,464, from the same 2,100 MHz peak
+    (AMD's Max-Achievable FLOPs table), so an efficiency read on the MI300X is 1.19 x as much on the MI325X. 1 where
+    either clock is not given."""
     own = next((o for o in sources if o is not None and getattr(o, "compute_efficiency", None) is not None), None)
     ref = gpus.get(getattr(own, "efficiency_read_on", None) or "")
     if ref is None or ref.clocks is None or gpu.clocks is None:
         return 1.0
     here, there = gpu.clocks.dense_gemm_mhz.get(compute), ref.clocks.dense_gemm_mhz.get(compute)  # type: ignore[call-overload]
-    return here / there if here and there else 1.0
+    if not (here and there):
+        return 1.0
+    return (here / gpu.clocks.peak_mhz) / (there / ref.clocks.peak_mhz)
 
 
 FROM_RELEASE = {"allreduce_latency_us": "allreduce_latency_from"}
