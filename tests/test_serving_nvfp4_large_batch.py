@@ -29,14 +29,31 @@ def test_share_is_the_sources_slope(kb):
     assert flops[2] / slope + fixed == pytest.approx(t[2], rel=0.01)
     cap = kb.serving.nvfp4_large_batch
     assert cap.peak_share == pytest.approx(slope / 9000e12, abs=0.001)
-    assert cap.compute_capabilities == ["10.0"] and sorted(cap.frameworks) == ["sglang", "tensorrt-llm", "vllm"]
+    assert cap.compute_capabilities == ["10.0", "10.3"] and sorted(cap.frameworks) == ["sglang", "tensorrt-llm", "vllm"]
+
+
+def test_sm103_reaches_the_sm100_share_at_large_squares(kb):
+    """Why SM103 takes the same share. HazyResearch/ThunderKittens kernels/gemm/nvfp4_b300/HANDOFF.md (commit 18e205c8):
+    CUTLASS's SM103 FP4 kernel on a B300 at M=N=8,192, K=33,024 in 0.531 ms = 8,342 TFLOP/s, 0.618 of 13,500;
+    deepseek-ai/DeepGEMM pull request #348 on a B200 at 8192^3: cuBLASLt 5,239 and DeepGEMM 5,702 TFLOP/s, 0.582 and
+    0.634 of 9,000. The B300 share lies inside the B200 range, so the 1.5x FP4 peak ratio is what the kernels deliver
+    at large shapes, no more."""
+    b300 = 2 * 8192 * 8192 * 33024 / 0.531e-3
+    assert b300 / 1e12 == pytest.approx(8342, rel=0.001)
+    share_b300, shares_b200 = b300 / 13500e12, (5239 / 9000, 5702 / 9000)
+    assert share_b300 == pytest.approx(0.618, abs=0.001)
+    assert min(shares_b200) < share_b300 < max(shares_b200)
+    assert kb.gpus["b300"].peaks.fp4 == 13500 and kb.gpus["b300"].compute_capability == "10.3"
+    assert kb.gpus["gb300"].compute_capability == "10.3"
 
 
 @pytest.mark.parametrize(("gpu", "framework", "peak"), [
-    ("b200", "tensorrt-llm", 9000e12), ("gb200", "tensorrt-llm", 10000e12), ("b200", "vllm", 9000e12)])
+    ("b200", "tensorrt-llm", 9000e12), ("gb200", "tensorrt-llm", 10000e12), ("b200", "vllm", 9000e12),
+    ("b300", "tensorrt-llm", 13500e12)])
 def test_capped_where_read(kb, gpu, framework, peak):
-    """B200 and GB200 (compute capability 10.0) in NVFP4: the dense GEMMs at 0.444 of the GPU's own FP4 peak, below
-    the framework's efficiency of it (TensorRT-LLM 0.55, vLLM 0.50); the routed experts keep ``peak_gemm``."""
+    """B200 and GB200 (compute capability 10.0) and B300 (10.3) in NVFP4: the dense GEMMs at 0.444 of the GPU's own
+    FP4 peak (B300: 0.444 x 13,500 = 5,994 TFLOP/s, where TensorRT-LLM's 0.55 gave 7,425), below the framework's
+    efficiency of it (TensorRT-LLM 0.55, vLLM 0.50); the routed experts keep ``peak_gemm``."""
     job = job_of(kb, model="llama-3.1-70b", precision="fp4", framework=framework)
     eng = SV.choose(job, kb.gpus[gpu], 4).engine
     assert eng.weight_format == "nvfp4" and eng.compute == "fp4"
@@ -44,9 +61,10 @@ def test_capped_where_read(kb, gpu, framework, peak):
     assert eng.peak_gemm == pytest.approx(eng.compute_eff * peak)
 
 
-@pytest.mark.parametrize(("gpu", "precision"), [("b300", "fp4"), ("b200", "fp8"), ("h100-80gb-sxm", "fp8")])
+@pytest.mark.parametrize(("gpu", "precision"), [("b300", "fp8"), ("b200", "fp8"), ("h100-80gb-sxm", "fp8"),
+                                                  ("rtx-pro-6000-blackwell-server", "fp4")])
 def test_not_capped_elsewhere(kb, gpu, precision):
-    """SM103 (B300) was not timed at these shapes; FP8 keeps the framework's efficiency."""
+    """FP8 keeps the framework's efficiency; SM120 (RTX PRO 6000) was not timed at these shapes."""
     job = job_of(kb, model="llama-3.1-70b", precision=precision, framework="tensorrt-llm")
     eng = SV.choose(job, kb.gpus[gpu], 4).engine
     assert eng.peak_dense == eng.peak_gemm
