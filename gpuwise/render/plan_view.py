@@ -304,7 +304,7 @@ def charts(r: Any, f: Fmt) -> dict[str, Any]:
     cash = bars([x.month for x in r.months],
                 {"capex": [x.capex for x in r.months], "rent": [x.rent for x in r.months],
                  "opex": [x.opex for x in r.months]},
-                below=[x.resale for x in r.months], fmt_y=money)
+                below=[x.resale for x in r.months], fmt_y=money, tip=f.local)
     labels = {"capex": _("capex"), "rent": _("rent"), "opex": _("hosting + power"), "resale": _("resale"),
               "own": _("on the fleet"), "rented": _("rented"), "capacity": _("fleet's schedulable hours"),
               "used": _("fleet use")}
@@ -320,7 +320,7 @@ def charts(r: Any, f: Fmt) -> dict[str, Any]:
         work["title"] = _("Fleet capacity and the work, GPU-hours by month")
         work["id"] = "chart-work"
     util = bars([x.month for x in r.months], {"used": [min(1.0, x.utilisation) * 100 for x in r.months]},
-                fmt_y=lambda v: f"{v:g}%", top=100.0)
+                fmt_y=lambda v: f"{v:g}%", top=100.0, tip=lambda v: f.pct(v / 100))
     if util:
         util["title"] = _("Fleet use by month (owned and bought GPUs)")
         util["id"] = "chart-util"
@@ -329,12 +329,15 @@ def charts(r: Any, f: Fmt) -> dict[str, Any]:
 
 def _bars(xs: list[int], stacks: dict[str, list[float]], *, below: list[float] | None = None,
           line: list[float] | None = None, fmt_y: Any = str, width: int = 760, height: int = 300,
-          top: float | None = None, left: int = 78, right: int = 20, px: float = WIDE_PX) -> dict[str, Any] | None:
+          top: float | None = None, left: int = 78, right: int = 20, px: float = WIDE_PX,
+          tip: Any = None) -> dict[str, Any] | None:
     """Stacked bars per month (``stacks`` bottom up), an optional negative bar below the axis and
     an optional line (a capacity) across the months; SVG coordinates and tick labels (``px``: the
-    text's size, for how many month labels fit)."""
+    text's size, for how many month labels fit). A segment's label (its tooltip) is ``tip``'s: the
+    figure as the report's tables print it, where the axis's ``fmt_y`` shortens it ($4.3654k)."""
     if not xs:
         return None
+    tip = tip or fmt_y
     totals = [sum(s[i] for s in stacks.values()) for i in range(len(xs))]
     hi = max(totals + (line or []) + [top or 0.0, 1e-9])
     lo = min([0.0] + (below or []))
@@ -351,12 +354,12 @@ def _bars(xs: list[int], stacks: dict[str, list[float]], *, below: list[float] |
             v = values[i]
             if v > 0:
                 segs.append({"kind": kind, "color": COLORS.get(kind, LINE), "x": _r(left), "y": ay(base + v),
-                             "w": _r(bw), "h": _r(ay(base) - ay(base + v)), "label": fmt_y(v)})
+                             "w": _r(bw), "h": _r(ay(base) - ay(base + v)), "label": tip(v)})
                 base += v
         if below and below[i] < 0:
             segs.append({"kind": "resale", "color": COLORS["resale"], "x": _r(left), "y": ay(0), "w": _r(bw),
                          "h": _r(ay(below[i]) - ay(0)),
-                         "label": fmt_y(below[i])})
+                         "label": tip(below[i])})
         out_bars.append({"x": x, "cx": _r(left + bw / 2), "segs": segs, "label": str(x)})
     step = max(1, len(xs) // 12)
     pts = ""
