@@ -387,8 +387,10 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
                   {"fraction": frac, "months": months, "curve": tco.resale_for(gpu.architecture)[2]})
     capex = cards.value + server.value + net.value
     total_value = capex + power.value + hosting_t.value + licences.value + resale.value
-    total = Term("buy_usd", total_value, "USD", formula("formula.buy"),
-                 {"capex": capex, "hosting": where})
+    total = Term("buy_usd", total_value, "USD", formula("formula.buy"),  # each line an operand: it adds up in print
+                 {"capex": capex, "hosting": where, "hardware_usd": cards.value, "host_usd": server.value,
+                  "network_usd": net.value, "power_usd": power.value, "hosting_usd": hosting_t.value,
+                  "licences_usd": licences.value, "resale_usd": -resale.value})
     monthly_opex = kw * pue * HOURS_PER_MONTH * electricity + billed * rate + licence_per_gpu_year * count / 12
     return BuyCost(cards, server, power, hosting_t, licences, resale, total, monthly_opex, capex,
                    net, plan, where, assumed, kw, fabric, gpu.architecture)

@@ -1,0 +1,48 @@
+"""What review29 found reading four buyers' reports as an approver would (a team's year planned, two and four
+DGX Sparks and an 8 x H200 server audited, a 70B fine-tune recommended, gpt-oss-120b served)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from .clirun import gpuwise
+
+SPARKS = ("title: sparks\n"
+          "workload: {task: inference, model: gpt-oss-120b, precision: fp4, prompt_tokens: 2000, output_tokens: 500,"
+          " concurrent_requests: 4}\n"
+          "hardware: {gpu: DGX Spark, count: %d}\n"
+          "acquisition: {mode: buy, unit_price_usd: 3999}\n"
+          "constraints: {project_months: 24}\n")
+
+
+def _audit(tmp_path: Path, text: str, *args: str) -> str:
+    (tmp_path / "p.yaml").write_text(text, encoding="utf-8")
+    r = gpuwise("audit", "p.yaml", *args, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def _money(s: str) -> float:
+    return float(s.replace("$", "").replace(",", ""))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_buy_total_adds_up_from_its_printed_lines(tmp_path: Path, lang: str) -> None:
+    """Step 4's 'Buy, total' printed 'hardware + host + network + power + hosting + licences - resale' with
+    the inputs 'capex = 8,118, hosting = office': nothing an approver could add up. It now prints each line:
+    two Sparks at $3,999, one $120 cable (prices.yaml fabrics roce-200), 0.48 kW x 17,520 h x $0.15/kWh =
+    $1,261.44 in an office (PUE 1.0, no rent), less 49% of $7,998 back after 24 months (tco.yaml resale)."""
+    out = _audit(tmp_path, SPARKS % 2, "--detail", "full", "--lang", lang)
+    label, numbers = ("with numbers: ", "Buy, total = ") if lang == "en" else ("代入数值：", "购买总成本 = ")
+    i = out.index(numbers)
+    block = out[i:i + 400]
+    line = " ".join(block.split(label)[1].split("\n")[:2])
+    assert " ".join(line.split()).startswith(
+        "$7,998.00 + $0.00 + $120.00 + $1,261.44 + $0.00 + $0.00 - $3,919.02")
+    *plus, minus = re.findall(r"\$[\d,]+\.\d\d", line)
+    total = _money(re.search(r"= (\$[\d,]+)", block).group(1))
+    assert sum(map(_money, plus)) - _money(minus) == pytest.approx(5460.42)
+    assert round(sum(map(_money, plus)) - _money(minus)) == total == 5460
