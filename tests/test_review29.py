@@ -46,3 +46,30 @@ def test_the_buy_total_adds_up_from_its_printed_lines(tmp_path: Path, lang: str)
     total = _money(re.search(r"= (\$[\d,]+)", block).group(1))
     assert sum(map(_money, plus)) - _money(minus) == pytest.approx(5460.42)
     assert round(sum(map(_money, plus)) - _money(minus)) == total == 5460
+
+
+H200 = ("title: h200\n"
+        "workload: {task: inference, model: deepseek-r1, precision: fp8, prompt_tokens: 2000, output_tokens: 1500,"
+        " concurrent_requests: 32}\n"
+        "hardware: {gpu: H200, count: 8, nodes: 1, link: nvswitch}\n"
+        "acquisition: {mode: buy}\n"
+        "constraints: {project_months: 36}\n")
+
+
+def test_a_bought_units_item_says_what_its_price_buys(tmp_path: Path) -> None:
+    """prices.yaml prices the H200 SXM as an 8-GPU baseboard ($236,000) and the cost adds the server around it
+    (tco.yaml server_share_usd_per_gpu_sxm, $7,000 x 8); the ledger called the first line '1 x 8-GPU whole
+    servers' beside a 'host server share' line. Two DGX Sparks at the proposal's $3,999 are whole systems with
+    no host line; they read '2 cards'."""
+    import json
+
+    d = json.loads(_audit(tmp_path, H200, "--format", "json"))
+    lines = {x["kind"]: x for x in d["proposed"]["ledger"]["lines"]}
+    assert (lines["capex"]["item"], lines["capex"]["amount"]) == ("1 x 8-GPU baseboard", 236000.0)
+    assert (lines["server"]["item"], lines["server"]["amount"]) == ("host server share", 8 * 7000.0)
+    d = json.loads(_audit(tmp_path, SPARKS % 2, "--format", "json"))
+    lines = {x["kind"]: x for x in d["proposed"]["ledger"]["lines"]}
+    assert (lines["capex"]["item"], lines["capex"]["amount"]) == ("2 x whole system (its host included)", 7998.0)
+    assert "server" not in lines
+    zh = _audit(tmp_path, SPARKS % 2, "--detail", "full", "--lang", "zh")
+    assert "2 台整机（含主机）" in zh

@@ -524,7 +524,11 @@ def buy_ledger(buy: BuyCost, period: Period) -> Ledger:
     """What owning costs over ``period``: the capital items as bought, the network, hosting, power
     and licences, and the resale at the end as its own (negative) line."""
     p = buy.plan
-    words = (_item("item.capex.servers", units=p.units, unit_gpus=p.unit_gpus) if p and p.sold_as == "server"
+    # a server price with a host share added is a baseboard's (its host is the next line); a desktop system's, whole
+    words = (_item("item.capex.baseboards", units=p.units, unit_gpus=p.unit_gpus)
+             if p and p.sold_as == "server" and p.host_usd > 0
+             else _item("item.capex.servers", units=p.units, unit_gpus=p.unit_gpus) if p and p.sold_as == "server"
+             else _item("item.capex.systems", count=p.count) if p and p.sold_as == "workstation" and p.host_usd == 0
              else _item("item.capex.cards", count=p.count) if p and p.sold_as in ("card", "workstation")
              else _item("item.capex.units", count=p.count, unit=p.sold_as) if p else _item("item.capex.hardware"))
     lines = [L.line("capex", words, buy.cards.value, buy.cards.formula_phrases or buy.cards.formula,
