@@ -73,3 +73,15 @@ def test_a_bought_units_item_says_what_its_price_buys(tmp_path: Path) -> None:
     assert "server" not in lines
     zh = _audit(tmp_path, SPARKS % 2, "--detail", "full", "--lang", "zh")
     assert "2 台整机（含主机）" in zh
+
+
+def test_a_slow_network_warning_says_what_the_estimate_counted(tmp_path: Path) -> None:
+    """Two Sparks over their own 200 GbE: NET-SLOW-NETWORK said 'inter-node communication will be the
+    bottleneck' while the interconnect step said 100% scaling, and its fix asked for 'RoCE at 200-400 Gb/s
+    per GPU', which a Spark's one GPU already has (the policy's slow_network_gb_s is 50 GB/s: 400 Gb/s)."""
+    out = " ".join(_audit(tmp_path, SPARKS % 2).split())
+    assert ("over roce-200 (25.0 GB/s per node), less than the 400 Gb/s port DGX/HGX designs give each GPU: the "
+            "estimate counts the traffic between nodes at that speed (100% scaling efficiency)") in out
+    assert "Fix: Use InfiniBand or RoCE at 400 Gb/s per GPU (as in DGX/HGX clusters), or keep the job on one " \
+           "node." in out
+    assert "bottleneck" not in out and "200-400" not in out
