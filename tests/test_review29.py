@@ -85,3 +85,29 @@ def test_a_slow_network_warning_says_what_the_estimate_counted(tmp_path: Path) -
     assert "Fix: Use InfiniBand or RoCE at 400 Gb/s per GPU (as in DGX/HGX clusters), or keep the job on one " \
            "node." in out
     assert "bottleneck" not in out and "200-400" not in out
+
+
+def _term(d: dict, name: str) -> dict:
+    return next(t for s in d["steps"] for t in s.get("terms", []) if t["name"] == name)
+
+
+def test_the_serving_memory_formulas_reproduce_their_values(tmp_path: Path) -> None:
+    """gpt-oss-120b on two Sparks (tensor parallel 2): the activations printed '8,000 x (8 B x 2,880 + 6 B x 2,880)
+    + 4 B x vocab x sequences / 2 GPUs', 161 MB by its numbers, beside 370 MB: the working set counts each token's
+    4 routed experts (config.json experts_per_token 4) and the vocabulary (201,088) had no number. DeepSeek-R1's
+    KV printed '61 x compressed KV elements x 2 x 88,000': the latent's 576 (kv_lora_rank 512 + rope 64) was
+    not in its inputs. The H200's decode working set likewise printed 'vocab' without 129,280."""
+    import json
+
+    out = " ".join(_audit(tmp_path, SPARKS % 2, "--detail", "full").split())
+    assert ("with numbers: (prefill working set of one layer: 8,000 x (8 B x 2,880 + 6 B x 2,880 x 4) + "
+            "4 B x 201,088 x 4) / 2 GPUs").replace(" x ", " × ") in out
+    act = _term(json.loads(_audit(tmp_path, SPARKS % 2, "--format", "json")), "activations")
+    assert act["value"] == pytest.approx((8000 * (8 * 2880 + 6 * 2880 * 4) + 4 * 201088 * 4) / 2)
+    d = json.loads(_audit(tmp_path, H200, "--format", "json"))
+    kv = _term(d, "kv_cache")
+    assert kv["inputs"]["kv_elements"] == 576
+    assert kv["value"] == pytest.approx(61 * 576 * 2 * 88000)
+    full = " ".join(_audit(tmp_path, H200, "--detail", "full").split())
+    assert "with numbers: 61 × 576 × 2 × 88,000 (MLA)" in full
+    assert "with numbers: decode working set: 4 B × 129,280 × 32 (logits) / 8 GPUs" in full

@@ -51,8 +51,9 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
     else:
         per_token = 2 * layers * shape.kv_heads * shape.head_dim * bytes_per
         said = formula("formula.kv_cache_window" if windowed else "formula.kv_cache")  # the tokens kept, multiplied
+    mla = {"kv_elements": shape.kv_elements_override} if shape.kv_elements_override else {}
     return Term("kv_cache", per_token * kept, "B", said,
-                {"layers": layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim,
+                {"layers": layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim, **mla,
                  "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})
 
 
@@ -93,11 +94,16 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     if attention == "eager":
         work += EAGER_PREFILL_PER_SCORE * concurrent * shape.heads * prompt * prompt
     work += 4.0 * shape.vocab * concurrent  # the last position's logits in fp32
+    moe = shape.experts_per_token > 1  # each token's FFN working set is its routed experts'
     act = Term("activations", work / ranks, "B",
-               formula("formula.prefill_working_set")
+               formula("formula.prefill_working_set_moe" if moe else "formula.prefill_working_set",
+                       "(" if ranks > 1 else "")  # the whole sum is divided: bracketed, its printed numbers give it
                + (formula("formula.prefill_eager", " + ") if attention == "eager" else ())
-               + formula("formula.last_logits", " + ") + (_over(ranks) if ranks > 1 else ()),
-               {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn})
+               + formula("formula.last_logits", " + ")
+               + (formula("formula.over_gpus", ") / ", n=ranks) if ranks > 1 else ()),
+               {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn,
+                **({"experts_per_token": shape.experts_per_token} if moe else {}),
+                "vocab": shape.vocab, "sequences": concurrent})
     if dp_attention > 1:
         experts = routed_expert_params(shape) * w.value / max(shape.params, 1.0)
         w = Term(w.name, (w.value - experts) / pp + experts / (ep * pp), w.unit,
@@ -115,7 +121,7 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
     if peak == "decode":
         act = Term("activations", decode_work, "B", formula("formula.decode_working_set")
-                   + (_over(ranks) if ranks > 1 else ()), {"sequences": concurrent},
+                   + (_over(ranks) if ranks > 1 else ()), {"vocab": shape.vocab, "sequences": concurrent},
                    note_phrases=(("", "note.prefill_less_kv", {"n": work / ranks}),))
     else:
         # the prompts' tokens, not the decode end's, so the printed inputs give the value
