@@ -111,3 +111,26 @@ def test_the_serving_memory_formulas_reproduce_their_values(tmp_path: Path) -> N
     full = " ".join(_audit(tmp_path, H200, "--detail", "full").split())
     assert "with numbers: 61 × 576 × 2 × 88,000 (MLA)" in full
     assert "with numbers: decode working set: 4 B × 129,280 × 32 (logits) / 8 GPUs" in full
+
+
+def test_ask_leaves_a_request_rates_load_alone(tmp_path: Path) -> None:
+    """An answers file serving gpt-oss-120b at 4 requests/s within p95 targets, run through `gpuwise ask`: the
+    questionnaire asked 'How many requests are served at the same time?' and wrote its default,
+    concurrent_requests: 1, which replaced the rate's load (docs/formats.md requests_per_s: 'without
+    concurrent_requests the load is this rate'); the answer read '191 tokens/s in total' where `recommend` on
+    the same file reads 1,600 (4 requests/s x 400 output tokens). The question is not asked when a rate is."""
+    import yaml
+
+    from gpuwise.ask.questionnaire import _Session, load_questions
+    from gpuwise.knowledge import load
+
+    rate = {"workload": {"task": "inference", "model": "gpt-oss-120b", "precision": "fp4", "prompt_tokens": 1500,
+                         "output_tokens": 400, "requests_per_s": 4, "p95_ttft_s": 2.0, "p95_tpot_s": 0.05}}
+    for data, asked in ((rate, False), ({"workload": {**rate["workload"], "requests_per_s": None}}, True)):
+        if data["workload"]["requests_per_s"] is None:
+            del data["workload"]["requests_per_s"]
+        path = tmp_path / "answers.yaml"
+        path.write_text(yaml.safe_dump(data), encoding="utf-8")
+        s = _Session(load_questions(), load(), path)
+        s.load(data, path.read_text(encoding="utf-8"))
+        assert s.applies(s.owner["workload.concurrent_requests"]) is asked
