@@ -134,3 +134,20 @@ def test_ask_leaves_a_request_rates_load_alone(tmp_path: Path) -> None:
         s = _Session(load_questions(), load(), path)
         s.load(data, path.read_text(encoding="utf-8"))
         assert s.applies(s.owner["workload.concurrent_requests"]) is asked
+
+
+def test_a_rate_served_on_one_rented_gpu_reads_as_the_report_writes_it(tmp_path: Path) -> None:
+    """gpt-oss-120b at 4 requests/s x 400 output tokens = 1,600 output tokens/s on one rented H100 NVL: the answer
+    read '1600 tokens/s in total' beside the serving line's '1,600 output tokens/s', and its cost line '1 GPUs
+    on runpod'."""
+    (tmp_path / "r.yaml").write_text(
+        "workload: {task: inference, model: gpt-oss-120b, precision: fp4, prompt_tokens: 1500, output_tokens: 400,"
+        " requests_per_s: 4, p95_ttft_s: 2.0, p95_tpot_s: 0.05}\n"
+        "constraints: {acquisition: rent, project_months: 12, gpus: [h100-nvl-94gb]}\n", encoding="utf-8")
+    r = gpuwise("recommend", "r.yaml", "--detail", "full", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    assert "tokens/s per sequence, 1,600 tokens/s in total" in out and "1,600 output tokens/s in total" in out
+    assert "1 GPU on runpod" in out and "1 GPUs" not in out
+    zh = gpuwise("recommend", "r.yaml", "--lang", "zh", cwd=tmp_path).stdout
+    assert "合计 1,600 词元/" in zh

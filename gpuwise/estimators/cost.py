@@ -496,8 +496,9 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
     A commitment longer than the job is billed in full: the rent line then covers the term less the
     set-up hours, whatever the job uses of it."""
     billed_run = max(run_hours, period.hours - setup_hours) if period.kind == "commitment" else run_hours
-    words = (_item("item.rent_instance", gpus=offer.gpus, instance=offer.instance, provider=offer.provider)
-             if offer.instance else _item("item.rent", gpus=offer.gpus, provider=offer.provider))
+    one = "_one" if offer.gpus == 1 else ""  # '1 GPU on runpod', not '1 GPUs'
+    words = (_item(f"item.rent_instance{one}", gpus=offer.gpus, instance=offer.instance, provider=offer.provider)
+             if offer.instance else _item(f"item.rent{one}", gpus=offer.gpus, provider=offer.provider))
     if spot:
         sm = clouds.spot
         rate = offer.spot_usd_per_hour or offer.usd_per_hour * (1 - sm.fallback_discount)
