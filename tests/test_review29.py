@@ -151,3 +151,22 @@ def test_a_rate_served_on_one_rented_gpu_reads_as_the_report_writes_it(tmp_path:
     assert "1 GPU on runpod" in out and "1 GPUs" not in out
     zh = gpuwise("recommend", "r.yaml", "--lang", "zh", cwd=tmp_path).stdout
     assert "合计 1,600 词元/" in zh
+
+
+def test_where_bought_hardware_runs_is_listed_among_the_assumptions(tmp_path: Path) -> None:
+    """The 8 x H200 bought for DeepSeek-R1 is costed in colocation ($250 per kW-month and PUE 1.58,
+    tco.yaml hosting: $79,920 of hosting over 36 months) without the proposal saying so; the brief report's
+    assumptions did not name it (only a note, MARKET-HOSTING-ASSUMED, in the full report did)."""
+    import json
+
+    out = " ".join(_audit(tmp_path, H200).split())
+    assert ("constraints.hosting = colocation — one workstation, or desktop systems within what an office "
+            "supplies, in an office (no rent, PUE 1.0); anything else in colocation") in out
+    said = [a for a in json.loads(_audit(tmp_path, H200, "--format", "json"))["assumptions"]
+            if a["field"] == "constraints.hosting"]
+    assert [a["value"] for a in said] == ["colocation"]
+    sparks = json.loads(_audit(tmp_path, SPARKS % 2, "--format", "json"))["assumptions"]
+    assert [a["value"] for a in sparks if a["field"] == "constraints.hosting"] == ["office"]
+    given = H200.replace("project_months: 36}", "project_months: 36, hosting: datacenter}")
+    assert not [a for a in json.loads(_audit(tmp_path, given, "--format", "json"))["assumptions"]
+                if a["field"] == "constraints.hosting"]

@@ -451,6 +451,9 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         else:
             job.assumptions.extend(a for a in judged.added if a not in job.assumptions)
         mine_key = next(k for k in con.options if k.startswith("proposed"))
+        bought = proposed.market if acq.mode == "buy" else None  # where it runs, a default the cost rests on
+        if bought is not None and bought.hosting_assumed and bought.hosting:
+            notes.append(note("constraints.hosting", bought.hosting, "assume.default.constraints.hosting"))
         alt, alt_option = judged.alternative, judged.alt_option  # its prices are judged too
         mine = {mine_key, f"env:{gpu.id}",
                 *(fact_key(f) for f in price_facts(job, [(proposed, acq.mode), *alt_option]))}
