@@ -17,7 +17,11 @@ EXAMPLE = Path(__file__).parent.parent / "examples" / "plan-team-4090.yaml"
 def _table(text: str) -> dict[int, list[str]]:
     """The text report's cash flow rows by month: capex, rent, hosting + power, fees, resale, total, fleet use."""
     block = text.split("=== Cash flow by month ===")[1].split("===")[0]
-    return {int(m.group(1)): m.group(2).split() for m in re.finditer(r"^\s+(\d+)\s+(\$.*)$", block, re.M)}
+    rows = {}
+    for m in re.finditer(r"^\s+(\d+)(?:-(\d+))?\s+(\$.*)$", block, re.M):  # months alike are one row: '1-2'
+        for month in range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1):
+            rows[month] = m.group(3).split()
+    return rows
 
 
 def test_each_segment_tip_is_the_tables_figure():

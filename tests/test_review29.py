@@ -170,3 +170,28 @@ def test_where_bought_hardware_runs_is_listed_among_the_assumptions(tmp_path: Pa
     given = H200.replace("project_months: 36}", "project_months: 36, hosting: datacenter}")
     assert not [a for a in json.loads(_audit(tmp_path, given, "--format", "json"))["assumptions"]
                 if a["field"] == "constraints.hosting"]
+
+
+def test_a_plan_lists_the_defaults_its_workloads_took():
+    """A team's plan of a fine-tune and a service: each workload's job takes the defaults a requirements file's
+    would (vLLM, SDPA, AdamW, ...), and the recommend and audit reports list them, but the plan listed none
+    (its JSON 'assumptions' was [] for the example). A service sized by a request rate has its load from the
+    rate: its job's concurrency default (1) is not one of the plan's assumptions."""
+    from gpuwise.plan.build import plan
+    from gpuwise.render import plan_view
+
+    r = plan({"horizon_months": 2,
+              "owned": [{"gpu": "RTX 4090", "count": 8, "hosting": "office"}],
+              "workloads": [{"name": "ft", "workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b",
+                                                        "train_tokens": 1.0e8}, "cadence": {"per_month": 1}},
+                            {"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-8b",
+                                                          "prompt_tokens": 1000, "output_tokens": 200},
+                             "cadence": {"continuous": True}, "targets": {"requests_per_s": 1}}],
+              "constraints": {"gpus": ["rtx-4090"], "electricity_usd_per_kwh": 0.15}})
+    said = {a.field: a.value for a in r.assumptions}
+    assert said["ft, chat: workload.attention"] == "sdpa"
+    assert said["chat: workload.framework"] == "vllm"
+    assert said["ft: workload.optimizer"] == "adamw" and said["ft: workload.lora_rank"] == 16
+    assert not [f for f in said if f.endswith("workload.concurrent_requests") or ": constraints." in f]
+    text = " ".join(plan_view.render(r, "text", detail="full").split())
+    assert "- chat: workload.framework = vllm: vLLM, the most widely deployed open serving engine" in text

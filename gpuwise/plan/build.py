@@ -41,7 +41,7 @@ from .result import (
     Unplaced,
 )
 from .schema import PlanFile
-from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size
+from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size, workload_defaults
 from .solution import Bought, Committed, Extracted, HostedApi, MoneyLine, MonthFigures, Placed
 from .solve import (
     UNPLACED_RUN,
@@ -169,6 +169,7 @@ class Planner:
         book = rulebook.load(self.rules, {k: v.value for k, v in kb.policy.items()})  # the rules size too
         sized = size(pf, kb, gpus, owned, self.where, book)
         self.sized = sized
+        self.assumptions.extend(workload_defaults(sized))
         from ..decide.verdicts import buy_refusal
 
         fleets = {g.id: fleet_for(kb, g, owned.get(g.id, 0), owned_hosting.get(g.id, "office"),

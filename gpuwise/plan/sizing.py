@@ -26,6 +26,7 @@ from ..frozen import frozen, record
 from ..inputs.job import Job, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
 from ..knowledge import Knowledge
+from ..results import Assumption
 from .schema import PlanFile, PlanWorkload
 from .why import Why, why
 
@@ -146,6 +147,25 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
             _within_fleet_bound(s)
         out.append(s)
     return out
+
+
+def workload_defaults(sized: list[Sized]) -> list[Assumption]:
+    """The defaults each workload's job took in its workload section (its framework, attention, optimizer...),
+    once a default with the workloads that took it: ``field`` reads 'sft-8b, qlora-70b: workload.attention'.
+    The constraints its job was given are the plan's (said by the plan), and a service with a request rate
+    has its load from the rate, not the concurrency its job defaults to."""
+    took: dict[tuple[str, str, str], list[str]] = {}
+    first: dict[tuple[str, str, str], Assumption] = {}
+    for s in sized:
+        rate = s.serving and s.w.targets.requests_per_s is not None
+        for a in s.job.assumptions:
+            if not a.field.startswith("workload.") or (rate and a.field == "workload.concurrent_requests"):
+                continue
+            k = (a.field, repr(a.value), a.reason)
+            took.setdefault(k, []).append(s.name)
+            first.setdefault(k, a)
+    return [first[k].model_copy(update={"field": f"{', '.join(names)}: {first[k].field}"})
+            for k, names in took.items()]
 
 
 def _within_fleet_bound(s: Sized) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import UserError
 from .charts import NARROW, NARROW_PX, WIDE_PX, _Axis, _r, nice_ticks, thin
-from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, environment, table, times
+from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, _reason, environment, input_text, table, times
 from .report import BRIEF_LINES, normalise_detail, normalise_format
 from .textfit import fit_tables, fit_text, terminal_width
 from .words import formula_parts, plain, said
@@ -209,7 +209,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     trace = table([_("Rule"), _("Step"), _("Conclusion"), _("Source")],
                   [[e.rule, e.step, usd.sentence(e.template, e.values, e.conclusion), local.cite(e.source)]
                    for e in r.trace]) if full and r.trace else None
-    assumptions = [_("%(field)s: %(reason)s", field=a.field, reason=local.sentence(a.template, a.values, a.reason))
+    def named(a: Any) -> str:  # a workload's default with its value, as the other reports give it
+        return (f"{a.field} = {input_text(a.value)}" if a.value is not None
+                and a.field.rpartition(": ")[2].startswith("workload.") else a.field)
+
+    took = [a for a in r.assumptions if a.field.rpartition(": ")[2].startswith("workload.")]  # each workload's
+    took_count = local.ngettext("%(n)s default the workloads took", "%(n)s defaults the workloads took", len(took))
+    assumptions = [_("%(field)s: %(reason)s", field=named(a), reason=_reason(local.sentence(a.template, a.values,
+                                                                                              a.reason)))
                    for a in r.assumptions]
     rate = (_("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
               as_of=info.as_of if info else "") if code == "CNY" else "")
@@ -222,7 +229,12 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "baselines": baselines, "api": api, "binding": binding, "findings": findings, "lines": lines,
         "assumptions": assumptions, "currency_note": rate,
         "assumed": _("Assumed (the reasons are in the full report): %(list)s.",
-                     list=local.clause.join(a.field for a in r.assumptions)) if r.assumptions else "",
+                     list=local.clause.join([*(a.field for a in r.assumptions if a not in took),
+                                             *([took_count] if took else [])])) if r.assumptions else "",
+        # a brief that has to say less names the workloads' defaults beside the solver, not in a section of its own
+        "only_took": bool(took) and len(took) == len(r.assumptions),
+        "took_note": local.ngettext("The full report lists the %(n)s default the workloads took.",
+                                    "The full report lists the %(n)s defaults the workloads took.", len(took)),
         "solver_short": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.",
                           name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows),
         "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
