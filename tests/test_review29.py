@@ -195,3 +195,13 @@ def test_a_plan_lists_the_defaults_its_workloads_took():
     assert not [f for f in said if f.endswith("workload.concurrent_requests") or ": constraints." in f]
     text = " ".join(plan_view.render(r, "text", detail="full").split())
     assert "- chat: workload.framework = vllm: vLLM, the most widely deployed open serving engine" in text
+
+
+def test_systems_of_one_gpu_are_joined_by_their_network_in_words(tmp_path: Path) -> None:
+    """Two Sparks (one GB10 each) read '2 x GB10 over single GPU; 2 nodes over roce-200': the link inside a
+    node of one GPU, which carries nothing, named as if it joined them."""
+    out = " ".join(_audit(tmp_path, SPARKS % 2).split())
+    assert "128GB over roce-200 between 2 nodes of one GPU each: 100% scaling efficiency" in out
+    assert "single GPU" not in out
+    zh = " ".join(_audit(tmp_path, SPARKS % 2, "--lang", "zh").split())
+    assert "roce-200，连接 2 个各含一块 GPU 的节点" in zh

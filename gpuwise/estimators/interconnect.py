@@ -205,7 +205,8 @@ def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, net
         net = runtime.networks.get(network)
         net_gb_s = 1.25 if net is None else net.gb_s * (per_node if net.shared_by == "gpu" else 1)
         latency = 30.0 if net is None else max(net.latency_us, 1.0)
-        desc += (("; ", "link.nodes", {"n": n_nodes, "network": network}),)
+        desc = ((("", "link.nodes_single", {"n": n_nodes, "network": network}),) if per_node <= 1  # DGX Sparks
+                else (*desc, ("; ", "link.nodes", {"n": n_nodes, "network": network})))
     tp_domain = gpu.link.domain_gpus if kind in FAST else 1
     mesh = mesh_link_gb_s(gpu, runtime) if kind == gpu.link.kind and per_node <= gpu.link.domain_gpus else 0.0
     # a switched domain larger than one server (NVL72) joins the GPUs of several servers on the same link
