@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ... import messages
 from ...results import (
     CORE_STEPS,
     SEVERITIES,
@@ -392,6 +393,8 @@ class BaseView:
             age = e.age_days
             out.append(self._("%(what)s (%(as_of)s, %(age)s days old)", what=what, as_of=e.as_of,
                               age=format(age, ",.0f")) if e.as_of and isinstance(age, (int, float))
+                       else self._("%(what)s (the proposal's own price)", what=what)
+                       if e.source == messages.template("source.proposal")  # the user's figure: no date to give
                        else self._("%(what)s (undated)", what=what))
         return out
 
