@@ -214,3 +214,19 @@ def test_the_proposals_own_price_is_said_to_be_its_own(tmp_path: Path) -> None:
     assert "new: $3,999 per card (the proposal's own price)" in out and "(undated)" not in out
     zh = " ".join(_audit(tmp_path, SPARKS % 2, "--detail", "full", "--lang", "zh").split())
     assert "$3,999" in zh and "（提案自报的价格）" in zh
+
+
+def test_the_two_break_evens_are_told_apart(tmp_path: Path) -> None:
+    """The 8 x H200 bought for 36 months: the rent-or-buy table and TCO-BREAK-EVEN say month 6, the cost chart's
+    lines cross at month 17.0, and the glossary defined break-even as 'the month from which buying has cost
+    less than renting', which fits neither exactly. Month 6 counts what the server would resell for then
+    (cost.break_even_month); the chart sets renting ($28.72 an hour) against buying's cash out: $292,000 up front
+    and $3,756 a month of hosting and power cross $20,966 a month of rent at 292,000 / (20,966 - 3,756) = 17.0."""
+    import json
+
+    d = json.loads(_audit(tmp_path, H200, "--format", "json"))
+    assert d["proposed"]["break_even_month"] == 6
+    assert d["charts"]["proposal_cost_curve"]["break_even"] == pytest.approx(292000 / (28.72 * 730 - 3756), abs=0.05)
+    out = " ".join(_audit(tmp_path, H200, "--detail", "full").split())
+    assert ("Break-even — The first month at which renting around the clock has cost more than owning, counting "
+            "what the hardware would resell for that month. The cost chart's lines cross later") in out

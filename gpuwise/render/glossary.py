@@ -76,7 +76,9 @@ TERMS: tuple[tuple[str, str], ...] = (
     (N_("Spot"), N_("Spare cloud capacity at a discount, which the provider may take back at short notice.")),
     (N_("Egress"), N_("Data sent out of a cloud, billed per GB.")),
     ("PUE", N_("Power usage effectiveness: a data center's total power over the power its IT equipment draws.")),
-    (N_("Break-even"), N_("The month from which buying has cost less than renting.")),
+    (N_("Break-even"), N_("The first month at which renting around the clock has cost more than owning, counting what "
+                          "the hardware would resell for that month. The cost chart's lines cross later: they set "
+                          "renting against buying's cash out, before any resale.")),
     ("ECC", N_("Error-correcting memory; a used card's corrected and uncorrected error counts tell its health.")),
 )
 """(term, definition): a term that is an English word is itself translated; abbreviations are not."""
