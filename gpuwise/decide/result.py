@@ -83,10 +83,6 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
                 said = {"network": known.text, "network_phrases": messages.phrase_json(known.phrases())} if known \
                     else {"network": net}
                 notes = [*notes, note("network", net, "assume.network", said)]
-    if r.best is not None:  # the answer bought: where it runs is a default its cost rests on
-        ev, mode = con.options[r.best]
-        if mode == "buy" and ev.market is not None and ev.market.hosting_assumed and ev.market.hosting:
-            notes = [*notes, note("constraints.hosting", ev.market.hosting, "assume.default.constraints.hosting")]
     by_key = {f"{c.gpu}x{c.count}:{c.acquisition}": c for c in candidates}
     return made(RecommendResult, dict(
         alternatives=[by_key[k] for k in r.why_not if k in by_key],
