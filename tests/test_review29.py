@@ -230,3 +230,16 @@ def test_the_two_break_evens_are_told_apart(tmp_path: Path) -> None:
     out = " ".join(_audit(tmp_path, H200, "--detail", "full").split())
     assert ("Break-even — The first month at which renting around the clock has cost more than owning, counting "
             "what the hardware would resell for that month. The cost chart's lines cross later") in out
+
+
+def test_a_tie_nothing_breaks_is_not_said_to_finish_sooner() -> None:
+    """DeepSeek-R1 served on 8 x RTX PRO 6000 Workstation or Server Edition (tests/data/heldout): the same card
+    in two forms, both $63,745 with the same GPUs and memory. The note said the answer 'wins by finishing
+    sooner', a service that finishes nothing sooner; rank.rank's tie-breaks (fewer GPUs, more free memory,
+    faster, then the score) all came out equal and the catalog's order decided."""
+    r = gpuwise("recommend", "tests/data/heldout/deepseek-r1-fp8-serve.yaml")
+    assert r.returncode == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    assert ("Server Edition 96GB score the same ($63,745) with the same GPUs, memory and time: nothing tells them "
+            "apart, and 8 × NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB is the one listed first.") in out
+    assert "finishing sooner" not in out

@@ -193,8 +193,10 @@ def tie_note(r: Ranking, con: Consultation) -> Sentence | None:
     if not (second.score <= first.score * (1 + tie) and first.score <= second.score * (1 + tie)):
         return None
     a, b = con.options[first.key][0], con.options[second.key][0]
-    why = "fewer GPUs" if first.count < second.count else (
-        "more free memory" if first.free_fraction > second.free_fraction else "faster")
+    # the tie-breaks in rank.rank's order; what decided it when none did is said so, not 'finishing sooner'
+    why = ("fewer GPUs" if first.count < second.count else "more free memory"
+           if first.free_fraction > second.free_fraction else "faster" if first.days < second.days
+           else "cheaper" if first.score < second.score else "listed first")
     values = {"best": f"{a.count} x {a.gpu.name}", "other": f"{b.count} x {b.gpu.name}",
               "tie_fraction": tie, "why": why, "best_score": first.score, "other_score": second.score}
     mid = f"ranking.tie.{why.replace(' ', '_')}"
