@@ -243,3 +243,21 @@ def test_a_tie_nothing_breaks_is_not_said_to_finish_sooner() -> None:
     assert ("Server Edition 96GB score the same ($63,745) with the same GPUs, memory and time: nothing tells them "
             "apart, and 8 × NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB is the one listed first.") in out
     assert "finishing sooner" not in out
+
+
+def test_a_plans_options_say_their_units():
+    """The plan's 'Options weighed' printed a service's 'Capacity of a copy: 481.3' with no unit (output tokens/s
+    within the latency targets, or sequences at once where no rate is given), and 'Rent per hour: $1.36' for
+    a 4-GPU run beside $1.39 for a 1-GPU one: the hour of all the run's GPUs (4 x $0.34 on runpod)."""
+    from gpuwise.plan.build import plan
+    from gpuwise.render import plan_view
+
+    r = plan({"horizon_months": 1,
+              "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-8b",
+                                                          "prompt_tokens": 1000, "output_tokens": 200},
+                             "cadence": {"continuous": True}, "targets": {"requests_per_s": 1}}],
+              "constraints": {"gpus": ["rtx-4090"], "acquisition": "rent"}})
+    (o,) = [o for o in r.options if o.gpu == "rtx-4090"]
+    text = " ".join(plan_view.render(r, "text", detail="full", width=200).split())
+    assert f"{o.capacity:,.1f} tokens/s" in text and "Rent per hour, its GPUs" in text
+    assert o.rent_per_hour == pytest.approx(0.34 * o.count)

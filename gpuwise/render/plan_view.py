@@ -200,10 +200,17 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                     formula_parts(x.formula_phrases, local) if x.formula_phrases else plain(x.formula, local)]
                    for x in r.lines],
                   right=(0, 3)) if full else None
+    measure = {w.name: w.measure for w in r.workloads}  # a copy's capacity: output tokens/s, or sequences at once
+
+    def capacity(o: Any) -> str:
+        n = local.num(o.capacity, 1)
+        return (_("%(n)s sequences", n=n) if measure.get(o.workload) == "sequences"
+                else _("%(n)s tokens/s", n=n))
+
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),
-                     _("Capacity of a copy"), _("Rent per hour"), _("Provider")],
+                     _("Capacity of a copy"), _("Rent per hour, its GPUs"), _("Provider")],
                     [[o.workload, gpu(o.gpu), str(o.count), local.num(o.wall_hours, 1) if o.wall_hours else DASH,
-                      local.num(o.capacity, 1) if o.capacity else DASH,
+                      capacity(o) if o.capacity else DASH,
                       m(o.rent_per_hour) if o.rent_per_hour is not None else DASH, o.rent_provider or DASH]
                      for o in r.options], right=(2, 3, 4, 5)) if full and r.options else None
     trace = table([_("Rule"), _("Step"), _("Conclusion"), _("Source")],
