@@ -45,7 +45,7 @@ def test_two_sparks_sit_in_an_office_joined_by_one_cable(tmp_path: Path) -> None
     assert not [x for x in d["proposed"]["ledger"]["lines"] if x["kind"] == "hosting" and x["amount"] > 0]
     said = {f["rule"]: f["message"] for f in d["findings"]}
     # the estimate's traffic runs over the Sparks' own 200 GbE (25 GB/s), not the 25 GbE default of desktops
-    assert "2 nodes over roce-200" in d["steps"][2]["values"]["link"]
+    assert d["steps"][2]["values"]["link"] == "roce-200 between 2 nodes of one GPU each"
     # and 200 Gb/s a GPU is what NET-SLOW-NETWORK's own fix asks for (policy fast_network_gb_s_per_gpu 25): no
     # warning to 'use RoCE at 200-400 Gb/s per GPU' on a link that is one
     assert "NET-SLOW-NETWORK" not in said
