@@ -124,6 +124,15 @@ A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and 
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
 
 
+def _says_something(value: Any, default: Any) -> bool:
+    """A serving knob given on a training job that says something: not None, not false, not its default.
+    Compared by kind as well as value: ``api_servers: 0`` (no front end) equals ``False`` to Python, which let it
+    pass on a fine-tune unrefused where ``api_servers: 2`` was refused (hostile round 26)."""
+    if value is None or value is False:
+        return False
+    return not (value == default and isinstance(value, bool) == isinstance(default, bool))
+
+
 class Speculative(Strict):
     """Speculative decoding: the drafting method, and what the user measured of it (defaults per method
     in knowledge/serving.yaml speculative_methods)."""
@@ -159,7 +168,7 @@ class Workload(Strict):
     gradient_checkpointing: bool | Literal["auto"] = False
     attention: Attention = "sdpa"
     zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
-    offload: Literal["none", "cpu", "nvme"] = "none"
+    offload: Literal["none", "cpu", "nvme", "auto"] = "none"  # auto: left out (_offload_auto)
     host_cpu_cores: int | None = Field(
         default=None, ge=1, le=4096, description="training with offload: physical CPU cores of the host each server's "
         "GPUs share (they run the offloaded optimizer); none given: runtime.yaml host_cores_per_gpu a GPU")
@@ -282,7 +291,7 @@ class Workload(Strict):
         if self.task != "inference":
             # a field at its default says nothing (a result's echo of the question carries every field)
             given = [f for f in SERVING_ONLY if f in self.model_fields_set
-                     and getattr(self, f) not in (None, False, type(self).model_fields[f].default)]
+                     and _says_something(getattr(self, f), type(self).model_fields[f].default)]
             if given:
                 raise Said(N_("%(given)s applies to task inference only"), given=given[0])
             if self.parallelism and self.parallelism.dp_shard and self.zero_stage == 0 \
