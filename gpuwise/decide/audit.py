@@ -49,7 +49,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
             for item in ("egress", "cross-region", "storage")}
     tl = ev.timeline
     per_node = math.ceil(hw.count / hw.nodes)
-    host_w = v["host_power_w_per_gpu"].value
+    host_w = K.host_w_per_gpu(gpu, kb.tco)
     node_kw = (gpu.power.tdp_w + host_w) * per_node / 1000
     total_kw = node_kw * hw.nodes
     bought_kw = ev.market.it_kw if acq.mode == "buy" and ev.market is not None else None

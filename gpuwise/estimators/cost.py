@@ -126,6 +126,7 @@ class BuyPlan:
     note_phrases: tuple[Phrase, ...] = ()  # how the price was taken (reports/messages.yaml note.*)
     point_gpus: int = 1  # GPUs in the unit the price point is for (native_amount buys that many)
     host_key: str = ""  # the tco.yaml value the host share is priced from (none: no share, or an estimate)
+    whole_system: bool = False  # a one-GPU system bought whole (gpus.yaml link.server_gpus 1: a DGX Spark)
 
 
 def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, condition: str = "new",
@@ -158,11 +159,18 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     else:
         unit_gpus, units = 1, count
         nodes = math.ceil(count / u.max_per_node)
-    in_server = u.sold_as == "workstation" and count > u.max_per_node
+    # a part whose system holds one GPU (gpus.yaml link.server_gpus 1: the GB10 of a DGX Spark) is bought as that
+    # whole system, host included, one a node, whatever shape an overlay's price gives it (as _proposal_plan does)
+    whole = u.sold_as != "server" and gpu.link.server_gpus == 1
+    if whole:
+        nodes = count
+    in_server = u.sold_as == "workstation" and count > u.max_per_node and not whole
     if in_server:  # more cards than a desktop holds: they go in 8-card PCIe GPU servers, as PCIe cards do
         nodes = math.ceil(count / SERVER_CARDS)
     v = tco.values
-    sold_as = "card" if in_server else u.sold_as
+    sold_as = "workstation" if whole else "card" if in_server else u.sold_as
+    if unit_price is not None and whole:
+        return _proposal_plan(gpu, count, tco, unit_price, condition), None
     if unit_price is not None:  # the proposal's own price per GPU
         share_key = "server_share_usd_per_gpu_pcie" if in_server else server_share_key(gpu)
         host = v[share_key].value * count
@@ -196,6 +204,9 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
             host_note = formula("formula.server.baseboard")
         else:
             host, host_note = 0.0, formula("formula.server.included")
+    elif whole:
+        hardware, host, share_key = amount * count, 0.0, ""
+        host_note = formula("formula.server.system")
     else:
         hardware = amount * count
         share_key = "server_share_usd_per_gpu_pcie" if in_server else server_share_key(gpu)
@@ -206,7 +217,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
                                  nodes=nodes, server_cards=SERVER_CARDS)
     return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, hardware, host, host_note, p.condition,
                    p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note, p.gpus,
-                   host_key=share_key), None
+                   host_key=share_key, whole_system=whole), None
 
 
 def _proposal_plan(gpu: Gpu, count: int, tco: TcoFile, unit_price: float, condition: str) -> BuyPlan:
@@ -217,7 +228,7 @@ def _proposal_plan(gpu: Gpu, count: int, tco: TcoFile, unit_price: float, condit
     if gpu.link.server_gpus == 1:
         return BuyPlan(gpu.id, count, "workstation", count, 1, count, unit_price * count, 0.0,
                        formula("formula.server.system_proposal"), condition, "proposal", "USD", unit_price,
-                       "proposal", template("source.proposal"), "U")
+                       "proposal", template("source.proposal"), "U", whole_system=True)
     share_key = server_share_key(gpu)
     per_node = gpu.link.server_gpus or SERVER_CARDS
     return BuyPlan(gpu.id, count, "card", count, 1, math.ceil(count / per_node), unit_price * count,
@@ -265,6 +276,20 @@ def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None, it_kw: float = 
     whole desktop systems (DGX Sparks) while their power stays within what an office supplies
     (tco.yaml hosting.office max_kw), and colocation for anything else (an assumption the result
     states)."""
+def host_w_per_gpu(gpu: Gpu, tco: TcoFile) -> float:
+    """The host's power beside each GPU at full load: a one-GPU system's own rest (gpus.yaml power.system_host_w:
+    a DGX Spark's 100 W beside its 140 W GB10, whose TDP holds the Grace CPU), else tco.yaml host_power_w_per_gpu
+    (a GPU server's CPUs, memory, NICs and fans over its GPUs). Owned Sparks in a plan and a proposal's power and
+    heat were charged the server's 410 W (hostile round 26)."""
+    own = gpu.power.system_host_w
+    if own is not None and gpu.link.server_gpus == 1:
+        return own
+    return tco.values["host_power_w_per_gpu"].value
+
+
+def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None) -> tuple[str, bool]:
+    """Where bought hardware runs: the user's choice, else an office for one workstation and
+    colocation for anything else (an assumption the result states)."""
     if wanted:
         return wanted, False
     office = tco.hosting.get("office") if tco.hosting else None
@@ -531,6 +556,11 @@ def buy_ledger(buy: BuyCost, period: Period) -> Ledger:
              else _item("item.capex.servers", units=p.units, unit_gpus=p.unit_gpus) if p and p.sold_as == "server"
              else _item("item.capex.systems", count=p.count) if p and p.sold_as == "workstation" and p.host_usd == 0
              else _item("item.capex.cards", count=p.count) if p and p.sold_as in ("card", "workstation")
+    words = (_item("item.capex.servers", units=p.units, unit_gpus=p.unit_gpus) if p and p.sold_as == "server"
+             else _item("item.capex.system" if p.count == 1 else "item.capex.systems", count=p.count)
+             if p and p.whole_system
+             else _item("item.capex.card" if p.count == 1 else "item.capex.cards", count=p.count)
+             if p and p.sold_as in ("card", "workstation")
              else _item("item.capex.units", count=p.count, unit=p.sold_as) if p else _item("item.capex.hardware"))
     lines = [L.line("capex", words, buy.cards.value, buy.cards.formula_phrases or buy.cards.formula,
                     buy.cards.inputs)]

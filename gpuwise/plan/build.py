@@ -55,7 +55,7 @@ from .solve import (
     solve,
     two_steps,
 )
-from .why import joined
+from .why import Why, joined
 
 KEEP_PER_WORKLOAD = 3
 """GPU types kept per workload and way of acquiring (cheapest first), besides the owned ones: the
@@ -181,7 +181,11 @@ class Planner:
                 f.unit = 0
         keep = self._prune(sized, fleets)
         for sz in sized:
+            dropped = [g for g in sz.options if g not in keep]
             sz.options = {g: o for g, o in sz.options.items() if g in keep}
+            if not sz.options:  # each type it runs on is neither owned, rented nor priced to buy (a GB10): say so
+                for g in dropped:
+                    sz.why_not.setdefault(g, self._no_way(g, fleets[g]))
         self.fleets = {g: f for g, f in fleets.items() if g in keep}
         if two_steps(pf.horizon_months):
             self.assumptions.append(note("horizon_months", pf.horizon_months, "assume.plan.two_steps",
@@ -193,6 +197,17 @@ class Planner:
                           budget_quarter=c.budget_per_quarter_usd * to_usd if c.budget_per_quarter_usd else None,
                           budget_total=c.budget_total_usd * to_usd if c.budget_total_usd else None, tco=kb.tco)
         return self._solve_all()
+
+    def _no_way(self, g: str, f: Fleet) -> Why:
+        """Why a type the workload runs on cannot be had: no cloud rents it (where renting is allowed), and why it
+        cannot be bought (where buying is): the unplaced line read 'no GPU type can run it: ()' (hostile round 26)."""
+        parts: list[messages.Phrase] = []
+        if self.pf.constraints.acquisition != "buy":
+            parts.append(("", "plan.why.not_rented", {"gpu": f.gpu.name}))
+        if self.pf.constraints.acquisition != "rent":
+            buy = f.buy_reason or (("", "buy.none", {"gpu": f.gpu.name}),)
+            parts += [("; " if parts and i == 0 else p[0], p[1], p[2]) for i, p in enumerate(buy)]
+        return Why("price", tuple(parts))
 
     def _prune(self, sized: list[Sized], fleets: dict[str, Fleet]) -> set[str]:
         """The owned types, and per workload the cheapest few to rent and to buy."""

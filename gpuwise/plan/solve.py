@@ -101,7 +101,7 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     ``buy_reason`` is that."""
     tco = kb.tco
     f = Fleet(gpu=gpu, owned=owned, owned_hosting=owned_hosting)
-    host_w = tco.values["host_power_w_per_gpu"].value
+    host_w = K.host_w_per_gpu(gpu, tco)
     h = tco.hosting.get(owned_hosting) if tco.hosting else None
     pue = h.pue if h else tco.values["pue"].value
     per_gpu_kw = (gpu.power.tdp_w + host_w) / 1000
@@ -114,8 +114,9 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
         f.owned_formula = {"it_kw": round(kw, 3), "billed_kw": round(billed, 3), "usd_per_kw_month": rate,
                            "pue": pue, "hosting": owned_hosting, "tdp_w": gpu.power.tdp_w, "host_w": host_w}
     entry = K.price_entry(kb.prices, gpu.id)
-    if entry is None:
-        f.buy_reason = (("", "buy.no_price", {"gpu": gpu.name}),)
+    if entry is None:  # why, with the reason prices.yaml excludes it where it does (a GB10: sold only in a Spark)
+        f.buy_reason = K.buy_plan(kb.prices, gpu, 1, tco, market=market, usd_cny=usd_cny)[1] or (
+            ("", "buy.no_price", {"gpu": gpu.name}),)
         return f
     if refused:  # the market rules' verdict (MARKET-EXPORT-BUY, MARKET-CHINA-IMPORT-BLOCKED, a house rule)
         f.buy_reason = tuple(refused)

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from ..frozen import frozen
 from ..messages import Phrase, phrase_text
 
-Kind = Literal["memory", "deadline", "latency", "estimate", "software", "owned", "unplaced"]
+Kind = Literal["memory", "deadline", "latency", "estimate", "software", "owned", "unplaced", "price"]
 
 
 @frozen

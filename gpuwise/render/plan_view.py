@@ -79,7 +79,11 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
 
     brief = []
     rented = any(p.acquisition == "rent" for x in r.months for p in x.placements)
-    if r.answer.buy_nothing and not rented:
+    placed = any(x.placements for x in r.months)
+    if r.answer.buy_nothing and not rented and not placed and r.unplaced:
+        # nothing owned or had runs any of it (only unpriced GPUs, a GB10): 'the GPUs you own carry the plan' was false
+        brief.append(_("Buy nothing and rent nothing: nothing the plan may use runs its work (see below)."))
+    elif r.answer.buy_nothing and not rented:
         brief.append(_("Buy nothing and rent nothing: the GPUs you own carry the plan."))
     elif r.answer.buy_nothing:
         brief.append(_("Buy nothing: the GPUs you own and rentals carry the plan."))
@@ -244,9 +248,12 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                                     "The full report lists the %(n)s defaults the workloads took.", len(took)),
         "solver_short": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.",
                           name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows),
+        # no GPU type left to the program (only unpriced ones, a GB10): the short line, not 'GPU types .'
         "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
                     name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows,
-                    types=", ".join(r.solver.gpu_types)),
+                    types=", ".join(r.solver.gpu_types)) if r.solver.gpu_types else
+        _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.",
+          name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows),
         "charts": charts(r, local) if fmt == "html" else {},
     }
     return vm
