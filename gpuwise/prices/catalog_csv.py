@@ -368,7 +368,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                          "modification date, not a date the file states)"), format=fmt, file=p.name))
     best: dict[tuple[str, str], Imported] = {}
     spot: dict[tuple[str, str, str], float] = {}
-    locations: dict[tuple[str, str], int] = {}
+    locations: dict[tuple[str, str], set[str]] = {}  # the distinct regions of each instance type
     line = next_line = reader.line_num + 1
     try:
         for raw in reader:
@@ -399,7 +399,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         except Said as said:
             o.notes.append(Said(N_("%(said)s: left out"), said=said))
             o.spot_price = None
-        n = locations.get(key, 1)
+        n = len(locations.get(key, ()))  # a row given twice is not a second location (hostile round 26)
         if n > 1:
             o.notes.append(Said(N_("cheapest of %(n)s locations"), n=n))
     _one_gpu_per_instance(best, report)
@@ -522,7 +522,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
     if math.isnan(price):  # SkyPilot row with only a spot price
         spot[(*key, region)] = spot_price  # type: ignore[assignment]
         return
-    locations[key] = locations.get(key, 0) + 1
+    locations.setdefault(key, set()).add(region)
     old = best.get(key)
     if old is None or price < old.price:
         notes = [why] if why else []
