@@ -85,6 +85,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         brief.append(_("Buy nothing and rent nothing: nothing the plan may use runs its work (see below)."))
     elif r.answer.buy_nothing and not rented:
         brief.append(_("Buy nothing and rent nothing: the GPUs you own carry the plan."))
+    elif r.answer.buy_nothing and not r.owned:  # nothing owned: rentals alone (it read 'the GPUs you own and ...')
+        brief.append(_("Buy nothing: rentals carry the plan."))
     elif r.answer.buy_nothing:
         brief.append(_("Buy nothing: the GPUs you own and rentals carry the plan."))
     for p in r.answer.buy_now + r.answer.buy_later:

@@ -414,7 +414,13 @@ class BaseView:
             return ""
         f = self.f
         at = rate.at_requests_per_s
-        text = self._("at most %(max)s requests/s within the p95 targets", max=f.num(rate.max_requests_per_s, 2))
+        t = rate.targets
+        if t is not None and t.p95_ttft_s is None and t.p95_tpot_s is None:  # no target: it read 'within the
+            # p95 targets' where none was given; the bound is the queue's (the rate a full scheduler keeps up with)
+            text = self._("at most %(max)s requests/s before the queue grows without bound (no p95 target given)",
+                          max=f.num(rate.max_requests_per_s, 2))
+        else:
+            text = self._("at most %(max)s requests/s within the p95 targets", max=f.num(rate.max_requests_per_s, 2))
         if rate.requests_per_s:
             text = f.clause.join([text, self._(
                 "at %(rate)s requests/s: p95 first token %(ttft)s, p95 per token %(tpot)s",
