@@ -167,6 +167,10 @@ def english_where_chinese_cannot_show(args: argparse.Namespace, stdout: Any) -> 
 CLOSE_WORD = N_("did you mean %(name)s?")
 """The close match of a misspelt command, option or choice (the catalog's words for names)."""
 
+ALIASES = {"markdown": "md", "txt": "text", "htm": "html"}
+"""Other names of a report format (the -o suffixes and their words), too far from the choice for difflib: ``--format
+markdown`` was refused with the list of formats alone (hostile round 26)."""
+
 
 def close_word(argv: Sequence[str], message: str, lang: str,
                whole: Callable[[], argparse.ArgumentParser]) -> str | None:
@@ -199,13 +203,19 @@ def close_word(argv: Sequence[str], message: str, lang: str,
         word = token.split("=", 1)[0] if token.startswith("--") else token
         if word in commands or word in options or word not in message:
             continue
-        pool = options if word.startswith("-") else [*commands, *choices]
+        # a refused choice is matched against the choices its refusal lists ('choose from ...'), not another
+        # command's: 'estimate --format htm' was told 'did you mean html?', which estimate refuses too
+        listed = [c for c in choices if repr(c) in message]
+        pool = options if word.startswith("-") else [*commands, *(listed or choices)]
         lower = {c.lower(): c for c in pool}
         # a locale's name for a language (--lang zh_CN, zh-Hans, ZH, as LANG spells it) is its language
         head = re.split(r"[-_.@]", word.lower())[0] if not word.startswith("-") else word.lower()
         if len(word) < 3 and head not in lower:
             continue
-        match = [head] if head in lower else difflib.get_close_matches(word.lower(), list(lower), n=1, cutoff=0.75)
+        alias = ALIASES.get(word.lower(), "")
+        # an alias names a choice the refusal lists (argparse's 'choose from ...'), not another command's
+        match = [alias] if alias and repr(alias) in message else [head] if head in lower else difflib.get_close_matches(
+            word.lower(), list(lower), n=1, cutoff=0.75)
         if match and lower[match[0]] != word:
             words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
             return words.gettext(CLOSE_WORD) % {"name": lower[match[0]]}
