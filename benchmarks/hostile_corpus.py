@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 2,770 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 2,889 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -51,7 +51,11 @@ paths; numbers at the float range's ends; YAML anchors, merge keys and duplicate
 run, ZeRO-3 on torchtitan, MoE models on each stack, overlap_comm false with ZeRO-3) and 119 of round 25
 (benchmarks/hostile_round25.py: the llmc / nanochat / litgpt stacks with pins they cannot run, the GB10 listed,
 estimated, proposed, owned and asked to be rented, gpt-oss's FP4 checkpoints, release digits and the transformers
-floor, a catalog model beside an architecture, FlashAttention-2 on compute capability 10.0), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+floor, a catalog model beside an architecture, FlashAttention-2 on compute capability 10.0) and 119 of round 26
+(benchmarks/hostile_round26.py: api_servers 0 beside a rate, p95 targets, a GB10 neither rented nor priced and
+priced by an overlay, the Spark's own power, offload auto, dp_shard and release refusals, the engine-sized KV pool,
+plans of owned hardware over a year and of unpriced GPUs, price CSVs with a BOM, semicolons, duplicates and odd
+prices), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -63,7 +67,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round25: eleven's to twenty-five's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round26: eleven's to twenty-six's)
 
 Exit status 1 when a case fails.
 """
@@ -723,13 +727,15 @@ from benchmarks import (  # noqa: E402
     hostile_round23,
     hostile_round24,
     hostile_round25,
+    hostile_round26,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
                     (14, hostile_round14), (15, hostile_round15),
                     (16, hostile_round16), (17, hostile_round17), (18, hostile_round18),
                     (19, hostile_round19), (20, hostile_round20), (21, hostile_round21), (22, hostile_round22),
-                    (23, hostile_round23), (24, hostile_round24), (25, hostile_round25)):
+                    (23, hostile_round23), (24, hostile_round24), (25, hostile_round25),
+                    (26, hostile_round26)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -851,7 +857,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
