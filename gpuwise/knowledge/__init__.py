@@ -117,6 +117,17 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
             raise KnowledgeError(N_("unknown key"), where=where, **hint) from None
 
         n = len(exc.errors()) - 1
+        if err["type"] == "literal_error" and not n:  # a misspelt choice ('kind: list'): what was given, the
+            # choices and the close match, as an input file's field says them (it read 'Input should be ...' alone)
+            from ..errors import either
+            from ..inputs.schema import literal_close
+
+            expected = str(err.get("ctx", {}).get("expected", ""))
+            close = literal_close(err.get("input"), expected)
+            quoted = [c for c in (x.strip() for x in expected.replace(" or ", ",").split(",")) if c]
+            hint = {"hint": N_("did you mean %(names)s?"), "hint_values": {"names": close}} if close else {}
+            raise KnowledgeError(N_("%(given)s is not one of %(expected)s"), where=where, values={
+                "given": _short(err.get("input")), "expected": either(quoted, commas=True)}, **hint) from None
         # English: pydantic's words as written; another language: the catalog's for its common complaints
         template = _BOUNDS.get(err["type"], "%(reason)s") if "input" in err else "%(reason)s"
         said = err.get("ctx", {}).get("error")
