@@ -215,3 +215,15 @@ def test_a_report_formats_other_name_gets_its_close_match(tmp_path: Path, given:
     # a command without that format is not told to use it
     err = _one_line(gpuwise("estimate", "r.yaml", "--format", given, cwd=tmp_path))
     assert "did you mean md" not in err and "did you mean html" not in err
+
+
+def test_a_misspelt_choice_in_a_knowledge_overlay_is_named_with_its_close_match(tmp_path: Path) -> None:
+    # round 26, writing the price TCO-NO-PRICE-EITHER-WAY asks for: 'kind: Quote' was told "Input should be
+    # 'street', 'reseller', ..." without the value given or the close match an input file's field gets
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "prices.yaml").write_text(GB10_PRICE.replace("vendor-list", "Quote"), encoding="utf-8")
+    err = _one_line(gpuwise("prices", "--knowledge", "k", cwd=tmp_path))
+    assert err == ("gpuwise: k/prices.yaml: gpus[0] (id gb10).prices[0].kind: 'Quote' is not one of 'street', "
+                   "'reseller', 'quote', 'market-report', 'vendor-list' or 'estimate' (did you mean quote?)\n")
+    zh = _one_line(gpuwise("prices", "--knowledge", "k", "--lang", "zh", cwd=tmp_path))
+    assert "'Quote' 不是可选值之一：'street'、'reseller'" in zh
