@@ -152,6 +152,15 @@ class Planner:
         owned_hosting: dict[str, str] = {}
         for i, o in enumerate(pf.owned):
             r = kb.gpu(o.gpu, where=f"{self.where}: owned[{i}].gpu")
+            part = kb.gpus[r.id]
+            most = part.link.server_gpus  # one GB10 a DGX Spark: two in one server is no system sold (as audit says)
+            if most and o.servers is not None and math.ceil(o.count / o.servers) > most:
+                need = math.ceil(o.count / most)
+                raise UserError(N_("%(count)s x %(gpu)s in servers: %(servers)s puts %(per_node)s GPUs in one, but "
+                                   "one of its systems holds %(most)s"), where=f"{self.where}: owned[{i}].servers",
+                                hint=N_("give servers: %(need)s, or leave servers out"), hint_values={"need": need},
+                                values={"count": o.count, "gpu": part.name, "servers": o.servers,
+                                        "per_node": math.ceil(o.count / o.servers), "most": most})
             owned[r.id] = owned.get(r.id, 0) + o.count
             owned_hosting.setdefault(r.id, o.hosting)
         self.owned = owned
