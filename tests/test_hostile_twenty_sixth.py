@@ -227,3 +227,19 @@ def test_a_misspelt_choice_in_a_knowledge_overlay_is_named_with_its_close_match(
                    "'reseller', 'quote', 'market-report', 'vendor-list' or 'estimate' (did you mean quote?)\n")
     zh = _one_line(gpuwise("prices", "--knowledge", "k", "--lang", "zh", cwd=tmp_path))
     assert "'Quote' 不是可选值之一：'street'、'reseller'" in zh
+
+
+def test_owned_sparks_in_fewer_servers_than_sparks_are_refused_as_an_audit_refuses_them(tmp_path: Path) -> None:
+    # round 25 left, round 26 fixed: an audit refuses two Sparks on one node (a DGX Spark holds one GB10,
+    # gpus.yaml link.server_gpus 1); a plan's owned two Sparks in servers: 1 were accepted
+    body = "horizon_months: 3\nowned:\n  - {gpu: DGX Spark, count: 2, servers: %s}\n" + (
+        "workloads:\n  - {name: ft, workload: {task: finetune, method: lora, model: llama-3.1-8b, "
+        "train_tokens: 1.0e7}, cadence: {per_month: 1}}\n")
+    (tmp_path / "plan.yaml").write_text(body % 1, encoding="utf-8")
+    err = _one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path))
+    assert err == ("gpuwise: plan.yaml: owned[0].servers: 2 x NVIDIA GB10 Grace Blackwell Superchip (DGX Spark) "
+                   "128GB in servers: 1 puts 2 GPUs in one, but one of its systems holds 1 (give servers: 2, or "
+                   "leave servers out)\n")
+    assert "请写 servers: 2" in _one_line(gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path))
+    (tmp_path / "plan.yaml").write_text(body % 2, encoding="utf-8")
+    assert gpuwise("plan", "plan.yaml", cwd=tmp_path).returncode == 0
