@@ -421,7 +421,11 @@ class BaseView:
                           max=f.num(rate.max_requests_per_s, 2))
         else:
             text = self._("at most %(max)s requests/s within the p95 targets", max=f.num(rate.max_requests_per_s, 2))
-        if rate.requests_per_s:
+        if rate.requests_per_s and at is not None and not at.stable:  # above what it serves: no p95 exists (it
+            # printed 'p95 first token n/a' beside a finite per-token figure)
+            text = f.clause.join([text, self._("at %(rate)s requests/s more arrive than it serves (the wait has no "
+                                               "bound)", rate=f.num(rate.requests_per_s, 2))])
+        elif rate.requests_per_s:
             text = f.clause.join([text, self._(
                 "at %(rate)s requests/s: p95 first token %(ttft)s, p95 per token %(tpot)s",
                 rate=f.num(rate.requests_per_s, 2), ttft=f.seconds(at.p95_ttft_s if at else None),
