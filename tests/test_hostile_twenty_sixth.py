@@ -243,3 +243,17 @@ def test_owned_sparks_in_fewer_servers_than_sparks_are_refused_as_an_audit_refus
     assert "请写 servers: 2" in _one_line(gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path))
     (tmp_path / "plan.yaml").write_text(body % 2, encoding="utf-8")
     assert gpuwise("plan", "plan.yaml", cwd=tmp_path).returncode == 0
+
+
+def test_a_rate_above_what_the_copy_serves_says_the_queue_grows_not_n_a(tmp_path: Path) -> None:
+    # round 26: at 30 requests/s on a copy serving at most 19.27 the text read 'p95 first token n/a, p95 per token
+    # 51 ms' (the JSON: stable false, p95_ttft_s null): no p95 wait exists when more arrive than are served
+    (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.2-1b, prompt_tokens: 8000, "
+                                     "output_tokens: 10, api_servers: 0, requests_per_s: 30}\n", encoding="utf-8")
+    d = json.loads(gpuwise("estimate", "r.yaml", "--gpu", "h100", "--format", "json", cwd=tmp_path).stdout)
+    at = d["gpu"]["serving"]["rate"]["at_requests_per_s"]
+    assert at["stable"] is False and at["p95_ttft_s"] is None
+    text = " ".join(gpuwise("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).stdout.split())
+    assert "at 30 requests/s more arrive than it serves (the wait has no bound)" in text and "n/a" not in text
+    zh = gpuwise("estimate", "r.yaml", "--gpu", "h100", "--lang", "zh", cwd=tmp_path).stdout
+    assert "等待时间无上限" in "".join(zh.split())
