@@ -166,8 +166,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                       for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
                      right=(4,))
 
-    where = where_table(gpu)
-    where_ids = where_table(str)  # at its shortest: the catalog ids (gpuwise gpus), one line a row where names wrap
+    # nothing placed (only unpriced GPUs): no table of headings alone (hostile round 26)
+    where = where_table(gpu) if groups else None
+    where_ids = where_table(str) if groups else None  # at its shortest: the catalog ids, one line a row
     commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
                          _("Whole term"), _("Price as of")],
                         [[c.workload, f"{c.count} x {gpu(c.gpu)}", _(TERM.get(c.term, c.term)), str(c.start),
