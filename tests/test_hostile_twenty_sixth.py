@@ -152,6 +152,11 @@ def test_a_plan_of_only_unpriced_gpus_says_why_its_work_is_unplaced(tmp_path: Pa
     assert "the GPUs you own carry the plan" not in text and "()" not in text
     assert "Buy nothing and rent nothing: nothing the plan may use runs its work (see below)." in text
     assert "GPU types ." not in text and text.endswith("3 variables, 3 constraints.")
+    assert "Where each workload runs" not in text  # a table of its headings alone was printed
+    md = gpuwise("plan", "plan.yaml", "--format", "md", cwd=tmp_path)
+    assert md.returncode == 1 and "Where each workload runs" not in md.stdout
+    html = gpuwise("plan", "plan.yaml", "--format", "html", cwd=tmp_path)  # its section keeps the fleet's charts
+    assert html.returncode == 1 and not html.stderr and "| Workload | GPUs |" not in html.stdout
     zh = gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout
     assert "（）" not in zh and "已有的 GPU 足以承担整个计划" not in zh
     if acquisition != "buy":
