@@ -159,7 +159,7 @@ def add(case, ns: dict[str, Any]) -> None:
         ("off25: nanochat offload cpu: no offload in nanochat", {"offload": "cpu"}, _doc(_no_offload)),
         ("off25: llmc offload nvme: no offload in llm.c", {"stack": "llmc", "offload": "nvme"}, _doc(_no_offload)),
         ("off25: nanochat offload cpu said", {"offload": "cpu"}, _doc(lambda d: "offload" in json.dumps([f for f in d["findings"] if f.get("severity") in ("warning", "blocker")]))),
-        ("off25: nanochat offload 'auto'", {"offload": "auto"}, _refused("r.yaml", "offload")),
+        ("off25: nanochat offload 'auto' (offload left out since 3819a0af): none planned", {"offload": "auto"}, _doc(_no_offload)),
         ("off25: nanochat offload 'CPU'", {"offload": "CPU"}, _refused("r.yaml", "offload", "did you mean cpu?")),
         ("off25: nanochat, nothing pinned: no offload planned", {}, _doc(_no_offload)),
         ("off25: litgpt offload cpu", {"stack": "litgpt", "offload": "cpu"}, _finite_json),
