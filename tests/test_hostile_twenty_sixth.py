@@ -87,7 +87,7 @@ def test_a_spark_priced_by_an_overlay_is_bought_as_the_whole_system(tmp_path: Pa
     r = d["recommendation"]
     assert r["gpu"] == "gb10" and r["count"] == 1 and r["acquisition"] == "buy"
     lines = {x["kind"]: x for x in r["ledger"]["lines"]}
-    assert lines["capex"]["amount"] == 3999.0 and lines["capex"]["item"] == "1 whole one-GPU system"
+    assert lines["capex"]["amount"] == 3999.0 and lines["capex"]["item"] == "1 x whole system (its host included)"
     assert lines.get("server", {"amount": 0.0})["amount"] == 0.0
     power = lines["power"]["inputs"]
     assert power["host_w"] == 100 and power["tdp_w"] == 140 and power["hosting"] == "office"
@@ -95,7 +95,7 @@ def test_a_spark_priced_by_an_overlay_is_bought_as_the_whole_system(tmp_path: Pa
     assert lines["power"]["amount"] == pytest.approx(0.24 * 1.0 * 4380 * 0.15)
     assert r["total_cost_usd"] == pytest.approx(sum(x["amount"] for x in r["ledger"]["lines"]))
     text = _recommend_spark(tmp_path, "--detail", "full").stdout
-    assert "host server share" not in text and "1 whole one-GPU system" in text
+    assert "host server share" not in text and "1 × whole system (its host included)" in text
 
 
 def test_a_proposals_own_price_for_a_spark_an_overlay_also_prices_is_the_whole_system(tmp_path: Path) -> None:

@@ -271,11 +271,6 @@ def server_sizes(prices: PricesFile | None, gpu_id: str) -> list[int]:
     return list(entry.units.sizes) if entry is not None and entry.units.sold_as == "server" else []
 
 
-def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None, it_kw: float = 0.0) -> tuple[str, bool]:
-    """Where bought hardware runs: the user's choice, else an office for one workstation, or for
-    whole desktop systems (DGX Sparks) while their power stays within what an office supplies
-    (tco.yaml hosting.office max_kw), and colocation for anything else (an assumption the result
-    states)."""
 def host_w_per_gpu(gpu: Gpu, tco: TcoFile) -> float:
     """The host's power beside each GPU at full load: a one-GPU system's own rest (gpus.yaml power.system_host_w:
     a DGX Spark's 100 W beside its 140 W GB10, whose TDP holds the Grace CPU), else tco.yaml host_power_w_per_gpu
@@ -287,9 +282,11 @@ def host_w_per_gpu(gpu: Gpu, tco: TcoFile) -> float:
     return tco.values["host_power_w_per_gpu"].value
 
 
-def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None) -> tuple[str, bool]:
-    """Where bought hardware runs: the user's choice, else an office for one workstation and
-    colocation for anything else (an assumption the result states)."""
+def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None, it_kw: float = 0.0) -> tuple[str, bool]:
+    """Where bought hardware runs: the user's choice, else an office for one workstation, or for
+    whole desktop systems (DGX Sparks) while their power stays within what an office supplies
+    (tco.yaml hosting.office max_kw), and colocation for anything else (an assumption the result
+    states)."""
     if wanted:
         return wanted, False
     office = tco.hosting.get("office") if tco.hosting else None
@@ -554,11 +551,8 @@ def buy_ledger(buy: BuyCost, period: Period) -> Ledger:
     words = (_item("item.capex.baseboards", units=p.units, unit_gpus=p.unit_gpus)
              if p and p.sold_as == "server" and p.host_usd > 0
              else _item("item.capex.servers", units=p.units, unit_gpus=p.unit_gpus) if p and p.sold_as == "server"
-             else _item("item.capex.systems", count=p.count) if p and p.sold_as == "workstation" and p.host_usd == 0
-             else _item("item.capex.cards", count=p.count) if p and p.sold_as in ("card", "workstation")
-    words = (_item("item.capex.servers", units=p.units, unit_gpus=p.unit_gpus) if p and p.sold_as == "server"
              else _item("item.capex.system" if p.count == 1 else "item.capex.systems", count=p.count)
-             if p and p.whole_system
+             if p and (p.whole_system or (p.sold_as == "workstation" and p.host_usd == 0))
              else _item("item.capex.card" if p.count == 1 else "item.capex.cards", count=p.count)
              if p and p.sold_as in ("card", "workstation")
              else _item("item.capex.units", count=p.count, unit=p.sold_as) if p else _item("item.capex.hardware"))
