@@ -57,6 +57,26 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
                  "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})
 
 
+def state_split(tp: int, pp: int, dp_attention: int = 1) -> int:
+    """How many GPUs share one sequence's recurrent state: tensor parallelism splits its heads (vLLM divides the
+    Mamba-2 and gated DeltaNet heads by the tensor-parallel size), pipeline stages its layers; an attention
+    data-parallel rank holds its own sequences whole."""
+    return pp * (1 if dp_attention > 1 else tp)
+
+
+def state_term(shape: Shape, sequences: float, split: int) -> Term | None:
+    """The recurrent state ``sequences`` running sequences hold per GPU (``Shape.state_bytes_per_sequence`` each,
+    whatever their length), or None for a model whose layers all keep a KV cache."""
+    per_seq = getattr(shape, "state_bytes_per_sequence", 0.0)
+    if not per_seq:
+        return None
+    layers, state, conv, sb, cb = shape.recurrent
+    said = formula("formula.recurrent_state", "; ", layers=layers, state=state, state_bytes=_g(sb), conv=conv,
+                   conv_bytes=_g(cb), sequences=_g(sequences)) + (_over(split) if split > 1 else ())
+    return Term("recurrent_state", per_seq * sequences / split, "B", said,
+                {"recurrent_state_bytes_per_sequence": per_seq, "sequences": sequences})
+
+
 def inference_memory(shape: Shape, precision: str, context_len: int, concurrent: int, attention: str,
                      tp: int, *, quant: dict, overhead: tuple[float, float], fmt: str | None = None,
                      prompt_tokens: int | None = None, prefill_tokens: float | None = None, pp: int = 1,
@@ -117,7 +137,10 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     if split_kv > 1:
         kv = Term(kv.name, kv.value / split_kv, kv.unit, _then(kv, _over(split_kv)), kv.inputs)
     decode_work = 4.0 * shape.vocab * concurrent / ranks
-    phases = {"prefill": w.value + kv_prompt + act.value, "decode": w.value + kv.value + decode_work}
+    state = state_term(shape, seqs, state_split(tp, pp, dp_attention))
+    held_state = state.value if state else 0.0  # every running sequence's, at either peak
+    phases = {"prefill": w.value + kv_prompt + act.value + held_state,
+              "decode": w.value + kv.value + decode_work + held_state}
     peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
     if peak == "decode":
         act = Term("activations", decode_work, "B", formula("formula.decode_working_set")
@@ -128,6 +151,9 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
         kv = Term(kv.name, kv_prompt, kv.unit,
                   _then(kv_prompt_term, _over(split_kv) if split_kv > 1 else (), formula("formula.kv_prompts", " ")),
                   kv_prompt_term.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
+    if state:  # beside the attention layers' KV cache, in the same pool (vLLM's hybrid allocator, SGLang's mamba pool)
+        kv = Term(kv.name, kv.value + state.value, kv.unit, _then(kv, state.formula_phrases),
+                  {**kv.inputs, **state.inputs, "recurrent_state_bytes": state.value}, note_phrases=kv.note_phrases)
     over = _overhead_term(act.value, overhead, "formula.overhead_serving")
     zero = Term("gradients", 0.0, "B", formula("formula.gradients_inference"))
     kv_layout = {4.0: "memory_layout.inference_kv32", 1.0: "memory_layout.inference_kv8"}.get(

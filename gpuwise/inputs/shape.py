@@ -52,6 +52,9 @@ class Shape:
     # the mixer of the layers that do not run attention ('mamba1': the selective scan; 'mamba2': SSD; None: their
     # matmuls alone), for the scan's work beside the matmuls (runtime.yaml training.mamba1_scan_k)
     ssm: str | None = None
+    # per-sequence state of the layers without attention (catalog ``recurrent``): (layers, state elements, convolution
+    # elements, state bytes, convolution bytes) a layer; None: every layer keeps only a KV cache
+    recurrent: tuple[int, int, int, float, float] | None = None
     # the q/k RMSNorm spans all heads of a layer (MiniMax-M2): tensor-parallel attention all-reduces it a layer
     qk_norm_all_heads: bool = False
 
@@ -59,6 +62,15 @@ class Shape:
     def attn_layers(self) -> int:
         """Layers that compute attention and keep a KV cache: ``attention_layers`` where given, else every layer."""
         return self.layers if self.attention_layers is None else self.attention_layers
+
+    @property
+    def state_bytes_per_sequence(self) -> float:
+        """Bytes of recurrent state one running sequence holds whatever its length: layers x (state elements x their
+        bytes + convolution elements x theirs); 0 for a model whose layers all keep a KV cache."""
+        if not self.recurrent:
+            return 0.0
+        layers, state, conv, sb, cb = self.recurrent
+        return float(layers * (state * sb + conv * cb))
 
     @property
     def assumed(self) -> str:
@@ -188,6 +200,10 @@ def from_catalog(m: Model) -> Shape:
         mla=(m.mla.q_lora_rank or 0, m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, m.mla.qk_nope_head_dim,
              m.mla.v_head_dim) if m.mla else None,
         qk_norm_all_heads=m.qk_norm_all_heads,
+        attention_layers=m.attention_layers,
+        ssm="mamba2" if m.recurrent else None,  # gated DeltaNet's chunked recurrence priced in Mamba-2's class
+        recurrent=(m.recurrent.layers, m.recurrent.state_elements, m.recurrent.conv_elements,
+                   float(m.recurrent.state_bytes), float(m.recurrent.conv_bytes)) if m.recurrent else None,
     )
 
 

@@ -182,6 +182,7 @@ class Replica:
     cap_stated: bool = False  # that cap is the job's own (workload.max_batch_size), not the framework's
     pool_kind: str = ""  # pool_share is the engine's own KV-pool setting, 'free' / 'total' ('': a release share)
     held_gpu: float = 0.0  # where pool_kind is set: bytes a GPU holds beside the pool (weights, working set, context)
+    state_gpu: float = 0.0  # of per_seq_gpu: the recurrent state of the layers without attention (Mamba-2, DeltaNet)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -238,7 +239,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     # a sliding-window layer keeps only its window, unless the release's KV manager holds the whole sequence there
     kept = held if eng.window_kv_full else window_tokens(shape, held)
     seq_tokens = math.ceil(kept / block) * block
-    per_seq = kv_tok * seq_tokens + draft_kv * math.ceil(held / block) * block + act_seq
+    # the layers without attention keep a fixed-size state a running sequence, in the same pool (vLLM's MambaSpec)
+    state = shape.state_bytes_per_sequence / MS.state_split(tp, pp, dpa) if getattr(shape, "recurrent", None) else 0.0
+    per_seq = kv_tok * seq_tokens + draft_kv * math.ceil(held / block) * block + act_seq + state
     if default and not share:
         # a server whose default share leaves no room for one request does not start ('Not enough memory. Please
         # try to increase --mem-fraction-static'): its operator raised the share, so the headroom policy stands
@@ -293,7 +296,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
-                   bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0)
+                   bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0, state)
 
 
 def static_share(eng: Engine, gpus: int) -> float:

@@ -171,6 +171,9 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
         if rep.pool_share and rep.pool_kind
         else formula("formula.serving.kv_capacity_share", fw=eng.fw.name, share=rep.pool_share) if rep.pool_share
         else formula("formula.serving.kv_capacity"))
+    if rep.state_gpu:
+        said += formula("formula.serving.plus_state", "; ", bytes=rep.state_gpu)
+        shared["recurrent_state_per_sequence_per_gpu_bytes"] = rep.state_gpu
     return Term(
         "max_concurrent_sequences", float(s.max_concurrent), "sequences", said,
         {**common, **shared, "usable_per_gpu_bytes": eng.usable, "weights_per_gpu_bytes": rep.weights_gpu,

@@ -47,6 +47,22 @@ class Mla(Strict):
     v_head_dim: int = Field(ge=1, description="per-head value width")
 
 
+class RecurrentState(Strict):
+    """The fixed-size state a layer without attention keeps for each running sequence, beside the attention layers'
+    KV cache (vLLM's MambaSpec pages, SGLang's mamba pool): per layer, the recurrence's state and the causal
+    convolution's last (kernel - 1) inputs. Mamba-2 (vLLM mamba2_state_shape): heads x head_dim x d_state and
+    (kernel - 1) x (heads x head_dim + 2 x n_groups x d_state); gated DeltaNet (gated_delta_net_state_shape):
+    value heads x key_dim x value_dim and (kernel - 1) x (2 x key heads x key_dim + value heads x value_dim)."""
+
+    kind: Literal["mamba2", "gated_deltanet"]
+    layers: int = Field(ge=1, description="layers that keep the state (config.json: the non-attention mixers)")
+    state_elements: int = Field(ge=1, description="elements of one layer's recurrent (temporal) state a sequence")
+    conv_elements: int = Field(ge=0, description="elements of one layer's convolution state a sequence")
+    state_bytes: Literal[2, 4] = Field(
+        default=2, description="bytes an element of the recurrent state takes as engines keep it by default")
+    conv_bytes: Literal[2, 4] = Field(default=2, description="bytes an element of the convolution state takes")
+
+
 class Model(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -68,6 +84,10 @@ class Model(Strict):
         default=None, ge=1, description="override for compressed KV caches (MLA): elements per token per layer"
     )
     moe: MoE | None = None
+    attention_layers: int | None = Field(
+        default=None, ge=1, description="layers that run attention and keep a KV cache, where not every layer does")
+    recurrent: RecurrentState | None = Field(
+        default=None, description="the per-sequence state of the layers without attention (Mamba-2, gated DeltaNet)")
     mla: Mla | None = Field(default=None, description="multi-head latent attention's ranks (from config.json)")
     attention_window: int | None = Field(
         default=None, ge=1, description="tokens a local (sliding-window or chunked) attention layer sees"
@@ -113,6 +133,11 @@ class Model(Strict):
             raise Said(N_("a moe model needs 'moe' and 'active_params_b'"))
         if (self.attention_window is None) != (self.window_layers_fraction is None):
             raise Said(N_("attention_window and window_layers_fraction go together"))
+        if (self.attention_layers is None) != (self.recurrent is None):
+            raise Said(N_("attention_layers and recurrent go together"))
+        if self.recurrent and self.layers and self.attention_layers is not None and (
+                self.attention_layers + self.recurrent.layers > self.layers):
+            raise Said(N_("attention_layers and recurrent.layers exceed layers"))
         if self.moe and self.layers and self.moe.first_dense_layers >= self.layers:
             raise Said(N_("first_dense_layers must be fewer than layers"))
         return self

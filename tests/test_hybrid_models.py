@@ -1,0 +1,154 @@
+"""Hybrid models: layers without attention keep a fixed-size state a running sequence in place of a KV cache.
+
+vLLM sizes that state per layer (vllm-project/vllm vllm/model_executor/layers/mamba/mamba_utils.py @ 2afe1e85):
+Mamba-2 (mamba2_state_shape) keeps heads x head_dim x d_state recurrent elements and (kernel - 1) x (heads x
+head_dim + 2 x n_groups x d_state) convolution elements, the recurrent ones in mamba_ssm_cache_dtype (NemotronH's
+config sets float32: transformers configuration_nemotron_h.py @ cfeb552e); gated DeltaNet
+(gated_delta_net_state_shape) keeps value heads x key_dim x value_dim and (kernel - 1) x (2 x key heads x key_dim
++ value heads x value_dim), both in the model dtype (gated_delta_net_state_dtype). Tensor parallelism divides the
+heads, so each rank holds 1/tp of a sequence's state. The shapes are Megatron-Bridge's providers
+(qwen_provider.py @ fb8a4d6b Qwen3NextModelProvider80B_A3B, nemotron_h_provider.py @ d9f7643b
+NemotronNanoModelProvider9Bv2 / 12Bv2), as knowledge/models.yaml cites them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gpuwise.estimators import serving as SV
+from gpuwise.estimators.memory_serving import state_split
+from gpuwise.estimators.serving.report import memory, terms
+from gpuwise.inputs.shape import from_catalog
+from gpuwise.knowledge.schema.models import Model
+
+# Qwen3-Next-80B-A3B: 48 layers of 2,048, every 4th gated attention (16 heads of 256, 2 KV heads), the other 36
+# gated DeltaNet (16 key heads and 32 value heads of 128, conv kernel 4); 512 experts of 512, top-10, one shared
+QN_STATE = 36 * (32 * 128 * 128 * 2 + 3 * (2 * 16 * 128 + 32 * 128) * 2)
+# Nemotron Nano 9B v2: 27 Mamba-2 layers of 128 heads x 80, d_state 128, 8 groups, kernel 4; fp32 SSM state
+NANO9_STATE = 27 * (128 * 80 * 128 * 4 + 3 * (128 * 80 + 2 * 8 * 128) * 2)
+NANO12_STATE = 28 * (128 * 80 * 128 * 4 + 3 * (128 * 80 + 2 * 8 * 128) * 2)
+
+
+def test_the_state_a_sequence_holds_by_hand(kb):
+    """Qwen3-Next: 36 x (524,288 + 24,576) x 2 B = 39,518,208 B (39.5 MB) a sequence whatever its length; Nemotron
+    Nano 9B v2: 27 x (1,310,720 x 4 B + 36,864 x 2 B) = 143,548,416 B; 12B v2: 28 layers, 148,865,024 B."""
+    assert QN_STATE == 39_518_208 and NANO9_STATE == 143_548_416 and NANO12_STATE == 148_865_024
+    for mid, want, attn in (("qwen3-next-80b-a3b", QN_STATE, 12), ("nvidia-nemotron-nano-9b-v2", NANO9_STATE, 4),
+                            ("nvidia-nemotron-nano-12b-v2", NANO12_STATE, 6)):
+        shape = from_catalog(kb.models[mid])
+        assert shape.state_bytes_per_sequence == want
+        assert shape.attn_layers == attn  # the only layers with a KV cache
+        assert shape.ssm == "mamba2"
+    # a model whose layers all keep a KV cache holds no state
+    llama = from_catalog(kb.models["llama-3.1-8b"])
+    assert llama.state_bytes_per_sequence == 0.0 and llama.recurrent is None and llama.attn_layers == 32
+
+
+def _qwen3_next_params() -> tuple[int, int]:
+    h, vocab, expert = 2048, 151936, 3 * 2048 * 512
+    attn = h * 16 * 256 * 2 + 2 * h * 2 * 256 + 16 * 256 * h + 2 * 256  # gated q, k, v, o, q/k RMSNorm
+    key, value = 16 * 128, 32 * 128
+    # in_proj_qkvz, in_proj_ba, depthwise conv (no bias), dt_bias and A_log, gated norm, out_proj
+    deltanet = h * (2 * key + 2 * value) + h * 2 * 32 + (2 * key + value) * 4 + 2 * 32 + 128 + value * h
+    moe = 512 * expert + h * 512 + expert + h  # routed experts, router, shared expert and its gate
+    total = 2 * vocab * h + 12 * attn + 36 * deltanet + 48 * (moe + 2 * h) + h
+    return total, total - 48 * (512 - 10) * expert
+
+
+def _nemotron_h_params(h: int, ffn: int, pattern: str) -> int:
+    heads, groups, state, inner = 128, 8, 128, 128 * 80
+    conv = inner + 2 * groups * state
+    mamba = h * (2 * inner + 2 * groups * state + heads) + conv * 4 + conv + 3 * heads + inner + inner * h + h
+    attn = h * 40 * 128 + 2 * h * 8 * 128 + 40 * 128 * h + h
+    mlp = 2 * h * ffn + h  # squared-ReLU up and down
+    return (2 * 131072 * h + pattern.count("M") * mamba + pattern.count("*") * attn + pattern.count("-") * mlp + h)
+
+
+def test_params_follow_from_the_shapes(kb):
+    """Qwen3-Next 79,674,391,296 total and 3,874,929,408 active (the same count is published for Qwen3-Coder-Next,
+    which keeps these shapes); Nemotron Nano 9B v2 8,888,227,328 from its 56-block pattern; 12B v2 12,310,001,152."""
+    total, active = _qwen3_next_params()
+    m = kb.models["qwen3-next-80b-a3b"]
+    assert (total, active) == (79_674_391_296, 3_874_929_408)
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert m.active_params_b * 1e9 == pytest.approx(active, abs=0.5)
+    nano9 = _nemotron_h_params(4480, 15680, "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-")
+    nano12 = _nemotron_h_params(5120, 20480, "M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M-")
+    assert (nano9, nano12) == (8_888_227_328, 12_310_001_152)
+    assert kb.models["nvidia-nemotron-nano-9b-v2"].params_b * 1e9 == pytest.approx(nano9, abs=0.5)
+    assert kb.models["nvidia-nemotron-nano-12b-v2"].params_b * 1e9 == pytest.approx(nano12, abs=0.5)
+    # the block counts the catalog states are the pattern's
+    assert (kb.models["nvidia-nemotron-nano-9b-v2"].recurrent.layers, kb.models["nvidia-nemotron-nano-9b-v2"]
+            .attention_layers) == (27, 4)
+
+
+def test_the_names_resolve(kb):
+    for name, mid in (("Qwen/Qwen3-Next-80B-A3B-Instruct", "qwen3-next-80b-a3b"),
+                      ("qwen/qwen3-next-80b-a3b-thinking", "qwen3-next-80b-a3b"),
+                      ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "nvidia-nemotron-nano-9b-v2")):
+        assert kb.model(name).id == mid
+
+
+def test_the_schema_states_both_or_neither():
+    base = {"id": "x", "name": "x", "params_b": 1.0, "layers": 4, "hidden_size": 64, "heads": 4, "kv_heads": 4,
+            "ffn_size": 128, "vocab_size": 100, "source": "test"}
+    state = {"kind": "mamba2", "layers": 3, "state_elements": 10, "conv_elements": 3}
+    with pytest.raises(ValueError, match="go together"):
+        Model.model_validate({**base, "attention_layers": 1})
+    with pytest.raises(ValueError, match="exceed layers"):
+        Model.model_validate({**base, "attention_layers": 2, "recurrent": state})
+    assert Model.model_validate({**base, "attention_layers": 1, "recurrent": state}).recurrent.layers == 3
+
+
+def _serve(kb, accuracy, model, precision, gpu, tp=1):
+    job = accuracy.serving_job(kb, model, precision, "vllm", 1000, 1000, 64, tp, 1)
+    return job, SV.choose(job, kb.gpus[gpu], tp)
+
+
+def test_qwen3_next_fp8_on_one_gpu(kb, accuracy):
+    """FP8 Qwen3-Next on one H100 does not fit: its weights alone, 79.05B FP8 matmul weights plus the 0.62B 16-bit
+    embedding and head (80.35 GB), leave no room under the 81.2 GB gpuwise counts usable. On one H200 vLLM admits a
+    request of 1,000 + 1,000 tokens on its prompt and half its output, 1,504 tokens in blocks of 16: 12 attention
+    layers x 2 x 2 KV heads x 256 x 2 B = 24,576 B a token, 36,962,304 B of KV, plus the 39,518,208 B of DeltaNet
+    state, 76,480,512 B a sequence: floor(free / 76,480,512) sequences, about half the floor(free / 36,962,304) the
+    KV cache alone would admit."""
+    _, small = _serve(kb, accuracy, "qwen3-next-80b-a3b", "fp8", "h100-80gb-sxm")
+    assert not small.replica.fits
+    _, s = _serve(kb, accuracy, "qwen3-next-80b-a3b", "fp8", "h200-141gb-sxm")
+    r = s.replica
+    assert r.fits and r.kv_token_gpu == 12 * 2 * 2 * 256 * 2 and r.seq_tokens == 1504
+    assert r.state_gpu == QN_STATE
+    assert r.per_seq_gpu == 24576 * 1504 + QN_STATE == 76_480_512
+    assert r.max_seqs == math.floor(r.free_gpu / 76_480_512) == 695
+    assert math.floor(r.free_gpu / (24576 * 1504)) == 1439  # the KV cache alone
+    # the printed capacity names the state and its bytes
+    cap = terms(*_serve(kb, accuracy, "qwen3-next-80b-a3b", "fp8", "h200-141gb-sxm"))["kv_capacity"]
+    assert cap.inputs["recurrent_state_per_sequence_per_gpu_bytes"] == QN_STATE
+    assert "39,518,208 B of recurrent state" in cap.formula
+
+
+def test_tensor_parallelism_splits_the_state_and_the_memory_line_counts_it(kb, accuracy):
+    """At TP 2 each rank holds half of a sequence's heads: 19,759,104 B of state beside 12,288 B of KV a token (2 KV
+    heads over 2 ranks). The memory report's KV line adds 64 sequences' state to the tokens' cache, / 2 GPUs."""
+    assert state_split(2, 1) == 2 and state_split(2, 2) == 4 and state_split(2, 1, dp_attention=2) == 1
+    job, s = _serve(kb, accuracy, "qwen3-next-80b-a3b", "fp8", "h100-80gb-sxm", tp=2)
+    r = s.replica
+    assert r.state_gpu == QN_STATE / 2 and r.kv_token_gpu == 24576 / 2
+    assert r.per_seq_gpu == 12288 * r.seq_tokens + QN_STATE / 2
+    m = memory(job, s)
+    tokens = m.kv_cache.inputs["tokens_kept"] if m.peak_phase == "decode" else m.kv_cache.inputs["tokens"]
+    assert m.kv_cache.inputs["recurrent_state_bytes"] == pytest.approx(64 * QN_STATE / 2)
+    assert m.kv_cache.value == pytest.approx(24576 * tokens / 2 + 64 * QN_STATE / 2)
+    assert "recurrent state of 36 layers without attention" in m.kv_cache.formula
+
+
+def test_nemotron_nano_9b_holds_its_fp32_state(kb, accuracy):
+    """Nemotron Nano 9B v2 in BF16 on one H100: 4 attention layers x 2 x 8 x 128 x 2 B = 16,384 B of KV a token and
+    143,548,416 B of Mamba state a sequence, which outweighs the 1,504 tokens' 24.6 MB of KV almost six times."""
+    _, s = _serve(kb, accuracy, "nvidia-nemotron-nano-9b-v2", "bf16", "h100-80gb-sxm")
+    r = s.replica
+    assert r.kv_token_gpu == 16384 and r.state_gpu == NANO9_STATE
+    assert r.per_seq_gpu == 16384 * 1504 + NANO9_STATE
+    assert r.max_seqs == math.floor(r.free_gpu / r.per_seq_gpu)
