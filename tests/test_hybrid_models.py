@@ -20,6 +20,7 @@ import pytest
 from gpuwise.estimators import serving as SV
 from gpuwise.estimators.memory_serving import state_split
 from gpuwise.estimators.serving.report import memory, terms
+from gpuwise.estimators.serving.step import step
 from gpuwise.inputs.shape import from_catalog
 from gpuwise.knowledge.schema.models import Model
 
@@ -152,3 +153,21 @@ def test_nemotron_nano_9b_holds_its_fp32_state(kb, accuracy):
     assert r.kv_token_gpu == 16384 and r.state_gpu == NANO9_STATE
     assert r.per_seq_gpu == 16384 * 1504 + NANO9_STATE
     assert r.max_seqs == math.floor(r.free_gpu / r.per_seq_gpu)
+
+
+def test_a_decode_step_reads_and_writes_the_state(kb, accuracy):
+    """A decode step of 64 sequences at a mean 1,500 tokens reads their attention layers' KV, 24,576 B x 1,500 x 64,
+    and reads and writes back each sequence's DeltaNet state (vLLM's fused_recurrent_gated_delta_rule updates it in
+    place): 2 x 39,518,208 B x 64; 7,417,626,624 B in all, where the KV cache alone is 2,359,296,000. The printed step
+    names the state's bytes."""
+    job, s = _serve(kb, accuracy, "qwen3-next-80b-a3b", "fp8", "h200-141gb-sxm")
+    got = step(job, s.engine, s.replica, 64, 0.0, 1500, 0.0)
+    assert got.kv_bytes_gpu == 24576 * 1500 * 64 + 2 * QN_STATE * 64 == 7_417_626_624
+    t = terms(job, s)["serving_step"]
+    assert t.inputs["recurrent_state_per_sequence_per_gpu_bytes"] == QN_STATE
+    assert "2 x 39,518,208 B a sequence" in t.formula
+    # a model without the state reads its KV cache alone
+    llama_job = accuracy.serving_job(kb, "llama-3.1-8b", "bf16", "vllm", 1000, 1000, 64, 1, 1)
+    ls = SV.choose(llama_job, kb.gpus["h200-141gb-sxm"], 1)
+    assert step(llama_job, ls.engine, ls.replica, 64, 0.0, 1500, 0.0).kv_bytes_gpu == 131072 * 1500 * 64
+    assert "recurrent_state_per_sequence_per_gpu_bytes" not in terms(llama_job, ls)["serving_step"].inputs

@@ -76,6 +76,11 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
                    "overhead_s": pure.overhead, "bound": pure.bound, "weight_bytes_per_gpu": pure.weight_bytes_gpu,
                    "kv_bytes_per_gpu": pure.kv_bytes_gpu, "flops_per_gpu": pure.flops_gpu}
                   if spec is None else {"tokens_per_step": spec.tokens_per_step})
+    state = s.replica.state_gpu  # a hybrid's recurrent state, read and written by each decoding sequence a step
+    if state and spec is None:
+        step_parts["recurrent_state_per_sequence_per_gpu_bytes"] = state
+        walk = (walk[0] if walk else ()) + formula("formula.serving.state_traffic", "; ", bytes=state), (
+            walk[1] if walk else {})
     timed = {
         "decode": Term("decode_tokens_per_s", 1 / tpot if tpot > 0 else 0.0, "tok/s",
                        formula("formula.serving.decode") + (floor[0] if floor else ()) + (walk[0] if walk else ()),

@@ -101,8 +101,8 @@ class StepConsts:
                  "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
                  "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp", "pp_comm",
                  "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks",
-                 "rep", "sc", "seq_overhead", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share",
-                 "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "rep", "sc", "seq_overhead", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm",
+                 "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -143,6 +143,9 @@ class StepConsts:
         self.e_total = sc.k / sc.k_over_e if sc.k_over_e > 0 else 0.0
         self.layers = sc.layers / pp
         self.kv_token_gpu = rep.kv_token_gpu
+        # a hybrid's layers without attention read each decoding sequence's recurrent state and write it back a step
+        # (vLLM's fused_recurrent_gated_delta_rule and selective_state_update update it in place)
+        self.state_rw = 2.0 * rep.state_gpu
         self.window = sc.window is not None
         self.attn_4 = 4.0 * self.layers
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
@@ -247,7 +250,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         flops += f_exp
         t_mem, t_fl = t_mem + e_mem, t_fl + e_fl
     seqs_gpu = busiest_rank(d_mb, dpa) if dpa > 1 else d_mb
-    kv_gpu = c.kv_token_gpu * (_kept(c.sc, kv_ctx) if c.window else kv_ctx) * seqs_gpu
+    kv_gpu = c.kv_token_gpu * (_kept(c.sc, kv_ctx) if c.window else kv_ctx) * seqs_gpu + c.state_rw * seqs_gpu
     sc = c.sc
     d_attn = seqs_gpu * dpa  # attention waits for the rank holding the most sequences
     attn_fl = c.attn_4 * (sc.attn_width * kv_ctx * d_attn + sc.attn_width_prefill * prefill_ctx * p_mb) / ranks
