@@ -19,6 +19,7 @@ import pytest
 
 from gpuwise.estimators import serving as SV
 from gpuwise.estimators.memory_serving import state_split
+from gpuwise.estimators.serving.draft import layer_kv_bytes
 from gpuwise.estimators.serving.report import memory, terms
 from gpuwise.estimators.serving.step import step
 from gpuwise.inputs.shape import from_catalog
@@ -171,3 +172,10 @@ def test_a_decode_step_reads_and_writes_the_state(kb, accuracy):
     ls = SV.choose(llama_job, kb.gpus["h200-141gb-sxm"], 1)
     assert step(llama_job, ls.engine, ls.replica, 64, 0.0, 1500, 0.0).kv_bytes_gpu == 131072 * 1500 * 64
     assert "recurrent_state_per_sequence_per_gpu_bytes" not in terms(llama_job, ls)["serving_step"].inputs
+
+
+def test_a_drafter_layer_caches_as_one_attention_layer(kb):
+    """A speculative drafter's layer (EAGLE's, an MTP layer) keeps the KV of one attention layer: Qwen3-Next's 12
+    attention layers cache 24,576 B a token, 2 x 2 KV heads x 256 x 2 B = 2,048 B each, not 24,576 / 48 = 512."""
+    assert layer_kv_bytes(from_catalog(kb.models["qwen3-next-80b-a3b"]), 2.0) == 2 * 2 * 256 * 2
+    assert layer_kv_bytes(from_catalog(kb.models["llama-3.1-8b"]), 2.0) == 2 * 8 * 128 * 2  # every layer attends

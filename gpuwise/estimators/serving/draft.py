@@ -78,8 +78,9 @@ def model_layer_params(shape: Any) -> tuple[float, float]:
 
 
 def layer_kv_bytes(shape: Any, kv_bytes: float) -> float:
-    """KV bytes per token of one of the target's layers (MLA: its compressed latent)."""
-    return MS.kv_cache_bytes(shape, 1, kv_bytes).value / max(shape.layers, 1)
+    """KV bytes per token of one of the target's attention layers (MLA: its compressed latent; a hybrid's KV cache
+    is its attention layers' alone, so it is divided by them, not by every layer)."""
+    return MS.kv_cache_bytes(shape, 1, kv_bytes).value / max(getattr(shape, "attn_layers", shape.layers), 1)
 
 
 def drafter(job: Any, spec: Any, bytes_per_param: float, kv_bytes: float) -> Drafter | None:
