@@ -589,44 +589,38 @@ class SmallBatchGemm(Strict):
     check: Check = "S"
 
 
-class Fp4SmallBatchGemm(Strict):
-    """The rate at which a dense NVFP4 GEMM streams its weights at a decode step's few token rows: the block-scaled
-    FP4 kernels' time stays flat from 1 to some 32 rows, well under the memory's bandwidth."""
+class _Fp4Timing(Strict):
+    """What every reading of the dense NVFP4 kernels states beside its figure: the GPUs they were timed on, the
+    frameworks that run them, and where and when the timings were read."""
 
     compute_capabilities: list[str] = Field(min_length=1, description="NVIDIA compute capabilities the kernels were "
                                             "timed on")
     frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP4 GEMMs run these kernels")
-    weight_tb_s: float = Field(gt=0, le=20, description="TB/s of FP4 weights (scales included) at 1-32 rows")
     source: str = Field(min_length=3)
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
     check: Check = "S"
 
 
-class Fp4KWalk(Strict):
+class Fp4SmallBatchGemm(_Fp4Timing):
+    """The rate at which a dense NVFP4 GEMM streams its weights at a decode step's few token rows: the block-scaled
+    FP4 kernels' time stays flat from 1 to some 32 rows, well under the memory's bandwidth."""
+
+    weight_tb_s: float = Field(gt=0, le=20, description="TB/s of FP4 weights (scales included) at 1-32 rows")
+
+
+class Fp4KWalk(_Fp4Timing):
     """A dense NVFP4 GEMM at a decode step's few token rows on GPUs whose block-scaled FP4 kernels have no split-K:
     one thread block walks the whole reduction depth, 128 deep at a time, and the GEMM lasts at least that walk
     however narrow it is (the block-scaled FP8 walk of ``block_fp8_small_batch``, on these GPUs' FP4 kernels)."""
 
-    compute_capabilities: list[str] = Field(min_length=1, description="NVIDIA compute capabilities the kernels were "
-                                            "timed on")
-    frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP4 GEMMs run these kernels")
     k_block_us: float = Field(gt=0, le=10, description="microseconds per 128-deep reduction block at one row")
-    source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
-    check: Check = "S"
 
 
-class Fp4LargeBatchGemm(Strict):
+class Fp4LargeBatchGemm(_Fp4Timing):
     """The throughput a dense NVFP4 GEMM reaches at prompt- and batch-sized row counts, as a share of the GPU's
     dense FP4 peak: the slope of its time against its FLOPs where the kernel's fixed time no longer counts."""
 
-    compute_capabilities: list[str] = Field(min_length=1, description="NVIDIA compute capabilities the kernels were "
-                                            "timed on")
-    frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP4 GEMMs run these kernels")
     peak_share: float = Field(gt=0, le=1, description="FLOP/s at large row counts over the dense FP4 peak")
-    source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
-    check: Check = "S"
 
 
 class LengthDistribution(Strict):
