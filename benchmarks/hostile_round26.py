@@ -50,6 +50,7 @@ from typing import Any
 from benchmarks.hostile_round12 import _ok, _one, _refused, rows_refused
 from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round23 import _dump, _edit, _either, _text_ok
+from benchmarks.hostile_round25 import _doc, _rules
 from tests.clirun import gpuwise
 
 CHAT = {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000, "output_tokens": 200}
@@ -68,16 +69,6 @@ SPARK_PLAN = {"horizon_months": 3,
               "workloads": [{"name": "chat", "workload": {**OSS, "api_servers": 0},
                              "cadence": {"continuous": True, "hours_per_day": 8}, "targets": {"requests_per_s": 0.2}}]}
 CSV = "gpu,gpus,price\nH100 80GB SXM,8,20\n"
-
-
-def _doc(pred):
-    def check(r) -> bool:
-        return _finite_json(r) and bool(pred(json.loads(r.stdout)))
-    return check
-
-
-def _rules(d: dict) -> list[str]:
-    return [f.get("rule") for f in d.get("findings", [])]
 
 
 def _again(r, *argv: str):
