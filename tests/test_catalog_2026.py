@@ -25,6 +25,13 @@ def _attn(h: int, heads: int, kv: int, d: int) -> int:
     return h * heads * d + 2 * h * kv * d + heads * d * h  # q, k, v, o
 
 
+def _olmo_total(layers: int, h: int, heads: int, kv: int, f: int, vocab: int, d: int = 128) -> int:
+    """OLMo 2 / Olmo 3 by hand: no biases; q_norm over heads x d and k_norm over kv x d (the whole projection), two
+    RMSNorms a layer (after attention, after the MLP), untied embeddings and the final norm."""
+    per_layer = _attn(h, heads, kv, d) + 3 * h * f + heads * d + kv * d + 2 * h
+    return layers * per_layer + 2 * vocab * h + h
+
+
 @pytest.mark.parametrize("mid,layers,h,heads,kv,f,total,published", [
     # allenai OLMo 2 config.json (mlc-llm model_preset.py 'olmo2_7b' / '_13b' / '_32b'): vocab 100352, untied
     ("olmo-2-7b", 32, 4096, 32, 32, 11008, 7_298_617_344, 7.3e9),
@@ -32,11 +39,8 @@ def _attn(h: int, heads: int, kv: int, d: int) -> int:
     ("olmo-2-32b", 64, 5120, 40, 8, 27648, 32_234_279_936, 32.2e9),
 ])
 def test_olmo2_counts(kb, mid, layers, h, heads, kv, f, total, published):
-    d, vocab = 128, 100352
-    # Olmo2: no biases; q_norm over heads x d and k_norm over kv x d (the whole projection), and two RMSNorms a
-    # layer (after attention, after the MLP)
-    per_layer = _attn(h, heads, kv, d) + 3 * h * f + heads * d + kv * d + 2 * h
-    assert layers * per_layer + 2 * vocab * h + h == total
+    d = 128
+    assert _olmo_total(layers, h, heads, kv, f, 100352) == total
     m = kb.models[mid]
     assert m.params_b * 1e9 == pytest.approx(total, rel=1e-12)
     assert total == pytest.approx(published, rel=0.02)
@@ -125,9 +129,7 @@ def test_alias_targets_have_the_published_shapes(kb, model_id, shape):
     ("olmo-3-32b", 64, 5120, 40, 8, 27648, 32_233_522_176, 32e9),
 ])
 def test_olmo3_counts_and_windows(kb, mid, layers, h, heads, kv, f, total, published):
-    d, vocab = 128, 100278
-    per_layer = _attn(h, heads, kv, d) + 3 * h * f + heads * d + kv * d + 2 * h
-    assert layers * per_layer + 2 * vocab * h + h == total
+    assert _olmo_total(layers, h, heads, kv, f, 100278) == total
     m = kb.models[mid]
     assert m.params_b * 1e9 == pytest.approx(total, rel=1e-12)
     assert total == pytest.approx(published, rel=0.02)
