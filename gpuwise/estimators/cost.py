@@ -306,19 +306,18 @@ def bought_fabric(prices: PricesFile | None, plan: BuyPlan, gpu: Gpu) -> str | N
 
 
 def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, Any],
-                 gpu: Gpu | None = None) -> tuple[Term, str | None]:
+                 gpu: Gpu) -> tuple[Term, str | None]:
     """The network a bought multi-node cluster needs, priced: NIC ports, switch ports and links
     for its fabric (:func:`bought_fabric`). Two desktop systems with their own port are cabled back
     to back: one link, no switch."""
-    fid = bought_fabric(prices, plan, gpu) if gpu is not None else \
-        (prices.bought_fabric.get(plan.sold_as) if prices is not None else None)
+    fid = bought_fabric(prices, plan, gpu)
     if plan.nodes <= 1 or prices is None or fid is None:
         return Term("network_usd", 0.0, "USD", formula("formula.network_none"), {"nodes": plan.nodes}), None
     fab = next(f for f in prices.fabrics if f.id == fid)
     net = networks.get(fid)
     per_gpu = net is not None and net.shared_by == "gpu"
     ports = plan.count if per_gpu else plan.nodes
-    own_port = gpu is not None and fid == gpu.link.system_fabric
+    own_port = fid == gpu.link.system_fabric
     nic_included = own_port or (fab.nic_included_in_server and plan.price_kind != "estimate" and plan.host_usd == 0)
     nic = 0.0 if nic_included else fab.nic_usd
     two_tier = ports > fab.switch_radix
