@@ -858,6 +858,10 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # 15,000 tokens, 128 out)
     ("GS", "  of which the rows added by serveblind11 (ids GS..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind11 (ids GS..): latency"),
+    # the serveblind12 round (ids SQ..: SGLang fused-MoE config pull requests #10404 / #10467, Qwen3-Next-80B-A3B BF16
+    # on H200 at TP 2/4/8 and H20 at TP 4/8, bench_serving closed loops of 100 prompts of 1,000 in / 2,000 out at 8 / 32)
+    ("SQ", "  of which the rows added by serveblind12 (ids SQ..; blind figures in the validation README): throughput",
+     None),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
     # TensorRT-LLM on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X) and v5.1
     # Mixtral 8x7B, Llama 3.1 405B / 8B and DeepSeek-R1 (ML22-ML32); the Server results of the same systems are rows
