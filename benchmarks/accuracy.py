@@ -859,7 +859,7 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     ("GS", "  of which the rows added by serveblind11 (ids GS..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind11 (ids GS..): latency"),
     # the serveblind12 round (ids SQ..: SGLang fused-MoE config pull requests #10404 / #10467, Qwen3-Next-80B-A3B BF16
-    # on H200 at TP 2/4/8 and H20 at TP 4/8, bench_serving closed loops of 100 prompts of 1,000 in / 2,000 out at 8 / 32)
+    # on H200 at TP 2/4/8 and H20 at TP 4/8, 100-prompt bench_serving closed loops, 1,000 in / 2,000 out, at 8 / 32)
     ("SQ", "  of which the rows added by serveblind12 (ids SQ..; blind figures in the validation README): throughput",
      None),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
