@@ -105,7 +105,7 @@ def test_tensor_parallel_placement_is_the_rules_comparison(tp, domain, per_node,
 @pytest.mark.parametrize("sequences, expected", [(0.0, True), (1.0, False), (-1.0, False)])
 def test_no_room_to_serve_is_the_rules_comparison(sequences, expected):
     fact = {"t": "candidate", "stage": "compute", "tag": "", "gpu": "rtx-4090", "count": 1, "training": False,
-            "max_concurrent_sequences": sequences}
+            "max_concurrent_sequences": sequences, "kv_pool_gb": -1.0, "kv_pool_room_gb": -1.0}  # no pool stated
     assert ("CMP-NO-ROOM-TO-SERVE" in fired(fact)) is expected
 
 

@@ -158,6 +158,12 @@ class CandidateFact(FactModel):
     kv_free_gb: float = _f("serving: memory per GPU left for the KV cache beside the weights and working set, "
                            "GB (-1 training)")
     sequence_gb: float = _f("serving: what one sequence's KV cache takes per GPU at admission, GB (-1 training)")
+    kv_pool_tokens: int = _f("serving: the KV-cache pool of one copy the job states, tokens (workload.kv_cache_tokens; "
+                             "0 none)")
+    kv_pool_gb: float = _f("serving: that stated pool per GPU of the layout, its tokens x KV bytes a token per GPU, GB "
+                           "(-1 none stated, or training)")
+    kv_pool_room_gb: float = _f("serving: what a stated pool may take per GPU: the GPU's memory less the weights, "
+                                "working set and CUDA context, GB (-1 none stated, or training)")
     max_ttft_ms: float = _f("time-to-first-token target, ms (-1 none)")
     has_ttft_target: bool = _f("a time-to-first-token target applies")
     max_tpot_ms: float = _f("time-per-output-token target, ms (-1 none)")

@@ -273,7 +273,8 @@ _NO_SERVING = {"copy_gpus": 1, "serving_copies": 1, "framework_spans_servers": T
                "framework_min_cc": 0.0, "precision_listed": True, "precision_min_cc": 0.0, "precision_units": True,
                "framework_reason": "none", "framework_reason_phrases": [], "max_concurrent_sequences": -1.0,
                "ttft_ms": -1.0, "tpot_ms": -1.0, "serving_weights_gb": -1.0, "kv_free_gb": -1.0, "sequence_gb": -1.0,
-               "cross_node_tp_ms": -1.0, "cross_node_allreduce_us": -1.0}
+               "cross_node_tp_ms": -1.0, "cross_node_allreduce_us": -1.0, "kv_pool_tokens": 0, "kv_pool_gb": -1.0,
+               "kv_pool_room_gb": -1.0}
 """A training job's serving fields: nothing for the serving rules to refuse."""
 
 
@@ -298,7 +299,9 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None) -> dict[str, Any
             "ttft_ms": _n(sv.achieved_ttft_ms), "tpot_ms": _n(sv.achieved_tpot_ms),
             "serving_weights_gb": sv.weights_per_gpu_bytes / GB, "kv_free_gb": sv.kv_free_per_gpu_bytes / GB,
             "sequence_gb": sv.sequence_per_gpu_bytes / GB,
-            "cross_node_tp_ms": sv.cross_node_tp_s * 1e3, "cross_node_allreduce_us": sv.cross_node_allreduce_s * 1e6}
+            "cross_node_tp_ms": sv.cross_node_tp_s * 1e3, "cross_node_allreduce_us": sv.cross_node_allreduce_s * 1e6,
+            "kv_pool_tokens": sv.kv_pool_tokens, "kv_pool_gb": sv.kv_pool_per_gpu_bytes / GB if sv.kv_pool_tokens
+            else -1.0, "kv_pool_room_gb": sv.kv_pool_room_per_gpu_bytes / GB if sv.kv_pool_tokens else -1.0}
 
 
 def _host_ram_from(ev: Evaluation) -> dict[str, Any]:

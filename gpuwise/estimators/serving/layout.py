@@ -183,6 +183,8 @@ class Replica:
     pool_kind: str = ""  # pool_share is the engine's own KV-pool setting, 'free' / 'total' ('': a release share)
     held_gpu: float = 0.0  # where pool_kind is set: bytes a GPU holds beside the pool (weights, working set, context)
     state_gpu: float = 0.0  # of per_seq_gpu: the recurrent state of the layers without attention (Mamba-2, DeltaNet)
+    pool_gpu: float = 0.0  # the stated pool's bytes a GPU: pool_tokens x kv_token_gpu (0: no pool stated)
+    pool_room_gpu: float = 0.0  # what a stated pool may take a GPU: the device's memory less what it holds beside
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -225,7 +227,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         act = 4.0 * shape.vocab  # the last position's logits per sequence, counted below
         act_seq = per_token_act * prompt / (tp * dpa) + 4.0 * shape.vocab
     # what the KV cache may take: the memory total without it (weights and the KV pool are allocated once)
-    free = eng.usable - M.total_bytes(weights + act, act, (eng.context_bytes, eng.alloc_frac))
+    beside = M.total_bytes(weights + act, act, (eng.context_bytes, eng.alloc_frac))
+    free = eng.usable - beside
     share = static_share(eng, tp * dpa * pp)
     bound = 0.0  # the share that bounded the pool, for the formula the report shows
     if share and share * eng.capacity - weights - eng.context_bytes < free:
@@ -258,8 +261,12 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         if per_seq <= own < free:
             free, bound, sized_by = own, kp.share, kp.of
     pool = getattr(job.w, "kv_cache_tokens", None)
-    room = pool * kv_tok if pool else free  # the engine's own KV pool where the job states it, else what memory leaves
-    per_rank = max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 else 0
+    # a stated pool is the engine's log, so it may pass the headroom policy, never the device: beyond the memory
+    # the weights, working set and context leave, no engine allocates it and the copy serves nothing
+    pool_gpu, pool_room = (pool * kv_tok, eng.capacity - beside) if pool else (0.0, 0.0)
+    room = pool_gpu if pool_gpu else free  # the engine's own KV pool where the job states it, else what memory leaves
+    per_rank = (max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 and pool_gpu <= pool_room
+                else 0)
     # the framework's most sequences a rank schedules, or the job's own setting of it (TensorRT-LLM's max_batch_size
     # and vLLM's max_num_seqs hold per attention data-parallel rank, SGLang's max_running_requests likewise)
     held = per_rank  # what the memory (or the stated pool) holds a rank
@@ -296,7 +303,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     fits = free > 0 and max_seqs >= 1
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
-                   bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0, state)
+                   bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0, state, pool_gpu,
+                   pool_room)
 
 
 def static_share(eng: Engine, gpus: int) -> float:

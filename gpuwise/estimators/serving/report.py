@@ -291,8 +291,12 @@ def _label(job: Any, s: Serving) -> tuple[Phrase, ...]:
     that layout would hold per GPU (never a bare "8 x (one GPU)" for weights no layout holds): the memory
     estimate's per-GPU total (:func:`memory`), the figure the candidate's memory and MEM-NO-FIT show."""
     lay = s.layout
-    if s.replica.fits:
+    rep = s.replica
+    if rep.fits:
         return lay.label_phrases()
+    if rep.pool_gpu > rep.pool_room_gpu:  # the stated pool does not fit beside the weights (SRV-KV-POOL-NO-ROOM)
+        return (("", "layout.unfit_pool", {"layout": lay.label_phrases(), "gpus": lay.gpus, "tokens": rep.pool_tokens,
+                                           "pool_gb": rep.pool_gpu / 1e9, "room_gb": rep.pool_room_gpu / 1e9}),)
     need = memory(job, s).per_gpu / 1e9
     return (("", "layout.unfit", {"layout": lay.label_phrases(), "gpus": lay.gpus, "need_gb": need}),)
 
@@ -360,6 +364,8 @@ def result(job: Any, s: Serving) -> ServingResult:
         meets_rate=None,
         cross_node_tp_s=_cross_node_tp_s(job, s),
         cross_node_allreduce_s=s.replica.allreduce_s if crosses_nodes(job.kb.gpus[s.engine.gpu_id], lay.tp) else 0.0,
+        kv_pool_tokens=s.replica.pool_tokens, kv_pool_per_gpu_bytes=s.replica.pool_gpu,
+        kv_pool_room_per_gpu_bytes=s.replica.pool_room_gpu,
     )
 
 

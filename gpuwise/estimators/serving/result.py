@@ -92,6 +92,10 @@ class ServingResult:
     # a single sequence's decode step: seconds of tensor-parallel all-reduces over the network (0: inside a node)
     cross_node_tp_s: float = 0.0
     cross_node_allreduce_s: float = 0.0  # the fixed part of each such all-reduce (layout.cross_node_allreduce)
+    # a stated KV pool (workload.kv_cache_tokens): its tokens, its bytes a GPU, and the memory a GPU has for it
+    kv_pool_tokens: int = 0
+    kv_pool_per_gpu_bytes: float = 0.0
+    kv_pool_room_per_gpu_bytes: float = 0.0
 
     @property
     def per_sequence_tokens_per_s(self) -> float | None:
