@@ -179,3 +179,70 @@ def test_a_drafter_layer_caches_as_one_attention_layer(kb):
     attention layers cache 24,576 B a token, 2 x 2 KV heads x 256 x 2 B = 2,048 B each, not 24,576 / 48 = 512."""
     assert layer_kv_bytes(from_catalog(kb.models["qwen3-next-80b-a3b"]), 2.0) == 2 * 2 * 256 * 2
     assert layer_kv_bytes(from_catalog(kb.models["llama-3.1-8b"]), 2.0) == 2 * 8 * 128 * 2  # every layer attends
+
+
+# ------------------------------------------------------------------ a user's own hybrid (workload.architecture)
+NANO9_ARCH = {"layers": 56, "hidden_size": 4480, "heads": 40, "kv_heads": 8, "head_dim": 128, "ffn_size": 15680,
+              "vocab_size": 131072, "attention_layers": 4,
+              "recurrent": {"kind": "mamba2", "layers": 27, "state_elements": 128 * 80 * 128,
+                            "conv_elements": 3 * (128 * 80 + 2 * 8 * 128), "state_bytes": 4}}
+
+
+def _custom(kb, arch: dict, **extra):
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    w = {"task": "inference", "params_b": 8.888227328, "architecture": arch, "prompt_tokens": 1000,
+         "output_tokens": 1000, "concurrent_requests": 64, **extra}
+    return resolve(Requirements.model_validate({"workload": w}), kb)
+
+
+def test_a_users_architecture_states_its_recurrent_state(kb):
+    """An unlisted hybrid described by hand holds the state the catalog's fields give: Nemotron Nano 9B v2's 27
+    Mamba-2 layers of 128 heads x 80 x d_state 128 in float32 and 3 x (10,240 + 2 x 8 x 128) convolution elements in
+    BF16, 27 x (5,242,880 + 73,728) = 143,548,416 B a sequence; its 4 attention layers alone keep a KV cache. The
+    conv state defaults to 2 B an element; ssm defaults to mamba2, as the catalog's hybrids are priced."""
+    shape = _custom(kb, NANO9_ARCH).shape
+    assert shape.state_bytes_per_sequence == 27 * (1_310_720 * 4 + 36_864 * 2) == NANO9_STATE
+    assert shape.attn_layers == 4 and shape.ssm == "mamba2"
+    listed = from_catalog(kb.models["nvidia-nemotron-nano-9b-v2"])
+    assert shape.state_bytes_per_sequence == listed.state_bytes_per_sequence
+    # a gated DeltaNet layer of 16 key and 32 value heads of 128, kernel 4, in BF16: 524,288 + 24,576 elements
+    qn = {**NANO9_ARCH, "recurrent": {"kind": "gated_deltanet", "layers": 36, "state_elements": 32 * 128 * 128,
+                                      "conv_elements": 3 * (2 * 16 * 128 + 32 * 128)}}
+    assert _custom(kb, qn).shape.state_bytes_per_sequence == QN_STATE == 36 * 548_864 * 2
+    # without a recurrent block a user's hybrid keeps no state, as before
+    plain = {k: v for k, v in NANO9_ARCH.items() if k != "recurrent"}
+    assert _custom(kb, plain).shape.state_bytes_per_sequence == 0.0
+
+
+def test_serving_holds_a_users_state_per_sequence(kb, accuracy):
+    """Served on one H100, the user's hybrid admits sequences of 16,384 B of KV a token over 1,504 tokens plus its
+    143,548,416 B of state, as the catalog's model does."""
+    job = _custom(kb, NANO9_ARCH)
+    r = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1).replica
+    assert r.kv_token_gpu == 4 * 2 * 8 * 128 * 2 == 16384 and r.state_gpu == NANO9_STATE
+    assert r.per_seq_gpu == 16384 * 1504 + NANO9_STATE
+
+
+@pytest.mark.parametrize("arch, said", [
+    ({k: v for k, v in NANO9_ARCH.items() if k != "attention_layers"}, "recurrent needs attention_layers"),
+    ({**NANO9_ARCH, "attention_layers": 30}, "attention_layers 30 and recurrent.layers 27 exceed layers 56"),
+    ({**NANO9_ARCH, "recurrent": {**NANO9_ARCH["recurrent"], "state_bytes": 3}}, "state_bytes"),
+    ({**NANO9_ARCH, "recurrent": {**NANO9_ARCH["recurrent"], "kind": "mamba"}}, "kind"),
+    ({**NANO9_ARCH, "recurrent": {**NANO9_ARCH["recurrent"], "layer": 27}}, "layer"),
+])
+def test_a_users_recurrent_block_is_checked(kb, arch, said):
+    with pytest.raises(ValueError, match=said):
+        _custom(kb, arch)
+
+
+def test_the_users_block_takes_the_catalogs_fields():
+    """One vocabulary: the architecture's recurrent block and the catalog's take the same fields and types."""
+    from gpuwise.inputs.workload import RecurrentState as Asked
+    from gpuwise.knowledge.schema.models import RecurrentState as Listed
+
+    assert {k: f.annotation for k, f in Asked.model_fields.items()} == {
+        k: f.annotation for k, f in Listed.model_fields.items()}
+    assert {k: f.default for k, f in Asked.model_fields.items()} == {
+        k: f.default for k, f in Listed.model_fields.items()}

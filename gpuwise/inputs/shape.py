@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ..frozen import frozen
@@ -202,9 +202,13 @@ def from_catalog(m: Model) -> Shape:
         qk_norm_all_heads=m.qk_norm_all_heads,
         attention_layers=m.attention_layers,
         ssm="mamba2" if m.recurrent else None,  # gated DeltaNet's chunked recurrence priced in Mamba-2's class
-        recurrent=(m.recurrent.layers, m.recurrent.state_elements, m.recurrent.conv_elements,
-                   float(m.recurrent.state_bytes), float(m.recurrent.conv_bytes)) if m.recurrent else None,
+        recurrent=_recurrent(m.recurrent),
     )
+
+
+def _recurrent(r: Any) -> tuple[int, int, int, float, float] | None:
+    """A ``recurrent`` block, the catalog's or a user's architecture's (the same fields), as the shape keeps it."""
+    return (r.layers, r.state_elements, r.conv_elements, float(r.state_bytes), float(r.conv_bytes)) if r else None
 
 
 def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
@@ -234,7 +238,8 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             shared_experts=a.shared_experts if a.experts else 0,
             active_params=_active_params(a, params),
             attention_layers=a.attention_layers,
-            ssm=a.ssm,
+            ssm=a.ssm or ("mamba2" if a.recurrent else None),  # as the catalog's hybrids are priced
+            recurrent=_recurrent(a.recurrent),
             attention_window=a.attention_window,
             window_layers_fraction=a.window_layers_fraction or 0.0,
         )

@@ -28,6 +28,23 @@ Attention = Literal["sdpa", "flash", "eager"]
 LoraTargets = Literal["all-linear", "attention", "qv"]
 
 
+class RecurrentState(Strict):
+    """The fixed-size state each running sequence holds in the layers without attention, as the catalog states it
+    (``knowledge/models.yaml`` ``recurrent``, gpuwise/knowledge/schema/models.py: the same fields): per layer, the
+    recurrence's elements and the causal convolution's last (kernel - 1) inputs, and the bytes an element takes."""
+
+    kind: Literal["mamba2", "gated_deltanet"] = Field(
+        description="the mixer: 'mamba2' (heads x head_dim x d_state recurrent and (kernel - 1) x (heads x head_dim "
+        "+ 2 x n_groups x d_state) convolution elements a layer) or 'gated_deltanet' (value heads x key_dim x "
+        "value_dim and (kernel - 1) x (2 x key heads x key_dim + value heads x value_dim))")
+    layers: int = Field(ge=1, le=10_000, description="layers that keep the state (the non-attention mixers)")
+    state_elements: int = Field(ge=1, le=10**12, description="elements of one layer's recurrent state a sequence")
+    conv_elements: int = Field(ge=0, le=10**12, description="elements of one layer's convolution state a sequence")
+    state_bytes: Literal[2, 4] = Field(default=2, description="bytes a recurrent-state element takes (4: float32, "
+                                       "as NemotronH's mamba_ssm_cache_dtype sets it)")
+    conv_bytes: Literal[2, 4] = Field(default=2, description="bytes a convolution-state element takes")
+
+
 class Architecture(Strict):
     """A custom transformer's shape (with ``params_b``)."""
 
@@ -54,6 +71,9 @@ class Architecture(Strict):
     ssm: Literal["mamba1", "mamba2"] | None = Field(
         default=None, description="the mixer of the layers that do not run attention: 'mamba1' (Mamba's selective "
         "scan, on the CUDA cores), 'mamba2' (SSD, its chunks as matmuls); not given, costed as their matmuls alone")
+    recurrent: RecurrentState | None = Field(
+        default=None, description="the per-sequence state of the layers without attention (Mamba-2, gated DeltaNet), "
+        "which serving holds for each running sequence beside the attention layers' KV cache; needs attention_layers")
     attention_window: int | None = Field(default=None, ge=1, le=10_000_000,
                                          description="tokens a local (sliding-window) attention layer sees")
     window_layers_fraction: float | None = Field(
@@ -71,6 +91,12 @@ class Architecture(Strict):
             raise Said(N_("experts_per_token cannot exceed experts"))
         if (self.attention_window is None) != (self.window_layers_fraction is None):
             raise Said(N_("attention_window and window_layers_fraction go together"))
+        if self.recurrent is not None:
+            if self.attention_layers is None:
+                raise Said(N_("recurrent needs attention_layers: the layers that keep a KV cache (0 for a pure SSM)"))
+            if self.attention_layers + self.recurrent.layers > self.layers:
+                raise Said(N_("attention_layers %(attn)s and recurrent.layers %(rec)s exceed layers %(layers)s"),
+                           attn=self.attention_layers, rec=self.recurrent.layers, layers=self.layers)
         return self
 
 
