@@ -246,3 +246,29 @@ def test_the_users_block_takes_the_catalogs_fields():
         k: f.annotation for k, f in Listed.model_fields.items()}
     assert {k: f.default for k, f in Asked.model_fields.items()} == {
         k: f.default for k, f in Listed.model_fields.items()}
+
+
+# ------------------------------------------------------------------ the burst simulator's pool holds the state too
+def test_a_burst_pool_counts_each_running_sequences_state(kb, accuracy):
+    """The burst simulator keeps its pool in KV tokens; a running Qwen3-Next sequence also holds 39,518,208 B of
+    DeltaNet state, 39,518,208 / 24,576 = 1,608 tokens of the same pool (the bytes admission counts, layout.py
+    state_gpu). A stated pool of 30,000 tokens then holds 30,000 // (1,000 + 1,608) = 11 sequences of 1,000-token
+    prompts, not the 20 their KV alone would allow; as the eleven decode (vLLM reserves the current length, so they
+    hold 11 x 2,608 = 28,688 tokens and more), the twelfth waits until they end. Without the state (a copy of the
+    replica with none) all 20 fit (20,000 tokens and what they write while the front end hands the rest over) and
+    decode together, none of their 100 tokens done before the last arrives."""
+    from gpuwise.estimators.serving.burst import burst_run, state_tokens
+
+    job, s = _serve(kb, accuracy, "qwen3-next-80b-a3b", "fp8", "h200-141gb-sxm")
+    assert state_tokens(s.replica) == QN_STATE / 24576 == 1608
+    rep = type(s.replica)(**{**s.replica.__dict__, "pool_tokens": 30_000, "max_seqs": 64})
+    lengths = [(1000, 100)] * 20
+    held = burst_run(job, s.engine, rep, lengths)
+    free = burst_run(job, s.engine, type(rep)(**{**rep.__dict__, "state_gpu": 0.0}), lengths)
+    assert held is not None and free is not None
+    assert held.most_running == 30_000 // (1000 + 1608) == 11
+    assert free.most_running == 20
+    assert held.seconds > free.seconds and held.ttft > free.ttft
+    # a model without the state is unchanged: its token-equivalent is 0
+    llama_job = accuracy.serving_job(kb, "llama-3.1-8b", "bf16", "vllm", 1000, 1000, 64, 1, 1)
+    assert state_tokens(SV.choose(llama_job, kb.gpus["h200-141gb-sxm"], 1).replica) == 0.0

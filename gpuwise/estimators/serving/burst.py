@@ -77,6 +77,13 @@ def sequence_cap(job: Any, eng: Engine, rep: Replica) -> int:
     return max(min(rep.max_seqs, eng.max_batch * rep.layout.dp_attention), 1)
 
 
+def state_tokens(rep: Replica) -> float:
+    """A running sequence's recurrent state (:attr:`.layout.Replica.state_gpu`) in KV tokens of the pool it shares:
+    its bytes over the KV bytes a token takes, both per GPU; 0 for a model without the state, or without a KV
+    cache (whose sequences the memory's count bounds, the state included)."""
+    return rep.state_gpu / rep.kv_token_gpu if rep.kv_token_gpu > 0 else 0.0
+
+
 def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]]) -> BurstRun | None:
     """The requests ``lengths`` (prompt, output tokens, in arrival order) sent at once to one copy, simulated step by
     step (module docstring). None where the model does not apply: a static-batching framework (its own burst model)
@@ -91,6 +98,9 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
     cap = sequence_cap(job, eng, rep)
     per_rank = rep.free_gpu / rep.kv_token_gpu if rep.kv_token_gpu > 0 else math.inf
     pool = (rep.pool_tokens or per_rank) * rep.layout.dp_attention  # KV tokens the copy holds
+    # a running sequence's recurrent state (layout.py state_gpu, the bytes admission counts) in KV tokens of the same
+    # pool; a model with no KV cache at all has its sequences bounded by the cap, which counts the state
+    st = state_tokens(rep)
     full = fw.kv_reserve == "full"  # reserves prompt + output at admission, else the current length
     budget = float(eng.chunk)
     graphs = copy_graph_cap(eng, rep)
@@ -123,17 +133,17 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
     total_out = float(sum(o for _, o in lengths))
     while nxt < n or prefilling or ends:
         while (nxt < n and (nxt + 1) * gap <= t + 1e-12 and len(prefilling) + len(ends) < cap
-               and kv + lengths[nxt][0] + (lengths[nxt][1] if full else 0) <= pool):
+               and kv + st + lengths[nxt][0] + (lengths[nxt][1] if full else 0) <= pool):
             p, o = lengths[nxt]
             prefilling.append([nxt, float(p)])
-            kv += p + (o if full else 0)
+            kv += p + (o if full else 0) + st
             nxt += 1
         b = len(ends)
         if not prefilling and b == 0:
             if nxt >= n:
                 break
             t = max(t, (nxt + 1) * gap)
-            if len(prefilling) + len(ends) >= cap or kv + lengths[nxt][0] > pool:  # nothing runs and nothing fits
+            if len(prefilling) + len(ends) >= cap or kv + st + lengths[nxt][0] > pool:  # nothing runs or fits
                 return None
             continue
         most = max(most, b)
@@ -154,7 +164,7 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
                 ended.append(r)
         pctx = pos / ptoks if ptoks else 0.0
         admits = (nxt < n and len(prefilling) + b < cap  # a request may be admitted after this step
-                  and kv + lengths[nxt][0] + (lengths[nxt][1] if full else 0) <= pool)
+                  and kv + st + lengths[nxt][0] + (lengths[nxt][1] if full else 0) <= pool)
         if alone:
             t += step_s(0, 0.0, ptoks, pctx, True)
         elif ptoks or admits:
@@ -174,7 +184,7 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
             done[r] = t
             p, o = lengths[r]
             ctx_sum -= p + o
-            kv -= p + o
+            kv -= p + o + st
         if ended:
             gone = set(ended)
             prefilling = [item for item in prefilling if int(item[0]) not in gone]
@@ -183,7 +193,7 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
                 first[r] = t
                 if o <= 1:
                     done[r] = t
-                    kv -= p + (o if full else 0)
+                    kv -= p + (o if full else 0) + st
                     continue
                 heapq.heappush(ends, (k + o - 1, r))
                 ctx_sum += p + 1
