@@ -59,11 +59,12 @@ def _qwen3_next_params() -> tuple[int, int]:
     return total, total - 48 * (512 - 10) * expert
 
 
-def _nemotron_h_params(h: int, ffn: int, pattern: str) -> int:
-    heads, groups, state, inner = 128, 8, 128, 128 * 80
+def _nemotron_h_params(h: int, ffn: int, pattern: str, heads: int = 128, head_dim: int = 80, state: int = 128,
+                       attn_heads: int = 40) -> int:
+    groups, inner = 8, heads * head_dim
     conv = inner + 2 * groups * state
     mamba = h * (2 * inner + 2 * groups * state + heads) + conv * 4 + conv + 3 * heads + inner + inner * h + h
-    attn = h * 40 * 128 + 2 * h * 8 * 128 + 40 * 128 * h + h
+    attn = h * attn_heads * 128 + 2 * h * 8 * 128 + attn_heads * 128 * h + h
     mlp = 2 * h * ffn + h  # squared-ReLU up and down
     return (2 * 131072 * h + pattern.count("M") * mamba + pattern.count("*") * attn + pattern.count("-") * mlp + h)
 
@@ -272,3 +273,47 @@ def test_a_burst_pool_counts_each_running_sequences_state(kb, accuracy):
     # a model without the state is unchanged: its token-equivalent is 0
     llama_job = accuracy.serving_job(kb, "llama-3.1-8b", "bf16", "vllm", 1000, 1000, 64, 1, 1)
     assert state_tokens(SV.choose(llama_job, kb.gpus["h200-141gb-sxm"], 1).replica) == 0.0
+
+
+# ------------------------------------------------------------------ Nemotron-H 8B / 47B / 56B
+# Megatron-Bridge nemotron_h_provider.py @ d9f7643b NemotronHModelProvider8B / 47B / 56B: Mamba heads of 64 (the base
+# provider's mamba_head_dim), 8 groups, conv kernel 4; 8 KV heads of 128
+H8 = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-"
+H47 = "M-M-M-M-M-M-M-M-M*-M-M-M-M-M-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-M-M---MM---M-M*-M-M-M-M-M-"
+H56 = ("M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-"
+       "M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-")
+
+
+@pytest.mark.parametrize("mid, h, ffn, pattern, heads, state, attn_heads, nominal, total, state_total", [
+    ("nemotron-h-8b", 4096, 21504, H8, 128, 128, 32, 8e9, 8_100_852_736, 102_137_856),
+    ("nemotron-h-47b", 8192, 30720, H47, 256, 256, 64, 47e9, 46_791_554_816, 760_504_320),
+    ("nemotron-h-56b", 8192, 32768, H56, 256, 256, 64, 56e9, 56_324_350_464, 912_605_184),
+])
+def test_nemotron_h_from_its_pattern(kb, mid, h, ffn, pattern, heads, state, attn_heads, nominal, total,
+                                     state_total):
+    """Each Nemotron-H size counted from its block pattern and widths, within 2 % of the size its paper names it by
+    (arXiv:2504.03624: 8B, 47B, 56B); the catalog states the count. The attention blocks alone keep a KV cache
+    (2 x 8 x 128 x 2 B = 4,096 B a token each); each Mamba-2 block keeps 64-wide heads of d_state elements in float32
+    and 3 x (heads x 64 + 2 x 8 x state) convolution elements in BF16 a sequence: the 8B 24 x (1,048,576 x 4 +
+    30,720 x 2) = 102,137,856 B, the 47B 45 x (4,194,304 x 4 + 61,440 x 2) = 760,504,320 B, the 56B 54 x the same =
+    912,605,184 B."""
+    got = _nemotron_h_params(h, ffn, pattern, heads=heads, head_dim=64, state=state, attn_heads=attn_heads)
+    assert got == total and abs(got - nominal) / nominal < 0.02
+    m = kb.models[mid]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert (m.layers, m.attention_layers, m.recurrent.layers) == (len(pattern), pattern.count("*"), pattern.count("M"))
+    shape = from_catalog(m)
+    per_layer = heads * 64 * state * 4 + 3 * (heads * 64 + 2 * 8 * state) * 2
+    assert shape.state_bytes_per_sequence == pattern.count("M") * per_layer == state_total
+    assert shape.attn_layers == pattern.count("*")
+    assert kb.model(f"nvidia/{mid.replace('nemotron-h', 'Nemotron-H')}-Base-8K").id == mid
+
+
+def test_nemotron_h_56b_on_one_h200(kb, accuracy):
+    """In BF16 the 56B's weights (112.6 GB) fit one H200; each sequence of 1,504 tokens then takes 10 x 4,096 B x
+    1,504 = 61,603,840 B of KV beside 912,605,184 B of state, so the state sets how many sequences fit."""
+    _, s = _serve(kb, accuracy, "nemotron-h-56b", "bf16", "h200-141gb-sxm")
+    r = s.replica
+    assert r.kv_token_gpu == 40960 and r.state_gpu == 912_605_184
+    assert r.per_seq_gpu == 40960 * 1504 + 912_605_184
+    assert r.fits and r.max_seqs == math.floor(r.free_gpu / r.per_seq_gpu)
