@@ -112,3 +112,29 @@ def test_the_blocker_in_chinese(tmp_path):
     line = next(x for x in r.stdout.splitlines() if "SRV-KV-POOL-NO-ROOM" in x)
     assert "700,000" in r.stdout and "91.8 GB" in r.stdout
     assert "KV" in line and "stated KV-cache pool" not in r.stdout and "more than the" not in r.stdout
+
+
+def _estimate(tmp_path: Path, gpu: str) -> dict:
+    path = tmp_path / "pool.yaml"
+    path.write_text(yaml.safe_dump({"workload": {
+        "task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "context_len": 1500,
+        "concurrent_requests": 64, "kv_cache_tokens": POOL}}))
+    r = gpuwise("estimate", str(path), "--gpu", gpu, "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    import json
+    return json.loads(r.stdout)
+
+
+def test_the_memory_table_holds_the_stated_pool(tmp_path):
+    """The engine allocates its stated pool whole at start, whatever its requests hold: the memory table's KV cache
+    is the pool, 700,000 x 131,072 B = 91,750,400,000 B, not the 64 requests' 72,000 tokens (9.4 GB). So the
+    table and the strategy agree: it does not fit one H100 (and the strategy says "one GPU", never "over 1 GPUs"),
+    and it fits one H200."""
+    small, large = _estimate(tmp_path, "h100"), _estimate(tmp_path, "h200")
+    for got in (small, large):
+        assert got["memory"]["breakdown"]["kv_cache"] == POOL * KV_TOKEN == 91_750_400_000
+        assert got["memory"]["breakdown"]["weights"] == WEIGHTS
+    assert small["gpu"]["fits"] is False and large["gpu"]["fits"] is True
+    assert small["memory"]["per_gpu_bytes"] > small["memory"]["usable_per_gpu_bytes"]
+    assert small["gpu"]["strategy"].startswith("does not fit: one GPU would hold the stated KV-cache pool of "
+                                               "700,000 tokens, 91.8 GB, where 66.8 GB is left")

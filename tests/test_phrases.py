@@ -292,6 +292,9 @@ def _memory_estimates(kb):
     for kv_bytes in (1.0, 4.0):  # an 8-bit and an fp32 KV cache
         out.append(MS.inference_memory(dense, "bf16", 8192, 8, "sdpa", 1, quant=rt.quantization, overhead=over,
                                       kv_bytes=kv_bytes))
+    for tp in (1, 4):  # a KV pool the job states (workload.kv_cache_tokens), whole and split
+        out.append(MS.inference_memory(dense, "bf16", 8192, 8, "sdpa", tp, quant=rt.quantization, overhead=over,
+                                      pool_tokens=500_000))
     for method, training in (("full", True), ("lora", True), ("qlora", True), ("full", False)):
         out.append(MS.weights_only_memory(2.6e9, "bf16", training, overhead=over, method=method))
     # a format that quantizes a MoE's experts alone (llama.cpp's gpt-oss files, serving.yaml gguf-mxfp4)

@@ -81,7 +81,7 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                      tp: int, *, quant: dict, overhead: tuple[float, float], fmt: str | None = None,
                      prompt_tokens: int | None = None, prefill_tokens: float | None = None, pp: int = 1,
                      ep: int = 1, dp_attention: int = 1, kv_bytes: float | None = None,
-                     kv_len: float | None = None) -> MemoryEstimate:
+                     kv_len: float | None = None, pool_tokens: float | None = None) -> MemoryEstimate:
     """Peak bytes per GPU of serving ``concurrent`` sequences of ``context_len`` tokens.
 
     Two moments compete: the end of prefill (weights + the prompts' KV + the working set of the
@@ -93,8 +93,10 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     the routed experts over ``ep`` GPUs and gives each rank its own sequences. ``fmt`` is the weight
     format (default: ``precision``); ``kv_bytes`` the cached element size (default 2, fp32 4);
     ``kv_len`` the tokens a sequence holds at the decode peak (default ``context_len``; engines that
-    admit on current length hold prompt + half the output on average). The allocator allowance
-    applies to the working set: weights and a paged KV pool are allocated once.
+    admit on current length hold prompt + half the output on average). ``pool_tokens`` is a KV pool the job
+    states (``workload.kv_cache_tokens``): the engine allocates it whole at start, at both peaks, and a hybrid's
+    recurrent state lives inside it. The allocator allowance applies to the working set: weights and a paged KV
+    pool are allocated once.
     """
     fmt = fmt or precision
     w = weight_bytes(shape, fmt, quant)
@@ -141,17 +143,24 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     held_state = state.value if state else 0.0  # every running sequence's, at either peak
     phases = {"prefill": w.value + kv_prompt + act.value + held_state,
               "decode": w.value + kv.value + decode_work + held_state}
+    if pool_tokens:  # the stated pool, allocated whole whatever the requests hold; the state lives inside it
+        stated = kv_cache_bytes(shape, float(pool_tokens), kv_b)
+        kv = Term(kv.name, stated.value / split_kv, kv.unit,
+                  _then(stated, _over(split_kv) if split_kv > 1 else (), formula("formula.kv_pool_stated", " ")),
+                  stated.inputs)
+        phases = {"prefill": w.value + kv.value + act.value, "decode": w.value + kv.value + decode_work}
     peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
     if peak == "decode":
         act = Term("activations", decode_work, "B", formula("formula.decode_working_set")
                    + (_over(ranks) if ranks > 1 else ()), {"vocab": shape.vocab, "sequences": concurrent},
                    note_phrases=(("", "note.prefill_less_kv", {"n": work / ranks}),))
-    else:
+    elif not pool_tokens:
         # the prompts' tokens, not the decode end's, so the printed inputs give the value
         kv = Term(kv.name, kv_prompt, kv.unit,
                   _then(kv_prompt_term, _over(split_kv) if split_kv > 1 else (), formula("formula.kv_prompts", " ")),
                   kv_prompt_term.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
-    if state:  # beside the attention layers' KV cache, in the same pool (vLLM's hybrid allocator, SGLang's mamba pool)
+    if state and not pool_tokens:  # beside the attention layers' KV cache, in the same pool (vLLM's hybrid
+        # allocator, SGLang's mamba pool)
         kv = Term(kv.name, kv.value + state.value, kv.unit, _then(kv, state.formula_phrases),
                   {**kv.inputs, **state.inputs, "recurrent_state_bytes": state.value}, note_phrases=kv.note_phrases)
     over = _overhead_term(act.value, overhead, "formula.overhead_serving")

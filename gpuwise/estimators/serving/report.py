@@ -224,7 +224,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
         job.shape, w.precision, prompt + output, per_copy, w.attention if fw.id == "transformers" else "sdpa",
         lay.tp, quant=quant_formats(kb), overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value),
         fmt=fmt, prompt_tokens=prompt, prefill_tokens=prefill, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
-        kv_bytes=kv_b, kv_len=held)
+        kv_bytes=kv_b, kv_len=held, pool_tokens=getattr(w, "kv_cache_tokens", None))
     spec, _ = O.speculative(kb, fw, w, job)
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, None),
                          checkpoint_bits(job, fmt, None))
@@ -294,11 +294,12 @@ def _label(job: Any, s: Serving) -> tuple[Phrase, ...]:
     rep = s.replica
     if rep.fits:
         return lay.label_phrases()
+    one = "_one" if lay.gpus == 1 else ""  # "one GPU would hold", never "one GPU over 1 GPUs"
     if rep.pool_gpu > rep.pool_room_gpu:  # the stated pool does not fit beside the weights (SRV-KV-POOL-NO-ROOM)
-        return (("", "layout.unfit_pool", {"layout": lay.label_phrases(), "gpus": lay.gpus, "tokens": rep.pool_tokens,
+        return (("", "layout.unfit_pool" + one, {"layout": lay.label_phrases(), "gpus": lay.gpus, "tokens": rep.pool_tokens,
                                            "pool_gb": rep.pool_gpu / 1e9, "room_gb": rep.pool_room_gpu / 1e9}),)
     need = memory(job, s).per_gpu / 1e9
-    return (("", "layout.unfit", {"layout": lay.label_phrases(), "gpus": lay.gpus, "need_gb": need}),)
+    return (("", "layout.unfit" + one, {"layout": lay.label_phrases(), "gpus": lay.gpus, "need_gb": need}),)
 
 
 def result(job: Any, s: Serving) -> ServingResult:
