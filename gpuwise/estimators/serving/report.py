@@ -297,8 +297,8 @@ def _label(job: Any, s: Serving) -> tuple[Phrase, ...]:
     one = "_one" if lay.gpus == 1 else ""  # "one GPU would hold", never "one GPU over 1 GPUs"
     if rep.pool_gpu > rep.pool_room_gpu:  # the stated pool does not fit beside the weights (SRV-KV-POOL-NO-ROOM)
         return (("", "layout.unfit_pool" + one, {"layout": lay.label_phrases(), "gpus": lay.gpus,
-                                                 "tokens": rep.pool_tokens,
-                                           "pool_gb": rep.pool_gpu / 1e9, "room_gb": rep.pool_room_gpu / 1e9}),)
+                                                 "tokens": rep.pool_tokens, "pool_gb": rep.pool_gpu / 1e9,
+                                                 "room_gb": rep.pool_room_gpu / 1e9}),)
     need = memory(job, s).per_gpu / 1e9
     return (("", "layout.unfit" + one, {"layout": lay.label_phrases(), "gpus": lay.gpus, "need_gb": need}),)
 
