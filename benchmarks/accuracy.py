@@ -924,7 +924,7 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311), (330, 343), (350, 353),
-               (360, 373))
+               (360, 373), (374, 388))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1066,7 +1066,12 @@ def main() -> int:
           "Qwen3-30B-A3B and gpt-oss-20b on 8, gpt-oss-120b and Llama 3.1 70B on 64; MLPerf Llama 2 70B LoRA on 4 / "
           "8 / 16 / 32 GB200, 16 / 128 B200, 16 MI325X; branch trainblind10, before any change) +17.0 / +199.5 / "
           "+244.2 / +158.4 / +141.3 / +208.2 / +0.7 / -3.5 / -13.8 / -13.4 / -11.4 / +17.6 / -3.7 / -6.2%: 15.4% "
-          "(3.44x, H362); without the conditions 9.6% (17.05x, H363)")
+          "(3.44x, H362); without the conditions 9.6% (17.05x, H363);\n"
+          "  H374-H388 (NVIDIA's DGX Cloud Benchmarking recipes, NeMo 24.12 / 25.04: Llama 3.1 405B on 576 / 2,304 / "
+          "512 H100 and 128 / 512 GB200, 70B on 2,048 / 64 H100, 8B on 128 H100, Grok-1 on 2,048 / 512 H100 and 256 "
+          "GB200, DeepSeek-V3 on 1,024 H100 and 128 GB200, Llama 4 Maverick on 128 GB200 and 512 H100; branch "
+          "trainblind11, before any change) +7.2 / -3.9 / -9.7 / -4.7 / +5.3 / -23.6 / -22.9 / +2.0 / -14.3 / +14.6 / "
+          "-1.1 / -39.3 / -74.7 / -26.4 / -20.8%: 14.3% (3.95x, H386); without the conditions 26.0% (2.57x, H386)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
