@@ -1,8 +1,8 @@
-"""Held-out H374-H388 (branch trainblind11), scored blind on main d7239247: NVIDIA's DGX Cloud Benchmarking recipes
+"""Held-out H374-H389 (branch trainblind11), scored blind on main d7239247: NVIDIA's DGX Cloud Benchmarking recipes
 (NVIDIA/dgxc-benchmarking; v25.02 at commit 8f5cbb3 with NeMo 24.12, v25.05.04 at commit 1f6d9f4 with NeMo
 25.04.01): Llama 3.1 8B / 70B / 405B, Grok-1 314B, DeepSeek-V3 and Llama 4 Maverick pretraining on H100 and GB200,
-each as 100 steps at the published time a step. The rows' own figures are checked here by hand against the
-published tables; no figure of the model was set from them."""
+and (H389) the recipes' Llama 3 70B full SFT on 32 H100, each as 100 steps at the published time a step. The rows'
+own figures are checked here by hand against the published tables; no figure of the model was set from them."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ TABLES = {
     "H386": (128, 1024, 4096, 34.168, None, (2, 4, 32, 1, 1)),        # the same, GB200
     "H387": (128, 1024, 8192, 7.781, None, (1, 2, 64, 1, 12)),        # llama4/README.md, GB200 BF16
     "H388": (512, 1024, 8192, 3.855, None, (4, 1, 128, 1, None)),     # the same, H100 FP8
+    "H389": (32, 32, 4096, 3.36, 39009, (4, 4, None, 1, 5)),          # ft_llama3/README_70b.md, SFT BF16
 }
 
 
@@ -66,6 +67,7 @@ def test_published_mfu_is_the_tables_own_arithmetic():
     assert mfu(256, 2.17e16, 6.244, 512, 4900) == pytest.approx(0.355, abs=0.001)      # H380: 35.5%
     assert mfu(4096, 4.27e15, 21.29, 2048, 989) == pytest.approx(0.4056, abs=0.001)    # H382: 40.56%
     assert mfu(1024, 4.27e15, 15.933, 512, 989) == pytest.approx(0.542, abs=0.001)     # H383: 54.2%
+    assert mfu(32, 1.70e15, 3.36, 32, 989) == pytest.approx(0.511, abs=0.001)         # H389: 51.1% (SFT)
 
 
 def test_grok1_shape_counts_by_hand():
