@@ -1093,13 +1093,16 @@ def main() -> int:
     # MTP blog); branch decodeblind8's ids DX.. (one DGX Spark: llama.cpp benches/dgx-spark.md at build 6918,
     # LMSYS's DGX Spark review with SGLang, vLLM 0.15.1 and a source build in dgx-spark-playbooks #79 and
     # spark-arena #17); branch decodeblind9's ids DY.. (GLM-4.5-Air on 2 x RTX A6000 in ik_llama.cpp #700, imp's
-    # cross-engine bench on an RTX 5090, MiniMax-M2.5 NVFP4 on 4 x RTX PRO 6000 in ambientlight/rtx-pro-6000-bench)
+    # cross-engine bench on an RTX 5090, MiniMax-M2.5 NVFP4 on 4 x RTX PRO 6000 in ambientlight/rtx-pro-6000-bench);
+    # branch decodeblind10's ids DW.. (6/model-workbench's Dec 2025 runs on one and two RTX PRO 6000 Max-Q: vLLM 0.12 /
+    # 0.13, TensorRT-LLM 1.2.0rc5 and llama.cpp, gpt-oss, Qwen3-30B-A3B / 235B-A22B, GLM-4.5-Air, MiniMax-M2)
     for ids, when, where in (("DQ", "session 26", "SGLang cookbook"), ("DV", "session 26", "llama.cpp and Ollama"),
                              ("DR", "session 26", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables"),
                              ("DZ", "branch decodeblind7", "llama.cpp and SGLang on 8 x MI300X: AMD's, LMSYS's blogs"),
                              ("VC", "branch serveblind8", "vLLM 0.12.0 on 4 x B200: Vultr's inference cookbook"),
                              ("DX", "branch decodeblind8", "one GB10: llama.cpp's benches, LMSYS, vLLM issues"),
-                             ("DY", "branch decodeblind9", "RTX A6000 / 5090 / PRO 6000: llama.cpp PR threads, vLLM")):
+                             ("DY", "branch decodeblind9", "RTX A6000 / 5090 / PRO 6000: llama.cpp PR threads, vLLM"),
+                             ("DW", "branch decodeblind10", "1-2 x RTX PRO 6000 Max-Q: vLLM, TensorRT-LLM, llama.cpp")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
