@@ -108,6 +108,13 @@ def format_of(job: Any, fw: Framework, gpu: Gpu | None = None) -> str:
     return shipped if (precision == "fp4" and fmt in FP4_FORMATS and shipped in FP4_FORMATS) else fmt
 
 
+def chip_key(gpu: Gpu) -> str:
+    """The key of ``gpu``'s own chip among a framework's ``architecture_overrides``: ``sm`` and its compute capability
+    without the dot (12.0: sm120), where one chip of an architecture was timed apart from the others."""
+    cc = gpu.compute_capability or ""
+    return f"sm{cc.replace('.', '')}" if cc else ""
+
+
 def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None) -> Engine:
     kb, w = job.kb, job.w
     fw = kb.framework(framework or getattr(w, "framework", None))
@@ -118,11 +125,12 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     vo = fw.vendor_overrides.get(gpu.vendor)  # type: ignore[call-overload]
     mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
     ao = fw.architecture_overrides.get(gpu.architecture or "")
+    chip = fw.architecture_overrides.get(chip_key(gpu))  # one chip of the architecture (sm120): read before it
     rel = release(fw, getattr(w, "framework_version", None), gpu.vendor)
     fw = mla_scheduling(job, fw)
 
     def pick(name: str) -> float:
-        for o in (ao, mo, vo, rel):
+        for o in (chip, ao, mo, vo, rel):
             own = getattr(o, name, None) if o is not None else None
             if own is not None and holds_from(o, name, getattr(w, "framework_version", None)):
                 return float(own)
@@ -152,7 +160,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     rt = kb.runtime
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, weight_format),
                          checkpoint_bits(job, fmt, weight_format))
-    eff *= clock_factor(kb.gpus, gpu, (ao, mo, vo, rel), compute)  # the clock this part holds under GEMMs
+    eff *= clock_factor(kb.gpus, gpu, (chip, ao, mo, vo, rel), compute)  # the clock this part holds under GEMMs
     gemm = peak_tflops(gpu, compute) * 1e12 * eff * cf  # FLOP/s of the GEMMs at the framework's efficiency
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
@@ -162,7 +170,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm)),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
         bw_weights=mem_bw * bwf * bw_factor,
-        bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (ao, mo, vo, rel)) * bw_factor,
+        bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (chip, ao, mo, vo, rel)) * bw_factor,
         bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
         step_overhead=pick("step_overhead_us") * 1e-6,
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)
@@ -175,7 +183,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us"))) * 1e-6,
         alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=expert_tile_rows(job, fw, gpu, fmt, weight_format, method),
-        moe_rate=moe_rate(gpu, (ao, mo, vo, rel), fmt), kv_bytes=kv_b,
+        moe_rate=moe_rate(gpu, (chip, ao, mo, vo, rel), fmt), kv_bytes=kv_b,
         max_batch=max_batch,
         batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=step_budget(job, fw, gpu),

@@ -453,8 +453,9 @@ class Framework(Strict):
         default={}, description="constants that differ on a vendor's GPUs (e.g. the ROCm build)")
     architecture_overrides: dict[str, VendorOverride] = Field(
         default={}, description="constants measured on one GPU architecture (gpus.yaml `architecture`: hopper, "
-        "blackwell, ampere...), where a kernel's fixed cost differs by architecture; where a constant is set in "
-        "several places the first wins: architecture, then memory technology, then vendor, then release")
+        "blackwell, ampere...), or on one chip of it (`sm` and its compute capability without the dot: sm120), where "
+        "a kernel's fixed cost differs by architecture; where a constant is set in several places the first wins: "
+        "chip, then architecture, then memory technology, then vendor, then release")
     memory_overrides: dict[Literal["hbm", "gddr"], VendorOverride] = Field(
         default={}, description="constants that differ by memory technology (kernels tuned on GDDR cards reach "
         "a smaller fraction of HBM's bandwidth); they win over the vendor's and a release's, an architecture's "
