@@ -862,6 +862,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # on H200 at TP 2/4/8 and H20 at TP 4/8, 100-prompt bench_serving closed loops, 1,000 in / 2,000 out, at 8 / 32)
     ("SQ", "  of which the rows added by serveblind12 (ids SQ..; blind figures in the validation README): throughput",
      None),
+    # the serveblind13 round (ids SY..: AMD-AGI/Magpie pull request #88, Qwen3-Coder-480B MXFP4 / FP8 on 4 x MI355X;
+    # InferenceX pull requests #3311 (Qwen3.5-397B-A17B MXFP4 on MI355X, SGLang 0.5.19, 8k/1k), #980 (BF16, 8 x MI355X)
+    # and #1544 (FP8 on 8 x H100, SGLang 0.5.12, 1k/1k))
+    ("SY", "  of which the rows added by serveblind13 (ids SY..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind13 (ids SY..): latency"),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
     # TensorRT-LLM on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X) and v5.1
     # Mixtral 8x7B, Llama 3.1 405B / 8B and DeepSeek-R1 (ML22-ML32); the Server results of the same systems are rows
