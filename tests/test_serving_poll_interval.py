@@ -104,3 +104,36 @@ def test_a_paced_row_sends_no_first_wave_at_once(kb, accuracy):
     unpaced = (256 * first + 260 * got.ttft) / 516
     assert accuracy.run_ttft(job, s, got, {**row, "request_rate": ""}) == pytest.approx(unpaced)
     assert unpaced > 5 * got.ttft  # the burst is what had put Q08's TTFT at +868%
+
+
+def test_a_prefill_counts_a_thousand_steps_toward_the_interval():
+    """SchedulerRecvSkipper.handle adds the weight of the last forward to its counter and polls (and resets it) once
+    the counter reaches the interval: 1 for a decode step, 1,000 for a prefill (sgl-project/sglang
+    python/sglang/srt/environ.py @ 21ff4b08, SGLANG_SCHEDULER_RECV_SKIPPER_WEIGHT_DEFAULT 1000 and _DECODE 1). A poll
+    that takes in prompts is followed by their prefill, so an interval of at most 1,000 polls again right after it
+    and then every N decode steps; a longer one N - 1,000 decode steps after the prefill: InferenceX's Qwen3.5 H100
+    recipe sets 1,920 at concurrency 128 and 256, which polls every 920 decode steps, about one 1k output."""
+    from gpuwise.estimators.serving.load import PREFILL_POLL_WEIGHT, poll_window
+    assert PREFILL_POLL_WEIGHT == 1000
+    assert [poll_window(n) for n in (1, 30, 600, 1000, 1001, 1200, 1920)] == [1, 30, 600, 1000, 1, 200, 920]
+
+
+def test_qwen35_h100_long_intervals_poll_after_the_prefill(kb, accuracy):
+    """SY17 / SY19 / SY20 (InferenceX pull request #1544: Qwen3.5-397B-A17B FP8 on 8 x H100, SGLang 0.5.12, 1k/1k,
+    TP 8 EP 8, intervals 1,200 at concurrency 32 and 1,920 at 128 and 256): each row is priced as its interval less
+    the prefill's 1,000, and the two the model read 38% and 26% slow pricing the whole interval (1,127 against
+    1,814 and 3,878 against 5,266 output tok/s) come within 10% of the published figure."""
+    for rid, window in (("SY17", 200), ("SY19", 920), ("SY20", 920)):
+        row = _row(rid)
+        job = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
+                                   int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]),
+                                   int(row["pp"]), int(row["ep"]), row["kv_precision"] or None,
+                                   row["framework_version"] or None, row["workload_options"])
+        same = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
+                                    int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]),
+                                    int(row["pp"]), int(row["ep"]), row["kv_precision"] or None,
+                                    row["framework_version"] or None, f"scheduler_recv_interval={window}")
+        got = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"])).load
+        assert got == SV.choose(same, kb.gpus[row["gpu"]], int(row["count"])).load
+        if rid != "SY19":
+            assert 0.9 < got.throughput / float(row["output_tokens_per_s"]) < 1.1

@@ -164,7 +164,8 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         k, tpot, pre = 1.0, pure, _prefill(c, chunk, ctx)
         # the decode steps over which a scheduler that polls less often gathers arrivals (none alone on the copy:
         # it idles and takes the one request at once, :func:`poll_wait`)
-        gather = (c.poll - 1) * pure * per_step if b > 1 else 0.0
+        poll = poll_window(c.poll)
+        gather = (poll - 1) * pure * per_step if b > 1 else 0.0
         priced = chunk  # the prefill ``pre`` is of: priced again only when the batch of prompts changes
         for _ in range(4):  # arrivals depend on the TPOT the pauses set: a few rounds settle it
             tpot = pure + met / output * n * pre / k * per_step
@@ -174,7 +175,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
                 pre, priced = _prefill(c, tokens, ctx), tokens
         tpot = pure + met / output * n * pre / k * per_step
         busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
-        ttft = poll_wait(c.poll, pure, busy, b) + n * pre * (1 + busy / 2)
+        ttft = poll_wait(poll, pure, busy, b) + n * pre * (1 + busy / 2)
         if not open_loop:  # sent as another request ended: the decode step it meets has just begun
             ttft += sent_on_completion(pure, b) * (1.0 - busy)
         req_time = ttft + output * tpot
@@ -207,7 +208,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
         ttft = n * carry + queued
         if c.poll > 1:  # the scheduler polls for requests less often than every step: the wait beyond one step's
-            ttft += poll_wait(c.poll, pure, 0.0, b) - poll_wait(1, pure, 0.0, b)
+            ttft += poll_wait(poll_window(c.poll), pure, 0.0, b) - poll_wait(1, pure, 0.0, b)
         hold = 0.0
         for _ in range(3 if c.waits else 0):  # the arrival rate depends on the hold: a few rounds settle it
             hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
@@ -241,6 +242,23 @@ def budget_batch(budget: float, prompt: float, output: float, per_step: float, b
         return b
     balance = (output * budget + prompt * per_step) / (prompt * per_step + output)
     return max(1.0, min(b, balance))
+
+
+#: What a prefill (or mixed) forward adds to SGLang's request-poll counter, against 1 for a decode step: the scheduler
+#: polls for new requests and resets the counter once it reaches --scheduler-recv-interval
+#: (SchedulerRecvSkipper.handle, sgl-project/sglang python/sglang/srt/managers/scheduler_recv_skipper.py @ 70310f05;
+#: the weights: python/sglang/srt/environ.py @ 21ff4b08, SGLANG_SCHEDULER_RECV_SKIPPER_WEIGHT_DEFAULT 1000 and
+#: _DECODE, _TARGET_VERIFY, _NONE 1; the skipper's first version, @ 0cc650fb, hard-coded the same 1000 and 1).
+PREFILL_POLL_WEIGHT = 1000
+
+
+def poll_window(poll: int) -> int:
+    """Decode steps between two polls of a scheduler whose polls take in new prompts, at SGLang's
+    --scheduler-recv-interval ``poll``. The prompts a poll takes in are prefilled, and the prefill counts
+    :data:`PREFILL_POLL_WEIGHT` toward the interval: an interval of at most that weight polls again right after the
+    prefill, then after ``poll`` decode steps; a longer one ``poll - PREFILL_POLL_WEIGHT`` decode steps after the
+    prefill (1,920 with the default weight: 920 decode steps, not 1,920)."""
+    return poll - PREFILL_POLL_WEIGHT if poll > PREFILL_POLL_WEIGHT else poll
 
 
 def poll_wait(poll: int, step_s: float, busy: float, running: float) -> float:
