@@ -69,3 +69,48 @@ def test_bf16_over_fp8_is_nvidias_own_ratio_on_blackwell():
     gb200 = _tokens_s_gpu("gb200", "bf16", 4, 64) / _tokens_s_gpu("gb200", "fp8", 8, 32)
     assert gb300 == pytest.approx(3848 / 4357, abs=0.07)  # 0.883
     assert gb200 == pytest.approx(3139 / 4018, abs=0.07)  # 0.781
+
+
+def test_unfused_attention_rate_by_hand(kb):
+    """Transformer Engine before 2.5 runs DeepSeek-V3's MLA (query/key 192, value 128 wide) unfused on Blackwell
+    (runtime.yaml training.attention_kernels unfused_mla_before): 22 B of 16-bit score traffic for each of the s x s
+    scores a head computes (compute.UNFUSED_SCORE_BYTES: forward 2 + 2 + 2 + 2, backward 2 + 6 + 2 + 2 + 2). Counted
+    as gpuwise counts causal attention (6 x s x width a token and layer, width 128 x (128 + 64 + 128) / 2 = 20,480)
+    over the time its 128 x s scores a token and layer take at GB200's 8 TB/s x 0.80: 6 x 20,480 x 6.4e12 / (128 x
+    22) = 2.79e14 FLOP/s, 11% of the 2,500 TFLOPS BF16 peak."""
+    from gpuwise.estimators.compute import UNFUSED_SCORE_BYTES, unfused_attention_rate
+
+    assert UNFUSED_SCORE_BYTES == (2 + 2 + 2 + 2) + (2 + 6 + 2 + 2 + 2)
+    s = from_catalog(kb.models["deepseek-v3"])
+    got = unfused_attention_rate(s, 8000e9 * kb.runtime.decode_bandwidth_efficiency.value)
+    assert got == pytest.approx(6 * 20480 * 6.4e12 / (128 * 22)) == pytest.approx(2.793e14, rel=1e-3)
+
+
+def _h386(release: str | None, gpu: str = "gb200"):
+    w = {"task": "pretrain", "model": "deepseek-v3", "precision": "bf16", "seq_len": 4096,
+         "global_batch_tokens": 1024.0 * 4096, "batch_size": 1, "stack": "nemo",
+         "parallelism": {"tp": 2, "pp": 4, "ep": 32}, "train_tokens": 1e10}
+    if release:
+        w["stack_version"] = release
+    return estimate({"workload": w, "constraints": {"max_gpus": 128}}, gpu=gpu, gpus=128).gpu.training.step_terms
+
+
+def test_nemo_2504_trains_mla_unfused_on_blackwell_by_hand(kb):
+    """H386's job (DeepSeek-V3 BF16, 128 GPUs, TP2 PP4 EP32, GBS 1,024 x 4,096) stated as NeMo 25.04: the step's GEMM
+    work keeps its time and attention's share a of the FLOPs (3.07e10 of 2.50e11 a token) runs at the unfused rate
+    instead: compute = (1 - a) t + a F / 2.79e14, F = 2.50e11 x 4,194,304 / 128 FLOPs a GPU. From NeMo 25.07 (the
+    release that builds Transformer Engine 2.5), with no release stated (the newest) and on Hopper (cuDNN's kernel)
+    the step is as before."""
+    from gpuwise.estimators.compute import unfused_attention_rate
+
+    old, new, none = _h386("25.07"), _h386("25.04"), _h386(None)
+    assert none.step_s == old.step_s
+    f = training_flops(from_catalog(kb.models["deepseek-v3"]), 1.0, 4096, "full", False)
+    a = f.inputs["attention_flops_per_token"] / f.value
+    assert a == pytest.approx(0.1226, abs=1e-4)
+    flops_gpu = f.value * 1024 * 4096 / 128
+    t = old.compute_s - old.moe_passes_s
+    rate = unfused_attention_rate(from_catalog(kb.models["deepseek-v3"]), 8000e9 * 0.80)
+    assert new.compute_s - new.moe_passes_s == pytest.approx((1 - a) * t + a * flops_gpu / rate, rel=0.002)
+    assert new.step_s / old.step_s == pytest.approx(1.335, abs=0.01)  # 8.64 -> 11.54 s a step (published 34.17)
+    assert _h386("25.04", "h100-80gb-sxm").step_s == _h386("25.07", "h100-80gb-sxm").step_s

@@ -247,6 +247,24 @@ def attention_kernel_factor(shape: Shape, seq: int, method: str, rate: float, at
                 {"attention_share": a, "gemm_flop_s": rate, "attention_flop_s": attention_rate})
 
 
+# Bytes of memory traffic one attention score costs a training step when attention runs unfused (Transformer Engine's
+# UnfusedDotProductAttention: a batched GEMM writes the scores, a fused masked-softmax kernel reads them and writes the
+# probabilities, a second GEMM reads those; transformer_engine/pytorch/attention.py and softmax.py at v2.2), in 16
+# bits: forward 2 + 2 + 2 + 2; backward, the probabilities' gradient written (2), the softmax backward reading the
+# probabilities and their gradient and writing the scores' (6), the value gradient's GEMM reading the probabilities
+# (2) and the query and key gradients' GEMMs the scores' gradient (2 + 2): 22 B for every one of the s x s scores a
+# head computes (the full square: the causal mask is applied to it, not skipped).
+UNFUSED_SCORE_BYTES = 22.0
+
+
+def unfused_attention_rate(shape: Shape, bandwidth_b_s: float) -> float:
+    """FLOP/s (counted as :func:`training_flops` counts causal attention, 6 x seq x width a token and layer) that
+    unfused attention reaches when its score traffic (:data:`UNFUSED_SCORE_BYTES` for each of seq scores a head, a
+    token and layer) sets its time at ``bandwidth_b_s``: 6 x width x bandwidth / (heads x bytes). Its GEMMs, whose
+    inner dimension is a head's width, do fewer FLOPs a byte of scores than the GPU's peak over its bandwidth."""
+    return 6.0 * attention_width(shape) * bandwidth_b_s / (shape.heads * UNFUSED_SCORE_BYTES)
+
+
 def optimizer_step_seconds(params: float, bytes_per_param: float, bandwidth_gb_s: float, efficiency: float) -> float:
     """The optimizer step is memory-bound: every parameter it updates moves ``bytes_per_param``."""
     return params * bytes_per_param / (bandwidth_gb_s * 1e9 * efficiency) if params > 0 else 0.0

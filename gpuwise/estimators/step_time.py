@@ -143,6 +143,10 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         attn = rate  # attention at the GEMMs' rate, unless its kernel is known to be slower
         if util is not None:
             attn = min(attn, C.peak_for(gpu, "bf16").tflops * 1e12 * util)
+        if tj.unfused_mla and float(gpu.compute_capability or 0) >= 10.0:  # no fused MLA kernel on Blackwell in the
+            # job's release: attention at its score traffic's rate (runtime.yaml attention_kernels unfused_mla_before)
+            attn = min(attn, C.unfused_attention_rate(
+                tj.shape, gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value))
         if ak is not None and not tj.shape.mla:  # a head between the kernel's compiled widths pays for the next one
             attn *= tj.shape.head_dim / padded_head_dim(tj.shape.head_dim, ak.head_dim_tiles)
         if attn < rate:

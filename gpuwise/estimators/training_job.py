@@ -205,6 +205,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_efficiency=stack_efficiency(job),
                        stack_memory_bound=memory_bound_scale(job),
                        stack_attention=spec.attention_kernel,
+                       unfused_mla=unfused_mla(job),
                        stack_calibrated_on=tuple(spec.calibrated_on),
                        stack_gathers_ahead=spec.gathers_ahead,
                        stack_pipeline_zero=spec.pipeline_zero,
@@ -323,6 +324,16 @@ def memory_bound_scale(job: Job) -> float:
 
 def _version(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in v.split("."))
+
+
+def unfused_mla(job: Job) -> bool:
+    """Whether the job's stack release trains multi-head latent attention unfused on Blackwell: a release before the
+    stack's first with a fused kernel for it (runtime.yaml training.attention_kernels unfused_mla_before), stated as
+    workload.stack_version; none stated is the newest release, which has one."""
+    ak = job.kb.runtime.training.attention_kernels
+    given = getattr(job.w, "stack_version", None)
+    first = ak.unfused_mla_before.get(getattr(job.w, "stack", None) or default_stack(job)) if ak else None
+    return bool(job.shape.mla and given and first and _version(given) < _version(first))
 
 
 def moe_host_table(job: Job) -> tuple[tuple[str, float], ...]:

@@ -147,6 +147,7 @@ class TrainingJob:
     stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
     stack_memory_bound: float = 1.0  # the share of the middle's memory-bound work the stack still pays
     stack_attention: str = "fa2"  # the stack's class of attention kernel (runtime.yaml training.attention_kernels)
+    unfused_mla: bool = False  # MLA unfused on compute capability 10.0+ (attention_kernels unfused_mla_before)
     stack_calibrated_on: tuple[str, ...] = ()  # architectures whose runtime.mfu was measured on this stack
     # (architecture, efficiency of the stack its runtime.mfu was measured on): the other stacks run at their
     # efficiency over it there (Megatron-Core's 1.10 on Hopper and Blackwell)

@@ -220,6 +220,10 @@ class AttentionKernels(Strict):
     head_dim_tiles: tuple[int, ...] = Field(
         default=(), description="head dims the kernels are compiled for, ascending: a head dim between two runs as "
         "the next one up (its padding computed and thrown away); beyond the last, as given")
+    unfused_mla_before: dict[str, str] = Field(
+        default_factory=dict, description="training stack -> its first release whose Transformer Engine trains "
+        "multi-head latent attention (query/key and value head dims unequal) in a fused kernel on compute capability "
+        "10.0 and above; a job stating an earlier workload.stack_version runs it unfused there")
     source: str = Field(min_length=3)
     check: Check = "S"
 
