@@ -55,6 +55,8 @@ class Shape:
     # per-sequence state of the layers without attention (catalog ``recurrent``): (layers, state elements, convolution
     # elements, state bytes, convolution bytes) a layer; None: every layer keeps only a KV cache
     recurrent: tuple[int, int, int, float, float] | None = None
+    # the recurrent layers' mixer (catalog ``recurrent.kind``) and its key/value head width (0: not stated)
+    recurrent_mixer: tuple[str, int] | None = None
     # the q/k RMSNorm spans all heads of a layer (MiniMax-M2): tensor-parallel attention all-reduces it a layer
     qk_norm_all_heads: bool = False
 
@@ -203,6 +205,7 @@ def from_catalog(m: Model) -> Shape:
         attention_layers=m.attention_layers,
         ssm="mamba2" if m.recurrent else None,  # gated DeltaNet's chunked recurrence priced in Mamba-2's class
         recurrent=_recurrent(m.recurrent),
+        recurrent_mixer=(m.recurrent.kind, m.recurrent.head_dim or 0) if m.recurrent else None,
     )
 
 
@@ -240,6 +243,7 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             attention_layers=a.attention_layers,
             ssm=a.ssm or ("mamba2" if a.recurrent else None),  # as the catalog's hybrids are priced
             recurrent=_recurrent(a.recurrent),
+            recurrent_mixer=(a.recurrent.kind, a.recurrent.head_dim or 0) if a.recurrent else None,
             attention_window=a.attention_window,
             window_layers_fraction=a.window_layers_fraction or 0.0,
         )

@@ -12,6 +12,7 @@ from .. import memory as M
 from .. import memory_serving as MS
 from . import options as O
 from .draft import Drafter, drafter
+from .recurrent import hybrid_consts
 from .support import clock_factor, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -709,6 +710,7 @@ class ShapeConsts:
     window_frac: float
     gemms: tuple[tuple[float, float, str, float], ...] = ()  # (N, K, split dim, per forward): block_gemms
     qk_norm_all_heads: bool = False  # the q/k RMSNorm spans all heads: one more all-reduce a layer (step._parts)
+    hybrid: tuple[int, str, int, float] | None = None  # attention layers, recurrent mixer, its layers: recurrent.py
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -722,7 +724,7 @@ def shape_consts(shape: Any) -> ShapeConsts:
         k=shape.experts_per_token, moe_layers=moe_layers(shape), shared=bool(getattr(shape, "shared_experts", 0)),
         mla=bool(shape.kv_elements_override), window=float(win) if win else None,
         window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
-        qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)))
+        qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape))
 
 
 def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:

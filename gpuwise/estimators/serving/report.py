@@ -26,6 +26,7 @@ from .engine import (
 from .front import front
 from .layout import Layout, crosses_nodes
 from .limits import limits
+from .recurrent import recurrent_extra_kernels
 from .result import ServingResult
 from .step import consts, step, tp_allreduce_seconds
 from .support import request_lengths
@@ -81,6 +82,10 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
         step_parts["recurrent_state_per_sequence_per_gpu_bytes"] = state
         walk = (walk[0] if walk else ()) + formula("formula.serving.state_traffic", "; ", bytes=state), (
             walk[1] if walk else {})
+        hybrid = eng.sc.hybrid  # gated DeltaNet's chunked prefill and decode kernels (recurrent.py)
+        if hybrid is not None and hybrid[1] == "gated_deltanet":
+            walk = walk[0] + formula("formula.serving.recurrent_mixer", "; ", layers=hybrid[2], flops=hybrid[3],
+                                     kernels=recurrent_extra_kernels(eng), floor_us=eng.kernel_floor * 1e6), walk[1]
     timed = {
         "decode": Term("decode_tokens_per_s", 1 / tpot if tpot > 0 else 0.0, "tok/s",
                        formula("formula.serving.decode") + (floor[0] if floor else ()) + (walk[0] if walk else ()),

@@ -9,6 +9,7 @@ from typing import Any
 from ...frozen import frozen
 from .engine import FP4_FORMATS, Engine, _kept, prefill_tokens
 from .layout import Replica
+from .recurrent import recurrent_extra_kernels
 from .support import request_lengths
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
@@ -96,13 +97,13 @@ class StepConsts:
     seconds are the same to the last bit."""
 
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
-                 "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts", "f_dense",
-                 "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency", "host_floor",
-                 "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
-                 "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp", "pp_comm",
-                 "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks",
-                 "rep", "sc", "seq_overhead", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm",
-                 "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "chunk_fl", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts",
+                 "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
+                 "host_floor", "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate",
+                 "moe_stage", "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp",
+                 "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl",
+                 "ranks", "rep", "sc", "seq_overhead", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp",
+                 "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -147,7 +148,11 @@ class StepConsts:
         # (vLLM's fused_recurrent_gated_delta_rule and selective_state_update update it in place)
         self.state_rw = 2.0 * rep.state_gpu
         self.window = sc.window is not None
-        self.attn_4 = 4.0 * self.layers
+        # attention's FLOPs grow with the context in the layers that run it; a hybrid's recurrent layers (gated
+        # DeltaNet) cost a fixed chunked-prefill work a prompt token instead (recurrent.py chunk_flops)
+        hybrid = sc.hybrid
+        self.attn_4 = 4.0 * (hybrid[0] / pp if hybrid else self.layers)
+        self.chunk_fl = hybrid[2] * hybrid[3] / pp if hybrid else 0.0
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
         self.tp_comm = tp > 1 and dpa == 1
         # a q/k RMSNorm over all heads (MiniMax-M2) needs every rank's sum of squares: one more all-reduce a layer
@@ -253,7 +258,8 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     kv_gpu = c.kv_token_gpu * (_kept(c.sc, kv_ctx) if c.window else kv_ctx) * seqs_gpu + c.state_rw * seqs_gpu
     sc = c.sc
     d_attn = seqs_gpu * dpa  # attention waits for the rank holding the most sequences
-    attn_fl = c.attn_4 * (sc.attn_width * kv_ctx * d_attn + sc.attn_width_prefill * prefill_ctx * p_mb) / ranks
+    attn_fl = (c.attn_4 * (sc.attn_width * kv_ctx * d_attn + sc.attn_width_prefill * prefill_ctx * p_mb)
+               + c.chunk_fl * p_mb) / ranks
     attention = max(kv_gpu / c.bw_kv, attn_fl / c.peak_attn)
     comm = 0.0
     if c.tp_comm:
@@ -413,6 +419,7 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
         kernels += QUANT_KERNELS_DENSE * sc.layers
     if sc.mla:
         kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
+    kernels += recurrent_extra_kernels(eng)  # a recurrent mixer's kernels beyond an attention mixer's
     grouped = 0.0
     if sc.moe and sc.moe_layers:
         shared = SHARED_EXPERT_KERNELS if sc.shared and not eng.fuses_shared else 0

@@ -61,6 +61,9 @@ class RecurrentState(Strict):
     state_bytes: Literal[2, 4] = Field(
         default=2, description="bytes an element of the recurrent state takes as engines keep it by default")
     conv_bytes: Literal[2, 4] = Field(default=2, description="bytes an element of the convolution state takes")
+    head_dim: int | None = Field(
+        default=None, ge=1, description="gated DeltaNet: the width of a key and of a value head (linear_key_head_dim "
+        "= linear_value_head_dim), which the chunked prefill's within-chunk products multiply through")
 
 
 class Model(Strict):

@@ -367,6 +367,21 @@ class QkNormAllReduce(Strict):
     check: Check = "S"
 
 
+class RecurrentMixerKernels(Strict):
+    """The kernels a framework's decode step launches in one layer that runs a recurrent mixer (models.yaml
+    ``recurrent``: gated DeltaNet, Mamba-2) in place of attention, read in its model code: from the mixer's input
+    projection to its output projection, on the step's critical path (a kernel on a side stream that overlaps
+    another is not counted). A dense layer's kernels (step.py DENSE_LAYER_KERNELS) count 5 for an attention mixer;
+    the difference is charged at the framework's kernel floor (step.py ``recurrent_extra_kernels``)."""
+
+    decode: dict[Literal["mamba2", "gated_deltanet"], int] = Field(
+        description="a decode step's kernels of one such layer's mixer, by mixer kind (a kind not listed: as many "
+        "as an attention mixer's)")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -429,6 +444,9 @@ class Framework(Strict):
     qk_norm_allreduce: QkNormAllReduce | None = Field(
         default=None, description="the releases whose all-heads q/k RMSNorm all-reduces otherwise than once a "
         "layer on the framework's own kernel (None: every release does so)")
+    recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(
+        default=None, description="the kernels a decode step launches in a recurrent (non-attention) layer's mixer "
+        "(None: as many as an attention mixer's)")
     cross_node_allreduce_us: Factor | None = Field(
         default=None, description="the fixed part of one small all-reduce of a tensor-parallel copy that spans two "
         "8-GPU servers, as the framework's NCCL settings run it (None: runtime.yaml cross_node_allreduce_us)")

@@ -1,0 +1,58 @@
+"""The layers of a hybrid model that run a recurrent mixer (gated DeltaNet, Mamba-2) in place of attention: what the
+step formula (:mod:`.step`) counts for them beside the attention layers.
+
+- A prompt token's attention FLOPs grow with its context only in the layers that run attention
+  (``Shape.attn_layers``); a recurrent layer's work a token is fixed. Gated DeltaNet prefills with the chunked gated
+  delta rule of flash-linear-attention, which SGLang and vLLM both carry (fla-org/flash-linear-attention
+  fla/ops/gated_delta_rule/chunk.py ``chunk_gated_delta_rule_fwd``; sgl-project/sglang
+  python/sglang/srt/layers/attention/linear/kernels/gdn_triton.py @ 0a48af3a ``TritonGDNKernel.extend`` calls it).
+  For a chunk of C tokens and each value head (key width d_k, value width d_v) its kernels multiply:
+  ``chunk_scaled_dot_kkt_fwd`` K K^T (C x C x d_k), ``recompute_w_u_fwd`` w = A K and u = A V (C x C x d_k and
+  C x C x d_v), ``chunk_gated_delta_rule_fwd_h`` the new values u - w S (C x d_k x d_v) and the state update
+  S + K^T V_new (d_k x C x d_v), ``chunk_fwd_o`` Q S (C x d_k x d_v) and the masked (Q K^T) V_new (C x C x d_k and
+  C x C x d_v). A token thus costs 2 C (3 d_k + 2 d_v) + 6 d_k d_v FLOPs a value head: with d_k = d_v = d and the
+  layer's state S = value heads x d^2 elements, 10 C S / d + 6 S a layer (the C x C triangular solve,
+  ``solve_tril``, ~C^2 / 3 a token, and the gating's cumulative sum are left out). Mamba-2's chunked scan is not
+  counted (its layers' time is their matmuls, as the catalog's notes say).
+- A decode step launches the recurrent mixer's kernels in place of an attention mixer's; the framework's count is
+  serving.yaml ``recurrent_mixer_kernels``, and each kernel beyond an attention mixer's 5 (the QKV GEMM, RoPE, cache
+  write, attention and output GEMM of step.DENSE_LAYER_KERNELS) costs the framework's kernel floor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+FLA_CHUNK_TOKENS = 64  # fla/ops/common/chunk_delta_h.py CHUNK_SIZE (sglang gdn_backend.py imports it as FLA_CHUNK_SIZE)
+ATTENTION_MIXER_KERNELS = 5  # of a dense layer's 12: QKV GEMM, RoPE, cache write, attention, output GEMM
+
+
+def chunk_flops(kind: str, state: int, head_dim: int) -> float:
+    """FLOPs a prompt token costs in one recurrent layer's chunked prefill beyond its projections: gated DeltaNet's
+    10 C S / d + 6 S (module docstring); 0 for Mamba-2, and the within-chunk term 0 where the head width is not
+    stated."""
+    if kind != "gated_deltanet":
+        return 0.0
+    intra = 10.0 * FLA_CHUNK_TOKENS * state / head_dim if head_dim else 0.0
+    return intra + 6.0 * state
+
+
+def hybrid_consts(shape: Any) -> tuple[int, str, int, float] | None:
+    """(layers that run attention, the recurrent mixer's kind, its layers, chunked-prefill FLOPs a prompt token in
+    one of them) of a model whose layers do not all run attention; None where every layer does."""
+    rec = getattr(shape, "recurrent", None)
+    attn = getattr(shape, "attn_layers", shape.layers)
+    if not rec and attn == shape.layers:
+        return None
+    kind, head_dim = getattr(shape, "recurrent_mixer", None) or ("mamba2", 0)
+    layers, state = (rec[0], rec[1]) if rec else (0, 0)
+    return attn, kind, layers, chunk_flops(kind, state, head_dim)
+
+
+def recurrent_extra_kernels(eng: Any) -> float:
+    """Kernels a decode forward launches in its recurrent layers beyond as many attention mixers' (all stages):
+    (the framework's count for the mixer - 5) x the recurrent layers; 0 where the framework states no count."""
+    hybrid, table = eng.sc.hybrid, eng.fw.recurrent_mixer_kernels
+    if hybrid is None or table is None or hybrid[1] not in table.decode:
+        return 0.0
+    return float((table.decode[hybrid[1]] - ATTENTION_MIXER_KERNELS) * hybrid[2])
