@@ -98,7 +98,7 @@ def test_gddr7_memory_with_a_tlimit_margin_is_judged_on_no_made_up_limit(tmp_pat
 # ----------------------------------------------------------------------------- what the driver says the GPU needs
 BLACKWELL_AS = "rtx-pro-6000-blackwell"
 MAXQ = {("USED-WRONG-MODEL", "blocker")}
-"""The Max-Q report offered as the Workstation Edition (the catalog has no Max-Q): another model."""
+"""The Max-Q report offered as the Workstation Edition (the Max-Q has its own entry): another model."""
 
 
 @pytest.mark.parametrize("edit, expected", [
