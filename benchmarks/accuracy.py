@@ -929,7 +929,7 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311), (330, 343), (350, 353),
-               (360, 373), (374, 388), (389, 389))
+               (360, 373), (374, 388), (389, 389), (390, 402))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1078,7 +1078,11 @@ def main() -> int:
           "trainblind11, before any change) +7.2 / -3.9 / -9.7 / -4.7 / +5.3 / -23.6 / -22.9 / +2.0 / -14.3 / +14.6 / "
           "-1.1 / -39.3 / -74.7 / -26.4 / -20.8%: 14.3% (3.95x, H386); without the conditions 26.0% (2.57x, H386);\n"
           "  H389 (the same recipes' Llama 3 70B full SFT, packed 4K, TP4 PP4 VP5 on 32 H100; branch trainblind11, "
-          "second batch, before any change) +7.4%; without the conditions +44.6%")
+          "second batch, before any change) +7.4%; without the conditions +44.6%;\n"
+          "  H390-H402 (the same recipes: Nemotron-H 56B FP8 on 32 / 128 / 512 / 2,048 H100, Nemotron-4 15B on 64 / "
+          "1,024 H100, 340B on 128 / 2,048 H100 and 128 / 512 GB200, Llama 3 70B SFT FP8 and LoRA on 32 / 8 / 32 H100; "
+          "branch trainblind12, before any change) +6.1 / -18.1 / -18.3 / -18.9 / -2.4 / +0.5 / +5.2 / -22.8 / -36.0 / "
+          "-25.5 / +13.8 / +2.1 / +5.9%: 13.8% (1.56x, H398); without the conditions 13.4% (1.67x, H396)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
