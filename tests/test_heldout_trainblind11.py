@@ -87,3 +87,17 @@ def test_grok1_shape_counts_by_hand():
     assert total / 1e9 == pytest.approx(float(r["params_b"]), abs=0.01)       # 316.45B
     assert active / 1e9 == pytest.approx(a["active_params_b"], abs=0.01)      # 84.53B
     assert float(r["active_params_b"]) == a["active_params_b"]
+
+
+def test_each_row_states_the_nemo_release_its_repository_release_pins():
+    """dgxc-benchmarking v25.02 (8f5cbb3) runs the NeMo 24.12 container and v25.05.04 (1f6d9f4) NeMo 25.04.01, as
+    each row's source says; training_conditions.csv's stack_version carries it to workload.stack_version, which
+    sets what a release changes (here: DeepSeek-V3's attention unfused on GB200 before 25.07,
+    tests/test_blackwell_training.py)."""
+    held, cond = _rows("training_heldout.csv"), _rows("training_conditions.csv")
+    for rid in [*TABLES, *(f"H{n}" for n in range(390, 403))]:
+        said = " ".join(held[rid].values())
+        want = "25.04.01" if "NeMo 25.04.01" in said else "24.12"
+        assert ("NeMo " + want) in said and cond[rid]["stack_version"] == want, rid
+    assert cond["H386"]["stack_version"] == "25.04.01" and cond["H374"]["stack_version"] == "24.12"
+    assert sum(1 for r in cond.values() if r["stack_version"]) == 29  # no other row states a release
