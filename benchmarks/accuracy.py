@@ -146,6 +146,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["transformers_version"] = cond["transformers_version"]
     if cond.get("mixed_precision"):  # false: weights, gradients and Adam moments all in 16 bits (no fp32 master)
         w["mixed_precision"] = cond["mixed_precision"] == "true"
+    if cond.get("tp_comm_overlap"):  # false: Transformer Engine's userbuffers overlap off (NeMo ub_tp_comm_overlap)
+        w["tp_comm_overlap"] = cond["tp_comm_overlap"] == "true"
     if cond.get("stack_version"):  # the stack's release the run used (NeMo 24.12, 25.04.01: dgxc-benchmarking)
         w["stack_version"] = cond["stack_version"]
     return w

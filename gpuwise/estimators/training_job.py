@@ -210,7 +210,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_gathers_ahead=spec.gathers_ahead,
                        stack_pipeline_zero=spec.pipeline_zero,
                        stack_interleaves=spec.interleaved_pipeline,
-                       stack_tp_overlap=0.0 if fp4 else spec.tp_comm_overlap,
+                       stack_tp_overlap=0.0 if fp4 else tp_overlap(job, spec),
                        stack_te=spec.transformer_engine,
                        stack_parallelism=stack_parallelism(job),
                        stack_tp_max_zero=spec.tensor_parallel_max_zero,
@@ -324,6 +324,20 @@ def memory_bound_scale(job: Job) -> float:
 
 def _version(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in v.split("."))
+
+
+def tp_overlap(job: Job, spec: StackSpeed) -> float:
+    """Share of the tensor-parallel collectives the job's stack hides behind its GEMMs: the stack's own
+    (training_stacks tp_comm_overlap), none where the job turns the overlap off (workload.tp_comm_overlap false), and
+    where it turns it on for a stack that leaves it off (Megatron-LM's --tp-comm-overlap), the share the Transformer
+    Engine stacks hide with it on (NeMo's)."""
+    given = getattr(job.w, "tp_comm_overlap", None)
+    if given is False:
+        return 0.0
+    if given and not spec.tp_comm_overlap:
+        return max((s.tp_comm_overlap for s in job.kb.runtime.training_stacks.values() if s.transformer_engine),
+                   default=0.0)
+    return float(spec.tp_comm_overlap)
 
 
 def unfused_mla(job: Job) -> bool:

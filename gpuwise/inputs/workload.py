@@ -215,6 +215,11 @@ class Workload(Strict):
         default=None, description="training: whether the gradient reduction overlaps the backward "
         "(DeepSpeed's zero_optimization.overlap_comm); none given: the stack's default (knowledge/runtime.yaml "
         "training_stacks overlap_comm: off for DeepSpeed below ZeRO-3, on at ZeRO-3 and for the others)")
+    tp_comm_overlap: bool | None = Field(
+        default=None, description="training on megatron / nemo: whether Transformer Engine's userbuffers overlap the "
+        "tensor-parallel collectives with the GEMMs (NeMo's tp_comm_overlap / ub_tp_comm_overlap, Megatron-LM's "
+        "--tp-comm-overlap); none given: the stack's default (knowledge/runtime.yaml training_stacks "
+        "tp_comm_overlap: on for nemo, off for megatron, which makes it opt-in)")
     fp8_params: bool = Field(
         default=False, description="training, LoRA in fp8 on a Transformer Engine stack (megatron, nemo): the frozen "
         "base is held in FP8, one byte a weight (NeMo's model.fp8_params, Transformer Engine's fp8_model_init); off: "
@@ -382,6 +387,15 @@ class Workload(Strict):
         if isinstance(v, float | int) and (not math.isfinite(v) or v < 1 or v > 1e12):
             raise Said(N_("must be 'auto' or a number of tokens between 1 and 1e12"))
         return v
+
+    @model_validator(mode="after")
+    def _tp_overlap_stack(self) -> "Workload":
+        """Userbuffers overlap is Transformer Engine's, so only the stacks built on it can turn it on."""
+        if self.tp_comm_overlap and self.stack not in ("megatron", "nemo"):
+            raise SaidAt(("tp_comm_overlap",), N_("true is Transformer Engine's userbuffers overlap, which stack "
+                                                  "'megatron' or 'nemo' runs; name one of them as workload.stack, or "
+                                                  "leave tp_comm_overlap out"))
+        return self
 
     @model_validator(mode="after")
     def _one_sequence(self) -> "Workload":
