@@ -44,6 +44,9 @@ class Shape:
     first_dense_layers: int = 0
     moe_layer_interval: int = 1
     dense_ffn: int | None = None  # MLP width of the dense layers of an MoE model
+    # a hybrid's MoE blocks counted apart from its mixer blocks (catalog ``moe.blocks``, Nemotron 3): the layers that
+    # hold routed experts, in place of the layout above; None: the layout places them
+    moe_blocks: int | None = None
     # multi-head latent attention: (q_lora_rank or 0, kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim)
     mla: tuple[int, int, int, int, int] | None = None
     # layers (or applications of a shared block) that run attention, where not every layer: a Mamba hybrid's
@@ -124,6 +127,8 @@ class Shape:
         """Layers that hold routed experts (all layers for a dense model's single 'expert')."""
         if not self.moe:
             return self.layers
+        if self.moe_blocks is not None:
+            return self.moe_blocks
         return max(0, (self.layers - self.first_dense_layers) // self.moe_layer_interval)
 
     def kv_cached_tokens(self, context: float) -> float:
@@ -199,6 +204,7 @@ def from_catalog(m: Model) -> Shape:
         first_dense_layers=m.moe.first_dense_layers if m.moe else 0,
         moe_layer_interval=m.moe.moe_layer_interval if m.moe else 1,
         dense_ffn=m.moe.dense_ffn_size if m.moe else None,
+        moe_blocks=m.moe.blocks if m.moe else None,
         mla=(m.mla.q_lora_rank or 0, m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, m.mla.qk_nope_head_dim,
              m.mla.v_head_dim) if m.mla else None,
         qk_norm_all_heads=m.qk_norm_all_heads,

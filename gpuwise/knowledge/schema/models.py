@@ -26,11 +26,19 @@ class MoE(Strict):
     dense_ffn_size: int | None = Field(
         default=None, ge=1, description="MLP width of the dense (non-MoE) layers"
     )
+    blocks: int | None = Field(
+        default=None, ge=1,
+        description="MoE blocks of a hybrid whose layers each hold one kind of block (Nemotron 3's "
+                    "hybrid_override_pattern: 'M' Mamba-2, '*' attention, 'E' MoE): counted apart from the mixers, "
+                    "and no other block has an MLP; None: the layout above places the MoE layers")
 
     @model_validator(mode="after")
     def _dense(self) -> "MoE":
         if self.experts_per_token > self.experts:
             raise Said(N_("experts_per_token exceeds experts"))
+        if self.blocks is not None and (self.first_dense_layers or self.moe_layer_interval > 1):
+            raise Said(N_("moe.blocks counts the MoE blocks itself: leave first_dense_layers and "
+                          "moe_layer_interval out"))
         if (self.first_dense_layers or self.moe_layer_interval > 1) and self.dense_ffn_size is None:
             raise Said(N_("a model with dense layers needs dense_ffn_size"))
         return self
@@ -143,6 +151,10 @@ class Model(Strict):
             raise Said(N_("attention_layers and recurrent.layers exceed layers"))
         if self.moe and self.layers and self.moe.first_dense_layers >= self.layers:
             raise Said(N_("first_dense_layers must be fewer than layers"))
+        if self.moe and self.moe.blocks is not None and self.layers and (
+                self.moe.blocks + (self.attention_layers or 0) + (self.recurrent.layers if self.recurrent else 0)
+                > self.layers):
+            raise Said(N_("moe.blocks, attention_layers and recurrent.layers exceed layers"))
         return self
 
 
