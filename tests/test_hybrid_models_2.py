@@ -132,3 +132,78 @@ def test_moe_blocks_are_checked():
                                               "first_dense_layers": 1, "dense_ffn_size": 8}})
     with pytest.raises(ValueError, match="exceed layers"):
         Model.model_validate({**BASE, "moe": {"experts": 4, "experts_per_token": 2, "blocks": 4}})
+
+
+# ------------------------------------------------------------------ Falcon-H1: attention and Mamba-2 side by side
+# Megatron-Bridge falcon_h1/falconh1_provider.py @ 070c45b7 FalconH1ModelProvider34B (72 layers of 5120, SwiGLU 21504,
+# 20 heads over 4 KV heads, 32 Mamba heads, 2 groups, d_state 256, vocabulary 261120, untied); head widths 128 / 128
+# from the transformers docs table (docs/source/en/model_doc/falcon_h1.md @ 0b3473ad).
+FH = "falcon-h1-34b"
+FH_STATE = 72 * (32 * 128 * 256 * 2 + 3 * (32 * 128 + 2 * 2 * 256) * 2)  # BF16 state and convolution, every layer
+FH_KV = 72 * 2 * 4 * 128 * 2
+
+
+def _falcon_h1_params(h: int, layers: int, ffn: int, heads: int, kv: int, m_heads: int, groups: int, state: int,
+                      vocab: int, head_dim: int = 128, m_head_dim: int = 128) -> int:
+    inner = m_heads * m_head_dim  # mamba_d_ssm
+    conv = inner + 2 * groups * state
+    # in_proj, conv and its bias, dt_bias / A_log / D, gated norm, out_proj
+    mamba = h * (2 * inner + 2 * groups * state + m_heads) + conv * 4 + conv + 3 * m_heads + inner + inner * h
+    attn = h * heads * head_dim * 2 + 2 * h * kv * head_dim
+    mlp = 3 * h * ffn
+    return layers * (mamba + attn + mlp + 2 * h) + 2 * vocab * h + h
+
+
+def test_falcon_h1_34b_params_follow_from_its_shapes(kb):
+    """Each of the 72 layers holds a Mamba-2 mixer, attention and a SwiGLU MLP: 33,642,516,224 parameters, 1.1 % under
+    the 34B TII names it by. The 7B's shapes (the same provider file's FalconH1ModelProvider7B: 44 x 3072, SwiGLU 12288,
+    12 heads over 2, 24 Mamba heads of 128, 1 group, vocabulary 130049) come out 7.59B, beyond 2 % of its name, which
+    is why it is not listed."""
+    total = _falcon_h1_params(5120, 72, 21504, 20, 4, 32, 2, 256, 261120)
+    assert total == 33_642_516_224 and total == pytest.approx(34e9, rel=0.02)
+    m = kb.models[FH]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert _falcon_h1_params(3072, 44, 12288, 12, 2, 24, 1, 256, 130049) == pytest.approx(7.59e9, rel=0.001)
+    assert abs(_falcon_h1_params(3072, 44, 12288, 12, 2, 24, 1, 256, 130049) / 7e9 - 1) > 0.02
+    assert "falcon-h1-7b" not in kb.models
+
+
+def test_falcon_h1_keeps_a_kv_cache_and_a_state_in_every_layer(kb):
+    """parallel_mixers: the 72 layers all attend (72 x 2 x 4 x 128 x 2 B = 147,456 B of KV a token) and all keep a Mamba
+    state (72 x (1,048,576 + 15,360) x 2 B = 153,206,784 B a sequence); a token multiplies through every weight but the
+    input embedding, 2 x 32,305,581,824 FLOPs."""
+    assert FH_KV == 147_456 and FH_STATE == 153_206_784
+    m = kb.models[FH]
+    assert m.parallel_mixers and m.attention_layers == m.recurrent.layers == m.layers == 72
+    shape = from_catalog(m)
+    assert shape.attn_layers == 72 and shape.state_bytes_per_sequence == FH_STATE
+    assert shape.kv_dim * 2 * 2 * shape.attn_layers == FH_KV
+    assert shape.matmul_params_active == pytest.approx(33_642_516_224 - 261120 * 5120, abs=1)
+
+
+def test_falcon_h1_34b_bf16_on_one_h100(kb, accuracy):
+    """BF16 weights, 33,642,516,224 x 2 B = 67.3 GB, fit one H100, but a sequence of 1,504 tokens then takes
+    147,456 x 1,504 = 221,773,824 B of KV and 153,206,784 B of state, 374,980,608 B: 16 sequences of the 64 asked for
+    run at once (27 on the KV cache alone)."""
+    job = accuracy.serving_job(kb, FH, "bf16", "vllm", 1000, 1000, 64, 1, 1)
+    r = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1).replica
+    assert r.fits and r.weights_gpu == pytest.approx(33_642_516_224 * 2, abs=1)
+    assert r.kv_token_gpu == FH_KV and r.state_gpu == FH_STATE
+    assert r.per_seq_gpu == FH_KV * 1504 + FH_STATE == 374_980_608
+    assert r.max_seqs == math.floor(r.free_gpu / 374_980_608) == 16
+    assert math.floor(r.free_gpu / (FH_KV * 1504)) == 27
+
+
+def test_parallel_mixers_are_checked():
+    """Side by side, each mixer may fill every layer; without the flag they share the layers; the flag needs a
+    recurrent block."""
+    base = {k: v for k, v in BASE.items() if k not in ("kind", "active_params_b")}
+    both = {**base, "attention_layers": 6, "recurrent": {**BASE["recurrent"], "layers": 6}}
+    assert Model.model_validate({**both, "parallel_mixers": True}).parallel_mixers
+    with pytest.raises(ValueError, match="exceed layers"):
+        Model.model_validate(both)
+    with pytest.raises(ValueError, match="exceed layers"):
+        Model.model_validate({**both, "parallel_mixers": True, "attention_layers": 7})
+    plain = {k: v for k, v in base.items() if k not in ("attention_layers", "recurrent")}
+    with pytest.raises(ValueError, match="parallel_mixers needs"):
+        Model.model_validate({**plain, "parallel_mixers": True})

@@ -99,6 +99,10 @@ class Model(Strict):
         default=None, ge=1, description="layers that run attention and keep a KV cache, where not every layer does")
     recurrent: RecurrentState | None = Field(
         default=None, description="the per-sequence state of the layers without attention (Mamba-2, gated DeltaNet)")
+    parallel_mixers: bool = Field(
+        default=False,
+        description="attention and the recurrent mixer run side by side in the same layers, their outputs summed "
+                    "(Falcon-H1): attention_layers and recurrent.layers each count up to layers, not together")
     mla: Mla | None = Field(default=None, description="multi-head latent attention's ranks (from config.json)")
     attention_window: int | None = Field(
         default=None, ge=1, description="tokens a local (sliding-window or chunked) attention layer sees"
@@ -146,8 +150,11 @@ class Model(Strict):
             raise Said(N_("attention_window and window_layers_fraction go together"))
         if (self.attention_layers is None) != (self.recurrent is None):
             raise Said(N_("attention_layers and recurrent go together"))
+        if self.parallel_mixers and self.recurrent is None:
+            raise Said(N_("parallel_mixers needs attention_layers and recurrent"))
         if self.recurrent and self.layers and self.attention_layers is not None and (
-                self.attention_layers + self.recurrent.layers > self.layers):
+                max(self.attention_layers, self.recurrent.layers) > self.layers if self.parallel_mixers
+                else self.attention_layers + self.recurrent.layers > self.layers):
             raise Said(N_("attention_layers and recurrent.layers exceed layers"))
         if self.moe and self.layers and self.moe.first_dense_layers >= self.layers:
             raise Said(N_("first_dense_layers must be fewer than layers"))
