@@ -247,6 +247,18 @@ def attention_kernel_factor(shape: Shape, seq: int, method: str, rate: float, at
                 {"attention_share": a, "gemm_flop_s": rate, "attention_flop_s": attention_rate})
 
 
+def ssd_kernel_factor(shape: Shape, seq: int, method: str, rate: float, ssd_rate: float) -> float:
+    """Time of a step's compute over its matmuls' and attention's alone, for a Mamba-2 model whose SSD chunk kernels
+    run at ``ssd_rate``: their FLOPs (6 per multiply-add of :attr:`Shape.ssd_macs_per_token`, forward and a backward
+    of twice it, whether or not the weights train: they have none) are not in the step's count, so they add
+    1 + s x rate / ssd_rate, s their share of it (runtime.yaml training.ssd_kernel_utilization)."""
+    macs = shape.ssd_macs_per_token
+    if macs <= 0 or ssd_rate <= 0:
+        return 1.0
+    f = training_flops(shape, 1.0, seq, method, False).value
+    return 1.0 + 6.0 * macs / f * rate / ssd_rate if f > 0 else 1.0
+
+
 # Bytes of memory traffic one attention score costs a training step when attention runs unfused (Transformer Engine's
 # UnfusedDotProductAttention: a batched GEMM writes the scores, a fused masked-softmax kernel reads them and writes the
 # probabilities, a second GEMM reads those; transformer_engine/pytorch/attention.py and softmax.py at v2.2), in 16

@@ -151,6 +151,10 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
             attn *= tj.shape.head_dim / padded_head_dim(tj.shape.head_dim, ak.head_dim_tiles)
         if attn < rate:
             rate /= C.attention_kernel_factor(tj.shape, tj.seq, tj.method, rate, attn).value
+        sk = f.ssd_kernel_utilization  # a Mamba-2 layer's SSD chunks at their kernels' rate (runtime.yaml)
+        if sk is not None and tj.shape.ssd_macs_per_token > 0:
+            rate /= C.ssd_kernel_factor(tj.shape, tj.seq, tj.method, rate, C.peak_for(gpu, "bf16").tflops * 1e12
+                                        * sk.value)
         got = tj.memo[key] = (rate, mfu)
     return got
 

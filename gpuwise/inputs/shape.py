@@ -149,6 +149,20 @@ class Shape:
         blocks = self.attn_layers * (self.attn_params_per_layer() + self.mlp_matrices * self.hidden * self.ffn)
         return max(n - self.embedding_params - blocks, 0.0) / n if n > 0 else 0.0
 
+    @property
+    def ssd_macs_per_token(self) -> float:
+        """Multiply-adds a token's forward pass spends in the Mamba-2 layers' SSD beyond their projections (catalog
+        ``recurrent.kind`` mamba2), summed over those layers: intra-chunk inner x Q, chunk states and their read-out
+        2 x inner x N, the C B^T products Q x G N, for chunk Q = 256 (Megatron-Core's and mamba_ssm's default).
+        The inner width is expand 2 x hidden (Mamba-2's default) and G N what the cached convolution channels
+        (inner + 2 G N, kernel 4: 3 positions kept) leave; 0 for any other model."""
+        if not self.recurrent or not self.recurrent_mixer or self.recurrent_mixer[0] != "mamba2":
+            return 0.0
+        layers, state, conv = self.recurrent[:3]
+        inner, chunk = 2.0 * self.hidden, 256.0
+        gn = max(conv / 3.0 - inner, 0.0) / 2.0
+        return layers * (inner * chunk + 2.0 * state + chunk * gn)
+
     def attn_params_per_layer(self) -> float:
         """Q, K, V and output projections of one layer. MLA: the query and latent down-projections, their
         up-projections to every head (query and key without RoPE, value) and the output projection."""

@@ -236,6 +236,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     mamba1_scan_k: _within(NonNegative, 0, 10_000) | None = Field(
         default=None, description="memory-bound work of a Mamba-1 layer's selective scan, convolution and gates beyond "
         "a transformer layer's, in the units of mfu_memory_bound_k (architecture.ssm mamba1)")
+    ssd_kernel_utilization: Fraction | None = Field(
+        default=None, description="share of the dense BF16 tensor peak a Mamba-2 layer's SSD chunk kernels reach "
+        "(their FLOPs beyond the projections, which the step's matmul count leaves out; recurrent.kind mamba2)")
     compiled_memory_bound_scale: Share | None = Field(
         default=None, description="share of the middle's memory-bound work a torch.compile'd model or one "
         "patched with Liger Kernel still pays (workload.torch_compile, workload.liger_kernel)")
