@@ -14,7 +14,7 @@ from gpuwise.estimators import compute as C
 from gpuwise.inputs import shape as S
 
 sys.path.insert(0, "benchmarks")
-import accuracy as A  # noqa: E402
+import accuracy as A
 
 
 @pytest.fixture(scope="module")
