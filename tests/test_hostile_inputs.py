@@ -251,8 +251,10 @@ def invalid_values(path: tuple[Any, ...], f: Any) -> st.SearchStrategy[Any]:
         # A used card's serial of digits written unquoted is the serial as written (a data-center board's 13
         # digits; UsedCard._serial_text in gpuwise/inputs/proposal.py): an integer is valid there, not drawn.
         numbers = [] if path[-1] == "serial" else [st.integers()]
-        if path[-1] in ("stack_version", "framework_version"):  # a whole release number is its text (26: "26",
-            numbers = [st.integers(max_value=-1)]  # notation.version_text): a negative one is still no release
+        # a whole release number is its text (26: "26", notation.version_text; transformers 2 is its 2.0): a negative
+        # one is still no release
+        if path[-1] in ("stack_version", "framework_version", "transformers_version"):
+            numbers = [st.integers(max_value=-1)]
         return st.one_of(*numbers, st.floats(allow_nan=True), st.booleans(), lists, mappings, *extra)
     if ann is bool:
         return st.one_of(words, lists, mappings, st.sampled_from([2, -1, 0.5]))
