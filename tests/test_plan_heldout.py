@@ -71,7 +71,7 @@ def test_lab_that_owns_enough_buys_nothing_and_rents_nothing(lab):
     assert "Buy nothing and rent nothing" in text and "by $0." not in text
 
 
-def test_growing_service_gets_capacity_before_demand_exceeds_it(growing):
+def test_growing_service_gets_capacity_before_demand_exceeds_it(growing, kb):
     check_invariants(growing)  # among them: every month's load is carried
     assert growing.unplaced == []
     chat = next(w for w in growing.workloads if w.name == "chat-8b")
@@ -96,6 +96,15 @@ def test_growing_service_gets_capacity_before_demand_exceeds_it(growing):
                  if p.workload == "chat-8b" and p.acquisition != "owned")
     assert beyond >= 10
     assert outgrows and f"month {beyond}" in outgrows[0].message
+    # and names the GPU type and the counts: the fewest owned-type GPUs that month's copies need, against
+    # the owned count (the owned type's copies that month x the GPUs a copy, from the plan's own options)
+    (g, n_owned), = owned.items()
+    copies = max(p.copies for m in growing.months if m.month == beyond for p in m.placements
+                 if p.workload == "chat-8b" and p.gpu == g)
+    need = outgrows[0].evidence["outgrows_gpus"]
+    assert need > n_owned and need % opts[g].count == 0 and need >= copies * opts[g].count
+    assert (f"the load needs {need} {kb.gpus[g].name}, more than the {n_owned} owned;"
+            in outgrows[0].message)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:

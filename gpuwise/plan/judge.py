@@ -51,12 +51,13 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
         total = ex.total_hours.get(sz.name, 0.0)
         rented = ex.rented_hours.get(sz.name, 0.0)
         first = next((m for m in range(1, H + 1) if sz.active(m)), 1)
-        outgrows, gpus_then = -1, -1
+        outgrows, gpus_then, gpu_then, owned_then = -1, -1, "", 0
         if sz.serving and can:
             for m in range(1, H + 1):
-                need = min(_copies(sz, g, m) * sz.options[g].count for g in can)
+                need, g_need = min((_copies(sz, g, m) * sz.options[g].count, g) for g in can)
                 if need > sum(pl.owned[g] for g in can):
-                    outgrows, gpus_then = m, need
+                    # the fewest GPUs of one owned type that carry that month's load, against the owned count
+                    outgrows, gpus_then, gpu_then, owned_then = m, need, kb.gpus[g_need].name, pl.owned[g_need]
                     break
         late, pm, am = False, -1, -1
         for m in range(1, H + 1):
@@ -78,7 +79,8 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "owned_can_run": bool(can), "owned_reason": phrase_text(reason),
                     "owned_reason_phrases": phrase_json(reason), "owned_gpus": owned_names or "none",
                     "rented_share": rented / total if total else 0.0, "outgrows_month": outgrows,
-                    "outgrows_gpus": gpus_then, "late_purchase": late, "purchase_month": pm, "arrival_month": am,
+                    "outgrows_gpus": gpus_then, "outgrows_gpu_name": gpu_then,
+                    "outgrows_owned": owned_then, "late_purchase": late, "purchase_month": pm, "arrival_month": am,
                     "first_month": first})
     for name in pl.prog.rows:
         if not name.startswith("budget"):
