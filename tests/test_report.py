@@ -57,7 +57,8 @@ ENGLISH_HEADINGS = [
     "Information", "Data freshness", "Rule trace", "Rules that fired", "Formulas", "Verdict",
     "Proposed setup and the best feasible alternative", "Used-card inspection", "Wall-clock time",
     "Total cost", "Memory per GPU", "Oldest dated figure", "Amounts are in", "with numbers", "Fix:",
-    "Source:", "break-even: month", "Cumulative cost", "Time against cost", "This is the brief report",
+    "Source:", "renting passes buying's cash out", "months of use", "Cumulative cost", "Time against cost",
+    "This is the brief report",
 ]
 CHINESE_HEADINGS = {
     "recommend": ["GPU 选型建议", "结论", "决策过程", "备选方案", "阻断问题与警告", "假设", "数据时效"],
@@ -144,7 +145,7 @@ def test_full_text_adds_formulas_candidates_rules_and_sources():
     assert "Training FLOPs = 2.85e21 FLOP" in out
     assert "with numbers: 5e9 × (8 × 68.5e9 + 21.5e9)" in out  # tokens × (multiplier × matmul params + attention)
     assert "Scaling efficiency = 0.93" in out
-    assert ("The lines cross at month 16.4: renting for longer than that costs more than buying's cash out."
+    assert ("The lines cross after 16.4 months of use: renting for longer than that costs more than buying's cash out."
             in " ".join(out.split()))
     assert "$612,400  month 17" in out
     # why not X, for every GPU with no feasible option
@@ -384,8 +385,8 @@ def test_html_charts_are_present_accessible_and_have_text_alternatives():
     # rent and buy lines of the answer, the break-even point marked and labelled
     assert f"Cumulative cost of renting and of buying 32 × {r.recommendation.gpu_name}" in cost
     assert '<polyline class="line-rent"' in cost and '<polyline class="line-buy"' in cost
-    assert '<circle class="be-dot"' in cost and "break-even: month 16.4" in cost
-    assert "The lines cross at month 16.4" in cost
+    assert '<circle class="be-dot"' in cost and "renting passes buying&#39;s cash out after 16.4 months" in cost
+    assert "The lines cross after 16.4 months of use" in cost and "month 16.4" not in cost
     assert cost.count("<polyline") == 3  # rent, buy's cash out, and the resale step at the end
     assert '<polyline class="line-resale"' in cost and "Buy, after resale" in cost
     # scatter: the answer is a star and says so
@@ -419,7 +420,8 @@ def test_html_audit_charts_are_about_the_proposal():
     memory, proposal_cost, alternative_cost = (_wide(f[1]) for f in figures[:3])
     rows = re.findall(r'<text class="row-label"[^>]*>([^<]*)</text>', memory)
     assert rows == ["8 × NVIDIA GeForce RTX 3090 (proposed)", "32 × NVIDIA H100 SXM5 80GB (the alternative)"]
-    assert "8 × NVIDIA GeForce RTX 3090 (proposed)" in proposal_cost and "break-even: month 11.2" in proposal_cost
+    assert "8 × NVIDIA GeForce RTX 3090 (proposed)" in proposal_cost
+    assert "renting passes buying&#39;s cash out after 11.2 months" in proposal_cost
     assert "32 × NVIDIA H100 SXM5 80GB (the alternative)" in alternative_cost
     assert "chart-time-cost" not in ids  # the brief audit draws no chart of unrelated candidates
 

@@ -74,10 +74,13 @@ class CostChartView(BaseView):
                                 net=f.money(curve.buy_net)))
         be = geo["break_even"]
         if be:
-            at = self._("hour %(x)s", x=be["month_label"]) if hours else self._("month %(x)s", x=be["month_label"])
-            parts.append(self._("The lines cross at %(at)s: renting for longer than that costs more than "
-                                "buying's cash out.", at=at))
-            be["label"] = self._("break-even: %(at)s", at=at)
+            # a span of use (16.4 months), not a month's number: "month 16.4" reads as no month at all
+            one = 1 if be["month_label"] == "1" else 2
+            at = (f.ngettext("%(x)s hour", "%(x)s hours", one, x=be["month_label"]) if hours
+                  else f.ngettext("%(x)s month", "%(x)s months", one, x=be["month_label"]))
+            parts.append(self._("The lines cross after %(at)s of use: renting for longer than that costs more "
+                                "than buying's cash out.", at=at))
+            be["label"] = self._("renting passes buying's cash out after %(at)s", at=at)
             if small and small["break_even"]:
                 small["break_even"]["label"] = be["label"]
         elif "rent" in local and "buy" in local:
