@@ -24,3 +24,18 @@ def test_the_cost_charts_crossing_is_a_span_of_use(tmp_path: Path, lang: str, la
     out = html.unescape(_audit(tmp_path, H200, "--format", "html", "--lang", lang))
     assert label in out and sentence in out
     assert "month 17.0" not in out and "第 17.0 个月" not in out
+
+
+def test_the_consumer_host_share_says_why_its_2019_figure_stands(kb) -> None:
+    """The workstation host share ($800 a card) is dated 2019, the newest self-built build with dated part
+    prices. The one dated 2026 figure is a 4-card box bought built, tinygrad's tinybox red v2: $12,000 with
+    4 x Radeon RX 9070 XT at AMD's $599 launch price (tinygrad/tinyxxx index.html @ b6c5a89, 2026-04-10),
+    (12,000 - 4 x 599) / 4 = $2,401 a card for the host, the builder's work and its margin: a bound from
+    above, which the source states with its arithmetic, and where to set the figure for a box bought built."""
+    v = kb.tco.values["server_share_usd_per_gpu_consumer"]
+    source = " ".join(v.source.split())
+    assert v.value == 800 and str(v.as_of) == "2019-01-01"
+    assert "$12,000 (tinygrad/tinyxxx index.html @ b6c5a89, 2026-04-10)" in source
+    assert f"leaves ${12000 - 4 * 599:,}, ${(12000 - 4 * 599) / 4:,.0f} per card" in source
+    assert v.value < (12000 - 4 * 599) / 4
+    assert "tco.yaml overlay (--knowledge DIR)" in source
