@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from .clirun import gpuwise
 from .test_review29 import H200, _audit
 
 
@@ -39,3 +40,35 @@ def test_the_consumer_host_share_says_why_its_2019_figure_stands(kb) -> None:
     assert f"leaves ${12000 - 4 * 599:,}, ${(12000 - 4 * 599) / 4:,.0f} per card" in source
     assert v.value < (12000 - 4 * 599) / 4
     assert "tco.yaml overlay (--knowledge DIR)" in source
+
+
+def _chat_capacity(targets: dict) -> float:
+    from gpuwise.plan.build import plan
+
+    r = plan({"horizon_months": 1,
+              "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-8b",
+                                                          "prompt_tokens": 1000, "output_tokens": 200},
+                             "cadence": {"continuous": True}, "targets": {"requests_per_s": 1, **targets}}],
+              "constraints": {"gpus": ["rtx-4090"], "acquisition": "rent"}})
+    (o,) = [o for o in r.options if o.gpu == "rtx-4090"]
+    return o.capacity
+
+
+def test_a_plans_ttft_target_is_named_max_ttft_ms_and_the_old_name_still_reads() -> None:
+    """A plan's targets.p95_ttft_ms set the workload's max_ttft_ms, a bound on the estimated time to first token
+    at the load, not a 95th percentile (the workload's p95_ttft_s is that). It is named max_ttft_ms now; the old
+    key reads as it. The target binds: one RTX 4090 serves llama-3.1-8b at fewer tokens/s within 300 ms than
+    without a target."""
+    free, new, old = _chat_capacity({}), _chat_capacity({"max_ttft_ms": 300}), _chat_capacity({"p95_ttft_ms": 300})
+    assert new == old < free
+    assert _chat_capacity({"max_ttft_ms": 300, "p95_ttft_ms": 300}) == new
+
+
+def test_a_plan_giving_both_ttft_names_different_values_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text(
+        "horizon_months: 1\nworkloads:\n  - name: chat\n    workload: {task: inference, model: llama-3.1-8b}\n"
+        "    cadence: {continuous: true}\n    targets: {requests_per_s: 1, max_ttft_ms: 300, p95_ttft_ms: 500}\n",
+        encoding="utf-8")
+    r = gpuwise("plan", "p.yaml", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "workloads[0].targets" in r.stderr and "p95_ttft_ms is its older name" in r.stderr

@@ -358,9 +358,9 @@ class PlanAsk:
                 targets: dict[str, Any] = {"requests_per_s": self.value(
                     "rps", 1.0, kind="float", check=self.field(Targets, {}, "requests_per_s"))}
                 ttft = self.value("ttft", None, kind="float", optional=True,
-                                  check=self.field(Targets, {}, "p95_ttft_ms"))
+                                  check=self.field(Targets, {}, "max_ttft_ms"))
                 if ttft is not None:
-                    targets["p95_ttft_ms"] = ttft
+                    targets["max_ttft_ms"] = ttft
                 cadence: dict[str, Any] = {"continuous": True}
                 cadence["hours_per_day"] = self.value("hours", 24.0, kind="float",
                                                       check=self.field(Cadence, cadence, "hours_per_day"))

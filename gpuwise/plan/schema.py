@@ -128,10 +128,25 @@ class Targets(Strict):
                                          description="requests per second in the first month")
     concurrency: int | None = Field(default=None, ge=1, le=10_000_000,
                                     description="sequences served at once in the first month")
-    p95_ttft_ms: float | None = Field(default=None, gt=0, le=1e7, description="time to first token target")
+    max_ttft_ms: float | None = Field(default=None, gt=0, le=1e7,
+                                      description="time to first token target: a bound on the estimate at the load")
+    p95_ttft_ms: float | None = Field(default=None, gt=0, le=1e7,
+                                      description="the older name of max_ttft_ms, read as it (a bound, not a "
+                                                  "95th percentile)")
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e7, description="time per output token target")
 
-    _v = field_validator("requests_per_s", "p95_ttft_ms", "max_tpot_ms")(_finite)
+    _v = field_validator("requests_per_s", "max_ttft_ms", "p95_ttft_ms", "max_tpot_ms")(_finite)
+
+    @model_validator(mode="after")
+    def _one_ttft(self) -> Targets:
+        if None not in (self.max_ttft_ms, self.p95_ttft_ms) and self.max_ttft_ms != self.p95_ttft_ms:
+            raise Said(N_("give max_ttft_ms alone: p95_ttft_ms is its older name, and the two differ"))
+        return self
+
+    @property
+    def ttft_ms(self) -> float | None:
+        """The time-to-first-token target, by its name or its older one."""
+        return self.max_ttft_ms if self.max_ttft_ms is not None else self.p95_ttft_ms
 
 
 class PlanWorkload(Strict):

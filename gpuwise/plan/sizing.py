@@ -98,8 +98,8 @@ def _requirements(pw: PlanWorkload, plan: PlanFile, months: float) -> Requiremen
     w = pw.workload
     update: dict[str, Any] = {}
     t = pw.targets
-    if t.p95_ttft_ms is not None and w.max_ttft_ms is None:
-        update["max_ttft_ms"] = t.p95_ttft_ms
+    if t.ttft_ms is not None and w.max_ttft_ms is None:
+        update["max_ttft_ms"] = t.ttft_ms
     if t.max_tpot_ms is not None and w.max_tpot_ms is None:
         update["max_tpot_ms"] = t.max_tpot_ms
     if update:
