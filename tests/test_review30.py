@@ -4,6 +4,7 @@ fine-tune, as a team lead and an approver would."""
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,38 @@ def test_a_plan_giving_both_ttft_names_different_values_is_refused(tmp_path: Pat
     r = gpuwise("plan", "p.yaml", cwd=tmp_path)
     assert r.returncode == 2
     assert "workloads[0].targets" in r.stderr and "p95_ttft_ms is its older name" in r.stderr
+
+
+def test_a_plans_month_runs_are_listed_as_each_language_lists_them() -> None:
+    """The example team's year with a 70B service growing 10% a month (tests/rules/PLAN-SERVING-OUTGROWS): the
+    Chinese plan listed months '第 1-2, 4-9, 12 个月' with an English comma, and the English one rented an H100
+    SXM5 'in months 6'. Runs of months are listed with the enumeration comma in Chinese (1-2、4-9、12), and one
+    month is 'month 6'. The finding names the GPU type and the owned count: 12 RTX 4090 against the 8 owned."""
+    from gpuwise.plan.build import plan
+    from gpuwise.render import plan_view
+
+    r = plan(str(Path(__file__).parent / "rules" / "PLAN-SERVING-OUTGROWS" / "input.yaml"))
+    en = " ".join(plan_view.render(r, "text", width=200).split())
+    zh = " ".join(plan_view.render(r, "text", lang="zh", width=200).split())
+    runs = [x for x in r.answer.rent if len(x.months) > 1]
+    single = [x for x in r.answer.rent if len(x.months) == 1]
+    assert runs and single
+    for x in single:
+        assert f"GPU-hours in month {x.months[0]} (" in en and f"在第 {x.months[0]} 个月租用" in zh
+    for x in runs:  # runs of months by hand: consecutive months joined by a hyphen
+        groups: list[list[int]] = []
+        for mo in sorted(x.months):
+            if groups and groups[-1][-1] == mo - 1:
+                groups[-1].append(mo)
+            else:
+                groups.append([mo])
+        words = [str(g[0]) if len(g) == 1 else f"{g[0]}-{g[-1]}" for g in groups]
+        assert f"in months {', '.join(words)} (" in en
+        assert f"在第 {'、'.join(words)} 个月租用" in zh
+    assert not re.search(r"第 [0-9-]+, [0-9]", zh)
+    (f,) = [f for f in r.findings if f.rule == "PLAN-SERVING-OUTGROWS"]
+    need, owned = f.evidence["outgrows_gpus"], f.evidence["outgrows_owned"]
+    assert owned == 8 and need > owned
+    assert (f"from month {f.evidence['outgrows_month']} the load needs {need} NVIDIA GeForce RTX 4090 24GB, "
+            f"more than the {owned} owned; the plan adds capacity that month") in en
+    assert f"负载需要 {need} 块 NVIDIA GeForce RTX 4090 24GB，多于自有的 {owned} 块" in zh

@@ -95,9 +95,13 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                        month=p.month, units=p.units, unit=p.unit_gpus, sold=_(SOLD.get(p.sold_as, SOLD[""])),
                        amount=m(p.amount), arrives=p.arrives))
     for x in r.answer.rent:
-        brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in months %(months)s (%(amount)s).",
-                       gpu=gpu(x.gpu), hours=local.num(x.gpu_hours, 0), months=_ranges(x.months),
-                       amount=m(x.amount)))
+        kw = {"gpu": gpu(x.gpu), "hours": local.num(x.gpu_hours, 0), "amount": m(x.amount)}
+        if len(x.months) == 1:  # one month is 'month 6', not 'months 6'
+            brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in month %(month)s (%(amount)s).",
+                           month=x.months[0], **kw))
+        else:
+            brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in months %(months)s (%(amount)s).",
+                           months=_ranges(x.months, lang), **kw))
     same: dict[tuple[Any, ...], list[Any]] = {}  # back-to-back commitments alike: one sentence
     for c in r.answer.commitments:
         same.setdefault((c.workload, c.gpu, c.count, c.term, c.provider, c.usd_per_hour), []).append(c)
@@ -110,7 +114,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         else:
             brief.append(_("Rent %(count)s x %(gpu)s on %(term)s commitments starting in months %(months)s for "
                            "%(workload)s (%(provider)s, %(rate)s an hour): %(amount)s in all.",
-                           months=_ranges([c.start for c in cs]), **kw))
+                           months=_ranges([c.start for c in cs], lang), **kw))
     brief.append(_("Cost over %(n)s months: %(total)s, %(monthly)s a month on average.", n=r.horizon_months,
                    total=m(r.total), monthly=m(r.answer.monthly_average)))
     if r.answer.beats and r.answer.saving >= max(1.0, 1e-3 * abs(r.total)):
@@ -121,7 +125,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                        baseline=_(BASELINE[r.answer.beats]), other=m(r.baselines[r.answer.beats])))
     for u in r.unplaced:
         brief.append(_("Not placed: %(workload)s: %(reason)s", workload=u.workload,
-                       reason=said(u.reason_phrases, local) if u.reason_phrases else u.reason))
+                       reason=said(_months_in(u.reason_phrases, u.months, lang), local) if u.reason_phrases
+                       else u.reason))
 
     months = table([_("Month"), _("Capex"), _("Rent"), _("Hosting + power"), _("Fees"), _("Resale"), _("Total"),
                     _("Fleet use")],
@@ -162,7 +167,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                        right=(0, 5)) if full else None
     def where_table(name: Any) -> dict[str, Any]:
         return table([_("Workload"), _("GPUs"), _("How"), _("Months"), _("GPU-hours")],
-                     [[w, f"{n} x {name(g)}", h, _ranges(v["months"]), local.num(v["hours"], 0)]
+                     [[w, f"{n} x {name(g)}", h, _ranges(v["months"], lang), local.num(v["hours"], 0)]
                       for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
                      right=(4,))
 
@@ -281,15 +286,18 @@ WHY_NOT = {"unplaced": N_("leaves work unplaced"), "over_budget": N_("over a bud
 def _binding(b: Any, f: Fmt, gpu: Any) -> str:
     """What a binding constraint means, in the report's words."""
     _ = f._
-    gpus = ", ".join(gpu(g) for g in b.gpus[:4]) + (" ..." if len(b.gpus) > 4 else "")
+    gpus = f.sep.join(gpu(g) for g in b.gpus[:4]) + (" ..." if len(b.gpus) > 4 else "")
     period = _("the whole plan") if b.subject == "total" else b.subject
     if b.kind == "budget":
         if b.over:
             return _("%(period)s is over budget by %(amount)s", period=period, amount=f.local(b.over))
         return _("%(period)s: more budget would lower the cost", period=period)
+    if b.kind == "capacity" and len(b.months) == 1:
+        return _("the %(gpu)s fleet is full in month %(month)s: more of them would lower the cost",
+                 gpu=gpu(b.subject), month=b.months[0])
     if b.kind == "capacity":
         return _("the %(gpu)s fleet is full in months %(months)s: more of them would lower the cost",
-                 gpu=gpu(b.subject), months=_ranges(b.months))
+                 gpu=gpu(b.subject), months=_ranges(b.months, f.lang))
     if b.kind == "deadline":
         return _("the deadline rules out %(gpus)s for %(workload)s", gpus=gpus, workload=b.subject)
     if b.kind == "latency":
@@ -306,7 +314,17 @@ def _price(v: float, currency: str, f: Fmt, usd_cny: float) -> str:
     return f"{sym}{v:.3g}"
 
 
-def _ranges(months: list[int]) -> str:
+def _months_in(parts: list[Any], months: list[int], lang: str) -> list[Any]:
+    """A reason's parts with the months it names listed as this report lists them (plan.unplaced.*: the plan
+    wrote them its own way, with an English comma)."""
+    if not months:
+        return parts
+    return [[sep, mid, {**kw, "months": _ranges(months, lang)} if "months" in kw and mid.startswith("plan.unplaced.")
+             else kw] for sep, mid, kw in parts]
+
+
+def _ranges(months: list[int], lang: str = "en") -> str:
+    """Months as runs, '1-2, 4-9, 12'; in Chinese the runs are listed with the enumeration comma, 1-2、4-9、12."""
     out, start = [], None
     ms = sorted(months)
     for i, x in enumerate(ms):
@@ -315,7 +333,7 @@ def _ranges(months: list[int]) -> str:
         if i + 1 == len(ms) or ms[i + 1] != x + 1:
             out.append(str(start) if start == x else f"{start}-{x}")
             start = None
-    return ", ".join(out)
+    return ("、" if lang == "zh" else ", ").join(out)
 
 
 # ------------------------------------------------------------------------------------- charts
