@@ -108,3 +108,25 @@ def test_a_plans_month_runs_are_listed_as_each_language_lists_them() -> None:
     assert (f"from month {f.evidence['outgrows_month']} the load needs {need} NVIDIA GeForce RTX 4090 24GB, "
             f"more than the {owned} owned; the plan adds capacity that month") in en
     assert f"负载需要 {need} 块 NVIDIA GeForce RTX 4090 24GB，多于自有的 {owned} 块" in zh
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_brief_shows_the_old_prices_its_banner_points_to(lang: str) -> None:
+    """Qwen3-235B served at 5 requests/s: the brief text opened '1 price used here is more than a year old; see
+    Data freshness.', and its Data freshness listed only the answer's B200 rental: the old price (the runner-up's
+    H100 bought) was in the full report alone, as md and html list it in the brief too. The brief text lists
+    each old price the banner counts (the recommendation of tests/fixtures_results.py, a 2024 Lambda price)."""
+    from gpuwise.render import report
+
+    from .fixtures_results import recommend_result
+
+    r = recommend_result()
+    n = len(r.stale_prices)
+    assert n == 1
+    out = report.render(r, "text", lang=lang)
+    banner = ("1 price used here is more than a year old; see Data freshness." if lang == "en"
+              else "本报告使用的 1 个价格已超过一年，详见“数据时效”。")
+    assert banner in out
+    fresh = out[out.index("=== Data freshness ===" if lang == "en" else "=== 数据时效 ==="):]
+    assert sum(1 for line in fresh.splitlines() if line.lstrip().startswith("! ")) == n
+    assert r.stale_prices[0].as_of in fresh
