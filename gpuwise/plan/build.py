@@ -346,18 +346,20 @@ class Planner:
                                                  gpu_id=f.gpu.id, sold_as=f.sold_as), k * f.unit_capex,
                                messages.formula("formula.plan.capex"),
                                {"units": k, "unit_gpus": f.unit, "unit_usd": round(f.unit_capex, 2),
-                                "price_as_of": f.buy_as_of}))
+                                **{key: round(v, 2) for key, v in f.unit_parts.items()}, "price_as_of": f.buy_as_of}))
             for m in range(o + L, H + 1):
                 arrived[g][m] += k * f.unit
                 lines.append(_line(m, "hosting", _item("item.plan.bought", count=k * f.unit, gpu=f.gpu.name,
                                                        gpu_id=f.gpu.id, site=f.bought_hosting),
                                    k * f.unit_hosting_per_month, messages.formula("formula.plan.hosting"),
-                                   {"units": k, "usd_per_unit_month": round(f.unit_hosting_per_month, 2)}))
+                                   {"units": k, "usd_per_unit_month": round(f.unit_hosting_per_month, 2),
+                                    **{key: round(v, 4) for key, v in f.unit_hosting.items()}}))
             frac = k * f.unit_hardware and (-k * f.unit_hardware * _resale(inp, f, H - o + 1))
             lines.append(_line(H, "resale", _item("item.plan.resold", count=k * f.unit, gpu=f.gpu.name,
                                                   gpu_id=f.gpu.id, months=H - o + 1), frac,
                                messages.formula("formula.plan.resale"),
-                               {"hardware_usd": round(k * f.unit_hardware, 2), "months_owned": H - o + 1}))
+                               {"hardware_usd": round(k * f.unit_hardware, 2), "months_owned": H - o + 1,
+                                "resale_fraction": round(_resale(inp, f, H - o + 1), 4)}))
         for f in inp.fleets.values():
             if f.owned and f.owned_hosting_per_month > 0:
                 for m in range(1, H + 1):
@@ -397,7 +399,8 @@ class Planner:
                                                  gpu_id=f.gpu.id),
                                power,
                                messages.formula("formula.plan.power"),
-                               {"gpu_hours": round(hours, 2), "usd_per_gpu_hour": round(_power_rate(f), 4)}))
+                               {"gpu_hours": round(hours, 2), "usd_per_gpu_hour": round(_power_rate(f), 4),
+                                **(f.owned_power if f.owned else f.bought_power)}))
             start = in_use.get((g, m), 0)
             in_use[(g, m)] = start + (gpus if sz.serving else 0)
             acq = "owned" if start + gpus <= f.owned or (not sz.serving and gpus <= f.owned) else "buy"
@@ -418,7 +421,8 @@ class Planner:
                                   * round(v))
                         formula = messages.formula("formula.plan.rent_copies")
                         inputs = {"copies": round(v), "usd_per_hour": round(o.rent_usd_per_hour, 4),
-                                  "hours_per_day": sz.hours_per_day, "discount": o.rent_discount,
+                                  "hours_per_day": sz.hours_per_day, "days": round(DAYS_PER_MONTH, 4),
+                                  "discount": o.rent_discount,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
                     else:
                         amount = o.rent_usd_per_hour * o.wall_hours * v
@@ -426,8 +430,10 @@ class Planner:
                         inputs = {"runs": round(v, 4), "usd_per_hour": round(o.rent_usd_per_hour, 4),
                                   "wall_hours": round(o.wall_hours, 2), "gpus_paid": o.rent_gpus_paid,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
-                    lines.append(_line(m, "rent", _item("item.plan.rent", workload=name,
-                                                        count=o.rent_gpus_paid or o.count,
+                    # the GPUs the line pays for: a service's copies each on the copy's GPUs (as a commitment's
+                    # line counts them), a training line's runs one after another on the run's
+                    paid = (o.rent_gpus_paid or o.count) * (round(v) if sz.serving else 1)
+                    lines.append(_line(m, "rent", _item("item.plan.rent", workload=name, count=paid,
                                                         gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=o.rent_provider),
                                        amount, formula, inputs))
         commitments = []

@@ -79,6 +79,10 @@ class Fleet:
     owned_power_per_gpu_hour: float = 0.0
     owned_hosting_per_month: float = 0.0
     owned_formula: dict[str, Any] = field(default_factory=dict)
+    owned_power: dict[str, Any] = field(default_factory=dict)  # a GPU-hour's power: TDP, host W, PUE, $/kWh
+    bought_power: dict[str, Any] = field(default_factory=dict)
+    unit_parts: dict[str, float] = field(default_factory=dict)  # a unit's hardware, host share and network
+    unit_hosting: dict[str, float] = field(default_factory=dict)  # a unit's billed kW and its rate a kW-month
     unit: int = 0  # GPUs per unit bought (0: cannot be bought)
     unit_capex: float = 0.0
     unit_hardware: float = 0.0
@@ -106,6 +110,7 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     pue = h.pue if h else tco.values["pue"].value
     per_gpu_kw = (gpu.power.tdp_w + host_w) / 1000
     f.owned_power_per_gpu_hour = per_gpu_kw * pue * electricity
+    f.owned_power = {"tdp_w": gpu.power.tdp_w, "host_w": host_w, "pue": pue, "usd_per_kwh": electricity}
     if owned:
         kw = per_gpu_kw * owned
         rate = h.rent_usd_per_kw_month if h else tco.values["hosting_usd_per_kw_month"].value
@@ -130,8 +135,14 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
         f.buy_reason = why or (("", "buy.none", {"gpu": gpu.name}),)
         return f
     f.unit, f.unit_capex, f.unit_hardware = unit, bc.capex, bc.cards.value
+    f.unit_parts = {"hardware_usd": bc.cards.value, "host_usd": bc.server.value,
+                    "network_usd": bc.network.value if bc.network is not None else 0.0}
+    f.unit_hosting = {k: bc.hosting.inputs[k] for k in ("billed_kw", "usd_per_kw_month")}
     f.unit_hosting_per_month = bc.hosting.value
     f.bought_power_per_gpu_hour = bc.power.value / unit
+    pw = bc.power.inputs  # the unit's: its GPUs' TDP and the host's watts over them, the site's PUE
+    f.bought_power = {"tdp_w": pw["tdp_w"], "host_w": pw["host_w"] / unit, "pue": pw["pue"],
+                      "usd_per_kwh": pw["usd_per_kwh"]}
     f.bought_hosting, f.sold_as, f.condition = bc.hosting_name, bc.plan.sold_as, bc.plan.condition
     f.buy_as_of, f.buy_source = bc.plan.as_of, bc.plan.source
     return f

@@ -548,7 +548,7 @@ def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str 
         return None
     if name == "usd_per_hour":
         return (money(v) if money else f"${v:,.2f}") + "/h"
-    if name.endswith("_usd"):  # an amount (a buy total's lines): in the report's money, with its cents
+    if name.endswith("_usd") or name.startswith("usd_per_"):  # an amount or a rate: the report's money, cents
         return money(v) if money else f"${v:,.2f}"
     if name == "discount":
         return f"{v:.0%}"

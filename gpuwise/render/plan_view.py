@@ -12,7 +12,20 @@ from typing import Any
 
 from ..errors import UserError
 from .charts import NARROW, NARROW_PX, WIDE_PX, _Axis, _r, nice_ticks, thin
-from .fmt import DASH, HTML_LANG, N_, Currency, Fmt, _lang, _reason, environment, input_text, table, times
+from .fmt import (
+    DASH,
+    HTML_LANG,
+    N_,
+    Currency,
+    Fmt,
+    _lang,
+    _reason,
+    environment,
+    input_text,
+    operand_number,
+    table,
+    times,
+)
 from .report import BRIEF_LINES, normalise_detail, normalise_format
 from .textfit import fit_tables, fit_text, terminal_width
 from .words import formula_parts, plain, said
@@ -206,10 +219,16 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     findings = [{"severity": f.severity, "label": _(SEVERITY[f.severity]), "rule": f.rule,
                  "message": usd.sentence(f.template, f.values, f.message),
                  "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
-    lines = table([_("Month"), _("Kind"), _("Item"), _("Amount"), _("Formula")],
+    def numbers(x: Any) -> str:  # the formula with its inputs' numbers put in: what an approver adds up
+        if not x.formula_phrases:
+            return DASH
+        return formula_parts(x.formula_phrases, local, lambda n: operand_number(n, x.inputs, local.money_exact))
+
+    lines = table([_("Month"), _("Kind"), _("Item"), _("Amount"), _("Formula"), _("With numbers")],
                   [[str(x.month), _(LINE_KIND.get(x.kind, x.kind)),
                     said(x.item_phrases, local) if x.item_phrases else x.item, m(x.amount),
-                    formula_parts(x.formula_phrases, local) if x.formula_phrases else plain(x.formula, local)]
+                    formula_parts(x.formula_phrases, local) if x.formula_phrases else plain(x.formula, local),
+                    numbers(x)]
                    for x in r.lines],
                   right=(0, 3)) if full else None
     measure = {w.name: w.measure for w in r.workloads}  # a copy's capacity: output tokens/s, or sequences at once
