@@ -179,3 +179,19 @@ def test_every_plan_money_line_adds_up_from_its_printed_numbers(source: str) -> 
     assert kinds >= ({"power", "rent"} if source != "buy" else {"capex", "hosting", "resale", "power", "rent"})
     text = " ".join(plan_view.render(r, "text", detail="full", width=400).split())
     assert "With numbers" in text
+
+
+def test_a_buy_only_plan_rents_only_until_its_hardware_arrives() -> None:
+    """docs/formats.md said constraints.acquisition buy rents nothing; the plan of a service that starts in month 1
+    rents RTX 4090 in month 1, as the hardware ordered that month arrives in month 2 (PLAN-LATE-HARDWARE). The
+    docs say so now; the plan rents nothing once the first purchase has arrived."""
+    from gpuwise.plan.build import plan
+
+    r = plan(BUY_PLAN)
+    arrives = min(p.arrives for p in r.purchases)
+    rented = {m.month for m in r.months for p in m.placements if p.acquisition == "rent"}
+    assert rented and max(rented) < arrives
+    assert any(f.rule == "PLAN-LATE-HARDWARE" for f in r.findings)
+    doc = " ".join((Path(__file__).parent.parent / "docs" / "formats.md").read_text(encoding="utf-8").split())
+    assert ("`buy`: nothing rented, but for the months before the hardware bought arrives (`plan_delivery_months` "
+            "after the order; the finding PLAN-LATE-HARDWARE names them)") in doc
