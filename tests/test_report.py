@@ -164,7 +164,7 @@ def test_full_text_adds_formulas_candidates_rules_and_sources():
     # knowledge dates and the old price, also flagged at the top
     assert "Oldest dated figure: 2024-06-01" in out and "Newest dated figure: 2026-01-08" in out
     assert "price as of 2024-06-01, 586 days old" in out
-    assert out[:300].index("1 price used here is more than a year old") < out.index("=== Answer ===")
+    assert out[:300].index("1 price used here is out of date; see Data freshness.") < out.index("=== Answer ===")
     assert "Amounts are in US dollars." in out
     assert "--detail full" not in out
 

@@ -111,25 +111,38 @@ def test_a_plans_month_runs_are_listed_as_each_language_lists_them() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_brief_shows_the_old_prices_its_banner_points_to(lang: str) -> None:
+def test_the_old_price_banner_points_where_the_prices_are_listed(lang: str) -> None:
     """Qwen3-235B served at 5 requests/s: the brief text opened '1 price used here is more than a year old; see
     Data freshness.', and its Data freshness listed only the answer's B200 rental: the old price (the runner-up's
-    H100 bought) was in the full report alone, as md and html list it in the brief too. The brief text lists
-    each old price the banner counts (the recommendation of tests/fixtures_results.py, a 2024 Lambda price)."""
+    H100 bought) is listed in the full report (md and html list it in the brief too; the text brief keeps to two
+    screens). The text brief's banner now sends the reader to the full report, the full report's to its own
+    Data freshness, where each old price is listed (the recommendation of tests/fixtures_results.py)."""
     from gpuwise.render import report
 
     from .fixtures_results import recommend_result
 
     r = recommend_result()
-    n = len(r.stale_prices)
-    assert n == 1
-    out = report.render(r, "text", lang=lang)
-    banner = ("1 price used here is more than a year old; see Data freshness." if lang == "en"
-              else "本报告使用的 1 个价格已超过一年，详见“数据时效”。")
-    assert banner in out
-    fresh = out[out.index("=== Data freshness ===" if lang == "en" else "=== 数据时效 ==="):]
-    assert sum(1 for line in fresh.splitlines() if line.lstrip().startswith("! ")) == n
+    assert len(r.stale_prices) == 1
+    brief, full = (report.render(r, "text", lang=lang, detail=d) for d in ("brief", "full"))
+    if lang == "en":
+        assert "! 1 price used here is out of date; the full report's Data freshness names it." in brief
+        assert "! 1 price used here is out of date; see Data freshness." in full
+    else:
+        assert "! 本报告使用的 1 个价格已过时，完整报告的“数据时效”列出了它们。" in brief
+        assert "! 本报告使用的 1 个价格已过时，详见“数据时效”。" in full
+    fresh = full[full.index("=== Data freshness ===" if lang == "en" else "=== 数据时效 ==="):]
+    assert sum(1 for line in fresh.splitlines() if line.lstrip().startswith("! ")) == 1
     assert r.stale_prices[0].as_of in fresh
+
+
+def test_an_exchange_rate_a_quarter_old_is_not_called_a_year_old() -> None:
+    """tests/data/heldout/china-shortlist-cny.yaml: '3 prices used here are more than a year old' counted the
+    USD to CNY rate, stale after a quarter (policy fx_max_age_days 90), not a year: the banner says 'out of date',
+    which each kind's own limit decides."""
+    r = gpuwise("recommend", "tests/data/heldout/china-shortlist-cny.yaml", "--detail", "full")
+    assert r.returncode == 0, r.stderr
+    assert "more than a year old" not in r.stdout
+    assert "prices used here are out of date; see Data freshness." in r.stdout
 
 
 BUY_PLAN = {"horizon_months": 12, "owned": [{"gpu": "RTX 4090", "count": 8, "servers": 2, "hosting": "colocation"}],
@@ -195,3 +208,23 @@ def test_a_buy_only_plan_rents_only_until_its_hardware_arrives() -> None:
     doc = " ".join((Path(__file__).parent.parent / "docs" / "formats.md").read_text(encoding="utf-8").split())
     assert ("`buy`: nothing rented, but for the months before the hardware bought arrives (`plan_delivery_months` "
             "after the order; the finding PLAN-LATE-HARDWARE names them)") in doc
+
+
+def test_sixteen_h100_bought_for_one_four_day_fine_tune_are_not_approved_as_written() -> None:
+    """16 x H100 bought (at $25,000 each) for three years to run one 70B fine-tune of 2e9 tokens: the audit said
+    'APPROVE: No blockers and no warnings: the proposal can go ahead as written' beside 'The alternative saves
+    $594,876 (99.7% of the proposed cost)'. The run takes its wall-clock hours of the 36 x 730 = 26,280 hours
+    the GPUs are owned; more than half of those idle (policy bought_idle_warning_fraction 0.5) is a warning
+    (TCO-BOUGHT-IDLE), and the verdict is to revise."""
+    import json
+
+    r = gpuwise("audit", "tests/rules/TCO-BOUGHT-IDLE/input.yaml", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    hours = d["proposed"]["timeline"]["wall_hours"]
+    (f,) = [f for f in d["findings"] if f["rule"] == "TCO-BOUGHT-IDLE"]
+    assert f["severity"] == "warning" and d["verdict"] == "revise"
+    assert f["evidence"]["owned_hours"] == pytest.approx(36 * 730)
+    assert f["evidence"]["owned_idle_fraction"] == pytest.approx(1 - hours / (36 * 730), abs=1e-4)  # as recorded
+    assert (f"run the job for {hours:,.0f} of the 26,280 hours they are owned over 36 months: "
+            f"{1 - hours / 26280:.1%} of the time they would sit idle") in f["message"]

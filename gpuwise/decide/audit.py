@@ -48,6 +48,9 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     fees = {item: led.amount("fee", item=item) if led is not None and acq.mode == "rent" else 0.0
             for item in ("egress", "cross-region", "storage")}
     tl = ev.timeline
+    # a bought machine is paid for over every hour of the period its ledger covers (the project's months)
+    owned = led.period if led is not None and acq.mode == "buy" else None
+    owned_hours = owned.hours if owned is not None else -1.0
     per_node = math.ceil(hw.count / hw.nodes)
     host_w = K.host_w_per_gpu(gpu, kb.tco)
     node_kw = (gpu.power.tdp_w + host_w) * per_node / 1000
@@ -87,6 +90,9 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "commitment_hours": tl.billed_hours if tl is not None else -1.0,
         "job_hours": tl.wall_hours if tl is not None and job.training else -1.0,
         "idle_fraction": tl.idle_fraction if tl is not None and job.training else 0.0,
+        "owned_hours": owned_hours, "owned_months": owned.months if owned is not None else -1.0,
+        "owned_idle_fraction": max(0.0, 1 - tl.wall_hours / owned_hours)
+        if tl is not None and job.training and owned_hours > 0 else 0.0,
         "storage_kind": p.cloud.storage.kind, "storage_tb": p.cloud.storage.tb,
         "egress_tb": p.cloud.egress_tb_per_month, "cross_region_tb": p.cloud.cross_region_tb_per_month,
         "node_kw": node_kw, "facility_kw": p.facility.power_kw_available or -1.0,

@@ -346,10 +346,16 @@ class BaseView:
                 "prices_line": self._("Prices used: %(list)s.", list=self.f.clause.join(prices)) if prices else "",
                 "span": self._("Figures dated %(first)s to %(last)s.", first=min(span), last=max(span))
                 if span else "",
+                # out of date by its kind's limit (a price after a year, an exchange rate after a quarter)
                 "stale_banner": self.f.ngettext(
-                    "%(n)s price used here is more than a year old; see Data freshness.",
-                    "%(n)s prices used here are more than a year old; see Data freshness.", len(stale))
-                if stale else ""}
+                    "%(n)s price used here is out of date; see Data freshness.",
+                    "%(n)s prices used here are out of date; see Data freshness.", len(stale))
+                if stale else "",
+                # a brief text lists them in its full report alone (two screens)
+                "stale_banner_brief": self.f.ngettext(
+                    "%(n)s price used here is out of date; the full report's Data freshness names it.",
+                    "%(n)s prices used here are out of date; the full report's Data freshness names them.",
+                    len(stale)) if stale else ""}
 
     def prices_used(self, brief: bool = False) -> list[str]:
         """The prices the answer rests on, each with its date and age (the result's prices_used),
