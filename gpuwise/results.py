@@ -315,12 +315,14 @@ class StalePrice(Frozen):
     what: str
     as_of: str
     age_days: int | float
+    what_phrases: list[Any] = Field(default=[], description="``what`` as message ids with values (price.what.*)")
 
     @classmethod
     def of(cls, finding: Finding, what: str = "") -> "StalePrice":
         """From a data-freshness finding's values (``what`` when the finding names none)."""
         v = finding.values
-        return cls(what=v.get("what", what), as_of=v.get("as_of", ""), age_days=v.get("age_days", -1))
+        return cls(what=v.get("what", what), as_of=v.get("as_of", ""), age_days=v.get("age_days", -1),
+                   what_phrases=list(v.get("what_phrases") or []))
 
 
 class PriceUsed(Frozen):

@@ -228,3 +228,18 @@ def test_sixteen_h100_bought_for_one_four_day_fine_tune_are_not_approved_as_writ
     assert f["evidence"]["owned_idle_fraction"] == pytest.approx(1 - hours / (36 * 730), abs=1e-4)  # as recorded
     assert (f"run the job for {hours:,.0f} of the 26,280 hours they are owned over 36 months: "
             f"{1 - hours / 26280:.1%} of the time they would sit idle") in f["message"]
+
+
+def test_an_old_price_is_named_by_its_gpu_in_the_reports_language() -> None:
+    """The stale-price lines read 'buy h100-80gb-sxm: price as of 2024-08-22' (an id, and English 'buy' in a
+    Chinese report: '! buy rtx-4090d：价格日期 ...'). They name the GPU as every other price line does, worded in
+    the report's language: 'buy NVIDIA H100 SXM5 80GB', '购买 NVIDIA H100 SXM5 80GB', the yuan rate
+    '美元兑人民币汇率' (in the findings' subjects too)."""
+    en = gpuwise("recommend", "tests/data/heldout/china-shortlist-cny.yaml", "--detail", "full")
+    zh = gpuwise("recommend", "tests/data/heldout/china-shortlist-cny.yaml", "--detail", "full", "--lang", "zh")
+    assert en.returncode == zh.returncode == 0
+    assert "! buy NVIDIA H100 SXM5 80GB: price as of 2024-08-22" in en.stdout
+    assert "! 购买 NVIDIA H100 SXM5 80GB：价格日期 2024-08-22" in zh.stdout
+    assert "The price 'buy NVIDIA H100 SXM5 80GB' is from 2024-08-22" in " ".join(en.stdout.split())
+    assert "的美元兑人民币汇率 6.7661" in zh.stdout and "USD to CNY rate" not in zh.stdout
+    assert "h100-80gb-sxm:" not in en.stdout and "buy h100" not in zh.stdout

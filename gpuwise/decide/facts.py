@@ -590,6 +590,8 @@ class PriceFact(FactModel):
     """A dated price a result relies on."""
 
     what: str = _f("what the price is for")
+    what_phrases: list = _f("the same as message ids and values (price.what.*), which a report words in its "
+                            "own language", default=[])
     kind: str = _f("rent, buy or fx (the USD to CNY rate the answer converts at)", default="rent")
     as_of: str = _f("date of the price, YYYY-MM-DD")
     age_days: int = _f("days since as_of")
@@ -730,7 +732,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "purchase": _HOUSE, "gpu_index": "which GPU of a report the fact is about, for the report",
         "report_serial": "the serial the report gives, for the report",
     },
-    "price": {"source": "which knowledge file the price comes from, for the report"},
+    "price": {"source": "which knowledge file the price comes from, for the report",
+              "what_phrases": "what's parts, for the report's language (what is what rules show)"},
     "plan_fleet": {"gpu": _KEY},
     "plan_workload": {"placed": _HOUSE, "unplaced_months": _HOUSE, "rented_share": _HOUSE,
                       "owned_reason_phrases": "the reason's parts, for the report's language (owned_reason is "

@@ -420,21 +420,26 @@ def price_facts(job: Job, chosen: list[tuple[Evaluation, str]]) -> list[dict[str
     yuan = job.c.currency == "CNY"
     for e, mode in chosen:
         k = e.cost
+        # what it prices, by the GPU's name, as message ids a report words in its language (price.what.*)
         if mode == "rent":
-            what, as_of, source = f"rent {e.gpu.id} ({k.provider if k else None})", k.price_as_of if k else None, \
-                "clouds"
+            parts = (("", "price.what.rent", {"gpu": e.gpu.name, "provider": str(k.provider if k else None)}),)
+            as_of, source = k.price_as_of if k else None, "clouds"
             yuan = yuan or (k is not None and k.rent_currency == "CNY")
         else:
-            what, as_of, source = f"buy {e.gpu.id}", k.buy_price_as_of if k else None, "prices"
+            parts = (("", "price.what.buy", {"gpu": e.gpu.name}),)
+            as_of, source = k.buy_price_as_of if k else None, "prices"
             yuan = yuan or (e.buy is not None and e.buy.plan is not None and e.buy.plan.currency == "CNY")
+        what = phrase_text(parts)
         if not as_of or as_of == "proposal" or what in seen:
             continue
         age = (today - dt.date.fromisoformat(str(as_of))).days
-        seen[what] = {"t": "price", "what": what, "kind": mode, "as_of": str(as_of), "age_days": age,
-                      "source": source, "used": True}
+        seen[what] = {"t": "price", "what": what, "what_phrases": phrase_json(parts), "kind": mode,
+                      "as_of": str(as_of), "age_days": age, "source": source, "used": True}
     fx = job.kb.tco.values.get("usd_cny")
     if yuan and chosen and fx is not None and fx.as_of is not None:  # the answer converts at the dated rate
-        what = f"USD to CNY rate {fx.value:g}"
-        seen[what] = {"t": "price", "what": what, "kind": "fx", "as_of": fx.as_of.isoformat(),
-                      "age_days": (today - fx.as_of).days, "source": "tco", "used": True}
+        parts = (("", "price.what.fx", {"rate": fx.value}),)
+        what = phrase_text(parts)
+        seen[what] = {"t": "price", "what": what, "what_phrases": phrase_json(parts), "kind": "fx",
+                      "as_of": fx.as_of.isoformat(), "age_days": (today - fx.as_of).days, "source": "tco",
+                      "used": True}
     return list(seen.values())

@@ -313,7 +313,10 @@ class BaseView:
         return {
             "rule": x.rule, "severity": x.severity, "severity_label": self._(SEVERITY_ONE[x.severity]),
             "topic": self._(TOPIC_LABELS[x.topic]) if x.topic in TOPIC_LABELS else x.topic,
-            "subject": x.subject, "message": self.f.sentence(x.template, x.values, x.message),
+            # a price's subject is what it prices: worded as the sentence words it (price.what.*)
+            "subject": words.said(x.values["what_phrases"], self.f)
+            if x.values.get("what_phrases") and x.subject == x.values.get("what") else x.subject,
+            "message": self.f.sentence(x.template, x.values, x.message),
             "fix": self.f.sentence(x.fix_template, x.values, x.fix),
             "source": self.f.cite(x.source),
             "evidence": self.f.sep.join(f"{k} = {self.evidence_shown(k, v, {**x.values, **x.evidence})}"
@@ -339,7 +342,8 @@ class BaseView:
         stale = []
         for s in getattr(self.r, "stale_prices", []) or []:
             stale.append(self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before "
-                                "relying on it.", what=s.what, as_of=s.as_of, age=format(s.age_days, ",.0f")))
+                                "relying on it.", what=words.said(s.what_phrases, self.f) if s.what_phrases
+                                else s.what, as_of=s.as_of, age=format(s.age_days, ",.0f")))
         span = [str(v) for v in self.r.knowledge_dates.values()]
         prices = self.prices_used(brief=not self.full)
         return {"dates": dates, "stale": stale, "prices": prices,
