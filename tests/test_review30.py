@@ -243,3 +243,23 @@ def test_an_old_price_is_named_by_its_gpu_in_the_reports_language() -> None:
     assert "The price 'buy NVIDIA H100 SXM5 80GB' is from 2024-08-22" in " ".join(en.stdout.split())
     assert "的美元兑人民币汇率 6.7661" in zh.stdout and "USD to CNY rate" not in zh.stdout
     assert "h100-80gb-sxm:" not in en.stdout and "buy h100" not in zh.stdout
+
+
+def test_a_plan_that_buys_names_where_it_hosts_what_it_bought_among_its_assumptions() -> None:
+    """A plan that buys 8 MI300X with no constraints.hosting priced them in colocation ($2,320 a month, 9.28
+    billed kW x $250) and listed only the electricity price and two workload defaults among its assumptions;
+    where the bought hardware runs is a default its hosting lines rest on, as an audit lists it
+    (constraints.hosting), and is listed now; a plan that states its hosting, or buys nothing, lists none."""
+    from gpuwise.plan.build import plan
+    from gpuwise.render import plan_view
+
+    r = plan(BUY_PLAN)
+    assert r.purchases
+    (a,) = [a for a in r.assumptions if a.field == "constraints.hosting"]
+    assert a.value == "colocation"
+    text = " ".join(plan_view.render(r, "text", detail="full", width=200).split())
+    assert "constraints.hosting: not given: the hardware bought runs in colocation (the default:" in text
+    zh = " ".join(plan_view.render(r, "text", detail="full", lang="zh", width=200).split())
+    assert "未给出：购入的硬件放在托管机房（默认" in zh
+    stated = plan({**BUY_PLAN, "constraints": {**BUY_PLAN["constraints"], "hosting": "datacenter"}})
+    assert not [a for a in stated.assumptions if a.field == "constraints.hosting"]

@@ -660,6 +660,9 @@ class Planner:
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
                           rent_provider=o.rent_provider, layout=o.layout)
                    for sz in self.sized for g, o in sz.options.items()]
+        if purchases and self.pf.constraints.hosting is None:  # a default the hosting lines rest on
+            for where in sorted({self.fleets[p.gpu].bought_hosting for p in purchases}):
+                self.assumptions.append(note("constraints.hosting", where, "assume.plan.hosting", {"hosting": where}))
         rate_v = self.kb.tco_value("usd_cny")
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
