@@ -263,3 +263,19 @@ def test_a_plan_that_buys_names_where_it_hosts_what_it_bought_among_its_assumpti
     assert "未给出：购入的硬件放在托管机房（默认" in zh
     stated = plan({**BUY_PLAN, "constraints": {**BUY_PLAN["constraints"], "hosting": "datacenter"}})
     assert not [a for a in stated.assumptions if a.field == "constraints.hosting"]
+
+
+def test_a_chinese_answer_says_token_one_way() -> None:
+    """DeepSeek-R1 served at 2 requests/s with p95 targets, in Chinese: the answer card said '首个词元在 128 ms 后返回'
+    and, two lines down, 'p95 首个 token 152 ms，p95 每个 token 56 ms', the glossary's 词元 beside an English word for
+    the same thing. The card, the targets and the serving rules' sentences say 词元 (docs/glossary.md: TTFT
+    首词元时间)."""
+    from babel.messages.pofile import read_po
+
+    po = Path(__file__).parent.parent / "gpuwise/render/locale/zh_CN/LC_MESSAGES/gpuwise.po"
+    catalog = read_po(po.open("rb"))
+    said = catalog["at %(rate)s requests/s: p95 first token %(ttft)s, p95 per token %(tpot)s"].string
+    assert said == "每秒 %(rate)s 个请求时：p95 首个词元 %(ttft)s，p95 每个词元 %(tpot)s"
+    for m in catalog:
+        if m.id and isinstance(m.string, str):
+            assert not re.search(r"首个? ?token|每个 ?token|每输出 ?token|输出 ?token", m.string), m.id
