@@ -159,36 +159,41 @@ BUY_PLAN = {"horizon_months": 12, "owned": [{"gpu": "RTX 4090", "count": 8, "ser
 
 def _evaluate(shown: str) -> float:
     """A money line's formula with its numbers as the report prints it, worked out: its words dropped, money and
-    units read as numbers ('$0.68/h' 0.68, '5,840 h' 5840, '0%' 0)."""
+    units read as numbers ('$0.68/h' 0.68, 'CN¥1.015' 1.015, '5,840 h' 5840, '0%' 0)."""
     text = re.sub(r"\((tco\.yaml resale curve|every hour of the term)\)|for the (copy|run)'s GPUs|a unit|committed",
                   "", shown)
     text = re.sub(r"(\d+(?:\.\d+)?)%", lambda m: str(float(m.group(1)) / 100), text.replace(",", ""))
-    text = text.replace("$", "").replace("/h", "").replace(" h", "").replace("×", "*")
+    text = re.sub(r"CN¥|¥|\$", "", text).replace("/h", "").replace(" h", "").replace("×", "*")
     assert re.fullmatch(r"[\d.\s*/+()-]+", text), (shown, text)
     return float(eval(text))
 
 
-@pytest.mark.parametrize("source", ["examples/plan-team-4090.yaml", "buy"])
+def _money(cell: str) -> float:
+    return float(re.sub(r"CN¥|¥|\$|,", "", cell))
+
+
+@pytest.mark.parametrize("source", ["examples/plan-team-4090.yaml", "tests/data/plans/china-team-cny.yaml", "buy"])
 def test_every_plan_money_line_adds_up_from_its_printed_numbers(source: str) -> None:
     """A plan's money lines printed formulas in words ('GPU-hours × (TDP + host W) / 1000 × PUE × $/kWh', 'units ×
     unit price (hardware, host share, network)') and a rental 'chat-70b on 2 NVIDIA GeForce RTX 4090 24GB' of $993,
     which is 2 copies of 2 GPUs at $0.34: no approver could reproduce an amount. The full report now prints each
-    formula with its numbers (5,840 h × (450 + 410) / 1000 × 1 × $0.15 = $753.36), a bought unit's hardware, host
-    share and network apart, and a rental names the GPUs it pays for; every line's numbers give its amount."""
+    formula with its numbers (5,840 h × (450 + 410) / 1000 × 1 × $0.15 = $753.36; in a yuan plan at its rate,
+    CN¥1.015 a kWh), a bought unit's hardware, host share and network apart, and a rental names the GPUs it pays
+    for; every printed line's numbers give its printed amount."""
     from gpuwise.plan.build import plan
     from gpuwise.render import plan_view
 
     r = plan(str(Path(__file__).parent.parent / source) if source != "buy" else BUY_PLAN)
+    rows = [row["cells"] for row in plan_view.view(r, detail="full")["lines"]["rows"]]
+    assert len(rows) == len(r.lines)
     kinds = set()
-    for ln in r.lines:
-        shown = plan_view.formula_parts(ln.formula_phrases, plan_view.Fmt("en"),
-                                        lambda n, ln=ln: plan_view.operand_number(n, ln.inputs, lambda v: f"${v:,.2f}"))
-        assert _evaluate(shown) == pytest.approx(ln.amount, rel=2e-3, abs=0.01), (ln.item, shown)
+    for (_month, _kind, item, amount, _formula, shown), ln in zip(rows, r.lines, strict=True):
+        assert _evaluate(shown) == pytest.approx(_money(amount), rel=2e-3, abs=0.01), (item, shown, amount)
         kinds.add(ln.kind)
         if ln.kind == "rent" and "copies" in ln.inputs:  # the GPUs paid for: copies x the copy's GPUs
             said = ln.item_phrases[0][2]
             (o,) = [o for o in r.options if o.workload == said["workload"] and r.gpu_names[o.gpu] == said["gpu"]]
-            assert f" on {ln.inputs['copies'] * o.count} " in ln.item
+            assert f" on {ln.inputs['copies'] * o.count} " in item
     assert kinds >= ({"power", "rent"} if source != "buy" else {"capex", "hosting", "resale", "power", "rent"})
     text = " ".join(plan_view.render(r, "text", detail="full", width=400).split())
     assert "With numbers" in text

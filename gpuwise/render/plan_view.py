@@ -222,7 +222,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     def numbers(x: Any) -> str:  # the formula with its inputs' numbers put in: what an approver adds up
         if not x.formula_phrases:
             return DASH
-        return formula_parts(x.formula_phrases, local, lambda n: operand_number(n, x.inputs, local.money_exact))
+        # its inputs are the plan's own figures, in USD: money in the report's currency at the plan's rate,
+        # a small rate to four figures (CN¥1.015/kWh, not CN¥1.01: the line's amount would not come out)
+        return formula_parts(x.formula_phrases, local, lambda n: operand_number(n, x.inputs, exact))
+
+    def exact(v: float) -> str:
+        here = usd.to_local(v) or 0.0
+        sym = "$" if code == "USD" else ("¥" if lang == "zh" else "CN¥")
+        return usd.money_exact(v) if abs(here) >= 10 else f"{'-' if here < 0 else ''}{sym}{abs(here):.4g}"
 
     lines = table([_("Month"), _("Kind"), _("Item"), _("Amount"), _("Formula"), _("With numbers")],
                   [[str(x.month), _(LINE_KIND.get(x.kind, x.kind)),
