@@ -162,7 +162,8 @@ def test_full_text_adds_formulas_candidates_rules_and_sources():
     assert "Fix: Use a data-center card (L40S, A100, H100) for a hosted cluster." in out
     assert "Source: NVIDIA GeForce software licence, section 2.1.3" in out
     # knowledge dates and the old price, also flagged at the top
-    assert "Oldest dated figure: 2024-06-01" in out and "Newest dated figure: 2026-01-08" in out
+    assert "Oldest dated figure in the knowledge base: 2024-06-01" in out
+    assert "Newest dated figure in the knowledge base: 2026-01-08" in out
     assert "price as of 2024-06-01, 586 days old" in out
     assert out[:300].index("1 price used here is out of date; see Data freshness.") < out.index("=== Answer ===")
     assert "Amounts are in US dollars." in out

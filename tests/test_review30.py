@@ -284,3 +284,14 @@ def test_a_chinese_answer_says_token_one_way() -> None:
     for m in catalog:
         if m.id and isinstance(m.string, str):
             assert not re.search(r"首个? ?token|每个 ?token|每输出 ?token|输出 ?token", m.string), m.id
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "Oldest dated figure in the knowledge base: 2019-01-01"),
+                                              ("zh", "知识库中最早的数据日期：2019-01-01")])
+def test_the_oldest_date_says_it_is_the_knowledge_bases(tmp_path: Path, lang: str, label: str) -> None:
+    """The 16 x H100 audit's Data freshness opened 'Oldest dated figure: 2019-01-01' above 'The prices this answer
+    rests on', none of them older than 2024: the date is the knowledge base's oldest (tco.yaml's 2019 workstation
+    build), not the answer's, and the label says so."""
+    out = _audit(tmp_path, (Path(__file__).parent / "rules/TCO-BOUGHT-IDLE/input.yaml").read_text(encoding="utf-8"),
+                 "--detail", "full", "--lang", lang)
+    assert label in out

@@ -85,7 +85,9 @@ TERM_LABELS = {
     "hosting_usd": N_("Hosting"), "licences_usd": N_("Licences"), "resale_usd": N_("Resale value"),
     "cloud_fees_usd": N_("Cloud fees"), "per_gpu": N_("Memory per GPU"),
 }
-DATE_LABELS = {"oldest": N_("Oldest dated figure"), "newest": N_("Newest dated figure")}
+# the knowledge base's, not the answer's (its own prices and their ages are listed below them)
+DATE_LABELS = {"oldest": N_("Oldest dated figure in the knowledge base"),
+               "newest": N_("Newest dated figure in the knowledge base")}
 CARD_FIELDS: tuple[tuple[str, str, str], ...] = (
     # a field of the audit's used card (results.UsedCard), its row's label, how to show it: "text", "count",
     # "ratio", "pct", "bool", "match"; "smi-" before one: only with an nvidia-smi report; the others show the
