@@ -295,3 +295,26 @@ def test_the_oldest_date_says_it_is_the_knowledge_bases(tmp_path: Path, lang: st
     out = _audit(tmp_path, (Path(__file__).parent / "rules/TCO-BOUGHT-IDLE/input.yaml").read_text(encoding="utf-8"),
                  "--detail", "full", "--lang", lang)
     assert label in out
+
+
+QWEN_SERVICE = ("workload: {task: inference, model: qwen3-235b-a22b, precision: fp8, prompt_tokens: 2000,"
+                " output_tokens: 500, requests_per_s: 5, p95_ttft_s: 2, p95_tpot_s: 0.05}\n"
+                "constraints: {acquisition: either, project_months: 24}\n")
+
+
+def test_the_brief_leaves_an_old_price_of_another_candidate_to_the_full_report(tmp_path: Path) -> None:
+    """Qwen3-235B served at 5 requests/s: the brief lists the findings about its answer, and an old price of a GPU
+    it did not choose (the runner-up's H100 bought) stays in the full report. Naming that price by its GPU
+    ('buy NVIDIA H100 SXM5 80GB', no longer 'buy h100-80gb-sxm') must not pass it off as the answer's."""
+    import json
+
+    (tmp_path / "q.yaml").write_text(QWEN_SERVICE, encoding="utf-8")
+    d = json.loads(gpuwise("recommend", "q.yaml", "--format", "json", cwd=tmp_path).stdout)
+    answer = d["recommendation"]["gpu_name"]
+    theirs = [f for f in d["findings"] if f["rule"] == "DATA-STALE-PRICE"
+              and f["values"]["what_phrases"][0][2]["gpu"] != answer]
+    assert theirs
+    brief = " ".join(gpuwise("recommend", "q.yaml", cwd=tmp_path).stdout.split())
+    full = " ".join(gpuwise("recommend", "q.yaml", "--detail", "full", cwd=tmp_path).stdout.split())
+    for f in theirs:
+        assert f["message"] not in brief and f["message"] in full
