@@ -142,12 +142,13 @@ class RecommendView(StepsView, ChartsView):
         if self.full or r.recommendation is None:
             return list(r.findings)
         others = {c.gpu for c in r.candidates} - {r.recommendation.gpu}
-        names = {c.gpu_name for c in r.candidates if c.gpu in others} - {r.recommendation.gpu_name}
+        mine = r.recommendation.gpu_name
 
-        def about_another(x: Finding) -> bool:  # a GPU id, or a price of it, which names the GPU (price.what.*)
+        def about_another(x: Finding) -> bool:  # a GPU id, or a price of a GPU shown, named (price.what.*)
             what = x.values.get("what_phrases") or []
             return any(word in others for word in x.subject.split()) or any(
-                len(part) == 3 and isinstance(part[2], dict) and part[2].get("gpu") in names for part in what)
+                len(part) == 3 and isinstance(part[2], dict) and part[2].get("gpu") not in (None, mine)
+                for part in what)
 
         return [x for x in r.findings if not about_another(x)]
 
