@@ -52,6 +52,7 @@ from .step_time import (
     DpTraffic,
     GpuRates,
     StepTime,
+    _replica_in_fabric,
     backward_seconds,
     dp_traffic,
     gpu_rates,
@@ -60,7 +61,7 @@ from .step_time import (
     step_parts,
     step_time,
 )
-from .training_layout import AUTO_SHARD, NO_PINS, Layout, Pins, Static, TrainingJob, figures
+from .training_layout import ACT_BYTES, AUTO_SHARD, NO_PINS, Layout, Pins, Static, TrainingJob, figures
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import Gpu
@@ -249,18 +250,29 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
 class _Group:
     """One split (tp, pp, cp, ep, interleave) and its rungs. ``bound`` is the FLOPs per training token of
     its cheapest rung x (1 + bubble) / GPUs: no layout of the group can take less than bound / FLOP-rate
-    seconds per token. The layouts' memory and traffic are built the first time a GPU needs them (they do
-    not depend on the GPU)."""
+    seconds per token; ``rung_bounds`` the same for each rung's recomputation, and ``sends`` the pipeline sends a
+    token costs (their count and bytes, with the bubble), which step_time.step_parts adds whatever else the layout
+    does. The layouts' memory and traffic are built the first time a GPU needs them (they do not depend on the
+    GPU), and only for rungs those bounds leave in the running."""
 
-    __slots__ = ("_statics", "bound", "n", "rungs", "split", "tj")
+    __slots__ = ("_statics", "bound", "lay", "n", "rung_bounds", "rungs", "sends", "split", "tj")
 
     def __init__(self, tj: TrainingJob, n: int, split: tuple[int, int, int, int, int],
                  rungs: list[Rung]):
         self.tj, self.n, self.split, self.rungs = tj, n, split, rungs
         tp, pp, cp, ep, v = split
-        lay = _layout(tj, n, tp, pp, cp, ep, v, rungs[0])
+        lay = self.lay = _layout(tj, n, tp, pp, cp, ep, v, rungs[0])
         bubble = (pp - 1) / (lay.grad_accum * v) if pp > 1 else 0.0
         self.bound = tj.flops_per_token(rungs[0][1]) / n * (1 + bubble)
+        # each rung's own bound: its recomputation's FLOPs (a partial share is rounded up to whole layers, so this is
+        # at most what the layout computes)
+        self.rung_bounds = [tj.flops_per_token(r[1]) / n * (1 + bubble) for r in rungs]
+        # a GPU's pipeline sends per training token (Static.pp_count and pp_bytes over Static.tokens): (sends, bytes),
+        # with the bubble they run in; an interleaved schedule sends v times as often as 1F1B
+        tokens = lay.replicas * lay.micro_batch * tj.seq * lay.grad_accum
+        sends = 2.0 * lay.grad_accum * v / tokens if pp > 1 else 0.0
+        self.sends = (sends * (1 + bubble), sends * lay.micro_batch * tj.seq / cp * tj.shape.hidden * ACT_BYTES / tp
+                      * (1 + bubble))
         self._statics: list[Static | None] = [None] * len(rungs)
 
     def static(self, i: int) -> Static:
@@ -384,12 +396,24 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     if tj.stack_tp_overlap:  # a lower bound: the stack may hide this much of TP inside an NVLink domain
         tp_exposed = min(tp_exposed, 1 - tj.stack_tp_overlap)
     per_node = rates.topo.fabric
+    topo = rates.topo
     for group in groups:
         if group.bound / rate >= best_t:
             break  # every later group is bounded above this one
+        if group.sends[0]:  # its pipeline sends as step_time.step_parts times them (deeper interleaves send more)
+            if topo.nodes > 1 and not _replica_in_fabric(group.lay, topo):
+                sends = group.sends[0] * rates.net_lat + group.sends[1] / rates.net_bw
+            else:
+                sends = group.sends[0] * rates.intra_lat + group.sends[1] / (rates.mesh or rates.intra)
+            if group.bound / rate + sends >= best_t:
+                continue
+        else:
+            sends = 0.0
         seen: set[tuple[bool, float]] = set()
-        built = group._statics
+        built, rung_bounds = group._statics, group.rung_bounds
         for i in range(len(built)):
+            if rung_bounds[i] / rate + sends >= best_t:
+                continue  # its FLOPs alone put it above the best so far: it is not built
             st = built[i] or group.static(i)
             if st.per_gpu > usable:
                 continue
