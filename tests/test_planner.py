@@ -317,11 +317,11 @@ def test_a_block_of_recomputed_layers_can_beat_zero3_for_a_lora_base(kb):
     """Each recomputation level's first fitting rung is timed, not only the first rung without full
     recomputation: for a LoRA run ZeRO-3 gathers the whole frozen base every micro-batch, which on PCIe cards
     costs more than recomputing a block of layers with ZeRO-1. Llama 2 70B LoRA in FP8 with FP8 parameters on
-    8 H200 NVL at TP1 CP2 (Dell's MLPerf v5.0 config, tests/data/training_heldout.csv H135): ZeRO-1 with 1/8 of
-    the 80 layers recomputed (10 layers) fits 141 GB and steps faster than ZeRO-3 without recomputation."""
+    8 H200 NVL at TP1 PP1 CP2 (Dell's MLPerf v5.0 config, tests/data/training_heldout.csv H135): ZeRO-1 with 1/8
+    of the 80 layers recomputed (10 layers) fits 141 GB and steps faster than ZeRO-3 without recomputation."""
     w = {"task": "finetune", "method": "lora", "lora_targets": "attention", "model": "llama-2-70b",
          "precision": "fp8", "stack": "nemo", "fp8_params": True, "seq_len": 8192, "global_batch_tokens": 65536,
-         "train_tokens": 2.6e7, "parallelism": {"tp": 1, "cp": 2}}
+         "train_tokens": 2.6e7, "parallelism": {"tp": 1, "pp": 1, "cp": 2}}
     free = estimate({"workload": w}, gpu="h200-nvl-141gb", gpus=8).gpu.training
     z3 = estimate({"workload": {**w, "zero_stage": 3}}, gpu="h200-nvl-141gb", gpus=8).gpu.training
     assert free.requested_layout.zero == 1 and free.requested_layout.recompute_share == pytest.approx(10 / 80)

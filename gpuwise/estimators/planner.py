@@ -247,6 +247,23 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
                   v, share if share < 1.0 else 0.0, shard)
 
 
+def interleaves(layers: int, pp: int) -> list[int]:
+    """Virtual stages per pipeline rank the planner tries on a stack with an interleaved schedule: the powers of two
+    up to one layer a virtual stage, and one layer a virtual stage itself where the stages share the layers evenly.
+    Megatron-Core recipes run deeper schedules than 2 or 4 (NVIDIA dgxc-benchmarking v25.02 at 8f5cbb3: Nemotron-4
+    340B PP8 VP12 over 96 layers, nemotron/README_340b.md; Llama 3.1 405B PP9 VP7 over 126, llama3.1/README_405b.md).
+    A deeper interleave cuts the bubble (p - 1) / (m v) and sends v times the activations between stages
+    (Narayanan et al. SC'21, section 2.2.2); the step model weighs the two, the search's bounds keep the extra
+    candidates cheap."""
+    if pp <= 1:
+        return []
+    per_rank = layers // pp
+    out = {v for v in _powers(per_rank) if v > 1}
+    if layers % pp == 0 and per_rank > 1:
+        out.add(per_rank)
+    return sorted(out)
+
+
 class _Group:
     """One split (tp, pp, cp, ep, interleave) and its rungs. ``bound`` is the FLOPs per training token of
     its cheapest rung x (1 + bubble) / GPUs: no layout of the group can take less than bound / FLOP-rate
@@ -354,7 +371,7 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
         elif not tj.stack_interleaves:  # a pipeline engine with one 1F1B schedule (DeepSpeed's): no interleave
             vs = [1]
         else:
-            vs = [1] + [v for v in (2, 4) if pp > 1 and tj.shape.layers >= 2 * pp * v]
+            vs = [1, *interleaves(tj.shape.layers, pp)]
         for v in vs:
             if v == 2 and not pins.vpp:  # interleaving only pays where the 1F1B bubble is worth cutting
                 ga = _layout(tj, n, tp, pp, cp, ep, 1, plain[0] if plain else off[0]).grad_accum
