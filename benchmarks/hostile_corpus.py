@@ -67,7 +67,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round26: eleven's to twenty-six's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round27: eleven's to twenty-seven's)
 
 Exit status 1 when a case fails.
 """
@@ -728,6 +728,7 @@ from benchmarks import (  # noqa: E402
     hostile_round24,
     hostile_round25,
     hostile_round26,
+    hostile_round27,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -735,7 +736,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (16, hostile_round16), (17, hostile_round17), (18, hostile_round18),
                     (19, hostile_round19), (20, hostile_round20), (21, hostile_round21), (22, hostile_round22),
                     (23, hostile_round23), (24, hostile_round24), (25, hostile_round25),
-                    (26, hostile_round26)):
+                    (26, hostile_round26), (27, hostile_round27)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -857,7 +858,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
