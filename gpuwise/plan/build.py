@@ -292,8 +292,11 @@ class Planner:
 
     def _buy_for_peak(self) -> tuple[Program, Solution] | tuple[None, None]:
         """The cheapest single GPU type bought in month 1 in enough units for the peak month's work on
-        the fleet, renting only before it arrives."""
+        the fleet, renting only before it arrives (where the plan may rent)."""
         inp = self.inp
+        # the rental before delivery only where renting is allowed: a buy-only plan leaves those months unplaced
+        # (it rented them, and was chosen as a plan that 'keeps to the constraints', hostile round 27)
+        rent = self.pf.constraints.acquisition != "buy"
         best: tuple[Program, Solution] | None = None
         for g, f in self.fleets.items():
             if not f.unit:
@@ -318,7 +321,7 @@ class Planner:
                 continue  # this type cannot carry every workload: not a buy-for-the-peak plan
             units = max(0, math.ceil((need - f.owned) / f.unit))
             for extra in range(4):
-                s = Setting(buy=True, rent=True, fixed_buy={(g, 1): units + extra}, rent_until=1 + inp.delivery)
+                s = Setting(buy=True, rent=rent, fixed_buy={(g, 1): units + extra}, rent_until=1 + inp.delivery)
                 p, sol = solve(inp, s, duals=False)
                 if sol.usable and not any(
                         sol.values[j] > 1e-6 for (w, m), j in p.unplaced.items() if m >= 1 + inp.delivery):
