@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from .clirun import gpuwise
 
 # one copy of Qwen3-Next-80B-A3B in bf16 needs 8 RTX 4090s; one is owned, the plan may only buy
@@ -41,3 +43,38 @@ def test_a_buy_only_plan_rents_nothing_while_its_purchase_is_delivered(tmp_path:
     assert not peak["allowed"] and peak["why_not"] == "unplaced"
     text = gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout
     assert "Rent NVIDIA" not in text and "runs on rented GPUs" not in text
+
+
+@pytest.mark.parametrize("task", ["task: inference", "task: finetune, method: lora"])
+def test_a_custom_architecture_runs_attention_on_at_most_its_layers(tmp_path: Path, task: str) -> None:
+    # round 27: attention_layers 100 of a 4-layer model was taken, and the KV cache counted 100 layers
+    # ('2 x 100 x 8 x 128 x 2 x 3,072'); the catalog's own schema refuses more attention layers than layers
+    arch = "{layers: 4, hidden_size: 4096, heads: 32, kv_heads: 8, attention_layers: %s, ssm: mamba2}"
+    doc = "workload: {%s, model: my-hybrid, params_b: 8, architecture: %s}\n"
+    (tmp_path / "r.yaml").write_text(doc % (task, arch % 100), encoding="utf-8")
+    err = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path))
+    assert err == ("gpuwise: r.yaml: workload.architecture.attention_layers: attention_layers 100 cannot exceed "
+                   "layers 4\n")
+    zh = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h100", "--lang", "zh", cwd=tmp_path))
+    assert "attention_layers 100 不能超过 layers 4" in zh
+    # every layer running attention is the limit: 2 x 4 layers x 8 x 128 x 2 B a token
+    (tmp_path / "r.yaml").write_text(doc % (task, arch % 4), encoding="utf-8")
+    assert gpuwise("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("name, offered", [
+    ("ernie-4.5-0.3b", None),  # ERNIE-4.5-0.3B is not the 300B-A47B, nor the 21B
+    ("olmo-2-1b", None),  # OLMo 2 1B is not the 13B, 7B or 32B
+    ("OLMo-2-0425-1B", None),
+    ("qwen3-next-8b", "qwen3-8b"),  # 8B is Qwen3-8B's size, not Qwen3-Next-80B's
+    ("Qwen3-Next-80B-A3B-Thinking-FP8", "qwen3-next-80b-a3b"),  # its own size
+    ("llama-3.1-9b", "llama-3.1-8b or llama-3-8b"),  # a digit mistyped: within half as much again
+])
+def test_a_close_match_for_a_model_is_of_the_size_the_name_states(tmp_path: Path, name: str,
+                                                                  offered: str | None) -> None:
+    # round 27: difflib offered the nearest spelling whatever its size: 'ernie-4.5-0.3b' -> 'did you mean
+    # ernie-4.5-300b-a47b' (1,000 times the parameters), 'olmo-2-1b' -> 'olmo-2-13b or olmo-2-7b or olmo-3-32b'
+    (tmp_path / "r.yaml").write_text(f"workload: {{task: inference, model: '{name}'}}\n", encoding="utf-8")
+    err = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h200", cwd=tmp_path))
+    hint = f"did you mean {offered}?" if offered else "give params_b for a model not in the catalog"
+    assert err == f"gpuwise: r.yaml: workload.model: unknown model '{name}' ({hint})\n"

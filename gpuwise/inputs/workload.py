@@ -93,6 +93,11 @@ class Architecture(Strict):
             raise Said(N_("experts_per_token cannot exceed experts"))
         if (self.attention_window is None) != (self.window_layers_fraction is None):
             raise Said(N_("attention_window and window_layers_fraction go together"))
+        if self.attention_layers is not None and self.attention_layers > self.layers:
+            # the layers that run attention are some of the layers (a shared block's applications sit between
+            # them): 100 of 4 counted 100 layers of KV cache (hostile round 27)
+            raise SaidAt(("attention_layers",), N_("attention_layers %(attention)s cannot exceed layers %(layers)s"),
+                         attention=self.attention_layers, layers=self.layers)
         if self.recurrent is not None:
             if self.attention_layers is None:
                 raise Said(N_("recurrent needs attention_layers: the layers that keep a KV cache (0 for a pure SSM)"))
