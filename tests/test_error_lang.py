@@ -15,8 +15,8 @@ from .clirun import gpuwise
 CASES = [
     # (file text, English line after "gpuwise: FILE: ", Chinese line after it)
     ("workload: {task: inference, model: llama-3.1-7b}\n",
-     "workload.model: unknown model 'llama-3.1-7b' (did you mean llama-3.1-70b or llama-3-70b or llama-3.2-1b?)",
-     "workload.model: 未知模型“llama-3.1-7b”（你是不是指 llama-3.1-70b、llama-3-70b 或 llama-3.2-1b？）"),
+     "workload.model: unknown model 'llama-3.1-7b' (did you mean llama-3.1-8b or llama-3-8b?)",
+     "workload.model: 未知模型“llama-3.1-7b”（你是不是指 llama-3.1-8b 或 llama-3-8b？）"),
     ("workload: {task: inference, model: llama-3.1-8b, concurent_requests: 3}\n",
      "workload.concurent_requests: unknown key (did you mean 'concurrent_requests'?)",
      "workload.concurent_requests: 未知的键（你是不是指“concurrent_requests”？）"),

@@ -143,7 +143,23 @@ class NameIndex:
         first = [fixed] if fixed != key and fixed in pool else []
         import difflib  # a close match for an error's hint: not on the way of a good answer
         close = first + difflib.get_close_matches(key, list(pool), n=n * 3, cutoff=0.6)
-        return list(dict.fromkeys(pool[c] for c in close))[:n]
+        ids = list(dict.fromkeys(pool[c] for c in close))
+        if self.kind == "model" and (sizes := _sizes(name)):
+            # a model of another size is no close match, however alike the names: 'ernie-4.5-0.3b' was offered
+            # ernie-4.5-300b-a47b, 'olmo-2-1b' olmo-2-13b (hostile round 27); a digit mistyped ('llama-3.1-9b')
+            # keeps its match within half as much again, and an id that states no size stays
+            ids = [i for i in ids if not _sizes(i) or any(max(a, b) <= 1.5 * min(a, b)
+                                                          for a in _sizes(i) for b in sizes if min(a, b) > 0)]
+        return ids[:n]
+
+
+_SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*b(?![a-z0-9])")
+
+
+def _sizes(name: str) -> set[float]:
+    """The parameter counts a model name states in billions ('0.3b', '80B', 'a3b' is an active count and not read):
+    the figures before a 'b' that ends a word."""
+    return {float(x) for x in _SIZE.findall(re.sub(r"[\s_/]+", "-", name.lower()))}
 
 
 _LOOKALIKE_SCRIPTS = ("GREEK", "CYRILLIC", "FULLWIDTH", "ARMENIAN", "CHEROKEE", "MATHEMATICAL", "LETTERLIKE")
