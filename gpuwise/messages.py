@@ -32,6 +32,8 @@ def days_en(days: float) -> str:
     """A duration in English: hours under a day, else days with one decimal."""
     if days < 1:
         hours = days * 24
+        if 0 < hours < 0.05:  # a few minutes: two figures, not '0.0 hours' beside another '0.0 hours'
+            return f"{hours:.2g} hours"
         return f"{hours:,.1f} hours" if hours < 48 else f"{hours:,.0f} hours"
     return "1 day" if round(days, 1) == 1 else f"{days:,.1f} days"
 

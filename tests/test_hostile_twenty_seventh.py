@@ -78,3 +78,38 @@ def test_a_close_match_for_a_model_is_of_the_size_the_name_states(tmp_path: Path
     err = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h200", cwd=tmp_path))
     hint = f"did you mean {offered}?" if offered else "give params_b for a model not in the catalog"
     assert err == f"gpuwise: r.yaml: workload.model: unknown model '{name}' ({hint})\n"
+
+
+TINY_DEADLINE = """horizon_months: 3
+owned: [{gpu: DGX Spark, count: 2, servers: 2}]
+workloads:
+  - {name: mp, workload: {task: finetune, method: full, model: nemotron-nano-9b-v2, train_tokens: 1.0e6,
+     mixed_precision: false}, cadence: {at_month: 2}, deadline_days: 0.001}
+"""
+
+
+def test_a_deadline_of_minutes_is_said_in_figures_that_differ(tmp_path: Path) -> None:
+    # round 27: a run of 0.0105 days against a 0.001-day deadline read 'misses the deadline (0.0 days on 64 GPUs,
+    # 0.0 allowed)' and '2 of them take 0.0 days, longer than the 0.0 days allowed' (one decimal of a day); now a
+    # duration as every other sentence words it (hours under a day), two figures under 0.05 hours:
+    # 0.001 days = 0.024 hours
+    (tmp_path / "plan.yaml").write_text(TINY_DEADLINE, encoding="utf-8")
+    r = gpuwise("plan", "plan.yaml", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    text = " ".join(r.stdout.split())
+    assert "0.0 days" not in text and "0.0 allowed" not in text
+    assert "GPUs, 0.024 hours allowed)" in text and "longer than the 0.024 hours allowed" in text
+    zh = "".join(gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "允许0.024小时）" in zh and "hours" not in zh
+
+
+def test_a_deadline_under_a_day_is_not_rounded_to_zero_days(tmp_path: Path) -> None:
+    # round 27: CMP-DEADLINE wrote the deadline with no decimal: 'needs 0.7 days; the deadline is 0 days' for 0.4
+    (tmp_path / "r.yaml").write_text("workload: {task: finetune, method: full, model: llama-3.1-8b, "
+                                     "train_tokens: 1.0e9}\nconstraints: {deadline_days: 0.4, max_gpus: 1}\n",
+                                     encoding="utf-8")
+    d = json.loads(gpuwise("recommend", "r.yaml", "--format", "json", cwd=tmp_path).stdout)
+    said = [f["message"] for f in d["findings"] if f["rule"] == "CMP-DEADLINE"]
+    assert said and all(m.endswith("the deadline is 9.6 hours") for m in said), said  # 0.4 x 24
+    zh = gpuwise("recommend", "r.yaml", "--lang", "zh", cwd=tmp_path).stdout
+    assert "截止期限是 9.6 小时" in zh and "截止期限是 0 天" not in zh

@@ -114,9 +114,9 @@ def test_a_reason_loses_only_a_leading_subject_with_its_colon():
                                           "estimated; memory and cost decide")
     assert zh.sentence(opens, values, subject=c) == "不估算图像生成速度；由显存和成本决定"
     # the name is the sentence's own, not a subject: no colon after it
-    whole = "{count} x {gpu_name} needs {wall_days:.1f} days; the deadline is {deadline_days:.0f} days"
+    whole = "{count} x {gpu_name} needs {wall_days:days}; the deadline is {deadline_days:days}"
     assert en.sentence(whole, values, subject=c) == en.sentence(whole, values)
-    assert zh.sentence(whole, values, subject=c) == "16 × NVIDIA GeForce RTX 4090 24GB 需要 12.0 天；截止期限是 7 天"
+    assert zh.sentence(whole, values, subject=c) == "16 × NVIDIA GeForce RTX 4090 24GB 需要 12.0 天；截止期限是 7.0 天"
     # a sentence about another candidate keeps its subject
     other = Candidate(gpu="rtx-4090", gpu_name="NVIDIA GeForce RTX 4090 24GB", count=8, feasible=False,
                       memory_per_gpu_bytes=0, wall_days=None, total_cost_usd=None)

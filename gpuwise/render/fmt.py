@@ -430,6 +430,8 @@ class Fmt:
             return self.na()
         if round(h, 1) == 1:
             return self._("1 hour")
+        if 0 < h < 0.05:  # a few minutes: two figures (a 0.001-day deadline read '0.0 hours')
+            return self._("%(n)s hours", n=format(h, ".2g"))
         if h >= 48:
             return self._("%(n)s hours", n=format(h, ",.0f"))
         return self._("%(n)s hours", n=format(h, ",.1f"))

@@ -274,7 +274,8 @@ def said(parts: list[Any], f: Speaker) -> str:
             out.append(sep + f._(str(values.get("title", ""))))
             continue
         filled = {k: said(v, f) if messages.is_phrase(v) else v for k, v in values.items()}
-        out.append(sep + messages.fill(f._(messages.template(message_id)), filled))
+        # a duration in the report's words (a plan's unplaced deadline read '0.3 hours' in Chinese)
+        out.append(sep + messages.fill(f._(messages.template(message_id)), filled, None, getattr(f, "days", None)))
     return "".join(out) if f.sep == ", " else fullwidth("".join(out))
 
 
