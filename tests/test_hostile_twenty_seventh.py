@@ -113,3 +113,13 @@ def test_a_deadline_under_a_day_is_not_rounded_to_zero_days(tmp_path: Path) -> N
     assert said and all(m.endswith("the deadline is 9.6 hours") for m in said), said  # 0.4 x 24
     zh = gpuwise("recommend", "r.yaml", "--lang", "zh", cwd=tmp_path).stdout
     assert "截止期限是 9.6 小时" in zh and "截止期限是 0 天" not in zh
+
+
+def test_a_policy_name_cut_short_is_offered_the_name_it_starts(tmp_path: Path) -> None:
+    # round 27: 'fast_network_gb_s' (the new NET-SLOW-NETWORK threshold without its '_per_gpu') was offered
+    # slow_network_gb_s, the other threshold, by spelling alone
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "policy.yaml").write_text("fast_network_gb_s: 25\n", encoding="utf-8")
+    (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b}\n", encoding="utf-8")
+    err = _one_line(gpuwise("recommend", "r.yaml", "--knowledge", "k", cwd=tmp_path))
+    assert err.endswith("unknown policy 'fast_network_gb_s' (did you mean fast_network_gb_s_per_gpu?)\n"), err

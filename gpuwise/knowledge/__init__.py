@@ -491,7 +491,10 @@ def policy_overlay(extra: dict, base: dict, path: Path) -> dict:
                 value = {**known[name], "value": value}
         if name not in known:
             import difflib  # a close match for an error's hint: not on the way of a good answer
-            close = difflib.get_close_matches(str(name), list(known), n=1)
+            # a name cut short is the name it starts ('fast_network_gb_s' was offered slow_network_gb_s, not
+            # fast_network_gb_s_per_gpu: hostile round 27), else the closest spelling
+            close = sorted((k for k in known if str(name) and k.startswith(str(name))), key=len)[:1] or \
+                difflib.get_close_matches(str(name), list(known), n=1)
             raise KnowledgeError(N_("unknown policy '%(name)s'"), where=f"{path}: {name}",
                                  values={"name": name},
                                  hint=N_("did you mean %(name)s?") if close else N_("knowledge/policy.yaml lists them"),
