@@ -18,6 +18,16 @@ workloads:
      cadence: {continuous: true}, targets: {requests_per_s: 1}}
 constraints: {acquisition: buy, gpus: [rtx-4090]}
 """
+# a GB10 priced by an overlay, as TCO-NO-PRICE-EITHER-WAY's fix asks (round 26)
+GB10_PRICE = """schema_version: 1
+gpus:
+  - id: gb10
+    units: {sold_as: workstation, sizes: [1], max_per_node: 1, reason: "one GB10 in each DGX Spark desktop",
+            source: "NVIDIA DGX Spark product page"}
+    prices:
+      - {amount: 3999, condition: new, unit: card, kind: vendor-list, as_of: 2026-10-01,
+         source: "NVIDIA marketplace, DGX Spark Founders Edition 4 TB", check: U}
+"""
 
 
 def _one_line(r, code: int = 2) -> str:
@@ -123,3 +133,27 @@ def test_a_policy_name_cut_short_is_offered_the_name_it_starts(tmp_path: Path) -
     (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b}\n", encoding="utf-8")
     err = _one_line(gpuwise("recommend", "r.yaml", "--knowledge", "k", cwd=tmp_path))
     assert err.endswith("unknown policy 'fast_network_gb_s' (did you mean fast_network_gb_s_per_gpu?)\n"), err
+
+
+def test_one_month_is_said_in_the_singular(tmp_path: Path) -> None:
+    # round 27: 'Rent NVIDIA GeForce RTX 4090 24GB for 5,840 GPU-hours in months 1 ($1,986)' and 'the ... fleet is
+    # full in months 1'; a range of months keeps the plural ('in months 1-3')
+    (tmp_path / "plan.yaml").write_text(BUY_ONLY.replace("horizon_months: 3", "horizon_months: 24")
+                                        .replace("acquisition: buy", "acquisition: either"), encoding="utf-8")
+    text = " ".join(gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout.split())
+    assert "for 5,840 GPU-hours in month 1 ($1,986)." in text and "in months 1 " not in text
+    zh = gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout
+    assert "在第 1 个月租用 NVIDIA GeForce RTX 4090 24GB 共 5,840 GPU 小时（$1,986）。" in zh
+    (tmp_path / "plan.yaml").write_text(BUY_ONLY.replace("acquisition: buy", "acquisition: rent"), encoding="utf-8")
+    assert "GPU-hours in months 1-3 (" in " ".join(gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout.split())
+    # the solver's binding note: a purchase arriving in month 2 leaves the fleet short in month 1 alone
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "prices.yaml").write_text(GB10_PRICE, encoding="utf-8")
+    (tmp_path / "plan.yaml").write_text(
+        "horizon_months: 6\nworkloads:\n  - {name: ft, workload: {task: finetune, method: full, model: "
+        "qwen3-next-80b-a3b, train_tokens: 1.0e7}, cadence: {per_month: 1}, deadline_days: 20}\n"
+        "constraints: {gpus: [gb10], acquisition: buy}\n", encoding="utf-8")
+    d = json.loads(gpuwise("plan", "plan.yaml", "--knowledge", "k", "--format", "json", cwd=tmp_path).stdout)
+    notes = [b["note"] for b in d["binding"] if b["kind"] == "capacity"]
+    assert notes == ["the NVIDIA GB10 Grace Blackwell Superchip (DGX Spark) 128GB fleet is full in month 1: more of "
+                     "them would lower the cost"]

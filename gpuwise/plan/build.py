@@ -576,8 +576,9 @@ class Planner:
             worth = max(abs(d) for _, d in items)
             out.append(Binding(constraint=f"capacity[{g}]", kind="capacity", binding=True, value=round(worth, 4),
                                subject=g, months=months,
-                               note=messages.text("plan.binding.capacity", {"gpu": self.fleets[g].gpu.name,
-                                                                            "months": _ranges(months)})))
+                               note=messages.text("plan.binding.capacity" if len(months) > 1 else
+                                                  "plan.binding.capacity_month",
+                                                  {"gpu": self.fleets[g].gpu.name, "months": _ranges(months)})))
         for sz in self.sized:
             for kind in ("deadline", "latency", "memory"):
                 hit = sorted(g for g, why in sz.why_not.items() if why.kind == kind)
