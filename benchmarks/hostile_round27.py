@@ -11,7 +11,29 @@ with an answers file, the listings, json / text / md / html, English and Chinese
 benchmarks/hostile_corpus.py's table by :func:`add`. What it found and what was fixed is in
 tests/test_hostile_twenty_seventh.py.
 
-Run on d7239247 (before any change): 110 cases, 96 clean.
+Run on d7239247 (before any change): 117 cases, 99 clean (110 written first, 96 clean; seven added while fixing).
+Fixed (now 117 clean):
+
+* ``acquisition: buy`` in a plan rented the month before its purchase arrived (the buy-for-the-peak baseline rents
+  until delivery, and was chosen as the plan, 'keeping to the constraints') (5 cases).
+* A custom architecture's ``attention_layers: 100`` of 4 layers was taken: 100 layers of KV cache (2 cases).
+* A model name stating its size was offered another size: 'ernie-4.5-0.3b' -> ernie-4.5-300b-a47b, 'olmo-2-1b' ->
+  olmo-2-13b, 'qwen3-next-8b' -> qwen3-next-80b-a3b (4 cases).
+* Durations of minutes and hours read as days of one decimal: 'misses the deadline (0.0 days on 64 GPUs, 0.0
+  allowed)', CMP-DEADLINE's 'the deadline is 0 days' for 0.4, and a Chinese plan's '0.3 hours' (4 cases).
+* One month in the plural ('GPU-hours in months 1', 'full in months 1'), also the JSON's binding note (2 cases).
+* A policy overlay's ``fast_network_gb_s`` was offered slow_network_gb_s, not fast_network_gb_s_per_gpu (1 case).
+
+Seen and left (another helper's area, or a choice to make with the lead):
+
+* A plan buys DGX Sparks into colocation by default (constraints.hosting: colocation, documented; $500 a month
+  a Spark at the 2 kW minimum), where recommend and audit now put up to 3 kW of them in an office.
+* A plan sizes a copy that needs 8 RTX 4090s and buys the 7 it lacks as one-GPU workstations (the 4090's unit),
+  beside the owned one: a tensor-parallel copy over eight separate machines.
+* Training-only knobs on an inference workload (``mixed_precision: false``, ``zero_stage: 3``) are accepted and
+  ignored, where serving-only knobs on a training job are refused (round 26); refusing them is a wider change.
+* A recommendation's warnings may be about another candidate (NET-SLOW-NETWORK on 64 rented Sparks over the
+  cloud's default ethernet-25 under an answer of two Sparks on their own cable); the finding names its 64 nodes.
 """
 from __future__ import annotations
 
@@ -24,7 +46,7 @@ from benchmarks.hostile_round20 import READY
 from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round23 import _dump, _edit, _either, _text_ok
 from benchmarks.hostile_round25 import _doc, _rules
-from benchmarks.hostile_round26 import _again, _ledger_adds_up, _lines, _plan_adds_up
+from benchmarks.hostile_round26 import GB10_PRICE, _again, _ledger_adds_up, _lines, _plan_adds_up
 
 OSS = {"task": "inference", "model": "gpt-oss-120b", "precision": "fp4", "prompt_tokens": 1000, "output_tokens": 200}
 SPARKS = {"title": "sparks", "workload": OSS, "hardware": {"gpu": "DGX Spark", "count": 2, "nodes": 2},
@@ -198,6 +220,10 @@ def add(case, ns: dict[str, Any]) -> None:
     pcase("pln27: zero-length jobs on owned Sparks: adds up", ZERO, lambda r: r.returncode in (0, 1) and _doc(_plan_adds_up)(r))
     pcase("pln27: a deadline of 0.001 days: the reason's numbers differ", ZERO, lambda r: r.returncode == 1 and _text_ok()(r) and "0.0 days on" not in r.stdout and "0.0 allowed" not in r.stdout and "0.0 days allowed" not in r.stdout, argv=("plan", "plan.yaml"))
     pcase("pln27: a deadline of 0.001 days, --lang zh", ZERO, lambda r: r.returncode == 1 and _text_ok()(r) and "0.0 天" not in r.stdout, argv=("plan", "plan.yaml", "--lang", "zh"))
+    case("pln27: CMP-DEADLINE of 0.4 days: not 'the deadline is 0 days'", {"r.yaml": _dump({"workload": {**FULL, "train_tokens": 1e9}, "constraints": {"deadline_days": 0.4, "max_gpus": 1}})}, ["recommend", "r.yaml", "--format", "json"], expect="any",
+         check=_doc(lambda d: [f for f in d["findings"] if f["rule"] == "CMP-DEADLINE"] and all("deadline is 0 days" not in f["message"] for f in d["findings"])))
+    case("pln27: CMP-DEADLINE of 0.4 days, --lang zh", {"r.yaml": _dump({"workload": {**FULL, "train_tokens": 1e9}, "constraints": {"deadline_days": 0.4, "max_gpus": 1}})}, ["recommend", "r.yaml", "--lang", "zh"], expect="any",
+         check=lambda r: _text_ok("截止期限是 9.6 小时")(r) and "截止期限是 0 天" not in r.stdout)
     pcase("pln27: deadline_days 0", _edit(ZERO, "workloads.1.deadline_days", 0), _refused("plan.yaml", "deadline_days"))
     pcase("pln27: owned Sparks x3 in servers 3, a 3-way model", _edit(ZERO, "owned.0", {"gpu": "DGX Spark", "count": 3, "servers": 3}), lambda r: r.returncode in (0, 1) and _doc(_plan_adds_up)(r))
     pcase("pln27: owned 'DGX Spark' with hosting colocation", _edit(ZERO, "owned.0.hosting", "colocation"), lambda r: r.returncode in (0, 1) and _doc(_plan_adds_up)(r))
@@ -206,6 +232,15 @@ def add(case, ns: dict[str, Any]) -> None:
     pcase("pln27: a year, owned Sparks, md -o", _edit(ZERO, "horizon_months", 12), lambda r: r.returncode in (0, 1) and Path(r.cwd, "o.md").stat().st_size > 0, argv=("plan", "plan.yaml", "--format", "md", "-o", "o.md"))
     pcase("pln27: a year, owned Sparks, html", _edit(ZERO, "horizon_months", 12), lambda r: r.returncode in (0, 1) and "<html" in r.stdout.lower(), argv=("plan", "plan.yaml", "--format", "html"))
     pcase("pln27: owned 4090s, buy-only, budget $1", _edit(buy_only, "constraints.budget_total_usd", 1), lambda r: r.returncode in (0, 1) and _doc(lambda d: _nothing_rented(d) and _plan_adds_up(d))(r))
+
+    year = _edit(_edit(buy_only, "horizon_months", 24), "constraints.acquisition", "either")
+    pcase("pln27: one month rented: 'in month 1'", year, lambda r: _text_ok("GPU-hours in month 1 (")(r) and "in months 1 " not in " ".join(r.stdout.split()), argv=("plan", "plan.yaml"))
+    pcase("pln27: one month rented, --lang zh", year, _text_ok("在第 1 个月租用"), argv=("plan", "plan.yaml", "--lang", "zh"))
+    kov = {"k/prices.yaml": GB10_PRICE}
+    spark_buy = {"horizon_months": 6, "workloads": [{"name": "ft", "workload": {"task": "finetune", "method": "full", "model": "qwen3-next-80b-a3b", "train_tokens": 1e7}, "cadence": {"per_month": 1}, "deadline_days": 20}],
+                 "constraints": {"gpus": ["gb10"], "acquisition": "buy"}}
+    pcase("pln27: Sparks bought by a plan (overlay): the fleet short in month 1 alone", spark_buy, lambda r: r.returncode == 1 and _doc(lambda d: _plan_adds_up(d) and [b["note"] for b in d["binding"] if b["kind"] == "capacity"] == ["the NVIDIA GB10 Grace Blackwell Superchip (DGX Spark) 128GB fleet is full in month 1: more of them would lower the cost"])(r), argv=("plan", "plan.yaml", "--format", "json", "--knowledge", "k"), files=kov)
+    pcase("pln27: Sparks bought by a plan, hosted in an office", _edit(spark_buy, "constraints.hosting", "office"), lambda r: r.returncode == 1 and _doc(lambda d: _plan_adds_up(d) and not [x for x in d["lines"] if x["kind"] == "hosting" and x["amount"] > 0])(r), argv=("plan", "plan.yaml", "--format", "json", "--knowledge", "k"), files=kov)
 
     # ------------------------------------------------------------ prices import with odd CSVs
     def icase(name, body, check, extra=(), fname="acme.csv"):
@@ -231,4 +266,7 @@ def add(case, ns: dict[str, Any]) -> None:
     icase("imp27: Qwen-era names: 'RTX PRO 6000 Blackwell'", "gpu,gpus,price\nRTX PRO 6000 Blackwell,1,1.8\n", _rows(1))
     icase("imp27: 'B300' row", "gpu,gpus,price\nB300,8,60\n", _rows(1))
     icase("imp27: the header twice", "gpu,gpus,price\ngpu,gpus,price\nH100 80GB SXM,8,20\n", _either(_rows(1), _none_written))
+    case("imp27: two Sparks as one rented instance: 2 nodes on their cable", {"acme.csv": "gpu,gpus,price\nDGX Spark,2,1.0\n", "r.yaml": _dump({"workload": {**QNEXT, "precision": "bf16", "concurrent_requests": 1}, "constraints": {"gpus": ["gb10"], "acquisition": "rent"}})},
+         ["prices", "import", "acme.csv", "-o", "ov", "--as-of", "2026-11-01"], expect="any",
+         check=lambda r: _ok(r) and (lambda d: d["recommendation"] is not None and d["recommendation"]["nodes"] == d["recommendation"]["count"])(json.loads(_again(r, "recommend", "r.yaml", "--knowledge", "ov", "--format", "json").stdout)))
     icase("imp27: a NUL byte", "gpu,gpus,price\nH100 80GB SXM,8,20\x00\n", _either(_rows(1), _none_written))
