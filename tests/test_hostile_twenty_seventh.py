@@ -157,3 +157,17 @@ def test_one_month_is_said_in_the_singular(tmp_path: Path) -> None:
     notes = [b["note"] for b in d["binding"] if b["kind"] == "capacity"]
     assert notes == ["the NVIDIA GB10 Grace Blackwell Superchip (DGX Spark) 128GB fleet is full in month 1: more of "
                      "them would lower the cost"]
+
+
+@pytest.mark.parametrize("workload, field", [
+    ("{task: inference, model: ernie-4.5-0.3b}", "workloads[0].workload.model: unknown model 'ernie-4.5-0.3b'"),
+    # the control: a misspelt framework, refused as the file is read, was named so already
+    ("{task: inference, model: llama-3.1-8b, framework: vlm}", "workloads[0].workload.framework: 'vlm' is not one"),
+])
+def test_a_plan_names_its_workloads_field_once(tmp_path: Path, workload: str, field: str) -> None:
+    # round 27: 'plan.yaml: workloads[0].workload: workload.model: unknown model ...' (the plan's place, then the
+    # requirements file's), where the plan's own checks write 'workloads[0].workload.parallelism.dp_shard'
+    (tmp_path / "plan.yaml").write_text(f"horizon_months: 3\nworkloads: [{{name: a, workload: {workload}, "
+                                        "cadence: {continuous: true}}]\n", encoding="utf-8")
+    err = _one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path))
+    assert err.startswith(f"gpuwise: plan.yaml: {field}"), err

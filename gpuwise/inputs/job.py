@@ -132,6 +132,15 @@ def _catalog_shape_replaced(w: Any, kb: Knowledge, catalog: Any, params: float) 
                  "size": params / 1e9, "cat_layers": theirs.layers, "cat_hidden": theirs.hidden})
 
 
+def field_at(where: str, field: str) -> str:
+    """Where a one-line error puts a workload's field: 'r.yaml: workload.model' in a requirements file, and in a
+    plan, whose workload is at 'plan.yaml: workloads[0].workload', 'plan.yaml: workloads[0].workload.model' (it
+    read 'workloads[0].workload: workload.model', hostile round 27), as the plan file's own checks name it."""
+    if where.endswith(".workload") and field.startswith("workload."):
+        return where + field.removeprefix("workload")
+    return f"{where}: {field}"
+
+
 def check_network(kb: Knowledge, name: str | None, where: str) -> None:
     """A network named in a requirements file or a proposal is one of runtime.yaml's (one line, a close match)."""
     if name is None or name in kb.runtime.networks:
@@ -179,7 +188,7 @@ def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
     (knowledge/serving.yaml lists what each loads and why not); hardware limits are facts for the rules."""
     if getattr(kb, "serving", None) is None:
         return
-    fw = kb.framework(w.framework, where=f"{where}: workload.framework")
+    fw = kb.framework(w.framework, where=field_at(where, "workload.framework"))
     if w.precision not in fw.precisions:
         ok = [p for p in ("bf16", "fp16", "fp8", "int8", "int4", "fp4", "fp32") if p in fw.precisions]
         others = [f.id for f in kb.serving.frameworks if w.precision in f.precisions]
@@ -187,7 +196,7 @@ def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
         raise UserError(N_("%(name)s cannot serve %(precision)s weights: %(why)s") if why
                         else N_("%(name)s cannot serve %(precision)s weights"),
                         values={"name": fw.name, "precision": w.precision, "why": why},
-                        where=f"{where}: workload.framework",
+                        where=field_at(where, "workload.framework"),
                         hint=N_("use precision %(ok)s with %(id)s, or framework %(others)s"),
                         hint_values={"ok": either(ok), "id": fw.id, "others": either(others)})
 
@@ -199,7 +208,7 @@ def _check_schedule(w: Workload, layers: int, where: str) -> None:
     par = w.parallelism
     if w.task == "inference" or par is None or not par.vpp or par.vpp == 1:
         return
-    field = f"{where}: workload.parallelism.vpp"
+    field = field_at(where, "workload.parallelism.vpp")
     if par.pp == 1:
         raise UserError(N_("an interleaved schedule of %(vpp)s virtual stages needs a pipeline, and pp is 1"),
                         values={"vpp": par.vpp}, where=field, hint=N_("set pp to 2 or more, or vpp to 1"))
@@ -301,7 +310,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         r = None
         if not named_custom:
             try:
-                r = kb.model(w.model, where=f"{where}: workload.model")
+                r = kb.model(w.model, where=field_at(where, "workload.model"))
             except UserError:
                 if w.params_b is None:
                     raise
