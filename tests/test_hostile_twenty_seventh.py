@@ -171,3 +171,20 @@ def test_a_plan_names_its_workloads_field_once(tmp_path: Path, workload: str, fi
                                         "cadence: {continuous: true}}]\n", encoding="utf-8")
     err = _one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path))
     assert err.startswith(f"gpuwise: plan.yaml: {field}"), err
+
+
+@pytest.mark.parametrize("mixed, label", [
+    ("false", "Layout: model parallel TP2 PP8, ZeRO-0 (2 B weights, 2 B gradients, no fp32 master copy)"),
+    ("true", "Layout: model parallel TP2 PP2, ZeRO-1 (mixed precision: 2 B weights, 4 B gradients)"),
+])
+def test_a_model_parallel_layout_says_mixed_precision_only_when_it_is(tmp_path: Path, mixed: str, label: str) -> None:
+    # round 27: mixed_precision: false (bf16 weights, gradients and Adam moments, no fp32 master) on 16 H100s read
+    # 'model parallel TP2 PP8, ZeRO-0 (mixed precision: 2 B weights, 2 B gradients)'
+    (tmp_path / "r.yaml").write_text("workload: {task: finetune, method: full, model: llama-3.1-70b, "
+                                     f"train_tokens: 1.0e8, mixed_precision: {mixed}}}\n", encoding="utf-8")
+    r = gpuwise("estimate", "r.yaml", "--gpu", "h100", "--gpus", "16", cwd=tmp_path)
+    assert label in " ".join(r.stdout.split()), r.stdout[:1500]
+    if mixed == "false":
+        zh = "".join(gpuwise("estimate", "r.yaml", "--gpu", "h100", "--gpus", "16", "--lang", "zh",
+                             cwd=tmp_path).stdout.split())
+        assert "（2B权重，2B梯度，无fp32主副本）" in zh and "混合精度" not in zh

@@ -274,6 +274,7 @@ def _memory_estimates(kb):
     setups += [dict(tp=tp, pp=pp, ep=ep, cp=cp, zero=z, offload=o, method=m)
                for (tp, pp, ep, cp), z, o, m in itertools.product(
                    ((2, 1, 1, 1), (1, 2, 2, 2)), (0, 1, 2, 3), ("none", "cpu"), ("full", "lora"))]
+    setups += [dict(tp=2, mixed=False)]  # model parallel in the training dtype: no 'mixed precision' in its label
     out = []
     for shape in (dense, moe):
         for extra in setups:

@@ -618,8 +618,11 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
                 "layers_per_stage": math.ceil(shape.layers / s.pp), "tokens_per_micro_batch": s.batch * s.seq})
     tensors = b.tensors
     over = _overhead_term(tensors, overhead)
-    layout = formula("memory_layout.parallel_lora" if s.method != "full" else "memory_layout.parallel",
-                     split=split, zero=s.zero, weight_bytes=_g(b.weight_b), grad_bytes=_g(b.grad_b))
+    # the states held in the training dtype (mixed_precision false, or fp32): no 'mixed precision' in the label
+    # (it read 'mixed precision: 2 B weights, 2 B gradients' for mixed_precision: false, hostile round 27)
+    kind = ("memory_layout.parallel_lora" if s.method != "full" else "memory_layout.parallel_pure"
+            if not s.mixed or s.precision == "fp32" else "memory_layout.parallel")
+    layout = formula(kind, split=split, zero=s.zero, weight_bytes=_g(b.weight_b), grad_bytes=_g(b.grad_b))
     trainable = (lora_adapter_params(shape, s.lora_rank, s.lora_targets) if s.method != "full" else shape.params)
     comm = (b.dense + b.expert) * b.grad_b
     return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", formula("formula.kv_training")), over,
