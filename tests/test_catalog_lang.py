@@ -235,7 +235,7 @@ def test_prices_import_summary_in_chinese(tmp_path):
     assert en.returncode == zh.returncode == 0
     assert _zh_problems(zh.stdout.replace(str(tmp_path), "DIR")) == []
     lines = zh.stdout.splitlines()
-    assert lines[0].endswith("：gpuhunt 格式，提供商 cheapcloud，共 509 行")
+    assert lines[0].endswith("：gpuhunt 格式，服务商 cheapcloud，共 509 行")
     assert "（文件的修改日期；价格若属于别的日期，请用 --as-of DATE 指定）" in lines[1]
     assert re.search(r"^  第 \d+ 行：b1：价格 -3 不是正数$", zh.stdout, re.M)
     assert len(lines) == len(en.stdout.splitlines())
