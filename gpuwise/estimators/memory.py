@@ -316,7 +316,13 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     }
     if not s.checkpointing:
         value = layers_all + shape.layers * eager + logits + other + cache_all
+        inputs["residual_bytes"] = residual_bytes  # the embedding output and final norm's operands
+        if eager:
+            inputs.update(batch=s.batch, heads=shape.heads, seq=s.seq)
+        if cache_all:
+            inputs["matmul_params"] = shape.linear_params + shape.vocab * shape.hidden
         said = (formula("formula.activations", logits=_logits_formula(s))
+                + formula("formula.activations_embedding_norm", " + ")
                 + (formula("formula.activations_eager", " + ") if eager else ())
                 + (formula("formula.activations_autocast", " + ") if cache_all else ()))
         per_layer_said = formula("formula.per_token_layer", hidden=ch, kv_dim=ckv, ffn=cf)
