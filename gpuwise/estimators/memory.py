@@ -371,7 +371,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
             gathered = 2 * frozen.value / shape.layers
             base = Term("weights", frozen.value / dp + gathered + Pa * 4 / dp, "B",
                         formula("formula.lora_weights_zero3", base=what, n=dp),
-                        {**frozen.inputs, "adapter_params": Pa, "shards": dp})
+                        {**frozen.inputs, "adapter_params": Pa, "shards": dp, "layers": shape.layers})
         else:
             base = Term("weights", frozen.value + Pa * 4, "B", formula("formula.lora_weights", base=what),
                         {**frozen.inputs, "adapter_params": Pa})
@@ -380,8 +380,8 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
                      + (_over(dp, "formula.over_gpus_zero2") if shard_g > 1 else ()), {"adapter_params": Pa})
         opt, step_temp = _optimizer_bytes(s.optimizer, Pa, 4, shape, master=False)
         if s.zero >= 1 and dp > 1:  # DeepSpeed/FSDP shard the adapters' optimizer state too
-            opt = Term("optimizer", opt.value / dp, "B", _then(opt, _over(dp, "formula.over_gpus_zero1")),
-                       opt.inputs)
+            kept = tuple(p for p in opt.formula_phrases if p[1] != "formula.adamw_foreach")  # no step copy
+            opt = Term("optimizer", opt.value / dp, "B", kept + _over(dp, "formula.over_gpus_zero1"), opt.inputs)
             step_temp = 0.0
         mode = f"lora-{s.lora_targets}"
         residual = 4 if s.precision == "fp32" else 2
@@ -605,18 +605,42 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
               "ep": s.ep, "cp": s.cp, "zero_shards": dpc,
               "expert_zero_shards": expert_shards(s.tp, s.dp * s.cp, s.ep, dpc)}
     zs = formula(f"formula.zero{s.zero}_shards", "; ", n=dpc) if s.zero else ()
+    lora = s.method != "full"
+    layers_stage = math.ceil(shape.layers / s.pp)
+    adapters = lora_adapter_params(shape, s.lora_rank, s.lora_targets) / (s.tp * s.pp) if lora else 0.0
 
-    def where(bytes_per_param: float) -> tuple[Phrase, ...]:
-        return formula("formula.busiest_gpu", split=split, bytes=_g(bytes_per_param))
+    def where(bytes_per_param: float, sharded: bool) -> tuple[Phrase, ...]:
+        """The busiest GPU's parameters (a ZeRO shard of them) x bytes, its numbers printed."""
+        return formula("formula.busiest_gpu_shard" if sharded else "formula.busiest_gpu", split=split,
+                       bytes=_g(bytes_per_param))
 
-    weights = Term("weights", b.weights, "B", where(b.weight_b) + (zs if s.zero >= 3 else ()),
-                   {**inputs, "bytes_per_param": b.weight_b})
-    grads = Term("gradients", b.gradients, "B", where(b.grad_b)
-                 + (formula("formula.fp32_main_gradients", " ") if b.grad_b == 4 and s.method == "full" else ())
-                 + (zs if s.zero >= 2 else ()), {**inputs, "bytes_per_param": b.grad_b})
-    opt = Term("optimizer", b.optimizer, "B", where(b.opt_per_param) + (zs if s.zero >= 1 else ()),
-               {**inputs, "bytes_per_param": b.opt_per_param})
-    if s.offload in ("cpu", "nvme") and b.host:
+    gathered = formula("formula.gathered_layers", " + ", bytes=_g(b.weight_b))
+    offloaded = s.offload in ("cpu", "nvme") and b.host
+    if offloaded and s.zero >= 3:  # two layers resident, the rest on the host
+        said_w = formula("formula.gathered_layers", bytes=_g(b.weight_b)) + formula("formula.rest_offloaded", "; ",
+                                                                                     target=s.offload)
+    else:
+        said_w = (where(b.weight_b, s.zero >= 3) + (gathered if s.zero >= 3 else ())
+                  + (formula("formula.adapters_on_gpu", " + ") if lora else ()) + (zs if s.zero >= 3 else ()))
+    weights = Term("weights", b.weights, "B", said_w,
+                   {**inputs, "bytes_per_param": b.weight_b, "layers_per_stage": layers_stage}
+                   | ({"adapter_params_on_gpu": adapters} if lora else {}))
+    if lora:  # fp32 adapter gradients and the optimizer's state of the adapters alone
+        opt_b = _optimizer_bytes(s.optimizer, 1.0, 4, shape, master=False)[0].value
+        shards = {"zero_shards": dpc, "adapter_params_on_gpu": adapters}
+        grads = Term("gradients", b.gradients, "B", formula("formula.adapters_bytes", bytes=4)
+                     + (_over(dpc, "formula.over_gpus_zero2") if s.zero >= 2 else ()),
+                     {**shards, "bytes_per_param": 4.0})
+        opt = Term("optimizer", b.optimizer, "B", formula("formula.adapters_bytes", bytes=_g(opt_b))
+                   + (_over(dpc, "formula.over_gpus_zero1") if s.zero >= 1 else ()),
+                   {**shards, "bytes_per_param": opt_b})
+    else:
+        grads = Term("gradients", b.gradients, "B", where(b.grad_b, s.zero >= 2)
+                     + (formula("formula.fp32_main_gradients", " ") if b.grad_b == 4 else ())
+                     + (zs if s.zero >= 2 else ()), {**inputs, "bytes_per_param": b.grad_b})
+        opt = Term("optimizer", b.optimizer, "B", where(b.opt_per_param, s.zero >= 1) + (zs if s.zero >= 1 else ()),
+                   {**inputs, "bytes_per_param": b.opt_per_param})
+    if offloaded:
         opt = Term("optimizer", 0.0, "B", formula("formula.optimizer_offloaded", target=s.offload), inputs)
         grads = Term("gradients", b.gradients, "B", formula("formula.gradients_stream", target=s.offload), inputs)
     act = Term("activations", b.activations, "B", formula("formula.activations_pipeline"),
