@@ -20,7 +20,7 @@ from gpuwise.render.fmt import Fmt, operand_number
 
 NO_OVERHEAD = (0.0, 0.0)
 # the words a printed formula's arithmetic may carry besides its numbers: units and the names of its parts
-_WORDS = re.compile(r"\b(B|GPUs|moments|chunks|frozen base)\b")
+_WORDS = re.compile(r"\b(B|GPUs|moments|chunks|bits|frozen base)\b")
 _NOTE = re.compile(r"\([^()]*[A-Za-z]{2,}[^()]*\)")  # a parenthesis of words: "(logits)", "(ZeRO-3)"
 
 
@@ -29,7 +29,7 @@ def evaluate(shown: str, at_step: bool = False) -> float:
     (a sentence about the layout) dropped; '×' multiplies. The foreach AdamW's step copy counts at the
     optimizer step (``at_step``), the moment the term is shown at."""
     text = shown.replace("; at the step the foreach AdamW adds", " +" if at_step else "; ")
-    text = text.split("; ")[0].replace("×", "*")
+    text = re.sub(r"^[A-Za-z][A-Za-z ]*: ", "", text.split("; ")[0]).replace("×", "*")  # a label: "decode ...: "
     text = re.sub(r"(?<=\d),(?=\d{3})", "", _WORDS.sub("", text))
     while _NOTE.search(text):
         text = _NOTE.sub("", text)
@@ -63,15 +63,17 @@ GRID = {  # model, setup: the layouts of the brief (checkpointing off; model par
     "1b pure bf16, eager": ("llama-3.2-1b", _setup(mixed=False, optimizer="adamw-fused", attention="eager")),
     "13b LoRA": ("llama-2-13b", _setup("lora")),
     "13b LoRA ZeRO-3 x4": ("llama-2-13b", _setup("lora", zero=3, dp=4)),
+    "8b QLoRA": ("llama-3.1-8b", _setup("qlora")),
+    "8b LoRA on an int8 base": ("llama-3.1-8b", _setup("lora", base_format="int8")),
     "70b TP4 PP2 ZeRO-1 (review30)": ("llama-3.1-70b", _setup(zero=1, dp=2, tp=4, pp=2)),
     "70b TP2 ZeRO-3 x4": ("llama-3.1-70b", _setup(zero=3, dp=4, tp=2)),
     "70b TP8 CP2": ("llama-3.1-70b", _setup(zero=1, dp=1, tp=8, cp=2)),
     "70b LoRA TP2 ZeRO-3 x4": ("llama-3.1-70b", _setup("lora", zero=3, dp=4, tp=2)),
     "mixtral TP2 EP4": ("mixtral-8x7b", _setup(zero=1, dp=4, tp=2, ep=4)),
 }
-# terms whose printed formula is still in words (tests/data/validation: left for a later session): the
-# pipeline's activations, checkpointing's activations, QLoRA's NF4 base, offload's streamed gradients
-CHECKED = ("weights", "gradients", "optimizer", "activations")
+# terms whose printed formula is still in words (left for a later session): the model-parallel layouts'
+# activations and checkpointing's (their printed inputs are the stages' totals, the larger of two moments)
+CHECKED = ("weights", "gradients", "optimizer", "activations", "overhead")
 
 
 def _memory(kb, model: str, s: TrainSetup):
@@ -114,3 +116,34 @@ def test_review30s_lines_by_hand(kb) -> None:
     dense = par.weights.inputs["dense_params_on_gpu"]
     assert with_numbers(par.weights).startswith(f"({dense / 1e9:.3g}e9 + 0) × 2 B")
     assert par.weights.value == dense * 2
+
+
+SERVING = {  # requirements, GPUs: one GPU, a 4-bit 70B over tensor parallel, a MoE, local attention, eager prefill
+    "8b decode": ({"task": "inference", "model": "llama-3.1-8b", "context_len": 4096, "concurrent_requests": 8}, 1),
+    "70b int4 TP2": ({"task": "inference", "model": "llama-3.1-70b", "precision": "int4", "context_len": 8192,
+                      "concurrent_requests": 16}, 2),
+    "8b eager prefill": ({"task": "inference", "model": "llama-3.1-8b", "attention": "eager", "context_len": 8192,
+                          "concurrent_requests": 1}, 1),
+    "gemma-2 sliding window": ({"task": "inference", "model": "gemma-2-9b", "context_len": 8192,
+                                "concurrent_requests": 4}, 1),
+}
+
+
+@pytest.mark.parametrize("case", list(SERVING))
+def test_every_printed_serving_memory_formula_gives_its_value(case: str) -> None:
+    """The serving memory terms as `gpuwise estimate` prints them: weights (a quantized model's quantized and
+    16-bit parameters, bracketed when tensor parallel divides their sum), KV cache, the working set (eager
+    prefill: 9 B x sequences x heads x prompt^2) and the overhead."""
+    import gpuwise
+
+    w, n = SERVING[case]
+    r = gpuwise.estimate({"workload": w}, gpu="h100", gpus=n)
+    checked = 0
+    for t in r.memory.terms:
+        if t.value == 0:  # inference keeps no gradients nor optimizer state: words, no numbers
+            continue
+        exact, shown = with_numbers(t, exact=True), with_numbers(t)
+        assert evaluate(exact) == pytest.approx(t.value, rel=1e-5), (case, t.name, exact, t.value)
+        assert evaluate(shown) == pytest.approx(t.value, rel=6e-3), (case, t.name, shown, t.value)
+        checked += 1
+    assert checked == 4

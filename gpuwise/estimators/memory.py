@@ -206,7 +206,7 @@ def _overhead_term(working: float, overhead: tuple[float, float], message_id: st
     """The overhead as a Term; ``message_id`` says what the allowance applies to (formula.overhead*)."""
     ctx_bytes, alloc_frac = overhead
     return Term("overhead", overhead_bytes(working, overhead), "B", formula(message_id),
-                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac})
+                {"context_bytes": ctx_bytes, "allocator_fraction": alloc_frac, "working_bytes": working})
 
 
 def _g(x: float) -> float:
@@ -358,7 +358,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         Pa = lora_adapter_params(shape, s.lora_rank, s.lora_targets)
         if s.method == "qlora":
             frozen = weight_bytes(shape, "int4", {"int4": quant["nf4"]})
-            what = formula("formula.base_nf4")
+            what = formula("formula.base_nf4", bits=_g(quant["nf4"].bits_per_weight))
         elif s.base_format in ("int8", "int4") and s.base_format in quant:  # LoRA on a quantized base
             frozen = weight_bytes(shape, s.base_format, quant)
             what = formula("formula.base_quantized", format=s.base_format,
@@ -387,9 +387,10 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         residual = 4 if s.precision == "fp32" else 2
         act, _ = activation_bytes(shape, s, residual, mode)
         if s.method == "qlora":  # one layer's largest matrix is dequantized to 16 bit at a time
-            act = Term(act.name, act.value + 2 * shape.hidden * shape.ffn * max(1, shape.experts_per_token),
-                       act.unit, _then(act, formula("formula.dequantized_matrix", " + ")), act.inputs,
-                       input_phrases=act.input_phrases)
+            matrix_ffn = shape.ffn * max(1, shape.experts_per_token)
+            act = Term(act.name, act.value + 2 * shape.hidden * matrix_ffn,
+                       act.unit, _then(act, formula("formula.dequantized_matrix", " + ")),
+                       {**act.inputs, "matrix_ffn": matrix_ffn}, input_phrases=act.input_phrases)
         phase_a = base.value + opt.value + act.value
         phase_b = base.value + grads.value + opt.value + step_temp
         base_kind = "NF4" if s.method == "qlora" else (s.base_format if s.base_format in ("int8", "int4") else None)

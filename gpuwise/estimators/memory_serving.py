@@ -125,7 +125,8 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                + (formula("formula.over_gpus", ") / ", n=ranks) if ranks > 1 else ()),
                {"tokens": T, "hidden": shape.hidden, "ffn": shape.ffn,
                 **({"experts_per_token": shape.experts_per_token} if moe else {}),
-                "vocab": shape.vocab, "sequences": concurrent})
+                "vocab": shape.vocab, "sequences": concurrent,
+                **({"heads": shape.heads, "prompt_tokens": prompt} if attention == "eager" else {})})
     if dp_attention > 1:
         experts = routed_expert_params(shape) * w.value / max(shape.params, 1.0)
         w = Term(w.name, (w.value - experts) / pp + experts / (ep * pp), w.unit,
@@ -133,9 +134,14 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                        formula("formula.over_stages", ", ", pp=pp) if pp > 1 else ()),
                  {**w.inputs, "expert_bytes": experts})
     elif tp * pp > 1:
-        w = Term(w.name, w.value / (tp * pp), w.unit,
-                 _then(w, _over(tp * pp, "formula.over_gpus_tp") if pp == 1
-                       else _over(tp * pp, "formula.over_gpus_tp_pp", tp=tp, pp=pp)), w.inputs)
+        whole = w.formula_phrases  # a sum of parts is divided whole: bracketed, its printed numbers give it
+        if len(whole) > 1:
+            whole = (("(" + whole[0][0], *whole[0][1:]), *whole[1:])
+        over = (_over(tp * pp, "formula.over_gpus_tp") if pp == 1
+                else _over(tp * pp, "formula.over_gpus_tp_pp", tp=tp, pp=pp))
+        if len(whole) > 1:
+            over = ((") / ", *over[0][1:]),)
+        w = Term(w.name, w.value / (tp * pp), w.unit, whole + over, w.inputs)
     if split_kv > 1:
         kv = Term(kv.name, kv.value / split_kv, kv.unit, _then(kv, _over(split_kv)), kv.inputs)
     decode_work = 4.0 * shape.vocab * concurrent / ranks
