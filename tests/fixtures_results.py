@@ -85,7 +85,8 @@ MEMORY_TERMS = [
     FormulaTerm(name="kv_cache", value=0, unit="B", formula=messages.formula_text(_f("formula.kv_training")),
                 inputs={}, formula_phrases=_f("formula.kv_training")),
     _term("overhead", H100_32["overhead"], "B", _f("formula.overhead"),
-          {"context_bytes": 500_000_000, "allocator_fraction": 0.03}),
+          {"context_bytes": 500_000_000, "allocator_fraction": 0.03,  # the tensors its 1.75 GB allows for
+           "working_bytes": round((H100_32["overhead"] - 500_000_000) / 0.03)}),
 ]
 COMPUTE_TERMS = [
     # 6 (forward 2 + backward 4) + 2 (checkpointing recomputes the forward) = 8 FLOPs per parameter and token
