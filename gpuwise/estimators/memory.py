@@ -338,8 +338,18 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     value = max(at_loss, at_recompute)
     inputs.update({"kept_layer_inputs": kept, "at_loss": at_loss, "at_recompute": at_recompute})
     inputs["residual_bytes"] = residual_bytes
-    return Term("activations", value, "B", formula("formula.activations_checkpointed", logits=_logits_formula(s)),
-                inputs), "backward"
+    if eager:
+        inputs.update(batch=s.batch, heads=shape.heads, seq=s.seq)
+    if mode == "amp":
+        inputs["layer_params"] = layer_params
+    # kept + other (+ the head's bf16 copy) + the larger of the logits and one layer recomputed
+    said = (formula("formula.activations_checkpointed") + formula("formula.activations_embedding_norm", " + ")
+            + (formula("formula.activations_head_copy", " + ") if cache_head else ())
+            + formula("formula.activations_at_loss", " + max(", logits=_logits_formula(s))
+            + (formula("formula.activations_eager_layer", ", ") if eager else ())
+            + (formula("formula.activations_layer_copy", " + " if eager else ", ") if mode == "amp" else ())
+            + formula("formula.activations_recomputed", " + " if eager or mode == "amp" else ", "))
+    return Term("activations", value, "B", said, inputs), "backward"
 
 
 # --------------------------------------------------------------------- training
