@@ -79,7 +79,9 @@ MEMORY_TERMS = [
     # one layer's bytes per token: 2 B x (34 x hidden + 4 x kv_dim + 6 x ffn) = 2 x (34 x 8192 + 4 x 1024
     # + 6 x 28672) = 909,312
     _term("activations", H100_32["activations"], "B",
-          _f("formula.activations_checkpointed", logits=_f("formula.logits_bytes")),
+          _f("formula.activations_checkpointed") + _f("formula.activations_embedding_norm", " + ")
+          + _f("formula.activations_at_loss", " + max(", logits=_f("formula.logits_bytes"))
+          + _f("formula.activations_recomputed", ", "),
           {"tokens_per_gpu": 4096, "layers": 80, "hidden": 8192, "vocab": 32000, "residual_bytes": 2,
            "bytes_per_token_layer": 909_312}),
     FormulaTerm(name="kv_cache", value=0, unit="B", formula=messages.formula_text(_f("formula.kv_training")),
