@@ -268,7 +268,7 @@ def _memory_estimates(kb):
               dict(optimizer="adafactor", zero=1), dict(optimizer="adamw-8bit", zero=2), dict(optimizer="sgd", zero=1),
               dict(zero=3, offload="cpu", checkpointing=True), dict(zero=2, offload="nvme", attention="eager"),
               dict(ce_chunks=4, checkpointing=True), dict(offload="cpu"),
-              dict(loss_bytes=6.0, checkpointing=True)]
+              dict(loss_bytes=6.0, checkpointing=True), dict(checkpointing=True, attention="eager")]
     setups += [dict(method=m, zero=z, base_format=b, checkpointing=c)
                for m, z, b, c in itertools.product(("lora", "qlora"), (0, 3), (None, "int8"), (False, True))]
     setups += [dict(tp=tp, pp=pp, ep=ep, cp=cp, zero=z, offload=o, method=m)
