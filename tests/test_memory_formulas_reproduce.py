@@ -33,7 +33,7 @@ def evaluate(shown: str, at_step: bool = False) -> float:
     text = re.sub(r"(?<=\d),(?=\d{3})", "", _WORDS.sub("", text))
     while _NOTE.search(text):
         text = _NOTE.sub("", text)
-    assert re.fullmatch(r"(max|[\d.e+\s*/(),-])+", text), (shown, text)
+    assert re.fullmatch(r"(max|min|[\d.e+\s*/(),-])+", text), (shown, text)
     return float(eval(text))
 
 
@@ -59,6 +59,8 @@ def _setup(method: str = "full", *, zero: int = 0, dp: int = 1, ckpt: bool = Fal
 GRID = {  # model, setup: the layouts of the brief (checkpointing off; model parallel with ZeRO-1/3, LoRA, MoE)
     "13b ZeRO-3 x8 (review30)": ("llama-2-13b", _setup(zero=3, dp=8)),
     "13b ZeRO-1 x8": ("llama-2-13b", _setup(zero=1, dp=8)),
+    "13b ZeRO-3 x8, CPU offload": ("llama-2-13b", _setup(zero=3, dp=8, offload="cpu")),
+    "13b ZeRO-2 x8, NVMe offload": ("llama-2-13b", _setup(zero=2, dp=8, offload="nvme")),
     "1b torch amp": ("llama-3.2-1b", _setup()),
     "1b pure bf16, eager": ("llama-3.2-1b", _setup(mixed=False, optimizer="adamw-fused", attention="eager")),
     "13b LoRA": ("llama-2-13b", _setup("lora")),

@@ -442,13 +442,13 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
             host = opt.value + grads.value
             opt = Term("optimizer", 0.0, "B", formula("formula.optimizer_offloaded", target=s.offload), opt.inputs)
             kept = min(grads.value, s.bucket_bytes)
-            grads = Term("gradients", kept, "B", formula("formula.gradients_stream", target=s.offload),
+            grads = Term("gradients", kept, "B", formula("formula.gradients_stream_bucket", target=s.offload),
                          {**grads.inputs, "bucket_bytes": s.bucket_bytes})
             if s.zero >= 3:
                 host += weights.value
                 layer_bytes = P / shape.layers * wb
                 weights = Term("weights", 2 * layer_bytes, "B",
-                               formula("formula.weights_offloaded"), {"layer_bytes": layer_bytes})
+                               formula("formula.weights_offloaded"), {"layer_bytes": layer_bytes})  # 2 x it
         phase_a = weights.value + grads.value + opt.value + act.value
         phase_b = weights.value + grads.value + opt.value
     else:
