@@ -125,7 +125,14 @@ def add(case, ns: dict[str, Any]) -> None:
     MP = {"workload": {**FULL, "mixed_precision": False}}
 
     def _state_bytes(d: dict) -> float:
-        return next(t["inputs"]["state_bytes"] for t in d["memory"]["terms"] if "state_bytes" in t.get("inputs", {}))
+        """Bytes of one Adam moment: the data-parallel optimizer line states it (state_bytes); a model-parallel one
+        prints its busiest GPU's bytes a parameter, the two moments' (and no master copy where mixed_precision is
+        false), since the memory formulas print their operands (memformula)."""
+        terms = {t["name"]: t.get("inputs", {}) for t in d["memory"]["terms"]}
+        opt = terms.get("optimizer", {})
+        if "state_bytes" in opt:
+            return opt["state_bytes"]
+        return opt["bytes_per_param"] / 2
     rcase("mp27: false: 2-byte moments", MP, _doc(lambda d: _state_bytes(d) == 2))
     rcase("mp27: true: 4-byte moments", MP, _doc(lambda d: _state_bytes(d) == 4), path="workload.mixed_precision", value=True)
     rcase("mp27: 'no' (YAML 1.2 reads a string)", MP, _either(_refused("r.yaml", "mixed_precision"), _doc(lambda d: _state_bytes(d) == 2)), path="workload.mixed_precision", value="no")
