@@ -243,6 +243,8 @@ class CandidateFact(FactModel):
     hosting_assumed: bool = _f("the hosting was not given and gpuwise chose it")
     it_kw: float = _f("IT power of the bought hardware at full load, kW (-1 unknown)")
     office_circuit_kw: float = _f("what one office circuit supplies, kW (-1 unknown)")
+    office_max_kw: float = _f("the IT load an office takes at all, kW (tco.yaml hosting.office max_kw; 1e9: none "
+                              "stated)")
     network_assumed: bool = _f("the offer states no network and gpuwise assumed an Ethernet-class one")
     network_name: str = _f("the network the candidate uses between servers ('none')")
 

@@ -249,6 +249,7 @@ def _market_part(job: Job, ev: Evaluation, k: Cost, m: Market, mode: str) -> dic
         "hosting_assumed": bool(m.hosting_assumed) and mode == "buy",
         "it_kw": m.it_kw if m.it_kw is not None else -1.0,
         "office_circuit_kw": m.office_circuit_kw if m.office_circuit_kw is not None else -1.0,
+        "office_max_kw": m.office_max_kw if m.office_max_kw is not None else 1e9,  # none stated: no limit
         "network_assumed": bool(k.rent_network_assumed) if mode == "rent" else False,
         "network_name": (topo.network if topo else None) or "none",
         "spot": bool(k.spot), "spot_wall_days": k.spot_wall_days if k.spot_wall_days is not None else -1.0,

@@ -634,7 +634,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         spot=spot, spot_wall_hours=spot_wall.value if spot_wall else None,
         spot_rent_usd=K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
         currency=c.currency, usd_cny=rate)
-    circuit = kb.tco.hosting["office"].circuit_kw if kb.tco.hosting and "office" in kb.tco.hosting else None
+    office = kb.tco.hosting.get("office") if kb.tco.hosting else None
+    circuit, office_max = (office.circuit_kw, office.max_kw) if office else (None, None)
     in_servers, size_listed, past_whole = _server_units(kb, ev.gpu.id, ev.count)
     ev.market = Market(
         market=market, listed=mk is not None, sold_in_china=mk.sold_in_china if mk else None,
@@ -645,4 +646,4 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         buy_sold_as=plan.sold_as if plan else None, buy_units=plan.units if plan else None,
         buy_unit_gpus=plan.unit_gpus if plan else None, buy_nodes=plan.nodes if plan else None,
         hosting=buy.hosting_name if buy else None, hosting_assumed=buy.hosting_assumed if buy else False,
-        it_kw=buy.it_kw if buy else None, office_circuit_kw=circuit)
+        it_kw=buy.it_kw if buy else None, office_circuit_kw=circuit, office_max_kw=office_max)

@@ -82,3 +82,4 @@ class Market:
     hosting_assumed: bool
     it_kw: float | None  # the bought servers' IT load
     office_circuit_kw: float | None  # policy: an office circuit's limit
+    office_max_kw: float | None = None  # policy: the IT load an office takes at all (tco.yaml hosting.office max_kw)
