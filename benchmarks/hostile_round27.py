@@ -85,7 +85,9 @@ def add(case, ns: dict[str, Any]) -> None:
     acase("spk27: 12 Sparks (2.88 kW) in an office", sparks(12), _doc(lambda d: _hosting(d["proposed"]) == "office" and not _lines(d["proposed"], "hosting")))
     acase("spk27: 13 Sparks (3.12 kW) in colocation", sparks(13), _doc(lambda d: _hosting(d["proposed"]) == "colocation" and _ledger_adds_up(d["proposed"]["ledger"])))
     acase("spk27: 13 Sparks: the assumption names colocation", sparks(13), _doc(lambda d: any("colocation" in f["message"] for f in d["findings"] if f["rule"] == "MARKET-HOSTING-ASSUMED")))
-    acase("spk27: 14 Sparks stated in an office: over one circuit", _edit(sparks(14), "constraints", {"hosting": "office"}), _doc(lambda d: "MARKET-OFFICE-CIRCUIT" in _rules(d) and _hosting(d["proposed"]) == "office"))
+    # past the office's max_kw (3 kW): MARKET-OFFICE-BEYOND, not only the circuit warning (the lead's fix of round 27's
+    # seen-and-left list)
+    acase("spk27: 14 Sparks stated in an office: past what an office takes", _edit(sparks(14), "constraints", {"hosting": "office"}), _doc(lambda d: "MARKET-OFFICE-BEYOND" in _rules(d) and "MARKET-OFFICE-CIRCUIT" not in _rules(d) and _hosting(d["proposed"]) == "office"))
     acase("spk27: 2 Sparks nodes 1: refused", sparks(2, nodes=1), _refused("p.yaml", "hardware.nodes", "give nodes: 2"))
     acase("spk27: 2 Sparks nodes 1, --lang zh", sparks(2, nodes=1), _refused("p.yaml", "hardware.nodes"), argv=("audit", "p.yaml", "--lang", "zh"))
     acase("spk27: 2 Sparks, no nodes given: 2 systems", _edit(SPARKS, "hardware", {"gpu": "DGX Spark", "count": 2}), _doc(lambda d: d["proposed"]["nodes"] == 2))
