@@ -8,19 +8,11 @@ from them."""
 
 from __future__ import annotations
 
-import csv
-
 import pytest
 
 from gpuwise import knowledge
 
-from .conftest import DATA
-
-
-def _rows(name: str) -> dict[str, dict[str, str]]:
-    with open(DATA / name, newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)}
-
+from .test_heldout_trainblind11 import _rows, published_mfu
 
 # the tables: GPUs, GBS (sequences), sequence, seconds a step, tokens/s as printed, layout TP, PP, CP, VP (None: not
 # stated or 1), micro-batch
@@ -63,8 +55,7 @@ def test_published_mfu_is_the_tables_own_arithmetic():
     """The READMEs print MFU = GBS x model FLOPs a sequence / step / GPUs / peak: 2.816e15 for Nemotron-H 56B,
     434.5e12 and 1.01e16 for Nemotron-4 15B / 340B (v25.02), 8.62124e15 for 340B (v25.05.04), 1.70e15 for the 70B
     SFT at 4,096 and two thirds of it for LoRA; peaks 989 / 1,979 TFLOPS (H100 BF16 / FP8), 2,450 / 4,900 (GB200)."""
-    def mfu(gbs, flops, step, n, peak_tflops):
-        return gbs * flops / step / n / (peak_tflops * 1e12)
+    mfu = published_mfu
     assert mfu(96, 2.816e15, 15.119, 32, 1979) == pytest.approx(0.2823, abs=0.0005)        # H390: 28.23%
     assert mfu(6144, 2.816e15, 15.723, 2048, 1979) == pytest.approx(0.2715, abs=0.0005)    # H393: 27.15%
     assert mfu(256, 434.5e12, 2.845, 64, 989) == pytest.approx(0.6177, abs=0.0005)         # H394: 61.77%
