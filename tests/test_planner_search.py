@@ -34,7 +34,7 @@ def _exhaustive(tj, g, n, topo, usable, pins=P.NO_PINS) -> tuple[float, int]:
         for st in group.statics:
             if st.per_gpu > usable:
                 continue
-            level = (st.ckpt, st.layout.recompute, st.layout.shard_group < st.layout.dp)
+            level = P.memory_level(st)
             if level in seen:
                 continue
             seen.add(level)

@@ -397,6 +397,12 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
     return got
 
 
+def memory_level(st: Static) -> tuple[bool, float, bool]:
+    """The memory-saving level a static layout sits at: full recomputation, or the share of layers recomputed, and
+    hybrid sharding apart; the search times the first layout of each level that fits (the cheapest to hold)."""
+    return (st.ckpt, st.layout.recompute, st.layout.shard_group < st.layout.dp)
+
+
 def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: float
           ) -> tuple[tuple[Static, StepTime] | None, int]:
     """The fitting layout of ``groups`` (in order of their lower bound) that trains fastest: the least
@@ -434,8 +440,7 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
             st = built[i] or group.static(i)
             if st.per_gpu > usable:
                 continue
-            # full recomputation, or the share of layers recomputed; hybrid sharding competes apart at each
-            level = (st.ckpt, st.layout.recompute, st.layout.shard_group < st.layout.dp)
+            level = memory_level(st)
             if level in seen:
                 continue
             seen.add(level)
