@@ -275,6 +275,12 @@ def _memory_estimates(kb):
                for (tp, pp, ep, cp), z, o, m in itertools.product(
                    ((2, 1, 1, 1), (1, 2, 2, 2)), (0, 1, 2, 3), ("none", "cpu"), ("full", "lora"))]
     setups += [dict(tp=2, mixed=False)]  # model parallel in the training dtype: no 'mixed precision' in its label
+    # the busier pipeline stage's activations: the first (micro-batches in flight) or the last (the loss), with
+    # checkpointing, block recomputation, eager scores, a QLoRA base's dequantized matrix, one unsplit GPU (TE)
+    setups += [dict(tp=2, pp=2, checkpointing=True, attention="eager"),
+               dict(tp=2, pp=2, inflight=2.0, checkpointing=True),
+               dict(tp=2, pp=2, inflight=2.0, recompute=0.5, attention="eager"),
+               dict(tp=2, pp=2, inflight=2.0, attention="eager"), dict(tp=2, method="qlora"), dict(te=True)]
     out = []
     for shape in (dense, moe):
         for extra in setups:

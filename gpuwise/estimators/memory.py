@@ -517,6 +517,7 @@ class ParallelBytes:
     opt_per_param: float
     at_first_stage: float
     at_last_stage: float
+    per_token_layer: float = 0.0  # saved bytes per token and layer (_per_token_layer)
 
     @property
     def tensors(self) -> float:
@@ -603,7 +604,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         first += 2 * shape.hidden * shape.ffn / s.tp
         last += 2 * shape.hidden * shape.ffn / s.tp
     return ParallelBytes(weights, grads, optimizer, max(first, last), host, dense, expert, gb, wb, opt_pp,
-                         first, last)
+                         first, last, per_layer)
 
 
 def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple[float, float]
@@ -651,12 +652,12 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
                      + (zs if s.zero >= 2 else ()), {**inputs, "bytes_per_param": b.grad_b})
         opt = Term("optimizer", b.optimizer, "B", where(b.opt_per_param, s.zero >= 1) + (zs if s.zero >= 1 else ()),
                    {**inputs, "bytes_per_param": b.opt_per_param})
-    if offloaded:
+    if offloaded:  # the GPU keeps one bucket of its share's gradients
         opt = Term("optimizer", 0.0, "B", formula("formula.optimizer_offloaded", target=s.offload), inputs)
-        grads = Term("gradients", b.gradients, "B", formula("formula.gradients_stream", target=s.offload), inputs)
-    act = Term("activations", b.activations, "B", formula("formula.activations_pipeline"),
-               {"first_stage": b.at_first_stage, "last_stage": b.at_last_stage, "inflight": s.inflight,
-                "layers_per_stage": math.ceil(shape.layers / s.pp), "tokens_per_micro_batch": s.batch * s.seq})
+        grads = Term("gradients", b.gradients, "B", formula("formula.gradients_stream_busiest", target=s.offload,
+                                                            held=where(b.grad_b, s.zero >= 2)),
+                     {**inputs, "bucket_bytes": s.bucket_bytes})
+    act = _stage_activations(shape, s, b)
     tensors = b.tensors
     over = _overhead_term(tensors, overhead)
     # the states held in the training dtype (mixed_precision false, or fp32): no 'mixed precision' in the label
@@ -669,6 +670,59 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
     return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", formula("formula.kv_training")), over,
                           layout, "backward", {"backward": tensors}, b.host, s.offload if b.host else "none",
                           trainable, (), comm, b.grad_b, b.weight_b, (b.dense, b.expert))
+
+
+def _stage_activations(shape: Shape, s: TrainSetup, b: ParallelBytes) -> Term:
+    """:func:`parallel_bytes`' activations as the busier pipeline stage holds them, each operand printed: its
+    layers (x the micro-batches in flight on the first stage), a micro-batch's tokens over cp x tp, the layer
+    inputs of checkpointing or of a recomputed block, one layer recomputed, the loss on the last stage."""
+    residual = 4.0 if s.precision == "fp32" else 2.0
+    layers, per = math.ceil(shape.layers / s.pp), b.per_token_layer
+    t = s.batch * s.seq / (s.cp * s.tp)
+    tok = {"tokens": formula("formula.stage_tokens" + ("_tp" if s.tp > 1 else "") + ("_cp" if s.cp > 1 else ""))}
+    eager = EAGER_SAVED_PER_SCORE * shape.heads * s.seq * t if s.attention == "eager" else 0.0
+    logits, other = logits_bytes_per_token(s) * shape.vocab * t, 2 * residual * shape.hidden * t
+    kept, layer = residual * shape.hidden * t, per * t + eager
+    rec = layer + 3 * residual * shape.hidden * t
+    saved = layers * (s.recompute * kept + (1 - s.recompute) * layer) if s.recompute > 0 else layers * (
+        kept if s.checkpointing else layer)
+    light = not s.checkpointing and s.recompute == 0
+    first = s.inflight * saved + (0.0 if light else rec) + other + (logits if light and s.pp == 1 else 0.0)
+    last = saved + (logits if light else max(logits, rec)) + other
+    at_first = first >= last if s.pp > 1 or not light else True
+    inflight = at_first and (s.pp > 1 or s.inflight != 1)
+    times = {"times": formula("formula.stage_layers_inflight" if inflight else "formula.stage_layers"), **tok}
+    ids = (("formula.stage_inputs",) if s.checkpointing else ("formula.stage_held_inputs", "formula.stage_held_saved")
+           if s.recompute > 0 else ("formula.stage_saved",))
+    said = tuple(p for i, m in enumerate(ids) for p in formula(m, " + " if i else "", **times))
+    if eager and not s.checkpointing:
+        said += formula("formula.stage_held_eager" if s.recompute > 0 else "formula.stage_eager", " + ", **times)
+
+    def one(sep: str, last: str) -> tuple[Phrase, ...]:  # one layer recomputed
+        return (*formula("formula.stage_one_layer", sep, **tok),
+                *(formula("formula.stage_one_eager", " + ", **tok) if eager else ()), *formula(last, " + ", **tok))
+
+    norm = formula("formula.stage_embedding_norm", " + ", **tok)
+    if light:
+        loss = formula("formula.stage_logits", " + ", logits=_logits_formula(s), **tok)
+        said += (*(loss if s.pp == 1 or not at_first else ()), *norm)
+    elif at_first:  # the inputs of every micro-batch in flight, one layer recomputed
+        said += (*one(" + ", "formula.stage_recomputed"), *norm)
+    else:  # the last stage: the larger of the loss and one layer recomputed
+        said += (*norm, *formula("formula.stage_logits", " + max(", logits=_logits_formula(s), **tok),
+                 *one(", ", "formula.stage_recomputed_max"))
+    if s.method == "qlora":
+        said += formula("formula.stage_dequantized", " + ")
+    if s.pp > 1:
+        said += formula("formula.stage_first" if at_first else "formula.stage_last", "; ")
+    if s.tp * s.cp > 1:
+        said += formula("formula.stage_split", "; ")
+    return Term("activations", b.activations, "B", said,
+                {"first_stage": b.at_first_stage, "last_stage": b.at_last_stage, "inflight": s.inflight,
+                 "layers_per_stage": layers, "tokens_per_micro_batch": s.batch * s.seq, "tp": s.tp, "cp": s.cp,
+                 "bytes_per_token_layer": per, "residual_bytes": residual, "hidden": shape.hidden,
+                 "vocab": shape.vocab, "recompute": s.recompute, "heads": shape.heads, "seq": s.seq,
+                 "ffn": shape.ffn})
 
 
 def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: Shape, *, master: bool
