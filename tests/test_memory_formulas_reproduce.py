@@ -20,7 +20,7 @@ from gpuwise.render.fmt import Fmt, operand_number
 
 NO_OVERHEAD = (0.0, 0.0)
 # the words a printed formula's arithmetic may carry besides its numbers: units and the names of its parts
-_WORDS = re.compile(r"\b(B|GPUs|moments|chunks|bits|frozen base)\b")
+_WORDS = re.compile(r"\b(B|GPUs|stages|moments|chunks|bits|frozen base)\b")
 _NOTE = re.compile(r"\([^()]*[A-Za-z]{2,}[^()]*\)")  # a parenthesis of words: "(logits)", "(ZeRO-3)"
 
 
@@ -164,18 +164,34 @@ SERVING = {  # requirements, GPUs: one GPU, a 4-bit 70B over tensor parallel, a 
                           "concurrent_requests": 1}, 1),
     "gemma-2 sliding window": ({"task": "inference", "model": "gemma-2-9b", "context_len": 8192,
                                 "concurrent_requests": 4}, 1),
+    # attention data parallel with expert parallel (DeepSeek-style): the non-expert weights on every GPU, the
+    # routed experts over ep; a 16-bit model, and DeepSeek-R1 FP8 whose 16-bit MoE gate the serving copy adds
+    "qwen3-30b-a3b attention DP 4 + EP 4": ({"task": "inference", "model": "qwen3-30b-a3b", "framework": "sglang",
+                                             "prompt_tokens": 1024, "output_tokens": 1024,
+                                             "parallelism": {"tp": 1, "pp": 1, "ep": 4}}, 4),
+    "deepseek-r1 fp8 attention DP 8 + EP 8": ({"task": "inference", "model": "deepseek-r1", "precision": "fp8",
+                                               "framework": "tensorrt-llm", "prompt_tokens": 1024,
+                                               "output_tokens": 1024, "kv_precision": "fp8",
+                                               "parallelism": {"tp": 1, "pp": 1, "ep": 8}}, 8, "h200-141gb-sxm"),
+    # tensor parallel: the 16-bit MoE gate beyond the format, and what every rank holds whole (MLA's
+    # down-projections, the gate)
+    "deepseek-r1 fp4 TP8": ({"task": "inference", "model": "deepseek-r1", "precision": "fp4",
+                             "framework": "tensorrt-llm", "parallelism": {"tp": 8}}, 8, "b200"),
+    "mixtral fp8 TP2": ({"task": "inference", "model": "mixtral-8x7b", "precision": "fp8",
+                         "parallelism": {"tp": 2}}, 2),
 }
 
 
 @pytest.mark.parametrize("case", list(SERVING))
 def test_every_printed_serving_memory_formula_gives_its_value(case: str) -> None:
     """The serving memory terms as `gpuwise estimate` prints them: weights (a quantized model's quantized and
-    16-bit parameters, bracketed when tensor parallel divides their sum), KV cache, the working set (eager
-    prefill: 9 B x sequences x heads x prompt^2) and the overhead."""
+    16-bit parameters, bracketed when tensor parallel divides their sum; under attention data parallel the
+    non-expert and routed-expert parts; the MoE gate's 16-bit bytes and the weights every tensor-parallel rank
+    holds whole), KV cache, the working set (eager prefill: 9 B x sequences x heads x prompt^2) and the overhead."""
     import gpuwise
 
-    w, n = SERVING[case]
-    r = gpuwise.estimate({"workload": w}, gpu="h100", gpus=n)
+    w, n, *gpu = SERVING[case]
+    r = gpuwise.estimate({"workload": w}, gpu=gpu[0] if gpu else "h100", gpus=n)
     checked = 0
     for t in r.memory.terms:
         if t.value == 0:  # inference keeps no gradients nor optimizer state: words, no numbers
@@ -185,3 +201,21 @@ def test_every_printed_serving_memory_formula_gives_its_value(case: str) -> None
         assert evaluate(shown) == pytest.approx(t.value, rel=6e-3), (case, t.name, shown, t.value)
         checked += 1
     assert checked == 4
+
+
+@pytest.mark.parametrize("pp", [1, 2])
+def test_attention_data_parallel_weights_by_hand(kb, pp: int) -> None:
+    """Mixtral 8x7B in bf16 under attention data parallel 4 with expert parallel 4 (memory_serving.inference_memory,
+    before the serving copy's own parts): every GPU holds the 1.60e9 non-expert parameters, a quarter of the
+    45.1e9 routed-expert ones (8 experts of 32 layers x 3 x 4,096 x 14,336 = 45,097,156,608), at 2 B, over pp
+    stages; the printed line gives it."""
+    from gpuwise.estimators.memory_serving import inference_memory
+
+    shape = from_catalog(kb.models[kb.model("mixtral-8x7b").id])
+    est = inference_memory(shape, "bf16", 4096, 8, "sdpa", 1, quant=kb.runtime.quantization, overhead=NO_OVERHEAD,
+                           pp=pp, ep=4, dp_attention=4)
+    routed = 8 * 32 * 3 * 4096 * 14336
+    assert routed == 45_097_156_608 and est.weights.inputs["routed_expert_params"] == routed
+    assert est.weights.value == pytest.approx(((shape.params - routed) * 2 + routed * 2 / 4) / pp, rel=1e-12)
+    assert evaluate(with_numbers(est.weights, exact=True)) == pytest.approx(est.weights.value, rel=1e-9)
+    assert evaluate(with_numbers(est.weights)) == pytest.approx(est.weights.value, rel=6e-3)

@@ -296,6 +296,9 @@ def _memory_estimates(kb):
                 out.append(MS.inference_memory(shape, "bf16", 32768, concurrent, attention, tp, quant=rt.quantization,
                                               overhead=over, pp=pp, ep=ep, dp_attention=dpa, prefill_tokens=prefill,
                                               prompt_tokens=prompt, fmt="int4" if tp == 8 else None))
+    # attention data parallel over a 4-bit MoE: the format's mean bytes a parameter, worded from its weights
+    out.append(MS.inference_memory(moe, "bf16", 8192, 8, "sdpa", 1, quant=rt.quantization, overhead=over, ep=8,
+                                  dp_attention=8, fmt="int4"))
     for kv_bytes in (1.0, 4.0):  # an 8-bit and an fp32 KV cache
         out.append(MS.inference_memory(dense, "bf16", 8192, 8, "sdpa", 1, quant=rt.quantization, overhead=over,
                                       kv_bytes=kv_bytes))

@@ -106,7 +106,7 @@ def test_the_serving_memory_formulas_reproduce_their_values(tmp_path: Path) -> N
     import json
 
     out = " ".join(_audit(tmp_path, SPARKS % 2, "--detail", "full").split())
-    assert ("with numbers: (prefill working set of one layer: 8,000 x (8 B x 2,880 + 6 B x 2,880 x 4) + "
+    assert ("with numbers: (8,000 x (8 B x 2,880 + 6 B x 2,880 x 4) (prefill working set of one layer) + "
             "4 B x 201,088 x 4) / 2 GPUs").replace(" x ", " × ") in out
     act = _term(json.loads(_audit(tmp_path, SPARKS % 2, "--format", "json")), "activations")
     assert act["value"] == pytest.approx((8000 * (8 * 2880 + 6 * 2880 * 4) + 4 * 201088 * 4) / 2)

@@ -127,12 +127,17 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                 **({"experts_per_token": shape.experts_per_token} if moe else {}),
                 "vocab": shape.vocab, "sequences": concurrent,
                 **({"heads": shape.heads, "prompt_tokens": prompt} if attention == "eager" else {})})
-    if dp_attention > 1:
-        experts = routed_expert_params(shape) * w.value / max(shape.params, 1.0)
+    if dp_attention > 1:  # every GPU the non-expert weights, the routed experts over ep, at the format's mean bytes
+        routed = routed_expert_params(shape)
+        mean = w.value / max(shape.params, 1.0)
+        experts = routed * mean
         w = Term(w.name, (w.value - experts) / pp + experts / (ep * pp), w.unit,
-                 _then(w, formula("formula.experts_parallel", "; ", ep=ep),
-                       formula("formula.over_stages", ", ", pp=pp) if pp > 1 else ()),
-                 {**w.inputs, "expert_bytes": experts})
+                 formula("formula.experts_parallel", "(" if pp > 1 else "", ep=ep)
+                 + (formula("formula.over_stages", ") ", pp=pp) if pp > 1 else ())
+                 + (formula("formula.mean_bytes", "; ", weights=w.formula_phrases)
+                    if mean != w.inputs.get("bytes_per_param") else ()),
+                 {**w.inputs, "expert_bytes": experts, "non_expert_params": shape.params - routed,
+                  "routed_expert_params": routed, "mean_bytes_per_param": mean, "params": shape.params})
     elif tp * pp > 1:
         whole = w.formula_phrases  # a sum of parts is divided whole: bracketed, its printed numbers give it
         if len(whole) > 1:

@@ -248,9 +248,18 @@ def with_held_whole(est: M.MemoryEstimate, mbytes: Any, lay: Layout) -> M.Memory
     extra = held - est.weights.value
     if extra <= 1e-9 * max(held, 1.0):
         return est
-    why = formula("formula.weights_held_whole", "; + ")
-    weights = replace(est.weights, value=held, formula=_plus(est.weights, why),
-                      inputs={**est.weights.inputs, "held_whole_bytes": extra})
+    inputs = {**est.weights.inputs, "held_whole_bytes": extra}
+    if dpa > 1:  # every GPU the non-expert weights (the gate in 16 bit among them), the routed experts over ep
+        said = formula("formula.weights_held_dpa", "(" if pp > 1 else "", ep=ep) + (
+            formula("formula.over_stages", ") ", pp=pp) if pp > 1 else ())
+        inputs |= {"non_expert_bytes": mbytes.non_expert, "routed_expert_bytes": mbytes.experts}
+    else:  # the format's weights / (tp x pp), then the 16-bit parts beyond the format and the replicated weights
+        ranks = tp * pp
+        said = (*est.weights.formula_phrases, *formula(
+            "formula.weights_held_whole" if ranks > 1 else "formula.weights_held_16bit", " + "))
+        inputs |= {"sixteen_bit_bytes": mbytes.total - est.weights.value * ranks, "replicated_bytes": mbytes.replicated,
+                   "tp": tp, "ranks": ranks}
+    weights = replace(est.weights, value=held, formula=said, inputs=inputs)
     return replace(est, weights=weights, phases={k: v + extra for k, v in est.phases.items()})
 
 
