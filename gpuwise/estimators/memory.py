@@ -684,8 +684,7 @@ def _stage_activations(shape: Shape, s: TrainSetup, b: ParallelBytes) -> Term:
     logits, other = logits_bytes_per_token(s) * shape.vocab * t, 2 * residual * shape.hidden * t
     kept, layer = residual * shape.hidden * t, per * t + eager
     rec = layer + 3 * residual * shape.hidden * t
-    saved = layers * (s.recompute * kept + (1 - s.recompute) * layer) if s.recompute > 0 else layers * (
-        kept if s.checkpointing else layer)
+    saved = layers * (kept if s.checkpointing else s.recompute * kept + (1 - s.recompute) * layer)
     light = not s.checkpointing and s.recompute == 0
     first = s.inflight * saved + (0.0 if light else rec) + other + (logits if light and s.pp == 1 else 0.0)
     last = saved + (logits if light else max(logits, rec)) + other
@@ -720,9 +719,10 @@ def _stage_activations(shape: Shape, s: TrainSetup, b: ParallelBytes) -> Term:
     return Term("activations", b.activations, "B", said,
                 {"first_stage": b.at_first_stage, "last_stage": b.at_last_stage, "inflight": s.inflight,
                  "layers_per_stage": layers, "tokens_per_micro_batch": s.batch * s.seq, "tp": s.tp, "cp": s.cp,
-                 "bytes_per_token_layer": per, "residual_bytes": residual, "hidden": shape.hidden,
-                 "vocab": shape.vocab, "recompute": s.recompute, "heads": shape.heads, "seq": s.seq,
-                 "ffn": shape.ffn})
+                 "bytes_per_token_layer": per, "residual_bytes": residual, "hidden": shape.hidden, "vocab": shape.vocab}
+                | ({"recompute": s.recompute} if s.recompute > 0 and not s.checkpointing else {})
+                | ({"heads": shape.heads, "seq": s.seq} if eager else {})
+                | ({"ffn": shape.ffn} if s.method == "qlora" else {}))
 
 
 def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: Shape, *, master: bool
