@@ -112,6 +112,13 @@ def run_conditions(path: Path = CONDITIONS) -> dict[str, dict]:
         return {r["id"]: r for r in csv.DictReader(fh)}
 
 
+def conditions_only(conds: dict[str, dict], keep: set[str]) -> dict[str, dict]:
+    """``conds`` (run_conditions) with only the columns in ``keep`` stated, the others empty (gpuwise's defaults):
+    what a user who states only those gets (benchmarks/bare_attribution.py)."""
+    return {rid: {k: (v if k in keep or k in ("id", "source") else "") for k, v in c.items()}
+            for rid, c in conds.items()}
+
+
 def with_conditions(workload: dict, cond: dict | None) -> dict:
     """The workload as the user who ran it would state it: the published stack and layout settings."""
     if not cond:
@@ -218,12 +225,13 @@ def run_workload(row: dict) -> dict:
 
 
 def published_run_cases(kb, path: Path = RUNS, *, details: dict | None = None,
-                        conditions: Path | None = CONDITIONS) -> list[tuple[str, float, float]]:
+                        conditions: Path | dict | None = CONDITIONS) -> list[tuple[str, float, float]]:
     """tests/data/training_runs.csv (runs not in the validation set: >1,000 GPUs, MoE, FP8), or
     tests/data/training_heldout.csv (2024-26 runs gathered after the model was set, never tuned to),
-    with each run's published conditions (tests/data/training_conditions.csv; None: without them)."""
+    with each run's published conditions (tests/data/training_conditions.csv, or its rows by run id as
+    run_conditions reads them; None: without them)."""
     out = []
-    conds = run_conditions(conditions)
+    conds = conditions if isinstance(conditions, dict) else run_conditions(conditions)
     with open(path, newline="") as fh:
         rows = [r for r in csv.DictReader(fh) if r["use"] == "1"]
     for row in rows:
@@ -926,6 +934,15 @@ def main() -> int:
     held = published_run_cases(kb, HELDOUT_RUNS)
     report("Training GPU-hours, held-out 2024-26 runs (tests/data/training_heldout.csv; set no figure)", "h",
            held, args.all)
+    # what a user who states only the model, tokens and GPU count gets; and the same on the published figure's own
+    # hours basis (steady-state or whole-run: the figure's, no condition of the run). By column and run size:
+    # benchmarks/bare_attribution.py (tests/data/validation/README.md, 'Held-out runs without their conditions')
+    basis = conditions_only(run_conditions(), {"hours_basis"})
+    for name, cond in (("without the runs' published conditions", None),
+                       ("  of which on the figure's own hours basis", basis)):
+        r = [est / meas for _, est, meas in published_run_cases(kb, HELDOUT_RUNS, conditions=cond)]
+        print(f"  {name}: median {statistics.median(abs(x - 1) for x in r):.1%}, signed "
+              f"{statistics.median(x - 1 for x in r):+.1%}, {sum(not 0.5 <= x <= 2.0 for x in r)} beyond 2x")
     # each batch of held-out rows as gathered (the newest last: session 10's H44-H55, MLPerf logs and Pleias-3B)
     batches = ((1, 29), (30, 43), (44, 55), (56, 62), (63, 73), (74, 75), (76, 79), (80, 84), (85, 90), (91, 97),
                (98, 101), (102, 111), (112, 118), (119, 125), (126, 136), (137, 141), (142, 146),

@@ -1,0 +1,137 @@
+"""Which published condition carries the held-out training runs' error when the conditions are not stated.
+
+    python benchmarks/bare_attribution.py [--runs tests/data/training_heldout.csv] [--worst N]
+
+Scores the runs (default: the held-out 2024-26 runs, tests/data/training_heldout.csv, use=1) through the
+path users get (``accuracy.published_run_cases``) with each group of columns of
+tests/data/training_conditions.csv applied ALONE (the rest left to gpuwise's defaults) and with ALL BUT that
+group, and prints the median absolute error and the signed median (estimate over published, minus one) of each,
+beside the bare (no conditions) and the full (all conditions) scores. A group whose "only" column moves the
+bare score toward the full one, and whose "all but" column leaves the full score where it was not, is where a
+default differs from what the runs did. Then the same bare / full / hours-basis-only scores by run size (GPUs)
+and task (pretrain, full fine-tune, LoRA).
+
+The hours basis is not a default gpuwise chooses: it is whether the published figure counts the whole run
+(gpuwise's GPU-hours: steady-state time over runtime.yaml training.whole_run_efficiency and failures) or only
+iteration time x iterations (MLPerf time-to-train, a log's step times), which the estimate reports as the
+steady-state part of its GPU-hours (``accuracy.hours_as_published``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import accuracy as A  # noqa: E402
+from gpuwise import knowledge  # noqa: E402
+
+# each group of training_conditions.csv columns, as with_conditions / run_estimate / hours_as_published read them
+GROUPS = {
+    "stack": ("stack", "stack_version"),
+    "layout": ("tp", "pp", "ep", "cp", "vpp", "dp_shard"),
+    "micro_batch": ("micro_batch",),
+    "zero": ("zero",),
+    "checkpointing": ("checkpointing",),
+    "seq_len": ("seq_len",),
+    "global_batch": ("global_batch_tokens",),
+    "network": ("network",),
+    "hours_basis": ("hours_basis",),
+    "kernels": ("overlap_comm", "fp8_params", "torch_compile", "liger_kernel", "transformers_version",
+                "mixed_precision", "tp_comm_overlap"),
+}
+
+
+def scores(cases: list[tuple[str, float, float]]) -> tuple[float, float, int]:
+    """Median absolute error, signed median and the count beyond 2x either way."""
+    r = [est / meas for _, est, meas in cases]
+    return (statistics.median(abs(x - 1) for x in r), statistics.median(x - 1 for x in r),
+            sum(1 for x in r if not 0.5 <= x <= 2.0))
+
+
+def size_of(n: str) -> str:
+    if not n:
+        return "no count"
+    n = int(n)
+    return "1-8 GPUs" if n <= 8 else "9-256 GPUs" if n <= 256 else ">256 GPUs"
+
+
+def task_of(row: dict) -> str:
+    if row.get("method") == "lora":
+        return "LoRA"
+    name = row["model"].lower()  # the run's own title: 'full SFT', 'fine-tune' (continued pretraining is pretraining)
+    return "fine-tune" if any(w in name for w in ("sft", "fine-tun", "finetun")) else "pretrain"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=Path, default=A.HELDOUT_RUNS)
+    ap.add_argument("--worst", type=int, default=0, help="print the N bare runs furthest off")
+    ap.add_argument("--base", default="", help="column groups applied in every row of the table, comma-separated "
+                    "(hours_basis: score against the figure's own basis, which is no condition of the run)")
+    ap.add_argument("--hours", choices=("whole", "steady"), help="only the runs whose published hours are on this "
+                    "basis (training_conditions.csv hours_basis)")
+    args = ap.parse_args()
+    kb = knowledge.load()
+    conds = A.run_conditions()
+    cols = set(next(iter(conds.values())))
+    base = {c for g in filter(None, args.base.split(",")) for c in GROUPS[g]}
+    with open(args.runs, newline="") as fh:
+        rows = {r["id"]: r for r in csv.DictReader(fh) if r["use"] == "1"
+                and (not args.hours or conds.get(r["id"], {}).get("hours_basis") == args.hours)}
+    covered = sum(1 for rid in rows if rid in conds)
+
+    def scored(conditions) -> list[tuple[str, float, float]]:
+        return [c for c in A.published_run_cases(kb, args.runs, conditions=conditions) if c[0].split()[0] in rows]
+
+    bare = scored(A.conditions_only(conds, base) if base else None)
+    full = scored(A.CONDITIONS)
+    print(f"{args.runs.name}: {len(bare)} runs{' with ' + args.hours + ' hours' if args.hours else ''}, "
+          f"{covered} with a conditions row")
+    print(f"{'':28s} {'median':>7s} {'signed':>7s} {'>2x':>4s}")
+    if base:
+        print(f"every row with {args.base} stated")
+    for name, cases in (("bare (no conditions)", bare), ("full (all conditions)", full)):
+        m, s, b = scores(cases)
+        print(f"{name:28s} {m:7.1%} {s:+7.1%} {b:4d}")
+    print(f"{'column group':16s} {'stated':>6s} | {'only: median':>12s} {'signed':>7s} {'>2x':>4s} | "
+          f"{'all but: median':>15s} {'signed':>7s} {'>2x':>4s} | {'stating it moves':>16s}")
+    basis_only = None
+    for name, group in GROUPS.items():
+        said = {rid for rid in rows if rid in conds and any(conds[rid].get(k) for k in group)}
+        stated = len(said)
+        only = scored(A.conditions_only(conds, set(group) | base))
+        but = scored(A.conditions_only(conds, cols - set(group)))
+        if name == "hours_basis":
+            basis_only = only
+        (om, os_, ob), (bm, bs, bb) = scores(only), scores(but)
+        # on the runs that state it: the median change of the estimate when it is stated, over the bare one
+        moves = statistics.median([o[1] / b[1] - 1 for o, b in zip(only, bare, strict=True)
+                                   if o[0].split()[0] in said] or [0])
+        print(f"{name:16s} {stated:6d} | {om:12.1%} {os_:+7.1%} {ob:4d} | {bm:15.1%} {bs:+7.1%} {bb:4d} | "
+              f"{moves:+16.1%}")
+    print(f"{'split':16s} {'runs':>5s} | {'bare':>6s} {'signed':>7s} | {'basis only':>10s} {'signed':>7s} | "
+          f"{'full':>6s} {'signed':>7s}")
+    for key in (lambda r: size_of(r["gpus"]), task_of):
+        groups: dict[str, list[int]] = {}
+        for i, (label, _, _) in enumerate(bare):
+            groups.setdefault(key(rows[label.split()[0]]), []).append(i)
+        for g, idx in sorted(groups.items()):
+            parts = [scores([cases[i] for i in idx]) for cases in (bare, basis_only, full)]
+            print(f"{g:16s} {len(idx):5d} | " + " | ".join(f"{m:6.1%} {s:+7.1%}" if j != 1 else
+                                                          f"{m:10.1%} {s:+7.1%}" for j, (m, s, _) in
+                                                          enumerate(parts)))
+    if args.worst:
+        for (label, est, meas), (_, e2, _) in sorted(zip(bare, basis_only, strict=True), key=lambda t: -max(
+                t[0][1] / t[0][2], t[0][2] / t[0][1]))[:args.worst]:
+            print(f"  {est / meas - 1:+7.1%} (basis only {e2 / meas - 1:+7.1%}) {label[:100]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
