@@ -1,15 +1,17 @@
 """Which published condition carries the held-out training runs' error when the conditions are not stated.
 
-    python benchmarks/bare_attribution.py [--runs tests/data/training_heldout.csv] [--worst N]
+    python benchmarks/bare_attribution.py [--runs CSV] [--worst N] [--base GROUPS] [--hours whole|steady]
+                                          [--no-row-batch]
 
 Scores the runs (default: the held-out 2024-26 runs, tests/data/training_heldout.csv, use=1) through the
 path users get (``accuracy.published_run_cases``) with each group of columns of
-tests/data/training_conditions.csv applied ALONE (the rest left to gpuwise's defaults) and with ALL BUT that
-group, and prints the median absolute error and the signed median (estimate over published, minus one) of each,
-beside the bare (no conditions) and the full (all conditions) scores. A group whose "only" column moves the
-bare score toward the full one, and whose "all but" column leaves the full score where it was not, is where a
-default differs from what the runs did. Then the same bare / full / hours-basis-only scores by run size (GPUs)
-and task (pretrain, full fine-tune, LoRA).
+tests/data/training_conditions.csv stated ALONE (the rest left to gpuwise's defaults) and with ALL BUT that
+group, and prints the median absolute error, the signed median (estimate over published, minus one) and the
+count beyond 2x of each, beside the bare (no conditions) and the full (all conditions) scores, and, on the runs
+that state the group, the median change of the estimate when it is stated ("moves"). A group that moves the
+estimate far where stated, and without which the full score falls back toward the bare one, is where gpuwise's
+default for it differs from what the runs did. Then the bare, hours-basis-only and full scores by run size
+(GPUs) and task (LoRA by the row's method; 'SFT' / 'fine-tune' in the run's title; the rest pretraining).
 
 The hours basis is not a default gpuwise chooses: it is whether the published figure counts the whole run
 (gpuwise's GPU-hours: steady-state time over runtime.yaml training.whole_run_efficiency and failures) or only
@@ -23,6 +25,7 @@ import argparse
 import csv
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +79,18 @@ def main() -> int:
                     "(hours_basis: score against the figure's own basis, which is no condition of the run)")
     ap.add_argument("--hours", choices=("whole", "steady"), help="only the runs whose published hours are on this "
                     "basis (training_conditions.csv hours_basis)")
+    ap.add_argument("--no-row-batch", action="store_true", help="blank the runs' own global_batch_tokens column too "
+                    "(the batch then comes from the conditions where they state it, else gpuwise's default)")
     args = ap.parse_args()
+    if args.no_row_batch:
+        with open(args.runs, newline="") as fh:
+            table = list(csv.DictReader(fh))
+        blanked = Path(tempfile.mkdtemp()) / args.runs.name
+        with open(blanked, "w", newline="") as fh:
+            out = csv.DictWriter(fh, fieldnames=list(table[0]))
+            out.writeheader()
+            out.writerows({**r, "global_batch_tokens": ""} for r in table)
+        args.runs = blanked
     kb = knowledge.load()
     conds = A.run_conditions()
     cols = set(next(iter(conds.values())))
