@@ -879,8 +879,9 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # and #1544 (FP8 on 8 x H100, SGLang 0.5.12, 1k/1k))
     ("SY", "  of which the rows added by serveblind13 (ids SY..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind13 (ids SY..): latency"),
-    # the serveblind14 round (ids SZ..: InferenceX's CI artifact of Actions run 20667906037 as gminneci/mantile stores
-    # it, gpt-oss-120b MXFP4 on 2 x H100 / H200 / B200 at TP 2, vLLM 0.13.0, 1k/1k, 1k/8k and 8k/1k at 8 and 64)
+    # the serveblind14 round (ids SZ..: InferenceX's CI artifacts as gminneci/mantile stores them: run 20667906037,
+    # gpt-oss-120b MXFP4 on 2 x H100 / H200 / B200 at TP 2, vLLM 0.13.0, 1k/1k, 1k/8k and 8k/1k at 8 and 64; runs
+    # 20720630953 and 20613446912, DeepSeek-R1-0528 FP8 on 8 x MI300X / MI325X / H200, SGLang, 1k/1k and 8k/1k at 32)
     ("SZ", "  of which the rows added by serveblind14 (ids SZ..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind14 (ids SZ..): latency"),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA

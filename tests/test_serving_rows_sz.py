@@ -1,6 +1,7 @@
-"""Rows SZ01-SZ18 (serveblind14): gpt-oss-120b on 2 x H100 / H200 / B200 at TP 2, vLLM 0.13.0, as InferenceX's CI
+"""Rows SZ01-SZ24 (serveblind14): gpt-oss-120b on 2 x H100 / H200 / B200 at TP 2, vLLM 0.13.0, as InferenceX's CI
 artifact agg_bmk.json of GitHub Actions run 20667906037 reports them (stored by gminneci/mantile at 1d3c259c,
-reconcile/sources/inferencemax/raw/run_20667906037/agg_bmk.json). Each figure must agree with the artifact's record:
+reconcile/sources/inferencemax/raw/run_20667906037/agg_bmk.json), and DeepSeek-R1-0528 on 8 x MI300X / MI325X / H200
+with SGLang from runs 20720630953 and 20613446912 of the same store. Each figure must agree with the artifact's record:
 output_tput_per_gpu (tok/s a GPU), mean_tpot, mean_ttft and mean_e2el (seconds); and each condition with the
 recipe the run's commit carries (SemiAnalysisAI/InferenceX at 4e52ed4c6: benchmarks/gptoss_fp4_*.sh, the gptoss
 entries of .github/configs/nvidia-master.yaml, benchmark-tmpl.yml's random-range-ratio 0.8). A figure copied wrong
