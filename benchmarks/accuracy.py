@@ -955,7 +955,7 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311), (330, 343), (350, 353),
-               (360, 373), (374, 388), (389, 389), (390, 402))
+               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1108,7 +1108,12 @@ def main() -> int:
           "  H390-H402 (the same recipes: Nemotron-H 56B FP8 on 32 / 128 / 512 / 2,048 H100, Nemotron-4 15B on 64 / "
           "1,024 H100, 340B on 128 / 2,048 H100 and 128 / 512 GB200, Llama 3 70B SFT FP8 and LoRA on 32 / 8 / 32 H100; "
           "branch trainblind12, before any change) +6.1 / -18.1 / -18.3 / -18.9 / -2.4 / +0.5 / +5.2 / -22.8 / -36.0 / "
-          "-25.5 / +13.8 / +2.1 / +5.9%: 13.8% (1.56x, H398); without the conditions 13.4% (1.67x, H396)")
+          "-25.5 / +13.8 / +2.1 / +5.9%: 13.8% (1.56x, H398); without the conditions 13.4% (1.67x, H396);\n"
+          "  H403-H420 (none from NVIDIA or MLPerf: IBM's fms-fsdp - a Llama 2 7B replica's 2.2T tokens on 128 A100, "
+          "its README's Llama 2 7B / 13B / 34B / 70B FSDP throughput on 128 A100 80G and 96 H100 compiled and before "
+          "torch.compile - and Bamba-9B's 2T tokens on 192 A100; branch trainblind13, before any change) +11.8 / "
+          "+14.5 / +31.0 / +19.2 / +21.2 / -3.8 / +14.1 / -2.0 / -3.6 / -6.9 / +9.7 / +1.8 / +9.4 / -24.8 / "
+          "-10.6 / -17.0 / -13.3 / -18.9%: 12.5% (1.33x, H416); without the conditions 12.2% (1.40x, H404)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
