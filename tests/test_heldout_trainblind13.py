@@ -113,8 +113,8 @@ def test_bamba_row_and_catalog_shape_by_hand():
     """H420: 24 nodes x 8 = 192 A100, 2 x 4,096 tokens a GPU a step = 1,572,864 (the blog's 1.5M), x 1,280,000 steps
     = 2.01T tokens; 192 x 60 days x 24 = 276,480 GPU-hours. The catalog's bamba-9b from fms-fsdp's mamba_9.8b on
     mamba_ssm's Mamba2 defaults (state 128, expand 2, head 64, one group, conv 4 with bias, gated RMSNorm; GatedMLP
-    fc1 2 x 14,336, fc2; attention in 3 layers with 32 heads of 128 over 8): 9,780,235,392 parameters, the card's
-    9.78B; state 128 heads x 64 x 128, convolution (8,192 + 2 x 128) x 3."""
+    fc1 2 x 14,336, fc2; attention in 3 layers with 32 heads of 128 over 8): 9,780,235,392 parameters, the
+    README's 9.78B and its 39.12 GB in float32; state 128 heads x 64 x 128, convolution (8,192 + 2 x 128) x 3."""
     r = _rows("training_heldout.csv")["H420"]
     assert int(r["gpus"]) == 24 * 8 and int(r["global_batch_tokens"]) == 192 * 2 * 4096 == 1572864
     tokens_t = 1572864 * 1280000 / 1e12
@@ -129,5 +129,6 @@ def test_bamba_row_and_catalog_shape_by_hand():
     total = (m.recurrent.layers * (mamba + mlp + 2 * h) + m.attention_layers * (attn + mlp + 2 * h)
              + 2 * m.vocab_size * h + h)
     assert total == 9_780_235_392 == round(m.params_b * 1e9)
+    assert total * 4 / 1e9 == pytest.approx(39.12, abs=0.005)  # the bamba README's float32 size, 39.12 GB
     assert m.recurrent.layers + m.attention_layers == m.layers == 32
     assert m.recurrent.state_elements == heads * 64 * n_state and m.recurrent.conv_elements == conv_ch * 3
