@@ -1135,14 +1135,17 @@ def main() -> int:
     # spark-arena #17); branch decodeblind9's ids DY.. (GLM-4.5-Air on 2 x RTX A6000 in ik_llama.cpp #700, imp's
     # cross-engine bench on an RTX 5090, MiniMax-M2.5 NVFP4 on 4 x RTX PRO 6000 in ambientlight/rtx-pro-6000-bench);
     # branch decodeblind10's ids DW.. (6/model-workbench's Dec 2025 runs on one and two RTX PRO 6000 Max-Q: vLLM 0.12 /
-    # 0.13, TensorRT-LLM 1.2.0rc5 and llama.cpp, gpt-oss, Qwen3-30B-A3B / 235B-A22B, GLM-4.5-Air, MiniMax-M2)
+    # 0.13, TensorRT-LLM 1.2.0rc5 and llama.cpp, gpt-oss, Qwen3-30B-A3B / 235B-A22B, GLM-4.5-Air, MiniMax-M2);
+    # branch decodeblind11's ids DT.. (flash7777/vllm-marlin-sm12x: vLLM Qwen3-Coder-30B-A3B in BF16 / FP8 / NVFP4 /
+    # INT4 and Qwen3-Coder-Next INT4 on one GB10 and one RTX PRO 6000; Qwen3-4B on an RTX 4090; gpt-oss-20b on a P40)
     for ids, when, where in (("DQ", "session 26", "SGLang cookbook"), ("DV", "session 26", "llama.cpp and Ollama"),
                              ("DR", "session 26", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables"),
                              ("DZ", "branch decodeblind7", "llama.cpp and SGLang on 8 x MI300X: AMD's, LMSYS's blogs"),
                              ("VC", "branch serveblind8", "vLLM 0.12.0 on 4 x B200: Vultr's inference cookbook"),
                              ("DX", "branch decodeblind8", "one GB10: llama.cpp's benches, LMSYS, vLLM issues"),
                              ("DY", "branch decodeblind9", "RTX A6000 / 5090 / PRO 6000: llama.cpp PR threads, vLLM"),
-                             ("DW", "branch decodeblind10", "1-2 x RTX PRO 6000 Max-Q: vLLM, TensorRT-LLM, llama.cpp")):
+                             ("DW", "branch decodeblind10", "1-2 x RTX PRO 6000 Max-Q: vLLM, TensorRT-LLM, llama.cpp"),
+                             ("DT", "branch decodeblind11", "GB10 / RTX PRO 6000 vLLM by format, RTX 4090, P40")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
