@@ -1,7 +1,9 @@
 """Rows SZ01-SZ24 (serveblind14): gpt-oss-120b on 2 x H100 / H200 / B200 at TP 2, vLLM 0.13.0, as InferenceX's CI
 artifact agg_bmk.json of GitHub Actions run 20667906037 reports them (stored by gminneci/mantile at 1d3c259c,
 reconcile/sources/inferencemax/raw/run_20667906037/agg_bmk.json), and DeepSeek-R1-0528 on 8 x MI300X / MI325X / H200
-with SGLang from runs 20720630953 and 20613446912 of the same store. Each figure must agree with the artifact's record:
+with SGLang from runs 20720630953 and 20613446912 of the same store; rows SZ25-SZ45 (serveblind15): gpt-oss-120b on
+B200 with TensorRT-LLM 1.2.0rc2 (run 20286968709) and DeepSeek-R1-0528 on 8 x MI355X / B200 (runs 20609406656,
+20613446912, 20905985411). Each figure must agree with the artifact's record:
 output_tput_per_gpu (tok/s a GPU), mean_tpot, mean_ttft and mean_e2el (seconds); and each condition with the
 recipe the run's commit carries (SemiAnalysisAI/InferenceX at 4e52ed4c6: benchmarks/gptoss_fp4_*.sh, the gptoss
 entries of .github/configs/nvidia-master.yaml, benchmark-tmpl.yml's random-range-ratio 0.8). A figure copied wrong
@@ -58,6 +60,39 @@ DSR1 = {
 DSR1_GPU = {"mi300x": "mi300x", "mi325x": "mi325x", "h200": "h200-141gb-sxm"}
 
 
+# serveblind15, first batch (gpt-oss-120b MXFP4, TensorRT-LLM 1.2.0rc2 on B200, run 20286968709, no DP attention):
+# row -> (tp, isl, osl, conc, output_tput_per_gpu, mean_tpot s, mean_ttft s, mean_e2el s); recipe
+# benchmarks/gptoss_fp4_b200_trt_docker.sh at InferenceX 156fef3fc (pull request #256)
+TRT = {
+    "SZ25": (1, 1024, 1024, 64, 6518.6536, 0.0095077, 0.083473, 8.8413),
+    "SZ26": (1, 1024, 8192, 64, 6845.4981, 0.0091219, 0.075696, 67.4451),
+    "SZ27": (1, 8192, 1024, 64, 4432.3028, 0.013792, 0.3791, 13.0946),
+    "SZ28": (2, 1024, 1024, 8, 1193.2054, 0.0032411, 0.043688, 3.05271),
+    "SZ29": (2, 1024, 1024, 32, 2971.1974, 0.0052001, 0.061397, 4.86179),
+    "SZ30": (2, 1024, 8192, 8, 1262.1854, 0.0030881, 0.035825, 22.7585),
+    "SZ31": (2, 1024, 8192, 32, 3338.6396, 0.0046772, 0.048764, 34.7373),
+    "SZ32": (2, 8192, 1024, 8, 1112.4721, 0.0034286, 0.10297, 3.27661),
+    "SZ33": (2, 8192, 1024, 32, 2467.1684, 0.0061434, 0.17306, 5.859),
+    "SZ34": (4, 1024, 1024, 8, 725.1499, 0.0026664, 0.03465, 2.50993),
+    "SZ35": (4, 1024, 1024, 32, 1858.9645, 0.0041443, 0.060236, 3.88631),
+    "SZ36": (4, 1024, 8192, 8, 755.2604, 0.002577, 0.03475, 18.9941),
+    "SZ37": (4, 1024, 8192, 32, 2173.7214, 0.0035839, 0.055525, 26.6362),
+    "SZ38": (4, 8192, 1024, 8, 661.1153, 0.0028749, 0.093822, 2.75487),
+    "SZ39": (4, 8192, 1024, 32, 1614.2592, 0.0046629, 0.14934, 4.46512),
+}
+
+# serveblind15, second batch (DeepSeek-R1-0528, SGLang, TP 8, concurrency 32): row -> (run, hw, precision, isl,
+# output_tput_per_gpu, mean_tpot s, mean_ttft s, mean_e2el s)
+DSR1_2 = {
+    "SZ40": ("20609406656", "mi355x", "fp8", 1024, 200.5234, 0.019617, 0.18, 18.2265),
+    "SZ41": ("20609406656", "mi355x", "fp8", 8192, 141.0697, 0.027583, 0.57637, 25.9428),
+    "SZ42": ("20613446912", "b200", "fp8", 1024, 213.4126, 0.017567, 0.72332, 16.9447),
+    "SZ43": ("20613446912", "b200", "fp8", 8192, 111.9539, 0.026095, 8.397, 32.5671),
+    "SZ44": ("20905985411", "mi355x", "fp4", 1024, 254.9881, 0.015024, 0.52366, 14.3413),
+    "SZ45": ("20905985411", "mi355x", "fp4", 8192, 175.9418, 0.022204, 0.39481, 20.8089),
+}
+
+
 def _rows() -> dict[str, dict]:
     with (DATA / "serving_independent.csv").open(newline="") as fh:
         return {r["id"]: r for r in csv.DictReader(fh) if r["id"].startswith("SZ")}
@@ -65,7 +100,7 @@ def _rows() -> dict[str, dict]:
 
 def test_the_rule_gives_eighteen_rows_every_gpu_length_and_load_once():
     rows = _rows()
-    assert sorted(rows) == sorted(ARTIFACT) + sorted(DSR1)
+    assert sorted(rows) == sorted(ARTIFACT) + sorted(DSR1) + sorted(TRT) + sorted(DSR1_2)
     cells = {(a[0], a[1], a[2], a[3]) for a in ARTIFACT.values()}
     assert len(cells) == 18 == 3 * 3 * 2  # H100 / H200 / B200 x 1k1k / 1k8k / 8k1k x concurrency 8 / 64
 
@@ -112,11 +147,62 @@ def test_a_deepseek_row_keeps_its_artifacts_figures_and_the_recipes_conditions(r
         assert (row["framework_version"], row["workload_options"]) == ("0.5.5.post3", "scheduler_recv_interval=4")
 
 
+def test_the_tensorrt_llm_rule_gives_fifteen_rows_each_cell_once():
+    """serveblind15's rule: TP 1 at 64 (its smallest swept load), TP 2 and TP 4 at 8 and 32 (swept without DP
+    attention at every length), 1k/1k, 1k/8k and 8k/1k."""
+    cells = {(t[0], t[1], t[2], t[3]) for t in TRT.values()}
+    lengths = {(1024, 1024), (1024, 8192), (8192, 1024)}
+    assert cells == ({(1, i, o, 64) for i, o in lengths} | {(tp, i, o, c) for tp in (2, 4) for i, o in lengths
+                                                              for c in (8, 32)})
+
+
+@pytest.mark.parametrize("row_id", sorted(TRT))
+def test_a_tensorrt_llm_row_keeps_its_artifacts_figures_and_the_recipes_conditions(row_id):
+    row = _rows()[row_id]
+    tp, isl, osl, conc, out_gpu, tpot, ttft, e2el = TRT[row_id]
+    assert row["source"] == SOURCE.replace("20667906037", "20286968709")
+    assert (row["model"], row["precision"], row["framework"], row["framework_version"]) == (
+        "gpt-oss-120b", "fp4", "tensorrt-llm", "1.2.0rc2")  # nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc2
+    assert (row["gpu"], row["count"], row["tp"], row["pp"], row["ep"]) == ("b200", str(tp), str(tp), "1", "")
+    assert int(row["concurrency"]) == conc and int(row["prompts"]) == 10 * conc
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"])) == (round(0.9 * isl), round(0.9 * osl))
+    assert float(row["output_tokens_per_s"]) == pytest.approx(tp * out_gpu, abs=0.05)  # per GPU x TP GPUs
+    assert float(row["tpot_ms"]) == pytest.approx(1e3 * tpot, abs=0.005)
+    assert float(row["ttft_ms"]) == pytest.approx(1e3 * ttft, abs=0.051)
+    assert (e2el - ttft) / tpot + 1 == pytest.approx(0.9 * osl, rel=0.01)
+    # gptoss_fp4_b200_trt_docker.sh: kv_cache_config dtype fp8; --max_batch_size 512, above every row's load
+    assert (row["kv_precision"], row["workload_options"]) == ("fp8", "")
+
+
+@pytest.mark.parametrize("row_id", sorted(DSR1_2))
+def test_a_second_round_deepseek_row_keeps_its_artifacts_figures_and_the_recipes_conditions(row_id):
+    row = _rows()[row_id]
+    run, hw, precision, isl, out_gpu, tpot, ttft, e2el = DSR1_2[row_id]
+    assert row["source"] == SOURCE.replace("20667906037", run)
+    assert (row["model"], row["precision"], row["framework"]) == ("deepseek-r1", precision, "sglang")
+    assert (row["gpu"], row["count"], row["tp"], row["pp"], row["ep"]) == (hw, "8", "8", "1", "")
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"]), int(row["concurrency"])) == (
+        round(0.9 * isl), round(0.9 * 1024), 32)
+    assert float(row["output_tokens_per_s"]) == pytest.approx(8 * out_gpu, abs=0.05)
+    assert float(row["tpot_ms"]) == pytest.approx(1e3 * tpot, abs=0.005)
+    assert float(row["ttft_ms"]) == pytest.approx(1e3 * ttft, abs=0.051)
+    assert (e2el - ttft) / tpot + 1 == pytest.approx(0.9 * 1024, rel=0.01)
+    if hw == "b200":  # dsr1_fp8_b200_*.sh at d27433dff: fp8_e4m3 KV, --scheduler-recv-interval 30 at 16 and up,
+        # --max-running-requests 128; the slurm script's own --num-prompts 10 x c
+        assert (row["framework_version"], row["kv_precision"], row["workload_options"], row["prompts"]) == (
+            "0.5.6", "fp8", "scheduler_recv_interval=30;max_batch_size=128", "320")
+    else:  # --num-continuous-decode-steps 4; launch_mi355x-amd.sh: NUM_PROMPTS = 50 x c for DeepSeek-R1 at 1k out
+        version, kv = ("0.5.5.post3", "") if precision == "fp8" else ("0.5.7", "fp8")  # the FP4 script: fp8_e4m3
+        assert (row["framework_version"], row["kv_precision"], row["workload_options"], row["prompts"]) == (
+            version, kv, "scheduler_recv_interval=4", "1600")
+
+
 def test_the_blind_figures_stay_where_the_validation_readme_records_them():
     """The round read every gpt-oss row slow but SZ12 (blind, README section 'Rows SZ01-SZ18'): -29.5% (SZ15) to
-    +0.3% (SZ12); the DeepSeek-R1 batch -22.5% (SZ23) to +36.8% (SZ20). A change that moves a row out of 0.65-1.10x
-    (gpt-oss) or 0.70-1.45x (DeepSeek-R1) of its published figure, in either direction, has to be read against that
-    section first."""
+    +0.3% (SZ12); the DeepSeek-R1 batch -22.5% (SZ23) to +36.8% (SZ20). serveblind15 (section 'Rows SZ25-SZ45')
+    read every TensorRT-LLM row slow, -36.8% (SZ25) to -11.8% (SZ36 / SZ38), and its DeepSeek-R1 batch -31.5% (SZ40)
+    to +29.4% (SZ43). A change that moves a row out of its band, in either direction, has to be read against those
+    sections first."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import accuracy
 
@@ -124,7 +210,13 @@ def test_the_blind_figures_stay_where_the_validation_readme_records_them():
 
     kb = knowledge.load()
     cases = [c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("SZ")]
-    assert len(cases) == 24
+    assert len(cases) == 45
     for label, est, published in cases:
-        low, high = (0.70, 1.45) if "deepseek-r1" in label else (0.65, 1.10)
+        row_id = label.split()[0]
+        if row_id in TRT:
+            low, high = 0.60, 1.05
+        elif row_id in DSR1_2:
+            low, high = 0.65, 1.40
+        else:
+            low, high = (0.70, 1.45) if "deepseek-r1" in label else (0.65, 1.10)
         assert low <= est / published <= high, label
