@@ -881,9 +881,12 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "  of which the rows added by serveblind13 (ids SY..): latency"),
     # the serveblind14 round (ids SZ..: InferenceX's CI artifacts as gminneci/mantile stores them: run 20667906037,
     # gpt-oss-120b MXFP4 on 2 x H100 / H200 / B200 at TP 2, vLLM 0.13.0, 1k/1k, 1k/8k and 8k/1k at 8 and 64; runs
-    # 20720630953 and 20613446912, DeepSeek-R1-0528 FP8 on 8 x MI300X / MI325X / H200, SGLang, 1k/1k and 8k/1k at 32)
-    ("SZ", "  of which the rows added by serveblind14 (ids SZ..; blind figures in the validation README): throughput",
-     "  of which the rows added by serveblind14 (ids SZ..): latency"),
+    # 20720630953 and 20613446912, DeepSeek-R1-0528 FP8 on 8 x MI300X / MI325X / H200, SGLang, 1k/1k and 8k/1k at 32;
+    # serveblind15's SZ25-SZ45 from the same store: gpt-oss-120b on B200 with TensorRT-LLM 1.2.0rc2 (run 20286968709,
+    # TP 1 / 2 / 4), DeepSeek-R1-0528 on 8 x MI355X FP8 / MXFP4 and 8 x B200 FP8, SGLang, TP 8, 1k/1k and 8k/1k at 32)
+    ("SZ", "  of which the rows added by serveblind14 and serveblind15 (ids SZ..; blind figures in the validation "
+     "README): throughput",
+     "  of which the rows added by serveblind14 and serveblind15 (ids SZ..): latency"),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
     # TensorRT-LLM on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X) and v5.1
     # Mixtral 8x7B, Llama 3.1 405B / 8B and DeepSeek-R1 (ML22-ML32); the Server results of the same systems are rows
