@@ -43,9 +43,11 @@ def test_others_keep_the_precision_rate(kb, accuracy, precision, gpu, framework)
 
 
 @pytest.mark.parametrize(("version", "gpu", "latency_us"), [
-    ("0.5.12", "mi355x", 6.3),        # aiter's custom all-reduce, SGLang's ROCm default from #13102 (0.5.6 taken)
-    ("0.5.6", "mi355x", 6.3),         # the first release taken with it
-    ("0.5.5", "mi355x", 25.0),        # before: the ROCm build's whole-step figure (sgl-kernel's all-reduce)
+    ("0.5.12", "mi355x", 6.3),        # aiter's custom all-reduce, SGLang's ROCm default from #13102
+    ("0.5.6", "mi355x", 6.3),
+    ("0.5.5.post3", "mi355x", 6.3),   # the first wheel on PyPI whose custom_all_reduce.py dispatches to aiter's
+    ("0.5.5.post2", "mi355x", 25.0),  # before: no dispatch in the wheel; the ROCm build's whole-step figure
+    ("0.5.5", "mi355x", 25.0),        # (sgl-kernel's all-reduce)
     ("0.5.1.post3", "mi350x", 25.0),  # K03 / K06's release
     (None, "mi355x", 6.3),            # no release stated: the newest
     ("0.5.12", "mi300x", 25.0),       # CDNA3: no kernel reading of its own here

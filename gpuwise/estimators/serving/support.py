@@ -189,10 +189,21 @@ FROM_RELEASE = {"allreduce_latency_us": "allreduce_latency_from"}
 def holds_from(override: Any, name: str, version: str | None) -> bool:
     """Whether ``override``'s ``name`` applies to a job on ``version``: always, unless the override says from which
     release on its build runs what the figure measures (``allreduce_latency_from``: SGLang's ROCm build defaults to
-    aiter's custom all-reduce from 0.5.6 on) and the job states an earlier release; a job that states none runs the
-    newest."""
+    aiter's custom all-reduce from 0.5.5.post3 on) and the job states an earlier release; a job that states none runs
+    the newest. A post release counts after the one it follows here (0.5.5.post3 after 0.5.5.post2), where
+    :func:`version_key` counts it as that release."""
     bound = getattr(override, FROM_RELEASE.get(name, ""), None)
-    return bound is None or version is None or version_key(version) >= version_key(bound)
+    if bound is None or version is None:
+        return True
+    return (version_key(version), _post(version)) >= (version_key(bound), _post(bound))
+
+
+def _post(version: str) -> int:
+    """A release's post number: N of a .postN suffix, -1 for a release candidate (before its release), else 0."""
+    if "post" in version:
+        digits = version.split("post")[1]
+        return int(digits) if digits.isdigit() else 0
+    return -1 if "rc" in version else 0
 
 
 def nvfp4_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool,

@@ -105,8 +105,9 @@ class VendorOverride(Strict):
     layer_overhead_us: float | None = Field(default=None, ge=0)
     sequence_overhead_us: float | None = Field(default=None, ge=0)
     allreduce_latency_us: float | None = Field(default=None, ge=0)
-    allreduce_latency_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$", description="first "
-                                               "release whose build runs the all-reduce `allreduce_latency_us` "
+    allreduce_latency_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}(\.post\d+)?$",
+                                               description="first release whose build runs the all-reduce "
+                                               "`allreduce_latency_us` "
                                                "measures (earlier releases keep the next override's or the "
                                                "framework's); unset: every release")
     kernel_floor_us: float | None = Field(default=None, ge=0)
