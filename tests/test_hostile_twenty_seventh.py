@@ -47,8 +47,10 @@ def test_a_buy_only_plan_rents_nothing_while_its_purchase_is_delivered(tmp_path:
     d = json.loads(r.stdout)
     assert not [x for x in d["lines"] if x["kind"] == "rent"]
     assert [(u["workload"], u["months"]) for u in d["unplaced"]] == [("big", [1])]
-    # 7 bought (8 a copy, 1 owned) in month 1, arriving in month 2
-    assert [(p["month"], p["count"], p["arrives"]) for p in d["purchases"]] == [(1, 7, 2)]
+    # one 8-card PCIe server bought in month 1, arriving in month 2: a copy needs 8 in one machine, so the owned
+    # one-GPU workstation takes no part of it (it bought the 7 it lacked as one-GPU workstations, round 27 left)
+    assert [(p["month"], p["count"], p["units"], p["unit_gpus"], p["sold_as"], p["arrives"])
+            for p in d["purchases"]] == [(1, 8, 1, 8, "server", 2)]
     peak = next(b for b in d["baseline_details"] if b["name"] == "buy_for_peak")
     assert not peak["allowed"] and peak["why_not"] == "unplaced"
     text = gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout
@@ -138,12 +140,16 @@ def test_a_policy_name_cut_short_is_offered_the_name_it_starts(tmp_path: Path) -
 def test_one_month_is_said_in_the_singular(tmp_path: Path) -> None:
     # round 27: 'Rent NVIDIA GeForce RTX 4090 24GB for 5,840 GPU-hours in months 1 ($1,986)' and 'the ... fleet is
     # full in months 1'; a range of months keeps the plural ('in months 1-3')
+    # (a copy of Llama 3.1 8B on one RTX 4090 at 4 requests/s: one owned, one bought in month 1 that arrives in
+    # month 2; the 80B model of BUY_ONLY rented it, but a copy of it needs an 8-card server now, dearer than renting)
     (tmp_path / "plan.yaml").write_text(BUY_ONLY.replace("horizon_months: 3", "horizon_months: 24")
-                                        .replace("acquisition: buy", "acquisition: either"), encoding="utf-8")
+                                        .replace("acquisition: buy", "acquisition: either")
+                                        .replace("qwen3-next-80b-a3b", "llama-3.1-8b")
+                                        .replace("requests_per_s: 1}", "requests_per_s: 4}"), encoding="utf-8")
     text = " ".join(gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout.split())
-    assert "for 5,840 GPU-hours in month 1 ($1,986)." in text and "in months 1 " not in text
+    assert "for 730 GPU-hours in month 1 ($248)." in text and "in months 1 " not in text
     zh = gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout
-    assert "在第 1 个月租用 NVIDIA GeForce RTX 4090 24GB 共 5,840 GPU 小时（$1,986）。" in zh
+    assert "在第 1 个月租用 NVIDIA GeForce RTX 4090 24GB 共 730 GPU 小时（$248）。" in zh
     (tmp_path / "plan.yaml").write_text(BUY_ONLY.replace("acquisition: buy", "acquisition: rent"), encoding="utf-8")
     assert "GPU-hours in months 1-3 (" in " ".join(gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout.split())
     # the solver's binding note: a purchase arriving in month 2 leaves the fleet short in month 1 alone

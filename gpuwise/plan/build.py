@@ -183,7 +183,8 @@ class Planner:
 
         fleets = {g.id: fleet_for(kb, g, owned.get(g.id, 0), owned_hosting.get(g.id, "office"),
                                   electricity=electricity, hosting=c.hosting, market=self.market, usd_cny=self.rate,
-                                  refused=buy_refusal(book, kb, g, c, self.market))
+                                  refused=buy_refusal(book, kb, g, c, self.market),
+                                  need=max([sz.options[g.id].count for sz in sized if g.id in sz.options] or [1]))
                   for g in gpus}
         if c.acquisition == "rent":
             for f in fleets.values():
@@ -231,8 +232,9 @@ class Planner:
                 if o.rent_usd_per_hour is not None and self.pf.constraints.acquisition != "buy":
                     rate = min([o.rent_usd_per_hour] + [r.usd_per_hour for r in o.reserved.values()])
                     rent.append((rate / max(o.rent_gpus_paid, 1) * work, g))
-                if f.unit:
-                    per_gpu_hour = (f.unit_capex + f.unit_hosting_per_month * H) / (f.unit * H * HOURS)
+                if f.unit:  # in the first unit that holds the copy (run)
+                    u = next((u for u in f.units if max(u.holds, u.gpus) >= o.count), f.units[-1])
+                    per_gpu_hour = (u.capex + u.hosting_per_month * H) / (u.gpus * H * HOURS)
                     buy.append((per_gpu_hour * work, g))
             keep |= {g for _, g in sorted(rent)[:KEEP_PER_WORKLOAD]}
             keep |= {g for _, g in sorted(buy)[:KEEP_PER_WORKLOAD]}
@@ -319,9 +321,11 @@ class Planner:
                 need = max(need, math.ceil(gpus), math.ceil(hours / (inp.availability * HOURS) - 1e-9))
             if not all(g in sz.options for sz in inp.sized):
                 continue  # this type cannot carry every workload: not a buy-for-the-peak plan
-            units = max(0, math.ceil((need - f.owned) / f.unit))
+            big = len(f.units) - 1 if f.units[-1].holds > f.holds else 0  # a copy larger than the first unit holds
+            units = max(0, math.ceil((need - f.owned) / f.units[big].gpus))
             for extra in range(4):
-                s = Setting(buy=True, rent=rent, fixed_buy={(g, 1): units + extra}, rent_until=1 + inp.delivery)
+                s = Setting(buy=True, rent=rent, fixed_buy=_peak_order(g, f, big, units + extra),
+                            rent_until=1 + inp.delivery)
                 p, sol = solve(inp, s, duals=False)
                 if sol.usable and not any(
                         sol.values[j] > 1e-6 for (w, m), j in p.unplaced.items() if m >= 1 + inp.delivery):
@@ -337,31 +341,34 @@ class Planner:
         lines: list[MoneyLine] = []
         purchases: list[Bought] = []
         arrived: dict[str, list[int]] = {g: [0] * (H + 2) for g in inp.fleets}
-        for (g, o), j in p.buy.items():
+        for (g, o, i), j in p.buy.items():
             k = round(x[j])
             if k <= 0:
                 continue
             f = inp.fleets[g]
-            purchases.append(Bought(month=o, gpu=g, units=k, unit_gpus=f.unit, count=k * f.unit,
-                                    amount=k * f.unit_capex, arrives=o + L, sold_as=f.sold_as, as_of=f.buy_as_of,
-                                    source=f.buy_source))
-            lines.append(_line(o, "capex", _item("item.plan.capex", units=k, unit_gpus=f.unit, gpu=f.gpu.name,
-                                                 gpu_id=f.gpu.id, sold_as=f.sold_as), k * f.unit_capex,
+            u = f.units[i]
+            n, per = k * u.nodes, u.gpus // u.nodes  # a unit over whole nodes: its servers, each a part of it
+            purchases.append(Bought(month=o, gpu=g, units=n, unit_gpus=per, count=k * u.gpus,
+                                    amount=k * u.capex, arrives=o + L, sold_as=u.sold_as, as_of=f.buy_as_of,
+                                    source=f.buy_source, site=u.site))
+            lines.append(_line(o, "capex", _item("item.plan.capex", units=n, unit_gpus=per, gpu=f.gpu.name,
+                                                 gpu_id=f.gpu.id, sold_as=u.sold_as), k * u.capex,
                                messages.formula("formula.plan.capex"),
-                               {"units": k, "unit_gpus": f.unit, "unit_usd": round(f.unit_capex, 2),
-                                **{key: round(v, 2) for key, v in f.unit_parts.items()}, "price_as_of": f.buy_as_of}))
+                               {"units": n, "unit_gpus": per, "unit_usd": round(u.capex / u.nodes, 2),
+                                **{key: round(v / u.nodes, 2) for key, v in u.parts.items()},
+                                "price_as_of": f.buy_as_of}))
             for m in range(o + L, H + 1):
-                arrived[g][m] += k * f.unit
-                lines.append(_line(m, "hosting", _item("item.plan.bought", count=k * f.unit, gpu=f.gpu.name,
-                                                       gpu_id=f.gpu.id, site=f.bought_hosting),
-                                   k * f.unit_hosting_per_month, messages.formula("formula.plan.hosting"),
-                                   {"units": k, "usd_per_unit_month": round(f.unit_hosting_per_month, 2),
-                                    **{key: round(v, 4) for key, v in f.unit_hosting.items()}}))
-            frac = k * f.unit_hardware and (-k * f.unit_hardware * _resale(inp, f, H - o + 1))
-            lines.append(_line(H, "resale", _item("item.plan.resold", count=k * f.unit, gpu=f.gpu.name,
+                arrived[g][m] += k * u.gpus
+                lines.append(_line(m, "hosting", _item("item.plan.bought", count=k * u.gpus, gpu=f.gpu.name,
+                                                       gpu_id=f.gpu.id, site=u.site),
+                                   k * u.hosting_per_month, messages.formula("formula.plan.hosting"),
+                                   {"units": k, "usd_per_unit_month": round(u.hosting_per_month, 2),
+                                    **{key: round(v, 4) for key, v in u.hosting.items()}}))
+            frac = k * u.hardware and (-k * u.hardware * _resale(inp, f, H - o + 1))
+            lines.append(_line(H, "resale", _item("item.plan.resold", count=k * u.gpus, gpu=f.gpu.name,
                                                   gpu_id=f.gpu.id, months=H - o + 1), frac,
                                messages.formula("formula.plan.resale"),
-                               {"hardware_usd": round(k * f.unit_hardware, 2), "months_owned": H - o + 1,
+                               {"hardware_usd": round(k * u.hardware, 2), "months_owned": H - o + 1,
                                 "resale_fraction": round(_resale(inp, f, H - o + 1), 4)}))
         for f in inp.fleets.values():
             if f.owned and f.owned_hosting_per_month > 0:
@@ -665,7 +672,7 @@ class Planner:
                           rent_provider=o.rent_provider, layout=o.layout)
                    for sz in self.sized for g, o in sz.options.items()]
         if purchases and self.pf.constraints.hosting is None:  # a default the hosting lines rest on
-            for where in sorted({self.fleets[p.gpu].bought_hosting for p in purchases}):
+            for where in sorted({p.site for p in ex.purchases}):
                 self.assumptions.append(note("constraints.hosting", where, "assume.plan.hosting", {"hosting": where}))
         rate_v = self.kb.tco_value("usd_cny")
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
@@ -728,6 +735,16 @@ def _line(month: int, kind: str, item: tuple[str, tuple[messages.Phrase, ...]], 
 def _item(message_id: str, **values: Any) -> tuple[str, tuple[messages.Phrase, ...]]:
     """What a money line pays for (reports/messages.yaml item.plan.*), with the GPU type's id it is for."""
     return str(values.pop("gpu_id")), (("", message_id, values),)
+
+
+def _peak_order(g: str, f: Fleet, k: int, n: int) -> dict[tuple[str, int, int], int]:
+    """``n`` units of ``f.units[k]`` ordered in month 1: in an office while it holds them, the rest in colocation."""
+    u = f.units[k]
+    if not (u.office and f.office_limit is not None and k + 1 < len(f.units) and not f.units[k + 1].office
+            and f.units[k + 1].gpus == u.gpus):
+        return {(g, 1, k): n}
+    inside = min(n, int(f.office_limit // u.office))
+    return {(g, 1, k): inside, (g, 1, k + 1): n - inside}
 
 
 def _power_rate(f: Fleet) -> float:

@@ -40,6 +40,7 @@ class Bought:
     sold_as: str
     as_of: str
     source: str
+    site: str = ""  # where it is hosted (tco.yaml hosting)
 
 
 @frozen

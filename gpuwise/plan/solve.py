@@ -94,15 +94,44 @@ class Fleet:
     buy_as_of: str = ""
     buy_source: str = ""
     buy_reason: tuple[Phrase, ...] = ()  # why no unit can be bought, as message ids with values (buy.*)
+    units: list[Unit] = field(default_factory=list)  # the ways to buy it: the first is the unit above
+    holds: int = 0  # the largest copy or run the first unit's machine holds (cards gather in one desktop)
+    office_limit: float | None = None  # the office's bound on units hosted there by default (Unit.office)
+    too_big: int = 0  # a copy or run of this many GPUs no unit bought can hold in one machine (0: none)
+
+
+@record
+class Unit:
+    """One way to buy a GPU type: ``gpus`` GPUs in one machine, or in whole nodes joined by the network
+    the purchase prices, that hold a copy or run of up to ``holds`` GPUs; hosted at ``site``.
+    ``office``: its weight against the fleet's ``office_limit`` where it is in an office by the default
+    rule (:func:`gpuwise.estimators.cost.hosting_for`: cards, one desktop; desktop systems, the office's
+    kW), 0 where the site was stated or is not an office."""
+
+    gpus: int
+    capex: float
+    hardware: float
+    parts: dict[str, float]
+    hosting: dict[str, float]
+    hosting_per_month: float
+    site: str
+    sold_as: str
+    holds: int
+    office: float = 0.0
+    nodes: int = 1  # the machines of one unit (a copy over whole nodes: reported as that many servers)
 
 
 def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electricity: float, hosting: str | None,
-              market: str, usd_cny: float, refused: tuple[Phrase, ...] = ()) -> Fleet:
+              market: str, usd_cny: float, refused: tuple[Phrase, ...] = (), need: int = 1) -> Fleet:
     """Owned GPUs' running costs and the price of one unit bought, from tco.yaml and prices.yaml
     (the purchase through :func:`gpuwise.estimators.cost.buy_cost`). ``refused``: why the rules
     refuse buying it in ``market``, as message ids with values (:func:`gpuwise.decide.verdicts.buy_refusal`:
     the export, import and procurement rules, a house rule); it then cannot be bought, and
-    ``buy_reason`` is that."""
+    ``buy_reason`` is that. ``need``: the largest copy or run of a workload on it; where one unit's machine
+    holds fewer GPUs, a machine that holds it (or whole nodes and their network) is a second way to buy
+    it (:class:`Unit`). Where no hosting is stated and none is owned, the units go where recommend and
+    audit put one purchase (:func:`gpuwise.estimators.cost.hosting_for`), an office within what it holds
+    and colocation past it."""
     tco = kb.tco
     f = Fleet(gpu=gpu, owned=owned, owned_hosting=owned_hosting)
     host_w = K.host_w_per_gpu(gpu, tco)
@@ -126,17 +155,25 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     if refused:  # the market rules' verdict (MARKET-EXPORT-BUY, MARKET-CHINA-IMPORT-BLOCKED, a house rule)
         f.buy_reason = tuple(refused)
         return f
-    unit = min(entry.units.sizes) if entry.units.sold_as == "server" else 1
-    where = hosting or (owned_hosting if owned else "colocation")
-    bc = K.buy_cost(gpu, unit, months=1, busy_hours=1, electricity=electricity, tco=tco, prices=kb.prices,
-                    networks=kb.runtime.networks, hosting=where, usd_cny=usd_cny, market=market)
+    u = entry.units
+    whole = u.sold_as != "server" and gpu.link.server_gpus == 1
+    unit = min(u.sizes) if u.sold_as == "server" else 1
+    holds = unit if u.sold_as == "server" or whole else u.max_per_node
+    # where the owned GPUs of its type are in colocation or a datacenter, there; else (None) where recommend and
+    # audit put a purchase (cost.hosting_for): an office while it holds them
+    where = hosting or (owned_hosting if owned and owned_hosting != "office" else None)
+
+    def priced(n: int, site: str | None) -> Any:
+        return K.buy_cost(gpu, n, months=1, busy_hours=1, electricity=electricity, tco=tco, prices=kb.prices,
+                          networks=kb.runtime.networks, hosting=site, usd_cny=usd_cny, market=market)
+
+    bc = priced(unit, where)
     if bc is None or bc.plan is None:
         _, why = K.buy_plan(kb.prices, gpu, unit, tco, market=market, usd_cny=usd_cny)
         f.buy_reason = why or (("", "buy.none", {"gpu": gpu.name}),)
         return f
     f.unit, f.unit_capex, f.unit_hardware = unit, bc.capex, bc.cards.value
-    f.unit_parts = {"hardware_usd": bc.cards.value, "host_usd": bc.server.value,
-                    "network_usd": bc.network.value if bc.network is not None else 0.0}
+    f.unit_parts = _parts(bc)
     f.unit_hosting = {k: bc.hosting.inputs[k] for k in ("billed_kw", "usd_per_kw_month")}
     f.unit_hosting_per_month = bc.hosting.value
     f.bought_power_per_gpu_hour = bc.power.value / unit
@@ -145,7 +182,40 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
                       "usd_per_kwh": pw["usd_per_kwh"]}
     f.bought_hosting, f.sold_as, f.condition = bc.hosting_name, bc.plan.sold_as, bc.plan.condition
     f.buy_as_of, f.buy_source = bc.plan.as_of, bc.plan.source
+    f.holds = holds
+    office = tco.hosting.get("office") if tco.hosting else None
+    if where is None and bc.hosting_name == "office" and office is not None:
+        # in an office by the default rule while it holds them (cards: one desktop; desktop systems: max_kw),
+        # the rest in colocation, as recommend and audit host one purchase
+        f.office_limit = float(u.max_per_node) if not whole else office.max_kw
+    f.units = [_unit(bc, unit, holds, f.office_limit is not None, whole)]
+    if f.office_limit is not None:
+        colo = priced(unit, "colocation")
+        if colo is not None and colo.plan is not None:
+            f.units.append(_unit(colo, unit, holds, False, whole))
+    if need > holds:  # a copy or run larger than one unit's machine: bought as a machine (or nodes) that holds it
+        n = need if u.sold_as != "server" else (
+            next((x for x in sorted(u.sizes) if x >= need), None) or max(u.sizes) * math.ceil(need / max(u.sizes)))
+        big = priced(n, where)
+        if big is None or big.plan is None:
+            f.too_big = need
+        else:
+            f.units.append(_unit(big, n, n, f.office_limit is not None and big.hosting_name == "office", whole))
     return f
+
+
+def _parts(bc: Any) -> dict[str, float]:
+    return {"hardware_usd": bc.cards.value, "host_usd": bc.server.value,
+            "network_usd": bc.network.value if bc.network is not None else 0.0}
+
+
+def _unit(bc: Any, n: int, holds: int, office: bool, whole: bool) -> Unit:
+    nodes = bc.plan.nodes if n > 1 and n % bc.plan.nodes == 0 else 1
+    # cards in PCIe servers (more than a desktop holds) are bought as those servers
+    sold_as = "server" if bc.plan.sold_as == "card" and n > 1 else bc.plan.sold_as
+    site = {k: bc.hosting.inputs[k] for k in ("billed_kw", "usd_per_kw_month")}
+    return Unit(n, bc.capex, bc.cards.value, _parts(bc), site, bc.hosting.value, bc.hosting_name, sold_as, holds,
+                (bc.it_kw if whole else n) if office and bc.hosting_name == "office" else 0.0, nodes)
 
 
 @record
@@ -155,7 +225,7 @@ class Setting:
     buy: bool = True
     rent: bool = True
     owned: bool = True
-    fixed_buy: dict[tuple[str, int], int] | None = None  # (gpu, month) -> units; all others 0
+    fixed_buy: dict[tuple[str, int, int], int] | None = None  # (gpu, month, Fleet.units index) -> units; others 0
     rent_until: int | None = None  # rent only in months before this one
     skip: frozenset[str] = frozenset()  # workloads left out (what a service costs the plan)
     commit: bool = True  # services may be rented on committed terms (not with rent_until)
@@ -189,8 +259,9 @@ class Inputs:
 
 
 def _arrived(inp: Inputs, g: str, m: int, p: Program) -> dict[int, float]:
-    """Units of ``g`` usable in month ``m``: ordered in months up to ``m - delivery``."""
-    return {p.buy[(g, o)]: 1.0 for o in range(1, m - inp.delivery + 1) if (g, o) in p.buy}
+    """Units of ``g`` usable in month ``m`` (ordered in months up to ``m - delivery``): variable -> its Unit."""
+    units = inp.fleets[g].units
+    return {j: units[k] for (g2, o, k), j in p.buy.items() if g2 == g and o <= m - inp.delivery}
 
 
 def build(inp: Inputs, s: Setting) -> Program:
@@ -201,12 +272,18 @@ def build(inp: Inputs, s: Setting) -> Program:
     for g, f in inp.fleets.items():
         if not (s.buy and f.unit):
             continue
-        for o in range(1, H - L + 1):
-            months_used = H - (o + L) + 1
-            fixed = s.fixed_buy.get((g, o), 0) if s.fixed_buy is not None else None
-            cost = f.unit_capex + f.unit_hosting_per_month * months_used - f.unit_hardware * _resale(inp, f, H - o + 1)
-            ub = fixed if fixed is not None else 10_000
-            p.buy[(g, o)] = m_.var(f"buy[{g},{o}]", lb=fixed or 0, ub=ub, cost=cost, integer=True)
+        office: dict[int, float] = {}
+        for k, u in enumerate(f.units):
+            for o in range(1, H - L + 1):
+                months_used = H - (o + L) + 1
+                fixed = s.fixed_buy.get((g, o, k), 0) if s.fixed_buy is not None else None
+                cost = u.capex + u.hosting_per_month * months_used - u.hardware * _resale(inp, f, H - o + 1)
+                ub = fixed if fixed is not None else 10_000
+                j = p.buy[(g, o, k)] = m_.var(f"buy[{g},{o},{k}]", lb=fixed or 0, ub=ub, cost=cost, integer=True)
+                if u.office:
+                    office[j] = u.office
+        if office and f.office_limit is not None:  # what the office holds: the rest go to colocation
+            m_.row(f"office[{g}]", office, ub=f.office_limit)
     # cash rows per month (capex + rent + power + bought hosting), for the budgets
     cash: dict[int, dict[int, float]] = {m: {} for m in range(1, H + 1)}
     fixed_month = sum(f.owned_hosting_per_month for f in inp.fleets.values())
@@ -215,14 +292,16 @@ def build(inp: Inputs, s: Setting) -> Program:
     def add(m: int, j: int, a: float) -> None:
         cash[m][j] = cash[m].get(j, 0.0) + a
 
-    for (g, o), j in p.buy.items():
-        f = inp.fleets[g]
-        add(o, j, f.unit_capex)
+    for (g, o, k), j in p.buy.items():
+        u = inp.fleets[g].units[k]
+        add(o, j, u.capex)
         for m in range(o + L, H + 1):
-            add(m, j, f.unit_hosting_per_month)
+            add(m, j, u.hosting_per_month)
     committed = _commitments(inp, s, p, add)
     use_count: dict[tuple[str, int], dict[int, float]] = {}
     use_hours: dict[tuple[str, int], dict[int, float]] = {}
+    at_once: dict[tuple[str, int], dict[int, float]] = {}  # copies (runs) at once on the fleet
+    size: dict[int, int] = {}  # GPUs of one copy (run)
 
     def use(table: dict, key: tuple[str, int], j: int, a: float) -> None:
         table.setdefault(key, {})[j] = table.setdefault(key, {}).get(j, 0.0) + a
@@ -248,6 +327,8 @@ def build(inp: Inputs, s: Setting) -> Program:
                         terms[j] = 1.0
                         add(m, j, power)
                         use(use_count, (g, m), j, opt.count / R)
+                        use(at_once, (g, m), j, 1 / R)
+                        size[j] = opt.count
                         use(use_hours, (g, m), j, opt.gpu_hours)
                     if rent_ok and opt.rent_usd_per_hour is not None:
                         price = opt.rent_usd_per_hour * opt.wall_hours
@@ -274,6 +355,8 @@ def build(inp: Inputs, s: Setting) -> Program:
                         terms[j] = opt.capacity
                         add(m, j, power)
                         use(use_count, (g, m), j, opt.count)
+                        use(at_once, (g, m), j, 1.0)
+                        size[j] = opt.count
                         use(use_hours, (g, m), j, opt.count * sz.hours_per_day / 24 * inp.availability * HOURS)
                     if rent_ok and opt.rent_usd_per_hour is not None:
                         price = opt.rent_usd_per_hour * hours * (1 - opt.rent_discount)
@@ -295,9 +378,10 @@ def build(inp: Inputs, s: Setting) -> Program:
                 if (g, m) not in table:
                     continue
                 coefs = dict(table[(g, m)])
-                for j in arrived:
-                    coefs[j] = coefs.get(j, 0.0) - f.unit * cap
+                for j, u in arrived.items():
+                    coefs[j] = coefs.get(j, 0.0) - u.gpus * cap
                 p.rows[f"{kind}[{g},{m}]"] = m_.row(f"{kind}[{g},{m}]", coefs, ub=owned * cap)
+            _fits(m_, g, m, f, owned, arrived, at_once.get((g, m), {}), size)
     # budgets: cash out (owned hosting included), resale not counted
     if inp.budget_quarter is not None:
         for q in range(math.ceil(H / 3)):
@@ -323,6 +407,22 @@ def build(inp: Inputs, s: Setting) -> Program:
         p.rows[name] = m_.row(name, coefs, ub=inp.budget_total - fixed_month * H)
     m_.offset = p.fixed_cost
     return p
+
+
+def _fits(m_: Model, g: str, m: int, f: Fleet, owned: int, arrived: dict[int, Unit], at_once: dict[int, float],
+          size: dict[int, int]) -> None:
+    """Each copy or run larger than the first unit's machine sits whole in one machine: for each such size
+    ``t``, the copies of ``t`` GPUs or more at once are at most those the owned GPUs hold (``owned // t``)
+    and those the units arrived hold (a unit that holds ``t``: ``gpus // t``). The GPU count row alone let a
+    copy of eight RTX 4090s take the owned one and seven bought one-GPU workstations (hostile round 27)."""
+    if not f.units:  # owned only: the GPUs as the team has them
+        return
+    for t in sorted({size[j] for j in at_once if size[j] > f.holds}):
+        coefs = {j: a for j, a in at_once.items() if size[j] >= t}
+        for j, u in arrived.items():
+            if u.holds >= t:
+                coefs[j] = -float(u.gpus // t)
+        m_.row(f"fits[{g},{m},{t}]", coefs, ub=float(owned // t))
 
 
 def two_steps(H: int) -> bool:
