@@ -739,7 +739,9 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
     "plan_fleet": {"gpu": _KEY},
     "plan_workload": {"placed": _HOUSE, "unplaced_months": _HOUSE, "rented_share": _HOUSE,
                       "owned_reason_phrases": "the reason's parts, for the report's language (owned_reason is "
-                                              "what rules show)"},
+                                              "what rules show)",
+                      "outgrows_then_phrases": "its parts, for the report's language (outgrows_then is what rules "
+                                               "show)"},
     "plan_budget": {"ratio": _HOUSE + " (the built-in rule compares the amounts)"},
 }
 """Fact fields no rule reads, each with why it is there (tests/test_rule_fixtures.py checks that

@@ -51,6 +51,9 @@ class PlanWorkloadFact(_Fact):
     outgrows_gpus: int = _f("serving: GPUs that month's load needs (-1 never), of the owned type that needs fewest")
     outgrows_gpu_name: str = _f("serving: that owned GPU type, by name ('' never)")
     outgrows_owned: int = _f("serving: how many of that type the team owns (0 never)")
+    outgrows_then: str = _f("serving: what the plan does from that month: adds capacity, or leaves it short and from "
+                            "which month it adds it ('' never)")
+    outgrows_then_phrases: list = _f("the same as message ids and values, which a report words in its own language")
     late_purchase: bool = _f("hardware bought for it arrives after months in which it ran on rented GPUs")
     purchase_month: int = _f("month the hardware it uses was ordered (-1 none)")
     arrival_month: int = _f("month that hardware arrives (-1 none)")

@@ -59,6 +59,11 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     # the fewest GPUs of one owned type that carry that month's load, against the owned count
                     outgrows, gpus_then, gpu_then, owned_then = m, need, kb.gpus[g_need].name, pl.owned[g_need]
                     break
+        # what the plan does that month: adds capacity, or leaves it short (a buy-only plan's month before delivery)
+        later = next((m for m in range(outgrows, H + 1) if m not in months), -1) if outgrows > 0 else -1
+        then: tuple = () if outgrows <= 0 else (("", "plan.outgrows.added", {}),) if later == outgrows else (
+            ("", "plan.outgrows.later", {"month": outgrows, "later": later}),) if later > 0 else (
+            ("", "plan.outgrows.never", {}),)
         late, pm, am = False, -1, -1
         for m in range(1, H + 1):
             for pl_ in ex.months[m - 1].placements:
@@ -80,8 +85,9 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "owned_reason_phrases": phrase_json(reason), "owned_gpus": owned_names or "none",
                     "rented_share": rented / total if total else 0.0, "outgrows_month": outgrows,
                     "outgrows_gpus": gpus_then, "outgrows_gpu_name": gpu_then,
-                    "outgrows_owned": owned_then, "late_purchase": late, "purchase_month": pm, "arrival_month": am,
-                    "first_month": first})
+                    "outgrows_owned": owned_then, "outgrows_then": phrase_text(then),
+                    "outgrows_then_phrases": phrase_json(then), "late_purchase": late, "purchase_month": pm,
+                    "arrival_month": am, "first_month": first})
     for name in pl.prog.rows:
         if not name.startswith("budget"):
             continue
