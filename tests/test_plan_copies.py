@@ -123,3 +123,29 @@ def test_a_month_left_short_is_not_said_to_get_capacity(tmp_path) -> None:
     assert not either.unplaced and f.message.endswith("more than the 1 owned; the plan adds capacity that month")
     assert "计划在当月增加容量" in " ".join(plan_view.render(either, "text", lang="zh", width=200).split())
 
+
+
+def test_the_host_share_a_purchase_rests_on_is_judged_for_freshness(kb) -> None:
+    # plan31 (hostile round 27's item 4): the consumer host share (tco.yaml, as_of 2019-01-01) priced every bought
+    # RTX 4090 and no freshness rule judged it; the plan now asserts the GPU's price and its host share as price facts
+    # (DATA-STALE-PRICE against policy price_max_age_days, as a recommendation's prices are judged)
+    import datetime as dt
+
+    doc = {"horizon_months": 6, "owned": [{"gpu": "RTX 4090", "count": 1, "servers": 1}],
+           "workloads": [{**BIG, "workload": {**BIG["workload"], "model": "llama-3.1-8b"},
+                          "targets": {"requests_per_s": 4}}],
+           "constraints": {"acquisition": "buy", "gpus": ["rtx-4090"]}}
+    r = plan(doc)
+    assert [p.count for p in r.purchases] == [1]
+    limit = kb.policy_value("price_max_age_days")
+    key = "server_share_usd_per_gpu_consumer"
+    as_of = kb.tco_value(key).as_of
+    stale = [f for f in r.findings if f.rule == "DATA-STALE-PRICE" and key in f.message]
+    assert bool(stale) == ((dt.date.today() - as_of).days > limit)
+    if stale:
+        assert as_of.isoformat() in stale[0].message
+    card = [f for f in r.findings if f.rule == "DATA-STALE-PRICE" and "'buy NVIDIA GeForce RTX 4090 24GB'" in f.message]
+    assert bool(card) == ((dt.date.today() - dt.date(2025, 7, 22)).days > limit)  # prices.yaml: UCT, 2025-07-22
+    # nothing bought, no purchase price to judge
+    rented = plan({**doc, "constraints": {"acquisition": "rent", "gpus": ["rtx-4090"]}})
+    assert not rented.purchases and not [f for f in rented.findings if f.rule == "DATA-STALE-PRICE"]

@@ -350,7 +350,7 @@ class Planner:
             n, per = k * u.nodes, u.gpus // u.nodes  # a unit over whole nodes: its servers, each a part of it
             purchases.append(Bought(month=o, gpu=g, units=n, unit_gpus=per, count=k * u.gpus,
                                     amount=k * u.capex, arrives=o + L, sold_as=u.sold_as, as_of=f.buy_as_of,
-                                    source=f.buy_source, site=u.site))
+                                    source=f.buy_source, site=u.site, host_key=u.host_key))
             lines.append(_line(o, "capex", _item("item.plan.capex", units=n, unit_gpus=per, gpu=f.gpu.name,
                                                  gpu_id=f.gpu.id, sold_as=u.sold_as), k * u.capex,
                                messages.formula("formula.plan.capex"),

@@ -9,6 +9,7 @@ refuse one keep the plan from buying it). The judgements and their thresholds ar
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from ..decide import engine, rulebook
@@ -107,7 +108,30 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
         out.append({"t": "plan_api", "workload": a.workload, "provider": a.provider, "model": a.model,
                     "api_usd_per_month": a.api_per_month, "self_host_usd_per_month": self_host,
                     "ratio": a.api_per_month / self_host if self_host > 0 else 1e6})
-    return out
+    return out + prices(pl, ex)
+
+
+def prices(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
+    """The dated prices the purchases rest on -- each GPU type's price and the tco.yaml host share around its cards
+    -- as price facts, so the data-freshness rules (DATA-STALE-PRICE) judge them as they judge a recommendation's:
+    the host share of a consumer workstation was from 2019 and no check said so (hostile round 27, plan31)."""
+    today = dt.date.today()
+    out: dict[str, dict[str, Any]] = {}
+    for p in ex.purchases:
+        name = pl.kb.gpus[p.gpu].name
+        dated = [(("", "price.what.buy", {"gpu": name}), p.as_of, "buy", "prices")]
+        v = pl.kb.tco.values.get(p.host_key) if p.host_key else None
+        if v is not None and v.as_of is not None:
+            dated.append((("", "price.what.host", {"gpu": name, "key": p.host_key}), v.as_of.isoformat(), "host",
+                          "tco"))
+        for part, as_of, kind, source in dated:
+            what = phrase_text((part,))
+            if not as_of or as_of == "proposal" or what in out:
+                continue
+            out[what] = {"t": "price", "what": what, "what_phrases": phrase_json((part,)), "kind": kind,
+                         "as_of": as_of, "age_days": (today - dt.date.fromisoformat(as_of)).days, "source": source,
+                         "used": True}
+    return list(out.values())
 
 
 def _copies(sz: Any, g: str, m: int) -> int:

@@ -41,6 +41,7 @@ class Bought:
     as_of: str
     source: str
     site: str = ""  # where it is hosted (tco.yaml hosting)
+    host_key: str = ""  # the tco.yaml host share its price rests on ('' none)
 
 
 @frozen

@@ -97,7 +97,6 @@ class Fleet:
     units: list[Unit] = field(default_factory=list)  # the ways to buy it: the first is the unit above
     holds: int = 0  # the largest copy or run the first unit's machine holds (cards gather in one desktop)
     office_limit: float | None = None  # the office's bound on units hosted there by default (Unit.office)
-    too_big: int = 0  # a copy or run of this many GPUs no unit bought can hold in one machine (0: none)
 
 
 @record
@@ -119,6 +118,7 @@ class Unit:
     holds: int
     office: float = 0.0
     nodes: int = 1  # the machines of one unit (a copy over whole nodes: reported as that many servers)
+    host_key: str = ""  # the tco.yaml host share its price rests on ('' when the price holds the host)
 
 
 def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electricity: float, hosting: str | None,
@@ -196,10 +196,8 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     if need > holds:  # a copy or run larger than one unit's machine: bought as a machine (or nodes) that holds it
         n = need if u.sold_as != "server" else (
             next((x for x in sorted(u.sizes) if x >= need), None) or max(u.sizes) * math.ceil(need / max(u.sizes)))
-        big = priced(n, where)
-        if big is None or big.plan is None:
-            f.too_big = need
-        else:
+        big = priced(n, where)  # (every count has a shape in the catalog's units; none priced: owned or rented only)
+        if big is not None and big.plan is not None:
             f.units.append(_unit(big, n, n, f.office_limit is not None and big.hosting_name == "office", whole))
     return f
 
@@ -215,7 +213,8 @@ def _unit(bc: Any, n: int, holds: int, office: bool, whole: bool) -> Unit:
     sold_as = "server" if bc.plan.sold_as == "card" and n > 1 else bc.plan.sold_as
     site = {k: bc.hosting.inputs[k] for k in ("billed_kw", "usd_per_kw_month")}
     return Unit(n, bc.capex, bc.cards.value, _parts(bc), site, bc.hosting.value, bc.hosting_name, sold_as, holds,
-                (bc.it_kw if whole else n) if office and bc.hosting_name == "office" else 0.0, nodes)
+                (bc.it_kw if whole else n) if office and bc.hosting_name == "office" else 0.0, nodes,
+                bc.plan.host_key if bc.server.value > 0 else "")
 
 
 @record
