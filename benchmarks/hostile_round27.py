@@ -29,9 +29,11 @@ Fixed (now 119 clean):
 Seen and left (another helper's area, or a choice to make with the lead):
 
 * A plan buys DGX Sparks into colocation by default (constraints.hosting: colocation, documented; $500 a month
-  a Spark at the 2 kW minimum), where recommend and audit now put up to 3 kW of them in an office.
+  a Spark at the 2 kW minimum), where recommend and audit now put up to 3 kW of them in an office. (Fixed later,
+  plan31: an office while it holds them, colocation past it; tests/test_plan_copies.py.)
 * A plan sizes a copy that needs 8 RTX 4090s and buys the 7 it lacks as one-GPU workstations (the 4090's unit),
-  beside the owned one: a tensor-parallel copy over eight separate machines.
+  beside the owned one: a tensor-parallel copy over eight separate machines. (Fixed later, plan31: one 8-card
+  server; the case 'one month rented' now serves Llama 3.1 8B, whose copy is one card.)
 * Training-only knobs on an inference workload (``mixed_precision: false``, ``zero_stage: 3``) are accepted and
   ignored, where serving-only knobs on a training job are refused (round 26); refusing them is a wider change.
 * A recommendation's warnings may be about another candidate (NET-SLOW-NETWORK on 64 rented Sparks over the
