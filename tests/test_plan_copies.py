@@ -40,6 +40,9 @@ def test_a_copy_of_eight_4090s_is_bought_as_one_8_card_server_not_beside_the_own
         assert [(x.count, x.acquisition) for x in m.placements] == [(8, "buy")]
     capex = next(ln for ln in r.lines if ln.kind == "capex")
     assert capex.inputs["host_usd"] == pytest.approx(32000) and capex.inputs["network_usd"] == 0
+    # an 8-card server is past what an office holds (one desktop): colocation, as recommend hosts it, though the
+    # owned card is in an office (it followed the owned card before: 3.6 kW of cards in an office at no rent)
+    assert [a.value for a in r.assumptions if a.field == "constraints.hosting"] == ["colocation"]
 
 
 def test_a_run_of_16_h100s_is_bought_as_two_8_gpu_servers_with_their_network() -> None:
