@@ -211,8 +211,10 @@ def run_workload(row: dict) -> dict:
     """A training_runs.csv row as the workload section of a requirements file."""
     w: dict = {"task": "pretrain", "train_tokens": float(row["training_tokens_b"]) * 1e9,
                "seq_len": int(row["seq_len"]), "precision": row["precision"]}
-    if row.get("method"):  # a fine-tune (MLPerf's Llama 2 70B LoRA): the adapters the run trained
-        w.update(task="finetune", method=row["method"], lora_targets=row.get("lora_targets") or "all-linear")
+    if row.get("method"):  # a fine-tune as its user states it: every weight (full SFT) or adapters (LoRA)
+        w.update(task="finetune", method=row["method"])
+        if row["method"] != "full":  # the adapters the run trained (MLPerf's Llama 2 70B LoRA: all linear layers)
+            w["lora_targets"] = row.get("lora_targets") or "all-linear"
     if row["catalog_model"]:
         w["model"] = row["catalog_model"]
     else:

@@ -11,7 +11,7 @@ count beyond 2x of each, beside the bare (no conditions) and the full (all condi
 that state the group, the median change of the estimate when it is stated ("moves"). A group that moves the
 estimate far where stated, and without which the full score falls back toward the bare one, is where gpuwise's
 default for it differs from what the runs did. Then the bare, hours-basis-only and full scores by run size
-(GPUs) and task (LoRA by the row's method; 'SFT' / 'fine-tune' in the run's title; the rest pretraining).
+(GPUs) and task (the row's method: 'lora' LoRA, 'full' a full SFT; the rest pretraining).
 
 The hours basis is not a default gpuwise chooses: it is whether the published figure counts the whole run
 (gpuwise's GPU-hours: steady-state time over runtime.yaml training.whole_run_efficiency and failures) or only
@@ -65,10 +65,8 @@ def size_of(n: str) -> str:
 
 
 def task_of(row: dict) -> str:
-    if row.get("method") == "lora":
-        return "LoRA"
-    name = row["model"].lower()  # the run's own title: 'full SFT', 'fine-tune' (continued pretraining is pretraining)
-    return "fine-tune" if any(w in name for w in ("sft", "fine-tun", "finetun")) else "pretrain"
+    method = row.get("method")  # the row's own: 'lora', 'full' (a full SFT; continued pretraining is pretraining)
+    return "LoRA" if method == "lora" else "fine-tune" if method == "full" else "pretrain"
 
 
 def main() -> int:
