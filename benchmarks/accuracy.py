@@ -270,6 +270,20 @@ def _step_tokens_per_gpu(w: dict, gpu: str, n: int) -> tuple:
     return t, t.global_batch_tokens / t.step_terms.step_s / n
 
 
+def throughput_workload(row: dict) -> dict:
+    """The workload of one training_throughput_published.csv row, as published (see :func:`throughput_cases`)."""
+    seq = int(row["seq_len"])
+    par = {k: int(row[k]) for k in ("tp", "pp", "cp", "ep") if row[k]}
+    if row["vp"]:
+        par["vpp"] = int(row["vp"])
+    w = {"task": "pretrain", "model": row["model"], "precision": row["precision"], "seq_len": seq,
+         "global_batch_tokens": float(int(row["global_batch"]) * seq), "batch_size": int(row["micro_batch"]),
+         "stack": "nemo", "stack_version": row["release"], "parallelism": par, "train_tokens": 1e10}
+    if row["fsdp"] not in ("", "0"):
+        w["zero_stage"] = 3
+    return w
+
+
 def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None,
                      releases: tuple[str, ...] | None = None) -> list[tuple[str, float, float]]:
     """tests/data/training_throughput_published.csv: NVIDIA's Megatron-Bridge performance summary (NeMo
@@ -286,17 +300,8 @@ def throughput_cases(kb, path: Path = THROUGHPUT, *, moe: bool | None = None,
             continue
         if releases is not None and row["release"] not in releases:
             continue
-        seq = int(row["seq_len"])
-        par = {k: int(row[k]) for k in ("tp", "pp", "cp", "ep") if row[k]}
-        if row["vp"]:
-            par["vpp"] = int(row["vp"])
-        w = {"task": "pretrain", "model": row["model"], "precision": row["precision"], "seq_len": seq,
-             "global_batch_tokens": float(int(row["global_batch"]) * seq), "batch_size": int(row["micro_batch"]),
-             "stack": "nemo", "stack_version": row["release"], "parallelism": par, "train_tokens": 1e10}
-        if row["fsdp"] not in ("", "0"):
-            w["zero_stage"] = 3
         n = int(row["gpus"])
-        t, est = _step_tokens_per_gpu(w, row["gpu"], n)
+        t, est = _step_tokens_per_gpu(throughput_workload(row), row["gpu"], n)
         out.append((f"{row['id']} {row['model']} {row['precision']} {n}x{row['gpu']} "
                     f"({t.layout_notation})", est, float(row["tokens_per_s_per_gpu"])))
     return out

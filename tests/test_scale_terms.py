@@ -49,3 +49,25 @@ def test_families_list_a_title_on_one_gpu_at_two_counts_or_more(tmp_path, monkey
     assert out[0] == "DeepSeek-V3 671B on gb200"
     assert [line.split()[1] for line in out[1:]] == ["H209", "H211"]
     assert len(out) == 3
+
+
+def test_gpu_lists_the_runs_and_the_throughput_rows_on_the_named_parts(tmp_path, monkeypatch, capsys):
+    """--gpu (branch gb200eff): H76 (MLPerf Training v5.0, NVIDIA 256 x GB200, Llama 3.1 405B, TP4 PP8 CP2; the
+    training steps took 197.38 min: 256 x 197.38 / 60 = 842.2 GPU-hours) and H26 (v5.1, University of Florida,
+    256 x B200, the same recipe's layout) read side by side, then the throughput tables' GB200 and B200 rows (NVIDIA
+    Megatron-Bridge performance summary). M52 (26.04, 256 x GB200, Llama 3.1 405B FP8, global batch 1,536 x 8,192
+    tokens, published 842 tokens/s per GPU): its error is 1,536 x 8,192 / step / 256 over 842, minus one."""
+    path, rows = _runs(tmp_path, ("H76", "H26"))
+    assert float(rows["H76"]["gpu_hours"]) == pytest.approx(256 * 197.38 / 60, abs=0.05)
+    monkeypatch.setattr(sys, "argv", ["scale_terms.py", "--runs", str(path), "--gpu", "gb200,b200"])
+    assert scale_terms.main() == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("runs") and [line.split()[1] for line in out[1:3]] == ["H26", "H76"]
+    assert out[3].startswith("  b200: 1 rows") and out[4].startswith("  gb200: 1 rows")
+    (h76,) = [r for r in scale_terms.run_rows(path, 1) if r["id"] == "H76"]
+    assert h76["error"] < -0.10  # the GB200 offset (-17.4% at main f61f55da)
+    table = {r["id"]: r for r in scale_terms.throughput_rows({"gb200"})}
+    assert {r["gpu"] for r in table.values()} == {"gb200"}
+    m52 = table["M52"]
+    assert m52["error"] == pytest.approx(1536 * 8192 / m52["step_s"] / 256 / 842 - 1, rel=1e-9)
+    assert sum(m52[k] for k in scale_terms.TERMS) == pytest.approx(1.0, abs=1e-9)
