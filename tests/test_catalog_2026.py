@@ -175,3 +175,108 @@ def test_ernie_45_300b_counts(kb):
     assert from_catalog(m).moe_layers == 51
     assert kb.model("baidu/ERNIE-4.5-300B-A47B-PT").id == "ernie-4.5-300b-a47b"
     assert kb.model("baidu/ERNIE-4.5-21B-A3B-PT").id == "ernie-4.5-21b-a3b"  # the smaller sibling is unchanged
+
+
+# ------------------------------------------------------------------ catalog31: 2026 Qwen3.5 sizes, GLM-5, aliases
+def _qwen35_total(layers: int, h: int, heads: int, kv: int, vocab: int, value_heads: int, *, mlp: int,
+                  active_mlp: int | None = None) -> tuple[int, int]:
+    """Qwen3.5 by hand (as tests/test_catalog_qwen35.py counts the 397B): every 4th layer gated attention of head
+    width 256 (q_proj twice the heads for the output gate, q/k RMSNorm of 256), the others gated DeltaNet of 16 key
+    heads and ``value_heads`` value heads of 128 (in_proj_qkvz, in_proj_ba, a depthwise conv of kernel 4 without
+    bias, dt_bias and A_log a value head, a gated norm of 128, out_proj); ``mlp`` weights a layer, two RMSNorms a
+    layer, untied embeddings and the final norm."""
+    d, key, value = 256, 16 * 128, value_heads * 128
+    attn = h * heads * d * 2 + 2 * h * kv * d + heads * d * h + 2 * d
+    deltanet = h * (2 * key + 2 * value) + h * 2 * value_heads + (2 * key + value) * 4 + 2 * value_heads + 128 \
+        + value * h
+    full = layers // 4
+    rest = 2 * vocab * h + full * attn + (layers - full) * deltanet + h
+
+    def count(m: int) -> int:
+        return rest + layers * (m + 2 * h)
+    return count(mlp), count(mlp if active_mlp is None else active_mlp)
+
+
+def test_qwen35_35b_a3b_counts(kb):
+    # Qwen/Qwen3.5-35B-A3B config.json (alibaba/InferSim hf_configs/qwen3.5-35B-A3B_config.json @ 7ed3db76): 40
+    # layers of 2048, 16 heads over 2 KV heads, 32 DeltaNet value heads, 256 experts of 512, top-8, a gated shared
+    # expert of 512, vocab 248320. The name says 35B total and 3B active.
+    h, experts, expert = 2048, 256, 3 * 2048 * 512
+    common = h * experts + expert + h  # router, shared expert, its gate
+    total, active = _qwen35_total(40, h, 16, 2, 248320, 32, mlp=experts * expert + common,
+                                  active_mlp=8 * expert + common)
+    assert (total, active) == (34_660_610_688, 3_454_988_928)
+    assert total == pytest.approx(35e9, rel=0.02)
+    assert active - 248320 * h == pytest.approx(3e9, rel=0.02)  # without the input embedding: 2.95B
+    m = kb.models["qwen3.5-35b-a3b"]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert m.active_params_b * 1e9 == pytest.approx(active, abs=0.5)
+    shape = from_catalog(m)
+    # 30 DeltaNet layers x (32 x 128 x 128 + 3 x (2 x 16 x 128 + 32 x 128)) x 2 B a sequence; 10 x 2 x 2 x 256 x 2 B
+    # of KV cache a token
+    assert shape.state_bytes_per_sequence == 30 * (524_288 + 24_576) * 2
+    assert kv_cache_bytes(shape, 1000).value == pytest.approx(10 * 2 * 2 * 256 * 2 * 1000)
+
+
+def test_qwen35_27b_counts(kb):
+    # Qwen3.5-27B config.json values (NVIDIA-NeMo/Megatron-Bridge tests/unit_tests/models/qwen/test_qwen35_bridge.py
+    # @ 0be1d58b, qwen3_5_27b_config_dict): 64 layers of 5120, 24 heads over 4 KV heads, 48 DeltaNet value heads, a
+    # SwiGLU MLP of 17408, vocab 248320, untied. The name says 27B.
+    total, _ = _qwen35_total(64, 5120, 24, 4, 248320, 48, mlp=3 * 5120 * 17408)
+    assert total == 26_895_998_464
+    assert total == pytest.approx(27e9, rel=0.02)
+    m = kb.models["qwen3.5-27b"]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    shape = from_catalog(m)
+    assert shape.attn_layers == 16
+    assert shape.state_bytes_per_sequence == 48 * (48 * 128 * 128 + 3 * (2 * 16 * 128 + 48 * 128)) * 2
+
+
+def test_glm5_counts(kb):
+    # GlmMoeDsaConfig defaults for zai-org/GLM-5 (huggingface/transformers configuration_glm_moe_dsa.py @ 008e5743):
+    # 78 layers of 6144, 64 heads; MLA q_lora 2048, kv_lora 512, qk_nope 192, qk_rope 64, v 256; layers 0-2 dense of
+    # 12288, then 256 experts of 2048 + 1 shared, top-8, a router with a 256-wide correction bias; DSA indexer of 32
+    # heads of 128 (wq_b from the q latent, wk, a LayerNorm of weight and bias, weights_proj); vocab 154880, untied.
+    # GLM-5 README: 744B total, 40B active.
+    h, heads, experts, expert = 6144, 64, 256, 3 * 6144 * 2048
+    attn = (h * 2048 + 2048 + 2048 * heads * 256  # q down, its norm, q up (nope 192 + rope 64)
+            + h * (512 + 64) + 512 + 512 * heads * (192 + 256) + heads * 256 * h)  # kv down, norm, kv up, o
+    indexer = 2048 * 32 * 128 + h * 128 + 2 * 128 + h * 32
+    layer = attn + indexer + 2 * h
+    moe_common = layer + h * experts + experts + expert
+    embed = 2 * 154880 * h + h
+    total = 3 * (layer + 3 * h * 12288) + 75 * (moe_common + experts * expert) + embed
+    active = 3 * (layer + 3 * h * 12288) + 75 * (moe_common + 8 * expert) + embed
+    assert (total, active) == (743_911_218_432, 41_784_728_832)
+    assert total == pytest.approx(744e9, rel=0.02) and active == pytest.approx(40e9, rel=0.05)
+    m = kb.models["glm-5"]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert m.active_params_b * 1e9 == pytest.approx(active, abs=0.5)
+    assert m.kv_elements_per_token_layer == 512 + 64
+    assert from_catalog(m).moe_layers == 75
+
+
+@pytest.mark.parametrize("name,model_id", [
+    ("Qwen/Qwen3.5-35B-A3B", "qwen3.5-35b-a3b"), ("qwen3.5-35b-a3b-fp8", "qwen3.5-35b-a3b"),
+    # THUDM/slime scripts/models/qwen36-35B-A3B.sh @ 40d418ab: the Qwen3.5-35B-A3B language/MoE topology
+    ("Qwen/Qwen3.6-35B-A3B", "qwen3.5-35b-a3b"), ("Qwen/Qwen3.6-35B-A3B-FP8", "qwen3.5-35b-a3b"),
+    ("Qwen/Qwen3.5-27B", "qwen3.5-27b"), ("qwen3.5-27b-fp8", "qwen3.5-27b"),
+    ("zai-org/GLM-5", "glm-5"), ("zai-org/GLM-5-FP8", "glm-5"), ("glm5", "glm-5"),
+    # docker/model-runner ai/qwen3-coder-next-vllm.md @ 21974987 (the model card's table): 48 layers of 2048 as
+    # 12 x (3 gated DeltaNet + 1 gated attention), 16 Q / 2 KV heads of 256, 32 V / 16 QK linear heads of 128, 512
+    # experts, 10 active + 1 shared, 80B total / 3B active, 262,144 context: Qwen3-Next-80B-A3B's shapes
+    ("Qwen/Qwen3-Coder-Next", "qwen3-next-80b-a3b"), ("Qwen/Qwen3-Coder-Next-FP8", "qwen3-next-80b-a3b"),
+    # Kimi-K2.5's config.json wraps a kimi_k2 / DeepseekV3 text_config of K2's shapes (7168 x 61 layers, 64 heads,
+    # 384 + 1 experts of 2048, top-8, one dense layer of 18432, MLA 1536 / 512 / 128 / 64 / 128)
+    ("moonshotai/Kimi-K2.5", "kimi-k2"), ("kimi-k2.5", "kimi-k2"),
+])
+def test_catalog31_names_resolve(kb, name, model_id):
+    assert kb.model(name).id == model_id
+
+
+def test_qwen3_coder_next_target_has_the_model_card_shapes(kb):
+    m = kb.models["qwen3-next-80b-a3b"]
+    assert (m.layers, m.hidden_size, m.heads, m.kv_heads, m.head_dim) == (48, 2048, 16, 2, 256)
+    assert (m.moe.experts, m.moe.experts_per_token, m.moe.shared_experts) == (512, 10, 1)
+    assert (m.attention_layers, m.recurrent.layers, m.max_context) == (12, 36, 262144)
+    assert m.recurrent.state_elements == 32 * 128 * 128  # 32 value heads of 128
