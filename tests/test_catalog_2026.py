@@ -280,3 +280,16 @@ def test_qwen3_coder_next_target_has_the_model_card_shapes(kb):
     assert (m.moe.experts, m.moe.experts_per_token, m.moe.shared_experts) == (512, 10, 1)
     assert (m.attention_layers, m.recurrent.layers, m.max_context) == (12, 36, 262144)
     assert m.recurrent.state_elements == 32 * 128 * 128  # 32 value heads of 128
+
+
+def test_qwen35_9b_counts(kb):
+    # THUDM/slime scripts/models/qwen3.5-9B.sh @ 624b824a: 32 layers of 4096, 16 heads over 4 KV heads, SwiGLU of
+    # 12288, vocab 248320, untied; DeltaNet 16 key / 32 value heads (transformers Qwen3_5TextConfig defaults, the
+    # 'Qwen3.5-9B style' configuration). The name says 9B.
+    total, _ = _qwen35_total(32, 4096, 16, 4, 248320, 32, mlp=3 * 4096 * 12288)
+    assert total == 8_953_803_264
+    assert total == pytest.approx(9e9, rel=0.02)
+    m = kb.models["qwen3.5-9b"]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert kb.model("Qwen/Qwen3.5-9B").id == "qwen3.5-9b"
+    assert from_catalog(m).attn_layers == 8
