@@ -157,6 +157,20 @@ A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and 
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
 
 
+TRAINING_ONLY = ("lora_rank", "lora_targets", "mixed_precision", "optimizer", "batch_size", "seq_len",
+                 "gradient_checkpointing", "zero_stage", "offload", "host_cpu_cores", "train_tokens",
+                 "global_batch_tokens", "stack", "overlap_comm", "tp_comm_overlap", "fp8_params",
+                 "chunked_cross_entropy", "stack_version", "transformers_version", "torch_compile", "liger_kernel")
+"""Training-only fields an inference workload refuses, as a training one refuses :data:`SERVING_ONLY`: the serving
+estimate reads none of them (its batch is ``concurrent_requests`` / ``max_batch_size``, its lengths
+``prompt_tokens`` / ``output_tokens``), so ``zero_stage: 3`` or ``mixed_precision: false`` on one was accepted and
+ignored (hostile rounds 27-28). ``precision``, ``attention`` (the transformers framework's kernels) and
+``parallelism``'s tp / pp / ep (a serving copy's pinned split) mean something to serving and stay."""
+
+TRAINING_ONLY_PARALLELISM = ("cp", "vpp", "dp_shard")
+"""``parallelism`` parts no serving layout reads: context parallelism, Megatron's virtual stages, hybrid sharding."""
+
+
 def _says_something(value: Any, default: Any) -> bool:
     """A serving knob given on a training job that says something: not None, not false, not its default.
     Compared by kind as well as value: ``api_servers: 0`` (no front end) equals ``False`` to Python, which let it
@@ -164,6 +178,11 @@ def _says_something(value: Any, default: Any) -> bool:
     if value is None or value is False:
         return False
     return not (value == default and isinstance(value, bool) == isinstance(default, bool))
+
+
+def _same(value: Any, default: Any) -> bool:
+    """A field at its default, compared by kind as well as value (``0`` is not ``False``)."""
+    return value == default and isinstance(value, bool) == isinstance(default, bool)
 
 
 class Speculative(Strict):
@@ -337,6 +356,8 @@ class Workload(Strict):
                 raise SaidAt(("parallelism", "dp_shard"),
                              N_("parallelism.dp_shard shards the ZeRO/FSDP states, and zero_stage 0 shards none: give "
                                 "zero_stage 1, 2 or 3, or drop dp_shard"))
+        else:
+            self._training_knobs()
         q = self.quantization
         if q is not None:
             allowed = QUANTIZATION_PRECISIONS[q]
@@ -348,6 +369,24 @@ class Workload(Strict):
                               "precision %(allowed2)s or drop one of the two"), q=q, allowed=either(allowed),
                            precision=self.precision, allowed2=allowed[0])
         return self
+
+    def _training_knobs(self) -> None:
+        """An inference workload refuses a training-only field given other than its default (a result's echo of the
+        question may carry a default; false is no default of mixed_precision), naming it, as a training one refuses
+        a serving knob."""
+        given = [f for f in TRAINING_ONLY if f in self.model_fields_set
+                 and not _same(getattr(self, f), type(self).model_fields[f].default)]
+        if given:
+            raise SaidAt((given[0],), N_("%(given)s is a training setting (task pretrain or finetune), which an "
+                                         "inference estimate does not read: leave it out, or give the training "
+                                         "task it belongs to"), given=given[0])
+        par = self.parallelism
+        extra = [f for f in TRAINING_ONLY_PARALLELISM if par is not None and getattr(par, f) is not None]
+        if extra:
+            raise SaidAt(("parallelism", extra[0]), N_("%(given)s is a training setting (task pretrain or finetune), "
+                                                       "which an inference estimate does not read: leave it out "
+                                                       "(serving pins tp, pp and ep only)"),
+                         given=f"parallelism.{extra[0]}")
 
     @model_validator(mode="before")
     @classmethod
