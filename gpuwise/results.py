@@ -51,6 +51,9 @@ class Finding(Frozen):
     source: str = ""
     step: Step = "pitfalls"
     subject: str = Field(default="", description="what the finding is about: a GPU, a candidate, a card")
+    candidate: str = Field(default="", description="the configuration a finding about one candidate judged: its "
+                           "key, GPU x count : acquisition ('gb10x64:rent'); empty for a finding about the job, a "
+                           "GPU's software, a price or a card")
     house: bool = Field(default=False, description="a rule from the user's --rules directory")
     template: str = ""
     fix_template: str = ""

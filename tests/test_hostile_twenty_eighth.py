@@ -66,3 +66,32 @@ def test_a_training_knob_is_refused_in_a_proposal_and_a_plan_naming_its_place(tm
                                         "mixed_precision: false}, cadence: {continuous: true}}]\n", encoding="utf-8")
     assert "plan.yaml: workloads[0].workload.mixed_precision: mixed_precision is a training setting" in _one_line(
         gpuwise("plan", "plan.yaml", cwd=tmp_path))
+
+
+# ------------------------------------------------------------------ a finding about another configuration
+def test_a_finding_about_another_count_of_the_answers_gpu_says_which(tmp_path: Path) -> None:
+    # round 27's seen-and-left: two Sparks rented as one instance; the answer is the two on their own cable, and
+    # NET-SLOW-NETWORK of the short list's largest configuration (64 Sparks over ethernet-25) sat among the
+    # answer's warnings: '64 nodes of ... DGX Spark ... over ethernet-25' under 'Rent 2 x ... DGX Spark'
+    (tmp_path / "acme.csv").write_text("gpu,gpus,price\nDGX Spark,2,1.0\n", encoding="utf-8")
+    assert gpuwise("prices", "import", "acme.csv", "-o", "ov", "--as-of", "2026-11-01", cwd=tmp_path).returncode == 0
+    (tmp_path / "r.yaml").write_text("workload: {task: inference, model: qwen3-next-80b-a3b, precision: bf16, "
+                                     "prompt_tokens: 1500, output_tokens: 500, concurrent_requests: 1}\n"
+                                     "constraints: {gpus: [gb10], acquisition: rent}\n", encoding="utf-8")
+    args = ("recommend", "r.yaml", "--knowledge", "ov")
+    d = json.loads(gpuwise(*args, "--format", "json", cwd=tmp_path).stdout)
+    rec = d["recommendation"]
+    assert (rec["gpu"], rec["count"], rec["nodes"]) == ("gb10", 2, 2)
+    slow = [f for f in d["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
+    assert [(f["candidate"], f["evidence"]["nodes"]) for f in slow] == [("gb10x64:rent", 64)]
+    assert {f["candidate"] for f in d["findings"] if f["rule"] == "MARKET-NETWORK-ASSUMED"} == {"gb10x2:rent"}
+    brief = gpuwise(*args, cwd=tmp_path).stdout
+    issues = brief.split("=== Blockers and warnings")[1].split("\n=== ")[0]
+    assert "NET-SLOW-NETWORK" not in issues and "No blockers and no warnings." in issues
+    full = gpuwise(*args, "--detail", "full", cwd=tmp_path).stdout
+    assert "NET-SLOW-NETWORK" not in full.split("=== Blockers and warnings")[1].split("\n=== ")[0]
+    found = " ".join(full.split("=== Findings")[1].split())
+    assert ("NET-SLOW-NETWORK (interconnect, 64 × NVIDIA GB10 Grace Blackwell Superchip (DGX Spark) 128GB, rent: "
+            "not the answer)") in found
+    zh = "".join(gpuwise(*args, "--detail", "full", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "128GB，租用：不是推荐方案）" in zh

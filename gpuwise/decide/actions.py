@@ -108,11 +108,19 @@ def _subject(fact: dict[str, Any]) -> str:
     return str(fact.get("gpu") or fact.get("what") or fact.get("t"))
 
 
+def _candidate(fact: dict[str, Any], key: str) -> str:
+    """The configuration a candidate's finding judged (its key), so a report can tell a finding about the answer
+    from one about another count of the same GPU (hostile round 27: NET-SLOW-NETWORK of 64 rented Sparks read as
+    about an answer of two)."""
+    return key if fact.get("t") == "candidate" else ""
+
+
 def _finding(book: Rulebook, rule: Rule, step: str, values: dict[str, Any], message: str,
-             subject: str) -> Finding:
+             subject: str, candidate: str = "") -> Finding:
     return made(Finding, dict(rule=rule.id, severity="blocker" if rule.then.action == "reject" else rule.then.severity,
                    topic=rule.then.topic, message=message, evidence=evidence(rule, values),
                    fix=fill(rule.then.fix, values), source=rule.source, step=step, subject=subject,  # type: ignore[arg-type]
+                   candidate=candidate,
                    house=rule.id in book.house, template=rule.then.message, fix_template=rule.then.fix,
                    values=_values(rule, values)))
 
@@ -169,9 +177,10 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
             else:
                 out.rejections.setdefault(key, []).append(why)
             if show:
-                out.findings.append((key, _finding(book, rule, step, values, message, subject)))
+                out.findings.append((key, _finding(book, rule, step, values, message, subject, _candidate(fact, key))))
         elif action == "finding":
-            out.findings.append((key, _finding(book, rule, step, values, message, _subject(fact))))
+            out.findings.append((key, _finding(book, rule, step, values, message, _subject(fact),
+                                               _candidate(fact, key))))
         elif action in ("pass", "conclude") and stage is not None:
             out.conclusions.setdefault(key, {}).setdefault(
                 step, Conclusion(rule_id, rule.then.message, _values(rule, values), message))
@@ -183,12 +192,14 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
 
 
 def ordered_findings(outcome: Outcome, keep: Callable[[str], bool] = lambda key: True,
-                     also: Callable[[str, Finding], bool] = lambda key, f: True) -> list[Finding]:
+                     also: Callable[[str, Finding], bool] = lambda key, f: True,
+                     first: str | None = None) -> list[Finding]:
     """The findings once each per (rule, subject), blockers first: those about the subjects ``keep``
-    keeps, and of them the ones ``also`` keeps."""
+    keeps, and of them the ones ``also`` keeps; a rule that fired on the subject ``first`` (the answer) is said
+    of it, not of another configuration of its GPU."""
     seen: set[tuple[str, str]] = set()
     out: list[Finding] = []
-    for key, f in outcome.findings:
+    for key, f in sorted(outcome.findings, key=lambda kf: kf[0] != first) if first else outcome.findings:
         if keep(key) and also(key, f) and (f.rule, f.subject) not in seen:
             seen.add((f.rule, f.subject))
             out.append(f)

@@ -64,7 +64,8 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     candidates.sort(key=lambda c: (c.rank is None, c.rank or 0, c.gpu, c.count, c.acquisition or ""))
     # with no answer, the candidates' blockers are said once per rule, with its counts (the job's stay)
     findings = ordered_findings(outcome, lambda key: key in relevant or not _per_subject(key),
-                                lambda key, f: not blocking or f.severity != "blocker" or not _per_subject(key))
+                                lambda key, f: not blocking or f.severity != "blocker" or not _per_subject(key),
+                                first=r.best)
     if blocking:
         findings = sorted(findings + rejected_by(con, outcome, blocking), key=lambda f: SEVERITY_ORDER[f.severity])
     estimate = None

@@ -309,13 +309,34 @@ class BaseView:
                 "table": table([self._("Field"), self._("Value"), self._("Why")],
                                [[r["field"], r["value"], r["reason"]] for r in rows])}
 
+    def answer_key(self) -> str | None:
+        """The candidate key of the configuration the result chose (a recommendation's answer), else None."""
+        rec = getattr(self.r, "recommendation", None)
+        return f"{rec.gpu}x{rec.count}:{rec.acquisition}" if rec is not None else None
+
+    def another(self, x: Finding) -> bool:
+        """A finding about a candidate other than the answer (another count or way of acquiring its GPU)."""
+        answer = self.answer_key()
+        return bool(answer and x.candidate and x.candidate != answer)
+
+    def finding_subject(self, x: Finding) -> str:
+        """What a finding is about as the full report heads it: a price by what it prices (as the sentence words
+        it, price.what.*); a candidate other than the answer by its configuration, said not to be the answer."""
+        if x.values.get("what_phrases") and x.subject == x.values.get("what"):
+            return words.said(x.values["what_phrases"], self.f)
+        if self.another(x):
+            c = next((c for c in getattr(self.r, "candidates", []) if f"{c.gpu}x{c.count}:{c.acquisition}" ==
+                      x.candidate), None)
+            if c is not None:
+                return self._("%(option)s, %(mode)s: not the answer", option=self.candidate_name(c),
+                              mode=self.f.acquisition(c.acquisition))
+        return x.subject
+
     def finding(self, x: Finding) -> dict[str, str]:
         return {
             "rule": x.rule, "severity": x.severity, "severity_label": self._(SEVERITY_ONE[x.severity]),
             "topic": self._(TOPIC_LABELS[x.topic]) if x.topic in TOPIC_LABELS else x.topic,
-            # a price's subject is what it prices: worded as the sentence words it (price.what.*)
-            "subject": words.said(x.values["what_phrases"], self.f)
-            if x.values.get("what_phrases") and x.subject == x.values.get("what") else x.subject,
+            "subject": self.finding_subject(x),
             "message": self.f.sentence(x.template, x.values, x.message),
             "fix": self.f.sentence(x.fix_template, x.values, x.fix),
             "source": self.f.cite(x.source),

@@ -138,9 +138,12 @@ class RecommendView(StepsView, ChartsView):
     def answers_findings(self, r: RecommendResult) -> list[Finding]:
         """The findings a brief recommendation lists: those about the answer and the question, not
         those about candidates that were not chosen (they stay in the alternatives' "why not" and in
-        the full report). With no answer, every finding says why."""
-        if self.full or r.recommendation is None:
+        the full report). With no answer, every finding says why. A finding about another configuration of the
+        answer's own GPU is left to the full report's findings, headed by that configuration, in either detail."""
+        if r.recommendation is None:
             return list(r.findings)
+        if self.full:  # another GPU's is named by its GPU ('The same for: ...'); another count of this one is not
+            return [x for x in r.findings if not (self.another(x) and x.subject == r.recommendation.gpu)]
         others = {c.gpu for c in r.candidates} - {r.recommendation.gpu}
         mine = r.recommendation.gpu_name
 
@@ -150,7 +153,9 @@ class RecommendView(StepsView, ChartsView):
                 len(part) == 3 and isinstance(part[2], dict) and part[2].get("gpu") not in (None, mine)
                 for part in what)
 
-        return [x for x in r.findings if not about_another(x)]
+        # another count of the answer's own GPU is another candidate too (NET-SLOW-NETWORK of 64 rented Sparks
+        # under an answer of two, hostile round 27): its findings carry the configuration they judged
+        return [x for x in r.findings if not about_another(x) and not self.another(x)]
 
     def answer(self, rec: Recommendation, cand: Candidate | None, est: EstimateResult | None = None,
                cands: list[Candidate] | None = None) -> dict[str, Any]:
