@@ -196,6 +196,8 @@ class GpuOut(Frozen):
     count: int
     nodes: int = 1
     fits: bool
+    idle_gpus: int = Field(default=0, description="inference: GPUs of the count that hold no model copy (count - "
+                           "copies x GPUs a copy); paid for, counted in mfu, not in memory.total_bytes")
     gpu_hours: float | None = None
     wall_hours: float | None = None
     decode_tokens_per_s: float | None = None

@@ -95,3 +95,38 @@ def test_a_finding_about_another_count_of_the_answers_gpu_says_which(tmp_path: P
             "not the answer)") in found
     zh = "".join(gpuwise(*args, "--detail", "full", "--lang", "zh", cwd=tmp_path).stdout.split())
     assert "128GB，租用：不是推荐方案）" in zh
+
+
+# ------------------------------------------------------------------ GPUs a layout leaves idle
+def test_a_gpu_the_copy_leaves_idle_is_said_and_counted(tmp_path: Path) -> None:
+    # round 27's seen-and-left: estimate --gpus 3 of a job served as one copy of tensor parallel 2 said nothing of
+    # the third GPU, counted its memory in 'Total over all GPUs' (3 x per GPU) and its utilisation as the two's
+    (tmp_path / "r.yaml").write_text(f"workload: {{{SERVE}, parallelism: {{tp: 2}}}}\n", encoding="utf-8")
+    est = ("estimate", "r.yaml", "--gpu", "h100", "--format", "json")
+    two = json.loads(gpuwise(*est, "--gpus", "2", cwd=tmp_path).stdout)
+    three = json.loads(gpuwise(*est, "--gpus", "3", cwd=tmp_path).stdout)
+    assert three["gpu"]["serving"]["layout"] == {"tp": 2, "pp": 1, "ep": 1, "dp_attention": 1, "replicas": 1,
+                                                 "gpus_per_copy": 2}
+    assert (two["gpu"]["idle_gpus"], three["gpu"]["idle_gpus"]) == (0, 1)
+    # the two GPUs holding the copy hold the memory; the third holds nothing
+    per_gpu = three["memory"]["per_gpu_bytes"]
+    assert per_gpu == two["memory"]["per_gpu_bytes"] and abs(three["memory"]["total_bytes"] - 2 * per_gpu) <= 1
+    # model FLOPs over every GPU paid for: the two's utilisation x 2 / 3
+    assert three["gpu"]["mfu"] == pytest.approx(two["gpu"]["mfu"] * 2 / 3)
+    # the third is paid for: the rent is three GPUs' (the ledger's GPUs paid)
+    rent = next(x for x in three["gpu"]["ledger"]["lines"] if x["kind"] == "rent")
+    assert rent["inputs"]["gpus_paid"] == 3
+    text = " ".join(gpuwise(*est[:-2], "--gpus", "3", cwd=tmp_path).stdout.split())
+    assert "Idle GPUs 1 of the 3 holds no model copy" in text and "Utilisation (MFU) 40%" in text
+    assert "Idle GPUs" not in gpuwise(*est[:-2], "--gpus", "4", cwd=tmp_path).stdout  # two copies of two
+    zh = "".join(gpuwise(*est[:-2], "--gpus", "3", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "空闲GPU3块中有1块不承载模型副本" in zh
+    # an audit of the three says so as a warning (SRV-GPUS-IDLE)
+    (tmp_path / "p.yaml").write_text(f"title: t\nworkload: {{{SERVE}, parallelism: {{tp: 2}}}}\nhardware: {{gpu: "
+                                     "H100 SXM, count: 3}\nacquisition: {mode: rent, provider: lambda}\n",
+                                     encoding="utf-8")
+    d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    idle = [f for f in d["findings"] if f["rule"] == "SRV-GPUS-IDLE"]
+    assert [f["message"] for f in idle] == [
+        "3 x NVIDIA H100 SXM5 80GB: GPUs that hold no model copy and sit idle, though paid for: 1 (the count serves "
+        "1 x 2, copies x GPUs a copy)"]

@@ -58,12 +58,19 @@ def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def idle_gpus(job: Job, ev: Evaluation | None) -> int:
+    """The GPUs of an inference count that hold no model copy: count - copies x GPUs a copy (a copy of tensor
+    parallel 2 on 3 GPUs leaves one); a training job's layout uses every GPU it is given."""
+    sv = ev.serving if ev is not None and not job.training else None
+    return max(0, ev.count - sv.layout.gpus) if ev is not None and sv is not None else 0
+
+
 def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryOut:
     nodes = ev.nodes if ev else 1
     host = ev.host_ram_needed_bytes_per_node if ev else 0.0
     return made(MemoryOut, dict(
         per_gpu_bytes=round(mem.per_gpu),
-        total_bytes=round(mem.per_gpu * count),
+        total_bytes=round(mem.per_gpu * (count - idle_gpus(job, ev))),  # an idle GPU holds nothing
         breakdown=mem.breakdown(),
         usable_per_gpu_bytes=int(ev.usable) if ev else None,
         capacity_per_gpu_bytes=int(ev.capacity) if ev else None,
@@ -152,8 +159,11 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     training = job.training and wall_hours is not None
     acquisition = k.acquisition if k else None
     led = ev.ledger(acquisition)
+    idle = idle_gpus(job, ev)
+    # utilisation over every GPU paid for: an idle one adds its peak and no FLOPs (the ledger pays for it too)
+    mfu = speed.mfu * (ev.count - idle) / ev.count if speed and speed.mfu is not None else None
     return made(GpuOut, dict(
-        id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=verdict.fits,
+        id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=verdict.fits, idle_gpus=idle,
         # GPU-hours of training as published runs count them (the timeline's billed GPU-hours add the
         # start-up and wind-down, which a minutes-long benchmark run does not count)
         gpu_hours=speed.gpu_hours if training and speed else None,
@@ -164,7 +174,7 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
         cost_usd=led.total if led else (k.cost_usd if k else None), acquisition=acquisition, strategy=ev.label(),
         strategy_phrases=ev.label_phrases(),
         scaling_efficiency=speed.efficiency if speed else None, peak_tflops=speed.peak_tflops if speed else None,
-        peak_kind=speed.peak_kind if speed else "", mfu=speed.mfu if speed else None,
+        peak_kind=speed.peak_kind if speed else "", mfu=mfu,
         terms=terms, cost=cost, ledger=led, timeline=tl,
         **plan_out(job, ev, verdict).fields(),
     ))

@@ -145,6 +145,8 @@ class CandidateFact(FactModel):
                                        "(knowledge/serving.yaml multi_node)")
     copy_gpus: int = _f("inference: the GPUs one model copy spans (1 for training)")
     serving_copies: int = _f("inference: the model copies the count holds (1 for training)")
+    idle_gpus: int = _f("inference: the GPUs of the count that hold no model copy, count - copies x GPUs a copy "
+                        "(a tensor-parallel 2 copy on 3 GPUs leaves one; 0 for training)")
     cross_node_tp_ms: float = _f("inference: milliseconds of a single sequence's decode step spent in tensor-parallel "
                                  "all-reduces over the network between servers (0: the copy's tensor parallel stays "
                                  "in a node; -1 training)")

@@ -204,7 +204,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
         "moe_host_wait_share": run.plan.step.moe_host / run.plan.step.total if run and run.plan.step.total else 0.0,
-        **_serving_part(job, ev.gpu, sv),
+        **_serving_part(job, ev.gpu, sv, ev.count),
         **SVR.rate_fact(sv),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
@@ -270,8 +270,9 @@ def _jurisdiction(job: Job, gpu_id: str) -> dict[str, Any]:
     return got
 
 
-_NO_SERVING = {"copy_gpus": 1, "serving_copies": 1, "framework_spans_servers": True, "framework_vendor_listed": True,
-               "framework_min_cc": 0.0, "precision_listed": True, "precision_min_cc": 0.0, "precision_units": True,
+_NO_SERVING = {"copy_gpus": 1, "serving_copies": 1, "idle_gpus": 0, "framework_spans_servers": True,
+               "framework_vendor_listed": True, "framework_min_cc": 0.0, "precision_listed": True,
+               "precision_min_cc": 0.0, "precision_units": True,
                "framework_reason": "none", "framework_reason_phrases": [], "max_concurrent_sequences": -1.0,
                "ttft_ms": -1.0, "tpot_ms": -1.0, "serving_weights_gb": -1.0, "kv_free_gb": -1.0, "sequence_gb": -1.0,
                "cross_node_tp_ms": -1.0, "cross_node_allreduce_us": -1.0, "kv_pool_tokens": 0, "kv_pool_gb": -1.0,
@@ -279,7 +280,7 @@ _NO_SERVING = {"copy_gpus": 1, "serving_copies": 1, "framework_spans_servers": T
 """A training job's serving fields: nothing for the serving rules to refuse."""
 
 
-def _serving_part(job: Job, gpu: Any, sv: ServingResult | None) -> dict[str, Any]:
+def _serving_part(job: Job, gpu: Any, sv: ServingResult | None, count: int) -> dict[str, Any]:
     """A candidate's serving fields: what the framework's entry (knowledge/serving.yaml) says of this
     GPU and the weights' precision (:func:`gpuwise.estimators.serving.support.support_figures`), a
     copy's GPUs and whether the framework may spread one over servers -- raw figures the rules
@@ -290,6 +291,7 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None) -> dict[str, Any
     sup = sv.support
     fig = support_figures(fw, gpu, job.w.precision)
     return {"copy_gpus": int(sv.layout.gpus_per_copy), "serving_copies": int(sv.layout.replicas),
+            "idle_gpus": max(0, int(count) - int(sv.layout.gpus)),
             "framework_spans_servers": bool(fw.multi_node),
             "framework_vendor_listed": fig.framework_vendor_listed, "framework_min_cc": fig.framework_min_cc,
             "precision_listed": fig.precision_listed, "precision_min_cc": fig.precision_min_cc,

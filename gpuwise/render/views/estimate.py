@@ -39,6 +39,10 @@ class EstimateView(BaseView):
             rows = [[self._("GPU"), f"{g.name} ({g.id})" if g.name else g.id],
                     [self._("Count"), self.gpus_on_nodes(g.count, g.nodes)],
                     [self._("Fits in memory"), f.yes_no(g.fits)]]
+            if g.idle_gpus:  # a count the copy's GPUs do not divide: paid for, serving nothing
+                rows.insert(2, [self._("Idle GPUs"), self.f.ngettext(
+                    "%(n)s of the %(count)s holds no model copy", "%(n)s of the %(count)s hold no model copy",
+                    g.idle_gpus, count=g.count)])
             if g.fits and g.fits_as_requested is False:  # fits only with what gpuwise changed (a pin not kept, ...)
                 rows.append([self._("Fits as requested"), f.yes_no(False)])
             if g.strategy:
