@@ -130,3 +130,47 @@ def test_a_gpu_the_copy_leaves_idle_is_said_and_counted(tmp_path: Path) -> None:
     assert [f["message"] for f in idle] == [
         "3 x NVIDIA H100 SXM5 80GB: GPUs that hold no model copy and sit idle, though paid for: 1 (the count serves "
         "1 x 2, copies x GPUs a copy)"]
+
+
+# ------------------------------------------------------------------ round 28's own finds
+@pytest.mark.parametrize("framework", ["vllm", "tensorrt-llm", None])
+def test_sglangs_poll_interval_is_refused_on_an_engine_that_polls_every_step(tmp_path: Path,
+                                                                            framework: str | None) -> None:
+    # round 28: scheduler_recv_interval (SGLang's --scheduler-recv-interval) was priced on any framework: vLLM's
+    # first token at concurrency 16 on one H100 went from 48 to 84 ms at 10, though vLLM takes new requests at
+    # every step (its scheduler runs each engine step)
+    fw = f", framework: {framework}" if framework else ""
+    (tmp_path / "r.yaml").write_text(f"workload: {{{SERVE}, concurrent_requests: 16, scheduler_recv_interval: 10"
+                                     f"{fw}}}\n", encoding="utf-8")
+    err = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path))
+    assert err == (f"gpuwise: r.yaml: workload.scheduler_recv_interval: 10 is SGLang's --scheduler-recv-interval; "
+                   f"{framework or 'vllm'} takes new requests at every step: set framework sglang, or leave "
+                   "scheduler_recv_interval out\n")
+    assert "SGLang 的 --scheduler-recv-interval" in _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h100",
+                                                                      "--lang", "zh", cwd=tmp_path))
+
+
+def test_sglangs_poll_interval_still_lengthens_its_first_token(tmp_path: Path) -> None:
+    ttft = {}
+    for n in (1, 10):
+        (tmp_path / "r.yaml").write_text(f"workload: {{{SERVE}, concurrent_requests: 16, framework: sglang, "
+                                         f"scheduler_recv_interval: {n}}}\n", encoding="utf-8")
+        r = gpuwise("estimate", "r.yaml", "--gpu", "h100", "--format", "json", cwd=tmp_path)
+        ttft[n] = json.loads(r.stdout)["gpu"]["serving"]["ttft_s"]
+    assert ttft[10] > ttft[1]
+
+
+@pytest.mark.parametrize("key, offered", [
+    ("p95_tpot_ms", "max_tpot_ms"),  # a time per output token, not the first token's p95_ttft_ms
+    ("max_ttft_s", "max_ttft_ms"),
+    ("requests_per_sec", "requests_per_s"),
+    ("concurency", "concurrency"),  # one word: the closest spelling, as before
+])
+def test_a_misspelt_key_is_offered_the_key_that_keeps_its_word(tmp_path: Path, key: str, offered: str) -> None:
+    # round 28: a plan's targets.p95_tpot_ms (by the pattern of p95_ttft_ms, max_ttft_ms's older name) was offered
+    # p95_ttft_ms, the time-to-first-token target, two letters away
+    (tmp_path / "plan.yaml").write_text("horizon_months: 3\nworkloads: [{name: chat, workload: {task: inference, "
+                                        "model: llama-3.1-8b}, cadence: {continuous: true}, targets: "
+                                        f"{{requests_per_s: 2, {key}: 50}}}}]\n", encoding="utf-8")
+    err = _one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path))
+    assert err == f"gpuwise: plan.yaml: workloads[0].targets.{key}: unknown key (did you mean '{offered}'?)\n"

@@ -174,9 +174,22 @@ def literal_close(given: Any, expected: Any) -> str | None:
     return close[0] if close else None
 
 
-def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
-    import difflib  # close matches for a hint: imported only when an input is wrong
+def _close_key(given: str, valid: list[str]) -> list[str]:
+    """The closest key to a misspelt one, of the keys that keep its longest word where one does: difflib alone
+    offered 'p95_tpot_ms' (a time per output token, written by the pattern of max_ttft_ms's older name
+    p95_ttft_ms) the time-to-first-token key p95_ttft_ms, two letters away, over max_tpot_ms (hostile round 28)."""
+    import difflib
 
+    close = difflib.get_close_matches(given, valid, n=3)
+    words = sorted((w for w in given.lower().split("_") if w.isalpha()), key=len, reverse=True)
+    if words and len(words[0]) >= 3:
+        keeps = [c for c in close if words[0] in c.lower().split("_")]
+        if keeps:
+            return keeps[:1]
+    return close[:1]
+
+
+def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
     errors = exc.errors()
     # a misspelt key is also a missing one ('wrkload' given, 'workload' missing): the misspelling is the news
     first = next((k for k, e in enumerate(errors) if e["type"] == "extra_forbidden"), 0)
@@ -196,7 +209,7 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     hint, hint_values, msgid = None, None, None
     if err["type"] == "extra_forbidden":
         valid = _fields_of(model, loc)
-        close = difflib.get_close_matches(str(loc[-1]), valid, n=1)
+        close = _close_key(str(loc[-1]), valid)
         msg = N_("unknown key")
         hint, hint_values = ((N_("did you mean '%(name)s'?"), {"name": close[0]}) if close
                              else (N_("valid keys: %(names)s"), {"names": ", ".join(valid)}) if valid else (None, None))

@@ -442,6 +442,17 @@ class Workload(Strict):
         return self
 
     @model_validator(mode="after")
+    def _poll_on_sglang(self) -> "Workload":
+        """Polling for new requests every N decode steps is SGLang's scheduler (--scheduler-recv-interval); vLLM's and
+        TensorRT-LLM's take new requests at every step, and the wait was priced on them (hostile round 28)."""
+        if self.scheduler_recv_interval != 1 and self.framework != "sglang":
+            raise SaidAt(("scheduler_recv_interval",), N_("%(interval)s is SGLang's --scheduler-recv-interval; "
+                                                          "%(framework)s takes new requests at every step: set "
+                                                          "framework sglang, or leave scheduler_recv_interval out"),
+                         interval=self.scheduler_recv_interval, framework=self.framework)
+        return self
+
+    @model_validator(mode="after")
     def _one_sequence(self) -> "Workload":
         """A training step takes whole sequences: a global batch of fewer tokens than one sequence has no step."""
         g = self.global_batch_tokens
