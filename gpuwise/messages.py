@@ -10,7 +10,8 @@ Placeholders are Python format fields, with a few specs of our own:
 ``{x:money}`` an amount in the report's currency (whole units), ``{x:money2}`` with cents,
 ``{x:pct}`` a fraction as a percentage, ``{x:int}`` a count with thousands separators,
 ``{x:gb}`` a size in GB, ``{x:days}`` a duration given in days (hours when under a day, "1 day",
-"3.5 days": the report's language words it). A value that is missing or of the wrong type prints
+"3.5 days": the report's language words it), ``{x:months}`` a span of months ("1 month", "6 months").
+A value that is missing or of the wrong type prints
 as "?" (a message is never allowed to fail).
 """
 
@@ -38,6 +39,11 @@ def days_en(days: float) -> str:
     return "1 day" if round(days, 1) == 1 else f"{days:,.1f} days"
 
 
+def months_en(months: float) -> str:
+    """A span of months in English: '1 month', '6 months', '0.5 months' (a one-month project read '1 months')."""
+    return "1 month" if months == 1 else f"{months:g} months"
+
+
 def usd(amount: float, decimals: int = 0) -> str:
     sign = "-" if amount < 0 else ""
     return f"{sign}${abs(amount):,.{decimals}f}"
@@ -46,10 +52,11 @@ def usd(amount: float, decimals: int = 0) -> str:
 class Filler(string.Formatter):
     """str.format that knows our specs and never fails."""
 
-    def __init__(self, money: Money = usd, duration: Duration = days_en):
+    def __init__(self, money: Money = usd, duration: Duration = days_en, months: Duration = months_en):
         super().__init__()
         self.money = money
         self.duration = duration
+        self.months = months
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
         return kwargs.get(key, "?") if isinstance(key, str) else "?"
@@ -65,6 +72,8 @@ class Filler(string.Formatter):
                 return f"{round(value):,}" if number else str(value)
             if format_spec == "days":
                 return self.duration(float(value)) if number else str(value)
+            if format_spec == "months":
+                return self.months(float(value)) if number else str(value)
             if format_spec == "gb":
                 return f"{value:,.1f} GB" if number else str(value)
             return super().format_field(value, format_spec)
@@ -76,10 +85,11 @@ _USD = Filler()
 
 
 def fill(template: str, values: dict[str, Any], money: Money | None = None,
-         duration: Duration | None = None) -> str:
-    """A template with its values put in (USD and English durations unless ``money`` and
-    ``duration`` say otherwise)."""
-    filler = _USD if money is None and duration is None else Filler(money or usd, duration or days_en)
+         duration: Duration | None = None, months: Duration | None = None) -> str:
+    """A template with its values put in (USD and English durations unless ``money``, ``duration`` and
+    ``months`` say otherwise)."""
+    filler = _USD if money is None and duration is None and months is None else Filler(
+        money or usd, duration or days_en, months or months_en)
     parts = _plain_fields(template)
     if parts is not None:  # the usual template: named fields, no nesting (parsed once per process)
         out: list[str] = []

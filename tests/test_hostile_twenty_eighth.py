@@ -174,3 +174,31 @@ def test_a_misspelt_key_is_offered_the_key_that_keeps_its_word(tmp_path: Path, k
                                         f"{{requests_per_s: 2, {key}: 50}}}}]\n", encoding="utf-8")
     err = _one_line(gpuwise("plan", "plan.yaml", cwd=tmp_path))
     assert err == f"gpuwise: plan.yaml: workloads[0].targets.{key}: unknown key (did you mean '{offered}'?)\n"
+
+
+def test_one_month_and_one_gpu_a_copy_are_said_in_the_singular(tmp_path: Path) -> None:
+    # round 28: 'the 16 x H100 bought run the job for 7 of the 730 hours they are owned over 1 months',
+    # 'buying costs $52,838 net of resale after 1 months', '$615,433 back from resale after 1 months', and
+    # SRV-KV-POOL-NO-ROOM's '(1 GPUs per model copy)'
+    (tmp_path / "p.yaml").write_text("title: t\nworkload: {task: finetune, method: full, model: llama-3.1-70b, "
+                                     "train_tokens: 1.0e+8}\nhardware: {gpu: H100 SXM, count: 16, nodes: 2}\n"
+                                     "acquisition: {mode: buy, months: 1}\n", encoding="utf-8")
+    text = " ".join(gpuwise("audit", "p.yaml", cwd=tmp_path).stdout.split())
+    assert "1 months" not in text
+    assert "hours they are owned over 1 month:" in text and "net of resale after 1 month" in text
+    zh = "".join(gpuwise("audit", "p.yaml", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "在持有的1个月共730小时中" in zh and "months" not in zh
+    p = tmp_path / "p.yaml"
+    p.write_text(p.read_text(encoding="utf-8").replace("months: 1}", "months: 36}"), encoding="utf-8")
+    assert "hours they are owned over 36 months:" in " ".join(gpuwise("audit", "p.yaml", cwd=tmp_path).stdout.split())
+    (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b}\nconstraints: "
+                                     "{project_months: 1}\n", encoding="utf-8")
+    rec = " ".join(gpuwise("recommend", "r.yaml", cwd=tmp_path).stdout.split())
+    assert "over 1 month" in rec and "1 months" not in rec
+    # 700,000 tokens x 131,072 B = 91.8 GB of KV pool on one H100
+    (tmp_path / "p.yaml").write_text(f"title: t\nworkload: {{{SERVE}, kv_cache_tokens: 700000}}\nhardware: {{gpu: "
+                                     "H100 SXM, count: 1}\nacquisition: {mode: rent, provider: lambda}\n",
+                                     encoding="utf-8")
+    d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    said = [f["message"] for f in d["findings"] if f["rule"] == "SRV-KV-POOL-NO-ROOM"]
+    assert len(said) == 1 and "91.8 GB per GPU (a model copy's GPUs: 1), more than" in said[0], said

@@ -336,7 +336,7 @@ class Fmt:
         text = self.tr.gettext(template)
         if subject is not None:
             text = _without_subject(text, values, subject)
-        return times(" ".join(fill(text, shown, self._money, self.days).split()))
+        return times(" ".join(fill(text, shown, self._money, self.days, self.months).split()))
 
     def _money(self, usd: float, decimals: int = 0) -> str:
         local = self.to_local(usd)
@@ -424,6 +424,12 @@ class Fmt:
         if round(d, 1) == 1:
             return self._("1 day")
         return self._("%(n)s days", n=format(d, ",.1f"))
+
+    def months(self, m: float | None) -> str:
+        """A span of months ("1 month", "6 months", "0.5 months"): a one-month project read '1 months'."""
+        if m is None or not math.isfinite(m):
+            return self.na()
+        return self._("1 month") if m == 1 else self._("%(n)s months", n=format(m, "g"))
 
     def hours(self, h: float | None) -> str:
         if h is None or not math.isfinite(h):

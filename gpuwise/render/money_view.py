@@ -47,14 +47,14 @@ def cost_row(f: Fmt, _: Callable[..., str], led: Ledger) -> str:
     """The answer's total: a purchase shows its cash out and what the resale brings back."""
     resale = led.amount("resale")
     if resale < 0:
-        return _("%(net)s net: %(cash)s paid, %(back)s back from resale after %(months)s months",
+        return _("%(net)s net: %(cash)s paid, %(back)s back from resale after %(months)s",
                  net=f.money(led.net), cash=f.money(led.cash_out), back=f.money(-resale),
-                 months=f"{led.period.months:g}")
+                 months=f.months(led.period.months))
     if led.period.kind == "commitment":
-        return _("%(total)s for the committed %(months)s months", total=f.money(led.total),
-                 months=f"{led.period.months:g}")
+        return _("%(total)s for the committed %(months)s", total=f.money(led.total),
+                 months=f.months(led.period.months))
     if led.period.kind == "project":
-        return _("%(total)s over %(months)s months", total=f.money(led.total), months=f"{led.period.months:g}")
+        return _("%(total)s over %(months)s", total=f.money(led.total), months=f.months(led.period.months))
     return f.money(led.total)
 
 

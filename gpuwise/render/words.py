@@ -275,7 +275,8 @@ def said(parts: list[Any], f: Speaker) -> str:
             continue
         filled = {k: said(v, f) if messages.is_phrase(v) else v for k, v in values.items()}
         # a duration in the report's words (a plan's unplaced deadline read '0.3 hours' in Chinese)
-        out.append(sep + messages.fill(f._(messages.template(message_id)), filled, None, getattr(f, "days", None)))
+        out.append(sep + messages.fill(f._(messages.template(message_id)), filled, None, getattr(f, "days", None),
+                                       getattr(f, "months", None)))
     return "".join(out) if f.sep == ", " else fullwidth("".join(out))
 
 

@@ -55,21 +55,22 @@ class CostChartView(BaseView):
             s["name"] = short.get(s["key"], s["key"])
             s["end_label"] = f"{names.get(s['key'], s['key'])} {f.local(s['end_value'])}"
         span = fmt_x(float(curve.span or (xs[-1] if xs else 0)))
+        spell = f.months(float(curve.span or (xs[-1] if xs else 0)))  # '1 month', not '1 months'
         period = {"job": self._("the job's %(n)s hours", n=span) if hours else "",
-                  "commitment": self._("the committed %(n)s months", n=span),
-                  "project": self._("the project's %(n)s months", n=span)}.get(curve.period, span)
+                  "commitment": self._("the committed %(n)s", n=spell),
+                  "project": self._("the project's %(n)s", n=spell)}.get(curve.period, span)
         parts = []
         if "rent" in local:
             parts.append(self._("Over %(period)s, renting costs %(rent)s.", period=period,
                                 rent=f.money(curve.rent_total)))
-        owned = f"{float(curve.resale_after_months or 0):g}"
+        owned = f.months(float(curve.resale_after_months or 0))
         if "buy" in local and hours:  # the purchase outlives the job: its costs run on after the chart ends
-            parts.append(self._("Buying pays %(upfront)s up front and %(cash)s in all over the %(months)s months "
+            parts.append(self._("Buying pays %(upfront)s up front and %(cash)s in all over the %(months)s "
                                 "it is owned; resold then, it comes to %(net)s net.",
                                 upfront=f.money(curve.buy_upfront), cash=f.money(curve.buy_cash_out),
                                 months=owned, net=f.money(curve.buy_net)))
         elif "buy" in local:
-            parts.append(self._("Buying pays %(cash)s in cash; resold after %(months)s months it comes to "
+            parts.append(self._("Buying pays %(cash)s in cash; resold after %(months)s it comes to "
                                 "%(net)s net.", cash=f.money(curve.buy_cash_out), months=owned,
                                 net=f.money(curve.buy_net)))
         be = geo["break_even"]

@@ -188,8 +188,8 @@ class RecommendView(StepsView, ChartsView):
         if led is not None:
             rows.append([self._("Total cost"), MV.cost_row(f, self._, led)])
         elif rec.wall_days is None and isinstance(months, (int, float)):
-            rows.append([self._("Total cost"), self._("%(cost)s over %(months)s months",
-                                                      cost=f.money(rec.total_cost_usd), months=format(months, "g"))])
+            rows.append([self._("Total cost"), self._("%(total)s over %(months)s", total=f.money(rec.total_cost_usd),
+                                                      months=f.months(months))])
         else:
             rows.append([self._("Total cost"), f.money(rec.total_cost_usd)])
         rows += MV.constraint_rows(f, self._, self.asked(), led, tl, rec.serving)
