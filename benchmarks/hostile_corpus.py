@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 2,896 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 3,129 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -55,7 +55,12 @@ floor, a catalog model beside an architecture, FlashAttention-2 on compute capab
 (benchmarks/hostile_round26.py: api_servers 0 beside a rate, p95 targets, a GB10 neither rented nor priced and
 priced by an overlay, the Spark's own power, offload auto, dp_shard and release refusals, the engine-sized KV pool,
 plans of owned hardware over a year and of unpriced GPUs, price CSVs with a BOM, semicolons, duplicates and odd
-prices), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+prices) and 119 of round 27 (benchmarks/hostile_round27.py: DGX Sparks bought in an audit, NET-SLOW-NETWORK's per-GPU
+threshold, mixed_precision, hybrid catalog models, NVFP4 on SM120 and B300, plans of owned hardware, odd price CSVs)
+and 114 of round 28 (benchmarks/hostile_round28.py: training knobs on a service, tp_comm_overlap, a stated KV pool
+no GPU holds, bought GPUs idle, past an office's power, a plan's max_ttft_ms and its older name, Nemotron-H,
+Nemotron 3 Nano, Falcon-H1, Qwen3.5-397B, the RTX PRO 6000 Max-Q, SGLang's poll interval, a finding about another
+configuration, GPUs a copy leaves idle), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -67,7 +72,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round27: eleven's to twenty-seven's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round28: eleven's to twenty-eight's)
 
 Exit status 1 when a case fails.
 """
@@ -729,6 +734,7 @@ from benchmarks import (  # noqa: E402
     hostile_round25,
     hostile_round26,
     hostile_round27,
+    hostile_round28,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -736,7 +742,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (16, hostile_round16), (17, hostile_round17), (18, hostile_round18),
                     (19, hostile_round19), (20, hostile_round20), (21, hostile_round21), (22, hostile_round22),
                     (23, hostile_round23), (24, hostile_round24), (25, hostile_round25),
-                    (26, hostile_round26), (27, hostile_round27)):
+                    (26, hostile_round26), (27, hostile_round27), (28, hostile_round28)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -858,7 +864,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
