@@ -130,6 +130,7 @@ def test_a_gpu_the_copy_leaves_idle_is_said_and_counted(tmp_path: Path) -> None:
     assert [f["message"] for f in idle] == [
         "3 x NVIDIA H100 SXM5 80GB: GPUs that hold no model copy and sit idle, though paid for: 1 (the count serves "
         "1 x 2, copies x GPUs a copy)"]
+    assert [f["candidate"] for f in idle] == ["h100-80gb-sxmx3:rent"]  # the configuration, not the audit's tag
 
 
 # ------------------------------------------------------------------ round 28's own finds

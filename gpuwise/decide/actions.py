@@ -108,11 +108,11 @@ def _subject(fact: dict[str, Any]) -> str:
     return str(fact.get("gpu") or fact.get("what") or fact.get("t"))
 
 
-def _candidate(fact: dict[str, Any], key: str) -> str:
+def _candidate(fact: dict[str, Any]) -> str:
     """The configuration a candidate's finding judged (its key), so a report can tell a finding about the answer
     from one about another count of the same GPU (hostile round 27: NET-SLOW-NETWORK of 64 rented Sparks read as
-    about an answer of two)."""
-    return key if fact.get("t") == "candidate" else ""
+    about an answer of two): GPU x count : acquisition, without an audit's tag (its findings are its proposal's)."""
+    return f"{fact['gpu']}x{fact['count']}:{fact['acquisition']}" if fact.get("t") == "candidate" else ""
 
 
 def _finding(book: Rulebook, rule: Rule, step: str, values: dict[str, Any], message: str,
@@ -177,10 +177,10 @@ def materialize(book: Rulebook, session: Session, facts: list[dict[str, Any]],
             else:
                 out.rejections.setdefault(key, []).append(why)
             if show:
-                out.findings.append((key, _finding(book, rule, step, values, message, subject, _candidate(fact, key))))
+                out.findings.append((key, _finding(book, rule, step, values, message, subject, _candidate(fact))))
         elif action == "finding":
             out.findings.append((key, _finding(book, rule, step, values, message, _subject(fact),
-                                               _candidate(fact, key))))
+                                               _candidate(fact))))
         elif action in ("pass", "conclude") and stage is not None:
             out.conclusions.setdefault(key, {}).setdefault(
                 step, Conclusion(rule_id, rule.then.message, _values(rule, values), message))
