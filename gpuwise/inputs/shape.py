@@ -238,6 +238,11 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
     """The shape for a workload: catalog model, custom architecture, or a size-only guess."""
     if catalog_model is not None and w.architecture is None:
         shape = from_catalog(catalog_model)
+        engine_bytes = catalog_model.recurrent.framework_state_bytes.get(w.framework) if catalog_model.recurrent else None
+        if engine_bytes and shape.recurrent and engine_bytes != shape.recurrent[3]:
+            # the engine keeps the recurrent state in its own element type (catalog recurrent.framework_state_bytes)
+            shape = Shape(**{**shape.__dict__, "recurrent": (*shape.recurrent[:3], float(engine_bytes),
+                                                             shape.recurrent[4])})
         if w.params_b is not None and abs(w.params_b * 1e9 - shape.params) > 0.02 * shape.params:
             # the user overrode the size: keep the catalog's shape, use their count
             return Shape(**{**shape.__dict__, "params": w.params_b * 1e9, "active_params": w.params_b * 1e9})

@@ -69,6 +69,10 @@ class RecurrentState(Strict):
     state_bytes: Literal[2, 4] = Field(
         default=2, description="bytes an element of the recurrent state takes as engines keep it by default")
     conv_bytes: Literal[2, 4] = Field(default=2, description="bytes an element of the convolution state takes")
+    framework_state_bytes: dict[Literal["vllm", "sglang", "tensorrt-llm"], Literal[2, 4]] = Field(
+        default_factory=dict, description="the recurrent state's bytes an element on an engine that keeps it "
+        "otherwise than state_bytes says (SGLang keeps it in float32 unless the config or SGLANG_MAMBA_SSM_DTYPE "
+        "says otherwise; vLLM in the model dtype unless mamba_ssm_cache_dtype is set)")
     head_dim: int | None = Field(
         default=None, ge=1, description="gated DeltaNet: the width of a key and of a value head (linear_key_head_dim "
         "= linear_value_head_dim), which the chunked prefill's within-chunk products multiply through")
