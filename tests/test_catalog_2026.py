@@ -212,9 +212,9 @@ def test_qwen35_35b_a3b_counts(kb):
     assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
     assert m.active_params_b * 1e9 == pytest.approx(active, abs=0.5)
     shape = from_catalog(m)
-    # 30 DeltaNet layers x (32 x 128 x 128 + 3 x (2 x 16 x 128 + 32 x 128)) x 2 B a sequence; 10 x 2 x 2 x 256 x 2 B
-    # of KV cache a token
-    assert shape.state_bytes_per_sequence == 30 * (524_288 + 24_576) * 2
+    # 30 DeltaNet layers x (32 x 128 x 128 x 4 B (float32: config mamba_ssm_dtype) + 3 x (2 x 16 x 128 + 32 x 128) x
+    # 2 B) a sequence (tests/test_qwen35_state.py); 10 x 2 x 2 x 256 x 2 B of KV cache a token
+    assert shape.state_bytes_per_sequence == 30 * (524_288 * 4 + 24_576 * 2)
     assert kv_cache_bytes(shape, 1000).value == pytest.approx(10 * 2 * 2 * 256 * 2 * 1000)
 
 
@@ -229,7 +229,8 @@ def test_qwen35_27b_counts(kb):
     assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
     shape = from_catalog(m)
     assert shape.attn_layers == 16
-    assert shape.state_bytes_per_sequence == 48 * (48 * 128 * 128 + 3 * (2 * 16 * 128 + 48 * 128)) * 2
+    # float32 recurrent state, bf16 convolution state (tests/test_qwen35_state.py)
+    assert shape.state_bytes_per_sequence == 48 * (48 * 128 * 128 * 4 + 3 * (2 * 16 * 128 + 48 * 128) * 2)
 
 
 def test_glm5_counts(kb):

@@ -34,10 +34,12 @@ def test_params_follow_from_the_shapes(kb):
 
 
 def test_the_state_and_the_kv_cache_by_hand(kb):
-    """45 x (64 x 128 x 128 + 3 x (2 x 16 x 128 + 64 x 128)) x 2 B = 97,689,600 B a sequence; the 15 attention
-    layers keep 15 x 2 x 2 x 256 x 2 B = 30,720 B of KV cache a token."""
+    """45 x (64 x 128 x 128 x 4 B + 3 x (2 x 16 x 128 + 64 x 128) x 2 B) = 192,061,440 B a sequence (the recurrent
+    state in float32 as Qwen3.5's mamba_ssm_dtype asks: tests/test_qwen35_state.py); the 15 attention layers keep
+    15 x 2 x 2 x 256 x 2 B = 30,720 B of KV cache a token."""
     shape = from_catalog(kb.models["qwen3.5-397b-a17b"])
-    assert shape.state_bytes_per_sequence == 45 * (64 * 128 * 128 + 3 * (2 * 16 * 128 + 64 * 128)) * 2 == 97_689_600
+    state = 45 * (64 * 128 * 128 * 4 + 3 * (2 * 16 * 128 + 64 * 128) * 2)
+    assert shape.state_bytes_per_sequence == state == 192_061_440
     assert shape.attn_layers == 15
     assert shape.kv_heads * shape.head_dim * 2 * 2 * shape.attn_layers == 30_720
 

@@ -229,20 +229,22 @@ def from_catalog(m: Model) -> Shape:
     )
 
 
-def _recurrent(r: Any) -> tuple[int, int, int, float, float] | None:
-    """A ``recurrent`` block, the catalog's or a user's architecture's (the same fields), as the shape keeps it."""
-    return (r.layers, r.state_elements, r.conv_elements, float(r.state_bytes), float(r.conv_bytes)) if r else None
+def _recurrent(r: Any, framework: str | None = None) -> tuple[int, int, int, float, float] | None:
+    """A ``recurrent`` block, the catalog's or a user's architecture's (the same fields), as the shape keeps it: the
+    recurrent state's bytes are the engine's where ``framework_state_bytes`` names it, else ``state_bytes``."""
+    if not r:
+        return None
+    state_bytes = r.framework_state_bytes.get(framework, r.state_bytes) if framework else r.state_bytes
+    return (r.layers, r.state_elements, r.conv_elements, float(state_bytes), float(r.conv_bytes))
 
 
 def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
     """The shape for a workload: catalog model, custom architecture, or a size-only guess."""
     if catalog_model is not None and w.architecture is None:
         shape = from_catalog(catalog_model)
-        engine_bytes = catalog_model.recurrent.framework_state_bytes.get(w.framework) if catalog_model.recurrent else None
-        if engine_bytes and shape.recurrent and engine_bytes != shape.recurrent[3]:
-            # the engine keeps the recurrent state in its own element type (catalog recurrent.framework_state_bytes)
-            shape = Shape(**{**shape.__dict__, "recurrent": (*shape.recurrent[:3], float(engine_bytes),
-                                                             shape.recurrent[4])})
+        if catalog_model.recurrent and catalog_model.recurrent.framework_state_bytes:
+            # the engine keeps the recurrent state in its own element type (recurrent.framework_state_bytes)
+            shape = Shape(**{**shape.__dict__, "recurrent": _recurrent(catalog_model.recurrent, w.framework)})
         if w.params_b is not None and abs(w.params_b * 1e9 - shape.params) > 0.02 * shape.params:
             # the user overrode the size: keep the catalog's shape, use their count
             return Shape(**{**shape.__dict__, "params": w.params_b * 1e9, "active_params": w.params_b * 1e9})
@@ -267,7 +269,7 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             active_params=_active_params(a, params),
             attention_layers=a.attention_layers,
             ssm=a.ssm or ("mamba2" if a.recurrent else None),  # as the catalog's hybrids are priced
-            recurrent=_recurrent(a.recurrent),
+            recurrent=_recurrent(a.recurrent, w.framework),
             recurrent_mixer=(a.recurrent.kind, a.recurrent.head_dim or 0) if a.recurrent else None,
             attention_window=a.attention_window,
             window_layers_fraction=a.window_layers_fraction or 0.0,

@@ -43,6 +43,9 @@ class RecurrentState(Strict):
     state_bytes: Literal[2, 4] = Field(default=2, description="bytes a recurrent-state element takes (4: float32, "
                                        "as NemotronH's mamba_ssm_cache_dtype sets it)")
     conv_bytes: Literal[2, 4] = Field(default=2, description="bytes a convolution-state element takes")
+    framework_state_bytes: dict[Literal["vllm", "sglang", "tensorrt-llm"], Literal[2, 4]] = Field(
+        default_factory=dict, description="bytes a recurrent-state element takes on the engine named, where it "
+        "differs from state_bytes (SGLang keeps it in float32 by default, vLLM in the model dtype)")
     head_dim: int | None = Field(default=None, ge=1, le=4096, description="gated DeltaNet: the width of a key and "
                                  "of a value head (its chunked prefill's within-chunk products)")
 
