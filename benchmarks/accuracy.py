@@ -347,13 +347,17 @@ OFFLOAD = ROOT / "tests" / "data" / "offload_published.csv"
 def offload_workload(row: dict) -> dict:
     """An offload_published.csv row as the workload it ran: a full fine-tune with AdamW, the row's ZeRO stage and
     offload target, its parameter count on a dense shape of its width and depth (a shape the source did not state
-    is the row's note), one micro-batch per GPU a step, recomputation on, and the host's cores where the source
-    names the host."""
+    is the row's note) or the catalog model the row names (``model``), one micro-batch per GPU a step, recomputation
+    on, and the host's cores where the source names the host."""
     micro, seq, n = int(row["micro_batch"]), int(row["seq_len"]), int(row["gpus"])
-    heads = int(row["heads"])
-    arch = {"layers": int(row["layers"]), "hidden_size": int(row["hidden"]), "heads": heads, "kv_heads": heads,
-            "ffn_size": int(row["ffn"]), "vocab_size": int(row["vocab"]), "tied_embeddings": False}
-    w = {"task": "finetune", "method": "full", "params_b": float(row["params_b"]), "architecture": arch,
+    if row.get("model"):  # the catalog model the source names: its own shape
+        shape: dict = {"model": row["model"]}
+    else:
+        heads = int(row["heads"])
+        shape = {"params_b": float(row["params_b"]), "architecture": {
+            "layers": int(row["layers"]), "hidden_size": int(row["hidden"]), "heads": heads, "kv_heads": heads,
+            "ffn_size": int(row["ffn"]), "vocab_size": int(row["vocab"]), "tied_embeddings": False}}
+    w = {"task": "finetune", "method": "full", **shape,
          "precision": row["precision"], "optimizer": "adamw", "batch_size": micro, "seq_len": seq,
          "global_batch_tokens": float(micro * seq * n), "gradient_checkpointing": True,
          "zero_stage": int(row["zero_stage"]), "offload": row["offload"], "train_tokens": 1e8}
