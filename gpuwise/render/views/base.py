@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from ...inputs.requirements import Requirements
 
 MONEY_FIELDS = {"constraints.budget_usd": "", "constraints.electricity_usd_per_kwh": "/kWh",
-                "acquisition.unit_price_usd": "", "acquisition.hourly_usd": "/h"}
+                "constraints.value_of_a_day_usd": "", "acquisition.unit_price_usd": "", "acquisition.hourly_usd": "/h"}
 """Input fields that hold an amount of money (in the input file's currency), and its unit."""
 CURRENCY_WORDS = {"USD": N_("US dollars"), "CNY": N_("yuan")}
 RENT_TERMS = {"on-demand": N_("on demand"), "reserved": N_("reserved cluster"), "1-month": N_("1-month reservation"),
@@ -168,19 +168,23 @@ class BaseView:
 
     def value_shown(self, field: str, value: Any, *, given: bool) -> str:
         """A field's value as the report shows it. An amount of money is in the report's currency; one
-        the input file wrote in another currency is quoted as written, and says so."""
+        the input file wrote in another currency is quoted as written, and says so. The question's
+        amounts are in USD whatever the file wrote (inputs/money.py converts them at load), so the
+        file's own figure is the USD amount at the result's rate."""
         unit = MONEY_FIELDS.get(field)
         if unit is None or isinstance(value, bool) or not isinstance(value, (int, float)):
             return input_text(value)
         info = getattr(self.r, "currency", None)
         wrote = str(getattr(info, "asked", "USD")) if given else "USD"  # a default is in USD
-        usd = value / float(getattr(info, "usd_cny", 1.0) or 1.0) if wrote == "CNY" else float(value)
+        usd = float(value)
         f = self.f
         local = (f.money_exact(usd) if f.to_local(usd) is not None and abs(f.to_local(usd) or 0) < 100
                  else f.money(usd)) + unit
         if wrote == f.cur.code or not given:  # a default is stated in the report's currency
             return local
-        return self._("%(amount)s %(currency)s as the file writes it (%(local)s)", amount=input_text(value),
+        written = float(f"{usd * float(getattr(info, 'usd_cny', 1.0) or 1.0) if wrote == 'CNY' else usd:.9g}")
+        return self._("%(amount)s %(currency)s as the file writes it (%(local)s)",
+                      amount=f"{int(written):,}" if written.is_integer() else f"{written:,.6g}",
                       currency=self._(CURRENCY_WORDS[wrote]), local=local)
 
     def assumption(self, a: Any) -> str:

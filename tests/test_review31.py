@@ -1,0 +1,56 @@
+"""What review31 found reading four buyers' reports as an approver would (a 13B pretraining run rented or
+bought in yuan, a 72B LoRA on workstation cards, 8 x B200 rented on a one- and a three-year term to serve
+gpt-oss-120b and Llama 3.1 70B, Qwen3-Next-80B-A3B served on H200 or MI300X)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gpuwise import knowledge
+
+from .clirun import gpuwise
+
+RATE = knowledge.load().tco_value("usd_cny").value  # the dated CNY per USD a CNY file is converted at
+
+YUAN = ("workload: {task: finetune, method: lora, model: llama-3.1-8b, train_tokens: 1.0e7}\n"
+        "constraints: {gpus: [RTX 4090], max_gpus: 1, acquisition: buy, currency: CNY, budget_usd: 50000,"
+        " electricity_usd_per_kwh: 0.8, value_of_a_day_usd: 2000}\n")
+
+
+def _run(tmp_path: Path, command: str, text: str, *args: str, name: str = "q.yaml") -> str:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    r = gpuwise(command, name, *args, cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+    return r.stdout
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_question_shows_a_yuan_files_amounts_as_written(tmp_path: Path) -> None:
+    """The question as understood holds the amounts converted to USD at load (inputs/money.py), and the report
+    divided them by the rate once more: a budget of 50,000 yuan read 'constraints.budget_usd: CN¥7,390' and
+    0.8 yuan a kWh 'CN¥0.12/kWh' in the yuan report, while its answer said 'of CN¥50,000'. The day's value, an
+    amount too, was printed as a bare 1,000 in the yuan report's assumptions."""
+    out = _flat(_run(tmp_path, "recommend", YUAN, "--detail", "full"))
+    assert "constraints.budget_usd: CN¥50,000 " in out
+    assert "constraints.electricity_usd_per_kwh: CN¥0.80/kWh " in out
+    assert "constraints.value_of_a_day_usd: CN¥2,000 " in out
+    usd = _flat(_run(tmp_path, "recommend", YUAN, "--detail", "full", "--currency", "USD"))
+    budget = f"${50000 / RATE:,.0f}"  # 50,000 / 6.7661 = $7,390 at the 2026-07-21 rate
+    assert f"constraints.budget_usd: 50,000 yuan as the file writes it ({budget})" in usd
+    assert f"constraints.electricity_usd_per_kwh: 0.8 yuan as the file writes it (${0.8 / RATE:.2f}/kWh)" in usd
+    zh = _flat(_run(tmp_path, "recommend", YUAN, "--detail", "full", "--currency", "USD", "--lang", "zh"))
+    assert f"constraints.budget_usd: 50,000 元（输入文件所写，合 {budget}）" in zh
+
+
+def test_the_default_value_of_a_day_is_an_amount_in_the_reports_currency(tmp_path: Path) -> None:
+    """A training question without value_of_a_day_usd takes the policy's $1,000 a day; the yuan report's
+    assumptions said 'constraints.value_of_a_day_usd = 1,000' beside a reason worth CN¥6,766."""
+    text = YUAN.replace(", value_of_a_day_usd: 2000", "")
+    day = f"CN¥{1000 * RATE:,.0f}"
+    out = _flat(_run(tmp_path, "recommend", text))
+    assert f"constraints.value_of_a_day_usd = {day};" in out
+    assert "value_of_a_day_usd = 1,000" not in out
+    assert "constraints.value_of_a_day_usd = $1,000;" in _flat(_run(tmp_path, "recommend", text, "--currency", "USD"))
