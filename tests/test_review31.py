@@ -54,3 +54,19 @@ def test_the_default_value_of_a_day_is_an_amount_in_the_reports_currency(tmp_pat
     assert f"constraints.value_of_a_day_usd = {day};" in out
     assert "value_of_a_day_usd = 1,000" not in out
     assert "constraints.value_of_a_day_usd = $1,000;" in _flat(_run(tmp_path, "recommend", text, "--currency", "USD"))
+
+
+PRETRAIN = ("workload: {task: pretrain, model: llama-3.1-8b, seq_len: 4096, train_tokens: 1.0e11}\n"
+            "constraints: {gpus: [H100], max_gpus: 64, deadline_days: 30}\n")
+
+
+def test_a_pretraining_run_assumes_no_fine_tuning_method(tmp_path: Path) -> None:
+    """A pretraining question listed 'workload.method = full -- full fine-tuning unless lora/qlora is asked
+    for' among its defaults, and its question as understood 'workload.method: full [default: ...]': the field
+    applies to fine-tuning only (a pretraining file that writes lora is refused)."""
+    out = _run(tmp_path, "recommend", PRETRAIN, "--detail", "full")
+    assert "workload.method" not in out
+    assert "full fine-tuning" not in out
+    assert "workload.optimizer = adamw" in out  # the defaults a pretraining run does take are still listed
+    tune = _run(tmp_path, "recommend", PRETRAIN.replace("pretrain", "finetune"), "--detail", "full")
+    assert "workload.method = full — full fine-tuning unless lora/qlora is asked for" in _flat(tune)

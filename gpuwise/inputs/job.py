@@ -91,6 +91,8 @@ class Job:
                          "train_tokens", "mixed_precision", "method")
         for k in only_training if self.w.task == "inference" else only_inference:
             w.pop(k, None)
+        if self.w.task == "pretrain":  # a fine-tuning method: pretraining trains every weight whatever it says
+            w.pop("method", None)
         if self.w.method == "full" or self.w.task == "inference":
             w.pop("lora_rank", None)
             w.pop("lora_targets", None)
@@ -325,8 +327,9 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     if shape.assumed_values:
         assumptions.append(note("workload.architecture", None, "assume.shape", dict(shape.assumed_values)))
     set_w = w.model_fields_set
-    relevant = {"method", "precision", "batch_size", "seq_len", "optimizer", "gradient_checkpointing",
-                "attention", "zero_stage", "offload", "mixed_precision"} if w.task != "inference" else {
+    relevant = {"precision", "batch_size", "seq_len", "optimizer", "gradient_checkpointing",
+                "attention", "zero_stage", "offload", "mixed_precision"} | (
+        {"method"} if w.task == "finetune" else set()) if w.task != "inference" else {
         "precision", "context_len", "concurrent_requests", "attention", "framework"}
     if w.method != "full":
         relevant |= {"lora_rank", "lora_targets"}
