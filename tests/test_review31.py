@@ -4,6 +4,7 @@ gpt-oss-120b and Llama 3.1 70B, Qwen3-Next-80B-A3B served on H200 or MI300X)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from gpuwise import knowledge
@@ -70,3 +71,28 @@ def test_a_pretraining_run_assumes_no_fine_tuning_method(tmp_path: Path) -> None
     assert "workload.optimizer = adamw" in out  # the defaults a pretraining run does take are still listed
     tune = _run(tmp_path, "recommend", PRETRAIN.replace("pretrain", "finetune"), "--detail", "full")
     assert "workload.method = full — full fine-tuning unless lora/qlora is asked for" in _flat(tune)
+
+
+NEXT = ("workload: {task: inference, model: qwen3-next-80b-a3b, precision: bf16, prompt_tokens: 8000,"
+        " output_tokens: 1000, concurrent_requests: 64}\n")
+
+
+def test_the_recurrent_state_formula_reproduces_the_kv_line(tmp_path: Path) -> None:
+    """Qwen3-Next-80B-A3B on 2 H200 (TP 2, 64 sequences of 8,000 + 1,000 tokens): the KV line's formula printed
+    '(524288 state x 2 B + 24576 convolution x 2 B) a sequence x 64 sequences / 2 GPUs' for the 36 gated
+    DeltaNet layers, 35 MB, where the value holds 36 times that. Its card (Qwen/Qwen3-Next-80B-A3B-Instruct
+    config.json): 48 layers, every fourth full attention (12 with 2 KV heads of 256), 36 linear-attention
+    layers of 32 value heads x 128 x 128 state and a 4-wide convolution over 2 x 16 x 128 + 32 x 128 channels
+    (3 x 8,192 kept). The KV cache a GPU holds: 2 x 12 x 2 x 256 x 2 B x 544,000 tokens (64 x (8,000 + 500))
+    / 2 + 36 x (524,288 x 2 B + 24,576 x 2 B) x 64 / 2 = 6,684,672,000 + 1,264,582,656 B."""
+    (tmp_path / "q.yaml").write_text(NEXT, encoding="utf-8")
+    out = _flat(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", cwd=tmp_path).stdout)
+    assert ("with numbers: 2 × 12 × 2 × 256 × 2 × 544,000 / 2 GPUs; + the recurrent state of 36 layers without"
+            " attention, whatever the length: 36 layers × (524288 state × 2 B + 24576 convolution × 2 B) a sequence"
+            " × 64 sequences / 2 GPUs") in out
+    zh = _flat(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", "--lang", "zh", cwd=tmp_path).stdout)
+    assert "36 层 × 每层每个序列 (524288 个状态元素 × 2 B + 24576 个卷积元素 × 2 B) × 64 个序列 / 2 块 GPU" in zh
+    js = json.loads(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", "--format", "json",
+                            cwd=tmp_path).stdout)
+    by_hand = 2 * 12 * 2 * 256 * 2 * 544_000 / 2 + 36 * (524_288 * 2 + 24_576 * 2) * 64 / 2
+    assert by_hand == 7_949_254_656 == js["memory"]["breakdown"]["kv_cache"]
