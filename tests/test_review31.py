@@ -5,6 +5,7 @@ gpt-oss-120b and Llama 3.1 70B, Qwen3-Next-80B-A3B served on H200 or MI300X)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from gpuwise import knowledge
@@ -96,3 +97,22 @@ def test_the_recurrent_state_formula_reproduces_the_kv_line(tmp_path: Path) -> N
                             cwd=tmp_path).stdout)
     by_hand = 2 * 12 * 2 * 256 * 2 * 544_000 / 2 + 36 * (524_288 * 2 + 24_576 * 2) * 64 / 2
     assert by_hand == 7_949_254_656 == js["memory"]["breakdown"]["kv_cache"]
+
+
+TWICE = ("workload: {task: pretrain, model: llama-2-13b, seq_len: 4096, train_tokens: 1.5e12}\n"
+         "constraints: {gpus: [A100 PCIe 80GB, H100], max_gpus: 256, deadline_days: 60, acquisition: either,"
+         " project_months: 12}\n")
+
+
+def test_why_not_says_which_of_a_count_rented_and_bought_each_line_is(tmp_path: Path) -> None:
+    """'Why not the others' listed '256 x NVIDIA A100 PCIe 80GB: ... needs 60.6 days' and, next, the same title
+    with 'needs 107.8 days': the count bought (the network gpuwise assumes) and rented (the cloud's), with
+    nothing to tell them apart. A count tried both ways for different reasons now says which is which; a count
+    tried once keeps its plain title."""
+    a100 = "256 × NVIDIA A100 PCIe 80GB"
+    for lang, buy, rent in (("en", f"{a100}, buy: ", a100 + r", rent(, from \S+)?: "),
+                            ("zh", f"{a100}（购买）：", a100 + r"（租用(，来自 \S+)?）：")):
+        out = _run(tmp_path, "recommend", TWICE, "--detail", "full", "--lang", lang)
+        part = _flat(out[out.index("=== Why not" if lang == "en" else "=== 为何不选"):])
+        assert buy in part and re.search(rent, part), part[:600]
+        assert "- 8 × NVIDIA A100 PCIe 80GB: " in part if lang == "en" else "- 8 × NVIDIA A100 PCIe 80GB：" in part

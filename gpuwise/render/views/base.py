@@ -490,12 +490,17 @@ class BaseView:
         """A candidate's layout in the report's language ("one GPU", not "plain data parallel")."""
         return self.f.strategy(c.strategy, c.count, c.strategy_phrases)
 
+    def acquired(self, c: Candidate) -> str:
+        """How a configuration is had: "buy", or "rent, from azure"."""
+        how = self.f.acquisition(c.acquisition)
+        if c.acquisition == "rent" and c.provider:
+            how = self._("%(mode)s, from %(where)s", mode=how, where=c.provider)
+        return how
+
     def option_line(self, c: Candidate, who: str) -> str:
         """One configuration in a line: "The proposal: 4 × RTX 3090, buy: 3.2 days, $9,000 (not feasible)"."""
         f = self.f
-        how = f.acquisition(c.acquisition)
-        if c.acquisition == "rent" and c.provider:
-            how = self._("%(mode)s, from %(where)s", mode=how, where=c.provider)
+        how = self.acquired(c)
         time = (f.days(c.wall_days) if c.wall_days is not None else
                 self._("%(n)s output tokens/s in total", n=f.num(c.decode_tokens_per_s_total, 0))
                 if c.decode_tokens_per_s_total is not None else f.na())

@@ -319,11 +319,14 @@ class RecommendView(StepsView, ChartsView):
             unique = list(seen.values())
             reasons = [list(k[1]) for k in seen]
             common = [r for r in reasons[0] if all(r in rs for rs in reasons[1:])]
+            twice = {n for n in (c.count for c in unique) if sum(1 for u in unique if u.count == n) > 1}
             items = []
             for c, rs in zip(unique, reasons, strict=True):
                 own = [short for r, short in zip(rs, self.short_reasons(c), strict=True) if r not in common]
-                if own or not common:
-                    items.append({"title": self.candidate_name(c), "count": str(c.count),
+                if own or not common:  # a count rented and bought for different reasons says which is which
+                    title = self.candidate_name(c) if c.count not in twice else self._(
+                        "%(name)s, %(how)s", name=self.candidate_name(c), how=self.acquired(c))
+                    items.append({"title": title, "count": str(c.count),
                                   "reasons": own or [self._("No reason recorded.")]})
             rejecting = [s.id for c in unique for s in c.reason_sentences if s.id] or [
                 r for c in unique for r in c.rules]
