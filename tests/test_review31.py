@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from gpuwise import knowledge
 
 from .clirun import gpuwise
@@ -116,3 +118,26 @@ def test_why_not_says_which_of_a_count_rented_and_bought_each_line_is(tmp_path: 
         part = _flat(out[out.index("=== Why not" if lang == "en" else "=== 为何不选"):])
         assert buy in part and re.search(rent, part), part[:600]
         assert "- 8 × NVIDIA A100 PCIe 80GB: " in part if lang == "en" else "- 8 × NVIDIA A100 PCIe 80GB：" in part
+
+
+COMMITTED = ("title: b200 for llama\n"
+             "workload: {task: inference, model: llama-3.1-70b, precision: fp8, prompt_tokens: 1500,"
+             " output_tokens: 300, requests_per_s: 5}\n"
+             "hardware: {gpu: B200, count: 8, nodes: 1}\n"
+             "acquisition: {mode: rent, provider: nebius, hourly_usd: 3.10, months: %s}\n")
+
+
+@pytest.mark.parametrize("months,en,zh", [(36, "3-year commitment", "3 年承诺使用"),
+                                          (24, "the term the proposal commits to", "提案承诺的租期")])
+def test_a_proposals_own_price_on_a_committed_term_is_not_called_on_demand(tmp_path: Path, months: int, en: str,
+                                                                           zh: str) -> None:
+    """8 x B200 rented for 36 months at the proposal's $3.10 a GPU-hour: 'The prices this answer rests on' said
+    'rent NVIDIA B200 ... on nebius, on demand: $3.10 per GPU-hour (the proposal's own price)', of a price the
+    proposal pays for a three-year term, billed 8 x 3.10 x 26,280 h = $651,744 whatever is used."""
+    out = _flat(_run(tmp_path, "audit", COMMITTED % months, "--detail", "full"))
+    assert f"rent NVIDIA B200 (HGX B200) 180GB on nebius, {en}: $3.10 per GPU-hour (the proposal's own price)" in out
+    assert f"${8 * 3.10 * 730 * months:,.0f}" in out  # the committed term, billed whole
+    js = json.loads(_run(tmp_path, "audit", COMMITTED % months, "--format", "json"))
+    assert js["prices_used"][0]["term"] == {36: "3-year", 24: "commitment"}[months]
+    assert f"（{zh}）：每 GPU 小时 $3.10（提案自报的价格）" in _flat(_run(
+        tmp_path, "audit", COMMITTED % months, "--detail", "full", "--lang", "zh", "--currency", "USD"))

@@ -33,8 +33,15 @@ def _said(message_id: str, **values: Any) -> tuple[Phrase, ...]:
     return (("", message_id, values),)
 
 
-def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = None) -> list[PriceUsed]:
-    """What the configuration's cost was computed from (``mode``: rent or buy)."""
+TERMS_BY_MONTHS = {1: "1-month", 12: "1-year", 36: "3-year"}
+"""The rental terms a proposal's ``acquisition.months`` names; any other committed length is a ``commitment``."""
+
+
+def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = None,
+                committed_months: float | None = None) -> list[PriceUsed]:
+    """What the configuration's cost was computed from (``mode``: rent or buy). ``committed_months``: the
+    term an audited rental commits to; the proposal's own hourly price is the price of that term, not an
+    on-demand one."""
     today = today or dt.date.today()
     kb = job.kb
     out: list[PriceUsed] = []
@@ -46,6 +53,9 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
         native = o.native_per_hour if o.native_per_hour is not None else o.usd_per_hour
         cur = o.currency if o.native_per_hour is not None else "USD"
         term = (ev.cost.rent_term if ev.cost else None) or "on-demand"
+        if committed_months and o.as_of == "proposal" and term == "on-demand":
+            term = TERMS_BY_MONTHS.get(int(committed_months) if float(committed_months).is_integer() else 0,
+                                       "commitment")
         published = term in ("1-month", "1-year", "3-year") and o.terms_as_of  # a reserved rate, dated apart
         out.append(_entry(_said("price.rent", gpu=ev.gpu.name, where=where, term=term), native / o.gpus, cur,
                           _said("price.unit.gpu_hour"), o.terms_as_of if published else o.as_of,
