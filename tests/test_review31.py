@@ -141,3 +141,23 @@ def test_a_proposals_own_price_on_a_committed_term_is_not_called_on_demand(tmp_p
     assert js["prices_used"][0]["term"] == {36: "3-year", 24: "commitment"}[months]
     assert f"（{zh}）：每 GPU 小时 $3.10（提案自报的价格）" in _flat(_run(
         tmp_path, "audit", COMMITTED % months, "--detail", "full", "--lang", "zh", "--currency", "USD"))
+
+
+def test_an_audits_project_is_the_committed_months_and_says_so(tmp_path: Path) -> None:
+    """A rental committed for 12 months with no project_months is costed over 12 months (its alternatives too:
+    '$... over 12 months'), while 'The proposal as understood' printed 'constraints.project_months: 6', the
+    model's default, and no assumption named the length. It now echoes 12, and the assumptions say where it
+    comes from; a proposal stating neither takes the six-month default, listed."""
+    text = COMMITTED.replace("hourly_usd: 3.10, ", "") % 12
+    out = _flat(_run(tmp_path, "audit", text, "--detail", "full"))
+    assert "constraints.project_months: 12 [default: the project runs the 12 months of the proposal's" \
+           " acquisition.months]" in out
+    assert ("constraints.project_months = 12 — the project runs the 12 months of the proposal's"
+            " acquisition.months") in out
+    assert "constraints.project_months: 6" not in out
+    js = json.loads(_run(tmp_path, "audit", text, "--format", "json"))
+    assert js["proposal"]["constraints"]["project_months"] == 12
+    assert js["alternative"]["ledger"]["period"]["months"] == 12 == js["proposed"]["ledger"]["period"]["months"]
+    neither = _flat(_run(tmp_path, "audit", text.replace(", months: 12", "")))
+    assert "constraints.project_months = 6 — a six-month project" in neither
+    assert "项目周期为提案 acquisition.months 所写的 12 个月" in _flat(_run(tmp_path, "audit", text, "--lang", "zh"))

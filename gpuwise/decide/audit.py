@@ -409,6 +409,11 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
     with resolve(req, kb, where) as job:  # its caches are dropped when the result is built
         if host is not None:
             job.assumptions.append(host)
+        if "project_months" not in p.constraints.model_fields_set:  # the project's length, from the acquisition
+            job.assumptions.append(note("constraints.project_months", req.constraints.project_months,
+                                        "assume.project_months.acquisition" if "months" in
+                                        p.acquisition.model_fields_set else "assume.default.constraints.project_months",
+                                        {"months": req.constraints.project_months}))
         book = rulebook_for(job, rules)
         r = kb.gpu(p.hardware.gpu, where=f"{where}: hardware.gpu")
         named = [note("hardware.gpu", p.hardware.gpu, r.note_id, r.note_values)] if r.note_id else []
@@ -476,7 +481,9 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             "revise" if any(f.severity == "warning" for f in findings) else "approve")
         return made(AuditResult, dict(
             verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
-            proposal=p.model_dump(mode="json"), proposed=prop_cand, savings_usd=savings,
+            # as understood: the project is the committed months where the file gives no project_months
+            proposal=p.model_copy(update={"constraints": req.constraints}).model_dump(mode="json"),
+            proposed=prop_cand, savings_usd=savings,
             savings_comparable=savings is not None and not given_up, alternative_gives_up=given_up,
             assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
                                                            or not _alternative_key(e.subject)],
