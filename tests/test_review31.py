@@ -161,3 +161,22 @@ def test_an_audits_project_is_the_committed_months_and_says_so(tmp_path: Path) -
     neither = _flat(_run(tmp_path, "audit", text.replace(", months: 12", "")))
     assert "constraints.project_months = 6 — a six-month project" in neither
     assert "项目周期为提案 acquisition.months 所写的 12 个月" in _flat(_run(tmp_path, "audit", text, "--lang", "zh"))
+
+
+def test_storage_charged_at_another_kinds_rate_says_so(tmp_path: Path) -> None:
+    """2 TB of premium SSD beside 8 B200 rented 12 months at Nebius, whose fee table lists object storage only
+    (clouds.yaml: $0.0147 a GB-month, its object storage pricing page): the proposal's ledger read 'storage
+    $353' (2,000 GB x $0.0147 x 12), the object rate, with nothing saying the premium SSD asked for was not
+    priced as such (cost.storage_rate_for charges the dearest kind a provider lists)."""
+    text = COMMITTED.replace("hourly_usd: 3.10, ", "") % 12 + "cloud: {storage: {kind: premium-ssd, tb: 2}}\n"
+    rate = next(p for p in knowledge.load().clouds.providers if p.id == "nebius").storage_usd_per_gb_month
+    assert set(rate) == {"object"}
+    fee = 2000 * rate["object"] * 12
+    out = _flat(_run(tmp_path, "audit", text, "--detail", "full"))
+    assert f"cloud fees storage (premium-ssd at the object rate) ${fee:,.0f}" in out
+    js = json.loads(_run(tmp_path, "audit", text, "--format", "json"))
+    line = next(x for x in js["proposed"]["ledger"]["lines"] if x["item"] == "storage")
+    assert line["amount"] == pytest.approx(fee)
+    assert line["item_phrases"] == [["", "item.fee.storage_as", {"kind": "premium-ssd", "priced": "object"}]]
+    assert f"存储（premium-ssd，按 object 的单价计） ${fee:,.0f}" in _flat(
+        _run(tmp_path, "audit", text, "--detail", "full", "--lang", "zh", "--currency", "USD"))

@@ -505,7 +505,11 @@ def fee_lines(fees: Term) -> list[LedgerLine]:
                formula("formula.fee.cross_region"), {**common, "usd_per_month": i["cross_region_usd_per_month"]},
                _item("item.fee.cross_region")),
         L.line("fee", "storage", i["storage_usd_per_month"] * months, formula("formula.fee.storage"),
-               {**common, "usd_per_month": i["storage_usd_per_month"]}, _item("item.fee.storage")),
+               {**common, "usd_per_month": i["storage_usd_per_month"]},
+               # a kind the provider does not list is charged at the dearest it does (storage_rate_for): said
+               _item("item.fee.storage_as", kind=i["storage_kind"], priced=i["storage_priced_as"])
+               if i.get("storage_priced_as") and i["storage_priced_as"] != i.get("storage_kind")
+               else _item("item.fee.storage")),
     ]
 
 
