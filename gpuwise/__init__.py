@@ -33,33 +33,38 @@ def _dir(p: str | Path | None) -> str | None:
 
 
 def estimate(requirements: dict[str, Any] | str | Path | Requirements, *, gpu: str | None = None,
-             gpus: int | None = None, knowledge: str | Path | None = None) -> EstimateResult:
+             gpus: int | None = None, knowledge: str | Path | None = None,
+             fx_rate: float | None = None) -> EstimateResult:
     """The numbers alone: memory per GPU, and with ``gpu`` (a catalog id or name) also time,
     throughput and cost on ``gpus`` of it (default: 1, or for training with a deadline the fewest
     in time). No rule decides anything here."""
     from .decide.estimate import estimate as _estimate
 
-    return _estimate(requirements, gpu=gpu, gpus=gpus, knowledge=_dir(knowledge))
+    return _estimate(requirements, gpu=gpu, gpus=gpus, knowledge=_dir(knowledge), fx_rate=fx_rate)
 
 
 def recommend(requirements: dict[str, Any] | str | Path | Requirements, *,
-              knowledge: str | Path | None = None, rules: str | Path | None = None) -> RecommendResult:
+              knowledge: str | Path | None = None, rules: str | Path | None = None,
+              fx_rate: float | None = None) -> RecommendResult:
     """The four-step decision over the catalog (or the requirements' short list of GPUs):
     the best option, a runner-up, every judged candidate with its reasons. ``knowledge``: a
-    directory overlaid on the built-in knowledge base; ``rules``: a directory of house rules."""
+    directory overlaid on the built-in knowledge base; ``rules``: a directory of house rules;
+    ``fx_rate``: CNY per USD in place of the dated rate (``--fx-rate``)."""
     from .decide.recommend import recommend as _recommend
 
-    return _recommend(requirements, knowledge=_dir(knowledge), rules=_dir(rules))
+    return _recommend(requirements, knowledge=_dir(knowledge), rules=_dir(rules), fx_rate=fx_rate)
 
 
 def audit(proposal: dict[str, Any] | str | Path | Proposal, *, knowledge: str | Path | None = None,
-          base_dir: str | Path | None = None, rules: str | Path | None = None) -> AuditResult:
+          base_dir: str | Path | None = None, rules: str | Path | None = None,
+          fx_rate: float | None = None) -> AuditResult:
     """Audit a purchase or rental proposal: verdict, findings, the best alternative. ``base_dir``:
     where the proposal's relative paths (nvidia-smi reports) are read from (default: the
     proposal file's folder, or the working directory for a dict)."""
     from .decide.audit import audit as _audit
 
-    return _audit(proposal, knowledge=_dir(knowledge), base_dir=_dir(base_dir), rules=_dir(rules))
+    return _audit(proposal, knowledge=_dir(knowledge), base_dir=_dir(base_dir), rules=_dir(rules),
+                  fx_rate=fx_rate)
 
 
 def plan(plan_file: Any, *, knowledge: str | None = None, rules: str | None = None,

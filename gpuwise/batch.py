@@ -108,7 +108,7 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
                     err = refused[path].line(lang)
                 else:
                     try:
-                        res = audit(path, knowledge=args.knowledge, rules=args.rules)
+                        res = audit(path, knowledge=args.knowledge, rules=args.rules, fx_rate=args.fx_rate)
                     except UserError as exc:
                         err = exc.line(lang)
                     except (KeyboardInterrupt, MemoryError, RecursionError):

@@ -559,7 +559,7 @@ def _recommend(args: argparse.Namespace) -> int:
 
     if _STARTING:  # the gpuwise process, one answer: what it was computed from is never freed (inputs/job.py)
         job.KEPT = []
-    result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules)
+    result = recommend(args.requirements, knowledge=args.knowledge, rules=args.rules, fx_rate=args.fx_rate)
     _emit(result, args, "recommend", inputs)
     return 0 if result.recommendation is not None else 1
 
@@ -575,7 +575,7 @@ def _audit(args: argparse.Namespace) -> int:
 
     inputs = read_by_run(args, args.proposals) if args.output else []
     _check_output(args, inputs)
-    result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules)
+    result = audit(args.proposals[0], knowledge=args.knowledge, rules=args.rules, fx_rate=args.fx_rate)
     _emit(result, args, "audit", inputs)
     return 1 if result.verdict == "reject" else 0
 
@@ -602,7 +602,8 @@ def _estimate(args: argparse.Namespace) -> int:
 
     from .decide.estimate import estimate
 
-    result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge)
+    result = estimate(args.requirements, gpu=args.gpu, gpus=args.gpus, knowledge=args.knowledge,
+                      fx_rate=args.fx_rate)
     if args.format == "json":
         _out(json.dumps(result.model_dump(mode="json"), indent=2, allow_nan=False) + "\n")
     else:

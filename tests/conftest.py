@@ -271,16 +271,17 @@ def cli_answers_shared():
     others (another format, detail, language or currency of the same question) render a fresh copy
     of it (``pickle``, as :func:`answer_of` hands out), so each still parses its command line and
     writes its report. Keyed by the file's path and bytes; a dict, standard input, a ``--knowledge``
-    or ``--rules`` folder is computed as usual. Not for a module that patches gpuwise before a run."""
+    or ``--rules`` folder, or an ``--fx-rate``, is computed as usual. Not for a module that patches gpuwise before a
+    run."""
     from gpuwise.decide import recommend as module
 
     real = module.recommend
     kept: dict[tuple[str, bytes], bytes] = {}
 
-    def shared(requirements, *, knowledge=None, rules=None):
+    def shared(requirements, *, knowledge=None, rules=None, fx_rate=None):
         path = Path(requirements) if isinstance(requirements, (str, Path)) and str(requirements) != "-" else None
-        if knowledge is not None or rules is not None or path is None or not path.is_file():
-            return real(requirements, knowledge=knowledge, rules=rules)
+        if knowledge is not None or rules is not None or fx_rate is not None or path is None or not path.is_file():
+            return real(requirements, knowledge=knowledge, rules=rules, fx_rate=fx_rate)
         key = (str(path.resolve()), path.read_bytes())
         if key not in kept:
             kept[key] = pickle.dumps(real(requirements), pickle.HIGHEST_PROTOCOL)

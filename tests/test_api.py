@@ -51,9 +51,9 @@ def test_bad_input_is_a_one_line_user_error():
 
 
 @pytest.mark.parametrize(("name", "params", "returns"), [
-    ("recommend", ["requirements", "knowledge", "rules"], "RecommendResult"),
-    ("audit", ["proposal", "knowledge", "base_dir", "rules"], "AuditResult"),
-    ("estimate", ["requirements", "gpu", "gpus", "knowledge"], "EstimateResult"),
+    ("recommend", ["requirements", "knowledge", "rules", "fx_rate"], "RecommendResult"),
+    ("audit", ["proposal", "knowledge", "base_dir", "rules", "fx_rate"], "AuditResult"),
+    ("estimate", ["requirements", "gpu", "gpus", "knowledge", "fx_rate"], "EstimateResult"),
 ])
 def test_the_signatures_are_the_documented_ones(name, params, returns):
     fn = getattr(gpuwise, name)

@@ -180,3 +180,29 @@ def test_storage_charged_at_another_kinds_rate_says_so(tmp_path: Path) -> None:
     assert line["item_phrases"] == [["", "item.fee.storage_as", {"kind": "premium-ssd", "priced": "object"}]]
     assert f"存储（premium-ssd，按 object 的单价计） ${fee:,.0f}" in _flat(
         _run(tmp_path, "audit", text, "--detail", "full", "--lang", "zh", "--currency", "USD"))
+
+
+def test_fx_rate_converts_a_yuan_files_amounts_at_the_rate_the_report_prints(tmp_path: Path) -> None:
+    """--fx-rate 7 on a file in yuan: the file's 50,000-yuan budget was converted at the dated 6.7661
+    ($7,390) and printed back at 7 ('of CN¥51,728'), the assumptions said 'converted at 6.7661 CNY per USD',
+    and DATA-STALE-FX warned that the rate is 137 days old, its fix 'Give today's rate with --fx-rate': the
+    rate just given. The given rate is now the one the amounts convert at, the result carries, and the
+    freshness rule leaves alone."""
+    out = _flat(_run(tmp_path, "recommend", YUAN, "--detail", "full", "--fx-rate", "7"))
+    assert "constraints.budget_usd: CN¥50,000 " in out and "CN¥51,728" not in out
+    assert ("converted at 7 CNY per USD (the rate given with --fx-rate): budget 50,000 CNY = 7,143 USD; a day 2,000"
+            " CNY = 286 USD; electricity 0.8 CNY/kWh = 0.114 USD/kWh") in out
+    assert "DATA-STALE-FX" not in out
+    sold = YUAN.replace("RTX 4090]", "RTX 4090D]").replace("budget_usd: 50000", "budget_usd: 500000")  # an answer
+    assert "exchange rate: 7.0000 CNY per USD (the rate given with --fx-rate)" in _flat(
+        _run(tmp_path, "recommend", sold, "--detail", "full", "--fx-rate", "7"))
+    js = json.loads(_run(tmp_path, "recommend", YUAN, "--format", "json", "--fx-rate", "7"))
+    assert js["question"]["constraints"]["budget_usd"] == pytest.approx(50000 / 7)
+    assert js["currency"]["usd_cny"] == 7 and js["currency"]["source"] == "the rate given with --fx-rate"
+    zh = _flat(_run(tmp_path, "recommend", YUAN, "--detail", "full", "--fx-rate", "7", "--lang", "zh"))
+    assert "按 1 美元兑 7 元换算（--fx-rate 给出的汇率）：预算 50,000 元 = 7,143 美元" in zh
+    dated = _flat(_run(tmp_path, "recommend", YUAN, "--detail", "full"))  # without it: the dated rate, judged
+    assert f"converted at {RATE:g} CNY per USD (" in dated and "DATA-STALE-FX" in dated
+    est = json.loads(_run(tmp_path, "estimate", YUAN, "--gpu", "RTX 4090", "--format", "json", "--fx-rate", "7"))
+    assert "converted at 7 CNY per USD (the rate given with --fx-rate)" in " ".join(
+        a["reason"] for a in est["assumptions"])

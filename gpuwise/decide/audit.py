@@ -24,7 +24,7 @@ from ..estimators.candidate import evaluate
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
 from ..inputs.job import check_network, listed_provider, note, provider_note, resolve
-from ..inputs.money import to_usd
+from ..inputs.money import to_usd, with_rate
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
 from ..results import Assumption, Candidate, StalePrice
@@ -390,16 +390,18 @@ def _systems(p: Proposal, gpu: Any, where: str) -> Proposal:
 
 
 def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
-          rules: str | None = None) -> AuditResult:
+          rules: str | None = None, fx_rate: float | None = None) -> AuditResult:
+    """``fx_rate``: CNY per USD instead of the knowledge base's dated rate (``--fx-rate``)."""
     with gc_paused():
-        return _audit(proposal, knowledge=knowledge, base_dir=base_dir, rules=rules)
+        return _audit(proposal, knowledge=knowledge, base_dir=base_dir, rules=rules, fx_rate=fx_rate)
 
 
-def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules: str | None) -> AuditResult:
+def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules: str | None,
+           fx_rate: float | None = None) -> AuditResult:
     p: Proposal = coerce(Proposal, proposal)
     where = str(proposal) if isinstance(proposal, (str, Path)) else "proposal"
     base = Path(base_dir) if base_dir else (Path(proposal).parent if isinstance(proposal, (str, Path)) else Path.cwd())
-    kb = knowledge_mod.load(knowledge)
+    kb = with_rate(knowledge_mod.load(knowledge), fx_rate)
     p, money_notes = to_usd(p, kb)
     listed = listed_provider(kb, p.acquisition.provider)
     if listed is not None and listed != p.acquisition.provider:  # 'Lambda' is the price list's 'lambda'

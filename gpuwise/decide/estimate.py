@@ -87,11 +87,13 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
 
 
 def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = None,
-             knowledge: str | None = None) -> EstimateResult:
+             knowledge: str | None = None, fx_rate: float | None = None) -> EstimateResult:
+    """``fx_rate``: CNY per USD instead of the knowledge base's dated rate (``--fx-rate``)."""
+    from ..inputs.money import to_usd, with_rate
+
     req: Requirements = coerce(Requirements, requirements)
-    kb = knowledge_mod.load(knowledge)
+    kb = with_rate(knowledge_mod.load(knowledge), fx_rate)
     where = str(requirements) if isinstance(requirements, str) else "requirements"
-    from ..inputs.money import to_usd
 
     req, money_notes = to_usd(req, kb)
     from . import rulebook, verdicts

@@ -15,7 +15,7 @@ from typing import Any
 from .. import knowledge as knowledge_mod
 from ..inputs import job as job_mod
 from ..inputs.job import resolve
-from ..inputs.money import to_usd
+from ..inputs.money import to_usd, with_rate
 from ..inputs.schema import Requirements, coerce
 from ..results import RecommendResult
 from .consult import consult, gc_paused, rulebook_for
@@ -24,14 +24,17 @@ from .result import build_result
 from .subjects import candidate_gpus
 
 
-def recommend(requirements: Any, *, knowledge: str | None = None, rules: str | None = None) -> RecommendResult:
+def recommend(requirements: Any, *, knowledge: str | None = None, rules: str | None = None,
+              fx_rate: float | None = None) -> RecommendResult:
+    """``fx_rate``: CNY per USD instead of the knowledge base's dated rate (``--fx-rate``)."""
     with gc_paused():
-        return _recommend(requirements, knowledge=knowledge, rules=rules)
+        return _recommend(requirements, knowledge=knowledge, rules=rules, fx_rate=fx_rate)
 
 
-def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None) -> RecommendResult:
+def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None,
+               fx_rate: float | None = None) -> RecommendResult:
     req: Requirements = coerce(Requirements, requirements)
-    kb = knowledge_mod.load(knowledge)
+    kb = with_rate(knowledge_mod.load(knowledge), fx_rate)
     where = str(requirements) if isinstance(requirements, str) else "requirements"
     req, money_notes = to_usd(req, kb)
     with resolve(req, kb, where) as job:  # its caches are dropped when the result is built

@@ -6,11 +6,13 @@ conversion is stated as an assumption. Everything downstream is USD.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .. import messages
 from ..checked import made
 from ..knowledge import Knowledge
+from ..knowledge.schema.tco import SourcedValue
 from ..results import Assumption
 from .schema import Constraints
 
@@ -20,6 +22,25 @@ def usd_cny(kb: Knowledge) -> tuple[float, str]:
     v = kb.tco_value("usd_cny")
     when = v.as_of.isoformat() if v.as_of else "undated"
     return v.value, f"{v.value:g} CNY per USD ({when}, tco.yaml usd_cny)"
+
+
+GIVEN_RATE = messages.template("source.fx_given")
+"""The source of the rate ``--fx-rate`` puts in the knowledge base's place."""
+
+
+def with_rate(kb: Knowledge, fx_rate: float | None) -> Knowledge:
+    """The knowledge base with the rate given on the command line (``--fx-rate``, CNY per USD) as tco.yaml's
+    ``usd_cny``, dated today: a yuan file's amounts are converted at it, the result carries it, and the
+    data-freshness rules judge it, as they judge the dated rate it replaces (without it a report in yuan
+    converted the file's budget at one rate and printed it at another, and told the user who gave today's
+    rate to give it)."""
+    if fx_rate is None:
+        return kb
+    v = kb.tco.values.get("usd_cny")
+    given = {"value": float(fx_rate), "as_of": None, "source": GIVEN_RATE,
+             "check": "U"}
+    mine = v.model_copy(update=given) if v is not None else SourcedValue(unit="CNY per USD", **given)
+    return dataclasses.replace(kb, tco=kb.tco.model_copy(update={"values": {**kb.tco.values, "usd_cny": mine}}))
 
 
 def market_of(c: Constraints) -> tuple[str, Assumption | None]:
@@ -73,7 +94,8 @@ def to_usd(model: Any, kb: Knowledge) -> tuple[Any, list[Assumption]]:
             convert("convert.hourly", acq.hourly_usd, a["hourly_usd"])
         if a:
             update["acquisition"] = acq.model_copy(update=a)
-    message_id = "assume.currency.converted" if changed else "assume.currency"
+    given = kb.tco_value("usd_cny").source == GIVEN_RATE  # --fx-rate's, not tco.yaml's
+    message_id = ("assume.currency.converted" if changed else "assume.currency") + (".given" if given else "")
     values: dict[str, Any] = {"rate": rate, "as_of": when.isoformat() if when else "undated"}
     if changed:
         values |= {"converted": messages.phrase_text(changed), "converted_phrases": messages.phrase_json(changed)}

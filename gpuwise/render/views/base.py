@@ -431,6 +431,8 @@ class BaseView:
                               age=format(age, ",.0f")) if e.as_of and isinstance(age, (int, float))
                        else self._("%(what)s (the proposal's own price)", what=what)
                        if e.source == messages.template("source.proposal")  # the user's figure: no date to give
+                       else self._("%(what)s (the rate given with --fx-rate)", what=what)
+                       if e.kind == "fx" and e.source == messages.template("source.fx_given")
                        else self._("%(what)s (undated)", what=what))
         return out
 
