@@ -206,3 +206,22 @@ def test_fx_rate_converts_a_yuan_files_amounts_at_the_rate_the_report_prints(tmp
     est = json.loads(_run(tmp_path, "estimate", YUAN, "--gpu", "RTX 4090", "--format", "json", "--fx-rate", "7"))
     assert "converted at 7 CNY per USD (the rate given with --fx-rate)" in " ".join(
         a["reason"] for a in est["assumptions"])
+
+
+def test_the_full_report_names_each_prices_source(tmp_path: Path) -> None:
+    """'The prices this answer rests on' gave each price its date and age but not where it came from: an
+    approver could not tell that the alternative's H200 board price ($236,000 for 8) is an estimate, or
+    which page the B200 rental rate was read from. The full report now quotes each dated price's source
+    (the brief keeps one line; the proposal's own figures and the exchange rate, whose source the currency
+    line gives, are left as they were)."""
+    js = json.loads(_run(tmp_path, "audit", COMMITTED % 36, "--format", "json"))
+    bought = next(e for e in js["prices_used"] if e.get("alternative") and e["kind"] == "buy")
+    out = _flat(_run(tmp_path, "audit", COMMITTED % 36, "--detail", "full"))
+    start = out.index(f"- alternative: buy {bought['gpu']}, new: ")
+    line = out[start:out.index(" - ", start + 2)]
+    assert line.endswith(f"({bought['as_of']}, {bought['age_days']:,} days old); source: {bought['source']}"), line
+    assert "on nebius, 3-year commitment: $3.10 per GPU-hour (the proposal's own price) -" in out
+    brief = _flat(_run(tmp_path, "audit", COMMITTED % 36))
+    assert "; source:" not in brief
+    zh = _flat(_run(tmp_path, "audit", COMMITTED % 36, "--detail", "full", "--lang", "zh", "--currency", "USD"))
+    assert f"；来源：“{bought['source']}”" in zh

@@ -427,13 +427,18 @@ class BaseView:
             if e.alternative:
                 what = self._("alternative: %(what)s", what=what)
             age = e.age_days
-            out.append(self._("%(what)s (%(as_of)s, %(age)s days old)", what=what, as_of=e.as_of,
-                              age=format(age, ",.0f")) if e.as_of and isinstance(age, (int, float))
-                       else self._("%(what)s (the proposal's own price)", what=what)
-                       if e.source == messages.template("source.proposal")  # the user's figure: no date to give
-                       else self._("%(what)s (the rate given with --fx-rate)", what=what)
-                       if e.kind == "fx" and e.source == messages.template("source.fx_given")
-                       else self._("%(what)s (undated)", what=what))
+            # the user's own figures have no source to name; the rate's is in the currency line below
+            own = e.kind == "fx" or e.source == messages.template("source.proposal")
+            line = (self._("%(what)s (%(as_of)s, %(age)s days old)", what=what, as_of=e.as_of,
+                           age=format(age, ",.0f")) if e.as_of and isinstance(age, (int, float))
+                    else self._("%(what)s (the proposal's own price)", what=what)
+                    if e.source == messages.template("source.proposal")  # the user's figure: no date to give
+                    else self._("%(what)s (the rate given with --fx-rate)", what=what)
+                    if e.kind == "fx" and e.source == messages.template("source.fx_given")
+                    else self._("%(what)s (undated)", what=what))
+            # the full report names where each dated figure comes from (the price page, the price list)
+            out.append(line if brief or own or not e.source else
+                       self._("%(price)s; source: %(source)s", price=line, source=self.f.cite(e.source)))
         return out
 
     def trace_table(self) -> dict[str, Any] | None:
