@@ -225,3 +225,19 @@ def test_the_full_report_names_each_prices_source(tmp_path: Path) -> None:
     assert "; source:" not in brief
     zh = _flat(_run(tmp_path, "audit", COMMITTED % 36, "--detail", "full", "--lang", "zh", "--currency", "USD"))
     assert f"；来源：“{bought['source']}”" in zh
+
+
+def test_the_rent_formula_reproduces_its_value_from_the_hours_it_prints(tmp_path: Path) -> None:
+    """The rent term printed '$/h x hours' with the hours to four digits: 13B on 128 B200 for 343.03 hours read
+    'CN¥6,192.33/h x 343 h = CN¥2,124,148', CN¥179 away from 6,192.33 x 343, and 8B on 64 H100 for 2T tokens
+    (1,144.38 hours) '$246.40/h x 1144 h = $281,974', $94 away. Hours of a hundred or more now print to the
+    hundredth, and the product of the printed numbers is the printed value to within the cent rounding of
+    the rate and the hundredth of an hour."""
+    text = PRETRAIN.replace("1.0e11", "2.0e12").replace("deadline_days: 30", "deadline_days: 60")
+    out = _flat(_run(tmp_path, "recommend", text, "--detail", "full"))
+    m = re.search(r"Rent = \$([\d,]+) formula: \$/h × hours × \(1 - long-rental discount\) with numbers: "
+                  r"\$([\d,.]+)/h × ([\d,.]+) h × \(1 - 0%\)", out)
+    assert m, out[:3000]
+    value, rate, hours = (float(g.replace(",", "")) for g in m.groups())
+    assert hours > 1000 and not hours.is_integer()
+    assert abs(rate * hours - value) < 0.005 * hours + 0.005 * rate + 1

@@ -562,6 +562,9 @@ def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str 
         return money(v) if money else f"${v:,.2f}"
     if name == "discount":
         return f"{v:.0%}"
+    if (name == "hours" or name.endswith("_hours")) and isinstance(v, float) and 100 <= abs(v) < 1e6 \
+            and not v.is_integer():  # to the hundredth: '343 h' of 343.03 put CN¥179 between a rent and its formula
+        return f"{v:,.2f}".rstrip("0").rstrip(".") + " h"
     unit = " h" if name == "hours" or name.endswith("_hours") else " s" if name.endswith("_s") else ""
     return input_text(v) + unit
 
