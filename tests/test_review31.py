@@ -241,3 +241,24 @@ def test_the_rent_formula_reproduces_its_value_from_the_hours_it_prints(tmp_path
     value, rate, hours = (float(g.replace(",", "")) for g in m.groups())
     assert hours > 1000 and not hours.is_integer()
     assert abs(rate * hours - value) < 0.005 * hours + 0.005 * rate + 1
+
+
+@pytest.mark.parametrize("lang,reading,refusal", [
+    ("en", "'RTX PRO 6000' read as NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB (rtx-pro-6000-blackwell),"
+           " the default variant", "unknown gpu 'RTX 9999'"),
+    ("zh", "“RTX PRO 6000”按 NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB（rtx-pro-6000-blackwell）理解，"
+           "即默认型号", "未知 GPU“RTX 9999”")])
+def test_a_chinese_questionnaire_says_how_it_read_a_gpu_name_in_chinese(tmp_path: Path, lang: str, reading: str,
+                                                                        refusal: str) -> None:
+    """`gpuwise ask --lang zh` resuming answers that list 'RTX PRO 6000' printed the reading in English between
+    Chinese questions ("'RTX PRO 6000' read as ... the default variant"), and a name it could not read was
+    refused in English too: both are catalog messages, now said in the session's language."""
+    from gpuwise.ask.questionnaire import _Session, load_questions
+
+    s = _Session(load_questions(), knowledge.load(), tmp_path / "answers.yaml", lang=lang, currency="USD")
+    notes = s.load({"workload": {"task": "finetune", "method": "lora", "model": "qwen2.5-72b"},
+                    "constraints": {"gpus": ["RTX PRO 6000", "RTX 5090"], "max_gpus": 8}})
+    assert reading in notes
+    notes = s.load({"workload": {"task": "finetune", "method": "lora", "model": "qwen2.5-72b"},
+                    "constraints": {"gpus": ["RTX 9999"]}})
+    assert any(refusal in n for n in notes), notes

@@ -304,9 +304,9 @@ class PlanAsk:
         try:
             r = self.kb.gpu(name)
         except UserError as exc:
-            return exc.line()
+            return exc.line(self.lang)
         if r.note:
-            self.show(r.note, "dim")
+            self.show(r.said(self.lang), "dim")
         return None
 
     def model_answer(self) -> dict[str, Any]:
@@ -324,10 +324,10 @@ class PlanAsk:
             try:
                 r = self.kb.model(text)
             except UserError as exc:
-                self.show(f"✗ {exc.line()}", "red")
+                self.show(f"✗ {exc.line(self.lang)}", "red")
                 continue
             if r.note:
-                self.show(r.note, "dim")
+                self.show(r.said(self.lang), "dim")
             return {"model": r.id}
 
     def ask_workload(self, n: int, horizon: int, names: set[str]) -> dict[str, Any]:

@@ -260,8 +260,8 @@ class _Session:
         try:
             resolved = self.kb.model(text)
         except UserError as exc:
-            raise _Invalid(raw=exc.line()) from None
-        notes = [resolved.note] if resolved.note else []
+            raise _Invalid(raw=exc.line(self.lang)) from None
+        notes = [resolved.said(self.lang)] if resolved.note else []
         return _Update(q.key, resolved.id, drop=(alt,) if alt != q.key else (), notes=notes)
 
     def _convert_gpus(self, q: Question, value: Any) -> _Update:
@@ -283,9 +283,9 @@ class _Session:
             try:
                 resolved = self.kb.gpu(name)
             except UserError as exc:
-                raise _Invalid(raw=exc.line()) from None
+                raise _Invalid(raw=exc.line(self.lang)) from None
             if resolved.note:
-                notes.append(resolved.note)
+                notes.append(resolved.said(self.lang))
             if resolved.id not in ids:
                 ids.append(resolved.id)
         return _Update(q.key, ids, notes=notes)

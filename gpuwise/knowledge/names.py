@@ -51,6 +51,14 @@ class Resolved:
         """The reading in English (None when the name is plain)."""
         return messages.text(self.note_id, self.note_values) if self.note_id else None
 
+    def said(self, lang: str = "en") -> str | None:
+        """The reading in ``lang``: its message as the report catalog translates it (None when plain)."""
+        if not self.note_id or lang == "en":
+            return self.note
+        from ..errors import _catalog
+
+        return messages.fill(_catalog(lang).gettext(messages.template(self.note_id)), self.note_values)
+
 
 @record
 class _Card:
