@@ -262,17 +262,3 @@ def test_a_chinese_questionnaire_says_how_it_read_a_gpu_name_in_chinese(tmp_path
     notes = s.load({"workload": {"task": "finetune", "method": "lora", "model": "qwen2.5-72b"},
                     "constraints": {"gpus": ["RTX 9999"]}})
     assert any(refusal in n for n in notes), notes
-
-
-def test_a_served_model_lists_its_kv_cache_type_among_the_defaults(tmp_path: Path) -> None:
-    """Qwen3-Next served in BF16 with no kv_precision: the KV cache is the framework's default type (2 B an
-    element, the 7.9 GB line above), a default that sets how many sequences fit, and the assumptions did not
-    name it. Listed now; a file that states it is not told it assumed it."""
-    text = NEXT + "constraints: {gpus: [H200], max_gpus: 2, project_months: 12}\n"
-    out = _flat(_run(tmp_path, "recommend", text))
-    assert "workload.kv_precision = auto — the KV cache in the serving framework's own type for the weights'" \
-           " precision (knowledge/serving.yaml kv_cache_bytes: 16-bit unless it says otherwise)" in out
-    zh = _flat(_run(tmp_path, "recommend", text, "--lang", "zh"))
-    assert "workload.kv_precision = auto — KV 缓存采用推理框架针对该权重精度的默认类型" in zh
-    stated = _flat(_run(tmp_path, "recommend", text.replace("precision: bf16,", "precision: bf16, kv_precision: fp8,")))
-    assert "workload.kv_precision =" not in stated
