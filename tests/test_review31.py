@@ -262,3 +262,21 @@ def test_a_chinese_questionnaire_says_how_it_read_a_gpu_name_in_chinese(tmp_path
     notes = s.load({"workload": {"task": "finetune", "method": "lora", "model": "qwen2.5-72b"},
                     "constraints": {"gpus": ["RTX 9999"]}})
     assert any(refusal in n for n in notes), notes
+
+
+def test_a_model_without_mla_is_not_said_to_hold_mla_down_projections(tmp_path: Path) -> None:
+    """Qwen3-Next-80B-A3B at TP 2 (gated DeltaNet and gated attention, no MLA): the weights line said its
+    replicated 100,663,296 B were 'MLA down-projections and the gate'; they are its router alone, 48 layers x
+    512 experts x 2,048 hidden x 2 B (config.json: num_experts 512, hidden_size 2048). The words now say
+    the gate, and MLA's down-projections where a model has them."""
+    (tmp_path / "q.yaml").write_text(NEXT, encoding="utf-8")
+    js = json.loads(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", "--format", "json",
+                            cwd=tmp_path).stdout)
+    weights = next(t for t in js["memory"]["terms"] if t["name"] == "weights")
+    assert weights["inputs"]["replicated_bytes"] == 48 * 512 * 2048 * 2 == 100_663_296
+    out = _flat(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", cwd=tmp_path).stdout)
+    assert ("(tp - 1) × replicated_bytes B (the gate, and MLA's down-projections where the model has them, whole"
+            " on every tensor-parallel GPU)") in out
+    assert "MLA down-projections and the gate" not in out
+    zh = _flat(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", "--lang", "zh", cwd=tmp_path).stdout)
+    assert "门控，以及模型采用 MLA 时的降维投影，在每块张量并行 GPU 上完整保存" in zh
