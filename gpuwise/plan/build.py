@@ -52,6 +52,10 @@ from .solve import (
     Setting,
     commitment_span,
     fleet_for,
+    joint_sites,
+    owned_per_month,
+    power_split,
+    site_minimums,
     solve,
     two_steps,
 )
@@ -370,13 +374,22 @@ class Planner:
                                messages.formula("formula.plan.resale"),
                                {"hardware_usd": round(k * u.hardware, 2), "months_owned": H - o + 1,
                                 "resale_fraction": round(_resale(inp, f, H - o + 1), 4)}))
+        joint = joint_sites(inp)
         for f in inp.fleets.values():
             if f.owned and f.owned_hosting_per_month > 0:
+                # billed their kW where the site's minimum is billed over all it holds (the line below)
+                inputs = {**f.owned_formula, "billed_kw": round(f.owned_kw, 3)} if f.owned_hosting in joint else \
+                    f.owned_formula
                 for m in range(1, H + 1):
                     lines.append(_line(m, "hosting", _item("item.plan.owned", count=f.owned, gpu=f.gpu.name,
                                                            gpu_id=f.gpu.id, site=f.owned_hosting),
-                                       f.owned_hosting_per_month, messages.formula("formula.plan.owned_hosting"),
-                                       f.owned_formula))
+                                       owned_per_month(f, joint), messages.formula("formula.plan.owned_hosting"),
+                                       inputs))
+        for m, site, min_kw, kw, rate in site_minimums(inp, p, x, joint):  # what a site bills up to its minimum
+            lines.append(_line(m, "hosting", ("", (("", "item.plan.site_minimum", {"site": site,
+                                                                             "min_kw": f"{min_kw:g}"}),)),
+                               (min_kw - kw) * rate, messages.formula("formula.plan.site_minimum"),
+                               {"min_billed_kw": min_kw, "site_kw": round(kw, 4), "usd_per_kw_month": rate}))
         fleet = {g: [f.owned + arrived[g][m] for m in range(H + 1)] for g, f in inp.fleets.items()}
         placements: dict[int, list[Placed]] = {m: [] for m in range(1, H + 1)}
         used_hours: dict[tuple[str, int], float] = {}
@@ -384,6 +397,14 @@ class Planner:
         rented_hours: dict[str, float] = {}
         total_hours: dict[str, float] = {}
         by_name = {sz.name: sz for sz in inp.sized}
+        left: dict[tuple[str, int, int], float] = {}  # GPU-hours of a power rate not yet given to a line
+        # the types whose GPUs the plan holds at more than one power rate: their power lines say the site
+        rates: dict[str, set[float]] = {g: {round(f.owned_power_per_gpu_hour, 9)} if f.owned else set()
+                                        for g, f in inp.fleets.items()}
+        for (g, _o, k), j in p.buy.items():
+            if round(x[j]) > 0:
+                rates[g].add(round(inp.fleets[g].units[k].power_per_gpu_hour, 9))
+        apart = {g for g, r in rates.items() if len(r) > 1}
 
         def place(sz: Sized, g: str, m: int, value: float, own: bool, term: str = "on-demand") -> None:
             o = sz.options[g]
@@ -404,13 +425,14 @@ class Planner:
                                             gpu_hours=hours, **extra))
                 return
             used_hours[(g, m)] = used_hours.get((g, m), 0.0) + hours
-            power = _power_rate(f) * hours
-            lines.append(_line(m, "power", _item("item.plan.power", workload=sz.name, count=gpus, gpu=f.gpu.name,
-                                                 gpu_id=f.gpu.id),
-                               power,
-                               messages.formula("formula.plan.power"),
-                               {"gpu_hours": round(hours, 2), "usd_per_gpu_hour": round(_power_rate(f), 4),
-                                **(f.owned_power if f.owned else f.bought_power)}))
+            for share, (rate, site, operands) in power_split(inp, p, x, g, m, hours, left, g in apart):
+                # a type whose GPUs draw power at more than one rate: its lines say the site, and the GPUs there
+                n = gpus if not sz.serving or share == hours else round(gpus * share / hours)
+                lines.append(_line(m, "power", _item("item.plan.power_at" if site else "item.plan.power",
+                                                     workload=sz.name, count=n, gpu=f.gpu.name, gpu_id=f.gpu.id,
+                                                     **({"site": site} if site else {})),
+                                   rate * share, messages.formula("formula.plan.power"),
+                                   {"gpu_hours": round(share, 2), "usd_per_gpu_hour": round(rate, 4), **operands}))
             start = in_use.get((g, m), 0)
             in_use[(g, m)] = start + (gpus if sz.serving else 0)
             acq = "owned" if start + gpus <= f.owned or (not sz.serving and gpus <= f.owned) else "buy"
@@ -745,10 +767,6 @@ def _peak_order(g: str, f: Fleet, k: int, n: int) -> dict[tuple[str, int, int], 
         return {(g, 1, k): n}
     inside = min(n, int(f.office_limit // u.office))
     return {(g, 1, k): inside, (g, 1, k + 1): n - inside}
-
-
-def _power_rate(f: Fleet) -> float:
-    return f.owned_power_per_gpu_hour if f.owned else f.bought_power_per_gpu_hour
 
 
 def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:

@@ -77,7 +77,9 @@ class Fleet:
     owned: int = 0
     owned_hosting: str = "office"
     owned_power_per_gpu_hour: float = 0.0
-    owned_hosting_per_month: float = 0.0
+    owned_hosting_per_month: float = 0.0  # the owned GPUs' hosting billed alone (their site's minimum included)
+    owned_kw: float = 0.0  # their IT power
+    owned_rate: float = 0.0  # their site's USD a kW-month
     owned_formula: dict[str, Any] = field(default_factory=dict)
     owned_power: dict[str, Any] = field(default_factory=dict)  # a GPU-hour's power: TDP, host W, PUE, $/kWh
     bought_power: dict[str, Any] = field(default_factory=dict)
@@ -119,6 +121,9 @@ class Unit:
     office: float = 0.0
     nodes: int = 1  # the machines of one unit (a copy over whole nodes: reported as that many servers)
     host_key: str = ""  # the tco.yaml host share its price rests on ('' when the price holds the host)
+    kw: float = 0.0  # the unit's IT power (GPUs and host), what its site bills
+    power_per_gpu_hour: float = 0.0  # USD a GPU-hour of work costs in power at its site (its PUE)
+    power: dict[str, Any] = field(default_factory=dict)  # that rate's operands: TDP, host W a GPU, PUE, $/kWh
 
 
 def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electricity: float, hosting: str | None,
@@ -144,7 +149,7 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
         kw = per_gpu_kw * owned
         rate = h.rent_usd_per_kw_month if h else tco.values["hosting_usd_per_kw_month"].value
         billed = max(kw, h.min_billed_kw) if h and rate > 0 else kw
-        f.owned_hosting_per_month = billed * rate
+        f.owned_hosting_per_month, f.owned_kw, f.owned_rate = billed * rate, kw, rate
         f.owned_formula = {"it_kw": round(kw, 3), "billed_kw": round(billed, 3), "usd_per_kw_month": rate,
                            "pue": pue, "hosting": owned_hosting, "tdp_w": gpu.power.tdp_w, "host_w": host_w}
     entry = K.price_entry(kb.prices, gpu.id)
@@ -188,17 +193,17 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
         # in an office by the default rule while it holds them (cards: one desktop; desktop systems: max_kw),
         # the rest in colocation, as recommend and audit host one purchase
         f.office_limit = float(u.max_per_node) if not whole else office.max_kw
-    f.units = [_unit(bc, unit, holds, f.office_limit is not None, whole)]
+    f.units = [_unit(bc, unit, holds, f.office_limit is not None, whole, tco)]
     if f.office_limit is not None:
         colo = priced(unit, "colocation")
         if colo is not None and colo.plan is not None:
-            f.units.append(_unit(colo, unit, holds, False, whole))
+            f.units.append(_unit(colo, unit, holds, False, whole, tco))
     if need > holds:  # a copy or run larger than one unit's machine: bought as a machine (or nodes) that holds it
         n = need if u.sold_as != "server" else (
             next((x for x in sorted(u.sizes) if x >= need), None) or max(u.sizes) * math.ceil(need / max(u.sizes)))
         big = priced(n, where)  # (every count has a shape in the catalog's units; none priced: owned or rented only)
         if big is not None and big.plan is not None:
-            f.units.append(_unit(big, n, n, f.office_limit is not None and big.hosting_name == "office", whole))
+            f.units.append(_unit(big, n, n, f.office_limit is not None and big.hosting_name == "office", whole, tco))
     return f
 
 
@@ -207,14 +212,32 @@ def _parts(bc: Any) -> dict[str, float]:
             "network_usd": bc.network.value if bc.network is not None else 0.0}
 
 
-def _unit(bc: Any, n: int, holds: int, office: bool, whole: bool) -> Unit:
+def _unit(bc: Any, n: int, holds: int, office: bool, whole: bool, tco: Any) -> Unit:
     nodes = bc.plan.nodes if n > 1 and n % bc.plan.nodes == 0 else 1
     # cards in PCIe servers (more than a desktop holds) are bought as those servers
     sold_as = "server" if bc.plan.sold_as == "card" and n > 1 else bc.plan.sold_as
     site = {k: bc.hosting.inputs[k] for k in ("billed_kw", "usd_per_kw_month")}
-    return Unit(n, bc.capex, bc.cards.value, _parts(bc), site, bc.hosting.value, bc.hosting_name, sold_as, holds,
+    per_month = bc.hosting.value
+    if site_minimum(tco, bc.hosting_name) is not None:
+        # billed its own kW: the site's minimum contract is billed once over all it holds (:func:`build`)
+        site["billed_kw"] = bc.it_kw
+        per_month = bc.it_kw * site["usd_per_kw_month"]
+    pw = bc.power.inputs  # busy_hours 1: one hour of the unit's GPUs at its site's PUE
+    power = {"tdp_w": pw["tdp_w"], "host_w": pw["host_w"] / n, "pue": pw["pue"], "usd_per_kwh": pw["usd_per_kwh"]}
+    return Unit(n, bc.capex, bc.cards.value, _parts(bc), site, per_month, bc.hosting_name, sold_as, holds,
                 (bc.it_kw if whole else n) if office and bc.hosting_name == "office" else 0.0, nodes,
-                bc.plan.host_key if bc.server.value > 0 else "")
+                bc.plan.host_key if bc.server.value > 0 else "", bc.it_kw, bc.power.value / n, power)
+
+
+def site_minimum(tco: Any, site: str) -> tuple[float, float] | None:
+    """A site's minimum contract, (its kW, USD a kW-month), where tco.yaml bills one (hosting.<site>.min_billed_kw
+    at a rent above 0; colocation's quarter rack): everything the plan hosts there in a month, owned and bought, of
+    every type, is billed together, its total kW or the minimum, whichever is more, as recommend and audit bill the
+    machines of one purchase (:func:`gpuwise.estimators.cost.buy_cost`). None where the site bills its kW alone."""
+    h = tco.hosting.get(site) if tco is not None and tco.hosting else None
+    if h is None or h.rent_usd_per_kw_month <= 0 or h.min_billed_kw <= 0:
+        return None
+    return h.min_billed_kw, h.rent_usd_per_kw_month
 
 
 @record
@@ -243,6 +266,11 @@ class Program:
     over: dict[str, int] = field(default_factory=dict)  # budget row name -> slack variable
     rows: dict[str, int] = field(default_factory=dict)  # named rows: count/hours per (g, m), budgets
     fixed_cost: float = 0.0
+    # a type whose GPUs draw power at more than one rate (sites' PUE, hosts): g -> [(USD a GPU-hour, site, operands)];
+    # its GPU-hours of work in a month are spread over them (g, m, class) -> variable, within the GPUs of each
+    power_classes: dict[str, list[tuple[float, str, dict[str, Any]]]] = field(default_factory=dict)
+    power_hours: dict[tuple[str, int, int], int] = field(default_factory=dict)
+    topup: dict[tuple[str, int], int] = field(default_factory=dict)  # (site, month) -> USD up to its minimum
 
 
 @record
@@ -285,7 +313,8 @@ def build(inp: Inputs, s: Setting) -> Program:
             m_.row(f"office[{g}]", office, ub=f.office_limit)
     # cash rows per month (capex + rent + power + bought hosting), for the budgets
     cash: dict[int, dict[int, float]] = {m: {} for m in range(1, H + 1)}
-    fixed_month = sum(f.owned_hosting_per_month for f in inp.fleets.values())
+    joint = joint_sites(inp)
+    fixed_month = sum(owned_per_month(f, joint) for f in inp.fleets.values() if f.owned)
     p.fixed_cost = fixed_month * H
 
     def add(m: int, j: int, a: float) -> None:
@@ -296,11 +325,14 @@ def build(inp: Inputs, s: Setting) -> Program:
         add(o, j, u.capex)
         for m in range(o + L, H + 1):
             add(m, j, u.hosting_per_month)
+    _site_minimums(inp, p, joint, add)
     committed = _commitments(inp, s, p, add)
     use_count: dict[tuple[str, int], dict[int, float]] = {}
     use_hours: dict[tuple[str, int], dict[int, float]] = {}
     at_once: dict[tuple[str, int], dict[int, float]] = {}  # copies (runs) at once on the fleet
     size: dict[int, int] = {}  # GPUs of one copy (run)
+    power_hours: dict[tuple[str, int], dict[int, float]] = {}  # GPU-hours of work on the fleet
+    p.power_classes = _power_classes(inp, s)
 
     def use(table: dict, key: tuple[str, int], j: int, a: float) -> None:
         table.setdefault(key, {})[j] = table.setdefault(key, {}).get(j, 0.0) + a
@@ -320,11 +352,12 @@ def build(inp: Inputs, s: Setting) -> Program:
                     fleet_here = f.owned if s.owned else 0
                     can_own = fleet_here > 0 or bool(s.buy and f.unit)
                     if can_own:
-                        power = _power(f, opt.gpu_hours)
+                        power = _power(p, g, f, opt.gpu_hours)
                         j = m_.var(f"own[{sz.name},{m},{g}]", ub=R, cost=power)
                         p.own_run[(sz.name, m, g)] = j
                         terms[j] = 1.0
                         add(m, j, power)
+                        use(power_hours, (g, m), j, opt.gpu_hours)
                         use(use_count, (g, m), j, opt.count / R)
                         use(at_once, (g, m), j, 1 / R)
                         size[j] = opt.count
@@ -348,11 +381,12 @@ def build(inp: Inputs, s: Setting) -> Program:
                     top = replicas_needed(sz, opt, m) + 1
                     can_own = (f.owned if s.owned else 0) > 0 or bool(s.buy and f.unit)
                     if can_own:
-                        power = _power(f, opt.count * hours)
+                        power = _power(p, g, f, opt.count * hours)
                         j = m_.var(f"own[{sz.name},{m},{g}]", ub=top, cost=power, integer=True)
                         p.own_copy[(sz.name, m, g)] = j
                         terms[j] = opt.capacity
                         add(m, j, power)
+                        use(power_hours, (g, m), j, opt.count * hours)
                         use(use_count, (g, m), j, opt.count)
                         use(at_once, (g, m), j, 1.0)
                         size[j] = opt.count
@@ -368,6 +402,7 @@ def build(inp: Inputs, s: Setting) -> Program:
                 p.unplaced[(sz.name, m)] = j
                 terms[j] = 1.0
                 m_.row(f"load[{sz.name},{m}]", terms, lb=D)
+    _power_sites(inp, s, p, power_hours, add)
     # the fleet: GPUs at once, and schedulable hours
     for g, f in inp.fleets.items():
         owned = f.owned if s.owned else 0
@@ -464,11 +499,110 @@ def _commitments(inp: Inputs, s: Setting, p: Program, add: Any) -> dict[tuple[st
     return out
 
 
-def _power(f: Fleet, gpu_hours: float) -> float:
-    """Power for GPU-hours on the fleet (owned and bought GPUs of a type may be hosted apart: the
-    owned rate while owned GPUs exist, else the bought one)."""
-    rate = f.owned_power_per_gpu_hour if f.owned else f.bought_power_per_gpu_hour
+def _power_classes(inp: Inputs, s: Setting) -> dict[str, list[tuple[float, str, dict[str, Any]]]]:
+    """The power rates of each type's GPUs where it has more than one (owned in an office, bought in colocation:
+    each at its site's PUE): g -> [(USD a GPU-hour, site, its operands)], the cheapest first."""
+    out = {}
+    for g, f in inp.fleets.items():
+        classes = {}
+        if f.owned and s.owned:
+            classes[round(f.owned_power_per_gpu_hour, 9)] = (f.owned_power_per_gpu_hour, f.owned_hosting, f.owned_power)
+        if s.buy and f.unit:
+            for u in f.units:
+                classes.setdefault(round(u.power_per_gpu_hour, 9), (u.power_per_gpu_hour, u.site, u.power))
+        if len(classes) > 1:
+            out[g] = [classes[k] for k in sorted(classes)]
+    return out
+
+
+def _power_class(f: Fleet, c: tuple[float, str, dict[str, Any]], u: Unit | None) -> bool:
+    """Whether the owned GPUs (``u`` None) or a unit draw power at the rate ``c``."""
+    rate = f.owned_power_per_gpu_hour if u is None else u.power_per_gpu_hour
+    return round(rate, 9) == round(c[0], 9)
+
+
+def _power_sites(inp: Inputs, s: Setting, p: Program, power_hours: dict[tuple[str, int], dict[int, float]],
+                 add: Any) -> None:
+    """Power where a type's GPUs draw it at more than one rate: each month's GPU-hours of work on the fleet are
+    spread over the rates' GPUs, none beyond what its GPUs give (every hour of the month), each hour at its own
+    rate (:func:`_power_classes`); the work goes to the cheapest first, as a team would load its office machines
+    before the colocated ones."""
+    m_ = p.model
+    for g, classes in p.power_classes.items():
+        f = inp.fleets[g]
+        for m in range(1, inp.H + 1):
+            work = power_hours.get((g, m))
+            if not work:
+                continue
+            arrived = _arrived(inp, g, m, p)
+            balance = {j: -a for j, a in work.items()}
+            for c, cls in enumerate(classes):
+                j = p.power_hours[(g, m, c)] = m_.var(f"power[{g},{m},{c}]", cost=cls[0])
+                add(m, j, cls[0])
+                balance[j] = 1.0
+                coefs = {j: 1.0}
+                for b, u in arrived.items():
+                    if _power_class(f, cls, u):
+                        coefs[b] = -u.gpus * HOURS
+                owned = f.owned if s.owned and _power_class(f, cls, None) else 0
+                m_.row(f"power_gpus[{g},{m},{c}]", coefs, ub=owned * HOURS)
+            m_.row(f"power[{g},{m}]", balance, lb=0.0, ub=0.0)
+
+
+def _power(p: Program, g: str, f: Fleet, gpu_hours: float) -> float:
+    """Power for GPU-hours on the fleet at its one rate (owned GPUs' where they are owned, else the units'); a
+    type with more than one rate is charged through :func:`_power_sites` instead."""
+    if g in p.power_classes:
+        return 0.0
+    rate = f.owned_power_per_gpu_hour if f.owned else f.units[0].power_per_gpu_hour if f.units else 0.0
     return rate * gpu_hours
+
+
+def joint_sites(inp: Inputs) -> dict[str, tuple[float, float]]:
+    """The sites with a minimum contract (:func:`site_minimum`) where the plan may buy: site -> (kW, USD a
+    kW-month). What the plan hosts there is billed together; a site it cannot buy into bills the owned alone."""
+    out = {}
+    for f in inp.fleets.values():
+        for u in f.units if f.unit else ():
+            mini = site_minimum(inp.tco, u.site)
+            if mini is not None:
+                out[u.site] = mini
+    return out
+
+
+def owned_per_month(f: Fleet, joint: dict[str, tuple[float, float]]) -> float:
+    """The owned GPUs' hosting a month in the program: their kW where their site bills its minimum over all it
+    holds (:func:`joint_sites`), else their bill alone."""
+    return f.owned_kw * f.owned_rate if f.owned_hosting in joint else f.owned_hosting_per_month
+
+
+def _site_minimums(inp: Inputs, p: Program, joint: dict[str, tuple[float, float]], add: Any) -> None:
+    """Each month, a site with a minimum contract bills max(minimum, kW) x rate over all it holds: the units are
+    billed their kW (:class:`Unit`), the owned theirs (:func:`owned_per_month`), and ``topup[site, m]`` the rest
+    up to the minimum, once the site holds anything (``used[site, m]``, 1 from the month a unit arrives, as the
+    owned GPUs there make it from the first)."""
+    m_ = p.model
+    for site, (min_kw, rate) in joint.items():
+        owned_kw = sum(f.owned_kw for f in inp.fleets.values() if f.owned and f.owned_hosting == site)
+        used_before: int | None = None
+        for m in range(1, inp.H + 1):
+            units = {j: u for g in inp.fleets for j, u in _arrived(inp, g, m, p).items() if u.site == site}
+            if not units and owned_kw <= 0:
+                continue
+            t = p.topup[(site, m)] = m_.var(f"topup[{site},{m}]", cost=1.0)
+            add(m, t, 1.0)
+            coefs = {t: 1.0, **{j: rate * u.kw for j, u in units.items()}}
+            if owned_kw > 0:  # the site is held every month
+                m_.row(f"minimum[{site},{m}]", coefs, lb=rate * (min_kw - owned_kw))
+                continue
+            y = m_.var(f"used[{site},{m}]", ub=1.0, integer=True)
+            coefs[y] = -rate * min_kw
+            m_.row(f"minimum[{site},{m}]", coefs, lb=0.0)
+            for j in units:  # a unit there makes it used
+                m_.row(f"used[{site},{m},{j}]", {j: 1.0, y: -m_.ub[j]}, ub=0.0)
+            if used_before is not None:  # held from then on (units are kept to the end)
+                m_.row(f"kept[{site},{m}]", {used_before: 1.0, y: -1.0}, ub=0.0)
+            used_before = y
 
 
 def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:
@@ -505,3 +639,45 @@ def solve(inp: Inputs, s: Setting, *, duals: bool = True) -> tuple[Program, Solu
         if sol.usable and (best is None or sol.objective < best.objective):
             best = sol
     return p, best if best is not None else m.solve(duals=duals)
+
+
+def power_split(inp: Inputs, p: Program, x: list[float], g: str, m: int, hours: float,
+                left: dict[tuple[str, int, int], float],
+                apart: bool = True) -> list[tuple[float, tuple[float, str, dict[str, Any]]]]:
+    """A placement's GPU-hours by power rate, [(GPU-hours, (USD a GPU-hour, site, operands))]: at the type's one
+    rate (no site named) where its GPUs draw at one; else the solution's hours at each rate (:func:`_power_sites`),
+    given out in turn, the cheapest first, to the month's placements (``left``: what each rate has left); the site
+    named only where the plan holds the type's GPUs at more than one rate (``apart``)."""
+    f = inp.fleets[g]
+    classes = p.power_classes.get(g)
+    if classes is None:
+        rate = f.owned_power_per_gpu_hour if f.owned else f.units[0].power_per_gpu_hour if f.units else 0.0
+        return [(hours, (rate, "", f.owned_power if f.owned else f.units[0].power if f.units else {}))]
+    out = []
+    for c, cls in enumerate(classes):
+        key = (g, m, c)
+        if key not in left:
+            left[key] = x[p.power_hours[key]] if key in p.power_hours else 0.0
+        take = min(hours, left[key]) if c < len(classes) - 1 else hours
+        if take > 1e-6:
+            out.append((take, cls if apart else (cls[0], "", cls[2])))
+            left[key] -= take
+            hours -= take
+        if hours <= 1e-6:
+            break
+    return out
+
+
+def site_minimums(inp: Inputs, p: Program, x: list[float],
+                  joint: dict[str, tuple[float, float]]) -> list[tuple[int, str, float, float, float]]:
+    """The months a site with a minimum contract holds less than it (:func:`_site_minimums`): (month, site, minimum
+    kW, the kW of the owned GPUs there and of the units arrived, USD a kW-month)."""
+    out = []
+    for (site, m) in p.topup:
+        min_kw, rate = joint[site]
+        kw = sum(f.owned_kw for f in inp.fleets.values() if f.owned and f.owned_hosting == site)
+        kw += sum(round(x[j]) * inp.fleets[g].units[k].kw for (g, o, k), j in p.buy.items()
+                  if o + inp.delivery <= m and inp.fleets[g].units[k].site == site)
+        if 1e-9 < kw < min_kw:
+            out.append((m, site, min_kw, kw, rate))
+    return out
