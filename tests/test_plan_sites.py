@@ -90,3 +90,32 @@ def test_owned_gpus_alone_in_colocation_still_pay_its_minimum() -> None:
             lines = [ln for ln in r.lines if ln.kind == "hosting" and ln.month == m.month]
             assert sum(ln.amount for ln in lines) == pytest.approx(MIN_KW * RATE), (acquisition, lines)
         assert r.owned[0].hosting_per_month == pytest.approx(MIN_KW * RATE)
+
+
+CARDS = {"horizon_months": 6, "workloads": [
+    {"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000,
+                                  "output_tokens": 200}, "cadence": {"continuous": True},
+     "targets": {"requests_per_s": 12}}],
+    "constraints": {"acquisition": "buy", "gpus": ["rtx-4090"]}}
+
+
+def test_a_months_purchase_over_two_sites_says_where_each_part_runs() -> None:
+    # 5 one-card copies of Llama 3.1 8B: an office holds one desktop's 4 cards (prices.yaml max_per_node), the 5th
+    # goes to colocation. plan31 printed two capex lines 'N x 1 RTX 4090 (workstation)' and two 'Buy ... in month
+    # 1' sentences for the same GPU and month, neither saying where. Each says its site now; by hand: a card
+    # $3,159.99 (prices.yaml, UCT 2025-07-22) + the consumer host share $800 (tco.yaml); the colocated one draws
+    # 450 W + 250 W = 0.7 kW, billed $175 with the rest of the 2 kW minimum, $325.
+    from gpuwise.render import plan_view
+
+    r = plan(CARDS)
+    assert sorted((p.month, p.site, p.count) for p in r.purchases) == [(1, "colocation", 1), (1, "office", 4)]
+    capex = sorted((ln.item, round(ln.amount, 2)) for ln in r.lines if ln.kind == "capex")
+    assert capex == [("1 x 1 NVIDIA GeForce RTX 4090 24GB (workstation, colocation)", 3959.99),
+                     ("4 x 1 NVIDIA GeForce RTX 4090 24GB (workstation, office)", round(4 * 3959.99, 2))]
+    hosting = sorted(round(ln.amount, 2) for ln in r.lines if ln.kind == "hosting" and ln.month == 3)
+    assert hosting == [0.0, 175.0, 325.0]
+    text = " ".join(plan_view.render(r, "text", width=200).split())
+    assert "for $15,840, hosted in an office; they run work from month 2." in text
+    assert "for $3,960, hosted in colocation; they run work from month 2." in text
+    zh = " ".join(plan_view.render(r, "text", width=200, lang="zh").split())
+    assert "花费 $3,960，放在托管机房；从第 2 个月起投入使用。" in zh

@@ -345,6 +345,10 @@ class Planner:
         lines: list[MoneyLine] = []
         purchases: list[Bought] = []
         arrived: dict[str, list[int]] = {g: [0] * (H + 2) for g in inp.fleets}
+        sites: dict[tuple[str, int], set[str]] = {}  # a type's orders of a month at more than one site say where
+        for (g, o, i), j in p.buy.items():
+            if round(x[j]) > 0:
+                sites.setdefault((g, o), set()).add(inp.fleets[g].units[i].site)
         for (g, o, i), j in p.buy.items():
             k = round(x[j])
             if k <= 0:
@@ -355,8 +359,10 @@ class Planner:
             purchases.append(Bought(month=o, gpu=g, units=n, unit_gpus=per, count=k * u.gpus,
                                     amount=k * u.capex, arrives=o + L, sold_as=u.sold_as, as_of=f.buy_as_of,
                                     source=f.buy_source, site=u.site, host_key=u.host_key))
-            lines.append(_line(o, "capex", _item("item.plan.capex", units=n, unit_gpus=per, gpu=f.gpu.name,
-                                                 gpu_id=f.gpu.id, sold_as=u.sold_as), k * u.capex,
+            split = {"site": u.site} if len(sites[(g, o)]) > 1 else {}
+            lines.append(_line(o, "capex", _item("item.plan.capex_at" if split else "item.plan.capex", units=n,
+                                                 unit_gpus=per, gpu=f.gpu.name, gpu_id=f.gpu.id, sold_as=u.sold_as,
+                                                 **split), k * u.capex,
                                messages.formula("formula.plan.capex"),
                                {"units": n, "unit_gpus": per, "unit_usd": round(u.capex / u.nodes, 2),
                                 **{key: round(v / u.nodes, 2) for key, v in u.parts.items()},
@@ -631,7 +637,7 @@ class Planner:
     def _purchase(self, p: Bought) -> Purchase:
         return Purchase(month=p.month, gpu=p.gpu, count=p.count, amount=self._money(p.amount), units=p.units,
                         unit_gpus=p.unit_gpus, sold_as=p.sold_as, arrives=p.arrives, price_as_of=p.as_of,
-                        source=p.source)
+                        source=p.source, site=p.site)
 
     def _result(self, ex: Extracted, total: float, baselines: dict[str, float | None], details: list[Baseline],
                 api: list[HostedApi], binding: list[Binding], findings: list[Finding], trace: list[TraceEntry],

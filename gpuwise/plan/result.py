@@ -77,6 +77,8 @@ class Purchase(Frozen):
     arrives: int = Field(default=0, description="first month the GPUs run work")
     price_as_of: str = ""
     source: str = ""
+    site: str = Field(default="", description="where the units run (tco.yaml hosting: office, colocation, "
+                      "datacenter); a month's purchase of one type split over two sites is two purchases")
 
 
 class Unplaced(Frozen):

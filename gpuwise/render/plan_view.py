@@ -103,10 +103,15 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     elif r.answer.buy_nothing:
         brief.append(_("Buy nothing: the GPUs you own and rentals carry the plan."))
     for p in r.answer.buy_now + r.answer.buy_later:
+        kw = {"count": p.count, "gpu": gpu(p.gpu), "month": p.month, "units": p.units, "unit": p.unit_gpus,
+              "sold": _(SOLD.get(p.sold_as, SOLD[""])), "amount": m(p.amount), "arrives": p.arrives}
+        if _split(r, p):  # a month's order of one type at two sites: each sentence says where
+            brief.append(_("Buy %(count)s x %(gpu)s in month %(month)s (%(units)s x %(unit)s-GPU %(sold)s) for "
+                           "%(amount)s, hosted in %(site)s; they run work from month %(arrives)s.",
+                           site=_(SITE.get(p.site, p.site)), **kw))
+            continue
         brief.append(_("Buy %(count)s x %(gpu)s in month %(month)s (%(units)s x %(unit)s-GPU %(sold)s) for "
-                       "%(amount)s; they run work from month %(arrives)s.", count=p.count, gpu=gpu(p.gpu),
-                       month=p.month, units=p.units, unit=p.unit_gpus, sold=_(SOLD.get(p.sold_as, SOLD[""])),
-                       amount=m(p.amount), arrives=p.arrives))
+                       "%(amount)s; they run work from month %(arrives)s.", **kw))
     for x in r.answer.rent:
         kw = {"gpu": gpu(x.gpu), "hours": local.num(x.gpu_hours, 0), "amount": m(x.amount)}
         if len(x.months) == 1:  # one month is 'month 6', not 'months 6'
@@ -193,7 +198,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                           c.provider, m(c.usd_per_hour), m(c.amount), c.as_of] for c in r.answer.commitments],
                         right=(3, 5, 6)) if r.answer.commitments else None
     purchases = table([_("Month"), _("GPUs"), _("Units"), _("Arrives"), _("Amount"), _("Price as of")],
-                      [[str(p.month), f"{p.count} x {gpu(p.gpu)}", f"{p.units} x {p.unit_gpus}", str(p.arrives),
+                      [[str(p.month), f"{p.count} x {gpu(p.gpu)}" + (f" ({_(SITE.get(p.site, p.site))})"
+                                                                     if _split(r, p) else ""),
+                        f"{p.units} x {p.unit_gpus}", str(p.arrives),
                         m(p.amount), p.price_as_of] for p in r.purchases], right=(0, 3, 4)) if r.purchases else None
     baselines = table([_("Way"), _("Total"), _("Keeps to the constraints"), _("Note")],
                       [[_(BASELINE["plan"]), m(r.total), _("yes"), ""]]
@@ -301,6 +308,14 @@ SEVERITY = {"blocker": N_("blocker"), "warning": N_("warning"), "info": N_("info
 TERM = {"on-demand": N_("on demand"), "1-month": N_("1-month"), "1-year": N_("1-year"), "3-year": N_("3-year")}
 LINE_KIND = {"capex": N_("capex"), "hosting": N_("hosting"), "resale": N_("resale"), "power": N_("power"),
              "rent": N_("rent"), "fee": N_("fee")}
+SITE = {"office": N_("an office"), "colocation": N_("colocation"), "datacenter": N_("a data center")}
+
+
+def _split(r: Any, p: Any) -> bool:
+    """Whether the plan buys ``p``'s type in ``p``'s month at more than one site (each purchase then says where)."""
+    return len({q.site for q in r.purchases if q.gpu == p.gpu and q.month == p.month}) > 1
+
+
 SOLD = {"server": N_("server"), "card": N_("card"), "workstation": N_("workstation"), "": N_("unit")}
 
 
