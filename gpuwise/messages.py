@@ -17,6 +17,7 @@ as "?" (a message is never allowed to fail).
 
 from __future__ import annotations
 
+import math
 import string
 from collections.abc import Callable
 from functools import lru_cache
@@ -49,6 +50,22 @@ def usd(amount: float, decimals: int = 0) -> str:
     return f"{sign}${abs(amount):,.{decimals}f}"
 
 
+def share(x: float, digits: int = 0) -> str:
+    """A share as a percent with ``digits`` decimals; one that is not exactly 0 or 1 never reads as an end:
+    up to two more decimals (7 hours idle of 26,280 is 99.97%, not 100.0%), then '>99.99%' or '<0.01%'."""
+    v = 100.0 * x
+    if not math.isfinite(v):
+        return str(x)
+    for d in range(digits, digits + 3):
+        text = f"{v:.{d}f}"
+        if v in (0.0, 100.0) or float(text) not in (0.0, 100.0):
+            return f"{text}%"
+    end, step = round(v), 10.0 ** -d
+    if end == 100:
+        return f">{100 - step if v < 100 else 100:.{d}f}%"
+    return f"<{step if v > 0 else 0:.{d}f}%"
+
+
 class Filler(string.Formatter):
     """str.format that knows our specs and never fails."""
 
@@ -67,7 +84,9 @@ class Filler(string.Formatter):
             if format_spec in ("money", "money2"):
                 return self.money(float(value), 2 if format_spec == "money2" else 0) if number else str(value)
             if format_spec == "pct":
-                return f"{100 * value:.0f}%" if number else str(value)
+                return share(value) if number else str(value)
+            if number and format_spec[:1] == "." and format_spec[-1:] == "%" and format_spec[1:-1].isdigit():
+                return share(value, int(format_spec[1:-1]))
             if format_spec == "int":
                 return f"{round(value):,}" if number else str(value)
             if format_spec == "days":

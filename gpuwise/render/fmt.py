@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
 from ..frozen import frozen
-from ..messages import fill, template_parts
+from ..messages import fill, share, template_parts
 from ..paths import templates_dir
 from ..results import MEMORY_PARTS, STEPS, Candidate, Recommendation
 from . import words
@@ -481,7 +481,7 @@ class Fmt:
     def pct(x: float | None, digits: int = 0) -> str:
         if x is None or not math.isfinite(x):
             return DASH
-        return f"{x * 100:.{digits}f}%"
+        return share(x, digits)
 
     def yes_no(self, v: bool | None) -> str:
         if v is None:
