@@ -302,6 +302,29 @@ def _day_valued(kb: Knowledge, value: float | None) -> Knowledge:
     return dataclasses.replace(kb, policy={**kb.policy, "value_of_a_day_usd": mine})
 
 
+NAMED_PRECISIONS = {"fp8": "fp8", "nvfp4": "fp4", "mxfp4": "fp4", "int4": "int4", "awq": "int4", "gptq": "int4",
+                    "int8": "int8"}
+"""The precision a quantized checkpoint's name states (its last such word: Qwen3.5-27B-GPTQ-Int4 is int4, a
+-FP8 release fp8, NVIDIA's -NVFP4 and AMD's -MXFP4 fp4): the workload's default precision when it names none."""
+
+
+def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assumption | None]:
+    """An inference workload naming a quantized checkpoint (``...-FP8``): served at its precision where none is
+    given (said), refused where another is given; a 16-bit one states nothing a workload must keep."""
+    words = [x for x in "".join(c if c.isalnum() else " " for c in alias.lower()).split() if x in NAMED_PRECISIONS]
+    if not words or w.task != "inference":
+        return w, None
+    named = NAMED_PRECISIONS[words[-1]]
+    if "precision" not in w.model_fields_set:
+        return (w.model_copy(update={"precision": named}),
+                note("workload.precision", named, "assume.precision_of_name", {"name": alias, "precision": named}))
+    if w.precision != named:
+        raise UserError(N_("%(name)s names a checkpoint in %(named)s, not precision %(precision)s: set precision "
+                           "%(named2)s or name the model without its precision"), where=field_at(where, "workload.model"),
+                        values={"name": alias, "named": named, "precision": w.precision, "named2": named})
+    return w, None
+
+
 def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Job:
     w = req.workload
     assumptions: list[Assumption] = []
@@ -319,6 +342,10 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         if r is not None:
             model_id = r.id
             catalog = kb.models[r.id]
+            w, named = _name_precision(w, str(w.model), where)
+            if named is not None:
+                req = req.model_copy(update={"workload": w})
+                assumptions.append(named)
     shape = from_workload(w, catalog)
     _check_schedule(w, shape.layers, where)
     given_over = _catalog_shape_replaced(w, kb, catalog, shape.params)
