@@ -320,7 +320,8 @@ def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assu
                 note("workload.precision", named, "assume.precision_of_name", {"name": alias, "precision": named}))
     if w.precision != named:
         raise UserError(N_("%(name)s names a checkpoint in %(named)s, not precision %(precision)s: set precision "
-                           "%(named2)s or name the model without its precision"), where=field_at(where, "workload.model"),
+                           "%(named2)s or name the model without its precision"),
+                        where=field_at(where, "workload.model"),
                         values={"name": alias, "named": named, "precision": w.precision, "named2": named})
     return w, None
 
