@@ -27,7 +27,7 @@ from . import planner as P
 from . import serving as SV
 from .priced import Cost, Market
 from .rental import expected_rent_hours as expected_rent_hours  # the names callers import from here
-from .rental import instance_ram_per_gpu_gb, market_of, named_network, named_offers, offers_for
+from .rental import instance_ram_per_gpu_gb, market_of, named_network, named_offers, offers_for, rent_network
 from .rental import networks_for as networks_for
 from .run import Change, Speed, TrainingRun
 from .training_job import job_pins, training_job
@@ -513,7 +513,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     topo = ev.topology
     if topo is not None and topo.nodes > 1 and topo.network is not None:
         # several servers were estimated on one network: the rental priced is one on that network
-        offers = [o for o in offers if (o.network or kb.clouds.default_network) == topo.network] or offers
+        offers = [o for o in offers if rent_network(kb, ev.gpu, o) == topo.network] or offers
     offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         # the proposal's own price; the server it rents is the named provider's listed offer at that price
@@ -595,7 +595,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         options = [(v, m) for v, m in ((rent_v, "rent"), (buy_v, "buy")) if v is not None]
         cost, chosen = min(options) if options else (None, None)
     # networks: the offer's stated one for renting, the priced fabric for buying
-    rent_net = (offer.network or kb.clouds.default_network) if offer else None
+    rent_net = rent_network(kb, ev.gpu, offer) if offer else None
     rent_net_assumed = bool(offer) and offer.network is None  # type: ignore[union-attr]
     buy_net = buy.fabric if buy else None
     network, assumed = (buy_net, False) if chosen == "buy" else (rent_net, rent_net_assumed)

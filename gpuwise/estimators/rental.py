@@ -78,7 +78,7 @@ def named_network(job: Job, gpu: Gpu, count: int, provider: str | None) -> str |
     offers = named_offers(job, gpu, count, provider)
     if not offers:
         return None
-    return _rent_network(job, _sold_offer(job, gpu, count, offers))
+    return _rent_network(job, gpu, _sold_offer(job, gpu, count, offers))
 
 
 def expected_rent_hours(job: Job, gpu: Gpu, count: int) -> float:
@@ -107,8 +107,19 @@ def _sold_offer(job: Job, gpu: Gpu, count: int, offers: list[K.Offer]) -> K.Offe
     return offer
 
 
-def _rent_network(job: Job, offer: K.Offer) -> str:
-    return offer.network or job.kb.clouds.default_network
+def rent_network(kb: Any, gpu: Gpu, offer: K.Offer) -> str:
+    """Between rented servers: the network the offer states; where it states none, the system's own scale-out
+    port where it has one (gpus.yaml link.system_fabric: a rented DGX Spark keeps its ConnectX-7, as a bought one
+    is joined by it), else the clouds' Ethernet-class default. The estimate, the offer priced and
+    MARKET-NETWORK-ASSUMED all read this one."""
+    if offer.network:
+        return offer.network
+    fabric = gpu.link.system_fabric
+    return fabric if fabric and fabric in kb.runtime.networks else kb.clouds.default_network
+
+
+def _rent_network(job: Job, gpu: Gpu, offer: K.Offer) -> str:
+    return rent_network(job.kb, gpu, offer)
 
 
 def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
@@ -118,7 +129,7 @@ def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
     cluster is priced with. None where that way does not exist."""
     kb = job.kb
     offers = offers_for(job, gpu, count)
-    rent = _rent_network(job, _sold_offer(job, gpu, count, offers)) if offers else None
+    rent = _rent_network(job, gpu, _sold_offer(job, gpu, count, offers)) if offers else None
     plan, _why = K.buy_plan(kb.prices, gpu, count, kb.tco, market=market_of(job), usd_cny=kb.tco_value("usd_cny").value)
     buy = K.bought_fabric(kb.prices, plan, gpu) if plan is not None else None
     return {"rent": rent, "buy": buy}
