@@ -81,7 +81,8 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                      tp: int, *, quant: dict, overhead: tuple[float, float], fmt: str | None = None,
                      prompt_tokens: int | None = None, prefill_tokens: float | None = None, pp: int = 1,
                      ep: int = 1, dp_attention: int = 1, kv_bytes: float | None = None,
-                     kv_len: float | None = None, pool_tokens: float | None = None) -> MemoryEstimate:
+                     kv_len: float | None = None, pool_tokens: float | None = None,
+                     chunked: bool = False) -> MemoryEstimate:
     """Peak bytes per GPU of serving ``concurrent`` sequences of ``context_len`` tokens.
 
     Two moments compete: the end of prefill (weights + the prompts' KV + the working set of the
@@ -96,7 +97,9 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     admit on current length hold prompt + half the output on average). ``pool_tokens`` is a KV pool the job
     states (``workload.kv_cache_tokens``): the engine allocates it whole at start, at both peaks, and a hybrid's
     recurrent state lives inside it. The allocator allowance applies to the working set: weights and a paged KV
-    pool are allocated once.
+    pool are allocated once. ``chunked``: an engine with continuous batching runs a step budget of prefill tokens
+    beside the decodes at every step, so the decode end holds the chunk's working set too (vLLM sizes its KV pool
+    after a profiling forward of max_num_batched_tokens, reserving that peak for the engine's life).
     """
     fmt = fmt or precision
     w = weight_bytes(shape, fmt, quant)
@@ -149,7 +152,7 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
         w = Term(w.name, w.value / (tp * pp), w.unit, whole + over, w.inputs)
     if split_kv > 1:
         kv = Term(kv.name, kv.value / split_kv, kv.unit, _then(kv, _over(split_kv)), kv.inputs)
-    decode_work = 4.0 * shape.vocab * concurrent / ranks
+    decode_work = act.value if chunked else 4.0 * shape.vocab * concurrent / ranks
     state = state_term(shape, seqs, state_split(tp, pp, dp_attention))
     held_state = state.value if state else 0.0  # every running sequence's, at either peak
     phases = {"prefill": w.value + kv_prompt + act.value + held_state,
@@ -161,7 +164,10 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
                   stated.inputs)
         phases = {"prefill": w.value + kv.value + act.value, "decode": w.value + kv.value + decode_work}
     peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
-    if peak == "decode":
+    if peak == "decode" and chunked:  # the same chunk's working set, beside the decode end's KV cache
+        act = Term(act.name, act.value, act.unit, act.formula_phrases, act.inputs,
+                   note_phrases=(("", "note.chunk_every_step", {}),))
+    elif peak == "decode":
         act = Term("activations", decode_work, "B", formula("formula.decode_working_set")
                    + (_over(ranks) if ranks > 1 else ()), {"vocab": shape.vocab, "sequences": concurrent},
                    note_phrases=(("", "note.prefill_less_kv", {"n": work / ranks}),))

@@ -229,7 +229,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
         job.shape, w.precision, prompt + output, per_copy, w.attention if fw.id == "transformers" else "sdpa",
         lay.tp, quant=quant_formats(kb), overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value),
         fmt=fmt, prompt_tokens=prompt, prefill_tokens=prefill, pp=lay.pp, ep=lay.ep, dp_attention=lay.dp_attention,
-        kv_bytes=kv_b, kv_len=held, pool_tokens=getattr(w, "kv_cache_tokens", None))
+        kv_bytes=kv_b, kv_len=held, pool_tokens=getattr(w, "kv_cache_tokens", None), chunked=fw.continuous_batching)
     spec, _ = O.speculative(kb, fw, w, job)
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, None),
                          checkpoint_bits(job, fmt, None))
