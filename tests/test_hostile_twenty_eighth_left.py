@@ -92,7 +92,7 @@ def test_a_share_that_is_not_an_end_never_prints_as_one(x: float, digits: int, t
 
     assert share(x, digits) == text
     assert Fmt.pct(x, digits) == text
-    assert fill("{v:.%d%%}" % digits, {"v": x}) == text
+    assert fill("{v:." + str(digits) + "%}", {"v": x}) == text
     if digits == 0:
         assert fill("{v:pct}", {"v": x}) == text
 
