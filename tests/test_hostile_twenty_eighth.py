@@ -82,19 +82,16 @@ def test_a_finding_about_another_count_of_the_answers_gpu_says_which(tmp_path: P
     d = json.loads(gpuwise(*args, "--format", "json", cwd=tmp_path).stdout)
     rec = d["recommendation"]
     assert (rec["gpu"], rec["count"], rec["nodes"]) == ("gb10", 2, 2)
-    slow = [f for f in d["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
-    assert [(f["candidate"], f["evidence"]["nodes"]) for f in slow] == [("gb10x64:rent", 64)]
+    # since users32 the 64 run over the Sparks' own roce-200, as MARKET-NETWORK-ASSUMED says, not ethernet-25
+    # (tests/test_hostile_twenty_eighth_left.py): no NET-SLOW-NETWORK of theirs is left to label; a finding of a
+    # configuration not chosen is labelled 'not the answer' in tests/test_report_brief.py and test_review30.py
+    assert not [f for f in d["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
     assert {f["candidate"] for f in d["findings"] if f["rule"] == "MARKET-NETWORK-ASSUMED"} == {"gb10x2:rent"}
     brief = gpuwise(*args, cwd=tmp_path).stdout
     issues = brief.split("=== Blockers and warnings")[1].split("\n=== ")[0]
     assert "NET-SLOW-NETWORK" not in issues and "No blockers and no warnings." in issues
     full = gpuwise(*args, "--detail", "full", cwd=tmp_path).stdout
     assert "NET-SLOW-NETWORK" not in full.split("=== Blockers and warnings")[1].split("\n=== ")[0]
-    found = " ".join(full.split("=== Findings")[1].split())
-    assert ("NET-SLOW-NETWORK (interconnect, 64 × NVIDIA GB10 Grace Blackwell Superchip (DGX Spark) 128GB, rent: "
-            "not the answer)") in found
-    zh = "".join(gpuwise(*args, "--detail", "full", "--lang", "zh", cwd=tmp_path).stdout.split())
-    assert "128GB，租用：不是推荐方案）" in zh
 
 
 # ------------------------------------------------------------------ GPUs a layout leaves idle

@@ -93,18 +93,20 @@ R1_H100 = {"task": "inference", "model": "deepseek-r1", "precision": "fp8", "pro
 def test_a_copy_that_does_not_fit_has_no_speed_and_its_label_shows_the_memory_total():
     """DeepSeek-R1 FP8 on 8 x H100 80GB does not fit (TP 8, the closest layout). By hand, per GPU: the
     weights term's 669,173,061,120 FP8 params x 1 B / 8 + 1,853,358,080 16-bit params x 2 B / 8 + 1,007,591,424 B
-    held whole on every rank (MLA down-projections and gate) = 85,117,563,584 B; the decode working set 4 B x
-    129,280 vocab x 1 sequence / 8 = 64,640 B; the MLA cache 61 layers x (512 + 64) x 2 B x (2048 + 1024) tokens
-    = 215,875,584 B; the CUDA context 2^30 B + 5% x 64,640 B. Total 86,407,248,864 B: the JSON's memory, and
+    held whole on every rank (MLA down-projections and gate) = 85,117,563,584 B; the working set of the 2,048-token
+    prompt vLLM prefills beside the decodes, held at the decode end (since users32), (2,048 x (8 B x 7,168 + 6 B x
+    2,048 x 8 experts) + 4 B x 129,280 vocab x 1 sequence) / 8 = 39,910,528 B; the MLA cache 61 layers x (512 + 64)
+    x 2 B x (2048 + 1024) tokens = 215,875,584 B; the CUDA context 2^30 B + 5% x 39,910,528 B. Total
+    86,449,087,046 B: the JSON's memory, and
     the label's "would hold 86.4 GB" (it said 85.3: weights and working set alone). Nothing is timed: no
     TPOT, TTFT, per-sequence speed, prefill speed or curve (it gave 54.5 tok/s per sequence)."""
     r = estimate({"workload": R1_H100}, gpu="h100-80gb-sxm", gpus=8)
     g = r.gpu
     weights = 669_173_061_120 * 1 / 8 + 1_853_358_080 * 2 / 8 + 1_007_591_424
-    act = 4 * 129_280 * 1 / 8
+    act = (2048 * (8 * 7168 + 6 * 2048 * 8) + 4 * 129_280 * 1) / 8
     kv = 61 * (512 + 64) * 2 * (2048 + 1024)
     total = weights + act + kv + 2**30 + 0.05 * act
-    assert r.memory.per_gpu_bytes == round(total) == 86_407_248_864
+    assert r.memory.per_gpu_bytes == round(total) == 86_449_087_046
     assert not g.fits
     assert g.strategy == "does not fit: tensor parallel 8 over 8 GPUs would hold 86.4 GB per GPU"
     sv = g.serving

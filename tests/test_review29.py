@@ -116,7 +116,10 @@ def test_the_serving_memory_formulas_reproduce_their_values(tmp_path: Path) -> N
     assert kv["value"] == pytest.approx(61 * 576 * 2 * 88000)
     full = " ".join(_audit(tmp_path, H200, "--detail", "full").split())
     assert "with numbers: 61 × 576 × 2 × 88,000 (MLA)" in full
-    assert "with numbers: decode working set: 4 B × 129,280 × 32 (logits) / 8 GPUs" in full
+    # the decode end holds vLLM's 8,192-token step budget's working set (since users32), its vocabulary numbered
+    assert ("with numbers: (8,192 × (8 B × 7,168 + 6 B × 2,048 × 8) (prefill working set of one layer) + "
+            "4 B × 129,280 × 32) / 8 GPUs") in full
+    assert _term(d, "activations")["value"] == (8192 * (8 * 7168 + 6 * 2048 * 8) + 4 * 129280 * 32) / 8
 
 
 def test_ask_leaves_a_request_rates_load_alone(tmp_path: Path) -> None:
