@@ -190,7 +190,9 @@ def _formula_words(parts: list[Any], f: Speaker, number: Any) -> str:
                 continue
             shown = number(name) if number is not None else None
             filled[name] = shown if shown is not None else f._(messages.operand(name))
-        out.append(sep + messages.fill(text, filled))
+        # a part's separator in the report's punctuation: "; " and ", " full-width in Chinese (between two
+        # ASCII operands fullwidth() leaves them as written: "/ 2 块 GPU; + 36")
+        out.append({"; ": f.clause, ", ": f.sep}.get(sep, sep) + messages.fill(text, filled))
     return "".join(out)
 
 
