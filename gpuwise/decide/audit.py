@@ -94,6 +94,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "owned_idle_fraction": max(0.0, 1 - tl.wall_hours / owned_hours)
         if tl is not None and job.training and owned_hours > 0 else 0.0,
         "storage_kind": p.cloud.storage.kind, "storage_tb": p.cloud.storage.tb,
+        "storage_priced_as": _storage_priced_as(kb, acq.provider, p.cloud.storage.kind),
         "egress_tb": p.cloud.egress_tb_per_month, "cross_region_tb": p.cloud.cross_region_tb_per_month,
         "node_kw": node_kw, "facility_kw": p.facility.power_kw_available or -1.0,
         "has_facility": p.facility.power_kw_available is not None, "rack_kw": total_kw,
@@ -115,6 +116,13 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "host_ram_gb": hw.host_ram_gb or -1.0,
         "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
     }
+
+
+def _storage_priced_as(kb: Any, provider: str | None, kind: str) -> str:
+    """The kind of storage the ledger's storage line is priced at (cost.storage_rate_for): the kind asked
+    for, another the provider lists instead, or '' where it lists none (or is not in the fee table)."""
+    prov = next((c for c in kb.clouds.providers if c.id == provider), None)
+    return K.storage_rate_for(prov.storage_usd_per_gb_month, kind)[1] if prov is not None else ""
 
 
 def commitment_months(p: Proposal) -> float | None:

@@ -477,6 +477,8 @@ class ProposalFact(FactModel):
     owned_months: float = _f("bought: months the hardware is owned, the project's (-1 rented)")
     owned_idle_fraction: float = _f("bought, training: share of the owned hours the job leaves idle (0 otherwise)")
     storage_kind: str = _f("storage kind")
+    storage_priced_as: str = _f("storage kind the fee is priced at: the kind asked for, the provider's dearest"
+                                " listed kind where it lists not that one, '' where it lists none")
     storage_tb: float = _f("storage, TB")
     egress_tb: float = _f("egress per month, TB")
     cross_region_tb: float = _f("cross-region transfer per month, TB")
