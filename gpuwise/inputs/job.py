@@ -358,7 +358,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     relevant = {"precision", "batch_size", "seq_len", "optimizer", "gradient_checkpointing",
                 "attention", "zero_stage", "offload", "mixed_precision"} | (
         {"method"} if w.task == "finetune" else set()) if w.task != "inference" else {
-        "precision", "context_len", "concurrent_requests", "attention", "framework"}
+        "precision", "context_len", "concurrent_requests", "attention", "framework", "kv_precision"}
     if w.method != "full":
         relevant |= {"lora_rank", "lora_targets"}
     if w.task == "inference" and w.requests_per_s:

@@ -54,6 +54,10 @@ LEADING = 8
 """How many candidates the per-step tables of a full report show (the best-ranked feasible ones)."""
 BRIEF_ALTERNATIVES = 6
 """How many alternatives the brief report's table lists besides the answer and the runner-up."""
+FULL_ONLY_ASSUMPTIONS = frozenset({"workload.kv_precision"})
+"""Defaults only the full report's assumptions list (its question as understood shows them too): the KV cache's
+type, the framework's own for the weights' precision, whose sequences the brief's capacity line counts; one more
+brief line put three briefs past the two 80 x 40 screens tests/test_terminal_width.py holds them to."""
 
 
 def _first_sentence(text: str) -> str:
@@ -302,9 +306,12 @@ class BaseView:
                     "%(n)s notes (information only) are in the full report.", notes)}
 
     def assumptions(self) -> dict[str, Any]:
-        """The defaults and assumptions the answer rests on, one line each."""
+        """The defaults and assumptions the answer rests on, one line each (the brief leaves out those
+        :data:`FULL_ONLY_ASSUMPTIONS` names: the full report lists them)."""
         rows = []
         for a in getattr(self.r, "assumptions", []):
+            if not self.full and a.field in FULL_ONLY_ASSUMPTIONS:
+                continue
             value = self.value_shown(a.field, a.value, given=False) if a.value is not None else ""
             rows.append({"field": a.field, "value": value, "reason": self.assumption(a)})
         given = [f"{r['field']} = {r['value']}" if r["value"] else r["field"] for r in rows]
