@@ -20,7 +20,7 @@ from ..errors import N_, Term, UserError
 from ..frozen import record
 from ..inputs.job import note
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
-from .judge import judge
+from .judge import judge, owned_hosting
 from .milp import Solution
 from .result import (
     Answer,
@@ -706,7 +706,8 @@ class Planner:
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
         owned = [OwnedFleet(gpu=g, name=self.kb.gpus[g].name, count=n, hosting=self.fleets[g].owned_hosting,
-                            hosting_per_month=M(self.fleets[g].owned_hosting_per_month)) for g, n in self.owned.items()]
+                            hosting_per_month=M(owned_hosting(self.inp, ex, g) / self.inp.H))
+                 for g, n in self.owned.items()]
         workloads = [PlannedWorkload(
             name=sz.name, task=sz.job.w.task, model=sz.job.model_id or sz.job.shape.name,
             kind="serving" if sz.serving else "training", cadence=sz.w.cadence.kind, runs=sz.runs,

@@ -24,6 +24,24 @@ from .solution import Bought, Extracted, HostedApi
 from .why import Why, joined, why
 
 
+def owned_hosting(inp: Any, ex: Extracted, g: str) -> float:
+    """What the plan bills for hosting the owned GPUs of type ``g`` over its months (USD): their own lines (their kW
+    where their site bills its minimum over all it holds, else their bill alone) and, in the months their site holds
+    only owned GPUs, the rest up to its minimum (the site minimum's line), shared among the owned types there by kW.
+    In a month the site also holds units bought, that rest is the whole site's, not theirs."""
+    f = inp.fleets[g]
+    out = sum(ln.amount for ln in ex.lines if ln.kind == "hosting" and ln.gpu == f.gpu.id
+              and ln.item and ln.item[0][1] == "item.plan.owned")
+    kw = sum(o.owned_kw for o in inp.fleets.values() if o.owned and o.owned_hosting == f.owned_hosting)
+    if f.owned_kw <= 0 or kw <= 0:
+        return out
+    for ln in ex.lines:
+        if ln.item and ln.item[0][1] == "item.plan.site_minimum" and ln.item[0][2].get("site") == f.owned_hosting \
+                and abs(ln.inputs.get("site_kw", -1.0) - kw) < 1e-3:
+            out += ln.amount * f.owned_kw / kw
+    return out
+
+
 def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
     inp, kb = pl.inp, pl.kb
     H = inp.H
@@ -37,7 +55,7 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
         power = sum(ln.amount for ln in ex.lines if ln.kind == "power" and ln.gpu == f.gpu.id)
         out.append({"t": "plan_fleet", "gpu": g, "gpu_name": f.gpu.name, "owned": n,
                     "utilisation": owned_used / (n * HOURS * H), "idle_months": idle, "months": H,
-                    "hosting_usd": f.owned_hosting_per_month * H + power})
+                    "hosting_usd": owned_hosting(inp, ex, g) + power})
     owned_names = ", ".join(f"{n} x {kb.gpus[g].name}" for g, n in pl.owned.items())
     first_arrival: dict[str, Bought] = {}
     for p in ex.purchases:

@@ -184,13 +184,15 @@ class Answer(Frozen):
 
 
 class OwnedFleet(Frozen):
-    """GPUs the team already owns: how many, where they are hosted and what hosting them costs a month."""
+    """GPUs the team already owns: how many, where they are hosted and what the plan bills for hosting them, a month
+    on average over its months: their lines (their kW where their site bills its minimum over all it holds) and the
+    rest up to that minimum in the months the site holds only owned GPUs (:func:`.judge.owned_hosting`)."""
 
     gpu: str
     name: str
     count: int
     hosting: str
-    hosting_per_month: float
+    hosting_per_month: float = Field(description="USD a month on average: what the plan's hosting lines bill for them")
 
 
 class PlannedWorkload(Frozen):
