@@ -329,7 +329,6 @@ def build(inp: Inputs, s: Setting) -> Program:
         add(o, j, u.capex)
         for m in range(o + L, H + 1):
             add(m, j, u.hosting_per_month)
-    _site_minimums(inp, p, joint, add)
     committed = _commitments(inp, s, p, add)
     use_count: dict[tuple[str, int], dict[int, float]] = {}
     use_hours: dict[tuple[str, int], dict[int, float]] = {}
@@ -407,6 +406,8 @@ def build(inp: Inputs, s: Setting) -> Program:
                 terms[j] = 1.0
                 m_.row(f"load[{sz.name},{m}]", terms, lb=D)
     _power_sites(inp, s, p, power_hours, add)
+    _most_units(inp, s, p, use_count, use_hours)
+    _site_minimums(inp, p, joint, add)
     # the fleet: GPUs at once, and schedulable hours
     for g, f in inp.fleets.items():
         owned = f.owned if s.owned else 0
@@ -461,6 +462,26 @@ def _fits(m_: Model, g: str, m: int, f: Fleet, owned: int, arrived: dict[int, Un
             if u.holds >= t:
                 coefs[j] = -float(u.gpus // t)
         m_.row(f"fits[{g},{m},{t}]", coefs, ub=float(owned // t))
+
+
+def _most_units(inp: Inputs, s: Setting, p: Program, use_count: dict[tuple[str, int], dict[int, float]],
+                use_hours: dict[tuple[str, int], dict[int, float]]) -> None:
+    """Each order's bound: the units that carry, beyond the owned GPUs, the most GPUs (or GPU-hours) of the type
+    the month that asks most of it could use with every copy and run on the fleet. A unit past them carries
+    nothing and costs its price less resale and its hosting, so no plan buys it; the bound (10,000 before) is the
+    big M that makes the site-in-use binary of :func:`_site_minimums` 1, and the search's range of each order."""
+    m_ = p.model
+    need: dict[str, float] = {}
+    for table, cap in ((use_count, 1.0), (use_hours, inp.availability * HOURS)):
+        for (g, _m), coefs in table.items():
+            gpus = sum(a * m_.ub[j] for j, a in coefs.items() if a > 0) / cap
+            need[g] = max(need.get(g, 0.0), gpus)
+    if s.fixed_buy is not None:  # a baseline's purchases, as stated
+        return
+    for (g, _o, k), j in p.buy.items():
+        owned = inp.fleets[g].owned if s.owned else 0
+        top = math.ceil(max(0.0, need.get(g, 0.0) - owned) / inp.fleets[g].units[k].gpus - 1e-9)
+        m_.ub[j] = float(min(m_.ub[j], top))
 
 
 def two_steps(H: int) -> bool:
@@ -586,6 +607,7 @@ def _site_minimums(inp: Inputs, p: Program, joint: dict[str, tuple[float, float]
     up to the minimum, once the site holds anything (``used[site, m]``, 1 from the month a unit arrives, as the
     owned GPUs there make it from the first)."""
     m_ = p.model
+    arrival = {j: o + inp.delivery for (_g, o, _k), j in p.buy.items()}
     for site, (min_kw, rate) in joint.items():
         owned_kw = sum(f.owned_kw for f in inp.fleets.values() if f.owned and f.owned_hosting == site)
         used_before: int | None = None
@@ -602,8 +624,9 @@ def _site_minimums(inp: Inputs, p: Program, joint: dict[str, tuple[float, float]
             y = m_.var(f"used[{site},{m}]", ub=1.0, integer=True)
             coefs[y] = -rate * min_kw
             m_.row(f"minimum[{site},{m}]", coefs, lb=0.0)
-            for j in units:  # a unit there makes it used
-                m_.row(f"used[{site},{m},{j}]", {j: 1.0, y: -m_.ub[j]}, ub=0.0)
+            for j in units:  # a unit there makes it used from the month it arrives (then kept, below)
+                if arrival[j] == m:
+                    m_.row(f"used[{site},{m},{j}]", {j: 1.0, y: -m_.ub[j]}, ub=0.0)
             if used_before is not None:  # held from then on (units are kept to the end)
                 m_.row(f"kept[{site},{m}]", {used_before: 1.0, y: -1.0}, ub=0.0)
             used_before = y
