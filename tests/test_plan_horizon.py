@@ -118,3 +118,32 @@ def test_a_two_step_plan_costs_what_its_solver_says():
     r = plan(data | {"horizon_months": 36})
     assert two_steps(36) and not r.unplaced
     assert r.solver.objective_usd == pytest.approx(r.total_usd, rel=1e-6)
+
+
+def test_each_order_is_bounded_by_what_the_fleet_could_use_and_links_its_site_once(monkeypatch):
+    """plan33: each order's bound was 10,000 units, the big M that makes a site in use once a unit arrives there,
+    and every month repeated the link for every unit arrived (rows growing with the months squared). The bound is
+    now the units that carry, beyond the owned GPUs, the most GPUs any month could put on the fleet (every copy
+    at its variable's bound), and each order is linked once, in the month it arrives; the plan is the same."""
+    seen = []
+    build = solve_mod.build
+
+    def spy(inp, s):
+        p = build(inp, s)
+        seen.append((inp, s, p))
+        return p
+
+    monkeypatch.setattr(solve_mod, "build", spy)
+    doc = _constant_service(12)
+    bounded = plan(doc)
+    inp, _, p = seen[0]
+    m = p.model
+    for (g, _o, k), j in p.buy.items():
+        gpus = inp.fleets[g].units[k].gpus
+        most = max(sum(m.ub[v] * a for v, a in row.items() if v not in p.buy.values() and a > 0)
+                   for name, row, _lo, _hi in m.rows if name.startswith(f"count[{g},"))
+        assert m.ub[j] == max(0, -(-(most - inp.fleets[g].owned) // gpus)) < 10_000
+    links = [name for name, *_ in m.rows if name.startswith("used[")]
+    assert len(links) == len(set(links)) == sum(1 for g, _o, k in p.buy if inp.fleets[g].units[k].site == "colocation")
+    monkeypatch.setattr(solve_mod, "_most_units", lambda *a: None)  # the bound of 10,000 alone
+    assert plan(doc).total_usd == pytest.approx(bounded.total_usd, rel=1e-3)
