@@ -66,7 +66,9 @@ LONG_HORIZON = 12
 FIRST_STEP_NODES = 100
 #: Each second-step search's node limit (one run, no second at HEURISTIC_EFFORT). The team plan's
 #: close within it at 36 and 60 months (at 1,000 one at 36 stopped 0.1 % dearer); at 48 one ran
-#: 5,000 nodes twice without closing (36 CPU-s in all), and stops here at 20 CPU-s 0.005 % dearer.
+#: 5,000 nodes twice without closing (36 CPU-s in all), and stops here at 20 CPU-s 0.005 % dearer. With each
+#: site billed once the 48- and 60-month ones stopped here again; with each order bounded by what the fleet could
+#: use (:func:`_most_units`) and linked to its site once, every one closes within it at 12-60 months.
 SECOND_STEP_NODES = 2_500
 OVER_BUDGET = 10.0
 """Objective weight of a dollar over a budget: the program spends up to ten dollars elsewhere to
