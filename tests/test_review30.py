@@ -88,7 +88,8 @@ def test_a_plans_month_runs_are_listed_as_each_language_lists_them() -> None:
     zh = " ".join(plan_view.render(r, "text", lang="zh", width=200).split())
     runs = [x for x in r.answer.rent if len(x.months) > 1]
     single = [x for x in r.answer.rent if len(x.months) == 1]
-    assert runs and single
+    assert runs  # a month alone: 'in month 1' is also tested by hand in test_hostile_twenty_seventh (plan33: the
+    # search now finds this year's plan, within its 0.1 % gap, $15 dearer and with no month rented alone)
     for x in single:
         assert f"GPU-hours in month {x.months[0]} (" in en and f"在第 {x.months[0]} 个月租用" in zh
     for x in runs:  # runs of months by hand: consecutive months joined by a hyphen
