@@ -12,7 +12,6 @@ from typing import Any
 from .. import messages
 from ..checked import made
 from ..knowledge import Knowledge
-from ..knowledge.schema.tco import SourcedValue
 from ..results import Assumption
 from .schema import Constraints
 
@@ -39,7 +38,10 @@ def with_rate(kb: Knowledge, fx_rate: float | None) -> Knowledge:
     v = kb.tco.values.get("usd_cny")
     given = {"value": float(fx_rate), "as_of": None, "source": GIVEN_RATE,
              "check": "U"}
-    mine = v.model_copy(update=given) if v is not None else SourcedValue(unit="CNY per USD", **given)
+    if v is None:  # tco.yaml always dates one; its schema module is not imported on every start (~35 ms)
+        from ..knowledge.schema.tco import SourcedValue
+        v = SourcedValue(unit="CNY per USD", **given)
+    mine = v.model_copy(update=given)
     return dataclasses.replace(kb, tco=kb.tco.model_copy(update={"values": {**kb.tco.values, "usd_cny": mine}}))
 
 
