@@ -133,6 +133,19 @@ def _default_key_bindings_built_once():
 
 
 DATA = Path(__file__).parent / "data"
+
+
+def heldout_subset(tmp_path: Path, ids: tuple[str, ...]) -> tuple[Path, dict[str, dict]]:
+    """A copy of tests/data/training_heldout.csv holding only the runs ``ids`` (for the benchmark scripts that
+    read a runs file), and those rows by id."""
+    with open(DATA / "training_heldout.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    path = tmp_path / "some.csv"
+    with open(path, "w", newline="") as fh:
+        out = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        out.writeheader()
+        out.writerows(r for r in rows if r["id"] in ids)
+    return path, {r["id"]: r for r in rows if r["id"] in ids}
 ROOT = Path(__file__).parent.parent
 
 

@@ -6,24 +6,11 @@ run's, steady-state time over runtime.yaml training.whole_run_efficiency (0.85) 
 
 from __future__ import annotations
 
-import csv
-
 import pytest
 
 from benchmarks import accuracy
 
-from .conftest import DATA
-
-
-def _one_run(tmp_path, rid: str):
-    with open(DATA / "training_heldout.csv", newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    path = tmp_path / "one.csv"
-    with open(path, "w", newline="") as fh:
-        out = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        out.writeheader()
-        out.writerows(r for r in rows if r["id"] == rid)
-    return path, next(r for r in rows if r["id"] == rid)
+from .conftest import heldout_subset
 
 
 def test_conditions_only_states_the_kept_columns_and_blanks_the_rest():
@@ -41,7 +28,8 @@ def test_a_steady_state_figure_read_as_a_whole_run_is_one_over_the_whole_run_eff
     the row's source), 8 x 93.48 / 60 = 12.46 GPU-hours at steady state. Bare, the estimate's GPU-hours are its
     steady-state hours over whole_run_efficiency 0.85 (the failure term on 8 GPUs for under two hours is below
     1e-4): 1 / 0.85 = 1.176, the +17.6% that the hours basis alone moves a bare held-out estimate."""
-    path, row = _one_run(tmp_path, "H56")
+    path, rows = heldout_subset(tmp_path, ("H56",))
+    row = rows["H56"]
     assert float(row["gpu_hours"]) == pytest.approx(8 * 93.48 / 60, abs=0.005)
     (_, bare, _), = accuracy.published_run_cases(kb, path, conditions=None)
     basis = accuracy.conditions_only(accuracy.run_conditions(), {"hours_basis"})

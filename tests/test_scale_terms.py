@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import sys
 
 import pytest
 
 from benchmarks import scale_terms
 
-from .conftest import DATA
-
-
-def _runs(tmp_path, ids: tuple[str, ...]):
-    with open(DATA / "training_heldout.csv", newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    path = tmp_path / "some.csv"
-    with open(path, "w", newline="") as fh:
-        out = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        out.writeheader()
-        out.writerows(r for r in rows if r["id"] in ids)
-    return path, {r["id"]: r for r in rows if r["id"] in ids}
+from .conftest import heldout_subset
 
 
 def test_a_steady_state_run_reads_as_its_step_time_when_the_steps_agree(tmp_path):
@@ -28,7 +16,7 @@ def test_a_steady_state_run_reads_as_its_step_time_when_the_steps_agree(tmp_path
     a step, run_stop at step 3,456, logged block mean 0.07183 s a step). Published hours by hand: 1,024 x 3,456 x
     0.07183 s / 3,600 = 70.61 GPU-hours; gpuwise's steps: 1.811939e9 tokens / 524,288 = 3,456.0, so the listed
     error is the estimated step over the logged one, minus one, and the terms' shares add up to the step."""
-    path, rows = _runs(tmp_path, ("H196",))
+    path, rows = heldout_subset(tmp_path, ("H196",))
     assert float(rows["H196"]["gpu_hours"]) == pytest.approx(1024 * 3456 * 0.07183 / 3600, abs=0.01)
     (r,) = scale_terms.run_rows(path, 257)
     assert r["gpus"] == 1024 and r["basis"] == "steady"
@@ -42,7 +30,7 @@ def test_families_list_a_title_on_one_gpu_at_two_counts_or_more(tmp_path, monkey
     """H209 (Google, 256 x GB200) and H211 (NVIDIA, 8,192 x GB200): DeepSeek-V3 671B in MLPerf Training v6.0 with
     one layout (TP2 PP4 interleaved 4, EP32, micro-batch 1), one family read by count; H196 (Llama 3.1 8B) alone is
     no family."""
-    path, _ = _runs(tmp_path, ("H209", "H211", "H196"))
+    path, _ = heldout_subset(tmp_path, ("H209", "H211", "H196"))
     monkeypatch.setattr(sys, "argv", ["scale_terms.py", "--runs", str(path), "--families"])
     assert scale_terms.main() == 0
     out = capsys.readouterr().out.splitlines()
@@ -57,7 +45,7 @@ def test_gpu_lists_the_runs_and_the_throughput_rows_on_the_named_parts(tmp_path,
     256 x B200, the same recipe's layout) read side by side, then the throughput tables' GB200 and B200 rows (NVIDIA
     Megatron-Bridge performance summary). M52 (26.04, 256 x GB200, Llama 3.1 405B FP8, global batch 1,536 x 8,192
     tokens, published 842 tokens/s per GPU): its error is 1,536 x 8,192 / step / 256 over 842, minus one."""
-    path, rows = _runs(tmp_path, ("H76", "H26"))
+    path, rows = heldout_subset(tmp_path, ("H76", "H26"))
     assert float(rows["H76"]["gpu_hours"]) == pytest.approx(256 * 197.38 / 60, abs=0.05)
     monkeypatch.setattr(sys, "argv", ["scale_terms.py", "--runs", str(path), "--gpu", "gb200,b200"])
     assert scale_terms.main() == 0
