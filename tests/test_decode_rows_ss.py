@@ -68,11 +68,11 @@ def test_a_cookbook_row_carries_the_runs_mean_lengths(row_id):
 
 
 def test_the_speculative_row_states_its_acceptance():
-    """SS07: EAGLE over GLM-5's MTP layer, 3 steps and 4 draft tokens, acceptance length ~3.5 (the SGLang
-    repository's migrated copy of the run): a per-draft acceptance a with 1 + a + a^2 + a^3 = 3.5 is 0.91."""
+    """SS07: EAGLE over GLM-5's MTP layer, 3 steps and 4 draft tokens; the run's output prints 'Accept length:
+    3.48' (sgl-cookbook GLM/GLM-5.md): a per-draft acceptance a with 1 + a + a^2 + a^3 = 3.48 is 0.91."""
     method, alpha, k = _ss_rows()["SS07"]["speculative"].split(":")
     assert (method, int(k)) == ("mtp", 3)
-    assert sum(float(alpha) ** i for i in range(4)) == pytest.approx(3.5, abs=0.05)
+    assert sum(float(alpha) ** i for i in range(4)) == pytest.approx(3.48, abs=0.02)
     assert all(not _ss_rows()[i]["speculative"] for i in IDS if i != "SS07")
 
 
