@@ -89,6 +89,12 @@ def test_ministral_3_counts_and_cache(kb, mid, layers, h, f, tied, total, stated
     ("zai-org/GLM-4.6-FP8", "glm-4.5"), ("zai-org/GLM-4.7-FP8", "glm-4.5"), ("zai-org/GLM-4.5-Air-FP8", "glm-4.5-air"),
     ("nvidia/Kimi-K2-Thinking-NVFP4", "kimi-k2"), ("Qwen/Qwen3-Next-80B-A3B-Instruct-FP8", "qwen3-next-80b-a3b"),
     ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral-small-24b"),
+    ("nvidia/DeepSeek-R1-0528-NVFP4-v2", "deepseek-r1"), ("nvidia/DeepSeek-V3.1-NVFP4", "deepseek-v3.1"),
+    ("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8", "llama-3.1-8b"),
+    ("amd/Mixtral-8x22B-Instruct-v0.1-FP8-KV", "mixtral-8x22b"),
+    ("nvidia/Llama-4-Scout-17B-16E-Instruct-NVFP4", "llama-4-scout-17b-16e"),
+    # Megatron-Bridge docs/models/glm/glm5.md @ 46e23c79: GLM-5.1 keeps GLM-5's architecture and mapping shape
+    ("zai-org/GLM-5.1", "glm-5"), ("zai-org/GLM-5.1-FP8", "glm-5"),
 ])
 def test_catalog32_names_resolve(kb, name, model_id):
     assert kb.model(name).id == model_id
