@@ -900,7 +900,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "  of which the rows added by serveblind14 and serveblind15 (ids SZ..): latency"),
     # the serveblind16 round (ids SK..: SGLang pull request #32323's Qwen3.5 cookbook re-bench on SGLang 0.5.16,
     # 9B / 27B / 35B-A3B / 397B-A17B on H100 / H200 / B200 / B300, random 8k/1k at concurrency 1024, no speculative
-    # decoding; SGLang's MiniMax-M2.7 cookbook cells on 2 / 4 / 8 x MI300X, SGLang 0.5.13.post1, 1k/1k at 16-4096)
+    # decoding; SGLang's MiniMax-M2.7 cookbook cells on 2 / 4 / 8 x MI300X, SGLang 0.5.13.post1, 1k/1k at 16-4096;
+    # vLLM's Nemotron-3-Nano-30B-A3B recipe, FP8 on one H200, vLLM 0.12.0, 1k/1k at 1024)
     ("SK", "  of which the rows added by serveblind16 (ids SK..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind16 (ids SK..): latency"),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA

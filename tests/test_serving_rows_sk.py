@@ -1,4 +1,4 @@
-"""Rows SK01-SK27 (serveblind16): serving at load from two SGLang cookbook benchmark files no earlier row cited.
+"""Rows SK01-SK28 (serveblind16): serving at load from two SGLang cookbook files and a vLLM recipe no earlier row cited.
 
 SK01-SK22: sgl-project/sglang pull request #32323 (dougyster, merged; 'fill Qwen3.5 speed benchmarks ... 0.5.16'),
 the high-throughput cells it wrote into docs_new/src/snippets/configs/qwen/qwen3.5-benchmarks.jsx: random 8192 in /
@@ -10,6 +10,9 @@ and defines it as output tok/s / (tp x nodes) x (isl + osl) / osl, so a row's ou
 SK23-SK27: docs_new/src/snippets/configs/MiniMaxAI/minimax-m2.7-benchmarks.jsx at sgl-project/sglang 05751c8d, its
 MI300X cells (SGLang 0.5.13.post1, tp = ep = 2 / 4 / 8, FP8 KV cache), random 1000/1000; there
 tokens_per_sec_per_gpu = output tok/s / (tp x nodes), so output tok/s = that figure x tp.
+
+SK28: vllm-project/recipes NVIDIA/Nemotron-3-Nano-30B-A3B.md at 699ed44f, its vllm bench serve printout of the FP8
+model on one H200 (vLLM 0.12.0, FP8 KV cache, 1024/1024 at --max-concurrency 1024 over 2,048 prompts).
 
 A figure copied wrong fails here, not in the accuracy report; the last test checks that the accuracy harness
 estimates every row and keeps its blind reading where the validation README records it."""
@@ -67,6 +70,9 @@ MINIMAX = {
     "SK27": (8, 4096, 4096, 1043, 18251, 431.16),
 }
 
+VLLM_SOURCE = ("https://github.com/vllm-project/recipes/blob/699ed44f454b092f82de845858ed000d4673e61d/"
+               "NVIDIA/Nemotron-3-Nano-30B-A3B.md")
+
 
 def _rows() -> dict[str, dict]:
     with (DATA / "serving_independent.csv").open(newline="") as fh:
@@ -77,7 +83,7 @@ def test_the_rule_gives_every_catalogued_high_throughput_cell_once():
     """Every high-throughput cell of a catalogued variant at concurrency 1024 (H100 has only 9B's), and every
     MI300X MiniMax-M2.7 point at concurrency 16 or more."""
     rows = _rows()
-    assert sorted(rows) == sorted(QWEN) + sorted(MINIMAX)
+    assert sorted(rows) == sorted(QWEN) + sorted(MINIMAX) + ["SK28"]
     cells = {(q[0], q[1], q[2]) for q in QWEN.values()}
     assert len(cells) == len(QWEN) == 22
     for hw in ("h200", "b200", "b300"):  # 9B BF16, 27B and 35B-A3B in BF16 and FP8, two 397B checkpoints
@@ -122,10 +128,23 @@ def test_a_minimax_row_keeps_the_files_figure_and_the_cells_conditions(row_id):
     assert (float(row["ttft_ms"]), float(row["tpot_ms"])) == (ttft, tpot)
 
 
+def test_the_vllm_row_keeps_the_printout_and_the_recipes_conditions():
+    row = _rows()["SK28"]
+    assert row["source"] == VLLM_SOURCE
+    assert (row["model"], row["precision"], row["gpu"], row["count"], row["framework"], row["framework_version"]) == (
+        "nvidia-nemotron-3-nano-30b-a3b", "fp8", "h200-141gb-sxm", "1", "vllm", "0.12.0")
+    assert (row["tp"], row["kv_precision"], row["concurrency"], row["prompts"], row["fixed_lengths"]) == (
+        "1", "fp8", "1024", "2048", "1")
+    # the printout: 2,097,155 input / 2,097,152 generated tokens over 2,048 requests in 132.49 s
+    assert (row["prompt_tokens"], row["output_tokens"]) == ("1024", "1024") and 2_097_152 / 2048 == 1024
+    assert float(row["output_tokens_per_s"]) == pytest.approx(2_097_152 / 132.49, rel=1e-3)  # 15,828.30 printed
+    assert (float(row["tpot_ms"]), float(row["ttft_ms"])) == (59.45, 4490.58)
+
+
 def test_the_harness_estimates_every_row_within_the_blind_band():
-    """Blind (README section 'Rows SK01-SK27'): the Qwen3.5 rows read -31.2% (SK20) to +87.8% (SK22), the
-    MiniMax-M2.7 rows +5.8% (SK23) to +86.9% (SK26); none beyond 2x. A change that moves a row out of the band has
-    to be read against that section first."""
+    """Blind (README section 'Rows SK01-SK28'): the Qwen3.5 rows read -31.2% (SK20) to +87.8% (SK22), the
+    MiniMax-M2.7 rows +5.8% (SK23) to +86.9% (SK26), the vLLM row SK28 -18.3%; none beyond 2x. A change that moves
+    a row out of the band has to be read against that section first."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import accuracy
 
@@ -133,7 +152,7 @@ def test_the_harness_estimates_every_row_within_the_blind_band():
 
     kb = knowledge.load()
     cases = {c[0].split()[0]: c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("SK")}
-    assert sorted(cases) == sorted(QWEN) + sorted(MINIMAX)  # none refused, none without a figure
+    assert sorted(cases) == sorted(QWEN) + sorted(MINIMAX) + ["SK28"]  # none refused, none without a figure
     for label, est, published in cases.values():
         assert est > 0, label
         assert 0.6 <= est / published <= 1.95, label
