@@ -154,7 +154,8 @@ mirrored) make a context_len and keep to it as well."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
-                "kv_cache_tokens", "max_batch_size", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate")
+                "kv_cache_tokens", "max_batch_size", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate",
+                "prefill_chunk_tokens")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
@@ -308,6 +309,11 @@ class Workload(Strict):
         default=None, ge=1, le=1_000_000_000, description="inference: tokens the KV-cache pool of one model copy "
         "holds, as the engine logs it at start-up (vLLM's '# GPU blocks' x block size, 'GPU KV cache size'; SGLang's "
         "max_total_num_tokens); default: worked out from the memory the weights and activations leave")
+    prefill_chunk_tokens: int | None = Field(
+        default=None, ge=16, le=10_000_000, description="inference: the most tokens one step of a model copy "
+        "processes, as the engine was started (SGLang --chunked-prefill-size, vLLM --max-num-batched-tokens, "
+        "TensorRT-LLM max_num_tokens): a prompt longer than it is prefilled in chunks of it, and shorter prompts "
+        "share one step up to it; default: the framework's own for the GPU")
     max_batch_size: int | None = Field(
         default=None, ge=1, le=1_000_000, description="inference: the most sequences one copy's scheduler runs at once "
         "per attention data-parallel rank, as the engine was started (TensorRT-LLM max_batch_size, vLLM "
@@ -453,6 +459,18 @@ class Workload(Strict):
                                                           "%(framework)s takes new requests at every step: set "
                                                           "framework sglang, or leave scheduler_recv_interval out"),
                          interval=self.scheduler_recv_interval, framework=self.framework)
+        return self
+
+    @model_validator(mode="after")
+    def _budget_where_chunked(self) -> "Workload":
+        """A step's token budget is a chunking scheduler's setting (SGLang --chunked-prefill-size, vLLM
+        --max-num-batched-tokens, TensorRT-LLM max_num_tokens); the transformers framework prefills each prompt whole
+        in one forward (knowledge/serving.yaml: chunked_prefill false), so a budget stated for it would be ignored."""
+        if self.prefill_chunk_tokens is not None and self.framework == "transformers":
+            raise SaidAt(("prefill_chunk_tokens",), N_("%(framework)s prefills each prompt whole, with no step budget "
+                                                       "to set: leave prefill_chunk_tokens out, or name a framework "
+                                                       "that chunks prompts (vllm, sglang, tensorrt-llm)"),
+                         framework=self.framework)
         return self
 
     @model_validator(mode="after")

@@ -263,9 +263,11 @@ def large_gpu(fw: Framework, gpu: Gpu, version: str | None) -> bool:
 
 
 def step_budget(job: Any, fw: Framework, gpu: Gpu) -> int:
-    """Tokens one step of ``fw`` processes at most on ``gpu`` for ``job`` (max_num_batched_tokens): the server's default
-    on a large GPU (``prefill_chunk_tokens``), ``prefill_chunk_defaults.small_gpu`` on the GPUs the large-GPU rule
-    leaves out. A release that prefills whole (``mla_scheduling``) keeps its own budget."""
+    """Tokens one step of ``fw`` processes at most on ``gpu`` for ``job`` (max_num_batched_tokens): the job's stated
+    ``prefill_chunk_tokens``, else the server's default on a large GPU (``prefill_chunk_tokens``), ``small_gpu`` of
+    ``prefill_chunk_defaults`` on the others. A release that prefills whole (``mla_scheduling``) keeps its own."""
+    if getattr(job.w, "prefill_chunk_tokens", None) and fw.chunked_prefill:  # the budget the server was started with
+        return int(job.w.prefill_chunk_tokens)
     d = fw.prefill_chunk_defaults
     if d is None or not fw.chunked_prefill:
         return fw.prefill_chunk_tokens
