@@ -88,4 +88,4 @@ def test_no_budget_where_prompts_are_prefilled_whole(tmp_path: Path) -> None:
                         "with no step budget to set: leave prefill_chunk_tokens out, or name a framework that chunks "
                         "prompts (vllm, sglang, tensorrt-llm)\n")
     zh = gpuwise("estimate", "r.yaml", "--gpu", "h100", "--lang", "zh", cwd=tmp_path)
-    assert "没有可设置的单步令牌预算" in zh.stderr
+    assert "没有可设置的单步词元预算" in zh.stderr
