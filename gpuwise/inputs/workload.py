@@ -310,7 +310,7 @@ class Workload(Strict):
         "holds, as the engine logs it at start-up (vLLM's '# GPU blocks' x block size, 'GPU KV cache size'; SGLang's "
         "max_total_num_tokens); default: worked out from the memory the weights and activations leave")
     prefill_chunk_tokens: int | None = Field(
-        default=None, ge=16, le=10_000_000, description="inference: the most tokens one step of a model copy "
+        default=None, ge=16, le=1_048_576, description="inference: the most tokens one step of a model copy "
         "processes, as the engine was started (SGLang --chunked-prefill-size, vLLM --max-num-batched-tokens, "
         "TensorRT-LLM max_num_tokens): a prompt longer than it is prefilled in chunks of it, and shorter prompts "
         "share one step up to it; default: the framework's own for the GPU")
