@@ -58,6 +58,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
                "engine", "format_of", "kv_element_bytes", "kv_heads_effective", "kv_per_token", "memory_kind",
                "model_bytes", "moe_layers", "prefill_attention_width", "prefill_tokens", "quant_formats", "release",
                "shape_consts", "window_tokens"),
+    "burst": ("burst_tpot",),
     "front": ("Front", "burst_seconds", "front"),
     "layout": ("Layout", "Replica", "layouts", "pinned_gpus", "pins_not_kept", "replica"),
     "load": ("Point", "_point", "budget_wait", "burst_decode_step", "burst_last_ttft", "burst_ttft", "capacity_point",

@@ -27,8 +27,9 @@ from ...frozen import frozen
 from .engine import Engine
 from .front import front
 from .layout import Replica, copy_graph_cap
-from .load import _prefill
+from .load import _prefill, burst_decode_step, burst_last_ttft, burst_ttft
 from .step import consts, per_token
+from .support import request_lengths
 
 GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 """The stride of the arrival order over the quantile grid: (i x GOLDEN) mod 1 spreads every stretch of arrivals
@@ -201,3 +202,22 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
     tpots = [(done[r] - first[r]) / (o - 1) for r, (_, o) in enumerate(lengths) if o > 1]
     return BurstRun(seconds=t, output_tokens=total_out, ttft=sum(first) / n,
                     tpot=sum(tpots) / len(tpots) if tpots else 0.0, most_running=most)
+
+
+def burst_tpot(job: Any, eng: Engine, rep: Replica, n: int) -> float | None:
+    """Mean time per output token of ``n`` requests of the job's lengths that reach one idle copy at once and all
+    run together, priced as the burst's run is (its prompts prefilled, then its outputs decoded together:
+    :func:`.load.burst_last_ttft` and :func:`.load.burst_decode_step`). A benchmark client times a request's TPOT
+    from its own first token to its last, over its other output - 1 tokens (vllm bench serve: (e2el - ttft) /
+    (output - 1), its mean over the requests), and the requests of a burst admitted whole end together, however
+    early their first tokens came: so each carries the wait from its first token to the burst's last first
+    token, and the mean TPOT is the decode step plus the mean of that wait over the output tokens after the
+    first, (last - mean first token) / (output - 1). Not the steady state's TPOT, whose steps carry other
+    prompts' chunks for the whole of every answer. None where the copy does not run the whole burst at once
+    (its scheduler's sequence cap or its memory holds fewer: a request ends and the next one's prompt is
+    prefilled beside the running decodes, the steady state) or an answer has one token."""
+    _, output = request_lengths(job.w)
+    if output <= 1 or n > min(sequence_cap(job, eng, rep), rep.max_seqs):
+        return None
+    wait = burst_last_ttft(job, eng, rep, n) - burst_ttft(job, eng, rep, n)
+    return burst_decode_step(job, eng, rep, n) + max(wait, 0.0) / (output - 1)

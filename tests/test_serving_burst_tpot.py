@@ -1,0 +1,79 @@
+"""The mean TPOT of a burst sent at once and run whole (burst.burst_tpot), and the mixed step it replaces.
+
+Source of the rows: Scicom's llm-benchmaxxing repository (Scicom-AI-Enterprise-Organization/llm-benchmaxxing at
+36be1ae1), benchmarks/runpod_h200sxm/Qwen3-32B/benchmark_qwen3_32b_h200sxm_run_1_TP8_DP1_CTX15000_C100_P100_O128.json:
+Qwen3-32B BF16 on 8 x H200 at TP 8, vllm bench serve, 100 prompts of 15,000 random tokens (range ratio 0) sent at
+once, 128 output tokens each (--ignore-eos): mean TTFT 9,024.22 ms, mean TPOT 81.55 ms, mean E2EL 19,380.88 ms with
+a standard deviation of 327.29 ms over a 19.87 s run (row GS06 of tests/data/validation/serving_independent.csv).
+vllm bench serve times a request's TPOT as (e2el - ttft) / (output - 1) and reports the mean: (19,380.88 - 9,024.22)
+/ 127 = 81.55 ms, the published mean. The requests end together (the E2EL's spread is 1.6% of the run, while the
+TTFTs span 0 to 17.8 s), so an early first token is followed by a wait for the others' prompts, not an early end.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+
+from gpuwise.estimators import serving as SV
+from gpuwise.estimators.serving.step import step
+
+ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
+
+
+def _job(kb, accuracy, rid: str):
+    with open(ROWS, newline="") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["id"] == rid)
+    job = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
+                               int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]), int(row["pp"]))
+    return row, job, SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+
+
+def test_one_mixed_step_by_hand(kb, accuracy):
+    """One vLLM step of the GS06 copy (8 x H200, TP 8) carrying 100 decodes at 15,000 tokens of context and 8,092
+    prompt tokens (the 8,192-token step budget: vLLM's default max_num_batched_tokens for the OpenAI server on a GPU
+    of 70 GiB or more, vllm/engine/arg_utils.py get_batch_defaults): its linear layers run 2 x 31.98 B active
+    parameters a token over the 8 GPUs at the BF16 peak's serving share (989.5 x 0.5 = 494.75 TFLOP/s), so beyond a
+    one-token step's they take 2 x 31.984e9 x 8,191 / 8 / 494.75e12 = 132.4 ms; the step is the sum of its parts.
+    A steady closed loop of such prompts prices every output token at this step (~226 ms: the old TPOT, 209 ms)."""
+    _, job, s = _job(kb, accuracy, "GS06")
+    eng, rep = s.engine, s.replica
+    assert eng.chunk == 8192 and eng.peak_dense == pytest.approx(989.5e12 * 0.5)
+    one = step(job, eng, rep, 1, 0, 15000, 0)
+    mixed = step(job, eng, rep, 100, 8092, 15000, 7500)
+    assert mixed.gemm - one.gemm == pytest.approx(2 * 31.984e9 * 8191 / 8 / 494.75e12, rel=1e-3)
+    assert mixed.gemm - one.gemm == pytest.approx(0.1324, abs=5e-4)
+    assert mixed.seconds == pytest.approx(mixed.gemm + mixed.attention + mixed.comm + mixed.overhead, rel=1e-12)
+
+
+def test_the_burst_tpot_by_hand(kb, accuracy):
+    """GS06's burst: 100 x 15,000 = 1.5 M prompt tokens in 8,192-token chunks is ceil(183.1) = 184 chunks; request
+    i's first token comes with chunk ceil((i + 1) x 15,000 / 8,192), 9,296 / 100 = 92.96 on average. Each request
+    then waits to chunk 184 and decodes with the others, so its TPOT is the decode step plus (184 - 92.96) chunks
+    over its 127 later tokens: 15.64 ms + 224.77 ms x 91.04 / 127 = 176.8 ms (the steady state's: 209.1 ms; the
+    run's 81.5 ms, which the chunk's price, 2.3 x the run's ~97 ms, keeps out of reach)."""
+    _, job, s = _job(kb, accuracy, "GS06")
+    eng, rep = s.engine, s.replica
+    assert sum(math.ceil((i + 1) * 15000 / 8192) for i in range(100)) == 9296
+    chunk = SV.prefill_seconds(job, eng, rep, 8192, 15000 - 7500)
+    dec = SV.burst_decode_step(job, eng, rep, 100)
+    want = dec + chunk * (184 - 92.96) / 127
+    got = SV.burst_tpot(job, eng, rep, 100)
+    assert got == pytest.approx(want, rel=1e-9)
+    assert got == pytest.approx(0.1768, abs=5e-4)
+    assert got < s.load.tpot  # the burst's wait is shorter than a whole answer of mixed steps
+    lat: list = []
+    accuracy.serving_cases(kb, ROWS, latency=lat)
+    scored = next(est for label, est, _ in lat if label.startswith("GS06 ") and label.endswith(" TPOT"))
+    assert scored == pytest.approx(got * 1e3, rel=1e-9)
+
+
+def test_a_burst_the_scheduler_takes_in_parts_keeps_the_steady_tpot(kb, accuracy):
+    """TA12 (Qwen3-14B BF16 on one A100 80 GB, 1,000 prompts of 128 tokens, 4 out, vLLM): vLLM runs at most 256
+    sequences on an A100 (max_num_seqs, get_batch_defaults), so the burst is not run whole: a request ends and the
+    next one's prompt is prefilled beside the running decodes, as in the steady state, and no burst TPOT is given."""
+    _, job, s = _job(kb, accuracy, "TA12")
+    assert SV.burst_tpot(job, s.engine, s.replica, 1000) is None
