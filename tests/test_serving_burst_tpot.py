@@ -24,11 +24,12 @@ from gpuwise.estimators.serving.step import step
 ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
 
 
-def _job(kb, accuracy, rid: str):
+def _job(kb, accuracy, rid: str, options: bool = True):
     with open(ROWS, newline="") as fh:
         row = next(r for r in csv.DictReader(fh) if r["id"] == rid)
     job = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                               int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]), int(row["pp"]))
+                               int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]), int(row["pp"]),
+                               options=row["workload_options"] if options else "")
     return row, job, SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
 
 
@@ -39,7 +40,7 @@ def test_one_mixed_step_by_hand(kb, accuracy):
     parameters a token over the 8 GPUs at the BF16 peak's serving share (989.5 x 0.5 = 494.75 TFLOP/s), so beyond a
     one-token step's they take 2 x 31.984e9 x 8,191 / 8 / 494.75e12 = 132.4 ms; the step is the sum of its parts.
     A steady closed loop of such prompts prices every output token at this step (~226 ms: the old TPOT, 209 ms)."""
-    _, job, s = _job(kb, accuracy, "GS06")
+    _, job, s = _job(kb, accuracy, "GS06", options=False)
     eng, rep = s.engine, s.replica
     assert eng.chunk == 8192 and eng.peak_dense == pytest.approx(989.5e12 * 0.5)
     one = step(job, eng, rep, 1, 0, 15000, 0)
@@ -50,25 +51,36 @@ def test_one_mixed_step_by_hand(kb, accuracy):
 
 
 def test_the_burst_tpot_by_hand(kb, accuracy):
-    """GS06's burst: 100 x 15,000 = 1.5 M prompt tokens in 8,192-token chunks is ceil(183.1) = 184 chunks; request
-    i's first token comes with chunk ceil((i + 1) x 15,000 / 8,192), 9,296 / 100 = 92.96 on average. Each request
-    then waits to chunk 184 and decodes with the others, so its TPOT is the decode step plus (184 - 92.96) chunks
-    over its 127 later tokens: 15.64 ms + 224.77 ms x 91.04 / 127 = 176.8 ms (the steady state's: 209.1 ms; the
-    run's 81.5 ms, which the chunk's price, 2.3 x the run's ~97 ms, keeps out of reach)."""
+    """GS06's burst as the run met it: 8,176 of each prompt's 15,000 tokens were prefix-cache hits (the row's
+    prefix_cache_hit_rate 0.545: the 8,192-token run a minute before sent the same prompts' first 8,192 tokens), so
+    100 x 6,825 = 682,500 tokens were prefilled, ceil(83.3) = 84 chunks of 8,192. Request i's first token comes
+    with chunk ceil((i + 1) x 6,825 / 8,192), 4,250 / 100 = 42.50 on average; each request then waits to chunk 84 and
+    decodes with the others, so its TPOT is the decode step plus (84 - 42.50) chunks over its 127 later tokens:
+    20.50 ms + 242.5 ms x 41.5 / 127 = 99.7 ms, against the run's 81.5 ms (+22%) and the steady state's 164.8 ms.
+    Without the hits: 184 chunks of 224.8 ms, first tokens at chunk 92.96 on average, 15.64 + 224.8 x 91.04 / 127
+    = 176.8 ms."""
     _, job, s = _job(kb, accuracy, "GS06")
     eng, rep = s.engine, s.replica
-    assert sum(math.ceil((i + 1) * 15000 / 8192) for i in range(100)) == 9296
-    chunk = SV.prefill_seconds(job, eng, rep, 8192, 15000 - 7500)
+    new = 15000 * (1 - 0.545)
+    assert sum(math.ceil((i + 1) * new / 8192) for i in range(100)) == 4250
+    assert math.ceil(100 * new / 8192) == 84
+    chunk = SV.prefill_seconds(job, eng, rep, 8192, 15000 - new / 2)
     dec = SV.burst_decode_step(job, eng, rep, 100)
-    want = dec + chunk * (184 - 92.96) / 127
     got = SV.burst_tpot(job, eng, rep, 100)
-    assert got == pytest.approx(want, rel=1e-9)
-    assert got == pytest.approx(0.1768, abs=5e-4)
+    assert got == pytest.approx(dec + chunk * (84 - 42.50) / 127, rel=1e-9)
+    assert got == pytest.approx(0.0997, abs=5e-4)
     assert got < s.load.tpot  # the burst's wait is shorter than a whole answer of mixed steps
     lat: list = []
     accuracy.serving_cases(kb, ROWS, latency=lat)
     scored = next(est for label, est, _ in lat if label.startswith("GS06 ") and label.endswith(" TPOT"))
     assert scored == pytest.approx(got * 1e3, rel=1e-9)
+    _, job0, s0 = _job(kb, accuracy, "GS06", options=False)
+    assert sum(math.ceil((i + 1) * 15000 / 8192) for i in range(100)) == 9296
+    chunk0 = SV.prefill_seconds(job0, s0.engine, s0.replica, 8192, 15000 - 7500)
+    dec0 = SV.burst_decode_step(job0, s0.engine, s0.replica, 100)
+    assert SV.burst_tpot(job0, s0.engine, s0.replica, 100) == pytest.approx(dec0 + chunk0 * (184 - 92.96) / 127,
+                                                                             rel=1e-9)
+    assert SV.burst_tpot(job0, s0.engine, s0.replica, 100) == pytest.approx(0.1768, abs=5e-4)
 
 
 def test_a_burst_the_scheduler_takes_in_parts_keeps_the_steady_tpot(kb, accuracy):
