@@ -572,8 +572,8 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                 if row["tpot_ms"]:
                     tpot = drawn.tpot if drawn is not None else got.tpot
                     if drawn is None and conc and "benchmark_latency" in row.get("metric", ""):
-                        # a batch started together and run whole: its requests end together, so each one's TPOT
-                        # carries the wait from its first token to the burst's last (burst.burst_tpot); a copy
+                        # a batch started together and run whole: each request's TPOT spans the other prompts'
+                        # chunk steps after its first token, then the decode tail (burst.burst_tpot); a copy
                         # that holds fewer runs the steady state
                         whole = SV.burst_tpot(job, s.engine, s.replica, max(1, round(conc / s.layout.replicas)))
                         tpot = got.tpot if whole is None else whole

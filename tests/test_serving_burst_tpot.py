@@ -6,8 +6,9 @@ Qwen3-32B BF16 on 8 x H200 at TP 8, vllm bench serve, 100 prompts of 15,000 rand
 once, 128 output tokens each (--ignore-eos): mean TTFT 9,024.22 ms, mean TPOT 81.55 ms, mean E2EL 19,380.88 ms with
 a standard deviation of 327.29 ms over a 19.87 s run (row GS06 of tests/data/validation/serving_independent.csv).
 vllm bench serve times a request's TPOT as (e2el - ttft) / (output - 1) and reports the mean: (19,380.88 - 9,024.22)
-/ 127 = 81.55 ms, the published mean. The requests end together (the E2EL's spread is 1.6% of the run, while the
-TTFTs span 0 to 17.8 s), so an early first token is followed by a wait for the others' prompts, not an early end.
+/ 127 = 81.55 ms, the published mean. The requests end within a second of each other (the E2EL's spread is 1.6% of
+the run, while the TTFTs span 0 to 17.8 s): an early first token is followed by one token a chunk step while the
+other prompts are prefilled, not by an early end.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from gpuwise.estimators import serving as SV
+from gpuwise.estimators.serving.burst import chunked_tpot
 from gpuwise.estimators.serving.step import step
 
 ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
@@ -50,37 +52,56 @@ def test_one_mixed_step_by_hand(kb, accuracy):
     assert mixed.seconds == pytest.approx(mixed.gemm + mixed.attention + mixed.comm + mixed.overhead, rel=1e-12)
 
 
+def test_the_runs_tpot_is_mixed_steps_then_the_tail():
+    """The mechanism against the three TP-8 runs' own figures (their JSONs): 100 x 6,825 new tokens (8,176 of each
+    15,000 were prefix-cache hits, the rows' prefix_cache_hit_rate 0.545) are 84 chunks of vLLM's 8,192-token budget,
+    spread over the run's prefill, which ends with the last first token (p99 TTFT: 10,359.87 ms on B200, 17,766.30 on
+    H200, 17,863.83 on H100), so a chunk step lasts S = p99 TTFT / 84; after it the last request decodes its 127
+    tokens alone in the tail, d = (p99 E2EL - p99 TTFT) / 127 a step (11,899.67, 19,820.87, 20,460.23 ms). V1's
+    scheduler runs the decodes first in every step, so request i gets one token in each of the 84 - k_i chunk steps
+    after its first and the rest at d. That gives the published mean TPOT (48.84, 81.55, 84.33 ms) within 2% and
+    request 0's, the slowest, the published p99 (83.66, 143.69, 145.96 ms) within 1.5%; with the decodes waiting for
+    the prefill instead (SGLang's default) the H200 mean would read 85.3 ms."""
+    runs = ((10359.87, 11899.67, 48.84, 83.66), (17766.30, 19820.87, 81.55, 143.69),
+            (17863.83, 20460.23, 84.33, 145.96))
+    for ttft99, e2el99, mean, p99 in runs:
+        s, d = ttft99 / 84, (e2el99 - ttft99) / 127
+        assert chunked_tpot(100, 6825, 8192, 128, s, d, True) == pytest.approx(mean, rel=0.02)
+        assert (83 * s + 44 * d) / 127 == pytest.approx(p99, rel=0.015)  # request 0: first token with chunk 1
+    assert chunked_tpot(100, 6825, 8192, 128, 17766.30 / 84, (19820.87 - 17766.30) / 127, False) == pytest.approx(
+        85.3, abs=0.05)
+
+
 def test_the_burst_tpot_by_hand(kb, accuracy):
-    """GS06's burst as the run met it: 8,176 of each prompt's 15,000 tokens were prefix-cache hits (the row's
-    prefix_cache_hit_rate 0.545: the 8,192-token run a minute before sent the same prompts' first 8,192 tokens), so
-    100 x 6,825 = 682,500 tokens were prefilled, ceil(83.3) = 84 chunks of 8,192. Request i's first token comes
-    with chunk ceil((i + 1) x 6,825 / 8,192), 4,250 / 100 = 42.50 on average; each request then waits to chunk 84 and
-    decodes with the others, so its TPOT is the decode step plus (84 - 42.50) chunks over its 127 later tokens:
-    20.50 ms + 242.5 ms x 41.5 / 127 = 99.7 ms, against the run's 81.5 ms (+22%) and the steady state's 164.8 ms.
-    Without the hits: 184 chunks of 224.8 ms, first tokens at chunk 92.96 on average, 15.64 + 224.8 x 91.04 / 127
-    = 176.8 ms."""
+    """GS06 priced: 100 x 6,825 new tokens in ceil(83.3) = 84 chunks of 242.5 ms each (gpuwise's chunk at the new
+    tokens' mean position, 11,587.5); request i's first token comes with chunk ceil((i + 1) x 6,825 / 8,192), so
+    84 - k_i chunk steps follow it, 4,150 / 100 = 41.50 on average, all fewer than its 127 later tokens: TPOT =
+    (41.5 x 242.5 + 85.5 x 20.50) / 127 = 93.0 ms (the run: 81.5 ms; the steady state's 164.8). Without the hits:
+    184 chunks of 224.8 ms; the 30 earliest requests meet more chunk steps than they have tokens and end during the
+    prefill, 8,259 chunk steps in all: (82.59 x 224.8 + 44.41 x 15.64) / 127 = 151.6 ms."""
     _, job, s = _job(kb, accuracy, "GS06")
     eng, rep = s.engine, s.replica
     new = 15000 * (1 - 0.545)
-    assert sum(math.ceil((i + 1) * new / 8192) for i in range(100)) == 4250
-    assert math.ceil(100 * new / 8192) == 84
+    left = [84 - math.ceil((i + 1) * new / 8192) for i in range(100)]
+    assert math.ceil(100 * new / 8192) == 84 and sum(left) == 4150 and max(left) < 127
     chunk = SV.prefill_seconds(job, eng, rep, 8192, 15000 - new / 2)
     dec = SV.burst_decode_step(job, eng, rep, 100)
     got = SV.burst_tpot(job, eng, rep, 100)
-    assert got == pytest.approx(dec + chunk * (84 - 42.50) / 127, rel=1e-9)
-    assert got == pytest.approx(0.0997, abs=5e-4)
-    assert got < s.load.tpot  # the burst's wait is shorter than a whole answer of mixed steps
+    assert got == pytest.approx((41.5 * chunk + 85.5 * dec) / 127, rel=1e-9)
+    assert got == pytest.approx(0.0930, abs=5e-4)
+    assert got < s.load.tpot  # the burst's chunk steps end; a steady loop's go on for every answer
     lat: list = []
     accuracy.serving_cases(kb, ROWS, latency=lat)
     scored = next(est for label, est, _ in lat if label.startswith("GS06 ") and label.endswith(" TPOT"))
     assert scored == pytest.approx(got * 1e3, rel=1e-9)
     _, job0, s0 = _job(kb, accuracy, "GS06", options=False)
-    assert sum(math.ceil((i + 1) * 15000 / 8192) for i in range(100)) == 9296
+    m = [min(184 - math.ceil((i + 1) * 15000 / 8192), 127) for i in range(100)]
+    assert sum(m) == 8259
     chunk0 = SV.prefill_seconds(job0, s0.engine, s0.replica, 8192, 15000 - 7500)
     dec0 = SV.burst_decode_step(job0, s0.engine, s0.replica, 100)
-    assert SV.burst_tpot(job0, s0.engine, s0.replica, 100) == pytest.approx(dec0 + chunk0 * (184 - 92.96) / 127,
-                                                                             rel=1e-9)
-    assert SV.burst_tpot(job0, s0.engine, s0.replica, 100) == pytest.approx(0.1768, abs=5e-4)
+    assert SV.burst_tpot(job0, s0.engine, s0.replica, 100) == pytest.approx(
+        (82.59 * chunk0 + 44.41 * dec0) / 127, rel=1e-9)
+    assert SV.burst_tpot(job0, s0.engine, s0.replica, 100) == pytest.approx(0.1516, abs=5e-4)
 
 
 def test_a_burst_the_scheduler_takes_in_parts_keeps_the_steady_tpot(kb, accuracy):

@@ -24,10 +24,10 @@ import math
 from typing import Any
 
 from ...frozen import frozen
-from .engine import Engine
+from .engine import Engine, prefill_tokens
 from .front import front
 from .layout import Replica, copy_graph_cap
-from .load import _prefill, burst_decode_step, burst_last_ttft, burst_ttft
+from .load import _prefill, burst_decode_step, prefill_seconds
 from .step import consts, per_token
 from .support import request_lengths
 
@@ -206,18 +206,43 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
 
 def burst_tpot(job: Any, eng: Engine, rep: Replica, n: int) -> float | None:
     """Mean time per output token of ``n`` requests of the job's lengths that reach one idle copy at once and all
-    run together, priced as the burst's run is (its prompts prefilled, then its outputs decoded together:
-    :func:`.load.burst_last_ttft` and :func:`.load.burst_decode_step`). A benchmark client times a request's TPOT
-    from its own first token to its last, over its other output - 1 tokens (vllm bench serve: (e2el - ttft) /
-    (output - 1), its mean over the requests), and the requests of a burst admitted whole end together, however
-    early their first tokens came: so each carries the wait from its first token to the burst's last first
-    token, and the mean TPOT is the decode step plus the mean of that wait over the output tokens after the
-    first, (last - mean first token) / (output - 1). Not the steady state's TPOT, whose steps carry other
-    prompts' chunks for the whole of every answer. None where the copy does not run the whole burst at once
-    (its scheduler's sequence cap or its memory holds fewer: a request ends and the next one's prompt is
-    prefilled beside the running decodes, the steady state) or an answer has one token."""
-    _, output = request_lengths(job.w)
+    run together. A benchmark client times a request's TPOT from its own first token to its last, over its other
+    output - 1 tokens (vllm bench serve: (e2el - ttft) / (output - 1), its mean over the requests). The burst's
+    prompts are prefilled in ``K`` chunks of the step budget, each a step of ``S`` seconds (the chunk's price, as
+    :func:`.load.burst_ttft` times the first tokens), request i's first token with chunk ``k_i``; then the burst
+    decodes at ``d`` a step (:func:`.load.burst_decode_step`). A scheduler that runs the decodes first and fills the
+    rest of the budget with prompt chunks (vLLM V1: ``mixed_prefill``) gives request i one token in each of the
+    ``K - k_i`` chunk steps left, up to its output - 1, and the rest in decode steps: TPOT_i = (m S + (output - 1 -
+    m) d) / (output - 1), m = min(K - k_i, output - 1); where the prompts' chunk steps outnumber an answer's tokens,
+    the early requests end during the prefill, else all end together with the last prompt's answer. One that runs
+    prefill batches alone (SGLang's default) makes the decodes wait for them: TPOT_i = d + (K - k_i) S /
+    (output - 1). Not the steady state's TPOT, whose steps carry other prompts' chunks for the whole of every
+    answer. None where the copy does not run the whole burst at once (its scheduler's sequence cap or its memory
+    holds fewer: a request ends and the next one's prompt is prefilled beside the running decodes, the steady
+    state) or an answer has one token."""
+    prompt, output = request_lengths(job.w)
     if output <= 1 or n > min(sequence_cap(job, eng, rep), rep.max_seqs):
         return None
-    wait = burst_last_ttft(job, eng, rep, n) - burst_ttft(job, eng, rep, n)
-    return burst_decode_step(job, eng, rep, n) + max(wait, 0.0) / (output - 1)
+    new = prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
+    total = n * float(new)
+    chunk = min(float(eng.chunk), total) if eng.fw.chunked_prefill else total
+    s = prefill_seconds(job, eng, rep, chunk, prompt - new / 2)
+    d = burst_decode_step(job, eng, rep, n)
+    return chunked_tpot(n, new, chunk, output, s, d, eng.fw.mixed_prefill and eng.fw.chunked_prefill)
+
+
+def chunked_tpot(n: int, new: float, chunk: float, output: int, s: float, d: float, mixed: bool) -> float:
+    """:func:`burst_tpot`'s mean over the ``n`` requests of ``new`` prompt tokens each, prefilled in chunks of
+    ``chunk`` tokens of ``s`` seconds a step, and ``output`` tokens decoded at ``d`` a step; ``mixed``: the decodes
+    ride the chunk steps (else they wait for them)."""
+    last = math.ceil(n * new / chunk)
+    rest = output - 1
+    out = 0.0
+    for i in range(n):
+        left = last - math.ceil((i + 1) * new / chunk)  # chunk steps after request i's first token
+        if mixed:
+            m = min(left, rest)
+            out += (m * s + (rest - m) * d) / rest
+        else:
+            out += d + left * s / rest
+    return out / n
