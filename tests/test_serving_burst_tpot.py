@@ -110,3 +110,12 @@ def test_a_burst_the_scheduler_takes_in_parts_keeps_the_steady_tpot(kb, accuracy
     next one's prompt is prefilled beside the running decodes, as in the steady state, and no burst TPOT is given."""
     _, job, s = _job(kb, accuracy, "TA12")
     assert SV.burst_tpot(job, s.engine, s.replica, 1000) is None
+
+
+def test_a_speculative_burst_keeps_the_steady_tpot(kb, accuracy):
+    """With speculative decoding a step yields more than one token a sequence, which the chunk-step count of
+    burst_tpot does not hold: no burst TPOT is given (GS06's job with n-gram lookup, 3 drafted tokens at 0.5)."""
+    job = accuracy.serving_job(kb, "qwen3-32b", "bf16", "vllm", 15000, 128, 100, 8, 1, speculative="ngram:0.5:3")
+    s = SV.choose(job, kb.gpus["h200-141gb-sxm"], 8)
+    assert s.engine.spec is not None
+    assert SV.burst_tpot(job, s.engine, s.replica, 100) is None

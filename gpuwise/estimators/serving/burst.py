@@ -219,9 +219,9 @@ def burst_tpot(job: Any, eng: Engine, rep: Replica, n: int) -> float | None:
     (output - 1). Not the steady state's TPOT, whose steps carry other prompts' chunks for the whole of every
     answer. None where the copy does not run the whole burst at once (its scheduler's sequence cap or its memory
     holds fewer: a request ends and the next one's prompt is prefilled beside the running decodes, the steady
-    state) or an answer has one token."""
+    state), an answer has one token, or a step yields more than one token a sequence (speculative decoding)."""
     prompt, output = request_lengths(job.w)
-    if output <= 1 or n > min(sequence_cap(job, eng, rep), rep.max_seqs):
+    if output <= 1 or eng.spec is not None or n > min(sequence_cap(job, eng, rep), rep.max_seqs):
         return None
     new = prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
     total = n * float(new)
