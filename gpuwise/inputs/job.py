@@ -303,9 +303,12 @@ def _day_valued(kb: Knowledge, value: float | None) -> Knowledge:
 
 
 NAMED_PRECISIONS = {"fp8": "fp8", "nvfp4": "fp4", "mxfp4": "fp4", "int4": "int4", "awq": "int4", "gptq": "int4",
-                    "int8": "int8"}
+                    "int8": "int8", "w4a16": "int4", "w8a8": "int8", "4bit": "int4", "8bit": "int8", "q4": "int4",
+                    "q8": "int8"}
 """The precision a quantized checkpoint's name states (its last such word: Qwen3.5-27B-GPTQ-Int4 is int4, a
--FP8 release fp8, NVIDIA's -NVFP4 and AMD's -MXFP4 fp4): the workload's default precision when it names none."""
+-FP8 release fp8, NVIDIA's -NVFP4 and AMD's -MXFP4 fp4; llm-compressor's -quantized.w4a16 / .w8a8 int4 / int8,
+bitsandbytes' -bnb-4bit int4, a GGUF's Q4_K_M / Q4_0 int4 and Q8_0 int8): the workload's default precision when it
+names none."""
 
 
 def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assumption | None]:
@@ -343,6 +346,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         if r is not None:
             model_id = r.id
             catalog = kb.models[r.id]
+            if r.note_id:  # a release's name read as its network (names.py rule 5)
+                assumptions.append(note("workload.model", r.id, r.note_id, r.note_values))
             w, named = _name_precision(w, str(w.model), where)
             if named is not None:
                 req = req.model_copy(update={"workload": w})

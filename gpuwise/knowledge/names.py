@@ -9,6 +9,11 @@ One policy, applied everywhere a name is read (requirements, proposals, plan fil
    PCIe card. The result records which part was read (an assumption the report shows).
 3. A name that still fits several cards (``A100``: 40 or 80 GB) is an error listing them.
 4. A name that fits nothing is an error with the closest names ("did you mean H100?").
+5. A model name that fits nothing as typed but does once its publisher (``unsloth/``) and the words of a
+   quantized or repackaged release are taken off (``-AWQ``, ``-GPTQ-Int4``, ``-GGUF``, ``-FP8-Dynamic``,
+   ``-quantized.w8a8``, ``-bnb-4bit``, then ``-Instruct`` / ``-it`` / ``-chat``, then a maker's word before the
+   name: ``Meta-``) means that network; the result says how it was read (a precision word in the name is read
+   by ``inputs.job``: served at that precision unless the workload gives another).
 """
 
 from __future__ import annotations
@@ -25,6 +30,13 @@ _NORM = re.compile(r"[\s_\-/.()]+")
 _FORM_WORDS = re.compile(r"sxm|pcie|pci|nvl|oam|hgx|dgx|mezz|superchip|nvl72|nvl16")
 _MODULE = ("sxm", "oam", "mezzanine")  # form factors a bare name means (rule 2)
 _MEMORY = re.compile(r"(\d+)")
+_PACKAGED = re.compile(
+    r"[-_.](?:awq|gptq|gguf|int[48]|[48]bit|bnb|unsloth|dynamic|fp8|fp4|nvfp4|mxfp4|w[48]a(?:8|16)|quantized|qat|"
+    r"q[2-8](?:_[0-9a-z]+)*|kv|v\d|mlx)$", re.IGNORECASE)
+"""A last word of a quantized or repackaged release's name (rule 5), taken off one at a time."""
+_TUNED = re.compile(r"[-_.](?:instruct|it|chat)$", re.IGNORECASE)
+_MAKER = re.compile(r"^(?:meta|nvidia|amd)[-_]", re.IGNORECASE)
+"""A maker's word before a model's own name in a re-publisher's repository ('Meta-Llama-3.1-70B-...')."""
 
 
 def norm(name: str) -> str:
@@ -117,6 +129,8 @@ class NameIndex:
             if key in self.defaults and key not in self.exact:
                 return Resolved(ident, "name.default", {"name": str(name), "label": self.labels[ident], "id": ident})
             return Resolved(ident)
+        if self.kind == "model" and (base := self._unpackaged(str(name))) is not None:
+            return Resolved(base, "name.packaged", {"name": str(name), "label": self.labels[base], "id": base})
         # A prefix is never taken for a name: 'llama-3.1-7' is not llama-3.1-70b, 'b2' is not b200.
         # A name that starts several entries lists them (unless rule 2 picks one); one that starts
         # one names it.
@@ -139,6 +153,27 @@ class NameIndex:
             (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
             else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
         raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
+
+    def _unpackaged(self, name: str) -> str | None:
+        """Rule 5: the catalog id of the network a release's name stands for, or None. The publisher and the
+        release words come off from the end one at a time ('Qwen3-32B-AWQ' -> qwen3-32b, 'RedHatAI/Llama-3.3-70B-
+        Instruct-quantized.w8a8' -> llama-3.1-70b through its alias llama-3.3-70b-instruct); a name is only taken
+        when what is left is a catalog name as it stands, never a prefix of one."""
+        full = name.strip()
+        base = full.rsplit("/", 1)[-1]
+        stages = [base] if base == full else [full, base]  # 'meta-llama/...' aliases keep the publisher
+        for b in list(stages):
+            while (m := _PACKAGED.search(b)) is not None and m.start() > 0:
+                b = b[:m.start()]
+                stages.append(b)
+        for b in list(stages):
+            if (m := _TUNED.search(b)) is not None and m.start() > 0:
+                stages.append(b[:m.start()])
+        stages += [_MAKER.sub("", b) for b in stages if _MAKER.match(b)]
+        for b in stages:  # the least taken off first: 'DeepSeek-V3-FP8' is deepseek-v3, never 'DeepSeek'
+            if (ident := self.exact.get(norm(b))) is not None:
+                return ident
+        return None
 
     def close(self, name: str, n: int = 3) -> list[str]:
         """The ids whose names are closest to ``name`` (ids, display names, aliases and the short
