@@ -13,6 +13,16 @@ Sized from the drafter's parameters (knowledge/serving.yaml ``speculative_method
   (its shape fitted from its size, :func:`gpuwise.inputs.shape.guess_shape`).
 * **n-gram**: nothing (a host-side lookup).
 
+What one drafting pass costs (:func:`pass_extra_seconds`, read by the step's drafter time): its decoder layers at the
+target's own cost a layer, and what a layer's share of the target's step leaves out, the pass's own output head over
+the vocabulary and its input projection. SGLang's MTP drafter (python/sglang/srt/models/deepseek_nextn.py,
+DeepseekV3ForCausalLMNextN, at fba8eccd) is a whole forward: it embeds the token, concatenates the normed embedding
+and hidden state through ``eh_proj``, a plain ``nn.Linear(2h, h)`` (16-bit, whole on every rank: not a parallel or
+quantized linear), runs one decoder layer, and its ``ParallelLMHead`` over the full vocabulary feeds the logits
+processor; its EAGLE worker (python/sglang/srt/speculative/eagle_worker.py) hands the drafter the target's embedding
+and head (``set_embed_and_head``) unless a hot-token map is given, so each pass multiplies the whole vocabulary. vLLM's
+GLM-5 MTP layer builds the same ``nn.Linear`` projection. EAGLE-3 runs its own head over its draft vocabulary.
+
 The drafter is split like the target: tensor-parallel ranks each hold 1/tp of it (its experts spread
 over the expert-parallel GPUs with attention data parallelism); pipeline stages do not split it (it
 sits beside the last stage, so the busiest GPU holds it whole).
@@ -39,6 +49,9 @@ class Drafter:
     kv_bytes_per_token: float  # its KV cache per token of a sequence
     kv_heads: int  # how many ways tensor parallelism divides its KV (1: a latent held whole)
     formula: tuple[Phrase, ...]  # its parameters and bytes, as formula.drafter.* message ids with values
+    head_params: float = 0.0  # the output head a drafting pass multiplies (the target's, shared; EAGLE-3's own)
+    fc_params: float = 0.0  # its input projection, read whole by every rank at 16 bits
+    target_head_params: float = 0.0  # the target's own output head (what a layer's share of its step leaves out)
 
     @property
     def weight_bytes(self) -> float:
@@ -115,5 +128,37 @@ def drafter(job: Any, spec: Any, bytes_per_param: float, kv_bytes: float) -> Dra
     words = (formula(what, method=spec.method, layers=n, layer_b=layer / 1e9, fc_inputs=fc / (h * h))
              + (formula("formula.drafter.head", " + ", vocab=vocab) if vocab else ())
              + formula("formula.drafter.bytes", ", ", bytes_per_param=bytes_per_param))
+    target = float(shape.vocab * h)  # a tied model's head is its embedding, multiplied all the same
     return Drafter(spec.method, params, n * experts, bytes_per_param, n * layer_kv_bytes(shape, kv_bytes),
-                   MS.kv_heads_effective(shape), words)
+                   MS.kv_heads_effective(shape), words, float(vocab * h) if vocab else target, n * fc, target)
+
+
+FC_BYTES = 2.0  # the drafter's input projection is a 16-bit nn.Linear (module docstring)
+# A pass's kernels around its decoder layers (deepseek_nextn.py DeepseekModelNextN.forward and the logits processor;
+# eagle_worker.py draft_forward): the embedding lookup, the two input norms, their concatenation, eh_proj, the final
+# norm, the head GEMM, and the draft's softmax and top-k over the logits; and its two collectives at tensor
+# parallelism: the vocabulary-parallel embedding's all-reduce and the head's all-gather of the logits.
+PASS_KERNELS = 9
+PASS_COLLECTIVES = 2
+
+
+def head_seconds(head_params: float, bytes_per_param: float, split: int, bw: float, peak: float,
+                 rows: float) -> float:
+    """Seconds an output head of ``head_params`` takes in a forward of ``rows`` tokens on one of ``split``
+    vocabulary-parallel ranks: its weights at ``bw`` and its math at ``peak``, added as the step adds a linear
+    layer's (step.linear_time)."""
+    share = head_params / max(split, 1)
+    return share * bytes_per_param / bw + 2.0 * rows * share / peak
+
+
+def pass_extra_seconds(d: Drafter | None, split: int, bw: float, peak: float, rows: float, kernel: float = 0.0,
+                       collective: float = 0.0) -> float:
+    """Seconds one drafting pass of ``rows`` sequences spends beyond its decoder layers: its output head (split
+    over the ``split`` tensor-parallel ranks), its input projection (whole on each), and its own kernels and
+    collectives (PASS_KERNELS at ``kernel`` seconds each, PASS_COLLECTIVES at ``collective``: 0 where no
+    tensor-parallel exchange runs); 0 with no such drafter."""
+    if d is None:
+        return 0.0
+    return (head_seconds(d.head_params, d.bytes_per_param, split, bw, peak, rows)
+            + d.fc_params * FC_BYTES / bw + 2.0 * rows * d.fc_params / peak
+            + PASS_KERNELS * kernel + PASS_COLLECTIVES * collective)

@@ -7,6 +7,7 @@ from statistics import NormalDist
 from typing import Any
 
 from ...frozen import frozen
+from . import draft as D
 from .engine import FP4_FORMATS, Engine, _kept, prefill_tokens
 from .layout import Replica
 from .recurrent import recurrent_extra_kernels
@@ -473,7 +474,12 @@ def _draft(c: StepConsts, decode: float, kv_ctx: float) -> float:
     parts = _parts(c, decode, 0.0, kv_ctx, 0.0)
     device = max(parts[0] - parts[5], 0.0)  # the plain step less its host work (a host floor included)
     if spec.draft_params:
-        share = spec.draft_params / max(eng.sc.n_active, 1.0)
-    else:
-        share = spec.draft_layers / max(eng.sc.layers, 1)
-    return spec.k * share * device
+        return spec.k * spec.draft_params / max(eng.sc.n_active, 1.0) * device
+    # a pass: its layers at the target's cost a layer (the step less its own head), then its head and projection
+    split, d = (1 if c.dpa > 1 else c.tp), eng.drafter
+    head = D.head_seconds(d.target_head_params, eng.mbytes.linear_bytes_per_param, split, c.bw_weights,
+                          c.peak_dense, decode) if d is not None else 0.0
+    layer = max(device - head, 0.0) / max(eng.sc.layers, 1)
+    return spec.k * (spec.draft_layers * layer
+                     + D.pass_extra_seconds(d, split, c.bw_weights, c.peak_dense, decode, eng.kernel_floor,
+                                            c.allreduce_latency if c.tp_comm else 0.0))
