@@ -2,12 +2,13 @@
 4 draft tokens: validation row SS07, sgl-project/sgl-cookbook docs/autoregressive/GLM/GLM-5.md at f0d5bb8), worked
 by hand from the model's published shapes and the engine's figures.
 
-What a cycle launches (sgl-project/sglang, read at fba8eccd): python/sglang/srt/speculative/eagle_worker.py runs the
-target once over each sequence's token and its drafts (verify), then the drafter: a draft-extend forward and
-num_steps - 1 draft forwards, 3 passes; it hands the drafter the target's embedding and head (set_embed_and_head), so
-each pass multiplies the whole vocabulary. python/sglang/srt/models/deepseek_nextn.py (DeepseekV3ForCausalLMNextN,
-which GLM-5's MTP layer runs as) embeds the token, feeds the normed embedding and hidden state through eh_proj, a
-16-bit nn.Linear(2h, h) every rank holds whole, runs one decoder layer and its ParallelLMHead.
+What a cycle launches (sgl-project/sglang): python/sglang/srt/speculative/eagle_worker.py (at 00559eac) runs
+num_steps - 1 draft forwards, the target once over each sequence's token and its drafts (verify), then a draft-extend
+forward over the accepted tokens: 3 drafting passes a cycle; it hands the drafter the target's embedding and head
+(set_embed_and_head), so each pass multiplies the whole vocabulary. The DeepSeek-design MTP drafter
+(python/sglang/srt/models/deepseek_nextn.py at 0114f9c9, DeepseekV3ForCausalLMNextN) embeds the token, feeds the
+normed embedding and hidden state through eh_proj, a 16-bit nn.Linear(2h, h) every rank holds whole, runs one
+decoder layer and its ParallelLMHead.
 
 GLM-5 (knowledge/models.yaml, from GlmMoeDsaConfig): hidden 6,144, vocab 154,880, 78 layers. So a pass reads, beyond
 its decoder layer: the head, 154,880 x 6,144 = 951,582,720 weights split over the 8 ranks at the step's 1 B (FP8),

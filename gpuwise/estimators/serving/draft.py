@@ -16,12 +16,13 @@ Sized from the drafter's parameters (knowledge/serving.yaml ``speculative_method
 What one drafting pass costs (:func:`pass_extra_seconds`, read by the step's drafter time): its decoder layers at the
 target's own cost a layer, and what a layer's share of the target's step leaves out, the pass's own output head over
 the vocabulary and its input projection. SGLang's MTP drafter (python/sglang/srt/models/deepseek_nextn.py,
-DeepseekV3ForCausalLMNextN, at fba8eccd) is a whole forward: it embeds the token, concatenates the normed embedding
+DeepseekV3ForCausalLMNextN, at 0114f9c9) is a whole forward: it embeds the token, concatenates the normed embedding
 and hidden state through ``eh_proj``, a plain ``nn.Linear(2h, h)`` (16-bit, whole on every rank: not a parallel or
 quantized linear), runs one decoder layer, and its ``ParallelLMHead`` over the full vocabulary feeds the logits
-processor; its EAGLE worker (python/sglang/srt/speculative/eagle_worker.py) hands the drafter the target's embedding
-and head (``set_embed_and_head``) unless a hot-token map is given, so each pass multiplies the whole vocabulary. vLLM's
-GLM-5 MTP layer builds the same ``nn.Linear`` projection. EAGLE-3 runs its own head over its draft vocabulary.
+processor (a ReplicatedLinear head, whole on each rank, under attention data parallelism); its EAGLE worker
+(python/sglang/srt/speculative/eagle_worker.py at 00559eac) hands the drafter the target's embedding
+and head (``set_embed_and_head``) unless a hot-token map is given, so each pass multiplies the whole vocabulary.
+EAGLE-3 runs its own head over its draft vocabulary.
 
 The drafter is split like the target: tensor-parallel ranks each hold 1/tp of it (its experts spread
 over the expert-parallel GPUs with attention data parallelism); pipeline stages do not split it (it
