@@ -79,7 +79,9 @@ def test_a_custom_architecture_runs_attention_on_at_most_its_layers(tmp_path: Pa
     ("olmo-2-1b", None),  # OLMo 2 1B is not the 13B, 7B or 32B
     ("OLMo-2-0425-1B", None),
     ("qwen3-next-8b", "qwen3-8b"),  # 8B is Qwen3-8B's size, not Qwen3-Next-80B's
-    ("Qwen3-Next-80B-A3B-Thinking-FP8", "qwen3-next-80b-a3b"),  # its own size
+    # its own size (the release's exact name, Qwen3-Next-80B-A3B-Thinking-FP8, is now read as its network:
+    # docs/names.md rule 6, tests/test_names_packaged.py; a misspelt one still gets the close match)
+    ("Qwen3-Next-80B-A3B-Thinkin-FP8", "qwen3-next-80b-a3b"),
     ("llama-3.1-9b", "llama-3.1-8b or llama-3-8b"),  # a digit mistyped: within half as much again
 ])
 def test_a_close_match_for_a_model_is_of_the_size_the_name_states(tmp_path: Path, name: str,
