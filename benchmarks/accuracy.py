@@ -981,7 +981,7 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311), (330, 343), (350, 353),
-               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420))
+               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420), (421, 443))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1139,7 +1139,13 @@ def main() -> int:
           "its README's Llama 2 7B / 13B / 34B / 70B FSDP throughput on 128 A100 80G and 96 H100 compiled and before "
           "torch.compile - and Bamba-9B's 2T tokens on 192 A100; branch trainblind13, before any change) +11.8 / "
           "+14.5 / +31.0 / +19.2 / +21.2 / -3.8 / +14.1 / -2.0 / -3.6 / -6.9 / +9.7 / +1.8 / +9.4 / -24.8 / "
-          "-10.6 / -17.0 / -13.3 / -18.9%: 12.5% (1.33x, H416); without the conditions 12.2% (1.40x, H404)")
+          "-10.6 / -17.0 / -13.3 / -18.9%: 12.5% (1.33x, H416); without the conditions 12.2% (1.40x, H404);\n"
+          "  H421-H443 (NVIDIA/NeMo's own 24.07 performance summary on DGX-H100 in FP8 - GPT-3 5B / 20B / 175B, "
+          "Llama 2 7B / 13B / 70B, Nemotron 8B / 22B / 340B, Llama 3 8B / 70B pretraining, Llama 2 SFT and LoRA - and "
+          "ServiceNow's Fast-LLM: Mistral-7B and Llama 3.1 8B on 32 H100, SmolLM2-135M on 8 H100 / A100 / V100; branch "
+          "trainblind14, before any change) +15.5 / +12.5 / -7.7 / +11.4 / +15.0 / +23.4 / +7.4 / -2.3 / -13.9 / "
+          "+9.2 / +6.1 / -7.3 / +17.0 / +26.3 / +514.0 / +40.4 / +41.2 / +10.8 / +17.6 / +51.1 / +153.5 / +146.6 / "
+          "-13.0%: 15.0% (6.14x, H435); without the conditions 35.3% (6.81x, H435)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

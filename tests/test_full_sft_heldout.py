@@ -1,4 +1,5 @@
-"""Held-out full fine-tunes (branch sft31, issue 22 item 2): the 27 full-SFT runs of tests/data/training_heldout.csv
+"""Held-out full fine-tunes (branch sft31, issue 22 item 2): the full-SFT runs of tests/data/training_heldout.csv
+(27 then; 30 with trainblind14's H433-H435)
 carry method 'full', so that benchmarks/accuracy.py's run_workload states them as their users would (task finetune,
 method full) and benchmarks/bare_attribution.py splits them by the row's own method, not by words in the title."""
 
@@ -26,7 +27,7 @@ def test_full_sft_rows_are_the_runs_their_titles_call_a_fine_tune():
     titled = {rid for rid, r in rows.items() if r["method"] != "lora"
               and any(w in r["model"].lower() for w in ("sft", "fine-tun", "finetun"))}
     full = {rid for rid, r in rows.items() if r["method"] == "full"}
-    assert full == titled and len(full) == 27
+    assert full == titled and len(full) == 30  # H433-H435 (trainblind14): NeMo 24.07 Llama 2 SFTs
     assert {"H98", "H225", "H238", "H337", "H389", "H400"} <= full
     assert not full & {"H140", "H167", "H219", "H223", "H235"}
     assert {task_of(rows[rid]) for rid in full} == {"fine-tune"}
@@ -46,7 +47,7 @@ def test_run_workload_states_a_full_sft_as_a_fine_tune_and_a_lora_run_with_its_a
 
 def test_a_full_fine_tune_with_its_batch_given_is_estimated_as_pretraining_is(kb):
     """The estimator's full fine-tune is pretraining's arithmetic (6 N plus attention a token, the same optimizer
-    state); the task only picks the default batch. So stating the 27 runs as fine-tunes moved no estimate: H238
+    state); the task only picks the default batch. So stating the 27 runs (sft31) as fine-tunes moved no estimate: H238
     (open-instruct backend A/B, DeepSpeed ZeRO-3, 2 x 8 H100) reads the same stated either way."""
     row = _rows()["H238"]
     cond = accuracy.run_conditions()["H238"]
