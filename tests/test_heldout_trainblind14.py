@@ -130,3 +130,13 @@ def test_fast_llm_rows_by_hand():
         per_token.append(tf * 1e12 / tps)
     assert max(per_token) / min(per_token) == pytest.approx(1.0, abs=0.01)
     assert rows["H443"]["precision"] == "fp16" and rows["H443"]["gpu"] == "v100-32gb-sxm2"
+
+
+def test_fast_llm_rows_state_no_recomputation():
+    """Fast-LLM had no activation recomputation to turn on at the rows' commits (fast_llm/engine/multi_stage/config.py
+    at ac1447d9 and 7ba5a991 lists activation_checkpoint under 'TODO: Implement'; mlp_recompute_level defaults to
+    none), so the runs kept every activation: the rows state checkpointing false (entered after the blind score,
+    which recorded them with it left to the planner)."""
+    conds = _rows("training_conditions.csv")
+    for rid in ("H439", "H440", "H441", "H442", "H443"):
+        assert conds[rid]["checkpointing"] == "false" and "TODO: Implement" in conds[rid]["source"], rid
