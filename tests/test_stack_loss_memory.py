@@ -22,8 +22,9 @@ Q = Path(__file__).parent / "data" / "buyer_questions" / "gpt2-10b-zero-offload-
 def test_the_stacks_that_run_megatrons_loss_hold_six_bytes(kb):
     stacks = kb.runtime.training_stacks
     # Megatron's three, and the fused stacks' own losses (tests/test_stack_memory.py): litgpt's chunked
-    # cross-entropy 6, llm.c's in-place classifier 2, nanochat's compiled loss 4
-    own = {"megatron": 6, "nemo": 6, "megatron-deepspeed": 6, "litgpt": 6, "llmc": 2, "nanochat": 4}
+    # cross-entropy 6, llm.c's in-place classifier 2, nanochat's compiled loss 4, Fast-LLM's Triton loss 4
+    own = {"megatron": 6, "nemo": 6, "megatron-deepspeed": 6, "litgpt": 6, "llmc": 2, "nanochat": 4,
+           "fast-llm": 4}
     assert {n: s.loss_bytes_per_vocab for n, s in stacks.items() if s.loss_bytes_per_vocab is not None} == own
     plain = TrainSetup("full", "fp16", True, "adamw", 10, 1024, True, "sdpa", 2, "cpu", 1)
     assert logits_bytes_per_token(plain) == 12

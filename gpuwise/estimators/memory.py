@@ -29,9 +29,9 @@ backward briefly needs 8 B more (Korthikanti et al. 2022 give the same structure
 Megatron's layers: "Reducing Activation Recomputation in Large Transformer Models").
 Gradient checkpointing keeps each layer's input and recomputes one layer at a time.
 A stack may state its own (runtime.yaml training_stacks): fused layers that save what Korthikanti et al.
-count, held in Megatron's layout at any layout (layer_activations: llm.c, nanochat, litgpt), the loss's bytes
-a vocabulary entry (loss_bytes_per_vocab: llm.c 2, nanochat 4, litgpt 6, Megatron 6) and the gradients'
-(gradient_bytes: llm.c's bf16 gradients).
+count, held in Megatron's layout at any layout (layer_activations: llm.c, nanochat, litgpt, Fast-LLM), the
+loss's bytes a vocabulary entry (loss_bytes_per_vocab: llm.c 2, nanochat 4, Fast-LLM 4, litgpt 6, Megatron 6)
+and the gradients' (gradient_bytes: llm.c's bf16 gradients).
 """
 
 from __future__ import annotations

@@ -147,6 +147,10 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
             # job's release: attention at its score traffic's rate (runtime.yaml attention_kernels unfused_mla_before)
             attn = min(attn, C.unfused_attention_rate(
                 tj.shape, gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value))
+        below = tj.stack_unfused_attention_below  # no flash-attention kernel on this GPU for the stack: its own
+        if below is not None and float(gpu.compute_capability or 0) < below:  # unfused path (training_stacks)
+            attn = min(attn, C.unfused_attention_rate(
+                tj.shape, gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value))
         if ak is not None and not tj.shape.mla:  # a head between the kernel's compiled widths pays for the next one
             attn *= tj.shape.head_dim / padded_head_dim(tj.shape.head_dim, ak.head_dim_tiles)
         if attn < rate:

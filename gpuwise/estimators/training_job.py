@@ -206,6 +206,8 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_memory_bound=memory_bound_scale(job),
                        stack_attention=spec.attention_kernel,
                        unfused_mla=unfused_mla(job),
+                       stack_unfused_attention_below=(float(spec.unfused_attention_below)
+                                                      if spec.unfused_attention_below else None),
                        stack_calibrated_on=tuple(spec.calibrated_on),
                        stack_gathers_ahead=spec.gathers_ahead,
                        stack_pipeline_zero=spec.pipeline_zero,

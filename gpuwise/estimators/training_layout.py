@@ -148,6 +148,8 @@ class TrainingJob:
     stack_memory_bound: float = 1.0  # the share of the middle's memory-bound work the stack still pays
     stack_attention: str = "fa2"  # the stack's class of attention kernel (runtime.yaml training.attention_kernels)
     unfused_mla: bool = False  # MLA unfused on compute capability 10.0+ (attention_kernels unfused_mla_before)
+    # compute capability below which the stack runs attention unfused (training_stacks unfused_attention_below)
+    stack_unfused_attention_below: float | None = None
     stack_calibrated_on: tuple[str, ...] = ()  # architectures whose runtime.mfu was measured on this stack
     # (architecture, efficiency of the stack its runtime.mfu was measured on): the other stacks run at their
     # efficiency over it there (Megatron-Core's 1.10 on Hopper and Blackwell)

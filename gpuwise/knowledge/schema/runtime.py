@@ -304,6 +304,10 @@ class StackSpeed(Strict):
     memory_bound_scale: float = Field(
         default=1.0, ge=0, le=2, description="share of the middle's memory-bound work (norms, activations, residual "
         "adds, rotary, the loss: training.mfu_memory_bound_k) the stack still pays; fused kernels remove most of it")
+    unfused_attention_below: str | None = Field(
+        default=None, description="compute capability below which the stack has no flash-attention kernel and runs "
+        "attention through its own unfused path (scores written out, softmax, two batched GEMMs), at the rate its "
+        "score traffic allows (compute.unfused_attention_rate); None: the stack's kernel class on every GPU")
     compiled: bool = Field(
         default=False, description="the stack's efficiency was measured with the model under torch.compile, so "
         "workload.torch_compile adds no fusion of its own (training.compiled_memory_bound_scale)")
