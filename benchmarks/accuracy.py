@@ -155,6 +155,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["mixed_precision"] = cond["mixed_precision"] == "true"
     if cond.get("tp_comm_overlap"):  # false: Transformer Engine's userbuffers overlap off (NeMo ub_tp_comm_overlap)
         w["tp_comm_overlap"] = cond["tp_comm_overlap"] == "true"
+    if cond.get("grad_reduce_in_fp32"):  # false: main gradients held and reduced in 16 bits (grad_sync_dtype bf16)
+        w["grad_reduce_in_fp32"] = cond["grad_reduce_in_fp32"] == "true"
     if cond.get("stack_version"):  # the stack's release the run used (NeMo 24.12, 25.04.01: dgxc-benchmarking)
         w["stack_version"] = cond["stack_version"]
     return w

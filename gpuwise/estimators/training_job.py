@@ -221,7 +221,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_offload=spec.offload,
                        stack_loss_bytes=spec.loss_bytes_per_vocab or 0.0,
                        stack_fused_layers=spec.layer_activations == "korthikanti",
-                       stack_grad_bytes=spec.gradient_bytes or 0.0,
+                       stack_grad_bytes=main_grad_bytes(job, spec),
                        stack_grad_bucket=(spec.grad_bucket_params,
                                           spec.grad_bucket_params_per_rank),
                        stack_overlap_comm=(spec.overlap_comm if w.overlap_comm is None
@@ -475,6 +475,15 @@ def zero12_offload_copies(job: Job) -> tuple[float, float, bool, float, bool]:
              and v < _version(zc.zero12_unfused_return_from))  # CPU Adam writes the fp16 weights back itself
     return (2 * grad, 4.0, waits, 4.0 if fp32_return or grad == 4 else 2.0,
             not pinned and not fp32_return and not fused)
+
+
+def main_grad_bytes(job: Job, spec: StackSpeed) -> float:
+    """Bytes a parameter's main gradient takes where it is held and reduced: the workload's grad_reduce_in_fp32 where
+    given (false: the 16-bit dtype, 2 B; true: fp32, 4 B), else the stack's (0: the layout's fp32)."""
+    given = getattr(job.w, "grad_reduce_in_fp32", None)
+    if given is None:
+        return spec.gradient_bytes or 0.0
+    return 4.0 if given else 2.0
 
 
 def fp8_params_held(job: Job) -> bool:

@@ -164,7 +164,8 @@ on one would say the run is cheaper than it is (accepted and ignored until round
 TRAINING_ONLY = ("lora_rank", "lora_targets", "mixed_precision", "optimizer", "batch_size", "seq_len",
                  "gradient_checkpointing", "zero_stage", "offload", "host_cpu_cores", "train_tokens",
                  "global_batch_tokens", "stack", "overlap_comm", "tp_comm_overlap", "fp8_params",
-                 "chunked_cross_entropy", "stack_version", "transformers_version", "torch_compile", "liger_kernel")
+                 "chunked_cross_entropy", "stack_version", "transformers_version", "torch_compile", "liger_kernel",
+                 "grad_reduce_in_fp32")
 """Training-only fields an inference workload refuses, as a training one refuses :data:`SERVING_ONLY`: the serving
 estimate reads none of them (its batch is ``concurrent_requests`` / ``max_batch_size``, its lengths
 ``prompt_tokens`` / ``output_tokens``), so ``zero_stage: 3`` or ``mixed_precision: false`` on one was accepted and
@@ -252,6 +253,12 @@ class Workload(Strict):
         default=False, description="training, LoRA in fp8 on a Transformer Engine stack (megatron, nemo): the frozen "
         "base is held in FP8, one byte a weight (NeMo's model.fp8_params, Transformer Engine's fp8_model_init); off: "
         "16-bit weights, as Megatron-Bridge recipes keep them (fp8_param_gather off)")
+    grad_reduce_in_fp32: bool | None = Field(
+        default=None, description="training with mixed precision: false holds, accumulates and reduces the main "
+        "gradients in the 16-bit training dtype, 2 B a parameter (Megatron-Core's DistributedDataParallelConfig "
+        "grad_reduce_in_fp32 false; NeMo 1's optim.grad_sync_dtype bf16); true: in fp32, 4 B; none given: the "
+        "stack's (fp32 main gradients, or the 16-bit ones a stack states: llm.c, litgpt); read where memory is held as "
+        "Megatron lays it out (Megatron-Core / NeMo, model-parallel layouts, the fused stacks)")
     chunked_cross_entropy: bool = Field(
         default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
         "so only one chunk is upcast to fp32 at a time")
