@@ -380,3 +380,48 @@ def test_a_deepspeed_zero2_offload_without_its_release_says_which_release_it_is_
     assert a["values"]["pageable"] == "0.10.1"
     assert noted({"stack_version": "0.15.3"}) == []
     assert noted({"stack": "fsdp-hf"}) == []
+
+
+def test_a_p4d_blocks_the_70b_offloaded_state_and_holds_a_32b_one():
+    """AWS p4d.24xlarge (8 x A100 40GB, 1,152 GiB of memory: AWS EC2 accelerated-computing instance specifications,
+    docs.aws.amazon.com/ec2/latest/instancetypes/ac.html) rented for a ZeRO-3 full fine-tune with CPU offload. The host
+    holds fp32 master weights and both Adam moments, 16 B a parameter, of which 0.8 of the RAM is usable
+    (runtime.yaml host_ram_fraction_usable): Llama-3.1-70B's 70.55e9 x 16 B / 0.8 = 1,411 GB against 1,152 x 2^30 B =
+    1,237 GB, blocked; Qwen2.5-32B's 32.76e9 x 16 B / 0.8 = 655 GB fits the same instance, nothing blocks."""
+    from pathlib import Path
+
+    import yaml
+
+    from gpuwise import audit
+
+    q = yaml.safe_load((Path(__file__).parent / "data" / "buyer_questions" /
+                        "proposal-rent-p4d-70b-full-offload.yaml").read_text())
+    d = audit(q).model_dump(mode="json")
+    (short,) = [f for f in d["findings"] if f.get("rule") == "MEM-HOST-RAM-SHORT"]
+    assert short["severity"] == "blocker" and d["verdict"] == "reject"
+    assert short["evidence"]["host_ram_gb"] == pytest.approx(1152 * 2**30 / 1e9, rel=1e-4)
+    assert short["evidence"]["host_ram_needed_gb"] == pytest.approx(70.5537e9 * 16 / 0.8 / 1e9, rel=1e-3)
+    assert "p4d.24xlarge" in short["message"]
+    q["workload"]["model"] = "qwen2.5-32b"
+    assert 32.764e9 * 16 / 0.8 / 1e9 < 1152 * 2**30 / 1e9
+    d = audit(q).model_dump(mode="json")
+    assert not [f for f in d["findings"] if f.get("rule") == "MEM-HOST-RAM-SHORT"]
+
+
+def test_offload_slowdown_pairs_divide_each_run_by_its_own_samples():
+    """benchmarks/offload_slowdown.py scores tests/data/offload_slowdown.csv: each pair's published slowdown is the
+    offloaded time a sample over the plain one (OS01, chenyaofo's LLaMA-7B gist: 4.19 / 1.81 samples/s at the same 64
+    sequences a step = 2.315x), and gpuwise's is its two steps, each over the samples its step holds (64 a step for
+    both of OS03's runs, whatever their micro-batches)."""
+    from benchmarks import accuracy, offload_slowdown
+
+    rows = {r["id"]: r for r in accuracy._scored_rows(offload_slowdown.SLOWDOWN, False)}
+    assert float(rows["OS01"]["ratio"]) == pytest.approx(4.19 / 1.81, rel=1e-3)
+    assert float(rows["OS04"]["ratio"]) == pytest.approx(3.24 / 0.36, rel=1e-3)
+    plain, off = offload_slowdown.pair_workloads(rows["OS03"])
+    assert (plain["batch_size"], off["batch_size"]) == (2, 4)
+    assert plain["global_batch_tokens"] == off["global_batch_tokens"] == 64 * 4096
+    assert plain["offload"] == "none" and off["offload"] == "cpu" and off["stack_version"] == "0.14.2"
+    e = offload_slowdown.estimate_pair(rows["OS03"])
+    assert e["ratio"] == pytest.approx(e["offloaded"]["step_s"] / e["plain"]["step_s"], rel=1e-9)
+    assert e["offloaded"]["step_s"] - e["plain"]["step_s"] == pytest.approx(e["offloaded"]["offload_s"], abs=0.05)
