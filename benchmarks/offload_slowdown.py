@@ -26,8 +26,9 @@ SLOWDOWN = ROOT / "tests" / "data" / "offload_slowdown.csv"
 
 
 def pair_workloads(row: dict) -> tuple[dict, dict]:
-    """The row's plain and offloaded runs as workloads: a full fine-tune with AdamW on the row's shape, its ZeRO
-    stage, sequence, recomputation, stack and release, the global batch it states (else one micro-batch a GPU)."""
+    """The row's plain and offloaded runs as workloads: a full fine-tune with AdamW on the row's shape, each run's
+    ZeRO stage and micro-batch, the sequence, recomputation, stack and release, the global batch the row states
+    (else one micro-batch a GPU)."""
     n, seq = int(row["gpus"]), int(row["seq_len"])
     heads = int(row["heads"])
     base = {"task": "finetune", "method": "full", "params_b": float(row["params_b"]),
@@ -35,8 +36,7 @@ def pair_workloads(row: dict) -> tuple[dict, dict]:
                              "kv_heads": heads, "ffn_size": int(row["ffn"]), "vocab_size": int(row["vocab"]),
                              "tied_embeddings": row["tied"] == "1"},
             "precision": row["precision"], "optimizer": "adamw", "seq_len": seq, "train_tokens": 1e8,
-            "gradient_checkpointing": row["gradient_checkpointing"] == "1", "zero_stage": int(row["zero_stage"]),
-            "parallelism": {"tp": 1, "pp": 1}}
+            "gradient_checkpointing": row["gradient_checkpointing"] == "1", "parallelism": {"tp": 1, "pp": 1}}
     if row["stack"]:
         base["stack"] = row["stack"]
     if row["stack_version"]:
@@ -44,11 +44,13 @@ def pair_workloads(row: dict) -> tuple[dict, dict]:
     if row["host_cores"]:
         base["host_cpu_cores"] = int(row["host_cores"])
 
-    def run(micro: int, offload: str) -> dict:
+    def run(micro: int, zero: str, offload: str) -> dict:
         samples = int(row["global_batch"]) if row["global_batch"] else micro * n
-        return {**base, "batch_size": micro, "global_batch_tokens": float(samples * seq), "offload": offload}
+        return {**base, "batch_size": micro, "global_batch_tokens": float(samples * seq), "zero_stage": int(zero),
+                "offload": offload}
 
-    return run(int(row["plain_micro_batch"]), "none"), run(int(row["micro_batch"]), row["offload"])
+    return (run(int(row["plain_micro_batch"]), row["plain_zero_stage"], "none"),
+            run(int(row["micro_batch"]), row["zero_stage"], row["offload"]))
 
 
 def estimate_pair(row: dict) -> dict:
@@ -72,7 +74,8 @@ def slowdown_cases(path: Path = SLOWDOWN, *, scored: bool = True) -> list[tuple[
         e = estimate_pair(row)
         host = f"host {row['host_cores']} cores" if row["host_cores"] else "host not stated"
         stack = f"{row['stack']} {row['stack_version']}".strip() or "stack not named"
-        out.append((f"{row['id']} {row['params_b']}B {row['gpus']}x{row['gpu']} ZeRO-{row['zero_stage']} "
+        zero = f"ZeRO-{row['plain_zero_stage']}->{row['zero_stage']}"
+        out.append((f"{row['id']} {row['params_b']}B {row['gpus']}x{row['gpu']} {zero} "
                     f"b{row['plain_micro_batch']}->{row['micro_batch']} {stack}, {host}", e["ratio"],
                     float(row["ratio"])))
     return out
