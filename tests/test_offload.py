@@ -425,3 +425,31 @@ def test_offload_slowdown_pairs_divide_each_run_by_its_own_samples():
     e = offload_slowdown.estimate_pair(rows["OS03"])
     assert e["ratio"] == pytest.approx(e["offloaded"]["step_s"] / e["plain"]["step_s"], rel=1e-9)
     assert e["offloaded"]["step_s"] - e["plain"]["step_s"] == pytest.approx(e["offloaded"]["offload_s"], abs=0.05)
+
+
+def _published_slowdowns() -> dict:
+    from benchmarks import offload_slowdown
+
+    return {label.split()[0]: (est, meas) for label, est, meas in offload_slowdown.slowdown_cases()}
+
+
+def test_offloaded_fine_tunes_land_within_2x_of_their_published_slowdown():
+    """The held-out buyer question 'an offloaded fine-tune's time within the published slowdown', on pairs no figure
+    was set from (tests/data/offload_slowdown.csv, scored blind): chenyaofo's LLaMA-7B table on 8 x A800 with
+    DeepSpeed 0.14.2 (ZeRO-2 / ZeRO-3 with the optimizer offloaded, ZeRO-3 with both: 2.31x / 2.17x / 2.16x a sample)
+    and Megatron BERT 345M on one A100 (ZeRO-0 against ZeRO-3 with the optimizer offloaded, 8.28x): each modelled
+    slowdown within 2x of the published one."""
+    cases = _published_slowdowns()
+    for rid in ("OS01", "OS02", "OS03", "OS09"):
+        est, meas = cases[rid]
+        assert meas / 2 <= est <= meas * 2, rid
+
+
+@pytest.mark.xfail(strict=True, reason="OS04's plain FSDP step of one 35-token block (0.36 s published) is fixed "
+                   "costs gpuwise does not charge (0.04 s), and its host optimizer is torch's per-tensor CPU Adam "
+                   "(PyTorch 2.1), charged at DeepSpeed's CPU Adam rate: 34.2x against 9.0x")
+def test_a_short_fsdp_step_with_cpu_offload_lands_within_2x_of_its_published_slowdown():
+    """Lightning Fabric's FSDP guide (docs/source-fabric/advanced/model_parallel/fsdp.rst, A100 40GB, Lightning 2.1,
+    PyTorch 2.1): FSDP 0.36 s, FSDP with cpu_offload 3.24 s an iteration, 9.0x."""
+    est, meas = _published_slowdowns()["OS04"]
+    assert meas / 2 <= est <= meas * 2
