@@ -1019,7 +1019,7 @@ def main() -> int:
     from benchmarks.offload_slowdown import slowdown_cases
     report("Offloaded fine-tunes: the slowdown a sample against the same fine-tune without offload "
            "(offload_slowdown.csv, use=1)", "x", slowdown_cases(), True)
-    print("  blind (branch offloadblind33, before any change): see tests/data/validation/README.md, rows OS01-OS08")
+    print("  blind (branch offloadblind33, before any change): see tests/data/validation/README.md, rows OS01-OS09")
     print("  blind (session 15, before training.mfu_by_gpu): F05 -42.5% (QLoRA, 1 x 4090), F06 +0.6%, F07 -22.4%, F08 "
           "-25.0%, F09 -22.1%, F10 -20.4% (A100; F05, F07-F10 ran torch.compile: workload.torch_compile since); "
           "not scored: F01-F04 (row notes)")
