@@ -134,7 +134,10 @@ def test_qwen35_h100_long_intervals_poll_after_the_prefill(kb, accuracy):
         same = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
                                     int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]),
                                     int(row["pp"]), int(row["ep"]), row["kv_precision"] or None,
-                                    row["framework_version"] or None, f"scheduler_recv_interval={window}")
+                                    row["framework_version"] or None,
+                                    # the row's other settings (--disable-radix-cache, --max-running-requests 256)
+                                    ";".join(f"scheduler_recv_interval={window}" if o.startswith("scheduler_recv")
+                                             else o for o in row["workload_options"].split(";")))
         got = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"])).load
         assert got == SV.choose(same, kb.gpus[row["gpu"]], int(row["count"])).load
         if rid != "SY19":

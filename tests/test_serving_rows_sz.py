@@ -121,10 +121,11 @@ def test_a_row_keeps_its_artifacts_figures_and_the_recipes_conditions(row_id):
     assert float(row["ttft_ms"]) == pytest.approx(1e3 * ttft, abs=0.051)  # rounded to 0.1 ms
     # the run's own means agree with the 0.9 x output: (E2E - TTFT) / TPOT + 1 tokens
     assert (e2el - ttft) / tpot + 1 == pytest.approx(0.9 * osl, rel=0.01)
+    # every recipe passes no-enable-prefix-caching: the prefix cache off
     if hw == "b200":  # gptoss_fp4_b200_*.sh: kv-cache-dtype fp8, --max-num-seqs 512
-        assert (row["kv_precision"], row["workload_options"]) == ("fp8", "")
+        assert (row["kv_precision"], row["workload_options"]) == ("fp8", "prefix_cache=false")
     else:  # gptoss_fp4_h{100,200}_slurm.sh: KV cache in the model dtype, --max-num-seqs = the concurrency
-        assert (row["kv_precision"], row["workload_options"]) == ("", f"max_batch_size={conc}")
+        assert (row["kv_precision"], row["workload_options"]) == ("", f"max_batch_size={conc};prefix_cache=false")
 
 
 @pytest.mark.parametrize("row_id", sorted(DSR1))
@@ -141,10 +142,12 @@ def test_a_deepseek_row_keeps_its_artifacts_figures_and_the_recipes_conditions(r
     assert float(row["ttft_ms"]) == pytest.approx(1e3 * ttft, abs=0.051)
     assert (e2el - ttft) / tpot + 1 == pytest.approx(0.9 * 1024, rel=0.01)
     assert row["kv_precision"] == ""  # neither recipe passes --kv-cache-dtype
+    # both recipes pass --disable-radix-cache: the prefix cache off
     if hw == "h200":
-        assert (row["framework_version"], row["workload_options"]) == ("0.5.6", "")
+        assert (row["framework_version"], row["workload_options"]) == ("0.5.6", "prefix_cache=false")
     else:  # --num-continuous-decode-steps 4: a poll every 4 decode steps (the A08-A12 and NB rows' reading)
-        assert (row["framework_version"], row["workload_options"]) == ("0.5.5.post3", "scheduler_recv_interval=4")
+        assert (row["framework_version"], row["workload_options"]) == (
+            "0.5.5.post3", "scheduler_recv_interval=4;prefix_cache=false")
 
 
 def test_the_tensorrt_llm_rule_gives_fifteen_rows_each_cell_once():
@@ -190,11 +193,11 @@ def test_a_second_round_deepseek_row_keeps_its_artifacts_figures_and_the_recipes
     if hw == "b200":  # dsr1_fp8_b200_*.sh at d27433dff: fp8_e4m3 KV, --scheduler-recv-interval 30 at 16 and up,
         # --max-running-requests 128; the slurm script's own --num-prompts 10 x c
         assert (row["framework_version"], row["kv_precision"], row["workload_options"], row["prompts"]) == (
-            "0.5.6", "fp8", "scheduler_recv_interval=30;max_batch_size=128", "320")
+            "0.5.6", "fp8", "scheduler_recv_interval=30;max_batch_size=128;prefix_cache=false", "320")
     else:  # --num-continuous-decode-steps 4; launch_mi355x-amd.sh: NUM_PROMPTS = 50 x c for DeepSeek-R1 at 1k out
         version, kv = ("0.5.5.post3", "") if precision == "fp8" else ("0.5.7", "fp8")  # the FP4 script: fp8_e4m3
         assert (row["framework_version"], row["kv_precision"], row["workload_options"], row["prompts"]) == (
-            version, kv, "scheduler_recv_interval=4", "1600")
+            version, kv, "scheduler_recv_interval=4;prefix_cache=false", "1600")  # --disable-radix-cache
 
 
 def test_the_blind_figures_stay_where_the_validation_readme_records_them():

@@ -155,7 +155,7 @@ mirrored) make a context_len and keep to it as well."""
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
                 "kv_cache_tokens", "max_batch_size", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate",
-                "prefill_chunk_tokens")
+                "prefill_chunk_tokens", "prefix_cache")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
@@ -299,6 +299,11 @@ class Workload(Strict):
     prefix_cache_hit_rate: float = Field(
         default=0.0, ge=0.0, le=0.99, description="inference: share of each prompt already in the prefix cache "
         "(shared system prompts, multi-turn chats): only the rest is prefilled")
+    prefix_cache: bool | None = Field(
+        default=None, description="inference: the server keeps its prefix cache (SGLang's radix cache, vLLM's "
+        "prefix caching); false: started with --disable-radix-cache / --no-enable-prefix-caching, which sizes a "
+        "hybrid model's recurrent-state pool on SGLang (knowledge/serving.yaml hybrid_state_pool); none given: on, "
+        "the frameworks' default")
     prefill_cuda_graphs: bool | None = Field(
         default=None, description="inference: forwards that carry prompt tokens run under CUDA graphs "
         "(TensorRT-LLM's and SGLang's piecewise CUDA graph); none given: the framework release's default")
@@ -466,6 +471,15 @@ class Workload(Strict):
                                                           "%(framework)s takes new requests at every step: set "
                                                           "framework sglang, or leave scheduler_recv_interval out"),
                          interval=self.scheduler_recv_interval, framework=self.framework)
+        return self
+
+    @model_validator(mode="after")
+    def _hits_need_the_cache(self) -> "Workload":
+        """A prompt share found in the prefix cache needs the cache: with it off every prompt is prefilled whole."""
+        if self.prefix_cache is False and self.prefix_cache_hit_rate > 0:
+            raise SaidAt(("prefix_cache_hit_rate",), N_("prefix_cache false keeps no prompt prefixes, so none is "
+                                                        "found in the cache: leave prefix_cache_hit_rate out, or "
+                                                        "prefix_cache on"))
         return self
 
     @model_validator(mode="after")
