@@ -10,6 +10,7 @@ from ...messages import Phrase, phrase_text
 from .. import memory as M
 from .. import memory_serving as MS
 from ..interconnect import GPUS_PER_NODE, default_network, link_bandwidth
+from . import statepool as SP
 from .engine import Engine, kv_heads_effective, kv_per_token, window_tokens
 from .support import request_lengths
 
@@ -185,6 +186,10 @@ class Replica:
     state_gpu: float = 0.0  # of per_seq_gpu: the recurrent state of the layers without attention (Mamba-2, DeltaNet)
     pool_gpu: float = 0.0  # the stated pool's bytes a GPU: pool_tokens x kv_token_gpu (0: no pool stated)
     pool_room_gpu: float = 0.0  # what a stated pool may take a GPU: the device's memory less what it holds beside
+    state_slots: int = 0  # where the framework keeps the recurrent state in a pool of its own: its slots a rank
+    state_slots_per_request: int = 0  # the slots a running request takes there (statepool.py)
+    state_pool_gpu: float = 0.0  # the bytes a GPU that pool takes beside the KV pool
+    state_capped: bool = False  # its slots capped the batch below what the KV pool holds
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -265,14 +270,20 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     # the weights, working set and context leave, no engine allocates it and the copy serves nothing
     pool_gpu, pool_room = (pool * kv_tok, eng.capacity - beside) if pool else (0.0, 0.0)
     room = pool_gpu if pool_gpu else free  # the engine's own KV pool where the job states it, else what memory leaves
-    per_rank = (max(0, int(room // per_seq)) if free > 0 and room > 0 and per_seq > 0 and pool_gpu <= pool_room
-                else 0)
+    room_ok = free > 0 and room > 0 and per_seq > 0 and pool_gpu <= pool_room
+    per_rank = max(0, int(room // per_seq)) if room_ok else 0
+    # a framework that keeps the recurrent state in a pool of its own splits the room, and its slots cap the batch
+    sp = SP.split(job, eng, room, per_seq - state, state, bool(pool_gpu)) if room_ok else None
+    if sp is not None:
+        per_rank = sp.held
     # the framework's most sequences a rank schedules, or the job's own setting of it (TensorRT-LLM's max_batch_size
     # and vLLM's max_num_seqs hold per attention data-parallel rank, SGLang's max_running_requests likewise)
     held = per_rank  # what the memory (or the stated pool) holds a rank
     stated = getattr(job.w, "max_batch_size", None)
-    per_rank = min(per_rank, eng.batch_cap, stated or eng.batch_cap)
+    per_rank = min(per_rank, eng.batch_cap, stated or eng.batch_cap, sp.cap if sp is not None else per_rank)
     cap = per_rank if per_rank < held else 0  # a scheduler cap that bound: the formula the report shows says so
+    slots = (sp.slots, sp.per_request, sp.slots * state) if sp is not None else (0, 0, 0.0)
+    state_capped = bool(sp is not None and cap and cap == sp.cap and cap != stated)
     max_seqs = per_rank * dpa
     # links: tensor parallel inside a node; pipeline stages cross nodes when a copy is larger than one
     rt = kb.runtime
@@ -304,7 +315,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
                    bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0, state, pool_gpu,
-                   pool_room)
+                   pool_room, *slots, state_capped)
 
 
 def static_share(eng: Engine, gpus: int) -> float:

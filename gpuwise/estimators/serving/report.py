@@ -171,18 +171,25 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
               {"memory_share": rep.pool_share, "capacity_per_gpu_bytes": eng.capacity} if rep.pool_share else {})
     if rep.sched_cap:
         shared["batch_cap_per_rank"] = rep.sched_cap
+    if rep.state_slots:
+        shared.update({"state_slots_per_rank": rep.state_slots, "state_slots_per_request": rep.state_slots_per_request,
+                       "state_pool_per_gpu_bytes": rep.state_pool_gpu})
     elif rep.pool_kind and not rep.pool_tokens:  # the parts the engine's own pool sizing subtracts, so they add up
         shared.update({"context_bytes": eng.context_bytes,
                        "working_set_per_gpu_bytes": rep.held_gpu - rep.weights_gpu - eng.context_bytes})
-    said = (formula("formula.serving.kv_capacity_cap", cap=rep.sched_cap, ranks=lay.dp_attention, set_by=(
-        "workload.max_batch_size" if rep.cap_stated else eng.fw.name)) if rep.sched_cap
+    said = (formula("formula.serving.kv_capacity_state_pool", cap=rep.sched_cap, ranks=lay.dp_attention,
+                    fw=eng.fw.name, slots=rep.state_slots, per=rep.state_slots_per_request) if rep.state_capped
+            else formula("formula.serving.kv_capacity_cap", cap=rep.sched_cap, ranks=lay.dp_attention, set_by=(
+                "workload.max_batch_size" if rep.cap_stated else eng.fw.name)) if rep.sched_cap
         else formula("formula.serving.kv_capacity_pool", tokens=rep.pool_tokens) if rep.pool_tokens
         else formula(f"formula.serving.kv_capacity_{rep.pool_kind}", fw=eng.fw.name, share=rep.pool_share)
         if rep.pool_share and rep.pool_kind
         else formula("formula.serving.kv_capacity_share", fw=eng.fw.name, share=rep.pool_share) if rep.pool_share
         else formula("formula.serving.kv_capacity"))
     if rep.state_gpu:
-        said += formula("formula.serving.plus_state", "; ", bytes=rep.state_gpu)
+        said += (formula("formula.serving.state_pool_apart", "; ", fw=eng.fw.name, pool=rep.state_pool_gpu,
+                         slots=rep.state_slots, bytes=rep.state_gpu) if rep.state_slots
+                 else formula("formula.serving.plus_state", "; ", bytes=rep.state_gpu))
         shared["recurrent_state_per_sequence_per_gpu_bytes"] = rep.state_gpu
     return Term(
         "max_concurrent_sequences", float(s.max_concurrent), "sequences", said,

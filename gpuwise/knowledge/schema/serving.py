@@ -368,6 +368,40 @@ class QkNormAllReduce(Strict):
     check: Check = "S"
 
 
+class StatePoolRelease(Strict):
+    """How the releases from ``since`` on (up to the next entry) size a hybrid model's recurrent-state pool."""
+
+    since: str = Field(pattern=RELEASE_VERSION)
+    memory_ratio: float = Field(gt=0, description="the state pool's bytes over the KV pool's, of the memory the "
+                                "weights leave (SGLang --mamba-full-memory-ratio at its default)")
+    slots_per_request: int = Field(ge=1, description="state slots a running request takes with the prefix cache "
+                                   "on, for the models listed in `buffered_models` (SGLang: the base ratio plus the "
+                                   "extra buffer's ping-pong slots under the overlap scheduler)")
+    plain_slots_per_request: int = Field(ge=1, description="the same for the other hybrid models")
+    fixed_slots: int | None = Field(default=None, ge=1, description="with the prefix cache off and no "
+                                    "max_running_requests, the pool's fixed slot count (None: the ratio split)")
+
+
+class HybridStatePool(Strict):
+    """A framework that keeps a hybrid model's recurrent state (models.yaml ``recurrent``) in a pool of its own
+    beside the KV pool, and caps the running requests by that pool's slots (statepool.py)."""
+
+    releases: list[StatePoolRelease] = Field(min_length=1, description="oldest first; releases before the first "
+                                             "keep the state in the KV pool")
+    buffered_models: list[str] = Field(default=[], description="catalog models whose architecture the releases "
+                                       "give the extra state buffer by default")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "HybridStatePool":
+        keys = [version_key(r.since) for r in self.releases]
+        if keys != sorted(keys) or len(set(keys)) != len(keys):
+            raise Said(N_("releases must be listed oldest first, each version once"))
+        return self
+
+
 class RecurrentMixerKernels(Strict):
     """The kernels a framework's decode step launches in one layer that runs a recurrent mixer (models.yaml
     ``recurrent``: gated DeltaNet, Mamba-2) in place of attention, read in its model code: from the mixer's input
@@ -448,6 +482,9 @@ class Framework(Strict):
     recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(
         default=None, description="the kernels a decode step launches in a recurrent (non-attention) layer's mixer "
         "(None: as many as an attention mixer's)")
+    hybrid_state_pool: HybridStatePool | None = Field(
+        default=None, description="a hybrid model's recurrent state in a pool of its own that caps the running "
+        "requests (None: the state shares the KV pool, as vLLM's MambaSpec pages do)")
     cross_node_allreduce_us: Factor | None = Field(
         default=None, description="the fixed part of one small all-reduce of a tensor-parallel copy that spans two "
         "8-GPU servers, as the framework's NCCL settings run it (None: runtime.yaml cross_node_allreduce_us)")
