@@ -495,6 +495,22 @@ class Workload(Strict):
         return self
 
     @model_validator(mode="after")
+    def _hold_on_tensorrt_llm(self) -> "Workload":
+        """Holding new prompts so that prefills gather is TensorRT-LLM's scheduler (batch_wait_timeout_iters,
+        batch_wait_max_tokens_ratio in its PyTorch backend's LLM arguments); vLLM, SGLang and the others admit a
+        waiting prompt at the next step, and the hold was priced on them (review33)."""
+        if self.framework == "tensorrt-llm":
+            return self
+        for field, knob, value in (("batch_wait_steps", "batch_wait_timeout_iters", self.batch_wait_steps),
+                                   ("batch_wait_token_fraction", "batch_wait_max_tokens_ratio",
+                                    self.batch_wait_token_fraction)):
+            if value:
+                raise SaidAt((field,), N_("%(value)s is TensorRT-LLM's %(knob)s; %(framework)s has no such hold "
+                                          "of new prompts: set framework tensorrt-llm, or leave %(field)s out"),
+                             value=f"{value:g}", field=field, knob=knob, framework=self.framework)
+        return self
+
+    @model_validator(mode="after")
     def _one_sequence(self) -> "Workload":
         """A training step takes whole sequences: a global batch of fewer tokens than one sequence has no step."""
         g = self.global_batch_tokens
