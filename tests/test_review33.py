@@ -3,6 +3,7 @@ priced) on any framework, host-server prices never judged stale by recommend or 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -54,3 +55,51 @@ def test_the_default_zero_hold_stays_accepted_on_any_engine(tmp_path: Path) -> N
     (tmp_path / "r.yaml").write_text(f"workload: {{{SERVE}, framework: sglang, batch_wait_steps: 0, "
                                      "batch_wait_token_fraction: 0}\n", encoding="utf-8")
     assert gpuwise("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).returncode == 0
+
+
+# ------------------------------------------------------------ host-server prices judged stale in recommend / audit
+def _stale(doc: dict) -> dict[str, str]:
+    return {f["subject"]: f["message"] for f in doc["findings"] if f["rule"] == "DATA-STALE-PRICE"}
+
+
+def test_a_recommendations_stale_host_share_is_a_finding_with_its_date(tmp_path: Path) -> None:
+    # buying 2 x RTX 3090 adds tco.yaml server_share_usd_per_gpu_consumer, $800 a card as_of 2019-01-01 (its anchor
+    # is a 2019 build): prices_used listed it '2,895 days old' and DATA-STALE-PRICE (price_max_age_days 365) never
+    # judged it, where the plan does (plan/judge.py prices)
+    r = gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    host = [e for e in doc["prices_used"] if e["kind"] == "host"]
+    assert [(e["as_of"], e["amount"]) for e in host] == [("2019-01-01", 800)]
+    what = "the host around a bought NVIDIA GeForce RTX 3090 24GB (tco.yaml server_share_usd_per_gpu_consumer)"
+    stale = _stale(doc)
+    assert stale[what].startswith(f"The price '{what}' is from 2019-01-01, ")
+    assert {s["what"]: s["as_of"] for s in doc["stale_prices"]}[what] == "2019-01-01"
+    # the brief names the answer's host share, not the PCIe-server share of 8 x RTX 3090 (another count)
+    brief = " ".join(gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--format", "md").stdout.split())
+    assert "Blockers and warnings (0 blockers, 3 warnings, 1 note)" in brief
+    zh = gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--detail", "full", "--lang", "zh").stdout
+    assert "server_share_usd_per_gpu_consumer" in zh and "2019-01-01" in zh
+
+
+def test_a_fresh_host_share_is_not_stale(tmp_path: Path) -> None:
+    # the same question with the share dated this year (an overlay, as the fix says): no finding on it
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "tco.yaml").write_text(
+        "values:\n  server_share_usd_per_gpu_consumer: {as_of: " + dt.date.today().isoformat()
+        + "}\n", encoding="utf-8")
+    r = gpuwise("recommend", str(Path("examples/qlora-70b-4090.yaml").resolve()), "--format", "json", "--knowledge",
+                "kb", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert not [w for w in _stale(json.loads(r.stdout)) if "server_share_usd_per_gpu_consumer" in w]
+
+
+def test_an_audited_purchase_at_its_own_price_still_judges_the_host_share() -> None:
+    # the proposal's own card price is undated (not judged); the host share around its cards is the knowledge
+    # base's, 2019-01-01
+    r = gpuwise("audit", "examples/proposal-used-3090-mining.yaml", "--format", "json")
+    assert r.returncode == 1, r.stderr  # its blockers (a relabelled card)
+    stale = _stale(json.loads(r.stdout))
+    assert list(stale) == ["the host around a bought NVIDIA GeForce RTX 3090 24GB (tco.yaml "
+                           "server_share_usd_per_gpu_consumer)"]
+    assert " is from 2019-01-01, " in next(iter(stale.values()))

@@ -598,8 +598,8 @@ class PriceFact(FactModel):
     what: str = _f("what the price is for")
     what_phrases: list = _f("the same as message ids and values (price.what.*), which a report words in its "
                             "own language", default=[])
-    kind: str = _f("rent, buy, host (a plan's host share around bought cards) or fx (the USD to CNY rate the answer "
-                   "converts at)", default="rent")
+    kind: str = _f("rent, buy, host (the host-server share around bought cards or baseboards) or fx (the USD to "
+                   "CNY rate the answer converts at)", default="rent")
     as_of: str = _f("date of the price, YYYY-MM-DD")
     age_days: int = _f("days since as_of")
     source: str = _f("where the price comes from")

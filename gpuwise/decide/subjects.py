@@ -25,7 +25,7 @@ from ..estimators.serving.support import support_figures
 from ..frozen import frozen
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc
-from ..messages import phrase_json, phrase_text
+from ..messages import Phrase, phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 
@@ -416,6 +416,18 @@ def environment(job: Job, gpu_ids: list[str]) -> list[dict[str, Any]]:
     return [{"t": "environment", **f} for f in environment_facts(job, gpu_ids)]
 
 
+def _host_price(job: Job, e: Evaluation) -> list[tuple[tuple[Phrase, ...], str, str, str]]:
+    """The tco.yaml host share a bought configuration's cost adds around its cards or baseboards (the price the
+    result's prices_used lists as the host server), dated, as the plan judges it (plan/judge.py prices): a 2019
+    workstation share was shown 2,895 days old in a recommendation's Data freshness and no rule called it stale
+    (review33)."""
+    p = e.buy.plan if e.buy is not None else None
+    v = job.kb.tco.values.get(p.host_key) if p is not None and p.host_usd > 0 and p.host_key else None
+    if v is None or v.as_of is None:
+        return []
+    return [((("", "price.what.host", {"gpu": e.gpu.name, "key": p.host_key}),), v.as_of.isoformat(), "host", "tco")]
+
+
 def price_facts(job: Job, chosen: list[tuple[Evaluation, str]]) -> list[dict[str, Any]]:
     """Dated prices the shown candidates rely on, with their age, for the data-freshness rules."""
     seen: dict[str, dict[str, Any]] = {}
@@ -432,12 +444,16 @@ def price_facts(job: Job, chosen: list[tuple[Evaluation, str]]) -> list[dict[str
             parts = (("", "price.what.buy", {"gpu": e.gpu.name}),)
             as_of, source = k.buy_price_as_of if k else None, "prices"
             yuan = yuan or (e.buy is not None and e.buy.plan is not None and e.buy.plan.currency == "CNY")
-        what = phrase_text(parts)
-        if not as_of or as_of == "proposal" or what in seen:
-            continue
-        age = (today - dt.date.fromisoformat(str(as_of))).days
-        seen[what] = {"t": "price", "what": what, "what_phrases": phrase_json(parts), "kind": mode,
-                      "as_of": str(as_of), "age_days": age, "source": source, "used": True}
+        dated = [(parts, as_of, mode, source)]
+        if mode == "buy":
+            dated += _host_price(job, e)
+        for parts, as_of, kind, source in dated:
+            what = phrase_text(parts)
+            if not as_of or as_of == "proposal" or what in seen:
+                continue
+            age = (today - dt.date.fromisoformat(str(as_of))).days
+            seen[what] = {"t": "price", "what": what, "what_phrases": phrase_json(parts), "kind": kind,
+                          "as_of": str(as_of), "age_days": age, "source": source, "used": True}
     fx = job.kb.tco.values.get("usd_cny")
     if yuan and chosen and fx is not None and fx.as_of is not None:  # the answer converts at the dated rate
         parts = (("", "price.what.fx", {"rate": fx.value}),)

@@ -267,9 +267,12 @@ class BaseView:
                     continue
                 fix = self.f.sentence(x.fix_template, x.values, x.fix)
                 entry = merged.get((x.rule, fix))
-                name = str(x.values.get("gpu_name") or x.evidence.get("gpu_name") or x.subject or "")
+                # a price is named by its parts in this language (price.what.*), not by the English subject
+                what = x.values.get("what_phrases")
+                name = (words.said(what, self.f) if what else
+                        str(x.values.get("gpu_name") or x.evidence.get("gpu_name") or x.subject or ""))
                 if entry is None:
-                    merged[(x.rule, fix)] = {"rule": x.rule, "severity": sev,
+                    merged[(x.rule, fix)] = {"rule": x.rule, "severity": sev, "topic": x.topic,
                                              "message": self.f.sentence(x.template, x.values, x.message),
                                              "fix": fix, "names": [name], "also": "",
                                              "label": self._(SEVERITY_ONE[sev])}
@@ -298,6 +301,9 @@ class BaseView:
                                 rules=self.f.sep.join(e["rule"] for e in flat[i:])) for i in range(len(flat))]
         return {"groups": groups, "summary": self.f.sep.join(counts), "entries": flat, "rest": [*rest, ""],
                 "cap": len(flat),
+                # a stale price is named here (said, or in the rest's rule ids): the brief's last step leaves out
+                # the banner that says so again
+                "freshness_named": any(e["topic"] == "data-freshness" for e in flat),
                 # an audit's blockers are all said; a recommendation's are about options it did not choose
                 "floor": sum(1 for e in flat if e["severity"] == "blocker") if self.kind == "audit" else 0,
                 "none": self._("No blockers and no warnings."),
@@ -391,7 +397,7 @@ class BaseView:
                 # a brief text lists them in its full report alone (two screens)
                 "stale_banner_brief": self.f.ngettext(
                     "%(n)s price used here is out of date; the full report's Data freshness names it.",
-                    "%(n)s prices used here are out of date; the full report's Data freshness names them.",
+                    "%(n)s prices used here are out of date; see the full report's Data freshness.",
                     len(stale)) if stale else ""}
 
     def prices_used(self, brief: bool = False) -> list[str]:

@@ -147,10 +147,17 @@ class RecommendView(StepsView, ChartsView):
         others = {c.gpu for c in r.candidates} - {r.recommendation.gpu}
         mine = r.recommendation.gpu_name
 
+        # the host share the answer's cost adds (prices_used): another share of its GPU is another count's (8 cards
+        # in PCIe servers beside an answer of 2 in a workstation)
+        hosts = {str(v.get("key")) for e in r.prices_used if e.kind == "host"
+                 for *_, v in e.item_phrases if isinstance(v, dict)}
+
         def about_another(x: Finding) -> bool:  # a GPU id, or a price of a GPU shown, named (price.what.*)
             what = x.values.get("what_phrases") or []
             return any(word in others for word in x.subject.split()) or any(
-                len(part) == 3 and isinstance(part[2], dict) and part[2].get("gpu") not in (None, mine)
+                len(part) == 3 and isinstance(part[2], dict) and (
+                    part[2].get("gpu") not in (None, mine)
+                    or (part[1] == "price.what.host" and str(part[2].get("key")) not in hosts))
                 for part in what)
 
         # another count of the answer's own GPU is another candidate too (NET-SLOW-NETWORK of 64 rented Sparks
