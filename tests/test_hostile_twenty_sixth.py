@@ -132,16 +132,21 @@ def test_an_owned_sparks_power_in_a_plan_is_its_own(tmp_path: Path) -> None:
     assert power[0]["amount"] == pytest.approx(243.33 * 0.036, rel=1e-3)
 
 
+MAXQ = "NVIDIA RTX PRO 6000 Blackwell Max-Q"
+
+
 @pytest.mark.parametrize("acquisition, words", [
-    ("either", ("no cloud in the knowledge base rents NVIDIA GB10", "; no dated purchase price for NVIDIA GB10")),
-    ("rent", ("no cloud in the knowledge base rents NVIDIA GB10",)),
-    ("buy", ("no dated purchase price for NVIDIA GB10", "sold only inside a whole desktop computer")),
+    ("either", (f"no cloud in the knowledge base rents {MAXQ}", f"; no dated purchase price for {MAXQ}")),
+    ("rent", (f"no cloud in the knowledge base rents {MAXQ}",)),
+    ("buy", (f"no dated purchase price for {MAXQ}", "no dated primary price page for the Max-Q")),
 ])
 def test_a_plan_of_only_unpriced_gpus_says_why_its_work_is_unplaced(tmp_path: Path, acquisition: str,
                                                                     words: tuple[str, ...]) -> None:
     # round 26: 'Not placed: chat: no GPU type can run it: ()', and the answer began 'Buy nothing and rent
-    # nothing: the GPUs you own carry the plan.' with nothing owned; the GB10 fits, and was dropped unpriced
-    (tmp_path / "plan.yaml").write_text(ONLY_GB10 % acquisition, encoding="utf-8")
+    # nothing: the GPUs you own carry the plan.' with nothing owned; the GB10 fits, and was dropped unpriced (the
+    # GB10 is priced since review33: the unpriced part is now the Max-Q card, which no cloud rents either)
+    only = ONLY_GB10.replace("gpus: [gb10]", "gpus: [rtx-pro-6000-blackwell-max-q]")
+    (tmp_path / "plan.yaml").write_text(only % acquisition, encoding="utf-8")
     r = gpuwise("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
     assert r.returncode == 1
     reason = json.loads(r.stdout)["unplaced"][0]["reason"]
@@ -160,7 +165,7 @@ def test_a_plan_of_only_unpriced_gpus_says_why_its_work_is_unplaced(tmp_path: Pa
     zh = gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout
     assert "（）" not in zh and "已有的 GPU 足以承担整个计划" not in zh
     if acquisition != "buy":
-        assert "知识库中没有云平台出租 NVIDIA GB10" in zh
+        assert "".join(f"知识库中没有云平台出租 {MAXQ}".split()) in "".join(zh.split())  # its lines wrap
 
 
 def test_a_row_given_twice_is_not_a_second_location(tmp_path: Path) -> None:

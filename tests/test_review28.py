@@ -7,38 +7,40 @@ import pytest
 from gpuwise.errors import KnowledgeError
 from gpuwise.knowledge import load
 
-GB10_PRICE = """schema_version: 1
+# review33 priced the GB10 (a DGX Spark, prices.yaml); the excluded part an overlay prices is now the Max-Q card
+MAXQ_PRICE = """schema_version: 1
 gpus:
-  - id: gb10
-    units: {sold_as: workstation, sizes: [1], max_per_node: 1, reason: "one GB10 a DGX Spark",
-            source: "NVIDIA DGX Spark product page"}
+  - id: rtx-pro-6000-blackwell-max-q
+    units: {sold_as: workstation, sizes: [1], max_per_node: 4, reason: "cards bought one by one for a workstation",
+            source: "NVIDIA RTX PRO 6000 Max-Q product page"}
     prices:
-      - {amount: 3999, condition: new, unit: card, kind: vendor-list, as_of: 2025-10-15,
-         source: "NVIDIA DGX Spark store page"}
+      - {amount: 8299, condition: new, unit: card, kind: vendor-list, as_of: 2026-10-15,
+         source: "a reseller's quote the team has"}
 """
 
 
 def test_a_users_price_for_an_excluded_gpu_is_taken(tmp_path):
     """TCO-NO-PRICE-EITHER-WAY's fix says: add a dated price with --knowledge (prices.yaml). The built-in file
     lists gb10 under excluded, so that overlay was refused 'gpu 'gb10' is both priced and excluded'; the
-    overlay's price now replaces the built-in exclusion, and the GB10 is priced at the $3,999 given."""
-    assert "gb10" in {e.id for e in load().prices.excluded}
-    (tmp_path / "prices.yaml").write_text(GB10_PRICE)
+    overlay's price now replaces the built-in exclusion, and the card is priced at the amount given."""
+    assert "rtx-pro-6000-blackwell-max-q" in {e.id for e in load().prices.excluded}
+    (tmp_path / "prices.yaml").write_text(MAXQ_PRICE)
     kb = load(tmp_path)
-    assert "gb10" not in {e.id for e in kb.prices.excluded}
-    (entry,) = [g for g in kb.prices.gpus if g.id == "gb10"]
-    assert [p.amount for p in entry.prices] == [3999]
+    assert "rtx-pro-6000-blackwell-max-q" not in {e.id for e in kb.prices.excluded}
+    (entry,) = [g for g in kb.prices.gpus if g.id == "rtx-pro-6000-blackwell-max-q"]
+    assert [p.amount for p in entry.prices] == [8299]
 
 
 def test_an_overlay_that_prices_and_excludes_one_gpu_is_still_refused(tmp_path):
-    (tmp_path / "prices.yaml").write_text(GB10_PRICE + 'excluded:\n  - {id: gb10, reason: "not sold to us here"}\n')
+    (tmp_path / "prices.yaml").write_text(MAXQ_PRICE + 'excluded:\n  - {id: rtx-pro-6000-blackwell-max-q, reason: '
+                                          '"not sold to us here"}\n')
     with pytest.raises(KnowledgeError, match="both priced and excluded"):
         load(tmp_path)
 
 
 def test_neither_way_priced_says_the_count_as_the_other_cost_rules_do():
-    """One GB10, renting or buying allowed (the rule's own case): TCO-NO-PRICE-EITHER-WAY wrote 'for 1 GPUs'; it
-    now names the count as TCO-NO-RENTAL beside it does ('1 x <GPU>'), in English and Chinese."""
+    """One unpriced card, renting or buying allowed (the rule's own case): TCO-NO-PRICE-EITHER-WAY wrote 'for 1
+    GPUs'; it now names the count as TCO-NO-RENTAL beside it does ('1 x <GPU>'), in English and Chinese."""
     from pathlib import Path
 
     import yaml
@@ -49,7 +51,7 @@ def test_neither_way_priced_says_the_count_as_the_other_cost_rules_do():
     req = yaml.safe_load((Path(__file__).parent / "rules/TCO-NO-PRICE-EITHER-WAY/input.yaml").read_text())
     result = recommend(req)
     (f,) = [f for f in result.findings if f.rule == "TCO-NO-PRICE-EITHER-WAY"]
-    name = "NVIDIA GB10 Grace Blackwell Superchip (DGX Spark) 128GB"
+    name = "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition 96GB"
     assert f.message == f"1 x {name} has no dated purchase price either, so buying cannot be costed instead of renting"
     zh = report.render(result, "text", lang="zh", width=300)
     assert f"1 × {name} 也没有带日期的购买价格，因此无法改为按购买计算成本" in zh

@@ -103,3 +103,23 @@ def test_an_audited_purchase_at_its_own_price_still_judges_the_host_share() -> N
     assert list(stale) == ["the host around a bought NVIDIA GeForce RTX 3090 24GB (tco.yaml "
                            "server_share_usd_per_gpu_consumer)"]
     assert " is from 2019-01-01, " in next(iter(stale.values()))
+
+
+# ------------------------------------------------------------ DGX Spark (GB10) priced
+SPARK = ("workload: {task: inference, model: gpt-oss-120b, precision: fp4, framework: llama.cpp, "
+         "concurrent_requests: 1}\nconstraints: {max_gpus: 1, acquisition: either, gpus: [gb10]}\n")
+
+
+def test_one_dgx_spark_is_bought_whole_at_nvidias_list_price(tmp_path: Path) -> None:
+    # prices.yaml gb10: NVIDIA's Founders Edition list price of 23 Feb 2026, $4,699 (up from the $3,999 of its
+    # October 2025 launch), a whole system: no tco.yaml host share is added. Before, gb10 was excluded and this
+    # question (TCO-NO-PRICE-EITHER-WAY's old case) had no answer.
+    (tmp_path / "q.yaml").write_text(SPARK, encoding="utf-8")
+    r = gpuwise("recommend", "q.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert (doc["recommendation"]["gpu"], doc["recommendation"]["acquisition"]) == ("gb10", "buy")
+    used = [(e["kind"], e["amount"], e["as_of"]) for e in doc["prices_used"]]
+    assert used == [("buy", 4699, "2026-02-23")]  # no host share beside it
+    assert not [f for f in doc["findings"] if f["rule"] == "TCO-NO-PRICE-EITHER-WAY"]
+
