@@ -123,3 +123,24 @@ def test_one_dgx_spark_is_bought_whole_at_nvidias_list_price(tmp_path: Path) -> 
     assert used == [("buy", 4699, "2026-02-23")]  # no host share beside it
     assert not [f for f in doc["findings"] if f["rule"] == "TCO-NO-PRICE-EITHER-WAY"]
 
+
+# ------------------------------------------------------------ the question as understood says only the task's fields
+def test_the_question_lists_no_field_of_the_other_task() -> None:
+    # a fine-tune's 'question as understood' listed batch_wait_steps: 0, scheduler_recv_interval: 1, eplb: false..., a
+    # service's torch_compile: false and global_batch_tokens: auto: fields the schema refuses set on that task
+    from gpuwise.inputs.workload import SERVING_ONLY, TRAINING_ONLY
+
+    tune = json.loads(gpuwise("estimate", "examples/finetune-full-13b.yaml", "--gpu", "h100", "--gpus", "8",
+                              "--format", "json").stdout)["workload"]["workload"]
+    serve = json.loads(gpuwise("estimate", "examples/inference-70b.yaml", "--gpu", "h100", "--gpus", "4",
+                               "--format", "json").stdout)["workload"]["workload"]
+    assert not set(tune) & set(SERVING_ONLY) and not set(serve) & set(TRAINING_ONLY)
+    assert tune["global_batch_tokens"] == 131072 or tune["global_batch_tokens"] == "auto"
+    assert serve["kv_precision"] == "auto" and serve["prompt_tokens"] == 4096
+
+
+def test_the_split_lengths_row_shows_the_prompts_own_length() -> None:
+    # inference-70b gives context_len 8192 alone: split 4,096 + 4,096; the prompt_tokens row read '4,096, 4,096'
+    out = gpuwise("estimate", "examples/inference-70b.yaml", "--gpu", "h100", "--gpus", "4").stdout
+    row = next(x for x in out.splitlines() if x.strip().startswith("workload.prompt_tokens:"))
+    assert row.split("[")[0].split() == ["workload.prompt_tokens:", "4,096"]

@@ -16,6 +16,7 @@ from ..knowledge import Knowledge
 from ..results import Assumption
 from .schema import Constraints, Requirements, Workload
 from .shape import Shape, from_catalog, from_workload
+from .workload import SERVING_ONLY, TRAINING_ONLY
 
 FINETUNE_DEFAULT_TOKENS = 1.0e8
 CHINCHILLA_TOKENS_PER_PARAM = 20.0
@@ -85,10 +86,13 @@ class Job:
         """The question as understood: every field with its value; defaults are listed in assumptions."""
         out = self.req.model_dump(mode="json")
         w = out["workload"]
+        # the other task's fields at their defaults said nothing (a fine-tune's question listed batch_wait_steps: 0
+        # and scheduler_recv_interval: 1, a service's torch_compile: false; review33): the schema refuses them set
         only_inference = ("context_len", "concurrent_requests", "target_tokens_per_s", "framework", "prompt_tokens",
-                          "output_tokens", "max_ttft_ms", "max_tpot_ms")
+                          "output_tokens", "max_ttft_ms", "max_tpot_ms", "framework_version", "speculative",
+                          *SERVING_ONLY)
         only_training = ("optimizer", "batch_size", "seq_len", "gradient_checkpointing", "zero_stage", "offload",
-                         "train_tokens", "mixed_precision", "method")
+                         "train_tokens", "mixed_precision", "method", *TRAINING_ONLY)
         for k in only_training if self.w.task == "inference" else only_inference:
             w.pop(k, None)
         if self.w.task == "pretrain":  # a fine-tuning method: pretraining trains every weight whatever it says
@@ -378,7 +382,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         _note_release(w, kb, assumptions, small_kernels=bool(shape.moe or shape.kv_elements_override))
         _note_aiter(w, kb, req.constraints, model_id, assumptions)
         if w.lengths_message is not None:
-            assumptions.append(note("workload.prompt_tokens", [w.prompt_tokens, w.output_tokens], *w.lengths_message))
+            # the row is prompt_tokens' (output_tokens has its own): its value was both, shown '4,096, 4,096'
+            assumptions.append(note("workload.prompt_tokens", w.prompt_tokens, *w.lengths_message))
     tokens = 0.0
     if w.task != "inference":
         if w.train_tokens is not None:
