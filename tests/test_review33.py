@@ -144,3 +144,21 @@ def test_the_split_lengths_row_shows_the_prompts_own_length() -> None:
     out = gpuwise("estimate", "examples/inference-70b.yaml", "--gpu", "h100", "--gpus", "4").stdout
     row = next(x for x in out.splitlines() if x.strip().startswith("workload.prompt_tokens:"))
     assert row.split("[")[0].split() == ["workload.prompt_tokens:", "4,096"]
+
+
+def test_an_overlay_that_only_excludes_a_priced_gpu_takes_it_off(tmp_path: Path) -> None:
+    # hostile round 29: a prices.yaml overlay excluding the (now priced) GB10, a part not sold to the team, was
+    # refused "gpu 'gb10' is both priced and excluded", of an overlay that priced nothing; it now takes the built-in
+    # price off, as an overlay's price takes a built-in exclusion off (test_review28)
+    from gpuwise.knowledge import load
+
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "prices.yaml").write_text('schema_version: 1\nexcluded:\n  - {id: gb10, reason: "not sold to '
+                                                 'us here"}\n', encoding="utf-8")
+    kb = load(tmp_path / "kb")
+    assert "gb10" not in {g.id for g in kb.prices.gpus}
+    assert {e.id: e.reason for e in kb.prices.excluded}["gb10"] == "not sold to us here"
+    (tmp_path / "q.yaml").write_text(SPARK.replace("either", "buy"), encoding="utf-8")
+    r = gpuwise("recommend", "q.yaml", "--format", "json", "--knowledge", "kb", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert "TCO-NO-PURCHASE-PRICE" in {f["rule"] for f in json.loads(r.stdout)["findings"]}

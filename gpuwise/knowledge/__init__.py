@@ -188,12 +188,18 @@ def _merge(base: Any, over: Any, path: Path, where: str = "", at: tuple[Any, ...
 
 def _priced_not_excluded(data: Any, extra: dict) -> Any:
     """The built-in prices.yaml without the ``excluded`` entries of GPUs the overlay prices: a user's dated
-    price for a part gpuwise left unpriced (a DGX Spark's GB10) is what TCO-NO-PRICE-EITHER-WAY asks for, not a
-    contradiction. An overlay that both prices and excludes one GPU is still refused."""
-    priced = {e.get("id") for e in extra.get("gpus") or () if isinstance(e, dict)}
-    if not priced or not isinstance(data, dict) or not isinstance(data.get("excluded"), list):
+    price for a part gpuwise left unpriced (the RTX PRO 6000 Max-Q) is what TCO-NO-PRICE-EITHER-WAY asks for, not
+    a contradiction; and without the priced entries of GPUs the overlay excludes (a part not sold to the team:
+    hostile round 29 found 'gpu 'gb10' is both priced and excluded' said of an overlay that only excluded it). An
+    overlay that both prices and excludes one GPU is still refused."""
+    if not isinstance(data, dict):
         return data
-    return {**data, "excluded": [e for e in data["excluded"] if not (isinstance(e, dict) and e.get("id") in priced)]}
+    priced = {e.get("id") for e in extra.get("gpus") or () if isinstance(e, dict)}
+    excluded = {e.get("id") for e in extra.get("excluded") or () if isinstance(e, dict)} - priced
+    for section, drop in (("excluded", priced), ("gpus", excluded)):
+        if drop and isinstance(data.get(section), list):
+            data = {**data, section: [e for e in data[section] if not (isinstance(e, dict) and e.get("id") in drop)]}
+    return data
 
 
 def _keyed(entries: list) -> bool:
