@@ -22,6 +22,7 @@ from gpuwise.decide.recommend import recommend
 from gpuwise.decide.subjects import candidate_gpus
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
+from gpuwise.knowledge import load
 
 from .conftest import DATA, ROOT
 
@@ -263,8 +264,11 @@ def test_relaxing_the_deadline_makes_two_h100_feasible_on_the_full_catalog(tmp_p
 
 
 def test_the_no_second_hand_house_rule_removes_used_purchases_from_recommend():
+    # every catalog GPU a card buyer weighs but the DGX Spark (priced since review33: one new Spark, $4,699, is
+    # then the cheapest purchase over 24 months, and no rule about second-hand cards touches it)
+    cards = [g for g in load().gpus if g != "gb10"]
     q = {"workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "int4"},
-         "constraints": {"acquisition": "buy", "project_months": 24}}
+         "constraints": {"acquisition": "buy", "project_months": 24, "gpus": cards}}
     plain = _recommended(q)
     house = _recommended(q, str(ROOT / "examples" / "house-rules"))
     # built in, the cheapest purchase is two RTX 3090s at the used street price (no new ones are sold)

@@ -183,7 +183,8 @@ def _place(vm: dict[str, Any], name: str, fmt: str, lang: str, width: int | None
     issues = vm.get("issues")
     caps = range(issues["cap"] - 1, issues["floor"] - 1, -1) if isinstance(issues, dict) and "cap" in issues else ()
     levels = [(1, None), (2, None), *((2, c) for c in caps)]
-    levels.append((3, levels[-1][1]))  # last: the exchange rate's source left to the full report
+    levels.append((3, levels[-1][1]))  # the exchange rate's source left to the full report
+    levels.append((4, levels[-1][1]))  # last: a recommendation's answer without another layout's highest peak
     for n, (level, cap) in enumerate(levels, 1):
         if out.count("\n") <= BRIEF_LINES:
             break

@@ -221,6 +221,10 @@ class RecommendView(StepsView, ChartsView):
             # the brief's lines leave out what its headline says (count, rent or buy, time, cost)
             "brief_lines": pairs([r for r in rows if r[0] not in {
                 self._("Count"), self._("Rent or buy"), self._("Wall-clock time"), self._("Total cost")}]),
+            # the brief's last fitting step: also without the highest peak of another layout (the full report has it)
+            "brief_short": pairs([r for r in rows if r[0] not in {
+                self._("Count"), self._("Rent or buy"), self._("Wall-clock time"), self._("Total cost"),
+                self._("Highest peak")}]),
             "ledger": MV.ledger_table(f, self._, led) if led is not None else None,
             "timeline": MV.timeline_table(f, self._, tl) if tl is not None and rec.wall_days is not None else None,
             "summary": self.f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)
