@@ -190,7 +190,7 @@ def _priced_not_excluded(data: Any, extra: dict) -> Any:
     """The built-in prices.yaml without the ``excluded`` entries of GPUs the overlay prices: a user's dated
     price for a part gpuwise left unpriced (the RTX PRO 6000 Max-Q) is what TCO-NO-PRICE-EITHER-WAY asks for, not
     a contradiction; and without the priced entries of GPUs the overlay excludes (a part not sold to the team:
-    hostile round 29 found 'gpu 'gb10' is both priced and excluded' said of an overlay that only excluded it). An
+    hostile round 29 found 'both priced and excluded' said of an overlay that only excluded the DGX Spark). An
     overlay that both prices and excludes one GPU is still refused."""
     if not isinstance(data, dict):
         return data
