@@ -56,11 +56,26 @@ def test_which_gpus_take_it(kb, accuracy, gpu, framework, floor_us):
     assert s.engine.grouped_floor == pytest.approx(floor_us * 1e-6)
 
 
-def test_sglang_is_not_concerned(kb, accuracy):
-    """SGLang's constants on SM120 are its own (the readings are vLLM's benchmark of vLLM's kernel)."""
-    _, on_sm120 = _engine(kb, accuracy, "rtx-pro-6000-blackwell", "sglang", version="0.5.8")
-    _, on_b200 = _engine(kb, accuracy, "b200", "sglang", version="0.5.8")
-    assert on_sm120.engine.grouped_floor == on_b200.engine.grouped_floor
+@pytest.mark.parametrize(("gpu", "floor_us"), [
+    ("rtx-pro-6000-blackwell", 5.0),   # SM120: the same Triton kernel's reading (sglang architecture_overrides.sm120)
+    ("rtx-5090", 5.0),
+    ("b200", 14.0),                    # SM100: the B200 reading, which SGLang's blackwell entry also takes from vLLM
+    ("gb10", 14.0),                    # SM121 was not read: the architecture's figure
+    ("b300", 17.0),                    # blackwell-ultra (SM103): no reading, the framework's own figure
+])
+def test_sglang_takes_the_same_kernels_readings(kb, accuracy, gpu, floor_us):
+    """SGLang runs vLLM's Triton fused-MoE kernel and its Hopper and B200 figures are vLLM's benchmark readings, so
+    on SM120 it takes vLLM's SM120 reading too (branch archkeys33; before, the B200's 14 us reached SM120)."""
+    _, s = _engine(kb, accuracy, gpu, "sglang", version="0.5.8")
+    assert s.engine.grouped_floor == pytest.approx(floor_us * 1e-6)
+
+
+@pytest.mark.parametrize("framework", ["vllm", "sglang"])
+def test_b300_keeps_the_framework_figure(kb, accuracy, framework):
+    """B300 / GB300 are architecture blackwell-ultra (SM103): neither the B200's nor SM120's reading reaches them."""
+    for gpu in ("b300", "gb300"):
+        _, s = _engine(kb, accuracy, gpu, framework, version="0.5.8" if framework == "sglang" else "0.12.0")
+        assert s.engine.grouped_floor == pytest.approx(kb.framework(framework).grouped_gemm_floor_us.value * 1e-6)
 
 
 def test_the_chip_keeps_the_architectures_other_constants(kb, accuracy):
@@ -71,10 +86,12 @@ def test_the_chip_keeps_the_architectures_other_constants(kb, accuracy):
     assert eng.bw_fraction == pytest.approx(0.80)
 
 
-def test_a_step_by_hand(kb, accuracy):
-    """Qwen3-30B-A3B in BF16 on one RTX PRO 6000 (vLLM 0.12.0), one sequence: 48 MoE layers, two grouped GEMMs each,
-    each 14 - 5 = 9 us shorter than at the B200's figure: 0.864 ms a step."""
-    job, s = _engine(kb, accuracy, "rtx-pro-6000-blackwell")
+@pytest.mark.parametrize(("framework", "version"), [("vllm", "0.12.0"), ("sglang", "0.5.8")])
+def test_a_step_by_hand(kb, accuracy, framework, version):
+    """Qwen3-30B-A3B in BF16 on one RTX PRO 6000 (vLLM 0.12.0; SGLang 0.5.8, row B04's server, since archkeys33),
+    one sequence: 48 MoE layers, two grouped GEMMs each, each 14 - 5 = 9 us shorter than at the B200's figure:
+    0.864 ms a step."""
+    job, s = _engine(kb, accuracy, "rtx-pro-6000-blackwell", framework, version=version)
     eng = s.engine
     at_b200 = dataclasses.replace(eng, grouped_floor=14e-6)
     kv = 16 + 256

@@ -32,7 +32,7 @@ def test_the_floor_is_the_pull_requests_reading_divided(kb):
     floor = (52.65 - stream_us) / 2
     span = kb.framework("sglang").triton_block_fp8_moe
     assert span.grouped_gemm_floor_us == pytest.approx(floor, abs=0.05)  # 22.3 us
-    assert span.first == "0.5.7" and span.architectures == ["blackwell"] and "minimax-m2" in span.models
+    assert span.first == "0.5.7" and span.architectures == ["sm100"] and "minimax-m2" in span.models
 
 
 def _engine(kb, accuracy, model: str, gpu: str, count: int, version: str | None, precision: str = "fp8",
@@ -49,6 +49,10 @@ def _engine(kb, accuracy, model: str, gpu: str, count: int, version: str | None,
     ("minimax-m2", "b200", "0.5.5", "fp8", "sglang", 14.0),   # before the releases read: the Blackwell BF16 figure
     ("minimax-m2", "h100-80gb-sxm", "0.5.9", "fp8", "sglang", 13.0),  # Hopper keeps its own block-FP8 reading
     ("minimax-m2", "gb300", "0.5.10", "fp8", "sglang", 17.0),  # SM103 was not timed: the framework's figure
+    ("minimax-m2", "b300", "0.5.9", "fp8", "sglang", 17.0),
+    # SM120 (the RTX PRO 6000, 8 x 96 GB holds MiniMax-M2's FP8 weights) is not the B200's chip: its own Triton reading
+    # (serving.yaml sglang architecture_overrides.sm120), where the architecture key once gave it the B200's 22.3
+    ("minimax-m2", "rtx-pro-6000-blackwell-server", "0.5.9", "fp8", "sglang", 5.0),
     ("minimax-m2", "b200", "0.5.8", "bf16", "sglang", 14.0),   # BF16 experts: the BF16 reading
     ("deepseek-r1", "b200", "0.5.8", "fp8", "sglang", 14.0),   # DeepseekV3ForCausalLM: FlashInfer TRT-LLM MoE
     ("qwen3-235b-a22b", "b200", "0.5.8", "fp8", "sglang", 14.0),  # Qwen3MoeForCausalLM: likewise

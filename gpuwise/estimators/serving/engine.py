@@ -302,11 +302,11 @@ def wna16_grouped_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute:
 def triton_block_fp8_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, weight_format: str | None, method: Any,
                               floor_us: float) -> float:
     """Microseconds of one grouped expert GEMM's fixed time where the framework runs the model's own block-FP8
-    checkpoint's experts on its Triton fused-MoE kernel on an architecture read for that kernel on a block-FP8 shape
+    checkpoint's experts on its Triton fused-MoE kernel on an architecture or chip read for it on a block-FP8 shape
     (serving.yaml ``triton_block_fp8_moe``): from the first release read, and for a job that states none; else
     ``floor_us``."""
     span = fw.triton_block_fp8_moe
-    if span is None or not job.shape.moe or gpu.architecture not in span.architectures:
+    if span is None or not job.shape.moe or not {gpu.architecture, chip_key(gpu)} & set(span.architectures):
         return floor_us
     if fmt != "fp8" or weight_format is not None or method is not None or job.model_id not in span.models:
         return floor_us

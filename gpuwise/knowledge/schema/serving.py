@@ -306,7 +306,8 @@ class TritonBlockFp8Moe(Strict):
     no release (the current builds read still do so). Other jobs keep ``grouped_gemm_floor_us``."""
 
     first: str = Field(pattern=RELEASE_VERSION, description="the first release read that runs them there")
-    architectures: list[str] = Field(min_length=1, description="gpus.yaml architectures the reading covers")
+    architectures: list[str] = Field(min_length=1, description="gpus.yaml architectures the reading covers, or one "
+                                     "chip of one (sm and the compute capability without the dot: sm100)")
     models: list[str] = Field(min_length=1, description="catalog models whose published FP8 checkpoint is "
                               "block-scaled and whose architecture the launch defaults leave on the Triton kernel")
     grouped_gemm_floor_us: float = Field(gt=0, description="fixed time of one grouped expert GEMM of the kernel "
