@@ -656,6 +656,33 @@ def test_the_l4_runs_its_gemms_at_the_share_measured_on_it(kb):
     assert kb.runtime.training.mfu_by_gpu["l4"].value == pytest.approx(0.62 * median / 0.859, abs=0.005)
 
 
+def test_the_rtx_5090_runs_its_gemms_at_the_share_measured_on_it(kb):
+    """runtime.yaml training.mfu_by_gpu rtx-5090 (archkeys33): its BF16 GEMMs reach a median 208.4 of its 209.5 TFLOPS
+    over the 2,048-10,240 cubes (171.53 / 182.19 / 234.66 / 236.99: zzc0721/torch-performance-test-data issue #124),
+    99.5%, against the A100-SXM's 85.9%: 0.62 x 0.995 / 0.859 = 0.72, in place of runtime.mfu blackwell (0.60, the
+    B200 / GB200 NeMo figure, which reached the card by its architecture). L20-Edu-135M's shape on it (hidden 576,
+    middle stack, k = 7.5, r = 209.5e12 / 1,792e9 = 116.9 FLOP/B) then runs at 0.72 x (1 + 7.5 r / 8,192) /
+    (1 + 7.5 r / 576) = 0.316 of the peak; the B300 keeps its architecture's figure (blackwell-ultra, 0.69)."""
+    from gpuwise.estimators import step_time
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    median = statistics.median([171.53, 182.19, 234.66, 236.99]) / 209.5
+    assert median == pytest.approx(0.995, abs=0.001)
+    assert kb.runtime.training.mfu_by_gpu["rtx-5090"].value == pytest.approx(0.62 * median / 0.859, abs=0.005)
+    assert kb.gpus["rtx-5090"].peaks.bf16 == 209.5 and kb.gpus["rtx-5090"].memory.bandwidth_gb_s == 1792
+    arch = {"layers": 30, "hidden_size": 576, "heads": 9, "kv_heads": 3, "ffn_size": 1536, "vocab_size": 49152,
+            "tied_embeddings": True}
+    w = {"task": "pretrain", "params_b": 0.1345, "architecture": arch, "seq_len": 2048, "train_tokens": 1e10}
+    tj = training_job(resolve(Requirements.model_validate({"workload": w}), kb))
+    r = 209.5e12 / 1792e9
+    mfu = step_time.gpu_speed(tj, kb.gpus["rtx-5090"])[1].value
+    assert mfu == pytest.approx(0.72 * (1 + 7.5 * r / 8192) / (1 + 7.5 * r / 576), rel=1e-6)
+    assert mfu == pytest.approx(0.316, abs=0.001)
+    assert "b300" not in kb.runtime.training.mfu_by_gpu and kb.runtime.mfu["blackwell-ultra"].value == 0.69
+
+
 def test_held_out_runs_of_session_17_later(heldout):
     """H145 GPUburnout-1B (its card: one A100, 11.8B tokens at ~28,535 tokens/s) and H146 GPT-2 small 163M (Giles
     Thomas's 'LLM from scratch' part 28: one RTX 3090, ~3.2B tokens, about 48 hours), scored blind after the session's
