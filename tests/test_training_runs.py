@@ -683,6 +683,20 @@ def test_the_rtx_5090_runs_its_gemms_at_the_share_measured_on_it(kb):
     assert "b300" not in kb.runtime.training.mfu_by_gpu and kb.runtime.mfu["blackwell-ultra"].value == 0.69
 
 
+@pytest.mark.parametrize(("gpu", "cubes"), [
+    ("rtx-pro-6000-blackwell", [288.72, 368.43, 350.31, 333.93]),         # torch-performance-test-data issue #160
+    ("rtx-pro-6000-blackwell-server", [257.19, 399.93, 417.34, 387.01]),  # issue #161
+])
+def test_the_rtx_pro_6000s_run_their_gemms_at_the_share_measured_on_them(kb, gpu, cubes):
+    """runtime.yaml training.mfu_by_gpu (archkeys33): the RTX PRO 6000 Workstation's BF16 GEMMs reach a median 342.1
+    and the Server Edition's 393.5 of their 503.8 TFLOPS over the 2,048-10,240 cubes (67.9%, 78.1%): 0.62 x share /
+    0.859 = 0.49 and 0.56, in place of the B200's 0.60; the Max-Q, unmeasured, keeps the architecture's."""
+    share = statistics.median(cubes) / kb.gpus[gpu].peaks.bf16
+    assert kb.gpus[gpu].peaks.bf16 == 503.8
+    assert kb.runtime.training.mfu_by_gpu[gpu].value == pytest.approx(0.62 * share / 0.859, abs=0.005)
+    assert "rtx-pro-6000-blackwell-max-q" not in kb.runtime.training.mfu_by_gpu
+
+
 def test_held_out_runs_of_session_17_later(heldout):
     """H145 GPUburnout-1B (its card: one A100, 11.8B tokens at ~28,535 tokens/s) and H146 GPT-2 small 163M (Giles
     Thomas's 'LLM from scratch' part 28: one RTX 3090, ~3.2B tokens, about 48 hours), scored blind after the session's
