@@ -67,6 +67,22 @@ def estimate_pair(row: dict) -> dict:
     return out
 
 
+def published_steps(row: dict) -> tuple[float, float] | None:
+    """The row's published plain and offloaded step, seconds, where its metric gives a step: ``step_s`` as
+    published, ``samples_per_s`` the step's samples (global_batch) over the throughput, ``ms_per_sample`` the
+    figure x the step's samples; None for a whole run (``epoch_min``). Each run's step holds the same samples, so
+    their difference is the time the offload adds to a step."""
+    plain, off, metric = float(row["plain"]), float(row["offloaded"]), row["metric"]
+    samples = float(row["global_batch"]) if row["global_batch"] else 0.0
+    if metric == "step_s":
+        return plain, off
+    if metric == "samples_per_s" and samples:
+        return samples / plain, samples / off
+    if metric == "ms_per_sample" and samples:
+        return plain * samples / 1e3, off * samples / 1e3
+    return None
+
+
 def slowdown_cases(path: Path = SLOWDOWN, *, scored: bool = True) -> list[tuple[str, float, float]]:
     """(label, gpuwise's slowdown, the published slowdown) for each row (``scored``: only use=1)."""
     out = []
@@ -91,6 +107,10 @@ def main() -> int:
         print(f"{row['id']} use={row['use']} published {float(row['ratio']):.2f}x  gpuwise {e['ratio']:.2f}x  "
               f"plain {p['step_s']:.2f} s ({p['layout']})  offloaded {o['step_s']:.2f} s, offload part "
               f"{o['offload_s']:.2f} s ({o['layout']})")
+        steps = published_steps(row)
+        if steps is not None:  # the steps themselves, where the source gives them: which run the ratio misses on
+            print(f"    published steps: plain {steps[0]:.3f} s, offloaded {steps[1]:.3f} s, offload adds "
+                  f"{steps[1] - steps[0]:.3f} s; gpuwise adds {o['step_s'] - p['step_s']:.3f} s")
     return 0
 
 

@@ -453,3 +453,20 @@ def test_a_short_fsdp_step_with_cpu_offload_lands_within_2x_of_its_published_slo
     PyTorch 2.1): FSDP 0.36 s, FSDP with cpu_offload 3.24 s an iteration, 9.0x."""
     est, meas = _published_slowdowns()["OS04"]
     assert meas / 2 <= est <= meas * 2
+
+
+def test_offload_slowdown_rows_give_their_published_steps_and_the_time_offload_adds():
+    """benchmarks/offload_slowdown.py published_steps: each row's two runs as seconds a step where its metric gives
+    one. chenyaofo's LLaMA-7B gist (OS01): 64 sequences a step at 4.19 and 1.81 samples/s = 15.27 and 35.36 s, the
+    offload adding 20.09 s; Lightning's FSDP guide (OS04): 0.36 and 3.24 s as published; xduan7's Megatron BERT log
+    (OS09): 56.43 and 467.18 ms a sample x 4 samples = 0.2257 and 1.8687 s; a whole run (OS05, minutes an epoch):
+    none."""
+    from benchmarks import accuracy, offload_slowdown
+
+    rows = {r["id"]: r for r in accuracy._scored_rows(offload_slowdown.SLOWDOWN, False)}
+    plain, off = offload_slowdown.published_steps(rows["OS01"])
+    assert (plain, off) == (pytest.approx(64 / 4.19), pytest.approx(64 / 1.81))
+    assert off - plain == pytest.approx(20.085, abs=1e-3)
+    assert offload_slowdown.published_steps(rows["OS04"]) == (pytest.approx(0.36), pytest.approx(3.24))
+    assert offload_slowdown.published_steps(rows["OS09"]) == (pytest.approx(0.22572), pytest.approx(1.86872))
+    assert offload_slowdown.published_steps(rows["OS05"]) is None
