@@ -148,6 +148,9 @@ QUANTIZATION_PRECISIONS: dict[str, tuple[str, ...]] = {
 """The precisions each quantization method stores (knowledge/serving.yaml quantization_methods formats);
 the first is what the method implies when no precision is given."""
 
+MEMORY_FRACTION_FRAMEWORKS = ("vllm", "sglang", "tensorrt-llm", "mlc")
+"""The frameworks with a memory setting ``memory_fraction`` states (knowledge/serving.yaml ``memory_fraction``)."""
+
 MAX_CONTEXT = 10_000_000
 """The longest context_len a workload may give; prompt_tokens + output_tokens (or one of them
 mirrored) make a context_len and keep to it as well."""
@@ -155,7 +158,7 @@ mirrored) make a context_len and keep to it as well."""
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
                 "kv_cache_tokens", "max_batch_size", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate",
-                "prefill_chunk_tokens", "prefix_cache")
+                "prefill_chunk_tokens", "prefix_cache", "memory_fraction")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
@@ -326,6 +329,13 @@ class Workload(Strict):
         "processes, as the engine was started (SGLang --chunked-prefill-size, vLLM --max-num-batched-tokens, "
         "TensorRT-LLM max_num_tokens): a prompt longer than it is prefilled in chunks of it, and shorter prompts "
         "share one step up to it; default: the framework's own for the GPU")
+    memory_fraction: float | None = Field(
+        default=None, gt=0, le=1, description="inference: the server's memory setting as it was started, each "
+        "framework's own meaning (knowledge/serving.yaml memory_fraction): vLLM --gpu-memory-utilization and MLC "
+        "gpu_memory_utilization (the share of each GPU's memory for the weights, working set and KV cache together), "
+        "SGLang --mem-fraction-static (the share for the weights and the KV pool), TensorRT-LLM "
+        "free_gpu_memory_fraction (the share of the memory left once the model is loaded that goes to the KV cache); "
+        "default: the framework's own, or gpuwise's usable memory where that leaves less")
     max_batch_size: int | None = Field(
         default=None, ge=1, le=1_000_000, description="inference: the most sequences one copy's scheduler runs at once "
         "per attention data-parallel rank, as the engine was started (TensorRT-LLM max_batch_size, vLLM "
@@ -508,6 +518,18 @@ class Workload(Strict):
                 raise SaidAt((field,), N_("%(value)s is TensorRT-LLM's %(knob)s; %(framework)s has no such hold "
                                           "of new prompts: set framework tensorrt-llm, or leave %(field)s out"),
                              value=f"{value:g}", field=field, knob=knob, framework=self.framework)
+        return self
+
+    @model_validator(mode="after")
+    def _memory_setting(self) -> "Workload":
+        """llama.cpp, ExLlamaV2 and transformers size their KV cache from the context they are given, with no share
+        of the GPU's memory to set (knowledge/serving.yaml: no memory_fraction), so a share stated for them would be
+        ignored."""
+        if self.memory_fraction is not None and self.framework not in MEMORY_FRACTION_FRAMEWORKS:
+            raise SaidAt(("memory_fraction",), N_("%(framework)s has no setting for the share of GPU memory it takes "
+                                                  "(it sizes its KV cache from the context it is given): leave "
+                                                  "memory_fraction out, or name a framework that has one (vllm, "
+                                                  "sglang, tensorrt-llm, mlc)"), framework=self.framework)
         return self
 
     @model_validator(mode="after")

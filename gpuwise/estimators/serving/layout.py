@@ -190,6 +190,7 @@ class Replica:
     state_slots_per_request: int = 0  # the slots a running request takes there (statepool.py)
     state_pool_gpu: float = 0.0  # the bytes a GPU that pool takes beside the KV pool
     state_capped: bool = False  # its slots capped the batch below what the KV pool holds
+    share_stated: bool = False  # pool_share is the job's own setting of the engine's (workload.memory_fraction)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -265,6 +266,14 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         own = kp.share * (eng.capacity - held_by) if kp.of == "free" else kp.share * eng.capacity - held_by
         if per_seq <= own < free:
             free, bound, sized_by = own, kp.share, kp.of
+    frac = getattr(job.w, "memory_fraction", None) if fw.memory_fraction is not None and eng.capacity > 0 else None
+    if frac:
+        # the job states the engine's own setting: it sizes the pool as the engine does, below or past gpuwise's
+        # headroom, never past the device (what the weights, working set and context leave of it)
+        kind = fw.memory_fraction.of
+        free, bound, sized_by = stated_pool(kind, frac, eng.capacity, weights + eng.context_bytes, beside), frac, (
+            "" if kind == "static" else kind)
+        held_by = beside
     pool = getattr(job.w, "kv_cache_tokens", None)
     # a stated pool is the engine's log, so it may pass the headroom policy, never the device: beyond the memory
     # the weights, working set and context leave, no engine allocates it and the copy serves nothing
@@ -315,7 +324,20 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
                    bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0, state, pool_gpu,
-                   pool_room, *slots, state_capped)
+                   pool_room, *slots, state_capped, bool(frac))
+
+
+def stated_pool(kind: str, share: float, capacity: float, resident: float, beside: float) -> float:
+    """Bytes a GPU for the KV pool (and a hybrid's state pool) at the engine's memory setting ``share`` of kind
+    ``kind`` (serving.yaml ``memory_fraction``): ``free``, that share of what the weights, working set and context
+    leave (TensorRT-LLM's free_gpu_memory_fraction); ``total``, that share of the device less them (vLLM's
+    gpu_memory_utilization); ``static``, that share of the device less the weights and context alone, the working
+    set outside it (SGLang's --mem-fraction-static: free memory after loading - total x (1 - share)). ``resident``:
+    the weights and CUDA context a GPU, ``beside``: those with the working set and its allocator allowance. Never
+    more than the device leaves beside them."""
+    own = share * (capacity - beside) if kind == "free" else share * capacity - (
+        beside if kind == "total" else resident)
+    return min(own, capacity - beside)
 
 
 def static_share(eng: Engine, gpus: int) -> float:

@@ -182,6 +182,8 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
             else formula("formula.serving.kv_capacity_cap", cap=rep.sched_cap, ranks=lay.dp_attention, set_by=(
                 "workload.max_batch_size" if rep.cap_stated else eng.fw.name)) if rep.sched_cap
         else formula("formula.serving.kv_capacity_pool", tokens=rep.pool_tokens) if rep.pool_tokens
+        else formula(f"formula.serving.kv_capacity_stated_{rep.pool_kind or 'share'}", fw=eng.fw.name,
+                     share=rep.pool_share) if rep.share_stated
         else formula(f"formula.serving.kv_capacity_{rep.pool_kind}", fw=eng.fw.name, share=rep.pool_share)
         if rep.pool_share and rep.pool_kind
         else formula("formula.serving.kv_capacity_share", fw=eng.fw.name, share=rep.pool_share) if rep.pool_share

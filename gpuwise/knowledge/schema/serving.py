@@ -86,6 +86,20 @@ class KvPool(Strict):
     check: Check = "S"
 
 
+class MemoryFraction(Strict):
+    """The engine's setting of how much GPU memory it takes at start-up, which a job may state
+    (``workload.memory_fraction``), and what the fraction is of."""
+
+    setting: str = Field(min_length=1, description="the setting's name as the engine takes it")
+    of: Literal["free", "total", "static"] = Field(
+        description="free: a share of the memory left once the model is loaded, its warm-up run and the CUDA "
+        "context, for the KV cache (TensorRT-LLM); total: a share of the device's whole memory for the weights, "
+        "working set and KV cache together (vLLM, MLC); static: a share of the device's whole memory for the weights "
+        "and the KV pool (and a hybrid model's state pool), the working set outside it (SGLang)")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class PrefillChunkDefaults(Strict):
     """A framework's default step token budget (``max_num_batched_tokens``) where it depends on the GPU: the
     framework's ``prefill_chunk_tokens`` is its HTTP server's budget on a large GPU (the ``max_batch`` large-GPU
@@ -451,6 +465,9 @@ class Framework(Strict):
     kv_pool: KvPool | None = Field(
         default=None, description="the engine's own KV-pool sizing where it has one (None: the KV pool takes what "
         "gpuwise's usable memory leaves); the smaller of the two bounds the pool")
+    memory_fraction: MemoryFraction | None = Field(
+        default=None, description="the engine's memory setting a job may state (workload.memory_fraction; None: "
+        "the engine has none, and a job stating one is refused)")
     prefill_chunk_tokens: int = Field(ge=1, description="tokens one step processes at most (max_num_batched_tokens)")
     prefill_chunk_defaults: PrefillChunkDefaults | None = Field(
         default=None, description="the budget on the GPUs the large-GPU rule leaves out, where it differs (None: "
