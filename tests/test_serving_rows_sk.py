@@ -106,10 +106,13 @@ def test_a_qwen_row_keeps_the_files_figure_and_the_cells_conditions(row_id):
     # tokens_per_sec_per_gpu = output / tp x (8192 + 1024) / 1024: 9 x the output a GPU
     assert float(row["output_tokens_per_s"]) == pytest.approx(per_gpu * tp / 9, abs=0.05)
     assert (float(row["ttft_ms"]), float(row["tpot_ms"])) == (ttft, tpot)
+    # every recipe passes --mem-fraction-static 0.8, the B200 NVFP4 one 0.85 (branch memfrac34)
+    share = "0.85" if (hw, quant) == ("b200", "fp4") else "0.8"
     if quant == "fp4":  # the NVFP4 cells: --kv-cache-dtype fp8_e4m3 --max-running-requests 128 --disable-radix-cache
-        assert (row["kv_precision"], row["workload_options"]) == ("fp8", "max_batch_size=128;prefix_cache=false")
+        assert (row["kv_precision"], row["workload_options"]) == (
+            "fp8", f"max_batch_size=128;prefix_cache=false;memory_fraction={share}")
     else:
-        assert (row["kv_precision"], row["workload_options"]) == ("", "")
+        assert (row["kv_precision"], row["workload_options"]) == ("", f"memory_fraction={share}")
 
 
 @pytest.mark.parametrize("row_id", sorted(MINIMAX))

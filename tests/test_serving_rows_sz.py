@@ -123,9 +123,10 @@ def test_a_row_keeps_its_artifacts_figures_and_the_recipes_conditions(row_id):
     assert (e2el - ttft) / tpot + 1 == pytest.approx(0.9 * osl, rel=0.01)
     # every recipe passes no-enable-prefix-caching: the prefix cache off
     if hw == "b200":  # gptoss_fp4_b200_*.sh: kv-cache-dtype fp8, --max-num-seqs 512
-        assert (row["kv_precision"], row["workload_options"]) == ("fp8", "prefix_cache=false")
+        assert (row["kv_precision"], row["workload_options"]) == ("fp8", "prefix_cache=false;memory_fraction=0.9")
     else:  # gptoss_fp4_h{100,200}_slurm.sh: KV cache in the model dtype, --max-num-seqs = the concurrency
-        assert (row["kv_precision"], row["workload_options"]) == ("", f"max_batch_size={conc};prefix_cache=false")
+        assert (row["kv_precision"], row["workload_options"]) == (
+            "", f"max_batch_size={conc};prefix_cache=false;memory_fraction=0.9")  # --gpu-memory-utilization 0.9
 
 
 @pytest.mark.parametrize("row_id", sorted(DSR1))
@@ -144,10 +145,12 @@ def test_a_deepseek_row_keeps_its_artifacts_figures_and_the_recipes_conditions(r
     assert row["kv_precision"] == ""  # neither recipe passes --kv-cache-dtype
     # both recipes pass --disable-radix-cache: the prefix cache off
     if hw == "h200":
-        assert (row["framework_version"], row["workload_options"]) == ("0.5.6", "prefix_cache=false")
+        # --mem-fraction-static 0.82
+        assert (row["framework_version"], row["workload_options"]) == (
+            "0.5.6", "prefix_cache=false;memory_fraction=0.82")
     else:  # --num-continuous-decode-steps 4: a poll every 4 decode steps (the A08-A12 and NB rows' reading)
         assert (row["framework_version"], row["workload_options"]) == (
-            "0.5.5.post3", "scheduler_recv_interval=4;prefix_cache=false")
+            "0.5.5.post3", "scheduler_recv_interval=4;prefix_cache=false;memory_fraction=0.8")  # --mem-fraction-static
 
 
 def test_the_tensorrt_llm_rule_gives_fifteen_rows_each_cell_once():
@@ -173,8 +176,9 @@ def test_a_tensorrt_llm_row_keeps_its_artifacts_figures_and_the_recipes_conditio
     assert float(row["tpot_ms"]) == pytest.approx(1e3 * tpot, abs=0.005)
     assert float(row["ttft_ms"]) == pytest.approx(1e3 * ttft, abs=0.051)
     assert (e2el - ttft) / tpot + 1 == pytest.approx(0.9 * osl, rel=0.01)
-    # gptoss_fp4_b200_trt_docker.sh: kv_cache_config dtype fp8; --max_batch_size 512, above every row's load
-    assert (row["kv_precision"], row["workload_options"]) == ("fp8", "")
+    # gptoss_fp4_b200_trt_docker.sh: kv_cache_config dtype fp8, free_gpu_memory_fraction 0.85; --max_batch_size 512,
+    # above every row's load
+    assert (row["kv_precision"], row["workload_options"]) == ("fp8", "memory_fraction=0.85")
 
 
 @pytest.mark.parametrize("row_id", sorted(DSR1_2))
@@ -193,11 +197,12 @@ def test_a_second_round_deepseek_row_keeps_its_artifacts_figures_and_the_recipes
     if hw == "b200":  # dsr1_fp8_b200_*.sh at d27433dff: fp8_e4m3 KV, --scheduler-recv-interval 30 at 16 and up,
         # --max-running-requests 128; the slurm script's own --num-prompts 10 x c
         assert (row["framework_version"], row["kv_precision"], row["workload_options"], row["prompts"]) == (
-            "0.5.6", "fp8", "scheduler_recv_interval=30;max_batch_size=128;prefix_cache=false", "320")
+            "0.5.6", "fp8", "scheduler_recv_interval=30;max_batch_size=128;prefix_cache=false;memory_fraction=0.82",
+            "320")
     else:  # --num-continuous-decode-steps 4; launch_mi355x-amd.sh: NUM_PROMPTS = 50 x c for DeepSeek-R1 at 1k out
         version, kv = ("0.5.5.post3", "") if precision == "fp8" else ("0.5.7", "fp8")  # the FP4 script: fp8_e4m3
         assert (row["framework_version"], row["kv_precision"], row["workload_options"], row["prompts"]) == (
-            version, kv, "scheduler_recv_interval=4;prefix_cache=false", "1600")  # --disable-radix-cache
+            version, kv, "scheduler_recv_interval=4;prefix_cache=false;memory_fraction=0.8", "1600")  # radix off
 
 
 def test_the_blind_figures_stay_where_the_validation_readme_records_them():
