@@ -912,6 +912,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # vLLM's Nemotron-3-Nano-30B-A3B recipe, FP8 on one H200, vLLM 0.12.0, 1k/1k at 1024)
     ("SK", "  of which the rows added by serveblind16 (ids SK..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind16 (ids SK..): latency"),
+    # the serveblind17 round (ids SV..: ROCm/vllm's dev-docker README at b309ea79, vLLM 0.7.3 on 8 x MI300X, Llama 3.1
+    # 70B / 405B FP8 at maximum load and in benchmark_latency batches of 64 / 128; the vLLM recipe's Ministral 3
+    # 3B / 8B / 14B FP8 on one MI300X, vllm bench serve 1k/1k at concurrency 32 over 100 prompts)
+    ("SV", "  of which the rows added by serveblind17 (ids SV..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind17 (ids SV..): latency"),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
     # TensorRT-LLM on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X) and v5.1
     # Mixtral 8x7B, Llama 3.1 405B / 8B and DeepSeek-R1 (ML22-ML32); the Server results of the same systems are rows
