@@ -170,10 +170,13 @@ def width_for_mfu(shape: Shape) -> float:
     """The matmul width that sets how much of a step is memory-bound: the hidden size for dense
     layers; for MoE expert matmuls (hidden x expert width) the harmonic mean of the two, weighted
     by their share of the FLOPs. Memory-bound work scales with 1/width, so widths combine as
-    1/w = sum(share_i / w_i)."""
+    1/w = sum(share_i / w_i). A LatentMoE model's routed experts are latent x expert width, its shared experts
+    hidden x expert width and its two projections hidden x latent (:func:`_latent_width`)."""
     h = float(shape.hidden)
     if not shape.moe:
         return h
+    if shape.moe_latent:
+        return _latent_width(shape)
     attn = shape.attn_params_per_layer()
     experts = shape.experts_per_token + shape.shared_experts
     mlp = shape.mlp_matrices * shape.hidden * shape.ffn * experts
@@ -181,6 +184,19 @@ def width_for_mfu(shape: Shape) -> float:
     f = float(shape.ffn)
     h_moe = min(h, 2 * h * f / (h + f))
     return 1.0 / ((1 - share) / h + share / h_moe)
+
+
+def _latent_width(shape: Shape) -> float:
+    """:func:`width_for_mfu` of a LatentMoE model: attention at the hidden width; each MoE matmul at the harmonic
+    mean of its two sides, capped at the hidden width (the routed experts latent and expert width, the shared ones
+    hidden and expert width, the projections hidden and latent), each weighted by its FLOPs a token."""
+    h, f, lat = float(shape.hidden), float(shape.ffn), float(shape.moe_latent or shape.hidden)
+    parts = ((shape.attn_params_per_layer(), h),
+             (shape.mlp_matrices * lat * f * shape.experts_per_token, min(h, 2 * lat * f / (lat + f))),
+             (shape.mlp_matrices * h * f * shape.shared_experts, min(h, 2 * h * f / (h + f))),
+             (shape.latent_proj_params, min(h, 2 * h * lat / (h + lat))))
+    total = sum(n for n, _ in parts)
+    return total / sum(n / w for n, w in parts if n > 0) if total > 0 else h
 
 
 def moe_pass_bytes(shape: Shape, quantized: bool, act_bytes: float = 2.0) -> float:
@@ -194,8 +210,9 @@ def moe_pass_bytes(shape: Shape, quantized: bool, act_bytes: float = 2.0) -> flo
     FP8 / FP4 GEMMs quantize their inputs in their own pass, each element read at 2 B and written twice at 1 B (the
     row-wise and column-wise copies the forward and the weight gradient use): the fc1 and fc2 inputs forward and the
     two output gradients backward, 4 B each (2 hidden + 3 ffn gated, 2 hidden + 2 ffn ungated). The router's
-    logits (experts x 4 B a token) are left out: under 1% of the rest for 256 experts of 7,168 hidden."""
-    h, f = float(shape.hidden), float(shape.ffn)
+    logits (experts x 4 B a token) are left out: under 1% of the rest for 256 experts of 7,168 hidden. A LatentMoE
+    model permutes and quantizes latent-wide rows (:attr:`Shape.expert_width`): its projections run before and after."""
+    h, f = float(shape.expert_width), float(shape.ffn)
     gated = shape.mlp_matrices >= 3
     elements = 8.0 * h + (8.0 if gated else 5.0) * f
     quant = 4.0 * (2.0 * h + (3.0 if gated else 2.0) * f) if quantized else 0.0

@@ -252,11 +252,12 @@ def weight_bytes(shape: Shape, fmt: str, quant: dict | None = None) -> Term:
 
 
 def lora_adapter_params(shape: Shape, rank: int, targets: str) -> float:
-    """r x (in + out) per adapted matrix, summed over layers (and experts for MLP targets)."""
+    """r x (in + out) per adapted matrix, summed over layers (and experts for MLP targets; a LatentMoE model's experts
+    take the latent in and give it out, :attr:`Shape.expert_width`)."""
     h, kv, q, f = shape.hidden, shape.kv_dim, shape.q_dim, shape.ffn
     attn_qv = (h + q) + (h + kv)
     attn_all = attn_qv + (h + kv) + (q + h)
-    mlp = shape.mlp_matrices * (h + f) * shape.experts
+    mlp = shape.mlp_matrices * (shape.expert_width + f) * shape.experts
     per_layer = {"qv": attn_qv, "attention": attn_all, "all-linear": attn_all + mlp}[targets]
     return float(rank * per_layer * shape.layers)
 
@@ -746,7 +747,7 @@ def _optimizer_bytes(optimizer: str, trainable: float, state_bytes: int, shape: 
                     formula("formula.sgd_master" if m else "formula.sgd", bytes=state_bytes), inputs), 0.0
     # adafactor: factored second moment, rows + columns per matrix, no first moment
     h, kv, f, q = shape.hidden, shape.kv_dim, shape.ffn, shape.q_dim
-    per_layer = (h + q) * 2 + (h + kv) * 2 + shape.mlp_matrices * (h + f) * shape.experts
+    per_layer = (h + q) * 2 + (h + kv) * 2 + shape.mlp_matrices * (shape.expert_width + f) * shape.experts
     factored = (per_layer * shape.layers + 2 * (shape.vocab + h)) * 4
     frac = min(1.0, trainable / shape.params) if shape.params else 1.0
     value = factored * frac + trainable * m

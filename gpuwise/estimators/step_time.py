@@ -411,10 +411,11 @@ def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple
 
 def expert_share(shape: Any) -> float:
     """The routed experts' share of an MoE layer's GEMM work: k experts' matrices a token against the layer's
-    weights (attention, the k experts, the shared experts, the router)."""
-    k_w = shape.experts_per_token * shape.mlp_matrices * shape.hidden * shape.ffn
+    weights (attention, the k experts, the shared experts, the router, a LatentMoE model's two projections); a
+    LatentMoE model's routed experts are latent wide (:attr:`Shape.expert_width`)."""
+    k_w = shape.experts_per_token * shape.mlp_matrices * shape.expert_width * shape.ffn
     layer_w = (shape.attn_params_per_layer() + k_w + shape.shared_experts * shape.mlp_matrices * shape.hidden
-               * shape.ffn + shape.hidden * shape.experts)
+               * shape.ffn + shape.hidden * shape.experts + shape.latent_proj_params)
     return k_w / layer_w
 
 

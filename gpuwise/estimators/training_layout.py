@@ -343,7 +343,8 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     ep_bytes = ep_count = 0.0
     if shape.moe and lay.ep > 1:
         moe_layers = getattr(shape, "moe_layers", shape.layers)
-        ep_bytes = mb_tokens / lay.tp * shape.experts_per_token * shape.hidden * ACT_BYTES
+        # each routed row at the experts' input width (a LatentMoE model dispatches its latent)
+        ep_bytes = mb_tokens / lay.tp * shape.experts_per_token * shape.expert_width * ACT_BYTES
         ep_count = math.ceil(moe_layers / lay.pp) * lay.grad_accum * per_layer_colls
     cp_bytes = cp_count = 0.0
     if lay.cp > 1:  # ring attention: K and V chunks pass around the ring, forward and backward (x2)

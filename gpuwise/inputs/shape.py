@@ -47,6 +47,9 @@ class Shape:
     # a hybrid's MoE blocks counted apart from its mixer blocks (catalog ``moe.blocks``, Nemotron 3): the layers that
     # hold routed experts, in place of the layout above; None: the layout places them
     moe_blocks: int | None = None
+    # LatentMoE (catalog ``moe.latent_size``): the width the routed experts take in and give out, with a dense down
+    # projection hidden -> latent before them and an up projection after; None: the hidden width
+    moe_latent: int | None = None
     # multi-head latent attention: (q_lora_rank or 0, kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim)
     mla: tuple[int, int, int, int, int] | None = None
     # layers (or applications of a shared block) that run attention, where not every layer: a Mamba hybrid's
@@ -121,6 +124,23 @@ class Shape:
         if not self.moe or self.experts <= self.experts_per_token:
             return 0.0
         return max(self.params - self.active_params, 0.0) * self.experts / (self.experts - self.experts_per_token)
+
+    @property
+    def expert_width(self) -> int:
+        """The width a routed expert's input and output rows have: the latent of a LatentMoE model, else the hidden
+        size. The rows its expert-parallel dispatch and combine carry (vLLM nemotron_h.py passes fc1_latent_proj to
+        the fused MoE as its routed input transform, so the experts and their dispatch see the latent)."""
+        return self.moe_latent or self.hidden
+
+    @property
+    def latent_proj_params(self) -> float:
+        """One MoE layer's LatentMoE projections, hidden x latent down and latent x hidden up (0 without them)."""
+        return float(2 * self.hidden * self.moe_latent) if self.moe_latent else 0.0
+
+    @property
+    def latent_params(self) -> float:
+        """Every MoE layer's LatentMoE projections: dense weights each token runs through (0 without them)."""
+        return self.moe_layers * self.latent_proj_params
 
     @property
     def moe_layers(self) -> int:
@@ -219,6 +239,7 @@ def from_catalog(m: Model) -> Shape:
         moe_layer_interval=m.moe.moe_layer_interval if m.moe else 1,
         dense_ffn=m.moe.dense_ffn_size if m.moe else None,
         moe_blocks=m.moe.blocks if m.moe else None,
+        moe_latent=m.moe.latent_size if m.moe else None,
         mla=(m.mla.q_lora_rank or 0, m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, m.mla.qk_nope_head_dim,
              m.mla.v_head_dim) if m.mla else None,
         qk_norm_all_heads=m.qk_norm_all_heads,

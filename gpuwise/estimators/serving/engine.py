@@ -14,6 +14,7 @@ from . import options as O
 from .draft import Drafter, drafter
 from .recurrent import hybrid_consts
 from .support import clock_factor, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
+from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema import Gpu
@@ -613,86 +614,6 @@ def quant_formats(kb: Any) -> dict:
 
 # ---------------------------------------------------------------------------- the model
 @frozen
-class ModelBytes:
-    """A model's weights in one format, split the way a decode step reads them."""
-
-    total: float
-    embed_in: float  # input embedding: a row lookup, not streamed
-    experts: float  # routed experts (MoE)
-    linear_bytes_per_param: float
-    replicated: float = 0.0  # dense weights every tensor-parallel rank holds whole (MLA down-projections, gate)
-    low_dense: float = 0.0  # of the dense weights read, those in the quantized format (not the 16-bit kept ones)
-    low_replicated: float = 0.0  # of those, the ones every tensor-parallel rank holds whole
-
-    @property
-    def non_expert(self) -> float:
-        return self.total - self.experts
-
-    @property
-    def dense_read(self) -> float:
-        return self.total - self.embed_in - self.experts
-
-    def per_rank(self, tp: int) -> float:
-        """Dense weights (embedding included) one of ``tp`` tensor-parallel ranks holds: its share of the split
-        ones, all of the replicated ones."""
-        return (self.non_expert - self.replicated) / tp + self.replicated
-
-
-def router_params(shape: Any) -> float:
-    """The MoE gate's weights: experts x hidden per MoE layer (0 for a dense model)."""
-    return float(moe_layers(shape) * shape.experts * shape.hidden) if shape.moe else 0.0
-
-
-def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = (), bits: float | None = None
-                ) -> ModelBytes:
-    """The weights in ``fmt``. Serving frameworks keep the MoE gate in 16 bit whatever the format (vLLM and SGLang
-    build it unquantized, TensorRT-LLM's RouterGEMM is BF16) and hold it, like MLA's down-projections, whole on
-    every tensor-parallel rank; ``keeps`` names what a published checkpoint leaves in 16 bit besides
-    (``fp4_checkpoints``: 'attention'; ``int4_checkpoints``: 'non_experts', every weight but the routed experts,
-    which are at the checkpoint's own ``bits`` per weight)."""
-    if "non_experts" in keeps and bits is not None and shape.moe:
-        routed = M.routed_expert_params(shape)
-        lin = bits / 8
-        replicated = shape.layers * shape.replicated_attn_params_per_layer() * 2.0 + router_params(shape) * 2.0
-        embed_in = 0.0 if shape.tied else shape.embedding_params * 2.0
-        return ModelBytes(routed * lin + (shape.params - routed) * 2.0, embed_in, routed * lin, lin, replicated)
-    rest = getattr(quant.get(fmt), "moe_rest_bits", None)
-    if rest and shape.moe and not keeps:
-        return moe_file_bytes(shape, fmt, quant)
-    total = M.weight_bytes(shape, fmt, quant).value
-    if fmt in M.BYTES and fmt in ("fp32", "fp16", "bf16"):
-        lin = float(M.BYTES[fmt])
-        emb_b = lin
-    else:
-        q = quant[fmt]
-        lin = q.bits_per_weight / 8
-        emb_b = 2.0 if "embeddings" in q.keeps_16bit else lin
-    embed_in = 0.0 if shape.tied else shape.embedding_params * emb_b
-    attn_b = 2.0 if {"attention", "attention_inputs"} & set(keeps) else lin
-    gate = router_params(shape)
-    attention = shape.layers * (shape.attn_params_per_layer() - (
-        shape.attn_output_params_per_layer() if "attention_inputs" in keeps else 0.0))
-    attention = attention if {"attention", "attention_inputs"} & set(keeps) else 0.0
-    total += gate * (max(lin, 2.0) - lin) + attention * (attn_b - lin)
-    replicated = shape.layers * shape.replicated_attn_params_per_layer() * attn_b + gate * max(lin, 2.0)
-    routed = M.routed_expert_params(shape)
-    low_repl = shape.layers * shape.replicated_attn_params_per_layer() * lin if attn_b == lin else 0.0
-    low = (shape.params - shape.embedding_params - shape.lm_head_params - routed - gate - attention) * lin
-    return ModelBytes(total, embed_in, routed * lin, lin, replicated, max(low, 0.0), low_repl)
-
-
-def moe_file_bytes(shape: Any, fmt: str, quant: dict) -> ModelBytes:
-    """A MoE file whose format quantizes the routed experts alone (``moe_rest_bits``): the experts at the format's
-    bits, every other tensor (attention, router, embeddings and head) at ``moe_rest_bits``; the total is the memory
-    estimate's own weights term (:func:`gpuwise.estimators.memory.weight_bytes`)."""
-    lin, rest = quant[fmt].bits_per_weight / 8, quant[fmt].moe_rest_bits / 8
-    embed_in = 0.0 if shape.tied else shape.embedding_params * rest
-    replicated = shape.layers * shape.replicated_attn_params_per_layer() * rest + router_params(shape) * rest
-    return ModelBytes(M.weight_bytes(shape, fmt, quant).value, embed_in, M.routed_expert_params(shape) * lin, lin,
-                      replicated)
-
-
-@frozen
 class ShapeConsts:
     """The shape figures a step needs, read once (the step runs thousands of times per recommendation)."""
 
@@ -713,6 +634,7 @@ class ShapeConsts:
     gemms: tuple[tuple[float, float, str, float], ...] = ()  # (N, K, split dim, per forward): block_gemms
     qk_norm_all_heads: bool = False  # the q/k RMSNorm spans all heads: one more all-reduce a layer (step._parts)
     hybrid: tuple[int, str, int, float] | None = None  # attention layers, recurrent mixer, its layers: recurrent.py
+    latent: int = 0  # LatentMoE: the routed experts' width and their all-to-all rows' (0: hidden, no projections)
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -726,7 +648,8 @@ def shape_consts(shape: Any) -> ShapeConsts:
         k=shape.experts_per_token, moe_layers=moe_layers(shape), shared=bool(getattr(shape, "shared_experts", 0)),
         mla=bool(shape.kv_elements_override), window=float(win) if win else None,
         window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
-        qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape))
+        qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape),
+        latent=int(getattr(shape, "moe_latent", None) or 0))
 
 
 def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:
@@ -737,7 +660,8 @@ def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:
     A MoE layer's shared expert is left out: SGLang runs it inside the routed experts' grouped GEMM, and
     TensorRT-LLM beside them on an auxiliary stream (tensorrt_llm/_torch/models/modeling_deepseekv3.py,
     Deepseekv3MoE.forward: maybe_execute_in_parallel(_compute_routed_output, _compute_shared_output, ...,
-    self.aux_stream)), where the walk of its few thread blocks overlaps the routed experts."""
+    self.aux_stream)), where the walk of its few thread blocks overlaps the routed experts. A LatentMoE model's two
+    projections a MoE layer run as GEMMs every rank holds whole (:func:`replicated_moe`)."""
     h, layers = float(shape.hidden), float(shape.layers)
     out: list[tuple[float, float, str, float]] = []
     if shape.mla:
@@ -757,6 +681,9 @@ def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:
     up = 2.0 if getattr(shape, "mlp_matrices", 3) == 3 else 1.0
     if dense > 0:
         out += [(up * ffn, h, "n", dense), (h, ffn, "k", dense)]
+    lat = float(getattr(shape, "moe_latent", None) or 0)
+    if lat and moe > 0:
+        out += [(lat, h, "", float(moe)), (h, lat, "", float(moe))]
     return tuple(out)
 
 
@@ -782,16 +709,6 @@ def kv_per_token(shape: Any, kv_bytes: float) -> float:
 
 kv_heads_effective = MS.kv_heads_effective
 window_tokens = MS.window_tokens
-
-
-def moe_layers(shape: Any) -> int:
-    """Layers with routed experts (the shape's own count when it knows its MoE layout)."""
-    if not shape.moe:
-        return 0
-    known = getattr(shape, "moe_layers", None)
-    if isinstance(known, int):
-        return known
-    return max(shape.layers - int(getattr(shape, "first_dense_layers", 0) or 0), 0)
 
 
 def attention_width(shape: Any) -> float:

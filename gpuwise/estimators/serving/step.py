@@ -22,6 +22,7 @@ MLA_EXTRA_KERNELS = 6  # q down-projection + norm, latent norm, the absorbed q/v
 QUANT_KERNELS_DENSE = 4  # W8A8: the activations of qkv, o, gate/up and down are quantized before each GEMM
 QUANT_KERNELS_MOE = 2  # ... and before each grouped expert GEMM
 QUANT_KERNELS_MLA = 2  # ... and before MLA's extra projections
+LATENT_KERNELS = 2  # LatentMoE: its fc1_latent_proj and fc2_latent_proj GEMMs a MoE layer (vLLM nemotron_h.py)
 W8A8 = ("fp8", "int8")  # Blackwell FP4 MoE kernels fuse the activation quantization (FlashInfer TRT-LLM-gen)
 
 # --------------------------------------------------------------------------------- step
@@ -98,8 +99,8 @@ class StepConsts:
     seconds are the same to the last bit."""
 
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
-                 "chunk_fl", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_z", "experts",
-                 "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
+                 "chunk_fl", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width", "ep_z",
+                 "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
                  "host_floor", "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate",
                  "moe_stage", "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp",
                  "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl",
@@ -170,6 +171,7 @@ class StepConsts:
         # (TensorRT-LLM docs, Expert Parallelism: moe_tp_size x moe_ep_size = tp_size)
         self.ep_comm = ep > 1 and dpa > 1 and not self.gather
         self.ep_k, self.hidden = sc.k, sc.hidden
+        self.ep_width = sc.latent or sc.hidden  # a routed row: LatentMoE dispatches its latent (vLLM nemotron_h.py)
         self.ep_share = ep - 1
         self.moe_stage = sc.moe_layers / pp
         self.alltoall_2 = 2 * eng.alltoall_latency
@@ -266,7 +268,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     if c.tp_comm:
         comm += _tp_allreduce_stage(c, tokens)
     if c.ep_comm:  # dispatch and combine: every token to its k experts' ranks and back
-        size = 2 * (tokens / dpa) * c.ep_k * c.hidden * ACT_BYTES * c.ep_share / c.ep
+        size = 2 * (tokens / dpa) * c.ep_k * c.ep_width * ACT_BYTES * c.ep_share / c.ep
         comm += c.moe_stage * (c.alltoall_2 + size / c.ep_bw)
     if c.gather:  # every rank's tokens gathered to all (ring all-gather), the MoE output all-reduced over them
         size = tokens * c.hidden * ACT_BYTES
@@ -424,7 +426,7 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
     grouped = 0.0
     if sc.moe and sc.moe_layers:
         shared = SHARED_EXPERT_KERNELS if sc.shared and not eng.fuses_shared else 0
-        per = ROUTER_KERNELS + shared + (QUANT_KERNELS_MOE if w8a8 else 0)
+        per = ROUTER_KERNELS + shared + (QUANT_KERNELS_MOE if w8a8 else 0) + (LATENT_KERNELS if sc.latent else 0)
         kernels += per * sc.moe_layers
         grouped = 2.0 * sc.moe_layers
     return kernels, grouped

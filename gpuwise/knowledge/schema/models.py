@@ -31,6 +31,12 @@ class MoE(Strict):
         description="MoE blocks of a hybrid whose layers each hold one kind of block (Nemotron 3's "
                     "hybrid_override_pattern: 'M' Mamba-2, '*' attention, 'E' MoE): counted apart from the mixers, "
                     "and no other block has an MLP; None: the layout above places the MoE layers")
+    latent_size: int | None = Field(
+        default=None, ge=1,
+        description="LatentMoE (config.json moe_latent_size, Nemotron 3 Super): the routed experts work in a latent "
+                    "of this width, a down projection hidden -> latent before them and an up projection latent -> "
+                    "hidden after them, both dense a token (every token runs them once, whatever its experts); the "
+                    "router and the shared experts keep the hidden width; None: the experts take the hidden width")
 
     @model_validator(mode="after")
     def _dense(self) -> "MoE":
