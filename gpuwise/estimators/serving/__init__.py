@@ -39,9 +39,10 @@ applied per operator and per GPU):
   law in a closed loop).
 
 Modules, by concern: ``support`` (can a framework run it), ``engine`` (its constants; the model's
-bytes and shape figures), ``layout`` (copies and their memory), ``step`` (one batch step),
-``load`` (a copy at a load), ``front`` (the HTTP front end's bound on it), ``choice`` (the layout
-for a GPU count), ``report`` (terms, memory, the typed result), ``result`` (that record and its JSON).
+shape figures), ``weights`` (the model's bytes, which ``engine`` re-exports), ``layout`` (copies and
+their memory), ``step`` (one batch step), ``load`` (a copy at a load), ``front`` (the HTTP front end's
+bound on it), ``choice`` (the layout for a GPU count), ``report`` (terms, memory, the typed result),
+``result`` (that record and its JSON).
 """
 
 from __future__ import annotations
