@@ -579,6 +579,8 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                         # that holds fewer runs the steady state
                         whole = SV.burst_tpot(job, s.engine, s.replica, max(1, round(conc / s.layout.replicas)))
                         tpot = got.tpot if whole is None else whole
+                    elif drawn is None and conc and row.get("fixed_lengths") == "1":
+                        tpot = wave_tpot(job, s, got, conc)
                     latency.append((label + " TPOT", tpot * 1e3, float(row["tpot_ms"])))
                 if row["ttft_ms"]:
                     if drawn is not None:
@@ -589,6 +591,19 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                         ttft = run_ttft(job, s, got, row)
                     latency.append((label + " TTFT", ttft * 1e3, float(row["ttft_ms"])))
     return out
+
+
+def wave_tpot(job, s, got, conc: int) -> float:
+    """TPOT of a closed loop whose requests all have the same lengths, where a copy runs them in waves: the running
+    requests started together (the first wave at once; each later one as the wave before it ended together, the
+    requests having decoded in lockstep), so each wave is a burst (burst.burst_tpot) rather than the steady state of
+    staggered arrivals (``got.tpot``). Beyond the copy's sequence cap the waves are the cap's: the scheduler admits
+    the waiting requests as the slots free, all at once."""
+    from gpuwise.estimators import serving as SV
+
+    running = min(max(1, round(conc / s.layout.replicas)), max(s.replica.max_seqs, 1))
+    whole = SV.burst_tpot(job, s.engine, s.replica, running)
+    return got.tpot if whole is None else whole
 
 
 RATE = ROOT / "tests" / "data" / "validation" / "serving_rate.csv"
