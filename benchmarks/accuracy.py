@@ -569,6 +569,9 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                     waves = math.ceil(sent / running)
                     run = max(waves * (first + out_tokens * step), last + out_tokens * step)
                     est = sent * s.layout.replicas * out_tokens / run
+            if drawn is None and conc and got is not None and row.get("fixed_lengths") == "1" and (
+                    "benchmark_latency" not in row.get("metric", "")):
+                est = wave_throughput(job, s, conc, est)
             out.append((label, est, float(row["output_tokens_per_s"])))
             if latency is not None and got is not None:
                 if row["tpot_ms"]:
@@ -604,6 +607,27 @@ def wave_tpot(job, s, got, conc: int) -> float:
     running = min(max(1, round(conc / s.layout.replicas)), max(s.replica.max_seqs, 1))
     whole = SV.burst_tpot(job, s.engine, s.replica, running)
     return got.tpot if whole is None else whole
+
+
+def wave_throughput(job, s, conc: int, steady: float) -> float:
+    """Output tokens/s of a closed loop of fixed lengths whose clients outnumber the copy's sequence cap: the cap's
+    waves (:func:`wave_tpot`) follow each other with no gap, the next wave's requests already queued in the server when
+    the last one ends, so each wave lasts the burst of ``cap`` requests (burst.burst_run: a framework that runs prefill
+    batches alone prefills the wave's prompts a whole budget a forward, then decodes them together). Within the cap
+    the waves are the client's, sent as the last answers reach it, and ``steady`` (the closed loop's steady state)
+    stands."""
+    from gpuwise.estimators.serving import burst as BU
+    from gpuwise.estimators.serving.support import request_lengths
+
+    per = max(1, round(conc / s.layout.replicas))
+    running = min(per, max(s.replica.max_seqs, 1))
+    if per <= running:
+        return steady
+    prompt, output = request_lengths(job.w)
+    run = BU.burst_run(job, s.engine, s.replica, [(prompt, output)] * running)
+    if run is None or run.seconds <= 0:
+        return steady
+    return running * s.layout.replicas * output / run.seconds
 
 
 RATE = ROOT / "tests" / "data" / "validation" / "serving_rate.csv"

@@ -53,3 +53,18 @@ def test_wave_needs_fixed_lengths_and_whole_waves(accuracy, sk14):
     job, s, _ = sk14
     # a wave larger than the cap is the cap's; one the copy cannot run whole falls back to the steady state
     assert accuracy.wave_tpot(job, s, s.load, 4096) == accuracy.wave_tpot(job, s, s.load, 128)
+
+
+def test_sk14_wave_throughput_by_hand(accuracy, sk14):
+    """Beyond the cap a wave of 128 is prefilled one 8,192-token prompt a forward (K = 128 forwards of S, the decodes
+    waiting), then decodes 1,023 steps together at d: 128 x 1,024 / (128 S + 1,023 d) output tok/s."""
+    job, s, row = sk14
+    S = SV.prefill_seconds(job, s.engine, s.replica, 8192.0, 8192 - 8192 / 2)
+    d = SV.burst_decode_step(job, s.engine, s.replica, 128)
+    by_hand = 128 * 1024 / (128 * S + 1023 * d)
+    got = accuracy.wave_throughput(job, s, 1024, s.load.throughput)
+    assert got == pytest.approx(by_hand, rel=0.01)
+    # published 4,150.7 output tok/s (the steady state of staggered arrivals read -27.3%)
+    assert got == pytest.approx(float(row["output_tokens_per_s"]), rel=0.10)
+    # within the cap the client's waves keep the steady state
+    assert accuracy.wave_throughput(job, s, 64, 123.0) == 123.0
