@@ -1,4 +1,5 @@
-"""A fixed-length closed loop beyond the sequence cap runs in waves (benchmarks/accuracy.py ``wave_tpot``).
+"""A fixed-length closed loop beyond the sequence cap runs in waves (benchmarks/accuracy.py ``wave_tpot``,
+``wave_throughput``).
 
 SGLang runs a prefill batch first whenever requests wait and a slot is free (python/sglang/srt/managers/scheduler.py
 ``get_next_batch_to_run``: 'Run prefill first if possible', sglang 0.5.16 wheel from PyPI), and without
@@ -49,10 +50,11 @@ def test_sk14_wave_tpot_by_hand(accuracy, sk14):
     assert got * 1e3 == pytest.approx(float(row["tpot_ms"]), rel=0.15)
 
 
-def test_wave_needs_fixed_lengths_and_whole_waves(accuracy, sk14):
+def test_waves_are_the_caps_beyond_it_only(accuracy, sk14):
     job, s, _ = sk14
-    # a wave larger than the cap is the cap's; one the copy cannot run whole falls back to the steady state
-    assert accuracy.wave_tpot(job, s, s.load, 4096) == accuracy.wave_tpot(job, s, s.load, 128)
+    # 4,096 clients make the same waves of 128 as 1,024 do; at 128 clients or fewer the steady state stands
+    assert accuracy.wave_tpot(job, s, s.load, 4096) == accuracy.wave_tpot(job, s, s.load, 1024)
+    assert accuracy.wave_tpot(job, s, s.load, 128) == s.load.tpot
 
 
 def test_sk14_wave_throughput_by_hand(accuracy, sk14):
