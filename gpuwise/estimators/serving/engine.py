@@ -185,9 +185,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us"))) * 1e-6,
         alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=expert_tile_rows(job, fw, gpu, fmt, weight_format, method),
-        moe_rate=moe_rate(gpu, (chip, ao, mo, vo, rel), fmt), kv_bytes=kv_b,
-        max_batch=max_batch,
-        batch_cap=max(max_batch, mb.limit or max_batch),
+        moe_rate=block_fp8_gemm_rate(job, gpu, rel, fmt, weight_format, method, compute, weight_only,
+                                     moe_rate(gpu, (chip, ao, mo, vo, rel), fmt), experts=True), kv_bytes=kv_b,
+        max_batch=max_batch, batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=step_budget(job, fw, gpu),
         usable=cap * usable_share(job, gpu),
         context_bytes=rt.cuda_context_bytes.value, alloc_frac=rt.allocator_overhead_fraction.value,
@@ -445,12 +445,12 @@ def block_fp8_factor(job: Any, fw: Framework, vo: Any, fmt: str, weight_format: 
 
 
 def block_fp8_gemm_rate(job: Any, gpu: Gpu, rel: FrameworkRelease | None, fmt: str, weight_format: str | None,
-                        method: Any, compute: str, weight_only: bool, rate: float) -> float:
+                        method: Any, compute: str, weight_only: bool, rate: float, experts: bool = False) -> float:
     """FLOP/s of the dense (non-expert) GEMMs: ``rate`` (the framework's compute efficiency of the precision's
     peak), capped at the release's measured block-scaled FP8 rate (serving.yaml releases ``block_fp8_gemm_tflops``)
     where the job serves the model's own block-scaled FP8 checkpoint in W8A8 FP8 on an architecture that rate was
-    timed on. The routed experts run the fused-MoE kernel at its own rate (``moe_rate``) and keep ``peak_gemm``."""
-    own = rel.block_fp8_gemm_tflops if rel is not None else None
+    timed on; ``experts``: the routed experts' fused-MoE rate (``moe_rate``), capped at ``block_fp8_moe_tflops``."""
+    own = (rel.block_fp8_moe_tflops if experts else rel.block_fp8_gemm_tflops) if rel is not None else None
     if own is None or compute != "fp8" or weight_only:
         return rate
     if (gpu.architecture or "") not in rel.block_fp8_gemm_architectures:  # type: ignore[union-attr]

@@ -240,7 +240,13 @@ class FrameworkRelease(VendorOverride):
         "`block_fp8_gemm_architectures` (where they were timed): the dense FP8 rate is capped at it for a model's "
         "own block-scaled checkpoint; unset: the framework's compute efficiency of the FP8 peak")
     block_fp8_gemm_architectures: list[str] = Field(
-        default=[], description="GPU architectures (gpus.yaml `architecture`) `block_fp8_gemm_tflops` applies to")
+        default=[], description="GPU architectures (gpus.yaml `architecture`) `block_fp8_gemm_tflops` and "
+        "`block_fp8_moe_tflops` apply to")
+    block_fp8_moe_tflops: float | None = Field(
+        default=None, gt=0, description="TFLOP/s per GPU (the routed rows' FLOPs over the call's time) the release's "
+        "fused-MoE kernel reaches on a block-scaled FP8 checkpoint's experts at prompt-sized batches, on the "
+        "architectures of `block_fp8_gemm_architectures`: the experts' rate (`moe_gemm_fraction`) is capped at it; "
+        "unset: the framework's or architecture's own")
 
 
 class FrontEnd(Strict):
