@@ -57,6 +57,10 @@ class CandidateFact(FactModel):
     count: int = _f("GPUs in the candidate")
     nodes: int = _f("servers the GPUs sit in")
     per_node: int = _f("GPUs per server")
+    max_systems: int = _f("a whole desktop system: the most of its systems its maker's tools join into one cluster "
+                          "(gpus.yaml link.max_systems; -1 no such limit)")
+    joined_systems: int = _f("the systems (servers) one job joins over the network: a training run's every server; "
+                             "one serving copy's (copies that each fit in one server join none: 1)")
     multi_gpu: bool = _f("more than one GPU")
     multi_node: bool = _f("more than one server")
     traffic_between_gpus: bool = _f("the job sends traffic between its GPUs: training on more than one GPU, or a "

@@ -121,7 +121,16 @@ def gpu_fields(kb: Any, g: Any) -> dict[str, Any]:
         "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
         "fp4_hw": bool(getattr(g.peaks, "fp4", None)), "ecc": bool(g.memory.ecc), "launch_year": g.launch_year,
         "tdp_w": g.power.tdp_w, "flash_min_cc": flash_min_cc(kb.software),
+        "max_systems": g.link.max_systems or -1,
     }
+
+
+def joined_systems(nodes: int, per_node: int, copy_gpus: int | None) -> int:
+    """The systems one job joins over the network: a training run (no copy) every one of its ``nodes``; a
+    serving copy of ``copy_gpus`` the servers it spans (copies that each fit in one server join one)."""
+    if copy_gpus is None:
+        return nodes
+    return max(1, math.ceil(copy_gpus / max(per_node, 1)))
 
 
 def probe_fact(job: Job, gpu: Any, count: int | None = None) -> dict[str, Any]:
@@ -177,6 +186,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         **_gpu_part(job, ev.gpu), **_job_part(job),
         "count": ev.count, "nodes": topo.nodes, "per_node": topo.per_node, "multi_gpu": ev.count > 1,
         "multi_node": topo.nodes > 1,
+        "joined_systems": joined_systems(topo.nodes, topo.per_node, sv.layout.gpus_per_copy if sv else None),
         "traffic_between_gpus": ev.count > 1 and (sv is None or sv.layout.gpus_per_copy > 1),
         "traffic_between_nodes": topo.nodes > 1 and (sv is None or sv.layout.gpus_per_copy > topo.per_node),
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,

@@ -25,7 +25,7 @@ from ..messages import Phrase, quoted
 from ..results import STAGES, Candidate
 from . import bounds, engine
 from .rulebook import ENGINE_MAX, Rulebook, _ref
-from .subjects import candidate_fact, gpu_fields, modes_for, probe_fact
+from .subjects import candidate_fact, gpu_fields, joined_systems, modes_for, probe_fact
 
 if TYPE_CHECKING:  # a training job never loads the serving model
     from ..estimators.serving.result import ServingResult
@@ -125,7 +125,8 @@ def copy_allowed(book: Rulebook, job: Job, gpu: Any, count: int, gpus_per_copy: 
     if got is None:
         topo = topology(gpu, count, job.kb.runtime)
         fact = {**probe_fact(job, gpu, count), "nodes": topo.nodes, "per_node": topo.per_node,
-                "multi_node": topo.nodes > 1, "copy_gpus": gpus_per_copy, "framework_spans_servers": spans}
+                "multi_node": topo.nodes > 1, "copy_gpus": gpus_per_copy, "framework_spans_servers": spans,
+                "joined_systems": joined_systems(topo.nodes, topo.per_node, gpus_per_copy)}
         got = job.memo[key] = lets_through(book, fact, COPY)
     return bool(got)
 
@@ -164,8 +165,12 @@ SERVING_JUDGED: dict[str, tuple[str, ...]] = {
 the verdict of the rules that read those fields (:func:`lets_through`), never a comparison here."""
 
 
-COPY = SERVING_JUDGED["multi_node"]
-"""The candidate fields a serving copy's size is judged by (:func:`copy_allowed`)."""
+SYSTEMS = ("joined_systems",)
+"""The figure the rules judge how many systems a job joins by (NET-SYSTEMS-BEYOND-MAKER: a DGX Spark cluster
+beyond the four its maker's tools join): more GPUs of the type never join fewer."""
+COPY = SERVING_JUDGED["multi_node"] + SYSTEMS
+"""The candidate fields a serving copy's size is judged by (:func:`copy_allowed`): whether the framework spans
+the servers it needs (CMP-FRAMEWORK-NODES) and whether its systems may be joined at all."""
 
 _CHAINED = "\0chained"  # marks a fact the chain's verdicts are already merged into
 

@@ -17,7 +17,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
-from ..decide.verdicts import COPY, LATENCY, TIME, Verdict, judge, plan_within, rejected_on, rejected_reading
+from ..decide.verdicts import COPY, LATENCY, SYSTEMS, TIME, Verdict, judge, plan_within, rejected_on, rejected_reading
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
@@ -247,7 +247,15 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
     last_reason = why("memory", "plan.why.memory")
     for n in counts(max_gpus):
         ev = evaluate(s.job, g, n, defer=True)
-        if not _verdict(book, s, ev).fits:  # the memory rules let no layout of n GPUs through
+        verdict = _verdict(book, s, ev)
+        joined = rejected_reading(book, verdict, SYSTEMS)
+        if joined:  # more systems joined than the rules let (a DGX Spark cluster beyond its maker's four): more
+            # GPUs join more of them; a fewer GPUs' missed deadline stays the reason
+            if last_reason.kind != "deadline":
+                last_reason = why("software", "plan.why.ruled_out", rule=joined[0],
+                                  title=[("", "rule.title", {"title": book.rules[joined[0]].title})])
+            break
+        if not verdict.fits:  # the memory rules let no layout of n GPUs through
             if owned and n <= owned:
                 s.owned_reason[g.id] = why("memory", "plan.why.owned_memory", n=n, need=ev.memory.per_gpu / 1e9,
                                            usable=ev.usable / 1e9)

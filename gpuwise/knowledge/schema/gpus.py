@@ -106,6 +106,9 @@ class GpuLink(Sourced):
         "a whole desktop system's own scale-out port (the DGX Spark's ConnectX-7): the prices.yaml fabric and "
         "runtime.yaml network its bought systems are joined by, in place of prices.yaml bought_fabric; no adapter "
         "is bought, and two systems are cabled back to back without a switch"))
+    max_systems: int | None = Field(default=None, ge=2, le=MAX_GPUS, description=(
+        "a whole desktop system: the most of its systems the maker's own tools join into one cluster (the DGX "
+        "Spark's: four); a job spread over more is refused (rule NET-SYSTEMS-BEYOND-MAKER); none: no such limit"))
 
 
 class GpuPower(Sourced):
