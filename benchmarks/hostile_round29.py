@@ -51,8 +51,9 @@ RENT = {"mode": "rent", "provider": "lambda"}
 HOLD = {"batch_wait_steps": 40, "batch_wait_token_fraction": 0.8}
 HOST = "the host around a bought NVIDIA GeForce RTX 3090 24GB (tco.yaml server_share_usd_per_gpu_consumer)"
 SPARK = {"task": "inference", "model": "gpt-oss-120b", "precision": "fp4", "framework": "llama.cpp", "concurrent_requests": 1}
-# the GB10 is left unpriced built in (prices.yaml excluded: a priced one was offered as eight boxes over Ethernet for a
-# 671B model, where NVIDIA supports joining two): the Spark cases price it at NVIDIA's list price by an overlay
+# the GB10 was left unpriced built in for a while (a priced one was offered as eight boxes over Ethernet for a 671B
+# model); it is priced again, with the four systems NVIDIA's tools join a rule's fact (NET-SYSTEMS-BEYOND-MAKER): the
+# Spark cases keep their overlay at the same list price, so they judge the same figures either way
 SPARK_KB = {"kb/prices.yaml": "schema_version: 1\ngpus:\n  - id: gb10\n    units: {sold_as: workstation, sizes: [1], max_per_node: 1, reason: \"one GB10 a DGX Spark\", source: \"NVIDIA\"}\n    prices:\n      - {amount: 4699, condition: new, unit: card, kind: vendor-list, as_of: 2026-02-23, source: \"NVIDIA Developer Forums, 2/23/2026 Price Change Announcement\"}\n"}
 CHAT = {"name": "chat", "workload": SERVE, "cadence": {"continuous": True}, "targets": {"requests_per_s": 2, "max_ttft_ms": 2000}}
 PLAN = {"horizon_months": 3, "workloads": [CHAT], "constraints": {"acquisition": "rent"}}

@@ -22,7 +22,7 @@ LEFT_OUT = {
     "a10g", "gb200", "p100-16gb-sxm2", "v100-16gb-sxm2", "v100-32gb-sxm2", "v100-16gb-pcie", "v100-32gb-pcie",
     "a10", "a30", "l40s", "l20", "a800-80gb-sxm", "a800-80gb-pcie", "h800-80gb-sxm", "h100-nvl-94gb",
     "h200-nvl-141gb", "mi250x", "mi250", "mi325x", "l40", "gaudi3-128gb-pcie", "gb300", "gh200-96gb", "gh200-144gb",
-    "mi350x", "mi355x", "ascend-910b", "ascend-910c", "gb10", "rtx-pro-6000-blackwell-max-q",
+    "mi350x", "mi355x", "ascend-910b", "ascend-910c", "rtx-pro-6000-blackwell-max-q",
 }
 
 

@@ -1,6 +1,6 @@
 """What review33 found as a new user, and the leftovers it was given: TensorRT-LLM's prompt hold accepted (and
-priced) on any framework, host-server prices never judged stale by recommend or audit, and DGX Spark unpriced (left so,
-with its list price in the exclusion's reason: test_the_dgx_spark_is_left_unpriced_and_an_overlay_buys_one_whole)."""
+priced) on any framework, host-server prices never judged stale by recommend or audit, and DGX Spark unpriced (priced
+at NVIDIA's list price: test_one_dgx_spark_is_bought_whole_at_nvidias_list_price)."""
 
 from __future__ import annotations
 
@@ -111,30 +111,17 @@ SPARK = ("workload: {task: inference, model: gpt-oss-120b, precision: fp4, frame
          "concurrent_requests: 1}\nconstraints: {max_gpus: 1, acquisition: either, gpus: [gb10]}\n")
 
 
-SPARK_PRICE = """schema_version: 1
-gpus:
-  - id: gb10
-    units: {sold_as: workstation, sizes: [1], max_per_node: 1, reason: "one GB10 in each DGX Spark desktop",
-            source: "NVIDIA DGX Spark product page"}
-    prices:
-      - {amount: 4699, condition: new, unit: card, kind: vendor-list, as_of: 2026-02-23,
-         source: "NVIDIA Developer Forums, 2/23/2026 Price Change Announcement (Founders Edition 4 TB)", check: S}
-"""
-
-
-def test_the_dgx_spark_is_left_unpriced_and_an_overlay_buys_one_whole(tmp_path: Path) -> None:
-    # review33 priced the GB10 at NVIDIA's Founders Edition list price of 23 Feb 2026 ($4,699); the held-out
-    # DeepSeek-R1 FP8 question then answered eight DGX Sparks, tensor parallel over 200 GbE across eight boxes,
-    # where NVIDIA supports joining two systems and gpuwise does not model the limit. The lead left it unpriced
-    # (prices.yaml excluded, the list price in its reason); a user's overlay prices it, bought as the whole system:
-    # no tco.yaml host share beside it.
+def test_one_dgx_spark_is_bought_whole_at_nvidias_list_price(tmp_path: Path) -> None:
+    # prices.yaml gb10: NVIDIA's Founders Edition list price of 23 Feb 2026, $4,699 (up from the $3,999 of its
+    # October 2025 launch), a whole system: no tco.yaml host share is added. The lead had taken the price back out
+    # (a priced GB10 answered the held-out DeepSeek-R1 question with eight Sparks joined over Ethernet); with the
+    # systems its maker joins a fact a rule judges (gpus.yaml link.max_systems, NET-SYSTEMS-BEYOND-MAKER:
+    # tests/test_spark_cluster.py) it is priced built in again.
     from gpuwise.knowledge import load
 
-    assert "NVIDIA supports joining two" in {e.id: e.reason for e in load().prices.excluded}["gb10"]
-    (tmp_path / "kb").mkdir()
-    (tmp_path / "kb" / "prices.yaml").write_text(SPARK_PRICE, encoding="utf-8")
+    assert "gb10" not in {e.id for e in load().prices.excluded}
     (tmp_path / "q.yaml").write_text(SPARK, encoding="utf-8")
-    r = gpuwise("recommend", "q.yaml", "--format", "json", "--knowledge", "kb", cwd=tmp_path)
+    r = gpuwise("recommend", "q.yaml", "--format", "json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert (doc["recommendation"]["gpu"], doc["recommendation"]["acquisition"]) == ("gb10", "buy")
