@@ -125,3 +125,25 @@ def test_the_rule_speaks_chinese() -> None:
     r = gpuwise("audit", f"tests/rules/{RULE}/input.yaml", "--lang", "zh")
     assert r.returncode == 1, r.stderr
     assert "要把8台系统联接成一个作业；其厂商的工具最多联接4台" in r.stdout.replace("\n", "").replace(" ", "")
+
+
+# ------------------------------------------------------------ no offload into the memory the GPU already uses
+def test_a_spark_offloads_nothing_its_memory_is_the_hosts() -> None:
+    # gpus.yaml gb10 memory.shared_with_host: the DGX Spark's 128 GB LPDDR5x is the system's only memory, shared by the
+    # Grace CPU and the GPU (NVIDIA DGX Spark User Guide, Hardware Overview). Once the Spark was priced, a full
+    # fine-tune of Llama 3.1 70B was answered '2 x DGX Spark, ZeRO-3 + CPU offload' ($1,657): 70.6e9 x 16 B = 1.13 TB
+    # of weights, gradients and Adam state, offloaded into the same 2 x 128 GB. No layout offloads there now, so no
+    # Spark count up to 4 holds it; an 8B full fine-tune fits on two without offload (ZeRO-1).
+    from gpuwise import recommend
+
+    def sparks(model: str) -> dict[int, tuple[bool, str]]:
+        r = recommend({"workload": {"task": "finetune", "method": "full", "model": model, "train_tokens": 2.0e7,
+                                    "seq_len": 2048},
+                       "constraints": {"acquisition": "buy", "max_gpus": 4, "deadline_days": 60, "gpus": ["gb10"]}})
+        return {c.count: (c.feasible, c.strategy) for c in r.candidates if c.gpu == "gb10"}
+
+    big = sparks("llama-3.1-70b")
+    assert big and not any(ok for ok, _ in big.values())
+    assert not any("offload" in s for _, s in big.values())
+    small = sparks("llama-3.1-8b")
+    assert small[2][0] and "offload" not in small[2][1]

@@ -38,6 +38,8 @@ a layout's step time on a GPU type in step_time.py; the search, the plan and its
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from typing import TYPE_CHECKING
 
@@ -514,7 +516,10 @@ def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PIN
 def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS) -> Plan:
     """The fastest layout of ``n`` GPUs whose busiest GPU needs at most ``usable`` bytes (or, when
     none fits, the one needing the least memory), honouring ``pins``; offload only when nothing
-    else fits."""
+    else fits. A GPU whose memory is the system's only memory (``memory.shared_with_host``: the GB10 of a DGX
+    Spark) has no host memory apart to offload to, so no layout offloads there unless the user pinned it."""
+    if gpu.memory.shared_with_host and pins.offload is None:
+        pins = dataclasses.replace(pins, offload="none")
     search = _search(tj, n, topo.per_node, topo.tp_domain, pins)
     rates = gpu_rates(tj, gpu, topo)
     best, tried = None, 0

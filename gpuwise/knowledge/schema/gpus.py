@@ -35,6 +35,9 @@ class GpuMemory(Sourced):
     type: str
     bandwidth_gb_s: Annotated[float, AfterValidator(Within(10, MAX_BANDWIDTH_GB_S))] = Field(gt=0)
     ecc: bool | None = None
+    shared_with_host: bool = Field(
+        default=False, description="the GPU's memory is the system's only memory, shared with its CPU (the GB10 of a "
+        "DGX Spark): CPU offload would move state into the same memory, so no layout offloads")
 
     @model_validator(mode="after")
     def _sizes_agree(self) -> "GpuMemory":
