@@ -39,7 +39,6 @@ a layout's step time on a GPU type in step_time.py; the search, the plan and its
 from __future__ import annotations
 
 import dataclasses
-
 import math
 from typing import TYPE_CHECKING
 
