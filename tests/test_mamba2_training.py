@@ -82,3 +82,32 @@ def test_nemotron_h_rows_before_and_after(kb):
     assert err["H390"] == pytest.approx(0.062, abs=0.01)
     for rid, after in (("H391", -0.133), ("H392", -0.135), ("H393", -0.141)):
         assert err[rid] == pytest.approx(after, abs=0.01)
+
+
+def test_the_blackwell_rate_is_the_h200_rate_at_the_triton_kernels_gb200_gain(kb):
+    """state-spaces/mamba issue #904 times one model on one H200 and one GB200 (self CUDA time, 10 iterations): the
+    Triton chunked forward mamba3_siso_fwd_kernel 602 -> 450 ms, cuBLAS aten::mm 1,324 -> 543 ms. The GEMMs gain about
+    the peaks' ratio (2.44x against 2,500 / 989.5 = 2.53x); the chunked kernel 1.34x. 0.135 x 989.5 TFLOP/s x 602 / 450
+    = 178.7 TFLOP/s, 0.0715 of the GB200's 2,500. Compute capability 10.3 (B300 / GB300) has no measurement and keeps
+    the Hopper share."""
+    entry = kb.runtime.training.ssd_kernel_utilization
+    gemm_gain, peak_gain = 1324 / 543, 2500 / 989.5
+    assert gemm_gain == pytest.approx(2.44, abs=0.01)
+    assert peak_gain == pytest.approx(2.53, abs=0.01)
+    rate = 0.135 * 989.5 * 602 / 450
+    assert rate == pytest.approx(178.7, abs=0.1)
+    assert kb.gpus["gb200"].peaks.bf16 == pytest.approx(2500) and kb.gpus["gb200"].compute_capability == "10.0"
+    assert entry.by_compute_capability == {"10.0": pytest.approx(rate / 2500, abs=0.0002)}
+    assert "issue #904" in entry.source
+    assert kb.gpus["gb300"].compute_capability == "10.3"
+
+
+def test_nemotron_3_super_blackwell_rows_before_and_after(kb):
+    """Megatron-Bridge's Nemotron_3_Super rows (training_throughput_published.csv, 64 GPUs): with the SSD at 0.135 of
+    every part's peak the GB200 rows read M55 / M56 / M58 / M62 +33.4 / +35.1 / +42.9 / +40.7% (latentmoe34's
+    figures) and the B200 rows M60 / M64 +4.1 / -26.0%; at the GB200's measured 0.0715 they read +31.5 / +33.1 /
+    +40.8 / +38.7% and +2.2 / -27.2%. The GB300 rows (10.3) are unchanged (M53 +19.0%)."""
+    err = {label.split()[0]: est / pub - 1 for label, est, pub in A.throughput_cases(kb, moe=True)}
+    after = {"M55": 0.315, "M56": 0.331, "M58": 0.408, "M62": 0.387, "M60": 0.022, "M64": -0.272, "M53": 0.190}
+    for rid, want in after.items():
+        assert err[rid] == pytest.approx(want, abs=0.005), rid

@@ -156,9 +156,9 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         if attn < rate:
             rate /= C.attention_kernel_factor(tj.shape, tj.seq, tj.method, rate, attn).value
         sk = f.ssd_kernel_utilization  # a Mamba-2 layer's SSD chunks at their kernels' rate (runtime.yaml)
-        if sk is not None and tj.shape.ssd_macs_per_token > 0:
-            rate /= C.ssd_kernel_factor(tj.shape, tj.seq, tj.method, rate, C.peak_for(gpu, "bf16").tflops * 1e12
-                                        * sk.value)
+        if sk is not None and tj.shape.ssd_macs_per_token > 0:  # a compute capability measured apart, else Hopper's
+            su = sk.by_compute_capability.get(gpu.compute_capability or "", sk.value)
+            rate /= C.ssd_kernel_factor(tj.shape, tj.seq, tj.method, rate, C.peak_for(gpu, "bf16").tflops * 1e12 * su)
         got = tj.memo[key] = (rate, mfu)
     return got
 

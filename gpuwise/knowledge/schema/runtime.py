@@ -208,6 +208,16 @@ class Zero3ModuleFetch(Strict):
     check: Check = "S"
 
 
+class SsdKernelUtilization(Fraction):
+    """Share of the dense BF16 tensor peak a Mamba-2 layer's SSD chunk kernels reach in training: ``value`` where
+    measured on Hopper and the default, ``by_compute_capability`` where a generation's parts run the same kernels at
+    another share of their own peak."""
+
+    by_compute_capability: dict[str, _within(float, 0.01, 1)] = Field(
+        default_factory=dict, description="a compute capability as gpus.yaml writes it ('10.0' for B200 / GB200) -> "
+        "share of that part's dense BF16 peak the SSD kernels reach there")
+
+
 class AttentionKernels(Strict):
     """Share of the dense 16-bit peak causal attention kernels reach in training (forward and backward), per kernel
     class and GPU architecture: attention is not a plain GEMM (softmax, masking, tile scheduling), and a kernel
@@ -236,7 +246,7 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     mamba1_scan_k: _within(NonNegative, 0, 10_000) | None = Field(
         default=None, description="memory-bound work of a Mamba-1 layer's selective scan, convolution and gates beyond "
         "a transformer layer's, in the units of mfu_memory_bound_k (architecture.ssm mamba1)")
-    ssd_kernel_utilization: Fraction | None = Field(
+    ssd_kernel_utilization: SsdKernelUtilization | None = Field(
         default=None, description="share of the dense BF16 tensor peak a Mamba-2 layer's SSD chunk kernels reach "
         "(their FLOPs beyond the projections, which the step's matmul count leaves out; recurrent.kind mamba2)")
     compiled_memory_bound_scale: Share | None = Field(
