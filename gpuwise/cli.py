@@ -189,6 +189,9 @@ def _gpu_count(text: str) -> int:
     from .inputs.schema import MAX_GPUS
 
     value = text.strip()
+    if value[:1] == "-" and value[1:].isascii() and value[1:].isdigit():  # a whole number below 1: out of range,
+        raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"),  # not a
+                                               n=value[:40], max=f"{MAX_GPUS:,}"))  # fraction
     if not (value.isascii() and value.isdigit()):  # not '１２', '+8', '8.0' or '1e3'
         raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a whole number of GPUs"), given=repr(text[:40])))
     if len(value.lstrip("0")) > 9 or not 1 <= int(value) <= MAX_GPUS:  # 10**12 is a number, out of range

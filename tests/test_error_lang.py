@@ -137,6 +137,10 @@ COMMANDS = [
     (["estimate", "q.yaml", "--gpus", "x"], "gpuwise: error: argument --gpus: 'x' is not a whole number of GPUs "
      "(see `gpuwise estimate --help`)",
      "gpuwise: 错误：参数 --gpus：'x' 不是整数块 GPU（见 `gpuwise estimate --help`）"),
+    # a negative count is a whole number below the range, not a fraction (review33)
+    (["estimate", "q.yaml", "--gpus", "-1"], "gpuwise: error: argument --gpus: -1 GPUs is out of range: give 1 to "
+     "100,000 (see `gpuwise estimate --help`)",
+     "gpuwise: 错误：参数 --gpus：-1 块 GPU 超出范围：请给出 1 到 100,000（见 `gpuwise estimate --help`）"),
     (["recommend", "q.yaml", "--format", "pdf"], "gpuwise: error: argument --format: invalid choice: 'pdf' (choose "
      "from 'text', 'md', 'html', 'json') (see `gpuwise recommend --help`)",
      "gpuwise: 错误：参数 --format：无效的选项：'pdf'（可选："),
