@@ -431,7 +431,16 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     wall, gpu_hours = plan.wall_hours + setup, plan.gpu_hours
     ev.terms["job_setup"] = Term("job_setup_hours", setup, "h", formula("formula.job_setup"),
                                  {"hours": setup, "gpus": ev.count, "gpu_hours": setup * ev.count})
-    ev.speed = Speed(plan.mfu.value, peak.tflops, peak.kind, efficiency=plan.scaling_efficiency,
+    # the utilisation the step time gives: a step's model FLOPs over its GPU-seconds at the dense peak (an offloaded
+    # step's host part apart: the GPUs wait then), so the MFU shown agrees with the GPU-hours beside it
+    busy, step_flops = step.total - step.offload, model_flops / plan.steps if plan.steps > 0 else 0.0
+    used = Term("step_mfu", step_flops / (busy * lay.gpus * peak.tflops * 1e12) if busy > 0 else 0.0, "",
+                formula("formula.step_mfu_offload" if step.offload else "formula.step_mfu"),
+                {"step_flops": step_flops, "step_s": step.total, **({"offload_s": step.offload} if step.offload
+                                                                      else {}),
+                 "gpus": lay.gpus, "peak_flops": peak.tflops * 1e12})
+    ev.terms["step_mfu"] = used
+    ev.speed = Speed(used.value, peak.tflops, peak.kind, efficiency=plan.scaling_efficiency,
                      gpu_hours=gpu_hours, wall_hours=wall,
                      slowdown=step.total / (step.total - step.offload) if step.offload and step.total > step.offload
                      else 1.0)

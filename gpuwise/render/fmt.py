@@ -84,6 +84,7 @@ TERM_LABELS = {
     "cards_usd": N_("Cards"), "server_usd": N_("Server share"), "power_usd": N_("Electricity"),
     "hosting_usd": N_("Hosting"), "licences_usd": N_("Licences"), "resale_usd": N_("Resale value"),
     "cloud_fees_usd": N_("Cloud fees"), "per_gpu": N_("Memory per GPU"),
+    "step_mfu": N_("Utilisation (MFU)"),
 }
 # the knowledge base's, not the answer's (its own prices and their ages are listed below them)
 DATE_LABELS = {"oldest": N_("Oldest dated figure in the knowledge base"),
