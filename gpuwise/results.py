@@ -321,13 +321,18 @@ class StalePrice(Frozen):
     as_of: str
     age_days: int | float
     what_phrases: list[Any] = Field(default=[], description="``what`` as message ids with values (price.what.*)")
+    answer: bool | None = Field(default=None, description="a price the answer itself rests on (the recommendation's, "
+                                "or the audited proposal's); false: another option's; none: not told (no answer)")
 
     @classmethod
-    def of(cls, finding: Finding, what: str = "") -> "StalePrice":
-        """From a data-freshness finding's values (``what`` when the finding names none)."""
+    def of(cls, finding: Finding, what: str = "", answer: set[str] | None = None) -> "StalePrice":
+        """From a data-freshness finding's values (``what`` when the finding names none); ``answer``: what the
+        answer's own dated prices price (subjects.price_facts of the answer alone), when there is one."""
         v = finding.values
-        return cls(what=v.get("what", what), as_of=v.get("as_of", ""), age_days=v.get("age_days", -1),
-                   what_phrases=list(v.get("what_phrases") or []))
+        said = v.get("what", what)
+        return cls(what=said, as_of=v.get("as_of", ""), age_days=v.get("age_days", -1),
+                   what_phrases=list(v.get("what_phrases") or []),
+                   answer=None if answer is None else said in answer)
 
 
 class PriceUsed(Frozen):

@@ -58,7 +58,8 @@ def test_a_winner_on_an_old_price_is_flagged_with_the_date(kb, tmp_path) -> None
     stale = [f for f in r.findings if f.rule == "DATA-STALE-PRICE"]
     assert stale and "2023-06-01" in stale[0].message and "NVIDIA H100 SXM5 80GB" in stale[0].message
     assert {"what": "rent NVIDIA H100 SXM5 80GB (lambda)", "as_of": "2023-06-01", "age_days": _age("2023-06-01"),
-            "what_phrases": [["", "price.what.rent", {"gpu": "NVIDIA H100 SXM5 80GB", "provider": "lambda"}]]} \
+            "what_phrases": [["", "price.what.rent", {"gpu": "NVIDIA H100 SXM5 80GB", "provider": "lambda"}]],
+            "answer": True} \
         in [s.model_dump() for s in r.stale_prices]
 
 

@@ -500,7 +500,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             steps=step_summaries(job, con, outcome, mine_key),
             charts=_with_proposal_curve(judged.charts, proposed, acq.mode),
             knowledge_dates=judged.knowledge_dates, cards=views,
-            stale_prices=[StalePrice.of(f) for f in findings if f.topic == "data-freshness"],
+            stale_prices=[StalePrice.of(f, answer={x["what"] for x in price_facts(job, [(proposed, acq.mode)])})
+                          for f in findings if f.topic == "data-freshness"],
             prices_used=prices_used(job, proposed, acq.mode, committed_months=commitment_months(p)) + [
                 alternative(e) for o in alt_option for e in prices_used(job, *o)],
             currency=currency_info(kb, job.c.currency), house_rules=house_rules(book, rules),

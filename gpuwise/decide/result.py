@@ -98,7 +98,8 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
         steps=steps,
         charts=charts,
         knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()},
-        stale_prices=stale_prices(findings),
+        stale_prices=stale_prices(findings, {f["what"] for f in price_facts(job, [con.options[r.best]])}
+                                  if r.best else None),
         prices_used=prices_used(job, *con.options[r.best]) if r.best else [],
         estimate=estimate,
         currency=currency_info(kb, job.c.currency),
@@ -163,9 +164,10 @@ def _per_subject(key: str) -> bool:
     return not key.startswith("card:") and key not in ("job", "proposal")
 
 
-def stale_prices(findings: list[Any]) -> list[StalePrice]:
-    """The prices a data-freshness rule called stale, for the report's note."""
-    return [StalePrice.of(f, f.subject) for f in findings if f.topic == "data-freshness"]
+def stale_prices(findings: list[Any], answer: set[str] | None = None) -> list[StalePrice]:
+    """The prices a data-freshness rule called stale, for the report's note; ``answer``: what the answer's own
+    dated prices price, so a report can count them apart from the other options' (None: no answer)."""
+    return [StalePrice.of(f, f.subject, answer) for f in findings if f.topic == "data-freshness"]
 
 
 def currency_info(kb: Any, asked: str = "USD") -> CurrencyInfo | None:

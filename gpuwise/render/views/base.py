@@ -383,6 +383,10 @@ class BaseView:
             stale.append(self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before "
                                 "relying on it.", what=words.said(s.what_phrases, self.f) if s.what_phrases
                                 else s.what, as_of=s.as_of, age=format(s.age_days, ",.0f")))
+        # the text brief counts the answer's own (a price not told apart counts as the answer's) and the other
+        # options' apart: the full report's Data freshness lists both
+        others = sum(1 for s in getattr(self.r, "stale_prices", []) or [] if s.answer is False)
+        own = len(stale) - others
         span = [str(v) for v in self.r.knowledge_dates.values()]
         prices = self.prices_used(brief=not self.full)
         return {"dates": dates, "stale": stale, "prices": prices,
@@ -395,10 +399,13 @@ class BaseView:
                     "%(n)s prices used here are out of date; see Data freshness.", len(stale))
                 if stale else "",
                 # a brief text lists them in its full report alone (two screens)
-                "stale_banner_brief": self.f.ngettext(
+                "stale_banner_brief": " ".join(x for x in (self.f.ngettext(
                     "%(n)s price used here is out of date; the full report's Data freshness names it.",
                     "%(n)s prices used here are out of date; see the full report's Data freshness.",
-                    len(stale)) if stale else ""}
+                    own) if own else "", self.f.ngettext(
+                    "%(n)s price of another option is out of date; the full report's Data freshness names it.",
+                    "%(n)s prices of other options are out of date; see the full report's Data freshness.",
+                    others) if others else "") if x)}
 
     def prices_used(self, brief: bool = False) -> list[str]:
         """The prices the answer rests on, each with its date and age (the result's prices_used),
