@@ -78,6 +78,9 @@ class Topology:
     mesh_link_gb_s: float = 0.0  # point-to-point meshes: one link to one peer, one direction (0: switched)
     network_latency_us: float = 20.0
     fabric_gpus: int = 0  # GPUs one switched fast link joins across servers (an NVL72 rack); 0: one server's
+    # the host has memory apart from the GPUs' to offload state into (False where the GPU's memory is the system's
+    # only memory: gpus.yaml memory.shared_with_host, the GB10 of a DGX Spark)
+    host_offload: bool = True
 
     @property
     def fabric(self) -> int:
@@ -213,7 +216,7 @@ def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, net
     fabric = (min(count, gpu.link.domain_gpus) if n_nodes > 1 and kind in SWITCHED and kind == gpu.link.kind
               and gpu.link.domain_gpus > per_node_max and not link_override else 0)
     return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc,
-                    mesh, latency, fabric)
+                    mesh, latency, fabric, not gpu.memory.shared_with_host)
 
 
 def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, latency_us: float = 5.0) -> Term:

@@ -489,6 +489,14 @@ def fewest_gpus_in_time(tj: TrainingJob, gpu: Gpu, hours: float) -> float:
     return tj.flops_per_token(False) * tj.tokens / rate / 3600 / hours
 
 
+def _host_pins(topo: I.Topology, pins: Pins) -> Pins:
+    """``pins`` with offload pinned off where the host has no memory apart from the GPUs' (``topo.host_offload``
+    False: a DGX Spark's GB10), unless the user pinned it: :func:`plan` and :func:`least_per_gpu` alike."""
+    if topo.host_offload or pins.offload is not None:
+        return pins
+    return dataclasses.replace(pins, offload="none")
+
+
 def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS) -> bool:
     """Whether any layout of ``n`` GPUs, with any settings (offload included), needs at most
     ``usable`` bytes on its busiest GPU: what :func:`plan` calls fitting, without timing a layout,
@@ -504,7 +512,7 @@ def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PIN
     raw figure :func:`fits_at_all` compares and the memory rules judge (a server's worth of GPUs
     in the job fact)."""
     least = math.inf
-    for p in (Pins(), pins) if pins.any else (Pins(),):
+    for p in (_host_pins(topo, Pins()), _host_pins(topo, pins)) if pins.any else (_host_pins(topo, Pins()),):
         search = _search(tj, n, topo.per_node, topo.tp_domain, p)
         for st in (search.frugal(False), search.frugal(True)):
             if st is not None:
@@ -517,8 +525,7 @@ def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pin
     none fits, the one needing the least memory), honouring ``pins``; offload only when nothing
     else fits. A GPU whose memory is the system's only memory (``memory.shared_with_host``: the GB10 of a DGX
     Spark) has no host memory apart to offload to, so no layout offloads there unless the user pinned it."""
-    if gpu.memory.shared_with_host and pins.offload is None:
-        pins = dataclasses.replace(pins, offload="none")
+    pins = _host_pins(topo, pins)
     search = _search(tj, n, topo.per_node, topo.tp_domain, pins)
     rates = gpu_rates(tj, gpu, topo)
     best, tried = None, 0
