@@ -176,11 +176,14 @@ def add(case, ns: dict[str, Any]) -> None:
     case("p95: plan workload p95_ttft_s with targets", {"plan.yaml": _dump({"horizon_months": 3, "workloads": [{"name": "chat", "workload": {**CHAT, "p95_ttft_s": 0.5, "api_servers": 0}, "cadence": {"continuous": True}, "targets": {"requests_per_s": 2}}], "constraints": {"acquisition": "rent"}})}, ["plan", "plan.yaml", "--format", "json"], expect="any", check=_either(_refused("plan.yaml"), _doc(_plan_adds_up)))
 
     # ------------------------------------------------------------ TCO-NO-PRICE-EITHER-WAY: a GB10 neither way
+    # the part nothing prices: the GB10 was until session 32 (now priced, as NVIDIA's DGX Spark list price), the RTX
+    # PRO 6000 Max-Q since (prices.yaml excluded; tests/test_review28.py does the same)
     g_either = {"workload": OSS, "constraints": {"gpus": ["gb10"], "acquisition": "either", "max_gpus": 2}}
-    rcase("tco26: gb10 either: no answer, rule said", g_either, lambda r: r.returncode == 1 and _doc(lambda d: "TCO-NO-PRICE-EITHER-WAY" in _rules(d) and d["recommendation"] is None)(r), argv=rec)
-    rcase("tco26: gb10 either, --lang zh", g_either, lambda r: r.returncode == 1 and _text_ok("TCO-NO-PRICE-EITHER-WAY")(r), argv=["recommend", "r.yaml", "--lang", "zh"])
-    rcase("tco26: gb10 either, html", g_either, lambda r: r.returncode == 1 and _text_ok("TCO-NO-PRICE-EITHER-WAY")(r), argv=["recommend", "r.yaml", "--format", "html"])
-    rcase("tco26: gb10 either, md -o", g_either, lambda r: r.returncode == 1 and "TCO-NO-PRICE-EITHER-WAY" in Path(r.cwd, "o.md").read_text(encoding="utf-8"), argv=["recommend", "r.yaml", "--format", "md", "-o", "o.md"])
+    g_unpriced = {"workload": OSS, "constraints": {"gpus": ["rtx-pro-6000-blackwell-max-q"], "acquisition": "either", "max_gpus": 2}}
+    rcase("tco26: gb10 either: no answer, rule said", g_unpriced, lambda r: r.returncode == 1 and _doc(lambda d: "TCO-NO-PRICE-EITHER-WAY" in _rules(d) and d["recommendation"] is None)(r), argv=rec)
+    rcase("tco26: gb10 either, --lang zh", g_unpriced, lambda r: r.returncode == 1 and _text_ok("TCO-NO-PRICE-EITHER-WAY")(r), argv=["recommend", "r.yaml", "--lang", "zh"])
+    rcase("tco26: gb10 either, html", g_unpriced, lambda r: r.returncode == 1 and _text_ok("TCO-NO-PRICE-EITHER-WAY")(r), argv=["recommend", "r.yaml", "--format", "html"])
+    rcase("tco26: gb10 either, md -o", g_unpriced, lambda r: r.returncode == 1 and "TCO-NO-PRICE-EITHER-WAY" in Path(r.cwd, "o.md").read_text(encoding="utf-8"), argv=["recommend", "r.yaml", "--format", "md", "-o", "o.md"])
     # the rule's fix, followed: a dated price in a prices.yaml overlay
     kov = {"k/prices.yaml": GB10_PRICE}
 
@@ -221,6 +224,7 @@ def add(case, ns: dict[str, Any]) -> None:
     pcase("pln26: owned Spark, text --lang zh", SPARK_PLAN, _text_ok(), argv=("plan", "plan.yaml", "--lang", "zh"))
     pcase("pln26: owned Spark, html -o", SPARK_PLAN, lambda r: _ok(r) and Path(r.cwd, "o.html").stat().st_size > 0, argv=("plan", "plan.yaml", "--format", "html", "-o", "o.html"))
     only = {"horizon_months": 3, "workloads": SPARK_PLAN["workloads"], "constraints": {"gpus": ["gb10"], "acquisition": "either"}}
+    only_unpriced = _edit(only, "constraints.gpus", ["rtx-pro-6000-blackwell-max-q"])
 
     def _reason_said(d: dict) -> bool:
         u = d["unplaced"]
@@ -249,7 +253,7 @@ def add(case, ns: dict[str, Any]) -> None:
     rented = {"horizon_months": 3, "workloads": [yearly["workloads"][1]], "constraints": {"acquisition": "rent"}}
     pcase("pln26: nothing owned, rented: no 'GPUs you own'", rented, lambda r: _text_ok("rentals carry the plan")(r) and "the GPUs you own" not in r.stdout, argv=("plan", "plan.yaml"))
     pcase("pln26: nothing owned, rented, --lang zh", rented, _text_ok("租用即可完成计划"), argv=("plan", "plan.yaml", "--lang", "zh"))
-    pcase("pln26: only unpriced GPUs, md: no empty table", only, lambda r: r.returncode == 1 and _text_ok()(r) and "| Workload | GPUs |" not in r.stdout, argv=("plan", "plan.yaml", "--format", "md"))
+    pcase("pln26: only unpriced GPUs, md: no empty table", only_unpriced, lambda r: r.returncode == 1 and _text_ok()(r) and "| Workload | GPUs |" not in r.stdout, argv=("plan", "plan.yaml", "--format", "md"))
     pcase("pln26: only unpriced GPUs, html -o", only, lambda r: r.returncode == 1 and Path(r.cwd, "o.html").stat().st_size > 0, argv=("plan", "plan.yaml", "--format", "html", "-o", "o.html"))
     pcase("pln26: only unpriced GPUs: no 'GPU types .'", only, lambda r: r.returncode == 1 and "GPU types ." not in r.stdout, argv=("plan", "plan.yaml", "--detail", "full"))
 
