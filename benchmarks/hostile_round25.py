@@ -212,7 +212,8 @@ def add(case, ns: dict[str, Any]) -> None:
 
     gcase("rent25: gpus [gb10], rent: nothing rents it", ["gb10"], "rent", lambda r: r.returncode == 1 and _doc(_no_gb10_answer)(r))
     gcase("rent25: gpus ['DGX Spark', rtx-4090], rent", ["DGX Spark", "rtx-4090"], "rent", _doc(_no_gb10_answer))
-    gcase("rent25: gpus [GB10], buy: no price", ["GB10"], "buy", lambda r: r.returncode == 1 and _doc(_no_gb10_answer)(r))
+    # session 32: the GB10 is priced (NVIDIA's DGX Spark list price, $4,699 of 2026-02-23): bought, where it was unpriced
+    gcase("rent25: gpus [GB10], buy: bought at the list price", ["GB10"], "buy", _doc(lambda d: d["recommendation"] is not None and d["recommendation"]["gpu"] == "gb10" and d["recommendation"]["acquisition"] == "buy"))
     gcase("rent25: gpus [gb10], rent, text --lang zh", ["gb10"], "rent", lambda r: r.returncode == 1 and _text_ok()(r), argv=["recommend", "r.yaml", "--lang", "zh"])
     gcase("rent25: gpus [gb10], rent, md", ["gb10"], "rent", lambda r: r.returncode == 1 and _text_ok()(r), argv=["recommend", "r.yaml", "--format", "md"])
     gcase("rent25: gpus ['gb 10'] misspelt", ["gb 10"], "rent", _either(_refused("r.yaml", "gpus"), _doc(_no_gb10_answer)))
@@ -231,7 +232,7 @@ def add(case, ns: dict[str, Any]) -> None:
     acase("aud25: two Sparks on two nodes", [("hardware.count", 2), ("hardware.nodes", 2)], _finite_json)
     acase("aud25: Spark rented at $1/h", [("acquisition", {"mode": "rent", "hourly_usd": 1.0})], _finite_json)
     acase("aud25: Spark rented, no price", [("acquisition", {"mode": "rent", "provider": "lambda"})], lambda r: r.returncode == 1 and _doc(lambda d: "TCO-NO-RENTAL" in _rules(d))(r))
-    acase("aud25: Spark bought, no price", [("acquisition", {"mode": "buy"})], lambda r: r.returncode == 1 and _doc(lambda d: "TCO-NO-PURCHASE-PRICE" in _rules(d))(r))
+    acase("aud25: Spark bought, no price given: the list price", [("acquisition", {"mode": "buy"})], _doc(lambda d: "TCO-NO-PURCHASE-PRICE" not in _rules(d) and d["proposed"]["gpu"] == "gb10"))
     acase("aud25: Spark, text --lang zh", [], _text_ok("GB10"), argv=("audit", "p.yaml", "--lang", "zh"))
     acase("aud25: Spark, html", [], _text_ok("GB10"), argv=("audit", "p.yaml", "--format", "html"))
     acase("aud25: Spark, md", [], _text_ok("GB10"), argv=("audit", "p.yaml", "--format", "md"))
