@@ -75,7 +75,9 @@ def _finding(d: dict, rule: str) -> list[dict]:
     return [f for f in d.get("findings", []) if f["rule"] == rule]
 
 
-def add(case, ns: dict[str, Any]) -> None:
+def doc_cases(case):
+    """The case makers of rounds 28 and 29: a requirements file (estimated on one H100), a proposal (audited) or a
+    plan, each written from a dict beside any other ``files``."""
     def rcase(name, doc, check, argv=("estimate", "r.yaml", "--gpu", "h100", "--format", "json"), files=None):
         case(name, {"r.yaml": _dump(doc), **(files or {})}, list(argv), expect="any", check=check)
 
@@ -84,6 +86,12 @@ def add(case, ns: dict[str, Any]) -> None:
 
     def pcase(name, doc, check, argv=("plan", "plan.yaml", "--format", "json"), files=None):
         case(name, {"plan.yaml": _dump(doc), **(files or {})}, list(argv), expect="any", check=check)
+
+    return rcase, acase, pcase
+
+
+def add(case, ns: dict[str, Any]) -> None:
+    rcase, acase, pcase = doc_cases(case)
 
     # ------------------------------------------------------------ training knobs on a service (round 27's seen-and-left)
     for knob, value in [("zero_stage", 3), ("mixed_precision", False), ("stack", "nemo"), ("global_batch_tokens", 1e6),

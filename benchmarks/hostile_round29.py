@@ -43,6 +43,7 @@ from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round23 import _dump, _edit, _either, _text_ok
 from benchmarks.hostile_round25 import _doc, _rules
 from benchmarks.hostile_round26 import _again, _ledger_adds_up, _plan_adds_up
+from benchmarks.hostile_round28 import doc_cases
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 SERVE = {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000, "output_tokens": 200, "concurrent_requests": 16}
@@ -86,14 +87,7 @@ def _ttft(r) -> float:
 
 
 def add(case, ns: dict[str, Any]) -> None:
-    def rcase(name, doc, check, argv=("estimate", "r.yaml", "--gpu", "h100", "--format", "json"), files=None):
-        case(name, {"r.yaml": _dump(doc), **(files or {})}, list(argv), expect="any", check=check)
-
-    def acase(name, doc, check, argv=("audit", "p.yaml", "--format", "json"), files=None):
-        case(name, {"p.yaml": _dump(doc), **(files or {})}, list(argv), expect="any", check=check)
-
-    def pcase(name, doc, check, argv=("plan", "plan.yaml", "--format", "json"), files=None):
-        case(name, {"plan.yaml": _dump(doc), **(files or {})}, list(argv), expect="any", check=check)
+    rcase, acase, pcase = doc_cases(case)
 
     # ------------------------------------------------------------ TensorRT-LLM's prompt hold off TensorRT-LLM
     for fw in ("vllm", "sglang", "llama.cpp", "transformers"):
