@@ -87,3 +87,27 @@ def test_a_system_fabric_that_is_not_priced_is_one_line(tmp_path: Path) -> None:
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert r.stderr == (f"gpuwise: {kb}/gpus.yaml: gb10: link.system_fabric: no prices.yaml fabric 'roce-2000' "
                         "(did you mean roce-200?)\n")
+
+
+def test_a_spark_is_priced_per_system_not_per_card(tmp_path: Path) -> None:
+    """The DGX Spark's $4,699 list price (NVIDIA Developer Forums, '2/23/2026 Price Change Announcement') buys the
+    whole desktop: GB10, CPU, 128 GB, disk and ConnectX-7 NIC. `gpuwise prices` and the decision's prices said
+    '$4,699 per card', as for a PCIe card that still needs a server; both now say 'per system' (zh: 每台整机),
+    and an RTX 4090's price stays per card."""
+    r = gpuwise("prices", "--gpu", "GB10", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    rows = [x for x in json.loads(r.stdout)["prices"] if x["kind"] == "buy"]
+    assert [(x["amount"], x["unit"]) for x in rows] == [(4699, "per system")]
+    assert rows[0]["item"].startswith("new system")
+    r = gpuwise("prices", "--gpu", "RTX 4090", "--format", "json", cwd=tmp_path)
+    assert {x["unit"] for x in json.loads(r.stdout)["prices"] if x["kind"] == "buy"} == {"per card"}
+    (tmp_path / "q.yaml").write_text("workload: {task: inference, model: llama-3.1-8b, precision: bf16, "
+                                     "concurrent_requests: 4}\nconstraints: {gpus: [GB10], acquisition: buy}\n",
+                                     encoding="utf-8")
+    r = gpuwise("recommend", "q.yaml", "--format", "json", cwd=tmp_path)
+    used = [x for x in json.loads(r.stdout)["prices_used"] if x["kind"] == "buy"]
+    assert [(x["amount"], x["unit"]) for x in used] == [(4699, "per system")]
+    full = " ".join(gpuwise("recommend", "q.yaml", "--detail", "full", cwd=tmp_path).stdout.split())
+    assert "new: $4,699 per system (2026-02-23" in full and "per card" not in full
+    zh = "".join(gpuwise("recommend", "q.yaml", "--detail", "full", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "每台整机$4,699" in zh  # the wrapped Chinese text joined without its line breaks

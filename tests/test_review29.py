@@ -220,7 +220,7 @@ def test_the_proposals_own_price_is_said_to_be_its_own(tmp_path: Path) -> None:
     """Data freshness listed the Sparks' $3,999 as '(undated)', as if a price list had lost its date: it is
     the proposal's own figure (acquisition.unit_price_usd)."""
     out = " ".join(_audit(tmp_path, SPARKS % 2, "--detail", "full").split())
-    assert "new: $3,999 per card (the proposal's own price)" in out and "(undated)" not in out
+    assert "new: $3,999 per system (the proposal's own price)" in out and "(undated)" not in out
     zh = " ".join(_audit(tmp_path, SPARKS % 2, "--detail", "full", "--lang", "zh").split())
     assert "$3,999" in zh and "（提案自报的价格）" in zh
 

@@ -74,6 +74,12 @@ def server_share_key(gpu: Gpu) -> str:
     return "server_share_usd_per_gpu_pcie"
 
 
+def bought_whole(gpu: Gpu, units: Any) -> bool:
+    """A part whose system holds one GPU (gpus.yaml link.server_gpus 1: the GB10 of a DGX Spark) is bought as that
+    whole system, host included, one a node, whatever shape an overlay's price gives it (as _proposal_plan does)."""
+    return units.sold_as != "server" and gpu.link.server_gpus == 1
+
+
 def price_entry(prices: PricesFile | None, gpu_id: str) -> Any:
     """The GPU's purchase entry in prices.yaml (None when it has none), by id."""
     if prices is None:
@@ -159,9 +165,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     else:
         unit_gpus, units = 1, count
         nodes = math.ceil(count / u.max_per_node)
-    # a part whose system holds one GPU (gpus.yaml link.server_gpus 1: the GB10 of a DGX Spark) is bought as that
-    # whole system, host included, one a node, whatever shape an overlay's price gives it (as _proposal_plan does)
-    whole = u.sold_as != "server" and gpu.link.server_gpus == 1
+    whole = bought_whole(gpu, u)
     if whole:
         nodes = count
     in_server = u.sold_as == "workstation" and count > u.max_per_node and not whole

@@ -13,6 +13,7 @@ from dataclasses import asdict, field
 from typing import Any
 
 from ..errors import N_, UserError
+from ..estimators.cost import bought_whole
 from ..frozen import frozen
 from ..messages import text
 
@@ -88,18 +89,21 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
         rows.extend(r for r in _reserved(p, "per GPU", 1, p.currency, today) if r not in rows)  # one per cluster
     if kb.prices is not None:
         for g in kb.prices.gpus:
+            whole = g.id in kb.gpus and bought_whole(kb.gpus[g.id], g.units)  # a DGX Spark: the price is the system's
             for pp in g.prices:
                 d, age = _age(pp.as_of, today)
-                unit = _say("price.unit.card") if pp.unit == "card" else f"per {pp.gpus}-GPU {pp.unit}"
+                shape = "system" if pp.unit == "card" and whole else pp.unit
+                unit = (_say(f"price.unit.{shape}") if shape in ("card", "system") else
+                        f"per {pp.gpus}-GPU {pp.unit}")
                 kind = "buy" if pp.unit == "card" else "server"
-                item = f"{pp.condition} {pp.unit}, {pp.kind}"
+                item = f"{pp.condition} {shape}, {pp.kind}"
                 item = _say("prices.china_market", item=item) if pp.market == "china" else item
                 add(PriceRow(kind, g.id, None, item, pp.amount, pp.currency, unit, d, age, _src(pp.source),
                              pp.check, "prices.yaml",
-                             {"item": ("purchase", {"condition": pp.condition, "unit": pp.unit, "kind": pp.kind,
+                             {"item": ("purchase", {"condition": pp.condition, "unit": shape, "kind": pp.kind,
                                                     "china": pp.market == "china"}),
-                              "unit": ("card", {}) if pp.unit == "card" else ("unit", {"n": pp.gpus,
-                                                                                       "unit": pp.unit})}))
+                              "unit": (shape, {}) if shape in ("card", "system") else ("unit", {"n": pp.gpus,
+                                                                                           "unit": pp.unit})}))
         for f in kb.prices.fabrics:
             d, age = _age(f.as_of, today)
             for part, amount in (("nic", f.nic_usd), ("switch", f.switch_usd_per_port), ("link", f.link_usd)):

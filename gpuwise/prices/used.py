@@ -64,7 +64,8 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
         yuan = yuan or o.currency == "CNY"
     elif mode == "buy" and ev.buy is not None and ev.buy.plan is not None:
         p = ev.buy.plan
-        unit = (_said("price.unit.card") if p.point_gpus == 1  # the unit the price is for
+        unit = (_said("price.unit.system") if p.whole_system  # the unit the price is for (a DGX Spark: all of it)
+                else _said("price.unit.card") if p.point_gpus == 1
                 else _said("price.unit.gpus", n=p.point_gpus))
         out.append(_entry(_said("price.buy", gpu=ev.gpu.name, condition=p.condition, price_kind=p.price_kind),
                           p.native_amount, p.currency, unit, p.as_of, p.source, p.check, today, kind="buy",

@@ -20,7 +20,7 @@ PRICE_KINDS = {"rent": N_("rent"), "spot": N_("spot"), "reserved": N_("reserved"
                "server": N_("server"), "network": N_("network"), "host": N_("host share"),
                "fx": N_("exchange rate")}
 CONDITIONS = {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")}
-UNITS = {"card": N_("card"), "server": N_("server"), "baseboard": N_("baseboard")}
+UNITS = {"card": N_("card"), "server": N_("server"), "baseboard": N_("baseboard"), "system": N_("system")}
 PRICE_SOURCES = {"street": N_("street price"), "reseller": N_("reseller"), "market-report": N_("market report"),
                  "vendor-list": N_("vendor list price"), "estimate": N_("estimate"), "quote": N_("quote")}
 PARTS = {"nic": N_("NIC port"), "switch": N_("switch port"), "link": N_("link")}
@@ -74,6 +74,8 @@ def _unit(r: Any, f: Fmt) -> str:
         return f._("per GPU-hour")
     if kind == "card":
         return f._("per card")
+    if kind == "system":
+        return f._("per system")
     if kind == "unit":
         return f._("per %(n)s-GPU %(unit)s", n=v["n"], unit=_pick(UNITS, v["unit"], f))
     if kind == "part":

@@ -60,6 +60,13 @@ type, the framework's own for the weights' precision, whose sequences the brief'
 brief line put three briefs past the two 80 x 40 screens tests/test_terminal_width.py holds them to."""
 
 
+def _unit_id(entry: Any) -> str:
+    """The message id of a price's unit (``unit_phrases``' first part): which words the unit takes, never parsed from
+    the English."""
+    first = (getattr(entry, "unit_phrases", None) or [None])[0]
+    return first[1] if isinstance(first, (list, tuple)) and len(first) > 1 else ""
+
+
 def _first_sentence(text: str) -> str:
     """A source's first sentence, the citation (the brief report's; the full one quotes it whole)."""
     head = re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(text.split()), maxsplit=1)[0]
@@ -435,6 +442,8 @@ class BaseView:
             elif kind == "buy":
                 cond = self._(CONDITIONS[e.condition]) if e.condition in CONDITIONS else e.condition
                 what = (self._("buy %(gpu)s, %(condition)s", gpu=e.gpu, condition=cond) if brief else
+                        self._("buy %(gpu)s, %(condition)s: %(amount)s per system", gpu=e.gpu, condition=cond,
+                               amount=shown) if _unit_id(e) == "price.unit.system" else
                         self._("buy %(gpu)s, %(condition)s: %(amount)s per card", gpu=e.gpu, condition=cond,
                                amount=shown) if (e.unit_gpus or 1) == 1 else
                         self._("buy %(gpu)s, %(condition)s: %(amount)s per %(n)s GPUs", gpu=e.gpu,
