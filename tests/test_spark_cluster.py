@@ -147,3 +147,22 @@ def test_a_spark_offloads_nothing_its_memory_is_the_hosts() -> None:
     assert not any("offload" in s for _, s in big.values())
     small = sparks("llama-3.1-8b")
     assert small[2][0] and "offload" not in small[2][1]
+
+
+def test_with_no_answer_the_rule_is_said_of_the_fewest_sparks_it_refused(tmp_path: Path) -> None:
+    """DeepSeek-R1 FP8 on DGX Sparks only: 1, 2 and 4 do not hold its 676 GB a GPU (121.6 GB usable each), 8, 16,
+    32 and 64 join more than the playbook's four. The blocker was said of the listed GPU's largest candidate ('64 x
+    ... would join 64 systems'); it is said of the closest one it refused (rank.closeness: the cheapest), eight."""
+    (tmp_path / "q.yaml").write_text("workload: {task: inference, model: deepseek-r1, precision: fp8, "
+                                     "concurrent_requests: 4}\nconstraints: {gpus: [GB10], acquisition: buy}\n",
+                                     encoding="utf-8")
+    r = gpuwise("recommend", "q.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr  # the contract's 'recommend found no feasible option'
+    d = json.loads(r.stdout)
+    assert d["recommendation"] is None
+    net = next(f for f in d["findings"] if f["rule"] == RULE)
+    assert net["severity"] == "blocker"
+    assert "8 x NVIDIA GB10" in net["message"] and "would join 8 systems" in net["message"]
+    assert net["evidence"]["candidates_rejected"] == 4  # 8, 16, 32 and 64
+    mem = next(f for f in d["findings"] if f["rule"] == "MEM-NO-FIT")
+    assert mem["evidence"]["candidates_rejected"] == 3  # 1, 2 and 4

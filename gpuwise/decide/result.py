@@ -111,9 +111,9 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
 
 def blocking_rules(con: Consultation, outcome: Outcome, nearest: list[str]) -> dict[str, tuple[str, int]]:
     """With no candidate decided: each rule that rejected candidates, with the one it is said of
-    (the nearest alternative where it rejected that, else the closest it rejected:
-    :func:`gpuwise.decide.rank.closeness`) and how many it rejected; most first, then in the rule
-    book's order."""
+    (the closest of the alternatives shown that it rejected, else the closest of all it rejected:
+    :func:`gpuwise.decide.rank.closeness`; a listed GPU's largest count is shown, but 8 DGX Sparks, not 64, say
+    why more than four are refused) and how many it rejected; most first, then in the rule book's order."""
     by_rule: dict[str, list[str]] = {}
     for k in con.options:
         if not k.startswith("proposed"):
@@ -124,7 +124,7 @@ def blocking_rules(con: Consultation, outcome: Outcome, nearest: list[str]) -> d
     out: dict[str, tuple[str, int]] = {}
     for rid in sorted(by_rule, key=lambda x: (-len(by_rule[x]), order.get(x, 0))):
         keys = by_rule[rid]
-        first = next((k for k in nearest if k in keys), None) or min(keys, key=reach)
+        first = min([k for k in nearest if k in keys] or keys, key=reach)
         out[rid] = (first, len(keys))
     return out
 
