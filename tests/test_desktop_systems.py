@@ -62,6 +62,17 @@ def test_two_sparks_on_25_gbe_are_still_warned(tmp_path: Path) -> None:
     assert slow and "over ethernet-25 (3.1 GB/s per node)" in slow[0]
 
 
+def test_three_sparks_are_cabled_in_a_ring(tmp_path: Path) -> None:
+    """NVIDIA's Connect Multiple DGX Sparks playbook (NVIDIA/dgx-spark-playbooks
+    nvidia/playbook-connect-multiple-sparks/README.md @ 09e077d8, 'Three-device direct ring'): three QSFP cables,
+    each Spark linked to the other two by its two ports, no switch. They were priced three switch ports and three
+    cables ($840); now three cables, $360."""
+    net = _line(_audit(tmp_path, 3), "network")
+    assert (net["inputs"]["ports"], net["inputs"]["nic_usd"], net["inputs"]["switch_ports"],
+            net["inputs"]["links"]) == (3, 0.0, 0, 3)
+    assert net["amount"] == pytest.approx(3 * 120)
+
+
 def test_four_sparks_go_through_a_switch(tmp_path: Path) -> None:
     net = _line(_audit(tmp_path, 4), "network")
     # 4 ports x $160 a switch port + 4 cables x $120 = $1,120 (one switch: radix 8)

@@ -312,8 +312,9 @@ def bought_fabric(prices: PricesFile | None, plan: BuyPlan, gpu: Gpu) -> str | N
 def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, Any],
                  gpu: Gpu) -> tuple[Term, str | None]:
     """The network a bought multi-node cluster needs, priced: NIC ports, switch ports and links
-    for its fabric (:func:`bought_fabric`). Two desktop systems with their own port are cabled back
-    to back: one link, no switch."""
+    for its fabric (:func:`bought_fabric`). Desktop systems with their own two ports need no switch up to three: two
+    are cabled back to back (one link), three in a ring (three links; NVIDIA/dgx-spark-playbooks
+    nvidia/playbook-connect-multiple-sparks/README.md @ 09e077d8, "Three-device direct ring")."""
     fid = bought_fabric(prices, plan, gpu)
     if plan.nodes <= 1 or prices is None or fid is None:
         return Term("network_usd", 0.0, "USD", formula("formula.network_none"), {"nodes": plan.nodes}), None
@@ -327,8 +328,8 @@ def network_cost(plan: BuyPlan, prices: PricesFile | None, networks: dict[str, A
     two_tier = ports > fab.switch_radix
     switch_ports = ports * (3 if two_tier else 1)
     links = ports * (2 if two_tier else 1)
-    if own_port and ports == 2:  # back to back (the DGX Spark User Guide's two-system stacking)
-        switch_ports, links = 0, 1
+    if own_port and ports <= 3:  # no switch: two back to back, three in a ring of three cables (each system has two
+        switch_ports, links = 0, 1 if ports == 2 else 3  # ports; NVIDIA/dgx-spark-playbooks connect-multiple-sparks)
     value = ports * nic + switch_ports * fab.switch_usd_per_port + links * fab.link_usd
     return Term("network_usd", value, "USD",
                 formula("formula.network"),
