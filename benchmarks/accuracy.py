@@ -1235,7 +1235,7 @@ def main() -> int:
                              ("DY", "branch decodeblind9", "RTX A6000 / 5090 / PRO 6000: llama.cpp PR threads, vLLM"),
                              ("DW", "branch decodeblind10", "1-2 x RTX PRO 6000 Max-Q: vLLM, TensorRT-LLM, llama.cpp"),
                              ("DT", "branch decodeblind11", "GB10 / RTX PRO 6000 vLLM by format, RTX 4090, P40"),
-                             ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, 8B-32B on H100")):
+                             ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     lat: list = []
