@@ -1,9 +1,10 @@
-"""Rows SU01-SU21 of validation/decode_independent.csv (the decodeblind13 round, blind figures in the validation
+"""Rows SU01-SU22 of validation/decode_independent.csv (the decodeblind13 round, blind figures in the validation
 README). Each row must be estimated by the accuracy report (a row the serving model refuses, or a model or GPU the
 catalog lost, would drop out of the file's median silently), and each figure must be what its source prints:
 1 / median TPOT for AlexGS74/glm47-nvfp4-sm120's vllm bench serve runs, 1 / TPOT for SGLang pull request #30812,
 1 / mean inter-token latency for waynehacking8/trtllm-triton-serving's results/*.json, and llama-bench's tg128 on
-master for llama.cpp pull request #19365."""
+master for llama.cpp pull request #19365 (and SU22, the
+AWQ page's whole-number 'System tok/s')."""
 
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from pathlib import Path
 import pytest
 
 ROWS = Path(__file__).parent / "data" / "validation" / "decode_independent.csv"
-IDS = [f"SU{i:02d}" for i in range(1, 22)]
+IDS = [f"SU{i:02d}" for i in range(1, 23)]
 
 # row -> the TPOT (ms) its source prints (median TPOT for AlexGS74's runs, TPOT for sglang #30812)
 TPOT_MS = {"SU01": 12.57, "SU02": 18.63, "SU03": 17.61, "SU04": 9.00, "SU07": 28.38}
 # row -> mean inter-token latency (ms) in waynehacking8/trtllm-triton-serving's results files
 ITL_MS = {"SU08": 6.81, "SU09": 6.51, "SU10": 4.43, "SU11": 3.45, "SU12": 11.53, "SU13": 6.69, "SU14": 7.06,
           "SU15": 2.57, "SU16": 6.19, "SU17": 4.18, "SU18": 4.27, "SU19": 3.13, "SU20": 8.60, "SU21": 8.66}
-# row -> llama-bench tg128 on master as printed in llama.cpp #19365 (A100, A100 x 4)
-PRINTED = {"SU05": 58.25, "SU06": 55.73}
+# row -> the figure as printed: llama-bench tg128 on master in llama.cpp #19365 (A100, A100 x 4); AlexGS74's
+# docs/awq-benchmark.md 'System tok/s' at concurrency 1 (1000 / TPOT, printed as a whole number)
+PRINTED = {"SU05": 58.25, "SU06": 55.73, "SU22": 68.0}
 
 
 def _su_rows() -> dict[str, dict]:
@@ -36,7 +38,7 @@ def estimated(kb, accuracy):
             accuracy.single_stream_cases(kb, accuracy.DECODE_INDEPENDENT) if label.startswith("SU")}
 
 
-def test_the_round_has_its_twenty_one_rows():
+def test_the_round_has_its_twenty_two_rows():
     assert sorted(_su_rows()) == IDS
     assert sorted([*TPOT_MS, *ITL_MS, *PRINTED]) == IDS
 
