@@ -960,6 +960,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # 3B / 8B / 14B FP8 on one MI300X, vllm bench serve 1k/1k at concurrency 32 over 100 prompts)
     ("SV", "  of which the rows added by serveblind17 (ids SV..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind17 (ids SV..): latency"),
+    # the serveblind18 round (ids SJ..: SGLang's Qwen3.6 cookbook speed cells, pull request #32959's
+    # qwen3.6-benchmarks.jsx at 4b7077be, Qwen3.6-35B-A3B BF16 / FP8 / NVFP4 on one H200 / B200 / B300, SGLang
+    # 0.5.15-0.5.16, random 8k/1k at concurrency 1024 and 4096, no speculative decoding)
+    ("SJ", "  of which the rows added by serveblind18 (ids SJ..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind18 (ids SJ..): latency"),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
     # TensorRT-LLM on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X) and v5.1
     # Mixtral 8x7B, Llama 3.1 405B / 8B and DeepSeek-R1 (ML22-ML32); the Server results of the same systems are rows
