@@ -1036,7 +1036,7 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311), (330, 343), (350, 353),
-               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420), (421, 443))
+               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420), (421, 443), (444, 455))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1204,7 +1204,12 @@ def main() -> int:
           "ServiceNow's Fast-LLM: Mistral-7B and Llama 3.1 8B on 32 H100, SmolLM2-135M on 8 H100 / A100 / V100; branch "
           "trainblind14, before any change) +15.5 / +12.5 / -7.7 / +11.4 / +15.0 / +23.4 / +7.4 / -2.3 / -13.9 / "
           "+9.2 / +6.1 / -7.3 / +17.0 / +26.3 / +514.0 / +40.4 / +41.2 / +10.8 / +17.6 / +51.1 / +153.5 / +146.6 / "
-          "-13.0%: 15.0% (6.14x, H435); without the conditions 35.3% (6.81x, H435)")
+          "-13.0%: 15.0% (6.14x, H435); without the conditions 35.3% (6.81x, H435);\n"
+          "  H444-H455 (MLPerf v5.0 / v5.1 Llama 2 70B LoRA systems no row had used: 8 B200 (NVIDIA, GigaComputing, "
+          "Dell v5.1), 512 / 8 GB200, 8 MI300X (Dell, MangoBoost), 8 / 16 H200 (Dell), 8 MI325X (MangoBoost, MiTAC); "
+          "a GPT-2 124M speedrun on one RTX 4090; branch trainblind15, before any change) +3.2 / -27.1 / +3.1 / "
+          "-16.9 / -18.8 / +8.5 / -2.7 / -3.8 / +20.9 / +14.9 / +13.3 / +34.6%: 14.1% (1.37x, H455); without the "
+          "conditions 21.5% (2.53x, H455)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
