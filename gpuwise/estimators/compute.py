@@ -241,6 +241,27 @@ def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *,
     return Term("mfu", value, "", formula("formula.mfu"), inputs)
 
 
+def held_clock_ratio(gpu: Gpu, ref: Gpu, compute: str) -> float:
+    """How much faster ``gpu``'s dense GEMMs of ``compute`` precision run than ``ref``'s at the same share of equal
+    peaks: the clock each holds through such a GEMM (gpus.yaml ``clocks.dense_gemm_mhz``) as a share of the clock
+    its peaks are counted at (``peak_mhz``), the peak already carrying its own clock. The MI300X at 750 W holds 1,230
+    MHz in FP8 GEMMs, the MI325X at 1,000 W 1,464, from the same 2,100 MHz peak: 1.19. 1 where either clock is not
+    given."""
+    if gpu.clocks is None or ref.clocks is None:
+        return 1.0
+    here, there = gpu.clocks.dense_gemm_mhz.get(compute), ref.clocks.dense_gemm_mhz.get(compute)  # type: ignore[call-overload]
+    if not (here and there):
+        return 1.0
+    return (here / gpu.clocks.peak_mhz) / (there / ref.clocks.peak_mhz)
+
+
+def gemm_speedup(shape: Shape, gpu: Gpu, peak_tflops: float, *, gemm: float, k: float) -> float:
+    """End-to-end speed-up of a step whose matmuls run ``gemm`` times faster while its memory-bound share (x = k r /
+    width, as in :func:`training_mfu`) does not: (1 + x) / (1 / gemm + x)."""
+    x = k * (peak_tflops * 1e12 / (gpu.memory.bandwidth_gb_s * 1e9)) / width_for_mfu(shape)
+    return (1 + x) / (1 / gemm + x)
+
+
 def fp8_speedup(shape: Shape, gpu: Gpu, peak_tflops: float, *, gemm_speedup: float, k: float) -> Term:
     """End-to-end speed-up of FP8 over BF16 compute: the matmuls run ``gemm_speedup`` times faster,
     the memory-bound share of the step (x = k r / width, as in :func:`training_mfu`) does not."""

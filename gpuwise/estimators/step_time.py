@@ -122,9 +122,13 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
             # residuals, the scan) all run
         mfu = C.training_mfu(tj.shape, gpu, arch, peak.tflops, reference_hidden=f.mfu_reference_hidden.value, k=k,
                              k_reference=f.mfu_memory_bound_k.value, k_scan=scan)
-        speed = 1.0
+        # a part of the architecture other than the one its figure was read on runs its matmuls at the ratio of the
+        # GEMM clocks the two hold (runtime.yaml training.mfu_read_on; a card with its own figure keeps it)
+        ref = dict(tj.mfu_read_on).get(gpu.architecture) if card is None else None
+        clock = C.held_clock_ratio(gpu, ref, tj.precision) if ref is not None else 1.0
+        speed = C.gemm_speedup(tj.shape, gpu, peak.tflops, gemm=clock, k=k + scan) if clock != 1.0 else 1.0
         if tj.precision == "fp8" and gpu.peaks.fp8:
-            gemm = f.fp8_gemm_speedup.value
+            gemm = f.fp8_gemm_speedup.value * clock
             if tj.fp4_gemms and gpu.peaks.fp4:  # NVFP4 / MXFP4 GEMMs: the FP4 / FP8 ratio a published table of both
                 # on one layout shows for the architecture (runtime.yaml training.fp4_gemm_over_fp8), else the peaks'
                 fr = f.fp4_gemm_over_fp8

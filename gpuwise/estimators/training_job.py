@@ -235,7 +235,8 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        zero3_overlap_comm=not (w.overlap_comm is False and zero3_fetch_seconds(job)),
                        zero3_copies=zero3_offload_copies(job),
                        zero12_copies=zero12_offload_copies(job),
-                       stack_reference=stack_reference(job.kb))
+                       stack_reference=stack_reference(job.kb),
+                       mfu_read_on=mfu_read_on(job.kb))
     tj.batch_given = why is None
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
         f = rt.training
@@ -297,6 +298,12 @@ def default_stack(job: Job) -> str:
             and "megatron" in job.kb.runtime.training_stacks):
         return "megatron"
     return "middle"
+
+
+def mfu_read_on(kb: Any) -> tuple[tuple[str, Any], ...]:
+    """(architecture, the catalog entry of the part its runtime.mfu was read on) (runtime.yaml training.mfu_read_on)."""
+    ro = kb.runtime.training.mfu_read_on
+    return tuple((arch, kb.gpus[ident]) for arch, ident in ro.parts.items()) if ro is not None else ()
 
 
 def stack_reference(kb: Any) -> tuple[tuple[str, float], ...]:

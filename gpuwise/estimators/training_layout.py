@@ -154,6 +154,9 @@ class TrainingJob:
     # (architecture, efficiency of the stack its runtime.mfu was measured on): the other stacks run at their
     # efficiency over it there (Megatron-Core's 1.10 on Hopper and Blackwell)
     stack_reference: tuple[tuple[str, float], ...] = ()
+    # (architecture, the gpus.yaml entry its runtime.mfu was read on): another part of the architecture runs its
+    # matmuls at the ratio of the GEMM clocks the two hold (runtime.yaml training.mfu_read_on, gpus.yaml clocks)
+    mfu_read_on: tuple[tuple[str, Any], ...] = ()
     # ZeRO-1/2: the stack all-gathers the updated weights behind the next forward (Megatron-Core, NeMo, FSDP2);
     # otherwise the all-gather waits between the optimizer step and the forward (DeepSpeed's overlap_comm hides the
     # gradient reduction only)

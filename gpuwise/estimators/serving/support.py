@@ -174,12 +174,7 @@ def clock_factor(gpus: dict[str, Gpu], gpu: Gpu, sources: tuple[Any, ...], compu
     either clock is not given."""
     own = next((o for o in sources if o is not None and getattr(o, "compute_efficiency", None) is not None), None)
     ref = gpus.get(getattr(own, "efficiency_read_on", None) or "")
-    if ref is None or ref.clocks is None or gpu.clocks is None:
-        return 1.0
-    here, there = gpu.clocks.dense_gemm_mhz.get(compute), ref.clocks.dense_gemm_mhz.get(compute)  # type: ignore[call-overload]
-    if not (here and there):
-        return 1.0
-    return (here / gpu.clocks.peak_mhz) / (there / ref.clocks.peak_mhz)
+    return 1.0 if ref is None else C.held_clock_ratio(gpu, ref, compute)
 
 
 FROM_RELEASE = {"allreduce_latency_us": "allreduce_latency_from"}

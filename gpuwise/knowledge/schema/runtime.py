@@ -143,6 +143,16 @@ class Fp4GemmRatio(Strict):
     check: Check = "S"
 
 
+class MfuReadOn(Strict):
+    """The part each architecture's runtime.mfu figure was read on, where the architecture's parts share their peaks
+    but not the clock their dense GEMMs hold (a power limit): a part whose catalog entry gives that clock
+    (gpus.yaml clocks) runs its matmuls faster or slower than the part the figure was read on, in that ratio."""
+
+    parts: dict[str, str] = Field(description="GPU architecture -> the gpus.yaml id its runtime.mfu was read on")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class MoeDispatchRelease(Strict):
     """The MoE host figures of a stack release whose kernels change what the host launches for a layer (fused
     routing and permutation, a dispatcher that needs no token counts on the host, CUDA-graphed MoE layers)."""
@@ -255,6 +265,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     mfu_by_gpu: dict[str, Fraction] = Field(
         default_factory=dict, description="GPU id -> the runtime.mfu figure for that card where its GEMMs reach a "
         "measured share of their datasheet peak unlike the part its architecture's figure was set on")
+    mfu_read_on: MfuReadOn | None = Field(
+        default=None, description="architecture -> the part its runtime.mfu was read on, for the held GEMM clock of "
+        "the architecture's other parts (gpus.yaml clocks)")
     fp8_gemm_speedup: _within(Positive, 0.1, 10)
     fp4_gemm_over_fp8: Fp4GemmRatio | None = Field(
         default=None, description="FP4 over FP8 GEMMs per architecture where measured; elsewhere the dense peaks' "
