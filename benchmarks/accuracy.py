@@ -1036,7 +1036,7 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311), (330, 343), (350, 353),
-               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420), (421, 443), (444, 455))
+               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420), (421, 443), (444, 455), (456, 459))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1209,7 +1209,11 @@ def main() -> int:
           "Dell v5.1), 512 / 8 GB200, 8 MI300X (Dell, MangoBoost), 8 / 16 H200 (Dell), 8 MI325X (MangoBoost, MiTAC); "
           "a GPT-2 124M speedrun on one RTX 4090; branch trainblind15, before any change) +3.2 / -27.1 / +3.1 / "
           "-16.9 / -18.8 / +8.5 / -2.7 / -3.8 / +20.9 / +14.9 / +13.3 / +34.6%: 14.1% (1.37x, H455); without the "
-          "conditions 21.5% (2.53x, H455)")
+          "conditions 21.5% (2.53x, H455);\n"
+          "  H456-H459 (MLPerf v4.0 / v4.1 Llama 2 70B LoRA systems no row had used: NVIDIA's 1,024 H100 (TP4 CP2) "
+          "and 8 H200, Dell's 4 H100, Intel's 8 Gaudi2 with optimum-habana on DeepSpeed ZeRO-3; branch trainblind15, "
+          "second batch, after its GEMM-clock change, which reaches none of them) -45.0 / +5.2 / -4.0 / +112.7%: 25.1% "
+          "(2.13x, H459); without the conditions 19.9% (1.32x, H457)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

@@ -70,3 +70,28 @@ def test_rtx4090_speedrun_row_is_the_script_by_hand():
     assert arch["attention_window"] == sum(range(256, 1793, 256)) / 7
     assert (r["gpu"], r["gpus"], float(r["gpu_hours"]), r["precision"]) == ("rtx-4090", "1", 1.5, "fp8")
     assert (c["stack"], c["micro_batch"], c["checkpointing"], c["hours_basis"]) == ("litgpt", "1", "false", "steady")
+
+
+# the second batch (v4.0 at 6fe9543, v4.1 at b87b9e3): GPUs, id, mean samples, mean block minutes, global batch, layout
+MLPERF_V4 = {
+    "H456": (1024, "h100-80gb-sxm", 11174.4, 1.2616, 128, ("nemo", "4", "2")),   # v4.0 NVIDIA eos_n128_ngc24.04_nemo
+    "H457": (8, "h200-141gb-sxm", 3225.6, 21.8555, 8, ("nemo", "1", "2")),       # v4.1 NVIDIA h200_ngc24.09_nemo
+    "H458": (4, "h100-80gb-sxm", 3340.8, 54.9021, 8, ("nemo", "4", "1")),        # v4.1 Dell XE9640x4H100-SXM-80GB
+    "H459": (8, "gaudi2", 3187.2, 42.3368, 8, ("deepspeed", "", "")),            # v4.0 Intel-HabanaLabs HLS-Gaudi2-PT
+}
+
+
+def test_second_batch_rows_are_the_logs_by_hand():
+    rows, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
+    for rid, (n, gpu, samples, minutes, gbs, (stack, tp, cp)) in MLPERF_V4.items():
+        r, c = rows[rid], conds[rid]
+        assert (r["gpu"], int(r["gpus"]), r["method"], r["precision"]) == (gpu, n, "lora", "fp8"), rid
+        assert float(r["training_tokens_b"]) == pytest.approx(samples * 8192 / 1e9, rel=2e-4), rid
+        assert float(r["gpu_hours"]) == pytest.approx(n * minutes / 60, rel=2e-3), rid
+        assert int(r["global_batch_tokens"]) == gbs * 8192, rid
+        assert (c["stack"], c["tp"], c["cp"], c["micro_batch"], c["hours_basis"]) == (stack, tp, cp, "1", "steady"), rid
+    # Intel's submission script: DeepSpeed ZeRO-3 with overlap_comm false, gradient checkpointing, one sequence a card
+    g = conds["H459"]
+    assert (g["zero"], g["overlap_comm"], g["checkpointing"]) == ("3", "false", "true")
+    # 1,024 H100 in TP4 x CP2 groups are 128 replicas: the global batch of 128 is one micro-batch each
+    assert MLPERF_V4["H456"][4] == 1024 // (4 * 2)
