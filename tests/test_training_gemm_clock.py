@@ -10,10 +10,16 @@ step's memory-bound work (x = k r / width, r = peak FLOP/s over bandwidth) does 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gpuwise.estimators import compute as C
 from gpuwise.frozen import replaced
+from tests.clirun import gpuwise
+from tests.test_hostile_more import one_line
+
+EX = Path(__file__).resolve().parents[1] / "examples"
 
 
 def _speed(kb, gpu: str, precision: str, *, read_on: bool = True) -> float:
@@ -64,3 +70,13 @@ def test_mi325x_fp8_step_by_hand(kb):
     g, c, x = kb.runtime.training.fp8_gemm_speedup.value, 1464 / 1230, _x(kb)
     got = _speed(kb, "mi325x", "fp8") / _speed(kb, "mi325x", "fp8", read_on=False)
     assert got == pytest.approx((1 / g + x) / (1 / (g * c) + x), rel=1e-9)
+
+
+def test_a_misspelt_reference_part_is_refused(tmp_path: Path) -> None:
+    """A misspelt part would leave the architecture's other parts at its figure without a word: the one-line
+    unknown-gpu error, as for training.mfu_by_gpu."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "runtime.yaml").write_text(
+        'training:\n  mfu_read_on:\n    parts: {cdna3: mi300}\n    source: "a test"\n')
+    one_line(gpuwise("recommend", str(EX / "lora-70b.yaml"), "--knowledge", "kb", cwd=tmp_path),
+             "kb/runtime.yaml: training.mfu_read_on: unknown gpu 'mi300' (did you mean mi300x?)")

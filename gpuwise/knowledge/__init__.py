@@ -624,15 +624,18 @@ def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], di
             if m is None or m.kind != "decoder":
                 raise KnowledgeError(N_("shape_guesses names '%(ident)s', which is not a dense decoder of the catalog"),
                                      where=f"{kb.files['models.yaml']}: shape_guesses", values={"ident": ident})
-    read_on = kb.runtime.training.mfu_read_on  # a misspelt part would leave the others at its figure, silently
-    for ident in [*kb.runtime.training.mfu_by_gpu, *(read_on.parts.values() if read_on else ())]:
-        if ident not in kb.gpus:
-            import difflib  # a close match for an error's hint: not on the way of a good answer
-            close = difflib.get_close_matches(ident, list(kb.gpus), n=1)
-            raise KnowledgeError(N_("unknown gpu '%(gpu)s'"),
-                                 where=f"{kb.files['runtime.yaml']}: training.mfu_by_gpu / mfu_read_on",
-                                 values={"gpu": ident}, hint=N_("did you mean %(name)s?") if close else None,
-                                 hint_values={"name": close[0]} if close else None)
+    # a misspelt card would keep its architecture's figure, and a misspelt reference part leave its architecture's
+    # other parts at that figure, silently
+    read_on = kb.runtime.training.mfu_read_on
+    for field, idents in (("mfu_by_gpu", list(kb.runtime.training.mfu_by_gpu)),
+                          ("mfu_read_on", list(read_on.parts.values()) if read_on else [])):
+        for ident in idents:
+            if ident not in kb.gpus:
+                import difflib  # a close match for an error's hint: not on the way of a good answer
+                close = difflib.get_close_matches(ident, list(kb.gpus), n=1)
+                raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), where=f"{kb.files['runtime.yaml']}: training.{field}",
+                                     values={"gpu": ident}, hint=N_("did you mean %(name)s?") if close else None,
+                                     hint_values={"name": close[0]} if close else None)
     for arch in kb.gpus.values():
         if arch.architecture not in kb.runtime.mfu:
             raise KnowledgeError(
