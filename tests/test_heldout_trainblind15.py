@@ -77,7 +77,7 @@ MLPERF_V4 = {
     "H456": (1024, "h100-80gb-sxm", 11174.4, 1.2616, 128, ("nemo", "4", "2")),   # v4.0 NVIDIA eos_n128_ngc24.04_nemo
     "H457": (8, "h200-141gb-sxm", 3225.6, 21.8555, 8, ("nemo", "1", "2")),       # v4.1 NVIDIA h200_ngc24.09_nemo
     "H458": (4, "h100-80gb-sxm", 3340.8, 54.9021, 8, ("nemo", "4", "1")),        # v4.1 Dell XE9640x4H100-SXM-80GB
-    "H459": (8, "gaudi2", 3187.2, 42.3368, 8, ("deepspeed", "", "")),            # v4.0 Intel-HabanaLabs HLS-Gaudi2-PT
+    "H459": (8, "gaudi2", 3187.2, 42.3368, 8, ("optimum-habana", "", "")),       # v4.0 Intel-HabanaLabs HLS-Gaudi2-PT
 }
 
 

@@ -59,6 +59,10 @@ class CandidateFact(FactModel):
     per_node: int = _f("GPUs per server")
     max_systems: int = _f("a whole desktop system: the most of its systems its maker's tools join into one cluster "
                           "(gpus.yaml link.max_systems; -1 no such limit)")
+    training_stack_name: str = _f("training: the named training stack ('none' serving; runtime.yaml training_stacks)")
+    training_stack_devices: str = _f("the GPU software stacks that training stack runs on, joined ('any': no limit)")
+    training_stack_runs_here: bool = _f("the training stack runs on this GPU's software stack (cuda, rocm, gaudi, "
+                                        "cann); true when it names no limit or the job is not training")
     joined_systems: int = _f("the systems (servers) one job joins over the network: a training run's every server; "
                              "one serving copy's (copies that each fit in one server join none: 1)")
     multi_gpu: bool = _f("more than one GPU")

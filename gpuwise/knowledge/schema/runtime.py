@@ -397,6 +397,9 @@ class StackSpeed(Strict):
     offload: bool = Field(
         default=True, description="the stack can offload training state to the host (ZeRO-Offload, FSDP CPU offload); "
         "false: it has no such path (llm.c, nanochat), so the planner offers none and a pinned offload is set aside")
+    devices: list[Literal["cuda", "rocm", "gaudi", "cann"]] | None = Field(
+        default=None, min_length=1, description="the GPU software stacks the training stack runs on (None: any): "
+        "optimum-habana runs only on Intel Gaudi; rule CPT-TRAINING-STACK-DEVICE refuses it elsewhere")
     parallelism_source: str = Field(
         default="", description="where the stack's parallelism is read: its own documentation or source at a "
         "dated release (required with parallelism)")

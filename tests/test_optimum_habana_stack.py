@@ -1,0 +1,71 @@
+"""optimum-habana as a training stack (knowledge/runtime.yaml training_stacks optimum-habana; rule
+CPT-TRAINING-STACK-DEVICE).
+
+Intel's MLPerf Training v4.0 Llama 2 70B LoRA on 8 x Gaudi2 (held-out row H459: mlcommons/training_results_v4.0 at
+6fe9543, Intel-HabanaLabs/benchmarks/llm_finetune) ran optimum-habana on DeepSpeed ZeRO-3. Priced as `deepspeed`
+(Hugging Face's eager model code, efficiency 0.70: DeepSpeed issue #3901's Falcon-7B on A100) it read 2.13x slow
+(13.56 s a step against the log's 6.38 s). optimum-habana's model code is not eager: its Llama swaps RMSNorm,
+rotary and attention for Habana's FusedRMSNorm, RotaryPosEmbeddingHelperV2 and FusedSDPA and runs in lazy graph mode
+(huggingface/optimum-habana optimum/habana/transformers/models/llama/modeling_llama.py @ 0000de52), the middle's class.
+It runs only on Gaudi: elsewhere the candidate is refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import gpuwise
+
+from .clirun import gpuwise as cli
+
+JOB = {"task": "finetune", "method": "lora", "model": "llama-2-70b", "precision": "bf16", "train_tokens": 26_110_000,
+       "seq_len": 8192, "batch_size": 1, "global_batch_tokens": 8 * 8192, "zero_stage": 3,
+       "gradient_checkpointing": True}
+
+
+def _step(stack: str) -> float:
+    r = gpuwise.estimate({"workload": {**JOB, "stack": stack}}, gpu="gaudi2", gpus=8)
+    return r.gpu.training.step_terms.step_s
+
+
+def test_the_entry_is_deepspeeds_engine_with_fused_model_code(kb):
+    s, ds = kb.runtime.training_stacks["optimum-habana"], kb.runtime.training_stacks["deepspeed"]
+    assert s.efficiency == 1.0 and ds.efficiency == 0.70  # the middle's class, not the eager transformers code
+    assert s.devices == ["gaudi"] and ds.devices is None
+    # the same DeepSpeed engine: buckets, overlap default, no pipeline engine for a transformers model
+    assert (s.grad_bucket_params, s.overlap_comm, s.interleaved_pipeline, s.tensor_parallel_max_zero, s.parallelism) \
+        == (ds.grad_bucket_params, ds.overlap_comm, ds.interleaved_pipeline, ds.tensor_parallel_max_zero,
+            ds.parallelism)
+
+
+def test_the_same_fine_tune_runs_at_the_middles_rate_not_eager_code():
+    # one layout (TP1 DP8 ZeRO-3), one GPU: only the stack's efficiency differs; the step is almost all compute
+    # (BF16: 13.59 s against 19.41 s), so it scales by 1 / 0.70 = 1.43
+    fast, eager = _step("optimum-habana"), _step("deepspeed")
+    assert eager / fast == pytest.approx(1 / 0.70, rel=0.01)
+
+
+def test_it_is_refused_on_a_gpu_it_does_not_run_on(tmp_path: Path) -> None:
+    w = ", ".join(f"{k}: {str(v).lower() if isinstance(v, bool) else v}" for k, v in JOB.items())
+    (tmp_path / "q.yaml").write_text(f"workload: {{{w}, stack: optimum-habana}}\n"
+                                     "constraints: {gpus: [H100, Gaudi2]}\n", encoding="utf-8")
+    r = cli("recommend", "q.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["recommendation"]["gpu"] == "gaudi2"
+    h100 = [c for c in d["candidates"] if c["gpu"] == "h100-80gb-sxm"]
+    # every H100 count the memory holds (4 and up) is refused by the rule; 1 and 2 do not hold the job at all
+    assert h100 and all(not c["feasible"] for c in h100)
+    assert [c["count"] for c in h100 if "CPT-TRAINING-STACK-DEVICE" in c["rules"]] == \
+        [c["count"] for c in h100 if "MEM-NO-FIT" not in c["rules"]] == [4, 8, 16, 32, 64]
+    said = next(s for c in h100 for s in c["reasons"] if "runs only on" in s)
+    assert "runs only on GPUs of the Intel Gaudi software, not on NVIDIA H100 SXM5 80GB" in said
+    zh = cli("recommend", "q.yaml", "--lang", "zh", "--detail", "full", cwd=tmp_path).stdout
+    assert "只能在IntelGaudisoftware的GPU上运行" in "".join(zh.split())  # the wrapped text joined
+
+
+def test_a_stack_with_no_device_limit_runs_everywhere(tmp_path: Path) -> None:
+    r = gpuwise.estimate({"workload": {**JOB, "stack": "deepspeed"}}, gpu="h100", gpus=8)
+    assert r.gpu.training.step_terms.step_s > 0
