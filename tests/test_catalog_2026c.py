@@ -84,3 +84,115 @@ def test_qwq_keeps_the_qwen25_32b_network(kb):
     assert (m.layers, m.heads, m.kv_heads, m.hidden_size, m.ffn_size, m.vocab_size, m.tied_embeddings) == (
         64, 40, 8, 5120, 27648, 152064, False)
     assert m.params_b == pytest.approx(32.5, rel=0.02)  # the card's 32.5B
+
+
+# ------------------------------------------------------------------ Gemma 4 (global layers of their own width)
+
+def _gemma4(h: int, layers: int, ff: int, heads: int, kv: int, g_kv: int, moe: tuple[int, int, int] | None = None
+            ) -> tuple[int, int]:
+    """Gemma 4 by hand (transformers convert_gemma4_weights.py @ 0f3f0632 variants; modeling_gemma4.py): five
+    sliding layers (heads and kv heads of 256) then one global layer (heads of 512, k of g_kv x 512 and no v_proj:
+    attention_k_eq_v); per-head q and k norms of the layer's head width; four RMSNorms and a layer scalar a layer;
+    a GeGLU MLP of ``ff``; with ``moe`` (experts, top-k, width) also the router (proj, a hidden-wide scale, a
+    per-expert scale), the branch's three RMSNorms and the GeGLU experts; tied 262,144-token embedding, final norm."""
+    n_global = layers // 6
+    n_sliding = layers - n_global
+    sliding = 2 * h * heads * 256 + 2 * h * kv * 256 + 2 * 256
+    global_ = 2 * h * heads * 512 + h * g_kv * 512 + 2 * 512
+    common = 4 * h + 1 + 3 * h * ff
+    embed = 262144 * h + h
+    if moe is None:
+        total = n_sliding * sliding + n_global * global_ + layers * common + embed
+        return total, total
+    experts, k, width = moe
+    common += 3 * h + h * experts + h + experts
+    attn = n_sliding * sliding + n_global * global_
+    total = attn + layers * (common + experts * 3 * h * width) + embed
+    active = attn + layers * (common + k * 3 * h * width) + embed
+    return total, active
+
+
+VISION = 27 * (4 * 1152 * 1152 + 3 * 1152 * 4304)  # the large variants' vision tower (27 blocks of 1152), about 0.55B
+
+
+def test_gemma4_31b_counts_and_kv_cache(kb):
+    total, _ = _gemma4(5376, 60, 21504, 32, 16, 4)
+    assert total == 30_697_345_340
+    assert total + VISION == pytest.approx(31e9, rel=0.02)  # the 31B of the name holds the vision tower
+    m = kb.models["gemma-4-31b"]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    shape = from_catalog(m)
+    # 131,072 tokens of one sequence: 10 global layers keep all of 2 x 4 x 512 elements a token, 50 sliding layers
+    # 1,024 tokens of 2 x 16 x 256, at 2 B: 10 x 8,192 x 131,072 + 50 x 16,384 x 1,024 = 11,576,279,040 B; the
+    # sliding layers' width everywhere would give 60 x 16,384 x (131,072 / 6 + 1,024 x 5 / 6) = 22.3 GB
+    ctx = 131072
+    by_hand = 10 * 2 * 4 * 512 * 2 * ctx + 50 * 2 * 16 * 256 * 2 * 1024
+    assert by_hand == 11_576_279_040
+    assert kv_cache_bytes(shape, ctx, per_sequence=ctx).value == pytest.approx(by_hand, rel=1e-12)
+    # under the window every layer keeps every token: 50 x 16,384 + 10 x 8,192 = 901,120 B a token
+    assert kv_cache_bytes(shape, 1000, per_sequence=1000).value == pytest.approx(901_120 * 1000, rel=1e-12)
+    # a token's attention multiplies through 32 x 256 in the sliding layers and 32 x 512 in the global ones
+    assert shape.q_width_mean * 60 == pytest.approx(50 * 32 * 256 + 10 * 32 * 512)
+    # the attention projections the shape counts, averaged over the layers, are the ones by hand
+    assert shape.attn_params_per_layer() * 60 == pytest.approx(
+        50 * (2 * 5376 * 32 * 256 + 2 * 5376 * 16 * 256) + 10 * (2 * 5376 * 32 * 512 + 5376 * 4 * 512))
+
+
+def test_gemma4_26b_a4b_counts_and_kv_cache(kb):
+    total, active = _gemma4(2816, 30, 2112, 16, 8, 2, moe=(128, 8, 704))
+    assert (total, active) == (25_233_141_790, 3_822_530_590)
+    assert total + VISION == pytest.approx(26e9, rel=0.02)  # Megatron-Bridge's doc: 26B total with the vision tower
+    assert active == pytest.approx(4e9, rel=0.05)  # A4B
+    m = kb.models["gemma-4-26b-a4b"]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert m.active_params_b * 1e9 == pytest.approx(active, abs=0.5)
+    shape = from_catalog(m)
+    # the dense MLP of 2112 beside the experts: 3 shared experts of the routed 704, the same GeGLU weights
+    assert shape.shared_experts * shape.ffn == 2112
+    assert shape.moe_layers == 30
+    ctx = 262144
+    by_hand = 5 * 2 * 2 * 512 * 2 * ctx + 25 * 2 * 8 * 256 * 2 * 1024
+    assert kv_cache_bytes(shape, ctx, per_sequence=ctx).value == pytest.approx(by_hand, rel=1e-12)
+
+
+def test_gemma4_gemms_by_layer_kind(kb):
+    """The decode step's dense GEMMs (engine.block_gemms): 50 sliding layers project q, k, v to 8192 + 2 x 4096,
+    10 global layers q and k to 16384 + 2048 (no v_proj), and each kind's output projection from its q width."""
+    from gpuwise.estimators.serving.engine import block_gemms
+
+    shape = from_catalog(kb.models["gemma-4-31b"])
+    g = block_gemms(shape)
+    want = [(16384, 5376, "n", 50), (5376, 8192, "k", 50), (18432, 5376, "n", 10), (5376, 16384, "k", 10)]
+    for got, (n, k, split, count) in zip(g[:4], want, strict=True):
+        assert got[:3] == (n, k, split) and got[3] == pytest.approx(count)
+    assert g[4:] == ((2 * 21504, 5376, "n", 60), (5376, 21504, "k", 60))
+
+
+def test_a_model_without_global_attention_is_as_before(kb):
+    """Gemma 3 27B: the same width in every layer, so the KV share of the windowed layers is their share."""
+    shape = from_catalog(kb.models["gemma-3-27b"])
+    assert shape.global_attn is None
+    assert shape.kv_window_share == shape.q_window_share == shape.window_layers_fraction
+    assert shape.kv_elements_layer == 2 * 16 * 128
+    assert shape.q_width_mean == shape.q_dim
+
+
+def test_global_attention_needs_a_window(kb):
+    from gpuwise.errors import Said
+    from gpuwise.knowledge.schema.models import Model
+
+    base = kb.models["gemma-4-31b"].model_dump()
+    base.pop("attention_window")
+    base.pop("window_layers_fraction")
+    with pytest.raises((Said, ValueError), match="global_attention"):
+        Model(**base)
+
+
+@pytest.mark.parametrize("name,mid", [
+    ("google/gemma-4-31B-it", "gemma-4-31b"),
+    ("gemma-4-31b", "gemma-4-31b"),
+    ("google/gemma-4-26B-A4B-it", "gemma-4-26b-a4b"),
+    ("gemma-4-26b-a4b", "gemma-4-26b-a4b"),
+])
+def test_gemma4_names_resolve(kb, name, mid):
+    assert kb.model(name).id == mid

@@ -34,7 +34,7 @@ def attention_width(shape: Shape) -> float:
     if shape.mla:
         _, _, rope, nope, v = shape.mla
         return shape.heads * (nope + rope + v) / 2.0
-    return float(shape.q_dim)
+    return shape.q_width_mean  # q_dim, or the mean over layers where global layers have wider heads (Gemma 4)
 
 
 def attended_span(shape: Shape, seq: int) -> float:
@@ -48,7 +48,7 @@ def attended_span(shape: Shape, seq: int) -> float:
     w = shape.attention_window
     if not w or seq <= w:
         return float(seq)
-    f = shape.window_layers_fraction
+    f = shape.q_window_share  # the windowed layers' share of the query width (of the layers, unless it differs)
     return (1 - f) * seq + f * (2.0 * w - w * w / seq)
 
 

@@ -48,10 +48,14 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
     if shape.kv_elements_override:
         per_token = layers * shape.kv_elements_override * bytes_per
         said = formula("formula.kv_cache_mla")  # no MLA model of the catalog has local-attention layers
+    elif getattr(shape, "global_attn", None):  # global layers of their own KV width (Gemma 4): the layers' mean
+        per_token = layers * shape.kv_elements_layer * bytes_per
+        said = formula("formula.kv_cache_global")
     else:
         per_token = 2 * layers * shape.kv_heads * shape.head_dim * bytes_per
         said = formula("formula.kv_cache_window" if windowed else "formula.kv_cache")  # the tokens kept, multiplied
-    mla = {"kv_elements": shape.kv_elements_override} if shape.kv_elements_override else {}
+    mla = {"kv_elements": shape.kv_elements_override} if shape.kv_elements_override else (
+        {"kv_elements_mean": shape.kv_elements_layer} if getattr(shape, "global_attn", None) else {})
     return Term("kv_cache", per_token * kept, "B", said,
                 {"layers": layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim, **mla,
                  "bytes": bytes_per, "tokens": tokens, "tokens_kept": kept, "bytes_per_token": per_token})

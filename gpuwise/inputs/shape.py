@@ -65,6 +65,9 @@ class Shape:
     recurrent_mixer: tuple[str, int] | None = None
     # the q/k RMSNorm spans all heads of a layer (MiniMax-M2): tensor-parallel attention all-reduces it a layer
     qk_norm_all_heads: bool = False
+    # the global (non-windowed) layers' own (head width, KV heads, values from the key projection) where they differ
+    # from the windowed layers' (catalog ``global_attention``, Gemma 4); None: every layer has head_dim and kv_heads
+    global_attn: tuple[int, int, bool] | None = None
 
     @property
     def attn_layers(self) -> int:
@@ -153,11 +156,52 @@ class Shape:
 
     def kv_cached_tokens(self, context: float) -> float:
         """Tokens of KV cache per layer, averaged over layers: local-attention layers keep at
-        most ``attention_window`` tokens, the others the whole context."""
+        most ``attention_window`` tokens, the others the whole context. Where the global layers' KV width differs
+        (``global_attn``) the average weighs each layer by its KV elements a token (:attr:`kv_window_share`), so
+        that it times :attr:`kv_elements_layer` is the bytes a sequence keeps."""
         if not self.attention_window:
             return float(context)
-        f = self.window_layers_fraction
+        f = self.kv_window_share
         return (1 - f) * context + f * min(float(context), float(self.attention_window))
+
+    @property
+    def kv_elements_layer(self) -> float:
+        """K and V elements one token adds to a layer's cache at full context, averaged over the layers:
+        2 x kv_heads x head_dim, or with ``global_attn`` the windowed share of the layers at that and the rest at
+        2 x their KV heads x their head width."""
+        local = 2.0 * self.kv_heads * self.head_dim
+        if not self.global_attn:
+            return local
+        d, kv, _ = self.global_attn
+        f = self.window_layers_fraction
+        return f * local + (1 - f) * 2.0 * kv * d
+
+    @property
+    def kv_window_share(self) -> float:
+        """The share of the KV elements a token adds (at full context) that windowed layers hold: the windowed
+        layers' share unless the global layers' KV width differs."""
+        f = self.window_layers_fraction
+        if not self.global_attn:
+            return f
+        return f * 2.0 * self.kv_heads * self.head_dim / self.kv_elements_layer
+
+    @property
+    def q_width_mean(self) -> float:
+        """Query width (heads x head width) averaged over the layers: q_dim unless the global layers' heads are
+        wider (``global_attn``): what a token's attention multiplies through per context position and layer."""
+        if not self.global_attn:
+            return float(self.q_dim)
+        f = self.window_layers_fraction
+        return float(self.heads) * (f * self.head_dim + (1 - f) * self.global_attn[0])
+
+    @property
+    def q_window_share(self) -> float:
+        """The share of the query width (over layers) in windowed layers: the windowed layers' share unless the
+        global layers' heads are wider."""
+        f = self.window_layers_fraction
+        if not self.global_attn:
+            return f
+        return f * self.q_dim / self.q_width_mean
 
     @property
     def scan_share(self) -> float:
@@ -191,11 +235,19 @@ class Shape:
             h, n = self.hidden, self.heads
             q = h * q_rank + q_rank * n * (nope + rope) if q_rank else h * n * (nope + rope)
             return float(q + h * (kv_rank + rope) + kv_rank * n * (nope + v) + n * v * h)
-        return float(self.hidden * self.q_dim * 2 + self.hidden * self.kv_dim * 2)
+        local = float(self.hidden * self.q_dim * 2 + self.hidden * self.kv_dim * 2)
+        if not self.global_attn:
+            return local
+        d, kv, k_eq_v = self.global_attn  # a global layer: q and o of heads x d, k (and v unless k_eq_v) of kv x d
+        f = self.window_layers_fraction
+        return f * local + (1 - f) * float(self.hidden * (2 * self.heads * d + (1 if k_eq_v else 2) * kv * d))
 
     def attn_output_params_per_layer(self) -> float:
-        """The attention output projection's weights (heads x value width x hidden)."""
+        """The attention output projection's weights (heads x value width x hidden), averaged over the layers."""
         v = self.mla[4] if self.mla else self.head_dim
+        if self.global_attn:
+            f = self.window_layers_fraction
+            return float(self.heads * self.hidden) * (f * v + (1 - f) * self.global_attn[0])
         return float(self.heads * v * self.hidden)
 
     def replicated_attn_params_per_layer(self) -> float:
@@ -247,6 +299,8 @@ def from_catalog(m: Model) -> Shape:
         ssm="mamba2" if m.recurrent else None,  # gated DeltaNet's chunked recurrence priced in Mamba-2's class
         recurrent=_recurrent(m.recurrent),
         recurrent_mixer=(m.recurrent.kind, m.recurrent.head_dim or 0) if m.recurrent else None,
+        global_attn=(m.global_attention.head_dim, m.global_attention.kv_heads, m.global_attention.k_eq_v)
+        if m.global_attention else None,
     )
 
 

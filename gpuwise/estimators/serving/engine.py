@@ -640,6 +640,8 @@ class ShapeConsts:
 def shape_consts(shape: Any) -> ShapeConsts:
     win = getattr(shape, "attention_window", None)
     frac = getattr(shape, "window_layers_fraction", None)
+    if getattr(shape, "global_attn", None):  # the KV read a step weighs windowed layers by their share of the bytes
+        frac = shape.kv_window_share
     return ShapeConsts(
         n_active=float(shape.matmul_params_active),
         n_experts_active=M.routed_expert_params(shape) * shape.experts_per_token / shape.experts if shape.moe else 0.0,
@@ -672,6 +674,13 @@ def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:
         else:
             out += [(kv_rank + rope, h, "", layers), (n * (nope + rope), h, "n", layers)]
         out.append((h, n * v, "k", layers))
+    elif getattr(shape, "global_attn", None):  # windowed and global layers project to their own widths
+        f = shape.window_layers_fraction
+        d, g_kv, k_eq_v = shape.global_attn
+        q, kv = float(shape.heads * shape.head_dim), float(shape.kv_heads * shape.head_dim)
+        q_g, kv_g = float(shape.heads * d), float(g_kv * d) * (1.0 if k_eq_v else 2.0)
+        out += [(q + 2 * kv, h, "n", layers * f), (h, q, "k", layers * f),
+                (q_g + kv_g, h, "n", layers * (1 - f)), (h, q_g, "k", layers * (1 - f))]
     else:
         q, kv = float(shape.heads * shape.head_dim), float(shape.kv_heads * shape.head_dim)
         out += [(q + 2 * kv, h, "n", layers), (h, q, "k", layers)]
@@ -716,7 +725,7 @@ def attention_width(shape: Any) -> float:
     MLA in absorbed form works on the 576-wide latent per head."""
     if shape.kv_elements_override:
         return float(shape.heads * shape.kv_elements_override)
-    return float(shape.q_dim)
+    return float(shape.q_width_mean) if getattr(shape, "global_attn", None) else float(shape.q_dim)
 
 
 MLA_ROPE_HEAD_DIM = 64
@@ -734,4 +743,4 @@ def prefill_attention_width(shape: Any) -> float:
     form's 4 x heads x 576."""
     if shape.kv_elements_override:
         return float(shape.heads * (2 * shape.head_dim + MLA_ROPE_HEAD_DIM) / 2)
-    return float(shape.q_dim)
+    return float(shape.q_width_mean) if getattr(shape, "global_attn", None) else float(shape.q_dim)

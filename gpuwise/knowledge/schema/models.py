@@ -61,6 +61,19 @@ class Mla(Strict):
     v_head_dim: int = Field(ge=1, description="per-head value width")
 
 
+class GlobalAttention(Strict):
+    """The global (full-context) attention layers of a model whose local and global layers differ in shape (Gemma 4
+    31B / 26B-A4B: config.json global_head_dim, num_global_key_value_heads, attention_k_eq_v): the layers that
+    ``window_layers_fraction`` leaves global keep these head widths and KV heads, the local ones the model's own
+    ``head_dim`` and ``kv_heads``. Every layer keeps its K and V in the cache."""
+
+    head_dim: int = Field(ge=1, description="a global layer's query, key and value head width (global_head_dim)")
+    kv_heads: int = Field(ge=1, description="a global layer's KV heads (num_global_key_value_heads)")
+    k_eq_v: bool = Field(
+        default=False, description="a global layer's values come from its key projection (attention_k_eq_v): no "
+        "v_proj weights; the cache still holds K and V")
+
+
 class RecurrentState(Strict):
     """The fixed-size state a layer without attention keeps for each running sequence, beside the attention layers'
     KV cache (vLLM's MambaSpec pages, SGLang's mamba pool): per layer, the recurrence's state and the causal
@@ -114,6 +127,9 @@ class Model(Strict):
         description="attention and the recurrent mixer run side by side in the same layers, their outputs summed "
                     "(Falcon-H1): attention_layers and recurrent.layers each count up to layers, not together")
     mla: Mla | None = Field(default=None, description="multi-head latent attention's ranks (from config.json)")
+    global_attention: GlobalAttention | None = Field(
+        default=None, description="the global layers' own head width and KV heads, where they differ from the local "
+        "(windowed) layers' (Gemma 4); None: every layer has the model's head_dim and kv_heads")
     attention_window: int | None = Field(
         default=None, ge=1, description="tokens a local (sliding-window or chunked) attention layer sees"
     )
@@ -160,6 +176,9 @@ class Model(Strict):
             raise Said(N_("attention_window and window_layers_fraction go together"))
         if (self.attention_layers is None) != (self.recurrent is None):
             raise Said(N_("attention_layers and recurrent go together"))
+        if self.global_attention and (self.attention_window is None or self.mla or self.recurrent):
+            raise Said(N_("global_attention describes the global layers beside windowed ones: it needs "
+                          "attention_window, and no mla or recurrent"))
         if self.parallel_mixers and self.recurrent is None:
             raise Said(N_("parallel_mixers needs attention_layers and recurrent"))
         if self.recurrent and self.layers and self.attention_layers is not None and (
