@@ -196,3 +196,14 @@ def test_global_attention_needs_a_window(kb):
 ])
 def test_gemma4_names_resolve(kb, name, mid):
     assert kb.model(name).id == mid
+
+
+def test_gemma4_training_attention_flops_by_hand(kb):
+    """A forward's attention work a token at 8,192 tokens: 50 sliding layers multiply 32 x 256 over a mean span of
+    2 x 1,024 - 1,024^2 / 8,192 = 1,920 positions, 10 global layers 32 x 512 over the causal 8,192; the catalog's
+    layer mean width times the width-weighted span gives the same sum."""
+    from gpuwise.estimators.compute import attended_span, attention_width
+
+    shape = from_catalog(kb.models["gemma-4-31b"])
+    by_hand = 50 * 32 * 256 * 1920 + 10 * 32 * 512 * 8192
+    assert shape.layers * attention_width(shape) * attended_span(shape, 8192) == pytest.approx(by_hand, rel=1e-12)
