@@ -207,3 +207,24 @@ def test_gemma4_training_attention_flops_by_hand(kb):
     shape = from_catalog(kb.models["gemma-4-31b"])
     by_hand = 50 * 32 * 256 * 1920 + 10 * 32 * 512 * 8192
     assert shape.layers * attention_width(shape) * attended_span(shape, 8192) == pytest.approx(by_hand, rel=1e-12)
+
+
+def test_gemma4_kv_over_more_gpus_than_global_kv_heads(kb):
+    """Tensor parallelism divides a layer's K and V by at most its KV heads: at TP 8, Gemma 4 31B's sliding layers
+    (16 KV heads) split 8 ways, its global layers (4 KV heads) only 4 ways, replicated beyond. One 131,072-token
+    sequence at 2 B: 50 x 16,384 x 1,024 / 8 + 10 x 8,192 x 131,072 / 4 = 2,789,212,160 B a GPU, not the
+    11,576,279,040 / 8 = 1.45 GB an even split gives."""
+    from gpuwise.estimators.memory_serving import inference_memory, kv_tp_split
+
+    shape = from_catalog(kb.models["gemma-4-31b"])
+    ctx = 131072
+    per_gpu = 50 * 2 * 16 * 256 * 2 * 1024 / 8 + 10 * 2 * 4 * 512 * 2 * ctx / 4
+    assert per_gpu == 2_789_212_160
+    total = kv_cache_bytes(shape, ctx, per_sequence=ctx).value
+    assert total / kv_tp_split(shape, 8, ctx) == pytest.approx(per_gpu, rel=1e-12)
+    assert kv_tp_split(shape, 4, ctx) == 4  # up to the global layers' 4 KV heads every layer splits evenly
+    assert kv_tp_split(from_catalog(kb.models["gemma-3-27b"]), 8, ctx) == 8  # one width: min(tp, KV heads) as before
+    rt = kb.runtime
+    est = inference_memory(shape, "bf16", ctx, 1, "sdpa", 8, quant=rt.quantization,
+                           overhead=(rt.cuda_context_bytes.value, rt.allocator_overhead_fraction.value))
+    assert est.kv_cache.value == pytest.approx(per_gpu, rel=1e-9)

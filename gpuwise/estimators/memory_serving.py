@@ -36,6 +36,29 @@ def kv_heads_effective(shape: Shape) -> int:
     return 1 if shape.kv_elements_override else shape.kv_heads
 
 
+def kv_tp_split(shape: Shape, tp: int, tokens: float) -> float:
+    """How many ways tensor parallelism divides a sequence of ``tokens`` tokens' KV cache: min(tp, KV heads) (MLA:
+    not at all). Where the global layers have fewer KV heads than the sliding ones (``global_attn``, Gemma 4) and
+    ``tp`` exceeds them, each kind of layer divides by min(tp, its own KV heads): the split is the sequence's cache
+    over the sum of each kind's share of it over its own divisor (the global layers' heads are replicated)."""
+    heads = min(tp, kv_heads_effective(shape))
+    g = getattr(shape, "global_attn", None)
+    if not g or tp <= g[1]:
+        return heads
+    f, w = shape.window_layers_fraction, shape.attention_window or tokens
+    local = f * shape.kv_heads * shape.head_dim * min(tokens, w)
+    glob = (1 - f) * g[1] * g[0] * tokens
+    return (local + glob) / (local / heads + glob / g[1])
+
+
+def _kv_over(split: float, shape: Shape) -> tuple:
+    """The KV cache's " / n GPUs", or where the global layers' fewer KV heads make the split uneven (kv_tp_split)
+    the effective divisor and why."""
+    if float(split).is_integer():
+        return _over(int(split))
+    return formula("formula.over_kv_kinds", " / ", n=split, kv=shape.kv_heads, global_kv=shape.global_attn[1])
+
+
 def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_sequence: float | None = None
                    ) -> Term:
     """2 x layers x kv_heads x head_dim x tokens x bytes (MLA: its compressed width, once).
@@ -110,11 +133,12 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     prompt = prompt_tokens if prompt_tokens is not None else context_len
     kv_b = kv_bytes if kv_bytes is not None else (4.0 if precision == "fp32" else 2.0)
     seqs = math.ceil(concurrent / dp_attention) if dp_attention > 1 else concurrent
-    split_kv = pp * (1 if dp_attention > 1 else min(tp, kv_heads_effective(shape)))
     held = float(kv_len if kv_len is not None else context_len)
+    split_kv = pp * (1 if dp_attention > 1 else kv_tp_split(shape, tp, held))
+    split_prompt = pp * (1 if dp_attention > 1 else kv_tp_split(shape, tp, float(prompt)))
     kv = kv_cache_bytes(shape, held * seqs, kv_b, per_sequence=held)
     kv_prompt_term = kv_cache_bytes(shape, float(prompt) * seqs, kv_b, per_sequence=prompt)
-    kv_prompt = kv_prompt_term.value / split_kv
+    kv_prompt = kv_prompt_term.value / split_prompt
     ranks = tp * dp_attention
     T = prefill_tokens if prefill_tokens is not None else float(prompt) * concurrent
     ph, pf = PREFILL_PER_TOKEN
@@ -155,7 +179,7 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
             over = ((") / ", *over[0][1:]),)
         w = Term(w.name, w.value / (tp * pp), w.unit, whole + over, w.inputs)
     if split_kv > 1:
-        kv = Term(kv.name, kv.value / split_kv, kv.unit, _then(kv, _over(split_kv)), kv.inputs)
+        kv = Term(kv.name, kv.value / split_kv, kv.unit, _then(kv, _kv_over(split_kv, shape)), kv.inputs)
     decode_work = act.value if chunked else 4.0 * shape.vocab * concurrent / ranks
     state = state_term(shape, seqs, state_split(tp, pp, dp_attention))
     held_state = state.value if state else 0.0  # every running sequence's, at either peak
@@ -164,7 +188,8 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     if pool_tokens:  # the stated pool, allocated whole whatever the requests hold; the state lives inside it
         stated = kv_cache_bytes(shape, float(pool_tokens), kv_b)
         kv = Term(kv.name, stated.value / split_kv, kv.unit,
-                  _then(stated, _over(split_kv) if split_kv > 1 else (), formula("formula.kv_pool_stated", " ")),
+                  _then(stated, _kv_over(split_kv, shape) if split_kv > 1 else (),
+                        formula("formula.kv_pool_stated", " ")),
                   stated.inputs)
         phases = {"prefill": w.value + kv.value + act.value, "decode": w.value + kv.value + decode_work}
     peak = "prefill" if phases["prefill"] >= phases["decode"] else "decode"
@@ -178,7 +203,8 @@ def inference_memory(shape: Shape, precision: str, context_len: int, concurrent:
     elif not pool_tokens:
         # the prompts' tokens, not the decode end's, so the printed inputs give the value
         kv = Term(kv.name, kv_prompt, kv.unit,
-                  _then(kv_prompt_term, _over(split_kv) if split_kv > 1 else (), formula("formula.kv_prompts", " ")),
+                  _then(kv_prompt_term, _kv_over(split_prompt, shape) if split_prompt > 1 else (),
+                        formula("formula.kv_prompts", " ")),
                   kv_prompt_term.inputs, note_phrases=(("", "note.decode_end", {"n": kv.value}),))
     if state and not pool_tokens:  # beside the attention layers' KV cache, in the same pool (vLLM's hybrid
         # allocator, SGLang's mamba pool)

@@ -11,7 +11,7 @@ from .. import memory as M
 from .. import memory_serving as MS
 from ..interconnect import GPUS_PER_NODE, default_network, link_bandwidth
 from . import statepool as SP
-from .engine import Engine, kv_heads_effective, kv_per_token, window_tokens
+from .engine import Engine, kv_per_token, window_tokens
 from .support import request_lengths
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -214,8 +214,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     weights = mbytes.non_expert / pp + mbytes.experts / (ep * pp) if dpa > 1 else (
         mbytes.per_rank(tp) + mbytes.experts / tp) / pp
     kv_tok = kv_per_token(shape, eng.kv_bytes) / pp
-    if dpa == 1:
-        kv_tok /= min(tp, kv_heads_effective(shape))
+    if dpa == 1:  # over min(tp, KV heads); each kind of layer over its own where global layers have fewer
+        kv_tok /= MS.kv_tp_split(shape, tp, prompt + output if eng.fw.kv_reserve == "full" else prompt + output / 2)
     # a speculative drafter's weights and KV cache sit beside the last stage's (draft.py)
     d = eng.drafter
     draft_w = d.weights_gpu(tp, ep, dpa) if d is not None else 0.0
@@ -316,8 +316,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     notes: list[Phrase] = []  # message ids and values (reports/messages.yaml note.*)
     if shape.kv_elements_override and tp > 1 and dpa == 1:
         notes.append(("", "note.mla_replicated", {}))
-    if dpa == 1 and tp > shape.kv_heads and not shape.kv_elements_override:
-        notes.append(("; " if notes else "", "note.kv_replicated", {"kv": shape.kv_heads, "tp": tp}))
+    kv_fewest = min(shape.kv_heads, shape.global_attn[1]) if getattr(shape, "global_attn", None) else shape.kv_heads
+    if dpa == 1 and tp > kv_fewest and not shape.kv_elements_override:
+        notes.append(("; " if notes else "", "note.kv_replicated", {"kv": kv_fewest, "tp": tp}))
     for _sep, mid, values in pins_not_kept(job, lay):  # a pin no layout of this count keeps (layouts() offers all)
         notes.append(("; " if notes else "", mid, values))
     fits = free > 0 and max_seqs >= 1
