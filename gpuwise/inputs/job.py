@@ -13,6 +13,7 @@ from ..checked import made
 from ..errors import N_, UserError, either
 from ..frozen import record
 from ..knowledge import Knowledge
+from ..knowledge.records import version_key
 from ..results import Assumption
 from .schema import Constraints, Requirements, Workload
 from .shape import Shape, from_catalog, from_workload
@@ -207,6 +208,46 @@ def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
                         hint_values={"ok": either(ok), "id": fw.id, "others": either(others)})
 
 
+def _state_dtype(w: Workload, kb: Knowledge, shape: Shape, where: str, assumptions: list[Assumption]) -> None:
+    """The recurrent state's element type a server was started with (``workload.recurrent_state_dtype``): refused
+    on a model that keeps no recurrent state and on a framework release without the setting or that type
+    (knowledge/serving.yaml ``recurrent_state_dtype``); not given, what the framework keeps for the model is
+    said (knowledge/models.yaml ``recurrent``)."""
+    rec = getattr(shape, "recurrent", None)
+    given = w.recurrent_state_dtype
+    if getattr(kb, "serving", None) is None or (given is None and not rec):
+        return
+    fw = kb.framework(w.framework, where=field_at(where, "workload.framework"))
+    if given is None:
+        assumptions.append(note("workload.recurrent_state_dtype", "float32" if rec[3] == 4 else "bfloat16",
+                                "assume.default.workload.recurrent_state_dtype",
+                                {"model": shape.name, "framework": fw.name, "bytes": rec[3]}))
+        return
+    at = field_at(where, "workload.recurrent_state_dtype")
+    if not rec:
+        raise UserError(N_("%(model)s keeps no recurrent state: every layer keeps a KV cache"),
+                        values={"model": shape.name}, where=at, hint=N_("leave recurrent_state_dtype out"))
+    setting = fw.recurrent_state_dtype
+    if setting is None:
+        others = [f.id for f in kb.serving.frameworks if f.recurrent_state_dtype is not None]
+        raise UserError(N_("%(name)s has no setting for the recurrent state's element type"),
+                        values={"name": fw.name}, where=at,
+                        hint=N_("leave recurrent_state_dtype out, or use framework %(others)s"),
+                        hint_values={"others": either(others)})
+    version = w.framework_version
+    ok = None
+    for entry in setting.releases:  # oldest first: the last at or before the stated release (the newest, none stated)
+        if version is None or version_key(entry.since) <= version_key(version):
+            ok = list(entry.values)
+    if ok is None or given not in ok:
+        values = {"name": fw.name, "version": version, "setting": setting.setting, "dtype": given}
+        raise UserError(N_("%(name)s %(version)s takes no %(setting)s %(dtype)s") if version else
+                        N_("%(name)s takes no %(setting)s %(dtype)s"), values=values, where=at,
+                        hint=N_("use %(ok)s, or a release that takes it") if ok else
+                        N_("state a release from %(since)s on"),
+                        hint_values={"ok": either(ok)} if ok else {"since": setting.releases[0].since})
+
+
 def _check_schedule(w: Workload, layers: int, where: str) -> None:
     """A pinned interleaved schedule (``parallelism.vpp`` > 1) the model's layers cannot fill is an input
     error, never a silent fall-back to the plain schedule: each of the pp ranks holds vpp stages of at least
@@ -379,6 +420,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         assumptions.append(note("workload.parallelism.dp_shard", "auto", "assume.hsdp.auto"))  # the planner's group
     if w.task == "inference":
         _check_framework(w, kb, where)
+        _state_dtype(w, kb, shape, where, assumptions)
         _note_release(w, kb, assumptions, small_kernels=bool(shape.moe or shape.kv_elements_override))
         _note_aiter(w, kb, req.constraints, model_id, assumptions)
         if w.lengths_message is not None:

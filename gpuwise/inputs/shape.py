@@ -304,12 +304,20 @@ def from_catalog(m: Model) -> Shape:
     )
 
 
-def _recurrent(r: Any, framework: str | None = None) -> tuple[int, int, int, float, float] | None:
+STATE_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+"""Bytes an element of the recurrent state takes in each type ``workload.recurrent_state_dtype`` names."""
+
+
+def _recurrent(r: Any, framework: str | None = None, dtype: str | None = None
+               ) -> tuple[int, int, int, float, float] | None:
     """A ``recurrent`` block, the catalog's or a user's architecture's (the same fields), as the shape keeps it: the
-    recurrent state's bytes are the engine's where ``framework_state_bytes`` names it, else ``state_bytes``."""
+    recurrent state's bytes are the stated type's (``workload.recurrent_state_dtype``), else the engine's where
+    ``framework_state_bytes`` names it, else ``state_bytes``; the convolution state keeps its own."""
     if not r:
         return None
     state_bytes = r.framework_state_bytes.get(framework, r.state_bytes) if framework else r.state_bytes
+    if dtype is not None:
+        state_bytes = STATE_DTYPE_BYTES[dtype]
     return (r.layers, r.state_elements, r.conv_elements, float(state_bytes), float(r.conv_bytes))
 
 
@@ -317,9 +325,11 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
     """The shape for a workload: catalog model, custom architecture, or a size-only guess."""
     if catalog_model is not None and w.architecture is None:
         shape = from_catalog(catalog_model)
-        if catalog_model.recurrent and catalog_model.recurrent.framework_state_bytes:
-            # the engine keeps the recurrent state in its own element type (recurrent.framework_state_bytes)
-            shape = Shape(**{**shape.__dict__, "recurrent": _recurrent(catalog_model.recurrent, w.framework)})
+        dtype = getattr(w, "recurrent_state_dtype", None)
+        if catalog_model.recurrent and (catalog_model.recurrent.framework_state_bytes or dtype):
+            # the engine keeps the recurrent state in its own element type (recurrent.framework_state_bytes), or
+            # in the one the server was started with (workload.recurrent_state_dtype)
+            shape = Shape(**{**shape.__dict__, "recurrent": _recurrent(catalog_model.recurrent, w.framework, dtype)})
         if w.params_b is not None and abs(w.params_b * 1e9 - shape.params) > 0.02 * shape.params:
             # the user overrode the size: keep the catalog's shape, use their count
             return Shape(**{**shape.__dict__, "params": w.params_b * 1e9, "active_params": w.params_b * 1e9})
@@ -344,7 +354,7 @@ def from_workload(w: Workload, catalog_model: Model | None) -> Shape:
             active_params=_active_params(a, params),
             attention_layers=a.attention_layers,
             ssm=a.ssm or ("mamba2" if a.recurrent else None),  # as the catalog's hybrids are priced
-            recurrent=_recurrent(a.recurrent, w.framework),
+            recurrent=_recurrent(a.recurrent, w.framework, getattr(w, "recurrent_state_dtype", None)),
             recurrent_mixer=(a.recurrent.kind, a.recurrent.head_dim or 0) if a.recurrent else None,
             attention_window=a.attention_window,
             window_layers_fraction=a.window_layers_fraction or 0.0,

@@ -158,7 +158,7 @@ mirrored) make a context_len and keep to it as well."""
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
                 "kv_cache_tokens", "max_batch_size", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate",
-                "prefill_chunk_tokens", "prefix_cache", "memory_fraction")
+                "prefill_chunk_tokens", "prefix_cache", "memory_fraction", "recurrent_state_dtype")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
@@ -336,6 +336,11 @@ class Workload(Strict):
         "SGLang --mem-fraction-static (the share for the weights and the KV pool), TensorRT-LLM "
         "free_gpu_memory_fraction (the share of the memory left once the model is loaded that goes to the KV cache); "
         "default: the framework's own, or gpuwise's usable memory where that leaves less")
+    recurrent_state_dtype: Literal["float32", "bfloat16", "float16"] | None = Field(
+        default=None, description="inference, hybrid models: the element type of the recurrent (Mamba-2 / gated "
+        "DeltaNet) state each running sequence keeps, as the server was started (SGLang --mamba-ssm-dtype, vLLM "
+        "--mamba-ssm-cache-dtype, TensorRT-LLM kv_cache_config.mamba_ssm_cache_dtype); default: what the framework "
+        "keeps for the model (knowledge/models.yaml recurrent)")
     max_batch_size: int | None = Field(
         default=None, ge=1, le=1_000_000, description="inference: the most sequences one copy's scheduler runs at once "
         "per attention data-parallel rank, as the engine was started (TensorRT-LLM max_batch_size, vLLM "

@@ -423,6 +423,35 @@ class HybridStatePool(Strict):
         return self
 
 
+StateDtype = Literal["float32", "bfloat16", "float16"]
+
+
+class StateDtypeRelease(Strict):
+    """The recurrent-state element types the releases from ``since`` on (up to the next entry) accept."""
+
+    since: str = Field(pattern=RELEASE_VERSION)
+    values: list[StateDtype] = Field(min_length=1)
+
+
+class RecurrentStateDtype(Strict):
+    """The setting that chooses the element type of a hybrid model's recurrent (SSM / DeltaNet) state
+    (``workload.recurrent_state_dtype``); not set, each model's own (models.yaml ``recurrent``)."""
+
+    setting: str = Field(min_length=2, description="the flag or argument, as the framework spells it")
+    releases: list[StateDtypeRelease] = Field(min_length=1, description="oldest first; releases before the "
+                                              "first have no such setting")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "RecurrentStateDtype":
+        keys = [version_key(r.since) for r in self.releases]
+        if keys != sorted(keys) or len(set(keys)) != len(keys):
+            raise Said(N_("releases must be listed oldest first, each version once"))
+        return self
+
+
 class RecurrentMixerKernels(Strict):
     """The kernels a framework's decode step launches in one layer that runs a recurrent mixer (models.yaml
     ``recurrent``: gated DeltaNet, Mamba-2) in place of attention, read in its model code: from the mixer's input
@@ -509,6 +538,9 @@ class Framework(Strict):
     hybrid_state_pool: HybridStatePool | None = Field(
         default=None, description="a hybrid model's recurrent state in a pool of its own that caps the running "
         "requests (None: the state shares the KV pool, as vLLM's MambaSpec pages do)")
+    recurrent_state_dtype: RecurrentStateDtype | None = Field(
+        default=None, description="the setting for a hybrid model's recurrent-state element type (None: the "
+        "framework has none, and a job stating one is refused)")
     cross_node_allreduce_us: Factor | None = Field(
         default=None, description="the fixed part of one small all-reduce of a tensor-parallel copy that spans two "
         "8-GPU servers, as the framework's NCCL settings run it (None: runtime.yaml cross_node_allreduce_us)")
