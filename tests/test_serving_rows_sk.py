@@ -111,8 +111,13 @@ def test_a_qwen_row_keeps_the_files_figure_and_the_cells_conditions(row_id):
     if quant == "fp4":  # the NVFP4 cells: --kv-cache-dtype fp8_e4m3 --max-running-requests 128 --disable-radix-cache
         assert (row["kv_precision"], row["workload_options"]) == (
             "fp8", f"max_batch_size=128;prefix_cache=false;memory_fraction={share}")
+    elif row_id in ("SK06", "SK08"):  # 35B-A3B and 397B FP8 on H200 pass --mamba-ssm-dtype bfloat16 (hybridknobs36)
+        assert (row["kv_precision"], row["workload_options"]) == (
+            "", f"memory_fraction={share};recurrent_state_dtype=bfloat16")
+        assert "--mamba-ssm-dtype bfloat16" in row["notes"]
     else:
         assert (row["kv_precision"], row["workload_options"]) == ("", f"memory_fraction={share}")
+        assert "mamba-ssm-dtype" not in row["notes"]
 
 
 @pytest.mark.parametrize("row_id", sorted(MINIMAX))
