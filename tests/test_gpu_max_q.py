@@ -107,6 +107,8 @@ def test_rows_that_name_the_max_q_are_scored_on_it():
     re-pointed after its blind scoring."""
     with open(DATA / "validation" / "decode_independent.csv", newline="") as f:
         rows = [r for r in csv.DictReader(f) if "Max-Q" in r["notes"]]
-    assert {r["id"] for r in rows} == {"SD04", "DY06", *(f"DW{i:02d}" for i in range(1, 14))}
+    moved = {"SD04", "DY06", *(f"DW{i:02d}" for i in range(1, 14))}  # entered before the entry, re-pointed
+    assert moved <= {r["id"] for r in rows}
     for r in rows:
-        assert r["gpu"] == MAXQ and "CORRECTED AFTER SCORING" in r["notes"], r["id"]
+        assert r["gpu"] == MAXQ, r["id"]  # every row naming the Max-Q, the later blind rounds' (SU) included
+        assert ("CORRECTED AFTER SCORING" in r["notes"]) is (r["id"] in moved), r["id"]
