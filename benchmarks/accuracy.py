@@ -965,6 +965,10 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # 0.5.15-0.5.16, random 8k/1k at concurrency 1024 and 4096, no speculative decoding)
     ("SJ", "  of which the rows added by serveblind18 (ids SJ..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind18 (ids SJ..): latency"),
+    # the serveblind19 round (ids SN..: an independent user's TensorRT-LLM 0.16.0 sweep,
+    # shaamil101-etched/trtllm-benchmarks at aeec9f29, Llama-3.1-70B FP8 at TP 8 on 8 x H100, trtllm-bench throughput)
+    ("SN", "  of which the rows added by serveblind19 (ids SN..; blind figures in the validation README): throughput",
+     None),
     # the mlperfinf round (ids ML..: MLPerf Inference Offline results, v4.1 / v5.1 llama2-70b-99 (ML01-ML11: NVIDIA
     # TensorRT-LLM on B200 / GB200 / H200 / H200 NVL / H100 / GH200, AMD vLLM on MI300X / MI325X / MI355X) and v5.1
     # Mixtral 8x7B, Llama 3.1 405B / 8B and DeepSeek-R1 (ML22-ML32); the Server results of the same systems are rows

@@ -198,7 +198,13 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         ctx = full_prompt - prompt / 2
         floor = c.prefill_floor / per_step if eng.eager_kernel else 0.0
         a = b / output * n * per_step
-        k = min(max(a, 1.0), max(1.0, room / chunk)) if n == 1 else 1.0
+        # a prompt longer than the budget's room is no exception: its chunk ends where the budget does and the next
+        # prompt's chunk takes the rest of the step (TensorRT-LLM's FIRST_COME_FIRST_SERVED context chunking gives each
+        # waiting prompt min(its remaining tokens, the capacity left) and lowers the capacity by it:
+        # MicroBatchScheduler::setCtxRequestsChunkSize, cpp/tensorrt_llm/batch_manager/microBatchScheduler.cpp
+        # @ b8b7b782; vLLM V1 fills
+        # max_num_batched_tokens from the waiting queue likewise), so up to room / chunk chunks share one step
+        k = min(max(a, 1.0), max(1.0, room / chunk))
         joined = max(per_token(c, b, kv_ctx, k * chunk, ctx), floor)
         met = 1.0 if open_loop else max(b - 1.0, 0.0) / b  # the share of the arrivals a request's decode meets
         tpot = pure + min(a * met / k, 1.0) * max(joined - pure, 0.0)
