@@ -73,6 +73,7 @@ class Engine:
     k_walk_bytes: float = 1.0  # bytes a weight of the walked GEMMs (FP8 1; NVFP4 walks, nvfp4_k_block: its format's)
     host_floor: float = 0.0  # s a step lasts at least: the host's own time in a release that schedules synchronously
     fp4_dense_bw: float = 0.0  # B/s a dense NVFP4 GEMM streams its weights at decode batches (0: bw_weights)
+    fp4_quant_attn: int = -1  # NVFP4 mixer projections a layer quantized in kernels of their own (-1: none)
     peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
 
@@ -207,6 +208,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         k_walk_bytes=mbytes.linear_bytes_per_param if nvfp4_k_block(job, fw, gpu, fmt, compute, weight_only) else 1.0,
         host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),
         fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
+        fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
     )
 
@@ -237,6 +239,20 @@ def nvfp4_dense_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, 
     if floor is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in floor.frameworks:
         return 0.0
     return floor.weight_tb_s * 1e12 if (gpu.compute_capability or "") in floor.compute_capabilities else 0.0
+
+
+def nvfp4_quant_mixer(job: Any, fw: Framework, fmt: str, compute: str, weight_only: bool,
+                      keeps: tuple[str, ...]) -> int:
+    """Where the framework quantizes a dense W4A4 NVFP4 linear's input in a kernel of its own (serving.yaml
+    ``nvfp4_activation_quant``), the quantized projections of a mixer (attention or recurrent) layer, each one such
+    kernel: 2 (the input and output projections), less those the published checkpoint keeps in 16 bit
+    (``fp4_checkpoints``); -1 where the framework is not listed or the layers are not W4A4 NVFP4
+    (:func:`step.fp4_quant_kernels` counts the MLP side)."""
+    serving = getattr(job.kb, "serving", None)
+    quant = getattr(serving, "nvfp4_activation_quant", None) if serving is not None else None
+    if quant is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in quant.frameworks:
+        return -1
+    return 0 if "attention" in keeps else 1 if "attention_inputs" in keeps else 2
 
 
 def nvfp4_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool) -> float:

@@ -420,6 +420,7 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
     w8a8 = eng.compute in W8A8 and not eng.weight_only and eng.fw.split != "layer"
     if w8a8:
         kernels += QUANT_KERNELS_DENSE * sc.layers
+    kernels += fp4_quant_kernels(eng)
     if sc.mla:
         kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
     kernels += recurrent_extra_kernels(eng)  # a recurrent mixer's kernels beyond an attention mixer's
@@ -430,6 +431,22 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
         kernels += per * sc.moe_layers
         grouped = 2.0 * sc.moe_layers
     return kernels, grouped
+
+
+def fp4_quant_kernels(eng: Engine) -> float:
+    """Activation-quantization kernels one forward launches apart before its dense W4A4 NVFP4 GEMMs (serving.yaml
+    ``nvfp4_activation_quant``; 0 where the framework quantizes inside other kernels): the mixer layers' quantized
+    projections (``Engine.fp4_quant_attn`` each), and the gate/up and down of every dense MLP and of every shared
+    expert the framework runs beside the routed experts (a fused shared expert and the routed experts quantize in
+    the fused-MoE kernel). A hybrid model whose mixers are layers of their own (Nemotron-H) has MLPs only in its
+    other layers."""
+    if eng.fp4_quant_attn < 0:
+        return 0.0
+    sc = eng.sc
+    mixers = sc.hybrid[0] + sc.hybrid[2] if sc.hybrid else sc.layers
+    mlps = sc.layers if mixers >= sc.layers else sc.layers - mixers
+    shared = sc.moe_layers if sc.shared and not eng.fuses_shared else 0
+    return float(eng.fp4_quant_attn * mixers + 2 * (max(mlps - sc.moe_layers, 0) + shared))
 
 
 def floor_per_step(eng: Engine) -> float:

@@ -736,6 +736,16 @@ class Fp4LargeBatchGemm(_Fp4Timing):
     peak_share: float = Field(gt=0, le=1, description="FLOP/s at large row counts over the dense FP4 peak")
 
 
+class Fp4ActivationQuant(Strict):
+    """Frameworks whose dense W4A4 NVFP4 linear layers quantize their input in a kernel of its own before each GEMM
+    (not inside the preceding norm or activation): one more small kernel per quantized dense linear a forward."""
+
+    frameworks: list[str] = Field(min_length=1, description="framework ids that launch the quantization apart")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the source code was read")
+    check: Check = "S"
+
+
 class LengthDistribution(Strict):
     """The request lengths of a benchmark dataset as a benchmark client samples it: output tokens at quantile
     levels of the sampled requests (linear between levels), and the mean prompt of the requests whose outputs lie
@@ -772,6 +782,8 @@ class ServingFile(Strict):
         default=None, description="the reduction-depth walk of dense NVFP4 GEMMs at decode batches")
     nvfp4_large_batch: Fp4LargeBatchGemm | None = Field(
         default=None, description="the throughput of dense NVFP4 GEMMs at prompt- and batch-sized row counts")
+    nvfp4_activation_quant: Fp4ActivationQuant | None = Field(
+        default=None, description="frameworks that quantize a dense NVFP4 linear's input in a kernel of its own")
     frameworks: list[Framework]
     speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})
@@ -793,6 +805,8 @@ class ServingFile(Strict):
             named += [("nvfp4_k_walk", fw) for fw in self.nvfp4_k_walk.frameworks]
         if self.nvfp4_large_batch is not None:
             named += [("nvfp4_large_batch", fw) for fw in self.nvfp4_large_batch.frameworks]
+        if self.nvfp4_activation_quant is not None:
+            named += [("nvfp4_activation_quant", fw) for fw in self.nvfp4_activation_quant.frameworks]
         for where, fw in named:
             if fw not in ids:
                 raise Said(N_("%(where)s: %(fw)s is not a framework id"), where=where, fw=f"{fw!r}")
