@@ -1040,7 +1040,8 @@ def main() -> int:
                (179, 180), (181, 188), (189, 189), (190, 199), (200, 208), (209, 216), (217, 218),
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311), (330, 343), (350, 353),
-               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420), (421, 443), (444, 455), (456, 459))
+               (360, 373), (374, 388), (389, 389), (390, 402), (403, 420), (421, 443), (444, 455), (456, 459),
+               (460, 474), (475, 483))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1217,7 +1218,15 @@ def main() -> int:
           "  H456-H459 (MLPerf v4.0 / v4.1 Llama 2 70B LoRA systems no row had used: NVIDIA's 1,024 H100 (TP4 CP2) "
           "and 8 H200, Dell's 4 H100, Intel's 8 Gaudi2 with optimum-habana on DeepSpeed ZeRO-3; branch trainblind15, "
           "second batch, after its GEMM-clock change, which reaches none of them) -45.0 / +5.2 / -4.0 / +112.7%: 25.1% "
-          "(2.13x, H459); without the conditions 19.9% (1.32x, H457)")
+          "(2.13x, H459); without the conditions 19.9% (1.32x, H457);\n"
+          "  H460-H474 (XTuner's speed benchmark and sequence-parallel guide: full SFT of Llama 2 7B / 70B and "
+          "Yi-34B on 8-64 A100 at 8K-1M tokens, DeepSpeed with Ulysses-style sequence parallelism; branch "
+          "trainblind16, before any change) +58.8 / +62.4 / +51.9 / +48.0 / +29.8 / +9.4 / +42.0 / +36.6 / +5.7 / "
+          "-5.0 / +60.6 / +32.4 / -8.7 / -1.1 / +23.5%: 32.4% (1.62x, H461); without the conditions 11.5% (1.58x, "
+          "H469);\n"
+          "  H475-H483 (XTuner's Megatron MoE benchmark: Qwen3-235B-A22B on 256 H800 with Pai-Megatron-Patch, nine "
+          "TP / EP / PP / recompute layouts; branch trainblind16, before any change) +25.1 / +50.6 / -34.1 / -9.4 / "
+          "-1.5 / +15.9 / +5.7 / +14.2 / +12.7%: 14.2% (1.52x, H477); without the conditions 11.1% (1.58x, H476)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)

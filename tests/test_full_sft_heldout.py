@@ -1,5 +1,5 @@
 """Held-out full fine-tunes (branch sft31, issue 22 item 2): the full-SFT runs of tests/data/training_heldout.csv
-(27 then; 30 with trainblind14's H433-H435)
+(27 then; 30 with trainblind14's H433-H435; 45 with trainblind16's XTuner rows H460-H474)
 carry method 'full', so that benchmarks/accuracy.py's run_workload states them as their users would (task finetune,
 method full) and benchmarks/bare_attribution.py splits them by the row's own method, not by words in the title."""
 
@@ -27,7 +27,7 @@ def test_full_sft_rows_are_the_runs_their_titles_call_a_fine_tune():
     titled = {rid for rid, r in rows.items() if r["method"] != "lora"
               and any(w in r["model"].lower() for w in ("sft", "fine-tun", "finetun"))}
     full = {rid for rid, r in rows.items() if r["method"] == "full"}
-    assert full == titled and len(full) == 30  # H433-H435 (trainblind14): NeMo 24.07 Llama 2 SFTs
+    assert full == titled and len(full) == 45  # H433-H435 (trainblind14): NeMo 24.07; H460-H474 XTuner
     assert {"H98", "H225", "H238", "H337", "H389", "H400"} <= full
     assert not full & {"H140", "H167", "H219", "H223", "H235"}
     assert {task_of(rows[rid]) for rid in full} == {"fine-tune"}
