@@ -102,10 +102,12 @@ def test_moe_rows_are_the_page_by_hand():
         assert (c["stack"], c["zero"], c["hours_basis"]) == ("megatron", "1", "steady"), rid
 
 
-def test_interleaved_pp32_is_not_entered_on_94_layers():
-    """The page's PP32 with VPP3 needs 96 virtual stages in an even split; Qwen3-235B-A22B has 94 layers (the page
-    places one fewer on the first and last stages), which gpuwise refuses, so those rows carry no vpp."""
+def test_the_pages_virtual_pipelines_are_the_rows():
+    """PP32 with VPP3 on 94 layers (H475, H480, H482, H483): Megatron-Core's embedding and loss as a layer each
+    (tests/test_pipeline_split_slots.py); scored blind without the vpp, which gpuwise then refused. The page's PP8
+    without VPP ('once vpp is enabled, it will OOM') and PP32 with 'vpp closed' (H479, H481) are pinned to 1."""
     conds = _rows("training_conditions.csv")
     for rid in ("H475", "H480", "H482", "H483"):
-        assert conds[rid]["vpp"] == "" and "96 layers" in conds[rid]["source"], rid
-    assert conds["H476"]["vpp"] == "4" and conds["H477"]["vpp"] == "4"
+        assert conds[rid]["vpp"] == "3" and "pipeline_split_slots" in conds[rid]["source"], rid
+    assert conds["H479"]["vpp"] == conds["H481"]["vpp"] == "1"
+    assert conds["H476"]["vpp"] == conds["H477"]["vpp"] == conds["H478"]["vpp"] == "4"

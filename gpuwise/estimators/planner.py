@@ -366,7 +366,8 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
         if pins.vpp == 1:  # the user's plain 1F1B schedule (or no pipeline)
             vs = [1]
         elif pins.vpp:  # the user's interleaved schedule: only on pipelines whose ranks hold vpp stages of layers
-            if pp == 1 or tj.shape.layers < pp * pins.vpp:
+            # (with the embedding and the loss as a stage's layer each on a stack that splits them so)
+            if pp == 1 or tj.shape.layers + tj.stack_pipeline_slots < pp * pins.vpp:
                 continue
             vs = [pins.vpp]
         elif not tj.stack_interleaves:  # a pipeline engine with one 1F1B schedule (DeepSpeed's): no interleave

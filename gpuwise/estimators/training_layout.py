@@ -167,6 +167,9 @@ class TrainingJob:
     # the stack's pipeline engine has an interleaved schedule the planner may choose (False: DeepSpeed's PipelineEngine,
     # one contiguous chunk of layers per stage in a plain 1F1B TrainSchedule)
     stack_interleaves: bool = True
+    # places beside the layers a pinned interleaved schedule splits over (Megatron-Core's embedding and loss counted as
+    # a layer each: runtime.yaml training_stacks pipeline_split_slots); the planner's own interleaves never use them
+    stack_pipeline_slots: int = 0
     # share of the TP collectives the stack hides behind GEMMs when the TP group is inside one NVLink domain
     # (NeMo's Transformer Engine userbuffers overlap); the larger of it and runtime.yaml training.tp_comm_overlap
     stack_tp_overlap: float = 0.0

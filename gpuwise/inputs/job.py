@@ -248,10 +248,11 @@ def _state_dtype(w: Workload, kb: Knowledge, shape: Shape, where: str, assumptio
                         hint_values={"ok": either(ok)} if ok else {"since": setting.releases[0].since})
 
 
-def _check_schedule(w: Workload, layers: int, where: str) -> None:
+def _check_schedule(w: Workload, layers: int, where: str, slots: int = 0) -> None:
     """A pinned interleaved schedule (``parallelism.vpp`` > 1) the model's layers cannot fill is an input
     error, never a silent fall-back to the plain schedule: each of the pp ranks holds vpp stages of at least
-    one layer (pp not pinned: at least 2 ranks)."""
+    one layer (pp not pinned: at least 2 ranks), or of the embedding or the loss on a named stack that places them
+    as layers (``slots``: runtime.yaml training_stacks pipeline_split_slots)."""
     par = w.parallelism
     if w.task == "inference" or par is None or not par.vpp or par.vpp == 1:
         return
@@ -260,10 +261,12 @@ def _check_schedule(w: Workload, layers: int, where: str) -> None:
         raise UserError(N_("an interleaved schedule of %(vpp)s virtual stages needs a pipeline, and pp is 1"),
                         values={"vpp": par.vpp}, where=field, hint=N_("set pp to 2 or more, or vpp to 1"))
     pp = par.pp or 2
-    if layers < pp * par.vpp:
+    if layers + slots < pp * par.vpp:
         raise UserError(N_("%(vpp)s virtual stages on each of %(pp)s pipeline ranks need %(need)s layers; the model "
-                           "has %(layers)s"), values={"vpp": par.vpp, "pp": pp, "need": pp * par.vpp, "layers": layers},
-                        where=field, hint=N_("use vpp %(most)s or less"), hint_values={"most": max(1, layers // pp)})
+                           "has %(layers)s"), values={"vpp": par.vpp, "pp": pp, "need": pp * par.vpp - slots,
+                                                      "layers": layers},
+                        where=field, hint=N_("use vpp %(most)s or less"),
+                        hint_values={"most": max(1, (layers + slots) // pp)})
 
 
 def _note_release(w: Workload, kb: Knowledge, assumptions: list, *, small_kernels: bool) -> None:
@@ -398,7 +401,9 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
                 req = req.model_copy(update={"workload": w})
                 assumptions.append(named)
     shape = from_workload(w, catalog)
-    _check_schedule(w, shape.layers, where)
+    stacks = getattr(getattr(kb, "runtime", None), "training_stacks", None) or {}
+    named = stacks.get(w.stack) if getattr(w, "stack", None) else None
+    _check_schedule(w, shape.layers, where, named.pipeline_split_slots if named is not None else 0)
     given_over = _catalog_shape_replaced(w, kb, catalog, shape.params)
     if given_over is not None:
         assumptions.append(given_over)

@@ -345,6 +345,11 @@ class StackSpeed(Strict):
         default=True, description="the stack's pipeline engine offers an interleaved schedule (several chunks of "
         "layers per stage), which the planner may choose; False: one contiguous chunk per stage in a plain 1F1B "
         "schedule (DeepSpeed's PipelineEngine), so only a user's pin interleaves")
+    pipeline_split_slots: int = Field(
+        default=0, ge=0, le=2, description="places beside the transformer layers a pinned interleaved schedule may "
+        "split the pipeline over: Megatron-Core counts the embedding and the loss as a layer each when told to "
+        "(account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split), so pp x vpp virtual stages "
+        "need layers + 2 places; 0: each virtual stage holds at least one transformer layer")
     pipeline_zero: int | None = Field(
         default=None, ge=0, le=1, description="the ZeRO stage a sharded data-parallel pin (ZeRO-2/3, FSDP) runs as "
         "once the model is pipelined: FSDP2 under torch.distributed.pipelining gathers a stage's weights once a step "
