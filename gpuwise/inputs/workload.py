@@ -158,7 +158,8 @@ mirrored) make a context_len and keep to it as well."""
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
                 "kv_cache_tokens", "max_batch_size", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate",
-                "prefill_chunk_tokens", "prefix_cache", "memory_fraction", "recurrent_state_dtype")
+                "prefill_chunk_tokens", "prefix_cache", "memory_fraction", "recurrent_state_dtype",
+                "attention_backend")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
@@ -361,6 +362,12 @@ class Workload(Strict):
         "block-scale GEMM and fused MoE at the FP8 path's speed, or in SGLang's (SGLANG_USE_AITER; false: "
         "SGLANG_USE_AITER=0, its own Triton kernels); none given: the framework's default (vLLM: off; SGLang: on, "
         "as its ROCm images set it)")
+    attention_backend: Literal["triton", "torch_native", "flex_attention", "nsa", "cutlass_mla", "fa3", "fa4",
+                               "flashinfer", "flashmla", "trtllm_mla", "trtllm_mha", "aiter", "wave"] | None = Field(
+        default=None, description="inference, SGLang: the attention backend the server was launched with "
+        "(--attention-backend); triton prices its split-KV decode kernel's walk at few sequences on NVIDIA GPUs "
+        "(knowledge/serving.yaml sglang triton_decode_walk); none given or another: the release's default, the "
+        "cache read at the card's rate")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     speculative: Speculative | None = None
@@ -535,6 +542,16 @@ class Workload(Strict):
                                                   "(it sizes its KV cache from the context it is given): leave "
                                                   "memory_fraction out, or name a framework that has one (vllm, "
                                                   "sglang, tensorrt-llm, mlc)"), framework=self.framework)
+        return self
+
+    @model_validator(mode="after")
+    def _attention_backend(self) -> "Workload":
+        """``attention_backend`` names SGLang's --attention-backend choices (server_args.py of the 0.5.7 wheel);
+        another framework's would be ignored."""
+        if self.attention_backend is not None and self.framework != "sglang":
+            raise SaidAt(("attention_backend",), N_("attention_backend names an SGLang server setting, and "
+                                                    "%(framework)s is not SGLang: leave attention_backend out, or set "
+                                                    "framework sglang"), framework=self.framework)
         return self
 
     @model_validator(mode="after")

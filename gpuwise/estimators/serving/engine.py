@@ -76,6 +76,7 @@ class Engine:
     fp4_quant_attn: int = -1  # NVFP4 mixer projections a layer quantized in kernels of their own (-1: none)
     peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
+    kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -210,7 +211,17 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
         fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
+        kv_walk=kv_walk_rate(fw, getattr(w, "attention_backend", None), gpu.vendor),
     )
+
+
+def kv_walk_rate(fw: Framework, backend: str | None, vendor: str) -> float:
+    """B/s at which a split-KV decode kernel the job states walks one sequence's KV head: its split count a head
+    times one program's rate (serving.yaml ``triton_decode_walk``), or 0 where none is stated or read."""
+    walk = fw.triton_decode_walk
+    if walk is None or backend != walk.backend or vendor not in walk.vendors:
+        return 0.0
+    return walk.max_kv_splits * walk.program_gb_s * 1e9
 
 
 def qk_norm_exchange(fw: Framework, version: str | None, vendor: str | None) -> tuple[int, float, int, float]:
@@ -651,6 +662,7 @@ class ShapeConsts:
     qk_norm_all_heads: bool = False  # the q/k RMSNorm spans all heads: one more all-reduce a layer (step._parts)
     hybrid: tuple[int, str, int, float] | None = None  # attention layers, recurrent mixer, its layers: recurrent.py
     latent: int = 0  # LatentMoE: the routed experts' width and their all-to-all rows' (0: hidden, no projections)
+    kv_heads: int = 1  # KV heads a token caches (a latent counts as mla)
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -667,7 +679,7 @@ def shape_consts(shape: Any) -> ShapeConsts:
         mla=bool(shape.kv_elements_override), window=float(win) if win else None,
         window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
         qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape),
-        latent=int(getattr(shape, "moe_latent", None) or 0))
+        latent=int(getattr(shape, "moe_latent", None) or 0), kv_heads=int(getattr(shape, "kv_heads", 1) or 1))
 
 
 def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:

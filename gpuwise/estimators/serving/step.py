@@ -101,11 +101,11 @@ class StepConsts:
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
                  "chunk_fl", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width", "ep_z",
                  "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
-                 "host_floor", "k_over_e", "kserial", "kv_token_gpu", "layers", "lengths", "link_bw", "m", "moe_rate",
-                 "moe_stage", "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll", "pp",
-                 "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl",
-                 "ranks", "rep", "sc", "seq_overhead", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp",
-                 "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "host_floor", "k_over_e", "kserial", "kv_token_gpu", "kv_walk", "layers", "lengths", "link_bw", "m",
+                 "moe_rate", "moe_stage", "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll",
+                 "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers",
+                 "qk_nccl", "ranks", "rep", "sc", "seq_overhead", "state_rw", "step_overhead", "t_mem", "t_tok", "tile",
+                 "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -156,6 +156,9 @@ class StepConsts:
         self.attn_4 = 4.0 * (hybrid[0] / pp if hybrid else self.layers)
         self.chunk_fl = hybrid[2] * hybrid[3] / pp if hybrid else 0.0
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
+        # a split-KV decode kernel walks each sequence's KV heads on this GPU (a latent: one) at its programs' rate
+        kv_heads = 1 if sc.mla else max(1, sc.kv_heads // tp) if dpa == 1 else sc.kv_heads
+        self.kv_walk = eng.kv_walk * kv_heads
         self.tp_comm = tp > 1 and dpa == 1
         # a q/k RMSNorm over all heads (MiniMax-M2) needs every rank's sum of squares: one more all-reduce a layer
         self.qk_layers = self.layers if self.tp_comm and sc.qk_norm_all_heads else 0.0
@@ -263,7 +266,11 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     d_attn = seqs_gpu * dpa  # attention waits for the rank holding the most sequences
     attn_fl = (c.attn_4 * (sc.attn_width * kv_ctx * d_attn + sc.attn_width_prefill * prefill_ctx * p_mb)
                + c.chunk_fl * p_mb) / ranks
-    attention = max(kv_gpu / c.bw_kv, attn_fl / c.peak_attn)
+    read = kv_gpu / c.bw_kv
+    if c.kv_walk and seqs_gpu > 0:  # the cache (not a recurrent state) at the split-KV kernel's walkers' rate
+        state = c.state_rw * seqs_gpu
+        read = state / c.bw_kv + (kv_gpu - state) / min(c.bw_kv, c.kv_walk * seqs_gpu)
+    attention = max(read, attn_fl / c.peak_attn)
     comm = 0.0
     if c.tp_comm:
         comm += _tp_allreduce_stage(c, tokens)

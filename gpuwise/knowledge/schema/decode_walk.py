@@ -1,0 +1,24 @@
+"""``serving.yaml`` ``triton_decode_walk``: a framework's Triton split-KV decode attention kernel, priced by the
+programs that walk one sequence's cache rather than by the card's bandwidth."""
+
+from typing import Literal
+
+from pydantic import Field
+
+from .base import Check, Strict
+
+
+class TritonDecodeWalk(Strict):
+    """A decode attention kernel that splits each sequence's cache over at most ``max_kv_splits`` programs per KV
+    head (a latent cache counts as one head), each walking its share at ``program_gb_s``: at a few sequences its
+    programs leave most of the GPU idle, so the cache is read at the walkers' rate, not the memory's. Only a job that
+    states the backend (``workload.attention_backend``) on one of the vendors read gets it."""
+
+    backend: str = Field(min_length=1, description="the attention backend's name a job states")
+    vendors: list[Literal["nvidia", "amd", "intel", "huawei"]] = Field(
+        min_length=1, description="the GPU vendors whose builds the rate was read on")
+    max_kv_splits: int = Field(ge=1, description="the most programs one sequence's KV head is split over")
+    program_gb_s: float = Field(gt=0, description="GB/s one program walks its share of one KV head's cache at")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the kernel was timed")
+    source: str = Field(min_length=3)
+    check: Check = "U"
