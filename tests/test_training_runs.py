@@ -877,9 +877,10 @@ def test_trinity_large_states_the_reports_own_batch_group_and_stack(heldout):
     to 16384 after crossing 4.9T tokens'. By hand: 16,384 x 8,192 = 134,217,728 tokens (the report's '128M
     (134,217,728) tokens'), 8 sequences per rank per step on 2,048 ranks; 4.9T / 100,663,296 + 12.1T / 134,217,728
     = 138,829 steps, so the ~33 days over them are 20.5 s a step, restarts and the collapsed first runs included.
-    The micro-batch is not published: gpuwise's default of one sequence per micro-batch gathers the FSDP shards 8
-    times a step and the row reads 4.3x slow (with 8 sequences a micro-batch, torchtitan's default
-    local_batch_size, it would read -41%), which stays a known miss."""
+    The micro-batch is not published: with one sequence per micro-batch gpuwise gathered the FSDP shards 8 times a
+    step and the row read 4.3x slow (+329.7%); torchtitan's own default local_batch_size of 8 (runtime.yaml
+    training_stacks local_batch, branch moetrain37) is the whole 8 sequences in one micro-step, and the row reads
+    -40.8% (11.2 s a step against the 20.5 s the days imply with restarts and the collapsed first runs)."""
     with open(DATA / "training_conditions.csv", newline="") as fh:
         cond = next(r for r in csv.DictReader(fh) if r["id"] == "H224")
     assert (cond["stack"], cond["zero"], cond["dp_shard"], cond["ep"]) == ("torchtitan", "3", "128", "8")
@@ -888,4 +889,4 @@ def test_trinity_large_states_the_reports_own_batch_group_and_stack(heldout):
     steps = 4.9e12 / 100_663_296 + 12.1e12 / 134_217_728
     assert steps == pytest.approx(138_829, abs=2)
     assert 33 * 86_400 / steps == pytest.approx(20.5, abs=0.05)
-    assert 224 in heldout and heldout[224][1] / heldout[224][2] > 2  # scored, a miss the micro-batch decides
+    assert 224 in heldout and 0.5 < heldout[224][1] / heldout[224][2] < 1  # scored; the micro-batch decides it

@@ -231,10 +231,11 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
 
 
 def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
-            rung: Rung | tuple[int, float, str]) -> Layout:
+            rung: Rung | tuple[int, float, str], micro: int = 0) -> Layout:
     dp = n // (tp * pp)
     replicas = dp // cp
-    per_step = tj.micro_batch * tj.seq * replicas
+    micro = micro or tj.micro_batch
+    per_step = micro * tj.seq * replicas
     ga = max(1, math.ceil(tj.batch_tokens(n) / per_step))
     if v > 1 and ga % pp:  # the interleaved schedule runs micro-batches in groups of pp
         ga = math.ceil(ga / pp) * pp
@@ -244,7 +245,7 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
     if 0.0 < ck < 1.0:  # whole layers of the stage: at least one
         per_stage = math.ceil(tj.shape.layers / pp)
         share = math.ceil(ck * per_stage) / per_stage
-    return Layout(tp, pp, dp, ep, cp, tj.micro_batch, ga, int(ga * per_step), zero, ck >= 1.0 or share >= 1.0, off,
+    return Layout(tp, pp, dp, ep, cp, micro, ga, int(ga * per_step), zero, ck >= 1.0 or share >= 1.0, off,
                   v, share if share < 1.0 else 0.0, shard)
 
 
@@ -273,13 +274,13 @@ class _Group:
     does. The layouts' memory and traffic are built the first time a GPU needs them (they do not depend on the
     GPU), and only for rungs those bounds leave in the running."""
 
-    __slots__ = ("_statics", "bound", "lay", "n", "rung_bounds", "rungs", "sends", "split", "tj")
+    __slots__ = ("_statics", "bound", "lay", "micro", "n", "rung_bounds", "rungs", "sends", "split", "tj")
 
     def __init__(self, tj: TrainingJob, n: int, split: tuple[int, int, int, int, int],
-                 rungs: list[Rung]):
-        self.tj, self.n, self.split, self.rungs = tj, n, split, rungs
+                 rungs: list[Rung], micro: int = 0):
+        self.tj, self.n, self.split, self.rungs, self.micro = tj, n, split, rungs, micro
         tp, pp, cp, ep, v = split
-        lay = self.lay = _layout(tj, n, tp, pp, cp, ep, v, rungs[0])
+        lay = self.lay = _layout(tj, n, tp, pp, cp, ep, v, rungs[0], micro)
         bubble = (pp - 1) / (lay.grad_accum * v) if pp > 1 else 0.0
         self.bound = tj.flops_per_token(rungs[0][1]) / n * (1 + bubble)
         # each rung's own bound: its recomputation's FLOPs (a partial share is rounded up to whole layers, so this is
@@ -297,7 +298,8 @@ class _Group:
         st = self._statics[i]
         if st is None:
             tp, pp, cp, ep, v = self.split
-            st = self._statics[i] = figures(self.tj, _layout(self.tj, self.n, tp, pp, cp, ep, v, self.rungs[i]))
+            st = self._statics[i] = figures(self.tj, _layout(self.tj, self.n, tp, pp, cp, ep, v, self.rungs[i],
+                                                             self.micro))
         return st
 
     @property
@@ -337,6 +339,20 @@ class _Search:
             cands = [g.most_frugal() for g in (*deepest.values(), *flat.values())]
             self._frugal[offload] = min(cands, key=lambda st: st.per_gpu) if cands else None
         return self._frugal[offload]
+
+
+def _local_batch(tj: TrainingJob, n: int, tp: int, pp: int, cp: int) -> int:
+    """The stack's default per-GPU batch (runtime.yaml training_stacks local_batch) on an unpipelined layout whose
+    global batch it divides into whole micro-steps of every replica (torchtitan asserts global_batch_size %
+    (local_batch_size x data-parallel degree) == 0); 0 where it does not apply (a pipeline splits the local batch
+    into its own micro-batches of one sequence: torchtitan's pipeline_parallel_microbatch_size)."""
+    local = tj.stack_local_batch
+    if local <= max(1, tj.micro_batch) or pp > 1:
+        return 0
+    replicas = n // (tp * pp * cp)
+    seqs = tj.batch_tokens(n) / tj.seq
+    per_step = local * replicas
+    return local if seqs >= per_step and abs(seqs / per_step - round(seqs / per_step)) < 1e-9 else 0
 
 
 def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -> _Search:
@@ -385,6 +401,9 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
                 (groups if fits_batch else over).append(_Group(tj, n, (tp, pp, cp, ep, v), plain))
             if off:
                 (offload if fits_batch else over_off).append(_Group(tj, n, (tp, pp, cp, ep, v), off))
+            local = _local_batch(tj, n, tp, pp, cp)
+            if local and fits_batch:  # the stack's own per-GPU batch, beside one sequence (where it does not fit)
+                groups.extend(_Group(tj, n, (tp, pp, cp, ep, v), rungs, local) for rungs in (plain, off) if rungs)
     if not groups and not offload:
         groups, offload = over, over_off
     # the pins may rule everything out (a pinned copy wider than n GPUs, ZeRO-3 with pipeline stages): then the

@@ -213,6 +213,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_pipeline_zero=spec.pipeline_zero,
                        stack_interleaves=spec.interleaved_pipeline,
                        stack_pipeline_slots=spec.pipeline_split_slots,
+                       stack_local_batch=(spec.local_batch or 0) if "batch_size" not in w.model_fields_set else 0,
                        stack_tp_overlap=0.0 if fp4 else tp_overlap(job, spec),
                        stack_te=spec.transformer_engine,
                        stack_parallelism=stack_parallelism(job),

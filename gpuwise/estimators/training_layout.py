@@ -170,6 +170,9 @@ class TrainingJob:
     # places beside the layers a pinned interleaved schedule splits over (Megatron-Core's embedding and loss counted as
     # a layer each: runtime.yaml training_stacks pipeline_split_slots); the planner's own interleaves never use them
     stack_pipeline_slots: int = 0
+    # sequences a data-parallel rank takes a micro-step on the stack by default, where the user set no micro-batch
+    # (runtime.yaml training_stacks local_batch; 0: none, the user's or gpuwise's micro_batch only)
+    stack_local_batch: int = 0
     # share of the TP collectives the stack hides behind GEMMs when the TP group is inside one NVLink domain
     # (NeMo's Transformer Engine userbuffers overlap); the larger of it and runtime.yaml training.tp_comm_overlap
     stack_tp_overlap: float = 0.0

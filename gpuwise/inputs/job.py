@@ -420,6 +420,10 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         relevant.discard("concurrent_requests")  # the load is the request rate
     for name in sorted(relevant - set_w):
         value = "auto" if name in CHOSEN_WITH_THE_LAYOUT and w.task != "inference" else getattr(w, name)
+        if name == "batch_size" and named is not None and named.local_batch:  # the stack's own per-GPU batch
+            assumptions.append(note("workload.batch_size", "auto", "assume.default.workload.batch_size.stack",
+                                    {"stack": named.name, "n": named.local_batch}))
+            continue
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
     if w.task != "inference" and w.parallelism is not None and w.parallelism.dp_shard == "auto":
         assumptions.append(note("workload.parallelism.dp_shard", "auto", "assume.hsdp.auto"))  # the planner's group

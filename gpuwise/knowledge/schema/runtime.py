@@ -350,6 +350,11 @@ class StackSpeed(Strict):
         "split the pipeline over: Megatron-Core counts the embedding and the loss as a layer each when told to "
         "(account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split), so pp x vpp virtual stages "
         "need layers + 2 places; 0: each virtual stage holds at least one transformer layer")
+    local_batch: int | None = Field(
+        default=None, ge=1, le=1024, description="sequences a GPU's data-parallel rank takes a micro-step when its "
+        "user sets no per-GPU batch (torchtitan's training.local_batch_size), gradient accumulation making up the "
+        "rest of the global batch; a pipelined layout splits it into the stack's pipeline micro-batches; None: "
+        "the stack has no default of its own (one sequence, gpuwise's default)")
     pipeline_zero: int | None = Field(
         default=None, ge=0, le=1, description="the ZeRO stage a sharded data-parallel pin (ZeRO-2/3, FSDP) runs as "
         "once the model is pipelined: FSDP2 under torch.distributed.pipelining gathers a stage's weights once a step "
