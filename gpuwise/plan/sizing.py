@@ -248,6 +248,12 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
     for n in counts(max_gpus):
         ev = evaluate(s.job, g, n, defer=True)
         verdict = _verdict(book, s, ev)
+        unsupported = rejected_on(book, verdict, "compatibility")
+        if unsupported:  # the stack does not run on this GPU (CPT-TRAINING-STACK-DEVICE: optimum-habana off
+            # Gaudi), as a serving copy's framework does not: no count changes that
+            last_reason = why("software", "plan.why.ruled_out", rule=unsupported[0],
+                              title=[("", "rule.title", {"title": book.rules[unsupported[0]].title})])
+            break
         joined = rejected_reading(book, verdict, SYSTEMS)
         if joined:  # more systems joined than the rules let (a DGX Spark cluster beyond its maker's four): more
             # GPUs join more of them; a fewer GPUs' missed deadline stays the reason
