@@ -50,3 +50,29 @@ def test_recommend_says_the_stack_rule_of_a_gpu_no_cloud_rents(tmp_path: Path) -
     d = json.loads(r.stdout)
     fits = [c for c in d["candidates"] if "MEM-NO-FIT" not in c["rules"]]
     assert fits and all("CPT-TRAINING-STACK-DEVICE" in c["rules"] for c in fits)
+
+
+def _said(tmp_path: Path, workload: dict) -> str:
+    (tmp_path / "q.yaml").write_text(json.dumps({"workload": workload}), encoding="utf-8")
+    r = cli("estimate", "q.yaml", "--gpu", "h200", "--gpus", "2", cwd=tmp_path)
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    return r.stderr
+
+
+HYBRID = {"task": "inference", "model": "qwen3-next-80b-a3b", "framework": "sglang", "prompt_tokens": 1000,
+          "output_tokens": 200, "concurrent_requests": 8}
+
+
+def test_an_element_type_in_other_capitals_or_torchs_spelling_is_offered_its_own_name(tmp_path: Path) -> None:
+    # 'BFloat16' was offered float16 (difflib's nearest spelling, case kept) and 'fp32' nothing
+    for given, meant in (("BFloat16", "bfloat16"), ("fp32", "float32"), ("torch.float16", "float16")):
+        assert f"(did you mean {meant}?)" in _said(tmp_path, {**HYBRID, "recurrent_state_dtype": given})
+    assert "(did you mean fp16?)" in _said(tmp_path, {**HYBRID, "precision": "float16"})
+
+
+def test_an_engines_own_flag_as_a_key_is_offered_the_field_that_says_it(tmp_path: Path) -> None:
+    # docs/formats.md: recurrent_state_dtype is SGLang --mamba-ssm-dtype, vLLM --mamba-ssm-cache-dtype; the KV
+    # cache's type is kv_precision (vLLM --kv-cache-dtype), where difflib offered kv_cache_tokens
+    for key, field in (("mamba_ssm_cache_dtype", "recurrent_state_dtype"), ("mamba_ssm_dtype", "recurrent_state_dtype"),
+                       ("kv_cache_dtype", "kv_precision")):
+        assert f"unknown key (did you mean '{field}'?)" in _said(tmp_path, {**HYBRID, key: "float32"})

@@ -57,7 +57,18 @@ PROPOSAL_MODELS = ("Acquisition", "Cloud", "Facility", "Hardware", "Link", "Prop
 _ENGINE_NAMES = {"ollama": "llama.cpp", "lm studio": "llama.cpp", "lmstudio": "llama.cpp", "llamacpp": "llama.cpp",
                  "llama-cpp": "llama.cpp", "trtllm": "tensorrt-llm", "trt-llm": "tensorrt-llm",
                  "tensorrt": "tensorrt-llm", "exllamav2": "exllama", "exllamav3": "exllama", "hf": "transformers",
-                 "huggingface": "transformers", "mlc-llm": "mlc"}
+                 "huggingface": "transformers", "mlc-llm": "mlc",
+                 # an element type as PyTorch and the engines' flags spell it, or as gpuwise's precision does
+                 # (recurrent_state_dtype takes torch's names, precision and kv_precision the short ones)
+                 "fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "half": "float16", "float": "float32",
+                 "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "torch.float32": "float32",
+                 "torch.bfloat16": "bfloat16", "torch.float16": "float16"}
+
+#: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
+#: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's
+#: and SGLang's ``--kv-cache-dtype`` is ``kv_precision`` (difflib offered 'kv_cache_tokens', or every key).
+_FLAG_KEYS = {"mamba_ssm_dtype": "recurrent_state_dtype", "mamba_ssm_cache_dtype": "recurrent_state_dtype",
+              "kv_cache_dtype": "kv_precision"}
 
 def __getattr__(name: str) -> Any:
     """A proposal model, imported when first named here: ``recommend`` never reads a proposal."""
@@ -165,8 +176,9 @@ def literal_close(given: Any, expected: Any) -> str | None:
     alias = _ENGINE_NAMES.get(given.strip().lower())
     if alias in choices:
         return alias
-    close = difflib.get_close_matches(given, choices) if len(given) <= 100 else []
-    close = close or [c for c in choices if c.lower() == given.lower()]
+    # the same name in other capitals first: difflib offered 'BFloat16' the nearer-spelt float16 over bfloat16
+    close = [c for c in choices if c.lower() == given.strip().lower()]
+    close = close or (difflib.get_close_matches(given, choices) if len(given) <= 100 else [])
     # a close spelling in other capitals ('MXFP4', 'NVFP4': fp4) is as close as its lower case ('mxfp4')
     if not close and len(given) <= 100:
         lower = {c.lower(): c for c in choices}
@@ -180,6 +192,9 @@ def _close_key(given: str, valid: list[str]) -> list[str]:
     p95_ttft_ms) the time-to-first-token key p95_ttft_ms, two letters away, over max_tpot_ms (hostile round 28)."""
     import difflib
 
+    flag = _FLAG_KEYS.get(given.strip().lower().replace("-", "_").lstrip("_"))
+    if flag in valid:
+        return [flag]
     close = difflib.get_close_matches(given, valid, n=3)
     words = sorted((w for w in given.lower().split("_") if w.isalpha()), key=len, reverse=True)
     if words and len(words[0]) >= 3:
