@@ -76,3 +76,19 @@ def test_an_engines_own_flag_as_a_key_is_offered_the_field_that_says_it(tmp_path
     for key, field in (("mamba_ssm_cache_dtype", "recurrent_state_dtype"), ("mamba_ssm_dtype", "recurrent_state_dtype"),
                        ("kv_cache_dtype", "kv_precision")):
         assert f"unknown key (did you mean '{field}'?)" in _said(tmp_path, {**HYBRID, key: "float32"})
+
+
+def test_a_copy_on_one_gpu_systems_spans_its_own_servers_and_was_not_pinned(tmp_path: Path) -> None:
+    # three DGX Sparks (one GB10 a system) bought for a Qwen3-235B-A22B FP4 copy of TP 2 (68.8 GB a GPU): the copy
+    # spans ceil(2 / 1) = 2 systems, the third idles (SRV-GPUS-IDLE); the line said 'one copy across 3 nodes as
+    # pinned', of a layout no one pinned
+    (tmp_path / "p.yaml").write_text(json.dumps({
+        "title": "three sparks", "hardware": {"gpu": "DGX Spark", "count": 3}, "acquisition": {"mode": "buy"},
+        "workload": {"task": "inference", "model": "qwen3-235b-a22b", "precision": "fp4", "framework": "vllm",
+                     "prompt_tokens": 1000, "output_tokens": 200, "concurrent_requests": 4}}), encoding="utf-8")
+    r = cli("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    d = json.loads(r.stdout)
+    said = [s["conclusion"] for s in d["steps"] if "one copy across" in s["conclusion"]]
+    assert said and said[0].endswith("(tensor parallel 2, one copy across 2 nodes)"), said
+    zh = cli("audit", "p.yaml", "--lang", "zh", cwd=tmp_path).stdout
+    assert "一个副本跨2个节点" in "".join(zh.split()) and "按指定" not in zh

@@ -152,6 +152,8 @@ class CandidateFact(FactModel):
     framework_spans_servers: bool = _f("the serving framework can spread one model copy over several servers "
                                        "(knowledge/serving.yaml multi_node)")
     copy_gpus: int = _f("inference: the GPUs one model copy spans (1 for training)")
+    copy_nodes: int = _f("inference: the servers one model copy spans, copy GPUs / GPUs per server rounded up (a "
+                         "tensor-parallel 2 copy on 3 one-GPU DGX Sparks spans 2; the count's servers for training)")
     serving_copies: int = _f("inference: the model copies the count holds (1 for training)")
     idle_gpus: int = _f("inference: the GPUs of the count that hold no model copy, count - copies x GPUs a copy "
                         "(a tensor-parallel 2 copy on 3 GPUs leaves one; 0 for training)")

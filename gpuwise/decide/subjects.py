@@ -225,6 +225,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
         "moe_host_wait_share": run.plan.step.moe_host / run.plan.step.total if run and run.plan.step.total else 0.0,
         **_serving_part(job, ev.gpu, sv, ev.count),
+        "copy_nodes": -(-int(sv.layout.gpus_per_copy) // max(1, topo.per_node)) if sv is not None else topo.nodes,
         **SVR.rate_fact(sv),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
