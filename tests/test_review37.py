@@ -92,3 +92,12 @@ def test_a_copy_on_one_gpu_systems_spans_its_own_servers_and_was_not_pinned(tmp_
     assert said and said[0].endswith("(tensor parallel 2, one copy across 2 nodes)"), said
     zh = cli("audit", "p.yaml", "--lang", "zh", cwd=tmp_path).stdout
     assert "一个副本跨2个节点" in "".join(zh.split()) and "按指定" not in zh
+
+
+def test_zh_says_what_each_serving_copy_is(tmp_path: Path) -> None:
+    # '%(n)s copy of %(copy)s' read '1 个副本，每个 单块 GPU' ('1 copy, each single GPU'): now '每个副本为 单块 GPU'
+    (tmp_path / "q.yaml").write_text(json.dumps({"workload": {
+        "task": "inference", "model": "gemma-4-26b-a4b", "prompt_tokens": 8000, "output_tokens": 1000,
+        "concurrent_requests": 8}}), encoding="utf-8")
+    zh = cli("recommend", "q.yaml", "--lang", "zh", cwd=tmp_path).stdout
+    assert "1 个副本，每个副本为 单块 GPU" in zh and "每个 单块" not in zh
