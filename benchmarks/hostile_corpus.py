@@ -62,7 +62,7 @@ no GPU holds, bought GPUs idle, past an office's power, a plan's max_ttft_ms and
 Nemotron 3 Nano, Falcon-H1, Qwen3.5-397B, the RTX PRO 6000 Max-Q, SGLang's poll interval, a finding about another
 configuration, GPUs a copy leaves idle) and 36 of round 29 (benchmarks/hostile_round29.py: TensorRT-LLM's prompt hold
 off TensorRT-LLM, the host-server share judged stale, the DGX Spark priced, the question read back, v3 serving
-options in plans and audits) and 39 of round 30 (benchmarks/hostile_round30.py: optimum-habana off Gaudi in
+options in plans and audits) and 40 of round 30 (benchmarks/hostile_round30.py: optimum-habana off Gaudi in
 recommend, audit, plan and an overlay, recurrent_state_dtype where it does not apply and as torch and the engines spell
 it, Gemma 4's KV at TP 8, GLM-4.7-Flash and the new aliases, Sparks priced per system and cabled in a ring, the MI325X's
 GEMM clock, NVFP4 and long prompts), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house

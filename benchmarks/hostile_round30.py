@@ -9,7 +9,7 @@ no-answer blocker said of a refused candidate; training on the MI325X at its GEM
 kernels; long prompts packed into the step -- through recommend, estimate, audit, plan, prices, explain, json / text /
 md / html, English and Chinese. Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on review37's branch before its fixes (main at d5c1114f): 39 cases, 29 clean. Fixed (now 39 clean):
+Run on review37's branch before its fixes (main at d5c1114f): 40 cases, 29 clean. Fixed (now 40 clean):
 
 * A plan placed an optimum-habana fine-tune on NVIDIA GPUs (2 x H200 rented; bought B300s with acquisition
   either): the plan judges each GPU under the first way of paying the user allows, and a GPU the cost rules refused
@@ -20,14 +20,15 @@ Run on review37's branch before its fixes (main at d5c1114f): 39 cases, 29 clean
 * 'BFloat16' was offered float16 and 'fp32' nothing; mamba_ssm_cache_dtype (the engines' own flag) was answered with
   every key, kv_cache_dtype with 'kv_cache_tokens' (4 cases).
 * zh said a serving copy's size as '1 个副本，每个 单块 GPU' (2 cases).
+* A prompt longer than the model's window (Llama 3.1 8B at 300,000 tokens, Gemma 4 31B past 262,144) was estimated
+  and recommended without a word: no rule read the model's ``max_context``. SRV-CONTEXT-BEYOND-MODEL now warns
+  where the workload states its lengths (a warning, not a refusal: a YaRN-stretched server runs past the window)
+  (1 case).
 * Three Sparks serving one TP 2 copy said 'one copy across 3 nodes as pinned' of a layout no one pinned: now 'one copy
   across 2 nodes' (1 case).
 
 Seen and left:
 
-* A prompt longer than the model's context (Llama 3.1 8B at 300,000 tokens, Gemma 4 31B past 262,144) is estimated
-  and recommended with no word: no rule reads the model's ``max_context`` (a YaRN-extended server can run past the
-  native window, so a warning rather than a refusal would be the rule to write).
 * With no answer, MEM-NO-FIT is said of 1 x GB10 (674 GB a GPU) rather than 4 x (170 GB): rank.closeness orders
   candidates refused at the same step by cost before GPUs, so the cheapest refused is 'closest'.
 * CPT-TRAINING-STACK-DEVICE reads 'runs only on GPUs of the Intel Gaudi software' (knowledge/compat.py's stack name).
@@ -153,5 +154,7 @@ def add(case, ns: dict[str, Any]) -> None:
           _finite_json, argv=("estimate", "r.yaml", "--gpu", "b200", "--format", "json"))
     rcase("chunk30: 100K-token prompts, 4 at once on 8 H100: finite, the sequences' output below one's rate x 4", {"workload": {"task": "inference", "model": "gemma-4-31b", "prompt_tokens": 100000, "output_tokens": 1000, "concurrent_requests": 4}},
           _doc(lambda d: 0 < d["gpu"]["decode_tokens_per_s_total"] <= 4 * d["gpu"]["decode_tokens_per_s"] + 1e-6), argv=("estimate", "r.yaml", "--gpu", "h100", "--gpus", "8", "--format", "json"))
+    rcase("chunk30: a prompt past Gemma 4 31B's 262,144-token window: answered, with the window said", {"workload": {"task": "inference", "model": "gemma-4-31b", "prompt_tokens": 300000, "output_tokens": 100}},
+          _doc(lambda d: any(f["rule"] == "SRV-CONTEXT-BEYOND-MODEL" and "262,144" in f["message"] for f in d["findings"])), argv=("recommend", "r.yaml", "--format", "json"))
     rcase("chunk30: a prompt at the model's whole context on one H200: answered or refused in a line", {"workload": {"task": "inference", "model": "gemma-4-26b-a4b", "prompt_tokens": 262000, "output_tokens": 144, "concurrent_requests": 2}},
           _either(_refused("r.yaml"), _finite_json), argv=("estimate", "r.yaml", "--gpu", "h200", "--format", "json"))

@@ -101,3 +101,24 @@ def test_zh_says_what_each_serving_copy_is(tmp_path: Path) -> None:
         "concurrent_requests": 8}}), encoding="utf-8")
     zh = cli("recommend", "q.yaml", "--lang", "zh", cwd=tmp_path).stdout
     assert "1 个副本，每个副本为 单块 GPU" in zh and "每个 单块" not in zh
+
+
+def _context_rule(tmp_path: Path, workload: dict) -> list[str]:
+    (tmp_path / "q.yaml").write_text(json.dumps({"workload": workload}), encoding="utf-8")
+    d = json.loads(cli("recommend", "q.yaml", "--format", "json", cwd=tmp_path).stdout)
+    return [f["message"] for f in d["findings"] if f["rule"] == "SRV-CONTEXT-BEYOND-MODEL"]
+
+
+def test_a_context_past_the_models_window_is_said(tmp_path: Path) -> None:
+    # Llama 3.1 8B's window is 131,072 tokens (models.yaml max_context, config.json max_position_embeddings): a
+    # 300,000-token prompt was estimated and recommended without a word
+    said = _context_rule(tmp_path, {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 300_000,
+                                    "output_tokens": 100})
+    assert said == ["Llama 3.1 8B takes at most 131,072 tokens of context, prompt and output together; the workload "
+                    "asks for 300,100, which the figures price as if it ran"]
+    # within the window says nothing; nor does the default context (4,096) past Pythia-410M's 2,048, which the user
+    # did not write, where a stated 3,000-token prompt is said
+    assert not _context_rule(tmp_path, {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 131_000,
+                                        "output_tokens": 72})
+    assert not _context_rule(tmp_path, {"task": "inference", "model": "pythia-410m"})
+    assert len(_context_rule(tmp_path, {"task": "inference", "model": "pythia-410m", "prompt_tokens": 3000})) == 1

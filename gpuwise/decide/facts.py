@@ -296,6 +296,10 @@ class JobFact(FactModel):
     seq_len: int = _f("training sequence length")
     batch_size: int = _f("micro-batch per GPU")
     context_len: int = _f("inference context length")
+    model_max_context: int = _f("the catalog model's context window, tokens (knowledge/models.yaml max_context; 0 "
+                                "not known)")
+    context_given: bool = _f("inference: the workload states its lengths (context_len, prompt_tokens or "
+                             "output_tokens), not the default context")
     weights_gb: float = _f("16-bit weights, GB")
     int4_weights_gb: float = _f("4-bit weights, GB")
     explicit_gpus: bool = _f("the user gave a short list of GPUs")
@@ -726,7 +730,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "server_gpus": _HOUSE,
         "host_server_gpu": _HOUSE + " (the built-in rule compares its RAM with what it needs)",
         "host_server_gpus": _HOUSE,
-        "seq_len": _HOUSE, "batch_size": _HOUSE, "context_len": _HOUSE, "explicit_gpus": _HOUSE,
+        "seq_len": _HOUSE, "batch_size": _HOUSE, "explicit_gpus": _HOUSE,
         "pin_off_stack_phrases": "the pins' parts, for the report's language (pin_off_stack is what rules show)",
     },
     "environment": {

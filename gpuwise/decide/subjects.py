@@ -418,12 +418,21 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
         "host_server_ram_needed_gb": host.host_ram_needed_bytes_per_node / GB if host else -1.0,
         "largest_usable_gb": max((e.usable for e in evaluations), default=0) / GB,
         "seq_len": w.seq_len, "batch_size": w.batch_size, "context_len": w.context_len,
+        "model_max_context": _max_context(job),
+        "context_given": bool(getattr(w, "lengths_given", False)),
         "weights_gb": M.weight_bytes(shape, "bf16").value / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
         "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
         **_stack_part(job),
         **SVR.job_fact(job, [e.serving for e in evaluations]),
     }
+
+
+def _max_context(job: Job) -> int:
+    """The catalog model's context window (knowledge/models.yaml ``max_context``); 0 for a model the catalog does not
+    hold or gives none for, for SRV-CONTEXT-BEYOND-MODEL."""
+    m = (getattr(job.kb, "models", None) or {}).get(job.model_id) if job.model_id else None
+    return int(m.max_context or 0) if m is not None else 0
 
 
 def _stack_part(job: Job) -> dict[str, Any]:

@@ -382,6 +382,7 @@ class Workload(Strict):
                                      "output token target at the request rate")
     _lengths_note: str = PrivateAttr(default="")
     _lengths_message: tuple[str, dict[str, Any]] | None = PrivateAttr(default=None)
+    _lengths_given: bool = PrivateAttr(default=False)
 
     _v = field_validator("params_b", "train_tokens", "target_tokens_per_s", "max_ttft_ms", "max_tpot_ms",
                          "requests_per_s", "p95_ttft_s", "p95_tpot_s")(_finite)
@@ -582,6 +583,7 @@ class Workload(Strict):
         split evenly (the 1000/1000 shape of the TensorRT-LLM and NIM benchmark tables); one of
         prompt/output alone is mirrored by the other. The split is stated as an assumption."""
         given = set(self.model_fields_set)
+        self._lengths_given = bool(given & {"context_len", "prompt_tokens", "output_tokens"})
         p, o, ctx = self.prompt_tokens, self.output_tokens, self.context_len
         note = ""
         message: tuple[str, dict[str, Any]] | None = None
@@ -638,6 +640,11 @@ class Workload(Strict):
     def lengths_message(self) -> tuple[str, dict[str, Any]] | None:
         """The same as a message id of reports/messages.yaml and its values."""
         return self._lengths_message
+
+    @property
+    def lengths_given(self) -> bool:
+        """The file states a length (context_len, prompt_tokens or output_tokens), not the default context."""
+        return self._lengths_given
 
     @property
     def training(self) -> bool:
