@@ -24,6 +24,8 @@ Run on review37's branch before its fixes (main at d5c1114f): 40 cases, 29 clean
   and recommended without a word: no rule read the model's ``max_context``. SRV-CONTEXT-BEYOND-MODEL now warns
   where the workload states its lengths (a warning, not a refusal: a YaRN-stretched server runs past the window)
   (1 case).
+* CPT-TRAINING-STACK-DEVICE read 'runs only on GPUs of the Intel Gaudi software' (the software stack's name where the
+  sentence wants the accelerators'): now 'runs only on Intel Gaudi accelerators' (tests/test_optimum_habana_stack.py).
 * Three Sparks serving one TP 2 copy said 'one copy across 3 nodes as pinned' of a layout no one pinned: now 'one copy
   across 2 nodes' (1 case).
 
@@ -31,7 +33,6 @@ Seen and left:
 
 * With no answer, MEM-NO-FIT is said of 1 x GB10 (674 GB a GPU) rather than 4 x (170 GB): rank.closeness orders
   candidates refused at the same step by cost before GPUs, so the cheapest refused is 'closest'.
-* CPT-TRAINING-STACK-DEVICE reads 'runs only on GPUs of the Intel Gaudi software' (knowledge/compat.py's stack name).
 """
 from __future__ import annotations
 

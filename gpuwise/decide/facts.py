@@ -60,7 +60,8 @@ class CandidateFact(FactModel):
     max_systems: int = _f("a whole desktop system: the most of its systems its maker's tools join into one cluster "
                           "(gpus.yaml link.max_systems; -1 no such limit)")
     training_stack_name: str = _f("training: the named training stack ('none' serving; runtime.yaml training_stacks)")
-    training_stack_devices: str = _f("the GPU software stacks that training stack runs on, joined ('any': no limit)")
+    training_stack_devices: str = _f("the accelerators that training stack runs on, by maker (NVIDIA, AMD Instinct "
+                                     "or Radeon, Intel Gaudi, Huawei Ascend), joined ('any': no limit)")
     training_stack_runs_here: bool = _f("the training stack runs on this GPU's software stack (cuda, rocm, gaudi, "
                                         "cann); true when it names no limit or the job is not training")
     joined_systems: int = _f("the systems (servers) one job joins over the network: a training run's every server; "

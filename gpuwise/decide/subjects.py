@@ -24,7 +24,7 @@ from ..estimators.serving.layout import pinned_gpus, pins_not_kept
 from ..estimators.serving.support import support_figures
 from ..frozen import frozen
 from ..inputs.job import Job, note
-from ..knowledge.compat import STACK_NAMES, environment_facts, flash_min_cc, stack_of
+from ..knowledge.compat import environment_facts, flash_min_cc, stack_of
 from ..messages import Phrase, phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
@@ -112,13 +112,18 @@ def _gpu_part(job: Job, g: Any) -> dict[str, Any]:
     return got
 
 
+_MAKERS = {"cuda": "NVIDIA", "rocm": "AMD Instinct or Radeon", "gaudi": "Intel Gaudi", "cann": "Huawei Ascend"}
+"""The accelerators each software stack drives, by their makers' names, as CPT-TRAINING-STACK-DEVICE says them
+('runs only on Intel Gaudi accelerators', where the stack's own name read 'on GPUs of the Intel Gaudi software')."""
+
+
 def _stack_device(job: Job, g: Any) -> dict[str, Any]:
     """Whether the named training stack runs on this GPU's software stack (runtime.yaml training_stacks devices:
     optimum-habana only on Intel Gaudi), for CPT-TRAINING-STACK-DEVICE."""
     spec = TJ.stack_spec(job) if job.training else None
     devices = spec.devices if spec is not None else None
     return {"training_stack_name": spec.name if spec is not None else "none",
-            "training_stack_devices": ", ".join(STACK_NAMES[d] for d in devices) if devices else "any",
+            "training_stack_devices": ", ".join(_MAKERS[d] for d in devices) if devices else "any",
             "training_stack_runs_here": devices is None or stack_of(g) in devices}
 
 
