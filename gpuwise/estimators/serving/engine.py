@@ -11,6 +11,7 @@ from .. import GiB, usable_share
 from .. import memory as M
 from .. import memory_serving as MS
 from . import options as O
+from . import statepool as SP
 from .draft import Drafter, drafter
 from .recurrent import hybrid_consts
 from .support import clock_factor, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
@@ -176,7 +177,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         bw_weights=mem_bw * bwf * bw_factor,
         bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (chip, ao, mo, vo, rel)) * bw_factor,
         bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
-        step_overhead=pick("step_overhead_us") * 1e-6,
+        step_overhead=pick("step_overhead_us") * 1e-6 + unoverlapped_host(job, fw),
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)
                         + piecewise_layer_us(vo, getattr(w, "framework_version", None))) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
@@ -309,6 +310,23 @@ def sync_host_floor(fw: Framework, version: str | None) -> float:
     job that states none (the current releases overlap that work with the forward)."""
     span = fw.sync_host_floor
     return span.step_us * 1e-6 if span is not None and in_releases(span, version) else 0.0
+
+
+def unoverlapped_host(job: Any, fw: Framework) -> float:
+    """Seconds of host work a step adds where the stated release runs a hybrid model (models.yaml ``recurrent``)
+    without the overlap scheduler (``hybrid_state_pool.unoverlapped_host_us``): with the prefix cache on and no
+    extra state buffer (the 'no_buffer' strategy) SGLang turns the scheduler off, so the host's work for a step runs
+    between forwards. The release entry gives the listed models the buffer where its slots a request exceed the
+    other models'. 0 with the prefix cache off, for a model without a recurrent state, or before the first entry."""
+    pool = getattr(fw, "hybrid_state_pool", None)
+    if pool is None or pool.unoverlapped_host_us is None or not getattr(job.shape, "recurrent", None):
+        return 0.0
+    entry = SP.release_entry(fw, getattr(job.w, "framework_version", None))
+    if entry is None or getattr(job.w, "prefix_cache", None) is False:
+        return 0.0
+    if job.model_id in pool.buffered_models and entry.slots_per_request > entry.plain_slots_per_request:
+        return 0.0
+    return pool.unoverlapped_host_us.value * 1e-6
 
 
 def wna16_grouped_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, floor_us: float) -> float:

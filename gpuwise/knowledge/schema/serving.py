@@ -412,6 +412,9 @@ class HybridStatePool(Strict):
                                              "keep the state in the KV pool")
     buffered_models: list[str] = Field(default=[], description="catalog models whose architecture the releases "
                                        "give the extra state buffer by default")
+    unoverlapped_host_us: Factor | None = Field(
+        default=None, description="host time a decode step adds where the release turns the overlap scheduler off "
+        "for such a model (the prefix cache on, no extra state buffer: 'no_buffer'), us")
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
     source: str = Field(min_length=3)
     check: Check = "S"
