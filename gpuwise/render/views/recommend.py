@@ -33,6 +33,17 @@ from .steps import StepsView
 class RecommendView(StepsView, ChartsView):
     """A recommendation's report."""
 
+    def subject(self, question: dict[str, Any]) -> str:
+        """The job the answer is for, in one line under the title, with the values as the question holds them (the
+        brief named no model: a signed page must say what it sizes)."""
+        w = (question or {}).get("workload") or {}
+        if not w.get("task"):
+            return ""
+        model = w.get("model") or (self._("a %(b)s B-parameter model", b=self.f.num(w["params_b"]))
+                                   if w.get("params_b") else "")
+        return self._("Workload: %(task)s, %(model)s, %(precision)s", task=w["task"], model=model,
+                      precision=w.get("precision") or "")
+
     def recommend(self) -> dict[str, Any]:
         r: RecommendResult = self.r
         cands = list(r.candidates)
@@ -44,6 +55,7 @@ class RecommendView(StepsView, ChartsView):
         listed = alternatives["candidates"] if alternatives else ([chosen] if chosen else [])
         vm.update({
             "title": self._("GPU recommendation"),
+            "subject": self.subject(r.question),
             "answer": self.answer(r.recommendation, chosen, est, cands) if r.recommendation else None,
             "no_answer": self._("No candidate meets the requirements. The reasons each one was rejected are "
                                 "listed below."),
