@@ -166,3 +166,6 @@ def test_with_no_answer_the_rule_is_said_of_the_fewest_sparks_it_refused(tmp_pat
     assert net["evidence"]["candidates_rejected"] == 4  # 8, 16, 32 and 64
     mem = next(f for f in d["findings"] if f["rule"] == "MEM-NO-FIT")
     assert mem["evidence"]["candidates_rejected"] == 3  # 1, 2 and 4
+    # a memory rule is said of the most GPUs of that kind it refused: 4 Sparks still need 171.4 GB a GPU at tensor
+    # parallel 4 (review37: it was said of one, 674 GB, which tells less)
+    assert mem["message"].startswith("4 x NVIDIA GB10") and "even with tensor parallel 4" in mem["message"]

@@ -113,7 +113,8 @@ def blocking_rules(con: Consultation, outcome: Outcome, nearest: list[str]) -> d
     """With no candidate decided: each rule that rejected candidates, with the one it is said of
     (the closest of the alternatives shown that it rejected, else the closest of all it rejected:
     :func:`gpuwise.decide.rank.closeness`; a listed GPU's largest count is shown, but 8 DGX Sparks, not 64, say
-    why more than four are refused) and how many it rejected; most first, then in the rule book's order."""
+    why more than four are refused; a memory-step rule the most GPUs of that kind and mode it refused: 4 Sparks
+    still short of memory say more than one) and how many it rejected; most first, then in the rule book's order."""
     by_rule: dict[str, list[str]] = {}
     for k in con.options:
         if not k.startswith("proposed"):
@@ -125,6 +126,10 @@ def blocking_rules(con: Consultation, outcome: Outcome, nearest: list[str]) -> d
     for rid in sorted(by_rule, key=lambda x: (-len(by_rule[x]), order.get(x, 0))):
         keys = by_rule[rid]
         first = min([k for k in nearest if k in keys] or keys, key=reach)
+        if con.book.step_of.get(rid) == "memory":  # a fit refused says most at the most GPUs of that kind it refused
+            ev, mode = con.options[first]
+            first = max((k for k in keys if con.options[k][0].gpu.id == ev.gpu.id and con.options[k][1] == mode),
+                        key=lambda k: con.options[k][0].count)
         out[rid] = (first, len(keys))
     return out
 
