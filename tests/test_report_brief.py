@@ -80,7 +80,7 @@ def test_the_quick_start_answer_fits_two_screens(training):
     out = report.render(training, "text")
     lines = out.splitlines()
     assert len(lines) <= 80, len(lines)
-    assert lines[0] == "GPU recommendation" and lines[1].startswith("Workload: ") and lines[3] == "=== Answer ==="
+    assert lines[0].startswith("GPU recommendation: ") and lines[2] == "=== Answer ==="
     rec = training.recommendation
     assert f"Rent {rec.count} × {rec.gpu_name} from {rec.provider}:" in out  # the sentence, first
     for section in ("How it was decided", "Alternatives", "Blockers and warnings", "Assumptions"):

@@ -40,7 +40,7 @@ def test_the_brief_speaks_of_the_answer_and_the_full_report_heads_the_others(tmp
         out = _run(tmp_path, "recommend", text, *args)
         assert "TCO-RENT-DEARER" not in out, args
     out = _flat(_run(tmp_path, "recommend", text))
-    assert out.startswith("GPU recommendation Workload: inference, qwen3-next-80b-a3b, bf16 === Answer === "
+    assert out.startswith("GPU recommendation: inference, qwen3-next-80b-a3b, bf16 === Answer === "
                           "Rent 2 × NVIDIA H200 SXM 141GB")
     assert "Blockers and warnings (0 blockers, 0 warnings, 0 notes) === No blockers and no warnings." in out
     full = _flat(_run(tmp_path, "recommend", text, "--detail", "full"))

@@ -34,14 +34,14 @@ class RecommendView(StepsView, ChartsView):
     """A recommendation's report."""
 
     def subject(self, question: dict[str, Any]) -> str:
-        """The job the answer is for, in one line under the title, with the values as the question holds them (the
-        brief named no model: a signed page must say what it sizes)."""
+        """The job the answer is for, on the title's line, with the values as the question holds them (the brief
+        named no model: a signed page must say what it sizes; on the title's line, so the brief keeps its length)."""
         w = (question or {}).get("workload") or {}
         if not w.get("task"):
             return ""
         model = w.get("model") or (self._("a %(b)s B-parameter model", b=self.f.num(w["params_b"]))
                                    if w.get("params_b") else "")
-        return self._("Workload: %(task)s, %(model)s, %(precision)s", task=w["task"], model=model,
+        return self._("%(task)s, %(model)s, %(precision)s", task=w["task"], model=model,
                       precision=w.get("precision") or "")
 
     def recommend(self) -> dict[str, Any]:
