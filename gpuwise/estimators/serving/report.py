@@ -68,6 +68,8 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     walk = _k_walk(job, s, pure)  # block-FP8 GEMMs' reduction walk, where it sets their time (nothing otherwise)
     fp4 = _fp4_rate(s)  # dense NVFP4 GEMMs' own streaming rate, where the engine charges it (nothing otherwise)
     walk = (walk[0] + fp4[0], {**walk[1], **fp4[1]}) if walk and fp4 else (walk or fp4)
+    kvw = _kv_walk(s)  # SGLang's Triton decode kernel's walkers, where they read the cache (nothing otherwise)
+    walk = (walk[0] + kvw[0], {**walk[1], **kvw[1]}) if walk and kvw else (walk or kvw)
     tpot, decode_step = s.load.tpot, s.load.decode_step
     # the load is a request rate's (Little's law): its output is the rate's, where the queue is stable
     rate_at = (s.rate.at_rate if s.load_source == "load.rate" and s.rate is not None and s.rate.at_rate is not None
@@ -162,6 +164,17 @@ def _fp4_rate(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
         return None
     return formula("formula.serving.nvfp4_dense_rate", "; ", tb_s=eng.fp4_dense_bw / 1e12), {
         "nvfp4_dense_bytes_per_s": eng.fp4_dense_bw}
+
+
+def _kv_walk(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
+    """Where a split-KV decode kernel the job states reads the cache at its programs' rate (serving.yaml
+    ``triton_decode_walk``, engine.py ``kv_walk_rate``): the formula's part that says so, and the rate a KV head
+    of one sequence is walked at; None elsewhere, or where a speculative step is shown."""
+    eng = s.engine
+    if not eng.kv_walk or eng.spec is not None:
+        return None
+    return formula("formula.serving.kv_walk", "; ", gb_s=eng.kv_walk / 1e9), {
+        "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk}
 
 
 def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
