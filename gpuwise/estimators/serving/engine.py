@@ -78,6 +78,7 @@ class Engine:
     peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
+    unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -213,6 +214,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
         kv_walk=kv_walk_rate(fw, getattr(w, "attention_backend", None), gpu.vendor),
+        unoverlapped=unoverlapped_host(job, fw),
     )
 
 

@@ -70,6 +70,10 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     walk = (walk[0] + fp4[0], {**walk[1], **fp4[1]}) if walk and fp4 else (walk or fp4)
     kvw = _kv_walk(s)  # SGLang's Triton decode kernel's walkers, where they read the cache (nothing otherwise)
     walk = (walk[0] + kvw[0], {**walk[1], **kvw[1]}) if walk and kvw else (walk or kvw)
+    if eng.unoverlapped and eng.spec is None:  # SGLang's overlap scheduler off for a hybrid: host time in the overhead
+        walk = ((walk[0] if walk else ()) + formula("formula.serving.unoverlapped_host", "; ",
+                                                     us=eng.unoverlapped * 1e6),
+                {**(walk[1] if walk else {}), "unoverlapped_host_s": eng.unoverlapped})
     tpot, decode_step = s.load.tpot, s.load.decode_step
     # the load is a request rate's (Little's law): its output is the rate's, where the queue is stable
     rate_at = (s.rate.at_rate if s.load_source == "load.rate" and s.rate is not None and s.rate.at_rate is not None
