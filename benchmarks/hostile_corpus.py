@@ -65,7 +65,7 @@ off TensorRT-LLM, the host-server share judged stale, the DGX Spark priced, the 
 options in plans and audits) and 40 of round 30 (benchmarks/hostile_round30.py: optimum-habana off Gaudi in
 recommend, audit, plan and an overlay, recurrent_state_dtype where it does not apply and as torch and the engines spell
 it, Gemma 4's KV at TP 8, GLM-4.7-Flash and the new aliases, Sparks priced per system and cabled in a ring, the MI325X's
-GEMM clock, NVFP4 and long prompts) and 36 of round 31 (benchmarks/hostile_round31.py: SGLang's attention_backend
+GEMM clock, NVFP4 and long prompts) and 37 of round 31 (benchmarks/hostile_round31.py: SGLang's attention_backend
 on other engines, misspelt, in plans, audits and on AMD, the Triton walk in the step's formula, the hybrid's
 overlap-off host time, torchtitan's local batch, xtuner with a pipeline pinned, Megatron-Core's pinned virtual
 stages, a context past the model's window, the Workload line), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
