@@ -182,7 +182,7 @@ def test_text_tables_align_in_columns():
 
 def test_markdown_structure_and_escaping():
     out = render("recommend", "md", detail="full")
-    assert out.startswith("# GPU recommendation: finetune, llama-2-70b, bf16\n")
+    assert out.startswith("# GPU recommendation: finetune (full), llama-2-70b, bf16\n")
     assert "\n## Answer\n" in out and "\n## Alternatives\n" in out
     assert "\n## Step 1: Memory\n" in out and "\n## Why not the others\n" in out
     assert "| Part | Per GPU | Share |\n| --- | ---: | ---: |\n| Weights | 4.3 GB | 10% |" in out

@@ -35,7 +35,7 @@ def test_the_triton_walk_is_in_the_step_formula_it_prices() -> None:
 
 def test_the_workload_line_names_a_fine_tunes_method(tmp_path) -> None:
     # A QLoRA fine-tune of an 8B model and a full one differ several times over in the memory they need, and the
-    # line under the title read 'Workload: finetune, <model>, bf16' for either: the method is now said.
+    # title's line read 'GPU recommendation: finetune, <model>, bf16' for either: the method is now said.
     import json
 
     from .clirun import gpuwise as cli
@@ -43,12 +43,14 @@ def test_the_workload_line_names_a_fine_tunes_method(tmp_path) -> None:
     w = {"task": "finetune", "method": "qlora", "model": "meta-llama/Llama-3.1-8B-Instruct", "train_tokens": 1.0e7}
     (tmp_path / "r.yaml").write_text(json.dumps({"workload": w}), encoding="utf-8")
     out = cli("recommend", "r.yaml", cwd=tmp_path)
-    assert out.stdout.splitlines()[1] == "Workload: finetune (qlora), meta-llama/Llama-3.1-8B-Instruct, bf16"
+    assert out.stdout.splitlines()[0] == ("GPU recommendation: finetune (qlora), meta-llama/Llama-3.1-8B-Instruct, "
+                                          "bf16")
     zh = cli("recommend", "r.yaml", "--lang", "zh", cwd=tmp_path)
-    assert zh.stdout.splitlines()[1] == "工作负载：finetune（qlora），meta-llama/Llama-3.1-8B-Instruct，bf16"
+    assert zh.stdout.splitlines()[0] == "GPU 选型建议：finetune（qlora），meta-llama/Llama-3.1-8B-Instruct，bf16"
     (tmp_path / "p.yaml").write_text(json.dumps({"workload": {"task": "pretrain", "model": "llama-3.2-1b",
                                                               "train_tokens": 1.0e9}}), encoding="utf-8")
-    assert cli("recommend", "p.yaml", cwd=tmp_path).stdout.splitlines()[1] == "Workload: pretrain, llama-3.2-1b, bf16"
+    assert cli("recommend", "p.yaml", cwd=tmp_path).stdout.splitlines()[0] == \
+        "GPU recommendation: pretrain, llama-3.2-1b, bf16"
 
 
 def test_the_overlap_off_host_time_is_said_where_it_is_charged() -> None:
