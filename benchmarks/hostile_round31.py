@@ -5,7 +5,7 @@ on a fine-tune, and the walk said in the step's formula; SGLang's overlap schedu
 ``local_batch`` (runtime.yaml ``training_stacks``) tried without a batch_size, beside a stated one and a pipeline, and
 in an overlay; the stack ``xtuner`` with pipeline parallelism pinned, misspelt, on a service, audited and planned;
 Megatron-Core's ``pipeline_split_slots`` for a pinned vpp and on a stack without them; SRV-CONTEXT-BEYOND-MODEL; the
-'Workload:' line under the recommendation's title -- through recommend, estimate, audit, plan, json / text / md /
+job named on the recommendation's title line -- through recommend, estimate, audit, plan, json / text / md /
 html, English and Chinese. Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
 Run on review38's branch before its fixes (main at fff82bb6): 37 cases, 33 clean. Fixed (now 37 clean):
@@ -15,7 +15,7 @@ Run on review38's branch before its fixes (main at fff82bb6): 37 cases, 33 clean
   where the formula gives 1.2 ms): the formula now names the walkers' rate, 42 GB/s a KV head (2 cases).
 * A hybrid on SGLang 0.5.9 showed a step overhead 0.74 ms above the same job's with the prefix cache off and no word
   of it: the formula now says the overlap scheduler's host time (1 case).
-* The 'Workload:' line said 'finetune' alike for a QLoRA and a full fine-tune: the method is now said (1 case).
+* The title's job said 'finetune' alike for a QLoRA and a full fine-tune: the method is now said (1 case).
 
 Seen and left:
 
@@ -130,13 +130,13 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("vpp31: the same on torchtitan: refused, vpp 16 offered", {"workload": {**PIPE, "stack": "torchtitan", "parallelism": {"pp": 2, "vpp": 17}}}, _refused("r.yaml", "workload.parallelism.vpp", "vpp 16"), argv=h100x8)
     rcase("vpp31: Megatron PP4 x VPP9: refused, vpp 8 offered, in Chinese", {"workload": {**PIPE, "stack": "megatron", "parallelism": {"pp": 4, "vpp": 9}}}, _refused("r.yaml", "workload.parallelism.vpp", "8"), argv=("estimate", "r.yaml", "--gpu", "h100", "--gpus", "8", "--lang", "zh"))
 
-    # ------------------------------------------------------------ the model's window and the Workload line
+    # ------------------------------------------------------------ the model's window and the job on the title's line
     rcase("ctx31: context_len 200,000 on Llama 3.1 8B: the window said", {"workload": {"task": "inference", "model": "llama-3.1-8b", "context_len": 200000, "concurrent_requests": 1}},
           _doc(lambda d: "SRV-CONTEXT-BEYOND-MODEL" in _rules(d)), argv=("recommend", "r.yaml", "--format", "json"))
     case("line31: a QLoRA fine-tune's line names its method", {"r.yaml": _dump({"workload": {"task": "finetune", "method": "qlora", "model": "llama-3.1-8b", "train_tokens": 1.0e7}})},
-         ["recommend", "r.yaml"], expect="any", check=_text_ok("Workload: finetune (qlora), llama-3.1-8b"))
+         ["recommend", "r.yaml"], expect="any", check=_text_ok("GPU recommendation: finetune (qlora), llama-3.1-8b"))
     for fmt in ("md", "html"):
         case(f"line31: a model by size, --format {fmt}, --lang zh", {"r.yaml": _dump({"workload": {"task": "inference", "params_b": 3.2, "precision": "int4"}})},
              ["recommend", "r.yaml", "--format", fmt, "--lang", "zh", "-o", f"o.{fmt}"], expect="any",
-             check=lambda r, fmt=fmt: r.returncode in (0, 1) and "工作负载：inference，3.2 B 参数的模型，int4" in Path(r.cwd, f"o.{fmt}").read_text(encoding="utf-8"))
+             check=lambda r, fmt=fmt: r.returncode in (0, 1) and "GPU 选型建议：inference，3.2 B 参数的模型，int4" in Path(r.cwd, f"o.{fmt}").read_text(encoding="utf-8"))
 
