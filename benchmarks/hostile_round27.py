@@ -82,7 +82,8 @@ def add(case, ns: dict[str, Any]) -> None:
 
     # two on one cable (DGX Spark User Guide, Spark Stacking): 1 link, no switch port, NICs in the system's price
     acase("spk27: 2 Sparks: one cable, no switch", sparks(2), _doc(lambda d: _net(d["proposed"])["links"] == 1 and _net(d["proposed"])["switch_ports"] == 0 and _net(d["proposed"])["nic_usd"] == 0 and _ledger_adds_up(d["proposed"]["ledger"])))
-    acase("spk27: 3 Sparks: a switch port each", sparks(3), _doc(lambda d: _net(d["proposed"])["switch_ports"] == 3 and _net(d["proposed"])["links"] == 3))
+    # session 33: three Sparks are cabled in a ring, three cables and no switch (NVIDIA's connect-multiple-sparks playbook)
+    acase("spk27: 3 Sparks: a ring of three cables", sparks(3), _doc(lambda d: _net(d["proposed"])["switch_ports"] == 0 and _net(d["proposed"])["links"] == 3))
     # 12 x 0.24 kW = 2.88 kW fits an office's 3 kW (tco.yaml hosting.office max_kw); 13 = 3.12 kW does not
     acase("spk27: 12 Sparks (2.88 kW) in an office", sparks(12), _doc(lambda d: _hosting(d["proposed"]) == "office" and not _lines(d["proposed"], "hosting")))
     acase("spk27: 13 Sparks (3.12 kW) in colocation", sparks(13), _doc(lambda d: _hosting(d["proposed"]) == "colocation" and _ledger_adds_up(d["proposed"]["ledger"])))
@@ -209,7 +210,8 @@ def add(case, ns: dict[str, Any]) -> None:
         mcase(f"cat27: {model}: no other size offered", model, lambda r, wrong=wrong: _refused("r.yaml", "workload.model")(r) and wrong not in r.stderr)
     # session 32: the release's exact name is read as its network (docs/names.md rule 6); a misspelt one keeps the close match
     mcase("cat27: Qwen3-Next-80B-A3B-Thinkin-FP8: its own size offered", "Qwen3-Next-80B-A3B-Thinkin-FP8", _refused("r.yaml", "did you mean qwen3-next-80b-a3b"))
-    mcase("cat27: olmo-3.1-32b: the whole name", "olmo-3.1-32b", _refused("r.yaml", "olmo-3-32b"))
+    # session 33 (catalog36): Olmo 3.1 32B keeps Olmo 3 32B's network, so its short name now resolves there
+    mcase("cat27: olmo-3.1-32b: read as Olmo 3 32B", "olmo-3.1-32b", _finite_json)
     mcase("cat27: ernie 4.5 300b (spaces)", "ERNIE 4.5 300B", _finite_json)
     case("cat27: plan with an unknown model: the field named once", {"plan.yaml": _dump({"horizon_months": 2, "workloads": [{"name": "a", "workload": {"task": "inference", "model": "ernie-4.5-0.3b"}, "cadence": {"continuous": True}}]})}, ["plan", "plan.yaml"], expect="any",
          check=_refused("plan.yaml: workloads[0].workload.model: unknown model"))
