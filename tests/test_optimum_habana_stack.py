@@ -70,3 +70,36 @@ def test_it_is_refused_on_a_gpu_it_does_not_run_on(tmp_path: Path) -> None:
 def test_a_stack_with_no_device_limit_runs_everywhere(tmp_path: Path) -> None:
     r = gpuwise.estimate({"workload": {**JOB, "stack": "deepspeed"}}, gpu="h100", gpus=8)
     assert r.gpu.training.step_terms.step_s > 0
+
+
+def test_stacks_on_deepspeeds_engine_take_its_fields_and_its_mechanisms(kb):
+    """optimum-habana and xtuner name DeepSpeed as their engine (training_stacks engine) rather than copying its
+    buckets, overlap, pipeline engine and parallelism; DeepSpeed's ZeRO-3 mechanisms reach them (the 0.33 ms a
+    module fetch of training.zero3_module_fetch, which lists deepspeed and megatron-deepspeed)."""
+    from gpuwise.estimators import training_job as TJ
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.requirements import Requirements
+    from gpuwise.knowledge.schema.runtime import ENGINE_FIELDS
+
+    ds = kb.runtime.training_stacks["deepspeed"]
+    for sid in ("optimum-habana", "xtuner"):
+        s = kb.runtime.training_stacks[sid]
+        assert s.engine == "deepspeed"
+        assert all(getattr(s, f) == getattr(ds, f) for f in ENGINE_FIELDS), sid
+    job = resolve(Requirements.model_validate({"workload": {**JOB, "stack": "optimum-habana"}}), kb)
+    assert TJ.engine_stack(job) == "deepspeed"
+    assert TJ.zero3_fetch_seconds(job) == pytest.approx(0.33e-3)
+    litgpt = resolve(Requirements.model_validate({"workload": {**JOB, "stack": "litgpt"}}), kb)
+    assert TJ.engine_stack(litgpt) == "litgpt" and TJ.zero3_fetch_seconds(litgpt) == 0.0
+
+
+def test_an_engine_that_is_not_a_stack_of_its_own_is_refused():
+    from gpuwise.errors import Said
+    from gpuwise.knowledge.schema.runtime import StackSpeed, _engines_filled
+
+    a = StackSpeed(name="a", efficiency=1.0, engine="b", source="test")
+    b = StackSpeed(name="b", efficiency=1.0, engine="c", source="test")
+    with pytest.raises(Said):
+        _engines_filled({"a": a, "b": b})
+    with pytest.raises(Said):
+        _engines_filled({"a": a})

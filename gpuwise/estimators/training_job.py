@@ -412,8 +412,7 @@ def zero3_fetch_seconds(job: Job) -> float:
     """Host seconds DeepSpeed ZeRO-3 takes per module holding parameters and pass (runtime.yaml
     training.zero3_module_fetch) for a job on one of its stacks; 0 for the others."""
     zf = job.kb.runtime.training.zero3_module_fetch
-    stack = getattr(job.w, "stack", None) or default_stack(job)
-    return zf.ms_per_fetch * 1e-3 if zf is not None and stack in zf.stacks else 0.0
+    return zf.ms_per_fetch * 1e-3 if zf is not None and engine_stack(job) in zf.stacks else 0.0
 
 
 def zero3_experts_one_module(job: Job) -> bool:
@@ -441,7 +440,7 @@ def zero3_offload_copies(job: Job) -> tuple[float, float, float, bool]:
     workload.stack_version, the newest when none is given. () for the other stacks."""
     zc = job.kb.runtime.zero3_offload_copies
     stack = getattr(job.w, "stack", None) or default_stack(job)
-    if zc is None or stack not in zc.stacks:
+    if zc is None or engine_stack(job) not in zc.stacks:
         return ()
     given = getattr(job.w, "stack_version", None)
     if (given is None and job.w.offload != "none" and job.w.zero_stage in (3, "auto")
@@ -464,7 +463,7 @@ def zero12_offload_copies(job: Job) -> tuple[float, float, bool, float, bool]:
     The job's release is workload.stack_version, the newest when none is given. () for the other stacks."""
     zc = job.kb.runtime.zero3_offload_copies
     stack = getattr(job.w, "stack", None) or default_stack(job)
-    if zc is None or stack not in zc.stacks or zc.zero12_pageable_from is None:
+    if zc is None or engine_stack(job) not in zc.stacks or zc.zero12_pageable_from is None:
         return ()
     given = getattr(job.w, "stack_version", None)
     if (given is None and job.w.offload != "none" and job.w.zero_stage in (1, 2)
@@ -501,6 +500,14 @@ def fp8_params_held(job: Job) -> bool:
     w = job.w
     return bool(job.training and w.method == "lora" and w.precision == "fp8" and getattr(w, "fp8_params", False)
                 and stack_spec(job).transformer_engine)
+
+
+def engine_stack(job: Job) -> str:
+    """The stack whose sharding engine the job's stack runs (runtime.yaml training_stacks engine: optimum-habana and
+    xtuner run DeepSpeed's), which that engine's mechanisms (zero3_offload_copies, training.zero3_module_fetch) list."""
+    stack = getattr(job.w, "stack", None) or default_stack(job)
+    spec = job.kb.runtime.training_stacks.get(stack)
+    return spec.engine if spec is not None and spec.engine else stack
 
 
 def stack_spec(job: Job) -> StackSpeed:

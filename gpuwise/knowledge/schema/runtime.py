@@ -407,6 +407,10 @@ class StackSpeed(Strict):
     offload: bool = Field(
         default=True, description="the stack can offload training state to the host (ZeRO-Offload, FSDP CPU offload); "
         "false: it has no such path (llm.c, nanochat), so the planner offers none and a pinned offload is set aside")
+    engine: str | None = Field(
+        default=None, description="the training stack whose sharding engine this one runs (optimum-habana and xtuner "
+        "run DeepSpeed's ZeRO on their own model code): the engine's fields (ENGINE_FIELDS) are that stack's unless "
+        "set here, and the engine's mechanisms (zero3_offload_copies, training.zero3_module_fetch) reach this stack")
     devices: list[Literal["cuda", "rocm", "gaudi", "cann"]] | None = Field(
         default=None, min_length=1, description="the GPU software stacks the training stack runs on (None: any): "
         "optimum-habana runs only on Intel Gaudi; rule CPT-TRAINING-STACK-DEVICE refuses it elsewhere")
@@ -421,6 +425,27 @@ class StackSpeed(Strict):
         if self.parallelism is not None and len(self.parallelism_source) < 3:
             raise Said(N_("a stack's parallelism needs its parallelism_source"))
         return self
+
+
+ENGINE_FIELDS = ("grad_bucket_params", "grad_bucket_params_per_rank", "overlap_comm", "interleaved_pipeline",
+                 "tensor_parallel_max_zero", "zero_stages", "parallelism", "parallelism_source")
+"""What a stack takes from the stack whose sharding engine it runs (StackSpeed.engine): the data-parallel
+reduction, the pipeline engine and the parallelism it offers; the model code's speed and memory stay its own."""
+
+
+def _engines_filled(stacks: dict[str, StackSpeed]) -> dict[str, StackSpeed]:
+    """Each stack that names an engine, with the engine's fields where it sets none of its own."""
+    out = dict(stacks)
+    for sid, spec in stacks.items():
+        if spec.engine is None:
+            continue
+        base = stacks.get(spec.engine)
+        if base is None or base.engine is not None:
+            raise Said(N_("training stack %(stack)s: engine %(engine)s is not a stack that runs its own engine"),
+                       stack=sid, engine=spec.engine)
+        out[sid] = spec.model_copy(update={f: getattr(base, f) for f in ENGINE_FIELDS
+                                           if f not in spec.model_fields_set})
+    return out
 
 
 class Zero3OffloadCopies(Strict):
@@ -489,7 +514,7 @@ class RuntimeFile(Strict):
     host_cores_per_gpu: _within(Positive, 0.1, 1_024) = Field(
         description="host CPU cores serving each GPU of a training server when the job states none")
     rented_host_ram: RentedHostRam = Field(description="host RAM of a rented GPU server, per GPU")
-    training_stacks: dict[str, StackSpeed] = Field(
+    training_stacks: Annotated[dict[str, StackSpeed], AfterValidator(_engines_filled)] = Field(
         description="stack id -> speed relative to the calibrated middle; 'middle' is used when none is given")
     quantization: dict[str, QuantFormat]
     pcie_gb_s: dict[str, _within(Positive, 0.1, 1_000)] = Field(description="PCIe generation -> x16 one-direction GB/s")
