@@ -1,0 +1,77 @@
+"""Rows DG01-DG08 of validation/decode_independent.csv (the decodeblind16 round, blind figures in the validation
+README). Each row must be estimated by the accuracy report (a row the serving model refuses, such as tensor
+parallelism across two DGX Spark nodes, or a model or GPU the catalog lost, would drop out of the file's median
+silently), and each figure must be what its source prints: the llama.cpp comparator of antfly's L4 lane, master's
+tg128 in llama.cpp pull request #22587, Conselara's batch-1 row, kubis.ai's c1 tg128 cells, ai-muninn's two
+headline figures and rvllm.com's vLLM B=1 cell."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+
+ROWS = Path(__file__).parent / "data" / "validation" / "decode_independent.csv"
+IDS = [f"DG{i:02d}" for i in range(1, 9)]
+
+ANTFLY = ("https://github.com/antflydb/antfly/blob/02ab881c557598c7aff4edb979db19ba65b929d2/"
+          "docs/design/inference/history/gemma4/a4b-perf.md")
+KUBIS = "https://kubis.ai/blog/dgx_series/benchmarks/gemma4-26b-topology-benchmark"
+# row -> (the t/s its source prints, the source's URL)
+PRINTED = {
+    "DG01": (69.41, ANTFLY),  # llama.cpp against Antfly's 63.18, one L4, 128 greedy tokens
+    "DG02": (82.5, "https://github.com/ggml-org/llama.cpp/pull/22587"),  # master tg128 82.5 +/- 0.1
+    "DG03": (17.0, "https://conselara.dev/notes/dgx-spark-benchmarks/"),  # batch 1 (serial), 256 tokens
+    "DG04": (38.68, KUBIS),  # Solo, c1
+    "DG05": (57.93, KUBIS),  # Cluster TP=2, c1
+    "DG06": (7.0, "https://www.ai-muninn.com/en/blog/dgx-spark-gemma4-31b-dense-7-toks"),
+    "DG07": (52.0, "https://ai-muninn.com/en/blog/dgx-spark-gemma4-26b-nvfp4-52-toks"),
+    "DG08": (66.9, "https://rvllm.com/bench"),  # the summary table's B=1 (the sweep rounds it to 69)
+}
+
+
+def _dg_rows() -> dict[str, dict]:
+    with ROWS.open(newline="") as fh:
+        return {r["id"]: r for r in csv.DictReader(fh) if r["id"].startswith("DG")}
+
+
+@pytest.fixture(scope="module")
+def estimated(kb, accuracy):
+    return {label.split()[0]: (est, got) for label, est, got in
+            accuracy.single_stream_cases(kb, accuracy.DECODE_INDEPENDENT) if label.startswith("DG")}
+
+
+def test_the_round_has_its_eight_rows():
+    assert sorted(_dg_rows()) == IDS
+
+
+@pytest.mark.parametrize("row_id", IDS)
+def test_every_row_of_the_round_is_estimated(estimated, row_id):
+    assert row_id in estimated, f"{row_id} dropped out of the accuracy report"
+    est, got = estimated[row_id]
+    assert math.isfinite(est) and est > 0
+    assert got == pytest.approx(float(_dg_rows()[row_id]["decode_tok_s"]))
+
+
+@pytest.mark.parametrize("row_id", sorted(PRINTED))
+def test_a_row_is_its_printed_figure(row_id):
+    figure, url = PRINTED[row_id]
+    row = _dg_rows()[row_id]
+    assert float(row["decode_tok_s"]) == pytest.approx(figure)
+    assert row["source"] == url
+
+
+def test_the_two_node_rows_keep_their_layouts():
+    # Conselara: TP=2, EP=2 over RoCE; kubis.ai's cluster: TP=2 over the 200GbE stacking link
+    rows = _dg_rows()
+    assert (rows["DG03"]["count"], rows["DG03"]["tp"], rows["DG03"]["ep"]) == ("2", "2", "2")
+    assert (rows["DG05"]["count"], rows["DG05"]["tp"]) == ("2", "2")
+    assert rows["DG04"]["count"] == "1"
+
+
+def test_no_row_of_the_round_is_speculative_and_each_is_marked_blind():
+    rows = _dg_rows()
+    assert [r for r, row in rows.items() if row["speculative"]] == []
+    assert all("Blind round of branch decodeblind16" in row["notes"] for row in rows.values())
