@@ -207,8 +207,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         capacity=cap,
         window_kv_full=bool(rel is not None and rel.window_kv_full),
         k_block=block_fp8_k_block(job, fw, gpu, fmt, weight_format, method, compute, weight_only)
-        or nvfp4_k_block(job, fw, gpu, fmt, compute, weight_only),
-        k_walk_bytes=mbytes.linear_bytes_per_param if nvfp4_k_block(job, fw, gpu, fmt, compute, weight_only) else 1.0,
+        or nvfp4_k_block(job, fw, gpu, fmt, compute, weight_only, weight_format),
+        k_walk_bytes=mbytes.linear_bytes_per_param
+        if nvfp4_k_block(job, fw, gpu, fmt, compute, weight_only, weight_format) else 1.0,
         host_floor=sync_host_floor(fw, getattr(w, "framework_version", None)),
         fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
         fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
@@ -260,21 +261,26 @@ def nvfp4_quant_mixer(job: Any, fw: Framework, fmt: str, compute: str, weight_on
     """Where the framework quantizes a dense W4A4 NVFP4 linear's input in a kernel of its own (serving.yaml
     ``nvfp4_activation_quant``), the quantized projections of a mixer (attention or recurrent) layer, each one such
     kernel: 2 (the input and output projections), less those the published checkpoint keeps in 16 bit
-    (``fp4_checkpoints``); -1 where the framework is not listed or the layers are not W4A4 NVFP4
-    (:func:`step.fp4_quant_kernels` counts the MLP side)."""
+    (``fp4_checkpoints``); -1 where the framework is not listed, the layers are not W4A4 NVFP4, or the checkpoint
+    quantizes the routed experts alone ('non_experts': no dense NVFP4 linear, the experts quantize their input in
+    the fused-MoE kernel) (:func:`step.fp4_quant_kernels` counts the MLP side)."""
     serving = getattr(job.kb, "serving", None)
     quant = getattr(serving, "nvfp4_activation_quant", None) if serving is not None else None
-    if quant is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in quant.frameworks:
+    if quant is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in quant.frameworks \
+            or "non_experts" in keeps:
         return -1
     return 0 if "attention" in keeps else 1 if "attention_inputs" in keeps else 2
 
 
-def nvfp4_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool) -> float:
+def nvfp4_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool,
+                  weight_format: str | None = None) -> float:
     """Seconds per 128-deep reduction block that a dense NVFP4 GEMM walks at a decode batch (serving.yaml
-    ``nvfp4_k_walk``) where the framework runs W4A4 FP4 on a compute capability the walk was timed on; 0 elsewhere."""
+    ``nvfp4_k_walk``) where the framework runs W4A4 FP4 on a compute capability the walk was timed on; 0 elsewhere,
+    and where the published checkpoint stores no dense linear in FP4 (``fp4_checkpoints`` 'non_experts')."""
     serving = getattr(job.kb, "serving", None)
     walk = getattr(serving, "nvfp4_k_walk", None) if serving is not None else None
-    if walk is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in walk.frameworks:
+    if walk is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in walk.frameworks \
+            or "non_experts" in checkpoint_keeps(job, fmt, weight_format):
         return 0.0
     return walk.k_block_us * 1e-6 if (gpu.compute_capability or "") in walk.compute_capabilities else 0.0
 

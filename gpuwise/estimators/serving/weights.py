@@ -53,9 +53,10 @@ def model_bytes(shape: Any, fmt: str, quant: dict, keeps: tuple[str, ...] = (), 
     build it unquantized, TensorRT-LLM's RouterGEMM is BF16) and hold it, like MLA's down-projections and LatentMoE's
     projections (ReplicatedLinear in vLLM's and SGLang's nemotron_h.py), whole on every tensor-parallel rank; ``keeps``
     names what a published checkpoint leaves in 16 bit besides
-    (``fp4_checkpoints``: 'attention'; ``int4_checkpoints``: 'non_experts', every weight but the routed experts,
-    which are at the checkpoint's own ``bits`` per weight)."""
-    if "non_experts" in keeps and bits is not None and shape.moe:
+    (``fp4_checkpoints``: 'attention'; 'non_experts', every weight but the routed experts, which are at the
+    checkpoint's own ``bits`` per weight (``int4_checkpoints``) or the format's (an FP4 experts-only checkpoint))."""
+    if "non_experts" in keeps and shape.moe and (bits is not None or fmt in quant):
+        bits = bits if bits is not None else quant[fmt].bits_per_weight  # an FP4 checkpoint: the format's own
         routed = M.routed_expert_params(shape)
         lin = bits / 8
         replicated = shape.layers * shape.replicated_attn_params_per_layer() * 2.0 + replicated_moe(shape, 2.0, 2.0)

@@ -668,9 +668,10 @@ class Fp4Checkpoint(Strict):
 
     repository: str = Field(min_length=3, description="the checkpoint's repository")
     format: Literal["nvfp4", "mxfp4"]
-    keeps_16bit: list[Literal["attention", "attention_inputs", "router"]] = Field(
+    keeps_16bit: list[Literal["attention", "attention_inputs", "router", "non_experts"]] = Field(
         min_length=1, description="attention: every attention projection; attention_inputs: all but the output "
-        "projection; router: the MoE gate")
+        "projection; router: the MoE gate; non_experts: everything but the routed experts (attention, shared "
+        "experts, dense layers, router, embeddings, head), as ModelOpt's experts-only recipes leave them")
     source: str = Field(min_length=3)
     check: Check = "V"
 
