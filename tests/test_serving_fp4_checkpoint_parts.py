@@ -95,3 +95,35 @@ def test_rtx_pro_walks_no_k_for_an_experts_only_release(kb, accuracy):
     gpu = kb.gpus["rtx-pro-6000-blackwell-max-q"]
     assert SV.engine(job, gpu).k_block == 0.0
     assert SV.engine(job, gpu, weight_format="nvfp4").k_block > 0.0
+
+
+@pytest.mark.parametrize("model, routed, gb", [
+    # nvidia/Qwen3.5-397B-A17B-NVFP4 (experts-only): 60 layers x 512 experts x 3 x 4,096 x 1,024 routed weights
+    ("qwen3.5-397b-a17b", 60 * 512 * 3 * 4096 * 1024, 237.03),
+    # nvidia/Gemma-4-26B-A4B-NVFP4 (experts-only; the dense MLP beside them BF16): 30 x 128 x 3 x 2,816 x 704
+    ("gemma-4-26b-a4b", 30 * 128 * 3 * 2816 * 704, 17.64),
+])
+def test_experts_only_releases_by_hand(kb, model, routed, gb):
+    """The routed experts at 4.5 bits, every other weight of the catalog's count at 2 bytes."""
+    sh = _shape(kb, model)
+    assert M.routed_expert_params(sh) == pytest.approx(routed, rel=1e-9)
+    mb = _bytes(kb, model)
+    assert mb.total == pytest.approx(routed * FP4 + (sh.params - routed) * 2, rel=1e-9)
+    assert mb.total / 1e9 == pytest.approx(gb, abs=0.01)
+
+
+@pytest.mark.parametrize("model, kept, gb", [
+    # nvidia/GLM-5-NVFP4 (MLP-only): the catalog's attention weights of 78 layers (MLA projections) in BF16
+    ("glm-5", 12_871_532_544, 439.86),
+    # nvidia/Gemma-4-31B-IT-NVFP4 (MLP-only): q/k/v/o of 60 layers in BF16
+    ("gemma-4-31b", 8_477_736_960, 31.48),
+    # nvidia/DeepSeek-V3.2-NVFP4 (o_proj and MLP NVFP4): the attention inputs, 11,413,422,080 - 61 x 16,384 x 7,168
+    ("deepseek-v3.2-exp", 11_413_422_080 - 61 * 16384 * 7168, 386.86),
+])
+def test_attention_in_bf16_by_hand(kb, model, kept, gb):
+    """The kept attention weights cost 2 - 4.5 / 8 bytes more each than the all-NVFP4 pricing."""
+    sh = _shape(kb, model)
+    base = model_bytes(sh, "nvfp4", quant_formats(kb))
+    mb = _bytes(kb, model)
+    assert mb.total - base.total == pytest.approx(kept * (2 - FP4), rel=1e-9)
+    assert mb.total / 1e9 == pytest.approx(gb, abs=0.01)
