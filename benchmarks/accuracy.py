@@ -981,6 +981,12 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # MP01-MP17, their Server twins MP18-MP34 in serving_rate.csv)
     ("MP", "  of which the rows added by mlperfinf2 (ids MP..: MLPerf Inference Offline; blind figures in the "
      "validation README): throughput", None),
+    # the serveblind20 round (ids SP..: Lambda's model pages for GLM-4.7-Flash, Qwen3.5-397B-A17B and GLM-5 (SGLang,
+    # random 8k/1k at 32); MLPerf Inference v6.1 DeepSeek-R1 Offline on NVIDIA's 8 x B300; GPUStack's Qwen3.5-35B-A3B
+    # (one H200) and Qwen3.5-9B (one H100) pages, vLLM 0.17.1 / SGLang 0.5.9 through guidellm at 512 in flight and
+    # one-batch bursts; the Server twin and two paced runs are RP01-RP03 of serving_rate.csv)
+    ("SP", "  of which the rows added by serveblind20 (ids SP..; blind figures in the validation README): throughput",
+     None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -990,6 +996,9 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # 8 x H200 and Llama 3.1 8B on one H200, bench_serving at 16 requests/s over 200 and 1,000 prompts, random
     # 1k/1k, 8k/1k and 8k/8k)
     ("GH", "  of which the rows added by serveblind10 (ids GH..; blind figures in the validation README): throughput"),
+    # the serveblind20 round (ids RP..: MLPerf Inference v6.1 DeepSeek-R1 Server on NVIDIA's 8 x B300; GPUStack's
+    # Qwen3.5-9B page, guidellm at a constant 1 request/s, 32k/100 and 1k/2k, vLLM 0.17.1 on one H100)
+    ("RP", "  of which the rows added by serveblind20 (ids RP..; blind figures in the validation README): throughput"),
 )
 
 
