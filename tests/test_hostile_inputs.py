@@ -260,6 +260,15 @@ def invalid_values(path: tuple[Any, ...], f: Any) -> st.SearchStrategy[Any]:
         return st.one_of(words, lists, mappings, st.sampled_from([2, -1, 0.5]))
     if origin is not list and float in typing.get_args(ann):  # a number or a word (global_batch_tokens: auto)
         return st.one_of(words.filter(lambda s: s != "auto"), lists, mappings, st.sampled_from([-1, 0, 1e308]))
+    if origin is dict:  # a table (recurrent.framework_state_bytes): an empty one is valid, so never drawn
+        key_ann, value_ann = typing.get_args(ann)
+        keys = sorted(typing.get_args(key_ann))
+        good_values = set(typing.get_args(value_ann))
+        bad_value = st.integers().filter(lambda v: v not in good_values)
+        return st.one_of(words, lists, st.integers(),
+                         st.dictionaries(words.filter(lambda s: s not in keys), st.sampled_from(sorted(good_values)),
+                                         min_size=1, max_size=2),
+                         st.dictionaries(st.sampled_from(keys), bad_value | words, min_size=1, max_size=2))
     if origin is typing.Literal or "Literal" in repr(ann):  # also bool | Literal["auto"]
         choices = set(typing.get_args(ann)) | {c for a in typing.get_args(ann) for c in typing.get_args(a)}
         if path[-1] == "offload":  # 'auto' is offload left out (Workload._offload_auto), as the report prints it

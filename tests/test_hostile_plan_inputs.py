@@ -100,3 +100,12 @@ def test_a_key_that_is_not_text_under_constraints_is_refused(capsys, tmp_path: P
                      st.lists(st.integers(), max_size=3), st.dates()))
 def test_a_plan_file_that_is_not_a_mapping_is_refused(capsys, tmp_path, doc) -> None:
     run(capsys, tmp_path, doc)
+
+
+@pytest.mark.parametrize("value", [{"llamacpp": 4}, {"vllm": 3}, {"sglang": "fp32"}, "vllm", [2]])
+def test_a_wrong_engine_state_table_is_refused(capsys, tmp_path: Path, value: Any) -> None:
+    """recurrent.framework_state_bytes is a table of engine -> 2 or 4 bytes: an unknown engine, another size or
+    not a table is refused naming the field. An empty table is valid (every engine keeps state_bytes), which the
+    random draw once offered as a wrong value: the strategy now draws only non-empty wrong tables."""
+    path = ("workloads", 0, "workload", "architecture", "recurrent", "framework_state_bytes")
+    run(capsys, tmp_path, H.set_at(PLAN, path, value), field=H.dotted(path))
