@@ -1050,7 +1050,7 @@ def main() -> int:
                (219, 223), (224, 231), (232, 235), (236, 240), (241, 245), (246, 248), (300, 302),
                (303, 311), (330, 343), (350, 353),
                (360, 373), (374, 388), (389, 389), (390, 402), (403, 420), (421, 443), (444, 455), (456, 459),
-               (460, 474), (475, 483))
+               (460, 474), (475, 483), (484, 500))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
@@ -1235,7 +1235,12 @@ def main() -> int:
           "H469);\n"
           "  H475-H483 (XTuner's Megatron MoE benchmark: Qwen3-235B-A22B on 256 H800 with Pai-Megatron-Patch, nine "
           "TP / EP / PP / recompute layouts; branch trainblind16, before any change) +25.1 / +50.6 / -34.1 / -9.4 / "
-          "-1.5 / +15.9 / +5.7 / +14.2 / +12.7%: 14.2% (1.52x, H477); without the conditions 11.1% (1.58x, H476)")
+          "-1.5 / +15.9 / +5.7 / +14.2 / +12.7%: 14.2% (1.52x, H477); without the conditions 11.1% (1.58x, H476);\n"
+          "  H484-H500 (NVIDIA/NeMo's long-sequence table: Llama 2 7B on 4-1,024 H100 at 4K-1M tokens, NeMo 24.03, "
+          "and Llama 3 8B on 2-256 B200 at 8K-1M, NeMo 25.04, FP8, each with its TP / PP / CP / DP; branch "
+          "trainblind17, before any change) +17.2 / +3.4 / -11.5 / -23.9 / -33.0 / -33.1 / -30.3 / -26.2 / -27.2 / "
+          "+3.1 / -0.7 / -13.3 / -21.2 / -27.1 / -27.9 / -26.7 / -27.1%: 26.2% (1.50x, H489); without the "
+          "conditions 16.9% (1.38x, H489)")
     dec = report("Decode tokens/s vs published measurements", "t/s", decode_cases(kb, args.validation), args.all)
     single = report("Single-stream tokens/s, software named (tests/data/decode_published.csv)", "t/s",
                     single_stream_cases(kb), args.all)
