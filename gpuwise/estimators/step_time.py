@@ -145,8 +145,8 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         util = kernels.get(gpu.compute_capability or "") or kernels.get(gpu.architecture)
         # attention at its kernel's rate where that is the slower, in 16 bits (runtime.yaml training.attention_kernels)
         attn = rate  # attention at the GEMMs' rate, unless its kernel is known to be slower
-        if util is not None:
-            attn = min(attn, C.peak_for(gpu, "bf16").tflops * 1e12 * util)
+        if util is not None:  # the figure's rate is of the benchmark's count (the backward's recomputed scores in it)
+            attn = min(attn, C.peak_for(gpu, "bf16").tflops * 1e12 * util / ak.benchmark_count_ratio)
         if tj.unfused_mla and float(gpu.compute_capability or 0) >= 10.0:  # no fused MLA kernel on Blackwell in the
             # job's release: attention at its score traffic's rate (runtime.yaml attention_kernels unfused_mla_before)
             attn = min(attn, C.unfused_attention_rate(

@@ -244,6 +244,11 @@ class AttentionKernels(Strict):
         default_factory=dict, description="training stack -> its first release whose Transformer Engine trains "
         "multi-head latent attention (query/key and value head dims unequal) in a fused kernel on compute capability "
         "10.0 and above; a job stating an earlier workload.stack_version runs it unfused there")
+    benchmark_count_ratio: _within(float, 1, 2) = Field(
+        default=1.0, description="FLOPs the utilization figures' benchmarks count for one forward and backward of "
+        "attention over the FLOPs gpuwise counts for it (compute.training_flops, the backward twice the forward): "
+        "a kernel whose backward recomputes the scores is timed on more; attention's time at a figure is this many "
+        "times gpuwise's count over the figure's rate")
     source: str = Field(min_length=3)
     check: Check = "S"
 
