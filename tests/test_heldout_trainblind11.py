@@ -104,6 +104,9 @@ def test_each_row_states_the_nemo_release_its_repository_release_pins():
         want = "25.04.01" if "NeMo 25.04.01" in said else "24.12"
         assert ("NeMo " + want) in said and cond[rid]["stack_version"] == want, rid
     assert cond["H386"]["stack_version"] == "25.04.01" and cond["H374"]["stack_version"] == "24.12"
-    # no other row states a release but NeMo's own 24.07 performance summary, H421-H438 (branch trainblind14)
+    # no other row states a release but NeMo's own 24.07 performance summary, H421-H438 (branch trainblind14), and its
+    # long-sequence page's NeMo 24.03.01 (H100) and 25.04.rc2 (B200) containers, H484-H500 (branch trainblind17)
     assert {r["id"] for r in cond.values() if r["stack_version"] == "24.07"} == {f"H{n}" for n in range(421, 439)}
-    assert sum(1 for r in cond.values() if r["stack_version"]) == 29 + 18
+    assert {r["id"] for r in cond.values() if r["stack_version"] == "24.03"} == {f"H{n}" for n in range(484, 493)}
+    assert {r["id"] for r in cond.values() if r["stack_version"] == "25.04"} == {f"H{n}" for n in range(493, 501)}
+    assert sum(1 for r in cond.values() if r["stack_version"]) == 29 + 18 + 17
