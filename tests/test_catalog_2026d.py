@@ -105,3 +105,101 @@ def test_a_typo_is_still_refused_with_a_close_match(kb, typo, close):
     with pytest.raises(UserError) as err:
         kb.model(typo)
     assert close in str(err.value)
+
+
+# ------------------------------------------------------------------ Qwen3.5 0.8B / 2B / 4B and 122B-A10B
+
+def _qwen35_mixers(h: int, heads: int, kv: int, key_heads: int, value_heads: int) -> tuple[int, int]:
+    """One Qwen3.5 gated-attention layer's weights (q_proj to queries and their gate, k, v, o; q and k RMSNorm of 256)
+    and one gated DeltaNet layer's (in_proj_qkvz, in_proj_ba, a depthwise convolution of kernel 4, dt_bias and A_log,
+    a gated RMSNorm of 128, out_proj), heads of 256 and DeltaNet heads of 128 (pytorch/torchtitan
+    torchtitan/models/qwen3_5/__init__.py @ b5bcd76c)."""
+    attn = h * 2 * heads * 256 + 2 * h * kv * 256 + heads * 256 * h + 2 * 256
+    conv = 2 * key_heads * 128 + value_heads * 128
+    deltanet = (h * (2 * key_heads * 128 + 2 * value_heads * 128) + h * 2 * value_heads + conv * 4
+                + 2 * value_heads + 128 + value_heads * 128 * h)
+    return attn, deltanet
+
+
+def _qwen35_dense(h: int, layers: int, heads: int, kv: int, ffn: int, key_heads: int, value_heads: int) -> int:
+    """Every 4th layer attention, the rest DeltaNet; a SwiGLU MLP and two RMSNorms a layer; tied 248,320-token
+    embedding and the final norm."""
+    attn, deltanet = _qwen35_mixers(h, heads, kv, key_heads, value_heads)
+    full = layers // 4
+    return full * attn + (layers - full) * deltanet + layers * (3 * h * ffn + 2 * h) + 248320 * h + h
+
+
+@pytest.mark.parametrize("mid,args,checkpoint_text", [
+    # the language-model tensors of the published checkpoints, as third-party inspections record them (the rest of
+    # each checkpoint is its vision tower and MTP layer: 0.8B 873,438,784 in all, 2B 2,274,069,824, 4B 4,659,865,088)
+    ("qwen3.5-0.8b", (1024, 24, 8, 2, 3584, 16, 16), 752_393_024),
+    ("qwen3.5-2b", (2048, 24, 8, 2, 6144, 16, 16), 1_881_825_088),
+    ("qwen3.5-4b", (2560, 32, 16, 4, 9216, 16, 32), 4_205_751_296),
+])
+def test_qwen35_small_counts(kb, mid, args, checkpoint_text):
+    total = _qwen35_dense(*args)
+    assert total == checkpoint_text
+    m = kb.models[mid]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert m.tied_embeddings
+    # the same formula, with the 9B's untied head added, gives that entry's count (8,953,803,264), read before
+    assert _qwen35_dense(4096, 32, 16, 4, 12288, 16, 32) + 248320 * 4096 == pytest.approx(
+        kb.models["qwen3.5-9b"].params_b * 1e9, abs=0.5)
+
+
+def test_qwen35_4b_state_and_kv_cache_by_hand(kb):
+    """24 DeltaNet layers x (32 x 128 x 128 x 4 B + 3 x (2 x 16 x 128 + 32 x 128) x 2 B) = 51,511,296 B a sequence
+    whatever its length; 8 attention layers x 2 x 4 KV heads x 256 x 2 B = 32,768 B of KV cache a token."""
+    shape = from_catalog(kb.models["qwen3.5-4b"])
+    state = 24 * (32 * 128 * 128 * 4 + 3 * (2 * 16 * 128 + 32 * 128) * 2)
+    assert shape.state_bytes_per_sequence == state == 51_511_296
+    assert shape.attn_layers == 8
+    assert kv_cache_bytes(shape, 1000).value == pytest.approx(8 * 2 * 4 * 256 * 2 * 1000)
+    # the 0.8B: 16 value heads, 18 DeltaNet layers: 18 x (16 x 128 x 128 x 4 + 3 x 6,144 x 2) = 19,538,688 B
+    small = from_catalog(kb.models["qwen3.5-0.8b"])
+    assert small.state_bytes_per_sequence == 18 * (16 * 128 * 128 * 4 + 3 * (2 * 16 * 128 + 16 * 128) * 2)
+
+
+def test_qwen35_122b_counts_state_and_kv_cache(kb):
+    h, experts, top_k, width = 3072, 256, 8, 1024
+    attn, deltanet = _qwen35_mixers(h, 32, 2, 16, 64)
+    common = 2 * h + h * experts + 3 * h * width + h  # norms, router, shared expert and its 3072 x 1 gate
+    embed = 2 * 248320 * h + h  # untied embedding and head, final norm
+    total = 12 * attn + 36 * deltanet + 48 * (common + experts * 3 * h * width) + embed
+    active = 12 * attn + 36 * deltanet + 48 * (common + top_k * 3 * h * width) + embed
+    assert (total, active) == (122_111_526_912, 9_771_288_576)
+    assert total == pytest.approx(122e9, rel=0.002)  # 122B
+    assert active == pytest.approx(10e9, rel=0.025)  # A10B (Qwen counts the embedding and head in it)
+    m = kb.models["qwen3.5-122b-a10b"]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert m.active_params_b * 1e9 == pytest.approx(active, abs=0.5)
+    shape = from_catalog(m)
+    assert shape.state_bytes_per_sequence == 36 * (64 * 128 * 128 * 4 + 3 * (2 * 16 * 128 + 64 * 128) * 2)
+    assert kv_cache_bytes(shape, 1000).value == pytest.approx(12 * 2 * 2 * 256 * 2 * 1000)  # 24 KiB a token
+
+
+@pytest.mark.parametrize("name,mid", [
+    ("Qwen/Qwen3.5-0.8B", "qwen3.5-0.8b"),
+    ("Qwen/Qwen3.5-2B", "qwen3.5-2b"),
+    ("Qwen/Qwen3.5-4B", "qwen3.5-4b"),
+    ("Qwen/Qwen3.5-4B-Base", "qwen3.5-4b"),
+    ("Qwen/Qwen3.5-122B-A10B", "qwen3.5-122b-a10b"),
+    ("Qwen/Qwen3.5-122B-A10B-FP8", "qwen3.5-122b-a10b"),
+    # Qwen3-VL 8B / 4B: InternLM/xtuner builds their text models from its Qwen3 8B / 4B configs
+    ("Qwen/Qwen3-VL-8B-Instruct", "qwen3-8b"),
+    ("Qwen/Qwen3-VL-8B-Thinking", "qwen3-8b"),
+    ("Qwen/Qwen3-VL-4B-Instruct", "qwen3-4b"),
+])
+def test_more_names_resolve(kb, name, mid):
+    assert kb.model(name).id == mid
+
+
+def test_qwen3_vl_8b_keeps_the_qwen3_8b_text_network(kb):
+    # xtuner's Qwen3 8B dense config, which its Qwen3VLTextDense8BConfig takes: 36 x 4096, FFN 12288, 32 / 8 heads of
+    # 128, vocab 151936, untied; the 4B: 36 x 2560, FFN 9728, tied
+    m = kb.models[kb.model("Qwen/Qwen3-VL-8B-Instruct").id]
+    assert (m.layers, m.hidden_size, m.ffn_size, m.heads, m.kv_heads, m.vocab_size, m.tied_embeddings) == (
+        36, 4096, 12288, 32, 8, 151936, False)
+    m = kb.models[kb.model("Qwen/Qwen3-VL-4B-Instruct").id]
+    assert (m.layers, m.hidden_size, m.ffn_size, m.heads, m.kv_heads, m.tied_embeddings) == (
+        36, 2560, 9728, 32, 8, True)
