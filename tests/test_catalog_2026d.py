@@ -189,6 +189,8 @@ def test_qwen35_122b_counts_state_and_kv_cache(kb):
     ("Qwen/Qwen3-VL-8B-Instruct", "qwen3-8b"),
     ("Qwen/Qwen3-VL-8B-Thinking", "qwen3-8b"),
     ("Qwen/Qwen3-VL-4B-Instruct", "qwen3-4b"),
+    # Qwen2.5-VL-32B: NVIDIA/NeMo builds its language model from its Qwen2.5 32B config
+    ("Qwen/Qwen2.5-VL-32B-Instruct", "qwen2.5-32b"),
 ])
 def test_more_names_resolve(kb, name, mid):
     assert kb.model(name).id == mid
