@@ -189,6 +189,7 @@ def test_qwen35_122b_counts_state_and_kv_cache(kb):
     ("Qwen/Qwen3-VL-8B-Instruct", "qwen3-8b"),
     ("Qwen/Qwen3-VL-8B-Thinking", "qwen3-8b"),
     ("Qwen/Qwen3-VL-4B-Instruct", "qwen3-4b"),
+    ("Qwen/Qwen3-VL-2B-Instruct", "qwen3-1.7b"),  # a slime fork's qwen3-vl-2b.sh: the Qwen3 1.7B shapes
     # Qwen2.5-VL-32B: NVIDIA/NeMo builds its language model from its Qwen2.5 32B config
     ("Qwen/Qwen2.5-VL-32B-Instruct", "qwen2.5-32b"),
 ])
@@ -205,3 +206,22 @@ def test_qwen3_vl_8b_keeps_the_qwen3_8b_text_network(kb):
     m = kb.models[kb.model("Qwen/Qwen3-VL-4B-Instruct").id]
     assert (m.layers, m.hidden_size, m.ffn_size, m.heads, m.kv_heads, m.tied_embeddings) == (
         36, 2560, 9728, 32, 8, True)
+
+
+# ------------------------------------------------------------------ Apertus 8B (a two-matrix xIELU MLP)
+
+def test_apertus_8b_counts_and_kv_cache(kb):
+    """swiss-ai/Megatron-LM launcher_sft_apertus_8b.sh @ 7c540a6e: 32 layers of 4096, FFN 21504 with xIELU (up and
+    down, no gate), 32 / 8 heads of 128, QK norm, untied; a 131,072-token vocabulary gives the 8,053,338,176
+    parameters a load of swiss-ai/Apertus-8B-Instruct-2509 reports."""
+    h, ffn, vocab = 4096, 21504, 131072
+    attn = h * 4096 + 2 * h * 1024 + 4096 * h + 2 * 128
+    layer = attn + 2 * h * ffn + 2 + 2 * h  # two matrices, xIELU's alpha_p and alpha_n, two RMSNorms
+    total = 32 * layer + 2 * vocab * h + h
+    assert total == 8_053_338_176
+    m = kb.models["apertus-8b"]
+    assert m.params_b * 1e9 == pytest.approx(total, abs=0.5)
+    assert m.mlp_matrices == 2
+    # 32 x 2 x 8 x 128 x 2 B = 131,072 B of KV cache a token
+    assert kv_cache_bytes(from_catalog(m), 1000).value == pytest.approx(131_072 * 1000)
+    assert kb.model("swiss-ai/Apertus-8B-Instruct-2509").id == "apertus-8b"
