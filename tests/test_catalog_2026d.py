@@ -190,6 +190,10 @@ def test_qwen35_122b_counts_state_and_kv_cache(kb):
     ("Qwen/Qwen3-VL-8B-Thinking", "qwen3-8b"),
     ("Qwen/Qwen3-VL-4B-Instruct", "qwen3-4b"),
     ("Qwen/Qwen3-VL-2B-Instruct", "qwen3-1.7b"),  # a slime fork's qwen3-vl-2b.sh: the Qwen3 1.7B shapes
+    # miles' qwen3.6-27B.sh and Relax's qwen36-27B.sh / qwen38-27B.sh: the Qwen3.5-27B decoder ('same architecture')
+    ("Qwen/Qwen3.6-27B", "qwen3.5-27b"),
+    ("Qwen/Qwen3.6-27B-FP8", "qwen3.5-27b"),
+    ("Qwen/Qwen3.8-27B", "qwen3.5-27b"),
     # Qwen2.5-VL-32B: NVIDIA/NeMo builds its language model from its Qwen2.5 32B config
     ("Qwen/Qwen2.5-VL-32B-Instruct", "qwen2.5-32b"),
 ])
