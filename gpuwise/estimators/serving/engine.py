@@ -79,6 +79,7 @@ class Engine:
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
+    act_quant_fused: bool = False  # compile folds the dense layers' FP8 activation quantization (act_quant_fused)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -216,6 +217,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
         kv_walk=kv_walk_rate(fw, getattr(w, "attention_backend", None), gpu.vendor),
         unoverlapped=unoverlapped_host(job, fw),
+        act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
     )
 
 
@@ -464,6 +466,24 @@ def fused_kernel_floor_us(vo: Any, version: str | None, floor_us: float) -> floa
     ``floor_us``, the figure measured on the builds the unversioned validation rows ran (vLLM 0.11, 2025)."""
     fused = _stated(vo, "fused_kernel_floor_us", "fused_from", version, before=False)
     return floor_us if fused is None else float(fused)
+
+
+def act_quant_fused(job: Any, vo: Any, fmt: str, weight_format: str | None) -> bool:
+    """Whether the build's compiled decode graph folds each dense layer's FP8 activation quantization into the norm
+    and activation kernels before it (serving.yaml ``act_quant_fused_from``; step.QUANT_KERNELS_COMPILED are left): a
+    job on that release or a later one, or stating none, whose scheme quantizes activations per tensor or per token --
+    online ``quantization: fp8``, or a checkpoint ``fp8_checkpoints`` scales by channel or tensor. A block-scaled
+    checkpoint's per-group quantization stays a kernel of its own, and so does a scheme not known."""
+    first = getattr(vo, "act_quant_fused_from", None) if vo is not None else None
+    version = getattr(job.w, "framework_version", None)
+    if first is None or fmt != "fp8" or weight_format is not None or (
+            version is not None and version_key(version) < version_key(first)):
+        return False
+    if getattr(job.w, "quantization", None) is not None:
+        return bool(job.w.quantization == "fp8")
+    serving = getattr(job.kb, "serving", None)
+    ck = serving.fp8_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
+    return ck is not None and ck.scaling in ("channel", "tensor")
 
 
 def legacy_kv(vo: Any, version: str | None, bw_kv: float) -> float:

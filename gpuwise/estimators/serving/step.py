@@ -20,6 +20,8 @@ ROUTER_KERNELS = 4  # router GEMM, top-k (soft-max / sigmoid + bias), token sort
 SHARED_EXPERT_KERNELS = 3  # the shared expert's gate/up and down GEMMs and its activation, beside the routed ones
 MLA_EXTRA_KERNELS = 6  # q down-projection + norm, latent norm, the absorbed q/v batched GEMMs, split-KV combine
 QUANT_KERNELS_DENSE = 4  # W8A8: the activations of qkv, o, gate/up and down are quantized before each GEMM
+QUANT_KERNELS_COMPILED = 1  # ... where compile folds the rest into the norms and activation (Engine.act_quant_fused):
+# the attention output's, the first op of its graph piece (vLLM splits the compiled graph at attention)
 QUANT_KERNELS_MOE = 2  # ... and before each grouped expert GEMM
 QUANT_KERNELS_MLA = 2  # ... and before MLA's extra projections
 LATENT_KERNELS = 2  # LatentMoE: its fc1_latent_proj and fc2_latent_proj GEMMs a MoE layer (vLLM nemotron_h.py)
@@ -426,7 +428,7 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
     # layer-split engines (llama.cpp, ExLlama) quantize activations inside the per-layer overhead they are measured with
     w8a8 = eng.compute in W8A8 and not eng.weight_only and eng.fw.split != "layer"
     if w8a8:
-        kernels += QUANT_KERNELS_DENSE * sc.layers
+        kernels += (QUANT_KERNELS_COMPILED if eng.act_quant_fused else QUANT_KERNELS_DENSE) * sc.layers
     kernels += fp4_quant_kernels(eng)
     if sc.mla:
         kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers

@@ -122,9 +122,8 @@ class VendorOverride(Strict):
     allreduce_latency_us: float | None = Field(default=None, ge=0)
     allreduce_latency_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}(\.post\d+)?$",
                                                description="first release whose build runs the all-reduce "
-                                               "`allreduce_latency_us` "
-                                               "measures (earlier releases keep the next override's or the "
-                                               "framework's); unset: every release")
+                                               "`allreduce_latency_us` measures (earlier releases keep the next "
+                                               "override's or the framework's); unset: every release")
     kernel_floor_us: float | None = Field(default=None, ge=0)
     grouped_gemm_floor_us: float | None = Field(default=None, ge=0)
     moe_gemm_fraction: float | None = Field(
@@ -164,6 +163,8 @@ class VendorOverride(Strict):
         "release or a later one (a row that states none keeps `kernel_floor_us`)")
     fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
                                    description="first release with the fused small kernels")
+    act_quant_fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$", description="first release "
+        "whose compile folds a dense layer's per-tensor FP8 activation quantization into its norm and activation")
     source: str = Field(min_length=3)
     check: Check = "S"
 
