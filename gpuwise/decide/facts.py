@@ -166,6 +166,10 @@ class CandidateFact(FactModel):
     framework_reason: str = _f("why the framework cannot, described ('none')")
     framework_reason_phrases: list = _f("the same reason as message ids and values ([separator, id, values] "
                                         "parts), which a report words in its language")
+    attention_backend: str = _f("inference: the attention backend the job states (workload.attention_backend; 'none')")
+    attention_backend_devices: str = _f("the accelerators that backend's kernels run on, by maker ('any': no limit)")
+    attention_backend_runs_here: bool = _f("the stated attention backend runs on this GPU's vendor (serving.yaml "
+                                           "attention_backend_vendors; true when none is stated, or for training)")
     max_concurrent_sequences: float = _f("sequences the KV cache holds at once (-1 training)")
     serving_weights_gb: float = _f("serving: a model copy's weights per GPU of its layout, GB (-1 training)")
     kv_free_gb: float = _f("serving: memory per GPU left for the KV cache beside the weights and working set, "

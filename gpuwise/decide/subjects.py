@@ -296,7 +296,8 @@ def _jurisdiction(job: Job, gpu_id: str) -> dict[str, Any]:
     return got
 
 
-_NO_SERVING = {"copy_gpus": 1, "serving_copies": 1, "idle_gpus": 0, "framework_spans_servers": True,
+_NO_SERVING = {"attention_backend": "none", "attention_backend_devices": "any", "attention_backend_runs_here": True,
+               "copy_gpus": 1, "serving_copies": 1, "idle_gpus": 0, "framework_spans_servers": True,
                "framework_vendor_listed": True, "framework_min_cc": 0.0, "precision_listed": True,
                "precision_min_cc": 0.0, "precision_units": True,
                "framework_reason": "none", "framework_reason_phrases": [], "max_concurrent_sequences": -1.0,
@@ -304,6 +305,21 @@ _NO_SERVING = {"copy_gpus": 1, "serving_copies": 1, "idle_gpus": 0, "framework_s
                "cross_node_tp_ms": -1.0, "cross_node_allreduce_us": -1.0, "kv_pool_tokens": 0, "kv_pool_gb": -1.0,
                "kv_pool_room_gb": -1.0}
 """A training job's serving fields: nothing for the serving rules to refuse."""
+
+
+_VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel", "huawei": "Huawei"}
+
+
+def _backend_device(fw: Any, w: Any, gpu: Any) -> dict[str, Any]:
+    """Whether the attention backend the job states runs on this GPU's maker (serving.yaml
+    attention_backend_vendors: aiter on AMD only, FlashInfer or TensorRT-LLM's kernels on NVIDIA only), for
+    CMP-ATTENTION-BACKEND-GPU."""
+    name = getattr(w, "attention_backend", None)
+    limits = fw.attention_backend_vendors
+    vendors = limits.only_on.get(name) if limits is not None and name is not None else None
+    return {"attention_backend": name or "none",
+            "attention_backend_devices": ", ".join(_VENDOR_NAMES[v] for v in vendors) if vendors else "any",
+            "attention_backend_runs_here": vendors is None or gpu.vendor in vendors}
 
 
 def _serving_part(job: Job, gpu: Any, sv: ServingResult | None, count: int) -> dict[str, Any]:
@@ -316,7 +332,8 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None, count: int) -> d
     fw = job.kb.framework(sv.framework)
     sup = sv.support
     fig = support_figures(fw, gpu, job.w.precision)
-    return {"copy_gpus": int(sv.layout.gpus_per_copy), "serving_copies": int(sv.layout.replicas),
+    return {**_backend_device(fw, job.w, gpu), "copy_gpus": int(sv.layout.gpus_per_copy),
+            "serving_copies": int(sv.layout.replicas),
             "idle_gpus": max(0, int(count) - int(sv.layout.gpus)),
             "framework_spans_servers": bool(fw.multi_node),
             "framework_vendor_listed": fig.framework_vendor_listed, "framework_min_cc": fig.framework_min_cc,

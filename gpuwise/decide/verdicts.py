@@ -156,7 +156,8 @@ SERVING_JUDGED: dict[str, tuple[str, ...]] = {
     "meets_ttft": ("ttft_ms",),  # CMP-TTFT-TARGET
     "meets_tpot": ("tpot_ms",),  # CMP-TPOT-TARGET
     "meets_rate": ("max_requests_per_s",),  # SRV-RATE-TARGET
-    "gpu": ("framework_vendor_listed", "framework_min_cc"),  # CMP-FRAMEWORK-GPU
+    "gpu": ("framework_vendor_listed", "framework_min_cc", "attention_backend_runs_here"),  # CMP-FRAMEWORK-GPU,
+    # CMP-ATTENTION-BACKEND-GPU
     "precision": ("precision_listed", "precision_min_cc", "precision_units"),  # CMP-FRAMEWORK-PRECISION
     "multi_node": ("framework_spans_servers", "copy_gpus"),  # CMP-FRAMEWORK-NODES
 }

@@ -22,3 +22,16 @@ class TritonDecodeWalk(Strict):
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the kernel was timed")
     source: str = Field(min_length=3)
     check: Check = "U"
+
+
+class AttentionBackendVendors(Strict):
+    """The attention backends a job may state (``workload.attention_backend``) whose kernels are one maker's own: a
+    server launched with one of them on another maker's GPU does not start (AITER is AMD's ROCm library, FlashInfer,
+    FlashAttention 3/4, FlashMLA, CUTLASS and TensorRT-LLM's kernels are CUDA code). A backend not listed runs on
+    every vendor the framework does (Triton, PyTorch's SDPA and FlexAttention)."""
+
+    only_on: dict[str, list[Literal["nvidia", "amd", "intel", "huawei"]]] = Field(
+        min_length=1, description="backend name -> the GPU vendors whose builds ship its kernels")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the framework's backends were read")
+    source: str = Field(min_length=3)
+    check: Check = "S"

@@ -14,7 +14,7 @@ from pydantic import Field, model_validator
 from ...errors import N_, Said
 from ..records import version_key
 from .base import Check, Strict
-from .decode_walk import TritonDecodeWalk
+from .decode_walk import AttentionBackendVendors, TritonDecodeWalk
 from .runtime import Factor, QuantFormat
 
 Vendor = Literal["nvidia", "amd", "intel", "huawei"]
@@ -554,6 +554,7 @@ class Framework(Strict):
         "that kernel's fixed time per grouped GEMM is its own on a block-FP8 shape (None: none)")
     triton_decode_walk: TritonDecodeWalk | None = Field(default=None, description="a Triton split-KV decode "
                                                         "attention kernel a job may state (None: none)")
+    attention_backend_vendors: AttentionBackendVendors | None = None  # backends that run on one maker's GPUs only
     wna16_moe: Wna16MoeKernel | None = Field(
         default=None, description="the releases whose weight-only 4-bit experts run on a kernel with its own fixed "
         "time per grouped GEMM (None: grouped_gemm_floor_us for every format)")

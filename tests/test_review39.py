@@ -1,0 +1,32 @@
+"""review39: the gaps review38 left (an attention backend on the other maker's GPU, a pipeline pin on a stack with no
+pipeline engine in ``estimate``, torchtitan's micro-batch in the layout line) and a user's hour with session 33's
+features. Each test fails on the code before its fix; the whole round is benchmarks/hostile_round32.py."""
+
+from __future__ import annotations
+
+from gpuwise import estimate, recommend
+
+LONG = {"task": "inference", "model": "llama-3.1-8b", "framework": "sglang", "context_len": 32768,
+        "concurrent_requests": 1}
+
+
+def _supports_gpu(w: dict, gpu: str) -> bool:
+    sv = estimate({"workload": w}, gpu=gpu, gpus=1).gpu.serving
+    assert sv is not None
+    return sv.supports.gpu
+
+
+def test_an_attention_backend_of_the_other_maker_is_refused() -> None:
+    # SGLang's --attention-backend aiter is AMD's ROCm kernel library and trtllm_mla TensorRT-LLM's CUDA kernels
+    # (docs.sglang.io attention backend matrix: 'AITER (ROCm)', 'TRTLLM MLA (Blackwell)'): on the other maker's GPU
+    # the server does not start. aiter on an H100 was priced as the release's default backend without a word.
+    assert _supports_gpu({**LONG, "attention_backend": "aiter"}, "h100-80gb-sxm") is False
+    assert _supports_gpu({**LONG, "attention_backend": "aiter"}, "mi300x") is True
+    assert _supports_gpu({**LONG, "attention_backend": "flashinfer"}, "mi300x") is False
+    assert _supports_gpu({**LONG, "attention_backend": "triton"}, "mi300x") is True  # both builds run Triton
+    assert _supports_gpu(LONG, "h100-80gb-sxm") is True
+    r = recommend({"workload": {**LONG, "attention_backend": "aiter"},
+                   "constraints": {"gpus": ["h100"], "max_gpus": 2}})
+    assert r.recommendation is None
+    h100 = [c for c in r.candidates if c.gpu == "h100-80gb-sxm"]
+    assert h100 and all("CMP-ATTENTION-BACKEND-GPU" in c.rules and not c.feasible for c in h100)
