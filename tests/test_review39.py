@@ -30,3 +30,20 @@ def test_an_attention_backend_of_the_other_maker_is_refused() -> None:
     assert r.recommendation is None
     h100 = [c for c in r.candidates if c.gpu == "h100-80gb-sxm"]
     assert h100 and all("CMP-ATTENTION-BACKEND-GPU" in c.rules and not c.feasible for c in h100)
+
+
+def test_estimate_says_a_pipeline_pin_the_stack_cannot_run() -> None:
+    # knowledge/runtime.yaml training_stacks xtuner runs DeepSpeed's engine, whose parallelism is data and sequence
+    # parallel (no pipeline engine): a pinned pp 2 is set aside by the planner. recommend says MEM-PIN-NOT-ON-STACK;
+    # estimate showed the pin in the question and a layout without it, and 'Fits as requested: no' with no reason.
+    xt = {"task": "finetune", "method": "full", "model": "llama-2-7b", "train_tokens": 1.0e8, "stack": "xtuner",
+          "parallelism": {"pp": 2}}
+    for gpu, gpus in ((None, None), ("h100-80gb-sxm", 8)):
+        r = estimate({"workload": xt}, gpu=gpu, gpus=gpus)
+        said = [n for n in r.memory.notes if "set aside" in n]
+        assert len(said) == 1 and "does not run workload.parallelism.pp 2 (pipeline parallelism)" in said[0]
+        assert r.memory.notes_phrases[-1][0][1] == "note.pin_off_stack"
+    r = estimate({"workload": xt}, gpu="h100-80gb-sxm", gpus=8)
+    assert r.gpu.layout.pp == 1 and r.gpu.fits_as_requested is False
+    megatron = estimate({"workload": {**xt, "stack": "megatron"}}, gpu="h100-80gb-sxm", gpus=8)
+    assert not [n for n in megatron.memory.notes if "set aside" in n]

@@ -18,7 +18,7 @@ from ..estimators.training_layout import AUTO_SHARD
 from ..frozen import frozen
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
-from ..messages import formula, phrase_json
+from ..messages import Phrase, formula, phrase_json, phrase_text
 from ..results import BuyLines, ComputeOut, EstimateResult, FormulaTerm, GpuCost, GpuOut, MemoryOut
 from ..results_serving import CostPerMillion as CostPerMillionOut
 from ..results_training import (
@@ -68,6 +68,7 @@ def idle_gpus(job: Job, ev: Evaluation | None) -> int:
 def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryOut:
     nodes = ev.nodes if ev else 1
     host = ev.host_ram_needed_bytes_per_node if ev else 0.0
+    off = _off_stack_notes(job)
     return made(MemoryOut, dict(
         per_gpu_bytes=round(mem.per_gpu),
         total_bytes=round(mem.per_gpu * (count - idle_gpus(job, ev))),  # an idle GPU holds nothing
@@ -81,9 +82,18 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
         host_ram_bytes_per_node=round(host) if nodes else 0,
         offload_target=mem.offload_target,
         terms=[term_out(t) for t in mem.terms()],
-        notes=list(mem.notes),
-        notes_phrases=[phrase_json((p,)) for p in mem.note_phrases],
+        notes=list(mem.notes) + [phrase_text((p,)) for p in off],
+        notes_phrases=[phrase_json((p,)) for p in (*mem.note_phrases, *off)],
     ))
+
+
+def _off_stack_notes(job: Job) -> tuple[Phrase, ...]:
+    """A training pin the named stack cannot run (MEM-PIN-NOT-ON-STACK in a recommendation): set aside by the planner,
+    said as a note of the memory estimate (it said nothing: the pin in the question, a layout without it)."""
+    from ..estimators import training_job as TJ
+
+    off = TJ.pins_off_stack_phrases(job) if job.training else ()
+    return (("", "note.pin_off_stack", {"stack": TJ.stack_spec(job).name, "pins": off}),) if off else ()
 
 
 def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = None,
