@@ -47,6 +47,8 @@ class EstimateView(BaseView):
                 rows.append([self._("Fits as requested"), f.yes_no(False)])
             if g.strategy:
                 rows.append([self._("Strategy"), f.strategy(g.strategy, g.count, g.strategy_phrases)])
+            if g.layout is not None:  # a training layout as a recommendation words it: the micro-batch the planner took
+                rows.append([self._("Layout"), words.training_layout(g.layout, g.count, f)])
             if g.gpu_hours is not None:  # the run's GPU-hours, as published runs count them
                 rows.append([self._("GPU-hours of training"), f.num(g.gpu_hours, 0)])
                 if g.timeline is not None:  # the billed ones (start-up and wind-down too): what the cost is of
