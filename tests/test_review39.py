@@ -66,3 +66,20 @@ def test_the_estimate_names_torchtitans_micro_batch(tmp_path) -> None:
     zh = cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "8", "--lang", "zh", cwd=tmp_path).stdout
     zh = " ".join(zh.split())
     assert "DP 8，微批次 8，8 步梯度累积" in zh
+
+
+def test_a_misspelt_engine_in_an_overlay_is_offered_its_close_match(tmp_path) -> None:
+    # runtime.yaml training_stacks engine names the stack whose sharding engine a stack runs (xtuner: deepspeed);
+    # an overlay's 'deepspd' was refused with no close match.
+    from .clirun import gpuwise as cli
+
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "runtime.yaml").write_text(
+        "training_stacks:\n  xtuner:\n    name: XTuner\n    efficiency: 1.0\n    engine: deepspd\n"
+        "    source: \"our own measurements\"\n", encoding="utf-8")
+    (tmp_path / "r.yaml").write_text("workload: {task: finetune, method: full, model: llama-2-7b, "
+                                     "train_tokens: 1.0e8, stack: xtuner}\n", encoding="utf-8")
+    out = cli("estimate", "r.yaml", "--gpu", "h100", "--knowledge", "k", cwd=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    line = (out.stderr or out.stdout).strip()
+    assert len(line.splitlines()) == 1 and "engine deepspd" in line and "did you mean 'deepspeed'?" in line

@@ -446,6 +446,13 @@ def _engines_filled(stacks: dict[str, StackSpeed]) -> dict[str, StackSpeed]:
             continue
         base = stacks.get(spec.engine)
         if base is None or base.engine is not None:
+            import difflib  # a close match for a misspelt engine ('deepspd' offered nothing)
+
+            own = [k for k, v in stacks.items() if v.engine is None]
+            close = difflib.get_close_matches(spec.engine, own, n=1)
+            if close:
+                raise Said(N_("training stack %(stack)s: engine %(engine)s is not a stack that runs its own engine "
+                              "(did you mean '%(close)s'?)"), stack=sid, engine=spec.engine, close=close[0])
             raise Said(N_("training stack %(stack)s: engine %(engine)s is not a stack that runs its own engine"),
                        stack=sid, engine=spec.engine)
         out[sid] = spec.model_copy(update={f: getattr(base, f) for f in ENGINE_FIELDS
