@@ -52,6 +52,8 @@ class Supports(_Frozen):
     multi_node: bool
     reason: str
     detail: str
+    detail_phrases: list[Any] = Field(default=[], description="detail as [separator, message id, values] parts "
+                                      "(reports/messages.yaml serve.*), which a report words in its language")
 
 
 class ServingTargets(_Frozen):

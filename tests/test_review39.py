@@ -83,3 +83,29 @@ def test_a_misspelt_engine_in_an_overlay_is_offered_its_close_match(tmp_path) ->
     assert out.returncode == 2 and "Traceback" not in out.stderr
     line = (out.stderr or out.stdout).strip()
     assert len(line.splitlines()) == 1 and "engine deepspd" in line and "did you mean 'deepspeed'?" in line
+
+
+def test_the_estimates_screen_says_a_server_that_does_not_run(tmp_path) -> None:
+    # knowledge/serving.yaml: TensorRT-LLM's vendors are [nvidia]; SGLang's aiter backend is AMD's (above). The JSON's
+    # serving.supports.gpu was false while the text screen said 'Fits in memory: yes' and priced the server without
+    # a word.
+    import json
+
+    from .clirun import gpuwise as cli
+
+    trt = {"task": "inference", "model": "llama-3.1-8b", "framework": "tensorrt-llm", "context_len": 4096,
+           "concurrent_requests": 1}
+    for w, gpu, why in ((trt, "mi300x", "no: TensorRT-LLM runs on nvidia GPUs, not amd"),
+                        ({**LONG, "attention_backend": "aiter"}, "h100",
+                         "no: the attention backend aiter runs on amd GPUs, not nvidia")):
+        (tmp_path / "r.yaml").write_text(json.dumps({"workload": w}), encoding="utf-8")
+        out = " ".join(cli("estimate", "r.yaml", "--gpu", gpu, cwd=tmp_path).stdout.split())
+        assert f"Runs on this GPU {why}" in out
+        d = json.loads(cli("estimate", "r.yaml", "--gpu", gpu, "--format", "json", cwd=tmp_path).stdout)
+        assert d["gpu"]["serving"]["supports"]["gpu"] is False
+        assert d["gpu"]["serving"]["supports"]["detail_phrases"][0][1] in ("serve.gpu_vendor",
+                                                                           "serve.attention_backend_vendor")
+    zh = cli("estimate", "r.yaml", "--gpu", "h100", "--lang", "zh", cwd=tmp_path).stdout
+    assert "否：注意力后端 aiter 运行于 amd 的 GPU，不支持 nvidia" in " ".join(zh.split())
+    (tmp_path / "r.yaml").write_text(json.dumps({"workload": LONG}), encoding="utf-8")
+    assert "Runs on this GPU" not in cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).stdout

@@ -176,7 +176,8 @@ def serving_json(r: ServingResult | None, *, with_curve: bool = True) -> RO.Serv
             max_concurrent_sequences=r.best_layout_max_concurrent_sequences,
             higher_peak=r.best_layout_higher_peak)),
         supports=built(RO.Supports, dict(gpu=sup.gpu_ok, precision=sup.precision_ok, multi_node=sup.multi_node_ok,
-                                         reason=sup.reason, detail=sup.detail)),
+                                         reason=sup.reason, detail=sup.detail,
+                                         detail_phrases=phrase_json(sup.detail_phrases))),
         targets=built(RO.ServingTargets, dict(
             tokens_per_s=r.target_tokens_per_s or None, max_ttft_ms=r.max_ttft_ms, max_tpot_ms=r.max_tpot_ms,
             meets_throughput_target=r.meets_throughput_target, meets_ttft=r.meets_ttft, meets_tpot=r.meets_tpot)),

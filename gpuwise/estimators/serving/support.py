@@ -112,10 +112,11 @@ def support_figures(fw: Framework, gpu: Gpu, precision: str) -> SupportFigures:
     )
 
 
-def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> Support:
+def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1, backend: str | None = None) -> Support:
     """The first reason ``fw`` cannot serve ``precision`` on ``gpu`` (or "ok"), and the compute path:
     the estimator's reading of :func:`support_figures` (the layouts it times), which the rules
-    compare on their own for the verdict."""
+    compare on their own for the verdict. ``backend``: the attention backend the job states, whose kernels may be
+    one maker's own (serving.yaml ``attention_backend_vendors``; CMP-ATTENTION-BACKEND-GPU)."""
     fig = support_figures(fw, gpu, precision)
     cc = _cc(gpu) or 0.0
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
@@ -129,6 +130,12 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1) -> 
     elif cc < fig.framework_min_cc:
         gpu_ok, reason = False, "gpu_compute_capability"
         detail = ("", "serve.gpu_cc", {"fw": fw.name, "need": fig.framework_min_cc, "gpu": gpu.name, "has": cc})
+    limits = fw.attention_backend_vendors
+    makers = limits.only_on.get(backend) if limits is not None and backend is not None else None
+    if gpu_ok and makers is not None and gpu.vendor not in makers:
+        gpu_ok, reason = False, "attention_backend_vendor"
+        detail = ("", "serve.attention_backend_vendor", {"backend": backend, "vendors": ", ".join(makers),
+                                                         "vendor": gpu.vendor})
     if fp is None:
         prec_ok = False
         if reason == "ok":

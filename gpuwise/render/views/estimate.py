@@ -43,6 +43,11 @@ class EstimateView(BaseView):
                 rows.insert(2, [self._("Idle GPUs"), self.f.ngettext(
                     "%(n)s of the %(count)s holds no model copy", "%(n)s of the %(count)s hold no model copy",
                     g.idle_gpus, count=g.count)])
+            sup = g.serving.supports if g.serving is not None else None
+            if sup is not None and not (sup.gpu and sup.precision):  # the rules refuse it: the figures are a server
+                # that cannot be run as stated (TensorRT-LLM on an AMD GPU, an AMD attention backend on an NVIDIA one)
+                why = words.phrase(sup.detail_phrases, f) if sup.detail_phrases else sup.detail
+                rows.append([self._("Runs on this GPU"), self._("no: %(why)s", why=why)])
             if g.fits and g.fits_as_requested is False:  # fits only with what gpuwise changed (a pin not kept, ...)
                 rows.append([self._("Fits as requested"), f.yes_no(False)])
             if g.strategy:
