@@ -190,12 +190,19 @@ class GpuCost(Frozen):
         return out
 
 
+class RuleRef(Frozen):
+    rule: str
+    title: str
+
+
 class GpuOut(Frozen):
     id: str
     name: str = ""
     count: int
     nodes: int = 1
     fits: bool
+    rejected_by: list[RuleRef] = Field(default=[], description="the rules that refuse this configuration, in the rule "
+                                       "book's order (rules/*.yaml id and title): a recommendation would not offer it")
     idle_gpus: int = Field(default=0, description="inference: GPUs of the count that hold no model copy (count - "
                            "copies x GPUs a copy); paid for, counted in mfu, not in memory.total_bytes")
     gpu_hours: float | None = None

@@ -109,3 +109,28 @@ def test_the_estimates_screen_says_a_server_that_does_not_run(tmp_path) -> None:
     assert "否：注意力后端 aiter 运行于 amd 的 GPU，不支持 nvidia" in " ".join(zh.split())
     (tmp_path / "r.yaml").write_text(json.dumps({"workload": LONG}), encoding="utf-8")
     assert "Runs on this GPU" not in cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).stdout
+
+
+def test_the_estimate_names_the_rules_that_refuse_it(tmp_path) -> None:
+    # knowledge/runtime.yaml optimum-habana devices [gaudi]: CPT-TRAINING-STACK-DEVICE rejects it on an H100 in a
+    # recommendation; an estimate on one H100 gave a 0.5-hour fine-tune at 38% MFU and 'Fits in memory: yes' with no
+    # word of the rule book refusing it.
+    import json
+
+    from .clirun import gpuwise as cli
+
+    w = {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "train_tokens": 1.0e7,
+         "stack": "optimum-habana"}
+    r = estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=1)
+    assert [(x.rule, x.title) for x in r.gpu.rejected_by] == [
+        ("CPT-TRAINING-STACK-DEVICE", "Training stack does not run on this GPU")]
+    assert estimate({"workload": w}, gpu="gaudi2", gpus=8).gpu.rejected_by == [] or all(
+        x.rule.startswith("TCO-") for x in estimate({"workload": w}, gpu="gaudi2", gpus=8).gpu.rejected_by)
+    (tmp_path / "r.yaml").write_text(json.dumps({"workload": w}), encoding="utf-8")
+    out = " ".join(cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "1", cwd=tmp_path).stdout.split())
+    assert "Refused by the rules CPT-TRAINING-STACK-DEVICE (Training stack does not run on this GPU)" in out
+    zh = "".join(cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "1", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "拒绝CPT-TRAINING-STACK-DEVICE（训练框架无法在这种GPU上运行）" in zh
+    d = json.loads(cli("estimate", "r.yaml", "--gpu", "h100", "--format", "json", cwd=tmp_path).stdout)
+    assert d["gpu"]["rejected_by"][0]["rule"] == "CPT-TRAINING-STACK-DEVICE"
+    assert estimate({"workload": LONG}, gpu="h100-80gb-sxm", gpus=1).gpu.rejected_by == []

@@ -19,7 +19,7 @@ from ..frozen import frozen
 from ..inputs.job import Job, resolve
 from ..inputs.schema import Requirements, coerce
 from ..messages import Phrase, formula, phrase_json, phrase_text
-from ..results import BuyLines, ComputeOut, EstimateResult, FormulaTerm, GpuCost, GpuOut, MemoryOut
+from ..results import BuyLines, ComputeOut, EstimateResult, FormulaTerm, GpuCost, GpuOut, MemoryOut, RuleRef
 from ..results_serving import CostPerMillion as CostPerMillionOut
 from ..results_training import (
     NO_TRAINING,
@@ -145,7 +145,9 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         assumptions.append(note("--gpu", gpu, r.note_id, r.note_values))
     g = kb.gpus[r.id]
     ev = evaluate(job, g, count)
-    out = gpu_out(job, ev, verdicts.judge(book, job, [ev])[0])
+    verdict = verdicts.judge(book, job, [ev])[0]
+    out = gpu_out(job, ev, verdict).model_copy(update={"rejected_by": [
+        made(RuleRef, dict(rule=rid, title=book.rules[rid].title)) for rid in verdict.rejected]})
     return made(EstimateResult, dict(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
                           workload=job.question(), assumptions=assumptions,
                           knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()}))

@@ -48,6 +48,9 @@ class EstimateView(BaseView):
                 # that cannot be run as stated (TensorRT-LLM on an AMD GPU, an AMD attention backend on an NVIDIA one)
                 why = words.phrase(sup.detail_phrases, f) if sup.detail_phrases else sup.detail
                 rows.append([self._("Runs on this GPU"), self._("no: %(why)s", why=why)])
+            if g.rejected_by:  # numbers the rules refuse: a recommendation would not offer this configuration
+                rows.append([self._("Refused by the rules"), f.sep.join(
+                    self._("%(rule)s (%(title)s)", rule=r.rule, title=self._(r.title)) for r in g.rejected_by)])
             if g.fits and g.fits_as_requested is False:  # fits only with what gpuwise changed (a pin not kept, ...)
                 rows.append([self._("Fits as requested"), f.yes_no(False)])
             if g.strategy:
