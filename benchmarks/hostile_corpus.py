@@ -68,7 +68,10 @@ it, Gemma 4's KV at TP 8, GLM-4.7-Flash and the new aliases, Sparks priced per s
 GEMM clock, NVFP4 and long prompts) and 37 of round 31 (benchmarks/hostile_round31.py: SGLang's attention_backend
 on other engines, misspelt, in plans, audits and on AMD, the Triton walk in the step's formula, the hybrid's
 overlap-off host time, torchtitan's local batch, xtuner with a pipeline pinned, Megatron-Core's pinned virtual
-stages, a context past the model's window, the Workload line), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+stages, a context past the model's window, the Workload line) and 35 of round 32 (benchmarks/hostile_round32.py: an
+attention backend of the other maker, a pipeline pinned on a stack without one in estimate, torchtitan's micro-batch on
+the estimate's screen, the rules that refuse an estimate, an overlay's stack engine, Gemma 4, GLM-4.7-Flash, DGX
+Sparks, recurrent_state_dtype, a context past the window), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -80,7 +83,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round31: eleven's to thirty-first's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round32: eleven's to thirty-second's)
 
 Exit status 1 when a case fails.
 """
@@ -746,6 +749,7 @@ from benchmarks import (  # noqa: E402
     hostile_round29,
     hostile_round30,
     hostile_round31,
+    hostile_round32,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -754,7 +758,8 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (19, hostile_round19), (20, hostile_round20), (21, hostile_round21), (22, hostile_round22),
                     (23, hostile_round23), (24, hostile_round24), (25, hostile_round25),
                     (26, hostile_round26), (27, hostile_round27), (28, hostile_round28),
-                    (29, hostile_round29), (30, hostile_round30), (31, hostile_round31)):
+                    (29, hostile_round29), (30, hostile_round30), (31, hostile_round31),
+                    (32, hostile_round32)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -876,7 +881,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
