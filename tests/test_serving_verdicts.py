@@ -34,7 +34,7 @@ FLAGS = {
     "meets_ttft": (("targets", "meets_ttft"), {"CMP-TTFT-TARGET"}),
     "meets_tpot": (("targets", "meets_tpot"), {"CMP-TPOT-TARGET"}),
     "meets_rate": (("rate", "meets_requests_per_s"), {"SRV-RATE-TARGET"}),
-    "gpu": (("supports", "gpu"), {"CMP-FRAMEWORK-GPU"}),
+    "gpu": (("supports", "gpu"), {"CMP-FRAMEWORK-GPU", "CMP-ATTENTION-BACKEND-GPU"}),
     "precision": (("supports", "precision"), {"CMP-FRAMEWORK-PRECISION"}),
     "multi_node": (("supports", "multi_node"), {"CMP-FRAMEWORK-NODES"}),
 }
