@@ -134,3 +134,19 @@ def test_the_estimate_names_the_rules_that_refuse_it(tmp_path) -> None:
     d = json.loads(cli("estimate", "r.yaml", "--gpu", "h100", "--format", "json", cwd=tmp_path).stdout)
     assert d["gpu"]["rejected_by"][0]["rule"] == "CPT-TRAINING-STACK-DEVICE"
     assert estimate({"workload": LONG}, gpu="h100-80gb-sxm", gpus=1).gpu.rejected_by == []
+
+
+def test_an_alternatives_slower_token_is_told_apart() -> None:
+    # rules/comparison.yaml TCO-ALT-SLOWER-TOKEN fires past the policy's tolerance (a 3.6 ms proposal against a
+    # 4.4 ms alternative: 22% slower), and the audit's verdict read '4 ms per output token instead of 4'.
+    from gpuwise.render.fmt import Fmt
+    from gpuwise.render.money_view import given_up
+    from gpuwise.results_audit import GivenUp
+
+    f = Fmt("en")
+    slower = [GivenUp(what="tpot_s", proposed=0.0036, alternative=0.0044)]
+    assert given_up(f, f._, slower) == "4.4 ms per output token instead of 3.6"
+    assert given_up(f, f._, [GivenUp(what="tpot_s", proposed=0.120, alternative=0.150)]) == \
+        "150 ms per output token instead of 120"
+    assert given_up(f, f._, [GivenUp(what="tpot_s", proposed=0.0004, alternative=0.0006)]) == \
+        "0.60 ms per output token instead of 0.40"

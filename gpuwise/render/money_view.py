@@ -123,9 +123,11 @@ def given_up(f: Fmt, _: Callable[..., str], items: list[Any]) -> str:
         if g.what == "throughput_tokens_per_s":
             said.append(_("%(alt)s output tokens/s instead of %(prop)s", alt=f.num(g.alternative, 0),
                           prop=f.num(g.proposed, 0)))
-        elif g.what == "tpot_s":
-            said.append(_("%(alt)s ms per output token instead of %(prop)s", alt=f.num(g.alternative * 1000, 0),
-                          prop=f.num(g.proposed * 1000, 0)))
+        elif g.what == "tpot_s":  # as many decimals as tell the two apart ('4 ms instead of 4' for 4.4 and 3.6)
+            most = max(g.alternative, g.proposed) * 1000
+            digits = 2 if most < 1 else 1 if most < 100 else 0
+            said.append(_("%(alt)s ms per output token instead of %(prop)s", alt=f.num(g.alternative * 1000, digits),
+                          prop=f.num(g.proposed * 1000, digits)))
         elif g.what == "wall_days":
             said.append(_("%(alt)s instead of %(prop)s", alt=f.days(g.alternative), prop=f.days(g.proposed)))
     return f.clause.join(said)
