@@ -68,7 +68,7 @@ it, Gemma 4's KV at TP 8, GLM-4.7-Flash and the new aliases, Sparks priced per s
 GEMM clock, NVFP4 and long prompts) and 37 of round 31 (benchmarks/hostile_round31.py: SGLang's attention_backend
 on other engines, misspelt, in plans, audits and on AMD, the Triton walk in the step's formula, the hybrid's
 overlap-off host time, torchtitan's local batch, xtuner with a pipeline pinned, Megatron-Core's pinned virtual
-stages, a context past the model's window, the Workload line) and 35 of round 32 (benchmarks/hostile_round32.py: an
+stages, a context past the model's window, the Workload line) and 36 of round 32 (benchmarks/hostile_round32.py: an
 attention backend of the other maker, a pipeline pinned on a stack without one in estimate, torchtitan's micro-batch on
 the estimate's screen, the rules that refuse an estimate, an overlay's stack engine, Gemma 4, GLM-4.7-Flash, DGX
 Sparks, recurrent_state_dtype, a context past the window), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house

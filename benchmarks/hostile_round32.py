@@ -8,7 +8,7 @@ and in a ring, the no-answer blocker of the closest count, ``recurrent_state_dty
 through recommend, estimate, audit, plan, json / text / md, English and Chinese. Added to
 benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on review39's branch before its fixes (main at 97325d73): 35 cases, 21 clean. Fixed (now 35 clean):
+Run on review39's branch before its fixes (main at 97325d73): 36 cases, 22 clean. Fixed (now 36 clean):
 
 * ``attention_backend: aiter`` on an H100 (and ``trtllm_mla`` / ``flashinfer`` on an MI300X) was priced as the
   release's default backend: CMP-ATTENTION-BACKEND-GPU now rejects it (a recommendation answers on AMD, an audit is
@@ -20,6 +20,8 @@ Run on review39's branch before its fixes (main at 97325d73): 35 cases, 21 clean
 * estimate priced optimum-habana on an H100 and TensorRT-LLM on an MI300X with no word of the rules refusing them:
   ``gpu.rejected_by`` and a 'Refused by the rules' row (2 cases).
 * an overlay's misspelt ``engine: deepspd`` had no close match (1 case).
+* an audit's verdict read '4 ms per output token instead of 4' for 4.4 against 3.6 ms (seen on this branch once
+  the aiter proposal was refused; its case is clean on main, whose alternative differed).
 
 Seen and left:
 
@@ -29,6 +31,7 @@ Seen and left:
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +172,12 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("hybrid32: recurrent_state_dtype 'bf16': offered bfloat16", {"workload": {**HYBRID, "recurrent_state_dtype": "bf16"}}, _refused("r.yaml", "workload.recurrent_state_dtype", "bfloat16"))
     rcase("hybrid32: recurrent_state_dtype bfloat16 on SGLang, two H200: finite", {"workload": {**HYBRID, "recurrent_state_dtype": "bfloat16"}}, _finite_json, argv=("estimate", "r.yaml", "--gpu", "h200", "--gpus", "2", "--format", "json"))
     rcase("hybrid32: recurrent_state_dtype on Llama (no recurrent state): refused", {"workload": {**CHAT, "recurrent_state_dtype": "bfloat16"}}, _refused("r.yaml", "recurrent_state_dtype"))
+
+    def _told_apart(r) -> bool:
+        m = re.findall(r"([\d.,]+) ms per output token instead of ([\d.,]+)", " ".join(r.stdout.split()))
+        return _text_ok()(r) and bool(m) and all(a != b for a, b in m)
+    acase("attn32: the aiter proposal's verdict: a slower token's times told apart", {"title": "t", "workload": {**CHAT, "attention_backend": "aiter"}, "hardware": {"gpu": "H100 SXM", "count": 8}, "acquisition": RENT},
+          _told_apart, argv=("audit", "p.yaml"))
 
     # ------------------------------------------------------------ the job on the title's line
     pcase("line32: a plan with an xtuner fine-tune and a service: adds up", {"horizon_months": 3, "constraints": {"acquisition": "rent"},
