@@ -59,9 +59,10 @@ def test_kept_attention_and_fused_shared_experts_quantize_nothing_apart(kb):
 def test_a_hybrid_whose_mixers_are_layers_of_their_own(kb):
     """Nemotron 3 Super (88 layers: 40 Mamba-2, 8 attention, 40 LatentMoE) NVFP4 on vLLM, one B200: the 48 mixers'
     input and output projections and the 40 shared experts' two GEMMs (vLLM runs them beside the routed experts),
-    48 x 2 + 40 x 2 = 176; no dense MLP layer."""
-    _, s = engine_of(kb, "b200", model="nvidia-nemotron-3-super-120b-a12b", precision="fp4", framework="vllm")
-    eng = s.engine
+    48 x 2 + 40 x 2 = 176; no dense MLP layer. Priced on a file named (an all-NVFP4 export): NVIDIA's own release
+    stores these parts in BF16 and FP8 (fp4_checkpoints; tests/test_serving_fp8_parts.py)."""
+    job, _ = engine_of(kb, "b200", model="nvidia-nemotron-3-super-120b-a12b", precision="fp4", framework="vllm")
+    eng = SV.engine(job, kb.gpus["b200"], weight_format="nvfp4")
     assert not eng.fuses_shared
     assert ST.fp4_quant_kernels(eng) == 48 * 2 + 40 * 2
 

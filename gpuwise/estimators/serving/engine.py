@@ -76,6 +76,7 @@ class Engine:
     fp4_dense_bw: float = 0.0  # B/s a dense NVFP4 GEMM streams its weights at decode batches (0: bw_weights)
     fp4_quant_attn: int = -1  # NVFP4 mixer projections a layer quantized in kernels of their own (-1: none)
     peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
+    peak_fp8: float = 0.0  # FLOP/s of the GEMMs an FP4 checkpoint stores in FP8 (0: it stores none)
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
@@ -166,7 +167,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     max_batch = mb.large_gpu if (mb.large_gpu and large) else mb.default
     rt = kb.runtime
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, weight_format),
-                         checkpoint_bits(job, fmt, weight_format))
+                         checkpoint_bits(job, fmt, weight_format), checkpoint_fp8(job, fmt, weight_format))
     eff *= clock_factor(kb.gpus, gpu, (chip, ao, mo, vo, rel), compute)  # the clock this part holds under GEMMs
     gemm = peak_tflops(gpu, compute) * 1e12 * eff * cf  # FLOP/s of the GEMMs at the framework's efficiency
     return Engine(
@@ -176,6 +177,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         peak_dense=nvfp4_gemm_rate(job, fw, gpu, fmt, compute, weight_only, block_fp8_gemm_rate(
             job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm)),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
+        peak_fp8=peak_tflops(gpu, "fp8") * 1e12 * eff if mbytes.fp8_params else 0.0,
         bw_weights=mem_bw * bwf * bw_factor,
         bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (chip, ao, mo, vo, rel)) * bw_factor,
         bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
@@ -611,6 +613,12 @@ def checkpoint_keeps(job: Any, fmt: str, weight_format: str | None) -> tuple[str
     """What the model's published low-bit checkpoint leaves in 16 bit, where the job serves it."""
     ck = _checkpoint(job, fmt, weight_format)
     return tuple(ck.keeps_16bit) if ck is not None else ()
+
+
+def checkpoint_fp8(job: Any, fmt: str, weight_format: str | None) -> tuple[tuple[str, float], ...]:
+    """(part, share of its weights) the model's published FP4 checkpoint stores in FP8, where the job serves it."""
+    ck = _checkpoint(job, fmt, weight_format)
+    return tuple(sorted(getattr(ck, "fp8", {}).items())) if ck is not None else ()
 
 
 def checkpoint_bits(job: Any, fmt: str, weight_format: str | None) -> float | None:

@@ -16,6 +16,7 @@ from .choice import Serving
 from .draft import Drafter, drafter
 from .engine import (
     checkpoint_bits,
+    checkpoint_fp8,
     checkpoint_keeps,
     format_of,
     kv_element_bytes,
@@ -258,7 +259,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
         kv_bytes=kv_b, kv_len=held, pool_tokens=getattr(w, "kv_cache_tokens", None), chunked=fw.continuous_batching)
     spec, _ = O.speculative(kb, fw, w, job)
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, None),
-                         checkpoint_bits(job, fmt, None))
+                         checkpoint_bits(job, fmt, None), checkpoint_fp8(job, fmt, None))
     est = with_held_whole(est, mbytes, lay)
     d = drafter(job, spec, mbytes.linear_bytes_per_param, kv_b)
     return with_drafter(est, d, lay, per_copy, prompt, held) if d is not None else est

@@ -78,12 +78,18 @@ def dense_math_seconds(eng: Engine, peak: float) -> float:
     ``lm_head``), and attention and the router where ``fp4_checkpoints`` says so (gpt-oss: every non-expert linear;
     DeepSeek-R1-NVFP4: the q/kv projections) -- are 16-bit GEMMs (vLLM runs them with UnquantizedLinearMethod;
     TensorRT-LLM's excluded modules keep their BF16 linear), at the 16-bit rate (``Engine.peak_attn``: the BF16
-    peak at the framework's efficiency). Elsewhere every dense FLOP runs at ``peak``."""
+    peak at the framework's efficiency), and those it stores in FP8 (``ModelBytes.fp8_params``: Nemotron 3 Super's
+    Mamba projections and shared experts) at the FP8 rate (``Engine.peak_fp8``). Elsewhere every dense FLOP runs
+    at ``peak``."""
     sc, mb = eng.sc, eng.mbytes
     dense = 2.0 * (sc.n_active - sc.n_experts_active)
     if eng.compute != "fp4" or eng.weight_only or eng.weight_format not in FP4_FORMATS:
         return dense / peak
     low = 2.0 * mb.low_dense / mb.linear_bytes_per_param  # FLOPs a token through the FP4 weights
+    if mb.fp8_params and eng.peak_fp8:  # the parts the checkpoint stores in FP8 run W8A8 GEMMs at the FP8 rate
+        f8 = 2.0 * mb.fp8_params
+        kept = max(dense - low - f8, 0.0)
+        return low / peak + f8 / eng.peak_fp8 + kept / eng.peak_attn
     kept = max(dense - low, 0.0)
     return (dense - kept) / peak + kept / eng.peak_attn
 
@@ -449,13 +455,27 @@ def fp4_quant_kernels(eng: Engine) -> float:
     expert the framework runs beside the routed experts (a fused shared expert and the routed experts quantize in
     the fused-MoE kernel). A hybrid model whose mixers are layers of their own (Nemotron-H) has MLPs only in its
     other layers."""
-    if eng.fp4_quant_attn < 0:
-        return 0.0
     sc = eng.sc
     mixers = sc.hybrid[0] + sc.hybrid[2] if sc.hybrid else sc.layers
-    mlps = sc.layers if mixers >= sc.layers else sc.layers - mixers
     shared = sc.moe_layers if sc.shared and not eng.fuses_shared else 0
+    fp8 = dict(eng.mbytes.fp8_parts)
+    if eng.fp4_quant_attn < 0:
+        return 0.0 if not fp8 else fp8_quant_kernels(eng, mixers, shared, fp8)
+    mlps = sc.layers if mixers >= sc.layers else sc.layers - mixers
+    if fp8:  # the FP8 share of the mixers and shared experts quantizes to FP8, not NVFP4
+        return (eng.fp4_quant_attn * mixers * (1.0 - fp8.get("mixers", 0.0)) + 2 * max(mlps - sc.moe_layers, 0)
+                + 2 * shared * (1.0 - fp8.get("shared_experts", 0.0)) + fp8_quant_kernels(eng, mixers, shared, fp8))
     return float(eng.fp4_quant_attn * mixers + 2 * (max(mlps - sc.moe_layers, 0) + shared))
+
+
+def fp8_quant_kernels(eng: Engine, mixers: float, shared: float, fp8: dict) -> float:
+    """Activation-quantization kernels one forward launches before the W8A8 FP8 GEMMs of the parts an FP4
+    checkpoint stores in FP8 (``ModelBytes.fp8_parts``), as the FP8 W8A8 layers count them (QUANT_KERNELS_DENSE:
+    one before each GEMM): a mixer's input and output projections and a shared expert's gate/up and down, each
+    weighed by the part's FP8 share; none in a layer-split engine (its per-layer overhead holds them)."""
+    if eng.fw.split == "layer" or eng.compute != "fp4" or eng.weight_only:
+        return 0.0
+    return 2.0 * mixers * fp8.get("mixers", 0.0) + 2.0 * shared * fp8.get("shared_experts", 0.0)
 
 
 def floor_per_step(eng: Engine) -> float:

@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 from ...errors import N_, Said
 from ..records import version_key
 from .base import Check, Strict
+from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TritonDecodeWalk
 from .runtime import Factor, QuantFormat
 
@@ -660,35 +661,6 @@ class Fp8Checkpoint(Strict):
     scaling: Literal["block", "channel", "tensor"] = Field(
         description="block: one scale per 128 x 128 weight block (and per 1 x 128 activation group); channel: one "
         "per output row; tensor: one per tensor")
-    source: str = Field(min_length=3)
-    check: Check = "V"
-
-
-class Fp4Checkpoint(Strict):
-    """A model's published FP4 checkpoint where it leaves parts of the model in 16 bit: the weights a decode step
-    reads (and the memory the copy holds) count those parts at 2 bytes."""
-
-    repository: str = Field(min_length=3, description="the checkpoint's repository")
-    format: Literal["nvfp4", "mxfp4"]
-    keeps_16bit: list[Literal["attention", "attention_inputs", "router", "non_experts"]] = Field(
-        min_length=1, description="attention: every attention projection; attention_inputs: all but the output "
-        "projection; router: the MoE gate; non_experts: everything but the routed experts (attention, shared "
-        "experts, dense layers, router, embeddings, head), as ModelOpt's experts-only recipes leave them")
-    source: str = Field(min_length=3)
-    check: Check = "V"
-
-
-class Int4Checkpoint(Strict):
-    """A model's published INT4 checkpoint that quantizes only its routed experts (weight-only, group scales) and
-    keeps every other weight in 16 bit: its bytes are the experts at the checkpoint's own bits per weight (4 bits
-    plus its group's scale) and the rest at 2 bytes, which the copy holds and a decode step reads."""
-
-    repository: str = Field(min_length=3, description="the checkpoint's repository")
-    format: Literal["int4"]
-    keeps_16bit: list[Literal["non_experts"]] = Field(
-        min_length=1, description="non_experts: everything but the routed experts (attention, shared experts, dense "
-        "layers, router, embeddings, head)")
-    bits_per_weight: float = Field(gt=4.0, lt=5.0, description="bits per quantized weight, its scales included")
     source: str = Field(min_length=3)
     check: Check = "V"
 
