@@ -109,6 +109,19 @@ def test_the_fp8_parts_run_at_the_fp8_rate_and_quantize_their_input(kb, accuracy
     assert SV.engine(job, b200, weight_format="nvfp4").mbytes.fp8_parts == ()
 
 
+def test_qwen3_6_w4a16_experts_run_at_the_16_bit_rate(kb, accuracy):
+    """SJ09's job (nvidia/Qwen3.6-35B-A3B-NVFP4 on SGLang 0.5.15, one B200): the release stores its routed experts
+    W4A16_NVFP4, so their GEMMs run at no more than the B200's 16-bit dense peak (2.25 PFLOPS) at the framework's
+    efficiency, where a file named (a W4A4 export) keeps the fused-MoE kernel's own rate."""
+    job = accuracy.serving_job(kb, "qwen3.5-35b-a3b", "fp4", "sglang", 8192, 1024, 1024, 1, framework_version="0.5.15")
+    b200 = kb.gpus["b200"]
+    eng, w4a4 = SV.engine(job, b200), SV.engine(job, b200, weight_format="nvfp4")
+    assert kb.serving.fp4_checkpoints["qwen3.5-35b-a3b"].weight_only == ["routed_experts"]
+    bf16 = peak_tflops(b200, "bf16") * 1e12 * eng.compute_eff
+    assert bf16 == pytest.approx(2.25e15 * eng.compute_eff, rel=1e-9)
+    assert eng.moe_rate == pytest.approx(min(w4a4.moe_rate, bf16), rel=1e-12) and eng.moe_rate < w4a4.moe_rate
+
+
 def test_a_share_outside_the_part_is_refused():
     """A share is a fraction of the part's weights: above 0, at most 1."""
     for share in (0.0, 1.2):

@@ -192,8 +192,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us"))) * 1e-6,
         alltoall_latency=pick("alltoall_latency_us") * 1e-6,
         expert_tile=expert_tile_rows(job, fw, gpu, fmt, weight_format, method),
-        moe_rate=block_fp8_gemm_rate(job, gpu, rel, fmt, weight_format, method, compute, weight_only,
-                                     moe_rate(gpu, (chip, ao, mo, vo, rel), fmt), experts=True), kv_bytes=kv_b,
+        moe_rate=w4a16_experts(job, fmt, weight_format, peak_tflops(gpu, "bf16") * 1e12 * eff, block_fp8_gemm_rate(
+            job, gpu, rel, fmt, weight_format, method, compute, weight_only,
+            moe_rate(gpu, (chip, ao, mo, vo, rel), fmt), experts=True)), kv_bytes=kv_b,
         max_batch=max_batch, batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=step_budget(job, fw, gpu),
         usable=cap * usable_share(job, gpu),
@@ -619,6 +620,13 @@ def checkpoint_fp8(job: Any, fmt: str, weight_format: str | None) -> tuple[tuple
     """(part, share of its weights) the model's published FP4 checkpoint stores in FP8, where the job serves it."""
     ck = _checkpoint(job, fmt, weight_format)
     return tuple(sorted(getattr(ck, "fp8", {}).items())) if ck is not None else ()
+
+
+def w4a16_experts(job: Any, fmt: str, weight_format: str | None, bf16: float, rate: float) -> float:
+    """The routed experts' GEMM rate: at most ``bf16`` where the published FP4 checkpoint stores them W4A16 (FP4
+    weights, 16-bit activations: ``fp4_checkpoints`` weight_only), else ``rate``."""
+    ck = _checkpoint(job, fmt, weight_format)
+    return min(rate, bf16) if ck is not None and "routed_experts" in getattr(ck, "weight_only", ()) else rate
 
 
 def checkpoint_bits(job: Any, fmt: str, weight_format: str | None) -> float | None:

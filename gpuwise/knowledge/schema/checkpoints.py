@@ -26,6 +26,9 @@ class Fp4Checkpoint(Strict):
         "checkpoint stores in FP8 with per-tensor scales (W8A8: 1 byte a weight, the GEMM at the FP8 rate, its "
         "input quantized apart), weighed by the weights where the format differs by layer; the rest of the part "
         "as keeps_16bit or the format says")
+    weight_only: list[Literal["routed_experts"]] = Field(
+        default=[], description="parts stored W4A16 (FP4 weights, 16-bit activations: ModelOpt's W4A16_NVFP4), "
+        "whose GEMMs run at the 16-bit rate")
     source: str = Field(min_length=3)
     check: Check = "V"
 
