@@ -57,14 +57,17 @@ def rows(kb, accuracy):
     # SGLang cookbook 'MiniMax-M2', 4 x MI300X, TP 4, 0.5.7: 22.21 ms (blind 2.06x fast; the ROCm 0.5.7 multi-GPU
     # step stays fast, as DQ02 and M01: validation README; 1.60x with 0.5.7's two q/k all-reduces)
     ("DQ04", 45.02, 1.0, 2.0),
-    # SGLang cookbook 'MiniMax-M2.7', 2 x GB300, TP 2, 0.5.10.post1: 8.02 ms (blind +29.3%)
-    ("DQ01", 124.69, 1.0, 1.25),
+    # SGLang cookbook 'MiniMax-M2.7', 2 x GB300, TP 2, 0.5.10.post1: 8.02 ms (blind +29.3%; 0.87x once its counted
+    # kernels cost 6 us, MiniMax-M2 being on no release's fused-kernel list, branch sglss39: without the q/k
+    # all-reduce, 62 x 8 us a step, it would read ~0.92x)
+    ("DQ01", 124.69, 0.8, 0.9),
     # SGLang pull request #31044, MiniMax-M2.7 on 2 x MI300X, TP 2 x EP 2, 0.5.13.post1: 14.94 ms (blind +25.3%)
     ("MX02", 66.93, 1.0, 1.2),
 ])
 def test_minimax_rows_read_fast_by_less(rows, row, published, low, high):
     """Every MiniMax single-stream row on SGLang read fast before the all-reduce (+25% to +106%); with it each stays
-    fast, by less. Held in the direction measured, so that a change that undoes the all-reduce is seen."""
+    fast, by less (DQ01 now slow, by its counted kernels). Held in the direction measured, so that a change that undoes
+    the all-reduce is seen."""
     est, got = rows[row]
     assert got == pytest.approx(published)
     assert low <= est / got <= high, (row, est, got)

@@ -107,8 +107,10 @@ def rows(kb, accuracy):
 
 
 @pytest.mark.parametrize(("row", "published", "low", "high"), [
-    # SGLang cookbook 'MiniMax-M2.5', 8 x B200, TP 8 EP 8, 0.5.8: 9.89 ms (1.69x fast before, 1.44x with NCCL)
-    ("DQ05", 101.11, 1.0, 1.5),
+    # SGLang cookbook 'MiniMax-M2.5', 8 x B200, TP 8 EP 8, 0.5.8: 9.89 ms (1.69x fast before, 1.44x with NCCL, 0.95x
+    # with its counted kernels at 6 us: MiniMax-M2 is on no release's fused-kernel list, branch sglss39); without the
+    # release's exchange (~1.02 ms a step) it would read ~1.06x
+    ("DQ05", 101.11, 0.9, 1.0),
     # SGLang cookbook 'MiniMax-M2', 4 x MI300X, TP 4, 0.5.7: 22.21 ms (1.80x fast before, 1.60x with both all-reduces)
     ("DQ04", 45.02, 1.0, 1.65),
 ])

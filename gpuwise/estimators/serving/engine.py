@@ -13,6 +13,7 @@ from .. import memory_serving as MS
 from . import options as O
 from . import statepool as SP
 from .draft import Drafter, drafter
+from .fusion import kernel_floor
 from .recurrent import hybrid_consts
 from .support import clock_factor, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
@@ -170,6 +171,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
                          checkpoint_bits(job, fmt, weight_format), checkpoint_fp8(job, fmt, weight_format))
     eff *= clock_factor(kb.gpus, gpu, (chip, ao, mo, vo, rel), compute)  # the clock this part holds under GEMMs
     gemm = peak_tflops(gpu, compute) * 1e12 * eff * cf  # FLOP/s of the GEMMs at the framework's efficiency
+    floor = kernel_floor(job, fw, rel, fused_kernel_floor_us(vo, getattr(w, "framework_version", None),
+                                                             pick("kernel_floor_us")) * 1e-6)
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
         compute=compute, weight_only=weight_only,
@@ -186,7 +189,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
                         + piecewise_layer_us(vo, getattr(w, "framework_version", None))) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
         allreduce_latency=pick("allreduce_latency_us") * 1e-6,
-        kernel_floor=fused_kernel_floor_us(vo, getattr(w, "framework_version", None), pick("kernel_floor_us")) * 1e-6,
+        kernel_floor=floor,
         grouped_floor=triton_block_fp8_floor_us(
             job, fw, gpu, fmt, weight_format, method,
             wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us"))) * 1e-6,

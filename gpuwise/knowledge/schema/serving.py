@@ -16,6 +16,7 @@ from ..records import version_key
 from .base import Check, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TritonDecodeWalk
+from .fused_models import FusedKernelModels
 from .runtime import Factor, QuantFormat
 
 Vendor = Literal["nvidia", "amd", "intel", "huawei"]
@@ -510,9 +511,8 @@ class Framework(Strict):
         default=None, description="the engine's memory setting a job may state (workload.memory_fraction; None: "
         "the engine has none, and a job stating one is refused)")
     prefill_chunk_tokens: int = Field(ge=1, description="tokens one step processes at most (max_num_batched_tokens)")
-    prefill_chunk_defaults: PrefillChunkDefaults | None = Field(
-        default=None, description="the budget on the GPUs the large-GPU rule leaves out, where it differs (None: "
-        "prefill_chunk_tokens everywhere)")
+    prefill_chunk_defaults: PrefillChunkDefaults | None = Field(default=None, description="the budget on the GPUs "
+                                                                "the large-GPU rule leaves out, where it differs")
     bandwidth_fraction: Factor = Field(description="achieved fraction of datasheet memory bandwidth when "
                                        "streaming 16-bit weights and the KV cache")
     step_overhead_us: Factor = Field(description="fixed cost per step (scheduling, sampling, host sync)")
@@ -538,9 +538,8 @@ class Framework(Strict):
     qk_norm_allreduce: QkNormAllReduce | None = Field(
         default=None, description="the releases whose all-heads q/k RMSNorm all-reduces otherwise than once a "
         "layer on the framework's own kernel (None: every release does so)")
-    recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(
-        default=None, description="the kernels a decode step launches in a recurrent (non-attention) layer's mixer "
-        "(None: as many as an attention mixer's)")
+    recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(default=None, description="the kernels a decode "
+                                                                  "step launches in a recurrent layer's mixer")
     hybrid_state_pool: HybridStatePool | None = Field(
         default=None, description="a hybrid model's recurrent state in a pool of its own that caps the running "
         "requests (None: the state shares the KV pool, as vLLM's MambaSpec pages do)")
@@ -556,6 +555,8 @@ class Framework(Strict):
     triton_decode_walk: TritonDecodeWalk | None = Field(default=None, description="a Triton split-KV decode "
                                                         "attention kernel a job may state (None: none)")
     attention_backend_vendors: AttentionBackendVendors | None = None  # backends that run on one maker's GPUs only
+    fused_kernel_models: FusedKernelModels | None = Field(default=None, description="the models a release's fused "
+                                                          "small-kernel figure holds for (None: every model)")
     wna16_moe: Wna16MoeKernel | None = Field(
         default=None, description="the releases whose weight-only 4-bit experts run on a kernel with its own fixed "
         "time per grouped GEMM (None: grouped_gemm_floor_us for every format)")
