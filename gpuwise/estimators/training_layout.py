@@ -356,9 +356,10 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
         ep_bytes = mb_tokens / lay.tp * shape.experts_per_token * shape.expert_width * ACT_BYTES
         ep_count = math.ceil(moe_layers / lay.pp) * lay.grad_accum * per_layer_colls
     cp_bytes = cp_count = 0.0
-    if lay.cp > 1:  # ring attention: K and V chunks pass around the ring, forward and backward (x2)
+    if lay.cp > 1:  # ring attention: K and V chunks pass around the ring, forward and backward (x2: K and V and
+        # their gradients), and again in a recomputed layer's forward, whose attention is the ring's forward
         cp_bytes = 2 * shape.kv_dim * mb_tokens * ACT_BYTES * (lay.cp - 1) / lay.tp
-        cp_count = layers_stage * lay.grad_accum * 3
+        cp_count = layers_stage * lay.grad_accum * (3 + lay.recompute_share)
     opt_params = (dense + expert) if not lora else trainable / (lay.tp * lay.pp)
     if lay.zero >= 1:  # the optimizer steps the shard of the GPU's ZeRO group (hybrid sharding: of its group)
         dpc = max(1, lay.shard_group)
