@@ -137,3 +137,50 @@ def test_an_in_process_rate_has_no_front_end_bound(kb):
     assert http.ttft == float("inf")
     assert not inproc.front_end and inproc.throughput == pytest.approx(100 * 64, rel=1e-6)
     assert inproc.ttft < 0.1
+
+
+def test_streamed_output_tokens_add_to_a_request_by_hand(kb):
+    """serving.yaml front_end ``stream_token_us``: host time a streamed output token costs one front-end process
+    (incremental detokenising, output processing, one server-sent chunk), beyond request_ms. vLLM's 12.8 ms was
+    read with ShareGPT's ~198-token outputs streamed (pull request #17546; 197,521 outputs over 1,000 ShareGPT
+    requests in pull request #8335), so at most 12.8 ms / 198 = 64.6 us a token; the figure is left unset (0) and
+    the per-request time is the folded 12.8 ms whatever the output length. Given 50 us a token, the 128 in / 64 out
+    request costs 12.8 + 128 / 850,000 s + 64 x 0.05 = 16.1506 ms: 61.92 requests/s in one API server, 123.8 in
+    two; offline (api_servers 0) nothing."""
+    import dataclasses
+
+    job = chat(kb)
+    eng = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1).engine
+    fe = eng.fw.front_end
+    assert fe.stream_token_us == 0
+    assert SV.front(job, eng).seconds == pytest.approx(VLLM_REQUEST_S + 128 / TOKENS_PER_S, rel=1e-12)
+    assert 12.8e3 / 197.521 <= 64.81  # the bound the source sets on a per-token share, in microseconds
+    streamed = dataclasses.replace(eng, fw=eng.fw.model_copy(
+        update={"front_end": fe.model_copy(update={"stream_token_us": 50.0})}))
+    one = SV.front(job, streamed)
+    assert one.seconds == pytest.approx(16.1506e-3, rel=1e-5)
+    assert one.requests_per_s == pytest.approx(61.92, abs=0.01)
+    assert SV.front(chat(kb, api_servers=2), streamed).requests_per_s == pytest.approx(123.83, abs=0.01)
+    assert SV.front(chat(kb, api_servers=0), streamed) is None
+    # a burst hands its requests over at the whole host time each: 10 x 16.1506 ms
+    assert SV.burst_seconds(job, streamed, 10) == pytest.approx(0.161506, rel=1e-5)
+
+
+def test_sharegpt_rows_at_512_need_three_times_the_streaming_cost_the_source_allows():
+    """SP06 / SP08 / SP12 (GPUStack, vLLM 0.17.1 through guidellm, ShareGPT 342 in / 281 out at 512 in flight:
+    4,347.55 / 4,487.9 / 5,202.94 output tok/s, tests/data/validation/serving_independent.csv). Were one API server
+    their bound, each request would cost it 281 / tok/s: 64.6 / 62.6 / 54.0 ms, i.e. (less 342 prompt tokens at
+    850,000/s) 228 / 221 / 191 us a streamed token, 3.0-3.5x the 64.6 us at most that vLLM pull request #17546's
+    12.8 ms over ~198 streamed tokens allows. So a per-token front-end cost priced from that source does not reach
+    them (validation README, branch frontstream40)."""
+    rows = {r["id"]: r for r in csv.DictReader(ROWS.open(encoding="utf-8")) if r["id"] in ("SP06", "SP08", "SP12")}
+    bound_us = 12.8e3 / 197.521
+    need = {}
+    for rid, r in rows.items():
+        out, prompt = int(r["output_tokens"]), int(r["prompt_tokens"])
+        per_request = out / float(r["output_tokens_per_s"])
+        need[rid] = (per_request - prompt / TOKENS_PER_S) / out * 1e6
+    assert need["SP06"] == pytest.approx(228.6, abs=0.5)
+    assert need["SP08"] == pytest.approx(221.4, abs=0.5)
+    assert need["SP12"] == pytest.approx(190.8, abs=0.5)
+    assert all(2.9 < v / bound_us < 3.6 for v in need.values())

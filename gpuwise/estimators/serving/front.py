@@ -3,9 +3,10 @@ streams its output back (vLLM's API server, SGLang's TokenizerManager, trtllm-se
 
 It works one request at a time, so a copy served through ``n`` such processes takes at most
 
-    n / (request_ms + prompt tokens / tokenize_tokens_per_s)    requests per second
+    n / (request_ms + prompt tokens / tokenize_tokens_per_s + output tokens x stream_token_us)    requests per second
 
-whatever its GPUs could do (``knowledge/serving.yaml`` ``front_end``, per framework, sourced). The
+whatever its GPUs could do (``knowledge/serving.yaml`` ``front_end``, per framework, sourced; the last term is
+the host work of streaming each output token back, which grows with the output where the rest does not). The
 throughput at a load is the lesser of that and the GPUs' pace: in a closed loop of ``c`` requests, when
 the GPUs would finish requests faster than the front end hands them over, only the ``b`` requests that
 keep the GPUs at the front end's rate are on them, and the other ``c - b`` wait in the front end's
@@ -31,11 +32,12 @@ class Front:
     request_s: float  # host seconds per request in one process, beyond tokenising its prompt
     tokenize_s: float  # host seconds to tokenise one prompt
     setting: str  # the server option that runs more processes
+    stream_s: float = 0.0  # host seconds to stream one request's output tokens back
 
     @property
     def seconds(self) -> float:
         """Host seconds per request of the copy's front end, its processes together."""
-        return (self.request_s + self.tokenize_s) / self.processes
+        return (self.request_s + self.tokenize_s + self.stream_s) / self.processes
 
     @property
     def requests_per_s(self) -> float:
@@ -50,8 +52,9 @@ def front(job: Any, eng: Engine) -> Front | None:
     processes = int(getattr(job.w, "api_servers", 1))
     if fe is None or processes <= 0:
         return None
-    prompt, _ = request_lengths(job.w)
-    return Front(processes, fe.request_ms * 1e-3, prompt / fe.tokenize_tokens_per_s, fe.setting)
+    prompt, output = request_lengths(job.w)
+    return Front(processes, fe.request_ms * 1e-3, prompt / fe.tokenize_tokens_per_s, fe.setting,
+                 output * fe.stream_token_us * 1e-6)
 
 
 def burst_seconds(job: Any, eng: Engine, n: int) -> float:
