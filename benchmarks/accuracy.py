@@ -547,8 +547,11 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                     latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
                 continue
             drawn = dataset_burst(kb, job, s, row) if conc and got is not None else None
+            looped = dataset_loop(kb, job, s, row, conc) if drawn is None and conc and got is not None else None
             if drawn is not None:  # a dataset's prompts sent at once: its requests' own lengths, stepped through
                 est = drawn.throughput * s.layout.replicas
+            elif looped is not None:  # a closed loop over a dataset's requests: the run's tail as they finish
+                est = looped
             elif conc and got is not None and "benchmark_latency" in row.get("metric", ""):
                 # a batch started together: its output over the run (vLLM benchmark_latency/_throughput). The
                 # prompts arrive at once, so the run lasts until the last prompt is prefilled and then decodes
@@ -714,6 +717,52 @@ def dataset_burst(kb, job, s, row: dict):
     lengths = BU.dataset_lengths(kb.serving.length_distributions[name], float(row["prompt_tokens"]),
                                  float(row["output_tokens"]), n)
     return BU.burst_run(job, s.engine, s.replica, lengths)
+
+
+LOOP_SHARES = (1, 0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.1875, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125)
+"""The in-flight counts, as shares of the clients, at which :func:`dataset_loop` prices a copy's steady state."""
+
+
+def dataset_loop(kb, job, s, row: dict, conc: int) -> float | None:
+    """Output tok/s of a closed loop of ``conc`` clients over ``prompts`` requests drawn from a dataset
+    (``length_distribution``, serving.yaml ``length_distributions``; not a burst: no ``benchmark_latency`` in its
+    metric, no request rate). The benchmark divides the output by the run, which ends when its last request does:
+    once the last request is sent, the dataset's long outputs finish with ever fewer requests in flight, each at a
+    faster pace but the copy's throughput falling, where the steady state keeps ``conc`` in flight throughout.
+    Fluid, processor sharing: with b requests in flight each makes the steady state's throughput at b over b tokens
+    a second (:func:`gpuwise.estimators.serving.load.point`, at the next count of :data:`LOOP_SHARES` up), the
+    requests' outputs drawn as a burst's are (burst.dataset_lengths), in its arrival order, shared evenly over the
+    copies. None for any other row."""
+    from gpuwise.estimators import serving as SV
+    from gpuwise.estimators.serving import burst as BU
+
+    name = row.get("length_distribution") or ""
+    prompts = int(row.get("prompts") or 0)
+    if (not name or prompts <= conc or "benchmark_latency" in row.get("metric", "")
+            or row.get("request_rate", "") not in ("", "inf")):
+        return None
+    reps = s.layout.replicas
+    per, n = max(1, round(conc / reps)), max(1, round(prompts / reps))
+    outs = [o for _, o in BU.dataset_lengths(kb.serving.length_distributions[name], float(row["prompt_tokens"]),
+                                            float(row["output_tokens"]), n)]
+    grid = sorted({max(1, round(per * f)) for f in LOOP_SHARES})
+    pace: dict[int, float] = {}
+
+    def each(b: int) -> float:
+        k = next(g for g in grid if g >= b)
+        if k not in pace:
+            pace[k] = SV.point(job, s.engine, s.replica, float(k), pure_decode=False).throughput / k
+        return pace[k]
+
+    t, nxt, running = 0.0, min(per, n), [float(o) for o in outs[:per]]
+    while running:
+        m = min(running)
+        t += m / each(len(running))
+        running = [r - m for r in running if r > m]
+        while len(running) < per and nxt < n:
+            running.append(float(outs[nxt]))
+            nxt += 1
+    return sum(outs) * reps / t if t > 0 else None
 
 
 def burst_run_ttft(job, s, row: dict) -> float:
