@@ -6,6 +6,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
+from ...knowledge.records import version_key
 from ...messages import Phrase, phrase_text
 from .. import memory as M
 from .. import memory_serving as MS
@@ -242,7 +243,8 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         free, bound = share * eng.capacity - weights - eng.context_bytes, share
     sized_by = ""  # the engine's own pool sizing that bounded the pool ("free" / "total"; "": none did)
     held_by = 0.0
-    default = reserved_share(eng, tp * dpa, pp, dpa)  # the same from the device's memory (later releases)
+    # the same from the device's memory (later releases), lowered for a checkpoint with a vision encoder
+    default = reserved_share(eng, tp * dpa, pp, dpa) * vlm_share_factor(job, eng)
     block = fw.kv_block_tokens
     held = prompt + output if fw.kv_reserve == "full" else prompt + output / 2
     # a sliding-window layer keeps only its window, unless the release's KV manager holds the whole sequence there
@@ -378,6 +380,30 @@ def copy_graph_cap(eng: Engine, rep: Replica) -> int:
     rank's batch, which no figure here prices."""
     lay = rep.layout
     return graph_batch_cap(eng, lay.tp) if lay.dp_attention == 1 or eng.dpa_tp_experts else 0
+
+
+def _tower(job: Any) -> tuple[Any, Any]:
+    """The serving.yaml ``vlm_memory_share`` block and the job's model's ``vision_tower`` (None where either is
+    missing)."""
+    serving = getattr(job.kb, "serving", None)
+    rule = getattr(serving, "vlm_memory_share", None) if serving is not None else None
+    model = job.kb.models.get(job.model_id) if rule is not None and job.model_id else None
+    return rule, getattr(model, "vision_tower", None)
+
+
+def vlm_share_factor(job: Any, eng: Engine) -> float:
+    """What the framework's default share is multiplied by for the job's model (serving.yaml ``vlm_memory_share``):
+    where the model's checkpoint ships a vision encoder (models.yaml ``vision_tower``) and the stated release (the
+    newest where none is stated) is one that scales it, the encoder's depth (as the block reads it) times its width
+    squared against the baseline's; 1 elsewhere."""
+    rule, tower = _tower(job)
+    version = getattr(job.w, "framework_version", None) or eng.release
+    if tower is None or eng.fw.id not in rule.frameworks or version is None \
+            or version_key(version) < version_key(rule.first):
+        return 1.0
+    depth = tower.layers if tower.layers_key == rule.layers_key else rule.default_layers
+    ratio = depth * tower.hidden_size**2 / (rule.baseline_layers * rule.baseline_hidden**2)
+    return rule.base * min(rule.ceiling, max(rule.floor, 1.0 - rule.sensitivity * (ratio - 1.0)))
 
 
 def reserved_share(eng: Engine, tp: int, pp: int, dpa: int) -> float:

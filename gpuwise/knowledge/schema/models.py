@@ -97,6 +97,19 @@ class RecurrentState(Strict):
         "= linear_value_head_dim), which the chunked prefill's within-chunk products multiply through")
 
 
+class VisionTower(Strict):
+    """The vision encoder a multimodal checkpoint ships beside its language model (config.json vision_config), as
+    serving engines read it: its depth under the key the config names it by and its width."""
+
+    layers: int = Field(ge=1, le=1000, description="the encoder's blocks")
+    layers_key: str = Field(min_length=1, description="the vision_config key that holds them (num_hidden_layers, "
+                            "or depth in the Qwen-VL configs)")
+    hidden_size: int = Field(ge=1, le=1_000_000, description="the encoder's width (vision_config hidden_size)")
+    params_b: float | None = Field(default=None, ge=1e-6, le=100, description="the encoder's and its projector's "
+                                   "parameters, billions, where not in the model's params_b")
+    source: str = Field(min_length=3)
+
+
 class Model(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -152,6 +165,8 @@ class Model(Strict):
         description="multi-token-prediction layers the published checkpoint ships (config.json "
                     "num_nextn_predict_layers; 0: none, so MTP speculative decoding has no drafter)",
     )
+    vision_tower: VisionTower | None = Field(
+        default=None, description="the vision encoder the published checkpoint ships (a multimodal model)")
     license: str = ""
     source: str = Field(min_length=3)
     notes: str = ""

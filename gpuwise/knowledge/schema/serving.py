@@ -17,7 +17,9 @@ from .base import Check, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TritonDecodeWalk
 from .fused_models import FusedKernelModels
+from .length_distribution import LengthDistribution
 from .runtime import Factor, QuantFormat
+from .vlm_share import VlmMemoryShare
 
 Vendor = Literal["nvidia", "amd", "intel", "huawei"]
 WorkloadPrecision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
@@ -728,21 +730,6 @@ class Fp4ActivationQuant(Strict):
     check: Check = "S"
 
 
-class LengthDistribution(Strict):
-    """The request lengths of a benchmark dataset as a benchmark client samples it: output tokens at quantile
-    levels of the sampled requests (linear between levels), and the mean prompt of the requests whose outputs lie
-    between two levels (prompt and answer lengths are not independent). Its shape (levels rising from 0 to 1, one
-    output length a level, one prompt length a band) is checked by tests/test_serving_length_distribution.py."""
-
-    levels: list[float] = Field(min_length=2, description="quantile levels, from 0 to 1, increasing")
-    output_tokens: list[float] = Field(min_length=2, description="output tokens at each level")
-    prompt_tokens: list[float] = Field(min_length=1, description="mean prompt tokens of each band between levels")
-    requests: int = Field(ge=1, description="how many sampled requests the quantiles were read from")
-    source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the dataset was read")
-    check: Check = "S"
-
-
 class ServingFile(Strict):
     schema_version: int
     default_framework: str
@@ -766,6 +753,8 @@ class ServingFile(Strict):
         default=None, description="the throughput of dense NVFP4 GEMMs at prompt- and batch-sized row counts")
     nvfp4_activation_quant: Fp4ActivationQuant | None = Field(
         default=None, description="frameworks that quantize a dense NVFP4 linear's input in a kernel of its own")
+    vlm_memory_share: VlmMemoryShare | None = Field(
+        default=None, description="the default memory share an engine lowers for a multimodal checkpoint")
     frameworks: list[Framework]
     speculative_methods: dict[SpeculativeKind, SpeculativeMethod] = Field(default={})
     quantization_methods: dict[QuantizationKind, QuantizationMethod] = Field(default={})
@@ -789,6 +778,8 @@ class ServingFile(Strict):
             named += [("nvfp4_large_batch", fw) for fw in self.nvfp4_large_batch.frameworks]
         if self.nvfp4_activation_quant is not None:
             named += [("nvfp4_activation_quant", fw) for fw in self.nvfp4_activation_quant.frameworks]
+        if self.vlm_memory_share is not None:
+            named += [("vlm_memory_share", fw) for fw in self.vlm_memory_share.frameworks]
         for where, fw in named:
             if fw not in ids:
                 raise Said(N_("%(where)s: %(fw)s is not a framework id"), where=where, fw=f"{fw!r}")
