@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from gpuwise.estimators import serving as SV
+from gpuwise.estimators.serving.layout import vlm_share_factor
 
 # Qwen3.5-397B-A17B: 45 gated-DeltaNet layers of 64 value heads of 128 x 128 (float32) and a convolution state of
 # 3 x (2 x 16 x 128 + 64 x 128) = 36,864 bf16 elements (models.yaml, vllm mamba_utils gated_delta_net_state_shape)
@@ -45,7 +46,7 @@ def test_qwen35_397b_on_8_h200_radix_on_by_hand(kb, accuracy):
     """SK08's server (FP8, --tp 8 --ep 8 on 8 x H200, SGLang 0.5.16, radix cache on): the pools' memory a GPU is
     split 0.9 : 1; the state slots are floor(0.9 / 1.9 x pool / 24,007,680 B), the cap slots // 5, and the KV pool
     the rest over 8,704 tokens x 15,360 B = 133,693,440 B a sequence. Before the state pool the KV pool held each
-    sequence's state beside its KV cache: floor(pool / 157,701,120 B) = 533 sequences."""
+    sequence's state beside its KV cache: floor(pool / 157,701,120 B) = 533 sequences at the plain default share."""
     job = _job(accuracy, kb, 8, "0.5.16")
     s = _served(kb, job, "h200-141gb-sxm", 8)
     rep = s.replica
@@ -59,8 +60,15 @@ def test_qwen35_397b_on_8_h200_radix_on_by_hand(kb, accuracy):
     held = int((pool - slots * STATE_397B / 8) // kv_seq)
     assert rep.state_slots == slots and rep.state_pool_gpu == slots * STATE_397B / 8
     assert rep.max_seqs == min(held, slots // 5)
-    assert int(pool // (kv_seq + STATE_397B / 8)) == 533  # the shared pool before (serveblind16's 533)
-    assert rep.max_seqs < 533
+    # the default share is lowered for the checkpoint's vision encoder (sglvlm41: 0.95 x (1 - 0.1 x (24 x 1152^2 /
+    # (24 x 1024^2) - 1)) = 0.9248, tests/test_serving_vlm_share.py); at the plain share the shared pool held
+    # serveblind16's 533 sequences, at the lowered one 468
+    f = vlm_share_factor(job, s.engine)
+    assert f == pytest.approx(0.95 * 0.9734375, rel=1e-12)
+    plain = pool + rep.pool_share * (1 / f - 1) * s.engine.capacity
+    assert int(plain // (kv_seq + STATE_397B / 8)) == 533  # the shared pool before (serveblind16's 533)
+    assert int(pool // (kv_seq + STATE_397B / 8)) == 468
+    assert rep.max_seqs < 468
 
 
 def test_the_cap_binds_where_the_state_pool_is_small(kb, accuracy):
