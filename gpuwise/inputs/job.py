@@ -269,7 +269,8 @@ def _check_schedule(w: Workload, layers: int, where: str, slots: int = 0) -> Non
                         hint_values={"most": max(1, (layers + slots) // pp)})
 
 
-def _note_release(w: Workload, kb: Knowledge, assumptions: list, *, small_kernels: bool) -> None:
+def _note_release(w: Workload, kb: Knowledge, assumptions: list, *, small_kernels: bool,
+                  model_id: str | None = None) -> None:
     """No framework_version given where the framework's constants changed across releases: the newest
     release is assumed, and said. ``small_kernels``: the model has the MoE routing or MLA layers whose many
     small kernels a later release fused (:func:`_note_unfused`)."""
@@ -281,8 +282,25 @@ def _note_release(w: Workload, kb: Knowledge, assumptions: list, *, small_kernel
             _note_unfused(fw, assumptions)
         return
     newest = fw.releases[-1]
-    assumptions.append(note("workload.framework_version", newest.version, "assume.default.workload.framework_version",
-                            {"framework": fw.name, "version": newest.version, "released": newest.released}))
+    said = {"framework": fw.name, "version": newest.version, "released": newest.released}
+    first = _listed_later(fw, newest.version, model_id)
+    assumptions.append(note("workload.framework_version", newest.version, "assume.default.workload.framework_version"
+                            + (".fused_list" if first else ""), {**said, "model": model_id, "since": first}
+                            if first else said))
+
+
+def _listed_later(fw: Any, version: str, model_id: str | None) -> str | None:
+    """The first release whose list of models the fused small-kernel figure holds for (``fused_kernel_models``)
+    names the model, where the release ``version`` whose constants are taken does not: with no release given the
+    newest list is read (estimators/serving/fusion.py), so the model is costed at a figure ``version`` would not
+    give it; else None."""
+    listed = fw.fused_kernel_models
+    if listed is None or model_id is None or model_id not in listed.releases[-1].models:
+        return None
+    at_version = [e for e in listed.releases if version_key(e.since) <= version_key(version)]
+    if at_version and model_id in at_version[-1].models:
+        return None
+    return next(e.since for e in listed.releases if model_id in e.models)
 
 
 VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel", "huawei": "Huawei"}
@@ -327,6 +345,21 @@ def _note_aiter(w: Workload, kb: Knowledge, cons: Constraints, model_id: str | N
     elif fw is not None and (fw.rocm_block_fp8_walk or tile is not None):  # SGLang: its images set it
         assumptions.append(note("workload.rocm_aiter", True, "assume.default.workload.rocm_aiter.image_on",
                                 {"framework": fw.name}))
+
+
+def _note_checkpoint(w: Workload, kb: Knowledge, model_id: str | None, assumptions: list) -> None:
+    """A 4-bit job on a model whose publisher's checkpoint keeps parts in 16 bit or FP8 (``fp4_checkpoints``,
+    ``int4_checkpoints``): the weights are priced as that checkpoint stores them wherever it is served in its own
+    format (estimators/serving/checkpoint.py), so which file was priced is said."""
+    serving = getattr(kb, "serving", None)
+    if serving is None or model_id is None or w.precision not in ("fp4", "int4"):
+        return
+    table = "fp4_checkpoints" if w.precision == "fp4" else "int4_checkpoints"
+    ck = getattr(serving, table).get(model_id)
+    if ck is not None:
+        assumptions.append(note("workload.quantization", w.quantization or ck.format, "assume.published_checkpoint",
+                                {"repository": ck.repository, "format": ck.format, "table": table,
+                                 "model": model_id}))
 
 
 def _vendor(kb: Knowledge, name: str) -> str | None:
@@ -430,7 +463,9 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     if w.task == "inference":
         _check_framework(w, kb, where)
         _state_dtype(w, kb, shape, where, assumptions)
-        _note_release(w, kb, assumptions, small_kernels=bool(shape.moe or shape.kv_elements_override))
+        _note_release(w, kb, assumptions, small_kernels=bool(shape.moe or shape.kv_elements_override),
+                      model_id=model_id)
+        _note_checkpoint(w, kb, model_id, assumptions)
         _note_aiter(w, kb, req.constraints, model_id, assumptions)
         if w.lengths_message is not None:
             # the row is prompt_tokens' (output_tokens has its own): its value was both, shown '4,096, 4,096'

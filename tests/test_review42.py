@@ -1,0 +1,43 @@
+"""review42: a user's hour with session 34's merges (SGLang's fused_kernel_models per release, the published FP4
+checkpoints' 16-bit and FP8 parts). Each test fails on the code before its fix; the whole round is
+benchmarks/hostile_round33.py."""
+
+from __future__ import annotations
+
+from gpuwise import estimate
+
+QWEN = {"task": "inference", "model": "qwen3.5-122b-a10b", "framework": "sglang", "quantization": "nvfp4",
+        "prompt_tokens": 2000, "output_tokens": 500, "concurrent_requests": 16}
+
+
+def _notes(w: dict, field: str) -> list:
+    return [a for a in estimate({"workload": w}, gpu="b200", gpus=2).assumptions if a.field == field]
+
+
+def test_no_release_given_says_the_fused_kernel_list_it_read() -> None:
+    # knowledge/serving.yaml sglang: the release entries' newest is 0.5.7, and fused_kernel_models first lists the
+    # Qwen3.5 sizes from 0.5.10 (ServerArgs' fusion block in the 0.5.10 wheel). With no release given the newest list
+    # is read, so Qwen3.5-122B-A10B's small kernels cost 2 us, not 0.5.7's 6 us; the screen said only '0.5.7',
+    # while stating 0.5.7 gave a TPOT 25% longer (8.41 -> 10.48 ms on 2 x B200).
+    [n] = _notes(QWEN, "workload.framework_version")
+    assert n.message_id == "assume.default.workload.framework_version.fused_list"
+    assert n.values["since"] == "0.5.10" and n.values["version"] == "0.5.7" and n.value == "0.5.7"
+    unstated = estimate({"workload": QWEN}, gpu="b200", gpus=2).gpu.serving
+    stated = estimate({"workload": {**QWEN, "framework_version": "0.5.7"}}, gpu="b200", gpus=2).gpu.serving
+    assert stated.tpot_s > unstated.tpot_s * 1.1  # what the note warns of
+    # a model 0.5.7 lists already (DeepSeek-R1): the plain note, nothing more to say
+    [r1] = _notes({**QWEN, "model": "deepseek-r1", "quantization": None}, "workload.framework_version")
+    assert r1.message_id == "assume.default.workload.framework_version"
+
+
+def test_the_published_checkpoint_priced_is_named() -> None:
+    # knowledge/serving.yaml fp4_checkpoints gemma-4-26b-a4b: nvidia/Gemma-4-26B-A4B-NVFP4 keeps every non-expert
+    # weight in BF16 (Model-Optimizer published_checkpoints.json @ d69ab24e), 17.6 GB of text weights where every
+    # linear in NVFP4 would be far less; the screen priced that file without naming it.
+    w = {"task": "inference", "model": "gemma-4-26b-a4b", "framework": "vllm", "quantization": "nvfp4",
+         "prompt_tokens": 2000, "output_tokens": 500, "concurrent_requests": 8}
+    [n] = _notes(w, "workload.quantization")
+    assert n.message_id == "assume.published_checkpoint"
+    assert n.values["repository"] == "nvidia/Gemma-4-26B-A4B-NVFP4" and n.values["table"] == "fp4_checkpoints"
+    assert not _notes({**w, "model": "llama-3.1-8b"}, "workload.quantization")  # no published entry: nothing said
+    assert not _notes({**w, "quantization": "fp8"}, "workload.quantization")  # not served in the entry's format
