@@ -41,3 +41,14 @@ def test_the_published_checkpoint_priced_is_named() -> None:
     assert n.values["repository"] == "nvidia/Gemma-4-26B-A4B-NVFP4" and n.values["table"] == "fp4_checkpoints"
     assert not _notes({**w, "model": "llama-3.1-8b"}, "workload.quantization")  # no published entry: nothing said
     assert not _notes({**w, "quantization": "fp8"}, "workload.quantization")  # not served in the entry's format
+
+
+def test_a_two_matrix_mlp_says_the_width_its_activations_are_counted_at() -> None:
+    # knowledge/models.yaml apertus-8b: FFN 21,504 as two matrices (xIELU, swiss-ai/Megatron-LM
+    # launcher_sft_apertus_8b.sh @ 7c540a6e). The activation term counts a gated MLP's 8 B an ffn element at
+    # ffn_size x 2 / 3 = 14,336 and showed only 'ffn = 14,336', Llama 3 8B's width, with no word of why.
+    r = estimate({"workload": {"task": "finetune", "method": "lora", "model": "apertus-8b", "train_tokens": 2.0e7}},
+                 gpu="rtx-4090", gpus=1)
+    t = next(t for t in r.memory.terms if t.name == "activations")
+    assert t.inputs["ffn_size"] == 21504 and t.inputs["mlp_matrices"] == 2
+    assert t.inputs["ffn"] == 21504 * 2 / 3 == 14336

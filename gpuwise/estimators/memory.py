@@ -315,6 +315,8 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
         "coefficients": {"hidden": ch, "kv_dim": ckv, "ffn": cf}, "hidden": shape.hidden,
         "kv_dim": shape.kv_dim, "ffn": f_eff, "vocab": shape.vocab,
     }
+    if shape.mlp_matrices == 2:  # ffn is the width a gated MLP saves as much for: ffn_size x 2 / 3 (_per_token_layer)
+        inputs.update(ffn_size=shape.ffn, mlp_matrices=2)
     if not s.checkpointing:
         value = layers_all + shape.layers * eager + logits + other + cache_all
         inputs["residual_bytes"] = residual_bytes  # the embedding output and final norm's operands
