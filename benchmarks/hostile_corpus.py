@@ -83,7 +83,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round32: eleven's to thirty-second's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round33: eleven's to thirty-third's)
 
 Exit status 1 when a case fails.
 """
@@ -750,6 +750,7 @@ from benchmarks import (  # noqa: E402
     hostile_round30,
     hostile_round31,
     hostile_round32,
+    hostile_round33,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -759,7 +760,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (23, hostile_round23), (24, hostile_round24), (25, hostile_round25),
                     (26, hostile_round26), (27, hostile_round27), (28, hostile_round28),
                     (29, hostile_round29), (30, hostile_round30), (31, hostile_round31),
-                    (32, hostile_round32)):
+                    (32, hostile_round32), (33, hostile_round33)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -881,7 +882,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
