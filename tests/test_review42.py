@@ -52,3 +52,24 @@ def test_a_two_matrix_mlp_says_the_width_its_activations_are_counted_at() -> Non
     t = next(t for t in r.memory.terms if t.name == "activations")
     assert t.inputs["ffn_size"] == 21504 and t.inputs["mlp_matrices"] == 2
     assert t.inputs["ffn"] == 21504 * 2 / 3 == 14336
+
+
+def test_an_attention_backend_of_another_generation_is_refused() -> None:
+    # sgl-project/sglang attention_registry.py @ 43681aaa: create_flashattention_v3_backend asserts a device major of
+    # 8 (no MLA) or 9 ('FlashAttention v3 Backend requires SM>=80 and SM<=90'); the server arguments stop trtllm_mla
+    # off Blackwell. fa3 on a B200 (10.0) and trtllm_mla on an H100 (9.0) were priced as running.
+    chat = {"task": "inference", "model": "llama-3.1-8b", "framework": "sglang", "prompt_tokens": 1000,
+            "output_tokens": 200, "concurrent_requests": 4}
+    glm = {**chat, "model": "glm-4.7-flash"}
+
+    def runs(w: dict, gpu: str) -> tuple[bool, str, list[str]]:
+        g = estimate({"workload": w}, gpu=gpu, gpus=1).gpu
+        return g.serving.supports.gpu, g.serving.supports.reason, [x.rule for x in g.rejected_by]
+
+    assert runs({**chat, "attention_backend": "fa3"}, "b200") == (
+        False, "attention_backend_compute_capability", ["CMP-ATTENTION-BACKEND-GPU"])
+    assert runs({**chat, "attention_backend": "fa3"}, "h100-80gb-sxm")[0] is True
+    assert runs({**chat, "attention_backend": "fa3"}, "a100-80gb-sxm")[0] is True
+    assert runs({**glm, "attention_backend": "trtllm_mla"}, "h100-80gb-sxm")[0] is False
+    assert runs({**glm, "attention_backend": "trtllm_mla"}, "b200")[0] is True
+    assert runs({**chat, "attention_backend": "trtllm_mha"}, "h100-80gb-sxm")[0] is True  # later releases admit SM90

@@ -21,7 +21,7 @@ from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
 from ..estimators.serving import facts as SVR
 from ..estimators.serving.layout import pinned_gpus, pins_not_kept
-from ..estimators.serving.support import support_figures
+from ..estimators.serving.support import backend_majors, majors_text, support_figures
 from ..frozen import frozen
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc, stack_of
@@ -317,9 +317,13 @@ def _backend_device(fw: Any, w: Any, gpu: Any) -> dict[str, Any]:
     name = getattr(w, "attention_backend", None)
     limits = fw.attention_backend_vendors
     vendors = limits.only_on.get(name) if limits is not None and name is not None else None
+    majors = backend_majors(limits, name)
+    devices = ", ".join(_VENDOR_NAMES[v] for v in vendors) if vendors else "any"
+    cc = float(gpu.compute_capability) if gpu.compute_capability else 0.0
     return {"attention_backend": name or "none",
-            "attention_backend_devices": ", ".join(_VENDOR_NAMES[v] for v in vendors) if vendors else "any",
-            "attention_backend_runs_here": vendors is None or gpu.vendor in vendors}
+            "attention_backend_devices": f"{devices} ({majors_text(majors)})" if majors else devices,
+            "attention_backend_runs_here": (vendors is None or gpu.vendor in vendors)
+            and (not majors or int(cc) in majors)}
 
 
 def _serving_part(job: Job, gpu: Any, sv: ServingResult | None, count: int) -> dict[str, Any]:

@@ -45,6 +45,17 @@ class Support:
         return phrase_text(self.detail_phrases)
 
 
+def backend_majors(limits: Any, backend: str | None) -> list[int]:
+    """The compute capability majors the attention backend's kernels run on (serving.yaml
+    ``attention_backend_vendors.compute_capability_majors``); empty where it names none."""
+    return list(limits.compute_capability_majors.get(backend, [])) if limits is not None and backend else []
+
+
+def majors_text(majors: list[int]) -> str:
+    """'8.x, 9.x': compute capability majors as a GPU's capability is written."""
+    return ", ".join(f"{m}.x" for m in majors)
+
+
 def _cc(gpu: Gpu) -> float | None:
     return float(gpu.compute_capability) if gpu.compute_capability else None
 
@@ -136,6 +147,11 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1, bac
         gpu_ok, reason = False, "attention_backend_vendor"
         detail = ("", "serve.attention_backend_vendor", {"backend": backend, "vendors": ", ".join(makers),
                                                          "vendor": gpu.vendor})
+    majors = backend_majors(limits, backend)
+    if gpu_ok and majors and int(cc) not in majors:
+        gpu_ok, reason = False, "attention_backend_compute_capability"
+        detail = ("", "serve.attention_backend_cc", {"backend": backend, "majors": majors_text(majors),
+                                                     "gpu": gpu.name, "has": cc})
     if fp is None:
         prec_ok = False
         if reason == "ok":

@@ -32,6 +32,10 @@ class AttentionBackendVendors(Strict):
 
     only_on: dict[str, list[Literal["nvidia", "amd", "intel", "huawei"]]] = Field(
         min_length=1, description="backend name -> the GPU vendors whose builds ship its kernels")
+    compute_capability_majors: dict[str, list[int]] = Field(
+        default_factory=dict, description="backend name -> the CUDA compute capability majors its kernels run on "
+        "(FlashAttention 3: Ampere and Hopper; TensorRT-LLM's MLA kernels: Blackwell); a backend not named runs on "
+        "every generation of its vendors")
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the framework's backends were read")
     source: str = Field(min_length=3)
     check: Check = "S"
