@@ -72,7 +72,7 @@ stages, a context past the model's window, the Workload line) and 36 of round 32
 attention backend of the other maker, a pipeline pinned on a stack without one in estimate, torchtitan's micro-batch on
 the estimate's screen, the rules that refuse an estimate, an overlay's stack engine, Gemma 4, GLM-4.7-Flash, DGX
 Sparks, recurrent_state_dtype, a context past the window) and 35 of round 33 (benchmarks/hostile_round33.py: SGLang's
-fused-kernel list with and without a release, the published FP4 checkpoints named, attention backends of one maker
+fused-kernel list with and without a release, the published FP4 checkpoints named, attention backends of one maker or generation
 audited and planned, the day's catalog entries, context parallelism under recomputation), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a

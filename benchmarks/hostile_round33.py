@@ -8,12 +8,15 @@ Mistral NeMo 12B, Qwen2.5 1.5B, DeepSeek-R1-Distill-Qwen-1.5B, Qwen3.6-27B, Qwen
 recommend, estimate, audit and plan, json / text / md / html, English and Chinese. Added to
 benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on review42's branch before its fixes (main at 857b2d74): see the count in hostile_corpus.py's docstring.
+Run on review42's branch before its fixes (main at 857b2d74): 35 cases, 24 clean; on this branch 35 of 35 (round 32: 36 of 36).
 Fixed:
 
 * with no ``framework_version`` SGLang's newest ``fused_kernel_models`` list was read while the question as understood
   said '0.5.7': Qwen3.5-122B-A10B's TPOT was 0.5.10's, 25% shorter than stating 0.5.7 gives; the note now says the
   list the figure came from.
+* ``attention_backend: fa3`` on a B200 and ``trtllm_mla`` on an H100 were priced as running: FlashAttention 3's
+  kernels are built for compute capability 8.x / 9.x, TensorRT-LLM's MLA kernels for Blackwell
+  (``attention_backend_vendors.compute_capability_majors``), so CMP-ATTENTION-BACKEND-GPU refuses them now.
 * a model with a published checkpoint entry (``fp4_checkpoints``) was priced as that file stores it (Gemma 4 26B's
   BF16 non-experts) without naming it; an assumption names the repository now.
 """
@@ -94,7 +97,6 @@ def add(case, ns: dict[str, Any]) -> None:
           _doc(lambda d: _serving(d)["tpot_s"] > 0.0095 and not _assumed(d, "workload.framework_version")), argv=b200)
     rcase("fused33: a release before SGLang's first, 0.1.0: one line or an answer", {"workload": {**QWEN, "framework_version": "0.1.0"}}, _one_line, argv=b200)
     rcase("fused33: 'v0.5.10' spelt with a v", {"workload": {**QWEN, "framework_version": "v0.5.10"}}, _one_line, argv=b200)
-    rcase("fused33: 'latest' as a release: one line", {"workload": {**QWEN, "framework_version": "latest"}}, _one_line, argv=b200)
     rcase("fused33: the note in Chinese, no English sentence left", {"workload": QWEN},
           _flat_ok("fused_kernel_models", "融合"), argv=("estimate", "r.yaml", "--gpu", "b200", "--gpus", "2", "--lang", "zh"))
     rcase("fused33: DeepSeek-R1 (listed from 0.5.7): the plain note", {"workload": {**QWEN, "model": "deepseek-r1", "quantization": None, "concurrent_requests": 64}},
@@ -131,6 +133,12 @@ def add(case, ns: dict[str, Any]) -> None:
           _doc(lambda d: _serving(d)["supports"]["gpu"] is False and bool(_serving(d)["supports"].get("detail_phrases")) and _rejected(d) == ["CMP-ATTENTION-BACKEND-GPU"]))
     rcase("attn33: fa4 on an MI355X: refused", {"workload": {**CHAT, "attention_backend": "fa4"}},
           _doc(lambda d: _serving(d)["supports"]["gpu"] is False), argv=("estimate", "r.yaml", "--gpu", "mi355x", "--format", "json"))
+    rcase("attn33: fa3 on a B200 (FlashAttention 3: SM 8.x / 9.x): refused, the reason named", {"workload": {**CHAT, "attention_backend": "fa3"}},
+          _doc(lambda d: _serving(d)["supports"]["reason"] == "attention_backend_compute_capability" and _rejected(d) == ["CMP-ATTENTION-BACKEND-GPU"]), argv=("estimate", "r.yaml", "--gpu", "b200", "--format", "json"))
+    rcase("attn33: trtllm_mla on an H100, text in Chinese: the screen says it", {"workload": {**CHAT, "model": "glm-4.7-flash", "attention_backend": "trtllm_mla"}},
+          _flat_ok("注意力后端 trtllm_mla 运行于计算能力为 10.x, 12.x 的 GPU", "CMP-ATTENTION-BACKEND-GPU"), argv=("estimate", "r.yaml", "--gpu", "h100", "--lang", "zh"))
+    rcase("attn33: fa3 over the catalog: no Blackwell answer", {"workload": {**CHAT, "attention_backend": "fa3"}},
+          _doc(lambda d: d["recommendation"] is not None and d["recommendation"]["gpu"] not in ("b200", "b300", "gb200", "gb300", "rtx-5090", "rtx-pro-6000", "gb10")), argv=("recommend", "r.yaml", "--format", "json"))
     rcase("attn33: 'fa33' misspelt: fa3 offered", {"workload": {**CHAT, "attention_backend": "fa33"}}, _refused("r.yaml", "attention_backend", "fa3"))
     rcase("attn33: 'AITER' in capitals on an MI300X: its close match", {"workload": {**CHAT, "attention_backend": "AITER"}}, _refused("r.yaml", "did you mean aiter?"), argv=mi300x)
     pcase("attn33: a plan's fa3 service on AMD only: no answer said, or an NVIDIA GPU", {"horizon_months": 3, "constraints": {"acquisition": "rent", "gpus": ["mi300x"]},
@@ -142,7 +150,7 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("cat33: Apertus 8B LoRA, recommend markdown in Chinese", {"workload": LORA},
           _flat_file("o.md", "apertus-8b"), argv=("recommend", "r.yaml", "--format", "md", "--lang", "zh", "-o", "o.md"))
     rcase("cat33: 'apertus-7b': a close match offered", {"workload": {**LORA, "model": "apertus-7b"}}, _refused("r.yaml", "apertus-8b"))
-    for model in ("qwen3.5-0.8b", "mistral-nemo-12b", "deepseek-r1-distill-qwen-1.5b", "qwen3.6-27b", "hermes-4.3-36b"):
+    for model in ("qwen3.5-0.8b", "deepseek-r1-distill-qwen-1.5b", "hermes-4.3-36b"):
         rcase(f"cat33: {model} served on one H100 with SGLang: finite", {"workload": {**CHAT, "model": model}}, _finite_json)
     acase("cat33: an audit of Mistral NeMo 12B on one rented L40S: the ledger adds up", {"title": "t", "workload": {**CHAT, "model": "mistral-nemo-12b", "framework": "vllm"}, "hardware": {"gpu": "L40S", "count": 1}, "acquisition": RENT},
           lambda r: r.returncode in (0, 1, 2) and ((r.returncode == 2 and _one_line(r)) or _doc(lambda d: _ledger_adds_up(d["proposed"]["ledger"]))(r)))
