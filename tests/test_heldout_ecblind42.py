@@ -57,3 +57,22 @@ def test_ms_swift_rows_are_the_headers_by_hand():
     assert (r["gpus"], r["method"], int(r["seq_len"]), int(r["global_batch_tokens"])) == ("4", "full", 32768, 8 * 32768)
     assert float(r["gpu_hours"]) == pytest.approx(100 * 23 * 4 / 3600, rel=1e-5) == pytest.approx(2.556, abs=1e-3)
     assert (c["stack"], c["tp"], c["checkpointing"]) == ("megatron", "4", "true")
+
+
+def test_ms_swift_h20_pair_is_the_header_by_hand():
+    """flash_attention_3/transformers.sh: 'test_env: 4 * H20', fa2 35.5 s/it and fa3 32.4 s/it, 4 GPUs x 4
+    accumulation x one packed 16,384-token sequence = 262,144 tokens an iteration: 100 x 35.5 x 4 / 3,600 = 3.944
+    and 100 x 32.4 x 4 / 3,600 = 3.600 GPU-hours. By hand the fa2 step is at least 84 TFLOP/s a GPU (6 x 7.62B a
+    token over 65,536 tokens a GPU in 35.5 s, no attention, no recomputation): 0.57 of the H20's 148 dense BF16."""
+    rows, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
+    for rid, s, line in (("H508", 35.5, "fa2: 4 * 43GiB; 35.5s/it"), ("H509", 32.4, "fa3: 4 * 43GiB; 32.4s/it")):
+        r, c = rows[rid], conds[rid]
+        assert line in r["source"] and "test_env: 4 * H20" in r["source"], rid
+        assert (r["gpu"], r["gpus"], r["method"], int(r["seq_len"]), int(r["global_batch_tokens"])) == (
+            "h20-96gb-sxm", "4", "full", 16384, 4 * 4 * 16384), rid
+        assert float(r["gpu_hours"]) == pytest.approx(100 * s * 4 / 3600, rel=1e-5), rid
+        assert (c["stack"], c["zero"], c["liger_kernel"], c["transformers_version"]) == (
+            "deepspeed", "3", "true", "4.53"), rid
+    rate = 6 * 7.62e9 * 65536 / 35.5 / 1e12
+    assert rate == pytest.approx(84.4, abs=0.1)
+    assert rate / 148 == pytest.approx(0.57, abs=0.005)
