@@ -168,8 +168,13 @@ class CandidateFact(FactModel):
                                         "parts), which a report words in its language")
     attention_backend: str = _f("inference: the attention backend the job states (workload.attention_backend; 'none')")
     attention_backend_devices: str = _f("the accelerators that backend's kernels run on, by maker ('any': no limit)")
-    attention_backend_runs_here: bool = _f("the stated attention backend runs on this GPU's vendor (serving.yaml "
+    attention_backend_runs_here: bool = _f("the stated attention backend runs on this GPU's vendor and generation, "
+                                           "for this model's kind of attention (serving.yaml "
                                            "attention_backend_vendors; true when none is stated, or for training)")
+    attention_backend_reason: str = _f("why the stated attention backend does not start here, worded ('none': it "
+                                       "does)")
+    attention_backend_reason_phrases: list = _f("the same as message ids and values ([separator, id, values] "
+                                                "parts), which a report words in its language")
     max_concurrent_sequences: float = _f("sequences the KV cache holds at once (-1 training)")
     serving_weights_gb: float = _f("serving: a model copy's weights per GPU of its layout, GB (-1 training)")
     kv_free_gb: float = _f("serving: memory per GPU left for the KV cache beside the weights and working set, "
@@ -723,6 +728,10 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
                                           "(buy_unavailable_reason is what rules show)",
         "rent_term_why_phrases": "the reason's parts, for the report's language (rent_term_why is what rules show)",
         "strategy_phrases": "the strategy's parts, for the report's language (strategy is what rules show)",
+        "attention_backend_reason_phrases": "the reason's parts, for the report's language "
+                                            "(attention_backend_reason is what rules show)",
+        "attention_backend_devices": _HOUSE + " (the backend's makers and generations; the built-in rule shows "
+                                     "attention_backend_reason, which names the model's kind too)",
         "price_known": _HOUSE + " (the built-in rules read rent_known and buy_known per way)",
         "currency": _HOUSE + " (market decides the export rules)",
         "buy_sold_as": _HOUSE + " (buy_in_servers is the built-in test)", "buy_units": _HOUSE,

@@ -21,7 +21,7 @@ from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
 from ..estimators.serving import facts as SVR
 from ..estimators.serving.layout import pinned_gpus, pins_not_kept
-from ..estimators.serving.support import backend_majors, majors_text, support_figures
+from ..estimators.serving.support import backend_majors, backend_refusal, majors_text, support_figures
 from ..frozen import frozen
 from ..inputs.job import Job, note
 from ..knowledge.compat import environment_facts, flash_min_cc, stack_of
@@ -297,6 +297,7 @@ def _jurisdiction(job: Job, gpu_id: str) -> dict[str, Any]:
 
 
 _NO_SERVING = {"attention_backend": "none", "attention_backend_devices": "any", "attention_backend_runs_here": True,
+               "attention_backend_reason": "none", "attention_backend_reason_phrases": [],
                "copy_gpus": 1, "serving_copies": 1, "idle_gpus": 0, "framework_spans_servers": True,
                "framework_vendor_listed": True, "framework_min_cc": 0.0, "precision_listed": True,
                "precision_min_cc": 0.0, "precision_units": True,
@@ -310,20 +311,22 @@ _NO_SERVING = {"attention_backend": "none", "attention_backend_devices": "any", 
 _VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel", "huawei": "Huawei"}
 
 
-def _backend_device(fw: Any, w: Any, gpu: Any) -> dict[str, Any]:
-    """Whether the attention backend the job states runs on this GPU's maker (serving.yaml
-    attention_backend_vendors: aiter on AMD only, FlashInfer or TensorRT-LLM's kernels on NVIDIA only), for
-    CMP-ATTENTION-BACKEND-GPU."""
+def _backend_device(fw: Any, w: Any, gpu: Any, mla: bool) -> dict[str, Any]:
+    """Whether the attention backend the job states runs on this GPU's maker and generation, for this model's kind
+    of attention (serving.yaml attention_backend_vendors: aiter on AMD only, FlashInfer or TensorRT-LLM's kernels on
+    NVIDIA only, TensorRT-LLM's MLA kernels for an MLA model only), and why not, for CMP-ATTENTION-BACKEND-GPU."""
     name = getattr(w, "attention_backend", None)
     limits = fw.attention_backend_vendors
     vendors = limits.only_on.get(name) if limits is not None and name is not None else None
     majors = backend_majors(limits, name)
     devices = ", ".join(_VENDOR_NAMES[v] for v in vendors) if vendors else "any"
-    cc = float(gpu.compute_capability) if gpu.compute_capability else 0.0
+    refused = backend_refusal(limits, name, gpu, mla)
+    why = (refused[1],) if refused is not None else ()
     return {"attention_backend": name or "none",
             "attention_backend_devices": f"{devices} ({majors_text(majors)})" if majors else devices,
-            "attention_backend_runs_here": (vendors is None or gpu.vendor in vendors)
-            and (not majors or int(cc) in majors)}
+            "attention_backend_runs_here": refused is None,
+            "attention_backend_reason": phrase_text(why) if why else "none",
+            "attention_backend_reason_phrases": phrase_json(why)}
 
 
 def _serving_part(job: Job, gpu: Any, sv: ServingResult | None, count: int) -> dict[str, Any]:
@@ -336,7 +339,7 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None, count: int) -> d
     fw = job.kb.framework(sv.framework)
     sup = sv.support
     fig = support_figures(fw, gpu, job.w.precision)
-    return {**_backend_device(fw, job.w, gpu), "copy_gpus": int(sv.layout.gpus_per_copy),
+    return {**_backend_device(fw, job.w, gpu, bool(job.shape.mla)), "copy_gpus": int(sv.layout.gpus_per_copy),
             "serving_copies": int(sv.layout.replicas),
             "idle_gpus": max(0, int(count) - int(sv.layout.gpus)),
             "framework_spans_servers": bool(fw.multi_node),

@@ -126,7 +126,8 @@ def evaluate_layout(job: Any, gpu: Gpu, eng: Engine, lay: Layout, count: int | N
         capacity = Point(cap.concurrency * r, cap.throughput * r, cap.tpot, cap.ttft, cap.decode_step,
                          front_end=cap.front_end)
     single = point(job, eng, rep, 1.0) if rep.fits else Point(1.0, 0.0, math.inf, math.inf, math.inf)
-    sup = support(eng.fw, gpu, w.precision, lay.gpus_per_copy, getattr(w, "attention_backend", None))
+    sup = support(eng.fw, gpu, w.precision, lay.gpus_per_copy, getattr(w, "attention_backend", None),
+                  bool(job.shape.mla))
     return Serving(
         engine=eng, replica=rep, support=sup, load=load, capacity=capacity, single=single,
         max_concurrent=rep.max_seqs * r,
@@ -145,7 +146,8 @@ def _unserved(job: Any, gpu: Gpu, eng: Engine, lay: Layout, rep: Replica, count:
     w = job.w
     lim = limits(job, gpu, count)
     never = Point(float(w.concurrent_requests), 0.0, math.inf, math.inf, math.inf)
-    sup = support(eng.fw, gpu, w.precision, lay.gpus_per_copy, getattr(w, "attention_backend", None))
+    sup = support(eng.fw, gpu, w.precision, lay.gpus_per_copy, getattr(w, "attention_backend", None),
+                  bool(job.shape.mla))
     return Serving(engine=eng, replica=rep, support=sup,
                    load=never, capacity=None, single=never, max_concurrent=rep.max_seqs * lay.replicas,
                    meets_throughput=False if lim.tokens_per_s > 0 else None,

@@ -60,6 +60,32 @@ def _cc(gpu: Gpu) -> float | None:
     return float(gpu.compute_capability) if gpu.compute_capability else None
 
 
+def backend_refusal(limits: Any, backend: str | None, gpu: Gpu, mla: bool) -> tuple[str, Phrase] | None:
+    """Why the attention backend the job states does not start on ``gpu`` for a model with (``mla``) or without
+    multi-head latent attention (serving.yaml ``attention_backend_vendors``: the makers, the compute capability
+    majors, and the model kinds its kernels serve), as ``supports.reason`` and its phrase; None where it starts."""
+    if limits is None or backend is None:
+        return None
+    cc = _cc(gpu) or 0.0
+    makers = limits.only_on.get(backend)
+    if makers is not None and gpu.vendor not in makers:
+        return "attention_backend_vendor", ("", "serve.attention_backend_vendor", {
+            "backend": backend, "vendors": ", ".join(makers), "vendor": gpu.vendor})
+    majors = backend_majors(limits, backend)
+    if majors and int(cc) not in majors:
+        return "attention_backend_compute_capability", ("", "serve.attention_backend_cc", {
+            "backend": backend, "majors": majors_text(majors), "gpu": gpu.name, "has": cc})
+    if mla and backend in limits.not_mla:
+        return "attention_backend_model", ("", "serve.attention_backend_not_mla", {"backend": backend})
+    if not mla and backend in limits.mla_only:
+        return "attention_backend_model", ("", "serve.attention_backend_mla_only", {"backend": backend})
+    mla_majors = list(limits.mla_compute_capability_majors.get(backend, [])) if mla else []
+    if mla_majors and int(cc) not in mla_majors:
+        return "attention_backend_model", ("", "serve.attention_backend_mla_cc", {
+            "backend": backend, "majors": majors_text(mla_majors), "gpu": gpu.name, "has": cc})
+    return None
+
+
 def has_units(gpu: Gpu, kind: str) -> bool:
     """Whether ``gpu`` has a hardware path for matmuls in ``kind``."""
     p = gpu.peaks
@@ -123,11 +149,13 @@ def support_figures(fw: Framework, gpu: Gpu, precision: str) -> SupportFigures:
     )
 
 
-def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1, backend: str | None = None) -> Support:
+def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1, backend: str | None = None,
+            mla: bool = False) -> Support:
     """The first reason ``fw`` cannot serve ``precision`` on ``gpu`` (or "ok"), and the compute path:
     the estimator's reading of :func:`support_figures` (the layouts it times), which the rules
     compare on their own for the verdict. ``backend``: the attention backend the job states, whose kernels may be
-    one maker's own (serving.yaml ``attention_backend_vendors``; CMP-ATTENTION-BACKEND-GPU)."""
+    one maker's own or serve one kind of model (``mla``: the model has multi-head latent attention; serving.yaml
+    ``attention_backend_vendors``; CMP-ATTENTION-BACKEND-GPU)."""
     fig = support_figures(fw, gpu, precision)
     cc = _cc(gpu) or 0.0
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
@@ -141,17 +169,9 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1, bac
     elif cc < fig.framework_min_cc:
         gpu_ok, reason = False, "gpu_compute_capability"
         detail = ("", "serve.gpu_cc", {"fw": fw.name, "need": fig.framework_min_cc, "gpu": gpu.name, "has": cc})
-    limits = fw.attention_backend_vendors
-    makers = limits.only_on.get(backend) if limits is not None and backend is not None else None
-    if gpu_ok and makers is not None and gpu.vendor not in makers:
-        gpu_ok, reason = False, "attention_backend_vendor"
-        detail = ("", "serve.attention_backend_vendor", {"backend": backend, "vendors": ", ".join(makers),
-                                                         "vendor": gpu.vendor})
-    majors = backend_majors(limits, backend)
-    if gpu_ok and majors and int(cc) not in majors:
-        gpu_ok, reason = False, "attention_backend_compute_capability"
-        detail = ("", "serve.attention_backend_cc", {"backend": backend, "majors": majors_text(majors),
-                                                     "gpu": gpu.name, "has": cc})
+    refused = backend_refusal(fw.attention_backend_vendors, backend, gpu, mla) if gpu_ok else None
+    if refused is not None:
+        gpu_ok, (reason, detail) = False, refused
     if fp is None:
         prec_ok = False
         if reason == "ok":

@@ -36,6 +36,14 @@ class AttentionBackendVendors(Strict):
         default_factory=dict, description="backend name -> the CUDA compute capability majors its kernels run on "
         "(FlashAttention 3: Ampere and Hopper; TensorRT-LLM's MLA kernels: Blackwell); a backend not named runs on "
         "every generation of its vendors")
+    mla_only: list[str] = Field(
+        default_factory=list, description="backends whose kernels serve a model with multi-head latent attention (MLA) "
+        "only: the server stops on a model without it")
+    not_mla: list[str] = Field(
+        default_factory=list, description="backends the server refuses for a model with multi-head latent attention")
+    mla_compute_capability_majors: dict[str, list[int]] = Field(
+        default_factory=dict, description="backend name -> the CUDA compute capability majors it serves an MLA model "
+        "on, where fewer than compute_capability_majors (FlashAttention 3: Hopper only)")
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the framework's backends were read")
     source: str = Field(min_length=3)
     check: Check = "S"
