@@ -6,14 +6,12 @@ llama.cpp issue #28196 (llama-bench -p 1024 -n 400), and the llama.cpp figure of
 
 from __future__ import annotations
 
-import csv
-import math
 import statistics
-from pathlib import Path
 
 import pytest
 
-ROWS = Path(__file__).parent / "data" / "validation" / "decode_independent.csv"
+from tests import decode_rounds
+
 IDS = [f"DD{i:02d}" for i in range(1, 6)]
 
 # llama.cpp #23398, aldehir's comment of 2026-05-21: tok/s of the nine 192-token requests, no MTP, Q8_0
@@ -28,14 +26,12 @@ PRINTED = {
 
 
 def _dd_rows() -> dict[str, dict]:
-    with ROWS.open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh) if r["id"].startswith("DD")}
+    return decode_rounds.rows("DD")
 
 
 @pytest.fixture(scope="module")
 def estimated(kb, accuracy):
-    return {label.split()[0]: (est, got) for label, est, got in
-            accuracy.single_stream_cases(kb, accuracy.DECODE_INDEPENDENT) if label.startswith("DD")}
+    return decode_rounds.estimates(kb, accuracy, "DD")
 
 
 def test_the_round_has_its_five_rows():
@@ -44,10 +40,7 @@ def test_the_round_has_its_five_rows():
 
 @pytest.mark.parametrize("row_id", IDS)
 def test_every_row_of_the_round_is_estimated(estimated, row_id):
-    assert row_id in estimated, f"{row_id} dropped out of the accuracy report"
-    est, got = estimated[row_id]
-    assert math.isfinite(est) and est > 0
-    assert got == pytest.approx(float(_dd_rows()[row_id]["decode_tok_s"]))
+    decode_rounds.assert_estimated(estimated, _dd_rows()[row_id], row_id)
 
 
 def test_dd01_is_the_median_of_the_nine_requests():

@@ -8,13 +8,10 @@ output throughput and single-stream decode, and kubis.ai's Nemotron 3 Super clus
 
 from __future__ import annotations
 
-import csv
-import math
-from pathlib import Path
-
 import pytest
 
-ROWS = Path(__file__).parent / "data" / "validation" / "decode_independent.csv"
+from tests import decode_rounds
+
 IDS = [f"DG{i:02d}" for i in range(1, 13)]
 
 ANTFLY = ("https://github.com/antflydb/antfly/blob/02ab881c557598c7aff4edb979db19ba65b929d2/"
@@ -39,14 +36,12 @@ PRINTED = {
 
 
 def _dg_rows() -> dict[str, dict]:
-    with ROWS.open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh) if r["id"].startswith("DG")}
+    return decode_rounds.rows("DG")
 
 
 @pytest.fixture(scope="module")
 def estimated(kb, accuracy):
-    return {label.split()[0]: (est, got) for label, est, got in
-            accuracy.single_stream_cases(kb, accuracy.DECODE_INDEPENDENT) if label.startswith("DG")}
+    return decode_rounds.estimates(kb, accuracy, "DG")
 
 
 def test_the_round_has_its_twelve_rows():
@@ -55,10 +50,7 @@ def test_the_round_has_its_twelve_rows():
 
 @pytest.mark.parametrize("row_id", IDS)
 def test_every_row_of_the_round_is_estimated(estimated, row_id):
-    assert row_id in estimated, f"{row_id} dropped out of the accuracy report"
-    est, got = estimated[row_id]
-    assert math.isfinite(est) and est > 0
-    assert got == pytest.approx(float(_dg_rows()[row_id]["decode_tok_s"]))
+    decode_rounds.assert_estimated(estimated, _dg_rows()[row_id], row_id)
 
 
 @pytest.mark.parametrize("row_id", sorted(PRINTED))

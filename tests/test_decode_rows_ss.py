@@ -7,13 +7,10 @@ catalog lost, would drop out of the file's median silently), and each figure mus
 
 from __future__ import annotations
 
-import csv
-import math
-from pathlib import Path
-
 import pytest
 
-ROWS = Path(__file__).parent / "data" / "validation" / "decode_independent.csv"
+from tests import decode_rounds
+
 IDS = [f"SS{i:02d}" for i in range(1, 15)]
 
 # row -> mean TPOT in ms the source prints (sgl-cookbook Qwen3-Next.md, Qwen3-Coder-Next.md, GLM-5.md; vLLM #37113)
@@ -26,14 +23,12 @@ TOTALS = {"SS04": (33839, 21640, 100), "SS05": (6101, 4220, 10), "SS06": (6101, 
 
 
 def _ss_rows() -> dict[str, dict]:
-    with ROWS.open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh) if r["id"].startswith("SS")}
+    return decode_rounds.rows("SS")
 
 
 @pytest.fixture(scope="module")
 def estimated(kb, accuracy):
-    return {label.split()[0]: (est, got) for label, est, got in
-            accuracy.single_stream_cases(kb, accuracy.DECODE_INDEPENDENT) if label.startswith("SS")}
+    return decode_rounds.estimates(kb, accuracy, "SS")
 
 
 def test_the_round_has_its_fourteen_rows():
@@ -42,10 +37,7 @@ def test_the_round_has_its_fourteen_rows():
 
 @pytest.mark.parametrize("row_id", IDS)
 def test_every_row_of_the_round_is_estimated(estimated, row_id):
-    assert row_id in estimated, f"{row_id} dropped out of the accuracy report"
-    est, got = estimated[row_id]
-    assert math.isfinite(est) and est > 0
-    assert got == pytest.approx(float(_ss_rows()[row_id]["decode_tok_s"]))
+    decode_rounds.assert_estimated(estimated, _ss_rows()[row_id], row_id)
 
 
 @pytest.mark.parametrize("row_id", sorted(TPOT_MS))

@@ -8,13 +8,10 @@ AWQ page's whole-number 'System tok/s')."""
 
 from __future__ import annotations
 
-import csv
-import math
-from pathlib import Path
-
 import pytest
 
-ROWS = Path(__file__).parent / "data" / "validation" / "decode_independent.csv"
+from tests import decode_rounds
+
 IDS = [f"SU{i:02d}" for i in range(1, 23)]
 
 # row -> the TPOT (ms) its source prints (median TPOT for AlexGS74's runs, TPOT for sglang #30812)
@@ -28,14 +25,12 @@ PRINTED = {"SU05": 58.25, "SU06": 55.73, "SU22": 68.0}
 
 
 def _su_rows() -> dict[str, dict]:
-    with ROWS.open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh) if r["id"].startswith("SU")}
+    return decode_rounds.rows("SU")
 
 
 @pytest.fixture(scope="module")
 def estimated(kb, accuracy):
-    return {label.split()[0]: (est, got) for label, est, got in
-            accuracy.single_stream_cases(kb, accuracy.DECODE_INDEPENDENT) if label.startswith("SU")}
+    return decode_rounds.estimates(kb, accuracy, "SU")
 
 
 def test_the_round_has_its_twenty_two_rows():
@@ -45,10 +40,7 @@ def test_the_round_has_its_twenty_two_rows():
 
 @pytest.mark.parametrize("row_id", IDS)
 def test_every_row_of_the_round_is_estimated(estimated, row_id):
-    assert row_id in estimated, f"{row_id} dropped out of the accuracy report"
-    est, got = estimated[row_id]
-    assert math.isfinite(est) and est > 0
-    assert got == pytest.approx(float(_su_rows()[row_id]["decode_tok_s"]))
+    decode_rounds.assert_estimated(estimated, _su_rows()[row_id], row_id)
 
 
 @pytest.mark.parametrize("row_id", sorted({**TPOT_MS, **ITL_MS}))

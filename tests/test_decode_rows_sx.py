@@ -7,13 +7,10 @@ prompt and output lengths the means of the run's printed token totals over its 1
 
 from __future__ import annotations
 
-import csv
-import math
-from pathlib import Path
-
 import pytest
 
-ROWS = Path(__file__).parent / "data" / "validation" / "decode_independent.csv"
+from tests import decode_rounds
+
 IDS = [f"SX{i:02d}" for i in range(1, 11)]
 
 # row -> the TPOT (ms) its source prints: TPOT for sglang #31216 (SX01), mean TPOT for the cookbook runs
@@ -27,14 +24,12 @@ TOTALS = {"SX02": (6101, 4220), "SX03": (6101, 44462), "SX04": (41941, 4220), "S
 
 
 def _sx_rows() -> dict[str, dict]:
-    with ROWS.open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh) if r["id"].startswith("SX")}
+    return decode_rounds.rows("SX")
 
 
 @pytest.fixture(scope="module")
 def estimated(kb, accuracy):
-    return {label.split()[0]: (est, got) for label, est, got in
-            accuracy.single_stream_cases(kb, accuracy.DECODE_INDEPENDENT) if label.startswith("SX")}
+    return decode_rounds.estimates(kb, accuracy, "SX")
 
 
 def test_the_round_has_its_ten_rows():
@@ -44,10 +39,7 @@ def test_the_round_has_its_ten_rows():
 
 @pytest.mark.parametrize("row_id", IDS)
 def test_every_row_of_the_round_is_estimated(estimated, row_id):
-    assert row_id in estimated, f"{row_id} dropped out of the accuracy report"
-    est, got = estimated[row_id]
-    assert math.isfinite(est) and est > 0
-    assert got == pytest.approx(float(_sx_rows()[row_id]["decode_tok_s"]))
+    decode_rounds.assert_estimated(estimated, _sx_rows()[row_id], row_id)
 
 
 @pytest.mark.parametrize("row_id", IDS)
