@@ -68,3 +68,36 @@ def test_scout_rows_by_hand():
         assert (c["ep"], c["micro_batch"], c["checkpointing"]) == ("16", "1", "false")
     ratio = 7401 / 6169
     assert ratio == pytest.approx(1.200, abs=0.001)
+
+
+# H524-H533, pytorch/ao's torchtitan tables (Llama3-8b on one node of 8, 1 sequence of 8,192 a GPU, FSDP2, per-op SAC,
+# torch.compile): id -> (GPU, precision, float8 all-gather, median tokens/s as printed)
+TORCHAO = {
+    "H524": ("h100-80gb-sxm", "bf16", "", 6150.0),      # torchao/float8/README.md at 8c81863b
+    "H525": ("h100-80gb-sxm", "fp8", "true", 7689.5),   # tensorwise with float8 all-gather, +25.03%
+    "H526": ("h100-80gb-sxm", "fp8", "false", 6768.0),  # rowwise with bfloat16 all-gather, +10.05%
+    "H527": ("mi300x", "bf16", "", 5376.5),             # the same file at 853f87d1
+    "H528": ("mi300x", "fp8", "true", 6166.0),          # +14.68%
+    "H529": ("mi300x", "fp8", "false", 5891.0),         # rowwise, +9.57%
+    "H530": ("b200", "bf16", "", 8307.5),               # torchao/prototype/mx_formats/README.md at d8bb51f6
+    "H531": ("b200", "fp8", "true", 10417.0),           # float8 tensorwise (f8 all-gather), +25.4%
+    "H532": ("b200", "fp8", "false", 9969.0),           # mxfp8_cublas, +20.0%
+    "H533": ("b200", "fp8", "false", 8640.5),           # float8 rowwise, +4.0%
+}
+
+
+def test_torchao_rows_by_hand():
+    """8 GPUs, a step of 8 x 8,192 tokens; GPU-hours = 10B tokens / tokens/s / 3,600; the speed-ups the tables print
+    are the printed medians' ratios to two decimals of a percent or better."""
+    rows, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
+    for rid, (gpu, prec, f8ag, tps) in TORCHAO.items():
+        r, c = rows[rid], conds[rid]
+        assert (r["gpu"], int(r["gpus"]), r["precision"], r["catalog_model"]) == (gpu, 8, prec, "llama-3.1-8b"), rid
+        assert int(r["global_batch_tokens"]) == 8 * 8192
+        assert float(r["gpu_hours"]) == pytest.approx(10e9 / tps / 3600, abs=0.05), rid
+        got = (c["tp"], c["micro_batch"], c["zero"], c["fp8_params"], c["checkpointing"])
+        assert got == ("1", "1", "3", f8ag, ""), rid
+    t = {k: v[-1] for k, v in TORCHAO.items()}
+    assert round(t["H525"] / t["H524"] - 1, 4) == pytest.approx(0.2503, abs=1e-4)
+    assert round(t["H528"] / t["H527"] - 1, 4) == pytest.approx(0.1468, abs=1e-4)
+    assert round(t["H531"] / t["H530"] - 1, 3) == pytest.approx(0.254, abs=1e-3)
