@@ -78,3 +78,33 @@ def test_the_ms_swift_h20_runs_move_inside_2x(kb):
         assert float(row["gpu_hours"]) == pytest.approx(pub, rel=1e-6)
         assert hours == pytest.approx(7.06, abs=0.02)
         assert 1.5 < hours / pub < 2.0
+
+
+# SGLang's wheels 0.5.7-0.5.12 (server_args.py _handle_model_specific_adjustments) turn FlashInfer's all-reduce fusion
+# on for the listed architectures only when the device name holds 'H20' but not 'H200' is false ('not
+# is_h20_device'; flashinfer-ai/flashinfer issue #2204); 0.5.13 and 0.5.14 drop the condition. The release entry's
+# fused figure is 2 us a counted small kernel, the framework's own 6 us (tests/test_sglang_fused_kernel_models.py).
+@pytest.mark.parametrize(("gpu", "version", "floor_us"), [
+    ("h20-96gb-sxm", "0.5.7", 6.0),
+    ("h20-96gb-sxm", "0.5.9", 6.0),
+    ("h20-141gb", "0.5.12", 6.0),
+    ("h20-96gb-sxm", "0.5.13", 2.0),     # the condition dropped
+    ("h20-141gb", None, 2.0),            # no release stated: the newest list, without it
+    ("h200-141gb-sxm", "0.5.9", 2.0),    # 'H200' is not an H20
+    ("h20-96gb-sxm", "0.5.3", 6.0),      # before the lists, the release entry's 6 us for every GPU
+])
+def test_sglang_leaves_the_fusion_off_on_the_h20_from_0_5_7_to_0_5_12(kb, accuracy, gpu, version, floor_us):
+    from gpuwise.estimators import serving as SV
+
+    job = accuracy.serving_job(kb, "deepseek-r1", "fp8", "sglang", 1000, 1000, tp=8, framework_version=version)
+    assert SV.choose(job, kb.gpus[gpu], 8).engine.kernel_floor == pytest.approx(floor_us * 1e-6)
+
+
+def test_the_excluded_gpus_are_catalog_gpus(kb):
+    """A misspelt id would keep the fused figure on the H20, silently; each excluding entry names both H20 parts."""
+    releases = kb.framework("sglang").fused_kernel_models.releases
+    excluding = [r.since for r in releases if r.gpus_excluded]
+    assert excluding == ["0.5.7", "0.5.8", "0.5.10", "0.5.11"]
+    for r in releases:
+        assert all(g in kb.gpus for g in r.gpus_excluded), r.since
+        assert set(r.gpus_excluded) in (set(), {"h20-96gb-sxm", "h20-141gb"}), r.since

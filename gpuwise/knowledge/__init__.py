@@ -657,6 +657,13 @@ def _check_serving(kb: Knowledge) -> None:
                 raise KnowledgeError(N_("unknown weight format '%(format)s'"),
                                      where=f"{path}: frameworks[{i}] (id {f.id}).precisions.{prec}.format",
                                      values={"format": fp.format})
+        listed = f.fused_kernel_models
+        for j, entry in enumerate(listed.releases if listed is not None else []):
+            for ident in entry.gpus_excluded:  # a misspelt GPU would keep the fused figure, silently
+                if ident not in kb.gpus:
+                    raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), values={"gpu": ident},
+                                         where=f"{path}: frameworks[{i}] (id {f.id}).fused_kernel_models.releases[{j}]"
+                                               ".gpus_excluded")
 
 
 def _check_prices(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> None:

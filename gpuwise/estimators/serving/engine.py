@@ -181,7 +181,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     eff *= clock_factor(kb.gpus, gpu, (chip, ao, mo, vo, rel), compute)  # the clock this part holds under GEMMs
     gemm = peak_tflops(gpu, compute) * 1e12 * eff * cf  # FLOP/s of the GEMMs at the framework's efficiency
     floor = kernel_floor(job, fw, rel, fused_kernel_floor_us(vo, getattr(w, "framework_version", None),
-                                                             pick("kernel_floor_us")) * 1e-6)
+                                                             pick("kernel_floor_us")) * 1e-6, gpu.id)
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
         compute=compute, weight_only=weight_only,

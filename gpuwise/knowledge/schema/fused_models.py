@@ -15,11 +15,15 @@ class FusedModelsRelease(Strict):
 
     since: str = Field(pattern=RELEASE)
     models: list[str] = Field(min_length=1, description="catalog models whose architecture the release lists")
+    gpus_excluded: list[str] = Field(default_factory=list, description="catalog GPUs the release leaves the fusion "
+                                     "off on whatever the model (a device check in its server arguments): their "
+                                     "counted small kernels cost the framework's own figure")
 
 
 class FusedKernelModels(Strict):
-    """The release entry's fused small-kernel figure holds for a listed model; from the first listed release on,
-    any other model's counted small kernels cost the framework's own ``kernel_floor_us``."""
+    """The release entry's fused small-kernel figure holds for a listed model on a GPU the release does not exclude;
+    from the first listed release on, any other model's (or GPU's) counted small kernels cost the framework's own
+    ``kernel_floor_us``."""
 
     releases: list[FusedModelsRelease] = Field(min_length=1, description="oldest first; releases before the "
                                                "first take the release entry's figure for every model")
