@@ -229,21 +229,37 @@ def run_workload(row: dict) -> dict:
 
 
 def published_run_cases(kb, path: Path = RUNS, *, details: dict | None = None,
-                        conditions: Path | dict | None = CONDITIONS) -> list[tuple[str, float, float]]:
+                        conditions: Path | dict | None = CONDITIONS,
+                        refused: dict | None = None) -> list[tuple[str, float, float]]:
     """tests/data/training_runs.csv (runs not in the validation set: >1,000 GPUs, MoE, FP8), or
     tests/data/training_heldout.csv (2024-26 runs gathered after the model was set, never tuned to),
     with each run's published conditions (tests/data/training_conditions.csv, or its rows by run id as
-    run_conditions reads them; None: without them)."""
+    run_conditions reads them; None: without them). ``refused``: a run whose conditions, as given, gpuwise refuses
+    (a subset of a row's columns that only hold together, as a pinned schedule that only its stack admits) is
+    scored on its own full conditions instead, and its id is recorded in ``refused`` with the error's text
+    (benchmarks/bare_attribution.py); without it the error propagates."""
+    from gpuwise.errors import UserError
+
     out = []
     conds = conditions if isinstance(conditions, dict) else run_conditions(conditions)
+    full: dict[str, dict] | None = None
     with open(path, newline="") as fh:
         rows = [r for r in csv.DictReader(fh) if r["use"] == "1"]
     for row in rows:
         n = int(row["gpus"]) if row["gpus"] else None
         dl = float(row["deadline_days"]) if row["deadline_days"] else None
         cond = conds.get(row["id"])
-        est = run_estimate(with_conditions(run_workload(row), cond), row["gpu"], n, dl,
-                           network=(cond or {}).get("network") or None)
+        try:
+            est = run_estimate(with_conditions(run_workload(row), cond), row["gpu"], n, dl,
+                               network=(cond or {}).get("network") or None)
+        except UserError as e:
+            if refused is None:
+                raise
+            refused[row["id"]] = str(e)
+            full = run_conditions() if full is None else full
+            cond = full.get(row["id"])
+            est = run_estimate(with_conditions(run_workload(row), cond), row["gpu"], n, dl,
+                               network=(cond or {}).get("network") or None)
         g = est.gpu
         notation = getattr(g.training, "layout_notation", g.strategy)
         label = f"{row['id']} {row['model']} on {g.count} x {g.id} ({notation})"

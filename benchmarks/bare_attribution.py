@@ -98,8 +98,12 @@ def main() -> int:
                 and (not args.hours or conds.get(r["id"], {}).get("hours_basis") == args.hours)}
     covered = sum(1 for rid in rows if rid in conds)
 
-    def scored(conditions) -> list[tuple[str, float, float]]:
-        return [c for c in A.published_run_cases(kb, args.runs, conditions=conditions) if c[0].split()[0] in rows]
+    refused: dict[str, dict[str, str]] = {}  # by column group: the runs whose remaining columns gpuwise refuses
+
+    def scored(conditions, group: str = "") -> list[tuple[str, float, float]]:
+        out = refused.setdefault(group, {}) if group else {}
+        return [c for c in A.published_run_cases(kb, args.runs, conditions=conditions, refused=out)
+                if c[0].split()[0] in rows]
 
     bare = scored(A.conditions_only(conds, base) if base else None)
     full = scored(A.CONDITIONS)
@@ -117,8 +121,8 @@ def main() -> int:
     for name, group in GROUPS.items():
         said = {rid for rid in rows if rid in conds and any(conds[rid].get(k) for k in group)}
         stated = len(said)
-        only = scored(A.conditions_only(conds, set(group) | base))
-        but = scored(A.conditions_only(conds, cols - set(group)))
+        only = scored(A.conditions_only(conds, set(group) | base), name + " only")
+        but = scored(A.conditions_only(conds, cols - set(group)), "all but " + name)
         if name == "hours_basis":
             basis_only = only
         (om, os_, ob), (bm, bs, bb) = scores(only), scores(but)
@@ -127,6 +131,10 @@ def main() -> int:
                                    if o[0].split()[0] in said] or [0])
         print(f"{name:16s} {stated:6d} | {om:12.1%} {os_:+7.1%} {ob:4d} | {bm:15.1%} {bs:+7.1%} {bb:4d} | "
               f"{moves:+16.1%}")
+    for name, ids in refused.items():  # scored on their full conditions in that column (the columns hold together)
+        if ids:
+            print(f"  {name}: {len(ids)} runs refused without the rest, scored on every condition: "
+                  + ", ".join(sorted(ids)))
     print(f"{'split':16s} {'runs':>5s} | {'bare':>6s} {'signed':>7s} | {'basis only':>10s} {'signed':>7s} | "
           f"{'full':>6s} {'signed':>7s}")
     for key in (lambda r: size_of(r["gpus"]), task_of):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import accuracy
+from gpuwise.errors import UserError
 
 from .conftest import heldout_subset
 
@@ -37,3 +38,22 @@ def test_a_steady_state_figure_read_as_a_whole_run_is_one_over_the_whole_run_eff
     (_, steady, _), = accuracy.published_run_cases(kb, path, conditions=basis)
     whole = kb.runtime.training.whole_run_efficiency.value
     assert bare / steady == pytest.approx(1 / whole, rel=1e-3)
+
+
+def test_a_subset_of_columns_that_only_holds_together_is_scored_on_every_condition(kb, tmp_path):
+    """H475 (XTuner's Qwen3-235B-A22B on Pai-Megatron-Patch: PP32 with VPP3 over 94 layers) states a pinned
+    interleaved schedule that only a Megatron-Core stack admits (32 x 3 = 96 places for 94 layers, the first and
+    last stage one short); without its stack column gpuwise refuses it, as a user stating that layout with no stack
+    would be refused. bare_attribution's 'all but stack' and 'layout only' rows then score the run on its full
+    conditions and name it, where they stopped with the error (branch trainout44)."""
+    path, _ = heldout_subset(tmp_path, ("H475",))
+    conds = accuracy.run_conditions()
+    assert (conds["H475"]["stack"], conds["H475"]["pp"], conds["H475"]["vpp"]) == ("megatron", "32", "3")
+    no_stack = accuracy.conditions_only(conds, set(conds["H475"]) - {"stack", "stack_version"})
+    with pytest.raises(UserError, match="virtual stages"):
+        accuracy.published_run_cases(kb, path, conditions=no_stack)
+    refused: dict[str, str] = {}
+    (_, est, _), = accuracy.published_run_cases(kb, path, conditions=no_stack, refused=refused)
+    assert list(refused) == ["H475"] and "94" in refused["H475"]
+    (_, full, _), = accuracy.published_run_cases(kb, path)
+    assert est == full
