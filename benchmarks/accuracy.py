@@ -1052,6 +1052,12 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # one-batch bursts; the Server twin and two paced runs are RP01-RP03 of serving_rate.csv)
     ("SP", "  of which the rows added by serveblind20 (ids SP..; blind figures in the validation README): throughput",
      None),
+    # the serveblind21 round (ids SE..: vLLM and SGLang pull requests and issues of 2025-26 with their printouts:
+    # Qwen3.5-397B-A17B FP8 on 4 x MI300X (AMD-AGI Hyperloom #428), DeepSeek-R1 NVFP4 on 4 x B200 (SGLang #17309),
+    # MiniMax-M2.5 FP8 on 4 x H100 (vLLM #34924), Qwen3-Coder-Next FP8 on 2 x H100 (SGLang #18195), DeepSeek-R1
+    # FP8 on 8 x H200 (vLLM #34206), Qwen3-30B-A3B on 4 x A40 (SGLang #6121))
+    ("SE", "  of which the rows added by serveblind21 (ids SE..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind21 (ids SE..): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
