@@ -563,8 +563,10 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                     latency.append((label + " TPOT", got.tpot * 1e3, float(row["tpot_ms"])))
                 continue
             drawn = dataset_burst(kb, job, s, row) if conc and got is not None else None
+            if drawn is None and conc and got is not None:  # a dataset's prompts sent at a rate, no cap: the run
+                drawn = dataset_paced(kb, job, s, row)
             looped = dataset_loop(kb, job, s, row, conc) if drawn is None and conc and got is not None else None
-            if drawn is not None:  # a dataset's prompts sent at once: its requests' own lengths, stepped through
+            if drawn is not None:  # a dataset's prompts sent at once or at a rate: its requests' own lengths, stepped
                 est = drawn.throughput * s.layout.replicas
             elif looped is not None:  # a closed loop over a dataset's requests: the run's tail as they finish
                 est = looped
@@ -733,6 +735,28 @@ def dataset_burst(kb, job, s, row: dict):
     lengths = BU.dataset_lengths(kb.serving.length_distributions[name], float(row["prompt_tokens"]),
                                  float(row["output_tokens"]), n)
     return BU.burst_run(job, s.engine, s.replica, lengths)
+
+
+def dataset_paced(kb, job, s, row: dict):
+    """The run of a row whose client sent ``prompts`` requests drawn from a dataset at a request rate with no
+    concurrency cap (``length_distribution`` and ``request_rate`` stated, no ``benchmark_latency`` in its metric:
+    SGLang's bench_serving --request-rate 8 --num-prompts 300 over ShareGPT, rows DN01-DN02), simulated over the
+    requests and the rate one copy gets (:func:`gpuwise.estimators.serving.burst.burst_run`, ``rate``): the
+    benchmark's output over its duration, the first send to the last token. Offered beyond what the copy serves,
+    such a run is a finite stream whose batch grows while the prompts arrive and drains after, which a closed loop
+    at its mean concurrency does not build. None for any other row."""
+    from gpuwise.estimators.serving import burst as BU
+
+    name = row.get("length_distribution") or ""
+    rate = row.get("request_rate", "")
+    prompts = int(row.get("prompts") or 0)
+    if not name or not prompts or rate in ("", "inf") or "benchmark_latency" in row.get("metric", ""):
+        return None
+    reps = s.layout.replicas
+    n = max(1, round(prompts / reps))
+    lengths = BU.dataset_lengths(kb.serving.length_distributions[name], float(row["prompt_tokens"]),
+                                 float(row["output_tokens"]), n)
+    return BU.burst_run(job, s.engine, s.replica, lengths, rate=float(rate) / reps)
 
 
 LOOP_SHARES = (1, 0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.1875, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125)

@@ -45,6 +45,7 @@ class BurstRun:
     ttft: float  # s, mean over the requests (from the send)
     tpot: float  # s, mean over the requests of more than one output token
     most_running: int  # the largest batch decoded
+    e2e: float = 0.0  # s, mean over the requests from each one's send to its last token
 
     @property
     def throughput(self) -> float:
@@ -85,10 +86,16 @@ def state_tokens(rep: Replica) -> float:
     return rep.state_gpu / rep.kv_token_gpu if rep.kv_token_gpu > 0 else 0.0
 
 
-def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]]) -> BurstRun | None:
+def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]],
+              rate: float | None = None) -> BurstRun | None:
     """The requests ``lengths`` (prompt, output tokens, in arrival order) sent at once to one copy, simulated step by
     step (module docstring). None where the model does not apply: a static-batching framework (its own burst model)
-    or speculative decoding (a step yields more than one token a sequence)."""
+    or speculative decoding (a step yields more than one token a sequence).
+
+    ``rate``: requests a second a client that paces its sends offers instead (SGLang's and vLLM's bench_serving
+    --request-rate with no --max-concurrency: request i is sent after i exponential gaps of mean 1 / rate, taken
+    here at their mean, i / rate, with no random numbers); the run still lasts from the first send to the last
+    token, and a request's TTFT is timed from its own send."""
     fw = eng.fw
     if not fw.continuous_batching or eng.spec is not None or not lengths:
         return None
@@ -96,6 +103,7 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
     n = len(lengths)
     f = front(job, eng)
     gap = f.seconds if f is not None else 0.0  # the front end hands over one request each ``gap`` seconds
+    pace = 1.0 / rate if rate else 0.0  # a client that paces its requests sends request i at i / rate
     cap = sequence_cap(job, eng, rep)
     per_rank = rep.free_gpu / rep.kv_token_gpu if rep.kv_token_gpu > 0 else math.inf
     pool = (rep.pool_tokens or per_rank) * rep.layout.dp_attention  # KV tokens the copy holds
@@ -121,6 +129,11 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
             memo[key] = got
         return got
 
+    def arrive(i: int) -> float:
+        """When request i has passed the front end: sent at i x pace, handed over one ``gap`` after the later of
+        its sending and the request before it (for a burst, pace 0: (i + 1) x gap)."""
+        return max((i + 1) * gap, i * pace + gap)
+
     t = 0.0
     k = 0  # decode steps run so far
     nxt = 0  # the next request to admit
@@ -133,7 +146,7 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
     most = 0
     total_out = float(sum(o for _, o in lengths))
     while nxt < n or prefilling or ends:
-        while (nxt < n and (nxt + 1) * gap <= t + 1e-12 and len(prefilling) + len(ends) < cap
+        while (nxt < n and arrive(nxt) <= t + 1e-12 and len(prefilling) + len(ends) < cap
                and kv + st + lengths[nxt][0] + (lengths[nxt][1] if full else 0) <= pool):
             p, o = lengths[nxt]
             prefilling.append([nxt, float(p)])
@@ -143,7 +156,7 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
         if not prefilling and b == 0:
             if nxt >= n:
                 break
-            t = max(t, (nxt + 1) * gap)
+            t = max(t, arrive(nxt))
             if len(prefilling) + len(ends) >= cap or kv + st + lengths[nxt][0] > pool:  # nothing runs or fits
                 return None
             continue
@@ -200,8 +213,9 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
                 ctx_sum += p + 1
                 kv += 0 if full else 1
     tpots = [(done[r] - first[r]) / (o - 1) for r, (_, o) in enumerate(lengths) if o > 1]
-    return BurstRun(seconds=t, output_tokens=total_out, ttft=sum(first) / n,
-                    tpot=sum(tpots) / len(tpots) if tpots else 0.0, most_running=most)
+    return BurstRun(seconds=t, output_tokens=total_out, ttft=sum(first[r] - r * pace for r in range(n)) / n,
+                    tpot=sum(tpots) / len(tpots) if tpots else 0.0, most_running=most,
+                    e2e=sum(done[r] - r * pace for r in range(n)) / n)
 
 
 def burst_tpot(job: Any, eng: Engine, rep: Replica, n: int) -> float | None:
